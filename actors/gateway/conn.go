@@ -1,0 +1,223 @@
+package gateway
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"net"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// window is how many request lines a client may have read ahead of their
+// answers; past it the reader stops reading, so memory stays bounded.
+const window = 64
+
+// lineMsg is one request line, or the news that a line was too long.
+type lineMsg struct {
+	line    []byte
+	tooLong bool
+}
+
+// eofMsg says the client will send nothing more.
+type eofMsg struct{}
+
+// outItem is one line for the writer; after runs once it is written.
+type outItem struct {
+	line  []byte
+	after func()
+}
+
+// conn is the actor of one client connection.
+type conn struct {
+	c       net.Conn
+	opts    Options
+	queue   []*lineMsg
+	current *protocol.Request // the request the session is working on
+	closing bool
+	out     chan outItem
+	credits chan struct{}
+}
+
+func connProps(c net.Conn, opts Options) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor { return &conn{c: c, opts: opts} })
+}
+
+// Receive implements actor.Actor.
+func (c *conn) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		c.out = make(chan outItem, 2*window)
+		c.credits = make(chan struct{}, window)
+		for i := 0; i < window; i++ {
+			c.credits <- struct{}{}
+		}
+		go c.readLoop(ctx.ActorSystem().Root, ctx.Self())
+		go c.writeLoop()
+	case *lineMsg:
+		c.queue = append(c.queue, msg)
+		c.pump(ctx)
+	case *api.Reply:
+		c.finish(ctx, msg)
+	case *actor.DeadLetterResponse:
+		c.finish(ctx, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
+	case *eofMsg:
+		c.closing = true
+		c.pump(ctx)
+	case *actor.Stopping:
+		close(c.out)
+	}
+}
+
+// pump answers queued lines in order until one needs the session.
+func (c *conn) pump(ctx actor.Context) {
+	for c.current == nil && len(c.queue) > 0 {
+		msg := c.queue[0]
+		c.queue[0] = nil
+		c.queue = c.queue[1:]
+		if msg.tooLong {
+			c.write(protocol.EncodeError("", protocol.Errorf(protocol.CodeInvalidRequest, "invalid request: line exceeds %d bytes", protocol.MaxLineBytes)), nil)
+			c.closing = true
+			c.queue = nil
+			break
+		}
+		c.handleLine(ctx, msg.line)
+	}
+	if c.closing && c.current == nil && len(c.queue) == 0 {
+		ctx.Stop(ctx.Self())
+	}
+}
+
+// handleLine decodes one request and answers it or sends it on.
+func (c *conn) handleLine(ctx actor.Context, line []byte) {
+	req, err := protocol.DecodeRequest(line)
+	if err != nil {
+		c.reply(req.ID, api.Fail(err))
+		return
+	}
+	params, err := protocol.DecodeParams(req.Method, req.Params)
+	if err != nil {
+		c.reply(req.ID, api.Fail(err))
+		return
+	}
+	switch req.Method {
+	case "ping":
+		c.reply(req.ID, api.Done(protocol.Pong{
+			Version:      protocol.Version,
+			Protocol:     protocol.ProtocolVersion,
+			Capabilities: &protocol.ServerCapabilities{LiveHandoff: false, DetachedServerDaemon: true},
+		}))
+	case "server.stop":
+		line, _ := protocol.EncodeSuccess(req.ID, protocol.OK{})
+		c.write(line, c.opts.Stop)
+		c.closing = true
+	default:
+		c.current = &req
+		ctx.Request(c.opts.Session, &api.Call{ID: req.ID, Method: req.Method, Params: params})
+	}
+}
+
+// finish writes the answer of the current request and moves on.
+func (c *conn) finish(ctx actor.Context, r *api.Reply) {
+	if c.current == nil {
+		return // a late answer after the connection gave up on it
+	}
+	c.reply(c.current.ID, r)
+	c.current = nil
+	c.pump(ctx)
+}
+
+// reply encodes an answer and returns the request's read-ahead credit.
+func (c *conn) reply(id string, r *api.Reply) {
+	var line []byte
+	if r.Err != nil {
+		line = protocol.EncodeError(id, r.Err)
+	} else {
+		var err error
+		if line, err = protocol.EncodeSuccess(id, r.Result); err != nil {
+			line = protocol.EncodeError(id, err)
+		}
+	}
+	c.write(line, nil)
+	select {
+	case c.credits <- struct{}{}:
+	default:
+	}
+}
+
+func (c *conn) write(line []byte, after func()) {
+	c.out <- outItem{line: line, after: after}
+}
+
+// readLoop reads request lines; each takes a credit, so at most window
+// lines wait in the actor's mailbox.
+func (c *conn) readLoop(root *actor.RootContext, self *actor.PID) {
+	r := bufio.NewReaderSize(c.c, 64<<10)
+	for {
+		<-c.credits
+		line, err := readLine(r)
+		if errors.Is(err, errLineTooLong) {
+			root.Send(self, &lineMsg{tooLong: true})
+			return
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			root.Send(self, &lineMsg{line: line})
+		} else {
+			c.credits <- struct{}{}
+		}
+		if err != nil {
+			root.Send(self, &eofMsg{})
+			return
+		}
+	}
+}
+
+var errLineTooLong = errors.New("line too long")
+
+// readLine returns the next line without its newline, failing past
+// protocol.MaxLineBytes without buffering the rest.
+func readLine(r *bufio.Reader) ([]byte, error) {
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) > protocol.MaxLineBytes+1 {
+			return nil, errLineTooLong
+		}
+		line = append(line, chunk...)
+		if err == nil {
+			return line[:len(line)-1], nil
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			if err == io.EOF && len(line) > 0 {
+				return line, io.EOF
+			}
+			return line, err
+		}
+	}
+}
+
+// writeLoop writes answers, flushing when no more are queued, and closes
+// the connection when the actor stops.
+func (c *conn) writeLoop() {
+	w := bufio.NewWriterSize(c.c, 64<<10)
+	failed := false
+	for item := range c.out {
+		if !failed {
+			w.Write(item.line)
+			w.WriteByte('\n')
+			if len(c.out) == 0 {
+				failed = w.Flush() != nil
+			}
+		}
+		if item.after != nil {
+			w.Flush()
+			item.after()
+		}
+	}
+	w.Flush()
+	c.c.Close()
+}

@@ -1,0 +1,9 @@
+// Package pane owns one terminal: the PTY, the child process running in it,
+// the emulator that keeps its screen, and the requests aimed at it (reads,
+// input, waits, process facts). One actor per terminal; it lives as long as
+// the terminal does, whatever tab or workspace shows it.
+//
+// A reader goroutine moves PTY output into an inbox and rings the actor
+// once per batch, so a flood of output is applied in large chunks and the
+// mailbox never grows with it.
+package pane

@@ -1,0 +1,254 @@
+package pane
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/creack/pty"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/emulator"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Spec is everything needed to start a terminal.
+type Spec struct {
+	TerminalID      string
+	Argv            []string
+	Cwd             string
+	Env             []string
+	Cols, Rows      int
+	ScrollbackBytes int
+	Log             *slog.Logger
+}
+
+// Request is a Call the session resolved to this pane. The pane answers the
+// original sender with an *api.Reply.
+type Request struct {
+	Call        *api.Call
+	PaneID      string
+	WorkspaceID string
+	TabID       string
+}
+
+// Resize tells the pane its new size in cells.
+type Resize struct{ Cols, Rows int }
+
+// Facts is what a pane tells its parent when its observable state changes;
+// the session keeps the latest copy for list/get answers.
+type Facts struct {
+	TerminalID    string
+	Revision      uint64
+	Title         string
+	ForegroundCwd string
+	Scroll        protocol.PaneScrollInfo
+}
+
+// Exited is told to the parent once the child has exited and its output has
+// been read to the end.
+type Exited struct {
+	TerminalID string
+	ExitCode   int
+}
+
+// Started is told to the parent once the child runs (or failed to start).
+type Started struct {
+	TerminalID string
+	PID        int
+	Err        error
+}
+
+// outputReady rings the actor: the inbox has a batch.
+type outputReady struct{}
+
+// childExited comes from the reader goroutine after EOF and wait.
+type childExited struct{ code int }
+
+// Pane is the actor of one terminal.
+type Pane struct {
+	spec  Spec
+	ptmx  *os.File
+	cmd   *exec.Cmd
+	term  *emulator.Terminal
+	in    *inbox
+	done  chan struct{} // closed when the child has been reaped
+	facts Facts
+	fgCwdAt time.Time
+	waits waitSet
+	exited bool
+}
+
+// Props returns the props of a pane actor for spec.
+func Props(spec Spec) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor { return &Pane{spec: spec} })
+}
+
+// Receive implements actor.Actor.
+func (p *Pane) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		p.start(ctx)
+	case *outputReady:
+		p.applyOutput(ctx)
+	case *Request:
+		p.handle(ctx, msg)
+	case *Resize:
+		p.resize(msg.Cols, msg.Rows)
+	case *waitExpired:
+		p.waits.expire(ctx, msg.id)
+	case *actor.Terminated:
+		p.waits.dropSender(msg.Who)
+	case *childExited:
+		p.exited = true
+		p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane exited while waiting for output"))
+		ctx.Send(ctx.Parent(), &Exited{TerminalID: p.spec.TerminalID, ExitCode: msg.code})
+	case *actor.Stopping:
+		p.stop(ctx)
+	}
+}
+
+func (p *Pane) start(ctx actor.Context) {
+	p.in = newInbox()
+	p.done = make(chan struct{})
+	p.term = emulator.New(p.spec.Cols, p.spec.Rows, emulator.Options{
+		ScrollbackLimitBytes: p.spec.ScrollbackBytes,
+		Reply:                p.writeBack,
+	})
+	cmd := exec.Command(p.spec.Argv[0], p.spec.Argv[1:]...)
+	cmd.Dir = p.spec.Cwd
+	cmd.Env = p.spec.Env
+	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(p.spec.Cols), Rows: uint16(p.spec.Rows)})
+	if err != nil {
+		p.exited = true
+		close(p.done)
+		ctx.Send(ctx.Parent(), &Started{TerminalID: p.spec.TerminalID, Err: err})
+		ctx.Send(ctx.Parent(), &Exited{TerminalID: p.spec.TerminalID, ExitCode: -1})
+		return
+	}
+	p.cmd, p.ptmx = cmd, ptmx
+	ctx.Send(ctx.Parent(), &Started{TerminalID: p.spec.TerminalID, PID: cmd.Process.Pid})
+	go p.readLoop(ctx.ActorSystem().Root, ctx.Self())
+}
+
+// readLoop runs on its own goroutine: it reads the PTY until EIO (the child
+// and every holder of the slave are gone and all output is read), then reaps
+// the child and reports its exit.
+func (p *Pane) readLoop(root *actor.RootContext, self *actor.PID) {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := p.ptmx.Read(buf)
+		if n > 0 && p.in.put(buf[:n]) {
+			root.Send(self, &outputReady{})
+		}
+		if err != nil {
+			break
+		}
+	}
+	code := 0
+	if err := p.cmd.Wait(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else {
+			code = -1
+		}
+	}
+	close(p.done)
+	root.Send(self, &childExited{code: code})
+}
+
+func (p *Pane) applyOutput(ctx actor.Context) {
+	batch := p.in.take()
+	if len(batch) == 0 {
+		return
+	}
+	p.term.Write(batch)
+	p.publishFacts(ctx)
+	p.waits.check(ctx, p)
+}
+
+// publishFacts tells the parent what changed, refreshing the foreground
+// cwd at most twice a second.
+func (p *Pane) publishFacts(ctx actor.Context) {
+	f := p.facts
+	f.TerminalID = p.spec.TerminalID
+	f.Revision = p.term.Revision()
+	f.Title = p.term.Title()
+	off, maxOff, rows := p.term.ScrollInfo()
+	f.Scroll = protocol.PaneScrollInfo{OffsetFromBottom: off, MaxOffsetFromBottom: maxOff, ViewportRows: rows}
+	if now := time.Now(); now.Sub(p.fgCwdAt) > 500*time.Millisecond {
+		p.fgCwdAt = now
+		if cwd := p.foregroundCwd(); cwd != "" {
+			f.ForegroundCwd = cwd
+		}
+	}
+	if f != p.facts {
+		p.facts = f
+		ctx.Send(ctx.Parent(), &f)
+	}
+}
+
+// writeBack sends emulator replies (DA, DSR) to the program.
+func (p *Pane) writeBack(b []byte) {
+	if p.ptmx != nil {
+		p.ptmx.Write(b)
+	}
+}
+
+func (p *Pane) resize(cols, rows int) {
+	if cols < 1 || rows < 1 {
+		return
+	}
+	p.term.Resize(cols, rows)
+	if p.ptmx != nil {
+		pty.Setsize(p.ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	}
+}
+
+// stop hangs up the terminal and makes sure the child goes away: SIGHUP to
+// its process group, SIGKILL if it is still there after two seconds.
+func (p *Pane) stop(ctx actor.Context) {
+	p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane closed while waiting for output"))
+	if p.in != nil {
+		p.in.close()
+	}
+	if p.cmd == nil || p.cmd.Process == nil {
+		return
+	}
+	pid := p.cmd.Process.Pid
+	syscall.Kill(-pid, syscall.SIGHUP)
+	syscall.Kill(pid, syscall.SIGHUP)
+	p.ptmx.Close()
+	done := p.done
+	go func() {
+		select {
+		case <-done:
+		case <-time.After(2 * time.Second):
+			syscall.Kill(-pid, syscall.SIGKILL)
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}()
+}
+
+func (p *Pane) handle(ctx actor.Context, req *Request) {
+	defer func() {
+		if r := recover(); r != nil {
+			p.spec.Log.Error("pane request panicked", "method", req.Call.Method, "panic", r)
+			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", req.Call.Method, r)))
+		}
+	}()
+	h, ok := handlers[req.Call.Method]
+	if !ok {
+		ctx.Respond(api.Fail(fmt.Errorf("pane cannot handle %s", req.Call.Method)))
+		return
+	}
+	if reply := h(p, ctx, req); reply != nil {
+		ctx.Respond(reply)
+	}
+}

@@ -1,0 +1,133 @@
+package pane
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/emulator"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// handler answers one request; a nil reply means it will be answered later
+// (a wait).
+type handler func(p *Pane, ctx actor.Context, req *Request) *api.Reply
+
+// handlers is the pane's method table.
+var handlers = map[string]handler{
+	"pane.read":            (*Pane).read,
+	"pane.send_text":       (*Pane).sendText,
+	"pane.send_keys":       (*Pane).sendKeys,
+	"pane.send_input":      (*Pane).sendInput,
+	"pane.wait_for_output": (*Pane).waitForOutput,
+	"pane.process_info":    (*Pane).processInfo,
+}
+
+// Methods lists the methods a pane answers, so the session routes them here.
+func Methods() []string {
+	out := make([]string, 0, len(handlers))
+	for m := range handlers {
+		out = append(out, m)
+	}
+	return out
+}
+
+// maxReadLines caps how many lines one read returns.
+const maxReadLines = 1000
+
+var sources = map[string]emulator.Source{
+	protocol.SourceVisible:         emulator.SourceVisible,
+	protocol.SourceRecent:          emulator.SourceRecent,
+	protocol.SourceRecentUnwrapped: emulator.SourceRecentUnwrapped,
+	protocol.SourceDetection:       emulator.SourceDetection,
+}
+
+// readScreen performs a read with the wire's defaults and caps.
+func (p *Pane) readScreen(req *Request, source string, lines *uint32, format string, stripANSI *bool) protocol.PaneReadResult {
+	n := 0
+	if lines != nil {
+		n = int(min(*lines, maxReadLines))
+	}
+	if format == "" {
+		format = protocol.FormatText
+	}
+	ansi := format == protocol.FormatANSI && source != protocol.SourceDetection
+	if stripANSI != nil && !*stripANSI {
+		ansi = source != protocol.SourceDetection
+	}
+	res := p.term.Read(emulator.ReadOptions{Source: sources[source], Lines: n, ANSI: ansi})
+	return protocol.PaneReadResult{
+		PaneID:      req.PaneID,
+		WorkspaceID: req.WorkspaceID,
+		TabID:       req.TabID,
+		Source:      source,
+		Format:      format,
+		Text:        res.Text,
+		Revision:    res.Revision,
+		Truncated:   res.Truncated,
+	}
+}
+
+func (p *Pane) read(_ actor.Context, req *Request) *api.Reply {
+	prm := req.Call.Params.(*protocol.PaneReadParams)
+	return api.Done(protocol.PaneRead{Read: p.readScreen(req, prm.Source, prm.Lines, prm.Format, prm.StripANSI)})
+}
+
+// input writes to the program, failing cleanly once it has exited.
+func (p *Pane) input(b []byte) *api.Reply {
+	if p.exited || p.ptmx == nil {
+		return api.Fail(protocol.Errorf(protocol.CodePaneSendFailed, "pane has exited"))
+	}
+	if len(b) == 0 {
+		return api.OK()
+	}
+	if _, err := p.ptmx.Write(b); err != nil {
+		return api.Fail(protocol.Errorf(protocol.CodePaneSendFailed, "write to pane: %v", err))
+	}
+	return api.OK()
+}
+
+func (p *Pane) sendText(_ actor.Context, req *Request) *api.Reply {
+	return p.input([]byte(req.Call.Params.(*protocol.PaneSendTextParams).Text))
+}
+
+// encodeKeys turns key combos into bytes for the program's live modes.
+func (p *Pane) encodeKeys(dst []byte, names []string) ([]byte, error) {
+	keys, err := protocol.ParseKeys(names)
+	if err != nil {
+		return nil, err
+	}
+	appCursor := p.term.Modes().AppCursor
+	for _, k := range keys {
+		dst = k.Encode(dst, appCursor)
+	}
+	return dst, nil
+}
+
+func (p *Pane) sendKeys(_ actor.Context, req *Request) *api.Reply {
+	b, err := p.encodeKeys(nil, req.Call.Params.(*protocol.PaneSendKeysParams).Keys)
+	if err != nil {
+		return api.Fail(err)
+	}
+	return p.input(b)
+}
+
+// sendInput writes text (wrapped as a bracketed paste when the program
+// asked for it) and then keys, in one write.
+func (p *Pane) sendInput(_ actor.Context, req *Request) *api.Reply {
+	prm := req.Call.Params.(*protocol.PaneSendInputParams)
+	var b []byte
+	if prm.Text != "" {
+		if p.term.Modes().BracketedPaste {
+			b = append(b, "\x1b[200~"...)
+			b = append(b, prm.Text...)
+			b = append(b, "\x1b[201~"...)
+		} else {
+			b = append(b, prm.Text...)
+		}
+	}
+	b, err := p.encodeKeys(b, prm.Keys)
+	if err != nil {
+		return api.Fail(err)
+	}
+	return p.input(b)
+}

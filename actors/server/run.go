@@ -1,0 +1,169 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/gateway"
+	"github.com/herdr-go/herdr/actors/session"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Options configure one server process.
+type Options struct {
+	// SocketPath is the API socket to listen on.
+	SocketPath string
+	// ConfigPath is the config.toml to read.
+	ConfigPath string
+	// LogPath is the server log file; protoactor's own log goes there too.
+	LogPath string
+	// Env looks up environment variables (os.Getenv in production).
+	Env func(string) string
+	// Banner receives the start-up lines (stderr in production).
+	Banner io.Writer
+}
+
+// Run starts the server and blocks until it is stopped by server.stop or a signal.
+func Run(opts Options) error {
+	if opts.Env == nil {
+		opts.Env = os.Getenv
+	}
+	if opts.Banner == nil {
+		opts.Banner = io.Discard
+	}
+	logFile, err := openLog(opts.LogPath)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	log := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelInfo}))
+
+	cfg, diags, status := config.Load(opts.ConfigPath)
+	for _, d := range diags {
+		log.Warn("config", "status", status, "diagnostic", d)
+	}
+
+	listener, err := protocol.Listen(opts.SocketPath)
+	if err != nil {
+		return err
+	}
+	bin, _ := os.Executable()
+
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
+		return log.With("lib", "protoactor")
+	}))
+	stopped := make(chan struct{})
+	var once sync.Once
+	stop := func() { once.Do(func() { close(stopped) }) }
+
+	// The root keeps structural actors alive: a panic in the session resumes
+	// it with its state (a restart would stop every terminal it supervises).
+	resume := actor.NewOneForOneStrategy(0, 0, func(reason any) actor.Directive {
+		log.Error("structural actor failed; resuming", "reason", reason)
+		return actor.ResumeDirective
+	})
+	rootProps := actor.PropsFromFunc(receiveRoot, actor.WithSupervisor(resume))
+	root, err := system.Root.SpawnNamed(rootProps, "server")
+	if err != nil {
+		listener.Close()
+		return fmt.Errorf("spawn server actor: %w", err)
+	}
+	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
+		SocketPath: opts.SocketPath,
+		ConfigPath: opts.ConfigPath,
+		BinPath:    bin,
+		Env:        opts.Env,
+		Log:        log,
+		Config:     cfg,
+	}), "session")
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	if _, err := spawnChild(system, root, gateway.Props(gateway.Options{
+		Listener: listener, Session: sessionPID, Log: log, Stop: stop,
+	}), "gateway"); err != nil {
+		listener.Close()
+		return err
+	}
+
+	fmt.Fprintf(opts.Banner, "herdr server running (version %s, protocol %d)\n  api socket: %s\n  logs: %s\n",
+		protocol.Version, protocol.ProtocolVersion, opts.SocketPath, opts.LogPath)
+	log.Info("server started", "socket", opts.SocketPath, "pid", os.Getpid())
+
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(signals)
+	select {
+	case <-stopped:
+		log.Info("server.stop received")
+	case sig := <-signals:
+		log.Info("signal received", "signal", sig.String())
+	}
+	listener.Close()
+	// Stopping the root stops the gateway and the session, whose pane
+	// children hang up their terminals.
+	if err := system.Root.StopFuture(root).Wait(); err != nil && !errors.Is(err, actor.ErrTimeout) {
+		log.Warn("stop actors", "err", err)
+	}
+	system.Shutdown()
+	log.Info("server stopped")
+	return nil
+}
+
+// spawnChild spawns props as a named child of parent by asking parent to do it.
+func spawnChild(system *actor.ActorSystem, parent *actor.PID, props *actor.Props, name string) (*actor.PID, error) {
+	res, err := system.Root.RequestFuture(parent, &spawnRequest{props: props, name: name}, 5*time.Second).Result()
+	if err != nil {
+		return nil, fmt.Errorf("spawn %s: %w", name, err)
+	}
+	r := res.(*spawnResult)
+	if r.err != nil {
+		return nil, fmt.Errorf("spawn %s: %w", name, r.err)
+	}
+	return r.pid, nil
+}
+
+// receiveRoot is the root actor: it only spawns the structural actors as
+// its children, so their supervision is its strategy.
+func receiveRoot(ctx actor.Context) {
+	if req, ok := ctx.Message().(*spawnRequest); ok {
+		pid, err := ctx.SpawnNamed(req.props, req.name)
+		ctx.Respond(&spawnResult{pid: pid, err: err})
+	}
+}
+
+type spawnRequest struct {
+	props *actor.Props
+	name  string
+}
+
+type spawnResult struct {
+	pid *actor.PID
+	err error
+}
+
+func openLog(path string) (*os.File, error) {
+	if path == "" {
+		return os.OpenFile(os.DevNull, os.O_WRONLY, 0)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("create log directory: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("open server log: %w", err)
+	}
+	return f, nil
+}

@@ -1,0 +1,140 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// The read model: every info record is built from the session's own state
+// (plus the facts each pane last told it), so lists and snapshots are O(n)
+// copies with no asks and no /proc access.
+
+func (s *Session) workspaceInfo(w *workspace) protocol.WorkspaceInfo {
+	active := ""
+	if w.active != nil {
+		active = w.active.id
+	}
+	number := 0
+	for i, x := range s.workspaces {
+		if x == w {
+			number = i + 1
+		}
+	}
+	return protocol.WorkspaceInfo{
+		WorkspaceID: w.id,
+		Number:      number,
+		Label:       w.displayLabel(),
+		Focused:     s.focused == w,
+		PaneCount:   w.paneCount(),
+		TabCount:    len(w.tabs),
+		ActiveTabID: active,
+		AgentStatus: protocol.StatusUnknown,
+	}
+}
+
+func (s *Session) tabInfo(t *tab) protocol.TabInfo {
+	n := t.ws.tabIndex(t) + 1
+	label := t.label
+	if label == "" {
+		label = strconv.Itoa(n)
+	}
+	return protocol.TabInfo{
+		TabID:       t.id,
+		WorkspaceID: t.ws.id,
+		Number:      n,
+		Label:       label,
+		Focused:     s.tabFocused(t),
+		PaneCount:   len(t.root.Leaves()),
+		AgentStatus: protocol.StatusUnknown,
+	}
+}
+
+func (s *Session) paneInfo(p *paneRec) protocol.PaneInfo {
+	info := protocol.PaneInfo{
+		PaneID:      p.id,
+		TerminalID:  p.termID,
+		WorkspaceID: p.ws.id,
+		TabID:       p.tab.id,
+		Focused:     s.paneFocused(p),
+		Cwd:         protocol.Ptr(p.cwd),
+		AgentStatus: protocol.StatusUnknown,
+		Revision:    p.facts.Revision,
+		Scroll:      protocol.Ptr(p.facts.Scroll),
+	}
+	if p.facts.Scroll.ViewportRows == 0 {
+		info.Scroll.ViewportRows = uint64(p.rows)
+	}
+	if p.label != "" {
+		info.Label = protocol.Ptr(p.label)
+	}
+	if p.facts.ForegroundCwd != "" {
+		info.ForegroundCwd = protocol.Ptr(p.facts.ForegroundCwd)
+	}
+	if p.facts.Title != "" {
+		info.TerminalTitle = protocol.Ptr(p.facts.Title)
+		info.TerminalTitleStripped = protocol.Ptr(stripSpinner(p.facts.Title))
+	}
+	return info
+}
+
+// stripSpinner removes a leading spinner or status glyph and its space,
+// which agents put in their titles while working.
+func stripSpinner(title string) string {
+	r, size := utf8.DecodeRuneInString(title)
+	if r >= 0x2800 && r <= 0x28FF || strings.ContainsRune("✳✶✻✽✢·*◐◓◑◒⠂⠐", r) {
+		return strings.TrimLeft(title[size:], " ")
+	}
+	return title
+}
+
+func (s *Session) layoutSnapshot(t *tab) protocol.PaneLayoutSnapshot {
+	panes, splits := t.root.Compute(s.area)
+	snap := protocol.PaneLayoutSnapshot{
+		WorkspaceID:   t.ws.id,
+		TabID:         t.id,
+		Area:          wireRect(s.area),
+		FocusedPaneID: s.terms[t.focused].id,
+		Panes:         make([]protocol.PaneLayoutPane, 0, len(panes)),
+		Splits:        make([]protocol.PaneLayoutSplit, 0, len(splits)),
+	}
+	for _, pr := range panes {
+		p := s.terms[pr.ID]
+		snap.Panes = append(snap.Panes, protocol.PaneLayoutPane{PaneID: p.id, Focused: pr.ID == t.focused, Rect: wireRect(pr.Rect)})
+	}
+	for _, sr := range splits {
+		snap.Splits = append(snap.Splits, protocol.PaneLayoutSplit{ID: t.id + ":" + sr.ID(), Direction: string(sr.Dir), Ratio: sr.Ratio, Rect: wireRect(sr.Rect)})
+	}
+	return snap
+}
+
+func wireRect(r layout.Rect) protocol.Rect {
+	return protocol.Rect{X: r.X, Y: r.Y, Width: r.W, Height: r.H}
+}
+
+// deriveLabel names a workspace after its git repository folder, else its
+// cwd's base name, "~" for the home directory.
+func deriveLabel(cwd, home string) string {
+	if cwd == "" {
+		return "~"
+	}
+	for dir := cwd; ; {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return filepath.Base(dir)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir || dir == home {
+			break
+		}
+		dir = parent
+	}
+	if cwd == home {
+		return "~"
+	}
+	return filepath.Base(cwd)
+}

@@ -1,0 +1,59 @@
+package session
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+var serverHandlers = map[string]handler{
+	"server.reload_config": (*Session).reloadConfig,
+	"session.snapshot":     (*Session).snapshot,
+}
+
+// reloadConfig re-reads config.toml; invalid parts keep their defaults and
+// are reported, and new panes use the new settings.
+func (s *Session) reloadConfig(_ actor.Context, _ *api.Call) *api.Reply {
+	cfg, diags, status := config.Load(s.opts.ConfigPath)
+	if status != config.StatusFailed {
+		s.cfg = cfg
+	}
+	if diags == nil {
+		diags = []string{}
+	}
+	return api.Done(protocol.ConfigReload{Status: string(status), Diagnostics: diags})
+}
+
+func (s *Session) snapshot(_ actor.Context, _ *api.Call) *api.Reply {
+	snap := protocol.SessionSnapshot{
+		Version:    protocol.Version,
+		Protocol:   protocol.ProtocolVersion,
+		Workspaces: []protocol.WorkspaceInfo{},
+		Tabs:       []protocol.TabInfo{},
+		Panes:      []protocol.PaneInfo{},
+		Layouts:    []protocol.PaneLayoutSnapshot{},
+		Agents:     []protocol.AgentInfo{},
+	}
+	for _, w := range s.workspaces {
+		snap.Workspaces = append(snap.Workspaces, s.workspaceInfo(w))
+		for _, t := range w.tabs {
+			snap.Tabs = append(snap.Tabs, s.tabInfo(t))
+			snap.Layouts = append(snap.Layouts, s.layoutSnapshot(t))
+			for _, p := range s.tabPanes(t) {
+				snap.Panes = append(snap.Panes, s.paneInfo(p))
+			}
+		}
+	}
+	if w := s.focused; w != nil {
+		snap.FocusedWorkspaceID = protocol.Ptr(w.id)
+		if w.active != nil {
+			snap.FocusedTabID = protocol.Ptr(w.active.id)
+		}
+		if p := s.focusedPane(); p != nil {
+			snap.FocusedPaneID = protocol.Ptr(p.id)
+		}
+	}
+	return api.Done(protocol.SessionSnapshotResult{Snapshot: snap})
+}

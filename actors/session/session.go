@@ -1,0 +1,136 @@
+package session
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Options configure the session actor.
+type Options struct {
+	SocketPath string
+	ConfigPath string
+	BinPath    string
+	Env        func(string) string
+	Log        *slog.Logger
+	// Config is the configuration loaded at start-up.
+	Config config.Config
+	// Area is the tab area in cells when no client is attached.
+	Cols, Rows int
+}
+
+// Session is the actor that owns the session's structure.
+type Session struct {
+	opts Options
+	cfg  config.Config
+	home string
+	area layout.Rect
+
+	workspaces  []*workspace
+	byWorkspace map[string]*workspace
+	panes       map[string]*paneRec // by public pane id
+	terms       map[string]*paneRec // by terminal id
+	focused     *workspace
+	nextWS      uint64
+	nextTerm    uint64
+}
+
+// Props returns the props of the session actor. Its children are pane
+// actors; a pane that fails is stopped, never restarted (a restart would
+// start a new shell under the old identity).
+func Props(opts Options) *actor.Props {
+	stopPane := actor.NewOneForOneStrategy(0, time.Second, func(reason any) actor.Directive {
+		opts.Log.Error("pane actor failed", "reason", reason)
+		return actor.StopDirective
+	})
+	return actor.PropsFromProducer(func() actor.Actor { return newSession(opts) }, actor.WithSupervisor(stopPane))
+}
+
+func newSession(opts Options) *Session {
+	cols, rows := opts.Cols, opts.Rows
+	if cols <= 0 || rows <= 0 {
+		cols, rows = 200, 50
+	}
+	return &Session{
+		opts:        opts,
+		cfg:         opts.Config,
+		home:        opts.Env("HOME"),
+		area:        layout.Rect{W: cols, H: rows},
+		byWorkspace: map[string]*workspace{},
+		panes:       map[string]*paneRec{},
+		terms:       map[string]*paneRec{},
+	}
+}
+
+// handler answers one call from the session's own model.
+type handler func(s *Session, ctx actor.Context, call *api.Call) *api.Reply
+
+// handlers is the session's method table; one file per area fills it.
+var handlers = mergeHandlers(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers)
+
+func mergeHandlers(areas ...map[string]handler) map[string]handler {
+	out := map[string]handler{}
+	for _, area := range areas {
+		for name, h := range area {
+			if _, dup := out[name]; dup {
+				panic("session: handler registered twice: " + name)
+			}
+			out[name] = h
+		}
+	}
+	for _, name := range pane.Methods() {
+		if _, dup := out[name]; dup {
+			panic("session: method handled by both session and pane: " + name)
+		}
+		out[name] = (*Session).forwardToPane
+	}
+	return out
+}
+
+// Receive implements actor.Actor.
+func (s *Session) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *api.Call:
+		s.dispatch(ctx, msg)
+	case *pane.Facts:
+		if p := s.terms[msg.TerminalID]; p != nil {
+			p.facts = *msg
+		}
+	case *pane.Started:
+		if msg.Err != nil {
+			s.opts.Log.Error("pane failed to start", "terminal", msg.TerminalID, "err", msg.Err)
+		}
+	case *pane.Exited:
+		if p := s.terms[msg.TerminalID]; p != nil {
+			s.opts.Log.Info("pane exited", "pane", p.id, "terminal", p.termID, "code", msg.ExitCode)
+			s.closePane(ctx, p)
+		}
+	}
+}
+
+// dispatch runs the handler for a call; a panic answers internal_error to
+// this request only.
+func (s *Session) dispatch(ctx actor.Context, call *api.Call) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.opts.Log.Error("handler panicked", "method", call.Method, "panic", r)
+			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", call.Method, r)))
+		}
+	}()
+	h, ok := handlers[call.Method]
+	if !ok {
+		ctx.Respond(api.Fail(fmt.Errorf("no handler for %s", call.Method)))
+		return
+	}
+	if reply := h(s, ctx, call); reply != nil {
+		ctx.Respond(reply)
+	}
+}

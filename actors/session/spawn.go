@@ -1,0 +1,227 @@
+package session
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// paneSetup is what a new terminal is started with.
+type paneSetup struct {
+	cwd string
+	env map[string]string
+}
+
+// checkCwd resolves a requested working directory; an empty one means fallback.
+func (s *Session) checkCwd(requested *string, fallback string) (string, error) {
+	cwd := fallback
+	if requested != nil && *requested != "" {
+		cwd = *requested
+	}
+	if cwd == "" {
+		cwd = s.home
+	}
+	if cwd == "" {
+		cwd = "/"
+	}
+	if !filepath.IsAbs(cwd) {
+		return "", protocol.ParamError("cwd", "must be an absolute path, got %q", cwd)
+	}
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		return "", protocol.ParamError("cwd", "%s is not a directory", cwd)
+	}
+	return cwd, nil
+}
+
+// newWorkspace creates a workspace with one tab and one pane. Nothing is
+// changed when the pane cannot be started.
+func (s *Session) newWorkspace(ctx actor.Context, label string, setup paneSetup) (*workspace, error) {
+	id := protocol.WorkspaceID(s.nextWS + 1)
+	w := &workspace{id: id, label: label, cwd: setup.cwd, auto: deriveLabel(setup.cwd, s.home)}
+	if _, err := s.newTab(ctx, w, "", setup); err != nil {
+		return nil, err
+	}
+	s.nextWS++
+	s.workspaces = append(s.workspaces, w)
+	s.byWorkspace[id] = w
+	if s.focused == nil {
+		s.focused = w
+	}
+	return w, nil
+}
+
+// newTab adds a tab with one pane to w.
+func (s *Session) newTab(ctx actor.Context, w *workspace, label string, setup paneSetup) (*tab, error) {
+	t := &tab{id: protocol.TabID(w.id, w.nextTab+1), ws: w, label: label}
+	p, err := s.startPane(ctx, w, t, setup, nil)
+	if err != nil {
+		return nil, err
+	}
+	w.nextTab++
+	w.tabs = append(w.tabs, t)
+	if w.active == nil {
+		w.active = t
+	}
+	t.root, t.focused = layout.NewLeaf(p.termID), p.termID
+	return t, nil
+}
+
+// startPane allocates ids for a new terminal in tab t, computes its size
+// with place (nil = the whole area), and spawns its actor.
+func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneSetup, place func(termID string) layout.Rect) (*paneRec, error) {
+	termID := protocol.TerminalID(time.Now().UnixMicro(), s.nextTerm+1)
+	p := &paneRec{
+		id:     protocol.PaneID(w.id, w.nextPane+1),
+		termID: termID,
+		ws:     w,
+		tab:    t,
+		cwd:    setup.cwd,
+	}
+	rect := s.area
+	if place != nil {
+		rect = place(termID)
+	}
+	p.cols, p.rows = max(rect.W, 1), max(rect.H, 1)
+	shell, args := s.cfg.Shell(s.opts.Env)
+	spec := pane.Spec{
+		TerminalID:      termID,
+		Argv:            append([]string{shell}, args...),
+		Cwd:             setup.cwd,
+		Env:             s.paneEnv(p, setup.env),
+		Cols:            p.cols,
+		Rows:            p.rows,
+		ScrollbackBytes: s.cfg.Advanced.ScrollbackLimitBytes,
+		Log:             s.opts.Log.With("pane", p.id, "terminal", termID),
+	}
+	pid, err := ctx.SpawnNamed(pane.Props(spec), termID)
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodePaneSplitFailed, "start pane: %v", err)
+	}
+	p.pid = pid
+	s.nextTerm++
+	w.nextPane++
+	s.panes[p.id] = p
+	s.terms[termID] = p
+	return p, nil
+}
+
+// paneEnv is the server's environment, then the caller's, then herdr's own
+// variables, which win.
+func (s *Session) paneEnv(p *paneRec, extra map[string]string) []string {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	delete(env, "CODEX_THREAD_ID")
+	for k, v := range extra {
+		env[k] = v
+	}
+	for k, v := range map[string]string{
+		"TERM":               "xterm-256color",
+		"COLORTERM":          "truecolor",
+		"HERDR_ENV":          "1",
+		"HERDR_SOCKET_PATH":  s.opts.SocketPath,
+		"HERDR_BIN_PATH":     s.opts.BinPath,
+		"HERDR_WORKSPACE_ID": p.ws.id,
+		"HERDR_TAB_ID":       p.tab.id,
+		"HERDR_PANE_ID":      p.id,
+	} {
+		env[k] = v
+	}
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// relayout recomputes a tab's rectangles and resizes the panes whose size
+// changed, so programs redraw to their real size.
+func (s *Session) relayout(ctx actor.Context, t *tab) {
+	rects, _ := t.root.Compute(s.area)
+	for _, r := range rects {
+		p := s.terms[r.ID]
+		if p == nil || (p.cols == r.Rect.W && p.rows == r.Rect.H) {
+			continue
+		}
+		p.cols, p.rows = r.Rect.W, r.Rect.H
+		ctx.Send(p.pid, &pane.Resize{Cols: p.cols, Rows: p.rows})
+	}
+}
+
+// closePane removes a pane, stopping its process; an emptied tab closes,
+// and an emptied workspace closes with it.
+func (s *Session) closePane(ctx actor.Context, p *paneRec) {
+	t := p.tab
+	delete(s.panes, p.id)
+	delete(s.terms, p.termID)
+	ctx.Stop(p.pid)
+	root, _ := layout.Remove(t.root, p.termID)
+	if root == nil {
+		s.dropTab(t)
+		return
+	}
+	t.root = root
+	if t.focused == p.termID {
+		t.focused = root.Leaves()[0]
+	}
+	s.relayout(ctx, t)
+}
+
+// closeTab stops every pane of a tab and removes it.
+func (s *Session) closeTab(ctx actor.Context, t *tab) {
+	for _, p := range s.tabPanes(t) {
+		delete(s.panes, p.id)
+		delete(s.terms, p.termID)
+		ctx.Stop(p.pid)
+	}
+	s.dropTab(t)
+}
+
+// dropTab removes an (already emptied) tab; the last tab takes its workspace.
+func (s *Session) dropTab(t *tab) {
+	w := t.ws
+	i := w.tabIndex(t)
+	w.tabs = slices.Delete(w.tabs, i, i+1)
+	if len(w.tabs) == 0 {
+		s.dropWorkspace(w)
+		return
+	}
+	if w.active == t {
+		w.active = w.tabs[min(i, len(w.tabs)-1)]
+	}
+}
+
+// dropWorkspace removes an emptied workspace and moves focus to a neighbour.
+func (s *Session) dropWorkspace(w *workspace) {
+	i := slices.Index(s.workspaces, w)
+	s.workspaces = slices.Delete(s.workspaces, i, i+1)
+	delete(s.byWorkspace, w.id)
+	if s.focused == w {
+		s.focused = nil
+		if len(s.workspaces) > 0 {
+			s.focused = s.workspaces[min(i, len(s.workspaces)-1)]
+		}
+	}
+}
+
+// closeWorkspace stops every pane of a workspace and removes it.
+func (s *Session) closeWorkspace(ctx actor.Context, w *workspace) {
+	for len(w.tabs) > 0 {
+		s.closeTab(ctx, w.tabs[0])
+		if s.byWorkspace[w.id] == nil {
+			return
+		}
+	}
+}

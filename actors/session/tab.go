@@ -1,0 +1,118 @@
+package session
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+var tabHandlers = map[string]handler{
+	"tab.create": (*Session).tabCreate,
+	"tab.list":   (*Session).tabList,
+	"tab.get":    (*Session).tabGet,
+	"tab.focus":  (*Session).tabFocus,
+	"tab.rename": (*Session).tabRename,
+	"tab.close":  (*Session).tabClose,
+}
+
+func (s *Session) tabCreate(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.TabCreateParams)
+	w := s.focused
+	if prm.WorkspaceID != nil {
+		var err error
+		if w, err = s.resolveWorkspace(*prm.WorkspaceID); err != nil {
+			return api.Fail(err)
+		}
+	}
+	if w == nil {
+		return api.Fail(protocol.Errorf(protocol.CodeNoActiveWorkspace, "no active workspace; create one first"))
+	}
+	fallback := w.cwd
+	if p := s.terms[w.active.focused]; p != nil && p.facts.ForegroundCwd != "" {
+		fallback = p.facts.ForegroundCwd
+	}
+	cwd, err := s.checkCwd(prm.Cwd, fallback)
+	if err != nil {
+		return api.Fail(err)
+	}
+	label := ""
+	if prm.Label != nil {
+		label = *prm.Label
+	}
+	t, err := s.newTab(ctx, w, label, paneSetup{cwd: cwd, env: prm.Env})
+	if err != nil {
+		return api.Fail(err)
+	}
+	if prm.Focus {
+		w.active = t
+		s.focused = w
+	}
+	return api.Done(protocol.TabCreated{Tab: s.tabInfo(t), RootPane: s.paneInfo(s.terms[t.focused])})
+}
+
+func (s *Session) tabList(_ actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.TabListParams)
+	spaces := s.workspaces
+	if prm.WorkspaceID != nil {
+		w, err := s.resolveWorkspace(*prm.WorkspaceID)
+		if err != nil {
+			return api.Fail(err)
+		}
+		spaces = []*workspace{w}
+	}
+	out := []protocol.TabInfo{}
+	for _, w := range spaces {
+		for _, t := range w.tabs {
+			out = append(out, s.tabInfo(t))
+		}
+	}
+	return api.Done(protocol.TabList{Tabs: out})
+}
+
+// tabTarget resolves the tab a call names.
+func (s *Session) tabTarget(call *api.Call) (*tab, error) {
+	switch prm := call.Params.(type) {
+	case *protocol.TabTarget:
+		return s.resolveTab(prm.TabID)
+	case *protocol.TabRenameParams:
+		return s.resolveTab(prm.TabID)
+	}
+	return nil, protocol.Errorf(protocol.CodeInternal, "%s has no tab target", call.Method)
+}
+
+func (s *Session) tabGet(_ actor.Context, call *api.Call) *api.Reply {
+	t, err := s.tabTarget(call)
+	if err != nil {
+		return api.Fail(err)
+	}
+	return api.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
+}
+
+func (s *Session) tabFocus(_ actor.Context, call *api.Call) *api.Reply {
+	t, err := s.tabTarget(call)
+	if err != nil {
+		return api.Fail(err)
+	}
+	t.ws.active = t
+	s.focused = t.ws
+	return api.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
+}
+
+func (s *Session) tabRename(_ actor.Context, call *api.Call) *api.Reply {
+	t, err := s.tabTarget(call)
+	if err != nil {
+		return api.Fail(err)
+	}
+	t.label = call.Params.(*protocol.TabRenameParams).Label
+	return api.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
+}
+
+func (s *Session) tabClose(ctx actor.Context, call *api.Call) *api.Reply {
+	t, err := s.tabTarget(call)
+	if err != nil {
+		return api.Fail(err)
+	}
+	s.closeTab(ctx, t)
+	return api.OK()
+}

@@ -1,0 +1,14 @@
+// Package cli is the herdr command line: `herdr server` runs the server in
+// the foreground, `herdr status` reports on client and server, and the noun
+// commands (`workspace`, `tab`, `pane`, `api`) are thin wrappers that send one
+// request over the API socket and print the answer.
+//
+// Every socket command connects to the socket of the selected session, sends
+// `ping` to check the protocol number, then sends its request on the same
+// connection. Success responses go to stdout as the raw JSON line (exit 0),
+// error responses to stderr (exit 1); usage errors exit 2.
+//
+// Main is the only entry point; it builds a fresh command tree for each call,
+// so it can run in-process in tests with its own arguments, streams and
+// environment.
+package cli

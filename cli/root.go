@@ -1,0 +1,405 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// pingTimeout bounds the ping that opens every socket command. The request
+// that follows has no deadline: pane.wait_for_output may legitimately block.
+var pingTimeout = 5 * time.Second
+
+// app is the state one Main call shares with its commands.
+type app struct {
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+	env    protocol.Env
+	getwd  func() (string, error)
+
+	// session is the value of the persistent --session flag.
+	session string
+	// sessionFlag is the flag itself, to tell "--session ''" from no flag.
+	sessionFlag func() bool
+}
+
+// exitCode ends a command with a status after it has printed its own output.
+// Any other error a command returns is a usage error (exit 2).
+type exitCode int
+
+func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
+// exit turns a status into the error RunE returns.
+func exit(code int) error {
+	if code == 0 {
+		return nil
+	}
+	return exitCode(code)
+}
+
+// Main runs the herdr command line with args (without the program name) and
+// returns the process exit status: 0 success, 1 runtime or API error, 2 usage.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) int {
+	if args == nil {
+		args = []string{} // cobra reads os.Args when given nil
+	}
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, env: env, getwd: os.Getwd}
+	root := a.rootCmd()
+	root.SetArgs(args)
+	root.SetIn(stdin)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	cmd, err := root.ExecuteC()
+	if err == nil {
+		return 0
+	}
+	var code exitCode
+	if errors.As(err, &code) {
+		return int(code)
+	}
+	path := "herdr"
+	if cmd != nil {
+		path = cmd.CommandPath()
+	}
+	fmt.Fprintf(stderr, "herdr: %s (see '%s --help')\n", oneLine(err.Error()), path)
+	return 2
+}
+
+// oneLine folds a multi-line cobra message (suggestions) onto one line.
+func oneLine(s string) string {
+	var parts []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func (a *app) rootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "herdr",
+		Short: "Terminal multiplexer for AI coding agents",
+		Long: `herdr is a terminal multiplexer for AI coding agents. A server owns the
+terminals; programs drive it with newline-delimited JSON over a Unix socket,
+and these commands are thin wrappers over that socket API.
+
+Socket commands print the server's JSON response on stdout (exit 0), an error
+response on stderr (exit 1). Usage errors exit 2.`,
+		Version:       protocol.Version,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			fmt.Fprintln(a.stderr, "herdr: the interactive client is not built yet; run `herdr server` to start a server and drive it with `herdr <noun> <verb>` (see 'herdr --help')")
+			return exitCode(2)
+		},
+	}
+	root.SetVersionTemplate("herdr {{.Version}}\n")
+	root.Flags().BoolP("version", "V", false, "print the version and exit")
+	root.PersistentFlags().StringVar(&a.session, "session", "", "talk to the server of session `NAME` (default: $HERDR_SOCKET_PATH, then $HERDR_SESSION, then the default session)")
+	a.sessionFlag = func() bool { return root.PersistentFlags().Changed("session") }
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
+
+	root.AddCommand(a.serverCmd(), a.statusCmd(), a.apiCmd(), a.workspaceCmd(), a.tabCmd(), a.paneCmd())
+	return root
+}
+
+// group makes cmd a command group: bare, it prints its help on stderr and
+// exits 2; `help` prints it on stdout; anything else is an unknown command.
+func (a *app) group(cmd *cobra.Command) *cobra.Command {
+	cmd.Args = cobra.ArbitraryArgs
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			if args[0] == "help" {
+				return cmd.Help()
+			}
+			return fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
+		}
+		cmd.SetOut(a.stderr)
+		_ = cmd.Help()
+		return exitCode(2)
+	}
+	return cmd
+}
+
+// summary is the method table's one-line help for method.
+func summary(method string) string {
+	if m, ok := protocol.Lookup(method); ok {
+		return m.Summary
+	}
+	return method
+}
+
+// exactArgs accepts exactly the named positional arguments.
+func exactArgs(names ...string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) < len(names) {
+			return fmt.Errorf("missing argument %s", names[len(args)])
+		}
+		if len(args) > len(names) {
+			return fmt.Errorf("unexpected argument %q", args[len(names)])
+		}
+		return nil
+	}
+}
+
+// minArgs requires the named positional arguments and accepts more.
+func minArgs(names ...string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) < len(names) {
+			return fmt.Errorf("missing argument %s", names[len(args)])
+		}
+		return nil
+	}
+}
+
+// --- socket plumbing -------------------------------------------------------
+
+// socket resolves the API socket of the selected session.
+func (a *app) socket() (string, error) {
+	if a.sessionFlag != nil && a.sessionFlag() && a.session == "" {
+		return "", protocol.Errorf(protocol.CodeInvalidSessionName, "invalid session name \"\": use 1-64 of A-Z a-z 0-9 . _ -")
+	}
+	return protocol.ResolveSocket(a.env, a.session)
+}
+
+// sessionName names the selected session for messages, "" for the default.
+func (a *app) sessionName() string {
+	name := a.session
+	if name == "" && a.env("HERDR_SOCKET_PATH") == "" {
+		name = a.env("HERDR_SESSION")
+	}
+	if name == protocol.DefaultSession {
+		return ""
+	}
+	return name
+}
+
+// herdrCmd spells a herdr command line for the selected session.
+func (a *app) herdrCmd(rest string) string {
+	s := "herdr"
+	if name := a.sessionName(); name != "" {
+		s += " --session " + name
+	}
+	if rest != "" {
+		s += " " + rest
+	}
+	return s
+}
+
+// fail prints err as an error response line with id on stderr and returns 1.
+func (a *app) fail(id string, err error) int {
+	fmt.Fprintf(a.stderr, "%s\n", protocol.EncodeError(id, err))
+	return 1
+}
+
+// onSuccess handles a success response; it returns the exit status.
+type onSuccess func(line []byte, resp protocol.Response) int
+
+// call sends one request and prints the response line: stdout on success.
+func (a *app) call(id, method string, params any) int {
+	return a.request(id, method, params, a.printLine)
+}
+
+// silent sends one request and prints nothing on success.
+func (a *app) silent(id, method string, params any) int {
+	return a.request(id, method, params, nil)
+}
+
+func (a *app) printLine(line []byte, _ protocol.Response) int {
+	fmt.Fprintf(a.stdout, "%s\n", line)
+	return 0
+}
+
+// request is the one place socket commands get their exit status: resolve
+// the socket, connect, ping and check the protocol, send the request, then
+// print an error response on stderr (1) or hand a success to ok (nil: silent).
+func (a *app) request(id, method string, params any, ok onSuccess) int {
+	sock, err := a.socket()
+	if err != nil {
+		return a.fail(id, err)
+	}
+	c, code := a.dial(id, sock)
+	if c == nil {
+		return code
+	}
+	defer c.Close()
+
+	_ = c.Conn().SetDeadline(time.Now().Add(pingTimeout))
+	line, resp, err := roundTrip(c, id, "ping", nil)
+	if err != nil {
+		return a.fail(id, lostConnection(sock, err))
+	}
+	if resp.Error != nil {
+		fmt.Fprintf(a.stderr, "%s\n", line)
+		return 1
+	}
+	var pong protocol.Pong
+	if err := json.Unmarshal(resp.Result, &pong); err != nil {
+		return a.fail(id, protocol.Errorf(protocol.CodeProtocolMismatch, "herdr server at %s sent an unreadable ping answer: %v", sock, err))
+	}
+	if pong.Protocol != protocol.ProtocolVersion {
+		return a.fail(id, protocol.Errorf(protocol.CodeProtocolMismatch,
+			"herdr server at %s speaks protocol %d (version %s) but this herdr speaks protocol %d (version %s); restart it with `%s` and then `%s`",
+			sock, pong.Protocol, pong.Version, protocol.ProtocolVersion, protocol.Version, a.herdrCmd("server stop"), a.herdrCmd("")))
+	}
+	_ = c.Conn().SetDeadline(time.Time{})
+
+	line, resp, err = roundTrip(c, id, method, params)
+	if err != nil {
+		return a.fail(id, lostConnection(sock, err))
+	}
+	if resp.Error != nil {
+		fmt.Fprintf(a.stderr, "%s\n", line)
+		return 1
+	}
+	if ok == nil {
+		return 0
+	}
+	return ok(line, resp)
+}
+
+// dial connects to sock; when nothing listens it prints server_not_running.
+func (a *app) dial(id, sock string) (*protocol.Client, int) {
+	c, err := protocol.Connect(sock)
+	if err == nil {
+		return c, 0
+	}
+	if protocol.IsNotRunning(err) {
+		return nil, a.fail(id, protocol.Errorf(protocol.CodeServerNotRunning,
+			"no herdr server is running at %s; run `%s` to start or attach it", sock, a.herdrCmd("")))
+	}
+	return nil, a.fail(id, protocol.Errorf(protocol.CodeServerNotRunning,
+		"cannot reach herdr server at %s: %v", sock, err))
+}
+
+func lostConnection(sock string, err error) error {
+	return protocol.Errorf(protocol.CodeServerUnavailable, "lost connection to herdr server at %s: %v", sock, err)
+}
+
+// roundTrip sends one request and returns the raw response line, verbatim,
+// together with its decoding.
+func roundTrip(c *protocol.Client, id, method string, params any) ([]byte, protocol.Response, error) {
+	if params == nil {
+		params = struct{}{}
+	}
+	p, err := json.Marshal(params)
+	if err != nil {
+		return nil, protocol.Response{}, fmt.Errorf("encode params: %w", err)
+	}
+	req, err := json.Marshal(protocol.Request{ID: id, Method: method, Params: p})
+	if err != nil {
+		return nil, protocol.Response{}, fmt.Errorf("encode request: %w", err)
+	}
+	line, err := c.RoundTrip(req)
+	if err != nil {
+		return nil, protocol.Response{}, err
+	}
+	line = []byte(strings.TrimRight(string(line), "\r"))
+	var resp protocol.Response
+	if err := json.Unmarshal(line, &resp); err != nil {
+		return nil, protocol.Response{}, fmt.Errorf("unreadable response %q: %w", line, err)
+	}
+	return line, resp, nil
+}
+
+// --- shared flags ----------------------------------------------------------
+
+// parseEnv turns repeated --env KEY=VALUE flags into a map (nil when none).
+func parseEnv(list []string) (map[string]string, error) {
+	if len(list) == 0 {
+		return nil, nil
+	}
+	m := make(map[string]string, len(list))
+	for _, kv := range list {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || k == "" {
+			return nil, fmt.Errorf("invalid --env %q: expected KEY=VALUE with a non-empty KEY", kv)
+		}
+		if strings.ContainsRune(kv, 0) {
+			return nil, fmt.Errorf("invalid --env %q: NUL bytes are not allowed", kv)
+		}
+		m[k] = v
+	}
+	return m, nil
+}
+
+// absPath expands a leading ~ and makes p absolute against the caller's cwd.
+func (a *app) absPath(p string) (string, error) {
+	if p == "" {
+		return "", errors.New("--cwd must not be empty")
+	}
+	if p == "~" || strings.HasPrefix(p, "~/") {
+		home := a.env("HOME")
+		if home == "" {
+			return "", fmt.Errorf("cannot expand %q: HOME is not set", p)
+		}
+		p = filepath.Join(home, p[1:])
+	}
+	if !filepath.IsAbs(p) {
+		wd, err := a.getwd()
+		if err != nil {
+			return "", fmt.Errorf("cannot resolve %q: %v", p, err)
+		}
+		p = filepath.Join(wd, p)
+	}
+	return p, nil
+}
+
+// focusFlags are the --focus / --no-focus pair; creation never steals focus by default.
+type focusFlags struct{ focus, noFocus bool }
+
+func (f *focusFlags) bind(cmd *cobra.Command, what string) {
+	cmd.Flags().BoolVar(&f.focus, "focus", false, "focus the new "+what)
+	cmd.Flags().BoolVar(&f.noFocus, "no-focus", false, "do not focus the new "+what+" (default)")
+	cmd.MarkFlagsMutuallyExclusive("focus", "no-focus")
+}
+
+func (f *focusFlags) value() bool { return f.focus && !f.noFocus }
+
+// spawnFlags are the options shared by workspace create, tab create and pane split.
+type spawnFlags struct {
+	cwd   string
+	env   []string
+	focus focusFlags
+}
+
+func (s *spawnFlags) bind(cmd *cobra.Command, what string) {
+	cmd.Flags().StringVar(&s.cwd, "cwd", "", "working directory of the new "+what+"'s shell (relative to the current directory, ~ expanded)")
+	cmd.Flags().StringArrayVar(&s.env, "env", nil, "set an environment variable KEY=VALUE in the new shell (repeatable)")
+	s.focus.bind(cmd, what)
+}
+
+// resolve returns the wire cwd (nil when not given) and env map.
+func (s *spawnFlags) resolve(a *app, cmd *cobra.Command) (*string, map[string]string, error) {
+	env, err := parseEnv(s.env)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !cmd.Flags().Changed("cwd") {
+		return nil, env, nil
+	}
+	cwd, err := a.absPath(s.cwd)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &cwd, env, nil
+}
+
+// optional returns &v when the flag was given, else nil.
+func optional(cmd *cobra.Command, flag, v string) *string {
+	if cmd.Flags().Changed(flag) {
+		return &v
+	}
+	return nil
+}

@@ -1,0 +1,82 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+func (a *app) tabCmd() *cobra.Command {
+	cmd := a.group(&cobra.Command{
+		Use:   "tab",
+		Short: "List, create, focus, rename and close tabs",
+		Long: `Tabs live in a workspace and hold a layout of panes. Every subcommand sends one
+request and prints the JSON response line. Tab ids look like w1:t1.`,
+	})
+
+	var listWorkspace string
+	list := &cobra.Command{
+		Use:   "list",
+		Short: summary("tab.list"),
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return exit(a.call("cli:tab:list", "tab.list", protocol.TabListParams{WorkspaceID: optional(cmd, "workspace", listWorkspace)}))
+		},
+	}
+	list.Flags().StringVar(&listWorkspace, "workspace", "", "only the tabs of this workspace")
+	cmd.AddCommand(list)
+
+	for _, verb := range []struct{ name, method string }{
+		{"get", "tab.get"}, {"focus", "tab.focus"}, {"close", "tab.close"},
+	} {
+		cmd.AddCommand(&cobra.Command{
+			Use:   verb.name + " <tab>",
+			Short: summary(verb.method),
+			Args:  exactArgs("<tab>"),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return exit(a.call("cli:tab:"+verb.name, verb.method, protocol.TabTarget{TabID: args[0]}))
+			},
+		})
+	}
+	cmd.AddCommand(&cobra.Command{
+		Use:     "rename <tab> <label...>",
+		Short:   summary("tab.rename"),
+		Long:    summary("tab.rename") + "; the label is the remaining arguments joined by spaces.",
+		Example: "  herdr tab rename w1:t2 build logs",
+		Args:    minArgs("<tab>", "<label>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return exit(a.call("cli:tab:rename", "tab.rename",
+				protocol.TabRenameParams{TabID: args[0], Label: strings.Join(args[1:], " ")}))
+		},
+	})
+
+	var (
+		workspace, label string
+		spawn            spawnFlags
+	)
+	create := &cobra.Command{
+		Use:   "create",
+		Short: summary("tab.create"),
+		Long: summary("tab.create") + `, in --workspace or else the active workspace. The
+new tab is not focused unless --focus is given.`,
+		Example: `  herdr tab create --workspace w1 --label tests --cwd ./tests`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cwd, env, err := spawn.resolve(a, cmd)
+			if err != nil {
+				return err
+			}
+			return exit(a.call("cli:tab:create", "tab.create", protocol.TabCreateParams{
+				WorkspaceID: optional(cmd, "workspace", workspace), Cwd: cwd, Env: env,
+				Focus: spawn.focus.value(), Label: optional(cmd, "label", label),
+			}))
+		},
+	}
+	create.Flags().StringVar(&workspace, "workspace", "", "workspace to create the tab in (default: the active one)")
+	create.Flags().StringVar(&label, "label", "", "label of the new tab")
+	spawn.bind(create, "tab")
+	cmd.AddCommand(create)
+	return cmd
+}

@@ -1,0 +1,122 @@
+package emulator
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"strconv"
+	"testing"
+)
+
+const benchChunk = 32 * 1024
+
+func benchFeed(b *testing.B, data []byte, cols, rows int) {
+	b.Helper()
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	term := New(cols, rows, Options{})
+	// Warm up so steady-state (scrollback full of reusable buffers) is measured.
+	for off := 0; off < len(data); off += benchChunk {
+		term.Write(data[off:min(off+benchChunk, len(data))])
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for off := 0; off < len(data); off += benchChunk {
+			term.Write(data[off:min(off+benchChunk, len(data))])
+		}
+	}
+}
+
+// seqOutput is the output of `seq 1 200000` (with the CRLF a tty's onlcr
+// produces).
+func seqOutput() []byte {
+	var buf bytes.Buffer
+	for i := 1; i <= 200000; i++ {
+		buf.WriteString(strconv.Itoa(i))
+		buf.WriteString("\r\n")
+	}
+	return buf.Bytes()
+}
+
+func BenchmarkWrite_Seq(b *testing.B) {
+	benchFeed(b, seqOutput(), 200, 50)
+}
+
+// randomText is wrapped prose with some UTF-8 and the occasional wide char.
+func randomText() []byte {
+	rng := rand.New(rand.NewSource(1))
+	words := []string{"the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog",
+		"terminal", "multiplexer", "héllo", "naïve", "café", "世界", "日本語", "δοκιμή"}
+	var buf bytes.Buffer
+	for buf.Len() < 1<<20 {
+		n := 5 + rng.Intn(40)
+		for i := 0; i < n; i++ {
+			buf.WriteString(words[rng.Intn(len(words))])
+			buf.WriteByte(' ')
+		}
+		buf.WriteString("\r\n")
+	}
+	return buf.Bytes()
+}
+
+func BenchmarkWrite_RandomText(b *testing.B) {
+	benchFeed(b, randomText(), 200, 50)
+}
+
+// sgrHeavy is colourful output like `ls --color` or a syntax highlighter:
+// a style change every few characters, including 256 and truecolor.
+func sgrHeavy() []byte {
+	rng := rand.New(rand.NewSource(2))
+	var buf bytes.Buffer
+	for buf.Len() < 1<<20 {
+		for i := 0; i < 12; i++ {
+			switch rng.Intn(4) {
+			case 0:
+				fmt.Fprintf(&buf, "\x1b[%d;%dm", 1+rng.Intn(4), 31+rng.Intn(7))
+			case 1:
+				fmt.Fprintf(&buf, "\x1b[38;5;%dm", rng.Intn(256))
+			case 2:
+				fmt.Fprintf(&buf, "\x1b[38;2;%d;%d;%dm", rng.Intn(8)*32, rng.Intn(8)*32, rng.Intn(8)*32)
+			case 3:
+				buf.WriteString("\x1b[0m")
+			}
+			buf.WriteString("word_")
+			buf.WriteString(strconv.Itoa(rng.Intn(1000)))
+			buf.WriteByte(' ')
+		}
+		buf.WriteString("\x1b[0m\r\n")
+	}
+	return buf.Bytes()
+}
+
+func BenchmarkWrite_SGRHeavy(b *testing.B) {
+	benchFeed(b, sgrHeavy(), 200, 50)
+}
+
+func BenchmarkRead_Recent(b *testing.B) {
+	term := New(200, 50, Options{})
+	term.Write(randomText())
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		term.Read(ReadOptions{Source: SourceRecent, Lines: 1000})
+	}
+}
+
+// TestWriteAllocs pins the "no allocation on the hot path" rule.
+func TestWriteAllocs(t *testing.T) {
+	for name, data := range map[string][]byte{
+		"seq":  seqOutput()[:benchChunk],
+		"text": randomText()[:benchChunk],
+		"sgr":  sgrHeavy()[:benchChunk],
+	} {
+		term := New(200, 50, Options{ScrollbackLimitBytes: 1 << 20})
+		for i := 0; i < 200; i++ { // fill scrollback so buffers are reused
+			term.Write(data)
+		}
+		allocs := testing.AllocsPerRun(20, func() { term.Write(data) })
+		if allocs > 0 {
+			t.Errorf("%s: %.1f allocations per 32 KiB Write, want 0", name, allocs)
+		}
+	}
+}

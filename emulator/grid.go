@@ -1,0 +1,273 @@
+package emulator
+
+import (
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/rivo/uniseg"
+)
+
+// Attribute bits of a style.
+const (
+	attrBold uint16 = 1 << iota
+	attrDim
+	attrItalic
+	attrUnderline
+	attrBlink
+	attrInverse
+	attrHidden
+	attrStrike
+)
+
+// color is a packed colour: the top byte is the kind, the low 24 bits the
+// value (palette index or 0xRRGGBB).
+type color uint32
+
+const (
+	colorDefault  color = 0
+	colorIndexed  color = 1 << 24
+	colorRGB      color = 2 << 24
+	colorKindMask color = 0xff << 24
+)
+
+func indexedColor(i int) color   { return colorIndexed | color(i&0xff) }
+func rgbColor(r, g, b int) color { return colorRGB | color((r&0xff)<<16|(g&0xff)<<8|(b&0xff)) }
+
+// style is the full rendition of a cell. Cells never store it directly: they
+// store an id into the terminal's styleTable.
+type style struct {
+	fg, bg color
+	attrs  uint16
+}
+
+// maxStyles bounds the style table (ids are uint16).
+const maxStyles = 1 << 16
+
+// styleTable interns styles. Id 0 is always the default style.
+type styleTable struct {
+	list  []style
+	index map[style]uint16
+}
+
+func newStyleTable() styleTable {
+	return styleTable{list: []style{{}}, index: map[style]uint16{{}: 0}}
+}
+
+// lookup returns the id of s, interning it. ok is false when the table is full.
+func (st *styleTable) lookup(s style) (id uint16, ok bool) {
+	if id, ok := st.index[s]; ok {
+		return id, true
+	}
+	if len(st.list) >= maxStyles {
+		return 0, false
+	}
+	id = uint16(len(st.list))
+	st.list = append(st.list, s)
+	st.index[s] = id
+	return id, true
+}
+
+func (st *styleTable) get(id uint16) style {
+	if int(id) < len(st.list) {
+		return st.list[id]
+	}
+	return style{}
+}
+
+// Cell flags.
+const (
+	cellWide uint8 = 1 << iota // first half of a wide (2-column) character
+	cellCont                   // second half (continuation) of a wide character
+	cellComb                   // has combining marks stored in line.comb
+	cellPad                    // blank left by a wide char that wrapped; dropped when unwrapping
+)
+
+// cell is one grid cell. ch == 0 means blank (reads as a space).
+type cell struct {
+	ch    rune
+	style uint16
+	flags uint8
+}
+
+const cellBytes = int(unsafe.Sizeof(cell{}))
+
+func (c cell) blank() bool { return (c.ch == 0 || c.ch == ' ') && c.flags&(cellCont|cellComb) == 0 }
+
+// line is one row of a screen. len(cells) is always the screen width.
+type line struct {
+	cells []cell
+	// hi bounds the used part of the line: every cell at index >= hi is
+	// the zero cell. It keeps clearing and scrollback trimming O(used).
+	hi      int
+	wrapped bool           // soft-wrapped: continues on the next row
+	comb    map[int]string // combining marks by column (rare, nil if none)
+}
+
+func newLine(cols int, st uint16) *line {
+	l := &line{cells: make([]cell, cols)}
+	if st != 0 {
+		l.fill(0, cols, st)
+	}
+	return l
+}
+
+// fill blanks cells [from, to) with style st.
+func (l *line) fill(from, to int, st uint16) {
+	if from < 0 {
+		from = 0
+	}
+	if to > len(l.cells) {
+		to = len(l.cells)
+	}
+	if from >= to {
+		return
+	}
+	if st == 0 {
+		if to > l.hi {
+			to = l.hi
+		}
+		if from < to {
+			clear(l.cells[from:to])
+		}
+		if to >= l.hi && from < l.hi {
+			l.hi = from
+		}
+	} else {
+		c := l.cells[from:to]
+		blank := cell{style: st}
+		for i := range c {
+			c[i] = blank
+		}
+		l.touch(to)
+	}
+	if l.comb != nil {
+		for k := range l.comb {
+			if k >= from && k < to {
+				delete(l.comb, k)
+			}
+		}
+	}
+}
+
+// touch records that cells below end may be non-zero.
+func (l *line) touch(end int) {
+	if end > l.hi {
+		l.hi = end
+	}
+}
+
+// reset blanks the whole line and clears its wrap flag.
+func (l *line) reset(st uint16) {
+	l.fill(0, len(l.cells), st)
+	l.wrapped = false
+	l.comb = nil
+}
+
+// resize sets the width of the line, keeping content that fits.
+func (l *line) resize(cols int) {
+	if cols <= cap(l.cells) {
+		old := len(l.cells)
+		l.cells = l.cells[:cols]
+		for i := old; i < cols; i++ {
+			l.cells[i] = cell{}
+		}
+	} else {
+		n := make([]cell, cols)
+		copy(n, l.cells)
+		l.cells = n
+	}
+	if l.hi > cols {
+		l.hi = cols
+	}
+	if cols > 0 && l.cells[cols-1].flags&cellWide != 0 {
+		// A wide character cut in half by the new width.
+		l.cells[cols-1] = cell{style: l.cells[cols-1].style}
+	}
+	for k := range l.comb {
+		if k >= cols {
+			delete(l.comb, k)
+		}
+	}
+	if len(l.comb) == 0 {
+		l.comb = nil
+	}
+}
+
+// addComb attaches a combining mark to column x.
+func (l *line) addComb(x int, r rune) {
+	if l.comb == nil {
+		l.comb = make(map[int]string)
+	}
+	l.comb[x] += string(r)
+	l.cells[x].flags |= cellComb
+}
+
+// shiftComb moves combining marks for cells moved by ICH/DCH: columns in
+// [from, end) move by delta; columns that land outside [from, end) are
+// dropped.
+func (l *line) shiftComb(from, end, delta int) {
+	if l.comb == nil {
+		return
+	}
+	moved := make(map[int]string, len(l.comb))
+	for k, v := range l.comb {
+		if k < from || k >= end {
+			moved[k] = v
+			continue
+		}
+		nk := k + delta
+		if nk >= from && nk < end {
+			moved[nk] = v
+		}
+	}
+	l.comb = moved
+}
+
+// screen is a grid of rows.
+type screen struct {
+	lines []*line
+}
+
+func newScreen(cols, rows int) *screen {
+	s := &screen{lines: make([]*line, rows)}
+	for i := range s.lines {
+		s.lines[i] = newLine(cols, 0)
+	}
+	return s
+}
+
+// widthCache is a direct-mapped cache of rune widths for non-ASCII runes.
+type widthCache struct {
+	keys [1024]rune
+	vals [1024]int8
+}
+
+// runeWidth returns the number of columns r occupies: 0 for combining and
+// other zero-width marks, 2 for East Asian wide characters and emoji
+// presentation, 1 otherwise.
+func (wc *widthCache) runeWidth(r rune) int {
+	if r < 0x300 {
+		if r < 0x20 || (r >= 0x7f && r < 0xa0) {
+			return 0
+		}
+		return 1
+	}
+	i := int(r) & (len(wc.keys) - 1)
+	if wc.keys[i] == r {
+		return int(wc.vals[i])
+	}
+	w := computeWidth(r)
+	wc.keys[i] = r
+	wc.vals[i] = int8(w)
+	return w
+}
+
+func computeWidth(r rune) int {
+	var buf [4]byte
+	n := utf8.EncodeRune(buf[:], r)
+	w := uniseg.StringWidth(unsafe.String(&buf[0], n))
+	if w > 2 {
+		w = 2
+	}
+	return w
+}

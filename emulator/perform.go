@@ -1,0 +1,537 @@
+package emulator
+
+// performer adapts the vtparser callbacks to the Terminal. It is a separate
+// type so that the callback methods do not show up in Terminal's API.
+type performer struct {
+	t *Terminal
+}
+
+func (p *performer) Print(char uint32) {
+	t := p.t
+	t.ground = true
+	r := rune(char)
+	if r >= 0x20 && r < 0x7f && !t.lineDrawing {
+		var b [1]byte
+		b[0] = byte(r)
+		t.printASCII(b[:])
+		return
+	}
+	if r == 0x7f { // DEL is ignored
+		return
+	}
+	t.printRune(r)
+}
+
+func (p *performer) Execute(b byte) {
+	t := p.t
+	if b == 0x18 || b == 0x1a { // CAN / SUB abort a sequence: back to ground
+		t.ground = true
+		return
+	}
+	t.ground = t.prevGround
+	t.changed = true
+	switch b {
+	case 0x07: // BEL
+		t.bells++
+		if t.opts.OnBell != nil {
+			t.opts.OnBell()
+		}
+	case 0x08: // BS
+		t.backspace()
+	case 0x09: // HT
+		t.tabForward(1)
+	case 0x0a, 0x0b, 0x0c: // LF, VT, FF
+		t.linefeed()
+	case 0x0d: // CR
+		t.carriageReturn()
+	case 0x84: // IND
+		t.linefeed()
+	case 0x85: // NEL
+		t.carriageReturn()
+		t.linefeed()
+	case 0x88: // HTS
+		t.tabs[t.x] = true
+	case 0x8d: // RI
+		t.reverseIndex()
+	default:
+		t.changed = false
+	}
+}
+
+// DCS sequences are not interpreted.
+func (p *performer) Put(b byte) {}
+func (p *performer) Unhook()    {}
+func (p *performer) Hook(params []int64, intermediates []byte, ignore bool, action uint32) {
+}
+
+func (p *performer) OscDispatch(params [][]byte, bellTerminated bool) {
+	t := p.t
+	if bellTerminated {
+		t.ground = true
+	}
+	t.osc(params)
+}
+
+func (p *performer) EscDispatch(intermediates []byte, ignore bool, b byte) {
+	t := p.t
+	t.ground = true
+	if ignore {
+		return
+	}
+	t.changed = true
+	if len(intermediates) == 0 {
+		switch b {
+		case '7': // DECSC
+			t.saveCursor()
+		case '8': // DECRC
+			t.restoreCursor()
+		case 'D': // IND
+			t.linefeed()
+		case 'E': // NEL
+			t.carriageReturn()
+			t.linefeed()
+		case 'H': // HTS
+			t.tabs[t.x] = true
+		case 'M': // RI
+			t.reverseIndex()
+		case 'c': // RIS
+			t.fullReset()
+		case '=': // DECKPAM
+			t.modes.AppKeypad = true
+		case '>': // DECKPNM
+			t.modes.AppKeypad = false
+		}
+		return
+	}
+	switch intermediates[0] {
+	case '(': // designate G0
+		t.lineDrawing = b == '0'
+	case '#':
+		if b == '8' { // DECALN
+			t.alignmentTest()
+		}
+	}
+}
+
+func (p *performer) CsiDispatch(params []int64, intermediates []byte, ignore bool, action uint32) {
+	t := p.t
+	t.ground = true
+	t.changed = true
+	var private byte
+	if len(intermediates) > 0 {
+		private = intermediates[0]
+	}
+	if ignore && action != 'm' {
+		return
+	}
+	switch private {
+	case 0:
+		t.csiPlain(params, byte(action))
+	case '?':
+		switch action {
+		case 'h':
+			t.setDECModes(params, true)
+		case 'l':
+			t.setDECModes(params, false)
+		case 'n':
+			if param(params, 0, 0) == 6 { // DECXCPR
+				t.reportCursor(true)
+			}
+		case 'J': // DECSED
+			t.eraseDisplay(param(params, 0, 0))
+		case 'K': // DECSEL
+			t.eraseLine(param(params, 0, 0))
+		case 'p':
+			if len(intermediates) > 1 && intermediates[1] == '$' {
+				t.reportDECMode(param(params, 0, 0))
+			}
+		}
+	case '>':
+		if action == 'c' { // DA2
+			t.sendReply([]byte("\x1b[>1;10;0c"))
+		}
+	case '!':
+		if action == 'p' { // DECSTR
+			t.softReset()
+		}
+	case ' ':
+		// DECSCUSR (cursor style) and friends: ignored.
+	case '$':
+		if action == 'p' { // DECRQM for ANSI modes
+			t.reportANSIMode(param(params, 0, 0))
+		}
+	}
+}
+
+// csiPlain handles CSI sequences without private marker or intermediates.
+func (t *Terminal) csiPlain(params []int64, action byte) {
+	switch action {
+	case 'A': // CUU
+		t.cursorUp(param(params, 0, 1))
+	case 'B', 'e': // CUD, VPR
+		t.cursorDown(param(params, 0, 1))
+	case 'C', 'a': // CUF, HPR
+		t.cursorForward(param(params, 0, 1))
+	case 'D': // CUB
+		t.cursorBack(param(params, 0, 1))
+	case 'E': // CNL
+		t.cursorDown(param(params, 0, 1))
+		t.x = 0
+	case 'F': // CPL
+		t.cursorUp(param(params, 0, 1))
+		t.x = 0
+	case 'G', '`': // CHA, HPA
+		t.setColumn(param(params, 0, 1) - 1)
+	case 'H', 'f': // CUP, HVP
+		t.moveTo(param(params, 1, 1)-1, param(params, 0, 1)-1)
+	case 'd': // VPA
+		t.setRow(param(params, 0, 1) - 1)
+	case 'I': // CHT
+		t.tabForward(param(params, 0, 1))
+	case 'Z': // CBT
+		t.tabBack(param(params, 0, 1))
+	case 'g': // TBC
+		t.clearTabs(param(params, 0, 0))
+	case 'J': // ED
+		t.eraseDisplay(param(params, 0, 0))
+	case 'K': // EL
+		t.eraseLine(param(params, 0, 0))
+	case 'X': // ECH
+		t.eraseChars(param(params, 0, 1))
+	case 'L': // IL
+		t.insertLines(param(params, 0, 1))
+	case 'M': // DL
+		t.deleteLines(param(params, 0, 1))
+	case '@': // ICH
+		t.insertChars(param(params, 0, 1))
+	case 'P': // DCH
+		t.deleteChars(param(params, 0, 1))
+	case 'S': // SU
+		t.pendingWrap = false
+		t.scrollUp(param(params, 0, 1))
+	case 'T': // SD
+		if len(params) <= 1 {
+			t.pendingWrap = false
+			t.scrollDown(param(params, 0, 1))
+		}
+	case 'b': // REP
+		t.repeat(param(params, 0, 1))
+	case 'r': // DECSTBM
+		t.setMargins(param(params, 0, 1), param(params, 1, t.rows))
+	case 'm': // SGR
+		t.sgr(params)
+	case 'h': // SM
+		t.setANSIModes(params, true)
+	case 'l': // RM
+		t.setANSIModes(params, false)
+	case 'c': // DA1
+		if param(params, 0, 0) == 0 {
+			t.sendReply([]byte("\x1b[?62;22c"))
+		}
+	case 'n': // DSR
+		switch param(params, 0, 0) {
+		case 5:
+			t.sendReply([]byte("\x1b[0n"))
+		case 6:
+			t.reportCursor(false)
+		}
+	case 's': // SCOSC
+		t.saveCursor()
+	case 'u': // SCORC
+		t.restoreCursor()
+	default:
+		t.changed = false
+	}
+}
+
+// maxParam bounds numeric parameters so arithmetic never overflows.
+const maxParam = 1 << 20
+
+// param returns params[i], or def when it is missing or 0.
+func param(params []int64, i, def int) int {
+	if i >= len(params) || params[i] == 0 {
+		return def
+	}
+	v := params[i]
+	if v > maxParam {
+		return maxParam
+	}
+	if v < 0 {
+		return def
+	}
+	return int(v)
+}
+
+// printASCII prints a run of printable ASCII bytes (0x20..0x7e).
+func (t *Terminal) printASCII(b []byte) {
+	t.changed = true
+	if t.lineDrawing {
+		for _, c := range b {
+			t.printRune(rune(c))
+		}
+		return
+	}
+	t.lastRune = rune(b[len(b)-1])
+	pen := t.penID
+	for len(b) > 0 {
+		if t.pendingWrap {
+			t.wrap()
+		}
+		l := t.scr.lines[t.y]
+		n := t.cols - t.x
+		if n > len(b) {
+			n = len(b)
+		}
+		if t.modes.Insert {
+			t.shiftRight(l, t.x, n)
+		}
+		cells := l.cells[t.x : t.x+n]
+		for i, c := range b[:n] {
+			if cells[i].flags != 0 {
+				l.breakWide(t.x + i)
+			}
+			cells[i] = cell{ch: rune(c), style: pen}
+		}
+		l.touch(t.x + n)
+		if end := t.x + n; end < t.cols && l.cells[end].flags&cellCont != 0 {
+			l.cells[end] = cell{style: l.cells[end].style}
+		}
+		b = b[n:]
+		t.x += n
+		if t.x >= t.cols {
+			t.x = t.cols - 1
+			if t.modes.AutoWrap {
+				t.pendingWrap = true
+			} else if len(b) > 0 {
+				// Without autowrap the rest overwrites the last column.
+				c := b[len(b)-1]
+				if l.cells[t.x].flags != 0 {
+					l.breakWide(t.x)
+				}
+				l.cells[t.x] = cell{ch: rune(c), style: pen}
+				b = nil
+			}
+		}
+	}
+}
+
+// decGraphics maps DEC special graphics (ESC ( 0) to Unicode.
+var decGraphics = [...]rune{
+	'◆', '▒', '␉', '␌', '␍', '␊', '°', '±', '␤', '␋', '┘', '┐', '┌', '└', '┼', '⎺',
+	'⎻', '─', '⎼', '⎽', '├', '┤', '┴', '┬', '│', '≤', '≥', 'π', '≠', '£', '·',
+}
+
+// printRune prints one character of any width.
+func (t *Terminal) printRune(r rune) {
+	t.changed = true
+	if t.lineDrawing && r >= 0x60 && r <= 0x7e {
+		r = decGraphics[r-0x60]
+	}
+	var w int
+	if r < 0x7f {
+		w = 1
+	} else {
+		w = t.widths.runeWidth(r)
+	}
+	if w == 0 {
+		t.attachCombining(r)
+		return
+	}
+	if w == 2 && t.cols < 2 {
+		w = 1
+	}
+	t.lastRune = r
+	if t.pendingWrap {
+		t.wrap()
+	}
+	if w == 2 && t.x == t.cols-1 {
+		if t.modes.AutoWrap {
+			l := t.scr.lines[t.y]
+			l.breakWide(t.x)
+			l.cells[t.x] = cell{style: t.eraseID, flags: cellPad}
+			l.touch(t.cols)
+			t.wrap()
+		} else {
+			t.x = t.cols - 2
+		}
+	}
+	l := t.scr.lines[t.y]
+	if t.modes.Insert {
+		t.shiftRight(l, t.x, w)
+	}
+	l.breakWide(t.x)
+	l.touch(t.x + w)
+	if w == 2 {
+		l.breakWide(t.x + 1)
+		l.cells[t.x] = cell{ch: r, style: t.penID, flags: cellWide}
+		l.cells[t.x+1] = cell{style: t.penID, flags: cellCont}
+	} else {
+		l.cells[t.x] = cell{ch: r, style: t.penID}
+		if end := t.x + 1; end < t.cols && l.cells[end].flags&cellCont != 0 {
+			l.cells[end] = cell{style: l.cells[end].style}
+		}
+	}
+	t.x += w
+	if t.x >= t.cols {
+		t.x = t.cols - 1
+		t.pendingWrap = t.modes.AutoWrap
+	}
+}
+
+// attachCombining adds a zero-width mark to the character before the
+// cursor.
+func (t *Terminal) attachCombining(r rune) {
+	x := t.x
+	if !t.pendingWrap {
+		x--
+	}
+	if x < 0 {
+		return
+	}
+	l := t.scr.lines[t.y]
+	if l.cells[x].flags&cellCont != 0 && x > 0 {
+		x--
+	}
+	if l.cells[x].ch == 0 {
+		return
+	}
+	l.addComb(x, r)
+}
+
+// breakWide clears whatever is at column x that would be corrupted by an
+// overwrite: the other half of a wide character and combining marks.
+func (l *line) breakWide(x int) {
+	if x < 0 || x >= len(l.cells) {
+		return
+	}
+	c := l.cells[x]
+	if c.flags == 0 {
+		return
+	}
+	if c.flags&cellCont != 0 && x > 0 && l.cells[x-1].flags&cellWide != 0 {
+		l.clearCell(x - 1)
+	}
+	if c.flags&cellWide != 0 && x+1 < len(l.cells) && l.cells[x+1].flags&cellCont != 0 {
+		l.clearCell(x + 1)
+	}
+	if c.flags&cellComb != 0 && l.comb != nil {
+		delete(l.comb, x)
+	}
+	l.cells[x].flags = 0
+}
+
+func (l *line) clearCell(x int) {
+	if l.cells[x].flags&cellComb != 0 && l.comb != nil {
+		delete(l.comb, x)
+	}
+	l.cells[x] = cell{style: l.cells[x].style}
+}
+
+// repeat implements REP: print the last printed character n more times.
+func (t *Terminal) repeat(n int) {
+	if t.lastRune == 0 {
+		return
+	}
+	if n > t.cols*t.rows {
+		n = t.cols * t.rows
+	}
+	r := t.lastRune
+	for i := 0; i < n; i++ {
+		if r < 0x7f && !t.lineDrawing {
+			b := [1]byte{byte(r)}
+			t.printASCII(b[:])
+		} else {
+			t.printRune(r)
+		}
+	}
+}
+
+// wrap performs the deferred autowrap: mark the line soft-wrapped and move
+// to the start of the next line.
+func (t *Terminal) wrap() {
+	t.scr.lines[t.y].wrapped = true
+	t.pendingWrap = false
+	t.x = 0
+	t.index()
+}
+
+func (t *Terminal) linefeed() {
+	t.pendingWrap = false
+	t.index()
+}
+
+func (t *Terminal) carriageReturn() {
+	t.pendingWrap = false
+	t.x = 0
+}
+
+func (t *Terminal) backspace() {
+	if t.pendingWrap {
+		t.pendingWrap = false
+	}
+	if t.x > 0 {
+		t.x--
+	}
+}
+
+// index moves the cursor down one line, scrolling the region at its bottom.
+func (t *Terminal) index() {
+	if t.y == t.bottom {
+		t.scrollUp(1)
+	} else if t.y < t.rows-1 {
+		t.y++
+	}
+}
+
+func (t *Terminal) reverseIndex() {
+	t.pendingWrap = false
+	if t.y == t.top {
+		t.scrollDown(1)
+	} else if t.y > 0 {
+		t.y--
+	}
+}
+
+// fullReset implements RIS.
+func (t *Terminal) fullReset() {
+	if t.scr != t.primary {
+		t.scr = t.primary
+		t.alt = nil
+	}
+	for _, l := range t.primary.lines {
+		l.reset(0)
+	}
+	t.sb.clear()
+	t.resetState()
+	t.title = ""
+	t.cwd = ""
+	if t.opts.OnTitle != nil {
+		t.opts.OnTitle("")
+	}
+}
+
+// softReset implements DECSTR.
+func (t *Terminal) softReset() {
+	t.modes.CursorVisible = true
+	t.modes.Insert = false
+	t.modes.Origin = false
+	t.modes.AutoWrap = true
+	t.modes.AppCursor = false
+	t.modes.AppKeypad = false
+	t.top, t.bottom = 0, t.rows-1
+	t.pen, t.penID, t.eraseID = style{}, 0, 0
+	t.lineDrawing = false
+	t.pendingWrap = false
+}
+
+func (t *Terminal) alignmentTest() {
+	for _, l := range t.scr.lines {
+		l.reset(0)
+		for i := range l.cells {
+			l.cells[i].ch = 'E'
+		}
+		l.touch(len(l.cells))
+	}
+	t.top, t.bottom = 0, t.rows-1
+	t.x, t.y, t.pendingWrap = 0, 0, false
+}

@@ -1,0 +1,266 @@
+package emulator
+
+import (
+	"strconv"
+	"unicode/utf8"
+)
+
+// Source selects which rows Read returns.
+type Source int
+
+const (
+	// SourceVisible is the rows of the current viewport.
+	SourceVisible Source = iota
+	// SourceRecent is the last N rendered rows of scrollback + screen.
+	SourceRecent
+	// SourceRecentUnwrapped is SourceRecent with soft-wrapped rows joined.
+	SourceRecentUnwrapped
+	// SourceDetection is the live screen (the bottom rows rows), always plain
+	// text; used for agent state detection.
+	SourceDetection
+)
+
+// String returns the wire name of the source ("visible", "recent",
+// "recent_unwrapped", "detection").
+func (s Source) String() string {
+	switch s {
+	case SourceVisible:
+		return "visible"
+	case SourceRecent:
+		return "recent"
+	case SourceRecentUnwrapped:
+		return "recent_unwrapped"
+	case SourceDetection:
+		return "detection"
+	}
+	return "Source(" + strconv.Itoa(int(s)) + ")"
+}
+
+// ParseSource is the inverse of Source.String.
+func ParseSource(name string) (Source, bool) {
+	switch name {
+	case "visible":
+		return SourceVisible, true
+	case "recent":
+		return SourceRecent, true
+	case "recent_unwrapped":
+		return SourceRecentUnwrapped, true
+	case "detection":
+		return SourceDetection, true
+	}
+	return 0, false
+}
+
+const (
+	// DefaultRecentLines is the number of rows SourceRecent returns when
+	// ReadOptions.Lines is 0.
+	DefaultRecentLines = 80
+	// MaxRecentLines caps ReadOptions.Lines for the recent sources.
+	MaxRecentLines = 1000
+)
+
+// ReadOptions selects what Read returns.
+type ReadOptions struct {
+	Source Source
+	// Lines is the number of rows wanted (the last ones); 0 means the
+	// default: all rows for visible/detection, DefaultRecentLines for the
+	// recent sources (capped at MaxRecentLines).
+	Lines int
+	// ANSI reproduces colours and attributes as SGR sequences. Ignored for
+	// SourceDetection.
+	ANSI bool
+}
+
+// ReadResult is the text of a Read.
+type ReadResult struct {
+	// Text is the rows, each with trailing blanks trimmed, joined by "\n"
+	// (no trailing newline).
+	Text string
+	// Truncated is true when more rows existed than were returned.
+	Truncated bool
+	// Revision is the terminal revision the text corresponds to.
+	Revision uint64
+}
+
+// row is a read-only view of one rendered row.
+type row struct {
+	cells   []cell
+	comb    map[int]string
+	wrapped bool
+}
+
+// Read renders part of the terminal as text.
+func (t *Terminal) Read(o ReadOptions) ReadResult {
+	res := ReadResult{Revision: t.revision}
+	ansi := o.ANSI && o.Source != SourceDetection
+	n := o.Lines
+	if n < 0 {
+		n = 0
+	}
+	var rows []row
+	switch o.Source {
+	case SourceRecent, SourceRecentUnwrapped:
+		if n == 0 {
+			n = DefaultRecentLines
+		}
+		if n > MaxRecentLines {
+			n = MaxRecentLines
+		}
+		screenRows := t.screenRows(ansi)
+		sbLen := 0
+		if t.scr == t.primary {
+			sbLen = t.sb.len()
+		}
+		total := sbLen + len(screenRows)
+		if total > n {
+			res.Truncated = true
+		}
+		first := max(total-n, 0)
+		rows = make([]row, 0, total-first)
+		for i := first; i < sbLen; i++ {
+			r := t.sb.at(i)
+			rows = append(rows, row{cells: t.sb.cells(r), comb: r.comb, wrapped: r.wrapped})
+		}
+		rows = append(rows, screenRows[max(first-sbLen, 0):]...)
+	default: // visible, detection
+		rows = t.screenRows(ansi)
+		if n > 0 && len(rows) > n {
+			rows = rows[len(rows)-n:]
+			res.Truncated = true
+		}
+	}
+	res.Text = t.render(rows, ansi, o.Source == SourceRecentUnwrapped)
+	return res
+}
+
+// screenRows returns the rows of the active screen without the trailing
+// blank ones.
+func (t *Terminal) screenRows(ansi bool) []row {
+	lines := t.scr.lines
+	end := len(lines)
+	for end > 0 && t.keptCells(lines[end-1].cells, ansi) == 0 {
+		end--
+	}
+	rows := make([]row, end)
+	for i, l := range lines[:end] {
+		rows[i] = row{cells: l.cells, comb: l.comb, wrapped: l.wrapped}
+	}
+	return rows
+}
+
+// keptCells returns how many leading cells survive trailing-blank trimming.
+// In ANSI mode blanks with a visible background are kept.
+func (t *Terminal) keptCells(cells []cell, ansi bool) int {
+	n := len(cells)
+	for n > 0 {
+		c := cells[n-1]
+		if !c.blank() {
+			break
+		}
+		if ansi && c.style != 0 {
+			s := t.styles.get(c.style)
+			if s.bg != colorDefault || s.attrs&attrInverse != 0 {
+				break
+			}
+		}
+		n--
+	}
+	return n
+}
+
+func (t *Terminal) render(rows []row, ansi, unwrap bool) string {
+	size := 0
+	for _, r := range rows {
+		size += len(r.cells) + 1
+	}
+	b := make([]byte, 0, size)
+	for i, r := range rows {
+		joined := unwrap && r.wrapped && i+1 < len(rows)
+		n := len(r.cells)
+		if !joined {
+			n = t.keptCells(r.cells, ansi)
+		}
+		b = t.renderCells(b, r, n, ansi)
+		if !joined && i+1 < len(rows) {
+			b = append(b, '\n')
+		}
+	}
+	return string(b)
+}
+
+func (t *Terminal) renderCells(b []byte, r row, n int, ansi bool) []byte {
+	var cur uint16
+	for i, c := range r.cells[:n] {
+		if c.flags&cellCont != 0 || (c.flags&cellPad != 0 && r.wrapped) {
+			continue
+		}
+		if ansi && c.style != cur {
+			b = appendSGR(b, t.styles.get(c.style))
+			cur = c.style
+		}
+		ch := c.ch
+		if ch == 0 {
+			ch = ' '
+		}
+		if ch < utf8.RuneSelf {
+			b = append(b, byte(ch))
+		} else {
+			b = utf8.AppendRune(b, ch)
+		}
+		if c.flags&cellComb != 0 && r.comb != nil {
+			b = append(b, r.comb[i]...)
+		}
+	}
+	if ansi && cur != 0 {
+		b = append(b, "\x1b[0m"...)
+	}
+	return b
+}
+
+// appendSGR appends a "\x1b[0;...m" sequence that sets exactly s.
+func appendSGR(b []byte, s style) []byte {
+	b = append(b, "\x1b[0"...)
+	attrs := [...]struct {
+		bit  uint16
+		code byte
+	}{
+		{attrBold, '1'}, {attrDim, '2'}, {attrItalic, '3'}, {attrUnderline, '4'},
+		{attrBlink, '5'}, {attrInverse, '7'}, {attrHidden, '8'}, {attrStrike, '9'},
+	}
+	for _, a := range attrs {
+		if s.attrs&a.bit != 0 {
+			b = append(b, ';', a.code)
+		}
+	}
+	b = appendColor(b, s.fg, 30, 90, 38)
+	b = appendColor(b, s.bg, 40, 100, 48)
+	return append(b, 'm')
+}
+
+func appendColor(b []byte, c color, base, bright, ext int) []byte {
+	v := int(c &^ colorKindMask)
+	switch c & colorKindMask {
+	case colorIndexed:
+		b = append(b, ';')
+		switch {
+		case v < 8:
+			b = strconv.AppendInt(b, int64(base+v), 10)
+		case v < 16:
+			b = strconv.AppendInt(b, int64(bright+v-8), 10)
+		default:
+			b = strconv.AppendInt(b, int64(ext), 10)
+			b = append(b, ";5;"...)
+			b = strconv.AppendInt(b, int64(v), 10)
+		}
+	case colorRGB:
+		b = append(b, ';')
+		b = strconv.AppendInt(b, int64(ext), 10)
+		b = append(b, ";2;"...)
+		b = strconv.AppendInt(b, int64(v>>16&0xff), 10)
+		b = append(b, ';')
+		b = strconv.AppendInt(b, int64(v>>8&0xff), 10)
+		b = append(b, ';')
+		b = strconv.AppendInt(b, int64(v&0xff), 10)
+	}
+	return b
+}

@@ -1,0 +1,387 @@
+package emulator
+
+import (
+	"github.com/danielgatis/go-vte/vtparser"
+)
+
+// Options configures a Terminal. The zero value is usable.
+type Options struct {
+	// ScrollbackLimitBytes bounds the scrollback ring. A line costs its
+	// cell storage (trailing blanks trimmed, 8 bytes a cell) plus a small
+	// fixed overhead. 0 means DefaultScrollbackLimitBytes; negative
+	// disables scrollback.
+	ScrollbackLimitBytes int
+	// Reply receives bytes the terminal must send back to the program
+	// (device attributes, cursor position reports, ...). May be nil. The
+	// slice is only valid during the call.
+	Reply func([]byte)
+	// OnTitle is called when the title changes (OSC 0 / OSC 2). May be nil.
+	OnTitle func(string)
+	// OnBell is called for every BEL. May be nil.
+	OnBell func()
+}
+
+// Modes is a snapshot of the terminal modes a multiplexer cares about.
+type Modes struct {
+	AppCursor      bool // DECCKM, ?1: cursor keys send ESC O x
+	AppKeypad      bool // DECKPAM (ESC =) / DECKPNM (ESC >)
+	AutoWrap       bool // DECAWM, ?7
+	CursorVisible  bool // DECTCEM, ?25
+	BracketedPaste bool // ?2004
+	MouseX10       bool // ?9: X10 compatibility, press only
+	MouseNormal    bool // ?1000: press and release
+	MouseButton    bool // ?1002: button-event (drag) tracking
+	MouseAny       bool // ?1003: any-event (motion) tracking
+	MouseUTF8      bool // ?1005: UTF-8 coordinate encoding
+	MouseSGR       bool // ?1006: SGR coordinate encoding
+	FocusEvents    bool // ?1004
+	SyncOutput     bool // ?2026: synchronized output in progress
+	AltScreen      bool // alternate screen active (?1049, ?1047, ?47)
+	Origin         bool // DECOM, ?6
+	Insert         bool // IRM, 4
+}
+
+// savedCursor is the state saved by DECSC / ?1048 / ?1049.
+type savedCursor struct {
+	x, y        int
+	pen         style
+	pendingWrap bool
+	origin      bool
+	charsetG0   bool
+	valid       bool
+}
+
+// Terminal is a VT/xterm-compatible terminal emulator for one pane.
+//
+// A Terminal is not safe for concurrent use: it must be owned by a single
+// goroutine. All accessors return copies.
+type Terminal struct {
+	opts   Options
+	parser *vtparser.Parser
+	perf   performer
+
+	cols, rows int
+	primary    *screen
+	alt        *screen // nil unless the alternate screen is active
+	altSpare   *screen
+	scr        *screen // active screen
+	sb         scrollback
+
+	styles  styleTable
+	pen     style
+	penID   uint16
+	eraseID uint16 // style for erased cells: the pen's background only
+
+	x, y        int
+	pendingWrap bool
+	top, bottom int // scroll region, inclusive, 0-based
+	tabs        []bool
+	modes       Modes
+	lineDrawing bool // DEC special graphics in G0
+	savedMain   savedCursor
+	savedAlt    savedCursor
+
+	// last printed cell, for combining marks and REP.
+	lastX, lastY int
+	lastValid    bool
+	lastRune     rune
+
+	title, cwd string
+	bells      uint64
+	revision   uint64
+	changed    bool
+
+	// parser ground-state tracking for the ASCII fast path.
+	ground, prevGround bool
+
+	widths widthCache
+	reply  []byte
+}
+
+// New returns a terminal of cols×rows cells (sizes < 1 are clamped to 1).
+func New(cols, rows int, opts Options) *Terminal {
+	cols, rows = clampSize(cols, rows)
+	if opts.ScrollbackLimitBytes == 0 {
+		opts.ScrollbackLimitBytes = DefaultScrollbackLimitBytes
+	}
+	t := &Terminal{
+		opts:   opts,
+		cols:   cols,
+		rows:   rows,
+		styles: newStyleTable(),
+		sb:     newScrollback(opts.ScrollbackLimitBytes),
+		ground: true,
+	}
+	t.perf.t = t
+	t.parser = vtparser.New(&t.perf)
+	t.primary = newScreen(cols, rows)
+	t.scr = t.primary
+	t.resetState()
+	return t
+}
+
+func clampSize(cols, rows int) (int, int) {
+	if cols < 1 {
+		cols = 1
+	}
+	if rows < 1 {
+		rows = 1
+	}
+	// Guard against absurd sizes that would exhaust memory.
+	if cols > 65535 {
+		cols = 65535
+	}
+	if rows > 65535 {
+		rows = 65535
+	}
+	return cols, rows
+}
+
+// resetState puts modes, cursor, pen, tabs and margins in their power-on
+// state (without touching the screen contents).
+func (t *Terminal) resetState() {
+	t.x, t.y, t.pendingWrap = 0, 0, false
+	t.top, t.bottom = 0, t.rows-1
+	t.modes = Modes{AutoWrap: true, CursorVisible: true, AltScreen: t.scr == t.alt}
+	t.pen, t.penID, t.eraseID = style{}, 0, 0
+	t.lineDrawing = false
+	t.savedMain, t.savedAlt = savedCursor{}, savedCursor{}
+	t.lastValid = false
+	t.resetTabs()
+}
+
+func (t *Terminal) resetTabs() {
+	if cap(t.tabs) >= t.cols {
+		t.tabs = t.tabs[:t.cols]
+	} else {
+		t.tabs = make([]bool, t.cols)
+	}
+	for i := range t.tabs {
+		t.tabs[i] = i > 0 && i%8 == 0
+	}
+}
+
+// Write feeds bytes produced by the program. It never fails; the int is
+// always len(p).
+func (t *Terminal) Write(p []byte) (int, error) {
+	t.changed = false
+	parser := t.parser
+	for i := 0; i < len(p); {
+		b := p[i]
+		if t.ground && b >= 0x20 && b < 0x7f {
+			// Fast path: printable ASCII in the ground state.
+			j := i + 1
+			for j < len(p) && p[j] >= 0x20 && p[j] < 0x7f {
+				j++
+			}
+			t.printASCII(p[i:j])
+			i = j
+			continue
+		}
+		t.prevGround = t.ground
+		t.ground = false
+		parser.Next(b)
+		i++
+	}
+	if t.changed {
+		t.revision++
+	}
+	return len(p), nil
+}
+
+// WriteString is Write for strings.
+func (t *Terminal) WriteString(s string) {
+	_, _ = t.Write([]byte(s))
+}
+
+// Resize changes the size of the terminal, keeping content. When the primary
+// screen loses rows, lines pushed off the top go to scrollback; when it gains
+// rows, lines come back from scrollback. Sizes < 1 are clamped to 1.
+func (t *Terminal) Resize(cols, rows int) {
+	cols, rows = clampSize(cols, rows)
+	t.revision++
+	if cols == t.cols && rows == t.rows {
+		return
+	}
+	oldRows := t.rows
+	if cols != t.cols {
+		for _, s := range []*screen{t.primary, t.alt} {
+			if s == nil {
+				continue
+			}
+			for _, l := range s.lines {
+				l.resize(cols)
+			}
+		}
+		t.cols = cols
+		oldTabs := t.tabs
+		t.tabs = make([]bool, cols)
+		for i := range t.tabs {
+			if i < len(oldTabs) {
+				t.tabs[i] = oldTabs[i]
+			} else {
+				t.tabs[i] = i%8 == 0
+			}
+		}
+	}
+	if rows != oldRows {
+		// Primary screen: keep the cursor row on screen, like xterm.
+		cy := t.y
+		if t.scr != t.primary {
+			cy = t.savedMain.y
+			if !t.savedMain.valid {
+				cy = oldRows - 1
+			}
+		}
+		shift := t.resizeRows(t.primary, oldRows, rows, cy, true)
+		if t.scr == t.primary {
+			t.y -= shift
+		} else {
+			t.savedMain.y -= shift
+			if t.alt != nil {
+				t.y -= t.resizeRows(t.alt, oldRows, rows, t.y, false)
+			}
+		}
+		t.rows = rows
+	}
+	t.top, t.bottom = 0, t.rows-1
+	t.x = clamp(t.x, 0, t.cols-1)
+	t.y = clamp(t.y, 0, t.rows-1)
+	t.savedMain.x = clamp(t.savedMain.x, 0, t.cols-1)
+	t.savedMain.y = clamp(t.savedMain.y, 0, t.rows-1)
+	t.savedAlt.x = clamp(t.savedAlt.x, 0, t.cols-1)
+	t.savedAlt.y = clamp(t.savedAlt.y, 0, t.rows-1)
+	t.pendingWrap = false
+	t.lastValid = false
+}
+
+// resizeRows changes the number of rows of s. For the primary screen, rows
+// removed from the top go to scrollback and rows added come back from it.
+// It returns by how many rows content moved up (negative: down).
+func (t *Terminal) resizeRows(s *screen, oldRows, rows, cursorY int, primary bool) int {
+	if rows < oldRows {
+		// Drop blank rows below the cursor first, then push from the top.
+		remove := oldRows - rows
+		lines := s.lines
+		for remove > 0 && len(lines)-1 > cursorY && lineBlank(lines[len(lines)-1]) {
+			lines = lines[:len(lines)-1]
+			remove--
+		}
+		shift := 0
+		if remove > 0 {
+			for i := 0; i < remove; i++ {
+				if primary {
+					t.sb.push(lines[i])
+				}
+			}
+			lines = lines[remove:]
+			shift = remove
+		}
+		s.lines = append(s.lines[:0], lines[:rows]...)
+		return shift
+	}
+	add := rows - oldRows
+	shift := 0
+	if primary {
+		// Pull lines back from scrollback when the cursor sits at the
+		// bottom (the usual shell case), like xterm.
+		pulled := make([]*line, 0, add)
+		for len(pulled) < add && t.sb.len() > 0 && cursorY >= oldRows-1-countTrailingBlank(s, cursorY) {
+			l := newLine(t.cols, 0)
+			t.sb.popNewest(l)
+			pulled = append(pulled, l)
+		}
+		if len(pulled) > 0 {
+			nl := make([]*line, 0, rows)
+			for i := len(pulled) - 1; i >= 0; i-- {
+				nl = append(nl, pulled[i])
+			}
+			nl = append(nl, s.lines...)
+			s.lines = nl
+			shift = -len(pulled)
+			add -= len(pulled)
+		}
+	}
+	for i := 0; i < add; i++ {
+		s.lines = append(s.lines, newLine(t.cols, 0))
+	}
+	return shift
+}
+
+func countTrailingBlank(s *screen, cursorY int) int {
+	n := 0
+	for i := len(s.lines) - 1; i > cursorY; i-- {
+		if !lineBlank(s.lines[i]) {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+func lineBlank(l *line) bool {
+	for _, c := range l.cells {
+		if c.ch != 0 && c.ch != ' ' || c.style != 0 || c.flags != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func clamp(v, lo, hi int) int {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	return v
+}
+
+// Revision increments on every Write that changed something and on Resize.
+func (t *Terminal) Revision() uint64 { return t.revision }
+
+// Title is the window title set by OSC 0 / OSC 2.
+func (t *Terminal) Title() string { return t.title }
+
+// Cwd is the working directory reported by OSC 7 (as sent, usually a
+// file:// URL).
+func (t *Terminal) Cwd() string { return t.cwd }
+
+// Size returns the terminal size in cells.
+func (t *Terminal) Size() (cols, rows int) { return t.cols, t.rows }
+
+// Cursor returns the 0-based cursor position and whether it is visible.
+func (t *Terminal) Cursor() (col, row int, visible bool) {
+	return t.x, t.y, t.modes.CursorVisible
+}
+
+// Modes returns a snapshot of the terminal modes.
+func (t *Terminal) Modes() Modes {
+	m := t.modes
+	m.AltScreen = t.scr == t.alt && t.alt != nil
+	return m
+}
+
+// ScrollInfo reports the viewport position: the offset from the bottom
+// (always 0 for now), the maximum offset (the number of scrollback lines;
+// 0 on the alternate screen) and the viewport height.
+func (t *Terminal) ScrollInfo() (offsetFromBottom, maxOffsetFromBottom, viewportRows uint64) {
+	max := uint64(t.sb.len())
+	if t.scr != t.primary {
+		max = 0
+	}
+	return 0, max, uint64(t.rows)
+}
+
+// Bells returns how many BEL characters were received.
+func (t *Terminal) Bells() uint64 { return t.bells }
+
+// ScrollbackLines returns the number of lines in scrollback.
+func (t *Terminal) ScrollbackLines() int { return t.sb.len() }
+
+func (t *Terminal) sendReply(b []byte) {
+	if t.opts.Reply != nil {
+		t.opts.Reply(b)
+	}
+}

@@ -1,0 +1,67 @@
+package protocol
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes written on the wire. The schema leaves codes open; these are
+// the ones Herdr emits that this server uses.
+const (
+	CodeInvalidRequest    = "invalid_request"
+	CodeInvalidParams     = "invalid_params"
+	CodeUnknownMethod     = "unknown_method"
+	CodeNotImplemented    = "not_implemented"
+	CodeInternal          = "internal_error"
+	CodeTimeout           = "timeout"
+	CodeServerUnavailable = "server_unavailable"
+	CodeWorkspaceNotFound = "workspace_not_found"
+	CodeTabNotFound       = "tab_not_found"
+	CodePaneNotFound      = "pane_not_found"
+	CodeNoActiveWorkspace = "no_active_workspace"
+	CodeNoActivePane      = "no_active_pane"
+	CodeInvalidKey        = "invalid_key"
+	CodeInvalidEnv        = "invalid_env"
+	CodeInvalidRegex      = "invalid_regex"
+	CodeInvalidRatio      = "invalid_ratio"
+	CodePaneSplitFailed   = "pane_split_failed"
+	CodePaneSendFailed    = "pane_send_failed"
+	CodeWorkspaceCreate   = "workspace_create_failed"
+	CodeTabCreateFailed   = "tab_create_failed"
+
+	// CLI-side codes.
+	CodeServerNotRunning   = "server_not_running"
+	CodeProtocolMismatch   = "protocol_mismatch"
+	CodeInvalidSessionName = "invalid_session_name"
+)
+
+// Error is an API error with a wire code. Handlers return it; the gateway
+// turns it into an error response with the request's id.
+type Error struct {
+	Code    string
+	Message string
+}
+
+func (e *Error) Error() string { return e.Code + ": " + e.Message }
+
+// Errorf builds an *Error with a formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// AsError returns err as an *Error, wrapping foreign errors as internal_error.
+func AsError(err error) *Error {
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	if err == nil {
+		return &Error{Code: CodeInternal, Message: "unknown error"}
+	}
+	return &Error{Code: CodeInternal, Message: err.Error()}
+}
+
+// ParamError reports a bad or missing params field.
+func ParamError(field, format string, args ...any) *Error {
+	return &Error{Code: CodeInvalidParams, Message: "invalid params: " + field + ": " + fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,179 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+)
+
+// Params is implemented by every params type. Validate runs after decoding
+// and reports a missing or malformed field as invalid_params naming it.
+type Params interface {
+	Validate() error
+}
+
+// Method is one entry of the method table.
+type Method struct {
+	// Name is the dotted wire name, e.g. "pane.read".
+	Name string
+	// Params returns a fresh params value to decode into.
+	Params func() Params
+	// Result is the wire "type" of the success result ("*" when it varies).
+	Result string
+	// Summary is one line of help, shared by the CLI and the schema summary.
+	Summary string
+}
+
+// EmptyParams is the params type of methods that take none. Unknown fields
+// are ignored, like everywhere else.
+type EmptyParams struct{}
+
+// Validate implements Params.
+func (*EmptyParams) Validate() error { return nil }
+
+func empty() Params { return &EmptyParams{} }
+
+// table holds every implemented method, assembled from the per-area files.
+var table = buildTable(serverMethods, sessionMethods, workspaceMethods, tabMethods, paneMethods)
+
+func buildTable(areas ...[]Method) map[string]Method {
+	t := make(map[string]Method)
+	for _, area := range areas {
+		for _, m := range area {
+			if m.Params == nil {
+				panic(fmt.Sprintf("protocol: method %s has no params constructor", m.Name))
+			}
+			if _, dup := t[m.Name]; dup {
+				panic(fmt.Sprintf("protocol: method %s registered twice", m.Name))
+			}
+			t[m.Name] = m
+		}
+	}
+	return t
+}
+
+// Lookup returns the table entry of an implemented method.
+func Lookup(name string) (Method, bool) {
+	m, ok := table[name]
+	return m, ok
+}
+
+// Methods returns every implemented method sorted by name.
+func Methods() []Method {
+	out := make([]Method, 0, len(table))
+	for _, m := range table {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// DecodeRequest parses one request line. Errors are invalid_request.
+func DecodeRequest(line []byte) (Request, error) {
+	var req Request
+	if err := json.Unmarshal(line, &req); err != nil {
+		return Request{}, Errorf(CodeInvalidRequest, "invalid request: %v", err)
+	}
+	if req.Method == "" {
+		return req, Errorf(CodeInvalidRequest, "invalid request: missing field `method`")
+	}
+	return req, nil
+}
+
+// DecodeParams resolves a method and decodes and validates its params.
+// Unknown methods give unknown_method, methods of the Herdr surface that this
+// server does not build yet give not_implemented, bad params invalid_params.
+func DecodeParams(method string, raw json.RawMessage) (Params, error) {
+	m, ok := table[method]
+	if !ok {
+		if herdrMethods[method] {
+			return nil, Errorf(CodeNotImplemented, "method %s is not implemented yet", method)
+		}
+		return nil, Errorf(CodeUnknownMethod, "unknown method: %s", method)
+	}
+	p := m.Params()
+	raw = bytes.TrimSpace(raw)
+	if len(raw) != 0 && !bytes.Equal(raw, []byte("null")) {
+		if raw[0] != '{' {
+			return nil, ParamError("params", "expected an object")
+		}
+		if err := json.Unmarshal(raw, p); err != nil {
+			return nil, paramDecodeError(err)
+		}
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func paramDecodeError(err error) error {
+	var typeErr *json.UnmarshalTypeError
+	if errors.As(err, &typeErr) {
+		field := typeErr.Field
+		if field == "" {
+			field = "params"
+		}
+		return ParamError(field, "expected %s, got %s", typeErr.Type.String(), typeErr.Value)
+	}
+	return ParamError("params", "%v", err)
+}
+
+// herdrMethods names every method of the Herdr protocol-20 surface, so a
+// method that exists there but not here yet is reported as such.
+var herdrMethods = func() map[string]bool {
+	names := []string{
+		"ping", "server.stop", "server.live_handoff", "server.reload_config", "server.agent_manifests",
+		"server.reload_agent_manifests", "notification.show", "client.window_title.set", "client.window_title.clear",
+		"session.snapshot", "workspace.create", "workspace.list", "workspace.get", "workspace.focus",
+		"workspace.rename", "workspace.move", "workspace.move_block", "workspace.report_metadata", "workspace.close",
+		"worktree.list", "worktree.create", "worktree.open", "worktree.remove", "tab.create", "tab.list", "tab.get",
+		"tab.focus", "tab.rename", "tab.move", "tab.close", "agent.list", "agent.get", "agent.read", "agent.explain",
+		"agent.send_keys", "agent.rename", "agent.view.set", "agent.view.clear", "agent.focus", "agent.start",
+		"agent.prompt", "agent.wait", "pane.split", "pane.swap", "pane.move", "pane.zoom", "pane.layout",
+		"pane.process_info", "layout.export", "layout.apply", "layout.set_split_ratio", "pane.neighbor", "pane.edges",
+		"pane.focus_direction", "pane.resize", "pane.list", "pane.current", "pane.get", "pane.focus",
+		"pane.input.set", "pane.rename", "pane.send_text", "pane.send_keys", "pane.send_input", "pane.read",
+		"pane.graphics.set", "pane.graphics.clear", "pane.graphics.info", "pane.graphics.stream", "pane.report_agent",
+		"pane.report_agent_session", "pane.report_metadata", "pane.clear_agent_authority", "pane.release_agent",
+		"pane.close", "popup.close", "events.subscribe", "events.wait", "pane.wait_for_output",
+		"integration.install", "integration.uninstall", "plugin.link", "plugin.list", "plugin.unlink",
+		"plugin.enable", "plugin.disable", "plugin.action.list", "plugin.action.invoke", "plugin.log.list",
+		"plugin.pane.open", "plugin.pane.focus", "plugin.pane.close",
+	}
+	m := make(map[string]bool, len(names))
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}()
+
+// required reports a missing string field.
+func required(field, v string) error {
+	if v == "" {
+		return ParamError(field, "missing required field")
+	}
+	return nil
+}
+
+// oneOf checks an enum-valued field.
+func oneOf(field, v string, allowed ...string) error {
+	for _, a := range allowed {
+		if v == a {
+			return nil
+		}
+	}
+	return ParamError(field, "expected one of %v, got %q", allowed, v)
+}
+
+// validEnv checks an env map: non-empty keys, no '=' in keys, no NUL anywhere.
+func validEnv(env map[string]string) error {
+	for k, v := range env {
+		if k == "" || bytes.ContainsAny([]byte(k), "=\x00") || bytes.IndexByte([]byte(v), 0) >= 0 {
+			return Errorf(CodeInvalidEnv, "invalid env entry %q", k)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,202 @@
+package protocol
+
+var paneMethods = []Method{
+	{Name: "pane.split", Params: func() Params { return &PaneSplitParams{} }, Result: "pane_info", Summary: "Split a pane right or down, starting a new shell"},
+	{Name: "pane.list", Params: func() Params { return &PaneListParams{} }, Result: "pane_list", Summary: "List panes, optionally of one workspace"},
+	{Name: "pane.get", Params: func() Params { return &PaneTarget{} }, Result: "pane_info", Summary: "Describe one pane"},
+	{Name: "pane.current", Params: func() Params { return &PaneCurrentParams{} }, Result: "pane_current", Summary: "The caller's pane, else the focused pane"},
+	{Name: "pane.focus", Params: func() Params { return &PaneTarget{} }, Result: "pane_info", Summary: "Focus a pane (and its tab and workspace)"},
+	{Name: "pane.rename", Params: func() Params { return &PaneRenameParams{} }, Result: "pane_info", Summary: "Set or clear a pane's label"},
+	{Name: "pane.close", Params: func() Params { return &PaneTarget{} }, Result: "ok", Summary: "Close a pane and stop its process"},
+	{Name: "pane.send_text", Params: func() Params { return &PaneSendTextParams{} }, Result: "ok", Summary: "Write raw text to a pane"},
+	{Name: "pane.send_keys", Params: func() Params { return &PaneSendKeysParams{} }, Result: "ok", Summary: "Send key combos to a pane"},
+	{Name: "pane.send_input", Params: func() Params { return &PaneSendInputParams{} }, Result: "ok", Summary: "Send text (pasted when the program asks) then keys"},
+	{Name: "pane.read", Params: func() Params { return &PaneReadParams{} }, Result: "pane_read", Summary: "Read a pane's screen or recent output"},
+	{Name: "pane.wait_for_output", Params: func() Params { return &PaneWaitForOutputParams{} }, Result: "output_matched", Summary: "Wait until a pane shows matching output"},
+	{Name: "pane.process_info", Params: func() Params { return &PaneProcessInfoParams{} }, Result: "pane_process_info", Summary: "The pane's shell and foreground processes"},
+}
+
+// Read sources and formats.
+const (
+	SourceVisible         = "visible"
+	SourceRecent          = "recent"
+	SourceRecentUnwrapped = "recent_unwrapped"
+	SourceDetection       = "detection"
+	FormatText            = "text"
+	FormatANSI            = "ansi"
+)
+
+var readSources = []string{SourceVisible, SourceRecent, SourceRecentUnwrapped, SourceDetection}
+
+// PaneTarget names one pane.
+type PaneTarget struct {
+	PaneID string `json:"pane_id"`
+}
+
+// Validate implements Params.
+func (p *PaneTarget) Validate() error { return required("pane_id", p.PaneID) }
+
+// PaneSplitParams are the params of pane.split.
+type PaneSplitParams struct {
+	Direction    string            `json:"direction"`
+	TargetPaneID *string           `json:"target_pane_id,omitempty"`
+	WorkspaceID  *string           `json:"workspace_id,omitempty"`
+	Ratio        *float64          `json:"ratio,omitempty"`
+	Cwd          *string           `json:"cwd,omitempty"`
+	Env          map[string]string `json:"env,omitempty"`
+	Focus        bool              `json:"focus,omitempty"`
+	RightClick   string            `json:"right_click,omitempty"`
+}
+
+// Validate implements Params.
+func (p *PaneSplitParams) Validate() error {
+	if err := required("direction", p.Direction); err != nil {
+		return err
+	}
+	if err := oneOf("direction", p.Direction, "right", "down"); err != nil {
+		return err
+	}
+	if p.RightClick != "" {
+		if err := oneOf("right_click", p.RightClick, "herdr", "pane"); err != nil {
+			return err
+		}
+	}
+	if p.Ratio != nil && (*p.Ratio <= 0 || *p.Ratio >= 1) {
+		return Errorf(CodeInvalidRatio, "ratio must be between 0 and 1, got %v", *p.Ratio)
+	}
+	return validEnv(p.Env)
+}
+
+// PaneListParams are the params of pane.list.
+type PaneListParams struct {
+	WorkspaceID *string `json:"workspace_id,omitempty"`
+}
+
+// Validate implements Params.
+func (p *PaneListParams) Validate() error { return nil }
+
+// PaneCurrentParams are the params of pane.current.
+type PaneCurrentParams struct {
+	CallerPaneID *string `json:"caller_pane_id,omitempty"`
+}
+
+// Validate implements Params.
+func (p *PaneCurrentParams) Validate() error { return nil }
+
+// PaneRenameParams are the params of pane.rename; an absent or empty label clears it.
+type PaneRenameParams struct {
+	PaneID string  `json:"pane_id"`
+	Label  *string `json:"label,omitempty"`
+}
+
+// Validate implements Params.
+func (p *PaneRenameParams) Validate() error { return required("pane_id", p.PaneID) }
+
+// PaneSendTextParams are the params of pane.send_text.
+type PaneSendTextParams struct {
+	PaneID string `json:"pane_id"`
+	Text   string `json:"text"`
+}
+
+// Validate implements Params.
+func (p *PaneSendTextParams) Validate() error { return required("pane_id", p.PaneID) }
+
+// PaneSendKeysParams are the params of pane.send_keys.
+type PaneSendKeysParams struct {
+	PaneID string   `json:"pane_id"`
+	Keys   []string `json:"keys"`
+}
+
+// Validate implements Params: every key must parse before any is sent.
+func (p *PaneSendKeysParams) Validate() error {
+	if err := required("pane_id", p.PaneID); err != nil {
+		return err
+	}
+	if p.Keys == nil {
+		return ParamError("keys", "missing required field")
+	}
+	return validateKeys(p.Keys)
+}
+
+// PaneSendInputParams are the params of pane.send_input.
+type PaneSendInputParams struct {
+	PaneID string   `json:"pane_id"`
+	Text   string   `json:"text,omitempty"`
+	Keys   []string `json:"keys,omitempty"`
+}
+
+// Validate implements Params.
+func (p *PaneSendInputParams) Validate() error {
+	if err := required("pane_id", p.PaneID); err != nil {
+		return err
+	}
+	return validateKeys(p.Keys)
+}
+
+// PaneReadParams are the params of pane.read.
+type PaneReadParams struct {
+	PaneID    string  `json:"pane_id"`
+	Source    string  `json:"source"`
+	Format    string  `json:"format,omitempty"`
+	Lines     *uint32 `json:"lines,omitempty"`
+	StripANSI *bool   `json:"strip_ansi,omitempty"`
+}
+
+// Validate implements Params.
+func (p *PaneReadParams) Validate() error {
+	if err := required("pane_id", p.PaneID); err != nil {
+		return err
+	}
+	return validateRead(p.Source, p.Format)
+}
+
+func validateRead(source, format string) error {
+	if err := required("source", source); err != nil {
+		return err
+	}
+	if err := oneOf("source", source, readSources...); err != nil {
+		return err
+	}
+	if format != "" {
+		return oneOf("format", format, FormatText, FormatANSI)
+	}
+	return nil
+}
+
+// OutputMatch is a substring or regex to look for in pane output.
+type OutputMatch struct {
+	Type  string `json:"type"`
+	Value string `json:"value"`
+}
+
+// PaneWaitForOutputParams are the params of pane.wait_for_output.
+type PaneWaitForOutputParams struct {
+	PaneID    string      `json:"pane_id"`
+	Source    string      `json:"source"`
+	Match     OutputMatch `json:"match"`
+	Lines     *uint32     `json:"lines,omitempty"`
+	StripANSI *bool       `json:"strip_ansi,omitempty"`
+	TimeoutMS *uint64     `json:"timeout_ms,omitempty"`
+}
+
+// Validate implements Params.
+func (p *PaneWaitForOutputParams) Validate() error {
+	if err := required("pane_id", p.PaneID); err != nil {
+		return err
+	}
+	if err := validateRead(p.Source, ""); err != nil {
+		return err
+	}
+	if err := required("match.type", p.Match.Type); err != nil {
+		return err
+	}
+	return oneOf("match.type", p.Match.Type, "substring", "regex")
+}
+
+// PaneProcessInfoParams are the params of pane.process_info.
+type PaneProcessInfoParams struct {
+	PaneID *string `json:"pane_id,omitempty"`
+}
+
+// Validate implements Params.
+func (p *PaneProcessInfoParams) Validate() error { return nil }

@@ -1,0 +1,105 @@
+package protocol
+
+// OK is the empty acknowledgement result.
+type OK struct{}
+
+// Pong answers ping.
+type Pong struct {
+	Version      string              `json:"version"`
+	Protocol     int                 `json:"protocol"`
+	Capabilities *ServerCapabilities `json:"capabilities,omitempty"`
+}
+
+// ConfigReload answers server.reload_config.
+type ConfigReload struct {
+	Status      string   `json:"status"`
+	Diagnostics []string `json:"diagnostics"`
+}
+
+// SessionSnapshotResult answers session.snapshot.
+type SessionSnapshotResult struct {
+	Snapshot SessionSnapshot `json:"snapshot"`
+}
+
+// WorkspaceCreated answers workspace.create.
+type WorkspaceCreated struct {
+	Workspace WorkspaceInfo `json:"workspace"`
+	Tab       TabInfo       `json:"tab"`
+	RootPane  PaneInfo      `json:"root_pane"`
+}
+
+// WorkspaceList answers workspace.list.
+type WorkspaceList struct {
+	Workspaces []WorkspaceInfo `json:"workspaces"`
+}
+
+// WorkspaceInfoResult answers workspace.get, focus and rename.
+type WorkspaceInfoResult struct {
+	Workspace WorkspaceInfo `json:"workspace"`
+}
+
+// TabCreated answers tab.create.
+type TabCreated struct {
+	Tab      TabInfo  `json:"tab"`
+	RootPane PaneInfo `json:"root_pane"`
+}
+
+// TabList answers tab.list.
+type TabList struct {
+	Tabs []TabInfo `json:"tabs"`
+}
+
+// TabInfoResult answers tab.get, focus and rename.
+type TabInfoResult struct {
+	Tab TabInfo `json:"tab"`
+}
+
+// PaneInfoResult answers pane.split, get, focus and rename.
+type PaneInfoResult struct {
+	Pane PaneInfo `json:"pane"`
+}
+
+// PaneCurrent answers pane.current.
+type PaneCurrent struct {
+	Pane PaneInfo `json:"pane"`
+}
+
+// PaneList answers pane.list.
+type PaneList struct {
+	Panes []PaneInfo `json:"panes"`
+}
+
+// PaneRead answers pane.read.
+type PaneRead struct {
+	Read PaneReadResult `json:"read"`
+}
+
+// OutputMatched answers pane.wait_for_output.
+type OutputMatched struct {
+	PaneID      string         `json:"pane_id"`
+	Revision    uint64         `json:"revision"`
+	MatchedLine *string        `json:"matched_line,omitempty"`
+	Read        PaneReadResult `json:"read"`
+}
+
+// PaneProcessInfoResult answers pane.process_info.
+type PaneProcessInfoResult struct {
+	ProcessInfo PaneProcessInfo `json:"process_info"`
+}
+
+func (OK) ResultType() string                    { return "ok" }
+func (Pong) ResultType() string                  { return "pong" }
+func (ConfigReload) ResultType() string          { return "config_reload" }
+func (SessionSnapshotResult) ResultType() string { return "session_snapshot" }
+func (WorkspaceCreated) ResultType() string      { return "workspace_created" }
+func (WorkspaceList) ResultType() string         { return "workspace_list" }
+func (WorkspaceInfoResult) ResultType() string   { return "workspace_info" }
+func (TabCreated) ResultType() string            { return "tab_created" }
+func (TabList) ResultType() string               { return "tab_list" }
+func (TabInfoResult) ResultType() string         { return "tab_info" }
+func (PaneInfoResult) ResultType() string        { return "pane_info" }
+func (PaneCurrent) ResultType() string           { return "pane_current" }
+func (PaneList) ResultType() string              { return "pane_list" }
+func (PaneRead) ResultType() string              { return "pane_read" }
+func (OutputMatched) ResultType() string         { return "output_matched" }
+func (PaneProcessInfoResult) ResultType() string { return "pane_process_info" }

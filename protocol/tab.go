@@ -1,0 +1,47 @@
+package protocol
+
+var tabMethods = []Method{
+	{Name: "tab.create", Params: func() Params { return &TabCreateParams{} }, Result: "tab_created", Summary: "Create a tab with one pane"},
+	{Name: "tab.list", Params: func() Params { return &TabListParams{} }, Result: "tab_list", Summary: "List tabs, optionally of one workspace"},
+	{Name: "tab.get", Params: func() Params { return &TabTarget{} }, Result: "tab_info", Summary: "Describe one tab"},
+	{Name: "tab.focus", Params: func() Params { return &TabTarget{} }, Result: "tab_info", Summary: "Focus a tab"},
+	{Name: "tab.rename", Params: func() Params { return &TabRenameParams{} }, Result: "tab_info", Summary: "Rename a tab"},
+	{Name: "tab.close", Params: func() Params { return &TabTarget{} }, Result: "ok", Summary: "Close a tab and its panes"},
+}
+
+// TabCreateParams are the params of tab.create.
+type TabCreateParams struct {
+	WorkspaceID *string           `json:"workspace_id,omitempty"`
+	Cwd         *string           `json:"cwd,omitempty"`
+	Env         map[string]string `json:"env,omitempty"`
+	Focus       bool              `json:"focus,omitempty"`
+	Label       *string           `json:"label,omitempty"`
+}
+
+// Validate implements Params.
+func (p *TabCreateParams) Validate() error { return validEnv(p.Env) }
+
+// TabListParams are the params of tab.list.
+type TabListParams struct {
+	WorkspaceID *string `json:"workspace_id,omitempty"`
+}
+
+// Validate implements Params.
+func (p *TabListParams) Validate() error { return nil }
+
+// TabTarget names one tab.
+type TabTarget struct {
+	TabID string `json:"tab_id"`
+}
+
+// Validate implements Params.
+func (p *TabTarget) Validate() error { return required("tab_id", p.TabID) }
+
+// TabRenameParams are the params of tab.rename.
+type TabRenameParams struct {
+	TabID string `json:"tab_id"`
+	Label string `json:"label"`
+}
+
+// Validate implements Params.
+func (p *TabRenameParams) Validate() error { return required("tab_id", p.TabID) }
