@@ -185,6 +185,7 @@ focused unless --focus is given.`,
 // the first argument so text like "-la" reaches the pane.
 func silentCmd(cmd *cobra.Command) *cobra.Command {
 	cmd.Flags().SetInterspersed(false)
+	cmd.Long += "\n\nFlags such as --session go before <pane>; every argument after it is sent as is."
 	return cmd
 }
 

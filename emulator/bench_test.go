@@ -15,9 +15,12 @@ func benchFeed(b *testing.B, data []byte, cols, rows int) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	term := New(cols, rows, Options{})
-	// Warm up so steady-state (scrollback full of reusable buffers) is measured.
-	for off := 0; off < len(data); off += benchChunk {
-		term.Write(data[off:min(off+benchChunk, len(data))])
+	// Warm up until the scrollback arena reached its final size, so the
+	// steady state (a full ring reusing its buffers) is measured.
+	for pass := 0; pass < 50 && (pass == 0 || len(term.sb.arena) < term.sb.maxCells); pass++ {
+		for off := 0; off < len(data); off += benchChunk {
+			term.Write(data[off:min(off+benchChunk, len(data))])
+		}
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {

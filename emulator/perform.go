@@ -29,7 +29,6 @@ func (p *performer) Execute(b byte) {
 		return
 	}
 	t.ground = t.prevGround
-	t.changed = true
 	switch b {
 	case 0x07: // BEL
 		t.bells++
@@ -44,18 +43,12 @@ func (p *performer) Execute(b byte) {
 		t.linefeed()
 	case 0x0d: // CR
 		t.carriageReturn()
-	case 0x84: // IND
-		t.linefeed()
-	case 0x85: // NEL
-		t.carriageReturn()
-		t.linefeed()
-	case 0x88: // HTS
-		t.tabs[t.x] = true
-	case 0x8d: // RI
-		t.reverseIndex()
 	default:
-		t.changed = false
+		// Other C0 controls and 8-bit C1 controls (which, in a UTF-8
+		// stream, are almost always stray bytes) are ignored.
+		return
 	}
+	t.changed = true
 }
 
 // DCS sequences are not interpreted.
@@ -239,8 +232,6 @@ func (t *Terminal) csiPlain(params []int64, action byte) {
 		t.saveCursor()
 	case 'u': // SCORC
 		t.restoreCursor()
-	default:
-		t.changed = false
 	}
 }
 

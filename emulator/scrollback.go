@@ -45,7 +45,8 @@ func newScrollback(limit int) scrollback {
 func (s *scrollback) len() int { return s.count }
 
 // at returns line i, 0 being the oldest.
-func (s *scrollback) at(i int) *sbLine { return &s.recs[(s.head+i)%len(s.recs)] }
+// len(recs) is a power of two.
+func (s *scrollback) at(i int) *sbLine { return &s.recs[(s.head+i)&(len(s.recs)-1)] }
 
 func (s *scrollback) cells(r *sbLine) []cell { return s.arena[r.start : r.start+r.n] }
 
@@ -82,7 +83,7 @@ func (s *scrollback) push(l *line) {
 			}
 		}
 	}
-	s.recs[(s.head+s.count)%len(s.recs)] = rec
+	s.recs[(s.head+s.count)&(len(s.recs)-1)] = rec
 	s.count++
 	s.bytes += rec.cost()
 	for s.bytes > s.limit && s.count > 0 {
@@ -171,7 +172,7 @@ func (s *scrollback) evict() {
 	r := s.at(0)
 	s.bytes -= r.cost()
 	*r = sbLine{}
-	s.head = (s.head + 1) % len(s.recs)
+	s.head = (s.head + 1) & (len(s.recs) - 1)
 	s.count--
 	if s.count == 0 {
 		s.head, s.w, s.bytes = 0, 0, 0

@@ -1,6 +1,8 @@
 package emulator
 
 import (
+	"unicode/utf8"
+
 	"github.com/danielgatis/go-vte/vtparser"
 )
 
@@ -178,6 +180,27 @@ func (t *Terminal) Write(p []byte) (int, error) {
 			i = j
 			continue
 		}
+		if t.ground && (b == '\n' || b == '\r') {
+			// Fast path: CR and LF in the ground state (the parser would
+			// just execute them without changing state).
+			t.changed = true
+			if b == '\n' {
+				t.linefeed()
+			} else {
+				t.carriageReturn()
+			}
+			i++
+			continue
+		}
+		if t.ground && b >= 0xc2 && b <= 0xf4 {
+			// Fast path: a complete, valid UTF-8 sequence in the ground
+			// state (incomplete or invalid ones go through the parser).
+			if r, size := utf8.DecodeRune(p[i:]); size > 1 {
+				t.printRune(r)
+				i += size
+				continue
+			}
+		}
 		t.prevGround = t.ground
 		t.ground = false
 		parser.Next(b)
@@ -283,10 +306,11 @@ func (t *Terminal) resizeRows(s *screen, oldRows, rows, cursorY int, primary boo
 	add := rows - oldRows
 	shift := 0
 	if primary {
-		// Pull lines back from scrollback when the cursor sits at the
-		// bottom (the usual shell case), like xterm.
+		// Pull lines back from scrollback when the cursor sits on the last
+		// row (the content fills the screen), so that shrinking then
+		// growing restores the screen.
 		pulled := make([]*line, 0, add)
-		for len(pulled) < add && t.sb.len() > 0 && cursorY >= oldRows-1-countTrailingBlank(s, cursorY) {
+		for len(pulled) < add && t.sb.len() > 0 && cursorY == oldRows-1 {
 			l := newLine(t.cols, 0)
 			t.sb.popNewest(l)
 			pulled = append(pulled, l)
@@ -306,17 +330,6 @@ func (t *Terminal) resizeRows(s *screen, oldRows, rows, cursorY int, primary boo
 		s.lines = append(s.lines, newLine(t.cols, 0))
 	}
 	return shift
-}
-
-func countTrailingBlank(s *screen, cursorY int) int {
-	n := 0
-	for i := len(s.lines) - 1; i > cursorY; i-- {
-		if !lineBlank(s.lines[i]) {
-			break
-		}
-		n++
-	}
-	return n
 }
 
 func lineBlank(l *line) bool {

@@ -23,7 +23,7 @@ func Connect(path string) (*Client, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Client{conn: conn, reader: bufio.NewReaderSize(conn, 64<<10)}, nil
+	return &Client{conn: conn, reader: bufio.NewReaderSize(conn, 4<<10)}, nil
 }
 
 // Close closes the connection.

@@ -156,7 +156,7 @@ func (c *conn) write(line []byte, after func()) {
 // readLoop reads request lines; each takes a credit, so at most window
 // lines wait in the actor's mailbox.
 func (c *conn) readLoop(root *actor.RootContext, self *actor.PID) {
-	r := bufio.NewReaderSize(c.c, 64<<10)
+	r := bufio.NewReaderSize(c.c, 4<<10)
 	for {
 		<-c.credits
 		line, err := readLine(r)
@@ -203,7 +203,7 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 // writeLoop writes answers, flushing when no more are queued, and closes
 // the connection when the actor stops.
 func (c *conn) writeLoop() {
-	w := bufio.NewWriterSize(c.c, 64<<10)
+	w := bufio.NewWriterSize(c.c, 4<<10)
 	failed := false
 	for item := range c.out {
 		if !failed {

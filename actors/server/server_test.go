@@ -1,0 +1,183 @@
+package server
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// startServer runs a server in-process on a socket in a temp dir and stops
+// it with server.stop when the test ends.
+func startServer(tb testing.TB) string {
+	tb.Helper()
+	dir, err := os.MkdirTemp("", "hs")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { os.RemoveAll(dir) })
+	cfg := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfg, []byte("[terminal]\ndefault_shell = \"/bin/sh\"\n"), 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	sock := filepath.Join(dir, "herdr.sock")
+	env := map[string]string{"HOME": dir}
+	done := make(chan error, 1)
+	go func() {
+		done <- Run(Options{SocketPath: sock, ConfigPath: cfg, LogPath: filepath.Join(dir, "server.log"), Env: func(k string) string { return env[k] }})
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := protocol.Connect(sock)
+		if err == nil {
+			c.Close()
+			break
+		}
+		select {
+		case err := <-done:
+			tb.Fatalf("server exited early: %v", err)
+		default:
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("server did not come up: %v", err)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	tb.Cleanup(func() {
+		if c, err := protocol.Connect(sock); err == nil {
+			c.Call("server.stop", nil, nil)
+			c.Close()
+		}
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			tb.Error("server did not stop")
+		}
+	})
+	return sock
+}
+
+func TestServer_PingAndErrors(t *testing.T) {
+	sock := startServer(t)
+	c, err := protocol.Connect(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var pong protocol.Pong
+	if err := c.Call("ping", nil, &pong); err != nil || pong.Protocol != 20 {
+		t.Fatalf("ping: %+v %v", pong, err)
+	}
+	cases := []struct{ line, want string }{
+		{`nonsense`, `{"id":"","error":{"code":"invalid_request"`},
+		{`{"id":"x","method":"no.such","params":{}}`, `{"id":"x","error":{"code":"unknown_method"`},
+		{`{"id":"y","method":"pane.get","params":{}}`, `{"id":"y","error":{"code":"invalid_params","message":"invalid params: pane_id`},
+		{`{"id":"z","method":"pane.get","params":{"pane_id":"w9:p9"}}`, `{"id":"z","error":{"code":"pane_not_found"`},
+	}
+	for _, tc := range cases {
+		got, err := c.RoundTrip([]byte(tc.line))
+		if err != nil || !strings.HasPrefix(string(got), tc.want) {
+			t.Errorf("%s → %s (%v), want prefix %s", tc.line, got, err, tc.want)
+		}
+	}
+}
+
+func TestServer_WorkspaceLifecycle(t *testing.T) {
+	sock := startServer(t)
+	c, err := protocol.Connect(sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	var created protocol.WorkspaceCreated
+	if err := c.Call("workspace.create", map[string]any{"cwd": "/tmp", "label": "api"}, &created); err != nil {
+		t.Fatal(err)
+	}
+	if created.Workspace.WorkspaceID != "w1" || created.RootPane.PaneID != "w1:p1" || created.Tab.TabID != "w1:t1" {
+		t.Fatalf("created = %+v", created)
+	}
+	var split protocol.PaneInfoResult
+	if err := c.Call("pane.split", map[string]any{"target_pane_id": "w1:p1", "direction": "down", "ratio": 0.3}, &split); err != nil {
+		t.Fatal(err)
+	}
+	if split.Pane.PaneID != "w1:p2" || split.Pane.Focused {
+		t.Fatalf("split = %+v", split.Pane)
+	}
+	if err := c.Call("pane.send_input", map[string]any{"pane_id": "w1:p2", "text": "echo $((6*7))", "keys": []string{"Enter"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var matched protocol.OutputMatched
+	err = c.Call("pane.wait_for_output", map[string]any{
+		"pane_id": "w1:p2", "source": "recent", "match": map[string]string{"type": "regex", "value": "^42$"}, "timeout_ms": 10000,
+	}, &matched)
+	if err != nil || matched.MatchedLine == nil || *matched.MatchedLine != "42" {
+		t.Fatalf("wait: %+v %v", matched, err)
+	}
+	if err := c.Call("workspace.close", map[string]any{"workspace_id": "w1"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var list protocol.PaneList
+	if err := c.Call("pane.list", nil, &list); err != nil || len(list.Panes) != 0 {
+		t.Fatalf("after close: %+v %v", list, err)
+	}
+}
+
+func BenchmarkPing_OneConnection(b *testing.B) {
+	sock := startServer(b)
+	c, err := protocol.Connect(sock)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	line := []byte(`{"id":"1","method":"ping","params":{}}`)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := c.RoundTrip(line); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkPing_FreshConnection(b *testing.B) {
+	sock := startServer(b)
+	line := []byte(`{"id":"1","method":"ping","params":{}}`)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		c, err := protocol.Connect(sock)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := c.RoundTrip(line); err != nil {
+			b.Fatal(err)
+		}
+		c.Close()
+	}
+}
+
+func BenchmarkPaneGet_OneConnection(b *testing.B) {
+	sock := startServer(b)
+	c, err := protocol.Connect(sock)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	if err := c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, nil); err != nil {
+		b.Fatal(err)
+	}
+	line := []byte(`{"id":"1","method":"pane.get","params":{"pane_id":"w1:p1"}}`)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out, err := c.RoundTrip(line)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var resp protocol.Response
+		if i == 0 && (json.Unmarshal(out, &resp) != nil || resp.Error != nil) {
+			b.Fatalf("pane.get: %s", out)
+		}
+	}
+}

@@ -1,0 +1,94 @@
+package protocol
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestMethods_DecodeParams(t *testing.T) {
+	cases := []struct {
+		name, method, params string
+		wantCode, wantInMsg  string
+	}{
+		{"ok empty", "ping", `{}`, "", ""},
+		{"ok missing params", "workspace.list", ``, "", ""},
+		{"unknown", "nope.nope", `{}`, CodeUnknownMethod, "nope.nope"},
+		{"not built yet", "plugin.list", `{}`, CodeNotImplemented, "plugin.list"},
+		{"missing field", "pane.read", `{"pane_id":"w1:p1"}`, CodeInvalidParams, "source"},
+		{"bad enum", "pane.read", `{"pane_id":"w1:p1","source":"all"}`, CodeInvalidParams, "source"},
+		{"wrong type", "pane.read", `{"pane_id":"w1:p1","source":"recent","lines":"x"}`, CodeInvalidParams, "lines"},
+		{"params not object", "pane.get", `[1]`, CodeInvalidParams, "params"},
+		{"unknown fields ignored", "pane.get", `{"pane_id":"w1:p1","extra":1}`, "", ""},
+		{"bad key", "pane.send_keys", `{"pane_id":"w1:p1","keys":["a","prefix+c"]}`, CodeInvalidKey, "prefix+c"},
+		{"split direction", "pane.split", `{"direction":"left"}`, CodeInvalidParams, "direction"},
+		{"split ratio", "pane.split", `{"direction":"right","ratio":1.5}`, CodeInvalidRatio, "ratio"},
+		{"bad env", "workspace.create", `{"env":{"":"x"}}`, CodeInvalidEnv, ""},
+		{"wait match type", "pane.wait_for_output", `{"pane_id":"p","source":"recent","match":{"type":"glob","value":"x"}}`, CodeInvalidParams, "match.type"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := DecodeParams(c.method, json.RawMessage(c.params))
+			if c.wantCode == "" {
+				if err != nil {
+					t.Fatalf("unexpected error %v", err)
+				}
+				return
+			}
+			e := AsError(err)
+			if err == nil || e.Code != c.wantCode || !strings.Contains(e.Message, c.wantInMsg) {
+				t.Fatalf("err = %v, want code %s mentioning %q", err, c.wantCode, c.wantInMsg)
+			}
+		})
+	}
+}
+
+func TestMethods_TableIsComplete(t *testing.T) {
+	for _, m := range Methods() {
+		if !herdrMethods[m.Name] {
+			t.Errorf("%s is not a Herdr method", m.Name)
+		}
+		if m.Result == "" || m.Summary == "" {
+			t.Errorf("%s lacks a result type or summary", m.Name)
+		}
+	}
+	if len(herdrMethods) != 92 { // 91 schema methods + pane.graphics.stream from the seeds
+		t.Errorf("herdrMethods has %d names", len(herdrMethods))
+	}
+}
+
+func TestEnvelope_Encode(t *testing.T) {
+	line, err := EncodeSuccess("7", OK{})
+	if err != nil || string(line) != `{"id":"7","result":{"type":"ok"}}` {
+		t.Fatalf("ok = %s, %v", line, err)
+	}
+	line, _ = EncodeSuccess("8", Pong{Version: "v", Protocol: 20})
+	if string(line) != `{"id":"8","result":{"type":"pong","version":"v","protocol":20}}` {
+		t.Fatalf("pong = %s", line)
+	}
+	line = EncodeError("", Errorf(CodeInvalidRequest, "bad"))
+	if string(line) != `{"id":"","error":{"code":"invalid_request","message":"bad"}}` {
+		t.Fatalf("error = %s", line)
+	}
+}
+
+func FuzzDecodeRequest(f *testing.F) {
+	f.Add([]byte(`{"id":"1","method":"pane.read","params":{"pane_id":"w1:p1","source":"recent"}}`))
+	f.Add([]byte(`{"id":1}`))
+	f.Add([]byte(`not json`))
+	f.Fuzz(func(t *testing.T, line []byte) {
+		req, err := DecodeRequest(line)
+		if err != nil {
+			if AsError(err).Code != CodeInvalidRequest {
+				t.Fatalf("decode error code %s", AsError(err).Code)
+			}
+			return
+		}
+		if _, err := DecodeParams(req.Method, req.Params); err != nil {
+			code := AsError(err).Code
+			if code == CodeInternal {
+				t.Fatalf("params error is internal: %v", err)
+			}
+		}
+	})
+}

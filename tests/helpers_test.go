@@ -1,0 +1,568 @@
+// Package tests is the end-to-end suite: it builds the herdr binary once,
+// starts real servers in throw-away directories and drives them through the
+// socket and the CLI, checking every response line against the reference
+// JSON Schema.
+package tests
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// waitTimeout bounds every WaitFor and server start/stop.
+const waitTimeout = 10 * time.Second
+
+// callTimeout bounds one socket request (wait_for_output tests stay far below).
+const callTimeout = 20 * time.Second
+
+var (
+	// moduleRoot is the directory holding go.mod.
+	moduleRoot string
+	// herdrBin is the binary built once by TestMain.
+	herdrBin string
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(runMain(m))
+}
+
+func runMain(m *testing.M) int {
+	root, err := findModuleRoot()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	moduleRoot = root
+	dir, err := os.MkdirTemp("", "herdr-e2e-bin")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "e2e:", err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	herdrBin = filepath.Join(dir, "herdr")
+	build := exec.Command("go", "build", "-o", herdrBin, "./cmd/herdr")
+	build.Dir = moduleRoot
+	if out, err := build.CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: go build failed: %v\n%s", err, out)
+		return 1
+	}
+	return m.Run()
+}
+
+// findModuleRoot walks up from the working directory to the first go.mod.
+func findModuleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+// WaitFor polls cond until it holds, failing the test after waitTimeout.
+func WaitFor(t testing.TB, why string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	delay := 10 * time.Millisecond
+	for {
+		if cond() {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", waitTimeout, why)
+		}
+		time.Sleep(delay) // poll interval, not a wait for a condition
+		if delay < 100*time.Millisecond {
+			delay *= 2
+		}
+	}
+}
+
+// --- environment and server --------------------------------------------------
+
+// Home is a throw-away set of XDG directories a server and its CLI share.
+type Home struct {
+	Dir        string
+	ConfigHome string
+	Env        []string
+}
+
+// NewHome creates a short temporary directory (Unix socket paths must stay
+// under ~100 bytes) with config, home and state directories and a config
+// that makes panes run /bin/sh. It is removed when the test ends.
+func NewHome(t testing.TB) *Home {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "hd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	h := &Home{Dir: dir, ConfigHome: filepath.Join(dir, "c")}
+	home, state := filepath.Join(dir, "h"), filepath.Join(dir, "s")
+	for _, d := range []string{filepath.Join(h.ConfigHome, "herdr"), home, state} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.WriteConfig(t, "")
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(k, "HERDR_"), k == "XDG_CONFIG_HOME", k == "XDG_STATE_HOME", k == "HOME":
+			continue
+		}
+		h.Env = append(h.Env, kv)
+	}
+	h.Env = append(h.Env, "XDG_CONFIG_HOME="+h.ConfigHome, "HOME="+home, "XDG_STATE_HOME="+state)
+	return h
+}
+
+// WriteConfig writes config.toml: the /bin/sh shell setting plus extra.
+func (h *Home) WriteConfig(t testing.TB, extra string) {
+	t.Helper()
+	body := "[terminal]\ndefault_shell = \"/bin/sh\"\n" + extra
+	if err := os.WriteFile(filepath.Join(h.ConfigHome, "herdr", "config.toml"), []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Socket is the API socket path of session name.
+func (h *Home) Socket(name string) string {
+	return filepath.Join(h.ConfigHome, "herdr", "sessions", name, "herdr.sock")
+}
+
+// Server is one running `herdr --session NAME server` child process.
+type Server struct {
+	t      testing.TB
+	Home   *Home
+	Name   string
+	Socket string
+	Env    []string
+
+	cmd    *exec.Cmd
+	out    *syncBuffer
+	exited chan struct{}
+	err    error // the Wait result, valid once exited is closed
+}
+
+// StartServer starts a server in a fresh home; see (*Home).Start.
+func StartServer(t testing.TB) *Server {
+	t.Helper()
+	return NewHome(t).Start(t, "e2e")
+}
+
+// Start runs `herdr --session name server`, waits until its socket answers
+// ping, and registers a cleanup that stops it (server.stop, then SIGKILL
+// after a deadline) and waits for it to exit.
+func (h *Home) Start(t testing.TB, name string) *Server {
+	t.Helper()
+	s := &Server{t: t, Home: h, Name: name, Socket: h.Socket(name), Env: h.Env, out: &syncBuffer{}, exited: make(chan struct{})}
+	if len(s.Socket) > 100 {
+		t.Fatalf("socket path too long (%d bytes): %s", len(s.Socket), s.Socket)
+	}
+	s.cmd = exec.Command(herdrBin, "--session", name, "server")
+	s.cmd.Env = h.Env
+	s.cmd.Dir = h.Dir
+	s.cmd.Stdout, s.cmd.Stderr = s.out, s.out
+	if err := s.cmd.Start(); err != nil {
+		t.Fatalf("start server: %v", err)
+	}
+	go func() { s.err = s.cmd.Wait(); close(s.exited) }()
+	t.Cleanup(s.stop)
+
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		if s.pingOnce() {
+			return s
+		}
+		select {
+		case <-s.exited:
+			t.Fatalf("server exited before answering ping: %v\n%s", s.err, s.out.String())
+		default:
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("server did not answer ping within %v\n%s", waitTimeout, s.out.String())
+		}
+		time.Sleep(10 * time.Millisecond) // poll interval
+	}
+}
+
+func (s *Server) pingOnce() bool {
+	c, err := protocol.Connect(s.Socket)
+	if err != nil {
+		return false
+	}
+	defer c.Close()
+	_ = c.Conn().SetDeadline(time.Now().Add(time.Second))
+	resp, err := c.Do("ready", "ping", nil)
+	return err == nil && resp.Error == nil
+}
+
+// Exited reports whether the server process has ended.
+func (s *Server) Exited() bool {
+	select {
+	case <-s.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// WaitExit waits for the process to end and returns its exit code.
+func (s *Server) WaitExit(t testing.TB) int {
+	t.Helper()
+	select {
+	case <-s.exited:
+	case <-time.After(waitTimeout):
+		t.Fatalf("server did not exit within %v", waitTimeout)
+	}
+	return s.cmd.ProcessState.ExitCode()
+}
+
+// Kill sends SIGKILL and waits for the process to end.
+func (s *Server) Kill(t testing.TB) {
+	t.Helper()
+	_ = s.cmd.Process.Signal(syscall.SIGKILL)
+	s.WaitExit(t)
+}
+
+// Output is what the server printed on stdout and stderr so far.
+func (s *Server) Output() string { return s.out.String() }
+
+func (s *Server) stop() {
+	if !s.Exited() {
+		if c, err := protocol.Connect(s.Socket); err == nil {
+			_ = c.Conn().SetDeadline(time.Now().Add(2 * time.Second))
+			_, _ = c.Do("cleanup", "server.stop", nil)
+			c.Close()
+		}
+		select {
+		case <-s.exited:
+		case <-time.After(waitTimeout):
+			s.t.Errorf("server %s did not exit within %v after server.stop; killing it", s.Name, waitTimeout)
+			_ = s.cmd.Process.Signal(syscall.SIGKILL)
+			<-s.exited
+		}
+	}
+	if s.t.Failed() {
+		s.t.Logf("server %s output:\n%s", s.Name, s.out.String())
+		log := filepath.Join(s.Home.Dir, "s", "herdr", "sessions", s.Name, "herdr-server.log")
+		if b, err := os.ReadFile(log); err == nil {
+			if len(b) > 8000 {
+				b = b[len(b)-8000:]
+			}
+			s.t.Logf("server %s log tail:\n%s", s.Name, b)
+		}
+	}
+}
+
+// --- socket calls ------------------------------------------------------------
+
+// Dial opens a raw connection to the server's socket.
+func (s *Server) Dial(t testing.TB) *protocol.Client {
+	t.Helper()
+	c, err := protocol.Connect(s.Socket)
+	if err != nil {
+		t.Fatalf("connect %s: %v", s.Socket, err)
+	}
+	t.Cleanup(func() { c.Close() })
+	_ = c.Conn().SetDeadline(time.Now().Add(callTimeout))
+	return c
+}
+
+// Call sends one request on a fresh connection and returns the response,
+// after validating the raw line against the schema.
+func (s *Server) Call(method string, params any) protocol.Response {
+	s.t.Helper()
+	return s.CallT(s.t, method, params)
+}
+
+// CallT is Call reporting to t (for subtests).
+func (s *Server) CallT(t testing.TB, method string, params any) protocol.Response {
+	t.Helper()
+	if params == nil {
+		params = struct{}{}
+	}
+	p, err := json.Marshal(params)
+	if err != nil {
+		t.Fatalf("encode params: %v", err)
+	}
+	line, err := json.Marshal(protocol.Request{ID: "t:" + method, Method: method, Params: p})
+	if err != nil {
+		t.Fatalf("encode request: %v", err)
+	}
+	c := s.Dial(t)
+	defer c.Close()
+	raw, err := c.RoundTrip(line)
+	if err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	resp := DecodeResponse(t, raw)
+	if resp.ID != "t:"+method {
+		t.Errorf("%s: response id %q, want %q", method, resp.ID, "t:"+method)
+	}
+	return resp
+}
+
+// DecodeResponse validates one response line against the schema and decodes it.
+func DecodeResponse(t testing.TB, raw []byte) protocol.Response {
+	t.Helper()
+	ValidateResponseLine(t, raw)
+	var resp protocol.Response
+	if err := json.Unmarshal(raw, &resp); err != nil {
+		t.Fatalf("undecodable response %s: %v", clip(raw), err)
+	}
+	if (resp.Error == nil) == (resp.Result == nil) {
+		t.Errorf("response must have exactly one of result and error: %s", clip(raw))
+	}
+	return resp
+}
+
+// ReadResponse reads, validates and decodes one line from c.
+func ReadResponse(t testing.TB, c *protocol.Client) protocol.Response {
+	t.Helper()
+	raw, err := c.ReadLine()
+	if err != nil {
+		t.Fatalf("read response: %v", err)
+	}
+	return DecodeResponse(t, raw)
+}
+
+// OK checks that resp is a success of type want and decodes its result into T.
+func OK[T any](t testing.TB, resp protocol.Response, want string) T {
+	t.Helper()
+	var out T
+	if resp.Error != nil {
+		t.Fatalf("want %s result, got error %s: %s", want, resp.Error.Code, resp.Error.Message)
+	}
+	var head struct {
+		Type string `json:"type"`
+	}
+	if err := json.Unmarshal(resp.Result, &head); err != nil {
+		t.Fatalf("undecodable result %s: %v", clip(resp.Result), err)
+	}
+	if head.Type != want {
+		t.Fatalf("result type %q, want %q: %s", head.Type, want, clip(resp.Result))
+	}
+	if err := json.Unmarshal(resp.Result, &out); err != nil {
+		t.Fatalf("decode %s result: %v", want, err)
+	}
+	return out
+}
+
+// Fail checks that resp is an error with code and returns its message.
+func Fail(t testing.TB, resp protocol.Response, code string) string {
+	t.Helper()
+	if resp.Error == nil {
+		t.Fatalf("want error %s, got result %s", code, clip(resp.Result))
+	}
+	if resp.Error.Code != code {
+		t.Fatalf("error code %q (%s), want %q", resp.Error.Code, resp.Error.Message, code)
+	}
+	if resp.Error.Message == "" {
+		t.Errorf("error %s has an empty message", code)
+	}
+	return resp.Error.Message
+}
+
+// --- CLI ---------------------------------------------------------------------
+
+// CLI runs the built binary with the server's env and --session NAME.
+// JSON response lines on stdout and stderr are validated against the schema.
+func (s *Server) CLI(args ...string) (stdout, stderr string, code int) {
+	s.t.Helper()
+	return s.CLIT(s.t, args...)
+}
+
+// CLIT is CLI reporting to t.
+func (s *Server) CLIT(t testing.TB, args ...string) (string, string, int) {
+	t.Helper()
+	return RunCLI(t, s.Env, append([]string{"--session", s.Name}, args...)...)
+}
+
+// RunCLI runs herdr with env and args exactly as given.
+func RunCLI(t testing.TB, env []string, args ...string) (string, string, int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, herdrBin, args...)
+	cmd.Env = env
+	cmd.Dir = os.TempDir()
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	code := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("herdr %s: %v", strings.Join(args, " "), err)
+		}
+		code = ee.ExitCode()
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("herdr %s: timed out after %v", strings.Join(args, " "), callTimeout)
+	}
+	validateCLIOutput(t, out.Bytes())
+	validateCLIOutput(t, errb.Bytes())
+	return out.String(), errb.String(), code
+}
+
+// validateCLIOutput checks every line of CLI output that is a response
+// envelope (a JSON object with "id" and "result" or "error").
+func validateCLIOutput(t testing.TB, b []byte) {
+	t.Helper()
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] != '{' {
+			continue
+		}
+		var env map[string]json.RawMessage
+		if json.Unmarshal(line, &env) != nil {
+			continue
+		}
+		_, hasID := env["id"]
+		_, hasResult := env["result"]
+		_, hasError := env["error"]
+		if hasID && (hasResult || hasError) {
+			ValidateResponseLine(t, line)
+		}
+	}
+}
+
+// CLIResponse decodes the single response line a JSON CLI command printed.
+func CLIResponse(t testing.TB, out string) protocol.Response {
+	t.Helper()
+	out = strings.TrimSpace(out)
+	if strings.Contains(out, "\n") {
+		t.Fatalf("want one JSON line, got:\n%s", out)
+	}
+	var resp protocol.Response
+	if err := json.Unmarshal([]byte(out), &resp); err != nil {
+		t.Fatalf("CLI printed no response line (%v):\n%s", err, out)
+	}
+	return resp
+}
+
+// --- small helpers -----------------------------------------------------------
+
+// Lines splits text into lines with trailing blanks trimmed.
+func Lines(text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		out = append(out, strings.TrimRight(l, " \r"))
+	}
+	return out
+}
+
+// HasLine reports whether text has a line equal to want (ignoring surrounding spaces).
+func HasLine(text, want string) bool {
+	for _, l := range strings.Split(text, "\n") {
+		if strings.TrimSpace(l) == want {
+			return true
+		}
+	}
+	return false
+}
+
+// Read returns the text of pane.read with source and lines (0 = omitted).
+func (s *Server) Read(t testing.TB, pane, source string, lines int) protocol.PaneReadResult {
+	t.Helper()
+	params := map[string]any{"pane_id": pane, "source": source}
+	if lines > 0 {
+		params["lines"] = lines
+	}
+	return OK[protocol.PaneRead](t, s.CallT(t, "pane.read", params), "pane_read").Read
+}
+
+// Run types a command line and Enter into a pane.
+func (s *Server) Run(t testing.TB, pane, line string) {
+	t.Helper()
+	OK[protocol.OK](t, s.CallT(t, "pane.send_input", map[string]any{"pane_id": pane, "text": line, "keys": []string{"Enter"}}), "ok")
+}
+
+// WaitLine waits until a recent read of pane shows a line equal to want.
+func (s *Server) WaitLine(t testing.TB, pane, want string) string {
+	t.Helper()
+	var text string
+	WaitFor(t, fmt.Sprintf("pane %s to show a line %q", pane, want), func() bool {
+		text = s.Read(t, pane, "recent", 200).Text
+		return HasLine(text, want)
+	})
+	return text
+}
+
+// CreateWorkspace creates a workspace and returns the result.
+func (s *Server) CreateWorkspace(t testing.TB, params map[string]any) protocol.WorkspaceCreated {
+	t.Helper()
+	if params == nil {
+		params = map[string]any{}
+	}
+	return OK[protocol.WorkspaceCreated](t, s.CallT(t, "workspace.create", params), "workspace_created")
+}
+
+// PaneIDs lists pane ids from pane.list.
+func (s *Server) PaneIDs(t testing.TB) []string {
+	t.Helper()
+	var ids []string
+	for _, p := range OK[protocol.PaneList](t, s.CallT(t, "pane.list", nil), "pane_list").Panes {
+		ids = append(ids, p.PaneID)
+	}
+	return ids
+}
+
+// Refused reports whether nothing listens at the socket any more.
+func Refused(sock string) bool {
+	c, err := net.DialTimeout("unix", sock, time.Second)
+	if err == nil {
+		c.Close()
+		return false
+	}
+	return protocol.IsNotRunning(err)
+}
+
+func clip(b []byte) string {
+	if len(b) > 600 {
+		return string(b[:600]) + "…"
+	}
+	return string(b)
+}
+
+// syncBuffer is a bytes.Buffer safe for a child's stdout and stderr.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
