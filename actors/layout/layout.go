@@ -5,14 +5,14 @@ import (
 	"math"
 )
 
-// Direction of a split: Right puts the second child beside the first,
-// Down puts it below.
+// Direction of a split: SplitRight puts the second child beside the first,
+// SplitDown puts it below.
 type Direction string
 
 // Split directions.
 const (
-	Right Direction = "right"
-	Down  Direction = "down"
+	SplitRight Direction = "right"
+	SplitDown  Direction = "down"
 )
 
 // Rect is a cell rectangle.
@@ -158,7 +158,7 @@ func (n *Node) Compute(area Rect) ([]PaneRect, []SplitRect) {
 // divide cuts r in two at ratio, giving each side at least one cell when it can.
 func divide(r Rect, dir Direction, ratio float64) (Rect, Rect) {
 	total := r.W
-	if dir == Down {
+	if dir == SplitDown {
 		total = r.H
 	}
 	first := int(math.Round(float64(total) * ratio))
@@ -167,7 +167,7 @@ func divide(r Rect, dir Direction, ratio float64) (Rect, Rect) {
 	} else {
 		first = total
 	}
-	if dir == Down {
+	if dir == SplitDown {
 		return Rect{r.X, r.Y, r.W, first}, Rect{r.X, r.Y + first, r.W, r.H - first}
 	}
 	return Rect{r.X, r.Y, first, r.H}, Rect{r.X + first, r.Y, r.W - first, r.H}

@@ -8,13 +8,13 @@ import (
 
 func TestLayout_SplitAndRemove(t *testing.T) {
 	root := NewLeaf("a")
-	if !root.Split("a", "b", Right, 0.5) {
+	if !root.Split("a", "b", SplitRight, 0.5) {
 		t.Fatal("split a failed")
 	}
-	if !root.Split("b", "c", Down, 0.25) {
+	if !root.Split("b", "c", SplitDown, 0.25) {
 		t.Fatal("split b failed")
 	}
-	if root.Split("zz", "d", Down, 0.5) {
+	if root.Split("zz", "d", SplitDown, 0.5) {
 		t.Fatal("split of a missing leaf succeeded")
 	}
 	if got := root.Leaves(); !slices.Equal(got, []string{"a", "b", "c"}) {
@@ -56,9 +56,9 @@ func TestLayout_RandomTiling(t *testing.T) {
 			leaves := root.Leaves()
 			target := leaves[rng.Intn(len(leaves))]
 			if rng.Intn(3) > 0 || len(leaves) == 1 {
-				dir := Right
+				dir := SplitRight
 				if rng.Intn(2) == 0 {
-					dir = Down
+					dir = SplitDown
 				}
 				id := "p" + string(rune('A'+next%26)) + string(rune('a'+next/26))
 				next++
