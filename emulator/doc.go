@@ -9,8 +9,9 @@
 //     osc.go files, one per sequence family);
 //   - screen operations (cursor movement, erase, insert/delete, scrolling,
 //     modes, alternate screen);
-//   - the cell grid with interned styles (grid.go) and a byte-bounded
-//     scrollback ring (scrollback.go);
+//   - the cell grid with interned styles (grid.go), a byte-bounded
+//     scrollback ring (scrollback.go) and reflow of the screen on a width
+//     change (reflow.go);
 //   - the read API used by pane.read (read.go).
 //
 // Layering is parser → screen operations → grid; the grid knows nothing of

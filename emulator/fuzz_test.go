@@ -35,6 +35,14 @@ func FuzzWrite(f *testing.F) {
 				if len(l.cells) != cols {
 					t.Fatalf("line has %d cells, want %d", len(l.cells), cols)
 				}
+				for x, c := range l.cells {
+					if c.flags&cellWide != 0 && (x+1 >= cols || l.cells[x+1].flags&cellCont == 0) {
+						t.Fatalf("wide cell at %d without continuation", x)
+					}
+					if c.flags&cellCont != 0 && (x == 0 || l.cells[x-1].flags&cellWide == 0) {
+						t.Fatalf("continuation cell at %d without head", x)
+					}
+				}
 				for i := l.hi; i < len(l.cells); i++ {
 					if l.cells[i] != (cell{}) {
 						t.Fatalf("cell %d beyond hi=%d is %+v", i, l.hi, l.cells[i])

@@ -21,7 +21,10 @@ func (r *sbLine) cost() int { return r.n*cellBytes + lineOverheadBytes }
 // (itself used as a ring: a line that does not fit at the end starts again at
 // 0), so pushing a line in steady state allocates nothing. A line's cost is
 // its trailing-blank-trimmed cell storage plus lineOverheadBytes; the oldest
-// lines are dropped first.
+// lines are dropped first so that the total cost stays within the limit. The
+// arena never exceeds limit bytes either, so when it is fragmented (the tail
+// left unused by a line that did not fit) a few more old lines may be dropped
+// than the cost alone requires.
 type scrollback struct {
 	limit    int // bytes; <= 0 disables scrollback
 	maxCells int
@@ -69,6 +72,10 @@ func (s *scrollback) push(l *line) {
 			return
 		}
 	}
+	cost := n*cellBytes + lineOverheadBytes
+	for s.count > 0 && s.bytes+cost > s.limit {
+		s.evict()
+	}
 	start := s.reserve(n)
 	copy(s.arena[start:start+n], l.cells[:n])
 	if s.count == len(s.recs) {
@@ -85,10 +92,7 @@ func (s *scrollback) push(l *line) {
 	}
 	s.recs[(s.head+s.count)&(len(s.recs)-1)] = rec
 	s.count++
-	s.bytes += rec.cost()
-	for s.bytes > s.limit && s.count > 0 {
-		s.evict()
-	}
+	s.bytes += cost
 }
 
 // reserve finds room for n contiguous cells, growing the arena or evicting

@@ -43,6 +43,12 @@ type Modes struct {
 	Insert         bool // IRM, 4
 }
 
+// MouseReporting reports whether any mouse tracking mode (?9, ?1000, ?1002,
+// ?1003) is on.
+func (m Modes) MouseReporting() bool {
+	return m.MouseX10 || m.MouseNormal || m.MouseButton || m.MouseAny
+}
+
 // savedCursor is the state saved by DECSC / ?1048 / ?1049.
 type savedCursor struct {
 	x, y        int
@@ -83,10 +89,7 @@ type Terminal struct {
 	savedMain   savedCursor
 	savedAlt    savedCursor
 
-	// last printed cell, for combining marks and REP.
-	lastX, lastY int
-	lastValid    bool
-	lastRune     rune
+	lastRune rune // last printed character, for REP
 
 	title, cwd string
 	bells      uint64
@@ -148,7 +151,6 @@ func (t *Terminal) resetState() {
 	t.pen, t.penID, t.eraseID = style{}, 0, 0
 	t.lineDrawing = false
 	t.savedMain, t.savedAlt = savedCursor{}, savedCursor{}
-	t.lastValid = false
 	t.resetTabs()
 }
 
@@ -217,9 +219,12 @@ func (t *Terminal) WriteString(s string) {
 	_, _ = t.Write([]byte(s))
 }
 
-// Resize changes the size of the terminal, keeping content. When the primary
-// screen loses rows, lines pushed off the top go to scrollback; when it gains
-// rows, lines come back from scrollback. Sizes < 1 are clamped to 1.
+// Resize changes the size of the terminal, keeping content. On a width
+// change the primary screen is reflowed (soft-wrapped lines are re-wrapped;
+// scrollback is not) and the alternate screen is cut or extended. When the
+// primary screen loses rows, lines pushed off the top go to scrollback; when
+// it gains rows with the cursor on the last row, lines come back from
+// scrollback. Sizes < 1 are clamped to 1.
 func (t *Terminal) Resize(cols, rows int) {
 	cols, rows = clampSize(cols, rows)
 	t.revision++
@@ -227,12 +232,11 @@ func (t *Terminal) Resize(cols, rows int) {
 		return
 	}
 	oldRows := t.rows
+	pendingWrap := t.pendingWrap
 	if cols != t.cols {
-		for _, s := range []*screen{t.primary, t.alt} {
-			if s == nil {
-				continue
-			}
-			for _, l := range s.lines {
+		pendingWrap = t.reflowPrimary(cols) && t.scr == t.primary
+		if t.alt != nil {
+			for _, l := range t.alt.lines {
 				l.resize(cols)
 			}
 		}
@@ -274,8 +278,7 @@ func (t *Terminal) Resize(cols, rows int) {
 	t.savedMain.y = clamp(t.savedMain.y, 0, t.rows-1)
 	t.savedAlt.x = clamp(t.savedAlt.x, 0, t.cols-1)
 	t.savedAlt.y = clamp(t.savedAlt.y, 0, t.rows-1)
-	t.pendingWrap = false
-	t.lastValid = false
+	t.pendingWrap = pendingWrap && t.modes.AutoWrap
 }
 
 // resizeRows changes the number of rows of s. For the primary screen, rows

@@ -578,11 +578,11 @@ func TestResize(t *testing.T) {
 	if term.sb.len() != 0 {
 		t.Fatalf("scrollback = %d lines, want 0", term.sb.len())
 	}
-	term.Resize(3, 5) // narrow: content is cut, not lost from the other rows
+	term.Resize(3, 5) // narrow
 	feed(term, "\x1b[1;1Habcdef")
 	checkScreen(t, term, []string{"abc", "def", "3", "4", "5"})
-	term.Resize(6, 5)
-	checkScreen(t, term, []string{"abc", "def", "3", "4", "5"})
+	term.Resize(6, 5) // wider: the soft-wrapped line is reflowed
+	checkScreen(t, term, []string{"abcdef", "3", "4", "5"})
 
 	// A fresh shell with the prompt on row 1 keeps it when shrinking.
 	term = New(10, 10, Options{})
@@ -762,4 +762,160 @@ func TestStyleTableCompaction(t *testing.T) {
 	if got != want {
 		t.Fatalf("after compaction got %q want %q", got, want)
 	}
+}
+
+func TestMoreSequences(t *testing.T) {
+	tests := []struct {
+		name       string
+		cols, rows int
+		input      []string
+		want       []string
+		cursor     pos
+	}{
+		{
+			name: "insert mode shifts right", cols: 8, rows: 2,
+			input: []string{
+				"abcdef\r",
+				"\x1b[4h", // IRM on
+				"XY",
+				"\x1b[4l", // IRM off
+				"Z",
+			},
+			want:   []string{"XYZbcdef"},
+			cursor: pos{3, 0},
+		},
+		{
+			name: "ICH splitting a wide char clears it", cols: 6, rows: 2,
+			input: []string{
+				"a世b",
+				"\x1b[1;3H\x1b[@", // ICH 1 on the continuation cell of 世
+			},
+			want:   []string{"a   b"},
+			cursor: pos{2, 0},
+		},
+		{
+			name: "DCH moves a wide char as a whole", cols: 6, rows: 2,
+			input: []string{
+				"ab世c",
+				"\x1b[1;1H\x1b[2P", // DCH 2
+			},
+			want:   []string{"世c"},
+			cursor: pos{0, 0},
+		},
+		{
+			name: "tab stops: TBC and HTS", cols: 30, rows: 2,
+			input: []string{
+				"\x1b[3g",        // clear all tab stops
+				"\x1b[1;5H\x1bH", // HTS at column 5
+				"\r\tx",
+				"\tY", // no more stops: go to the last column
+			},
+			want:   []string{"    x                        Y"},
+			cursor: pos{29, 0},
+		},
+		{
+			name: "CHT and CBT", cols: 30, rows: 2,
+			input:  []string{"\x1b[2Ix\x1b[2Zy"}, // CHT 2 -> col 16, CBT 2 -> col 8
+			want:   []string{"        y       x"},
+			cursor: pos{9, 0},
+		},
+		{
+			name: "origin mode makes CUP relative to the margins", cols: 5, rows: 5,
+			input: []string{
+				"\x1b[2;4r", // DECSTBM rows 2..4
+				"\x1b[?6h",  // DECOM on: cursor to the region's home
+				"\x1b[2;2Hx",
+				"\x1b[9;1Hy", // clamped to the region's bottom
+			},
+			want:   []string{"", "", " x", "y"},
+			cursor: pos{1, 3},
+		},
+		{
+			name: "ECH with a pen background", cols: 5, rows: 2,
+			input:  []string{"abcde\x1b[44m\x1b[1;2H\x1b[2X\x1b[0m"}, // ECH with blue bg
+			want:   []string{"a  de"},
+			cursor: pos{1, 0},
+		},
+		{
+			name: "C1 bytes and NUL are ignored", cols: 10, rows: 2,
+			input:  []string{"a\x00b\x85c"},
+			want:   []string{"abc"},
+			cursor: pos{3, 0},
+		},
+		{
+			name: "CAN aborts a sequence", cols: 10, rows: 2,
+			input:  []string{"a\x1b[3\x18b"},
+			want:   []string{"ab"},
+			cursor: pos{2, 0},
+		},
+		{
+			name: "DECALN fills the screen", cols: 3, rows: 2,
+			input:  []string{"\x1b#8"},
+			want:   []string{"EEE", "EEE"},
+			cursor: pos{0, 0},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			term := New(tc.cols, tc.rows, Options{})
+			feed(term, tc.input...)
+			checkScreen(t, term, tc.want)
+			checkCursor(t, term, tc.cursor.col, tc.cursor.row)
+		})
+	}
+}
+
+func TestReflow(t *testing.T) {
+	term := New(10, 3, Options{})
+	feed(term, "0123456789abcde\r\n$ ")
+	checkScreen(t, term, []string{"0123456789", "abcde", "$"})
+	checkCursor(t, term, 2, 2)
+
+	term.Resize(5, 3) // narrower: 15 chars take 3 rows, one row goes to scrollback
+	checkScreen(t, term, []string{"56789", "abcde", "$"})
+	checkCursor(t, term, 2, 2)
+	if got := term.Read(ReadOptions{Source: SourceRecentUnwrapped}).Text; got != "0123456789abcde\n$" {
+		t.Fatalf("unwrapped after reflow = %q", got)
+	}
+
+	term.Resize(20, 3) // wider: the screen part is re-joined (scrollback is not reflowed)
+	checkScreen(t, term, []string{"56789abcde", "$"})
+	checkCursor(t, term, 2, 1)
+
+	// Wide characters are never split; the cursor follows its character.
+	term = New(6, 3, Options{})
+	feed(term, "ab世界cd\x1b[1;5H") // cursor on 界 (row 1, col 5)
+	term.Resize(5, 3)
+	checkScreen(t, term, []string{"ab世", "界cd"})
+	checkCursor(t, term, 0, 1)
+	if got := term.Read(ReadOptions{Source: SourceRecentUnwrapped}).Text; got != "ab世界cd" {
+		t.Fatalf("unwrapped = %q", got)
+	}
+	term.Resize(1, 3)
+	term.Resize(8, 3)
+	if got := term.Read(ReadOptions{Source: SourceRecentUnwrapped}).Text; !strings.HasSuffix(got, "cd") {
+		t.Fatalf("after 1-col round trip = %q", got)
+	}
+
+	// Combining marks move with their character.
+	term = New(4, 3, Options{})
+	feed(term, "abce\u0301f")
+	term.Resize(8, 3)
+	checkScreen(t, term, []string{"abce\u0301f"})
+}
+
+func TestReflowPendingWrap(t *testing.T) {
+	term := New(5, 3, Options{})
+	feed(term, "abcde") // pending wrap at the last column
+	term.Resize(10, 3)
+	checkCursor(t, term, 5, 0)
+	feed(term, "f")
+	checkScreen(t, term, []string{"abcdef"})
+
+	term = New(10, 3, Options{})
+	feed(term, "abcde")
+	term.Resize(5, 3) // the cursor after "abcde" becomes a pending wrap
+	checkCursor(t, term, 4, 0)
+	feed(term, "f")
+	checkScreen(t, term, []string{"abcde", "f"})
 }
