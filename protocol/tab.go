@@ -6,6 +6,7 @@ var tabMethods = []Method{
 	{Name: "tab.get", Params: func() Params { return &TabTarget{} }, Result: "tab_info", Summary: "Describe one tab"},
 	{Name: "tab.focus", Params: func() Params { return &TabTarget{} }, Result: "tab_info", Summary: "Focus a tab"},
 	{Name: "tab.rename", Params: func() Params { return &TabRenameParams{} }, Result: "tab_info", Summary: "Rename a tab"},
+	{Name: "tab.move", Params: func() Params { return &TabMoveParams{} }, Result: "tab_list", Summary: "Move a tab to a position in its workspace"},
 	{Name: "tab.close", Params: func() Params { return &TabTarget{} }, Result: "ok", Summary: "Close a tab and its panes"},
 }
 
@@ -45,3 +46,20 @@ type TabRenameParams struct {
 
 // Validate implements Params.
 func (p *TabRenameParams) Validate() error { return required("tab_id", p.TabID) }
+
+// TabMoveParams are the params of tab.move.
+type TabMoveParams struct {
+	TabID       string `json:"tab_id"`
+	InsertIndex *int   `json:"insert_index"`
+}
+
+// Validate implements Params.
+func (p *TabMoveParams) Validate() error {
+	if err := required("tab_id", p.TabID); err != nil {
+		return err
+	}
+	if p.InsertIndex == nil || *p.InsertIndex < 0 {
+		return ParamError("insert_index", "must be a non-negative integer")
+	}
+	return nil
+}

@@ -6,6 +6,8 @@ var workspaceMethods = []Method{
 	{Name: "workspace.get", Params: func() Params { return &WorkspaceTarget{} }, Result: "workspace_info", Summary: "Describe one workspace"},
 	{Name: "workspace.focus", Params: func() Params { return &WorkspaceTarget{} }, Result: "workspace_info", Summary: "Focus a workspace"},
 	{Name: "workspace.rename", Params: func() Params { return &WorkspaceRenameParams{} }, Result: "workspace_info", Summary: "Rename a workspace"},
+	{Name: "workspace.move", Params: func() Params { return &WorkspaceMoveParams{} }, Result: "workspace_list", Summary: "Move a workspace to a position"},
+	{Name: "workspace.move_block", Params: func() Params { return &WorkspaceMoveBlockParams{} }, Result: "workspace_list", Summary: "Move several workspaces, in order, before another"},
 	{Name: "workspace.close", Params: func() Params { return &WorkspaceTarget{} }, Result: "ok", Summary: "Close a workspace and all its panes"},
 }
 
@@ -36,3 +38,44 @@ type WorkspaceRenameParams struct {
 
 // Validate implements Params.
 func (p *WorkspaceRenameParams) Validate() error { return required("workspace_id", p.WorkspaceID) }
+
+// WorkspaceMoveParams are the params of workspace.move.
+type WorkspaceMoveParams struct {
+	WorkspaceID string `json:"workspace_id"`
+	InsertIndex *int   `json:"insert_index"`
+}
+
+// Validate implements Params.
+func (p *WorkspaceMoveParams) Validate() error {
+	if err := required("workspace_id", p.WorkspaceID); err != nil {
+		return err
+	}
+	if p.InsertIndex == nil || *p.InsertIndex < 0 {
+		return ParamError("insert_index", "must be a non-negative integer")
+	}
+	return nil
+}
+
+// WorkspaceMoveBlockParams are the params of workspace.move_block.
+type WorkspaceMoveBlockParams struct {
+	WorkspaceIDs      []string `json:"workspace_ids"`
+	BeforeWorkspaceID *string  `json:"before_workspace_id,omitempty"`
+}
+
+// Validate implements Params.
+func (p *WorkspaceMoveBlockParams) Validate() error {
+	if len(p.WorkspaceIDs) == 0 {
+		return ParamError("workspace_ids", "must name at least one workspace")
+	}
+	seen := map[string]bool{}
+	for _, id := range p.WorkspaceIDs {
+		if seen[id] {
+			return ParamError("workspace_ids", "%s is listed twice", id)
+		}
+		seen[id] = true
+	}
+	if p.BeforeWorkspaceID != nil && seen[*p.BeforeWorkspaceID] {
+		return ParamError("before_workspace_id", "the anchor %s is part of the block", *p.BeforeWorkspaceID)
+	}
+	return nil
+}

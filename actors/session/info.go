@@ -94,10 +94,12 @@ func stripSpinner(title string) string {
 }
 
 func (s *Session) layoutSnapshot(t *tab) protocol.PaneLayoutSnapshot {
-	panes, splits := t.root.Compute(s.area)
+	panes := s.tabRects(t)
+	_, splits := t.root.Compute(s.area)
 	snap := protocol.PaneLayoutSnapshot{
 		WorkspaceID:   t.ws.id,
 		TabID:         t.id,
+		Zoomed:        t.zoomed,
 		Area:          wireRect(s.area),
 		FocusedPaneID: s.terms[t.focused].id,
 		Panes:         make([]protocol.PaneLayoutPane, 0, len(panes)),

@@ -30,6 +30,7 @@ type tab struct {
 	label   string // custom label, or "" for its position
 	root    *layout.Node
 	focused string // terminal id of the focused pane
+	zoomed  bool   // the focused pane fills the tab
 }
 
 // paneRec is the session's record of one terminal.
@@ -39,11 +40,14 @@ type paneRec struct {
 	ws       *workspace
 	tab      *tab
 	pid      *actor.PID
-	label    string
-	cwd      string
-	facts    pane.Facts
-	cols     int
-	rows     int
+	label      string
+	cwd        string
+	command    []string // argv it was started with, when not the shell
+	aliases    []string // public ids it had before moving between workspaces
+	rightClick string
+	facts      pane.Facts
+	cols       int
+	rows       int
 }
 
 func (w *workspace) displayLabel() string {
@@ -125,7 +129,9 @@ func (s *Session) tabPanes(t *tab) []*paneRec {
 	leaves := t.root.Leaves()
 	out := make([]*paneRec, 0, len(leaves))
 	for _, id := range leaves {
-		out = append(out, s.terms[id])
+		if p := s.terms[id]; p != nil { // nil only while layout.apply starts a tab
+			out = append(out, p)
+		}
 	}
 	return out
 }
@@ -136,4 +142,18 @@ func (w *workspace) paneCount() int {
 		n += len(t.root.Leaves())
 	}
 	return n
+}
+
+// tabRects are the rectangles panes are shown (and sized) at: the layout's,
+// except that a zoomed tab's focused pane fills the whole area.
+func (s *Session) tabRects(t *tab) []layout.PaneRect {
+	rects, _ := t.root.Compute(s.area)
+	if t.zoomed {
+		for i := range rects {
+			if rects[i].ID == t.focused {
+				rects[i].Rect = s.area
+			}
+		}
+	}
+	return rects
 }

@@ -95,24 +95,16 @@ func (s *Session) paneSplit(ctx actor.Context, call *api.Call) *api.Reply {
 		ratio = *prm.Ratio
 	}
 	t := src.tab
-	newID := ""
-	place := func(termID string) layout.Rect {
-		newID = termID
-		t.root.Split(src.termID, termID, layout.Direction(prm.Direction), ratio)
-		rects, _ := t.root.Compute(s.area)
-		for _, r := range rects {
-			if r.ID == termID {
-				return r.Rect
-			}
-		}
-		return s.area
-	}
-	p, err := s.startPane(ctx, src.ws, t, paneSetup{cwd: cwd, env: prm.Env}, place)
+	termID := s.newTermID()
+	t.root.Split(src.termID, termID, layout.Direction(prm.Direction), ratio)
+	t.zoomed = false
+	p, err := s.startPane(ctx, src.ws, t, paneSetup{cwd: cwd, env: prm.Env}, termID, s.rectOf(t, termID))
 	if err != nil {
-		if newID != "" {
-			t.root, _ = layout.Remove(t.root, newID)
-		}
+		t.root, _ = layout.Remove(t.root, termID)
 		return api.Fail(err)
+	}
+	if prm.RightClick != "" {
+		p.rightClick = prm.RightClick
 	}
 	if prm.Focus {
 		s.focusPane(p)
@@ -193,4 +185,14 @@ func (s *Session) paneClose(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	s.closePane(ctx, p)
 	return api.OK()
+}
+
+// rectOf is where a pane of t is shown.
+func (s *Session) rectOf(t *tab, termID string) layout.Rect {
+	for _, r := range s.tabRects(t) {
+		if r.ID == termID {
+			return r.Rect
+		}
+	}
+	return s.area
 }

@@ -25,6 +25,9 @@ type Options struct {
 	Config config.Config
 	// Area is the tab area in cells when no client is attached.
 	Cols, Rows int
+	// PaneProps makes a terminal's actor; nil means pane.Props. Tests of
+	// the structure alone pass an actor without a PTY.
+	PaneProps func(pane.Spec) *actor.Props
 }
 
 // Session is the actor that owns the session's structure.
@@ -59,6 +62,9 @@ func newSession(opts Options) *Session {
 	if cols <= 0 || rows <= 0 {
 		cols, rows = 200, 50
 	}
+	if opts.PaneProps == nil {
+		opts.PaneProps = pane.Props
+	}
 	return &Session{
 		opts:        opts,
 		cfg:         opts.Config,
@@ -74,7 +80,7 @@ func newSession(opts Options) *Session {
 type handler func(s *Session, ctx actor.Context, call *api.Call) *api.Reply
 
 // handlers is the session's method table; one file per area fills it.
-var handlers = mergeHandlers(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers)
+var handlers = mergeHandlers(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers)
 
 func mergeHandlers(areas ...map[string]handler) map[string]handler {
 	out := map[string]handler{}

@@ -16,8 +16,10 @@ import (
 
 // paneSetup is what a new terminal is started with.
 type paneSetup struct {
-	cwd string
-	env map[string]string
+	cwd     string
+	env     map[string]string
+	command []string // argv to run instead of the shell
+	label   string
 }
 
 // checkCwd resolves a requested working directory; an empty one means fallback.
@@ -44,56 +46,76 @@ func (s *Session) checkCwd(requested *string, fallback string) (string, error) {
 // newWorkspace creates a workspace with one tab and one pane. Nothing is
 // changed when the pane cannot be started.
 func (s *Session) newWorkspace(ctx actor.Context, label string, setup paneSetup) (*workspace, error) {
-	id := protocol.WorkspaceID(s.nextWS + 1)
-	w := &workspace{id: id, label: label, cwd: setup.cwd, auto: deriveLabel(setup.cwd, s.home)}
+	w := s.addWorkspace(label, setup.cwd)
 	if _, err := s.newTab(ctx, w, "", setup); err != nil {
-		return nil, err
-	}
-	s.nextWS++
-	s.workspaces = append(s.workspaces, w)
-	s.byWorkspace[id] = w
-	if s.focused == nil {
-		s.focused = w
+		return nil, err // newTab dropped the empty tab, and with it w
 	}
 	return w, nil
 }
 
+// addWorkspace appends an empty workspace; the caller gives it a tab at once.
+func (s *Session) addWorkspace(label, cwd string) *workspace {
+	s.nextWS++
+	w := &workspace{id: protocol.WorkspaceID(s.nextWS), label: label, cwd: cwd, auto: deriveLabel(cwd, s.home)}
+	s.workspaces = append(s.workspaces, w)
+	s.byWorkspace[w.id] = w
+	if s.focused == nil {
+		s.focused = w
+	}
+	return w
+}
+
 // newTab adds a tab with one pane to w.
 func (s *Session) newTab(ctx actor.Context, w *workspace, label string, setup paneSetup) (*tab, error) {
-	t := &tab{id: protocol.TabID(w.id, w.nextTab+1), ws: w, label: label}
-	p, err := s.startPane(ctx, w, t, setup, nil)
+	t := s.addTab(w, label)
+	termID := s.newTermID()
+	p, err := s.startPane(ctx, w, t, setup, termID, s.area)
 	if err != nil {
+		s.dropTab(t)
 		return nil, err
-	}
-	w.nextTab++
-	w.tabs = append(w.tabs, t)
-	if w.active == nil {
-		w.active = t
 	}
 	t.root, t.focused = layout.NewLeaf(p.termID), p.termID
 	return t, nil
 }
 
-// startPane allocates ids for a new terminal in tab t, computes its size
-// with place (nil = the whole area), and spawns its actor.
-func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneSetup, place func(termID string) layout.Rect) (*paneRec, error) {
-	termID := protocol.TerminalID(time.Now().UnixMicro(), s.nextTerm+1)
-	p := &paneRec{
-		id:     protocol.PaneID(w.id, w.nextPane+1),
-		termID: termID,
-		ws:     w,
-		tab:    t,
-		cwd:    setup.cwd,
+// addTab appends an empty tab to w; the caller gives it a root at once.
+func (s *Session) addTab(w *workspace, label string) *tab {
+	w.nextTab++
+	t := &tab{id: protocol.TabID(w.id, w.nextTab), ws: w, label: label}
+	w.tabs = append(w.tabs, t)
+	if w.active == nil {
+		w.active = t
 	}
-	rect := s.area
-	if place != nil {
-		rect = place(termID)
+	return t
+}
+
+// newTermID allocates a terminal id; counters only grow, so ids are never reused.
+func (s *Session) newTermID() string {
+	s.nextTerm++
+	return protocol.TerminalID(time.Now().UnixMicro(), s.nextTerm)
+}
+
+// startPane allocates a public id for terminal termID in tab t and spawns
+// its actor at the size of rect.
+func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneSetup, termID string, rect layout.Rect) (*paneRec, error) {
+	p := &paneRec{
+		id:      protocol.PaneID(w.id, w.nextPane+1),
+		termID:  termID,
+		ws:      w,
+		tab:     t,
+		cwd:     setup.cwd,
+		label:   setup.label,
+		command: setup.command,
 	}
 	p.cols, p.rows = max(rect.W, 1), max(rect.H, 1)
-	shell, args := s.cfg.Shell(s.opts.Env)
+	argv := setup.command
+	if len(argv) == 0 {
+		shell, args := s.cfg.Shell(s.opts.Env)
+		argv = append([]string{shell}, args...)
+	}
 	spec := pane.Spec{
 		TerminalID:      termID,
-		Argv:            append([]string{shell}, args...),
+		Argv:            argv,
 		Cwd:             setup.cwd,
 		Env:             s.paneEnv(p, setup.env),
 		Cols:            p.cols,
@@ -101,12 +123,11 @@ func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneS
 		ScrollbackBytes: s.cfg.Advanced.ScrollbackLimitBytes,
 		Log:             s.opts.Log.With("pane", p.id, "terminal", termID),
 	}
-	pid, err := ctx.SpawnNamed(pane.Props(spec), termID)
+	pid, err := ctx.SpawnNamed(s.opts.PaneProps(spec), termID)
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodePaneSplitFailed, "start pane: %v", err)
 	}
 	p.pid = pid
-	s.nextTerm++
 	w.nextPane++
 	s.panes[p.id] = p
 	s.terms[termID] = p
@@ -149,8 +170,7 @@ func (s *Session) paneEnv(p *paneRec, extra map[string]string) []string {
 // relayout recomputes a tab's rectangles and resizes the panes whose size
 // changed, so programs redraw to their real size.
 func (s *Session) relayout(ctx actor.Context, t *tab) {
-	rects, _ := t.root.Compute(s.area)
-	for _, r := range rects {
+	for _, r := range s.tabRects(t) {
 		p := s.terms[r.ID]
 		if p == nil || (p.cols == r.Rect.W && p.rows == r.Rect.H) {
 			continue
@@ -163,27 +183,46 @@ func (s *Session) relayout(ctx actor.Context, t *tab) {
 // closePane removes a pane, stopping its process; an emptied tab closes,
 // and an emptied workspace closes with it.
 func (s *Session) closePane(ctx actor.Context, p *paneRec) {
-	t := p.tab
-	delete(s.panes, p.id)
-	delete(s.terms, p.termID)
+	s.forget(p)
 	ctx.Stop(p.pid)
+	s.detach(ctx, p)
+}
+
+// forget removes a pane's ids (and the aliases it kept after moves).
+func (s *Session) forget(p *paneRec) {
+	delete(s.panes, p.id)
+	for _, alias := range p.aliases {
+		delete(s.panes, alias)
+	}
+	delete(s.terms, p.termID)
+}
+
+// detach takes a pane's leaf out of its tab, closing the tab (and its
+// workspace) when it was the last one. It reports what closed.
+func (s *Session) detach(ctx actor.Context, p *paneRec) (closedTab, closedWorkspace string) {
+	t := p.tab
 	root, _ := layout.Remove(t.root, p.termID)
 	if root == nil {
+		closedTab = t.id
+		if len(t.ws.tabs) == 1 {
+			closedWorkspace = t.ws.id
+		}
 		s.dropTab(t)
-		return
+		return closedTab, closedWorkspace
 	}
 	t.root = root
 	if t.focused == p.termID {
 		t.focused = root.Leaves()[0]
+		t.zoomed = false
 	}
 	s.relayout(ctx, t)
+	return "", ""
 }
 
 // closeTab stops every pane of a tab and removes it.
 func (s *Session) closeTab(ctx actor.Context, t *tab) {
 	for _, p := range s.tabPanes(t) {
-		delete(s.panes, p.id)
-		delete(s.terms, p.termID)
+		s.forget(p)
 		ctx.Stop(p.pid)
 	}
 	s.dropTab(t)

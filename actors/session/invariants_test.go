@@ -1,0 +1,165 @@
+package session
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// quietPane stands in for a terminal: the structure tests need pane actors
+// to exist, not PTYs.
+func quietPane(pane.Spec) *actor.Props {
+	return actor.PropsFromFunc(func(actor.Context) {})
+}
+
+type harness struct {
+	t       *testing.T
+	system  *actor.ActorSystem
+	session *actor.PID
+}
+
+func newHarness(t *testing.T) *harness {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
+	t.Cleanup(system.Shutdown)
+	pid := system.Root.Spawn(Props(Options{
+		Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40,
+	}))
+	return &harness{t: t, system: system, session: pid}
+}
+
+// call sends one request as the gateway would and returns its reply.
+func (h *harness) call(method string, params string) *api.Reply {
+	h.t.Helper()
+	p, err := protocol.DecodeParams(method, []byte(params))
+	if err != nil {
+		return api.Fail(err)
+	}
+	res, err := h.system.Root.RequestFuture(h.session, &api.Call{ID: "t", Method: method, Params: p}, 5*time.Second).Result()
+	if err != nil {
+		h.t.Fatalf("%s: %v", method, err)
+	}
+	return res.(*api.Reply)
+}
+
+func (h *harness) snapshot() protocol.SessionSnapshot {
+	r := h.call("session.snapshot", "{}")
+	return r.Result.(protocol.SessionSnapshotResult).Snapshot
+}
+
+// checkInvariants: every pane is in exactly one tab and one layout; the
+// layout of every unzoomed tab tiles the area without overlap.
+func (h *harness) checkInvariants(step string) {
+	h.t.Helper()
+	snap := h.snapshot()
+	seen := map[string]string{}
+	for _, p := range snap.Panes {
+		if prev, dup := seen[p.PaneID]; dup {
+			h.t.Fatalf("%s: pane %s listed twice (%s)", step, p.PaneID, prev)
+		}
+		seen[p.PaneID] = p.TabID
+	}
+	inLayout := map[string]bool{}
+	for _, l := range snap.Layouts {
+		cover := make([]int, 120*40)
+		for _, lp := range l.Panes {
+			if seen[lp.PaneID] != l.TabID {
+				h.t.Fatalf("%s: layout of %s shows pane %s of tab %q", step, l.TabID, lp.PaneID, seen[lp.PaneID])
+			}
+			if inLayout[lp.PaneID] {
+				h.t.Fatalf("%s: pane %s in two layouts", step, lp.PaneID)
+			}
+			inLayout[lp.PaneID] = true
+			if l.Zoomed {
+				continue
+			}
+			r := lp.Rect
+			for y := r.Y; y < r.Y+r.Height; y++ {
+				for x := r.X; x < r.X+r.Width; x++ {
+					cover[y*120+x]++
+				}
+			}
+		}
+		if !l.Zoomed {
+			for i, c := range cover {
+				if c != 1 {
+					h.t.Fatalf("%s: tab %s covers cell %d %d times", step, l.TabID, i, c)
+				}
+			}
+		}
+	}
+	if len(inLayout) != len(seen) {
+		h.t.Fatalf("%s: %d panes but %d in layouts", step, len(seen), len(inLayout))
+	}
+	for _, tb := range snap.Tabs {
+		n := 0
+		for _, tabID := range seen {
+			if tabID == tb.TabID {
+				n++
+			}
+		}
+		if n != tb.PaneCount || n == 0 {
+			h.t.Fatalf("%s: tab %s has pane_count %d but %d panes", step, tb.TabID, tb.PaneCount, n)
+		}
+	}
+}
+
+// TestSession_RandomOperations runs thousands of random structural
+// operations and checks the invariants after each one.
+func TestSession_RandomOperations(t *testing.T) {
+	h := newHarness(t)
+	rng := rand.New(rand.NewSource(7))
+	h.call("workspace.create", `{"cwd":"/tmp"}`)
+	dirs := []string{"left", "right", "up", "down"}
+	for step := 0; step < 3000; step++ {
+		snap := h.snapshot()
+		if len(snap.Panes) == 0 {
+			h.call("workspace.create", `{"cwd":"/tmp"}`)
+			continue
+		}
+		p := snap.Panes[rng.Intn(len(snap.Panes))].PaneID
+		q := snap.Panes[rng.Intn(len(snap.Panes))].PaneID
+		tb := snap.Tabs[rng.Intn(len(snap.Tabs))].TabID
+		var method, params string
+		switch op := rng.Intn(12); op {
+		case 0, 1:
+			method, params = "pane.split", fmt.Sprintf(`{"target_pane_id":%q,"direction":%q,"ratio":%.2f}`, p, []string{"right", "down"}[rng.Intn(2)], 0.1+rng.Float64()*0.8)
+		case 2:
+			method, params = "pane.close", fmt.Sprintf(`{"pane_id":%q}`, p)
+		case 3:
+			method, params = "pane.swap", fmt.Sprintf(`{"source_pane_id":%q,"target_pane_id":%q}`, p, q)
+		case 4:
+			method, params = "pane.swap", fmt.Sprintf(`{"pane_id":%q,"direction":%q}`, p, dirs[rng.Intn(4)])
+		case 5:
+			method, params = "pane.move", fmt.Sprintf(`{"pane_id":%q,"destination":{"type":"tab","tab_id":%q,"split":"down"}}`, p, tb)
+		case 6:
+			method, params = "pane.move", fmt.Sprintf(`{"pane_id":%q,"destination":{"type":"new_tab"}}`, p)
+		case 7:
+			method, params = "pane.move", fmt.Sprintf(`{"pane_id":%q,"destination":{"type":"new_workspace"}}`, p)
+		case 8:
+			method, params = "pane.zoom", fmt.Sprintf(`{"pane_id":%q}`, p)
+		case 9:
+			method, params = "pane.resize", fmt.Sprintf(`{"pane_id":%q,"direction":%q,"amount":0.2}`, p, dirs[rng.Intn(4)])
+		case 10:
+			method, params = "tab.create", `{"cwd":"/tmp"}`
+		case 11:
+			method, params = "pane.focus_direction", fmt.Sprintf(`{"pane_id":%q,"direction":%q}`, p, dirs[rng.Intn(4)])
+		}
+		r := h.call(method, params)
+		if r.Err != nil && protocol.AsError(r.Err).Code == protocol.CodeInternal {
+			t.Fatalf("step %d %s %s: %v", step, method, params, r.Err)
+		}
+		h.checkInvariants(fmt.Sprintf("step %d %s %s", step, method, params))
+	}
+}

@@ -1,0 +1,337 @@
+package session
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+var layoutHandlers = map[string]handler{
+	"pane.swap":              (*Session).paneSwap,
+	"pane.zoom":              (*Session).paneZoom,
+	"pane.layout":            (*Session).paneLayout,
+	"pane.neighbor":          (*Session).paneNeighbor,
+	"pane.edges":             (*Session).paneEdges,
+	"pane.focus_direction":   (*Session).paneFocusDirection,
+	"pane.resize":            (*Session).paneResize,
+	"pane.input.set":         (*Session).paneInputSet,
+	"layout.export":          (*Session).layoutExport,
+	"layout.apply":           (*Session).layoutApply,
+	"layout.set_split_ratio": (*Session).layoutSetSplitRatio,
+}
+
+func reason(r string) *string { return &r }
+
+// hiddenRects is a tab's layout without the zoom override, which is what
+// navigation between panes follows.
+func (s *Session) hiddenRects(t *tab) []layout.PaneRect {
+	rects, _ := t.root.Compute(s.area)
+	return rects
+}
+
+func (s *Session) paneLayout(_ actor.Context, call *api.Call) *api.Reply {
+	p, err := s.orFocused(call.Params.(*protocol.PaneOptionalTarget).PaneID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	return api.Done(protocol.PaneLayout{Layout: s.layoutSnapshot(p.tab)})
+}
+
+// neighborOf is the pane beside p on side, if any.
+func (s *Session) neighborOf(p *paneRec, side string) *paneRec {
+	id, ok := layout.Neighbor(s.hiddenRects(p.tab), p.termID, layout.Side(side))
+	if !ok {
+		return nil
+	}
+	return s.terms[id]
+}
+
+func (s *Session) paneNeighbor(_ actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PaneDirectionParams)
+	p, err := s.orFocused(prm.PaneID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	res := protocol.PaneNeighborResult{PaneID: p.id, Direction: prm.Direction, Layout: s.layoutSnapshot(p.tab)}
+	if n := s.neighborOf(p, prm.Direction); n != nil {
+		res.NeighborPaneID = protocol.Ptr(n.id)
+	}
+	return api.Done(protocol.PaneNeighbor{Neighbor: res})
+}
+
+func (s *Session) paneEdges(_ actor.Context, call *api.Call) *api.Reply {
+	p, err := s.orFocused(call.Params.(*protocol.PaneOptionalTarget).PaneID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	r := s.rectOf(p.tab, p.termID)
+	return api.Done(protocol.PaneEdges{Edges: protocol.PaneEdgesResult{
+		PaneID: p.id,
+		Left:   layout.AtEdge(s.area, r, layout.Left),
+		Right:  layout.AtEdge(s.area, r, layout.Right),
+		Up:     layout.AtEdge(s.area, r, layout.Up),
+		Down:   layout.AtEdge(s.area, r, layout.Down),
+		Layout: s.layoutSnapshot(p.tab),
+	}})
+}
+
+func (s *Session) paneFocusDirection(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PaneDirectionParams)
+	p, err := s.orFocused(prm.PaneID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	res := protocol.PaneFocusDirectionResult{SourcePaneID: p.id}
+	if n := s.neighborOf(p, prm.Direction); n != nil {
+		res.Changed = !s.paneFocused(n)
+		s.focusPane(n)
+		s.relayout(ctx, n.tab) // a zoomed tab shows the newly focused pane
+		res.FocusedPaneID = protocol.Ptr(n.id)
+	} else {
+		res.Reason = reason("no_neighbor")
+	}
+	res.Layout = s.layoutSnapshot(p.tab)
+	return api.Done(protocol.PaneFocusDirection{Focus: res})
+}
+
+func (s *Session) paneResize(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PaneResizeParams)
+	p, err := s.orFocused(prm.PaneID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	amount := 0.05
+	if prm.Amount != nil {
+		amount = *prm.Amount
+	}
+	res := protocol.PaneResizeResult{PaneID: p.id}
+	if res.Changed = p.tab.root.Resize(p.termID, layout.Side(prm.Direction), amount); res.Changed {
+		s.relayout(ctx, p.tab)
+	} else {
+		res.Reason = reason("unchanged")
+	}
+	res.FocusedPaneID = s.terms[p.tab.focused].id
+	res.Layout = s.layoutSnapshot(p.tab)
+	return api.Done(protocol.PaneResize{Resize: res})
+}
+
+func (s *Session) paneSwap(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PaneSwapParams)
+	sourceID := prm.PaneID
+	if prm.SourcePaneID != nil && *prm.SourcePaneID != "" {
+		sourceID = prm.SourcePaneID
+	}
+	src, err := s.orFocused(sourceID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	res := protocol.PaneSwapResult{SourcePaneID: src.id}
+	var dst *paneRec
+	if prm.Direction != nil {
+		if dst = s.neighborOf(src, *prm.Direction); dst == nil {
+			res.Reason = reason("no_neighbor")
+		}
+	} else {
+		res.TargetPaneID = prm.TargetPaneID
+		switch found := s.panes[*prm.TargetPaneID]; {
+		case found == nil:
+			res.Reason = reason("not_found")
+		case found == src:
+			res.Reason = reason("same_pane")
+		case found.tab != src.tab:
+			res.Reason = reason("cross_tab")
+		default:
+			dst = found
+		}
+	}
+	if dst != nil {
+		res.TargetPaneID = protocol.Ptr(dst.id)
+		res.Changed = src.tab.root.Swap(src.termID, dst.termID)
+		s.relayout(ctx, src.tab)
+	}
+	res.FocusedPaneID = s.terms[src.tab.focused].id
+	res.Layout = s.layoutSnapshot(src.tab)
+	return api.Done(protocol.PaneSwap{Swap: res})
+}
+
+func (s *Session) paneZoom(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PaneZoomParams)
+	p, err := s.orFocused(prm.PaneID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	t := p.tab
+	res := protocol.PaneZoomResult{PaneID: p.id}
+	want := prm.Mode == "on" || (prm.Mode == "toggle" && !(t.zoomed && t.focused == p.termID))
+	switch {
+	case want && len(t.root.Leaves()) == 1:
+		res.Reason = reason("single_pane")
+	case want && t.zoomed && t.focused == p.termID:
+		res.Reason = reason("already_zoomed")
+	case !want && !t.zoomed:
+		res.Reason = reason("already_unzoomed")
+	default:
+		res.FocusChanged = t.focused != p.termID
+		res.ZoomChanged = t.zoomed != want
+		t.focused, t.zoomed = p.termID, want
+		res.Changed = res.FocusChanged || res.ZoomChanged
+		s.relayout(ctx, t)
+	}
+	res.Zoomed = t.zoomed
+	res.FocusedPaneID = s.terms[t.focused].id
+	res.Layout = s.layoutSnapshot(t)
+	return api.Done(protocol.PaneZoom{Zoom: res})
+}
+
+func (s *Session) paneInputSet(_ actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PaneInputSetParams)
+	p, err := s.resolvePane(prm.PaneID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	p.rightClick = prm.RightClick
+	return api.OK()
+}
+
+// tabOf resolves an optional tab id, else the tab of an optional pane id,
+// else the focused tab.
+func (s *Session) tabOf(tabID, paneID *string) (*tab, error) {
+	if tabID != nil && *tabID != "" {
+		return s.resolveTab(*tabID)
+	}
+	p, err := s.orFocused(paneID)
+	if err != nil {
+		return nil, err
+	}
+	return p.tab, nil
+}
+
+// describe renders a tab as a portable layout tree.
+func (s *Session) describe(t *tab) protocol.LayoutDescription {
+	var conv func(n *layout.Node) protocol.LayoutNode
+	conv = func(n *layout.Node) protocol.LayoutNode {
+		if n.IsLeaf() {
+			p := s.terms[n.Leaf]
+			out := protocol.LayoutNode{Type: "pane", PaneID: protocol.Ptr(p.id), Cwd: protocol.Ptr(p.cwd), Command: p.command}
+			if p.facts.ForegroundCwd != "" {
+				out.Cwd = protocol.Ptr(p.facts.ForegroundCwd)
+			}
+			if p.label != "" {
+				out.Label = protocol.Ptr(p.label)
+			}
+			return out
+		}
+		first, second := conv(n.First), conv(n.Second)
+		return protocol.LayoutNode{Type: "split", Direction: string(n.Dir), Ratio: protocol.Ptr(n.Ratio), First: &first, Second: &second}
+	}
+	return protocol.LayoutDescription{
+		WorkspaceID:   t.ws.id,
+		TabID:         t.id,
+		Zoomed:        t.zoomed,
+		FocusedPaneID: s.terms[t.focused].id,
+		Root:          conv(t.root),
+	}
+}
+
+func (s *Session) layoutExport(_ actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.LayoutExportParams)
+	t, err := s.tabOf(prm.TabID, prm.PaneID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	return api.Done(protocol.LayoutExport{Layout: s.describe(t)})
+}
+
+func (s *Session) layoutSetSplitRatio(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.LayoutSetSplitRatioParams)
+	t, err := s.tabOf(prm.TabID, prm.PaneID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	split, err := t.root.SplitAt(prm.Path)
+	if err != nil {
+		return api.Fail(protocol.Errorf("split_not_found", "no split at path %v in tab %s", prm.Path, t.id))
+	}
+	split.Ratio = layout.ClampRatio(*prm.Ratio)
+	s.relayout(ctx, t)
+	return api.Done(protocol.LayoutSplitRatioSet{Layout: s.describe(t)})
+}
+
+// layoutApply builds a new tab from a declarative tree: every pane starts
+// or none does. With tab_id, that tab is closed once the new one exists.
+func (s *Session) layoutApply(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.LayoutApplyParams)
+	var replaced *tab
+	w := s.focused
+	var err error
+	if prm.TabID != nil && *prm.TabID != "" {
+		if replaced, err = s.resolveTab(*prm.TabID); err != nil {
+			return api.Fail(err)
+		}
+		w = replaced.ws
+	}
+	if prm.WorkspaceID != nil && *prm.WorkspaceID != "" {
+		if w, err = s.resolveWorkspace(*prm.WorkspaceID); err != nil {
+			return api.Fail(err)
+		}
+	}
+	if w == nil {
+		return api.Fail(protocol.Errorf(protocol.CodeNoActiveWorkspace, "no active workspace; create one first"))
+	}
+	// Build the tree with fresh terminal ids and check every cwd first, so
+	// nothing starts when any part is invalid.
+	setups := map[string]paneSetup{}
+	var build func(n *protocol.LayoutNode) (*layout.Node, error)
+	build = func(n *protocol.LayoutNode) (*layout.Node, error) {
+		if n.Type == "pane" {
+			cwd, err := s.checkCwd(n.Cwd, w.cwd)
+			if err != nil {
+				return nil, err
+			}
+			id := s.newTermID()
+			setup := paneSetup{cwd: cwd, env: n.Env, command: n.Command}
+			if n.Label != nil {
+				setup.label = *n.Label
+			}
+			setups[id] = setup
+			return layout.NewLeaf(id), nil
+		}
+		first, err := build(n.First)
+		if err != nil {
+			return nil, err
+		}
+		second, err := build(n.Second)
+		if err != nil {
+			return nil, err
+		}
+		return &layout.Node{Dir: layout.Direction(n.Direction), Ratio: layout.ClampRatio(*n.Ratio), First: first, Second: second}, nil
+	}
+	root, err := build(prm.Root)
+	if err != nil {
+		return api.Fail(err)
+	}
+	label := ""
+	if prm.TabLabel != nil {
+		label = *prm.TabLabel
+	}
+	t := s.addTab(w, label)
+	t.root = root
+	leaves := root.Leaves()
+	t.focused = leaves[0]
+	for _, id := range leaves {
+		if _, err := s.startPane(ctx, w, t, setups[id], id, s.rectOf(t, id)); err != nil {
+			s.closeTab(ctx, t)
+			return api.Fail(protocol.Errorf("layout_apply_failed", "%v", err))
+		}
+	}
+	if prm.Focus || (replaced != nil && s.tabFocused(replaced)) {
+		w.active = t
+		s.focused = w
+	}
+	if replaced != nil {
+		s.closeTab(ctx, replaced)
+	}
+	return api.Done(protocol.LayoutApply{Layout: s.describe(t)})
+}

@@ -1,0 +1,190 @@
+package session
+
+import (
+	"slices"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+var moveHandlers = map[string]handler{
+	"pane.move":            (*Session).paneMove,
+	"workspace.move":       (*Session).workspaceMove,
+	"workspace.move_block": (*Session).workspaceMoveBlock,
+	"tab.move":             (*Session).tabMove,
+}
+
+// paneMove moves a running pane to another tab, a new tab or a new
+// workspace. The destination is built before the source is emptied, so an
+// emptied source tab or workspace closes only after the pane has a home.
+func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PaneMoveParams)
+	p, err := s.resolvePane(prm.PaneID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	src := p.tab
+	res := protocol.PaneMoveResult{PreviousPaneID: p.id, PreviousTabID: src.id, PreviousWorkspaceID: p.ws.id}
+	d := prm.Destination
+	var dst *tab
+	switch d.Type {
+	case "tab":
+		if dst, err = s.resolveTab(d.TabID); err != nil {
+			return api.Fail(err)
+		}
+		if dst == src || src.zoomed || dst.zoomed {
+			res.Reason = reason("same_tab")
+			if dst != src {
+				res.Reason = reason("zoomed_tab")
+			}
+			res.Pane, res.TargetLayout = s.paneInfo(p), s.layoutSnapshot(dst)
+			res.FocusedPaneID = s.terms[dst.focused].id
+			return api.Done(protocol.PaneMove{MoveResult: res})
+		}
+		target := s.terms[dst.focused]
+		if d.TargetPaneID != nil && *d.TargetPaneID != "" {
+			if target = s.panes[*d.TargetPaneID]; target == nil || target.tab != dst {
+				return api.Fail(protocol.Errorf("target_pane_not_found", "pane %s is not in tab %s", *d.TargetPaneID, dst.id))
+			}
+		}
+		ratio := 0.5
+		if d.Ratio != nil {
+			ratio = *d.Ratio
+		}
+		dst.root.Split(target.termID, p.termID, layout.Direction(d.Split), ratio)
+	case "new_tab":
+		w := p.ws
+		if d.WorkspaceID != nil && *d.WorkspaceID != "" {
+			if w, err = s.resolveWorkspace(*d.WorkspaceID); err != nil {
+				return api.Fail(err)
+			}
+		}
+		label := ""
+		if d.Label != nil {
+			label = *d.Label
+		}
+		dst = s.addTab(w, label)
+		dst.root, dst.focused = layout.NewLeaf(p.termID), p.termID
+		res.CreatedTab = &protocol.TabInfo{}
+	case "new_workspace":
+		label, tabLabel := "", ""
+		if d.Label != nil {
+			label = *d.Label
+		}
+		if d.TabLabel != nil {
+			tabLabel = *d.TabLabel
+		}
+		cwd := p.cwd
+		if p.facts.ForegroundCwd != "" {
+			cwd = p.facts.ForegroundCwd
+		}
+		w := s.addWorkspace(label, cwd)
+		dst = s.addTab(w, tabLabel)
+		dst.root, dst.focused = layout.NewLeaf(p.termID), p.termID
+		res.CreatedTab = &protocol.TabInfo{}
+		res.CreatedWorkspace = &protocol.WorkspaceInfo{}
+	}
+	closedTab, closedWorkspace := s.detach(ctx, p)
+	if dst.ws != p.ws {
+		// A pane that changes workspace gets the next id there; the old
+		// id keeps resolving for pane commands until the pane closes.
+		p.aliases = append(p.aliases, p.id)
+		dst.ws.nextPane++
+		p.id = protocol.PaneID(dst.ws.id, dst.ws.nextPane)
+		s.panes[p.id] = p
+	}
+	p.tab, p.ws = dst, dst.ws
+	if prm.Focus {
+		s.focusPane(p)
+	}
+	s.relayout(ctx, dst)
+	res.Changed = true
+	res.Pane = s.paneInfo(p)
+	res.TargetLayout = s.layoutSnapshot(dst)
+	res.FocusedPaneID = s.terms[dst.focused].id
+	if closedTab != "" {
+		res.ClosedTabID = protocol.Ptr(closedTab)
+	} else {
+		res.SourceLayout = protocol.Ptr(s.layoutSnapshot(src))
+	}
+	if closedWorkspace != "" {
+		res.ClosedWorkspaceID = protocol.Ptr(closedWorkspace)
+	}
+	if res.CreatedTab != nil {
+		res.CreatedTab = protocol.Ptr(s.tabInfo(dst))
+	}
+	if res.CreatedWorkspace != nil {
+		res.CreatedWorkspace = protocol.Ptr(s.workspaceInfo(dst.ws))
+	}
+	return api.Done(protocol.PaneMove{MoveResult: res})
+}
+
+// moveTo removes the item at from and inserts it at index (clamped).
+func moveTo[T any](list []T, from, index int) []T {
+	item := list[from]
+	list = slices.Delete(list, from, from+1)
+	index = min(index, len(list))
+	return slices.Insert(list, index, item)
+}
+
+func (s *Session) workspaceMove(_ actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.WorkspaceMoveParams)
+	w, err := s.resolveWorkspace(prm.WorkspaceID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	s.workspaces = moveTo(s.workspaces, slices.Index(s.workspaces, w), *prm.InsertIndex)
+	return s.workspaceList(nil, call)
+}
+
+// workspaceMoveBlock moves the listed workspaces, in the given order, in
+// front of the anchor (or to the end). All ids are checked first.
+func (s *Session) workspaceMoveBlock(_ actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.WorkspaceMoveBlockParams)
+	block := make([]*workspace, 0, len(prm.WorkspaceIDs))
+	for _, id := range prm.WorkspaceIDs {
+		w, err := s.resolveWorkspace(id)
+		if err != nil {
+			return api.Fail(err)
+		}
+		if slices.Contains(block, w) {
+			return api.Fail(protocol.ParamError("workspace_ids", "%s is listed twice", id))
+		}
+		block = append(block, w)
+	}
+	var anchor *workspace
+	if prm.BeforeWorkspaceID != nil && *prm.BeforeWorkspaceID != "" {
+		var err error
+		if anchor, err = s.resolveWorkspace(*prm.BeforeWorkspaceID); err != nil {
+			return api.Fail(err)
+		}
+		if slices.Contains(block, anchor) {
+			return api.Fail(protocol.ParamError("before_workspace_id", "the anchor %s is part of the block", anchor.id))
+		}
+	}
+	rest := slices.DeleteFunc(slices.Clone(s.workspaces), func(w *workspace) bool { return slices.Contains(block, w) })
+	at := len(rest)
+	if anchor != nil {
+		at = slices.Index(rest, anchor)
+	}
+	s.workspaces = slices.Insert(rest, at, block...)
+	return s.workspaceList(nil, call)
+}
+
+func (s *Session) tabMove(_ actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.TabMoveParams)
+	t, err := s.resolveTab(prm.TabID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	w := t.ws
+	w.tabs = moveTo(w.tabs, w.tabIndex(t), *prm.InsertIndex)
+	out := make([]protocol.TabInfo, 0, len(w.tabs))
+	for _, x := range w.tabs {
+		out = append(out, s.tabInfo(x))
+	}
+	return api.Done(protocol.TabList{Tabs: out})
+}
