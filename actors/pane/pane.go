@@ -72,16 +72,16 @@ type childExited struct{ code int }
 
 // Pane is the actor of one terminal.
 type Pane struct {
-	spec  Spec
-	ptmx  *os.File
-	cmd   *exec.Cmd
-	term  *emulator.Terminal
-	in    *inbox
-	done  chan struct{} // closed when the child has been reaped
-	facts Facts
+	spec    Spec
+	ptmx    *os.File
+	cmd     *exec.Cmd
+	term    *emulator.Terminal
+	in      *inbox
+	done    chan struct{} // closed when the child has been reaped
+	facts   Facts
 	fgCwdAt time.Time
-	waits waitSet
-	exited bool
+	waits   waitSet
+	exited  bool
 }
 
 // Props returns the props of a pane actor for spec.

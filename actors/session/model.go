@@ -35,11 +35,11 @@ type tab struct {
 
 // paneRec is the session's record of one terminal.
 type paneRec struct {
-	id       string // public id, e.g. "w1:p2"
-	termID   string
-	ws       *workspace
-	tab      *tab
-	pid      *actor.PID
+	id         string // public id, e.g. "w1:p2"
+	termID     string
+	ws         *workspace
+	tab        *tab
+	pid        *actor.PID
 	label      string
 	cwd        string
 	command    []string // argv it was started with, when not the shell
