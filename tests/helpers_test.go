@@ -84,14 +84,21 @@ func findModuleRoot() (string, error) {
 // WaitFor polls cond until it holds, failing the test after waitTimeout.
 func WaitFor(t testing.TB, why string, cond func() bool) {
 	t.Helper()
+	if !Eventually(cond) {
+		t.Fatalf("timed out after %v waiting for %s", waitTimeout, why)
+	}
+}
+
+// Eventually polls cond until it holds (true) or waitTimeout passes (false).
+func Eventually(cond func() bool) bool {
 	deadline := time.Now().Add(waitTimeout)
 	delay := 10 * time.Millisecond
 	for {
 		if cond() {
-			return
+			return true
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %v waiting for %s", waitTimeout, why)
+			return false
 		}
 		time.Sleep(delay) // poll interval, not a wait for a condition
 		if delay < 100*time.Millisecond {
@@ -496,9 +503,19 @@ func (s *Server) Read(t testing.TB, pane, source string, lines int) protocol.Pan
 	return OK[protocol.PaneRead](t, s.CallT(t, "pane.read", params), "pane_read").Read
 }
 
-// Run types a command line and Enter into a pane.
+// WaitPrompt waits until the pane's shell has printed something (its
+// prompt): typed ahead of that, a command's echo and the prompt share a line.
+func (s *Server) WaitPrompt(t testing.TB, pane string) {
+	t.Helper()
+	WaitFor(t, "a prompt in pane "+pane, func() bool {
+		return strings.TrimSpace(s.Read(t, pane, "visible", 0).Text) != ""
+	})
+}
+
+// Run waits for the pane's prompt, then types a command line and Enter.
 func (s *Server) Run(t testing.TB, pane, line string) {
 	t.Helper()
+	s.WaitPrompt(t, pane)
 	OK[protocol.OK](t, s.CallT(t, "pane.send_input", map[string]any{"pane_id": pane, "text": line, "keys": []string{"Enter"}}), "ok")
 }
 
@@ -506,10 +523,12 @@ func (s *Server) Run(t testing.TB, pane, line string) {
 func (s *Server) WaitLine(t testing.TB, pane, want string) string {
 	t.Helper()
 	var text string
-	WaitFor(t, fmt.Sprintf("pane %s to show a line %q", pane, want), func() bool {
+	if !Eventually(func() bool {
 		text = s.Read(t, pane, "recent", 200).Text
 		return HasLine(text, want)
-	})
+	}) {
+		t.Fatalf("timed out after %v waiting for pane %s to show a line %q; it shows:\n%s", waitTimeout, pane, want, text)
+	}
 	return text
 }
 

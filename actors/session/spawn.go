@@ -184,7 +184,7 @@ func (s *Session) relayout(ctx actor.Context, t *tab) {
 // and an emptied workspace closes with it.
 func (s *Session) closePane(ctx actor.Context, p *paneRec) {
 	s.forget(p)
-	ctx.Stop(p.pid)
+	ctx.Poison(p.pid) // after the requests already queued for it
 	s.detach(ctx, p)
 }
 
@@ -223,7 +223,7 @@ func (s *Session) detach(ctx actor.Context, p *paneRec) (closedTab, closedWorksp
 func (s *Session) closeTab(ctx actor.Context, t *tab) {
 	for _, p := range s.tabPanes(t) {
 		s.forget(p)
-		ctx.Stop(p.pid)
+		ctx.Poison(p.pid) // after the requests already queued for it
 	}
 	s.dropTab(t)
 }
