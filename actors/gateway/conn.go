@@ -10,6 +10,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -26,9 +27,10 @@ type lineMsg struct {
 // eofMsg says the client will send nothing more.
 type eofMsg struct{}
 
-// outItem is one line for the writer; after runs once it is written.
+// outItem is one or more lines for the writer; after runs once they are written.
 type outItem struct {
 	line  []byte
+	lines [][]byte
 	after func()
 }
 
@@ -41,6 +43,11 @@ type conn struct {
 	closing bool
 	out     chan outItem
 	credits chan struct{}
+
+	// An events.subscribe turns the connection into a stream.
+	streamID string          // the subscribe request's id, once streaming
+	early    []*events.Batch // batches that arrived before the acknowledgement
+	ackToBus func()          // tells the bus the last batch is written
 }
 
 func connProps(c net.Conn, opts Options) *actor.Props {
@@ -56,17 +63,32 @@ func (c *conn) Receive(ctx actor.Context) {
 		for i := 0; i < window; i++ {
 			c.credits <- struct{}{}
 		}
-		go c.readLoop(ctx.ActorSystem().Root, ctx.Self())
+		root, self, bus := ctx.ActorSystem().Root, ctx.Self(), c.opts.Events
+		c.ackToBus = func() { root.Send(bus, &events.Ack{Sub: self}) }
+		go c.readLoop(root, self)
 		go c.writeLoop()
 	case *lineMsg:
+		if c.streamID != "" {
+			c.credits <- struct{}{} // a stream takes no more requests
+			return
+		}
 		c.queue = append(c.queue, msg)
 		c.pump(ctx)
 	case *api.Reply:
 		c.finish(ctx, msg)
+	case *events.Batch:
+		c.stream(msg)
+	case *events.Lost:
+		c.write(protocol.EncodeError(c.streamID, protocol.Errorf("events_lost", "subscriber fell behind the retained event history; resubscribe")), nil)
+		ctx.Stop(ctx.Self())
 	case *actor.DeadLetterResponse:
 		c.finish(ctx, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
 	case *eofMsg:
 		c.closing = true
+		if c.streamID != "" {
+			ctx.Stop(ctx.Self())
+			return
+		}
 		c.pump(ctx)
 	case *actor.Stopping:
 		close(c.out)
@@ -121,14 +143,44 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 	}
 }
 
-// finish writes the answer of the current request and moves on.
+// finish writes the answer of the current request and moves on. An
+// accepted subscription turns the connection into a stream; a rejected one
+// closes it.
 func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 	if c.current == nil {
 		return // a late answer after the connection gave up on it
 	}
-	c.reply(c.current.ID, r)
+	req := c.current
+	c.reply(req.ID, r)
 	c.current = nil
+	if req.Method == "events.subscribe" {
+		if r.Err != nil {
+			c.closing = true
+			c.queue = nil
+		} else {
+			c.streamID = req.ID
+			c.queue = nil
+			for _, line := range r.Result.(protocol.SubscriptionStarted).Initial {
+				c.write(line, nil)
+			}
+			for _, b := range c.early {
+				c.stream(b)
+			}
+			c.early = nil
+			return
+		}
+	}
 	c.pump(ctx)
+}
+
+// stream writes one batch of events; the bus sends the next once the
+// writer has flushed this one.
+func (c *conn) stream(b *events.Batch) {
+	if c.streamID == "" {
+		c.early = append(c.early, b)
+		return
+	}
+	c.out <- outItem{lines: b.Lines, after: c.ackToBus}
 }
 
 // reply encodes an answer and returns the request's read-ahead credit.
@@ -207,8 +259,14 @@ func (c *conn) writeLoop() {
 	failed := false
 	for item := range c.out {
 		if !failed {
-			w.Write(item.line)
-			w.WriteByte('\n')
+			if item.line != nil {
+				w.Write(item.line)
+				w.WriteByte('\n')
+			}
+			for _, line := range item.lines {
+				w.Write(line)
+				w.WriteByte('\n')
+			}
 			if len(c.out) == 0 {
 				failed = w.Flush() != nil
 			}

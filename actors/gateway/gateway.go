@@ -12,6 +12,7 @@ import (
 type Options struct {
 	Listener net.Listener
 	Session  *actor.PID
+	Events   *actor.PID
 	Log      *slog.Logger
 	// Stop is called once a server.stop reply has been written.
 	Stop func()

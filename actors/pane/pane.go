@@ -72,16 +72,17 @@ type childExited struct{ code int }
 
 // Pane is the actor of one terminal.
 type Pane struct {
-	spec    Spec
-	ptmx    *os.File
-	cmd     *exec.Cmd
-	term    *emulator.Terminal
-	in      *inbox
-	done    chan struct{} // closed when the child has been reaped
-	facts   Facts
-	fgCwdAt time.Time
-	waits   waitSet
-	exited  bool
+	spec     Spec
+	ptmx     *os.File
+	cmd      *exec.Cmd
+	term     *emulator.Terminal
+	in       *inbox
+	done     chan struct{} // closed when the child has been reaped
+	facts    Facts
+	fgCwdAt  time.Time
+	waits    waitSet
+	matchers []*matcher
+	exited   bool
 }
 
 // Props returns the props of a pane actor for spec.
@@ -102,8 +103,11 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.resize(msg.Cols, msg.Rows)
 	case *waitExpired:
 		p.waits.expire(ctx, msg.id)
+	case *AddMatcher:
+		p.addMatcher(ctx, msg)
 	case *actor.Terminated:
 		p.waits.dropSender(msg.Who)
+		p.dropMatchers(msg.Who)
 	case *childExited:
 		p.exited = true
 		p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane exited while waiting for output"))
@@ -171,6 +175,7 @@ func (p *Pane) applyOutput(ctx actor.Context) {
 	p.term.Write(batch)
 	p.publishFacts(ctx)
 	p.waits.check(ctx, p)
+	p.checkMatchers(ctx)
 }
 
 // publishFacts tells the parent what changed, refreshing the foreground

@@ -11,14 +11,52 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
+// outputQuery is what to look for in a pane: a substring or regex, per
+// line, in a read source. Waits and subscription matchers share it.
+type outputQuery struct {
+	ids       *Request // pane, workspace and tab ids for the read result
+	source    string
+	lines     *uint32
+	stripANSI *bool
+	value     string
+	re        *regexp.Regexp
+}
+
+func newQuery(ids *Request, source string, lines *uint32, strip *bool, m protocol.OutputMatch) (outputQuery, error) {
+	q := outputQuery{ids: ids, source: source, lines: lines, stripANSI: strip, value: m.Value}
+	if m.Type == "regex" {
+		re, err := regexp.Compile(m.Value)
+		if err != nil {
+			return q, protocol.Errorf(protocol.CodeInvalidRegex, "invalid regex: %v", err)
+		}
+		q.re = re
+	}
+	return q, nil
+}
+
+// find reads the query's source and returns the first matching line.
+func (p *Pane) find(q *outputQuery) (line string, read protocol.PaneReadResult, ok bool) {
+	// Herdr searches recent output with soft wraps joined.
+	searched := q.source
+	if searched == protocol.SourceRecent {
+		searched = protocol.SourceRecentUnwrapped
+	}
+	read = p.readScreen(q.ids, searched, q.lines, protocol.FormatText, q.stripANSI)
+	read.Source = q.source
+	for _, line := range strings.Split(read.Text, "\n") {
+		if (q.re != nil && q.re.MatchString(line)) || (q.re == nil && strings.Contains(line, q.value)) {
+			return line, read, true
+		}
+	}
+	return "", read, false
+}
+
 // waiter is one pending pane.wait_for_output. It is re-evaluated each time
 // output is applied; nothing polls.
 type waiter struct {
 	id     uint64
 	sender *actor.PID
-	req    *Request
-	prm    *protocol.PaneWaitForOutputParams
-	re     *regexp.Regexp
+	query  outputQuery
 	timer  *time.Timer
 }
 
@@ -33,14 +71,11 @@ type waitSet struct {
 
 func (p *Pane) waitForOutput(ctx actor.Context, req *Request) *api.Reply {
 	prm := req.Call.Params.(*protocol.PaneWaitForOutputParams)
-	w := &waiter{req: req, prm: prm, sender: ctx.Sender()}
-	if prm.Match.Type == "regex" {
-		re, err := regexp.Compile(prm.Match.Value)
-		if err != nil {
-			return api.Fail(protocol.Errorf(protocol.CodeInvalidRegex, "invalid regex: %v", err))
-		}
-		w.re = re
+	q, err := newQuery(req, prm.Source, prm.Lines, prm.StripANSI, prm.Match)
+	if err != nil {
+		return api.Fail(err)
 	}
+	w := &waiter{query: q, sender: ctx.Sender()}
 	if reply := p.evaluate(w); reply != nil {
 		return reply
 	}
@@ -62,28 +97,13 @@ func (p *Pane) waitForOutput(ctx actor.Context, req *Request) *api.Reply {
 	return nil
 }
 
-// evaluate reads the waiter's source and returns its reply on a match.
+// evaluate returns the waiter's reply once its query matches.
 func (p *Pane) evaluate(w *waiter) *api.Reply {
-	source := w.prm.Source
-	lines := w.prm.Lines
-	// Herdr searches recent output with soft wraps joined.
-	searched := source
-	if source == protocol.SourceRecent {
-		searched = protocol.SourceRecentUnwrapped
+	line, read, ok := p.find(&w.query)
+	if !ok {
+		return nil
 	}
-	read := p.readScreen(w.req, searched, lines, protocol.FormatText, w.prm.StripANSI)
-	read.Source = source
-	for _, line := range strings.Split(read.Text, "\n") {
-		if (w.re != nil && w.re.MatchString(line)) || (w.re == nil && strings.Contains(line, w.prm.Match.Value)) {
-			return api.Done(protocol.OutputMatched{
-				PaneID:      w.req.PaneID,
-				Revision:    read.Revision,
-				MatchedLine: protocol.Ptr(line),
-				Read:        read,
-			})
-		}
-	}
-	return nil
+	return api.Done(protocol.OutputMatched{PaneID: read.PaneID, Revision: read.Revision, MatchedLine: protocol.Ptr(line), Read: read})
 }
 
 // check re-evaluates every pending wait after new output.

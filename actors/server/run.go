@@ -15,6 +15,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/gateway"
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/protocol"
@@ -79,7 +80,13 @@ func Run(opts Options) error {
 		listener.Close()
 		return fmt.Errorf("spawn server actor: %w", err)
 	}
+	busPID, err := spawnChild(system, root, events.Props(0, log), "events")
+	if err != nil {
+		listener.Close()
+		return err
+	}
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
+		Events:     busPID,
 		SocketPath: opts.SocketPath,
 		ConfigPath: opts.ConfigPath,
 		BinPath:    bin,
@@ -92,7 +99,7 @@ func Run(opts Options) error {
 		return err
 	}
 	if _, err := spawnChild(system, root, gateway.Props(gateway.Options{
-		Listener: listener, Session: sessionPID, Log: log, Stop: stop,
+		Listener: listener, Session: sessionPID, Events: busPID, Log: log, Stop: stop,
 	}), "gateway"); err != nil {
 		listener.Close()
 		return err

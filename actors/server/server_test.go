@@ -112,9 +112,9 @@ func TestServer_WorkspaceLifecycle(t *testing.T) {
 	}
 	var matched protocol.OutputMatched
 	err = c.Call("pane.wait_for_output", map[string]any{
-		"pane_id": "w1:p2", "source": "recent", "match": map[string]string{"type": "regex", "value": "^42$"}, "timeout_ms": 10000,
+		"pane_id": "w1:p2", "source": "recent", "match": map[string]string{"type": "regex", "value": "42$"}, "timeout_ms": 10000,
 	}, &matched)
-	if err != nil || matched.MatchedLine == nil || *matched.MatchedLine != "42" {
+	if err != nil || matched.MatchedLine == nil || !strings.HasSuffix(*matched.MatchedLine, "42") {
 		t.Fatalf("wait: %+v %v", matched, err)
 	}
 	if err := c.Call("workspace.close", map[string]any{"workspace_id": "w1"}, nil); err != nil {

@@ -326,6 +326,11 @@ func (s *Session) layoutApply(ctx actor.Context, call *api.Call) *api.Reply {
 			return api.Fail(protocol.Errorf("layout_apply_failed", "%v", err))
 		}
 	}
+	s.emitCreated(nil, t, nil)
+	for _, p := range s.tabPanes(t) {
+		s.emitCreated(nil, nil, p)
+	}
+	s.markLayout(t)
 	if prm.Focus || (replaced != nil && s.tabFocused(replaced)) {
 		w.active = t
 		s.focused = w

@@ -6,6 +6,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -113,12 +114,19 @@ func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
 	if closedWorkspace != "" {
 		res.ClosedWorkspaceID = protocol.Ptr(closedWorkspace)
 	}
-	if res.CreatedTab != nil {
-		res.CreatedTab = protocol.Ptr(s.tabInfo(dst))
-	}
 	if res.CreatedWorkspace != nil {
 		res.CreatedWorkspace = protocol.Ptr(s.workspaceInfo(dst.ws))
+		s.emitCreated(dst.ws, nil, nil)
 	}
+	if res.CreatedTab != nil {
+		res.CreatedTab = protocol.Ptr(s.tabInfo(dst))
+		s.emitCreated(nil, dst, nil)
+	}
+	s.emit(protocol.PaneMovedEvent{
+		Pane: res.Pane, PreviousPaneID: res.PreviousPaneID, PreviousTabID: res.PreviousTabID,
+		PreviousWorkspaceID: res.PreviousWorkspaceID, ClosedTabID: res.ClosedTabID, ClosedWorkspaceID: res.ClosedWorkspaceID,
+		CreatedTab: res.CreatedTab, CreatedWorkspace: res.CreatedWorkspace,
+	}, s.paneFields(p))
 	return api.Done(protocol.PaneMove{MoveResult: res})
 }
 
@@ -137,7 +145,10 @@ func (s *Session) workspaceMove(_ actor.Context, call *api.Call) *api.Reply {
 		return api.Fail(err)
 	}
 	s.workspaces = moveTo(s.workspaces, slices.Index(s.workspaces, w), *prm.InsertIndex)
-	return s.workspaceList(nil, call)
+	reply := s.workspaceList(nil, call)
+	s.emit(protocol.WorkspaceMovedEvent{WorkspaceID: w.id, InsertIndex: *prm.InsertIndex,
+		Workspaces: reply.Result.(protocol.WorkspaceList).Workspaces}, s.workspaceFields(w))
+	return reply
 }
 
 // workspaceMoveBlock moves the listed workspaces, in the given order, in
@@ -171,7 +182,10 @@ func (s *Session) workspaceMoveBlock(_ actor.Context, call *api.Call) *api.Reply
 		at = slices.Index(rest, anchor)
 	}
 	s.workspaces = slices.Insert(rest, at, block...)
-	return s.workspaceList(nil, call)
+	reply := s.workspaceList(nil, call)
+	s.emit(protocol.WorkspaceReorderedEvent{WorkspaceIDs: prm.WorkspaceIDs, BeforeWorkspaceID: prm.BeforeWorkspaceID,
+		Workspaces: reply.Result.(protocol.WorkspaceList).Workspaces}, events.Fields{})
+	return reply
 }
 
 func (s *Session) tabMove(_ actor.Context, call *api.Call) *api.Reply {
@@ -186,5 +200,6 @@ func (s *Session) tabMove(_ actor.Context, call *api.Call) *api.Reply {
 	for _, x := range w.tabs {
 		out = append(out, s.tabInfo(x))
 	}
+	s.emit(protocol.TabMovedEvent{TabID: t.id, WorkspaceID: w.id, InsertIndex: *prm.InsertIndex, Tabs: out}, s.tabFields(t))
 	return api.Done(protocol.TabList{Tabs: out})
 }

@@ -110,6 +110,7 @@ func (s *Session) paneSplit(ctx actor.Context, call *api.Call) *api.Reply {
 		s.focusPane(p)
 	}
 	s.relayout(ctx, t)
+	s.emitCreated(nil, nil, p)
 	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }
 
@@ -175,6 +176,7 @@ func (s *Session) paneRename(_ actor.Context, call *api.Call) *api.Reply {
 	if l := call.Params.(*protocol.PaneRenameParams).Label; l != nil {
 		p.label = *l
 	}
+	s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
 	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
@@ -25,6 +26,8 @@ type Options struct {
 	Config config.Config
 	// Area is the tab area in cells when no client is attached.
 	Cols, Rows int
+	// Events is the event bus every change is published to.
+	Events *actor.PID
 	// PaneProps makes a terminal's actor; nil means pane.Props. Tests of
 	// the structure alone pass an actor without a PTY.
 	PaneProps func(pane.Spec) *actor.Props
@@ -44,6 +47,11 @@ type Session struct {
 	focused     *workspace
 	nextWS      uint64
 	nextTerm    uint64
+
+	// Events raised while handling one message, sent once it is applied.
+	outbox    []*events.Publish
+	dirtyTabs []*tab
+	nextMatch uint64
 }
 
 // Props returns the props of the session actor. Its children are pane
@@ -80,7 +88,7 @@ func newSession(opts Options) *Session {
 type handler func(s *Session, ctx actor.Context, call *api.Call) *api.Reply
 
 // handlers is the session's method table; one file per area fills it.
-var handlers = mergeHandlers(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers)
+var handlers = mergeHandlers(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers)
 
 func mergeHandlers(areas ...map[string]handler) map[string]handler {
 	out := map[string]handler{}
@@ -105,10 +113,12 @@ func mergeHandlers(areas ...map[string]handler) map[string]handler {
 func (s *Session) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *api.Call:
+		before := s.focusNow()
 		s.dispatch(ctx, msg)
+		s.settle(ctx, before)
 	case *pane.Facts:
 		if p := s.terms[msg.TerminalID]; p != nil {
-			p.facts = *msg
+			s.updateFacts(ctx, p, *msg)
 		}
 	case *pane.Started:
 		if msg.Err != nil {
@@ -117,7 +127,10 @@ func (s *Session) Receive(ctx actor.Context) {
 	case *pane.Exited:
 		if p := s.terms[msg.TerminalID]; p != nil {
 			s.opts.Log.Info("pane exited", "pane", p.id, "terminal", p.termID, "code", msg.ExitCode)
+			before := s.focusNow()
+			s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: p.id, WorkspaceID: p.ws.id}, s.paneFields(p))
 			s.closePane(ctx, p)
+			s.settle(ctx, before)
 		}
 	}
 }

@@ -170,6 +170,7 @@ func (s *Session) paneEnv(p *paneRec, extra map[string]string) []string {
 // relayout recomputes a tab's rectangles and resizes the panes whose size
 // changed, so programs redraw to their real size.
 func (s *Session) relayout(ctx actor.Context, t *tab) {
+	s.markLayout(t)
 	for _, r := range s.tabRects(t) {
 		p := s.terms[r.ID]
 		if p == nil || (p.cols == r.Rect.W && p.rows == r.Rect.H) {
@@ -190,6 +191,7 @@ func (s *Session) closePane(ctx actor.Context, p *paneRec) {
 
 // forget removes a pane's ids (and the aliases it kept after moves).
 func (s *Session) forget(p *paneRec) {
+	s.emit(protocol.PaneRefEvent{Kind: "pane_closed", PaneID: p.id, WorkspaceID: p.ws.id}, s.paneFields(p))
 	delete(s.panes, p.id)
 	for _, alias := range p.aliases {
 		delete(s.panes, alias)
@@ -231,6 +233,7 @@ func (s *Session) closeTab(ctx actor.Context, t *tab) {
 // dropTab removes an (already emptied) tab; the last tab takes its workspace.
 func (s *Session) dropTab(t *tab) {
 	w := t.ws
+	s.emit(protocol.TabRefEvent{Kind: "tab_closed", TabID: t.id, WorkspaceID: w.id}, s.tabFields(t))
 	i := w.tabIndex(t)
 	w.tabs = slices.Delete(w.tabs, i, i+1)
 	if len(w.tabs) == 0 {
@@ -244,6 +247,8 @@ func (s *Session) dropTab(t *tab) {
 
 // dropWorkspace removes an emptied workspace and moves focus to a neighbour.
 func (s *Session) dropWorkspace(w *workspace) {
+	info := s.workspaceInfo(w)
+	s.emit(protocol.WorkspaceClosedEvent{WorkspaceID: w.id, Workspace: &info}, s.workspaceFields(w))
 	i := slices.Index(s.workspaces, w)
 	s.workspaces = slices.Delete(s.workspaces, i, i+1)
 	delete(s.byWorkspace, w.id)

@@ -48,6 +48,8 @@ func (s *Session) tabCreate(ctx actor.Context, call *api.Call) *api.Reply {
 		w.active = t
 		s.focused = w
 	}
+	s.emitCreated(nil, t, s.terms[t.focused])
+	s.emitWorkspaceUpdated(w)
 	return api.Done(protocol.TabCreated{Tab: s.tabInfo(t), RootPane: s.paneInfo(s.terms[t.focused])})
 }
 
@@ -105,6 +107,7 @@ func (s *Session) tabRename(_ actor.Context, call *api.Call) *api.Reply {
 		return api.Fail(err)
 	}
 	t.label = call.Params.(*protocol.TabRenameParams).Label
+	s.emit(protocol.TabRenamedEvent{TabID: t.id, WorkspaceID: t.ws.id, Label: s.tabInfo(t).Label}, s.tabFields(t))
 	return api.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
 }
 
@@ -114,5 +117,6 @@ func (s *Session) tabClose(ctx actor.Context, call *api.Call) *api.Reply {
 		return api.Fail(err)
 	}
 	s.closeTab(ctx, t)
+	s.emitWorkspaceUpdated(t.ws)
 	return api.OK()
 }

@@ -38,6 +38,7 @@ func (s *Session) workspaceCreate(ctx actor.Context, call *api.Call) *api.Reply 
 		s.focused = w
 	}
 	root := s.terms[w.active.focused]
+	s.emitCreated(w, w.active, root)
 	return api.Done(protocol.WorkspaceCreated{
 		Workspace: s.workspaceInfo(w),
 		Tab:       s.tabInfo(w.active),
@@ -87,6 +88,7 @@ func (s *Session) workspaceRename(_ actor.Context, call *api.Call) *api.Reply {
 		return api.Fail(err)
 	}
 	w.label = call.Params.(*protocol.WorkspaceRenameParams).Label
+	s.emit(protocol.WorkspaceRenamedEvent{WorkspaceID: w.id, Label: w.label}, s.workspaceFields(w))
 	return api.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
 }
 
@@ -97,4 +99,24 @@ func (s *Session) workspaceClose(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	s.closeWorkspace(ctx, w)
 	return api.OK()
+}
+
+// emitCreated announces a new workspace, tab and/or pane (nil = not new).
+func (s *Session) emitCreated(w *workspace, t *tab, p *paneRec) {
+	if w != nil {
+		s.emit(protocol.WorkspaceEvent{Kind: "workspace_created", Workspace: s.workspaceInfo(w)}, s.workspaceFields(w))
+	}
+	if t != nil {
+		s.emit(protocol.TabCreatedEvent{Tab: s.tabInfo(t)}, s.tabFields(t))
+	}
+	if p != nil {
+		s.emit(protocol.PaneEvent{Kind: "pane_created", Pane: s.paneInfo(p)}, s.paneFields(p))
+	}
+}
+
+// emitWorkspaceUpdated announces a change of a workspace's record (its tabs).
+func (s *Session) emitWorkspaceUpdated(w *workspace) {
+	if s.byWorkspace[w.id] == w {
+		s.emit(protocol.WorkspaceEvent{Kind: "workspace_updated", Workspace: s.workspaceInfo(w)}, s.workspaceFields(w))
+	}
 }

@@ -1,0 +1,108 @@
+package session
+
+import (
+	"slices"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Every change publishes its event exactly once, after it is applied:
+// handlers call emit as they change things, and settle sends the batch
+// when the message is done, adding the focus and layout events that follow
+// from the difference between before and after.
+
+// emit queues an event for the end of the current message.
+func (s *Session) emit(d protocol.EventData, f events.Fields) {
+	s.outbox = append(s.outbox, &events.Publish{Data: d, Fields: f})
+}
+
+func (s *Session) workspaceFields(w *workspace) events.Fields {
+	return events.Fields{WorkspaceID: w.id, Label: w.displayLabel()}
+}
+
+func (s *Session) tabFields(t *tab) events.Fields {
+	return events.Fields{WorkspaceID: t.ws.id, TabID: t.id, Label: s.tabInfo(t).Label}
+}
+
+func (s *Session) paneFields(p *paneRec) events.Fields {
+	return events.Fields{WorkspaceID: p.ws.id, TabID: p.tab.id, PaneID: p.id, TermID: p.termID, Label: p.label, Revision: p.facts.Revision}
+}
+
+// markLayout records that a tab's layout changed in this message.
+func (s *Session) markLayout(t *tab) {
+	if !slices.Contains(s.dirtyTabs, t) {
+		s.dirtyTabs = append(s.dirtyTabs, t)
+	}
+}
+
+// focusState is the focus path, to compare before and after a change.
+type focusState struct{ ws, tab, pane string }
+
+func (s *Session) focusNow() focusState {
+	var f focusState
+	if s.focused != nil {
+		f.ws = s.focused.id
+		if s.focused.active != nil {
+			f.tab = s.focused.active.id
+		}
+		if p := s.focusedPane(); p != nil {
+			f.pane = p.termID
+		}
+	}
+	return f
+}
+
+// settle publishes what the message changed.
+func (s *Session) settle(ctx actor.Context, before focusState) {
+	for _, t := range s.dirtyTabs {
+		if t.root != nil && t.ws.tabIndex(t) >= 0 && s.byWorkspace[t.ws.id] == t.ws {
+			s.emit(protocol.LayoutUpdatedEvent{Layout: s.layoutSnapshot(t)}, s.tabFields(t))
+		}
+	}
+	s.dirtyTabs = s.dirtyTabs[:0]
+	after := s.focusNow()
+	if after.ws != before.ws && after.ws != "" {
+		s.emit(protocol.WorkspaceFocusedEvent{WorkspaceID: after.ws}, s.workspaceFields(s.focused))
+	}
+	if after.tab != before.tab && after.tab != "" {
+		t := s.focused.active
+		s.emit(protocol.TabRefEvent{Kind: "tab_focused", TabID: t.id, WorkspaceID: t.ws.id}, s.tabFields(t))
+	}
+	if after.pane != before.pane && after.pane != "" {
+		p := s.terms[after.pane]
+		s.emit(protocol.PaneRefEvent{Kind: "pane_focused", PaneID: p.id, WorkspaceID: p.ws.id}, s.paneFields(p))
+	}
+	if s.opts.Events != nil {
+		for _, e := range s.outbox {
+			ctx.Send(s.opts.Events, e)
+		}
+	}
+	clear(s.outbox)
+	s.outbox = s.outbox[:0]
+}
+
+// updateFacts stores what a pane told us and publishes what changed:
+// output and scroll changes as volatile events, a new title as pane_updated.
+func (s *Session) updateFacts(ctx actor.Context, p *paneRec, f pane.Facts) {
+	old := p.facts
+	p.facts = f
+	if s.opts.Events == nil {
+		return
+	}
+	fields := s.paneFields(p)
+	if f.Revision != old.Revision {
+		ctx.Send(s.opts.Events, &events.PublishVolatile{Kind: "pane_output_changed", Fields: fields,
+			Data: protocol.PaneOutputChangedEvent{PaneID: p.id, WorkspaceID: p.ws.id, Revision: f.Revision}})
+	}
+	if f.Scroll != old.Scroll {
+		ctx.Send(s.opts.Events, &events.PublishVolatile{Kind: protocol.SubScrollChanged, Fields: fields,
+			Data: protocol.PaneScrollChangedEvent{PaneID: p.id, WorkspaceID: p.ws.id, Scroll: f.Scroll}})
+	}
+	if stripSpinner(f.Title) != stripSpinner(old.Title) {
+		ctx.Send(s.opts.Events, &events.Publish{Data: protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, Fields: fields})
+	}
+}

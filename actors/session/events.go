@@ -1,0 +1,164 @@
+package session
+
+import (
+	"regexp"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+var eventsHandlers = map[string]handler{
+	"events.subscribe": (*Session).eventsSubscribe,
+	"events.wait":      (*Session).eventsWait,
+}
+
+// agentStatus is a pane's public agent status (detection arrives later).
+func (s *Session) agentStatus(*paneRec) protocol.AgentStatus { return protocol.StatusUnknown }
+
+func (s *Session) statusEvent(p *paneRec) protocol.PaneAgentStatusChangedEvent {
+	return protocol.PaneAgentStatusChangedEvent{PaneID: p.id, WorkspaceID: p.ws.id, AgentStatus: s.agentStatus(p)}
+}
+
+// eventsSubscribe validates every entry first (one unknown pane rejects the
+// whole request), then registers the subscriber with the bus and the panes.
+// The connection becomes a stream once it writes the acknowledgement.
+func (s *Session) eventsSubscribe(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.EventsSubscribeParams)
+	panes := make([]*paneRec, len(prm.Subscriptions))
+	for i, sub := range prm.Subscriptions {
+		if sub.PaneID == "" {
+			continue
+		}
+		p, err := s.resolvePane(sub.PaneID)
+		if err != nil {
+			return api.Fail(err)
+		}
+		if sub.Match != nil && sub.Match.Type == "regex" {
+			if _, err := regexpCheck(sub.Match.Value); err != nil {
+				return api.Fail(err)
+			}
+		}
+		panes[i] = p
+	}
+	reg := &events.Subscribe{Sub: ctx.Sender(), Since: prm.SinceSeq}
+	var initial [][]byte
+	for i, sub := range prm.Subscriptions {
+		p := panes[i]
+		switch sub.Type {
+		case protocol.SubAgentStatusChanged:
+			f := events.StatusFilter{TermID: p.termID}
+			if sub.AgentStatus != nil {
+				f.Status = *sub.AgentStatus
+				if string(s.agentStatus(p)) == f.Status {
+					line, _ := protocol.EncodeDedicated(protocol.SubAgentStatusChanged, s.statusEvent(p))
+					initial = append(initial, line)
+				}
+			}
+			reg.Statuses = append(reg.Statuses, f)
+		case protocol.SubScrollChanged:
+			reg.Scrolls = append(reg.Scrolls, p.termID)
+		case protocol.SubOutputMatched:
+			s.nextMatch++
+			reg.Matchers = append(reg.Matchers, s.nextMatch)
+			ctx.Send(p.pid, &pane.AddMatcher{
+				ID: s.nextMatch, Bus: s.opts.Events, Sub: ctx.Sender(),
+				IDs:    pane.Request{PaneID: p.id, WorkspaceID: p.ws.id, TabID: p.tab.id},
+				Source: sub.Source, Lines: sub.Lines, Strip: sub.StripANSI, Match: *sub.Match,
+			})
+		default:
+			kind, _ := protocol.SubscriptionKind(sub.Type)
+			reg.Kinds = append(reg.Kinds, kind)
+		}
+	}
+	ctx.Send(s.opts.Events, reg)
+	return api.Done(protocol.SubscriptionStarted{Initial: initial})
+}
+
+// eventsWait answers at once when the state already matches, else hands
+// the wait to the bus, which answers the connection.
+func (s *Session) eventsWait(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.EventsWaitParams)
+	m := prm.MatchEvent
+	match := events.Match{Kind: m.Event}
+	str := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	match.WorkspaceID, match.TabID, match.Label, match.Agent, match.AgentStatus = str(m.WorkspaceID), str(m.TabID), str(m.Label), str(m.Agent), str(m.AgentStatus)
+	if m.MinRevision != nil {
+		match.MinRevision = *m.MinRevision
+	}
+	var p *paneRec
+	if m.PaneID != nil {
+		var err error
+		if p, err = s.resolvePane(*m.PaneID); err != nil {
+			return api.Fail(err)
+		}
+		match.TermID = p.termID
+	}
+	if data := s.alreadyMatches(match, p); data != nil {
+		line, err := protocol.EncodeEvent(data, 0)
+		if err != nil {
+			return api.Fail(err)
+		}
+		return api.Done(protocol.WaitMatched{Event: line})
+	}
+	var timeout time.Duration
+	if prm.TimeoutMS != nil {
+		timeout = max(time.Duration(*prm.TimeoutMS)*time.Millisecond, time.Millisecond)
+	}
+	ctx.Send(s.opts.Events, &events.Wait{Sub: ctx.Sender(), Match: match, Timeout: timeout})
+	return nil
+}
+
+// alreadyMatches returns the event a wait would get when the state it
+// waits for already holds: a status, a focus, a label, a revision.
+func (s *Session) alreadyMatches(m events.Match, p *paneRec) protocol.EventData {
+	switch m.Kind {
+	case "pane_agent_status_changed":
+		if string(s.agentStatus(p)) == m.AgentStatus {
+			return s.statusEvent(p)
+		}
+	case "pane_output_changed":
+		if m.MinRevision > 0 && p.facts.Revision >= m.MinRevision {
+			return protocol.PaneOutputChangedEvent{PaneID: p.id, WorkspaceID: p.ws.id, Revision: p.facts.Revision}
+		}
+	case "pane_focused":
+		if s.paneFocused(p) {
+			return protocol.PaneRefEvent{Kind: m.Kind, PaneID: p.id, WorkspaceID: p.ws.id}
+		}
+	case "tab_focused":
+		if t, err := s.resolveTab(m.TabID); err == nil && s.tabFocused(t) {
+			return protocol.TabRefEvent{Kind: m.Kind, TabID: t.id, WorkspaceID: t.ws.id}
+		}
+	case "workspace_focused":
+		if w, err := s.resolveWorkspace(m.WorkspaceID); err == nil && s.focused == w {
+			return protocol.WorkspaceFocusedEvent{WorkspaceID: w.id}
+		}
+	case "workspace_renamed":
+		if w, err := s.resolveWorkspace(m.WorkspaceID); err == nil && m.Label != "" && w.displayLabel() == m.Label {
+			return protocol.WorkspaceRenamedEvent{WorkspaceID: w.id, Label: m.Label}
+		}
+	case "tab_renamed":
+		if t, err := s.resolveTab(m.TabID); err == nil && m.Label != "" && s.tabInfo(t).Label == m.Label {
+			return protocol.TabRenamedEvent{TabID: t.id, WorkspaceID: t.ws.id, Label: m.Label}
+		}
+	}
+	return nil
+}
+
+// regexpCheck compiles a pattern to report invalid_regex before registering.
+func regexpCheck(pattern string) (*regexp.Regexp, error) {
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeInvalidRegex, "invalid regex: %v", err)
+	}
+	return re, nil
+}
