@@ -13,6 +13,7 @@ import (
 	"github.com/creack/pty"
 
 	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -26,6 +27,8 @@ type Spec struct {
 	Cols, Rows      int
 	ScrollbackBytes int
 	Log             *slog.Logger
+	// Catalog holds the agent manifests; nil turns detection off.
+	Catalog *detect.Catalog
 }
 
 // Request is a Call the session resolved to this pane. The pane answers the
@@ -48,6 +51,10 @@ type Facts struct {
 	Title         string
 	ForegroundCwd string
 	Scroll        protocol.PaneScrollInfo
+	// Agent is the recognised agent ("" for none); AgentState its screen
+	// state: idle, working, blocked or unknown.
+	Agent      string
+	AgentState string
 }
 
 // Exited is told to the parent once the child has exited and its output has
@@ -82,6 +89,7 @@ type Pane struct {
 	fgCwdAt  time.Time
 	waits    waitSet
 	matchers []*matcher
+	det      detector
 	exited   bool
 }
 
@@ -103,6 +111,14 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.resize(msg.Cols, msg.Rows)
 	case *waitExpired:
 		p.waits.expire(ctx, msg.id)
+	case *detectTick:
+		p.det.tickArmed = false
+		if !p.exited {
+			p.runDetection(ctx)
+		}
+	case *SetCatalog:
+		p.det.catalog = msg.Catalog
+		p.detectSoon(ctx)
 	case *AddMatcher:
 		p.addMatcher(ctx, msg)
 	case *actor.Terminated:
@@ -119,6 +135,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 
 func (p *Pane) start(ctx actor.Context) {
 	p.in = newInbox()
+	p.det.catalog = p.spec.Catalog
 	p.done = make(chan struct{})
 	p.term = emulator.New(p.spec.Cols, p.spec.Rows, emulator.Options{
 		ScrollbackLimitBytes: p.spec.ScrollbackBytes,
@@ -176,6 +193,7 @@ func (p *Pane) applyOutput(ctx actor.Context) {
 	p.publishFacts(ctx)
 	p.waits.check(ctx, p)
 	p.checkMatchers(ctx)
+	p.detectSoon(ctx)
 }
 
 // publishFacts tells the parent what changed, refreshing the foreground
@@ -195,8 +213,14 @@ func (p *Pane) publishFacts(ctx actor.Context) {
 	}
 	if f != p.facts {
 		p.facts = f
-		ctx.Send(ctx.Parent(), &f)
+		p.sendFacts(ctx)
 	}
+}
+
+// sendFacts tells the parent the current facts.
+func (p *Pane) sendFacts(ctx actor.Context) {
+	f := p.facts
+	ctx.Send(ctx.Parent(), &f)
 }
 
 // writeBack sends emulator replies (DA, DSR) to the program.

@@ -15,6 +15,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/gateway"
 	"github.com/herdr-go/herdr/actors/session"
@@ -55,6 +56,12 @@ func Run(opts Options) error {
 		log.Warn("config", "status", status, "diagnostic", d)
 	}
 
+	catalogDir := filepath.Join(protocol.ConfigDir(opts.Env), "agent-detection")
+	catalog, warnings := detect.LoadCatalog(catalogDir)
+	for _, w := range warnings {
+		log.Warn("agent manifest override ignored", "err", w.Error())
+	}
+
 	listener, err := protocol.Listen(opts.SocketPath)
 	if err != nil {
 		return err
@@ -87,6 +94,8 @@ func Run(opts Options) error {
 	}
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Events:     busPID,
+		Catalog:    catalog,
+		CatalogDir: catalogDir,
 		SocketPath: opts.SocketPath,
 		ConfigPath: opts.ConfigPath,
 		BinPath:    bin,

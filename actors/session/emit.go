@@ -71,6 +71,7 @@ func (s *Session) settle(ctx actor.Context, before focusState) {
 	if after.tab != before.tab && after.tab != "" {
 		t := s.focused.active
 		s.emit(protocol.TabRefEvent{Kind: "tab_focused", TabID: t.id, WorkspaceID: t.ws.id}, s.tabFields(t))
+		s.markSeen(t)
 	}
 	if after.pane != before.pane && after.pane != "" {
 		p := s.terms[after.pane]
@@ -103,6 +104,9 @@ func (s *Session) updateFacts(ctx actor.Context, p *paneRec, f pane.Facts) {
 			Data: protocol.PaneScrollChangedEvent{PaneID: p.id, WorkspaceID: p.ws.id, Scroll: f.Scroll}})
 	}
 	if stripSpinner(f.Title) != stripSpinner(old.Title) {
-		ctx.Send(s.opts.Events, &events.Publish{Data: protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, Fields: fields})
+		s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, fields)
+	}
+	if f.Agent != old.Agent || f.AgentState != old.AgentState {
+		s.agentChanged(p, old)
 	}
 }

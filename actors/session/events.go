@@ -17,11 +17,12 @@ var eventsHandlers = map[string]handler{
 	"events.wait":      (*Session).eventsWait,
 }
 
-// agentStatus is a pane's public agent status (detection arrives later).
-func (s *Session) agentStatus(*paneRec) protocol.AgentStatus { return protocol.StatusUnknown }
-
 func (s *Session) statusEvent(p *paneRec) protocol.PaneAgentStatusChangedEvent {
-	return protocol.PaneAgentStatusChangedEvent{PaneID: p.id, WorkspaceID: p.ws.id, AgentStatus: s.agentStatus(p)}
+	ev := protocol.PaneAgentStatusChangedEvent{PaneID: p.id, WorkspaceID: p.ws.id, AgentStatus: s.agentStatus(p)}
+	if p.facts.Agent != "" {
+		ev.Agent = protocol.Ptr(p.facts.Agent)
+	}
+	return ev
 }
 
 // eventsSubscribe validates every entry first (one unknown pane rejects the

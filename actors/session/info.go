@@ -34,7 +34,7 @@ func (s *Session) workspaceInfo(w *workspace) protocol.WorkspaceInfo {
 		PaneCount:   w.paneCount(),
 		TabCount:    len(w.tabs),
 		ActiveTabID: active,
-		AgentStatus: protocol.StatusUnknown,
+		AgentStatus: s.rollup(s.workspacePanes(w)),
 	}
 }
 
@@ -51,7 +51,7 @@ func (s *Session) tabInfo(t *tab) protocol.TabInfo {
 		Label:       label,
 		Focused:     s.tabFocused(t),
 		PaneCount:   len(t.root.Leaves()),
-		AgentStatus: protocol.StatusUnknown,
+		AgentStatus: s.rollup(s.tabPanes(t)),
 	}
 }
 
@@ -63,7 +63,7 @@ func (s *Session) paneInfo(p *paneRec) protocol.PaneInfo {
 		TabID:       p.tab.id,
 		Focused:     s.paneFocused(p),
 		Cwd:         protocol.Ptr(p.cwd),
-		AgentStatus: protocol.StatusUnknown,
+		AgentStatus: s.agentStatus(p),
 		Revision:    p.facts.Revision,
 		Scroll:      protocol.Ptr(p.facts.Scroll),
 	}
@@ -72,6 +72,9 @@ func (s *Session) paneInfo(p *paneRec) protocol.PaneInfo {
 	}
 	if p.label != "" {
 		info.Label = protocol.Ptr(p.label)
+	}
+	if p.facts.Agent != "" {
+		info.Agent = protocol.Ptr(p.facts.Agent)
 	}
 	if p.facts.ForegroundCwd != "" {
 		info.ForegroundCwd = protocol.Ptr(p.facts.ForegroundCwd)

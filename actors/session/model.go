@@ -46,6 +46,9 @@ type paneRec struct {
 	aliases    []string // public ids it had before moving between workspaces
 	rightClick string
 	facts      pane.Facts
+	seen       bool   // the user has seen its latest state (see status)
+	stateSeq   uint64 // state_change_seq of its last public status change
+	status     protocol.AgentStatus
 	cols       int
 	rows       int
 }

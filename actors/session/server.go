@@ -34,7 +34,7 @@ func (s *Session) snapshot(_ actor.Context, _ *api.Call) *api.Reply {
 		Tabs:       []protocol.TabInfo{},
 		Panes:      []protocol.PaneInfo{},
 		Layouts:    []protocol.PaneLayoutSnapshot{},
-		Agents:     []protocol.AgentInfo{},
+		Agents:     s.agents(),
 	}
 	for _, w := range s.workspaces {
 		snap.Workspaces = append(snap.Workspaces, s.workspaceInfo(w))

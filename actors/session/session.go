@@ -9,6 +9,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
@@ -26,6 +27,10 @@ type Options struct {
 	Config config.Config
 	// Area is the tab area in cells when no client is attached.
 	Cols, Rows int
+	// Catalog holds the agent manifests panes detect with.
+	Catalog *detect.Catalog
+	// CatalogDir is where local manifest overrides live.
+	CatalogDir string
 	// Events is the event bus every change is published to.
 	Events *actor.PID
 	// PaneProps makes a terminal's actor; nil means pane.Props. Tests of
@@ -35,10 +40,11 @@ type Options struct {
 
 // Session is the actor that owns the session's structure.
 type Session struct {
-	opts Options
-	cfg  config.Config
-	home string
-	area layout.Rect
+	opts    Options
+	cfg     config.Config
+	catalog *detect.Catalog
+	home    string
+	area    layout.Rect
 
 	workspaces  []*workspace
 	byWorkspace map[string]*workspace
@@ -47,6 +53,7 @@ type Session struct {
 	focused     *workspace
 	nextWS      uint64
 	nextTerm    uint64
+	stateSeq    uint64 // global counter of agent status changes
 
 	// Events raised while handling one message, sent once it is applied.
 	outbox    []*events.Publish
@@ -76,6 +83,7 @@ func newSession(opts Options) *Session {
 	return &Session{
 		opts:        opts,
 		cfg:         opts.Config,
+		catalog:     opts.Catalog,
 		home:        opts.Env("HOME"),
 		area:        layout.Rect{W: cols, H: rows},
 		byWorkspace: map[string]*workspace{},
@@ -88,7 +96,7 @@ func newSession(opts Options) *Session {
 type handler func(s *Session, ctx actor.Context, call *api.Call) *api.Reply
 
 // handlers is the session's method table; one file per area fills it.
-var handlers = mergeHandlers(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers)
+var handlers = mergeHandlers(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers)
 
 func mergeHandlers(areas ...map[string]handler) map[string]handler {
 	out := map[string]handler{}
@@ -118,7 +126,9 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.settle(ctx, before)
 	case *pane.Facts:
 		if p := s.terms[msg.TerminalID]; p != nil {
+			before := s.focusNow()
 			s.updateFacts(ctx, p, *msg)
+			s.settle(ctx, before)
 		}
 	case *pane.Started:
 		if msg.Err != nil {

@@ -121,6 +121,7 @@ func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneS
 		Cols:            p.cols,
 		Rows:            p.rows,
 		ScrollbackBytes: s.cfg.Advanced.ScrollbackLimitBytes,
+		Catalog:         s.catalog,
 		Log:             s.opts.Log.With("pane", p.id, "terminal", termID),
 	}
 	pid, err := ctx.SpawnNamed(s.opts.PaneProps(spec), termID)

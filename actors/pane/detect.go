@@ -1,0 +1,136 @@
+package pane
+
+import (
+	"bytes"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/detect"
+	"github.com/herdr-go/herdr/emulator"
+)
+
+// Detection runs in the pane actor, on the pane's own facts: it is redone
+// after output (at most every detectEvery) and once more shortly after
+// output stops, so an idle pane costs nothing and a server with many idle
+// panes stays near zero CPU.
+const (
+	detectEvery = 250 * time.Millisecond
+	// idleConfirm is how long a working → idle change without a visible
+	// idle marker must hold before it is reported.
+	idleConfirm = 300 * time.Millisecond
+)
+
+// SetCatalog replaces the agent manifests (server.reload_agent_manifests).
+type SetCatalog struct{ Catalog *detect.Catalog }
+
+// detectTick asks for a detection pass after output went quiet.
+type detectTick struct{}
+
+// detector is the detection state of one pane.
+type detector struct {
+	catalog    *detect.Catalog
+	last       time.Time // when detection last ran
+	tickArmed  bool
+	agent      string
+	state      detect.State
+	idleSince  time.Time // when a working → idle change was first seen
+	lastResult detect.Result
+}
+
+// detectSoon runs detection now if it has not run lately, else arms a tick.
+func (p *Pane) detectSoon(ctx actor.Context) {
+	if p.det.catalog == nil {
+		return
+	}
+	if time.Since(p.det.last) >= detectEvery {
+		p.runDetection(ctx)
+		return
+	}
+	p.armTick(ctx, detectEvery)
+}
+
+func (p *Pane) armTick(ctx actor.Context, after time.Duration) {
+	if p.det.tickArmed {
+		return
+	}
+	p.det.tickArmed = true
+	root, self := ctx.ActorSystem().Root, ctx.Self()
+	time.AfterFunc(after, func() { root.Send(self, &detectTick{}) })
+}
+
+// runDetection recognises the agent in the foreground and evaluates its
+// screen rules, updating the facts the session sees.
+func (p *Pane) runDetection(ctx actor.Context) {
+	p.det.last = time.Now()
+	agent := ""
+	if procs := p.foregroundProcesses(); len(procs) > 0 {
+		agent, _ = detect.Recognize(procs)
+	}
+	state := detect.StateUnknown
+	if agent != "" {
+		state = detect.StateIdle
+		if m, ok := p.det.catalog.Get(agent); ok {
+			text := p.term.Read(emulator.ReadOptions{Source: emulator.SourceDetection}).Text
+			res := m.Evaluate(detect.Input{Lines: strings.Split(text, "\n"), Title: p.term.Title()})
+			p.det.lastResult = res
+			state = res.State
+			if res.SkipStateUpdate && agent == p.det.agent {
+				state = p.det.state
+			}
+			// A working agent that looks idle without saying so is held a
+			// moment: spinners blink and redraws pass through blank frames.
+			if state == detect.StateIdle && p.det.state == detect.StateWorking && !res.VisibleIdle && agent == p.det.agent {
+				if p.det.idleSince.IsZero() {
+					p.det.idleSince = time.Now()
+				}
+				if time.Since(p.det.idleSince) < idleConfirm {
+					state = detect.StateWorking
+					p.armTick(ctx, idleConfirm/3)
+				}
+			} else {
+				p.det.idleSince = time.Time{}
+			}
+		}
+	}
+	if agent != p.det.agent || state != p.det.state {
+		p.det.agent, p.det.state = agent, state
+		p.facts.Agent, p.facts.AgentState = agent, string(state)
+		p.sendFacts(ctx)
+	}
+}
+
+// foregroundProcesses describes the PTY's foreground process group for
+// recognition: only the shell's descendants are read, never all of /proc.
+func (p *Pane) foregroundProcesses() []detect.Process {
+	pg := p.foregroundGroup()
+	if pg <= 0 || p.cmd == nil || p.cmd.Process == nil {
+		return nil
+	}
+	var out []detect.Process
+	for _, pid := range descendants(p.cmd.Process.Pid) {
+		group, _, ok := procGroup(pid)
+		if !ok || group != pg {
+			continue
+		}
+		data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
+		if err != nil || len(data) == 0 {
+			continue
+		}
+		proc := detect.Process{PID: pid, Leader: pid == pg, Argv: strings.Split(strings.TrimRight(string(data), "\x00"), "\x00")}
+		if env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ"); err == nil {
+			if i := bytes.Index(env, []byte(detect.EnvAgentHint+"=")); i >= 0 && (i == 0 || env[i-1] == 0) {
+				v := env[i+len(detect.EnvAgentHint)+1:]
+				if j := bytes.IndexByte(v, 0); j >= 0 {
+					v = v[:j]
+				}
+				proc.Env = map[string]string{detect.EnvAgentHint: string(v)}
+			}
+		}
+		out = append(out, proc)
+	}
+	return out
+}

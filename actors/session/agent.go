@@ -1,0 +1,106 @@
+package session
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/detect"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+var agentHandlers = map[string]handler{
+	"agent.list":                    (*Session).agentList,
+	"agent.get":                     (*Session).agentGet,
+	"server.agent_manifests":        (*Session).agentManifests,
+	"server.reload_agent_manifests": (*Session).reloadAgentManifests,
+}
+
+func (s *Session) agentInfo(p *paneRec) protocol.AgentInfo {
+	pi := s.paneInfo(p)
+	return protocol.AgentInfo{
+		TerminalID:            p.termID,
+		Agent:                 pi.Agent,
+		TerminalTitle:         pi.TerminalTitle,
+		TerminalTitleStripped: pi.TerminalTitleStripped,
+		AgentStatus:           pi.AgentStatus,
+		WorkspaceID:           p.ws.id,
+		TabID:                 p.tab.id,
+		PaneID:                p.id,
+		Focused:               pi.Focused,
+		InteractiveReady:      p.facts.AgentState == string(protocol.StatusIdle),
+		StateChangeSeq:        p.stateSeq,
+		Cwd:                   pi.Cwd,
+		ForegroundCwd:         pi.ForegroundCwd,
+		Revision:              p.facts.Revision,
+	}
+}
+
+// agents lists the panes hosting an agent, in workspace, tab and layout order.
+func (s *Session) agents() []protocol.AgentInfo {
+	out := []protocol.AgentInfo{}
+	for _, w := range s.workspaces {
+		for _, p := range s.workspacePanes(w) {
+			if p.facts.Agent != "" {
+				out = append(out, s.agentInfo(p))
+			}
+		}
+	}
+	return out
+}
+
+// resolveAgent finds an agent by its pane's current public id.
+func (s *Session) resolveAgent(target string) (*paneRec, error) {
+	if p := s.panes[target]; p != nil && p.id == target && p.facts.Agent != "" {
+		return p, nil
+	}
+	return nil, protocol.Errorf("agent_not_found", "no agent at %s", target)
+}
+
+func (s *Session) agentList(_ actor.Context, _ *api.Call) *api.Reply {
+	return api.Done(protocol.AgentList{Agents: s.agents()})
+}
+
+func (s *Session) agentGet(_ actor.Context, call *api.Call) *api.Reply {
+	p, err := s.resolveAgent(call.Params.(*protocol.AgentTarget).Target)
+	if err != nil {
+		return api.Fail(err)
+	}
+	return api.Done(protocol.AgentInfoResult{Agent: s.agentInfo(p)})
+}
+
+func manifestInfos(c *detect.Catalog) []protocol.AgentManifestInfo {
+	out := []protocol.AgentManifestInfo{}
+	for _, m := range c.Infos() {
+		info := protocol.AgentManifestInfo{Agent: m.Agent, Source: m.Source, SourceKind: m.SourceKind}
+		if m.ActiveVersion != "" {
+			info.ActiveVersion = protocol.Ptr(m.ActiveVersion)
+		}
+		if m.Warning != "" {
+			info.Warning = protocol.Ptr(m.Warning)
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+func (s *Session) agentManifests(_ actor.Context, _ *api.Call) *api.Reply {
+	if s.catalog == nil {
+		return api.Done(protocol.AgentManifestStatus{Manifests: []protocol.AgentManifestInfo{}})
+	}
+	return api.Done(protocol.AgentManifestStatus{Manifests: manifestInfos(s.catalog)})
+}
+
+// reloadAgentManifests re-reads the bundled manifests and local overrides
+// and hands the new catalog to every pane.
+func (s *Session) reloadAgentManifests(ctx actor.Context, _ *api.Call) *api.Reply {
+	catalog, warnings := detect.LoadCatalog(s.opts.CatalogDir)
+	for _, w := range warnings {
+		s.opts.Log.Warn("agent manifest override ignored", "err", w.Error())
+	}
+	s.catalog = catalog
+	for _, p := range s.terms {
+		ctx.Send(p.pid, &pane.SetCatalog{Catalog: catalog})
+	}
+	return api.Done(protocol.AgentManifestReload{Manifests: manifestInfos(catalog)})
+}
