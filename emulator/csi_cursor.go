@@ -119,7 +119,7 @@ func (t *Terminal) savedSlot() *savedCursor {
 func (t *Terminal) saveCursor() {
 	*t.savedSlot() = savedCursor{
 		x: t.x, y: t.y, pen: t.pen, pendingWrap: t.pendingWrap,
-		origin: t.modes.Origin, charsetG0: t.lineDrawing, valid: true,
+		origin: t.modes.Origin, charsets: t.charsets, valid: true,
 	}
 }
 
@@ -131,7 +131,8 @@ func (t *Terminal) restoreCursor() {
 	t.y = clamp(s.y, 0, t.rows-1)
 	t.pendingWrap = s.pendingWrap && s.valid
 	t.modes.Origin = s.origin
-	t.lineDrawing = s.charsetG0
+	t.charsets = s.charsets
+	t.lineDrawing = s.charsets.lineDrawing()
 	t.setPen(s.pen)
 }
 

@@ -151,9 +151,12 @@ func (t *Terminal) scrollRegionUp(n int, toScrollback bool) {
 		return
 	}
 	region := t.scr.lines[t.top : t.bottom+1]
+	if toScrollback {
+		t.scrolled += int64(n)
+	}
 	for _, l := range region[:n] {
 		if toScrollback {
-			t.sb.push(l)
+			t.sbPush(l)
 		}
 		l.reset(t.eraseID)
 	}

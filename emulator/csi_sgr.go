@@ -3,23 +3,37 @@ package emulator
 // SGR (select graphic rendition) and the pen. The pen is kept both as a full
 // style and as its interned id, so printing a character costs no lookup.
 
-func (t *Terminal) sgr(params []int64) {
+// sgr applies SGR parameters. sub has bit i set when params[i] is a
+// colon-separated sub-parameter of the parameter before it ("4:3",
+// "38:2::r:g:b"). SGR 0 keeps the hyperlink: that is OSC 8 state.
+func (t *Terminal) sgr(params []int64, sub uint64) {
 	s := t.pen
 	if len(params) == 0 {
 		params = []int64{0}
 	}
 	for i := 0; i < len(params); i++ {
+		if sub&(1<<i) != 0 {
+			continue // a stray sub-parameter
+		}
+		nsub := 0
+		for i+1+nsub < len(params) && sub&(1<<(i+1+nsub)) != 0 {
+			nsub++
+		}
+		subs := params[i+1 : i+1+nsub]
 		switch p := params[i]; {
 		case p == 0:
-			s = style{}
+			s = style{link: s.link}
 		case p == 1:
 			s.attrs |= attrBold
 		case p == 2:
 			s.attrs |= attrDim
 		case p == 3:
 			s.attrs |= attrItalic
-		case p == 4 || p == 21:
-			s.attrs |= attrUnderline
+		case p == 4:
+			s.under = underSingle
+			if nsub > 0 && subs[0] >= 0 && subs[0] <= int64(underDashed) {
+				s.under = uint8(subs[0])
+			}
 		case p == 5 || p == 6:
 			s.attrs |= attrBlink
 		case p == 7:
@@ -28,12 +42,14 @@ func (t *Terminal) sgr(params []int64) {
 			s.attrs |= attrHidden
 		case p == 9:
 			s.attrs |= attrStrike
+		case p == 21:
+			s.under = underDouble
 		case p == 22:
 			s.attrs &^= attrBold | attrDim
 		case p == 23:
 			s.attrs &^= attrItalic
 		case p == 24:
-			s.attrs &^= attrUnderline
+			s.under = underNone
 		case p == 25:
 			s.attrs &^= attrBlink
 		case p == 27:
@@ -44,34 +60,64 @@ func (t *Terminal) sgr(params []int64) {
 			s.attrs &^= attrStrike
 		case p >= 30 && p <= 37:
 			s.fg = indexedColor(int(p - 30))
-		case p == 38:
-			c, ok, n := extendedColor(params[i+1:])
-			i += n
+		case p == 38, p == 48, p == 58:
+			var c color
+			ok := false
+			if nsub > 0 {
+				c, ok = colonColor(subs)
+			} else {
+				var n int
+				c, ok, n = extendedColor(params[i+1:])
+				i += n
+			}
 			if ok {
-				s.fg = c
+				switch p {
+				case 38:
+					s.fg = c
+				case 48:
+					s.bg = c
+				default:
+					s.ul = c
+				}
 			}
 		case p == 39:
 			s.fg = colorDefault
 		case p >= 40 && p <= 47:
 			s.bg = indexedColor(int(p - 40))
-		case p == 48:
-			c, ok, n := extendedColor(params[i+1:])
-			i += n
-			if ok {
-				s.bg = c
-			}
 		case p == 49:
 			s.bg = colorDefault
+		case p == 53:
+			s.attrs |= attrOverline
+		case p == 55:
+			s.attrs &^= attrOverline
+		case p == 59:
+			s.ul = colorDefault
 		case p >= 90 && p <= 97:
 			s.fg = indexedColor(int(p - 90 + 8))
 		case p >= 100 && p <= 107:
 			s.bg = indexedColor(int(p - 100 + 8))
 		}
+		i += nsub
 	}
 	t.setPen(s)
 }
 
-// extendedColor parses the arguments of SGR 38/48: "5;n" or "2;r;g;b". It
+// colonColor parses the sub-parameters of "38:…", "48:…" or "58:…":
+// "5:n", "2:cs:r:g:b" (cs, the colour space, is ignored; often empty) or
+// the common "2:r:g:b".
+func colonColor(subs []int64) (color, bool) {
+	switch {
+	case len(subs) >= 2 && subs[0] == 5:
+		return indexedColor(int(subs[1] & 0xff)), true
+	case len(subs) >= 5 && subs[0] == 2:
+		return rgbColor(int(subs[2]&0xff), int(subs[3]&0xff), int(subs[4]&0xff)), true
+	case len(subs) == 4 && subs[0] == 2:
+		return rgbColor(int(subs[1]&0xff), int(subs[2]&0xff), int(subs[3]&0xff)), true
+	}
+	return 0, false
+}
+
+// extendedColor parses the arguments of SGR 38/48/58: "5;n" or "2;r;g;b". It
 // returns the colour, whether it was well formed and how many params it
 // consumed.
 func extendedColor(args []int64) (color, bool, int) {
@@ -118,7 +164,8 @@ func (t *Terminal) intern(s style) uint16 {
 }
 
 // compactStyles rebuilds the style table with only the styles still in use
-// (screens, scrollback, pen) and renumbers the cells.
+// (screens and pen; scrollback stores styles by value) and renumbers the
+// cells.
 func (t *Terminal) compactStyles() {
 	old := t.styles.list
 	remap := make([]int32, len(old))
@@ -152,10 +199,39 @@ func (t *Terminal) compactStyles() {
 			renumber(l.cells)
 		}
 	}
-	for i := 0; i < t.sb.len(); i++ {
-		renumber(t.sb.cells(t.sb.at(i)))
-	}
-	t.styles = fresh
 	t.penID = mapID(t.penID)
 	t.eraseID = mapID(t.eraseID)
+	t.styles = fresh
+	t.compactLinks()
+}
+
+// compactLinks rebuilds the hyperlink table with only the links used by the
+// (already compacted) style table and the pens, renumbering them.
+func (t *Terminal) compactLinks() {
+	if len(t.links.list) == 0 {
+		return
+	}
+	old := t.links
+	t.links = linkTable{}
+	remap := make(map[uint16]uint16)
+	mapLink := func(id uint16) uint16 {
+		if id == 0 {
+			return 0
+		}
+		nid, ok := remap[id]
+		if !ok {
+			nid, _ = t.links.lookup(old.get(id))
+			remap[id] = nid
+		}
+		return nid
+	}
+	st := &t.styles
+	clear(st.index)
+	for i := range st.list {
+		st.list[i].link = mapLink(st.list[i].link)
+		st.index[st.list[i]] = uint16(i)
+	}
+	t.pen.link = mapLink(t.pen.link)
+	t.savedMain.pen.link = mapLink(t.savedMain.pen.link)
+	t.savedAlt.pen.link = mapLink(t.savedAlt.pen.link)
 }

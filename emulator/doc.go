@@ -4,14 +4,21 @@
 // The package owns everything between the raw byte stream and the text that
 // the socket API hands out:
 //
-//   - parsing (github.com/danielgatis/go-vte/vtparser) and dispatch of C0
-//     controls, ESC, CSI and OSC sequences (perform.go and the csi_*.go /
-//     osc.go files, one per sequence family);
+//   - parsing and dispatch of C0 controls, ESC, CSI and OSC sequences:
+//     printable text and complete CSI sequences (with colon sub-parameters)
+//     are parsed in Write's fast paths (terminal.go, csi_scan.go), the rest
+//     by github.com/danielgatis/go-vte/vtparser; dispatch lives in
+//     perform.go and one file per sequence family (csi_cursor.go,
+//     csi_erase.go, csi_mode.go, csi_sgr.go, osc.go);
+//   - grapheme clusters (grapheme.go): combining marks, ZWJ sequences,
+//     variation selectors and flags join the cell before them, with widths
+//     from github.com/rivo/uniseg;
 //   - screen operations (cursor movement, erase, insert/delete, scrolling,
 //     modes, alternate screen);
-//   - the cell grid with interned styles (grid.go), a byte-bounded
-//     scrollback ring (scrollback.go) and reflow of the screen on a width
-//     change (reflow.go);
+//   - the cell grid with interned styles and hyperlinks (grid.go), a
+//     byte-bounded scrollback ring of compactly encoded lines
+//     (scrollback.go) and reflow of the screen on a width change
+//     (reflow.go; scrollback keeps the width it was written with);
 //   - the read API used by pane.read (read.go).
 //
 // Layering is parser → screen operations → grid; the grid knows nothing of

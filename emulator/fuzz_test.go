@@ -16,6 +16,10 @@ func FuzzWrite(f *testing.F) {
 		"\x1b]0;title\x07\x1b]7;file:///tmp\x1b\\",
 		"\x1b[?7l" + "abcdefghijklmnopqrstuvwxyz",
 		"\x1b(0lqqk\x1b(B\x1b[4h  ins\x1b[4l",
+		"\x1b[4:3;58:2::1:2:3;38:5:9mX\x1b[53;21m\x1b[",
+		"\x1b]8;id=1;http://x\x1b\\ln\x1b]8;;\x07\x1b]9;4;1;50\x07\x1b]133;A\x07$ ",
+		"\U0001F468\u200D\U0001F469\u2764\uFE0F\U0001F1EB\U0001F1F7\U0001F44D\U0001F3FD",
+		"\x1b)0\x0eqx\x0fq\x1b[5 q\x1b7\x1b8",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s), uint8(10), uint8(5))

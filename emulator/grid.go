@@ -12,11 +12,21 @@ const (
 	attrBold uint16 = 1 << iota
 	attrDim
 	attrItalic
-	attrUnderline
 	attrBlink
 	attrInverse
 	attrHidden
 	attrStrike
+	attrOverline
+)
+
+// Underline styles (SGR 4:n; 4 is single, 21 double).
+const (
+	underNone uint8 = iota
+	underSingle
+	underDouble
+	underCurly
+	underDotted
+	underDashed
 )
 
 // color is a packed colour: the top byte is the kind, the low 24 bits the
@@ -36,8 +46,15 @@ func rgbColor(r, g, b int) color { return colorRGB | color((r&0xff)<<16|(g&0xff)
 // style is the full rendition of a cell. Cells never store it directly: they
 // store an id into the terminal's styleTable.
 type style struct {
-	fg, bg color
-	attrs  uint16
+	fg, bg, ul color  // ul: underline colour (SGR 58)
+	link       uint16 // hyperlink id (OSC 8) in the terminal's linkTable; 0: none
+	attrs      uint16
+	under      uint8 // underline style, underNone..underDashed
+}
+
+func (s style) withoutLink() style {
+	s.link = 0
+	return s
 }
 
 // maxStyles bounds the style table (ids are uint16).

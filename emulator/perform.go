@@ -43,6 +43,12 @@ func (p *performer) Execute(b byte) {
 		t.linefeed()
 	case 0x0d: // CR
 		t.carriageReturn()
+	case 0x0e: // SO: invoke G1
+		t.charsets.shift = true
+		t.lineDrawing = t.charsets.lineDrawing()
+	case 0x0f: // SI: invoke G0
+		t.charsets.shift = false
+		t.lineDrawing = t.charsets.lineDrawing()
 	default:
 		// Other C0 controls and 8-bit C1 controls (which, in a UTF-8
 		// stream, are almost always stray bytes) are ignored.
@@ -98,7 +104,11 @@ func (p *performer) EscDispatch(intermediates []byte, ignore bool, b byte) {
 	}
 	switch intermediates[0] {
 	case '(': // designate G0
-		t.lineDrawing = b == '0'
+		t.charsets.g0 = b == '0'
+		t.lineDrawing = t.charsets.lineDrawing()
+	case ')': // designate G1
+		t.charsets.g1 = b == '0'
+		t.lineDrawing = t.charsets.lineDrawing()
 	case '#':
 		if b == '8' { // DECALN
 			t.alignmentTest()
@@ -107,7 +117,12 @@ func (p *performer) EscDispatch(intermediates []byte, ignore bool, b byte) {
 }
 
 func (p *performer) CsiDispatch(params []int64, intermediates []byte, ignore bool, action uint32) {
-	t := p.t
+	p.t.csiDispatch(params, intermediates, ignore, byte(action), 0)
+}
+
+// csiDispatch runs one CSI sequence. sub has bit i set when params[i] is a
+// colon-separated sub-parameter; only SGR accepts those.
+func (t *Terminal) csiDispatch(params []int64, intermediates []byte, ignore bool, action byte, sub uint64) {
 	t.ground = true
 	t.changed = true
 	var private byte
@@ -117,9 +132,16 @@ func (p *performer) CsiDispatch(params []int64, intermediates []byte, ignore boo
 	if ignore && action != 'm' {
 		return
 	}
+	if sub != 0 && (action != 'm' || private != 0) {
+		return
+	}
 	switch private {
 	case 0:
-		t.csiPlain(params, byte(action))
+		if action == 'm' {
+			t.sgr(params, sub)
+			return
+		}
+		t.csiPlain(params, action)
 	case '?':
 		switch action {
 		case 'h':
@@ -148,7 +170,9 @@ func (p *performer) CsiDispatch(params []int64, intermediates []byte, ignore boo
 			t.softReset()
 		}
 	case ' ':
-		// DECSCUSR (cursor style) and friends: ignored.
+		if action == 'q' { // DECSCUSR
+			t.cursorShape = CursorShape(min(param(params, 0, 0), 6))
+		}
 	case '$':
 		if action == 'p' { // DECRQM for ANSI modes
 			t.reportANSIMode(param(params, 0, 0))
@@ -211,8 +235,6 @@ func (t *Terminal) csiPlain(params []int64, action byte) {
 		t.repeat(param(params, 0, 1))
 	case 'r': // DECSTBM
 		t.setMargins(param(params, 0, 1), param(params, 1, t.rows))
-	case 'm': // SGR
-		t.sgr(params)
 	case 'h': // SM
 		t.setANSIModes(params, true)
 	case 'l': // RM
@@ -324,9 +346,11 @@ func (t *Terminal) printRune(r rune) {
 	} else {
 		w = t.widths.runeWidth(r)
 	}
-	if w == 0 {
-		t.attachCombining(r)
+	if (w == 0 || r >= 0x1f1e6 || t.prevHasMarks()) && t.joinCluster(r, w) {
 		return
+	}
+	if w == 0 {
+		return // nothing to attach to
 	}
 	if w == 2 && t.cols < 2 {
 		w = 1
@@ -367,26 +391,6 @@ func (t *Terminal) printRune(r rune) {
 		t.x = t.cols - 1
 		t.pendingWrap = t.modes.AutoWrap
 	}
-}
-
-// attachCombining adds a zero-width mark to the character before the
-// cursor.
-func (t *Terminal) attachCombining(r rune) {
-	x := t.x
-	if !t.pendingWrap {
-		x--
-	}
-	if x < 0 {
-		return
-	}
-	l := t.scr.lines[t.y]
-	if l.cells[x].flags&cellCont != 0 && x > 0 {
-		x--
-	}
-	if l.cells[x].ch == 0 {
-		return
-	}
-	l.addComb(x, r)
 }
 
 // breakWide clears whatever is at column x that would be corrupted by an
@@ -496,6 +500,9 @@ func (t *Terminal) fullReset() {
 	t.resetState()
 	t.title = ""
 	t.cwd = ""
+	t.progress = ""
+	t.mark = promptMark{}
+	t.links = linkTable{}
 	if t.opts.OnTitle != nil {
 		t.opts.OnTitle("")
 	}
@@ -512,6 +519,7 @@ func (t *Terminal) softReset() {
 	t.top, t.bottom = 0, t.rows-1
 	t.pen, t.penID, t.eraseID = style{}, 0, 0
 	t.lineDrawing = false
+	t.charsets = charsets{}
 	t.pendingWrap = false
 }
 

@@ -82,11 +82,15 @@ type ReadResult struct {
 	Revision uint64
 }
 
-// row is a read-only view of one rendered row.
+// row is a read-only view of one rendered row. Its cells' style ids refer
+// to st and links (the terminal's tables for screen rows, a read's own for
+// rows decoded from scrollback).
 type row struct {
 	cells   []cell
 	comb    map[int]string
 	wrapped bool
+	st      *styleTable
+	links   *linkTable
 }
 
 // Read renders part of the terminal as text.
@@ -117,9 +121,8 @@ func (t *Terminal) Read(o ReadOptions) ReadResult {
 		}
 		first := max(total-n, 0)
 		rows = make([]row, 0, total-first)
-		for i := first; i < sbLen; i++ {
-			r := t.sb.at(i)
-			rows = append(rows, row{cells: t.sb.cells(r), comb: r.comb, wrapped: r.wrapped})
+		if first < sbLen {
+			rows = append(rows, t.scrollbackRows(first, sbLen)...)
 		}
 		rows = append(rows, screenRows[max(first-sbLen, 0):]...)
 	default: // visible, detection
@@ -138,19 +141,56 @@ func (t *Terminal) Read(o ReadOptions) ReadResult {
 func (t *Terminal) screenRows(ansi bool) []row {
 	lines := t.scr.lines
 	end := len(lines)
-	for end > 0 && t.keptCells(lines[end-1].cells, ansi) == 0 {
+	for end > 0 && keptCells(row{cells: lines[end-1].cells, st: &t.styles}, ansi) == 0 {
 		end--
 	}
 	rows := make([]row, end)
 	for i, l := range lines[:end] {
-		rows[i] = row{cells: l.cells, comb: l.comb, wrapped: l.wrapped}
+		rows[i] = row{cells: l.cells, comb: l.comb, wrapped: l.wrapped, st: &t.styles, links: &t.links}
 	}
 	return rows
 }
 
-// keptCells returns how many leading cells survive trailing-blank trimming.
-// In ANSI mode blanks with a visible background are kept.
-func (t *Terminal) keptCells(cells []cell, ansi bool) int {
+// maxDecodedCells bounds the cells decoded for one scrollback line.
+const maxDecodedCells = 1 << 16
+
+// scrollbackRows decodes scrollback lines [from, to) with styles interned in
+// tables of their own.
+func (t *Terminal) scrollbackRows(from, to int) []row {
+	st := newStyleTable()
+	links := &linkTable{}
+	intern := func(s style, link string) uint16 {
+		s.link = 0
+		if link != "" {
+			s.link, _ = links.lookup(link)
+		}
+		id, _ := st.lookup(s)
+		return id
+	}
+	size := 0
+	for i := from; i < to; i++ {
+		size += int(t.sb.at(i).n) // every cell takes at least one byte
+	}
+	cells := make([]cell, 0, size)
+	ends := make([]int, 0, to-from)
+	for i := from; i < to; i++ {
+		cells = t.sb.decode(cells, t.sb.at(i), maxDecodedCells, intern)
+		ends = append(ends, len(cells))
+	}
+	rows := make([]row, 0, to-from)
+	start := 0
+	for k, i := 0, from; i < to; k, i = k+1, i+1 {
+		r := t.sb.at(i)
+		rows = append(rows, row{cells: cells[start:ends[k]:ends[k]], comb: r.comb, wrapped: r.wrapped, st: &st, links: links})
+		start = ends[k]
+	}
+	return rows
+}
+
+// keptCells returns how many leading cells of r survive trailing-blank
+// trimming. In ANSI mode blanks with a visible background are kept.
+func keptCells(r row, ansi bool) int {
+	cells := r.cells
 	n := len(cells)
 	for n > 0 {
 		c := cells[n-1]
@@ -158,7 +198,7 @@ func (t *Terminal) keptCells(cells []cell, ansi bool) int {
 			break
 		}
 		if ansi && c.style != 0 {
-			s := t.styles.get(c.style)
+			s := r.st.get(c.style)
 			if s.bg != colorDefault || s.attrs&attrInverse != 0 {
 				break
 			}
@@ -178,7 +218,7 @@ func (t *Terminal) render(rows []row, ansi, unwrap bool) string {
 		joined := unwrap && r.wrapped && i+1 < len(rows)
 		n := len(r.cells)
 		if !joined {
-			n = t.keptCells(r.cells, ansi)
+			n = keptCells(r, ansi)
 		}
 		b = t.renderCells(b, r, n, ansi)
 		if !joined && i+1 < len(rows) {
@@ -189,13 +229,21 @@ func (t *Terminal) render(rows []row, ansi, unwrap bool) string {
 }
 
 func (t *Terminal) renderCells(b []byte, r row, n int, ansi bool) []byte {
-	var cur uint16
+	var cur, curLink uint16
 	for i, c := range r.cells[:n] {
 		if c.flags&cellCont != 0 || (c.flags&cellPad != 0 && r.wrapped) {
 			continue
 		}
 		if ansi && c.style != cur {
-			b = appendSGR(b, t.styles.get(c.style))
+			s := r.st.get(c.style)
+			if s.link != curLink {
+				b = appendLink(b, r.links.get(s.link))
+				curLink = s.link
+			}
+			s.link = 0
+			if s != r.st.get(cur).withoutLink() {
+				b = appendSGR(b, s)
+			}
 			cur = c.style
 		}
 		ch := c.ch
@@ -211,30 +259,75 @@ func (t *Terminal) renderCells(b []byte, r row, n int, ansi bool) []byte {
 			b = append(b, r.comb[i]...)
 		}
 	}
-	if ansi && cur != 0 {
+	if ansi && curLink != 0 {
+		b = appendLink(b, "")
+	}
+	if ansi && cur != 0 && r.st.get(cur).withoutLink() != (style{}) {
 		b = append(b, "\x1b[0m"...)
 	}
 	return b
 }
 
-// appendSGR appends a "\x1b[0;...m" sequence that sets exactly s.
+// appendSGR appends a "\x1b[0;...m" sequence that sets exactly s (the
+// hyperlink aside: renderCells writes it as OSC 8).
 func appendSGR(b []byte, s style) []byte {
 	b = append(b, "\x1b[0"...)
 	attrs := [...]struct {
 		bit  uint16
-		code byte
+		code string
 	}{
-		{attrBold, '1'}, {attrDim, '2'}, {attrItalic, '3'}, {attrUnderline, '4'},
-		{attrBlink, '5'}, {attrInverse, '7'}, {attrHidden, '8'}, {attrStrike, '9'},
+		{attrBold, "1"}, {attrDim, "2"}, {attrItalic, "3"}, {attrBlink, "5"},
+		{attrInverse, "7"}, {attrHidden, "8"}, {attrStrike, "9"}, {attrOverline, "53"},
 	}
 	for _, a := range attrs {
 		if s.attrs&a.bit != 0 {
-			b = append(b, ';', a.code)
+			b = append(b, ';')
+			b = append(b, a.code...)
 		}
+	}
+	switch s.under {
+	case underNone:
+	case underSingle:
+		b = append(b, ";4"...)
+	default:
+		b = append(b, ";4:"...)
+		b = append(b, '0'+s.under)
 	}
 	b = appendColor(b, s.fg, 30, 90, 38)
 	b = appendColor(b, s.bg, 40, 100, 48)
+	b = appendUnderlineColor(b, s.ul)
 	return append(b, 'm')
+}
+
+// appendUnderlineColor appends SGR 58 in its colon form ("58:5:n",
+// "58:2::r:g:b"), the form terminals that know underline colours parse.
+func appendUnderlineColor(b []byte, c color) []byte {
+	v := int(c &^ colorKindMask)
+	switch c & colorKindMask {
+	case colorIndexed:
+		b = append(b, ";58:5:"...)
+		b = strconv.AppendInt(b, int64(v), 10)
+	case colorRGB:
+		b = append(b, ";58:2::"...)
+		b = strconv.AppendInt(b, int64(v>>16&0xff), 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(v>>8&0xff), 10)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(v&0xff), 10)
+	}
+	return b
+}
+
+// appendLink appends the OSC 8 that opens link ("params;URI"), or closes
+// the current one when link is "".
+func appendLink(b []byte, link string) []byte {
+	b = append(b, "\x1b]8;"...)
+	if link == "" {
+		b = append(b, ';')
+	} else {
+		b = append(b, link...)
+	}
+	return append(b, "\x1b\\"...)
 }
 
 func appendColor(b []byte, c color, base, bright, ext int) []byte {

@@ -135,9 +135,10 @@ func (t *Terminal) reflowPrimary(cols int) (pendingWrap bool) {
 	if excess := len(out) - rows; excess > 0 {
 		drop := min(excess, newY)
 		for _, l := range out[:drop] {
-			t.sb.push(l)
+			t.sbPush(l)
 		}
 		out = out[drop:]
+		t.scrolled += int64(drop)
 		newY -= drop
 		if len(out) > rows {
 			out = out[:rows]

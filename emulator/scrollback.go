@@ -1,91 +1,290 @@
 package emulator
 
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
+
 // lineOverheadBytes is the fixed cost charged per scrollback line on top of
-// its cells, so that a flood of empty lines is bounded too.
+// its encoded cells, so that a flood of empty lines is bounded too.
 const lineOverheadBytes = 48
 
 // DefaultScrollbackLimitBytes is used when Options.ScrollbackLimitBytes is 0.
 const DefaultScrollbackLimitBytes = 10_000_000
 
-// sbLine is one line of scrollback: a window into the cell arena.
-type sbLine struct {
-	start, n int
-	epoch    uint32 // arena pass the cells were written in
-	wrapped  bool
-	comb     map[int]string
+// Scrollback lines are stored encoded, not as cells: printable ASCII is one
+// byte, other characters their UTF-8, and a style change is written out in
+// full (by value, not as a style id) before the cells that use it. A line of
+// 120 plain characters costs 120 bytes instead of 960 in cells, and the
+// scrollback does not depend on the style or link tables (which can then be
+// compacted by looking at the screens only).
+const (
+	opBlank = 0x00 // a blank cell (ch 0)
+	opStyle = 0x01 // the style of the following cells: a field mask, then the fields
+	opFlags = 0x02 // the flags of the next cell (wide, continuation, ...)
+	opRune  = 0x03 // a character that is neither printable ASCII nor valid UTF-8: uvarint
+)
+
+// Style field mask bits of opStyle.
+const (
+	sfFg = 1 << iota
+	sfBg
+	sfUl
+	sfAttrs
+	sfUnder
+	sfLink
+)
+
+// appendStyle encodes s (its link as the link string).
+func appendStyle(b []byte, s style, links *linkTable) []byte {
+	var mask byte
+	if s.fg != 0 {
+		mask |= sfFg
+	}
+	if s.bg != 0 {
+		mask |= sfBg
+	}
+	if s.ul != 0 {
+		mask |= sfUl
+	}
+	if s.attrs != 0 {
+		mask |= sfAttrs
+	}
+	if s.under != 0 {
+		mask |= sfUnder
+	}
+	link := links.get(s.link)
+	if link != "" {
+		mask |= sfLink
+	}
+	b = append(b, opStyle, mask)
+	if mask&sfFg != 0 {
+		b = binary.AppendUvarint(b, uint64(s.fg))
+	}
+	if mask&sfBg != 0 {
+		b = binary.AppendUvarint(b, uint64(s.bg))
+	}
+	if mask&sfUl != 0 {
+		b = binary.AppendUvarint(b, uint64(s.ul))
+	}
+	if mask&sfAttrs != 0 {
+		b = binary.AppendUvarint(b, uint64(s.attrs))
+	}
+	if mask&sfUnder != 0 {
+		b = append(b, s.under)
+	}
+	if mask&sfLink != 0 {
+		b = binary.AppendUvarint(b, uint64(len(link)))
+		b = append(b, link...)
+	}
+	return b
 }
 
-func (r *sbLine) cost() int { return r.n*cellBytes + lineOverheadBytes }
+// readStyle decodes what appendStyle wrote after opStyle; n is the number
+// of bytes used.
+func readStyle(b []byte) (s style, link string, n int) {
+	if len(b) == 0 {
+		return style{}, "", 0
+	}
+	mask := b[0]
+	n = 1
+	next := func() uint64 {
+		v, k := binary.Uvarint(b[n:])
+		if k <= 0 {
+			n = len(b)
+			return 0
+		}
+		n += k
+		return v
+	}
+	if mask&sfFg != 0 {
+		s.fg = color(next())
+	}
+	if mask&sfBg != 0 {
+		s.bg = color(next())
+	}
+	if mask&sfUl != 0 {
+		s.ul = color(next())
+	}
+	if mask&sfAttrs != 0 {
+		s.attrs = uint16(next())
+	}
+	if mask&sfUnder != 0 && n < len(b) {
+		s.under = b[n]
+		n++
+	}
+	if mask&sfLink != 0 {
+		l := int(next())
+		l = min(l, len(b)-n)
+		link = string(b[n : n+l])
+		n += l
+	}
+	return s, link, n
+}
 
-// scrollback is a ring of lines bounded by bytes. Cells live in one arena
-// (itself used as a ring: a line that does not fit at the end starts again at
-// 0), so pushing a line in steady state allocates nothing. A line's cost is
-// its trailing-blank-trimmed cell storage plus lineOverheadBytes; the oldest
-// lines are dropped first so that the total cost stays within the limit. The
-// arena never exceeds limit bytes either, so when it is fragmented (the tail
-// left unused by a line that did not fit) a few more old lines may be dropped
-// than the cost alone requires.
+// encodeCells appends the encoding of cells.
+func encodeCells(b []byte, cells []cell, st *styleTable, links *linkTable) []byte {
+	var cur uint16
+	for _, c := range cells {
+		if c.style != cur {
+			b = appendStyle(b, st.get(c.style), links)
+			cur = c.style
+		}
+		if c.flags != 0 {
+			b = append(b, opFlags, c.flags)
+		}
+		switch ch := c.ch; {
+		case ch == 0:
+			b = append(b, opBlank)
+		case ch >= 0x20 && ch < 0x7f:
+			b = append(b, byte(ch))
+		case ch >= 0x80 && utf8.ValidRune(ch):
+			b = utf8.AppendRune(b, ch)
+		default:
+			b = append(b, opRune)
+			b = binary.AppendUvarint(b, uint64(uint32(ch)))
+		}
+	}
+	return b
+}
+
+// internFunc maps a decoded style and link to a style id of some table.
+type internFunc func(s style, link string) uint16
+
+// decodeCells appends the cells encoded in b (at most max of them).
+func decodeCells(dst []cell, b []byte, max int, intern internFunc) []cell {
+	var (
+		st    uint16
+		flags uint8
+		n     int
+	)
+	for i := 0; i < len(b) && n < max; {
+		var ch rune
+		switch x := b[i]; {
+		case x == opStyle:
+			s, link, k := readStyle(b[i+1:])
+			st = intern(s, link)
+			i += 1 + k
+			continue
+		case x == opFlags:
+			if i+1 < len(b) {
+				flags = b[i+1]
+			}
+			i += 2
+			continue
+		case x == opBlank:
+			i++
+		case x == opRune:
+			v, k := binary.Uvarint(b[i+1:])
+			ch = rune(v)
+			i += 1 + max1(k)
+		case x < utf8.RuneSelf:
+			ch = rune(x)
+			i++
+		default:
+			r, k := utf8.DecodeRune(b[i:])
+			ch = r
+			i += k
+		}
+		dst = append(dst, cell{ch: ch, style: st, flags: flags})
+		flags = 0
+		n++
+	}
+	return dst
+}
+
+func max1(k int) int {
+	if k < 1 {
+		return 1
+	}
+	return k
+}
+
+// sbBlock is a chunk of the scrollback's byte storage. Blocks are never
+// grown or copied: a line that does not fit starts a new block, and a block
+// goes back to the spare slot once its last line was dropped.
+type sbBlock struct {
+	data []byte
+	live int // lines stored in it
+}
+
+// sbLine is one line of scrollback: a window into a block.
+type sbLine struct {
+	blk     *sbBlock
+	off, n  uint32
+	wrapped bool
+	comb    map[int]string
+}
+
+func (r *sbLine) cost() int { return int(r.n) + lineOverheadBytes }
+
+func (r *sbLine) data() []byte { return r.blk.data[r.off : r.off+r.n] }
+
+// scrollback is a ring of encoded lines bounded by bytes: a line costs its
+// encoded size plus lineOverheadBytes, and the oldest lines are dropped
+// first so that the total stays within the limit. The storage itself
+// exceeds the accounted bytes by at most two partly used blocks. Pushing a
+// line in steady state allocates nothing.
 type scrollback struct {
-	limit    int // bytes; <= 0 disables scrollback
-	maxCells int
-	arena    []cell
-	w        int    // next write position in arena
-	epoch    uint32 // current arena pass
-	recs     []sbLine
-	head     int // index of the oldest record in recs
-	count    int
-	bytes    int
+	limit     int // bytes; <= 0 disables scrollback
+	blockSize int
+	recs      []sbLine // ring; len(recs) is 0 or a power of two
+	head      int      // index of the oldest record in recs
+	count     int
+	bytes     int
+	cur       *sbBlock // block being filled
+	spare     *sbBlock // an emptied block kept for reuse
+	enc       []byte   // scratch for encoding
+	evicted   uint64   // lines dropped because of the limit
 }
 
 func newScrollback(limit int) scrollback {
-	s := scrollback{limit: limit}
-	if limit > 0 {
-		s.maxCells = limit / cellBytes
-	}
-	return s
+	return scrollback{limit: limit, blockSize: clamp(limit/16, 1024, 64<<10)}
 }
 
 func (s *scrollback) len() int { return s.count }
 
 // at returns line i, 0 being the oldest.
-// len(recs) is a power of two.
 func (s *scrollback) at(i int) *sbLine { return &s.recs[(s.head+i)&(len(s.recs)-1)] }
 
-func (s *scrollback) cells(r *sbLine) []cell { return s.arena[r.start : r.start+r.n] }
-
 // push appends a copy of l (trailing blanks trimmed) as the newest line.
-func (s *scrollback) push(l *line) {
+func (s *scrollback) push(l *line, st *styleTable, links *linkTable) {
 	if s.limit <= 0 {
 		return
 	}
 	n := min(l.hi, len(l.cells))
-	for n > 0 {
-		c := l.cells[n-1]
-		if c.ch != 0 || c.style != 0 || c.flags != 0 {
-			break
-		}
+	for n > 0 && l.cells[n-1] == (cell{}) {
 		n--
 	}
-	if n*cellBytes+lineOverheadBytes > s.limit {
-		n = (s.limit - lineOverheadBytes) / cellBytes
-		if n < 0 {
-			return
-		}
+	s.enc = encodeCells(s.enc[:0], l.cells[:n], st, links)
+	for len(s.enc)+lineOverheadBytes > s.limit && n > 0 {
+		// Only with absurdly small limits: keep what fits.
+		n = min(n-1, n*(s.limit-lineOverheadBytes)/len(s.enc))
+		n = max(n, 0)
+		s.enc = encodeCells(s.enc[:0], l.cells[:n], st, links)
 	}
-	cost := n*cellBytes + lineOverheadBytes
+	if len(s.enc)+lineOverheadBytes > s.limit {
+		return
+	}
+	cost := len(s.enc) + lineOverheadBytes
 	for s.count > 0 && s.bytes+cost > s.limit {
 		s.evict()
+		s.evicted++
 	}
-	start := s.reserve(n)
-	copy(s.arena[start:start+n], l.cells[:n])
+	blk := s.room(len(s.enc))
+	off := len(blk.data)
+	blk.data = append(blk.data, s.enc...)
+	blk.live++
 	if s.count == len(s.recs) {
 		s.growRecs()
 	}
-	rec := sbLine{start: start, n: n, epoch: s.epoch, wrapped: l.wrapped}
+	rec := sbLine{blk: blk, off: uint32(off), n: uint32(len(s.enc)), wrapped: l.wrapped}
 	if l.comb != nil {
-		rec.comb = make(map[int]string, len(l.comb))
 		for k, v := range l.comb {
 			if k < n {
+				if rec.comb == nil {
+					rec.comb = make(map[int]string, len(l.comb))
+				}
 				rec.comb[k] = v
 			}
 		}
@@ -95,67 +294,37 @@ func (s *scrollback) push(l *line) {
 	s.bytes += cost
 }
 
-// reserve finds room for n contiguous cells, growing the arena or evicting
-// the oldest lines as needed, and returns the start position.
-func (s *scrollback) reserve(n int) int {
-	for {
-		if s.count == 0 {
-			s.w = 0
-			if len(s.arena) >= n {
-				s.w = n
-				return 0
-			}
-		} else {
-			h := s.at(0)
-			if h.epoch == s.epoch { // data is [h.start, w)
-				if len(s.arena)-s.w >= n {
-					p := s.w
-					s.w += n
-					return p
-				}
-				if h.start >= n {
-					s.epoch++
-					s.w = n
-					return 0
-				}
-			} else if h.start-s.w >= n { // data wraps: free is [w, h.start)
-				p := s.w
-				s.w += n
-				return p
-			}
-		}
-		if len(s.arena) < s.maxCells {
-			s.grow(n)
-			continue
-		}
-		s.evict()
+// room returns a block with room for n more bytes.
+func (s *scrollback) room(n int) *sbBlock {
+	if c := s.cur; c != nil && cap(c.data)-len(c.data) >= n {
+		return c
 	}
+	if c := s.cur; c != nil && c.live == 0 {
+		c.data = c.data[:0]
+		if cap(c.data) >= n {
+			return c
+		}
+	}
+	var blk *sbBlock
+	if sp := s.spare; sp != nil && cap(sp.data) >= n {
+		blk = sp
+		s.spare = nil
+	} else {
+		blk = &sbBlock{data: make([]byte, 0, max(s.blockSize, n))}
+	}
+	s.cur = blk
+	return blk
 }
 
-// grow enlarges the arena and compacts the live lines to its start.
-func (s *scrollback) grow(n int) {
-	size := 2 * len(s.arena)
-	if size < 4096 {
-		size = 4096
+// release notes that a line of blk is gone.
+func (s *scrollback) release(blk *sbBlock) {
+	blk.live--
+	if blk.live == 0 && blk != s.cur {
+		blk.data = blk.data[:0]
+		if s.spare == nil || cap(blk.data) > cap(s.spare.data) {
+			s.spare = blk
+		}
 	}
-	if size < n {
-		size = n
-	}
-	if size > s.maxCells {
-		size = s.maxCells
-	}
-	arena := make([]cell, size)
-	w := 0
-	s.epoch++
-	for i := 0; i < s.count; i++ {
-		r := s.at(i)
-		copy(arena[w:], s.arena[r.start:r.start+r.n])
-		r.start = w
-		r.epoch = s.epoch
-		w += r.n
-	}
-	s.arena = arena
-	s.w = w
 }
 
 func (s *scrollback) growRecs() {
@@ -175,23 +344,30 @@ func (s *scrollback) growRecs() {
 func (s *scrollback) evict() {
 	r := s.at(0)
 	s.bytes -= r.cost()
+	s.release(r.blk)
 	*r = sbLine{}
 	s.head = (s.head + 1) & (len(s.recs) - 1)
 	s.count--
 	if s.count == 0 {
-		s.head, s.w, s.bytes = 0, 0, 0
+		s.head, s.bytes = 0, 0
 	}
 }
 
+// decode appends the cells of line r (at most max).
+func (s *scrollback) decode(dst []cell, r *sbLine, max int, intern internFunc) []cell {
+	return decodeCells(dst, r.data(), max, intern)
+}
+
 // popNewest removes the newest line and copies it into l (which must already
-// have its final width).
-func (s *scrollback) popNewest(l *line) bool {
+// have its final width), interning its styles with intern.
+func (s *scrollback) popNewest(l *line, intern internFunc) bool {
 	if s.count == 0 {
 		return false
 	}
 	r := s.at(s.count - 1)
 	l.reset(0)
-	n := copy(l.cells, s.cells(r))
+	cells := s.decode(l.cells[:0], r, len(l.cells), intern)
+	n := len(cells)
 	l.touch(n)
 	l.wrapped = r.wrapped
 	for k, v := range r.comb {
@@ -200,28 +376,30 @@ func (s *scrollback) popNewest(l *line) bool {
 				l.comb = make(map[int]string)
 			}
 			l.comb[k] = v
+			l.cells[k].flags |= cellComb
 		}
 	}
-	if n > 0 && l.cells[n-1].flags&cellWide != 0 && n == len(l.cells) && len(s.cells(r)) > n {
+	if n > 0 && l.cells[n-1].flags&cellWide != 0 && (n == len(l.cells) || l.cells[n].flags&cellCont == 0) {
 		l.cells[n-1] = cell{style: l.cells[n-1].style}
 	}
 	s.bytes -= r.cost()
+	if r.blk == s.cur && int(r.off+r.n) == len(r.blk.data) {
+		r.blk.data = r.blk.data[:r.off]
+	}
+	s.release(r.blk)
 	*r = sbLine{}
 	s.count--
 	if s.count == 0 {
-		s.head, s.w, s.bytes = 0, 0, 0
-	} else {
-		nr := s.at(s.count - 1)
-		s.w = nr.start + nr.n
-		s.epoch = nr.epoch
+		s.head, s.bytes = 0, 0
 	}
 	return true
 }
 
-// clear drops all lines (ED 3).
+// clear drops all lines (ED 3, RIS) and frees the storage.
 func (s *scrollback) clear() {
 	for i := 0; i < s.count; i++ {
 		*s.at(i) = sbLine{}
 	}
-	s.head, s.count, s.w, s.bytes = 0, 0, 0, 0
+	s.head, s.count, s.bytes = 0, 0, 0
+	s.cur, s.spare = nil, nil
 }

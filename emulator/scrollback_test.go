@@ -2,10 +2,11 @@ package emulator
 
 import (
 	"math/rand"
+	"strings"
 	"testing"
 )
 
-// TestScrollbackModel checks the arena ring against a simple slice model
+// TestScrollbackModel checks the block ring against a simple slice model
 // under random pushes, pops and clears.
 func TestScrollbackModel(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
@@ -16,8 +17,10 @@ func TestScrollbackModel(t *testing.T) {
 			wrapped bool
 		}
 		var model []mline
-		extra := 0
-		cost := func(m mline) int { return len(m.text)*cellBytes + lineOverheadBytes }
+		// ASCII encodes as one byte a cell.
+		cost := func(m mline) int { return len(m.text) + lineOverheadBytes }
+		st, links := newStyleTable(), &linkTable{}
+		intern := func(style, string) uint16 { return 0 }
 		for step := 0; step < 20000; step++ {
 			switch op := rng.Intn(20); {
 			case op < 15: // push
@@ -31,10 +34,9 @@ func TestScrollbackModel(t *testing.T) {
 				}
 				l.touch(n)
 				l.wrapped = rng.Intn(2) == 0
-				sb.push(l)
-				if c := n*cellBytes + lineOverheadBytes; c > limit {
-					keep := (limit - lineOverheadBytes) / cellBytes
-					text = text[:keep]
+				sb.push(l, &st, links)
+				if c := n + lineOverheadBytes; c > limit {
+					text = text[:limit-lineOverheadBytes]
 				}
 				model = append(model, mline{text, l.wrapped})
 				total := 0
@@ -47,7 +49,7 @@ func TestScrollbackModel(t *testing.T) {
 				}
 			case op < 19: // pop
 				l := newLine(64, 0)
-				ok := sb.popNewest(l)
+				ok := sb.popNewest(l, intern)
 				if ok != (len(model) > 0) {
 					t.Fatalf("pop ok=%v with model len %d", ok, len(model))
 				}
@@ -69,23 +71,17 @@ func TestScrollbackModel(t *testing.T) {
 					model = nil
 				}
 			}
-			// Fragmentation may drop a few more old lines than the
-			// byte budget: the ring must hold a suffix of the model.
-			if sb.len() > len(model) {
+			// Exactly the byte budget decides what is kept.
+			if sb.len() != len(model) {
 				t.Fatalf("limit %d step %d: len %d, model %d", limit, step, sb.len(), len(model))
 			}
-			if len(model) > 0 && sb.len() == 0 {
-				t.Fatalf("limit %d step %d: ring emptied", limit, step)
-			}
-			extra += len(model) - sb.len()
-			model = model[len(model)-sb.len():]
 			if sb.bytes > limit {
 				t.Fatalf("bytes %d > limit %d", sb.bytes, limit)
 			}
 			if step%97 == 0 {
 				for i, m := range model {
 					r := sb.at(i)
-					cells := sb.cells(r)
+					cells := sb.decode(nil, r, 1<<16, intern)
 					if len(cells) != len(m.text) || r.wrapped != m.wrapped {
 						t.Fatalf("line %d: len %d want %d", i, len(cells), len(m.text))
 					}
@@ -97,9 +93,23 @@ func TestScrollbackModel(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("limit %d: %d lines dropped by fragmentation", limit, extra)
-		if extra > 20000/10 {
-			t.Errorf("limit %d: %d extra drops", limit, extra)
+		// Storage stays within the budget plus two blocks.
+		held := 0
+		seen := map[*sbBlock]bool{}
+		for _, b := range []*sbBlock{sb.cur, sb.spare} {
+			if b != nil && !seen[b] {
+				seen[b] = true
+				held += cap(b.data)
+			}
+		}
+		for i := 0; i < sb.len(); i++ {
+			if b := sb.at(i).blk; !seen[b] {
+				seen[b] = true
+				held += cap(b.data)
+			}
+		}
+		if held > limit+3*sb.blockSize {
+			t.Errorf("limit %d: blocks hold %d bytes", limit, held)
 		}
 	}
 }
@@ -113,5 +123,64 @@ func TestResizeGrowKeepsPromptAtTop(t *testing.T) {
 	checkCursor(t, term, 2, 0)
 	if term.sb.len() != 2 {
 		t.Fatalf("scrollback %d, want 2", term.sb.len())
+	}
+}
+
+// TestScrollbackKeepsEverything checks that a line reads the same (text,
+// ANSI, soft wrap) after it moved into scrollback, where it is stored
+// encoded, and after it came back on a resize.
+func TestScrollbackKeepsEverything(t *testing.T) {
+	lines := []string{
+		"\x1b[1;31mred\x1b[0m plain \x1b[38:2::1:2:3;48;5;200;4:3;58:5:9mx\x1b[0m",
+		"wide 世界 e\u0301 \U0001F468\u200D\U0001F469 \u2764\uFE0F flag \U0001F1EB\U0001F1F7",
+		"\x1b]8;id=7;https://example.com\x1b\\link\x1b]8;;\x1b\\ \x1b[44m  \x1b[0m",
+		"\x1b[7;53;9;2;3;5;8mall\x1b[0m",
+		"0123456789ab世界wraps", // soft-wrapped at 12 columns, wide char padded
+	}
+	term := New(12, 8, Options{})
+	for i, l := range lines {
+		if i > 0 {
+			feed(term, "\r\n")
+		}
+		feed(term, l)
+	}
+	want := map[bool]string{}
+	for _, ansi := range []bool{false, true} {
+		want[ansi] = term.Read(ReadOptions{Source: SourceRecentUnwrapped, ANSI: ansi}).Text
+	}
+	feed(term, "\x1b[8;1H"+strings.Repeat("\r\n", 8)) // everything into scrollback
+	if term.sb.len() < 8 {
+		t.Fatalf("scrollback has %d lines", term.sb.len())
+	}
+	for _, ansi := range []bool{false, true} {
+		got := term.Read(ReadOptions{Source: SourceRecentUnwrapped, ANSI: ansi}).Text
+		got = strings.TrimRight(got, "\n")
+		if got != want[ansi] {
+			t.Fatalf("ansi=%v from scrollback\n got %q\nwant %q", ansi, got, want[ansi])
+		}
+	}
+	// Growing the screen with the cursor on the last row pulls them back.
+	term.Resize(12, 30)
+	if term.sb.len() != 0 {
+		t.Fatalf("scrollback still has %d lines", term.sb.len())
+	}
+	got := strings.TrimRight(term.Read(ReadOptions{Source: SourceVisible, ANSI: true}).Text, "\n")
+	if unwrapped := strings.TrimRight(term.Read(ReadOptions{Source: SourceRecentUnwrapped, ANSI: true}).Text, "\n"); unwrapped != want[true] {
+		t.Fatalf("after pulling back\n got %q\nwant %q\n(visible %q)", unwrapped, want[true], got)
+	}
+}
+
+// TestScrollbackCompact pins the memory cost of plain text in scrollback.
+func TestScrollbackCompact(t *testing.T) {
+	term := New(200, 50, Options{})
+	line := strings.Repeat("x", 120)
+	for i := 0; i < 10000; i++ {
+		term.WriteString(line + "\r\n")
+	}
+	if n := term.sb.len(); n < 9900 {
+		t.Fatalf("scrollback has %d lines", n)
+	}
+	if per := term.sb.bytes / term.sb.len(); per != 120+lineOverheadBytes {
+		t.Fatalf("a 120-column ASCII line costs %d bytes", per)
 	}
 }

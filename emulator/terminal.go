@@ -9,9 +9,10 @@ import (
 // Options configures a Terminal. The zero value is usable.
 type Options struct {
 	// ScrollbackLimitBytes bounds the scrollback ring. A line costs its
-	// cell storage (trailing blanks trimmed, 8 bytes a cell) plus a small
-	// fixed overhead. 0 means DefaultScrollbackLimitBytes; negative
-	// disables scrollback.
+	// encoded size (trailing blanks trimmed; one byte per ASCII character,
+	// the UTF-8 of others, a few bytes per style change) plus a small fixed
+	// overhead. 0 means DefaultScrollbackLimitBytes; negative disables
+	// scrollback.
 	ScrollbackLimitBytes int
 	// Reply receives bytes the terminal must send back to the program
 	// (device attributes, cursor position reports, ...). May be nil. The
@@ -55,9 +56,38 @@ type savedCursor struct {
 	pen         style
 	pendingWrap bool
 	origin      bool
-	charsetG0   bool
+	charsets    charsets
 	valid       bool
 }
+
+// charsets is the character set state: which of G0/G1 hold DEC special
+// graphics and which one is invoked (SO selects G1, SI G0).
+type charsets struct {
+	g0, g1 bool // designated as DEC special graphics (ESC ( 0, ESC ) 0)
+	shift  bool // G1 invoked (SO)
+}
+
+// lineDrawing reports whether the invoked set is DEC special graphics.
+func (c charsets) lineDrawing() bool {
+	if c.shift {
+		return c.g1
+	}
+	return c.g0
+}
+
+// CursorShape is the cursor style set by DECSCUSR (CSI Ps SP q).
+type CursorShape int
+
+// Cursor shapes, numbered as DECSCUSR numbers them.
+const (
+	CursorDefault CursorShape = iota
+	CursorBlinkingBlock
+	CursorSteadyBlock
+	CursorBlinkingUnderline
+	CursorSteadyUnderline
+	CursorBlinkingBar
+	CursorSteadyBar
+)
 
 // Terminal is a VT/xterm-compatible terminal emulator for one pane.
 //
@@ -85,22 +115,34 @@ type Terminal struct {
 	top, bottom int // scroll region, inclusive, 0-based
 	tabs        []bool
 	modes       Modes
-	lineDrawing bool // DEC special graphics in G0
+	lineDrawing bool // DEC special graphics in the invoked set (GL)
+	charsets    charsets
 	savedMain   savedCursor
 	savedAlt    savedCursor
 
 	lastRune rune // last printed character, for REP
 
-	title, cwd string
-	bells      uint64
-	revision   uint64
-	changed    bool
+	title, cwd  string
+	progress    string // OSC 9;4, "state;percent"
+	links       linkTable
+	mark        promptMark // last OSC 133 mark
+	cursorShape CursorShape
+	// scrolled counts the rows that left the top of the primary screen, so
+	// that a row number taken earlier can be followed (prompt marks).
+	scrolled int64
+	bells    uint64
+	revision uint64
+	changed  bool
 
 	// parser ground-state tracking for the ASCII fast path.
 	ground, prevGround bool
 
 	widths widthCache
 	reply  []byte
+
+	csi   csiSeq              // the CSI sequence being dispatched by the fast path
+	pend  [maxPendingCSI]byte // a CSI sequence cut by the end of the last Write
+	npend int
 }
 
 // New returns a terminal of cols×rows cells (sizes < 1 are clamped to 1).
@@ -150,6 +192,8 @@ func (t *Terminal) resetState() {
 	t.modes = Modes{AutoWrap: true, CursorVisible: true, AltScreen: t.scr == t.alt}
 	t.pen, t.penID, t.eraseID = style{}, 0, 0
 	t.lineDrawing = false
+	t.charsets = charsets{}
+	t.cursorShape = CursorDefault
 	t.savedMain, t.savedAlt = savedCursor{}, savedCursor{}
 	t.resetTabs()
 }
@@ -169,8 +213,11 @@ func (t *Terminal) resetTabs() {
 // always len(p).
 func (t *Terminal) Write(p []byte) (int, error) {
 	t.changed = false
-	parser := t.parser
-	for i := 0; i < len(p); {
+	i := 0
+	if t.npend > 0 {
+		i = t.resumePendingCSI(p)
+	}
+	for i < len(p) {
 		b := p[i]
 		if t.ground && b >= 0x20 && b < 0x7f {
 			// Fast path: printable ASCII in the ground state.
@@ -203,9 +250,20 @@ func (t *Terminal) Write(p []byte) (int, error) {
 				continue
 			}
 		}
-		t.prevGround = t.ground
-		t.ground = false
-		parser.Next(b)
+		if t.ground && b == 0x1b && (i+1 == len(p) || p[i+1] == '[') {
+			// Fast path: a CSI sequence (csi_scan.go).
+			n := t.scanCSI(p[i:])
+			if n > 0 {
+				t.dispatchScannedCSI()
+				i += n
+				continue
+			}
+			if n < 0 && len(p)-i < len(t.pend) {
+				t.npend = copy(t.pend[:], p[i:])
+				break
+			}
+		}
+		t.feedParser(b)
 		i++
 	}
 	if t.changed {
@@ -261,6 +319,7 @@ func (t *Terminal) Resize(cols, rows int) {
 			}
 		}
 		shift := t.resizeRows(t.primary, oldRows, rows, cy, true)
+		t.scrolled += int64(shift)
 		if t.scr == t.primary {
 			t.y -= shift
 		} else {
@@ -297,7 +356,7 @@ func (t *Terminal) resizeRows(s *screen, oldRows, rows, cursorY int, primary boo
 		if remove > 0 {
 			for i := 0; i < remove; i++ {
 				if primary {
-					t.sb.push(lines[i])
+					t.sbPush(lines[i])
 				}
 			}
 			lines = lines[remove:]
@@ -315,7 +374,7 @@ func (t *Terminal) resizeRows(s *screen, oldRows, rows, cursorY int, primary boo
 		pulled := make([]*line, 0, add)
 		for len(pulled) < add && t.sb.len() > 0 && cursorY == oldRows-1 {
 			l := newLine(t.cols, 0)
-			t.sb.popNewest(l)
+			t.sb.popNewest(l, t.internDecoded)
 			pulled = append(pulled, l)
 		}
 		if len(pulled) > 0 {
@@ -390,11 +449,26 @@ func (t *Terminal) ScrollInfo() (offsetFromBottom, maxOffsetFromBottom, viewport
 	return 0, max, uint64(t.rows)
 }
 
+// CursorShape returns the cursor style set by DECSCUSR.
+func (t *Terminal) CursorShape() CursorShape { return t.cursorShape }
+
 // Bells returns how many BEL characters were received.
 func (t *Terminal) Bells() uint64 { return t.bells }
 
 // ScrollbackLines returns the number of lines in scrollback.
 func (t *Terminal) ScrollbackLines() int { return t.sb.len() }
+
+// sbPush moves a copy of l into scrollback.
+func (t *Terminal) sbPush(l *line) { t.sb.push(l, &t.styles, &t.links) }
+
+// internDecoded interns a style decoded from scrollback.
+func (t *Terminal) internDecoded(s style, link string) uint16 {
+	s.link = 0
+	if link != "" {
+		s.link = t.internLink(link)
+	}
+	return t.intern(s)
+}
 
 func (t *Terminal) sendReply(b []byte) {
 	if t.opts.Reply != nil {

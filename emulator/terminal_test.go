@@ -449,8 +449,8 @@ func TestSoftWrapAndUnwrapped(t *testing.T) {
 }
 
 func TestScrollbackBoundedByBytes(t *testing.T) {
-	// Each line "line-NNNNN" is 10 cells: 80 bytes of cells + overhead.
-	per := 10*cellBytes + lineOverheadBytes
+	// Each line "line-NNNNN" encodes as 10 bytes, plus the overhead.
+	per := 10 + lineOverheadBytes
 	limit := per * 50
 	term := New(20, 5, Options{ScrollbackLimitBytes: limit})
 	for i := 0; i < 10000; i++ {

@@ -1,0 +1,124 @@
+package emulator
+
+import (
+	"strings"
+	"unicode/utf8"
+	"unsafe"
+
+	"github.com/rivo/uniseg"
+)
+
+// Grapheme clusters. A character that extends the cluster of the cell
+// before the cursor is stored with that cell (line.comb) instead of taking
+// a cell of its own: combining marks, variation selectors, emoji modifiers,
+// the parts of a ZWJ sequence after a U+200D and the second half of a flag
+// (a pair of regional indicators). The width of the joined cluster is
+// decided by uniseg; the only change it can bring is a narrow cell becoming
+// wide (a text-default symbol followed by VS16, "❤" + U+FE0F). ASCII never
+// comes here.
+
+const (
+	zwj  = 0x200d
+	vs16 = 0xfe0f
+)
+
+func isRegionalIndicator(r rune) bool { return r >= 0x1f1e6 && r <= 0x1f1ff }
+
+// clusterCell returns the column of the cell holding the cluster before the
+// cursor, or -1.
+func (t *Terminal) clusterCell() int {
+	x := t.x
+	if !t.pendingWrap {
+		x--
+	}
+	if x < 0 {
+		return -1
+	}
+	l := t.scr.lines[t.y]
+	if l.cells[x].flags&cellCont != 0 && x > 0 {
+		x--
+	}
+	if l.cells[x].ch == 0 {
+		return -1
+	}
+	return x
+}
+
+// joinCluster adds r (of width w on its own) to the cluster before the
+// cursor when it belongs there, and reports whether it did.
+func (t *Terminal) joinCluster(r rune, w int) bool {
+	x := t.clusterCell()
+	if x < 0 {
+		return false
+	}
+	l := t.scr.lines[t.y]
+	c := l.cells[x]
+	var marks string
+	if c.flags&cellComb != 0 {
+		marks = l.comb[x]
+	}
+	switch {
+	case w == 0 && r != vs16:
+		l.addComb(x, r) // combining mark, ZWJ, modifier, tag...: no width change
+		return true
+	case r == vs16:
+	case strings.HasSuffix(marks, "\u200d"):
+	case isRegionalIndicator(r) && isRegionalIndicator(c.ch) && marks == "":
+	default:
+		return false
+	}
+	// Ask uniseg whether the cluster really continues and how wide it is.
+	var buf [64]byte
+	n := utf8.EncodeRune(buf[:], c.ch)
+	if n+len(marks)+utf8.UTFMax > len(buf) {
+		if w == 0 {
+			l.addComb(x, r)
+			return true
+		}
+		return false
+	}
+	n += copy(buf[n:], marks)
+	n += utf8.EncodeRune(buf[n:], r)
+	s := unsafe.String(&buf[0], n)
+	_, rest, width, _ := uniseg.FirstGraphemeClusterInString(s, -1)
+	if rest != "" {
+		if w == 0 {
+			l.addComb(x, r)
+			return true
+		}
+		return false
+	}
+	l.addComb(x, r)
+	if width >= 2 && c.flags&cellWide == 0 && x+1 < t.cols {
+		// The cluster became wide: take the next cell too.
+		l.breakWide(x + 1)
+		l.cells[x].flags |= cellWide
+		l.cells[x+1] = cell{style: c.style, flags: cellCont}
+		l.touch(x + 2)
+		if !t.pendingWrap {
+			t.x = x + 2
+			if t.x >= t.cols {
+				t.x = t.cols - 1
+				t.pendingWrap = t.modes.AutoWrap
+			}
+		}
+	}
+	return true
+}
+
+// prevHasMarks reports whether the cell before the cursor carries
+// combining marks (it may end with a ZWJ that the next emoji joins).
+func (t *Terminal) prevHasMarks() bool {
+	x := t.x
+	if !t.pendingWrap {
+		x--
+	}
+	if x < 0 {
+		return false
+	}
+	c := t.scr.lines[t.y].cells[x]
+	if c.flags&cellCont != 0 && x > 0 {
+		c = t.scr.lines[t.y].cells[x-1]
+	}
+	return c.flags&cellComb != 0
+}

@@ -1,0 +1,10 @@
+// Package bench holds the side-by-side throughput and memory benchmarks of
+// the terminal path (herdr's emulator against a bare PTY drain and tmux).
+// throughput.sh drives them; the Go helpers live in sub-directories:
+//
+//   - ptydrain: runs a command in a 200×50 PTY and reads it to the end,
+//     either only reading (the floor) or feeding every chunk into an
+//     emulator.Terminal (herdr's pane path without the socket);
+//   - scrollrss: fills one emulator with scrollback and prints the memory
+//     it costs.
+package bench
