@@ -86,7 +86,8 @@ func (s *Session) agentChanged(p *paneRec, old pane.Facts) {
 // refreshStatus recomputes a pane's public status and announces a change.
 func (s *Session) refreshStatus(p *paneRec) {
 	st := computeStatus(p)
-	if st == s.agentStatus(p) && p.status != "" {
+	if st == s.agentStatus(p) {
+		p.status = st
 		return
 	}
 	p.status = st
