@@ -1,6 +1,6 @@
 // Package cli is the herdr command line: `herdr server` runs the server in
 // the foreground, `herdr status` reports on client and server, and the noun
-// commands (`workspace`, `tab`, `pane`, `api`) are thin wrappers that send one
+// commands (`workspace`, `tab`, `pane`, `layout`, `api`) are thin wrappers that send one
 // request over the API socket and print the answer.
 //
 // Every socket command connects to the socket of the selected session, sends

@@ -19,7 +19,11 @@ func (a *app) paneCmd() *cobra.Command {
 		Long: `Panes are terminals inside a tab. Most subcommands send one request and print
 the JSON response line; send-text, send-keys and run print nothing on success,
 read prints the pane's text. Pane ids look like w1:p2. Inside a herdr pane,
-$HERDR_PANE_ID names the pane itself (used by --current).`,
+$HERDR_PANE_ID names the pane itself (used by --current).
+
+Layout commands (layout, edges, neighbor, focus --direction, resize, zoom,
+swap) act on --pane, the calling pane with --current, else the server's
+focused pane. Directions are left, right, up and down.`,
 	})
 	cmd.AddCommand(
 		a.paneListCmd(),
@@ -32,9 +36,18 @@ $HERDR_PANE_ID names the pane itself (used by --current).`,
 		a.paneReadCmd(),
 		a.paneWaitOutputCmd(),
 		a.paneProcessInfoCmd(),
+		a.paneFocusCmd(),
+		a.paneLayoutCmd("layout", "pane.layout"),
+		a.paneLayoutCmd("edges", "pane.edges"),
+		a.paneNeighborCmd(),
+		a.paneResizeCmd(),
+		a.paneZoomCmd(),
+		a.paneInputCmd(),
+		a.paneSwapCmd(),
+		a.paneMoveCmd(),
 	)
 	for _, verb := range []struct{ name, method string }{
-		{"get", "pane.get"}, {"focus", "pane.focus"}, {"close", "pane.close"},
+		{"get", "pane.get"}, {"close", "pane.close"},
 	} {
 		cmd.AddCommand(&cobra.Command{
 			Use:   verb.name + " <pane>",
@@ -72,6 +85,23 @@ func (s *paneSel) resolve(a *app, cmd *cobra.Command, byDefault bool) *string {
 		}
 	}
 	return nil
+}
+
+// target is the pane of a [<pane>|--pane ID|--current] command: the
+// argument, else --pane, else $HERDR_PANE_ID with --current, else nil (the
+// server's focused pane). --current outside a pane is a usage error.
+func (s *paneSel) target(a *app, cmd *cobra.Command, args []string) (*string, error) {
+	if len(args) == 1 {
+		if cmd.Flags().Changed("pane") || s.current {
+			return nil, errors.New("give the pane as an argument or with --pane/--current, not both")
+		}
+		return &args[0], nil
+	}
+	t := s.resolve(a, cmd, false)
+	if s.current && t == nil {
+		return nil, errors.New("--current needs $HERDR_PANE_ID (run it inside a herdr pane)")
+	}
+	return t, nil
 }
 
 func (a *app) paneListCmd() *cobra.Command {
@@ -132,10 +162,11 @@ func (a *app) paneRenameCmd() *cobra.Command {
 
 func (a *app) paneSplitCmd() *cobra.Command {
 	var (
-		sel       paneSel
-		direction string
-		ratio     float64
-		spawn     spawnFlags
+		sel        paneSel
+		direction  string
+		ratio      float64
+		rightClick string
+		spawn      spawnFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "split [<pane>] --direction right|down",
@@ -150,23 +181,18 @@ focused unless --focus is given.`,
 			if direction != "right" && direction != "down" {
 				return fmt.Errorf("invalid --direction %q: expected right or down", direction)
 			}
-			var target *string
-			switch {
-			case len(args) == 1 && (cmd.Flags().Changed("pane") || sel.current):
-				return errors.New("give the pane as an argument or with --pane/--current, not both")
-			case len(args) == 1:
-				target = &args[0]
-			default:
-				target = sel.resolve(a, cmd, false)
-				if sel.current && target == nil {
-					return errors.New("--current needs $HERDR_PANE_ID (run it inside a herdr pane)")
-				}
+			target, err := sel.target(a, cmd, args)
+			if err != nil {
+				return err
+			}
+			if err := checkRightClick(cmd, rightClick); err != nil {
+				return err
 			}
 			cwd, env, err := spawn.resolve(a, cmd)
 			if err != nil {
 				return err
 			}
-			p := protocol.PaneSplitParams{Direction: direction, TargetPaneID: target, Cwd: cwd, Env: env, Focus: spawn.focus.value()}
+			p := protocol.PaneSplitParams{Direction: direction, TargetPaneID: target, Cwd: cwd, Env: env, Focus: spawn.focus.value(), RightClick: rightClick}
 			if cmd.Flags().Changed("ratio") {
 				p.Ratio = &ratio
 			}
@@ -176,6 +202,7 @@ focused unless --focus is given.`,
 	sel.bind(cmd)
 	cmd.Flags().StringVar(&direction, "direction", "", "where the new pane goes: right or down (required)")
 	cmd.Flags().Float64Var(&ratio, "ratio", 0, "share of the space kept by the split pane, between 0 and 1")
+	cmd.Flags().StringVar(&rightClick, "right-click", "", "where right clicks on the new pane go: herdr (its menu) or pane (the program)")
 	spawn.bind(cmd, "pane")
 	_ = cmd.MarkFlagRequired("direction")
 	return cmd
@@ -371,5 +398,349 @@ func (a *app) paneProcessInfoCmd() *cobra.Command {
 		},
 	}
 	sel.bind(cmd)
+	return cmd
+}
+
+// --- layout and structure ----------------------------------------------------
+
+// checkDirection accepts the four directions of travel.
+func checkDirection(flag, d string) error {
+	switch d {
+	case "left", "right", "up", "down":
+		return nil
+	}
+	return fmt.Errorf("invalid --%s %q: expected left, right, up or down", flag, d)
+}
+
+// checkRightClick accepts an unset --right-click, herdr or pane.
+func checkRightClick(cmd *cobra.Command, v string) error {
+	if !cmd.Flags().Changed("right-click") || v == "herdr" || v == "pane" {
+		return nil
+	}
+	return fmt.Errorf("invalid --right-click %q: expected herdr or pane", v)
+}
+
+const directionHelp = "direction: left, right, up or down"
+
+// paneFocusCmd is `pane focus <pane>` (pane.focus) and `pane focus
+// --direction D` (pane.focus_direction).
+func (a *app) paneFocusCmd() *cobra.Command {
+	var (
+		sel       paneSel
+		direction string
+	)
+	cmd := &cobra.Command{
+		Use:   "focus (<pane> | --direction left|right|up|down [--pane ID|--current])",
+		Short: "Focus a pane, or the pane beside one",
+		Long: summary("pane.focus") + ` with <pane> (pane.focus). With --direction, focus
+the pane beside --pane, the calling pane with --current, else the server's
+focused pane (pane.focus_direction); when there is none the result says
+changed:false, reason no_neighbor.`,
+		Example: `  herdr pane focus w1:p2
+  herdr pane focus --direction left --current`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if !cmd.Flags().Changed("direction") {
+				if len(args) == 0 {
+					return errors.New("missing argument <pane> (or --direction)")
+				}
+				if cmd.Flags().Changed("pane") || sel.current {
+					return errors.New("--pane and --current go with --direction; give the pane as an argument")
+				}
+				return exit(a.call("cli:pane:focus", "pane.focus", protocol.PaneTarget{PaneID: args[0]}))
+			}
+			if len(args) > 0 {
+				return errors.New("give <pane> or --direction, not both (use --pane with --direction)")
+			}
+			if err := checkDirection("direction", direction); err != nil {
+				return err
+			}
+			return exit(a.call("cli:pane:focus", "pane.focus_direction",
+				protocol.PaneDirectionParams{Direction: direction, PaneID: sel.resolve(a, cmd, false)}))
+		},
+	}
+	sel.bind(cmd)
+	cmd.Flags().StringVar(&direction, "direction", "", "focus the pane beside the target in this "+directionHelp)
+	return cmd
+}
+
+// paneLayoutCmd is a read-only layout query with an optional target pane.
+func (a *app) paneLayoutCmd(verb, method string) *cobra.Command {
+	var sel paneSel
+	long := map[string]string{
+		"pane.layout": `: the tab area, every pane's rectangle, every split's
+rectangle and ratio, the focused pane and whether the tab is zoomed`,
+		"pane.edges": ` (left, right, up, down)`,
+	}[method]
+	cmd := &cobra.Command{
+		Use:   verb + " [--pane ID|--current]",
+		Short: summary(method),
+		Long: summary(method) + long + `. The pane is --pane, the calling pane with
+--current, else the server's focused pane.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return exit(a.call("cli:pane:"+verb, method, protocol.PaneOptionalTarget{PaneID: sel.resolve(a, cmd, false)}))
+		},
+	}
+	sel.bind(cmd)
+	return cmd
+}
+
+func (a *app) paneNeighborCmd() *cobra.Command {
+	var (
+		sel       paneSel
+		direction string
+	)
+	cmd := &cobra.Command{
+		Use:   "neighbor --direction left|right|up|down [--pane ID|--current]",
+		Short: summary("pane.neighbor"),
+		Long: summary("pane.neighbor") + ` (--pane, the calling pane with --current, else
+the server's focused pane). neighbor_pane_id is absent when nothing is there.
+Nothing changes.`,
+		Example: `  herdr pane neighbor --direction right --pane w1:p1`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkDirection("direction", direction); err != nil {
+				return err
+			}
+			return exit(a.call("cli:pane:neighbor", "pane.neighbor",
+				protocol.PaneDirectionParams{Direction: direction, PaneID: sel.resolve(a, cmd, false)}))
+		},
+	}
+	sel.bind(cmd)
+	cmd.Flags().StringVar(&direction, "direction", "", directionHelp+" (required)")
+	_ = cmd.MarkFlagRequired("direction")
+	return cmd
+}
+
+func (a *app) paneResizeCmd() *cobra.Command {
+	var (
+		sel       paneSel
+		direction string
+		amount    float64
+	)
+	cmd := &cobra.Command{
+		Use:   "resize --direction left|right|up|down [--amount F] [--pane ID|--current]",
+		Short: summary("pane.resize"),
+		Long: summary("pane.resize") + ` nearest to the pane across that direction:
+right and down move it right or down, left and up move it left or up, by
+--amount (a fraction of the split, default 0.05). Ratios stay within 0.1-0.9;
+when nothing moves the result says changed:false, reason unchanged.`,
+		Example: `  herdr pane resize --direction right --amount 0.1 --current`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkDirection("direction", direction); err != nil {
+				return err
+			}
+			p := protocol.PaneResizeParams{Direction: direction, PaneID: sel.resolve(a, cmd, false)}
+			if cmd.Flags().Changed("amount") {
+				p.Amount = &amount
+			}
+			return exit(a.call("cli:pane:resize", "pane.resize", p))
+		},
+	}
+	sel.bind(cmd)
+	cmd.Flags().StringVar(&direction, "direction", "", directionHelp+" (required)")
+	cmd.Flags().Float64Var(&amount, "amount", 0.05, "how far to move the border, as a fraction of the split")
+	_ = cmd.MarkFlagRequired("direction")
+	return cmd
+}
+
+func (a *app) paneZoomCmd() *cobra.Command {
+	var (
+		sel             paneSel
+		toggle, on, off bool
+	)
+	cmd := &cobra.Command{
+		Use:   "zoom [<pane>|--pane ID|--current] [--toggle|--on|--off]",
+		Short: summary("pane.zoom"),
+		Long: summary("pane.zoom") + `. The pane is <pane>, --pane, the calling pane
+with --current, else the server's focused pane; zooming a pane also focuses
+it. Default --toggle. Reasons when nothing changes: single_pane,
+already_zoomed, already_unzoomed.`,
+		Example: `  herdr pane zoom w1:p2 --on
+  herdr pane zoom --current`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			target, err := sel.target(a, cmd, args)
+			if err != nil {
+				return err
+			}
+			mode := "toggle"
+			if on {
+				mode = "on"
+			} else if off {
+				mode = "off"
+			}
+			return exit(a.call("cli:pane:zoom", "pane.zoom", protocol.PaneZoomParams{Mode: mode, PaneID: target}))
+		},
+	}
+	sel.bind(cmd)
+	cmd.Flags().BoolVar(&toggle, "toggle", false, "zoom the pane, or unzoom it when it is the zoomed one (default)")
+	cmd.Flags().BoolVar(&on, "on", false, "zoom the pane")
+	cmd.Flags().BoolVar(&off, "off", false, "unzoom the pane's tab")
+	cmd.MarkFlagsMutuallyExclusive("toggle", "on", "off")
+	return cmd
+}
+
+func (a *app) paneInputCmd() *cobra.Command {
+	var (
+		sel        paneSel
+		rightClick string
+	)
+	cmd := &cobra.Command{
+		Use:   "input [<pane>|--pane ID|--current] --right-click herdr|pane",
+		Short: summary("pane.input.set"),
+		Long: summary("pane.input.set") + ` (pane.input.set): herdr opens its own menu,
+pane passes them to the program. The pane is <pane>, --pane or the calling
+pane with --current.`,
+		Example: `  herdr pane input w1:p2 --right-click pane`,
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkRightClick(cmd, rightClick); err != nil {
+				return err
+			}
+			target, err := sel.target(a, cmd, args)
+			if err != nil {
+				return err
+			}
+			if target == nil {
+				return errors.New("missing argument <pane> (or --pane/--current)")
+			}
+			return exit(a.call("cli:pane:input", "pane.input.set", protocol.PaneInputSetParams{PaneID: *target, RightClick: rightClick}))
+		},
+	}
+	sel.bind(cmd)
+	cmd.Flags().StringVar(&rightClick, "right-click", "", "where right clicks go: herdr or pane (required)")
+	_ = cmd.MarkFlagRequired("right-click")
+	return cmd
+}
+
+func (a *app) paneSwapCmd() *cobra.Command {
+	var (
+		sel                    paneSel
+		direction, source, dst string
+	)
+	cmd := &cobra.Command{
+		Use:   "swap (--direction left|right|up|down [--pane ID|--current] | --source-pane ID --target-pane ID)",
+		Short: summary("pane.swap"),
+		Long: summary("pane.swap") + `. The split shapes and ratios stay; the panes keep
+their ids and processes. With --direction the pane (--pane, the calling pane
+with --current, else the server's focused pane) swaps with its neighbour; with
+--target-pane it swaps with that pane (--source-pane, default as above).
+Reasons when nothing changes: no_neighbor, same_pane, not_found, cross_tab.`,
+		Example: `  herdr pane swap --direction right --current
+  herdr pane swap --source-pane w1:p1 --target-pane w1:p3`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p := protocol.PaneSwapParams{PaneID: sel.resolve(a, cmd, false)}
+			if cmd.Flags().Changed("direction") {
+				if err := checkDirection("direction", direction); err != nil {
+					return err
+				}
+				p.Direction = &direction
+			} else {
+				if dst == "" {
+					return errors.New("--target-pane must not be empty")
+				}
+				p.SourcePaneID = optional(cmd, "source-pane", source)
+				p.TargetPaneID = &dst
+			}
+			return exit(a.call("cli:pane:swap", "pane.swap", p))
+		},
+	}
+	sel.bind(cmd)
+	cmd.Flags().StringVar(&direction, "direction", "", "swap with the neighbour in this "+directionHelp)
+	cmd.Flags().StringVar(&source, "source-pane", "", "the pane to swap (with --target-pane)")
+	cmd.Flags().StringVar(&dst, "target-pane", "", "the pane to swap it with, in the same tab")
+	cmd.MarkFlagsOneRequired("direction", "target-pane")
+	cmd.MarkFlagsMutuallyExclusive("direction", "target-pane")
+	cmd.MarkFlagsMutuallyExclusive("direction", "source-pane")
+	cmd.MarkFlagsMutuallyExclusive("source-pane", "pane")
+	cmd.MarkFlagsMutuallyExclusive("source-pane", "current")
+	return cmd
+}
+
+func (a *app) paneMoveCmd() *cobra.Command {
+	var (
+		tabID, split, targetPane string
+		ratio                    float64
+		newTab, newWorkspace     bool
+		workspace, label, tabLbl string
+		focus, noFocus           bool
+	)
+	cmd := &cobra.Command{
+		Use:   "move <pane> (--tab T --split right|down | --new-tab | --new-workspace)",
+		Short: summary("pane.move"),
+		Long: summary("pane.move") + `; its process keeps running.
+--tab splits the tab's focused pane (or --target-pane) right or down, giving
+the moved pane 1-ratio of the space; --new-tab opens a tab for it in its own
+workspace (or --workspace); --new-workspace opens a workspace for it. A pane
+moved to another workspace gets a new id there; the old id keeps working for
+pane commands. A source tab or workspace left empty is closed and reported
+(closed_tab_id, closed_workspace_id). The pane is not focused unless --focus.
+Reasons when nothing changes: same_tab, zoomed_tab.`,
+		Example: `  herdr pane move w1:p3 --tab w1:t2 --split right --ratio 0.6
+  herdr pane move w1:p3 --new-tab --label logs
+  herdr pane move w1:p3 --new-workspace --label api --tab-label server`,
+		Args: exactArgs("<pane>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			changed := cmd.Flags().Changed
+			only := func(flag, form string, ok bool) error {
+				if changed(flag) && !ok {
+					return fmt.Errorf("--%s does not go with %s", flag, form)
+				}
+				return nil
+			}
+			var d protocol.PaneMoveDestination
+			form := ""
+			switch {
+			case changed("tab"):
+				form = "--tab"
+				if split != "right" && split != "down" {
+					return fmt.Errorf("--tab needs --split right or --split down")
+				}
+				d = protocol.PaneMoveDestination{Type: "tab", TabID: tabID, Split: split, TargetPaneID: optional(cmd, "target-pane", targetPane)}
+				if changed("ratio") {
+					d.Ratio = &ratio
+				}
+			case newTab:
+				form = "--new-tab"
+				d = protocol.PaneMoveDestination{Type: "new_tab", WorkspaceID: optional(cmd, "workspace", workspace), Label: optional(cmd, "label", label)}
+			case newWorkspace:
+				form = "--new-workspace"
+				d = protocol.PaneMoveDestination{Type: "new_workspace", Label: optional(cmd, "label", label), TabLabel: optional(cmd, "tab-label", tabLbl)}
+			default:
+				return errors.New("give a destination: --tab, --new-tab or --new-workspace")
+			}
+			for _, c := range []struct {
+				flag string
+				ok   bool
+			}{
+				{"split", form == "--tab"}, {"target-pane", form == "--tab"}, {"ratio", form == "--tab"},
+				{"workspace", form == "--new-tab"}, {"label", form != "--tab"}, {"tab-label", form == "--new-workspace"},
+			} {
+				if err := only(c.flag, form, c.ok); err != nil {
+					return err
+				}
+			}
+			return exit(a.call("cli:pane:move", "pane.move", protocol.PaneMoveParams{PaneID: args[0], Destination: d, Focus: focus && !noFocus}))
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&tabID, "tab", "", "move into this existing tab")
+	f.StringVar(&split, "split", "", "with --tab: put the pane right of or below the target: right or down")
+	f.StringVar(&targetPane, "target-pane", "", "with --tab: split this pane of the tab (default: its focused pane)")
+	f.Float64Var(&ratio, "ratio", 0.5, "with --tab: share of the space the target pane keeps, between 0 and 1")
+	f.BoolVar(&newTab, "new-tab", false, "move into a new tab")
+	f.StringVar(&workspace, "workspace", "", "with --new-tab: create the tab in this workspace (default: the pane's)")
+	f.StringVar(&label, "label", "", "label of the new tab (--new-tab) or workspace (--new-workspace)")
+	f.BoolVar(&newWorkspace, "new-workspace", false, "move into a new workspace")
+	f.StringVar(&tabLbl, "tab-label", "", "with --new-workspace: label of its tab")
+	f.BoolVar(&focus, "focus", false, "focus the moved pane")
+	f.BoolVar(&noFocus, "no-focus", false, "do not focus the moved pane (default)")
+	cmd.MarkFlagsOneRequired("tab", "new-tab", "new-workspace")
+	cmd.MarkFlagsMutuallyExclusive("tab", "new-tab", "new-workspace")
+	cmd.MarkFlagsMutuallyExclusive("focus", "no-focus")
 	return cmd
 }

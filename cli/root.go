@@ -110,7 +110,7 @@ response on stderr (exit 1). Usage errors exit 2.`,
 	a.sessionFlag = func() bool { return root.PersistentFlags().Changed("session") }
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
 
-	root.AddCommand(a.serverCmd(), a.statusCmd(), a.apiCmd(), a.workspaceCmd(), a.tabCmd(), a.paneCmd())
+	root.AddCommand(a.serverCmd(), a.statusCmd(), a.apiCmd(), a.workspaceCmd(), a.tabCmd(), a.paneCmd(), a.layoutCmd(), a.eventsCmd(), a.waitCmd())
 	return root
 }
 
@@ -225,16 +225,45 @@ func (a *app) printLine(line []byte, _ protocol.Response) int {
 // the socket, connect, ping and check the protocol, send the request, then
 // print an error response on stderr (1) or hand a success to ok (nil: silent).
 func (a *app) request(id, method string, params any, ok onSuccess) int {
-	sock, err := a.socket()
-	if err != nil {
-		return a.fail(id, err)
-	}
-	c, code := a.dial(id, sock)
+	c, sock, code := a.connect(id)
 	if c == nil {
 		return code
 	}
 	defer c.Close()
+	line, resp, err := roundTrip(c, id, method, params)
+	if err != nil {
+		return a.fail(id, lostConnection(sock, err))
+	}
+	if resp.Error != nil {
+		fmt.Fprintf(a.stderr, "%s\n", line)
+		return 1
+	}
+	if ok == nil {
+		return 0
+	}
+	return ok(line, resp)
+}
 
+// connect resolves the socket, dials it and checks the server's protocol
+// with a ping; on failure it has printed the error and returns a nil client.
+func (a *app) connect(id string) (*protocol.Client, string, int) {
+	sock, err := a.socket()
+	if err != nil {
+		return nil, "", a.fail(id, err)
+	}
+	c, code := a.dial(id, sock)
+	if c == nil {
+		return nil, sock, code
+	}
+	if code := a.checkProtocol(c, id, sock); code != 0 {
+		c.Close()
+		return nil, sock, code
+	}
+	return c, sock, 0
+}
+
+// checkProtocol pings and refuses a server of another protocol.
+func (a *app) checkProtocol(c *protocol.Client, id, sock string) int {
 	_ = c.Conn().SetDeadline(time.Now().Add(pingTimeout))
 	line, resp, err := roundTrip(c, id, "ping", nil)
 	if err != nil {
@@ -254,19 +283,7 @@ func (a *app) request(id, method string, params any, ok onSuccess) int {
 			sock, pong.Protocol, pong.Version, protocol.ProtocolVersion, protocol.Version, a.herdrCmd("server stop"), a.herdrCmd("")))
 	}
 	_ = c.Conn().SetDeadline(time.Time{})
-
-	line, resp, err = roundTrip(c, id, method, params)
-	if err != nil {
-		return a.fail(id, lostConnection(sock, err))
-	}
-	if resp.Error != nil {
-		fmt.Fprintf(a.stderr, "%s\n", line)
-		return 1
-	}
-	if ok == nil {
-		return 0
-	}
-	return ok(line, resp)
+	return 0
 }
 
 // dial connects to sock; when nothing listens it prints server_not_running.

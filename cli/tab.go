@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,7 +12,7 @@ import (
 func (a *app) tabCmd() *cobra.Command {
 	cmd := a.group(&cobra.Command{
 		Use:   "tab",
-		Short: "List, create, focus, rename and close tabs",
+		Short: "List, create, focus, rename, move and close tabs",
 		Long: `Tabs live in a workspace and hold a layout of panes. Every subcommand sends one
 request and prints the JSON response line. Tab ids look like w1:t1.`,
 	})
@@ -78,5 +79,24 @@ new tab is not focused unless --focus is given.`,
 	create.Flags().StringVar(&label, "label", "", "label of the new tab")
 	spawn.bind(create, "tab")
 	cmd.AddCommand(create)
+
+	var index int
+	move := &cobra.Command{
+		Use:   "move <tab> --index N",
+		Short: summary("tab.move"),
+		Long: summary("tab.move") + `: --index is its 0-based position once moved (past
+the end means last). Prints the workspace's tab list in its new order.`,
+		Example: "  herdr tab move w1:t3 --index 0",
+		Args:    exactArgs("<tab>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if index < 0 {
+				return fmt.Errorf("invalid --index %d: must not be negative", index)
+			}
+			return exit(a.call("cli:tab:move", "tab.move", protocol.TabMoveParams{TabID: args[0], InsertIndex: &index}))
+		},
+	}
+	move.Flags().IntVar(&index, "index", 0, "0-based position in the workspace to move the tab to (required)")
+	_ = move.MarkFlagRequired("index")
+	cmd.AddCommand(move)
 	return cmd
 }

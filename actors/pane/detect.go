@@ -27,7 +27,7 @@ const (
 // SetCatalog replaces the agent manifests (server.reload_agent_manifests).
 type SetCatalog struct{ Catalog *detect.Catalog }
 
-// detectTick asks for a detection pass after output went quiet.
+// detectTick asks for a refresh after output went quiet.
 type detectTick struct{}
 
 // detector is the detection state of one pane.
@@ -41,16 +41,15 @@ type detector struct {
 	lastResult detect.Result
 }
 
-// detectSoon runs detection now if it has not run lately, else arms a tick.
-func (p *Pane) detectSoon(ctx actor.Context) {
-	if p.det.catalog == nil {
-		return
-	}
+// refreshSoon re-reads the process facts (foreground cwd, agent and its
+// state) now if they were not read lately, else once the window passes, so
+// a change followed by silence (a quiet cd) is still seen.
+func (p *Pane) refreshSoon(ctx actor.Context) {
 	if time.Since(p.det.last) >= detectEvery {
-		p.runDetection(ctx)
+		p.refresh(ctx)
 		return
 	}
-	p.armTick(ctx, detectEvery)
+	p.armTick(ctx, detectEvery-time.Since(p.det.last))
 }
 
 func (p *Pane) armTick(ctx actor.Context, after time.Duration) {
@@ -62,10 +61,25 @@ func (p *Pane) armTick(ctx actor.Context, after time.Duration) {
 	time.AfterFunc(after, func() { root.Send(self, &detectTick{}) })
 }
 
-// runDetection recognises the agent in the foreground and evaluates its
-// screen rules, updating the facts the session sees.
-func (p *Pane) runDetection(ctx actor.Context) {
+// refresh reads the foreground cwd, recognises the agent in the
+// foreground and evaluates its screen rules, telling the session what changed.
+func (p *Pane) refresh(ctx actor.Context) {
 	p.det.last = time.Now()
+	changed := false
+	if cwd := p.foregroundCwd(); cwd != "" && cwd != p.facts.ForegroundCwd {
+		p.facts.ForegroundCwd = cwd
+		changed = true
+	}
+	if p.det.catalog != nil && p.detectAgent(ctx) {
+		changed = true
+	}
+	if changed {
+		p.sendFacts(ctx)
+	}
+}
+
+// detectAgent updates the agent and its state; it reports a change.
+func (p *Pane) detectAgent(ctx actor.Context) bool {
 	agent := ""
 	if procs := p.foregroundProcesses(); len(procs) > 0 {
 		agent, _ = detect.Recognize(procs)
@@ -96,11 +110,12 @@ func (p *Pane) runDetection(ctx actor.Context) {
 			}
 		}
 	}
-	if agent != p.det.agent || state != p.det.state {
-		p.det.agent, p.det.state = agent, state
-		p.facts.Agent, p.facts.AgentState = agent, string(state)
-		p.sendFacts(ctx)
+	if agent == p.det.agent && state == p.det.state {
+		return false
 	}
+	p.det.agent, p.det.state = agent, state
+	p.facts.Agent, p.facts.AgentState = agent, string(state)
+	return true
 }
 
 // foregroundProcesses describes the PTY's foreground process group for

@@ -86,7 +86,6 @@ type Pane struct {
 	in       *inbox
 	done     chan struct{} // closed when the child has been reaped
 	facts    Facts
-	fgCwdAt  time.Time
 	waits    waitSet
 	matchers []*matcher
 	det      detector
@@ -114,11 +113,11 @@ func (p *Pane) Receive(ctx actor.Context) {
 	case *detectTick:
 		p.det.tickArmed = false
 		if !p.exited {
-			p.runDetection(ctx)
+			p.refresh(ctx)
 		}
 	case *SetCatalog:
 		p.det.catalog = msg.Catalog
-		p.detectSoon(ctx)
+		p.refreshSoon(ctx)
 	case *AddMatcher:
 		p.addMatcher(ctx, msg)
 	case *actor.Terminated:
@@ -193,11 +192,10 @@ func (p *Pane) applyOutput(ctx actor.Context) {
 	p.publishFacts(ctx)
 	p.waits.check(ctx, p)
 	p.checkMatchers(ctx)
-	p.detectSoon(ctx)
+	p.refreshSoon(ctx)
 }
 
-// publishFacts tells the parent what changed, refreshing the foreground
-// cwd at most twice a second.
+// publishFacts tells the parent what the output changed.
 func (p *Pane) publishFacts(ctx actor.Context) {
 	f := p.facts
 	f.TerminalID = p.spec.TerminalID
@@ -205,12 +203,6 @@ func (p *Pane) publishFacts(ctx actor.Context) {
 	f.Title = p.term.Title()
 	off, maxOff, rows := p.term.ScrollInfo()
 	f.Scroll = protocol.PaneScrollInfo{OffsetFromBottom: off, MaxOffsetFromBottom: maxOff, ViewportRows: rows}
-	if now := time.Now(); now.Sub(p.fgCwdAt) > 500*time.Millisecond {
-		p.fgCwdAt = now
-		if cwd := p.foregroundCwd(); cwd != "" {
-			f.ForegroundCwd = cwd
-		}
-	}
 	if f != p.facts {
 		p.facts = f
 		p.sendFacts(ctx)
