@@ -24,8 +24,12 @@ type lineMsg struct {
 	tooLong bool
 }
 
-// eofMsg says the client will send nothing more.
-type eofMsg struct{}
+// eofMsg says the client will send nothing more; gone says it also stopped
+// reading, so a pending wait has nobody to answer and is cancelled.
+type eofMsg struct{ gone bool }
+
+// waits are the methods that may hold a connection open indefinitely.
+var waits = map[string]bool{"events.wait": true, "pane.wait_for_output": true, "agent.wait": true, "agent.prompt": true}
 
 // outItem is one or more lines for the writer; after runs once they are written.
 type outItem struct {
@@ -85,7 +89,9 @@ func (c *conn) Receive(ctx actor.Context) {
 		c.finish(ctx, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
 	case *eofMsg:
 		c.closing = true
-		if c.streamID != "" {
+		// Stopping cancels what waits on this connection: the bus and the
+		// panes watch it.
+		if c.streamID != "" || (msg.gone && c.current != nil && waits[c.current.Method]) {
 			ctx.Stop(ctx.Self())
 			return
 		}
@@ -222,7 +228,7 @@ func (c *conn) readLoop(root *actor.RootContext, self *actor.PID) {
 			c.credits <- struct{}{}
 		}
 		if err != nil {
-			root.Send(self, &eofMsg{})
+			root.Send(self, &eofMsg{gone: peerGone(c.c)})
 			return
 		}
 	}
