@@ -56,12 +56,14 @@ var (
 	toastDelivery = []string{ToastOff, ToastHerdr, ToastTerminal, ToastSystem}
 	knownSections = []string{"onboarding", "theme", "terminal", "session", "update", "keys", "ui", "worktrees", "advanced", "experimental", "remote"}
 	terminalKeys  = []string{"default_shell", "shell_mode", "new_cwd"}
-	advancedKeys  = []string{scrollbackKey, scrollbackLine}
+	advancedKeys  = []string{scrollbackKey, scrollbackLine, headlessCols, headlessRows}
 )
 
 const (
 	scrollbackKey  = "scrollback_limit_bytes"
 	scrollbackLine = "scrollback_lines" // Alias of scrollbackKey.
+	headlessCols   = "headless_cols"
+	headlessRows   = "headless_rows"
 )
 
 // Config is the typed content of config.toml.
@@ -81,6 +83,9 @@ type Terminal struct {
 // Advanced holds the [advanced] section.
 type Advanced struct {
 	ScrollbackLimitBytes int // scrollback_limit_bytes (alias scrollback_lines): must be > 0.
+	// HeadlessCols and HeadlessRows (headless_cols, headless_rows) are the
+	// tab area while no client is attached: 200×50 unless set (10–1000).
+	HeadlessCols, HeadlessRows int
 }
 
 // UI holds the parts of the [ui] section the server models.
@@ -97,7 +102,7 @@ type Toast struct {
 func Default() Config {
 	return Config{
 		Terminal: Terminal{DefaultShell: "", ShellMode: ShellModeAuto, NewCwd: "follow"},
-		Advanced: Advanced{ScrollbackLimitBytes: DefaultScrollbackLimitBytes},
+		Advanced: Advanced{ScrollbackLimitBytes: DefaultScrollbackLimitBytes, HeadlessCols: 200, HeadlessRows: 50},
 		UI:       UI{Toast: Toast{Delivery: ToastOff}},
 	}
 }
@@ -234,20 +239,30 @@ func (d *decoder) advanced(t map[string]any) {
 			key, v, ok = scrollbackLine, t[scrollbackLine], true
 		}
 	}
-	if !ok {
-		return
+	if ok {
+		d.intKey("advanced."+key, v, 1, math.MaxInt, &d.cfg.Advanced.ScrollbackLimitBytes)
 	}
-	full := "advanced." + key
+	if v, ok := t[headlessCols]; ok {
+		d.intKey("advanced."+headlessCols, v, 10, 1000, &d.cfg.Advanced.HeadlessCols)
+	}
+	if v, ok := t[headlessRows]; ok {
+		d.intKey("advanced."+headlessRows, v, 10, 1000, &d.cfg.Advanced.HeadlessRows)
+	}
+}
+
+// intKey stores an integer within [lo, hi] in dst, or reports why not and
+// keeps dst's default.
+func (d *decoder) intKey(full string, v any, lo, hi int64, dst *int) {
 	n, isInt := v.(int64)
 	switch {
 	case !isInt:
-		d.addf("%s: expected an integer, got %s; using default %d", full, typeName(v), d.cfg.Advanced.ScrollbackLimitBytes)
-	case n <= 0:
-		d.addf("%s: must be greater than 0, got %d; using default %d", full, n, d.cfg.Advanced.ScrollbackLimitBytes)
-	case n > math.MaxInt:
-		d.addf("%s: %d is too large; using default %d", full, n, d.cfg.Advanced.ScrollbackLimitBytes)
+		d.addf("%s: expected an integer, got %s; using default %d", full, typeName(v), *dst)
+	case n < lo:
+		d.addf("%s: must be at least %d, got %d; using default %d", full, lo, n, *dst)
+	case n > hi:
+		d.addf("%s: %d is too large (at most %d); using default %d", full, n, hi, *dst)
 	default:
-		d.cfg.Advanced.ScrollbackLimitBytes = int(n)
+		*dst = int(n)
 	}
 }
 

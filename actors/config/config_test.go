@@ -106,12 +106,14 @@ new_cwd = "home"
 
 [advanced]
 scrollback_limit_bytes = 123
+headless_cols = 120
+headless_rows = 40
 
 [ui.toast]
 delivery = "herdr"
 `, Config{
 			Terminal: Terminal{DefaultShell: "/usr/bin/fish", ShellMode: "non_login", NewCwd: "home"},
-			Advanced: Advanced{ScrollbackLimitBytes: 123},
+			Advanced: Advanced{ScrollbackLimitBytes: 123, HeadlessCols: 120, HeadlessRows: 40},
 			UI:       UI{Toast: Toast{Delivery: "herdr"}},
 		}, StatusApplied, nil},
 		{"known unmodelled sections are silent", `
@@ -163,9 +165,11 @@ host = "h"
 		{"scrollback float", "[advanced]\nscrollback_limit_bytes = 1.5\n", Default(), StatusPartial,
 			[]string{"advanced.scrollback_limit_bytes: expected an integer"}},
 		{"scrollback zero", "[advanced]\nscrollback_limit_bytes = 0\n", Default(), StatusPartial,
-			[]string{"advanced.scrollback_limit_bytes: must be greater than 0"}},
+			[]string{"advanced.scrollback_limit_bytes: must be at least 1"}},
 		{"scrollback alias negative names alias", "[advanced]\nscrollback_lines = -5\n", Default(), StatusPartial,
-			[]string{"advanced.scrollback_lines: must be greater than 0"}},
+			[]string{"advanced.scrollback_lines: must be at least 1"}},
+		{"headless size out of range", "[advanced]\nheadless_cols = 5\nheadless_rows = 5000\n", Default(), StatusPartial,
+			[]string{"advanced.headless_cols: must be at least 10", "advanced.headless_rows: 5000 is too large"}},
 		{"section not a table", "terminal = 3\n[advanced]\nscrollback_lines = 9\n",
 			with(func(c *Config) { c.Advanced.ScrollbackLimitBytes = 9 }), StatusPartial,
 			[]string{"terminal: expected a table"}},

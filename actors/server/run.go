@@ -102,6 +102,8 @@ func Run(opts Options) error {
 		Env:        opts.Env,
 		Log:        log,
 		Config:     cfg,
+		Cols:       cfg.Advanced.HeadlessCols,
+		Rows:       cfg.Advanced.HeadlessRows,
 	}), "session")
 	if err != nil {
 		listener.Close()
