@@ -100,8 +100,7 @@ response on stderr (exit 1). Usage errors exit 2.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintln(a.stderr, "herdr: the interactive client is not built yet; run `herdr server` to start a server and drive it with `herdr <noun> <verb>` (see 'herdr --help')")
-			return exitCode(2)
+			return exit(a.attach())
 		},
 	}
 	root.SetVersionTemplate("herdr {{.Version}}\n")
@@ -111,6 +110,8 @@ response on stderr (exit 1). Usage errors exit 2.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
 
 	root.AddCommand(a.serverCmd(), a.statusCmd(), a.apiCmd(), a.workspaceCmd(), a.tabCmd(), a.paneCmd(), a.layoutCmd(), a.eventsCmd(), a.waitCmd())
+	root.AddCommand(a.agentCmd(), a.notificationCmd()) // cli/agent.go, cli/notification.go
+	a.addHookCmds(root)                                // pane/workspace report-* verbs, cli/hooks.go
 	return root
 }
 

@@ -280,7 +280,7 @@ func TestVersionAndBare(t *testing.T) {
 		}
 	}
 	r := run(t, env)
-	if r.code != 2 || !strings.Contains(r.stderr, "not built yet") || r.stdout != "" {
+	if r.code != 1 || !strings.Contains(r.stderr, "needs a terminal") || r.stdout != "" {
 		t.Errorf("bare herdr: exit %d stdout %q stderr %q", r.code, r.stdout, r.stderr)
 	}
 }

@@ -1,10 +1,67 @@
 package protocol
 
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+)
+
 var agentMethods = []Method{
 	{Name: "agent.list", Params: empty, Result: "agent_list", Summary: "List panes that run a recognised agent"},
 	{Name: "agent.get", Params: func() Params { return &AgentTarget{} }, Result: "agent_info", Summary: "Describe one agent, by pane id or name"},
+	{Name: "agent.read", Params: func() Params { return &AgentReadParams{} }, Result: "pane_read", Summary: "Read an agent's screen or recent output"},
+	{Name: "agent.explain", Params: func() Params { return &AgentTarget{} }, Result: "agent_explain", Summary: "Why an agent has its state: matched rule and evidence"},
+	{Name: "agent.send_keys", Params: func() Params { return &AgentSendKeysParams{} }, Result: "ok", Summary: "Send key combos to an agent"},
+	{Name: "agent.rename", Params: func() Params { return &AgentRenameParams{} }, Result: "agent_info", Summary: "Name an agent (or clear its name)"},
+	{Name: "agent.focus", Params: func() Params { return &AgentTarget{} }, Result: "agent_info", Summary: "Focus an agent's pane, tab and workspace"},
+	{Name: "agent.start", Params: func() Params { return &AgentStartParams{} }, Result: "agent_started", Summary: "Start a named agent in an idle shell pane"},
+	{Name: "agent.prompt", Params: func() Params { return &AgentPromptParams{} }, Result: "agent_prompted", Summary: "Type a prompt into an agent, optionally waiting for it to settle"},
+	{Name: "agent.wait", Params: func() Params { return &AgentWaitParams{} }, Result: "agent_info", Summary: "Wait until an agent reaches one of some statuses"},
+	{Name: "agent.view.set", Params: func() Params { return &AgentViewSetParams{} }, Result: "agent_view", Summary: "Set the filtered, sorted agent view"},
+	{Name: "agent.view.clear", Params: func() Params { return &AgentViewClearParams{} }, Result: "agent_view", Summary: "Clear the agent view"},
 	{Name: "server.agent_manifests", Params: empty, Result: "agent_manifest_status", Summary: "The agent detection manifests in use"},
 	{Name: "server.reload_agent_manifests", Params: empty, Result: "agent_manifest_reload", Summary: "Reload agent manifests, local overrides included"},
+}
+
+// Agent error codes.
+const (
+	CodeAgentNotFound        = "agent_not_found"
+	CodeInvalidAgent         = "invalid_agent"
+	CodeInvalidAgentName     = "invalid_agent_name"
+	CodeInvalidAgentArgument = "invalid_agent_argument"
+	CodeInvalidAgentTimeout  = "invalid_agent_timeout"
+	CodeAgentNameTaken       = "agent_name_taken"
+	CodeAgentNotReady        = "agent_not_ready"
+	CodeAgentBlocked         = "agent_blocked"
+	CodeAgentPromptStalled   = "agent_prompt_stalled"
+	CodeAgentNotRunning      = "agent_not_running"
+	CodeEmptyAgentPrompt     = "empty_agent_prompt"
+	CodeUnsupportedAgentKind = "unsupported_agent_kind"
+	CodeInvalidAgentView     = "invalid_agent_view"
+	CodeAgentPaneBusy        = "agent_pane_busy"
+	CodeAgentSendKeysFailed  = "agent_send_keys_failed"
+	CodeAgentPromptFailed    = "agent_prompt_failed"
+	CodeAgentStartInput      = "agent_start_input_failed"
+	CodeAgentExplainUnavail  = "agent_explain_unavailable"
+	CodePluginNotFound       = "plugin_not_found"
+)
+
+// AgentNamePattern is what agent names look like.
+var AgentNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+
+// AgentKinds are the agents agent.start can launch.
+var AgentKinds = []string{"pi", "claude", "codex", "gemini", "cursor", "devin", "agy", "cline", "omp", "mastracode",
+	"opencode", "copilot", "kimi", "kiro", "droid", "amp", "grok", "hermes", "kilo", "qodercli", "maki"}
+
+// AgentExecutable is the program agent.start runs for a kind.
+func AgentExecutable(kind string) string {
+	switch kind {
+	case "cursor":
+		return "cursor-agent"
+	case "kiro":
+		return "kiro-cli"
+	}
+	return kind
 }
 
 // AgentTarget names an agent: the pane id hosting it, or its name.
@@ -14,6 +71,146 @@ type AgentTarget struct {
 
 // Validate implements Params.
 func (p *AgentTarget) Validate() error { return required("target", p.Target) }
+
+// AgentReadParams are the params of agent.read.
+type AgentReadParams struct {
+	Target    string  `json:"target"`
+	Source    string  `json:"source"`
+	Format    string  `json:"format,omitempty"`
+	Lines     *uint32 `json:"lines,omitempty"`
+	StripANSI *bool   `json:"strip_ansi,omitempty"`
+}
+
+// Validate implements Params.
+func (p *AgentReadParams) Validate() error {
+	if err := required("target", p.Target); err != nil {
+		return err
+	}
+	return validateRead(p.Source, p.Format)
+}
+
+// AgentSendKeysParams are the params of agent.send_keys.
+type AgentSendKeysParams struct {
+	Target string   `json:"target"`
+	Keys   []string `json:"keys"`
+}
+
+// Validate implements Params: every key must parse before any is sent.
+func (p *AgentSendKeysParams) Validate() error {
+	if err := required("target", p.Target); err != nil {
+		return err
+	}
+	if p.Keys == nil {
+		return ParamError("keys", "missing required field")
+	}
+	return validateKeys(p.Keys)
+}
+
+// AgentRenameParams are the params of agent.rename; an absent or empty name clears it.
+type AgentRenameParams struct {
+	Target string  `json:"target"`
+	Name   *string `json:"name,omitempty"`
+}
+
+// Validate implements Params.
+func (p *AgentRenameParams) Validate() error {
+	if err := required("target", p.Target); err != nil {
+		return err
+	}
+	if p.Name != nil && *p.Name != "" && !AgentNamePattern.MatchString(*p.Name) {
+		return Errorf(CodeInvalidAgentName, "invalid agent name %q: use [a-z][a-z0-9_-]{0,31}", *p.Name)
+	}
+	return nil
+}
+
+// AgentStartParams are the params of agent.start.
+type AgentStartParams struct {
+	Name      string   `json:"name"`
+	Kind      string   `json:"kind"`
+	PaneID    string   `json:"pane_id"`
+	Args      []string `json:"args,omitempty"`
+	TimeoutMS *uint64  `json:"timeout_ms,omitempty"`
+}
+
+// Validate implements Params.
+func (p *AgentStartParams) Validate() error {
+	if err := required("pane_id", p.PaneID); err != nil {
+		return err
+	}
+	if !AgentNamePattern.MatchString(p.Name) {
+		return Errorf(CodeInvalidAgentName, "invalid agent name %q: use [a-z][a-z0-9_-]{0,31}", p.Name)
+	}
+	known := false
+	for _, k := range AgentKinds {
+		known = known || k == p.Kind
+	}
+	if !known {
+		return Errorf(CodeUnsupportedAgentKind, "unsupported agent kind %q; one of %s", p.Kind, strings.Join(AgentKinds, " "))
+	}
+	for _, a := range p.Args {
+		if strings.ContainsAny(a, "\x00\r\n") {
+			return Errorf(CodeInvalidAgentArgument, "agent arguments must not contain NUL or line breaks")
+		}
+	}
+	if p.TimeoutMS != nil && (*p.TimeoutMS <= 3000 || *p.TimeoutMS > 300000) {
+		return Errorf(CodeInvalidAgentTimeout, "timeout_ms must be greater than 3000 and at most 300000, got %d", *p.TimeoutMS)
+	}
+	return nil
+}
+
+// AgentPromptWaitOptions make agent.prompt wait for the agent to settle.
+type AgentPromptWaitOptions struct {
+	Until     []AgentStatus `json:"until,omitempty"`
+	TimeoutMS *uint64       `json:"timeout_ms,omitempty"`
+}
+
+// AgentPromptParams are the params of agent.prompt.
+type AgentPromptParams struct {
+	Target string                  `json:"target"`
+	Text   string                  `json:"text"`
+	Wait   *AgentPromptWaitOptions `json:"wait,omitempty"`
+}
+
+// Validate implements Params.
+func (p *AgentPromptParams) Validate() error {
+	if err := required("target", p.Target); err != nil {
+		return err
+	}
+	if strings.TrimSpace(p.Text) == "" {
+		return Errorf(CodeEmptyAgentPrompt, "agent prompt text is empty")
+	}
+	if p.Wait != nil {
+		return validStatuses("wait.until", p.Wait.Until)
+	}
+	return nil
+}
+
+// AgentWaitParams are the params of agent.wait.
+type AgentWaitParams struct {
+	Target    string        `json:"target"`
+	Until     []AgentStatus `json:"until,omitempty"`
+	TimeoutMS *uint64       `json:"timeout_ms,omitempty"`
+}
+
+// Validate implements Params.
+func (p *AgentWaitParams) Validate() error {
+	if err := required("target", p.Target); err != nil {
+		return err
+	}
+	return validStatuses("until", p.Until)
+}
+
+func validStatuses(field string, list []AgentStatus) error {
+	for _, st := range list {
+		if err := oneOf(field, string(st), agentStatuses...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// DefaultUntil are the statuses agent.wait and agent.prompt wait for by default.
+var DefaultUntil = []AgentStatus{StatusIdle, StatusDone, StatusBlocked}
 
 // AgentManifestInfo describes one agent detection manifest.
 type AgentManifestInfo struct {
@@ -25,14 +222,45 @@ type AgentManifestInfo struct {
 	Warning                      *string `json:"warning,omitempty"`
 }
 
+// AgentSessionInfo is the agent session a hook reported for a pane.
+type AgentSessionInfo struct {
+	Source string `json:"source"`
+	Agent  string `json:"agent"`
+	Kind   string `json:"kind"` // "id" or "path"
+	Value  string `json:"value"`
+}
+
 // AgentList answers agent.list.
 type AgentList struct {
 	Agents []AgentInfo `json:"agents"`
 }
 
-// AgentInfoResult answers agent.get.
+// AgentInfoResult answers agent.get, rename, focus and wait.
 type AgentInfoResult struct {
 	Agent AgentInfo `json:"agent"`
+}
+
+// AgentStarted answers agent.start.
+type AgentStarted struct {
+	Agent AgentInfo `json:"agent"`
+	Argv  []string  `json:"argv"`
+}
+
+// AgentPrompted answers agent.prompt.
+type AgentPrompted struct {
+	Agent AgentInfo `json:"agent"`
+}
+
+// AgentExplainResult answers agent.explain; Explain is free-form evidence.
+type AgentExplainResult struct {
+	Explain json.RawMessage `json:"explain"`
+}
+
+// AgentViewResult answers agent.view.set and agent.view.clear.
+type AgentViewResult struct {
+	Active bool    `json:"active"`
+	Label  *string `json:"label,omitempty"`
+	Source *string `json:"source,omitempty"`
 }
 
 // AgentManifestStatus answers server.agent_manifests.
@@ -47,5 +275,9 @@ type AgentManifestReload struct {
 
 func (AgentList) ResultType() string           { return "agent_list" }
 func (AgentInfoResult) ResultType() string     { return "agent_info" }
+func (AgentStarted) ResultType() string        { return "agent_started" }
+func (AgentPrompted) ResultType() string       { return "agent_prompted" }
+func (AgentExplainResult) ResultType() string  { return "agent_explain" }
+func (AgentViewResult) ResultType() string     { return "agent_view" }
 func (AgentManifestStatus) ResultType() string { return "agent_manifest_status" }
 func (AgentManifestReload) ResultType() string { return "agent_manifest_reload" }

@@ -61,31 +61,35 @@ type PaneInfo struct {
 	AgentStatus           AgentStatus       `json:"agent_status"`
 	StateLabels           map[string]string `json:"state_labels,omitempty"`
 	Tokens                map[string]string `json:"tokens,omitempty"`
+	AgentSession          *AgentSessionInfo `json:"agent_session,omitempty"`
 	Scroll                *PaneScrollInfo   `json:"scroll,omitempty"`
 	Revision              uint64            `json:"revision"`
 }
 
 // AgentInfo describes a pane that hosts a recognised agent.
 type AgentInfo struct {
-	TerminalID            string            `json:"terminal_id"`
-	Name                  *string           `json:"name,omitempty"`
-	Agent                 *string           `json:"agent,omitempty"`
-	Title                 *string           `json:"title,omitempty"`
-	TerminalTitle         *string           `json:"terminal_title,omitempty"`
-	TerminalTitleStripped *string           `json:"terminal_title_stripped,omitempty"`
-	DisplayAgent          *string           `json:"display_agent,omitempty"`
-	AgentStatus           AgentStatus       `json:"agent_status"`
-	StateLabels           map[string]string `json:"state_labels,omitempty"`
-	Tokens                map[string]string `json:"tokens,omitempty"`
-	WorkspaceID           string            `json:"workspace_id"`
-	TabID                 string            `json:"tab_id"`
-	PaneID                string            `json:"pane_id"`
-	Focused               bool              `json:"focused"`
-	InteractiveReady      bool              `json:"interactive_ready"`
-	StateChangeSeq        uint64            `json:"state_change_seq"`
-	Cwd                   *string           `json:"cwd,omitempty"`
-	ForegroundCwd         *string           `json:"foreground_cwd,omitempty"`
-	Revision              uint64            `json:"revision"`
+	TerminalID             string            `json:"terminal_id"`
+	Name                   *string           `json:"name,omitempty"`
+	Agent                  *string           `json:"agent,omitempty"`
+	Title                  *string           `json:"title,omitempty"`
+	TerminalTitle          *string           `json:"terminal_title,omitempty"`
+	TerminalTitleStripped  *string           `json:"terminal_title_stripped,omitempty"`
+	DisplayAgent           *string           `json:"display_agent,omitempty"`
+	AgentStatus            AgentStatus       `json:"agent_status"`
+	ScreenDetectionSkipped bool              `json:"screen_detection_skipped,omitempty"`
+	StateLabels            map[string]string `json:"state_labels,omitempty"`
+	Tokens                 map[string]string `json:"tokens,omitempty"`
+	AgentSession           *AgentSessionInfo `json:"agent_session,omitempty"`
+	WorkspaceID            string            `json:"workspace_id"`
+	TabID                  string            `json:"tab_id"`
+	PaneID                 string            `json:"pane_id"`
+	Focused                bool              `json:"focused"`
+	LaunchPending          bool              `json:"launch_pending,omitempty"`
+	InteractiveReady       bool              `json:"interactive_ready"`
+	StateChangeSeq         uint64            `json:"state_change_seq"`
+	Cwd                    *string           `json:"cwd,omitempty"`
+	ForegroundCwd          *string           `json:"foreground_cwd,omitempty"`
+	Revision               uint64            `json:"revision"`
 }
 
 // Rect is a cell rectangle of the tab area.

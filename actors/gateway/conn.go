@@ -82,6 +82,8 @@ func (c *conn) Receive(ctx actor.Context) {
 		c.finish(ctx, msg)
 	case *events.Batch:
 		c.stream(msg)
+	case *api.Frames:
+		c.frames(ctx, msg)
 	case *events.Lost:
 		c.write(protocol.EncodeError(c.streamID, protocol.Errorf("events_lost", "subscriber fell behind the retained event history; resubscribe")), nil)
 		ctx.Stop(ctx.Self())

@@ -89,6 +89,7 @@ type Pane struct {
 	waits    waitSet
 	matchers []*matcher
 	det      detector
+	screen   screenState
 	exited   bool
 }
 
@@ -106,8 +107,11 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.applyOutput(ctx)
 	case *Request:
 		p.handle(ctx, msg)
+	case *AgentRequest:
+		p.handleAgent(ctx, msg)
 	case *Resize:
 		p.resize(msg.Cols, msg.Rows)
+		p.screenChanged(ctx)
 	case *waitExpired:
 		p.waits.expire(ctx, msg.id)
 	case *detectTick:
@@ -123,12 +127,15 @@ func (p *Pane) Receive(ctx actor.Context) {
 	case *actor.Terminated:
 		p.waits.dropSender(msg.Who)
 		p.dropMatchers(msg.Who)
+		p.dropScreen(msg.Who)
 	case *childExited:
 		p.exited = true
 		p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane exited while waiting for output"))
 		ctx.Send(ctx.Parent(), &Exited{TerminalID: p.spec.TerminalID, ExitCode: msg.code})
 	case *actor.Stopping:
 		p.stop(ctx)
+	default:
+		p.receiveScreen(ctx, msg)
 	}
 }
 
@@ -192,6 +199,7 @@ func (p *Pane) applyOutput(ctx actor.Context) {
 	p.publishFacts(ctx)
 	p.waits.check(ctx, p)
 	p.checkMatchers(ctx)
+	p.screenChanged(ctx)
 	p.refreshSoon(ctx)
 }
 

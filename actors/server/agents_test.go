@@ -111,7 +111,8 @@ func TestAgents_DetectionAndSeenRule(t *testing.T) {
 			seen = append(seen, "detected")
 		case "pane.agent_status_changed":
 			for _, st := range []string{"working", "blocked", "idle", "done"} {
-				if strings.Contains(string(e.Data), `"agent_status":"`+st+`"`) {
+				// Detected before its first cue, the fresh agent is idle first.
+				if strings.Contains(string(e.Data), `"agent_status":"`+st+`"`) && (st != "idle" || len(seen) != 1) {
 					seen = append(seen, st)
 				}
 			}

@@ -18,22 +18,35 @@ var agentHandlers = map[string]handler{
 
 func (s *Session) agentInfo(p *paneRec) protocol.AgentInfo {
 	pi := s.paneInfo(p)
-	return protocol.AgentInfo{
-		TerminalID:            p.termID,
-		Agent:                 pi.Agent,
-		TerminalTitle:         pi.TerminalTitle,
-		TerminalTitleStripped: pi.TerminalTitleStripped,
-		AgentStatus:           pi.AgentStatus,
-		WorkspaceID:           p.ws.id,
-		TabID:                 p.tab.id,
-		PaneID:                p.id,
-		Focused:               pi.Focused,
-		InteractiveReady:      p.facts.AgentState == string(protocol.StatusIdle),
-		StateChangeSeq:        p.stateSeq,
-		Cwd:                   pi.Cwd,
-		ForegroundCwd:         pi.ForegroundCwd,
-		Revision:              p.facts.Revision,
+	_, state, skipped := effective(p)
+	info := protocol.AgentInfo{
+		TerminalID:             p.termID,
+		Agent:                  pi.Agent,
+		Title:                  pi.Title,
+		TerminalTitle:          pi.TerminalTitle,
+		TerminalTitleStripped:  pi.TerminalTitleStripped,
+		DisplayAgent:           pi.DisplayAgent,
+		AgentStatus:            pi.AgentStatus,
+		ScreenDetectionSkipped: skipped,
+		StateLabels:            pi.StateLabels,
+		Tokens:                 pi.Tokens,
+		AgentSession:           pi.AgentSession,
+		WorkspaceID:            p.ws.id,
+		TabID:                  p.tab.id,
+		PaneID:                 p.id,
+		Focused:                pi.Focused,
+		InteractiveReady:       pi.Agent != nil && state == string(protocol.StatusIdle),
+		StateChangeSeq:         p.stateSeq,
+		Cwd:                    pi.Cwd,
+		ForegroundCwd:          pi.ForegroundCwd,
+		Revision:               p.facts.Revision,
 	}
+	if h := p.hook; h != nil && h.name != "" {
+		info.Name = protocol.Ptr(h.name)
+		info.LaunchPending = h.launchPending
+		info.InteractiveReady = info.InteractiveReady && !h.launchPending
+	}
+	return info
 }
 
 // agents lists the panes hosting an agent, in workspace, tab and layout order.
@@ -41,7 +54,7 @@ func (s *Session) agents() []protocol.AgentInfo {
 	out := []protocol.AgentInfo{}
 	for _, w := range s.workspaces {
 		for _, p := range s.workspacePanes(w) {
-			if p.facts.Agent != "" {
+			if hostsAgent(p) {
 				out = append(out, s.agentInfo(p))
 			}
 		}
@@ -49,12 +62,29 @@ func (s *Session) agents() []protocol.AgentInfo {
 	return out
 }
 
-// resolveAgent finds an agent by its pane's current public id.
+// resolveAgent finds an agent by its pane's current public id (tried
+// first; not a moved pane's old id) or by its name.
 func (s *Session) resolveAgent(target string) (*paneRec, error) {
-	if p := s.panes[target]; p != nil && p.id == target && p.facts.Agent != "" {
+	if p := s.panes[target]; p != nil && p.id == target && hostsAgent(p) {
 		return p, nil
 	}
-	return nil, protocol.Errorf("agent_not_found", "no agent at %s", target)
+	if p := s.agentNamed(target); p != nil {
+		return p, nil
+	}
+	return nil, protocol.Errorf(protocol.CodeAgentNotFound, "no agent at %s", target)
+}
+
+// agentNamed is the pane whose agent has name, or nil.
+func (s *Session) agentNamed(name string) *paneRec {
+	if name == "" {
+		return nil
+	}
+	for _, p := range s.terms {
+		if p.hook != nil && p.hook.name == name {
+			return p
+		}
+	}
+	return nil
 }
 
 func (s *Session) agentList(_ actor.Context, _ *api.Call) *api.Reply {

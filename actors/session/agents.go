@@ -9,19 +9,22 @@ import (
 // whose finished turn the user has not seen yet. seen turns true whenever
 // the agent is not idle; on a completion (working or blocked → idle, or
 // unknown → idle for the same agent) it becomes whether its tab is the one
-// on screen; focusing a tab marks all its panes seen. Reads never do.
+// on screen; an agent that appears idle is seen (it finished nothing yet);
+// focusing a tab marks all its panes seen. Reads never do.
 
 // rank orders statuses for roll-ups: blocked > done > working > idle > unknown.
 var rank = map[protocol.AgentStatus]int{
 	protocol.StatusBlocked: 4, protocol.StatusDone: 3, protocol.StatusWorking: 2, protocol.StatusIdle: 1, protocol.StatusUnknown: 0,
 }
 
-// computeStatus derives the public status from the pane's facts and seen bit.
+// computeStatus derives the public status from the pane's effective agent
+// and state (hook authority applied) and its seen bit.
 func computeStatus(p *paneRec) protocol.AgentStatus {
-	if p.facts.Agent == "" {
+	agent, state, _ := effective(p)
+	if agent == "" {
 		return protocol.StatusUnknown
 	}
-	switch st := protocol.AgentStatus(p.facts.AgentState); st {
+	switch st := protocol.AgentStatus(state); st {
 	case protocol.StatusIdle:
 		if !p.seen {
 			return protocol.StatusDone
@@ -60,42 +63,88 @@ func (s *Session) workspacePanes(w *workspace) []*paneRec {
 	return out
 }
 
-// agentChanged applies the seen rule after a pane's agent or screen state
-// changed, and publishes what changed.
+// agentChanged follows a change of the agent or screen state a pane
+// reported: an agent whose process went away takes its hook authority
+// with it; then the effective state is reconciled.
 func (s *Session) agentChanged(p *paneRec, old pane.Facts) {
-	st := p.facts.AgentState
-	switch {
-	case st != string(protocol.StatusIdle):
-		p.seen = true
-	case old.AgentState == string(protocol.StatusWorking) || old.AgentState == string(protocol.StatusBlocked) ||
-		(old.AgentState == string(protocol.StatusUnknown) && old.Agent == p.facts.Agent):
-		p.seen = s.tabFocused(p.tab)
+	h := s.hookOf(p, old)
+	if old.Agent != "" && p.facts.Agent != old.Agent {
+		h.exited = old.Agent
+		if h.auth != nil && h.auth.agent == old.Agent {
+			h.auth = nil
+		}
 	}
-	if p.facts.Agent != old.Agent {
+	if p.facts.Agent != "" && h.exited == p.facts.Agent {
+		h.exited = ""
+	}
+	s.reconcile(p)
+}
+
+// reconcile applies the seen rule after the pane's effective agent or
+// state changed, keeps the agent's name with its agent, and publishes
+// what changed.
+func (s *Session) reconcile(p *paneRec) {
+	h := s.hookOf(p, p.facts)
+	agent, state, skipped := effective(p)
+	oldAgent, oldState := h.effAgent, h.effState
+	h.effAgent, h.effState, h.skipped = agent, state, skipped
+	switch {
+	case state != string(protocol.StatusIdle):
+		p.seen = true
+	case agent != oldAgent:
+		p.seen = true // an agent that just appeared has finished nothing yet
+	case oldState == string(protocol.StatusWorking) || oldState == string(protocol.StatusBlocked) ||
+		(oldState == string(protocol.StatusUnknown) && oldAgent == agent):
+		if oldState != state || oldAgent != agent {
+			p.seen = s.tabFocused(p.tab)
+		}
+	}
+	if agent != oldAgent || h.released != nil {
 		ev := protocol.PaneAgentDetectedEvent{PaneID: p.id, WorkspaceID: p.ws.id}
-		if p.facts.Agent != "" {
-			ev.Agent = protocol.Ptr(p.facts.Agent)
+		if agent != "" {
+			ev.Agent = protocol.Ptr(agent)
+		}
+		if h.released != nil {
+			ev.Released, ev.FinalStatus = true, h.released
 		}
 		f := s.paneFields(p)
-		f.Agent = p.facts.Agent
+		f.Agent = agent
 		s.emit(ev, f)
+		s.keepName(p, oldAgent)
 	}
 	s.refreshStatus(p)
+	s.checkWaits(p)
+}
+
+// keepName clears a name whose agent went away, and settles a pending launch.
+func (s *Session) keepName(p *paneRec, oldAgent string) {
+	h := p.hook
+	if h.name == "" {
+		return
+	}
+	agent := h.effAgent
+	switch {
+	case h.launchPending && agent == h.nameKind:
+		h.launchPending = false
+	case h.launchPending && agent == "":
+	case h.launchPending, oldAgent == h.nameKind:
+		h.name, h.nameKind, h.launchPending = "", "", false
+	}
 }
 
 // refreshStatus recomputes a pane's public status and announces a change.
 func (s *Session) refreshStatus(p *paneRec) {
 	st := computeStatus(p)
-	if st == s.agentStatus(p) {
-		p.status = st
+	if st == s.agentStatus(p) && p.status != "" {
 		return
 	}
 	p.status = st
 	s.stateSeq++
 	p.stateSeq = s.stateSeq
 	f := s.paneFields(p)
-	f.Agent, f.AgentStatus = p.facts.Agent, string(st)
-	s.emit(s.statusEvent(p), f)
+	f.Agent, f.AgentStatus = effAgent(p), string(st)
+	s.emit(s.statusEventFull(p), f)
+	s.checkWaits(p)
 }
 
 // markSeen marks every pane of a tab seen (the user is looking at it).

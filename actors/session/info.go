@@ -35,6 +35,7 @@ func (s *Session) workspaceInfo(w *workspace) protocol.WorkspaceInfo {
 		TabCount:    len(w.tabs),
 		ActiveTabID: active,
 		AgentStatus: s.rollup(s.workspacePanes(w)),
+		Tokens:      s.workspaceTokens(w),
 	}
 }
 
@@ -83,6 +84,7 @@ func (s *Session) paneInfo(p *paneRec) protocol.PaneInfo {
 		info.TerminalTitle = protocol.Ptr(p.facts.Title)
 		info.TerminalTitleStripped = protocol.Ptr(stripSpinner(p.facts.Title))
 	}
+	s.decoratePane(&info, p) // hook metadata (authority.go)
 	return info
 }
 

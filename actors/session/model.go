@@ -21,6 +21,7 @@ type workspace struct {
 	active   *tab
 	nextTab  uint64
 	nextPane uint64
+	meta     *wsMeta // reported tokens (authority.go)
 }
 
 // tab is one layout of panes within a workspace.
@@ -51,6 +52,7 @@ type paneRec struct {
 	status     protocol.AgentStatus
 	cols       int
 	rows       int
+	hook       *hookState // hook authority, metadata, name (authority.go)
 }
 
 func (w *workspace) displayLabel() string {

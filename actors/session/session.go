@@ -59,6 +59,10 @@ type Session struct {
 	outbox    []*events.Publish
 	dirtyTabs []*tab
 	nextMatch uint64
+
+	ag agentState // agent API, hooks and notifications (agent_api.go)
+
+	client screenClient // the interactive client's frame around panes (screen.go)
 }
 
 // Props returns the props of the session actor. Its children are pane
@@ -96,7 +100,7 @@ func newSession(opts Options) *Session {
 type handler func(s *Session, ctx actor.Context, call *api.Call) *api.Reply
 
 // handlers is the session's method table; one file per area fills it.
-var handlers = mergeHandlers(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers)
+var handlers = mergeHandlers(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, hookHandlers, agentAPIHandlers, notifyHandlers)
 
 func mergeHandlers(areas ...map[string]handler) map[string]handler {
 	out := map[string]handler{}
@@ -142,6 +146,8 @@ func (s *Session) Receive(ctx actor.Context) {
 			s.closePane(ctx, p)
 			s.settle(ctx, before)
 		}
+	default:
+		s.receiveAgents(ctx, msg)
 	}
 }
 

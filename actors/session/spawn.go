@@ -107,7 +107,7 @@ func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneS
 		label:   setup.label,
 		command: setup.command,
 	}
-	p.cols, p.rows = max(rect.W, 1), max(rect.H, 1)
+	p.cols, p.rows = s.contentSize(rect)
 	argv := setup.command
 	if len(argv) == 0 {
 		shell, args := s.cfg.Shell(s.opts.Env)
@@ -174,10 +174,11 @@ func (s *Session) relayout(ctx actor.Context, t *tab) {
 	s.markLayout(t)
 	for _, r := range s.tabRects(t) {
 		p := s.terms[r.ID]
-		if p == nil || (p.cols == r.Rect.W && p.rows == r.Rect.H) {
+		cols, rows := s.contentSize(r.Rect)
+		if p == nil || (p.cols == cols && p.rows == rows) {
 			continue
 		}
-		p.cols, p.rows = r.Rect.W, r.Rect.H
+		p.cols, p.rows = cols, rows
 		ctx.Send(p.pid, &pane.Resize{Cols: p.cols, Rows: p.rows})
 	}
 }
@@ -192,6 +193,7 @@ func (s *Session) closePane(ctx actor.Context, p *paneRec) {
 
 // forget removes a pane's ids (and the aliases it kept after moves).
 func (s *Session) forget(p *paneRec) {
+	s.agentGone(p)
 	s.emit(protocol.PaneRefEvent{Kind: "pane_closed", PaneID: p.id, WorkspaceID: p.ws.id}, s.paneFields(p))
 	delete(s.panes, p.id)
 	for _, alias := range p.aliases {

@@ -1,0 +1,14 @@
+package api
+
+import "github.com/asynkron/protoactor-go/actor"
+
+// Frames carries screen-stream lines from a pane to a connection. Once they
+// are written the connection tells From FramesWritten, so a pane has at
+// most one batch in flight per connection and coalesces the rest.
+type Frames struct {
+	Lines [][]byte
+	From  *actor.PID
+}
+
+// FramesWritten says the connection Sub wrote the last Frames.
+type FramesWritten struct{ Sub *actor.PID }

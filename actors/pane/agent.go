@@ -1,0 +1,210 @@
+package pane
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/detect"
+	"github.com/herdr-go/herdr/emulator"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// The pane's side of the agent API. The session resolves the agent target
+// to this pane and sends an AgentRequest; reads, explanations and keys are
+// answered to the connection directly, typed prompts and launches to the
+// session (which owns names and waits) as an AgentInput.
+
+// Agent request operations.
+const (
+	AgentRead     = "read"
+	AgentExplain  = "explain"
+	AgentSendKeys = "send_keys"
+	AgentPrompt   = "prompt" // Text is typed (pasted when asked) then Enter
+	AgentLaunch   = "launch" // Text is a shell command line typed into an idle shell
+)
+
+// AgentRequest is an agent.* call resolved to this pane.
+type AgentRequest struct {
+	Op  string
+	Req Request // the call and the pane's public ids
+	// What the session sees: the agent, its internal state, and whether
+	// hook authority replaces screen detection (and whose).
+	Agent     string
+	State     string
+	Skipped   bool
+	Authority string
+	Text      string
+	Keys      []string
+	Token     uint64 // echoed in AgentInput
+}
+
+// AgentInput answers AgentPrompt and AgentLaunch to the session.
+type AgentInput struct {
+	Token uint64
+	Err   error
+}
+
+func (p *Pane) handleAgent(ctx actor.Context, r *AgentRequest) {
+	switch r.Op {
+	case AgentRead:
+		prm := r.Req.Call.Params.(*protocol.AgentReadParams)
+		ctx.Respond(api.Done(protocol.PaneRead{Read: p.readScreen(&r.Req, prm.Source, prm.Lines, prm.Format, prm.StripANSI)}))
+	case AgentExplain:
+		ctx.Respond(p.explain(r))
+	case AgentSendKeys:
+		b, err := p.encodeKeys(nil, r.Keys)
+		if err == nil {
+			err = p.inputErr(b, protocol.CodeAgentSendKeysFailed)
+		}
+		if err != nil {
+			ctx.Respond(api.Fail(err))
+			return
+		}
+		ctx.Respond(api.OK())
+	case AgentPrompt:
+		b := p.pasteText(nil, r.Text)
+		b = append(b, '\r')
+		ctx.Respond(&AgentInput{Token: r.Token, Err: p.inputErr(b, protocol.CodeAgentPromptFailed)})
+	case AgentLaunch:
+		if err := p.shellIdle(); err != nil {
+			ctx.Respond(&AgentInput{Token: r.Token, Err: err})
+			return
+		}
+		ctx.Respond(&AgentInput{Token: r.Token, Err: p.inputErr([]byte(r.Text+"\r"), protocol.CodeAgentStartInput)})
+	default:
+		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "unknown agent request %q", r.Op)))
+	}
+}
+
+// pasteText appends text, wrapped as a bracketed paste when the program
+// asked for it.
+func (p *Pane) pasteText(dst []byte, text string) []byte {
+	if p.term.Modes().BracketedPaste {
+		dst = append(dst, "\x1b[200~"...)
+		dst = append(dst, text...)
+		return append(dst, "\x1b[201~"...)
+	}
+	return append(dst, text...)
+}
+
+// inputErr writes to the program in one write, reporting failure with code.
+func (p *Pane) inputErr(b []byte, code string) error {
+	if r := p.input(b); r.Err != nil {
+		return protocol.Errorf(code, "%s", protocol.AsError(r.Err).Message)
+	}
+	return nil
+}
+
+// shellIdle reports agent_pane_busy unless the shell itself owns the
+// terminal's foreground (nothing else runs in the pane).
+func (p *Pane) shellIdle() error {
+	if p.exited || p.cmd == nil || p.cmd.Process == nil {
+		return protocol.Errorf("agent_pane_unavailable", "the pane has exited")
+	}
+	if fg := p.foregroundGroup(); fg > 0 && fg != p.cmd.Process.Pid {
+		return protocol.Errorf(protocol.CodeAgentPaneBusy, "another program runs in the pane's foreground")
+	}
+	if p.det.agent != "" {
+		return protocol.Errorf(protocol.CodeAgentPaneBusy, "the pane already runs %s", p.det.agent)
+	}
+	return nil
+}
+
+// explainDoc is the evidence agent.explain reports.
+type explainDoc struct {
+	PaneID                       string           `json:"pane_id"`
+	Agent                        string           `json:"agent"`
+	State                        string           `json:"state"`
+	DetectedAgent                *string          `json:"detected_agent"`
+	ScreenState                  *string          `json:"screen_state"`
+	ManifestSource               *string          `json:"manifest_source"`
+	ManifestVersion              *string          `json:"manifest_version"`
+	CachedRemoteVersion          *string          `json:"cached_remote_version"`
+	LocalOverrideShadowingRemote bool             `json:"local_override_shadowing_remote"`
+	RemoteUpdateStatus           *string          `json:"remote_update_status"`
+	RemoteUpdateError            *string          `json:"remote_update_error"`
+	MatchedRule                  *detect.RuleInfo `json:"matched_rule"`
+	VisibleIdle                  bool             `json:"visible_idle"`
+	VisibleBlocker               bool             `json:"visible_blocker"`
+	VisibleWorking               bool             `json:"visible_working"`
+	ScreenDetectionSkipped       bool             `json:"screen_detection_skipped"`
+	HookAuthority                *string          `json:"hook_authority"`
+	SkipStateUpdate              bool             `json:"skip_state_update"`
+	SkippedUpdateReason          *string          `json:"skipped_update_reason"`
+	FallbackReason               *string          `json:"fallback_reason"`
+	Warning                      *string          `json:"warning"`
+	EvaluatedRules               []explainRule    `json:"evaluated_rules"`
+}
+
+type explainRule struct {
+	ID       string          `json:"id"`
+	Priority int             `json:"priority"`
+	Region   string          `json:"region"`
+	State    detect.State    `json:"state"`
+	Matched  bool            `json:"matched"`
+	Evidence explainEvidence `json:"evidence"`
+}
+
+type explainEvidence struct {
+	RegionBytes   int    `json:"region_bytes"`
+	RegionPreview string `json:"region_preview"`
+}
+
+func strPtr(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// explain evaluates the agent's manifest on the screen as it is now.
+func (p *Pane) explain(r *AgentRequest) *api.Reply {
+	doc := explainDoc{
+		PaneID: r.Req.PaneID, Agent: r.Agent, State: r.State,
+		DetectedAgent: strPtr(p.det.agent), ScreenState: strPtr(string(p.det.state)),
+		ScreenDetectionSkipped: r.Skipped, HookAuthority: strPtr(r.Authority),
+		EvaluatedRules: []explainRule{},
+	}
+	var m *detect.Manifest
+	if p.det.catalog != nil {
+		m, _ = p.det.catalog.Get(r.Agent)
+	}
+	if m == nil {
+		if r.Authority == "" {
+			return api.Fail(protocol.Errorf(protocol.CodeAgentExplainUnavail, "no detection manifest for %s", r.Agent))
+		}
+		doc.Warning = strPtr("no detection manifest for " + r.Agent + "; its state comes from hook " + r.Authority)
+		return explainReply(doc)
+	}
+	doc.ManifestSource, doc.ManifestVersion = strPtr(m.Source()), strPtr(m.Version())
+	text := p.term.Read(emulator.ReadOptions{Source: emulator.SourceDetection}).Text
+	res := m.Evaluate(detect.Input{Lines: strings.Split(text, "\n"), Title: p.term.Title()})
+	doc.MatchedRule = res.Matched
+	doc.VisibleIdle, doc.VisibleBlocker, doc.VisibleWorking = res.VisibleIdle, res.VisibleBlocker, res.VisibleWorking
+	doc.SkipStateUpdate = res.SkipStateUpdate
+	if res.SkipStateUpdate {
+		doc.SkippedUpdateReason = strPtr("matched rule keeps the previous state")
+	}
+	if r.Skipped {
+		doc.SkippedUpdateReason = strPtr("full-lifecycle hook authority " + r.Authority + " owns the state")
+	}
+	doc.FallbackReason = strPtr(res.FallbackReason)
+	for _, e := range res.Evaluated {
+		doc.EvaluatedRules = append(doc.EvaluatedRules, explainRule{
+			ID: e.ID, Priority: e.Priority, Region: e.Region, State: e.State, Matched: e.Matched,
+			Evidence: explainEvidence{RegionBytes: e.RegionBytes, RegionPreview: e.RegionPreview},
+		})
+	}
+	return explainReply(doc)
+}
+
+func explainReply(doc explainDoc) *api.Reply {
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return api.Fail(err)
+	}
+	return api.Done(protocol.AgentExplainResult{Explain: raw})
+}

@@ -1,0 +1,251 @@
+package pane
+
+import (
+	"strconv"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/emulator"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// The screen stream: connections that watch this pane get frames of the
+// rows that changed since the last frame they were sent. Frames are
+// coalesced to at most protocol.ScreenMaxFPS a second, each connection
+// has at most one frame in flight (the next one is built when it says the
+// last was written), and nothing is sent when nothing changed.
+
+// frameInterval is the shortest time between two frames of a pane.
+const frameInterval = time.Second / protocol.ScreenMaxFPS
+
+// ScreenWatch starts (Watch) or stops streaming this pane's screen to the
+// connection Sub, naming the pane PaneID in its frames.
+type ScreenWatch struct {
+	Sub    *actor.PID
+	PaneID string
+	Watch  bool
+}
+
+// screenTick is the coalescing timer firing.
+type screenTick struct{}
+
+// screenSub is one connection watching the pane. Invariant: sent holds the
+// hash of every row as of the last frame sent (nil before the first one).
+type screenSub struct {
+	pid      *actor.PID
+	paneID   string
+	sent     []uint64
+	cols     int
+	cursor   protocol.ScreenCursor
+	modes    protocol.ScreenModes
+	seq      uint64
+	inflight bool // a frame is being written
+	stale    bool // the screen changed since the last frame
+}
+
+// screenState is the pane's side of the stream.
+type screenState struct {
+	subs      []*screenSub
+	rows      []emulator.RowSnapshot // scratch, reused between frames
+	hashes    []uint64
+	lastFlush time.Time
+	armed     bool // a screenTick is pending
+}
+
+// receiveScreen handles the stream's messages.
+func (p *Pane) receiveScreen(ctx actor.Context, msg any) {
+	switch msg := msg.(type) {
+	case *ScreenWatch:
+		p.screenWatch(ctx, msg)
+	case *api.FramesWritten:
+		if s := p.screenSubOf(msg.Sub); s != nil {
+			s.inflight = false
+			if s.stale {
+				p.scheduleFrames(ctx)
+			}
+		}
+	case *screenTick:
+		p.screen.armed = false
+		p.flushFrames(ctx)
+	}
+}
+
+func (p *Pane) screenSubOf(pid *actor.PID) *screenSub {
+	for _, s := range p.screen.subs {
+		if s.pid.Equal(pid) {
+			return s
+		}
+	}
+	return nil
+}
+
+func (p *Pane) screenWatch(ctx actor.Context, m *ScreenWatch) {
+	s := p.screenSubOf(m.Sub)
+	if !m.Watch {
+		if s != nil {
+			p.dropScreen(m.Sub)
+		}
+		return
+	}
+	if s == nil {
+		s = &screenSub{pid: m.Sub}
+		p.screen.subs = append(p.screen.subs, s)
+		ctx.Watch(m.Sub)
+	}
+	if s.paneID != m.PaneID {
+		s.paneID, s.sent = m.PaneID, nil // a renamed pane starts over with a full frame
+	}
+	s.stale = true
+	p.scheduleFrames(ctx)
+}
+
+// dropScreen forgets a connection that went away or stopped watching.
+func (p *Pane) dropScreen(who *actor.PID) {
+	kept := p.screen.subs[:0]
+	for _, s := range p.screen.subs {
+		if !s.pid.Equal(who) {
+			kept = append(kept, s)
+		}
+	}
+	clear(p.screen.subs[len(kept):])
+	p.screen.subs = kept
+}
+
+// screenChanged is called after output or a resize changed the terminal.
+func (p *Pane) screenChanged(ctx actor.Context) {
+	if len(p.screen.subs) == 0 {
+		return
+	}
+	for _, s := range p.screen.subs {
+		s.stale = true
+	}
+	p.scheduleFrames(ctx)
+}
+
+// scheduleFrames flushes now when the last flush is old enough, else arms
+// the timer for the rest of the interval.
+func (p *Pane) scheduleFrames(ctx actor.Context) {
+	if p.screen.armed {
+		return
+	}
+	wait := frameInterval - time.Since(p.screen.lastFlush)
+	if wait <= 0 {
+		p.flushFrames(ctx)
+		return
+	}
+	p.screen.armed = true
+	root, self := ctx.ActorSystem().Root, ctx.Self()
+	time.AfterFunc(wait, func() { root.Send(self, &screenTick{}) })
+}
+
+// flushFrames sends every stale, idle subscriber the rows it has not seen.
+func (p *Pane) flushFrames(ctx actor.Context) {
+	st := &p.screen
+	ready := false
+	for _, s := range st.subs {
+		ready = ready || (s.stale && !s.inflight)
+	}
+	if !ready || p.term == nil {
+		return
+	}
+	st.lastFlush = time.Now()
+	st.rows = p.term.Rows(st.rows)
+	st.hashes = st.hashes[:0]
+	for i := range st.rows {
+		st.hashes = append(st.hashes, hashRow(&st.rows[i]))
+	}
+	cols, _ := p.term.Size()
+	cur := p.term.CursorState()
+	modes := p.term.Modes()
+	cursor := protocol.ScreenCursor{X: cur.Col, Y: cur.Row, Visible: cur.Visible}
+	wireModes := protocol.ScreenModes{
+		AppCursor:      modes.AppCursor,
+		BracketedPaste: modes.BracketedPaste,
+		Mouse:          modes.MouseReporting(),
+		MouseSGR:       modes.MouseSGR,
+		AltScreen:      modes.AltScreen,
+	}
+	for _, s := range st.subs {
+		if !s.stale || s.inflight {
+			continue
+		}
+		s.stale = false
+		full := s.sent == nil || len(s.sent) != len(st.hashes) || s.cols != cols
+		frame := protocol.ScreenFrame{
+			PaneID: s.paneID, TerminalID: p.spec.TerminalID, Cols: cols, Rows: len(st.rows),
+			Full: full, Cursor: cursor, Modes: wireModes, Lines: []protocol.ScreenLine{},
+		}
+		for y := range st.rows {
+			if full || s.sent[y] != st.hashes[y] {
+				frame.Lines = append(frame.Lines, wireLine(y, &st.rows[y]))
+			}
+		}
+		if !full && len(frame.Lines) == 0 && cursor == s.cursor && wireModes == s.modes {
+			continue // nothing this subscriber can see changed
+		}
+		s.seq++
+		frame.Seq = s.seq
+		line, err := protocol.EncodeDedicated(protocol.ScreenFrameEvent, frame)
+		if err != nil {
+			continue
+		}
+		s.sent = append(s.sent[:0], st.hashes...)
+		s.cols, s.cursor, s.modes = cols, cursor, wireModes
+		s.inflight = true
+		ctx.Send(s.pid, &api.Frames{Lines: [][]byte{line}, From: ctx.Self()})
+	}
+}
+
+// hashRow is FNV-1a over a row's runs: position, text and style.
+func hashRow(r *emulator.RowSnapshot) uint64 {
+	const prime = 1099511628211
+	h := uint64(14695981039346656037)
+	mix := func(v uint64) {
+		for i := 0; i < 8; i++ {
+			h ^= v & 0xff
+			h *= prime
+			v >>= 8
+		}
+	}
+	for _, run := range r.Runs {
+		mix(uint64(run.Col)<<32 | uint64(run.Width))
+		mix(uint64(run.Style.Fg)<<32 | uint64(run.Style.Bg))
+		mix(uint64(run.Style.Attrs))
+		for i := 0; i < len(run.Text); i++ {
+			h ^= uint64(run.Text[i])
+			h *= prime
+		}
+	}
+	return h
+}
+
+func wireLine(y int, r *emulator.RowSnapshot) protocol.ScreenLine {
+	l := protocol.ScreenLine{Y: y}
+	if len(r.Runs) > 0 {
+		l.Runs = make([]protocol.ScreenRun, len(r.Runs))
+	}
+	for i, run := range r.Runs {
+		l.Runs[i] = protocol.ScreenRun{X: run.Col, W: run.Width, Text: run.Text, Style: wireStyle(run.Style)}
+	}
+	return l
+}
+
+func wireStyle(s emulator.Style) *protocol.ScreenStyle {
+	if s == (emulator.Style{}) {
+		return nil
+	}
+	return &protocol.ScreenStyle{Fg: wireColor(s.Fg), Bg: wireColor(s.Bg), Attrs: int(s.Attrs)}
+}
+
+func wireColor(c emulator.Color) string {
+	if i, ok := c.Indexed(); ok {
+		return strconv.Itoa(int(i))
+	}
+	if r, g, b, ok := c.RGB(); ok {
+		const hex = "0123456789abcdef"
+		return string([]byte{'#', hex[r>>4], hex[r&15], hex[g>>4], hex[g&15], hex[b>>4], hex[b&15]})
+	}
+	return ""
+}

@@ -1,0 +1,543 @@
+package session
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/detect"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Hook authority and metadata. Integrations report what an agent is doing
+// (pane.report_agent) and how a pane should be presented
+// (pane.report_metadata). A report from a full-lifecycle source replaces
+// the screen's state while it lasts; an identity-only source only names the
+// agent session; any other source's state is used too, except that a
+// blocker the screen shows for the same agent wins. Metadata is
+// presentation only: it never changes a status.
+
+var hookHandlers = map[string]handler{
+	"pane.report_agent":          (*Session).reportAgent,
+	"pane.report_agent_session":  (*Session).reportAgentSession,
+	"pane.report_metadata":       (*Session).reportMetadata,
+	"pane.clear_agent_authority": (*Session).clearAgentAuthority,
+	"pane.release_agent":         (*Session).releaseAgent,
+	"workspace.report_metadata":  (*Session).reportWorkspaceMetadata,
+}
+
+var (
+	// fullLifecycleSources own their agent's whole state.
+	fullLifecycleSources = map[string]bool{"herdr:pi": true, "pi": true, "herdr:omp": true, "herdr:mastracode": true,
+		"herdr:opencode": true, "herdr:kilo": true, "herdr:kimi": true}
+	// identityOnlySources name the agent session; state stays the screen's.
+	identityOnlySources = map[string]bool{"herdr:claude": true, "herdr:codex": true, "herdr:copilot": true, "herdr:devin": true,
+		"herdr:droid": true, "herdr:qodercli": true, "herdr:cursor": true, "herdr:grok": true}
+	// sessionOnlySources report through pane.report_agent_session only.
+	sessionOnlySources = map[string]bool{"herdr:hermes": true, "herdr:antigravity_cli": true}
+)
+
+// hookState is what hooks and the agent API keep for one pane. It is made
+// on first use; before that the pane's agent and state are its facts'.
+type hookState struct {
+	// The effective agent and internal state as of the last reconcile.
+	effAgent, effState string
+	skipped            bool // hook authority replaces screen detection
+
+	auth    *authority
+	exited  string // the last agent whose process exited in the pane
+	session *protocol.AgentSessionInfo
+	seqs    seqBook
+
+	meta   map[string]*presentation // by source
+	order  uint64
+	tokens tokenSet
+
+	// The agent's name, the agent kind it belongs to, and whether
+	// agent.start is still waiting for that agent to appear.
+	name, nameKind string
+	launchPending  bool
+	launchGen      uint64
+	released       *protocol.AgentStatus // set while a release is reconciled
+}
+
+type authority struct {
+	source, agent, state, message string
+	full                          bool
+}
+
+// presentation is one source's metadata for a pane.
+type presentation struct {
+	order        uint64
+	agent        string // shown only while this agent runs ("" = any)
+	appliesTo    string // shown only while this source has authority
+	title        *string
+	displayAgent *string
+	labels       map[string]string
+	gen          uint64 // TTL generation; 0 = no expiry
+}
+
+// seqBook remembers the last seq accepted per (kind, source).
+type seqBook struct {
+	last    map[string]uint64
+	sources map[string]bool
+}
+
+// accept reports whether a report is new. Reports without seq always are;
+// one with seq ≤ the last accepted from its source is accepted but ignored.
+func (b *seqBook) accept(kind, source string, seq *uint64) (bool, error) {
+	if seq == nil {
+		return true, nil
+	}
+	if b.last == nil {
+		b.last, b.sources = map[string]uint64{}, map[string]bool{}
+	}
+	if !b.sources[source] && len(b.sources) >= protocol.MaxSequencedSources {
+		return false, protocol.Errorf(protocol.CodeMetadataSeqSourceLimit, "at most %d sources may report with seq", protocol.MaxSequencedSources)
+	}
+	b.sources[source] = true
+	key := kind + "\x00" + source
+	if last, ok := b.last[key]; ok && *seq <= last {
+		return false, nil
+	}
+	b.last[key] = *seq
+	return true, nil
+}
+
+type tokenVal struct {
+	value string
+	gen   uint64
+}
+
+// tokenSet holds a pane's or workspace's tokens.
+type tokenSet map[string]tokenVal
+
+// apply sets and clears tokens, refusing to hold more than the limit.
+func (ts *tokenSet) apply(in map[string]*string, gen uint64) error {
+	if len(in) == 0 {
+		return nil
+	}
+	next := maps.Clone(*ts)
+	if next == nil {
+		next = tokenSet{}
+	}
+	for k, v := range in {
+		val := ""
+		if v != nil {
+			val = protocol.SanitizeText(*v, protocol.MaxMetadataText)
+		}
+		if val == "" {
+			delete(next, k)
+		} else {
+			next[k] = tokenVal{value: val, gen: gen}
+		}
+	}
+	if len(next) > protocol.MaxTokensPerResource {
+		return protocol.Errorf(protocol.CodeMetadataTokenLimit, "at most %d tokens per pane or workspace", protocol.MaxTokensPerResource)
+	}
+	*ts = next
+	return nil
+}
+
+func (ts tokenSet) expire(gen uint64) bool {
+	changed := false
+	for k, v := range ts {
+		if v.gen == gen {
+			delete(ts, k)
+			changed = true
+		}
+	}
+	return changed
+}
+
+func (ts tokenSet) wire() map[string]string {
+	if len(ts) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(ts))
+	for k, v := range ts {
+		out[k] = v.value
+	}
+	return out
+}
+
+// wsMeta is what hooks reported about a workspace.
+type wsMeta struct {
+	seqs   seqBook
+	tokens tokenSet
+}
+
+// metaExpired is a TTL timer firing for generation gen of a pane's or
+// workspace's metadata.
+type metaExpired struct {
+	termID, wsID string
+	gen          uint64
+}
+
+// hookOf returns the pane's hook state, making it from the pane's facts.
+func (s *Session) hookOf(p *paneRec, base pane.Facts) *hookState {
+	if p.hook == nil {
+		p.hook = &hookState{effAgent: base.Agent, effState: base.AgentState}
+	}
+	return p.hook
+}
+
+// effective is the pane's agent and internal state with hook authority
+// applied, and whether that authority replaces screen detection.
+func effective(p *paneRec) (agent, state string, skipped bool) {
+	agent, state = p.facts.Agent, p.facts.AgentState
+	if p.hook == nil || p.hook.auth == nil {
+		return agent, state, false
+	}
+	a := p.hook.auth
+	if agent != "" && agent != a.agent {
+		return agent, state, false // another agent runs now
+	}
+	if a.full {
+		return a.agent, a.state, true
+	}
+	if agent == a.agent && state == string(protocol.StatusBlocked) && a.state != string(protocol.StatusBlocked) {
+		return agent, state, false // the screen shows a blocker the hook has not seen
+	}
+	return a.agent, a.state, false
+}
+
+// effAgent is the agent the pane hosts as far as the public API is concerned.
+func effAgent(p *paneRec) string {
+	a, _, _ := effective(p)
+	return a
+}
+
+// hostsAgent reports whether agent.* targets may name the pane: it runs an
+// agent, or one is being started there under a name.
+func hostsAgent(p *paneRec) bool {
+	return effAgent(p) != "" || (p.hook != nil && p.hook.name != "")
+}
+
+// ttl arms a metadata expiry timer and returns its generation (0 for none).
+func (s *Session) ttl(ctx actor.Context, ms *uint64, termID, wsID string) uint64 {
+	if ms == nil {
+		return 0
+	}
+	s.ag.nextGen++
+	gen := s.ag.nextGen
+	root, self := ctx.ActorSystem().Root, ctx.Self()
+	time.AfterFunc(time.Duration(*ms)*time.Millisecond, func() {
+		root.Send(self, &metaExpired{termID: termID, wsID: wsID, gen: gen})
+	})
+	return gen
+}
+
+func (s *Session) reportAgent(_ actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PaneReportAgentParams)
+	p, err := s.resolvePane(prm.PaneID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	h := s.hookOf(p, p.facts)
+	if ok, err := h.seqs.accept("agent", prm.Source, prm.Seq); err != nil || !ok {
+		return okOrFail(err)
+	}
+	agent := detect.Canonical(prm.Agent)
+	full := fullLifecycleSources[prm.Source]
+	switch {
+	case sessionOnlySources[prm.Source]:
+		return api.OK()
+	case p.facts.Agent != "" && agent != p.facts.Agent:
+		return api.OK() // names another agent than the one running
+	case !full && h.exited == agent && p.facts.Agent == "":
+		return api.OK() // its process has already exited
+	}
+	before := s.presentationKey(p)
+	if ref := sessionRef(prm.Source, agent, prm.AgentSessionID, prm.AgentSessionPath); ref != nil {
+		h.session = ref
+	}
+	if !identityOnlySources[prm.Source] {
+		msg := ""
+		if prm.Message != nil {
+			msg = *prm.Message
+		}
+		h.auth = &authority{source: prm.Source, agent: agent, state: prm.State, message: msg, full: full}
+	}
+	s.reconcile(p)
+	s.presentationChanged(p, before)
+	return api.OK()
+}
+
+func sessionRef(source, agent string, id, path *string) *protocol.AgentSessionInfo {
+	switch {
+	case id != nil && *id != "":
+		return &protocol.AgentSessionInfo{Source: source, Agent: agent, Kind: "id", Value: *id}
+	case path != nil && *path != "":
+		return &protocol.AgentSessionInfo{Source: source, Agent: agent, Kind: "path", Value: *path}
+	}
+	return nil
+}
+
+func okOrFail(err error) *api.Reply {
+	if err != nil {
+		return api.Fail(err)
+	}
+	return api.OK()
+}
+
+func (s *Session) reportAgentSession(_ actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PaneReportAgentSessionParams)
+	p, err := s.resolvePane(prm.PaneID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	h := s.hookOf(p, p.facts)
+	if ok, err := h.seqs.accept("session", prm.Source, prm.Seq); err != nil || !ok {
+		return okOrFail(err)
+	}
+	agent := detect.Canonical(prm.Agent)
+	if p.facts.Agent != "" && agent != p.facts.Agent {
+		return api.OK()
+	}
+	before := s.presentationKey(p)
+	h.session = sessionRef(prm.Source, agent, prm.AgentSessionID, prm.AgentSessionPath)
+	s.presentationChanged(p, before)
+	return api.OK()
+}
+
+func (s *Session) clearAgentAuthority(_ actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PaneClearAgentAuthorityParams)
+	p, err := s.resolvePane(prm.PaneID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	h := s.hookOf(p, p.facts)
+	if prm.Source != nil {
+		if ok, err := h.seqs.accept("agent", *prm.Source, prm.Seq); err != nil || !ok {
+			return okOrFail(err)
+		}
+	}
+	if h.auth != nil && (prm.Source == nil || *prm.Source == h.auth.source) {
+		h.auth = nil
+		s.reconcile(p)
+	}
+	return api.OK()
+}
+
+func (s *Session) releaseAgent(_ actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PaneReleaseAgentParams)
+	p, err := s.resolvePane(prm.PaneID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	h := s.hookOf(p, p.facts)
+	if ok, err := h.seqs.accept("agent", prm.Source, prm.Seq); err != nil || !ok {
+		return okOrFail(err)
+	}
+	if h.auth == nil || h.auth.source != prm.Source || h.auth.agent != detect.Canonical(prm.Agent) {
+		return api.OK()
+	}
+	final := s.agentStatus(p)
+	h.auth = nil
+	h.released = &final
+	s.reconcile(p)
+	h.released = nil
+	return api.OK()
+}
+
+func (s *Session) reportMetadata(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PaneReportMetadataParams)
+	p, err := s.resolvePane(prm.PaneID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	h := s.hookOf(p, p.facts)
+	if ok, err := h.seqs.accept("meta", prm.Source, prm.Seq); err != nil || !ok {
+		return okOrFail(err)
+	}
+	before := s.presentationKey(p)
+	gen := s.ttl(ctx, prm.TTLMS, p.termID, "")
+	if err := h.tokens.apply(prm.Tokens, gen); err != nil {
+		return api.Fail(err)
+	}
+	e := h.meta[prm.Source]
+	if e == nil {
+		e = &presentation{}
+	}
+	h.order++
+	e.order, e.gen, e.agent, e.appliesTo = h.order, gen, "", ""
+	if prm.Agent != nil {
+		e.agent = detect.Canonical(*prm.Agent)
+	}
+	if prm.AppliesToSource != nil {
+		e.appliesTo = *prm.AppliesToSource
+	}
+	setText := func(dst **string, v *string, clear bool) {
+		switch {
+		case clear:
+			*dst = nil
+		case v != nil:
+			if t := protocol.SanitizeText(*v, protocol.MaxMetadataText); t != "" {
+				*dst = &t
+			} else {
+				*dst = nil
+			}
+		}
+	}
+	setText(&e.title, prm.Title, prm.ClearTitle)
+	setText(&e.displayAgent, prm.DisplayAgent, prm.ClearDisplayAgent)
+	if prm.ClearStateLabels {
+		e.labels = nil
+	}
+	for k, v := range prm.StateLabels {
+		if t := protocol.SanitizeText(v, protocol.MaxMetadataText); t != "" {
+			if e.labels == nil {
+				e.labels = map[string]string{}
+			}
+			e.labels[k] = t
+		} else {
+			delete(e.labels, k)
+		}
+	}
+	if h.meta == nil {
+		h.meta = map[string]*presentation{}
+	}
+	if e.title == nil && e.displayAgent == nil && len(e.labels) == 0 {
+		delete(h.meta, prm.Source)
+	} else {
+		h.meta[prm.Source] = e
+	}
+	s.presentationChanged(p, before)
+	return api.OK()
+}
+
+func (s *Session) reportWorkspaceMetadata(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.WorkspaceReportMetadataParams)
+	w, err := s.resolveWorkspace(prm.WorkspaceID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	if w.meta == nil {
+		w.meta = &wsMeta{}
+	}
+	if ok, err := w.meta.seqs.accept("meta", prm.Source, prm.Seq); err != nil || !ok {
+		return okOrFail(err)
+	}
+	before := w.meta.tokens.wire()
+	if err := w.meta.tokens.apply(prm.Tokens, s.ttl(ctx, prm.TTLMS, "", w.id)); err != nil {
+		return api.Fail(err)
+	}
+	if !maps.Equal(before, w.meta.tokens.wire()) {
+		s.emit(protocol.WorkspaceEvent{Kind: "workspace_metadata_updated", Workspace: s.workspaceInfo(w)}, s.workspaceFields(w))
+	}
+	return api.OK()
+}
+
+// expireMeta drops the metadata of one TTL generation.
+func (s *Session) expireMeta(m *metaExpired) {
+	if m.wsID != "" {
+		if w := s.byWorkspace[m.wsID]; w != nil && w.meta != nil && w.meta.tokens.expire(m.gen) {
+			s.emit(protocol.WorkspaceEvent{Kind: "workspace_metadata_updated", Workspace: s.workspaceInfo(w)}, s.workspaceFields(w))
+		}
+		return
+	}
+	p := s.terms[m.termID]
+	if p == nil || p.hook == nil {
+		return
+	}
+	before := s.presentationKey(p)
+	p.hook.tokens.expire(m.gen)
+	for src, e := range p.hook.meta {
+		if e.gen == m.gen {
+			delete(p.hook.meta, src)
+		}
+	}
+	s.presentationChanged(p, before)
+}
+
+// presentationOf resolves a pane's title, display name and state labels:
+// the sources whose guards hold, later reports over earlier ones.
+func presentationOf(p *paneRec) (title, display *string, labels map[string]string) {
+	h := p.hook
+	if h == nil || len(h.meta) == 0 {
+		return nil, nil, nil
+	}
+	entries := slices.SortedFunc(maps.Values(h.meta), func(a, b *presentation) int { return int(a.order) - int(b.order) })
+	agent := effAgent(p)
+	for _, e := range entries {
+		if e.agent != "" && e.agent != agent {
+			continue
+		}
+		if e.appliesTo != "" && (h.auth == nil || h.auth.source != e.appliesTo) {
+			continue
+		}
+		if e.title != nil {
+			title = e.title
+		}
+		if e.displayAgent != nil {
+			display = e.displayAgent
+		}
+		for k, v := range e.labels {
+			if labels == nil {
+				labels = map[string]string{}
+			}
+			labels[k] = v
+		}
+	}
+	return title, display, labels
+}
+
+// decoratePane adds what hooks reported to a pane record.
+func (s *Session) decoratePane(info *protocol.PaneInfo, p *paneRec) {
+	info.Agent = nil
+	if a := effAgent(p); a != "" {
+		info.Agent = protocol.Ptr(a)
+	}
+	if p.hook == nil {
+		return
+	}
+	info.Title, info.DisplayAgent, info.StateLabels = presentationOf(p)
+	info.Tokens = p.hook.tokens.wire()
+	info.AgentSession = p.hook.session
+}
+
+// workspaceTokens are the tokens reported for a workspace.
+func (s *Session) workspaceTokens(w *workspace) map[string]string {
+	if w.meta == nil {
+		return nil
+	}
+	return w.meta.tokens.wire()
+}
+
+// presentationKey fingerprints what metadata shows of a pane.
+func (s *Session) presentationKey(p *paneRec) string {
+	var info protocol.PaneInfo
+	s.decoratePane(&info, p)
+	info.Agent = nil // announced by pane_agent_detected
+	b, _ := json.Marshal(info)
+	return string(b)
+}
+
+// presentationChanged publishes pane_updated (and the presentation on the
+// status stream) when what metadata shows of a pane changed.
+func (s *Session) presentationChanged(p *paneRec, before string) {
+	if s.presentationKey(p) == before {
+		return
+	}
+	s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
+	f := s.paneFields(p)
+	f.Agent, f.AgentStatus = effAgent(p), string(s.agentStatus(p))
+	s.emit(s.statusEventFull(p), f)
+}
+
+// statusEventFull is the status event with the pane's presentation.
+func (s *Session) statusEventFull(p *paneRec) protocol.PaneAgentStatusChangedEvent {
+	ev := s.statusEvent(p)
+	ev.Agent = nil
+	if a := effAgent(p); a != "" {
+		ev.Agent = protocol.Ptr(a)
+	}
+	ev.Title, ev.DisplayAgent, ev.StateLabels = presentationOf(p)
+	return ev
+}

@@ -1,0 +1,76 @@
+package session
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// The interactive client's side of the session: which panes a connection
+// streams (the panes send the frames themselves) and whose size the tab
+// area follows (the most recent client.resize wins).
+
+var screenHandlers = map[string]handler{
+	"screen.subscribe": (*Session).screenSubscribe,
+	"client.resize":    (*Session).clientResize,
+}
+
+// screenClient is what the session knows of interactive clients: only
+// whether one has sized the tab area, since then panes are drawn framed.
+type screenClient struct {
+	// inset is the cells a pane's frame takes on each side: 0 until a
+	// client sends client.resize, 1 from then on (also after it detaches,
+	// like the size it set).
+	inset int
+}
+
+// contentSize is the terminal size of a pane shown in r: the inside of the
+// one-cell frame the interactive client draws around it, once a client has
+// attached; all of r before.
+func (s *Session) contentSize(r layout.Rect) (cols, rows int) {
+	return max(r.W-2*s.client.inset, 1), max(r.H-2*s.client.inset, 1)
+}
+
+// screenSubscribe replaces the set of panes the calling connection
+// streams: every pane is told whether the connection watches it, so no
+// record of the connection is kept here and a pane forgets it when the
+// connection ends.
+func (s *Session) screenSubscribe(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.ScreenSubscribeParams)
+	want := make(map[string]string, len(prm.PaneIDs)) // terminal id → id the client knows
+	res := protocol.ScreenSubscribed{PaneIDs: []string{}}
+	for _, id := range prm.PaneIDs {
+		if p, err := s.resolvePane(id); err == nil {
+			if _, dup := want[p.termID]; !dup {
+				want[p.termID] = id
+				res.PaneIDs = append(res.PaneIDs, id)
+			}
+		}
+	}
+	sub := ctx.Sender()
+	for termID, p := range s.terms {
+		id, watch := want[termID]
+		ctx.Send(p.pid, &pane.ScreenWatch{Sub: sub, PaneID: id, Watch: watch})
+	}
+	return api.Done(res)
+}
+
+// clientResize makes the caller's pane area the tab area and lays every
+// tab out again, resizing the terminals whose size changed.
+func (s *Session) clientResize(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.ClientResizeParams)
+	area := layout.Rect{W: prm.Cols, H: prm.Rows}
+	if area == s.area && s.client.inset == 1 {
+		return api.OK()
+	}
+	s.area, s.client.inset = area, 1
+	for _, w := range s.workspaces {
+		for _, t := range w.tabs {
+			s.relayout(ctx, t)
+		}
+	}
+	return api.OK()
+}

@@ -1,0 +1,131 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+
+	"github.com/herdr-go/herdr/protocol"
+	"github.com/herdr-go/herdr/tui"
+)
+
+// How plain `herdr` waits for a server it started.
+var (
+	startPollInterval = 50 * time.Millisecond
+	startTimeout      = 15 * time.Second
+)
+
+// attach is plain `herdr`: start the session's server when nothing
+// listens, then run the interactive client until the user detaches.
+func (a *app) attach() int {
+	const id = "cli:attach"
+	if a.env("HERDR_ENV") == "1" {
+		fmt.Fprintln(a.stderr, "herdr: nested herdr is disabled: this shell runs inside a herdr pane (HERDR_ENV=1). Detach first (prefix q), or drive this session with `herdr <noun> <verb>`.")
+		return 1
+	}
+	in, inOK := a.stdin.(*os.File)
+	out, outOK := a.stdout.(*os.File)
+	if !inOK || !outOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
+		fmt.Fprintln(a.stderr, "herdr: the interactive client needs a terminal on stdin and stdout; use `herdr <noun> <verb>` from scripts")
+		return 1
+	}
+	sock, err := a.socket()
+	if err != nil {
+		return a.fail(id, err)
+	}
+	if conn, err := protocol.Dial(sock, time.Second); err == nil {
+		conn.Close()
+	} else if code := a.startServer(sock); code != 0 {
+		return code
+	}
+	c, _, code := a.connect(id) // pings and checks the protocol
+	if c == nil {
+		return code
+	}
+	c.Close()
+	cwd, _ := a.getwd()
+	configPath := a.env("HERDR_CONFIG_PATH")
+	if configPath == "" {
+		configPath = filepath.Join(protocol.ConfigDir(a.env), "config.toml")
+	}
+	err = tui.Run(tui.Options{Socket: sock, Cwd: cwd, ConfigPath: configPath, Input: in, Output: out})
+	switch {
+	case errors.Is(err, tui.ErrDetached):
+		fmt.Fprintf(a.stderr, "[detached; the server keeps running — `%s` reattaches]\n", a.herdrCmd(""))
+		return 0
+	case err != nil:
+		fmt.Fprintf(a.stderr, "herdr: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// serverLog is the log file of the server at sock.
+func (a *app) serverLog(sock string) string {
+	dir := protocol.StateDir(a.env)
+	if name := a.serverSession(sock); name != protocol.DefaultSession {
+		dir = filepath.Join(dir, "sessions", name)
+	}
+	return filepath.Join(dir, "herdr-server.log")
+}
+
+// startServer runs `herdr [--session NAME] server` in its own session with
+// its output appended to the server log, and waits for its socket.
+func (a *app) startServer(sock string) int {
+	logPath := a.serverLog(sock)
+	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
+		fmt.Fprintf(a.stderr, "herdr: create log directory: %v\n", err)
+		return 1
+	}
+	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "herdr: open server log: %v\n", err)
+		return 1
+	}
+	defer logFile.Close()
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(a.stderr, "herdr: find the herdr binary: %v\n", err)
+		return 1
+	}
+	args := []string{"server"}
+	if a.session != "" {
+		args = []string{"--session", a.session, "server"}
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = nil, logFile, logFile
+	if cwd, err := a.getwd(); err == nil {
+		cmd.Dir = cwd
+	}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintf(a.stderr, "herdr: start the server: %v\n", err)
+		return 1
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }() // reaps it should it fail early
+	deadline := time.Now().Add(startTimeout)
+	for {
+		if conn, err := protocol.Dial(sock, 250*time.Millisecond); err == nil {
+			conn.Close()
+			return 0
+		}
+		select {
+		case <-exited:
+			fmt.Fprintf(a.stderr, "herdr: the server exited before it was ready; see its log: %s\n", logPath)
+			return 1
+		default:
+		}
+		if time.Now().After(deadline) {
+			fmt.Fprintf(a.stderr, "herdr: the server did not come up within %v at %s; see its log: %s\n", startTimeout, sock, logPath)
+			return 1
+		}
+		time.Sleep(startPollInterval)
+	}
+}

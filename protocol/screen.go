@@ -1,0 +1,142 @@
+package protocol
+
+import "strconv"
+
+// The screen stream is an extension of the Herdr protocol for interactive
+// clients. A connection that sends screen.subscribe receives, besides the
+// answers to its requests, one line per changed pane screen:
+//
+//	{"event":"screen.frame","data":{"pane_id":"w1:p1",…,"lines":[{"y":3,"runs":[…]}]}}
+//
+// Only rows that changed since the last frame sent on that connection are
+// included (all of them in the first frame and after a resize, marked
+// "full"); frames are coalesced to at most ScreenMaxFPS a second per pane
+// and a connection gets the next frame of a pane only after the previous
+// one was written. Nothing is sent while nothing changes. Sending
+// screen.subscribe again replaces the set of panes.
+//
+// client.resize sets the tab area (the cells the client draws panes in) to
+// the caller's size and re-lays every tab out, so every pane's terminal
+// follows the most recently active client.
+
+// ScreenFrameEvent is the event name of a screen frame line.
+const ScreenFrameEvent = "screen.frame"
+
+// ScreenMaxFPS bounds how many frames a pane sends a connection per second.
+const ScreenMaxFPS = 60
+
+var screenMethods = []Method{
+	{Name: "screen.subscribe", Params: func() Params { return &ScreenSubscribeParams{} }, Result: "screen_subscribed", Summary: "Stream the screens of these panes on this connection (extension; replaces the set)"},
+	{Name: "client.resize", Params: func() Params { return &ClientResizeParams{} }, Result: "ok", Summary: "Size every tab to this client's pane area (extension)"},
+}
+
+// ScreenSubscribeParams are the params of screen.subscribe.
+type ScreenSubscribeParams struct {
+	PaneIDs []string `json:"pane_ids"`
+}
+
+// Validate implements Params.
+func (p *ScreenSubscribeParams) Validate() error {
+	if p.PaneIDs == nil {
+		return ParamError("pane_ids", "missing required field")
+	}
+	for i, id := range p.PaneIDs {
+		if err := required("pane_ids["+strconv.Itoa(i)+"]", id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ClientResizeParams are the params of client.resize: the size in cells of
+// the area the client draws panes in.
+type ClientResizeParams struct {
+	Cols int `json:"cols"`
+	Rows int `json:"rows"`
+}
+
+// Validate implements Params.
+func (p *ClientResizeParams) Validate() error {
+	if p.Cols < 1 || p.Cols > 4096 {
+		return ParamError("cols", "must be between 1 and 4096, got %d", p.Cols)
+	}
+	if p.Rows < 1 || p.Rows > 4096 {
+		return ParamError("rows", "must be between 1 and 4096, got %d", p.Rows)
+	}
+	return nil
+}
+
+// ScreenSubscribed answers screen.subscribe with the panes now streamed
+// (unknown ids are left out).
+type ScreenSubscribed struct {
+	PaneIDs []string `json:"pane_ids"`
+}
+
+func (ScreenSubscribed) ResultType() string { return "screen_subscribed" }
+
+// Attribute bits of ScreenStyle.Attrs.
+const (
+	ScreenBold = 1 << iota
+	ScreenDim
+	ScreenItalic
+	ScreenUnderline
+	ScreenBlink
+	ScreenInverse
+	ScreenHidden
+	ScreenStrike
+)
+
+// ScreenStyle is a run's rendition. Colours are "" (default), a palette
+// index "0"–"255" or "#rrggbb".
+type ScreenStyle struct {
+	Fg    string `json:"fg,omitempty"`
+	Bg    string `json:"bg,omitempty"`
+	Attrs int    `json:"a,omitempty"`
+}
+
+// ScreenRun is a stretch of a row in one style, starting at column X and
+// covering W columns.
+type ScreenRun struct {
+	X     int          `json:"x"`
+	W     int          `json:"w"`
+	Text  string       `json:"t"`
+	Style *ScreenStyle `json:"s,omitempty"`
+}
+
+// ScreenLine is one changed row; no runs means blank.
+type ScreenLine struct {
+	Y    int         `json:"y"`
+	Runs []ScreenRun `json:"runs,omitempty"`
+}
+
+// ScreenCursor is the cursor of a pane.
+type ScreenCursor struct {
+	X       int  `json:"x"`
+	Y       int  `json:"y"`
+	Visible bool `json:"visible"`
+}
+
+// ScreenModes are the terminal modes a client needs to encode input.
+type ScreenModes struct {
+	AppCursor      bool `json:"app_cursor,omitempty"`
+	BracketedPaste bool `json:"bracketed_paste,omitempty"`
+	Mouse          bool `json:"mouse,omitempty"`
+	MouseSGR       bool `json:"mouse_sgr,omitempty"`
+	AltScreen      bool `json:"alt_screen,omitempty"`
+}
+
+// ScreenFrame is the data of a screen.frame line.
+type ScreenFrame struct {
+	PaneID     string       `json:"pane_id"`
+	TerminalID string       `json:"terminal_id"`
+	Seq        uint64       `json:"seq"`
+	Cols       int          `json:"cols"`
+	Rows       int          `json:"rows"`
+	Full       bool         `json:"full,omitempty"`
+	Cursor     ScreenCursor `json:"cursor"`
+	Modes      ScreenModes  `json:"modes"`
+	Lines      []ScreenLine `json:"lines"`
+}
+
+// ExtensionMethods names the methods this server adds to the Herdr surface.
+var ExtensionMethods = map[string]bool{"screen.subscribe": true, "client.resize": true}

@@ -1,0 +1,377 @@
+package tests
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/herdr-go/herdr/emulator"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// The interactive client (issue 7), driven inside a PTY. Its screen is read
+// back with our own emulator.
+
+const (
+	tuiCols   = 120
+	tuiRows   = 36
+	tuiPrefix = "\x02" // ctrl+b
+)
+
+// TUI is a `herdr --session NAME` client running in a PTY.
+type TUI struct {
+	t      testing.TB
+	cmd    *exec.Cmd
+	pty    *os.File
+	mu     sync.Mutex
+	term   *emulator.Terminal
+	bytes  atomic.Int64 // bytes the client wrote to its terminal
+	exited chan struct{}
+	err    error
+}
+
+// Attach runs the client for session name in h with a cols×rows terminal,
+// with dir as its working directory.
+func Attach(t testing.TB, h *Home, name, dir string) *TUI {
+	t.Helper()
+	c := &TUI{t: t, exited: make(chan struct{})}
+	c.cmd = exec.Command(herdrBin, "--session", name)
+	c.cmd.Env = append(slices.Clone(h.Env), "TERM=xterm-256color")
+	c.cmd.Dir = dir
+	var err error
+	c.term = emulator.New(tuiCols, tuiRows, emulator.Options{Reply: func(b []byte) { c.pty.Write(b) }})
+	c.pty, err = pty.StartWithSize(c.cmd, &pty.Winsize{Cols: tuiCols, Rows: tuiRows})
+	if err != nil {
+		t.Fatalf("start client: %v", err)
+	}
+	go c.readLoop()
+	go func() { c.err = c.cmd.Wait(); close(c.exited) }()
+	t.Cleanup(func() {
+		if !c.Exited() {
+			_ = c.cmd.Process.Signal(syscall.SIGKILL)
+			<-c.exited
+		}
+		c.pty.Close()
+		if t.Failed() {
+			t.Logf("client screen at the end:\n%s", c.Screen())
+		}
+	})
+	return c
+}
+
+func (c *TUI) readLoop() {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := c.pty.Read(buf)
+		if n > 0 {
+			c.mu.Lock()
+			c.term.Write(buf[:n])
+			c.mu.Unlock()
+			c.bytes.Add(int64(n))
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Screen is the client's visible screen as text.
+func (c *TUI) Screen() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.term.Read(emulator.ReadOptions{Source: emulator.SourceVisible}).Text
+}
+
+// Type writes keys to the client.
+func (c *TUI) Type(s string) {
+	c.t.Helper()
+	if _, err := c.pty.Write([]byte(s)); err != nil {
+		c.t.Fatalf("type %q: %v", s, err)
+	}
+}
+
+// WaitScreen waits until the screen satisfies cond.
+func (c *TUI) WaitScreen(t testing.TB, why string, cond func(screen string) bool) string {
+	t.Helper()
+	var last string
+	if !Eventually(func() bool { last = c.Screen(); return cond(last) }) {
+		t.Fatalf("timed out waiting for %s; screen:\n%s", why, last)
+	}
+	return last
+}
+
+// WaitText waits until the screen shows want.
+func (c *TUI) WaitText(t testing.TB, want string) string {
+	t.Helper()
+	return c.WaitScreen(t, "the screen to show "+want, func(s string) bool { return strings.Contains(s, want) })
+}
+
+// Exited reports whether the client process ended.
+func (c *TUI) Exited() bool {
+	select {
+	case <-c.exited:
+		return true
+	default:
+		return false
+	}
+}
+
+// WaitExit waits for the client to end and returns its exit code.
+func (c *TUI) WaitExit(t testing.TB) int {
+	t.Helper()
+	select {
+	case <-c.exited:
+	case <-time.After(waitTimeout):
+		t.Fatalf("client did not exit within %v; screen:\n%s", waitTimeout, c.Screen())
+	}
+	var ee *exec.ExitError
+	if errors.As(c.err, &ee) {
+		return ee.ExitCode()
+	}
+	return 0
+}
+
+// Settle waits until the client has written nothing for quiet.
+func (c *TUI) Settle(t testing.TB, quiet time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	last := c.bytes.Load()
+	for time.Now().Before(deadline) {
+		time.Sleep(quiet) // measuring silence, not waiting for a condition
+		if n := c.bytes.Load(); n == last {
+			return
+		}
+		last = c.bytes.Load()
+	}
+	t.Fatalf("client output did not settle within %v", waitTimeout)
+}
+
+// panes counts the pane frames (top-left corners) on the screen.
+func framedPanes(screen string) int { return strings.Count(screen, "╭") }
+
+func sessionSnapshot(t testing.TB, s *Server) protocol.SessionSnapshot {
+	t.Helper()
+	return OK[protocol.SessionSnapshotResult](t, s.CallT(t, "session.snapshot", nil), "session_snapshot").Snapshot
+}
+
+// shellReady types a marker and waits for the shell to echo its output, so
+// later keys reach a shell that reads them.
+func shellReady(t testing.TB, c *TUI, marker string) {
+	t.Helper()
+	c.Type("echo " + marker + "-$((6*7))\r")
+	c.WaitText(t, marker+"-42")
+}
+
+func TestTUI_StartsServerAndShowsSidebarAndPane(t *testing.T) {
+	h := NewHome(t)
+	sock := h.Socket("tui")
+	t.Cleanup(func() { RunCLI(t, h.Env, "--session", "tui", "server", "stop") })
+
+	c := Attach(t, h, "tui", h.Dir)
+	screen := c.WaitScreen(t, "the sidebar and one pane", func(s string) bool {
+		return strings.Contains(s, "spaces") && strings.Contains(s, "agents") && framedPanes(s) == 1
+	})
+	if !strings.Contains(screen, "1:1") {
+		t.Errorf("no tab bar with tab 1:\n%s", screen)
+	}
+	// The server was started in the background and got one workspace in
+	// the client's directory.
+	s := &Server{t: t, Home: h, Name: "tui", Socket: sock, Env: h.Env}
+	if !s.pingOnce() {
+		t.Fatal("no server answers after the client started one")
+	}
+	snap := sessionSnapshot(t, s)
+	if len(snap.Workspaces) != 1 || len(snap.Panes) != 1 {
+		t.Fatalf("want 1 workspace with 1 pane, got %d workspaces, %d panes", len(snap.Workspaces), len(snap.Panes))
+	}
+	if cwd := snap.Panes[0].Cwd; cwd == nil || *cwd != h.Dir {
+		t.Errorf("first pane cwd = %v, want %s", cwd, h.Dir)
+	}
+	// The pane's terminal is sized to the inside of its frame.
+	shellReady(t, c, "ready")
+	c.Type("stty size\r")
+	l := snap.Layouts[0].Panes[0].Rect
+	c.WaitText(t, strconv.Itoa(l.Height-2)+" "+strconv.Itoa(l.Width-2))
+}
+
+func TestTUI_NestedRefused(t *testing.T) {
+	h := NewHome(t)
+	cmd := exec.Command(herdrBin, "--session", "nest")
+	cmd.Env = append(slices.Clone(h.Env), "HERDR_ENV=1")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(string(out), "nested") {
+		t.Fatalf("nested herdr: err %v output %q; want exit 1 mentioning nesting", err, out)
+	}
+	if !Refused(h.Socket("nest")) {
+		t.Error("a refused nested client started a server")
+	}
+}
+
+func TestTUI_TypeSplitDetachReattach(t *testing.T) {
+	h := NewHome(t)
+	s := h.Start(t, "e2e")
+	c := Attach(t, h, "e2e", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+
+	// Typing reaches the shell, and its output comes back on screen.
+	shellReady(t, c, "typed")
+
+	// prefix v splits: checked through the API, then on screen.
+	c.Type(tuiPrefix + "v")
+	WaitFor(t, "a second pane", func() bool { return len(sessionSnapshot(t, s).Panes) == 2 })
+	c.WaitScreen(t, "two panes", func(s string) bool { return framedPanes(s) == 2 })
+	snap := sessionSnapshot(t, s)
+	if snap.FocusedPaneID == nil || *snap.FocusedPaneID != "w1:p2" {
+		t.Errorf("focused pane after split = %v, want w1:p2", snap.FocusedPaneID)
+	}
+	// Keys now reach the new pane.
+	shellReady(t, c, "second")
+	read := s.Read(t, "w1:p2", "visible", 0)
+	if !strings.Contains(read.Text, "second-42") {
+		t.Errorf("the new pane did not get the keys:\n%s", read.Text)
+	}
+
+	// prefix q detaches; the server and its panes keep running.
+	c.Type(tuiPrefix + "q")
+	if code := c.WaitExit(t); code != 0 {
+		t.Errorf("detach exit code %d", code)
+	}
+	if !s.pingOnce() || len(sessionSnapshot(t, s).Panes) != 2 {
+		t.Fatal("the server or its panes went away on detach")
+	}
+
+	// Reattaching shows the same panes and what they printed.
+	c2 := Attach(t, h, "e2e", h.Dir)
+	c2.WaitScreen(t, "the same two panes and their output", func(s string) bool {
+		return framedPanes(s) == 2 && strings.Contains(s, "typed-42") && strings.Contains(s, "second-42")
+	})
+}
+
+func TestTUI_TwoClientsSeeEachOther(t *testing.T) {
+	h := NewHome(t)
+	s := h.Start(t, "e2e")
+	a := Attach(t, h, "e2e", h.Dir)
+	a.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	b := Attach(t, h, "e2e", h.Dir)
+	b.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+
+	// Output typed through one client shows in the other.
+	shellReady(t, a, "from-a")
+	b.WaitText(t, "from-a-42")
+
+	// A new tab made in b appears in a's tab bar, and a follows the focus.
+	b.Type(tuiPrefix + "c")
+	WaitFor(t, "a second tab", func() bool { return len(sessionSnapshot(t, s).Tabs) == 2 })
+	a.WaitText(t, "2:2")
+	shellReady(t, b, "tab-two")
+	a.WaitText(t, "tab-two-42")
+
+	// A workspace renamed through the API shows in both sidebars.
+	OK[protocol.WorkspaceInfoResult](t, s.Call("workspace.rename", map[string]any{"workspace_id": "w1", "label": "renamed-ws"}), "workspace_info")
+	a.WaitText(t, "renamed-ws")
+	b.WaitText(t, "renamed-ws")
+}
+
+// TestTUI_Figures measures keystroke → echo latency through the whole
+// chain (client PTY → client → server → shell → screen stream → client →
+// client PTY) and the bytes an idle attached client writes. It logs the
+// figures; it asserts only that echoes arrive.
+func TestTUI_Figures(t *testing.T) {
+	if testing.Short() {
+		t.Skip("takes 10 s of idling")
+	}
+	h := NewHome(t)
+	h.Start(t, "e2e")
+	c := Attach(t, h, "e2e", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	shellReady(t, c, "bench")
+	c.Type("clear\r")
+	c.WaitScreen(t, "a cleared pane", func(s string) bool { return !strings.Contains(s, "bench-42") })
+
+	typed := "QX" // a marker nothing else on screen shows
+	c.Type(typed)
+	c.WaitText(t, typed)
+	// Keys typed back to back (each as soon as the last echo shows), and
+	// keys at a fast typist's pace: the first meet the 60 frames/s cap.
+	measure := func(n int, gap time.Duration) []time.Duration {
+		var lat []time.Duration
+		for i := 0; i < n; i++ {
+			if gap > 0 {
+				time.Sleep(gap) // pacing the typist, not waiting for a condition
+			}
+			ch := string(rune('a' + i%26))
+			typed += ch
+			want := typed
+			start := time.Now()
+			c.Type(ch)
+			deadline := start.Add(waitTimeout)
+			for !strings.Contains(c.Screen(), want) {
+				if time.Now().After(deadline) {
+					t.Fatalf("echo of %q did not arrive; screen:\n%s", ch, c.Screen())
+				}
+				time.Sleep(100 * time.Microsecond) // sampling the screen
+			}
+			lat = append(lat, time.Since(start))
+		}
+		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+		return lat
+	}
+	for _, run := range []struct {
+		name string
+		gap  time.Duration
+	}{{"back to back", 0}, {"every 80 ms", 80 * time.Millisecond}} {
+		lat := measure(30, run.gap)
+		t.Logf("keystroke → echo, %s, %d keys: p50 %v, p90 %v, max %v", run.name, len(lat), lat[len(lat)/2], lat[len(lat)*9/10], lat[len(lat)-1])
+	}
+	c.Type("\x15") // ctrl+u: clear the line
+
+	c.Settle(t, 500*time.Millisecond)
+	before := c.bytes.Load()
+	time.Sleep(10 * time.Second) // the measurement window itself
+	idle := c.bytes.Load() - before
+	t.Logf("bytes written to an idle attached client's terminal over 10 s: %d", idle)
+}
+
+// sidebarRow is the first sidebar row (left of its border) containing want.
+func sidebarRow(screen, want string) string {
+	for _, l := range Lines(screen) {
+		side, _, _ := strings.Cut(l, "│")
+		if strings.Contains(side, want) {
+			return side
+		}
+	}
+	return ""
+}
+
+func TestTUI_AgentStatusInSidebar(t *testing.T) {
+	h := NewHome(t)
+	s := h.Start(t, "e2e")
+	c := Attach(t, h, "e2e", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	report := func(state string) {
+		t.Helper()
+		OK[protocol.OK](t, s.Call("pane.report_agent", map[string]any{
+			"pane_id": "w1:p1", "source": "tui-test", "agent": "claude", "state": state,
+		}), "ok")
+	}
+	report("blocked")
+	c.WaitScreen(t, "a blocked claude in the agents list", func(s string) bool {
+		return strings.Contains(sidebarRow(s, "claude"), "●")
+	})
+	report("idle")
+	c.WaitScreen(t, "the idle icon", func(s string) bool {
+		return strings.Contains(sidebarRow(s, "claude"), "○")
+	})
+}

@@ -1,0 +1,164 @@
+package tui
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// errClosed is returned by calls on a connection that went away.
+var errClosed = errors.New("connection to the herdr server closed")
+
+// rpcConn is one socket connection that pipelines requests: writes are
+// serialised in call order, a reader goroutine matches answers to callers
+// by id and hands every line without an id (events, frames) to onPush.
+type rpcConn struct {
+	c       net.Conn
+	mu      sync.Mutex // guards next, pending, closed and writes
+	next    uint64
+	pending map[string]chan protocol.Response
+	closed  bool
+	done    chan struct{} // closed when the reader ends
+}
+
+// dial connects to the socket; onPush runs on the reader goroutine.
+func dial(sock string, onPush func(line []byte)) (*rpcConn, error) {
+	c, err := protocol.Dial(sock, 2*time.Second)
+	if err != nil {
+		return nil, err
+	}
+	r := &rpcConn{c: c, pending: map[string]chan protocol.Response{}, done: make(chan struct{})}
+	go r.readLoop(onPush)
+	return r, nil
+}
+
+func (r *rpcConn) readLoop(onPush func([]byte)) {
+	defer close(r.done)
+	br := bufio.NewReaderSize(r.c, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			r.dispatch(line, onPush)
+		}
+		if err != nil {
+			break
+		}
+	}
+	r.mu.Lock()
+	r.closed = true
+	for id, ch := range r.pending {
+		close(ch)
+		delete(r.pending, id)
+	}
+	r.mu.Unlock()
+}
+
+func (r *rpcConn) dispatch(line []byte, onPush func([]byte)) {
+	var head struct {
+		ID *string `json:"id"`
+	}
+	if json.Unmarshal(line, &head) != nil {
+		return
+	}
+	if head.ID == nil {
+		if onPush != nil {
+			onPush(line)
+		}
+		return
+	}
+	var resp protocol.Response
+	if json.Unmarshal(line, &resp) != nil {
+		return
+	}
+	r.mu.Lock()
+	ch := r.pending[resp.ID]
+	delete(r.pending, resp.ID)
+	r.mu.Unlock()
+	if ch != nil {
+		ch <- resp
+	}
+}
+
+// start writes a request and returns the channel its answer arrives on.
+func (r *rpcConn) start(method string, params any) (chan protocol.Response, error) {
+	if params == nil {
+		params = struct{}{}
+	}
+	p, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encode %s params: %w", method, err)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return nil, errClosed
+	}
+	r.next++
+	id := "tui" + strconv.FormatUint(r.next, 10)
+	line, err := json.Marshal(protocol.Request{ID: id, Method: method, Params: p})
+	if err != nil {
+		return nil, fmt.Errorf("encode %s: %w", method, err)
+	}
+	ch := make(chan protocol.Response, 1)
+	r.pending[id] = ch
+	if _, err := r.c.Write(append(line, '\n')); err != nil {
+		delete(r.pending, id)
+		return nil, fmt.Errorf("send %s: %w", method, err)
+	}
+	return ch, nil
+}
+
+// call sends a request and waits for its answer, decoding the result into
+// out (may be nil). An error answer comes back as *protocol.Error.
+func (r *rpcConn) call(method string, params, out any) error {
+	ch, err := r.start(method, params)
+	if err != nil {
+		return err
+	}
+	resp, ok := <-ch
+	if !ok {
+		return errClosed
+	}
+	if resp.Error != nil {
+		return &protocol.Error{Code: resp.Error.Code, Message: resp.Error.Message}
+	}
+	if out != nil {
+		if err := json.Unmarshal(resp.Result, out); err != nil {
+			return fmt.Errorf("decode %s result: %w", method, err)
+		}
+	}
+	return nil
+}
+
+// send writes a request without waiting; a failure (of the write or the
+// answer) is reported to onErr, from another goroutine, when it is non-nil.
+func (r *rpcConn) send(method string, params any, onErr func(error)) {
+	ch, err := r.start(method, params)
+	if err != nil {
+		if onErr != nil {
+			go onErr(err)
+		}
+		return
+	}
+	if onErr == nil {
+		return // the answer lands in ch's buffer and is dropped with it
+	}
+	go func() {
+		resp, ok := <-ch
+		switch {
+		case !ok:
+			onErr(errClosed)
+		case resp.Error != nil:
+			onErr(fmt.Errorf("%s: %s", method, resp.Error.Message))
+		}
+	}()
+}
+
+func (r *rpcConn) close() error { return r.c.Close() }

@@ -1,0 +1,462 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// key handles one key press according to the mode.
+func (m *model) key(k tea.KeyMsg) tea.Cmd {
+	switch m.mode {
+	case modeHelp:
+		m.mode = modeTerminal
+		return nil
+	case modeRename:
+		return m.renameKey(k)
+	case modeResize:
+		return m.resizeKey(k)
+	case modePrefix:
+		m.mode = modeTerminal
+		b, ok := m.keys.lookup(k)
+		if !ok {
+			return nil
+		}
+		return m.do(b, k)
+	}
+	if m.keys.isPrefix(k) {
+		m.mode = modePrefix
+		return nil
+	}
+	m.sendKey(k)
+	return nil
+}
+
+// sendKey writes a key to the focused pane, encoded for its modes.
+func (m *model) sendKey(k tea.KeyMsg) {
+	id := m.focusedPaneID()
+	if id == "" {
+		return
+	}
+	var modes protocol.ScreenModes
+	if s := m.screens[id]; s != nil {
+		modes = s.modes
+	}
+	var b []byte
+	if k.Paste {
+		text := string(k.Runes)
+		if modes.BracketedPaste {
+			text = "\x1b[200~" + text + "\x1b[201~"
+		}
+		b = []byte(text)
+	} else {
+		var ok bool
+		if b, ok = encodeKey(k, modes.AppCursor); !ok {
+			return
+		}
+	}
+	m.sendBytes(id, b)
+}
+
+func (m *model) sendBytes(paneID string, b []byte) {
+	m.claimSize(false)
+	m.link.req.send("pane.send_text", protocol.PaneSendTextParams{PaneID: paneID, Text: string(b)}, m.fail)
+}
+
+// do runs a prefix binding; each is one API call.
+func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
+	m.claimSize(false)
+	pane := m.focusedPaneID()
+	dir := func(a action) string {
+		s := string(a)
+		return s[strings.LastIndexByte(s, '_')+1:]
+	}
+	switch b.act {
+	case actSendPrefix:
+		if enc, ok := encodeKey(k, false); ok && pane != "" {
+			m.sendBytes(pane, enc)
+		}
+	case actDetach:
+		m.detached = true
+		return tea.Quit
+	case actHelp:
+		m.mode = modeHelp
+	case actSplitVertical, actSplitHorizontal:
+		d := "right"
+		if b.act == actSplitHorizontal {
+			d = "down"
+		}
+		p := protocol.PaneSplitParams{Direction: d, Focus: true}
+		if pane != "" {
+			p.TargetPaneID = &pane
+		}
+		m.call("pane.split", p)
+	case actFocusLeft, actFocusDown, actFocusUp, actFocusRight:
+		m.call("pane.focus_direction", protocol.PaneDirectionParams{Direction: dir(b.act)})
+	case actSwapLeft, actSwapDown, actSwapUp, actSwapRight:
+		d := dir(b.act)
+		m.call("pane.swap", protocol.PaneSwapParams{Direction: &d})
+	case actCycleNext, actCyclePrev:
+		if l, ok := m.focusedLayout(); ok && len(l.Panes) > 1 {
+			i := 0
+			for j, p := range l.Panes {
+				if p.PaneID == l.FocusedPaneID {
+					i = j
+				}
+			}
+			step := 1
+			if b.act == actCyclePrev {
+				step = len(l.Panes) - 1
+			}
+			m.call("pane.focus", protocol.PaneTarget{PaneID: l.Panes[(i+step)%len(l.Panes)].PaneID})
+		}
+	case actZoom:
+		m.call("pane.zoom", protocol.PaneZoomParams{Mode: "toggle"})
+	case actClosePane:
+		if pane != "" {
+			m.call("pane.close", protocol.PaneTarget{PaneID: pane})
+		}
+	case actNewTab:
+		p := protocol.TabCreateParams{Focus: true, WorkspaceID: m.snap.FocusedWorkspaceID}
+		m.call("tab.create", p)
+	case actNextTab, actPrevTab, actSwitchTab:
+		tabs := m.focusedTabs()
+		if len(tabs) == 0 {
+			break
+		}
+		cur := 0
+		for i, t := range tabs {
+			if t.Focused {
+				cur = i
+			}
+		}
+		next := cur
+		switch b.act {
+		case actNextTab:
+			next = (cur + 1) % len(tabs)
+		case actPrevTab:
+			next = (cur + len(tabs) - 1) % len(tabs)
+		default:
+			if b.index > len(tabs) {
+				break
+			}
+			next = b.index - 1
+		}
+		m.call("tab.focus", protocol.TabTarget{TabID: tabs[next].TabID})
+	case actCloseTab:
+		if m.snap.FocusedTabID != nil {
+			m.call("tab.close", protocol.TabTarget{TabID: *m.snap.FocusedTabID})
+		}
+	case actNewWorkspace:
+		p := protocol.WorkspaceCreateParams{Focus: true}
+		if info, ok := m.paneInfo(pane); ok {
+			if info.ForegroundCwd != nil {
+				p.Cwd = info.ForegroundCwd
+			} else {
+				p.Cwd = info.Cwd
+			}
+		}
+		m.call("workspace.create", p)
+	case actCloseWorkspace:
+		if m.snap.FocusedWorkspaceID != nil {
+			m.call("workspace.close", protocol.WorkspaceTarget{WorkspaceID: *m.snap.FocusedWorkspaceID})
+		}
+	case actRenameWorkspace:
+		if m.snap.FocusedWorkspaceID != nil {
+			id := *m.snap.FocusedWorkspaceID
+			m.startRename("workspace", "workspace.rename", id, m.workspaceLabel(id))
+		}
+	case actRenameTab:
+		if m.snap.FocusedTabID != nil {
+			id := *m.snap.FocusedTabID
+			m.startRename("tab", "tab.rename", id, m.tabLabel(id))
+		}
+	case actRenamePane:
+		if info, ok := m.paneInfo(pane); ok {
+			label := ""
+			if info.Label != nil {
+				label = *info.Label
+			}
+			m.startRename("pane", "pane.rename", pane, label)
+		}
+	case actResizeMode:
+		m.mode = modeResize
+	case actToggleSidebar:
+		m.sidebar = !m.sidebar
+		m.claimSize(true)
+	}
+	return nil
+}
+
+func (m *model) startRename(what, method, id, current string) {
+	m.mode = modeRename
+	m.rename = renameState{what: what, method: method, id: id, buf: []rune(current)}
+}
+
+func (m *model) renameKey(k tea.KeyMsg) tea.Cmd {
+	r := &m.rename
+	switch k.Type {
+	case tea.KeyEsc, tea.KeyCtrlC:
+		m.mode = modeTerminal
+	case tea.KeyEnter:
+		m.mode = modeTerminal
+		label := string(r.buf)
+		switch r.what {
+		case "workspace":
+			m.call(r.method, protocol.WorkspaceRenameParams{WorkspaceID: r.id, Label: label})
+		case "tab":
+			m.call(r.method, protocol.TabRenameParams{TabID: r.id, Label: label})
+		case "pane":
+			m.call(r.method, protocol.PaneRenameParams{PaneID: r.id, Label: &label})
+		}
+	case tea.KeyBackspace, tea.KeyCtrlH:
+		if len(r.buf) > 0 {
+			r.buf = r.buf[:len(r.buf)-1]
+		}
+	case tea.KeyCtrlU:
+		r.buf = r.buf[:0]
+	case tea.KeyRunes, tea.KeySpace:
+		if k.Type == tea.KeySpace {
+			r.buf = append(r.buf, ' ')
+		} else {
+			r.buf = append(r.buf, k.Runes...)
+		}
+	}
+	return nil
+}
+
+// resizeStep is how far one key moves a border in resize mode.
+const resizeStep = 0.05
+
+func (m *model) resizeKey(k tea.KeyMsg) tea.Cmd {
+	d := ""
+	switch k.String() {
+	case "h", "left":
+		d = "left"
+	case "j", "down":
+		d = "down"
+	case "k", "up":
+		d = "up"
+	case "l", "right":
+		d = "right"
+	case "esc", "enter", "q":
+		m.mode = modeTerminal
+		return nil
+	default:
+		return nil
+	}
+	amount := resizeStep
+	m.call("pane.resize", protocol.PaneResizeParams{Direction: d, Amount: &amount})
+	return nil
+}
+
+// --- mouse -------------------------------------------------------------------
+
+// dragState is a split border being dragged.
+type dragState struct {
+	tabID string
+	path  []bool
+	dir   string
+	rect  protocol.Rect // the split's rectangle, pane-area coordinates
+	last  float64
+}
+
+func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
+	g := m.geometry()
+	if ev.Action == tea.MouseActionPress {
+		m.claimSize(false)
+	}
+	if m.drag != nil {
+		switch ev.Action {
+		case tea.MouseActionMotion:
+			m.dragTo(ev.X-g.area.X, ev.Y-g.area.Y)
+		case tea.MouseActionRelease:
+			m.drag = nil
+		}
+		return nil
+	}
+	// Sidebar and tab bar take clicks only.
+	if ev.X < g.sidebarW {
+		if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
+			for _, it := range m.sidebarItems() {
+				if it.y != ev.Y {
+					continue
+				}
+				switch it.kind {
+				case "workspace":
+					m.call("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: it.id})
+				case "agent":
+					m.call("pane.focus", protocol.PaneTarget{PaneID: it.id})
+				}
+			}
+		}
+		return nil
+	}
+	if ev.Y < g.area.Y {
+		if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
+			for _, t := range m.tabItems(g) {
+				if ev.X >= t.x0 && ev.X < t.x1 {
+					m.call("tab.focus", protocol.TabTarget{TabID: t.id})
+				}
+			}
+		}
+		return nil
+	}
+	l, ok := m.focusedLayout()
+	if !ok {
+		return nil
+	}
+	x, y := ev.X-g.area.X, ev.Y-g.area.Y
+	if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft && !l.Zoomed {
+		if d := grabSplit(l, x, y); d != nil {
+			m.drag = d
+			return nil
+		}
+	}
+	for _, p := range l.Panes {
+		r := p.Rect
+		if l.Zoomed {
+			if p.PaneID != l.FocusedPaneID {
+				continue
+			}
+			r = l.Area
+		}
+		if x < r.X || y < r.Y || x >= r.X+r.Width || y >= r.Y+r.Height {
+			continue
+		}
+		if ev.Action == tea.MouseActionPress && p.PaneID != l.FocusedPaneID {
+			m.call("pane.focus", protocol.PaneTarget{PaneID: p.PaneID})
+			return nil
+		}
+		if s := m.screens[p.PaneID]; s != nil && s.modes.Mouse {
+			if seq := encodeMouse(ev, x-r.X-1, y-r.Y-1, s.modes.MouseSGR); seq != nil {
+				m.sendBytes(p.PaneID, seq)
+			}
+		}
+		return nil
+	}
+	return nil
+}
+
+// grabSplit finds the innermost split whose border (the two columns or
+// rows where its children's frames meet) is at (x, y).
+func grabSplit(l protocol.PaneLayoutSnapshot, x, y int) *dragState {
+	var best *dragState
+	bestArea := -1
+	for _, s := range l.Splits {
+		r := s.Rect
+		if x < r.X || y < r.Y || x >= r.X+r.Width || y >= r.Y+r.Height {
+			continue
+		}
+		var hit bool
+		if s.Direction == "right" {
+			b := r.X + int(float64(r.Width)*s.Ratio+0.5)
+			hit = x == b-1 || x == b
+		} else {
+			b := r.Y + int(float64(r.Height)*s.Ratio+0.5)
+			hit = y == b-1 || y == b
+		}
+		if !hit || (bestArea >= 0 && r.Width*r.Height >= bestArea) {
+			continue
+		}
+		tabID, path, ok := splitPath(s.ID)
+		if !ok {
+			continue
+		}
+		bestArea = r.Width * r.Height
+		best = &dragState{tabID: tabID, path: path, dir: s.Direction, rect: r, last: s.Ratio}
+	}
+	return best
+}
+
+// splitPath parses a split id "w1:t1:root.0.1" into its tab and path.
+func splitPath(id string) (tabID string, path []bool, ok bool) {
+	i := strings.LastIndex(id, ":root")
+	if i < 0 {
+		return "", nil, false
+	}
+	tabID, rest := id[:i], strings.TrimPrefix(id[i+1:], "root")
+	path = []bool{}
+	for _, part := range strings.Split(strings.TrimPrefix(rest, "."), ".") {
+		switch part {
+		case "":
+		case "0":
+			path = append(path, false)
+		case "1":
+			path = append(path, true)
+		default:
+			return "", nil, false
+		}
+	}
+	return tabID, path, true
+}
+
+func (m *model) dragTo(x, y int) {
+	d := m.drag
+	var ratio float64
+	if d.dir == "right" {
+		ratio = float64(x-d.rect.X+1) / float64(max(d.rect.Width, 1))
+	} else {
+		ratio = float64(y-d.rect.Y+1) / float64(max(d.rect.Height, 1))
+	}
+	ratio = min(0.9, max(0.1, ratio))
+	if ratio == d.last {
+		return
+	}
+	d.last = ratio
+	m.call("layout.set_split_ratio", protocol.LayoutSetSplitRatioParams{Path: d.path, Ratio: &ratio, TabID: &d.tabID})
+}
+
+// encodeMouse encodes a mouse event at pane cell (x, y) for a program that
+// asked for mouse reports (SGR or the legacy X10 form).
+func encodeMouse(ev tea.MouseMsg, x, y int, sgrMode bool) []byte {
+	if x < 0 || y < 0 {
+		return nil
+	}
+	var b int
+	switch ev.Button {
+	case tea.MouseButtonLeft:
+		b = 0
+	case tea.MouseButtonMiddle:
+		b = 1
+	case tea.MouseButtonRight:
+		b = 2
+	case tea.MouseButtonWheelUp:
+		b = 64
+	case tea.MouseButtonWheelDown:
+		b = 65
+	case tea.MouseButtonNone:
+		b = 3
+	default:
+		return nil
+	}
+	if ev.Action == tea.MouseActionMotion {
+		b += 32
+	}
+	if ev.Shift {
+		b += 4
+	}
+	if ev.Alt {
+		b += 8
+	}
+	if ev.Ctrl {
+		b += 16
+	}
+	if sgrMode {
+		end := 'M'
+		if ev.Action == tea.MouseActionRelease {
+			end = 'm'
+		}
+		return []byte(fmt.Sprintf("\x1b[<%d;%d;%d%c", b, x+1, y+1, end))
+	}
+	if ev.Action == tea.MouseActionRelease {
+		b = 3
+	}
+	if x+33 > 255 || y+33 > 255 {
+		return nil
+	}
+	return []byte("\x1b[M" + string([]byte{byte(32 + b), byte(33 + x), byte(33 + y)}))
+}

@@ -1,0 +1,269 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/pelletier/go-toml/v2"
+)
+
+// action is what a prefix binding does.
+type action string
+
+// Actions of the prefix bindings (Herdr's names).
+const (
+	actHelp            action = "help"
+	actDetach          action = "detach"
+	actNewWorkspace    action = "new_workspace"
+	actRenameWorkspace action = "rename_workspace"
+	actCloseWorkspace  action = "close_workspace"
+	actNewTab          action = "new_tab"
+	actRenameTab       action = "rename_tab"
+	actPrevTab         action = "previous_tab"
+	actNextTab         action = "next_tab"
+	actSwitchTab       action = "switch_tab" // with an index
+	actCloseTab        action = "close_tab"
+	actRenamePane      action = "rename_pane"
+	actFocusLeft       action = "focus_pane_left"
+	actFocusDown       action = "focus_pane_down"
+	actFocusUp         action = "focus_pane_up"
+	actFocusRight      action = "focus_pane_right"
+	actSwapLeft        action = "swap_pane_left"
+	actSwapDown        action = "swap_pane_down"
+	actSwapUp          action = "swap_pane_up"
+	actSwapRight       action = "swap_pane_right"
+	actCycleNext       action = "cycle_pane_next"
+	actCyclePrev       action = "cycle_pane_previous"
+	actSplitVertical   action = "split_vertical"
+	actSplitHorizontal action = "split_horizontal"
+	actClosePane       action = "close_pane"
+	actZoom            action = "zoom"
+	actResizeMode      action = "resize_mode"
+	actToggleSidebar   action = "toggle_sidebar"
+	actSendPrefix      action = "send_prefix"
+)
+
+// binding is a resolved prefix binding.
+type binding struct {
+	act   action
+	index int // switch_tab: 1–9
+}
+
+// keymap maps Bubble Tea key names (tea.Key.String) to bindings.
+type keymap struct {
+	prefix   map[string]bool
+	bindings map[string]binding
+}
+
+// defaultBindings are Herdr's defaults, in config combo syntax.
+var defaultBindings = map[action][]string{
+	actHelp: {"?"}, actDetach: {"q"},
+	actNewWorkspace: {"shift+n"}, actRenameWorkspace: {"shift+w"}, actCloseWorkspace: {"shift+d"},
+	actNewTab: {"c"}, actRenameTab: {"shift+t"}, actPrevTab: {"p"}, actNextTab: {"n"}, actCloseTab: {"shift+x"},
+	actRenamePane: {"shift+p"},
+	actFocusLeft:  {"h", "left"}, actFocusDown: {"j", "down"}, actFocusUp: {"k", "up"}, actFocusRight: {"l", "right"},
+	actSwapLeft: {"shift+h"}, actSwapDown: {"shift+j"}, actSwapUp: {"shift+k"}, actSwapRight: {"shift+l"},
+	actCycleNext: {"tab"}, actCyclePrev: {"shift+tab"},
+	actSplitVertical: {"v"}, actSplitHorizontal: {"minus"}, actClosePane: {"x"}, actZoom: {"z"},
+	actResizeMode: {"r"}, actToggleSidebar: {"b"},
+}
+
+// defaultKeymap is the keymap with no [keys] overrides.
+func defaultKeymap() *keymap {
+	km, _ := newKeymap(nil)
+	return km
+}
+
+// newKeymap builds the keymap from the [keys] table of config.toml
+// (action = "combo" or ["combo", …]; prefix likewise). Unknown actions
+// and unparsable combos are reported and skipped.
+func newKeymap(keys map[string]any) (*keymap, []string) {
+	var diags []string
+	km := &keymap{prefix: map[string]bool{}, bindings: map[string]binding{}}
+	combos := func(name string, v any) []string {
+		switch v := v.(type) {
+		case string:
+			return []string{v}
+		case []any:
+			var out []string
+			for _, x := range v {
+				if s, ok := x.(string); ok {
+					out = append(out, s)
+				}
+			}
+			return out
+		}
+		diags = append(diags, fmt.Sprintf("keys.%s: expected a string or an array of strings", name))
+		return nil
+	}
+	prefix := []string{"ctrl+b"}
+	if v, ok := keys["prefix"]; ok {
+		prefix = combos("prefix", v)
+	}
+	for _, c := range prefix {
+		if k, err := teaKeyName(c); err == nil {
+			km.prefix[k] = true
+		} else {
+			diags = append(diags, "keys.prefix: "+err.Error())
+		}
+	}
+	bind := func(a action, list []string) {
+		for _, c := range list {
+			k, err := teaKeyName(c)
+			if err != nil {
+				diags = append(diags, fmt.Sprintf("keys.%s: %v", a, err))
+				continue
+			}
+			km.bindings[k] = binding{act: a}
+		}
+	}
+	for a, list := range defaultBindings {
+		if v, ok := keys[string(a)]; ok {
+			list = combos(string(a), v)
+		}
+		bind(a, list)
+	}
+	for i := 1; i <= 9; i++ {
+		km.bindings[fmt.Sprint(i)] = binding{act: actSwitchTab, index: i}
+	}
+	for name := range keys {
+		if _, ok := defaultBindings[action(name)]; !ok && name != "prefix" {
+			diags = append(diags, fmt.Sprintf("keys.%s: not a binding this client knows", name))
+		}
+	}
+	return km, diags
+}
+
+// loadKeymap reads [keys] from config.toml; a missing file means defaults.
+func loadKeymap(path string) (*keymap, []string) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return defaultKeymap(), nil
+	}
+	var doc struct {
+		Keys map[string]any `toml:"keys"`
+	}
+	if err := toml.Unmarshal(raw, &doc); err != nil {
+		km := defaultKeymap()
+		return km, []string{fmt.Sprintf("%s: %v", path, err)}
+	}
+	return newKeymap(doc.Keys)
+}
+
+// comboKeys maps combo key words to the names Bubble Tea gives keys.
+var comboKeys = map[string]string{
+	"space": " ", "enter": "enter", "return": "enter", "esc": "esc", "escape": "esc", "tab": "tab",
+	"backspace": "backspace", "bs": "backspace", "left": "left", "right": "right", "up": "up", "down": "down",
+	"minus": "-", "comma": ",", "period": ".", "slash": "/", "backslash": "\\", "quote": "'",
+	"double_quote": "\"", "double-quote": "\"", "semicolon": ";", "colon": ":", "percent": "%",
+	"ampersand": "&", "backtick": "`", "plus": "+",
+}
+
+// teaKeyName turns a combo ("ctrl+b", "shift+h", "minus") into the string
+// tea.Key.String returns for that key.
+func teaKeyName(combo string) (string, error) {
+	parts := strings.Split(strings.TrimSpace(combo), "+")
+	if combo == "+" {
+		parts = []string{"plus"}
+	}
+	key := parts[len(parts)-1]
+	var ctrl, alt, shift bool
+	for _, m := range parts[:len(parts)-1] {
+		switch strings.ToLower(m) {
+		case "ctrl", "control":
+			ctrl = true
+		case "alt", "option", "meta":
+			alt = true
+		case "shift":
+			shift = true
+		default:
+			return "", fmt.Errorf("unknown modifier %q in %q", m, combo)
+		}
+	}
+	name, ok := comboKeys[strings.ToLower(key)]
+	switch {
+	case ok:
+	case len([]rune(key)) == 1:
+		name = key
+	case len(key) >= 2 && (key[0] == 'f' || key[0] == 'F'):
+		name = strings.ToLower(key)
+	default:
+		return "", fmt.Errorf("unknown key %q in %q", key, combo)
+	}
+	if shift {
+		switch {
+		case len([]rune(name)) == 1:
+			name = strings.ToUpper(name)
+		case name == "tab":
+			name = "shift+tab"
+		default:
+			name = "shift+" + name
+		}
+	}
+	if ctrl {
+		name = "ctrl+" + strings.ToLower(name)
+	}
+	if alt {
+		name = "alt+" + name
+	}
+	return name, nil
+}
+
+// lookup returns the binding of a key pressed after the prefix.
+func (km *keymap) lookup(k tea.KeyMsg) (binding, bool) {
+	name := k.String()
+	if km.prefix[name] {
+		return binding{act: actSendPrefix}, true
+	}
+	b, ok := km.bindings[name]
+	return b, ok
+}
+
+// isPrefix reports whether k is the prefix key.
+func (km *keymap) isPrefix(k tea.KeyMsg) bool { return km.prefix[k.String()] }
+
+// encodeKey turns a key into the bytes a terminal program expects, in the
+// pane's cursor-key mode; ok is false for keys with no encoding.
+func encodeKey(k tea.KeyMsg, appCursor bool) ([]byte, bool) {
+	var b []byte
+	switch {
+	case k.Type == tea.KeyRunes:
+		b = []byte(string(k.Runes))
+	case k.Type == tea.KeySpace:
+		b = []byte{' '}
+	case k.Type >= 0 && k.Type < 32 || k.Type == 127:
+		b = []byte{byte(k.Type)}
+	default:
+		seq, ok := specialKeys[k.Type]
+		if !ok {
+			return nil, false
+		}
+		if appCursor && len(seq) == 3 && seq[1] == '[' && strings.ContainsRune("ABCDHF", rune(seq[2])) {
+			seq = "\x1bO" + seq[2:]
+		}
+		b = []byte(seq)
+	}
+	if k.Alt {
+		b = append([]byte{0x1b}, b...)
+	}
+	return b, true
+}
+
+// specialKeys are the xterm encodings of the keys that are not characters.
+var specialKeys = map[tea.KeyType]string{
+	tea.KeyUp: "\x1b[A", tea.KeyDown: "\x1b[B", tea.KeyRight: "\x1b[C", tea.KeyLeft: "\x1b[D",
+	tea.KeyHome: "\x1b[H", tea.KeyEnd: "\x1b[F", tea.KeyShiftTab: "\x1b[Z",
+	tea.KeyPgUp: "\x1b[5~", tea.KeyPgDown: "\x1b[6~", tea.KeyDelete: "\x1b[3~", tea.KeyInsert: "\x1b[2~",
+	tea.KeyCtrlPgUp: "\x1b[5;5~", tea.KeyCtrlPgDown: "\x1b[6;5~",
+	tea.KeyCtrlUp: "\x1b[1;5A", tea.KeyCtrlDown: "\x1b[1;5B", tea.KeyCtrlRight: "\x1b[1;5C", tea.KeyCtrlLeft: "\x1b[1;5D",
+	tea.KeyCtrlHome: "\x1b[1;5H", tea.KeyCtrlEnd: "\x1b[1;5F",
+	tea.KeyShiftUp: "\x1b[1;2A", tea.KeyShiftDown: "\x1b[1;2B", tea.KeyShiftRight: "\x1b[1;2C", tea.KeyShiftLeft: "\x1b[1;2D",
+	tea.KeyShiftHome: "\x1b[1;2H", tea.KeyShiftEnd: "\x1b[1;2F",
+	tea.KeyCtrlShiftUp: "\x1b[1;6A", tea.KeyCtrlShiftDown: "\x1b[1;6B", tea.KeyCtrlShiftRight: "\x1b[1;6C", tea.KeyCtrlShiftLeft: "\x1b[1;6D",
+	tea.KeyCtrlShiftHome: "\x1b[1;6H", tea.KeyCtrlShiftEnd: "\x1b[1;6F",
+	tea.KeyF1: "\x1bOP", tea.KeyF2: "\x1bOQ", tea.KeyF3: "\x1bOR", tea.KeyF4: "\x1bOS",
+	tea.KeyF5: "\x1b[15~", tea.KeyF6: "\x1b[17~", tea.KeyF7: "\x1b[18~", tea.KeyF8: "\x1b[19~",
+	tea.KeyF9: "\x1b[20~", tea.KeyF10: "\x1b[21~", tea.KeyF11: "\x1b[23~", tea.KeyF12: "\x1b[24~",
+}

@@ -1,0 +1,324 @@
+package tui
+
+import (
+	"slices"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Messages the program receives besides keys, mouse and window sizes.
+type (
+	// changedMsg says an event arrived: the structure may have changed.
+	changedMsg struct{}
+	// snapshotMsg carries a fresh session.snapshot.
+	snapshotMsg struct {
+		snap protocol.SessionSnapshot
+		err  error
+	}
+	// frameMsg carries one screen frame.
+	frameMsg struct{ f *protocol.ScreenFrame }
+	// lostMsg says a connection to the server closed.
+	lostMsg struct{}
+	// toastMsg shows a message for a few seconds.
+	toastMsg struct{ text string }
+	// toastExpired hides toast number seq.
+	toastExpired struct{ seq int }
+)
+
+// mode is what keys currently do.
+type mode int
+
+const (
+	modeTerminal mode = iota // keys go to the focused pane
+	modePrefix               // the next key is a binding
+	modeResize               // h/j/k/l move the focused pane's border
+	modeRename               // keys edit a label
+	modeHelp                 // any key closes the help
+)
+
+// toastTime is how long a toast stays.
+const toastTime = 4 * time.Second
+
+// activeAfter is how long a client may be idle before its next key claims
+// the terminal size again (another client may have taken it meanwhile).
+const activeAfter = time.Second
+
+// model is the Bubble Tea model. It holds the latest snapshot and the
+// screens of the panes it shows; everything else lives in the server.
+type model struct {
+	link     *link
+	keys     *keymap
+	toastsOn bool
+
+	snap       protocol.SessionSnapshot
+	haveSnap   bool
+	refreshing bool // a snapshot request is out
+	stale      bool // an event arrived while it was
+	screens    map[string]*paneScreen
+	watched    []string
+
+	width, height int
+	sidebar       bool
+	sentArea      [2]int
+	lastActive    time.Time
+
+	mode     mode
+	rename   renameState
+	toast    string
+	toastSeq int
+	statuses map[string]protocol.AgentStatus // last seen, for toasts
+	drag     *dragState
+	title    string
+
+	detached, lost bool
+}
+
+// renameState is the label being edited.
+type renameState struct {
+	method, field, id string
+	what              string // "workspace", "tab", "pane"
+	buf               []rune
+}
+
+func newModel(l *link, km *keymap, toastsOn bool) *model {
+	return &model{link: l, keys: km, toastsOn: toastsOn, sidebar: true, screens: map[string]*paneScreen{}, statuses: map[string]protocol.AgentStatus{}}
+}
+
+// Init asks for the first snapshot.
+func (m *model) Init() tea.Cmd {
+	m.refreshing = true
+	return m.fetchSnapshot()
+}
+
+func (m *model) fetchSnapshot() tea.Cmd {
+	req := m.link.req
+	return func() tea.Msg {
+		var res protocol.SessionSnapshotResult
+		err := req.call("session.snapshot", nil, &res)
+		return snapshotMsg{snap: res.Snapshot, err: err}
+	}
+}
+
+// Update implements tea.Model.
+func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.width, m.height = msg.Width, msg.Height
+		m.claimSize(true)
+	case changedMsg:
+		if m.refreshing {
+			m.stale = true
+			return m, nil
+		}
+		m.refreshing = true
+		return m, m.fetchSnapshot()
+	case snapshotMsg:
+		m.refreshing = false
+		var cmds []tea.Cmd
+		if msg.err == nil {
+			cmds = m.applySnapshot(msg.snap)
+		}
+		if m.stale {
+			m.stale, m.refreshing = false, true
+			cmds = append(cmds, m.fetchSnapshot())
+		}
+		return m, tea.Batch(cmds...)
+	case frameMsg:
+		s := m.screens[msg.f.PaneID]
+		if s == nil {
+			if !slices.Contains(m.watched, msg.f.PaneID) {
+				return m, nil
+			}
+			s = &paneScreen{}
+			m.screens[msg.f.PaneID] = s
+		}
+		s.apply(msg.f)
+	case lostMsg:
+		m.lost = true
+		return m, tea.Quit
+	case toastMsg:
+		return m, m.showToast(msg.text)
+	case toastExpired:
+		if msg.seq == m.toastSeq {
+			m.toast = ""
+		}
+	case tea.KeyMsg:
+		return m, m.key(msg)
+	case tea.MouseMsg:
+		return m, m.mouse(msg)
+	}
+	return m, nil
+}
+
+func (m *model) showToast(text string) tea.Cmd {
+	m.toastSeq++
+	m.toast = text
+	seq := m.toastSeq
+	return tea.Tick(toastTime, func(time.Time) tea.Msg { return toastExpired{seq: seq} })
+}
+
+// fail reports an API error as a toast, from any goroutine.
+func (m *model) fail(err error) {
+	if m.link.send != nil {
+		m.link.send(toastMsg{text: err.Error()})
+	}
+}
+
+// call sends a request whose answer only matters when it fails: the
+// change itself comes back as events.
+func (m *model) call(method string, params any) {
+	m.link.req.send(method, params, m.fail)
+}
+
+// applySnapshot takes a new snapshot and follows it: the panes to stream,
+// the window title, toasts for agents that need attention.
+func (m *model) applySnapshot(snap protocol.SessionSnapshot) []tea.Cmd {
+	m.snap, m.haveSnap = snap, true
+	var cmds []tea.Cmd
+	visible := m.visiblePanes()
+	if !slices.Equal(visible, m.watched) {
+		m.watched = visible
+		for id := range m.screens {
+			if !slices.Contains(visible, id) {
+				delete(m.screens, id)
+			}
+		}
+		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: visible}, m.fail)
+	}
+	if title := m.windowTitle(); title != m.title {
+		m.title = title
+		cmds = append(cmds, tea.SetWindowTitle(title))
+	}
+	if text := m.statusToast(); text != "" {
+		cmds = append(cmds, m.showToast(text))
+	}
+	return cmds
+}
+
+// statusToast notices agents that became blocked or done outside the
+// focused tab; it returns the toast to show, if any.
+func (m *model) statusToast() string {
+	text := ""
+	seen := make(map[string]protocol.AgentStatus, len(m.snap.Panes))
+	for _, p := range m.snap.Panes {
+		seen[p.PaneID] = p.AgentStatus
+		old, known := m.statuses[p.PaneID]
+		if !known || old == p.AgentStatus || p.Focused || !m.toastsOn {
+			continue
+		}
+		if p.AgentStatus == protocol.StatusBlocked || p.AgentStatus == protocol.StatusDone {
+			text = agentName(p) + " in " + m.workspaceLabel(p.WorkspaceID) + " is " + string(p.AgentStatus)
+		}
+	}
+	m.statuses = seen
+	return text
+}
+
+// focusedLayout is the layout of the focused tab.
+func (m *model) focusedLayout() (protocol.PaneLayoutSnapshot, bool) {
+	if m.snap.FocusedTabID == nil {
+		return protocol.PaneLayoutSnapshot{}, false
+	}
+	for _, l := range m.snap.Layouts {
+		if l.TabID == *m.snap.FocusedTabID {
+			return l, true
+		}
+	}
+	return protocol.PaneLayoutSnapshot{}, false
+}
+
+// visiblePanes are the panes drawn: the focused tab's, or only its focused
+// pane when zoomed. Sorted, to compare.
+func (m *model) visiblePanes() []string {
+	l, ok := m.focusedLayout()
+	if !ok {
+		return []string{}
+	}
+	out := []string{}
+	for _, p := range l.Panes {
+		if !l.Zoomed || p.PaneID == l.FocusedPaneID {
+			out = append(out, p.PaneID)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (m *model) focusedPaneID() string {
+	if m.snap.FocusedPaneID == nil {
+		return ""
+	}
+	return *m.snap.FocusedPaneID
+}
+
+func (m *model) paneInfo(id string) (protocol.PaneInfo, bool) {
+	for _, p := range m.snap.Panes {
+		if p.PaneID == id {
+			return p, true
+		}
+	}
+	return protocol.PaneInfo{}, false
+}
+
+func (m *model) workspaceLabel(id string) string {
+	for _, w := range m.snap.Workspaces {
+		if w.WorkspaceID == id {
+			return w.Label
+		}
+	}
+	return id
+}
+
+func (m *model) windowTitle() string {
+	if m.snap.FocusedWorkspaceID == nil {
+		return "herdr"
+	}
+	return "herdr · " + m.workspaceLabel(*m.snap.FocusedWorkspaceID)
+}
+
+// focusedTabs are the tabs of the focused workspace, in order.
+func (m *model) focusedTabs() []protocol.TabInfo {
+	var out []protocol.TabInfo
+	if m.snap.FocusedWorkspaceID == nil {
+		return out
+	}
+	for _, t := range m.snap.Tabs {
+		if t.WorkspaceID == *m.snap.FocusedWorkspaceID {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// claimSize tells the server this client's pane area, making it the size
+// every pane follows. force sends it even when it was sent before.
+func (m *model) claimSize(force bool) {
+	g := m.geometry()
+	area := [2]int{g.area.Width, g.area.Height}
+	if area[0] < 1 || area[1] < 1 {
+		return
+	}
+	now := time.Now()
+	if !force && area == m.sentArea && now.Sub(m.lastActive) < activeAfter {
+		m.lastActive = now
+		return
+	}
+	m.lastActive, m.sentArea = now, area
+	m.link.scr.send("client.resize", protocol.ClientResizeParams{Cols: area[0], Rows: area[1]}, m.fail)
+}
+
+// agentName is how a pane's agent is named in lists.
+func agentName(p protocol.PaneInfo) string {
+	switch {
+	case p.DisplayAgent != nil && *p.DisplayAgent != "":
+		return *p.DisplayAgent
+	case p.Agent != nil && *p.Agent != "":
+		return *p.Agent
+	case p.Label != nil && *p.Label != "":
+		return *p.Label
+	}
+	return p.PaneID
+}

@@ -1,0 +1,135 @@
+package tui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Options configure an attached client.
+type Options struct {
+	// Socket is the server's API socket.
+	Socket string
+	// Cwd is where the first workspace of an empty session starts.
+	Cwd string
+	// ConfigPath is config.toml, for [keys] and [ui.toast]; "" skips it.
+	ConfigPath string
+	// Input and Output are the terminal (os.Stdin and os.Stdout when nil).
+	Input  io.Reader
+	Output io.Writer
+}
+
+// ErrDetached is returned by Run when the user detached (prefix q).
+var ErrDetached = errors.New("detached")
+
+// link holds the client's connections; it is shared by the model and the
+// reader goroutines, which hand what they read to the program with send.
+type link struct {
+	req, scr, ev *rpcConn
+	send         func(tea.Msg)
+}
+
+func (l *link) close() {
+	for _, c := range []*rpcConn{l.req, l.scr, l.ev} {
+		if c != nil {
+			c.close()
+		}
+	}
+}
+
+// Run attaches to the server and runs the client until the user detaches
+// (ErrDetached) or the server goes away.
+func Run(opts Options) error {
+	if opts.Input == nil {
+		opts.Input = os.Stdin
+	}
+	if opts.Output == nil {
+		opts.Output = os.Stdout
+	}
+	km, toastsOn := defaultKeymap(), false
+	if opts.ConfigPath != "" {
+		km, _ = loadKeymap(opts.ConfigPath)
+		if cfg, _, status := config.Load(opts.ConfigPath); status != config.StatusFailed {
+			toastsOn = cfg.UI.Toast.Delivery == config.ToastHerdr
+		}
+	}
+	l := &link{}
+	defer l.close()
+	var err error
+	if l.req, err = dial(opts.Socket, nil); err != nil {
+		return fmt.Errorf("connect to %s: %w", opts.Socket, err)
+	}
+	var snap protocol.SessionSnapshotResult
+	if err := l.req.call("session.snapshot", nil, &snap); err != nil {
+		return fmt.Errorf("read the session: %w", err)
+	}
+	if len(snap.Snapshot.Workspaces) == 0 {
+		params := protocol.WorkspaceCreateParams{Focus: true}
+		if opts.Cwd != "" {
+			params.Cwd = &opts.Cwd
+		}
+		if err := l.req.call("workspace.create", params, nil); err != nil {
+			return fmt.Errorf("create the first workspace: %w", err)
+		}
+	}
+
+	m := newModel(l, km, toastsOn)
+	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120),
+		tea.WithInput(opts.Input), tea.WithOutput(opts.Output))
+	l.send = p.Send
+
+	// Events first, then the snapshot the model asks for in Init, so no
+	// change falls between them.
+	if l.ev, err = dial(opts.Socket, func(line []byte) { l.send(changedMsg{}) }); err != nil {
+		return fmt.Errorf("connect to %s: %w", opts.Socket, err)
+	}
+	kinds := make([]protocol.Subscription, 0, len(protocol.LifecycleKinds))
+	for _, k := range protocol.LifecycleKinds {
+		if k != "pane_output_changed" {
+			kinds = append(kinds, protocol.Subscription{Type: k})
+		}
+	}
+	if err := l.ev.call("events.subscribe", protocol.EventsSubscribeParams{Subscriptions: kinds}, nil); err != nil {
+		return fmt.Errorf("subscribe to events: %w", err)
+	}
+	if l.scr, err = dial(opts.Socket, func(line []byte) {
+		var push struct {
+			Event string               `json:"event"`
+			Data  protocol.ScreenFrame `json:"data"`
+		}
+		if json.Unmarshal(line, &push) == nil && push.Event == protocol.ScreenFrameEvent {
+			l.send(frameMsg{&push.Data})
+		}
+	}); err != nil {
+		return fmt.Errorf("connect to %s: %w", opts.Socket, err)
+	}
+	go func() {
+		select {
+		case <-l.ev.done:
+		case <-l.scr.done:
+		case <-l.req.done:
+		}
+		l.send(lostMsg{})
+	}()
+
+	final, err := p.Run()
+	if err != nil {
+		return err
+	}
+	if fm, ok := final.(*model); ok {
+		if fm.detached {
+			return ErrDetached
+		}
+		if fm.lost {
+			return fmt.Errorf("lost the connection to the herdr server at %s", opts.Socket)
+		}
+	}
+	return nil
+}

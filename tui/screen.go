@@ -1,0 +1,85 @@
+package tui
+
+import (
+	"github.com/mattn/go-runewidth"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// paneScreen is the client's copy of one pane's screen, kept up to date by
+// screen.frame lines.
+type paneScreen struct {
+	cols, rows int
+	lines      [][]protocol.ScreenRun
+	cursor     protocol.ScreenCursor
+	modes      protocol.ScreenModes
+	seq        uint64
+}
+
+// apply folds a frame into the screen.
+func (s *paneScreen) apply(f *protocol.ScreenFrame) {
+	if f.Full || f.Rows != s.rows || f.Cols != s.cols {
+		lines := make([][]protocol.ScreenRun, f.Rows)
+		if !f.Full {
+			copy(lines, s.lines)
+		}
+		s.lines = lines
+	}
+	s.cols, s.rows = f.Cols, f.Rows
+	for _, l := range f.Lines {
+		if l.Y >= 0 && l.Y < len(s.lines) {
+			s.lines[l.Y] = l.Runs
+		}
+	}
+	s.cursor, s.modes, s.seq = f.Cursor, f.Modes, f.Seq
+}
+
+// text returns row y as plain text (for tests and titles).
+func (s *paneScreen) text(y int) string {
+	if y < 0 || y >= len(s.lines) {
+		return ""
+	}
+	var b []rune
+	col := 0
+	for _, r := range s.lines[y] {
+		for col < r.X {
+			b = append(b, ' ')
+			col++
+		}
+		b = append(b, []rune(r.Text)...)
+		col += r.W
+	}
+	return string(b)
+}
+
+// drawInto paints the screen into the canvas rectangle (x, y, w, h),
+// clipping what does not fit.
+func (s *paneScreen) drawInto(c *canvas, x, y, w, h int) {
+	for row := 0; row < h && row < len(s.lines); row++ {
+		for _, r := range s.lines[row] {
+			st := styleOf(r.Style)
+			col := r.X
+			end := min(r.X+r.W, w)
+			for _, ch := range r.Text {
+				cw := runewidth.RuneWidth(ch)
+				if cw == 0 {
+					c.combine(x+col-1, y+row, ch)
+					continue
+				}
+				if col+cw > end {
+					break
+				}
+				c.set(x+col, y+row, string(ch), cw, st)
+				col += cw
+			}
+		}
+	}
+}
+
+// styleOf converts a wire style.
+func styleOf(s *protocol.ScreenStyle) cellStyle {
+	if s == nil {
+		return cellStyle{}
+	}
+	return cellStyle{fg: s.Fg, bg: s.Bg, attrs: s.Attrs}
+}

@@ -1,0 +1,360 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Colours of the chrome (palette indexes, so the outer terminal's theme applies).
+var (
+	styleDim      = cellStyle{fg: "8"}
+	styleHeader   = cellStyle{fg: "7", attrs: protocol.ScreenBold}
+	styleSelected = cellStyle{fg: "15", bg: "237", attrs: protocol.ScreenBold}
+	styleBorder   = cellStyle{fg: "8"}
+	styleFocus    = cellStyle{fg: "12", attrs: protocol.ScreenBold}
+	styleTab      = cellStyle{fg: "7", bg: "235"}
+	styleTabOn    = cellStyle{fg: "15", bg: "4", attrs: protocol.ScreenBold}
+	styleBar      = cellStyle{bg: "235"}
+	styleMode     = cellStyle{fg: "0", bg: "3", attrs: protocol.ScreenBold}
+	styleToast    = cellStyle{fg: "0", bg: "6"}
+)
+
+// statusIcon is the "dots" icon set of a status and its colour.
+func statusIcon(s protocol.AgentStatus) (string, cellStyle) {
+	switch s {
+	case protocol.StatusBlocked:
+		return "●", cellStyle{fg: "1"}
+	case protocol.StatusWorking:
+		return "●", cellStyle{fg: "3"}
+	case protocol.StatusDone:
+		return "●", cellStyle{fg: "6"}
+	case protocol.StatusIdle:
+		return "○", cellStyle{fg: "2"}
+	}
+	return "·", styleDim
+}
+
+// geometry is where things go in the window.
+type geometry struct {
+	sidebarW int           // columns of the sidebar including its border; 0 when hidden
+	area     protocol.Rect // the pane area
+}
+
+// sidebarWidth is the sidebar's width, its border included; windows
+// narrower than sidebarMin hide it.
+const (
+	sidebarWidth = 24
+	sidebarMin   = 64
+)
+
+func (m *model) geometry() geometry {
+	sb := 0
+	if m.sidebar && m.width > sidebarMin {
+		sb = sidebarWidth
+	}
+	return geometry{sidebarW: sb, area: protocol.Rect{X: sb, Y: 1, Width: m.width - sb, Height: m.height - 1}}
+}
+
+// sideItem is one row of the sidebar.
+type sideItem struct {
+	y      int
+	kind   string // "header", "workspace", "agent"
+	id     string // workspace id or pane id
+	text   string
+	status protocol.AgentStatus
+	on     bool // focused
+}
+
+func (m *model) sidebarItems() []sideItem {
+	items := []sideItem{{y: 0, kind: "header", text: "spaces"}}
+	y := 1
+	for _, w := range m.snap.Workspaces {
+		items = append(items, sideItem{y: y, kind: "workspace", id: w.WorkspaceID, text: strconv.Itoa(w.Number) + " " + w.Label, status: w.AgentStatus, on: w.Focused})
+		y++
+	}
+	y++
+	items = append(items, sideItem{y: y, kind: "header", text: "agents"})
+	y++
+	multiTab := map[string]bool{}
+	for _, w := range m.snap.Workspaces {
+		multiTab[w.WorkspaceID] = w.TabCount > 1
+	}
+	for _, a := range m.snap.Agents {
+		name := a.PaneID
+		if p, ok := m.paneInfo(a.PaneID); ok {
+			name = agentName(p)
+		}
+		if a.Name != nil && *a.Name != "" {
+			name = *a.Name
+		}
+		label := m.workspaceLabel(a.WorkspaceID)
+		if multiTab[a.WorkspaceID] {
+			label += " " + m.tabLabel(a.TabID) + "·" + name
+		} else {
+			label += " " + name
+		}
+		items = append(items, sideItem{y: y, kind: "agent", id: a.PaneID, text: label, status: a.AgentStatus, on: a.Focused})
+		y++
+	}
+	return items
+}
+
+func (m *model) tabLabel(id string) string {
+	for _, t := range m.snap.Tabs {
+		if t.TabID == id {
+			return t.Label
+		}
+	}
+	return id
+}
+
+// tabItem is one tab in the tab bar, covering columns [x0, x1).
+type tabItem struct {
+	x0, x1 int
+	id     string
+	text   string
+	status protocol.AgentStatus
+	on     bool
+}
+
+func (m *model) tabItems(g geometry) []tabItem {
+	x := g.area.X
+	if g.sidebarW == 0 && m.snap.FocusedWorkspaceID != nil {
+		x += lipgloss.Width(m.workspaceLabel(*m.snap.FocusedWorkspaceID)) + 3
+	}
+	var out []tabItem
+	for _, t := range m.focusedTabs() {
+		text := " " + strconv.Itoa(t.Number) + ":" + t.Label + " "
+		if t.AgentStatus != protocol.StatusUnknown && t.AgentStatus != "" {
+			icon, _ := statusIcon(t.AgentStatus)
+			text += icon + " "
+		}
+		w := lipgloss.Width(text)
+		out = append(out, tabItem{x0: x, x1: x + w, id: t.TabID, text: text, status: t.AgentStatus, on: t.Focused})
+		x += w + 1
+	}
+	return out
+}
+
+// View implements tea.Model.
+func (m *model) View() string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	c := newCanvas(m.width, m.height)
+	g := m.geometry()
+	if !m.haveSnap {
+		c.text(1, 0, "herdr: connecting…", m.width-1, styleDim)
+		return c.String()
+	}
+	m.drawSidebar(c, g)
+	m.drawTabBar(c, g)
+	m.drawPanes(c, g)
+	if m.mode == modeHelp {
+		m.drawHelp(c)
+	}
+	return c.String()
+}
+
+func (m *model) drawSidebar(c *canvas, g geometry) {
+	if g.sidebarW == 0 {
+		return
+	}
+	w := g.sidebarW - 1
+	for y := 0; y < m.height; y++ {
+		c.set(w, y, "│", 1, styleBorder)
+	}
+	for _, it := range m.sidebarItems() {
+		if it.y >= m.height {
+			break
+		}
+		switch it.kind {
+		case "header":
+			c.text(1, it.y, it.text, w-1, styleHeader)
+		default:
+			st := cellStyle{}
+			if it.on {
+				st = styleSelected
+				c.fill(0, it.y, w, 1, " ", st)
+			}
+			icon, ist := statusIcon(it.status)
+			if it.on {
+				ist.bg = st.bg
+			}
+			c.text(1, it.y, icon, 1, ist)
+			c.text(3, it.y, it.text, w-3, st)
+		}
+	}
+}
+
+func (m *model) drawTabBar(c *canvas, g geometry) {
+	c.fill(g.area.X, 0, g.area.Width, 1, " ", styleBar)
+	if g.sidebarW == 0 && m.snap.FocusedWorkspaceID != nil {
+		c.text(g.area.X+1, 0, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, cellStyle{fg: "15", bg: "235", attrs: protocol.ScreenBold})
+	}
+	for _, t := range m.tabItems(g) {
+		st := styleTab
+		if t.on {
+			st = styleTabOn
+		}
+		c.text(t.x0, 0, t.text, m.width-t.x0, st)
+	}
+	right := ""
+	st := styleMode
+	switch m.mode {
+	case modePrefix:
+		right = " PREFIX "
+	case modeResize:
+		right = " RESIZE h/j/k/l · esc "
+	case modeRename:
+		right = " rename " + m.rename.what + ": " + string(m.rename.buf) + "▏"
+	case modeHelp:
+		right = " HELP "
+	default:
+		if m.toast != "" {
+			right, st = " "+m.toast+" ", styleToast
+		}
+	}
+	if right != "" {
+		w := min(lipgloss.Width(right), g.area.Width)
+		c.fill(m.width-w, 0, w, 1, " ", st)
+		c.text(m.width-w, 0, right, w, st)
+	}
+}
+
+func (m *model) drawPanes(c *canvas, g geometry) {
+	l, ok := m.focusedLayout()
+	if !ok {
+		c.text(g.area.X+2, g.area.Y+1, "no workspace: press the prefix, then shift+n", g.area.Width-2, styleDim)
+		return
+	}
+	for i, p := range l.Panes {
+		if l.Zoomed && p.PaneID != l.FocusedPaneID {
+			continue
+		}
+		r := p.Rect
+		if l.Zoomed {
+			r = l.Area
+		}
+		x, y := g.area.X+r.X, g.area.Y+r.Y
+		w, h := min(r.Width, m.width-x), min(r.Height, m.height-y)
+		focused := p.PaneID == l.FocusedPaneID
+		m.drawBox(c, x, y, w, h, i+1, p.PaneID, focused)
+		if s := m.screens[p.PaneID]; s != nil && w > 2 && h > 2 {
+			s.drawInto(c, x+1, y+1, w-2, h-2)
+			if focused && s.cursor.Visible && m.mode == modeTerminal && s.cursor.X < w-2 && s.cursor.Y < h-2 {
+				c.restyle(x+1+s.cursor.X, y+1+s.cursor.Y, func(st cellStyle) cellStyle {
+					st.attrs ^= protocol.ScreenInverse
+					return st
+				})
+			}
+		}
+	}
+}
+
+// paneTitle is the label in a pane's top border.
+func (m *model) paneTitle(n int, id string) (string, protocol.AgentStatus) {
+	p, _ := m.paneInfo(id)
+	title := ""
+	switch {
+	case p.Label != nil && *p.Label != "":
+		title = *p.Label
+	case p.DisplayAgent != nil && *p.DisplayAgent != "":
+		title = *p.DisplayAgent
+	case p.Agent != nil && *p.Agent != "":
+		title = *p.Agent
+	case p.TerminalTitleStripped != nil && *p.TerminalTitleStripped != "":
+		title = *p.TerminalTitleStripped
+	}
+	text := strconv.Itoa(n)
+	if title != "" {
+		text += " " + title
+	}
+	return text, p.AgentStatus
+}
+
+func (m *model) drawBox(c *canvas, x, y, w, h, n int, id string, focused bool) {
+	if w < 2 || h < 2 {
+		return
+	}
+	st := styleBorder
+	if focused {
+		st = styleFocus
+	}
+	c.set(x, y, "╭", 1, st)
+	c.set(x+w-1, y, "╮", 1, st)
+	c.set(x, y+h-1, "╰", 1, st)
+	c.set(x+w-1, y+h-1, "╯", 1, st)
+	for i := x + 1; i < x+w-1; i++ {
+		c.set(i, y, "─", 1, st)
+		c.set(i, y+h-1, "─", 1, st)
+	}
+	for j := y + 1; j < y+h-1; j++ {
+		c.set(x, j, "│", 1, st)
+		c.set(x+w-1, j, "│", 1, st)
+	}
+	title, status := m.paneTitle(n, id)
+	if w < 6 {
+		return
+	}
+	col := x + 1
+	if status != protocol.StatusUnknown && status != "" {
+		icon, ist := statusIcon(status)
+		c.text(col, y, " ", 1, st)
+		c.text(col+1, y, icon, 1, ist)
+		col += 2
+	}
+	col += c.text(col, y, " "+title+" ", x+w-1-col, st)
+}
+
+// helpLines list the bindings (the default keys).
+var helpLines = []string{
+	"prefix: ctrl+b, then",
+	"v / -        split right / down",
+	"h j k l      focus left/down/up/right",
+	"H J K L      swap with a neighbour",
+	"z            zoom       x  close pane",
+	"c            new tab    n / p  next / previous",
+	"1-9          go to tab  X  close tab",
+	"N            new workspace  D  close it",
+	"W / T / P    rename workspace / tab / pane",
+	"r            resize mode (h/j/k/l, esc)",
+	"b            toggle sidebar",
+	"tab          next pane",
+	"q            detach (everything keeps running)",
+	"ctrl+b       send ctrl+b to the pane",
+}
+
+func (m *model) drawHelp(c *canvas) {
+	w := 0
+	for _, l := range helpLines {
+		w = max(w, lipgloss.Width(l))
+	}
+	w += 4
+	h := len(helpLines) + 2
+	x, y := max((m.width-w)/2, 0), max((m.height-h)/2, 0)
+	c.fill(x, y, w, h, " ", cellStyle{})
+	m.drawBoxPlain(c, x, y, w, h, " keys ")
+	for i, l := range helpLines {
+		c.text(x+2, y+1+i, l, w-4, cellStyle{})
+	}
+}
+
+func (m *model) drawBoxPlain(c *canvas, x, y, w, h int, title string) {
+	st := styleFocus
+	c.set(x, y, "╭", 1, st)
+	c.set(x+w-1, y, "╮", 1, st)
+	c.set(x, y+h-1, "╰", 1, st)
+	c.set(x+w-1, y+h-1, "╯", 1, st)
+	c.text(x+1, y, strings.Repeat("─", w-2), w-2, st)
+	c.text(x+1, y+h-1, strings.Repeat("─", w-2), w-2, st)
+	for j := y + 1; j < y+h-1; j++ {
+		c.set(x, j, "│", 1, st)
+		c.set(x+w-1, j, "│", 1, st)
+	}
+	c.text(x+2, y, title, w-4, st)
+}

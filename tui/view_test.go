@@ -1,0 +1,194 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// twoPanes is a snapshot of one workspace whose tab has two panes side by
+// side in a 60×20 area, the second focused.
+func twoPanes() protocol.SessionSnapshot {
+	ws, tab, p2 := "w1", "w1:t1", "w1:p2"
+	agent := "claude"
+	return protocol.SessionSnapshot{
+		FocusedWorkspaceID: &ws, FocusedTabID: &tab, FocusedPaneID: &p2,
+		Workspaces: []protocol.WorkspaceInfo{
+			{WorkspaceID: "w1", Number: 1, Label: "proj", Focused: true, TabCount: 1, AgentStatus: protocol.StatusBlocked},
+			{WorkspaceID: "w2", Number: 2, Label: "other", TabCount: 1, AgentStatus: protocol.StatusIdle},
+		},
+		Tabs: []protocol.TabInfo{{TabID: tab, WorkspaceID: ws, Number: 1, Label: "1", Focused: true}},
+		Panes: []protocol.PaneInfo{
+			{PaneID: "w1:p1", WorkspaceID: ws, TabID: tab, AgentStatus: protocol.StatusBlocked, Agent: &agent},
+			{PaneID: "w1:p2", WorkspaceID: ws, TabID: tab, Focused: true, AgentStatus: protocol.StatusUnknown},
+		},
+		Layouts: []protocol.PaneLayoutSnapshot{{
+			WorkspaceID: ws, TabID: tab, Area: protocol.Rect{Width: 60, Height: 20}, FocusedPaneID: p2,
+			Panes: []protocol.PaneLayoutPane{
+				{PaneID: "w1:p1", Rect: protocol.Rect{X: 0, Y: 0, Width: 30, Height: 20}},
+				{PaneID: "w1:p2", Focused: true, Rect: protocol.Rect{X: 30, Y: 0, Width: 30, Height: 20}},
+			},
+			Splits: []protocol.PaneLayoutSplit{{ID: "w1:t1:root", Direction: "right", Ratio: 0.5, Rect: protocol.Rect{Width: 60, Height: 20}}},
+		}},
+		Agents: []protocol.AgentInfo{{PaneID: "w1:p1", WorkspaceID: ws, TabID: tab, Agent: &agent, AgentStatus: protocol.StatusBlocked}},
+	}
+}
+
+func viewModel(t *testing.T) (*model, []string) {
+	t.Helper()
+	m := newModel(&link{}, defaultKeymap(), false)
+	m.width, m.height = 84, 21 // sidebar 24 + 60 columns; tab bar + 20 rows
+	m.snap, m.haveSnap = twoPanes(), true
+	m.screens["w1:p1"] = &paneScreen{}
+	m.screens["w1:p1"].apply(&protocol.ScreenFrame{Cols: 28, Rows: 18, Full: true, Lines: []protocol.ScreenLine{
+		{Y: 0, Runs: []protocol.ScreenRun{{X: 0, W: 6, Text: "$ echo"}, {X: 7, W: 2, Text: "hi", Style: &protocol.ScreenStyle{Fg: "1"}}}},
+	}})
+	m.screens["w1:p2"] = &paneScreen{}
+	m.screens["w1:p2"].apply(&protocol.ScreenFrame{Cols: 28, Rows: 18, Full: true, Cursor: protocol.ScreenCursor{X: 2, Y: 1, Visible: true}, Lines: []protocol.ScreenLine{
+		{Y: 1, Runs: []protocol.ScreenRun{{X: 0, W: 4, Text: "漢字"}}},
+	}})
+	if g := m.geometry(); g.sidebarW != 24 || g.area != (protocol.Rect{X: 24, Y: 1, Width: 60, Height: 20}) {
+		t.Fatalf("geometry = %+v", g)
+	}
+	view := m.View()
+	lines := strings.Split(ansi.Strip(view), "\n")
+	if len(lines) != m.height {
+		t.Fatalf("view has %d lines, want %d", len(lines), m.height)
+	}
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w != m.width {
+			t.Errorf("line %d is %d columns wide, want %d: %q", i, w, m.width, l)
+		}
+	}
+	return m, lines
+}
+
+func TestView_Layout(t *testing.T) {
+	_, lines := viewModel(t)
+	checks := []struct {
+		row  int
+		want string
+	}{
+		{0, " spaces"},
+		{1, " ● 1 proj"},
+		{2, " ○ 2 other"},
+		{4, " agents"},
+		{5, " ● proj claude"},
+	}
+	for _, c := range checks {
+		if !strings.HasPrefix(lines[c.row], c.want) {
+			t.Errorf("sidebar row %d = %q, want prefix %q", c.row, lines[c.row], c.want)
+		}
+	}
+	// Tab bar on the first row right of the sidebar; frames below it.
+	if got := []rune(lines[0])[24:29]; string(got) != " 1:1 " {
+		t.Errorf("tab bar = %q", string(got))
+	}
+	row1 := []rune(lines[1])
+	if row1[23] != '│' || row1[24] != '╭' || row1[53] != '╮' || row1[54] != '╭' || row1[83] != '╮' {
+		t.Errorf("frame corners misplaced: %q", lines[1])
+	}
+	if !strings.Contains(lines[1], "● 1 claude") {
+		t.Errorf("first pane's title lacks its status and agent: %q", lines[1])
+	}
+	if !strings.HasPrefix(string([]rune(lines[2])[25:]), "$ echo hi") {
+		t.Errorf("first pane's content: %q", lines[2])
+	}
+	if !strings.HasPrefix(string([]rune(lines[3])[55:]), "漢字") {
+		t.Errorf("second pane's wide content: %q", lines[3])
+	}
+	if !strings.HasPrefix(lines[20], strings.Repeat(" ", 23)+"│╰") {
+		t.Errorf("bottom row: %q", lines[20])
+	}
+}
+
+func TestView_FocusAndCursor(t *testing.T) {
+	m, _ := viewModel(t)
+	c := newCanvas(m.width, m.height)
+	g := m.geometry()
+	m.drawPanes(c, g)
+	// The focused pane's frame is highlighted, the other's is not.
+	if c.cells[1*c.w+54].st != styleFocus || c.cells[1*c.w+24].st != styleBorder {
+		t.Errorf("frame styles: focused %+v, other %+v", c.cells[1*c.w+54].st, c.cells[1*c.w+24].st)
+	}
+	// The cursor (col 2, row 1 of pane 2) is drawn inverse.
+	if st := c.cells[(1+1+1)*c.w+24+30+1+2].st; st.attrs&protocol.ScreenInverse == 0 {
+		t.Errorf("cursor cell not inverse: %+v", st)
+	}
+	// Styled runs keep their colour.
+	if st := c.cells[2*c.w+25+7].st; st.fg != "1" {
+		t.Errorf("red run lost its colour: %+v", st)
+	}
+}
+
+func TestView_ZoomShowsOnlyFocused(t *testing.T) {
+	m, _ := viewModel(t)
+	m.snap.Layouts[0].Zoomed = true
+	if got := m.visiblePanes(); len(got) != 1 || got[0] != "w1:p2" {
+		t.Fatalf("visible when zoomed = %v", got)
+	}
+	lines := strings.Split(ansi.Strip(m.View()), "\n")
+	if strings.Count(lines[1], "╭") != 1 || []rune(lines[1])[24] != '╭' || []rune(lines[1])[83] != '╮' {
+		t.Errorf("zoomed frame should fill the area: %q", lines[1])
+	}
+}
+
+func TestView_HiddenSidebar(t *testing.T) {
+	m, _ := viewModel(t)
+	m.sidebar = false
+	g := m.geometry()
+	if g.sidebarW != 0 || g.area.X != 0 || g.area.Width != m.width {
+		t.Fatalf("geometry without sidebar = %+v", g)
+	}
+	lines := strings.Split(ansi.Strip(m.View()), "\n")
+	if !strings.HasPrefix(lines[0], " proj") || strings.Contains(lines[0], "spaces") {
+		t.Errorf("tab bar without sidebar = %q", lines[0])
+	}
+}
+
+func TestMouse_GrabSplit(t *testing.T) {
+	l := twoPanes().Layouts[0]
+	for _, x := range []int{29, 30} {
+		d := grabSplit(l, x, 5)
+		if d == nil || d.tabID != "w1:t1" || len(d.path) != 0 || d.dir != "right" {
+			t.Errorf("grab at x=%d = %+v", x, d)
+		}
+	}
+	if d := grabSplit(l, 10, 5); d != nil {
+		t.Errorf("grabbed a split inside a pane: %+v", d)
+	}
+	tab, path, ok := splitPath("w2:t3:root.0.1")
+	if !ok || tab != "w2:t3" || len(path) != 2 || path[0] || !path[1] {
+		t.Errorf("splitPath = %q %v %v", tab, path, ok)
+	}
+}
+
+func TestScreen_ApplyFrames(t *testing.T) {
+	var s paneScreen
+	s.apply(&protocol.ScreenFrame{Cols: 10, Rows: 3, Full: true, Lines: []protocol.ScreenLine{
+		{Y: 0, Runs: []protocol.ScreenRun{{X: 0, W: 3, Text: "one"}}},
+		{Y: 1, Runs: []protocol.ScreenRun{{X: 2, W: 3, Text: "two"}}},
+		{Y: 2},
+	}})
+	s.apply(&protocol.ScreenFrame{Cols: 10, Rows: 3, Lines: []protocol.ScreenLine{{Y: 2, Runs: []protocol.ScreenRun{{X: 0, W: 5, Text: "three"}}}}})
+	if got := []string{s.text(0), s.text(1), s.text(2)}; got[0] != "one" || got[1] != "  two" || got[2] != "three" {
+		t.Errorf("after a partial frame: %q", got)
+	}
+	s.apply(&protocol.ScreenFrame{Cols: 10, Rows: 2, Full: true, Lines: []protocol.ScreenLine{{Y: 0}, {Y: 1}}})
+	if s.rows != 2 || s.text(0) != "" {
+		t.Errorf("a full frame must replace everything: rows %d, %q", s.rows, s.text(0))
+	}
+}
+
+func TestCanvas_SGR(t *testing.T) {
+	c := newCanvas(4, 1)
+	c.text(0, 0, "ab", 4, cellStyle{fg: "#ff0000", attrs: protocol.ScreenBold})
+	c.text(2, 0, "c", 4, cellStyle{bg: "200"})
+	want := "\x1b[0;1;38;2;255;0;0mab\x1b[0;48;5;200mc\x1b[0m "
+	if got := c.String(); got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}
