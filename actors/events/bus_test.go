@@ -58,7 +58,8 @@ func next(t *testing.T, got chan any) any {
 }
 
 func rename(i int) *Publish {
-	return &Publish{Data: protocol.WorkspaceRenamedEvent{WorkspaceID: "w1", Label: string(rune('a' + i%26))}, Fields: Fields{WorkspaceID: "w1"}}
+	label := string(rune('a' + i%26))
+	return &Publish{Data: protocol.WorkspaceRenamedEvent{WorkspaceID: "w1", Label: label}, Fields: Fields{WorkspaceID: "w1", Label: label}}
 }
 
 // A subscriber that never acknowledges falls out of an 8-event history and
