@@ -375,3 +375,24 @@ func TestTUI_AgentStatusInSidebar(t *testing.T) {
 		return strings.Contains(sidebarRow(s, "claude"), "○")
 	})
 }
+
+// TestTUI_NotificationAndWindowTitle: notification.show reaches the attached
+// client as an in-app toast, and client.window_title.set finds a client.
+func TestTUI_NotificationAndWindowTitle(t *testing.T) {
+	h := NewHome(t)
+	h.WriteConfig(t, "[ui.toast]\ndelivery = \"herdr\"\n")
+	s := h.Start(t, "e2e")
+	if got := OK[protocol.ClientWindowTitle](t, s.Call("client.window_title.set", map[string]any{"title": "build"}), "client_window_title"); got.Reason != "no_foreground_client" {
+		t.Fatalf("without a client: reason %q", got.Reason)
+	}
+	c := Attach(t, h, "e2e", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	WaitFor(t, "the client to be in front", func() bool {
+		return OK[protocol.ClientWindowTitle](t, s.Call("client.window_title.set", map[string]any{"title": "build"}), "client_window_title").Reason == "set"
+	})
+	shown := OK[protocol.NotificationShown](t, s.Call("notification.show", map[string]any{"title": "Tests passed", "body": "all 42"}), "notification_show")
+	if !shown.Shown {
+		t.Fatalf("notification not shown: %+v", shown)
+	}
+	c.WaitText(t, "Tests passed: all 42")
+}

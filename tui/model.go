@@ -24,6 +24,8 @@ type (
 	lostMsg struct{}
 	// toastMsg shows a message for a few seconds.
 	toastMsg struct{ text string }
+	// titleMsg sets the outer window title a program asked for ("" = ours).
+	titleMsg struct{ title string }
 	// toastExpired hides toast number seq.
 	toastExpired struct{ seq int }
 )
@@ -72,6 +74,8 @@ type model struct {
 	statuses map[string]protocol.AgentStatus // last seen, for toasts
 	drag     *dragState
 	title    string
+	// customTitle is the window title set through client.window_title.set.
+	customTitle string
 
 	detached, lost bool
 }
@@ -141,6 +145,10 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	case toastMsg:
 		return m, m.showToast(msg.text)
+	case titleMsg:
+		m.customTitle = msg.title
+		m.title = m.windowTitle()
+		return m, tea.SetWindowTitle(m.title)
 	case toastExpired:
 		if msg.seq == m.toastSeq {
 			m.toast = ""
@@ -273,6 +281,9 @@ func (m *model) workspaceLabel(id string) string {
 }
 
 func (m *model) windowTitle() string {
+	if m.customTitle != "" {
+		return m.customTitle
+	}
 	if m.snap.FocusedWorkspaceID == nil {
 		return "herdr"
 	}

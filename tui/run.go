@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -101,11 +102,28 @@ func Run(opts Options) error {
 	}
 	if l.scr, err = dial(opts.Socket, func(line []byte) {
 		var push struct {
-			Event string               `json:"event"`
-			Data  protocol.ScreenFrame `json:"data"`
+			Event string          `json:"event"`
+			Data  json.RawMessage `json:"data"`
 		}
-		if json.Unmarshal(line, &push) == nil && push.Event == protocol.ScreenFrameEvent {
-			l.send(frameMsg{&push.Data})
+		if json.Unmarshal(line, &push) != nil {
+			return
+		}
+		switch push.Event {
+		case protocol.ScreenFrameEvent:
+			var f protocol.ScreenFrame
+			if json.Unmarshal(push.Data, &f) == nil {
+				l.send(frameMsg{&f})
+			}
+		case "client.toast": // notification.show
+			var t struct{ Title, Body string }
+			if json.Unmarshal(push.Data, &t) == nil {
+				l.send(toastMsg{text: strings.TrimSuffix(t.Title+": "+t.Body, ": ")})
+			}
+		case "client.window_title": // client.window_title.set|clear
+			var t struct{ Title string }
+			if json.Unmarshal(push.Data, &t) == nil {
+				l.send(titleMsg{t.Title})
+			}
 		}
 	}); err != nil {
 		return fmt.Errorf("connect to %s: %w", opts.Socket, err)

@@ -84,6 +84,10 @@ func (c *conn) Receive(ctx actor.Context) {
 		c.stream(msg)
 	case *api.Frames:
 		c.frames(ctx, msg)
+	case *api.Toast:
+		c.push("client.toast", msg)
+	case *api.WindowTitle:
+		c.push("client.window_title", msg)
 	case *events.Lost:
 		c.write(protocol.EncodeError(c.streamID, protocol.Errorf("events_lost", "subscriber fell behind the retained event history; resubscribe")), nil)
 		ctx.Stop(ctx.Self())
@@ -179,6 +183,13 @@ func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 		}
 	}
 	c.pump(ctx)
+}
+
+// push writes a line for the interactive client between its answers.
+func (c *conn) push(event string, data any) {
+	if line, err := protocol.EncodeDedicated(event, data); err == nil {
+		c.write(line, nil)
+	}
 }
 
 // stream writes one batch of events; the bus sends the next once the

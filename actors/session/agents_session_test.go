@@ -131,7 +131,7 @@ type recorder struct {
 
 func (r *recorder) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
-	case *Toast, *WindowTitle, *api.Reply:
+	case *api.Toast, *api.WindowTitle, *api.Reply:
 		r.mu.Lock()
 		r.msgs = append(r.msgs, m)
 		r.mu.Unlock()

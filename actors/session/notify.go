@@ -23,18 +23,6 @@ var notifyHandlers = map[string]handler{
 // toastInterval is the least time between two toasts.
 const toastInterval = time.Second
 
-// Toast asks the foreground client to show a notification.
-type Toast struct {
-	Title    string
-	Body     string
-	Position string
-	Sound    string
-}
-
-// WindowTitle asks the foreground client to set ("" = give back) its
-// terminal window's title.
-type WindowTitle struct{ Title string }
-
 // ForegroundClient tells the session which connection is the interactive
 // client in front (the screen side sends it when a client attaches); the
 // client gets Toast and WindowTitle messages until it goes away.
@@ -51,7 +39,7 @@ func (s *Session) notificationShow(ctx actor.Context, call *api.Call) *api.Reply
 	if reason != protocol.NotifyShown {
 		return api.Done(protocol.NotificationShown{Shown: false, Reason: reason})
 	}
-	t := &Toast{Title: prm.Title, Sound: prm.Sound}
+	t := &api.Toast{Title: prm.Title, Sound: prm.Sound}
 	if prm.Body != nil {
 		t.Body = *prm.Body
 	}
@@ -83,7 +71,7 @@ func (s *Session) windowTitleSet(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	changed := s.ag.title != title
 	s.ag.title = title
-	ctx.Send(s.ag.client, &WindowTitle{Title: title})
+	ctx.Send(s.ag.client, &api.WindowTitle{Title: title})
 	return api.Done(protocol.ClientWindowTitle{Changed: changed, Reason: "set"})
 }
 
@@ -93,6 +81,6 @@ func (s *Session) windowTitleClear(ctx actor.Context, _ *api.Call) *api.Reply {
 	}
 	changed := s.ag.title != ""
 	s.ag.title = ""
-	ctx.Send(s.ag.client, &WindowTitle{})
+	ctx.Send(s.ag.client, &api.WindowTitle{})
 	return api.Done(protocol.ClientWindowTitle{Changed: changed, Reason: "cleared"})
 }

@@ -62,6 +62,9 @@ func (s *Session) screenSubscribe(ctx actor.Context, call *api.Call) *api.Reply 
 // tab out again, resizing the terminals whose size changed.
 func (s *Session) clientResize(ctx actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.ClientResizeParams)
+	// The client that resized last is the one in front: it gets toasts and
+	// window titles.
+	s.setForegroundClient(ctx, ctx.Sender())
 	area := layout.Rect{W: prm.Cols, H: prm.Rows}
 	if area == s.area && s.client.inset == 1 {
 		return api.OK()
