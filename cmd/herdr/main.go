@@ -1,4 +1,4 @@
-// Command herdr is the herdr binary: server, CLI and (later) client in one.
+// Command herdr is the herdr binary: server, CLI and interactive client in one.
 package main
 
 import (
