@@ -292,6 +292,9 @@ func (s *Session) layoutApply(ctx actor.Context, call *api.Call) *api.Reply {
 			}
 			id := s.newTermID()
 			setup := paneSetup{cwd: cwd, env: n.Env, command: n.Command}
+			if _, err := s.argv(setup); err != nil {
+				return nil, err
+			}
 			if n.Label != nil {
 				setup.label = *n.Label
 			}

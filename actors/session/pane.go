@@ -94,11 +94,15 @@ func (s *Session) paneSplit(ctx actor.Context, call *api.Call) *api.Reply {
 	if prm.Ratio != nil {
 		ratio = *prm.Ratio
 	}
+	setup := paneSetup{cwd: cwd, env: prm.Env}
+	if _, err := s.argv(setup); err != nil {
+		return api.Fail(err)
+	}
 	t := src.tab
 	termID := s.newTermID()
 	t.root.Split(src.termID, termID, layout.Direction(prm.Direction), ratio)
 	t.zoomed = false
-	p, err := s.startPane(ctx, src.ws, t, paneSetup{cwd: cwd, env: prm.Env}, termID, s.rectOf(t, termID))
+	p, err := s.startPane(ctx, src.ws, t, setup, termID, s.rectOf(t, termID))
 	if err != nil {
 		t.root, _ = layout.Remove(t.root, termID)
 		return api.Fail(err)

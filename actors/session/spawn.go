@@ -2,6 +2,7 @@ package session
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -46,6 +47,9 @@ func (s *Session) checkCwd(requested *string, fallback string) (string, error) {
 // newWorkspace creates a workspace with one tab and one pane. Nothing is
 // changed when the pane cannot be started.
 func (s *Session) newWorkspace(ctx actor.Context, label string, setup paneSetup) (*workspace, error) {
+	if _, err := s.argv(setup); err != nil {
+		return nil, err
+	}
 	w := s.addWorkspace(label, setup.cwd)
 	if _, err := s.newTab(ctx, w, "", setup); err != nil {
 		return nil, err // newTab dropped the empty tab, and with it w
@@ -67,6 +71,9 @@ func (s *Session) addWorkspace(label, cwd string) *workspace {
 
 // newTab adds a tab with one pane to w.
 func (s *Session) newTab(ctx actor.Context, w *workspace, label string, setup paneSetup) (*tab, error) {
+	if _, err := s.argv(setup); err != nil {
+		return nil, err
+	}
 	t := s.addTab(w, label)
 	termID := s.newTermID()
 	p, err := s.startPane(ctx, w, t, setup, termID, s.area)
@@ -89,6 +96,21 @@ func (s *Session) addTab(w *workspace, label string) *tab {
 	return t
 }
 
+// argv is the program a new pane runs: the setup's command, else the
+// shell. Callers check it before changing anything, because a program that
+// cannot start would give a pane that closes at once.
+func (s *Session) argv(setup paneSetup) ([]string, error) {
+	argv := setup.command
+	if len(argv) == 0 {
+		shell, args := s.cfg.Shell(s.opts.Env)
+		argv = append([]string{shell}, args...)
+	}
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		return nil, protocol.Errorf(protocol.CodePaneSplitFailed, "cannot start %s: %v", argv[0], err)
+	}
+	return argv, nil
+}
+
 // newTermID allocates a terminal id; counters only grow, so ids are never reused.
 func (s *Session) newTermID() string {
 	s.nextTerm++
@@ -108,10 +130,9 @@ func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneS
 		command: setup.command,
 	}
 	p.cols, p.rows = s.contentSize(rect)
-	argv := setup.command
-	if len(argv) == 0 {
-		shell, args := s.cfg.Shell(s.opts.Env)
-		argv = append([]string{shell}, args...)
+	argv, err := s.argv(setup)
+	if err != nil {
+		return nil, err
 	}
 	spec := pane.Spec{
 		TerminalID:      termID,
