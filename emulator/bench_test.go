@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand"
+	"runtime"
 	"strconv"
 	"testing"
 )
@@ -122,4 +123,25 @@ func TestWriteAllocs(t *testing.T) {
 			t.Errorf("%s: %.1f allocations per 32 KiB Write, want 0", name, allocs)
 		}
 	}
+}
+
+// BenchmarkGC_FullScrollback measures a garbage collection with four
+// terminals whose scrollback is full: scrollback records hold no pointers,
+// so the collector does not scan them.
+func BenchmarkGC_FullScrollback(b *testing.B) {
+	data := seqOutput()
+	var terms []*Terminal
+	for k := 0; k < 4; k++ {
+		term := New(200, 50, Options{})
+		for pass := 0; pass < 50 && (pass == 0 || term.sb.evicted == 0); pass++ {
+			term.Write(data)
+		}
+		terms = append(terms, term)
+	}
+	runtime.GC()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		runtime.GC()
+	}
+	runtime.KeepAlive(terms)
 }

@@ -29,6 +29,7 @@ func (t *Terminal) eraseDisplay(mode int) {
 		}
 	case 3: // scrollback (xterm)
 		t.sb.clear()
+		t.view = 0
 	}
 }
 

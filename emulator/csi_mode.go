@@ -177,6 +177,7 @@ func (t *Terminal) enterAlt() {
 	}
 	t.alt = alt
 	t.scr = alt
+	t.view = 0 // the alternate screen has no history to look at
 	t.savedAlt = savedCursor{}
 	t.top, t.bottom = 0, t.rows-1
 	t.pendingWrap = false

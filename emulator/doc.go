@@ -17,8 +17,8 @@
 //     modes, alternate screen);
 //   - the cell grid with interned styles and hyperlinks (grid.go), a
 //     byte-bounded scrollback ring of compactly encoded lines
-//     (scrollback.go) and reflow of the screen on a width change
-//     (reflow.go; scrollback keeps the width it was written with);
+//     (scrollback.go) and reflow of the screen and the scrollback on a
+//     width change (reflow.go);
 //   - the read API used by pane.read (read.go).
 //
 // Layering is parser → screen operations → grid; the grid knows nothing of

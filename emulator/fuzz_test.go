@@ -20,6 +20,8 @@ func FuzzWrite(f *testing.F) {
 		"\x1b]8;id=1;http://x\x1b\\ln\x1b]8;;\x07\x1b]9;4;1;50\x07\x1b]133;A\x07$ ",
 		"\U0001F468\u200D\U0001F469\u2764\uFE0F\U0001F1EB\U0001F1F7\U0001F44D\U0001F3FD",
 		"\x1b)0\x0eqx\x0fq\x1b[5 q\x1b7\x1b8",
+		"0123456789\x1b[1mabcdefghij世界e\u0301\x1b]8;;http://x\x07klmnopqrstuvwxyz\r\n\r\n\r\n\r\n\r\n\r\n$ \x07" +
+			"\x1b[31m0123456789abcdefghijklmnopqrstuvwxyz0123456789\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s), uint8(10), uint8(5))
@@ -34,6 +36,16 @@ func FuzzWrite(f *testing.F) {
 			}
 			if len(term.scr.lines) != rows {
 				t.Fatalf("screen has %d lines, want %d", len(term.scr.lines), rows)
+			}
+			// Scrollback stays within its budget and, reflowed on every
+			// width change, within the width.
+			if term.sb.bytes > 2000 {
+				t.Fatalf("scrollback takes %d bytes", term.sb.bytes)
+			}
+			for i := 0; i < term.sb.len(); i++ {
+				if n := len(term.sb.decode(nil, term.sb.at(i), maxDecodedCells, func(style, string) uint16 { return 0 })); n > cols {
+					t.Fatalf("scrollback line %d has %d cells, width %d", i, n, cols)
+				}
 			}
 			for _, l := range term.scr.lines {
 				if len(l.cells) != cols {

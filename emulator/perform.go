@@ -497,6 +497,7 @@ func (t *Terminal) fullReset() {
 		l.reset(0)
 	}
 	t.sb.clear()
+	t.view = 0
 	t.resetState()
 	t.title = ""
 	t.cwd = ""

@@ -181,7 +181,7 @@ func (t *Terminal) scrollbackRows(from, to int) []row {
 	start := 0
 	for k, i := 0, from; i < to; k, i = k+1, i+1 {
 		r := t.sb.at(i)
-		rows = append(rows, row{cells: cells[start:ends[k]:ends[k]], comb: r.comb, wrapped: r.wrapped, st: &st, links: links})
+		rows = append(rows, row{cells: cells[start:ends[k]:ends[k]], comb: t.sb.comb(i), wrapped: r.wrapped, st: &st, links: links})
 		start = ends[k]
 	}
 	return rows

@@ -208,17 +208,21 @@ type sbBlock struct {
 	live int // lines stored in it
 }
 
-// sbLine is one line of scrollback: a window into a block.
+// noBlock is the block index of no block.
+const noBlock = ^uint32(0)
+
+// sbLine is one line of scrollback: a window into a block. It holds no
+// pointers (the block is an index into scrollback.blocks, combining marks
+// live in scrollback.combs), so that storing one needs no write barrier and
+// the ring is not scanned by the garbage collector.
 type sbLine struct {
-	blk     *sbBlock
 	off, n  uint32
+	blk     uint32 // index into scrollback.blocks
 	wrapped bool
-	comb    map[int]string
+	hasComb bool // combining marks in scrollback.combs
 }
 
 func (r *sbLine) cost() int { return int(r.n) + lineOverheadBytes }
-
-func (r *sbLine) data() []byte { return r.blk.data[r.off : r.off+r.n] }
 
 // scrollback is a ring of encoded lines bounded by bytes: a line costs its
 // encoded size plus lineOverheadBytes, and the oldest lines are dropped
@@ -232,20 +236,37 @@ type scrollback struct {
 	head      int      // index of the oldest record in recs
 	count     int
 	bytes     int
-	cur       *sbBlock // block being filled
-	spare     *sbBlock // an emptied block kept for reuse
-	enc       []byte   // scratch for encoding
-	evicted   uint64   // lines dropped because of the limit
+	blocks    []sbBlock // referenced by index; a nil data slot is free
+	free      []uint32  // free slots of blocks
+	cur       uint32    // block being filled, or noBlock
+	spare     uint32    // an emptied block kept for reuse, or noBlock
+	// combs holds the combining marks of lines, by sequence number: the
+	// oldest line has number seq, the next seq+1, ...
+	combs   map[uint64]map[int]string
+	seq     uint64
+	enc     []byte // scratch for encoding
+	evicted uint64 // lines dropped because of the limit
 }
 
 func newScrollback(limit int) scrollback {
-	return scrollback{limit: limit, blockSize: clamp(limit/16, 1024, 64<<10)}
+	return scrollback{limit: limit, blockSize: clamp(limit/16, 1024, 64<<10), cur: noBlock, spare: noBlock}
 }
 
 func (s *scrollback) len() int { return s.count }
 
 // at returns line i, 0 being the oldest.
 func (s *scrollback) at(i int) *sbLine { return &s.recs[(s.head+i)&(len(s.recs)-1)] }
+
+// data returns the encoded cells of r.
+func (s *scrollback) data(r *sbLine) []byte { return s.blocks[r.blk].data[r.off : r.off+r.n] }
+
+// comb returns the combining marks of line i (nil if none), by column.
+func (s *scrollback) comb(i int) map[int]string {
+	if !s.at(i).hasComb {
+		return nil
+	}
+	return s.combs[s.seq+uint64(i)]
+}
 
 // push appends a copy of l (trailing blanks trimmed) as the newest line.
 func (s *scrollback) push(l *line, st *styleTable, links *linkTable) {
@@ -255,6 +276,9 @@ func (s *scrollback) push(l *line, st *styleTable, links *linkTable) {
 	n := min(l.hi, len(l.cells))
 	for n > 0 && l.cells[n-1] == (cell{}) {
 		n--
+	}
+	if s.pushPlain(l, n) {
+		return
 	}
 	s.enc = encodeCells(s.enc[:0], l.cells[:n], st, links)
 	for len(s.enc)+lineOverheadBytes > s.limit && n > 0 {
@@ -271,22 +295,31 @@ func (s *scrollback) push(l *line, st *styleTable, links *linkTable) {
 		s.evict()
 		s.evicted++
 	}
-	blk := s.room(len(s.enc))
+	bi := s.room(len(s.enc))
+	blk := &s.blocks[bi]
 	off := len(blk.data)
 	blk.data = append(blk.data, s.enc...)
 	blk.live++
 	if s.count == len(s.recs) {
 		s.growRecs()
 	}
-	rec := sbLine{blk: blk, off: uint32(off), n: uint32(len(s.enc)), wrapped: l.wrapped}
+	rec := sbLine{blk: bi, off: uint32(off), n: uint32(len(s.enc)), wrapped: l.wrapped}
 	if l.comb != nil {
+		var comb map[int]string
 		for k, v := range l.comb {
 			if k < n {
-				if rec.comb == nil {
-					rec.comb = make(map[int]string, len(l.comb))
+				if comb == nil {
+					comb = make(map[int]string, len(l.comb))
 				}
-				rec.comb[k] = v
+				comb[k] = v
 			}
+		}
+		if comb != nil {
+			if s.combs == nil {
+				s.combs = make(map[uint64]map[int]string)
+			}
+			s.combs[s.seq+uint64(s.count)] = comb
+			rec.hasComb = true
 		}
 	}
 	s.recs[(s.head+s.count)&(len(s.recs)-1)] = rec
@@ -294,36 +327,113 @@ func (s *scrollback) push(l *line, st *styleTable, links *linkTable) {
 	s.bytes += cost
 }
 
-// room returns a block with room for n more bytes.
-func (s *scrollback) room(n int) *sbBlock {
-	if c := s.cur; c != nil && cap(c.data)-len(c.data) >= n {
-		return c
+// pushPlain is push for the common case of a line of n printable ASCII
+// cells in the default style, which encodes as one byte a cell: it writes
+// them straight into the current block (no encoding into scratch, no copy).
+// It reports false, having stored nothing, for any other line or when the
+// current block is full.
+func (s *scrollback) pushPlain(l *line, n int) bool {
+	cost := n + lineOverheadBytes
+	if s.cur == noBlock || cost > s.limit || l.comb != nil {
+		return false
 	}
-	if c := s.cur; c != nil && c.live == 0 {
-		c.data = c.data[:0]
-		if cap(c.data) >= n {
-			return c
+	bi := s.cur
+	blk := &s.blocks[bi]
+	off := len(blk.data)
+	if cap(blk.data)-off < n {
+		return false
+	}
+	dst := blk.data[off : off+n]
+	for k, c := range l.cells[:n] {
+		if c.style != 0 || c.flags != 0 || uint32(c.ch)-0x20 >= 0x7f-0x20 {
+			return false
 		}
+		dst[k] = byte(c.ch)
 	}
-	var blk *sbBlock
-	if sp := s.spare; sp != nil && cap(sp.data) >= n {
-		blk = sp
-		s.spare = nil
-	} else {
-		blk = &sbBlock{data: make([]byte, 0, max(s.blockSize, n))}
+	for s.count > 0 && s.bytes+cost > s.limit {
+		s.evict() // never frees the current block
+		s.evicted++
 	}
-	s.cur = blk
-	return blk
+	blk = &s.blocks[bi]
+	blk.data = blk.data[:off+n]
+	blk.live++
+	if s.count == len(s.recs) {
+		s.growRecs()
+	}
+	s.recs[(s.head+s.count)&(len(s.recs)-1)] = sbLine{blk: bi, off: uint32(off), n: uint32(n), wrapped: l.wrapped}
+	s.count++
+	s.bytes += cost
+	return true
 }
 
-// release notes that a line of blk is gone.
-func (s *scrollback) release(blk *sbBlock) {
-	blk.live--
-	if blk.live == 0 && blk != s.cur {
-		blk.data = blk.data[:0]
-		if s.spare == nil || cap(blk.data) > cap(s.spare.data) {
-			s.spare = blk
+// room returns the index of a block with room for n more bytes.
+func (s *scrollback) room(n int) uint32 {
+	if s.cur != noBlock {
+		c := &s.blocks[s.cur]
+		if cap(c.data)-len(c.data) >= n {
+			return s.cur
 		}
+		if c.live == 0 {
+			c.data = c.data[:0]
+			if cap(c.data) >= n {
+				return s.cur
+			}
+		}
+	}
+	if sp := s.spare; sp != noBlock && cap(s.blocks[sp].data) >= n {
+		s.spare = noBlock
+		return s.setCur(sp)
+	}
+	var bi uint32
+	if k := len(s.free); k > 0 {
+		bi = s.free[k-1]
+		s.free = s.free[:k-1]
+	} else {
+		s.blocks = append(s.blocks, sbBlock{})
+		bi = uint32(len(s.blocks) - 1)
+	}
+	s.blocks[bi] = sbBlock{data: make([]byte, 0, max(s.blockSize, n))}
+	return s.setCur(bi)
+}
+
+// setCur makes bi the block being filled, freeing the previous one if it
+// holds no line.
+func (s *scrollback) setCur(bi uint32) uint32 {
+	if old := s.cur; old != noBlock && old != bi && s.blocks[old].live == 0 {
+		s.drop(old)
+	}
+	s.cur = bi
+	return bi
+}
+
+// drop frees the storage of block bi (which holds no line).
+func (s *scrollback) drop(bi uint32) {
+	s.blocks[bi] = sbBlock{}
+	s.free = append(s.free, bi)
+}
+
+// release notes that a line of block bi is gone.
+func (s *scrollback) release(bi uint32) {
+	blk := &s.blocks[bi]
+	blk.live--
+	if blk.live == 0 && bi != s.cur {
+		s.emptied(bi)
+	}
+}
+
+// emptied keeps block bi, which holds no line any more, as the spare or
+// frees it.
+func (s *scrollback) emptied(bi uint32) {
+	blk := &s.blocks[bi]
+	blk.data = blk.data[:0]
+	switch {
+	case s.spare == noBlock:
+		s.spare = bi
+	case cap(blk.data) > cap(s.blocks[s.spare].data):
+		s.drop(s.spare)
+		s.spare = bi
+	default:
+		s.drop(bi)
 	}
 }
 
@@ -345,7 +455,10 @@ func (s *scrollback) evict() {
 	r := s.at(0)
 	s.bytes -= r.cost()
 	s.release(r.blk)
-	*r = sbLine{}
+	if r.hasComb {
+		delete(s.combs, s.seq)
+	}
+	s.seq++
 	s.head = (s.head + 1) & (len(s.recs) - 1)
 	s.count--
 	if s.count == 0 {
@@ -355,7 +468,7 @@ func (s *scrollback) evict() {
 
 // decode appends the cells of line r (at most max).
 func (s *scrollback) decode(dst []cell, r *sbLine, max int, intern internFunc) []cell {
-	return decodeCells(dst, r.data(), max, intern)
+	return decodeCells(dst, s.data(r), max, intern)
 }
 
 // popNewest removes the newest line and copies it into l (which must already
@@ -370,21 +483,25 @@ func (s *scrollback) popNewest(l *line, intern internFunc) bool {
 	n := len(cells)
 	l.touch(n)
 	l.wrapped = r.wrapped
-	for k, v := range r.comb {
-		if k < n {
-			if l.comb == nil {
-				l.comb = make(map[int]string)
+	if r.hasComb {
+		seq := s.seq + uint64(s.count-1)
+		for k, v := range s.combs[seq] {
+			if k < n {
+				if l.comb == nil {
+					l.comb = make(map[int]string)
+				}
+				l.comb[k] = v
+				l.cells[k].flags |= cellComb
 			}
-			l.comb[k] = v
-			l.cells[k].flags |= cellComb
 		}
+		delete(s.combs, seq)
 	}
 	if n > 0 && l.cells[n-1].flags&cellWide != 0 && (n == len(l.cells) || l.cells[n].flags&cellCont == 0) {
 		l.cells[n-1] = cell{style: l.cells[n-1].style}
 	}
 	s.bytes -= r.cost()
-	if r.blk == s.cur && int(r.off+r.n) == len(r.blk.data) {
-		r.blk.data = r.blk.data[:r.off]
+	if blk := &s.blocks[r.blk]; r.blk == s.cur && int(r.off+r.n) == len(blk.data) {
+		blk.data = blk.data[:r.off]
 	}
 	s.release(r.blk)
 	*r = sbLine{}
@@ -400,6 +517,9 @@ func (s *scrollback) clear() {
 	for i := 0; i < s.count; i++ {
 		*s.at(i) = sbLine{}
 	}
+	s.seq += uint64(s.count)
 	s.head, s.count, s.bytes = 0, 0, 0
-	s.cur, s.spare = nil, nil
+	s.blocks, s.free = nil, nil
+	s.cur, s.spare = noBlock, noBlock
+	s.combs = nil
 }

@@ -94,19 +94,31 @@ func TestScrollbackModel(t *testing.T) {
 			}
 		}
 		// Storage stays within the budget plus two blocks.
-		held := 0
-		seen := map[*sbBlock]bool{}
-		for _, b := range []*sbBlock{sb.cur, sb.spare} {
-			if b != nil && !seen[b] {
+		held, live := 0, 0
+		seen := map[uint32]bool{}
+		for _, b := range []uint32{sb.cur, sb.spare} {
+			if b != noBlock && !seen[b] {
 				seen[b] = true
-				held += cap(b.data)
+				held += cap(sb.blocks[b].data)
 			}
 		}
 		for i := 0; i < sb.len(); i++ {
 			if b := sb.at(i).blk; !seen[b] {
 				seen[b] = true
-				held += cap(b.data)
+				held += cap(sb.blocks[b].data)
 			}
+		}
+		// Every other block slot is free.
+		for i, b := range sb.blocks {
+			if b.data != nil {
+				live++
+				if !seen[uint32(i)] {
+					t.Errorf("limit %d: block %d is neither used nor free", limit, i)
+				}
+			}
+		}
+		if live+len(sb.free) != len(sb.blocks) {
+			t.Errorf("limit %d: %d live blocks + %d free slots != %d", limit, live, len(sb.free), len(sb.blocks))
 		}
 		if held > limit+3*sb.blockSize {
 			t.Errorf("limit %d: blocks hold %d bytes", limit, held)

@@ -87,15 +87,17 @@ type CursorSnapshot struct {
 
 // CursorState returns the cursor as a snapshot.
 func (t *Terminal) CursorState() CursorSnapshot {
-	return CursorSnapshot{Col: t.x, Row: t.y, Visible: t.modes.CursorVisible, Shape: t.cursorShape}
+	// The cursor is hidden while the view is scrolled back (view.go).
+	visible := t.modes.CursorVisible && t.ViewOffset() == 0
+	return CursorSnapshot{Col: t.x, Row: t.y, Visible: visible, Shape: t.cursorShape}
 }
 
-// publicStyle converts an interned style.
-func (t *Terminal) publicStyle(id uint16) Style {
+// publicStyle converts an interned style of st.
+func publicStyle(st *styleTable, id uint16) Style {
 	if id == 0 {
 		return Style{}
 	}
-	s := t.styles.get(id)
+	s := st.get(id)
 	out := Style{Fg: Color(s.fg), Bg: Color(s.bg)}
 	bits := [...]struct {
 		in  uint16
@@ -117,9 +119,13 @@ func (t *Terminal) publicStyle(id uint16) Style {
 
 // Rows appends a snapshot of every visible row of the active screen to
 // dst[:0] and returns it; passing the previous result back reuses its
-// backing array.
+// backing array. While the view is scrolled back (view.go) the rows are
+// those of the viewport: history lines, then the top of the screen.
 func (t *Terminal) Rows(dst []RowSnapshot) []RowSnapshot {
 	dst = dst[:0]
+	if off := t.ViewOffset(); off > 0 {
+		return t.viewRows(dst, off)
+	}
 	var buf []byte
 	for _, l := range t.scr.lines {
 		var rs RowSnapshot
@@ -128,15 +134,15 @@ func (t *Terminal) Rows(dst []RowSnapshot) []RowSnapshot {
 			rs.Runs = rs.Runs[:0]
 		}
 		rs.Wrapped = l.wrapped
-		rs.Runs, buf = t.rowRuns(rs.Runs, buf, l)
+		rs.Runs, buf = t.cellRuns(rs.Runs, buf, l.cells, l.comb, &t.styles)
 		dst = append(dst, rs)
 	}
 	return dst
 }
 
-// rowRuns splits one line into runs, dropping trailing default blanks.
-func (t *Terminal) rowRuns(runs []Run, buf []byte, l *line) ([]Run, []byte) {
-	cells := l.cells
+// cellRuns splits one line's cells (styles interned in st) into runs,
+// dropping trailing default blanks.
+func (t *Terminal) cellRuns(runs []Run, buf []byte, cells []cell, comb map[int]string, st *styleTable) ([]Run, []byte) {
 	end := len(cells)
 	for end > 0 {
 		c := cells[end-1]
@@ -149,7 +155,7 @@ func (t *Terminal) rowRuns(runs []Run, buf []byte, l *line) ([]Run, []byte) {
 	buf = buf[:0]
 	flush := func(to int) {
 		if to > start {
-			runs = append(runs, Run{Col: start, Width: to - start, Text: string(buf), Style: t.publicStyle(cur)})
+			runs = append(runs, Run{Col: start, Width: to - start, Text: string(buf), Style: publicStyle(st, cur)})
 		}
 		buf = buf[:0]
 		start = to
@@ -172,8 +178,8 @@ func (t *Terminal) rowRuns(runs []Run, buf []byte, l *line) ([]Run, []byte) {
 		} else {
 			buf = utf8.AppendRune(buf, ch)
 		}
-		if c.flags&cellComb != 0 && l.comb != nil {
-			buf = append(buf, l.comb[i]...)
+		if c.flags&cellComb != 0 && comb != nil {
+			buf = append(buf, comb[i]...)
 		}
 	}
 	flush(end)

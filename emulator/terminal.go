@@ -130,6 +130,7 @@ type Terminal struct {
 	// scrolled counts the rows that left the top of the primary screen, so
 	// that a row number taken earlier can be followed (prompt marks).
 	scrolled int64
+	view     int // lines the viewport is scrolled back (view.go)
 	bells    uint64
 	revision uint64
 	changed  bool
@@ -278,8 +279,8 @@ func (t *Terminal) WriteString(s string) {
 }
 
 // Resize changes the size of the terminal, keeping content. On a width
-// change the primary screen is reflowed (soft-wrapped lines are re-wrapped;
-// scrollback is not) and the alternate screen is cut or extended. When the
+// change the primary screen and the scrollback are reflowed (soft-wrapped
+// lines are re-wrapped) and the alternate screen is cut or extended. When the
 // primary screen loses rows, lines pushed off the top go to scrollback; when
 // it gains rows with the cursor on the last row, lines come back from
 // scrollback. Sizes < 1 are clamped to 1.
@@ -439,14 +440,14 @@ func (t *Terminal) Modes() Modes {
 }
 
 // ScrollInfo reports the viewport position: the offset from the bottom
-// (always 0 for now), the maximum offset (the number of scrollback lines;
+// (see ViewOffset), the maximum offset (the number of scrollback lines;
 // 0 on the alternate screen) and the viewport height.
 func (t *Terminal) ScrollInfo() (offsetFromBottom, maxOffsetFromBottom, viewportRows uint64) {
 	max := uint64(t.sb.len())
 	if t.scr != t.primary {
 		max = 0
 	}
-	return 0, max, uint64(t.rows)
+	return uint64(t.ViewOffset()), max, uint64(t.rows)
 }
 
 // CursorShape returns the cursor style set by DECSCUSR.
@@ -459,7 +460,7 @@ func (t *Terminal) Bells() uint64 { return t.bells }
 func (t *Terminal) ScrollbackLines() int { return t.sb.len() }
 
 // sbPush moves a copy of l into scrollback.
-func (t *Terminal) sbPush(l *line) { t.sb.push(l, &t.styles, &t.links) }
+func (t *Terminal) sbPush(l *line) { t.sb.push(l, &t.styles, &t.links); t.viewPushed() }
 
 // internDecoded interns a style decoded from scrollback.
 func (t *Terminal) internDecoded(s style, link string) uint16 {

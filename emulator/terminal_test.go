@@ -878,8 +878,8 @@ func TestReflow(t *testing.T) {
 		t.Fatalf("unwrapped after reflow = %q", got)
 	}
 
-	term.Resize(20, 3) // wider: the screen part is re-joined (scrollback is not reflowed)
-	checkScreen(t, term, []string{"56789abcde", "$"})
+	term.Resize(20, 3) // wider: the line that started in scrollback comes back whole
+	checkScreen(t, term, []string{"0123456789abcde", "$"})
 	checkCursor(t, term, 2, 1)
 
 	// Wide characters are never split; the cursor follows its character.

@@ -28,6 +28,7 @@ const ScreenMaxFPS = 60
 var screenMethods = []Method{
 	{Name: "screen.subscribe", Params: func() Params { return &ScreenSubscribeParams{} }, Result: "screen_subscribed", Summary: "Stream the screens of these panes on this connection (extension; replaces the set)"},
 	{Name: "client.resize", Params: func() Params { return &ClientResizeParams{} }, Result: "ok", Summary: "Size every tab to this client's pane area (extension)"},
+	{Name: "screen.scroll", Params: func() Params { return &ScreenScrollParams{} }, Result: "screen_scrolled", Summary: "Scroll a pane's view back into its history or forward (extension)"},
 }
 
 // ScreenSubscribeParams are the params of screen.subscribe.
@@ -65,6 +66,29 @@ func (p *ClientResizeParams) Validate() error {
 	}
 	return nil
 }
+
+// ScreenScrollParams are the params of screen.scroll: move the pane's view
+// Lines lines back into its history (negative: forward, towards the live
+// screen), or back to the live screen when Bottom is set. The view is
+// clamped to the history; the alternate screen has none. The pane's
+// PaneInfo.scroll and pane.scroll_changed follow the view, its frames show
+// it, and input sent to the pane returns it to the bottom.
+type ScreenScrollParams struct {
+	PaneID string `json:"pane_id"`
+	Lines  int    `json:"lines,omitempty"`
+	Bottom bool   `json:"bottom,omitempty"`
+}
+
+// Validate implements Params.
+func (p *ScreenScrollParams) Validate() error { return required("pane_id", p.PaneID) }
+
+// ScreenScrolled answers screen.scroll with the pane's new scroll position.
+type ScreenScrolled struct {
+	PaneID string         `json:"pane_id"`
+	Scroll PaneScrollInfo `json:"scroll"`
+}
+
+func (ScreenScrolled) ResultType() string { return "screen_scrolled" }
 
 // ScreenSubscribed answers screen.subscribe with the panes now streamed
 // (unknown ids are left out).
@@ -135,8 +159,11 @@ type ScreenFrame struct {
 	Full       bool         `json:"full,omitempty"`
 	Cursor     ScreenCursor `json:"cursor"`
 	Modes      ScreenModes  `json:"modes"`
+	// ViewOffset is how many lines the pane's view is scrolled back into
+	// its history (screen.scroll); the rows are then those of the view.
+	ViewOffset int          `json:"view_offset,omitempty"`
 	Lines      []ScreenLine `json:"lines"`
 }
 
 // ExtensionMethods names the methods this server adds to the Herdr surface.
-var ExtensionMethods = map[string]bool{"screen.subscribe": true, "client.resize": true}
+var ExtensionMethods = map[string]bool{"screen.subscribe": true, "client.resize": true, "screen.scroll": true}

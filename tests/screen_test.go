@@ -49,7 +49,9 @@ func TestE2E_Screen_SequencesReadBack(t *testing.T) {
 
 	// Bracketed paste: once the program asks for it, send_input text is
 	// wrapped; the shell's `cat -v` shows the markers.
-	s.Run(t, p, `printf '\033[?2004h'; cat -v`)
+	s.Run(t, p, `printf '\033[?2004h'; echo paste-$((1+1)); cat -v`)
+	// The marker comes after the mode switch, so the pane has seen it.
+	WaitFor(t, "bracketed paste on", func() bool { return HasLine(s.Read(t, p, "recent", 0).Text, "paste-2") })
 	OK[protocol.OK](t, s.Call("pane.send_input", map[string]any{"pane_id": p, "text": "pasted", "keys": []string{"Enter"}}), "ok")
 	WaitFor(t, "the paste markers", func() bool {
 		return strings.Contains(s.Read(t, p, "recent", 0).Text, "^[[200~pasted^[[201~")

@@ -396,3 +396,48 @@ func TestTUI_NotificationAndWindowTitle(t *testing.T) {
 	}
 	c.WaitText(t, "Tests passed: all 42")
 }
+
+// The mouse wheel over a pane whose program did not ask for the mouse
+// scrolls the pane's view through its history (screen.scroll), marked
+// [+N] in the pane's top border; typing returns it to the bottom.
+func TestTUI_WheelScrollsHistory(t *testing.T) {
+	h := NewHome(t)
+	s := h.Start(t, "wheel")
+	c := Attach(t, h, "wheel", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	shellReady(t, c, "ready")
+	c.Type("i=1; while [ $i -le 100 ]; do echo row-$i; i=$((i+1)); done\r")
+	c.WaitText(t, "row-100")
+	c.Settle(t, 200*time.Millisecond)
+
+	offset := func() uint64 {
+		p := OK[protocol.PaneInfoResult](t, s.CallT(t, "pane.get", map[string]any{"pane_id": "w1:p1"}), "pane_info").Pane
+		if p.Scroll == nil {
+			t.Fatal("pane.get has no scroll")
+		}
+		return p.Scroll.OffsetFromBottom
+	}
+	const wheelUp, wheelDown = "\x1b[<64;70;15M", "\x1b[<65;70;15M" // SGR, inside the pane
+	c.Type(wheelUp)
+	c.WaitText(t, "[+3]")
+	if got := offset(); got != 3 {
+		t.Fatalf("offset after one notch = %d, want 3", got)
+	}
+	c.Type(wheelUp + wheelUp)
+	// 33 pane rows: row-69 … row-100 and the prompt; 9 lines back the
+	// view shows row-60 … row-92.
+	screen := c.WaitText(t, "[+9]")
+	if !strings.Contains(screen, "│row-60 ") || !strings.Contains(screen, "│row-92 ") || strings.Contains(screen, "row-93") {
+		t.Fatalf("the view 9 lines back shows:\n%s", screen)
+	}
+	c.Type(wheelDown)
+	c.WaitText(t, "[+6]")
+	if got := offset(); got != 6 {
+		t.Fatalf("offset after a notch down = %d, want 6", got)
+	}
+	c.Type("x")
+	c.WaitScreen(t, "the marker to go away after typing", func(s string) bool { return !strings.Contains(s, "[+") })
+	if got := offset(); got != 0 {
+		t.Fatalf("offset after typing = %d, want 0", got)
+	}
+}

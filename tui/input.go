@@ -327,6 +327,14 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 		if x < r.X || y < r.Y || x >= r.X+r.Width || y >= r.Y+r.Height {
 			continue
 		}
+		if lines := wheelLines(ev); lines != 0 {
+			if s := m.screens[p.PaneID]; s == nil || !s.modes.Mouse {
+				// The program did not ask for the mouse: the wheel
+				// scrolls the pane's view through its history.
+				m.call("screen.scroll", protocol.ScreenScrollParams{PaneID: p.PaneID, Lines: lines})
+				return nil
+			}
+		}
 		if ev.Action == tea.MouseActionPress && p.PaneID != l.FocusedPaneID {
 			m.call("pane.focus", protocol.PaneTarget{PaneID: p.PaneID})
 			return nil
@@ -339,6 +347,23 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 		return nil
 	}
 	return nil
+}
+
+// wheelScrollLines is how many lines one wheel notch scrolls a pane's view.
+const wheelScrollLines = 3
+
+// wheelLines is the screen.scroll amount of a wheel event (0 for others).
+func wheelLines(ev tea.MouseMsg) int {
+	if ev.Action != tea.MouseActionPress {
+		return 0
+	}
+	switch ev.Button {
+	case tea.MouseButtonWheelUp:
+		return wheelScrollLines
+	case tea.MouseButtonWheelDown:
+		return -wheelScrollLines
+	}
+	return 0
 }
 
 // grabSplit finds the innermost split whose border (the two columns or

@@ -13,6 +13,7 @@ type paneScreen struct {
 	lines      [][]protocol.ScreenRun
 	cursor     protocol.ScreenCursor
 	modes      protocol.ScreenModes
+	offset     int // lines the pane's view is scrolled back (screen.scroll)
 	seq        uint64
 }
 
@@ -31,7 +32,7 @@ func (s *paneScreen) apply(f *protocol.ScreenFrame) {
 			s.lines[l.Y] = l.Runs
 		}
 	}
-	s.cursor, s.modes, s.seq = f.Cursor, f.Modes, f.Seq
+	s.cursor, s.modes, s.seq, s.offset = f.Cursor, f.Modes, f.Seq, f.ViewOffset
 }
 
 // text returns row y as plain text (for tests and titles).

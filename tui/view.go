@@ -308,7 +308,16 @@ func (m *model) drawBox(c *canvas, x, y, w, h, n int, id string, focused bool) {
 		c.text(col+1, y, icon, 1, ist)
 		col += 2
 	}
-	col += c.text(col, y, " "+title+" ", x+w-1-col, st)
+	end := x + w - 1
+	if s := m.screens[id]; s != nil && s.offset > 0 {
+		// Scrolled back through history: a marker at the right.
+		mark := "[+" + strconv.Itoa(s.offset) + "]"
+		if mx := end - len(mark) - 1; mx > col {
+			c.text(mx, y, mark, len(mark), st)
+			end = mx - 1
+		}
+	}
+	col += c.text(col, y, " "+title+" ", end-col, st)
 }
 
 // helpLines list the bindings (the default keys).

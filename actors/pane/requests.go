@@ -20,6 +20,7 @@ var handlers = map[string]handler{
 	"pane.send_input":      (*Pane).sendInput,
 	"pane.wait_for_output": (*Pane).waitForOutput,
 	"pane.process_info":    (*Pane).processInfo,
+	"screen.scroll":        (*Pane).scroll,
 }
 
 // Methods lists the methods a pane answers, so the session routes them here.
@@ -86,7 +87,8 @@ func (p *Pane) input(b []byte) *api.Reply {
 	return api.OK()
 }
 
-func (p *Pane) sendText(_ actor.Context, req *Request) *api.Reply {
+func (p *Pane) sendText(ctx actor.Context, req *Request) *api.Reply {
+	p.typed(ctx)
 	return p.input([]byte(req.Call.Params.(*protocol.PaneSendTextParams).Text))
 }
 
@@ -103,17 +105,18 @@ func (p *Pane) encodeKeys(dst []byte, names []string) ([]byte, error) {
 	return dst, nil
 }
 
-func (p *Pane) sendKeys(_ actor.Context, req *Request) *api.Reply {
+func (p *Pane) sendKeys(ctx actor.Context, req *Request) *api.Reply {
 	b, err := p.encodeKeys(nil, req.Call.Params.(*protocol.PaneSendKeysParams).Keys)
 	if err != nil {
 		return api.Fail(err)
 	}
+	p.typed(ctx)
 	return p.input(b)
 }
 
 // sendInput writes text (wrapped as a bracketed paste when the program
 // asked for it) and then keys, in one write.
-func (p *Pane) sendInput(_ actor.Context, req *Request) *api.Reply {
+func (p *Pane) sendInput(ctx actor.Context, req *Request) *api.Reply {
 	prm := req.Call.Params.(*protocol.PaneSendInputParams)
 	var b []byte
 	if prm.Text != "" {
@@ -129,5 +132,6 @@ func (p *Pane) sendInput(_ actor.Context, req *Request) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
 	}
+	p.typed(ctx)
 	return p.input(b)
 }

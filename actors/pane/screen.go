@@ -40,6 +40,7 @@ type screenSub struct {
 	cols     int
 	cursor   protocol.ScreenCursor
 	modes    protocol.ScreenModes
+	offset   int // view offset of the last frame (view.go)
 	seq      uint64
 	inflight bool // a frame is being written
 	stale    bool // the screen changed since the last frame
@@ -160,6 +161,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 	cur := p.term.CursorState()
 	modes := p.term.Modes()
 	cursor := protocol.ScreenCursor{X: cur.Col, Y: cur.Row, Visible: cur.Visible}
+	offset := p.term.ViewOffset()
 	wireModes := protocol.ScreenModes{
 		AppCursor:      modes.AppCursor,
 		BracketedPaste: modes.BracketedPaste,
@@ -175,14 +177,14 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		full := s.sent == nil || len(s.sent) != len(st.hashes) || s.cols != cols
 		frame := protocol.ScreenFrame{
 			PaneID: s.paneID, TerminalID: p.spec.TerminalID, Cols: cols, Rows: len(st.rows),
-			Full: full, Cursor: cursor, Modes: wireModes, Lines: []protocol.ScreenLine{},
+			Full: full, Cursor: cursor, Modes: wireModes, ViewOffset: offset, Lines: []protocol.ScreenLine{},
 		}
 		for y := range st.rows {
 			if full || s.sent[y] != st.hashes[y] {
 				frame.Lines = append(frame.Lines, wireLine(y, &st.rows[y]))
 			}
 		}
-		if !full && len(frame.Lines) == 0 && cursor == s.cursor && wireModes == s.modes {
+		if !full && len(frame.Lines) == 0 && cursor == s.cursor && wireModes == s.modes && offset == s.offset {
 			continue // nothing this subscriber can see changed
 		}
 		s.seq++
@@ -192,7 +194,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 			continue
 		}
 		s.sent = append(s.sent[:0], st.hashes...)
-		s.cols, s.cursor, s.modes = cols, cursor, wireModes
+		s.cols, s.cursor, s.modes, s.offset = cols, cursor, wireModes, offset
 		s.inflight = true
 		ctx.Send(s.pid, &api.Frames{Lines: [][]byte{line}, From: ctx.Self()})
 	}

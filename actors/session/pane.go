@@ -49,6 +49,8 @@ func (s *Session) paneTarget(call *api.Call) (*paneRec, error) {
 		return s.resolvePane(prm.PaneID)
 	case *protocol.PaneProcessInfoParams:
 		return s.orFocused(prm.PaneID)
+	case *protocol.ScreenScrollParams:
+		return s.resolvePane(prm.PaneID)
 	}
 	return nil, protocol.Errorf(protocol.CodeInternal, "%s has no pane target", call.Method)
 }

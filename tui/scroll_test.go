@@ -1,0 +1,46 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+func TestView_ScrolledBackMarker(t *testing.T) {
+	m, lines := viewModel(t)
+	if strings.Contains(lines[1], "[+") {
+		t.Fatalf("marker on a pane at the bottom: %q", lines[1])
+	}
+	m.screens["w1:p1"].apply(&protocol.ScreenFrame{Cols: 28, Rows: 18, ViewOffset: 42})
+	lines = strings.Split(ansi.Strip(m.View()), "\n")
+	// Pane 1's frame spans columns 24–53: the marker ends two cells
+	// before its top-right corner.
+	if !strings.Contains(lines[1], "─[+42]─╮╭") {
+		t.Fatalf("top border = %q, want a [+42] marker in pane 1's", lines[1])
+	}
+	m.screens["w1:p1"].apply(&protocol.ScreenFrame{Cols: 28, Rows: 18})
+	lines = strings.Split(ansi.Strip(m.View()), "\n")
+	if strings.Contains(lines[1], "[+") {
+		t.Fatalf("marker left after returning to the bottom: %q", lines[1])
+	}
+}
+
+func TestMouse_WheelLines(t *testing.T) {
+	for _, c := range []struct {
+		ev   tea.MouseMsg
+		want int
+	}{
+		{tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonWheelUp}, 3},
+		{tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown}, -3},
+		{tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}, 0},
+		{tea.MouseMsg{Action: tea.MouseActionRelease, Button: tea.MouseButtonWheelUp}, 0},
+	} {
+		if got := wheelLines(c.ev); got != c.want {
+			t.Errorf("wheelLines(%+v) = %d, want %d", c.ev, got, c.want)
+		}
+	}
+}
