@@ -277,33 +277,41 @@ func (s *scrollback) push(l *line, st *styleTable, links *linkTable) {
 	for n > 0 && l.cells[n-1] == (cell{}) {
 		n--
 	}
-	if s.pushPlain(l, n) {
+	k := s.pushPlain(l, n)
+	if k == n {
 		return
 	}
-	s.enc = encodeCells(s.enc[:0], l.cells[:n], st, links)
-	for len(s.enc)+lineOverheadBytes > s.limit && n > 0 {
-		// Only with absurdly small limits: keep what fits.
-		n = min(n-1, n*(s.limit-lineOverheadBytes)/len(s.enc))
-		n = max(n, 0)
+	bi, off, size, ok := s.encodeInPlace(l.cells[:n], k, st, links)
+	if !ok {
 		s.enc = encodeCells(s.enc[:0], l.cells[:n], st, links)
+		for len(s.enc)+lineOverheadBytes > s.limit && n > 0 {
+			// Only with absurdly small limits: keep what fits.
+			n = min(n-1, n*(s.limit-lineOverheadBytes)/len(s.enc))
+			n = max(n, 0)
+			s.enc = encodeCells(s.enc[:0], l.cells[:n], st, links)
+		}
+		size = len(s.enc)
+		if size+lineOverheadBytes > s.limit {
+			return
+		}
 	}
-	if len(s.enc)+lineOverheadBytes > s.limit {
-		return
-	}
-	cost := len(s.enc) + lineOverheadBytes
+	cost := size + lineOverheadBytes
 	for s.count > 0 && s.bytes+cost > s.limit {
-		s.evict()
+		s.evict() // never touches the current block's data
 		s.evicted++
 	}
-	bi := s.room(len(s.enc))
-	blk := &s.blocks[bi]
-	off := len(blk.data)
-	blk.data = append(blk.data, s.enc...)
-	blk.live++
+	if !ok {
+		bi = s.room(size)
+		off = len(s.blocks[bi].data)
+		s.blocks[bi].data = append(s.blocks[bi].data, s.enc...)
+	} else {
+		s.blocks[bi].data = s.blocks[bi].data[:off+size]
+	}
+	s.blocks[bi].live++
 	if s.count == len(s.recs) {
 		s.growRecs()
 	}
-	rec := sbLine{blk: bi, off: uint32(off), n: uint32(len(s.enc)), wrapped: l.wrapped}
+	rec := sbLine{blk: bi, off: uint32(off), n: uint32(size), wrapped: l.wrapped}
 	if l.comb != nil {
 		var comb map[int]string
 		for k, v := range l.comb {
@@ -329,29 +337,33 @@ func (s *scrollback) push(l *line, st *styleTable, links *linkTable) {
 
 // pushPlain is push for the common case of a line of n printable ASCII
 // cells in the default style, which encodes as one byte a cell: it writes
-// them straight into the current block (no encoding into scratch, no copy).
-// It reports false, having stored nothing, for any other line or when the
-// current block is full.
-func (s *scrollback) pushPlain(l *line, n int) bool {
-	cost := n + lineOverheadBytes
-	if s.cur == noBlock || cost > s.limit || l.comb != nil {
-		return false
+// them straight into the current block and returns n. Otherwise it stores
+// nothing and returns how many leading cells it wrote into the free part of
+// the current block before finding another kind of cell (-1 when the block
+// has no room for n bytes): encodeInPlace can continue from there.
+func (s *scrollback) pushPlain(l *line, n int) int {
+	if s.cur == noBlock || l.comb != nil {
+		return -1
 	}
 	bi := s.cur
 	blk := &s.blocks[bi]
 	off := len(blk.data)
 	if cap(blk.data)-off < n {
-		return false
+		return -1
 	}
 	dst := blk.data[off : off+n]
 	for k, c := range l.cells[:n] {
 		if c.style != 0 || c.flags != 0 || uint32(c.ch)-0x20 >= 0x7f-0x20 {
-			return false
+			return k
 		}
 		dst[k] = byte(c.ch)
 	}
+	cost := n + lineOverheadBytes
+	if cost > s.limit {
+		return 0
+	}
 	for s.count > 0 && s.bytes+cost > s.limit {
-		s.evict() // never frees the current block
+		s.evict() // never touches the current block's data
 		s.evicted++
 	}
 	blk = &s.blocks[bi]
@@ -363,7 +375,37 @@ func (s *scrollback) pushPlain(l *line, n int) bool {
 	s.recs[(s.head+s.count)&(len(s.recs)-1)] = sbLine{blk: bi, off: uint32(off), n: uint32(n), wrapped: l.wrapped}
 	s.count++
 	s.bytes += cost
-	return true
+	return n
+}
+
+// encodeInPlace encodes cells into the free part of the current block,
+// without committing them, continuing after the first k cells that
+// pushPlain already wrote there (k < 0: none, and the block has no room).
+// It returns the block, the offset and the size of the encoding; ok is
+// false, and nothing is stored, when the block has no room or the line
+// alone would exceed the limit.
+func (s *scrollback) encodeInPlace(cells []cell, k int, st *styleTable, links *linkTable) (bi uint32, off, size int, ok bool) {
+	if k < 0 {
+		return 0, 0, 0, false
+	}
+	bi = s.cur
+	blk := &s.blocks[bi]
+	off = len(blk.data)
+	free := blk.data[off:cap(blk.data)]
+	size = k
+	if k < len(cells) {
+		// The cells so far had the default style, which is where
+		// encodeCells starts.
+		s.enc = encodeCells(s.enc[:0], cells[k:], st, links)
+		if len(s.enc) > len(free)-k {
+			return 0, 0, 0, false
+		}
+		size += copy(free[k:], s.enc)
+	}
+	if size+lineOverheadBytes > s.limit {
+		return 0, 0, 0, false
+	}
+	return bi, off, size, true
 }
 
 // room returns the index of a block with room for n more bytes.

@@ -196,3 +196,46 @@ func TestScrollbackCompact(t *testing.T) {
 		t.Fatalf("a 120-column ASCII line costs %d bytes", per)
 	}
 }
+
+// TestScrollbackCombs checks that combining marks follow their line through
+// eviction and pops, and that dropped lines leave none behind.
+func TestScrollbackCombs(t *testing.T) {
+	sb := newScrollback(20 * (lineOverheadBytes + 8))
+	st, links := newStyleTable(), &linkTable{}
+	for i := 0; i < 100; i++ {
+		l := newLine(8, 0)
+		for x := 0; x < 8; x++ {
+			l.cells[x] = cell{ch: rune('a' + i%26)}
+		}
+		l.touch(8)
+		if i%3 == 0 {
+			l.addComb(i%8, rune(0x300+i))
+		}
+		sb.push(l, &st, links)
+		first := i - sb.len() + 1
+		withComb := 0
+		for k := 0; k < sb.len(); k++ {
+			n := first + k
+			comb := sb.comb(k)
+			if (n%3 == 0) != (comb != nil) || (comb != nil && comb[n%8] != string(rune(0x300+n))) {
+				t.Fatalf("push %d: line %d has marks %v", i, n, comb)
+			}
+			if comb != nil {
+				withComb++
+			}
+		}
+		if len(sb.combs) != withComb {
+			t.Fatalf("push %d: %d mark sets kept for %d lines", i, len(sb.combs), withComb)
+		}
+	}
+	for n := 99; sb.len() > 0; n-- {
+		l := newLine(8, 0)
+		sb.popNewest(l, func(style, string) uint16 { return 0 })
+		if (n%3 == 0) != (l.comb != nil) || (l.comb != nil && (l.comb[n%8] != string(rune(0x300+n)) || l.cells[n%8].flags&cellComb == 0)) {
+			t.Fatalf("popped line %d has marks %v", n, l.comb)
+		}
+	}
+	if len(sb.combs) != 0 {
+		t.Fatalf("%d mark sets left", len(sb.combs))
+	}
+}
