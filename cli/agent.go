@@ -97,35 +97,6 @@ func (a *app) agentReadCmd() *cobra.Command {
 	return cmd
 }
 
-// explainView is the part of agent.explain the summary prints.
-type explainView struct {
-	Agent                  string  `json:"agent"`
-	State                  string  `json:"state"`
-	ManifestSource         *string `json:"manifest_source"`
-	ManifestVersion        *string `json:"manifest_version"`
-	ScreenDetectionSkipped bool    `json:"screen_detection_skipped"`
-	HookAuthority          *string `json:"hook_authority"`
-	FallbackReason         *string `json:"fallback_reason"`
-	Warning                *string `json:"warning"`
-	MatchedRule            *struct {
-		ID       string `json:"id"`
-		Priority int    `json:"priority"`
-		Region   string `json:"region"`
-		State    string `json:"state"`
-	} `json:"matched_rule"`
-	EvaluatedRules []struct {
-		ID       string `json:"id"`
-		Priority int    `json:"priority"`
-		Region   string `json:"region"`
-		State    string `json:"state"`
-		Matched  bool   `json:"matched"`
-		Evidence struct {
-			RegionBytes   int    `json:"region_bytes"`
-			RegionPreview string `json:"region_preview"`
-		} `json:"evidence"`
-	} `json:"evaluated_rules"`
-}
-
 func (a *app) agentExplainCmd() *cobra.Command {
 	var (
 		asJSON, verbose bool
@@ -174,7 +145,7 @@ agent's manifest on a saved screen locally, without a server.
 }
 
 func (a *app) printExplain(raw []byte, verbose bool) int {
-	var v explainView
+	var v protocol.AgentExplanation
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return a.fail("cli:agent:explain", protocol.Errorf(protocol.CodeInternal, "unreadable explanation: %v", err))
 	}
@@ -200,7 +171,11 @@ func (a *app) printExplain(raw []byte, verbose bool) int {
 		tw := tabwriter.NewWriter(a.stdout, 2, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "RULE\tPRIORITY\tREGION\tSTATE\tMATCHED\tBYTES\tPREVIEW")
 		for _, r := range v.EvaluatedRules {
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%v\t%d\t%q\n", r.ID, r.Priority, r.Region, r.State, r.Matched, r.Evidence.RegionBytes, r.Evidence.RegionPreview)
+			var ev protocol.ExplainEvidence
+			if r.Evidence != nil {
+				ev = *r.Evidence
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%v\t%d\t%q\n", r.ID, r.Priority, r.Region, r.State, r.Matched, ev.RegionBytes, ev.RegionPreview)
 		}
 		tw.Flush()
 	}
@@ -221,20 +196,7 @@ func (a *app) explainFile(path, label string, asJSON, verbose bool) int {
 	}
 	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
 	res := m.Evaluate(detect.Input{Lines: lines})
-	doc := map[string]any{
-		"agent": detect.Canonical(label), "state": res.State, "manifest_source": m.Source(), "manifest_version": m.Version(),
-		"matched_rule": res.Matched, "visible_idle": res.VisibleIdle, "visible_blocker": res.VisibleBlocker,
-		"visible_working": res.VisibleWorking, "skip_state_update": res.SkipStateUpdate, "screen_detection_skipped": false,
-	}
-	if res.FallbackReason != "" {
-		doc["fallback_reason"] = res.FallbackReason
-	}
-	rules := make([]map[string]any, 0, len(res.Evaluated))
-	for _, e := range res.Evaluated {
-		rules = append(rules, map[string]any{"id": e.ID, "priority": e.Priority, "region": e.Region, "state": e.State, "matched": e.Matched,
-			"evidence": map[string]any{"region_bytes": e.RegionBytes, "region_preview": e.RegionPreview}})
-	}
-	doc["evaluated_rules"] = rules
+	doc := detect.Explain(detect.Canonical(label), m, res)
 	raw, _ := json.Marshal(doc)
 	if asJSON {
 		fmt.Fprintf(a.stdout, "%s\n", raw)

@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"encoding/json"
 	"regexp"
 	"strings"
 )
@@ -251,9 +250,54 @@ type AgentPrompted struct {
 	Agent AgentInfo `json:"agent"`
 }
 
-// AgentExplainResult answers agent.explain; Explain is free-form evidence.
+// AgentExplainResult answers agent.explain.
 type AgentExplainResult struct {
-	Explain json.RawMessage `json:"explain"`
+	Explain AgentExplanation `json:"explain"`
+}
+
+// AgentExplanation is the evidence behind an agent's state: the manifest,
+// the winning rule and every rule evaluated with the region it looked at.
+// The schema leaves its shape open; this is ours.
+type AgentExplanation struct {
+	PaneID                       string          `json:"pane_id,omitempty"`
+	Agent                        string          `json:"agent"`
+	State                        string          `json:"state"`
+	DetectedAgent                *string         `json:"detected_agent"`
+	ScreenState                  *string         `json:"screen_state"`
+	ManifestSource               *string         `json:"manifest_source"`
+	ManifestVersion              *string         `json:"manifest_version"`
+	CachedRemoteVersion          *string         `json:"cached_remote_version"`
+	LocalOverrideShadowingRemote bool            `json:"local_override_shadowing_remote"`
+	RemoteUpdateStatus           *string         `json:"remote_update_status"`
+	RemoteUpdateError            *string         `json:"remote_update_error"`
+	MatchedRule                  *ExplainedRule  `json:"matched_rule"`
+	VisibleIdle                  bool            `json:"visible_idle"`
+	VisibleBlocker               bool            `json:"visible_blocker"`
+	VisibleWorking               bool            `json:"visible_working"`
+	ScreenDetectionSkipped       bool            `json:"screen_detection_skipped"`
+	HookAuthority                *string         `json:"hook_authority"`
+	SkipStateUpdate              bool            `json:"skip_state_update"`
+	SkippedUpdateReason          *string         `json:"skipped_update_reason"`
+	FallbackReason               *string         `json:"fallback_reason"`
+	Warning                      *string         `json:"warning"`
+	EvaluatedRules               []ExplainedRule `json:"evaluated_rules"`
+}
+
+// ExplainedRule is one screen rule in an explanation; Matched and Evidence
+// are set for evaluated rules.
+type ExplainedRule struct {
+	ID       string           `json:"id"`
+	Priority int              `json:"priority"`
+	Region   string           `json:"region"`
+	State    string           `json:"state"`
+	Matched  bool             `json:"matched"`
+	Evidence *ExplainEvidence `json:"evidence,omitempty"`
+}
+
+// ExplainEvidence is what a rule's region held.
+type ExplainEvidence struct {
+	RegionBytes   int    `json:"region_bytes"`
+	RegionPreview string `json:"region_preview"`
 }
 
 // AgentViewResult answers agent.view.set and agent.view.clear.

@@ -1,7 +1,6 @@
 package pane
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -113,46 +112,6 @@ func (p *Pane) shellIdle() error {
 	return nil
 }
 
-// explainDoc is the evidence agent.explain reports.
-type explainDoc struct {
-	PaneID                       string           `json:"pane_id"`
-	Agent                        string           `json:"agent"`
-	State                        string           `json:"state"`
-	DetectedAgent                *string          `json:"detected_agent"`
-	ScreenState                  *string          `json:"screen_state"`
-	ManifestSource               *string          `json:"manifest_source"`
-	ManifestVersion              *string          `json:"manifest_version"`
-	CachedRemoteVersion          *string          `json:"cached_remote_version"`
-	LocalOverrideShadowingRemote bool             `json:"local_override_shadowing_remote"`
-	RemoteUpdateStatus           *string          `json:"remote_update_status"`
-	RemoteUpdateError            *string          `json:"remote_update_error"`
-	MatchedRule                  *detect.RuleInfo `json:"matched_rule"`
-	VisibleIdle                  bool             `json:"visible_idle"`
-	VisibleBlocker               bool             `json:"visible_blocker"`
-	VisibleWorking               bool             `json:"visible_working"`
-	ScreenDetectionSkipped       bool             `json:"screen_detection_skipped"`
-	HookAuthority                *string          `json:"hook_authority"`
-	SkipStateUpdate              bool             `json:"skip_state_update"`
-	SkippedUpdateReason          *string          `json:"skipped_update_reason"`
-	FallbackReason               *string          `json:"fallback_reason"`
-	Warning                      *string          `json:"warning"`
-	EvaluatedRules               []explainRule    `json:"evaluated_rules"`
-}
-
-type explainRule struct {
-	ID       string          `json:"id"`
-	Priority int             `json:"priority"`
-	Region   string          `json:"region"`
-	State    detect.State    `json:"state"`
-	Matched  bool            `json:"matched"`
-	Evidence explainEvidence `json:"evidence"`
-}
-
-type explainEvidence struct {
-	RegionBytes   int    `json:"region_bytes"`
-	RegionPreview string `json:"region_preview"`
-}
-
 func strPtr(s string) *string {
 	if s == "" {
 		return nil
@@ -162,49 +121,26 @@ func strPtr(s string) *string {
 
 // explain evaluates the agent's manifest on the screen as it is now.
 func (p *Pane) explain(r *AgentRequest) *api.Reply {
-	doc := explainDoc{
-		PaneID: r.Req.PaneID, Agent: r.Agent, State: r.State,
-		DetectedAgent: strPtr(p.det.agent), ScreenState: strPtr(string(p.det.state)),
-		ScreenDetectionSkipped: r.Skipped, HookAuthority: strPtr(r.Authority),
-		EvaluatedRules: []explainRule{},
-	}
 	var m *detect.Manifest
 	if p.det.catalog != nil {
 		m, _ = p.det.catalog.Get(r.Agent)
 	}
+	var doc protocol.AgentExplanation
 	if m == nil {
 		if r.Authority == "" {
 			return api.Fail(protocol.Errorf(protocol.CodeAgentExplainUnavail, "no detection manifest for %s", r.Agent))
 		}
-		doc.Warning = strPtr("no detection manifest for " + r.Agent + "; its state comes from hook " + r.Authority)
-		return explainReply(doc)
+		doc = protocol.AgentExplanation{Agent: r.Agent, EvaluatedRules: []protocol.ExplainedRule{},
+			Warning: strPtr("no detection manifest for " + r.Agent + "; its state comes from hook " + r.Authority)}
+	} else {
+		text := p.term.Read(emulator.ReadOptions{Source: emulator.SourceDetection}).Text
+		doc = detect.Explain(r.Agent, m, m.Evaluate(detect.Input{Lines: strings.Split(text, "\n"), Title: p.term.Title()}))
 	}
-	doc.ManifestSource, doc.ManifestVersion = strPtr(m.Source()), strPtr(m.Version())
-	text := p.term.Read(emulator.ReadOptions{Source: emulator.SourceDetection}).Text
-	res := m.Evaluate(detect.Input{Lines: strings.Split(text, "\n"), Title: p.term.Title()})
-	doc.MatchedRule = res.Matched
-	doc.VisibleIdle, doc.VisibleBlocker, doc.VisibleWorking = res.VisibleIdle, res.VisibleBlocker, res.VisibleWorking
-	doc.SkipStateUpdate = res.SkipStateUpdate
-	if res.SkipStateUpdate {
-		doc.SkippedUpdateReason = strPtr("matched rule keeps the previous state")
-	}
+	doc.PaneID, doc.State = r.Req.PaneID, r.State
+	doc.DetectedAgent, doc.ScreenState = strPtr(p.det.agent), strPtr(string(p.det.state))
+	doc.ScreenDetectionSkipped, doc.HookAuthority = r.Skipped, strPtr(r.Authority)
 	if r.Skipped {
 		doc.SkippedUpdateReason = strPtr("full-lifecycle hook authority " + r.Authority + " owns the state")
 	}
-	doc.FallbackReason = strPtr(res.FallbackReason)
-	for _, e := range res.Evaluated {
-		doc.EvaluatedRules = append(doc.EvaluatedRules, explainRule{
-			ID: e.ID, Priority: e.Priority, Region: e.Region, State: e.State, Matched: e.Matched,
-			Evidence: explainEvidence{RegionBytes: e.RegionBytes, RegionPreview: e.RegionPreview},
-		})
-	}
-	return explainReply(doc)
-}
-
-func explainReply(doc explainDoc) *api.Reply {
-	raw, err := json.Marshal(doc)
-	if err != nil {
-		return api.Fail(err)
-	}
-	return api.Done(protocol.AgentExplainResult{Explain: raw})
+	return api.Done(protocol.AgentExplainResult{Explain: doc})
 }

@@ -309,23 +309,10 @@ func TestAgentAPI_ReadExplainKeysNames(t *testing.T) {
 	if !strings.Contains(read.Read.Text, "Do you want to proceed?") || read.Read.PaneID != a {
 		t.Fatalf("agent.read: %+v", read.Read)
 	}
-	var explained struct {
-		Explain struct {
-			Agent       string `json:"agent"`
-			MatchedRule *struct {
-				ID    string `json:"id"`
-				State string `json:"state"`
-			} `json:"matched_rule"`
-			EvaluatedRules []struct {
-				Matched  bool `json:"matched"`
-				Evidence struct {
-					RegionPreview string `json:"region_preview"`
-				} `json:"evidence"`
-			} `json:"evaluated_rules"`
-		} `json:"explain"`
-	}
+	var explained protocol.AgentExplainResult
 	r.call("agent.explain", map[string]any{"target": a}, &explained)
-	if explained.Explain.Agent != "claude" || explained.Explain.MatchedRule == nil || explained.Explain.MatchedRule.State != "blocked" || len(explained.Explain.EvaluatedRules) < 2 {
+	if explained.Explain.Agent != "claude" || explained.Explain.MatchedRule == nil || explained.Explain.MatchedRule.State != "blocked" ||
+		len(explained.Explain.EvaluatedRules) < 2 || explained.Explain.PaneID != a || explained.Explain.EvaluatedRules[0].Evidence == nil {
 		t.Fatalf("agent.explain: %+v", explained.Explain)
 	}
 

@@ -1,0 +1,43 @@
+package detect
+
+import "github.com/herdr-go/herdr/protocol"
+
+// Explain renders an evaluation as the wire explanation: the manifest, the
+// winning rule and every rule with its evidence. Callers add what they
+// know about the pane (its id, hook authority).
+func Explain(agent string, m *Manifest, res Result) protocol.AgentExplanation {
+	e := protocol.AgentExplanation{
+		Agent:           agent,
+		State:           string(res.State),
+		ManifestSource:  optional(m.Source()),
+		ManifestVersion: optional(m.Version()),
+		VisibleIdle:     res.VisibleIdle,
+		VisibleBlocker:  res.VisibleBlocker,
+		VisibleWorking:  res.VisibleWorking,
+		SkipStateUpdate: res.SkipStateUpdate,
+		FallbackReason:  optional(res.FallbackReason),
+		EvaluatedRules:  make([]protocol.ExplainedRule, 0, len(res.Evaluated)),
+	}
+	if res.Matched != nil {
+		r := res.Matched
+		e.MatchedRule = &protocol.ExplainedRule{ID: r.ID, Priority: r.Priority, Region: r.Region, State: string(r.State), Matched: true}
+	}
+	if res.SkipStateUpdate {
+		e.SkippedUpdateReason = optional("matched rule keeps the previous state")
+	}
+	for _, r := range res.Evaluated {
+		e.EvaluatedRules = append(e.EvaluatedRules, protocol.ExplainedRule{
+			ID: r.ID, Priority: r.Priority, Region: r.Region, State: string(r.State), Matched: r.Matched,
+			Evidence: &protocol.ExplainEvidence{RegionBytes: r.RegionBytes, RegionPreview: r.RegionPreview},
+		})
+	}
+	return e
+}
+
+// optional turns "" into an absent (null) wire field.
+func optional(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
