@@ -62,38 +62,21 @@ explain prints a summary unless --json.
 }
 
 func (a *app) agentReadCmd() *cobra.Command {
-	var (
-		source, format string
-		lines          uint32
-		ansi           bool
-	)
+	var f readFlags
 	cmd := &cobra.Command{
 		Use:   "read <target>",
 		Short: summary("agent.read"),
 		Long:  summary("agent.read") + " and print the text itself. Default: recent output as plain text.\n\n" + targetHelp,
 		Args:  exactArgs("<target>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := wireSource(source)
-			if err != nil {
+			p := protocol.AgentReadParams{Target: args[0]}
+			if err := f.params(cmd, &p.Source, &p.Format, &p.Lines, &p.StripANSI); err != nil {
 				return err
-			}
-			if format != protocol.FormatText && format != protocol.FormatANSI {
-				return fmt.Errorf("invalid --format %q: expected text or ansi", format)
-			}
-			p := protocol.AgentReadParams{Target: args[0], Source: src, Format: format}
-			if ansi {
-				p.Format = protocol.FormatANSI
-			}
-			if cmd.Flags().Changed("lines") {
-				p.Lines = &lines
 			}
 			return exit(a.request("cli:agent:read", "agent.read", p, a.printReadText))
 		},
 	}
-	cmd.Flags().StringVar(&source, "source", "recent", sourceHelp)
-	cmd.Flags().Uint32Var(&lines, "lines", 0, "how many lines to read")
-	cmd.Flags().StringVar(&format, "format", protocol.FormatText, "text or ansi")
-	cmd.Flags().BoolVar(&ansi, "ansi", false, "same as --format ansi")
+	f.bind(cmd, false)
 	return cmd
 }
 

@@ -277,12 +277,50 @@ func wireSource(s string) (string, error) {
 
 const sourceHelp = "what to read: visible (the screen), recent (scrollback tail), recent-unwrapped (tail with soft wraps joined) or detection"
 
+// readFlags are the flags of `pane read` and `agent read`.
+type readFlags struct {
+	source, format string
+	lines          uint32
+	ansi, raw      bool
+}
+
+func (f *readFlags) bind(cmd *cobra.Command, withRaw bool) {
+	cmd.Flags().StringVar(&f.source, "source", "recent", sourceHelp)
+	cmd.Flags().Uint32Var(&f.lines, "lines", 0, "how many lines to read")
+	cmd.Flags().StringVar(&f.format, "format", protocol.FormatText, "text or ansi")
+	cmd.Flags().BoolVar(&f.ansi, "ansi", false, "same as --format ansi")
+	if withRaw {
+		cmd.Flags().BoolVar(&f.raw, "raw", false, "ansi format without stripping any escape sequence")
+	}
+}
+
+// params checks the flags and fills the read params they set.
+func (f *readFlags) params(cmd *cobra.Command, source, format *string, lines **uint32, strip **bool) error {
+	src, err := wireSource(f.source)
+	if err != nil {
+		return err
+	}
+	if f.format != protocol.FormatText && f.format != protocol.FormatANSI {
+		return fmt.Errorf("invalid --format %q: expected text or ansi", f.format)
+	}
+	if (f.ansi || f.raw) && cmd.Flags().Changed("format") && f.format != protocol.FormatANSI {
+		return errors.New("--ansi and --raw read ansi; they conflict with --format text")
+	}
+	*source, *format = src, f.format
+	if f.ansi || f.raw {
+		*format = protocol.FormatANSI
+	}
+	if f.raw {
+		*strip = protocol.Ptr(false)
+	}
+	if cmd.Flags().Changed("lines") {
+		*lines = &f.lines
+	}
+	return nil
+}
+
 func (a *app) paneReadCmd() *cobra.Command {
-	var (
-		source, format string
-		lines          uint32
-		ansi, raw      bool
-	)
+	var f readFlags
 	cmd := &cobra.Command{
 		Use:   "read <pane>",
 		Short: summary("pane.read"),
@@ -293,34 +331,14 @@ sequence.`,
   herdr pane read w1:p2 --source visible --ansi`,
 		Args: exactArgs("<pane>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			src, err := wireSource(source)
-			if err != nil {
+			p := protocol.PaneReadParams{PaneID: args[0]}
+			if err := f.params(cmd, &p.Source, &p.Format, &p.Lines, &p.StripANSI); err != nil {
 				return err
-			}
-			if format != protocol.FormatText && format != protocol.FormatANSI {
-				return fmt.Errorf("invalid --format %q: expected text or ansi", format)
-			}
-			if (ansi || raw) && cmd.Flags().Changed("format") && format != protocol.FormatANSI {
-				return errors.New("--ansi and --raw read ansi; they conflict with --format text")
-			}
-			p := protocol.PaneReadParams{PaneID: args[0], Source: src, Format: format}
-			if ansi || raw {
-				p.Format = protocol.FormatANSI
-			}
-			if raw {
-				p.StripANSI = protocol.Ptr(false)
-			}
-			if cmd.Flags().Changed("lines") {
-				p.Lines = &lines
 			}
 			return exit(a.request("cli:pane:read", "pane.read", p, a.printReadText))
 		},
 	}
-	cmd.Flags().StringVar(&source, "source", "recent", sourceHelp)
-	cmd.Flags().Uint32Var(&lines, "lines", 0, "how many lines to read")
-	cmd.Flags().StringVar(&format, "format", protocol.FormatText, "text or ansi")
-	cmd.Flags().BoolVar(&ansi, "ansi", false, "same as --format ansi")
-	cmd.Flags().BoolVar(&raw, "raw", false, "ansi format without stripping any escape sequence")
+	f.bind(cmd, true)
 	return cmd
 }
 
