@@ -43,8 +43,7 @@ func TestAgents_DetectionAndSeenRule(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(fakeClaude), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	c, _ := protocol.Connect(sock)
-	defer c.Close()
+	c := dial(t, sock)
 	env := map[string]string{"PATH": bin + ":" + os.Getenv("PATH")}
 	if err := c.Call("workspace.create", map[string]any{"cwd": "/tmp", "env": env}, nil); err != nil {
 		t.Fatal(err)

@@ -12,8 +12,7 @@ import (
 // hang up leave nothing behind (their connection actors and goroutines end).
 func TestGateway_DisconnectCancelsWaits(t *testing.T) {
 	sock := startServer(t)
-	c, _ := protocol.Connect(sock)
-	defer c.Close()
+	c := dial(t, sock)
 	if err := c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, nil); err != nil {
 		t.Fatal(err)
 	}

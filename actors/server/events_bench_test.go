@@ -15,11 +15,7 @@ import (
 // matched on one connection (the echo through a real shell).
 func BenchmarkSendTextToMatch(b *testing.B) {
 	sock := startServer(b)
-	c, err := protocol.Connect(sock)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(b, sock)
 	if err := c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, nil); err != nil {
 		b.Fatal(err)
 	}
@@ -52,22 +48,14 @@ func BenchmarkSendTextToMatch(b *testing.B) {
 // b.N events; no subscriber that keeps reading may get events_lost.
 func BenchmarkFanOut100Subscribers(b *testing.B) {
 	sock := startServer(b)
-	c, err := protocol.Connect(sock)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(b, sock)
 	c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, nil)
 	const subs = 100
 	var wg sync.WaitGroup
 	counts := make([]int, subs)
 	ready := make(chan struct{}, subs)
 	for i := 0; i < subs; i++ {
-		s, err := protocol.Connect(sock)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer s.Close()
+		s := dial(b, sock)
 		if ack, err := s.RoundTrip([]byte(`{"id":"s","method":"events.subscribe","params":{"subscriptions":[{"type":"tab.renamed"}]}}`)); err != nil || !strings.Contains(string(ack), "subscription_started") {
 			b.Fatalf("subscribe: %s %v", ack, err)
 		}

@@ -60,8 +60,7 @@ var allKinds = func() string {
 func TestEvents_LifecycleOrder(t *testing.T) {
 	sock := startServer(t)
 	sub := subscribe(t, sock, allKinds)
-	c, _ := protocol.Connect(sock)
-	defer c.Close()
+	c := dial(t, sock)
 	steps := []struct {
 		method string
 		params any
@@ -102,8 +101,7 @@ func TestEvents_LifecycleOrder(t *testing.T) {
 
 func TestEvents_SubscribeValidation(t *testing.T) {
 	sock := startServer(t)
-	c, _ := protocol.Connect(sock)
-	defer c.Close()
+	c := dial(t, sock)
 	out, _ := c.RoundTrip([]byte(`{"id":"s","method":"events.subscribe","params":{"subscriptions":[{"type":"pane.created"},{"type":"pane.scroll_changed","pane_id":"w9:p9"}]}}`))
 	if !strings.HasPrefix(string(out), `{"id":"s","error":{"code":"pane_not_found"`) {
 		t.Fatalf("got %s", out)
@@ -116,8 +114,7 @@ func TestEvents_SubscribeValidation(t *testing.T) {
 
 func TestEvents_OutputMatchedAndWaits(t *testing.T) {
 	sock := startServer(t)
-	c, _ := protocol.Connect(sock)
-	defer c.Close()
+	c := dial(t, sock)
 	if err := c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -136,8 +133,7 @@ func TestEvents_OutputMatchedAndWaits(t *testing.T) {
 		t.Fatalf("immediate wait: %s %v", got.Event, err)
 	}
 	// A wait for a later event is answered when it happens.
-	w, _ := protocol.Connect(sock)
-	defer w.Close()
+	w := dial(t, sock)
 	if err := w.WriteLine([]byte(`{"id":"w","method":"events.wait","params":{"match_event":{"event":"tab_renamed","tab_id":"w1:t1","label":"later"},"timeout_ms":10000}}`)); err != nil {
 		t.Fatal(err)
 	}
@@ -171,8 +167,7 @@ func TestEvents_StalledReaderIsCut(t *testing.T) {
 	stalled := subscribe(t, sock, `{"subscriptions":[{"type":"workspace.renamed"}]}`)
 	stalled.Conn().(*net.UnixConn).SetReadBuffer(4096)
 	reader := subscribe(t, sock, `{"subscriptions":[{"type":"workspace.renamed"}]}`)
-	c, _ := protocol.Connect(sock)
-	defer c.Close()
+	c := dial(t, sock)
 	c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, nil)
 	const n = 4000
 	label := strings.Repeat("x", 2000) // big events fill the stalled socket quickly
@@ -216,8 +211,7 @@ func TestEvents_StalledReaderIsCut(t *testing.T) {
 func TestEvents_SinceSeqResumes(t *testing.T) {
 	sock := startServer(t)
 	first := subscribe(t, sock, `{"subscriptions":[{"type":"tab.renamed"}]}`)
-	c, _ := protocol.Connect(sock)
-	defer c.Close()
+	c := dial(t, sock)
 	c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, nil)
 	for _, l := range []string{"a", "b", "c"} {
 		c.Call("tab.rename", map[string]any{"tab_id": "w1:t1", "label": l}, nil)

@@ -60,11 +60,7 @@ func nextScroll(t *testing.T, sub *protocol.Client) protocol.PaneScrollChangedEv
 
 func TestScreenScroll_ViewAndReset(t *testing.T) {
 	sock := startServer(t)
-	c, err := protocol.Connect(sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(t, sock)
 	if err := c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,17 @@ func startServer(tb testing.TB) string {
 	return startServerWith(tb, "[terminal]\ndefault_shell = \"/bin/sh\"\n")
 }
 
+// dial connects to the server and closes the connection when the test ends.
+func dial(tb testing.TB, sock string) *protocol.Client {
+	tb.Helper()
+	c, err := protocol.Connect(sock)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { c.Close() })
+	return c
+}
+
 // startServerWith is startServer with the given config.toml.
 func startServerWith(tb testing.TB, config string) string {
 	tb.Helper()
@@ -69,11 +80,7 @@ func startServerWith(tb testing.TB, config string) string {
 
 func TestServer_PingAndErrors(t *testing.T) {
 	sock := startServer(t)
-	c, err := protocol.Connect(sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(t, sock)
 	var pong protocol.Pong
 	if err := c.Call("ping", nil, &pong); err != nil || pong.Protocol != 20 {
 		t.Fatalf("ping: %+v %v", pong, err)
@@ -94,11 +101,7 @@ func TestServer_PingAndErrors(t *testing.T) {
 
 func TestServer_WorkspaceLifecycle(t *testing.T) {
 	sock := startServer(t)
-	c, err := protocol.Connect(sock)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(t, sock)
 	var created protocol.WorkspaceCreated
 	if err := c.Call("workspace.create", map[string]any{"cwd": "/tmp", "label": "api"}, &created); err != nil {
 		t.Fatal(err)
@@ -117,7 +120,7 @@ func TestServer_WorkspaceLifecycle(t *testing.T) {
 		t.Fatal(err)
 	}
 	var matched protocol.OutputMatched
-	err = c.Call("pane.wait_for_output", map[string]any{
+	err := c.Call("pane.wait_for_output", map[string]any{
 		"pane_id": "w1:p2", "source": "recent", "match": map[string]string{"type": "regex", "value": "42$"}, "timeout_ms": 10000,
 	}, &matched)
 	if err != nil || matched.MatchedLine == nil || !strings.HasSuffix(*matched.MatchedLine, "42") {
@@ -134,11 +137,7 @@ func TestServer_WorkspaceLifecycle(t *testing.T) {
 
 func BenchmarkPing_OneConnection(b *testing.B) {
 	sock := startServer(b)
-	c, err := protocol.Connect(sock)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(b, sock)
 	line := []byte(`{"id":"1","method":"ping","params":{}}`)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -166,11 +165,7 @@ func BenchmarkPing_FreshConnection(b *testing.B) {
 
 func BenchmarkPaneGet_OneConnection(b *testing.B) {
 	sock := startServer(b)
-	c, err := protocol.Connect(sock)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer c.Close()
+	c := dial(b, sock)
 	if err := c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, nil); err != nil {
 		b.Fatal(err)
 	}
@@ -193,8 +188,7 @@ func BenchmarkPaneGet_OneConnection(b *testing.B) {
 func TestServer_UnstartableShellChangesNothing(t *testing.T) {
 	sock := startServerWith(t, "[terminal]\ndefault_shell = \"/nonexistent/shell\"\n")
 	sub := subscribe(t, sock, `{"subscriptions":[{"type":"workspace.created"},{"type":"workspace.closed"},{"type":"tab.closed"}]}`)
-	c, _ := protocol.Connect(sock)
-	defer c.Close()
+	c := dial(t, sock)
 	err := c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, nil)
 	if e := protocol.AsError(err); err == nil || e.Code != protocol.CodePaneSplitFailed || !strings.Contains(e.Message, "/nonexistent/shell") {
 		t.Fatalf("workspace.create = %v, want pane_split_failed naming the shell", err)
