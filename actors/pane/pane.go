@@ -88,6 +88,7 @@ type Pane struct {
 	facts    Facts
 	waits    waitSet
 	matchers []*matcher
+	toPTY    chan []byte // input for writeLoop; closed when the pane stops
 	det      detector
 	screen   screenState
 	exited   bool
@@ -160,8 +161,13 @@ func (p *Pane) start(ctx actor.Context) {
 	}
 	p.cmd, p.ptmx = cmd, ptmx
 	ctx.Send(ctx.Parent(), &Started{TerminalID: p.spec.TerminalID, PID: cmd.Process.Pid})
+	p.toPTY = make(chan []byte, inputBacklog)
 	go p.readLoop(ctx.ActorSystem().Root, ctx.Self())
+	go p.writeLoop()
 }
+
+// inputBacklog bounds the writes waiting for a program to read its input.
+const inputBacklog = 256
 
 // readLoop runs on its own goroutine: it reads the PTY until EIO (the child
 // and every holder of the slave are gone and all output is read), then reaps
@@ -226,7 +232,23 @@ func (p *Pane) sendFacts(ctx actor.Context) {
 // writeBack sends emulator replies (DA, DSR) to the program.
 func (p *Pane) writeBack(b []byte) {
 	if p.ptmx != nil {
-		p.ptmx.Write(b)
+		select {
+		case p.toPTY <- append([]byte(nil), b...):
+		default: // a program that reads nothing gets no reply either
+		}
+	}
+}
+
+// writeLoop writes input to the PTY on its own goroutine: a program that
+// stops reading its input blocks this goroutine, never the pane actor,
+// which must keep draining the program's output.
+func (p *Pane) writeLoop() {
+	failed := false
+	for b := range p.toPTY {
+		if !failed {
+			_, err := p.ptmx.Write(b)
+			failed = err != nil
+		}
 	}
 }
 
@@ -246,6 +268,9 @@ func (p *Pane) stop(ctx actor.Context) {
 	p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane closed while waiting for output"))
 	if p.in != nil {
 		p.in.close()
+	}
+	if p.toPTY != nil {
+		close(p.toPTY)
 	}
 	if p.cmd == nil || p.cmd.Process == nil {
 		return

@@ -81,10 +81,12 @@ func (p *Pane) input(b []byte) *api.Reply {
 	if len(b) == 0 {
 		return api.OK()
 	}
-	if _, err := p.ptmx.Write(b); err != nil {
-		return api.Fail(protocol.Errorf(protocol.CodePaneSendFailed, "write to pane: %v", err))
+	select {
+	case p.toPTY <- b:
+		return api.OK()
+	default:
+		return api.Fail(protocol.Errorf(protocol.CodePaneSendFailed, "the program in the pane is not reading its input (%d writes pending)", cap(p.toPTY)))
 	}
-	return api.OK()
 }
 
 func (p *Pane) sendText(ctx actor.Context, req *Request) *api.Reply {

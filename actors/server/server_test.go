@@ -207,3 +207,39 @@ func TestServer_UnstartableShellChangesNothing(t *testing.T) {
 		t.Fatalf("an event was published for a failed create: %s", line)
 	}
 }
+
+// TestServer_PaneNotReadingInputStaysResponsive: input for a program that
+// never reads it must not stall the pane: its output and reads go on.
+func TestServer_PaneNotReadingInputStaysResponsive(t *testing.T) {
+	sock := startServer(t)
+	c := dial(t, sock)
+	if err := c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// A foreground program that prints a line a tick and never reads.
+	if err := c.Call("pane.send_input", map[string]any{"pane_id": "w1:p1", "text": "stty -icanon -echo; while :; do echo tick-$((n=n+1)); sleep 0.05; done", "keys": []string{"Enter"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitTick := func(why string) {
+		t.Helper()
+		if err := c.Call("pane.wait_for_output", map[string]any{"pane_id": "w1:p1", "source": "recent", "lines": 3,
+			"match": map[string]string{"type": "regex", "value": "tick-[0-9]+$"}, "timeout_ms": 5000}, nil); err != nil {
+			t.Fatalf("%s: %v", why, err)
+		}
+	}
+	waitTick("before the flood")
+	c.Conn().SetDeadline(time.Now().Add(10 * time.Second)) // a stalled pane fails, not hangs
+	// Far more input than the terminal buffers: the writer blocks, the pane does not.
+	big := strings.Repeat("x", 64<<10)
+	for i := 0; i < 8; i++ {
+		if err := c.Call("pane.send_text", map[string]any{"pane_id": "w1:p1", "text": big}, nil); err != nil {
+			t.Fatalf("send %d: %v", i, err)
+		}
+	}
+	var before protocol.PaneInfoResult
+	c.Call("pane.get", map[string]any{"pane_id": "w1:p1"}, &before)
+	if err := c.Call("events.wait", map[string]any{"match_event": map[string]any{"event": "pane_output_changed", "pane_id": "w1:p1",
+		"min_revision": before.Pane.Revision + 3}, "timeout_ms": 5000}, nil); err != nil {
+		t.Fatalf("the pane stopped applying output after the input flood: %v", err)
+	}
+}
