@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -23,6 +24,9 @@ type lineMsg struct {
 	line    []byte
 	tooLong bool
 }
+
+// writerCaughtUp says the writer emptied its channel while a backlog waited.
+type writerCaughtUp struct{}
 
 // eofMsg says the client will send nothing more; gone says it also stopped
 // reading, so a pending wait has nobody to answer and is cancelled.
@@ -52,6 +56,11 @@ type conn struct {
 	streamID string          // the subscribe request's id, once streaming
 	early    []*events.Batch // batches that arrived before the acknowledgement
 	ackToBus func()          // tells the bus the last batch is written
+
+	backlog      []outItem   // items waiting for room in out
+	writerBehind atomic.Bool // backlog is non-empty: the writer should call back
+	root         *actor.RootContext
+	self         *actor.PID
 }
 
 func connProps(c net.Conn, opts Options) *actor.Props {
@@ -68,6 +77,7 @@ func (c *conn) Receive(ctx actor.Context) {
 			c.credits <- struct{}{}
 		}
 		root, self, bus := ctx.ActorSystem().Root, ctx.Self(), c.opts.Events
+		c.root, c.self = root, self
 		c.ackToBus = func() { root.Send(bus, &events.Ack{Sub: self}) }
 		go c.readLoop(root, self)
 		go c.writeLoop()
@@ -80,6 +90,8 @@ func (c *conn) Receive(ctx actor.Context) {
 		c.pump(ctx)
 	case *api.Reply:
 		c.finish(ctx, msg)
+	case *writerCaughtUp:
+		c.refill()
 	case *events.Batch:
 		c.stream(msg)
 	case *api.Frames:
@@ -199,7 +211,7 @@ func (c *conn) stream(b *events.Batch) {
 		c.early = append(c.early, b)
 		return
 	}
-	c.out <- outItem{lines: b.Lines, after: c.ackToBus}
+	c.enqueue(outItem{lines: b.Lines, after: c.ackToBus})
 }
 
 // reply encodes an answer and returns the request's read-ahead credit.
@@ -221,7 +233,39 @@ func (c *conn) reply(id string, r *api.Reply) {
 }
 
 func (c *conn) write(line []byte, after func()) {
-	c.out <- outItem{line: line, after: after}
+	c.enqueue(outItem{line: line, after: after})
+}
+
+// enqueue hands an item to the writer without ever blocking the actor:
+// when the writer's channel is full (a slow client with many panes'
+// frames in flight) items wait in backlog, in order, and the writer asks
+// for them once it has caught up. What can be pending is bounded: 64
+// answers, one event batch, one frame per watched pane.
+func (c *conn) enqueue(item outItem) {
+	if len(c.backlog) == 0 {
+		select {
+		case c.out <- item:
+			return
+		default:
+		}
+	}
+	c.backlog = append(c.backlog, item)
+	c.writerBehind.Store(true)
+	c.refill() // the writer may have emptied the channel before the flag was set
+}
+
+// refill moves the backlog into the writer's channel as far as it fits.
+func (c *conn) refill() {
+	for len(c.backlog) > 0 {
+		select {
+		case c.out <- c.backlog[0]:
+			c.backlog[0] = outItem{}
+			c.backlog = c.backlog[1:]
+		default:
+			c.writerBehind.Store(true)
+			return
+		}
+	}
 }
 
 // readLoop reads request lines; each takes a credit, so at most window
@@ -289,6 +333,9 @@ func (c *conn) writeLoop() {
 			if len(c.out) == 0 {
 				failed = w.Flush() != nil
 			}
+		}
+		if len(c.out) == 0 && c.writerBehind.CompareAndSwap(true, false) {
+			c.root.Send(c.self, &writerCaughtUp{})
 		}
 		if item.after != nil {
 			w.Flush()
