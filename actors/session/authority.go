@@ -235,13 +235,9 @@ func (s *Session) ttl(ctx actor.Context, ms *uint64, termID, wsID string) uint64
 
 func (s *Session) reportAgent(_ actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.PaneReportAgentParams)
-	p, err := s.resolvePane(prm.PaneID)
-	if err != nil {
-		return api.Fail(err)
-	}
-	h := s.hookOf(p, p.facts)
-	if ok, err := h.seqs.accept("agent", prm.Source, prm.Seq); err != nil || !ok {
-		return okOrFail(err)
+	p, h, done := s.hookCall(prm.PaneID, "agent", prm.Source, prm.Seq)
+	if done != nil {
+		return done
 	}
 	agent := detect.Canonical(prm.Agent)
 	full := fullLifecycleSources[prm.Source]
@@ -279,6 +275,22 @@ func sessionRef(source, agent string, id, path *string) *protocol.AgentSessionIn
 	return nil
 }
 
+// hookCall is the preamble of the pane hook methods: resolve the pane, take
+// its hook state and check the report's sequence number for its source.
+// A non-nil reply ends the call (an error, or an out-of-order report that
+// is accepted and ignored).
+func (s *Session) hookCall(paneID, kind, source string, seq *uint64) (*paneRec, *hookState, *api.Reply) {
+	p, err := s.resolvePane(paneID)
+	if err != nil {
+		return nil, nil, api.Fail(err)
+	}
+	h := s.hookOf(p, p.facts)
+	if ok, err := h.seqs.accept(kind, source, seq); err != nil || !ok {
+		return nil, nil, okOrFail(err)
+	}
+	return p, h, nil
+}
+
 func okOrFail(err error) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
@@ -288,13 +300,9 @@ func okOrFail(err error) *api.Reply {
 
 func (s *Session) reportAgentSession(_ actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.PaneReportAgentSessionParams)
-	p, err := s.resolvePane(prm.PaneID)
-	if err != nil {
-		return api.Fail(err)
-	}
-	h := s.hookOf(p, p.facts)
-	if ok, err := h.seqs.accept("session", prm.Source, prm.Seq); err != nil || !ok {
-		return okOrFail(err)
+	p, h, done := s.hookCall(prm.PaneID, "session", prm.Source, prm.Seq)
+	if done != nil {
+		return done
 	}
 	agent := detect.Canonical(prm.Agent)
 	if p.facts.Agent != "" && agent != p.facts.Agent {
@@ -327,13 +335,9 @@ func (s *Session) clearAgentAuthority(_ actor.Context, call *api.Call) *api.Repl
 
 func (s *Session) releaseAgent(_ actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.PaneReleaseAgentParams)
-	p, err := s.resolvePane(prm.PaneID)
-	if err != nil {
-		return api.Fail(err)
-	}
-	h := s.hookOf(p, p.facts)
-	if ok, err := h.seqs.accept("agent", prm.Source, prm.Seq); err != nil || !ok {
-		return okOrFail(err)
+	p, h, done := s.hookCall(prm.PaneID, "agent", prm.Source, prm.Seq)
+	if done != nil {
+		return done
 	}
 	if h.auth == nil || h.auth.source != prm.Source || h.auth.agent != detect.Canonical(prm.Agent) {
 		return api.OK()
@@ -348,13 +352,9 @@ func (s *Session) releaseAgent(_ actor.Context, call *api.Call) *api.Reply {
 
 func (s *Session) reportMetadata(ctx actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.PaneReportMetadataParams)
-	p, err := s.resolvePane(prm.PaneID)
-	if err != nil {
-		return api.Fail(err)
-	}
-	h := s.hookOf(p, p.facts)
-	if ok, err := h.seqs.accept("meta", prm.Source, prm.Seq); err != nil || !ok {
-		return okOrFail(err)
+	p, h, done := s.hookCall(prm.PaneID, "meta", prm.Source, prm.Seq)
+	if done != nil {
+		return done
 	}
 	before := s.presentationKey(p)
 	gen := s.ttl(ctx, prm.TTLMS, p.termID, "")
