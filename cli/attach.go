@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"syscall"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -103,7 +102,7 @@ func (a *app) startServer(sock string) int {
 	if cwd, err := a.getwd(); err == nil {
 		cmd.Dir = cwd
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	cmd.SysProcAttr = detached()
 	if err := cmd.Start(); err != nil {
 		fmt.Fprintf(a.stderr, "herdr: start the server: %v\n", err)
 		return 1

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -601,7 +600,7 @@ func TestE2E_Pane_ProcessInfo(t *testing.T) {
 	if info.PaneID != "w1:p1" || info.ShellPID == nil || *info.ShellPID == 0 {
 		t.Fatalf("process_info = %+v, want pane w1:p1 with a shell pid", info)
 	}
-	if err := syscall.Kill(int(*info.ShellPID), 0); err != nil {
+	if err := processAlive(int(*info.ShellPID)); err != nil {
 		t.Errorf("shell pid %d is not a live process: %v", *info.ShellPID, err)
 	}
 	// Without pane_id: the focused pane.

@@ -121,6 +121,7 @@ type Home struct {
 // that makes panes run /bin/sh. It is removed when the test ends.
 func NewHome(t testing.TB) *Home {
 	t.Helper()
+	requireUnixShell(t)
 	dir, err := os.MkdirTemp("", "hd")
 	if err != nil {
 		t.Fatal(err)

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -231,6 +232,9 @@ func TestShell(t *testing.T) {
 		{"non_login on macOS", withShell("/bin/zsh", "non_login"), nil, "darwin", "/bin/zsh", nil},
 		{"auto on macOS is login", withShell("", "auto"), map[string]string{"SHELL": "/bin/zsh"}, "darwin", "/bin/zsh", []string{"-l"}},
 		{"auto on linux is not login", withShell("", "auto"), map[string]string{"SHELL": "/bin/zsh"}, "linux", "/bin/zsh", nil},
+		{"PowerShell on Windows", withShell("", "auto"), nil, "windows", "powershell.exe", nil},
+		{"no login mode on Windows", withShell("pwsh.exe", "login"), nil, "windows", "pwsh.exe", nil},
+		{"$SHELL on Windows", withShell("", "non_login"), map[string]string{"SHELL": "bash.exe"}, "windows", "bash.exe", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -243,14 +247,18 @@ func TestShell(t *testing.T) {
 }
 
 func TestShellPublic(t *testing.T) {
-	// The exported method must honour config > $SHELL > /bin/sh whatever the host OS.
+	// The exported method must honour config > $SHELL > the host's default.
 	c := Default()
 	c.Terminal.ShellMode = "login"
-	if path, args := c.Shell(envMap(map[string]string{"SHELL": "/bin/fish"})); path != "/bin/fish" || !slices.Equal(args, []string{"-l"}) {
+	wantArgs := []string{"-l"}
+	if runtime.GOOS == "windows" {
+		wantArgs = nil
+	}
+	if path, args := c.Shell(envMap(map[string]string{"SHELL": "/bin/fish"})); path != "/bin/fish" || !slices.Equal(args, wantArgs) {
 		t.Errorf("Shell = %q %q", path, args)
 	}
 	c.Terminal.ShellMode = "non_login"
-	if path, args := c.Shell(envMap(nil)); path != "/bin/sh" || len(args) != 0 {
+	if path, args := c.Shell(envMap(nil)); path != defaultShell(runtime.GOOS) || len(args) != 0 {
 		t.Errorf("Shell = %q %q", path, args)
 	}
 }

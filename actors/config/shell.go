@@ -2,12 +2,21 @@ package config
 
 import "runtime"
 
-// DefaultShellPath is the shell used when neither the config nor $SHELL names one.
+// DefaultShellPath is the shell used when neither the config nor $SHELL
+// names one; on Windows it is WindowsShell.
 const DefaultShellPath = "/bin/sh"
 
+// WindowsShell is Windows' default shell (Windows PowerShell ships with
+// every Windows release; pwsh may not be installed).
+const WindowsShell = "powershell.exe"
+
 // Shell returns the program and arguments for a new pane's shell: the
-// configured default_shell, else $SHELL, else /bin/sh; a login shell
-// (shell_mode "login", or "auto" on macOS) gets the argument "-l".
+// configured default_shell, else $SHELL, else the platform's default; a
+// login shell (shell_mode "login", or "auto" on macOS) gets the argument
+// "-l". Windows shells have no login mode.
+//
+// The operating system is an argument of shellFor rather than a build tag
+// so that one test run checks every platform's rule.
 func (c Config) Shell(env func(string) string) (path string, args []string) {
 	return c.shellFor(runtime.GOOS, orGetenv(env))
 }
@@ -19,7 +28,10 @@ func (c Config) shellFor(goos string, env func(string) string) (string, []string
 		path = env("SHELL")
 	}
 	if path == "" {
-		path = DefaultShellPath
+		path = defaultShell(goos)
+	}
+	if goos == "windows" {
+		return path, nil
 	}
 	login := false
 	switch c.Terminal.ShellMode {
@@ -34,4 +46,11 @@ func (c Config) shellFor(goos string, env func(string) string) (string, []string
 		return path, []string{"-l"}
 	}
 	return path, nil
+}
+
+func defaultShell(goos string) string {
+	if goos == "windows" {
+		return WindowsShell
+	}
+	return DefaultShellPath
 }

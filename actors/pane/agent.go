@@ -100,10 +100,10 @@ func (p *Pane) inputErr(b []byte, code string) error {
 // shellIdle reports agent_pane_busy unless the shell itself owns the
 // terminal's foreground (nothing else runs in the pane).
 func (p *Pane) shellIdle() error {
-	if p.exited || p.cmd == nil || p.cmd.Process == nil {
+	if !p.running() {
 		return protocol.Errorf("agent_pane_unavailable", "the pane has exited")
 	}
-	if fg := p.foregroundGroup(); fg > 0 && fg != p.cmd.Process.Pid {
+	if fg := p.foregroundGroup(); fg > 0 && fg != p.con.Pid() {
 		return protocol.Errorf(protocol.CodeAgentPaneBusy, "another program runs in the pane's foreground")
 	}
 	if p.det.agent != "" {

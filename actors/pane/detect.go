@@ -1,9 +1,6 @@
 package pane
 
 import (
-	"bytes"
-	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -118,32 +115,19 @@ func (p *Pane) detectAgent(ctx actor.Context) bool {
 	return true
 }
 
-// foregroundProcesses describes the PTY's foreground process group for
-// recognition: only the shell's descendants are read, never all of /proc.
+// foregroundProcesses describes the terminal's foreground job for
+// recognition.
 func (p *Pane) foregroundProcesses() []detect.Process {
-	pg := p.foregroundGroup()
-	if pg <= 0 || p.cmd == nil || p.cmd.Process == nil {
-		return nil
-	}
+	group, procs := p.foregroundJob()
 	var out []detect.Process
-	for _, pid := range descendants(p.cmd.Process.Pid) {
-		group, _, ok := procGroup(pid)
-		if !ok || group != pg {
+	for _, e := range procs {
+		argv := hostProcesses.Argv(e.PID)
+		if len(argv) == 0 {
 			continue
 		}
-		data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/cmdline")
-		if err != nil || len(data) == 0 {
-			continue
-		}
-		proc := detect.Process{PID: pid, Leader: pid == pg, Argv: strings.Split(strings.TrimRight(string(data), "\x00"), "\x00")}
-		if env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ"); err == nil {
-			if i := bytes.Index(env, []byte(detect.EnvAgentHint+"=")); i >= 0 && (i == 0 || env[i-1] == 0) {
-				v := env[i+len(detect.EnvAgentHint)+1:]
-				if j := bytes.IndexByte(v, 0); j >= 0 {
-					v = v[:j]
-				}
-				proc.Env = map[string]string{detect.EnvAgentHint: string(v)}
-			}
+		proc := detect.Process{PID: e.PID, Leader: e.PID == group, Argv: argv}
+		if v, ok := hostProcesses.Env(e.PID, detect.EnvAgentHint); ok {
+			proc.Env = map[string]string{detect.EnvAgentHint: v}
 		}
 		out = append(out, proc)
 	}

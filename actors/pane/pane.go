@@ -1,16 +1,12 @@
 package pane
 
 import (
-	"errors"
 	"fmt"
 	"log/slog"
-	"os"
-	"os/exec"
-	"syscall"
+	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
-	"github.com/creack/pty"
 
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/detect"
@@ -64,13 +60,6 @@ type Exited struct {
 	ExitCode   int
 }
 
-// Started is told to the parent once the child runs (or failed to start).
-type Started struct {
-	TerminalID string
-	PID        int
-	Err        error
-}
-
 // outputReady rings the actor: the inbox has a batch.
 type outputReady struct{}
 
@@ -80,8 +69,7 @@ type childExited struct{ code int }
 // Pane is the actor of one terminal.
 type Pane struct {
 	spec     Spec
-	ptmx     *os.File
-	cmd      *exec.Cmd
+	con      console
 	term     *emulator.Terminal
 	in       *inbox
 	done     chan struct{} // closed when the child has been reaped
@@ -94,9 +82,22 @@ type Pane struct {
 	exited   bool
 }
 
-// Props returns the props of a pane actor for spec.
-func Props(spec Spec) *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor { return &Pane{spec: spec} })
+// Start starts spec's program on a new terminal and returns the props of
+// the actor that owns it. The program is started here, before any actor
+// exists, so a caller learns that it cannot start (a missing interpreter,
+// no descriptors left) while it can still refuse the request and change
+// nothing. abort undoes the start when the actor cannot be spawned.
+func Start(spec Spec) (props *actor.Props, abort func(), err error) {
+	con, err := startConsole(consoleSpec{Argv: spec.Argv, Dir: spec.Cwd, Env: spec.Env, Cols: spec.Cols, Rows: spec.Rows})
+	if err != nil {
+		return nil, nil, err
+	}
+	abort = func() {
+		con.Hangup()
+		con.Kill()
+		go con.Wait()
+	}
+	return actor.PropsFromProducer(func() actor.Actor { return &Pane{spec: spec, con: con} }), abort, nil
 }
 
 // Receive implements actor.Actor.
@@ -148,49 +149,40 @@ func (p *Pane) start(ctx actor.Context) {
 		ScrollbackLimitBytes: p.spec.ScrollbackBytes,
 		Reply:                p.writeBack,
 	})
-	cmd := exec.Command(p.spec.Argv[0], p.spec.Argv[1:]...)
-	cmd.Dir = p.spec.Cwd
-	cmd.Env = p.spec.Env
-	ptmx, err := pty.StartWithSize(cmd, &pty.Winsize{Cols: uint16(p.spec.Cols), Rows: uint16(p.spec.Rows)})
-	if err != nil {
-		p.exited = true
-		close(p.done)
-		ctx.Send(ctx.Parent(), &Started{TerminalID: p.spec.TerminalID, Err: err})
-		ctx.Send(ctx.Parent(), &Exited{TerminalID: p.spec.TerminalID, ExitCode: -1})
-		return
-	}
-	p.cmd, p.ptmx = cmd, ptmx
-	ctx.Send(ctx.Parent(), &Started{TerminalID: p.spec.TerminalID, PID: cmd.Process.Pid})
 	p.toPTY = make(chan []byte, inputBacklog)
-	go p.readLoop(ctx.ActorSystem().Root, ctx.Self())
+	drained := make(chan struct{})
+	go p.readLoop(ctx.ActorSystem().Root, ctx.Self(), drained)
+	go p.waitLoop(ctx.ActorSystem().Root, ctx.Self(), drained)
 	go p.writeLoop()
 }
 
 // inputBacklog bounds the writes waiting for a program to read its input.
 const inputBacklog = 256
 
-// readLoop runs on its own goroutine: it reads the PTY until EIO (the child
-// and every holder of the slave are gone and all output is read), then reaps
-// the child and reports its exit.
-func (p *Pane) readLoop(root *actor.RootContext, self *actor.PID) {
+// readLoop runs on its own goroutine: it moves output into the inbox until
+// the terminal has no more (every holder of it is gone, or it was hung up).
+func (p *Pane) readLoop(root *actor.RootContext, self *actor.PID, drained chan<- struct{}) {
+	defer close(drained)
 	buf := make([]byte, 64<<10)
 	for {
-		n, err := p.ptmx.Read(buf)
+		n, err := p.con.Read(buf)
 		if n > 0 && p.in.put(buf[:n]) {
 			root.Send(self, &outputReady{})
 		}
 		if err != nil {
-			break
+			return
 		}
 	}
-	code := 0
-	if err := p.cmd.Wait(); err != nil {
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		} else {
-			code = -1
-		}
+}
+
+// waitLoop reaps the child and reports its exit once its last output is
+// read, or after drainGrace when something else (a background job) still
+// holds the terminal: the pane of a shell that is gone closes either way.
+func (p *Pane) waitLoop(root *actor.RootContext, self *actor.PID, drained <-chan struct{}) {
+	code := p.con.Wait()
+	select {
+	case <-drained:
+	case <-time.After(drainGrace):
 	}
 	close(p.done)
 	root.Send(self, &childExited{code: code})
@@ -231,7 +223,7 @@ func (p *Pane) sendFacts(ctx actor.Context) {
 
 // writeBack sends emulator replies (DA, DSR) to the program.
 func (p *Pane) writeBack(b []byte) {
-	if p.ptmx != nil {
+	if p.con != nil {
 		select {
 		case p.toPTY <- append([]byte(nil), b...):
 		default: // a program that reads nothing gets no reply either
@@ -246,7 +238,7 @@ func (p *Pane) writeLoop() {
 	failed := false
 	for b := range p.toPTY {
 		if !failed {
-			_, err := p.ptmx.Write(b)
+			_, err := p.con.Write(b)
 			failed = err != nil
 		}
 	}
@@ -257,13 +249,14 @@ func (p *Pane) resize(cols, rows int) {
 		return
 	}
 	p.term.Resize(cols, rows)
-	if p.ptmx != nil {
-		pty.Setsize(p.ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	if p.con != nil {
+		p.con.Resize(cols, rows)
 	}
 }
 
-// stop hangs up the terminal and makes sure the child goes away: SIGHUP to
-// its process group, SIGKILL if it is still there after two seconds.
+// stop hangs up the terminal and makes sure its processes go: those still
+// there after killGrace are killed. AwaitExits lets the server wait for
+// this before it exits, so no process outlives it by ignoring SIGHUP.
 func (p *Pane) stop(ctx actor.Context) {
 	p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane closed while waiting for output"))
 	if p.in != nil {
@@ -272,22 +265,40 @@ func (p *Pane) stop(ctx actor.Context) {
 	if p.toPTY != nil {
 		close(p.toPTY)
 	}
-	if p.cmd == nil || p.cmd.Process == nil {
+	if p.con == nil {
 		return
 	}
-	pid := p.cmd.Process.Pid
-	syscall.Kill(-pid, syscall.SIGHUP)
-	syscall.Kill(pid, syscall.SIGHUP)
-	p.ptmx.Close()
-	done := p.done
+	con, done := p.con, p.done
+	con.Hangup()
+	reaping.Add(1)
 	go func() {
+		defer reaping.Done()
 		select {
 		case <-done:
-		case <-time.After(2 * time.Second):
-			syscall.Kill(-pid, syscall.SIGKILL)
-			syscall.Kill(pid, syscall.SIGKILL)
+		case <-time.After(killGrace):
+			con.Kill()
+			select {
+			case <-done:
+			case <-time.After(killGrace):
+			}
 		}
 	}()
+}
+
+// reaping counts the stopped panes whose processes may still be running.
+var reaping sync.WaitGroup
+
+// AwaitExits waits until every stopped pane's processes have exited or been
+// killed, at most timeout; it reports whether they all went.
+func AwaitExits(timeout time.Duration) bool {
+	all := make(chan struct{})
+	go func() { reaping.Wait(); close(all) }()
+	select {
+	case <-all:
+		return true
+	case <-time.After(timeout):
+		return false
+	}
 }
 
 func (p *Pane) handle(ctx actor.Context, req *Request) {

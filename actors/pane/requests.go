@@ -75,7 +75,7 @@ func (p *Pane) read(_ actor.Context, req *Request) *api.Reply {
 
 // input writes to the program, failing cleanly once it has exited.
 func (p *Pane) input(b []byte) *api.Reply {
-	if p.exited || p.ptmx == nil {
+	if !p.running() {
 		return api.Fail(protocol.Errorf(protocol.CodePaneSendFailed, "pane has exited"))
 	}
 	if len(b) == 0 {

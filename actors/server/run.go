@@ -18,6 +18,7 @@ import (
 	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/gateway"
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -69,7 +70,7 @@ func Run(opts Options) error {
 	bin, _ := os.Executable()
 
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
-		return log.With("lib", "protoactor")
+		return slog.New(libLog{log.Handler()}).With("lib", "protoactor")
 	}))
 	stopped := make(chan struct{})
 	var once sync.Once
@@ -134,6 +135,11 @@ func Run(opts Options) error {
 	// children hang up their terminals.
 	if err := system.Root.StopFuture(root).Wait(); err != nil && !errors.Is(err, actor.ErrTimeout) {
 		log.Warn("stop actors", "err", err)
+	}
+	// Panes that ignore the hangup are killed after a grace period; the
+	// server outlives that, or nothing would be left to kill them.
+	if !pane.AwaitExits(5 * time.Second) {
+		log.Warn("some pane processes did not exit")
 	}
 	system.Shutdown()
 	log.Info("server stopped")

@@ -32,6 +32,7 @@ func dial(tb testing.TB, sock string) *protocol.Client {
 // startServerWith is startServer with the given config.toml.
 func startServerWith(tb testing.TB, config string) string {
 	tb.Helper()
+	requireUnixShell(tb)
 	dir, err := os.MkdirTemp("", "hs")
 	if err != nil {
 		tb.Fatal(err)

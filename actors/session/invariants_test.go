@@ -19,8 +19,8 @@ import (
 
 // quietPane stands in for a terminal: the structure tests need pane actors
 // to exist, not PTYs.
-func quietPane(pane.Spec) *actor.Props {
-	return actor.PropsFromFunc(func(actor.Context) {})
+func quietPane(pane.Spec) (*actor.Props, func(), error) {
+	return actor.PropsFromFunc(func(actor.Context) {}), func() {}, nil
 }
 
 type harness struct {

@@ -33,9 +33,9 @@ type Options struct {
 	CatalogDir string
 	// Events is the event bus every change is published to.
 	Events *actor.PID
-	// PaneProps makes a terminal's actor; nil means pane.Props. Tests of
+	// PaneProps starts a terminal and makes its actor; nil means pane.Start. Tests of
 	// the structure alone pass an actor without a PTY.
-	PaneProps func(pane.Spec) *actor.Props
+	PaneProps func(pane.Spec) (props *actor.Props, abort func(), err error)
 }
 
 // Session is the actor that owns the session's structure.
@@ -82,7 +82,7 @@ func newSession(opts Options) *Session {
 		cols, rows = 200, 50
 	}
 	if opts.PaneProps == nil {
-		opts.PaneProps = pane.Props
+		opts.PaneProps = pane.Start
 	}
 	return &Session{
 		opts:        opts,
@@ -133,10 +133,6 @@ func (s *Session) Receive(ctx actor.Context) {
 			before := s.focusNow()
 			s.updateFacts(ctx, p, *msg)
 			s.settle(ctx, before)
-		}
-	case *pane.Started:
-		if msg.Err != nil {
-			s.opts.Log.Error("pane failed to start", "terminal", msg.TerminalID, "err", msg.Err)
 		}
 	case *pane.Exited:
 		if p := s.terms[msg.TerminalID]; p != nil {

@@ -145,8 +145,13 @@ func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneS
 		Catalog:         s.catalog,
 		Log:             s.opts.Log.With("pane", p.id, "terminal", termID),
 	}
-	pid, err := ctx.SpawnNamed(s.opts.PaneProps(spec), termID)
+	props, abort, err := s.opts.PaneProps(spec)
 	if err != nil {
+		return nil, protocol.Errorf(protocol.CodePaneSplitFailed, "cannot start %s: %v", argv[0], err)
+	}
+	pid, err := ctx.SpawnNamed(props, termID)
+	if err != nil {
+		abort()
 		return nil, protocol.Errorf(protocol.CodePaneSplitFailed, "start pane: %v", err)
 	}
 	p.pid = pid

@@ -1,0 +1,48 @@
+package pane
+
+import "time"
+
+// console is a child process running on a pseudo-terminal: a Unix PTY
+// (console_unix.go) or a Windows ConPTY (console_windows.go). The pane
+// reads and writes it from its own goroutines and controls it from its
+// Receive; nothing else in the package knows which platform it runs on.
+type console interface {
+	// Read returns the program's output; an error means no more will come.
+	Read(p []byte) (int, error)
+	// Write sends input to the program.
+	Write(p []byte) (int, error)
+	Resize(cols, rows int) error
+	// Pid is the child's (the shell's) process id.
+	Pid() int
+	// TTY names the terminal device the child sees ("" when it has none).
+	TTY() string
+	// ForegroundGroup identifies the job that owns the terminal now: the
+	// foreground process group on Unix; 0 when unknown. It equals Pid when
+	// the shell itself is in front.
+	ForegroundGroup() int
+	// Wait blocks until the child exits and returns its exit code.
+	Wait() int
+	// Hangup asks everything on the terminal to go, as closing a terminal
+	// window does, and releases the terminal: reads then fail.
+	Hangup()
+	// Kill forces every process of the terminal's session to go.
+	Kill()
+}
+
+// consoleSpec says what to start and how big its terminal is.
+type consoleSpec struct {
+	Argv       []string
+	Dir        string
+	Env        []string
+	Cols, Rows int
+}
+
+// drainGrace is how long a pane whose child has exited keeps reading output
+// still in flight before it reports the exit: long enough for the last
+// lines, short enough that a background job holding the terminal open does
+// not keep a dead shell's pane alive.
+const drainGrace = 250 * time.Millisecond
+
+// killGrace is how long a hung-up terminal's processes get to exit before
+// they are killed.
+const killGrace = 2 * time.Second

@@ -1,0 +1,114 @@
+package pane
+
+import (
+	"os"
+	"strconv"
+	"strings"
+)
+
+// procfs reads /proc. It walks only the shell's descendants, never all of
+// /proc, except for the final kill of a session.
+type procfs struct{}
+
+var hostProcesses processTable = procfs{}
+
+func procPath(pid int, name string) string { return "/proc/" + strconv.Itoa(pid) + "/" + name }
+
+func (procfs) Job(shell, group int) []procEntry {
+	var out []procEntry
+	for _, pid := range descendants(shell) {
+		if st, ok := readStat(pid); ok && st.pgrp == group {
+			out = append(out, procEntry{PID: pid, Name: st.name})
+		}
+	}
+	return out
+}
+
+func (procfs) Argv(pid int) []string {
+	data, err := os.ReadFile(procPath(pid, "cmdline"))
+	if err != nil || len(data) == 0 {
+		return nil
+	}
+	return strings.Split(strings.TrimRight(string(data), "\x00"), "\x00")
+}
+
+func (procfs) Cwd(pid int) string {
+	cwd, _ := os.Readlink(procPath(pid, "cwd"))
+	return cwd
+}
+
+func (procfs) Env(pid int, key string) (string, bool) {
+	data, err := os.ReadFile(procPath(pid, "environ"))
+	if err != nil {
+		return "", false
+	}
+	return envLookup(data, key)
+}
+
+func (procfs) Session(sid int) []int {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if st, ok := readStat(pid); ok && st.session == sid {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// descendants walks the process tree below pid through
+// /proc/PID/task/*/children; pid comes first.
+func descendants(pid int) []int {
+	out := []int{pid}
+	for i := 0; i < len(out) && len(out) < 4096; i++ {
+		tasks, err := os.ReadDir(procPath(out[i], "task"))
+		if err != nil {
+			continue
+		}
+		for _, t := range tasks {
+			data, err := os.ReadFile(procPath(out[i], "task/"+t.Name()+"/children"))
+			if err != nil {
+				continue
+			}
+			for _, f := range strings.Fields(string(data)) {
+				if c, err := strconv.Atoi(f); err == nil {
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	return out
+}
+
+type procStat struct {
+	name          string
+	pgrp, session int
+}
+
+// readStat reads the name, process group and session from /proc/PID/stat.
+func readStat(pid int) (procStat, bool) {
+	data, err := os.ReadFile(procPath(pid, "stat"))
+	if err != nil {
+		return procStat{}, false
+	}
+	s := string(data)
+	open, closing := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+	if open < 0 || closing < open {
+		return procStat{}, false
+	}
+	// After the name: state ppid pgrp session ...
+	fields := strings.Fields(s[closing+1:])
+	if len(fields) < 4 {
+		return procStat{}, false
+	}
+	pgrp, err1 := strconv.Atoi(fields[2])
+	session, err2 := strconv.Atoi(fields[3])
+	return procStat{name: s[open+1 : closing], pgrp: pgrp, session: session}, err1 == nil && err2 == nil
+}
