@@ -106,8 +106,6 @@ type cell struct {
 	flags uint8
 }
 
-const cellBytes = int(unsafe.Sizeof(cell{}))
-
 func (c cell) blank() bool { return (c.ch == 0 || c.ch == ' ') && c.flags&(cellCont|cellComb) == 0 }
 
 // line is one row of a screen. len(cells) is always the screen width.

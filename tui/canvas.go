@@ -102,15 +102,6 @@ func (c *canvas) restyle(x, y int, f func(cellStyle) cellStyle) {
 	}
 }
 
-// row returns row y as plain text (wide characters once).
-func (c *canvas) row(y int) string {
-	var b strings.Builder
-	for _, cl := range c.cells[y*c.w : (y+1)*c.w] {
-		b.WriteString(cl.s)
-	}
-	return b.String()
-}
-
 // String serialises the canvas as lines with SGR sequences, written only
 // where the style changes.
 func (c *canvas) String() string {

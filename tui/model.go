@@ -82,9 +82,9 @@ type model struct {
 
 // renameState is the label being edited.
 type renameState struct {
-	method, field, id string
-	what              string // "workspace", "tab", "pane"
-	buf               []rune
+	method, id string
+	what       string // "workspace", "tab", "pane"
+	buf        []rune
 }
 
 func newModel(l *link, km *keymap, toastsOn bool) *model {

@@ -339,7 +339,7 @@ func (s *screen) oscView(text string, withLower bool) view {
 // fill sets the region's text (and lowercase text): a substring of the
 // screen when the lines are contiguous, else a fresh join.
 func (s *screen) fill(v *view, withLower bool) {
-	if v.idx != nil && len(v.idx) > 0 && v.idx[len(v.idx)-1]-v.idx[0]+1 == len(v.idx) {
+	if len(v.idx) > 0 && v.idx[len(v.idx)-1]-v.idx[0]+1 == len(v.idx) {
 		v.from, v.to, v.idx = v.idx[0], v.idx[len(v.idx)-1]+1, nil
 	}
 	if v.idx == nil {

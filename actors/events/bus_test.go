@@ -15,10 +15,9 @@ import (
 // probe is a subscriber that records what the bus sends it and acks only
 // when told to.
 type probe struct {
-	got  chan any
-	ack  bool
-	bus  *actor.PID
-	self *actor.PID
+	got chan any
+	ack bool
+	bus *actor.PID
 }
 
 func (p *probe) Receive(ctx actor.Context) {

@@ -51,6 +51,10 @@ const (
 
 func (sysctlProcs) Cwd(pid int) string {
 	var buf [2 * (vnodeInfoSize + maxPathLen)]byte
+	// x/sys has no wrapper for libproc's proc_pidinfo, and calling libSystem
+	// directly needs cgo, which cross-builds do not have; the proc_info
+	// system call behind it has been stable since macOS 10.5.
+	//lint:ignore SA1019 no libSystem wrapper exists for proc_pidinfo
 	n, _, errno := unix.Syscall6(unix.SYS_PROC_INFO, procInfoCallPidinfo, uintptr(pid), procPidVnodePathInfo, 0,
 		uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
 	if errno != 0 || int(n) < vnodeInfoSize+maxPathLen {

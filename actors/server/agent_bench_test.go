@@ -1,7 +1,6 @@
 package server
 
 import (
-	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -79,5 +78,5 @@ func BenchmarkIdleCPU_100Panes(b *testing.B) {
 		pct = 100 * used.Seconds() / window.Seconds()
 	}
 	b.ReportMetric(pct, "%cpu")
-	b.Log(fmt.Sprintf("idle server with 100 panes: %.3f%% of a core over %v", pct, window))
+	b.Logf("idle server with 100 panes: %.3f%% of a core over %v", pct, window)
 }

@@ -50,9 +50,15 @@ func (s *Session) newWorkspace(ctx actor.Context, label string, setup paneSetup)
 	if _, err := s.argv(setup); err != nil {
 		return nil, err
 	}
+	focused := s.focused
 	w := s.addWorkspace(label, setup.cwd)
 	if _, err := s.newTab(ctx, w, "", setup); err != nil {
-		return nil, err // newTab dropped the empty tab, and with it w
+		// Never announced: forget it as if it had not been added.
+		s.workspaces = s.workspaces[:len(s.workspaces)-1]
+		delete(s.byWorkspace, w.id)
+		s.nextWS--
+		s.focused = focused
+		return nil, err
 	}
 	return w, nil
 }
@@ -78,7 +84,12 @@ func (s *Session) newTab(ctx actor.Context, w *workspace, label string, setup pa
 	termID := s.newTermID()
 	p, err := s.startPane(ctx, w, t, setup, termID, s.area)
 	if err != nil {
-		s.dropTab(t)
+		// Never announced: forget it as if it had not been added.
+		w.tabs = w.tabs[:len(w.tabs)-1]
+		w.nextTab--
+		if w.active == t {
+			w.active = nil
+		}
 		return nil, err
 	}
 	t.root, t.focused = layout.NewLeaf(p.termID), p.termID
