@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"unicode/utf8"
 )
 
 // Version is the herdr version this build reports in ping and status.
@@ -83,4 +84,180 @@ func EncodeError(id string, err error) []byte {
 		return []byte(`{"id":"","error":{"code":"internal_error","message":"encode error"}}`)
 	}
 	return line
+}
+
+// DecodeRequest parses one request line. Errors are invalid_request, as
+// Herdr's strict envelope gives them: the line must be UTF-8, "id" and
+// "method" must be strings, and none of id, method and params may appear
+// twice (encoding/json would silently keep the last, so
+// "method":"ping","method":"workspace.close" would run the second). Keys
+// match exactly; other keys are ignored. The returned Request carries the
+// id whenever it could be read, so the error answer can echo it. Params
+// aliases line.
+func DecodeRequest(line []byte) (Request, error) {
+	if !utf8.Valid(line) {
+		return Request{}, Errorf(CodeInvalidRequest, "invalid request: not valid UTF-8")
+	}
+	if !json.Valid(line) {
+		var req Request // only for encoding/json's description of the fault
+		err := json.Unmarshal(line, &req)
+		if err == nil {
+			err = fmt.Errorf("invalid JSON")
+		}
+		return Request{}, Errorf(CodeInvalidRequest, "invalid request: %v", err)
+	}
+	env, ok := scanEnvelope(line)
+	if !ok {
+		return Request{}, Errorf(CodeInvalidRequest, "invalid request: expected a JSON object")
+	}
+	var req Request
+	idErr := envelopeString(env.id, "id", &req.ID)
+	if idErr != nil || env.dup == "id" {
+		req.ID = ""
+	}
+	switch {
+	case env.dup != "":
+		return req, Errorf(CodeInvalidRequest, "invalid request: duplicate field `%s`", env.dup)
+	case idErr != nil:
+		return req, idErr
+	}
+	if err := envelopeString(env.method, "method", &req.Method); err != nil {
+		return req, err
+	}
+	if req.Method == "" {
+		return req, Errorf(CodeInvalidRequest, "invalid request: missing field `method`")
+	}
+	req.Params = env.params
+	return req, nil
+}
+
+// envelope holds the raw values of a request's top-level members.
+type envelope struct {
+	id, method, params []byte
+	dup                string // the first of id, method, params seen twice
+}
+
+// scanEnvelope splits a valid JSON line into its top-level members, one
+// pass that looks into nothing but the top level. ok is false when the
+// line is not an object.
+func scanEnvelope(line []byte) (env envelope, ok bool) {
+	i := skipSpace(line, 0)
+	if i >= len(line) || line[i] != '{' {
+		return env, false
+	}
+	i++
+	for {
+		i = skipSpace(line, i)
+		if line[i] == '}' {
+			return env, true
+		}
+		if line[i] == ',' {
+			i = skipSpace(line, i+1)
+		}
+		end := stringEnd(line, i)
+		key := line[i+1 : end-1]
+		i = skipSpace(line, skipSpace(line, end)+1) // past the colon
+		start := i
+		i = valueEnd(line, i)
+		if bytes.IndexByte(key, '\\') >= 0 { // "\u0069d" is "id"
+			var k string
+			if json.Unmarshal(line[end-len(key)-2:end], &k) != nil {
+				continue
+			}
+			key = []byte(k)
+		}
+		var slot *[]byte
+		var name string
+		switch string(key) {
+		case "id":
+			slot, name = &env.id, "id"
+		case "method":
+			slot, name = &env.method, "method"
+		case "params":
+			slot, name = &env.params, "params"
+		default:
+			continue
+		}
+		if *slot != nil && env.dup == "" {
+			env.dup = name
+		}
+		*slot = line[start:i]
+	}
+}
+
+// envelopeString decodes a string member; absent or not a string is an error.
+func envelopeString(raw []byte, field string, dst *string) error {
+	if raw == nil {
+		return Errorf(CodeInvalidRequest, "invalid request: missing field `%s`", field)
+	}
+	if raw[0] != '"' {
+		return Errorf(CodeInvalidRequest, "invalid request: field `%s` must be a string", field)
+	}
+	if bytes.IndexByte(raw, '\\') < 0 {
+		*dst = string(raw[1 : len(raw)-1])
+		return nil
+	}
+	if err := json.Unmarshal(raw, dst); err != nil {
+		return Errorf(CodeInvalidRequest, "invalid request: field `%s`: %v", field, err)
+	}
+	return nil
+}
+
+// The scanners below assume valid JSON (json.Valid ran first).
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+// stringEnd returns the index just past the string that opens at b[i].
+func stringEnd(b []byte, i int) int {
+	i++
+	for {
+		q := bytes.IndexByte(b[i:], '"') + i
+		// The quote ends the string unless an odd run of backslashes escapes it.
+		n := 0
+		for n < q-i && b[q-1-n] == '\\' {
+			n++
+		}
+		if n%2 == 0 {
+			return q + 1
+		}
+		i = q + 1
+	}
+}
+
+// valueEnd returns the index just past the value that starts at b[i].
+func valueEnd(b []byte, i int) int {
+	switch b[i] {
+	case '"':
+		return stringEnd(b, i)
+	case '{', '[':
+		depth := 0
+		for {
+			switch b[i] {
+			case '"':
+				i = stringEnd(b, i)
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1
+				}
+			}
+			i++
+		}
+	}
+	for i < len(b) {
+		switch b[i] {
+		case ',', '}', ']', ' ', '\t', '\r', '\n':
+			return i
+		}
+		i++
+	}
+	return i
 }

@@ -70,18 +70,6 @@ func Methods() []Method {
 	return out
 }
 
-// DecodeRequest parses one request line. Errors are invalid_request.
-func DecodeRequest(line []byte) (Request, error) {
-	var req Request
-	if err := json.Unmarshal(line, &req); err != nil {
-		return Request{}, Errorf(CodeInvalidRequest, "invalid request: %v", err)
-	}
-	if req.Method == "" {
-		return req, Errorf(CodeInvalidRequest, "invalid request: missing field `method`")
-	}
-	return req, nil
-}
-
 // DecodeParams resolves a method and decodes and validates its params.
 // Unknown methods give unknown_method, methods of the Herdr surface that this
 // server does not build yet give not_implemented, bad params invalid_params.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"sync/atomic"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -16,8 +17,13 @@ import (
 )
 
 // window is how many request lines a client may have read ahead of their
-// answers; past it the reader stops reading, so memory stays bounded.
+// answers being written; past it the reader stops reading, so a client
+// that sends and never reads holds at most window answers in memory.
 const window = 64
+
+// writeGrace is how long a stopped connection's writer may still take to
+// hand its last lines to the client (Herdr's write timeout).
+const writeGrace = 5 * time.Second
 
 // lineMsg is one request line, or the news that a line was too long.
 type lineMsg struct {
@@ -35,11 +41,14 @@ type eofMsg struct{ gone bool }
 // waits are the methods that may hold a connection open indefinitely.
 var waits = map[string]bool{"events.wait": true, "pane.wait_for_output": true, "agent.wait": true, "agent.prompt": true}
 
-// outItem is one or more lines for the writer; after runs once they are written.
+// outItem is one or more lines for the writer; after runs once they are
+// written and flushed. credit marks an answer whose request's read-ahead
+// credit the writer returns once the answer is on its way to the socket.
 type outItem struct {
-	line  []byte
-	lines [][]byte
-	after func()
+	line   []byte
+	lines  [][]byte
+	after  func()
+	credit bool
 }
 
 // conn is the actor of one client connection.
@@ -51,6 +60,10 @@ type conn struct {
 	closing bool
 	out     chan outItem
 	credits chan struct{}
+	done    chan struct{} // closed when the actor stops: the reader quits
+	// watching: a screen.subscribe made this an interactive client, whose
+	// quiet spells are not idleness.
+	watching bool
 
 	// An events.subscribe turns the connection into a stream.
 	streamID string          // the subscribe request's id, once streaming
@@ -72,6 +85,7 @@ func (c *conn) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		c.out = make(chan outItem, 2*window)
+		c.done = make(chan struct{})
 		c.credits = make(chan struct{}, window)
 		for i := 0; i < window; i++ {
 			c.credits <- struct{}{}
@@ -81,6 +95,9 @@ func (c *conn) Receive(ctx actor.Context) {
 		c.ackToBus = func() { root.Send(bus, &events.Ack{Sub: self}) }
 		go c.readLoop(root, self)
 		go c.writeLoop()
+		ctx.SetReceiveTimeout(c.opts.IdleTimeout)
+	case *actor.ReceiveTimeout:
+		c.idle(ctx)
 	case *lineMsg:
 		if c.streamID != "" {
 			c.credits <- struct{}{} // a stream takes no more requests
@@ -115,7 +132,11 @@ func (c *conn) Receive(ctx actor.Context) {
 		}
 		c.pump(ctx)
 	case *actor.Stopping:
+		// The writer still flushes what is queued, but a client that does
+		// not read gets writeGrace, not the fd for ever.
+		_ = c.c.SetWriteDeadline(time.Now().Add(writeGrace))
 		close(c.out)
+		close(c.done)
 	}
 }
 
@@ -182,6 +203,7 @@ func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 			c.closing = true
 			c.queue = nil
 		} else {
+			ctx.CancelReceiveTimeout()
 			c.streamID = req.ID
 			c.queue = nil
 			for _, line := range r.Result.(protocol.SubscriptionStarted).Initial {
@@ -194,7 +216,20 @@ func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 			return
 		}
 	}
+	if req.Method == "screen.subscribe" && r.Err == nil {
+		c.watching = true
+	}
 	c.pump(ctx)
+}
+
+// idle runs when the connection received nothing for IdleTimeout; one that
+// waits for nothing is closed.
+func (c *conn) idle(ctx actor.Context) {
+	if c.current != nil || c.streamID != "" || c.watching {
+		ctx.SetReceiveTimeout(c.opts.IdleTimeout) // firing disarmed it
+		return
+	}
+	ctx.Stop(ctx.Self())
 }
 
 // push writes a line for the interactive client between its answers.
@@ -214,7 +249,9 @@ func (c *conn) stream(b *events.Batch) {
 	c.enqueue(outItem{lines: b.Lines, after: c.ackToBus})
 }
 
-// reply encodes an answer and returns the request's read-ahead credit.
+// reply encodes an answer; its request's read-ahead credit returns when
+// the writer has written it, not now, or a client that never reads would
+// have the server queue answers without end.
 func (c *conn) reply(id string, r *api.Reply) {
 	var line []byte
 	if r.Err != nil {
@@ -225,11 +262,7 @@ func (c *conn) reply(id string, r *api.Reply) {
 			line = protocol.EncodeError(id, err)
 		}
 	}
-	c.write(line, nil)
-	select {
-	case c.credits <- struct{}{}:
-	default:
-	}
+	c.enqueue(outItem{line: line, credit: true})
 }
 
 func (c *conn) write(line []byte, after func()) {
@@ -273,7 +306,11 @@ func (c *conn) refill() {
 func (c *conn) readLoop(root *actor.RootContext, self *actor.PID) {
 	r := bufio.NewReaderSize(c.c, 4<<10)
 	for {
-		<-c.credits
+		select {
+		case <-c.credits:
+		case <-c.done:
+			return
+		}
 		line, err := readLine(r)
 		if errors.Is(err, errLineTooLong) {
 			root.Send(self, &lineMsg{tooLong: true})
@@ -332,6 +369,12 @@ func (c *conn) writeLoop() {
 			}
 			if len(c.out) == 0 {
 				failed = w.Flush() != nil
+			}
+		}
+		if item.credit {
+			select {
+			case c.credits <- struct{}{}: // at most one per line read: always room
+			default:
 			}
 		}
 		if len(c.out) == 0 && c.writerBehind.CompareAndSwap(true, false) {

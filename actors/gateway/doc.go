@@ -4,4 +4,11 @@
 // sends every other call to the session (which may hand it on to a pane)
 // and writes the replies back in request order. Socket reads and writes run
 // on two goroutines per connection, so a slow client never blocks an actor.
+//
+// Limits keep one client from deafening or bloating the server: failed
+// accepts back off and retry; connections past a cap (lower under a low
+// open-file limit) are answered with one server_unavailable line and
+// closed; a connection that waits for nothing is closed after IdleTimeout;
+// and a client reads ahead at most 64 requests of the answers actually
+// written to it.
 package gateway

@@ -1,11 +1,30 @@
 package gateway
 
 import (
+	"errors"
 	"log/slog"
 	"net"
+	"os"
 	"strconv"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// maxConns caps the connections served at once; past it a new client is
+// told the server is busy instead of costing two goroutines and an fd.
+const maxConns = 1024
+
+// DefaultIdleTimeout closes a connection that sent no request for this
+// long and has nothing in flight (no stream, no wait).
+const DefaultIdleTimeout = 10 * time.Minute
+
+// Accept errors back off like net/http: 5 ms doubling to 1 s.
+const (
+	minAcceptDelay = 5 * time.Millisecond
+	maxAcceptDelay = time.Second
 )
 
 // Options configure the gateway.
@@ -16,15 +35,24 @@ type Options struct {
 	Log      *slog.Logger
 	// Stop is called once a server.stop reply has been written.
 	Stop func()
+	// IdleTimeout closes idle connections; zero means DefaultIdleTimeout.
+	IdleTimeout time.Duration
 }
 
 // accepted carries a new connection from the accept loop to the gateway.
 type accepted struct{ conn net.Conn }
 
 // Gateway is the actor that owns the listener and supervises conn actors.
+//
+// slots counts the connections being served: the accept loop takes a slot
+// for each connection it hands over (or refuses it on the spot when none
+// is left), and the gateway gives the slot back when that conn actor
+// terminates. Deciding in the loop means connections never pile up, fds
+// and all, in the gateway's mailbox ahead of a refusal.
 type Gateway struct {
-	opts Options
-	next uint64
+	opts  Options
+	next  uint64
+	slots chan struct{}
 }
 
 // Props returns the gateway's props; a failing conn actor is stopped (its
@@ -41,26 +69,100 @@ func Props(opts Options) *actor.Props {
 func (g *Gateway) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
-		go g.acceptLoop(ctx.ActorSystem().Root, ctx.Self())
+		if g.opts.IdleTimeout <= 0 {
+			g.opts.IdleTimeout = DefaultIdleTimeout
+		}
+		g.slots = make(chan struct{}, connLimit(fdLimit()))
+		go g.acceptLoop(ctx.ActorSystem().Root, ctx.Self(), g.slots)
 	case *accepted:
 		g.next++
 		name := "conn" + strconv.FormatUint(g.next, 10)
 		if _, err := ctx.SpawnNamed(connProps(msg.conn, g.opts), name); err != nil {
 			g.opts.Log.Error("spawn connection actor", "err", err)
 			msg.conn.Close()
+			g.release()
 		}
+	case *actor.Terminated:
+		g.release()
 	case *actor.Stopping:
 		g.opts.Listener.Close()
 	}
 }
 
-// acceptLoop runs until the listener is closed.
-func (g *Gateway) acceptLoop(root *actor.RootContext, self *actor.PID) {
+// release gives back the slot of a connection that is gone.
+func (g *Gateway) release() {
+	select {
+	case <-g.slots:
+	default:
+	}
+}
+
+// connLimit is maxConns, or under a low open-file limit three quarters of
+// it, keeping the rest for terminals, logs and config files: a server
+// that spends every fd on idle clients can start no shell and open no
+// socket, and its accept fails with EMFILE.
+func connLimit(fds int, limited bool) int {
+	if !limited {
+		return maxConns
+	}
+	return max(1, min(maxConns, fds-max(fds/4, 32)))
+}
+
+// acceptLoop runs until the listener is closed. Any other accept error
+// (EMFILE, ECONNABORTED, …) is retried after a growing pause, so a burst of
+// clients can never leave the server deaf.
+func (g *Gateway) acceptLoop(root *actor.RootContext, self *actor.PID, slots chan<- struct{}) {
+	// A spare fd, given up at EMFILE so that the client waiting in the
+	// backlog can be accepted and told, rather than left hanging.
+	spare, _ := os.Open(os.DevNull)
+	defer func() {
+		if spare != nil {
+			spare.Close()
+		}
+	}()
+	var delay time.Duration
 	for {
 		conn, err := g.opts.Listener.Accept()
-		if err != nil {
+		if err == nil {
+			delay = 0
+			if spare == nil { // given up at EMFILE and not yet regained
+				spare, _ = os.Open(os.DevNull)
+			}
+			select {
+			case slots <- struct{}{}:
+				root.Send(self, &accepted{conn: conn})
+			default:
+				refuse(conn, protocol.Errorf(protocol.CodeServerUnavailable,
+					"server busy: it serves at most %d connections at once; close one and retry", cap(slots)))
+			}
+			continue
+		}
+		if errors.Is(err, net.ErrClosed) {
 			return
 		}
-		root.Send(self, &accepted{conn: conn})
+		if outOfFDs(err) && spare != nil {
+			spare.Close()
+			c, aerr := g.opts.Listener.Accept()
+			if aerr == nil {
+				refuse(c, protocol.Errorf(protocol.CodeServerUnavailable,
+					"server out of file descriptors; retry later, or raise its limit (ulimit -n)"))
+			}
+			spare, _ = os.Open(os.DevNull)
+			if aerr == nil && spare != nil {
+				continue // a client was answered; the next may be too
+			}
+		}
+		delay = min(max(2*delay, minAcceptDelay), maxAcceptDelay)
+		g.opts.Log.Error("accept failed; retrying", "err", err, "in", delay)
+		time.Sleep(delay) // the loop's own goroutine: nothing else waits on it
 	}
+}
+
+// refuse writes one error line to a client that will not be served and
+// closes its connection. The line fits the new socket's empty buffer; the
+// deadline is for a peer that is somehow not a fresh socket.
+func refuse(c net.Conn, e *protocol.Error) {
+	_ = c.SetWriteDeadline(time.Now().Add(time.Second))
+	_, _ = c.Write(append(protocol.EncodeError("", e), '\n'))
+	c.Close()
 }
