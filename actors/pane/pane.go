@@ -3,6 +3,7 @@ package pane
 import (
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"time"
 
@@ -63,6 +64,9 @@ type Exited struct {
 // outputReady rings the actor: the inbox has a batch.
 type outputReady struct{}
 
+// turnGranted says the pane's queued turn at applying output has come.
+type turnGranted struct{}
+
 // childExited comes from the reader goroutine after EOF and wait.
 type childExited struct{ code int }
 
@@ -80,6 +84,10 @@ type Pane struct {
 	det      detector
 	screen   screenState
 	exited   bool
+	// turn is the pane's claim on outputGate; waitingTurn is set while it
+	// is queued (or granted and the grant not yet received).
+	turn        ticket
+	waitingTurn bool
 }
 
 // Start starts spec's program on a new terminal and returns the props of
@@ -107,6 +115,9 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.start(ctx)
 	case *outputReady:
 		p.applyOutput(ctx)
+	case *turnGranted:
+		p.waitingTurn = false
+		p.applyTurn(ctx)
 	case *Request:
 		p.handle(ctx, msg)
 	case *AgentRequest:
@@ -188,17 +199,47 @@ func (p *Pane) waitLoop(root *actor.RootContext, self *actor.PID, drained <-chan
 	root.Send(self, &childExited{code: code})
 }
 
+// applyOutput applies pending output in turns of outputGate: it takes a
+// turn (or queues for one: turnGranted comes back), applies at most
+// turnBytes, and queues again if more is pending.
 func (p *Pane) applyOutput(ctx actor.Context) {
-	batch := p.in.take()
-	if len(batch) == 0 {
+	if p.turn.grant == nil {
+		root, self := ctx.ActorSystem().Root, ctx.Self()
+		p.turn.grant = func() { root.Send(self, &turnGranted{}) }
+	}
+	if p.waitingTurn || !outputGate.enter(&p.turn) {
+		p.waitingTurn = true
 		return
 	}
-	p.term.Write(batch)
-	p.publishFacts(ctx)
-	p.waits.check(ctx, p)
-	p.checkMatchers(ctx)
-	p.screenChanged(ctx)
-	p.refreshSoon(ctx)
+	p.applyTurn(ctx)
+}
+
+// applyTurn applies output while the pane holds a turn.
+func (p *Pane) applyTurn(ctx actor.Context) {
+	for {
+		batch, more := p.in.take(turnBytes)
+		if len(batch) > 0 {
+			for _, b := range batch {
+				p.term.Write(b)
+			}
+			p.publishFacts(ctx)
+			p.waits.check(ctx, p)
+			p.checkMatchers(ctx)
+			p.screenChanged(ctx)
+			p.refreshSoon(ctx)
+		}
+		outputGate.leave()
+		if !more {
+			return
+		}
+		if !outputGate.enter(&p.turn) {
+			p.waitingTurn = true
+			return
+		}
+		// Between turns, let whatever this core has queued run first (a
+		// connection woken by this pane's own messages lands here).
+		runtime.Gosched()
+	}
 }
 
 // publishFacts tells the parent what the output changed.
@@ -259,6 +300,9 @@ func (p *Pane) resize(cols, rows int) {
 // this before it exits, so no process outlives it by ignoring SIGHUP.
 func (p *Pane) stop(ctx actor.Context) {
 	p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane closed while waiting for output"))
+	if p.waitingTurn {
+		outputGate.cancel(&p.turn)
+	}
 	if p.in != nil {
 		p.in.close()
 	}

@@ -1,0 +1,82 @@
+package pane
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+)
+
+// turnBytes is the most output a pane applies in one turn: about half a
+// millisecond of parsing, so a flooding pane holds a core only briefly.
+const turnBytes = 64 << 10
+
+// outputGate lets at most GOMAXPROCS-1 panes (at least one) apply output
+// at the same time, in turns taken first come, first served. However many
+// panes flood, a core stays free for requests, events and the client:
+// without it, 100 flooding panes kept a ping waiting half a second behind
+// the scheduler's queue of parsers. One pane's throughput is unchanged
+// (an actor parses on one core anyway); panes flooding together share
+// their cores.
+var outputGate = newGate(max(1, runtime.GOMAXPROCS(0)-1))
+
+// gate hands out a fixed number of turns. The mutex guards only the gate's
+// queue (a scheduler shared by pane actors, not model state); grants are
+// delivered as messages, so no actor ever blocks on it.
+type gate struct {
+	mu    sync.Mutex
+	free  int
+	queue []*ticket
+}
+
+// ticket is one pane's claim on a turn.
+type ticket struct {
+	grant   func() // tells the pane its turn has come
+	granted bool
+}
+
+func newGate(n int) *gate { return &gate{free: n} }
+
+// enter takes a turn now and reports true, or queues t and reports false:
+// t.grant is then called when the turn comes.
+func (g *gate) enter(t *ticket) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	t.granted = false
+	if g.free > 0 && len(g.queue) == 0 {
+		g.free--
+		return true
+	}
+	g.queue = append(g.queue, t)
+	return false
+}
+
+// leave ends a turn, handing it to the first in the queue.
+func (g *gate) leave() {
+	g.mu.Lock()
+	if len(g.queue) == 0 {
+		g.free++
+		g.mu.Unlock()
+		return
+	}
+	next := g.queue[0]
+	g.queue = g.queue[1:]
+	next.granted = true
+	g.mu.Unlock()
+	next.grant()
+}
+
+// cancel withdraws a queued ticket; a turn already granted to it (its
+// message not yet received) is passed on.
+func (g *gate) cancel(t *ticket) {
+	g.mu.Lock()
+	if i := slices.Index(g.queue, t); i >= 0 {
+		g.queue = slices.Delete(g.queue, i, i+1)
+		g.mu.Unlock()
+		return
+	}
+	granted := t.granted
+	g.mu.Unlock()
+	if granted {
+		g.leave()
+	}
+}
