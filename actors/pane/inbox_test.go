@@ -23,7 +23,12 @@ func TestInboxKeepsTheStream(t *testing.T) {
 	}
 	go func() {
 		for _, c := range chunks {
-			in.put(c)
+			for len(c) > 0 { // as the reader does: at most a block per read
+				b := getBlock()
+				k := copy(b[:cap(b)], c)
+				in.push(b[:k])
+				c = c[k:]
+			}
 		}
 	}()
 	var got bytes.Buffer
@@ -45,14 +50,20 @@ func TestInboxKeepsTheStream(t *testing.T) {
 
 func TestInboxRingsOncePerBatch(t *testing.T) {
 	in := newInbox()
-	if !in.put([]byte("a")) {
-		t.Fatal("the first put must ring")
+	block := func(s string) []byte { return append(getBlock(), s...) }
+	if !in.push(block("a")) {
+		t.Fatal("the first push must ring")
 	}
-	if in.put([]byte("b")) {
-		t.Fatal("a put while rung must not ring again")
+	if in.push(block("b")) {
+		t.Fatal("a push while rung must not ring again")
 	}
-	big := make([]byte, 3*blockSize)
-	in.put(big)
+	if len(in.queue) != 1 || string(in.queue[0]) != "ab" {
+		t.Fatalf("small pushes must share a block: %q", in.queue)
+	}
+	for range 3 {
+		full := getBlock()[:blockSize]
+		in.push(full)
+	}
 	batch, more := in.take(blockSize)
 	if len(batch) != 1 || !more {
 		t.Fatalf("take(one block) = %d blocks, more %v; want 1, true", len(batch), more)
@@ -60,10 +71,10 @@ func TestInboxRingsOncePerBatch(t *testing.T) {
 	for more {
 		_, more = in.take(turnBytes)
 	}
-	if !in.put([]byte("c")) {
-		t.Fatal("once drained, the next put must ring")
+	if in.pending != 0 {
+		t.Fatalf("pending = %d once all is taken", in.pending)
 	}
-	if len(in.free) > keepFree {
-		t.Fatalf("%d spare blocks kept, at most %d", len(in.free), keepFree)
+	if !in.push(block("c")) {
+		t.Fatal("once drained, the next push must ring")
 	}
 }

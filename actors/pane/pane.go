@@ -174,11 +174,15 @@ const inputBacklog = 256
 // the terminal has no more (every holder of it is gone, or it was hung up).
 func (p *Pane) readLoop(root *actor.RootContext, self *actor.PID, drained chan<- struct{}) {
 	defer close(drained)
-	buf := make([]byte, 64<<10)
 	for {
-		n, err := p.con.Read(buf)
-		if n > 0 && p.in.put(buf[:n]) {
-			root.Send(self, &outputReady{})
+		b := getBlock()
+		n, err := p.con.Read(b[:cap(b)])
+		if n > 0 {
+			if p.in.push(b[:n]) {
+				root.Send(self, &outputReady{})
+			}
+		} else {
+			putBlock(b)
 		}
 		if err != nil {
 			return
