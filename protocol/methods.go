@@ -24,6 +24,29 @@ type Method struct {
 	Result string
 	// Summary is one line of help, shared by the CLI and the schema summary.
 	Summary string
+	// Target is the kind of entity the method acts on; its params then
+	// implement Targeted. The server resolves the target once, before the
+	// method's handler runs, and answers the kind's not-found error itself.
+	Target Target
+}
+
+// Target is the kind of entity a method is aimed at.
+type Target uint8
+
+const (
+	// TargetNone: the method names no single entity (or resolves its own).
+	TargetNone Target = iota
+	TargetWorkspace
+	TargetTab
+	TargetPane
+	// TargetFocusedPane is a pane that defaults to the focused one.
+	TargetFocusedPane
+)
+
+// Targeted is implemented by the params of every method with a Target:
+// TargetID is the id the caller gave ("" when omitted).
+type Targeted interface {
+	TargetID() string
 }
 
 // EmptyParams is the params type of methods that take none. Unknown fields

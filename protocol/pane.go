@@ -3,17 +3,17 @@ package protocol
 var paneMethods = []Method{
 	{Name: "pane.split", Params: func() Params { return &PaneSplitParams{} }, Result: "pane_info", Summary: "Split a pane right or down, starting a new shell"},
 	{Name: "pane.list", Params: func() Params { return &PaneListParams{} }, Result: "pane_list", Summary: "List panes, optionally of one workspace"},
-	{Name: "pane.get", Params: func() Params { return &PaneTarget{} }, Result: "pane_info", Summary: "Describe one pane"},
+	{Name: "pane.get", Params: func() Params { return &PaneTarget{} }, Result: "pane_info", Summary: "Describe one pane", Target: TargetPane},
 	{Name: "pane.current", Params: func() Params { return &PaneCurrentParams{} }, Result: "pane_current", Summary: "The caller's pane, else the focused pane"},
-	{Name: "pane.focus", Params: func() Params { return &PaneTarget{} }, Result: "pane_info", Summary: "Focus a pane (and its tab and workspace)"},
-	{Name: "pane.rename", Params: func() Params { return &PaneRenameParams{} }, Result: "pane_info", Summary: "Set or clear a pane's label"},
-	{Name: "pane.close", Params: func() Params { return &PaneTarget{} }, Result: "ok", Summary: "Close a pane and stop its process"},
-	{Name: "pane.send_text", Params: func() Params { return &PaneSendTextParams{} }, Result: "ok", Summary: "Write raw text to a pane"},
-	{Name: "pane.send_keys", Params: func() Params { return &PaneSendKeysParams{} }, Result: "ok", Summary: "Send key combos to a pane"},
-	{Name: "pane.send_input", Params: func() Params { return &PaneSendInputParams{} }, Result: "ok", Summary: "Send text (pasted when the program asks) then keys"},
-	{Name: "pane.read", Params: func() Params { return &PaneReadParams{} }, Result: "pane_read", Summary: "Read a pane's screen or recent output"},
-	{Name: "pane.wait_for_output", Params: func() Params { return &PaneWaitForOutputParams{} }, Result: "output_matched", Summary: "Wait until a pane shows matching output"},
-	{Name: "pane.process_info", Params: func() Params { return &PaneProcessInfoParams{} }, Result: "pane_process_info", Summary: "The pane's shell and foreground processes"},
+	{Name: "pane.focus", Params: func() Params { return &PaneTarget{} }, Result: "pane_info", Summary: "Focus a pane (and its tab and workspace)", Target: TargetPane},
+	{Name: "pane.rename", Params: func() Params { return &PaneRenameParams{} }, Result: "pane_info", Summary: "Set or clear a pane's label", Target: TargetPane},
+	{Name: "pane.close", Params: func() Params { return &PaneTarget{} }, Result: "ok", Summary: "Close a pane and stop its process", Target: TargetPane},
+	{Name: "pane.send_text", Params: func() Params { return &PaneSendTextParams{} }, Result: "ok", Summary: "Write raw text to a pane", Target: TargetPane},
+	{Name: "pane.send_keys", Params: func() Params { return &PaneSendKeysParams{} }, Result: "ok", Summary: "Send key combos to a pane", Target: TargetPane},
+	{Name: "pane.send_input", Params: func() Params { return &PaneSendInputParams{} }, Result: "ok", Summary: "Send text (pasted when the program asks) then keys", Target: TargetPane},
+	{Name: "pane.read", Params: func() Params { return &PaneReadParams{} }, Result: "pane_read", Summary: "Read a pane's screen or recent output", Target: TargetPane},
+	{Name: "pane.wait_for_output", Params: func() Params { return &PaneWaitForOutputParams{} }, Result: "output_matched", Summary: "Wait until a pane shows matching output", Target: TargetPane},
+	{Name: "pane.process_info", Params: func() Params { return &PaneProcessInfoParams{} }, Result: "pane_process_info", Summary: "The pane's shell and foreground processes", Target: TargetFocusedPane},
 }
 
 // Read sources and formats.
@@ -200,3 +200,32 @@ type PaneProcessInfoParams struct {
 
 // Validate implements Params.
 func (p *PaneProcessInfoParams) Validate() error { return nil }
+
+// TargetID implements Targeted.
+func (p *PaneTarget) TargetID() string { return p.PaneID }
+
+// TargetID implements Targeted.
+func (p *PaneRenameParams) TargetID() string { return p.PaneID }
+
+// TargetID implements Targeted.
+func (p *PaneSendTextParams) TargetID() string { return p.PaneID }
+
+// TargetID implements Targeted.
+func (p *PaneSendKeysParams) TargetID() string { return p.PaneID }
+
+// TargetID implements Targeted.
+func (p *PaneSendInputParams) TargetID() string { return p.PaneID }
+
+// TargetID implements Targeted.
+func (p *PaneReadParams) TargetID() string { return p.PaneID }
+
+// TargetID implements Targeted.
+func (p *PaneWaitForOutputParams) TargetID() string { return p.PaneID }
+
+// TargetID implements Targeted.
+func (p *PaneProcessInfoParams) TargetID() string {
+	if p.PaneID == nil {
+		return ""
+	}
+	return *p.PaneID
+}

@@ -28,7 +28,7 @@ const ScreenMaxFPS = 60
 var screenMethods = []Method{
 	{Name: "screen.subscribe", Params: func() Params { return &ScreenSubscribeParams{} }, Result: "screen_subscribed", Summary: "Stream the screens of these panes on this connection (extension; replaces the set)"},
 	{Name: "client.resize", Params: func() Params { return &ClientResizeParams{} }, Result: "ok", Summary: "Size every tab to this client's pane area (extension)"},
-	{Name: "screen.scroll", Params: func() Params { return &ScreenScrollParams{} }, Result: "screen_scrolled", Summary: "Scroll a pane's view back into its history or forward (extension)"},
+	{Name: "screen.scroll", Params: func() Params { return &ScreenScrollParams{} }, Result: "screen_scrolled", Summary: "Scroll a pane's view back into its history or forward (extension)", Target: TargetPane},
 }
 
 // ScreenSubscribeParams are the params of screen.subscribe.
@@ -167,3 +167,6 @@ type ScreenFrame struct {
 
 // ExtensionMethods names the methods this server adds to the Herdr surface.
 var ExtensionMethods = map[string]bool{"screen.subscribe": true, "client.resize": true, "screen.scroll": true}
+
+// TargetID implements Targeted.
+func (p *ScreenScrollParams) TargetID() string { return p.PaneID }

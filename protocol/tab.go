@@ -3,11 +3,11 @@ package protocol
 var tabMethods = []Method{
 	{Name: "tab.create", Params: func() Params { return &TabCreateParams{} }, Result: "tab_created", Summary: "Create a tab with one pane"},
 	{Name: "tab.list", Params: func() Params { return &TabListParams{} }, Result: "tab_list", Summary: "List tabs, optionally of one workspace"},
-	{Name: "tab.get", Params: func() Params { return &TabTarget{} }, Result: "tab_info", Summary: "Describe one tab"},
-	{Name: "tab.focus", Params: func() Params { return &TabTarget{} }, Result: "tab_info", Summary: "Focus a tab"},
-	{Name: "tab.rename", Params: func() Params { return &TabRenameParams{} }, Result: "tab_info", Summary: "Rename a tab"},
+	{Name: "tab.get", Params: func() Params { return &TabTarget{} }, Result: "tab_info", Summary: "Describe one tab", Target: TargetTab},
+	{Name: "tab.focus", Params: func() Params { return &TabTarget{} }, Result: "tab_info", Summary: "Focus a tab", Target: TargetTab},
+	{Name: "tab.rename", Params: func() Params { return &TabRenameParams{} }, Result: "tab_info", Summary: "Rename a tab", Target: TargetTab},
 	{Name: "tab.move", Params: func() Params { return &TabMoveParams{} }, Result: "tab_list", Summary: "Move a tab to a position in its workspace"},
-	{Name: "tab.close", Params: func() Params { return &TabTarget{} }, Result: "ok", Summary: "Close a tab and its panes"},
+	{Name: "tab.close", Params: func() Params { return &TabTarget{} }, Result: "ok", Summary: "Close a tab and its panes", Target: TargetTab},
 }
 
 // TabCreateParams are the params of tab.create.
@@ -63,3 +63,9 @@ func (p *TabMoveParams) Validate() error {
 	}
 	return nil
 }
+
+// TargetID implements Targeted.
+func (p *TabTarget) TargetID() string { return p.TabID }
+
+// TargetID implements Targeted.
+func (p *TabRenameParams) TargetID() string { return p.TabID }

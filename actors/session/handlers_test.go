@@ -9,18 +9,96 @@ import (
 // The gateway answers these itself.
 var gatewayMethods = map[string]bool{"ping": true, "server.stop": true}
 
+// owner reports which of the session's tables answers a method, by the
+// target kind its protocol entry declares.
+func owner(m protocol.Method) (found bool) {
+	switch m.Target {
+	case protocol.TargetWorkspace:
+		_, found = workspaceRoutes[m.Name]
+	case protocol.TargetTab:
+		_, found = tabRoutes[m.Name]
+	case protocol.TargetPane, protocol.TargetFocusedPane:
+		_, found = paneTargeted[m.Name]
+	default:
+		_, found = handlers[m.Name]
+	}
+	return found
+}
+
 // TestHandlers_CoverMethodTable checks that every method the protocol table
-// accepts has exactly one owner, so no decoded call is left unanswered.
+// accepts has exactly one owner, routed by the target kind it declares, so
+// no decoded call is left unanswered or resolved the wrong way.
 func TestHandlers_CoverMethodTable(t *testing.T) {
 	for _, m := range protocol.Methods() {
-		_, inSession := handlers[m.Name]
-		if inSession == gatewayMethods[m.Name] {
-			t.Errorf("%s: handled by session=%v, gateway=%v", m.Name, inSession, gatewayMethods[m.Name])
+		if owner(m) == gatewayMethods[m.Name] {
+			t.Errorf("%s (target %d): routed by session=%v, gateway=%v", m.Name, m.Target, owner(m), gatewayMethods[m.Name])
+		}
+		_, targeted := m.Params().(protocol.Targeted)
+		if targeted != (m.Target != protocol.TargetNone) {
+			t.Errorf("%s: declares target %d but its params implement Targeted=%v", m.Name, m.Target, targeted)
 		}
 	}
-	for name := range handlers {
-		if _, ok := protocol.Lookup(name); !ok {
-			t.Errorf("session handles %s, which the protocol table does not accept", name)
+	tables := []map[string]bool{keys(handlers), keys(workspaceRoutes), keys(tabRoutes), keys(paneTargeted)}
+	seen := map[string]int{}
+	for _, table := range tables {
+		for name := range table {
+			seen[name]++
+			if m, ok := protocol.Lookup(name); !ok || !owner(m) {
+				t.Errorf("session routes %s, which the protocol table does not send there", name)
+			}
+		}
+	}
+	for name, n := range seen {
+		if n > 1 {
+			t.Errorf("%s is in %d tables", name, n)
+		}
+	}
+}
+
+func keys[H any](m map[string]H) map[string]bool {
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// Every targeted method answers its kind's not-found error for an id that
+// does not exist, before its handler runs.
+func TestRoute_UnknownTargets(t *testing.T) {
+	h := newHarness(t)
+	if r := h.call("workspace.create", `{}`); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	want := map[protocol.Target]string{
+		protocol.TargetWorkspace:   protocol.CodeWorkspaceNotFound,
+		protocol.TargetTab:         protocol.CodeTabNotFound,
+		protocol.TargetPane:        protocol.CodePaneNotFound,
+		protocol.TargetFocusedPane: protocol.CodePaneNotFound,
+	}
+	params := map[string]string{
+		"pane.read":            `{"pane_id":"w9:p9","source":"recent"}`,
+		"pane.wait_for_output": `{"pane_id":"w9:p9","source":"recent","match":{"type":"substring","value":"x"}}`,
+		"pane.send_keys":       `{"pane_id":"w9:p9","keys":["Enter"]}`,
+		"pane.send_text":       `{"pane_id":"w9:p9","text":"x"}`,
+		"pane.send_input":      `{"pane_id":"w9:p9","text":"x"}`,
+		"pane.rename":          `{"pane_id":"w9:p9","label":"x"}`,
+		"tab.rename":           `{"tab_id":"w9:t9","label":"x"}`,
+		"workspace.rename":     `{"workspace_id":"w9","label":"x"}`,
+		"screen.scroll":        `{"pane_id":"w9:p9","lines":1}`,
+		"pane.process_info":    `{"pane_id":"w9:p9"}`,
+	}
+	for _, m := range protocol.Methods() {
+		if m.Target == protocol.TargetNone {
+			continue
+		}
+		p, ok := params[m.Name]
+		if !ok {
+			p = `{"pane_id":"w9:p9","tab_id":"w9:t9","workspace_id":"w9"}`
+		}
+		r := h.call(m.Name, p)
+		if r.Err == nil || protocol.AsError(r.Err).Code != want[m.Target] {
+			t.Errorf("%s with an unknown target: %v, want %s", m.Name, r.Err, want[m.Target])
 		}
 	}
 }

@@ -12,11 +12,16 @@ import (
 var paneHandlers = map[string]handler{
 	"pane.split":   (*Session).paneSplit,
 	"pane.list":    (*Session).paneList,
-	"pane.get":     (*Session).paneGet,
 	"pane.current": (*Session).paneCurrent,
-	"pane.focus":   (*Session).paneFocus,
-	"pane.rename":  (*Session).paneRename,
-	"pane.close":   (*Session).paneClose,
+}
+
+// paneRoutes are the pane-targeted methods the session answers; the rest
+// (pane.Methods) go on to the pane actor.
+var paneRoutes = map[string]paneHandler{
+	"pane.get":    (*Session).paneGet,
+	"pane.focus":  (*Session).paneFocus,
+	"pane.rename": (*Session).paneRename,
+	"pane.close":  (*Session).paneClose,
 }
 
 // orFocused resolves an optional pane id, defaulting to the focused pane.
@@ -30,38 +35,9 @@ func (s *Session) orFocused(id *string) (*paneRec, error) {
 	return nil, protocol.Errorf(protocol.CodeNoActivePane, "no active pane")
 }
 
-// paneTarget names the pane a pane-level call is aimed at.
-func (s *Session) paneTarget(call *api.Call) (*paneRec, error) {
-	switch prm := call.Params.(type) {
-	case *protocol.PaneTarget:
-		return s.resolvePane(prm.PaneID)
-	case *protocol.PaneRenameParams:
-		return s.resolvePane(prm.PaneID)
-	case *protocol.PaneSendTextParams:
-		return s.resolvePane(prm.PaneID)
-	case *protocol.PaneSendKeysParams:
-		return s.resolvePane(prm.PaneID)
-	case *protocol.PaneSendInputParams:
-		return s.resolvePane(prm.PaneID)
-	case *protocol.PaneReadParams:
-		return s.resolvePane(prm.PaneID)
-	case *protocol.PaneWaitForOutputParams:
-		return s.resolvePane(prm.PaneID)
-	case *protocol.PaneProcessInfoParams:
-		return s.orFocused(prm.PaneID)
-	case *protocol.ScreenScrollParams:
-		return s.resolvePane(prm.PaneID)
-	}
-	return nil, protocol.Errorf(protocol.CodeInternal, "%s has no pane target", call.Method)
-}
-
-// forwardToPane resolves the target and hands the call to the pane actor,
-// which answers the connection directly.
-func (s *Session) forwardToPane(ctx actor.Context, call *api.Call) *api.Reply {
-	p, err := s.paneTarget(call)
-	if err != nil {
-		return api.Fail(err)
-	}
+// forwardToPane hands the call to the pane actor, which answers the
+// connection directly.
+func (s *Session) forwardToPane(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
 	ctx.RequestWithCustomSender(p.pid, &pane.Request{Call: call, PaneID: p.id, WorkspaceID: p.ws.id, TabID: p.tab.id}, ctx.Sender())
 	return nil
 }
@@ -148,11 +124,7 @@ func (s *Session) paneList(_ actor.Context, call *api.Call) *api.Reply {
 	return api.Done(protocol.PaneList{Panes: out})
 }
 
-func (s *Session) paneGet(_ actor.Context, call *api.Call) *api.Reply {
-	p, err := s.paneTarget(call)
-	if err != nil {
-		return api.Fail(err)
-	}
+func (s *Session) paneGet(_ actor.Context, call *api.Call, p *paneRec) *api.Reply {
 	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }
 
@@ -164,20 +136,12 @@ func (s *Session) paneCurrent(_ actor.Context, call *api.Call) *api.Reply {
 	return api.Done(protocol.PaneCurrent{Pane: s.paneInfo(p)})
 }
 
-func (s *Session) paneFocus(_ actor.Context, call *api.Call) *api.Reply {
-	p, err := s.paneTarget(call)
-	if err != nil {
-		return api.Fail(err)
-	}
+func (s *Session) paneFocus(_ actor.Context, call *api.Call, p *paneRec) *api.Reply {
 	s.focusPane(p)
 	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }
 
-func (s *Session) paneRename(_ actor.Context, call *api.Call) *api.Reply {
-	p, err := s.paneTarget(call)
-	if err != nil {
-		return api.Fail(err)
-	}
+func (s *Session) paneRename(_ actor.Context, call *api.Call, p *paneRec) *api.Reply {
 	p.label = ""
 	if l := call.Params.(*protocol.PaneRenameParams).Label; l != nil {
 		p.label = *l
@@ -186,11 +150,7 @@ func (s *Session) paneRename(_ actor.Context, call *api.Call) *api.Reply {
 	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }
 
-func (s *Session) paneClose(ctx actor.Context, call *api.Call) *api.Reply {
-	p, err := s.paneTarget(call)
-	if err != nil {
-		return api.Fail(err)
-	}
+func (s *Session) paneClose(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
 	s.closePane(ctx, p)
 	return api.OK()
 }

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"log/slog"
 	"time"
 
@@ -97,13 +96,35 @@ func newSession(opts Options) *Session {
 }
 
 // handler answers one call from the session's own model.
-type handler func(s *Session, ctx actor.Context, call *api.Call) *api.Reply
+// Handlers, one type per target kind. A method whose protocol entry
+// declares a target has its target resolved by route before its handler
+// runs, which gets the entity itself.
+type (
+	handler          func(s *Session, ctx actor.Context, call *api.Call) *api.Reply
+	workspaceHandler func(s *Session, ctx actor.Context, call *api.Call, w *workspace) *api.Reply
+	tabHandler       func(s *Session, ctx actor.Context, call *api.Call, t *tab) *api.Reply
+	paneHandler      func(s *Session, ctx actor.Context, call *api.Call, p *paneRec) *api.Reply
+)
 
-// handlers is the session's method table; one file per area fills it.
-var handlers = mergeHandlers(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, hookHandlers, agentAPIHandlers, notifyHandlers)
+// handlers is the session's table of untargeted methods; one file per area
+// fills it and the routes of its targeted ones.
+var handlers = merge(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, hookHandlers, agentAPIHandlers, notifyHandlers)
 
-func mergeHandlers(areas ...map[string]handler) map[string]handler {
-	out := map[string]handler{}
+// paneTargeted holds every pane-targeted method: the session's own and
+// those the pane actor answers.
+var paneTargeted = func() map[string]paneHandler {
+	out := merge(paneRoutes)
+	for _, name := range pane.Methods() {
+		if _, dup := out[name]; dup {
+			panic("session: method handled by both session and pane: " + name)
+		}
+		out[name] = (*Session).forwardToPane
+	}
+	return out
+}()
+
+func merge[H any](areas ...map[string]H) map[string]H {
+	out := map[string]H{}
 	for _, area := range areas {
 		for name, h := range area {
 			if _, dup := out[name]; dup {
@@ -112,13 +133,55 @@ func mergeHandlers(areas ...map[string]handler) map[string]handler {
 			out[name] = h
 		}
 	}
-	for _, name := range pane.Methods() {
-		if _, dup := out[name]; dup {
-			panic("session: method handled by both session and pane: " + name)
-		}
-		out[name] = (*Session).forwardToPane
-	}
 	return out
+}
+
+// route resolves the call's target as its method declares, answering the
+// kind's not-found error itself, and runs the handler. nil means the
+// handler answers later or someone else answers.
+func (s *Session) route(ctx actor.Context, call *api.Call) *api.Reply {
+	m, _ := protocol.Lookup(call.Method)
+	id := ""
+	if t, ok := call.Params.(protocol.Targeted); ok {
+		id = t.TargetID()
+	}
+	switch m.Target {
+	case protocol.TargetWorkspace:
+		if h, ok := workspaceRoutes[call.Method]; ok {
+			w, err := s.resolveWorkspace(id)
+			if err != nil {
+				return api.Fail(err)
+			}
+			return h(s, ctx, call, w)
+		}
+	case protocol.TargetTab:
+		if h, ok := tabRoutes[call.Method]; ok {
+			t, err := s.resolveTab(id)
+			if err != nil {
+				return api.Fail(err)
+			}
+			return h(s, ctx, call, t)
+		}
+	case protocol.TargetPane, protocol.TargetFocusedPane:
+		if h, ok := paneTargeted[call.Method]; ok {
+			var p *paneRec
+			var err error
+			if m.Target == protocol.TargetFocusedPane {
+				p, err = s.orFocused(&id)
+			} else {
+				p, err = s.resolvePane(id)
+			}
+			if err != nil {
+				return api.Fail(err)
+			}
+			return h(s, ctx, call, p)
+		}
+	default:
+		if h, ok := handlers[call.Method]; ok {
+			return h(s, ctx, call)
+		}
+	}
+	return api.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", call.Method))
 }
 
 // Receive implements actor.Actor.
@@ -156,12 +219,7 @@ func (s *Session) dispatch(ctx actor.Context, call *api.Call) {
 			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", call.Method, r)))
 		}
 	}()
-	h, ok := handlers[call.Method]
-	if !ok {
-		ctx.Respond(api.Fail(fmt.Errorf("no handler for %s", call.Method)))
-		return
-	}
-	if reply := h(s, ctx, call); reply != nil {
+	if reply := s.route(ctx, call); reply != nil {
 		ctx.Respond(reply)
 	}
 }

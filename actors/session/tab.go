@@ -10,6 +10,9 @@ import (
 var tabHandlers = map[string]handler{
 	"tab.create": (*Session).tabCreate,
 	"tab.list":   (*Session).tabList,
+}
+
+var tabRoutes = map[string]tabHandler{
 	"tab.get":    (*Session).tabGet,
 	"tab.focus":  (*Session).tabFocus,
 	"tab.rename": (*Session).tabRename,
@@ -72,50 +75,23 @@ func (s *Session) tabList(_ actor.Context, call *api.Call) *api.Reply {
 	return api.Done(protocol.TabList{Tabs: out})
 }
 
-// tabTarget resolves the tab a call names.
-func (s *Session) tabTarget(call *api.Call) (*tab, error) {
-	switch prm := call.Params.(type) {
-	case *protocol.TabTarget:
-		return s.resolveTab(prm.TabID)
-	case *protocol.TabRenameParams:
-		return s.resolveTab(prm.TabID)
-	}
-	return nil, protocol.Errorf(protocol.CodeInternal, "%s has no tab target", call.Method)
-}
-
-func (s *Session) tabGet(_ actor.Context, call *api.Call) *api.Reply {
-	t, err := s.tabTarget(call)
-	if err != nil {
-		return api.Fail(err)
-	}
+func (s *Session) tabGet(_ actor.Context, call *api.Call, t *tab) *api.Reply {
 	return api.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
 }
 
-func (s *Session) tabFocus(_ actor.Context, call *api.Call) *api.Reply {
-	t, err := s.tabTarget(call)
-	if err != nil {
-		return api.Fail(err)
-	}
+func (s *Session) tabFocus(_ actor.Context, call *api.Call, t *tab) *api.Reply {
 	t.ws.active = t
 	s.focused = t.ws
 	return api.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
 }
 
-func (s *Session) tabRename(_ actor.Context, call *api.Call) *api.Reply {
-	t, err := s.tabTarget(call)
-	if err != nil {
-		return api.Fail(err)
-	}
+func (s *Session) tabRename(_ actor.Context, call *api.Call, t *tab) *api.Reply {
 	t.label = call.Params.(*protocol.TabRenameParams).Label
 	s.emit(protocol.TabRenamedEvent{TabID: t.id, WorkspaceID: t.ws.id, Label: s.tabInfo(t).Label}, s.tabFields(t))
 	return api.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
 }
 
-func (s *Session) tabClose(ctx actor.Context, call *api.Call) *api.Reply {
-	t, err := s.tabTarget(call)
-	if err != nil {
-		return api.Fail(err)
-	}
+func (s *Session) tabClose(ctx actor.Context, call *api.Call, t *tab) *api.Reply {
 	s.closeTab(ctx, t)
 	s.emitWorkspaceUpdated(t.ws)
 	return api.OK()

@@ -10,6 +10,9 @@ import (
 var workspaceHandlers = map[string]handler{
 	"workspace.create": (*Session).workspaceCreate,
 	"workspace.list":   (*Session).workspaceList,
+}
+
+var workspaceRoutes = map[string]workspaceHandler{
 	"workspace.get":    (*Session).workspaceGet,
 	"workspace.focus":  (*Session).workspaceFocus,
 	"workspace.rename": (*Session).workspaceRename,
@@ -54,49 +57,22 @@ func (s *Session) workspaceList(_ actor.Context, _ *api.Call) *api.Reply {
 	return api.Done(protocol.WorkspaceList{Workspaces: out})
 }
 
-// workspaceTarget resolves the workspace a call names.
-func (s *Session) workspaceTarget(call *api.Call) (*workspace, error) {
-	switch prm := call.Params.(type) {
-	case *protocol.WorkspaceTarget:
-		return s.resolveWorkspace(prm.WorkspaceID)
-	case *protocol.WorkspaceRenameParams:
-		return s.resolveWorkspace(prm.WorkspaceID)
-	}
-	return nil, protocol.Errorf(protocol.CodeInternal, "%s has no workspace target", call.Method)
-}
-
-func (s *Session) workspaceGet(_ actor.Context, call *api.Call) *api.Reply {
-	w, err := s.workspaceTarget(call)
-	if err != nil {
-		return api.Fail(err)
-	}
+func (s *Session) workspaceGet(_ actor.Context, call *api.Call, w *workspace) *api.Reply {
 	return api.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
 }
 
-func (s *Session) workspaceFocus(_ actor.Context, call *api.Call) *api.Reply {
-	w, err := s.workspaceTarget(call)
-	if err != nil {
-		return api.Fail(err)
-	}
+func (s *Session) workspaceFocus(_ actor.Context, call *api.Call, w *workspace) *api.Reply {
 	s.focused = w
 	return api.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
 }
 
-func (s *Session) workspaceRename(_ actor.Context, call *api.Call) *api.Reply {
-	w, err := s.workspaceTarget(call)
-	if err != nil {
-		return api.Fail(err)
-	}
+func (s *Session) workspaceRename(_ actor.Context, call *api.Call, w *workspace) *api.Reply {
 	w.label = call.Params.(*protocol.WorkspaceRenameParams).Label
 	s.emit(protocol.WorkspaceRenamedEvent{WorkspaceID: w.id, Label: w.label}, s.workspaceFields(w))
 	return api.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
 }
 
-func (s *Session) workspaceClose(ctx actor.Context, call *api.Call) *api.Reply {
-	w, err := s.workspaceTarget(call)
-	if err != nil {
-		return api.Fail(err)
-	}
+func (s *Session) workspaceClose(ctx actor.Context, call *api.Call, w *workspace) *api.Reply {
 	s.closeWorkspace(ctx, w)
 	return api.OK()
 }
