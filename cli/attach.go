@@ -78,13 +78,9 @@ func (a *app) serverLog(sock string) string {
 // its output appended to the server log, and waits for its socket.
 func (a *app) startServer(sock string) int {
 	logPath := a.serverLog(sock)
-	if err := os.MkdirAll(filepath.Dir(logPath), 0o700); err != nil {
-		fmt.Fprintf(a.stderr, "herdr: create log directory: %v\n", err)
-		return 1
-	}
-	logFile, err := os.OpenFile(logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	logFile, err := protocol.OpenPrivateLog(logPath)
 	if err != nil {
-		fmt.Fprintf(a.stderr, "herdr: open server log: %v\n", err)
+		fmt.Fprintf(a.stderr, "herdr: %v\n", err)
 		return 1
 	}
 	defer logFile.Close()

@@ -15,27 +15,40 @@ const SocketName = "herdr.sock"
 // DefaultSession names the default session.
 const DefaultSession = "default"
 
-// ConfigDir is $XDG_CONFIG_HOME/herdr, else $HOME/.config/herdr, else <tmp>/herdr.
+// ConfigDir is $XDG_CONFIG_HOME/herdr, else the platform's (Windows:
+// %APPDATA%\herdr), else $HOME/.config/herdr, else <tmp>/herdr-<user>.
 func ConfigDir(env Env) string {
 	if x := env("XDG_CONFIG_HOME"); x != "" {
 		return filepath.Join(x, "herdr")
 	}
+	if d := platformConfigDir(env); d != "" {
+		return d
+	}
 	if h := env("HOME"); h != "" {
 		return filepath.Join(h, ".config", "herdr")
 	}
-	return filepath.Join(os.TempDir(), "herdr")
+	return filepath.Join(os.TempDir(), "herdr-"+userTag(env))
 }
 
-// StateDir is $XDG_STATE_HOME/herdr, else $HOME/.local/state/herdr, else <tmp>/herdr-state.
+// StateDir is $XDG_STATE_HOME/herdr, else the platform's (Windows:
+// %LOCALAPPDATA%\herdr), else $HOME/.local/state/herdr, else
+// <tmp>/herdr-state-<user>.
 func StateDir(env Env) string {
 	if x := env("XDG_STATE_HOME"); x != "" {
 		return filepath.Join(x, "herdr")
 	}
+	if d := platformStateDir(env); d != "" {
+		return d
+	}
 	if h := env("HOME"); h != "" {
 		return filepath.Join(h, ".local", "state", "herdr")
 	}
-	return filepath.Join(os.TempDir(), "herdr-state")
+	return filepath.Join(os.TempDir(), "herdr-state-"+userTag(env))
 }
+
+// The temporary-directory fallbacks are per user: a shared <tmp>/herdr
+// could be created first by someone else (and is refused by SafeDir when
+// it is). A directory planted under our own name is refused the same way.
 
 // ValidSessionName reports whether name is 1–64 bytes of [A-Za-z0-9._-] and not "." or "..".
 func ValidSessionName(name string) bool {

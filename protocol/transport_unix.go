@@ -1,4 +1,4 @@
-//go:build !windows
+//go:build unix
 
 package protocol
 
@@ -15,11 +15,17 @@ import (
 // ErrServerRunning reports that a live server already owns the socket.
 var ErrServerRunning = errors.New("herdr server is already running")
 
-// Listen binds the API socket: the directory is created 0700, a stale socket
-// (nobody answers) is replaced, a live one is refused, and the socket is 0600.
+// Listen binds the API socket. The directory is created 0700 when missing
+// and must be safe (SafeDir); a stale socket (nobody answers) is replaced,
+// a live one refused. The socket is 0600 from the moment it exists (bound
+// under a 0077 umask), and connections from other users are refused.
 func Listen(path string) (net.Listener, error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create socket directory: %w", err)
+	}
+	if err := SafeDir(dir); err != nil {
+		return nil, err
 	}
 	if _, err := os.Lstat(path); err == nil {
 		conn, dialErr := net.DialTimeout("unix", path, time.Second)
@@ -37,17 +43,48 @@ func Listen(path string) (net.Listener, error) {
 			return nil, fmt.Errorf("remove stale socket: %w", err)
 		}
 	}
-	l, err := net.Listen("unix", path)
+	l, err := bindPrivate(path)
 	if err != nil {
 		return nil, fmt.Errorf("listen on %s: %w", path, err)
 	}
-	if err := os.Chmod(path, 0o600); err != nil {
-		l.Close()
-		return nil, fmt.Errorf("chmod socket: %w", err)
-	}
-	l.(*net.UnixListener).SetUnlinkOnClose(true)
-	return l, nil
+	l.SetUnlinkOnClose(true)
+	return &sameUserListener{UnixListener: l, uid: os.Getuid()}, nil
 }
+
+// bindPrivate binds path with a 0077 umask, so the socket is never
+// reachable by others, not even between bind and a chmod. The umask is
+// process-wide: it is set only around the bind, which runs while the
+// server starts, before it creates any other file.
+func bindPrivate(path string) (*net.UnixListener, error) {
+	old := syscall.Umask(0o077)
+	defer syscall.Umask(old)
+	return net.ListenUnix("unix", &net.UnixAddr{Name: path, Net: "unix"})
+}
+
+// sameUserListener refuses connections from other users (root excepted,
+// who can read the socket anyway), whatever the socket's mode.
+type sameUserListener struct {
+	*net.UnixListener
+	uid int
+}
+
+// Accept returns the next connection from our own user; others are closed
+// unanswered and never reach the caller.
+func (l *sameUserListener) Accept() (net.Conn, error) {
+	for {
+		c, err := l.AcceptUnix()
+		if err != nil {
+			return nil, err
+		}
+		if uid, err := peerUID(c); err == nil && allowedPeer(uid, l.uid) {
+			return c, nil
+		}
+		c.Close()
+	}
+}
+
+// allowedPeer is the peer rule: the server's own user, or root.
+func allowedPeer(peer, self int) bool { return peer == self || peer == 0 }
 
 // Dial connects to the API socket.
 func Dial(path string, timeout time.Duration) (net.Conn, error) {

@@ -3,9 +3,9 @@ package config
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -110,7 +110,7 @@ func Default() Config {
 // Load reads and parses the config file at path; a missing file yields the
 // defaults with no diagnostics and StatusApplied.
 func Load(path string) (Config, []string, Status) {
-	data, err := os.ReadFile(path)
+	data, err := readConfig(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return Default(), nil, StatusApplied
@@ -338,4 +338,34 @@ func sortedKeys(m map[string]any) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// maxConfigBytes bounds config.toml: a real one is a few kilobytes.
+const maxConfigBytes = 1 << 20
+
+// readConfig reads the config file, which must be a regular file (a
+// symlink to one is fine) of at most maxConfigBytes: a path that names a
+// device such as /dev/zero or a FIFO is refused at once, never read or
+// waited on.
+func readConfig(path string) ([]byte, error) {
+	f, err := openNonBlocking(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("not a regular file (%s)", info.Mode().Type())
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxConfigBytes {
+		return nil, fmt.Errorf("larger than %d bytes", maxConfigBytes)
+	}
+	return data, nil
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // envMap returns an env lookup backed by m, so tests never read the process env.
@@ -264,7 +266,7 @@ func TestShellPublic(t *testing.T) {
 }
 
 func TestPathAndDir(t *testing.T) {
-	tmp := filepath.Join(os.TempDir(), "herdr")
+	tmp := protocol.ConfigDir(func(string) string { return "" })
 	tests := []struct {
 		name    string
 		env     map[string]string

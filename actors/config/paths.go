@@ -3,24 +3,16 @@ package config
 import (
 	"os"
 	"path/filepath"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // FileName is the name of the config file inside the config directory.
 const FileName = "config.toml"
 
-// Dir returns herdr's config directory: $XDG_CONFIG_HOME/herdr, else
-// $HOME/.config/herdr, else <os.TempDir()>/herdr; env is the environment
-// lookup (os.Getenv in production, nil means os.Getenv).
-func Dir(env func(string) string) string {
-	env = orGetenv(env)
-	if xdg := env("XDG_CONFIG_HOME"); xdg != "" {
-		return filepath.Join(xdg, "herdr")
-	}
-	if home := env("HOME"); home != "" {
-		return filepath.Join(home, ".config", "herdr")
-	}
-	return filepath.Join(os.TempDir(), "herdr")
-}
+// Dir returns herdr's config directory (protocol.ConfigDir); env is the
+// environment lookup (os.Getenv in production, nil means os.Getenv).
+func Dir(env func(string) string) string { return protocol.ConfigDir(orGetenv(env)) }
 
 // Path returns the config file path: $HERDR_CONFIG_PATH if set, else
 // Dir(env)/config.toml.

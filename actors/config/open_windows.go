@@ -1,0 +1,6 @@
+package config
+
+import "os"
+
+// openNonBlocking opens path for reading (Windows has no FIFOs at paths).
+func openNonBlocking(path string) (*os.File, error) { return os.Open(path) }
