@@ -16,7 +16,10 @@ func (p *performer) Print(char uint32) {
 		t.printASCII(b[:])
 		return
 	}
-	if r == 0x7f { // DEL is ignored
+	// DEL and C1 controls (U+0080–U+009F) are not printable: a UTF-8
+	// terminal ignores them, and a cell holding one would reach the
+	// client's outer terminal, where it could act as a control.
+	if r == 0x7f || r >= 0x80 && r <= 0x9f {
 		return
 	}
 	t.printRune(r)

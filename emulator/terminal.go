@@ -246,7 +246,9 @@ func (t *Terminal) Write(p []byte) (int, error) {
 			// Fast path: a complete, valid UTF-8 sequence in the ground
 			// state (incomplete or invalid ones go through the parser).
 			if r, size := utf8.DecodeRune(p[i:]); size > 1 {
-				t.printRune(r)
+				if r > 0x9f { // C1 controls are dropped, as in Print
+					t.printRune(r)
+				}
 				i += size
 				continue
 			}

@@ -146,7 +146,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case toastMsg:
 		return m, m.showToast(msg.text)
 	case titleMsg:
-		m.customTitle = msg.title
+		m.customTitle = protocol.Printable(msg.title)
 		m.title = m.windowTitle()
 		return m, tea.SetWindowTitle(m.title)
 	case toastExpired:
@@ -163,7 +163,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m *model) showToast(text string) tea.Cmd {
 	m.toastSeq++
-	m.toast = text
+	m.toast = protocol.Printable(text) // error messages echo what callers sent
 	seq := m.toastSeq
 	return tea.Tick(toastTime, func(time.Time) tea.Msg { return toastExpired{seq: seq} })
 }
@@ -184,6 +184,7 @@ func (m *model) call(method string, params any) {
 // applySnapshot takes a new snapshot and follows it: the panes to stream,
 // the window title, toasts for agents that need attention.
 func (m *model) applySnapshot(snap protocol.SessionSnapshot) []tea.Cmd {
+	clean(&snap)
 	m.snap, m.haveSnap = snap, true
 	var cmds []tea.Cmd
 	visible := m.visiblePanes()
