@@ -146,9 +146,15 @@ func (p *AgentStartParams) Validate() error {
 	if !known {
 		return Errorf(CodeUnsupportedAgentKind, "unsupported agent kind %q; one of %s", p.Kind, strings.Join(AgentKinds, " "))
 	}
-	for _, a := range p.Args {
-		if strings.ContainsAny(a, "\x00\r\n") {
-			return Errorf(CodeInvalidAgentArgument, "agent arguments must not contain NUL or line breaks")
+	// The command line is typed into the pane's shell, where a control
+	// character is an editing key, not text: Ctrl-U would erase the quoted
+	// line and Enter run what follows, Tab complete. No quoting survives
+	// that, so such arguments are refused rather than escaped.
+	for i, a := range p.Args {
+		for _, r := range a {
+			if isControl(r) {
+				return Errorf(CodeInvalidAgentArgument, "agent argument %d contains the control character %U; arguments are typed into the shell and may not", i+1, r)
+			}
 		}
 	}
 	if p.TimeoutMS != nil && (*p.TimeoutMS <= 3000 || *p.TimeoutMS > 300000) {

@@ -380,6 +380,14 @@ func TestAgentAPI_Start(t *testing.T) {
 	r.wantCode("invalid_agent_name", "agent.start", map[string]any{"name": "9lives", "kind": "codex", "pane_id": shell})
 	r.wantCode("invalid_agent_timeout", "agent.start", map[string]any{"name": "beta", "kind": "codex", "pane_id": shell, "timeout_ms": 3000})
 	r.wantCode("pane_not_found", "agent.start", map[string]any{"name": "beta", "kind": "codex", "pane_id": "w9:p9"})
+	// Arguments are typed into the shell, where control characters edit
+	// the line (Ctrl-U erases the quoting): refused, and nothing changes.
+	for _, arg := range []string{"x\x15echo pwned", "tab\tcompletes", "c1\u009bcsi", "del\x7f", "bell\x07"} {
+		r.wantCode("invalid_agent_argument", "agent.start", map[string]any{"name": "beta", "kind": "codex", "pane_id": shell, "args": []string{"ok", arg}})
+	}
+	if code := r.code("agent.get", map[string]any{"target": "beta"}); code != "agent_not_found" {
+		t.Fatalf("a refused start left an agent named beta: %s", code)
+	}
 
 	// The name goes with its agent.
 	r.send(p, "q")
