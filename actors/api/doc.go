@@ -1,5 +1,6 @@
 // Package api holds the two messages every request travels in inside the
 // server: a decoded Call going from a connection to the actor that owns the
-// target, and the Reply coming back to the connection. It is a leaf package
-// so the gateway, the session and the panes can all speak it.
+// target, and the Reply coming back to the connection — and Timers, the
+// one way actors schedule messages to themselves. It is a leaf package so
+// the gateway, the session and the panes can all speak it.
 package api

@@ -54,8 +54,7 @@ func (p *Pane) armTick(ctx actor.Context, after time.Duration) {
 		return
 	}
 	p.det.tickArmed = true
-	root, self := ctx.ActorSystem().Root, ctx.Self()
-	time.AfterFunc(after, func() { root.Send(self, &detectTick{}) })
+	p.timers.After(ctx, after, &detectTick{})
 }
 
 // refresh reads the foreground cwd, recognises the agent in the

@@ -88,6 +88,9 @@ type Pane struct {
 	// is queued (or granted and the grant not yet received).
 	turn        ticket
 	waitingTurn bool
+	// timers holds the pane's pending timers (waits, frames, detection),
+	// cancelled when it stops.
+	timers api.Timers
 }
 
 // Start starts spec's program on a new terminal and returns the props of
@@ -110,7 +113,11 @@ func Start(spec Spec) (props *actor.Props, abort func(), err error) {
 
 // Receive implements actor.Actor.
 func (p *Pane) Receive(ctx actor.Context) {
-	switch msg := ctx.Message().(type) {
+	msg := ctx.Message()
+	if f, ok := msg.(*api.Fired); ok {
+		msg = p.timers.Fired(f)
+	}
+	switch msg := msg.(type) {
 	case *actor.Started:
 		p.start(ctx)
 	case *outputReady:
@@ -154,6 +161,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 
 func (p *Pane) start(ctx actor.Context) {
 	p.in = newInbox()
+	p.waits.timers = &p.timers
 	p.det.catalog = p.spec.Catalog
 	p.done = make(chan struct{})
 	p.term = emulator.New(p.spec.Cols, p.spec.Rows, emulator.Options{
@@ -304,6 +312,7 @@ func (p *Pane) resize(cols, rows int) {
 // this before it exits, so no process outlives it by ignoring SIGHUP.
 func (p *Pane) stop(ctx actor.Context) {
 	p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane closed while waiting for output"))
+	p.timers.StopAll()
 	if p.waitingTurn {
 		outputGate.cancel(&p.turn)
 	}

@@ -137,8 +137,7 @@ func (p *Pane) scheduleFrames(ctx actor.Context) {
 		return
 	}
 	p.screen.armed = true
-	root, self := ctx.ActorSystem().Root, ctx.Self()
-	time.AfterFunc(wait, func() { root.Send(self, &screenTick{}) })
+	p.timers.After(ctx, wait, &screenTick{})
 }
 
 // flushFrames sends every stale, idle subscriber the rows it has not seen.

@@ -57,7 +57,7 @@ type waiter struct {
 	id     uint64
 	sender *actor.PID
 	query  outputQuery
-	timer  *time.Timer
+	timer  uint64 // api.Timers id; 0 for none
 }
 
 // waitExpired is sent by a waiter's timer.
@@ -67,6 +67,7 @@ type waitExpired struct{ id uint64 }
 type waitSet struct {
 	next    uint64
 	pending []*waiter
+	timers  *api.Timers // the pane's
 }
 
 func (p *Pane) waitForOutput(ctx actor.Context, req *Request) *api.Reply {
@@ -85,10 +86,7 @@ func (p *Pane) waitForOutput(ctx actor.Context, req *Request) *api.Reply {
 	p.waits.next++
 	w.id = p.waits.next
 	if prm.TimeoutMS != nil {
-		root, self, id := ctx.ActorSystem().Root, ctx.Self(), w.id
-		w.timer = time.AfterFunc(time.Duration(*prm.TimeoutMS)*time.Millisecond, func() {
-			root.Send(self, &waitExpired{id: id})
-		})
+		w.timer = p.timers.After(ctx, time.Duration(*prm.TimeoutMS)*time.Millisecond, &waitExpired{id: w.id})
 	}
 	if w.sender != nil {
 		ctx.Watch(w.sender)
@@ -124,9 +122,7 @@ func (s *waitSet) check(ctx actor.Context, p *Pane) {
 }
 
 func (s *waitSet) finish(ctx actor.Context, w *waiter, reply *api.Reply) {
-	if w.timer != nil {
-		w.timer.Stop()
-	}
+	s.timers.Cancel(w.timer)
 	if w.sender != nil {
 		ctx.Send(w.sender, reply)
 	}
@@ -154,9 +150,7 @@ func (s *waitSet) expire(ctx actor.Context, id uint64) {
 // dropSender cancels the waits of a connection that went away.
 func (s *waitSet) dropSender(who *actor.PID) {
 	s.remove(func(w *waiter) bool { return w.sender != nil && w.sender.Equal(who) }, func(w *waiter) {
-		if w.timer != nil {
-			w.timer.Stop()
-		}
+		s.timers.Cancel(w.timer)
 	})
 }
 

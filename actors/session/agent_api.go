@@ -58,13 +58,13 @@ type agentWaiter struct {
 	termID string
 	agent  string // the agent kind pinned at the start
 	until  map[protocol.AgentStatus]bool
-	timer  *time.Timer
+	timer  uint64 // api.Timers id; 0 for none
 	// Prompt waits: until the agent shows a change (armed) a settled
 	// state does not count; stall fires if no change comes in time.
 	prompt         bool
 	armed          bool
 	startSeq       uint64
-	stall          *time.Timer
+	stall          uint64
 	stallIsTimeout bool
 }
 
@@ -289,8 +289,7 @@ func (s *Session) inputDone(ctx actor.Context, msg *pane.AgentInput) {
 		}
 		s.ag.nextGen++
 		h.launchGen = s.ag.nextGen
-		root, self, termID, gen := ctx.ActorSystem().Root, ctx.Self(), p.termID, h.launchGen
-		time.AfterFunc(timeout, func() { root.Send(self, &launchExpired{termID: termID, gen: gen}) })
+		s.timers.After(ctx, timeout, &launchExpired{termID: p.termID, gen: h.launchGen})
 		ctx.Send(in.sender, api.Done(protocol.AgentStarted{Agent: s.agentInfo(p), Argv: in.argv}))
 		return
 	}
@@ -309,8 +308,7 @@ func (s *Session) inputDone(ctx actor.Context, msg *pane.AgentInput) {
 		if t := in.prompt.Wait.TimeoutMS; t != nil && time.Duration(*t)*time.Millisecond <= stall {
 			stall, w.stallIsTimeout = time.Duration(*t)*time.Millisecond, true
 		}
-		root, self, id := ctx.ActorSystem().Root, ctx.Self(), w.id
-		w.stall = time.AfterFunc(stall, func() { root.Send(self, &agentWaitExpired{id: id, stall: true}) })
+		w.stall = s.timers.After(ctx, stall, &agentWaitExpired{id: w.id, stall: true})
 	}
 	s.checkWaits(p)
 }
@@ -342,8 +340,7 @@ func (s *Session) newWaiter(ctx actor.Context, p *paneRec, sender *actor.PID, un
 		w.until[st] = true
 	}
 	if timeoutMS != nil {
-		root, self, id := ctx.ActorSystem().Root, ctx.Self(), w.id
-		w.timer = time.AfterFunc(time.Duration(*timeoutMS)*time.Millisecond, func() { root.Send(self, &agentWaitExpired{id: id}) })
+		w.timer = s.timers.After(ctx, time.Duration(*timeoutMS)*time.Millisecond, &agentWaitExpired{id: w.id})
 	}
 	if s.ag.waits == nil {
 		s.ag.waits = map[uint64]*agentWaiter{}
@@ -391,12 +388,8 @@ func (s *Session) checkWaits(p *paneRec) {
 // root context (the connection does not look at the sender).
 func (s *Session) endWait(w *agentWaiter, r *api.Reply) {
 	delete(s.ag.waits, w.id)
-	if w.timer != nil {
-		w.timer.Stop()
-	}
-	if w.stall != nil {
-		w.stall.Stop()
-	}
+	s.timers.Cancel(w.timer)
+	s.timers.Cancel(w.stall)
 	s.ag.root.Send(w.sender, r)
 }
 
@@ -445,12 +438,8 @@ func (s *Session) dropCaller(ctx actor.Context, who *actor.PID) {
 	for id, w := range s.ag.waits {
 		if w.sender.Equal(who) {
 			delete(s.ag.waits, id)
-			if w.timer != nil {
-				w.timer.Stop()
-			}
-			if w.stall != nil {
-				w.stall.Stop()
-			}
+			s.timers.Cancel(w.timer)
+			s.timers.Cancel(w.stall)
 		}
 	}
 	for id, in := range s.ag.inputs {

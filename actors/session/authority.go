@@ -226,10 +226,7 @@ func (s *Session) ttl(ctx actor.Context, ms *uint64, termID, wsID string) uint64
 	}
 	s.ag.nextGen++
 	gen := s.ag.nextGen
-	root, self := ctx.ActorSystem().Root, ctx.Self()
-	time.AfterFunc(time.Duration(*ms)*time.Millisecond, func() {
-		root.Send(self, &metaExpired{termID: termID, wsID: wsID, gen: gen})
-	})
+	s.timers.After(ctx, time.Duration(*ms)*time.Millisecond, &metaExpired{termID: termID, wsID: wsID, gen: gen})
 	return gen
 }
 

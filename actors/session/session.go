@@ -44,6 +44,8 @@ type Session struct {
 	catalog *detect.Catalog
 	home    string
 	area    layout.Rect
+	// timers holds every pending timer, cancelled when the session stops.
+	timers api.Timers
 
 	workspaces  []*workspace
 	byWorkspace map[string]*workspace
@@ -186,7 +188,13 @@ func (s *Session) route(ctx actor.Context, call *api.Call) *api.Reply {
 
 // Receive implements actor.Actor.
 func (s *Session) Receive(ctx actor.Context) {
-	switch msg := ctx.Message().(type) {
+	msg := ctx.Message()
+	if f, ok := msg.(*api.Fired); ok {
+		msg = s.timers.Fired(f)
+	}
+	switch msg := msg.(type) {
+	case *actor.Stopping:
+		s.timers.StopAll()
 	case *api.Call:
 		before := s.focusNow()
 		s.dispatch(ctx, msg)
