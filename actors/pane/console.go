@@ -27,6 +27,9 @@ type console interface {
 	Hangup()
 	// Kill forces every process of the terminal's session to go.
 	Kill()
+	// Lingering reports whether processes of the terminal's session are
+	// still running (after the shell has gone, its background jobs).
+	Lingering() bool
 }
 
 // consoleSpec says what to start and how big its terminal is.

@@ -3,9 +3,9 @@
 package pane
 
 import (
-	"errors"
 	"os"
 	"os/exec"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/creack/pty"
@@ -15,9 +15,14 @@ import (
 // ptyConsole is a child in its own session with a PTY as its controlling
 // terminal (creack/pty).
 type ptyConsole struct {
-	cmd  *exec.Cmd
-	ptmx *os.File
-	tty  string
+	cmd    *exec.Cmd
+	pid    int
+	ptmx   *os.File
+	tty    string
+	exited <-chan int
+	// reaped is set once the child is collected: from then on its pid may
+	// belong to an unrelated process, and no signal may be sent to it.
+	reaped atomic.Bool
 }
 
 func startConsole(s consoleSpec) (console, error) {
@@ -38,16 +43,47 @@ func startConsole(s consoleSpec) (console, error) {
 		ptmx.Close()
 		return nil, err
 	}
-	return &ptyConsole{cmd: cmd, ptmx: ptmx, tty: tty.Name()}, nil
+	pid := cmd.Process.Pid
+	return &ptyConsole{cmd: cmd, pid: pid, ptmx: pollable(ptmx), tty: tty.Name(), exited: exitOf(pid)}, nil
+}
+
+// pollable returns the master as a non-blocking file the runtime's poller
+// waits on, so an idle pane's reader holds no OS thread (creack/pty's
+// ioctls go through Fd, which leaves the file blocking: one thread per
+// pane). Where the poller cannot take it, the file still works, blocking.
+func pollable(ptmx *os.File) *os.File {
+	fd, err := unix.Dup(int(ptmx.Fd()))
+	if err != nil {
+		return ptmx
+	}
+	unix.CloseOnExec(fd)
+	if err := unix.SetNonblock(fd, true); err != nil {
+		unix.Close(fd)
+		return ptmx
+	}
+	ptmx.Close()
+	return os.NewFile(uintptr(fd), "/dev/ptmx")
 }
 
 func (c *ptyConsole) Read(p []byte) (int, error)  { return c.ptmx.Read(p) }
 func (c *ptyConsole) Write(p []byte) (int, error) { return c.ptmx.Write(p) }
-func (c *ptyConsole) Pid() int                    { return c.cmd.Process.Pid }
+func (c *ptyConsole) Pid() int                    { return c.pid }
 func (c *ptyConsole) TTY() string                 { return c.tty }
 
+// Resize sets the window size through SyscallConn: Fd would make the
+// master blocking again.
 func (c *ptyConsole) Resize(cols, rows int) error {
-	return pty.Setsize(c.ptmx, &pty.Winsize{Cols: uint16(cols), Rows: uint16(rows)})
+	rc, err := c.ptmx.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var ioErr error
+	if err := rc.Control(func(fd uintptr) {
+		ioErr = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, &unix.Winsize{Col: uint16(cols), Row: uint16(rows)})
+	}); err != nil {
+		return err
+	}
+	return ioErr
 }
 
 // ForegroundGroup is tcgetpgrp on the master. It goes through SyscallConn
@@ -66,37 +102,52 @@ func (c *ptyConsole) ForegroundGroup() int {
 	return pgrp
 }
 
+// Wait takes the exit from the shared reaper (no thread blocked per pane)
+// and releases the process handle os/exec keeps.
 func (c *ptyConsole) Wait() int {
-	err := c.cmd.Wait()
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
-		return ee.ExitCode()
-	default:
-		return -1
-	}
+	code := <-c.exited
+	c.reaped.Store(true)
+	c.cmd.Process.Release()
+	return code
 }
 
 // Hangup signals the shell's process group and closes the master, which
 // hangs up the terminal for every other job on it.
 func (c *ptyConsole) Hangup() {
-	pid := c.Pid()
-	unix.Kill(-pid, unix.SIGHUP)
-	unix.Kill(pid, unix.SIGHUP)
+	c.signal(unix.SIGHUP)
 	c.ptmx.Close()
+}
+
+// signal sends sig to the shell and its process group while the shell is
+// not yet reaped. A pid of 1 or less would reach init or every process of
+// ours (kill(-1)): never.
+func (c *ptyConsole) signal(sig unix.Signal) bool {
+	if c.pid <= 1 || c.reaped.Load() {
+		return false
+	}
+	unix.Kill(-c.pid, sig)
+	unix.Kill(c.pid, sig)
+	return true
 }
 
 // Kill sends SIGKILL to every process group of the shell's session: jobs
 // the shell started in groups of their own go too.
+//
+// Once the shell is reaped only the members found by their session id are
+// signalled: the kernel does not reuse a pid while a live process still
+// has it as its session or group id, so those ids are still ours.
 func (c *ptyConsole) Kill() {
-	sid := c.Pid()
-	unix.Kill(-sid, unix.SIGKILL)
-	for _, pid := range hostProcesses.Session(sid) {
-		if pgid, err := unix.Getpgid(pid); err == nil {
+	c.signal(unix.SIGKILL)
+	for _, pid := range hostProcesses.Session(c.pid) {
+		if pgid, err := unix.Getpgid(pid); err == nil && pgid > 1 {
 			unix.Kill(-pgid, unix.SIGKILL)
 		}
-		unix.Kill(pid, unix.SIGKILL)
+		if pid > 1 {
+			unix.Kill(pid, unix.SIGKILL)
+		}
 	}
+}
+
+func (c *ptyConsole) Lingering() bool {
+	return c.pid > 1 && len(hostProcesses.Session(c.pid)) > 0
 }

@@ -91,3 +91,5 @@ func (c *conConsole) Kill() {
 		}
 	}
 }
+
+func (c *conConsole) Lingering() bool { return len(hostProcesses.Session(c.pid)) > 0 }

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -330,20 +331,35 @@ func (p *Pane) stop(ctx actor.Context) {
 	reaping.Add(1)
 	go func() {
 		defer reaping.Done()
+		hungUp := time.Now()
+		select {
+		case <-done:
+			// The shell went. Jobs it left running in the background
+			// survive a closed pane, as under tmux, but not the server.
+			if !shuttingDown.Load() || !con.Lingering() {
+				return
+			}
+			time.Sleep(killGrace - time.Since(hungUp))
+		case <-time.After(killGrace):
+		}
+		con.Kill()
 		select {
 		case <-done:
 		case <-time.After(killGrace):
-			con.Kill()
-			select {
-			case <-done:
-			case <-time.After(killGrace):
-			}
 		}
 	}()
 }
 
 // reaping counts the stopped panes whose processes may still be running.
 var reaping sync.WaitGroup
+
+// shuttingDown is set when the server begins to exit.
+var shuttingDown atomic.Bool
+
+// BeginShutdown makes every pane stopped from now on take all of its
+// terminal's processes with it, background jobs included, rather than only
+// its shell: the server is going and must leave nothing behind.
+func BeginShutdown() { shuttingDown.Store(true) }
 
 // AwaitExits waits until every stopped pane's processes have exited or been
 // killed, at most timeout; it reports whether they all went.

@@ -131,6 +131,7 @@ func Run(opts Options) error {
 		log.Info("signal received", "signal", sig.String())
 	}
 	listener.Close()
+	pane.BeginShutdown()
 	// Stopping the root stops the gateway and the session, whose pane
 	// children hang up their terminals.
 	if err := system.Root.StopFuture(root).Wait(); err != nil && !errors.Is(err, actor.ErrTimeout) {
