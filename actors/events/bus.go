@@ -1,6 +1,7 @@
 package events
 
 import (
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -50,7 +51,7 @@ type StatusFilter struct {
 	Status string // "" = any
 }
 
-// Subscribe registers a streaming subscriber (a connection actor).
+// Subscribe asks for a sub actor that streams to Sub (a connection actor).
 type Subscribe struct {
 	Sub      *actor.PID
 	Kinds    []string // lifecycle kinds
@@ -72,62 +73,51 @@ type Match struct {
 	MinRevision uint64
 }
 
-// Wait registers a one-shot waiter; the bus answers Sub with an *api.Reply.
+// Wait asks for a one-shot waiter actor, which answers Sub with an
+// *api.Reply.
 type Wait struct {
 	Sub     *actor.PID
 	Match   Match
 	Timeout time.Duration // 0 = forever
 }
 
-// Batch carries event lines to a subscriber, which answers Ack once they
-// are written.
-type Batch struct {
-	Lines [][]byte
+// child is a sub or wait the bus spawned, and the connection it serves.
+// A hungry sub told the bus more{from} (or was just spawned): the next
+// flush with records from there goes to it.
+type child struct {
+	pid    *actor.PID
+	conn   *actor.PID
+	hungry bool
+	from   uint64
 }
 
-// Ack says a subscriber wrote its batch and can take the next.
-type Ack struct{ Sub *actor.PID }
+// inline runs a sub's or wait's mailbox on the goroutine that sends to it
+// (almost always the bus's) instead of a fresh goroutine per wake-up:
+// their turns are a few map lookups and a send, cheaper than starting and
+// growing a goroutine, and the mailbox still runs one message at a time
+// and turns a panic into a Failure for the bus. Nothing they do blocks,
+// so the sender is held up by that work only.
+var inline = actor.WithDispatcher(actor.NewSynchronizedDispatcher(300))
 
-// Lost tells a subscriber it fell behind the history; it must close.
-type Lost struct{}
+// flush makes the bus hand out the records published since the last
+// flush: one message per child for a burst of publishes.
+type flush struct{}
 
-type record struct {
-	seq       uint64
-	kind      string
-	line      []byte
-	dedicated []byte // the dotted pane.agent_status_changed envelope
-	fields    Fields
-}
-
-type subscriber struct {
-	pid      *actor.PID
-	kinds    map[string]bool
-	statuses []StatusFilter
-	scrolls  map[string]bool
-	matchers map[uint64]bool
-	cursor   uint64   // next sequence number to consider
-	inflight bool     // a batch is being written
-	volatile [][]byte // volatile lines waiting for the next batch
-}
-
-type waiter struct {
-	pid   *actor.PID
-	match Match
-	timer *time.Timer
-}
-
-type waitExpired struct{ id uint64 }
-
-// Bus is the event bus actor.
+// Bus is the event bus actor. It supervises its children itself
+// (HandleFailure), which protoactor runs on the bus's own mailbox, so the
+// maps below have one writer.
 type Bus struct {
-	log     *slog.Logger
-	ring    []record
-	size    int // retained records
-	start   int // index of the oldest
-	nextSeq uint64
-	subs    map[string]*subscriber
-	waits   map[uint64]*waiter
-	nextID  uint64
+	log      *slog.Logger
+	ring     []*record
+	size     int // retained records
+	start    int // index of the oldest
+	nextSeq  uint64
+	pending  []*record             // published since the last flush
+	flushing bool                  // a flush is on its way through the mailbox
+	subs     map[string]*child     // by the sub's actor id
+	waits    map[string]*child     // by the wait's actor id
+	byConn   map[string]*actor.PID // a connection's sub, to pass its Acks on
+	nextID   uint64
 }
 
 // Props returns the bus's props; history ≤ 0 means DefaultHistory.
@@ -136,7 +126,8 @@ func Props(history int, log *slog.Logger) *actor.Props {
 		history = DefaultHistory
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
-		return &Bus{log: log, ring: make([]record, history), nextSeq: 1, subs: map[string]*subscriber{}, waits: map[uint64]*waiter{}}
+		return &Bus{log: log, ring: make([]*record, history), nextSeq: 1,
+			subs: map[string]*child{}, waits: map[string]*child{}, byConn: map[string]*actor.PID{}}
 	})
 }
 
@@ -145,6 +136,10 @@ func (b *Bus) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *Publish:
 		b.publish(ctx, msg)
+	case *flush:
+		b.flush(ctx)
+	case *more:
+		b.more(ctx, msg)
 	case *PublishVolatile:
 		b.publishVolatile(ctx, msg)
 	case *Subscribe:
@@ -152,154 +147,206 @@ func (b *Bus) Receive(ctx actor.Context) {
 	case *Wait:
 		b.wait(ctx, msg)
 	case *Ack:
-		if s := b.subs[msg.Sub.String()]; s != nil {
-			s.inflight = false
-			b.deliver(ctx, s)
-		}
-	case *waitExpired:
-		if w := b.waits[msg.id]; w != nil {
-			delete(b.waits, msg.id)
-			ctx.Send(w.pid, api.Fail(protocol.Errorf(protocol.CodeTimeout, "timed out waiting for %s", w.match.Kind)))
+		// Connections acknowledge through the bus: the Ack queues behind
+		// the publishes already here, so a subscriber that keeps up gets
+		// what piled up while it wrote as one batch, not one per event.
+		if pid := b.byConn[msg.Sub.Id]; pid != nil {
+			ctx.Send(pid, msg)
 		}
 	case *actor.Terminated:
-		b.drop(msg.Who)
+		b.forget(msg.Who)
 	}
+}
+
+// HandleFailure supervises the subs and waits: a failed child is stopped,
+// never restarted (a new one would not know what its connection was sent),
+// and its connection is told, so that client alone sees the failure. A
+// sub's connection gets Failed and closes its stream; a wait's gets an
+// internal_error answer and carries on.
+func (b *Bus) HandleFailure(system *actor.ActorSystem, supervisor actor.Supervisor, pid *actor.PID, _ *actor.RestartStatistics, reason, message any) {
+	supervisor.StopChildren(pid)
+	root := system.Root
+	if c := b.subs[pid.Id]; c != nil {
+		b.log.Error("event subscription failed; stopping it", "sub", pid.Id, "reason", reason, "message", fmt.Sprintf("%T", message))
+		root.Send(c.conn, &Failed{Reason: fmt.Sprint(reason)})
+	} else if c := b.waits[pid.Id]; c != nil {
+		b.log.Error("event wait failed; stopping it", "wait", pid.Id, "reason", reason, "message", fmt.Sprintf("%T", message))
+		root.Send(c.conn, api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in events.wait: %v", reason)))
+	}
+	b.forget(pid)
 }
 
 func (b *Bus) oldest() uint64 { return b.nextSeq - uint64(b.size) }
 
 func (b *Bus) at(seq uint64) *record {
-	return &b.ring[(b.start+int(seq-b.oldest()))%len(b.ring)]
+	return b.ring[(b.start+int(seq-b.oldest()))%len(b.ring)]
 }
 
+// publish stamps and retains an event; its children get it with the next
+// flush, which follows whatever else is already in the mailbox.
 func (b *Bus) publish(ctx actor.Context, p *Publish) {
 	line, err := protocol.EncodeEvent(p.Data, b.nextSeq)
 	if err != nil {
 		b.log.Error("encode event", "kind", p.Data.EventKind(), "err", err)
 		return
 	}
-	rec := record{seq: b.nextSeq, kind: p.Data.EventKind(), line: line, fields: p.Fields}
+	rec := &record{seq: b.nextSeq, kind: p.Data.EventKind(), line: line, fields: p.Fields}
 	if rec.kind == "pane_agent_status_changed" {
 		rec.dedicated, _ = protocol.EncodeDedicated(protocol.SubAgentStatusChanged, p.Data)
 	}
 	b.nextSeq++
 	if b.size == len(b.ring) {
-		b.ring[b.start] = record{}
+		b.ring[b.start] = nil
 		b.start = (b.start + 1) % len(b.ring)
 		b.size--
 	}
 	b.ring[(b.start+b.size)%len(b.ring)] = rec
 	b.size++
-	b.matchWaits(ctx, &rec)
-	for _, s := range b.subs {
-		b.deliver(ctx, s)
+	b.pending = append(b.pending, rec)
+	b.scheduleFlush(ctx)
+}
+
+// flush tells every wait the records published since the last flush,
+// and every hungry sub the records from where it asked, when there are
+// any: the recent ones in one shared message, older ones copied out of the
+// history for the sub that is behind.
+func (b *Bus) flush(ctx actor.Context) {
+	b.flushing = false
+	var recent *published
+	if len(b.pending) > 0 {
+		recent = &published{recs: b.pending}
+		b.pending = nil
+		for _, c := range b.waits {
+			ctx.Send(c.pid, recent)
+		}
+	}
+	first := b.nextSeq
+	if recent != nil {
+		first = recent.recs[0].seq
+	}
+	for _, c := range b.subs {
+		switch {
+		case !c.hungry || c.from >= b.nextSeq:
+		case c.from >= first:
+			c.hungry = false
+			ctx.Send(c.pid, recent)
+		default:
+			c.hungry = false
+			ctx.Send(c.pid, &published{recs: b.since(c.from)})
+		}
 	}
 }
 
+// more marks an idle sub hungry for the records from where it is. They go
+// out with the next flush, behind what is already in the mailbox, so what
+// piles up while a subscriber writes leaves in one batch. Records that
+// already left the history are simply not there: the sub sees the gap
+// and is lost.
+func (b *Bus) more(ctx actor.Context, m *more) {
+	c := b.subs[m.sub.Id]
+	if c == nil {
+		return
+	}
+	c.hungry, c.from = true, m.from
+	if m.from < b.nextSeq {
+		b.scheduleFlush(ctx)
+	}
+}
+
+func (b *Bus) scheduleFlush(ctx actor.Context) {
+	if !b.flushing {
+		b.flushing = true
+		ctx.Send(ctx.Self(), &flush{})
+	}
+}
+
+// since copies the retained records from seq on (from the oldest, if seq
+// is older).
+func (b *Bus) since(seq uint64) []*record {
+	seq = max(seq, b.oldest())
+	recs := make([]*record, 0, b.nextSeq-seq)
+	for ; seq < b.nextSeq; seq++ {
+		recs = append(recs, b.at(seq))
+	}
+	return recs
+}
+
+// publishVolatile hands a volatile event on at once: output changes to
+// the waits (no subscription type carries them), scroll changes and
+// output matches to the subs.
 func (b *Bus) publishVolatile(ctx actor.Context, p *PublishVolatile) {
-	rec := record{kind: p.Kind, fields: p.Fields}
+	ev := &volatileEvent{kind: p.Kind, fields: p.Fields, matcher: p.Matcher}
+	targets := b.subs
 	if p.Kind == "pane_output_changed" {
-		rec.line, _ = protocol.EncodeEvent(p.Data.(protocol.EventData), 0)
-		b.matchWaits(ctx, &rec)
-		return // no subscription type carries it
-	}
-	line, err := protocol.EncodeDedicated(p.Kind, p.Data)
-	if err != nil {
-		return
-	}
-	for _, s := range b.subs {
-		if (p.Kind == protocol.SubScrollChanged && s.scrolls[p.Fields.TermID]) ||
-			(p.Kind == protocol.SubOutputMatched && s.matchers[p.Matcher]) {
-			if len(s.volatile) >= maxBatch {
-				s.volatile = s.volatile[1:] // keep the newest
-			}
-			s.volatile = append(s.volatile, line)
-			b.deliver(ctx, s)
+		ev.line, _ = protocol.EncodeEvent(p.Data.(protocol.EventData), 0)
+		targets = b.waits
+	} else {
+		line, err := protocol.EncodeDedicated(p.Kind, p.Data)
+		if err != nil {
+			return
 		}
+		ev.line = line
+	}
+	for _, c := range targets {
+		ctx.Send(c.pid, ev)
 	}
 }
 
-// wanted returns the line a subscriber should get for a record, if any.
-func (s *subscriber) wanted(r *record) []byte {
-	if r.kind == "pane_agent_status_changed" {
-		for _, f := range s.statuses {
-			if f.TermID == r.fields.TermID && (f.Status == "" || f.Status == r.fields.AgentStatus) {
-				return r.dedicated
-			}
-		}
-	}
-	if s.kinds[r.kind] {
-		return r.line
-	}
-	return nil
-}
-
-// deliver sends a subscriber its next batch unless one is in flight.
-func (b *Bus) deliver(ctx actor.Context, s *subscriber) {
-	if s.inflight {
-		return
-	}
-	if s.cursor < b.oldest() {
-		ctx.Send(s.pid, &Lost{})
-		b.drop(s.pid)
-		return
-	}
-	var lines [][]byte
-	for ; s.cursor < b.nextSeq && len(lines) < maxBatch; s.cursor++ {
-		if line := s.wanted(b.at(s.cursor)); line != nil {
-			lines = append(lines, line)
-		}
-	}
-	if len(lines) < maxBatch && len(s.volatile) > 0 {
-		lines = append(lines, s.volatile...)
-		s.volatile = nil
-	}
-	if len(lines) > 0 {
-		s.inflight = true
-		ctx.Send(s.pid, &Batch{Lines: lines})
-	}
-}
-
+// subscribe spawns the subscriber's sub with the retained history it
+// resumes from (since_seq), or none.
 func (b *Bus) subscribe(ctx actor.Context, m *Subscribe) {
-	s := &subscriber{pid: m.Sub, kinds: map[string]bool{}, statuses: m.Statuses, scrolls: map[string]bool{}, matchers: map[uint64]bool{}, cursor: b.nextSeq}
-	for _, k := range m.Kinds {
-		s.kinds[k] = true
-	}
-	for _, t := range m.Scrolls {
-		s.scrolls[t] = true
-	}
-	for _, id := range m.Matchers {
-		s.matchers[id] = true
-	}
+	cursor := b.nextSeq
 	if m.Since != nil {
-		s.cursor = min(*m.Since+1, b.nextSeq)
+		cursor = min(*m.Since+1, b.nextSeq)
 	}
-	b.subs[m.Sub.String()] = s
-	ctx.Watch(m.Sub)
-	b.deliver(ctx, s)
+	lost := cursor < b.oldest()
+	var initial []*record
+	if !lost {
+		initial = b.since(cursor)
+	}
+	if old := b.byConn[m.Sub.Id]; old != nil {
+		ctx.Stop(old) // a connection has one subscription
+		b.forget(old)
+	}
+	b.nextID++
+	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor {
+		return newSub(m, cursor, lost, initial)
+	}, inline), fmt.Sprintf("sub%d", b.nextID))
+	if err != nil {
+		b.log.Error("spawn event subscription", "err", err)
+		ctx.Send(m.Sub, &Failed{Reason: err.Error()})
+		return
+	}
+	// Hungry from the start: it sees every record published from now on
+	// without having to ask first.
+	b.subs[pid.Id] = &child{pid: pid, conn: m.Sub, hungry: !lost, from: b.nextSeq}
+	b.byConn[m.Sub.Id] = pid
 }
 
-func (b *Bus) drop(pid *actor.PID) {
-	delete(b.subs, pid.String())
-	for id, w := range b.waits {
-		if w.pid.Equal(pid) {
-			if w.timer != nil {
-				w.timer.Stop()
-			}
-			delete(b.waits, id)
+// wait spawns a waiter that matches only what is published from now on.
+func (b *Bus) wait(ctx actor.Context, m *Wait) {
+	from := b.nextSeq
+	b.nextID++
+	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor {
+		return &waiter{conn: m.Sub, match: m.Match, from: from, timeout: m.Timeout}
+	}, inline), fmt.Sprintf("wait%d", b.nextID))
+	if err != nil {
+		b.log.Error("spawn event wait", "err", err)
+		ctx.Send(m.Sub, api.Fail(protocol.Errorf(protocol.CodeInternal, "start events.wait: %v", err)))
+		return
+	}
+	b.waits[pid.Id] = &child{pid: pid, conn: m.Sub}
+}
+
+// forget drops a child that stopped or failed.
+func (b *Bus) forget(pid *actor.PID) {
+	if c := b.subs[pid.Id]; c != nil {
+		delete(b.subs, pid.Id)
+		if cur := b.byConn[c.conn.Id]; cur != nil && cur.Equal(pid) {
+			delete(b.byConn, c.conn.Id)
 		}
 	}
-}
-
-func (b *Bus) wait(ctx actor.Context, m *Wait) {
-	b.nextID++
-	w := &waiter{pid: m.Sub, match: m.Match}
-	if m.Timeout > 0 {
-		root, self, id := ctx.ActorSystem().Root, ctx.Self(), b.nextID
-		w.timer = time.AfterFunc(m.Timeout, func() { root.Send(self, &waitExpired{id: id}) })
-	}
-	b.waits[b.nextID] = w
-	ctx.Watch(m.Sub)
+	delete(b.waits, pid.Id)
 }
 
 // Matches reports whether an event's kind and fields satisfy a wait filter.
@@ -312,17 +359,4 @@ func (m Match) Matches(kind string, f Fields) bool {
 		(m.Agent == "" || m.Agent == f.Agent) &&
 		(m.AgentStatus == "" || m.AgentStatus == f.AgentStatus) &&
 		f.Revision >= m.MinRevision
-}
-
-func (b *Bus) matchWaits(ctx actor.Context, r *record) {
-	for id, w := range b.waits {
-		if !w.match.Matches(r.kind, r.fields) {
-			continue
-		}
-		if w.timer != nil {
-			w.timer.Stop()
-		}
-		delete(b.waits, id)
-		ctx.Send(w.pid, api.Done(protocol.WaitMatched{Event: r.line}))
-	}
 }

@@ -1,11 +1,39 @@
 // Package events is the event bus: one actor that stamps every event with a
-// global sequence number, keeps a bounded history, and feeds subscribers
-// and waiters.
+// global sequence number and keeps a bounded history, and one child actor
+// per subscription (sub.go) and per events.wait.
 //
-// Subscribers are pulled, not pushed: each has a cursor into the history
-// and at most one batch in flight; the next batch goes out when the last was
-// written. A subscriber whose cursor falls out of the history gets
-// events_lost and is dropped. So publishers never wait, other subscribers
-// are never slowed, and memory is the history plus one batch per
-// subscriber, whatever a client does.
+// A sub owns its filter, its cursor, its one batch in flight and the
+// events_lost rule. The bus is only ever told, so the choice was between
+// the bus telling every sub every record and each sub keeping its own
+// bounded queue, or the subs pulling: a sub that is idle tells the bus
+// more{from}, and the bus's next flush tells it the records from there —
+// pointers into the shared history, never copied or changed. Subs pull.
+// Pushing every flush to every sub was built first and measured: each sub
+// answered at once and wrote a batch of about one line, so 100 subscribers
+// cost three times the CPU of the old single-actor bus. Pulling, a sub
+// writing a batch is sent nothing, what piles up meanwhile leaves as one
+// batch, and connections acknowledge through the bus, whose mailbox paces
+// them as before. A sub that asks for records the history no longer holds
+// sees the gap, tells its connection events_lost and stops; nobody else is
+// slowed, and memory is the history plus one batch per subscriber.
+//
+// since_seq: a sub is spawned with the retained history after since_seq,
+// or lost at once when that history is gone. Volatile events (output and
+// scroll changes, output matches) are handed to the waits and subs as they
+// come, never retained.
+//
+// A wait is a short-lived child: it answers its connection with the first
+// matching record published after it was spawned, or a timeout error from
+// a scheduler timer (not SetReceiveTimeout, which races in this protoactor
+// version when messages keep arriving, as they do for a wait).
+//
+// Supervision: the bus supervises its children itself (Bus.HandleFailure).
+// A child that panics is stopped, never restarted — a new sub would not
+// know what its connection was sent. The connection of a failed sub gets
+// Failed and ends its stream with one internal_error line carrying the
+// subscribe request's id, the same shape as events_lost; a failed wait
+// answers its request with internal_error. Every other child carries on.
+//
+// Subs and waits run inline on the goroutine that sends to them (almost
+// always the bus's): their turns are a few map lookups and one send.
 package events

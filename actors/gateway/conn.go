@@ -65,10 +65,12 @@ type conn struct {
 	// quiet spells are not idleness.
 	watching bool
 
-	// An events.subscribe turns the connection into a stream.
+	// An events.subscribe turns the connection into a stream fed by a sub
+	// actor of the bus.
 	streamID string          // the subscribe request's id, once streaming
 	early    []*events.Batch // batches that arrived before the acknowledgement
-	ackToBus func()          // tells the bus the last batch is written
+	ending   error           // the stream's end, when it came before the acknowledgement
+	ackToBus func()          // tells the bus (for the sub) the last batch is written
 
 	backlog      []outItem   // items waiting for room in out
 	writerBehind atomic.Bool // backlog is non-empty: the writer should call back
@@ -118,8 +120,9 @@ func (c *conn) Receive(ctx actor.Context) {
 	case *api.WindowTitle:
 		c.push("client.window_title", msg)
 	case *events.Lost:
-		c.write(protocol.EncodeError(c.streamID, protocol.Errorf("events_lost", "subscriber fell behind the retained event history; resubscribe")), nil)
-		ctx.Stop(ctx.Self())
+		c.endStream(ctx, protocol.Errorf("events_lost", "subscriber fell behind the retained event history; resubscribe"))
+	case *events.Failed:
+		c.endStream(ctx, protocol.Errorf(protocol.CodeInternal, "internal error in event subscription: %s; resubscribe", msg.Reason))
 	case *actor.DeadLetterResponse:
 		c.finish(ctx, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
 	case *eofMsg:
@@ -213,6 +216,9 @@ func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 				c.stream(b)
 			}
 			c.early = nil
+			if c.ending != nil {
+				c.endStream(ctx, c.ending)
+			}
 			return
 		}
 	}
@@ -239,14 +245,27 @@ func (c *conn) push(event string, data any) {
 	}
 }
 
-// stream writes one batch of events; the bus sends the next once the
-// writer has flushed this one.
+// stream writes one batch of events; the sub sends the next once the
+// writer has flushed this one and the bus has passed the Ack on.
 func (c *conn) stream(b *events.Batch) {
 	if c.streamID == "" {
 		c.early = append(c.early, b)
 		return
 	}
 	c.enqueue(outItem{lines: b.Lines, after: c.ackToBus})
+}
+
+// endStream writes the error line that ends a stream (events_lost, or
+// internal_error when its sub failed) after what is queued, and closes the
+// connection. An end that overtakes the subscription's acknowledgement
+// waits for it, so the line carries the subscribe request's id.
+func (c *conn) endStream(ctx actor.Context, err error) {
+	if c.streamID == "" && c.current != nil && c.current.Method == "events.subscribe" {
+		c.ending = err
+		return
+	}
+	c.write(protocol.EncodeError(c.streamID, err), nil)
+	ctx.Stop(ctx.Self())
 }
 
 // reply encodes an answer; its request's read-ahead credit returns when
