@@ -6,5 +6,8 @@
 //     either only reading (the floor) or feeding every chunk into an
 //     emulator.Terminal (herdr's pane path without the socket);
 //   - scrollrss: fills one emulator with scrollback and prints the memory
-//     it costs.
+//     it costs;
+//   - soak: runs a real server under churn (panes created and closed,
+//     floods, subscribers and screen streams coming and going) for a
+//     while and checks that its memory, threads and descriptors come back.
 package bench
