@@ -10,6 +10,8 @@ import (
 
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
+
+	"github.com/herdr-go/herdr/actors/procs"
 )
 
 // ptyConsole is a child in its own session with a PTY as its controlling
@@ -138,7 +140,7 @@ func (c *ptyConsole) signal(sig unix.Signal) bool {
 // has it as its session or group id, so those ids are still ours.
 func (c *ptyConsole) Kill() {
 	c.signal(unix.SIGKILL)
-	for _, pid := range hostProcesses.Session(c.pid) {
+	for _, pid := range procs.Host.Session(c.pid) {
 		if pgid, err := unix.Getpgid(pid); err == nil && pgid > 1 {
 			unix.Kill(-pgid, unix.SIGKILL)
 		}
@@ -149,5 +151,5 @@ func (c *ptyConsole) Kill() {
 }
 
 func (c *ptyConsole) Lingering() bool {
-	return c.pid > 1 && len(hostProcesses.Session(c.pid)) > 0
+	return c.pid > 1 && len(procs.Host.Session(c.pid)) > 0
 }

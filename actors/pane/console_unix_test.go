@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/herdr-go/herdr/actors/procs"
 )
 
 // startTest starts argv on a console and reads its output in the background.
@@ -105,30 +107,30 @@ func TestForegroundJobFacts(t *testing.T) {
 	if _, err := c.Write([]byte("exec 2>/dev/null; sleep 30\n")); err != nil {
 		t.Fatal(err)
 	}
-	var job []procEntry
+	var job []procs.Entry
 	eventually(t, "sleep in front", func() bool {
 		fg := c.ForegroundGroup()
 		if fg <= 0 || fg == c.Pid() {
 			return false
 		}
-		job = hostProcesses.Job(c.Pid(), fg)
+		job = procs.Host.Job(c.Pid(), fg)
 		// Until it execs, the job is a copy of the shell.
 		return len(job) == 1 && job[0].PID == fg && job[0].Name == "sleep"
 	})
 	pid := job[0].PID
-	if argv := hostProcesses.Argv(pid); !slices.Equal(argv, []string{"sleep", "30"}) {
+	if argv := procs.Host.Argv(pid); !slices.Equal(argv, []string{"sleep", "30"}) {
 		t.Errorf("argv = %q", argv)
 	}
-	if cwd := hostProcesses.Cwd(pid); cwd != dir {
+	if cwd := procs.Host.Cwd(pid); cwd != dir {
 		t.Errorf("cwd = %q, want %q", cwd, dir)
 	}
-	if v, ok := hostProcesses.Env(pid, "HERDR_AGENT"); !ok || v != "claude" {
+	if v, ok := procs.Host.Env(pid, "HERDR_AGENT"); !ok || v != "claude" {
 		t.Errorf("env HERDR_AGENT = %q %v", v, ok)
 	}
-	if _, ok := hostProcesses.Env(pid, "NOT_SET_ANYWHERE"); ok {
+	if _, ok := procs.Host.Env(pid, "NOT_SET_ANYWHERE"); ok {
 		t.Error("a missing variable must not be found")
 	}
-	if !slices.Contains(hostProcesses.Session(c.Pid()), pid) {
+	if !slices.Contains(procs.Host.Session(c.Pid()), pid) {
 		t.Errorf("session %d does not list its job %d", c.Pid(), pid)
 	}
 }
@@ -140,7 +142,7 @@ func TestKillTakesTheWholeSession(t *testing.T) {
 	out.waitFor(t, "started")
 	var members []int
 	eventually(t, "three session members", func() bool {
-		members = hostProcesses.Session(c.Pid())
+		members = procs.Host.Session(c.Pid())
 		return len(members) >= 3
 	})
 	c.Hangup()

@@ -6,6 +6,8 @@ import (
 
 	"github.com/charmbracelet/x/conpty"
 	"golang.org/x/sys/windows"
+
+	"github.com/herdr-go/herdr/actors/procs"
 )
 
 // conConsole is a child attached to a Windows pseudo-console (ConPTY).
@@ -43,12 +45,9 @@ func (c *conConsole) TTY() string                 { return "" }
 // Windows has to a foreground job.
 func (c *conConsole) ForegroundGroup() int {
 	front, newest := c.pid, int64(-1)
-	for _, r := range snapshot() {
-		if r.parent != c.pid || r.pid == c.pid {
-			continue
-		}
-		if t := startTime(r.pid); t > newest {
-			front, newest = r.pid, t
+	for _, child := range procs.Children(c.pid) {
+		if t := startTime(child); t > newest {
+			front, newest = child, t
 		}
 	}
 	return front
@@ -84,7 +83,7 @@ func (c *conConsole) Hangup() { c.cpty.Close() }
 
 // Kill terminates the shell and every process below it.
 func (c *conConsole) Kill() {
-	for _, pid := range hostProcesses.Session(c.pid) {
+	for _, pid := range procs.Host.Session(c.pid) {
 		if h, err := windows.OpenProcess(windows.PROCESS_TERMINATE, false, uint32(pid)); err == nil {
 			windows.TerminateProcess(h, 1)
 			windows.CloseHandle(h)
@@ -92,4 +91,4 @@ func (c *conConsole) Kill() {
 	}
 }
 
-func (c *conConsole) Lingering() bool { return len(hostProcesses.Session(c.pid)) > 0 }
+func (c *conConsole) Lingering() bool { return len(procs.Host.Session(c.pid)) > 0 }

@@ -12,6 +12,8 @@ import (
 
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/detect"
+	"github.com/herdr-go/herdr/actors/detector"
+	"github.com/herdr-go/herdr/actors/procs"
 	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -82,7 +84,7 @@ type Pane struct {
 	waits    waitSet
 	matchers []*matcher
 	toPTY    chan []byte // input for writeLoop; closed when the pane stops
-	det      detector
+	det      detection
 	screen   screenState
 	exited   bool
 	// turn is the pane's claim on outputGate; waitingTurn is set while it
@@ -109,7 +111,9 @@ func Start(spec Spec) (props *actor.Props, abort func(), err error) {
 		con.Kill()
 		go con.Wait()
 	}
-	return actor.PropsFromProducer(func() actor.Actor { return &Pane{spec: spec, con: con} }), abort, nil
+	props = actor.PropsFromProducer(func() actor.Actor { return &Pane{spec: spec, con: con} },
+		actor.WithSupervisor(detector.Supervision(spec.Log)))
+	return props, abort, nil
 }
 
 // Receive implements actor.Actor.
@@ -142,7 +146,10 @@ func (p *Pane) Receive(ctx actor.Context) {
 		}
 	case *SetCatalog:
 		p.det.catalog = msg.Catalog
+		ctx.Send(p.det.pid, &detector.SetCatalog{Catalog: msg.Catalog})
 		p.refreshSoon(ctx)
+	case *detector.Saw:
+		p.saw(ctx, msg)
 	case *AddMatcher:
 		p.addMatcher(ctx, msg)
 	case *actor.Terminated:
@@ -164,6 +171,7 @@ func (p *Pane) start(ctx actor.Context) {
 	p.in = newInbox()
 	p.waits.timers = &p.timers
 	p.det.catalog = p.spec.Catalog
+	p.det.pid = ctx.Spawn(detector.Props(p.spec.Catalog, procs.Host))
 	p.done = make(chan struct{})
 	p.term = emulator.New(p.spec.Cols, p.spec.Rows, emulator.Options{
 		ScrollbackLimitBytes: p.spec.ScrollbackBytes,

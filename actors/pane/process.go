@@ -6,6 +6,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/procs"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -20,30 +21,22 @@ func (p *Pane) foregroundGroup() int {
 	return p.con.ForegroundGroup()
 }
 
-// foregroundCwd is the working directory of the foreground job's leader.
-func (p *Pane) foregroundCwd() string {
-	if pg := p.foregroundGroup(); pg > 0 {
-		return hostProcesses.Cwd(pg)
-	}
-	return ""
-}
-
 // foregroundJob lists the processes of the foreground job.
-func (p *Pane) foregroundJob() (group int, procs []procEntry) {
+func (p *Pane) foregroundJob() (group int, job []procs.Entry) {
 	if group = p.foregroundGroup(); group > 0 {
-		procs = hostProcesses.Job(p.con.Pid(), group)
+		job = procs.Host.Job(p.con.Pid(), group)
 	}
-	return group, procs
+	return group, job
 }
 
-func describeProcess(e procEntry) protocol.PaneProcessInfoProcess {
+func describeProcess(e procs.Entry) protocol.PaneProcessInfoProcess {
 	proc := protocol.PaneProcessInfoProcess{PID: uint32(e.PID), Name: e.Name}
-	if argv := hostProcesses.Argv(e.PID); len(argv) > 0 {
+	if argv := procs.Host.Argv(e.PID); len(argv) > 0 {
 		proc.Argv = argv
 		proc.Argv0 = protocol.Ptr(argv[0])
 		proc.Cmdline = protocol.Ptr(strings.Join(argv, " "))
 	}
-	if cwd := hostProcesses.Cwd(e.PID); cwd != "" {
+	if cwd := procs.Host.Cwd(e.PID); cwd != "" {
 		proc.Cwd = protocol.Ptr(cwd)
 	}
 	return proc
@@ -56,9 +49,9 @@ func (p *Pane) processInfo(_ actor.Context, req *Request) *api.Reply {
 		if tty := p.con.TTY(); tty != "" {
 			info.TTY = protocol.Ptr(tty)
 		}
-		if group, procs := p.foregroundJob(); group > 0 {
+		if group, job := p.foregroundJob(); group > 0 {
 			info.ForegroundProcessGroupID = protocol.Ptr(uint32(group))
-			for _, e := range procs {
+			for _, e := range job {
 				info.ForegroundProcesses = append(info.ForegroundProcesses, describeProcess(e))
 			}
 		}

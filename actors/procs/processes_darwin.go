@@ -1,4 +1,4 @@
-package pane
+package procs
 
 import (
 	"bytes"
@@ -13,18 +13,18 @@ import (
 // and the proc_info call for the working directory.
 type sysctlProcs struct{}
 
-var hostProcesses processTable = sysctlProcs{}
+var Host Table = sysctlProcs{}
 
 // Every member of the terminal's foreground group is in the pane's session
 // (a process group never spans sessions), so the group is the job.
-func (sysctlProcs) Job(_, group int) []procEntry {
+func (sysctlProcs) Job(_, group int) []Entry {
 	kps, err := unix.SysctlKinfoProcSlice("kern.proc.pgrp", group)
 	if err != nil {
 		return nil
 	}
-	out := make([]procEntry, 0, len(kps))
+	out := make([]Entry, 0, len(kps))
 	for i := range kps {
-		out = append(out, procEntry{PID: int(kps[i].Proc.P_pid), Name: cString(kps[i].Proc.P_comm[:])})
+		out = append(out, Entry{PID: int(kps[i].Proc.P_pid), Name: cString(kps[i].Proc.P_comm[:])})
 	}
 	return out
 }
@@ -36,7 +36,7 @@ func (sysctlProcs) Argv(pid int) []string {
 
 func (sysctlProcs) Env(pid int, key string) (string, bool) {
 	_, env := procArgs(pid)
-	return envLookup(env, key)
+	return EnvLookup(env, key)
 }
 
 // proc_info(PROC_INFO_CALL_PIDINFO, pid, PROC_PIDVNODEPATHINFO) fills a

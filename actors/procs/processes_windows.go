@@ -1,4 +1,4 @@
-package pane
+package procs
 
 import (
 	"unsafe"
@@ -15,7 +15,7 @@ import (
 // unknown.
 type toolhelpProcs struct{}
 
-var hostProcesses processTable = toolhelpProcs{}
+var Host Table = toolhelpProcs{}
 
 type procRow struct {
 	pid, parent int
@@ -55,10 +55,10 @@ func tree(rows []procRow, root int) []procRow {
 	return out
 }
 
-func (toolhelpProcs) Job(_, group int) []procEntry {
-	var out []procEntry
+func (toolhelpProcs) Job(_, group int) []Entry {
+	var out []Entry
 	for _, r := range tree(snapshot(), group) {
-		out = append(out, procEntry{PID: r.pid, Name: r.name})
+		out = append(out, Entry{PID: r.pid, Name: r.name})
 	}
 	return out
 }
@@ -90,6 +90,18 @@ func (toolhelpProcs) Session(sid int) []int {
 	var out []int
 	for _, r := range tree(snapshot(), sid) {
 		out = append(out, r.pid)
+	}
+	return out
+}
+
+// Children lists pid's direct children (Windows has no process groups: the
+// console picks the job in front among them).
+func Children(pid int) []int {
+	var out []int
+	for _, r := range snapshot() {
+		if r.parent == pid && r.pid != pid {
+			out = append(out, r.pid)
+		}
 	}
 	return out
 }

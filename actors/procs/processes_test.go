@@ -1,4 +1,4 @@
-package pane
+package procs
 
 import "testing"
 
@@ -15,8 +15,8 @@ func TestEnvLookup(t *testing.T) {
 		{"AGENT", "", false},
 		{"MISSING", "", false},
 	} {
-		if got, ok := envLookup(block, tt.key); got != tt.want || ok != tt.ok {
-			t.Errorf("envLookup(%q) = %q %v, want %q %v", tt.key, got, ok, tt.want, tt.ok)
+		if got, ok := EnvLookup(block, tt.key); got != tt.want || ok != tt.ok {
+			t.Errorf("EnvLookup(%q) = %q %v, want %q %v", tt.key, got, ok, tt.want, tt.ok)
 		}
 	}
 }

@@ -1,17 +1,17 @@
-package pane
+package procs
 
 import "bytes"
 
-// processTable reads what agent detection and pane.process_info need to
+// Table reads what agent detection and pane.process_info need to
 // know about the processes on a terminal. Each platform has one
 // (processes_linux.go: /proc; processes_darwin.go: sysctl and proc_info;
 // processes_windows.go: a Toolhelp snapshot), chosen at build time as
-// hostProcesses. Every method answers "unknown" (nil, "", false) rather
+// Host. Every method answers "unknown" (nil, "", false) rather
 // than failing: a process may exit between two reads.
-type processTable interface {
+type Table interface {
 	// Job lists the processes of the job group that descend from shell
 	// (group as console.ForegroundGroup reports it).
-	Job(shell, group int) []procEntry
+	Job(shell, group int) []Entry
 	// Argv is the process's argument vector.
 	Argv(pid int) []string
 	// Cwd is the process's working directory.
@@ -23,14 +23,14 @@ type processTable interface {
 	Session(sid int) []int
 }
 
-// procEntry is one process of a job.
-type procEntry struct {
+// Entry is one process of a job.
+type Entry struct {
 	PID  int
 	Name string
 }
 
-// envLookup finds key in a NUL-separated environment block.
-func envLookup(block []byte, key string) (string, bool) {
+// EnvLookup finds key in a NUL-separated environment block.
+func EnvLookup(block []byte, key string) (string, bool) {
 	prefix := []byte(key + "=")
 	for len(block) > 0 {
 		entry := block

@@ -1,4 +1,4 @@
-package pane
+package procs
 
 import (
 	"os"
@@ -10,15 +10,15 @@ import (
 // /proc, except for the final kill of a session.
 type procfs struct{}
 
-var hostProcesses processTable = procfs{}
+var Host Table = procfs{}
 
 func procPath(pid int, name string) string { return "/proc/" + strconv.Itoa(pid) + "/" + name }
 
-func (procfs) Job(shell, group int) []procEntry {
-	var out []procEntry
+func (procfs) Job(shell, group int) []Entry {
+	var out []Entry
 	for _, pid := range descendants(shell) {
 		if st, ok := readStat(pid); ok && st.pgrp == group {
-			out = append(out, procEntry{PID: pid, Name: st.name})
+			out = append(out, Entry{PID: pid, Name: st.name})
 		}
 	}
 	return out
@@ -42,7 +42,7 @@ func (procfs) Env(pid int, key string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	return envLookup(data, key)
+	return EnvLookup(data, key)
 }
 
 func (procfs) Session(sid int) []int {

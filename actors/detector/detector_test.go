@@ -1,0 +1,143 @@
+package detector
+
+import (
+	"io"
+	"log/slog"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/detect"
+	"github.com/herdr-go/herdr/actors/procs"
+)
+
+// fakeTable is a process table with one job: claude running under node.
+type fakeTable struct{ panics atomic.Int32 }
+
+func (f *fakeTable) Job(shell, group int) []procs.Entry {
+	if f.panics.Load() > 0 {
+		f.panics.Add(-1)
+		panic("a process table that breaks")
+	}
+	return []procs.Entry{{PID: group, Name: "node"}}
+}
+func (f *fakeTable) Argv(int) []string {
+	return []string{"node", "/usr/lib/node_modules/@anthropic-ai/claude-code/cli.js"}
+}
+func (f *fakeTable) Cwd(int) string                 { return "/home/u/proj" }
+func (f *fakeTable) Env(int, string) (string, bool) { return "", false }
+func (f *fakeTable) Session(int) []int              { return nil }
+
+// pane stands in for a pane: it supervises a detector as a pane does,
+// passes snapshots on and reports what the detector saw.
+func pane(t *testing.T, table procs.Table) (*actor.RootContext, *actor.PID, chan *Saw) {
+	t.Helper()
+	catalog, warnings := detect.LoadCatalog("")
+	if len(warnings) > 0 {
+		t.Fatal(warnings)
+	}
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
+		return slog.New(slog.NewTextHandler(io.Discard, nil))
+	}))
+	saw := make(chan *Saw, 16)
+	var child *actor.PID
+	props := actor.PropsFromFunc(func(ctx actor.Context) {
+		switch m := ctx.Message().(type) {
+		case *actor.Started:
+			child = ctx.Spawn(Props(catalog, table))
+		case *Snapshot:
+			ctx.Send(child, m)
+		case *Saw:
+			saw <- m
+		}
+	}, actor.WithSupervisor(Supervision(slog.New(slog.NewTextHandler(io.Discard, nil)))))
+	return system.Root, system.Root.Spawn(props), saw
+}
+
+const working = `
+⏺ Read(internal/app/app_test.go)
+  ⎿  Read 212 lines
+
+✻ Pondering… (12s · ↓ 1.2k tokens · esc to interrupt)
+
+────────────────────────────────────────
+❯ 
+────────────────────────────────────────
+  ⏵⏵ accept edits on (shift+tab to cycle)
+`
+
+const idle = `
+⏺ All 42 tests pass.
+
+✻ Worked for 1m 12s
+
+────────────────────────────────────────
+❯ 
+────────────────────────────────────────
+  ? for shortcuts
+`
+
+func snapshot(rev uint64, screen string) *Snapshot {
+	return &Snapshot{Revision: rev, Lines: strings.Split(screen, "\n"), Shell: 10, Group: 20}
+}
+
+func next(t *testing.T, saw chan *Saw, within time.Duration) *Saw {
+	t.Helper()
+	select {
+	case s := <-saw:
+		return s
+	case <-time.After(within):
+		t.Fatalf("the detector said nothing within %v", within)
+		return nil
+	}
+}
+
+func TestDetectorRecognisesAndEvaluates(t *testing.T) {
+	root, p, saw := pane(t, &fakeTable{})
+	root.Send(p, snapshot(1, working))
+	s := next(t, saw, 2*time.Second)
+	if s.Agent != "claude" || s.State != detect.StateWorking || s.Cwd != "/home/u/proj" || s.Revision != 1 {
+		t.Fatalf("saw %+v, want claude working in /home/u/proj at revision 1", s)
+	}
+	// The same again: nothing new to tell.
+	root.Send(p, snapshot(2, working))
+	root.Send(p, snapshot(3, idle))
+	if s := next(t, saw, 2*time.Second); s.State != detect.StateIdle || s.Revision != 3 {
+		t.Fatalf("saw %+v, want idle at revision 3 (revision 2 changed nothing)", s)
+	}
+}
+
+// Working → a screen with no idle marker is held as working a moment,
+// then reported idle by the detector's own timer.
+func TestDetectorHoldsUnmarkedIdle(t *testing.T) {
+	root, p, saw := pane(t, &fakeTable{})
+	root.Send(p, snapshot(1, working))
+	next(t, saw, 2*time.Second)
+	start := time.Now()
+	root.Send(p, snapshot(2, "\n❯ \n"))
+	s := next(t, saw, 2*time.Second)
+	if s.State != detect.StateIdle || time.Since(start) < IdleConfirm {
+		t.Fatalf("saw %+v after %v; want idle, no sooner than %v", s, time.Since(start), IdleConfirm)
+	}
+}
+
+// A detector that panics is restarted by its pane's supervision and
+// detects again from the next snapshot.
+func TestDetectorRestartsAfterAPanic(t *testing.T) {
+	table := &fakeTable{}
+	table.panics.Store(1)
+	root, p, saw := pane(t, table)
+	root.Send(p, snapshot(1, working))
+	select {
+	case s := <-saw:
+		t.Fatalf("a panicking detector reported %+v", s)
+	case <-time.After(200 * time.Millisecond):
+	}
+	root.Send(p, snapshot(2, working))
+	if s := next(t, saw, 2*time.Second); s.Agent != "claude" || s.Revision != 2 {
+		t.Fatalf("after the restart saw %+v, want claude at revision 2", s)
+	}
+}

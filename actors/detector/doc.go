@@ -1,0 +1,12 @@
+// Package detector holds the agent-detector actor: one per pane, its
+// child. The pane tells it a Snapshot after output (its revision, the
+// detection rows, the title, the shell and the foreground job); the
+// detector walks the job's processes, recognises the agent, evaluates that
+// agent's manifest rules on the rows, and tells the pane what it Saw. So
+// the process walk and the rules run off the pane's output path, on the
+// detector's own turn.
+//
+// A detector that panics (a hostile process table, a manifest bug) is
+// restarted by the pane (Supervision) and carries on from the next
+// snapshot; the pane and its terminal are untouched.
+package detector
