@@ -83,6 +83,19 @@ func (l *sameUserListener) Accept() (net.Conn, error) {
 	}
 }
 
+// peerUID is the user id of the process at the other end of c.
+func peerUID(c *net.UnixConn) (int, error) {
+	rc, err := c.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	uid, uidErr := 0, error(nil)
+	if err := rc.Control(func(fd uintptr) { uid, uidErr = fdPeerUID(int(fd)) }); err != nil {
+		return 0, err
+	}
+	return uid, uidErr
+}
+
 // allowedPeer is the peer rule: the server's own user, or root.
 func allowedPeer(peer, self int) bool { return peer == self || peer == 0 }
 
