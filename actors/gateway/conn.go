@@ -187,7 +187,11 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 		c.closing = true
 	default:
 		c.current = &req
-		ctx.Request(c.opts.Session, &api.Call{ID: req.ID, Method: req.Method, Params: params})
+		owner := c.opts.Session
+		if pid, ok := c.opts.Routes[req.Method]; ok {
+			owner = pid
+		}
+		ctx.Request(owner, &api.Call{ID: req.ID, Method: req.Method, Params: params})
 	}
 }
 

@@ -32,7 +32,10 @@ type Options struct {
 	Listener net.Listener
 	Session  *actor.PID
 	Events   *actor.PID
-	Log      *slog.Logger
+	// Routes sends the methods it names to other actors than the session
+	// (the clients actor's notification and window-title calls).
+	Routes map[string]*actor.PID
+	Log    *slog.Logger
 	// Stop is called once a server.stop reply has been written.
 	Stop func()
 	// IdleTimeout closes idle connections; zero means DefaultIdleTimeout.

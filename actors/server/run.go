@@ -14,6 +14,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/events"
@@ -93,8 +94,18 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	clientsPID, err := spawnChild(system, root, clients.Props(cfg), "clients")
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	routes := map[string]*actor.PID{}
+	for method := range clients.Methods {
+		routes[method] = clientsPID
+	}
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Events:     busPID,
+		Clients:    clientsPID,
 		Catalog:    catalog,
 		CatalogDir: catalogDir,
 		SocketPath: opts.SocketPath,
@@ -111,7 +122,7 @@ func Run(opts Options) error {
 		return err
 	}
 	if _, err := spawnChild(system, root, gateway.Props(gateway.Options{
-		Listener: listener, Session: sessionPID, Events: busPID, Log: log, Stop: stop,
+		Listener: listener, Session: sessionPID, Events: busPID, Routes: routes, Log: log, Stop: stop,
 	}), "gateway"); err != nil {
 		listener.Close()
 		return err

@@ -46,9 +46,6 @@ type agentState struct {
 	inputs  map[uint64]*pendingInput
 	root    *actor.RootContext // sends wait answers decided outside a handler's context
 	view    *agentView
-	client  *actor.PID // the foreground client, when one is attached
-	toastAt time.Time  // when a toast was last shown
-	title   string     // window title set through the API
 }
 
 // agentWaiter is a pending agent.wait, or the wait of an agent.prompt.
@@ -111,8 +108,6 @@ func (s *Session) receiveAgents(ctx actor.Context, msg any) {
 	case *AgentViewQuery:
 		ctx.Respond(&AgentViewList{View: s.viewResult(), Agents: s.viewAgents()})
 		return
-	case *ForegroundClient:
-		s.setForegroundClient(ctx, msg.PID)
 	case *actor.Terminated:
 		s.dropCaller(ctx, msg.Who)
 	default:
@@ -432,9 +427,6 @@ func (s *Session) agentGone(p *paneRec) {
 
 // dropCaller forgets the waits and inputs of a connection that went away.
 func (s *Session) dropCaller(ctx actor.Context, who *actor.PID) {
-	if s.ag.client != nil && s.ag.client.Equal(who) {
-		s.ag.client = nil
-	}
 	for id, w := range s.ag.waits {
 		if w.sender.Equal(who) {
 			delete(s.ag.waits, id)

@@ -138,54 +138,6 @@ func (r *recorder) Receive(ctx actor.Context) {
 	}
 }
 
-func (r *recorder) count() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.msgs)
-}
-
-func TestNotify_ForegroundClient(t *testing.T) {
-	cfg := config.Default()
-	cfg.UI.Toast.Delivery = config.ToastHerdr
-	h := newHarnessWith(t, cfg)
-	show := func() protocol.NotificationShown {
-		return h.call("notification.show", `{"title":"Done","body":"tests pass"}`).Result.(protocol.NotificationShown)
-	}
-	if got := show(); got.Shown || got.Reason != "no_foreground_client" {
-		t.Fatalf("without a client: %+v", got)
-	}
-	rec := &recorder{}
-	client := h.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return rec }))
-	h.system.Root.Send(h.session, &ForegroundClient{PID: client})
-	if got := show(); !got.Shown || got.Reason != "shown" {
-		t.Fatalf("with a client: %+v", got)
-	}
-	if got := show(); got.Shown || got.Reason != "rate_limited" {
-		t.Fatalf("a second toast at once: %+v", got)
-	}
-	title := h.call("client.window_title.set", `{"title":"build"}`).Result.(protocol.ClientWindowTitle)
-	if !title.Changed || title.Reason != "set" {
-		t.Fatalf("window title set: %+v", title)
-	}
-	title = h.call("client.window_title.clear", `{}`).Result.(protocol.ClientWindowTitle)
-	if !title.Changed || title.Reason != "cleared" {
-		t.Fatalf("window title clear: %+v", title)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for rec.count() < 3 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if rec.count() != 3 {
-		t.Fatalf("client got %d messages, want a toast and two titles", rec.count())
-	}
-	// The client goes away: nobody to show toasts to.
-	h.system.Root.Stop(client)
-	time.Sleep(1100 * time.Millisecond)
-	if got := show(); got.Reason != "no_foreground_client" {
-		t.Fatalf("after the client left: %+v", got)
-	}
-}
-
 func TestAgentWait_CallerGoneDropsWait(t *testing.T) {
 	h := newHarnessWith(t, config.Default())
 	panes := h.agentPanes([2]string{"claude", "working"}, [2]string{"codex", "working"})

@@ -3,11 +3,18 @@ package session
 import (
 	"testing"
 
+	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// The gateway answers these itself.
-var gatewayMethods = map[string]bool{"ping": true, "server.stop": true}
+// The gateway answers these itself or routes them to the clients actor.
+var gatewayMethods = func() map[string]bool {
+	out := map[string]bool{"ping": true, "server.stop": true}
+	for m := range clients.Methods {
+		out[m] = true
+	}
+	return out
+}()
 
 // owner reports which of the session's tables answers a method, by the
 // target kind its protocol entry declares.

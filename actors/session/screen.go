@@ -4,6 +4,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
@@ -62,9 +63,11 @@ func (s *Session) screenSubscribe(ctx actor.Context, call *api.Call) *api.Reply 
 // tab out again, resizing the terminals whose size changed.
 func (s *Session) clientResize(ctx actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.ClientResizeParams)
-	// The client that resized last is the one in front: it gets toasts and
-	// window titles.
-	s.setForegroundClient(ctx, ctx.Sender())
+	// The client that resized last is the one in front: the clients actor
+	// sends it toasts and window titles.
+	if s.opts.Clients != nil {
+		ctx.Send(s.opts.Clients, &clients.Foreground{PID: ctx.Sender()})
+	}
 	area := layout.Rect{W: prm.Cols, H: prm.Rows}
 	if area == s.area && s.client.inset == 1 {
 		return api.OK()

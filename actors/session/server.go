@@ -4,6 +4,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -15,10 +16,13 @@ var serverHandlers = map[string]handler{
 
 // reloadConfig re-reads config.toml; invalid parts keep their defaults and
 // are reported, and new panes use the new settings.
-func (s *Session) reloadConfig(_ actor.Context, _ *api.Call) *api.Reply {
+func (s *Session) reloadConfig(ctx actor.Context, _ *api.Call) *api.Reply {
 	cfg, diags, status := config.Load(s.opts.ConfigPath)
 	if status != config.StatusFailed {
 		s.cfg = cfg
+		if s.opts.Clients != nil {
+			ctx.Send(s.opts.Clients, &clients.SetConfig{Config: cfg})
+		}
 	}
 	if diags == nil {
 		diags = []string{}

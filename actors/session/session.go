@@ -32,6 +32,8 @@ type Options struct {
 	CatalogDir string
 	// Events is the event bus every change is published to.
 	Events *actor.PID
+	// Clients is told which connection is the interactive client in front.
+	Clients *actor.PID
 	// PaneProps starts a terminal and makes its actor; nil means pane.Start. Tests of
 	// the structure alone pass an actor without a PTY.
 	PaneProps func(pane.Spec) (props *actor.Props, abort func(), err error)
@@ -110,7 +112,7 @@ type (
 
 // handlers is the session's table of untargeted methods; one file per area
 // fills it and the routes of its targeted ones.
-var handlers = merge(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, hookHandlers, agentAPIHandlers, notifyHandlers)
+var handlers = merge(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, hookHandlers, agentAPIHandlers)
 
 // paneTargeted holds every pane-targeted method: the session's own and
 // those the pane actor answers.
