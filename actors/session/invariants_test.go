@@ -163,3 +163,36 @@ func TestSession_RandomOperations(t *testing.T) {
 		h.checkInvariants(fmt.Sprintf("step %d %s %s", step, method, params))
 	}
 }
+
+// A pane actor that panics is stopped by the session's supervision and the
+// pane closes as if its program had exited: nothing is left routing to a
+// dead actor.
+func TestSupervision_FailedPaneCloses(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
+	t.Cleanup(system.Shutdown)
+	fragile := func(pane.Spec) (*actor.Props, func(), error) {
+		return actor.PropsFromFunc(func(ctx actor.Context) {
+			if _, ok := ctx.Message().(*pane.Resize); ok {
+				panic("a pane that breaks on resize")
+			}
+		}), func() {}, nil
+	}
+	h := &harness{t: t, system: system, session: system.Root.Spawn(Props(Options{
+		Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: fragile, Cols: 120, Rows: 40,
+	}))}
+	h.call("workspace.create", `{}`)
+	h.call("workspace.create", `{}`)
+	if n := len(h.snapshot().Panes); n != 2 {
+		t.Fatalf("%d panes, want 2", n)
+	}
+	h.call("client.resize", `{"cols":100,"rows":30}`)
+	deadline := time.Now().Add(5 * time.Second)
+	for len(h.snapshot().Panes) > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if snap := h.snapshot(); len(snap.Panes) != 0 || len(snap.Workspaces) != 0 {
+		t.Fatalf("after the panes failed: %d panes, %d workspaces; want none", len(snap.Panes), len(snap.Workspaces))
+	}
+	h.checkInvariants("after failed panes")
+}

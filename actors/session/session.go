@@ -2,6 +2,7 @@ package session
 
 import (
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -210,14 +211,28 @@ func (s *Session) Receive(ctx actor.Context) {
 	case *pane.Exited:
 		if p := s.terms[msg.TerminalID]; p != nil {
 			s.opts.Log.Info("pane exited", "pane", p.id, "terminal", p.termID, "code", msg.ExitCode)
-			before := s.focusNow()
-			s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: p.id, WorkspaceID: p.ws.id}, s.paneFields(p))
-			s.closePane(ctx, p)
-			s.settle(ctx, before)
+			s.paneGone(ctx, p)
 		}
+	case *actor.Terminated:
+		// A pane actor the supervisor stopped after a panic (a pane closed
+		// on purpose is forgotten before it stops): it closes as if its
+		// program had exited, so nothing is left pointing at a dead actor.
+		if p := s.terms[msg.Who.Id[strings.LastIndexByte(msg.Who.Id, '/')+1:]]; p != nil && p.pid.Equal(msg.Who) {
+			s.opts.Log.Error("pane actor stopped after a failure; closing the pane", "pane", p.id, "terminal", p.termID)
+			s.paneGone(ctx, p)
+		}
+		s.receiveAgents(ctx, msg)
 	default:
 		s.receiveAgents(ctx, msg)
 	}
+}
+
+// paneGone closes a pane whose program or actor is gone.
+func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
+	before := s.focusNow()
+	s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: p.id, WorkspaceID: p.ws.id}, s.paneFields(p))
+	s.closePane(ctx, p)
+	s.settle(ctx, before)
 }
 
 // dispatch runs the handler for a call; a panic answers internal_error to
