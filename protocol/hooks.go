@@ -15,7 +15,7 @@ var hookMethods = []Method{
 	{Name: "pane.report_metadata", Params: func() Params { return &PaneReportMetadataParams{} }, Result: "ok", Summary: "Report a pane's title, display name, state labels and tokens"},
 	{Name: "pane.clear_agent_authority", Params: func() Params { return &PaneClearAgentAuthorityParams{} }, Result: "ok", Summary: "Drop hook authority over a pane's agent state"},
 	{Name: "pane.release_agent", Params: func() Params { return &PaneReleaseAgentParams{} }, Result: "ok", Summary: "End a hook's authority: its agent has finished"},
-	{Name: "workspace.report_metadata", Params: func() Params { return &WorkspaceReportMetadataParams{} }, Result: "ok", Summary: "Report a workspace's tokens"},
+	{Name: "workspace.report_metadata", Params: func() Params { return &WorkspaceReportMetadataParams{} }, Result: "ok", Summary: "Report a workspace's tokens", Target: TargetWorkspace},
 }
 
 // Metadata error codes and limits.

@@ -85,3 +85,6 @@ func (p *WorkspaceTarget) TargetID() string { return p.WorkspaceID }
 
 // TargetID implements Targeted.
 func (p *WorkspaceRenameParams) TargetID() string { return p.WorkspaceID }
+
+// TargetID implements Targeted.
+func (p *WorkspaceReportMetadataParams) TargetID() string { return p.WorkspaceID }

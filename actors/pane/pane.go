@@ -40,8 +40,13 @@ type Request struct {
 	TabID       string
 }
 
-// Resize tells the pane its new size in cells.
-type Resize struct{ Cols, Rows int }
+// Resize tells the pane its new size in cells. Rev, when not 0, is the
+// size's revision: one older than the last applied is stale (sent by a tab
+// the pane has since left) and dropped.
+type Resize struct {
+	Cols, Rows int
+	Rev        uint64
+}
 
 // Facts is what a pane tells its parent when its observable state changes;
 // the session keeps the latest copy for list/get answers.
@@ -87,6 +92,7 @@ type Pane struct {
 	det      detection
 	screen   screenState
 	exited   bool
+	sizeRev  uint64 // revision of the size last applied (see Resize)
 	// turn is the pane's claim on outputGate; waitingTurn is set while it
 	// is queued (or granted and the grant not yet received).
 	turn        ticket
@@ -135,8 +141,9 @@ func (p *Pane) Receive(ctx actor.Context) {
 	case *AgentRequest:
 		p.handleAgent(ctx, msg)
 	case *Resize:
-		p.resize(msg.Cols, msg.Rows)
-		p.screenChanged(ctx)
+		if p.resize(msg) {
+			p.screenChanged(ctx)
+		}
 	case *waitExpired:
 		p.waits.expire(ctx, msg.id)
 	case *detectTick:
@@ -306,14 +313,23 @@ func (p *Pane) writeLoop() {
 	}
 }
 
-func (p *Pane) resize(cols, rows int) {
-	if cols < 1 || rows < 1 {
-		return
+// resize applies a new size and reports whether the size changed.
+func (p *Pane) resize(r *Resize) bool {
+	if r.Rev != 0 {
+		if r.Rev <= p.sizeRev {
+			return false
+		}
+		p.sizeRev = r.Rev
+	}
+	cols, rows := r.Cols, r.Rows
+	if oc, or := p.term.Size(); cols < 1 || rows < 1 || (cols == oc && rows == or) {
+		return false
 	}
 	p.term.Resize(cols, rows)
 	if p.con != nil {
 		p.con.Resize(cols, rows)
 	}
+	return true
 }
 
 // stop hangs up the terminal and makes sure its processes go: those still

@@ -10,6 +10,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/detect"
+	"github.com/herdr-go/herdr/actors/meta"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -28,7 +29,6 @@ var hookHandlers = map[string]handler{
 	"pane.report_metadata":       (*Session).reportMetadata,
 	"pane.clear_agent_authority": (*Session).clearAgentAuthority,
 	"pane.release_agent":         (*Session).releaseAgent,
-	"workspace.report_metadata":  (*Session).reportWorkspaceMetadata,
 }
 
 var (
@@ -52,11 +52,11 @@ type hookState struct {
 	auth    *authority
 	exited  string // the last agent whose process exited in the pane
 	session *protocol.AgentSessionInfo
-	seqs    seqBook
+	seqs    meta.SeqBook
 
 	meta   map[string]*presentation // by source
 	order  uint64
-	tokens tokenSet
+	tokens meta.Tokens
 
 	// The agent's name, the agent kind it belongs to, and whether
 	// agent.start is still waiting for that agent to appear.
@@ -82,101 +82,10 @@ type presentation struct {
 	gen          uint64 // TTL generation; 0 = no expiry
 }
 
-// seqBook remembers the last seq accepted per (kind, source).
-type seqBook struct {
-	last    map[string]uint64
-	sources map[string]bool
-}
-
-// accept reports whether a report is new. Reports without seq always are;
-// one with seq ≤ the last accepted from its source is accepted but ignored.
-func (b *seqBook) accept(kind, source string, seq *uint64) (bool, error) {
-	if seq == nil {
-		return true, nil
-	}
-	if b.last == nil {
-		b.last, b.sources = map[string]uint64{}, map[string]bool{}
-	}
-	if !b.sources[source] && len(b.sources) >= protocol.MaxSequencedSources {
-		return false, protocol.Errorf(protocol.CodeMetadataSeqSourceLimit, "at most %d sources may report with seq", protocol.MaxSequencedSources)
-	}
-	b.sources[source] = true
-	key := kind + "\x00" + source
-	if last, ok := b.last[key]; ok && *seq <= last {
-		return false, nil
-	}
-	b.last[key] = *seq
-	return true, nil
-}
-
-type tokenVal struct {
-	value string
-	gen   uint64
-}
-
-// tokenSet holds a pane's or workspace's tokens.
-type tokenSet map[string]tokenVal
-
-// apply sets and clears tokens, refusing to hold more than the limit.
-func (ts *tokenSet) apply(in map[string]*string, gen uint64) error {
-	if len(in) == 0 {
-		return nil
-	}
-	next := maps.Clone(*ts)
-	if next == nil {
-		next = tokenSet{}
-	}
-	for k, v := range in {
-		val := ""
-		if v != nil {
-			val = protocol.SanitizeText(*v, protocol.MaxMetadataText)
-		}
-		if val == "" {
-			delete(next, k)
-		} else {
-			next[k] = tokenVal{value: val, gen: gen}
-		}
-	}
-	if len(next) > protocol.MaxTokensPerResource {
-		return protocol.Errorf(protocol.CodeMetadataTokenLimit, "at most %d tokens per pane or workspace", protocol.MaxTokensPerResource)
-	}
-	*ts = next
-	return nil
-}
-
-func (ts tokenSet) expire(gen uint64) bool {
-	changed := false
-	for k, v := range ts {
-		if v.gen == gen {
-			delete(ts, k)
-			changed = true
-		}
-	}
-	return changed
-}
-
-func (ts tokenSet) wire() map[string]string {
-	if len(ts) == 0 {
-		return nil
-	}
-	out := make(map[string]string, len(ts))
-	for k, v := range ts {
-		out[k] = v.value
-	}
-	return out
-}
-
-// wsMeta is what hooks reported about a workspace.
-type wsMeta struct {
-	seqs   seqBook
-	tokens tokenSet
-}
-
-// metaExpired is a TTL timer firing for generation gen of a pane's or
-// workspace's metadata.
+// metaExpired is a TTL timer firing for generation gen of a pane's metadata.
 type metaExpired struct {
-	termID, wsID string
-	gen          uint64
+	termID string
+	gen    uint64
 }
 
 // hookOf returns the pane's hook state, making it from the pane's facts.
@@ -220,13 +129,13 @@ func hostsAgent(p *paneRec) bool {
 }
 
 // ttl arms a metadata expiry timer and returns its generation (0 for none).
-func (s *Session) ttl(ctx actor.Context, ms *uint64, termID, wsID string) uint64 {
+func (s *Session) ttl(ctx actor.Context, ms *uint64, termID string) uint64 {
 	if ms == nil {
 		return 0
 	}
 	s.ag.nextGen++
 	gen := s.ag.nextGen
-	s.timers.After(ctx, time.Duration(*ms)*time.Millisecond, &metaExpired{termID: termID, wsID: wsID, gen: gen})
+	s.timers.After(ctx, time.Duration(*ms)*time.Millisecond, &metaExpired{termID: termID, gen: gen})
 	return gen
 }
 
@@ -282,17 +191,10 @@ func (s *Session) hookCall(paneID, kind, source string, seq *uint64) (*paneRec, 
 		return nil, nil, api.Fail(err)
 	}
 	h := s.hookOf(p, p.facts)
-	if ok, err := h.seqs.accept(kind, source, seq); err != nil || !ok {
-		return nil, nil, okOrFail(err)
+	if ok, err := h.seqs.Accept(kind, source, seq); err != nil || !ok {
+		return nil, nil, api.OkOrFail(err)
 	}
 	return p, h, nil
-}
-
-func okOrFail(err error) *api.Reply {
-	if err != nil {
-		return api.Fail(err)
-	}
-	return api.OK()
 }
 
 func (s *Session) reportAgentSession(_ actor.Context, call *api.Call) *api.Reply {
@@ -319,8 +221,8 @@ func (s *Session) clearAgentAuthority(_ actor.Context, call *api.Call) *api.Repl
 	}
 	h := s.hookOf(p, p.facts)
 	if prm.Source != nil {
-		if ok, err := h.seqs.accept("agent", *prm.Source, prm.Seq); err != nil || !ok {
-			return okOrFail(err)
+		if ok, err := h.seqs.Accept("agent", *prm.Source, prm.Seq); err != nil || !ok {
+			return api.OkOrFail(err)
 		}
 	}
 	if h.auth != nil && (prm.Source == nil || *prm.Source == h.auth.source) {
@@ -354,8 +256,8 @@ func (s *Session) reportMetadata(ctx actor.Context, call *api.Call) *api.Reply {
 		return done
 	}
 	before := s.presentationKey(p)
-	gen := s.ttl(ctx, prm.TTLMS, p.termID, "")
-	if err := h.tokens.apply(prm.Tokens, gen); err != nil {
+	gen := s.ttl(ctx, prm.TTLMS, p.termID)
+	if err := h.tokens.Apply(prm.Tokens, gen); err != nil {
 		return api.Fail(err)
 	}
 	e := h.meta[prm.Source]
@@ -409,42 +311,14 @@ func (s *Session) reportMetadata(ctx actor.Context, call *api.Call) *api.Reply {
 	return api.OK()
 }
 
-func (s *Session) reportWorkspaceMetadata(ctx actor.Context, call *api.Call) *api.Reply {
-	prm := call.Params.(*protocol.WorkspaceReportMetadataParams)
-	w, err := s.resolveWorkspace(prm.WorkspaceID)
-	if err != nil {
-		return api.Fail(err)
-	}
-	if w.meta == nil {
-		w.meta = &wsMeta{}
-	}
-	if ok, err := w.meta.seqs.accept("meta", prm.Source, prm.Seq); err != nil || !ok {
-		return okOrFail(err)
-	}
-	before := w.meta.tokens.wire()
-	if err := w.meta.tokens.apply(prm.Tokens, s.ttl(ctx, prm.TTLMS, "", w.id)); err != nil {
-		return api.Fail(err)
-	}
-	if !maps.Equal(before, w.meta.tokens.wire()) {
-		s.emit(protocol.WorkspaceEvent{Kind: "workspace_metadata_updated", Workspace: s.workspaceInfo(w)}, s.workspaceFields(w))
-	}
-	return api.OK()
-}
-
 // expireMeta drops the metadata of one TTL generation.
 func (s *Session) expireMeta(m *metaExpired) {
-	if m.wsID != "" {
-		if w := s.byWorkspace[m.wsID]; w != nil && w.meta != nil && w.meta.tokens.expire(m.gen) {
-			s.emit(protocol.WorkspaceEvent{Kind: "workspace_metadata_updated", Workspace: s.workspaceInfo(w)}, s.workspaceFields(w))
-		}
-		return
-	}
 	p := s.terms[m.termID]
 	if p == nil || p.hook == nil {
 		return
 	}
 	before := s.presentationKey(p)
-	p.hook.tokens.expire(m.gen)
+	p.hook.tokens.Expire(m.gen)
 	for src, e := range p.hook.meta {
 		if e.gen == m.gen {
 			delete(p.hook.meta, src)
@@ -495,16 +369,13 @@ func (s *Session) decoratePane(info *protocol.PaneInfo, p *paneRec) {
 		return
 	}
 	info.Title, info.DisplayAgent, info.StateLabels = presentationOf(p)
-	info.Tokens = p.hook.tokens.wire()
+	info.Tokens = p.hook.tokens.Wire()
 	info.AgentSession = p.hook.session
 }
 
 // workspaceTokens are the tokens reported for a workspace.
 func (s *Session) workspaceTokens(w *workspace) map[string]string {
-	if w.meta == nil {
-		return nil
-	}
-	return w.meta.tokens.wire()
+	return w.tokens
 }
 
 // presentationKey fingerprints what metadata shows of a pane.

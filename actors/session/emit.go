@@ -63,6 +63,7 @@ func (s *Session) settle(ctx actor.Context, before focusState) {
 			s.emit(protocol.LayoutUpdatedEvent{Layout: s.layoutSnapshot(t)}, s.tabFields(t))
 		}
 	}
+	s.settleEntities(ctx)
 	s.dirtyTabs = s.dirtyTabs[:0]
 	after := s.focusNow()
 	if after.ws != before.ws && after.ws != "" {

@@ -84,16 +84,17 @@ func TestRoute_UnknownTargets(t *testing.T) {
 		protocol.TargetFocusedPane: protocol.CodePaneNotFound,
 	}
 	params := map[string]string{
-		"pane.read":            `{"pane_id":"w9:p9","source":"recent"}`,
-		"pane.wait_for_output": `{"pane_id":"w9:p9","source":"recent","match":{"type":"substring","value":"x"}}`,
-		"pane.send_keys":       `{"pane_id":"w9:p9","keys":["Enter"]}`,
-		"pane.send_text":       `{"pane_id":"w9:p9","text":"x"}`,
-		"pane.send_input":      `{"pane_id":"w9:p9","text":"x"}`,
-		"pane.rename":          `{"pane_id":"w9:p9","label":"x"}`,
-		"tab.rename":           `{"tab_id":"w9:t9","label":"x"}`,
-		"workspace.rename":     `{"workspace_id":"w9","label":"x"}`,
-		"screen.scroll":        `{"pane_id":"w9:p9","lines":1}`,
-		"pane.process_info":    `{"pane_id":"w9:p9"}`,
+		"pane.read":                 `{"pane_id":"w9:p9","source":"recent"}`,
+		"pane.wait_for_output":      `{"pane_id":"w9:p9","source":"recent","match":{"type":"substring","value":"x"}}`,
+		"pane.send_keys":            `{"pane_id":"w9:p9","keys":["Enter"]}`,
+		"pane.send_text":            `{"pane_id":"w9:p9","text":"x"}`,
+		"pane.send_input":           `{"pane_id":"w9:p9","text":"x"}`,
+		"pane.rename":               `{"pane_id":"w9:p9","label":"x"}`,
+		"tab.rename":                `{"tab_id":"w9:t9","label":"x"}`,
+		"workspace.rename":          `{"workspace_id":"w9","label":"x"}`,
+		"screen.scroll":             `{"pane_id":"w9:p9","lines":1}`,
+		"pane.process_info":         `{"pane_id":"w9:p9"}`,
+		"workspace.report_metadata": `{"workspace_id":"w9","source":"test","tokens":{}}`,
 	}
 	for _, m := range protocol.Methods() {
 		if m.Target == protocol.TargetNone {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/rand"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +15,8 @@ import (
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/pane"
+	tabactor "github.com/herdr-go/herdr/actors/tab"
+	wsactor "github.com/herdr-go/herdr/actors/workspace"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -195,4 +198,72 @@ func TestSupervision_FailedPaneCloses(t *testing.T) {
 		t.Fatalf("after the panes failed: %d panes, %d workspaces; want none", len(snap.Panes), len(snap.Workspaces))
 	}
 	h.checkInvariants("after failed panes")
+}
+
+// breakOn makes entity actors panic (outside their handlers' guard) on a
+// request that renames to "boom".
+func breakOn(props *actor.Props) *actor.Props {
+	return props.Configure(actor.WithReceiverMiddleware(func(next actor.ReceiverFunc) actor.ReceiverFunc {
+		return func(c actor.ReceiverContext, env *actor.MessageEnvelope) {
+			var label string
+			switch m := env.Message.(type) {
+			case *wsactor.Request:
+				if prm, ok := m.Call.Params.(*protocol.WorkspaceRenameParams); ok {
+					label = prm.Label
+				}
+			case *tabactor.Request:
+				if prm, ok := m.Call.Params.(*protocol.TabRenameParams); ok {
+					label = prm.Label
+				}
+			}
+			if label == "boom" {
+				panic("an entity actor that breaks")
+			}
+			next(c, env)
+		}
+	}))
+}
+
+// A workspace or tab actor that fails is started again from the session's
+// record: its label and tokens survive, the request that broke it gets no
+// answer (the caller's timeout), and the next request works.
+func TestSupervision_FailedEntityIsRebuilt(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
+	t.Cleanup(system.Shutdown)
+	h := &harness{t: t, system: system, session: system.Root.Spawn(Props(Options{
+		Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40,
+		WorkspaceProps: func(s wsactor.Seed) *actor.Props { return breakOn(wsactor.Props(s)) },
+		TabProps:       func(s tabactor.Seed) *actor.Props { return breakOn(tabactor.Props(s)) },
+	}))}
+	h.call("workspace.create", `{"label":"keep"}`)
+	h.call("workspace.report_metadata", `{"workspace_id":"w1","source":"ci","tokens":{"build":"green"}}`)
+	h.call("tab.rename", `{"tab_id":"w1:t1","label":"logs"}`)
+
+	for _, c := range []struct{ method, params, get, getParams string }{
+		{"workspace.rename", `{"workspace_id":"w1","label":"boom"}`, "workspace.get", `{"workspace_id":"w1"}`},
+		{"tab.rename", `{"tab_id":"w1:t1","label":"boom"}`, "tab.get", `{"tab_id":"w1:t1"}`},
+	} {
+		prm, _ := protocol.DecodeParams(c.method, []byte(c.params))
+		if _, err := system.Root.RequestFuture(h.session, &api.Call{Method: c.method, Params: prm}, 300*time.Millisecond).Result(); err == nil {
+			t.Fatalf("%s answered though its actor broke", c.method)
+		}
+		// Rebuilt: the next rename through the new actor works.
+		deadline := time.Now().Add(5 * time.Second)
+		ok := false
+		for !ok && time.Now().Before(deadline) {
+			r := h.call(c.method, strings.Replace(c.params, "boom", "again", 1))
+			ok = r.Err == nil
+			time.Sleep(10 * time.Millisecond)
+		}
+		if !ok {
+			t.Fatalf("%s never worked again after its actor broke", c.method)
+		}
+	}
+	snap := h.snapshot()
+	w, tb := snap.Workspaces[0], h.call("tab.get", `{"tab_id":"w1:t1"}`).Result.(protocol.TabInfoResult).Tab
+	if w.Label != "again" || w.Tokens["build"] != "green" || tb.Label != "again" {
+		t.Fatalf("after rebuilds: workspace %q tokens %v, tab %q", w.Label, w.Tokens, tb.Label)
+	}
+	h.checkInvariants("after rebuilt entities")
 }

@@ -21,7 +21,10 @@ type workspace struct {
 	active   *tab
 	nextTab  uint64
 	nextPane uint64
-	meta     *wsMeta // reported tokens (authority.go)
+	// What its actor holds and told the session (entities.go).
+	pid    *actor.PID
+	rev    uint64
+	tokens map[string]string
 }
 
 // tab is one layout of panes within a workspace.
@@ -32,6 +35,8 @@ type tab struct {
 	root    *layout.Node
 	focused string // terminal id of the focused pane
 	zoomed  bool   // the focused pane fills the tab
+	pid     *actor.PID
+	rev     uint64 // of the label its actor told
 }
 
 // paneRec is the session's record of one terminal.
@@ -52,6 +57,7 @@ type paneRec struct {
 	status     protocol.AgentStatus
 	cols       int
 	rows       int
+	sizeRev    uint64     // grows with every new cols × rows
 	hook       *hookState // hook authority, metadata, name (authority.go)
 }
 

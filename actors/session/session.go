@@ -13,6 +13,8 @@ import (
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
+	tabactor "github.com/herdr-go/herdr/actors/tab"
+	wsactor "github.com/herdr-go/herdr/actors/workspace"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -38,6 +40,10 @@ type Options struct {
 	// PaneProps starts a terminal and makes its actor; nil means pane.Start. Tests of
 	// the structure alone pass an actor without a PTY.
 	PaneProps func(pane.Spec) (props *actor.Props, abort func(), err error)
+	// WorkspaceProps and TabProps make entity actors; nil means
+	// wsactor.Props and tabactor.Props (tests wrap them).
+	WorkspaceProps func(wsactor.Seed) *actor.Props
+	TabProps       func(tabactor.Seed) *actor.Props
 }
 
 // Session is the actor that owns the session's structure.
@@ -62,6 +68,9 @@ type Session struct {
 	// Events raised while handling one message, sent once it is applied.
 	outbox    []*events.Publish
 	dirtyTabs []*tab
+	newborn   []any        // workspaces and tabs whose actors start at settle
+	retired   []*actor.PID // entity actors to stop at settle
+	spawned   uint64       // entity actors started, for their names
 	nextMatch uint64
 
 	ag agentState // agent API, hooks and notifications (agent_api.go)
@@ -87,6 +96,12 @@ func newSession(opts Options) *Session {
 	}
 	if opts.PaneProps == nil {
 		opts.PaneProps = pane.Start
+	}
+	if opts.WorkspaceProps == nil {
+		opts.WorkspaceProps = wsactor.Props
+	}
+	if opts.TabProps == nil {
+		opts.TabProps = tabactor.Props
 	}
 	return &Session{
 		opts:        opts,
@@ -208,6 +223,14 @@ func (s *Session) Receive(ctx actor.Context) {
 			s.updateFacts(ctx, p, *msg)
 			s.settle(ctx, before)
 		}
+	case *wsactor.Changed:
+		before := s.focusNow()
+		s.workspaceChanged(ctx, msg)
+		s.settle(ctx, before)
+	case *tabactor.Changed:
+		before := s.focusNow()
+		s.tabChanged(ctx, msg)
+		s.settle(ctx, before)
 	case *pane.Exited:
 		if p := s.terms[msg.TerminalID]; p != nil {
 			s.opts.Log.Info("pane exited", "pane", p.id, "terminal", p.termID, "code", msg.ExitCode)
@@ -220,6 +243,10 @@ func (s *Session) Receive(ctx actor.Context) {
 		if p := s.terms[msg.Who.Id[strings.LastIndexByte(msg.Who.Id, '/')+1:]]; p != nil && p.pid.Equal(msg.Who) {
 			s.opts.Log.Error("pane actor stopped after a failure; closing the pane", "pane", p.id, "terminal", p.termID)
 			s.paneGone(ctx, p)
+			return
+		}
+		if s.entityStopped(ctx, msg.Who) {
+			return
 		}
 		s.receiveAgents(ctx, msg)
 	default:

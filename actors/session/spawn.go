@@ -69,6 +69,7 @@ func (s *Session) addWorkspace(label, cwd string) *workspace {
 	w := &workspace{id: protocol.WorkspaceID(s.nextWS), label: label, cwd: cwd, auto: deriveLabel(cwd, s.home)}
 	s.workspaces = append(s.workspaces, w)
 	s.byWorkspace[w.id] = w
+	s.born(w)
 	if s.focused == nil {
 		s.focused = w
 	}
@@ -101,6 +102,7 @@ func (s *Session) addTab(w *workspace, label string) *tab {
 	w.nextTab++
 	t := &tab{id: protocol.TabID(w.id, w.nextTab), ws: w, label: label}
 	w.tabs = append(w.tabs, t)
+	s.born(t)
 	if w.active == nil {
 		w.active = t
 	}
@@ -141,6 +143,7 @@ func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneS
 		command: setup.command,
 	}
 	p.cols, p.rows = s.contentSize(rect)
+	p.sizeRev = 1
 	argv, err := s.argv(setup)
 	if err != nil {
 		return nil, err
@@ -205,20 +208,10 @@ func (s *Session) paneEnv(p *paneRec, extra map[string]string) []string {
 	return out
 }
 
-// relayout recomputes a tab's rectangles and resizes the panes whose size
-// changed, so programs redraw to their real size.
-func (s *Session) relayout(ctx actor.Context, t *tab) {
-	s.markLayout(t)
-	for _, r := range s.tabRects(t) {
-		p := s.terms[r.ID]
-		cols, rows := s.contentSize(r.Rect)
-		if p == nil || (p.cols == cols && p.rows == rows) {
-			continue
-		}
-		p.cols, p.rows = cols, rows
-		ctx.Send(p.pid, &pane.Resize{Cols: p.cols, Rows: p.rows})
-	}
-}
+// relayout marks a tab whose rectangles may have moved: at the end of
+// the message its actor resizes the panes whose size changed, so programs
+// redraw to their real size.
+func (s *Session) relayout(_ actor.Context, t *tab) { s.markLayout(t) }
 
 // closePane removes a pane, stopping its process; an emptied tab closes,
 // and an emptied workspace closes with it.
@@ -274,6 +267,7 @@ func (s *Session) closeTab(ctx actor.Context, t *tab) {
 func (s *Session) dropTab(t *tab) {
 	w := t.ws
 	s.emit(protocol.TabRefEvent{Kind: "tab_closed", TabID: t.id, WorkspaceID: w.id}, s.tabFields(t))
+	s.retire(t.pid)
 	i := w.tabIndex(t)
 	w.tabs = slices.Delete(w.tabs, i, i+1)
 	if len(w.tabs) == 0 {
@@ -289,6 +283,7 @@ func (s *Session) dropTab(t *tab) {
 func (s *Session) dropWorkspace(w *workspace) {
 	info := s.workspaceInfo(w)
 	s.emit(protocol.WorkspaceClosedEvent{WorkspaceID: w.id, Workspace: &info}, s.workspaceFields(w))
+	s.retire(w.pid)
 	i := slices.Index(s.workspaces, w)
 	s.workspaces = slices.Delete(s.workspaces, i, i+1)
 	delete(s.byWorkspace, w.id)

@@ -15,7 +15,7 @@ var tabHandlers = map[string]handler{
 var tabRoutes = map[string]tabHandler{
 	"tab.get":    (*Session).tabGet,
 	"tab.focus":  (*Session).tabFocus,
-	"tab.rename": (*Session).tabRename,
+	"tab.rename": (*Session).forwardToTab, // the tab actor answers it (entities.go)
 	"tab.close":  (*Session).tabClose,
 }
 
@@ -82,12 +82,6 @@ func (s *Session) tabGet(_ actor.Context, call *api.Call, t *tab) *api.Reply {
 func (s *Session) tabFocus(_ actor.Context, call *api.Call, t *tab) *api.Reply {
 	t.ws.active = t
 	s.focused = t.ws
-	return api.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
-}
-
-func (s *Session) tabRename(_ actor.Context, call *api.Call, t *tab) *api.Reply {
-	t.label = call.Params.(*protocol.TabRenameParams).Label
-	s.emit(protocol.TabRenamedEvent{TabID: t.id, WorkspaceID: t.ws.id, Label: s.tabInfo(t).Label}, s.tabFields(t))
 	return api.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
 }
 

@@ -13,10 +13,12 @@ var workspaceHandlers = map[string]handler{
 }
 
 var workspaceRoutes = map[string]workspaceHandler{
-	"workspace.get":    (*Session).workspaceGet,
-	"workspace.focus":  (*Session).workspaceFocus,
-	"workspace.rename": (*Session).workspaceRename,
-	"workspace.close":  (*Session).workspaceClose,
+	"workspace.get":   (*Session).workspaceGet,
+	"workspace.focus": (*Session).workspaceFocus,
+	// The workspace actor answers these (entities.go).
+	"workspace.rename":          (*Session).forwardToWorkspace,
+	"workspace.report_metadata": (*Session).forwardToWorkspace,
+	"workspace.close":           (*Session).workspaceClose,
 }
 
 func (s *Session) workspaceCreate(ctx actor.Context, call *api.Call) *api.Reply {
@@ -63,12 +65,6 @@ func (s *Session) workspaceGet(_ actor.Context, call *api.Call, w *workspace) *a
 
 func (s *Session) workspaceFocus(_ actor.Context, call *api.Call, w *workspace) *api.Reply {
 	s.focused = w
-	return api.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
-}
-
-func (s *Session) workspaceRename(_ actor.Context, call *api.Call, w *workspace) *api.Reply {
-	w.label = call.Params.(*protocol.WorkspaceRenameParams).Label
-	s.emit(protocol.WorkspaceRenamedEvent{WorkspaceID: w.id, Label: w.label}, s.workspaceFields(w))
 	return api.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
 }
 

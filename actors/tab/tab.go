@@ -1,0 +1,128 @@
+package tab
+
+import (
+	"log/slog"
+	"maps"
+	"strconv"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Seed is what a tab actor starts from: the session's record of it.
+type Seed struct {
+	ID    string
+	Label string // custom label, "" to show the tab's position
+	// Sizes are the size revisions its panes already have (a new tab's
+	// panes were started at their size); nil for a rebuilt tab, which is
+	// sent an Arrange at once.
+	Sizes map[string]uint64
+	Log   *slog.Logger
+}
+
+// Request is one of Methods forwarded by the session; Info is the tab's
+// record as the session has it.
+type Request struct {
+	Call *api.Call
+	Info protocol.TabInfo
+}
+
+// Changed tells the session (the actor's parent) the tab's label.
+type Changed struct {
+	ID    string
+	Rev   uint64
+	Label string
+	Event string
+}
+
+// Size is the size one pane of the tab should have. Rev grows with every
+// size the session gives the pane, wherever it is.
+type Size struct {
+	TerminalID string
+	PID        *actor.PID
+	Cols, Rows int
+	Rev        uint64
+}
+
+// Arrange is the size of every pane of the tab after a change.
+type Arrange struct{ Sizes []Size }
+
+// Methods are the methods the tab actor answers.
+var Methods = map[string]func(*Tab, actor.Context, *Request) *api.Reply{
+	"tab.rename": (*Tab).rename,
+}
+
+// Tab is the tab actor.
+type Tab struct {
+	seed  Seed
+	label string
+	rev   uint64
+	// sent is the size revision last sent to each pane.
+	sent map[string]uint64
+	// busy is set from applying an Arrange until the applied marker comes
+	// back; Arranges that arrive meanwhile leave only the newest, in next.
+	busy bool
+	next *Arrange
+}
+
+// applied marks the end of the Arranges queued behind the last one applied.
+type applied struct{}
+
+// Props returns the props of a tab actor started from seed.
+func Props(seed Seed) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor {
+		return &Tab{seed: seed, label: seed.Label, sent: maps.Clone(seed.Sizes)}
+	})
+}
+
+// Receive implements actor.Actor.
+func (t *Tab) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *Request:
+		if reply := api.Guard(ctx, msg.Call, t.seed.Log, func() *api.Reply { return Methods[msg.Call.Method](t, ctx, msg) }); reply != nil {
+			ctx.Respond(reply)
+		}
+	case *Arrange:
+		if t.busy {
+			t.next = msg
+			return
+		}
+		t.arrange(ctx, msg)
+	case *applied:
+		t.busy = false
+		if next := t.next; next != nil {
+			t.next = nil
+			t.arrange(ctx, next)
+		}
+	}
+}
+
+// arrange resizes the panes whose size revision is new to the tab, then
+// lets the Arranges that queued up behind this one collapse.
+func (t *Tab) arrange(ctx actor.Context, a *Arrange) {
+	keep := make(map[string]uint64, len(a.Sizes))
+	for _, s := range a.Sizes {
+		if s.Rev > t.sent[s.TerminalID] {
+			ctx.Send(s.PID, &pane.Resize{Cols: s.Cols, Rows: s.Rows, Rev: s.Rev})
+		}
+		keep[s.TerminalID] = max(s.Rev, t.sent[s.TerminalID])
+	}
+	t.sent = keep
+	t.busy = true
+	ctx.Send(ctx.Self(), &applied{})
+}
+
+func (t *Tab) rename(ctx actor.Context, req *Request) *api.Reply {
+	t.label = req.Call.Params.(*protocol.TabRenameParams).Label
+	t.rev++
+	ctx.Request(ctx.Parent(), &Changed{ID: t.seed.ID, Rev: t.rev, Label: t.label, Event: "tab_renamed"})
+	info := req.Info
+	info.Label = t.label
+	if info.Label == "" {
+		info.Label = strconv.Itoa(info.Number)
+	}
+	return api.Done(protocol.TabInfoResult{Tab: info})
+}

@@ -1,0 +1,14 @@
+// Package workspace is the workspace actor: one per workspace, a child of
+// the session. The session owns the topology (which workspaces exist, their
+// order, tabs and focus); the workspace actor owns what is not topology: its
+// custom label and the tokens hooks report for it (with their sequence
+// books and TTL timers), and — next — its worktree provenance and the git
+// work done for it, on its own goroutines.
+//
+// The session forwards the workspace's own methods with a snapshot of the
+// workspace's record; the actor answers the caller directly and tells the
+// session a Changed with a growing revision before it answers, so the
+// session's read model holds the change before the caller can ask again,
+// and a stale Changed is dropped. The session publishes the event, because
+// only it has the whole record (position, focus, counts, agent roll-up).
+package workspace

@@ -1,0 +1,136 @@
+package workspace
+
+import (
+	"log/slog"
+	"maps"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/meta"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Seed is what a workspace actor starts from: the session's record of it,
+// so an actor that failed is rebuilt with what it had.
+type Seed struct {
+	ID string
+	// Label is the custom label ("" for none); Auto is the label derived
+	// from the workspace's cwd, shown when there is no custom one.
+	Label, Auto string
+	// Tokens are the reported tokens; a rebuilt actor keeps them without
+	// their TTLs.
+	Tokens map[string]string
+	Log    *slog.Logger
+}
+
+// Request is one of Methods forwarded by the session, which has resolved
+// the target; Info is the workspace's record as the session has it.
+type Request struct {
+	Call *api.Call
+	Info protocol.WorkspaceInfo
+}
+
+// Changed tells the session (the actor's parent) what the workspace now
+// holds. Event names the event the change announces.
+type Changed struct {
+	ID     string
+	Rev    uint64
+	Label  string
+	Tokens map[string]string
+	Event  string
+}
+
+// Methods are the methods the workspace actor answers.
+var Methods = map[string]func(*Workspace, actor.Context, *Request) *api.Reply{
+	"workspace.rename":          (*Workspace).rename,
+	"workspace.report_metadata": (*Workspace).reportMetadata,
+}
+
+// Workspace is the workspace actor.
+type Workspace struct {
+	seed    Seed
+	label   string
+	seqs    meta.SeqBook
+	tokens  meta.Tokens
+	rev     uint64
+	nextGen uint64 // TTL generations
+	timers  api.Timers
+}
+
+// ttlExpired is a metadata TTL going off for generation gen.
+type ttlExpired struct{ gen uint64 }
+
+// Props returns the props of a workspace actor started from seed.
+func Props(seed Seed) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor {
+		w := &Workspace{seed: seed, label: seed.Label}
+		for k, v := range seed.Tokens {
+			w.tokens.Apply(map[string]*string{k: &v}, 0)
+		}
+		return w
+	})
+}
+
+// Receive implements actor.Actor.
+func (w *Workspace) Receive(ctx actor.Context) {
+	msg := ctx.Message()
+	if f, ok := msg.(*api.Fired); ok {
+		msg = w.timers.Fired(f)
+	}
+	switch msg := msg.(type) {
+	case *actor.Stopping:
+		w.timers.StopAll()
+	case *Request:
+		if reply := api.Guard(ctx, msg.Call, w.seed.Log, func() *api.Reply { return Methods[msg.Call.Method](w, ctx, msg) }); reply != nil {
+			ctx.Respond(reply)
+		}
+	case *ttlExpired:
+		if w.tokens.Expire(msg.gen) {
+			w.changed(ctx, "workspace_metadata_updated")
+		}
+	}
+}
+
+// changed tells the session the workspace's new state.
+func (w *Workspace) changed(ctx actor.Context, event string) {
+	w.rev++
+	ctx.Request(ctx.Parent(), &Changed{ID: w.seed.ID, Rev: w.rev, Label: w.label, Tokens: w.tokens.Wire(), Event: event})
+}
+
+func (w *Workspace) displayLabel() string {
+	if w.label != "" {
+		return w.label
+	}
+	return w.seed.Auto
+}
+
+func (w *Workspace) rename(ctx actor.Context, req *Request) *api.Reply {
+	w.label = req.Call.Params.(*protocol.WorkspaceRenameParams).Label
+	w.changed(ctx, "workspace_renamed")
+	info := req.Info
+	info.Label = w.displayLabel()
+	return api.Done(protocol.WorkspaceInfoResult{Workspace: info})
+}
+
+func (w *Workspace) reportMetadata(ctx actor.Context, req *Request) *api.Reply {
+	prm := req.Call.Params.(*protocol.WorkspaceReportMetadataParams)
+	if ok, err := w.seqs.Accept("meta", prm.Source, prm.Seq); err != nil || !ok {
+		return api.OkOrFail(err)
+	}
+	var gen uint64 // 0: no expiry
+	if prm.TTLMS != nil {
+		w.nextGen++
+		gen = w.nextGen
+		w.timers.After(ctx, time.Duration(*prm.TTLMS)*time.Millisecond, &ttlExpired{gen: gen})
+	}
+	before := w.tokens.Wire()
+	if err := w.tokens.Apply(prm.Tokens, gen); err != nil {
+		return api.Fail(err) // its timer finds nothing to expire
+	}
+	if !maps.Equal(before, w.tokens.Wire()) {
+		w.changed(ctx, "workspace_metadata_updated")
+	}
+	return api.OK()
+}
