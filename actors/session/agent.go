@@ -20,7 +20,7 @@ func (s *Session) agentInfo(p *paneRec) protocol.AgentInfo {
 	pi := s.paneInfo(p)
 	_, state, skipped := effective(p)
 	info := protocol.AgentInfo{
-		TerminalID:             p.termID,
+		TerminalID:             p.TermID,
 		Agent:                  pi.Agent,
 		Title:                  pi.Title,
 		TerminalTitle:          pi.TerminalTitle,
@@ -31,9 +31,9 @@ func (s *Session) agentInfo(p *paneRec) protocol.AgentInfo {
 		StateLabels:            pi.StateLabels,
 		Tokens:                 pi.Tokens,
 		AgentSession:           pi.AgentSession,
-		WorkspaceID:            p.ws.id,
-		TabID:                  p.tab.id,
-		PaneID:                 p.id,
+		WorkspaceID:            p.WS.ID,
+		TabID:                  p.Tab.ID,
+		PaneID:                 p.ID,
 		Focused:                pi.Focused,
 		InteractiveReady:       pi.Agent != nil && state == string(protocol.StatusIdle),
 		StateChangeSeq:         p.stateSeq,
@@ -52,7 +52,7 @@ func (s *Session) agentInfo(p *paneRec) protocol.AgentInfo {
 // agents lists the panes hosting an agent, in workspace, tab and layout order.
 func (s *Session) agents() []protocol.AgentInfo {
 	out := []protocol.AgentInfo{}
-	for _, w := range s.workspaces {
+	for _, w := range s.m.Workspaces {
 		for _, p := range s.workspacePanes(w) {
 			if hostsAgent(p) {
 				out = append(out, s.agentInfo(p))
@@ -65,7 +65,7 @@ func (s *Session) agents() []protocol.AgentInfo {
 // resolveAgent finds an agent by its pane's current public id (tried
 // first; not a moved pane's old id) or by its name.
 func (s *Session) resolveAgent(target string) (*paneRec, error) {
-	if p := s.panes[target]; p != nil && p.id == target && hostsAgent(p) {
+	if p := s.rec(s.m.Pane(target)); p != nil && p.ID == target && hostsAgent(p) {
 		return p, nil
 	}
 	if p := s.agentNamed(target); p != nil {

@@ -117,7 +117,7 @@ func (s *Session) receiveAgents(ctx actor.Context, msg any) {
 }
 
 func (s *Session) paneRequest(p *paneRec, call *api.Call) pane.Request {
-	return pane.Request{Call: call, PaneID: p.id, WorkspaceID: p.ws.id, TabID: p.tab.id}
+	return pane.Request{Call: call, PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID}
 }
 
 func (s *Session) agentRead(ctx actor.Context, call *api.Call) *api.Reply {
@@ -136,7 +136,7 @@ func (s *Session) agentExplain(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	agent, state, skipped := effective(p)
 	if agent == "" {
-		return api.Fail(protocol.Errorf(protocol.CodeAgentExplainUnavail, "the agent of %s has not started yet", p.id))
+		return api.Fail(protocol.Errorf(protocol.CodeAgentExplainUnavail, "the agent of %s has not started yet", p.ID))
 	}
 	r := &pane.AgentRequest{Op: pane.AgentExplain, Req: s.paneRequest(p, call), Agent: agent, State: state, Skipped: skipped}
 	if p.hook != nil && p.hook.auth != nil && p.hook.auth.agent == agent {
@@ -168,7 +168,7 @@ func (s *Session) agentRename(_ actor.Context, call *api.Call) *api.Reply {
 		return api.Done(protocol.AgentInfoResult{Agent: s.agentInfo(p)})
 	}
 	if other := s.agentNamed(*prm.Name); other != nil && other != p {
-		return api.Fail(protocol.Errorf(protocol.CodeAgentNameTaken, "agent name %s is taken by %s", *prm.Name, other.id))
+		return api.Fail(protocol.Errorf(protocol.CodeAgentNameTaken, "agent name %s is taken by %s", *prm.Name, other.ID))
 	}
 	if h.launchPending && h.effAgent == "" {
 		h.name = *prm.Name // the launch keeps waiting for its agent
@@ -183,8 +183,8 @@ func (s *Session) agentFocus(_ actor.Context, call *api.Call) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
 	}
-	s.focusPane(p)
-	s.markSeen(p.tab)
+	s.m.FocusPane(p.Pane)
+	s.markSeen(p.Tab)
 	return api.Done(protocol.AgentInfoResult{Agent: s.agentInfo(p)})
 }
 
@@ -205,10 +205,10 @@ func (s *Session) agentStart(ctx actor.Context, call *api.Call) *api.Reply {
 		return api.Fail(err)
 	}
 	if other := s.agentNamed(prm.Name); other != nil {
-		return api.Fail(protocol.Errorf(protocol.CodeAgentNameTaken, "agent name %s is taken by %s", prm.Name, other.id))
+		return api.Fail(protocol.Errorf(protocol.CodeAgentNameTaken, "agent name %s is taken by %s", prm.Name, other.ID))
 	}
 	if hostsAgent(p) {
-		return api.Fail(protocol.Errorf(protocol.CodeAgentPaneBusy, "pane %s already hosts an agent", p.id))
+		return api.Fail(protocol.Errorf(protocol.CodeAgentPaneBusy, "pane %s already hosts an agent", p.ID))
 	}
 	argv := append([]string{protocol.AgentExecutable(prm.Kind)}, prm.Args...)
 	quoted := make([]string, len(argv))
@@ -218,7 +218,7 @@ func (s *Session) agentStart(ctx actor.Context, call *api.Call) *api.Reply {
 	h := s.hookOf(p, p.facts)
 	h.name, h.nameKind, h.launchPending = prm.Name, prm.Kind, true
 	s.ag.nextID++
-	in := &pendingInput{id: s.ag.nextID, sender: ctx.Sender(), termID: p.termID, launch: prm, argv: argv}
+	in := &pendingInput{id: s.ag.nextID, sender: ctx.Sender(), termID: p.TermID, launch: prm, argv: argv}
 	s.addInput(ctx, in)
 	ctx.Request(p.pid, &pane.AgentRequest{Op: pane.AgentLaunch, Req: s.paneRequest(p, call), Text: strings.Join(quoted, " "), Token: in.id})
 	return nil
@@ -235,14 +235,14 @@ func (s *Session) agentPrompt(ctx actor.Context, call *api.Call) *api.Reply {
 	agent, state, _ := effective(p)
 	switch {
 	case s.agentStatus(p) == protocol.StatusBlocked:
-		return api.Fail(protocol.Errorf(protocol.CodeAgentBlocked, "agent at %s is waiting for an answer; resolve it before prompting", p.id))
+		return api.Fail(protocol.Errorf(protocol.CodeAgentBlocked, "agent at %s is waiting for an answer; resolve it before prompting", p.ID))
 	case agent == "" || (p.hook != nil && p.hook.launchPending):
-		return api.Fail(protocol.Errorf(protocol.CodeAgentNotReady, "agent at %s has not started yet", p.id))
+		return api.Fail(protocol.Errorf(protocol.CodeAgentNotReady, "agent at %s has not started yet", p.ID))
 	case state != string(protocol.StatusIdle) && state != string(protocol.StatusWorking):
-		return api.Fail(protocol.Errorf(protocol.CodeAgentNotReady, "agent at %s is not ready for input (state %s)", p.id, state))
+		return api.Fail(protocol.Errorf(protocol.CodeAgentNotReady, "agent at %s is not ready for input (state %s)", p.ID, state))
 	}
 	s.ag.nextID++
-	in := &pendingInput{id: s.ag.nextID, sender: ctx.Sender(), termID: p.termID, prompt: prm, startSeq: p.stateSeq,
+	in := &pendingInput{id: s.ag.nextID, sender: ctx.Sender(), termID: p.TermID, prompt: prm, startSeq: p.stateSeq,
 		working: state == string(protocol.StatusWorking)}
 	s.addInput(ctx, in)
 	ctx.Request(p.pid, &pane.AgentRequest{Op: pane.AgentPrompt, Req: s.paneRequest(p, call), Text: prm.Text, Token: in.id})
@@ -284,7 +284,7 @@ func (s *Session) inputDone(ctx actor.Context, msg *pane.AgentInput) {
 		}
 		s.ag.nextGen++
 		h.launchGen = s.ag.nextGen
-		s.timers.After(ctx, timeout, &launchExpired{termID: p.termID, gen: h.launchGen})
+		s.timers.After(ctx, timeout, &launchExpired{termID: p.TermID, gen: h.launchGen})
 		ctx.Send(in.sender, api.Done(protocol.AgentStarted{Agent: s.agentInfo(p), Argv: in.argv}))
 		return
 	}
@@ -327,7 +327,7 @@ func (s *Session) newWaiter(ctx actor.Context, p *paneRec, sender *actor.PID, un
 		until = protocol.DefaultUntil
 	}
 	s.ag.nextID++
-	w := &agentWaiter{id: s.ag.nextID, sender: sender, termID: p.termID, agent: effAgent(p), until: map[protocol.AgentStatus]bool{}}
+	w := &agentWaiter{id: s.ag.nextID, sender: sender, termID: p.TermID, agent: effAgent(p), until: map[protocol.AgentStatus]bool{}}
 	if w.agent == "" && p.hook != nil {
 		w.agent = p.hook.nameKind
 	}
@@ -348,13 +348,13 @@ func (s *Session) newWaiter(ctx actor.Context, p *paneRec, sender *actor.PID, un
 // checkWaits answers the waits on a pane whose state may have changed.
 func (s *Session) checkWaits(p *paneRec) {
 	for _, w := range s.ag.waits {
-		if w.termID != p.termID {
+		if w.termID != p.TermID {
 			continue
 		}
 		current := effAgent(p)
 		pending := current == "" && p.hook != nil && p.hook.launchPending && p.hook.nameKind == w.agent
 		if current != w.agent && !pending {
-			s.endWait(w, api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent at %s is no longer running", p.id)))
+			s.endWait(w, api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent at %s is no longer running", p.ID)))
 			continue
 		}
 		if w.prompt && !w.armed {
@@ -373,7 +373,7 @@ func (s *Session) checkWaits(p *paneRec) {
 				s.endWait(w, api.Done(protocol.AgentInfoResult{Agent: info}))
 			}
 		case w.prompt && st == protocol.StatusBlocked:
-			s.endWait(w, api.Fail(protocol.Errorf(protocol.CodeAgentBlocked, "agent at %s is waiting for an answer", p.id)))
+			s.endWait(w, api.Fail(protocol.Errorf(protocol.CodeAgentBlocked, "agent at %s is waiting for an answer", p.ID)))
 		}
 	}
 }
@@ -410,15 +410,15 @@ func (s *Session) waitExpired(_ actor.Context, msg *agentWaitExpired) {
 // agentGone ends the waits, prompts and launches on a pane that closed.
 func (s *Session) agentGone(p *paneRec) {
 	gone := func() *api.Reply {
-		return api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane %s closed", p.id))
+		return api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane %s closed", p.ID))
 	}
 	for _, w := range s.ag.waits {
-		if w.termID == p.termID {
+		if w.termID == p.TermID {
 			s.endWait(w, gone())
 		}
 	}
 	for id, in := range s.ag.inputs {
-		if in.termID == p.termID {
+		if in.termID == p.TermID {
 			delete(s.ag.inputs, id)
 			s.ag.root.Send(in.sender, gone())
 		}

@@ -67,9 +67,9 @@ type viewRow struct {
 // order, without one).
 func (s *Session) viewAgents() []protocol.AgentInfo {
 	var rows []viewRow
-	for wi, w := range s.workspaces {
+	for wi, w := range s.m.Workspaces {
 		pos := 0
-		for ti, t := range w.tabs {
+		for ti, t := range w.Tabs {
 			for _, p := range s.tabPanes(t) {
 				pos++
 				if hostsAgent(p) {
@@ -138,12 +138,12 @@ func (s *Session) viewValue(v protocol.AgentViewValue) any {
 	}
 	switch val {
 	case "current_workspace_id":
-		if s.focused != nil {
-			return s.focused.id
+		if s.m.Focused != nil {
+			return s.m.Focused.ID
 		}
 	case "current_tab_id":
-		if s.focused != nil && s.focused.active != nil {
-			return s.focused.active.id
+		if s.m.Focused != nil && s.m.Focused.Active != nil {
+			return s.m.Focused.Active.ID
 		}
 	}
 	return nil

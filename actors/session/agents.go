@@ -57,7 +57,7 @@ func (s *Session) rollup(panes []*paneRec) protocol.AgentStatus {
 
 func (s *Session) workspacePanes(w *workspace) []*paneRec {
 	var out []*paneRec
-	for _, t := range w.tabs {
+	for _, t := range w.Tabs {
 		out = append(out, s.tabPanes(t)...)
 	}
 	return out
@@ -96,11 +96,11 @@ func (s *Session) reconcile(p *paneRec) {
 	case oldState == string(protocol.StatusWorking) || oldState == string(protocol.StatusBlocked) ||
 		(oldState == string(protocol.StatusUnknown) && oldAgent == agent):
 		if oldState != state || oldAgent != agent {
-			p.seen = s.tabFocused(p.tab)
+			p.seen = s.m.TabFocused(p.Tab)
 		}
 	}
 	if agent != oldAgent || h.released != nil {
-		ev := protocol.PaneAgentDetectedEvent{PaneID: p.id, WorkspaceID: p.ws.id}
+		ev := protocol.PaneAgentDetectedEvent{PaneID: p.ID, WorkspaceID: p.WS.ID}
 		if agent != "" {
 			ev.Agent = protocol.Ptr(agent)
 		}

@@ -256,7 +256,7 @@ func (s *Session) reportMetadata(ctx actor.Context, call *api.Call) *api.Reply {
 		return done
 	}
 	before := s.presentationKey(p)
-	gen := s.ttl(ctx, prm.TTLMS, p.termID)
+	gen := s.ttl(ctx, prm.TTLMS, p.TermID)
 	if err := h.tokens.Apply(prm.Tokens, gen); err != nil {
 		return api.Fail(err)
 	}
@@ -375,7 +375,7 @@ func (s *Session) decoratePane(info *protocol.PaneInfo, p *paneRec) {
 
 // workspaceTokens are the tokens reported for a workspace.
 func (s *Session) workspaceTokens(w *workspace) map[string]string {
-	return w.tokens
+	return w.Tokens
 }
 
 // presentationKey fingerprints what metadata shows of a pane.

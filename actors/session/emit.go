@@ -21,15 +21,15 @@ func (s *Session) emit(d protocol.EventData, f events.Fields) {
 }
 
 func (s *Session) workspaceFields(w *workspace) events.Fields {
-	return events.Fields{WorkspaceID: w.id, Label: w.displayLabel()}
+	return events.Fields{WorkspaceID: w.ID, Label: w.DisplayLabel()}
 }
 
 func (s *Session) tabFields(t *tab) events.Fields {
-	return events.Fields{WorkspaceID: t.ws.id, TabID: t.id, Label: s.tabInfo(t).Label}
+	return events.Fields{WorkspaceID: t.WS.ID, TabID: t.ID, Label: s.tabInfo(t).Label}
 }
 
 func (s *Session) paneFields(p *paneRec) events.Fields {
-	return events.Fields{WorkspaceID: p.ws.id, TabID: p.tab.id, PaneID: p.id, TermID: p.termID, Label: p.label, Revision: p.facts.Revision}
+	return events.Fields{WorkspaceID: p.WS.ID, TabID: p.Tab.ID, PaneID: p.ID, TermID: p.TermID, Label: p.Label, Revision: p.facts.Revision}
 }
 
 // markLayout records that a tab's layout changed in this message.
@@ -44,13 +44,13 @@ type focusState struct{ ws, tab, pane string }
 
 func (s *Session) focusNow() focusState {
 	var f focusState
-	if s.focused != nil {
-		f.ws = s.focused.id
-		if s.focused.active != nil {
-			f.tab = s.focused.active.id
+	if s.m.Focused != nil {
+		f.ws = s.m.Focused.ID
+		if s.m.Focused.Active != nil {
+			f.tab = s.m.Focused.Active.ID
 		}
 		if p := s.focusedPane(); p != nil {
-			f.pane = p.termID
+			f.pane = p.TermID
 		}
 	}
 	return f
@@ -59,7 +59,7 @@ func (s *Session) focusNow() focusState {
 // settle publishes what the message changed.
 func (s *Session) settle(ctx actor.Context, before focusState) {
 	for _, t := range s.dirtyTabs {
-		if t.root != nil && t.ws.tabIndex(t) >= 0 && s.byWorkspace[t.ws.id] == t.ws {
+		if t.Root != nil && t.WS.TabIndex(t) >= 0 && s.m.Workspace(t.WS.ID) == t.WS {
 			s.emit(protocol.LayoutUpdatedEvent{Layout: s.layoutSnapshot(t)}, s.tabFields(t))
 		}
 	}
@@ -67,16 +67,16 @@ func (s *Session) settle(ctx actor.Context, before focusState) {
 	s.dirtyTabs = s.dirtyTabs[:0]
 	after := s.focusNow()
 	if after.ws != before.ws && after.ws != "" {
-		s.emit(protocol.WorkspaceFocusedEvent{WorkspaceID: after.ws}, s.workspaceFields(s.focused))
+		s.emit(protocol.WorkspaceFocusedEvent{WorkspaceID: after.ws}, s.workspaceFields(s.m.Focused))
 	}
 	if after.tab != before.tab && after.tab != "" {
-		t := s.focused.active
-		s.emit(protocol.TabRefEvent{Kind: "tab_focused", TabID: t.id, WorkspaceID: t.ws.id}, s.tabFields(t))
+		t := s.m.Focused.Active
+		s.emit(protocol.TabRefEvent{Kind: "tab_focused", TabID: t.ID, WorkspaceID: t.WS.ID}, s.tabFields(t))
 		s.markSeen(t)
 	}
 	if after.pane != before.pane && after.pane != "" {
 		p := s.terms[after.pane]
-		s.emit(protocol.PaneRefEvent{Kind: "pane_focused", PaneID: p.id, WorkspaceID: p.ws.id}, s.paneFields(p))
+		s.emit(protocol.PaneRefEvent{Kind: "pane_focused", PaneID: p.ID, WorkspaceID: p.WS.ID}, s.paneFields(p))
 	}
 	if s.opts.Events != nil {
 		for _, e := range s.outbox {
@@ -98,11 +98,11 @@ func (s *Session) updateFacts(ctx actor.Context, p *paneRec, f pane.Facts) {
 	fields := s.paneFields(p)
 	if f.Revision != old.Revision {
 		ctx.Send(s.opts.Events, &events.PublishVolatile{Kind: "pane_output_changed", Fields: fields,
-			Data: protocol.PaneOutputChangedEvent{PaneID: p.id, WorkspaceID: p.ws.id, Revision: f.Revision}})
+			Data: protocol.PaneOutputChangedEvent{PaneID: p.ID, WorkspaceID: p.WS.ID, Revision: f.Revision}})
 	}
 	if f.Scroll != old.Scroll {
 		ctx.Send(s.opts.Events, &events.PublishVolatile{Kind: protocol.SubScrollChanged, Fields: fields,
-			Data: protocol.PaneScrollChangedEvent{PaneID: p.id, WorkspaceID: p.ws.id, Scroll: f.Scroll}})
+			Data: protocol.PaneScrollChangedEvent{PaneID: p.ID, WorkspaceID: p.WS.ID, Scroll: f.Scroll}})
 	}
 	if stripSpinner(f.Title) != stripSpinner(old.Title) {
 		s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, fields)

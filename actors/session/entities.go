@@ -18,14 +18,29 @@ import (
 // of each of its panes. An entity actor that fails is stopped by the
 // session's supervision and started again from the session's record.
 
+// entity is the session's handle on a workspace's or tab's actor, by id.
+type entity struct {
+	pid *actor.PID
+	rev uint64 // of the last Changed taken
+}
+
+// actorOf is the actor of the workspace or tab with id, or nil.
+func (s *Session) actorOf(id string) *actor.PID {
+	if e := s.entities[id]; e != nil {
+		return e.pid
+	}
+	return nil
+}
+
 // born queues a new workspace or tab for its actor at the end of the message.
 func (s *Session) born(entity any) { s.newborn = append(s.newborn, entity) }
 
-// retire stops an entity actor at the end of the message, after what is
-// already queued for it.
-func (s *Session) retire(pid *actor.PID) {
-	if pid != nil {
-		s.retired = append(s.retired, pid)
+// retire stops the actor of a workspace or tab that is gone, at the end
+// of the message, after what is already queued for it.
+func (s *Session) retire(id string) {
+	if e := s.entities[id]; e != nil {
+		delete(s.entities, id)
+		s.retired = append(s.retired, e.pid)
 	}
 }
 
@@ -35,11 +50,11 @@ func (s *Session) settleEntities(ctx actor.Context) {
 	for _, e := range s.newborn {
 		switch e := e.(type) {
 		case *workspace:
-			if s.byWorkspace[e.id] == e && e.pid == nil {
+			if s.m.Alive(e) && s.entities[e.ID] == nil {
 				s.spawnWorkspace(ctx, e)
 			}
 		case *tab:
-			if s.byWorkspace[e.ws.id] == e.ws && e.ws.tabIndex(e) >= 0 && e.pid == nil {
+			if s.m.TabAlive(e) && s.entities[e.ID] == nil {
 				s.spawnTab(ctx, e, true)
 			}
 		}
@@ -52,8 +67,8 @@ func (s *Session) settleEntities(ctx actor.Context) {
 	clear(s.retired)
 	s.retired = s.retired[:0]
 	for _, t := range s.dirtyTabs {
-		if t.pid != nil && t.ws.tabIndex(t) >= 0 && s.byWorkspace[t.ws.id] == t.ws {
-			ctx.Send(t.pid, s.arrangement(t))
+		if pid := s.actorOf(t.ID); pid != nil && s.m.TabAlive(t) {
+			ctx.Send(pid, s.arrangement(t))
 		}
 	}
 }
@@ -67,31 +82,31 @@ func (s *Session) actorName(id string) string {
 
 func (s *Session) spawnWorkspace(ctx actor.Context, w *workspace) {
 	pid, err := ctx.SpawnNamed(s.opts.WorkspaceProps(wsactor.Seed{
-		ID: w.id, Label: w.label, Auto: w.auto, Tokens: w.tokens, Log: s.opts.Log.With("workspace", w.id),
-	}), s.actorName(w.id))
+		ID: w.ID, Label: w.Label, Auto: w.Auto, Tokens: w.Tokens, Log: s.opts.Log.With("workspace", w.ID),
+	}), s.actorName(w.ID))
 	if err != nil {
-		s.opts.Log.Error("start workspace actor", "workspace", w.id, "err", err)
+		s.opts.Log.Error("start workspace actor", "workspace", w.ID, "err", err)
 		return
 	}
-	w.pid = pid
+	s.entities[w.ID] = &entity{pid: pid}
 }
 
 // spawnTab starts t's actor: a new tab's knowing its panes' sizes, a
 // rebuilt one's told them at once (the panes drop sizes they have).
 func (s *Session) spawnTab(ctx actor.Context, t *tab, fresh bool) {
-	seed := tabactor.Seed{ID: t.id, Label: t.label, Log: s.opts.Log.With("tab", t.id)}
+	seed := tabactor.Seed{ID: t.ID, Label: t.Label, Log: s.opts.Log.With("tab", t.ID)}
 	if fresh {
 		seed.Sizes = map[string]uint64{}
 		for _, p := range s.tabPanes(t) {
-			seed.Sizes[p.termID] = p.sizeRev
+			seed.Sizes[p.TermID] = p.sizeRev
 		}
 	}
-	pid, err := ctx.SpawnNamed(s.opts.TabProps(seed), s.actorName(t.id))
+	pid, err := ctx.SpawnNamed(s.opts.TabProps(seed), s.actorName(t.ID))
 	if err != nil {
-		s.opts.Log.Error("start tab actor", "tab", t.id, "err", err)
+		s.opts.Log.Error("start tab actor", "tab", t.ID, "err", err)
 		return
 	}
-	t.pid = pid
+	s.entities[t.ID] = &entity{pid: pid}
 	if !fresh {
 		ctx.Send(pid, s.arrangement(t))
 	}
@@ -100,7 +115,7 @@ func (s *Session) spawnTab(ctx actor.Context, t *tab, fresh bool) {
 // arrangement computes the size of every pane of t from its rectangles,
 // giving a pane whose size changed a new size revision.
 func (s *Session) arrangement(t *tab) *tabactor.Arrange {
-	rects := s.tabRects(t)
+	rects := s.m.TabRects(t)
 	a := &tabactor.Arrange{Sizes: make([]tabactor.Size, 0, len(rects))}
 	for _, r := range rects {
 		p := s.terms[r.ID]
@@ -111,7 +126,7 @@ func (s *Session) arrangement(t *tab) *tabactor.Arrange {
 			p.cols, p.rows = cols, rows
 			p.sizeRev++
 		}
-		a.Sizes = append(a.Sizes, tabactor.Size{TerminalID: p.termID, PID: p.pid, Cols: p.cols, Rows: p.rows, Rev: p.sizeRev})
+		a.Sizes = append(a.Sizes, tabactor.Size{TerminalID: p.TermID, PID: p.pid, Cols: p.cols, Rows: p.rows, Rev: p.sizeRev})
 	}
 	return a
 }
@@ -119,19 +134,21 @@ func (s *Session) arrangement(t *tab) *tabactor.Arrange {
 // forwardToWorkspace hands a workspace's own method to its actor, which
 // answers the caller.
 func (s *Session) forwardToWorkspace(ctx actor.Context, call *api.Call, w *workspace) *api.Reply {
-	if w.pid == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeInternal, "workspace %s is restarting; try again", w.id))
+	pid := s.actorOf(w.ID)
+	if pid == nil {
+		return api.Fail(protocol.Errorf(protocol.CodeInternal, "workspace %s is restarting; try again", w.ID))
 	}
-	ctx.RequestWithCustomSender(w.pid, &wsactor.Request{Call: call, Info: s.workspaceInfo(w)}, ctx.Sender())
+	ctx.RequestWithCustomSender(pid, &wsactor.Request{Call: call, Info: s.workspaceInfo(w)}, ctx.Sender())
 	return nil
 }
 
 // forwardToTab hands a tab's own method to its actor.
 func (s *Session) forwardToTab(ctx actor.Context, call *api.Call, t *tab) *api.Reply {
-	if t.pid == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeInternal, "tab %s is restarting; try again", t.id))
+	pid := s.actorOf(t.ID)
+	if pid == nil {
+		return api.Fail(protocol.Errorf(protocol.CodeInternal, "tab %s is restarting; try again", t.ID))
 	}
-	ctx.RequestWithCustomSender(t.pid, &tabactor.Request{Call: call, Info: s.tabInfo(t)}, ctx.Sender())
+	ctx.RequestWithCustomSender(pid, &tabactor.Request{Call: call, Info: s.tabInfo(t)}, ctx.Sender())
 	return nil
 }
 
@@ -139,14 +156,14 @@ func (s *Session) forwardToTab(ctx actor.Context, call *api.Call, t *tab) *api.R
 // the event it names. A change from an actor the session no longer knows,
 // or older than one already taken, is dropped.
 func (s *Session) workspaceChanged(ctx actor.Context, m *wsactor.Changed) {
-	w := s.byWorkspace[m.ID]
-	if w == nil || !w.pid.Equal(ctx.Sender()) || m.Rev <= w.rev {
+	w, e := s.m.Workspace(m.ID), s.entities[m.ID]
+	if w == nil || e == nil || !e.pid.Equal(ctx.Sender()) || m.Rev <= e.rev {
 		return
 	}
-	w.rev, w.label, w.tokens = m.Rev, m.Label, m.Tokens
+	e.rev, w.Label, w.Tokens = m.Rev, m.Label, m.Tokens
 	switch m.Event {
 	case "workspace_renamed":
-		s.emit(protocol.WorkspaceRenamedEvent{WorkspaceID: w.id, Label: w.label}, s.workspaceFields(w))
+		s.emit(protocol.WorkspaceRenamedEvent{WorkspaceID: w.ID, Label: w.Label}, s.workspaceFields(w))
 	case "workspace_metadata_updated":
 		s.emit(protocol.WorkspaceEvent{Kind: "workspace_metadata_updated", Workspace: s.workspaceInfo(w)}, s.workspaceFields(w))
 	}
@@ -154,13 +171,14 @@ func (s *Session) workspaceChanged(ctx actor.Context, m *wsactor.Changed) {
 
 // tabChanged takes in a tab actor's label.
 func (s *Session) tabChanged(ctx actor.Context, m *tabactor.Changed) {
-	t, err := s.resolveTab(m.ID)
-	if err != nil || t.id != m.ID || !t.pid.Equal(ctx.Sender()) || m.Rev <= t.rev {
+	t, err := s.m.ResolveTab(m.ID)
+	e := s.entities[m.ID]
+	if err != nil || t.ID != m.ID || e == nil || !e.pid.Equal(ctx.Sender()) || m.Rev <= e.rev {
 		return
 	}
-	t.rev, t.label = m.Rev, m.Label
+	e.rev, t.Label = m.Rev, m.Label
 	if m.Event == "tab_renamed" {
-		s.emit(protocol.TabRenamedEvent{TabID: t.id, WorkspaceID: t.ws.id, Label: s.tabInfo(t).Label}, s.tabFields(t))
+		s.emit(protocol.TabRenamedEvent{TabID: t.ID, WorkspaceID: t.WS.ID, Label: s.tabInfo(t).Label}, s.tabFields(t))
 	}
 }
 
@@ -169,21 +187,19 @@ func (s *Session) tabChanged(ctx actor.Context, m *tabactor.Changed) {
 // entity closed on purpose is forgotten before its actor stops). It
 // reports whether who was one.
 func (s *Session) entityStopped(ctx actor.Context, who *actor.PID) bool {
-	for _, w := range s.workspaces {
-		if w.pid.Equal(who) {
-			s.opts.Log.Error("workspace actor stopped after a failure; starting it again", "workspace", w.id)
-			w.pid, w.rev = nil, 0
+	for id, e := range s.entities {
+		if !e.pid.Equal(who) {
+			continue
+		}
+		delete(s.entities, id)
+		if w := s.m.Workspace(id); w != nil {
+			s.opts.Log.Error("workspace actor stopped after a failure; starting it again", "workspace", id)
 			s.spawnWorkspace(ctx, w)
-			return true
+		} else if t, err := s.m.ResolveTab(id); err == nil && t.ID == id {
+			s.opts.Log.Error("tab actor stopped after a failure; starting it again", "tab", id)
+			s.spawnTab(ctx, t, false)
 		}
-		for _, t := range w.tabs {
-			if t.pid.Equal(who) {
-				s.opts.Log.Error("tab actor stopped after a failure; starting it again", "tab", t.id)
-				t.pid, t.rev = nil, 0
-				s.spawnTab(ctx, t, false)
-				return true
-			}
-		}
+		return true
 	}
 	return false
 }

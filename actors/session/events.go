@@ -18,7 +18,7 @@ var eventsHandlers = map[string]handler{
 }
 
 func (s *Session) statusEvent(p *paneRec) protocol.PaneAgentStatusChangedEvent {
-	ev := protocol.PaneAgentStatusChangedEvent{PaneID: p.id, WorkspaceID: p.ws.id, AgentStatus: s.agentStatus(p)}
+	ev := protocol.PaneAgentStatusChangedEvent{PaneID: p.ID, WorkspaceID: p.WS.ID, AgentStatus: s.agentStatus(p)}
 	if p.facts.Agent != "" {
 		ev.Agent = protocol.Ptr(p.facts.Agent)
 	}
@@ -52,7 +52,7 @@ func (s *Session) eventsSubscribe(ctx actor.Context, call *api.Call) *api.Reply 
 		p := panes[i]
 		switch sub.Type {
 		case protocol.SubAgentStatusChanged:
-			f := events.StatusFilter{TermID: p.termID}
+			f := events.StatusFilter{TermID: p.TermID}
 			if sub.AgentStatus != nil {
 				f.Status = *sub.AgentStatus
 				if string(s.agentStatus(p)) == f.Status {
@@ -62,13 +62,13 @@ func (s *Session) eventsSubscribe(ctx actor.Context, call *api.Call) *api.Reply 
 			}
 			reg.Statuses = append(reg.Statuses, f)
 		case protocol.SubScrollChanged:
-			reg.Scrolls = append(reg.Scrolls, p.termID)
+			reg.Scrolls = append(reg.Scrolls, p.TermID)
 		case protocol.SubOutputMatched:
 			s.nextMatch++
 			reg.Matchers = append(reg.Matchers, s.nextMatch)
 			ctx.Send(p.pid, &pane.AddMatcher{
 				ID: s.nextMatch, Bus: s.opts.Events, Sub: ctx.Sender(),
-				IDs:    pane.Request{PaneID: p.id, WorkspaceID: p.ws.id, TabID: p.tab.id},
+				IDs:    pane.Request{PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID},
 				Source: sub.Source, Lines: sub.Lines, Strip: sub.StripANSI, Match: *sub.Match,
 			})
 		default:
@@ -102,7 +102,7 @@ func (s *Session) eventsWait(ctx actor.Context, call *api.Call) *api.Reply {
 		if p, err = s.resolvePane(*m.PaneID); err != nil {
 			return api.Fail(err)
 		}
-		match.TermID = p.termID
+		match.TermID = p.TermID
 	}
 	if data := s.alreadyMatches(match, p); data != nil {
 		line, err := protocol.EncodeEvent(data, 0)
@@ -129,27 +129,27 @@ func (s *Session) alreadyMatches(m events.Match, p *paneRec) protocol.EventData 
 		}
 	case "pane_output_changed":
 		if m.MinRevision > 0 && p.facts.Revision >= m.MinRevision {
-			return protocol.PaneOutputChangedEvent{PaneID: p.id, WorkspaceID: p.ws.id, Revision: p.facts.Revision}
+			return protocol.PaneOutputChangedEvent{PaneID: p.ID, WorkspaceID: p.WS.ID, Revision: p.facts.Revision}
 		}
 	case "pane_focused":
 		if s.paneFocused(p) {
-			return protocol.PaneRefEvent{Kind: m.Kind, PaneID: p.id, WorkspaceID: p.ws.id}
+			return protocol.PaneRefEvent{Kind: m.Kind, PaneID: p.ID, WorkspaceID: p.WS.ID}
 		}
 	case "tab_focused":
-		if t, err := s.resolveTab(m.TabID); err == nil && s.tabFocused(t) {
-			return protocol.TabRefEvent{Kind: m.Kind, TabID: t.id, WorkspaceID: t.ws.id}
+		if t, err := s.m.ResolveTab(m.TabID); err == nil && s.m.TabFocused(t) {
+			return protocol.TabRefEvent{Kind: m.Kind, TabID: t.ID, WorkspaceID: t.WS.ID}
 		}
 	case "workspace_focused":
-		if w, err := s.resolveWorkspace(m.WorkspaceID); err == nil && s.focused == w {
-			return protocol.WorkspaceFocusedEvent{WorkspaceID: w.id}
+		if w, err := s.m.ResolveWorkspace(m.WorkspaceID); err == nil && s.m.Focused == w {
+			return protocol.WorkspaceFocusedEvent{WorkspaceID: w.ID}
 		}
 	case "workspace_renamed":
-		if w, err := s.resolveWorkspace(m.WorkspaceID); err == nil && m.Label != "" && w.displayLabel() == m.Label {
-			return protocol.WorkspaceRenamedEvent{WorkspaceID: w.id, Label: m.Label}
+		if w, err := s.m.ResolveWorkspace(m.WorkspaceID); err == nil && m.Label != "" && w.DisplayLabel() == m.Label {
+			return protocol.WorkspaceRenamedEvent{WorkspaceID: w.ID, Label: m.Label}
 		}
 	case "tab_renamed":
-		if t, err := s.resolveTab(m.TabID); err == nil && m.Label != "" && s.tabInfo(t).Label == m.Label {
-			return protocol.TabRenamedEvent{TabID: t.id, WorkspaceID: t.ws.id, Label: m.Label}
+		if t, err := s.m.ResolveTab(m.TabID); err == nil && m.Label != "" && s.tabInfo(t).Label == m.Label {
+			return protocol.TabRenamedEvent{TabID: t.ID, WorkspaceID: t.WS.ID, Label: m.Label}
 		}
 	}
 	return nil

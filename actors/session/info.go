@@ -17,22 +17,22 @@ import (
 
 func (s *Session) workspaceInfo(w *workspace) protocol.WorkspaceInfo {
 	active := ""
-	if w.active != nil {
-		active = w.active.id
+	if w.Active != nil {
+		active = w.Active.ID
 	}
 	number := 0
-	for i, x := range s.workspaces {
+	for i, x := range s.m.Workspaces {
 		if x == w {
 			number = i + 1
 		}
 	}
 	return protocol.WorkspaceInfo{
-		WorkspaceID: w.id,
+		WorkspaceID: w.ID,
 		Number:      number,
-		Label:       w.displayLabel(),
-		Focused:     s.focused == w,
-		PaneCount:   w.paneCount(),
-		TabCount:    len(w.tabs),
+		Label:       w.DisplayLabel(),
+		Focused:     s.m.Focused == w,
+		PaneCount:   w.PaneCount(),
+		TabCount:    len(w.Tabs),
 		ActiveTabID: active,
 		AgentStatus: s.rollup(s.workspacePanes(w)),
 		Tokens:      s.workspaceTokens(w),
@@ -40,30 +40,30 @@ func (s *Session) workspaceInfo(w *workspace) protocol.WorkspaceInfo {
 }
 
 func (s *Session) tabInfo(t *tab) protocol.TabInfo {
-	n := t.ws.tabIndex(t) + 1
-	label := t.label
+	n := t.WS.TabIndex(t) + 1
+	label := t.Label
 	if label == "" {
 		label = strconv.Itoa(n)
 	}
 	return protocol.TabInfo{
-		TabID:       t.id,
-		WorkspaceID: t.ws.id,
+		TabID:       t.ID,
+		WorkspaceID: t.WS.ID,
 		Number:      n,
 		Label:       label,
-		Focused:     s.tabFocused(t),
-		PaneCount:   len(t.root.Leaves()),
+		Focused:     s.m.TabFocused(t),
+		PaneCount:   len(t.Root.Leaves()),
 		AgentStatus: s.rollup(s.tabPanes(t)),
 	}
 }
 
 func (s *Session) paneInfo(p *paneRec) protocol.PaneInfo {
 	info := protocol.PaneInfo{
-		PaneID:      p.id,
-		TerminalID:  p.termID,
-		WorkspaceID: p.ws.id,
-		TabID:       p.tab.id,
+		PaneID:      p.ID,
+		TerminalID:  p.TermID,
+		WorkspaceID: p.WS.ID,
+		TabID:       p.Tab.ID,
 		Focused:     s.paneFocused(p),
-		Cwd:         protocol.Ptr(p.cwd),
+		Cwd:         protocol.Ptr(p.Cwd),
 		AgentStatus: s.agentStatus(p),
 		Revision:    p.facts.Revision,
 		Scroll:      protocol.Ptr(p.facts.Scroll),
@@ -71,8 +71,8 @@ func (s *Session) paneInfo(p *paneRec) protocol.PaneInfo {
 	if p.facts.Scroll.ViewportRows == 0 {
 		info.Scroll.ViewportRows = uint64(p.rows)
 	}
-	if p.label != "" {
-		info.Label = protocol.Ptr(p.label)
+	if p.Label != "" {
+		info.Label = protocol.Ptr(p.Label)
 	}
 	if p.facts.Agent != "" {
 		info.Agent = protocol.Ptr(p.facts.Agent)
@@ -99,23 +99,23 @@ func stripSpinner(title string) string {
 }
 
 func (s *Session) layoutSnapshot(t *tab) protocol.PaneLayoutSnapshot {
-	panes := s.tabRects(t)
-	_, splits := t.root.Compute(s.area)
+	panes := s.m.TabRects(t)
+	_, splits := t.Root.Compute(s.m.Area)
 	snap := protocol.PaneLayoutSnapshot{
-		WorkspaceID:   t.ws.id,
-		TabID:         t.id,
-		Zoomed:        t.zoomed,
-		Area:          wireRect(s.area),
-		FocusedPaneID: s.terms[t.focused].id,
+		WorkspaceID:   t.WS.ID,
+		TabID:         t.ID,
+		Zoomed:        t.Zoomed,
+		Area:          wireRect(s.m.Area),
+		FocusedPaneID: s.terms[t.Focused].ID,
 		Panes:         make([]protocol.PaneLayoutPane, 0, len(panes)),
 		Splits:        make([]protocol.PaneLayoutSplit, 0, len(splits)),
 	}
 	for _, pr := range panes {
 		p := s.terms[pr.ID]
-		snap.Panes = append(snap.Panes, protocol.PaneLayoutPane{PaneID: p.id, Focused: pr.ID == t.focused, Rect: wireRect(pr.Rect)})
+		snap.Panes = append(snap.Panes, protocol.PaneLayoutPane{PaneID: p.ID, Focused: pr.ID == t.Focused, Rect: wireRect(pr.Rect)})
 	}
 	for _, sr := range splits {
-		snap.Splits = append(snap.Splits, protocol.PaneLayoutSplit{ID: t.id + ":" + sr.ID(), Direction: string(sr.Dir), Ratio: sr.Ratio, Rect: wireRect(sr.Rect)})
+		snap.Splits = append(snap.Splits, protocol.PaneLayoutSplit{ID: t.ID + ":" + sr.ID(), Direction: string(sr.Dir), Ratio: sr.Ratio, Rect: wireRect(sr.Rect)})
 	}
 	return snap
 }

@@ -27,7 +27,7 @@ func reason(r string) *string { return &r }
 // hiddenRects is a tab's layout without the zoom override, which is what
 // navigation between panes follows.
 func (s *Session) hiddenRects(t *tab) []layout.PaneRect {
-	rects, _ := t.root.Compute(s.area)
+	rects, _ := t.Root.Compute(s.m.Area)
 	return rects
 }
 
@@ -36,12 +36,12 @@ func (s *Session) paneLayout(_ actor.Context, call *api.Call) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
 	}
-	return api.Done(protocol.PaneLayout{Layout: s.layoutSnapshot(p.tab)})
+	return api.Done(protocol.PaneLayout{Layout: s.layoutSnapshot(p.Tab)})
 }
 
 // neighborOf is the pane beside p on side, if any.
 func (s *Session) neighborOf(p *paneRec, side string) *paneRec {
-	id, ok := layout.Neighbor(s.hiddenRects(p.tab), p.termID, layout.Side(side))
+	id, ok := layout.Neighbor(s.hiddenRects(p.Tab), p.TermID, layout.Side(side))
 	if !ok {
 		return nil
 	}
@@ -54,9 +54,9 @@ func (s *Session) paneNeighbor(_ actor.Context, call *api.Call) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
 	}
-	res := protocol.PaneNeighborResult{PaneID: p.id, Direction: prm.Direction, Layout: s.layoutSnapshot(p.tab)}
+	res := protocol.PaneNeighborResult{PaneID: p.ID, Direction: prm.Direction, Layout: s.layoutSnapshot(p.Tab)}
 	if n := s.neighborOf(p, prm.Direction); n != nil {
-		res.NeighborPaneID = protocol.Ptr(n.id)
+		res.NeighborPaneID = protocol.Ptr(n.ID)
 	}
 	return api.Done(protocol.PaneNeighbor{Neighbor: res})
 }
@@ -66,14 +66,14 @@ func (s *Session) paneEdges(_ actor.Context, call *api.Call) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
 	}
-	r := s.rectOf(p.tab, p.termID)
+	r := s.m.RectOf(p.Tab, p.TermID)
 	return api.Done(protocol.PaneEdges{Edges: protocol.PaneEdgesResult{
-		PaneID: p.id,
-		Left:   layout.AtEdge(s.area, r, layout.Left),
-		Right:  layout.AtEdge(s.area, r, layout.Right),
-		Up:     layout.AtEdge(s.area, r, layout.Up),
-		Down:   layout.AtEdge(s.area, r, layout.Down),
-		Layout: s.layoutSnapshot(p.tab),
+		PaneID: p.ID,
+		Left:   layout.AtEdge(s.m.Area, r, layout.Left),
+		Right:  layout.AtEdge(s.m.Area, r, layout.Right),
+		Up:     layout.AtEdge(s.m.Area, r, layout.Up),
+		Down:   layout.AtEdge(s.m.Area, r, layout.Down),
+		Layout: s.layoutSnapshot(p.Tab),
 	}})
 }
 
@@ -83,16 +83,16 @@ func (s *Session) paneFocusDirection(ctx actor.Context, call *api.Call) *api.Rep
 	if err != nil {
 		return api.Fail(err)
 	}
-	res := protocol.PaneFocusDirectionResult{SourcePaneID: p.id}
+	res := protocol.PaneFocusDirectionResult{SourcePaneID: p.ID}
 	if n := s.neighborOf(p, prm.Direction); n != nil {
 		res.Changed = !s.paneFocused(n)
-		s.focusPane(n)
-		s.relayout(ctx, n.tab) // a zoomed tab shows the newly focused pane
-		res.FocusedPaneID = protocol.Ptr(n.id)
+		s.m.FocusPane(n.Pane)
+		s.relayout(ctx, n.Tab) // a zoomed tab shows the newly focused pane
+		res.FocusedPaneID = protocol.Ptr(n.ID)
 	} else {
 		res.Reason = reason("no_neighbor")
 	}
-	res.Layout = s.layoutSnapshot(p.tab)
+	res.Layout = s.layoutSnapshot(p.Tab)
 	return api.Done(protocol.PaneFocusDirection{Focus: res})
 }
 
@@ -106,14 +106,14 @@ func (s *Session) paneResize(ctx actor.Context, call *api.Call) *api.Reply {
 	if prm.Amount != nil {
 		amount = *prm.Amount
 	}
-	res := protocol.PaneResizeResult{PaneID: p.id}
-	if res.Changed = p.tab.root.Resize(p.termID, layout.Side(prm.Direction), amount); res.Changed {
-		s.relayout(ctx, p.tab)
+	res := protocol.PaneResizeResult{PaneID: p.ID}
+	if res.Changed = p.Tab.Root.Resize(p.TermID, layout.Side(prm.Direction), amount); res.Changed {
+		s.relayout(ctx, p.Tab)
 	} else {
 		res.Reason = reason("unchanged")
 	}
-	res.FocusedPaneID = s.terms[p.tab.focused].id
-	res.Layout = s.layoutSnapshot(p.tab)
+	res.FocusedPaneID = s.terms[p.Tab.Focused].ID
+	res.Layout = s.layoutSnapshot(p.Tab)
 	return api.Done(protocol.PaneResize{Resize: res})
 }
 
@@ -127,7 +127,7 @@ func (s *Session) paneSwap(ctx actor.Context, call *api.Call) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
 	}
-	res := protocol.PaneSwapResult{SourcePaneID: src.id}
+	res := protocol.PaneSwapResult{SourcePaneID: src.ID}
 	var dst *paneRec
 	if prm.Direction != nil {
 		if dst = s.neighborOf(src, *prm.Direction); dst == nil {
@@ -135,24 +135,24 @@ func (s *Session) paneSwap(ctx actor.Context, call *api.Call) *api.Reply {
 		}
 	} else {
 		res.TargetPaneID = prm.TargetPaneID
-		switch found := s.panes[*prm.TargetPaneID]; {
+		switch found := s.rec(s.m.Pane(*prm.TargetPaneID)); {
 		case found == nil:
 			res.Reason = reason("not_found")
 		case found == src:
 			res.Reason = reason("same_pane")
-		case found.tab != src.tab:
+		case found.Tab != src.Tab:
 			res.Reason = reason("cross_tab")
 		default:
 			dst = found
 		}
 	}
 	if dst != nil {
-		res.TargetPaneID = protocol.Ptr(dst.id)
-		res.Changed = src.tab.root.Swap(src.termID, dst.termID)
-		s.relayout(ctx, src.tab)
+		res.TargetPaneID = protocol.Ptr(dst.ID)
+		res.Changed = src.Tab.Root.Swap(src.TermID, dst.TermID)
+		s.relayout(ctx, src.Tab)
 	}
-	res.FocusedPaneID = s.terms[src.tab.focused].id
-	res.Layout = s.layoutSnapshot(src.tab)
+	res.FocusedPaneID = s.terms[src.Tab.Focused].ID
+	res.Layout = s.layoutSnapshot(src.Tab)
 	return api.Done(protocol.PaneSwap{Swap: res})
 }
 
@@ -162,25 +162,25 @@ func (s *Session) paneZoom(ctx actor.Context, call *api.Call) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
 	}
-	t := p.tab
-	res := protocol.PaneZoomResult{PaneID: p.id}
-	want := prm.Mode == "on" || (prm.Mode == "toggle" && !(t.zoomed && t.focused == p.termID))
+	t := p.Tab
+	res := protocol.PaneZoomResult{PaneID: p.ID}
+	want := prm.Mode == "on" || (prm.Mode == "toggle" && !(t.Zoomed && t.Focused == p.TermID))
 	switch {
-	case want && len(t.root.Leaves()) == 1:
+	case want && len(t.Root.Leaves()) == 1:
 		res.Reason = reason("single_pane")
-	case want && t.zoomed && t.focused == p.termID:
+	case want && t.Zoomed && t.Focused == p.TermID:
 		res.Reason = reason("already_zoomed")
-	case !want && !t.zoomed:
+	case !want && !t.Zoomed:
 		res.Reason = reason("already_unzoomed")
 	default:
-		res.FocusChanged = t.focused != p.termID
-		res.ZoomChanged = t.zoomed != want
-		t.focused, t.zoomed = p.termID, want
+		res.FocusChanged = t.Focused != p.TermID
+		res.ZoomChanged = t.Zoomed != want
+		t.Focused, t.Zoomed = p.TermID, want
 		res.Changed = res.FocusChanged || res.ZoomChanged
 		s.relayout(ctx, t)
 	}
-	res.Zoomed = t.zoomed
-	res.FocusedPaneID = s.terms[t.focused].id
+	res.Zoomed = t.Zoomed
+	res.FocusedPaneID = s.terms[t.Focused].ID
 	res.Layout = s.layoutSnapshot(t)
 	return api.Done(protocol.PaneZoom{Zoom: res})
 }
@@ -191,7 +191,7 @@ func (s *Session) paneInputSet(_ actor.Context, call *api.Call) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
 	}
-	p.rightClick = prm.RightClick
+	p.RightClick = prm.RightClick
 	return api.OK()
 }
 
@@ -199,13 +199,13 @@ func (s *Session) paneInputSet(_ actor.Context, call *api.Call) *api.Reply {
 // else the focused tab.
 func (s *Session) tabOf(tabID, paneID *string) (*tab, error) {
 	if tabID != nil && *tabID != "" {
-		return s.resolveTab(*tabID)
+		return s.m.ResolveTab(*tabID)
 	}
 	p, err := s.orFocused(paneID)
 	if err != nil {
 		return nil, err
 	}
-	return p.tab, nil
+	return p.Tab, nil
 }
 
 // describe renders a tab as a portable layout tree.
@@ -214,12 +214,12 @@ func (s *Session) describe(t *tab) protocol.LayoutDescription {
 	conv = func(n *layout.Node) protocol.LayoutNode {
 		if n.IsLeaf() {
 			p := s.terms[n.Leaf]
-			out := protocol.LayoutNode{Type: "pane", PaneID: protocol.Ptr(p.id), Cwd: protocol.Ptr(p.cwd), Command: p.command}
+			out := protocol.LayoutNode{Type: "pane", PaneID: protocol.Ptr(p.ID), Cwd: protocol.Ptr(p.Cwd), Command: p.Command}
 			if p.facts.ForegroundCwd != "" {
 				out.Cwd = protocol.Ptr(p.facts.ForegroundCwd)
 			}
-			if p.label != "" {
-				out.Label = protocol.Ptr(p.label)
+			if p.Label != "" {
+				out.Label = protocol.Ptr(p.Label)
 			}
 			return out
 		}
@@ -227,11 +227,11 @@ func (s *Session) describe(t *tab) protocol.LayoutDescription {
 		return protocol.LayoutNode{Type: "split", Direction: string(n.Dir), Ratio: protocol.Ptr(n.Ratio), First: &first, Second: &second}
 	}
 	return protocol.LayoutDescription{
-		WorkspaceID:   t.ws.id,
-		TabID:         t.id,
-		Zoomed:        t.zoomed,
-		FocusedPaneID: s.terms[t.focused].id,
-		Root:          conv(t.root),
+		WorkspaceID:   t.WS.ID,
+		TabID:         t.ID,
+		Zoomed:        t.Zoomed,
+		FocusedPaneID: s.terms[t.Focused].ID,
+		Root:          conv(t.Root),
 	}
 }
 
@@ -250,9 +250,9 @@ func (s *Session) layoutSetSplitRatio(ctx actor.Context, call *api.Call) *api.Re
 	if err != nil {
 		return api.Fail(err)
 	}
-	split, err := t.root.SplitAt(prm.Path)
+	split, err := t.Root.SplitAt(prm.Path)
 	if err != nil {
-		return api.Fail(protocol.Errorf("split_not_found", "no split at path %v in tab %s", prm.Path, t.id))
+		return api.Fail(protocol.Errorf("split_not_found", "no split at path %v in tab %s", prm.Path, t.ID))
 	}
 	split.Ratio = layout.ClampRatio(*prm.Ratio)
 	s.relayout(ctx, t)
@@ -264,16 +264,16 @@ func (s *Session) layoutSetSplitRatio(ctx actor.Context, call *api.Call) *api.Re
 func (s *Session) layoutApply(ctx actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.LayoutApplyParams)
 	var replaced *tab
-	w := s.focused
+	w := s.m.Focused
 	var err error
 	if prm.TabID != nil && *prm.TabID != "" {
-		if replaced, err = s.resolveTab(*prm.TabID); err != nil {
+		if replaced, err = s.m.ResolveTab(*prm.TabID); err != nil {
 			return api.Fail(err)
 		}
-		w = replaced.ws
+		w = replaced.WS
 	}
 	if prm.WorkspaceID != nil && *prm.WorkspaceID != "" {
-		if w, err = s.resolveWorkspace(*prm.WorkspaceID); err != nil {
+		if w, err = s.m.ResolveWorkspace(*prm.WorkspaceID); err != nil {
 			return api.Fail(err)
 		}
 	}
@@ -286,7 +286,7 @@ func (s *Session) layoutApply(ctx actor.Context, call *api.Call) *api.Reply {
 	var build func(n *protocol.LayoutNode) (*layout.Node, error)
 	build = func(n *protocol.LayoutNode) (*layout.Node, error) {
 		if n.Type == "pane" {
-			cwd, err := s.checkCwd(n.Cwd, w.cwd)
+			cwd, err := s.checkCwd(n.Cwd, w.Cwd)
 			if err != nil {
 				return nil, err
 			}
@@ -320,11 +320,11 @@ func (s *Session) layoutApply(ctx actor.Context, call *api.Call) *api.Reply {
 		label = *prm.TabLabel
 	}
 	t := s.addTab(w, label)
-	t.root = root
+	t.Root = root
 	leaves := root.Leaves()
-	t.focused = leaves[0]
+	t.Focused = leaves[0]
 	for _, id := range leaves {
-		if _, err := s.startPane(ctx, w, t, setups[id], id, s.rectOf(t, id)); err != nil {
+		if _, err := s.startPane(ctx, w, t, setups[id], id, s.m.RectOf(t, id)); err != nil {
 			s.closeTab(ctx, t)
 			return api.Fail(protocol.Errorf("layout_apply_failed", "%v", err))
 		}
@@ -334,9 +334,9 @@ func (s *Session) layoutApply(ctx actor.Context, call *api.Call) *api.Reply {
 		s.emitCreated(nil, nil, p)
 	}
 	s.markLayout(t)
-	if prm.Focus || (replaced != nil && s.tabFocused(replaced)) {
-		w.active = t
-		s.focused = w
+	if prm.Focus || (replaced != nil && s.m.TabFocused(replaced)) {
+		w.Active = t
+		s.m.Focused = w
 	}
 	if replaced != nil {
 		s.closeTab(ctx, replaced)

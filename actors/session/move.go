@@ -8,6 +8,7 @@ import (
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -27,39 +28,39 @@ func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
 	}
-	src := p.tab
-	res := protocol.PaneMoveResult{PreviousPaneID: p.id, PreviousTabID: src.id, PreviousWorkspaceID: p.ws.id}
+	src := p.Tab
+	res := protocol.PaneMoveResult{PreviousPaneID: p.ID, PreviousTabID: src.ID, PreviousWorkspaceID: p.WS.ID}
 	d := prm.Destination
 	var dst *tab
 	switch d.Type {
 	case "tab":
-		if dst, err = s.resolveTab(d.TabID); err != nil {
+		if dst, err = s.m.ResolveTab(d.TabID); err != nil {
 			return api.Fail(err)
 		}
-		if dst == src || src.zoomed || dst.zoomed {
+		if dst == src || src.Zoomed || dst.Zoomed {
 			res.Reason = reason("same_tab")
 			if dst != src {
 				res.Reason = reason("zoomed_tab")
 			}
 			res.Pane, res.TargetLayout = s.paneInfo(p), s.layoutSnapshot(dst)
-			res.FocusedPaneID = s.terms[dst.focused].id
+			res.FocusedPaneID = s.terms[dst.Focused].ID
 			return api.Done(protocol.PaneMove{MoveResult: res})
 		}
-		target := s.terms[dst.focused]
+		target := s.terms[dst.Focused]
 		if d.TargetPaneID != nil && *d.TargetPaneID != "" {
-			if target = s.panes[*d.TargetPaneID]; target == nil || target.tab != dst {
-				return api.Fail(protocol.Errorf("target_pane_not_found", "pane %s is not in tab %s", *d.TargetPaneID, dst.id))
+			if target = s.rec(s.m.Pane(*d.TargetPaneID)); target == nil || target.Tab != dst {
+				return api.Fail(protocol.Errorf("target_pane_not_found", "pane %s is not in tab %s", *d.TargetPaneID, dst.ID))
 			}
 		}
 		ratio := 0.5
 		if d.Ratio != nil {
 			ratio = *d.Ratio
 		}
-		dst.root.Split(target.termID, p.termID, layout.Direction(d.Split), ratio)
+		dst.Root.Split(target.TermID, p.TermID, layout.Direction(d.Split), ratio)
 	case "new_tab":
-		w := p.ws
+		w := p.WS
 		if d.WorkspaceID != nil && *d.WorkspaceID != "" {
-			if w, err = s.resolveWorkspace(*d.WorkspaceID); err != nil {
+			if w, err = s.m.ResolveWorkspace(*d.WorkspaceID); err != nil {
 				return api.Fail(err)
 			}
 		}
@@ -68,7 +69,7 @@ func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
 			label = *d.Label
 		}
 		dst = s.addTab(w, label)
-		dst.root, dst.focused = layout.NewLeaf(p.termID), p.termID
+		dst.Root, dst.Focused = layout.NewLeaf(p.TermID), p.TermID
 		res.CreatedTab = &protocol.TabInfo{}
 	case "new_workspace":
 		label, tabLabel := "", ""
@@ -78,34 +79,26 @@ func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
 		if d.TabLabel != nil {
 			tabLabel = *d.TabLabel
 		}
-		cwd := p.cwd
+		cwd := p.Cwd
 		if p.facts.ForegroundCwd != "" {
 			cwd = p.facts.ForegroundCwd
 		}
 		w := s.addWorkspace(label, cwd)
 		dst = s.addTab(w, tabLabel)
-		dst.root, dst.focused = layout.NewLeaf(p.termID), p.termID
+		dst.Root, dst.Focused = layout.NewLeaf(p.TermID), p.TermID
 		res.CreatedTab = &protocol.TabInfo{}
 		res.CreatedWorkspace = &protocol.WorkspaceInfo{}
 	}
 	closedTab, closedWorkspace := s.detach(ctx, p)
-	if dst.ws != p.ws {
-		// A pane that changes workspace gets the next id there; the old
-		// id keeps resolving for pane commands until the pane closes.
-		p.aliases = append(p.aliases, p.id)
-		dst.ws.nextPane++
-		p.id = protocol.PaneID(dst.ws.id, dst.ws.nextPane)
-		s.panes[p.id] = p
-	}
-	p.tab, p.ws = dst, dst.ws
+	s.m.Rehome(p.Pane, dst)
 	if prm.Focus {
-		s.focusPane(p)
+		s.m.FocusPane(p.Pane)
 	}
 	s.relayout(ctx, dst)
 	res.Changed = true
 	res.Pane = s.paneInfo(p)
 	res.TargetLayout = s.layoutSnapshot(dst)
-	res.FocusedPaneID = s.terms[dst.focused].id
+	res.FocusedPaneID = s.terms[dst.Focused].ID
 	if closedTab != "" {
 		res.ClosedTabID = protocol.Ptr(closedTab)
 	} else {
@@ -115,8 +108,8 @@ func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
 		res.ClosedWorkspaceID = protocol.Ptr(closedWorkspace)
 	}
 	if res.CreatedWorkspace != nil {
-		res.CreatedWorkspace = protocol.Ptr(s.workspaceInfo(dst.ws))
-		s.emitCreated(dst.ws, nil, nil)
+		res.CreatedWorkspace = protocol.Ptr(s.workspaceInfo(dst.WS))
+		s.emitCreated(dst.WS, nil, nil)
 	}
 	if res.CreatedTab != nil {
 		res.CreatedTab = protocol.Ptr(s.tabInfo(dst))
@@ -130,23 +123,15 @@ func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
 	return api.Done(protocol.PaneMove{MoveResult: res})
 }
 
-// moveTo removes the item at from and inserts it at index (clamped).
-func moveTo[T any](list []T, from, index int) []T {
-	item := list[from]
-	list = slices.Delete(list, from, from+1)
-	index = min(index, len(list))
-	return slices.Insert(list, index, item)
-}
-
 func (s *Session) workspaceMove(_ actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.WorkspaceMoveParams)
-	w, err := s.resolveWorkspace(prm.WorkspaceID)
+	w, err := s.m.ResolveWorkspace(prm.WorkspaceID)
 	if err != nil {
 		return api.Fail(err)
 	}
-	s.workspaces = moveTo(s.workspaces, slices.Index(s.workspaces, w), *prm.InsertIndex)
+	s.m.Workspaces = model.MoveTo(s.m.Workspaces, slices.Index(s.m.Workspaces, w), *prm.InsertIndex)
 	reply := s.workspaceList(nil, call)
-	s.emit(protocol.WorkspaceMovedEvent{WorkspaceID: w.id, InsertIndex: *prm.InsertIndex,
+	s.emit(protocol.WorkspaceMovedEvent{WorkspaceID: w.ID, InsertIndex: *prm.InsertIndex,
 		Workspaces: reply.Result.(protocol.WorkspaceList).Workspaces}, s.workspaceFields(w))
 	return reply
 }
@@ -157,7 +142,7 @@ func (s *Session) workspaceMoveBlock(_ actor.Context, call *api.Call) *api.Reply
 	prm := call.Params.(*protocol.WorkspaceMoveBlockParams)
 	block := make([]*workspace, 0, len(prm.WorkspaceIDs))
 	for _, id := range prm.WorkspaceIDs {
-		w, err := s.resolveWorkspace(id)
+		w, err := s.m.ResolveWorkspace(id)
 		if err != nil {
 			return api.Fail(err)
 		}
@@ -169,19 +154,19 @@ func (s *Session) workspaceMoveBlock(_ actor.Context, call *api.Call) *api.Reply
 	var anchor *workspace
 	if prm.BeforeWorkspaceID != nil && *prm.BeforeWorkspaceID != "" {
 		var err error
-		if anchor, err = s.resolveWorkspace(*prm.BeforeWorkspaceID); err != nil {
+		if anchor, err = s.m.ResolveWorkspace(*prm.BeforeWorkspaceID); err != nil {
 			return api.Fail(err)
 		}
 		if slices.Contains(block, anchor) {
-			return api.Fail(protocol.ParamError("before_workspace_id", "the anchor %s is part of the block", anchor.id))
+			return api.Fail(protocol.ParamError("before_workspace_id", "the anchor %s is part of the block", anchor.ID))
 		}
 	}
-	rest := slices.DeleteFunc(slices.Clone(s.workspaces), func(w *workspace) bool { return slices.Contains(block, w) })
+	rest := slices.DeleteFunc(slices.Clone(s.m.Workspaces), func(w *workspace) bool { return slices.Contains(block, w) })
 	at := len(rest)
 	if anchor != nil {
 		at = slices.Index(rest, anchor)
 	}
-	s.workspaces = slices.Insert(rest, at, block...)
+	s.m.Workspaces = slices.Insert(rest, at, block...)
 	reply := s.workspaceList(nil, call)
 	s.emit(protocol.WorkspaceReorderedEvent{WorkspaceIDs: prm.WorkspaceIDs, BeforeWorkspaceID: prm.BeforeWorkspaceID,
 		Workspaces: reply.Result.(protocol.WorkspaceList).Workspaces}, events.Fields{})
@@ -190,16 +175,16 @@ func (s *Session) workspaceMoveBlock(_ actor.Context, call *api.Call) *api.Reply
 
 func (s *Session) tabMove(_ actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.TabMoveParams)
-	t, err := s.resolveTab(prm.TabID)
+	t, err := s.m.ResolveTab(prm.TabID)
 	if err != nil {
 		return api.Fail(err)
 	}
-	w := t.ws
-	w.tabs = moveTo(w.tabs, w.tabIndex(t), *prm.InsertIndex)
-	out := make([]protocol.TabInfo, 0, len(w.tabs))
-	for _, x := range w.tabs {
+	w := t.WS
+	w.Tabs = model.MoveTo(w.Tabs, w.TabIndex(t), *prm.InsertIndex)
+	out := make([]protocol.TabInfo, 0, len(w.Tabs))
+	for _, x := range w.Tabs {
 		out = append(out, s.tabInfo(x))
 	}
-	s.emit(protocol.TabMovedEvent{TabID: t.id, WorkspaceID: w.id, InsertIndex: *prm.InsertIndex, Tabs: out}, s.tabFields(t))
+	s.emit(protocol.TabMovedEvent{TabID: t.ID, WorkspaceID: w.ID, InsertIndex: *prm.InsertIndex, Tabs: out}, s.tabFields(t))
 	return api.Done(protocol.TabList{Tabs: out})
 }

@@ -38,7 +38,7 @@ func (s *Session) orFocused(id *string) (*paneRec, error) {
 // forwardToPane hands the call to the pane actor, which answers the
 // connection directly.
 func (s *Session) forwardToPane(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
-	ctx.RequestWithCustomSender(p.pid, &pane.Request{Call: call, PaneID: p.id, WorkspaceID: p.ws.id, TabID: p.tab.id}, ctx.Sender())
+	ctx.RequestWithCustomSender(p.pid, &pane.Request{Call: call, PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID}, ctx.Sender())
 	return nil
 }
 
@@ -51,8 +51,8 @@ func (s *Session) paneSplit(ctx actor.Context, call *api.Call) *api.Reply {
 		src, err = s.resolvePane(*prm.TargetPaneID)
 	case prm.WorkspaceID != nil && *prm.WorkspaceID != "":
 		var w *workspace
-		if w, err = s.resolveWorkspace(*prm.WorkspaceID); err == nil {
-			src = s.terms[w.active.focused]
+		if w, err = s.m.ResolveWorkspace(*prm.WorkspaceID); err == nil {
+			src = s.terms[w.Active.Focused]
 		}
 	default:
 		src, err = s.orFocused(nil)
@@ -60,7 +60,7 @@ func (s *Session) paneSplit(ctx actor.Context, call *api.Call) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
 	}
-	fallback := src.cwd
+	fallback := src.Cwd
 	if src.facts.ForegroundCwd != "" {
 		fallback = src.facts.ForegroundCwd
 	}
@@ -76,38 +76,31 @@ func (s *Session) paneSplit(ctx actor.Context, call *api.Call) *api.Reply {
 	if _, err := s.argv(setup); err != nil {
 		return api.Fail(err)
 	}
-	t := src.tab
+	t := src.Tab
 	termID := s.newTermID()
-	t.root.Split(src.termID, termID, layout.Direction(prm.Direction), ratio)
-	t.zoomed = false
-	p, err := s.startPane(ctx, src.ws, t, setup, termID, s.rectOf(t, termID))
+	t.Root.Split(src.TermID, termID, layout.Direction(prm.Direction), ratio)
+	t.Zoomed = false
+	p, err := s.startPane(ctx, src.WS, t, setup, termID, s.m.RectOf(t, termID))
 	if err != nil {
-		t.root, _ = layout.Remove(t.root, termID)
+		t.Root, _ = layout.Remove(t.Root, termID)
 		return api.Fail(err)
 	}
 	if prm.RightClick != "" {
-		p.rightClick = prm.RightClick
+		p.RightClick = prm.RightClick
 	}
 	if prm.Focus {
-		s.focusPane(p)
+		s.m.FocusPane(p.Pane)
 	}
 	s.relayout(ctx, t)
 	s.emitCreated(nil, nil, p)
 	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }
 
-// focusPane focuses a pane, its tab and its workspace.
-func (s *Session) focusPane(p *paneRec) {
-	p.tab.focused = p.termID
-	p.ws.active = p.tab
-	s.focused = p.ws
-}
-
 func (s *Session) paneList(_ actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.PaneListParams)
-	spaces := s.workspaces
+	spaces := s.m.Workspaces
 	if prm.WorkspaceID != nil {
-		w, err := s.resolveWorkspace(*prm.WorkspaceID)
+		w, err := s.m.ResolveWorkspace(*prm.WorkspaceID)
 		if err != nil {
 			return api.Fail(err)
 		}
@@ -115,7 +108,7 @@ func (s *Session) paneList(_ actor.Context, call *api.Call) *api.Reply {
 	}
 	out := []protocol.PaneInfo{}
 	for _, w := range spaces {
-		for _, t := range w.tabs {
+		for _, t := range w.Tabs {
 			for _, p := range s.tabPanes(t) {
 				out = append(out, s.paneInfo(p))
 			}
@@ -137,14 +130,14 @@ func (s *Session) paneCurrent(_ actor.Context, call *api.Call) *api.Reply {
 }
 
 func (s *Session) paneFocus(_ actor.Context, call *api.Call, p *paneRec) *api.Reply {
-	s.focusPane(p)
+	s.m.FocusPane(p.Pane)
 	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }
 
 func (s *Session) paneRename(_ actor.Context, call *api.Call, p *paneRec) *api.Reply {
-	p.label = ""
+	p.Label = ""
 	if l := call.Params.(*protocol.PaneRenameParams).Label; l != nil {
-		p.label = *l
+		p.Label = *l
 	}
 	s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
 	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
@@ -153,14 +146,4 @@ func (s *Session) paneRename(_ actor.Context, call *api.Call, p *paneRec) *api.R
 func (s *Session) paneClose(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
 	s.closePane(ctx, p)
 	return api.OK()
-}
-
-// rectOf is where a pane of t is shown.
-func (s *Session) rectOf(t *tab, termID string) layout.Rect {
-	for _, r := range s.tabRects(t) {
-		if r.ID == termID {
-			return r.Rect
-		}
-	}
-	return s.area
 }

@@ -45,8 +45,8 @@ func (s *Session) screenSubscribe(ctx actor.Context, call *api.Call) *api.Reply 
 	res := protocol.ScreenSubscribed{PaneIDs: []string{}}
 	for _, id := range prm.PaneIDs {
 		if p, err := s.resolvePane(id); err == nil {
-			if _, dup := want[p.termID]; !dup {
-				want[p.termID] = id
+			if _, dup := want[p.TermID]; !dup {
+				want[p.TermID] = id
 				res.PaneIDs = append(res.PaneIDs, id)
 			}
 		}
@@ -69,12 +69,12 @@ func (s *Session) clientResize(ctx actor.Context, call *api.Call) *api.Reply {
 		ctx.Send(s.opts.Clients, &clients.Foreground{PID: ctx.Sender()})
 	}
 	area := layout.Rect{W: prm.Cols, H: prm.Rows}
-	if area == s.area && s.client.inset == 1 {
+	if area == s.m.Area && s.client.inset == 1 {
 		return api.OK()
 	}
-	s.area, s.client.inset = area, 1
-	for _, w := range s.workspaces {
-		for _, t := range w.tabs {
+	s.m.Area, s.client.inset = area, 1
+	for _, w := range s.m.Workspaces {
+		for _, t := range w.Tabs {
 			s.relayout(ctx, t)
 		}
 	}

@@ -40,9 +40,9 @@ func (s *Session) snapshot(_ actor.Context, _ *api.Call) *api.Reply {
 		Layouts:    []protocol.PaneLayoutSnapshot{},
 		Agents:     s.agents(),
 	}
-	for _, w := range s.workspaces {
+	for _, w := range s.m.Workspaces {
 		snap.Workspaces = append(snap.Workspaces, s.workspaceInfo(w))
-		for _, t := range w.tabs {
+		for _, t := range w.Tabs {
 			snap.Tabs = append(snap.Tabs, s.tabInfo(t))
 			snap.Layouts = append(snap.Layouts, s.layoutSnapshot(t))
 			for _, p := range s.tabPanes(t) {
@@ -50,13 +50,13 @@ func (s *Session) snapshot(_ actor.Context, _ *api.Call) *api.Reply {
 			}
 		}
 	}
-	if w := s.focused; w != nil {
-		snap.FocusedWorkspaceID = protocol.Ptr(w.id)
-		if w.active != nil {
-			snap.FocusedTabID = protocol.Ptr(w.active.id)
+	if w := s.m.Focused; w != nil {
+		snap.FocusedWorkspaceID = protocol.Ptr(w.ID)
+		if w.Active != nil {
+			snap.FocusedTabID = protocol.Ptr(w.Active.ID)
 		}
 		if p := s.focusedPane(); p != nil {
-			snap.FocusedPaneID = protocol.Ptr(p.id)
+			snap.FocusedPaneID = protocol.Ptr(p.ID)
 		}
 	}
 	return api.Done(protocol.SessionSnapshotResult{Snapshot: snap})

@@ -13,6 +13,7 @@ import (
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/model"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
 	"github.com/herdr-go/herdr/protocol"
@@ -52,18 +53,14 @@ type Session struct {
 	cfg     config.Config
 	catalog *detect.Catalog
 	home    string
-	area    layout.Rect
 	// timers holds every pending timer, cancelled when the session stops.
 	timers api.Timers
 
-	workspaces  []*workspace
-	byWorkspace map[string]*workspace
-	panes       map[string]*paneRec // by public pane id
-	terms       map[string]*paneRec // by terminal id
-	focused     *workspace
-	nextWS      uint64
-	nextTerm    uint64
-	stateSeq    uint64 // global counter of agent status changes
+	// m is the topology; terms are the session's records of its panes.
+	m        *model.Model
+	terms    map[string]*paneRec // by terminal id
+	entities map[string]*entity  // workspace and tab actors, by id
+	stateSeq uint64              // global counter of agent status changes
 
 	// Events raised while handling one message, sent once it is applied.
 	outbox    []*events.Publish
@@ -104,14 +101,13 @@ func newSession(opts Options) *Session {
 		opts.TabProps = tabactor.Props
 	}
 	return &Session{
-		opts:        opts,
-		cfg:         opts.Config,
-		catalog:     opts.Catalog,
-		home:        opts.Env("HOME"),
-		area:        layout.Rect{W: cols, H: rows},
-		byWorkspace: map[string]*workspace{},
-		panes:       map[string]*paneRec{},
-		terms:       map[string]*paneRec{},
+		opts:     opts,
+		cfg:      opts.Config,
+		catalog:  opts.Catalog,
+		home:     opts.Env("HOME"),
+		m:        model.New(layout.Rect{W: cols, H: rows}),
+		terms:    map[string]*paneRec{},
+		entities: map[string]*entity{},
 	}
 }
 
@@ -168,7 +164,7 @@ func (s *Session) route(ctx actor.Context, call *api.Call) *api.Reply {
 	switch m.Target {
 	case protocol.TargetWorkspace:
 		if h, ok := workspaceRoutes[call.Method]; ok {
-			w, err := s.resolveWorkspace(id)
+			w, err := s.m.ResolveWorkspace(id)
 			if err != nil {
 				return api.Fail(err)
 			}
@@ -176,7 +172,7 @@ func (s *Session) route(ctx actor.Context, call *api.Call) *api.Reply {
 		}
 	case protocol.TargetTab:
 		if h, ok := tabRoutes[call.Method]; ok {
-			t, err := s.resolveTab(id)
+			t, err := s.m.ResolveTab(id)
 			if err != nil {
 				return api.Fail(err)
 			}
@@ -233,7 +229,7 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.settle(ctx, before)
 	case *pane.Exited:
 		if p := s.terms[msg.TerminalID]; p != nil {
-			s.opts.Log.Info("pane exited", "pane", p.id, "terminal", p.termID, "code", msg.ExitCode)
+			s.opts.Log.Info("pane exited", "pane", p.ID, "terminal", p.TermID, "code", msg.ExitCode)
 			s.paneGone(ctx, p)
 		}
 	case *actor.Terminated:
@@ -241,7 +237,7 @@ func (s *Session) Receive(ctx actor.Context) {
 		// on purpose is forgotten before it stops): it closes as if its
 		// program had exited, so nothing is left pointing at a dead actor.
 		if p := s.terms[msg.Who.Id[strings.LastIndexByte(msg.Who.Id, '/')+1:]]; p != nil && p.pid.Equal(msg.Who) {
-			s.opts.Log.Error("pane actor stopped after a failure; closing the pane", "pane", p.id, "terminal", p.termID)
+			s.opts.Log.Error("pane actor stopped after a failure; closing the pane", "pane", p.ID, "terminal", p.TermID)
 			s.paneGone(ctx, p)
 			return
 		}
@@ -257,7 +253,7 @@ func (s *Session) Receive(ctx actor.Context) {
 // paneGone closes a pane whose program or actor is gone.
 func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
 	before := s.focusNow()
-	s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: p.id, WorkspaceID: p.ws.id}, s.paneFields(p))
+	s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: p.ID, WorkspaceID: p.WS.ID}, s.paneFields(p))
 	s.closePane(ctx, p)
 	s.settle(ctx, before)
 }

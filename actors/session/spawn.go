@@ -12,6 +12,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -50,14 +51,10 @@ func (s *Session) newWorkspace(ctx actor.Context, label string, setup paneSetup)
 	if _, err := s.argv(setup); err != nil {
 		return nil, err
 	}
-	focused := s.focused
+	focused := s.m.Focused
 	w := s.addWorkspace(label, setup.cwd)
 	if _, err := s.newTab(ctx, w, "", setup); err != nil {
-		// Never announced: forget it as if it had not been added.
-		s.workspaces = s.workspaces[:len(s.workspaces)-1]
-		delete(s.byWorkspace, w.id)
-		s.nextWS--
-		s.focused = focused
+		s.m.UnaddWorkspace(w, focused) // never announced
 		return nil, err
 	}
 	return w, nil
@@ -65,14 +62,8 @@ func (s *Session) newWorkspace(ctx actor.Context, label string, setup paneSetup)
 
 // addWorkspace appends an empty workspace; the caller gives it a tab at once.
 func (s *Session) addWorkspace(label, cwd string) *workspace {
-	s.nextWS++
-	w := &workspace{id: protocol.WorkspaceID(s.nextWS), label: label, cwd: cwd, auto: deriveLabel(cwd, s.home)}
-	s.workspaces = append(s.workspaces, w)
-	s.byWorkspace[w.id] = w
+	w := s.m.AddWorkspace(label, cwd, deriveLabel(cwd, s.home))
 	s.born(w)
-	if s.focused == nil {
-		s.focused = w
-	}
 	return w
 }
 
@@ -83,29 +74,19 @@ func (s *Session) newTab(ctx actor.Context, w *workspace, label string, setup pa
 	}
 	t := s.addTab(w, label)
 	termID := s.newTermID()
-	p, err := s.startPane(ctx, w, t, setup, termID, s.area)
+	p, err := s.startPane(ctx, w, t, setup, termID, s.m.Area)
 	if err != nil {
-		// Never announced: forget it as if it had not been added.
-		w.tabs = w.tabs[:len(w.tabs)-1]
-		w.nextTab--
-		if w.active == t {
-			w.active = nil
-		}
+		s.m.UnaddTab(t) // never announced
 		return nil, err
 	}
-	t.root, t.focused = layout.NewLeaf(p.termID), p.termID
+	t.Root, t.Focused = layout.NewLeaf(p.TermID), p.TermID
 	return t, nil
 }
 
 // addTab appends an empty tab to w; the caller gives it a root at once.
 func (s *Session) addTab(w *workspace, label string) *tab {
-	w.nextTab++
-	t := &tab{id: protocol.TabID(w.id, w.nextTab), ws: w, label: label}
-	w.tabs = append(w.tabs, t)
+	t := s.m.AddTab(w, label)
 	s.born(t)
-	if w.active == nil {
-		w.active = t
-	}
 	return t
 }
 
@@ -126,22 +107,22 @@ func (s *Session) argv(setup paneSetup) ([]string, error) {
 
 // newTermID allocates a terminal id; counters only grow, so ids are never reused.
 func (s *Session) newTermID() string {
-	s.nextTerm++
-	return protocol.TerminalID(time.Now().UnixMicro(), s.nextTerm)
+	s.m.NextTerm++
+	return protocol.TerminalID(time.Now().UnixMicro(), s.m.NextTerm)
 }
 
 // startPane allocates a public id for terminal termID in tab t and spawns
 // its actor at the size of rect.
 func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneSetup, termID string, rect layout.Rect) (*paneRec, error) {
-	p := &paneRec{
-		id:      protocol.PaneID(w.id, w.nextPane+1),
-		termID:  termID,
-		ws:      w,
-		tab:     t,
-		cwd:     setup.cwd,
-		label:   setup.label,
-		command: setup.command,
-	}
+	p := &paneRec{Pane: &model.Pane{
+		ID:      s.m.NextPaneID(w),
+		TermID:  termID,
+		WS:      w,
+		Tab:     t,
+		Cwd:     setup.cwd,
+		Label:   setup.label,
+		Command: setup.command,
+	}}
 	p.cols, p.rows = s.contentSize(rect)
 	p.sizeRev = 1
 	argv, err := s.argv(setup)
@@ -157,7 +138,7 @@ func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneS
 		Rows:            p.rows,
 		ScrollbackBytes: s.cfg.Advanced.ScrollbackLimitBytes,
 		Catalog:         s.catalog,
-		Log:             s.opts.Log.With("pane", p.id, "terminal", termID),
+		Log:             s.opts.Log.With("pane", p.ID, "terminal", termID),
 	}
 	props, abort, err := s.opts.PaneProps(spec)
 	if err != nil {
@@ -169,8 +150,7 @@ func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneS
 		return nil, protocol.Errorf(protocol.CodePaneSplitFailed, "start pane: %v", err)
 	}
 	p.pid = pid
-	w.nextPane++
-	s.panes[p.id] = p
+	s.m.AddPane(p.Pane)
 	s.terms[termID] = p
 	return p, nil
 }
@@ -194,9 +174,9 @@ func (s *Session) paneEnv(p *paneRec, extra map[string]string) []string {
 		"HERDR_ENV":          "1",
 		"HERDR_SOCKET_PATH":  s.opts.SocketPath,
 		"HERDR_BIN_PATH":     s.opts.BinPath,
-		"HERDR_WORKSPACE_ID": p.ws.id,
-		"HERDR_TAB_ID":       p.tab.id,
-		"HERDR_PANE_ID":      p.id,
+		"HERDR_WORKSPACE_ID": p.WS.ID,
+		"HERDR_TAB_ID":       p.Tab.ID,
+		"HERDR_PANE_ID":      p.ID,
 	} {
 		env[k] = v
 	}
@@ -224,31 +204,22 @@ func (s *Session) closePane(ctx actor.Context, p *paneRec) {
 // forget removes a pane's ids (and the aliases it kept after moves).
 func (s *Session) forget(p *paneRec) {
 	s.agentGone(p)
-	s.emit(protocol.PaneRefEvent{Kind: "pane_closed", PaneID: p.id, WorkspaceID: p.ws.id}, s.paneFields(p))
-	delete(s.panes, p.id)
-	for _, alias := range p.aliases {
-		delete(s.panes, alias)
-	}
-	delete(s.terms, p.termID)
+	s.emit(protocol.PaneRefEvent{Kind: "pane_closed", PaneID: p.ID, WorkspaceID: p.WS.ID}, s.paneFields(p))
+	s.m.Forget(p.Pane)
+	delete(s.terms, p.TermID)
 }
 
 // detach takes a pane's leaf out of its tab, closing the tab (and its
 // workspace) when it was the last one. It reports what closed.
 func (s *Session) detach(ctx actor.Context, p *paneRec) (closedTab, closedWorkspace string) {
-	t := p.tab
-	root, _ := layout.Remove(t.root, p.termID)
-	if root == nil {
-		closedTab = t.id
-		if len(t.ws.tabs) == 1 {
-			closedWorkspace = t.ws.id
+	t := p.Tab
+	if s.m.Detach(p.Pane) {
+		closedTab = t.ID
+		if len(t.WS.Tabs) == 1 {
+			closedWorkspace = t.WS.ID
 		}
 		s.dropTab(t)
 		return closedTab, closedWorkspace
-	}
-	t.root = root
-	if t.focused == p.termID {
-		t.focused = root.Leaves()[0]
-		t.zoomed = false
 	}
 	s.relayout(ctx, t)
 	return "", ""
@@ -265,41 +236,27 @@ func (s *Session) closeTab(ctx actor.Context, t *tab) {
 
 // dropTab removes an (already emptied) tab; the last tab takes its workspace.
 func (s *Session) dropTab(t *tab) {
-	w := t.ws
-	s.emit(protocol.TabRefEvent{Kind: "tab_closed", TabID: t.id, WorkspaceID: w.id}, s.tabFields(t))
-	s.retire(t.pid)
-	i := w.tabIndex(t)
-	w.tabs = slices.Delete(w.tabs, i, i+1)
-	if len(w.tabs) == 0 {
+	w := t.WS
+	s.emit(protocol.TabRefEvent{Kind: "tab_closed", TabID: t.ID, WorkspaceID: w.ID}, s.tabFields(t))
+	s.retire(t.ID)
+	if s.m.DropTab(t) {
 		s.dropWorkspace(w)
-		return
-	}
-	if w.active == t {
-		w.active = w.tabs[min(i, len(w.tabs)-1)]
 	}
 }
 
 // dropWorkspace removes an emptied workspace and moves focus to a neighbour.
 func (s *Session) dropWorkspace(w *workspace) {
 	info := s.workspaceInfo(w)
-	s.emit(protocol.WorkspaceClosedEvent{WorkspaceID: w.id, Workspace: &info}, s.workspaceFields(w))
-	s.retire(w.pid)
-	i := slices.Index(s.workspaces, w)
-	s.workspaces = slices.Delete(s.workspaces, i, i+1)
-	delete(s.byWorkspace, w.id)
-	if s.focused == w {
-		s.focused = nil
-		if len(s.workspaces) > 0 {
-			s.focused = s.workspaces[min(i, len(s.workspaces)-1)]
-		}
-	}
+	s.emit(protocol.WorkspaceClosedEvent{WorkspaceID: w.ID, Workspace: &info}, s.workspaceFields(w))
+	s.retire(w.ID)
+	s.m.DropWorkspace(w)
 }
 
 // closeWorkspace stops every pane of a workspace and removes it.
 func (s *Session) closeWorkspace(ctx actor.Context, w *workspace) {
-	for len(w.tabs) > 0 {
-		s.closeTab(ctx, w.tabs[0])
-		if s.byWorkspace[w.id] == nil {
+	for len(w.Tabs) > 0 {
+		s.closeTab(ctx, w.Tabs[0])
+		if s.m.Workspace(w.ID) == nil {
 			return
 		}
 	}

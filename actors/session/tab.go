@@ -21,18 +21,18 @@ var tabRoutes = map[string]tabHandler{
 
 func (s *Session) tabCreate(ctx actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.TabCreateParams)
-	w := s.focused
+	w := s.m.Focused
 	if prm.WorkspaceID != nil {
 		var err error
-		if w, err = s.resolveWorkspace(*prm.WorkspaceID); err != nil {
+		if w, err = s.m.ResolveWorkspace(*prm.WorkspaceID); err != nil {
 			return api.Fail(err)
 		}
 	}
 	if w == nil {
 		return api.Fail(protocol.Errorf(protocol.CodeNoActiveWorkspace, "no active workspace; create one first"))
 	}
-	fallback := w.cwd
-	if p := s.terms[w.active.focused]; p != nil && p.facts.ForegroundCwd != "" {
+	fallback := w.Cwd
+	if p := s.terms[w.Active.Focused]; p != nil && p.facts.ForegroundCwd != "" {
 		fallback = p.facts.ForegroundCwd
 	}
 	cwd, err := s.checkCwd(prm.Cwd, fallback)
@@ -48,19 +48,19 @@ func (s *Session) tabCreate(ctx actor.Context, call *api.Call) *api.Reply {
 		return api.Fail(err)
 	}
 	if prm.Focus {
-		w.active = t
-		s.focused = w
+		w.Active = t
+		s.m.Focused = w
 	}
-	s.emitCreated(nil, t, s.terms[t.focused])
+	s.emitCreated(nil, t, s.terms[t.Focused])
 	s.emitWorkspaceUpdated(w)
-	return api.Done(protocol.TabCreated{Tab: s.tabInfo(t), RootPane: s.paneInfo(s.terms[t.focused])})
+	return api.Done(protocol.TabCreated{Tab: s.tabInfo(t), RootPane: s.paneInfo(s.terms[t.Focused])})
 }
 
 func (s *Session) tabList(_ actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.TabListParams)
-	spaces := s.workspaces
+	spaces := s.m.Workspaces
 	if prm.WorkspaceID != nil {
-		w, err := s.resolveWorkspace(*prm.WorkspaceID)
+		w, err := s.m.ResolveWorkspace(*prm.WorkspaceID)
 		if err != nil {
 			return api.Fail(err)
 		}
@@ -68,7 +68,7 @@ func (s *Session) tabList(_ actor.Context, call *api.Call) *api.Reply {
 	}
 	out := []protocol.TabInfo{}
 	for _, w := range spaces {
-		for _, t := range w.tabs {
+		for _, t := range w.Tabs {
 			out = append(out, s.tabInfo(t))
 		}
 	}
@@ -80,13 +80,13 @@ func (s *Session) tabGet(_ actor.Context, call *api.Call, t *tab) *api.Reply {
 }
 
 func (s *Session) tabFocus(_ actor.Context, call *api.Call, t *tab) *api.Reply {
-	t.ws.active = t
-	s.focused = t.ws
+	t.WS.Active = t
+	s.m.Focused = t.WS
 	return api.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
 }
 
 func (s *Session) tabClose(ctx actor.Context, call *api.Call, t *tab) *api.Reply {
 	s.closeTab(ctx, t)
-	s.emitWorkspaceUpdated(t.ws)
+	s.emitWorkspaceUpdated(t.WS)
 	return api.OK()
 }

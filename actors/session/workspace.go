@@ -24,8 +24,8 @@ var workspaceRoutes = map[string]workspaceHandler{
 func (s *Session) workspaceCreate(ctx actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.WorkspaceCreateParams)
 	fallback := ""
-	if s.focused != nil {
-		fallback = s.focused.cwd
+	if s.m.Focused != nil {
+		fallback = s.m.Focused.Cwd
 	}
 	cwd, err := s.checkCwd(prm.Cwd, fallback)
 	if err != nil {
@@ -40,20 +40,20 @@ func (s *Session) workspaceCreate(ctx actor.Context, call *api.Call) *api.Reply 
 		return api.Fail(err)
 	}
 	if prm.Focus {
-		s.focused = w
+		s.m.Focused = w
 	}
-	root := s.terms[w.active.focused]
-	s.emitCreated(w, w.active, root)
+	root := s.terms[w.Active.Focused]
+	s.emitCreated(w, w.Active, root)
 	return api.Done(protocol.WorkspaceCreated{
 		Workspace: s.workspaceInfo(w),
-		Tab:       s.tabInfo(w.active),
+		Tab:       s.tabInfo(w.Active),
 		RootPane:  s.paneInfo(root),
 	})
 }
 
 func (s *Session) workspaceList(_ actor.Context, _ *api.Call) *api.Reply {
-	out := make([]protocol.WorkspaceInfo, 0, len(s.workspaces))
-	for _, w := range s.workspaces {
+	out := make([]protocol.WorkspaceInfo, 0, len(s.m.Workspaces))
+	for _, w := range s.m.Workspaces {
 		out = append(out, s.workspaceInfo(w))
 	}
 	return api.Done(protocol.WorkspaceList{Workspaces: out})
@@ -64,7 +64,7 @@ func (s *Session) workspaceGet(_ actor.Context, call *api.Call, w *workspace) *a
 }
 
 func (s *Session) workspaceFocus(_ actor.Context, call *api.Call, w *workspace) *api.Reply {
-	s.focused = w
+	s.m.Focused = w
 	return api.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
 }
 
@@ -88,7 +88,7 @@ func (s *Session) emitCreated(w *workspace, t *tab, p *paneRec) {
 
 // emitWorkspaceUpdated announces a change of a workspace's record (its tabs).
 func (s *Session) emitWorkspaceUpdated(w *workspace) {
-	if s.byWorkspace[w.id] == w {
+	if s.m.Workspace(w.ID) == w {
 		s.emit(protocol.WorkspaceEvent{Kind: "workspace_updated", Workspace: s.workspaceInfo(w)}, s.workspaceFields(w))
 	}
 }

@@ -1,0 +1,188 @@
+package model
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Workspace is a named group of tabs.
+type Workspace struct {
+	ID       string
+	Label    string // custom label, or "" to show Auto
+	Auto     string // derived from the cwd once, at creation
+	Cwd      string
+	Tabs     []*Tab
+	Active   *Tab
+	NextTab  uint64
+	NextPane uint64
+	Tokens   map[string]string // reported by hooks (the workspace actor's)
+}
+
+// Tab is one layout of panes within a workspace.
+type Tab struct {
+	ID      string
+	WS      *Workspace
+	Label   string // custom label, or "" for its position
+	Root    *layout.Node
+	Focused string // terminal id of the focused pane
+	Zoomed  bool   // the focused pane fills the tab
+}
+
+// Pane is one terminal's place in the topology.
+type Pane struct {
+	ID         string // public id, e.g. "w1:p2"
+	TermID     string
+	WS         *Workspace
+	Tab        *Tab
+	Label      string
+	Cwd        string
+	Command    []string // argv it was started with, when not the shell
+	Aliases    []string // public ids it had before moving between workspaces
+	RightClick string
+}
+
+// Model is the whole topology of one session.
+type Model struct {
+	Workspaces []*Workspace
+	Focused    *Workspace
+	// Area is the tab area in cells.
+	Area     layout.Rect
+	NextWS   uint64
+	NextTerm uint64
+
+	byWorkspace map[string]*Workspace
+	panes       map[string]*Pane // by public id, current and former
+	terms       map[string]*Pane // by terminal id
+}
+
+// New returns an empty model whose tabs are laid out in area.
+func New(area layout.Rect) *Model {
+	return &Model{Area: area, byWorkspace: map[string]*Workspace{}, panes: map[string]*Pane{}, terms: map[string]*Pane{}}
+}
+
+// DisplayLabel is the label the workspace is shown with.
+func (w *Workspace) DisplayLabel() string {
+	if w.Label != "" {
+		return w.Label
+	}
+	return w.Auto
+}
+
+// TabIndex is t's position in w, or -1.
+func (w *Workspace) TabIndex(t *Tab) int { return slices.Index(w.Tabs, t) }
+
+// PaneCount counts the panes of every tab of w.
+func (w *Workspace) PaneCount() int {
+	n := 0
+	for _, t := range w.Tabs {
+		n += len(t.Root.Leaves())
+	}
+	return n
+}
+
+// Workspace is the workspace with exactly this id.
+func (m *Model) Workspace(id string) *Workspace { return m.byWorkspace[id] }
+
+// Alive reports whether w is still in the model.
+func (m *Model) Alive(w *Workspace) bool { return m.byWorkspace[w.ID] == w }
+
+// TabAlive reports whether t is still in the model.
+func (m *Model) TabAlive(t *Tab) bool { return m.Alive(t.WS) && t.WS.TabIndex(t) >= 0 }
+
+// Term is the pane of a terminal id, or nil.
+func (m *Model) Term(termID string) *Pane { return m.terms[termID] }
+
+// Pane is the pane a public id (current or former) names, or nil.
+func (m *Model) Pane(id string) *Pane { return m.panes[id] }
+
+// ResolveWorkspace accepts "w1", a bare 1-based position, or the legacy "w_N".
+func (m *Model) ResolveWorkspace(id string) (*Workspace, error) {
+	if w, ok := m.byWorkspace[id]; ok {
+		return w, nil
+	}
+	pos := strings.TrimPrefix(id, "w_")
+	if n, err := strconv.Atoi(pos); err == nil && n >= 1 && n <= len(m.Workspaces) {
+		return m.Workspaces[n-1], nil
+	}
+	return nil, protocol.Errorf(protocol.CodeWorkspaceNotFound, "workspace %s not found", id)
+}
+
+// ResolveTab accepts "w1:t1" and the legacy "w1:N" position form.
+func (m *Model) ResolveTab(id string) (*Tab, error) {
+	if ws, kind, num, ok := protocol.SplitChildID(id); ok {
+		if w, found := m.byWorkspace[ws]; found {
+			for _, t := range w.Tabs {
+				if t.ID == id {
+					return t, nil
+				}
+			}
+			if n, err := strconv.Atoi(string(kind) + num); err == nil && n >= 1 && n <= len(w.Tabs) {
+				return w.Tabs[n-1], nil
+			}
+		}
+	}
+	return nil, protocol.Errorf(protocol.CodeTabNotFound, "tab %s not found", id)
+}
+
+// ResolvePane accepts a public pane id, current or former.
+func (m *Model) ResolvePane(id string) (*Pane, error) {
+	if p, ok := m.panes[id]; ok {
+		return p, nil
+	}
+	return nil, protocol.Errorf(protocol.CodePaneNotFound, "pane %s not found", id)
+}
+
+// FocusedPane is the focused pane of the focused tab of the focused
+// workspace, or nil.
+func (m *Model) FocusedPane() *Pane {
+	if m.Focused == nil || m.Focused.Active == nil {
+		return nil
+	}
+	return m.terms[m.Focused.Active.Focused]
+}
+
+// TabFocused reports whether t is the focused tab of the focused workspace.
+func (m *Model) TabFocused(t *Tab) bool { return m.Focused != nil && m.Focused.Active == t }
+
+// PaneFocused reports whether p is the focused pane on screen.
+func (m *Model) PaneFocused(p *Pane) bool { return m.TabFocused(p.Tab) && p.Tab.Focused == p.TermID }
+
+// TabPanes returns a tab's panes in layout order.
+func (m *Model) TabPanes(t *Tab) []*Pane {
+	leaves := t.Root.Leaves()
+	out := make([]*Pane, 0, len(leaves))
+	for _, id := range leaves {
+		if p := m.terms[id]; p != nil { // nil only while a tab is being built
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// TabRects are the rectangles panes are shown (and sized) at: the
+// layout's, except that a zoomed tab's focused pane fills the whole area.
+func (m *Model) TabRects(t *Tab) []layout.PaneRect {
+	rects, _ := t.Root.Compute(m.Area)
+	if t.Zoomed {
+		for i := range rects {
+			if rects[i].ID == t.Focused {
+				rects[i].Rect = m.Area
+			}
+		}
+	}
+	return rects
+}
+
+// RectOf is where terminal termID of t is shown.
+func (m *Model) RectOf(t *Tab, termID string) layout.Rect {
+	for _, r := range m.TabRects(t) {
+		if r.ID == termID {
+			return r.Rect
+		}
+	}
+	return m.Area
+}

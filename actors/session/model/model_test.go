@@ -1,0 +1,252 @@
+package model
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+	"testing"
+
+	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// builder makes whole workspaces, tabs and panes as the session does.
+type builder struct {
+	m    *Model
+	term int
+}
+
+func (b *builder) pane(w *Workspace, t *Tab) *Pane {
+	b.term++
+	p := &Pane{ID: b.m.NextPaneID(w), TermID: fmt.Sprintf("term_%d", b.term), WS: w, Tab: t}
+	b.m.AddPane(p)
+	return p
+}
+
+func (b *builder) workspace(label string) (*Workspace, *Pane) {
+	w := b.m.AddWorkspace(label, "/", "root")
+	t, p := b.tab(w)
+	_ = t
+	return w, p
+}
+
+func (b *builder) tab(w *Workspace) (*Tab, *Pane) {
+	t := b.m.AddTab(w, "")
+	p := b.pane(w, t)
+	t.Root, t.Focused = layout.NewLeaf(p.TermID), p.TermID
+	return t, p
+}
+
+func (b *builder) split(src *Pane) *Pane {
+	p := b.pane(src.WS, src.Tab)
+	src.Tab.Root.Split(src.TermID, p.TermID, layout.SplitRight, 0.5)
+	return p
+}
+
+// closePane does what closing a pane does to the topology.
+func (b *builder) closePane(p *Pane) {
+	b.m.Forget(p)
+	if b.m.Detach(p) && b.m.DropTab(p.Tab) {
+		b.m.DropWorkspace(p.WS)
+	}
+}
+
+// check verifies the model's invariants: every pane is a leaf of its own
+// tab and of no other; every leaf is a pane; focus points at live things;
+// no workspace is empty; ids resolve to what holds them.
+func check(t *testing.T, m *Model, step string) {
+	t.Helper()
+	leafOf := map[string]*Tab{}
+	for i, w := range m.Workspaces {
+		if m.Workspace(w.ID) != w {
+			t.Fatalf("%s: %s not indexed", step, w.ID)
+		}
+		if got, _ := m.ResolveWorkspace(fmt.Sprint(i + 1)); got != w {
+			t.Fatalf("%s: position %d does not resolve to %s", step, i+1, w.ID)
+		}
+		if len(w.Tabs) == 0 || w.TabIndex(w.Active) < 0 {
+			t.Fatalf("%s: %s has %d tabs, active %v", step, w.ID, len(w.Tabs), w.Active)
+		}
+		for _, tb := range w.Tabs {
+			if tb.WS != w {
+				t.Fatalf("%s: tab %s points at %s, lives in %s", step, tb.ID, tb.WS.ID, w.ID)
+			}
+			if got, _ := m.ResolveTab(tb.ID); got != tb {
+				t.Fatalf("%s: %s does not resolve", step, tb.ID)
+			}
+			leaves := tb.Root.Leaves()
+			if !slices.Contains(leaves, tb.Focused) {
+				t.Fatalf("%s: tab %s focuses %s, not one of its leaves %v", step, tb.ID, tb.Focused, leaves)
+			}
+			for _, id := range leaves {
+				if leafOf[id] != nil {
+					t.Fatalf("%s: %s is a leaf of two tabs", step, id)
+				}
+				leafOf[id] = tb
+				p := m.Term(id)
+				if p == nil || p.Tab != tb || p.WS != w {
+					t.Fatalf("%s: leaf %s of %s has pane %+v", step, id, tb.ID, p)
+				}
+				if got, _ := m.ResolvePane(p.ID); got != p {
+					t.Fatalf("%s: %s does not resolve", step, p.ID)
+				}
+			}
+		}
+	}
+	if len(leafOf) != len(m.terms) {
+		t.Fatalf("%s: %d leaves, %d panes", step, len(leafOf), len(m.terms))
+	}
+	if (m.Focused == nil) != (len(m.Workspaces) == 0) || (m.Focused != nil && !m.Alive(m.Focused)) {
+		t.Fatalf("%s: focused %v with %d workspaces", step, m.Focused, len(m.Workspaces))
+	}
+}
+
+func TestIDsAndCountersOnlyGrow(t *testing.T) {
+	b := &builder{m: New(layout.Rect{W: 80, H: 24})}
+	w1, p1 := b.workspace("")
+	p2 := b.split(p1)
+	if w1.ID != "w1" || p1.ID != "w1:p1" || p2.ID != "w1:p2" {
+		t.Fatalf("ids %s %s %s", w1.ID, p1.ID, p2.ID)
+	}
+	b.closePane(p2)
+	if p3 := b.split(p1); p3.ID != "w1:p3" {
+		t.Fatalf("a closed pane's id was reused: %s", p3.ID)
+	}
+	b.closePane(p1)
+	w2, _ := b.workspace("")
+	if w2.ID != "w2" {
+		t.Fatalf("workspace id %s", w2.ID)
+	}
+	check(t, b.m, "ids")
+}
+
+func TestUnaddLeavesNoTrace(t *testing.T) {
+	b := &builder{m: New(layout.Rect{W: 80, H: 24})}
+	w1, _ := b.workspace("")
+	w := b.m.AddWorkspace("", "/", "x")
+	b.m.UnaddWorkspace(w, w1)
+	tb := b.m.AddTab(w1, "")
+	b.m.UnaddTab(tb)
+	check(t, b.m, "after unadd")
+	if w2 := b.m.AddWorkspace("", "/", "x"); w2.ID != "w2" || b.m.Focused != w1 {
+		t.Fatalf("after unadd the next workspace is %s, focus %s", w2.ID, b.m.Focused.ID)
+	}
+	if t2 := b.m.AddTab(w1, ""); t2.ID != "w1:t2" {
+		t.Fatalf("after unadd the next tab is %s", t2.ID)
+	}
+}
+
+func TestRehomeKeepsFormerIDs(t *testing.T) {
+	b := &builder{m: New(layout.Rect{W: 80, H: 24})}
+	_, p1 := b.workspace("")
+	p2 := b.split(p1)
+	w2, q1 := b.workspace("")
+	b.m.Detach(p2)
+	q1.Tab.Root.Split(q1.TermID, p2.TermID, layout.SplitDown, 0.5)
+	b.m.Rehome(p2, q1.Tab)
+	if p2.ID != "w2:p2" || p2.WS != w2 {
+		t.Fatalf("moved pane is %s in %s", p2.ID, p2.WS.ID)
+	}
+	if got, _ := b.m.ResolvePane("w1:p2"); got != p2 {
+		t.Fatal("the former id no longer resolves")
+	}
+	check(t, b.m, "after rehome")
+	b.closePane(p2)
+	if _, err := b.m.ResolvePane("w1:p2"); protocol.AsError(err).Code != protocol.CodePaneNotFound {
+		t.Fatalf("a closed pane's former id still resolves: %v", err)
+	}
+}
+
+func TestDropMovesFocusToANeighbour(t *testing.T) {
+	b := &builder{m: New(layout.Rect{W: 80, H: 24})}
+	_, a := b.workspace("")
+	_, bp := b.workspace("")
+	_, c := b.workspace("")
+	b.m.FocusPane(bp)
+	b.closePane(bp)
+	if b.m.Focused != c.WS {
+		t.Fatalf("focus went to %s, want the next workspace %s", b.m.Focused.ID, c.WS.ID)
+	}
+	b.closePane(c)
+	if b.m.Focused != a.WS {
+		t.Fatalf("focus went to %s, want the previous one", b.m.Focused.ID)
+	}
+	b.closePane(a)
+	if b.m.Focused != nil {
+		t.Fatal("focus left on a closed workspace")
+	}
+	check(t, b.m, "all closed")
+}
+
+func TestZoomedRects(t *testing.T) {
+	b := &builder{m: New(layout.Rect{W: 80, H: 24})}
+	_, p1 := b.workspace("")
+	p2 := b.split(p1)
+	tb := p1.Tab
+	if r := b.m.RectOf(tb, p2.TermID); r.W >= 80 {
+		t.Fatalf("split pane rect %+v", r)
+	}
+	tb.Focused, tb.Zoomed = p2.TermID, true
+	if r := b.m.RectOf(tb, p2.TermID); r != b.m.Area {
+		t.Fatalf("zoomed pane rect %+v, want the area", r)
+	}
+}
+
+// TestRandomOperations_KeepInvariants runs random topology operations and
+// checks the invariants after each.
+func TestRandomOperations_KeepInvariants(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	b := &builder{m: New(layout.Rect{W: 120, H: 40})}
+	var panes []*Pane
+	live := func() []*Pane {
+		out := panes[:0]
+		for _, p := range panes {
+			if b.m.Term(p.TermID) == p {
+				out = append(out, p)
+			}
+		}
+		panes = out
+		return out
+	}
+	for step := range 3000 {
+		ps := live()
+		var op string
+		switch n := rng.Intn(10); {
+		case len(ps) == 0 || n == 0:
+			op = "workspace"
+			_, p := b.workspace("")
+			panes = append(panes, p)
+		case n <= 3:
+			op = "split"
+			panes = append(panes, b.split(ps[rng.Intn(len(ps))]))
+		case n == 4:
+			op = "tab"
+			_, p := b.tab(ps[rng.Intn(len(ps))].WS)
+			panes = append(panes, p)
+		case n <= 6:
+			op = "close"
+			b.closePane(ps[rng.Intn(len(ps))])
+		case n == 7:
+			op = "focus"
+			b.m.FocusPane(ps[rng.Intn(len(ps))])
+		case n == 8:
+			op = "move"
+			p, dst := ps[rng.Intn(len(ps))], ps[rng.Intn(len(ps))]
+			if p.Tab == dst.Tab {
+				continue
+			}
+			src := p.Tab
+			if b.m.Detach(p) && b.m.DropTab(src) {
+				b.m.DropWorkspace(src.WS)
+			}
+			dst.Tab.Root.Split(dst.TermID, p.TermID, layout.SplitDown, 0.5)
+			b.m.Rehome(p, dst.Tab)
+		default:
+			op = "reorder"
+			if len(b.m.Workspaces) > 1 {
+				b.m.Workspaces = MoveTo(b.m.Workspaces, rng.Intn(len(b.m.Workspaces)), rng.Intn(len(b.m.Workspaces)+2))
+			}
+		}
+		check(t, b.m, fmt.Sprintf("step %d (%s)", step, op))
+	}
+}
