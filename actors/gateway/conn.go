@@ -72,6 +72,8 @@ type conn struct {
 	ending   error           // the stream's end, when it came before the acknowledgement
 	ackToBus func()          // tells the bus (for the sub) the last batch is written
 
+	behavior actor.Behavior // requests, then perhaps streaming
+
 	backlog      []outItem   // items waiting for room in out
 	writerBehind atomic.Bool // backlog is non-empty: the writer should call back
 	root         *actor.RootContext
@@ -79,11 +81,79 @@ type conn struct {
 }
 
 func connProps(c net.Conn, opts Options) *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor { return &conn{c: c, opts: opts} })
+	return actor.PropsFromProducer(func() actor.Actor { return newConn(c, opts) })
 }
 
-// Receive implements actor.Actor.
-func (c *conn) Receive(ctx actor.Context) {
+func newConn(c net.Conn, opts Options) *conn {
+	cn := &conn{c: c, opts: opts, behavior: actor.NewBehavior()}
+	cn.behavior.Become(cn.requests)
+	return cn
+}
+
+// Receive implements actor.Actor. A connection has two behaviours: it
+// starts answering requests, and an accepted events.subscribe switches it
+// for good to streaming the subscription's batches.
+func (c *conn) Receive(ctx actor.Context) { c.behavior.Receive(ctx) }
+
+// requests is the first behaviour: lines are requests, answered in order,
+// one at a time.
+func (c *conn) requests(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *lineMsg:
+		c.queue = append(c.queue, msg)
+		c.pump(ctx)
+	case *api.Reply:
+		c.finish(ctx, msg)
+	case *actor.DeadLetterResponse:
+		c.finish(ctx, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
+	case *events.Batch:
+		// The subscription's sub can be quicker than its acknowledgement.
+		c.early = append(c.early, msg)
+	case *events.Lost:
+		c.ending = errEventsLost
+	case *events.Failed:
+		c.ending = subFailed(msg)
+	case *eofMsg:
+		c.closing = true
+		// Stopping cancels what waits on this connection: the panes and
+		// the agents' waits watch it.
+		if msg.gone && c.current != nil && waits[c.current.Method] {
+			ctx.Stop(ctx.Self())
+			return
+		}
+		c.pump(ctx)
+	default:
+		c.either(ctx)
+	}
+}
+
+// streaming is the behaviour after an accepted events.subscribe: the
+// connection carries its sub's batches and takes no more requests.
+func (c *conn) streaming(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *lineMsg:
+		c.credits <- struct{}{} // read and dropped
+	case *events.Batch:
+		c.stream(msg)
+	case *events.Lost:
+		c.endStream(ctx, errEventsLost)
+	case *events.Failed:
+		c.endStream(ctx, subFailed(msg))
+	case *eofMsg:
+		ctx.Stop(ctx.Self()) // the bus watches the connection and drops the sub
+	default:
+		c.either(ctx)
+	}
+}
+
+var errEventsLost = protocol.Errorf("events_lost", "subscriber fell behind the retained event history; resubscribe")
+
+func subFailed(f *events.Failed) error {
+	return protocol.Errorf(protocol.CodeInternal, "internal error in event subscription: %s; resubscribe", f.Reason)
+}
+
+// either handles what both behaviours handle alike.
+func (c *conn) either(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		c.out = make(chan outItem, 2*window)
@@ -100,40 +170,14 @@ func (c *conn) Receive(ctx actor.Context) {
 		ctx.SetReceiveTimeout(c.opts.IdleTimeout)
 	case *actor.ReceiveTimeout:
 		c.idle(ctx)
-	case *lineMsg:
-		if c.streamID != "" {
-			c.credits <- struct{}{} // a stream takes no more requests
-			return
-		}
-		c.queue = append(c.queue, msg)
-		c.pump(ctx)
-	case *api.Reply:
-		c.finish(ctx, msg)
 	case *writerCaughtUp:
 		c.refill()
-	case *events.Batch:
-		c.stream(msg)
 	case *api.Frames:
 		c.frames(ctx, msg)
 	case *api.Toast:
 		c.push("client.toast", msg)
 	case *api.WindowTitle:
 		c.push("client.window_title", msg)
-	case *events.Lost:
-		c.endStream(ctx, protocol.Errorf("events_lost", "subscriber fell behind the retained event history; resubscribe"))
-	case *events.Failed:
-		c.endStream(ctx, protocol.Errorf(protocol.CodeInternal, "internal error in event subscription: %s; resubscribe", msg.Reason))
-	case *actor.DeadLetterResponse:
-		c.finish(ctx, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
-	case *eofMsg:
-		c.closing = true
-		// Stopping cancels what waits on this connection: the bus and the
-		// panes watch it.
-		if c.streamID != "" || (msg.gone && c.current != nil && waits[c.current.Method]) {
-			ctx.Stop(ctx.Self())
-			return
-		}
-		c.pump(ctx)
 	case *actor.Stopping:
 		// The writer still flushes what is queued, but a client that does
 		// not read gets writeGrace, not the fd for ever.
@@ -213,6 +257,7 @@ func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 			ctx.CancelReceiveTimeout()
 			c.streamID = req.ID
 			c.queue = nil
+			c.behavior.Become(c.streaming)
 			for _, line := range r.Result.(protocol.SubscriptionStarted).Initial {
 				c.write(line, nil)
 			}
@@ -235,7 +280,7 @@ func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 // idle runs when the connection received nothing for IdleTimeout; one that
 // waits for nothing is closed.
 func (c *conn) idle(ctx actor.Context) {
-	if c.current != nil || c.streamID != "" || c.watching {
+	if c.current != nil || c.watching {
 		ctx.SetReceiveTimeout(c.opts.IdleTimeout) // firing disarmed it
 		return
 	}
@@ -252,22 +297,15 @@ func (c *conn) push(event string, data any) {
 // stream writes one batch of events; the sub sends the next once the
 // writer has flushed this one and the bus has passed the Ack on.
 func (c *conn) stream(b *events.Batch) {
-	if c.streamID == "" {
-		c.early = append(c.early, b)
-		return
-	}
 	c.enqueue(outItem{lines: b.Lines, after: c.ackToBus})
 }
 
 // endStream writes the error line that ends a stream (events_lost, or
 // internal_error when its sub failed) after what is queued, and closes the
-// connection. An end that overtakes the subscription's acknowledgement
-// waits for it, so the line carries the subscribe request's id.
+// connection. (An end that overtakes the subscription's acknowledgement
+// is kept by the requests behaviour until then, so the line carries the
+// subscribe request's id.)
 func (c *conn) endStream(ctx actor.Context, err error) {
-	if c.streamID == "" && c.current != nil && c.current.Method == "events.subscribe" {
-		c.ending = err
-		return
-	}
 	c.write(protocol.EncodeError(c.streamID, err), nil)
 	ctx.Stop(ctx.Self())
 }

@@ -22,7 +22,7 @@ func TestConn_SlowClientNeverBlocksTheActor(t *testing.T) {
 	defer client.Close()
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }))
 	defer system.Shutdown()
-	c := &conn{c: server, opts: Options{}}
+	c := newConn(server, Options{})
 	pid := system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return c }))
 	const n = 1000 // far more than the channel holds
 	for i := 0; i < n; i++ {

@@ -211,7 +211,7 @@ func TestConn_Credits_ClientThatNeverReadsIsBounded(t *testing.T) {
 	system := quietSystem(t)
 	server, client := net.Pipe() // unbuffered: the client's answers pile up server-side
 	defer client.Close()
-	system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &conn{c: server} }))
+	system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return newConn(server, Options{}) }))
 
 	const sent = 3000
 	pong, _ := protocol.EncodeSuccess("0000", protocol.Pong{Version: protocol.Version, Protocol: protocol.ProtocolVersion,
@@ -227,6 +227,9 @@ func TestConn_Credits_ClientThatNeverReadsIsBounded(t *testing.T) {
 	}
 	if written > bound {
 		t.Fatalf("server read %d requests from a client that reads nothing; want at most %d", written, bound)
+	}
+	if written < window {
+		t.Fatalf("server read only %d requests; its window is %d", written, window)
 	}
 	// Reading resumes the flow: every request read is answered, in order.
 	_ = client.SetDeadline(time.Now().Add(5 * time.Second))

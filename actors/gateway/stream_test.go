@@ -99,6 +99,10 @@ func TestConn_Stream_EndsOnItsSubsFailure(t *testing.T) {
 		t.Fatalf("failed stream's last line = %s", got)
 	}
 	a.eof(t)
+	// A streaming connection takes no more requests: a ping gets no answer.
+	if _, err := fmt.Fprintln(b.c, `{"id":"p","method":"ping"}`); err != nil {
+		t.Fatal(err)
+	}
 	rename("two")
 	if got := b.line(t); !strings.Contains(got, `"label":"two"`) {
 		t.Fatalf("the other stream got %s", got)
