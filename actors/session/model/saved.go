@@ -1,0 +1,257 @@
+package model
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// SavedVersion is the session.json format written: Herdr's version 3, so a
+// file written by either restores in the other.
+const SavedVersion = 3
+
+// ErrNewerVersion marks a session file written by a newer release.
+var ErrNewerVersion = errors.New("session file is from a newer version")
+
+// Saved is session.json. Unknown keys are tolerated when reading.
+type Saved struct {
+	Version             int              `json:"version"`
+	Active              *int             `json:"active"`
+	Selected            int              `json:"selected"`
+	SidebarWidth        *int             `json:"sidebar_width"`
+	SidebarSectionSplit *float64         `json:"sidebar_section_split"`
+	CollapsedSpaceKeys  []string         `json:"collapsed_space_keys"`
+	Workspaces          []SavedWorkspace `json:"workspaces"`
+}
+
+// SavedWorkspace is one workspace. Pane numbers inside it are the file's
+// own ("raw"); PublicPaneNumbers maps them to the numbers in public ids.
+type SavedWorkspace struct {
+	ID                   *string           `json:"id"`
+	CustomName           *string           `json:"custom_name"`
+	IdentityCwd          string            `json:"identity_cwd"`
+	WorktreeSpace        json.RawMessage   `json:"worktree_space,omitempty"`
+	PublicPaneNumbers    map[string]uint64 `json:"public_pane_numbers"`
+	NextPublicPaneNumber uint64            `json:"next_public_pane_number"`
+	PublicTabNumbers     []uint64          `json:"public_tab_numbers"`
+	NextPublicTabNumber  uint64            `json:"next_public_tab_number"`
+	ActiveTab            int               `json:"active_tab"`
+	Tabs                 []SavedTab        `json:"tabs"`
+}
+
+// SavedTab is one tab: its tree over raw pane numbers and those panes.
+type SavedTab struct {
+	CustomName *string              `json:"custom_name"`
+	Zoomed     bool                 `json:"zoomed"`
+	Focused    *uint64              `json:"focused"`
+	RootPane   *uint64              `json:"root_pane"`
+	Layout     SavedNode            `json:"layout"`
+	Panes      map[string]SavedPane `json:"panes"`
+}
+
+// SavedNode is a layout tree node: {"Pane":N} or {"Split":{…}}.
+type SavedNode struct {
+	Pane  *uint64     `json:"Pane,omitempty"`
+	Split *SavedSplit `json:"Split,omitempty"`
+}
+
+// SavedSplit divides a node: Horizontal is side by side (API "right"),
+// Vertical is stacked ("down").
+type SavedSplit struct {
+	Direction string    `json:"direction"`
+	Ratio     float64   `json:"ratio"`
+	First     SavedNode `json:"first"`
+	Second    SavedNode `json:"second"`
+}
+
+// SavedPane is what a pane keeps across a restart.
+type SavedPane struct {
+	Cwd              string                     `json:"cwd"`
+	Label            *string                    `json:"label,omitempty"`
+	AgentName        *string                    `json:"agent_name,omitempty"`
+	ManagedAgentKind *string                    `json:"managed_agent_kind,omitempty"`
+	AgentSession     *protocol.AgentSessionInfo `json:"agent_session,omitempty"`
+	LaunchArgv       []string                   `json:"launch_argv,omitempty"`
+}
+
+// Save describes the model as session.json. extra adds what the session
+// keeps of a pane beyond its place (its agent session).
+func (m *Model) Save(extra func(*Pane) SavedPane) Saved {
+	s := Saved{Version: SavedVersion, CollapsedSpaceKeys: []string{}, Workspaces: make([]SavedWorkspace, 0, len(m.Workspaces))}
+	split := 0.4
+	s.SidebarSectionSplit = &split
+	for i, w := range m.Workspaces {
+		if w == m.Focused {
+			s.Active, s.Selected = &i, i
+		}
+		s.Workspaces = append(s.Workspaces, saveWorkspace(m, w, extra))
+	}
+	return s
+}
+
+func saveWorkspace(m *Model, w *Workspace, extra func(*Pane) SavedPane) SavedWorkspace {
+	id := w.ID
+	sw := SavedWorkspace{
+		ID: &id, IdentityCwd: w.Cwd, PublicPaneNumbers: map[string]uint64{},
+		NextPublicPaneNumber: w.NextPane + 1, NextPublicTabNumber: w.NextTab + 1,
+		ActiveTab: max(w.TabIndex(w.Active), 0),
+	}
+	if w.Label != "" {
+		sw.CustomName = &w.Label
+	}
+	// Raw numbers are the public ones: unique within the workspace.
+	raw := func(termID string) uint64 { return paneNumber(m.terms[termID].ID) }
+	var node func(n *layout.Node) SavedNode
+	node = func(n *layout.Node) SavedNode {
+		if n.IsLeaf() {
+			r := raw(n.Leaf)
+			return SavedNode{Pane: &r}
+		}
+		dir := "Horizontal"
+		if n.Dir == layout.SplitDown {
+			dir = "Vertical"
+		}
+		return SavedNode{Split: &SavedSplit{Direction: dir, Ratio: n.Ratio, First: node(n.First), Second: node(n.Second)}}
+	}
+	for _, t := range w.Tabs {
+		sw.PublicTabNumbers = append(sw.PublicTabNumbers, tabNumber(t.ID))
+		st := SavedTab{Zoomed: t.Zoomed, Layout: node(t.Root), Panes: map[string]SavedPane{}}
+		if t.Label != "" {
+			st.CustomName = &t.Label
+		}
+		focused, root := raw(t.Focused), raw(t.Root.Leaves()[0])
+		st.Focused, st.RootPane = &focused, &root
+		for _, p := range m.TabPanes(t) {
+			r := paneNumber(p.ID)
+			key := strconv.FormatUint(r, 10)
+			sw.PublicPaneNumbers[key] = r
+			sp := SavedPane{}
+			if extra != nil {
+				sp = extra(p)
+			}
+			sp.Cwd = p.Cwd
+			if p.Label != "" {
+				sp.Label = &p.Label
+			}
+			st.Panes[key] = sp
+		}
+		sw.Tabs = append(sw.Tabs, st)
+	}
+	return sw
+}
+
+// paneNumber is N of "wX:pN".
+func paneNumber(id string) uint64 {
+	_, _, num, _ := protocol.SplitChildID(id)
+	n, _ := strconv.ParseUint(num, 10, 64)
+	return n
+}
+
+// tabNumber is N of "wX:tN".
+func tabNumber(id string) uint64 { return paneNumber(id) }
+
+// Parse reads session.json: version 3, or version 2 (a workspace was one
+// layout) migrated. A newer version is ErrNewerVersion; a file that is not
+// a session at all is an error.
+func Parse(data []byte) (*Saved, error) {
+	var head struct {
+		Version    int               `json:"version"`
+		Workspaces []json.RawMessage `json:"workspaces"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("not a session file: %w", err)
+	}
+	if head.Version > SavedVersion {
+		return nil, fmt.Errorf("%w (version %d; this release reads up to %d)", ErrNewerVersion, head.Version, SavedVersion)
+	}
+	var s Saved
+	if err := json.Unmarshal(data, &s); err != nil {
+		// Version 2 workspaces do not fit; they are migrated below.
+		s = Saved{}
+		var top struct {
+			Active   *int `json:"active"`
+			Selected int  `json:"selected"`
+		}
+		if err := json.Unmarshal(data, &top); err != nil {
+			return nil, fmt.Errorf("not a session file: %w", err)
+		}
+		s.Active, s.Selected = top.Active, top.Selected
+	}
+	s.Version = head.Version
+	s.Workspaces = s.Workspaces[:0]
+	for i, raw := range head.Workspaces {
+		w, err := parseWorkspace(raw)
+		if err != nil {
+			return nil, fmt.Errorf("workspace %d: %w", i+1, err)
+		}
+		s.Workspaces = append(s.Workspaces, w)
+	}
+	return &s, nil
+}
+
+func parseWorkspace(raw json.RawMessage) (SavedWorkspace, error) {
+	var probe map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &probe); err != nil {
+		return SavedWorkspace{}, err
+	}
+	if _, ok := probe["identity_cwd"]; ok {
+		var w SavedWorkspace
+		err := json.Unmarshal(raw, &w)
+		return w, err
+	}
+	if _, ok := probe["layout"]; !ok {
+		return SavedWorkspace{}, errors.New("neither the current nor the version 2 shape")
+	}
+	var legacy struct {
+		CustomName *string `json:"custom_name"`
+		SavedTab
+	}
+	if err := json.Unmarshal(raw, &legacy); err != nil {
+		return SavedWorkspace{}, err
+	}
+	tab := legacy.SavedTab
+	w := SavedWorkspace{CustomName: legacy.CustomName, Tabs: []SavedTab{tab}}
+	// Its identity is its root pane's cwd (else the first pane's).
+	first := legacy.RootPane
+	if first == nil {
+		first = tab.Layout.first()
+	}
+	if first != nil {
+		w.IdentityCwd = tab.Panes[strconv.FormatUint(*first, 10)].Cwd
+	}
+	if w.IdentityCwd == "" && len(tab.Panes) > 0 {
+		w.IdentityCwd = tab.Panes[slices.Sorted(maps.Keys(tab.Panes))[0]].Cwd
+	}
+	return w, nil
+}
+
+// first is the first pane of a tree, or nil.
+func (n SavedNode) first() *uint64 {
+	switch {
+	case n.Pane != nil:
+		return n.Pane
+	case n.Split != nil:
+		if f := n.Split.First.first(); f != nil {
+			return f
+		}
+		return n.Split.Second.first()
+	}
+	return nil
+}
+
+// raws lists a tree's raw pane numbers in layout order.
+func (n SavedNode) raws(out []uint64) []uint64 {
+	switch {
+	case n.Pane != nil:
+		return append(out, *n.Pane)
+	case n.Split != nil:
+		return n.Split.Second.raws(n.Split.First.raws(out))
+	}
+	return out
+}

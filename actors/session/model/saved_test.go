@@ -1,0 +1,204 @@
+package model
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// shape describes a model without terminal ids, for comparing a model
+// with its restored copy.
+func shape(m *Model) string {
+	var b strings.Builder
+	for _, w := range m.Workspaces {
+		fmt.Fprintf(&b, "%s label=%q cwd=%s next=%d/%d focused=%v active=%s\n", w.ID, w.Label, w.Cwd, w.NextTab, w.NextPane, m.Focused == w, w.Active.ID)
+		for _, t := range w.Tabs {
+			tree := t.Root.String()
+			for _, p := range m.TabPanes(t) {
+				tree = strings.ReplaceAll(tree, p.TermID, p.ID)
+			}
+			fmt.Fprintf(&b, "  %s label=%q zoomed=%v focused=%s tree=%s\n", t.ID, t.Label, t.Zoomed, m.Term(t.Focused).ID, tree)
+			for _, p := range m.TabPanes(t) {
+				fmt.Fprintf(&b, "    %s label=%q cwd=%s\n", p.ID, p.Label, p.Cwd)
+			}
+		}
+	}
+	return b.String()
+}
+
+func terms() func() string {
+	n := 0
+	return func() string { n++; return fmt.Sprintf("term_r%d", n) }
+}
+
+func roundTrip(t *testing.T, m *Model) *Model {
+	t.Helper()
+	data, err := json.Marshal(m.Save(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Parse(data)
+	if err != nil {
+		t.Fatalf("parse our own file: %v\n%s", err, data)
+	}
+	out := New(m.Area)
+	if _, err := out.Restore(s, terms()); err != nil {
+		t.Fatalf("restore: %v\n%s", err, data)
+	}
+	return out
+}
+
+func TestSaveRestore_RoundTrip(t *testing.T) {
+	b := &builder{m: New(layout.Rect{W: 120, H: 40})}
+	w1, p1 := b.workspace("api")
+	p1.Label, p1.Cwd = "editor", "/tmp"
+	p2 := b.split(p1)
+	p3 := b.split(p2)
+	p3.Tab.Root.Resize(p3.TermID, layout.Side("left"), 0.1)
+	b.closePane(p2) // numbers keep their gaps
+	t2, q := b.tab(w1)
+	t2.Label = "logs"
+	b.split(q).Tab.Zoomed = true
+	t2.Focused = q.TermID
+	w1.Active = t2
+	_, r := b.workspace("")
+	b.m.FocusPane(r)
+	b.m.FocusPane(p3)
+	b.m.Workspaces = MoveTo(b.m.Workspaces, 1, 0)
+
+	got := roundTrip(t, b.m)
+	if want := shape(b.m); shape(got) != want {
+		t.Fatalf("restored:\n%s\nwant:\n%s", shape(got), want)
+	}
+	check(t, got, "restored")
+	// Counters carry on: the next ids are the ones the old model would give.
+	if id := got.NextPaneID(got.Workspace("w1")); id != b.m.NextPaneID(w1) {
+		t.Fatalf("next pane id %s, want %s", id, b.m.NextPaneID(w1))
+	}
+	if w := got.AddWorkspace("", "/", "x"); w.ID != "w3" {
+		t.Fatalf("next workspace %s", w.ID)
+	}
+}
+
+// A file written by hand from Herdr's documented version-3 shape restores.
+func TestRestore_HerdrV3File(t *testing.T) {
+	const file = `{"version":3,"active":0,"selected":0,"sidebar_width":null,"sidebar_section_split":0.4,"collapsed_space_keys":[],
+ "workspaces":[{"id":"w1","custom_name":null,"identity_cwd":"/repo",
+   "worktree_space":{"key":"k","label":"repo","repo_root":"/repo","checkout_path":"/repo","is_linked_worktree":false},
+   "public_pane_numbers":{"7":1,"9":2},"next_public_pane_number":3,"public_tab_numbers":[1],"next_public_tab_number":2,
+   "active_tab":0,
+   "tabs":[{"custom_name":null,"zoomed":false,"focused":9,"root_pane":7,
+     "layout":{"Split":{"direction":"Horizontal","ratio":0.5,"first":{"Pane":7},"second":{"Pane":9}}},
+     "panes":{"7":{"cwd":"/repo","label":"editor",
+                   "agent_session":{"source":"herdr:claude","agent":"claude","kind":"id","value":"abc"}},
+              "9":{"cwd":"/repo/src"}}}]}],"some_future_key":true}`
+	s, err := Parse([]byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(layout.Rect{W: 80, H: 24})
+	panes, err := m.Restore(s, terms())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "w1 label=\"\" cwd=/repo next=1/2 focused=true active=w1:t1\n" +
+		"  w1:t1 label=\"\" zoomed=false focused=w1:p2 tree=(w1:p1 right 0.50 w1:p2)\n" +
+		"    w1:p1 label=\"editor\" cwd=/repo\n" +
+		"    w1:p2 label=\"\" cwd=/repo/src\n"
+	if got := shape(m); got != want {
+		t.Fatalf("restored:\n%s\nwant:\n%s", got, want)
+	}
+	if len(panes) != 2 || panes[0].Saved.AgentSession == nil || panes[0].Saved.AgentSession.Value != "abc" {
+		t.Fatalf("restored panes %+v: the agent session must come along", panes)
+	}
+}
+
+// Version 2: a workspace was one layout.
+func TestParse_MigratesVersion2(t *testing.T) {
+	const file = `{"version":2,"active":0,"selected":0,"workspaces":[{"custom_name":"old",
+		"layout":{"Split":{"direction":"Vertical","ratio":0.3,"first":{"Pane":4},"second":{"Pane":5}}},
+		"panes":{"4":{"cwd":"/srv"},"5":{"cwd":"/srv/x"}},"zoomed":true,"focused":5,"root_pane":4}]}`
+	s, err := Parse([]byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(layout.Rect{W: 80, H: 24})
+	if _, err := m.Restore(s, terms()); err != nil {
+		t.Fatal(err)
+	}
+	want := "w1 label=\"old\" cwd=/srv next=1/2 focused=true active=w1:t1\n" +
+		"  w1:t1 label=\"\" zoomed=true focused=w1:p2 tree=(w1:p1 down 0.30 w1:p2)\n" +
+		"    w1:p1 label=\"\" cwd=/srv\n" +
+		"    w1:p2 label=\"\" cwd=/srv/x\n"
+	if got := shape(m); got != want {
+		t.Fatalf("restored:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestParse_RefusesWhatItCannotRead(t *testing.T) {
+	for name, file := range map[string]string{
+		"truncated": `{"version":3,"workspaces":[{"id":"w1","identity_cwd":"/"`,
+		"not json":  `hello`,
+		"shapeless": `{"version":3,"workspaces":[{"id":"w1"}]}`,
+	} {
+		if _, err := Parse([]byte(file)); err == nil {
+			t.Errorf("%s: parsed", name)
+		}
+	}
+	if _, err := Parse([]byte(`{"version":4,"workspaces":[]}`)); !errors.Is(err, ErrNewerVersion) {
+		t.Errorf("version 4: %v, want ErrNewerVersion", err)
+	}
+}
+
+func TestRestore_RefusesContradictions(t *testing.T) {
+	for name, file := range map[string]string{
+		"pane twice":    `{"version":3,"workspaces":[{"id":"w1","identity_cwd":"/","tabs":[{"layout":{"Split":{"direction":"Horizontal","ratio":0.5,"first":{"Pane":1},"second":{"Pane":1}}},"panes":{}}]}]}`,
+		"focus outside": `{"version":3,"workspaces":[{"id":"w1","identity_cwd":"/","tabs":[{"focused":8,"layout":{"Pane":1},"panes":{}}]}]}`,
+		"bad direction": `{"version":3,"workspaces":[{"id":"w1","identity_cwd":"/","tabs":[{"layout":{"Split":{"direction":"Diagonal","ratio":0.5,"first":{"Pane":1},"second":{"Pane":2}}},"panes":{}}]}]}`,
+		"empty node":    `{"version":3,"workspaces":[{"id":"w1","identity_cwd":"/","tabs":[{"layout":{"Split":{"direction":"Vertical","ratio":0.5,"first":{},"second":{"Pane":2}}},"panes":{}}]}]}`,
+	} {
+		s, err := Parse([]byte(file))
+		if err != nil {
+			t.Errorf("%s: parse: %v", name, err)
+			continue
+		}
+		m := New(layout.Rect{W: 80, H: 24})
+		if _, err := m.Restore(s, terms()); err == nil {
+			t.Errorf("%s: restored", name)
+		} else if len(m.Workspaces) != 0 || m.Term("term_r1") != nil {
+			t.Errorf("%s: a refused restore left %d workspaces", name, len(m.Workspaces))
+		}
+	}
+}
+
+// Duplicate and missing workspace ids get new ones after the highest.
+func TestRestore_WorkspaceIDs(t *testing.T) {
+	file := `{"version":3,"active":2,"workspaces":[` +
+		`{"id":"w4","identity_cwd":"/a","tabs":[{"layout":{"Pane":1},"panes":{}}]},` +
+		`{"id":"w4","identity_cwd":"/b","tabs":[{"layout":{"Pane":1},"panes":{}}]},` +
+		`{"identity_cwd":"/c","tabs":[{"layout":{"Pane":1},"panes":{}}]}]}`
+	s, err := Parse([]byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(layout.Rect{W: 80, H: 24})
+	if _, err := m.Restore(s, terms()); err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, w := range m.Workspaces {
+		ids = append(ids, w.ID)
+	}
+	if got := strings.Join(ids, ","); got != "w4,w5,w6" || m.Focused.ID != "w6" {
+		t.Fatalf("ids %s focused %s", got, m.Focused.ID)
+	}
+	check(t, m, "ids")
+	if _, err := m.ResolvePane(protocol.PaneID("w5", 1)); err != nil {
+		t.Fatal(err)
+	}
+}
