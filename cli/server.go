@@ -79,11 +79,12 @@ func (a *app) runServer() int {
 		return 1
 	}
 	err = server.Run(server.Options{
-		SocketPath: sock,
-		ConfigPath: configPath,
-		LogPath:    filepath.Join(logDir, "herdr-server.log"),
-		Env:        a.env,
-		Banner:     a.stderr,
+		SocketPath:  sock,
+		ConfigPath:  configPath,
+		LogPath:     filepath.Join(logDir, "herdr-server.log"),
+		Env:         a.env,
+		Banner:      a.stderr,
+		SessionFile: a.sessionFile(sock),
 	})
 	if err == nil {
 		return 0
@@ -94,6 +95,11 @@ func (a *app) runServer() int {
 	}
 	fmt.Fprintf(a.stderr, "error: %v\n", err)
 	return 1
+}
+
+// sessionFile is where the session whose server runs at sock is kept.
+func (a *app) sessionFile(sock string) string {
+	return filepath.Join(protocol.SessionDir(a.env, a.serverSession(sock)), "session.json")
 }
 
 // serverSession names the session whose server runs at sock, for its log

@@ -21,6 +21,7 @@ import (
 	"github.com/herdr-go/herdr/actors/gateway"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session"
+	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -36,6 +37,9 @@ type Options struct {
 	Env func(string) string
 	// Banner receives the start-up lines (stderr in production).
 	Banner io.Writer
+	// SessionFile is the session.json the session is restored from and
+	// kept in; "" keeps nothing.
+	SessionFile string
 }
 
 // Run starts the server and blocks until it is stopped by server.stop or a signal.
@@ -63,6 +67,8 @@ func Run(opts Options) error {
 	for _, w := range warnings {
 		log.Warn("agent manifest override ignored", "err", w.Error())
 	}
+
+	sessionFile, saved := loadSession(opts.SessionFile, log, opts.Banner)
 
 	listener, err := protocol.Listen(opts.SocketPath)
 	if err != nil {
@@ -104,18 +110,20 @@ func Run(opts Options) error {
 		routes[method] = clientsPID
 	}
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
-		Events:     busPID,
-		Clients:    clientsPID,
-		Catalog:    catalog,
-		CatalogDir: catalogDir,
-		SocketPath: opts.SocketPath,
-		ConfigPath: opts.ConfigPath,
-		BinPath:    bin,
-		Env:        opts.Env,
-		Log:        log,
-		Config:     cfg,
-		Cols:       cfg.Advanced.HeadlessCols,
-		Rows:       cfg.Advanced.HeadlessRows,
+		Events:      busPID,
+		Clients:     clientsPID,
+		Catalog:     catalog,
+		CatalogDir:  catalogDir,
+		SocketPath:  opts.SocketPath,
+		ConfigPath:  opts.ConfigPath,
+		BinPath:     bin,
+		Env:         opts.Env,
+		Log:         log,
+		Config:      cfg,
+		Cols:        cfg.Advanced.HeadlessCols,
+		Rows:        cfg.Advanced.HeadlessRows,
+		SessionFile: sessionFile,
+		Restore:     saved,
 	}), "session")
 	if err != nil {
 		listener.Close()
@@ -188,6 +196,28 @@ type spawnRequest struct {
 type spawnResult struct {
 	pid *actor.PID
 	err error
+}
+
+// loadSession reads the session file to restore. A file that cannot be
+// used was moved aside (and is reported here); one that cannot even be
+// read is left alone and nothing is saved over it.
+func loadSession(path string, log *slog.Logger, banner io.Writer) (string, *model.Saved) {
+	if path == "" {
+		return "", nil
+	}
+	saved, problem, err := session.ReadSessionFile(path)
+	switch {
+	case err != nil:
+		log.Error("session file unreadable; this run will not save over it", "path", path, "err", err)
+		fmt.Fprintf(banner, "warning: session file %s unreadable (%v); not restoring or saving\n", path, err)
+		return "", nil
+	case problem != "":
+		log.Error("session file not restored", "path", path, "problem", problem)
+		fmt.Fprintf(banner, "warning: session file not restored: %s\n", problem)
+	case saved != nil:
+		log.Info("restoring session", "path", path, "workspaces", len(saved.Workspaces))
+	}
+	return path, saved
 }
 
 func openLog(path string) (*os.File, error) {

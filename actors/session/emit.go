@@ -78,6 +78,9 @@ func (s *Session) settle(ctx actor.Context, before focusState) {
 		p := s.terms[after.pane]
 		s.emit(protocol.PaneRefEvent{Kind: "pane_focused", PaneID: p.ID, WorkspaceID: p.WS.ID}, s.paneFields(p))
 	}
+	if len(s.outbox) > 0 {
+		s.changed(ctx) // to the session file, in a while
+	}
 	if s.opts.Events != nil {
 		for _, e := range s.outbox {
 			ctx.Send(s.opts.Events, e)

@@ -45,6 +45,10 @@ type Options struct {
 	// wsactor.Props and tabactor.Props (tests wrap them).
 	WorkspaceProps func(wsactor.Seed) *actor.Props
 	TabProps       func(tabactor.Seed) *actor.Props
+	// SessionFile is the session.json to keep the session in; "" keeps
+	// nothing. Restore is what it held at start (nil for nothing).
+	SessionFile string
+	Restore     *model.Saved
 }
 
 // Session is the actor that owns the session's structure.
@@ -56,6 +60,8 @@ type Session struct {
 	// timers holds every pending timer, cancelled when the session stops.
 	timers api.Timers
 
+	persist  *persister // nil when nothing is kept (persist.go)
+	stopping bool       // the session is stopping, and its children with it
 	// m is the topology; terms are the session's records of its panes.
 	m        *model.Model
 	terms    map[string]*paneRec // by terminal id
@@ -207,8 +213,21 @@ func (s *Session) Receive(ctx actor.Context) {
 		msg = s.timers.Fired(f)
 	}
 	switch msg := msg.(type) {
+	case *actor.Started:
+		if s.opts.Restore != nil {
+			before := s.focusNow()
+			s.restore(ctx, s.opts.Restore)
+			s.settle(ctx, before)
+		}
+		if s.opts.SessionFile != "" {
+			s.persist = newPersister(s.opts.SessionFile, s.opts.Log)
+		}
 	case *actor.Stopping:
+		s.stopping = true
+		s.finalSave()
 		s.timers.StopAll()
+	case *saveDue:
+		s.save()
 	case *api.Call:
 		before := s.focusNow()
 		s.dispatch(ctx, msg)
@@ -233,6 +252,9 @@ func (s *Session) Receive(ctx actor.Context) {
 			s.paneGone(ctx, p)
 		}
 	case *actor.Terminated:
+		if s.stopping {
+			return // its children stop with it
+		}
 		// A pane actor the supervisor stopped after a panic (a pane closed
 		// on purpose is forgotten before it stops): it closes as if its
 		// program had exited, so nothing is left pointing at a dead actor.

@@ -123,14 +123,24 @@ func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneS
 		Label:   setup.label,
 		Command: setup.command,
 	}}
+	if err := s.spawnPane(ctx, p, setup, rect); err != nil {
+		return nil, err
+	}
+	s.m.AddPane(p.Pane)
+	s.terms[termID] = p
+	return p, nil
+}
+
+// spawnPane starts p's program and its actor at the size of rect.
+func (s *Session) spawnPane(ctx actor.Context, p *paneRec, setup paneSetup, rect layout.Rect) error {
 	p.cols, p.rows = s.contentSize(rect)
 	p.sizeRev = 1
 	argv, err := s.argv(setup)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	spec := pane.Spec{
-		TerminalID:      termID,
+		TerminalID:      p.TermID,
 		Argv:            argv,
 		Cwd:             setup.cwd,
 		Env:             s.paneEnv(p, setup.env),
@@ -138,21 +148,19 @@ func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneS
 		Rows:            p.rows,
 		ScrollbackBytes: s.cfg.Advanced.ScrollbackLimitBytes,
 		Catalog:         s.catalog,
-		Log:             s.opts.Log.With("pane", p.ID, "terminal", termID),
+		Log:             s.opts.Log.With("pane", p.ID, "terminal", p.TermID),
 	}
 	props, abort, err := s.opts.PaneProps(spec)
 	if err != nil {
-		return nil, protocol.Errorf(protocol.CodePaneSplitFailed, "cannot start %s: %v", argv[0], err)
+		return protocol.Errorf(protocol.CodePaneSplitFailed, "cannot start %s: %v", argv[0], err)
 	}
-	pid, err := ctx.SpawnNamed(props, termID)
+	pid, err := ctx.SpawnNamed(props, p.TermID)
 	if err != nil {
 		abort()
-		return nil, protocol.Errorf(protocol.CodePaneSplitFailed, "start pane: %v", err)
+		return protocol.Errorf(protocol.CodePaneSplitFailed, "start pane: %v", err)
 	}
 	p.pid = pid
-	s.m.AddPane(p.Pane)
-	s.terms[termID] = p
-	return p, nil
+	return nil
 }
 
 // paneEnv is the server's environment, then the caller's, then herdr's own

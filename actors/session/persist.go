@@ -1,0 +1,197 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/session/model"
+)
+
+// Persistence: the session writes session.json (Herdr's version-3 shape)
+// saveDelay after a change, and once more when it stops. The session
+// marshals the model itself (it is the model's only reader and writer) and
+// hands the bytes to a writer goroutine, so no file I/O runs in Receive;
+// the writer keeps only the newest bytes when it falls behind.
+
+// saveDelay is how long after a change the session file is written.
+const saveDelay = 5 * time.Second
+
+// saveDue is the save timer going off.
+type saveDue struct{}
+
+// persister owns the session file's writer goroutine.
+type persister struct {
+	path  string
+	log   *slog.Logger
+	queue chan []byte   // capacity 1: the newest bytes to write
+	done  chan struct{} // closed when the writer has written its last
+	timer uint64        // the pending save, 0 for none
+	last  []byte        // the bytes last handed to the writer
+}
+
+func newPersister(path string, log *slog.Logger) *persister {
+	p := &persister{path: path, log: log, queue: make(chan []byte, 1), done: make(chan struct{})}
+	go p.writeLoop()
+	return p
+}
+
+func (p *persister) writeLoop() {
+	defer close(p.done)
+	for data := range p.queue {
+		if err := WriteSessionFile(p.path, data); err != nil {
+			p.log.Error("session file not saved", "path", p.path, "err", err)
+		}
+	}
+}
+
+// hand queues data for writing, replacing bytes not written yet.
+func (p *persister) hand(data []byte) {
+	if bytes.Equal(data, p.last) {
+		return
+	}
+	p.last = data
+	for {
+		select {
+		case p.queue <- data:
+			return
+		default:
+			select {
+			case <-p.queue: // superseded
+			default:
+			}
+		}
+	}
+}
+
+// changed arms the save timer after a change, unless one is pending.
+func (s *Session) changed(ctx actor.Context) {
+	if s.persist != nil && s.persist.timer == 0 {
+		s.persist.timer = s.timers.After(ctx, saveDelay, &saveDue{})
+	}
+}
+
+// save hands the model's current file to the writer.
+func (s *Session) save() {
+	if s.persist == nil {
+		return
+	}
+	s.persist.timer = 0
+	data, err := json.MarshalIndent(s.m.Save(s.savedPane), "", "  ")
+	if err != nil {
+		s.opts.Log.Error("session file not encoded", "err", err)
+		return
+	}
+	s.persist.hand(append(data, '\n'))
+}
+
+// savedPane is what the session keeps of a pane beyond its place: the
+// agent session its agent reported.
+func (s *Session) savedPane(p *model.Pane) model.SavedPane {
+	if r := s.terms[p.TermID]; r != nil && r.hook != nil && r.hook.session != nil {
+		ref := *r.hook.session
+		return model.SavedPane{AgentSession: &ref}
+	}
+	return model.SavedPane{}
+}
+
+// finalSave writes the file one last time as the session stops, waiting
+// (at most a few seconds) for the writer.
+func (s *Session) finalSave() {
+	if s.persist == nil {
+		return
+	}
+	s.timers.Cancel(s.persist.timer)
+	s.save()
+	close(s.persist.queue)
+	select {
+	case <-s.persist.done:
+	case <-time.After(5 * time.Second):
+		s.opts.Log.Error("session file still being written at exit", "path", s.persist.path)
+	}
+	s.persist = nil
+}
+
+// WriteSessionFile writes data to path atomically: a temporary file beside
+// the target, synced, then renamed over it. A symlinked path is followed,
+// so the link stays and its target is replaced.
+func WriteSessionFile(path string, data []byte) error {
+	target, err := followLinks(path)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+		return err
+	}
+	tmp := target + ".tmp"
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, target)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
+}
+
+// followLinks resolves a chain of symlinks, allowing a dangling last one
+// (the file a first save creates).
+func followLinks(path string) (string, error) {
+	for range 16 {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		link, err := os.Readlink(path)
+		if err != nil {
+			return "", err
+		}
+		if !filepath.IsAbs(link) {
+			link = filepath.Join(filepath.Dir(path), link)
+		}
+		path = link
+	}
+	return "", fmt.Errorf("%s: too many symlinks", path)
+}
+
+// ReadSessionFile reads the session file. No file is (nil, "", nil). A
+// file that cannot be used (corrupt, or from a newer release) is moved
+// aside to path.bad-<time>, never overwritten or dropped, and reported:
+// the result is then nil with a description of what happened.
+func ReadSessionFile(path string) (saved *model.Saved, problem string, err error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil, "", nil // nothing there to lose
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	saved, perr := model.Parse(data)
+	if perr == nil {
+		return saved, "", nil
+	}
+	aside := fmt.Sprintf("%s.bad-%s", path, time.Now().UTC().Format("20060102T150405Z"))
+	if err := os.Rename(path, aside); err != nil {
+		return nil, "", fmt.Errorf("session file unusable (%v) and not moved aside: %w", perr, err)
+	}
+	return nil, fmt.Sprintf("%v; moved aside to %s", perr, aside), nil
+}

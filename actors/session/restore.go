@@ -1,0 +1,64 @@
+package session
+
+import (
+	"os"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/session/model"
+)
+
+// restore rebuilds a saved session as the session starts: the model takes
+// the saved topology, and each pane gets a new shell in its saved cwd (or,
+// when that is gone, its workspace's, else home). A pane whose shell
+// cannot start is left out; a tab or workspace left empty goes with it.
+func (s *Session) restore(ctx actor.Context, saved *model.Saved) {
+	panes, err := s.m.Restore(saved, s.newTermID)
+	if err != nil {
+		s.opts.Log.Error("session not restored", "err", err)
+		return
+	}
+	var failed []*model.Pane
+	for _, r := range panes {
+		p := &paneRec{Pane: r.Pane}
+		p.Cwd = s.restoreCwd(p.Cwd, p.WS.Cwd)
+		if err := s.spawnPane(ctx, p, paneSetup{cwd: p.Cwd}, s.m.RectOf(p.Tab, p.TermID)); err != nil {
+			s.opts.Log.Error("pane not restored", "pane", p.ID, "err", err)
+			failed = append(failed, r.Pane)
+			continue
+		}
+		if ref := r.Saved.AgentSession; ref != nil {
+			// Kept for the next save (and a later resume).
+			s.hookOf(p, p.facts).session = ref
+		}
+		s.terms[p.TermID] = p
+	}
+	for _, p := range failed {
+		s.m.Forget(p)
+		if s.m.Detach(p) && s.m.DropTab(p.Tab) {
+			s.m.DropWorkspace(p.WS)
+		}
+	}
+	for _, w := range s.m.Workspaces {
+		w.Auto = deriveLabel(w.Cwd, s.home)
+		s.born(w)
+		for _, t := range w.Tabs {
+			s.born(t)
+		}
+	}
+	s.opts.Log.Info("session restored", "workspaces", len(s.m.Workspaces), "panes", len(panes)-len(failed), "failed", len(failed))
+}
+
+// restoreCwd is a restored pane's working directory: the saved one if it
+// still exists, else its workspace's, else home, else /.
+func (s *Session) restoreCwd(saved, workspace string) string {
+	for _, dir := range []string{saved, workspace, s.home} {
+		if fi, err := os.Stat(dir); dir != "" && err == nil && fi.IsDir() {
+			if dir != saved {
+				s.opts.Log.Warn("saved pane cwd is gone; using another", "saved", saved, "cwd", dir)
+			}
+			return dir
+		}
+	}
+	return "/"
+}

@@ -1,0 +1,244 @@
+//go:build unix
+
+package tests
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// sessionFile is where the server of session name keeps its session.
+func (h *Home) sessionFile(name string) string {
+	return filepath.Join(h.ConfigHome, "herdr", "sessions", name, "session.json")
+}
+
+// topology is a session snapshot without what a restart does not keep:
+// terminal ids, processes, revisions, scroll positions, agent states.
+func topology(t *testing.T, s *Server) protocol.SessionSnapshot {
+	t.Helper()
+	snap := OK[protocol.SessionSnapshotResult](t, s.Call("session.snapshot", nil), "session_snapshot").Snapshot
+	snap.Version, snap.Agents = "", nil
+	for i := range snap.Panes {
+		p := &snap.Panes[i]
+		p.TerminalID, p.Revision, p.Scroll, p.ForegroundCwd, p.TerminalTitle, p.TerminalTitleStripped = "", 0, nil, nil, nil, nil
+		p.AgentSession = nil // kept in the file (checked there), not shown until an agent reports again
+	}
+	return snap
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// A rich session survives `server stop` and a new start: ids, numbers,
+// order, labels, layouts and ratios, zoom and focus; the next ids carry on.
+func TestE2E_Persist_RestartKeepsTheSession(t *testing.T) {
+	h := NewHome(t)
+	proj := filepath.Join(h.Dir, "proj")
+	gone := filepath.Join(h.Dir, "gone")
+	for _, d := range []string{proj, gone} {
+		if err := os.MkdirAll(d, 0o700); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := h.Start(t, "keep")
+	s.CreateWorkspace(t, map[string]any{"cwd": proj, "label": "api"})
+	OK[protocol.PaneInfoResult](t, s.Call("pane.split", map[string]any{"target_pane_id": "w1:p1", "direction": "right"}), "pane_info")
+	OK[protocol.PaneInfoResult](t, s.Call("pane.split", map[string]any{"target_pane_id": "w1:p2", "direction": "down", "ratio": 0.3}), "pane_info")
+	OK[protocol.PaneInfoResult](t, s.Call("pane.rename", map[string]any{"pane_id": "w1:p2", "label": "editor"}), "pane_info")
+	OK[protocol.OK](t, s.Call("pane.close", map[string]any{"pane_id": "w1:p3"}), "ok")
+	OK[protocol.TabCreated](t, s.Call("tab.create", map[string]any{"workspace_id": "w1", "label": "logs"}), "tab_created")
+	OK[protocol.PaneInfoResult](t, s.Call("pane.split", map[string]any{"target_pane_id": "w1:p4", "direction": "down"}), "pane_info")
+	s.Call("pane.zoom", map[string]any{"pane_id": "w1:p5"})
+	s.CreateWorkspace(t, map[string]any{"cwd": gone})
+	s.CreateWorkspace(t, map[string]any{"cwd": h.Dir})
+	OK[protocol.WorkspaceInfoResult](t, s.Call("workspace.rename", map[string]any{"workspace_id": "w3", "label": "notes"}), "workspace_info")
+	OK[protocol.WorkspaceList](t, s.Call("workspace.move", map[string]any{"workspace_id": "w3", "insert_index": 0}), "workspace_list")
+	OK[protocol.OK](t, s.Call("pane.report_agent_session", map[string]any{"pane_id": "w1:p1", "source": "herdr:claude", "agent": "claude", "agent_session_id": "sess-42"}), "ok")
+	OK[protocol.PaneInfoResult](t, s.Call("pane.focus", map[string]any{"pane_id": "w1:p2"}), "pane_info")
+	before := topology(t, s)
+	if _, stderr, code := s.CLI("server", "stop"); code != 0 {
+		t.Fatalf("server stop: %d %s", code, stderr)
+	}
+	s.WaitExit(t)
+
+	data, err := os.ReadFile(h.sessionFile("keep"))
+	if err != nil {
+		t.Fatalf("no session file after a clean stop: %v", err)
+	}
+	if !strings.Contains(string(data), `"value": "sess-42"`) || !strings.Contains(string(data), `"version": 3`) {
+		t.Fatalf("session file lacks the agent session or version:\n%s", data)
+	}
+	// A workspace's folder that is gone: its pane starts in home instead.
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+
+	s2 := h.Start(t, "keep")
+	after := topology(t, s2)
+	for i := range before.Panes {
+		if before.Panes[i].WorkspaceID == "w2" {
+			before.Panes[i].Cwd = after.Panes[i].Cwd // checked below
+		}
+	}
+	if b, a := mustJSON(t, before), mustJSON(t, after); a != b {
+		t.Fatalf("restored session differs.\nbefore:\n%s\nafter:\n%s", b, a)
+	}
+	for _, p := range after.Panes {
+		if p.WorkspaceID == "w2" && (p.Cwd == nil || *p.Cwd == gone) {
+			t.Fatalf("pane %s restored in a folder that is gone: %v", p.PaneID, p.Cwd)
+		}
+	}
+	// Every pane runs a new shell.
+	s2.Run(t, "w1:p2", "echo restored-$((6*7))")
+	s2.WaitLine(t, "w1:p2", "restored-42")
+	// Counters carried on.
+	if c := s2.CreateWorkspace(t, nil); c.Workspace.WorkspaceID != "w4" {
+		t.Fatalf("next workspace %s, want w4", c.Workspace.WorkspaceID)
+	}
+	split := OK[protocol.PaneInfoResult](t, s2.Call("pane.split", map[string]any{"target_pane_id": "w1:p1", "direction": "down"}), "pane_info")
+	if split.Pane.PaneID != "w1:p6" {
+		t.Fatalf("next pane %s, want w1:p6", split.Pane.PaneID)
+	}
+}
+
+// SIGKILL loses at most the changes of the last few seconds: the file on
+// disk is the last one saved, whole.
+func TestE2E_Persist_KillKeepsTheLastSave(t *testing.T) {
+	h := NewHome(t)
+	s := h.Start(t, "kill")
+	s.CreateWorkspace(t, map[string]any{"label": "saved"})
+	file := h.sessionFile("kill")
+	start := time.Now()
+	WaitFor(t, "the first save", func() bool {
+		b, _ := os.ReadFile(file)
+		return strings.Contains(string(b), `"saved"`)
+	})
+	t.Logf("saved %v after the change", time.Since(start).Round(100*time.Millisecond))
+	s.CreateWorkspace(t, map[string]any{"label": "unsaved"})
+	s.Kill(t)
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v map[string]any
+	if err := json.Unmarshal(b, &v); err != nil {
+		t.Fatalf("session file corrupt after SIGKILL: %v", err)
+	}
+	s2 := h.Start(t, "kill")
+	list := OK[protocol.WorkspaceList](t, s2.Call("workspace.list", nil), "workspace_list")
+	if len(list.Workspaces) != 1 || list.Workspaces[0].Label != "saved" {
+		t.Fatalf("after SIGKILL and a restart: %+v, want the saved workspace only", list.Workspaces)
+	}
+}
+
+// A file that cannot be restored is moved aside, reported, never
+// overwritten, and the server starts empty.
+func TestE2E_Persist_BadFileMovedAside(t *testing.T) {
+	for name, body := range map[string]string{
+		"truncated": `{"version":3,"workspaces":[{"id":"w1","identity_cwd":"/"`,
+		"future":    `{"version":9,"workspaces":[]}`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := NewHome(t)
+			file := h.sessionFile("bad")
+			if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, []byte(body), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			s := h.Start(t, "bad")
+			if list := OK[protocol.WorkspaceList](t, s.Call("workspace.list", nil), "workspace_list"); len(list.Workspaces) != 0 {
+				t.Fatalf("restored %d workspaces from a bad file", len(list.Workspaces))
+			}
+			aside, _ := filepath.Glob(file + ".bad-*")
+			if len(aside) != 1 {
+				t.Fatalf("moved aside: %v", aside)
+			}
+			if b, _ := os.ReadFile(aside[0]); string(b) != body {
+				t.Fatalf("the bad file changed when moved aside: %q", b)
+			}
+			if !strings.Contains(s.Output(), "session file not restored") {
+				t.Fatalf("not reported at start:\n%s", s.Output())
+			}
+		})
+	}
+}
+
+// A session file that cannot be written is reported in the log; the server
+// keeps serving and stops cleanly.
+func TestE2E_Persist_UnwritableFile(t *testing.T) {
+	h := NewHome(t)
+	file := h.sessionFile("ro")
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	// A link to a path under a regular file: nothing can be created there,
+	// whatever the user's privileges.
+	blocker := filepath.Join(h.Dir, "blocker")
+	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(blocker, "session.json"), file); err != nil {
+		t.Fatal(err)
+	}
+	s := h.Start(t, "ro")
+	s.CreateWorkspace(t, nil)
+	if _, stderr, code := s.CLI("server", "stop"); code != 0 {
+		t.Fatalf("server stop: %d %s", code, stderr)
+	}
+	if code := s.WaitExit(t); code != 0 {
+		t.Fatalf("server exited %d", code)
+	}
+	log, _ := os.ReadFile(filepath.Join(h.Dir, "s", "herdr", "sessions", "ro", "herdr-server.log"))
+	if !strings.Contains(string(log), "session file not saved") {
+		t.Fatalf("the failed save is not in the log:\n%s", log)
+	}
+}
+
+// A file written by hand in Herdr's documented version-3 shape restores.
+func TestE2E_Persist_HerdrFileRestores(t *testing.T) {
+	h := NewHome(t)
+	repo := filepath.Join(h.Dir, "repo")
+	if err := os.MkdirAll(filepath.Join(repo, "src"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	file := h.sessionFile("herdr")
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	body := strings.NewReplacer("REPO", repo).Replace(`{"version":3,"active":0,"selected":0,"sidebar_width":null,
+	 "sidebar_section_split":0.4,"collapsed_space_keys":[],"workspaces":[{"id":"w1","custom_name":"web","identity_cwd":"REPO",
+	 "public_pane_numbers":{"1":1,"2":2},"next_public_pane_number":3,"public_tab_numbers":[1],"next_public_tab_number":2,
+	 "active_tab":0,"tabs":[{"custom_name":"main","zoomed":false,"focused":2,"root_pane":1,
+	 "layout":{"Split":{"direction":"Vertical","ratio":0.25,"first":{"Pane":1},"second":{"Pane":2}}},
+	 "panes":{"1":{"cwd":"REPO","label":"editor"},"2":{"cwd":"REPO/src"}}}]}]}`)
+	if err := os.WriteFile(file, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := h.Start(t, "herdr")
+	snap := topology(t, s)
+	if len(snap.Panes) != 2 || snap.Panes[0].Label == nil || *snap.Panes[0].Label != "editor" || *snap.Panes[1].Cwd != filepath.Join(repo, "src") {
+		t.Fatalf("panes %s", mustJSON(t, snap.Panes))
+	}
+	if !snap.Panes[1].Focused || snap.Workspaces[0].Label != "web" || snap.Tabs[0].Label != "main" {
+		t.Fatalf("focus or names lost: %s", mustJSON(t, snap))
+	}
+	l := snap.Layouts[0]
+	if len(l.Splits) != 1 || l.Splits[0].Direction != "down" || l.Splits[0].Ratio != 0.25 {
+		t.Fatalf("layout %s", mustJSON(t, l))
+	}
+}
