@@ -123,17 +123,26 @@ func (a *app) stopServer() int {
 	if err != nil {
 		return a.fail(id, err)
 	}
-	c, err := protocol.Connect(sock)
-	if err != nil {
-		fmt.Fprintf(a.stderr, "herdr server is not running or cannot be reached at %s: %v\n", sock, err)
+	if msg := stopAt(sock, "herdr server"); msg != "" {
+		fmt.Fprintln(a.stderr, msg)
 		return 1
 	}
+	return 0
+}
+
+// stopAt stops the server at sock and waits until its socket is gone. It
+// returns "" when stopped, else the message saying why not (what names
+// the server in it).
+func stopAt(sock, what string) string {
+	c, err := protocol.Connect(sock)
+	if err != nil {
+		return fmt.Sprintf("%s is not running or cannot be reached at %s: %v", what, sock, err)
+	}
 	_ = c.Conn().SetDeadline(time.Now().Add(pingTimeout))
-	line, resp, err := roundTrip(c, id, "server.stop", nil)
+	line, resp, err := roundTrip(c, "cli:session:stop", "server.stop", nil)
 	c.Close()
 	if err == nil && resp.Error != nil {
-		fmt.Fprintf(a.stderr, "%s\n", line)
-		return 1
+		return string(line)
 	}
 	// A transport error here usually means the server went away mid-answer;
 	// the poll below decides.
@@ -141,14 +150,13 @@ func (a *app) stopServer() int {
 	for {
 		conn, err := protocol.Dial(sock, 250*time.Millisecond)
 		if err != nil && protocol.IsNotRunning(err) {
-			return 0
+			return ""
 		}
 		if err == nil {
 			conn.Close()
 		}
 		if time.Now().After(deadline) {
-			fmt.Fprintf(a.stderr, "herdr server did not stop within %dms; socket is still reachable at %s\n", stopTimeout.Milliseconds(), sock)
-			return 1
+			return fmt.Sprintf("%s did not stop within %dms; socket is still reachable at %s", what, stopTimeout.Milliseconds(), sock)
 		}
 		time.Sleep(stopPollInterval)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,6 +34,11 @@ type serverStatus struct {
 	Socket        string                       `json:"socket"`
 	Session       string                       `json:"session"`
 	RestartNeeded *bool                        `json:"restart_needed"`
+	// The session file: where it is, when it was last saved (null: never),
+	// and files that could not be restored and were moved aside.
+	SessionFile    string   `json:"session_file"`
+	SessionSavedAt *string  `json:"session_saved_at"`
+	MovedAside     []string `json:"session_files_moved_aside,omitempty"`
 }
 
 type updateStatus struct {
@@ -83,6 +89,11 @@ func (a *app) status(part string, asJSON bool) int {
 	client := &clientStatus{Version: protocol.Version, Channel: channel, Protocol: protocol.ProtocolVersion, Binary: binary, Session: session}
 	srv := a.probe(sock)
 	srv.Session = session
+	srv.SessionFile = a.sessionFile(sock)
+	if fi, err := os.Stat(srv.SessionFile); err == nil {
+		srv.SessionSavedAt = protocol.Ptr(fi.ModTime().UTC().Format(time.RFC3339))
+	}
+	srv.MovedAside, _ = filepath.Glob(srv.SessionFile + ".bad-*")
 	update := &updateStatus{RestartNeeded: srv.RestartNeeded}
 
 	rep := statusReport{Client: client, Server: srv, Update: update}
@@ -118,6 +129,7 @@ func (a *app) status(part string, asJSON bool) int {
 }
 
 func writeServer(w io.Writer, s *serverStatus) {
+	defer writeSessionFile(w, s)
 	if !s.Running {
 		fmt.Fprintf(w, "server:\n  status: not running\n  socket: %s\n", s.Socket)
 		return
@@ -131,6 +143,21 @@ func writeServer(w io.Writer, s *serverStatus) {
 	}
 	fmt.Fprintf(w, "server:\n  status: running\n  version: %s\n  protocol: %s\n  compatible: %s\n  socket: %s\n",
 		version, proto, yesNo(s.Compatible), s.Socket)
+}
+
+// writeSessionFile tells where the session is kept and how fresh it is.
+func writeSessionFile(w io.Writer, s *serverStatus) {
+	saved := "never"
+	if s.SessionSavedAt != nil {
+		saved = *s.SessionSavedAt
+		if at, err := time.Parse(time.RFC3339, saved); err == nil {
+			saved += fmt.Sprintf(" (%s ago)", time.Since(at).Round(time.Second))
+		}
+	}
+	fmt.Fprintf(w, "  session file: %s\n  session saved: %s\n", s.SessionFile, saved)
+	for _, f := range s.MovedAside {
+		fmt.Fprintf(w, "  session file moved aside (not restorable): %s\n", f)
+	}
 }
 
 func yesNo(b *bool) string {

@@ -242,3 +242,49 @@ func TestE2E_Persist_HerdrFileRestores(t *testing.T) {
 		t.Fatalf("layout %s", mustJSON(t, l))
 	}
 }
+
+// `herdr session list|stop|delete` work on named sessions without a
+// server, and `herdr status` tells where the session is kept.
+func TestE2E_SessionCommands(t *testing.T) {
+	h := NewHome(t)
+	s := h.Start(t, "alpha")
+	s.CreateWorkspace(t, nil)
+	out, _, code := RunCLI(t, h.Env, "session", "list", "--json")
+	var list struct {
+		Sessions []struct {
+			Name    string `json:"name"`
+			Default bool   `json:"default"`
+			Running bool   `json:"running"`
+			Dir     string `json:"session_dir"`
+		} `json:"sessions"`
+	}
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list.Sessions) != 2 {
+		t.Fatalf("session list: %d %s", code, out)
+	}
+	if d, a := list.Sessions[0], list.Sessions[1]; d.Name != "default" || !d.Default || d.Running || a.Name != "alpha" || !a.Running {
+		t.Fatalf("sessions %+v", list.Sessions)
+	}
+	if _, stderr, code := RunCLI(t, h.Env, "session", "delete", "alpha"); code != 1 || !strings.Contains(stderr, `"session_delete_failed"`) {
+		t.Fatalf("deleting a running session: %d %s", code, stderr)
+	}
+	if _, stderr, code := RunCLI(t, h.Env, "session", "delete", "default"); code != 1 || !strings.Contains(stderr, "not supported") {
+		t.Fatalf("deleting the default session: %d %s", code, stderr)
+	}
+	status, _, _ := RunCLI(t, h.Env, "--session", "alpha", "status", "server", "--json")
+	if !strings.Contains(status, `"session_file":"`+h.sessionFile("alpha")+`"`) {
+		t.Fatalf("status does not name the session file: %s", status)
+	}
+	if out, stderr, code := RunCLI(t, h.Env, "session", "stop", "alpha"); code != 0 || strings.TrimSpace(out) != "stopped session alpha" {
+		t.Fatalf("session stop: %d %q %s", code, out, stderr)
+	}
+	s.WaitExit(t)
+	if _, err := os.Stat(h.sessionFile("alpha")); err != nil {
+		t.Fatalf("stopping did not save the session: %v", err)
+	}
+	if out, stderr, code := RunCLI(t, h.Env, "session", "delete", "alpha"); code != 0 || strings.TrimSpace(out) != "deleted session alpha" {
+		t.Fatalf("session delete: %d %q %s", code, out, stderr)
+	}
+	if _, err := os.Stat(filepath.Dir(h.sessionFile("alpha"))); !os.IsNotExist(err) {
+		t.Fatalf("the session's directory is still there: %v", err)
+	}
+}
