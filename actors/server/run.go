@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -74,7 +75,7 @@ func Run(opts Options) error {
 	if err != nil {
 		return err
 	}
-	bin, _ := os.Executable()
+	bin := stableBinary(log, opts.LogPath)
 
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(libLog{log.Handler()}).With("lib", "protoactor")
@@ -196,6 +197,50 @@ type spawnRequest struct {
 type spawnResult struct {
 	pid *actor.PID
 	err error
+}
+
+// stableBinary is the path panes get as HERDR_BIN_PATH: the running
+// executable, unless it is a temporary one that `go run` deletes when it
+// ends; that one is copied next to the log, and the copy is used.
+func stableBinary(log *slog.Logger, logPath string) string {
+	bin, err := os.Executable()
+	if err != nil || logPath == "" || !strings.Contains(filepath.ToSlash(bin), "/go-build") {
+		return bin
+	}
+	dst := filepath.Join(filepath.Dir(logPath), "bin", filepath.Base(bin))
+	if err := copyExecutable(bin, dst); err != nil {
+		log.Warn("temporary binary not copied; herdr inside panes may stop working", "bin", bin, "err", err)
+		return bin
+	}
+	return dst
+}
+
+// copyExecutable copies an executable atomically (temp file, rename).
+func copyExecutable(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
+		return err
+	}
+	tmp := dst + ".tmp"
+	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o700)
+	if err != nil {
+		return err
+	}
+	_, err = io.Copy(out, in)
+	if cerr := out.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp, dst)
+	}
+	if err != nil {
+		os.Remove(tmp)
+	}
+	return err
 }
 
 // loadSession reads the session file to restore. A file that cannot be

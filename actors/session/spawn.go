@@ -176,6 +176,10 @@ func (s *Session) paneEnv(p *paneRec, extra map[string]string) []string {
 	for k, v := range extra {
 		env[k] = v
 	}
+	// `herdr` works in every pane: the server's own binary comes first.
+	if dir := filepath.Dir(s.opts.BinPath); s.opts.BinPath != "" && !slices.Contains(filepath.SplitList(env["PATH"]), dir) {
+		env["PATH"] = dir + string(filepath.ListSeparator) + env["PATH"]
+	}
 	for k, v := range map[string]string{
 		"TERM":               "xterm-256color",
 		"COLORTERM":          "truecolor",
