@@ -25,3 +25,14 @@ func TestLibLogDemotesDeadLetters(t *testing.T) {
 		}
 	}
 }
+
+func TestLogLevel(t *testing.T) {
+	for spec, want := range map[string]slog.Level{"": slog.LevelInfo, "debug": slog.LevelDebug, "herdr=warn": slog.LevelWarn, "info,herdr=error": slog.LevelError, "trace": slog.LevelDebug} {
+		if got, err := logLevel(spec); err != nil || got != want {
+			t.Errorf("logLevel(%q) = %v, %v; want %v", spec, got, err, want)
+		}
+	}
+	if _, err := logLevel("loud"); err == nil {
+		t.Error("an unknown level was accepted")
+	}
+}

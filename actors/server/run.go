@@ -56,7 +56,11 @@ func Run(opts Options) error {
 		return err
 	}
 	defer logFile.Close()
-	log := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	level, levelErr := logLevel(opts.Env("HERDR_LOG"))
+	log := slog.New(slog.NewTextHandler(logFile, &slog.HandlerOptions{Level: level}))
+	if levelErr != nil {
+		log.Warn("HERDR_LOG ignored", "err", levelErr)
+	}
 
 	cfg, diags, status := config.Load(opts.ConfigPath)
 	for _, d := range diags {
@@ -265,9 +269,31 @@ func loadSession(path string, log *slog.Logger, banner io.Writer) (string, *mode
 	return path, saved
 }
 
-func openLog(path string) (*os.File, error) {
+func openLog(path string) (io.WriteCloser, error) {
 	if path == "" {
 		return os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	}
-	return protocol.OpenPrivateLog(path)
+	return protocol.OpenLogFile(path, protocol.MaxLogBytes)
+}
+
+// logLevel reads HERDR_LOG: a level (debug, info, warn, error), also in
+// the target=level form ("herdr=debug"), the last one winning. Empty is info.
+func logLevel(spec string) (slog.Level, error) {
+	level := slog.LevelInfo
+	for _, part := range strings.Split(spec, ",") {
+		part = strings.TrimSpace(part)
+		if _, v, ok := strings.Cut(part, "="); ok {
+			part = v
+		}
+		if part == "" {
+			continue
+		}
+		if part == "warning" || part == "trace" {
+			part = map[string]string{"warning": "warn", "trace": "debug"}[part]
+		}
+		if err := level.UnmarshalText([]byte(part)); err != nil {
+			return slog.LevelInfo, fmt.Errorf("unknown level %q in %q", part, spec)
+		}
+	}
+	return level, nil
 }
