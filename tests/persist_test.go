@@ -288,3 +288,46 @@ func TestE2E_SessionCommands(t *testing.T) {
 		t.Fatalf("the session's directory is still there: %v", err)
 	}
 }
+
+// A restored pane whose agent reported its session resumes that agent once
+// a client attaches; a second pane with the same reference gets a shell.
+func TestE2E_Persist_AgentResume(t *testing.T) {
+	h := NewHome(t)
+	bin := filepath.Join(h.Dir, "bin")
+	if err := os.MkdirAll(bin, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	fake := "#!/bin/sh\necho \"claude-resumed $*\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(fake), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for i, kv := range h.Env {
+		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
+			h.Env[i] = "PATH=" + bin + ":" + v
+		}
+	}
+	file := h.sessionFile("resume")
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ref := `"agent_session":{"source":"herdr:claude","agent":"claude","kind":"id","value":"s-1"}`
+	body := `{"version":3,"active":0,"selected":0,"workspaces":[{"id":"w1","identity_cwd":"` + h.Dir + `",
+	 "tabs":[{"zoomed":false,"layout":{"Split":{"direction":"Horizontal","ratio":0.5,"first":{"Pane":1},"second":{"Pane":2}}},
+	 "panes":{"1":{"cwd":"` + h.Dir + `",` + ref + `},"2":{"cwd":"` + h.Dir + `",` + ref + `}}}]}]}`
+	if err := os.WriteFile(file, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := h.Start(t, "resume")
+	s.WaitPrompt(t, "w1:p1")
+	time.Sleep(300 * time.Millisecond) // resumes wait for a client (not a condition to poll)
+	if strings.Contains(s.Read(t, "w1:p1", "recent", 20).Text, "claude-resumed") {
+		t.Fatal("resumed before any client attached")
+	}
+	OK[protocol.OK](t, s.Call("client.resize", map[string]any{"cols": 100, "rows": 30}), "ok")
+	s.WaitLine(t, "w1:p1", "claude-resumed --resume s-1")
+	s.Run(t, "w1:p2", "echo plain-$((1+1))")
+	s.WaitLine(t, "w1:p2", "plain-2")
+	if strings.Contains(s.Read(t, "w1:p2", "recent", 50).Text, "claude-resumed") {
+		t.Fatal("a duplicate session reference was resumed twice")
+	}
+}

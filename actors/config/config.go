@@ -69,8 +69,16 @@ const (
 // Config is the typed content of config.toml.
 type Config struct {
 	Terminal Terminal // [terminal]
+	Session  Session  // [session]
 	Advanced Advanced // [advanced]
 	UI       UI       // [ui]
+}
+
+// Session holds the [session] section.
+type Session struct {
+	// ResumeAgentsOnRestore (resume_agents_on_restore, default true): a
+	// restored pane whose agent reported its session resumes that agent.
+	ResumeAgentsOnRestore bool
 }
 
 // Terminal holds the [terminal] section.
@@ -102,6 +110,7 @@ type Toast struct {
 func Default() Config {
 	return Config{
 		Terminal: Terminal{DefaultShell: "", ShellMode: ShellModeAuto, NewCwd: "follow"},
+		Session:  Session{ResumeAgentsOnRestore: true},
 		Advanced: Advanced{ScrollbackLimitBytes: DefaultScrollbackLimitBytes, HeadlessCols: 200, HeadlessRows: 50},
 		UI:       UI{Toast: Toast{Delivery: ToastOff}},
 	}
@@ -175,6 +184,10 @@ func (d *decoder) walk(raw map[string]any) {
 			if t, ok := d.table(name, v); ok {
 				d.ui(t)
 			}
+		case "session":
+			if t, ok := d.table(name, v); ok {
+				d.session(t)
+			}
 		default:
 			if slices.Contains(knownSections, name) {
 				continue // Known to Herdr, not modelled yet: accepted as is.
@@ -220,6 +233,21 @@ func (d *decoder) terminal(t map[string]any) {
 			} else {
 				d.cfg.Terminal.NewCwd = s
 			}
+		}
+	}
+}
+
+func (d *decoder) session(t map[string]any) {
+	for _, k := range sortedKeys(t) {
+		switch v := t[k]; k {
+		case "resume_agents_on_restore":
+			if b, ok := v.(bool); ok {
+				d.cfg.Session.ResumeAgentsOnRestore = b
+			} else {
+				d.addf("session.%s: expected a boolean, got %s; using default %v", k, typeName(v), d.cfg.Session.ResumeAgentsOnRestore)
+			}
+		default:
+			d.addf("unknown key session.%s", k)
 		}
 	}
 }

@@ -116,6 +116,7 @@ headless_rows = 40
 delivery = "herdr"
 `, Config{
 			Terminal: Terminal{DefaultShell: "/usr/bin/fish", ShellMode: "non_login", NewCwd: "home"},
+			Session:  Session{ResumeAgentsOnRestore: true},
 			Advanced: Advanced{ScrollbackLimitBytes: 123, HeadlessCols: 120, HeadlessRows: 40},
 			UI:       UI{Toast: Toast{Delivery: "herdr"}},
 		}, StatusApplied, nil},
@@ -125,8 +126,6 @@ onboarding = true
 name = "dark"
 [theme.custom]
 bg = "#000000"
-[session]
-restore = true
 [update]
 check = false
 [[keys.command]]
@@ -293,5 +292,19 @@ func TestPathAndDir(t *testing.T) {
 				t.Errorf("Path = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+func TestParse_Session(t *testing.T) {
+	if !Default().Session.ResumeAgentsOnRestore {
+		t.Fatal("resume_agents_on_restore defaults to true")
+	}
+	cfg, diags, st := Parse([]byte("[session]\nresume_agents_on_restore = false\n"))
+	if cfg.Session.ResumeAgentsOnRestore || len(diags) != 0 || st != StatusApplied {
+		t.Fatalf("got %+v %v %s", cfg.Session, diags, st)
+	}
+	cfg, diags, st = Parse([]byte("[session]\nresume_agents_on_restore = \"no\"\nsurprise = 1\n"))
+	if !cfg.Session.ResumeAgentsOnRestore || len(diags) != 2 || st != StatusPartial {
+		t.Fatalf("got %+v %v %s", cfg.Session, diags, st)
 	}
 }

@@ -19,6 +19,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) {
 		return
 	}
 	var failed []*model.Pane
+	taken := map[string]bool{}
 	for _, r := range panes {
 		p := &paneRec{Pane: r.Pane}
 		p.Cwd = s.restoreCwd(p.Cwd, p.WS.Cwd)
@@ -28,8 +29,8 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) {
 			continue
 		}
 		if ref := r.Saved.AgentSession; ref != nil {
-			// Kept for the next save (and a later resume).
-			s.hookOf(p, p.facts).session = ref
+			s.hookOf(p, p.facts).session = ref // kept for the next save
+			s.planResume(ctx, p.TermID, ref, taken)
 		}
 		s.terms[p.TermID] = p
 	}

@@ -68,6 +68,9 @@ func (s *Session) clientResize(ctx actor.Context, call *api.Call) *api.Reply {
 	if s.opts.Clients != nil {
 		ctx.Send(s.opts.Clients, &clients.Foreground{PID: ctx.Sender()})
 	}
+	if len(s.resumes) > 0 {
+		defer s.startResumes(ctx) // once the panes have their real size
+	}
 	area := layout.Rect{W: prm.Cols, H: prm.Rows}
 	if area == s.m.Area && s.client.inset == 1 {
 		return api.OK()

@@ -60,8 +60,9 @@ type Session struct {
 	// timers holds every pending timer, cancelled when the session stops.
 	timers api.Timers
 
-	persist  *persister // nil when nothing is kept (persist.go)
-	stopping bool       // the session is stopping, and its children with it
+	persist  *persister      // nil when nothing is kept (persist.go)
+	stopping bool            // the session is stopping, and its children with it
+	resumes  []pendingResume // restored agents waiting for a client (resume.go)
 	// m is the topology; terms are the session's records of its panes.
 	m        *model.Model
 	terms    map[string]*paneRec // by terminal id
@@ -228,6 +229,8 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.timers.StopAll()
 	case *saveDue:
 		s.save()
+	case *resumeDue:
+		s.startResumes(ctx)
 	case *api.Call:
 		before := s.focusNow()
 		s.dispatch(ctx, msg)
