@@ -23,6 +23,8 @@ type WorkspaceInfo struct {
 	ActiveTabID string            `json:"active_tab_id"`
 	AgentStatus AgentStatus       `json:"agent_status"`
 	Tokens      map[string]string `json:"tokens,omitempty"`
+	// Worktree is the workspace's place in a worktree group, if any.
+	Worktree *WorkspaceWorktreeInfo `json:"worktree,omitempty"`
 }
 
 // TabInfo describes one tab.

@@ -8,7 +8,7 @@ var workspaceMethods = []Method{
 	{Name: "workspace.rename", Params: func() Params { return &WorkspaceRenameParams{} }, Result: "workspace_info", Summary: "Rename a workspace", Target: TargetWorkspace},
 	{Name: "workspace.move", Params: func() Params { return &WorkspaceMoveParams{} }, Result: "workspace_list", Summary: "Move a workspace to a position"},
 	{Name: "workspace.move_block", Params: func() Params { return &WorkspaceMoveBlockParams{} }, Result: "workspace_list", Summary: "Move several workspaces, in order, before another"},
-	{Name: "workspace.close", Params: func() Params { return &WorkspaceTarget{} }, Result: "ok", Summary: "Close a workspace and all its panes", Target: TargetWorkspace},
+	{Name: "workspace.close", Params: func() Params { return &WorkspaceCloseParams{} }, Result: "ok", Summary: "Close a workspace and all its panes", Target: TargetWorkspace},
 }
 
 // WorkspaceCreateParams are the params of workspace.create.
@@ -29,6 +29,19 @@ type WorkspaceTarget struct {
 
 // Validate implements Params.
 func (p *WorkspaceTarget) Validate() error { return required("workspace_id", p.WorkspaceID) }
+
+// WorkspaceCloseParams are the params of workspace.close. CloseGroup
+// allows closing a main checkout's workspace with its worktrees' ones.
+type WorkspaceCloseParams struct {
+	WorkspaceID string `json:"workspace_id"`
+	CloseGroup  bool   `json:"close_group,omitempty"`
+}
+
+// Validate implements Params.
+func (p *WorkspaceCloseParams) Validate() error { return required("workspace_id", p.WorkspaceID) }
+
+// TargetID implements Targeted.
+func (p *WorkspaceCloseParams) TargetID() string { return p.WorkspaceID }
 
 // WorkspaceRenameParams are the params of workspace.rename.
 type WorkspaceRenameParams struct {

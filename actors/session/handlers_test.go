@@ -21,7 +21,7 @@ var gatewayMethods = func() map[string]bool {
 func owner(m protocol.Method) (found bool) {
 	switch m.Target {
 	case protocol.TargetWorkspace:
-		_, found = workspaceRoutes[m.Name]
+		_, found = workspaceTargeted[m.Name]
 	case protocol.TargetTab:
 		_, found = tabRoutes[m.Name]
 	case protocol.TargetPane, protocol.TargetFocusedPane:
@@ -45,7 +45,7 @@ func TestHandlers_CoverMethodTable(t *testing.T) {
 			t.Errorf("%s: declares target %d but its params implement Targeted=%v", m.Name, m.Target, targeted)
 		}
 	}
-	tables := []map[string]bool{keys(handlers), keys(workspaceRoutes), keys(tabRoutes), keys(paneTargeted)}
+	tables := []map[string]bool{keys(handlers), keys(workspaceTargeted), keys(tabRoutes), keys(paneTargeted)}
 	seen := map[string]int{}
 	for _, table := range tables {
 		for name := range table {

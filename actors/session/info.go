@@ -36,6 +36,7 @@ func (s *Session) workspaceInfo(w *workspace) protocol.WorkspaceInfo {
 		ActiveTabID: active,
 		AgentStatus: s.rollup(s.workspacePanes(w)),
 		Tokens:      s.workspaceTokens(w),
+		Worktree:    w.Worktree,
 	}
 }
 

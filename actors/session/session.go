@@ -70,12 +70,15 @@ type Session struct {
 	stateSeq uint64              // global counter of agent status changes
 
 	// Events raised while handling one message, sent once it is applied.
-	outbox    []*events.Publish
-	dirtyTabs []*tab
-	newborn   []any        // workspaces and tabs whose actors start at settle
-	retired   []*actor.PID // entity actors to stop at settle
-	spawned   uint64       // entity actors started, for their names
-	nextMatch uint64
+	outbox     []*events.Publish
+	dirtyTabs  []*tab
+	newborn    []any             // workspaces and tabs whose actors start at settle
+	retired    []*actor.PID      // entity actors to stop at settle
+	retiredIDs []string          // and the ids of their entities
+	gitOps     map[uint64]*gitOp // worktree calls waiting for git (worktree.go)
+	nextGit    uint64
+	spawned    uint64 // entity actors started, for their names
+	nextMatch  uint64
 
 	ag agentState // agent API, hooks and notifications (agent_api.go)
 
@@ -131,7 +134,10 @@ type (
 
 // handlers is the session's table of untargeted methods; one file per area
 // fills it and the routes of its targeted ones.
-var handlers = merge(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, hookHandlers, agentAPIHandlers)
+var handlers = merge(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, hookHandlers, agentAPIHandlers, worktreeHandlers)
+
+// workspaceTargeted holds every workspace-targeted method the session routes.
+var workspaceTargeted = merge(workspaceRoutes, worktreeRoutes)
 
 // paneTargeted holds every pane-targeted method: the session's own and
 // those the pane actor answers.
@@ -170,7 +176,7 @@ func (s *Session) route(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	switch m.Target {
 	case protocol.TargetWorkspace:
-		if h, ok := workspaceRoutes[call.Method]; ok {
+		if h, ok := workspaceTargeted[call.Method]; ok {
 			w, err := s.m.ResolveWorkspace(id)
 			if err != nil {
 				return api.Fail(err)
@@ -244,6 +250,10 @@ func (s *Session) Receive(ctx actor.Context) {
 	case *wsactor.Changed:
 		before := s.focusNow()
 		s.workspaceChanged(ctx, msg)
+		s.settle(ctx, before)
+	case *wsactor.GitDone:
+		before := s.focusNow()
+		s.gitDone(ctx, msg)
 		s.settle(ctx, before)
 	case *tabactor.Changed:
 		before := s.focusNow()

@@ -68,7 +68,23 @@ func (s *Session) workspaceFocus(_ actor.Context, call *api.Call, w *workspace) 
 	return api.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
 }
 
+// workspaceClose closes a workspace; a main checkout's workspace whose
+// worktrees are open closes only with close_group, and then with them.
 func (s *Session) workspaceClose(ctx actor.Context, call *api.Call, w *workspace) *api.Reply {
+	var group []*workspace
+	if wt := w.Worktree; wt != nil && !wt.IsLinkedWorktree {
+		for _, x := range s.m.Workspaces {
+			if x.Worktree != nil && x.Worktree.IsLinkedWorktree && x.Worktree.RepoKey == wt.RepoKey {
+				group = append(group, x)
+			}
+		}
+	}
+	if len(group) > 0 && !call.Params.(*protocol.WorkspaceCloseParams).CloseGroup {
+		return api.Fail(protocol.Errorf(protocol.CodeGroupCloseRequired, "workspace %s has %d worktree workspaces open; close them first or pass close_group", w.ID, len(group)))
+	}
+	for _, x := range group {
+		s.closeWorkspace(ctx, x)
+	}
 	s.closeWorkspace(ctx, w)
 	return api.OK()
 }

@@ -20,6 +20,8 @@ type Workspace struct {
 	NextTab  uint64
 	NextPane uint64
 	Tokens   map[string]string // reported by hooks (the workspace actor's)
+	// Worktree is its place in a worktree group (nil: none).
+	Worktree *protocol.WorkspaceWorktreeInfo
 }
 
 // Tab is one layout of panes within a workspace.

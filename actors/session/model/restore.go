@@ -71,6 +71,9 @@ func (m *Model) restoreWorkspace(number uint64, sw SavedWorkspace, newTerm func(
 	if sw.CustomName != nil {
 		w.Label = *sw.CustomName
 	}
+	if wt := sw.WorktreeSpace; wt != nil && wt.CheckoutPath != "" {
+		w.Worktree = &protocol.WorkspaceWorktreeInfo{RepoKey: wt.Key, RepoName: wt.Label, RepoRoot: wt.RepoRoot, CheckoutPath: wt.CheckoutPath, IsLinkedWorktree: wt.IsLinkedWorktree}
+	}
 	// Public numbers by raw number; raws the map lacks get new ones.
 	public := map[uint64]uint64{}
 	for raw, pub := range sw.PublicPaneNumbers {

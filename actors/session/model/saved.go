@@ -36,13 +36,23 @@ type SavedWorkspace struct {
 	ID                   *string           `json:"id"`
 	CustomName           *string           `json:"custom_name"`
 	IdentityCwd          string            `json:"identity_cwd"`
-	WorktreeSpace        json.RawMessage   `json:"worktree_space,omitempty"`
+	WorktreeSpace        *SavedWorktree    `json:"worktree_space,omitempty"`
 	PublicPaneNumbers    map[string]uint64 `json:"public_pane_numbers"`
 	NextPublicPaneNumber uint64            `json:"next_public_pane_number"`
 	PublicTabNumbers     []uint64          `json:"public_tab_numbers"`
 	NextPublicTabNumber  uint64            `json:"next_public_tab_number"`
 	ActiveTab            int               `json:"active_tab"`
 	Tabs                 []SavedTab        `json:"tabs"`
+}
+
+// SavedWorktree is a workspace's worktree provenance; Key is the
+// repository key, Label its name.
+type SavedWorktree struct {
+	Key              string `json:"key"`
+	Label            string `json:"label"`
+	RepoRoot         string `json:"repo_root"`
+	CheckoutPath     string `json:"checkout_path"`
+	IsLinkedWorktree bool   `json:"is_linked_worktree"`
 }
 
 // SavedTab is one tab: its tree over raw pane numbers and those panes.
@@ -104,6 +114,9 @@ func saveWorkspace(m *Model, w *Workspace, extra func(*Pane) SavedPane) SavedWor
 	}
 	if w.Label != "" {
 		sw.CustomName = &w.Label
+	}
+	if wt := w.Worktree; wt != nil {
+		sw.WorktreeSpace = &SavedWorktree{Key: wt.RepoKey, Label: wt.RepoName, RepoRoot: wt.RepoRoot, CheckoutPath: wt.CheckoutPath, IsLinkedWorktree: wt.IsLinkedWorktree}
 	}
 	// Raw numbers are the public ones: unique within the workspace.
 	raw := func(termID string) uint64 { return paneNumber(m.terms[termID].ID) }

@@ -17,6 +17,9 @@ func shape(m *Model) string {
 	var b strings.Builder
 	for _, w := range m.Workspaces {
 		fmt.Fprintf(&b, "%s label=%q cwd=%s next=%d/%d focused=%v active=%s\n", w.ID, w.Label, w.Cwd, w.NextTab, w.NextPane, m.Focused == w, w.Active.ID)
+		if w.Worktree != nil {
+			fmt.Fprintf(&b, "  worktree %+v\n", *w.Worktree)
+		}
 		for _, t := range w.Tabs {
 			tree := t.Root.String()
 			for _, p := range m.TabPanes(t) {
@@ -57,6 +60,7 @@ func TestSaveRestore_RoundTrip(t *testing.T) {
 	b := &builder{m: New(layout.Rect{W: 120, H: 40})}
 	w1, p1 := b.workspace("api")
 	p1.Label, p1.Cwd = "editor", "/tmp"
+	w1.Worktree = &protocol.WorkspaceWorktreeInfo{RepoKey: "/r/.git", RepoName: "r", RepoRoot: "/r", CheckoutPath: "/wt/r/x", IsLinkedWorktree: true}
 	p2 := b.split(p1)
 	p3 := b.split(p2)
 	p3.Tab.Root.Resize(p3.TermID, layout.Side("left"), 0.1)
@@ -107,6 +111,7 @@ func TestRestore_HerdrV3File(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "w1 label=\"\" cwd=/repo next=1/2 focused=true active=w1:t1\n" +
+		"  worktree {RepoKey:k RepoName:repo RepoRoot:/repo CheckoutPath:/repo IsLinkedWorktree:false}\n" +
 		"  w1:t1 label=\"\" zoomed=false focused=w1:p2 tree=(w1:p1 right 0.50 w1:p2)\n" +
 		"    w1:p1 label=\"editor\" cwd=/repo\n" +
 		"    w1:p2 label=\"\" cwd=/repo/src\n"

@@ -1,0 +1,208 @@
+package workspace
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math/big"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Git runs the git commands of the worktree methods: argv, never a shell,
+// each bounded by GitTimeout. It is called on a goroutine of the workspace
+// actor (or of the session, for a folder no workspace holds), never in a
+// Receive.
+
+// GitTimeout bounds one git command; a hung git (a lock, a huge
+// repository) answers with an error instead of waiting for ever.
+var GitTimeout = 30 * time.Second
+
+// Repo is what git says of the repository a folder belongs to.
+type Repo struct {
+	Key      string // the canonical common git directory: one per repository
+	Name     string // the main checkout's folder name
+	Root     string // the main checkout
+	Checkout string // the checkout the folder is in
+}
+
+// Linked reports whether the folder's checkout is a linked worktree.
+func (r Repo) Linked() bool { return r.Checkout != r.Root }
+
+// Provenance is the checkout's place in its worktree group.
+func (r Repo) Provenance() *protocol.WorkspaceWorktreeInfo {
+	return &protocol.WorkspaceWorktreeInfo{RepoKey: r.Key, RepoName: r.Name, RepoRoot: r.Root, CheckoutPath: r.Checkout, IsLinkedWorktree: r.Linked()}
+}
+
+// git runs one git command in dir and returns its standard output; a
+// failure carries git's own message.
+func git(dir string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), GitTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "git", append([]string{"-C", dir}, args...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Env = append(cmd.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		return "", fmt.Errorf("git %s timed out after %v", args[0], GitTimeout)
+	}
+	if err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", &gitError{msg: msg}
+	}
+	return stdout.String(), nil
+}
+
+// gitError is git's own complaint.
+type gitError struct{ msg string }
+
+func (e *gitError) Error() string { return e.msg }
+
+// RepoOf finds the repository of dir.
+func RepoOf(dir string) (Repo, error) {
+	out, err := git(dir, "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
+	if err != nil {
+		var ge *gitError
+		if errors.As(err, &ge) {
+			return Repo{}, protocol.Errorf(protocol.CodeNotGitWorktree, "%s is not in a git checkout: %v", dir, err)
+		}
+		return Repo{}, protocol.Errorf(protocol.CodeWorktreeListFailed, "%v", err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		return Repo{}, protocol.Errorf(protocol.CodeNotGitWorktree, "%s is not in a work tree (a bare repository?)", dir)
+	}
+	common, top := canonical(lines[0]), canonical(lines[1])
+	root := common
+	if filepath.Base(common) == ".git" {
+		root = filepath.Dir(common)
+	}
+	return Repo{Key: common, Name: filepath.Base(root), Root: root, Checkout: top}, nil
+}
+
+func canonical(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return filepath.Clean(p)
+}
+
+// ListWorktrees lists the repository's checkouts, main one first.
+func ListWorktrees(repo Repo) ([]protocol.WorktreeInfo, error) {
+	out, err := git(repo.Root, "worktree", "list", "--porcelain")
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodeWorktreeListFailed, "git worktree list: %v", err)
+	}
+	var list []protocol.WorktreeInfo
+	var cur *protocol.WorktreeInfo
+	sc := bufio.NewScanner(strings.NewReader(out))
+	for sc.Scan() {
+		key, val, _ := strings.Cut(sc.Text(), " ")
+		switch key {
+		case "worktree":
+			list = append(list, protocol.WorktreeInfo{Path: canonical(val)})
+			cur = &list[len(list)-1]
+			cur.IsLinkedWorktree = len(list) > 1
+			cur.Label = filepath.Base(cur.Path)
+		case "branch":
+			if cur != nil {
+				b := strings.TrimPrefix(val, "refs/heads/")
+				cur.Branch, cur.Label = &b, b
+			}
+		case "detached":
+			if cur != nil {
+				cur.IsDetached = true
+			}
+		case "bare":
+			if cur != nil {
+				cur.IsBare = true
+			}
+		case "prunable":
+			if cur != nil {
+				cur.IsPrunable = true
+			}
+		}
+	}
+	return list, nil
+}
+
+// CreateWorktree checks out branch at path: an existing local branch is
+// used as it is, else the branch is made from base (HEAD when empty).
+func CreateWorktree(repo Repo, path, branch, base string) error {
+	args := []string{"worktree", "add", path, branch}
+	if _, err := git(repo.Root, "show-ref", "--verify", "--quiet", "refs/heads/"+branch); err != nil {
+		if base == "" {
+			base = "HEAD"
+		}
+		args = []string{"worktree", "add", "-b", branch, path, base}
+	}
+	if _, err := git(repo.Root, args...); err != nil {
+		return protocol.Errorf(protocol.CodeWorktreeCreateFailed, "git worktree add: %v", err)
+	}
+	return nil
+}
+
+// RemoveWorktree removes the checkout at path (the branch stays). A
+// checkout with changes needs force.
+func RemoveWorktree(repo Repo, path string, force bool) error {
+	args := []string{"worktree", "remove", path}
+	if force {
+		args = []string{"worktree", "remove", "--force", path}
+	}
+	if _, err := git(repo.Root, args...); err != nil {
+		if msg := err.Error(); strings.Contains(msg, "modified or untracked files") || strings.Contains(msg, "use --force") {
+			return protocol.Errorf(protocol.CodeDirtyWorktree, "%s has changes; remove it with force to discard them", path)
+		}
+		return protocol.Errorf(protocol.CodeWorktreeRemoveFailed, "git worktree remove: %v", err)
+	}
+	return nil
+}
+
+// Slug makes a folder name of a branch: lowercase ASCII letters and
+// digits, every other run one '-', trimmed ("worktree" if nothing is left).
+func Slug(branch string) string {
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(branch) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+			dash = false
+		} else if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	s := strings.TrimRight(b.String(), "-")
+	if s == "" {
+		return "worktree"
+	}
+	return s
+}
+
+var (
+	branchAdjectives = []string{"brave", "calm", "clear", "green", "lucky", "quiet", "rapid", "silver"}
+	branchNouns      = []string{"river", "cloud", "field", "forest", "harbor", "meadow", "stone", "valley"}
+)
+
+// NewBranchName is a fresh branch name: worktree/<adjective>-<noun>-<4 hex>.
+func NewBranchName() string {
+	pick := func(words []string) string {
+		n, _ := rand.Int(rand.Reader, big.NewInt(int64(len(words))))
+		return words[n.Int64()]
+	}
+	var suffix [2]byte
+	_, _ = rand.Read(suffix[:])
+	return fmt.Sprintf("worktree/%s-%s-%s", pick(branchAdjectives), pick(branchNouns), hex.EncodeToString(suffix[:]))
+}

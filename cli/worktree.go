@@ -1,0 +1,157 @@
+package cli
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// worktreeFlags are the source and checkout flags the worktree verbs share.
+type worktreeFlags struct {
+	workspace, cwd, branch, base, path, label string
+	focus, noFocus                            bool
+}
+
+func (f *worktreeFlags) source(cmd *cobra.Command) (protocol.WorktreeSource, error) {
+	var src protocol.WorktreeSource
+	if cmd.Flags().Changed("workspace") && cmd.Flags().Changed("cwd") {
+		return src, fmt.Errorf("give at most one of --workspace and --cwd")
+	}
+	if cmd.Flags().Changed("workspace") {
+		src.WorkspaceID = &f.workspace
+	}
+	if cmd.Flags().Changed("cwd") {
+		abs, err := filepath.Abs(f.cwd)
+		if err != nil {
+			return src, err
+		}
+		src.Cwd = &abs
+	}
+	return src, nil
+}
+
+// opt is the flag's value when it was given.
+func opt(cmd *cobra.Command, name, v string) *string {
+	if cmd.Flags().Changed(name) {
+		return &v
+	}
+	return nil
+}
+
+func (f *worktreeFlags) absPath(cmd *cobra.Command) (*string, error) {
+	if !cmd.Flags().Changed("path") {
+		return nil, nil
+	}
+	abs, err := filepath.Abs(f.path)
+	return &abs, err
+}
+
+func (f *worktreeFlags) bind(cmd *cobra.Command, checkout bool) {
+	cmd.Flags().StringVar(&f.workspace, "workspace", "", "the source workspace `ID` (default: the active one)")
+	cmd.Flags().StringVar(&f.cwd, "cwd", "", "a source folder `PATH` instead of a workspace")
+	if checkout {
+		cmd.Flags().StringVar(&f.branch, "branch", "", "the branch `B`")
+		cmd.Flags().StringVar(&f.path, "path", "", "the checkout folder `P`")
+		cmd.Flags().StringVar(&f.label, "label", "", "the new workspace's label `T`")
+		cmd.Flags().BoolVar(&f.focus, "focus", false, "focus the workspace")
+		cmd.Flags().BoolVar(&f.noFocus, "no-focus", false, "do not focus the workspace (the default)")
+		cmd.MarkFlagsMutuallyExclusive("focus", "no-focus")
+	}
+}
+
+func (a *app) worktreeCmd() *cobra.Command {
+	cmd := a.group(&cobra.Command{
+		Use:   "worktree",
+		Short: "Manage git worktrees as workspaces",
+		Long: `A workspace per checkout: create a git worktree (a new branch from --base, or
+an existing one) and open it as a workspace grouped under its repository's,
+open an existing one, list them, or remove one (the branch is kept; a
+checkout with changes needs --force).`,
+	})
+
+	var list worktreeFlags
+	listCmd := &cobra.Command{
+		Use:   "list [--workspace ID|--cwd P]",
+		Short: summary("worktree.list"),
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			src, err := list.source(cmd)
+			if err != nil {
+				return err
+			}
+			return exit(a.call("cli:worktree:list", "worktree.list", protocol.WorktreeListParams{WorktreeSource: src}))
+		},
+	}
+	list.bind(listCmd, false)
+
+	var create worktreeFlags
+	createCmd := &cobra.Command{
+		Use:   "create [--workspace ID|--cwd P] [--branch B] [--base REF] [--path P] [--label T] [--focus|--no-focus]",
+		Short: summary("worktree.create"),
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			src, err := create.source(cmd)
+			if err != nil {
+				return err
+			}
+			path, err := create.absPath(cmd)
+			if err != nil {
+				return err
+			}
+			return exit(a.call("cli:worktree:create", "worktree.create", protocol.WorktreeCreateParams{
+				WorktreeSource: src, Branch: opt(cmd, "branch", create.branch), Base: opt(cmd, "base", create.base),
+				Path: path, Label: opt(cmd, "label", create.label), Focus: create.focus,
+			}))
+		},
+	}
+	create.bind(createCmd, true)
+	createCmd.Flags().StringVar(&create.base, "base", "", "the `REF` a new branch starts from (default HEAD)")
+
+	var open worktreeFlags
+	openCmd := &cobra.Command{
+		Use:   "open [--workspace ID|--cwd P] (--path P|--branch B) [--label T] [--focus|--no-focus]",
+		Short: summary("worktree.open"),
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			src, err := open.source(cmd)
+			if err != nil {
+				return err
+			}
+			if cmd.Flags().Changed("path") == cmd.Flags().Changed("branch") {
+				return fmt.Errorf("give exactly one of --path and --branch")
+			}
+			path, err := open.absPath(cmd)
+			if err != nil {
+				return err
+			}
+			return exit(a.call("cli:worktree:open", "worktree.open", protocol.WorktreeOpenParams{
+				WorktreeSource: src, Branch: opt(cmd, "branch", open.branch), Path: path,
+				Label: opt(cmd, "label", open.label), Focus: open.focus,
+			}))
+		},
+	}
+	open.bind(openCmd, true)
+
+	var (
+		removeWS string
+		force    bool
+	)
+	removeCmd := &cobra.Command{
+		Use:   "remove --workspace ID [--force]",
+		Short: summary("worktree.remove"),
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if removeWS == "" {
+				return fmt.Errorf("missing --workspace")
+			}
+			return exit(a.call("cli:worktree:remove", "worktree.remove", protocol.WorktreeRemoveParams{WorkspaceID: removeWS, Force: force}))
+		},
+	}
+	removeCmd.Flags().StringVar(&removeWS, "workspace", "", "the worktree's workspace `ID`")
+	removeCmd.Flags().BoolVar(&force, "force", false, "remove a checkout with changes, discarding them")
+	cmd.AddCommand(listCmd, createCmd, openCmd, removeCmd)
+	return cmd
+}
