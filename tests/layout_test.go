@@ -126,7 +126,7 @@ func cliFail(t testing.TB, s *Server, code string, args ...string) {
 func cliUsage(t testing.TB, s *Server, args ...string) {
 	t.Helper()
 	out, errOut, code := s.CLIT(t, args...)
-	if code != 2 || out != "" || !strings.HasPrefix(errOut, "herdr: ") {
+	if code != 2 || out != "" || !(strings.HasPrefix(errOut, "herdr: ") || strings.HasPrefix(errOut, "unknown ")) {
 		t.Fatalf("herdr %s: exit %d stdout %q stderr %q, want a usage error (exit 2)", strings.Join(args, " "), code, out, errOut)
 	}
 }
