@@ -146,7 +146,7 @@ type Sidebar struct {
 
 // AgentsSidebar holds [ui.sidebar.agents]: the rows drawn for each agent.
 type AgentsSidebar struct {
-	RowGap int            // row_gap
+	RowGap int              // row_gap
 	Rows   [][]SidebarToken // rows
 	// RowsByAgent ([ui.sidebar.agents.rows_by_agent]) overrides Rows per
 	// canonical agent id; nil when none is set.
@@ -197,8 +197,8 @@ type Keys struct {
 	// Bindings maps every action of Actions() to its combos ("prefix+v",
 	// "ctrl+h", "prefix+1..9"); nil means unbound.
 	Bindings         map[string][]string
-	RemoteImagePaste string      // remote_image_paste: "" disables it.
-	Indexed          IndexedKeys // [keys.indexed]
+	RemoteImagePaste string       // remote_image_paste: "" disables it.
+	Indexed          IndexedKeys  // [keys.indexed]
 	Commands         []KeyCommand // [[keys.command]]
 }
 

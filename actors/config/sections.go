@@ -215,7 +215,7 @@ var experimentalFields = []field{
 	{key: "cjk_ime_agents", doc: "Agents the CJK input-method cursor rule applies to.",
 		ptr: func(c *Config) any { return &c.Experimental.CJKIMEAgents }},
 	{key: "cjk_ime_cursor_shape", doc: "Cursor shape shown for the CJK input method.",
-		ptr: func(c *Config) any { return &c.Experimental.CJKIMECursorShape },
+		ptr:  func(c *Config) any { return &c.Experimental.CJKIMECursorShape },
 		enum: []string{"block", "steady_block", "underline", "steady_underline", "bar", "steady_bar"}},
 	{key: "switch_ascii_input_source_in_prefix", doc: "Switch the keyboard to an ASCII input source in prefix mode (macOS).",
 		ptr: func(c *Config) any { return &c.Experimental.SwitchASCIIInputSourceInPrefix }},
