@@ -125,6 +125,7 @@ var ourExtensions = map[string][]string{
 	"screen.scroll":    nil,
 	"screen.subscribe": nil,
 	"events.subscribe": {"since_seq"},
+	"workspace.close":  {"close_group"}, // in the socket API document, not yet in the schema file
 }
 
 // Every method we implement is one of Herdr's (or a known extension), and
