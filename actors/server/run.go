@@ -23,6 +23,7 @@ import (
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -114,9 +115,21 @@ func Run(opts Options) error {
 	for method := range clients.Methods {
 		routes[method] = clientsPID
 	}
+	pluginsPID, err := spawnChild(system, root, plugins.Props(plugins.Options{
+		ConfigDir: protocol.ConfigDir(opts.Env), StateDir: protocol.StateDir(opts.Env),
+		SocketPath: opts.SocketPath, BinPath: bin, Events: busPID, Log: log,
+	}), "plugins")
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	for method := range plugins.Methods {
+		routes[method] = pluginsPID
+	}
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Events:      busPID,
 		Clients:     clientsPID,
+		Plugins:     pluginsPID,
 		Catalog:     catalog,
 		CatalogDir:  catalogDir,
 		SocketPath:  opts.SocketPath,

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/herdr-go/herdr/actors/clients"
+	"github.com/herdr-go/herdr/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -11,6 +12,9 @@ import (
 var gatewayMethods = func() map[string]bool {
 	out := map[string]bool{"ping": true, "server.stop": true}
 	for m := range clients.Methods {
+		out[m] = true
+	}
+	for m := range plugins.Methods {
 		out[m] = true
 	}
 	return out
