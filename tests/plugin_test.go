@@ -5,6 +5,7 @@ package tests
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -114,5 +115,70 @@ func TestE2E_Plugin_WorktreeHookAndActions(t *testing.T) {
 	out, _, code = s2.CLI("plugin", "unlink", "test.worktree-notes")
 	if code != 0 || !strings.Contains(out, `"removed":true`) {
 		t.Fatalf("unlink: %d %s", code, out)
+	}
+}
+
+// bareRepo makes <base>/owner/name.git holding files, one commit.
+func bareRepo(t *testing.T, base, name string, files map[string]string) {
+	t.Helper()
+	work := filepath.Join(t.TempDir(), "work")
+	for path, body := range files {
+		full := filepath.Join(work, path)
+		if err := os.MkdirAll(filepath.Dir(full), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main", work},
+		{"-C", work, "add", "."},
+		{"-C", work, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "-m", "plugin"},
+		{"clone", "-q", "--bare", work, filepath.Join(base, "owner", name+".git")},
+	} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
+// `herdr plugin install` fetches a repository (a local bare one here),
+// runs the build step, moves the plugin under the config folder and links
+// it with its source; a failing build installs nothing; without --yes a
+// script is refused.
+func TestE2E_Plugin_InstallFromGit(t *testing.T) {
+	h := NewHome(t)
+	base := filepath.Join(h.Dir, "git")
+	manifest := "id = \"test.built\"\nname = \"Built\"\nversion = \"0.2.0\"\nmin_herdr_version = \"0.1.0\"\nplatforms = [\"linux\", \"macos\"]\n" +
+		"[[build]]\ncommand = [\"sh\", \"-c\", \"echo compiled > built.txt\"]\n"
+	bareRepo(t, base, "good", map[string]string{"tools/notes/herdr-plugin.toml": manifest})
+	bareRepo(t, base, "bad", map[string]string{"herdr-plugin.toml": strings.Replace(strings.Replace(manifest, "echo compiled > built.txt", "exit 7", 1), "test.built", "test.bad", 1)})
+	h.Env = append(h.Env, "HERDR_PLUGIN_GIT_BASE=file://"+base)
+	s := h.Start(t, "install")
+
+	if _, stderr, code := s.CLI("plugin", "install", "owner/good/tools/notes"); code != 2 || !strings.Contains(stderr, "requires --yes") {
+		t.Fatalf("install without --yes: %d %s", code, stderr)
+	}
+	out, stderr, code := s.CLI("plugin", "install", "owner/good/tools/notes", "--yes")
+	if code != 0 || !strings.HasPrefix(out, "Installed test.built from owner/good/tools/notes.") {
+		t.Fatalf("install: %d %q %s", code, out, stderr)
+	}
+	pl := OK[protocol.PluginList](t, s.Call("plugin.list", map[string]any{"plugin_id": "test.built"}), "plugin_list").Plugins
+	if len(pl) != 1 || pl[0].Source == nil || pl[0].Source.Kind != "github" || pl[0].Source.ResolvedCommit == nil || pl[0].Source.ManagedPath == nil {
+		t.Fatalf("installed %+v", pl)
+	}
+	managed := *pl[0].Source.ManagedPath
+	if !strings.HasPrefix(managed, filepath.Join(h.ConfigHome, "herdr", "plugins", "github", "good-")) {
+		t.Fatalf("managed path %s", managed)
+	}
+	if b, err := os.ReadFile(filepath.Join(managed, "tools", "notes", "built.txt")); err != nil || strings.TrimSpace(string(b)) != "compiled" {
+		t.Fatalf("the build step did not run: %v", err)
+	}
+	if _, stderr, code := s.CLI("plugin", "install", "owner/bad", "--yes"); code != 1 || !strings.Contains(stderr, "build") {
+		t.Fatalf("failing build: %d %s", code, stderr)
+	}
+	if bad := OK[protocol.PluginList](t, s.Call("plugin.list", map[string]any{"plugin_id": "test.bad"}), "plugin_list").Plugins; len(bad) != 0 {
+		t.Fatalf("a plugin whose build failed was linked: %+v", bad)
 	}
 }
