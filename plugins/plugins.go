@@ -45,7 +45,22 @@ var Methods = map[string]func(*Plugins, actor.Context, *api.Call) *api.Reply{
 	"plugin.disable":     (*Plugins).disable,
 	"plugin.action.list": (*Plugins).actionList,
 	"plugin.log.list":    (*Plugins).logList,
+	"plugin.pane.open":   (*Plugins).paneOpen,
 }
+
+// OpenPane asks the session to open a plugin's pane entrypoint: the
+// plugins actor has resolved it; the caller is the sender.
+type OpenPane struct {
+	Call                 *api.Call
+	PluginID, Entrypoint string
+	Placement            string
+	Argv                 []string
+	Cwd                  string
+	Env                  map[string]string
+}
+
+// SetSession tells the actor where plugin panes are opened.
+type SetSession struct{ PID *actor.PID }
 
 // RunStartup tells the actor the session is restored: the startup hooks
 // of the enabled plugins run now, once.
@@ -69,6 +84,7 @@ type Plugins struct {
 	saver    chan []byte // the registry writer's queue (newest wins)
 	// startedUp: the startup hooks have run.
 	startedUp bool
+	session   *actor.PID
 }
 
 // ran brings a finished command back to the actor.
@@ -95,7 +111,9 @@ func (p *Plugins) Receive(ctx actor.Context) {
 		}
 	case *api.Call:
 		if h, ok := Methods[msg.Method]; ok {
-			ctx.Respond(api.Guard(ctx, msg, p.opts.Log, func() *api.Reply { return h(p, ctx, msg) }))
+			if reply := api.Guard(ctx, msg, p.opts.Log, func() *api.Reply { return h(p, ctx, msg) }); reply != nil {
+				ctx.Respond(reply)
+			}
 		}
 	case *Invoke:
 		ctx.Respond(api.Guard(ctx, msg.Call, p.opts.Log, func() *api.Reply { return p.invoke(ctx, msg) }))
@@ -111,6 +129,8 @@ func (p *Plugins) Receive(ctx actor.Context) {
 		p.finished(msg)
 	case *RunStartup:
 		p.runStartup(ctx)
+	case *SetSession:
+		p.session = msg.PID
 	}
 }
 
@@ -427,7 +447,12 @@ func (p *Plugins) launch(ctx actor.Context, pl *protocol.InstalledPluginInfo, ar
 // env is a plugin command's environment: the server's, then the runtime
 // variables plugins rely on.
 func (p *Plugins) env(pl *protocol.InstalledPluginInfo, c *protocol.PluginInvocationContext, ctxJSON string) []string {
-	env := os.Environ()
+	return append(os.Environ(), p.runtimeEnv(pl, c, ctxJSON)...)
+}
+
+// runtimeEnv is the variables a plugin command or pane is given.
+func (p *Plugins) runtimeEnv(pl *protocol.InstalledPluginInfo, c *protocol.PluginInvocationContext, ctxJSON string) []string {
+	var env []string
 	configDir := filepath.Join(p.opts.ConfigDir, "plugins", "config", EscapeID(pl.PluginID))
 	stateDir := filepath.Join(p.opts.StateDir, "plugins", EscapeID(pl.PluginID))
 	_ = os.MkdirAll(configDir, 0o700)
@@ -443,6 +468,51 @@ func (p *Plugins) env(pl *protocol.InstalledPluginInfo, c *protocol.PluginInvoca
 		}
 	}
 	return env
+}
+
+// paneOpen resolves a pane entrypoint and hands it to the session, which
+// opens the pane and answers the caller.
+func (p *Plugins) paneOpen(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PluginPaneOpenParams)
+	pl, err := p.find(prm.PluginID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	var entry *protocol.PluginManifestPane
+	for i := range pl.Panes {
+		if pl.Panes[i].ID == prm.Entrypoint || pl.PluginID+"."+pl.Panes[i].ID == prm.Entrypoint {
+			entry = &pl.Panes[i]
+		}
+	}
+	switch {
+	case entry == nil:
+		return api.Fail(protocol.Errorf(protocol.CodePluginPaneNotFound, "plugin %s has no pane %s", pl.PluginID, prm.Entrypoint))
+	case !pl.Enabled:
+		return api.Fail(protocol.Errorf(protocol.CodePluginDisabled, "plugin %s is disabled", pl.PluginID))
+	case !runsHere(pl.Platforms, entry.Platforms):
+		return api.Fail(protocol.Errorf(protocol.CodePlatformUnsupported, "pane %s.%s does not run on %s", pl.PluginID, entry.ID, thisPlatform()))
+	case p.session == nil:
+		return api.Fail(protocol.Errorf(protocol.CodeServerUnavailable, "the session is not ready"))
+	}
+	placement := entry.Placement
+	if prm.Placement != nil {
+		placement = *prm.Placement
+	}
+	cwd := pl.PluginRoot
+	if prm.Cwd != nil {
+		cwd = *prm.Cwd
+	}
+	env := map[string]string{"HERDR_PLUGIN_ENTRYPOINT_ID": entry.ID}
+	for _, kv := range p.runtimeEnv(pl, nil, "{}") {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	for k, v := range prm.Env {
+		env[k] = v
+	}
+	ctx.RequestWithCustomSender(p.session, &OpenPane{Call: call, PluginID: pl.PluginID, Entrypoint: entry.ID, Placement: placement,
+		Argv: entry.Command, Cwd: cwd, Env: env}, ctx.Sender())
+	return nil
 }
 
 // finished records how a command ended.

@@ -234,3 +234,80 @@ func (PluginActionList) ResultType() string    { return "plugin_action_list" }
 func (PluginLogList) ResultType() string       { return "plugin_log_list" }
 func (PluginUnlinked) ResultType() string      { return "plugin_unlinked" }
 func (PluginActionInvoked) ResultType() string { return "plugin_action_invoked" }
+
+var pluginPaneMethods = []Method{
+	{Name: "plugin.pane.open", Params: func() Params { return &PluginPaneOpenParams{} }, Result: "plugin_pane_opened", Summary: "Open a plugin's pane entrypoint as a split, tab or zoomed pane"},
+	{Name: "plugin.pane.focus", Params: func() Params { return &PluginPaneTarget{} }, Result: "plugin_pane_focused", Summary: "Focus a plugin pane"},
+	{Name: "plugin.pane.close", Params: func() Params { return &PluginPaneTarget{} }, Result: "plugin_pane_closed", Summary: "Close a plugin pane"},
+}
+
+// CodePluginPaneNotFound and CodePluginPaneOpenFailed are plugin pane errors.
+const (
+	CodePluginPaneNotFound   = "plugin_pane_not_found"
+	CodePluginPaneOpenFailed = "plugin_pane_open_failed"
+)
+
+// PluginPaneOpenParams are the params of plugin.pane.open.
+type PluginPaneOpenParams struct {
+	PluginID     string            `json:"plugin_id"`
+	Entrypoint   string            `json:"entrypoint"`
+	Placement    *string           `json:"placement,omitempty"`
+	WorkspaceID  *string           `json:"workspace_id,omitempty"`
+	TargetPaneID *string           `json:"target_pane_id,omitempty"`
+	Direction    *string           `json:"direction,omitempty"`
+	Cwd          *string           `json:"cwd,omitempty"`
+	Env          map[string]string `json:"env,omitempty"`
+	Focus        bool              `json:"focus,omitempty"`
+	Width        any               `json:"width,omitempty"`
+	Height       any               `json:"height,omitempty"`
+}
+
+// Validate implements Params.
+func (p *PluginPaneOpenParams) Validate() error {
+	for _, err := range []error{required("plugin_id", p.PluginID), required("entrypoint", p.Entrypoint), absolute("cwd", p.Cwd), validEnv(p.Env)} {
+		if err != nil {
+			return err
+		}
+	}
+	if p.Placement != nil {
+		if err := oneOf("placement", *p.Placement, "overlay", "popup", "split", "tab", "zoomed"); err != nil {
+			return err
+		}
+	}
+	if p.Direction != nil {
+		return oneOf("direction", *p.Direction, "right", "down")
+	}
+	return nil
+}
+
+// PluginPaneTarget names a plugin pane (plugin.pane.focus, plugin.pane.close).
+type PluginPaneTarget struct {
+	PaneID string `json:"pane_id"`
+}
+
+// Validate implements Params.
+func (p *PluginPaneTarget) Validate() error { return required("pane_id", p.PaneID) }
+
+// PluginPaneInfo is a pane running a plugin entrypoint.
+type PluginPaneInfo struct {
+	PluginID   string   `json:"plugin_id"`
+	Entrypoint string   `json:"entrypoint"`
+	Pane       PaneInfo `json:"pane"`
+}
+
+// Plugin pane results.
+type (
+	PluginPaneOpened struct {
+		PluginPane PluginPaneInfo `json:"plugin_pane"`
+	}
+	PluginPaneFocused struct {
+		PluginPane PluginPaneInfo `json:"plugin_pane"`
+	}
+	PluginPaneClosed struct {
+		PaneID string `json:"pane_id"`
+	}
+)
+
+func (PluginPaneOpened) ResultType() string  { return "plugin_pane_opened" }
+func (PluginPaneFocused) ResultType() string { return "plugin_pane_focused" }
+func (PluginPaneClosed) ResultType() string  { return "plugin_pane_closed" }

@@ -182,3 +182,32 @@ func TestE2E_Plugin_InstallFromGit(t *testing.T) {
 		t.Fatalf("a plugin whose build failed was linked: %+v", bad)
 	}
 }
+
+// A plugin's pane entrypoint opens as a split or a tab running its command
+// in the plugin's folder; plugin.pane.focus|close act on plugin panes only;
+// placements the client would draw are refused clearly.
+func TestE2E_Plugin_Panes(t *testing.T) {
+	h := NewHome(t)
+	fixture, _ := filepath.Abs(filepath.Join("testdata", "plugins", "worktree-notes"))
+	s := h.Start(t, "panes")
+	OK[protocol.PluginLinked](t, s.Call("plugin.link", map[string]any{"path": filepath.Join(fixture, "herdr-plugin.toml")}), "plugin_linked")
+	s.CreateWorkspace(t, nil)
+	opened := OK[protocol.PluginPaneOpened](t, s.Call("plugin.pane.open", map[string]any{"plugin_id": "test.worktree-notes", "entrypoint": "notes", "focus": true}), "plugin_pane_opened").PluginPane
+	if opened.Entrypoint != "notes" || opened.Pane.PaneID != "w1:p2" || !opened.Pane.Focused {
+		t.Fatalf("opened %+v", opened)
+	}
+	s.WaitLine(t, "w1:p2", "plugin-pane-notes in "+fixture)
+	tab := OK[protocol.PluginPaneOpened](t, s.Call("plugin.pane.open", map[string]any{"plugin_id": "test.worktree-notes", "entrypoint": "notes", "placement": "tab"}), "plugin_pane_opened").PluginPane
+	if tab.Pane.TabID != "w1:t2" {
+		t.Fatalf("tab placement opened %+v", tab.Pane)
+	}
+	Fail(t, s.Call("plugin.pane.open", map[string]any{"plugin_id": "test.worktree-notes", "entrypoint": "notes", "placement": "popup"}), "plugin_pane_open_failed")
+	Fail(t, s.Call("plugin.pane.open", map[string]any{"plugin_id": "test.worktree-notes", "entrypoint": "nope"}), "plugin_pane_not_found")
+	Fail(t, s.Call("plugin.pane.close", map[string]any{"pane_id": "w1:p1"}), "plugin_pane_not_found")
+	OK[protocol.PluginPaneFocused](t, s.Call("plugin.pane.focus", map[string]any{"pane_id": "w1:p2"}), "plugin_pane_focused")
+	closed := OK[protocol.PluginPaneClosed](t, s.Call("plugin.pane.close", map[string]any{"pane_id": "w1:p2"}), "plugin_pane_closed")
+	if closed.PaneID != "w1:p2" {
+		t.Fatalf("closed %+v", closed)
+	}
+	Fail(t, s.Call("pane.get", map[string]any{"pane_id": "w1:p2"}), "pane_not_found")
+}

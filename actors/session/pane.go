@@ -72,17 +72,8 @@ func (s *Session) paneSplit(ctx actor.Context, call *api.Call) *api.Reply {
 	if prm.Ratio != nil {
 		ratio = *prm.Ratio
 	}
-	setup := paneSetup{cwd: cwd, env: prm.Env}
-	if _, err := s.argv(setup); err != nil {
-		return api.Fail(err)
-	}
-	t := src.Tab
-	termID := s.newTermID()
-	t.Root.Split(src.TermID, termID, layout.Direction(prm.Direction), ratio)
-	t.Zoomed = false
-	p, err := s.startPane(ctx, src.WS, t, setup, termID, s.m.RectOf(t, termID))
+	p, err := s.splitPane(ctx, src, layout.Direction(prm.Direction), ratio, paneSetup{cwd: cwd, env: prm.Env})
 	if err != nil {
-		t.Root, _ = layout.Remove(t.Root, termID)
 		return api.Fail(err)
 	}
 	if prm.RightClick != "" {
@@ -91,9 +82,26 @@ func (s *Session) paneSplit(ctx actor.Context, call *api.Call) *api.Reply {
 	if prm.Focus {
 		s.m.FocusPane(p.Pane)
 	}
-	s.relayout(ctx, t)
 	s.emitCreated(nil, nil, p)
 	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
+}
+
+// splitPane starts a pane beside src; nothing changes when it cannot start.
+func (s *Session) splitPane(ctx actor.Context, src *paneRec, dir layout.Direction, ratio float64, setup paneSetup) (*paneRec, error) {
+	if _, err := s.argv(setup); err != nil {
+		return nil, err
+	}
+	t := src.Tab
+	termID := s.newTermID()
+	t.Root.Split(src.TermID, termID, dir, ratio)
+	t.Zoomed = false
+	p, err := s.startPane(ctx, src.WS, t, setup, termID, s.m.RectOf(t, termID))
+	if err != nil {
+		t.Root, _ = layout.Remove(t.Root, termID)
+		return nil, err
+	}
+	s.relayout(ctx, t)
+	return p, nil
 }
 
 func (s *Session) paneList(_ actor.Context, call *api.Call) *api.Reply {

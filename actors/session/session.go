@@ -67,6 +67,8 @@ type Session struct {
 	persist  *persister      // nil when nothing is kept (persist.go)
 	stopping bool            // the session is stopping, and its children with it
 	resumes  []pendingResume // restored agents waiting for a client (resume.go)
+	// pluginPanes are the panes running a plugin entrypoint (plugin.go).
+	pluginPanes map[string]pluginPane
 	// m is the topology; terms are the session's records of its panes.
 	m        *model.Model
 	terms    map[string]*paneRec // by terminal id
@@ -138,7 +140,7 @@ type (
 
 // handlers is the session's table of untargeted methods; one file per area
 // fills it and the routes of its targeted ones.
-var handlers = merge(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, hookHandlers, agentAPIHandlers, worktreeHandlers, pluginHandlers)
+var handlers = merge(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, hookHandlers, agentAPIHandlers, worktreeHandlers, pluginHandlers, pluginPaneHandlers)
 
 // workspaceTargeted holds every workspace-targeted method the session routes.
 var workspaceTargeted = merge(workspaceRoutes, worktreeRoutes)
@@ -234,6 +236,7 @@ func (s *Session) Receive(ctx actor.Context) {
 			s.persist = newPersister(s.opts.SessionFile, s.opts.Log)
 		}
 		if s.opts.Plugins != nil {
+			ctx.Send(s.opts.Plugins, &plugins.SetSession{PID: ctx.Self()})
 			ctx.Send(s.opts.Plugins, &plugins.RunStartup{})
 		}
 	case *actor.Stopping:
@@ -257,6 +260,10 @@ func (s *Session) Receive(ctx actor.Context) {
 	case *wsactor.Changed:
 		before := s.focusNow()
 		s.workspaceChanged(ctx, msg)
+		s.settle(ctx, before)
+	case *plugins.OpenPane:
+		before := s.focusNow()
+		s.dispatchWith(ctx, msg.Call, func() *api.Reply { return s.openPluginPane(ctx, msg) })
 		s.settle(ctx, before)
 	case *wsactor.GitDone:
 		before := s.focusNow()
@@ -303,13 +310,19 @@ func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
 // dispatch runs the handler for a call; a panic answers internal_error to
 // this request only.
 func (s *Session) dispatch(ctx actor.Context, call *api.Call) {
+	s.dispatchWith(ctx, call, func() *api.Reply { return s.route(ctx, call) })
+}
+
+// dispatchWith runs handle for call and answers the sender with its reply
+// (nil: answered elsewhere); a panic answers internal_error.
+func (s *Session) dispatchWith(ctx actor.Context, call *api.Call, handle func() *api.Reply) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.opts.Log.Error("handler panicked", "method", call.Method, "panic", r)
 			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", call.Method, r)))
 		}
 	}()
-	if reply := s.route(ctx, call); reply != nil {
+	if reply := handle(); reply != nil {
 		ctx.Respond(reply)
 	}
 }
