@@ -222,19 +222,19 @@ func newer(a, b string) bool {
 	return false
 }
 
-// thisPlatform is the platform name manifests use for this build.
-func thisPlatform() string {
+// ThisPlatform is the platform name manifests use for this build.
+func ThisPlatform() string {
 	if runtime.GOOS == "darwin" {
 		return "macos"
 	}
 	return runtime.GOOS
 }
 
-// runsHere reports whether an entry (with its own platforms, else the
+// RunsHere reports whether an entry (with its own platforms, else the
 // plugin's) runs on this platform.
-func runsHere(plugin, entry []string) bool {
+func RunsHere(plugin, entry []string) bool {
 	if entry == nil {
 		entry = plugin
 	}
-	return entry == nil || slices.Contains(entry, thisPlatform())
+	return entry == nil || slices.Contains(entry, ThisPlatform())
 }

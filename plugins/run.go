@@ -10,23 +10,23 @@ import (
 // maxOutput is how much of each output stream a run keeps.
 const maxOutput = 64 << 10
 
-// commandTimeout is how long a plugin command may run before it is
+// CommandTimeout is how long a plugin command may run before it is
 // killed, with every process it started.
-var commandTimeout = 60 * time.Second
+var CommandTimeout = 60 * time.Second
 
-// job is one plugin command to run.
-type job struct {
-	argv []string
-	dir  string
-	env  []string
+// Job is one plugin command to run: argv in Dir with Env.
+type Job struct {
+	Argv []string
+	Dir  string
+	Env  []string
 }
 
-// outcome is how a run ended.
-type outcome struct {
-	exitCode       *int32
-	stdout, stderr string
-	err            string // why it failed to start, or was killed
-	finished       time.Time
+// Outcome is how a run ended.
+type Outcome struct {
+	ExitCode       *int32
+	Stdout, Stderr string
+	Err            string // why it failed to start, or was killed
+	Finished       time.Time
 }
 
 // capped keeps the first maxOutput bytes written to it.
@@ -52,28 +52,29 @@ func (c *capped) String() string {
 	return string(c.buf)
 }
 
-// run runs j to the end (or the timeout) on the calling goroutine.
-func run(j job, timeout time.Duration) outcome {
+// Run runs j to the end (or the timeout) on the calling goroutine; the
+// timeout kills the command with every process it started.
+func Run(j Job, timeout time.Duration) Outcome {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, j.argv[0], j.argv[1:]...)
-	cmd.Dir, cmd.Env = j.dir, j.env
+	cmd := exec.CommandContext(ctx, j.Argv[0], j.Argv[1:]...)
+	cmd.Dir, cmd.Env = j.Dir, j.Env
 	var stdout, stderr capped
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	ownGroup(cmd)
 	cmd.WaitDelay = 2 * time.Second // a grandchild holding the pipes does not hold the run
 	err := cmd.Run()
-	o := outcome{stdout: stdout.String(), stderr: stderr.String(), finished: time.Now()}
+	o := Outcome{Stdout: stdout.String(), Stderr: stderr.String(), Finished: time.Now()}
 	if cmd.ProcessState != nil {
 		code := int32(cmd.ProcessState.ExitCode())
-		o.exitCode = &code
+		o.ExitCode = &code
 	}
 	var exitErr *exec.ExitError
 	switch {
 	case ctx.Err() != nil:
-		o.err = "killed after " + timeout.String() + " (timeout)"
+		o.Err = "killed after " + timeout.String() + " (timeout)"
 	case err != nil && !errors.As(err, &exitErr):
-		o.err = err.Error()
+		o.Err = err.Error()
 	}
 	return o
 }

@@ -18,8 +18,8 @@ func TestRun_TimeoutKillsTheGroupAndOutputIsCapped(t *testing.T) {
 	dir := t.TempDir()
 	pidFile := filepath.Join(dir, "child")
 	start := time.Now()
-	o := run(job{argv: []string{"sh", "-c", "sleep 300 & echo $! > " + pidFile + "; wait"}, dir: dir, env: os.Environ()}, 300*time.Millisecond)
-	if o.err == "" || !strings.Contains(o.err, "timeout") || time.Since(start) > 5*time.Second {
+	o := Run(Job{Argv: []string{"sh", "-c", "sleep 300 & echo $! > " + pidFile + "; wait"}, Dir: dir, Env: os.Environ()}, 300*time.Millisecond)
+	if o.Err == "" || !strings.Contains(o.Err, "timeout") || time.Since(start) > 5*time.Second {
 		t.Fatalf("outcome %+v after %v", o, time.Since(start))
 	}
 	b, _ := os.ReadFile(pidFile)
@@ -35,8 +35,8 @@ func TestRun_TimeoutKillsTheGroupAndOutputIsCapped(t *testing.T) {
 		}
 		time.Sleep(10 * time.Millisecond) // waiting for the kernel to reap it
 	}
-	big := run(job{argv: []string{"sh", "-c", "head -c 200000 /dev/zero | tr '\\0' x"}, dir: dir, env: os.Environ()}, 10*time.Second)
-	if len(big.stdout) > maxOutput+100 || !strings.HasSuffix(big.stdout, "[output truncated at 64 KiB]") {
-		t.Fatalf("stdout kept %d bytes", len(big.stdout))
+	big := Run(Job{Argv: []string{"sh", "-c", "head -c 200000 /dev/zero | tr '\\0' x"}, Dir: dir, Env: os.Environ()}, 10*time.Second)
+	if len(big.Stdout) > maxOutput+100 || !strings.HasSuffix(big.Stdout, "[output truncated at 64 KiB]") {
+		t.Fatalf("stdout kept %d bytes", len(big.Stdout))
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/herdr-go/herdr/actors/clients"
-	"github.com/herdr-go/herdr/plugins"
+	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
 

@@ -5,7 +5,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/layout"
-	"github.com/herdr-go/herdr/plugins"
+	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
 

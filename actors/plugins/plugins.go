@@ -13,6 +13,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	plug "github.com/herdr-go/herdr/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -77,7 +78,7 @@ type Invoke struct {
 // commands in flight.
 type Plugins struct {
 	opts     Options
-	reg      *Registry
+	reg      *plug.Registry
 	logs     []*protocol.PluginCommandLogInfo // oldest first, at most keptLogs
 	nextLog  uint64
 	inFlight int
@@ -90,7 +91,7 @@ type Plugins struct {
 // ran brings a finished command back to the actor.
 type ran struct {
 	log *protocol.PluginCommandLogInfo
-	out outcome
+	out plug.Outcome
 }
 
 // Props returns the props of the plugins actor.
@@ -137,7 +138,7 @@ func (p *Plugins) Receive(ctx actor.Context) {
 // start reads the registry, subscribes to the bus and runs the startup
 // hooks of the enabled plugins.
 func (p *Plugins) start(ctx actor.Context) {
-	reg, err := OpenRegistry(p.registryPath())
+	reg, err := plug.OpenRegistry(p.registryPath())
 	if err != nil {
 		p.opts.Log.Error("plugin registry not loaded", "err", err)
 	}
@@ -145,7 +146,7 @@ func (p *Plugins) start(ctx actor.Context) {
 	p.saver = make(chan []byte, 1)
 	go func(path string, queue chan []byte, log *slog.Logger) {
 		for data := range queue {
-			if err := WriteRegistry(path, data); err != nil {
+			if err := plug.WriteRegistry(path, data); err != nil {
 				log.Error("plugin registry not saved", "err", err)
 			}
 		}
@@ -165,7 +166,7 @@ func (p *Plugins) runStartup(ctx actor.Context) {
 			continue
 		}
 		for _, s := range pl.Startup {
-			if runsHere(pl.Platforms, s.Platforms) {
+			if plug.RunsHere(pl.Platforms, s.Platforms) {
 				if _, err := p.launch(ctx, pl, s.Command, nil, "startup", nil, "{}"); err != nil {
 					p.opts.Log.Warn("plugin startup hook not run", "plugin", pl.PluginID, "err", err)
 				}
@@ -210,7 +211,7 @@ func (p *Plugins) find(id string) (*protocol.InstalledPluginInfo, error) {
 
 func (p *Plugins) link(_ actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.PluginLinkParams)
-	info, err := LoadManifest(prm.Path)
+	info, err := plug.LoadManifest(prm.Path)
 	if err != nil {
 		return api.Fail(err)
 	}
@@ -342,8 +343,8 @@ func (p *Plugins) invoke(ctx actor.Context, m *Invoke) *api.Reply {
 		return api.Fail(err)
 	case !pl.Enabled:
 		return api.Fail(protocol.Errorf(protocol.CodePluginDisabled, "plugin %s is disabled", pl.PluginID))
-	case !runsHere(pl.Platforms, a.Platforms):
-		return api.Fail(protocol.Errorf(protocol.CodePlatformUnsupported, "action %s.%s does not run on %s", pl.PluginID, a.ID, thisPlatform()))
+	case !plug.RunsHere(pl.Platforms, a.Platforms):
+		return api.Fail(protocol.Errorf(protocol.CodePlatformUnsupported, "action %s.%s does not run on %s", pl.PluginID, a.ID, plug.ThisPlatform()))
 	}
 	ctxJSON, _ := json.Marshal(m.Context)
 	actionID := pl.PluginID + "." + a.ID
@@ -403,7 +404,7 @@ func (p *Plugins) onEvent(ctx actor.Context, line []byte) {
 			continue
 		}
 		for _, h := range pl.Events {
-			if h.On == name && runsHere(pl.Platforms, h.Platforms) {
+			if h.On == name && plug.RunsHere(pl.Platforms, h.Platforms) {
 				ctxJSON, _ := json.Marshal(hookCtx)
 				if _, err := p.launch(ctx, pl, h.Command, nil, name, &hookCtx, string(ctxJSON), "HERDR_PLUGIN_EVENT_JSON="+string(ev.Data)); err != nil {
 					p.opts.Log.Warn("plugin hook not run", "plugin", pl.PluginID, "event", name, "err", err)
@@ -436,10 +437,10 @@ func (p *Plugins) launch(ctx actor.Context, pl *protocol.InstalledPluginInfo, ar
 	if event != "" {
 		env = append(env, "HERDR_PLUGIN_EVENT="+event)
 	}
-	j := job{argv: argv, dir: pl.PluginRoot, env: append(env, extraEnv...)}
+	j := plug.Job{Argv: argv, Dir: pl.PluginRoot, Env: append(env, extraEnv...)}
 	p.inFlight++
 	root, self := ctx.ActorSystem().Root, ctx.Self()
-	go func() { root.Send(self, &ran{log: log, out: run(j, commandTimeout)}) }()
+	go func() { root.Send(self, &ran{log: log, out: plug.Run(j, plug.CommandTimeout)}) }()
 	snapshot := *log
 	return &snapshot, nil
 }
@@ -453,8 +454,8 @@ func (p *Plugins) env(pl *protocol.InstalledPluginInfo, c *protocol.PluginInvoca
 // runtimeEnv is the variables a plugin command or pane is given.
 func (p *Plugins) runtimeEnv(pl *protocol.InstalledPluginInfo, c *protocol.PluginInvocationContext, ctxJSON string) []string {
 	var env []string
-	configDir := filepath.Join(p.opts.ConfigDir, "plugins", "config", EscapeID(pl.PluginID))
-	stateDir := filepath.Join(p.opts.StateDir, "plugins", EscapeID(pl.PluginID))
+	configDir := filepath.Join(p.opts.ConfigDir, "plugins", "config", plug.EscapeID(pl.PluginID))
+	stateDir := filepath.Join(p.opts.StateDir, "plugins", plug.EscapeID(pl.PluginID))
 	_ = os.MkdirAll(configDir, 0o700)
 	_ = os.MkdirAll(stateDir, 0o700)
 	env = append(env, "HERDR_ENV=1", "HERDR_SOCKET_PATH="+p.opts.SocketPath, "HERDR_BIN_PATH="+p.opts.BinPath,
@@ -489,8 +490,8 @@ func (p *Plugins) paneOpen(ctx actor.Context, call *api.Call) *api.Reply {
 		return api.Fail(protocol.Errorf(protocol.CodePluginPaneNotFound, "plugin %s has no pane %s", pl.PluginID, prm.Entrypoint))
 	case !pl.Enabled:
 		return api.Fail(protocol.Errorf(protocol.CodePluginDisabled, "plugin %s is disabled", pl.PluginID))
-	case !runsHere(pl.Platforms, entry.Platforms):
-		return api.Fail(protocol.Errorf(protocol.CodePlatformUnsupported, "pane %s.%s does not run on %s", pl.PluginID, entry.ID, thisPlatform()))
+	case !plug.RunsHere(pl.Platforms, entry.Platforms):
+		return api.Fail(protocol.Errorf(protocol.CodePlatformUnsupported, "pane %s.%s does not run on %s", pl.PluginID, entry.ID, plug.ThisPlatform()))
 	case p.session == nil:
 		return api.Fail(protocol.Errorf(protocol.CodeServerUnavailable, "the session is not ready"))
 	}
@@ -519,17 +520,17 @@ func (p *Plugins) paneOpen(ctx actor.Context, call *api.Call) *api.Reply {
 func (p *Plugins) finished(m *ran) {
 	p.inFlight--
 	log, o := m.log, m.out
-	log.FinishedUnixMS = protocol.Ptr(uint64(o.finished.UnixMilli()))
-	log.ExitCode = o.exitCode
-	log.Stdout, log.Stderr = protocol.Ptr(o.stdout), protocol.Ptr(o.stderr)
+	log.FinishedUnixMS = protocol.Ptr(uint64(o.Finished.UnixMilli()))
+	log.ExitCode = o.ExitCode
+	log.Stdout, log.Stderr = protocol.Ptr(o.Stdout), protocol.Ptr(o.Stderr)
 	log.Status = "succeeded"
-	if o.err != "" || o.exitCode == nil || *o.exitCode != 0 {
+	if o.Err != "" || o.ExitCode == nil || *o.ExitCode != 0 {
 		log.Status = "failed"
 	}
-	if o.err != "" {
-		log.Error = protocol.Ptr(o.err)
+	if o.Err != "" {
+		log.Error = protocol.Ptr(o.Err)
 	}
 	if log.Status == "failed" {
-		p.opts.Log.Warn("plugin command failed", "plugin", log.PluginID, "log", log.LogID, "exit", o.exitCode, "err", o.err)
+		p.opts.Log.Warn("plugin command failed", "plugin", log.PluginID, "log", log.LogID, "exit", o.ExitCode, "err", o.Err)
 	}
 }
