@@ -20,6 +20,7 @@ import (
 	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/gateway"
+	"github.com/herdr-go/herdr/actors/integrations"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
@@ -113,6 +114,14 @@ func Run(opts Options) error {
 	routes := map[string]*actor.PID{}
 	for method := range clients.Methods {
 		routes[method] = clientsPID
+	}
+	integrationsPID, err := spawnChild(system, root, integrations.Props(opts.Env, log), "integrations")
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	for method := range integrations.Methods {
+		routes[method] = integrationsPID
 	}
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Events:      busPID,
