@@ -110,8 +110,8 @@ response on stderr (exit 1). Usage errors exit 2.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
 
 	root.AddCommand(a.serverCmd(), a.statusCmd(), a.apiCmd(), a.workspaceCmd(), a.tabCmd(), a.paneCmd(), a.layoutCmd(), a.eventsCmd(), a.waitCmd())
-	root.AddCommand(a.agentCmd(), a.notificationCmd(), a.sessionCmd(), a.worktreeCmd()) // cli/agent.go, cli/notification.go, cli/session.go, cli/worktree.go
-	a.addHookCmds(root)                                                                 // pane/workspace report-* verbs, cli/hooks.go
+	root.AddCommand(a.agentCmd(), a.notificationCmd(), a.sessionCmd(), a.worktreeCmd(), a.integrationCmd()) // cli/agent.go, cli/notification.go, cli/session.go, cli/worktree.go, cli/integration.go
+	a.addHookCmds(root)                                                                                     // pane/workspace report-* verbs, cli/hooks.go
 	return root
 }
 
