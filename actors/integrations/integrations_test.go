@@ -86,8 +86,8 @@ func claudeStyle(event string) string {
 }
 
 var fixtures = map[string]fixture{
-	"pi":   {dir: ".pi/agent", seed: map[string]string{"extensions/user.ts": "// user-hook\n"}, user: "extensions/user.ts"},
-	"omp":  {dir: ".omp/agent", seed: map[string]string{"extensions/user.ts": "// user-hook\n"}, user: "extensions/user.ts"},
+	"pi":  {dir: ".pi/agent", seed: map[string]string{"extensions/user.ts": "// user-hook\n"}, user: "extensions/user.ts"},
+	"omp": {dir: ".omp/agent", seed: map[string]string{"extensions/user.ts": "// user-hook\n"}, user: "extensions/user.ts"},
 	"claude": {dir: ".claude", seed: map[string]string{"settings.json": claudeStyle("SessionStart")},
 		settings: "settings.json", user: "settings.json", old: oldHook},
 	"codex": {dir: ".codex", seed: map[string]string{"hooks.json": claudeStyle("SessionStart"), "config.toml": "model = \"gpt-5\" # user-hook\n\n[features]\nother = true\n"},
@@ -226,7 +226,6 @@ func TestInstall_EveryTarget(t *testing.T) {
 		})
 	}
 }
-
 
 func TestInstall_FreshSettingsAndCleanUninstall(t *testing.T) {
 	home, env := fakeEnv(t, nil)

@@ -21,26 +21,37 @@ function nextSeq() {
   return lastSeq;
 }
 
+// Reports go out one after another, so herdr sees them in order.
+let queue = Promise.resolve();
+
+function deliver(path, line) {
+  return new Promise((resolve) => {
+    let conn;
+    const finish = () => {
+      clearTimeout(timer);
+      if (conn) conn.destroy();
+      resolve();
+    };
+    const timer = setTimeout(finish, 500);
+    try {
+      conn = net.createConnection({ path });
+      conn.on("connect", () => conn.write(line));
+      conn.on("data", finish);
+      conn.on("error", finish);
+      conn.on("close", finish);
+    } catch {
+      finish(); // herdr is not reachable: nothing to report to.
+    }
+  });
+}
+
 function send(method, extra) {
   if (!inPane()) return;
   const socket = process.env.HERDR_SOCKET_PATH;
   const path = process.platform === "win32" ? "\\\\.\\pipe\\" + socket : socket;
   const params = { pane_id: process.env.HERDR_PANE_ID, source: SOURCE, agent: AGENT, seq: nextSeq(), ...extra };
   const line = JSON.stringify({ id: "hook:" + SOURCE, method, params }) + "\n";
-  try {
-    const conn = net.createConnection({ path });
-    const timer = setTimeout(() => conn.destroy(), 500);
-    if (timer.unref) timer.unref();
-    const finish = () => {
-      clearTimeout(timer);
-      conn.destroy();
-    };
-    conn.on("connect", () => conn.write(line));
-    conn.on("data", finish);
-    conn.on("error", finish);
-  } catch {
-    // herdr is not reachable: nothing to report to.
-  }
+  queue = queue.then(() => deliver(path, line));
 }
 
 function sessionRefs(id, path) {
