@@ -1,6 +1,8 @@
 package integrations
 
 import (
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +22,7 @@ func TestActor_InstallUninstall(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(home, ".codex"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	system := actor.NewActorSystem()
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }))
 	defer system.Shutdown()
 	pid := system.Root.Spawn(Props(env, nil))
 	install := system.Root.RequestFuture(pid, &api.Call{ID: "1", Method: "integration.install", Params: &protocol.IntegrationInstallParams{Target: "codex"}}, 5*time.Second)

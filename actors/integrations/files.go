@@ -12,7 +12,13 @@ import (
 // writeFile writes data to path atomically (temp file, rename) unless the
 // file already holds exactly data; it reports whether it wrote. An existing
 // file keeps its mode; a new one gets mode.
+//
+// A symlinked file (a dotfiles checkout) is written through the link, so
+// the link stays.
 func writeFile(path string, data []byte, mode fs.FileMode) (bool, error) {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
 	old, err := os.ReadFile(path)
 	if err == nil && bytes.Equal(old, data) {
 		if mode&0o100 != 0 {

@@ -150,10 +150,16 @@ type jsonHooks struct {
 	header ordered
 	shape  entryShape
 	events []hookEvent
+	// cleanOnly: a file older herdr versions registered in; install only
+	// removes herdr's entries from it and never creates it.
+	cleanOnly bool
 }
 
 func (j jsonHooks) install(dir, script string) ([]string, error) {
 	path := filepath.Join(dir, j.file)
+	if j.cleanOnly {
+		return j.edit(path, nil, false)
+	}
 	return j.edit(path, func(root, hooks *object) error {
 		for _, ev := range j.events {
 			entries, err := hooks.array(ev.Event, path)

@@ -97,7 +97,7 @@ var fixtures = map[string]fixture{
 		settings: "settings.json", user: "settings.json", old: oldHook},
 	"devin": {dir: ".config/devin", seed: map[string]string{"config.json": claudeStyle("PreToolUse")},
 		settings: "config.json", user: "config.json", old: oldHook},
-	"droid": {dir: ".factory", seed: map[string]string{"settings.json": claudeStyle("SessionStart")},
+	"droid": {dir: ".factory", seed: map[string]string{"settings.json": claudeStyle("SessionStart"), "hooks.json": claudeStyle("SessionStart")},
 		settings: "settings.json", user: "settings.json", old: oldHook},
 	"kimi": {dir: ".kimi-code", seed: map[string]string{"config.toml": "default_model = \"k2\"\n\n[[hooks]]\nevent = \"Stop\"\ncommand = \"echo user-hook\"\n\n" +
 		"# >>> herdr kimi integration\n[[hooks]]\nevent = \"Stop\"\ncommand = \"bash '" + oldHook + "' idle\"\n# <<< herdr kimi integration\n"},
@@ -137,6 +137,11 @@ func TestInstall_EveryTarget(t *testing.T) {
 			for rel, body := range fx.seed {
 				write(t, filepath.Join(dir, rel), body)
 			}
+			marker, _ := tg.MarkerFile(env)
+			write(t, marker, "# HERDR_INTEGRATION_ID="+tg.Name+"\n# HERDR_INTEGRATION_VERSION=0\n")
+			if s := StatusOf(tg, env); !s.Outdated() {
+				t.Errorf("an old install is not outdated: %s", s)
+			}
 			msgs, err := Install(tg.Wire, env)
 			if err != nil {
 				t.Fatalf("install: %v (%v)", err, msgs)
@@ -144,7 +149,6 @@ func TestInstall_EveryTarget(t *testing.T) {
 			if len(msgs) == 0 || !strings.Contains(msgs[len(msgs)-1], "installed "+tg.Name) {
 				t.Errorf("messages %q", msgs)
 			}
-			marker, _ := tg.MarkerFile(env)
 			text := read(t, marker)
 			for _, want := range []string{"HERDR_INTEGRATION_ID=" + tg.Name, "HERDR_INTEGRATION_VERSION=" + strconv.Itoa(tg.Version), "HERDR_SOCKET_PATH", "HERDR_PANE_ID", tg.Source} {
 				if !strings.Contains(text, want) {
@@ -179,6 +183,12 @@ func TestInstall_EveryTarget(t *testing.T) {
 			}
 			if user := read(t, filepath.Join(dir, fx.user)); !strings.Contains(user, "user-hook") {
 				t.Errorf("user's entry lost from %s on install:\n%s", fx.user, user)
+			}
+			if tg.Name == "droid" {
+				legacy := read(t, filepath.Join(dir, "hooks.json"))
+				if strings.Contains(legacy, scriptBase) || !strings.Contains(legacy, "user-hook") {
+					t.Errorf("droid's legacy hooks.json:\n%s", legacy)
+				}
 			}
 			if tg.Name == "codex" {
 				cfg := read(t, filepath.Join(dir, "config.toml"))

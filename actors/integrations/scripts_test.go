@@ -229,3 +229,27 @@ hooks["on_session_start"](session_id="h-7", platform="cli")
 	}
 	expect(t, got, "pane.report_agent_session", map[string]any{"source": "herdr:hermes", "agent": "hermes", "agent_session_id": "h-7", "pane_id": "w2:p1"})
 }
+
+// TestInstall_SymlinkedSettingsKept writes through a settings symlink (a
+// dotfiles checkout) instead of replacing the link.
+func TestInstall_SymlinkedSettingsKept(t *testing.T) {
+	home, env := fakeEnv(t, nil)
+	real := filepath.Join(home, "dotfiles", "claude-settings.json")
+	write(t, real, `{"model":"opus"}`)
+	link := filepath.Join(home, ".claude", "settings.json")
+	if err := os.MkdirAll(filepath.Dir(link), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Install("claude", env); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("settings.json is no longer a symlink: %v", err)
+	}
+	if got := read(t, real); !strings.Contains(got, scriptBase) || !strings.Contains(got, "opus") {
+		t.Errorf("linked file:\n%s", got)
+	}
+}

@@ -76,8 +76,11 @@ var targets = []*Target{
 		Reports: "SessionStart: pane.report_agent_session (id, transcript path)",
 		dir:     envOrHome(".factory"),
 		files:   []asset{hookFile("hooks/herdr-agent-state")},
-		regs:    []registration{jsonHooks{file: "settings.json", nested: true, shape: groupEntry, events: session}},
-		keys:    payloadKeys{id: []string{"session_id"}, path: []string{"transcript_path"}},
+		regs: []registration{
+			jsonHooks{file: "settings.json", nested: true, shape: groupEntry, events: session},
+			jsonHooks{file: "hooks.json", nested: true, cleanOnly: true},
+		},
+		keys: payloadKeys{id: []string{"session_id"}, path: []string{"transcript_path"}},
 	},
 	{
 		Name: "kimi", Wire: "kimi", Title: "Kimi Code", Version: 6, Agent: "kimi", Source: "herdr:kimi",
