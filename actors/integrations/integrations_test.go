@@ -381,3 +381,26 @@ func TestCodexFeatures_InvalidTOMLRefused(t *testing.T) {
 		t.Errorf("file changed: %q", got)
 	}
 }
+
+// TestPowershellScript checks the Windows hook's shape: markers, the
+// param block as its first statement, the pane guard and the pipe.
+func TestPowershellScript(t *testing.T) {
+	tg, _ := Lookup("claude")
+	s := powershellScript(tg)
+	var first string
+	for _, l := range strings.Split(s, "\n") {
+		if l != "" && !strings.HasPrefix(l, "#") {
+			first = l
+			break
+		}
+	}
+	if !strings.HasPrefix(first, "param(") {
+		t.Errorf("first statement %q", first)
+	}
+	for _, want := range []string{"# HERDR_INTEGRATION_ID=claude\n", "# HERDR_INTEGRATION_VERSION=7\n", `$env:HERDR_ENV -ne "1"`,
+		"NamedPipeClientStream", "Connect(500)", `$IdKeys = @("session_id")`, `$SkipKeys = @("agent_id")`, `$Source = "herdr:claude"`} {
+		if !strings.Contains(s, want) {
+			t.Errorf("script lacks %q", want)
+		}
+	}
+}
