@@ -49,7 +49,7 @@ exit 0
 
 // pythonReporter is the Python program the shell hook runs.
 func pythonReporter(t *Target) string {
-	return fmt.Sprintf(`import json, os, socket, sys, time
+	return fmt.Sprintf(`import json, os, socket, subprocess, sys, time
 
 AGENT = %s
 SOURCE = %s
@@ -57,6 +57,8 @@ ID_KEYS = %s
 PATH_KEYS = %s
 ID_ENV = %s
 SKIP_KEYS = %s
+LIST_CMD = %s
+LIST_DIR_ENV = %s
 
 
 def pick(payload, keys):
@@ -64,6 +66,29 @@ def pick(payload, keys):
         value = payload.get(key)
         if isinstance(value, str) and value:
             return value
+    return None
+
+
+def listed_session(payload):
+    # The agent's own session list, matched by working directory: for
+    # events whose input names no session. Not on a first start or a
+    # prompt, where a stale session of the same directory could match.
+    event = payload.get("hook_event_name")
+    if event == "UserPromptSubmit" or (event == "SessionStart" and payload.get("source") == "startup"):
+        return None
+    project = next((os.environ[n] for n in LIST_DIR_ENV if os.environ.get(n)), None) or os.getcwd()
+    try:
+        out = subprocess.run(LIST_CMD, cwd=project, capture_output=True, text=True, timeout=2)
+        entries = json.loads(out.stdout) if out.returncode == 0 else []
+    except (OSError, ValueError, subprocess.SubprocessError):
+        return None
+    want = os.path.realpath(project)
+    for entry in entries if isinstance(entries, list) else []:
+        if not isinstance(entry, dict):
+            continue
+        sid, where = entry.get("id"), entry.get("working_directory")
+        if isinstance(sid, str) and sid and isinstance(where, str) and os.path.realpath(where) == want:
+            return sid
     return None
 
 
@@ -82,6 +107,8 @@ def main():
     session_id = pick(payload, ID_KEYS)
     if session_id is None:
         session_id = next((os.environ[n] for n in ID_ENV if os.environ.get(n)), None)
+    if session_id is None and LIST_CMD:
+        session_id = listed_session(payload)
     session_path = pick(payload, PATH_KEYS)
     params = {"pane_id": os.environ["HERDR_PANE_ID"], "source": SOURCE, "agent": AGENT, "seq": time.time_ns()}
     if action == "release":
@@ -117,7 +144,7 @@ def main():
 
 
 main()
-`, literal(t.Agent), literal(t.Source), literal(t.keys.id), literal(t.keys.path), literal(t.keys.idEnv), literal(t.keys.skip))
+`, literal(t.Agent), literal(t.Source), literal(t.keys.id), literal(t.keys.path), literal(t.keys.idEnv), literal(t.keys.skip), literal(t.keys.list), literal(t.keys.listDirEnv))
 }
 
 // powershellScript is the hook script of a hook target on Windows: the

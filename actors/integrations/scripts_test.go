@@ -146,6 +146,26 @@ func TestHookScript_Reports(t *testing.T) {
 	runHook(t, kimi, sock, "release", `{}`, true)
 	expect(t, got, "pane.release_agent", map[string]any{"source": "herdr:kimi", "agent": "kimi"})
 
+	// Devin's input may name no session: the hook asks `devin list`.
+	devin := installed(t, "devin")
+	project, bin := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(bin, "devin"), "#!/bin/sh\necho '[{\"id\":\"other\",\"working_directory\":\"/elsewhere\"},{\"id\":\"dv-4\",\"working_directory\":\""+project+"\"}]'\n")
+	os.Chmod(filepath.Join(bin, "devin"), 0o755)
+	cmd := exec.Command("bash", devin, "session")
+	cmd.Env = []string{"PATH=" + bin + ":" + os.Getenv("PATH"), "HERDR_ENV=1", "HERDR_SOCKET_PATH=" + sock, "HERDR_PANE_ID=w1:p1", "DEVIN_PROJECT_DIR=" + project}
+	cmd.Stdin = strings.NewReader(`{"hook_event_name":"PreToolUse"}`)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("devin hook: %v %s", err, out)
+	}
+	expect(t, got, "pane.report_agent_session", map[string]any{"source": "herdr:devin", "agent": "devin", "agent_session_id": "dv-4"})
+	cmd = exec.Command("bash", devin, "session")
+	cmd.Env = []string{"PATH=" + bin + ":" + os.Getenv("PATH"), "HERDR_ENV=1", "HERDR_SOCKET_PATH=" + sock, "HERDR_PANE_ID=w1:p1", "DEVIN_PROJECT_DIR=" + project}
+	cmd.Stdin = strings.NewReader(`{"hook_event_name":"SessionStart","source":"startup"}`)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("devin hook: %v %s", err, out)
+	}
+	nothing(t, got) // a fresh start: an old session of the directory must not match
+
 	agy := installed(t, "antigravity-cli")
 	runHook(t, agy, sock, "session", `{"conversationId":"c-9"}`, true)
 	expect(t, got, "pane.report_agent_session", map[string]any{"source": "herdr:antigravity_cli", "agent": "agy", "agent_session_id": "c-9"})

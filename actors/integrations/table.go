@@ -69,7 +69,8 @@ var targets = []*Target{
 			{Event: "PreToolUse", Action: "session"}, {Event: "PostToolUse", Action: "session"},
 			{Event: "PermissionRequest", Action: "session"}, {Event: "Stop", Action: "session"},
 		}}},
-		keys: payloadKeys{id: []string{"session_id", "sessionId"}, path: []string{"transcript_path"}},
+		keys: payloadKeys{id: []string{"session_id", "sessionId"}, path: []string{"transcript_path"},
+			list: []string{"devin", "list", "--format", "json"}, listDirEnv: []string{"DEVIN_PROJECT_DIR"}},
 	},
 	{
 		Name: "droid", Wire: "droid", Title: "Factory Droid", Version: 2, Agent: "droid", Source: "herdr:droid",

@@ -43,9 +43,13 @@ type registration interface {
 	uninstall(dir, script string) ([]string, error)
 }
 
-// payloadKeys name where a hook's input carries the agent's session.
+// payloadKeys name where a hook's input carries the agent's session: keys
+// of the input for its id and path, environment variables for the id, keys
+// whose presence marks a subagent's hook (skipped), and a command listing
+// the agent's sessions as JSON for inputs without an id, run in the
+// project directory (listDirEnv, else the hook's working directory).
 type payloadKeys struct {
-	id, path, idEnv, skip []string
+	id, path, idEnv, skip, list, listDirEnv []string
 }
 
 // environ looks up an environment variable ("" when unset).
