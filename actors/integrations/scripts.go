@@ -31,18 +31,25 @@ func shellScript(t *Target) string {
 	b.WriteString("#!/usr/bin/env bash\n")
 	b.WriteString(markers(t, "#"))
 	fmt.Fprintf(&b, "# herdr hook for %s; written by `herdr integration install %s`, replaced on reinstall.\n", t.Title, t.Name)
-	b.WriteString(`# Usage: herdr-agent-state.sh [session|working|blocked|idle|release] < hook-input.json
-if [ "${HERDR_ENV:-}" != "1" ] || [ -z "${HERDR_SOCKET_PATH:-}" ] || [ -z "${HERDR_PANE_ID:-}" ]; then
+	fmt.Fprintf(&b, "# Usage: herdr-agent-state%s [session|working|blocked|idle|release] < hook-input.json\n", scriptExt)
+	// Some agents read a JSON answer from every hook; herdr's adds nothing.
+	fmt.Fprintf(&b, "herdr_answer=%s\n", shellQuote(t.answer))
+	b.WriteString(`herdr_finish() {
+  if [ -n "$herdr_answer" ]; then printf '%s\n' "$herdr_answer"; fi
   exit 0
+}
+if [ "${HERDR_ENV:-}" != "1" ] || [ -z "${HERDR_SOCKET_PATH:-}" ] || [ -z "${HERDR_PANE_ID:-}" ]; then
+  [ -t 0 ] || cat >/dev/null 2>&1
+  herdr_finish
 fi
-command -v python3 >/dev/null 2>&1 || exit 0
+command -v python3 >/dev/null 2>&1 || herdr_finish
 herdr_reporter=$(cat <<'HERDR_PY'
 `)
 	b.WriteString(pythonReporter(t))
 	b.WriteString(`HERDR_PY
 )
 python3 -c "$herdr_reporter" "${1:-session}" 2>/dev/null
-exit 0
+herdr_finish
 `)
 	return b.String()
 }
@@ -154,7 +161,9 @@ func powershellScript(t *Target) string {
 	b.WriteString(markers(t, "#"))
 	fmt.Fprintf(&b, "# herdr hook for %s; written by `herdr integration install %s`, replaced on reinstall.\n", t.Title, t.Name)
 	fmt.Fprintf(&b, `param([string]$Action = "session")
-if ($env:HERDR_ENV -ne "1" -or -not $env:HERDR_SOCKET_PATH -or -not $env:HERDR_PANE_ID) { exit 0 }
+$Answer = %s
+function Finish { if ($Answer) { Write-Output $Answer }; exit 0 }
+if ($env:HERDR_ENV -ne "1" -or -not $env:HERDR_SOCKET_PATH -or -not $env:HERDR_PANE_ID) { Finish }
 $ErrorActionPreference = "SilentlyContinue"
 $Agent = %s
 $Source = %s
@@ -171,7 +180,7 @@ function Pick($keys) {
   foreach ($k in $keys) { $v = $payload.$k; if ($v -is [string] -and $v) { return $v } }
   return $null
 }
-if ($null -ne $payload) { foreach ($k in $SkipKeys) { if ($payload.$k) { exit 0 } } }
+if ($null -ne $payload) { foreach ($k in $SkipKeys) { if ($payload.$k) { Finish } } }
 $sessionId = Pick $IdKeys
 if (-not $sessionId) { foreach ($n in $IdEnv) { $v = [Environment]::GetEnvironmentVariable($n); if ($v) { $sessionId = $v; break } } }
 $sessionPath = Pick $PathKeys
@@ -180,12 +189,12 @@ if ($Action -eq "release") { $method = "pane.release_agent" } else {
   if ($sessionId) { $params.agent_session_id = $sessionId }
   if ($sessionPath) { $params.agent_session_path = $sessionPath }
   if ($Action -eq "session") {
-    if (-not $sessionId -and -not $sessionPath) { exit 0 }
+    if (-not $sessionId -and -not $sessionPath) { Finish }
     $method = "pane.report_agent_session"
     if ($payload -and $payload.hook_event_name -eq "SessionStart" -and $payload.source -is [string] -and $payload.source) { $params.session_start_source = $payload.source }
   } elseif (@("working", "blocked", "idle") -contains $Action) {
     $method = "pane.report_agent"; $params.state = $Action
-  } else { exit 0 }
+  } else { Finish }
 }
 $line = (@{ id = "hook:$Source"; method = $method; params = $params } | ConvertTo-Json -Compress -Depth 5) + "`+"`n"+`"
 try {
@@ -196,8 +205,8 @@ try {
   $pipe.Flush()
   $pipe.Dispose()
 } catch {}
-exit 0
-`, literal(t.Agent), literal(t.Source), psList(t.keys.id), psList(t.keys.path), psList(t.keys.idEnv), psList(t.keys.skip))
+Finish
+`, literal(t.answer), literal(t.Agent), literal(t.Source), psList(t.keys.id), psList(t.keys.path), psList(t.keys.idEnv), psList(t.keys.skip))
 	return b.String()
 }
 

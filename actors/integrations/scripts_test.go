@@ -72,15 +72,25 @@ func installed(t *testing.T, target string) string {
 
 func runHook(t *testing.T, script, sock, action, input string, inPane bool) {
 	t.Helper()
+	if out := runHookOutput(t, script, sock, action, input, inPane); out != "" {
+		t.Fatalf("hook printed %q", out)
+	}
+}
+
+// runHookOutput runs the hook and returns what it printed.
+func runHookOutput(t *testing.T, script, sock, action, input string, inPane bool) string {
+	t.Helper()
 	cmd := exec.Command("bash", script, action)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HERDR_SOCKET_PATH=" + sock, "HERDR_PANE_ID=w1:p1", "CODEX_THREAD_ID=thread-from-env"}
 	if inPane {
 		cmd.Env = append(cmd.Env, "HERDR_ENV=1")
 	}
 	cmd.Stdin = strings.NewReader(input)
-	if out, err := cmd.CombinedOutput(); err != nil || len(out) != 0 {
+	out, err := cmd.CombinedOutput()
+	if err != nil {
 		t.Fatalf("hook: %v %q", err, out)
 	}
+	return string(out)
 }
 
 func expect(t *testing.T, got <-chan map[string]any, method string, params map[string]any) {
@@ -167,8 +177,15 @@ func TestHookScript_Reports(t *testing.T) {
 	nothing(t, got) // a fresh start: an old session of the directory must not match
 
 	agy := installed(t, "antigravity-cli")
-	runHook(t, agy, sock, "session", `{"conversationId":"c-9"}`, true)
-	expect(t, got, "pane.report_agent_session", map[string]any{"source": "herdr:antigravity_cli", "agent": "agy", "agent_session_id": "c-9"})
+	// Antigravity reads a JSON object from every hook, in a pane or not.
+	if out := runHookOutput(t, agy, sock, "session", `{"conversationId":"c-9","transcriptPath":"/c/9.json"}`, true); out != "{}\n" {
+		t.Errorf("antigravity hook printed %q", out)
+	}
+	expect(t, got, "pane.report_agent_session", map[string]any{"source": "herdr:antigravity_cli", "agent": "agy", "agent_session_id": "c-9", "agent_session_path": "/c/9.json"})
+	if out := runHookOutput(t, agy, sock, "session", `{}`, false); out != "{}\n" {
+		t.Errorf("antigravity hook outside a pane printed %q", out)
+	}
+	nothing(t, got)
 }
 
 func TestHookScript_NoServerIsQuick(t *testing.T) {

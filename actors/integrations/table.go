@@ -141,7 +141,7 @@ var targets = []*Target{
 		files:   []asset{hookFile("herdr-agent-state")},
 		regs: []registration{jsonHooks{file: "hooks.json", nested: true, header: ordered{{"version", 1}}, shape: simpleEntry,
 			events: []hookEvent{{Event: "sessionStart", Action: "session"}}}},
-		keys: payloadKeys{id: []string{"conversation_id", "session_id"}, path: []string{"transcript_path"}},
+		keys: payloadKeys{id: []string{"conversation_id", "conversationId", "session_id", "sessionId"}, path: []string{"transcript_path"}},
 	},
 	{
 		Name: "mastracode", Wire: "mastracode", Title: "Mastra Code", Version: 2, Agent: "mastracode", Source: "herdr:mastracode",
@@ -171,7 +171,8 @@ var targets = []*Target{
 		files:   []asset{hookFile("hooks/herdr-agent-state")},
 		regs: []registration{jsonHooks{file: "hooks.json", block: "herdr", shape: flatEntry,
 			events: []hookEvent{{Event: "PreInvocation", Action: "session"}}}},
-		keys: payloadKeys{id: []string{"conversationId", "conversation_id", "session_id"}},
+		keys:   payloadKeys{id: []string{"conversationId", "conversation_id", "session_id"}, path: []string{"transcriptPath", "transcript_path"}},
+		answer: "{}",
 	},
 	{
 		Name: "grok", Wire: "grok", Title: "Grok CLI", Version: 1, Agent: "grok", Source: "herdr:grok",

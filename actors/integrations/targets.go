@@ -27,6 +27,7 @@ type Target struct {
 	files  []asset
 	regs   []registration
 	keys   payloadKeys
+	answer string // what the hook prints on stdout for agents that read one
 }
 
 // asset is one file herdr writes for a target; the first carries the
