@@ -43,11 +43,12 @@ if [ "${HERDR_ENV:-}" != "1" ] || [ -z "${HERDR_SOCKET_PATH:-}" ] || [ -z "${HER
   herdr_finish
 fi
 command -v python3 >/dev/null 2>&1 || herdr_finish
-herdr_reporter=$(cat <<'HERDR_PY'
+# The program is read into a variable (not a command substitution, which
+# old bash parses badly around here-documents) so stdin stays the input.
+IFS= read -r -d '' herdr_reporter <<'HERDR_PY' || true
 `)
 	b.WriteString(pythonReporter(t))
 	b.WriteString(`HERDR_PY
-)
 python3 -c "$herdr_reporter" "${1:-session}" 2>/dev/null
 herdr_finish
 `)
@@ -77,7 +78,7 @@ def pick(payload, keys):
 
 
 def listed_session(payload):
-    # The agent's own session list, matched by working directory: for
+    # The session list of the agent, matched by working directory: for
     # events whose input names no session. Not on a first start or a
     # prompt, where a stale session of the same directory could match.
     event = payload.get("hook_event_name")
