@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
+	"reflect"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -24,7 +28,7 @@ response line each, many requests per connection.
 Methods this server implements:
 ` + methods.String(),
 	})
-	cmd.AddCommand(&cobra.Command{
+	cmd.AddCommand(a.apiSchemaCmd(), &cobra.Command{
 		Use:   "snapshot",
 		Short: summary("session.snapshot"),
 		Long:  summary("session.snapshot") + " (session.snapshot), printed as one JSON line.",
@@ -34,4 +38,195 @@ Methods this server implements:
 		},
 	})
 	return cmd
+}
+
+// schemaVersion is the version of the schema document's own layout.
+const schemaVersion = 1
+
+func (a *app) apiSchemaCmd() *cobra.Command {
+	var asJSON bool
+	var output string
+	cmd := &cobra.Command{
+		Use:   "schema [--json] [--output FILE]",
+		Short: "Print the JSON schema of the socket API",
+		Long: `Print the JSON schema of the socket API, generated from this binary's own
+method table: one request shape per method (its params from the Go types'
+JSON fields) and the result type each answers with. Pretty-printed unless
+--json (one line); --output writes it to FILE instead.`,
+		Args: exactArgs(),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var b []byte
+			if asJSON {
+				b, _ = json.Marshal(apiSchema())
+			} else {
+				b, _ = json.MarshalIndent(apiSchema(), "", "  ")
+			}
+			b = append(b, '\n')
+			if output == "" {
+				_, err := a.stdout.Write(b)
+				return err
+			}
+			if err := os.WriteFile(output, b, 0o644); err != nil {
+				fmt.Fprintf(a.stderr, "cannot write %s: %v\n", output, err)
+				return exitCode(1)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the schema on one line")
+	cmd.Flags().StringVar(&output, "output", "", "write the schema to `FILE` instead of stdout")
+	return cmd
+}
+
+// apiSchema builds the schema document from protocol.Methods().
+func apiSchema() map[string]any {
+	g := schemaGen{defs: map[string]any{}, ref: "#/schemas/request/$defs/"}
+	var requests []any
+	results := map[string]bool{}
+	for _, m := range protocol.Methods() {
+		params := g.schema(reflect.TypeOf(m.Params()).Elem()) // Params are pointers to structs.
+		requests = append(requests, map[string]any{
+			"type":        "object",
+			"description": m.Summary,
+			"properties": map[string]any{
+				"method": map[string]any{"type": "string", "const": m.Name},
+				"params": params,
+			},
+			"required":      []string{"method", "params"},
+			"x-result-type": m.Result,
+		})
+		if m.Result != "*" {
+			results[m.Result] = true
+		}
+	}
+	resultTypes := make([]string, 0, len(results))
+	for r := range results {
+		resultTypes = append(resultTypes, r)
+	}
+	sort.Strings(resultTypes)
+	return map[string]any{
+		"$schema":        "https://json-schema.org/draft/2020-12/schema",
+		"title":          "Herdr API",
+		"protocol":       protocol.ProtocolVersion,
+		"schema_version": schemaVersion,
+		"schemas": map[string]any{
+			"request": map[string]any{
+				"title":      "Request",
+				"type":       "object",
+				"properties": map[string]any{"id": map[string]any{"type": "string"}},
+				"required":   []string{"id"},
+				"oneOf":      requests,
+				"$defs":      g.defs,
+			},
+			"success_response": map[string]any{
+				"title": "SuccessResponse",
+				"type":  "object",
+				"properties": map[string]any{
+					"id": map[string]any{"type": "string"},
+					"result": map[string]any{
+						"type":       "object",
+						"properties": map[string]any{"type": map[string]any{"type": "string", "enum": resultTypes}},
+						"required":   []string{"type"},
+					},
+				},
+				"required": []string{"id", "result"},
+			},
+			"error_response": map[string]any{
+				"title": "ErrorResponse",
+				"type":  "object",
+				"properties": map[string]any{
+					"id": map[string]any{"type": "string"},
+					"error": map[string]any{
+						"type": "object",
+						"properties": map[string]any{
+							"code":    map[string]any{"type": "string"},
+							"message": map[string]any{"type": "string"},
+						},
+						"required": []string{"code", "message"},
+					},
+				},
+				"required": []string{"id", "error"},
+			},
+		},
+	}
+}
+
+// schemaGen turns Go types into JSON schema, naming each struct in defs.
+type schemaGen struct {
+	defs map[string]any
+	ref  string
+}
+
+var rawMessage = reflect.TypeOf(json.RawMessage(nil))
+
+func (g *schemaGen) schema(t reflect.Type) map[string]any {
+	if t == rawMessage {
+		return map[string]any{}
+	}
+	switch t.Kind() {
+	case reflect.Pointer:
+		return map[string]any{"anyOf": []any{g.schema(t.Elem()), map[string]any{"type": "null"}}}
+	case reflect.Struct:
+		name := t.Name()
+		if name == "" {
+			return g.object(t)
+		}
+		if _, done := g.defs[name]; !done {
+			g.defs[name] = nil // Placeholder: recursive types refer to themselves.
+			g.defs[name] = g.object(t)
+		}
+		return map[string]any{"$ref": g.ref + name}
+	case reflect.Slice, reflect.Array:
+		return map[string]any{"type": "array", "items": g.schema(t.Elem())}
+	case reflect.Map:
+		return map[string]any{"type": "object", "additionalProperties": g.schema(t.Elem())}
+	case reflect.String:
+		return map[string]any{"type": "string"}
+	case reflect.Bool:
+		return map[string]any{"type": "boolean"}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return map[string]any{"type": "integer"}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return map[string]any{"type": "integer", "minimum": 0}
+	case reflect.Float32, reflect.Float64:
+		return map[string]any{"type": "number"}
+	}
+	return map[string]any{} // Interfaces: any value.
+}
+
+// object describes a struct by its JSON fields; embedded structs are
+// flattened and a field without omitempty that is not a pointer is required.
+func (g *schemaGen) object(t reflect.Type) map[string]any {
+	props := map[string]any{}
+	required := []string{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			tag := f.Tag.Get("json")
+			name, opts, _ := strings.Cut(tag, ",")
+			if tag == "-" || (!f.IsExported() && !f.Anonymous) {
+				continue
+			}
+			if f.Anonymous && name == "" {
+				ft := f.Type
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				if ft.Kind() == reflect.Struct {
+					walk(ft)
+					continue
+				}
+			}
+			if name == "" {
+				name = f.Name
+			}
+			props[name] = g.schema(f.Type)
+			if !strings.Contains(opts, "omitempty") && !strings.Contains(opts, "omitzero") && f.Type.Kind() != reflect.Pointer {
+				required = append(required, name)
+			}
+		}
+	}
+	walk(t)
+	return map[string]any{"type": "object", "properties": props, "required": required}
 }

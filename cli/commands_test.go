@@ -26,6 +26,13 @@ func TestCommandsSendMethodAndParams(t *testing.T) {
 	}{
 		{args: []string{"server", "reload-config"}, id: "cli:server:reload-config", method: "server.reload_config", params: `{}`},
 		{args: []string{"api", "snapshot"}, id: "cli:api:snapshot", method: "session.snapshot", params: `{}`},
+		{args: []string{"server", "agent-manifests", "--json"}, id: "cli:server:agent-manifests", method: "server.agent_manifests", params: `{}`},
+		{args: []string{"server", "reload-agent-manifests"}, id: "cli:server:reload-agent-manifests", method: "server.reload_agent_manifests", params: `{}`},
+		{args: []string{"worktree", "list", "--workspace", "w1"}, id: "cli:worktree:list", method: "worktree.list", params: `{"workspace_id":"w1"}`},
+		{args: []string{"worktree", "create", "--cwd", "/repo", "--branch", "b", "--base", "main", "--focus"}, id: "cli:worktree:create", method: "worktree.create",
+			params: `{"cwd":"/repo","branch":"b","base":"main","focus":true}`},
+		{args: []string{"worktree", "open", "--branch", "b", "--label", "x"}, id: "cli:worktree:open", method: "worktree.open", params: `{"branch":"b","label":"x"}`},
+		{args: []string{"worktree", "remove", "--workspace", "w2", "--force"}, id: "cli:worktree:remove", method: "worktree.remove", params: `{"workspace_id":"w2","force":true}`},
 
 		{args: []string{"workspace", "list"}, id: "cli:workspace:list", method: "workspace.list", params: `{}`},
 		{args: []string{"workspace", "get", "w1"}, id: "cli:workspace:get", method: "workspace.get", params: `{"workspace_id":"w1"}`},

@@ -71,8 +71,28 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(str
 	if cmd != nil {
 		path = cmd.CommandPath()
 	}
-	fmt.Fprintf(stderr, "herdr: %s (see '%s --help')\n", oneLine(err.Error()), path)
+	fmt.Fprintf(stderr, "%s (see '%s --help')\n", usageMessage(err), path)
 	return 2
+}
+
+// usageMessage words a usage error as Herdr does: "unknown command: X",
+// "unknown option: X", else the parser's message on one line.
+func usageMessage(err error) string {
+	msg := err.Error()
+	switch {
+	case strings.HasPrefix(msg, "unknown command "):
+		var word string
+		if _, err := fmt.Sscanf(msg, "unknown command %q", &word); err == nil {
+			return "unknown command: " + word
+		}
+	case strings.HasPrefix(msg, "unknown flag: "):
+		return "unknown option: " + strings.TrimPrefix(msg, "unknown flag: ")
+	case strings.HasPrefix(msg, "unknown shorthand flag: "):
+		if i := strings.LastIndex(msg, " in "); i > 0 {
+			return "unknown option: " + msg[i+4:]
+		}
+	}
+	return "herdr: " + oneLine(msg)
 }
 
 // oneLine folds a multi-line cobra message (suggestions) onto one line.
@@ -110,8 +130,16 @@ response on stderr (exit 1). Usage errors exit 2.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
 
 	root.AddCommand(a.serverCmd(), a.statusCmd(), a.apiCmd(), a.workspaceCmd(), a.tabCmd(), a.paneCmd(), a.layoutCmd(), a.eventsCmd(), a.waitCmd())
-	root.AddCommand(a.agentCmd(), a.notificationCmd(), a.sessionCmd(), a.worktreeCmd(), a.integrationCmd()) // cli/agent.go, cli/notification.go, cli/session.go, cli/worktree.go, cli/integration.go
-	a.addHookCmds(root)                                                                                     // pane/workspace report-* verbs, cli/hooks.go
+	root.AddCommand(a.agentCmd(), a.notificationCmd(), a.sessionCmd(), a.worktreeCmd(), a.configCmd(root), a.pluginCmd(), a.integrationCmd()) // cli/agent.go, notification.go, session.go, worktree.go, config.go, integration.go
+	a.addHookCmds(root)                                                                                                                       // pane/workspace report-* verbs, cli/hooks.go
+	root.SetOut(a.stdout)                                                                                                                     // the completion command takes its writer now
+	root.SetErr(a.stderr)
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.Aliases = append(c.Aliases, "completions") // Herdr accepts both
+		}
+	}
 	return root
 }
 

@@ -221,6 +221,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"status", "everything"},
 		{"server", "bogus"},
 		{"--session"},
+		{"pane", "list", "--bogus"},
+		{"nonsense"},
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
@@ -231,8 +233,8 @@ func TestUsageErrorsExit2(t *testing.T) {
 			if r.stdout != "" {
 				t.Errorf("stdout %q, want empty", r.stdout)
 			}
-			if !strings.HasPrefix(r.stderr, "herdr: ") || strings.Count(r.stderr, "\n") != 1 {
-				t.Errorf("stderr %q, want one line starting with herdr:", r.stderr)
+			if !(strings.HasPrefix(r.stderr, "herdr: ") || strings.HasPrefix(r.stderr, "unknown ")) || strings.Count(r.stderr, "\n") != 1 {
+				t.Errorf("stderr %q, want one line starting with herdr: or unknown", r.stderr)
 			}
 		})
 	}
@@ -431,5 +433,23 @@ func TestResponsePrintedVerbatim(t *testing.T) {
 	r := run(t, f.envFor(t), "pane", "get", "w1:p2")
 	if want := fmt.Sprintf(line, `"cli:pane:get"`) + "\n"; r.code != 0 || r.stdout != want || r.stderr != "" {
 		t.Errorf("exit %d stdout %q stderr %q, want stdout %q", r.code, r.stdout, r.stderr, want)
+	}
+}
+
+// Unknown commands and options are worded as Herdr words them.
+func TestUsageMessages(t *testing.T) {
+	env := map[string]string{"HOME": t.TempDir()}
+	for args, want := range map[string]string{
+		"nonsense":             "unknown command: nonsense (see 'herdr --help')\n",
+		"pane list --bogus":    "unknown option: --bogus (see 'herdr pane list --help')\n",
+		"pane list -z":         "unknown option: -z (see 'herdr pane list --help')\n",
+		"workspace frobnicate": "unknown command: frobnicate (see 'herdr workspace --help')\n",
+	} {
+		if r := run(t, env, strings.Fields(args)...); r.code != 2 || r.stderr != want {
+			t.Errorf("%s: exit %d stderr %q, want 2 %q", args, r.code, r.stderr, want)
+		}
+	}
+	if r := run(t, env, "completions", "bash"); r.code != 0 || !strings.Contains(r.stdout, "bash completion") {
+		t.Errorf("completions bash: exit %d", r.code)
 	}
 }

@@ -56,6 +56,7 @@ config_reload result: status applied, partial or failed, with diagnostics.`,
 		},
 	}
 	cmd.AddCommand(stop, reload)
+	cmd.AddCommand(a.manifestCmds()...) // cli/manifests.go
 	return cmd
 }
 

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -39,6 +40,8 @@ type serverStatus struct {
 	SessionFile    string   `json:"session_file"`
 	SessionSavedAt *string  `json:"session_saved_at"`
 	MovedAside     []string `json:"session_files_moved_aside,omitempty"`
+	// LastRestore is the server log's last word on restoring the session.
+	LastRestore *string `json:"last_restore,omitempty"`
 }
 
 type updateStatus struct {
@@ -94,6 +97,7 @@ func (a *app) status(part string, asJSON bool) int {
 		srv.SessionSavedAt = protocol.Ptr(fi.ModTime().UTC().Format(time.RFC3339))
 	}
 	srv.MovedAside, _ = filepath.Glob(srv.SessionFile + ".bad-*")
+	srv.LastRestore = lastRestore(a.serverLog(sock))
 	update := &updateStatus{RestartNeeded: srv.RestartNeeded}
 
 	rep := statusReport{Client: client, Server: srv, Update: update}
@@ -145,6 +149,38 @@ func writeServer(w io.Writer, s *serverStatus) {
 		version, proto, yesNo(s.Compatible), s.Socket)
 }
 
+// restoreLines are the log messages that report a restore's outcome.
+var restoreLines = []string{`msg="session restored"`, `msg="session not restored"`, `msg="session file not restored"`}
+
+// lastRestore finds the last restore outcome in the server log (its last
+// 64 KiB), as "<time> <message and fields>".
+func lastRestore(logPath string) *string {
+	f, err := os.Open(logPath)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > 64<<10 {
+		_, _ = f.Seek(fi.Size()-64<<10, io.SeekStart)
+	}
+	data, _ := io.ReadAll(f)
+	var found string
+	for _, line := range strings.Split(string(data), "\n") {
+		for _, m := range restoreLines {
+			if strings.Contains(line, m) {
+				found = line
+			}
+		}
+	}
+	if found == "" {
+		return nil
+	}
+	found = strings.TrimPrefix(found, "time=")
+	found = strings.Replace(found, " level=INFO msg=", " ", 1)
+	found = strings.Replace(found, " level=ERROR msg=", " ", 1)
+	return &found
+}
+
 // writeSessionFile tells where the session is kept and how fresh it is.
 func writeSessionFile(w io.Writer, s *serverStatus) {
 	saved := "never"
@@ -155,6 +191,9 @@ func writeSessionFile(w io.Writer, s *serverStatus) {
 		}
 	}
 	fmt.Fprintf(w, "  session file: %s\n  session saved: %s\n", s.SessionFile, saved)
+	if s.LastRestore != nil {
+		fmt.Fprintf(w, "  last restore: %s\n", *s.LastRestore)
+	}
 	for _, f := range s.MovedAside {
 		fmt.Fprintf(w, "  session file moved aside (not restorable): %s\n", f)
 	}

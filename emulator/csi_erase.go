@@ -16,6 +16,7 @@ func (t *Terminal) eraseDisplay(mode int) {
 		for _, l := range lines[t.y+1:] {
 			l.reset(t.eraseID)
 		}
+		t.damageRows(lines[t.y:])
 	case 1: // start to cursor
 		for _, l := range lines[:t.y] {
 			l.reset(t.eraseID)
@@ -23,10 +24,12 @@ func (t *Terminal) eraseDisplay(mode int) {
 		l := lines[t.y]
 		l.breakWide(t.x)
 		l.fill(0, t.x+1, t.eraseID)
+		t.damageRows(lines[:t.y+1])
 	case 2: // whole screen
 		for _, l := range lines {
 			l.reset(t.eraseID)
 		}
+		t.damageRows(lines)
 	case 3: // scrollback (xterm)
 		t.sb.clear()
 		t.view = 0
@@ -37,6 +40,7 @@ func (t *Terminal) eraseDisplay(mode int) {
 func (t *Terminal) eraseLine(mode int) {
 	t.pendingWrap = false
 	l := t.scr.lines[t.y]
+	t.damage(l)
 	switch mode {
 	case 0:
 		l.breakWide(t.x)
@@ -54,6 +58,7 @@ func (t *Terminal) eraseLine(mode int) {
 func (t *Terminal) eraseChars(n int) {
 	t.pendingWrap = false
 	l := t.scr.lines[t.y]
+	t.damage(l)
 	end := t.x + n
 	if end > t.cols {
 		end = t.cols
@@ -81,6 +86,7 @@ func (t *Terminal) shiftRight(l *line, x, n int) {
 		// Splitting a wide character: both halves go.
 		l.breakWide(x)
 	}
+	t.damage(l)
 	copy(l.cells[x+n:], l.cells[x:t.cols-n])
 	l.touch(min(l.hi+n, t.cols))
 	l.shiftComb(x, t.cols, n)
@@ -102,6 +108,7 @@ func (t *Terminal) deleteChars(n int) {
 	if n <= 0 {
 		return
 	}
+	t.damage(l)
 	l.breakWide(x)
 	l.breakWide(x + n - 1)
 	copy(l.cells[x:], l.cells[x+n:])
@@ -160,6 +167,7 @@ func (t *Terminal) scrollRegionUp(n int, toScrollback bool) {
 			t.sbPush(l)
 		}
 		l.reset(t.eraseID)
+		t.damage(l)
 	}
 	rotateLeft(region, n)
 }
@@ -177,6 +185,7 @@ func (t *Terminal) scrollDown(n int) {
 	region := t.scr.lines[t.top : t.bottom+1]
 	for _, l := range region[h-n:] {
 		l.reset(t.eraseID)
+		t.damage(l)
 	}
 	rotateLeft(region, h-n)
 }

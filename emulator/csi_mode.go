@@ -174,6 +174,7 @@ func (t *Terminal) enterAlt() {
 		for _, l := range alt.lines {
 			l.reset(0)
 		}
+		t.damageRows(alt.lines)
 	}
 	t.alt = alt
 	t.scr = alt

@@ -35,6 +35,7 @@ func (t *Terminal) clusterCell() int {
 		return -1
 	}
 	l := t.scr.lines[t.y]
+	t.damage(l)
 	if l.cells[x].flags&cellCont != 0 && x > 0 {
 		x--
 	}
@@ -52,6 +53,7 @@ func (t *Terminal) joinCluster(r rune, w int) bool {
 		return false
 	}
 	l := t.scr.lines[t.y]
+	t.damage(l)
 	c := l.cells[x]
 	var marks string
 	if c.flags&cellComb != 0 {

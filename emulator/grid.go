@@ -116,6 +116,9 @@ type line struct {
 	hi      int
 	wrapped bool           // soft-wrapped: continues on the next row
 	comb    map[int]string // combining marks by column (rare, nil if none)
+	// ver is the line's content version (Terminal.damage): a line whose
+	// ver is unchanged reads the same; 0 is a line never written.
+	ver uint64
 }
 
 func newLine(cols int, st uint16) *line {

@@ -294,6 +294,7 @@ func (t *Terminal) printASCII(b []byte) {
 			t.wrap()
 		}
 		l := t.scr.lines[t.y]
+		t.damage(l)
 		n := t.cols - t.x
 		if n > len(b) {
 			n = len(b)
@@ -365,6 +366,7 @@ func (t *Terminal) printRune(r rune) {
 	if w == 2 && t.x == t.cols-1 {
 		if t.modes.AutoWrap {
 			l := t.scr.lines[t.y]
+			t.damage(l)
 			l.breakWide(t.x)
 			l.cells[t.x] = cell{style: t.eraseID, flags: cellPad}
 			l.touch(t.cols)
@@ -374,6 +376,7 @@ func (t *Terminal) printRune(r rune) {
 		}
 	}
 	l := t.scr.lines[t.y]
+	t.damage(l)
 	if t.modes.Insert {
 		t.shiftRight(l, t.x, w)
 	}
@@ -448,6 +451,7 @@ func (t *Terminal) repeat(n int) {
 // to the start of the next line.
 func (t *Terminal) wrap() {
 	t.scr.lines[t.y].wrapped = true
+	t.damage(t.scr.lines[t.y])
 	t.pendingWrap = false
 	t.x = 0
 	t.index()
@@ -498,6 +502,7 @@ func (t *Terminal) fullReset() {
 	}
 	for _, l := range t.primary.lines {
 		l.reset(0)
+		t.damage(l)
 	}
 	t.sb.clear()
 	t.view = 0
@@ -530,6 +535,7 @@ func (t *Terminal) softReset() {
 func (t *Terminal) alignmentTest() {
 	for _, l := range t.scr.lines {
 		l.reset(0)
+		t.damage(l)
 		for i := range l.cells {
 			l.cells[i].ch = 'E'
 		}

@@ -98,6 +98,8 @@ type Terminal struct {
 	parser *vtparser.Parser
 	perf   performer
 
+	ver uint64 // last content version given to a line (damage)
+
 	cols, rows int
 	primary    *screen
 	alt        *screen // nil unless the alternate screen is active
@@ -341,6 +343,7 @@ func (t *Terminal) Resize(cols, rows int) {
 	t.savedAlt.x = clamp(t.savedAlt.x, 0, t.cols-1)
 	t.savedAlt.y = clamp(t.savedAlt.y, 0, t.rows-1)
 	t.pendingWrap = pendingWrap && t.modes.AutoWrap
+	t.damageAll() // reflowed, cut or grown: every row may read differently
 }
 
 // resizeRows changes the number of rows of s. For the primary screen, rows
@@ -477,4 +480,51 @@ func (t *Terminal) sendReply(b []byte) {
 	if t.opts.Reply != nil {
 		t.opts.Reply(b)
 	}
+}
+
+// damage gives l a new content version: every change to a line's cells,
+// marks or wrap flag goes through here, so a caller comparing versions
+// (RowVersions) finds exactly the rows that may read differently.
+func (t *Terminal) damage(l *line) {
+	t.ver++
+	l.ver = t.ver
+}
+
+// damageRows damages each of ls.
+func (t *Terminal) damageRows(ls []*line) {
+	for _, l := range ls {
+		t.damage(l)
+	}
+}
+
+// damageAll damages every line of both screens.
+func (t *Terminal) damageAll() {
+	t.damageRows(t.primary.lines)
+	if t.alt != nil {
+		t.damageRows(t.alt.lines)
+	}
+}
+
+// RowVersions appends the content version of each row of the live screen
+// to dst[:0]: a row whose version is the same as before reads the same
+// (an O(rows) way to find what changed, instead of comparing snapshots).
+// It returns nil while the view is scrolled back into history, whose rows
+// have no versions.
+func (t *Terminal) RowVersions(dst []uint64) []uint64 {
+	if t.ViewOffset() > 0 {
+		return nil
+	}
+	dst = dst[:0]
+	for _, l := range t.scr.lines {
+		dst = append(dst, l.ver)
+	}
+	return dst
+}
+
+// Row snapshots row y of the live screen into dst, reusing its runs.
+func (t *Terminal) Row(y int, dst RowSnapshot) RowSnapshot {
+	l := t.scr.lines[y]
+	dst.Wrapped = l.wrapped
+	dst.Runs, _ = t.cellRuns(dst.Runs[:0], nil, l.cells, l.comb, &t.styles)
+	return dst
 }

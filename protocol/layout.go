@@ -135,8 +135,8 @@ func (p *PaneResizeParams) Validate() error {
 	if err := oneOf("direction", p.Direction, directions...); err != nil {
 		return err
 	}
-	if p.Amount != nil && (math.IsNaN(*p.Amount) || math.Abs(*p.Amount) > 0.5 || *p.Amount == 0) {
-		return ParamError("amount", "must be a non-zero fraction of at most 0.5, got %v", *p.Amount)
+	if p.Amount != nil && (math.IsNaN(*p.Amount) || math.Abs(*p.Amount) > 0.5) {
+		return ParamError("amount", "must be a fraction of at most 0.5, got %v", *p.Amount)
 	}
 	return nil
 }

@@ -14,7 +14,7 @@ func TestMethods_DecodeParams(t *testing.T) {
 		{"ok empty", "ping", `{}`, "", ""},
 		{"ok missing params", "workspace.list", ``, "", ""},
 		{"unknown", "nope.nope", `{}`, CodeUnknownMethod, "nope.nope"},
-		{"not built yet", "plugin.list", `{}`, CodeNotImplemented, "plugin.list"},
+		{"not built yet", "plugin.pane.open", `{}`, CodeNotImplemented, "plugin.pane.open"},
 		{"missing field", "pane.read", `{"pane_id":"w1:p1"}`, CodeInvalidParams, "source"},
 		{"bad enum", "pane.read", `{"pane_id":"w1:p1","source":"all"}`, CodeInvalidParams, "source"},
 		{"wrong type", "pane.read", `{"pane_id":"w1:p1","source":"recent","lines":"x"}`, CodeInvalidParams, "lines"},

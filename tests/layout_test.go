@@ -126,7 +126,7 @@ func cliFail(t testing.TB, s *Server, code string, args ...string) {
 func cliUsage(t testing.TB, s *Server, args ...string) {
 	t.Helper()
 	out, errOut, code := s.CLIT(t, args...)
-	if code != 2 || out != "" || !strings.HasPrefix(errOut, "herdr: ") {
+	if code != 2 || out != "" || !(strings.HasPrefix(errOut, "herdr: ") || strings.HasPrefix(errOut, "unknown ")) {
 		t.Fatalf("herdr %s: exit %d stdout %q stderr %q, want a usage error (exit 2)", strings.Join(args, " "), code, out, errOut)
 	}
 }
@@ -398,6 +398,9 @@ func TestE2E_Layout_Resize_AmountsAndClamp(t *testing.T) {
 	wantReason(t, "CLI resize across no split", r.Changed, r.Reason, "unchanged")
 	cliUsage(t, s, "pane", "resize", "--pane", "w1:p1")
 	cliFail(t, s, protocol.CodeInvalidParams, "pane", "resize", "--direction", "up", "--amount", "0.9", "--pane", "w1:p1")
+	// An amount of 0 is a resize that changes nothing, not a bad request.
+	zero := OK[protocol.PaneResize](t, s.Call("pane.resize", map[string]any{"pane_id": "w1:p1", "direction": "right", "amount": 0}), "pane_resize").Resize
+	wantReason(t, "resize by 0", zero.Changed, zero.Reason, "unchanged")
 }
 
 // --- pane.neighbor, pane.edges, pane.focus_direction, pane.layout -------------

@@ -87,6 +87,9 @@ func TestE2E_Persist_RestartKeepsTheSession(t *testing.T) {
 
 	s2 := h.Start(t, "keep")
 	after := topology(t, s2)
+	if status, _, _ := s2.CLI("status", "server"); !strings.Contains(status, "last restore: ") || !strings.Contains(status, `"session restored" workspaces=3`) {
+		t.Errorf("status does not tell the restore: %s", status)
+	}
 	for i := range before.Panes {
 		if before.Panes[i].WorkspaceID == "w2" {
 			before.Panes[i].Cwd = after.Panes[i].Cwd // checked below

@@ -170,3 +170,29 @@ func TestE2E_WorktreeValidation(t *testing.T) {
 	Fail(t, s.Call("worktree.list", nil), "no_active_workspace")
 	Fail(t, s.Call("worktree.remove", map[string]any{"workspace_id": "w9"}), "workspace_not_found")
 }
+
+// Herdr's legacy id forms resolve wherever a target is taken, and answers
+// carry the canonical ids.
+func TestE2E_LegacyIDs(t *testing.T) {
+	s := StartServer(t)
+	s.CreateWorkspace(t, nil)
+	OK[protocol.PaneInfoResult](t, s.Call("pane.split", map[string]any{"target_pane_id": "w1-1", "direction": "right"}), "pane_info")
+	for _, id := range []string{"w1-2", "p_w1_2", "p_2", "w1:p2"} {
+		got := OK[protocol.PaneInfoResult](t, s.Call("pane.get", map[string]any{"pane_id": id}), "pane_info")
+		if got.Pane.PaneID != "w1:p2" {
+			t.Errorf("%s resolved to %s", id, got.Pane.PaneID)
+		}
+	}
+	read := OK[protocol.PaneRead](t, s.Call("pane.read", map[string]any{"pane_id": "w1-1", "source": "visible"}), "pane_read").Read
+	if read.PaneID != "w1:p1" {
+		t.Fatalf("pane.read answered for %s", read.PaneID)
+	}
+	tab := OK[protocol.TabInfoResult](t, s.Call("tab.get", map[string]any{"tab_id": "t_w1_1"}), "tab_info")
+	if tab.Tab.TabID != "w1:t1" {
+		t.Fatalf("tab %s", tab.Tab.TabID)
+	}
+	if ws := OK[protocol.WorkspaceInfoResult](t, s.Call("workspace.get", map[string]any{"workspace_id": "w_1"}), "workspace_info"); ws.Workspace.WorkspaceID != "w1" {
+		t.Fatalf("workspace %s", ws.Workspace.WorkspaceID)
+	}
+	Fail(t, s.Call("pane.get", map[string]any{"pane_id": "w1-9"}), "pane_not_found")
+}

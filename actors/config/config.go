@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
-	"slices"
-	"sort"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
@@ -26,52 +26,42 @@ const (
 	StatusFailed Status = "failed"
 )
 
-// Allowed values of terminal.shell_mode.
-const (
-	// ShellModeAuto starts a login shell on macOS and a non-login shell elsewhere.
-	ShellModeAuto = "auto"
-	// ShellModeLogin always starts a login shell.
-	ShellModeLogin = "login"
-	// ShellModeNonLogin never starts a login shell.
-	ShellModeNonLogin = "non_login"
-)
-
-// Allowed values of ui.toast.delivery.
-const (
-	// ToastOff disables toasts.
-	ToastOff = "off"
-	// ToastHerdr shows toasts inside herdr's own UI.
-	ToastHerdr = "herdr"
-	// ToastTerminal sends toasts to the host terminal.
-	ToastTerminal = "terminal"
-	// ToastSystem sends toasts to the system notification service.
-	ToastSystem = "system"
-)
-
 // DefaultScrollbackLimitBytes is the default of advanced.scrollback_limit_bytes.
 const DefaultScrollbackLimitBytes = 10_000_000
 
-var (
-	shellModes    = []string{ShellModeAuto, ShellModeLogin, ShellModeNonLogin}
-	toastDelivery = []string{ToastOff, ToastHerdr, ToastTerminal, ToastSystem}
-	knownSections = []string{"onboarding", "theme", "terminal", "session", "update", "keys", "ui", "worktrees", "advanced", "experimental", "remote"}
-	terminalKeys  = []string{"default_shell", "shell_mode", "new_cwd"}
-	advancedKeys  = []string{scrollbackKey, scrollbackLine, headlessCols, headlessRows}
-)
-
-const (
-	scrollbackKey  = "scrollback_limit_bytes"
-	scrollbackLine = "scrollback_lines" // Alias of scrollbackKey.
-	headlessCols   = "headless_cols"
-	headlessRows   = "headless_rows"
-)
-
-// Config is the typed content of config.toml.
+// Config is the typed content of config.toml, one field per section.
 type Config struct {
-	Terminal Terminal // [terminal]
-	Session  Session  // [session]
-	Advanced Advanced // [advanced]
-	UI       UI       // [ui]
+	// Onboarding (top-level onboarding) is nil until the first-run flow has
+	// been shown; it then records whether to show it again.
+	Onboarding   *bool
+	Theme        Theme        // [theme]
+	Terminal     Terminal     // [terminal]
+	Session      Session      // [session]
+	Update       Update       // [update]
+	Keys         Keys         // [keys]
+	UI           UI           // [ui]
+	Worktrees    Worktrees    // [worktrees]
+	Advanced     Advanced     // [advanced]
+	Experimental Experimental // [experimental]
+	Remote       Remote       // [remote]
+}
+
+// Theme holds the [theme] section; names are stored in canonical form.
+type Theme struct {
+	Name       string // name: built-in theme, default "catppuccin".
+	AutoSwitch bool   // auto_switch: follow the host terminal's light or dark appearance.
+	DarkName   string // dark_name: theme for a dark host; "" derives it from Name.
+	LightName  string // light_name: theme for a light host; "" derives it from Name.
+	// Custom ([theme.custom]) maps colour tokens (ThemeTokens) to colours;
+	// nil when none is set.
+	Custom map[string]string
+}
+
+// Terminal holds the [terminal] section.
+type Terminal struct {
+	DefaultShell string // default_shell: shell program for new panes; "" means $SHELL.
+	ShellMode    string // shell_mode: "auto" (default), "login" or "non_login".
+	NewCwd       string // new_cwd: "follow" (default), "home", "current" or a path.
 }
 
 // Session holds the [session] section.
@@ -81,11 +71,16 @@ type Session struct {
 	ResumeAgentsOnRestore bool
 }
 
-// Terminal holds the [terminal] section.
-type Terminal struct {
-	DefaultShell string // default_shell: shell program for new panes; "" means $SHELL.
-	ShellMode    string // shell_mode: "auto" (default), "login" or "non_login".
-	NewCwd       string // new_cwd: working directory policy for new panes; default "follow".
+// Update holds the [update] section.
+type Update struct {
+	Channel       string // channel: "stable", or "preview" (the Windows default).
+	VersionCheck  bool   // version_check: look for new releases.
+	ManifestCheck bool   // manifest_check: look for new agent manifests.
+}
+
+// Worktrees holds the [worktrees] section.
+type Worktrees struct {
+	Directory string // directory: where new git worktrees go; "~" is the home folder.
 }
 
 // Advanced holds the [advanced] section.
@@ -96,24 +91,190 @@ type Advanced struct {
 	HeadlessCols, HeadlessRows int
 }
 
-// UI holds the parts of the [ui] section the server models.
+// Experimental holds the [experimental] section.
+type Experimental struct {
+	AllowNested                    bool     // allow_nested: allow herdr inside a herdr pane.
+	KittyGraphics                  bool     // kitty_graphics: enables pane.graphics.*.
+	PaneHistory                    bool     // pane_history
+	RevealHiddenCursorForCJKIME    bool     // reveal_hidden_cursor_for_cjk_ime
+	CJKIMEAgents                   []string // cjk_ime_agents: agents the CJK IME cursor rule applies to.
+	CJKIMECursorShape              string   // cjk_ime_cursor_shape: default "steady_block".
+	SwitchASCIIInputSourceInPrefix bool     // switch_ascii_input_source_in_prefix
+}
+
+// Remote holds the [remote] section.
+type Remote struct {
+	ManageSSHConfig bool // manage_ssh_config: default true.
+}
+
+// UI holds the [ui] section and its subtables.
 type UI struct {
-	Toast Toast // [ui.toast]
+	SidebarWidth                  int    // sidebar_width
+	SidebarMinWidth               int    // sidebar_min_width (≤ sidebar_max_width)
+	SidebarMaxWidth               int    // sidebar_max_width
+	SidebarStartCollapsed         bool   // sidebar_start_collapsed
+	SidebarCollapsedMode          string // sidebar_collapsed_mode: "compact" or "hidden"
+	MobileWidthThreshold          int    // mobile_width_threshold
+	MouseCapture                  bool   // mouse_capture
+	CopyOnSelect                  bool   // copy_on_select
+	HostCursor                    string // host_cursor: "auto", "native" or "drawn"
+	RightClickPassthroughModifier string // right_click_passthrough_modifier: "" or a modifier combo
+	RedrawOnFocusGained           bool   // redraw_on_focus_gained
+	MouseScrollLines              int    // mouse_scroll_lines (≥ 1)
+	ConfirmClose                  bool   // confirm_close
+	PromptNewTabName              bool   // prompt_new_tab_name
+	PromptNewWorkspaceName        bool   // prompt_new_workspace_name
+	PaneBorders                   bool   // pane_borders
+	PaneScrollbars                bool   // pane_scrollbars
+	PaneGaps                      bool   // pane_gaps
+	ShowAgentLabelsOnPaneBorders  bool   // show_agent_labels_on_pane_borders
+	HideTabBarWhenSingleTab       bool   // hide_tab_bar_when_single_tab
+	TabBarPosition                string // tab_bar_position: "top" or "bottom"
+	AgentPanelSort                string // agent_panel_sort: "spaces" (alias "workspaces") or "priority"
+	StatusIndicators              string // status_indicators: "dots" or "symbols"
+	Accent                        string // accent: a colour
+	Sidebar                       Sidebar
+	Toast                         Toast
+	Sound                         Sound
+}
+
+// Sidebar holds [ui.sidebar].
+type Sidebar struct {
+	Agents AgentsSidebar // [ui.sidebar.agents]
+	Spaces SpacesSidebar // [ui.sidebar.spaces]
+}
+
+// AgentsSidebar holds [ui.sidebar.agents]: the rows drawn for each agent.
+type AgentsSidebar struct {
+	RowGap int              // row_gap
+	Rows   [][]SidebarToken // rows
+	// RowsByAgent ([ui.sidebar.agents.rows_by_agent]) overrides Rows per
+	// canonical agent id; nil when none is set.
+	RowsByAgent map[string][][]SidebarToken
+}
+
+// SpacesSidebar holds [ui.sidebar.spaces]: the rows drawn for each workspace.
+type SpacesSidebar struct {
+	RowGap int              // row_gap
+	Rows   [][]SidebarToken // rows
+}
+
+// SidebarToken is one token of a sidebar row: a built-in name or "$name",
+// with an optional style (written as an inline table).
+type SidebarToken struct {
+	Token string
+	FG    string // fg: "#rgb" or "#rrggbb"; "" when unset.
+	Bold  *bool  // bold, when set.
+	Dim   *bool  // dim, when set.
 }
 
 // Toast holds the [ui.toast] section.
 type Toast struct {
-	Delivery string // delivery: "off" (default), "herdr", "terminal" or "system".
+	Delivery     string // delivery: "off" (default), "herdr", "terminal" or "system".
+	DelaySeconds int    // delay_seconds: 0–3600, default 1.
+	// HerdrPosition ([ui.toast.herdr] position) is the corner of in-app toasts.
+	HerdrPosition string
+	// ClipboardEnabled and ClipboardPosition ([ui.toast.clipboard]) control
+	// the "copied" toast.
+	ClipboardEnabled  bool
+	ClipboardPosition string
+}
+
+// Sound holds the [ui.sound] section.
+type Sound struct {
+	Enabled     bool   // enabled
+	Path        string // path: mp3 for every sound; "" for the built-in one.
+	DonePath    string // done_path
+	RequestPath string // request_path
+	// Agents ([ui.sound.agents]) maps every agent of SoundAgents to
+	// "default", "on" or "off".
+	Agents map[string]string
+}
+
+// Keys holds the [keys] section.
+type Keys struct {
+	Prefix string // prefix: the prefix-mode key, default "ctrl+b".
+	// Bindings maps every action of Actions() to its combos ("prefix+v",
+	// "ctrl+h", "prefix+1..9"); nil means unbound.
+	Bindings         map[string][]string
+	RemoteImagePaste string       // remote_image_paste: "" disables it.
+	Indexed          IndexedKeys  // [keys.indexed]
+	Commands         []KeyCommand // [[keys.command]]
+}
+
+// IndexedKeys holds the legacy [keys.indexed] table: modifier combos that
+// make <mods>+1..9 act directly; "" leaves a target unset.
+type IndexedKeys struct {
+	Tabs, Workspaces, Agents string
+}
+
+// KeyCommand is one [[keys.command]] entry.
+type KeyCommand struct {
+	Key         []string // key: one or more combos.
+	Command     string   // command: what runs.
+	Type        string   // type: "shell" (default), "pane", "popup" or "plugin_action".
+	Description string   // description
+	// Width and Height (popups only) are cells ("80") or a percentage ("80%"); "" when unset.
+	Width, Height string
 }
 
 // Default returns the configuration used when config.toml is absent or empty.
 func Default() Config {
 	return Config{
+		Theme:    Theme{Name: "catppuccin"},
 		Terminal: Terminal{DefaultShell: "", ShellMode: ShellModeAuto, NewCwd: "follow"},
 		Session:  Session{ResumeAgentsOnRestore: true},
-		Advanced: Advanced{ScrollbackLimitBytes: DefaultScrollbackLimitBytes, HeadlessCols: 200, HeadlessRows: 50},
-		UI:       UI{Toast: Toast{Delivery: ToastOff}},
+		Update:   Update{Channel: defaultChannel(runtime.GOOS), VersionCheck: true, ManifestCheck: true},
+		Keys: Keys{
+			Prefix:           "ctrl+b",
+			Bindings:         defaultBindings(),
+			RemoteImagePaste: "ctrl+v",
+		},
+		UI: UI{
+			SidebarWidth: 26, SidebarMinWidth: 18, SidebarMaxWidth: 36,
+			SidebarCollapsedMode: "compact",
+			MobileWidthThreshold: 64,
+			MouseCapture:         true, CopyOnSelect: true,
+			HostCursor:          "auto",
+			RedrawOnFocusGained: true,
+			MouseScrollLines:    3,
+			ConfirmClose:        true, PromptNewTabName: true,
+			PaneBorders: true, PaneScrollbars: true, PaneGaps: true,
+			TabBarPosition:   "top",
+			AgentPanelSort:   "spaces",
+			StatusIndicators: "dots",
+			Accent:           "cyan",
+			Sidebar: Sidebar{
+				Agents: AgentsSidebar{Rows: tokenRows([]string{"state_icon", "workspace", "tab"}, []string{"agent"})},
+				Spaces: SpacesSidebar{Rows: tokenRows([]string{"state_icon", "workspace"}, []string{"branch", "git_status"})},
+			},
+			Toast: Toast{Delivery: ToastOff, DelaySeconds: 1, HerdrPosition: "bottom-right", ClipboardEnabled: true, ClipboardPosition: "bottom-center"},
+			Sound: Sound{Enabled: true, Agents: defaultSoundAgents()},
+		},
+		Worktrees:    Worktrees{Directory: "~/.herdr/worktrees"},
+		Advanced:     Advanced{ScrollbackLimitBytes: DefaultScrollbackLimitBytes, HeadlessCols: 200, HeadlessRows: 50},
+		Experimental: Experimental{CJKIMECursorShape: "steady_block"},
+		Remote:       Remote{ManageSSHConfig: true},
 	}
+}
+
+// defaultChannel is update.channel's default: Windows builds follow preview.
+func defaultChannel(goos string) string {
+	if goos == "windows" {
+		return "preview"
+	}
+	return "stable"
+}
+
+// tokenRows builds sidebar rows of plain tokens.
+func tokenRows(rows ...[]string) [][]SidebarToken {
+	out := make([][]SidebarToken, len(rows))
+	for i, r := range rows {
+		for _, t := range r {
+			out[i] = append(out[i], SidebarToken{Token: t})
+		}
+	}
+	return out
 }
 
 // Load reads and parses the config file at path; a missing file yields the
@@ -126,7 +287,35 @@ func Load(path string) (Config, []string, Status) {
 		}
 		return Default(), []string{fmt.Sprintf("cannot read config file %s: %v", path, err)}, StatusFailed
 	}
-	return Parse(data)
+	cfg, diags, status := Parse(data)
+	if status == StatusFailed {
+		return cfg, diags, status
+	}
+	if more := checkSoundFiles(&cfg, filepath.Dir(path)); len(more) > 0 {
+		diags, status = append(diags, more...), StatusPartial
+	}
+	return cfg, diags, status
+}
+
+// checkSoundFiles reports sound paths (relative ones from dir) that name no
+// regular file; those keys fall back to the built-in sound.
+func checkSoundFiles(cfg *Config, dir string) []string {
+	var diags []string
+	for _, f := range soundFields {
+		p, ok := f.ptr(cfg).(*string)
+		if !ok || *p == "" {
+			continue
+		}
+		full := *p
+		if !filepath.IsAbs(full) {
+			full = filepath.Join(dir, full)
+		}
+		if info, err := os.Stat(full); err != nil || !info.Mode().IsRegular() {
+			diags = append(diags, fmt.Sprintf("ui.sound.%s: %s is not a readable file; using the built-in sound", f.key, full))
+			*p = ""
+		}
+	}
+	return diags
 }
 
 // Parse decodes config.toml content, returning the config (defaults for
@@ -156,216 +345,6 @@ func syntaxDiagnostic(err error) string {
 		return fmt.Sprintf("invalid TOML: %s; using defaults", msg)
 	}
 	return fmt.Sprintf("invalid TOML: %v; using defaults", err)
-}
-
-// decoder walks the generic TOML map into a Config, collecting diagnostics.
-type decoder struct {
-	cfg   Config
-	diags []string
-}
-
-func (d *decoder) addf(format string, args ...any) {
-	d.diags = append(d.diags, fmt.Sprintf(format, args...))
-}
-
-func (d *decoder) walk(raw map[string]any) {
-	for _, name := range sortedKeys(raw) {
-		v := raw[name]
-		switch name {
-		case "terminal":
-			if t, ok := d.table(name, v); ok {
-				d.terminal(t)
-			}
-		case "advanced":
-			if t, ok := d.table(name, v); ok {
-				d.advanced(t)
-			}
-		case "ui":
-			if t, ok := d.table(name, v); ok {
-				d.ui(t)
-			}
-		case "session":
-			if t, ok := d.table(name, v); ok {
-				d.session(t)
-			}
-		default:
-			if slices.Contains(knownSections, name) {
-				continue // Known to Herdr, not modelled yet: accepted as is.
-			}
-			if _, isTable := v.(map[string]any); isTable {
-				d.addf("unknown section [%s]", name)
-			} else {
-				d.addf("unknown key %s", name)
-			}
-		}
-	}
-}
-
-// table checks that v is a TOML table; otherwise it reports key and returns false.
-func (d *decoder) table(key string, v any) (map[string]any, bool) {
-	t, ok := v.(map[string]any)
-	if !ok {
-		d.addf("%s: expected a table, got %s; using defaults for it", key, typeName(v))
-	}
-	return t, ok
-}
-
-func (d *decoder) terminal(t map[string]any) {
-	for _, k := range sortedKeys(t) {
-		if !slices.Contains(terminalKeys, k) {
-			d.addf("unknown key terminal.%s", k)
-		}
-	}
-	if v, ok := t["default_shell"]; ok {
-		if s, ok := d.str("terminal.default_shell", v); ok {
-			d.cfg.Terminal.DefaultShell = s
-		}
-	}
-	if v, ok := t["shell_mode"]; ok {
-		if s, ok := d.enum("terminal.shell_mode", v, shellModes, d.cfg.Terminal.ShellMode); ok {
-			d.cfg.Terminal.ShellMode = s
-		}
-	}
-	if v, ok := t["new_cwd"]; ok {
-		if s, ok := d.str("terminal.new_cwd", v); ok {
-			if s == "" {
-				d.addf("terminal.new_cwd: must not be empty; using default %q", d.cfg.Terminal.NewCwd)
-			} else {
-				d.cfg.Terminal.NewCwd = s
-			}
-		}
-	}
-}
-
-func (d *decoder) session(t map[string]any) {
-	for _, k := range sortedKeys(t) {
-		switch v := t[k]; k {
-		case "resume_agents_on_restore":
-			if b, ok := v.(bool); ok {
-				d.cfg.Session.ResumeAgentsOnRestore = b
-			} else {
-				d.addf("session.%s: expected a boolean, got %s; using default %v", k, typeName(v), d.cfg.Session.ResumeAgentsOnRestore)
-			}
-		default:
-			d.addf("unknown key session.%s", k)
-		}
-	}
-}
-
-func (d *decoder) advanced(t map[string]any) {
-	for _, k := range sortedKeys(t) {
-		if !slices.Contains(advancedKeys, k) {
-			d.addf("unknown key advanced.%s", k)
-		}
-	}
-	key := scrollbackKey
-	v, ok := t[scrollbackKey]
-	if _, alias := t[scrollbackLine]; alias {
-		if ok {
-			d.addf("advanced.%s ignored: advanced.%s is also set", scrollbackLine, scrollbackKey)
-		} else {
-			key, v, ok = scrollbackLine, t[scrollbackLine], true
-		}
-	}
-	if ok {
-		d.intKey("advanced."+key, v, 1, math.MaxInt, &d.cfg.Advanced.ScrollbackLimitBytes)
-	}
-	if v, ok := t[headlessCols]; ok {
-		d.intKey("advanced."+headlessCols, v, 10, 1000, &d.cfg.Advanced.HeadlessCols)
-	}
-	if v, ok := t[headlessRows]; ok {
-		d.intKey("advanced."+headlessRows, v, 10, 1000, &d.cfg.Advanced.HeadlessRows)
-	}
-}
-
-// intKey stores an integer within [lo, hi] in dst, or reports why not and
-// keeps dst's default.
-func (d *decoder) intKey(full string, v any, lo, hi int64, dst *int) {
-	n, isInt := v.(int64)
-	switch {
-	case !isInt:
-		d.addf("%s: expected an integer, got %s; using default %d", full, typeName(v), *dst)
-	case n < lo:
-		d.addf("%s: must be at least %d, got %d; using default %d", full, lo, n, *dst)
-	case n > hi:
-		d.addf("%s: %d is too large (at most %d); using default %d", full, n, hi, *dst)
-	default:
-		*dst = int(n)
-	}
-}
-
-func (d *decoder) ui(t map[string]any) {
-	// Other [ui] keys and [ui.*] subtables belong to features not built yet.
-	v, ok := t["toast"]
-	if !ok {
-		return
-	}
-	toast, ok := d.table("ui.toast", v)
-	if !ok {
-		return
-	}
-	if v, ok := toast["delivery"]; ok {
-		if s, ok := d.enum("ui.toast.delivery", v, toastDelivery, d.cfg.UI.Toast.Delivery); ok {
-			d.cfg.UI.Toast.Delivery = s
-		}
-	}
-}
-
-// str checks that v is a string; otherwise it reports key and returns false.
-func (d *decoder) str(key string, v any) (string, bool) {
-	s, ok := v.(string)
-	if !ok {
-		d.addf("%s: expected a string, got %s; keeping the default", key, typeName(v))
-	}
-	return s, ok
-}
-
-// enum checks that v is one of the allowed strings; otherwise it reports key and returns false.
-func (d *decoder) enum(key string, v any, allowed []string, def string) (string, bool) {
-	s, ok := d.str(key, v)
-	if !ok {
-		return "", false
-	}
-	if !slices.Contains(allowed, s) {
-		quoted := make([]string, len(allowed))
-		for i, a := range allowed {
-			quoted[i] = fmt.Sprintf("%q", a)
-		}
-		d.addf("%s: invalid value %q (allowed: %s); using default %q", key, s, strings.Join(quoted, ", "), def)
-		return "", false
-	}
-	return s, true
-}
-
-// typeName names the TOML type of a value decoded by go-toml into any.
-func typeName(v any) string {
-	switch v.(type) {
-	case string:
-		return "a string"
-	case int64:
-		return "an integer"
-	case float64:
-		return "a float"
-	case bool:
-		return "a boolean"
-	case map[string]any:
-		return "a table"
-	case []any:
-		return "an array"
-	case nil:
-		return "nothing"
-	default:
-		return fmt.Sprintf("a %T", v) // Dates and times.
-	}
-}
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // maxConfigBytes bounds config.toml: a real one is a few kilobytes.

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -57,7 +58,7 @@ func TestLoad(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, diags, status := Load(tt.path)
-			if got != tt.want {
+			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("config = %+v, want %+v", got, tt.want)
 			}
 			if len(diags) != tt.wantDiags {
@@ -114,13 +115,12 @@ headless_rows = 40
 
 [ui.toast]
 delivery = "herdr"
-`, Config{
-			Terminal: Terminal{DefaultShell: "/usr/bin/fish", ShellMode: "non_login", NewCwd: "home"},
-			Session:  Session{ResumeAgentsOnRestore: true},
-			Advanced: Advanced{ScrollbackLimitBytes: 123, HeadlessCols: 120, HeadlessRows: 40},
-			UI:       UI{Toast: Toast{Delivery: "herdr"}},
-		}, StatusApplied, nil},
-		{"known unmodelled sections are silent", `
+`, with(func(c *Config) {
+			c.Terminal = Terminal{DefaultShell: "/usr/bin/fish", ShellMode: "non_login", NewCwd: "home"}
+			c.Advanced = Advanced{ScrollbackLimitBytes: 123, HeadlessCols: 120, HeadlessRows: 40}
+			c.UI.Toast.Delivery = "herdr"
+		}), StatusApplied, nil},
+		{"mistakes in every section are reported", `
 onboarding = true
 [theme]
 name = "dark"
@@ -142,7 +142,10 @@ dir = "x"
 thing = 1
 [remote]
 host = "h"
-`, Default(), StatusApplied, nil},
+`, with(func(c *Config) { t := true; c.Onboarding = &t }), StatusPartial, []string{
+			"unknown key experimental.thing", "keys.command[0].command: must not be empty", "unknown key remote.host",
+			`theme.name: unknown theme "dark"`, "unknown key theme.custom.bg", "unknown key ui.compact",
+			"unknown key ui.sidebar.width", "unknown key ui.toast.sound", "unknown key update.check", "unknown key worktrees.dir"}},
 		{"unknown terminal key", "[terminal]\nfoo = 1\nshell_mode = \"login\"\n",
 			with(func(c *Config) { c.Terminal.ShellMode = "login" }), StatusPartial,
 			[]string{"unknown key terminal.foo"}},
@@ -160,8 +163,7 @@ host = "h"
 			[]string{"terminal.shell_mode: expected a string"}},
 		{"new_cwd wrong type", "[terminal]\nnew_cwd = []\n", Default(), StatusPartial,
 			[]string{"terminal.new_cwd: expected a string"}},
-		{"new_cwd empty", "[terminal]\nnew_cwd = \"\"\n", Default(), StatusPartial,
-			[]string{"terminal.new_cwd: must not be empty"}},
+		{"new_cwd empty means follow", "[terminal]\nnew_cwd = \"\"\n", Default(), StatusApplied, nil},
 		{"scrollback wrong type", "[advanced]\nscrollback_limit_bytes = \"big\"\n", Default(), StatusPartial,
 			[]string{"advanced.scrollback_limit_bytes: expected an integer"}},
 		{"scrollback float", "[advanced]\nscrollback_limit_bytes = 1.5\n", Default(), StatusPartial,
@@ -182,7 +184,7 @@ host = "h"
 		{"bad toast enum", "[ui.toast]\ndelivery = \"loud\"\n", Default(), StatusPartial,
 			[]string{`ui.toast.delivery: invalid value "loud" (allowed: "off", "herdr", "terminal", "system")`}},
 		{"several problems all reported", "[terminal]\ndefault_shell = 1\nshell_mode = \"x\"\nzzz = 0\n", Default(), StatusPartial,
-			[]string{"unknown key terminal.zzz", "terminal.default_shell", "terminal.shell_mode"}},
+			[]string{"terminal.default_shell", "terminal.shell_mode", "unknown key terminal.zzz"}},
 		{"syntax error keeps defaults", "[terminal]\nshell_mode = \"login\"\nbroken = \n", Default(), StatusFailed,
 			[]string{"line 3"}},
 		{"unterminated table header", "[advanced]\nscrollback_lines = 1\n[terminal\n", Default(), StatusFailed,
@@ -193,7 +195,7 @@ host = "h"
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, diags, status := Parse([]byte(tt.input))
-			if got != tt.want {
+			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("config = %+v, want %+v", got, tt.want)
 			}
 			if status != tt.status {

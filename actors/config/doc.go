@@ -8,11 +8,13 @@
 // applied in full, in part, or not at all.
 //
 // The file is decoded into a generic map with go-toml/v2 and then walked key
-// by key, so a wrong type or an unknown key costs only that key. Only the
-// sections the Go server uses today are modelled (terminal, advanced and
-// ui.toast); the other sections Herdr knows (onboarding, theme, session,
-// update, keys, worktrees, experimental, remote and the rest of ui) are
-// accepted without checks until the features that read them exist.
+// by key, one decoder method per section, so a wrong type, a bad value or an
+// unknown key costs only that key, which keeps its default. Every section
+// Herdr has is modelled (onboarding, theme, terminal, session, update, keys,
+// ui with its sidebar, toast and sound tables, worktrees, advanced,
+// experimental, remote). Scalar keys are described once, in field tables
+// that drive both decoding and DefaultFile (`herdr --default-config`); key
+// combos are checked with protocol.ParseKey.
 //
 // The package also resolves the config path (Path, Dir) and the shell a new
 // pane runs (Config.Shell).

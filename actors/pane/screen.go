@@ -1,6 +1,7 @@
 package pane
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -32,25 +33,29 @@ type ScreenWatch struct {
 type screenTick struct{}
 
 // screenSub is one connection watching the pane. Invariant: sent holds the
-// hash of every row as of the last frame sent (nil before the first one).
+// key of every row as of the last frame sent (nil before the first one):
+// the emulator's row versions on the live screen, row hashes while the
+// view is scrolled back into history (byVersion says which).
 type screenSub struct {
-	pid      *actor.PID
-	paneID   string
-	sent     []uint64
-	cols     int
-	cursor   protocol.ScreenCursor
-	modes    protocol.ScreenModes
-	offset   int // view offset of the last frame (view.go)
-	seq      uint64
-	inflight bool // a frame is being written
-	stale    bool // the screen changed since the last frame
+	pid       *actor.PID
+	paneID    string
+	sent      []uint64
+	byVersion bool
+	cols      int
+	cursor    protocol.ScreenCursor
+	modes     protocol.ScreenModes
+	offset    int // view offset of the last frame (view.go)
+	seq       uint64
+	inflight  bool // a frame is being written
+	stale     bool // the screen changed since the last frame
 }
 
 // screenState is the pane's side of the stream.
 type screenState struct {
 	subs      []*screenSub
 	rows      []emulator.RowSnapshot // scratch, reused between frames
-	hashes    []uint64
+	built     []bool                 // which rows this flush has snapshotted
+	keys      []uint64               // this flush's row keys
 	lastFlush time.Time
 	armed     bool // a screenTick is pending
 }
@@ -151,10 +156,29 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		return
 	}
 	st.lastFlush = time.Now()
-	st.rows = p.term.Rows(st.rows)
-	st.hashes = st.hashes[:0]
-	for i := range st.rows {
-		st.hashes = append(st.hashes, hashRow(&st.rows[i]))
+	// On the live screen the emulator's row versions say what changed, and
+	// only rows some subscriber lacks are snapshotted. A view scrolled back
+	// into history has no versions: every row is snapshotted and hashed.
+	byVersion := false
+	if vers := p.term.RowVersions(st.keys); vers != nil {
+		st.keys, byVersion = vers, true
+		st.rows = slices.Grow(st.rows[:0], len(vers))[:len(vers)]
+		st.built = slices.Grow(st.built[:0], len(vers))[:len(vers)]
+		clear(st.built)
+	} else {
+		st.rows = p.term.Rows(st.rows)
+		st.keys = st.keys[:0]
+		for i := range st.rows {
+			st.keys = append(st.keys, hashRow(&st.rows[i]))
+		}
+		st.built = st.built[:0]
+	}
+	row := func(y int) *emulator.RowSnapshot {
+		if byVersion && !st.built[y] {
+			st.rows[y] = p.term.Row(y, st.rows[y])
+			st.built[y] = true
+		}
+		return &st.rows[y]
 	}
 	cols, _ := p.term.Size()
 	cur := p.term.CursorState()
@@ -173,14 +197,14 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 			continue
 		}
 		s.stale = false
-		full := s.sent == nil || len(s.sent) != len(st.hashes) || s.cols != cols
+		full := s.sent == nil || len(s.sent) != len(st.keys) || s.cols != cols || s.byVersion != byVersion
 		frame := protocol.ScreenFrame{
-			PaneID: s.paneID, TerminalID: p.spec.TerminalID, Cols: cols, Rows: len(st.rows),
+			PaneID: s.paneID, TerminalID: p.spec.TerminalID, Cols: cols, Rows: len(st.keys),
 			Full: full, Cursor: cursor, Modes: wireModes, ViewOffset: offset, Lines: []protocol.ScreenLine{},
 		}
-		for y := range st.rows {
-			if full || s.sent[y] != st.hashes[y] {
-				frame.Lines = append(frame.Lines, wireLine(y, &st.rows[y]))
+		for y := range st.keys {
+			if full || s.sent[y] != st.keys[y] {
+				frame.Lines = append(frame.Lines, wireLine(y, row(y)))
 			}
 		}
 		if !full && len(frame.Lines) == 0 && cursor == s.cursor && wireModes == s.modes && offset == s.offset {
@@ -192,7 +216,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		if err != nil {
 			continue
 		}
-		s.sent = append(s.sent[:0], st.hashes...)
+		s.sent, s.byVersion = append(s.sent[:0], st.keys...), byVersion
 		s.cols, s.cursor, s.modes, s.offset = cols, cursor, wireModes, offset
 		s.inflight = true
 		ctx.Send(s.pid, &api.Frames{Lines: [][]byte{line}, From: ctx.Self()})

@@ -24,6 +24,7 @@ import (
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -115,6 +116,17 @@ func Run(opts Options) error {
 	for method := range clients.Methods {
 		routes[method] = clientsPID
 	}
+	pluginsPID, err := spawnChild(system, root, plugins.Props(plugins.Options{
+		ConfigDir: protocol.ConfigDir(opts.Env), StateDir: protocol.StateDir(opts.Env),
+		SocketPath: opts.SocketPath, BinPath: bin, Events: busPID, Log: log,
+	}), "plugins")
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	for method := range plugins.Methods {
+		routes[method] = pluginsPID
+	}
 	integrationsPID, err := spawnChild(system, root, integrations.Props(opts.Env, log), "integrations")
 	if err != nil {
 		listener.Close()
@@ -126,6 +138,7 @@ func Run(opts Options) error {
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Events:      busPID,
 		Clients:     clientsPID,
+		Plugins:     pluginsPID,
 		Catalog:     catalog,
 		CatalogDir:  catalogDir,
 		SocketPath:  opts.SocketPath,

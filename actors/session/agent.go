@@ -1,6 +1,8 @@
 package session
 
 import (
+	"slices"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
@@ -65,8 +67,11 @@ func (s *Session) agents() []protocol.AgentInfo {
 // resolveAgent finds an agent by its pane's current public id (tried
 // first; not a moved pane's old id) or by its name.
 func (s *Session) resolveAgent(target string) (*paneRec, error) {
-	if p := s.rec(s.m.Pane(target)); p != nil && p.ID == target && hostsAgent(p) {
-		return p, nil
+	// Any form of a pane's id but the ones it had before a move.
+	if mp, err := s.m.ResolvePane(target); err == nil && !slices.Contains(mp.Aliases, target) {
+		if p := s.rec(mp); p != nil && hostsAgent(p) {
+			return p, nil
+		}
 	}
 	if p := s.agentNamed(target); p != nil {
 		return p, nil

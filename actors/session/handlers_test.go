@@ -6,6 +6,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/integrations"
+	"github.com/herdr-go/herdr/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -13,6 +14,9 @@ import (
 var gatewayMethods = func() map[string]bool {
 	out := map[string]bool{"ping": true, "server.stop": true}
 	for m := range clients.Methods {
+		out[m] = true
+	}
+	for m := range plugins.Methods {
 		out[m] = true
 	}
 	maps.Copy(out, integrations.Methods)

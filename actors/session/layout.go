@@ -107,7 +107,8 @@ func (s *Session) paneResize(ctx actor.Context, call *api.Call) *api.Reply {
 		amount = *prm.Amount
 	}
 	res := protocol.PaneResizeResult{PaneID: p.ID}
-	if res.Changed = p.Tab.Root.Resize(p.TermID, layout.Side(prm.Direction), amount); res.Changed {
+	// An amount of 0 changes nothing and says so, as Herdr does.
+	if res.Changed = amount != 0 && p.Tab.Root.Resize(p.TermID, layout.Side(prm.Direction), amount); res.Changed {
 		s.relayout(ctx, p.Tab)
 	} else {
 		res.Reason = reason("unchanged")

@@ -16,6 +16,7 @@ import (
 	"github.com/herdr-go/herdr/actors/session/model"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
+	"github.com/herdr-go/herdr/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -38,6 +39,9 @@ type Options struct {
 	Events *actor.PID
 	// Clients is told which connection is the interactive client in front.
 	Clients *actor.PID
+	// Plugins runs plugin actions, and its startup hooks once the session
+	// is restored.
+	Plugins *actor.PID
 	// PaneProps starts a terminal and makes its actor; nil means pane.Start. Tests of
 	// the structure alone pass an actor without a PTY.
 	PaneProps func(pane.Spec) (props *actor.Props, abort func(), err error)
@@ -134,7 +138,7 @@ type (
 
 // handlers is the session's table of untargeted methods; one file per area
 // fills it and the routes of its targeted ones.
-var handlers = merge(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, hookHandlers, agentAPIHandlers, worktreeHandlers)
+var handlers = merge(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, hookHandlers, agentAPIHandlers, worktreeHandlers, pluginHandlers)
 
 // workspaceTargeted holds every workspace-targeted method the session routes.
 var workspaceTargeted = merge(workspaceRoutes, worktreeRoutes)
@@ -228,6 +232,9 @@ func (s *Session) Receive(ctx actor.Context) {
 		}
 		if s.opts.SessionFile != "" {
 			s.persist = newPersister(s.opts.SessionFile, s.opts.Log)
+		}
+		if s.opts.Plugins != nil {
+			ctx.Send(s.opts.Plugins, &plugins.RunStartup{})
 		}
 	case *actor.Stopping:
 		s.stopping = true

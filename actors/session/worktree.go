@@ -3,6 +3,7 @@ package session
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -165,9 +166,18 @@ func (s *Session) worktreeList(ctx actor.Context, call *api.Call) *api.Reply {
 	})
 }
 
-// checkoutDir is where a new worktree's checkout goes by default.
+// checkoutDir is where a new worktree's checkout goes by default:
+// [worktrees] directory, "~" being the home folder; a relative one is
+// taken from home.
 func (s *Session) checkoutDir() string {
-	return filepath.Join(s.home, ".herdr", "worktrees")
+	dir := s.cfg.Worktrees.Directory
+	if rest, ok := strings.CutPrefix(dir, "~"); ok && (rest == "" || rest[0] == '/' || rest[0] == filepath.Separator) {
+		dir = filepath.Join(s.home, rest)
+	}
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(s.home, dir)
+	}
+	return dir
 }
 
 func (s *Session) worktreeCreate(ctx actor.Context, call *api.Call) *api.Reply {

@@ -113,8 +113,14 @@ func (m *Model) ResolveWorkspace(id string) (*Workspace, error) {
 	return nil, protocol.Errorf(protocol.CodeWorkspaceNotFound, "workspace %s not found", id)
 }
 
-// ResolveTab accepts "w1:t1" and the legacy "w1:N" position form.
+// ResolveTab accepts "w1:t1" and the legacy position forms "w1:N" and
+// "t_w1_N" (N 1-based).
 func (m *Model) ResolveTab(id string) (*Tab, error) {
+	if rest, ok := strings.CutPrefix(id, "t_"); ok {
+		if i := strings.LastIndexByte(rest, '_'); i > 0 {
+			id = rest[:i] + ":" + rest[i+1:]
+		}
+	}
 	if ws, kind, num, ok := protocol.SplitChildID(id); ok {
 		if w, found := m.byWorkspace[ws]; found {
 			for _, t := range w.Tabs {
@@ -130,12 +136,49 @@ func (m *Model) ResolveTab(id string) (*Tab, error) {
 	return nil, protocol.Errorf(protocol.CodeTabNotFound, "tab %s not found", id)
 }
 
-// ResolvePane accepts a public pane id, current or former.
+// ResolvePane accepts a public pane id, current or former, and the legacy
+// forms "w1-N", "p_w1_N" and "p_N" (N the pane's number; the last only
+// when a single workspace has a pane N).
 func (m *Model) ResolvePane(id string) (*Pane, error) {
 	if p, ok := m.panes[id]; ok {
 		return p, nil
 	}
+	if p := m.legacyPane(id); p != nil {
+		return p, nil
+	}
 	return nil, protocol.Errorf(protocol.CodePaneNotFound, "pane %s not found", id)
+}
+
+func (m *Model) legacyPane(id string) *Pane {
+	ws, num := "", ""
+	if rest, ok := strings.CutPrefix(id, "p_"); ok {
+		if i := strings.LastIndexByte(rest, '_'); i > 0 {
+			ws, num = rest[:i], rest[i+1:]
+		} else {
+			num = rest
+		}
+	} else if i := strings.LastIndexByte(id, '-'); i > 0 {
+		ws, num = id[:i], id[i+1:]
+	} else {
+		return nil
+	}
+	n, err := strconv.ParseUint(num, 10, 64)
+	if err != nil || n == 0 {
+		return nil
+	}
+	if ws != "" {
+		return m.panes[protocol.PaneID(ws, n)]
+	}
+	var found *Pane
+	for _, w := range m.Workspaces {
+		if p := m.panes[protocol.PaneID(w.ID, n)]; p != nil && p.ID == protocol.PaneID(w.ID, n) {
+			if found != nil {
+				return nil // ambiguous
+			}
+			found = p
+		}
+	}
+	return found
 }
 
 // FocusedPane is the focused pane of the focused tab of the focused

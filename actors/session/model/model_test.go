@@ -250,3 +250,29 @@ func TestRandomOperations_KeepInvariants(t *testing.T) {
 		check(t, b.m, fmt.Sprintf("step %d (%s)", step, op))
 	}
 }
+
+func TestResolve_LegacyForms(t *testing.T) {
+	b := &builder{m: New(layout.Rect{W: 80, H: 24})}
+	_, p1 := b.workspace("")
+	p2 := b.split(p1)
+	t2, _ := b.tab(p1.WS)
+	_, q1 := b.workspace("")
+	for id, want := range map[string]*Pane{"w1-2": p2, "p_w1_2": p2, "p_2": p2, "w2-1": q1, "p_w2_1": q1, "w1:p2": p2} {
+		if got, err := b.m.ResolvePane(id); err != nil || got != want {
+			t.Errorf("ResolvePane(%q) = %v, %v; want %s", id, got, err, want.ID)
+		}
+	}
+	for _, id := range []string{"p_1", "w3-1", "w1-x", "p_w1_0", "w1-"} { // p_1: in both workspaces
+		if _, err := b.m.ResolvePane(id); protocol.AsError(err).Code != protocol.CodePaneNotFound {
+			t.Errorf("ResolvePane(%q): %v, want pane_not_found", id, err)
+		}
+	}
+	for id, want := range map[string]*Tab{"t_w1_2": t2, "w1:2": t2, "w1:t2": t2, "t_w1_1": p1.Tab} {
+		if got, err := b.m.ResolveTab(id); err != nil || got != want {
+			t.Errorf("ResolveTab(%q) = %v, %v; want %s", id, got, err, want.ID)
+		}
+	}
+	if _, err := b.m.ResolveTab("t_w1_9"); protocol.AsError(err).Code != protocol.CodeTabNotFound {
+		t.Errorf("t_w1_9: %v", err)
+	}
+}

@@ -27,21 +27,24 @@ func (m *Model) Restore(s *Saved, newTerm func() string) ([]Restored, error) {
 		return nil, fmt.Errorf("restore into a model that is not empty")
 	}
 	var out []Restored
-	taken := map[uint64]bool{}
+	// Saved ids are kept verbatim (a file may hold ids this release would
+	// not make, like "wproj1"); the counter goes past every one it could.
 	for _, sw := range s.Workspaces {
 		if n, ok := workspaceNumber(sw.ID); ok {
-			taken[n] = true
 			m.NextWS = max(m.NextWS, n)
 		}
 	}
+	used := map[string]bool{}
 	for i, sw := range s.Workspaces {
-		n, ok := workspaceNumber(sw.ID)
-		if !ok || !taken[n] {
-			m.NextWS++
-			n = m.NextWS
+		id := ""
+		if sw.ID != nil && strings.HasPrefix(*sw.ID, "w") && !strings.ContainsAny(*sw.ID, ":-_ ") && !used[*sw.ID] {
+			id = *sw.ID
+		} else {
+			m.NextWS++ // missing, odd, or a second workspace with the same id
+			id = protocol.WorkspaceID(m.NextWS)
 		}
-		delete(taken, n) // a second workspace with the same id gets a new one
-		panes, err := m.restoreWorkspace(n, sw, newTerm)
+		used[id] = true
+		panes, err := m.restoreWorkspace(id, sw, newTerm)
 		if err != nil {
 			*m = *New(m.Area)
 			return nil, fmt.Errorf("workspace %d: %w", i+1, err)
@@ -61,12 +64,11 @@ func workspaceNumber(id *string) (uint64, bool) {
 	if id == nil || !strings.HasPrefix(*id, "w") {
 		return 0, false
 	}
-	n, err := strconv.ParseUint((*id)[1:], 10, 64)
-	return n, err == nil && n > 0
+	return protocol.DecodeNumber((*id)[1:])
 }
 
-func (m *Model) restoreWorkspace(number uint64, sw SavedWorkspace, newTerm func() string) ([]Restored, error) {
-	w := &Workspace{ID: protocol.WorkspaceID(number), Cwd: sw.IdentityCwd, NextPane: sw.NextPublicPaneNumber, NextTab: sw.NextPublicTabNumber}
+func (m *Model) restoreWorkspace(id string, sw SavedWorkspace, newTerm func() string) ([]Restored, error) {
+	w := &Workspace{ID: id, Cwd: sw.IdentityCwd, NextPane: sw.NextPublicPaneNumber, NextTab: sw.NextPublicTabNumber}
 	w.NextPane, w.NextTab = max(w.NextPane, 1)-1, max(w.NextTab, 1)-1
 	if sw.CustomName != nil {
 		w.Label = *sw.CustomName

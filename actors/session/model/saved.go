@@ -162,7 +162,7 @@ func saveWorkspace(m *Model, w *Workspace, extra func(*Pane) SavedPane) SavedWor
 // paneNumber is N of "wX:pN".
 func paneNumber(id string) uint64 {
 	_, _, num, _ := protocol.SplitChildID(id)
-	n, _ := strconv.ParseUint(num, 10, 64)
+	n, _ := protocol.DecodeNumber(num)
 	return n
 }
 

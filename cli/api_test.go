@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// schemaDoc is the part of a schema document the tests read.
+type schemaDoc struct {
+	Protocol      int `json:"protocol"`
+	SchemaVersion int `json:"schema_version"`
+	Schemas       struct {
+		Request struct {
+			OneOf []struct {
+				Properties struct {
+					Method struct {
+						Const string `json:"const"`
+					} `json:"method"`
+					Params json.RawMessage `json:"params"`
+				} `json:"properties"`
+			} `json:"oneOf"`
+			Defs map[string]struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"$defs"`
+		} `json:"request"`
+	} `json:"schemas"`
+}
+
+// params maps each method to the property names of its params.
+func (d schemaDoc) params(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	for _, o := range d.Schemas.Request.OneOf {
+		var ref struct {
+			Ref string `json:"$ref"`
+		}
+		if err := json.Unmarshal(o.Properties.Params, &ref); err != nil || ref.Ref == "" {
+			t.Fatalf("%s: params is not a $ref: %s", o.Properties.Method.Const, o.Properties.Params)
+		}
+		def, ok := d.Schemas.Request.Defs[ref.Ref[strings.LastIndex(ref.Ref, "/")+1:]]
+		if !ok {
+			t.Fatalf("%s: dangling %s", o.Properties.Method.Const, ref.Ref)
+		}
+		names := []string{}
+		for p := range def.Properties {
+			names = append(names, p)
+		}
+		sort.Strings(names)
+		out[o.Properties.Method.Const] = names
+	}
+	return out
+}
+
+func ourSchema(t *testing.T, args ...string) schemaDoc {
+	t.Helper()
+	r := run(t, newEnv(t), append([]string{"api", "schema"}, args...)...)
+	if r.code != 0 {
+		t.Fatalf("api schema: exit %d %q", r.code, r.stderr)
+	}
+	var d schemaDoc
+	if err := json.Unmarshal([]byte(r.stdout), &d); err != nil {
+		t.Fatalf("api schema output is not JSON: %v", err)
+	}
+	return d
+}
+
+func TestAPI_Schema_FollowsTheMethodTable(t *testing.T) {
+	d := ourSchema(t, "--json")
+	if d.Protocol != 20 || d.SchemaVersion != 1 {
+		t.Errorf("protocol %d schema_version %d, want 20 and 1", d.Protocol, d.SchemaVersion)
+	}
+	var want, got []string
+	for _, m := range protocol.Methods() {
+		want = append(want, m.Name)
+	}
+	params := d.params(t)
+	for m := range params {
+		got = append(got, m)
+	}
+	sort.Strings(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("methods = %q\nwant %q", got, want)
+	}
+	// Field names come from the params types' json tags.
+	if p := params["pane.split"]; !slices.Contains(p, "direction") || !slices.Contains(p, "target_pane_id") {
+		t.Errorf("pane.split params = %q", p)
+	}
+	if p := params["ping"]; len(p) != 0 {
+		t.Errorf("ping params = %q, want none", p)
+	}
+}
+
+func TestAPI_Schema_JSONIsOneLineAndOutputWritesFile(t *testing.T) {
+	env := newEnv(t)
+	if r := run(t, env, "api", "schema", "--json"); strings.Count(r.stdout, "\n") != 1 {
+		t.Errorf("--json printed %d lines", strings.Count(r.stdout, "\n"))
+	}
+	out := filepath.Join(env["HOME"], "schema.json")
+	r := run(t, env, "api", "schema", "--output", out)
+	if r.code != 0 || r.stdout != "" {
+		t.Fatalf("--output: %d %q %q", r.code, r.stdout, r.stderr)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil || !json.Valid(b) {
+		t.Fatalf("schema file: %v valid=%v", err, json.Valid(b))
+	}
+	if r := run(t, env, "api", "schema", "extra"); r.code != 2 {
+		t.Errorf("extra argument: exit %d, want 2", r.code)
+	}
+}
+
+// ourExtensions are methods this server adds to Herdr's API, with params
+// fields Herdr's schema does not have.
+var ourExtensions = map[string][]string{
+	"client.resize":    nil,
+	"screen.scroll":    nil,
+	"screen.subscribe": nil,
+	"events.subscribe": {"since_seq"},
+	"workspace.close":  {"close_group"}, // in the socket API document, not yet in the schema file
+}
+
+// Every method we implement is one of Herdr's (or a known extension), and
+// its params use only field names Herdr's schema has.
+func TestAPI_Schema_MatchesReference(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "shared", "spec", "herdr-api.schema.json"))
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skip("no reference schema (../shared/spec) here")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ref schemaDoc
+	if err := json.Unmarshal(b, &ref); err != nil {
+		t.Fatal(err)
+	}
+	if ref.Protocol != protocol.ProtocolVersion {
+		t.Errorf("reference protocol %d, ours %d", ref.Protocol, protocol.ProtocolVersion)
+	}
+	refParams, ours := ref.params(t), ourSchema(t).params(t)
+	var missing []string
+	for m := range refParams {
+		if _, ok := ours[m]; !ok {
+			missing = append(missing, m)
+		}
+	}
+	sort.Strings(missing)
+	t.Logf("reference methods not implemented yet: %q", missing)
+	for m, fields := range ours {
+		extra, isExt := ourExtensions[m]
+		refFields, inRef := refParams[m]
+		if !inRef {
+			if !isExt {
+				t.Errorf("%s is neither in the reference schema nor a known extension", m)
+			}
+			continue
+		}
+		for _, f := range fields {
+			if !slices.Contains(refFields, f) && !slices.Contains(extra, f) {
+				t.Errorf("%s: params field %q is not in the reference (%q)", m, f, refFields)
+			}
+		}
+	}
+}

@@ -1,0 +1,215 @@
+package cli
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+
+	"github.com/herdr-go/herdr/plugins"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// pluginSource is owner/repo[/subdir…] of a plugin on a git host.
+type pluginSource struct{ owner, repo, subdir string }
+
+func parsePluginSource(arg string) (pluginSource, error) {
+	parts := strings.Split(strings.Trim(arg, "/"), "/")
+	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
+		return pluginSource{}, fmt.Errorf("expected <owner>/<repo>[/subdir...], got %q", arg)
+	}
+	for _, p := range parts {
+		if p == "." || p == ".." || strings.ContainsAny(p, `\ `) {
+			return pluginSource{}, fmt.Errorf("bad plugin source %q", arg)
+		}
+	}
+	return pluginSource{owner: parts[0], repo: parts[1], subdir: filepath.Join(parts[2:]...)}, nil
+}
+
+func (s pluginSource) String() string {
+	return strings.TrimSuffix(s.owner+"/"+s.repo+"/"+filepath.ToSlash(s.subdir), "/")
+}
+
+// gitBase is where owner/repo is fetched from: HERDR_PLUGIN_GIT_BASE
+// (tests point it at local bare repositories), else GitHub.
+func (a *app) gitBase() string {
+	if b := a.env("HERDR_PLUGIN_GIT_BASE"); b != "" {
+		return strings.TrimSuffix(b, "/")
+	}
+	return "https://github.com"
+}
+
+func (a *app) pluginInstallCmd() *cobra.Command {
+	var ref string
+	var yes bool
+	cmd := &cobra.Command{
+		Use:   "install <owner>/<repo>[/subdir...] [--ref REF] [--yes]",
+		Short: "Install a plugin from a git repository: preview, build, link",
+		Long: `Fetch the repository (one commit of --ref, else its HEAD), show what the
+plugin is and what it will run, and after your yes (or --yes) run its build
+commands, move it under the config folder and link it.`,
+		Args: exactArgs("<owner>/<repo>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			src, err := parsePluginSource(args[0])
+			if err != nil {
+				return err
+			}
+			in, isFile := a.stdin.(*os.File)
+			if !yes && (!isFile || !term.IsTerminal(in.Fd())) {
+				return fmt.Errorf("remote plugin install requires --yes when stdin is not interactive")
+			}
+			return exit(a.installPlugin(src, ref, yes))
+		},
+	}
+	cmd.Flags().StringVar(&ref, "ref", "", "the branch, tag or commit `REF` to install")
+	cmd.Flags().BoolVarP(&yes, "yes", "y", false, "install without asking")
+	return cmd
+}
+
+func runGit(dir string, args ...string) (string, error) {
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(string(out)))
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+func (a *app) installPlugin(src pluginSource, ref string, yes bool) int {
+	tmp, err := os.MkdirTemp("", "herdr-plugin-install")
+	if err != nil {
+		fmt.Fprintf(a.stderr, "plugin install: %v\n", err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	checkout := filepath.Join(tmp, "checkout")
+	fetchRef := ref
+	if fetchRef == "" {
+		fetchRef = "HEAD"
+	}
+	var commit string
+	for _, step := range [][]string{
+		{"init", "-q", checkout},
+		{"-C", checkout, "remote", "add", "origin", a.gitBase() + "/" + src.owner + "/" + src.repo + ".git"},
+		{"-C", checkout, "fetch", "-q", "--depth", "1", "origin", fetchRef},
+		{"-C", checkout, "checkout", "-q", "--detach", "FETCH_HEAD"},
+	} {
+		if out, err := exec.Command("git", step...).CombinedOutput(); err != nil {
+			fmt.Fprintf(a.stderr, "plugin install: git %s failed: %s\n", step[len(step)-1], strings.TrimSpace(string(out)))
+			return 1
+		}
+	}
+	if commit, err = runGit(checkout, "rev-parse", "HEAD"); err != nil {
+		fmt.Fprintf(a.stderr, "plugin install: %v\n", err)
+		return 1
+	}
+	root := filepath.Join(checkout, src.subdir)
+	preview, err := plugins.LoadManifest(filepath.Join(root, "herdr-plugin.toml"))
+	if err != nil {
+		fmt.Fprintf(a.stderr, "plugin install: %s\n", protocol.AsError(err).Message)
+		return 1
+	}
+	fmt.Fprintf(a.stderr, "Plugin %s (%s %s) from %s at %s\n", preview.PluginID, preview.Name, preview.Version, src, commit)
+	for _, b := range preview.Build {
+		fmt.Fprintf(a.stderr, "  build:   %q\n", b.Command)
+	}
+	for _, s := range preview.Startup {
+		fmt.Fprintf(a.stderr, "  startup: %q\n", s.Command)
+	}
+	for _, e := range preview.Events {
+		fmt.Fprintf(a.stderr, "  on %s: %q\n", e.On, e.Command)
+	}
+	for _, ac := range preview.Actions {
+		fmt.Fprintf(a.stderr, "  action %s: %q\n", ac.ID, ac.Command)
+	}
+	if !yes {
+		fmt.Fprint(a.stderr, "Install this plugin? [y/N] ")
+		answer, _ := bufio.NewReader(a.stdin).ReadString('\n')
+		if reply := strings.ToLower(strings.TrimSpace(answer)); reply != "y" && reply != "yes" {
+			fmt.Fprintln(a.stderr, "plugin install cancelled")
+			return 0
+		}
+	}
+	for _, b := range preview.Build {
+		cmd := exec.Command(b.Command[0], b.Command[1:]...)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(a.stderr, "plugin install: build %q failed: %v\n%s", b.Command, err, out)
+			return 1
+		}
+	}
+	after, err := plugins.LoadManifest(filepath.Join(root, "herdr-plugin.toml"))
+	if err != nil || !reflect.DeepEqual(after, preview) {
+		fmt.Fprintln(a.stderr, "plugin install: the build changed the plugin's manifest; not installing")
+		return 1
+	}
+	sum := sha256.Sum256([]byte(preview.PluginID))
+	final := filepath.Join(protocol.ConfigDir(a.env), "plugins", "github", plugins.EscapeID(src.repo)+"-"+hex.EncodeToString(sum[:])[:12])
+	if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
+		fmt.Fprintf(a.stderr, "plugin install: %v\n", err)
+		return 1
+	}
+	if err := os.RemoveAll(final); err != nil {
+		fmt.Fprintf(a.stderr, "plugin install: replace %s: %v\n", final, err)
+		return 1
+	}
+	if err := os.Rename(checkout, final); err != nil {
+		fmt.Fprintf(a.stderr, "plugin install: %v\n", err)
+		return 1
+	}
+	now := uint64(time.Now().UnixMilli())
+	source := &protocol.PluginSourceInfo{Kind: "github", Owner: &src.owner, Repo: &src.repo, ResolvedCommit: &commit, ManagedPath: &final, InstalledUnixMS: &now}
+	if src.subdir != "" {
+		source.Subdir = protocol.Ptr(filepath.ToSlash(src.subdir))
+	}
+	if ref != "" {
+		source.RequestedRef = &ref
+	}
+	manifest := filepath.Join(final, src.subdir, "herdr-plugin.toml")
+	if code := a.linkInstalled(manifest, source); code != 0 {
+		return code
+	}
+	fmt.Fprintf(a.stdout, "Installed %s from %s.\nConfig: %s\n", preview.PluginID, src,
+		filepath.Join(protocol.ConfigDir(a.env), "plugins", "config", plugins.EscapeID(preview.PluginID)))
+	return 0
+}
+
+// linkInstalled links the installed plugin through the server, or, with
+// none running, in the registry file itself.
+func (a *app) linkInstalled(manifest string, source *protocol.PluginSourceInfo) int {
+	sock, err := a.socket()
+	if err != nil {
+		return a.fail("cli:plugin:install", err)
+	}
+	if c, err := protocol.Dial(sock, 250*time.Millisecond); err == nil {
+		c.Close()
+		return a.silent("cli:plugin:install", "plugin.link", protocol.PluginLinkParams{Path: manifest, Source: source})
+	}
+	info, err := plugins.LoadManifest(manifest)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "plugin install: %s\n", protocol.AsError(err).Message)
+		return 1
+	}
+	info.Source = source
+	path := filepath.Join(protocol.ConfigDir(a.env), "plugins.json")
+	reg, err := plugins.OpenRegistry(path)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "plugin install: %s\n", protocol.AsError(err).Message)
+		return 1
+	}
+	reg.Put(info)
+	data, _ := reg.Encode()
+	if err := plugins.WriteRegistry(path, data); err != nil {
+		fmt.Fprintf(a.stderr, "plugin install: %s\n", protocol.AsError(err).Message)
+		return 1
+	}
+	return 0
+}

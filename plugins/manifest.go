@@ -1,0 +1,240 @@
+package plugins
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// manifest is herdr-plugin.toml as written.
+type manifest struct {
+	ID              string                               `toml:"id"`
+	Name            string                               `toml:"name"`
+	Version         string                               `toml:"version"`
+	MinHerdrVersion string                               `toml:"min_herdr_version"`
+	Description     *string                              `toml:"description"`
+	Platforms       []string                             `toml:"platforms"`
+	Build           []protocol.PluginCommand             `toml:"build"`
+	Startup         []protocol.PluginCommand             `toml:"startup"`
+	Actions         []protocol.PluginManifestAction      `toml:"actions"`
+	Events          []protocol.PluginManifestEventHook   `toml:"events"`
+	Panes           []protocol.PluginManifestPane        `toml:"panes"`
+	LinkHandlers    []protocol.PluginManifestLinkHandler `toml:"link_handlers"`
+}
+
+var (
+	pluginIDPattern = regexp.MustCompile(`^[A-Za-z0-9.:_-]+$`)
+	localIDPattern  = regexp.MustCompile(`^[A-Za-z0-9:_-]+$`)
+	semverPattern   = regexp.MustCompile(`^(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$`)
+	platforms       = []string{"linux", "macos", "windows"}
+	contexts        = []string{"global", "workspace", "tab", "pane", "selection"}
+	placements      = []string{"overlay", "popup", "split", "tab", "zoomed"}
+	// knownEvents are the event names hooks may run on.
+	knownEvents = func() map[string]bool {
+		m := map[string]bool{}
+		for _, k := range protocol.LifecycleKinds {
+			m[strings.Replace(k, "_", ".", 1)] = true
+		}
+		return m
+	}()
+)
+
+// invalid is Herdr's error for a bad manifest field.
+func invalid(field, format string, args ...any) error {
+	return protocol.Errorf("invalid_plugin_"+field, "%s", fmt.Sprintf(format, args...))
+}
+
+// LoadManifest reads and validates the manifest at path, returning the
+// plugin as the registry keeps it (enabled, no source yet). Warnings are
+// problems that do not stop the plugin: no platforms, an unknown event.
+func LoadManifest(path string) (protocol.InstalledPluginInfo, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return protocol.InstalledPluginInfo{}, protocol.Errorf(protocol.CodePluginManifestRead, "%v", err)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		return protocol.InstalledPluginInfo{}, protocol.Errorf(protocol.CodePluginManifestRead, "read %s: %v", abs, err)
+	}
+	var m manifest
+	dec := toml.NewDecoder(strings.NewReader(string(data)))
+	if err := dec.Decode(&m); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			row, col := de.Position()
+			return protocol.InstalledPluginInfo{}, protocol.Errorf(protocol.CodePluginManifestParse, "%s:%d:%d: %s", abs, row, col, de.Error())
+		}
+		return protocol.InstalledPluginInfo{}, protocol.Errorf(protocol.CodePluginManifestParse, "%s: %v", abs, err)
+	}
+	info, err := m.validate()
+	if err != nil {
+		return protocol.InstalledPluginInfo{}, err
+	}
+	info.ManifestPath, info.PluginRoot, info.Enabled = abs, filepath.Dir(abs), true
+	return info, nil
+}
+
+func (m *manifest) validate() (protocol.InstalledPluginInfo, error) {
+	info := protocol.InstalledPluginInfo{
+		PluginID: m.ID, Name: m.Name, Version: m.Version, MinHerdrVersion: m.MinHerdrVersion, Description: m.Description,
+		Platforms: m.Platforms, Build: nonNil(m.Build), Startup: nonNil(m.Startup), Actions: nonNil(m.Actions),
+		Events: nonNil(m.Events), Panes: nonNil(m.Panes), LinkHandlers: nonNil(m.LinkHandlers), Warnings: []string{},
+	}
+	switch {
+	case m.ID == "" || !pluginIDPattern.MatchString(m.ID):
+		return info, invalid("id", "id %q must be non-empty and use only A-Z a-z 0-9 . : _ -", m.ID)
+	case strings.TrimSpace(m.Name) == "":
+		return info, invalid("name", "name must not be empty")
+	case !semverPattern.MatchString(m.Version):
+		return info, invalid("version", "version %q is not a semantic version", m.Version)
+	case !semverPattern.MatchString(m.MinHerdrVersion):
+		return info, invalid("min_herdr_version", "min_herdr_version %q is not a semantic version", m.MinHerdrVersion)
+	case newer(m.MinHerdrVersion, protocol.Version):
+		return info, protocol.Errorf(protocol.CodePluginTooNew, "plugin %s needs herdr %s or newer; this is %s", m.ID, m.MinHerdrVersion, protocol.Version)
+	}
+	if m.Platforms == nil {
+		info.Warnings = append(info.Warnings, "no platforms declared; assuming every platform")
+	}
+	if err := checkPlatforms(m.Platforms); err != nil {
+		return info, err
+	}
+	for _, c := range append(slices.Clone(m.Build), m.Startup...) {
+		if err := checkCommand(c.Command, c.Platforms); err != nil {
+			return info, err
+		}
+	}
+	seen := map[string]bool{}
+	for _, a := range m.Actions {
+		if err := checkLocal("action_id", a.ID, seen); err != nil {
+			return info, err
+		}
+		if strings.TrimSpace(a.Title) == "" {
+			return info, invalid("action_title", "action %s has no title", a.ID)
+		}
+		for _, c := range a.Contexts {
+			if !slices.Contains(contexts, c) {
+				return info, invalid("action_context", "action %s: unknown context %q (use %s)", a.ID, c, strings.Join(contexts, ", "))
+			}
+		}
+		if err := checkCommand(a.Command, a.Platforms); err != nil {
+			return info, err
+		}
+	}
+	for _, e := range m.Events {
+		if strings.TrimSpace(e.On) == "" {
+			return info, invalid("event", "an [[events]] entry has no `on`")
+		}
+		if !knownEvents[e.On] {
+			info.Warnings = append(info.Warnings, fmt.Sprintf("unknown event '%s'", e.On))
+		}
+		if err := checkCommand(e.Command, e.Platforms); err != nil {
+			return info, err
+		}
+	}
+	clear(seen)
+	for i := range info.Panes {
+		p := &info.Panes[i]
+		if err := checkLocal("pane_id", p.ID, seen); err != nil {
+			return info, err
+		}
+		if p.Placement == "" {
+			p.Placement = "overlay"
+		}
+		if !slices.Contains(placements, p.Placement) {
+			return info, invalid("pane_placement", "pane %s: unknown placement %q", p.ID, p.Placement)
+		}
+		if err := checkCommand(p.Command, p.Platforms); err != nil {
+			return info, err
+		}
+	}
+	clear(seen)
+	for _, l := range m.LinkHandlers {
+		if err := checkLocal("link_handler_id", l.ID, seen); err != nil {
+			return info, err
+		}
+		if _, err := regexp.Compile(l.Pattern); err != nil || l.Pattern == "" {
+			return info, invalid("link_handler_pattern", "link handler %s: bad pattern %q", l.ID, l.Pattern)
+		}
+		if err := checkPlatforms(l.Platforms); err != nil {
+			return info, err
+		}
+	}
+	return info, nil
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func checkLocal(field, id string, seen map[string]bool) error {
+	if !localIDPattern.MatchString(id) {
+		return invalid(field, "%s %q must be non-empty and use only A-Z a-z 0-9 : _ - (no dots)", field, id)
+	}
+	if seen[id] {
+		return protocol.Errorf("duplicate_plugin_"+field, "%s %q is declared twice", field, id)
+	}
+	seen[id] = true
+	return nil
+}
+
+func checkCommand(argv, plats []string) error {
+	if len(argv) == 0 || argv[0] == "" {
+		return invalid("command", "a command must be a non-empty argv list")
+	}
+	return checkPlatforms(plats)
+}
+
+func checkPlatforms(plats []string) error {
+	for _, p := range plats {
+		if !slices.Contains(platforms, p) {
+			return invalid("platform", "unknown platform %q (use linux, macos, windows)", p)
+		}
+	}
+	return nil
+}
+
+// newer reports whether semantic version a is newer than b.
+func newer(a, b string) bool {
+	pa, pb := semverPattern.FindStringSubmatch(a), semverPattern.FindStringSubmatch(b)
+	if pa == nil || pb == nil {
+		return false
+	}
+	for i := 1; i <= 3; i++ {
+		x, _ := strconv.Atoi(pa[i])
+		y, _ := strconv.Atoi(pb[i])
+		if x != y {
+			return x > y
+		}
+	}
+	return false
+}
+
+// thisPlatform is the platform name manifests use for this build.
+func thisPlatform() string {
+	if runtime.GOOS == "darwin" {
+		return "macos"
+	}
+	return runtime.GOOS
+}
+
+// runsHere reports whether an entry (with its own platforms, else the
+// plugin's) runs on this platform.
+func runsHere(plugin, entry []string) bool {
+	if entry == nil {
+		entry = plugin
+	}
+	return entry == nil || slices.Contains(entry, thisPlatform())
+}

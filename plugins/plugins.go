@@ -1,0 +1,465 @@
+package plugins
+
+import (
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Limits of the command log.
+const (
+	keptLogs    = 200
+	maxInFlight = 32
+)
+
+// Options configure the plugins actor.
+type Options struct {
+	// ConfigDir holds plugins.json and the plugins' config folders;
+	// StateDir their state folders.
+	ConfigDir, StateDir string
+	// SocketPath and BinPath are handed to plugin commands.
+	SocketPath, BinPath string
+	// Events is the bus whose events run [[events]] hooks.
+	Events *actor.PID
+	Log    *slog.Logger
+}
+
+// Methods are the plugin.* methods the gateway sends to this actor
+// (plugin.action.invoke comes through the session, which fills in its
+// context, as an *Invoke).
+var Methods = map[string]func(*Plugins, actor.Context, *api.Call) *api.Reply{
+	"plugin.link":        (*Plugins).link,
+	"plugin.list":        (*Plugins).list,
+	"plugin.unlink":      (*Plugins).unlink,
+	"plugin.enable":      (*Plugins).enable,
+	"plugin.disable":     (*Plugins).disable,
+	"plugin.action.list": (*Plugins).actionList,
+	"plugin.log.list":    (*Plugins).logList,
+}
+
+// RunStartup tells the actor the session is restored: the startup hooks
+// of the enabled plugins run now, once.
+type RunStartup struct{}
+
+// Invoke is plugin.action.invoke with its context completed by the
+// session; the caller is the sender.
+type Invoke struct {
+	Call    *api.Call
+	Context protocol.PluginInvocationContext
+}
+
+// Plugins is the plugins actor: the registry, the command log, and the
+// commands in flight.
+type Plugins struct {
+	opts     Options
+	reg      *Registry
+	logs     []*protocol.PluginCommandLogInfo // oldest first, at most keptLogs
+	nextLog  uint64
+	inFlight int
+	saver    chan []byte // the registry writer's queue (newest wins)
+	// startedUp: the startup hooks have run.
+	startedUp bool
+}
+
+// ran brings a finished command back to the actor.
+type ran struct {
+	log *protocol.PluginCommandLogInfo
+	out outcome
+}
+
+// Props returns the props of the plugins actor.
+func Props(opts Options) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor { return &Plugins{opts: opts} })
+}
+
+func (p *Plugins) registryPath() string { return filepath.Join(p.opts.ConfigDir, "plugins.json") }
+
+// Receive implements actor.Actor.
+func (p *Plugins) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		p.start(ctx)
+	case *actor.Stopping:
+		if p.saver != nil {
+			close(p.saver)
+		}
+	case *api.Call:
+		if h, ok := Methods[msg.Method]; ok {
+			ctx.Respond(api.Guard(ctx, msg, p.opts.Log, func() *api.Reply { return h(p, ctx, msg) }))
+		}
+	case *Invoke:
+		ctx.Respond(api.Guard(ctx, msg.Call, p.opts.Log, func() *api.Reply { return p.invoke(ctx, msg) }))
+	case *events.Batch:
+		for _, line := range msg.Lines {
+			p.onEvent(ctx, line)
+		}
+		ctx.Send(p.opts.Events, &events.Ack{Sub: ctx.Self()})
+	case *events.Lost:
+		p.opts.Log.Warn("plugin hooks fell behind the event history; some events ran no hooks")
+		p.subscribe(ctx)
+	case *ran:
+		p.finished(msg)
+	case *RunStartup:
+		p.runStartup(ctx)
+	}
+}
+
+// start reads the registry, subscribes to the bus and runs the startup
+// hooks of the enabled plugins.
+func (p *Plugins) start(ctx actor.Context) {
+	reg, err := OpenRegistry(p.registryPath())
+	if err != nil {
+		p.opts.Log.Error("plugin registry not loaded", "err", err)
+	}
+	p.reg = reg
+	p.saver = make(chan []byte, 1)
+	go func(path string, queue chan []byte, log *slog.Logger) {
+		for data := range queue {
+			if err := WriteRegistry(path, data); err != nil {
+				log.Error("plugin registry not saved", "err", err)
+			}
+		}
+	}(p.registryPath(), p.saver, p.opts.Log)
+	p.subscribe(ctx)
+}
+
+// runStartup runs each enabled plugin's startup hooks, once.
+func (p *Plugins) runStartup(ctx actor.Context) {
+	if p.startedUp {
+		return
+	}
+	p.startedUp = true
+	for i := range p.reg.Plugins {
+		pl := &p.reg.Plugins[i]
+		if !pl.Enabled {
+			continue
+		}
+		for _, s := range pl.Startup {
+			if runsHere(pl.Platforms, s.Platforms) {
+				if _, err := p.launch(ctx, pl, s.Command, nil, "startup", nil, "{}"); err != nil {
+					p.opts.Log.Warn("plugin startup hook not run", "plugin", pl.PluginID, "err", err)
+				}
+			}
+		}
+	}
+}
+
+func (p *Plugins) subscribe(ctx actor.Context) {
+	if p.opts.Events != nil {
+		ctx.Send(p.opts.Events, &events.Subscribe{Sub: ctx.Self(), Kinds: protocol.LifecycleKinds})
+	}
+}
+
+// save hands the registry to its writer, replacing what it has not
+// written yet.
+func (p *Plugins) save() {
+	data, err := p.reg.Encode()
+	if err != nil {
+		p.opts.Log.Error("plugin registry not encoded", "err", err)
+		return
+	}
+	for {
+		select {
+		case p.saver <- data:
+			return
+		default:
+			select {
+			case <-p.saver:
+			default:
+			}
+		}
+	}
+}
+
+func (p *Plugins) find(id string) (*protocol.InstalledPluginInfo, error) {
+	if pl := p.reg.Find(id); pl != nil {
+		return pl, nil
+	}
+	return nil, protocol.Errorf(protocol.CodePluginNotFound, "plugin %s is not linked", id)
+}
+
+func (p *Plugins) link(_ actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PluginLinkParams)
+	info, err := LoadManifest(prm.Path)
+	if err != nil {
+		return api.Fail(err)
+	}
+	if prm.Enabled != nil {
+		info.Enabled = *prm.Enabled
+	}
+	info.Source = prm.Source
+	if info.Source == nil {
+		info.Source = &protocol.PluginSourceInfo{Kind: "local"}
+	}
+	p.reg.Put(info)
+	p.save()
+	return api.Done(protocol.PluginLinked{Plugin: info})
+}
+
+func (p *Plugins) list(_ actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PluginListParams)
+	out := []protocol.InstalledPluginInfo{}
+	for _, pl := range p.reg.Plugins {
+		if prm.PluginID == nil || *prm.PluginID == pl.PluginID {
+			out = append(out, pl)
+		}
+	}
+	return api.Done(protocol.PluginList{Plugins: out})
+}
+
+func (p *Plugins) unlink(_ actor.Context, call *api.Call) *api.Reply {
+	id := call.Params.(*protocol.PluginIDParams).PluginID
+	if _, err := p.find(id); err != nil {
+		return api.Fail(err)
+	}
+	removed := p.reg.Remove(id)
+	p.save()
+	return api.Done(protocol.PluginUnlinked{PluginID: id, Removed: removed})
+}
+
+func (p *Plugins) setEnabled(call *api.Call, on bool) (*protocol.InstalledPluginInfo, error) {
+	pl, err := p.find(call.Params.(*protocol.PluginIDParams).PluginID)
+	if err != nil {
+		return nil, err
+	}
+	if pl.Enabled != on {
+		pl.Enabled = on
+		p.save()
+	}
+	return pl, nil
+}
+
+func (p *Plugins) enable(_ actor.Context, call *api.Call) *api.Reply {
+	pl, err := p.setEnabled(call, true)
+	if err != nil {
+		return api.Fail(err)
+	}
+	return api.Done(protocol.PluginEnabled{Plugin: *pl})
+}
+
+func (p *Plugins) disable(_ actor.Context, call *api.Call) *api.Reply {
+	pl, err := p.setEnabled(call, false)
+	if err != nil {
+		return api.Fail(err)
+	}
+	return api.Done(protocol.PluginDisabled{Plugin: *pl})
+}
+
+// actions lists the actions of one plugin or all, with qualified ids.
+func (p *Plugins) actions(pluginID *string) []protocol.PluginActionInfo {
+	out := []protocol.PluginActionInfo{}
+	for _, pl := range p.reg.Plugins {
+		if pluginID != nil && *pluginID != pl.PluginID {
+			continue
+		}
+		for _, a := range pl.Actions {
+			out = append(out, protocol.PluginActionInfo{PluginID: pl.PluginID, ActionID: pl.PluginID + "." + a.ID,
+				Title: a.Title, Description: a.Description, Contexts: a.Contexts, Platforms: a.Platforms, Command: a.Command})
+		}
+	}
+	return out
+}
+
+func (p *Plugins) actionList(_ actor.Context, call *api.Call) *api.Reply {
+	return api.Done(protocol.PluginActionList{Actions: p.actions(call.Params.(*protocol.PluginListParams).PluginID)})
+}
+
+func (p *Plugins) logList(_ actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PluginLogListParams)
+	out := []protocol.PluginCommandLogInfo{}
+	for i := len(p.logs) - 1; i >= 0; i-- { // newest first
+		if prm.PluginID != nil && *prm.PluginID != p.logs[i].PluginID {
+			continue
+		}
+		if prm.Limit != nil && uint64(len(out)) >= *prm.Limit {
+			break
+		}
+		out = append(out, *p.logs[i])
+	}
+	return api.Done(protocol.PluginLogList{Logs: out})
+}
+
+// resolveAction finds an action by its qualified id, or by its local id
+// within plugin (or across plugins when that is unambiguous).
+func (p *Plugins) resolveAction(actionID string, pluginID *string) (*protocol.InstalledPluginInfo, *protocol.PluginManifestAction, error) {
+	var found []int
+	var which []int
+	for i, pl := range p.reg.Plugins {
+		if pluginID != nil && *pluginID != pl.PluginID {
+			continue
+		}
+		for j, a := range pl.Actions {
+			if actionID == pl.PluginID+"."+a.ID || actionID == a.ID {
+				found, which = append(found, i), append(which, j)
+			}
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, nil, protocol.Errorf(protocol.CodePluginActionNotFound, "no plugin action %s", actionID)
+	case 1:
+		pl := &p.reg.Plugins[found[0]]
+		return pl, &pl.Actions[which[0]], nil
+	}
+	return nil, nil, protocol.Errorf(protocol.CodeAmbiguousAction, "%d plugins have an action %s; use its qualified id", len(found), actionID)
+}
+
+func (p *Plugins) invoke(ctx actor.Context, m *Invoke) *api.Reply {
+	prm := m.Call.Params.(*protocol.PluginActionInvokeParams)
+	pl, a, err := p.resolveAction(prm.ActionID, prm.PluginID)
+	switch {
+	case err != nil:
+		return api.Fail(err)
+	case !pl.Enabled:
+		return api.Fail(protocol.Errorf(protocol.CodePluginDisabled, "plugin %s is disabled", pl.PluginID))
+	case !runsHere(pl.Platforms, a.Platforms):
+		return api.Fail(protocol.Errorf(protocol.CodePlatformUnsupported, "action %s.%s does not run on %s", pl.PluginID, a.ID, thisPlatform()))
+	}
+	ctxJSON, _ := json.Marshal(m.Context)
+	actionID := pl.PluginID + "." + a.ID
+	log, err := p.launch(ctx, pl, a.Command, &actionID, "", &m.Context, string(ctxJSON))
+	if err != nil {
+		return api.Fail(err)
+	}
+	info := protocol.PluginActionInfo{PluginID: pl.PluginID, ActionID: actionID, Title: a.Title, Description: a.Description,
+		Contexts: a.Contexts, Platforms: a.Platforms, Command: a.Command}
+	return api.Done(protocol.PluginActionInvoked{Action: info, Context: m.Context, Log: *log})
+}
+
+// onEvent runs the [[events]] hooks that match one bus event.
+func (p *Plugins) onEvent(ctx actor.Context, line []byte) {
+	var ev struct {
+		Event string          `json:"event"`
+		Data  json.RawMessage `json:"data"`
+	}
+	if json.Unmarshal(line, &ev) != nil {
+		return
+	}
+	name := strings.Replace(ev.Event, "_", ".", 1)
+	if name == "workspace.metadata.updated" || ev.Event == "workspace_metadata_updated" {
+		return // reports of tokens run no hooks
+	}
+	var ids struct {
+		WorkspaceID string `json:"workspace_id"`
+		TabID       string `json:"tab_id"`
+		PaneID      string `json:"pane_id"`
+		Workspace   *struct {
+			WorkspaceID string                          `json:"workspace_id"`
+			Label       string                          `json:"label"`
+			Worktree    *protocol.WorkspaceWorktreeInfo `json:"worktree"`
+		} `json:"workspace"`
+	}
+	_ = json.Unmarshal(ev.Data, &ids)
+	hookCtx := protocol.PluginInvocationContext{InvocationSource: protocol.Ptr("event")}
+	set := func(dst **string, v string) {
+		if v != "" {
+			*dst = protocol.Ptr(v)
+		}
+	}
+	set(&hookCtx.WorkspaceID, ids.WorkspaceID)
+	set(&hookCtx.TabID, ids.TabID)
+	set(&hookCtx.FocusedPaneID, ids.PaneID)
+	if w := ids.Workspace; w != nil {
+		set(&hookCtx.WorkspaceID, w.WorkspaceID)
+		set(&hookCtx.WorkspaceLabel, w.Label)
+		hookCtx.Worktree = w.Worktree
+		if w.Worktree != nil {
+			set(&hookCtx.WorkspaceCwd, w.Worktree.CheckoutPath)
+		}
+	}
+	for i := range p.reg.Plugins {
+		pl := &p.reg.Plugins[i]
+		if !pl.Enabled {
+			continue
+		}
+		for _, h := range pl.Events {
+			if h.On == name && runsHere(pl.Platforms, h.Platforms) {
+				ctxJSON, _ := json.Marshal(hookCtx)
+				if _, err := p.launch(ctx, pl, h.Command, nil, name, &hookCtx, string(ctxJSON), "HERDR_PLUGIN_EVENT_JSON="+string(ev.Data)); err != nil {
+					p.opts.Log.Warn("plugin hook not run", "plugin", pl.PluginID, "event", name, "err", err)
+				}
+			}
+		}
+	}
+}
+
+// launch starts a plugin command on a goroutine and logs it as running.
+func (p *Plugins) launch(ctx actor.Context, pl *protocol.InstalledPluginInfo, argv []string, actionID *string, event string,
+	c *protocol.PluginInvocationContext, ctxJSON string, extraEnv ...string) (*protocol.PluginCommandLogInfo, error) {
+	if p.inFlight >= maxInFlight {
+		return nil, protocol.Errorf(protocol.CodePluginCommandLimit, "%d plugin commands are running already", maxInFlight)
+	}
+	p.nextLog++
+	log := &protocol.PluginCommandLogInfo{LogID: fmt.Sprintf("plugin-log-%d", p.nextLog), PluginID: pl.PluginID, ActionID: actionID,
+		Command: argv, Status: "running", StartedUnixMS: uint64(time.Now().UnixMilli())}
+	if event != "" {
+		log.Event = protocol.Ptr(event)
+	}
+	p.logs = append(p.logs, log)
+	if len(p.logs) > keptLogs {
+		p.logs = p.logs[len(p.logs)-keptLogs:]
+	}
+	env := p.env(pl, c, ctxJSON)
+	if actionID != nil {
+		env = append(env, "HERDR_PLUGIN_ACTION_ID="+*actionID)
+	}
+	if event != "" {
+		env = append(env, "HERDR_PLUGIN_EVENT="+event)
+	}
+	j := job{argv: argv, dir: pl.PluginRoot, env: append(env, extraEnv...)}
+	p.inFlight++
+	root, self := ctx.ActorSystem().Root, ctx.Self()
+	go func() { root.Send(self, &ran{log: log, out: run(j, commandTimeout)}) }()
+	snapshot := *log
+	return &snapshot, nil
+}
+
+// env is a plugin command's environment: the server's, then the runtime
+// variables plugins rely on.
+func (p *Plugins) env(pl *protocol.InstalledPluginInfo, c *protocol.PluginInvocationContext, ctxJSON string) []string {
+	env := os.Environ()
+	configDir := filepath.Join(p.opts.ConfigDir, "plugins", "config", EscapeID(pl.PluginID))
+	stateDir := filepath.Join(p.opts.StateDir, "plugins", EscapeID(pl.PluginID))
+	_ = os.MkdirAll(configDir, 0o700)
+	_ = os.MkdirAll(stateDir, 0o700)
+	env = append(env, "HERDR_ENV=1", "HERDR_SOCKET_PATH="+p.opts.SocketPath, "HERDR_BIN_PATH="+p.opts.BinPath,
+		"HERDR_PLUGIN_ID="+pl.PluginID, "HERDR_PLUGIN_ROOT="+pl.PluginRoot, "HERDR_PLUGIN_CONFIG_DIR="+configDir,
+		"HERDR_PLUGIN_STATE_DIR="+stateDir, "HERDR_PLUGIN_CONTEXT_JSON="+ctxJSON)
+	if c != nil {
+		for k, v := range map[string]*string{"HERDR_WORKSPACE_ID": c.WorkspaceID, "HERDR_TAB_ID": c.TabID, "HERDR_PANE_ID": c.FocusedPaneID} {
+			if v != nil {
+				env = append(env, k+"="+*v)
+			}
+		}
+	}
+	return env
+}
+
+// finished records how a command ended.
+func (p *Plugins) finished(m *ran) {
+	p.inFlight--
+	log, o := m.log, m.out
+	log.FinishedUnixMS = protocol.Ptr(uint64(o.finished.UnixMilli()))
+	log.ExitCode = o.exitCode
+	log.Stdout, log.Stderr = protocol.Ptr(o.stdout), protocol.Ptr(o.stderr)
+	log.Status = "succeeded"
+	if o.err != "" || o.exitCode == nil || *o.exitCode != 0 {
+		log.Status = "failed"
+	}
+	if o.err != "" {
+		log.Error = protocol.Ptr(o.err)
+	}
+	if log.Status == "failed" {
+		p.opts.Log.Warn("plugin command failed", "plugin", log.PluginID, "log", log.LogID, "exit", o.exitCode, "err", o.err)
+	}
+}

@@ -1,0 +1,90 @@
+package plugins
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+func writeManifest(t *testing.T, body string) string {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "herdr-plugin.toml")
+	if err := os.WriteFile(path, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+const head = "id = \"x.y\"\nname = \"X\"\nversion = \"1.0.0\"\nmin_herdr_version = \"0.1.0\"\nplatforms = [\"linux\", \"macos\", \"windows\"]\n"
+
+// One bad manifest per error code.
+func TestLoadManifest_Errors(t *testing.T) {
+	for code, body := range map[string]string{
+		"invalid_plugin_id":                   strings.Replace(head, `"x.y"`, `"x y"`, 1),
+		"invalid_plugin_name":                 strings.Replace(head, `"X"`, `" "`, 1),
+		"invalid_plugin_version":              strings.Replace(head, `"1.0.0"`, `"one"`, 1),
+		"invalid_plugin_min_herdr_version":    strings.Replace(head, `"0.1.0"`, `"soon"`, 1),
+		"plugin_requires_newer_herdr":         strings.Replace(head, `"0.1.0"`, `"99.0.0"`, 1),
+		"invalid_plugin_platform":             strings.Replace(head, `"windows"`, `"plan9"`, 1),
+		"invalid_plugin_command":              head + "[[actions]]\nid = \"a\"\ntitle = \"A\"\ncommand = []\n",
+		"invalid_plugin_action_id":            head + "[[actions]]\nid = \"a.b\"\ntitle = \"A\"\ncommand = [\"true\"]\n",
+		"duplicate_plugin_action_id":          head + "[[actions]]\nid = \"a\"\ntitle = \"A\"\ncommand = [\"true\"]\n[[actions]]\nid = \"a\"\ntitle = \"B\"\ncommand = [\"true\"]\n",
+		"invalid_plugin_action_context":       head + "[[actions]]\nid = \"a\"\ntitle = \"A\"\ncontexts = [\"everywhere\"]\ncommand = [\"true\"]\n",
+		"invalid_plugin_event":                head + "[[events]]\non = \"\"\ncommand = [\"true\"]\n",
+		"invalid_plugin_pane_placement":       head + "[[panes]]\nid = \"p\"\ntitle = \"P\"\nplacement = \"sideways\"\ncommand = [\"true\"]\n",
+		"invalid_plugin_link_handler_pattern": head + "[[link_handlers]]\nid = \"l\"\ntitle = \"L\"\npattern = \"(\"\naction = \"a\"\n",
+		"plugin_manifest_parse_failed":        head + "[[actions]\n",
+	} {
+		_, err := LoadManifest(writeManifest(t, body))
+		if got := protocol.AsError(err).Code; got != code {
+			t.Errorf("%s: got %v", code, err)
+		}
+	}
+	if _, err := LoadManifest(filepath.Join(t.TempDir(), "none.toml")); protocol.AsError(err).Code != protocol.CodePluginManifestRead {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestLoadManifest_Warnings(t *testing.T) {
+	body := strings.Replace(head, "platforms = [\"linux\", \"macos\", \"windows\"]\n", "", 1) + "[[events]]\non = \"worktree.craeted\"\ncommand = [\"true\"]\n"
+	info, err := LoadManifest(writeManifest(t, body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(info.Warnings) != 2 || !strings.Contains(strings.Join(info.Warnings, "|"), "unknown event 'worktree.craeted'") {
+		t.Fatalf("warnings %q", info.Warnings)
+	}
+}
+
+// A registry keeps a plugin whose manifest went away, saying why.
+func TestRegistry_RoundTripAndMissingManifest(t *testing.T) {
+	path := writeManifest(t, head)
+	info, err := LoadManifest(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := filepath.Join(t.TempDir(), "plugins.json")
+	r, _ := OpenRegistry(reg)
+	info.Enabled = false
+	r.Put(info)
+	data, _ := r.Encode()
+	if err := WriteRegistry(reg, data); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(reg), ".plugins.lock")); !os.IsNotExist(err) {
+		t.Fatal("the lock file was left behind")
+	}
+	again, err := OpenRegistry(reg)
+	if err != nil || len(again.Plugins) != 1 || again.Plugins[0].Enabled {
+		t.Fatalf("reopened: %+v %v", again.Plugins, err)
+	}
+	os.Remove(path)
+	gone, _ := OpenRegistry(reg)
+	if len(gone.Plugins) != 1 || !strings.HasPrefix(gone.Plugins[0].Warnings[len(gone.Plugins[0].Warnings)-1], "manifest unavailable: ") {
+		t.Fatalf("missing manifest: %+v", gone.Plugins)
+	}
+}

@@ -1,0 +1,141 @@
+package plugins
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Registry is plugins.json: every linked plugin, sorted by id. Only the
+// plugins actor touches it.
+type Registry struct {
+	path    string
+	Plugins []protocol.InstalledPluginInfo
+}
+
+// OpenRegistry reads the registry at path (none yet is an empty one) and
+// re-reads each plugin's manifest: a manifest that is gone or broken keeps
+// its entry, with a warning saying why.
+func OpenRegistry(path string) (*Registry, error) {
+	r := &Registry{path: path, Plugins: []protocol.InstalledPluginInfo{}}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return r, nil
+	}
+	if err != nil {
+		return r, protocol.Errorf(protocol.CodePluginRegistryLoad, "read %s: %v", path, err)
+	}
+	var saved []protocol.InstalledPluginInfo
+	if err := json.Unmarshal(data, &saved); err != nil {
+		return r, protocol.Errorf(protocol.CodePluginRegistryLoad, "%s: %v", path, err)
+	}
+	for _, p := range saved {
+		fresh, err := LoadManifest(p.ManifestPath)
+		if err != nil {
+			p.Warnings = append(slices.DeleteFunc(p.Warnings, func(w string) bool { return strings.HasPrefix(w, "manifest unavailable: ") }),
+				"manifest unavailable: "+protocol.AsError(err).Message)
+			r.Plugins = append(r.Plugins, p)
+			continue
+		}
+		fresh.Enabled, fresh.Source = p.Enabled, p.Source
+		r.Plugins = append(r.Plugins, fresh)
+	}
+	r.sort()
+	return r, nil
+}
+
+func (r *Registry) sort() {
+	slices.SortFunc(r.Plugins, func(a, b protocol.InstalledPluginInfo) int { return strings.Compare(a.PluginID, b.PluginID) })
+}
+
+// Find is the plugin with id, or nil.
+func (r *Registry) Find(id string) *protocol.InstalledPluginInfo {
+	for i := range r.Plugins {
+		if r.Plugins[i].PluginID == id {
+			return &r.Plugins[i]
+		}
+	}
+	return nil
+}
+
+// Put adds or replaces a plugin.
+func (r *Registry) Put(p protocol.InstalledPluginInfo) {
+	if old := r.Find(p.PluginID); old != nil {
+		*old = p
+		return
+	}
+	r.Plugins = append(r.Plugins, p)
+	r.sort()
+}
+
+// Remove drops a plugin and reports whether it was there.
+func (r *Registry) Remove(id string) bool {
+	n := len(r.Plugins)
+	r.Plugins = slices.DeleteFunc(r.Plugins, func(p protocol.InstalledPluginInfo) bool { return p.PluginID == id })
+	return len(r.Plugins) != n
+}
+
+// Encode is the registry's file content.
+func (r *Registry) Encode() ([]byte, error) {
+	data, err := json.MarshalIndent(r.Plugins, "", "  ")
+	return append(data, '\n'), err
+}
+
+// WriteRegistry writes data to path atomically, under the registry's lock
+// file (another herdr writing the same registry waits up to a second; a
+// lock left by a crash is taken over after ten).
+func WriteRegistry(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return protocol.Errorf(protocol.CodePluginRegistrySave, "%v", err)
+	}
+	lock := filepath.Join(filepath.Dir(path), ".plugins.lock")
+	deadline := time.Now().Add(time.Second)
+	for {
+		f, err := os.OpenFile(lock, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err == nil {
+			f.Close()
+			break
+		}
+		if fi, serr := os.Stat(lock); serr == nil && time.Since(fi.ModTime()) > 10*time.Second {
+			os.Remove(lock)
+			continue
+		}
+		if time.Now().After(deadline) {
+			return protocol.Errorf(protocol.CodePluginRegistrySave, "%s is locked by another herdr", path)
+		}
+		time.Sleep(20 * time.Millisecond) // waiting for the other writer's lock
+	}
+	defer os.Remove(lock)
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return protocol.Errorf(protocol.CodePluginRegistrySave, "%v", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return protocol.Errorf(protocol.CodePluginRegistrySave, "%v", err)
+	}
+	return nil
+}
+
+// EscapeID makes a plugin id safe as a folder name: [a-z0-9._-] stay, every
+// other byte is %XX.
+func EscapeID(id string) string {
+	var b strings.Builder
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-' {
+			b.WriteByte(c)
+		} else {
+			fmt.Fprintf(&b, "%%%02X", c)
+		}
+	}
+	return b.String()
+}
