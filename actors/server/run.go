@@ -20,6 +20,7 @@ import (
 	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/gateway"
+	"github.com/herdr-go/herdr/actors/integrations"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/actors/session"
@@ -125,6 +126,14 @@ func Run(opts Options) error {
 	}
 	for method := range plugins.Methods {
 		routes[method] = pluginsPID
+	}
+	integrationsPID, err := spawnChild(system, root, integrations.Props(opts.Env, log), "integrations")
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	for method := range integrations.Methods {
+		routes[method] = integrationsPID
 	}
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Events:      busPID,

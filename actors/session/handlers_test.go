@@ -1,9 +1,11 @@
 package session
 
 import (
+	"maps"
 	"testing"
 
 	"github.com/herdr-go/herdr/actors/clients"
+	"github.com/herdr-go/herdr/actors/integrations"
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -17,6 +19,7 @@ var gatewayMethods = func() map[string]bool {
 	for m := range plugins.Methods {
 		out[m] = true
 	}
+	maps.Copy(out, integrations.Methods)
 	return out
 }()
 

@@ -1,0 +1,101 @@
+package integrations
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Methods are the API methods the integrations actor answers.
+var Methods = map[string]bool{
+	"integration.install":   true,
+	"integration.uninstall": true,
+}
+
+// Integrations is the actor. It runs one install or uninstall at a time on
+// a goroutine (two at once could interleave edits of one settings file) and
+// queues the rest; Receive never touches a file.
+type Integrations struct {
+	env   func(string) string
+	log   *slog.Logger
+	busy  bool
+	queue []job
+}
+
+type job struct {
+	to   *actor.PID
+	call *api.Call
+}
+
+// finished carries a job's reply back into the actor.
+type finished struct {
+	to    *actor.PID
+	reply *api.Reply
+}
+
+// Props returns the props of the integrations actor; env resolves HOME and
+// the agents' config-dir variables.
+func Props(env func(string) string, log *slog.Logger) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor { return &Integrations{env: env, log: log} })
+}
+
+// Receive implements actor.Actor.
+func (a *Integrations) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *api.Call:
+		a.queue = append(a.queue, job{to: ctx.Sender(), call: msg})
+		a.next(ctx)
+	case *finished:
+		a.busy = false
+		if msg.to != nil {
+			ctx.Send(msg.to, msg.reply)
+		}
+		a.next(ctx)
+	}
+}
+
+func (a *Integrations) next(ctx actor.Context) {
+	if a.busy || len(a.queue) == 0 {
+		return
+	}
+	j := a.queue[0]
+	a.queue = a.queue[1:]
+	a.busy = true
+	self, root := ctx.Self(), ctx.ActorSystem().Root
+	go func() {
+		root.Send(self, &finished{to: j.to, reply: a.run(j.call)})
+	}()
+}
+
+// run does one call's file work; it runs off the actor's goroutine and
+// reads only immutable fields.
+func (a *Integrations) run(call *api.Call) (reply *api.Reply) {
+	defer func() {
+		if r := recover(); r != nil {
+			if a.log != nil {
+				a.log.Error("integration handler panicked", "method", call.Method, "panic", r)
+			}
+			reply = api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", call.Method, r))
+		}
+	}()
+	switch p := call.Params.(type) {
+	case *protocol.IntegrationInstallParams:
+		msgs, err := Install(p.Target, a.env)
+		if err != nil {
+			return api.Fail(protocol.Errorf(protocol.CodeIntegrationInstallFailed, "install %s integration: %v", p.Target, err))
+		}
+		return api.Done(protocol.IntegrationInstalled{Target: p.Target, Details: protocol.IntegrationDetails{Messages: msgs}})
+	case *protocol.IntegrationUninstallParams:
+		msgs, err := Uninstall(p.Target, a.env)
+		if err != nil {
+			return api.Fail(protocol.Errorf(protocol.CodeIntegrationUninstallFailed, "uninstall %s integration: %v", p.Target, err))
+		}
+		return api.Done(protocol.IntegrationUninstalled{Target: p.Target, Details: protocol.IntegrationDetails{Messages: msgs}})
+	default:
+		return api.Fail(fmt.Errorf("integrations: unexpected params %T", call.Params))
+	}
+}

@@ -1,0 +1,63 @@
+package integrations
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Status is what is installed for one target.
+type Status struct {
+	Target *Target
+	// Path is the installed file carrying the markers ("" when unknown).
+	Path string
+	// Installed is the version its marker names; 0 when the file has none.
+	Installed int
+	// Present reports whether the file exists.
+	Present bool
+	// Err is set when the target's directory cannot be resolved.
+	Err error
+}
+
+// Outdated reports an installed integration older than this herdr's.
+func (s Status) Outdated() bool { return s.Present && s.Installed < s.Target.Version }
+
+// String is the status line: "claude: current (v7) (path)",
+// "claude: outdated (v5 < v7) (path)" or "claude: not installed".
+func (s Status) String() string {
+	switch {
+	case s.Err != nil:
+		return fmt.Sprintf("%s: unknown (%v)", s.Target.Name, s.Err)
+	case !s.Present:
+		return s.Target.Name + ": not installed"
+	case s.Outdated():
+		return fmt.Sprintf("%s: outdated (v%d < v%d) (%s)", s.Target.Name, s.Installed, s.Target.Version, s.Path)
+	default:
+		return fmt.Sprintf("%s: current (v%d) (%s)", s.Target.Name, s.Installed, s.Path)
+	}
+}
+
+// StatusOf reads the target's installed marker file.
+func StatusOf(t *Target, getenv func(string) string) Status {
+	s := Status{Target: t}
+	s.Path, s.Err = t.MarkerFile(getenv)
+	if s.Err != nil {
+		return s
+	}
+	f, err := os.Open(s.Path)
+	if err != nil {
+		return s
+	}
+	defer f.Close()
+	s.Present = true
+	sc := bufio.NewScanner(f)
+	for n := 0; sc.Scan() && n < 20; n++ {
+		if _, v, ok := strings.Cut(sc.Text(), "HERDR_INTEGRATION_VERSION="); ok {
+			s.Installed, _ = strconv.Atoi(strings.TrimSpace(v))
+			break
+		}
+	}
+	return s
+}

@@ -1,0 +1,211 @@
+package integrations
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Target is one agent herdr integrates with.
+type Target struct {
+	// Name is the CLI name ("antigravity-cli"); Wire the API's ("antigravity_cli").
+	Name, Wire string
+	// Title is the agent's name in messages.
+	Title string
+	// Version is written into the installed files' marker; status compares it.
+	Version int
+	// Agent and Source are the agent label and report source the hook uses.
+	Agent, Source string
+	// Reports says in a few words what the hook reports (docs, status).
+	Reports string
+
+	dir    func(e environ) (string, error)
+	create bool // the config dir is created when missing (else required)
+	check  func(e environ, dir string) error
+	files  []asset
+	regs   []registration
+	keys   payloadKeys
+	answer string // what the hook prints on stdout for agents that read one
+}
+
+// asset is one file herdr writes for a target; the first carries the
+// version markers and, for hook targets, is the script the agent runs.
+type asset struct {
+	rel  string
+	body func(t *Target) string
+	exec bool
+}
+
+// registration is how a target's hook is made known to its agent.
+type registration interface {
+	install(dir, script string) ([]string, error)
+	uninstall(dir, script string) ([]string, error)
+}
+
+// payloadKeys name where a hook's input carries the agent's session: keys
+// of the input for its id and path, environment variables for the id, keys
+// whose presence marks a subagent's hook (skipped), and a command listing
+// the agent's sessions as JSON for inputs without an id, run in the
+// project directory (listDirEnv, else the hook's working directory).
+type payloadKeys struct {
+	id, path, idEnv, skip, list, listDirEnv []string
+}
+
+// environ looks up an environment variable ("" when unset).
+type environ func(string) string
+
+func (e environ) home() (string, error) {
+	for _, k := range []string{"HOME", "USERPROFILE"} {
+		if h := e(k); h != "" {
+			return h, nil
+		}
+	}
+	return "", errors.New("cannot find the home directory: HOME is not set")
+}
+
+// expand resolves a leading ~ against the home directory.
+func (e environ) expand(p string) (string, error) {
+	if p != "~" && !strings.HasPrefix(p, "~/") {
+		return p, nil
+	}
+	h, err := e.home()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(h, strings.TrimPrefix(strings.TrimPrefix(p, "~"), "/")), nil
+}
+
+// envOrHome is the first set variable of vars, else ~/rel.
+func envOrHome(rel string, vars ...string) func(environ) (string, error) {
+	return func(e environ) (string, error) {
+		for _, v := range vars {
+			if p := e(v); p != "" {
+				return e.expand(p)
+			}
+		}
+		h, err := e.home()
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(h, filepath.FromSlash(rel)), nil
+	}
+}
+
+// Targets returns every target in the schema's order.
+func Targets() []*Target { return targets }
+
+// Lookup finds a target by its CLI or wire name.
+func Lookup(name string) (*Target, bool) {
+	for _, t := range targets {
+		if t.Name == name || t.Wire == name {
+			return t, true
+		}
+	}
+	return nil, false
+}
+
+// Dir is the configuration directory the target installs into.
+func (t *Target) Dir(getenv func(string) string) (string, error) { return t.dir(environ(getenv)) }
+
+// MarkerFile is the installed file whose markers status reads.
+func (t *Target) MarkerFile(getenv func(string) string) (string, error) {
+	dir, err := t.Dir(getenv)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, filepath.FromSlash(t.files[0].rel)), nil
+}
+
+// Install writes the target's files and registers its hook, returning one
+// message per step. Installing twice leaves the same files.
+func Install(name string, getenv func(string) string) ([]string, error) {
+	t, ok := Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown integration target %q", name)
+	}
+	e := environ(getenv)
+	dir, err := t.dir(e)
+	if err != nil {
+		return nil, err
+	}
+	if !isDir(dir) {
+		if !t.create {
+			return nil, fmt.Errorf("%s config directory not found at %s; install %s first", t.Name, dir, t.Title)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("create %s: %w", dir, err)
+		}
+	}
+	if t.check != nil {
+		if err := t.check(e, dir); err != nil {
+			return nil, err
+		}
+	}
+	var msgs []string
+	for _, a := range t.files {
+		path := filepath.Join(dir, filepath.FromSlash(a.rel))
+		mode := os.FileMode(0o644)
+		if a.exec {
+			mode = 0o755
+		}
+		wrote, err := writeFile(path, []byte(a.body(t)), mode)
+		if err != nil {
+			return msgs, err
+		}
+		if wrote {
+			msgs = append(msgs, "wrote "+path)
+		} else {
+			msgs = append(msgs, path+" is up to date")
+		}
+	}
+	script := filepath.Join(dir, filepath.FromSlash(t.files[0].rel))
+	for _, r := range t.regs {
+		m, err := r.install(dir, script)
+		msgs = append(msgs, m...)
+		if err != nil {
+			return msgs, err
+		}
+	}
+	return append(msgs, fmt.Sprintf("installed %s integration (v%d)", t.Name, t.Version)), nil
+}
+
+// Uninstall removes the target's files and herdr's registrations, leaving
+// every other entry of the agent's settings as it was.
+func Uninstall(name string, getenv func(string) string) ([]string, error) {
+	t, ok := Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("unknown integration target %q", name)
+	}
+	dir, err := t.dir(environ(getenv))
+	if err != nil {
+		return nil, err
+	}
+	script := filepath.Join(dir, filepath.FromSlash(t.files[0].rel))
+	var msgs []string
+	for _, r := range t.regs {
+		m, err := r.uninstall(dir, script)
+		msgs = append(msgs, m...)
+		if err != nil {
+			return msgs, err
+		}
+	}
+	for i := len(t.files) - 1; i >= 0; i-- {
+		path := filepath.Join(dir, filepath.FromSlash(t.files[i].rel))
+		removed, err := removeFile(path)
+		if err != nil {
+			return msgs, err
+		}
+		if removed {
+			msgs = append(msgs, "removed "+path)
+		}
+		if parent := filepath.Dir(path); strings.Contains(filepath.Base(parent), scriptBase) {
+			os.Remove(parent) // herdr's own plugin directory, when empty
+		}
+	}
+	if len(msgs) == 0 {
+		return []string{fmt.Sprintf("%s integration is not installed", t.Name)}, nil
+	}
+	return append(msgs, fmt.Sprintf("uninstalled %s integration", t.Name)), nil
+}

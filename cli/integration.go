@@ -1,0 +1,100 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/herdr-go/herdr/actors/integrations"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+func (a *app) integrationCmd() *cobra.Command {
+	cmd := a.group(&cobra.Command{
+		Use:   "integration",
+		Short: "Install, remove and check the hooks through which agents report to herdr",
+		Long: `Agent integrations are small hook scripts, extensions or plugins that an
+agent runs; inside a herdr pane they report the agent's session (and for some
+agents its state) to herdr, so detection does not rely on the screen alone.
+
+Targets: ` + strings.Join(targetNames(), ", ") + `.`,
+	})
+	verb := func(name, method string, params func(target string) any) *cobra.Command {
+		return &cobra.Command{
+			Use:   name + " <target>",
+			Short: summary(method),
+			Long: summary(method) + ` through the running server, and print what was done,
+one line each. Targets: ` + strings.Join(targetNames(), ", ") + `.`,
+			Args: exactArgs("<target>"),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				t, ok := integrations.Lookup(args[0])
+				if !ok {
+					return fmt.Errorf("unknown integration target %q (expected one of %s)", args[0], strings.Join(targetNames(), ", "))
+				}
+				return exit(a.request("cli:integration:"+name, method, params(t.Wire), a.printMessages))
+			},
+		}
+	}
+	cmd.AddCommand(
+		verb("install", "integration.install", func(t string) any { return protocol.IntegrationInstallParams{Target: t} }),
+		verb("uninstall", "integration.uninstall", func(t string) any { return protocol.IntegrationUninstallParams{Target: t} }),
+		a.integrationStatusCmd(),
+	)
+	return cmd
+}
+
+func (a *app) integrationStatusCmd() *cobra.Command {
+	var outdatedOnly bool
+	cmd := &cobra.Command{
+		Use:   "status [TARGET] [--outdated-only]",
+		Short: "Show which integrations are installed and whether they are current",
+		Long: `Read the installed integration files' version markers (no server needed) and
+print one line per target: "claude: current (v7) (PATH)", "claude: outdated
+(v5 < v7) (PATH)" or "claude: not installed".`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			list := integrations.Targets()
+			if len(args) == 1 {
+				t, ok := integrations.Lookup(args[0])
+				if !ok {
+					return fmt.Errorf("unknown integration target %q (expected one of %s)", args[0], strings.Join(targetNames(), ", "))
+				}
+				list = []*integrations.Target{t}
+			}
+			for _, t := range list {
+				s := integrations.StatusOf(t, a.env)
+				if outdatedOnly && !s.Outdated() {
+					continue
+				}
+				fmt.Fprintln(a.stdout, s.String())
+			}
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&outdatedOnly, "outdated-only", false, "list only installed integrations older than this herdr's")
+	return cmd
+}
+
+// printMessages prints an integration result's messages, one a line.
+func (a *app) printMessages(line []byte, resp protocol.Response) int {
+	var r struct {
+		Details protocol.IntegrationDetails `json:"details"`
+	}
+	if err := json.Unmarshal(resp.Result, &r); err != nil {
+		return a.printLine(line, resp)
+	}
+	for _, m := range r.Details.Messages {
+		fmt.Fprintln(a.stdout, m)
+	}
+	return 0
+}
+
+func targetNames() []string {
+	var out []string
+	for _, t := range integrations.Targets() {
+		out = append(out, t.Name)
+	}
+	return out
+}
