@@ -119,6 +119,6 @@ shell; their runs are kept in the plugin log.`,
 	logs.AddCommand(logList)
 
 	cmd.AddCommand(link, byID("unlink", "plugin.unlink"), byID("enable", "plugin.enable"), byID("disable", "plugin.disable"),
-		list, configDir, action, logs, a.pluginInstallCmd())
+		list, configDir, action, logs, a.pluginInstallCmd(), a.pluginUninstallCmd())
 	return cmd
 }

@@ -213,3 +213,76 @@ func (a *app) linkInstalled(manifest string, source *protocol.PluginSourceInfo) 
 	}
 	return 0
 }
+
+func (a *app) pluginUninstallCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "uninstall <plugin_id|owner/repo[/subdir...]>",
+		Short: "Unlink a plugin and delete the copy `plugin install` made",
+		Args:  exactArgs("<plugin>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return exit(a.uninstallPlugin(args[0]))
+		},
+	}
+}
+
+// uninstallPlugin unlinks a plugin (through the server, or in the registry
+// file when none runs) and removes its managed copy, if it has one.
+func (a *app) uninstallPlugin(target string) int {
+	path := filepath.Join(protocol.ConfigDir(a.env), "plugins.json")
+	reg, err := plugins.OpenRegistry(path)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "plugin uninstall: %s\n", protocol.AsError(err).Message)
+		return 1
+	}
+	var found *protocol.InstalledPluginInfo
+	src, srcErr := parsePluginSource(target)
+	for i := range reg.Plugins {
+		pl := &reg.Plugins[i]
+		if pl.PluginID == target {
+			found = pl
+		}
+		if s := pl.Source; srcErr == nil && s != nil && s.Kind == "github" && s.Owner != nil && s.Repo != nil &&
+			*s.Owner == src.owner && *s.Repo == src.repo && filepath.ToSlash(src.subdir) == deref(s.Subdir) {
+			found = pl
+		}
+	}
+	if found == nil {
+		fmt.Fprintf(a.stderr, "plugin not installed: %s\n", target)
+		return 1
+	}
+	sock, err := a.socket()
+	if err != nil {
+		return a.fail("cli:plugin", err)
+	}
+	if c, err := protocol.Dial(sock, 250*time.Millisecond); err == nil {
+		c.Close()
+		if code := a.silent("cli:plugin", "plugin.unlink", protocol.PluginIDParams{PluginID: found.PluginID}); code != 0 {
+			return code
+		}
+	} else {
+		reg.Remove(found.PluginID)
+		data, _ := reg.Encode()
+		if err := plugins.WriteRegistry(path, data); err != nil {
+			fmt.Fprintf(a.stderr, "plugin uninstall: %s\n", protocol.AsError(err).Message)
+			return 1
+		}
+	}
+	if s := found.Source; s != nil && s.Kind == "github" && s.ManagedPath != nil {
+		managed := filepath.Join(protocol.ConfigDir(a.env), "plugins", "github")
+		if rel, err := filepath.Rel(managed, *s.ManagedPath); err == nil && !strings.HasPrefix(rel, "..") && rel != "." {
+			if err := os.RemoveAll(*s.ManagedPath); err != nil {
+				fmt.Fprintf(a.stderr, "plugin uninstall: remove %s: %v\n", *s.ManagedPath, err)
+				return 1
+			}
+		}
+	}
+	fmt.Fprintf(a.stdout, "Uninstalled %s.\n", found.PluginID)
+	return 0
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}

@@ -90,8 +90,13 @@ func TestE2E_Plugin_WorktreeHookAndActions(t *testing.T) {
 		t.Fatalf("failing run %+v", run)
 	}
 
-	// Disabled: its actions refuse, its hooks do not run.
+	// An agent view may name an enabled plugin as its source.
+	OK[protocol.AgentViewResult](t, s.Call("agent.view.set", map[string]any{"source": "plugin:test.worktree-notes"}), "agent_view")
+	Fail(t, s.Call("agent.view.set", map[string]any{"source": "plugin:nobody"}), "plugin_not_found")
+
+	// Disabled: its actions refuse, its hooks do not run, views cannot name it.
 	OK[protocol.PluginDisabled](t, s.Call("plugin.disable", map[string]any{"plugin_id": "test.worktree-notes"}), "plugin_disabled")
+	Fail(t, s.Call("agent.view.set", map[string]any{"source": "plugin:test.worktree-notes"}), "plugin_not_found")
 	Fail(t, s.Call("plugin.action.invoke", map[string]any{"action_id": "test.worktree-notes.where"}), "plugin_disabled")
 	Fail(t, s.Call("plugin.action.invoke", map[string]any{"action_id": "nope"}), "plugin_action_not_found")
 
@@ -180,6 +185,16 @@ func TestE2E_Plugin_InstallFromGit(t *testing.T) {
 	}
 	if bad := OK[protocol.PluginList](t, s.Call("plugin.list", map[string]any{"plugin_id": "test.bad"}), "plugin_list").Plugins; len(bad) != 0 {
 		t.Fatalf("a plugin whose build failed was linked: %+v", bad)
+	}
+	// Uninstall by its source: unlinked, its managed copy gone.
+	if out, stderr, code := s.CLI("plugin", "uninstall", "owner/good/tools/notes"); code != 0 || strings.TrimSpace(out) != "Uninstalled test.built." {
+		t.Fatalf("uninstall: %d %q %s", code, out, stderr)
+	}
+	if _, err := os.Stat(managed); !os.IsNotExist(err) {
+		t.Fatalf("the managed copy is still there: %v", err)
+	}
+	if _, stderr, code := s.CLI("plugin", "uninstall", "test.built"); code != 1 || !strings.Contains(stderr, "plugin not installed") {
+		t.Fatalf("uninstall twice: %d %s", code, stderr)
 	}
 }
 

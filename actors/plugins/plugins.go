@@ -63,6 +63,10 @@ type OpenPane struct {
 // SetSession tells the actor where plugin panes are opened.
 type SetSession struct{ PID *actor.PID }
 
+// Enabled tells the session which plugins are linked and enabled (agent
+// views name them as sources); sent whenever that set changes.
+type Enabled struct{ IDs map[string]bool }
+
 // RunStartup tells the actor the session is restored: the startup hooks
 // of the enabled plugins run now, once.
 type RunStartup struct{}
@@ -132,6 +136,7 @@ func (p *Plugins) Receive(ctx actor.Context) {
 		p.runStartup(ctx)
 	case *SetSession:
 		p.session = msg.PID
+		p.tellEnabled(ctx)
 	}
 }
 
@@ -181,9 +186,24 @@ func (p *Plugins) subscribe(ctx actor.Context) {
 	}
 }
 
+// tellEnabled sends the session the enabled plugins' ids.
+func (p *Plugins) tellEnabled(ctx actor.Context) {
+	if p.session == nil {
+		return
+	}
+	ids := map[string]bool{}
+	for _, pl := range p.reg.Plugins {
+		if pl.Enabled {
+			ids[pl.PluginID] = true
+		}
+	}
+	ctx.Send(p.session, &Enabled{IDs: ids})
+}
+
 // save hands the registry to its writer, replacing what it has not
-// written yet.
-func (p *Plugins) save() {
+// written yet, and tells the session what is enabled now.
+func (p *Plugins) save(ctx actor.Context) {
+	p.tellEnabled(ctx)
 	data, err := p.reg.Encode()
 	if err != nil {
 		p.opts.Log.Error("plugin registry not encoded", "err", err)
@@ -209,7 +229,7 @@ func (p *Plugins) find(id string) (*protocol.InstalledPluginInfo, error) {
 	return nil, protocol.Errorf(protocol.CodePluginNotFound, "plugin %s is not linked", id)
 }
 
-func (p *Plugins) link(_ actor.Context, call *api.Call) *api.Reply {
+func (p *Plugins) link(ctx actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.PluginLinkParams)
 	info, err := plug.LoadManifest(prm.Path)
 	if err != nil {
@@ -223,7 +243,7 @@ func (p *Plugins) link(_ actor.Context, call *api.Call) *api.Reply {
 		info.Source = &protocol.PluginSourceInfo{Kind: "local"}
 	}
 	p.reg.Put(info)
-	p.save()
+	p.save(ctx)
 	return api.Done(protocol.PluginLinked{Plugin: info})
 }
 
@@ -238,38 +258,38 @@ func (p *Plugins) list(_ actor.Context, call *api.Call) *api.Reply {
 	return api.Done(protocol.PluginList{Plugins: out})
 }
 
-func (p *Plugins) unlink(_ actor.Context, call *api.Call) *api.Reply {
+func (p *Plugins) unlink(ctx actor.Context, call *api.Call) *api.Reply {
 	id := call.Params.(*protocol.PluginIDParams).PluginID
 	if _, err := p.find(id); err != nil {
 		return api.Fail(err)
 	}
 	removed := p.reg.Remove(id)
-	p.save()
+	p.save(ctx)
 	return api.Done(protocol.PluginUnlinked{PluginID: id, Removed: removed})
 }
 
-func (p *Plugins) setEnabled(call *api.Call, on bool) (*protocol.InstalledPluginInfo, error) {
+func (p *Plugins) setEnabled(ctx actor.Context, call *api.Call, on bool) (*protocol.InstalledPluginInfo, error) {
 	pl, err := p.find(call.Params.(*protocol.PluginIDParams).PluginID)
 	if err != nil {
 		return nil, err
 	}
 	if pl.Enabled != on {
 		pl.Enabled = on
-		p.save()
+		p.save(ctx)
 	}
 	return pl, nil
 }
 
-func (p *Plugins) enable(_ actor.Context, call *api.Call) *api.Reply {
-	pl, err := p.setEnabled(call, true)
+func (p *Plugins) enable(ctx actor.Context, call *api.Call) *api.Reply {
+	pl, err := p.setEnabled(ctx, call, true)
 	if err != nil {
 		return api.Fail(err)
 	}
 	return api.Done(protocol.PluginEnabled{Plugin: *pl})
 }
 
-func (p *Plugins) disable(_ actor.Context, call *api.Call) *api.Reply {
-	pl, err := p.setEnabled(call, false)
+func (p *Plugins) disable(ctx actor.Context, call *api.Call) *api.Reply {
+	pl, err := p.setEnabled(ctx, call, false)
 	if err != nil {
 		return api.Fail(err)
 	}

@@ -22,8 +22,8 @@ type agentView struct {
 
 func (s *Session) agentViewSet(_ actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.AgentViewSetParams)
-	if id, ok := strings.CutPrefix(prm.Source, "plugin:"); ok {
-		return api.Fail(protocol.Errorf(protocol.CodePluginNotFound, "plugin %s is not installed", id))
+	if id, ok := strings.CutPrefix(prm.Source, "plugin:"); ok && !s.enabledPlugins[id] {
+		return api.Fail(protocol.Errorf(protocol.CodePluginNotFound, "plugin %s is not linked and enabled", id))
 	}
 	s.ag.view = &agentView{source: prm.Source, label: prm.Label, filter: prm.Filter, sort: prm.Sort}
 	s.viewAgents() // evaluate it once now, so a view that cannot run fails here

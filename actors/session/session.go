@@ -69,6 +69,8 @@ type Session struct {
 	resumes  []pendingResume // restored agents waiting for a client (resume.go)
 	// pluginPanes are the panes running a plugin entrypoint (plugin.go).
 	pluginPanes map[string]pluginPane
+	// enabledPlugins are the plugins an agent view may name as its source.
+	enabledPlugins map[string]bool
 	// m is the topology; terms are the session's records of its panes.
 	m        *model.Model
 	terms    map[string]*paneRec // by terminal id
@@ -261,6 +263,8 @@ func (s *Session) Receive(ctx actor.Context) {
 		before := s.focusNow()
 		s.workspaceChanged(ctx, msg)
 		s.settle(ctx, before)
+	case *plugins.Enabled:
+		s.enabledPlugins = msg.IDs
 	case *plugins.OpenPane:
 		before := s.focusNow()
 		s.dispatchWith(ctx, msg.Call, func() *api.Reply { return s.openPluginPane(ctx, msg) })
