@@ -9,8 +9,30 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// key handles one key press according to the mode.
+// key handles a key press according to the mode. Characters that arrived
+// together come as one message ("hhh"); outside the terminal mode each is
+// a key of its own, and the mode may change between them (prefix, then
+// "v", then text for the new pane).
 func (m *model) key(k tea.KeyMsg) tea.Cmd {
+	if k.Type == tea.KeyRunes && !k.Paste && len(k.Runes) > 1 && m.mode != modeTerminal {
+		var cmds []tea.Cmd
+		for i, r := range k.Runes {
+			if m.mode == modeTerminal {
+				rest := k
+				rest.Runes = k.Runes[i:]
+				return tea.Batch(append(cmds, m.key1(rest))...)
+			}
+			one := k
+			one.Runes = []rune{r}
+			cmds = append(cmds, m.key1(one))
+		}
+		return tea.Batch(cmds...)
+	}
+	return m.key1(k)
+}
+
+// key1 handles one key (or, in terminal mode, a run of characters).
+func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 	switch m.mode {
 	case modeHelp:
 		m.mode = modeTerminal
@@ -61,9 +83,16 @@ func (m *model) sendKey(k tea.KeyMsg) {
 	m.sendBytes(id, b)
 }
 
+// sendBytes queues input for a pane; it is sent with the rest of the
+// burst when the program drains (flushInput).
 func (m *model) sendBytes(paneID string, b []byte) {
-	m.claimSize(false)
-	m.link.req.send("pane.send_text", protocol.PaneSendTextParams{PaneID: paneID, Text: string(b)}, m.fail)
+	for i := range m.input {
+		if m.input[i].paneID == paneID {
+			m.input[i].b = append(m.input[i].b, b...)
+			return
+		}
+	}
+	m.input = append(m.input, paneInput{paneID: paneID, b: append([]byte(nil), b...)})
 }
 
 // do runs a prefix binding; each is one API call.

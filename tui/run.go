@@ -82,9 +82,16 @@ func Run(opts Options) error {
 	}
 
 	m := newModel(l, km, toastsOn)
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120),
-		tea.WithInput(opts.Input), tea.WithOutput(opts.Output))
+	m.out = opts.Output
+	// The client draws itself (render.go) and sets up the terminal
+	// (outer.go); Bubble Tea reads and decodes the keys and runs the loop.
+	p := tea.NewProgram(m, tea.WithoutRenderer(), tea.WithInput(opts.Input), tea.WithOutput(opts.Output))
 	l.send = p.Send
+	outer, err := openOuter(opts.Input, opts.Output, p.Send)
+	if err != nil {
+		return fmt.Errorf("set up the terminal: %w", err)
+	}
+	defer outer.close()
 
 	// Events first, then the snapshot the model asks for in Init, so no
 	// change falls between them.
