@@ -60,3 +60,32 @@ func TestTUI_UnbracketedPasteReachesCat(t *testing.T) {
 	}
 	c.Type("\x04")
 }
+
+// Resize mode applies every key that arrives together: "hhh" in one read
+// moves the border three steps.
+func TestTUI_ResizeModeAppliesEveryKey(t *testing.T) {
+	h := NewHome(t)
+	s := h.Start(t, "resize")
+	c := Attach(t, h, "resize", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	c.Type(tuiPrefix + "v")
+	c.WaitScreen(t, "two panes", func(s string) bool { return framedPanes(s) == 2 })
+	ratio := func() float64 {
+		l := sessionSnapshot(t, s).Layouts[0]
+		if len(l.Splits) != 1 {
+			t.Fatalf("want one split, got %+v", l.Splits)
+		}
+		return l.Splits[0].Ratio
+	}
+	before := ratio()
+	c.Type(tuiPrefix + "r")
+	c.WaitText(t, "RESIZE")
+	c.Type("hhh")
+	want := before - 3*0.05
+	WaitFor(t, "three resize steps", func() bool { r := ratio(); return r < want+0.001 && r > want-0.001 })
+	c.Type("\x1b")
+	c.WaitScreen(t, "resize mode to end", func(s string) bool { return !strings.Contains(s, "RESIZE") })
+	if r := ratio(); r < want-0.001 {
+		t.Errorf("ratio %v after hhh, want %v", r, want)
+	}
+}

@@ -1,0 +1,93 @@
+package tests
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/herdr-go/herdr/emulator"
+)
+
+// cursor is where the client left its terminal's cursor.
+func (c *TUI) cursor() emulator.CursorSnapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.term.CursorState()
+}
+
+// cellsTo is the number of columns s takes up to byte offset i, measured
+// as the emulator measures.
+func cellsTo(s string, i int) int {
+	col, rest := 0, s[:i]
+	for rest != "" {
+		var w int
+		_, rest, w = emulator.NextCell(rest)
+		col += w
+	}
+	return col
+}
+
+// Emoji sequences printed in a pane (skin tones, keycaps, ZWJ families,
+// flags, VS16) keep the pane's right border in its column.
+func TestTUI_EmojiKeepTheBorder(t *testing.T) {
+	h := NewHome(t)
+	h.Start(t, "emoji")
+	c := Attach(t, h, "emoji", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	shellReady(t, c, "ready")
+	samples := []string{"👍🏽 skin", "1️⃣ keycap", "👨‍👩‍👧‍👦 family", "🇫🇷 flag", "⚠️ warn ℹ️ info", "漢字 wide"}
+	c.Type("printf '" + strings.Join(samples, `\n`) + `\nEND-%s\n' $((6*7))` + "\r")
+	screen := c.WaitText(t, "END-42")
+	lines := Lines(screen)
+	var top string
+	for _, l := range lines {
+		if strings.Contains(l, "╮") {
+			top = l
+			break
+		}
+	}
+	border := cellsTo(top, strings.LastIndex(top, "╮"))
+	for _, want := range samples {
+		var row string
+		for _, l := range lines {
+			if strings.Contains(l, want) && !strings.Contains(l, "printf") {
+				row = l
+			}
+		}
+		if row == "" {
+			t.Errorf("%q is not on the screen:\n%s", want, screen)
+			continue
+		}
+		if got := cellsTo(row, strings.LastIndex(row, "│")); got != border {
+			t.Errorf("row with %q has its right border at column %d, want %d:\n%q", want, got, border, row)
+		}
+	}
+}
+
+// The client's terminal cursor is the pane's cursor: after typed text, at
+// the column after it, visible.
+func TestTUI_HostCursorAtPaneCursor(t *testing.T) {
+	h := NewHome(t)
+	h.Start(t, "cursor")
+	c := Attach(t, h, "cursor", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	shellReady(t, c, "ready")
+	c.Type("echo QZX")
+	screen := c.WaitText(t, "echo QZX")
+	WaitFor(t, "the cursor after the typed text", func() bool {
+		screen = c.Screen()
+		for y, l := range Lines(screen) {
+			if i := strings.Index(l, "echo QZX"); i >= 0 {
+				cur := c.cursor()
+				return cur.Visible && cur.Row == y && cur.Col == cellsTo(l, i+len("echo QZX"))
+			}
+		}
+		return false
+	})
+	// No cell is drawn inverse in place of the cursor.
+	c.mu.Lock()
+	ansi := c.term.Read(emulator.ReadOptions{Source: emulator.SourceVisible, ANSI: true}).Text
+	c.mu.Unlock()
+	if strings.Contains(ansi, "\x1b[7m") || strings.Contains(ansi, "\x1b[7;") || strings.Contains(ansi, ";7m") || strings.Contains(ansi, ";7;") {
+		t.Errorf("an inverse cell is drawn: %q", ansi)
+	}
+}
