@@ -41,6 +41,14 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		return m.renameKey(k)
 	case modeResize:
 		return m.resizeKey(k)
+	case modePicker:
+		return m.pickerKey(k)
+	case modeNavigate:
+		return m.navigateKey(k)
+	case modeConfirm:
+		return m.confirmKey(k)
+	case modeCopy:
+		return m.copyKey(k)
 	case modePrefix:
 		m.mode = modeTerminal
 		b, ok := m.keys.lookup(k)
@@ -146,7 +154,7 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 		m.call("pane.zoom", protocol.PaneZoomParams{Mode: "toggle"})
 	case actClosePane:
 		if pane != "" {
-			m.call("pane.close", protocol.PaneTarget{PaneID: pane})
+			return m.askClose(closeReq{what: "pane", method: "pane.close", params: protocol.PaneTarget{PaneID: pane}}, []string{pane})
 		}
 	case actNewTab:
 		p := protocol.TabCreateParams{Focus: true, WorkspaceID: m.snap.FocusedWorkspaceID}
@@ -177,7 +185,8 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 		m.call("tab.focus", protocol.TabTarget{TabID: tabs[next].TabID})
 	case actCloseTab:
 		if m.snap.FocusedTabID != nil {
-			m.call("tab.close", protocol.TabTarget{TabID: *m.snap.FocusedTabID})
+			id := *m.snap.FocusedTabID
+			return m.askClose(closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}, m.panesOf(id, ""))
 		}
 	case actNewWorkspace:
 		p := protocol.WorkspaceCreateParams{Focus: true}
@@ -191,8 +200,21 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 		m.call("workspace.create", p)
 	case actCloseWorkspace:
 		if m.snap.FocusedWorkspaceID != nil {
-			m.call("workspace.close", protocol.WorkspaceTarget{WorkspaceID: *m.snap.FocusedWorkspaceID})
+			id := *m.snap.FocusedWorkspaceID
+			return m.askClose(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
 		}
+	case actPicker:
+		m.openPicker()
+	case actGoto:
+		m.mode = modeNavigate
+	case actAttention:
+		return m.openAttention()
+	case actPrevWorkspace:
+		m.stepWorkspace(-1)
+	case actNextWorkspace:
+		m.stepWorkspace(1)
+	case actCopyMode:
+		return m.enterCopy()
 	case actRenameWorkspace:
 		if m.snap.FocusedWorkspaceID != nil {
 			id := *m.snap.FocusedWorkspaceID

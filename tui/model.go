@@ -59,6 +59,10 @@ const (
 	modeResize               // h/j/k/l move the focused pane's border
 	modeRename               // keys edit a label
 	modeHelp                 // any key closes the help
+	modePicker               // the workspace picker
+	modeNavigate             // arrows and h/j/k/l move between workspaces, tabs, panes
+	modeConfirm              // y/n before closing something that runs a program
+	modeCopy                 // copy mode: scroll, search, select, copy
 )
 
 // toastTime is how long a toast stays.
@@ -89,6 +93,13 @@ type model struct {
 
 	mode     mode
 	rename   renameState
+	picker   pickerState
+	confirm  closeReq
+	// confirmClose asks before closing a program ([ui] confirm_close).
+	confirmClose bool
+	// attention is the pane whose agent last became blocked or done out
+	// of sight (prefix o goes there).
+	attention string
 	toast    string
 	toastSeq int
 	statuses map[string]protocol.AgentStatus // last seen, for toasts
@@ -129,7 +140,7 @@ type renameState struct {
 }
 
 func newModel(l *link, km *keymap, toastsOn bool) *model {
-	return &model{link: l, keys: km, toastsOn: toastsOn, sidebar: true, screens: map[string]*paneScreen{}, inFlight: map[string]bool{}, statuses: map[string]protocol.AgentStatus{}}
+	return &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, sidebar: true, screens: map[string]*paneScreen{}, inFlight: map[string]bool{}, statuses: map[string]protocol.AgentStatus{}}
 }
 
 // Init asks for the first snapshot.
@@ -294,6 +305,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.sent(msg)
 	case retryMsg:
 		m.retry(msg)
+	case closeCheckedMsg:
+		m.closeChecked(msg)
 	case tea.KeyMsg:
 		return m.key(msg)
 	case tea.MouseMsg:
@@ -354,11 +367,14 @@ func (m *model) statusToast() string {
 	for _, p := range m.snap.Panes {
 		seen[p.PaneID] = p.AgentStatus
 		old, known := m.statuses[p.PaneID]
-		if !known || old == p.AgentStatus || p.Focused || !m.toastsOn {
+		if !known || old == p.AgentStatus || p.Focused {
 			continue
 		}
 		if p.AgentStatus == protocol.StatusBlocked || p.AgentStatus == protocol.StatusDone {
-			text = agentName(p) + " in " + m.workspaceLabel(p.WorkspaceID) + " is " + string(p.AgentStatus)
+			m.attention = p.PaneID
+			if m.toastsOn {
+				text = agentName(p) + " in " + m.workspaceLabel(p.WorkspaceID) + " is " + string(p.AgentStatus)
+			}
 		}
 	}
 	m.statuses = seen

@@ -54,9 +54,10 @@ func Run(opts Options) error {
 	if opts.Output == nil {
 		opts.Output = os.Stdout
 	}
-	km, toastsOn := defaultKeymap(), false
+	km, toastsOn, confirmClose := defaultKeymap(), false, true
 	if opts.ConfigPath != "" {
 		km, _ = loadKeymap(opts.ConfigPath)
+		confirmClose = loadConfirmClose(opts.ConfigPath)
 		if cfg, _, status := config.Load(opts.ConfigPath); status != config.StatusFailed {
 			toastsOn = cfg.UI.Toast.Delivery == config.ToastHerdr
 		}
@@ -83,6 +84,7 @@ func Run(opts Options) error {
 
 	m := newModel(l, km, toastsOn)
 	m.out = opts.Output
+	m.confirmClose = confirmClose
 	// The client draws itself (render.go) and sets up the terminal
 	// (outer.go); Bubble Tea reads and decodes the keys and runs the loop.
 	p := tea.NewProgram(m, tea.WithoutRenderer(), tea.WithInput(opts.Input), tea.WithOutput(opts.Output))

@@ -159,8 +159,11 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	m.drawSidebar(c, g)
 	m.drawTabBar(c, g)
 	m.drawPanes(c, g)
-	if m.mode == modeHelp {
+	switch m.mode {
+	case modeHelp:
 		m.drawHelp(c)
+	case modePicker:
+		m.drawPicker(c)
 	}
 	return c
 }
@@ -230,12 +233,17 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 	if g.sidebarW == 0 && m.snap.FocusedWorkspaceID != nil {
 		c.text(g.area.X+1, 0, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, cellStyle{fg: pal(15), bg: pal(235), attrs: protocol.ScreenBold})
 	}
+	end := g.area.X
 	for _, t := range m.tabItems(g) {
 		st := styleTab
 		if t.on {
 			st = styleTabOn
 		}
 		c.text(t.x0, 0, t.text, m.width-t.x0, st)
+		end = t.x1
+	}
+	if l, ok := m.focusedLayout(); ok && l.Zoomed {
+		c.text(end+1, 0, " ZOOM ", m.width-end-1, styleMode)
 	}
 	right := ""
 	st := styleMode
@@ -248,9 +256,20 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		right = " rename " + m.rename.what + ": " + string(m.rename.buf) + "▏"
 	case modeHelp:
 		right = " HELP "
+	case modePicker:
+		right = " WORKSPACES j/k · enter · esc "
+	case modeNavigate:
+		right = " NAVIGATE ↑↓ workspace · hjkl pane · tab · esc "
+	case modeConfirm:
+		right = m.confirmText()
+	case modeCopy:
+		right = m.copyStatus()
 	default:
 		if m.toast != "" {
 			right, st = " "+m.toast+" ", styleToast
+		} else {
+			// The one hint a new user needs: how to see the keys.
+			right, st = " "+m.keys.prefixName()+" ? keys ", styleDim
 		}
 	}
 	if right != "" {
@@ -360,6 +379,11 @@ var helpLines = []string{
 	"N            new workspace  D  close it",
 	"W / T / P    rename workspace / tab / pane",
 	"r            resize mode (h/j/k/l, esc)",
+	"w            workspace picker",
+	"g            navigate: ↑↓ workspace, hjkl pane",
+	"( / )        previous / next workspace",
+	"o            go to the agent needing attention",
+	"[            copy mode (/ search, v select, y copy)",
 	"b            toggle sidebar",
 	"tab          next pane",
 	"q            detach (everything keeps running)",
