@@ -91,20 +91,20 @@ type model struct {
 	sentArea      [2]int
 	lastActive    time.Time
 
-	mode     mode
-	rename   renameState
-	picker   pickerState
-	confirm  closeReq
+	mode    mode
+	rename  renameState
+	picker  pickerState
+	confirm closeReq
 	// confirmClose asks before closing a program ([ui] confirm_close).
 	confirmClose bool
 	// attention is the pane whose agent last became blocked or done out
 	// of sight (prefix o goes there).
 	attention string
-	toast    string
-	toastSeq int
-	statuses map[string]protocol.AgentStatus // last seen, for toasts
-	drag     *dragState
-	title    string
+	toast     string
+	toastSeq  int
+	statuses  map[string]protocol.AgentStatus // last seen, for toasts
+	drag      *dragState
+	title     string
 	// customTitle is the window title set through client.window_title.set.
 	customTitle string
 
