@@ -94,6 +94,7 @@ type model struct {
 	mode    mode
 	rename  renameState
 	picker  pickerState
+	copy    copyState
 	confirm closeReq
 	// confirmClose asks before closing a program ([ui] confirm_close).
 	confirmClose bool
@@ -307,6 +308,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.retry(msg)
 	case closeCheckedMsg:
 		m.closeChecked(msg)
+	case copyLoadedMsg:
+		return m.copyLoaded(msg)
 	case tea.KeyMsg:
 		return m.key(msg)
 	case tea.MouseMsg:

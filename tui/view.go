@@ -9,16 +9,18 @@ import (
 
 // Colours of the chrome (palette indexes, so the outer terminal's theme applies).
 var (
-	styleDim      = cellStyle{fg: pal(8)}
-	styleHeader   = cellStyle{fg: pal(7), attrs: protocol.ScreenBold}
-	styleSelected = cellStyle{fg: pal(15), bg: pal(237), attrs: protocol.ScreenBold}
-	styleBorder   = cellStyle{fg: pal(8)}
-	styleFocus    = cellStyle{fg: pal(12), attrs: protocol.ScreenBold}
-	styleTab      = cellStyle{fg: pal(7), bg: pal(235)}
-	styleTabOn    = cellStyle{fg: pal(15), bg: pal(4), attrs: protocol.ScreenBold}
-	styleBar      = cellStyle{bg: pal(235)}
-	styleMode     = cellStyle{fg: pal(0), bg: pal(3), attrs: protocol.ScreenBold}
-	styleToast    = cellStyle{fg: pal(0), bg: pal(6)}
+	styleDim       = cellStyle{fg: pal(8)}
+	styleHeader    = cellStyle{fg: pal(7), attrs: protocol.ScreenBold}
+	styleSelected  = cellStyle{fg: pal(15), bg: pal(237), attrs: protocol.ScreenBold}
+	styleBorder    = cellStyle{fg: pal(8)}
+	styleFocus     = cellStyle{fg: pal(12), attrs: protocol.ScreenBold}
+	styleTab       = cellStyle{fg: pal(7), bg: pal(235)}
+	styleTabOn     = cellStyle{fg: pal(15), bg: pal(4), attrs: protocol.ScreenBold}
+	styleBar       = cellStyle{bg: pal(235)}
+	styleMode      = cellStyle{fg: pal(0), bg: pal(3), attrs: protocol.ScreenBold}
+	styleToast     = cellStyle{fg: pal(0), bg: pal(6)}
+	styleMatch     = cellStyle{fg: pal(0), bg: pal(3)}
+	styleSelection = cellStyle{fg: pal(0), bg: pal(12)}
 )
 
 // statusIcon is the "dots" icon set of a status and its colour.
@@ -172,13 +174,24 @@ func (m *model) canvas(reuse *canvas) *canvas {
 // pane's cursor while keys go to that pane and it shows one.
 func (m *model) hostCursor() hostCursor {
 	l, ok := m.focusedLayout()
-	if !ok || m.mode != modeTerminal {
+	if !ok || m.mode != modeTerminal && m.mode != modeCopy {
 		return hostCursor{}
 	}
 	s := m.screens[l.FocusedPaneID]
-	if s == nil || !s.cursor.Visible || s.offset > 0 {
+	if s == nil {
 		return hostCursor{}
 	}
+	cur := s.cursor
+	if m.mode == modeCopy {
+		// In copy mode the cursor is copy mode's, steady block.
+		if m.copy.paneID != l.FocusedPaneID {
+			return hostCursor{}
+		}
+		cur = protocol.ScreenCursor{X: m.copy.x, Y: m.copy.y - m.copy.top, Visible: true}
+	} else if !cur.Visible || s.offset > 0 {
+		return hostCursor{}
+	}
+	s = &paneScreen{cursor: cur}
 	g := m.geometry()
 	for _, p := range l.Panes {
 		if p.PaneID != l.FocusedPaneID {
@@ -297,7 +310,9 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 		w, h := min(r.Width, m.width-x), min(r.Height, m.height-y)
 		focused := p.PaneID == l.FocusedPaneID
 		m.drawBox(c, x, y, w, h, i+1, p.PaneID, focused)
-		if s := m.screens[p.PaneID]; s != nil && w > 2 && h > 2 {
+		if m.mode == modeCopy && p.PaneID == m.copy.paneID && w > 2 && h > 2 {
+			m.drawCopy(c, x+1, y+1, w-2, h-2)
+		} else if s := m.screens[p.PaneID]; s != nil && w > 2 && h > 2 {
 			s.drawInto(c, x+1, y+1, w-2, h-2)
 		}
 	}
