@@ -101,6 +101,9 @@ type model struct {
 	// attention is the pane whose agent last became blocked or done out
 	// of sight (prefix o goes there).
 	attention string
+	// wantWorkspace is the workspace this client last focused, until a
+	// snapshot shows it focused.
+	wantWorkspace string
 	toast     string
 	toastSeq  int
 	statuses  map[string]protocol.AgentStatus // last seen, for toasts
@@ -344,6 +347,10 @@ func (m *model) call(method string, params any) {
 func (m *model) applySnapshot(snap protocol.SessionSnapshot) []tea.Cmd {
 	clean(&snap)
 	m.snap, m.haveSnap = snap, true
+	if snap.FocusedWorkspaceID != nil && *snap.FocusedWorkspaceID == m.wantWorkspace ||
+		!slices.ContainsFunc(snap.Workspaces, func(w protocol.WorkspaceInfo) bool { return w.WorkspaceID == m.wantWorkspace }) {
+		m.wantWorkspace = ""
+	}
 	var cmds []tea.Cmd
 	visible := m.visiblePanes()
 	if !slices.Equal(visible, m.watched) {

@@ -55,6 +55,7 @@ func (m *model) pickerKey(k tea.KeyMsg) tea.Cmd {
 }
 
 func (m *model) focusWorkspace(id string) {
+	m.wantWorkspace = id
 	m.call("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: id})
 }
 
@@ -64,9 +65,11 @@ func (m *model) stepWorkspace(step int) {
 	if len(ws) < 2 {
 		return
 	}
+	// Count from the workspace last asked for when the snapshot does not
+	// show it yet: two quick presses move two places.
 	cur := 0
 	for i, w := range ws {
-		if w.Focused {
+		if w.Focused && m.wantWorkspace == "" || w.WorkspaceID == m.wantWorkspace {
 			cur = i
 		}
 	}
