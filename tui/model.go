@@ -104,11 +104,11 @@ type model struct {
 	// wantWorkspace is the workspace this client last focused, until a
 	// snapshot shows it focused.
 	wantWorkspace string
-	toast     string
-	toastSeq  int
-	statuses  map[string]protocol.AgentStatus // last seen, for toasts
-	drag      *dragState
-	title     string
+	toast         string
+	toastSeq      int
+	statuses      map[string]protocol.AgentStatus // last seen, for toasts
+	drag          *dragState
+	title         string
 	// customTitle is the window title set through client.window_title.set.
 	customTitle string
 
