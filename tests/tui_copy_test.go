@@ -2,6 +2,7 @@ package tests
 
 import (
 	"encoding/base64"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -51,4 +52,43 @@ func TestTUI_CopyModeToClipboard(t *testing.T) {
 	if n := strings.Count(c.Output(), "\x1b]52;"); n != before {
 		t.Errorf("q wrote %d OSC 52 sequences", n-before)
 	}
+}
+
+// sgrMouse is an SGR mouse report at window cell (x, y), 0-based.
+func sgrMouse(button, x, y int, release bool) string {
+	end := "M"
+	if release {
+		end = "m"
+	}
+	return "\x1b[<" + strconv.Itoa(button) + ";" + strconv.Itoa(x+1) + ";" + strconv.Itoa(y+1) + end
+}
+
+// Dragging over a pane whose program did not ask for the mouse selects
+// and copies on release (copy_on_select); a double click copies a word.
+func TestTUI_MouseSelectCopies(t *testing.T) {
+	h := NewHome(t)
+	h.Start(t, "msel")
+	c := Attach(t, h, "msel", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	shellReady(t, c, "ready")
+	c.Type("echo 'drag across-this text'\r")
+	screen := c.WaitText(t, "│drag across-this text")
+	var row, col int
+	for y, l := range Lines(screen) {
+		if i := strings.Index(l, "│drag across-this"); i >= 0 {
+			row, col = y, cellsTo(l, i)+1
+		}
+	}
+	// Drag from "drag" to the end of "across-this".
+	end := col + len("drag across-this") - 1
+	c.Type(sgrMouse(0, col, row, false) + sgrMouse(32, col+5, row, false) + sgrMouse(32, end, row, false) + sgrMouse(0, end, row, true))
+	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte("drag across-this"))
+	WaitFor(t, "OSC 52 with the dragged text", func() bool { return strings.Contains(c.Output(), want) })
+
+	// A double click on "text" copies the word.
+	at := col + len("drag across-this ") + 1
+	click := sgrMouse(0, at, row, false) + sgrMouse(0, at, row, true)
+	c.Type(click + click)
+	want = "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte("text"))
+	WaitFor(t, "OSC 52 with the double-clicked word", func() bool { return strings.Contains(c.Output(), want) })
 }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 func copyModel(t *testing.T, text string) *model {
@@ -72,5 +74,38 @@ func TestCopy_BackwardSearchWraps(t *testing.T) {
 	typeKeys(m, "N")
 	if m.copy.y != 1 {
 		t.Fatalf("N went to line %d, want 1", m.copy.y)
+	}
+}
+
+// Mouse selection on a pane's screen: a drag, a double click on a word (also
+// next to wide cells), a triple click on the line; a press on the frame
+// selects nothing.
+func TestMouseSel_Text(t *testing.T) {
+	m, _ := viewModel(t) // w1:p2 row 1 is "漢字"
+	m.screens["w1:p2"].apply(&protocol.ScreenFrame{Cols: 28, Rows: 18, Lines: []protocol.ScreenLine{
+		{Y: 2, Runs: []protocol.ScreenRun{{X: 0, W: 14, Text: "漢字 word-one x"}}},
+	}})
+	m.selectPress("w1:p2", 0, 1)
+	m.selectMotion(5, 2)
+	m.copyOnSelect = false
+	if ok, _ := m.selectRelease(); !ok || m.mouseSelection() != "漢字\n漢字 w" {
+		t.Fatalf("drag selection = %q", m.mouseSelection())
+	}
+	m.selectPress("w1:p2", 7, 2)
+	m.selectRelease()
+	m.selectPress("w1:p2", 7, 2)
+	m.selectRelease()
+	if got := m.mouseSelection(); got != "word-one" {
+		t.Fatalf("double click = %q", got)
+	}
+	m.selectPress("w1:p2", 7, 2)
+	m.selectRelease()
+	if got := m.mouseSelection(); got != "漢字 word-one x" {
+		t.Fatalf("triple click = %q", got)
+	}
+	m.msel = nil
+	m.selectPress("w1:p2", -1, 2)
+	if m.msel != nil {
+		t.Fatal("a press on the frame started a selection")
 	}
 }

@@ -57,6 +57,7 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		}
 		return m.do(b, k)
 	}
+	m.msel = nil // typing ends a mouse selection
 	if m.keys.isPrefix(k) {
 		m.mode = modePrefix
 		return nil
@@ -329,6 +330,22 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if s := m.msel; s != nil && s.dragging {
+		if r, ok := m.paneInside(s.paneID); ok {
+			switch ev.Action {
+			case tea.MouseActionMotion:
+				m.selectMotion(ev.X-r.X, ev.Y-r.Y)
+				return nil
+			case tea.MouseActionRelease:
+				m.selectMotion(ev.X-r.X, ev.Y-r.Y)
+				_, cmd := m.selectRelease()
+				return cmd
+			}
+		}
+	}
+	if ev.Action == tea.MouseActionPress {
+		m.msel = nil
+	}
 	// Sidebar and tab bar take clicks only.
 	if ev.X < g.sidebarW {
 		if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
@@ -394,10 +411,33 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 			if seq := encodeMouse(ev, x-r.X-1, y-r.Y-1, s.modes.MouseSGR); seq != nil {
 				m.sendBytes(p.PaneID, seq)
 			}
+		} else if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
+			m.selectPress(p.PaneID, x-r.X-1, y-r.Y-1)
 		}
 		return nil
 	}
 	return nil
+}
+
+// paneInside is the rectangle of a visible pane's inside, in window cells.
+func (m *model) paneInside(id string) (r struct{ X, Y, W, H int }, ok bool) {
+	l, found := m.focusedLayout()
+	if !found {
+		return r, false
+	}
+	g := m.geometry()
+	for _, p := range l.Panes {
+		if p.PaneID != id || l.Zoomed && p.PaneID != l.FocusedPaneID {
+			continue
+		}
+		pr := p.Rect
+		if l.Zoomed {
+			pr = l.Area
+		}
+		r.X, r.Y, r.W, r.H = g.area.X+pr.X+1, g.area.Y+pr.Y+1, pr.Width-2, pr.Height-2
+		return r, true
+	}
+	return r, false
 }
 
 // wheelScrollLines is how many lines one wheel notch scrolls a pane's view.

@@ -163,21 +163,30 @@ func loadKeymap(path string) (*keymap, []string) {
 	return newKeymap(doc.Keys)
 }
 
-// loadConfirmClose reads [ui] confirm_close (default true).
-func loadConfirmClose(path string) bool {
+// loadUIFlags reads [ui] confirm_close and copy_on_select (both default
+// true).
+func loadUIFlags(path string) (confirmClose, copyOnSelect bool) {
+	confirmClose, copyOnSelect = true, true
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return true
+		return
 	}
 	var doc struct {
 		UI struct {
 			ConfirmClose *bool `toml:"confirm_close"`
+			CopyOnSelect *bool `toml:"copy_on_select"`
 		} `toml:"ui"`
 	}
-	if toml.Unmarshal(raw, &doc) != nil || doc.UI.ConfirmClose == nil {
-		return true
+	if toml.Unmarshal(raw, &doc) != nil {
+		return
 	}
-	return *doc.UI.ConfirmClose
+	if doc.UI.ConfirmClose != nil {
+		confirmClose = *doc.UI.ConfirmClose
+	}
+	if doc.UI.CopyOnSelect != nil {
+		copyOnSelect = *doc.UI.CopyOnSelect
+	}
+	return
 }
 
 // comboKeys maps combo key words to the names Bubble Tea gives keys.

@@ -98,6 +98,10 @@ type model struct {
 	confirm closeReq
 	// confirmClose asks before closing a program ([ui] confirm_close).
 	confirmClose bool
+	// copyOnSelect copies a mouse selection when it ends ([ui] copy_on_select).
+	copyOnSelect bool
+	msel         *mouseSel
+	lastClick    mouseSel // the last press in a pane, for double and triple clicks
 	// attention is the pane whose agent last became blocked or done out
 	// of sight (prefix o goes there).
 	attention string
@@ -144,7 +148,7 @@ type renameState struct {
 }
 
 func newModel(l *link, km *keymap, toastsOn bool) *model {
-	return &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, sidebar: true, screens: map[string]*paneScreen{}, inFlight: map[string]bool{}, statuses: map[string]protocol.AgentStatus{}}
+	return &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}, inFlight: map[string]bool{}, statuses: map[string]protocol.AgentStatus{}}
 }
 
 // Init asks for the first snapshot.

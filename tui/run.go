@@ -54,10 +54,10 @@ func Run(opts Options) error {
 	if opts.Output == nil {
 		opts.Output = os.Stdout
 	}
-	km, toastsOn, confirmClose := defaultKeymap(), false, true
+	km, toastsOn, confirmClose, copyOnSelect := defaultKeymap(), false, true, true
 	if opts.ConfigPath != "" {
 		km, _ = loadKeymap(opts.ConfigPath)
-		confirmClose = loadConfirmClose(opts.ConfigPath)
+		confirmClose, copyOnSelect = loadUIFlags(opts.ConfigPath)
 		if cfg, _, status := config.Load(opts.ConfigPath); status != config.StatusFailed {
 			toastsOn = cfg.UI.Toast.Delivery == config.ToastHerdr
 		}
@@ -84,7 +84,7 @@ func Run(opts Options) error {
 
 	m := newModel(l, km, toastsOn)
 	m.out = opts.Output
-	m.confirmClose = confirmClose
+	m.confirmClose, m.copyOnSelect = confirmClose, copyOnSelect
 	// The client draws itself (render.go) and sets up the terminal
 	// (outer.go); Bubble Tea reads and decodes the keys and runs the loop.
 	p := tea.NewProgram(m, tea.WithoutRenderer(), tea.WithInput(opts.Input), tea.WithOutput(opts.Output))

@@ -314,6 +314,15 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 			m.drawCopy(c, x+1, y+1, w-2, h-2)
 		} else if s := m.screens[p.PaneID]; s != nil && w > 2 && h > 2 {
 			s.drawInto(c, x+1, y+1, w-2, h-2)
+			if sel := m.msel; sel != nil && sel.paneID == p.PaneID {
+				for cy := 0; cy < h-2; cy++ {
+					for cx := 0; cx < w-2; cx++ {
+						if sel.selected(cx, cy) {
+							c.restyle(x+1+cx, y+1+cy, func(cellStyle) cellStyle { return styleSelection })
+						}
+					}
+				}
+			}
 		}
 	}
 }
