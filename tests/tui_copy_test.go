@@ -2,6 +2,8 @@ package tests
 
 import (
 	"encoding/base64"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,4 +93,33 @@ func TestTUI_MouseSelectCopies(t *testing.T) {
 	c.Type(click + click)
 	want = "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte("text"))
 	WaitFor(t, "OSC 52 with the double-clicked word", func() bool { return strings.Contains(c.Output(), want) })
+}
+
+// prefix e opens the pane's history in $EDITOR in the client's terminal;
+// the client takes the terminal back and redraws when it ends.
+func TestTUI_EditScrollback(t *testing.T) {
+	h := NewHome(t)
+	h.Start(t, "edit")
+	dest := filepath.Join(h.Dir, "edited.txt")
+	script := filepath.Join(h.Dir, "editor.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ncp \"$1\" '"+dest+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h.Env = append(h.Env, "EDITOR="+script, "VISUAL=")
+	c := Attach(t, h, "edit", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	shellReady(t, c, "ready")
+	c.Type("i=1; while [ $i -le 60 ]; do echo line-$i; i=$((i+1)); done\r")
+	c.WaitText(t, "line-60")
+	c.Type(tuiPrefix + "e")
+	var got []byte
+	WaitFor(t, "the editor to get the scrollback", func() bool {
+		got, _ = os.ReadFile(dest)
+		return strings.Contains(string(got), "line-60")
+	})
+	if !strings.Contains(string(got), "line-1\n") {
+		t.Errorf("the file lacks the history beyond the screen:\n%s", got)
+	}
+	// The client is back: it draws and takes keys.
+	shellReady(t, c, "back")
 }

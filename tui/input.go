@@ -216,6 +216,8 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 		m.stepWorkspace(1)
 	case actCopyMode:
 		return m.enterCopy()
+	case actEditScrollback:
+		return m.editScrollback()
 	case actRenameWorkspace:
 		if m.snap.FocusedWorkspaceID != nil {
 			id := *m.snap.FocusedWorkspaceID

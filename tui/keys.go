@@ -50,6 +50,7 @@ const (
 	actPrevWorkspace   action = "previous_workspace"
 	actNextWorkspace   action = "next_workspace"
 	actCopyMode        action = "copy_mode"
+	actEditScrollback  action = "edit_scrollback"
 )
 
 // binding is a resolved prefix binding.
@@ -75,7 +76,7 @@ var defaultBindings = map[action][]string{
 	actCycleNext: {"tab"}, actCyclePrev: {"shift+tab"},
 	actSplitVertical: {"v"}, actSplitHorizontal: {"minus"}, actClosePane: {"x"}, actZoom: {"z"},
 	actResizeMode: {"r"}, actToggleSidebar: {"b"},
-	actPicker: {"w"}, actGoto: {"g"}, actAttention: {"o"}, actCopyMode: {"["},
+	actPicker: {"w"}, actGoto: {"g"}, actAttention: {"o"}, actCopyMode: {"["}, actEditScrollback: {"e"},
 	// Herdr leaves these unset; tmux's keys for the previous and next
 	// session.
 	actPrevWorkspace: {"("}, actNextWorkspace: {")"},

@@ -120,6 +120,7 @@ type model struct {
 
 	// out is the outer terminal (nil in tests that only look at View).
 	out       io.Writer
+	outer     *outerTerm // nil in tests
 	sw        screenWriter
 	spare     *canvas // a canvas to draw the next frame in
 	sentTitle string
@@ -317,6 +318,10 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.closeChecked(msg)
 	case copyLoadedMsg:
 		return m.copyLoaded(msg)
+	case editLoadedMsg:
+		return m.editLoaded(msg)
+	case editDoneMsg:
+		return m.editDone(msg)
 	case tea.KeyMsg:
 		return m.key(msg)
 	case tea.MouseMsg:

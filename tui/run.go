@@ -94,6 +94,7 @@ func Run(opts Options) error {
 		return fmt.Errorf("set up the terminal: %w", err)
 	}
 	defer outer.close()
+	m.outer = outer
 
 	// Events first, then the snapshot the model asks for in Init, so no
 	// change falls between them.

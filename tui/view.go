@@ -408,6 +408,7 @@ var helpLines = []string{
 	"( / )        previous / next workspace",
 	"o            go to the agent needing attention",
 	"[            copy mode (/ search, v select, y copy)",
+	"e            edit the scrollback in $EDITOR",
 	"b            toggle sidebar",
 	"tab          next pane",
 	"q            detach (everything keeps running)",
