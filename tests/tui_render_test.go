@@ -3,6 +3,9 @@ package tests
 import (
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/creack/pty"
 
 	"github.com/herdr-go/herdr/emulator"
 )
@@ -90,4 +93,27 @@ func TestTUI_HostCursorAtPaneCursor(t *testing.T) {
 	if strings.Contains(ansi, "\x1b[7m") || strings.Contains(ansi, "\x1b[7;") || strings.Contains(ansi, ";7m") || strings.Contains(ansi, ";7;") {
 		t.Errorf("an inverse cell is drawn: %q", ansi)
 	}
+}
+
+// Two clients of different sizes: the one whose size the panes do not
+// follow says so in its tab bar, until its next key takes the size back.
+func TestTUI_SizeOwnerIndicator(t *testing.T) {
+	h := NewHome(t)
+	h.Start(t, "size")
+	a := Attach(t, h, "size", h.Dir)
+	a.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	b := Attach(t, h, "size", h.Dir)
+	b.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	if err := pty.Setsize(b.pty, &pty.Winsize{Cols: 100, Rows: 30}); err != nil {
+		t.Fatal(err)
+	}
+	// b is 100×30: its pane area is 76×29, which a now shows it follows.
+	a.WaitText(t, "SIZE 76×29 (another client)")
+	if strings.Contains(Lines(b.Screen())[0], "SIZE") {
+		t.Errorf("the size owner shows the indicator: %q", Lines(b.Screen())[0])
+	}
+	time.Sleep(1100 * time.Millisecond) // the rule under test is time-based: a key claims the size after a second idle
+	a.Type("x")
+	a.WaitScreen(t, "the indicator to go", func(s string) bool { return !strings.Contains(Lines(s)[0], "SIZE") })
+	b.WaitText(t, "SIZE 96×35 (another client)")
 }

@@ -255,8 +255,15 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		c.text(t.x0, 0, t.text, m.width-t.x0, st)
 		end = t.x1
 	}
-	if l, ok := m.focusedLayout(); ok && l.Zoomed {
-		c.text(end+1, 0, " ZOOM ", m.width-end-1, styleMode)
+	if l, ok := m.focusedLayout(); ok {
+		if l.Zoomed {
+			end += 1 + c.text(end+1, 0, " ZOOM ", m.width-end-1, styleMode)
+		}
+		// Another client owns the size: say so, and what it is (typing
+		// here takes it back).
+		if l.Area.Width > 0 && (l.Area.Width != g.area.Width || l.Area.Height != g.area.Height) {
+			c.text(end+1, 0, " SIZE "+strconv.Itoa(l.Area.Width)+"×"+strconv.Itoa(l.Area.Height)+" (another client) ", m.width-end-1, styleToast)
+		}
 	}
 	right := ""
 	st := styleMode
