@@ -145,7 +145,7 @@ func (m *model) openAttention() tea.Cmd {
 
 // closeReq is a close waiting for the answer to "are you sure".
 type closeReq struct {
-	what, method, id string
+	what, method string
 	params           any
 	busy             []string // programs that would be ended
 }
