@@ -146,8 +146,8 @@ func (m *model) openAttention() tea.Cmd {
 // closeReq is a close waiting for the answer to "are you sure".
 type closeReq struct {
 	what, method string
-	params           any
-	busy             []string // programs that would be ended
+	params       any
+	busy         []string // programs that would be ended
 }
 
 // closeCheckedMsg carries what runs in the panes a close would end.
