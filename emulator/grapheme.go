@@ -124,3 +124,27 @@ func (t *Terminal) prevHasMarks() bool {
 	}
 	return c.flags&cellComb != 0
 }
+
+// NextCell splits off the start of s the text one cell holds (a grapheme
+// cluster, as Write would join it) and returns it with the rest of s and
+// its width in columns, 1 or 2, by the same rule as the grid: the width of
+// the cluster's first character, widened to 2 when the whole cluster is
+// wide (VS16, ZWJ sequences, flags). Clients that draw snapshot runs use it
+// so they split and measure text exactly as the emulator did.
+func NextCell(s string) (cluster, rest string, width int) {
+	if s == "" {
+		return "", "", 0
+	}
+	if s[0] < utf8.RuneSelf {
+		if len(s) == 1 || s[1] < utf8.RuneSelf {
+			return s[:1], s[1:], 1
+		}
+	}
+	cluster, rest, w, _ := uniseg.FirstGraphemeClusterInString(s, -1)
+	r, _ := utf8.DecodeRuneInString(cluster)
+	width = 1
+	if r >= 0x300 && computeWidth(r) == 2 || w >= 2 {
+		width = 2
+	}
+	return cluster, rest, width
+}

@@ -37,6 +37,7 @@ type TUI struct {
 	mu     sync.Mutex
 	term   *emulator.Terminal
 	bytes  atomic.Int64 // bytes the client wrote to its terminal
+	raw    []byte       // everything it wrote (under mu)
 	exited chan struct{}
 	err    error
 }
@@ -77,6 +78,7 @@ func (c *TUI) readLoop() {
 		if n > 0 {
 			c.mu.Lock()
 			c.term.Write(buf[:n])
+			c.raw = append(c.raw, buf[:n]...)
 			c.mu.Unlock()
 			c.bytes.Add(int64(n))
 		}

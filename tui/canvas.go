@@ -4,14 +4,48 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mattn/go-runewidth"
+	"github.com/herdr-go/herdr/emulator"
 )
 
-// cellStyle is a cell's rendition: colours as on the wire ("" default,
-// "0"–"255" palette, "#rrggbb") and protocol.Screen* attribute bits.
+// cellStyle is a cell's rendition: two colours and protocol.Screen*
+// attribute bits. It is compared for every cell of every frame, so it
+// holds no strings.
 type cellStyle struct {
-	fg, bg string
+	fg, bg color
 	attrs  int
+}
+
+// color is a colour: 0 is the terminal's default, colorPalette|i a palette
+// index, colorRGB|0xrrggbb a true colour.
+type color uint32
+
+const (
+	colorPalette color = 1 << 24
+	colorRGB     color = 2 << 24
+)
+
+// pal is palette colour i.
+func pal(i uint8) color { return colorPalette | color(i) }
+
+// parseColor reads a wire colour ("" default, "0"–"255", "#rrggbb");
+// anything else is the default.
+func parseColor(s string) color {
+	switch {
+	case s == "":
+		return 0
+	case s[0] == '#' && len(s) == 7:
+		v, err := strconv.ParseUint(s[1:], 16, 32)
+		if err != nil {
+			return 0
+		}
+		return colorRGB | color(v)
+	default:
+		v, err := strconv.ParseUint(s, 10, 8)
+		if err != nil {
+			return 0
+		}
+		return pal(uint8(v))
+	}
 }
 
 // cell is one screen cell; s == "" marks the second half of a wide character.
@@ -31,6 +65,18 @@ func newCanvas(w, h int) *canvas {
 	c.cells = make([]cell, c.w*c.h)
 	for i := range c.cells {
 		c.cells[i].s = " "
+	}
+	return c
+}
+
+// reset blanks c for a w×h frame, or returns a new canvas when c is nil or
+// of another size.
+func (c *canvas) reset(w, h int) *canvas {
+	if c == nil || c.w != w || c.h != h {
+		return newCanvas(w, h)
+	}
+	for i := range c.cells {
+		c.cells[i] = cell{s: " "}
 	}
 	return c
 }
@@ -60,29 +106,34 @@ func (c *canvas) set(x, y int, s string, cw int, st cellStyle) {
 	}
 }
 
-// combine attaches a zero-width mark to the cell at (x, y).
-func (c *canvas) combine(x, y int, r rune) {
-	if c.in(x, y) && c.cells[y*c.w+x].s != "" {
-		c.cells[y*c.w+x].s += string(r)
-	}
-}
-
-// text writes s from (x, y), at most maxW columns; it returns the columns used.
+// text writes s from (x, y), at most maxW columns; it returns the columns
+// used. Text is split into cells and measured by the emulator's rule
+// (emulator.NextCell), so what a pane's terminal put in one cell takes one
+// cell here, of the same width.
 func (c *canvas) text(x, y int, s string, maxW int, st cellStyle) int {
 	col := 0
-	for _, r := range s {
-		cw := runewidth.RuneWidth(r)
-		if cw == 0 {
-			c.combine(x+col-1, y, r)
-			continue
-		}
+	for s != "" {
+		var cl string
+		var cw int
+		cl, s, cw = emulator.NextCell(s)
 		if col+cw > maxW {
 			break
 		}
-		c.set(x+col, y, string(r), cw, st)
+		c.set(x+col, y, cl, cw, st)
 		col += cw
 	}
 	return col
+}
+
+// textWidth is the number of columns text takes on the canvas.
+func textWidth(s string) int {
+	n := 0
+	for s != "" {
+		var w int
+		_, s, w = emulator.NextCell(s)
+		n += w
+	}
+	return n
 }
 
 // fill paints a rectangle with one character.
@@ -144,15 +195,10 @@ func sgr(st cellStyle) string {
 	return string(append(b, 'm'))
 }
 
-func appendColor(b []byte, c, kind string) []byte {
-	switch {
-	case c == "":
-		return b
-	case c[0] == '#' && len(c) == 7:
-		v, err := strconv.ParseUint(c[1:], 16, 32)
-		if err != nil {
-			return b
-		}
+func appendColor(b []byte, c color, kind string) []byte {
+	switch c &^ 0xffffff {
+	case colorRGB:
+		v := uint64(c & 0xffffff)
 		b = append(b, ';')
 		b = append(b, kind...)
 		b = append(b, ";2;"...)
@@ -161,13 +207,11 @@ func appendColor(b []byte, c, kind string) []byte {
 		b = strconv.AppendUint(b, v>>8&0xff, 10)
 		b = append(b, ';')
 		return strconv.AppendUint(b, v&0xff, 10)
-	default:
-		if _, err := strconv.Atoi(c); err != nil {
-			return b
-		}
+	case colorPalette:
 		b = append(b, ';')
 		b = append(b, kind...)
 		b = append(b, ";5;"...)
-		return append(b, c...)
+		return strconv.AppendUint(b, uint64(c&0xff), 10)
 	}
+	return b
 }

@@ -34,9 +34,14 @@ func dial(sock string, onPush func(line []byte)) (*rpcConn, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newRPCConn(c, onPush), nil
+}
+
+// newRPCConn runs the reader of an open connection.
+func newRPCConn(c net.Conn, onPush func(line []byte)) *rpcConn {
 	r := &rpcConn{c: c, pending: map[string]chan protocol.Response{}, done: make(chan struct{})}
 	go r.readLoop(onPush)
-	return r, nil
+	return r
 }
 
 func (r *rpcConn) readLoop(onPush func([]byte)) {
@@ -162,3 +167,25 @@ func (r *rpcConn) send(method string, params any, onErr func(error)) {
 }
 
 func (r *rpcConn) close() error { return r.c.Close() }
+
+// sendThen writes a request without waiting and calls done, from another
+// goroutine, with its outcome: nil, errClosed, or the *protocol.Error the
+// server answered.
+func (r *rpcConn) sendThen(method string, params any, done func(error)) {
+	ch, err := r.start(method, params)
+	if err != nil {
+		go done(err)
+		return
+	}
+	go func() {
+		resp, ok := <-ch
+		switch {
+		case !ok:
+			done(errClosed)
+		case resp.Error != nil:
+			done(&protocol.Error{Code: resp.Error.Code, Message: resp.Error.Message})
+		default:
+			done(nil)
+		}
+	}()
+}

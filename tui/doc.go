@@ -7,6 +7,15 @@
 // session.snapshot, refreshed whenever events.subscribe reports a change;
 // pane contents come from the screen stream (screen.subscribe), which
 // pushes only the rows that changed. Every key binding is an API call, and
-// all other keys go to the focused pane as pane.send_text. The three
-// streams use three connections: requests, events and screens.
+// all other keys go to the focused pane as pane.send_text, one write per
+// burst with at most one in flight per pane. The three streams use three
+// connections: requests, events and screens.
+//
+// Bubble Tea reads and decodes the keys and runs the loop; the client sets
+// up the outer terminal itself (outer.go) and draws it itself (render.go):
+// once after each batch of messages, only the cells that changed, with the
+// terminal's own cursor at the focused pane's cursor, and nothing at all
+// while nothing changes. Text is split into cells and measured by the
+// emulator's rule (emulator.NextCell), so a pane's row takes exactly the
+// columns its terminal gave it.
 package tui

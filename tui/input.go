@@ -9,8 +9,30 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// key handles one key press according to the mode.
+// key handles a key press according to the mode. Characters that arrived
+// together come as one message ("hhh"); outside the terminal mode each is
+// a key of its own, and the mode may change between them (prefix, then
+// "v", then text for the new pane).
 func (m *model) key(k tea.KeyMsg) tea.Cmd {
+	if k.Type == tea.KeyRunes && !k.Paste && len(k.Runes) > 1 && m.mode != modeTerminal {
+		var cmds []tea.Cmd
+		for i, r := range k.Runes {
+			if m.mode == modeTerminal {
+				rest := k
+				rest.Runes = k.Runes[i:]
+				return tea.Batch(append(cmds, m.key1(rest))...)
+			}
+			one := k
+			one.Runes = []rune{r}
+			cmds = append(cmds, m.key1(one))
+		}
+		return tea.Batch(cmds...)
+	}
+	return m.key1(k)
+}
+
+// key1 handles one key (or, in terminal mode, a run of characters).
+func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 	switch m.mode {
 	case modeHelp:
 		m.mode = modeTerminal
@@ -19,6 +41,14 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		return m.renameKey(k)
 	case modeResize:
 		return m.resizeKey(k)
+	case modePicker:
+		return m.pickerKey(k)
+	case modeNavigate:
+		return m.navigateKey(k)
+	case modeConfirm:
+		return m.confirmKey(k)
+	case modeCopy:
+		return m.copyKey(k)
 	case modePrefix:
 		m.mode = modeTerminal
 		b, ok := m.keys.lookup(k)
@@ -27,6 +57,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 		}
 		return m.do(b, k)
 	}
+	m.msel = nil // typing ends a mouse selection
 	if m.keys.isPrefix(k) {
 		m.mode = modePrefix
 		return nil
@@ -61,9 +92,16 @@ func (m *model) sendKey(k tea.KeyMsg) {
 	m.sendBytes(id, b)
 }
 
+// sendBytes queues input for a pane; it is sent with the rest of the
+// burst when the program drains (flushInput).
 func (m *model) sendBytes(paneID string, b []byte) {
-	m.claimSize(false)
-	m.link.req.send("pane.send_text", protocol.PaneSendTextParams{PaneID: paneID, Text: string(b)}, m.fail)
+	for i := range m.input {
+		if m.input[i].paneID == paneID {
+			m.input[i].b = append(m.input[i].b, b...)
+			return
+		}
+	}
+	m.input = append(m.input, paneInput{paneID: paneID, b: append([]byte(nil), b...)})
 }
 
 // do runs a prefix binding; each is one API call.
@@ -117,7 +155,7 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 		m.call("pane.zoom", protocol.PaneZoomParams{Mode: "toggle"})
 	case actClosePane:
 		if pane != "" {
-			m.call("pane.close", protocol.PaneTarget{PaneID: pane})
+			return m.askClose(closeReq{what: "pane", method: "pane.close", params: protocol.PaneTarget{PaneID: pane}}, []string{pane})
 		}
 	case actNewTab:
 		p := protocol.TabCreateParams{Focus: true, WorkspaceID: m.snap.FocusedWorkspaceID}
@@ -148,7 +186,8 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 		m.call("tab.focus", protocol.TabTarget{TabID: tabs[next].TabID})
 	case actCloseTab:
 		if m.snap.FocusedTabID != nil {
-			m.call("tab.close", protocol.TabTarget{TabID: *m.snap.FocusedTabID})
+			id := *m.snap.FocusedTabID
+			return m.askClose(closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}, m.panesOf(id, ""))
 		}
 	case actNewWorkspace:
 		p := protocol.WorkspaceCreateParams{Focus: true}
@@ -162,8 +201,23 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 		m.call("workspace.create", p)
 	case actCloseWorkspace:
 		if m.snap.FocusedWorkspaceID != nil {
-			m.call("workspace.close", protocol.WorkspaceTarget{WorkspaceID: *m.snap.FocusedWorkspaceID})
+			id := *m.snap.FocusedWorkspaceID
+			return m.askClose(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
 		}
+	case actPicker:
+		m.openPicker()
+	case actGoto:
+		m.mode = modeNavigate
+	case actAttention:
+		return m.openAttention()
+	case actPrevWorkspace:
+		m.stepWorkspace(-1)
+	case actNextWorkspace:
+		m.stepWorkspace(1)
+	case actCopyMode:
+		return m.enterCopy()
+	case actEditScrollback:
+		return m.editScrollback()
 	case actRenameWorkspace:
 		if m.snap.FocusedWorkspaceID != nil {
 			id := *m.snap.FocusedWorkspaceID
@@ -278,6 +332,22 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if s := m.msel; s != nil && s.dragging {
+		if r, ok := m.paneInside(s.paneID); ok {
+			switch ev.Action {
+			case tea.MouseActionMotion:
+				m.selectMotion(ev.X-r.X, ev.Y-r.Y)
+				return nil
+			case tea.MouseActionRelease:
+				m.selectMotion(ev.X-r.X, ev.Y-r.Y)
+				_, cmd := m.selectRelease()
+				return cmd
+			}
+		}
+	}
+	if ev.Action == tea.MouseActionPress {
+		m.msel = nil
+	}
 	// Sidebar and tab bar take clicks only.
 	if ev.X < g.sidebarW {
 		if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
@@ -343,10 +413,33 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 			if seq := encodeMouse(ev, x-r.X-1, y-r.Y-1, s.modes.MouseSGR); seq != nil {
 				m.sendBytes(p.PaneID, seq)
 			}
+		} else if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
+			m.selectPress(p.PaneID, x-r.X-1, y-r.Y-1)
 		}
 		return nil
 	}
 	return nil
+}
+
+// paneInside is the rectangle of a visible pane's inside, in window cells.
+func (m *model) paneInside(id string) (r struct{ X, Y, W, H int }, ok bool) {
+	l, found := m.focusedLayout()
+	if !found {
+		return r, false
+	}
+	g := m.geometry()
+	for _, p := range l.Panes {
+		if p.PaneID != id || l.Zoomed && p.PaneID != l.FocusedPaneID {
+			continue
+		}
+		pr := p.Rect
+		if l.Zoomed {
+			pr = l.Area
+		}
+		r.X, r.Y, r.W, r.H = g.area.X+pr.X+1, g.area.Y+pr.Y+1, pr.Width-2, pr.Height-2
+		return r, true
+	}
+	return r, false
 }
 
 // wheelScrollLines is how many lines one wheel notch scrolls a pane's view.

@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -43,6 +44,13 @@ const (
 	actResizeMode      action = "resize_mode"
 	actToggleSidebar   action = "toggle_sidebar"
 	actSendPrefix      action = "send_prefix"
+	actPicker          action = "workspace_picker"
+	actGoto            action = "goto"
+	actAttention       action = "open_notification_target"
+	actPrevWorkspace   action = "previous_workspace"
+	actNextWorkspace   action = "next_workspace"
+	actCopyMode        action = "copy_mode"
+	actEditScrollback  action = "edit_scrollback"
 )
 
 // binding is a resolved prefix binding.
@@ -68,6 +76,10 @@ var defaultBindings = map[action][]string{
 	actCycleNext: {"tab"}, actCyclePrev: {"shift+tab"},
 	actSplitVertical: {"v"}, actSplitHorizontal: {"minus"}, actClosePane: {"x"}, actZoom: {"z"},
 	actResizeMode: {"r"}, actToggleSidebar: {"b"},
+	actPicker: {"w"}, actGoto: {"g"}, actAttention: {"o"}, actCopyMode: {"["}, actEditScrollback: {"e"},
+	// Herdr leaves these unset; tmux's keys for the previous and next
+	// session.
+	actPrevWorkspace: {"("}, actNextWorkspace: {")"},
 }
 
 // defaultKeymap is the keymap with no [keys] overrides.
@@ -150,6 +162,32 @@ func loadKeymap(path string) (*keymap, []string) {
 		return km, []string{fmt.Sprintf("%s: %v", path, err)}
 	}
 	return newKeymap(doc.Keys)
+}
+
+// loadUIFlags reads [ui] confirm_close and copy_on_select (both default
+// true).
+func loadUIFlags(path string) (confirmClose, copyOnSelect bool) {
+	confirmClose, copyOnSelect = true, true
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return
+	}
+	var doc struct {
+		UI struct {
+			ConfirmClose *bool `toml:"confirm_close"`
+			CopyOnSelect *bool `toml:"copy_on_select"`
+		} `toml:"ui"`
+	}
+	if toml.Unmarshal(raw, &doc) != nil {
+		return
+	}
+	if doc.UI.ConfirmClose != nil {
+		confirmClose = *doc.UI.ConfirmClose
+	}
+	if doc.UI.CopyOnSelect != nil {
+		copyOnSelect = *doc.UI.CopyOnSelect
+	}
+	return
 }
 
 // comboKeys maps combo key words to the names Bubble Tea gives keys.
@@ -266,4 +304,17 @@ var specialKeys = map[tea.KeyType]string{
 	tea.KeyF1: "\x1bOP", tea.KeyF2: "\x1bOQ", tea.KeyF3: "\x1bOR", tea.KeyF4: "\x1bOS",
 	tea.KeyF5: "\x1b[15~", tea.KeyF6: "\x1b[17~", tea.KeyF7: "\x1b[18~", tea.KeyF8: "\x1b[19~",
 	tea.KeyF9: "\x1b[20~", tea.KeyF10: "\x1b[21~", tea.KeyF11: "\x1b[23~", tea.KeyF12: "\x1b[24~",
+}
+
+// prefixName is the (first) prefix key as a person would write it.
+func (km *keymap) prefixName() string {
+	names := make([]string, 0, len(km.prefix))
+	for k := range km.prefix {
+		names = append(names, k)
+	}
+	if len(names) == 0 {
+		return "prefix"
+	}
+	slices.Sort(names)
+	return names[0]
 }

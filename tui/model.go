@@ -1,7 +1,10 @@
 package tui
 
 import (
+	"errors"
+	"io"
 	"slices"
+	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -28,7 +31,24 @@ type (
 	titleMsg struct{ title string }
 	// toastExpired hides toast number seq.
 	toastExpired struct{ seq int }
+	// sentMsg is the answer to the write in flight to a pane.
+	sentMsg struct {
+		paneID string
+		b      []byte
+		err    error
+	}
+	// retryMsg offers refused input to its pane again.
+	retryMsg struct {
+		paneID string
+		b      []byte
+	}
+	// drainMsg comes after the messages queued with the one that asked for
+	// it: the input they produced is sent and the screen drawn, once.
+	drainMsg struct{}
 )
+
+// drain is the command that asks for a drainMsg.
+func drain() tea.Msg { return drainMsg{} }
 
 // mode is what keys currently do.
 type mode int
@@ -39,6 +59,10 @@ const (
 	modeResize               // h/j/k/l move the focused pane's border
 	modeRename               // keys edit a label
 	modeHelp                 // any key closes the help
+	modePicker               // the workspace picker
+	modeNavigate             // arrows and h/j/k/l move between workspaces, tabs, panes
+	modeConfirm              // y/n before closing something that runs a program
+	modeCopy                 // copy mode: scroll, search, select, copy
 )
 
 // toastTime is how long a toast stays.
@@ -67,17 +91,54 @@ type model struct {
 	sentArea      [2]int
 	lastActive    time.Time
 
-	mode     mode
-	rename   renameState
-	toast    string
-	toastSeq int
-	statuses map[string]protocol.AgentStatus // last seen, for toasts
-	drag     *dragState
-	title    string
+	mode    mode
+	rename  renameState
+	picker  pickerState
+	copy    copyState
+	confirm closeReq
+	// confirmClose asks before closing a program ([ui] confirm_close).
+	confirmClose bool
+	// copyOnSelect copies a mouse selection when it ends ([ui] copy_on_select).
+	copyOnSelect bool
+	msel         *mouseSel
+	lastClick    mouseSel // the last press in a pane, for double and triple clicks
+	// attention is the pane whose agent last became blocked or done out
+	// of sight (prefix o goes there).
+	attention string
+	// wantWorkspace is the workspace this client last focused, until a
+	// snapshot shows it focused.
+	wantWorkspace string
+	toast         string
+	toastSeq      int
+	statuses      map[string]protocol.AgentStatus // last seen, for toasts
+	drag          *dragState
+	title         string
 	// customTitle is the window title set through client.window_title.set.
 	customTitle string
 
 	detached, lost bool
+
+	// out is the outer terminal (nil in tests that only look at View).
+	out       io.Writer
+	outer     *outerTerm // nil in tests
+	sw        screenWriter
+	spare     *canvas // a canvas to draw the next frame in
+	sentTitle string
+	// toHost are bytes for the outer terminal sent with the next frame
+	// (BEL, OSC 52).
+	toHost []byte
+	// input is what keys produced and is not sent yet, by pane, in order.
+	// A pane has at most one write in flight (inFlight); what is typed
+	// meanwhile waits here and leaves as one write when it is answered.
+	input       []paneInput
+	inFlight    map[string]bool
+	drainQueued bool
+}
+
+// paneInput is bytes on their way to a pane.
+type paneInput struct {
+	paneID string
+	b      []byte
 }
 
 // renameState is the label being edited.
@@ -88,7 +149,7 @@ type renameState struct {
 }
 
 func newModel(l *link, km *keymap, toastsOn bool) *model {
-	return &model{link: l, keys: km, toastsOn: toastsOn, sidebar: true, screens: map[string]*paneScreen{}, statuses: map[string]protocol.AgentStatus{}}
+	return &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}, inFlight: map[string]bool{}, statuses: map[string]protocol.AgentStatus{}}
 }
 
 // Init asks for the first snapshot.
@@ -106,19 +167,116 @@ func (m *model) fetchSnapshot() tea.Cmd {
 	}
 }
 
-// Update implements tea.Model.
+// Update implements tea.Model. Every message but drainMsg may change what
+// is shown or produce input, so it asks for one drain; the messages already
+// queued (the rest of a burst of keys, frames) are handled before it.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(drainMsg); ok {
+		m.drainQueued = false
+		m.flushInput()
+		m.draw()
+		return m, nil
+	}
+	cmd := m.update(msg)
+	if !m.drainQueued && (m.out != nil || len(m.input) > 0) {
+		m.drainQueued = true
+		cmd = tea.Batch(cmd, drain)
+	}
+	return m, cmd
+}
+
+// flushInput sends what keys produced: one pane.send_text per pane and
+// burst, however many keys it held, and none to a pane whose last write
+// is not answered yet.
+func (m *model) flushInput() {
+	if len(m.input) == 0 {
+		return
+	}
+	m.claimSize(false)
+	kept := m.input[:0]
+	for _, in := range m.input {
+		if m.inFlight[in.paneID] {
+			kept = append(kept, in)
+			continue
+		}
+		m.inFlight[in.paneID] = true
+		id, b, send := in.paneID, in.b, m.link.send
+		m.link.req.sendThen("pane.send_text", protocol.PaneSendTextParams{PaneID: id, Text: string(b)}, func(err error) {
+			if send != nil {
+				send(sentMsg{paneID: id, b: b, err: err})
+			}
+		})
+	}
+	clear(m.input[len(kept):])
+	m.input = kept
+}
+
+// retryInput is how long input refused by a pane whose program reads
+// slowly waits before it is offered again.
+const retryInput = 20 * time.Millisecond
+
+// sent takes the answer to a write: the next one may go. Input the pane
+// refused because its program has not read what it was sent yet goes back
+// in front of what was typed since, and is offered again shortly; nothing
+// typed is dropped while the pane lives.
+func (m *model) sent(msg sentMsg) tea.Cmd {
+	delete(m.inFlight, msg.paneID)
+	var pe *protocol.Error
+	if errors.As(msg.err, &pe) && pe.Code == protocol.CodePaneSendFailed && strings.Contains(pe.Message, "not reading") {
+		m.inFlight[msg.paneID] = true // held until the retry
+		return tea.Tick(retryInput, func(time.Time) tea.Msg { return retryMsg{paneID: msg.paneID, b: msg.b} })
+	}
+	if msg.err != nil {
+		return m.showToast("pane.send_text: " + msg.err.Error())
+	}
+	return nil
+}
+
+// retry puts refused input back in front of the pane's queue.
+func (m *model) retry(msg retryMsg) {
+	delete(m.inFlight, msg.paneID)
+	for i := range m.input {
+		if m.input[i].paneID == msg.paneID {
+			m.input[i].b = append(msg.b, m.input[i].b...)
+			return
+		}
+	}
+	m.input = append([]paneInput{{paneID: msg.paneID, b: msg.b}}, m.input...)
+}
+
+// draw brings the outer terminal up to date.
+func (m *model) draw() {
+	if m.out == nil || m.width <= 0 || m.height <= 0 {
+		return
+	}
+	extra := m.toHost
+	m.toHost = nil
+	if m.title != m.sentTitle {
+		extra = append(extra, "\x1b]2;"+m.title+"\x07"...)
+		m.sentTitle = m.title
+	}
+	// Draw into the canvas before last (the writer keeps the last one).
+	old := m.sw.prev
+	b := m.sw.frame(m.canvas(m.spare), m.hostCursor(), extra)
+	m.spare = old
+	if len(b) > 0 {
+		_, _ = m.out.Write(b)
+	}
+}
+
+func (m *model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+		m.sw.prev = nil // the terminal may have reflowed what it showed: redraw all
 		m.claimSize(true)
 	case changedMsg:
 		if m.refreshing {
 			m.stale = true
-			return m, nil
+			return nil
 		}
 		m.refreshing = true
-		return m, m.fetchSnapshot()
+		return m.fetchSnapshot()
 	case snapshotMsg:
 		m.refreshing = false
 		var cmds []tea.Cmd
@@ -129,12 +287,12 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.stale, m.refreshing = false, true
 			cmds = append(cmds, m.fetchSnapshot())
 		}
-		return m, tea.Batch(cmds...)
+		return tea.Batch(cmds...)
 	case frameMsg:
 		s := m.screens[msg.f.PaneID]
 		if s == nil {
 			if !slices.Contains(m.watched, msg.f.PaneID) {
-				return m, nil
+				return nil
 			}
 			s = &paneScreen{}
 			m.screens[msg.f.PaneID] = s
@@ -142,23 +300,34 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		s.apply(msg.f)
 	case lostMsg:
 		m.lost = true
-		return m, tea.Quit
+		return tea.Quit
 	case toastMsg:
-		return m, m.showToast(msg.text)
+		return m.showToast(msg.text)
 	case titleMsg:
 		m.customTitle = protocol.Printable(msg.title)
 		m.title = m.windowTitle()
-		return m, tea.SetWindowTitle(m.title)
 	case toastExpired:
 		if msg.seq == m.toastSeq {
 			m.toast = ""
 		}
+	case sentMsg:
+		return m.sent(msg)
+	case retryMsg:
+		m.retry(msg)
+	case closeCheckedMsg:
+		m.closeChecked(msg)
+	case copyLoadedMsg:
+		return m.copyLoaded(msg)
+	case editLoadedMsg:
+		return m.editLoaded(msg)
+	case editDoneMsg:
+		return m.editDone(msg)
 	case tea.KeyMsg:
-		return m, m.key(msg)
+		return m.key(msg)
 	case tea.MouseMsg:
-		return m, m.mouse(msg)
+		return m.mouse(msg)
 	}
-	return m, nil
+	return nil
 }
 
 func (m *model) showToast(text string) tea.Cmd {
@@ -178,6 +347,7 @@ func (m *model) fail(err error) {
 // call sends a request whose answer only matters when it fails: the
 // change itself comes back as events.
 func (m *model) call(method string, params any) {
+	m.flushInput() // keys typed before the binding reach their pane first
 	m.link.req.send(method, params, m.fail)
 }
 
@@ -186,6 +356,10 @@ func (m *model) call(method string, params any) {
 func (m *model) applySnapshot(snap protocol.SessionSnapshot) []tea.Cmd {
 	clean(&snap)
 	m.snap, m.haveSnap = snap, true
+	if snap.FocusedWorkspaceID != nil && *snap.FocusedWorkspaceID == m.wantWorkspace ||
+		!slices.ContainsFunc(snap.Workspaces, func(w protocol.WorkspaceInfo) bool { return w.WorkspaceID == m.wantWorkspace }) {
+		m.wantWorkspace = ""
+	}
 	var cmds []tea.Cmd
 	visible := m.visiblePanes()
 	if !slices.Equal(visible, m.watched) {
@@ -197,10 +371,7 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot) []tea.Cmd {
 		}
 		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: visible}, m.fail)
 	}
-	if title := m.windowTitle(); title != m.title {
-		m.title = title
-		cmds = append(cmds, tea.SetWindowTitle(title))
-	}
+	m.title = m.windowTitle()
 	if text := m.statusToast(); text != "" {
 		cmds = append(cmds, m.showToast(text))
 	}
@@ -215,11 +386,14 @@ func (m *model) statusToast() string {
 	for _, p := range m.snap.Panes {
 		seen[p.PaneID] = p.AgentStatus
 		old, known := m.statuses[p.PaneID]
-		if !known || old == p.AgentStatus || p.Focused || !m.toastsOn {
+		if !known || old == p.AgentStatus || p.Focused {
 			continue
 		}
 		if p.AgentStatus == protocol.StatusBlocked || p.AgentStatus == protocol.StatusDone {
-			text = agentName(p) + " in " + m.workspaceLabel(p.WorkspaceID) + " is " + string(p.AgentStatus)
+			m.attention = p.PaneID
+			if m.toastsOn {
+				text = agentName(p) + " in " + m.workspaceLabel(p.WorkspaceID) + " is " + string(p.AgentStatus)
+			}
 		}
 	}
 	m.statuses = seen

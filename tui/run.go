@@ -54,9 +54,10 @@ func Run(opts Options) error {
 	if opts.Output == nil {
 		opts.Output = os.Stdout
 	}
-	km, toastsOn := defaultKeymap(), false
+	km, toastsOn, confirmClose, copyOnSelect := defaultKeymap(), false, true, true
 	if opts.ConfigPath != "" {
 		km, _ = loadKeymap(opts.ConfigPath)
+		confirmClose, copyOnSelect = loadUIFlags(opts.ConfigPath)
 		if cfg, _, status := config.Load(opts.ConfigPath); status != config.StatusFailed {
 			toastsOn = cfg.UI.Toast.Delivery == config.ToastHerdr
 		}
@@ -82,9 +83,18 @@ func Run(opts Options) error {
 	}
 
 	m := newModel(l, km, toastsOn)
-	p := tea.NewProgram(m, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(120),
-		tea.WithInput(opts.Input), tea.WithOutput(opts.Output))
+	m.out = opts.Output
+	m.confirmClose, m.copyOnSelect = confirmClose, copyOnSelect
+	// The client draws itself (render.go) and sets up the terminal
+	// (outer.go); Bubble Tea reads and decodes the keys and runs the loop.
+	p := tea.NewProgram(m, tea.WithoutRenderer(), tea.WithInput(opts.Input), tea.WithOutput(opts.Output))
 	l.send = p.Send
+	outer, err := openOuter(opts.Input, opts.Output, p.Send)
+	if err != nil {
+		return fmt.Errorf("set up the terminal: %w", err)
+	}
+	defer outer.close()
+	m.outer = outer
 
 	// Events first, then the snapshot the model asks for in Init, so no
 	// change falls between them.

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"github.com/mattn/go-runewidth"
-
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -58,21 +56,10 @@ func (s *paneScreen) text(y int) string {
 func (s *paneScreen) drawInto(c *canvas, x, y, w, h int) {
 	for row := 0; row < h && row < len(s.lines); row++ {
 		for _, r := range s.lines[row] {
-			st := styleOf(r.Style)
-			col := r.X
-			end := min(r.X+r.W, w)
-			for _, ch := range r.Text {
-				cw := runewidth.RuneWidth(ch)
-				if cw == 0 {
-					c.combine(x+col-1, y+row, ch)
-					continue
-				}
-				if col+cw > end {
-					break
-				}
-				c.set(x+col, y+row, string(ch), cw, st)
-				col += cw
+			if r.X >= w {
+				continue
 			}
+			c.text(x+r.X, y+row, r.Text, min(r.W, w-r.X), styleOf(r.Style))
 		}
 	}
 }
@@ -82,5 +69,5 @@ func styleOf(s *protocol.ScreenStyle) cellStyle {
 	if s == nil {
 		return cellStyle{}
 	}
-	return cellStyle{fg: s.Fg, bg: s.Bg, attrs: s.Attrs}
+	return cellStyle{fg: parseColor(s.Fg), bg: parseColor(s.Bg), attrs: s.Attrs}
 }

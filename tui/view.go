@@ -4,36 +4,36 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"github.com/herdr-go/herdr/protocol"
 )
 
 // Colours of the chrome (palette indexes, so the outer terminal's theme applies).
 var (
-	styleDim      = cellStyle{fg: "8"}
-	styleHeader   = cellStyle{fg: "7", attrs: protocol.ScreenBold}
-	styleSelected = cellStyle{fg: "15", bg: "237", attrs: protocol.ScreenBold}
-	styleBorder   = cellStyle{fg: "8"}
-	styleFocus    = cellStyle{fg: "12", attrs: protocol.ScreenBold}
-	styleTab      = cellStyle{fg: "7", bg: "235"}
-	styleTabOn    = cellStyle{fg: "15", bg: "4", attrs: protocol.ScreenBold}
-	styleBar      = cellStyle{bg: "235"}
-	styleMode     = cellStyle{fg: "0", bg: "3", attrs: protocol.ScreenBold}
-	styleToast    = cellStyle{fg: "0", bg: "6"}
+	styleDim       = cellStyle{fg: pal(8)}
+	styleHeader    = cellStyle{fg: pal(7), attrs: protocol.ScreenBold}
+	styleSelected  = cellStyle{fg: pal(15), bg: pal(237), attrs: protocol.ScreenBold}
+	styleBorder    = cellStyle{fg: pal(8)}
+	styleFocus     = cellStyle{fg: pal(12), attrs: protocol.ScreenBold}
+	styleTab       = cellStyle{fg: pal(7), bg: pal(235)}
+	styleTabOn     = cellStyle{fg: pal(15), bg: pal(4), attrs: protocol.ScreenBold}
+	styleBar       = cellStyle{bg: pal(235)}
+	styleMode      = cellStyle{fg: pal(0), bg: pal(3), attrs: protocol.ScreenBold}
+	styleToast     = cellStyle{fg: pal(0), bg: pal(6)}
+	styleMatch     = cellStyle{fg: pal(0), bg: pal(3)}
+	styleSelection = cellStyle{fg: pal(0), bg: pal(12)}
 )
 
 // statusIcon is the "dots" icon set of a status and its colour.
 func statusIcon(s protocol.AgentStatus) (string, cellStyle) {
 	switch s {
 	case protocol.StatusBlocked:
-		return "●", cellStyle{fg: "1"}
+		return "●", cellStyle{fg: pal(1)}
 	case protocol.StatusWorking:
-		return "●", cellStyle{fg: "3"}
+		return "●", cellStyle{fg: pal(3)}
 	case protocol.StatusDone:
-		return "●", cellStyle{fg: "6"}
+		return "●", cellStyle{fg: pal(6)}
 	case protocol.StatusIdle:
-		return "○", cellStyle{fg: "2"}
+		return "○", cellStyle{fg: pal(2)}
 	}
 	return "·", styleDim
 }
@@ -124,7 +124,7 @@ type tabItem struct {
 func (m *model) tabItems(g geometry) []tabItem {
 	x := g.area.X
 	if g.sidebarW == 0 && m.snap.FocusedWorkspaceID != nil {
-		x += lipgloss.Width(m.workspaceLabel(*m.snap.FocusedWorkspaceID)) + 3
+		x += textWidth(m.workspaceLabel(*m.snap.FocusedWorkspaceID)) + 3
 	}
 	var out []tabItem
 	for _, t := range m.focusedTabs() {
@@ -133,31 +133,81 @@ func (m *model) tabItems(g geometry) []tabItem {
 			icon, _ := statusIcon(t.AgentStatus)
 			text += icon + " "
 		}
-		w := lipgloss.Width(text)
+		w := textWidth(text)
 		out = append(out, tabItem{x0: x, x1: x + w, id: t.TabID, text: text, status: t.AgentStatus, on: t.Focused})
 		x += w + 1
 	}
 	return out
 }
 
-// View implements tea.Model.
+// View implements tea.Model: the frame as text with SGR sequences. The
+// client draws through draw (screenWriter), not through Bubble Tea; View
+// serves tests.
 func (m *model) View() string {
-	if m.width <= 0 || m.height <= 0 {
-		return ""
+	if m.out != nil || m.width <= 0 || m.height <= 0 {
+		return "" // Bubble Tea asks after every message; draw does the work
 	}
-	c := newCanvas(m.width, m.height)
+	return m.canvas(nil).String()
+}
+
+// canvas draws the whole frame, into reuse when it has the right size.
+func (m *model) canvas(reuse *canvas) *canvas {
+	c := reuse.reset(m.width, m.height)
 	g := m.geometry()
 	if !m.haveSnap {
 		c.text(1, 0, "herdr: connecting…", m.width-1, styleDim)
-		return c.String()
+		return c
 	}
 	m.drawSidebar(c, g)
 	m.drawTabBar(c, g)
 	m.drawPanes(c, g)
-	if m.mode == modeHelp {
+	switch m.mode {
+	case modeHelp:
 		m.drawHelp(c)
+	case modePicker:
+		m.drawPicker(c)
 	}
-	return c.String()
+	return c
+}
+
+// hostCursor is where the outer terminal's cursor goes: at the focused
+// pane's cursor while keys go to that pane and it shows one.
+func (m *model) hostCursor() hostCursor {
+	l, ok := m.focusedLayout()
+	if !ok || m.mode != modeTerminal && m.mode != modeCopy {
+		return hostCursor{}
+	}
+	s := m.screens[l.FocusedPaneID]
+	if s == nil {
+		return hostCursor{}
+	}
+	cur := s.cursor
+	if m.mode == modeCopy {
+		// In copy mode the cursor is copy mode's, steady block.
+		if m.copy.paneID != l.FocusedPaneID {
+			return hostCursor{}
+		}
+		cur = protocol.ScreenCursor{X: m.copy.x, Y: m.copy.y - m.copy.top, Visible: true}
+	} else if !cur.Visible || s.offset > 0 {
+		return hostCursor{}
+	}
+	s = &paneScreen{cursor: cur}
+	g := m.geometry()
+	for _, p := range l.Panes {
+		if p.PaneID != l.FocusedPaneID {
+			continue
+		}
+		r := p.Rect
+		if l.Zoomed {
+			r = l.Area
+		}
+		x, y := g.area.X+r.X+1+s.cursor.X, g.area.Y+r.Y+1+s.cursor.Y
+		if s.cursor.X >= r.Width-2 || s.cursor.Y >= r.Height-2 || x >= m.width || y >= m.height {
+			return hostCursor{}
+		}
+		return hostCursor{x: x, y: y, visible: true}
+	}
+	return hostCursor{}
 }
 
 func (m *model) drawSidebar(c *canvas, g geometry) {
@@ -194,14 +244,26 @@ func (m *model) drawSidebar(c *canvas, g geometry) {
 func (m *model) drawTabBar(c *canvas, g geometry) {
 	c.fill(g.area.X, 0, g.area.Width, 1, " ", styleBar)
 	if g.sidebarW == 0 && m.snap.FocusedWorkspaceID != nil {
-		c.text(g.area.X+1, 0, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, cellStyle{fg: "15", bg: "235", attrs: protocol.ScreenBold})
+		c.text(g.area.X+1, 0, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, cellStyle{fg: pal(15), bg: pal(235), attrs: protocol.ScreenBold})
 	}
+	end := g.area.X
 	for _, t := range m.tabItems(g) {
 		st := styleTab
 		if t.on {
 			st = styleTabOn
 		}
 		c.text(t.x0, 0, t.text, m.width-t.x0, st)
+		end = t.x1
+	}
+	if l, ok := m.focusedLayout(); ok {
+		if l.Zoomed {
+			end += 1 + c.text(end+1, 0, " ZOOM ", m.width-end-1, styleMode)
+		}
+		// Another client owns the size: say so, and what it is (typing
+		// here takes it back).
+		if l.Area.Width > 0 && (l.Area.Width != g.area.Width || l.Area.Height != g.area.Height) {
+			c.text(end+1, 0, " SIZE "+strconv.Itoa(l.Area.Width)+"×"+strconv.Itoa(l.Area.Height)+" (another client) ", m.width-end-1, styleToast)
+		}
 	}
 	right := ""
 	st := styleMode
@@ -214,13 +276,24 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		right = " rename " + m.rename.what + ": " + string(m.rename.buf) + "▏"
 	case modeHelp:
 		right = " HELP "
+	case modePicker:
+		right = " WORKSPACES j/k · enter · esc "
+	case modeNavigate:
+		right = " NAVIGATE ↑↓ workspace · hjkl pane · tab · esc "
+	case modeConfirm:
+		right = m.confirmText()
+	case modeCopy:
+		right = m.copyStatus()
 	default:
 		if m.toast != "" {
 			right, st = " "+m.toast+" ", styleToast
+		} else {
+			// The one hint a new user needs: how to see the keys.
+			right, st = " "+m.keys.prefixName()+" ? keys ", styleDim
 		}
 	}
 	if right != "" {
-		w := min(lipgloss.Width(right), g.area.Width)
+		w := min(textWidth(right), g.area.Width)
 		c.fill(m.width-w, 0, w, 1, " ", st)
 		c.text(m.width-w, 0, right, w, st)
 	}
@@ -244,13 +317,18 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 		w, h := min(r.Width, m.width-x), min(r.Height, m.height-y)
 		focused := p.PaneID == l.FocusedPaneID
 		m.drawBox(c, x, y, w, h, i+1, p.PaneID, focused)
-		if s := m.screens[p.PaneID]; s != nil && w > 2 && h > 2 {
+		if m.mode == modeCopy && p.PaneID == m.copy.paneID && w > 2 && h > 2 {
+			m.drawCopy(c, x+1, y+1, w-2, h-2)
+		} else if s := m.screens[p.PaneID]; s != nil && w > 2 && h > 2 {
 			s.drawInto(c, x+1, y+1, w-2, h-2)
-			if focused && s.cursor.Visible && m.mode == modeTerminal && s.cursor.X < w-2 && s.cursor.Y < h-2 {
-				c.restyle(x+1+s.cursor.X, y+1+s.cursor.Y, func(st cellStyle) cellStyle {
-					st.attrs ^= protocol.ScreenInverse
-					return st
-				})
+			if sel := m.msel; sel != nil && sel.paneID == p.PaneID {
+				for cy := 0; cy < h-2; cy++ {
+					for cx := 0; cx < w-2; cx++ {
+						if sel.selected(cx, cy) {
+							c.restyle(x+1+cx, y+1+cy, func(cellStyle) cellStyle { return styleSelection })
+						}
+					}
+				}
 			}
 		}
 	}
@@ -332,6 +410,12 @@ var helpLines = []string{
 	"N            new workspace  D  close it",
 	"W / T / P    rename workspace / tab / pane",
 	"r            resize mode (h/j/k/l, esc)",
+	"w            workspace picker",
+	"g            navigate: ↑↓ workspace, hjkl pane",
+	"( / )        previous / next workspace",
+	"o            go to the agent needing attention",
+	"[            copy mode (/ search, v select, y copy)",
+	"e            edit the scrollback in $EDITOR",
 	"b            toggle sidebar",
 	"tab          next pane",
 	"q            detach (everything keeps running)",
@@ -341,7 +425,7 @@ var helpLines = []string{
 func (m *model) drawHelp(c *canvas) {
 	w := 0
 	for _, l := range helpLines {
-		w = max(w, lipgloss.Width(l))
+		w = max(w, textWidth(l))
 	}
 	w += 4
 	h := len(helpLines) + 2

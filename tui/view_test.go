@@ -114,12 +114,21 @@ func TestView_FocusAndCursor(t *testing.T) {
 	if c.cells[1*c.w+54].st != styleFocus || c.cells[1*c.w+24].st != styleBorder {
 		t.Errorf("frame styles: focused %+v, other %+v", c.cells[1*c.w+54].st, c.cells[1*c.w+24].st)
 	}
-	// The cursor (col 2, row 1 of pane 2) is drawn inverse.
-	if st := c.cells[(1+1+1)*c.w+24+30+1+2].st; st.attrs&protocol.ScreenInverse == 0 {
-		t.Errorf("cursor cell not inverse: %+v", st)
+	// The cursor (col 2, row 1 of pane 2) is the terminal's own, placed
+	// there, not a drawn cell.
+	if got, want := m.hostCursor(), (hostCursor{x: 24 + 30 + 1 + 2, y: 1 + 1 + 1, visible: true}); got != want {
+		t.Errorf("host cursor = %+v, want %+v", got, want)
 	}
+	if st := c.cells[(1+1+1)*c.w+24+30+1+2].st; st.attrs&protocol.ScreenInverse != 0 {
+		t.Errorf("cursor cell drawn inverse: %+v", st)
+	}
+	m.mode = modePrefix
+	if got := m.hostCursor(); got.visible {
+		t.Errorf("host cursor shown outside terminal mode: %+v", got)
+	}
+	m.mode = modeTerminal
 	// Styled runs keep their colour.
-	if st := c.cells[2*c.w+25+7].st; st.fg != "1" {
+	if st := c.cells[2*c.w+25+7].st; st.fg != pal(1) {
 		t.Errorf("red run lost its colour: %+v", st)
 	}
 }
@@ -185,8 +194,8 @@ func TestScreen_ApplyFrames(t *testing.T) {
 
 func TestCanvas_SGR(t *testing.T) {
 	c := newCanvas(4, 1)
-	c.text(0, 0, "ab", 4, cellStyle{fg: "#ff0000", attrs: protocol.ScreenBold})
-	c.text(2, 0, "c", 4, cellStyle{bg: "200"})
+	c.text(0, 0, "ab", 4, cellStyle{fg: parseColor("#ff0000"), attrs: protocol.ScreenBold})
+	c.text(2, 0, "c", 4, cellStyle{bg: pal(200)})
 	want := "\x1b[0;1;38;2;255;0;0mab\x1b[0;48;5;200mc\x1b[0m "
 	if got := c.String(); got != want {
 		t.Errorf("String() = %q, want %q", got, want)

@@ -1,0 +1,125 @@
+package tests
+
+import (
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// Output is what the client wrote to its terminal so far, escape sequences
+// included.
+func (c *TUI) Output() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return string(c.raw)
+}
+
+// Copy mode round trip: prefix [, keyboard scrolling to the top of the
+// history, a backward search, a selection by keys, and y copies it to the
+// system clipboard through OSC 52 written to the outer terminal.
+func TestTUI_CopyModeToClipboard(t *testing.T) {
+	h := NewHome(t)
+	h.Start(t, "copy")
+	c := Attach(t, h, "copy", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	shellReady(t, c, "ready")
+	c.Type("i=1; while [ $i -le 80 ]; do echo hist-$i; i=$((i+1)); done; echo 'beta two words'; echo gamma-$((6*7))\r")
+	c.WaitText(t, "gamma-42")
+
+	c.Type(tuiPrefix + "[")
+	c.WaitText(t, "COPY")
+	// g goes to the top of the history, which the live screen no longer shows.
+	c.Type("g")
+	c.WaitScreen(t, "the top of the history", func(s string) bool {
+		return strings.Contains(s, "│hist-1 ") && !strings.Contains(s, "gamma-42")
+	})
+	// G goes back to the bottom; ?beta searches backwards.
+	c.Type("G")
+	c.WaitText(t, "gamma-42")
+	c.Type("?beta\r")
+	c.Type("v$y")
+	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte("beta two words"))
+	WaitFor(t, "OSC 52 with the selection", func() bool { return strings.Contains(c.Output(), want) })
+	c.WaitScreen(t, "copy mode to end", func(s string) bool { return !strings.Contains(s, "COPY") })
+
+	// q leaves without copying.
+	before := strings.Count(c.Output(), "\x1b]52;")
+	c.Type(tuiPrefix + "[")
+	c.WaitText(t, "COPY")
+	c.Type("kvq")
+	c.WaitScreen(t, "copy mode to end", func(s string) bool { return !strings.Contains(s, "COPY") })
+	if n := strings.Count(c.Output(), "\x1b]52;"); n != before {
+		t.Errorf("q wrote %d OSC 52 sequences", n-before)
+	}
+}
+
+// sgrMouse is an SGR mouse report at window cell (x, y), 0-based.
+func sgrMouse(button, x, y int, release bool) string {
+	end := "M"
+	if release {
+		end = "m"
+	}
+	return "\x1b[<" + strconv.Itoa(button) + ";" + strconv.Itoa(x+1) + ";" + strconv.Itoa(y+1) + end
+}
+
+// Dragging over a pane whose program did not ask for the mouse selects
+// and copies on release (copy_on_select); a double click copies a word.
+func TestTUI_MouseSelectCopies(t *testing.T) {
+	h := NewHome(t)
+	h.Start(t, "msel")
+	c := Attach(t, h, "msel", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	shellReady(t, c, "ready")
+	c.Type("echo 'drag across-this text'\r")
+	screen := c.WaitText(t, "│drag across-this text")
+	var row, col int
+	for y, l := range Lines(screen) {
+		if i := strings.Index(l, "│drag across-this"); i >= 0 {
+			row, col = y, cellsTo(l, i)+1
+		}
+	}
+	// Drag from "drag" to the end of "across-this".
+	end := col + len("drag across-this") - 1
+	c.Type(sgrMouse(0, col, row, false) + sgrMouse(32, col+5, row, false) + sgrMouse(32, end, row, false) + sgrMouse(0, end, row, true))
+	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte("drag across-this"))
+	WaitFor(t, "OSC 52 with the dragged text", func() bool { return strings.Contains(c.Output(), want) })
+
+	// A double click on "text" copies the word.
+	at := col + len("drag across-this ") + 1
+	click := sgrMouse(0, at, row, false) + sgrMouse(0, at, row, true)
+	c.Type(click + click)
+	want = "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte("text"))
+	WaitFor(t, "OSC 52 with the double-clicked word", func() bool { return strings.Contains(c.Output(), want) })
+}
+
+// prefix e opens the pane's history in $EDITOR in the client's terminal;
+// the client takes the terminal back and redraws when it ends.
+func TestTUI_EditScrollback(t *testing.T) {
+	h := NewHome(t)
+	h.Start(t, "edit")
+	dest := filepath.Join(h.Dir, "edited.txt")
+	script := filepath.Join(h.Dir, "editor.sh")
+	if err := os.WriteFile(script, []byte("#!/bin/sh\ncp \"$1\" '"+dest+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h.Env = append(h.Env, "EDITOR="+script, "VISUAL=")
+	c := Attach(t, h, "edit", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	shellReady(t, c, "ready")
+	c.Type("i=1; while [ $i -le 60 ]; do echo line-$i; i=$((i+1)); done\r")
+	c.WaitText(t, "line-60")
+	c.Type(tuiPrefix + "e")
+	var got []byte
+	WaitFor(t, "the editor to get the scrollback", func() bool {
+		got, _ = os.ReadFile(dest)
+		return strings.Contains(string(got), "line-60")
+	})
+	if !strings.Contains(string(got), "line-1\n") {
+		t.Errorf("the file lacks the history beyond the screen:\n%s", got)
+	}
+	// The client is back: it draws and takes keys.
+	shellReady(t, c, "back")
+}

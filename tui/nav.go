@@ -1,0 +1,261 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Navigation without the mouse: the workspace picker (prefix w), navigate
+// mode (prefix g), previous/next workspace, and the jump to the pane that
+// last asked for attention (prefix o). Closing asks first when a program
+// other than the shell runs in what would close (confirm_close).
+
+// pickerState is the workspace picker's selection.
+type pickerState struct{ sel int }
+
+func (m *model) openPicker() {
+	m.mode = modePicker
+	m.picker = pickerState{}
+	for i, w := range m.snap.Workspaces {
+		if w.Focused {
+			m.picker.sel = i
+		}
+	}
+}
+
+func (m *model) pickerKey(k tea.KeyMsg) tea.Cmd {
+	n := len(m.snap.Workspaces)
+	switch s := k.String(); s {
+	case "esc", "q", "ctrl+c":
+		m.mode = modeTerminal
+	case "j", "down", "ctrl+n", "tab":
+		if n > 0 {
+			m.picker.sel = (m.picker.sel + 1) % n
+		}
+	case "k", "up", "ctrl+p", "shift+tab":
+		if n > 0 {
+			m.picker.sel = (m.picker.sel + n - 1) % n
+		}
+	case "enter", " ":
+		m.mode = modeTerminal
+		if m.picker.sel < n {
+			m.focusWorkspace(m.snap.Workspaces[m.picker.sel].WorkspaceID)
+		}
+	default:
+		if i, err := strconv.Atoi(s); err == nil && i >= 1 && i <= n {
+			m.mode = modeTerminal
+			m.focusWorkspace(m.snap.Workspaces[i-1].WorkspaceID)
+		}
+	}
+	return nil
+}
+
+func (m *model) focusWorkspace(id string) {
+	m.wantWorkspace = id
+	m.call("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: id})
+}
+
+// stepWorkspace focuses the workspace step places after the focused one.
+func (m *model) stepWorkspace(step int) {
+	ws := m.snap.Workspaces
+	if len(ws) < 2 {
+		return
+	}
+	// Count from the workspace last asked for when the snapshot does not
+	// show it yet: two quick presses move two places.
+	cur := 0
+	for i, w := range ws {
+		if w.Focused && m.wantWorkspace == "" || w.WorkspaceID == m.wantWorkspace {
+			cur = i
+		}
+	}
+	m.focusWorkspace(ws[(cur+step+len(ws))%len(ws)].WorkspaceID)
+}
+
+// stepTab focuses the tab step places after the focused one.
+func (m *model) stepTab(step int) {
+	tabs := m.focusedTabs()
+	if len(tabs) < 2 {
+		return
+	}
+	cur := 0
+	for i, t := range tabs {
+		if t.Focused {
+			cur = i
+		}
+	}
+	m.call("tab.focus", protocol.TabTarget{TabID: tabs[(cur+step+len(tabs))%len(tabs)].TabID})
+}
+
+// navigateKey handles navigate mode: workspaces with up/down, panes with
+// h/j/k/l (arrows left/right too), tabs with tab/shift+tab, a workspace by
+// number; enter or esc go back to the terminal.
+func (m *model) navigateKey(k tea.KeyMsg) tea.Cmd {
+	switch s := k.String(); s {
+	case "esc", "enter", "q", "ctrl+c":
+		m.mode = modeTerminal
+	case "up":
+		m.stepWorkspace(-1)
+	case "down":
+		m.stepWorkspace(1)
+	case "h", "left", "j", "k", "l", "right":
+		d := map[string]string{"h": "left", "left": "left", "j": "down", "k": "up", "l": "right", "right": "right"}[s]
+		m.call("pane.focus_direction", protocol.PaneDirectionParams{Direction: d})
+	case "tab":
+		m.stepTab(1)
+	case "shift+tab":
+		m.stepTab(-1)
+	default:
+		if i, err := strconv.Atoi(s); err == nil && i >= 1 && i <= len(m.snap.Workspaces) {
+			m.focusWorkspace(m.snap.Workspaces[i-1].WorkspaceID)
+		}
+	}
+	return nil
+}
+
+// openAttention focuses the pane whose agent last became blocked or done
+// while it was not focused; failing that, any blocked, then any done one.
+func (m *model) openAttention() tea.Cmd {
+	target := ""
+	if m.attention != "" {
+		if p, ok := m.paneInfo(m.attention); ok && (p.AgentStatus == protocol.StatusBlocked || p.AgentStatus == protocol.StatusDone) {
+			target = p.PaneID
+		}
+	}
+	for _, want := range []protocol.AgentStatus{protocol.StatusBlocked, protocol.StatusDone} {
+		for _, p := range m.snap.Panes {
+			if target == "" && p.AgentStatus == want && !p.Focused {
+				target = p.PaneID
+			}
+		}
+	}
+	if target == "" {
+		return m.showToast("no agent needs attention")
+	}
+	m.attention = ""
+	m.call("pane.focus", protocol.PaneTarget{PaneID: target})
+	return nil
+}
+
+// --- confirm_close ---------------------------------------------------------
+
+// closeReq is a close waiting for the answer to "are you sure".
+type closeReq struct {
+	what, method string
+	params       any
+	busy         []string // programs that would be ended
+}
+
+// closeCheckedMsg carries what runs in the panes a close would end.
+type closeCheckedMsg struct{ req closeReq }
+
+// askClose closes at once when confirm_close is off; otherwise it asks the
+// server what runs in the panes that would close and asks the person when
+// something other than their shell does.
+func (m *model) askClose(req closeReq, panes []string) tea.Cmd {
+	if !m.confirmClose || len(panes) == 0 {
+		m.call(req.method, req.params)
+		return nil
+	}
+	conn := m.link.req
+	return func() tea.Msg {
+		for _, id := range panes {
+			var res protocol.PaneProcessInfoResult
+			if conn.call("pane.process_info", protocol.PaneProcessInfoParams{PaneID: &id}, &res) != nil {
+				continue
+			}
+			req.busy = append(req.busy, busyPrograms(res.ProcessInfo)...)
+		}
+		return closeCheckedMsg{req: req}
+	}
+}
+
+// busyPrograms names the foreground programs of a pane that are not its
+// shell: none while the shell itself waits for a command.
+func busyPrograms(pi protocol.PaneProcessInfo) []string {
+	if pi.ShellPID == nil || pi.ForegroundProcessGroupID == nil || *pi.ForegroundProcessGroupID == *pi.ShellPID {
+		return nil
+	}
+	var out []string
+	for _, p := range pi.ForegroundProcesses {
+		if p.PID != *pi.ShellPID && p.Name != "" {
+			out = append(out, protocol.Printable(p.Name))
+		}
+	}
+	if len(out) == 0 {
+		out = append(out, "a program")
+	}
+	return out
+}
+
+func (m *model) closeChecked(msg closeCheckedMsg) {
+	if len(msg.req.busy) == 0 {
+		m.call(msg.req.method, msg.req.params)
+		return
+	}
+	m.confirm = msg.req
+	m.mode = modeConfirm
+}
+
+func (m *model) confirmKey(k tea.KeyMsg) tea.Cmd {
+	switch k.String() {
+	case "y", "Y", "enter":
+		m.mode = modeTerminal
+		m.call(m.confirm.method, m.confirm.params)
+	case "n", "N", "esc", "q", "ctrl+c":
+		m.mode = modeTerminal
+	}
+	return nil
+}
+
+// confirmText is the question in the tab bar.
+func (m *model) confirmText() string {
+	progs := m.confirm.busy
+	if len(progs) > 3 {
+		progs = append(progs[:3:3], "…")
+	}
+	return " close " + m.confirm.what + " running " + strings.Join(progs, ", ") + "? y/n "
+}
+
+// panesOf lists the panes in a tab or workspace.
+func (m *model) panesOf(tabID, workspaceID string) []string {
+	var out []string
+	for _, p := range m.snap.Panes {
+		if (tabID != "" && p.TabID == tabID) || (workspaceID != "" && p.WorkspaceID == workspaceID) {
+			out = append(out, p.PaneID)
+		}
+	}
+	return out
+}
+
+// drawPicker draws the workspace picker over the panes.
+func (m *model) drawPicker(c *canvas) {
+	lines := []string{}
+	w := 24
+	for _, ws := range m.snap.Workspaces {
+		icon, _ := statusIcon(ws.AgentStatus)
+		l := strconv.Itoa(ws.Number) + " " + icon + " " + ws.Label
+		lines = append(lines, l)
+		w = max(w, textWidth(l)+4)
+	}
+	w = min(w, m.width)
+	h := min(len(lines)+2, m.height)
+	x, y := max((m.width-w)/2, 0), max((m.height-h)/2, 0)
+	c.fill(x, y, w, h, " ", cellStyle{})
+	m.drawBoxPlain(c, x, y, w, h, " workspaces ")
+	for i, l := range lines {
+		if i >= h-2 {
+			break
+		}
+		st := cellStyle{}
+		if i == m.picker.sel {
+			st = styleSelected
+			c.fill(x+1, y+1+i, w-2, 1, " ", st)
+		}
+		c.text(x+2, y+1+i, l, w-4, st)
+	}
+}

@@ -1,0 +1,94 @@
+package tui
+
+import (
+	"io"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/term"
+)
+
+// Modes the client turns on in the outer terminal, and off again when it
+// leaves: the alternate screen, a hidden cursor until a frame places it,
+// mouse button and drag reports in SGR form, and bracketed paste.
+const (
+	enterModes = "\x1b[?1049h\x1b[?25l\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[H\x1b[2J"
+	leaveModes = "\x1b[0m\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[0 q\x1b[?25h\x1b[?1049l"
+)
+
+// outerTerm is the person's terminal while the client runs.
+type outerTerm struct {
+	in, out  any
+	inState  *term.State
+	outState *term.State
+	stop     chan struct{}
+}
+
+// openOuter puts the terminal in raw mode and the client's modes, and
+// starts telling send its size when it changes. Input or output that is
+// not a terminal is left alone.
+func openOuter(in io.Reader, out io.Writer, send func(tea.Msg)) (*outerTerm, error) {
+	o := &outerTerm{in: in, out: out, stop: make(chan struct{})}
+	if f, ok := in.(term.File); ok && term.IsTerminal(f.Fd()) {
+		st, err := term.MakeRaw(f.Fd())
+		if err != nil {
+			return nil, err
+		}
+		o.inState = st
+	}
+	if f, ok := out.(term.File); ok && term.IsTerminal(f.Fd()) {
+		o.outState = enableVT(f.Fd())
+	}
+	if _, err := io.WriteString(out, enterModes); err != nil {
+		o.close()
+		return nil, err
+	}
+	watchSize(out, send, o.stop)
+	return o, nil
+}
+
+// size is the terminal's size, or 80×24 when it has none.
+func outerSize(out io.Writer) (cols, rows int) {
+	if f, ok := out.(term.File); ok {
+		if w, h, err := term.GetSize(f.Fd()); err == nil && w > 0 && h > 0 {
+			return w, h
+		}
+	}
+	return 80, 24
+}
+
+// close turns the client's modes off and restores the terminal.
+func (o *outerTerm) close() {
+	close(o.stop)
+	if w, ok := o.out.(io.Writer); ok {
+		_, _ = io.WriteString(w, leaveModes)
+	}
+	if f, ok := o.out.(term.File); ok && o.outState != nil {
+		_ = term.Restore(f.Fd(), o.outState)
+	}
+	if f, ok := o.in.(term.File); ok && o.inState != nil {
+		_ = term.Restore(f.Fd(), o.inState)
+	}
+}
+
+// suspend hands the terminal to another program (an editor): the client's
+// modes off, input cooked again.
+func (o *outerTerm) suspend() {
+	if w, ok := o.out.(io.Writer); ok {
+		_, _ = io.WriteString(w, leaveModes)
+	}
+	if f, ok := o.in.(term.File); ok && o.inState != nil {
+		_ = term.Restore(f.Fd(), o.inState)
+	}
+}
+
+// resume takes the terminal back after suspend.
+func (o *outerTerm) resume() {
+	if f, ok := o.in.(term.File); ok && o.inState != nil {
+		if st, err := term.MakeRaw(f.Fd()); err == nil {
+			o.inState = st
+		}
+	}
+	if w, ok := o.out.(io.Writer); ok {
+		_, _ = io.WriteString(w, enterModes)
+	}
+}
