@@ -1,6 +1,7 @@
 package tests
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -157,4 +158,21 @@ func TestTUI_ConfirmCloseOff(t *testing.T) {
 	c.Settle(t, 300*time.Millisecond)
 	c.Type(tuiPrefix + "x")
 	WaitFor(t, "the pane to close without a question", func() bool { return len(sessionSnapshot(t, s).Panes) == 1 })
+}
+
+// prefix+G makes a worktree of the focused workspace's repository; the
+// sidebar shows it under its repository's workspace.
+func TestTUI_NewWorktreeKey(t *testing.T) {
+	h := NewHome(t)
+	repo := filepath.Join(h.Dir, "repo")
+	gitRepo(t, repo)
+	s := h.Start(t, "wtui")
+	c := Attach(t, h, "wtui", repo)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	c.Type(tuiPrefix + "G")
+	WaitFor(t, "a worktree workspace", func() bool {
+		list := OK[protocol.WorkspaceList](t, s.Call("workspace.list", nil), "workspace_list").Workspaces
+		return len(list) == 2 && list[1].Worktree != nil && list[1].Worktree.IsLinkedWorktree && list[1].Focused
+	})
+	c.WaitText(t, "↳ 2 ")
 }

@@ -14,19 +14,6 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// gitRepo makes a repository with one commit at dir.
-func gitRepo(t *testing.T, dir string) {
-	t.Helper()
-	for _, args := range [][]string{
-		{"init", "-q", "-b", "main", dir},
-		{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "--allow-empty", "-m", "first"},
-	} {
-		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-}
-
 // eventKinds reads events from a subscription until one of kind until
 // arrives, returning the kinds seen (with their workspace ids).
 func eventKinds(t *testing.T, c *protocol.Client, until string) []string {

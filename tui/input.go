@@ -189,6 +189,12 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 			id := *m.snap.FocusedTabID
 			return m.askClose(closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}, m.panesOf(id, ""))
 		}
+	case actNewWorktree:
+		// A new branch and checkout of the focused workspace's repository,
+		// opened as a workspace in its group.
+		if m.snap.FocusedWorkspaceID != nil {
+			m.call("worktree.create", protocol.WorktreeCreateParams{WorktreeSource: protocol.WorktreeSource{WorkspaceID: m.snap.FocusedWorkspaceID}, Focus: true})
+		}
 	case actNewWorkspace:
 		p := protocol.WorkspaceCreateParams{Focus: true}
 		if info, ok := m.paneInfo(pane); ok {

@@ -51,6 +51,7 @@ const (
 	actNextWorkspace   action = "next_workspace"
 	actCopyMode        action = "copy_mode"
 	actEditScrollback  action = "edit_scrollback"
+	actNewWorktree     action = "new_worktree"
 )
 
 // binding is a resolved prefix binding.
@@ -77,6 +78,7 @@ var defaultBindings = map[action][]string{
 	actSplitVertical: {"v"}, actSplitHorizontal: {"minus"}, actClosePane: {"x"}, actZoom: {"z"},
 	actResizeMode: {"r"}, actToggleSidebar: {"b"},
 	actPicker: {"w"}, actGoto: {"g"}, actAttention: {"o"}, actCopyMode: {"["}, actEditScrollback: {"e"},
+	actNewWorktree: {"shift+g"},
 	// Herdr leaves these unset; tmux's keys for the previous and next
 	// session.
 	actPrevWorkspace: {"("}, actNextWorkspace: {")"},

@@ -73,7 +73,11 @@ func (m *model) sidebarItems() []sideItem {
 	items := []sideItem{{y: 0, kind: "header", text: "spaces"}}
 	y := 1
 	for _, w := range m.snap.Workspaces {
-		items = append(items, sideItem{y: y, kind: "workspace", id: w.WorkspaceID, text: strconv.Itoa(w.Number) + " " + w.Label, status: w.AgentStatus, on: w.Focused})
+		text := strconv.Itoa(w.Number) + " " + w.Label
+		if wt := w.Worktree; wt != nil && wt.IsLinkedWorktree {
+			text = "  ↳ " + text // a worktree, under its repository's workspace
+		}
+		items = append(items, sideItem{y: y, kind: "workspace", id: w.WorkspaceID, text: text, status: w.AgentStatus, on: w.Focused})
 		y++
 	}
 	y++
