@@ -101,6 +101,28 @@ func TestE2E_Worktrees(t *testing.T) {
 	if len(list.Worktrees) != 3 || open[repo] != "w1" || open[wantPath] != "w3" || list.Source.RepoRoot != repo || *list.Source.SourceWorkspaceID != "w3" {
 		t.Fatalf("list %+v", list)
 	}
+	// A fake agent in each worktree workspace, one of them working.
+	bin := filepath.Join(h.Dir, "bin")
+	if err := os.MkdirAll(bin, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(fakeClaudeCLI), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"w3:p1", "w4:p1"} {
+		s.WaitPrompt(t, p)
+		s.Run(t, p, "PATH="+bin+":$PATH claude")
+	}
+	s.WaitLine(t, "w3:p1", "claude ready")
+	s.Run(t, "w3:p1", "w")
+	WaitFor(t, "an agent in each worktree, one working", func() bool {
+		byWS := map[string]protocol.AgentStatus{}
+		for _, a := range OK[protocol.AgentList](t, s.Call("agent.list", nil), "agent_list").Agents {
+			byWS[a.WorkspaceID] = a.AgentStatus
+		}
+		return len(byWS) == 2 && byWS["w3"] == protocol.StatusWorking && byWS["w4"] != ""
+	})
+
 	// Opening an open one says so.
 	again := OK[protocol.WorktreeOpened](t, s.Call("worktree.open", map[string]any{"workspace_id": "w1", "branch": "feature/Big_Idea"}), "worktree_opened")
 	if !again.AlreadyOpen || again.Workspace.WorkspaceID != "w3" {
@@ -109,9 +131,17 @@ func TestE2E_Worktrees(t *testing.T) {
 	eventKinds(t, sub, "worktree_opened")
 
 	// A dirty checkout is kept unless forced; the branch always stays.
-	s.WaitPrompt(t, "w3:p1")
-	s.Run(t, "w3:p1", "echo change > dirty.txt && echo written-ok")
-	s.WaitLine(t, "w3:p1", "written-ok")
+	s.Run(t, "w3:p1", "q") // the agent quits; its shell takes the next command
+	WaitFor(t, "the agent to leave w3", func() bool {
+		for _, a := range OK[protocol.AgentList](t, s.Call("agent.list", nil), "agent_list").Agents {
+			if a.WorkspaceID == "w3" {
+				return false
+			}
+		}
+		return true
+	})
+	s.Run(t, "w3:p1", "echo change > dirty.txt && echo written-$((40+2))")
+	WaitFor(t, "the checkout made dirty", func() bool { return strings.Contains(s.Read(t, "w3:p1", "recent", 20).Text, "written-42") })
 	Fail(t, s.Call("worktree.remove", map[string]any{"workspace_id": "w3"}), "dirty_worktree_requires_force")
 	if _, err := os.Stat(wantPath); err != nil {
 		t.Fatalf("a refused remove touched the checkout: %v", err)
