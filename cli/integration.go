@@ -2,8 +2,10 @@ package cli
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,25 +23,43 @@ agents its state) to herdr, so detection does not rely on the screen alone.
 
 Targets: ` + strings.Join(targetNames(), ", ") + `.`,
 	})
-	verb := func(name, method string, params func(target string) any) *cobra.Command {
+	verb := func(name, method string, params func(target string) any, local func(string, func(string) string) ([]string, error)) *cobra.Command {
 		return &cobra.Command{
 			Use:   name + " <target>",
 			Short: summary(method),
-			Long: summary(method) + ` through the running server, and print what was done,
-one line each. Targets: ` + strings.Join(targetNames(), ", ") + `.`,
+			Long: summary(method) + ` (through the running server, else here), and print
+what was done, one line each. Targets: ` + strings.Join(targetNames(), ", ") + `.`,
 			Args: exactArgs("<target>"),
 			RunE: func(cmd *cobra.Command, args []string) error {
 				t, ok := integrations.Lookup(args[0])
 				if !ok {
 					return fmt.Errorf("unknown integration target %q (expected one of %s)", args[0], strings.Join(targetNames(), ", "))
 				}
-				return exit(a.request("cli:integration:"+name, method, params(t.Wire), a.printMessages))
+				if sock, err := a.socket(); err == nil {
+					if c, err := protocol.Dial(sock, 250*time.Millisecond); err == nil {
+						c.Close()
+						return exit(a.request("cli:integration:"+name, method, params(t.Wire), a.printMessages))
+					}
+				}
+				// No server: the files are written here, as Herdr does.
+				msgs, err := local(t.Wire, a.env)
+				if err != nil {
+					if pe := (*protocol.Error)(nil); !errors.As(err, &pe) {
+						err = protocol.Errorf("integration_"+name+"_failed", "%v", err)
+					}
+					fmt.Fprintf(a.stderr, "%s\n", protocol.EncodeError("cli:integration:"+name, err))
+					return exitCode(1)
+				}
+				for _, m := range msgs {
+					fmt.Fprintln(a.stdout, m)
+				}
+				return nil
 			},
 		}
 	}
 	cmd.AddCommand(
-		verb("install", "integration.install", func(t string) any { return protocol.IntegrationInstallParams{Target: t} }),
-		verb("uninstall", "integration.uninstall", func(t string) any { return protocol.IntegrationUninstallParams{Target: t} }),
+		verb("install", "integration.install", func(t string) any { return protocol.IntegrationInstallParams{Target: t} }, integrations.Install),
+		verb("uninstall", "integration.uninstall", func(t string) any { return protocol.IntegrationUninstallParams{Target: t} }, integrations.Uninstall),
 		a.integrationStatusCmd(),
 	)
 	return cmd

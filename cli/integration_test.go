@@ -56,3 +56,27 @@ func TestIntegration_Status(t *testing.T) {
 		t.Errorf("install without target: %d %q", code, errOut)
 	}
 }
+
+// With no server running, install and uninstall write the files here.
+func TestIntegration_InstallWithoutServer(t *testing.T) {
+	home := t.TempDir()
+	env := map[string]string{"HOME": home, "XDG_CONFIG_HOME": filepath.Join(home, "c"), "XDG_STATE_HOME": filepath.Join(home, "s")}
+	if r := run(t, env, "integration", "install", "claude"); r.code != 1 || !strings.Contains(r.stderr, `"integration_install_failed"`) {
+		t.Fatalf("without ~/.claude: exit %d %s", r.code, r.stderr)
+	}
+	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if r := run(t, env, "integration", "install", "claude"); r.code != 0 || !strings.Contains(r.stdout, "installed claude integration") {
+		t.Fatalf("install: exit %d %q %s", r.code, r.stdout, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".claude", "hooks", "herdr-agent-state.sh")); err != nil {
+		t.Fatal(err)
+	}
+	if r := run(t, env, "integration", "uninstall", "claude"); r.code != 0 {
+		t.Fatalf("uninstall: exit %d %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(filepath.Join(home, ".claude", "hooks", "herdr-agent-state.sh")); !os.IsNotExist(err) {
+		t.Fatalf("the hook is still there: %v", err)
+	}
+}
