@@ -50,11 +50,11 @@ func (s *Session) paneFocused(p *paneRec) bool { return s.m.PaneFocused(p.Pane) 
 
 // tabPanes returns a tab's panes in layout order.
 func (s *Session) tabPanes(t *tab) []*paneRec {
-	leaves := t.Root.Leaves()
-	out := make([]*paneRec, 0, len(leaves))
-	for _, id := range leaves {
-		if p := s.terms[id]; p != nil { // nil only while a tab is being built
-			out = append(out, p)
+	panes := s.m.TabPanes(t)
+	out := make([]*paneRec, 0, len(panes))
+	for _, p := range panes {
+		if r := s.terms[p.TermID]; r != nil { // nil only while a restore starts panes
+			out = append(out, r)
 		}
 	}
 	return out
