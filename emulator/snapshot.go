@@ -57,6 +57,11 @@ const (
 type Style struct {
 	Fg, Bg Color
 	Attrs  Attr
+	// Underline is the underline style (1 single, 2 double, 3 curly, 4
+	// dotted, 5 dashed; 0 none, AttrUnderline set when not 0) and
+	// UnderlineColor its colour (SGR 58), the default when 0.
+	Underline      uint8
+	UnderlineColor Color
 }
 
 // Run is a stretch of one row whose cells share a style.
@@ -113,6 +118,7 @@ func publicStyle(st *styleTable, id uint16) Style {
 	}
 	if s.under != underNone {
 		out.Attrs |= AttrUnderline
+		out.Underline, out.UnderlineColor = s.under, Color(s.ul)
 	}
 	return out
 }

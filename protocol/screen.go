@@ -116,6 +116,10 @@ type ScreenStyle struct {
 	Fg    string `json:"fg,omitempty"`
 	Bg    string `json:"bg,omitempty"`
 	Attrs int    `json:"a,omitempty"`
+	// Under is the underline style (1 single, 2 double, 3 curly, 4 dotted,
+	// 5 dashed; 0 none) and UnderColor its colour (SGR 58), when set.
+	Under      int    `json:"u,omitempty"`
+	UnderColor string `json:"uc,omitempty"`
 }
 
 // ScreenRun is a stretch of a row in one style, starting at column X and
@@ -138,6 +142,9 @@ type ScreenCursor struct {
 	X       int  `json:"x"`
 	Y       int  `json:"y"`
 	Visible bool `json:"visible"`
+	// Shape is the DECSCUSR shape the program asked for (0 default, 1–2
+	// block, 3–4 underline, 5–6 bar; odd numbers blink).
+	Shape int `json:"shape,omitempty"`
 }
 
 // ScreenModes are the terminal modes a client needs to encode input.
@@ -161,8 +168,10 @@ type ScreenFrame struct {
 	Modes      ScreenModes  `json:"modes"`
 	// ViewOffset is how many lines the pane's view is scrolled back into
 	// its history (screen.scroll); the rows are then those of the view.
-	ViewOffset int          `json:"view_offset,omitempty"`
-	Lines      []ScreenLine `json:"lines"`
+	ViewOffset int `json:"view_offset,omitempty"`
+	// Bell counts the bells the pane rang since the connection's last frame.
+	Bell  int          `json:"bell,omitempty"`
+	Lines []ScreenLine `json:"lines"`
 }
 
 // ExtensionMethods names the methods this server adds to the Herdr surface.

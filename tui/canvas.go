@@ -13,6 +13,8 @@ import (
 type cellStyle struct {
 	fg, bg color
 	attrs  int
+	under  uint8 // underline style (SGR 4:N), 0 for plain or none
+	ul     color // underline colour (SGR 58)
 }
 
 // color is a colour: 0 is the terminal's default, colorPalette|i a palette
@@ -185,13 +187,18 @@ func sgr(st cellStyle) string {
 		code string
 	}{{1, "1"}, {2, "2"}, {4, "3"}, {8, "4"}, {16, "5"}, {32, "7"}, {64, "8"}, {128, "9"}}
 	for _, a := range codes {
-		if st.attrs&a.bit != 0 {
+		if st.attrs&a.bit != 0 && !(a.bit == 8 && st.under > 1) {
 			b = append(b, ';')
 			b = append(b, a.code...)
 		}
 	}
+	if st.under > 1 { // double, curly, dotted, dashed
+		b = append(b, ";4:"...)
+		b = strconv.AppendUint(b, uint64(st.under), 10)
+	}
 	b = appendColor(b, st.fg, "38")
 	b = appendColor(b, st.bg, "48")
+	b = appendColor(b, st.ul, "58")
 	return string(append(b, 'm'))
 }
 

@@ -298,6 +298,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.screens[msg.f.PaneID] = s
 		}
 		s.apply(msg.f)
+		if msg.f.Bell > 0 {
+			m.toHost = append(m.toHost, '\a') // the pane rang: so does the outer terminal
+		}
 	case lostMsg:
 		m.lost = true
 		return tea.Quit

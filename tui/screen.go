@@ -69,5 +69,5 @@ func styleOf(s *protocol.ScreenStyle) cellStyle {
 	if s == nil {
 		return cellStyle{}
 	}
-	return cellStyle{fg: parseColor(s.Fg), bg: parseColor(s.Bg), attrs: s.Attrs}
+	return cellStyle{fg: parseColor(s.Fg), bg: parseColor(s.Bg), attrs: s.Attrs, under: uint8(s.Under), ul: parseColor(s.UnderColor)}
 }

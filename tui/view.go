@@ -209,7 +209,7 @@ func (m *model) hostCursor() hostCursor {
 		if s.cursor.X >= r.Width-2 || s.cursor.Y >= r.Height-2 || x >= m.width || y >= m.height {
 			return hostCursor{}
 		}
-		return hostCursor{x: x, y: y, visible: true}
+		return hostCursor{x: x, y: y, visible: true, shape: cur.Shape}
 	}
 	return hostCursor{}
 }

@@ -44,7 +44,8 @@ type screenSub struct {
 	cols      int
 	cursor    protocol.ScreenCursor
 	modes     protocol.ScreenModes
-	offset    int // view offset of the last frame (view.go)
+	offset    int    // view offset of the last frame (view.go)
+	bells     uint64 // the pane's bell count as of the last frame
 	seq       uint64
 	inflight  bool // a frame is being written
 	stale     bool // the screen changed since the last frame
@@ -96,7 +97,7 @@ func (p *Pane) screenWatch(ctx actor.Context, m *ScreenWatch) {
 		return
 	}
 	if s == nil {
-		s = &screenSub{pid: m.Sub}
+		s = &screenSub{pid: m.Sub, bells: p.term.Bells()} // bells from now on
 		p.screen.subs = append(p.screen.subs, s)
 		ctx.Watch(m.Sub)
 	}
@@ -183,7 +184,8 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 	cols, _ := p.term.Size()
 	cur := p.term.CursorState()
 	modes := p.term.Modes()
-	cursor := protocol.ScreenCursor{X: cur.Col, Y: cur.Row, Visible: cur.Visible}
+	cursor := protocol.ScreenCursor{X: cur.Col, Y: cur.Row, Visible: cur.Visible, Shape: int(cur.Shape)}
+	bells := p.term.Bells()
 	offset := p.term.ViewOffset()
 	wireModes := protocol.ScreenModes{
 		AppCursor:      modes.AppCursor,
@@ -207,7 +209,8 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 				frame.Lines = append(frame.Lines, wireLine(y, row(y)))
 			}
 		}
-		if !full && len(frame.Lines) == 0 && cursor == s.cursor && wireModes == s.modes && offset == s.offset {
+		frame.Bell = int(bells - s.bells)
+		if !full && len(frame.Lines) == 0 && cursor == s.cursor && wireModes == s.modes && offset == s.offset && frame.Bell == 0 {
 			continue // nothing this subscriber can see changed
 		}
 		s.seq++
@@ -217,7 +220,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 			continue
 		}
 		s.sent, s.byVersion = append(s.sent[:0], st.keys...), byVersion
-		s.cols, s.cursor, s.modes, s.offset = cols, cursor, wireModes, offset
+		s.cols, s.cursor, s.modes, s.offset, s.bells = cols, cursor, wireModes, offset, bells
 		s.inflight = true
 		ctx.Send(s.pid, &api.Frames{Lines: [][]byte{line}, From: ctx.Self()})
 	}
@@ -237,7 +240,8 @@ func hashRow(r *emulator.RowSnapshot) uint64 {
 	for _, run := range r.Runs {
 		mix(uint64(run.Col)<<32 | uint64(run.Width))
 		mix(uint64(run.Style.Fg)<<32 | uint64(run.Style.Bg))
-		mix(uint64(run.Style.Attrs))
+		mix(uint64(run.Style.Attrs) | uint64(run.Style.Underline)<<32)
+		mix(uint64(run.Style.UnderlineColor))
 		for i := 0; i < len(run.Text); i++ {
 			h ^= uint64(run.Text[i])
 			h *= prime
@@ -261,7 +265,7 @@ func wireStyle(s emulator.Style) *protocol.ScreenStyle {
 	if s == (emulator.Style{}) {
 		return nil
 	}
-	return &protocol.ScreenStyle{Fg: wireColor(s.Fg), Bg: wireColor(s.Bg), Attrs: int(s.Attrs)}
+	return &protocol.ScreenStyle{Fg: wireColor(s.Fg), Bg: wireColor(s.Bg), Attrs: int(s.Attrs), Under: int(s.Underline), UnderColor: wireColor(s.UnderlineColor)}
 }
 
 func wireColor(c emulator.Color) string {

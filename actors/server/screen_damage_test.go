@@ -59,3 +59,38 @@ func TestScreenFrames_CarryOnlyChangedRows(t *testing.T) {
 		return
 	}
 }
+
+// A bell travels in the next frame, with the cursor shape asked for.
+func TestScreenFrames_BellAndCursorShape(t *testing.T) {
+	sock := startServer(t)
+	c := dial(t, sock)
+	if err := c.Call("workspace.create", map[string]any{}, nil); err != nil {
+		t.Fatal(err)
+	}
+	script := `sleep 0.5; printf 'x\a\033[6 q'; sleep 30`
+	if err := c.Call("layout.apply", map[string]any{"focus": true, "root": map[string]any{"type": "pane", "command": []string{"sh", "-c", script}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	w := dial(t, sock)
+	if err := w.Call("screen.subscribe", map[string]any{"pane_ids": []string{"w1:p2"}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	_ = w.Conn().SetReadDeadline(time.Now().Add(10 * time.Second))
+	for {
+		raw, err := w.ReadLine()
+		if err != nil {
+			t.Fatalf("no frame with the bell: %v", err)
+		}
+		var ev struct {
+			Event string               `json:"event"`
+			Data  protocol.ScreenFrame `json:"data"`
+		}
+		if json.Unmarshal(raw, &ev) != nil || ev.Event != protocol.ScreenFrameEvent || ev.Data.Bell == 0 {
+			continue
+		}
+		if ev.Data.Bell != 1 || ev.Data.Cursor.Shape != 6 {
+			t.Fatalf("frame bell=%d shape=%d, want 1 and 6", ev.Data.Bell, ev.Data.Cursor.Shape)
+		}
+		return
+	}
+}
