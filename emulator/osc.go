@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"encoding/base64"
 	"strconv"
 	"strings"
 )
@@ -43,8 +44,36 @@ func (t *Terminal) osc(params [][]byte) {
 		if len(params) >= 2 {
 			t.oscPromptMark(params[1:])
 		}
+	case 52:
+		t.oscClipboard(params[1:])
 	}
 }
+
+// maxClipboard bounds an OSC 52 payload (base64) a program may set.
+const maxClipboard = 1 << 20
+
+// oscClipboard keeps a program's OSC 52 clipboard set (the base64 text);
+// queries ("?") are not answered: a program must not read the person's
+// clipboard through the terminal.
+func (t *Terminal) oscClipboard(args [][]byte) {
+	if len(args) < 2 {
+		return
+	}
+	data := string(args[1])
+	if data == "?" || len(data) > maxClipboard {
+		return
+	}
+	if _, err := base64.StdEncoding.DecodeString(data); err != nil {
+		return
+	}
+	t.clipboard = data
+	t.clipboardSeq++
+}
+
+// Clipboard returns the last clipboard text a program set with OSC 52
+// (base64) and how many sets there have been, so a caller can tell a new
+// one from the one it has seen.
+func (t *Terminal) Clipboard() (seq uint64, base64Text string) { return t.clipboardSeq, t.clipboard }
 
 // joinOSC rebuilds the argument of an OSC: the parser splits on ';', but a
 // title may legitimately contain semicolons.

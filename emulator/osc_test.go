@@ -129,3 +129,24 @@ func TestCursorShape(t *testing.T) {
 	}
 	checkScreen(t, term, nil)
 }
+
+// OSC 52 sets are kept for the client to pass on; queries and bad data are
+// ignored.
+func TestOSC_Clipboard(t *testing.T) {
+	term := New(20, 5, Options{})
+	if seq, _ := term.Clipboard(); seq != 0 {
+		t.Fatal("a fresh terminal has a clipboard")
+	}
+	term.Write([]byte("\x1b]52;c;aGVsbG8=\x07"))
+	if seq, data := term.Clipboard(); seq != 1 || data != "aGVsbG8=" {
+		t.Fatalf("after a set: %d %q", seq, data)
+	}
+	term.Write([]byte("\x1b]52;c;?\x07\x1b]52;c;%%%\x07"))
+	if seq, data := term.Clipboard(); seq != 1 || data != "aGVsbG8=" {
+		t.Fatalf("a query or bad data changed it: %d %q", seq, data)
+	}
+	term.Write([]byte("\x1b]52;c;aGVsbG8=\x1b\\"))
+	if seq, _ := term.Clipboard(); seq != 2 {
+		t.Fatalf("the same text set again is a new set: %d", seq)
+	}
+}

@@ -100,6 +100,9 @@ type Terminal struct {
 
 	ver uint64 // last content version given to a line (damage)
 
+	clipboard    string // the last OSC 52 set, base64
+	clipboardSeq uint64
+
 	cols, rows int
 	primary    *screen
 	alt        *screen // nil unless the alternate screen is active

@@ -170,8 +170,11 @@ type ScreenFrame struct {
 	// its history (screen.scroll); the rows are then those of the view.
 	ViewOffset int `json:"view_offset,omitempty"`
 	// Bell counts the bells the pane rang since the connection's last frame.
-	Bell  int          `json:"bell,omitempty"`
-	Lines []ScreenLine `json:"lines"`
+	Bell int `json:"bell,omitempty"`
+	// Clipboard is the text (base64) a program in the pane put on the
+	// clipboard with OSC 52 since the connection's last frame.
+	Clipboard string       `json:"clipboard,omitempty"`
+	Lines     []ScreenLine `json:"lines"`
 }
 
 // ExtensionMethods names the methods this server adds to the Herdr surface.

@@ -9,8 +9,9 @@ import (
 )
 
 // A bell in a pane rings the outer terminal; the cursor shape a program
-// asks for, and underline styles and colours, reach it too.
-func TestTUI_BellCursorShapeAndUnderlines(t *testing.T) {
+// asks for, underline styles and colours, and its OSC 52 copies reach it
+// too.
+func TestTUI_BellCursorShapeUnderlinesClipboard(t *testing.T) {
 	h := NewHome(t)
 	h.Start(t, "wire")
 	c := Attach(t, h, "wire", h.Dir)
@@ -28,4 +29,9 @@ func TestTUI_BellCursorShapeAndUnderlines(t *testing.T) {
 		return strings.Contains(out, "4:3") && strings.Contains(out, "58;2;255;0;0") && strings.Contains(out, "wavy")
 	})
 	WaitFor(t, "the underline cursor shape", func() bool { return strings.Contains(c.Output(), "\x1b[4 q") })
+
+	// A program's OSC 52 copy reaches the outer terminal.
+	c.Type(`printf '\033]52;c;Y29waWVk\a'; echo copied-$((40+2))` + "\r")
+	c.WaitText(t, "copied-42")
+	WaitFor(t, "the program's clipboard set", func() bool { return strings.Contains(c.Output(), "\x1b]52;c;Y29waWVk") })
 }

@@ -298,6 +298,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.screens[msg.f.PaneID] = s
 		}
 		s.apply(msg.f)
+		if msg.f.Clipboard != "" {
+			m.toHost = append(m.toHost, "\x1b]52;c;"+msg.f.Clipboard+"\a"...) // a program copied
+		}
 		if msg.f.Bell > 0 {
 			m.toHost = append(m.toHost, '\a') // the pane rang: so does the outer terminal
 		}

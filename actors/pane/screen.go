@@ -46,6 +46,7 @@ type screenSub struct {
 	modes     protocol.ScreenModes
 	offset    int    // view offset of the last frame (view.go)
 	bells     uint64 // the pane's bell count as of the last frame
+	clipSeq   uint64 // the pane's clipboard sets as of the last frame
 	seq       uint64
 	inflight  bool // a frame is being written
 	stale     bool // the screen changed since the last frame
@@ -97,7 +98,8 @@ func (p *Pane) screenWatch(ctx actor.Context, m *ScreenWatch) {
 		return
 	}
 	if s == nil {
-		s = &screenSub{pid: m.Sub, bells: p.term.Bells()} // bells from now on
+		s = &screenSub{pid: m.Sub, bells: p.term.Bells()} // bells and clipboard sets from now on
+		s.clipSeq, _ = p.term.Clipboard()
 		p.screen.subs = append(p.screen.subs, s)
 		ctx.Watch(m.Sub)
 	}
@@ -186,6 +188,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 	modes := p.term.Modes()
 	cursor := protocol.ScreenCursor{X: cur.Col, Y: cur.Row, Visible: cur.Visible, Shape: int(cur.Shape)}
 	bells := p.term.Bells()
+	clipSeq, clip := p.term.Clipboard()
 	offset := p.term.ViewOffset()
 	wireModes := protocol.ScreenModes{
 		AppCursor:      modes.AppCursor,
@@ -210,7 +213,10 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 			}
 		}
 		frame.Bell = int(bells - s.bells)
-		if !full && len(frame.Lines) == 0 && cursor == s.cursor && wireModes == s.modes && offset == s.offset && frame.Bell == 0 {
+		if clipSeq != s.clipSeq {
+			frame.Clipboard = clip
+		}
+		if !full && len(frame.Lines) == 0 && cursor == s.cursor && wireModes == s.modes && offset == s.offset && frame.Bell == 0 && frame.Clipboard == "" {
 			continue // nothing this subscriber can see changed
 		}
 		s.seq++
@@ -220,7 +226,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 			continue
 		}
 		s.sent, s.byVersion = append(s.sent[:0], st.keys...), byVersion
-		s.cols, s.cursor, s.modes, s.offset, s.bells = cols, cursor, wireModes, offset, bells
+		s.cols, s.cursor, s.modes, s.offset, s.bells, s.clipSeq = cols, cursor, wireModes, offset, bells, clipSeq
 		s.inflight = true
 		ctx.Send(s.pid, &api.Frames{Lines: [][]byte{line}, From: ctx.Self()})
 	}
