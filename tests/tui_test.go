@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -46,10 +47,17 @@ type TUI struct {
 // with dir as its working directory.
 func Attach(t testing.TB, h *Home, name, dir string) *TUI {
 	t.Helper()
-	c := &TUI{t: t, exited: make(chan struct{})}
-	c.cmd = exec.Command(herdrBin, "--session", name)
-	c.cmd.Env = append(slices.Clone(h.Env), "TERM=xterm-256color")
-	c.cmd.Dir = dir
+	cmd := exec.Command(herdrBin, "--session", name)
+	cmd.Env = append(slices.Clone(h.Env), "TERM=xterm-256color")
+	cmd.Dir = dir
+	return startTUI(t, cmd)
+}
+
+// startTUI runs cmd on a PTY of the test terminal's size, reading its
+// output into an emulator (tmux runs here too, for side-by-side figures).
+func startTUI(t testing.TB, cmd *exec.Cmd) *TUI {
+	t.Helper()
+	c := &TUI{t: t, exited: make(chan struct{}), cmd: cmd}
 	var err error
 	c.term = emulator.New(tuiCols, tuiRows, emulator.Options{Reply: func(b []byte) { c.pty.Write(b) }})
 	c.pty, err = pty.StartWithSize(c.cmd, &pty.Winsize{Cols: tuiCols, Rows: tuiRows})
@@ -303,12 +311,24 @@ func TestTUI_Figures(t *testing.T) {
 	c.Type("clear\r")
 	c.WaitScreen(t, "a cleared pane", func(s string) bool { return !strings.Contains(s, "bench-42") })
 
-	typed := "QX" // a marker nothing else on screen shows
-	c.Type(typed)
-	c.WaitText(t, typed)
+	// tmux on the same machine, in the same kind of terminal, for the
+	// figures side by side.
+	tmuxSock := filepath.Join(h.Dir, "tmux.sock")
+	tm := exec.Command("tmux", "-S", tmuxSock, "-f", "/dev/null", "new-session", "/bin/sh")
+	tm.Env = append(slices.Clone(h.Env), "TERM=xterm-256color")
+	tm.Dir = h.Dir
+	t.Cleanup(func() { _ = exec.Command("tmux", "-S", tmuxSock, "kill-server").Run() })
+	tmc := startTUI(t, tm)
+	shellReady(t, tmc, "tmux")
+	tmc.Type("clear\r")
+	tmc.WaitScreen(t, "a cleared tmux pane", func(s string) bool { return !strings.Contains(s, "tmux-42") })
+
 	// Keys typed back to back (each as soon as the last echo shows), and
 	// keys at a fast typist's pace: the first meet the 60 frames/s cap.
-	measure := func(n int, gap time.Duration) []time.Duration {
+	latency := func(c *TUI, n int, gap time.Duration) []time.Duration {
+		typed := "QX" // a marker nothing else on screen shows
+		c.Type(typed)
+		c.WaitText(t, typed)
 		var lat []time.Duration
 		for i := 0; i < n; i++ {
 			if gap > 0 {
@@ -335,10 +355,15 @@ func TestTUI_Figures(t *testing.T) {
 		name string
 		gap  time.Duration
 	}{{"back to back", 0}, {"every 80 ms", 80 * time.Millisecond}} {
-		lat := measure(30, run.gap)
-		t.Logf("keystroke → echo, %s, %d keys: p50 %v, p90 %v, max %v", run.name, len(lat), lat[len(lat)/2], lat[len(lat)*9/10], lat[len(lat)-1])
+		for _, side := range []struct {
+			name string
+			c    *TUI
+		}{{"herdr", c}, {"tmux", tmc}} {
+			lat := latency(side.c, 30, run.gap)
+			t.Logf("%s keystroke → echo, %s, %d keys: p50 %v, p90 %v, max %v", side.name, run.name, len(lat), lat[len(lat)/2], lat[len(lat)*9/10], lat[len(lat)-1])
+			side.c.Type("\x15") // ctrl+u: clear the line
+		}
 	}
-	c.Type("\x15") // ctrl+u: clear the line
 
 	c.Settle(t, 500*time.Millisecond)
 	before := c.bytes.Load()

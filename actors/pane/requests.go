@@ -1,6 +1,8 @@
 package pane
 
 import (
+	"time"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
@@ -83,6 +85,7 @@ func (p *Pane) input(b []byte) *api.Reply {
 	}
 	select {
 	case p.toPTY <- b:
+		p.screen.typedAt = time.Now()
 		return api.OK()
 	default:
 		return api.Fail(protocol.Errorf(protocol.CodePaneSendFailed, "the program in the pane is not reading its input (%d writes pending)", cap(p.toPTY)))

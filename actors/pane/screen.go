@@ -21,6 +21,10 @@ import (
 // frameInterval is the shortest time between two frames of a pane.
 const frameInterval = time.Second / protocol.ScreenMaxFPS
 
+// echoWindow is how long after input a pane's output is the echo someone
+// is waiting for, and is framed at once.
+const echoWindow = 50 * time.Millisecond
+
 // ScreenWatch starts (Watch) or stops streaming this pane's screen to the
 // connection Sub, naming the pane PaneID in its frames.
 type ScreenWatch struct {
@@ -59,7 +63,8 @@ type screenState struct {
 	built     []bool                 // which rows this flush has snapshotted
 	keys      []uint64               // this flush's row keys
 	lastFlush time.Time
-	armed     bool // a screenTick is pending
+	armed     bool      // a screenTick is pending
+	typedAt   time.Time // when input was last written to the program
 }
 
 // receiveScreen handles the stream's messages.
@@ -134,13 +139,15 @@ func (p *Pane) screenChanged(ctx actor.Context) {
 }
 
 // scheduleFrames flushes now when the last flush is old enough, else arms
-// the timer for the rest of the interval.
+// the timer for the rest of the interval. Right after input (someone is
+// typing, and waits for the echo) there is no interval: the cap is for
+// output nobody is waiting on, and a keystroke's echo is small.
 func (p *Pane) scheduleFrames(ctx actor.Context) {
 	if p.screen.armed {
 		return
 	}
 	wait := frameInterval - time.Since(p.screen.lastFlush)
-	if wait <= 0 {
+	if wait <= 0 || time.Since(p.screen.typedAt) < echoWindow {
 		p.flushFrames(ctx)
 		return
 	}
