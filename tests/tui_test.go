@@ -366,10 +366,15 @@ func TestTUI_Figures(t *testing.T) {
 	}
 
 	c.Settle(t, 500*time.Millisecond)
-	before := c.bytes.Load()
+	before, tmBefore := c.bytes.Load(), tmc.bytes.Load()
+	csBefore, _ := contextSwitches(c.cmd.Process.Pid)
+	tmCsBefore, _ := contextSwitches(tmc.cmd.Process.Pid)
 	time.Sleep(10 * time.Second) // the measurement window itself
 	idle := c.bytes.Load() - before
-	t.Logf("bytes written to an idle attached client's terminal over 10 s: %d", idle)
+	csAfter, _ := contextSwitches(c.cmd.Process.Pid)
+	tmCsAfter, _ := contextSwitches(tmc.cmd.Process.Pid)
+	t.Logf("idle 10 s: herdr client %d bytes written, %d context switches; tmux client %d bytes, %d context switches",
+		idle, csAfter-csBefore, tmc.bytes.Load()-tmBefore, tmCsAfter-tmCsBefore)
 	if idle != 0 {
 		t.Errorf("an idle attached client was sent %d bytes; nothing changed, so it should get none", idle)
 	}
