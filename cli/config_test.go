@@ -181,3 +181,34 @@ func TestDefaultConfigFlag(t *testing.T) {
 		t.Fatalf("parsing --default-config: %v %s; equal to Default: %v", diags, status, reflect.DeepEqual(cfg, config.Default()))
 	}
 }
+
+func TestChannel_ShowAndSet(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "config.toml")
+	env := map[string]string{"HOME": dir, "HERDR_CONFIG_PATH": path}
+	if r := run(t, env, "channel", "show"); r.code != 0 || strings.TrimSpace(r.stdout) != "stable" {
+		t.Fatalf("show with no file: %d %q", r.code, r.stdout)
+	}
+	os.WriteFile(path, []byte("# mine\n[terminal]\nshell_mode = \"login\"\n\n[update]\nversion_check = false\n"), 0o600)
+	if r := run(t, env, "channel", "set", "preview"); r.code != 0 || !strings.Contains(r.stdout, "set to preview") {
+		t.Fatalf("set: %d %q %s", r.code, r.stdout, r.stderr)
+	}
+	if r := run(t, env, "channel", "show"); strings.TrimSpace(r.stdout) != "preview" {
+		t.Fatalf("show after set: %q", r.stdout)
+	}
+	b, _ := os.ReadFile(path)
+	if !strings.Contains(string(b), "# mine") || !strings.Contains(string(b), "version_check = false") || strings.Count(string(b), "[update]") != 1 {
+		t.Fatalf("the rest of the file was not kept:\n%s", b)
+	}
+	run(t, env, "channel", "set", "stable")
+	if b, _ := os.ReadFile(path); strings.Count(string(b), "channel =") != 1 {
+		t.Fatalf("a second set added a line:\n%s", b)
+	}
+	if r := run(t, env, "channel", "set", "nightly"); r.code != 2 {
+		t.Fatalf("bad channel: exit %d", r.code)
+	}
+	os.WriteFile(path, []byte("[update\n"), 0o600)
+	if r := run(t, env, "channel", "set", "stable"); r.code != 1 || !strings.Contains(r.stderr, "invalid TOML") {
+		t.Fatalf("invalid file: %d %s", r.code, r.stderr)
+	}
+}
