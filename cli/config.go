@@ -17,14 +17,20 @@ import (
 
 // configCmd is `herdr config`: local commands on config.toml that need no
 // server. It also gives root the --default-config flag, which prints the
-// full default file instead of attaching.
+// full default file instead of attaching, and --skill, which prints the
+// agent skill file.
 func (a *app) configCmd(root *cobra.Command) *cobra.Command {
-	var defaultConfig bool
+	var defaultConfig, skill bool
 	root.Flags().BoolVar(&defaultConfig, "default-config", false, "print the default config.toml, every key commented, and exit")
+	root.Flags().BoolVar(&skill, "skill", false, "print the agent skill file (how an agent drives herdr from a pane) and exit")
 	attach := root.RunE
 	root.RunE = func(cmd *cobra.Command, args []string) error {
-		if defaultConfig {
+		switch {
+		case defaultConfig:
 			fmt.Fprint(a.stdout, config.DefaultFile())
+			return nil
+		case skill:
+			fmt.Fprint(a.stdout, skillFile)
 			return nil
 		}
 		return attach(cmd, args)

@@ -212,3 +212,10 @@ func TestChannel_ShowAndSet(t *testing.T) {
 		t.Fatalf("invalid file: %d %s", r.code, r.stderr)
 	}
 }
+
+func TestSkillFlag(t *testing.T) {
+	r := run(t, map[string]string{"HOME": t.TempDir()}, "--skill")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "---\nname: herdr\n") || !strings.Contains(r.stdout, "herdr worktree create") {
+		t.Fatalf("--skill: exit %d %q", r.code, r.stdout[:min(len(r.stdout), 80)])
+	}
+}
