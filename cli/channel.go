@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
 
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // `herdr channel show|set` reads and writes [update] channel in
@@ -60,11 +60,7 @@ func (a *app) setChannel(channel string) int {
 		fmt.Fprintf(a.stderr, "changing the update channel would make %s invalid TOML: %v; leaving config unchanged\n", path, err)
 		return 1
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		fmt.Fprintf(a.stderr, "%v\n", err)
-		return 1
-	}
-	if err := writeFileAtomic(path, []byte(updated), 0o600); err != nil {
+	if err := protocol.WriteFileAtomic(path, []byte(updated), 0o600); err != nil {
 		fmt.Fprintf(a.stderr, "cannot write %s: %v\n", path, err)
 		return 1
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // configCmd is `herdr config`: local commands on config.toml that need no
@@ -122,7 +123,7 @@ func (a *app) resetKeys(now time.Time) int {
 		fmt.Fprintf(a.stderr, "cannot write the backup %s: %v\n", backup, err)
 		return 1
 	}
-	if err := writeFileAtomic(path, []byte(updated), info.Mode().Perm()); err != nil {
+	if err := protocol.WriteFileAtomic(path, []byte(updated), info.Mode().Perm()); err != nil {
 		fmt.Fprintf(a.stderr, "cannot rewrite %s: %v (the backup is %s)\n", path, err, backup)
 		return 1
 	}
@@ -167,17 +168,4 @@ func tableHeader(line string) (string, bool) {
 	name = strings.TrimSuffix(name, "]")
 	name = strings.Join(strings.Fields(strings.ReplaceAll(name, " . ", ".")), "")
 	return strings.Trim(name, `"`), line != name
-}
-
-// writeFileAtomic replaces path with data through a temporary file.
-func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	tmp := path + ".tmp-" + strconv.Itoa(os.Getpid())
-	if err := os.WriteFile(tmp, data, perm); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
-		return err
-	}
-	return nil
 }

@@ -114,12 +114,7 @@ func WriteRegistry(path string, data []byte) error {
 		time.Sleep(20 * time.Millisecond) // waiting for the other writer's lock
 	}
 	defer os.Remove(lock)
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o600); err != nil {
-		return protocol.Errorf(protocol.CodePluginRegistrySave, "%v", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		os.Remove(tmp)
+	if err := protocol.WriteFileAtomic(path, data, 0o600); err != nil {
 		return protocol.Errorf(protocol.CodePluginRegistrySave, "%v", err)
 	}
 	return nil

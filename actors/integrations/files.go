@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // writeFile writes data to path atomically (temp file, rename) unless the
@@ -32,25 +34,7 @@ func writeFile(path string, data []byte, mode fs.FileMode) (bool, error) {
 	if st, statErr := os.Stat(path); statErr == nil {
 		mode = st.Mode().Perm() | mode&0o111
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return false, fmt.Errorf("create %s: %w", filepath.Dir(path), err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".herdr-*")
-	if err != nil {
-		return false, fmt.Errorf("write %s: %w", path, err)
-	}
-	_, err = tmp.Write(data)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), mode)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := protocol.WriteFileAtomic(path, data, mode); err != nil {
 		return false, fmt.Errorf("write %s: %w", path, err)
 	}
 	return true, nil

@@ -241,32 +241,13 @@ func stableBinary(log *slog.Logger, logPath string) string {
 	return dst
 }
 
-// copyExecutable copies an executable atomically (temp file, rename).
+// copyExecutable copies an executable atomically.
 func copyExecutable(src, dst string) error {
-	in, err := os.Open(src)
+	data, err := os.ReadFile(src)
 	if err != nil {
 		return err
 	}
-	defer in.Close()
-	if err := os.MkdirAll(filepath.Dir(dst), 0o700); err != nil {
-		return err
-	}
-	tmp := dst + ".tmp"
-	out, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o700)
-	if err != nil {
-		return err
-	}
-	_, err = io.Copy(out, in)
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, dst)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
+	return protocol.WriteFileAtomic(dst, data, 0o700)
 }
 
 // loadSession reads the session file to restore. A file that cannot be

@@ -8,13 +8,13 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"syscall"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // Persistence: the session writes session.json (Herdr's version-3 shape)
@@ -121,56 +121,10 @@ func (s *Session) finalSave() {
 	s.persist = nil
 }
 
-// WriteSessionFile writes data to path atomically: a temporary file beside
-// the target, synced, then renamed over it. A symlinked path is followed,
-// so the link stays and its target is replaced.
+// WriteSessionFile writes the session file: atomically, through symlinks,
+// private to its owner.
 func WriteSessionFile(path string, data []byte) error {
-	target, err := followLinks(path)
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
-		return err
-	}
-	tmp := target + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, target)
-	}
-	if err != nil {
-		os.Remove(tmp)
-	}
-	return err
-}
-
-// followLinks resolves a chain of symlinks, allowing a dangling last one
-// (the file a first save creates).
-func followLinks(path string) (string, error) {
-	for range 16 {
-		fi, err := os.Lstat(path)
-		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
-			return path, nil
-		}
-		link, err := os.Readlink(path)
-		if err != nil {
-			return "", err
-		}
-		if !filepath.IsAbs(link) {
-			link = filepath.Join(filepath.Dir(path), link)
-		}
-		path = link
-	}
-	return "", fmt.Errorf("%s: too many symlinks", path)
+	return protocol.WriteFileAtomic(path, data, 0o600)
 }
 
 // ReadSessionFile reads the session file. No file is (nil, "", nil). A
