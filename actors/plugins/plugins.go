@@ -86,7 +86,7 @@ type Plugins struct {
 	logs     []*protocol.PluginCommandLogInfo // oldest first, at most keptLogs
 	nextLog  uint64
 	inFlight int
-	saver    chan []byte // the registry writer's queue (newest wins)
+	saver    *api.Latest // writes the registry off Receive
 	// startedUp: the startup hooks have run.
 	startedUp bool
 	session   *actor.PID
@@ -112,7 +112,7 @@ func (p *Plugins) Receive(ctx actor.Context) {
 		p.start(ctx)
 	case *actor.Stopping:
 		if p.saver != nil {
-			close(p.saver)
+			p.saver.Close(2 * time.Second)
 		}
 	case *api.Call:
 		if h, ok := Methods[msg.Method]; ok {
@@ -148,14 +148,12 @@ func (p *Plugins) start(ctx actor.Context) {
 		p.opts.Log.Error("plugin registry not loaded", "err", err)
 	}
 	p.reg = reg
-	p.saver = make(chan []byte, 1)
-	go func(path string, queue chan []byte, log *slog.Logger) {
-		for data := range queue {
-			if err := plug.WriteRegistry(path, data); err != nil {
-				log.Error("plugin registry not saved", "err", err)
-			}
+	path, log := p.registryPath(), p.opts.Log
+	p.saver = api.NewLatest(func(data []byte) {
+		if err := plug.WriteRegistry(path, data); err != nil {
+			log.Error("plugin registry not saved", "err", err)
 		}
-	}(p.registryPath(), p.saver, p.opts.Log)
+	})
 	p.subscribe(ctx)
 }
 
@@ -209,17 +207,7 @@ func (p *Plugins) save(ctx actor.Context) {
 		p.opts.Log.Error("plugin registry not encoded", "err", err)
 		return
 	}
-	for {
-		select {
-		case p.saver <- data:
-			return
-		default:
-			select {
-			case <-p.saver:
-			default:
-			}
-		}
-	}
+	p.saver.Hand(data)
 }
 
 func (p *Plugins) find(id string) (*protocol.InstalledPluginInfo, error) {

@@ -1,7 +1,6 @@
 package session
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -20,8 +20,7 @@ import (
 // Persistence: the session writes session.json (Herdr's version-3 shape)
 // saveDelay after a change, and once more when it stops. The session
 // marshals the model itself (it is the model's only reader and writer) and
-// hands the bytes to a writer goroutine, so no file I/O runs in Receive;
-// the writer keeps only the newest bytes when it falls behind.
+// hands the bytes to an api.Latest writer, so no file I/O runs in Receive.
 
 // saveDelay is how long after a change the session file is written.
 const saveDelay = 5 * time.Second
@@ -29,48 +28,19 @@ const saveDelay = 5 * time.Second
 // saveDue is the save timer going off.
 type saveDue struct{}
 
-// persister owns the session file's writer goroutine.
+// persister is the session file's writer and the pending save.
 type persister struct {
-	path  string
-	log   *slog.Logger
-	queue chan []byte   // capacity 1: the newest bytes to write
-	done  chan struct{} // closed when the writer has written its last
-	timer uint64        // the pending save, 0 for none
-	last  []byte        // the bytes last handed to the writer
+	path   string
+	writer *api.Latest
+	timer  uint64 // the pending save, 0 for none
 }
 
 func newPersister(path string, log *slog.Logger) *persister {
-	p := &persister{path: path, log: log, queue: make(chan []byte, 1), done: make(chan struct{})}
-	go p.writeLoop()
-	return p
-}
-
-func (p *persister) writeLoop() {
-	defer close(p.done)
-	for data := range p.queue {
-		if err := WriteSessionFile(p.path, data); err != nil {
-			p.log.Error("session file not saved", "path", p.path, "err", err)
+	return &persister{path: path, writer: api.NewLatest(func(data []byte) {
+		if err := WriteSessionFile(path, data); err != nil {
+			log.Error("session file not saved", "path", path, "err", err)
 		}
-	}
-}
-
-// hand queues data for writing, replacing bytes not written yet.
-func (p *persister) hand(data []byte) {
-	if bytes.Equal(data, p.last) {
-		return
-	}
-	p.last = data
-	for {
-		select {
-		case p.queue <- data:
-			return
-		default:
-			select {
-			case <-p.queue: // superseded
-			default:
-			}
-		}
-	}
+	})}
 }
 
 // changed arms the save timer after a change, unless one is pending.
@@ -91,7 +61,7 @@ func (s *Session) save() {
 		s.opts.Log.Error("session file not encoded", "err", err)
 		return
 	}
-	s.persist.hand(append(data, '\n'))
+	s.persist.writer.Hand(append(data, '\n'))
 }
 
 // savedPane is what the session keeps of a pane beyond its place: the
@@ -112,10 +82,7 @@ func (s *Session) finalSave() {
 	}
 	s.timers.Cancel(s.persist.timer)
 	s.save()
-	close(s.persist.queue)
-	select {
-	case <-s.persist.done:
-	case <-time.After(5 * time.Second):
+	if !s.persist.writer.Close(5 * time.Second) {
 		s.opts.Log.Error("session file still being written at exit", "path", s.persist.path)
 	}
 	s.persist = nil
