@@ -67,7 +67,8 @@ shell; their runs are kept in the plugin log.`,
 		Short: "Print a plugin's config folder",
 		Args:  exactArgs("<id>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintln(a.stdout, filepath.Join(protocol.ConfigDir(a.env), "plugins", "config", plugins.EscapeID(args[0])))
+			dir, _ := plugins.Dirs(protocol.ConfigDir(a.env), protocol.StateDir(a.env), args[0])
+			fmt.Fprintln(a.stdout, dir)
 			return nil
 		},
 	}

@@ -177,8 +177,8 @@ func (a *app) installPlugin(src pluginSource, ref string, yes bool) int {
 	if code := a.linkInstalled(manifest, source); code != 0 {
 		return code
 	}
-	fmt.Fprintf(a.stdout, "Installed %s from %s.\nConfig: %s\n", preview.PluginID, src,
-		filepath.Join(protocol.ConfigDir(a.env), "plugins", "config", plugins.EscapeID(preview.PluginID)))
+	configDir, _ := plugins.Dirs(protocol.ConfigDir(a.env), protocol.StateDir(a.env), preview.PluginID)
+	fmt.Fprintf(a.stdout, "Installed %s from %s.\nConfig: %s\n", preview.PluginID, src, configDir)
 	return 0
 }
 

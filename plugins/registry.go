@@ -120,6 +120,21 @@ func WriteRegistry(path string, data []byte) error {
 	return nil
 }
 
+// Dirs are a plugin's config and state folders, under the config and
+// state directories.
+func Dirs(configDir, stateDir, id string) (config, state string) {
+	return filepath.Join(configDir, "plugins", "config", EscapeID(id)), filepath.Join(stateDir, "plugins", EscapeID(id))
+}
+
+// MakeDirs creates a plugin's config and state folders.
+func MakeDirs(configDir, stateDir, id string) error {
+	c, s := Dirs(configDir, stateDir, id)
+	if err := os.MkdirAll(c, 0o700); err != nil {
+		return err
+	}
+	return os.MkdirAll(s, 0o700)
+}
+
 // EscapeID makes a plugin id safe as a folder name: [a-z0-9._-] stay, every
 // other byte is %XX.
 func EscapeID(id string) string {

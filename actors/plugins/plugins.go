@@ -148,6 +148,11 @@ func (p *Plugins) start(ctx actor.Context) {
 		p.opts.Log.Error("plugin registry not loaded", "err", err)
 	}
 	p.reg = reg
+	for _, pl := range reg.Plugins { // once at start, not on every run
+		if err := plug.MakeDirs(p.opts.ConfigDir, p.opts.StateDir, pl.PluginID); err != nil {
+			p.opts.Log.Warn("plugin folders not made", "plugin", pl.PluginID, "err", err)
+		}
+	}
 	path, log := p.registryPath(), p.opts.Log
 	p.saver = api.NewLatest(func(data []byte) {
 		if err := plug.WriteRegistry(path, data); err != nil {
@@ -225,6 +230,9 @@ func (p *Plugins) link(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	if prm.Enabled != nil {
 		info.Enabled = *prm.Enabled
+	}
+	if err := plug.MakeDirs(p.opts.ConfigDir, p.opts.StateDir, info.PluginID); err != nil {
+		return api.Fail(protocol.Errorf(protocol.CodePluginRegistrySave, "plugin folders: %v", err))
 	}
 	info.Source = prm.Source
 	if info.Source == nil {
@@ -462,10 +470,7 @@ func (p *Plugins) env(pl *protocol.InstalledPluginInfo, c *protocol.PluginInvoca
 // runtimeEnv is the variables a plugin command or pane is given.
 func (p *Plugins) runtimeEnv(pl *protocol.InstalledPluginInfo, c *protocol.PluginInvocationContext, ctxJSON string) []string {
 	var env []string
-	configDir := filepath.Join(p.opts.ConfigDir, "plugins", "config", plug.EscapeID(pl.PluginID))
-	stateDir := filepath.Join(p.opts.StateDir, "plugins", plug.EscapeID(pl.PluginID))
-	_ = os.MkdirAll(configDir, 0o700)
-	_ = os.MkdirAll(stateDir, 0o700)
+	configDir, stateDir := plug.Dirs(p.opts.ConfigDir, p.opts.StateDir, pl.PluginID)
 	env = append(env, "HERDR_ENV=1", "HERDR_SOCKET_PATH="+p.opts.SocketPath, "HERDR_BIN_PATH="+p.opts.BinPath,
 		"HERDR_PLUGIN_ID="+pl.PluginID, "HERDR_PLUGIN_ROOT="+pl.PluginRoot, "HERDR_PLUGIN_CONFIG_DIR="+configDir,
 		"HERDR_PLUGIN_STATE_DIR="+stateDir, "HERDR_PLUGIN_CONTEXT_JSON="+ctxJSON)
