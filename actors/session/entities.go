@@ -157,15 +157,26 @@ func (s *Session) forwardToTab(ctx actor.Context, call *api.Call, t *tab) *api.R
 	return nil
 }
 
+// fresh takes a Changed's revision: false for one from an actor the
+// session no longer knows (an entity gone, an actor replaced) or older
+// than one already taken, which is dropped.
+func (s *Session) fresh(ctx actor.Context, id string, rev uint64) bool {
+	e := s.entities[id]
+	if e == nil || !e.pid.Equal(ctx.Sender()) || rev <= e.rev {
+		return false
+	}
+	e.rev = rev
+	return true
+}
+
 // workspaceChanged takes in what a workspace actor holds now and publishes
-// the event it names. A change from an actor the session no longer knows,
-// or older than one already taken, is dropped.
+// the event it names.
 func (s *Session) workspaceChanged(ctx actor.Context, m *wsactor.Changed) {
-	w, e := s.m.Workspace(m.ID), s.entities[m.ID]
-	if w == nil || e == nil || !e.pid.Equal(ctx.Sender()) || m.Rev <= e.rev {
+	w := s.m.Workspace(m.ID)
+	if w == nil || !s.fresh(ctx, m.ID, m.Rev) {
 		return
 	}
-	e.rev, w.Label, w.Tokens = m.Rev, m.Label, m.Tokens
+	w.Label, w.Tokens = m.Label, m.Tokens
 	switch m.Event {
 	case "workspace_renamed":
 		s.emit(protocol.WorkspaceRenamedEvent{WorkspaceID: w.ID, Label: w.Label}, s.workspaceFields(w))
@@ -177,11 +188,10 @@ func (s *Session) workspaceChanged(ctx actor.Context, m *wsactor.Changed) {
 // tabChanged takes in a tab actor's label.
 func (s *Session) tabChanged(ctx actor.Context, m *tabactor.Changed) {
 	t, err := s.m.ResolveTab(m.ID)
-	e := s.entities[m.ID]
-	if err != nil || t.ID != m.ID || e == nil || !e.pid.Equal(ctx.Sender()) || m.Rev <= e.rev {
+	if err != nil || t.ID != m.ID || !s.fresh(ctx, m.ID, m.Rev) {
 		return
 	}
-	e.rev, t.Label = m.Rev, m.Label
+	t.Label = m.Label
 	if m.Event == "tab_renamed" {
 		s.emit(protocol.TabRenamedEvent{TabID: t.ID, WorkspaceID: t.WS.ID, Label: s.tabInfo(t).Label}, s.tabFields(t))
 	}
