@@ -51,6 +51,7 @@ func git(dir string, args ...string) (string, error) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.Env = append(cmd.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+	cmd.WaitDelay = 2 * time.Second // a helper git started cannot hold the pipes past the timeout
 	err := cmd.Run()
 	if ctx.Err() != nil {
 		return "", fmt.Errorf("git %s timed out after %v", args[0], GitTimeout)
