@@ -119,7 +119,7 @@ func saveWorkspace(m *Model, w *Workspace, extra func(*Pane) SavedPane) SavedWor
 		sw.WorktreeSpace = &SavedWorktree{Key: wt.RepoKey, Label: wt.RepoName, RepoRoot: wt.RepoRoot, CheckoutPath: wt.CheckoutPath, IsLinkedWorktree: wt.IsLinkedWorktree}
 	}
 	// Raw numbers are the public ones: unique within the workspace.
-	raw := func(termID string) uint64 { return paneNumber(m.terms[termID].ID) }
+	raw := func(termID string) uint64 { return childNumber(m.terms[termID].ID) }
 	var node func(n *layout.Node) SavedNode
 	node = func(n *layout.Node) SavedNode {
 		if n.IsLeaf() {
@@ -133,7 +133,7 @@ func saveWorkspace(m *Model, w *Workspace, extra func(*Pane) SavedPane) SavedWor
 		return SavedNode{Split: &SavedSplit{Direction: dir, Ratio: n.Ratio, First: node(n.First), Second: node(n.Second)}}
 	}
 	for _, t := range w.Tabs {
-		sw.PublicTabNumbers = append(sw.PublicTabNumbers, tabNumber(t.ID))
+		sw.PublicTabNumbers = append(sw.PublicTabNumbers, childNumber(t.ID))
 		st := SavedTab{Zoomed: t.Zoomed, Layout: node(t.Root), Panes: map[string]SavedPane{}}
 		if t.Label != "" {
 			st.CustomName = &t.Label
@@ -141,7 +141,7 @@ func saveWorkspace(m *Model, w *Workspace, extra func(*Pane) SavedPane) SavedWor
 		focused, root := raw(t.Focused), raw(t.Root.Leaves()[0])
 		st.Focused, st.RootPane = &focused, &root
 		for _, p := range m.TabPanes(t) {
-			r := paneNumber(p.ID)
+			r := childNumber(p.ID)
 			key := strconv.FormatUint(r, 10)
 			sw.PublicPaneNumbers[key] = r
 			sp := SavedPane{}
@@ -159,15 +159,12 @@ func saveWorkspace(m *Model, w *Workspace, extra func(*Pane) SavedPane) SavedWor
 	return sw
 }
 
-// paneNumber is N of "wX:pN".
-func paneNumber(id string) uint64 {
+// childNumber is N of a tab's or pane's id, "wX:tN" or "wX:pN".
+func childNumber(id string) uint64 {
 	_, _, num, _ := protocol.SplitChildID(id)
 	n, _ := protocol.DecodeNumber(num)
 	return n
 }
-
-// tabNumber is N of "wX:tN".
-func tabNumber(id string) uint64 { return paneNumber(id) }
 
 // Parse reads session.json: version 3, or version 2 (a workspace was one
 // layout) migrated. A newer version is ErrNewerVersion; a file that is not
