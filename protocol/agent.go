@@ -7,15 +7,15 @@ import (
 
 var agentMethods = []Method{
 	{Name: "agent.list", Params: empty, Result: "agent_list", Summary: "List panes that run a recognised agent"},
-	{Name: "agent.get", Params: func() Params { return &AgentTarget{} }, Result: "agent_info", Summary: "Describe one agent, by pane id or name"},
-	{Name: "agent.read", Params: func() Params { return &AgentReadParams{} }, Result: "pane_read", Summary: "Read an agent's screen or recent output"},
-	{Name: "agent.explain", Params: func() Params { return &AgentTarget{} }, Result: "agent_explain", Summary: "Why an agent has its state: matched rule and evidence"},
-	{Name: "agent.send_keys", Params: func() Params { return &AgentSendKeysParams{} }, Result: "ok", Summary: "Send key combos to an agent"},
-	{Name: "agent.rename", Params: func() Params { return &AgentRenameParams{} }, Result: "agent_info", Summary: "Name an agent (or clear its name)"},
-	{Name: "agent.focus", Params: func() Params { return &AgentTarget{} }, Result: "agent_info", Summary: "Focus an agent's pane, tab and workspace"},
-	{Name: "agent.start", Params: func() Params { return &AgentStartParams{} }, Result: "agent_started", Summary: "Start a named agent in an idle shell pane"},
-	{Name: "agent.prompt", Params: func() Params { return &AgentPromptParams{} }, Result: "agent_prompted", Summary: "Type a prompt into an agent, optionally waiting for it to settle"},
-	{Name: "agent.wait", Params: func() Params { return &AgentWaitParams{} }, Result: "agent_info", Summary: "Wait until an agent reaches one of some statuses"},
+	{Name: "agent.get", Params: func() Params { return &AgentTarget{} }, Result: "agent_info", Summary: "Describe one agent, by pane id or name", Target: TargetAgent},
+	{Name: "agent.read", Params: func() Params { return &AgentReadParams{} }, Result: "pane_read", Summary: "Read an agent's screen or recent output", Target: TargetAgent},
+	{Name: "agent.explain", Params: func() Params { return &AgentTarget{} }, Result: "agent_explain", Summary: "Why an agent has its state: matched rule and evidence", Target: TargetAgent},
+	{Name: "agent.send_keys", Params: func() Params { return &AgentSendKeysParams{} }, Result: "ok", Summary: "Send key combos to an agent", Target: TargetAgent},
+	{Name: "agent.rename", Params: func() Params { return &AgentRenameParams{} }, Result: "agent_info", Summary: "Name an agent (or clear its name)", Target: TargetAgent},
+	{Name: "agent.focus", Params: func() Params { return &AgentTarget{} }, Result: "agent_info", Summary: "Focus an agent's pane, tab and workspace", Target: TargetAgent},
+	{Name: "agent.start", Params: func() Params { return &AgentStartParams{} }, Result: "agent_started", Summary: "Start a named agent in an idle shell pane", Target: TargetPane},
+	{Name: "agent.prompt", Params: func() Params { return &AgentPromptParams{} }, Result: "agent_prompted", Summary: "Type a prompt into an agent, optionally waiting for it to settle", Target: TargetAgent},
+	{Name: "agent.wait", Params: func() Params { return &AgentWaitParams{} }, Result: "agent_info", Summary: "Wait until an agent reaches one of some statuses", Target: TargetAgent},
 	{Name: "agent.view.set", Params: func() Params { return &AgentViewSetParams{} }, Result: "agent_view", Summary: "Set the filtered, sorted agent view"},
 	{Name: "agent.view.clear", Params: func() Params { return &AgentViewClearParams{} }, Result: "agent_view", Summary: "Clear the agent view"},
 	{Name: "server.agent_manifests", Params: empty, Result: "agent_manifest_status", Summary: "The agent detection manifests in use"},
@@ -331,3 +331,11 @@ func (AgentExplainResult) ResultType() string  { return "agent_explain" }
 func (AgentViewResult) ResultType() string     { return "agent_view" }
 func (AgentManifestStatus) ResultType() string { return "agent_manifest_status" }
 func (AgentManifestReload) ResultType() string { return "agent_manifest_reload" }
+
+func (p *AgentTarget) TargetID() string         { return p.Target }
+func (p *AgentReadParams) TargetID() string     { return p.Target }
+func (p *AgentSendKeysParams) TargetID() string { return p.Target }
+func (p *AgentRenameParams) TargetID() string   { return p.Target }
+func (p *AgentPromptParams) TargetID() string   { return p.Target }
+func (p *AgentWaitParams) TargetID() string     { return p.Target }
+func (p *AgentStartParams) TargetID() string    { return p.PaneID }

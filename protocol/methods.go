@@ -41,6 +41,8 @@ const (
 	TargetPane
 	// TargetFocusedPane is a pane that defaults to the focused one.
 	TargetFocusedPane
+	// TargetAgent is an agent, named by its pane's id or by its name.
+	TargetAgent
 )
 
 // Targeted is implemented by the params of every method with a Target:

@@ -94,3 +94,9 @@ func (ts Tokens) Wire() map[string]string {
 	}
 	return out
 }
+
+// Value is one token's value.
+func (ts Tokens) Value(key string) (string, bool) {
+	t, ok := ts[key]
+	return t.value, ok
+}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detect"
@@ -135,8 +136,14 @@ func Run(opts Options) error {
 	for method := range integrations.Methods {
 		routes[method] = integrationsPID
 	}
+	agentsPID, err := spawnChild(system, root, agents.Props(agents.Options{Events: busPID, Log: log}), "agents")
+	if err != nil {
+		listener.Close()
+		return err
+	}
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Events:      busPID,
+		Agents:      agentsPID,
 		Clients:     clientsPID,
 		Plugins:     pluginsPID,
 		Catalog:     catalog,

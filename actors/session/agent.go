@@ -5,50 +5,37 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
 
+// Agents in the session: the agents actor is the authority for agent
+// state (hooks, names, waits, status); the session keeps what it shows of
+// each pane's agent (a Shown per pane) in its read model, answers the
+// reads from there, resolves agent and hook targets, and forwards the
+// writes to the agents actor.
+
 var agentHandlers = map[string]handler{
 	"agent.list":                    (*Session).agentList,
-	"agent.get":                     (*Session).agentGet,
 	"server.agent_manifests":        (*Session).agentManifests,
 	"server.reload_agent_manifests": (*Session).reloadAgentManifests,
 }
 
+// agentRoutes are the agent-targeted methods the session answers from its
+// read model or hands to the pane; the rest go to the agents actor.
+var agentRoutes = map[string]paneHandler{
+	"agent.get":       (*Session).agentGet,
+	"agent.read":      (*Session).agentRead,
+	"agent.explain":   (*Session).agentExplain,
+	"agent.send_keys": (*Session).agentSendKeys,
+	"agent.focus":     (*Session).agentFocus,
+}
+
 func (s *Session) agentInfo(p *paneRec) protocol.AgentInfo {
-	pi := s.paneInfo(p)
-	_, state, skipped := effective(p)
-	info := protocol.AgentInfo{
-		TerminalID:             p.TermID,
-		Agent:                  pi.Agent,
-		Title:                  pi.Title,
-		TerminalTitle:          pi.TerminalTitle,
-		TerminalTitleStripped:  pi.TerminalTitleStripped,
-		DisplayAgent:           pi.DisplayAgent,
-		AgentStatus:            pi.AgentStatus,
-		ScreenDetectionSkipped: skipped,
-		StateLabels:            pi.StateLabels,
-		Tokens:                 pi.Tokens,
-		AgentSession:           pi.AgentSession,
-		WorkspaceID:            p.WS.ID,
-		TabID:                  p.Tab.ID,
-		PaneID:                 p.ID,
-		Focused:                pi.Focused,
-		InteractiveReady:       pi.Agent != nil && state == string(protocol.StatusIdle),
-		StateChangeSeq:         p.stateSeq,
-		Cwd:                    pi.Cwd,
-		ForegroundCwd:          pi.ForegroundCwd,
-		Revision:               p.facts.Revision,
-	}
-	if h := p.hook; h != nil && h.name != "" {
-		info.Name = protocol.Ptr(h.name)
-		info.LaunchPending = h.launchPending
-		info.InteractiveReady = info.InteractiveReady && !h.launchPending
-	}
-	return info
+	return p.shown.Info(s.paneInfo(p))
 }
 
 // agents lists the panes hosting an agent, in workspace, tab and layout order.
@@ -56,7 +43,7 @@ func (s *Session) agents() []protocol.AgentInfo {
 	out := []protocol.AgentInfo{}
 	for _, w := range s.m.Workspaces {
 		for _, p := range s.workspacePanes(w) {
-			if hostsAgent(p) {
+			if p.shown.HostsAgent() {
 				out = append(out, s.agentInfo(p))
 			}
 		}
@@ -69,39 +56,107 @@ func (s *Session) agents() []protocol.AgentInfo {
 func (s *Session) resolveAgent(target string) (*paneRec, error) {
 	// Any form of a pane's id but the ones it had before a move.
 	if mp, err := s.m.ResolvePane(target); err == nil && !slices.Contains(mp.Aliases, target) {
-		if p := s.rec(mp); p != nil && hostsAgent(p) {
+		if p := s.rec(mp); p != nil && p.shown.HostsAgent() {
 			return p, nil
 		}
 	}
-	if p := s.agentNamed(target); p != nil {
-		return p, nil
+	if target != "" {
+		for _, p := range s.terms {
+			if p.shown.Name == target {
+				return p, nil
+			}
+		}
 	}
 	return nil, protocol.Errorf(protocol.CodeAgentNotFound, "no agent at %s", target)
 }
 
-// agentNamed is the pane whose agent has name, or nil.
-func (s *Session) agentNamed(name string) *paneRec {
-	if name == "" {
-		return nil
+// forwardToAgents hands a call whose target is resolved to the agents
+// actor, which answers the caller.
+func (s *Session) forwardToAgents(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
+	req := &agents.Request{Call: call}
+	if p != nil {
+		req.TermID = p.TermID
 	}
-	for _, p := range s.terms {
-		if p.hook != nil && p.hook.name == name {
-			return p
-		}
-	}
+	ctx.RequestWithCustomSender(s.opts.Agents, req, ctx.Sender())
 	return nil
+}
+
+// shownChanged stores what the agents actor shows of a pane; a new
+// presentation is announced as pane_updated.
+func (s *Session) shownChanged(sh *agents.Shown) {
+	p := s.terms[sh.TermID]
+	if p == nil {
+		return
+	}
+	old := p.shown
+	p.shown = *sh
+	if sh.PresentationChanged(&old) {
+		s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
+	}
+}
+
+// answer sends what the agents actor decided, rendering an agent record
+// from the read model when it asks for one.
+func (s *Session) answer(ctx actor.Context, a *agents.Answer) {
+	if a.Render == agents.RenderReply {
+		ctx.Send(a.To, a.Reply)
+		return
+	}
+	p := s.terms[a.TermID]
+	if p == nil {
+		ctx.Send(a.To, api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed")))
+		return
+	}
+	info := s.agentInfo(p)
+	switch a.Render {
+	case agents.RenderPrompted:
+		ctx.Send(a.To, api.Done(protocol.AgentPrompted{Agent: info}))
+	case agents.RenderStarted:
+		ctx.Send(a.To, api.Done(protocol.AgentStarted{Agent: info, Argv: a.Argv}))
+	default:
+		ctx.Send(a.To, api.Done(protocol.AgentInfoResult{Agent: info}))
+	}
 }
 
 func (s *Session) agentList(_ actor.Context, _ *api.Call) *api.Reply {
 	return api.Done(protocol.AgentList{Agents: s.agents()})
 }
 
-func (s *Session) agentGet(_ actor.Context, call *api.Call) *api.Reply {
-	p, err := s.resolveAgent(call.Params.(*protocol.AgentTarget).Target)
-	if err != nil {
-		return api.Fail(err)
-	}
+func (s *Session) agentGet(_ actor.Context, _ *api.Call, p *paneRec) *api.Reply {
 	return api.Done(protocol.AgentInfoResult{Agent: s.agentInfo(p)})
+}
+
+func (s *Session) paneRequest(p *paneRec, call *api.Call) pane.Request {
+	return pane.Request{Call: call, PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID}
+}
+
+func (s *Session) agentRead(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
+	ctx.RequestWithCustomSender(p.pid, &pane.AgentRequest{Op: pane.AgentRead, Req: s.paneRequest(p, call)}, ctx.Sender())
+	return nil
+}
+
+func (s *Session) agentExplain(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
+	sh := p.shown
+	if sh.Agent == "" {
+		return api.Fail(protocol.Errorf(protocol.CodeAgentExplainUnavail, "the agent of %s has not started yet", p.ID))
+	}
+	r := &pane.AgentRequest{Op: pane.AgentExplain, Req: s.paneRequest(p, call), Agent: sh.Agent, State: sh.State, Skipped: sh.Skipped, Authority: sh.Authority}
+	ctx.RequestWithCustomSender(p.pid, r, ctx.Sender())
+	return nil
+}
+
+func (s *Session) agentSendKeys(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
+	keys := call.Params.(*protocol.AgentSendKeysParams).Keys
+	ctx.RequestWithCustomSender(p.pid, &pane.AgentRequest{Op: pane.AgentSendKeys, Req: s.paneRequest(p, call), Keys: keys}, ctx.Sender())
+	return nil
+}
+
+// agentFocus focuses the agent's pane; the agents actor answers once it
+// has the new placement (and has marked the tab's agents seen).
+func (s *Session) agentFocus(ctx actor.Context, _ *api.Call, p *paneRec) *api.Reply {
+	s.m.FocusPane(p.Pane)
+	s.deferred = &agents.Answer{To: ctx.Sender(), Render: agents.RenderInfo, TermID: p.TermID}
+	return nil
 }
 
 func manifestInfos(c *detect.Catalog) []protocol.AgentManifestInfo {
@@ -138,4 +193,23 @@ func (s *Session) reloadAgentManifests(ctx actor.Context, _ *api.Call) *api.Repl
 		ctx.Send(p.pid, &pane.SetCatalog{Catalog: catalog})
 	}
 	return api.Done(protocol.AgentManifestReload{Manifests: manifestInfos(catalog)})
+}
+
+// rollup is the most urgent status among panes.
+func rollup(panes []*paneRec) protocol.AgentStatus {
+	best := protocol.StatusUnknown
+	for _, p := range panes {
+		if st := p.shown.PublicStatus(); agents.Rank[st] > agents.Rank[best] {
+			best = st
+		}
+	}
+	return best
+}
+
+func (s *Session) workspacePanes(w *workspace) []*paneRec {
+	var out []*paneRec
+	for _, t := range w.Tabs {
+		out = append(out, s.tabPanes(t)...)
+	}
+	return out
 }

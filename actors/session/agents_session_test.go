@@ -10,6 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/events"
@@ -24,8 +25,7 @@ func newHarnessWith(t *testing.T, cfg config.Config) *harness {
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
 	t.Cleanup(system.Shutdown)
 	bus := system.Root.Spawn(events.Props(0, log))
-	pid := system.Root.Spawn(Props(Options{Env: os.Getenv, Log: log, Config: cfg, PaneProps: quietPane, Cols: 120, Rows: 40, Events: bus}))
-	return &harness{t: t, system: system, session: pid}
+	return spawnSession(t, system, Options{Env: os.Getenv, Log: log, Config: cfg, PaneProps: quietPane, Cols: 120, Rows: 40, Events: bus})
 }
 
 // agentPanes makes n workspaces and reports an agent in each, as their
@@ -40,24 +40,27 @@ func (h *harness) agentPanes(agents ...[2]string) []protocol.PaneInfo {
 	for i, a := range agents {
 		h.system.Root.Send(h.session, &pane.Facts{TerminalID: panes[i].TerminalID, Agent: a[0], AgentState: a[1]})
 	}
+	h.sync()
 	return h.call("pane.list", `{}`).Result.(protocol.PaneList).Panes
 }
 
-func (h *harness) view() AgentViewList {
+// view is the agent view and the pane ids of the agents it shows.
+func (h *harness) view() (protocol.AgentViewResult, []string) {
 	h.t.Helper()
-	res, err := h.system.Root.RequestFuture(h.session, &AgentViewQuery{}, 5*time.Second).Result()
+	res, err := h.system.Root.RequestFuture(h.agents, &agents.ViewQuery{}, 5*time.Second).Result()
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	return *res.(*AgentViewList)
-}
-
-func paneIDs(list []protocol.AgentInfo) []string {
-	var out []string
-	for _, a := range list {
-		out = append(out, a.PaneID)
+	byTerm := map[string]string{}
+	for _, p := range h.call("pane.list", `{}`).Result.(protocol.PaneList).Panes {
+		byTerm[p.TerminalID] = p.PaneID
 	}
-	return out
+	list := res.(*agents.ViewList)
+	var ids []string
+	for _, term := range list.TermIDs {
+		ids = append(ids, byTerm[term])
+	}
+	return list.View, ids
 }
 
 func TestAgentView_FilterAndSort(t *testing.T) {
@@ -65,7 +68,7 @@ func TestAgentView_FilterAndSort(t *testing.T) {
 	h.agentPanes([2]string{"claude", "idle"}, [2]string{"codex", "blocked"}, [2]string{"claude", "working"}, [2]string{"", ""})
 	h.call("pane.report_metadata", `{"pane_id":"w1:p1","source":"s","tokens":{"prio":"b"}}`)
 	h.call("pane.report_metadata", `{"pane_id":"w3:p1","source":"s","tokens":{"prio":"a"}}`)
-	if got := paneIDs(h.view().Agents); len(got) != 3 || got[0] != "w1:p1" || got[2] != "w3:p1" {
+	if _, got := h.view(); len(got) != 3 || got[0] != "w1:p1" || got[2] != "w3:p1" {
 		t.Fatalf("without a view: %v, want the three agents in order", got)
 	}
 	for _, c := range []struct {
@@ -83,8 +86,8 @@ func TestAgentView_FilterAndSort(t *testing.T) {
 		if r.Err != nil {
 			t.Fatalf("%s: %v", c.params, r.Err)
 		}
-		v := h.view()
-		if got := paneIDs(v.Agents); !v.View.Active || len(got) != len(c.want) || (len(got) > 0 && got[0] != c.want[0]) || got[len(got)-1] != c.want[len(c.want)-1] {
+		v, got := h.view()
+		if !v.Active || len(got) != len(c.want) || (len(got) > 0 && got[0] != c.want[0]) || got[len(got)-1] != c.want[len(c.want)-1] {
 			t.Errorf("%s: %v, want %v", c.params, got, c.want)
 		}
 	}
@@ -105,11 +108,13 @@ func TestAuthority_FullLifecycleAndIdentityOnly(t *testing.T) {
 		t.Fatalf("full-lifecycle report: %s, want blocked", st)
 	}
 	h.system.Root.Send(h.session, &pane.Facts{TerminalID: term, Agent: "opencode", AgentState: "idle"})
+	h.sync()
 	if st := status("w1:p1"); st != protocol.StatusBlocked {
 		t.Fatalf("screen change under full-lifecycle authority: %s, want blocked", st)
 	}
 	// The process exits: its authority goes with it.
 	h.system.Root.Send(h.session, &pane.Facts{TerminalID: term})
+	h.sync()
 	if st := status("w1:p1"); st != protocol.StatusUnknown {
 		t.Fatalf("after the agent exited: %s, want unknown", st)
 	}

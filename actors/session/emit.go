@@ -5,6 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
@@ -72,11 +73,13 @@ func (s *Session) settle(ctx actor.Context, before focusState) {
 	if after.tab != before.tab && after.tab != "" {
 		t := s.m.Focused.Active
 		s.emit(protocol.TabRefEvent{Kind: "tab_focused", TabID: t.ID, WorkspaceID: t.WS.ID}, s.tabFields(t))
-		s.markSeen(t)
 	}
 	if after.pane != before.pane && after.pane != "" {
 		p := s.terms[after.pane]
 		s.emit(protocol.PaneRefEvent{Kind: "pane_focused", PaneID: p.ID, WorkspaceID: p.WS.ID}, s.paneFields(p))
+	}
+	if len(s.outbox) > 0 || after != before {
+		s.place(ctx)
 	}
 	if len(s.outbox) > 0 {
 		s.changed(ctx) // to the session file, in a while
@@ -90,11 +93,40 @@ func (s *Session) settle(ctx actor.Context, before focusState) {
 	s.outbox = s.outbox[:0]
 }
 
+// place tells the agents actor where panes are, when that changed. Every
+// change to where panes are publishes an event, so settle asks only after
+// a message that published one or moved the focus.
+func (s *Session) place(ctx actor.Context) {
+	pl := agents.Placement{Panes: make([]agents.Place, 0, len(s.terms))}
+	if w := s.m.Focused; w != nil {
+		pl.FocusedWorkspace = w.ID
+		if w.Active != nil {
+			pl.FocusedTab = w.Active.ID
+		}
+	}
+	for _, w := range s.m.Workspaces {
+		for _, p := range s.workspacePanes(w) {
+			pl.Panes = append(pl.Panes, agents.Place{TermID: p.TermID, PaneID: p.ID, TabID: p.Tab.ID, WorkspaceID: p.WS.ID, Label: p.Label, PID: p.pid, Restored: p.restored})
+			p.restored = nil
+		}
+	}
+	if pl.FocusedWorkspace == s.placed.FocusedWorkspace && pl.FocusedTab == s.placed.FocusedTab && slices.Equal(pl.Panes, s.placed.Panes) {
+		return
+	}
+	s.synced = s.synced || pl.FocusedTab != s.placed.FocusedTab
+	s.placed = pl
+	ctx.Send(s.opts.Agents, &pl)
+}
+
 // updateFacts stores what a pane told us and publishes what changed:
-// output and scroll changes as volatile events, a new title as pane_updated.
-func (s *Session) updateFacts(ctx actor.Context, p *paneRec, f pane.Facts) {
-	old := p.facts
+// output and scroll changes as volatile events, a new title as pane_updated;
+// a change of its agent or screen state goes on to the agents actor.
+func (s *Session) updateFacts(ctx actor.Context, p *paneRec, msg *pane.Facts) {
+	old, f := p.facts, *msg
 	p.facts = f
+	if f.Agent != old.Agent || f.AgentState != old.AgentState {
+		ctx.Send(s.opts.Agents, msg)
+	}
 	if s.opts.Events == nil {
 		return
 	}
@@ -109,8 +141,5 @@ func (s *Session) updateFacts(ctx actor.Context, p *paneRec, f pane.Facts) {
 	}
 	if stripSpinner(f.Title) != stripSpinner(old.Title) {
 		s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, fields)
-	}
-	if f.Agent != old.Agent || f.AgentState != old.AgentState {
-		s.agentChanged(p, old)
 	}
 }

@@ -18,9 +18,9 @@ var eventsHandlers = map[string]handler{
 }
 
 func (s *Session) statusEvent(p *paneRec) protocol.PaneAgentStatusChangedEvent {
-	ev := protocol.PaneAgentStatusChangedEvent{PaneID: p.ID, WorkspaceID: p.WS.ID, AgentStatus: s.agentStatus(p)}
-	if p.facts.Agent != "" {
-		ev.Agent = protocol.Ptr(p.facts.Agent)
+	ev := protocol.PaneAgentStatusChangedEvent{PaneID: p.ID, WorkspaceID: p.WS.ID, AgentStatus: p.shown.PublicStatus()}
+	if p.shown.Agent != "" {
+		ev.Agent = protocol.Ptr(p.shown.Agent)
 	}
 	return ev
 }
@@ -55,7 +55,7 @@ func (s *Session) eventsSubscribe(ctx actor.Context, call *api.Call) *api.Reply 
 			f := events.StatusFilter{TermID: p.TermID}
 			if sub.AgentStatus != nil {
 				f.Status = *sub.AgentStatus
-				if string(s.agentStatus(p)) == f.Status {
+				if string(p.shown.PublicStatus()) == f.Status {
 					line, _ := protocol.EncodeDedicated(protocol.SubAgentStatusChanged, s.statusEvent(p))
 					initial = append(initial, line)
 				}
@@ -124,7 +124,7 @@ func (s *Session) eventsWait(ctx actor.Context, call *api.Call) *api.Reply {
 func (s *Session) alreadyMatches(m events.Match, p *paneRec) protocol.EventData {
 	switch m.Kind {
 	case "pane_agent_status_changed":
-		if string(s.agentStatus(p)) == m.AgentStatus {
+		if string(p.shown.PublicStatus()) == m.AgentStatus {
 			return s.statusEvent(p)
 		}
 	case "pane_output_changed":

@@ -33,10 +33,13 @@ func owner(m protocol.Method) (found bool) {
 		_, found = tabRoutes[m.Name]
 	case protocol.TargetPane, protocol.TargetFocusedPane:
 		_, found = paneTargeted[m.Name]
+	case protocol.TargetAgent:
+		_, found = agentTargeted[m.Name]
 	default:
 		_, found = handlers[m.Name]
 	}
-	return found
+	// The agents actor's methods: the session resolves their target.
+	return found != agentForwarded[m.Name]
 }
 
 // TestHandlers_CoverMethodTable checks that every method the protocol table
@@ -52,7 +55,7 @@ func TestHandlers_CoverMethodTable(t *testing.T) {
 			t.Errorf("%s: declares target %d but its params implement Targeted=%v", m.Name, m.Target, targeted)
 		}
 	}
-	tables := []map[string]bool{keys(handlers), keys(workspaceTargeted), keys(tabRoutes), keys(paneTargeted)}
+	tables := []map[string]bool{keys(handlers), keys(workspaceTargeted), keys(tabRoutes), keys(paneTargeted), keys(agentTargeted), agentForwarded}
 	seen := map[string]int{}
 	for _, table := range tables {
 		for name := range table {
@@ -89,6 +92,7 @@ func TestRoute_UnknownTargets(t *testing.T) {
 		protocol.TargetTab:         protocol.CodeTabNotFound,
 		protocol.TargetPane:        protocol.CodePaneNotFound,
 		protocol.TargetFocusedPane: protocol.CodePaneNotFound,
+		protocol.TargetAgent:       protocol.CodeAgentNotFound,
 	}
 	params := map[string]string{
 		"pane.read":                 `{"pane_id":"w9:p9","source":"recent"}`,
@@ -102,6 +106,10 @@ func TestRoute_UnknownTargets(t *testing.T) {
 		"screen.scroll":             `{"pane_id":"w9:p9","lines":1}`,
 		"pane.process_info":         `{"pane_id":"w9:p9"}`,
 		"workspace.report_metadata": `{"workspace_id":"w9","source":"test","tokens":{}}`,
+		"agent.start":               `{"pane_id":"w9:p9","name":"x","kind":"claude"}`,
+		"agent.send_keys":           `{"target":"w9:p9","keys":["Enter"]}`,
+		"agent.prompt":              `{"target":"w9:p9","text":"hi"}`,
+		"agent.read":                `{"target":"w9:p9","source":"recent"}`,
 	}
 	for _, m := range protocol.Methods() {
 		if m.Target == protocol.TargetNone {
@@ -109,7 +117,7 @@ func TestRoute_UnknownTargets(t *testing.T) {
 		}
 		p, ok := params[m.Name]
 		if !ok {
-			p = `{"pane_id":"w9:p9","tab_id":"w9:t9","workspace_id":"w9"}`
+			p = `{"pane_id":"w9:p9","tab_id":"w9:t9","workspace_id":"w9","target":"w9:p9","source":"test","agent":"claude","state":"idle"}`
 		}
 		r := h.call(m.Name, p)
 		if r.Err == nil || protocol.AsError(r.Err).Code != want[m.Target] {

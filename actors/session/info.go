@@ -34,8 +34,8 @@ func (s *Session) workspaceInfo(w *workspace) protocol.WorkspaceInfo {
 		PaneCount:   w.PaneCount(),
 		TabCount:    len(w.Tabs),
 		ActiveTabID: active,
-		AgentStatus: s.rollup(s.workspacePanes(w)),
-		Tokens:      s.workspaceTokens(w),
+		AgentStatus: rollup(s.workspacePanes(w)),
+		Tokens:      w.Tokens,
 		Worktree:    w.Worktree,
 	}
 }
@@ -53,7 +53,7 @@ func (s *Session) tabInfo(t *tab) protocol.TabInfo {
 		Label:       label,
 		Focused:     s.m.TabFocused(t),
 		PaneCount:   len(t.Root.Leaves()),
-		AgentStatus: s.rollup(s.tabPanes(t)),
+		AgentStatus: rollup(s.tabPanes(t)),
 	}
 }
 
@@ -65,7 +65,6 @@ func (s *Session) paneInfo(p *paneRec) protocol.PaneInfo {
 		TabID:       p.Tab.ID,
 		Focused:     s.paneFocused(p),
 		Cwd:         protocol.Ptr(p.Cwd),
-		AgentStatus: s.agentStatus(p),
 		Revision:    p.facts.Revision,
 		Scroll:      protocol.Ptr(p.facts.Scroll),
 	}
@@ -85,7 +84,7 @@ func (s *Session) paneInfo(p *paneRec) protocol.PaneInfo {
 		info.TerminalTitle = protocol.Ptr(p.facts.Title)
 		info.TerminalTitleStripped = protocol.Ptr(stripSpinner(p.facts.Title))
 	}
-	s.decoratePane(&info, p) // hook metadata (authority.go)
+	p.shown.Decorate(&info) // the agent's part (agent.go)
 	return info
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/pane"
@@ -30,16 +31,34 @@ type harness struct {
 	t       *testing.T
 	system  *actor.ActorSystem
 	session *actor.PID
+	agents  *actor.PID
 }
 
 func newHarness(t *testing.T) *harness {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
 	t.Cleanup(system.Shutdown)
-	pid := system.Root.Spawn(Props(Options{
+	return spawnSession(t, system, Options{
 		Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40,
-	}))
-	return &harness{t: t, system: system, session: pid}
+	})
+}
+
+// spawnSession starts an agents actor and a session with opts beside it,
+// as the server does.
+func spawnSession(t *testing.T, system *actor.ActorSystem, opts Options) *harness {
+	opts.Agents = system.Root.Spawn(agents.Props(agents.Options{Events: opts.Events, Log: opts.Log}))
+	return &harness{t: t, system: system, session: system.Root.Spawn(Props(opts)), agents: opts.Agents}
+}
+
+// sync waits until the agents actor has applied everything the session
+// told it so far, and the session what the agents actor told it back.
+func (h *harness) sync() {
+	h.t.Helper()
+	h.call("session.snapshot", `{}`) // what the session forwards is on its way
+	if _, err := h.system.Root.RequestFuture(h.agents, &agents.ViewQuery{}, 5*time.Second).Result(); err != nil {
+		h.t.Fatal(err)
+	}
+	h.call("session.snapshot", `{}`)
 }
 
 // call sends one request as the gateway would and returns its reply.
@@ -181,9 +200,9 @@ func TestSupervision_FailedPaneCloses(t *testing.T) {
 			}
 		}), func() {}, nil
 	}
-	h := &harness{t: t, system: system, session: system.Root.Spawn(Props(Options{
+	h := spawnSession(t, system, Options{
 		Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: fragile, Cols: 120, Rows: 40,
-	}))}
+	})
 	h.call("workspace.create", `{}`)
 	h.call("workspace.create", `{}`)
 	if n := len(h.snapshot().Panes); n != 2 {
@@ -231,11 +250,11 @@ func TestSupervision_FailedEntityIsRebuilt(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
 	t.Cleanup(system.Shutdown)
-	h := &harness{t: t, system: system, session: system.Root.Spawn(Props(Options{
+	h := spawnSession(t, system, Options{
 		Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40,
 		WorkspaceProps: func(s wsactor.Seed) *actor.Props { return breakOn(wsactor.Props(s)) },
 		TabProps:       func(s tabactor.Seed) *actor.Props { return breakOn(tabactor.Props(s)) },
-	}))}
+	})
 	h.call("workspace.create", `{"label":"keep"}`)
 	h.call("workspace.report_metadata", `{"workspace_id":"w1","source":"ci","tokens":{"build":"green"}}`)
 	h.call("tab.rename", `{"tab_id":"w1:t1","label":"logs"}`)

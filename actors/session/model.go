@@ -3,6 +3,7 @@ package session
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
@@ -18,15 +19,15 @@ type (
 // paneRec is the session's record of one terminal.
 type paneRec struct {
 	*model.Pane
-	pid      *actor.PID
-	facts    pane.Facts
-	seen     bool   // the user has seen its latest state (see status)
-	stateSeq uint64 // state_change_seq of its last public status change
-	status   protocol.AgentStatus
+	pid   *actor.PID
+	facts pane.Facts
+	shown agents.Shown // what the agents actor shows of its agent
+	// restored is the agent session a restored pane's agent reported
+	// before the restart, for the agents actor's first placement.
+	restored *protocol.AgentSessionInfo
 	cols     int
 	rows     int
-	sizeRev  uint64     // grows with every new cols × rows
-	hook     *hookState // hook authority, metadata, name (authority.go)
+	sizeRev  uint64 // grows with every new cols × rows
 }
 
 // rec is the session's record of a model pane (nil for nil).

@@ -67,8 +67,8 @@ func (s *Session) save() {
 // savedPane is what the session keeps of a pane beyond its place: the
 // agent session its agent reported.
 func (s *Session) savedPane(p *model.Pane) model.SavedPane {
-	if r := s.terms[p.TermID]; r != nil && r.hook != nil && r.hook.session != nil {
-		ref := *r.hook.session
+	if r := s.terms[p.TermID]; r != nil && r.shown.Session != nil {
+		ref := *r.shown.Session
 		return model.SavedPane{AgentSession: &ref}
 	}
 	return model.SavedPane{}

@@ -29,7 +29,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) {
 			continue
 		}
 		if ref := r.Saved.AgentSession; ref != nil {
-			s.hookOf(p, p.facts).session = ref // kept for the next save
+			p.shown.Session, p.restored = ref, ref // kept for the next save
 			s.planResume(ctx, p.TermID, ref, taken)
 		}
 		s.terms[p.TermID] = p

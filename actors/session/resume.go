@@ -8,6 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -102,12 +103,8 @@ func (s *Session) startResumes(ctx actor.Context) {
 		if p == nil {
 			continue
 		}
-		quoted := make([]string, len(r.argv))
-		for i, a := range r.argv {
-			quoted[i] = shellQuote(a)
-		}
 		s.opts.Log.Info("resuming agent", "pane", p.ID, "argv", r.argv)
-		ctx.Request(p.pid, &pane.AgentRequest{Op: pane.AgentLaunch, Req: pane.Request{PaneID: p.ID}, Text: strings.Join(quoted, " ")})
+		ctx.Request(p.pid, &pane.AgentRequest{Op: pane.AgentLaunch, Req: pane.Request{PaneID: p.ID}, Text: agents.ShellLine(r.argv)})
 	}
 	s.resumes = nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detect"
@@ -42,6 +43,10 @@ type Options struct {
 	// Plugins runs plugin actions, and its startup hooks once the session
 	// is restored.
 	Plugins *actor.PID
+	// Agents is the agents actor: the session places panes for it,
+	// forwards agent writes and hook reports to it, and keeps what it
+	// shows of each pane (agent.go).
+	Agents *actor.PID
 	// PaneProps starts a terminal and makes its actor; nil means pane.Start. Tests of
 	// the structure alone pass an actor without a PTY.
 	PaneProps func(pane.Spec) (props *actor.Props, abort func(), err error)
@@ -69,13 +74,10 @@ type Session struct {
 	resumes  []pendingResume // restored agents waiting for a client (resume.go)
 	// pluginPanes are the panes running a plugin entrypoint (plugin.go).
 	pluginPanes map[string]pluginPane
-	// enabledPlugins are the plugins an agent view may name as its source.
-	enabledPlugins map[string]bool
 	// m is the topology; terms are the session's records of its panes.
 	m        *model.Model
 	terms    map[string]*paneRec // by terminal id
 	entities map[string]*entity  // workspace and tab actors, by id
-	stateSeq uint64              // global counter of agent status changes
 
 	// Events raised while handling one message, sent once it is applied.
 	outbox     []*events.Publish
@@ -88,7 +90,12 @@ type Session struct {
 	spawned    uint64 // entity actors started, for their names
 	nextMatch  uint64
 
-	ag agentState // agent API, hooks and notifications (agent_api.go)
+	// placed is the placement the agents actor last got; synced says this
+	// message sent it a new focused tab, so the answer goes through it
+	// (see answerCall); deferred is an answer a handler left for it.
+	placed   agents.Placement
+	synced   bool
+	deferred *agents.Answer
 
 	client screenClient // the interactive client's frame around panes (screen.go)
 }
@@ -142,23 +149,41 @@ type (
 
 // handlers is the session's table of untargeted methods; one file per area
 // fills it and the routes of its targeted ones.
-var handlers = merge(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, hookHandlers, agentAPIHandlers, worktreeHandlers, pluginHandlers, pluginPaneHandlers)
+var handlers = merge(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, worktreeHandlers, pluginHandlers, pluginPaneHandlers)
 
 // workspaceTargeted holds every workspace-targeted method the session routes.
 var workspaceTargeted = merge(workspaceRoutes, worktreeRoutes)
 
 // paneTargeted holds every pane-targeted method: the session's own and
 // those the pane actor answers.
-var paneTargeted = func() map[string]paneHandler {
-	out := merge(paneRoutes)
-	for _, name := range pane.Methods() {
-		if _, dup := out[name]; dup {
-			panic("session: method handled by both session and pane: " + name)
+var paneTargeted = forwarded(paneRoutes, pane.Methods(), (*Session).forwardToPane)
+
+// agentTargeted holds every agent-targeted method, and agentForwarded the
+// methods of any target the agents actor answers.
+var (
+	agentTargeted  = merge(agentRoutes)
+	agentForwarded = func() map[string]bool {
+		out := map[string]bool{}
+		for _, m := range protocol.Methods() {
+			if agents.Handles(m.Name) {
+				out[m.Name] = true
+			}
 		}
-		out[name] = (*Session).forwardToPane
+		return out
+	}()
+)
+
+// forwarded adds to own a handler for each of names, which another actor answers.
+func forwarded(own map[string]paneHandler, names []string, forward paneHandler) map[string]paneHandler {
+	out := merge(own)
+	for _, name := range names {
+		if _, dup := out[name]; dup {
+			panic("session: method handled by both session and another actor: " + name)
+		}
+		out[name] = forward
 	}
 	return out
-}()
+}
 
 func merge[H any](areas ...map[string]H) map[string]H {
 	out := map[string]H{}
@@ -199,8 +224,22 @@ func (s *Session) route(ctx actor.Context, call *api.Call) *api.Reply {
 			}
 			return h(s, ctx, call, t)
 		}
+	case protocol.TargetAgent:
+		p, err := s.resolveAgent(id)
+		if err != nil {
+			return api.Fail(err)
+		}
+		if h, ok := agentTargeted[call.Method]; ok {
+			return h(s, ctx, call, p)
+		}
+		if agentForwarded[call.Method] {
+			return s.forwardToAgents(ctx, call, p)
+		}
 	case protocol.TargetPane, protocol.TargetFocusedPane:
-		if h, ok := paneTargeted[call.Method]; ok {
+		if h, ok := paneTargeted[call.Method]; ok || agentForwarded[call.Method] {
+			if !ok {
+				h = (*Session).forwardToAgents
+			}
 			var p *paneRec
 			var err error
 			if m.Target == protocol.TargetFocusedPane {
@@ -217,6 +256,9 @@ func (s *Session) route(ctx actor.Context, call *api.Call) *api.Reply {
 		if h, ok := handlers[call.Method]; ok {
 			return h(s, ctx, call)
 		}
+		if agentForwarded[call.Method] {
+			return s.forwardToAgents(ctx, call, nil)
+		}
 	}
 	return api.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", call.Method))
 }
@@ -229,11 +271,13 @@ func (s *Session) Receive(ctx actor.Context) {
 	}
 	switch msg := msg.(type) {
 	case *actor.Started:
+		ctx.Send(s.opts.Agents, &agents.SetSession{PID: ctx.Self()})
+		before := s.focusNow()
 		if s.opts.Restore != nil {
-			before := s.focusNow()
 			s.restore(ctx, s.opts.Restore)
-			s.settle(ctx, before)
 		}
+		s.settle(ctx, before)
+		s.place(ctx)
 		if s.opts.SessionFile != "" {
 			s.persist = newPersister(s.opts.SessionFile, s.opts.Log)
 		}
@@ -250,25 +294,27 @@ func (s *Session) Receive(ctx actor.Context) {
 	case *resumeDue:
 		s.startResumes(ctx)
 	case *api.Call:
-		before := s.focusNow()
-		s.dispatch(ctx, msg)
-		s.settle(ctx, before)
+		s.handle(ctx, msg, func() *api.Reply { return s.route(ctx, msg) })
 	case *pane.Facts:
 		if p := s.terms[msg.TerminalID]; p != nil {
 			before := s.focusNow()
-			s.updateFacts(ctx, p, *msg)
+			s.updateFacts(ctx, p, msg)
 			s.settle(ctx, before)
 		}
+	case *agents.Shown:
+		before := s.focusNow()
+		s.shownChanged(msg)
+		s.settle(ctx, before)
+	case *agents.Answer:
+		s.answer(ctx, msg)
 	case *wsactor.Changed:
 		before := s.focusNow()
 		s.workspaceChanged(ctx, msg)
 		s.settle(ctx, before)
 	case *plugins.Enabled:
-		s.enabledPlugins = msg.IDs
+		ctx.Send(s.opts.Agents, &agents.SetEnabledPlugins{IDs: msg.IDs})
 	case *plugins.OpenPane:
-		before := s.focusNow()
-		s.dispatchWith(ctx, msg.Call, func() *api.Reply { return s.openPluginPane(ctx, msg) })
-		s.settle(ctx, before)
+		s.handle(ctx, msg.Call, func() *api.Reply { return s.openPluginPane(ctx, msg) })
 	case *wsactor.GitDone:
 		before := s.focusNow()
 		s.gitDone(ctx, msg)
@@ -294,12 +340,7 @@ func (s *Session) Receive(ctx actor.Context) {
 			s.paneGone(ctx, p)
 			return
 		}
-		if s.entityStopped(ctx, msg.Who) {
-			return
-		}
-		s.receiveAgents(ctx, msg)
-	default:
-		s.receiveAgents(ctx, msg)
+		s.entityStopped(ctx, msg.Who)
 	}
 }
 
@@ -311,22 +352,41 @@ func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
 	s.settle(ctx, before)
 }
 
-// dispatch runs the handler for a call; a panic answers internal_error to
-// this request only.
-func (s *Session) dispatch(ctx actor.Context, call *api.Call) {
-	s.dispatchWith(ctx, call, func() *api.Reply { return s.route(ctx, call) })
+// handle runs the handler of a call, publishes what it changed, then
+// answers: the events and the agents actor's placement go out before the
+// caller can act on the answer. A panic answers internal_error to this
+// request only.
+func (s *Session) handle(ctx actor.Context, call *api.Call, run func() *api.Reply) {
+	before := s.focusNow()
+	reply := s.guard(call, run)
+	s.settle(ctx, before)
+	s.answerCall(ctx, reply)
 }
 
-// dispatchWith runs handle for call and answers the sender with its reply
-// (nil: answered elsewhere); a panic answers internal_error.
-func (s *Session) dispatchWith(ctx actor.Context, call *api.Call, handle func() *api.Reply) {
+func (s *Session) guard(call *api.Call, run func() *api.Reply) (reply *api.Reply) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.opts.Log.Error("handler panicked", "method", call.Method, "panic", r)
-			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", call.Method, r)))
+			s.deferred = nil
+			reply = api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", call.Method, r))
 		}
 	}()
-	if reply := handle(); reply != nil {
+	return run()
+}
+
+// answerCall sends a call's answer (nil: answered elsewhere). When the
+// call moved the focus to another tab, the answer goes round the agents
+// actor, so it has marked that tab's agents seen, and the session has
+// their new status, before the caller can ask again.
+func (s *Session) answerCall(ctx actor.Context, reply *api.Reply) {
+	switch {
+	case s.deferred != nil:
+		ctx.Send(s.opts.Agents, &agents.Sync{Answer: *s.deferred})
+	case reply == nil:
+	case s.synced:
+		ctx.Send(s.opts.Agents, &agents.Sync{Answer: agents.Answer{To: ctx.Sender(), Reply: reply}})
+	default:
 		ctx.Respond(reply)
 	}
+	s.deferred, s.synced = nil, false
 }

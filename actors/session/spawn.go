@@ -215,7 +215,6 @@ func (s *Session) closePane(ctx actor.Context, p *paneRec) {
 
 // forget removes a pane's ids (and the aliases it kept after moves).
 func (s *Session) forget(p *paneRec) {
-	s.agentGone(p)
 	s.emit(protocol.PaneRefEvent{Kind: "pane_closed", PaneID: p.ID, WorkspaceID: p.WS.ID}, s.paneFields(p))
 	s.m.Forget(p.Pane)
 	delete(s.terms, p.TermID)

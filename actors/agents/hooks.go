@@ -1,7 +1,6 @@
-package session
+package agents
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 	"time"
@@ -11,7 +10,6 @@ import (
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/meta"
-	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -22,14 +20,6 @@ import (
 // agent session; any other source's state is used too, except that a
 // blocker the screen shows for the same agent wins. Metadata is
 // presentation only: it never changes a status.
-
-var hookHandlers = map[string]handler{
-	"pane.report_agent":          (*Session).reportAgent,
-	"pane.report_agent_session":  (*Session).reportAgentSession,
-	"pane.report_metadata":       (*Session).reportMetadata,
-	"pane.clear_agent_authority": (*Session).clearAgentAuthority,
-	"pane.release_agent":         (*Session).releaseAgent,
-}
 
 var (
 	// fullLifecycleSources own their agent's whole state.
@@ -43,7 +33,7 @@ var (
 )
 
 // hookState is what hooks and the agent API keep for one pane. It is made
-// on first use; before that the pane's agent and state are its facts'.
+// on first use; before that the pane's agent and state are the screen's.
 type hookState struct {
 	// The effective agent and internal state as of the last reconcile.
 	effAgent, effState string
@@ -88,60 +78,72 @@ type metaExpired struct {
 	gen    uint64
 }
 
-// hookOf returns the pane's hook state, making it from the pane's facts.
-func (s *Session) hookOf(p *paneRec, base pane.Facts) *hookState {
-	if p.hook == nil {
-		p.hook = &hookState{effAgent: base.Agent, effState: base.AgentState}
+// hookOf returns the pane's hook state, making it from the screen's facts.
+func (a *Agents) hookOf(r *rec) *hookState {
+	if r.hook == nil {
+		r.hook = &hookState{effAgent: r.agent, effState: r.state}
 	}
-	return p.hook
+	return r.hook
 }
 
 // effective is the pane's agent and internal state with hook authority
 // applied, and whether that authority replaces screen detection.
-func effective(p *paneRec) (agent, state string, skipped bool) {
-	agent, state = p.facts.Agent, p.facts.AgentState
-	if p.hook == nil || p.hook.auth == nil {
+func effective(r *rec) (agent, state string, skipped bool) {
+	agent, state = r.agent, r.state
+	if r.hook == nil || r.hook.auth == nil {
 		return agent, state, false
 	}
-	a := p.hook.auth
-	if agent != "" && agent != a.agent {
+	au := r.hook.auth
+	if agent != "" && agent != au.agent {
 		return agent, state, false // another agent runs now
 	}
-	if a.full {
-		return a.agent, a.state, true
+	if au.full {
+		return au.agent, au.state, true
 	}
-	if agent == a.agent && state == string(protocol.StatusBlocked) && a.state != string(protocol.StatusBlocked) {
+	if agent == au.agent && state == string(protocol.StatusBlocked) && au.state != string(protocol.StatusBlocked) {
 		return agent, state, false // the screen shows a blocker the hook has not seen
 	}
-	return a.agent, a.state, false
+	return au.agent, au.state, false
 }
 
 // effAgent is the agent the pane hosts as far as the public API is concerned.
-func effAgent(p *paneRec) string {
-	a, _, _ := effective(p)
-	return a
+func effAgent(r *rec) string {
+	ag, _, _ := effective(r)
+	return ag
 }
 
 // hostsAgent reports whether agent.* targets may name the pane: it runs an
 // agent, or one is being started there under a name.
-func hostsAgent(p *paneRec) bool {
-	return effAgent(p) != "" || (p.hook != nil && p.hook.name != "")
+func hostsAgent(r *rec) bool {
+	return effAgent(r) != "" || (r.hook != nil && r.hook.name != "")
 }
 
 // ttl arms a metadata expiry timer and returns its generation (0 for none).
-func (s *Session) ttl(ctx actor.Context, ms *uint64, termID string) uint64 {
+func (a *Agents) ttl(ctx actor.Context, ms *uint64, termID string) uint64 {
 	if ms == nil {
 		return 0
 	}
-	s.ag.nextGen++
-	gen := s.ag.nextGen
-	s.timers.After(ctx, time.Duration(*ms)*time.Millisecond, &metaExpired{termID: termID, gen: gen})
+	a.nextGen++
+	gen := a.nextGen
+	a.timers.After(ctx, time.Duration(*ms)*time.Millisecond, &metaExpired{termID: termID, gen: gen})
 	return gen
 }
 
-func (s *Session) reportAgent(_ actor.Context, call *api.Call) *api.Reply {
+// hookCall is the preamble of the pane hook methods: take the pane's hook
+// state and check the report's sequence number for its source. A non-nil
+// reply ends the call (an error, or an out-of-order report that is
+// accepted and ignored).
+func (a *Agents) hookCall(r *rec, kind, source string, seq *uint64) (*hookState, *api.Reply) {
+	h := a.hookOf(r)
+	if ok, err := h.seqs.Accept(kind, source, seq); err != nil || !ok {
+		return nil, api.OkOrFail(err)
+	}
+	return h, nil
+}
+
+func (a *Agents) reportAgent(_ actor.Context, call *api.Call, r *rec) *api.Reply {
 	prm := call.Params.(*protocol.PaneReportAgentParams)
-	p, h, done := s.hookCall(prm.PaneID, "agent", prm.Source, prm.Seq)
+	h, done := a.hookCall(r, "agent", prm.Source, prm.Seq)
 	if done != nil {
 		return done
 	}
@@ -150,12 +152,12 @@ func (s *Session) reportAgent(_ actor.Context, call *api.Call) *api.Reply {
 	switch {
 	case sessionOnlySources[prm.Source]:
 		return api.OK()
-	case p.facts.Agent != "" && agent != p.facts.Agent:
+	case r.agent != "" && agent != r.agent:
 		return api.OK() // names another agent than the one running
-	case !full && h.exited == agent && p.facts.Agent == "":
+	case !full && h.exited == agent && r.agent == "":
 		return api.OK() // its process has already exited
 	}
-	before := s.presentationKey(p)
+	before := presentationKey(r)
 	if ref := sessionRef(prm.Source, agent, prm.AgentSessionID, prm.AgentSessionPath); ref != nil {
 		h.session = ref
 	}
@@ -166,8 +168,8 @@ func (s *Session) reportAgent(_ actor.Context, call *api.Call) *api.Reply {
 		}
 		h.auth = &authority{source: prm.Source, agent: agent, state: prm.State, message: msg, full: full}
 	}
-	s.reconcile(p)
-	s.presentationChanged(p, before)
+	a.reconcile(r)
+	a.presentationChanged(r, before)
 	return api.OK()
 }
 
@@ -181,45 +183,25 @@ func sessionRef(source, agent string, id, path *string) *protocol.AgentSessionIn
 	return nil
 }
 
-// hookCall is the preamble of the pane hook methods: resolve the pane, take
-// its hook state and check the report's sequence number for its source.
-// A non-nil reply ends the call (an error, or an out-of-order report that
-// is accepted and ignored).
-func (s *Session) hookCall(paneID, kind, source string, seq *uint64) (*paneRec, *hookState, *api.Reply) {
-	p, err := s.resolvePane(paneID)
-	if err != nil {
-		return nil, nil, api.Fail(err)
-	}
-	h := s.hookOf(p, p.facts)
-	if ok, err := h.seqs.Accept(kind, source, seq); err != nil || !ok {
-		return nil, nil, api.OkOrFail(err)
-	}
-	return p, h, nil
-}
-
-func (s *Session) reportAgentSession(_ actor.Context, call *api.Call) *api.Reply {
+func (a *Agents) reportAgentSession(_ actor.Context, call *api.Call, r *rec) *api.Reply {
 	prm := call.Params.(*protocol.PaneReportAgentSessionParams)
-	p, h, done := s.hookCall(prm.PaneID, "session", prm.Source, prm.Seq)
+	h, done := a.hookCall(r, "session", prm.Source, prm.Seq)
 	if done != nil {
 		return done
 	}
 	agent := detect.Canonical(prm.Agent)
-	if p.facts.Agent != "" && agent != p.facts.Agent {
+	if r.agent != "" && agent != r.agent {
 		return api.OK()
 	}
-	before := s.presentationKey(p)
+	before := presentationKey(r)
 	h.session = sessionRef(prm.Source, agent, prm.AgentSessionID, prm.AgentSessionPath)
-	s.presentationChanged(p, before)
+	a.presentationChanged(r, before)
 	return api.OK()
 }
 
-func (s *Session) clearAgentAuthority(_ actor.Context, call *api.Call) *api.Reply {
+func (a *Agents) clearAgentAuthority(_ actor.Context, call *api.Call, r *rec) *api.Reply {
 	prm := call.Params.(*protocol.PaneClearAgentAuthorityParams)
-	p, err := s.resolvePane(prm.PaneID)
-	if err != nil {
-		return api.Fail(err)
-	}
-	h := s.hookOf(p, p.facts)
+	h := a.hookOf(r)
 	if prm.Source != nil {
 		if ok, err := h.seqs.Accept("agent", *prm.Source, prm.Seq); err != nil || !ok {
 			return api.OkOrFail(err)
@@ -227,36 +209,36 @@ func (s *Session) clearAgentAuthority(_ actor.Context, call *api.Call) *api.Repl
 	}
 	if h.auth != nil && (prm.Source == nil || *prm.Source == h.auth.source) {
 		h.auth = nil
-		s.reconcile(p)
+		a.reconcile(r)
 	}
 	return api.OK()
 }
 
-func (s *Session) releaseAgent(_ actor.Context, call *api.Call) *api.Reply {
+func (a *Agents) releaseAgent(_ actor.Context, call *api.Call, r *rec) *api.Reply {
 	prm := call.Params.(*protocol.PaneReleaseAgentParams)
-	p, h, done := s.hookCall(prm.PaneID, "agent", prm.Source, prm.Seq)
+	h, done := a.hookCall(r, "agent", prm.Source, prm.Seq)
 	if done != nil {
 		return done
 	}
 	if h.auth == nil || h.auth.source != prm.Source || h.auth.agent != detect.Canonical(prm.Agent) {
 		return api.OK()
 	}
-	final := s.agentStatus(p)
+	final := r.status
 	h.auth = nil
 	h.released = &final
-	s.reconcile(p)
+	a.reconcile(r)
 	h.released = nil
 	return api.OK()
 }
 
-func (s *Session) reportMetadata(ctx actor.Context, call *api.Call) *api.Reply {
+func (a *Agents) reportMetadata(ctx actor.Context, call *api.Call, r *rec) *api.Reply {
 	prm := call.Params.(*protocol.PaneReportMetadataParams)
-	p, h, done := s.hookCall(prm.PaneID, "meta", prm.Source, prm.Seq)
+	h, done := a.hookCall(r, "meta", prm.Source, prm.Seq)
 	if done != nil {
 		return done
 	}
-	before := s.presentationKey(p)
-	gen := s.ttl(ctx, prm.TTLMS, p.TermID)
+	before := presentationKey(r)
+	gen := a.ttl(ctx, prm.TTLMS, r.TermID)
 	if err := h.tokens.Apply(prm.Tokens, gen); err != nil {
 		return api.Fail(err)
 	}
@@ -307,35 +289,35 @@ func (s *Session) reportMetadata(ctx actor.Context, call *api.Call) *api.Reply {
 	} else {
 		h.meta[prm.Source] = e
 	}
-	s.presentationChanged(p, before)
+	a.presentationChanged(r, before)
 	return api.OK()
 }
 
 // expireMeta drops the metadata of one TTL generation.
-func (s *Session) expireMeta(m *metaExpired) {
-	p := s.terms[m.termID]
-	if p == nil || p.hook == nil {
+func (a *Agents) expireMeta(m *metaExpired) {
+	r := a.recs[m.termID]
+	if r == nil || r.hook == nil {
 		return
 	}
-	before := s.presentationKey(p)
-	p.hook.tokens.Expire(m.gen)
-	for src, e := range p.hook.meta {
+	before := presentationKey(r)
+	r.hook.tokens.Expire(m.gen)
+	for src, e := range r.hook.meta {
 		if e.gen == m.gen {
-			delete(p.hook.meta, src)
+			delete(r.hook.meta, src)
 		}
 	}
-	s.presentationChanged(p, before)
+	a.presentationChanged(r, before)
 }
 
 // presentationOf resolves a pane's title, display name and state labels:
 // the sources whose guards hold, later reports over earlier ones.
-func presentationOf(p *paneRec) (title, display *string, labels map[string]string) {
-	h := p.hook
+func presentationOf(r *rec) (title, display *string, labels map[string]string) {
+	h := r.hook
 	if h == nil || len(h.meta) == 0 {
 		return nil, nil, nil
 	}
-	entries := slices.SortedFunc(maps.Values(h.meta), func(a, b *presentation) int { return int(a.order) - int(b.order) })
-	agent := effAgent(p)
+	entries := slices.SortedFunc(maps.Values(h.meta), func(x, y *presentation) int { return int(x.order) - int(y.order) })
+	agent := effAgent(r)
 	for _, e := range entries {
 		if e.agent != "" && e.agent != agent {
 			continue
@@ -359,53 +341,20 @@ func presentationOf(p *paneRec) (title, display *string, labels map[string]strin
 	return title, display, labels
 }
 
-// decoratePane adds what hooks reported to a pane record.
-func (s *Session) decoratePane(info *protocol.PaneInfo, p *paneRec) {
-	info.Agent = nil
-	if a := effAgent(p); a != "" {
-		info.Agent = protocol.Ptr(a)
-	}
-	if p.hook == nil {
-		return
-	}
-	info.Title, info.DisplayAgent, info.StateLabels = presentationOf(p)
-	info.Tokens = p.hook.tokens.Wire()
-	info.AgentSession = p.hook.session
-}
-
-// workspaceTokens are the tokens reported for a workspace.
-func (s *Session) workspaceTokens(w *workspace) map[string]string {
-	return w.Tokens
-}
-
 // presentationKey fingerprints what metadata shows of a pane.
-func (s *Session) presentationKey(p *paneRec) string {
-	var info protocol.PaneInfo
-	s.decoratePane(&info, p)
-	info.Agent = nil // announced by pane_agent_detected
-	b, _ := json.Marshal(info)
-	return string(b)
+func presentationKey(r *rec) string {
+	sh := Shown{}
+	fillPresentation(&sh, r)
+	return sh.presentationKey()
 }
 
-// presentationChanged publishes pane_updated (and the presentation on the
-// status stream) when what metadata shows of a pane changed.
-func (s *Session) presentationChanged(p *paneRec, before string) {
-	if s.presentationKey(p) == before {
+// presentationChanged sends the session the pane's new presentation and
+// repeats the status on the status stream with it, when what metadata
+// shows of the pane changed.
+func (a *Agents) presentationChanged(r *rec, before string) {
+	a.touch(r)
+	if presentationKey(r) == before {
 		return
 	}
-	s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
-	f := s.paneFields(p)
-	f.Agent, f.AgentStatus = effAgent(p), string(s.agentStatus(p))
-	s.emit(s.statusEventFull(p), f)
-}
-
-// statusEventFull is the status event with the pane's presentation.
-func (s *Session) statusEventFull(p *paneRec) protocol.PaneAgentStatusChangedEvent {
-	ev := s.statusEvent(p)
-	ev.Agent = nil
-	if a := effAgent(p); a != "" {
-		ev.Agent = protocol.Ptr(a)
-	}
-	ev.Title, ev.DisplayAgent, ev.StateLabels = presentationOf(p)
-	return ev
+	a.emit(a.statusEvent(r), r)
 }

@@ -1,0 +1,337 @@
+package agents
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Options configure the agents actor.
+type Options struct {
+	// Events is the bus status and detection events are published to.
+	Events *actor.PID
+	Log    *slog.Logger
+}
+
+// Place is where one pane is, as the session last told it.
+type Place struct {
+	TermID, PaneID, TabID, WorkspaceID string
+	Label                              string // the pane's custom label
+	PID                                *actor.PID
+	// Restored is the agent session a restored pane's agent had reported
+	// before the restart; set only the first time the pane is placed.
+	Restored *protocol.AgentSessionInfo
+}
+
+// Placement is every pane in workspace, tab and layout order, and the tab
+// on screen. The session sends it whenever any of it changed.
+type Placement struct {
+	Panes            []Place
+	FocusedWorkspace string
+	FocusedTab       string
+}
+
+// Request is an agent or hook method whose target the session resolved
+// to a terminal. The caller is the message's sender.
+type Request struct {
+	Call   *api.Call
+	TermID string
+}
+
+// SetSession names the session, which gets Shown and Answer messages.
+type SetSession struct{ PID *actor.PID }
+
+// SetEnabledPlugins is the set of plugins an agent view may name as its
+// source (plugin:<id>).
+type SetEnabledPlugins struct{ IDs map[string]bool }
+
+// Render says which agent record an Answer carries.
+type Render uint8
+
+const (
+	RenderReply    Render = iota // Reply as it is
+	RenderInfo                   // protocol.AgentInfoResult
+	RenderPrompted               // protocol.AgentPrompted
+	RenderStarted                // protocol.AgentStarted with Argv
+)
+
+// Answer is a reply for the session to send to To: Reply as it is, or an
+// agent record rendered from the session's read model.
+type Answer struct {
+	To     *actor.PID
+	Reply  *api.Reply
+	Render Render
+	TermID string
+	Argv   []string
+}
+
+// Sync passes an Answer back to the session after everything the actor
+// received before it: the session uses it to answer a call only once the
+// actor has applied a focus change the call made (the seen rule).
+type Sync struct{ Answer Answer }
+
+// ViewQuery asks for the agent list through the active view; the answer
+// is a *ViewList with agents as their terminal ids, for the session to
+// render.
+type ViewQuery struct{}
+
+// ViewList is the agent view and the terminals of the agents it shows.
+type ViewList struct {
+	View    protocol.AgentViewResult
+	TermIDs []string
+}
+
+// rec is the actor's record of one pane.
+type rec struct {
+	Place
+	agent, state string // the screen's agent and state, from the pane's facts
+	seen         bool   // the user has seen its latest state
+	status       protocol.AgentStatus
+	stateSeq     uint64     // state_change_seq of its last public status change
+	hook         *hookState // hook authority, metadata, name (hooks.go)
+	dirty        bool       // its Shown is to be sent at the end of the message
+	ws, tab, pos int        // positions, for views
+}
+
+// Agents is the agents actor.
+type Agents struct {
+	opts    Options
+	ctx     actor.Context // the message being handled, for timers
+	session *actor.PID
+	root    *actor.RootContext
+	timers  api.Timers
+
+	recs       map[string]*rec // by terminal id
+	order      []*rec          // placement order
+	focusedWS  string
+	focusedTab string
+	stateSeq   uint64 // global counter of public status changes
+	nextGen    uint64 // metadata TTL and launch generations
+	nextID     uint64 // waiters and pending inputs
+	waits      map[uint64]*waiter
+	inputs     map[uint64]*pendingInput
+	view       *view
+	enabled    map[string]bool // enabled plugins
+
+	// What one message produced, sent once it is applied, in this order.
+	dirty   []*rec
+	outbox  []*events.Publish
+	answers []Answer
+}
+
+// Props returns the props of the agents actor.
+func Props(opts Options) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor {
+		return &Agents{opts: opts, recs: map[string]*rec{}, waits: map[uint64]*waiter{}, inputs: map[uint64]*pendingInput{}}
+	})
+}
+
+// handler answers one forwarded call about rec r; nil means it answers
+// later (a wait, a prompt) or through an Answer.
+type handler func(a *Agents, ctx actor.Context, call *api.Call, r *rec) *api.Reply
+
+// Methods is every method the actor answers, each with its handler; the
+// session forwards them to it with their target resolved.
+var methods = map[string]handler{
+	"pane.report_agent":          (*Agents).reportAgent,
+	"pane.report_agent_session":  (*Agents).reportAgentSession,
+	"pane.report_metadata":       (*Agents).reportMetadata,
+	"pane.clear_agent_authority": (*Agents).clearAgentAuthority,
+	"pane.release_agent":         (*Agents).releaseAgent,
+	"agent.rename":               (*Agents).agentRename,
+	"agent.start":                (*Agents).agentStart,
+	"agent.prompt":               (*Agents).agentPrompt,
+	"agent.wait":                 (*Agents).agentWait,
+	"agent.view.set":             (*Agents).agentViewSet,
+	"agent.view.clear":           (*Agents).agentViewClear,
+}
+
+// Handles reports whether the actor answers method.
+func Handles(method string) bool {
+	_, ok := methods[method]
+	return ok
+}
+
+// Receive implements actor.Actor.
+func (a *Agents) Receive(ctx actor.Context) {
+	a.ctx = ctx
+	msg := ctx.Message()
+	if f, ok := msg.(*api.Fired); ok {
+		msg = a.timers.Fired(f)
+	}
+	switch msg := msg.(type) {
+	case *actor.Started:
+		a.root = ctx.ActorSystem().Root
+		return
+	case *actor.Stopping:
+		a.timers.StopAll()
+		return
+	case *SetSession:
+		a.session = msg.PID
+		return
+	case *SetEnabledPlugins:
+		a.enabled = msg.IDs
+		return
+	case *Placement:
+		a.place(msg)
+	case *pane.Facts:
+		if r := a.recs[msg.TerminalID]; r != nil {
+			a.screenChanged(r, msg.Agent, msg.AgentState)
+		}
+	case *Request:
+		a.request(ctx, msg)
+	case *Sync:
+		a.answers = append(a.answers, msg.Answer)
+	case *ViewQuery:
+		ctx.Respond(&ViewList{View: a.viewResult(), TermIDs: a.viewAgents()})
+	case *pane.AgentInput:
+		a.inputDone(msg)
+	case *metaExpired:
+		a.expireMeta(msg)
+	case *waitExpired:
+		a.waitExpired(msg)
+	case *launchExpired:
+		a.launchExpired(msg)
+	case *actor.Terminated:
+		a.dropCaller(msg.Who)
+	}
+	a.flush(ctx)
+}
+
+// request runs a forwarded call. A panic answers internal_error to this
+// call only; the actor keeps its state and goes on.
+func (a *Agents) request(ctx actor.Context, req *Request) {
+	sender := ctx.Sender()
+	defer func() {
+		if p := recover(); p != nil {
+			a.opts.Log.Error("agents handler panicked", "method", req.Call.Method, "panic", p)
+			a.answer(sender, api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", req.Call.Method, p)))
+		}
+	}()
+	h, ok := methods[req.Call.Method]
+	if !ok {
+		a.answer(sender, api.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", req.Call.Method)))
+		return
+	}
+	var r *rec
+	if req.TermID != "" {
+		if r = a.recs[req.TermID]; r == nil {
+			// The pane closed between the session's resolution and now.
+			a.answer(sender, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed")))
+			return
+		}
+	}
+	if reply := h(a, ctx, req.Call, r); reply != nil {
+		a.answer(sender, reply)
+	}
+}
+
+// answer queues a reply for the end of the message.
+func (a *Agents) answer(to *actor.PID, r *api.Reply) {
+	a.answers = append(a.answers, Answer{To: to, Reply: r})
+}
+
+// render queues an agent record for the session to render and send.
+func (a *Agents) render(to *actor.PID, kind Render, r *rec) {
+	a.answers = append(a.answers, Answer{To: to, Render: kind, TermID: r.TermID})
+}
+
+// flush ends a message: the session learns what changed, then events are
+// published, then callers are answered, so whoever reacts to an answer or
+// an event finds the session's read model up to date.
+func (a *Agents) flush(ctx actor.Context) {
+	for _, r := range a.dirty {
+		r.dirty = false
+		if a.recs[r.TermID] == r && a.session != nil {
+			ctx.Send(a.session, a.shown(r))
+		}
+	}
+	a.dirty = a.dirty[:0]
+	for _, e := range a.outbox {
+		if a.opts.Events != nil {
+			ctx.Send(a.opts.Events, e)
+		}
+	}
+	clear(a.outbox)
+	a.outbox = a.outbox[:0]
+	for _, ans := range a.answers {
+		switch {
+		case ans.To == nil:
+		case ans.Render == RenderReply && ans.Reply != nil:
+			ctx.Send(ans.To, ans.Reply)
+		case a.session != nil:
+			ctx.Send(a.session, &ans)
+		}
+	}
+	clear(a.answers)
+	a.answers = a.answers[:0]
+}
+
+// after sends msg to the actor after d, returning the timer's id.
+func (a *Agents) after(d time.Duration, msg any) uint64 { return a.timers.After(a.ctx, d, msg) }
+
+// touch marks a record whose Shown changed.
+func (a *Agents) touch(r *rec) {
+	if !r.dirty {
+		r.dirty = true
+		a.dirty = append(a.dirty, r)
+	}
+}
+
+// emit queues an event about a pane.
+func (a *Agents) emit(d protocol.EventData, r *rec) {
+	f := events.Fields{WorkspaceID: r.WorkspaceID, TabID: r.TabID, PaneID: r.PaneID, TermID: r.TermID, Label: r.Label}
+	f.Agent, f.AgentStatus = effAgent(r), string(r.status)
+	a.outbox = append(a.outbox, &events.Publish{Data: d, Fields: f})
+}
+
+// place applies a new placement: new panes get a record, closed ones end
+// their waits, and a newly focused tab marks its panes seen.
+func (a *Agents) place(pl *Placement) {
+	live := make(map[string]bool, len(pl.Panes))
+	a.order = a.order[:0]
+	ws, tab, pos := -1, -1, 0
+	lastWS, lastTab := "", ""
+	for _, p := range pl.Panes {
+		live[p.TermID] = true
+		r := a.recs[p.TermID]
+		if r == nil {
+			r = &rec{Place: p, status: protocol.StatusUnknown, seen: true}
+			a.recs[p.TermID] = r
+			if p.Restored != nil {
+				ref := *p.Restored
+				a.hookOf(r).session = &ref
+				a.touch(r)
+			}
+		} else {
+			r.Place = p
+		}
+		r.Restored = nil
+		if p.WorkspaceID != lastWS {
+			ws, tab, pos, lastWS, lastTab = ws+1, -1, 0, p.WorkspaceID, ""
+		}
+		if p.TabID != lastTab {
+			tab, lastTab = tab+1, p.TabID
+		}
+		pos++
+		r.ws, r.tab, r.pos = ws, tab, pos
+		a.order = append(a.order, r)
+	}
+	for id, r := range a.recs {
+		if !live[id] {
+			a.gone(r)
+			delete(a.recs, id)
+		}
+	}
+	newTab := pl.FocusedTab != a.focusedTab
+	a.focusedWS, a.focusedTab = pl.FocusedWorkspace, pl.FocusedTab
+	if newTab && a.focusedTab != "" {
+		a.markSeen(a.focusedTab)
+	}
+}

@@ -1,0 +1,25 @@
+// Package agents is the agents actor: the authority for what runs in each
+// pane as an agent. It owns the hook authority integrations report
+// (pane.report_agent and friends), pane metadata with its TTL timers,
+// agent names and launches, prompts and waits, the agent view, and the
+// public status with its seen/done rule and state_change_seq.
+//
+// It is a sibling of the session, not its child, and the two exchange
+// tells only (no asks):
+//
+//   - the session tells it where panes are (a Placement: ids, order, the
+//     focused tab, each pane's actor) whenever that changes, and forwards
+//     the screen facts a pane reports about its agent;
+//   - the session resolves the target of an agent or hook method (pane
+//     ids in every legacy form, agent names from its read model) and
+//     forwards the call with the terminal id as a Request;
+//   - after each message it tells the session what the session's read
+//     model shows of every pane whose agent record changed (a Shown),
+//     then publishes the agent events, then answers. A caller, or a
+//     subscriber, that reacts to an answer or an event and asks the
+//     session finds the change there already.
+//
+// Answers that carry an agent record (agent.rename, agent.wait, …) are
+// rendered by the session from its read model, so there is one builder
+// of protocol.AgentInfo: the actor sends the session an Answer to render.
+package agents
