@@ -258,3 +258,20 @@ func TestRecognize_HerdrSpellings(t *testing.T) {
 		}
 	}
 }
+
+// An agent-owned viewer keeps the previous state; explain says which rule
+// asked for that, in Herdr's "matched_rule:<id>" form.
+func TestExplain_SkippedUpdateReason(t *testing.T) {
+	all, err := BundledManifests()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := all["claude"]
+	e := Explain("claude", m, m.Evaluate(Input{Lines: []string{"⏺ Read(x)", "  Showing detailed transcript · ctrl+o to toggle"}}))
+	if !e.SkipStateUpdate || e.SkippedUpdateReason == nil || *e.SkippedUpdateReason != "matched_rule:transcript_viewer" {
+		t.Fatalf("skip %v reason %v", e.SkipStateUpdate, e.SkippedUpdateReason)
+	}
+	if e := Explain("claude", m, m.Evaluate(Input{Lines: readScreen(t, "claude", StateIdle)})); e.SkippedUpdateReason != nil {
+		t.Fatalf("idle screen has a skip reason %q", *e.SkippedUpdateReason)
+	}
+}
