@@ -325,7 +325,7 @@ func TestBundled_Screens(t *testing.T) {
 		{"amp", "idle", ampIdle, "", "", StateIdle, "composer_idle"},
 		{"pi", "working", piWorking, "", "", StateWorking, "working_indicator"},
 		{"pi", "blocked", piBlocked, "", "", StateBlocked, "confirmation_dialog"},
-		{"pi", "idle", piIdle, "", "", StateIdle, ""},
+		{"pi", "idle", piIdle, "", "", StateIdle, "footer_idle"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.agent+"/"+tt.name, func(t *testing.T) {

@@ -22,8 +22,9 @@ func Explain(agent string, m *Manifest, res Result) protocol.AgentExplanation {
 		r := res.Matched
 		e.MatchedRule = &protocol.ExplainedRule{ID: r.ID, Priority: r.Priority, Region: r.Region, State: string(r.State), Matched: true}
 	}
-	if res.SkipStateUpdate {
-		e.SkippedUpdateReason = optional("matched rule keeps the previous state")
+	if res.SkipStateUpdate && res.Matched != nil {
+		// Herdr's wording: the viewer rule that keeps the previous state.
+		e.SkippedUpdateReason = optional("matched_rule:" + res.Matched.ID)
 	}
 	for _, r := range res.Evaluated {
 		e.EvaluatedRules = append(e.EvaluatedRules, protocol.ExplainedRule{

@@ -25,24 +25,30 @@ var knownAgents = map[string]bool{
 	"maki": true,
 }
 
-// aliases maps alternative executable names and labels to agent ids.
+// aliases maps alternative executable names and labels to agent ids,
+// Herdr's table: the spelled-out forms with a space are how some installers
+// name the app process (macOS "Kimi Code").
 var aliases = map[string]string{
 	"claude-code":     "claude",
 	"cursor-agent":    "cursor",
 	"devin-cli":       "devin",
+	"devin cli":       "devin",
 	"antigravity":     "agy",
 	"antigravity-cli": "agy",
 	"mastra-code":     "mastracode",
+	"mastra code":     "mastracode",
 	"opencode2":       "opencode",
 	"open-code":       "opencode",
 	"github-copilot":  "copilot",
 	"ghcs":            "copilot",
 	"kimi-code":       "kimi",
+	"kimi code":       "kimi",
 	"kiro-cli":        "kiro",
 	"amp-local":       "amp",
 	"grok-build":      "grok",
 	"hermes-agent":    "hermes",
 	"kilo-code":       "kilo",
+	"kilo code":       "kilo",
 	"qoder":           "qodercli",
 	"qoderclicn":      "qodercli",
 	"qodercn":         "qodercli",
@@ -50,15 +56,16 @@ var aliases = map[string]string{
 
 // npmPackages maps npm package directory names to the agent they install.
 var npmPackages = map[string]string{
-	"@anthropic-ai/claude-code":     "claude",
-	"claude-code":                   "claude",
-	"@openai/codex":                 "codex",
-	"opencode-ai":                   "opencode",
-	"@google/gemini-cli":            "gemini",
-	"@github/copilot":               "copilot",
-	"@sourcegraph/amp":              "amp",
-	"@mariozechner/pi-coding-agent": "pi",
-	"mastracode":                    "mastracode",
+	"@anthropic-ai/claude-code":       "claude",
+	"claude-code":                     "claude",
+	"@openai/codex":                   "codex",
+	"opencode-ai":                     "opencode",
+	"@google/gemini-cli":              "gemini",
+	"@github/copilot":                 "copilot",
+	"@sourcegraph/amp":                "amp",
+	"@mariozechner/pi-coding-agent":   "pi",
+	"@earendil-works/pi-coding-agent": "pi",
+	"mastracode":                      "mastracode",
 }
 
 // runtimes are interpreters and shells looked through to their script.
