@@ -62,6 +62,9 @@ func LoadManifest(path string) (protocol.InstalledPluginInfo, error) {
 	if err != nil {
 		return protocol.InstalledPluginInfo{}, protocol.Errorf(protocol.CodePluginManifestRead, "%v", err)
 	}
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() { // a plugin's folder names its manifest
+		abs = filepath.Join(abs, "herdr-plugin.toml")
+	}
 	data, err := os.ReadFile(abs)
 	if err != nil {
 		return protocol.InstalledPluginInfo{}, protocol.Errorf(protocol.CodePluginManifestRead, "read %s: %v", abs, err)
