@@ -124,6 +124,7 @@ var ourExtensions = map[string][]string{
 	"client.resize":    nil,
 	"screen.scroll":    nil,
 	"screen.subscribe": nil,
+	"popup.send_text":  nil,
 	"events.subscribe": {"since_seq"},
 	"workspace.close":  {"close_group"}, // in the socket API document, not yet in the schema file
 }

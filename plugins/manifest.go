@@ -62,6 +62,9 @@ func LoadManifest(path string) (protocol.InstalledPluginInfo, error) {
 	if err != nil {
 		return protocol.InstalledPluginInfo{}, protocol.Errorf(protocol.CodePluginManifestRead, "%v", err)
 	}
+	if fi, err := os.Stat(abs); err == nil && fi.IsDir() { // a plugin's folder names its manifest
+		abs = filepath.Join(abs, "herdr-plugin.toml")
+	}
 	data, err := os.ReadFile(abs)
 	if err != nil {
 		return protocol.InstalledPluginInfo{}, protocol.Errorf(protocol.CodePluginManifestRead, "read %s: %v", abs, err)
@@ -153,6 +156,14 @@ func (m *manifest) validate() (protocol.InstalledPluginInfo, error) {
 		if !slices.Contains(placements, p.Placement) {
 			return info, invalid("pane_placement", "pane %s: unknown placement %q", p.ID, p.Placement)
 		}
+		for _, v := range []any{p.Width, p.Height} {
+			if _, err := protocol.ParsePopupSize(v); err != nil {
+				return info, invalid("pane_size", "pane %s: %s", p.ID, protocol.AsError(err).Message)
+			}
+		}
+		if p.Placement != "popup" && (p.Width != nil || p.Height != nil) {
+			return info, invalid("pane_size", "pane %s: width and height are only supported when placement is popup", p.ID)
+		}
 		if err := checkCommand(p.Command, p.Platforms); err != nil {
 			return info, err
 		}
@@ -162,8 +173,14 @@ func (m *manifest) validate() (protocol.InstalledPluginInfo, error) {
 		if err := checkLocal("link_handler_id", l.ID, seen); err != nil {
 			return info, err
 		}
+		if strings.TrimSpace(l.Title) == "" {
+			return info, invalid("link_handler_title", "link handler %s has no title", l.ID)
+		}
 		if _, err := regexp.Compile(l.Pattern); err != nil || l.Pattern == "" {
 			return info, invalid("link_handler_pattern", "link handler %s: bad pattern %q", l.ID, l.Pattern)
+		}
+		if !slices.ContainsFunc(m.Actions, func(a protocol.PluginManifestAction) bool { return a.ID == l.Action }) {
+			return info, invalid("link_handler_action", "link handler %s references unknown action %q", l.ID, l.Action)
 		}
 		if err := checkPlatforms(l.Platforms); err != nil {
 			return info, err

@@ -37,6 +37,9 @@ func TestLoadManifest_Errors(t *testing.T) {
 		"invalid_plugin_event":                head + "[[events]]\non = \"\"\ncommand = [\"true\"]\n",
 		"invalid_plugin_pane_placement":       head + "[[panes]]\nid = \"p\"\ntitle = \"P\"\nplacement = \"sideways\"\ncommand = [\"true\"]\n",
 		"invalid_plugin_link_handler_pattern": head + "[[link_handlers]]\nid = \"l\"\ntitle = \"L\"\npattern = \"(\"\naction = \"a\"\n",
+		"invalid_plugin_link_handler_action":  head + "[[link_handlers]]\nid = \"l\"\ntitle = \"L\"\npattern = \"x\"\naction = \"nope\"\n",
+		"invalid_plugin_link_handler_title":   head + "[[link_handlers]]\nid = \"l\"\ntitle = \" \"\npattern = \"x\"\naction = \"a\"\n",
+		"invalid_plugin_pane_size":            head + "[[panes]]\nid = \"p\"\ntitle = \"P\"\nplacement = \"popup\"\nwidth = \"120\"\ncommand = [\"true\"]\n",
 		"plugin_manifest_parse_failed":        head + "[[actions]\n",
 	} {
 		_, err := LoadManifest(writeManifest(t, body))

@@ -235,11 +235,13 @@ func (PluginLogList) ResultType() string       { return "plugin_log_list" }
 func (PluginUnlinked) ResultType() string      { return "plugin_unlinked" }
 func (PluginActionInvoked) ResultType() string { return "plugin_action_invoked" }
 
-var pluginPaneMethods = []Method{
-	{Name: "plugin.pane.open", Params: func() Params { return &PluginPaneOpenParams{} }, Result: "plugin_pane_opened", Summary: "Open a plugin's pane entrypoint as a split, tab or zoomed pane"},
+// pluginPaneMethods holds the popup methods too: a popup is a plugin pane
+// placement.
+var pluginPaneMethods = append([]Method{
+	{Name: "plugin.pane.open", Params: func() Params { return &PluginPaneOpenParams{} }, Result: "*", Summary: "Open a plugin's pane entrypoint as an overlay, popup, split, tab or zoomed pane"},
 	{Name: "plugin.pane.focus", Params: func() Params { return &PluginPaneTarget{} }, Result: "plugin_pane_focused", Summary: "Focus a plugin pane"},
 	{Name: "plugin.pane.close", Params: func() Params { return &PluginPaneTarget{} }, Result: "plugin_pane_closed", Summary: "Close a plugin pane"},
-}
+}, popupMethods...)
 
 // CodePluginPaneNotFound and CodePluginPaneOpenFailed are plugin pane errors.
 const (
@@ -275,7 +277,14 @@ func (p *PluginPaneOpenParams) Validate() error {
 		}
 	}
 	if p.Direction != nil {
-		return oneOf("direction", *p.Direction, "right", "down")
+		if err := oneOf("direction", *p.Direction, "right", "down"); err != nil {
+			return err
+		}
+	}
+	for field, v := range map[string]any{"width": p.Width, "height": p.Height} {
+		if _, err := ParsePopupSize(v); err != nil {
+			return ParamError(field, "%s", AsError(err).Message)
+		}
 	}
 	return nil
 }

@@ -178,7 +178,7 @@ type ScreenFrame struct {
 }
 
 // ExtensionMethods names the methods this server adds to the Herdr surface.
-var ExtensionMethods = map[string]bool{"screen.subscribe": true, "client.resize": true, "screen.scroll": true}
+var ExtensionMethods = map[string]bool{"screen.subscribe": true, "client.resize": true, "screen.scroll": true, "popup.send_text": true}
 
 // TargetID implements Targeted.
 func (p *ScreenScrollParams) TargetID() string { return p.PaneID }

@@ -200,7 +200,7 @@ func TestE2E_Plugin_InstallFromGit(t *testing.T) {
 
 // A plugin's pane entrypoint opens as a split or a tab running its command
 // in the plugin's folder; plugin.pane.focus|close act on plugin panes only;
-// placements the client would draw are refused clearly.
+// a placement refuses targets it does not take (popups: popup_test.go).
 func TestE2E_Plugin_Panes(t *testing.T) {
 	h := NewHome(t)
 	fixture, _ := filepath.Abs(filepath.Join("testdata", "plugins", "worktree-notes"))
@@ -216,7 +216,8 @@ func TestE2E_Plugin_Panes(t *testing.T) {
 	if tab.Pane.TabID != "w1:t2" {
 		t.Fatalf("tab placement opened %+v", tab.Pane)
 	}
-	Fail(t, s.Call("plugin.pane.open", map[string]any{"plugin_id": "test.worktree-notes", "entrypoint": "notes", "placement": "popup"}), "plugin_pane_open_failed")
+	Fail(t, s.Call("plugin.pane.open", map[string]any{"plugin_id": "test.worktree-notes", "entrypoint": "notes", "placement": "split", "width": 20}), "invalid_params")
+	Fail(t, s.Call("plugin.pane.open", map[string]any{"plugin_id": "test.worktree-notes", "entrypoint": "notes", "placement": "split", "workspace_id": "w1"}), "invalid_params")
 	Fail(t, s.Call("plugin.pane.open", map[string]any{"plugin_id": "test.worktree-notes", "entrypoint": "nope"}), "plugin_pane_not_found")
 	Fail(t, s.Call("plugin.pane.close", map[string]any{"pane_id": "w1:p1"}), "plugin_pane_not_found")
 	OK[protocol.PluginPaneFocused](t, s.Call("plugin.pane.focus", map[string]any{"pane_id": "w1:p2"}), "plugin_pane_focused")

@@ -69,12 +69,15 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 // sendKey writes a key to the focused pane, encoded for its modes.
 func (m *model) sendKey(k tea.KeyMsg) {
 	id := m.focusedPaneID()
-	if id == "" {
-		return
-	}
 	var modes protocol.ScreenModes
 	if s := m.screens[id]; s != nil {
 		modes = s.modes
+	}
+	if m.popup != nil { // keys go to the popup while it is open
+		id, modes = m.popup.st.TerminalID, m.popup.screen.modes
+	}
+	if id == "" {
+		return
 	}
 	var b []byte
 	if k.Paste {
@@ -329,6 +332,9 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 	if ev.Action == tea.MouseActionPress {
 		m.claimSize(false)
 	}
+	if m.popup != nil {
+		return m.popupMouse(ev)
+	}
 	if m.drag != nil {
 		switch ev.Action {
 		case tea.MouseActionMotion:
@@ -402,6 +408,15 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 		}
 		if x < r.X || y < r.Y || x >= r.X+r.Width || y >= r.Y+r.Height {
 			continue
+		}
+		if ev.Ctrl && ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
+			// Ctrl-click on a URL: a plugin's link handler, or the browser
+			// (link.go), even over a program that takes the mouse.
+			if s := m.screens[p.PaneID]; s != nil {
+				if url := s.urlAt(x-r.X-1, y-r.Y-1); url != "" {
+					return m.clickLink(p.PaneID, url)
+				}
+			}
 		}
 		if lines := wheelLines(ev); lines != 0 {
 			if s := m.screens[p.PaneID]; s == nil || !s.modes.Mouse {

@@ -85,6 +85,8 @@ type model struct {
 	stale      bool // an event arrived while it was
 	screens    map[string]*paneScreen
 	watched    []string
+	// popup is the session's popup while it is open (popup.go).
+	popup *popupView
 
 	width, height int
 	sidebar       bool
@@ -201,7 +203,11 @@ func (m *model) flushInput() {
 		}
 		m.inFlight[in.paneID] = true
 		id, b, send := in.paneID, in.b, m.link.send
-		m.link.req.sendThen("pane.send_text", protocol.PaneSendTextParams{PaneID: id, Text: string(b)}, func(err error) {
+		method, params := "pane.send_text", any(protocol.PaneSendTextParams{PaneID: id, Text: string(b)})
+		if m.popup != nil && id == m.popup.st.TerminalID {
+			method, params = "popup.send_text", protocol.PopupSendTextParams{Text: string(b)}
+		}
+		m.link.req.sendThen(method, params, func(err error) {
 			if send != nil {
 				send(sentMsg{paneID: id, b: b, err: err})
 			}
@@ -225,6 +231,9 @@ func (m *model) sent(msg sentMsg) tea.Cmd {
 	if errors.As(msg.err, &pe) && pe.Code == protocol.CodePaneSendFailed && strings.Contains(pe.Message, "not reading") {
 		m.inFlight[msg.paneID] = true // held until the retry
 		return tea.Tick(retryInput, func(time.Time) tea.Msg { return retryMsg{paneID: msg.paneID, b: msg.b} })
+	}
+	if errors.As(msg.err, &pe) && pe.Code == protocol.CodePopupNotOpen {
+		return nil // typed as the popup closed
 	}
 	if msg.err != nil {
 		return m.showToast("pane.send_text: " + msg.err.Error())
@@ -288,7 +297,16 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			cmds = append(cmds, m.fetchSnapshot())
 		}
 		return tea.Batch(cmds...)
+	case popupMsg:
+		m.setPopup(msg.st)
+	case linkMsg:
+		if msg.err != nil {
+			return m.showToast("open link: " + msg.err.Error())
+		}
 	case frameMsg:
+		if m.popupFrame(msg.f) {
+			return nil
+		}
 		s := m.screens[msg.f.PaneID]
 		if s == nil {
 			if !slices.Contains(m.watched, msg.f.PaneID) {

@@ -129,6 +129,11 @@ func Run(opts Options) error {
 			if json.Unmarshal(push.Data, &t) == nil {
 				l.send(toastMsg{text: strings.TrimSuffix(t.Title+": "+t.Body, ": ")})
 			}
+		case protocol.PopupEvent: // a popup opened or closed
+			var st protocol.PopupState
+			if json.Unmarshal(push.Data, &st) == nil {
+				l.send(popupMsg{st})
+			}
 		case "client.window_title": // client.window_title.set|clear
 			var t struct{ Title string }
 			if json.Unmarshal(push.Data, &t) == nil {

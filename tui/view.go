@@ -171,12 +171,18 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	case modePicker:
 		m.drawPicker(c)
 	}
+	if m.popup != nil {
+		m.drawPopup(c)
+	}
 	return c
 }
 
 // hostCursor is where the outer terminal's cursor goes: at the focused
 // pane's cursor while keys go to that pane and it shows one.
 func (m *model) hostCursor() hostCursor {
+	if m.popup != nil {
+		return m.popupCursor()
+	}
 	l, ok := m.focusedLayout()
 	if !ok || m.mode != modeTerminal && m.mode != modeCopy {
 		return hostCursor{}

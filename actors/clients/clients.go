@@ -7,6 +7,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -15,14 +16,20 @@ var Methods = map[string]bool{
 	"notification.show":         true,
 	"client.window_title.set":   true,
 	"client.window_title.clear": true,
+	"popup.close":               true,
+	"popup.send_text":           true,
 }
 
 // toastInterval is the least time between two toasts.
 const toastInterval = time.Second
 
 // Foreground tells the actor which connection is the interactive client in
-// front; it gets api.Toast and api.WindowTitle messages until it goes away.
-type Foreground struct{ PID *actor.PID }
+// front, and the size of its tab area; it gets api.Toast and
+// api.WindowTitle messages and the popup until it goes away.
+type Foreground struct {
+	PID        *actor.PID
+	Cols, Rows int
+}
 
 // SetConfig hands over a reloaded configuration.
 type SetConfig struct{ Config config.Config }
@@ -33,34 +40,71 @@ type Clients struct {
 	front   *actor.PID
 	toastAt time.Time
 	title   string
+	// area is the tab area of the client in front (0×0 before one).
+	area      [2]int
+	popup     *popup // the open popup (popup.go), or nil
+	nextPopup uint64
+	// startPane starts a popup's program: pane.Start, or a fake in tests.
+	startPane func(pane.Spec) (*actor.Props, func(), error)
 }
 
-// Props returns the props of the clients actor.
+// Props returns the props of the clients actor. A popup's terminal that
+// fails is stopped, never restarted.
 func Props(cfg config.Config) *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor { return &Clients{cfg: cfg} })
+	stop := actor.NewOneForOneStrategy(0, time.Second, func(any) actor.Directive { return actor.StopDirective })
+	return actor.PropsFromProducer(func() actor.Actor { return &Clients{cfg: cfg, startPane: pane.Start} }, actor.WithSupervisor(stop))
 }
 
 // Receive implements actor.Actor.
 func (c *Clients) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *Foreground:
-		if c.front != nil && !c.front.Equal(msg.PID) {
-			ctx.Unwatch(c.front)
-		}
-		c.front = msg.PID
-		ctx.Watch(msg.PID)
+		c.foreground(ctx, msg)
 	case *actor.Terminated:
+		if c.popupGone(ctx, msg.Who, "") {
+			return
+		}
 		if c.front != nil && c.front.Equal(msg.Who) {
 			c.front = nil
 		}
+	case *pane.Exited:
+		c.popupGone(ctx, nil, msg.TerminalID)
 	case *SetConfig:
 		c.cfg = msg.Config
+	case *OpenPopup:
+		ctx.Respond(c.openPopup(ctx, msg))
 	case *api.Call:
-		ctx.Respond(c.handle(ctx, msg))
+		if reply := c.handle(ctx, msg); reply != nil {
+			ctx.Respond(reply)
+		}
 	}
 }
 
+// foreground takes a new client in front (or the same one resized): the
+// popup moves to it and follows its tab area.
+func (c *Clients) foreground(ctx actor.Context, msg *Foreground) {
+	if msg.Cols > 0 && msg.Rows > 0 {
+		c.area = [2]int{msg.Cols, msg.Rows}
+	}
+	if c.front == nil || !c.front.Equal(msg.PID) {
+		if c.front != nil {
+			ctx.Unwatch(c.front)
+			c.hidePopup(ctx, c.front)
+		}
+		c.front = msg.PID
+		ctx.Watch(msg.PID)
+		c.showPopup(ctx, c.front)
+	}
+	c.resizePopup(ctx)
+}
+
 func (c *Clients) handle(ctx actor.Context, call *api.Call) *api.Reply {
+	switch call.Method {
+	case "popup.close":
+		return c.popupClose(ctx)
+	case "popup.send_text":
+		return c.popupSendText(ctx, call)
+	}
 	switch prm := call.Params.(type) {
 	case *protocol.NotificationShowParams:
 		return c.show(ctx, prm)

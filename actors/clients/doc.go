@@ -1,7 +1,10 @@
 // Package clients holds the clients actor: which interactive client is in
 // front (the one that sized the tab area last), and what only that person
-// sees — notification toasts, rate-limited, and the window title set
-// through the API. The gateway sends it the notification.* and
-// client.window_title.* calls; the session tells it which connection is in
-// front. It owns no topology and never asks the session anything.
+// sees — notification toasts, rate-limited, the window title set through
+// the API, and the session's popup: one modal terminal at most, the
+// actor's own child, drawn by the client in front over its tab area and
+// closed by popup.close or when its program exits. The gateway sends it
+// the notification.*, client.window_title.* and popup.* calls; the
+// session tells it which connection is in front and hands it the popups
+// plugins open. It owns no topology and never asks the session anything.
 package clients

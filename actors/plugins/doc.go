@@ -4,5 +4,8 @@
 // actions, [[events]] hooks on matching bus events, [[startup]] hooks once
 // the session is restored — on goroutines of its own, never in Receive,
 // with a cap on commands in flight and a log of recent runs. Plugin panes
-// are opened by the session, to which it forwards plugin.pane.open.
+// are opened by the session, to which it forwards plugin.pane.open (and
+// the session hands popups on to the clients actor). A ctrl-click on a URL
+// that a [[link_handlers]] pattern matches is an action invoked by the
+// interactive client with clicked_url and link_handler_id in its context.
 package plugins

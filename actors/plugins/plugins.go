@@ -55,9 +55,12 @@ type OpenPane struct {
 	Call                 *api.Call
 	PluginID, Entrypoint string
 	Placement            string
+	Title                string
 	Argv                 []string
 	Cwd                  string
 	Env                  map[string]string
+	// Width and Height size a popup (nil: half the tab area).
+	Width, Height *protocol.PopupSize
 }
 
 // SetSession tells the actor where plugin panes are opened.
@@ -475,7 +478,9 @@ func (p *Plugins) runtimeEnv(pl *protocol.InstalledPluginInfo, c *protocol.Plugi
 		"HERDR_PLUGIN_ID="+pl.PluginID, "HERDR_PLUGIN_ROOT="+pl.PluginRoot, "HERDR_PLUGIN_CONFIG_DIR="+configDir,
 		"HERDR_PLUGIN_STATE_DIR="+stateDir, "HERDR_PLUGIN_CONTEXT_JSON="+ctxJSON)
 	if c != nil {
-		for k, v := range map[string]*string{"HERDR_WORKSPACE_ID": c.WorkspaceID, "HERDR_TAB_ID": c.TabID, "HERDR_PANE_ID": c.FocusedPaneID} {
+		// A link click's URL and handler come with the context too.
+		for k, v := range map[string]*string{"HERDR_WORKSPACE_ID": c.WorkspaceID, "HERDR_TAB_ID": c.TabID, "HERDR_PANE_ID": c.FocusedPaneID,
+			"HERDR_PLUGIN_CLICKED_URL": c.ClickedURL, "HERDR_PLUGIN_LINK_HANDLER_ID": c.LinkHandlerID} {
 			if v != nil {
 				env = append(env, k+"="+*v)
 			}
@@ -512,21 +517,71 @@ func (p *Plugins) paneOpen(ctx actor.Context, call *api.Call) *api.Reply {
 	if prm.Placement != nil {
 		placement = *prm.Placement
 	}
+	if err := checkPlacement(placement, prm); err != nil {
+		return api.Fail(err)
+	}
+	width, height, err := popupSizes(prm, entry)
+	if err != nil {
+		return api.Fail(err)
+	}
 	cwd := pl.PluginRoot
 	if prm.Cwd != nil {
 		cwd = *prm.Cwd
 	}
-	env := map[string]string{"HERDR_PLUGIN_ENTRYPOINT_ID": entry.ID}
+	// The caller's variables first: those herdr sets for plugins win.
+	env := map[string]string{}
+	for k, v := range prm.Env {
+		env[k] = v
+	}
+	env["HERDR_PLUGIN_ENTRYPOINT_ID"] = entry.ID
 	for _, kv := range p.runtimeEnv(pl, nil, "{}") {
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
 	}
-	for k, v := range prm.Env {
-		env[k] = v
-	}
 	ctx.RequestWithCustomSender(p.session, &OpenPane{Call: call, PluginID: pl.PluginID, Entrypoint: entry.ID, Placement: placement,
-		Argv: entry.Command, Cwd: cwd, Env: env}, ctx.Sender())
+		Title: entry.Title, Argv: entry.Command, Cwd: cwd, Env: env, Width: width, Height: height}, ctx.Sender())
 	return nil
+}
+
+// checkPlacement refuses targets a placement does not take, as Herdr
+// does: overlays and popups cover the active pane; splits and zoomed
+// panes take a target pane, not a workspace; tabs a workspace only; and
+// only popups have a size.
+func checkPlacement(placement string, prm *protocol.PluginPaneOpenParams) error {
+	if placement != "popup" && (prm.Width != nil || prm.Height != nil) {
+		return protocol.Errorf(protocol.CodeInvalidParams, "width and height are only supported when placement is popup")
+	}
+	switch placement {
+	case "overlay", "popup":
+		if prm.WorkspaceID != nil || prm.TargetPaneID != nil || prm.Direction != nil {
+			return protocol.Errorf(protocol.CodeInvalidParams, "overlay and popup plugin panes target the active pane")
+		}
+	case "split", "zoomed":
+		if prm.WorkspaceID != nil {
+			return protocol.Errorf(protocol.CodeInvalidParams, "split and zoomed plugin panes target an existing pane; use target_pane_id")
+		}
+	case "tab":
+		if prm.TargetPaneID != nil || prm.Direction != nil {
+			return protocol.Errorf(protocol.CodeInvalidParams, "tab plugin panes support workspace_id but not target_pane_id or direction")
+		}
+	}
+	return nil
+}
+
+// popupSizes are a popup's width and height: the request's, else the
+// manifest's.
+func popupSizes(prm *protocol.PluginPaneOpenParams, entry *protocol.PluginManifestPane) (w, h *protocol.PopupSize, err error) {
+	pick := func(req, manifest any) (*protocol.PopupSize, error) {
+		if req != nil {
+			return protocol.ParsePopupSize(req)
+		}
+		return protocol.ParsePopupSize(manifest)
+	}
+	if w, err = pick(prm.Width, entry.Width); err != nil {
+		return nil, nil, err
+	}
+	h, err = pick(prm.Height, entry.Height)
+	return w, h, err
 }
 
 // finished records how a command ended.

@@ -66,7 +66,7 @@ func (s *Session) clientResize(ctx actor.Context, call *api.Call) *api.Reply {
 	// The client that resized last is the one in front: the clients actor
 	// sends it toasts and window titles.
 	if s.opts.Clients != nil {
-		ctx.Send(s.opts.Clients, &clients.Foreground{PID: ctx.Sender()})
+		ctx.Send(s.opts.Clients, &clients.Foreground{PID: ctx.Sender(), Cols: prm.Cols, Rows: prm.Rows})
 	}
 	if len(s.resumes) > 0 {
 		defer s.startResumes(ctx) // once the panes have their real size

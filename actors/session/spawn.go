@@ -218,7 +218,7 @@ func (s *Session) forget(p *paneRec) {
 	s.emit(protocol.PaneRefEvent{Kind: "pane_closed", PaneID: p.ID, WorkspaceID: p.WS.ID}, s.paneFields(p))
 	s.m.Forget(p.Pane)
 	delete(s.terms, p.TermID)
-	delete(s.pluginPanes, p.TermID)
+	s.dropPluginPane(p) // plugin.go: an overlay gives focus back
 }
 
 // detach takes a pane's leaf out of its tab, closing the tab (and its

@@ -1,0 +1,155 @@
+package clients
+
+import (
+	"log/slog"
+	"strconv"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// The popup: one session-modal terminal at most, drawn by the client in
+// front over its tab area. It is this actor's child, not a pane of the
+// session: it has no pane id, is in no layout, and its exit emits nothing.
+// The client in front is told when it opens and closes (a client.popup
+// line) and watches its screen; its keys come back as popup.send_text.
+
+// OpenPopup asks the actor to open a popup; the sender is the caller, who
+// gets the answer (ok, or ui_busy while one is open).
+type OpenPopup struct {
+	Call          *api.Call
+	Title         string
+	Width, Height *protocol.PopupSize
+	Argv          []string
+	Cwd           string
+	Env           []string
+	// Cols and Rows are the tab area now; a later Foreground updates it.
+	Cols, Rows      int
+	ScrollbackBytes int
+	Log             *slog.Logger
+}
+
+// popup is the open popup.
+type popup struct {
+	pid        *actor.PID
+	state      protocol.PopupState
+	cols, rows int // its terminal's size
+}
+
+// openPopup starts the popup's program at the size its geometry gives.
+func (c *Clients) openPopup(ctx actor.Context, m *OpenPopup) *api.Reply {
+	if c.popup != nil {
+		return api.Fail(protocol.Errorf(protocol.CodeUIBusy, "a popup is open already; close it first (popup.close)"))
+	}
+	if c.area == [2]int{} {
+		c.area = [2]int{m.Cols, m.Rows}
+	}
+	_, inner, ok := protocol.PopupGeometry(m.Width, m.Height, c.area[0], c.area[1])
+	if !ok {
+		return api.Fail(protocol.Errorf(protocol.CodePluginPaneOpenFailed, "terminal area too small for popup"))
+	}
+	c.nextPopup++
+	termID := "term_popup_" + strconv.FormatInt(time.Now().UnixMicro(), 16) + strconv.FormatUint(c.nextPopup, 16)
+	log := m.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	props, abort, err := c.startPane(pane.Spec{TerminalID: termID, Argv: m.Argv, Cwd: m.Cwd, Env: m.Env, Cols: inner.Width, Rows: inner.Height,
+		ScrollbackBytes: m.ScrollbackBytes, Log: log.With("popup", termID)})
+	if err != nil {
+		return api.Fail(protocol.Errorf(protocol.CodePluginPaneOpenFailed, "cannot start %s: %v", m.Argv[0], err))
+	}
+	pid, err := ctx.SpawnNamed(props, termID)
+	if err != nil {
+		abort()
+		return api.Fail(protocol.Errorf(protocol.CodePluginPaneOpenFailed, "start popup: %v", err))
+	}
+	ctx.Watch(pid)
+	c.popup = &popup{pid: pid, cols: inner.Width, rows: inner.Height,
+		state: protocol.PopupState{Open: true, TerminalID: termID, Title: m.Title, Width: m.Width, Height: m.Height}}
+	c.showPopup(ctx, c.front)
+	return api.OK()
+}
+
+// showPopup tells client the popup's state and has it watch the screen.
+func (c *Clients) showPopup(ctx actor.Context, client *actor.PID) {
+	if client == nil || c.popup == nil {
+		return
+	}
+	c.pushPopup(ctx, client, c.popup.state)
+	ctx.Send(c.popup.pid, &pane.ScreenWatch{Sub: client, PaneID: c.popup.state.TerminalID, Watch: true})
+}
+
+// hidePopup tells client there is no popup (for it) any more.
+func (c *Clients) hidePopup(ctx actor.Context, client *actor.PID) {
+	if client == nil || c.popup == nil {
+		return
+	}
+	ctx.Send(c.popup.pid, &pane.ScreenWatch{Sub: client, PaneID: c.popup.state.TerminalID, Watch: false})
+	c.pushPopup(ctx, client, protocol.PopupState{Open: false, TerminalID: c.popup.state.TerminalID})
+}
+
+// pushPopup writes a client.popup line to a client's connection, between
+// its answers and frames.
+func (c *Clients) pushPopup(ctx actor.Context, client *actor.PID, st protocol.PopupState) {
+	if line, err := protocol.EncodeDedicated(protocol.PopupEvent, st); err == nil {
+		ctx.Send(client, &api.Frames{Lines: [][]byte{line}, From: ctx.Self()})
+	}
+}
+
+// closePopup stops the popup's program and tells the client in front.
+func (c *Clients) closePopup(ctx actor.Context) {
+	if c.popup == nil {
+		return
+	}
+	c.hidePopup(ctx, c.front)
+	ctx.Unwatch(c.popup.pid)
+	ctx.Poison(c.popup.pid)
+	c.popup = nil
+}
+
+// resizePopup follows a new tab area.
+func (c *Clients) resizePopup(ctx actor.Context) {
+	if c.popup == nil {
+		return
+	}
+	_, inner, ok := protocol.PopupGeometry(c.popup.state.Width, c.popup.state.Height, c.area[0], c.area[1])
+	if !ok || (inner.Width == c.popup.cols && inner.Height == c.popup.rows) {
+		return
+	}
+	c.popup.cols, c.popup.rows = inner.Width, inner.Height
+	ctx.Send(c.popup.pid, &pane.Resize{Cols: inner.Width, Rows: inner.Height})
+}
+
+func (c *Clients) popupClose(ctx actor.Context) *api.Reply {
+	if c.popup == nil {
+		return api.Fail(protocol.Errorf(protocol.CodePopupNotOpen, "no popup is open"))
+	}
+	c.closePopup(ctx)
+	return api.OK()
+}
+
+// popupSendText hands the text to the popup's terminal, which answers.
+func (c *Clients) popupSendText(ctx actor.Context, call *api.Call) *api.Reply {
+	if c.popup == nil {
+		return api.Fail(protocol.Errorf(protocol.CodePopupNotOpen, "no popup is open"))
+	}
+	id := c.popup.state.TerminalID
+	text := call.Params.(*protocol.PopupSendTextParams).Text
+	fwd := &api.Call{ID: call.ID, Method: "pane.send_text", Params: &protocol.PaneSendTextParams{PaneID: id, Text: text}}
+	ctx.RequestWithCustomSender(c.popup.pid, &pane.Request{Call: fwd, PaneID: id}, ctx.Sender())
+	return nil
+}
+
+// popupGone handles the popup's program exiting, or its actor stopping.
+func (c *Clients) popupGone(ctx actor.Context, who *actor.PID, termID string) bool {
+	if c.popup == nil || (who != nil && !c.popup.pid.Equal(who)) || (termID != "" && termID != c.popup.state.TerminalID) {
+		return false
+	}
+	c.closePopup(ctx)
+	return true
+}

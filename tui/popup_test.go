@@ -1,0 +1,97 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// A popup floats centred over the tab area, framed with its title, with
+// its screen inside; keys go to it, not to the focused pane, and it goes
+// when the server says it closed.
+func TestPopup_DrawnOverPanesTakesKeys(t *testing.T) {
+	m, _ := viewModel(t) // tab area 60×20 at (24, 1)
+	m.update(popupMsg{protocol.PopupState{Open: true, TerminalID: "term_popup_1", Title: "Board", Width: &protocol.PopupSize{Percent: 50}, Height: &protocol.PopupSize{Cells: 8}}})
+	m.update(frameMsg{&protocol.ScreenFrame{PaneID: "term_popup_1", Cols: 27, Rows: 6, Full: true,
+		Cursor: protocol.ScreenCursor{X: 3, Y: 1, Visible: true},
+		Lines:  []protocol.ScreenLine{{Y: 0, Runs: []protocol.ScreenRun{{X: 0, W: 11, Text: "popup-ready"}}}}}})
+	lines := strings.Split(ansi.Strip(m.View()), "\n")
+	// 50% of 60 is 30 wide at x 24+15; 8 high at y 1+6.
+	if got := lines[7]; !strings.HasPrefix(got[len(string([]rune(got)[:39])):], "╭─ Board") {
+		t.Errorf("popup top border not at (39, 7): %q", got)
+	}
+	if got := []rune(lines[8]); string(got[40:51]) != "popup-ready" || got[39] != '│' || got[68] != '│' {
+		t.Errorf("popup row 1: %q", string(got))
+	}
+	if c := m.hostCursor(); c != (hostCursor{x: 43, y: 9, visible: true}) {
+		t.Errorf("host cursor %+v, want the popup's at (43, 9)", c)
+	}
+	m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("hi")})
+	if len(m.input) != 1 || m.input[0].paneID != "term_popup_1" || string(m.input[0].b) != "hi" {
+		t.Errorf("keys went to %+v, want the popup", m.input)
+	}
+	m.update(popupMsg{protocol.PopupState{Open: false, TerminalID: "term_popup_1"}})
+	if m.popup != nil || len(m.input) != 0 || strings.Contains(ansi.Strip(m.View()), "Board") {
+		t.Errorf("popup still shown or its input kept after it closed")
+	}
+	m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
+	if len(m.input) != 1 || m.input[0].paneID != "w1:p2" {
+		t.Errorf("after the popup keys go to %+v, want w1:p2", m.input)
+	}
+}
+
+func screenOf(text string) *paneScreen {
+	s := &paneScreen{}
+	s.apply(&protocol.ScreenFrame{Cols: 80, Rows: 1, Full: true, Lines: []protocol.ScreenLine{{Y: 0, Runs: []protocol.ScreenRun{{X: 0, W: textWidth(text), Text: text}}}}})
+	return s
+}
+
+// URLs as Herdr finds them under a click: http(s) only, trailing
+// punctuation and unbalanced closers left out.
+func TestURLAt(t *testing.T) {
+	for _, c := range []struct{ row, at, want string }{
+		{"see https://example.com/a(b)c.", "example", "https://example.com/a(b)c"},
+		{"[docs](https://example.com/docs),", "example", "https://example.com/docs"},
+		{"[docs](https://example.com/docs)", "docs", ""},
+		{"open file:///tmp/report", "file", ""},
+		{"漢字 http://x.io/漢 end", "x.io", "http://x.io/漢"},
+		{"two http://a.b/1 http://c.d/2", "c.d", "http://c.d/2"},
+	} {
+		i := strings.Index(c.row, c.at)
+		if got := screenOf(c.row).urlAt(textWidth(c.row[:i]), 0); got != c.want {
+			t.Errorf("%q at %q: got %q, want %q", c.row, c.at, got, c.want)
+		}
+	}
+}
+
+// Link handlers match in plugin id order, then manifest order; disabled
+// plugins and handlers for other platforms are skipped.
+func TestLinkHandler_Order(t *testing.T) {
+	act := func(id string) protocol.PluginManifestAction { return protocol.PluginManifestAction{ID: id} }
+	plugins := []protocol.InstalledPluginInfo{
+		{PluginID: "z.late", Enabled: true, Actions: []protocol.PluginManifestAction{act("a")},
+			LinkHandlers: []protocol.PluginManifestLinkHandler{{ID: "any", Pattern: "^https://", Action: "a"}}},
+		{PluginID: "b.off", Enabled: false, Actions: []protocol.PluginManifestAction{act("a")},
+			LinkHandlers: []protocol.PluginManifestLinkHandler{{ID: "off", Pattern: "^https://", Action: "a"}}},
+		{PluginID: "a.first", Enabled: true, Actions: []protocol.PluginManifestAction{act("specific"), act("generic")},
+			LinkHandlers: []protocol.PluginManifestLinkHandler{
+				{ID: "elsewhere", Pattern: "^https://", Action: "generic", Platforms: []string{"plan9"}},
+				{ID: "issue", Pattern: `^https://github\.com/[^/]+/[^/]+/issues/[0-9]+$`, Action: "specific"},
+				{ID: "gh", Pattern: `^https://github\.com/`, Action: "generic"}}},
+	}
+	for url, want := range map[string]string{
+		"https://github.com/o/r/issues/3": "a.first issue a.first.specific",
+		"https://github.com/o/r":          "a.first gh a.first.generic",
+		"https://example.com":             "z.late any z.late.a",
+		"http://example.com":              "",
+	} {
+		p, h, a, ok := linkHandler(plugins, url)
+		if got := strings.TrimSpace(p + " " + h + " " + a); got != want || ok != (want != "") {
+			t.Errorf("%s: got %q (%v), want %q", url, got, ok, want)
+		}
+	}
+}
