@@ -34,6 +34,12 @@ func TestCommandsSendMethodAndParams(t *testing.T) {
 		{args: []string{"worktree", "open", "--branch", "b", "--label", "x"}, id: "cli:worktree:open", method: "worktree.open", params: `{"branch":"b","label":"x"}`},
 		{args: []string{"worktree", "remove", "--workspace", "w2", "--force"}, id: "cli:worktree:remove", method: "worktree.remove", params: `{"workspace_id":"w2","force":true}`},
 
+		{args: []string{"plugin", "pane", "open", "--plugin", "notes", "--entrypoint", "main", "--placement", "popup", "--width", "80%", "--height", "20"},
+			id: "cli:plugin:pane:open", method: "plugin.pane.open", params: `{"plugin_id":"notes","entrypoint":"main","placement":"popup","focus":true,"width":"80%","height":20}`},
+		{args: []string{"plugin", "pane", "open", "--plugin", "notes", "--entrypoint", "main", "--placement", "split", "--target-pane", "w1:p1", "--direction", "down", "--no-focus"},
+			id: "cli:plugin:pane:open", method: "plugin.pane.open", params: `{"plugin_id":"notes","entrypoint":"main","placement":"split","target_pane_id":"w1:p1","direction":"down"}`},
+		{args: []string{"plugin", "pane", "close", "w1:p2"}, id: "cli:plugin:pane:close", method: "plugin.pane.close", params: `{"pane_id":"w1:p2"}`},
+
 		{args: []string{"workspace", "list"}, id: "cli:workspace:list", method: "workspace.list", params: `{}`},
 		{args: []string{"workspace", "get", "w1"}, id: "cli:workspace:get", method: "workspace.get", params: `{"workspace_id":"w1"}`},
 		{args: []string{"workspace", "focus", "w2"}, id: "cli:workspace:focus", method: "workspace.focus", params: `{"workspace_id":"w2"}`},

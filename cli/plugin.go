@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"path/filepath"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -120,6 +121,91 @@ shell; their runs are kept in the plugin log.`,
 	logs.AddCommand(logList)
 
 	cmd.AddCommand(link, byID("unlink", "plugin.unlink"), byID("enable", "plugin.enable"), byID("disable", "plugin.disable"),
-		list, configDir, action, logs, a.pluginInstallCmd(), a.pluginUninstallCmd())
+		list, configDir, action, logs, a.pluginPaneCmd(), a.pluginInstallCmd(), a.pluginUninstallCmd())
 	return cmd
+}
+
+// pluginPaneCmd is `plugin pane open|focus|close`.
+func (a *app) pluginPaneCmd() *cobra.Command {
+	group := a.group(&cobra.Command{Use: "pane", Short: "Open, focus and close plugin panes"})
+	var (
+		plugin, entrypoint, placement, width, height, workspace, target, direction string
+		spawn                                                                      spawnFlags
+	)
+	open := &cobra.Command{
+		Use: "open --plugin ID --entrypoint ID [--placement overlay|popup|split|tab|zoomed] [--width S] [--height S] " +
+			"[--workspace ID] [--target-pane P] [--direction right|down] [--cwd P] [--env K=V]… [--focus|--no-focus]",
+		Short: summary("plugin.pane.open"),
+		Long: summary("plugin.pane.open") + `. The pane is focused unless --no-focus
+is given. --width and --height size a popup: cells, or a percentage of the
+tab area such as 80%.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			for _, f := range []string{"plugin", "entrypoint"} {
+				if !cmd.Flags().Changed(f) {
+					return fmt.Errorf("missing required --%s", f)
+				}
+			}
+			cwd, env, err := spawn.resolve(a, cmd)
+			if err != nil {
+				return err
+			}
+			prm := protocol.PluginPaneOpenParams{
+				PluginID: plugin, Entrypoint: entrypoint, Cwd: cwd, Env: env, Focus: !spawn.focus.noFocus,
+				Placement: optional(cmd, "placement", placement), WorkspaceID: optional(cmd, "workspace", workspace),
+				TargetPaneID: optional(cmd, "target-pane", target), Direction: optional(cmd, "direction", direction),
+			}
+			for _, d := range []struct {
+				flag, value string
+				dst         *any
+			}{{"width", width, &prm.Width}, {"height", height, &prm.Height}} {
+				if !cmd.Flags().Changed(d.flag) {
+					continue
+				}
+				size, err := popupSizeArg(d.value)
+				if err != nil {
+					return fmt.Errorf("--%s %v", d.flag, err)
+				}
+				*d.dst = size
+			}
+			if err := prm.Validate(); err != nil {
+				return err
+			}
+			return exit(a.call("cli:plugin:pane:open", "plugin.pane.open", prm))
+		},
+	}
+	f := open.Flags()
+	f.StringVar(&plugin, "plugin", "", "the plugin `ID`")
+	f.StringVar(&entrypoint, "entrypoint", "", "the pane entrypoint's `ID`")
+	f.StringVar(&placement, "placement", "", "overlay, popup, split, tab or zoomed (default: the entrypoint's)")
+	f.StringVar(&width, "width", "", "popup width: cells or a percentage")
+	f.StringVar(&height, "height", "", "popup height: cells or a percentage")
+	f.StringVar(&workspace, "workspace", "", "workspace for a tab placement")
+	f.StringVar(&target, "target-pane", "", "pane to split or zoom beside")
+	f.StringVar(&direction, "direction", "", "split direction: right or down")
+	spawn.bind(open, "plugin pane")
+	byPane := func(verb, method string) *cobra.Command {
+		return &cobra.Command{
+			Use:   verb + " <pane_id>",
+			Short: summary(method),
+			Args:  exactArgs("<pane_id>"),
+			RunE: func(cmd *cobra.Command, args []string) error {
+				return exit(a.call("cli:plugin:pane:"+verb, method, protocol.PluginPaneTarget{PaneID: args[0]}))
+			},
+		}
+	}
+	group.AddCommand(open, byPane("focus", "plugin.pane.focus"), byPane("close", "plugin.pane.close"))
+	return group
+}
+
+// popupSizeArg reads a popup size flag: a whole number of cells, or N%.
+func popupSizeArg(v string) (any, error) {
+	var size any = v
+	if n, err := strconv.ParseUint(v, 10, 16); err == nil {
+		size = float64(n)
+	}
+	if _, err := protocol.ParsePopupSize(size); err != nil {
+		return nil, fmt.Errorf("must be a number of cells (0-65535) or a percentage like 80%%, got %q", v)
+	}
+	return size, nil
 }

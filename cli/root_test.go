@@ -223,6 +223,11 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"--session"},
 		{"pane", "list", "--bogus"},
 		{"nonsense"},
+		{"plugin", "pane", "open", "--entrypoint", "main"},
+		{"plugin", "pane", "open", "--plugin", "p", "--entrypoint", "main", "--width", "wide"},
+		{"plugin", "pane", "open", "--plugin", "p", "--entrypoint", "main", "--height", "150%"},
+		{"plugin", "pane", "open", "--plugin", "p", "--entrypoint", "main", "--placement", "floating"},
+		{"plugin", "pane", "close"},
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
