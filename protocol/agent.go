@@ -281,6 +281,7 @@ type AgentExplanation struct {
 	VisibleBlocker               bool            `json:"visible_blocker"`
 	VisibleWorking               bool            `json:"visible_working"`
 	ScreenDetectionSkipped       bool            `json:"screen_detection_skipped"`
+	ScreenDetectionSkipReason    *string         `json:"screen_detection_skip_reason,omitempty"`
 	HookAuthority                *string         `json:"hook_authority"`
 	SkipStateUpdate              bool            `json:"skip_state_update"`
 	SkippedUpdateReason          *string         `json:"skipped_update_reason"`

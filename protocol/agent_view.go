@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 )
 
 // AgentViewSetParams are the params of agent.view.set: a filter and sort
@@ -59,6 +60,14 @@ func (f *AgentViewField) UnmarshalJSON(b []byte) error {
 	}
 	f.Token = *t.Token
 	return nil
+}
+
+// String names the field as errors show it.
+func (f AgentViewField) String() string {
+	if f.Name == "" {
+		return "token " + f.Token
+	}
+	return f.Name
 }
 
 // MarshalJSON implements json.Marshaler.
@@ -213,11 +222,49 @@ func (f *AgentViewFilter) validate(depth int) error {
 			}
 		}
 		for _, v := range values {
-			if _, _, err := v.Decode(); err != nil {
-				return viewError("%v", err)
+			if err := checkViewValue(*f.Field, v); err != nil {
+				return err
 			}
 		}
 		return nil
 	}
 	return viewError("unknown op %q", f.Op)
+}
+
+// checkViewValue rejects a value a field can never equal: a context
+// compared with another field than its own, a type the field does not
+// have, a status that does not exist.
+func checkViewValue(field AgentViewField, v AgentViewValue) error {
+	val, isContext, err := v.Decode()
+	if err != nil {
+		return viewError("%v", err)
+	}
+	if isContext {
+		if (val == "current_workspace_id" && field.Name == "workspace_id") || (val == "current_tab_id" && field.Name == "tab_id") {
+			return nil
+		}
+		return viewError("context %s cannot be compared with field %s", val, field)
+	}
+	want := "string"
+	switch field.Name {
+	case "seen":
+		want = "boolean"
+	case "state_change_seq":
+		want = "unsigned integer"
+	}
+	got := "string"
+	switch x := val.(type) {
+	case bool:
+		got = "boolean"
+	case uint64:
+		got = "unsigned integer"
+	case string:
+		if field.Name == "status" && !slices.Contains([]string{"idle", "working", "blocked", "done", "unknown"}, x) {
+			return viewError("unknown agent status %q", x)
+		}
+	}
+	if got != want {
+		return viewError("field %s takes a %s value, not a %s", field, want, got)
+	}
+	return nil
 }

@@ -140,7 +140,9 @@ func (p *Pane) explain(r *AgentRequest) *api.Reply {
 	doc.DetectedAgent, doc.ScreenState = strPtr(p.det.agent), strPtr(string(p.det.state))
 	doc.ScreenDetectionSkipped, doc.HookAuthority = r.Skipped, strPtr(r.Authority)
 	if r.Skipped {
-		doc.SkippedUpdateReason = strPtr("full-lifecycle hook authority " + r.Authority + " owns the state")
+		// The rules are still evaluated (evidence for the curious), but
+		// the hook's state is the one in force.
+		doc.ScreenDetectionSkipReason = strPtr("full_lifecycle_hook_authority")
 	}
 	return api.Done(protocol.AgentExplainResult{Explain: doc})
 }

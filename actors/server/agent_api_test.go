@@ -406,6 +406,11 @@ func TestHooks_AuthorityPrecedence(t *testing.T) {
 	if !r.agent(pi).ScreenDetectionSkipped {
 		t.Fatal("screen_detection_skipped not set under full-lifecycle authority")
 	}
+	var explained protocol.AgentExplainResult
+	r.call("agent.explain", map[string]any{"target": pi}, &explained)
+	if e := explained.Explain; !e.ScreenDetectionSkipped || e.ScreenDetectionSkipReason == nil || *e.ScreenDetectionSkipReason != "full_lifecycle_hook_authority" {
+		t.Fatalf("explain under full-lifecycle authority: skipped %v, reason %v", e.ScreenDetectionSkipped, e.ScreenDetectionSkipReason)
+	}
 	r.send(pi, "b")
 	time.Sleep(600 * time.Millisecond) // detection runs; the hook keeps the state
 	if st := r.pane(pi).AgentStatus; st != protocol.StatusIdle {

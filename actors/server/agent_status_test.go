@@ -1,0 +1,75 @@
+package server
+
+import (
+	"encoding/json"
+	"math/rand"
+	"testing"
+	"time"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// statusOf decodes a pane_agent_status_changed line.
+func statusOf(t *testing.T, e eventLine) protocol.PaneAgentStatusChangedEvent {
+	t.Helper()
+	var ev protocol.PaneAgentStatusChangedEvent
+	if err := json.Unmarshal(e.Data, &ev); err != nil {
+		t.Fatalf("decode %s: %v", e.Data, err)
+	}
+	return ev
+}
+
+// A subscription filtered on a status the pane already has gets one event
+// at once, and it names the agent.
+func TestAgentStatus_ImmediateEventNamesTheAgent(t *testing.T) {
+	r := newRig(t)
+	p := r.startAgent("claude", "w", protocol.StatusWorking)
+	sub := subscribe(t, r.sock, `{"subscriptions":[{"type":"pane.agent_status_changed","pane_id":"`+p+`","agent_status":"working"}]}`)
+	ev := statusOf(t, nextEvent(t, sub))
+	if ev.AgentStatus != protocol.StatusWorking || ev.Agent == nil || *ev.Agent != "claude" {
+		t.Fatalf("immediate event: status %s agent %v, want working and claude", ev.AgentStatus, ev.Agent)
+	}
+}
+
+// Status changes reported 0.15–0.3 s apart, by a hook and by the screen,
+// each reach a subscriber, in order: none is lost or reordered between the
+// pane, the session and the agents actor.
+func TestAgentStatus_NoTransitionLost(t *testing.T) {
+	r := newRig(t)
+	hooked := r.startAgent("pi", "w", protocol.StatusWorking)
+	screen := r.startAgent("claude", "w", protocol.StatusWorking)
+	sub := subscribe(t, r.sock, `{"subscriptions":[{"type":"pane.agent_status_changed","pane_id":"`+hooked+`"},{"type":"pane.agent_status_changed","pane_id":"`+screen+`"}]}`)
+	rng := rand.New(rand.NewSource(1))
+	want := map[string][]protocol.AgentStatus{}
+	hookStates := []string{"blocked", "working"}
+	for i := range 16 {
+		st := hookStates[i%2]
+		r.call("pane.report_agent", map[string]any{"pane_id": hooked, "source": "herdr:pi", "agent": "pi", "state": st}, nil)
+		want[hooked] = append(want[hooked], protocol.AgentStatus(st))
+		if i%2 == 0 { // the screen alternates too, at a pace detection samples
+			cue, st := "b", protocol.StatusBlocked
+			if i%4 == 2 {
+				cue, st = "w", protocol.StatusWorking
+			}
+			r.send(screen, cue)
+			want[screen] = append(want[screen], st)
+		}
+		time.Sleep(150*time.Millisecond + time.Duration(rng.Intn(150))*time.Millisecond)
+	}
+	got := map[string][]protocol.AgentStatus{}
+	deadline := time.Now().Add(10 * time.Second)
+	for (len(got[hooked]) < len(want[hooked]) || len(got[screen]) < len(want[screen])) && time.Now().Before(deadline) {
+		ev := statusOf(t, nextEvent(t, sub))
+		got[ev.PaneID] = append(got[ev.PaneID], ev.AgentStatus)
+	}
+	for _, p := range []string{hooked, screen} {
+		if len(got[p]) != len(want[p]) {
+			t.Fatalf("%s: got %v, want %v", p, got[p], want[p])
+		}
+		for i := range want[p] {
+			if got[p][i] != want[p][i] {
+				t.Fatalf("%s: got %v, want %v", p, got[p], want[p])
+			}
+		}
+	}
+}
