@@ -31,6 +31,7 @@ const (
 	CodeInvalidAgentTimeout  = "invalid_agent_timeout"
 	CodeAgentNameTaken       = "agent_name_taken"
 	CodeAgentNotReady        = "agent_not_ready"
+	CodeAgentNotIdle         = "agent_not_idle"
 	CodeAgentBlocked         = "agent_blocked"
 	CodeAgentPromptStalled   = "agent_prompt_stalled"
 	CodeAgentNotRunning      = "agent_not_running"

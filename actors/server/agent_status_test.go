@@ -3,6 +3,9 @@ package server
 import (
 	"encoding/json"
 	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,4 +75,27 @@ func TestAgentStatus_NoTransitionLost(t *testing.T) {
 			}
 		}
 	}
+}
+
+// A busy full-screen agent's history is on the alternate screen: reading
+// more recent lines than it shows answers agent_not_idle; reading what it
+// shows works, and so does anything once it is idle.
+func TestAgentRead_BusyFullScreenAgent(t *testing.T) {
+	r := newRig(t)
+	bin := t.TempDir()
+	// claude drawing on the alternate screen, as the real one does.
+	script := strings.Replace(fakeAgents["claude"], "stty -echo\n", "stty -echo\nprintf '\\033[?1049h'\n", 1)
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r.env = map[string]string{"PATH": bin + ":" + os.Getenv("PATH")}
+	p := r.startAgent("claude", "w", protocol.StatusWorking)
+	rows := r.pane(p).Scroll.ViewportRows
+	read := map[string]any{"target": p, "source": "recent", "lines": rows + 20}
+	r.wantCode(protocol.CodeAgentNotIdle, "agent.read", read)
+	r.call("agent.read", map[string]any{"target": p, "source": "recent", "lines": rows}, nil)
+	r.call("agent.read", map[string]any{"target": p, "source": "visible", "lines": rows + 20}, nil)
+	r.send(p, "i")
+	waitFor(t, "claude idle", func() bool { st := r.pane(p).AgentStatus; return st == protocol.StatusIdle || st == protocol.StatusDone })
+	r.call("agent.read", read, nil)
 }

@@ -131,7 +131,8 @@ func (s *Session) paneRequest(p *paneRec, call *api.Call) pane.Request {
 }
 
 func (s *Session) agentRead(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
-	ctx.RequestWithCustomSender(p.pid, &pane.AgentRequest{Op: pane.AgentRead, Req: s.paneRequest(p, call)}, ctx.Sender())
+	r := &pane.AgentRequest{Op: pane.AgentRead, Req: s.paneRequest(p, call), Agent: p.shown.Agent, State: p.shown.State}
+	ctx.RequestWithCustomSender(p.pid, r, ctx.Sender())
 	return nil
 }
 
