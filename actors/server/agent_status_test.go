@@ -96,6 +96,9 @@ func TestAgentRead_BusyFullScreenAgent(t *testing.T) {
 	r.call("agent.read", map[string]any{"target": p, "source": "recent", "lines": rows}, nil)
 	r.call("agent.read", map[string]any{"target": p, "source": "visible", "lines": rows + 20}, nil)
 	r.send(p, "i")
-	waitFor(t, "claude idle", func() bool { st := r.pane(p).AgentStatus; return st == protocol.StatusIdle || st == protocol.StatusDone })
+	waitFor(t, "claude idle", func() bool {
+		st := r.pane(p).AgentStatus
+		return st == protocol.StatusIdle || st == protocol.StatusDone
+	})
 	r.call("agent.read", read, nil)
 }
