@@ -112,8 +112,21 @@ func (t *Terminal) dispatchScannedCSI() {
 	t.csiDispatch(c.params[:c.n], c.inter[:c.ninter], c.ignore, c.final, c.sub)
 }
 
-// feedParser hands one byte to the general parser.
+// feedParser hands one byte to the general parser, keeping the tail a
+// snapshot needs (ptail).
 func (t *Terminal) feedParser(b byte) {
+	if t.ground {
+		// The parser is in its ground state: nothing before b matters.
+		if cap(t.ptail) > 4096 {
+			t.ptail = nil // let a long OSC's buffer go
+		}
+		t.ptail, t.ptailLost = t.ptail[:0], false
+	}
+	if len(t.ptail) < maxParserTail {
+		t.ptail = append(t.ptail, b)
+	} else {
+		t.ptailLost = true
+	}
 	t.prevGround = t.ground
 	t.ground = false
 	t.parser.Next(b)

@@ -19,7 +19,10 @@
 //     byte-bounded scrollback ring of compactly encoded lines
 //     (scrollback.go) and reflow of the screen and the scrollback on a
 //     width change (reflow.go);
-//   - the read API used by pane.read (read.go).
+//   - the read API used by pane.read (read.go);
+//   - Snapshot and Restore of the whole state, sequences cut by the end of
+//     a Write included, for the live handoff of a pane to a new server
+//     process (state.go).
 //
 // Layering is parser → screen operations → grid; the grid knows nothing of
 // escape sequences.

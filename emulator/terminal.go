@@ -149,6 +149,14 @@ type Terminal struct {
 	csi   csiSeq              // the CSI sequence being dispatched by the fast path
 	pend  [maxPendingCSI]byte // a CSI sequence cut by the end of the last Write
 	npend int
+
+	// ptail is every byte fed to the general parser since it was last known
+	// to be in its ground state (ptailLost: more than maxParserTail of
+	// them): replayed into a fresh parser, it rebuilds a sequence cut by the
+	// end of a Write, which the parser's own state cannot be read to do
+	// (state.go).
+	ptail     []byte
+	ptailLost bool
 }
 
 // New returns a terminal of cols×rows cells (sizes < 1 are clamped to 1).
