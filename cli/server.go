@@ -55,8 +55,70 @@ config_reload result: status applied, partial or failed, with diagnostics.`,
 			return exit(a.call("cli:server:reload-config", "server.reload_config", nil))
 		},
 	}
-	cmd.AddCommand(stop, reload)
+	cmd.AddCommand(stop, reload, a.handoffCmd("live-handoff"), a.handoffCmd("handoff"))
 	cmd.AddCommand(a.manifestCmds()...) // cli/manifests.go
+	return cmd
+}
+
+// handoffCmd is `server live-handoff` (Herdr's name) and `server handoff`.
+func (a *app) handoffCmd(name string) *cobra.Command {
+	var exe, version string
+	var proto uint32
+	cmd := &cobra.Command{
+		Use:   name + " [--import-exe PATH] [--expected-protocol N] [--expected-version V]",
+		Short: "Hand every pane, its program still running, to a new server process",
+		Long: `Hand the running server over to a new server process (server.live_handoff)
+without stopping any program in any pane: the new server (--import-exe, or
+--binary, else this binary) takes the socket, every terminal and the session's
+state; the old one exits. Clients reconnect. When anything fails before the new
+server is ready, the old one goes on as before and the error says why. Works
+across protocol versions, as upgrading is what it is for. Not on Windows.`,
+		Example: `  herdr server ` + name + `
+  herdr server ` + name + ` --import-exe /usr/local/bin/herdr --expected-version 0.6.0`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			const id = "cli:server:live-handoff"
+			prm := protocol.ServerLiveHandoffParams{}
+			if cmd.Flags().Changed("import-exe") || cmd.Flags().Changed("binary") {
+				abs, err := filepath.Abs(exe)
+				if err != nil {
+					return err
+				}
+				prm.ImportExe = &abs
+			}
+			if cmd.Flags().Changed("expected-protocol") {
+				prm.ExpectedProtocol = &proto
+			}
+			if cmd.Flags().Changed("expected-version") {
+				prm.ExpectedVersion = &version
+			}
+			sock, err := a.socket()
+			if err != nil {
+				return exit(a.fail(id, err))
+			}
+			c, err := protocol.Connect(sock)
+			if err != nil {
+				return exit(a.fail(id, err))
+			}
+			defer c.Close()
+			_ = c.Conn().SetDeadline(time.Now().Add(time.Minute))
+			line, resp, err := roundTrip(c, id, "server.live_handoff", prm)
+			switch {
+			case err != nil:
+				return exit(a.fail(id, lostConnection(sock, err)))
+			case resp.Error != nil:
+				fmt.Fprintf(a.stderr, "%s\n", line)
+				return exit(1)
+			}
+			fmt.Fprintln(a.stderr, "live handoff complete")
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&exe, "import-exe", "", "the new server's binary (default: this one)")
+	cmd.Flags().StringVar(&exe, "binary", "", "the same as --import-exe")
+	cmd.Flags().Uint32Var(&proto, "expected-protocol", 0, "refuse unless the new binary speaks protocol N")
+	cmd.Flags().StringVar(&version, "expected-version", "", "refuse unless the new binary is version V")
+	cmd.MarkFlagsMutuallyExclusive("import-exe", "binary")
 	return cmd
 }
 

@@ -12,6 +12,8 @@ const (
 	CodeInvalidParams     = "invalid_params"
 	CodeUnknownMethod     = "unknown_method"
 	CodeNotImplemented    = "not_implemented"
+	CodeNotSupported      = "not_supported"
+	CodeHandoffFailed     = "handoff_failed"
 	CodeInternal          = "internal_error"
 	CodeTimeout           = "timeout"
 	CodeServerUnavailable = "server_unavailable"

@@ -14,7 +14,7 @@ func TestMethods_DecodeParams(t *testing.T) {
 		{"ok empty", "ping", `{}`, "", ""},
 		{"ok missing params", "workspace.list", ``, "", ""},
 		{"unknown", "nope.nope", `{}`, CodeUnknownMethod, "nope.nope"},
-		{"not built yet", "server.live_handoff", `{}`, CodeNotImplemented, "server.live_handoff"},
+		{"not built yet", "pane.graphics.info", `{"pane_id":"w1:p1"}`, CodeNotImplemented, "pane.graphics.info"},
 		{"missing field", "pane.read", `{"pane_id":"w1:p1"}`, CodeInvalidParams, "source"},
 		{"bad enum", "pane.read", `{"pane_id":"w1:p1","source":"all"}`, CodeInvalidParams, "source"},
 		{"wrong type", "pane.read", `{"pane_id":"w1:p1","source":"recent","lines":"x"}`, CodeInvalidParams, "lines"},

@@ -4,7 +4,22 @@ var serverMethods = []Method{
 	{Name: "ping", Params: empty, Result: "pong", Summary: "Check the server and read its version and protocol"},
 	{Name: "server.stop", Params: empty, Result: "ok", Summary: "Stop the server and every pane"},
 	{Name: "server.reload_config", Params: empty, Result: "config_reload", Summary: "Reload config.toml and report diagnostics"},
+	{Name: "server.live_handoff", Params: func() Params { return &ServerLiveHandoffParams{} }, Result: "ok",
+		Summary: "Hand every pane, its program still running, to a new server process"},
 }
+
+// ServerLiveHandoffParams are the params of server.live_handoff.
+// ImportExe is the binary of the new server (default: this one's).
+// ExpectedProtocol and ExpectedVersion, when given, must be what the new
+// binary reports, or nothing is handed off.
+type ServerLiveHandoffParams struct {
+	ExpectedProtocol *uint32 `json:"expected_protocol,omitempty"`
+	ExpectedVersion  *string `json:"expected_version,omitempty"`
+	ImportExe        *string `json:"import_exe,omitempty"`
+}
+
+// Validate implements Params.
+func (p *ServerLiveHandoffParams) Validate() error { return absolute("import_exe", p.ImportExe) }
 
 var sessionMethods = []Method{
 	{Name: "session.snapshot", Params: empty, Result: "session_snapshot", Summary: "One consistent view of workspaces, tabs, panes and layouts"},

@@ -119,6 +119,7 @@ type model struct {
 	customTitle string
 
 	detached, lost bool
+	reconnecting   bool // the server went away; looking for it (reconnect.go)
 
 	// out is the outer terminal (nil in tests that only look at View).
 	out       io.Writer
@@ -323,6 +324,10 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.toHost = append(m.toHost, '\a') // the pane rang: so does the outer terminal
 		}
 	case lostMsg:
+		return m.reconnect()
+	case reconnectedMsg:
+		return m.reconnected(msg)
+	case reconnectFailedMsg:
 		m.lost = true
 		return tea.Quit
 	case toastMsg:

@@ -35,6 +35,7 @@ var ErrDetached = errors.New("detached")
 type link struct {
 	req, scr, ev *rpcConn
 	send         func(tea.Msg)
+	socket       string
 }
 
 func (l *link) close() {
@@ -62,7 +63,7 @@ func Run(opts Options) error {
 			toastsOn = cfg.UI.Toast.Delivery == config.ToastHerdr
 		}
 	}
-	l := &link{}
+	l := &link{socket: opts.Socket}
 	defer l.close()
 	var err error
 	if l.req, err = dial(opts.Socket, nil); err != nil {
@@ -96,10 +97,39 @@ func Run(opts Options) error {
 	defer outer.close()
 	m.outer = outer
 
-	// Events first, then the snapshot the model asks for in Init, so no
-	// change falls between them.
-	if l.ev, err = dial(opts.Socket, func(line []byte) { l.send(changedMsg{}) }); err != nil {
-		return fmt.Errorf("connect to %s: %w", opts.Socket, err)
+	if err := l.connect(); err != nil {
+		return err
+	}
+
+	final, err := p.Run()
+	if err != nil {
+		return err
+	}
+	if fm, ok := final.(*model); ok {
+		if fm.detached {
+			return ErrDetached
+		}
+		if fm.lost {
+			return fmt.Errorf("lost the connection to the herdr server at %s", opts.Socket)
+		}
+	}
+	return nil
+}
+
+// connect opens the event and screen connections (the request one is
+// open) and watches all three: when one closes, the model hears lostMsg.
+func (l *link) connect() error {
+	ev, scr, err := l.dialStreams(l.req)
+	l.ev, l.scr = ev, scr
+	return err
+}
+
+// dialStreams opens the event and screen connections beside req.
+func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
+	// Events first, then the snapshot the model asks for, so no change
+	// falls between them.
+	if ev, err = dial(l.socket, func(line []byte) { l.send(changedMsg{}) }); err != nil {
+		return nil, nil, fmt.Errorf("connect to %s: %w", l.socket, err)
 	}
 	kinds := make([]protocol.Subscription, 0, len(protocol.LifecycleKinds))
 	for _, k := range protocol.LifecycleKinds {
@@ -107,10 +137,11 @@ func Run(opts Options) error {
 			kinds = append(kinds, protocol.Subscription{Type: k})
 		}
 	}
-	if err := l.ev.call("events.subscribe", protocol.EventsSubscribeParams{Subscriptions: kinds}, nil); err != nil {
-		return fmt.Errorf("subscribe to events: %w", err)
+	if err := ev.call("events.subscribe", protocol.EventsSubscribeParams{Subscriptions: kinds}, nil); err != nil {
+		ev.close()
+		return nil, nil, fmt.Errorf("subscribe to events: %w", err)
 	}
-	if l.scr, err = dial(opts.Socket, func(line []byte) {
+	if scr, err = dial(l.socket, func(line []byte) {
 		var push struct {
 			Event string          `json:"event"`
 			Data  json.RawMessage `json:"data"`
@@ -141,28 +172,16 @@ func Run(opts Options) error {
 			}
 		}
 	}); err != nil {
-		return fmt.Errorf("connect to %s: %w", opts.Socket, err)
+		ev.close()
+		return nil, nil, fmt.Errorf("connect to %s: %w", l.socket, err)
 	}
 	go func() {
 		select {
-		case <-l.ev.done:
-		case <-l.scr.done:
-		case <-l.req.done:
+		case <-ev.done:
+		case <-scr.done:
+		case <-req.done:
 		}
 		l.send(lostMsg{})
 	}()
-
-	final, err := p.Run()
-	if err != nil {
-		return err
-	}
-	if fm, ok := final.(*model); ok {
-		if fm.detached {
-			return ErrDetached
-		}
-		if fm.lost {
-			return fmt.Errorf("lost the connection to the herdr server at %s", opts.Socket)
-		}
-	}
-	return nil
+	return ev, scr, nil
 }

@@ -17,6 +17,9 @@ type Options struct {
 	// Events is the bus status and detection events are published to.
 	Events *actor.PID
 	Log    *slog.Logger
+	// Carried is what a live handoff brought for panes the session is
+	// about to place (handoff.go).
+	Carried *Carried
 }
 
 // Place is where one pane is, as the session last told it.
@@ -168,6 +171,12 @@ func (a *Agents) Receive(ctx actor.Context) {
 	switch msg := msg.(type) {
 	case *actor.Started:
 		a.root = ctx.ActorSystem().Root
+		if c := a.opts.Carried; c != nil {
+			a.stateSeq = c.StateSeq
+		}
+		return
+	case *Export:
+		ctx.Respond(a.export())
 		return
 	case *actor.Stopping:
 		a.timers.StopAll()
@@ -308,6 +317,12 @@ func (a *Agents) place(pl *Placement) {
 				ref := *p.Restored
 				a.hookOf(r).session = &ref
 				a.touch(r)
+			}
+			if c := a.opts.Carried; c != nil {
+				if cp, ok := c.Panes[p.TermID]; ok {
+					a.adopt(r, cp)
+					delete(c.Panes, p.TermID)
+				}
 			}
 		} else {
 			r.Place = p

@@ -121,15 +121,25 @@ type Bus struct {
 }
 
 // Props returns the bus's props; history ≤ 0 means DefaultHistory.
-func Props(history int, log *slog.Logger) *actor.Props {
+func Props(history int, log *slog.Logger) *actor.Props { return PropsFrom(history, log, 1) }
+
+// PropsFrom is Props for a bus whose first event gets sequence number
+// next: after a live handoff, numbers go on from where the old server's
+// stopped, so a subscriber resumes with its since_seq.
+func PropsFrom(history int, log *slog.Logger, next uint64) *actor.Props {
 	if history <= 0 {
 		history = DefaultHistory
 	}
+	next = max(next, 1)
 	return actor.PropsFromProducer(func() actor.Actor {
-		return &Bus{log: log, ring: make([]*record, history), nextSeq: 1,
+		return &Bus{log: log, ring: make([]*record, history), nextSeq: next,
 			subs: map[string]*child{}, waits: map[string]*child{}, byConn: map[string]*actor.PID{}}
 	})
 }
+
+// NextSeq asks the bus for the sequence number its next event gets; it
+// answers a uint64.
+type NextSeq struct{}
 
 // Receive implements actor.Actor.
 func (b *Bus) Receive(ctx actor.Context) {
@@ -153,6 +163,8 @@ func (b *Bus) Receive(ctx actor.Context) {
 		if pid := b.byConn[msg.Sub.Id]; pid != nil {
 			ctx.Send(pid, msg)
 		}
+	case *NextSeq:
+		ctx.Respond(b.nextSeq)
 	case *actor.Terminated:
 		b.forget(msg.Who)
 	}

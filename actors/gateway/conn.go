@@ -104,6 +104,8 @@ func (c *conn) requests(ctx actor.Context) {
 		c.pump(ctx)
 	case *api.Reply:
 		c.finish(ctx, msg)
+	case *handoffDone:
+		c.finishHandoff(ctx, msg)
 	case *actor.DeadLetterResponse:
 		c.finish(ctx, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
 	case *events.Batch:
@@ -170,6 +172,8 @@ func (c *conn) either(ctx actor.Context) {
 		ctx.SetReceiveTimeout(c.opts.IdleTimeout)
 	case *actor.ReceiveTimeout:
 		c.idle(ctx)
+	case *hangup:
+		c.hangupWith(ctx, msg.err)
 	case *writerCaughtUp:
 		c.refill()
 	case *api.Frames:
@@ -223,12 +227,14 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 		c.reply(req.ID, api.Done(protocol.Pong{
 			Version:      protocol.Version,
 			Protocol:     protocol.ProtocolVersion,
-			Capabilities: &protocol.ServerCapabilities{LiveHandoff: false, DetachedServerDaemon: true},
+			Capabilities: &protocol.ServerCapabilities{LiveHandoff: c.opts.Handoff != nil, DetachedServerDaemon: true},
 		}))
 	case "server.stop":
 		line, _ := protocol.EncodeSuccess(req.ID, protocol.OK{})
 		c.write(line, c.opts.Stop)
 		c.closing = true
+	case "server.live_handoff":
+		c.startHandoff(ctx, &req, params)
 	default:
 		c.current = &req
 		owner := c.opts.Session
@@ -314,16 +320,18 @@ func (c *conn) endStream(ctx actor.Context, err error) {
 // the writer has written it, not now, or a client that never reads would
 // have the server queue answers without end.
 func (c *conn) reply(id string, r *api.Reply) {
-	var line []byte
+	c.enqueue(outItem{line: encodeReply(id, r), credit: true})
+}
+
+func encodeReply(id string, r *api.Reply) []byte {
 	if r.Err != nil {
-		line = protocol.EncodeError(id, r.Err)
-	} else {
-		var err error
-		if line, err = protocol.EncodeSuccess(id, r.Result); err != nil {
-			line = protocol.EncodeError(id, err)
-		}
+		return protocol.EncodeError(id, r.Err)
 	}
-	c.enqueue(outItem{line: line, credit: true})
+	line, err := protocol.EncodeSuccess(id, r.Result)
+	if err != nil {
+		return protocol.EncodeError(id, err)
+	}
+	return line
 }
 
 func (c *conn) write(line []byte, after func()) {

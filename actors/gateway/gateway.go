@@ -40,6 +40,10 @@ type Options struct {
 	Stop func()
 	// IdleTimeout closes idle connections; zero means DefaultIdleTimeout.
 	IdleTimeout time.Duration
+	// Handoff runs server.live_handoff (nil: not supported here); Gate
+	// lets it pause the accept loop (handoff.go).
+	Handoff HandoffFunc
+	Gate    *AcceptGate
 }
 
 // accepted carries a new connection from the accept loop to the gateway.
@@ -87,6 +91,10 @@ func (g *Gateway) Receive(ctx actor.Context) {
 		}
 	case *actor.Terminated:
 		g.release()
+	case *HangupAll:
+		for _, c := range ctx.Children() {
+			ctx.Send(c, &hangup{err: msg.Err})
+		}
 	case *actor.Stopping:
 		g.opts.Listener.Close()
 	}
@@ -142,6 +150,13 @@ func (g *Gateway) acceptLoop(root *actor.RootContext, self *actor.PID, slots cha
 		}
 		if errors.Is(err, net.ErrClosed) {
 			return
+		}
+		if g.opts.Gate.paused() {
+			continue // a handoff paused accepting, and it resumed
+		}
+		if ne, ok := err.(net.Error); ok && ne.Timeout() {
+			time.Sleep(time.Millisecond) // the gate's deadline, just before its pause
+			continue
 		}
 		if outOfFDs(err) && spare != nil {
 			spare.Close()

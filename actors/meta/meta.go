@@ -100,3 +100,14 @@ func (ts Tokens) Value(key string) (string, bool) {
 	t, ok := ts[key]
 	return t.value, ok
 }
+
+// Lasting is the tokens that have no TTL, as a report would set them.
+func (ts Tokens) Lasting() map[string]*string {
+	out := map[string]*string{}
+	for k, v := range ts {
+		if v.gen == 0 {
+			out[k] = &v.value
+		}
+	}
+	return out
+}

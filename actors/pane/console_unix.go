@@ -109,7 +109,9 @@ func (c *ptyConsole) ForegroundGroup() int {
 func (c *ptyConsole) Wait() int {
 	code := <-c.exited
 	c.reaped.Store(true)
-	c.cmd.Process.Release()
+	if c.cmd != nil { // nil for a terminal adopted from another process
+		c.cmd.Process.Release()
+	}
 	return code
 }
 

@@ -100,6 +100,14 @@ type Pane struct {
 	// timers holds the pane's pending timers (waits, frames, detection),
 	// cancelled when it stops.
 	timers api.Timers
+
+	// Live handoff (handoff.go): adopted is the emulator a pane taken over
+	// from another process starts with; paused stops the reader, which then
+	// waits on resume; freezer is who asked for the Freeze.
+	adopted []byte
+	paused  atomic.Bool
+	resume  chan struct{}
+	freezer *actor.PID
 }
 
 // Start starts spec's program on a new terminal and returns the props of
@@ -167,6 +175,12 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.exited = true
 		p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane exited while waiting for output"))
 		ctx.Send(ctx.Parent(), &Exited{TerminalID: p.spec.TerminalID, ExitCode: msg.code})
+	case *Freeze:
+		p.freeze(ctx)
+	case *readsPaused:
+		p.frozen(ctx)
+	case *Thaw:
+		p.thaw()
 	case *actor.Stopping:
 		p.stop(ctx)
 	default:
@@ -180,10 +194,20 @@ func (p *Pane) start(ctx actor.Context) {
 	p.det.catalog = p.spec.Catalog
 	p.det.pid = ctx.Spawn(detector.Props(p.spec.Catalog, procs.Host))
 	p.done = make(chan struct{})
-	p.term = emulator.New(p.spec.Cols, p.spec.Rows, emulator.Options{
-		ScrollbackLimitBytes: p.spec.ScrollbackBytes,
-		Reply:                p.writeBack,
-	})
+	opts := emulator.Options{ScrollbackLimitBytes: p.spec.ScrollbackBytes, Reply: p.writeBack}
+	if p.adopted != nil {
+		term, err := emulator.Restore(p.adopted, opts)
+		if err != nil { // checked before the handoff was accepted; the program runs on regardless
+			p.spec.Log.Error("adopted terminal's state not restored; starting blank", "terminal", p.spec.TerminalID, "err", err)
+			term = emulator.New(p.spec.Cols, p.spec.Rows, opts)
+		}
+		p.term, p.adopted = term, nil
+		p.publishFacts(ctx) // the session learns the adopted screen's revision and title
+		p.refreshSoon(ctx)  // and the detector what runs there
+	} else {
+		p.term = emulator.New(p.spec.Cols, p.spec.Rows, opts)
+	}
+	p.resume = make(chan struct{}, 1)
 	p.toPTY = make(chan []byte, inputBacklog)
 	drained := make(chan struct{})
 	go p.readLoop(ctx.ActorSystem().Root, ctx.Self(), drained)
@@ -207,6 +231,12 @@ func (p *Pane) readLoop(root *actor.RootContext, self *actor.PID, drained chan<-
 			}
 		} else {
 			putBlock(b)
+		}
+		if err != nil && p.paused.Load() {
+			// Stopped for a handoff: everything read is in the inbox.
+			root.Send(self, &readsPaused{})
+			<-p.resume
+			continue
 		}
 		if err != nil {
 			return

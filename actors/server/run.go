@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -78,8 +79,19 @@ func Run(opts Options) error {
 
 	sessionFile, saved := loadSession(opts.SessionFile, log, opts.Banner)
 
-	listener, err := protocol.Listen(opts.SocketPath)
+	// A server started by a live handoff takes its predecessor's socket,
+	// terminals and state instead (handoff.go).
+	heir, err := inherit(opts.Env, log)
 	if err != nil {
+		return err
+	}
+	var listener net.Listener
+	var adopt map[string]pane.Adoption
+	var carried *agents.Carried
+	nextSeq := uint64(1)
+	if heir != nil {
+		listener, saved, adopt, carried, nextSeq = heir.listener, &heir.state.Saved, heir.adoptions(), heir.state.Agents, heir.state.NextSeq
+	} else if listener, err = protocol.Listen(opts.SocketPath); err != nil {
 		return err
 	}
 	bin := stableBinary(log, opts.LogPath)
@@ -103,7 +115,7 @@ func Run(opts Options) error {
 		listener.Close()
 		return fmt.Errorf("spawn server actor: %w", err)
 	}
-	busPID, err := spawnChild(system, root, events.Props(0, log), "events")
+	busPID, err := spawnChild(system, root, events.PropsFrom(0, log, nextSeq), "events")
 	if err != nil {
 		listener.Close()
 		return err
@@ -136,7 +148,7 @@ func Run(opts Options) error {
 	for method := range integrations.Methods {
 		routes[method] = integrationsPID
 	}
-	agentsPID, err := spawnChild(system, root, agents.Props(agents.Options{Events: busPID, Log: log}), "agents")
+	agentsPID, err := spawnChild(system, root, agents.Props(agents.Options{Events: busPID, Log: log, Carried: carried}), "agents")
 	if err != nil {
 		listener.Close()
 		return err
@@ -158,16 +170,32 @@ func Run(opts Options) error {
 		Rows:        cfg.Advanced.HeadlessRows,
 		SessionFile: sessionFile,
 		Restore:     saved,
+		Adopt:       adopt,
 	}), "session")
 	if err != nil {
 		listener.Close()
 		return err
 	}
-	if _, err := spawnChild(system, root, gateway.Props(gateway.Options{
-		Listener: listener, Session: sessionPID, Events: busPID, Routes: routes, Log: log, Stop: stop,
-	}), "gateway"); err != nil {
+	handoff := &handoffActors{system: system, session: sessionPID, agents: agentsPID, bus: busPID, listener: listener,
+		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], busy: make(chan struct{}, 1),
+		exit: func() { log.Info("handed off to a new server; exiting"); os.Exit(0) }}
+	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Routes: routes, Log: log, Stop: stop, Gate: handoff.gate}
+	if handoffSupported {
+		gw.Handoff = handoff.handoff
+	}
+	if handoff.gateway, err = spawnChild(system, root, gateway.Props(gw), "gateway"); err != nil {
 		listener.Close()
 		return err
+	}
+	if heir != nil {
+		// Ready once the session has adopted every terminal (it does so as
+		// it starts, before it takes any message).
+		if _, err := system.Root.RequestFuture(sessionPID, &session.HandoffExport{}, handoffTimeout).Result(); err != nil {
+			heir.reply("fail: " + err.Error())
+			return err
+		}
+		heir.reply("ready")
+		log.Info("live handoff received", "terminals", len(heir.state.Panes), "next_seq", nextSeq)
 	}
 
 	fmt.Fprintf(opts.Banner, "herdr server running (version %s, protocol %d)\n  api socket: %s\n  logs: %s\n",

@@ -12,7 +12,7 @@ import (
 
 // The gateway answers these itself or routes them to the clients actor.
 var gatewayMethods = func() map[string]bool {
-	out := map[string]bool{"ping": true, "server.stop": true}
+	out := map[string]bool{"ping": true, "server.stop": true, "server.live_handoff": true}
 	for m := range clients.Methods {
 		out[m] = true
 	}

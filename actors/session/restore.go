@@ -22,7 +22,10 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) {
 	taken := map[string]bool{}
 	for _, r := range panes {
 		p := &paneRec{Pane: r.Pane}
-		p.Cwd = s.restoreCwd(p.Cwd, p.WS.Cwd)
+		_, adopted := s.opts.Adopt[p.TermID]
+		if !adopted {
+			p.Cwd = s.restoreCwd(p.Cwd, p.WS.Cwd)
+		}
 		if err := s.spawnPane(ctx, p, paneSetup{cwd: p.Cwd}, s.m.RectOf(p.Tab, p.TermID)); err != nil {
 			s.opts.Log.Error("pane not restored", "pane", p.ID, "err", err)
 			failed = append(failed, r.Pane)
@@ -30,7 +33,9 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) {
 		}
 		if ref := r.Saved.AgentSession; ref != nil {
 			p.shown.Session, p.restored = ref, ref // kept for the next save
-			s.planResume(ctx, p.TermID, ref, taken)
+			if !adopted {                          // an adopted agent is still running
+				s.planResume(ctx, p.TermID, ref, taken)
+			}
 		}
 		s.terms[p.TermID] = p
 	}

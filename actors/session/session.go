@@ -58,6 +58,9 @@ type Options struct {
 	// nothing. Restore is what it held at start (nil for nothing).
 	SessionFile string
 	Restore     *model.Saved
+	// Adopt holds, by terminal id, the terminals a live handoff brought:
+	// restored panes with one go on with it instead of a new shell.
+	Adopt map[string]pane.Adoption
 }
 
 // Session is the actor that owns the session's structure.
@@ -291,6 +294,8 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.timers.StopAll()
 	case *saveDue:
 		s.save()
+	case *HandoffExport:
+		s.handoffExport(ctx)
 	case *resumeDue:
 		s.startResumes(ctx)
 	case *api.Call:

@@ -150,7 +150,7 @@ func (s *Session) spawnPane(ctx actor.Context, p *paneRec, setup paneSetup, rect
 		Catalog:         s.catalog,
 		Log:             s.opts.Log.With("pane", p.ID, "terminal", p.TermID),
 	}
-	props, abort, err := s.opts.PaneProps(spec)
+	props, abort, err := s.paneProps(spec)
 	if err != nil {
 		return protocol.Errorf(protocol.CodePaneSplitFailed, "cannot start %s: %v", argv[0], err)
 	}
@@ -161,6 +161,16 @@ func (s *Session) spawnPane(ctx actor.Context, p *paneRec, setup paneSetup, rect
 	}
 	p.pid = pid
 	return nil
+}
+
+// paneProps starts spec's terminal, or adopts the one a live handoff
+// brought for it.
+func (s *Session) paneProps(spec pane.Spec) (*actor.Props, func(), error) {
+	if a, ok := s.opts.Adopt[spec.TerminalID]; ok {
+		delete(s.opts.Adopt, spec.TerminalID)
+		return pane.Adopt(spec, a)
+	}
+	return s.opts.PaneProps(spec)
 }
 
 // paneEnv is the server's environment, then the caller's, then herdr's own

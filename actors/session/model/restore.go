@@ -34,6 +34,16 @@ func (m *Model) Restore(s *Saved, newTerm func() string) ([]Restored, error) {
 			m.NextWS = max(m.NextWS, n)
 		}
 	}
+	// A live handoff keeps terminal ids (a file never has them); each
+	// is taken once.
+	handedOff := map[string]bool{}
+	termFor := func(sp SavedPane) string {
+		if id := sp.TerminalID; id != "" && !handedOff[id] {
+			handedOff[id] = true
+			return id
+		}
+		return newTerm()
+	}
 	used := map[string]bool{}
 	for i, sw := range s.Workspaces {
 		id := ""
@@ -44,7 +54,7 @@ func (m *Model) Restore(s *Saved, newTerm func() string) ([]Restored, error) {
 			id = protocol.WorkspaceID(m.NextWS)
 		}
 		used[id] = true
-		panes, err := m.restoreWorkspace(id, sw, newTerm)
+		panes, err := m.restoreWorkspace(id, sw, termFor)
 		if err != nil {
 			*m = *New(m.Area)
 			return nil, fmt.Errorf("workspace %d: %w", i+1, err)
@@ -67,7 +77,7 @@ func workspaceNumber(id *string) (uint64, bool) {
 	return protocol.DecodeNumber((*id)[1:])
 }
 
-func (m *Model) restoreWorkspace(id string, sw SavedWorkspace, newTerm func() string) ([]Restored, error) {
+func (m *Model) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(SavedPane) string) ([]Restored, error) {
 	w := &Workspace{ID: id, Cwd: sw.IdentityCwd, NextPane: sw.NextPublicPaneNumber, NextTab: sw.NextPublicTabNumber}
 	w.NextPane, w.NextTab = max(w.NextPane, 1)-1, max(w.NextTab, 1)-1
 	if sw.CustomName != nil {
@@ -122,8 +132,8 @@ func (m *Model) restoreWorkspace(id string, sw SavedWorkspace, newTerm func() st
 				return nil, fmt.Errorf("public pane number %d twice", pub)
 			}
 			usedPublic[pub] = true
-			terms[r] = newTerm()
 			sp := st.Panes[strconv.FormatUint(r, 10)]
+			terms[r] = newTerm(sp)
 			p := &Pane{ID: protocol.PaneID(w.ID, pub), TermID: terms[r], WS: w, Tab: t, Cwd: sp.Cwd}
 			if sp.Label != nil {
 				p.Label = *sp.Label

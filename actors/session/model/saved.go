@@ -88,6 +88,9 @@ type SavedPane struct {
 	ManagedAgentKind *string                    `json:"managed_agent_kind,omitempty"`
 	AgentSession     *protocol.AgentSessionInfo `json:"agent_session,omitempty"`
 	LaunchArgv       []string                   `json:"launch_argv,omitempty"`
+	// TerminalID is kept only in a live handoff's state, where the same
+	// terminal goes on under the same id.
+	TerminalID string `json:"terminal_id,omitempty"`
 }
 
 // Save describes the model as session.json. extra adds what the session

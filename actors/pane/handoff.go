@@ -1,0 +1,137 @@
+package pane
+
+import (
+	"os"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/detector"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Live handoff: the server hands its terminals to a new server process
+// without stopping a program. Each pane stops reading its terminal
+// (output waits in the kernel's buffer), applies what it has read, and
+// answers a Freeze with its terminal's descriptor and its emulator's
+// state; the new process adopts both (Adopt) and reads on from there, so
+// no byte is lost or shown twice. A handoff that fails thaws the panes.
+
+// Freeze asks a pane to stop reading and describe itself; it answers a
+// *Frozen (or an *api.Reply error when it cannot be handed off).
+type Freeze struct{}
+
+// Thaw lets a frozen pane read again: the handoff did not happen.
+type Thaw struct{}
+
+// Frozen is a pane ready to be handed off.
+type Frozen struct {
+	TerminalID string
+	// FD is the terminal's master descriptor in this process, to pass on;
+	// it stays open here until the process exits.
+	FD       int
+	Pid      int
+	TTY      string
+	Emulator []byte // emulator.Snapshot
+	Facts    Facts
+}
+
+// Adoption is what a new process got for one pane.
+type Adoption struct {
+	Master   *os.File
+	Pid      int
+	TTY      string
+	Emulator []byte
+}
+
+// readsPaused comes from the reader once it has stopped reading for a Freeze.
+type readsPaused struct{}
+
+// handoffConsole is a console that can be handed off (Unix PTYs).
+type handoffConsole interface {
+	pauseReads() error
+	resumeReads()
+	masterFD() (int, error)
+}
+
+// Adopt is Start for a terminal another process handed over: its program
+// is already running; its emulator state comes with it.
+func Adopt(spec Spec, a Adoption) (props *actor.Props, abort func(), err error) {
+	con, err := adoptConsole(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	abort = func() {
+		con.Hangup()
+		con.Kill()
+		go con.Wait()
+	}
+	props = actor.PropsFromProducer(func() actor.Actor { return &Pane{spec: spec, con: con, adopted: a.Emulator} },
+		actor.WithSupervisor(detector.Supervision(spec.Log)))
+	return props, abort, nil
+}
+
+// freeze pauses the reader; the answer goes out once it has stopped.
+func (p *Pane) freeze(ctx actor.Context) {
+	hc, ok := p.con.(handoffConsole)
+	if !ok || p.exited || p.freezer != nil {
+		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeNotSupported, "pane %s cannot be handed off", p.spec.TerminalID)))
+		return
+	}
+	select { // a resume left from a freeze thawed before the reader stopped
+	case <-p.resume:
+	default:
+	}
+	p.paused.Store(true)
+	if err := hc.pauseReads(); err != nil {
+		p.paused.Store(false)
+		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeNotSupported, "pane %s cannot be handed off: %v", p.spec.TerminalID, err)))
+		return
+	}
+	p.freezer = ctx.Sender()
+}
+
+// frozen runs once the reader has stopped: everything read is applied to
+// the emulator, which is then described with the terminal.
+func (p *Pane) frozen(ctx actor.Context) {
+	to := p.freezer
+	if to == nil {
+		return
+	}
+	for {
+		batch, more := p.in.take(1 << 30)
+		for _, b := range batch {
+			p.term.Write(b)
+		}
+		if !more {
+			break
+		}
+	}
+	p.publishFacts(ctx)
+	fail := func(err error) {
+		p.thaw()
+		ctx.Send(to, api.Fail(protocol.Errorf(protocol.CodeNotSupported, "pane %s cannot be handed off: %v", p.spec.TerminalID, err)))
+	}
+	snap, err := p.term.Snapshot()
+	if err != nil {
+		fail(err)
+		return
+	}
+	fd, err := p.con.(handoffConsole).masterFD()
+	if err != nil {
+		fail(err)
+		return
+	}
+	ctx.Send(to, &Frozen{TerminalID: p.spec.TerminalID, FD: fd, Pid: p.con.Pid(), TTY: p.con.TTY(), Emulator: snap, Facts: p.facts})
+}
+
+// thaw lets the reader go on after a handoff that did not happen.
+func (p *Pane) thaw() {
+	if p.freezer == nil {
+		return
+	}
+	p.freezer = nil
+	p.paused.Store(false)
+	p.con.(handoffConsole).resumeReads()
+	p.resume <- struct{}{}
+}

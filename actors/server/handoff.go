@@ -1,0 +1,228 @@
+package server
+
+import (
+	"bytes"
+	"encoding/gob"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/agents"
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/gateway"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session"
+	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Live handoff (server.live_handoff): this server starts a new one and
+// gives it, over a socket pair, the listening socket, every terminal's
+// master descriptor (SCM_RIGHTS) and a versioned state: the topology with
+// terminal ids, each emulator's state, the agents' records and the event
+// sequence. The new server adopts all of it; once it says it is ready,
+// this one answers, closes its connections (their clients reconnect) and
+// exits without touching a terminal. Until then nothing is lost: a
+// failure at any step thaws the panes and resumes accepting, and this
+// server goes on as before.
+//
+// What moves is paused first: the accept loop (new clients wait in the
+// socket's backlog) and each pane's reader (output waits in the kernel's
+// buffer), so no byte is read twice or by nobody.
+
+// handoffVersion is the version of handoffState; a new binary refuses
+// any other and says so.
+const handoffVersion = 1
+
+// handoffEnv names the descriptor a new server reads its handoff from.
+const handoffEnv = "HERDR_HANDOFF_FD"
+
+// handoffTimeout bounds each step: freezing, the new server's start.
+const handoffTimeout = 20 * time.Second
+
+// handoffState is everything but the descriptors. Panes[i] goes with the
+// i-th master descriptor; the listener's comes first.
+type handoffState struct {
+	Version          int
+	ExpectedProtocol *uint32
+	ExpectedVersion  *string
+	Saved            model.Saved
+	Panes            []handedPane
+	Agents           *agents.Carried
+	NextSeq          uint64
+}
+
+type handedPane struct {
+	TerminalID string
+	Pid        int
+	TTY        string
+	Emulator   []byte
+}
+
+// handoffActors are the actors a handoff freezes and reads.
+type handoffActors struct {
+	system               *actor.ActorSystem
+	session, agents, bus *actor.PID
+	gateway              *actor.PID
+	listener             net.Listener
+	gate                 *gateway.AcceptGate
+	log                  *slog.Logger
+	args                 []string // this server's command line, for the new one
+	exit                 func()
+	busy                 chan struct{} // one handoff at a time
+}
+
+// handoff runs one handoff; done gets its answer.
+func (h *handoffActors) handoff(prm *protocol.ServerLiveHandoffParams, done func(*api.Reply, func())) {
+	select {
+	case h.busy <- struct{}{}:
+	default:
+		done(api.Fail(protocol.Errorf(protocol.CodeHandoffFailed, "a live handoff is already in progress")), nil)
+		return
+	}
+	go func() {
+		start := time.Now()
+		err := h.run(prm)
+		if err != nil {
+			<-h.busy
+			h.log.Error("live handoff failed; this server goes on", "err", err)
+			done(api.Fail(protocol.Errorf(protocol.CodeHandoffFailed, "live handoff failed; this server goes on: %v", err)), nil)
+			return
+		}
+		h.log.Info("live handoff done; exiting", "pause", time.Since(start))
+		done(api.OK(), func() {
+			h.system.Root.Send(h.gateway, &gateway.HangupAll{Err: protocol.Errorf(protocol.CodeServerUnavailable,
+				"the server was handed over to a new process; reconnect")})
+			time.AfterFunc(200*time.Millisecond, h.exit) // the hangups are written
+		})
+	}()
+}
+
+// run freezes what moves, hands it to a new server and waits for it.
+func (h *handoffActors) run(prm *protocol.ServerLiveHandoffParams) (err error) {
+	exe, err := os.Executable()
+	if prm.ImportExe != nil {
+		exe, err = *prm.ImportExe, nil
+	}
+	if err != nil {
+		return err
+	}
+	if fi, err := os.Stat(exe); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+		return fmt.Errorf("%s is not an executable file", exe)
+	}
+	if err := h.gate.Pause(h.listener); err != nil {
+		return err
+	}
+	var frozen []*actor.PID
+	defer func() {
+		if err != nil {
+			for _, pid := range frozen {
+				h.system.Root.Send(pid, &pane.Thaw{})
+			}
+			h.gate.Resume(h.listener)
+		}
+	}()
+	ask := func(pid *actor.PID, msg any) (any, error) {
+		res, err := h.system.Root.RequestFuture(pid, msg, handoffTimeout).Result()
+		if r, ok := res.(*api.Reply); ok && r.Err != nil {
+			return nil, r.Err
+		}
+		return res, err
+	}
+	res, err := ask(h.session, &session.HandoffExport{})
+	if err != nil {
+		return err
+	}
+	topo := res.(*session.Handoff)
+	state := &handoffState{Version: handoffVersion, ExpectedProtocol: prm.ExpectedProtocol, ExpectedVersion: prm.ExpectedVersion, Saved: topo.Saved}
+	lfd, err := listenerFD(h.listener)
+	if err != nil {
+		return err
+	}
+	fds := []int{lfd}
+	for _, pid := range topo.Panes {
+		res, err := ask(pid, &pane.Freeze{})
+		if err != nil {
+			return err
+		}
+		frozen = append(frozen, pid)
+		f := res.(*pane.Frozen)
+		state.Panes = append(state.Panes, handedPane{TerminalID: f.TerminalID, Pid: f.Pid, TTY: f.TTY, Emulator: f.Emulator})
+		fds = append(fds, f.FD)
+	}
+	if res, err = ask(h.agents, &agents.Export{}); err != nil {
+		return err
+	}
+	state.Agents = res.(*agents.Carried)
+	if res, err = ask(h.bus, &events.NextSeq{}); err != nil {
+		return err
+	}
+	state.NextSeq = res.(uint64)
+	var payload bytes.Buffer
+	if err := gob.NewEncoder(&payload).Encode(state); err != nil {
+		return err
+	}
+	return startSuccessor(exe, h.args, fds, payload.Bytes(), h.log)
+}
+
+// received is what a new server got from its predecessor.
+type received struct {
+	state    *handoffState
+	listener net.Listener
+	masters  map[string]*os.File // by terminal id
+	reply    func(msg string)    // "ready", or why not
+}
+
+// adoptions turns what was received into the session's Adopt option.
+func (r *received) adoptions() map[string]pane.Adoption {
+	out := map[string]pane.Adoption{}
+	for _, p := range r.state.Panes {
+		out[p.TerminalID] = pane.Adoption{Master: r.masters[p.TerminalID], Pid: p.Pid, TTY: p.TTY, Emulator: p.Emulator}
+	}
+	return out
+}
+
+// decodeState reads and checks a predecessor's state.
+func decodeState(payload []byte) (*handoffState, error) {
+	var st handoffState
+	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&st); err != nil {
+		return nil, fmt.Errorf("handoff state unreadable: %w", err)
+	}
+	if st.Version != handoffVersion {
+		return nil, fmt.Errorf("handoff state version %d, this binary reads version %d", st.Version, handoffVersion)
+	}
+	if p := st.ExpectedProtocol; p != nil && *p != protocol.ProtocolVersion {
+		return nil, fmt.Errorf("expected protocol %d, this binary speaks %d", *p, protocol.ProtocolVersion)
+	}
+	if v := st.ExpectedVersion; v != nil && *v != protocol.Version {
+		return nil, fmt.Errorf("expected version %s, this binary is %s", *v, protocol.Version)
+	}
+	return &st, nil
+}
+
+// inherit reads a live handoff when this server was started by one
+// (HERDR_HANDOFF_FD), else returns nil. The variable is cleared so that
+// no pane inherits it.
+func inherit(env func(string) string, log *slog.Logger) (*received, error) {
+	v := env(handoffEnv)
+	if v == "" {
+		return nil, nil
+	}
+	os.Unsetenv(handoffEnv)
+	fd, err := strconv.Atoi(v)
+	if err != nil || fd < 3 {
+		return nil, fmt.Errorf("%s=%q is not a descriptor", handoffEnv, v)
+	}
+	r, err := receiveHandoff(fd)
+	if err != nil {
+		log.Error("live handoff refused", "err", err)
+		return nil, fmt.Errorf("live handoff refused: %w", err)
+	}
+	return r, nil
+}

@@ -1,0 +1,224 @@
+//go:build unix
+
+package server
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// The wire between the two servers, over a socket pair: a 16-byte header
+// (magic, descriptor count, state length), the descriptors in chunks of
+// at most fdChunk, each with a 4-byte count as its data (SCM_RIGHTS rides
+// on data), then the state. The new server answers one line: "ready", or
+// "fail: why".
+
+const (
+	handoffMagic = "HDH1"
+	fdChunk      = 200 // under the kernel's limit of descriptors per message
+)
+
+// handoffSupported: Unix servers can pass descriptors.
+const handoffSupported = true
+
+// listenerFD is the listening socket's descriptor, for SCM_RIGHTS.
+func listenerFD(l net.Listener) (int, error) {
+	sc, ok := l.(syscall.Conn)
+	if !ok {
+		return 0, errors.New("the listener has no descriptor to pass")
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return 0, err
+	}
+	fd := -1
+	if err := rc.Control(func(f uintptr) { fd = int(f) }); err != nil {
+		return 0, err
+	}
+	return fd, nil
+}
+
+// startSuccessor starts exe with args as the new server, hands it fds and
+// the state, and waits until it is ready (or fails, exits or times out).
+func startSuccessor(exe string, args []string, fds []int, state []byte, log *slog.Logger) error {
+	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	if err != nil {
+		return err
+	}
+	unix.CloseOnExec(pair[0]) // the child gets pair[1] as fd 3 through ExtraFiles
+	unix.CloseOnExec(pair[1])
+	ours := os.NewFile(uintptr(pair[0]), "handoff")
+	theirs := os.NewFile(uintptr(pair[1]), "handoff-peer")
+	defer ours.Close()
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), handoffEnv+"=3")
+	cmd.ExtraFiles = []*os.File{theirs}
+	// Its own session, and no pipe back to this process, which is about
+	// to exit: stdio is /dev/null; it logs to the server log.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	err = cmd.Start()
+	theirs.Close()
+	if err != nil {
+		return fmt.Errorf("start %s: %w", exe, err)
+	}
+	log.Info("live handoff: new server started", "exe", exe, "pid", cmd.Process.Pid, "terminals", len(fds)-1, "state_bytes", len(state))
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	answer := make(chan error, 1)
+	go func() { answer <- sendHandoff(pair[0], fds, state) }()
+	select {
+	case err := <-answer:
+		if err != nil {
+			cmd.Process.Kill()
+		}
+		return err
+	case err := <-exited:
+		return fmt.Errorf("the new server exited before it was ready (%v)", err)
+	case <-time.After(handoffTimeout):
+		cmd.Process.Kill()
+		return fmt.Errorf("the new server was not ready within %v", handoffTimeout)
+	}
+}
+
+// sendHandoff writes the header, descriptors and state, and reads the answer.
+func sendHandoff(sock int, fds []int, state []byte) error {
+	head := make([]byte, 16)
+	copy(head, handoffMagic)
+	binary.BigEndian.PutUint32(head[4:], uint32(len(fds)))
+	binary.BigEndian.PutUint64(head[8:], uint64(len(state)))
+	if err := writeAll(sock, head); err != nil {
+		return err
+	}
+	for len(fds) > 0 {
+		n := min(len(fds), fdChunk)
+		count := binary.BigEndian.AppendUint32(nil, uint32(n))
+		if err := unix.Sendmsg(sock, count, unix.UnixRights(fds[:n]...), nil, 0); err != nil {
+			return fmt.Errorf("pass descriptors: %w", err)
+		}
+		fds = fds[n:]
+	}
+	if err := writeAll(sock, state); err != nil {
+		return err
+	}
+	line := make([]byte, 0, 256)
+	buf := make([]byte, 256)
+	for !strings.Contains(string(line), "\n") {
+		n, err := unix.Read(sock, buf)
+		if n <= 0 || err != nil {
+			return fmt.Errorf("the new server closed the handoff without an answer")
+		}
+		line = append(line, buf[:n]...)
+	}
+	if answer := strings.TrimSpace(string(line)); answer != "ready" {
+		return errors.New(strings.TrimPrefix(answer, "fail: "))
+	}
+	return nil
+}
+
+func writeAll(fd int, b []byte) error {
+	for len(b) > 0 {
+		n, err := unix.Write(fd, b)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		b = b[n:]
+	}
+	return nil
+}
+
+// readFull reads exactly len(b) bytes, carrying no descriptors.
+func readFull(fd int, b []byte) error {
+	for len(b) > 0 {
+		n, err := unix.Read(fd, b)
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return io.ErrUnexpectedEOF
+		}
+		b = b[n:]
+	}
+	return nil
+}
+
+// receiveHandoff reads what the predecessor passes on descriptor sock.
+func receiveHandoff(sock int) (*received, error) {
+	reply := func(msg string) {
+		writeAll(sock, []byte(msg+"\n"))
+		unix.Close(sock)
+	}
+	fail := func(err error) (*received, error) {
+		reply("fail: " + err.Error())
+		return nil, err
+	}
+	head := make([]byte, 16)
+	if err := readFull(sock, head); err != nil || string(head[:4]) != handoffMagic {
+		return fail(fmt.Errorf("not a handoff from a compatible server (header %q, %v)", head[:4], err))
+	}
+	want, size := int(binary.BigEndian.Uint32(head[4:])), binary.BigEndian.Uint64(head[8:])
+	var fds []int
+	oob := make([]byte, unix.CmsgSpace(fdChunk*4))
+	for len(fds) < want {
+		count := make([]byte, 4)
+		_, oobn, _, _, err := unix.Recvmsg(sock, count, oob, 0)
+		if err != nil {
+			return fail(fmt.Errorf("receive descriptors: %w", err))
+		}
+		msgs, err := unix.ParseSocketControlMessage(oob[:oobn])
+		if err != nil || len(msgs) == 0 {
+			return fail(fmt.Errorf("descriptors missing from the handoff"))
+		}
+		for _, m := range msgs {
+			got, err := unix.ParseUnixRights(&m)
+			if err != nil {
+				return fail(err)
+			}
+			for _, fd := range got {
+				unix.CloseOnExec(fd)
+			}
+			fds = append(fds, got...)
+		}
+	}
+	if size > 1<<34 {
+		return fail(fmt.Errorf("handoff state of %d bytes", size))
+	}
+	payload := make([]byte, size)
+	if err := readFull(sock, payload); err != nil {
+		return fail(fmt.Errorf("read state: %w", err))
+	}
+	st, err := decodeState(payload)
+	if err != nil {
+		return fail(err)
+	}
+	if len(fds) != len(st.Panes)+1 {
+		return fail(fmt.Errorf("%d descriptors for %d terminals", len(fds), len(st.Panes)))
+	}
+	lf := os.NewFile(uintptr(fds[0]), "listener")
+	l, err := net.FileListener(lf)
+	lf.Close() // FileListener keeps its own copy
+	if err != nil {
+		return fail(fmt.Errorf("listener: %w", err))
+	}
+	r := &received{state: st, listener: l, masters: map[string]*os.File{}, reply: reply}
+	for i, p := range st.Panes {
+		r.masters[p.TerminalID] = os.NewFile(uintptr(fds[i+1]), "/dev/ptmx")
+	}
+	return r, nil
+}

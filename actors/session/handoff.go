@@ -1,0 +1,33 @@
+package session
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/session/model"
+)
+
+// Live handoff: the server asks the session for its topology (with each
+// pane's terminal id, so the new server keeps them) and the pane actors
+// to freeze. The new server's session restores that topology, adopting
+// each terminal (Options.Adopt) instead of starting a shell.
+
+// HandoffExport asks for the session's state; the answer is a *Handoff.
+type HandoffExport struct{}
+
+// Handoff is the session's part of a live handoff.
+type Handoff struct {
+	Saved model.Saved
+	Panes []*actor.PID
+}
+
+func (s *Session) handoffExport(ctx actor.Context) {
+	h := &Handoff{Saved: s.m.Save(func(p *model.Pane) model.SavedPane {
+		sp := s.savedPane(p)
+		sp.TerminalID = p.TermID
+		return sp
+	})}
+	for _, p := range s.terms {
+		h.Panes = append(h.Panes, p.pid)
+	}
+	ctx.Respond(h)
+}
