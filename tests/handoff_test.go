@@ -105,6 +105,9 @@ func (r *handoffRig) handoff(t *testing.T, args ...string) (string, int, time.Du
 func TestHandoff_PanesSurviveANewServer(t *testing.T) {
 	r := newHandoffRig(t)
 	s := r.s
+	if pong := OK[protocol.Pong](t, s.CallT(t, "ping", nil), "pong"); pong.Capabilities == nil || !pong.Capabilities.LiveHandoff {
+		t.Fatalf("ping does not offer live_handoff: %+v", pong.Capabilities)
+	}
 	before := r.pids(t)
 	panesBefore := OK[protocol.PaneList](t, s.CallT(t, "pane.list", nil), "pane_list").Panes
 
