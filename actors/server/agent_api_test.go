@@ -20,7 +20,7 @@ func fakeAgent(working, blocked, idle string) string {
 	return `#!/bin/sh
 stty -echo
 printf 'fake agent started\n' # real agents draw at once; detection runs on output
-draw() { printf '\033[2J\033[H'; printf "$1"; }
+draw() { printf "\033[2J\033[H$1"; } # one write: a half-drawn screen is not a state
 while read cue; do
   case "$cue" in
     w) draw '` + working + `' ;;
