@@ -182,3 +182,29 @@ func TestAgentWait_CallerGoneDropsWait(t *testing.T) {
 		t.Fatalf("%d answers went to callers that had gone; their waits should have been dropped", dead)
 	}
 }
+
+// Focusing a tab marks its finished agents seen before the focusing call
+// is answered: a read right after it never shows them done.
+func TestFocus_SeenBeforeTheAnswer(t *testing.T) {
+	h := newHarnessWith(t, config.Default())
+	panes := h.agentPanes([2]string{"claude", "working"}, [2]string{"codex", "working"})
+	// w2's agent finishes while w1 is on screen: done.
+	h.system.Root.Send(h.session, &pane.Facts{TerminalID: panes[1].TerminalID, Agent: "codex", AgentState: "idle"})
+	h.sync()
+	status := func() protocol.AgentStatus {
+		return h.call("pane.get", `{"pane_id":"w2:p1"}`).Result.(protocol.PaneInfoResult).Pane.AgentStatus
+	}
+	if st := status(); st != protocol.StatusDone {
+		t.Fatalf("finished off screen: %s, want done", st)
+	}
+	for range 20 { // the answer must not race the agents actor
+		h.call("workspace.focus", `{"workspace_id":"w2"}`)
+		if st := status(); st != protocol.StatusIdle {
+			t.Fatalf("right after focusing its workspace: %s, want idle", st)
+		}
+		h.call("workspace.focus", `{"workspace_id":"w1"}`)
+	}
+	if r := h.call("agent.focus", `{"target":"w1:p1"}`); r.Err != nil || r.Result.(protocol.AgentInfoResult).Agent.PaneID != "w1:p1" {
+		t.Fatalf("agent.focus: %+v", r)
+	}
+}

@@ -362,6 +362,7 @@ func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
 // caller can act on the answer. A panic answers internal_error to this
 // request only.
 func (s *Session) handle(ctx actor.Context, call *api.Call, run func() *api.Reply) {
+	s.synced = false // only this call's placement counts
 	before := s.focusNow()
 	reply := s.guard(call, run)
 	s.settle(ctx, before)
