@@ -27,14 +27,7 @@ type handoffRig struct {
 func newHandoffRig(t *testing.T) *handoffRig {
 	s := StartServer(t)
 	// The server that takes over is not the test's child: stop it at the end.
-	t.Cleanup(func() {
-		if c, err := protocol.Connect(s.Socket); err == nil {
-			_ = c.Conn().SetDeadline(time.Now().Add(2 * time.Second))
-			_, _ = c.Do("cleanup", "server.stop", nil)
-			c.Close()
-		}
-		Eventually(func() bool { return Refused(s.Socket) })
-	})
+	stopHeir(t, s)
 	bin := t.TempDir()
 	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(fakeClaudeCLI), 0o755); err != nil {
 		t.Fatal(err)
@@ -125,27 +118,7 @@ func TestHandoff_PanesSurviveANewServer(t *testing.T) {
 	if err != nil || json.Unmarshal(line, &first) != nil {
 		t.Fatalf("first event: %s %v", line, err)
 	}
-	stopPinging := make(chan struct{})
-	worst := make(chan time.Duration, 1)
-	go func() {
-		var slowest time.Duration
-		defer func() { worst <- slowest }()
-		for {
-			select {
-			case <-stopPinging:
-				return
-			default:
-			}
-			start := time.Now()
-			if c, err := protocol.Connect(s.Socket); err == nil {
-				_ = c.Conn().SetDeadline(time.Now().Add(30 * time.Second))
-				c.Do("p", "ping", nil)
-				c.Close()
-			}
-			slowest = max(slowest, time.Since(start))
-			time.Sleep(5 * time.Millisecond)
-		}
-	}()
+	slowestPing := pingWhile(s.Socket)
 
 	atHandoff := r.counts(t)
 	fresh := filepath.Join(t.TempDir(), "herdr-next")
@@ -153,14 +126,14 @@ func TestHandoff_PanesSurviveANewServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	stderr, code, took := r.handoff(t, "--import-exe", fresh)
-	close(stopPinging)
+	worst := slowestPing()
 	if code != 0 {
 		t.Fatalf("live-handoff: exit %d: %s", code, stderr)
 	}
 	if got := s.WaitExit(t); got != 0 {
 		t.Fatalf("old server exit code %d, want 0", got)
 	}
-	t.Logf("handoff took %v; the slowest ping meanwhile took %v", took, <-worst)
+	t.Logf("handoff took %v; the slowest ping meanwhile took %v", took, worst)
 
 	// The same panes, terminals and processes, served by the new binary.
 	panesAfter := OK[protocol.PaneList](t, s.CallT(t, "pane.list", nil), "pane_list").Panes
@@ -275,14 +248,7 @@ func copyFile(src, dst string) error {
 func TestHandoff_AttachedClientFollows(t *testing.T) {
 	h := NewHome(t)
 	s := h.Start(t, "e2e")
-	t.Cleanup(func() {
-		if c, err := protocol.Connect(s.Socket); err == nil {
-			_ = c.Conn().SetDeadline(time.Now().Add(2 * time.Second))
-			_, _ = c.Do("cleanup", "server.stop", nil)
-			c.Close()
-		}
-		Eventually(func() bool { return Refused(s.Socket) })
-	})
+	stopHeir(t, s)
 	c := Attach(t, h, "e2e", h.Dir)
 	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
 	shellReady(t, c, "before")
@@ -306,47 +272,20 @@ func TestHandoff_AttachedClientFollows(t *testing.T) {
 func BenchmarkHandoff(b *testing.B) {
 	h := NewHome(b)
 	s := h.Start(b, "bench")
-	b.Cleanup(func() {
-		if c, err := protocol.Connect(s.Socket); err == nil {
-			_ = c.Conn().SetDeadline(time.Now().Add(2 * time.Second))
-			_, _ = c.Do("cleanup", "server.stop", nil)
-			c.Close()
-		}
-		Eventually(func() bool { return Refused(s.Socket) })
-	})
+	stopHeir(b, s)
 	s.CreateWorkspace(b, nil)
 	for range 3 {
 		OK[protocol.PaneInfoResult](b, s.CallT(b, "pane.split", map[string]any{"target_pane_id": "w1:p1", "direction": "down"}), "pane_info")
 	}
 	var pauses, pings []time.Duration
 	for range b.N {
-		stop, worst := make(chan struct{}), make(chan time.Duration, 1)
-		go func() {
-			var slowest time.Duration
-			defer func() { worst <- slowest }()
-			for {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				start := time.Now()
-				if c, err := protocol.Connect(s.Socket); err == nil {
-					_ = c.Conn().SetDeadline(time.Now().Add(30 * time.Second))
-					c.Do("p", "ping", nil)
-					c.Close()
-				}
-				slowest = max(slowest, time.Since(start))
-				time.Sleep(2 * time.Millisecond)
-			}
-		}()
+		slowestPing := pingWhile(s.Socket)
 		start := time.Now()
 		if _, stderr, code := s.CLI("server", "live-handoff"); code != 0 {
 			b.Fatalf("live-handoff: %s", stderr)
 		}
 		pauses = append(pauses, time.Since(start))
-		close(stop)
-		pings = append(pings, <-worst)
+		pings = append(pings, slowestPing())
 		WaitFor(b, "the new server", func() bool { return s.pingOnce() })
 	}
 	slices.Sort(pauses)
@@ -355,4 +294,43 @@ func BenchmarkHandoff(b *testing.B) {
 	b.ReportMetric(float64(pauses[len(pauses)-1].Microseconds())/1000, "handoff-max-ms")
 	b.ReportMetric(float64(pings[len(pings)/2].Microseconds())/1000, "ping-wait-p50-ms")
 	b.ReportMetric(float64(pings[len(pings)-1].Microseconds())/1000, "ping-wait-max-ms")
+}
+
+// stopHeir stops, at the end of the test, whichever server then answers on
+// s's socket: after a handoff that is not the test's child.
+func stopHeir(t testing.TB, s *Server) {
+	t.Cleanup(func() {
+		if c, err := protocol.Connect(s.Socket); err == nil {
+			_ = c.Conn().SetDeadline(time.Now().Add(2 * time.Second))
+			_, _ = c.Do("cleanup", "server.stop", nil)
+			c.Close()
+		}
+		Eventually(func() bool { return Refused(s.Socket) })
+	})
+}
+
+// pingWhile pings sock on a new connection every few milliseconds until
+// the returned function is called; that returns the slowest answer.
+func pingWhile(sock string) func() time.Duration {
+	stop, worst := make(chan struct{}), make(chan time.Duration, 1)
+	go func() {
+		var slowest time.Duration
+		defer func() { worst <- slowest }()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			start := time.Now()
+			if c, err := protocol.Connect(sock); err == nil {
+				_ = c.Conn().SetDeadline(time.Now().Add(30 * time.Second))
+				c.Do("p", "ping", nil)
+				c.Close()
+			}
+			slowest = max(slowest, time.Since(start))
+			time.Sleep(2 * time.Millisecond)
+		}
+	}()
+	return func() time.Duration { close(stop); return <-worst }
 }

@@ -6,7 +6,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
-	"github.com/herdr-go/herdr/actors/detector"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -61,13 +60,7 @@ func Adopt(spec Spec, a Adoption) (props *actor.Props, abort func(), err error) 
 	if err != nil {
 		return nil, nil, err
 	}
-	abort = func() {
-		con.Hangup()
-		con.Kill()
-		go con.Wait()
-	}
-	props = actor.PropsFromProducer(func() actor.Actor { return &Pane{spec: spec, con: con, adopted: a.Emulator} },
-		actor.WithSupervisor(detector.Supervision(spec.Log)))
+	props, abort = paneProps(spec, con, a.Emulator)
 	return props, abort, nil
 }
 

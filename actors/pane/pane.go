@@ -120,14 +120,22 @@ func Start(spec Spec) (props *actor.Props, abort func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	abort = func() {
+	props, abort = paneProps(spec, con, nil)
+	return props, abort, nil
+}
+
+// paneProps makes the props of the actor of con's terminal (adopted: the
+// emulator state it comes with, see Adopt) and the abort that stops its
+// programs when that actor cannot be spawned.
+func paneProps(spec Spec, con console, adopted []byte) (*actor.Props, func()) {
+	abort := func() {
 		con.Hangup()
 		con.Kill()
 		go con.Wait()
 	}
-	props = actor.PropsFromProducer(func() actor.Actor { return &Pane{spec: spec, con: con} },
+	props := actor.PropsFromProducer(func() actor.Actor { return &Pane{spec: spec, con: con, adopted: adopted} },
 		actor.WithSupervisor(detector.Supervision(spec.Log)))
-	return props, abort, nil
+	return props, abort
 }
 
 // Receive implements actor.Actor.
