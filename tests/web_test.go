@@ -165,7 +165,7 @@ func TestWeb_DashboardInABrowser(t *testing.T) {
 	if !strings.Contains(refused, "not available to the web dashboard") {
 		t.Errorf("workspace.create from the page: %q", refused)
 	}
-	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(90))
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100 makes a PNG
 	if err != nil {
 		t.Fatal(err)
 	}
