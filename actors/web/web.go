@@ -40,7 +40,6 @@ type listening struct {
 	token  string
 	err    error
 	caller *actor.PID
-	id     string
 }
 
 // accepted is a browser's WebSocket, handed over by the HTTP handler,
