@@ -45,6 +45,8 @@ focused pane. Directions are left, right, up and down.`,
 		a.paneInputCmd(),
 		a.paneSwapCmd(),
 		a.paneMoveCmd(),
+		a.paneRecordCmd(), // record.go
+		a.paneHistoryCmd(),
 	)
 	for _, verb := range []struct{ name, method string }{
 		{"get", "pane.get"}, {"close", "pane.close"},

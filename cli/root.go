@@ -130,9 +130,9 @@ response on stderr (exit 1). Usage errors exit 2.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
 
 	root.AddCommand(a.serverCmd(), a.statusCmd(), a.apiCmd(), a.workspaceCmd(), a.tabCmd(), a.paneCmd(), a.layoutCmd(), a.eventsCmd(), a.waitCmd())
-	root.AddCommand(a.agentCmd(), a.notificationCmd(), a.sessionCmd(), a.worktreeCmd(), a.configCmd(root), a.pluginCmd(), a.integrationCmd(), a.channelCmd()) // cli/agent.go, notification.go, session.go, worktree.go, config.go, integration.go
-	a.addHookCmds(root)                                                                                                                                       // pane/workspace report-* verbs, cli/hooks.go
-	root.SetOut(a.stdout)                                                                                                                                     // the completion command takes its writer now
+	root.AddCommand(a.agentCmd(), a.notificationCmd(), a.sessionCmd(), a.worktreeCmd(), a.configCmd(root), a.pluginCmd(), a.integrationCmd(), a.channelCmd(), a.webCmd()) // cli/agent.go, notification.go, session.go, worktree.go, config.go, integration.go
+	a.addHookCmds(root)                                                                                                                                                   // pane/workspace report-* verbs, cli/hooks.go
+	root.SetOut(a.stdout)                                                                                                                                                 // the completion command takes its writer now
 	root.SetErr(a.stderr)
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {

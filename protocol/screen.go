@@ -178,7 +178,8 @@ type ScreenFrame struct {
 }
 
 // ExtensionMethods names the methods this server adds to the Herdr surface.
-var ExtensionMethods = map[string]bool{"screen.subscribe": true, "client.resize": true, "screen.scroll": true, "popup.send_text": true}
+var ExtensionMethods = map[string]bool{"screen.subscribe": true, "client.resize": true, "screen.scroll": true, "popup.send_text": true,
+	"web.start": true, "web.url": true, "pane.record.start": true, "pane.record.stop": true, "pane.history": true}
 
 // TargetID implements Targeted.
 func (p *ScreenScrollParams) TargetID() string { return p.PaneID }

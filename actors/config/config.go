@@ -44,6 +44,7 @@ type Config struct {
 	Advanced     Advanced     // [advanced]
 	Experimental Experimental // [experimental]
 	Remote       Remote       // [remote]
+	Web          Web          // [web]
 }
 
 // Theme holds the [theme] section; names are stored in canonical form.
@@ -105,6 +106,16 @@ type Experimental struct {
 // Remote holds the [remote] section.
 type Remote struct {
 	ManageSSHConfig bool // manage_ssh_config: default true.
+}
+
+// Web holds the [web] section: the built-in dashboard (actors/web).
+type Web struct {
+	// Listen (listen) is the dashboard's address, e.g. "127.0.0.1:7681";
+	// "" (the default) serves none until `herdr web` asks for it.
+	Listen string
+	// AllowRemote (allow_remote) permits a listen address that is not a
+	// loopback one; off, such an address is refused.
+	AllowRemote bool
 }
 
 // UI holds the [ui] section and its subtables.

@@ -54,6 +54,7 @@ var sectionDecoders = []sectionDecoder{
 	{"advanced", (*decoder).advanced},
 	{"experimental", (*decoder).experimental},
 	{"remote", (*decoder).remote},
+	{"web", (*decoder).web},
 }
 
 func (d *decoder) walk(raw map[string]any) {

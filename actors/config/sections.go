@@ -3,6 +3,7 @@ package config
 import (
 	"errors"
 	"fmt"
+	"net"
 	"slices"
 	"strings"
 )
@@ -229,3 +230,25 @@ var remoteFields = []field{
 }
 
 func (d *decoder) remote(t map[string]any) { d.fields("remote", t, remoteFields) }
+
+var webFields = []field{
+	{key: "listen", doc: "Serve the web dashboard on this address (host:port); empty serves none.",
+		ptr: func(c *Config) any { return &c.Web.Listen }, check: listenAddr, example: "127.0.0.1:7681"},
+	{key: "allow_remote", doc: "Allow a listen address other than loopback (anyone who can reach it still needs the token).",
+		ptr: func(c *Config) any { return &c.Web.AllowRemote }},
+}
+
+func (d *decoder) web(t map[string]any) { d.fields("web", t, webFields) }
+
+// listenAddr checks a host:port; whether the host may be remote is
+// decided where the listener starts, with allow_remote.
+func listenAddr(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", nil
+	}
+	if _, port, err := net.SplitHostPort(s); err != nil || port == "" {
+		return "", fmt.Errorf("invalid address %q (use host:port, e.g. 127.0.0.1:7681)", s)
+	}
+	return s, nil
+}

@@ -222,3 +222,17 @@ func TestLoad_MissingSoundFile(t *testing.T) {
 		t.Errorf("done %q request %q", cfg.UI.Sound.DonePath, cfg.UI.Sound.RequestPath)
 	}
 }
+
+func TestWeb_Keys(t *testing.T) {
+	cfg, diags, _ := Parse([]byte("[web]\nlisten = \"127.0.0.1:7681\"\nallow_remote = true\n"))
+	if len(diags) != 0 || cfg.Web.Listen != "127.0.0.1:7681" || !cfg.Web.AllowRemote {
+		t.Fatalf("web = %+v, diags %q", cfg.Web, diags)
+	}
+	cfg, diags, _ = Parse([]byte("[web]\nlisten = \"7681\"\n"))
+	if len(diags) != 1 || !strings.Contains(diags[0], "web.listen") || cfg.Web.Listen != "" {
+		t.Fatalf("bad listen: %+v, diags %q", cfg.Web, diags)
+	}
+	if d := Default().Web; d.Listen != "" || d.AllowRemote {
+		t.Fatalf("the dashboard must be off by default: %+v", d)
+	}
+}

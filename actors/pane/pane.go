@@ -29,6 +29,8 @@ type Spec struct {
 	Log             *slog.Logger
 	// Catalog holds the agent manifests; nil turns detection off.
 	Catalog *detect.Catalog
+	// HistoryBytes is the output kept for pane.history (record.go); 0 keeps none.
+	HistoryBytes int
 }
 
 // Request is a Call the session resolved to this pane. The pane answers the
@@ -91,6 +93,7 @@ type Pane struct {
 	toPTY    chan []byte // input for writeLoop; closed when the pane stops
 	det      detection
 	screen   screenState
+	rec      recorder // recordings and history (record.go)
 	exited   bool
 	sizeRev  uint64 // revision of the size last applied (see Resize)
 	// turn is the pane's claim on outputGate; waitingTurn is set while it
@@ -158,6 +161,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.handleAgent(ctx, msg)
 	case *Resize:
 		if p.resize(msg) {
+			p.recordResize()
 			p.screenChanged(ctx)
 		}
 	case *waitExpired:
@@ -192,7 +196,9 @@ func (p *Pane) Receive(ctx actor.Context) {
 	case *actor.Stopping:
 		p.stop(ctx)
 	default:
-		p.receiveScreen(ctx, msg)
+		if !p.receiveRecord(ctx, msg) {
+			p.receiveScreen(ctx, msg)
+		}
 	}
 }
 
@@ -288,6 +294,7 @@ func (p *Pane) applyTurn(ctx actor.Context) {
 			for _, b := range batch {
 				p.term.Write(b)
 			}
+			p.recordOutput(batch)
 			p.publishFacts(ctx)
 			p.waits.check(ctx, p)
 			p.checkMatchers(ctx)
@@ -375,6 +382,7 @@ func (p *Pane) resize(r *Resize) bool {
 // this before it exits, so no process outlives it by ignoring SIGHUP.
 func (p *Pane) stop(ctx actor.Context) {
 	p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane closed while waiting for output"))
+	p.closeRecordingOnStop()
 	p.timers.StopAll()
 	if p.waitingTurn {
 		outputGate.cancel(&p.turn)

@@ -23,6 +23,9 @@ var handlers = map[string]handler{
 	"pane.wait_for_output": (*Pane).waitForOutput,
 	"pane.process_info":    (*Pane).processInfo,
 	"screen.scroll":        (*Pane).scroll,
+	"pane.record.start":    (*Pane).recordStart, // record.go
+	"pane.record.stop":     (*Pane).recordStop,
+	"pane.history":         (*Pane).history,
 }
 
 // Methods lists the methods a pane answers, so the session routes them here.

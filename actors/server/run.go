@@ -27,6 +27,7 @@ import (
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/actors/web"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -153,6 +154,10 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	var paneProps func(pane.Spec) (*actor.Props, func(), error)
+	if cfg.Experimental.PaneHistory {
+		paneProps = pane.WithHistory(pane.DefaultHistoryBytes)
+	}
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Events:      busPID,
 		Agents:      agentsPID,
@@ -171,10 +176,22 @@ func Run(opts Options) error {
 		SessionFile: sessionFile,
 		Restore:     saved,
 		Adopt:       adopt,
+		PaneProps:   paneProps,
 	}), "session")
 	if err != nil {
 		listener.Close()
 		return err
+	}
+	webPID, err := spawnChild(system, root, web.Props(web.Options{
+		Session: sessionPID, Events: busPID, Log: log,
+		Listen: cfg.Web.Listen, AllowRemote: cfg.Web.AllowRemote, TokenPath: webTokenPath(opts.LogPath, opts.Env),
+	}), "web")
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	for method := range web.Methods {
+		routes[method] = webPID
 	}
 	handoff := &handoffActors{system: system, session: sessionPID, agents: agentsPID, bus: busPID, listener: listener,
 		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], busy: make(chan struct{}, 1),
@@ -226,6 +243,15 @@ func Run(opts Options) error {
 	system.Shutdown()
 	log.Info("server stopped")
 	return nil
+}
+
+// webTokenPath is the dashboard's token file: in the session's state
+// folder, beside its log.
+func webTokenPath(logPath string, env func(string) string) string {
+	if logPath != "" {
+		return filepath.Join(filepath.Dir(logPath), "web-token")
+	}
+	return filepath.Join(protocol.StateDir(env), "web-token")
 }
 
 // spawnChild spawns props as a named child of parent by asking parent to do it.

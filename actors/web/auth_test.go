@@ -1,0 +1,134 @@
+package web
+
+import (
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func testHandler(t *testing.T) (*handler, string) {
+	t.Helper()
+	token, err := newToken(filepath.Join(t.TempDir(), "s", "web-token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newHandler(token, false, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), make(chan struct{})), token
+}
+
+func get(h http.Handler, target string, edit func(*http.Request)) *httptest.ResponseRecorder {
+	r := httptest.NewRequest(http.MethodGet, target, nil)
+	r.Host = "127.0.0.1:7681"
+	if edit != nil {
+		edit(r)
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	return w
+}
+
+func TestHandler_TokenRequired(t *testing.T) {
+	h, token := testHandler(t)
+	for _, path := range []string{"/", "/app.js", "/app.css", "/ws", "/?token=wrong", "/ws?token=" + token[:10]} {
+		if w := get(h, path, nil); w.Code != http.StatusUnauthorized {
+			t.Errorf("GET %s without the token: %d, want 401", path, w.Code)
+		}
+	}
+	w := get(h, "/?token="+token, nil)
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/" {
+		t.Fatalf("GET /?token: %d %q, want a redirect to a clean /", w.Code, w.Header().Get("Location"))
+	}
+	cookie := w.Result().Cookies()
+	if len(cookie) != 1 || cookie[0].Value != token || !cookie[0].HttpOnly || cookie[0].SameSite != http.SameSiteStrictMode {
+		t.Fatalf("cookie: %+v", cookie)
+	}
+	w = get(h, "/", func(r *http.Request) { r.AddCookie(cookie[0]) })
+	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "/app.js") {
+		t.Fatalf("GET / with the cookie: %d %.100q", w.Code, w.Body.String())
+	}
+	if csp := w.Header().Get("Content-Security-Policy"); !strings.Contains(csp, "script-src 'self'") {
+		t.Errorf("CSP %q", csp)
+	}
+	w = get(h, "/app.js", func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+token) })
+	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "screen.subscribe") {
+		t.Fatalf("GET /app.js with a bearer token: %d", w.Code)
+	}
+	if w := get(h, "/nope", func(r *http.Request) { r.AddCookie(cookie[0]) }); w.Code != http.StatusNotFound {
+		t.Errorf("unknown path: %d", w.Code)
+	}
+}
+
+func TestHandler_RefusesForeignHostsAndWrites(t *testing.T) {
+	h, token := testHandler(t)
+	if w := get(h, "/?token="+token, func(r *http.Request) { r.Host = "evil.example:7681" }); w.Code != http.StatusForbidden {
+		t.Errorf("rebinding host: %d, want 403", w.Code)
+	}
+	r := httptest.NewRequest(http.MethodPost, "/?token="+token, strings.NewReader("x"))
+	r.Host = "localhost:7681"
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	if w.Code != http.StatusMethodNotAllowed {
+		t.Errorf("POST: %d, want 405", w.Code)
+	}
+}
+
+func TestToken_FileIsPrivateAndFresh(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "web-token")
+	a, err := newToken(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := newToken(path)
+	if a == b || len(a) != 64 {
+		t.Fatalf("tokens %q %q", a, b)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("token file: %v %v", fi.Mode(), err)
+	}
+	data, _ := os.ReadFile(path)
+	if strings.TrimSpace(string(data)) != b {
+		t.Fatalf("file holds %q, want the newest token", data)
+	}
+}
+
+func TestCheckListen(t *testing.T) {
+	cases := []struct {
+		listen string
+		remote bool
+		ok     bool
+	}{
+		{"127.0.0.1:7681", false, true},
+		{"localhost:0", false, true},
+		{"[::1]:7681", false, true},
+		{"0.0.0.0:7681", false, false},
+		{"192.0.2.1:7681", false, false},
+		{"0.0.0.0:7681", true, true},
+		{"7681", true, false},
+	}
+	for _, c := range cases {
+		if err := checkListen(c.listen, c.remote); (err == nil) != c.ok {
+			t.Errorf("checkListen(%q, %v) = %v", c.listen, c.remote, err)
+		}
+	}
+}
+
+func TestBucket_LimitsBursts(t *testing.T) {
+	now := time.Now()
+	k := bucket{tokens: inputBurst, at: now}
+	n := 0
+	for k.take(now) {
+		n++
+	}
+	if n != inputBurst {
+		t.Fatalf("burst of %d, want %d", n, inputBurst)
+	}
+	if !k.take(now.Add(time.Second / inputRate * 2)) {
+		t.Fatal("no token after a pause")
+	}
+}

@@ -1,0 +1,360 @@
+package web
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/coder/websocket"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// wsConn is a browser's WebSocket.
+type wsConn = *websocket.Conn
+
+// allowed are the methods a browser may call: reading and watching,
+// typing into panes, focusing and closing. Nothing that starts a program
+// (splits, workspaces, agent.start, plugins) or writes a file
+// (pane.record.*) is here.
+var allowed = map[string]bool{
+	"session.snapshot": true, "workspace.list": true, "tab.list": true, "pane.list": true, "agent.list": true,
+	"pane.get": true, "agent.get": true, "pane.read": true, "screen.subscribe": true, "screen.scroll": true,
+	"pane.send_text": true, "pane.send_keys": true, "pane.send_input": true,
+	"pane.focus": true, "tab.focus": true, "workspace.focus": true, "pane.close": true,
+	"pane.history": true,
+}
+
+// typing are the allowed methods that write to a program: rate-limited.
+var typing = map[string]bool{"pane.send_text": true, "pane.send_keys": true, "pane.send_input": true}
+
+// Input rate: a burst of inputBurst writes, then inputRate a second (a
+// fast typist sends about 15; a paste is one).
+const (
+	inputRate  = 30
+	inputBurst = 60
+)
+
+// window is how many messages a browser may have sent ahead of their
+// answers; past it the reader stops reading.
+const window = 32
+
+// replayMethod is the dashboard's own method: replay a pane's history or
+// an uploaded .cast as a screen stream named ReplayPaneID.
+const replayMethod = "web.replay"
+
+// wsMessage is one message read from the browser; wsGone says it left.
+type (
+	wsMessage struct{ data []byte }
+	wsGone    struct{}
+	caughtUp  struct{}
+)
+
+// request is one call waiting for its turn; internal ones are the
+// browser actor's own (the event subscription, a replay's history).
+type request struct {
+	id       string
+	method   string
+	params   protocol.Params
+	internal bool
+	replay   *replayParams // for web.replay of a pane: the history's use
+}
+
+type outItem struct {
+	lines [][]byte
+	after func()
+}
+
+// browser is the actor of one browser's WebSocket: it answers the page's
+// requests in order, one at a time, by sending api.Calls to the session
+// as a socket connection does, and writes event batches and screen frames
+// to the page with the same flow control (one batch, one frame per pane
+// in flight).
+type browser struct {
+	ws      wsConn
+	done    chan struct{}
+	opts    Options
+	ctx     context.Context
+	cancel  context.CancelFunc
+	out     chan outItem
+	backlog []outItem
+	behind  atomic.Bool
+	credits chan struct{}
+	queue   []*request
+	current *request
+	bucket  bucket
+	replay  *actor.PID
+	root    *actor.RootContext
+	self    *actor.PID
+}
+
+func newBrowser(ws wsConn, done chan struct{}, opts Options) *browser {
+	return &browser{ws: ws, done: done, opts: opts}
+}
+
+// Receive implements actor.Actor.
+func (b *browser) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		b.start(ctx)
+	case *wsMessage:
+		b.message(ctx, msg.data)
+		b.pump(ctx)
+	case *api.Reply:
+		b.finish(ctx, msg)
+	case *actor.DeadLetterResponse:
+		b.finish(ctx, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
+	case *events.Batch:
+		bus, root, self := b.opts.Events, b.root, b.self
+		b.enqueue(outItem{lines: msg.Lines, after: func() { root.Send(bus, &events.Ack{Sub: self}) }})
+	case *events.Lost, *events.Failed:
+		// The page missed events: it reloads its snapshot and the actor
+		// subscribes again.
+		b.push("web.resync", struct{}{})
+		b.subscribe()
+		b.pump(ctx)
+	case *api.Frames:
+		root, self, from := b.root, b.self, msg.From
+		b.enqueue(outItem{lines: msg.Lines, after: func() { root.Send(from, &api.FramesWritten{Sub: self}) }})
+	case *replayDone:
+		if msg.From.Equal(b.replay) {
+			b.push("web.replay_done", struct{}{})
+		}
+	case *caughtUp:
+		b.refill()
+	case *wsGone:
+		ctx.Stop(ctx.Self())
+	case *actor.Stopping:
+		b.cancel()
+		close(b.out)
+	}
+}
+
+func (b *browser) start(ctx actor.Context) {
+	b.root, b.self = ctx.ActorSystem().Root, ctx.Self()
+	b.ctx, b.cancel = context.WithCancel(context.Background())
+	b.out = make(chan outItem, 64)
+	b.credits = make(chan struct{}, window)
+	for range window {
+		b.credits <- struct{}{}
+	}
+	b.bucket = bucket{tokens: inputBurst, at: time.Now()}
+	go b.readLoop()
+	go b.writeLoop()
+	b.subscribe()
+	b.pump(ctx)
+}
+
+// subscribe queues the subscription to every lifecycle event the page
+// draws (not output changes: panes it shows stream their screens).
+func (b *browser) subscribe() {
+	prm := &protocol.EventsSubscribeParams{}
+	for _, k := range protocol.LifecycleKinds {
+		if k != "pane_output_changed" {
+			prm.Subscriptions = append(prm.Subscriptions, protocol.Subscription{Type: k})
+		}
+	}
+	b.queue = append(b.queue, &request{method: "events.subscribe", params: prm, internal: true})
+}
+
+// message decodes one request of the page and queues it, or answers it
+// at once when it is refused.
+func (b *browser) message(ctx actor.Context, data []byte) {
+	req, err := protocol.DecodeRequest(data)
+	if err != nil {
+		b.answer(req.ID, api.Fail(err))
+		return
+	}
+	if req.Method == replayMethod {
+		var prm replayParams
+		if err := json.Unmarshal(req.Params, &prm); err != nil || (prm.PaneID == "") == (prm.Cast == "") {
+			b.answer(req.ID, api.Fail(protocol.ParamError("params", "web.replay takes pane_id or cast")))
+			return
+		}
+		if prm.Cast != "" {
+			b.answer(req.ID, b.startReplay(ctx, prm.Cast))
+			return
+		}
+		b.queue = append(b.queue, &request{id: req.ID, method: "pane.history", params: &protocol.PaneTarget{PaneID: prm.PaneID}, replay: &prm})
+		return
+	}
+	if !allowed[req.Method] {
+		b.answer(req.ID, api.Fail(protocol.Errorf(protocol.CodeInvalidRequest, "%s is not available to the web dashboard", req.Method)))
+		return
+	}
+	if typing[req.Method] && !b.bucket.take(time.Now()) {
+		b.answer(req.ID, api.Fail(protocol.Errorf("rate_limited", "too much input from this page; at most %d writes a second", inputRate)))
+		return
+	}
+	params, err := protocol.DecodeParams(req.Method, req.Params)
+	if err != nil {
+		b.answer(req.ID, api.Fail(err))
+		return
+	}
+	b.queue = append(b.queue, &request{id: req.ID, method: req.Method, params: params})
+}
+
+// pump sends queued calls to the session, one at a time, so answers keep
+// the page's order and subscriptions name this actor as their sender.
+func (b *browser) pump(ctx actor.Context) {
+	for b.current == nil && len(b.queue) > 0 {
+		r := b.queue[0]
+		b.queue[0] = nil
+		b.queue = b.queue[1:]
+		b.current = r
+		ctx.Request(b.opts.Session, &api.Call{ID: r.id, Method: r.method, Params: r.params})
+	}
+}
+
+func (b *browser) finish(ctx actor.Context, r *api.Reply) {
+	req := b.current
+	if req == nil {
+		return
+	}
+	b.current = nil
+	switch {
+	case req.internal:
+		if r.Err != nil {
+			b.opts.Log.Warn("web: subscription refused", "err", r.Err)
+		} else if s, ok := r.Result.(protocol.SubscriptionStarted); ok && len(s.Initial) > 0 {
+			b.enqueue(outItem{lines: s.Initial})
+		}
+	case req.replay != nil:
+		if h, ok := r.Result.(protocol.PaneHistory); ok && r.Err == nil {
+			r = b.startReplay(ctx, h.Cast)
+		}
+		b.answer(req.id, r)
+	default:
+		b.answer(req.id, r)
+	}
+	b.pump(ctx)
+}
+
+// answer writes a reply line and gives the request's read credit back.
+func (b *browser) answer(id string, r *api.Reply) {
+	var line []byte
+	if r.Err != nil {
+		line = protocol.EncodeError(id, r.Err)
+	} else {
+		var err error
+		if line, err = protocol.EncodeSuccess(id, r.Result); err != nil {
+			line = protocol.EncodeError(id, err)
+		}
+	}
+	credits := b.credits
+	b.enqueue(outItem{lines: [][]byte{line}, after: func() {
+		select {
+		case credits <- struct{}{}:
+		default:
+		}
+	}})
+}
+
+// push writes a dashboard event line.
+func (b *browser) push(event string, data any) {
+	if line, err := protocol.EncodeDedicated(event, data); err == nil {
+		b.enqueue(outItem{lines: [][]byte{line}})
+	}
+}
+
+// enqueue hands lines to the writer without blocking the actor; what does
+// not fit waits in order (bounded like a socket connection's: answers
+// within the window, one event batch, one frame per pane).
+func (b *browser) enqueue(item outItem) {
+	if len(b.backlog) == 0 {
+		select {
+		case b.out <- item:
+			return
+		default:
+		}
+	}
+	b.backlog = append(b.backlog, item)
+	b.behind.Store(true)
+	b.refill()
+}
+
+func (b *browser) refill() {
+	for len(b.backlog) > 0 {
+		select {
+		case b.out <- b.backlog[0]:
+			b.backlog[0] = outItem{}
+			b.backlog = b.backlog[1:]
+		default:
+			b.behind.Store(true)
+			return
+		}
+	}
+}
+
+// readLoop reads the page's messages; each takes a credit, returned when
+// its answer is written.
+func (b *browser) readLoop() {
+	defer b.root.Send(b.self, &wsGone{})
+	for {
+		select {
+		case <-b.credits:
+		case <-b.ctx.Done():
+			return
+		}
+		typ, data, err := b.ws.Read(b.ctx)
+		if err != nil {
+			return
+		}
+		if typ != websocket.MessageText || strings.TrimSpace(string(data)) == "" {
+			b.credits <- struct{}{}
+			continue
+		}
+		b.root.Send(b.self, &wsMessage{data: data})
+	}
+}
+
+// writeLoop writes lines, one WebSocket message each, and closes the
+// socket (and lets the HTTP handler return) once the actor stops.
+func (b *browser) writeLoop() {
+	defer close(b.done)
+	failed := false
+	for item := range b.out {
+		for _, line := range item.lines {
+			if !failed {
+				ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+				failed = b.ws.Write(ctx, websocket.MessageText, line) != nil
+				cancel()
+				if failed {
+					b.root.Send(b.self, &wsGone{})
+				}
+			}
+		}
+		if item.after != nil {
+			item.after()
+		}
+		if len(b.out) == 0 && b.behind.CompareAndSwap(true, false) {
+			b.root.Send(b.self, &caughtUp{})
+		}
+	}
+	if failed {
+		b.ws.CloseNow()
+		return
+	}
+	b.ws.Close(websocket.StatusNormalClosure, "")
+}
+
+// bucket is a token bucket: inputRate a second, at most inputBurst.
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+func (k *bucket) take(now time.Time) bool {
+	k.tokens = min(inputBurst, k.tokens+now.Sub(k.at).Seconds()*inputRate)
+	k.at = now
+	if k.tokens < 1 {
+		return false
+	}
+	k.tokens--
+	return true
+}

@@ -1,0 +1,210 @@
+package web
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Options configure the dashboard's listener actor.
+type Options struct {
+	Session *actor.PID
+	Events  *actor.PID
+	Log     *slog.Logger
+	// Listen is [web] listen: served from the start when set.
+	Listen string
+	// AllowRemote is [web] allow_remote.
+	AllowRemote bool
+	// TokenPath is where the token is written (0600), in the state folder.
+	TokenPath string
+}
+
+// Methods are the socket API methods the listener actor answers; the
+// server routes them here.
+var Methods = map[string]bool{"web.start": true, "web.url": true}
+
+// listening reports the listener goroutine's start: a listener and its
+// token, or why there is none. caller is the web.start caller, if any.
+type listening struct {
+	ln     net.Listener
+	token  string
+	err    error
+	caller *actor.PID
+}
+
+// accepted is a browser's WebSocket, handed over by the HTTP handler,
+// which waits on done until the browser's actor has finished with it.
+type accepted struct {
+	ws   wsConn
+	done chan struct{}
+}
+
+// Web is the dashboard's listener actor. It owns the HTTP server and
+// supervises one browser actor per WebSocket.
+type Web struct {
+	opts     Options
+	srv      *http.Server
+	addr     string // where it listens, once it does
+	token    string
+	quit     chan struct{} // closed when the listener stops: handlers let go
+	starting bool
+	waiting  []*actor.PID // web.start callers while starting
+	next     uint64
+}
+
+// Props returns the listener's props; a failing browser actor is
+// stopped (its page reconnects), never restarted on a used socket.
+func Props(opts Options) *actor.Props {
+	stop := actor.NewOneForOneStrategy(0, 0, func(reason any) actor.Directive {
+		opts.Log.Error("web browser actor failed", "reason", reason)
+		return actor.StopDirective
+	})
+	return actor.PropsFromProducer(func() actor.Actor { return &Web{opts: opts} }, actor.WithSupervisor(stop))
+}
+
+// Receive implements actor.Actor.
+func (w *Web) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		if w.opts.Listen != "" {
+			w.start(ctx, w.opts.Listen, nil)
+		}
+	case *api.Call:
+		w.call(ctx, msg)
+	case *listening:
+		w.listening(ctx, msg)
+	case *accepted:
+		w.next++
+		props := actor.PropsFromProducer(func() actor.Actor {
+			return newBrowser(msg.ws, msg.done, w.opts)
+		})
+		if _, err := ctx.SpawnNamed(props, "browser"+strconv.FormatUint(w.next, 10)); err != nil {
+			w.opts.Log.Error("spawn browser actor", "err", err)
+			msg.ws.CloseNow()
+			close(msg.done)
+		}
+	case *actor.Stopping:
+		if w.quit != nil {
+			close(w.quit)
+		}
+		if w.srv != nil {
+			srv := w.srv
+			go func() {
+				ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+				defer cancel()
+				_ = srv.Shutdown(ctx)
+			}()
+			_ = srv.Close()
+		}
+	}
+}
+
+func (w *Web) call(ctx actor.Context, c *api.Call) {
+	switch c.Method {
+	case "web.start":
+		listen := c.Params.(*protocol.WebStartParams).Listen
+		switch {
+		case w.srv != nil && (listen == "" || listen == w.addr || listen == w.opts.Listen):
+			ctx.Respond(api.Done(w.started()))
+		case w.srv != nil:
+			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeWebStartFailed, "the dashboard already listens on %s; restart the server to move it", w.addr)))
+		case w.starting:
+			w.waiting = append(w.waiting, ctx.Sender())
+		default:
+			if listen == "" {
+				listen = w.opts.Listen
+			}
+			if listen == "" {
+				listen = DefaultListen
+			}
+			w.start(ctx, listen, ctx.Sender())
+		}
+	case "web.url":
+		if w.srv == nil {
+			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeWebNotRunning, "the web dashboard is not running; start it with `herdr web` or [web] listen in config.toml")))
+			return
+		}
+		ctx.Respond(api.Done(w.started()))
+	default:
+		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", c.Method)))
+	}
+}
+
+// DefaultListen is where `herdr web` serves when neither it nor the
+// config names an address.
+const DefaultListen = "127.0.0.1:7681"
+
+func (w *Web) started() protocol.WebStarted {
+	return protocol.WebStarted{Listen: w.addr, URL: "http://" + w.addr + "/?token=" + w.token}
+}
+
+// start checks the address, then binds and writes the token on a
+// goroutine, which reports back with listening.
+func (w *Web) start(ctx actor.Context, listen string, caller *actor.PID) {
+	if err := checkListen(listen, w.opts.AllowRemote); err != nil {
+		if caller != nil {
+			ctx.Send(caller, api.Fail(protocol.Errorf(protocol.CodeWebStartFailed, "%v", err)))
+		}
+		w.opts.Log.Error("web dashboard not started", "listen", listen, "err", err)
+		return
+	}
+	if !isLoopback(listen) {
+		w.opts.Log.Warn("web dashboard listens beyond loopback ([web] allow_remote = true); anyone who can reach it and has the token controls the panes", "listen", listen)
+	}
+	w.starting = true
+	root, self, tokenPath := ctx.ActorSystem().Root, ctx.Self(), w.opts.TokenPath
+	go func() {
+		l := &listening{caller: caller}
+		l.token, l.err = newToken(tokenPath)
+		if l.err == nil {
+			if l.ln, l.err = net.Listen("tcp", listen); l.err != nil {
+				l.err = fmt.Errorf("listen on %s: %w", listen, l.err)
+			}
+		}
+		root.Send(self, l)
+	}()
+}
+
+func (w *Web) listening(ctx actor.Context, l *listening) {
+	w.starting = false
+	callers := append(w.waiting, l.caller)
+	w.waiting = nil
+	if l.err != nil {
+		w.opts.Log.Error("web dashboard not started", "err", l.err)
+		for _, c := range callers {
+			if c != nil {
+				ctx.Send(c, api.Fail(protocol.Errorf(protocol.CodeWebStartFailed, "%v", l.err)))
+			}
+		}
+		return
+	}
+	w.token, w.addr = l.token, l.ln.Addr().String()
+	w.quit = make(chan struct{})
+	w.srv = &http.Server{
+		Handler:           newHandler(l.token, !isLoopback(w.addr), ctx.ActorSystem().Root, ctx.Self(), w.opts.Log, w.quit),
+		ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:          slog.NewLogLogger(w.opts.Log.Handler(), slog.LevelWarn),
+	}
+	srv, ln, log := w.srv, l.ln, w.opts.Log
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("web dashboard stopped serving", "err", err)
+		}
+	}()
+	w.opts.Log.Info("web dashboard listening", "addr", w.addr, "token_file", w.opts.TokenPath)
+	for _, c := range callers {
+		if c != nil {
+			ctx.Send(c, api.Done(w.started()))
+		}
+	}
+}

@@ -1,0 +1,51 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// webCmd is `herdr web [--listen ADDR]` and `herdr web url`: both print
+// the dashboard's URL, token included.
+func (a *app) webCmd() *cobra.Command {
+	var listen string
+	cmd := &cobra.Command{
+		Use:   "web",
+		Short: "Serve the web dashboard and print its URL",
+		Long: `Ask the server to serve its web dashboard ([web] listen in config.toml, else
+--listen, else 127.0.0.1:7681) and print the URL that opens it. The URL carries
+a token the server made when it started serving (also in web-token in the
+session's state folder, mode 0600); every request needs it. An address
+beyond loopback is refused unless [web] allow_remote = true.`,
+		Example: `  herdr web
+  herdr web --listen 127.0.0.1:8080
+  herdr web url`,
+		Args: exactArgs(),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return exit(a.request("cli:web", "web.start", protocol.WebStartParams{Listen: listen}, a.printWebURL))
+		},
+	}
+	cmd.Flags().StringVar(&listen, "listen", "", "serve on `ADDR` (host:port)")
+	cmd.AddCommand(&cobra.Command{
+		Use:   "url",
+		Short: "Print the running dashboard's URL with its token",
+		Args:  exactArgs(),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return exit(a.request("cli:web:url", "web.url", nil, a.printWebURL))
+		},
+	})
+	return cmd
+}
+
+func (a *app) printWebURL(line []byte, resp protocol.Response) int {
+	var r protocol.WebStarted
+	if err := json.Unmarshal(resp.Result, &r); err != nil || r.URL == "" {
+		return a.fail(resp.ID, protocol.Errorf(protocol.CodeInternal, "unreadable web result %s", line))
+	}
+	fmt.Fprintln(a.stdout, r.URL)
+	return 0
+}

@@ -1,0 +1,278 @@
+package tests
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+
+	"github.com/herdr-go/herdr/emulator"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// rawCall sends an extension method (whose results the reference schema
+// does not know) and decodes the answer without schema validation.
+func rawCall(t testing.TB, s *Server, method string, params any, out any) *protocol.ErrorBody {
+	t.Helper()
+	p, _ := json.Marshal(params)
+	line, _ := json.Marshal(protocol.Request{ID: "web", Method: method, Params: p})
+	raw, err := s.Dial(t).RoundTrip(line)
+	if err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	var resp protocol.Response
+	if err := json.Unmarshal(raw, &resp); err != nil {
+		t.Fatalf("%s: undecodable %s", method, raw)
+	}
+	if resp.Error != nil {
+		return resp.Error
+	}
+	if out != nil {
+		if err := json.Unmarshal(resp.Result, out); err != nil {
+			t.Fatalf("%s: %v", method, err)
+		}
+	}
+	return nil
+}
+
+// chromium finds the headless browser: CI installs Debian's chromium, so
+// there a missing one fails; elsewhere the test is skipped, saying so.
+func chromium(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("chromium not found; .ci/run installs it (apt-get install -y chromium)")
+	}
+	t.Skip("chromium not found: install it (apt-get install -y chromium) to run the browser tests")
+	return ""
+}
+
+// browser starts a headless chromium the size of a phone.
+func browser(t *testing.T, path string) context.Context {
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
+		chromedp.WindowSize(412, 915), chromedp.Flag("disable-gpu", true))
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	bctx, cancelBrowser := chromedp.NewContext(actx)
+	ctx, cancel := context.WithTimeout(bctx, 45*time.Second)
+	t.Cleanup(func() { cancel(); cancelBrowser(); cancelAlloc() })
+	return ctx
+}
+
+func TestWeb_DashboardInABrowser(t *testing.T) {
+	exe := chromium(t)
+	h := NewHome(t)
+	h.WriteConfig(t, "[web]\nlisten = \"127.0.0.1:0\"\n[experimental]\npane_history = true\n")
+	s := h.Start(t, "web")
+	url := strings.TrimSpace(agentCLI(t, s, "web", "url"))
+	base, token, ok := strings.Cut(url, "?token=")
+	if !ok || len(token) != 64 {
+		t.Fatalf("herdr web url printed %q", url)
+	}
+	tokenFile := filepath.Join(h.Dir, "s", "herdr", "sessions", "web", "web-token")
+	if b, err := os.ReadFile(tokenFile); err != nil || strings.TrimSpace(string(b)) != token {
+		t.Fatalf("token file %s: %q %v", tokenFile, b, err)
+	} else if fi, _ := os.Stat(tokenFile); fi.Mode().Perm() != 0o600 {
+		t.Fatalf("token file mode %v", fi.Mode())
+	}
+
+	// Without the token the page and the socket are refused; with it, a
+	// WebSocket from another origin is refused too.
+	for _, path := range []string{"", "ws", "app.js"} {
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Errorf("GET /%s without the token: %d, want 401", path, resp.StatusCode)
+		}
+	}
+	upgrade := func(query, origin string) int {
+		req, _ := http.NewRequest(http.MethodGet, base+"ws"+query, nil)
+		for k, v := range map[string]string{"Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+			"Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Origin": origin} {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if code := upgrade("", strings.TrimSuffix(base, "/")); code != http.StatusUnauthorized {
+		t.Errorf("WebSocket without the token: %d, want 401", code)
+	}
+	if code := upgrade("?token="+token, "http://evil.example"); code != http.StatusForbidden {
+		t.Errorf("WebSocket from another origin: %d, want 403", code)
+	}
+
+	agent := agentWorkspace(t, s)
+	s.Run(t, agent, "claude")
+	s.WaitLine(t, agent, "claude ready")
+	shell := s.CreateWorkspace(t, map[string]any{"cwd": h.Dir}).RootPane.PaneID
+	s.WaitPrompt(t, shell)
+
+	ctx := browser(t, exe)
+	row := func(pane, status string) string {
+		return `li.pane[data-pane="` + pane + `"][data-status="` + status + `"]`
+	}
+	cue := func(c string) {
+		OK[protocol.OK](t, s.Call("pane.send_input", map[string]any{"pane_id": agent, "text": c, "keys": []string{"Enter"}}), "ok")
+	}
+	start := time.Now()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`li.pane[data-pane="`+shell+`"]`))); err != nil {
+		t.Fatalf("open the dashboard: %v", err)
+	}
+	// The agent's status changes live, pushed by the bus: working, then blocked.
+	cue("w")
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(row(agent, "working")))); err != nil {
+		t.Fatalf("working never shown: %v", err)
+	}
+	cue("b")
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(row(agent, "blocked")))); err != nil {
+		t.Fatalf("blocked never shown: %v", err)
+	}
+
+	// Open the shell, type into it, and see the answer in the pane.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`li.pane[data-pane="`+shell+`"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#term div`)),
+		chromedp.SendKeys(chromedp.CSS(`#keys`), "echo hi"+kb.Enter)); err != nil {
+		t.Fatalf("type into the pane: %v", err)
+	}
+	s.WaitLine(t, shell, "hi")
+	var shown string
+	WaitFor(t, "hi drawn in the browser", func() bool {
+		shown, _ = chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#term`)))
+		return HasLine(shown, "hi")
+	})
+	// A method that would start a program is not the page's to call.
+	refused, err := chromedp.Run(ctx, chromedp.Evaluate[string](`call("workspace.create", {}).then(() => "ran", (e) => e.message)`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(refused, "not available to the web dashboard") {
+		t.Errorf("workspace.create from the page: %q", refused)
+	}
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100)) // 100 makes a PNG
+	if err != nil {
+		t.Fatal(err)
+	}
+	shot := filepath.Join(t.TempDir(), "dashboard.png")
+	if err := os.WriteFile(shot, png, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("screenshot: %s (%d bytes)", shot, len(png))
+	if dir := os.Getenv("HERDR_WEB_SHOTS"); dir != "" {
+		_ = os.WriteFile(filepath.Join(dir, "dashboard.png"), png, 0o644)
+	}
+
+	// Replay the pane's history in the page: it ends on the same screen.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#replay`)),
+		chromedp.WaitVisible(chromedp.CSS(`#screen.replaying`))); err != nil {
+		t.Fatalf("replay: %v", err)
+	}
+	WaitFor(t, "the replay to draw the typed command", func() bool {
+		shown, _ = chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#term`)))
+		return strings.Contains(shown, "echo hi") && HasLine(shown, "hi")
+	})
+	t.Logf("browser part took %v", time.Since(start).Round(time.Millisecond))
+}
+
+// A recording of a scripted pane, fed through the emulator, ends on the
+// pane's own final screen; so does the pane's history.
+func TestWeb_RecordingReplaysToSameScreen(t *testing.T) {
+	h := NewHome(t)
+	h.WriteConfig(t, "[experimental]\npane_history = true\n")
+	s := h.Start(t, "rec")
+	p := s.CreateWorkspace(t, map[string]any{"cwd": h.Dir}).RootPane.PaneID
+	s.WaitPrompt(t, p)
+	cast := filepath.Join(h.Dir, "pane.cast")
+
+	if e := rawCall(t, s, "pane.record.start", map[string]any{"pane_id": p, "path": "relative.cast"}, nil); e == nil || e.Code != protocol.CodeInvalidParams {
+		t.Fatalf("relative path: %+v", e)
+	}
+	var started protocol.PaneRecordStarted
+	if e := rawCall(t, s, "pane.record.start", map[string]any{"pane_id": p, "path": cast}, &started); e != nil {
+		t.Fatalf("record.start: %+v", e)
+	}
+	if e := rawCall(t, s, "pane.record.start", map[string]any{"pane_id": p, "path": cast}, nil); e == nil || e.Code != protocol.CodeRecordFailed {
+		t.Fatalf("second start: %+v", e)
+	}
+	s.Run(t, p, `printf '\033[2J\033[H\033[1;31mred\033[0m 日本語 ok\n\033[10;20Hmoved\n'; seq 1 80; echo part1`)
+	s.WaitLine(t, p, "part1")
+	OK[protocol.OK](t, s.Call("client.resize", map[string]any{"cols": 90, "rows": 24}), "ok")
+	s.Run(t, p, `printf '\033[44mblue\033[0m\n'; seq 1 5; echo part2`)
+	s.WaitLine(t, p, "part2")
+	want := s.Read(t, p, "visible", 0).Text
+	// Stop once the screen is quiet: the prompt after part2 is drawn.
+	WaitFor(t, "a quiet screen", func() bool {
+		time.Sleep(100 * time.Millisecond)
+		now := s.Read(t, p, "visible", 0).Text
+		ok := now == want
+		want = now
+		return ok
+	})
+	var stopped protocol.PaneRecordStopped
+	if e := rawCall(t, s, "pane.record.stop", map[string]any{"pane_id": p}, &stopped); e != nil || stopped.Ended != "stopped" || stopped.Events == 0 {
+		t.Fatalf("record.stop: %+v %+v", stopped, e)
+	}
+	f, err := os.Open(cast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if got := replayCast(t, f); got != want {
+		t.Errorf("the recording replays to\n%s\nthe pane shows\n%s", got, want)
+	}
+
+	out := filepath.Join(h.Dir, "history.cast")
+	agentCLI(t, s, "pane", "history", p, "--output", out)
+	hf, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hf.Close()
+	if got := replayCast(t, hf); got != want {
+		t.Errorf("the history replays to\n%s\nthe pane shows\n%s", got, want)
+	}
+}
+
+// replayCast feeds a cast through a fresh emulator and reads its screen.
+func replayCast(t *testing.T, f *os.File) string {
+	t.Helper()
+	head, evs, err := protocol.ParseCast(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := emulator.New(head.Width, head.Height, emulator.Options{})
+	resized := false
+	for _, ev := range evs {
+		switch ev.Code {
+		case "o":
+			term.Write([]byte(ev.Data))
+		case "r":
+			c, r, ok := protocol.CastSize(ev.Data)
+			if !ok {
+				t.Fatalf("bad resize event %q", ev.Data)
+			}
+			term.Resize(c, r)
+			resized = true
+		}
+	}
+	if !resized {
+		t.Error("the recording has no resize event")
+	}
+	return term.Read(emulator.ReadOptions{Source: emulator.SourceVisible}).Text
+}
