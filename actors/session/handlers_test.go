@@ -7,6 +7,7 @@ import (
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/integrations"
 	"github.com/herdr-go/herdr/actors/plugins"
+	"github.com/herdr-go/herdr/actors/web"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -20,6 +21,7 @@ var gatewayMethods = func() map[string]bool {
 		out[m] = true
 	}
 	maps.Copy(out, integrations.Methods)
+	maps.Copy(out, web.Methods)
 	return out
 }()
 
@@ -110,6 +112,7 @@ func TestRoute_UnknownTargets(t *testing.T) {
 		"agent.send_keys":           `{"target":"w9:p9","keys":["Enter"]}`,
 		"agent.prompt":              `{"target":"w9:p9","text":"hi"}`,
 		"agent.read":                `{"target":"w9:p9","source":"recent"}`,
+		"pane.record.start":         `{"pane_id":"w9:p9","path":"/tmp/x.cast"}`,
 	}
 	for _, m := range protocol.Methods() {
 		if m.Target == protocol.TargetNone {

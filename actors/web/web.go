@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -167,9 +168,7 @@ func (w *Web) start(ctx actor.Context, listen string, caller *actor.PID) {
 		l := &listening{caller: caller}
 		l.token, l.err = newToken(tokenPath)
 		if l.err == nil {
-			if l.ln, l.err = net.Listen("tcp", listen); l.err != nil {
-				l.err = fmt.Errorf("listen on %s: %w", listen, l.err)
-			}
+			l.ln, l.err = listenSoon(listen)
 		}
 		root.Send(self, l)
 	}()
@@ -206,5 +205,21 @@ func (w *Web) listening(ctx actor.Context, l *listening) {
 		if c != nil {
 			ctx.Send(c, api.Done(w.started()))
 		}
+	}
+}
+
+// listenSoon binds addr, waiting a few seconds while it is still in use:
+// after a live handoff the old server holds it until it exits.
+func listenSoon(addr string) (net.Listener, error) {
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		ln, err := net.Listen("tcp", addr)
+		if err == nil || !errors.Is(err, syscall.EADDRINUSE) || time.Now().After(deadline) {
+			if err != nil {
+				err = fmt.Errorf("listen on %s: %w", addr, err)
+			}
+			return ln, err
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
