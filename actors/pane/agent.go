@@ -54,6 +54,9 @@ func (p *Pane) handleAgent(ctx actor.Context, r *AgentRequest) {
 			ctx.Respond(api.Fail(err))
 			return
 		}
+		if p.startAltRead(ctx, r, prm) {
+			return // answered once its transcript is read (altread.go)
+		}
 		ctx.Respond(api.Done(protocol.PaneRead{Read: p.readScreen(&r.Req, prm.Source, prm.Lines, prm.Format, prm.StripANSI)}))
 	case AgentExplain:
 		ctx.Respond(p.explain(r))

@@ -111,6 +111,8 @@ type Pane struct {
 	paused  atomic.Bool
 	resume  chan struct{}
 	freezer *actor.PID
+
+	altRead *altRead // a stitched agent.read in progress (altread.go)
 }
 
 // Start starts spec's program on a new terminal and returns the props of
@@ -187,6 +189,8 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.exited = true
 		p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane exited while waiting for output"))
 		ctx.Send(ctx.Parent(), &Exited{TerminalID: p.spec.TerminalID, ExitCode: msg.code})
+	case *altReadStep:
+		p.altReadStepped(ctx)
 	case *Freeze:
 		p.freeze(ctx)
 	case *readsPaused:
@@ -382,6 +386,9 @@ func (p *Pane) resize(r *Resize) bool {
 // this before it exits, so no process outlives it by ignoring SIGHUP.
 func (p *Pane) stop(ctx actor.Context) {
 	p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane closed while waiting for output"))
+	if a := p.altRead; a != nil {
+		ctx.Send(a.sender, api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed during the read")))
+	}
 	p.closeRecordingOnStop()
 	p.timers.StopAll()
 	if p.waitingTurn {

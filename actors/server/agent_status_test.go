@@ -2,8 +2,10 @@ package server
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -101,4 +103,41 @@ func TestAgentRead_BusyFullScreenAgent(t *testing.T) {
 		return st == protocol.StatusIdle || st == protocol.StatusDone
 	})
 	r.call("agent.read", read, nil)
+}
+
+// An idle full-screen agent's history beyond its screen is read by
+// scrolling it with the wheel and stitching the pages; afterwards it is
+// scrolled back to where it was.
+func TestAgentRead_StitchesAFullScreenTranscript(t *testing.T) {
+	r := newRig(t)
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "claude"), "./testdata/fullscreen")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build the full-screen fake: %v\n%s", err, out)
+	}
+	r.env = map[string]string{"PATH": bin + ":" + os.Getenv("PATH")}
+	p := r.newPane()
+	r.call("pane.focus", map[string]any{"pane_id": p}, nil)
+	r.send(p, "claude")
+	waitFor(t, "claude idle", func() bool {
+		pi := r.pane(p)
+		return pi.Agent != nil && *pi.Agent == "claude" && (pi.AgentStatus == protocol.StatusIdle || pi.AgentStatus == protocol.StatusDone)
+	})
+	var read protocol.PaneRead
+	r.call("agent.read", map[string]any{"target": p, "source": "recent", "lines": 100}, &read)
+	lines := strings.Split(read.Read.Text, "\n")
+	if len(lines) != 100 || lines[len(lines)-1] != "  ? for shortcuts" {
+		t.Fatalf("%d lines, ending %q; want 100 ending with the input box's last row", len(lines), lines[len(lines)-1])
+	}
+	body := lines[:len(lines)-4]
+	for i, l := range body {
+		if want := fmt.Sprintf("transcript-%03d", 300-len(body)+i); l != want {
+			t.Fatalf("line %d is %q, want %q (the pages did not stitch):\n%s", i, l, want, read.Read.Text)
+		}
+	}
+	waitFor(t, "the transcript scrolled back down", func() bool {
+		var v protocol.PaneRead
+		r.call("pane.read", map[string]any{"pane_id": p, "source": "visible"}, &v)
+		return strings.Contains(v.Read.Text, "transcript-299")
+	})
 }
