@@ -188,24 +188,6 @@ func (r *received) adoptions() map[string]pane.Adoption {
 	return out
 }
 
-// decodeState reads and checks a predecessor's state.
-func decodeState(payload []byte) (*handoffState, error) {
-	var st handoffState
-	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&st); err != nil {
-		return nil, fmt.Errorf("handoff state unreadable: %w", err)
-	}
-	if st.Version != handoffVersion {
-		return nil, fmt.Errorf("handoff state version %d, this binary reads version %d", st.Version, handoffVersion)
-	}
-	if p := st.ExpectedProtocol; p != nil && *p != protocol.ProtocolVersion {
-		return nil, fmt.Errorf("expected protocol %d, this binary speaks %d", *p, protocol.ProtocolVersion)
-	}
-	if v := st.ExpectedVersion; v != nil && *v != protocol.Version {
-		return nil, fmt.Errorf("expected version %s, this binary is %s", *v, protocol.Version)
-	}
-	return &st, nil
-}
-
 // inherit reads a live handoff when this server was started by one
 // (HERDR_HANDOFF_FD), else returns nil. The variable is cleared so that
 // no pane inherits it.

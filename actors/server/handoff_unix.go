@@ -3,7 +3,9 @@
 package server
 
 import (
+	"bytes"
 	"encoding/binary"
+	"encoding/gob"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +18,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // The wire between the two servers, over a socket pair: a 16-byte header
@@ -221,4 +225,22 @@ func receiveHandoff(sock int) (*received, error) {
 		r.masters[p.TerminalID] = os.NewFile(uintptr(fds[i+1]), "/dev/ptmx")
 	}
 	return r, nil
+}
+
+// decodeState reads and checks a predecessor's state.
+func decodeState(payload []byte) (*handoffState, error) {
+	var st handoffState
+	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&st); err != nil {
+		return nil, fmt.Errorf("handoff state unreadable: %w", err)
+	}
+	if st.Version != handoffVersion {
+		return nil, fmt.Errorf("handoff state version %d, this binary reads version %d", st.Version, handoffVersion)
+	}
+	if p := st.ExpectedProtocol; p != nil && *p != protocol.ProtocolVersion {
+		return nil, fmt.Errorf("expected protocol %d, this binary speaks %d", *p, protocol.ProtocolVersion)
+	}
+	if v := st.ExpectedVersion; v != nil && *v != protocol.Version {
+		return nil, fmt.Errorf("expected version %s, this binary is %s", *v, protocol.Version)
+	}
+	return &st, nil
 }
