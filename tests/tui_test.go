@@ -404,11 +404,11 @@ func TestTUI_AgentStatusInSidebar(t *testing.T) {
 	}
 	report("blocked")
 	c.WaitScreen(t, "a blocked claude in the agents list", func(s string) bool {
-		return strings.Contains(sidebarRow(s, "claude"), "●")
+		return strings.Contains(agentEntry(s, "claude"), "●")
 	})
 	report("idle")
 	c.WaitScreen(t, "the idle icon", func(s string) bool {
-		return strings.Contains(sidebarRow(s, "claude"), "○")
+		return strings.Contains(agentEntry(s, "claude"), "○")
 	})
 }
 

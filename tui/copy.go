@@ -406,13 +406,13 @@ func (m *model) drawCopy(cv *canvas, x, y, w, h int) {
 		if c.query != "" {
 			for _, mx := range c.matches(ly) {
 				for i := mx; i < mx+qn && i < w; i++ {
-					cv.restyle(x+i, y+row, func(cellStyle) cellStyle { return styleMatch })
+					cv.restyle(x+i, y+row, func(cellStyle) cellStyle { return m.theme.match })
 				}
 			}
 		}
 		for cx := 0; cx < w && cx < len(l); cx++ {
 			if c.inSelection(cx, ly) {
-				cv.restyle(x+cx, y+row, func(cellStyle) cellStyle { return styleSelection })
+				cv.restyle(x+cx, y+row, func(cellStyle) cellStyle { return m.theme.selection })
 			}
 		}
 	}

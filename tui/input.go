@@ -363,7 +363,7 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 	// Sidebar and tab bar take clicks only.
 	if ev.X < g.sidebarW {
 		if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
-			for _, it := range m.sidebarItems() {
+			for _, it := range m.sideItems() {
 				if it.y != ev.Y {
 					continue
 				}

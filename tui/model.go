@@ -9,6 +9,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -19,6 +20,7 @@ type (
 	// snapshotMsg carries a fresh session.snapshot.
 	snapshotMsg struct {
 		snap protocol.SessionSnapshot
+		view protocol.AgentViewList // the agent view, asked right after
 		err  error
 	}
 	// frameMsg carries one screen frame.
@@ -78,6 +80,11 @@ type model struct {
 	link     *link
 	keys     *keymap
 	toastsOn bool
+	// ui is config.toml's [ui] and theme the colours drawn (setConfig).
+	ui    config.UI
+	theme *theme
+	// view is the server's agent view as last asked (agents.go).
+	view protocol.AgentViewList
 
 	snap       protocol.SessionSnapshot
 	haveSnap   bool
@@ -152,7 +159,15 @@ type renameState struct {
 }
 
 func newModel(l *link, km *keymap, toastsOn bool) *model {
-	return &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}, inFlight: map[string]bool{}, statuses: map[string]protocol.AgentStatus{}}
+	m := &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}, inFlight: map[string]bool{}, statuses: map[string]protocol.AgentStatus{}}
+	m.setConfig(config.Default(), true)
+	return m
+}
+
+// setConfig takes the settings of config.toml the client draws with.
+func (m *model) setConfig(cfg config.Config, truecolor bool) {
+	m.ui = cfg.UI
+	m.theme = newTheme(cfg, truecolor)
 }
 
 // Init asks for the first snapshot.
@@ -165,8 +180,14 @@ func (m *model) fetchSnapshot() tea.Cmd {
 	req := m.link.req
 	return func() tea.Msg {
 		var res protocol.SessionSnapshotResult
-		err := req.call("session.snapshot", nil, &res)
-		return snapshotMsg{snap: res.Snapshot, err: err}
+		if err := req.call("session.snapshot", nil, &res); err != nil {
+			return snapshotMsg{err: err}
+		}
+		// The agent view is asked next on the same connection, so it is
+		// at least as new as the snapshot; a server without it has none.
+		var view protocol.AgentViewList
+		_ = req.call("agent.view.get", nil, &view)
+		return snapshotMsg{snap: res.Snapshot, view: view}
 	}
 }
 
@@ -291,7 +312,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.refreshing = false
 		var cmds []tea.Cmd
 		if msg.err == nil {
-			cmds = m.applySnapshot(msg.snap)
+			cmds = m.applySnapshot(msg.snap, msg.view)
 		}
 		if m.stale {
 			m.stale, m.refreshing = false, true
@@ -382,9 +403,9 @@ func (m *model) call(method string, params any) {
 
 // applySnapshot takes a new snapshot and follows it: the panes to stream,
 // the window title, toasts for agents that need attention.
-func (m *model) applySnapshot(snap protocol.SessionSnapshot) []tea.Cmd {
+func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.AgentViewList) []tea.Cmd {
 	clean(&snap)
-	m.snap, m.haveSnap = snap, true
+	m.snap, m.haveSnap, m.view = snap, true, view
 	if snap.FocusedWorkspaceID != nil && *snap.FocusedWorkspaceID == m.wantWorkspace ||
 		!slices.ContainsFunc(snap.Workspaces, func(w protocol.WorkspaceInfo) bool { return w.WorkspaceID == m.wantWorkspace }) {
 		m.wantWorkspace = ""

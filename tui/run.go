@@ -56,10 +56,12 @@ func Run(opts Options) error {
 		opts.Output = os.Stdout
 	}
 	km, toastsOn, confirmClose, copyOnSelect := defaultKeymap(), false, true, true
+	cfg := config.Default()
 	if opts.ConfigPath != "" {
 		km, _ = loadKeymap(opts.ConfigPath)
 		confirmClose, copyOnSelect = loadUIFlags(opts.ConfigPath)
-		if cfg, _, status := config.Load(opts.ConfigPath); status != config.StatusFailed {
+		if c, _, status := config.Load(opts.ConfigPath); status != config.StatusFailed {
+			cfg = c
 			toastsOn = cfg.UI.Toast.Delivery == config.ToastHerdr
 		}
 	}
@@ -84,6 +86,8 @@ func Run(opts Options) error {
 	}
 
 	m := newModel(l, km, toastsOn)
+	m.setConfig(cfg, truecolorTerminal(os.Getenv("COLORTERM")))
+	m.sidebar = !cfg.UI.SidebarStartCollapsed
 	m.out = opts.Output
 	m.confirmClose, m.copyOnSelect = confirmClose, copyOnSelect
 	// The client draws itself (render.go) and sets up the terminal
@@ -165,6 +169,8 @@ func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 			if json.Unmarshal(push.Data, &st) == nil {
 				l.send(popupMsg{st})
 			}
+		case protocol.AgentViewPushEvent: // agent.view.set|clear
+			l.send(changedMsg{})
 		case "client.window_title": // client.window_title.set|clear
 			var t struct{ Title string }
 			if json.Unmarshal(push.Data, &t) == nil {

@@ -71,6 +71,10 @@ func (c *Clients) Receive(ctx actor.Context) {
 		c.popupGone(ctx, nil, msg.TerminalID)
 	case *SetConfig:
 		c.cfg = msg.Config
+	case *api.Push:
+		if c.front != nil {
+			ctx.Send(c.front, msg)
+		}
 	case *OpenPopup:
 		ctx.Respond(c.openPopup(ctx, msg))
 	case *api.Call:
