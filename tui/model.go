@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"io"
 	"slices"
@@ -29,6 +30,14 @@ type (
 	lostMsg struct{}
 	// toastMsg shows a message for a few seconds.
 	toastMsg struct{ text string }
+	// noticeMsg is a notification.show the server pushed (client.toast).
+	noticeMsg struct{ Title, Body, Position, Sound string }
+	// agentDue comes delay_seconds after an agent's change: it notifies
+	// if the agent still has that status.
+	agentDue struct {
+		paneID string
+		status protocol.AgentStatus
+	}
 	// titleMsg sets the outer window title a program asked for ("" = ours).
 	titleMsg struct{ title string }
 	// toastExpired hides toast number seq.
@@ -85,6 +94,16 @@ type model struct {
 	theme *theme
 	// view is the server's agent view as last asked (agents.go).
 	view protocol.AgentViewList
+	// Notifications (notify.go) and sounds (sound.go).
+	sound          config.Sound
+	configDir      string // where relative sound paths start
+	corner         *cornerToast
+	saidNoNotifier bool
+	tones          *toneFiles
+	// getenv reads the client's environment (os.Getenv; a fake in tests).
+	getenv func(string) string
+	// ctx ends the commands the client started when it exits.
+	ctx context.Context
 
 	snap       protocol.SessionSnapshot
 	haveSnap   bool
@@ -160,6 +179,9 @@ type renameState struct {
 
 func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m := &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}, inFlight: map[string]bool{}, statuses: map[string]protocol.AgentStatus{}}
+	m.getenv = func(string) string { return "" }
+	m.ctx = context.Background()
+	m.tones = &toneFiles{}
 	m.setConfig(config.Default(), true)
 	return m
 }
@@ -167,6 +189,8 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 // setConfig takes the settings of config.toml the client draws with.
 func (m *model) setConfig(cfg config.Config, truecolor bool) {
 	m.ui = cfg.UI
+	m.sound = cfg.UI.Sound
+	m.toastsOn = cfg.UI.Toast.Delivery != config.ToastOff && cfg.UI.Toast.Delivery != ""
 	m.theme = newTheme(cfg, truecolor)
 }
 
@@ -353,6 +377,24 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return tea.Quit
 	case toastMsg:
 		return m.showToast(msg.text)
+	case noticeMsg:
+		return m.notify(notice{title: msg.Title, body: msg.Body, position: msg.Position, sound: msg.Sound})
+	case agentDue:
+		if p, ok := m.paneInfo(msg.paneID); ok && p.AgentStatus == msg.status {
+			if n, ok := m.agentNotice(p, msg.status); ok {
+				return m.notify(n)
+			}
+		}
+	case cornerExpired:
+		if m.corner != nil && m.corner.seq == msg.seq {
+			m.corner = nil
+		}
+	case systemDone:
+		return m.systemFailed(msg)
+	case soundPlayed:
+		if msg.bell {
+			m.toHost = append(m.toHost, '\a') // no player: the terminal's bell
+		}
 	case titleMsg:
 		m.customTitle = protocol.Printable(msg.title)
 		m.title = m.windowTitle()
@@ -422,16 +464,18 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: visible}, m.fail)
 	}
 	m.title = m.windowTitle()
-	if text := m.statusToast(); text != "" {
-		cmds = append(cmds, m.showToast(text))
-	}
-	return cmds
+	return append(cmds, m.agentChanges()...)
 }
 
-// statusToast notices agents that became blocked or done outside the
-// focused tab; it returns the toast to show, if any.
-func (m *model) statusToast() string {
-	text := ""
+// agentChanges notices agents that became blocked or done: out of sight
+// they become the attention target (prefix o); outside the focused tab
+// they notify, once the status has held for [ui.toast] delay_seconds.
+func (m *model) agentChanges() []tea.Cmd {
+	var cmds []tea.Cmd
+	focusedTab := ""
+	if m.snap.FocusedTabID != nil {
+		focusedTab = *m.snap.FocusedTabID
+	}
 	seen := make(map[string]protocol.AgentStatus, len(m.snap.Panes))
 	for _, p := range m.snap.Panes {
 		seen[p.PaneID] = p.AgentStatus
@@ -439,15 +483,22 @@ func (m *model) statusToast() string {
 		if !known || old == p.AgentStatus || p.Focused {
 			continue
 		}
-		if p.AgentStatus == protocol.StatusBlocked || p.AgentStatus == protocol.StatusDone {
-			m.attention = p.PaneID
-			if m.toastsOn {
-				text = agentName(p) + " in " + m.workspaceLabel(p.WorkspaceID) + " is " + string(p.AgentStatus)
-			}
+		if p.AgentStatus != protocol.StatusBlocked && p.AgentStatus != protocol.StatusDone {
+			continue
+		}
+		m.attention = p.PaneID
+		if p.TabID == focusedTab {
+			continue // the person is looking at it
+		}
+		due := agentDue{paneID: p.PaneID, status: p.AgentStatus}
+		if d := time.Duration(m.ui.Toast.DelaySeconds) * time.Second; d > 0 {
+			cmds = append(cmds, tea.Tick(d, func(time.Time) tea.Msg { return due }))
+		} else {
+			cmds = append(cmds, func() tea.Msg { return due })
 		}
 	}
 	m.statuses = seen
-	return text
+	return cmds
 }
 
 // focusedLayout is the layout of the focused tab.

@@ -1,12 +1,13 @@
 package tui
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
+	"path/filepath"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -62,7 +63,6 @@ func Run(opts Options) error {
 		confirmClose, copyOnSelect = loadUIFlags(opts.ConfigPath)
 		if c, _, status := config.Load(opts.ConfigPath); status != config.StatusFailed {
 			cfg = c
-			toastsOn = cfg.UI.Toast.Delivery == config.ToastHerdr
 		}
 	}
 	l := &link{socket: opts.Socket}
@@ -86,6 +86,14 @@ func Run(opts Options) error {
 	}
 
 	m := newModel(l, km, toastsOn)
+	m.getenv = os.Getenv
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel() // ends a notifier or player still running
+	m.ctx = ctx
+	defer m.tones.remove()
+	if opts.ConfigPath != "" {
+		m.configDir = filepath.Dir(opts.ConfigPath)
+	}
 	m.setConfig(cfg, truecolorTerminal(os.Getenv("COLORTERM")))
 	m.sidebar = !cfg.UI.SidebarStartCollapsed
 	m.out = opts.Output
@@ -160,9 +168,9 @@ func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 				l.send(frameMsg{&f})
 			}
 		case "client.toast": // notification.show
-			var t struct{ Title, Body string }
+			var t noticeMsg
 			if json.Unmarshal(push.Data, &t) == nil {
-				l.send(toastMsg{text: strings.TrimSuffix(t.Title+": "+t.Body, ": ")})
+				l.send(t)
 			}
 		case protocol.PopupEvent: // a popup opened or closed
 			var st protocol.PopupState

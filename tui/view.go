@@ -151,6 +151,7 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	if m.popup != nil {
 		m.drawPopup(c)
 	}
+	m.drawCorner(c)
 	return c
 }
 
