@@ -25,7 +25,7 @@ func attachWith(t *testing.T, h *Home, name string, extra ...string) *TUI {
 	for _, kv := range h.Env {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case "TMUX", "TERM_PROGRAM", "KITTY_WINDOW_ID", "HERDR_DISABLE_SOUND", "DISPLAY", "WAYLAND_DISPLAY", "TERM", "PATH":
+		case "TMUX", "TERM_PROGRAM", "KITTY_WINDOW_ID", "HERDR_DISABLE_SOUND", "DISPLAY", "WAYLAND_DISPLAY", "TERM", "PATH", "COLORTERM":
 			continue
 		}
 		env = append(env, kv)

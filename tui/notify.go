@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -44,9 +43,6 @@ type systemDone struct {
 	prog string
 	err  error
 }
-
-// errNoNotifier says the platform's notifier cannot run here.
-var errNoNotifier = errors.New("not available")
 
 // notify delivers n and plays its sound.
 func (m *model) notify(n notice) tea.Cmd {
