@@ -98,6 +98,7 @@ type model struct {
 	sound          config.Sound
 	configDir      string // where relative sound paths start
 	corner         *cornerToast
+	git            gitState // sidebar git marks (git.go)
 	saidNoNotifier bool
 	tones          *toneFiles
 	// getenv reads the client's environment (os.Getenv; a fake in tests).
@@ -362,12 +363,14 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.screens[msg.f.PaneID] = s
 		}
 		s.apply(msg.f)
+		cmd := m.gitAfterOutput() // output may have been a commit or a checkout
 		if msg.f.Clipboard != "" {
 			m.toHost = append(m.toHost, "\x1b]52;c;"+msg.f.Clipboard+"\a"...) // a program copied
 		}
 		if msg.f.Bell > 0 {
 			m.toHost = append(m.toHost, '\a') // the pane rang: so does the outer terminal
 		}
+		return cmd
 	case lostMsg:
 		return m.reconnect()
 	case reconnectedMsg:
@@ -385,6 +388,10 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 				return m.notify(n)
 			}
 		}
+	case gitMsg:
+		m.gitAnswer(msg)
+	case gitDue:
+		return tea.Batch(m.gitFocused()...)
 	case cornerExpired:
 		if m.corner != nil && m.corner.seq == msg.seq {
 			m.corner = nil
@@ -464,6 +471,7 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: visible}, m.fail)
 	}
 	m.title = m.windowTitle()
+	cmds = append(cmds, m.gitAsk("")...)
 	return append(cmds, m.agentChanges()...)
 }
 

@@ -47,12 +47,19 @@ func (m *model) sidebarItems() []sideItem {
 	items := []sideItem{{y: 0, kind: "header", text: "spaces"}}
 	y := 1
 	for _, w := range m.snap.Workspaces {
-		text := strconv.Itoa(w.Number) + " " + w.Label
+		indent := 1
 		if wt := w.Worktree; wt != nil && wt.IsLinkedWorktree {
-			text = "  ↳ " + text // a worktree, under its repository's workspace
+			indent = 3 // a worktree, under its repository's workspace
 		}
-		items = append(items, sideItem{y: y, kind: "workspace", id: w.WorkspaceID, text: text, status: w.AgentStatus, on: w.Focused})
-		y++
+		for i, row := range m.spaceRows(w) {
+			x := indent
+			if i > 0 {
+				x += 2
+			}
+			items = append(items, sideItem{y: y, x: x, kind: "workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: w.Focused})
+			y++
+		}
+		y += m.ui.Sidebar.Spaces.RowGap
 	}
 	y++
 	header := "agents"
@@ -223,9 +230,12 @@ func (m *model) drawSidebar(c *canvas, g geometry) {
 			st := m.theme.header
 			st.bg = base.bg
 			c.text(1, it.y, it.text, w-1, st)
-		case "agent":
+		case "agent", "workspace":
 			st := base
-			if it.on { // the agent in the focused pane
+			if it.on && it.kind == "workspace" {
+				st = m.theme.selected
+				c.fill(0, it.y, w, 1, " ", st)
+			} else if it.on { // the agent in the focused pane
 				st = cellStyle{bg: m.theme.p.surfaceDim}
 				c.fill(0, it.y, w, 1, " ", st)
 			}
