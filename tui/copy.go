@@ -205,7 +205,10 @@ func (m *model) copyPromptKey(k tea.KeyMsg) tea.Cmd {
 // copyToClipboard sends text to the outer terminal's clipboard (OSC 52).
 func (m *model) copyToClipboard(text string) tea.Cmd {
 	m.toHost = append(m.toHost, osc52(text)...)
-	return m.showToast("copied " + strconv.Itoa(len([]rune(text))) + " characters")
+	if !m.ui.Toast.ClipboardEnabled { // [ui.toast.clipboard]
+		return nil
+	}
+	return m.showCorner(notice{title: "copied " + strconv.Itoa(len([]rune(text))) + " characters", position: m.ui.Toast.ClipboardPosition})
 }
 
 // osc52 is the sequence that sets the system clipboard to text.

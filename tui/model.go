@@ -98,11 +98,18 @@ type model struct {
 	sound          config.Sound
 	configDir      string // where relative sound paths start
 	corner         *cornerToast
+	diags          []string // config problems shown after attaching (diagnostics.go)
 	git            gitState // sidebar git marks (git.go)
 	saidNoNotifier bool
 	tones          *toneFiles
 	// getenv reads the client's environment (os.Getenv; a fake in tests).
 	getenv func(string) string
+	// socket is the server's, for [[keys.command]]s.
+	socket string
+	// configPath is config.toml (prefix R reads it again); truecolor
+	// says whether the outer terminal shows 24-bit colour.
+	configPath string
+	truecolor  bool
 	// ctx ends the commands the client started when it exits.
 	ctx context.Context
 
@@ -176,6 +183,7 @@ type renameState struct {
 	method, id string
 	what       string // "workspace", "tab", "pane"
 	buf        []rune
+	fresh      bool // naming what was just created: empty keeps its name
 }
 
 func newModel(l *link, km *keymap, toastsOn bool) *model {
@@ -189,6 +197,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 
 // setConfig takes the settings of config.toml the client draws with.
 func (m *model) setConfig(cfg config.Config, truecolor bool) {
+	m.truecolor = truecolor
 	m.ui = cfg.UI
 	m.sound = cfg.UI.Sound
 	m.toastsOn = cfg.UI.Toast.Delivery != config.ToastOff && cfg.UI.Toast.Delivery != ""
@@ -198,6 +207,9 @@ func (m *model) setConfig(cfg config.Config, truecolor bool) {
 // Init asks for the first snapshot.
 func (m *model) Init() tea.Cmd {
 	m.refreshing = true
+	if len(m.diags) > 0 {
+		return tea.Batch(m.fetchSnapshot(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
+	}
 	return m.fetchSnapshot()
 }
 
@@ -392,6 +404,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.gitAnswer(msg)
 	case gitDue:
 		return tea.Batch(m.gitFocused()...)
+	case diagExpired:
+		m.diags = nil
 	case cornerExpired:
 		if m.corner != nil && m.corner.seq == msg.seq {
 			m.corner = nil
@@ -413,6 +427,10 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.sent(msg)
 	case retryMsg:
 		m.retry(msg)
+	case commandDone:
+		return m.commandFinished(msg)
+	case createdMsg:
+		return m.created(msg)
 	case closeCheckedMsg:
 		m.closeChecked(msg)
 	case copyLoadedMsg:
@@ -471,6 +489,11 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: visible}, m.fail)
 	}
 	m.title = m.windowTitle()
+	// A tab bar hidden or shown again (hide_tab_bar_when_single_tab)
+	// changes the pane area this client gave the server.
+	if g := m.geometry(); m.sentArea != [2]int{} && m.sentArea != [2]int{g.area.Width, g.area.Height} {
+		m.claimSize(true)
+	}
 	cmds = append(cmds, m.gitAsk("")...)
 	return append(cmds, m.agentChanges()...)
 }
@@ -564,6 +587,8 @@ func (m *model) workspaceLabel(id string) string {
 	return id
 }
 
+// windowTitle is the outer window's title: one a program set through
+// client.window_title.set, else [ui] window_title filled in.
 func (m *model) windowTitle() string {
 	if m.customTitle != "" {
 		return m.customTitle
@@ -571,7 +596,25 @@ func (m *model) windowTitle() string {
 	if m.snap.FocusedWorkspaceID == nil {
 		return "herdr"
 	}
-	return "herdr · " + m.workspaceLabel(*m.snap.FocusedWorkspaceID)
+	p, _ := m.paneInfo(m.focusedPaneID())
+	tab := ""
+	if m.snap.FocusedTabID != nil {
+		tab = m.tabLabel(*m.snap.FocusedTabID)
+	}
+	agent, status := "", ""
+	if p.Agent != nil {
+		agent, status = agentName(p), string(p.AgentStatus)
+	}
+	pane := p.PaneID
+	if p.Label != nil && *p.Label != "" {
+		pane = *p.Label
+	}
+	t := strings.NewReplacer("{workspace}", m.workspaceLabel(*m.snap.FocusedWorkspaceID), "{tab}", tab,
+		"{pane}", pane, "{agent}", agent, "{status}", status).Replace(m.ui.WindowTitle)
+	if t = protocol.Printable(strings.TrimSpace(t)); t == "" {
+		return "herdr"
+	}
+	return t
 }
 
 // focusedTabs are the tabs of the focused workspace, in order.

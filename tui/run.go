@@ -63,6 +63,7 @@ func Run(opts Options) error {
 		confirmClose, copyOnSelect = loadUIFlags(opts.ConfigPath)
 		if c, _, status := config.Load(opts.ConfigPath); status != config.StatusFailed {
 			cfg = c
+			km.bindCommands(cfg.Keys.Commands) // its problems are among ConfigDiagnostics'
 		}
 	}
 	l := &link{socket: opts.Socket}
@@ -96,13 +97,17 @@ func Run(opts Options) error {
 	}
 	m.setConfig(cfg, truecolorTerminal(os.Getenv("COLORTERM")))
 	m.sidebar = !cfg.UI.SidebarStartCollapsed
+	m.socket, m.configPath = opts.Socket, opts.ConfigPath
+	if opts.ConfigPath != "" {
+		m.diags = ConfigDiagnostics(opts.ConfigPath)
+	}
 	m.out = opts.Output
 	m.confirmClose, m.copyOnSelect = confirmClose, copyOnSelect
 	// The client draws itself (render.go) and sets up the terminal
 	// (outer.go); Bubble Tea reads and decodes the keys and runs the loop.
 	p := tea.NewProgram(m, tea.WithoutRenderer(), tea.WithInput(opts.Input), tea.WithOutput(opts.Output))
 	l.send = p.Send
-	outer, err := openOuter(opts.Input, opts.Output, p.Send)
+	outer, err := openOuter(opts.Input, opts.Output, p.Send, cfg.UI.MouseCapture)
 	if err != nil {
 		return fmt.Errorf("set up the terminal: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 // geometry is where things go in the window.
 type geometry struct {
 	sidebarW int           // columns of the sidebar including its border; 0 when hidden
+	barY     int           // the tab bar's row; -1 when hidden ([ui] tab_bar_position, hide_tab_bar_when_single_tab)
 	area     protocol.Rect // the pane area
 }
 
@@ -29,7 +30,14 @@ func (m *model) geometry() geometry {
 	case m.ui.SidebarCollapsedMode == "compact":
 		sb = railWidth
 	}
-	return geometry{sidebarW: sb, area: protocol.Rect{X: sb, Y: 1, Width: m.width - sb, Height: m.height - 1}}
+	g := geometry{sidebarW: sb, barY: 0, area: protocol.Rect{X: sb, Y: 1, Width: m.width - sb, Height: m.height - 1}}
+	switch {
+	case m.ui.HideTabBarWhenSingleTab && len(m.focusedTabs()) <= 1 && m.haveSnap:
+		g.barY, g.area.Y, g.area.Height = -1, 0, m.height
+	case m.ui.TabBarPosition == "bottom":
+		g.barY, g.area.Y = m.height-1, 0
+	}
+	return g
 }
 
 // sideItem is one row of the sidebar.
@@ -149,6 +157,7 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	m.drawSidebar(c, g)
 	m.drawTabBar(c, g)
 	m.drawPanes(c, g)
+	m.drawCursor(c)
 	switch m.mode {
 	case modeHelp:
 		m.drawHelp(c)
@@ -159,12 +168,36 @@ func (m *model) canvas(reuse *canvas) *canvas {
 		m.drawPopup(c)
 	}
 	m.drawCorner(c)
+	m.drawDiagnostics(c)
 	return c
 }
 
-// hostCursor is where the outer terminal's cursor goes: at the focused
-// pane's cursor while keys go to that pane and it shows one.
+// hostCursor is the outer terminal's own cursor: at the focused pane's
+// cursor, unless [ui] host_cursor = "drawn", where the client draws it as
+// an inverse cell instead (for terminals whose cursor lags or blinks).
 func (m *model) hostCursor() hostCursor {
+	if m.ui.HostCursor == "drawn" {
+		return hostCursor{}
+	}
+	return m.paneCursor()
+}
+
+// drawCursor draws the drawn cursor.
+func (m *model) drawCursor(c *canvas) {
+	if m.ui.HostCursor != "drawn" {
+		return
+	}
+	if hc := m.paneCursor(); hc.visible {
+		c.restyle(hc.x, hc.y, func(st cellStyle) cellStyle {
+			st.attrs ^= protocol.ScreenInverse
+			return st
+		})
+	}
+}
+
+// paneCursor is where the focused pane's cursor is on screen: while keys
+// go to that pane and it shows one.
+func (m *model) paneCursor() hostCursor {
 	if m.popup != nil {
 		return m.popupCursor()
 	}
@@ -296,9 +329,18 @@ func (m *model) drawRail(c *canvas, w int) {
 }
 
 func (m *model) drawTabBar(c *canvas, g geometry) {
-	c.fill(g.area.X, 0, g.area.Width, 1, " ", m.theme.bar)
+	y := g.barY
+	if y < 0 {
+		// Hidden: the bar comes back over the panes' first row only
+		// while it has something to say (a mode, a message).
+		if m.mode == modeTerminal && m.toast == "" {
+			return
+		}
+		y = 0
+	}
+	c.fill(g.area.X, y, g.area.Width, 1, " ", m.theme.bar)
 	if g.sidebarW == 0 && m.snap.FocusedWorkspaceID != nil {
-		c.text(g.area.X+1, 0, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, cellStyle{fg: m.theme.p.text, bg: m.theme.p.surfaceDim, attrs: protocol.ScreenBold})
+		c.text(g.area.X+1, y, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, cellStyle{fg: m.theme.p.text, bg: m.theme.p.surfaceDim, attrs: protocol.ScreenBold})
 	}
 	end := g.area.X
 	for _, t := range m.tabItems(g) {
@@ -306,17 +348,17 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		if t.on {
 			st = m.theme.tabOn
 		}
-		c.text(t.x0, 0, t.text, m.width-t.x0, st)
+		c.text(t.x0, y, t.text, m.width-t.x0, st)
 		end = t.x1
 	}
 	if l, ok := m.focusedLayout(); ok {
 		if l.Zoomed {
-			end += 1 + c.text(end+1, 0, " ZOOM ", m.width-end-1, m.theme.mode)
+			end += 1 + c.text(end+1, y, " ZOOM ", m.width-end-1, m.theme.mode)
 		}
 		// Another client owns the size: say so, and what it is (typing
 		// here takes it back).
 		if l.Area.Width > 0 && (l.Area.Width != g.area.Width || l.Area.Height != g.area.Height) {
-			c.text(end+1, 0, " SIZE "+strconv.Itoa(l.Area.Width)+"×"+strconv.Itoa(l.Area.Height)+" (another client) ", m.width-end-1, m.theme.toast)
+			c.text(end+1, y, " SIZE "+strconv.Itoa(l.Area.Width)+"×"+strconv.Itoa(l.Area.Height)+" (another client) ", m.width-end-1, m.theme.toast)
 		}
 	}
 	right := ""
@@ -348,8 +390,8 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 	}
 	if right != "" {
 		w := min(textWidth(right), g.area.Width)
-		c.fill(m.width-w, 0, w, 1, " ", st)
-		c.text(m.width-w, 0, right, w, st)
+		c.fill(m.width-w, y, w, 1, " ", st)
+		c.text(m.width-w, y, right, w, st)
 	}
 }
 
@@ -392,15 +434,16 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 func (m *model) paneTitle(n int, id string) (string, protocol.AgentStatus) {
 	p, _ := m.paneInfo(id)
 	title := ""
+	// Herdr's rule: a border shows the pane's own label, and the agent's
+	// name only with [ui] show_agent_labels_on_pane_borders.
 	switch {
 	case p.Label != nil && *p.Label != "":
 		title = *p.Label
+	case !m.ui.ShowAgentLabelsOnPaneBorders:
 	case p.DisplayAgent != nil && *p.DisplayAgent != "":
 		title = *p.DisplayAgent
 	case p.Agent != nil && *p.Agent != "":
 		title = *p.Agent
-	case p.TerminalTitleStripped != nil && *p.TerminalTitleStripped != "":
-		title = *p.TerminalTitleStripped
 	}
 	text := strconv.Itoa(n)
 	if title != "" {
@@ -450,6 +493,29 @@ func (m *model) drawBox(c *canvas, x, y, w, h, n int, id string, focused bool) {
 		}
 	}
 	col += c.text(col, y, " "+title+" ", end-col, st)
+	m.drawScrollbar(c, x+w-1, y+1, h-2, id)
+}
+
+// drawScrollbar draws a pane's scrollbar thumb on its right border when
+// it has history ([ui] pane_scrollbars): its length is the screen's share
+// of screen and history, its place the view's.
+func (m *model) drawScrollbar(c *canvas, x, y, h int, id string) {
+	p, ok := m.paneInfo(id)
+	if !m.ui.PaneScrollbars || !ok || p.Scroll == nil || p.Scroll.MaxOffsetFromBottom == 0 || h < 2 {
+		return
+	}
+	maxOff, rows := int(p.Scroll.MaxOffsetFromBottom), int(p.Scroll.ViewportRows)
+	off := int(p.Scroll.OffsetFromBottom)
+	if s := m.screens[id]; s != nil {
+		off = s.offset // frames are newer than the snapshot
+	}
+	off = min(off, maxOff)
+	total := maxOff + max(rows, 1)
+	thumb := min(max((max(rows, 1)*h+total/2)/total, 1), h)
+	top := (h - thumb) * (maxOff - off) / maxOff
+	for i := 0; i < thumb; i++ {
+		c.set(x, y+top+i, "┃", 1, m.theme.dim)
+	}
 }
 
 // helpLines list the bindings (the default keys).
@@ -471,6 +537,7 @@ var helpLines = []string{
 	"[            copy mode (/ search, v select, y copy)",
 	"e            edit the scrollback in $EDITOR",
 	"b            toggle sidebar",
+	"R            reload config.toml",
 	"tab          next pane",
 	"q            detach (everything keeps running)",
 	"ctrl+b       send ctrl+b to the pane",
