@@ -4,8 +4,8 @@ import "path/filepath"
 
 // WorkspaceGitStatusMethod is an extension: the git facts the interactive
 // client's sidebar shows for a workspace (branch, ahead/behind, dirty).
-// The workspace actor runs git off its Receive and keeps the last answer
-// for a moment, so clients asking together cost one git run.
+// The workspace actor runs git off its Receive, one run at a time, and
+// callers who ask while it runs share its answer.
 var WorkspaceGitStatusMethod = Method{
 	Name: "workspace.git_status", Params: func() Params { return &WorkspaceGitStatusParams{} },
 	Result: "workspace_git_status", Summary: "Git branch, ahead/behind and dirty state of a workspace's folder (extension)", Target: TargetWorkspace,

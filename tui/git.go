@@ -17,9 +17,12 @@ import (
 // workspace on screen. Nothing is asked while nothing happens, so an idle
 // client stays asleep.
 
-// gitRefreshAfter is how long after output in the focused workspace its
-// git marks are read again.
-const gitRefreshAfter = 3 * time.Second
+// The focused workspace's marks are read once its output has been quiet
+// for gitQuiet, or every gitMaxWait during output that does not stop.
+const (
+	gitQuiet   = 300 * time.Millisecond
+	gitMaxWait = 3 * time.Second
+)
 
 type (
 	// gitMsg is a workspace.git_status answer.
@@ -36,6 +39,8 @@ type gitState struct {
 	st      map[string]protocol.WorkspaceGitStatus // by workspace
 	asked   map[string]string                      // the folder last asked about, by workspace
 	pending bool                                   // a gitDue is scheduled
+	burst   time.Time                              // the first output since the last read
+	last    time.Time                              // the latest output
 	off     bool                                   // the server does not answer it
 }
 
@@ -101,18 +106,32 @@ func (m *model) gitAnswer(msg gitMsg) {
 	m.git.st[msg.st.WorkspaceID] = msg.st
 }
 
-// gitAfterOutput schedules one read of the focused workspace's marks a
-// while after its panes drew output.
+// gitAfterOutput notes output in the focused workspace; one timer at a
+// time leads to a read of its marks once the output pauses.
 func (m *model) gitAfterOutput() tea.Cmd {
-	if m.git.pending || m.git.off || !m.gitShown() {
+	if m.git.off || !m.gitShown() {
+		return nil
+	}
+	now := time.Now()
+	m.git.last = now
+	if m.git.burst.IsZero() {
+		m.git.burst = now
+	}
+	if m.git.pending {
 		return nil
 	}
 	m.git.pending = true
-	return tea.Tick(gitRefreshAfter, func(time.Time) tea.Msg { return gitDue{} })
+	return tea.Tick(gitQuiet, func(time.Time) tea.Msg { return gitDue{} })
 }
 
+// gitFocused reads the focused workspace's marks, or waits on while its
+// output goes on (up to gitMaxWait since it began).
 func (m *model) gitFocused() []tea.Cmd {
-	m.git.pending = false
+	now := time.Now()
+	if quiet := now.Sub(m.git.last); quiet < gitQuiet && now.Sub(m.git.burst) < gitMaxWait {
+		return []tea.Cmd{tea.Tick(gitQuiet-quiet, func(time.Time) tea.Msg { return gitDue{} })}
+	}
+	m.git.pending, m.git.burst = false, time.Time{}
 	if m.snap.FocusedWorkspaceID == nil {
 		return nil
 	}

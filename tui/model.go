@@ -146,7 +146,7 @@ type model struct {
 	wantWorkspace string
 	toast         string
 	toastSeq      int
-	statuses      map[string]protocol.AgentStatus // last seen, for toasts
+	statuses      map[string]protocol.AgentStatus // last seen, for toasts; nil before the first snapshot
 	drag          *dragState
 	title         string
 	// customTitle is the window title set through client.window_title.set.
@@ -187,7 +187,7 @@ type renameState struct {
 }
 
 func newModel(l *link, km *keymap, toastsOn bool) *model {
-	m := &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}, inFlight: map[string]bool{}, statuses: map[string]protocol.AgentStatus{}}
+	m := &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}, inFlight: map[string]bool{}}
 	m.getenv = func(string) string { return "" }
 	m.ctx = context.Background()
 	m.tones = &toneFiles{}
@@ -511,6 +511,9 @@ func (m *model) agentChanges() []tea.Cmd {
 	for _, p := range m.snap.Panes {
 		seen[p.PaneID] = p.AgentStatus
 		old, known := m.statuses[p.PaneID]
+		if !known && m.statuses != nil {
+			known, old = true, protocol.StatusUnknown // a pane new since the last snapshot
+		}
 		if !known || old == p.AgentStatus || p.Focused {
 			continue
 		}

@@ -3,7 +3,6 @@ package workspace
 import (
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -11,18 +10,15 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// statusFresh is how long a git status answer is reused: clients that ask
-// together (several attached, a burst of output) cost one git run.
-const statusFresh = 2 * time.Second
-
 // gitStatusState is the workspace.git_status work of one workspace: at
-// most one git run at a time, the callers waiting for it, the last answer.
+// most one git run at a time; callers who ask about the same folder while
+// it runs share its answer (several clients, bursts of asks), so a
+// repository is read at most once at a time however many ask. An answer
+// is never kept for later: the next ask reads the work tree again.
 type gitStatusState struct {
 	running string       // the folder being read, "" when idle
 	waiting []*actor.PID // callers of the run in flight
 	next    []statusAsk  // callers for another folder, after it
-	last    *protocol.WorkspaceGitStatus
-	lastAt  time.Time
 }
 
 type statusAsk struct {
@@ -40,9 +36,6 @@ func (w *Workspace) gitStatus(ctx actor.Context, req *Request) *api.Reply {
 		cwd = *prm.Cwd
 	}
 	g := &w.status
-	if g.last != nil && g.last.Cwd == cwd && time.Since(g.lastAt) < statusFresh {
-		return api.Done(*g.last)
-	}
 	switch {
 	case g.running == cwd:
 		g.waiting = append(g.waiting, ctx.Sender())
@@ -64,7 +57,6 @@ func (w *Workspace) startStatus(ctx actor.Context, cwd string, callers ...*actor
 func (w *Workspace) statusDone(ctx actor.Context, msg *statusRead) {
 	g := &w.status
 	st := msg.st
-	g.last, g.lastAt = &st, time.Now()
 	for _, c := range g.waiting {
 		ctx.Send(c, api.Done(st))
 	}
