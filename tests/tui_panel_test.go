@@ -60,6 +60,8 @@ agent_panel_sort = "priority"
 sidebar_width = 34
 [ui.sidebar.agents]
 rows = [["state_icon", "agent", "state_text"], ["$task"]]
+[keys]
+next_agent = "prefix+a"
 `)
 	s := h.Start(t, "panel")
 	c := Attach(t, h, "panel", h.Dir)
@@ -138,5 +140,11 @@ rows = [["state_icon", "agent", "state_text"], ["$task"]]
 	WaitFor(t, "pi's pane focused", func() bool {
 		snap := sessionSnapshot(t, s)
 		return snap.FocusedPaneID != nil && *snap.FocusedPaneID == "w1:p3"
+	})
+	// next_agent walks the panel's order: from pi, the last, round to codex.
+	c.Type(tuiPrefix + "a")
+	WaitFor(t, "codex's pane focused", func() bool {
+		snap := sessionSnapshot(t, s)
+		return snap.FocusedPaneID != nil && *snap.FocusedPaneID == "w1:p2"
 	})
 }

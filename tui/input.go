@@ -265,6 +265,8 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 		m.claimSize(true)
 	case actReloadConfig:
 		return m.reloadConfig()
+	case actNextAgent, actPrevAgent:
+		m.stepAgent(b.act == actNextAgent)
 	}
 	return nil
 }
@@ -427,6 +429,14 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 				}
 				switch it.kind {
 				case "workspace":
+					// The chevron after the icon folds a worktree group.
+					if it.toggle != "" && ev.X >= it.x+2 && ev.X < it.x+4 {
+						if m.collapsed == nil {
+							m.collapsed = map[string]bool{}
+						}
+						m.collapsed[it.toggle] = !m.collapsed[it.toggle]
+						break
+					}
 					m.call("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: it.id})
 				case "agent":
 					m.call("pane.focus", protocol.PaneTarget{PaneID: it.id})

@@ -55,6 +55,8 @@ const (
 	actEditScrollback  action = "edit_scrollback"
 	actNewWorktree     action = "new_worktree"
 	actReloadConfig    action = "reload_config"
+	actPrevAgent       action = "previous_agent"
+	actNextAgent       action = "next_agent"
 )
 
 // binding is a resolved prefix binding.
@@ -83,6 +85,8 @@ var defaultBindings = map[action][]string{
 	actResizeMode: {"r"}, actToggleSidebar: {"b"},
 	actPicker: {"w"}, actGoto: {"g"}, actAttention: {"o"}, actCopyMode: {"["}, actEditScrollback: {"e"},
 	actNewWorktree: {"shift+g"}, actReloadConfig: {"shift+r"},
+	// Unset in Herdr too: they walk the agent panel, in its order.
+	actPrevAgent: nil, actNextAgent: nil,
 	// Herdr leaves these unset; tmux's keys for the previous and next
 	// session.
 	actPrevWorkspace: {"("}, actNextWorkspace: {")"},

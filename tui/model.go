@@ -95,11 +95,15 @@ type model struct {
 	// view is the server's agent view as last asked (agents.go).
 	view protocol.AgentViewList
 	// Notifications (notify.go) and sounds (sound.go).
-	sound          config.Sound
-	configDir      string // where relative sound paths start
-	corner         *cornerToast
-	diags          []string // config problems shown after attaching (diagnostics.go)
-	git            gitState // sidebar git marks (git.go)
+	sound     config.Sound
+	configDir string // where relative sound paths start
+	corner    *cornerToast
+	diags     []string // config problems shown after attaching (diagnostics.go)
+	git       gitState // sidebar git marks (git.go)
+	// collapsed are the folded worktree groups, by repo key (kept for
+	// this client's life only: session.json's collapsed_space_keys is the
+	// session's and has no method yet).
+	collapsed      map[string]bool
 	saidNoNotifier bool
 	tones          *toneFiles
 	// getenv reads the client's environment (os.Getenv; a fake in tests).

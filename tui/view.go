@@ -46,7 +46,8 @@ type sideItem struct {
 	kind   string // "header", "workspace", "agent"
 	id     string // workspace id or pane id
 	text   string
-	segs   []seg // an agent's row of tokens (agents.go)
+	segs   []seg  // an agent's row of tokens (agents.go)
+	toggle string // a worktree group's repo key: a click on its chevron folds it
 	status protocol.AgentStatus
 	on     bool // focused
 }
@@ -54,17 +55,38 @@ type sideItem struct {
 func (m *model) sidebarItems() []sideItem {
 	items := []sideItem{{y: 0, kind: "header", text: "spaces"}}
 	y := 1
+	groups := m.worktreeGroups()
 	for _, w := range m.snap.Workspaces {
 		indent := 1
-		if wt := w.Worktree; wt != nil && wt.IsLinkedWorktree {
+		wt := w.Worktree
+		if wt != nil && wt.IsLinkedWorktree {
+			if m.collapsed[wt.RepoKey] && groups[wt.RepoKey] != "" {
+				continue // folded under its repository's workspace
+			}
 			indent = 3 // a worktree, under its repository's workspace
+		}
+		toggle := ""
+		if wt != nil && !wt.IsLinkedWorktree && groups[wt.RepoKey] == w.WorkspaceID {
+			toggle = wt.RepoKey
+			if m.collapsed[toggle] {
+				w.AgentStatus = m.groupStatus(toggle) // the folded worktrees' roll-up
+			}
 		}
 		for i, row := range m.spaceRows(w) {
 			x := indent
 			if i > 0 {
 				x += 2
 			}
-			items = append(items, sideItem{y: y, x: x, kind: "workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: w.Focused})
+			it := sideItem{y: y, x: x, kind: "workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: w.Focused}
+			if i == 0 && toggle != "" && len(row) > 1 {
+				chevron := "▾ "
+				if m.collapsed[toggle] {
+					chevron = "▸ "
+				}
+				row[1].text = chevron + row[1].text
+				it.toggle = toggle
+			}
+			items = append(items, it)
 			y++
 		}
 		y += m.ui.Sidebar.Spaces.RowGap
