@@ -121,17 +121,19 @@ func TestAPI_Schema_JSONIsOneLineAndOutputWritesFile(t *testing.T) {
 // ourExtensions are methods this server adds to Herdr's API, with params
 // fields Herdr's schema does not have.
 var ourExtensions = map[string][]string{
-	"client.resize":     nil,
-	"screen.scroll":     nil,
-	"screen.subscribe":  nil,
-	"popup.send_text":   nil,
-	"web.start":         nil,
-	"web.url":           nil,
-	"pane.record.start": nil,
-	"pane.record.stop":  nil,
-	"pane.history":      nil,
-	"events.subscribe":  {"since_seq"},
-	"workspace.close":   {"close_group"}, // in the socket API document, not yet in the schema file
+	"client.resize":        nil,
+	"screen.scroll":        nil,
+	"screen.subscribe":     nil,
+	"popup.send_text":      nil,
+	"web.start":            nil,
+	"web.url":              nil,
+	"pane.record.start":    nil,
+	"pane.record.stop":     nil,
+	"pane.history":         nil,
+	"agent.view.get":       nil,
+	"workspace.git_status": nil,
+	"events.subscribe":     {"since_seq"},
+	"workspace.close":      {"close_group"}, // in the socket API document, not yet in the schema file
 }
 
 // Every method we implement is one of Herdr's (or a known extension), and

@@ -18,6 +18,7 @@ var agentMethods = []Method{
 	{Name: "agent.wait", Params: func() Params { return &AgentWaitParams{} }, Result: "agent_info", Summary: "Wait until an agent reaches one of some statuses", Target: TargetAgent},
 	{Name: "agent.view.set", Params: func() Params { return &AgentViewSetParams{} }, Result: "agent_view", Summary: "Set the filtered, sorted agent view"},
 	{Name: "agent.view.clear", Params: func() Params { return &AgentViewClearParams{} }, Result: "agent_view", Summary: "Clear the agent view"},
+	{Name: "agent.view.get", Params: empty, Result: "agent_view_list", Summary: "The active agent view and the panes of the agents it shows, in its order (extension)"},
 	{Name: "server.agent_manifests", Params: empty, Result: "agent_manifest_status", Summary: "The agent detection manifests in use"},
 	{Name: "server.reload_agent_manifests", Params: empty, Result: "agent_manifest_reload", Summary: "Reload agent manifests, local overrides included"},
 }
@@ -315,6 +316,25 @@ type AgentViewResult struct {
 	Source *string `json:"source,omitempty"`
 }
 
+// AgentViewList answers agent.view.get (an extension the interactive
+// client draws its agent panel from).
+type AgentViewList struct {
+	Active bool    `json:"active"`
+	Label  *string `json:"label,omitempty"`
+	Source *string `json:"source,omitempty"`
+	// Sorted is true when the view has its own sort; otherwise the client
+	// orders PaneIDs by its ui.agent_panel_sort.
+	Sorted bool `json:"sorted"`
+	// PaneIDs are the panes of the agents the view shows, in its order:
+	// every agent, in workspace, tab and pane order, without a view.
+	PaneIDs []string `json:"pane_ids"`
+}
+
+// AgentViewPushEvent is the line the interactive client in front is sent
+// when the agent view is set or cleared (no lifecycle event says so); it
+// answers by calling agent.view.get again.
+const AgentViewPushEvent = "client.agent_view"
+
 // AgentManifestStatus answers server.agent_manifests.
 type AgentManifestStatus struct {
 	Manifests []AgentManifestInfo `json:"manifests"`
@@ -331,6 +351,7 @@ func (AgentStarted) ResultType() string        { return "agent_started" }
 func (AgentPrompted) ResultType() string       { return "agent_prompted" }
 func (AgentExplainResult) ResultType() string  { return "agent_explain" }
 func (AgentViewResult) ResultType() string     { return "agent_view" }
+func (AgentViewList) ResultType() string       { return "agent_view_list" }
 func (AgentManifestStatus) ResultType() string { return "agent_manifest_status" }
 func (AgentManifestReload) ResultType() string { return "agent_manifest_reload" }
 

@@ -1,5 +1,7 @@
 package protocol
 
+import "time"
+
 var notificationMethods = []Method{
 	{Name: "notification.show", Params: func() Params { return &NotificationShowParams{} }, Result: "notification_show", Summary: "Show a toast notification on the attached client"},
 	{Name: "client.window_title.set", Params: func() Params { return &ClientWindowTitleSetParams{} }, Result: "client_window_title", Summary: "Set the attached client's terminal window title"},
@@ -11,6 +13,10 @@ const (
 	MaxNotificationTitle = 80
 	MaxNotificationBody  = 240
 )
+
+// ToastVisible is how long an in-app toast stays on the client's screen;
+// while one does, notification.show answers busy.
+const ToastVisible = 4 * time.Second
 
 // Notification reasons.
 const (

@@ -9,6 +9,7 @@ var workspaceMethods = []Method{
 	{Name: "workspace.move", Params: func() Params { return &WorkspaceMoveParams{} }, Result: "workspace_list", Summary: "Move a workspace to a position"},
 	{Name: "workspace.move_block", Params: func() Params { return &WorkspaceMoveBlockParams{} }, Result: "workspace_list", Summary: "Move several workspaces, in order, before another"},
 	{Name: "workspace.close", Params: func() Params { return &WorkspaceCloseParams{} }, Result: "ok", Summary: "Close a workspace and all its panes", Target: TargetWorkspace},
+	WorkspaceGitStatusMethod,
 }
 
 // WorkspaceCreateParams are the params of workspace.create.

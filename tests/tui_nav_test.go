@@ -77,7 +77,7 @@ func TestTUI_OpenNotificationTarget(t *testing.T) {
 	OK[protocol.OK](t, s.Call("pane.report_agent", map[string]any{
 		"pane_id": "w2:p1", "source": "tui-test", "agent": "claude", "state": "working",
 	}), "ok")
-	c.WaitScreen(t, "the working agent", func(s string) bool { return strings.Contains(sidebarRow(s, "claude"), "●") })
+	c.WaitScreen(t, "the working agent", func(s string) bool { return strings.Contains(agentEntry(s, "claude"), "●") })
 	OK[protocol.OK](t, s.Call("pane.report_agent", map[string]any{
 		"pane_id": "w2:p1", "source": "tui-test", "agent": "claude", "state": "blocked",
 	}), "ok")

@@ -45,7 +45,7 @@ func TestTUI_Popup_KeysGoToThePopup(t *testing.T) {
 			top, left = y, cellsTo(l, i)
 		}
 	}
-	area := protocol.Rect{X: 24, Y: 1, Width: tuiCols - 24, Height: tuiRows - 1}
+	area := protocol.Rect{X: tuiSidebar, Y: 1, Width: tuiCols - tuiSidebar, Height: tuiRows - 1}
 	outer, _, _ := protocol.PopupGeometry(&protocol.PopupSize{Percent: 60}, &protocol.PopupSize{Cells: 12}, area.Width, area.Height)
 	if top != area.Y+outer.Y || left != area.X+outer.X {
 		t.Errorf("popup frame at (%d, %d), want (%d, %d)", left, top, area.X+outer.X, area.Y+outer.Y)

@@ -107,13 +107,13 @@ func TestTUI_SizeOwnerIndicator(t *testing.T) {
 	if err := pty.Setsize(b.pty, &pty.Winsize{Cols: 100, Rows: 30}); err != nil {
 		t.Fatal(err)
 	}
-	// b is 100×30: its pane area is 76×29, which a now shows it follows.
-	a.WaitText(t, "SIZE 76×29 (another client)")
+	// b is 100×30: its pane area is 74×29 (a 26-column sidebar), which a now shows it follows.
+	a.WaitText(t, "SIZE 74×29 (another client)")
 	if strings.Contains(Lines(b.Screen())[0], "SIZE") {
 		t.Errorf("the size owner shows the indicator: %q", Lines(b.Screen())[0])
 	}
 	time.Sleep(1100 * time.Millisecond) // the rule under test is time-based: a key claims the size after a second idle
 	a.Type("x")
 	a.WaitScreen(t, "the indicator to go", func(s string) bool { return !strings.Contains(Lines(s)[0], "SIZE") })
-	b.WaitText(t, "SIZE 96×35 (another client)")
+	b.WaitText(t, "SIZE 94×35 (another client)")
 }

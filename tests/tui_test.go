@@ -284,6 +284,8 @@ func TestTUI_TwoClientsSeeEachOther(t *testing.T) {
 	// A new tab made in b appears in a's tab bar, and a follows the focus.
 	b.Type(tuiPrefix + "c")
 	WaitFor(t, "a second tab", func() bool { return len(sessionSnapshot(t, s).Tabs) == 2 })
+	b.WaitText(t, "rename tab") // [ui] prompt_new_tab_name (default true): Enter keeps its name
+	b.Type("\r")
 	a.WaitText(t, "2:2")
 	shellReady(t, b, "tab-two")
 	a.WaitText(t, "tab-two-42")
@@ -404,11 +406,11 @@ func TestTUI_AgentStatusInSidebar(t *testing.T) {
 	}
 	report("blocked")
 	c.WaitScreen(t, "a blocked claude in the agents list", func(s string) bool {
-		return strings.Contains(sidebarRow(s, "claude"), "●")
+		return strings.Contains(agentEntry(s, "claude"), "●")
 	})
 	report("idle")
 	c.WaitScreen(t, "the idle icon", func(s string) bool {
-		return strings.Contains(sidebarRow(s, "claude"), "○")
+		return strings.Contains(agentEntry(s, "claude"), "○")
 	})
 }
 

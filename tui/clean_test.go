@@ -23,7 +23,7 @@ func TestHostileStringsNeverReachTheTerminal(t *testing.T) {
 	m := newModel(&link{}, defaultKeymap(), true)
 	m.width, m.height = 84, 21
 	m.watched = []string{"w1:p1", "w1:p2"} // already streaming: no call goes out
-	m.applySnapshot(snap)
+	m.applySnapshot(snap, protocol.AgentViewList{})
 	m.showToast("workspace " + evil + " not found")
 	m.Update(titleMsg{title: evil})
 	view := m.View()

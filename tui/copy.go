@@ -205,7 +205,10 @@ func (m *model) copyPromptKey(k tea.KeyMsg) tea.Cmd {
 // copyToClipboard sends text to the outer terminal's clipboard (OSC 52).
 func (m *model) copyToClipboard(text string) tea.Cmd {
 	m.toHost = append(m.toHost, osc52(text)...)
-	return m.showToast("copied " + strconv.Itoa(len([]rune(text))) + " characters")
+	if !m.ui.Toast.ClipboardEnabled { // [ui.toast.clipboard]
+		return nil
+	}
+	return m.showCorner(notice{title: "copied " + strconv.Itoa(len([]rune(text))) + " characters", position: m.ui.Toast.ClipboardPosition})
 }
 
 // osc52 is the sequence that sets the system clipboard to text.
@@ -406,13 +409,13 @@ func (m *model) drawCopy(cv *canvas, x, y, w, h int) {
 		if c.query != "" {
 			for _, mx := range c.matches(ly) {
 				for i := mx; i < mx+qn && i < w; i++ {
-					cv.restyle(x+i, y+row, func(cellStyle) cellStyle { return styleMatch })
+					cv.restyle(x+i, y+row, func(cellStyle) cellStyle { return m.theme.match })
 				}
 			}
 		}
 		for cx := 0; cx < w && cx < len(l); cx++ {
 			if c.inSelection(cx, ly) {
-				cv.restyle(x+cx, y+row, func(cellStyle) cellStyle { return styleSelection })
+				cv.restyle(x+cx, y+row, func(cellStyle) cellStyle { return m.theme.selection })
 			}
 		}
 	}

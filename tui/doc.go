@@ -18,4 +18,10 @@
 // while nothing changes. Text is split into cells and measured by the
 // emulator's rule (emulator.NextCell), so a pane's row takes exactly the
 // columns its terminal gave it.
+//
+// The face of it: the agent panel applies the server's agent view and
+// [ui.sidebar.*] rows of tokens (agents.go), git marks per workspace
+// (git.go), [theme] palettes (theme.go), notifications and sounds
+// (notify.go, sound.go), [[keys.command]] (keycmd.go), and config
+// diagnostics shown on attach (diagnostics.go).
 package tui

@@ -14,6 +14,7 @@ import (
 // a key of its own, and the mode may change between them (prefix, then
 // "v", then text for the new pane).
 func (m *model) key(k tea.KeyMsg) tea.Cmd {
+	m.diags = nil // the config's problems were read: typing puts them away
 	if k.Type == tea.KeyRunes && !k.Paste && len(k.Runes) > 1 && m.mode != modeTerminal {
 		var cmds []tea.Cmd
 		for i, r := range k.Runes {
@@ -51,6 +52,9 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		return m.copyKey(k)
 	case modePrefix:
 		m.mode = modeTerminal
+		if c, ok := m.keys.commands[k.String()]; ok {
+			return m.runCommand(c)
+		}
 		b, ok := m.keys.lookup(k)
 		if !ok {
 			return nil
@@ -162,7 +166,12 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 		}
 	case actNewTab:
 		p := protocol.TabCreateParams{Focus: true, WorkspaceID: m.snap.FocusedWorkspaceID}
-		m.call("tab.create", p)
+		if !m.ui.PromptNewTabName {
+			m.call("tab.create", p)
+			break
+		}
+		// [ui] prompt_new_tab_name: name it once it exists.
+		return m.createThenName("tab.create", p)
 	case actNextTab, actPrevTab, actSwitchTab:
 		tabs := m.focusedTabs()
 		if len(tabs) == 0 {
@@ -207,7 +216,11 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 				p.Cwd = info.Cwd
 			}
 		}
-		m.call("workspace.create", p)
+		if !m.ui.PromptNewWorkspaceName {
+			m.call("workspace.create", p)
+			break
+		}
+		return m.createThenName("workspace.create", p)
 	case actCloseWorkspace:
 		if m.snap.FocusedWorkspaceID != nil {
 			id := *m.snap.FocusedWorkspaceID
@@ -250,6 +263,10 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 	case actToggleSidebar:
 		m.sidebar = !m.sidebar
 		m.claimSize(true)
+	case actReloadConfig:
+		return m.reloadConfig()
+	case actNextAgent, actPrevAgent:
+		m.stepAgent(b.act == actNextAgent)
 	}
 	return nil
 }
@@ -257,6 +274,46 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 func (m *model) startRename(what, method, id, current string) {
 	m.mode = modeRename
 	m.rename = renameState{what: what, method: method, id: id, buf: []rune(current)}
+}
+
+// createdMsg is the answer to a tab.create or workspace.create whose new
+// tab or workspace is to be named.
+type createdMsg struct {
+	method string
+	tab    protocol.TabCreated
+	ws     protocol.WorkspaceCreated
+	err    error
+}
+
+// createThenName creates a tab or workspace, then asks for its name.
+func (m *model) createThenName(method string, params any) tea.Cmd {
+	m.flushInput()
+	req := m.link.req
+	return func() tea.Msg {
+		msg := createdMsg{method: method}
+		if method == "tab.create" {
+			msg.err = req.call(method, params, &msg.tab)
+		} else {
+			msg.err = req.call(method, params, &msg.ws)
+		}
+		return msg
+	}
+}
+
+func (m *model) created(msg createdMsg) tea.Cmd {
+	if msg.err != nil {
+		return m.showToast(msg.method + ": " + msg.err.Error())
+	}
+	if m.mode != modeTerminal {
+		return nil // the person went on to something else
+	}
+	if msg.method == "tab.create" {
+		m.startRename("tab", "tab.rename", msg.tab.Tab.TabID, "")
+	} else {
+		m.startRename("workspace", "workspace.rename", msg.ws.Workspace.WorkspaceID, "")
+	}
+	m.rename.fresh = true
+	return nil
 }
 
 func (m *model) renameKey(k tea.KeyMsg) tea.Cmd {
@@ -267,6 +324,9 @@ func (m *model) renameKey(k tea.KeyMsg) tea.Cmd {
 	case tea.KeyEnter:
 		m.mode = modeTerminal
 		label := string(r.buf)
+		if r.fresh && strings.TrimSpace(label) == "" {
+			return nil // a new one left unnamed keeps its own name
+		}
 		switch r.what {
 		case "workspace":
 			m.call(r.method, protocol.WorkspaceRenameParams{WorkspaceID: r.id, Label: label})
@@ -363,12 +423,20 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 	// Sidebar and tab bar take clicks only.
 	if ev.X < g.sidebarW {
 		if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
-			for _, it := range m.sidebarItems() {
+			for _, it := range m.sideItems() {
 				if it.y != ev.Y {
 					continue
 				}
 				switch it.kind {
 				case "workspace":
+					// The chevron after the icon folds a worktree group.
+					if it.toggle != "" && ev.X >= it.x+2 && ev.X < it.x+4 {
+						if m.collapsed == nil {
+							m.collapsed = map[string]bool{}
+						}
+						m.collapsed[it.toggle] = !m.collapsed[it.toggle]
+						break
+					}
 					m.call("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: it.id})
 				case "agent":
 					m.call("pane.focus", protocol.PaneTarget{PaneID: it.id})
@@ -377,7 +445,7 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 		}
 		return nil
 	}
-	if ev.Y < g.area.Y {
+	if ev.Y == g.barY {
 		if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
 			for _, t := range m.tabItems(g) {
 				if ev.X >= t.x0 && ev.X < t.x1 {
@@ -418,7 +486,7 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 				}
 			}
 		}
-		if lines := wheelLines(ev); lines != 0 {
+		if lines := wheelLines(ev, m.ui.MouseScrollLines); lines != 0 {
 			if s := m.screens[p.PaneID]; s == nil || !s.modes.Mouse {
 				// The program did not ask for the mouse: the wheel
 				// scrolls the pane's view through its history.
@@ -463,11 +531,10 @@ func (m *model) paneInside(id string) (r struct{ X, Y, W, H int }, ok bool) {
 	return r, false
 }
 
-// wheelScrollLines is how many lines one wheel notch scrolls a pane's view.
-const wheelScrollLines = 3
-
-// wheelLines is the screen.scroll amount of a wheel event (0 for others).
-func wheelLines(ev tea.MouseMsg) int {
+// wheelLines is the screen.scroll amount of a wheel event, n lines a notch
+// ([ui] mouse_scroll_lines), 0 for other events.
+func wheelLines(ev tea.MouseMsg, n int) int {
+	wheelScrollLines := max(n, 1)
 	if ev.Action != tea.MouseActionPress {
 		return 0
 	}

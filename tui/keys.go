@@ -8,6 +8,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/herdr-go/herdr/actors/config"
 )
 
 // action is what a prefix binding does.
@@ -52,6 +54,9 @@ const (
 	actCopyMode        action = "copy_mode"
 	actEditScrollback  action = "edit_scrollback"
 	actNewWorktree     action = "new_worktree"
+	actReloadConfig    action = "reload_config"
+	actPrevAgent       action = "previous_agent"
+	actNextAgent       action = "next_agent"
 )
 
 // binding is a resolved prefix binding.
@@ -64,6 +69,7 @@ type binding struct {
 type keymap struct {
 	prefix   map[string]bool
 	bindings map[string]binding
+	commands map[string]config.KeyCommand // [[keys.command]] (keycmd.go)
 }
 
 // defaultBindings are Herdr's defaults, in config combo syntax.
@@ -78,7 +84,9 @@ var defaultBindings = map[action][]string{
 	actSplitVertical: {"v"}, actSplitHorizontal: {"minus"}, actClosePane: {"x"}, actZoom: {"z"},
 	actResizeMode: {"r"}, actToggleSidebar: {"b"},
 	actPicker: {"w"}, actGoto: {"g"}, actAttention: {"o"}, actCopyMode: {"["}, actEditScrollback: {"e"},
-	actNewWorktree: {"shift+g"},
+	actNewWorktree: {"shift+g"}, actReloadConfig: {"shift+r"},
+	// Unset in Herdr too: they walk the agent panel, in its order.
+	actPrevAgent: nil, actNextAgent: nil,
 	// Herdr leaves these unset; tmux's keys for the previous and next
 	// session.
 	actPrevWorkspace: {"("}, actNextWorkspace: {")"},
@@ -125,6 +133,11 @@ func newKeymap(keys map[string]any) (*keymap, []string) {
 	}
 	bind := func(a action, list []string) {
 		for _, c := range list {
+			// Config writes prefix bindings as "prefix+v"; the keymap
+			// holds the key pressed after the prefix.
+			if rest, ok := cutFold(c, "prefix+"); ok {
+				c = rest
+			}
 			k, err := teaKeyName(c)
 			if err != nil {
 				diags = append(diags, fmt.Sprintf("keys.%s: %v", a, err))
@@ -143,11 +156,19 @@ func newKeymap(keys map[string]any) (*keymap, []string) {
 		km.bindings[fmt.Sprint(i)] = binding{act: actSwitchTab, index: i}
 	}
 	for name := range keys {
-		if _, ok := defaultBindings[action(name)]; !ok && name != "prefix" {
+		if _, ok := defaultBindings[action(name)]; !ok && name != "prefix" && name != "command" {
 			diags = append(diags, fmt.Sprintf("keys.%s: not a binding this client knows", name))
 		}
 	}
 	return km, diags
+}
+
+// cutFold is strings.CutPrefix ignoring case.
+func cutFold(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
+	}
+	return s, false
 }
 
 // loadKeymap reads [keys] from config.toml; a missing file means defaults.

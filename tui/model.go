@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"errors"
 	"io"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -19,6 +21,7 @@ type (
 	// snapshotMsg carries a fresh session.snapshot.
 	snapshotMsg struct {
 		snap protocol.SessionSnapshot
+		view protocol.AgentViewList // the agent view, asked right after
 		err  error
 	}
 	// frameMsg carries one screen frame.
@@ -27,6 +30,14 @@ type (
 	lostMsg struct{}
 	// toastMsg shows a message for a few seconds.
 	toastMsg struct{ text string }
+	// noticeMsg is a notification.show the server pushed (client.toast).
+	noticeMsg struct{ Title, Body, Position, Sound string }
+	// agentDue comes delay_seconds after an agent's change: it notifies
+	// if the agent still has that status.
+	agentDue struct {
+		paneID string
+		status protocol.AgentStatus
+	}
 	// titleMsg sets the outer window title a program asked for ("" = ours).
 	titleMsg struct{ title string }
 	// toastExpired hides toast number seq.
@@ -78,6 +89,33 @@ type model struct {
 	link     *link
 	keys     *keymap
 	toastsOn bool
+	// ui is config.toml's [ui] and theme the colours drawn (setConfig).
+	ui    config.UI
+	theme *theme
+	// view is the server's agent view as last asked (agents.go).
+	view protocol.AgentViewList
+	// Notifications (notify.go) and sounds (sound.go).
+	sound     config.Sound
+	configDir string // where relative sound paths start
+	corner    *cornerToast
+	diags     []string // config problems shown after attaching (diagnostics.go)
+	git       gitState // sidebar git marks (git.go)
+	// collapsed are the folded worktree groups, by repo key (kept for
+	// this client's life only: session.json's collapsed_space_keys is the
+	// session's and has no method yet).
+	collapsed      map[string]bool
+	saidNoNotifier bool
+	tones          *toneFiles
+	// getenv reads the client's environment (os.Getenv; a fake in tests).
+	getenv func(string) string
+	// socket is the server's, for [[keys.command]]s.
+	socket string
+	// configPath is config.toml (prefix R reads it again); truecolor
+	// says whether the outer terminal shows 24-bit colour.
+	configPath string
+	truecolor  bool
+	// ctx ends the commands the client started when it exits.
+	ctx context.Context
 
 	snap       protocol.SessionSnapshot
 	haveSnap   bool
@@ -112,7 +150,7 @@ type model struct {
 	wantWorkspace string
 	toast         string
 	toastSeq      int
-	statuses      map[string]protocol.AgentStatus // last seen, for toasts
+	statuses      map[string]protocol.AgentStatus // last seen, for toasts; nil before the first snapshot
 	drag          *dragState
 	title         string
 	// customTitle is the window title set through client.window_title.set.
@@ -149,15 +187,33 @@ type renameState struct {
 	method, id string
 	what       string // "workspace", "tab", "pane"
 	buf        []rune
+	fresh      bool // naming what was just created: empty keeps its name
 }
 
 func newModel(l *link, km *keymap, toastsOn bool) *model {
-	return &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}, inFlight: map[string]bool{}, statuses: map[string]protocol.AgentStatus{}}
+	m := &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}, inFlight: map[string]bool{}}
+	m.getenv = func(string) string { return "" }
+	m.ctx = context.Background()
+	m.tones = &toneFiles{}
+	m.setConfig(config.Default(), true)
+	return m
+}
+
+// setConfig takes the settings of config.toml the client draws with.
+func (m *model) setConfig(cfg config.Config, truecolor bool) {
+	m.truecolor = truecolor
+	m.ui = cfg.UI
+	m.sound = cfg.UI.Sound
+	m.toastsOn = cfg.UI.Toast.Delivery != config.ToastOff && cfg.UI.Toast.Delivery != ""
+	m.theme = newTheme(cfg, truecolor)
 }
 
 // Init asks for the first snapshot.
 func (m *model) Init() tea.Cmd {
 	m.refreshing = true
+	if len(m.diags) > 0 {
+		return tea.Batch(m.fetchSnapshot(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
+	}
 	return m.fetchSnapshot()
 }
 
@@ -165,8 +221,14 @@ func (m *model) fetchSnapshot() tea.Cmd {
 	req := m.link.req
 	return func() tea.Msg {
 		var res protocol.SessionSnapshotResult
-		err := req.call("session.snapshot", nil, &res)
-		return snapshotMsg{snap: res.Snapshot, err: err}
+		if err := req.call("session.snapshot", nil, &res); err != nil {
+			return snapshotMsg{err: err}
+		}
+		// The agent view is asked next on the same connection, so it is
+		// at least as new as the snapshot; a server without it has none.
+		var view protocol.AgentViewList
+		_ = req.call("agent.view.get", nil, &view)
+		return snapshotMsg{snap: res.Snapshot, view: view}
 	}
 }
 
@@ -291,7 +353,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.refreshing = false
 		var cmds []tea.Cmd
 		if msg.err == nil {
-			cmds = m.applySnapshot(msg.snap)
+			cmds = m.applySnapshot(msg.snap, msg.view)
 		}
 		if m.stale {
 			m.stale, m.refreshing = false, true
@@ -317,12 +379,14 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.screens[msg.f.PaneID] = s
 		}
 		s.apply(msg.f)
+		cmd := m.gitAfterOutput() // output may have been a commit or a checkout
 		if msg.f.Clipboard != "" {
 			m.toHost = append(m.toHost, "\x1b]52;c;"+msg.f.Clipboard+"\a"...) // a program copied
 		}
 		if msg.f.Bell > 0 {
 			m.toHost = append(m.toHost, '\a') // the pane rang: so does the outer terminal
 		}
+		return cmd
 	case lostMsg:
 		return m.reconnect()
 	case reconnectedMsg:
@@ -332,6 +396,30 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return tea.Quit
 	case toastMsg:
 		return m.showToast(msg.text)
+	case noticeMsg:
+		return m.notify(notice{title: msg.Title, body: msg.Body, position: msg.Position, sound: msg.Sound})
+	case agentDue:
+		if p, ok := m.paneInfo(msg.paneID); ok && p.AgentStatus == msg.status {
+			if n, ok := m.agentNotice(p, msg.status); ok {
+				return m.notify(n)
+			}
+		}
+	case gitMsg:
+		m.gitAnswer(msg)
+	case gitDue:
+		return tea.Batch(m.gitFocused()...)
+	case diagExpired:
+		m.diags = nil
+	case cornerExpired:
+		if m.corner != nil && m.corner.seq == msg.seq {
+			m.corner = nil
+		}
+	case systemDone:
+		return m.systemFailed(msg)
+	case soundPlayed:
+		if msg.bell {
+			m.toHost = append(m.toHost, '\a') // no player: the terminal's bell
+		}
 	case titleMsg:
 		m.customTitle = protocol.Printable(msg.title)
 		m.title = m.windowTitle()
@@ -343,6 +431,10 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.sent(msg)
 	case retryMsg:
 		m.retry(msg)
+	case commandDone:
+		return m.commandFinished(msg)
+	case createdMsg:
+		return m.created(msg)
 	case closeCheckedMsg:
 		m.closeChecked(msg)
 	case copyLoadedMsg:
@@ -382,9 +474,9 @@ func (m *model) call(method string, params any) {
 
 // applySnapshot takes a new snapshot and follows it: the panes to stream,
 // the window title, toasts for agents that need attention.
-func (m *model) applySnapshot(snap protocol.SessionSnapshot) []tea.Cmd {
+func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.AgentViewList) []tea.Cmd {
 	clean(&snap)
-	m.snap, m.haveSnap = snap, true
+	m.snap, m.haveSnap, m.view = snap, true, view
 	if snap.FocusedWorkspaceID != nil && *snap.FocusedWorkspaceID == m.wantWorkspace ||
 		!slices.ContainsFunc(snap.Workspaces, func(w protocol.WorkspaceInfo) bool { return w.WorkspaceID == m.wantWorkspace }) {
 		m.wantWorkspace = ""
@@ -401,32 +493,50 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot) []tea.Cmd {
 		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: visible}, m.fail)
 	}
 	m.title = m.windowTitle()
-	if text := m.statusToast(); text != "" {
-		cmds = append(cmds, m.showToast(text))
+	// A tab bar hidden or shown again (hide_tab_bar_when_single_tab)
+	// changes the pane area this client gave the server.
+	if g := m.geometry(); m.sentArea != [2]int{} && m.sentArea != [2]int{g.area.Width, g.area.Height} {
+		m.claimSize(true)
 	}
-	return cmds
+	cmds = append(cmds, m.gitAsk("")...)
+	return append(cmds, m.agentChanges()...)
 }
 
-// statusToast notices agents that became blocked or done outside the
-// focused tab; it returns the toast to show, if any.
-func (m *model) statusToast() string {
-	text := ""
+// agentChanges notices agents that became blocked or done: out of sight
+// they become the attention target (prefix o); outside the focused tab
+// they notify, once the status has held for [ui.toast] delay_seconds.
+func (m *model) agentChanges() []tea.Cmd {
+	var cmds []tea.Cmd
+	focusedTab := ""
+	if m.snap.FocusedTabID != nil {
+		focusedTab = *m.snap.FocusedTabID
+	}
 	seen := make(map[string]protocol.AgentStatus, len(m.snap.Panes))
 	for _, p := range m.snap.Panes {
 		seen[p.PaneID] = p.AgentStatus
 		old, known := m.statuses[p.PaneID]
+		if !known && m.statuses != nil {
+			known, old = true, protocol.StatusUnknown // a pane new since the last snapshot
+		}
 		if !known || old == p.AgentStatus || p.Focused {
 			continue
 		}
-		if p.AgentStatus == protocol.StatusBlocked || p.AgentStatus == protocol.StatusDone {
-			m.attention = p.PaneID
-			if m.toastsOn {
-				text = agentName(p) + " in " + m.workspaceLabel(p.WorkspaceID) + " is " + string(p.AgentStatus)
-			}
+		if p.AgentStatus != protocol.StatusBlocked && p.AgentStatus != protocol.StatusDone {
+			continue
+		}
+		m.attention = p.PaneID
+		if p.TabID == focusedTab {
+			continue // the person is looking at it
+		}
+		due := agentDue{paneID: p.PaneID, status: p.AgentStatus}
+		if d := time.Duration(m.ui.Toast.DelaySeconds) * time.Second; d > 0 {
+			cmds = append(cmds, tea.Tick(d, func(time.Time) tea.Msg { return due }))
+		} else {
+			cmds = append(cmds, func() tea.Msg { return due })
 		}
 	}
 	m.statuses = seen
-	return text
+	return cmds
 }
 
 // focusedLayout is the layout of the focused tab.
@@ -484,6 +594,8 @@ func (m *model) workspaceLabel(id string) string {
 	return id
 }
 
+// windowTitle is the outer window's title: one a program set through
+// client.window_title.set, else [ui] window_title filled in.
 func (m *model) windowTitle() string {
 	if m.customTitle != "" {
 		return m.customTitle
@@ -491,7 +603,25 @@ func (m *model) windowTitle() string {
 	if m.snap.FocusedWorkspaceID == nil {
 		return "herdr"
 	}
-	return "herdr · " + m.workspaceLabel(*m.snap.FocusedWorkspaceID)
+	p, _ := m.paneInfo(m.focusedPaneID())
+	tab := ""
+	if m.snap.FocusedTabID != nil {
+		tab = m.tabLabel(*m.snap.FocusedTabID)
+	}
+	agent, status := "", ""
+	if p.Agent != nil {
+		agent, status = agentName(p), string(p.AgentStatus)
+	}
+	pane := p.PaneID
+	if p.Label != nil && *p.Label != "" {
+		pane = *p.Label
+	}
+	t := strings.NewReplacer("{workspace}", m.workspaceLabel(*m.snap.FocusedWorkspaceID), "{tab}", tab,
+		"{pane}", pane, "{agent}", agent, "{status}", status).Replace(m.ui.WindowTitle)
+	if t = protocol.Printable(strings.TrimSpace(t)); t == "" {
+		return "herdr"
+	}
+	return t
 }
 
 // focusedTabs are the tabs of the focused workspace, in order.

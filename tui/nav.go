@@ -237,7 +237,7 @@ func (m *model) drawPicker(c *canvas) {
 	lines := []string{}
 	w := 24
 	for _, ws := range m.snap.Workspaces {
-		icon, _ := statusIcon(ws.AgentStatus)
+		icon, _ := m.statusIcon(ws.AgentStatus)
 		l := strconv.Itoa(ws.Number) + " " + icon + " " + ws.Label
 		lines = append(lines, l)
 		w = max(w, textWidth(l)+4)
@@ -253,7 +253,7 @@ func (m *model) drawPicker(c *canvas) {
 		}
 		st := cellStyle{}
 		if i == m.picker.sel {
-			st = styleSelected
+			st = m.theme.selected
 			c.fill(x+1, y+1+i, w-2, 1, " ", st)
 		}
 		c.text(x+2, y+1+i, l, w-4, st)

@@ -10,14 +10,20 @@ import (
 // Modes the client turns on in the outer terminal, and off again when it
 // leaves: the alternate screen, a hidden cursor until a frame places it,
 // mouse button and drag reports in SGR form, and bracketed paste.
+// Without [ui] mouse_capture the mouse modes stay off, so the outer
+// terminal keeps its own selection and scrolling.
 const (
-	enterModes = "\x1b[?1049h\x1b[?25l\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[H\x1b[2J"
-	leaveModes = "\x1b[0m\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[0 q\x1b[?25h\x1b[?1049l"
+	enterModes        = "\x1b[?1049h\x1b[?25l\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[H\x1b[2J"
+	leaveModes        = "\x1b[0m\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[0 q\x1b[?25h\x1b[?1049l"
+	enterModesNoMouse = "\x1b[?1049h\x1b[?25l\x1b[?2004h\x1b[H\x1b[2J"
+	leaveModesNoMouse = "\x1b[0m\x1b[?2004l\x1b[0 q\x1b[?25h\x1b[?1049l"
 )
 
 // outerTerm is the person's terminal while the client runs.
 type outerTerm struct {
 	in, out  any
+	enter    string // the modes it turns on, and off again
+	leave    string
 	inState  *term.State
 	outState *term.State
 	stop     chan struct{}
@@ -26,8 +32,11 @@ type outerTerm struct {
 // openOuter puts the terminal in raw mode and the client's modes, and
 // starts telling send its size when it changes. Input or output that is
 // not a terminal is left alone.
-func openOuter(in io.Reader, out io.Writer, send func(tea.Msg)) (*outerTerm, error) {
-	o := &outerTerm{in: in, out: out, stop: make(chan struct{})}
+func openOuter(in io.Reader, out io.Writer, send func(tea.Msg), mouse bool) (*outerTerm, error) {
+	o := &outerTerm{in: in, out: out, stop: make(chan struct{}), enter: enterModes, leave: leaveModes}
+	if !mouse {
+		o.enter, o.leave = enterModesNoMouse, leaveModesNoMouse
+	}
 	if f, ok := in.(term.File); ok && term.IsTerminal(f.Fd()) {
 		st, err := term.MakeRaw(f.Fd())
 		if err != nil {
@@ -38,7 +47,7 @@ func openOuter(in io.Reader, out io.Writer, send func(tea.Msg)) (*outerTerm, err
 	if f, ok := out.(term.File); ok && term.IsTerminal(f.Fd()) {
 		o.outState = enableVT(f.Fd())
 	}
-	if _, err := io.WriteString(out, enterModes); err != nil {
+	if _, err := io.WriteString(out, o.enter); err != nil {
 		o.close()
 		return nil, err
 	}
@@ -60,7 +69,7 @@ func outerSize(out io.Writer) (cols, rows int) {
 func (o *outerTerm) close() {
 	close(o.stop)
 	if w, ok := o.out.(io.Writer); ok {
-		_, _ = io.WriteString(w, leaveModes)
+		_, _ = io.WriteString(w, o.leave)
 	}
 	if f, ok := o.out.(term.File); ok && o.outState != nil {
 		_ = term.Restore(f.Fd(), o.outState)
@@ -74,7 +83,7 @@ func (o *outerTerm) close() {
 // modes off, input cooked again.
 func (o *outerTerm) suspend() {
 	if w, ok := o.out.(io.Writer); ok {
-		_, _ = io.WriteString(w, leaveModes)
+		_, _ = io.WriteString(w, o.leave)
 	}
 	if f, ok := o.in.(term.File); ok && o.inState != nil {
 		_ = term.Restore(f.Fd(), o.inState)
@@ -89,6 +98,6 @@ func (o *outerTerm) resume() {
 		}
 	}
 	if w, ok := o.out.(io.Writer); ok {
-		_, _ = io.WriteString(w, enterModes)
+		_, _ = io.WriteString(w, o.enter)
 	}
 }

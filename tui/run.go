@@ -1,12 +1,13 @@
 package tui
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"strings"
+	"path/filepath"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -56,11 +57,13 @@ func Run(opts Options) error {
 		opts.Output = os.Stdout
 	}
 	km, toastsOn, confirmClose, copyOnSelect := defaultKeymap(), false, true, true
+	cfg := config.Default()
 	if opts.ConfigPath != "" {
 		km, _ = loadKeymap(opts.ConfigPath)
 		confirmClose, copyOnSelect = loadUIFlags(opts.ConfigPath)
-		if cfg, _, status := config.Load(opts.ConfigPath); status != config.StatusFailed {
-			toastsOn = cfg.UI.Toast.Delivery == config.ToastHerdr
+		if c, _, status := config.Load(opts.ConfigPath); status != config.StatusFailed {
+			cfg = c
+			km.bindCommands(cfg.Keys.Commands) // its problems are among ConfigDiagnostics'
 		}
 	}
 	l := &link{socket: opts.Socket}
@@ -84,13 +87,27 @@ func Run(opts Options) error {
 	}
 
 	m := newModel(l, km, toastsOn)
+	m.getenv = os.Getenv
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel() // ends a notifier or player still running
+	m.ctx = ctx
+	defer m.tones.remove()
+	if opts.ConfigPath != "" {
+		m.configDir = filepath.Dir(opts.ConfigPath)
+	}
+	m.setConfig(cfg, truecolorTerminal(os.Getenv("COLORTERM")))
+	m.sidebar = !cfg.UI.SidebarStartCollapsed
+	m.socket, m.configPath = opts.Socket, opts.ConfigPath
+	if opts.ConfigPath != "" {
+		m.diags = ConfigDiagnostics(opts.ConfigPath)
+	}
 	m.out = opts.Output
 	m.confirmClose, m.copyOnSelect = confirmClose, copyOnSelect
 	// The client draws itself (render.go) and sets up the terminal
 	// (outer.go); Bubble Tea reads and decodes the keys and runs the loop.
 	p := tea.NewProgram(m, tea.WithoutRenderer(), tea.WithInput(opts.Input), tea.WithOutput(opts.Output))
 	l.send = p.Send
-	outer, err := openOuter(opts.Input, opts.Output, p.Send)
+	outer, err := openOuter(opts.Input, opts.Output, p.Send, cfg.UI.MouseCapture)
 	if err != nil {
 		return fmt.Errorf("set up the terminal: %w", err)
 	}
@@ -156,15 +173,17 @@ func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 				l.send(frameMsg{&f})
 			}
 		case "client.toast": // notification.show
-			var t struct{ Title, Body string }
+			var t noticeMsg
 			if json.Unmarshal(push.Data, &t) == nil {
-				l.send(toastMsg{text: strings.TrimSuffix(t.Title+": "+t.Body, ": ")})
+				l.send(t)
 			}
 		case protocol.PopupEvent: // a popup opened or closed
 			var st protocol.PopupState
 			if json.Unmarshal(push.Data, &st) == nil {
 				l.send(popupMsg{st})
 			}
+		case protocol.AgentViewPushEvent: // agent.view.set|clear
+			l.send(changedMsg{})
 		case "client.window_title": // client.window_title.set|clear
 			var t struct{ Title string }
 			if json.Unmarshal(push.Data, &t) == nil {

@@ -39,7 +39,7 @@ func TestMouse_WheelLines(t *testing.T) {
 		{tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}, 0},
 		{tea.MouseMsg{Action: tea.MouseActionRelease, Button: tea.MouseButtonWheelUp}, 0},
 	} {
-		if got := wheelLines(c.ev); got != c.want {
+		if got := wheelLines(c.ev, 3); got != c.want {
 			t.Errorf("wheelLines(%+v) = %d, want %d", c.ev, got, c.want)
 		}
 	}

@@ -7,64 +7,47 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// Colours of the chrome (palette indexes, so the outer terminal's theme applies).
-var (
-	styleDim       = cellStyle{fg: pal(8)}
-	styleHeader    = cellStyle{fg: pal(7), attrs: protocol.ScreenBold}
-	styleSelected  = cellStyle{fg: pal(15), bg: pal(237), attrs: protocol.ScreenBold}
-	styleBorder    = cellStyle{fg: pal(8)}
-	styleFocus     = cellStyle{fg: pal(12), attrs: protocol.ScreenBold}
-	styleTab       = cellStyle{fg: pal(7), bg: pal(235)}
-	styleTabOn     = cellStyle{fg: pal(15), bg: pal(4), attrs: protocol.ScreenBold}
-	styleBar       = cellStyle{bg: pal(235)}
-	styleMode      = cellStyle{fg: pal(0), bg: pal(3), attrs: protocol.ScreenBold}
-	styleToast     = cellStyle{fg: pal(0), bg: pal(6)}
-	styleMatch     = cellStyle{fg: pal(0), bg: pal(3)}
-	styleSelection = cellStyle{fg: pal(0), bg: pal(12)}
-)
-
-// statusIcon is the "dots" icon set of a status and its colour.
-func statusIcon(s protocol.AgentStatus) (string, cellStyle) {
-	switch s {
-	case protocol.StatusBlocked:
-		return "●", cellStyle{fg: pal(1)}
-	case protocol.StatusWorking:
-		return "●", cellStyle{fg: pal(3)}
-	case protocol.StatusDone:
-		return "●", cellStyle{fg: pal(6)}
-	case protocol.StatusIdle:
-		return "○", cellStyle{fg: pal(2)}
-	}
-	return "·", styleDim
-}
-
 // geometry is where things go in the window.
 type geometry struct {
 	sidebarW int           // columns of the sidebar including its border; 0 when hidden
+	barY     int           // the tab bar's row; -1 when hidden ([ui] tab_bar_position, hide_tab_bar_when_single_tab)
 	area     protocol.Rect // the pane area
 }
 
-// sidebarWidth is the sidebar's width, its border included; windows
-// narrower than sidebarMin hide it.
-const (
-	sidebarWidth = 24
-	sidebarMin   = 64
-)
+// railWidth is the width of the collapsed sidebar's compact rail, its
+// border included.
+const railWidth = 4
 
+// geometry: the sidebar is ui.sidebar_width wide (its border included),
+// a rail when collapsed in "compact" mode, and gone in windows at most
+// ui.mobile_width_threshold wide.
 func (m *model) geometry() geometry {
 	sb := 0
-	if m.sidebar && m.width > sidebarMin {
-		sb = sidebarWidth
+	switch {
+	case m.width <= m.ui.MobileWidthThreshold:
+	case m.sidebar:
+		sb = min(max(m.ui.SidebarWidth, m.ui.SidebarMinWidth, 8), m.ui.SidebarMaxWidth, m.width/2)
+	case m.ui.SidebarCollapsedMode == "compact":
+		sb = railWidth
 	}
-	return geometry{sidebarW: sb, area: protocol.Rect{X: sb, Y: 1, Width: m.width - sb, Height: m.height - 1}}
+	g := geometry{sidebarW: sb, barY: 0, area: protocol.Rect{X: sb, Y: 1, Width: m.width - sb, Height: m.height - 1}}
+	switch {
+	case m.ui.HideTabBarWhenSingleTab && len(m.focusedTabs()) <= 1 && m.haveSnap:
+		g.barY, g.area.Y, g.area.Height = -1, 0, m.height
+	case m.ui.TabBarPosition == "bottom":
+		g.barY, g.area.Y = m.height-1, 0
+	}
+	return g
 }
 
 // sideItem is one row of the sidebar.
 type sideItem struct {
-	y      int
+	y, x   int    // x: where an agent row's tokens start
 	kind   string // "header", "workspace", "agent"
 	id     string // workspace id or pane id
 	text   string
+	segs   []seg  // an agent's row of tokens (agents.go)
+	toggle string // a worktree group's repo key: a click on its chevron folds it
 	status protocol.AgentStatus
 	on     bool // focused
 }
@@ -72,37 +55,68 @@ type sideItem struct {
 func (m *model) sidebarItems() []sideItem {
 	items := []sideItem{{y: 0, kind: "header", text: "spaces"}}
 	y := 1
+	groups := m.worktreeGroups()
 	for _, w := range m.snap.Workspaces {
-		text := strconv.Itoa(w.Number) + " " + w.Label
-		if wt := w.Worktree; wt != nil && wt.IsLinkedWorktree {
-			text = "  ↳ " + text // a worktree, under its repository's workspace
+		indent := 1
+		wt := w.Worktree
+		if wt != nil && wt.IsLinkedWorktree {
+			if m.collapsed[wt.RepoKey] && groups[wt.RepoKey] != "" {
+				continue // folded under its repository's workspace
+			}
+			indent = 3 // a worktree, under its repository's workspace
 		}
-		items = append(items, sideItem{y: y, kind: "workspace", id: w.WorkspaceID, text: text, status: w.AgentStatus, on: w.Focused})
-		y++
+		toggle := ""
+		if wt != nil && !wt.IsLinkedWorktree && groups[wt.RepoKey] == w.WorkspaceID {
+			toggle = wt.RepoKey
+			if m.collapsed[toggle] {
+				w.AgentStatus = m.groupStatus(toggle) // the folded worktrees' roll-up
+			}
+		}
+		for i, row := range m.spaceRows(w) {
+			x := indent
+			if i > 0 {
+				x += 2
+			}
+			it := sideItem{y: y, x: x, kind: "workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: w.Focused}
+			if i == 0 && toggle != "" && len(row) > 1 {
+				chevron := "▾ "
+				if m.collapsed[toggle] {
+					chevron = "▸ "
+				}
+				row[1].text = chevron + row[1].text
+				it.toggle = toggle
+			}
+			items = append(items, it)
+			y++
+		}
+		y += m.ui.Sidebar.Spaces.RowGap
 	}
 	y++
-	items = append(items, sideItem{y: y, kind: "header", text: "agents"})
+	header := "agents"
+	if m.view.Active && m.view.Label != nil && *m.view.Label != "" {
+		header += " · " + *m.view.Label // the view a plugin or script set
+	} else if !m.view.Sorted && m.ui.AgentPanelSort == "priority" {
+		header += " · priority"
+	}
+	items = append(items, sideItem{y: y, kind: "header", text: header})
 	y++
 	multiTab := map[string]bool{}
 	for _, w := range m.snap.Workspaces {
 		multiTab[w.WorkspaceID] = w.TabCount > 1
 	}
-	for _, a := range m.snap.Agents {
-		name := a.PaneID
-		if p, ok := m.paneInfo(a.PaneID); ok {
-			name = agentName(p)
+	gap := m.ui.Sidebar.Agents.RowGap
+	for i, a := range m.panelAgents() {
+		if i > 0 {
+			y += gap
 		}
-		if a.Name != nil && *a.Name != "" {
-			name = *a.Name
+		for i, row := range m.agentRows(a, multiTab[a.WorkspaceID]) {
+			x := 1
+			if i > 0 {
+				x = 3 // an entry's later rows sit under the text after its icon
+			}
+			items = append(items, sideItem{y: y, x: x, kind: "agent", id: a.PaneID, segs: row, status: a.AgentStatus, on: a.Focused})
+			y++
 		}
-		label := m.workspaceLabel(a.WorkspaceID)
-		if multiTab[a.WorkspaceID] {
-			label += " " + m.tabLabel(a.TabID) + "·" + name
-		} else {
-			label += " " + name
-		}
-		items = append(items, sideItem{y: y, kind: "agent", id: a.PaneID, text: label, status: a.AgentStatus, on: a.Focused})
-		y++
 	}
 	return items
 }
@@ -134,7 +148,7 @@ func (m *model) tabItems(g geometry) []tabItem {
 	for _, t := range m.focusedTabs() {
 		text := " " + strconv.Itoa(t.Number) + ":" + t.Label + " "
 		if t.AgentStatus != protocol.StatusUnknown && t.AgentStatus != "" {
-			icon, _ := statusIcon(t.AgentStatus)
+			icon, _ := m.statusIcon(t.AgentStatus)
 			text += icon + " "
 		}
 		w := textWidth(text)
@@ -159,12 +173,13 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	c := reuse.reset(m.width, m.height)
 	g := m.geometry()
 	if !m.haveSnap {
-		c.text(1, 0, "herdr: connecting…", m.width-1, styleDim)
+		c.text(1, 0, "herdr: connecting…", m.width-1, m.theme.dim)
 		return c
 	}
 	m.drawSidebar(c, g)
 	m.drawTabBar(c, g)
 	m.drawPanes(c, g)
+	m.drawCursor(c)
 	switch m.mode {
 	case modeHelp:
 		m.drawHelp(c)
@@ -174,12 +189,37 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	if m.popup != nil {
 		m.drawPopup(c)
 	}
+	m.drawCorner(c)
+	m.drawDiagnostics(c)
 	return c
 }
 
-// hostCursor is where the outer terminal's cursor goes: at the focused
-// pane's cursor while keys go to that pane and it shows one.
+// hostCursor is the outer terminal's own cursor: at the focused pane's
+// cursor, unless [ui] host_cursor = "drawn", where the client draws it as
+// an inverse cell instead (for terminals whose cursor lags or blinks).
 func (m *model) hostCursor() hostCursor {
+	if m.ui.HostCursor == "drawn" {
+		return hostCursor{}
+	}
+	return m.paneCursor()
+}
+
+// drawCursor draws the drawn cursor.
+func (m *model) drawCursor(c *canvas) {
+	if m.ui.HostCursor != "drawn" {
+		return
+	}
+	if hc := m.paneCursor(); hc.visible {
+		c.restyle(hc.x, hc.y, func(st cellStyle) cellStyle {
+			st.attrs ^= protocol.ScreenInverse
+			return st
+		})
+	}
+}
+
+// paneCursor is where the focused pane's cursor is on screen: while keys
+// go to that pane and it shows one.
+func (m *model) paneCursor() hostCursor {
 	if m.popup != nil {
 		return m.popupCursor()
 	}
@@ -225,58 +265,126 @@ func (m *model) drawSidebar(c *canvas, g geometry) {
 		return
 	}
 	w := g.sidebarW - 1
-	for y := 0; y < m.height; y++ {
-		c.set(w, y, "│", 1, styleBorder)
+	if bg := m.theme.p.sidebarBg; bg != 0 {
+		c.fill(0, 0, w, m.height, " ", cellStyle{bg: bg})
 	}
+	for y := 0; y < m.height; y++ {
+		c.set(w, y, "│", 1, m.theme.border)
+	}
+	if !m.sidebar {
+		m.drawRail(c, w)
+		return
+	}
+	base := cellStyle{bg: m.theme.p.sidebarBg}
 	for _, it := range m.sidebarItems() {
 		if it.y >= m.height {
 			break
 		}
 		switch it.kind {
 		case "header":
-			c.text(1, it.y, it.text, w-1, styleHeader)
-		default:
-			st := cellStyle{}
-			if it.on {
-				st = styleSelected
+			st := m.theme.header
+			st.bg = base.bg
+			c.text(1, it.y, it.text, w-1, st)
+		case "agent", "workspace":
+			st := base
+			if it.on && it.kind == "workspace" {
+				st = m.theme.selected
+				c.fill(0, it.y, w, 1, " ", st)
+			} else if it.on { // the agent in the focused pane
+				st = cellStyle{bg: m.theme.p.surfaceDim}
 				c.fill(0, it.y, w, 1, " ", st)
 			}
-			icon, ist := statusIcon(it.status)
+			drawSegs(c, it.x, it.y, w-it.x, it.segs, st)
+		default:
+			st := base
 			if it.on {
-				ist.bg = st.bg
+				st = m.theme.selected
+				c.fill(0, it.y, w, 1, " ", st)
 			}
+			icon, ist := m.statusIcon(it.status)
+			ist.bg = st.bg
 			c.text(1, it.y, icon, 1, ist)
 			c.text(3, it.y, it.text, w-3, st)
 		}
 	}
 }
 
+// railItems are the collapsed sidebar's compact rail: one icon per
+// workspace, then one per agent of the panel.
+func (m *model) railItems() []sideItem {
+	var items []sideItem
+	y := 0
+	for _, ws := range m.snap.Workspaces {
+		items = append(items, sideItem{y: y, kind: "workspace", id: ws.WorkspaceID, status: ws.AgentStatus, on: ws.Focused})
+		y++
+	}
+	y++
+	for _, a := range m.panelAgents() {
+		items = append(items, sideItem{y: y, kind: "agent", id: a.PaneID, status: a.AgentStatus, on: a.Focused})
+		y++
+	}
+	return items
+}
+
+// sideItems are the items of the sidebar as drawn: the full list or the rail.
+func (m *model) sideItems() []sideItem {
+	if !m.sidebar {
+		return m.railItems()
+	}
+	return m.sidebarItems()
+}
+
+func (m *model) drawRail(c *canvas, w int) {
+	for _, it := range m.railItems() {
+		if it.y >= m.height {
+			return
+		}
+		st := cellStyle{}
+		if it.on && it.kind == "workspace" {
+			st = m.theme.selected
+			c.fill(0, it.y, w, 1, " ", st)
+		}
+		icon, ist := m.statusIcon(it.status)
+		ist.bg = st.bg
+		c.text(1, it.y, icon, 1, ist)
+	}
+}
+
 func (m *model) drawTabBar(c *canvas, g geometry) {
-	c.fill(g.area.X, 0, g.area.Width, 1, " ", styleBar)
+	y := g.barY
+	if y < 0 {
+		// Hidden: the bar comes back over the panes' first row only
+		// while it has something to say (a mode, a message).
+		if m.mode == modeTerminal && m.toast == "" {
+			return
+		}
+		y = 0
+	}
+	c.fill(g.area.X, y, g.area.Width, 1, " ", m.theme.bar)
 	if g.sidebarW == 0 && m.snap.FocusedWorkspaceID != nil {
-		c.text(g.area.X+1, 0, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, cellStyle{fg: pal(15), bg: pal(235), attrs: protocol.ScreenBold})
+		c.text(g.area.X+1, y, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, cellStyle{fg: m.theme.p.text, bg: m.theme.p.surfaceDim, attrs: protocol.ScreenBold})
 	}
 	end := g.area.X
 	for _, t := range m.tabItems(g) {
-		st := styleTab
+		st := m.theme.tab
 		if t.on {
-			st = styleTabOn
+			st = m.theme.tabOn
 		}
-		c.text(t.x0, 0, t.text, m.width-t.x0, st)
+		c.text(t.x0, y, t.text, m.width-t.x0, st)
 		end = t.x1
 	}
 	if l, ok := m.focusedLayout(); ok {
 		if l.Zoomed {
-			end += 1 + c.text(end+1, 0, " ZOOM ", m.width-end-1, styleMode)
+			end += 1 + c.text(end+1, y, " ZOOM ", m.width-end-1, m.theme.mode)
 		}
 		// Another client owns the size: say so, and what it is (typing
 		// here takes it back).
 		if l.Area.Width > 0 && (l.Area.Width != g.area.Width || l.Area.Height != g.area.Height) {
-			c.text(end+1, 0, " SIZE "+strconv.Itoa(l.Area.Width)+"×"+strconv.Itoa(l.Area.Height)+" (another client) ", m.width-end-1, styleToast)
+			c.text(end+1, y, " SIZE "+strconv.Itoa(l.Area.Width)+"×"+strconv.Itoa(l.Area.Height)+" (another client) ", m.width-end-1, m.theme.toast)
 		}
 	}
 	right := ""
-	st := styleMode
+	st := m.theme.mode
 	switch m.mode {
 	case modePrefix:
 		right = " PREFIX "
@@ -296,23 +404,23 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		right = m.copyStatus()
 	default:
 		if m.toast != "" {
-			right, st = " "+m.toast+" ", styleToast
+			right, st = " "+m.toast+" ", m.theme.toast
 		} else {
 			// The one hint a new user needs: how to see the keys.
-			right, st = " "+m.keys.prefixName()+" ? keys ", styleDim
+			right, st = " "+m.keys.prefixName()+" ? keys ", m.theme.dim
 		}
 	}
 	if right != "" {
 		w := min(textWidth(right), g.area.Width)
-		c.fill(m.width-w, 0, w, 1, " ", st)
-		c.text(m.width-w, 0, right, w, st)
+		c.fill(m.width-w, y, w, 1, " ", st)
+		c.text(m.width-w, y, right, w, st)
 	}
 }
 
 func (m *model) drawPanes(c *canvas, g geometry) {
 	l, ok := m.focusedLayout()
 	if !ok {
-		c.text(g.area.X+2, g.area.Y+1, "no workspace: press the prefix, then shift+n", g.area.Width-2, styleDim)
+		c.text(g.area.X+2, g.area.Y+1, "no workspace: press the prefix, then shift+n", g.area.Width-2, m.theme.dim)
 		return
 	}
 	for i, p := range l.Panes {
@@ -335,7 +443,7 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 				for cy := 0; cy < h-2; cy++ {
 					for cx := 0; cx < w-2; cx++ {
 						if sel.selected(cx, cy) {
-							c.restyle(x+1+cx, y+1+cy, func(cellStyle) cellStyle { return styleSelection })
+							c.restyle(x+1+cx, y+1+cy, func(cellStyle) cellStyle { return m.theme.selection })
 						}
 					}
 				}
@@ -348,15 +456,16 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 func (m *model) paneTitle(n int, id string) (string, protocol.AgentStatus) {
 	p, _ := m.paneInfo(id)
 	title := ""
+	// Herdr's rule: a border shows the pane's own label, and the agent's
+	// name only with [ui] show_agent_labels_on_pane_borders.
 	switch {
 	case p.Label != nil && *p.Label != "":
 		title = *p.Label
+	case !m.ui.ShowAgentLabelsOnPaneBorders:
 	case p.DisplayAgent != nil && *p.DisplayAgent != "":
 		title = *p.DisplayAgent
 	case p.Agent != nil && *p.Agent != "":
 		title = *p.Agent
-	case p.TerminalTitleStripped != nil && *p.TerminalTitleStripped != "":
-		title = *p.TerminalTitleStripped
 	}
 	text := strconv.Itoa(n)
 	if title != "" {
@@ -369,9 +478,9 @@ func (m *model) drawBox(c *canvas, x, y, w, h, n int, id string, focused bool) {
 	if w < 2 || h < 2 {
 		return
 	}
-	st := styleBorder
+	st := m.theme.border
 	if focused {
-		st = styleFocus
+		st = m.theme.focus
 	}
 	c.set(x, y, "╭", 1, st)
 	c.set(x+w-1, y, "╮", 1, st)
@@ -391,7 +500,7 @@ func (m *model) drawBox(c *canvas, x, y, w, h, n int, id string, focused bool) {
 	}
 	col := x + 1
 	if status != protocol.StatusUnknown && status != "" {
-		icon, ist := statusIcon(status)
+		icon, ist := m.statusIcon(status)
 		c.text(col, y, " ", 1, st)
 		c.text(col+1, y, icon, 1, ist)
 		col += 2
@@ -406,6 +515,29 @@ func (m *model) drawBox(c *canvas, x, y, w, h, n int, id string, focused bool) {
 		}
 	}
 	col += c.text(col, y, " "+title+" ", end-col, st)
+	m.drawScrollbar(c, x+w-1, y+1, h-2, id)
+}
+
+// drawScrollbar draws a pane's scrollbar thumb on its right border when
+// it has history ([ui] pane_scrollbars): its length is the screen's share
+// of screen and history, its place the view's.
+func (m *model) drawScrollbar(c *canvas, x, y, h int, id string) {
+	p, ok := m.paneInfo(id)
+	if !m.ui.PaneScrollbars || !ok || p.Scroll == nil || p.Scroll.MaxOffsetFromBottom == 0 || h < 2 {
+		return
+	}
+	maxOff, rows := int(p.Scroll.MaxOffsetFromBottom), int(p.Scroll.ViewportRows)
+	off := int(p.Scroll.OffsetFromBottom)
+	if s := m.screens[id]; s != nil {
+		off = s.offset // frames are newer than the snapshot
+	}
+	off = min(off, maxOff)
+	total := maxOff + max(rows, 1)
+	thumb := min(max((max(rows, 1)*h+total/2)/total, 1), h)
+	top := (h - thumb) * (maxOff - off) / maxOff
+	for i := 0; i < thumb; i++ {
+		c.set(x, y+top+i, "┃", 1, m.theme.dim)
+	}
 }
 
 // helpLines list the bindings (the default keys).
@@ -427,6 +559,7 @@ var helpLines = []string{
 	"[            copy mode (/ search, v select, y copy)",
 	"e            edit the scrollback in $EDITOR",
 	"b            toggle sidebar",
+	"R            reload config.toml",
 	"tab          next pane",
 	"q            detach (everything keeps running)",
 	"ctrl+b       send ctrl+b to the pane",
@@ -448,7 +581,7 @@ func (m *model) drawHelp(c *canvas) {
 }
 
 func (m *model) drawBoxPlain(c *canvas, x, y, w, h int, title string) {
-	st := styleFocus
+	st := m.theme.focus
 	c.set(x, y, "╭", 1, st)
 	c.set(x+w-1, y, "╮", 1, st)
 	c.set(x, y+h-1, "╰", 1, st)

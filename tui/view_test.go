@@ -41,6 +41,7 @@ func viewModel(t *testing.T) (*model, []string) {
 	t.Helper()
 	m := newModel(&link{}, defaultKeymap(), false)
 	m.width, m.height = 84, 21 // sidebar 24 + 60 columns; tab bar + 20 rows
+	m.ui.SidebarWidth = 24     // the layout these tests measure (Herdr's default is 26)
 	m.snap, m.haveSnap = twoPanes(), true
 	m.screens["w1:p1"] = &paneScreen{}
 	m.screens["w1:p1"].apply(&protocol.ScreenFrame{Cols: 28, Rows: 18, Full: true, Lines: []protocol.ScreenLine{
@@ -67,7 +68,7 @@ func viewModel(t *testing.T) (*model, []string) {
 }
 
 func TestView_Layout(t *testing.T) {
-	_, lines := viewModel(t)
+	m, lines := viewModel(t)
 	checks := []struct {
 		row  int
 		want string
@@ -76,7 +77,8 @@ func TestView_Layout(t *testing.T) {
 		{1, " ● 1 proj"},
 		{2, " ○ 2 other"},
 		{4, " agents"},
-		{5, " ● proj claude"},
+		{5, " ● proj"},   // Herdr's default agent rows: icon, workspace, tab…
+		{6, "   claude"}, // …then the agent, under the text
 	}
 	for _, c := range checks {
 		if !strings.HasPrefix(lines[c.row], c.want) {
@@ -91,8 +93,12 @@ func TestView_Layout(t *testing.T) {
 	if row1[23] != '│' || row1[24] != '╭' || row1[53] != '╮' || row1[54] != '╭' || row1[83] != '╮' {
 		t.Errorf("frame corners misplaced: %q", lines[1])
 	}
-	if !strings.Contains(lines[1], "● 1 claude") {
-		t.Errorf("first pane's title lacks its status and agent: %q", lines[1])
+	if !strings.Contains(lines[1], "╭ ● 1 ─") {
+		t.Errorf("first pane's title lacks its status, or names its agent by default: %q", lines[1])
+	}
+	m.ui.ShowAgentLabelsOnPaneBorders = true
+	if l := strings.Split(ansi.Strip(m.View()), "\n")[1]; !strings.Contains(l, "● 1 claude") {
+		t.Errorf("with show_agent_labels_on_pane_borders, the agent is not named: %q", l)
 	}
 	if !strings.HasPrefix(string([]rune(lines[2])[25:]), "$ echo hi") {
 		t.Errorf("first pane's content: %q", lines[2])
@@ -111,7 +117,7 @@ func TestView_FocusAndCursor(t *testing.T) {
 	g := m.geometry()
 	m.drawPanes(c, g)
 	// The focused pane's frame is highlighted, the other's is not.
-	if c.cells[1*c.w+54].st != styleFocus || c.cells[1*c.w+24].st != styleBorder {
+	if c.cells[1*c.w+54].st != m.theme.focus || c.cells[1*c.w+24].st != m.theme.border {
 		t.Errorf("frame styles: focused %+v, other %+v", c.cells[1*c.w+54].st, c.cells[1*c.w+24].st)
 	}
 	// The cursor (col 2, row 1 of pane 2) is the terminal's own, placed
@@ -148,6 +154,7 @@ func TestView_ZoomShowsOnlyFocused(t *testing.T) {
 func TestView_HiddenSidebar(t *testing.T) {
 	m, _ := viewModel(t)
 	m.sidebar = false
+	m.ui.SidebarCollapsedMode = "hidden"
 	g := m.geometry()
 	if g.sidebarW != 0 || g.area.X != 0 || g.area.Width != m.width {
 		t.Fatalf("geometry without sidebar = %+v", g)

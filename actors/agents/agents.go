@@ -20,6 +20,9 @@ type Options struct {
 	// Carried is what a live handoff brought for panes the session is
 	// about to place (handoff.go).
 	Carried *Carried
+	// Clients is told (api.Push) when the agent view is set or cleared, for
+	// the interactive client in front; nil in tests without one.
+	Clients *actor.PID
 }
 
 // Place is where one pane is, as the session last told it.
@@ -153,6 +156,7 @@ var methods = map[string]handler{
 	"agent.wait":                 (*Agents).agentWait,
 	"agent.view.set":             (*Agents).agentViewSet,
 	"agent.view.clear":           (*Agents).agentViewClear,
+	"agent.view.get":             (*Agents).agentViewGet,
 }
 
 // Handles reports whether the actor answers method.

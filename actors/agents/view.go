@@ -20,22 +20,44 @@ type view struct {
 	sort   []protocol.AgentViewSort
 }
 
-func (a *Agents) agentViewSet(_ actor.Context, call *api.Call, _ *rec) *api.Reply {
+func (a *Agents) agentViewSet(ctx actor.Context, call *api.Call, _ *rec) *api.Reply {
 	prm := call.Params.(*protocol.AgentViewSetParams)
 	if id, ok := strings.CutPrefix(prm.Source, "plugin:"); ok && !a.enabled[id] {
 		return api.Fail(protocol.Errorf(protocol.CodePluginNotFound, "plugin %s is not linked and enabled", id))
 	}
 	a.view = &view{source: prm.Source, label: prm.Label, filter: prm.Filter, sort: prm.Sort}
 	a.viewAgents() // evaluate it once now, so a view that cannot run fails here
+	a.viewChanged(ctx)
 	return api.Done(a.viewResult())
 }
 
-func (a *Agents) agentViewClear(_ actor.Context, call *api.Call, _ *rec) *api.Reply {
+func (a *Agents) agentViewClear(ctx actor.Context, call *api.Call, _ *rec) *api.Reply {
 	prm := call.Params.(*protocol.AgentViewClearParams)
 	if v := a.view; v != nil && (prm.Source == nil || *prm.Source == v.source) {
 		a.view = nil
+		a.viewChanged(ctx)
 	}
 	return api.Done(a.viewResult())
+}
+
+// viewChanged tells the interactive client in front that the view was set
+// or cleared: nothing else it watches changes then. Everything else a view
+// depends on (statuses, tokens, focus) comes with a lifecycle event.
+func (a *Agents) viewChanged(ctx actor.Context) {
+	if a.opts.Clients != nil {
+		ctx.Send(a.opts.Clients, &api.Push{Event: protocol.AgentViewPushEvent, Data: a.viewResult()})
+	}
+}
+
+// agentViewGet answers agent.view.get: the view and its agents' panes.
+func (a *Agents) agentViewGet(_ actor.Context, _ *api.Call, _ *rec) *api.Reply {
+	v := a.viewResult()
+	res := protocol.AgentViewList{Active: v.Active, Label: v.Label, Source: v.Source, PaneIDs: []string{}}
+	res.Sorted = a.view != nil && len(a.view.sort) > 0
+	for _, r := range a.viewRecs() {
+		res.PaneIDs = append(res.PaneIDs, r.PaneID)
+	}
+	return api.Done(res)
 }
 
 func (a *Agents) viewResult() protocol.AgentViewResult {
@@ -49,6 +71,16 @@ func (a *Agents) viewResult() protocol.AgentViewResult {
 // viewAgents is the terminals of the agents the active view shows, in its
 // order (every agent, in placement order, without one).
 func (a *Agents) viewAgents() []string {
+	rows := a.viewRecs()
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.TermID
+	}
+	return out
+}
+
+// viewRecs is the records of the agents the active view shows, in its order.
+func (a *Agents) viewRecs() []*rec {
 	var rows []*rec
 	for _, r := range a.order {
 		if hostsAgent(r) {
@@ -72,11 +104,7 @@ func (a *Agents) viewAgents() []string {
 			return 0
 		})
 	}
-	out := make([]string, len(rows))
-	for i, r := range rows {
-		out[i] = r.TermID
-	}
-	return out
+	return rows
 }
 
 // tokenOf is one of a record's metadata tokens.

@@ -14,3 +14,11 @@ type Toast struct {
 type WindowTitle struct {
 	Title string `json:"title"`
 }
+
+// Push asks the foreground client's connection to write one pushed line,
+// {"event":Event,"data":Data}; the clients actor forwards it to the client
+// in front (the agents actor uses it to say the agent view changed).
+type Push struct {
+	Event string
+	Data  any
+}

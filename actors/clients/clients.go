@@ -71,6 +71,10 @@ func (c *Clients) Receive(ctx actor.Context) {
 		c.popupGone(ctx, nil, msg.TerminalID)
 	case *SetConfig:
 		c.cfg = msg.Config
+	case *api.Push:
+		if c.front != nil {
+			ctx.Send(c.front, msg)
+		}
 	case *OpenPopup:
 		ctx.Respond(c.openPopup(ctx, msg))
 	case *api.Call:
@@ -125,6 +129,8 @@ func (c *Clients) show(ctx actor.Context, prm *protocol.NotificationShowParams) 
 		reason = protocol.NotifyNoClient
 	case !c.toastAt.IsZero() && now.Sub(c.toastAt) < toastInterval:
 		reason = protocol.NotifyRateLimited
+	case c.cfg.UI.Toast.Delivery == config.ToastHerdr && !c.toastAt.IsZero() && now.Sub(c.toastAt) < protocol.ToastVisible:
+		reason = protocol.NotifyBusy // the in-app toast shown last is still up
 	}
 	if reason != protocol.NotifyShown {
 		return api.Done(protocol.NotificationShown{Shown: false, Reason: reason})

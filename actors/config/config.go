@@ -144,6 +144,7 @@ type UI struct {
 	AgentPanelSort                string // agent_panel_sort: "spaces" (alias "workspaces") or "priority"
 	StatusIndicators              string // status_indicators: "dots" or "symbols"
 	Accent                        string // accent: a colour
+	WindowTitle                   string // window_title: a template of WindowTitleFields
 	Sidebar                       Sidebar
 	Toast                         Toast
 	Sound                         Sound
@@ -255,6 +256,7 @@ func Default() Config {
 			AgentPanelSort:   "spaces",
 			StatusIndicators: "dots",
 			Accent:           "cyan",
+			WindowTitle:      "herdr · {workspace}",
 			Sidebar: Sidebar{
 				Agents: AgentsSidebar{Rows: tokenRows([]string{"state_icon", "workspace", "tab"}, []string{"agent"})},
 				Spaces: SpacesSidebar{Rows: tokenRows([]string{"state_icon", "workspace"}, []string{"branch", "git_status"})},

@@ -89,6 +89,34 @@ var uiFields = []field{
 	{key: "status_indicators", doc: `Agent state icons: "dots" or "symbols".`,
 		ptr: func(c *Config) any { return &c.UI.StatusIndicators }, enum: []string{"dots", "symbols"}},
 	{key: "accent", doc: "Accent colour of the interface.", ptr: func(c *Config) any { return &c.UI.Accent }, check: colour},
+	{key: "window_title", doc: "Title of the terminal window: text with {workspace}, {tab}, {pane}, {agent} and {status}.",
+		ptr: func(c *Config) any { return &c.UI.WindowTitle }, check: windowTitle},
+}
+
+// WindowTitleFields are the placeholders ui.window_title may use.
+var WindowTitleFields = []string{"workspace", "tab", "pane", "agent", "status"}
+
+// windowTitle validates ui.window_title: at most 200 characters, and only
+// known placeholders.
+func windowTitle(s string) (string, error) {
+	if len([]rune(s)) > 200 {
+		return "", errors.New("at most 200 characters")
+	}
+	rest := s
+	for {
+		i := strings.IndexByte(rest, '{')
+		if i < 0 {
+			return s, nil
+		}
+		j := strings.IndexByte(rest[i:], '}')
+		if j < 0 {
+			return "", fmt.Errorf("unclosed { in %q", s)
+		}
+		if name := rest[i+1 : i+j]; !slices.Contains(WindowTitleFields, name) {
+			return "", fmt.Errorf("unknown placeholder {%s} (known: {%s})", name, strings.Join(WindowTitleFields, "}, {"))
+		}
+		rest = rest[i+j+1:]
+	}
 }
 
 // passthroughModifier validates ui.right_click_passthrough_modifier.

@@ -182,6 +182,8 @@ func (c *conn) either(ctx actor.Context) {
 		c.push("client.toast", msg)
 	case *api.WindowTitle:
 		c.push("client.window_title", msg)
+	case *api.Push:
+		c.push(msg.Event, msg.Data)
 	case *actor.Stopping:
 		// The writer still flushes what is queued, but a client that does
 		// not read gets writeGrace, not the fd for ever.

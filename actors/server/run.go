@@ -149,7 +149,7 @@ func Run(opts Options) error {
 	for method := range integrations.Methods {
 		routes[method] = integrationsPID
 	}
-	agentsPID, err := spawnChild(system, root, agents.Props(agents.Options{Events: busPID, Log: log, Carried: carried}), "agents")
+	agentsPID, err := spawnChild(system, root, agents.Props(agents.Options{Events: busPID, Log: log, Carried: carried, Clients: clientsPID}), "agents")
 	if err != nil {
 		listener.Close()
 		return err

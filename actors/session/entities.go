@@ -143,7 +143,7 @@ func (s *Session) forwardToWorkspace(ctx actor.Context, call *api.Call, w *works
 	if pid == nil {
 		return api.Fail(protocol.Errorf(protocol.CodeInternal, "workspace %s is restarting; try again", w.ID))
 	}
-	ctx.RequestWithCustomSender(pid, &wsactor.Request{Call: call, Info: s.workspaceInfo(w)}, ctx.Sender())
+	ctx.RequestWithCustomSender(pid, &wsactor.Request{Call: call, Info: s.workspaceInfo(w), Cwd: w.Cwd}, ctx.Sender())
 	return nil
 }
 

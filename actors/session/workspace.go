@@ -18,6 +18,7 @@ var workspaceRoutes = map[string]workspaceHandler{
 	// The workspace actor answers these (entities.go).
 	"workspace.rename":          (*Session).forwardToWorkspace,
 	"workspace.report_metadata": (*Session).forwardToWorkspace,
+	"workspace.git_status":      (*Session).forwardToWorkspace,
 	"workspace.close":           (*Session).workspaceClose,
 }
 

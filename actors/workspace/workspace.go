@@ -30,6 +30,7 @@ type Seed struct {
 type Request struct {
 	Call *api.Call
 	Info protocol.WorkspaceInfo
+	Cwd  string // the workspace's folder
 }
 
 // Changed tells the session (the actor's parent) what the workspace now
@@ -46,6 +47,7 @@ type Changed struct {
 var Methods = map[string]func(*Workspace, actor.Context, *Request) *api.Reply{
 	"workspace.rename":          (*Workspace).rename,
 	"workspace.report_metadata": (*Workspace).reportMetadata,
+	"workspace.git_status":      (*Workspace).gitStatus,
 }
 
 // Workspace is the workspace actor.
@@ -58,6 +60,7 @@ type Workspace struct {
 	nextGen uint64 // TTL generations
 	timers  api.Timers
 	gitBusy bool // a GitJob is running
+	status  gitStatusState
 }
 
 // ttlExpired is a metadata TTL going off for generation gen.
@@ -116,6 +119,8 @@ func (w *Workspace) Receive(ctx actor.Context) {
 		w.gitBusy = true
 		root, self := ctx.ActorSystem().Root, ctx.Self()
 		go func() { root.Send(self, &gitFinished{&GitDone{Token: msg.Token, Result: msg.Run()}}) }()
+	case *statusRead:
+		w.statusDone(ctx, msg)
 	case *gitFinished:
 		w.gitBusy = false
 		ctx.Send(ctx.Parent(), msg.done)

@@ -1,0 +1,63 @@
+package tests
+
+import (
+	"encoding/json"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// extCall calls an extension method, whose answer the reference schema
+// does not describe, so it is decoded without being validated.
+func extCall(t *testing.T, s *Server, method string, params any) protocol.Response {
+	t.Helper()
+	p, _ := json.Marshal(params)
+	line, _ := json.Marshal(protocol.Request{ID: "x", Method: method, Params: p})
+	c := s.Dial(t)
+	defer c.Close()
+	raw, err := c.RoundTrip(line)
+	if err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	var resp protocol.Response
+	if err := json.Unmarshal(raw, &resp); err != nil {
+		t.Fatalf("%s: %v: %s", method, err, raw)
+	}
+	return resp
+}
+
+// The sidebar's git marks (issue 17): the workspace's branch, its distance
+// from upstream and a mark for uncommitted changes, read by the server's
+// workspace actor (workspace.git_status) and refreshed after output.
+func TestTUI_SidebarGitMarks(t *testing.T) {
+	h := NewHome(t)
+	up := filepath.Join(h.Dir, "up")
+	gitRepo(t, up)
+	repo := filepath.Join(h.Dir, "repo")
+	for _, args := range [][]string{
+		{"clone", "-q", up, repo},
+		{"-C", repo, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "--allow-empty", "-m", "ahead"},
+	} {
+		if out, err := exec.Command("git", args...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	s := h.Start(t, "git")
+	c := Attach(t, h, "git", repo)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	c.WaitScreen(t, "the branch and ahead mark", func(s string) bool { return strings.Contains(sidebarRow(s, "main"), "main ↑1") })
+
+	st := OK[protocol.WorkspaceGitStatus](t, extCall(t, s, "workspace.git_status", map[string]any{"workspace_id": "w1"}), "workspace_git_status")
+	if !st.Repo || st.Branch != "main" || st.Ahead != 1 || st.Dirty {
+		t.Errorf("workspace.git_status = %+v", st)
+	}
+	Fail(t, s.Call("workspace.git_status", map[string]any{"workspace_id": "w1", "cwd": "relative"}), protocol.CodeInvalidParams)
+
+	shellReady(t, c, "ready")
+	c.Type("echo x > new.txt; echo made-$((6*7))\r")
+	c.WaitText(t, "made-42")
+	c.WaitScreen(t, "the dirty mark after output", func(s string) bool { return strings.Contains(sidebarRow(s, "main"), "main ↑1 *") })
+}

@@ -1,0 +1,107 @@
+package tests
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// [ui] options of surface.md §4 in the client (issue 17): the tab bar at
+// the bottom, mouse capture off, the window title template, agent names
+// on borders, prompt_new_tab_name, [[keys.command]], diagnostics shown on
+// attach and by `herdr config check`, and prefix R reloading.
+
+func TestTUI_OptionsBarMouseTitleBorders(t *testing.T) {
+	h := NewHome(t)
+	h.WriteConfig(t, `[ui]
+tab_bar_position = "bottom"
+mouse_capture = false
+window_title = "{workspace} :: {agent}"
+show_agent_labels_on_pane_borders = true
+`)
+	s := h.Start(t, "opts")
+	c := Attach(t, h, "opts", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	OK[protocol.WorkspaceInfoResult](t, s.Call("workspace.rename", map[string]any{"workspace_id": "w1", "label": "proj"}), "workspace_info")
+	OK[protocol.OK](t, s.Call("pane.report_agent", map[string]any{"pane_id": "w1:p1", "source": "opts", "agent": "claude", "state": "working"}), "ok")
+	screen := c.WaitScreen(t, "the agent on the border", func(s string) bool { return strings.Contains(s, "╭ ● 1 claude") })
+	lines := Lines(screen)
+	if last := lines[len(lines)-1]; !strings.Contains(last, "1:1") {
+		t.Errorf("the tab bar is not the bottom row: %q", last)
+	}
+	if !strings.Contains(lines[0], "╭") {
+		t.Errorf("the panes do not start on the top row: %q", lines[0])
+	}
+	WaitFor(t, "the window title from the template", func() bool { return strings.Contains(c.Output(), "\x1b]2;proj :: claude\a") })
+	if strings.Contains(c.Output(), "\x1b[?1002h") {
+		t.Errorf("mouse_capture = false, yet the client asked for mouse reports")
+	}
+}
+
+func TestTUI_OptionsHideSingleTabBarAndNameNewTab(t *testing.T) {
+	h := NewHome(t)
+	h.WriteConfig(t, "[ui]\nhide_tab_bar_when_single_tab = true\n")
+	s := h.Start(t, "tabs")
+	c := Attach(t, h, "tabs", h.Dir)
+	screen := c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	if first := Lines(screen)[0]; !strings.Contains(first, "╭") || strings.Contains(first, "1:1") {
+		t.Errorf("with one tab the top row should be the pane's frame: %q", first)
+	}
+	shellReady(t, c, "ready")
+	c.Type(tuiPrefix + "c")
+	c.WaitText(t, "rename tab")
+	c.Type("logs\r")
+	WaitFor(t, "the new tab named", func() bool {
+		for _, tb := range sessionSnapshot(t, s).Tabs {
+			if tb.Label == "logs" {
+				return true
+			}
+		}
+		return false
+	})
+	c.WaitScreen(t, "the tab bar back with two tabs", func(s string) bool {
+		return strings.Contains(Lines(s)[0], "1:1") && strings.Contains(Lines(s)[0], "2:logs")
+	})
+}
+
+func TestTUI_OptionsKeyCommandDiagnosticsReload(t *testing.T) {
+	h := NewHome(t)
+	out := filepath.Join(h.Dir, "ran.txt")
+	cfg := `[ui]
+pane_gaps = false
+bogus = 1
+[[keys.command]]
+key = "prefix+y"
+command = "echo \"$HERDR_ACTIVE_PANE_ID $HERDR_ACTIVE_WORKSPACE_ID\" > ` + out + `"
+`
+	h.WriteConfig(t, cfg)
+	s := h.Start(t, "cmds")
+	c := Attach(t, h, "cmds", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	c.WaitText(t, "config.toml:")
+	c.WaitText(t, "unknown key ui.bogus")
+	c.WaitText(t, "ui.pane_gaps: not supported by this client")
+
+	stdout, _, code := s.CLI("config", "check")
+	if code != 1 || !strings.Contains(stdout, "ui.pane_gaps: not supported by this client") || !strings.Contains(stdout, "unknown key ui.bogus") {
+		t.Errorf("config check (exit %d):\n%s", code, stdout)
+	}
+
+	shellReady(t, c, "ready")
+	c.Type(tuiPrefix + "y")
+	WaitFor(t, "the command ran with the active ids", func() bool {
+		b, _ := os.ReadFile(out)
+		return strings.TrimSpace(string(b)) == "w1:p1 w1"
+	})
+
+	// prefix R: the file now asks for symbols; the client redraws with them.
+	OK[protocol.OK](t, s.Call("pane.report_agent", map[string]any{"pane_id": "w1:p1", "source": "opts", "agent": "claude", "state": "blocked"}), "ok")
+	c.WaitScreen(t, "the blocked dot", func(s string) bool { return strings.Contains(agentEntry(s, "claude"), "●") })
+	h.WriteConfig(t, "[ui]\nstatus_indicators = \"symbols\"\n")
+	c.Type(tuiPrefix + "R")
+	c.WaitScreen(t, "the blocked symbol after reload", func(s string) bool { return strings.Contains(agentEntry(s, "claude"), "×") })
+	c.WaitText(t, "config reloaded")
+}

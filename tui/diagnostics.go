@@ -1,0 +1,124 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/herdr-go/herdr/actors/config"
+)
+
+// Configuration problems are never silent: what config.toml gets wrong,
+// and every key it sets that this client does not do, is listed by
+// `herdr config check` and shown in the client when it attaches.
+
+// unsupportedKeys are the keys of config.toml this client does not act
+// on, with why; a file that sets one is told so.
+var unsupportedKeys = []struct{ section, key, why string }{
+	{"ui", "right_click_passthrough_modifier", "the client has no right-click menus yet"},
+	{"ui", "redraw_on_focus_gained", "the client does not track the terminal's focus yet"},
+	{"ui", "pane_borders", "panes are sized to the inside of their frames by the server"},
+	{"ui", "pane_gaps", "panes are sized to the inside of their frames by the server"},
+	{"theme", "auto_switch", "the client does not read the terminal's light or dark appearance yet"},
+	{"theme", "light_name", "the client does not read the terminal's light or dark appearance yet"},
+	{"theme", "dark_name", "the client does not read the terminal's light or dark appearance yet"},
+	{"keys", "remote_image_paste", "remote clients are not built"},
+	{"keys", "indexed", "[keys.indexed] is not built; bind switch_tab with 1..9"},
+}
+
+// ConfigDiagnostics lists every problem of the config file at path: the
+// parser's, the key bindings', and keys this client does not support.
+func ConfigDiagnostics(path string) []string {
+	cfg, diags, _ := config.Load(path)
+	// A key the parser already faulted is not faulted twice by the keymap.
+	faulted := map[string]bool{}
+	for _, d := range diags {
+		k, _, _ := strings.Cut(d, ":")
+		faulted[k] = true
+	}
+	km, kd := loadKeymap(path)
+	kd = append(kd, km.bindCommands(cfg.Keys.Commands)...)
+	for _, d := range append(kd, unsupported(path)...) {
+		if k, _, _ := strings.Cut(d, ":"); !faulted[k] && !slices.Contains(diags, d) {
+			diags = append(diags, d)
+		}
+	}
+	return diags
+}
+
+// unsupported lists the keys of unsupportedKeys the file sets.
+func unsupported(path string) []string {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var doc map[string]any
+	if toml.Unmarshal(raw, &doc) != nil {
+		return nil
+	}
+	var out []string
+	for _, u := range unsupportedKeys {
+		sec, _ := doc[u.section].(map[string]any)
+		if _, set := sec[u.key]; set {
+			out = append(out, fmt.Sprintf("%s.%s: not supported by this client (%s); ignored", u.section, u.key, u.why))
+		}
+	}
+	return out
+}
+
+// diagTime is how long the diagnostics stay on screen after attaching.
+const diagTime = 12 * time.Second
+
+// maxDiagLines is how many diagnostics the client shows at once.
+const maxDiagLines = 6
+
+// diagExpired hides the diagnostics.
+type diagExpired struct{}
+
+// drawDiagnostics shows the config's problems at the top right.
+func (m *model) drawDiagnostics(c *canvas) {
+	if len(m.diags) == 0 {
+		return
+	}
+	lines := m.diags
+	if len(lines) > maxDiagLines {
+		lines = append(slices.Clone(lines[:maxDiagLines-1]), fmt.Sprintf("… %d more: run herdr config check", len(m.diags)-maxDiagLines+1))
+	}
+	for i, l := range append([]string{"config.toml:"}, lines...) {
+		text := " " + l + " "
+		w := min(textWidth(text), m.width)
+		c.fill(m.width-w, 1+i, w, 1, " ", m.theme.diag)
+		c.text(m.width-w, 1+i, text, w, m.theme.diag)
+	}
+}
+
+// reloadConfig reads config.toml again (prefix R): the server applies
+// its part (server.reload_config), the client redraws with the rest and
+// shows what is wrong with the file.
+func (m *model) reloadConfig() tea.Cmd {
+	if m.configPath == "" {
+		return nil
+	}
+	m.call("server.reload_config", nil)
+	cfg, _, status := config.Load(m.configPath)
+	if status == config.StatusFailed {
+		cfg = config.Default() // Herdr keeps defaults for a file it cannot parse
+	}
+	km, _ := loadKeymap(m.configPath)
+	km.bindCommands(cfg.Keys.Commands)
+	m.keys = km
+	m.setConfig(cfg, m.truecolor)
+	m.confirmClose, m.copyOnSelect = cfg.UI.ConfirmClose, cfg.UI.CopyOnSelect
+	m.sw.prev = nil // every colour may have changed: draw it all
+	m.claimSize(false)
+	m.diags = ConfigDiagnostics(m.configPath)
+	if len(m.diags) == 0 {
+		return m.showToast("config reloaded")
+	}
+	return tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} })
+}

@@ -1,0 +1,240 @@
+package tui
+
+import (
+	"strconv"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Git marks in the sidebar's workspace rows ([ui.sidebar.spaces] tokens
+// branch and git_status). The server's workspace actor reads them
+// (workspace.git_status); the client asks when a workspace's folder
+// changes and, a few seconds after its panes last drew output, for the
+// workspace on screen. Nothing is asked while nothing happens, so an idle
+// client stays asleep.
+
+// The focused workspace's marks are read once its output has been quiet
+// for gitQuiet, or every gitMaxWait during output that does not stop.
+const (
+	gitQuiet   = 300 * time.Millisecond
+	gitMaxWait = 3 * time.Second
+)
+
+type (
+	// gitMsg is a workspace.git_status answer.
+	gitMsg struct {
+		st  protocol.WorkspaceGitStatus
+		err error
+	}
+	// gitDue asks again for the focused workspace.
+	gitDue struct{}
+)
+
+// gitState is what the client knows of its workspaces' git facts.
+type gitState struct {
+	st      map[string]protocol.WorkspaceGitStatus // by workspace
+	asked   map[string]string                      // the folder last asked about, by workspace
+	pending bool                                   // a gitDue is scheduled
+	burst   time.Time                              // the first output since the last read
+	last    time.Time                              // the latest output
+	off     bool                                   // the server does not answer it
+}
+
+// workspaceCwd is the folder of a workspace's marks: its active tab's
+// first pane's, as the server last reported it.
+func (m *model) workspaceCwd(w protocol.WorkspaceInfo) string {
+	for _, p := range m.snap.Panes {
+		if p.WorkspaceID == w.WorkspaceID && p.TabID == w.ActiveTabID && p.Cwd != nil {
+			return *p.Cwd
+		}
+	}
+	return ""
+}
+
+// gitAsk reads the marks of the workspaces whose folder changed (all of
+// them when force names none… or only force's workspace again).
+func (m *model) gitAsk(force string) []tea.Cmd {
+	if m.git.off || !m.gitShown() {
+		return nil
+	}
+	if m.git.st == nil {
+		m.git.st, m.git.asked = map[string]protocol.WorkspaceGitStatus{}, map[string]string{}
+	}
+	var cmds []tea.Cmd
+	for _, w := range m.snap.Workspaces {
+		cwd := m.workspaceCwd(w)
+		if cwd == "" || cwd == m.git.asked[w.WorkspaceID] && w.WorkspaceID != force {
+			continue
+		}
+		m.git.asked[w.WorkspaceID] = cwd
+		req, prm := m.link.req, protocol.WorkspaceGitStatusParams{WorkspaceID: w.WorkspaceID, Cwd: &cwd}
+		if req == nil {
+			continue
+		}
+		cmds = append(cmds, func() tea.Msg {
+			var st protocol.WorkspaceGitStatus
+			err := req.call("workspace.git_status", prm, &st)
+			return gitMsg{st: st, err: err}
+		})
+	}
+	return cmds
+}
+
+// gitShown reports whether the spaces rows draw any git token.
+func (m *model) gitShown() bool {
+	for _, row := range m.ui.Sidebar.Spaces.Rows {
+		for _, t := range row {
+			if t.Token == "branch" || t.Token == "git_status" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (m *model) gitAnswer(msg gitMsg) {
+	if msg.err != nil {
+		if pe, ok := msg.err.(*protocol.Error); ok && pe.Code == protocol.CodeUnknownMethod {
+			m.git.off = true
+		}
+		return
+	}
+	m.git.st[msg.st.WorkspaceID] = msg.st
+}
+
+// gitAfterOutput notes output in the focused workspace; one timer at a
+// time leads to a read of its marks once the output pauses.
+func (m *model) gitAfterOutput() tea.Cmd {
+	if m.git.off || !m.gitShown() {
+		return nil
+	}
+	now := time.Now()
+	m.git.last = now
+	if m.git.burst.IsZero() {
+		m.git.burst = now
+	}
+	if m.git.pending {
+		return nil
+	}
+	m.git.pending = true
+	return tea.Tick(gitQuiet, func(time.Time) tea.Msg { return gitDue{} })
+}
+
+// gitFocused reads the focused workspace's marks, or waits on while its
+// output goes on (up to gitMaxWait since it began).
+func (m *model) gitFocused() []tea.Cmd {
+	now := time.Now()
+	if quiet := now.Sub(m.git.last); quiet < gitQuiet && now.Sub(m.git.burst) < gitMaxWait {
+		return []tea.Cmd{tea.Tick(gitQuiet-quiet, func(time.Time) tea.Msg { return gitDue{} })}
+	}
+	m.git.pending, m.git.burst = false, time.Time{}
+	if m.snap.FocusedWorkspaceID == nil {
+		return nil
+	}
+	return m.gitAsk(*m.snap.FocusedWorkspaceID)
+}
+
+// spaceRows resolves the [ui.sidebar.spaces] rows of one workspace.
+func (m *model) spaceRows(w protocol.WorkspaceInfo) [][]seg {
+	var out [][]seg
+	st := m.git.st[w.WorkspaceID]
+	linked := w.Worktree != nil && w.Worktree.IsLinkedWorktree
+	for _, row := range m.ui.Sidebar.Spaces.Rows {
+		var line []seg
+		for _, tok := range row {
+			if s, ok := m.spaceToken(tok, w, st, linked); ok {
+				line = append(line, styled(s, tok))
+			}
+		}
+		if len(line) > 0 {
+			out = append(out, line)
+		}
+	}
+	return out
+}
+
+func (m *model) spaceToken(tok config.SidebarToken, w protocol.WorkspaceInfo, st protocol.WorkspaceGitStatus, linked bool) (seg, bool) {
+	switch tok.Token {
+	case "state_icon":
+		icon, ist := m.statusIcon(w.AgentStatus)
+		return seg{text: icon, st: ist, icon: true}, true
+	case "state_text":
+		_, ist := m.statusIcon(w.AgentStatus)
+		return seg{text: stateText(w.AgentStatus, nil), st: ist}, true
+	case "workspace":
+		text := strconv.Itoa(w.Number) + " " + w.Label
+		if linked {
+			text = "↳ " + text // a worktree, under its repository's workspace
+		}
+		return seg{text: text}, true
+	case "branch":
+		if st.Branch == "" || linked { // a worktree's label is its branch already
+			return seg{}, false
+		}
+		return seg{text: st.Branch, st: m.theme.dim}, true
+	case "git_status":
+		text := ""
+		if st.Ahead > 0 {
+			text = "↑" + strconv.Itoa(st.Ahead)
+		}
+		if st.Behind > 0 {
+			if text != "" {
+				text += " "
+			}
+			text += "↓" + strconv.Itoa(st.Behind)
+		}
+		if st.Dirty {
+			if text != "" {
+				text += " "
+			}
+			text += "*" // uncommitted changes
+		}
+		if text == "" || linked {
+			return seg{}, false
+		}
+		return seg{text: text, st: cellStyle{fg: m.theme.p.peach}, git: true}, true
+	}
+	if name, ok := cutDollar(tok.Token); ok {
+		if v := w.Tokens[name]; v != "" {
+			return seg{text: v, st: m.theme.dim}, true
+		}
+	}
+	return seg{}, false
+}
+
+// worktreeGroups maps the repo key of each worktree group that has linked
+// worktrees open to the workspace of its main checkout.
+func (m *model) worktreeGroups() map[string]string {
+	linked, main := map[string]bool{}, map[string]string{}
+	for _, w := range m.snap.Workspaces {
+		if wt := w.Worktree; wt != nil {
+			if wt.IsLinkedWorktree {
+				linked[wt.RepoKey] = true
+			} else if main[wt.RepoKey] == "" {
+				main[wt.RepoKey] = w.WorkspaceID
+			}
+		}
+	}
+	out := map[string]string{}
+	for k, id := range main {
+		if linked[k] {
+			out[k] = id
+		}
+	}
+	return out
+}
+
+// groupStatus is the most urgent status of a worktree group.
+func (m *model) groupStatus(key string) protocol.AgentStatus {
+	best := protocol.StatusUnknown
+	for _, w := range m.snap.Workspaces {
+		if w.Worktree != nil && w.Worktree.RepoKey == key && attentionRank(w.AgentStatus) > attentionRank(best) {
+			best = w.AgentStatus
+		}
+	}
+	return best
+}

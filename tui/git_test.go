@@ -1,0 +1,54 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// A worktree group folds under its repository's workspace: a click on the
+// chevron hides the worktrees and rolls their status up into its icon;
+// git marks follow the branch row.
+func TestSidebar_WorktreeGroupFoldsAndGitMarks(t *testing.T) {
+	m := panelModel(t, "")
+	wt := func(linked bool) *protocol.WorkspaceWorktreeInfo {
+		return &protocol.WorkspaceWorktreeInfo{RepoKey: "/r", RepoName: "r", RepoRoot: "/r", IsLinkedWorktree: linked}
+	}
+	m.snap.Workspaces = []protocol.WorkspaceInfo{
+		{WorkspaceID: "w1", Number: 1, Label: "api", Focused: true, TabCount: 1, AgentStatus: protocol.StatusIdle, Worktree: wt(false)},
+		{WorkspaceID: "w2", Number: 2, Label: "feat", TabCount: 1, AgentStatus: protocol.StatusBlocked, Worktree: wt(true)},
+	}
+	m.git.st = map[string]protocol.WorkspaceGitStatus{"w1": {Repo: true, Branch: "main", Ahead: 2, Dirty: true}}
+	spaces := func() []string {
+		var out []string
+		for _, it := range m.sidebarItems() {
+			if it.kind == "workspace" {
+				var b strings.Builder
+				for _, s := range it.segs {
+					b.WriteString(s.text + "|")
+				}
+				out = append(out, b.String())
+			}
+		}
+		return out
+	}
+	if got := strings.Join(spaces(), " / "); got != "○|▾ 1 api| / main|↑2 *| / ●|↳ 2 feat|" {
+		t.Errorf("unfolded = %q", got)
+	}
+	var chevron sideItem
+	for _, it := range m.sidebarItems() {
+		if it.toggle != "" {
+			chevron = it
+		}
+	}
+	g := m.geometry()
+	m.sentArea, m.lastActive = [2]int{g.area.Width, g.area.Height}, time.Now() // no size to claim
+	m.mouse(tea.MouseMsg{X: chevron.x + 2, Y: chevron.y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if got := strings.Join(spaces(), " / "); got != "●|▸ 1 api| / main|↑2 *|" {
+		t.Errorf("folded = %q (the worktree hidden, its blocked status on the group)", got)
+	}
+}

@@ -1,0 +1,185 @@
+package tui
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Notifications reach the person the way [ui.toast] delivery says:
+// "herdr" draws a toast in a corner of the client, "terminal" asks the
+// outer terminal (OSC 9, OSC 777, kitty's OSC 99), "system" runs the
+// platform's notifier (notify_*.go). Sounds (sound*.go) play with them.
+// They come from notification.show (the server pushes client.toast) and
+// from agents that became blocked or done out of sight.
+
+// notice is one notification.
+type notice struct {
+	title, body string
+	position    string // in-app corner; "" is [ui.toast.herdr] position
+	sound       string // "", "done" or "request"
+	agent       string // the agent it is about, for [ui.sound.agents]
+}
+
+// cornerToast is an in-app notification drawn in a corner.
+type cornerToast struct {
+	text     string
+	position string
+	seq      int
+}
+
+// cornerExpired hides corner toast number seq.
+type cornerExpired struct{ seq int }
+
+// systemDone is the end of a system notifier's run.
+type systemDone struct {
+	prog string
+	err  error
+}
+
+// notify delivers n and plays its sound.
+func (m *model) notify(n notice) tea.Cmd {
+	var cmds []tea.Cmd
+	switch m.ui.Toast.Delivery {
+	case config.ToastHerdr:
+		cmds = append(cmds, m.showCorner(n))
+	case config.ToastTerminal:
+		m.toHost = append(m.toHost, terminalNotice(n.title, n.body, m.getenv)...)
+	case config.ToastSystem:
+		cmds = append(cmds, m.systemNotice(n))
+	}
+	cmds = append(cmds, m.playSound(n.sound, n.agent))
+	return tea.Batch(cmds...)
+}
+
+func (m *model) showCorner(n notice) tea.Cmd {
+	text := n.title
+	if n.body != "" {
+		text += ": " + n.body
+	}
+	pos := n.position
+	if pos == "" {
+		pos = m.ui.Toast.HerdrPosition
+	}
+	m.toastSeq++
+	m.corner = &cornerToast{text: protocol.Printable(text), position: pos, seq: m.toastSeq}
+	seq := m.toastSeq
+	return tea.Tick(protocol.ToastVisible, func(time.Time) tea.Msg { return cornerExpired{seq: seq} })
+}
+
+// drawCorner draws the in-app toast in its corner of the whole window.
+func (m *model) drawCorner(c *canvas) {
+	t := m.corner
+	if t == nil || m.width < 8 || m.height < 4 {
+		return
+	}
+	w := min(textWidth(t.text)+4, m.width-2)
+	h := 3
+	x, y := m.width-w-1, m.height-h-1
+	if strings.HasSuffix(t.position, "-left") {
+		x = 1
+	} else if strings.HasSuffix(t.position, "-center") {
+		x = (m.width - w) / 2
+	}
+	if strings.HasPrefix(t.position, "top-") {
+		y = 1
+	}
+	st := m.theme.toast
+	c.fill(x, y, w, h, " ", st)
+	c.text(x+2, y+1, t.text, w-4, st)
+}
+
+// terminalNotice is the escape sequence that asks the outer terminal to
+// notify: OSC 99 for kitty, OSC 9 for terminals known to read it
+// (ghostty, iTerm2, WezTerm), else both OSC 777 and OSC 9; wrapped for
+// tmux when the client runs inside it.
+func terminalNotice(title, body string, getenv func(string) string) []byte {
+	clean := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			switch r {
+			case '\x1b', '\a', '\u009c', ';':
+				if r == ';' {
+					return ','
+				}
+				return -1
+			case '\n', '\r', '\t':
+				return ' '
+			}
+			return r
+		}, s)
+	}
+	title, body = clean(title), clean(body)
+	msg := title
+	if body != "" {
+		msg += ": " + body
+	}
+	osc9 := "\x1b]9;" + msg + "\x1b\\"
+	var seq string
+	switch {
+	case getenv("KITTY_WINDOW_ID") != "" || getenv("TERM") == "xterm-kitty":
+		if body != "" {
+			seq = "\x1b]99;i=1:d=0;" + title + "\x1b\\\x1b]99;i=1:p=body;" + body + "\x1b\\"
+		} else {
+			seq = "\x1b]99;;" + title + "\x1b\\"
+		}
+	case getenv("TERM_PROGRAM") == "ghostty" || getenv("TERM_PROGRAM") == "iTerm.app" ||
+		getenv("TERM_PROGRAM") == "WezTerm" || getenv("TERM") == "xterm-ghostty":
+		seq = osc9
+	default:
+		seq = "\x1b]777;notify;" + title + ";" + body + "\x1b\\" + osc9
+	}
+	if getenv("TMUX") != "" {
+		seq = "\x1bPtmux;" + strings.ReplaceAll(seq, "\x1b", "\x1b\x1b") + "\x1b\\"
+	}
+	return []byte(seq)
+}
+
+// systemNotice runs the platform's notifier off the loop.
+func (m *model) systemNotice(n notice) tea.Cmd {
+	prog, args, env := systemNotifier(n.title, n.body)
+	getenv, ctx := m.getenv, m.ctx
+	return func() tea.Msg {
+		if err := notifierUsable(prog, getenv); err != nil {
+			return systemDone{prog: prog, err: err}
+		}
+		ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, prog, args...)
+		cmd.Env = append(os.Environ(), env...)
+		return systemDone{prog: prog, err: cmd.Run()}
+	}
+}
+
+// systemFailed says once that system notifications cannot be shown.
+func (m *model) systemFailed(msg systemDone) tea.Cmd {
+	if msg.err == nil || m.saidNoNotifier {
+		return nil
+	}
+	m.saidNoNotifier = true
+	return m.showToast("system notifications: " + msg.prog + ": " + msg.err.Error() + "; set [ui.toast] delivery to herdr or terminal")
+}
+
+// agentNotice is the notification for an agent that became blocked or
+// done (Herdr's wording), or ok false for any other change.
+func (m *model) agentNotice(p protocol.PaneInfo, status protocol.AgentStatus) (notice, bool) {
+	n := notice{body: m.workspaceLabel(p.WorkspaceID) + " · " + m.tabLabel(p.TabID)}
+	if p.Agent != nil {
+		n.agent = *p.Agent
+	}
+	switch status {
+	case protocol.StatusBlocked:
+		n.title, n.sound = agentName(p)+" needs attention", "request"
+	case protocol.StatusDone:
+		n.title, n.sound = agentName(p)+" finished", "done"
+	default:
+		return notice{}, false
+	}
+	return n, true
+}
