@@ -26,7 +26,7 @@ var detectionAgents = []string{
 const fakeAgentCLI = `#!/bin/sh
 stty -echo
 screens='%s'
-show() { printf '\033[2J\033[H'; cat "$screens/$1.txt"; }
+show() { printf '\033[2J\033[H%%s' "$(cat "$screens/$1.txt")"; } # one write: never a blank screen between two states
 show working
 read cue || exit 0
 show blocked
