@@ -11,10 +11,6 @@ import (
 // view a script sets, ui.agent_panel_sort, and a click that focuses an
 // agent's pane.
 
-// tuiSidebar is the client's sidebar width, its border included (Herdr's
-// default ui.sidebar_width).
-const tuiSidebar = 26
-
 // panelRows is the sidebar from its agents header down, as text: the
 // screenshot the panel tests compare.
 func panelRows(screen string) []string {

@@ -13,6 +13,10 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
+// tuiSidebar is the client's sidebar width, its border included (Herdr's
+// default ui.sidebar_width).
+const tuiSidebar = 26
+
 // attachWithPath runs the client with dir first on its PATH.
 func attachWithPath(t *testing.T, h *Home, name, dir string) *TUI {
 	t.Helper()
