@@ -3,6 +3,7 @@ package tests
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -138,6 +139,9 @@ next_agent = "prefix+a"
 		return snap.FocusedPaneID != nil && *snap.FocusedPaneID == "w1:p3"
 	})
 	// next_agent walks the panel's order: from pi, the last, round to codex.
+	// The client moves from the pane it knows is focused: let it hear of
+	// the click's focus first (its redraw), as a person would see it.
+	c.Settle(t, 300*time.Millisecond)
 	c.Type(tuiPrefix + "a")
 	WaitFor(t, "codex's pane focused", func() bool {
 		snap := sessionSnapshot(t, s)
