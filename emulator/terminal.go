@@ -406,7 +406,7 @@ func (t *Terminal) resizeRows(s *screen, oldRows, rows, cursorY int, primary boo
 		}
 	}
 	for i := 0; i < add; i++ {
-		s.lines = append(s.lines, newLine(t.cols, 0))
+		s.lines = append(s.lines, blankLine(t.cols))
 	}
 	return shift
 }
