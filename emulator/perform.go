@@ -349,6 +349,9 @@ func (t *Terminal) printRune(r rune) {
 	if r < 0x7f {
 		w = 1
 	} else {
+		if t.widths == nil {
+			t.widths = new(widthCache)
+		}
 		w = t.widths.runeWidth(r)
 	}
 	if (w == 0 || r >= 0x1f1e6 || t.prevHasMarks()) && t.joinCluster(r, w) {

@@ -143,7 +143,9 @@ type Terminal struct {
 	// parser ground-state tracking for the ASCII fast path.
 	ground, prevGround bool
 
-	widths widthCache
+	// widths is made at the first non-ASCII rune: 5 kB that a pane
+	// showing only ASCII never needs.
+	widths *widthCache
 	reply  []byte
 
 	csi   csiSeq              // the CSI sequence being dispatched by the fast path

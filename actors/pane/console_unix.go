@@ -18,7 +18,9 @@ import (
 // ptyConsole is a child in its own session with a PTY as its controlling
 // terminal (creack/pty).
 type ptyConsole struct {
-	cmd    *exec.Cmd
+	// proc is the child's handle (not the whole exec.Cmd, whose argv and
+	// environment would stay in memory for the life of the pane).
+	proc   *os.Process
 	pid    int
 	ptmx   *os.File
 	tty    string
@@ -47,7 +49,7 @@ func startConsole(s consoleSpec) (console, error) {
 		return nil, err
 	}
 	pid := cmd.Process.Pid
-	return &ptyConsole{cmd: cmd, pid: pid, ptmx: pollable(ptmx), tty: tty.Name(), exited: exitOf(pid)}, nil
+	return &ptyConsole{proc: cmd.Process, pid: pid, ptmx: pollable(ptmx), tty: tty.Name(), exited: exitOf(pid)}, nil
 }
 
 // pollable returns the master as a non-blocking file the runtime's poller
@@ -150,8 +152,8 @@ func (c *ptyConsole) ForegroundGroup() int {
 func (c *ptyConsole) Wait() int {
 	code := <-c.exited
 	c.reaped.Store(true)
-	if c.cmd != nil { // nil for a terminal adopted from another process
-		c.cmd.Process.Release()
+	if c.proc != nil { // nil for a terminal adopted from another process
+		c.proc.Release()
 	}
 	return code
 }

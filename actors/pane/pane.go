@@ -125,6 +125,7 @@ func Start(spec Spec) (props *actor.Props, abort func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	spec.Env = nil // the program has it; the pane needs no copy
 	props, abort = paneProps(spec, con, nil)
 	return props, abort, nil
 }
