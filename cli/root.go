@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -54,7 +55,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(str
 		args = []string{} // cobra reads os.Args when given nil
 	}
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, env: env, getwd: os.Getwd}
-	root := a.rootCmd()
+	root := a.rootCmd(args)
 	root.SetArgs(args)
 	root.SetIn(stdin)
 	root.SetOut(stdout)
@@ -106,7 +107,53 @@ func oneLine(s string) string {
 	return strings.Join(parts, " ")
 }
 
-func (a *app) rootCmd() *cobra.Command {
+// noun is one top-level command: its name and aliases, and how to build it.
+type noun struct {
+	names []string
+	build func() *cobra.Command
+}
+
+// nouns lists every top-level command but config and completion (which
+// the root always has). The files: cli/server.go, status.go, api.go, …
+func (a *app) nouns() []noun {
+	return []noun{
+		{[]string{"server"}, a.serverCmd}, {[]string{"status"}, a.statusCmd}, {[]string{"api"}, a.apiCmd},
+		{[]string{"workspace", "ws"}, a.workspaceCmd}, {[]string{"tab"}, a.tabCmd}, {[]string{"pane"}, a.paneCmd},
+		{[]string{"layout"}, a.layoutCmd}, {[]string{"events"}, a.eventsCmd}, {[]string{"wait"}, a.waitCmd},
+		{[]string{"agent"}, a.agentCmd}, {[]string{"notification"}, a.notificationCmd}, {[]string{"session"}, a.sessionCmd},
+		{[]string{"worktree"}, a.worktreeCmd}, {[]string{"plugin"}, a.pluginCmd}, {[]string{"integration"}, a.integrationCmd},
+		{[]string{"channel"}, a.channelCmd}, {[]string{"web"}, a.webCmd},
+	}
+}
+
+// chosenNoun tells which top-level command args run, so that only that
+// one is built: the whole tree is some 200 commands with their flags,
+// which cost more than the socket call of a one-shot `herdr pane list`.
+// It answers ok with a nil noun when args name no command (attach,
+// --version), and !ok whenever the whole tree may be needed: help, an
+// unknown word (suggestions), completion, an option it does not know.
+func (a *app) chosenNoun(args []string) (n *noun, ok bool) {
+	for i := 0; i < len(args); i++ {
+		switch s := args[i]; {
+		case s == "--session":
+			i++
+		case strings.HasPrefix(s, "--session="), s == "-V", s == "--version", s == "--default-config", s == "--skill":
+		case strings.HasPrefix(s, "-"):
+			return nil, false
+		default:
+			for _, n := range a.nouns() {
+				if slices.Contains(n.names, s) {
+					return &n, true
+				}
+			}
+			return nil, false
+		}
+	}
+	return nil, true
+}
+
+// rootCmd builds the command tree args need (see chosenNoun).
+func (a *app) rootCmd(args []string) *cobra.Command {
 	root := &cobra.Command{
 		Use:   "herdr",
 		Short: "Terminal multiplexer for AI coding agents",
@@ -129,10 +176,19 @@ response on stderr (exit 1). Usage errors exit 2.`,
 	a.sessionFlag = func() bool { return root.PersistentFlags().Changed("session") }
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
 
-	root.AddCommand(a.serverCmd(), a.statusCmd(), a.apiCmd(), a.workspaceCmd(), a.tabCmd(), a.paneCmd(), a.layoutCmd(), a.eventsCmd(), a.waitCmd())
-	root.AddCommand(a.agentCmd(), a.notificationCmd(), a.sessionCmd(), a.worktreeCmd(), a.configCmd(root), a.pluginCmd(), a.integrationCmd(), a.channelCmd(), a.webCmd()) // cli/agent.go, notification.go, session.go, worktree.go, config.go, integration.go
-	a.addHookCmds(root)                                                                                                                                                   // pane/workspace report-* verbs, cli/hooks.go
-	root.SetOut(a.stdout)                                                                                                                                                 // the completion command takes its writer now
+	root.AddCommand(a.configCmd(root)) // also the root's --default-config and --skill, cli/config.go
+	if n, ok := a.chosenNoun(args); ok {
+		if n != nil {
+			root.AddCommand(n.build())
+			a.addHookCmds(root)
+		}
+		return root
+	}
+	for _, n := range a.nouns() {
+		root.AddCommand(n.build())
+	}
+	a.addHookCmds(root)   // pane/workspace report-* verbs, cli/hooks.go
+	root.SetOut(a.stdout) // the completion command takes its writer now
 	root.SetErr(a.stderr)
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {

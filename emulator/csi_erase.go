@@ -86,6 +86,7 @@ func (t *Terminal) shiftRight(l *line, x, n int) {
 		// Splitting a wide character: both halves go.
 		l.breakWide(x)
 	}
+	l.own()
 	t.damage(l)
 	copy(l.cells[x+n:], l.cells[x:t.cols-n])
 	l.touch(min(l.hi+n, t.cols))
@@ -108,6 +109,7 @@ func (t *Terminal) deleteChars(n int) {
 	if n <= 0 {
 		return
 	}
+	l.own()
 	t.damage(l)
 	l.breakWide(x)
 	l.breakWide(x + n - 1)

@@ -53,6 +53,7 @@ func (t *Terminal) joinCluster(r rune, w int) bool {
 		return false
 	}
 	l := t.scr.lines[t.y]
+	l.own()
 	t.damage(l)
 	c := l.cells[x]
 	var marks string

@@ -129,6 +129,33 @@ func newLine(cols int, st uint16) *line {
 	return l
 }
 
+// maxCols is the widest a terminal gets (see clampSize).
+const maxCols = 65535
+
+// blankCells backs the rows of a screen that nothing has written yet: a
+// 200×50 grid is 80 kB, and an idle pane's screen is mostly blank. Such a
+// line reads as blank through this shared array and takes cells of its own
+// (own) before its first write, so the array stays all zero. Its pages are
+// never written, so they cost no memory.
+var blankCells [maxCols]cell
+
+// blankLine returns a blank line of cols cells that shares blankCells.
+func blankLine(cols int) *line {
+	return &line{cells: blankCells[:cols:cols]}
+}
+
+// shared reports whether the line still reads through blankCells.
+func (l *line) shared() bool {
+	return cap(l.cells) > 0 && unsafe.SliceData(l.cells) == &blankCells[0]
+}
+
+// own gives the line cells of its own; every write to cells comes after it.
+func (l *line) own() {
+	if l.shared() {
+		l.cells = make([]cell, len(l.cells))
+	}
+}
+
 // fill blanks cells [from, to) with style st.
 func (l *line) fill(from, to int, st uint16) {
 	if from < 0 {
@@ -151,6 +178,7 @@ func (l *line) fill(from, to int, st uint16) {
 			l.hi = from
 		}
 	} else {
+		l.own()
 		c := l.cells[from:to]
 		blank := cell{style: st}
 		for i := range c {
@@ -183,6 +211,10 @@ func (l *line) reset(st uint16) {
 
 // resize sets the width of the line, keeping content that fits.
 func (l *line) resize(cols int) {
+	if l.shared() {
+		l.cells = blankCells[:cols:cols]
+		return
+	}
 	if cols <= cap(l.cells) {
 		old := len(l.cells)
 		l.cells = l.cells[:cols]
@@ -213,6 +245,7 @@ func (l *line) resize(cols int) {
 
 // addComb attaches a combining mark to column x.
 func (l *line) addComb(x int, r rune) {
+	l.own()
 	if l.comb == nil {
 		l.comb = make(map[int]string)
 	}
@@ -249,7 +282,7 @@ type screen struct {
 func newScreen(cols, rows int) *screen {
 	s := &screen{lines: make([]*line, rows)}
 	for i := range s.lines {
-		s.lines[i] = newLine(cols, 0)
+		s.lines[i] = blankLine(cols)
 	}
 	return s
 }

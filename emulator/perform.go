@@ -294,6 +294,7 @@ func (t *Terminal) printASCII(b []byte) {
 			t.wrap()
 		}
 		l := t.scr.lines[t.y]
+		l.own()
 		t.damage(l)
 		n := t.cols - t.x
 		if n > len(b) {
@@ -348,6 +349,9 @@ func (t *Terminal) printRune(r rune) {
 	if r < 0x7f {
 		w = 1
 	} else {
+		if t.widths == nil {
+			t.widths = new(widthCache)
+		}
 		w = t.widths.runeWidth(r)
 	}
 	if (w == 0 || r >= 0x1f1e6 || t.prevHasMarks()) && t.joinCluster(r, w) {
@@ -366,6 +370,7 @@ func (t *Terminal) printRune(r rune) {
 	if w == 2 && t.x == t.cols-1 {
 		if t.modes.AutoWrap {
 			l := t.scr.lines[t.y]
+			l.own()
 			t.damage(l)
 			l.breakWide(t.x)
 			l.cells[t.x] = cell{style: t.eraseID, flags: cellPad}
@@ -376,6 +381,7 @@ func (t *Terminal) printRune(r rune) {
 		}
 	}
 	l := t.scr.lines[t.y]
+	l.own()
 	t.damage(l)
 	if t.modes.Insert {
 		t.shiftRight(l, t.x, w)
@@ -535,6 +541,7 @@ func (t *Terminal) softReset() {
 func (t *Terminal) alignmentTest() {
 	for _, l := range t.scr.lines {
 		l.reset(0)
+		l.own()
 		t.damage(l)
 		for i := range l.cells {
 			l.cells[i].ch = 'E'

@@ -17,6 +17,7 @@ package emulator
 func rewrap(cells []cell, comb map[int]string, cols, mark int, next func() *line) (rows, col, markRow, markCol int) {
 	markRow, markCol = -1, -1
 	cur := next()
+	cur.own()
 	rows = 1
 	for k := 0; k < len(cells); k++ {
 		c := cells[k]
@@ -38,6 +39,7 @@ func rewrap(cells []cell, comb map[int]string, cols, mark int, next func() *line
 			}
 			cur.wrapped = true
 			cur = next()
+			cur.own()
 			rows++
 			col = 0
 		}
@@ -276,7 +278,7 @@ func (t *Terminal) reflowPrimary(cols int) (pendingWrap bool) {
 		}
 	}
 	for len(out) < rows {
-		out = append(out, newLine(cols, 0))
+		out = append(out, blankLine(cols))
 	}
 	s.lines = out
 	if atBottom && newY < rows-1 {

@@ -521,6 +521,7 @@ func (s *scrollback) popNewest(l *line, intern internFunc) bool {
 	}
 	r := s.at(s.count - 1)
 	l.reset(0)
+	l.own()
 	cells := s.decode(l.cells[:0], r, len(l.cells), intern)
 	n := len(cells)
 	l.touch(n)

@@ -143,7 +143,9 @@ type Terminal struct {
 	// parser ground-state tracking for the ASCII fast path.
 	ground, prevGround bool
 
-	widths widthCache
+	// widths is made at the first non-ASCII rune: 5 kB that a pane
+	// showing only ASCII never needs.
+	widths *widthCache
 	reply  []byte
 
 	csi   csiSeq              // the CSI sequence being dispatched by the fast path
@@ -406,7 +408,7 @@ func (t *Terminal) resizeRows(s *screen, oldRows, rows, cursorY int, primary boo
 		}
 	}
 	for i := 0; i < add; i++ {
-		s.lines = append(s.lines, newLine(t.cols, 0))
+		s.lines = append(s.lines, blankLine(t.cols))
 	}
 	return shift
 }

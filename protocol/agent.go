@@ -3,6 +3,7 @@ package protocol
 import (
 	"regexp"
 	"strings"
+	"sync"
 )
 
 var agentMethods = []Method{
@@ -47,8 +48,10 @@ const (
 	CodePluginNotFound       = "plugin_not_found"
 )
 
-// AgentNamePattern is what agent names look like.
-var AgentNamePattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+// AgentNamePattern is what agent names look like. It and the package's
+// other patterns are compiled on first use: every process of the binary
+// (a one-shot CLI call too) would otherwise pay for them before main.
+var AgentNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`) })
 
 // AgentKinds are the agents agent.start can launch.
 var AgentKinds = []string{"pi", "claude", "codex", "gemini", "cursor", "devin", "agy", "cline", "omp", "mastracode",
@@ -118,7 +121,7 @@ func (p *AgentRenameParams) Validate() error {
 	if err := required("target", p.Target); err != nil {
 		return err
 	}
-	if p.Name != nil && *p.Name != "" && !AgentNamePattern.MatchString(*p.Name) {
+	if p.Name != nil && *p.Name != "" && !AgentNamePattern().MatchString(*p.Name) {
 		return Errorf(CodeInvalidAgentName, "invalid agent name %q: use [a-z][a-z0-9_-]{0,31}", *p.Name)
 	}
 	return nil
@@ -138,7 +141,7 @@ func (p *AgentStartParams) Validate() error {
 	if err := required("pane_id", p.PaneID); err != nil {
 		return err
 	}
-	if !AgentNamePattern.MatchString(p.Name) {
+	if !AgentNamePattern().MatchString(p.Name) {
 		return Errorf(CodeInvalidAgentName, "invalid agent name %q: use [a-z][a-z0-9_-]{0,31}", p.Name)
 	}
 	known := false

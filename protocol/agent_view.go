@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"sync"
 )
 
 // AgentViewSetParams are the params of agent.view.set: a filter and sort
@@ -136,7 +137,7 @@ type AgentViewSort struct {
 var (
 	viewFields     = map[string]bool{"status": true, "workspace_id": true, "tab_id": true, "pane_id": true, "agent": true, "seen": true, "state_change_seq": true}
 	viewSortFields = map[string]bool{"workspace_order": true, "tab_order": true, "pane_order": true, "attention": true, "status": true, "agent": true, "seen": true, "state_change_seq": true}
-	tokenName      = regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`)
+	tokenName      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`) })
 )
 
 func viewError(format string, args ...any) error {
@@ -169,7 +170,7 @@ func (p *AgentViewSetParams) Validate() error {
 	}
 	for _, s := range p.Sort {
 		if s.Field.Token != "" || s.Field.Name == "" {
-			if !tokenName.MatchString(s.Field.Token) {
+			if !tokenName().MatchString(s.Field.Token) {
 				return viewError("sort token %q", s.Field.Token)
 			}
 		} else if !viewSortFields[s.Field.Name] {
@@ -206,7 +207,7 @@ func (f *AgentViewFilter) validate(depth int) error {
 		if f.Field.Name != "" && !viewFields[f.Field.Name] {
 			return viewError("unknown field %q", f.Field.Name)
 		}
-		if f.Field.Name == "" && !tokenName.MatchString(f.Field.Token) {
+		if f.Field.Name == "" && !tokenName().MatchString(f.Field.Token) {
 			return viewError("token field %q", f.Field.Token)
 		}
 		values := f.Values

@@ -3,6 +3,7 @@ package protocol
 import (
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -38,11 +39,11 @@ const (
 	stateLabelStatusNames = "idle|working|blocked|done|unknown"
 )
 
-var sourcePattern = regexp.MustCompile(`^[A-Za-z0-9:._-]+$`)
+var sourcePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9:._-]+$`) })
 
 // validSource checks a source id: 1-80 of A-Z a-z 0-9 : . _ -.
 func validSource(field, s string) error {
-	if s == "" || len(s) > MaxSourceLen || !sourcePattern.MatchString(s) {
+	if s == "" || len(s) > MaxSourceLen || !sourcePattern().MatchString(s) {
 		return Errorf(CodeInvalidMetadataSource, "invalid %s %q: use 1-%d of A-Z a-z 0-9 : . _ -", field, s, MaxSourceLen)
 	}
 	return nil
@@ -67,7 +68,7 @@ func validTokens(tokens map[string]*string) error {
 		return Errorf(CodeInvalidMetadataToken, "at most %d tokens per report, got %d", MaxTokensPerReport, len(tokens))
 	}
 	for k := range tokens {
-		if !tokenName.MatchString(k) {
+		if !tokenName().MatchString(k) {
 			return Errorf(CodeInvalidMetadataToken, "invalid token name %q: use 1-32 of A-Z a-z 0-9 _ -", k)
 		}
 	}

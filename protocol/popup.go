@@ -4,6 +4,7 @@ import (
 	"math"
 	"regexp"
 	"strconv"
+	"sync"
 )
 
 // Popups are session-modal terminals drawn by the interactive client over
@@ -59,7 +60,7 @@ type PopupSize struct {
 	Percent int
 }
 
-var percentPattern = regexp.MustCompile(`^(100|[1-9][0-9]?)%$`)
+var percentPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(100|[1-9][0-9]?)%$`) })
 
 // ParsePopupSize reads a size as JSON or TOML give it: a whole number of
 // cells (0–65535) or a string "1%"–"100%". nil gives nil.
@@ -70,7 +71,7 @@ func ParsePopupSize(v any) (*PopupSize, error) {
 	case nil:
 		return nil, nil
 	case string:
-		if !percentPattern.MatchString(x) {
+		if !percentPattern().MatchString(x) {
 			return nil, bad
 		}
 		p, _ := strconv.Atoi(x[:len(x)-1])

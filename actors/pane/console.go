@@ -7,8 +7,11 @@ import "time"
 // reads and writes it from its own goroutines and controls it from its
 // Receive; nothing else in the package knows which platform it runs on.
 type console interface {
-	// Read returns the program's output; an error means no more will come.
-	Read(p []byte) (int, error)
+	// ReadBlock returns the program's next output in a block of the
+	// shared pool (see inbox.go), never empty; an error means no more will
+	// come. On Unix the block is taken only once output is there, so an
+	// idle terminal's reader holds neither a thread nor a buffer.
+	ReadBlock() ([]byte, error)
 	// Write sends input to the program.
 	Write(p []byte) (int, error)
 	Resize(cols, rows int) error

@@ -3,6 +3,7 @@
 package pane
 
 import (
+	"io"
 	"os"
 	"os/exec"
 	"sync/atomic"
@@ -17,7 +18,9 @@ import (
 // ptyConsole is a child in its own session with a PTY as its controlling
 // terminal (creack/pty).
 type ptyConsole struct {
-	cmd    *exec.Cmd
+	// proc is the child's handle (not the whole exec.Cmd, whose argv and
+	// environment would stay in memory for the life of the pane).
+	proc   *os.Process
 	pid    int
 	ptmx   *os.File
 	tty    string
@@ -46,7 +49,7 @@ func startConsole(s consoleSpec) (console, error) {
 		return nil, err
 	}
 	pid := cmd.Process.Pid
-	return &ptyConsole{cmd: cmd, pid: pid, ptmx: pollable(ptmx), tty: tty.Name(), exited: exitOf(pid)}, nil
+	return &ptyConsole{proc: cmd.Process, pid: pid, ptmx: pollable(ptmx), tty: tty.Name(), exited: exitOf(pid)}, nil
 }
 
 // pollable returns the master as a non-blocking file the runtime's poller
@@ -67,7 +70,47 @@ func pollable(ptmx *os.File) *os.File {
 	return os.NewFile(uintptr(fd), "/dev/ptmx")
 }
 
-func (c *ptyConsole) Read(p []byte) (int, error)  { return c.ptmx.Read(p) }
+// ReadBlock reads through the raw descriptor so that a block is taken from
+// the pool only when a read is about to succeed: while the terminal is
+// quiet the reader is parked on the poller with nothing in hand (an
+// os.File Read would hold its buffer for as long as it waits). A deadline
+// (pauseReads) or Hangup's Close ends the wait with an error.
+func (c *ptyConsole) ReadBlock() ([]byte, error) {
+	rc, err := c.ptmx.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	var b []byte
+	var n int
+	var rerr error
+	err = rc.Read(func(fd uintptr) bool {
+		b = getBlock()
+		for {
+			n, rerr = unix.Read(int(fd), b[:cap(b)])
+			if rerr != unix.EINTR {
+				break
+			}
+		}
+		if rerr == unix.EAGAIN {
+			putBlock(b)
+			b = nil
+			return false // wait on the poller, then try again
+		}
+		return true
+	})
+	switch {
+	case err != nil: // b is nil: the wait itself failed
+		return nil, err
+	case rerr != nil:
+		putBlock(b)
+		return nil, os.NewSyscallError("read", rerr)
+	case n <= 0:
+		putBlock(b)
+		return nil, io.EOF
+	}
+	return b[:n], nil
+}
+
 func (c *ptyConsole) Write(p []byte) (int, error) { return c.ptmx.Write(p) }
 func (c *ptyConsole) Pid() int                    { return c.pid }
 func (c *ptyConsole) TTY() string                 { return c.tty }
@@ -109,8 +152,8 @@ func (c *ptyConsole) ForegroundGroup() int {
 func (c *ptyConsole) Wait() int {
 	code := <-c.exited
 	c.reaped.Store(true)
-	if c.cmd != nil { // nil for a terminal adopted from another process
-		c.cmd.Process.Release()
+	if c.proc != nil { // nil for a terminal adopted from another process
+		c.proc.Release()
 	}
 	return code
 }

@@ -26,11 +26,11 @@ func startTest(t *testing.T, dir string, argv ...string) (console, *syncOut) {
 	}
 	out := &syncOut{ch: make(chan []byte, 1024)}
 	go func() {
-		buf := make([]byte, 4096)
 		for {
-			n, err := c.Read(buf)
-			if n > 0 {
-				out.ch <- bytes.Clone(buf[:n])
+			b, err := c.ReadBlock()
+			if len(b) > 0 {
+				out.ch <- bytes.Clone(b)
+				putBlock(b)
 			}
 			if err != nil {
 				close(out.ch)

@@ -34,7 +34,21 @@ func startConsole(s consoleSpec) (console, error) {
 	return &conConsole{cpty: c, pid: pid, handle: windows.Handle(handle)}, nil
 }
 
-func (c *conConsole) Read(p []byte) (int, error)  { return c.cpty.Read(p) }
+// ReadBlock holds its block while it waits: a ConPTY read blocks.
+func (c *conConsole) ReadBlock() ([]byte, error) {
+	for {
+		b := getBlock()
+		n, err := c.cpty.Read(b[:cap(b)])
+		if n > 0 {
+			return b[:n], err
+		}
+		putBlock(b)
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
 func (c *conConsole) Write(p []byte) (int, error) { return c.cpty.Write(p) }
 func (c *conConsole) Resize(cols, rows int) error { return c.cpty.Resize(cols, rows) }
 func (c *conConsole) Pid() int                    { return c.pid }

@@ -96,6 +96,7 @@ func (p *Pane) frozen(ctx actor.Context) {
 		for _, b := range batch {
 			p.term.Write(b)
 		}
+		p.in.release()
 		if !more {
 			break
 		}

@@ -70,13 +70,12 @@ func (in *inbox) push(b []byte) (ring bool) {
 
 // take returns whole pending blocks, at least one and about limit bytes,
 // and whether more are pending (the actor then comes back for them: the
-// reader does not ring again). The blocks are valid until the next take.
+// reader does not ring again). The blocks are valid until release or the
+// next take.
 func (in *inbox) take(limit int) (batch [][]byte, more bool) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	for _, b := range in.taken {
-		putBlock(b)
-	}
+	in.recycle()
 	n, size := 0, 0
 	for n < len(in.queue) && (n == 0 || size+len(in.queue[n]) <= limit) {
 		size += len(in.queue[n])
@@ -92,6 +91,22 @@ func (in *inbox) take(limit int) (batch [][]byte, more bool) {
 	}
 	in.drained.Broadcast()
 	return in.taken, in.rung
+}
+
+// release hands the blocks of the last take back to the pool once they
+// are applied, so that a pane gone quiet keeps no block of its own.
+func (in *inbox) release() {
+	in.mu.Lock()
+	in.recycle()
+	in.mu.Unlock()
+}
+
+func (in *inbox) recycle() {
+	for i, b := range in.taken {
+		putBlock(b)
+		in.taken[i] = nil
+	}
+	in.taken = in.taken[:0]
 }
 
 // close releases a reader blocked in push.

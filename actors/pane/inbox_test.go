@@ -78,3 +78,18 @@ func TestInboxRingsOncePerBatch(t *testing.T) {
 		t.Fatal("once drained, the next push must ring")
 	}
 }
+
+// Once the actor has applied what it took, the pane holds no block: an
+// idle pane must not keep 64 KiB of output buffer.
+func TestInboxReleaseKeepsNoBlock(t *testing.T) {
+	in := newInbox()
+	in.push(append(getBlock(), "prompt$ "...))
+	batch, more := in.take(turnBytes)
+	if len(batch) != 1 || more {
+		t.Fatalf("take = %d blocks, more %v; want 1, false", len(batch), more)
+	}
+	in.release()
+	if len(in.taken) != 0 || len(in.queue) != 0 {
+		t.Fatalf("after release the inbox holds %d taken and %d queued blocks", len(in.taken), len(in.queue))
+	}
+}

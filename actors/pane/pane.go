@@ -125,6 +125,7 @@ func Start(spec Spec) (props *actor.Props, abort func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	spec.Env = nil // the program has it; the pane needs no copy
 	props, abort = paneProps(spec, con, nil)
 	return props, abort, nil
 }
@@ -241,14 +242,9 @@ const inputBacklog = 256
 func (p *Pane) readLoop(root *actor.RootContext, self *actor.PID, drained chan<- struct{}) {
 	defer close(drained)
 	for {
-		b := getBlock()
-		n, err := p.con.Read(b[:cap(b)])
-		if n > 0 {
-			if p.in.push(b[:n]) {
-				root.Send(self, &outputReady{})
-			}
-		} else {
-			putBlock(b)
+		b, err := p.con.ReadBlock()
+		if len(b) > 0 && p.in.push(b) {
+			root.Send(self, &outputReady{})
 		}
 		if err != nil && p.paused.Load() {
 			// Stopped for a handoff: everything read is in the inbox.
@@ -298,7 +294,8 @@ func (p *Pane) applyTurn(ctx actor.Context) {
 			for _, b := range batch {
 				p.term.Write(b)
 			}
-			p.recordOutput(batch)
+			p.recordOutput(batch) // copies what it keeps
+			p.in.release()
 			p.publishFacts(ctx)
 			p.waits.check(ctx, p)
 			p.checkMatchers(ctx)

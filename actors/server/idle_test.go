@@ -1,0 +1,61 @@
+package server
+
+import (
+	"runtime"
+	"runtime/pprof"
+	"testing"
+	"time"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// An idle pane costs no OS thread of its own and little memory: its
+// reader waits on the runtime's poller holding no buffer, and the rows of
+// its screen nothing has written share one blank array. With 100 idle
+// panes the server creates a handful of threads at most (one per pane
+// before) and its live heap grows by well under 64 kB a pane (264 kB
+// before).
+func TestServer_IdlePanes_ThreadsAndHeap(t *testing.T) {
+	const panes = 100
+	sock := startServer(t)
+	c := dial(t, sock)
+	var ws protocol.WorkspaceCreated
+	if err := c.Call("workspace.create", map[string]any{"cwd": t.TempDir()}, &ws); err != nil {
+		t.Fatal(err)
+	}
+	settle := func() (threads int, heap uint64) {
+		// Let every shell print its prompt and the panes apply it.
+		deadline := time.Now().Add(10 * time.Second)
+		for time.Now().Before(deadline) {
+			var list protocol.PaneList
+			if err := c.Call("pane.list", nil, &list); err != nil {
+				t.Fatal(err)
+			}
+			busy := false
+			for _, p := range list.Panes {
+				busy = busy || p.Revision == 0
+			}
+			if !busy {
+				break
+			}
+			time.Sleep(50 * time.Millisecond)
+		}
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return pprof.Lookup("threadcreate").Count(), m.HeapInuse
+	}
+	threads0, heap0 := settle()
+	for i := 0; i < panes; i++ {
+		if err := c.Call("workspace.create", map[string]any{"cwd": t.TempDir()}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	threads1, heap1 := settle()
+	if grown := threads1 - threads0; grown > 10 {
+		t.Errorf("%d idle panes made the server create %d OS threads; want a bound independent of the panes", panes, grown)
+	}
+	if per := (int64(heap1) - int64(heap0)) / panes; per > 64<<10 {
+		t.Errorf("live heap grew by %d B per idle pane; want under 64 kB", per)
+	}
+}

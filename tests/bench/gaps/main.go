@@ -1,0 +1,204 @@
+// Command gaps measures, side by side with tmux in one run, the rows of
+// issue 19 that are about cost rather than throughput:
+//
+//   - idle: the server's RSS and OS threads with 1 and with 1+N idle panes
+//     (herdr: N workspaces; tmux: N windows; both run /bin/sh), and the
+//     cost of one more pane;
+//   - cli: one command as one process, the two programs taking turns:
+//     `herdr --version` / `tmux -V` and `herdr pane list` / `tmux list-panes -a`
+//     against a running server; medians and ratios.
+//
+// Linux only (it reads /proc). Usage:
+//
+//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-only idle|cli]
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+func main() {
+	bin := flag.String("herdr", "", "herdr binary (default: build one)")
+	panes := flag.Int("panes", 100, "idle panes to add for the memory row")
+	runs := flag.Int("runs", 41, "alternating runs per process timing")
+	only := flag.String("only", "", "run only this row: idle or cli")
+	flag.Parse()
+	if _, err := os.Stat("/proc/self/status"); err != nil {
+		fail("needs Linux's /proc")
+	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		fail("needs tmux (apt-get install -y tmux)")
+	}
+	dir, err := os.MkdirTemp("", "gaps")
+	check(err)
+	atExit(func() { os.RemoveAll(dir) })
+	if *bin == "" {
+		*bin = filepath.Join(dir, "herdr")
+		build := exec.Command("go", "build", "-o", *bin, "./cmd/herdr")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		check(build.Run())
+	}
+	env := append(os.Environ(), "XDG_CONFIG_HOME="+dir+"/c", "XDG_STATE_HOME="+dir+"/s", "HOME="+dir)
+	check(os.MkdirAll(dir+"/c/herdr", 0o700))
+	check(os.WriteFile(dir+"/c/herdr/config.toml", []byte("[terminal]\ndefault_shell = \"/bin/sh\"\n"), 0o600))
+	h := startHerdr(*bin, dir, env)
+	atExit(func() { h.Process.Kill() })
+	sock := filepath.Join(dir, "c/herdr/sessions/gaps/herdr.sock")
+	c := connect(sock)
+	tmux := func(args ...string) *exec.Cmd {
+		return exec.Command("tmux", append([]string{"-L", "gaps" + strconv.Itoa(os.Getpid()), "-f", "/dev/null"}, args...)...)
+	}
+	check(tmux("new-session", "-d", "-s", "gaps", "-x", "200", "-y", "50", "/bin/sh").Run())
+	atExit(func() { tmux("kill-server").Run() })
+	out, err := tmux("display-message", "-p", "#{pid}").Output()
+	check(err)
+	tmuxPid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	call(c, "workspace.create", map[string]any{"cwd": dir}, nil)
+
+	if *only == "" || *only == "idle" {
+		idle(c, h.Process.Pid, tmuxPid, *panes, dir, tmux)
+	}
+	if *only == "" || *only == "cli" {
+		herdr := func(args ...string) *exec.Cmd {
+			cmd := exec.Command(*bin, append([]string{"--session", "gaps"}, args...)...)
+			cmd.Env = env
+			return cmd
+		}
+		fmt.Printf("\none command = one process, medians of %d alternating runs\n", *runs)
+		fmt.Printf("%-28s %9s %9s %7s\n", "", "herdr", "tmux", "ratio")
+		pair("--version / -V", *runs, herdr("--version"), tmux("-V"))
+		pair("pane list / list-panes -a", *runs, herdr("pane", "list"), tmux("list-panes", "-a"))
+	}
+	cleanup()
+}
+
+// cleanups run at the end and on failure: no server outlives the run.
+var cleanups []func()
+
+func atExit(f func()) { cleanups = append(cleanups, f) }
+
+func cleanup() {
+	for i := len(cleanups) - 1; i >= 0; i-- {
+		cleanups[i]()
+	}
+	cleanups = nil
+}
+
+// idle prints RSS and threads of both servers before and after adding n
+// idle panes to each.
+func idle(c *protocol.Client, herdrPid, tmuxPid, n int, dir string, tmux func(...string) *exec.Cmd) {
+	settle := func() { time.Sleep(3 * time.Second) }
+	settle()
+	h0, t0 := sample(herdrPid), sample(tmuxPid)
+	for i := 0; i < n; i++ {
+		call(c, "workspace.create", map[string]any{"cwd": dir}, nil)
+		check(tmux("new-window", "-d", "/bin/sh").Run())
+	}
+	settle()
+	h1, t1 := sample(herdrPid), sample(tmuxPid)
+	fmt.Printf("idle server, 1 → %d panes (RSS kB, OS threads)\n", n+1)
+	fmt.Printf("%-6s %9s %9s %12s %9s %9s\n", "", "rss 1", "rss N", "kB per pane", "threads 1", "threads N")
+	for _, r := range []struct {
+		name   string
+		before point
+		after  point
+	}{{"herdr", h0, h1}, {"tmux", t0, t1}} {
+		fmt.Printf("%-6s %9d %9d %12.1f %9d %9d\n", r.name, r.before.rssKB, r.after.rssKB,
+			float64(r.after.rssKB-r.before.rssKB)/float64(n), r.before.threads, r.after.threads)
+	}
+}
+
+// pair runs a and b in turn runs times and prints their median wall times.
+func pair(name string, runs int, a, b *exec.Cmd) {
+	var ta, tb []time.Duration
+	for i := 0; i < runs; i++ {
+		ta = append(ta, timed(a))
+		tb = append(tb, timed(b))
+	}
+	ma, mb := median(ta), median(tb)
+	fmt.Printf("%-28s %7.2fms %7.2fms %7.2f\n", name, ms(ma), ms(mb), float64(ma)/float64(mb))
+}
+
+func timed(tmpl *exec.Cmd) time.Duration {
+	cmd := exec.Command(tmpl.Path, tmpl.Args[1:]...)
+	cmd.Env = tmpl.Env
+	t := time.Now()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		fail(fmt.Sprintf("%s: %v: %s", strings.Join(cmd.Args, " "), err, out))
+	}
+	return time.Since(t)
+}
+
+func median(d []time.Duration) time.Duration {
+	slices.Sort(d)
+	return d[len(d)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+type point struct{ rssKB, threads int }
+
+func sample(pid int) point {
+	var p point
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	check(err)
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			p.rssKB, _ = strconv.Atoi(strings.Fields(v)[0])
+		}
+		if v, ok := strings.CutPrefix(sc.Text(), "Threads:"); ok {
+			p.threads, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	return p
+}
+
+func startHerdr(bin, dir string, env []string) *exec.Cmd {
+	server := exec.Command(bin, "--session", "gaps", "server")
+	server.Env = env
+	server.Stderr = os.Stderr
+	check(server.Start())
+	return server
+}
+
+func connect(sock string) *protocol.Client {
+	for i := 0; i < 100; i++ {
+		if c, err := protocol.Connect(sock); err == nil {
+			return c
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	fail("the herdr server did not start")
+	return nil
+}
+
+func call(c *protocol.Client, method string, params, out any) {
+	if err := c.Call(method, params, out); err != nil {
+		fail(method + ": " + err.Error())
+	}
+}
+
+func check(err error) {
+	if err != nil {
+		fail(err.Error())
+	}
+}
+
+func fail(msg string) {
+	fmt.Fprintln(os.Stderr, "gaps:", msg)
+	cleanup()
+	os.Exit(1)
+}
