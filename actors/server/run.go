@@ -184,7 +184,7 @@ func Run(opts Options) error {
 	}
 	webPID, err := spawnChild(system, root, web.Props(web.Options{
 		Session: sessionPID, Events: busPID, Log: log,
-		Listen: cfg.Web.Listen, AllowRemote: cfg.Web.AllowRemote, TokenPath: webTokenPath(opts.LogPath, opts.Env),
+		Listen: cfg.Web.Listen, AllowRemote: cfg.Web.AllowRemote, TokenPath: webTokenPath(opts.LogPath, opts.Env), KeepToken: heir != nil,
 	}), "web")
 	if err != nil {
 		listener.Close()

@@ -46,6 +46,21 @@ func newToken(path string) (string, error) {
 	return token, nil
 }
 
+// oldToken is the token a predecessor wrote at path, or "" when there is
+// no well-formed one (written 0600 by this user: anything else is ignored).
+func oldToken(path string) string {
+	fi, err := os.Stat(path)
+	if path == "" || err != nil || fi.Mode().Perm()&0o077 != 0 {
+		return ""
+	}
+	b, err := os.ReadFile(path)
+	token := strings.TrimSpace(string(b))
+	if _, herr := hex.DecodeString(token); err != nil || herr != nil || len(token) != 64 {
+		return ""
+	}
+	return token
+}
+
 // checkListen refuses a malformed address, and one beyond loopback
 // unless allowRemote.
 func checkListen(listen string, allowRemote bool) error {

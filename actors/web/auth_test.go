@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -130,5 +131,35 @@ func TestBucket_LimitsBursts(t *testing.T) {
 	}
 	if !k.take(now.Add(time.Second / inputRate * 2)) {
 		t.Fatal("no token after a pause")
+	}
+}
+
+// A handoff's heir keeps a well-formed token its predecessor wrote 0600;
+// anything else is not a token to trust.
+func TestOldToken(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("file modes do not say who may read a file on Windows; there is no handoff there either")
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "web-token")
+	tok, err := newToken(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := oldToken(path); got != tok {
+		t.Fatalf("oldToken = %q, want %q", got, tok)
+	}
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got := oldToken(path); got != "" {
+		t.Fatalf("a token others may read was kept: %q", got)
+	}
+	os.WriteFile(path, []byte("not-hex\n"), 0o600)
+	if got := oldToken(path); got != "" {
+		t.Fatalf("a malformed token was kept: %q", got)
+	}
+	if got := oldToken(filepath.Join(dir, "none")); got != "" {
+		t.Fatalf("a missing file gave %q", got)
 	}
 }

@@ -28,6 +28,10 @@ type Options struct {
 	AllowRemote bool
 	// TokenPath is where the token is written (0600), in the state folder.
 	TokenPath string
+	// KeepToken reuses the token at TokenPath when there is one: a server
+	// that took over by a live handoff keeps its predecessor's, so open
+	// dashboards reconnect without a new link.
+	KeepToken bool
 }
 
 // Methods are the socket API methods the listener actor answers; the
@@ -163,10 +167,16 @@ func (w *Web) start(ctx actor.Context, listen string, caller *actor.PID) {
 		w.opts.Log.Warn("web dashboard listens beyond loopback ([web] allow_remote = true); anyone who can reach it and has the token controls the panes", "listen", listen)
 	}
 	w.starting = true
-	root, self, tokenPath := ctx.ActorSystem().Root, ctx.Self(), w.opts.TokenPath
+	root, self, tokenPath, keep := ctx.ActorSystem().Root, ctx.Self(), w.opts.TokenPath, w.opts.KeepToken
 	go func() {
 		l := &listening{caller: caller}
-		l.token, l.err = newToken(tokenPath)
+		l.token, l.err = "", nil
+		if keep {
+			l.token = oldToken(tokenPath)
+		}
+		if l.token == "" {
+			l.token, l.err = newToken(tokenPath)
+		}
 		if l.err == nil {
 			l.ln, l.err = listenSoon(listen)
 		}
