@@ -1,7 +1,9 @@
 package server
 
 import (
+	"bufio"
 	"encoding/json"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -242,5 +244,52 @@ func TestServer_PaneNotReadingInputStaysResponsive(t *testing.T) {
 	if err := c.Call("events.wait", map[string]any{"match_event": map[string]any{"event": "pane_output_changed", "pane_id": "w1:p1",
 		"min_revision": before.Pane.Revision + 3}, "timeout_ms": 5000}, nil); err != nil {
 		t.Fatalf("the pane stopped applying output after the input flood: %v", err)
+	}
+}
+
+// BenchmarkPing_BareFloor is the floor BenchmarkPing_OneConnection is
+// measured against: a plain Go server on a Unix socket that reads a line,
+// decodes the request, encodes the same pong and writes it back, on one
+// goroutine, with no actors.
+func BenchmarkPing_BareFloor(b *testing.B) {
+	sock := filepath.Join(b.TempDir(), "floor.sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		conn, err := l.Accept()
+		if err != nil {
+			return
+		}
+		defer conn.Close()
+		r, w := bufio.NewReader(conn), bufio.NewWriter(conn)
+		for {
+			line, err := r.ReadBytes('\n')
+			if err != nil {
+				return
+			}
+			var req protocol.Request
+			if json.Unmarshal(line, &req) != nil {
+				return
+			}
+			out, _ := protocol.EncodeSuccess(req.ID, protocol.Pong{Version: protocol.Version, Protocol: protocol.ProtocolVersion,
+				Capabilities: &protocol.ServerCapabilities{LiveHandoff: true, DetachedServerDaemon: true}})
+			w.Write(append(out, '\n'))
+			w.Flush()
+		}
+	}()
+	c, err := protocol.Connect(sock)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	line := []byte(`{"id":"1","method":"ping","params":{}}`)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := c.RoundTrip(line); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
