@@ -73,7 +73,7 @@ type conn struct {
 	ackToBus func()          // tells the bus (for the sub) the last batch is written
 
 	behavior actor.Behavior // requests, then perhaps streaming
-	worker   *worker        // runs this actor's mailbox; stopped with it
+	worker   *api.Worker    // runs this actor's mailbox; stopped with it
 
 	backlog      []outItem   // items waiting for room in out
 	writerBehind atomic.Bool // backlog is non-empty: the writer should call back
@@ -82,46 +82,9 @@ type conn struct {
 }
 
 func connProps(c net.Conn, opts Options) *actor.Props {
-	w := newWorker()
+	w := api.NewWorker()
 	return actor.PropsFromProducer(func() actor.Actor { cn := newConn(c, opts); cn.worker = w; return cn }, actor.WithDispatcher(w))
 }
-
-// worker runs a connection actor's mailbox on one goroutine kept for the
-// connection's life. protoactor's default dispatcher starts a goroutine
-// for every burst of messages, whose stack then grows anew: a third of a
-// ping's cost on one connection.
-type worker struct {
-	run  chan func()
-	quit chan struct{}
-}
-
-func newWorker() *worker {
-	w := &worker{run: make(chan func(), 1), quit: make(chan struct{})}
-	go func() {
-		for {
-			select {
-			case fn := <-w.run:
-				fn()
-			case <-w.quit:
-				return
-			}
-		}
-	}()
-	return w
-}
-
-// Schedule implements actor.Dispatcher. The mailbox schedules only when it
-// goes from idle to running, so at most one run waits in the channel.
-func (w *worker) Schedule(fn func()) {
-	select {
-	case w.run <- fn:
-	case <-w.quit:
-		go fn() // the connection is gone; a last system message still runs
-	}
-}
-
-// Throughput implements actor.Dispatcher.
-func (w *worker) Throughput() int { return 300 }
 
 func newConn(c net.Conn, opts Options) *conn {
 	cn := &conn{c: c, opts: opts, behavior: actor.NewBehavior()}
@@ -231,7 +194,7 @@ func (c *conn) either(ctx actor.Context) {
 		close(c.done)
 	case *actor.Stopped:
 		if c.worker != nil {
-			close(c.worker.quit)
+			c.worker.Stop()
 		}
 	}
 }
