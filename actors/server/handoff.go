@@ -74,6 +74,7 @@ type handoffActors struct {
 	gate                 *gateway.AcceptGate
 	log                  *slog.Logger
 	args                 []string // this server's command line, for the new one
+	bin                  string   // this server's binary (a go run one copied to stay)
 	exit                 func()
 	busy                 chan struct{} // one handoff at a time
 }
@@ -106,12 +107,9 @@ func (h *handoffActors) handoff(prm *protocol.ServerLiveHandoffParams, done func
 
 // run freezes what moves, hands it to a new server and waits for it.
 func (h *handoffActors) run(prm *protocol.ServerLiveHandoffParams) (err error) {
-	exe, err := os.Executable()
+	exe := h.bin // by default the same binary: a restart without a restart
 	if prm.ImportExe != nil {
-		exe, err = *prm.ImportExe, nil
-	}
-	if err != nil {
-		return err
+		exe = *prm.ImportExe
 	}
 	if fi, err := os.Stat(exe); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
 		return fmt.Errorf("%s is not an executable file", exe)

@@ -194,7 +194,7 @@ func Run(opts Options) error {
 		routes[method] = webPID
 	}
 	handoff := &handoffActors{system: system, session: sessionPID, agents: agentsPID, bus: busPID, listener: listener,
-		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], busy: make(chan struct{}, 1),
+		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], bin: bin, busy: make(chan struct{}, 1),
 		exit: func() { log.Info("handed off to a new server; exiting"); os.Exit(0) }}
 	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Routes: routes, Log: log, Stop: stop, Gate: handoff.gate}
 	if handoffSupported {
