@@ -46,6 +46,7 @@ explain prints a summary unless --json.
 		a.agentPromptCmd(),
 		a.agentWaitCmd(),
 		a.agentStartCmd(),
+		a.agentAttachCmd(),
 	)
 	for _, verb := range []struct{ name, method string }{{"get", "agent.get"}, {"focus", "agent.focus"}} {
 		cmd.AddCommand(&cobra.Command{

@@ -40,6 +40,9 @@ func TestCommandsSendMethodAndParams(t *testing.T) {
 			id: "cli:plugin:pane:open", method: "plugin.pane.open", params: `{"plugin_id":"notes","entrypoint":"main","placement":"split","target_pane_id":"w1:p1","direction":"down"}`},
 		{args: []string{"plugin", "pane", "close", "w1:p2"}, id: "cli:plugin:pane:close", method: "plugin.pane.close", params: `{"pane_id":"w1:p2"}`},
 
+		{args: []string{"terminal", "title", "set", "build"}, id: "cli:terminal:title:set", method: "client.window_title.set", params: `{"title":"build"}`},
+		{args: []string{"terminal", "title", "clear"}, id: "cli:terminal:title:clear", method: "client.window_title.clear", params: `{}`},
+
 		{args: []string{"workspace", "list"}, id: "cli:workspace:list", method: "workspace.list", params: `{}`},
 		{args: []string{"workspace", "get", "w1"}, id: "cli:workspace:get", method: "workspace.get", params: `{"workspace_id":"w1"}`},
 		{args: []string{"workspace", "focus", "w2"}, id: "cli:workspace:focus", method: "workspace.focus", params: `{"workspace_id":"w2"}`},

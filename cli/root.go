@@ -122,7 +122,7 @@ func (a *app) nouns() []noun {
 		{[]string{"layout"}, a.layoutCmd}, {[]string{"events"}, a.eventsCmd}, {[]string{"wait"}, a.waitCmd},
 		{[]string{"agent"}, a.agentCmd}, {[]string{"notification"}, a.notificationCmd}, {[]string{"session"}, a.sessionCmd},
 		{[]string{"worktree"}, a.worktreeCmd}, {[]string{"plugin"}, a.pluginCmd}, {[]string{"integration"}, a.integrationCmd},
-		{[]string{"channel"}, a.channelCmd}, {[]string{"web"}, a.webCmd},
+		{[]string{"channel"}, a.channelCmd}, {[]string{"web"}, a.webCmd}, {[]string{"terminal"}, a.terminalCmd},
 	}
 }
 

@@ -228,6 +228,19 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"plugin", "pane", "open", "--plugin", "p", "--entrypoint", "main", "--height", "150%"},
 		{"plugin", "pane", "open", "--plugin", "p", "--entrypoint", "main", "--placement", "floating"},
 		{"plugin", "pane", "close"},
+		{"terminal", "session", "observe"},
+		{"terminal", "session", "observe", "w1:p1", "extra"},
+		{"terminal", "session", "observe", "w1:p1", "--cols", "0"},
+		{"terminal", "session", "observe", "w1:p1", "--rows", "70000"},
+		{"terminal", "session", "observe", "w1:p1", "--takeover"},
+		{"terminal", "session", "control", "w1:p1", "--cols", "wide"},
+		{"terminal", "session", "bogus"},
+		{"terminal", "attach"},
+		{"terminal", "attach", "term_1", "--cols", "80"},
+		{"terminal", "title", "set"},
+		{"terminal", "title", "set", "a", "b"},
+		{"terminal", "title", "clear", "x"},
+		{"agent", "attach"},
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
@@ -264,6 +277,10 @@ func TestHelpExits0(t *testing.T) {
 		{"--help"}, {"-h"}, {"help"}, {"help", "pane"}, {"pane", "--help"}, {"pane", "-h"}, {"pane", "help"},
 		{"pane", "read", "--help"}, {"workspace", "create", "--help"}, {"server", "--help"}, {"status", "--help"},
 		{"api", "--help"}, {"--session", "work", "tab", "--help"},
+		{"terminal", "--help"}, {"terminal", "attach", "--help"}, {"terminal", "session", "--help"},
+		{"terminal", "session", "observe", "--help"}, {"terminal", "session", "control", "--help"},
+		{"terminal", "title", "--help"}, {"terminal", "title", "set", "--help"}, {"terminal", "title", "clear", "--help"},
+		{"agent", "attach", "--help"},
 	}
 	for _, args := range cases {
 		r := run(t, env, args...)

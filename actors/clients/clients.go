@@ -18,10 +18,16 @@ var Methods = map[string]bool{
 	"client.window_title.clear": true,
 	"popup.close":               true,
 	"popup.send_text":           true,
+	"terminal.claim":            true,
 }
 
 // toastInterval is the least time between two toasts.
 const toastInterval = time.Second
+
+// toastVisible is how long the interactive client shows an in-app toast
+// (tui's toastTime); a notification in that time would replace it, so it
+// answers busy instead, as Herdr does while its toast is on screen.
+const toastVisible = 4 * time.Second
 
 // Foreground tells the actor which connection is the interactive client in
 // front, and the size of its tab area; it gets api.Toast and
@@ -46,6 +52,9 @@ type Clients struct {
 	nextPopup uint64
 	// startPane starts a popup's program: pane.Start, or a fake in tests.
 	startPane func(pane.Spec) (*actor.Props, func(), error)
+	// owners is the controlling connection of each claimed terminal
+	// (terminal.claim), released when that connection goes away.
+	owners map[string]*actor.PID
 }
 
 // Props returns the props of the clients actor. A popup's terminal that
@@ -67,6 +76,7 @@ func (c *Clients) Receive(ctx actor.Context) {
 		if c.front != nil && c.front.Equal(msg.Who) {
 			c.front = nil
 		}
+		c.releaseClaims(msg.Who)
 	case *pane.Exited:
 		c.popupGone(ctx, nil, msg.TerminalID)
 	case *SetConfig:
@@ -108,6 +118,8 @@ func (c *Clients) handle(ctx actor.Context, call *api.Call) *api.Reply {
 		return c.popupClose(ctx)
 	case "popup.send_text":
 		return c.popupSendText(ctx, call)
+	case "terminal.claim":
+		return c.claim(ctx, call.Params.(*protocol.TerminalClaimParams))
 	}
 	switch prm := call.Params.(type) {
 	case *protocol.NotificationShowParams:
@@ -122,11 +134,14 @@ func (c *Clients) handle(ctx actor.Context, call *api.Call) *api.Reply {
 func (c *Clients) show(ctx actor.Context, prm *protocol.NotificationShowParams) *api.Reply {
 	now := time.Now()
 	reason := protocol.NotifyShown
+	inApp := c.cfg.UI.Toast.Delivery == config.ToastHerdr
 	switch {
 	case c.cfg.UI.Toast.Delivery == config.ToastOff || c.cfg.UI.Toast.Delivery == "":
 		reason = protocol.NotifyDisabled
 	case c.front == nil:
 		reason = protocol.NotifyNoClient
+	case inApp && !c.toastAt.IsZero() && now.Sub(c.toastAt) < toastVisible:
+		reason = protocol.NotifyBusy
 	case !c.toastAt.IsZero() && now.Sub(c.toastAt) < toastInterval:
 		reason = protocol.NotifyRateLimited
 	case c.cfg.UI.Toast.Delivery == config.ToastHerdr && !c.toastAt.IsZero() && now.Sub(c.toastAt) < protocol.ToastVisible:
@@ -139,8 +154,12 @@ func (c *Clients) show(ctx actor.Context, prm *protocol.NotificationShowParams) 
 	if prm.Body != nil {
 		t.Body = *prm.Body
 	}
-	if prm.Position != nil {
-		t.Position = *prm.Position
+	// Only in-app toasts have a corner: the request's, else the configured one.
+	if inApp {
+		t.Position = c.cfg.UI.Toast.HerdrPosition
+		if prm.Position != nil {
+			t.Position = *prm.Position
+		}
 	}
 	c.toastAt = now
 	ctx.Send(c.front, t)

@@ -12,6 +12,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -186,6 +187,8 @@ func (c *conn) either(ctx actor.Context) {
 		c.push("client.window_title", msg)
 	case *api.Push:
 		c.push(msg.Event, msg.Data)
+	case *clients.TakenOver:
+		c.push(protocol.TerminalTakenOver, msg)
 	case *actor.Stopping:
 		// The writer still flushes what is queued, but a client that does
 		// not read gets writeGrace, not the fd for ever.
