@@ -28,15 +28,16 @@ func (a *app) attach() int {
 		fmt.Fprintln(a.stderr, "herdr: nested herdr is disabled: this shell runs inside a herdr pane (HERDR_ENV=1). Detach first (prefix q), or drive this session with `herdr <noun> <verb>`.")
 		return 1
 	}
-	in, inOK := a.stdin.(*os.File)
-	out, outOK := a.stdout.(*os.File)
-	if !inOK || !outOK || !term.IsTerminal(in.Fd()) || !term.IsTerminal(out.Fd()) {
+	if !a.onTerminal() {
 		fmt.Fprintln(a.stderr, "herdr: the interactive client needs a terminal on stdin and stdout; use `herdr <noun> <verb>` from scripts")
 		return 1
 	}
 	sock, err := a.socket()
 	if err != nil {
 		return a.fail(id, err)
+	}
+	if a.noSession {
+		return a.monolithic(sock)
 	}
 	if conn, err := protocol.Dial(sock, time.Second); err == nil {
 		conn.Close()
@@ -48,13 +49,23 @@ func (a *app) attach() int {
 		return code
 	}
 	c.Close()
-	cwd, _ := a.getwd()
-	configPath := a.env("HERDR_CONFIG_PATH")
-	if configPath == "" {
-		configPath = filepath.Join(protocol.ConfigDir(a.env), "config.toml")
+	return a.runClient(tui.Options{Socket: sock})
+}
+
+// runClient runs the interactive client on this terminal until the user
+// detaches or the server goes.
+func (a *app) runClient(opts tui.Options) int {
+	opts.Cwd, _ = a.getwd()
+	opts.ConfigPath = a.env("HERDR_CONFIG_PATH")
+	if opts.ConfigPath == "" {
+		opts.ConfigPath = filepath.Join(protocol.ConfigDir(a.env), "config.toml")
 	}
-	err = tui.Run(tui.Options{Socket: sock, Cwd: cwd, ConfigPath: configPath, Input: in, Output: out})
+	opts.Input, opts.Output = a.stdin, a.stdout
+	err := tui.Run(opts)
 	switch {
+	case errors.Is(err, tui.ErrDetached) && a.noSession:
+		fmt.Fprintln(a.stderr, "[detached; --no-session: the server and its panes stop with this client]")
+		return 0
 	case errors.Is(err, tui.ErrDetached):
 		fmt.Fprintf(a.stderr, "[detached; the server keeps running — `%s` reattaches]\n", a.herdrCmd(""))
 		return 0
@@ -123,4 +134,11 @@ func (a *app) startServer(sock string) int {
 		}
 		time.Sleep(startPollInterval)
 	}
+}
+
+// onTerminal reports whether stdin and stdout are both a terminal.
+func (a *app) onTerminal() bool {
+	in, inOK := a.stdin.(*os.File)
+	out, outOK := a.stdout.(*os.File)
+	return inOK && outOK && term.IsTerminal(in.Fd()) && term.IsTerminal(out.Fd())
 }

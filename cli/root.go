@@ -32,6 +32,9 @@ type app struct {
 	session string
 	// sessionFlag is the flag itself, to tell "--session ''" from no flag.
 	sessionFlag func() bool
+	// noSession is --no-session: the server runs in this process and ends
+	// with the client.
+	noSession bool
 }
 
 // exitCode ends a command with a status after it has printed its own output.
@@ -172,6 +175,7 @@ response on stderr (exit 1). Usage errors exit 2.`,
 	}
 	root.SetVersionTemplate("herdr {{.Version}}\n")
 	root.Flags().BoolP("version", "V", false, "print the version and exit")
+	root.Flags().BoolVar(&a.noSession, "no-session", false, "run the server inside this client for its lifetime: nothing is restored or saved, and detaching (or quitting) ends it with its panes")
 	root.PersistentFlags().StringVar(&a.session, "session", "", "talk to the server of session `NAME` (default: $HERDR_SOCKET_PATH, then $HERDR_SESSION, then the default session)")
 	a.sessionFlag = func() bool { return root.PersistentFlags().Changed("session") }
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })

@@ -6,7 +6,9 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"io"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -257,4 +259,37 @@ func TestTerminal_AgentAttach_NoAgent(t *testing.T) {
 		t.Fatalf("agent attach of a plain shell: exit %d", code)
 	}
 	c.WaitText(t, "agent_not_found")
+}
+
+func TestNoSession_ServerLivesAndDiesWithTheClient(t *testing.T) {
+	h := NewHome(t)
+	sock := h.Socket("mono")
+	cmd := exec.Command(herdrBin, "--session", "mono", "--no-session")
+	cmd.Env = append(h.Env, "TERM=xterm-256color")
+	cmd.Dir = h.Dir
+	c := startTUI(t, cmd)
+	c.WaitScreen(t, "the client", func(s string) bool { return strings.Contains(s, "╭") })
+	// The API socket works while the client runs, for the CLI too.
+	out, _, code := RunCLI(t, h.Env, "--session", "mono", "pane", "list")
+	if code != 0 || !strings.Contains(out, `"pane_list"`) {
+		t.Fatalf("pane list under --no-session: exit %d %s", code, out)
+	}
+	// A second one on the same socket is refused.
+	cmd2 := exec.Command(herdrBin, "--session", "mono", "--no-session")
+	cmd2.Env = append(h.Env, "TERM=xterm-256color")
+	c2 := startTUI(t, cmd2)
+	if code := c2.WaitExit(t); code != 1 {
+		t.Fatalf("second --no-session: exit %d", code)
+	}
+	c2.WaitText(t, "error: herdr is already running")
+	c.Type(tuiPrefix + "q")
+	if code := c.WaitExit(t); code != 0 {
+		t.Fatalf("detach exit %d", code)
+	}
+	if !Refused(sock) {
+		t.Fatal("the server outlived its --no-session client")
+	}
+	if _, err := os.Stat(filepath.Join(h.ConfigHome, "herdr", "sessions", "mono", "session.json")); err == nil {
+		t.Fatal("--no-session saved a session.json")
+	}
 }
