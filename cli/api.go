@@ -26,7 +26,7 @@ one JSON request per line, {"id":"...","method":"...","params":{...}}, one
 response line each, many requests per connection.
 
 Methods this server implements:
-` + methods.String(),
+` + methods.String() + "\n" + waitHelp,
 	})
 	cmd.AddCommand(a.apiSchemaCmd(), &cobra.Command{
 		Use:   "snapshot",
@@ -39,6 +39,33 @@ Methods this server implements:
 	})
 	return cmd
 }
+
+// waitHelp documents events.wait's match_event variants: Herdr waits for
+// pane_agent_status_changed only; this server for any of these kinds.
+const waitHelp = `events.wait {"match_event":{"event":KIND,…},"timeout_ms":N} (an extension over
+Herdr, which waits for pane_agent_status_changed only) answers wait_matched
+with the first matching event published after the request — or at once, with
+the current state as the event, when the state it waits for already holds:
+  pane_agent_status_changed  pane_id, agent_status: already true when the pane
+                             has that status
+  pane_output_changed        pane_id: the next change of the pane's output;
+                             with seen_revision N: already true when the
+                             pane's revision is past N; with min_revision N:
+                             already true when it is N or more
+  pane_focused               pane_id: already true when that pane has the focus
+  tab_focused                tab_id: already true when that tab is on screen
+  workspace_focused          workspace_id: already true when it is focused
+  workspace_renamed          workspace_id (+ label: already true when the
+                             workspace shows that label; without one, never)
+  tab_renamed                tab_id (+ label: as workspace_renamed)
+  workspace_created, workspace_updated, workspace_closed, workspace_moved,
+  tab_created, tab_closed, tab_moved, pane_created, pane_closed, pane_moved,
+  pane_exited, pane_agent_detected
+                             never already true: the next such event (the
+                             fields named narrow it)
+An unknown pane_id answers pane_not_found; any other kind,
+unsupported_event_wait_match.
+`
 
 // schemaVersion is the version of the schema document's own layout.
 const schemaVersion = 1

@@ -139,13 +139,15 @@ func (a *app) waitEventCmd() *cobra.Command {
 		pane    string
 		label   string
 		minRev  uint64
+		seenRev uint64
 		timeout uint64
 	)
 	cmd := &cobra.Command{
-		Use:   "event <kind> [--workspace W] [--tab T] [--pane P] [--label L] [--min-revision N] [--timeout MS]",
+		Use:   "event <kind> [--workspace W] [--tab T] [--pane P] [--label L] [--min-revision N|--seen-revision N] [--timeout MS]",
 		Short: summary("events.wait"),
 		Example: `  herdr wait event tab_created --workspace w1
-  herdr wait event pane_output_changed --pane w1:p1 --min-revision 10`,
+  herdr wait event pane_output_changed --pane w1:p1                    # the next change
+  herdr wait event pane_output_changed --pane w1:p1 --seen-revision 9  # any change past 9`,
 		Args: exactArgs("<kind>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			m.Event = args[0]
@@ -162,6 +164,9 @@ func (a *app) waitEventCmd() *cobra.Command {
 			if cmd.Flags().Changed("min-revision") {
 				m.MinRevision = &minRev
 			}
+			if cmd.Flags().Changed("seen-revision") {
+				m.SeenRevision = &seenRev
+			}
 			p := protocol.EventsWaitParams{MatchEvent: &m}
 			if cmd.Flags().Changed("timeout") {
 				p.TimeoutMS = &timeout
@@ -173,7 +178,9 @@ func (a *app) waitEventCmd() *cobra.Command {
 	cmd.Flags().StringVar(&tab, "tab", "", "tab id to match")
 	cmd.Flags().StringVar(&pane, "pane", "", "pane id to match")
 	cmd.Flags().StringVar(&label, "label", "", "label to match (renames)")
-	cmd.Flags().Uint64Var(&minRev, "min-revision", 0, "for pane_output_changed: the revision to reach")
+	cmd.Flags().Uint64Var(&minRev, "min-revision", 0, "for pane_output_changed: the revision to reach (answers at once when reached)")
+	cmd.Flags().Uint64Var(&seenRev, "seen-revision", 0, "for pane_output_changed: the revision already seen (answers once the pane is past it)")
+	cmd.MarkFlagsMutuallyExclusive("min-revision", "seen-revision")
 	cmd.Flags().Uint64Var(&timeout, "timeout", 0, "give up after this many milliseconds (error code timeout)")
 	return cmd
 }

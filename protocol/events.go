@@ -144,6 +144,9 @@ type EventMatch struct {
 	Agent       *string `json:"agent,omitempty"`
 	AgentStatus *string `json:"agent_status,omitempty"`
 	MinRevision *uint64 `json:"min_revision,omitempty"`
+	// SeenRevision (pane_output_changed, an extension) is the pane revision
+	// the caller has already seen: the wait answers once the pane is past it.
+	SeenRevision *uint64 `json:"seen_revision,omitempty"`
 }
 
 // waitRequires lists, per waitable event, the fields that must be given.
@@ -177,6 +180,12 @@ func (p *EventsWaitParams) Validate() error {
 		if v := given[f]; v == nil || *v == "" {
 			return ParamError("match_event."+f, "missing required field for %s", m.Event)
 		}
+	}
+	if (m.MinRevision != nil || m.SeenRevision != nil) && m.Event != "pane_output_changed" {
+		return ParamError("match_event", "min_revision and seen_revision apply to pane_output_changed only")
+	}
+	if m.MinRevision != nil && m.SeenRevision != nil {
+		return ParamError("match_event.seen_revision", "give min_revision or seen_revision, not both")
 	}
 	if m.AgentStatus != nil {
 		return oneOf("match_event.agent_status", *m.AgentStatus, agentStatuses...)

@@ -104,6 +104,17 @@ func (s *Session) eventsWait(ctx actor.Context, call *api.Call) *api.Reply {
 		}
 		match.TermID = p.TermID
 	}
+	if m.Event == "pane_output_changed" {
+		// A wait for a change waits for the next one unless the caller
+		// names a revision: min_revision to reach, or seen_revision to pass.
+		switch {
+		case m.MinRevision != nil:
+		case m.SeenRevision != nil:
+			match.MinRevision = *m.SeenRevision + 1
+		default:
+			match.MinRevision = p.facts.Revision + 1
+		}
+	}
 	if data := s.alreadyMatches(match, p); data != nil {
 		line, err := protocol.EncodeEvent(data, 0)
 		if err != nil {
@@ -128,7 +139,7 @@ func (s *Session) alreadyMatches(m events.Match, p *paneRec) protocol.EventData 
 			return s.statusEvent(p)
 		}
 	case "pane_output_changed":
-		if m.MinRevision > 0 && p.facts.Revision >= m.MinRevision {
+		if p.facts.Revision >= m.MinRevision {
 			return protocol.PaneOutputChangedEvent{PaneID: p.ID, WorkspaceID: p.WS.ID, Revision: p.facts.Revision}
 		}
 	case "pane_focused":
