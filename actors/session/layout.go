@@ -274,6 +274,9 @@ func (s *Session) layoutApply(ctx actor.Context, call *api.Call) *api.Reply {
 		w = replaced.WS
 	}
 	if prm.WorkspaceID != nil && *prm.WorkspaceID != "" {
+		if replaced != nil {
+			return api.Fail(protocol.Errorf("invalid_target", "use either tab_id or workspace_id, not both"))
+		}
 		if w, err = s.m.ResolveWorkspace(*prm.WorkspaceID); err != nil {
 			return api.Fail(err)
 		}
@@ -317,8 +320,11 @@ func (s *Session) layoutApply(ctx actor.Context, call *api.Call) *api.Reply {
 		return api.Fail(err)
 	}
 	label := ""
-	if prm.TabLabel != nil {
+	switch {
+	case prm.TabLabel != nil:
 		label = *prm.TabLabel
+	case replaced != nil:
+		label = replaced.Label // the replacement keeps the replaced tab's name
 	}
 	t := s.addTab(w, label)
 	t.Root = root
@@ -342,5 +348,7 @@ func (s *Session) layoutApply(ctx actor.Context, call *api.Call) *api.Reply {
 	if replaced != nil {
 		s.closeTab(ctx, replaced)
 	}
+	// Described after the replaced tab is gone: layout.tab_id names the tab
+	// that now holds the layout, as Herdr's answer does.
 	return api.Done(protocol.LayoutApply{Layout: s.describe(t)})
 }
