@@ -35,6 +35,8 @@ type app struct {
 	// noSession is --no-session: the server runs in this process and ends
 	// with the client.
 	noSession bool
+	// remoteTarget is --remote: attach to a server on that ssh host.
+	remoteTarget string
 }
 
 // exitCode ends a command with a status after it has printed its own output.
@@ -126,6 +128,7 @@ func (a *app) nouns() []noun {
 		{[]string{"agent"}, a.agentCmd}, {[]string{"notification"}, a.notificationCmd}, {[]string{"session"}, a.sessionCmd},
 		{[]string{"worktree"}, a.worktreeCmd}, {[]string{"plugin"}, a.pluginCmd}, {[]string{"integration"}, a.integrationCmd},
 		{[]string{"channel"}, a.channelCmd}, {[]string{"web"}, a.webCmd}, {[]string{"terminal"}, a.terminalCmd},
+		{[]string{"remote-client-bridge"}, a.bridgeCmd},
 	}
 }
 
@@ -170,11 +173,18 @@ response on stderr (exit 1). Usage errors exit 2.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if cmd.Flags().Changed("remote") {
+				if a.remoteTarget == "" || a.noSession {
+					return fmt.Errorf("--remote needs an ssh TARGET and cannot be combined with --no-session")
+				}
+				return exit(a.remote(a.remoteTarget))
+			}
 			return exit(a.attach())
 		},
 	}
 	root.SetVersionTemplate("herdr {{.Version}}\n")
 	root.Flags().BoolP("version", "V", false, "print the version and exit")
+	root.Flags().StringVar(&a.remoteTarget, "remote", "", "attach to the herdr server on ssh host `TARGET` (its session with --session); the far side runs $HERDR_REMOTE_BINARY (default herdr); local keybindings apply")
 	root.Flags().BoolVar(&a.noSession, "no-session", false, "run the server inside this client for its lifetime: nothing is restored or saved, and detaching (or quitting) ends it with its panes")
 	root.PersistentFlags().StringVar(&a.session, "session", "", "talk to the server of session `NAME` (default: $HERDR_SOCKET_PATH, then $HERDR_SESSION, then the default session)")
 	a.sessionFlag = func() bool { return root.PersistentFlags().Changed("session") }

@@ -241,6 +241,10 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"terminal", "title", "set", "a", "b"},
 		{"terminal", "title", "clear", "x"},
 		{"agent", "attach"},
+		{"--remote", ""},
+		{"--remote", "devbox", "--no-session"},
+		{"--remote"},
+		{"remote-client-bridge", "extra"},
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
@@ -280,7 +284,7 @@ func TestHelpExits0(t *testing.T) {
 		{"terminal", "--help"}, {"terminal", "attach", "--help"}, {"terminal", "session", "--help"},
 		{"terminal", "session", "observe", "--help"}, {"terminal", "session", "control", "--help"},
 		{"terminal", "title", "--help"}, {"terminal", "title", "set", "--help"}, {"terminal", "title", "clear", "--help"},
-		{"agent", "attach", "--help"},
+		{"agent", "attach", "--help"}, {"remote-client-bridge", "--help"},
 	}
 	for _, args := range cases {
 		r := run(t, env, args...)

@@ -26,6 +26,11 @@ func Connect(path string) (*Client, error) {
 	return &Client{conn: conn, reader: bufio.NewReaderSize(conn, 4<<10)}, nil
 }
 
+// NewClient wraps an open connection (a pipe to a remote bridge, say).
+func NewClient(conn net.Conn) *Client {
+	return &Client{conn: conn, reader: bufio.NewReaderSize(conn, 4<<10)}
+}
+
 // Close closes the connection.
 func (c *Client) Close() error { return c.conn.Close() }
 

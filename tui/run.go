@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"path/filepath"
 
@@ -26,6 +27,9 @@ type Options struct {
 	// Input and Output are the terminal (os.Stdin and os.Stdout when nil).
 	Input  io.Reader
 	Output io.Writer
+	// Dial opens a connection to the server; nil dials Socket. A remote
+	// client (herdr --remote) dials through ssh.
+	Dial func() (net.Conn, error)
 }
 
 // ErrDetached is returned by Run when the user detached (prefix q).
@@ -69,6 +73,16 @@ func Run(opts Options) error {
 	l := &link{socket: opts.Socket}
 	defer l.close()
 	var err error
+	dial := func(sock string, onPush func([]byte)) (*rpcConn, error) {
+		if opts.Dial == nil {
+			return dial(sock, onPush)
+		}
+		c, err := opts.Dial()
+		if err != nil {
+			return nil, err
+		}
+		return newRPCConn(c, onPush), nil
+	}
 	if l.req, err = dial(opts.Socket, nil); err != nil {
 		return fmt.Errorf("connect to %s: %w", opts.Socket, err)
 	}
