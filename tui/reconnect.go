@@ -31,7 +31,7 @@ func (m *model) reconnect() tea.Cmd {
 	return func() tea.Msg { // the new connections go to the model in a message: it owns l's fields
 		deadline := time.Now().Add(reconnectFor)
 		for time.Now().Before(deadline) {
-			if req, err := dial(l.socket, nil); err == nil {
+			if req, err := l.dial(nil); err == nil {
 				if ev, scr, err := l.dialStreams(req); err == nil {
 					return reconnectedMsg{req: req, ev: ev, scr: scr}
 				}

@@ -41,6 +41,20 @@ type link struct {
 	req, scr, ev *rpcConn
 	send         func(tea.Msg)
 	socket       string
+	// dialer opens a connection (Options.Dial); nil dials socket.
+	dialer func() (net.Conn, error)
+}
+
+// dial opens one more connection to the server; onPush runs on its reader.
+func (l *link) dial(onPush func([]byte)) (*rpcConn, error) {
+	if l.dialer == nil {
+		return dial(l.socket, onPush)
+	}
+	c, err := l.dialer()
+	if err != nil {
+		return nil, err
+	}
+	return newRPCConn(c, onPush), nil
 }
 
 func (l *link) close() {
@@ -70,20 +84,10 @@ func Run(opts Options) error {
 			km.bindCommands(cfg.Keys.Commands) // its problems are among ConfigDiagnostics'
 		}
 	}
-	l := &link{socket: opts.Socket}
+	l := &link{socket: opts.Socket, dialer: opts.Dial}
 	defer l.close()
 	var err error
-	dial := func(sock string, onPush func([]byte)) (*rpcConn, error) {
-		if opts.Dial == nil {
-			return dial(sock, onPush)
-		}
-		c, err := opts.Dial()
-		if err != nil {
-			return nil, err
-		}
-		return newRPCConn(c, onPush), nil
-	}
-	if l.req, err = dial(opts.Socket, nil); err != nil {
+	if l.req, err = l.dial(nil); err != nil {
 		return fmt.Errorf("connect to %s: %w", opts.Socket, err)
 	}
 	var snap protocol.SessionSnapshotResult
@@ -159,7 +163,7 @@ func (l *link) connect() error {
 func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 	// Events first, then the snapshot the model asks for, so no change
 	// falls between them.
-	if ev, err = dial(l.socket, func(line []byte) { l.send(changedMsg{}) }); err != nil {
+	if ev, err = l.dial(func(line []byte) { l.send(changedMsg{}) }); err != nil {
 		return nil, nil, fmt.Errorf("connect to %s: %w", l.socket, err)
 	}
 	kinds := make([]protocol.Subscription, 0, len(protocol.LifecycleKinds))
@@ -172,7 +176,7 @@ func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 		ev.close()
 		return nil, nil, fmt.Errorf("subscribe to events: %w", err)
 	}
-	if scr, err = dial(l.socket, func(line []byte) {
+	if scr, err = l.dial(func(line []byte) {
 		var push struct {
 			Event string          `json:"event"`
 			Data  json.RawMessage `json:"data"`
