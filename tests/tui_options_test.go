@@ -36,6 +36,14 @@ show_agent_labels_on_pane_borders = true
 		t.Errorf("the panes do not start on the top row: %q", lines[0])
 	}
 	WaitFor(t, "the window title from the template", func() bool { return strings.Contains(c.Output(), "\x1b]2;proj :: claude\a") })
+	// A title a program sets wins; clearing it brings the template back.
+	WaitFor(t, "a client in front", func() bool {
+		return OK[protocol.ClientWindowTitle](t, s.Call("client.window_title.set", map[string]any{"title": "build"}), "client_window_title").Reason == "set"
+	})
+	WaitFor(t, "the set title", func() bool { return strings.Contains(c.Output(), "\x1b]2;build\a") })
+	before := strings.Count(c.Output(), "\x1b]2;proj :: claude\a")
+	OK[protocol.ClientWindowTitle](t, s.Call("client.window_title.clear", nil), "client_window_title")
+	WaitFor(t, "the template's title again", func() bool { return strings.Count(c.Output(), "\x1b]2;proj :: claude\a") > before })
 	if strings.Contains(c.Output(), "\x1b[?1002h") {
 		t.Errorf("mouse_capture = false, yet the client asked for mouse reports")
 	}
