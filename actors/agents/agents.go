@@ -82,17 +82,6 @@ type Answer struct {
 // actor has applied a focus change the call made (the seen rule).
 type Sync struct{ Answer Answer }
 
-// ViewQuery asks for the agent list through the active view; the answer
-// is a *ViewList with agents as their terminal ids, for the session to
-// render.
-type ViewQuery struct{}
-
-// ViewList is the agent view and the terminals of the agents it shows.
-type ViewList struct {
-	View    protocol.AgentViewResult
-	TermIDs []string
-}
-
 // rec is the actor's record of one pane.
 type rec struct {
 	Place
@@ -201,8 +190,6 @@ func (a *Agents) Receive(ctx actor.Context) {
 		a.request(ctx, msg)
 	case *Sync:
 		a.answers = append(a.answers, msg.Answer)
-	case *ViewQuery:
-		ctx.Respond(&ViewList{View: a.viewResult(), TermIDs: a.viewAgents()})
 	case *pane.AgentInput:
 		a.inputDone(msg)
 	case *metaExpired:

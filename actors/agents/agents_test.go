@@ -98,7 +98,8 @@ func (r *rig) call(method, term, params string) {
 // settle waits until the actor has handled everything sent so far.
 func (r *rig) settle() {
 	r.t.Helper()
-	if _, err := r.system.Root.RequestFuture(r.agents, &ViewQuery{}, 5*time.Second).Result(); err != nil {
+	prm, _ := protocol.DecodeParams("agent.view.get", []byte(`{}`))
+	if _, err := r.system.Root.RequestFuture(r.agents, &Request{Call: &api.Call{Method: "agent.view.get", Params: prm}}, 5*time.Second).Result(); err != nil {
 		r.t.Fatal(err)
 	}
 	time.Sleep(20 * time.Millisecond) // the stand-in logs what was sent before the answer

@@ -26,7 +26,6 @@ func (a *Agents) agentViewSet(ctx actor.Context, call *api.Call, _ *rec) *api.Re
 		return api.Fail(protocol.Errorf(protocol.CodePluginNotFound, "plugin %s is not linked and enabled", id))
 	}
 	a.view = &view{source: prm.Source, label: prm.Label, filter: prm.Filter, sort: prm.Sort}
-	a.viewAgents() // evaluate it once now, so a view that cannot run fails here
 	a.viewChanged(ctx)
 	return api.Done(a.viewResult())
 }
@@ -66,17 +65,6 @@ func (a *Agents) viewResult() protocol.AgentViewResult {
 		return protocol.AgentViewResult{Active: false}
 	}
 	return protocol.AgentViewResult{Active: true, Label: v.label, Source: protocol.Ptr(v.source)}
-}
-
-// viewAgents is the terminals of the agents the active view shows, in its
-// order (every agent, in placement order, without one).
-func (a *Agents) viewAgents() []string {
-	rows := a.viewRecs()
-	out := make([]string, len(rows))
-	for i, r := range rows {
-		out[i] = r.TermID
-	}
-	return out
 }
 
 // viewRecs is the records of the agents the active view shows, in its order.

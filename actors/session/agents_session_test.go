@@ -10,7 +10,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/events"
@@ -45,22 +44,10 @@ func (h *harness) agentPanes(agents ...[2]string) []protocol.PaneInfo {
 }
 
 // view is the agent view and the pane ids of the agents it shows.
-func (h *harness) view() (protocol.AgentViewResult, []string) {
+func (h *harness) view() (protocol.AgentViewList, []string) {
 	h.t.Helper()
-	res, err := h.system.Root.RequestFuture(h.agents, &agents.ViewQuery{}, 5*time.Second).Result()
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	byTerm := map[string]string{}
-	for _, p := range h.call("pane.list", `{}`).Result.(protocol.PaneList).Panes {
-		byTerm[p.TerminalID] = p.PaneID
-	}
-	list := res.(*agents.ViewList)
-	var ids []string
-	for _, term := range list.TermIDs {
-		ids = append(ids, byTerm[term])
-	}
-	return list.View, ids
+	list := h.call("agent.view.get", `{}`).Result.(protocol.AgentViewList)
+	return list, list.PaneIDs
 }
 
 func TestAgentView_FilterAndSort(t *testing.T) {
