@@ -4,6 +4,7 @@ import (
 	"maps"
 	"testing"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/integrations"
 	"github.com/herdr-go/herdr/actors/plugins"
@@ -36,12 +37,12 @@ func owner(m protocol.Method) (found bool) {
 	case protocol.TargetPane, protocol.TargetFocusedPane:
 		_, found = paneTargeted[m.Name]
 	case protocol.TargetAgent:
-		_, found = agentTargeted[m.Name]
+		_, found = agentRoutes[m.Name]
 	default:
 		_, found = handlers[m.Name]
 	}
 	// The agents actor's methods: the session resolves their target.
-	return found != agentForwarded[m.Name]
+	return found != agents.Handles(m.Name)
 }
 
 // TestHandlers_CoverMethodTable checks that every method the protocol table
@@ -57,7 +58,13 @@ func TestHandlers_CoverMethodTable(t *testing.T) {
 			t.Errorf("%s: declares target %d but its params implement Targeted=%v", m.Name, m.Target, targeted)
 		}
 	}
-	tables := []map[string]bool{keys(handlers), keys(workspaceTargeted), keys(tabRoutes), keys(paneTargeted), keys(agentTargeted), agentForwarded}
+	forwardedToAgents := map[string]bool{}
+	for _, m := range protocol.Methods() {
+		if agents.Handles(m.Name) {
+			forwardedToAgents[m.Name] = true
+		}
+	}
+	tables := []map[string]bool{keys(handlers), keys(workspaceTargeted), keys(tabRoutes), keys(paneTargeted), keys(agentRoutes), forwardedToAgents}
 	seen := map[string]int{}
 	for _, table := range tables {
 		for name := range table {

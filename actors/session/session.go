@@ -161,21 +161,6 @@ var workspaceTargeted = merge(workspaceRoutes, worktreeRoutes)
 // those the pane actor answers.
 var paneTargeted = forwarded(paneRoutes, pane.Methods(), (*Session).forwardToPane)
 
-// agentTargeted holds every agent-targeted method, and agentForwarded the
-// methods of any target the agents actor answers.
-var (
-	agentTargeted  = merge(agentRoutes)
-	agentForwarded = func() map[string]bool {
-		out := map[string]bool{}
-		for _, m := range protocol.Methods() {
-			if agents.Handles(m.Name) {
-				out[m.Name] = true
-			}
-		}
-		return out
-	}()
-)
-
 // forwarded adds to own a handler for each of names, which another actor answers.
 func forwarded(own map[string]paneHandler, names []string, forward paneHandler) map[string]paneHandler {
 	out := merge(own)
@@ -232,14 +217,14 @@ func (s *Session) route(ctx actor.Context, call *api.Call) *api.Reply {
 		if err != nil {
 			return api.Fail(err)
 		}
-		if h, ok := agentTargeted[call.Method]; ok {
+		if h, ok := agentRoutes[call.Method]; ok {
 			return h(s, ctx, call, p)
 		}
-		if agentForwarded[call.Method] {
+		if agents.Handles(call.Method) {
 			return s.forwardToAgents(ctx, call, p)
 		}
 	case protocol.TargetPane, protocol.TargetFocusedPane:
-		if h, ok := paneTargeted[call.Method]; ok || agentForwarded[call.Method] {
+		if h, ok := paneTargeted[call.Method]; ok || agents.Handles(call.Method) {
 			if !ok {
 				h = (*Session).forwardToAgents
 			}
@@ -259,7 +244,7 @@ func (s *Session) route(ctx actor.Context, call *api.Call) *api.Reply {
 		if h, ok := handlers[call.Method]; ok {
 			return h(s, ctx, call)
 		}
-		if agentForwarded[call.Method] {
+		if agents.Handles(call.Method) {
 			return s.forwardToAgents(ctx, call, nil)
 		}
 	}
