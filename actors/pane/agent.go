@@ -50,12 +50,8 @@ func (p *Pane) handleAgent(ctx actor.Context, r *AgentRequest) {
 	switch r.Op {
 	case AgentRead:
 		prm := r.Req.Call.Params.(*protocol.AgentReadParams)
-		if err := p.historyUnreachable(r, prm); err != nil {
-			ctx.Respond(api.Fail(err))
-			return
-		}
-		if p.startAltRead(ctx, r, prm) {
-			return // answered once its transcript is read (altread.go)
+		if p.readFullScreen(ctx, r, prm) {
+			return // refused, or answered once its transcript is read (altread.go)
 		}
 		ctx.Respond(api.Done(protocol.PaneRead{Read: p.readScreen(&r.Req, prm.Source, prm.Lines, prm.Format, prm.StripANSI)}))
 	case AgentExplain:
@@ -83,24 +79,6 @@ func (p *Pane) handleAgent(ctx actor.Context, r *AgentRequest) {
 	default:
 		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "unknown agent request %q", r.Op)))
 	}
-}
-
-// historyUnreachable refuses a read of more recent lines than a busy
-// full-screen agent shows: its history is on the alternate screen, which
-// keeps no scrollback, and reaching it means scrolling the agent, which is
-// only safe while it is idle. Reading less, or the visible screen, is fine.
-func (p *Pane) historyUnreachable(r *AgentRequest, prm *protocol.AgentReadParams) error {
-	if prm.Lines == nil || (prm.Format != "" && prm.Format != protocol.FormatText) ||
-		(prm.Source != protocol.SourceRecent && prm.Source != protocol.SourceRecentUnwrapped) ||
-		r.Agent == "" || r.State == string(protocol.StatusIdle) || !p.term.Modes().AltScreen {
-		return nil
-	}
-	want := min(int(*prm.Lines), maxReadLines)
-	if _, rows := p.term.Size(); rows >= want {
-		return nil
-	}
-	return protocol.Errorf(protocol.CodeAgentNotIdle,
-		"cannot read %d lines while the agent is %s: its full-screen history can only be reached while it is idle; wait and retry, or read the visible screen", want, r.State)
 }
 
 // pasteText appends text, wrapped as a bracketed paste when the program

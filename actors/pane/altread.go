@@ -44,26 +44,37 @@ type altRead struct {
 // altReadStep fires when a page has had time to redraw.
 type altReadStep struct{}
 
-// startAltRead begins a stitched read when r asks for history a full-screen
-// idle agent holds; it reports whether it did (the answer comes later).
-func (p *Pane) startAltRead(ctx actor.Context, r *AgentRequest, prm *protocol.AgentReadParams) bool {
-	if p.altRead != nil || (prm.Format != "" && prm.Format != protocol.FormatText) ||
-		(prm.Source != protocol.SourceRecent && prm.Source != protocol.SourceRecentUnwrapped) ||
-		r.Agent == "" || r.State != string(protocol.StatusIdle) {
-		return false
-	}
+// readFullScreen takes an agent.read of more recent lines than a
+// recognised agent on the alternate screen shows (text only): while the
+// agent works that history cannot be reached (agent_not_idle, when the
+// caller named a line count); while it is idle and takes the mouse, a
+// stitched read starts. It reports whether it took the read; otherwise the
+// read is the plain one.
+func (p *Pane) readFullScreen(ctx actor.Context, r *AgentRequest, prm *protocol.AgentReadParams) bool {
 	modes := p.term.Modes()
-	if !modes.AltScreen || !modes.MouseReporting() {
+	if r.Agent == "" || !modes.AltScreen || (prm.Format != "" && prm.Format != protocol.FormatText) ||
+		(prm.Source != protocol.SourceRecent && prm.Source != protocol.SourceRecentUnwrapped) {
 		return false
 	}
 	lines := 80
 	if prm.Lines != nil {
 		lines = min(int(*prm.Lines), maxReadLines)
 	}
-	page := p.visibleRows()
-	if lines == 0 || len(page) >= lines {
+	if _, rows := p.term.Size(); lines == 0 || rows >= lines {
 		return false
 	}
+	switch {
+	case r.State != string(protocol.StatusIdle):
+		if prm.Lines == nil {
+			return false
+		}
+		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeAgentNotIdle,
+			"cannot read %d lines while the agent is %s: its full-screen history can only be reached while it is idle; wait and retry, or read the visible screen", lines, r.State)))
+		return true
+	case p.altRead != nil || !modes.MouseReporting():
+		return false
+	}
+	page := p.visibleRows()
 	p.altRead = &altRead{sender: ctx.Sender(), req: r.Req, lines: lines, source: prm.Source, history: page, previous: page, started: time.Now()}
 	p.altScroll(ctx, true)
 	return true
