@@ -181,8 +181,8 @@ func TestHandoff_PanesSurviveANewServer(t *testing.T) {
 
 	// The old subscription ended with an error; one that resumes from
 	// where it was gets what came after.
-	if line, err := sub.ReadLine(); err == nil && !strings.Contains(string(line), "server_unavailable") {
-		t.Fatalf("old stream's last line: %s", line)
+	if line, err := sub.ReadLine(); err != nil || !strings.Contains(string(line), "server_unavailable") {
+		t.Fatalf("old stream's last line: %s %v, want a server_unavailable error", line, err)
 	}
 	resumed := s.Dial(t)
 	params := fmt.Sprintf(`{"since_seq":%d,"subscriptions":[{"type":"tab.renamed"}]}`, first.Seq+1)
