@@ -46,6 +46,22 @@ func TestEventsWait_AlreadyTrueRules(t *testing.T) {
 	rev := func(p string) uint64 {
 		return OK[protocol.PaneInfoResult](t, s.CallT(t, "pane.get", map[string]any{"pane_id": p}), "pane_info").Pane.Revision
 	}
+	// settled is the pane's revision once its output has paused: a shell
+	// still echoing the previous case's command would move it past a
+	// revision the case is about to name.
+	settled := func(p string) uint64 {
+		last := rev(p)
+		for range 50 {
+			time.Sleep(300 * time.Millisecond)
+			now := rev(p)
+			if now == last {
+				return now
+			}
+			last = now
+		}
+		t.Fatalf("pane %s never stopped changing", p)
+		return 0
+	}
 	ws1, tab1 := w1.Workspace.WorkspaceID, w1.Tab.TabID
 
 	immediate := []struct {
@@ -95,13 +111,14 @@ func TestEventsWait_AlreadyTrueRules(t *testing.T) {
 		check   func(waitEvent) // optional
 	}{
 		{"pane_output_changed waits for the next change", func() map[string]any {
+			settled(p1)
 			return map[string]any{"event": "pane_output_changed", "pane_id": p1}
 		}, func() { s.Run(t, p1, "echo next-change") }, nil},
 		{"pane_output_changed seen_revision current", func() map[string]any {
-			return map[string]any{"event": "pane_output_changed", "pane_id": p1, "seen_revision": rev(p1)}
+			return map[string]any{"event": "pane_output_changed", "pane_id": p1, "seen_revision": settled(p1)}
 		}, func() { s.Run(t, p1, "echo past-seen") }, nil},
 		{"pane_output_changed min_revision ahead", func() map[string]any {
-			return map[string]any{"event": "pane_output_changed", "pane_id": p1, "min_revision": rev(p1) + 1}
+			return map[string]any{"event": "pane_output_changed", "pane_id": p1, "min_revision": settled(p1) + 1}
 		}, func() { s.Run(t, p1, "echo reach") }, nil},
 		{"pane_agent_status_changed to another status", func() map[string]any {
 			other := "working"
