@@ -1,11 +1,15 @@
-// Package session owns the structure of a herdr session: the ordered
-// workspaces, their tabs, each tab's layout tree, focus, and public id
-// allocation. It answers list/get/snapshot requests from its own model (the
-// read model) and forwards pane requests, already resolved, to the pane
-// actor that owns the terminal. Pane actors are its children.
+// Package session is the topology authority of a herdr session: which
+// workspaces, tabs and panes exist, their ids, order, layout trees, zoom
+// and focus, changed only here and only through the model package, so a
+// change that spans entities (a split, closing the last pane of a tab) is
+// one step inside one message with no asks. It also keeps the read model
+// (what every list, get and snapshot answers from, including the facts
+// panes, entity actors and the agents actor told it) and the session file.
 //
-// Workspaces and tabs are plain data inside this actor rather than actors
-// of their own: they do no I/O, and keeping them here makes every
-// cross-entity change (closing the last pane closes its tab and workspace,
-// a split creates a pane and reshapes a tab) one atomic step with no asks.
+// Everything else is another actor's: the session resolves a request's
+// target once and forwards it, already resolved, to the pane, workspace,
+// tab, agents, clients or plugins actor that owns what the method is
+// about. Pane, workspace and tab actors are its children (HandleFailure
+// says what happens when one fails); the entity actors are started and
+// stopped at the end of the message that made or removed their entity.
 package session

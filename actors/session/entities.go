@@ -2,6 +2,7 @@ package session
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -15,13 +16,17 @@ import (
 // topology inside one message; when the message is done (settle) it starts
 // the actors of the workspaces and tabs that message made, stops those of
 // the ones it removed, and tells every tab whose rectangles moved the size
-// of each of its panes. An entity actor that fails is stopped by the
-// session's supervision and started again from the session's record.
+// of each of its panes. An entity actor that fails is restarted from the
+// session's record with its mailbox kept (HandleFailure), so the calls
+// queued behind the one that broke are still answered.
 
 // entity is the session's handle on a workspace's or tab's actor, by id.
 type entity struct {
 	pid *actor.PID
 	rev uint64 // of the last Changed taken
+	// reseed puts the session's record of the entity where its actor
+	// restarts from, and queues what the new instance must be told.
+	reseed func(sys *actor.ActorSystem)
 }
 
 // actorOf is the actor of the workspace or tab with id, or nil.
@@ -56,7 +61,7 @@ func (s *Session) settleEntities(ctx actor.Context) {
 			}
 		case *tab:
 			if s.m.TabAlive(e) && s.entities[e.ID] == nil {
-				s.spawnTab(ctx, e, true)
+				s.spawnTab(ctx, e)
 			}
 		}
 	}
@@ -86,35 +91,71 @@ func (s *Session) actorName(id string) string {
 }
 
 func (s *Session) spawnWorkspace(ctx actor.Context, w *workspace) {
-	pid, err := ctx.SpawnNamed(s.opts.WorkspaceProps(wsactor.Seed{
-		ID: w.ID, Label: w.Label, Auto: w.Auto, Tokens: w.Tokens, Log: s.opts.Log.With("workspace", w.ID),
-	}), s.actorName(w.ID))
+	e := &entity{}
+	seed := func() wsactor.Seed {
+		return wsactor.Seed{ID: w.ID, Label: w.Label, Auto: w.Auto, Tokens: w.Tokens, Rev: e.rev, Log: s.opts.Log.With("workspace", w.ID)}
+	}
+	box := api.NewReseed(seed())
+	pid, err := ctx.SpawnNamed(s.opts.WorkspaceProps(box), s.actorName(w.ID))
 	if err != nil {
 		s.opts.Log.Error("start workspace actor", "workspace", w.ID, "err", err)
 		return
 	}
-	s.entities[w.ID] = &entity{pid: pid}
+	e.pid = pid
+	e.reseed = func(*actor.ActorSystem) { box.Set(seed()) }
+	s.entities[w.ID] = e
 }
 
-// spawnTab starts t's actor: a new tab's knowing its panes' sizes, a
-// rebuilt one's told them at once (the panes drop sizes they have).
-func (s *Session) spawnTab(ctx actor.Context, t *tab, fresh bool) {
-	seed := tabactor.Seed{ID: t.ID, Label: t.Label, Log: s.opts.Log.With("tab", t.ID)}
-	if fresh {
-		seed.Sizes = map[string]uint64{}
-		for _, p := range s.tabPanes(t) {
-			seed.Sizes[p.TermID] = p.sizeRev
-		}
+// spawnTab starts t's actor, knowing the sizes its panes were started at.
+// A restarted one starts knowing none and is sent the arrangement.
+func (s *Session) spawnTab(ctx actor.Context, t *tab) {
+	e := &entity{}
+	seed := tabactor.Seed{ID: t.ID, Label: t.Label, Log: s.opts.Log.With("tab", t.ID), Sizes: map[string]uint64{}}
+	for _, p := range s.tabPanes(t) {
+		seed.Sizes[p.TermID] = p.sizeRev
 	}
-	pid, err := ctx.SpawnNamed(s.opts.TabProps(seed), s.actorName(t.ID))
+	box := api.NewReseed(seed)
+	pid, err := ctx.SpawnNamed(s.opts.TabProps(box), s.actorName(t.ID))
 	if err != nil {
 		s.opts.Log.Error("start tab actor", "tab", t.ID, "err", err)
 		return
 	}
-	s.entities[t.ID] = &entity{pid: pid}
-	if !fresh {
-		ctx.Send(pid, s.arrangement(t))
+	e.pid = pid
+	e.reseed = func(sys *actor.ActorSystem) {
+		box.Set(tabactor.Seed{ID: t.ID, Label: t.Label, Rev: e.rev, Log: seed.Log})
+		sys.Root.Send(pid, s.arrangement(t)) // behind what is queued, in the new instance
 	}
+	s.entities[t.ID] = e
+}
+
+// entityRestarts bounds how often one entity actor may fail: past it, a
+// fault that recurs at every start would spin, so the actor is stopped.
+const entityRestarts = 10
+
+// HandleFailure supervises the session's children (protoactor asks an
+// actor's own HandleFailure before its props' strategy). It runs on the
+// session's goroutine, between two of its messages. A pane that fails is
+// stopped, never restarted: a restart would start a new shell under the
+// old identity, so the pane closes as if its program had exited. A
+// workspace or tab actor is restarted from the session's record.
+func (s *Session) HandleFailure(sys *actor.ActorSystem, sup actor.Supervisor, child *actor.PID, rs *actor.RestartStatistics, reason, _ any) {
+	for id, e := range s.entities {
+		if !e.pid.Equal(child) {
+			continue
+		}
+		if rs.Fail(); rs.NumberOfFailures(10*time.Second) > entityRestarts {
+			s.opts.Log.Error("entity actor keeps failing; stopping it", "id", id, "reason", reason)
+			delete(s.entities, id)
+			sup.StopChildren(child)
+			return
+		}
+		s.opts.Log.Error("entity actor failed; restarting it from the session's record", "id", id, "reason", reason)
+		e.reseed(sys)
+		sup.RestartChildren(child)
+		return
+	}
+	s.opts.Log.Error("pane actor failed", "actor", child.Id, "reason", reason)
+	sup.StopChildren(child)
 }
 
 // arrangement computes the size of every pane of t from its rectangles,
@@ -141,7 +182,7 @@ func (s *Session) arrangement(t *tab) *tabactor.Arrange {
 func (s *Session) forwardToWorkspace(ctx actor.Context, call *api.Call, w *workspace) *api.Reply {
 	pid := s.actorOf(w.ID)
 	if pid == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeInternal, "workspace %s is restarting; try again", w.ID))
+		return api.Fail(protocol.Errorf(protocol.CodeInternal, "workspace %s has no actor (see the server log)", w.ID))
 	}
 	ctx.RequestWithCustomSender(pid, &wsactor.Request{Call: call, Info: s.workspaceInfo(w), Cwd: w.Cwd}, ctx.Sender())
 	return nil
@@ -151,7 +192,7 @@ func (s *Session) forwardToWorkspace(ctx actor.Context, call *api.Call, w *works
 func (s *Session) forwardToTab(ctx actor.Context, call *api.Call, t *tab) *api.Reply {
 	pid := s.actorOf(t.ID)
 	if pid == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeInternal, "tab %s is restarting; try again", t.ID))
+		return api.Fail(protocol.Errorf(protocol.CodeInternal, "tab %s has no actor (see the server log)", t.ID))
 	}
 	ctx.RequestWithCustomSender(pid, &tabactor.Request{Call: call, Info: s.tabInfo(t)}, ctx.Sender())
 	return nil
@@ -195,26 +236,4 @@ func (s *Session) tabChanged(ctx actor.Context, m *tabactor.Changed) {
 	if m.Event == "tab_renamed" {
 		s.emit(protocol.TabRenamedEvent{TabID: t.ID, WorkspaceID: t.WS.ID, Label: s.tabInfo(t).Label}, s.tabFields(t))
 	}
-}
-
-// entityStopped starts again, from the session's record, a workspace or
-// tab actor that stopped while its entity still exists (it failed; an
-// entity closed on purpose is forgotten before its actor stops). It
-// reports whether who was one.
-func (s *Session) entityStopped(ctx actor.Context, who *actor.PID) bool {
-	for id, e := range s.entities {
-		if !e.pid.Equal(who) {
-			continue
-		}
-		delete(s.entities, id)
-		if w := s.m.Workspace(id); w != nil {
-			s.opts.Log.Error("workspace actor stopped after a failure; starting it again", "workspace", id)
-			s.spawnWorkspace(ctx, w)
-		} else if t, err := s.m.ResolveTab(id); err == nil && t.ID == id {
-			s.opts.Log.Error("tab actor stopped after a failure; starting it again", "tab", id)
-			s.spawnTab(ctx, t, false)
-		}
-		return true
-	}
-	return false
 }

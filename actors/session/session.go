@@ -3,7 +3,6 @@ package session
 import (
 	"log/slog"
 	"strings"
-	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -52,8 +51,8 @@ type Options struct {
 	PaneProps func(pane.Spec) (props *actor.Props, abort func(), err error)
 	// WorkspaceProps and TabProps make entity actors; nil means
 	// wsactor.Props and tabactor.Props (tests wrap them).
-	WorkspaceProps func(wsactor.Seed) *actor.Props
-	TabProps       func(tabactor.Seed) *actor.Props
+	WorkspaceProps func(*api.Reseed[wsactor.Seed]) *actor.Props
+	TabProps       func(*api.Reseed[tabactor.Seed]) *actor.Props
 	// SessionFile is the session.json to keep the session in; "" keeps
 	// nothing. Restore is what it held at start (nil for nothing).
 	SessionFile string
@@ -103,15 +102,10 @@ type Session struct {
 	client screenClient // the interactive client's frame around panes (screen.go)
 }
 
-// Props returns the props of the session actor. Its children are pane
-// actors; a pane that fails is stopped, never restarted (a restart would
-// start a new shell under the old identity).
+// Props returns the props of the session actor. Its children are the
+// pane, workspace and tab actors, supervised by HandleFailure.
 func Props(opts Options) *actor.Props {
-	stopPane := actor.NewOneForOneStrategy(0, time.Second, func(reason any) actor.Directive {
-		opts.Log.Error("pane actor failed", "reason", reason)
-		return actor.StopDirective
-	})
-	return actor.PropsFromProducer(func() actor.Actor { return newSession(opts) }, actor.WithSupervisor(stopPane))
+	return actor.PropsFromProducer(func() actor.Actor { return newSession(opts) })
 }
 
 func newSession(opts Options) *Session {
@@ -322,15 +316,13 @@ func (s *Session) Receive(ctx actor.Context) {
 		if s.stopping {
 			return // its children stop with it
 		}
-		// A pane actor the supervisor stopped after a panic (a pane closed
-		// on purpose is forgotten before it stops): it closes as if its
-		// program had exited, so nothing is left pointing at a dead actor.
+		// A pane actor stopped after a panic (a pane closed on purpose is
+		// forgotten before it stops): it closes as if its program had
+		// exited, so nothing is left pointing at a dead actor.
 		if p := s.terms[msg.Who.Id[strings.LastIndexByte(msg.Who.Id, '/')+1:]]; p != nil && p.pid.Equal(msg.Who) {
 			s.opts.Log.Error("pane actor stopped after a failure; closing the pane", "pane", p.ID, "terminal", p.TermID)
 			s.paneGone(ctx, p)
-			return
 		}
-		s.entityStopped(ctx, msg.Who)
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 type Seed struct {
 	ID    string
 	Label string // custom label, "" to show the tab's position
+	Rev   uint64 // of the last Changed the session took from this tab
 	// Sizes are the size revisions its panes already have (a new tab's
 	// panes were started at their size); nil for a rebuilt tab, which is
 	// sent an Arrange at once.
@@ -71,10 +72,12 @@ type Tab struct {
 // applied marks the end of the Arranges queued behind the last one applied.
 type applied struct{}
 
-// Props returns the props of a tab actor started from seed.
-func Props(seed Seed) *actor.Props {
+// Props returns the props of a tab actor that starts, and restarts after
+// a failure, from what seed holds at that moment.
+func Props(seed *api.Reseed[Seed]) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
-		return &Tab{seed: seed, label: seed.Label, sent: maps.Clone(seed.Sizes)}
+		s := seed.Get()
+		return &Tab{seed: s, label: s.Label, rev: s.Rev, sent: maps.Clone(s.Sizes)}
 	})
 }
 

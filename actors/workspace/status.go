@@ -77,6 +77,20 @@ func (w *Workspace) statusDone(ctx actor.Context, msg *statusRead) {
 	}
 }
 
+// abandon answers every caller still waiting when the actor stops or is
+// restarted: the run's result would reach an instance that never heard
+// of them.
+func (g *gitStatusState) abandon(ctx actor.Context, id string) {
+	fail := api.Fail(protocol.Errorf(protocol.CodeInternal, "workspace %s stopped before git answered; try again", id))
+	for _, c := range g.waiting {
+		ctx.Send(c, fail)
+	}
+	for _, a := range g.next {
+		ctx.Send(a.caller, fail)
+	}
+	*g = gitStatusState{}
+}
+
 // readStatus asks git for the branch, its distance from upstream and
 // whether the work tree has changes (one `git status`, so one process).
 func readStatus(id, cwd string) protocol.WorkspaceGitStatus {

@@ -22,6 +22,7 @@ type Seed struct {
 	// Tokens are the reported tokens; a rebuilt actor keeps them without
 	// their TTLs.
 	Tokens map[string]string
+	Rev    uint64 // of the last Changed the session took from this workspace
 	Log    *slog.Logger
 }
 
@@ -83,11 +84,13 @@ type GitDone struct {
 // gitFinished brings a job's result back to the workspace actor.
 type gitFinished struct{ done *GitDone }
 
-// Props returns the props of a workspace actor started from seed.
-func Props(seed Seed) *actor.Props {
+// Props returns the props of a workspace actor that starts, and restarts
+// after a failure, from what seed holds at that moment.
+func Props(seed *api.Reseed[Seed]) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
-		w := &Workspace{seed: seed, label: seed.Label}
-		for k, v := range seed.Tokens {
+		s := seed.Get()
+		w := &Workspace{seed: s, label: s.Label, rev: s.Rev}
+		for k, v := range s.Tokens {
 			w.tokens.Apply(map[string]*string{k: &v}, 0)
 		}
 		return w
@@ -101,8 +104,9 @@ func (w *Workspace) Receive(ctx actor.Context) {
 		msg = w.timers.Fired(f)
 	}
 	switch msg := msg.(type) {
-	case *actor.Stopping:
+	case *actor.Stopping, *actor.Restarting:
 		w.timers.StopAll()
+		w.status.abandon(ctx, w.seed.ID) // this instance cannot answer them now
 	case *Request:
 		if reply := api.Guard(ctx, msg.Call, w.seed.Log, func() *api.Reply { return Methods[msg.Call.Method](w, ctx, msg) }); reply != nil {
 			ctx.Respond(reply)

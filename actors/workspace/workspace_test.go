@@ -50,7 +50,7 @@ func newParent(t *testing.T, seed Seed) *parent {
 	}, actor.WithSupervisor(stop)))
 	p.self = pp
 	seed.Log = log
-	res, err := system.Root.RequestFuture(pp, &spawnChild{Props(seed)}, time.Second).Result()
+	res, err := system.Root.RequestFuture(pp, &spawnChild{Props(api.NewReseed(seed))}, time.Second).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
