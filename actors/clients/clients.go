@@ -88,7 +88,7 @@ func (c *Clients) Receive(ctx actor.Context) {
 	case *OpenPopup:
 		ctx.Respond(c.openPopup(ctx, msg))
 	case *api.Call:
-		if reply := c.handle(ctx, msg); reply != nil {
+		if reply := api.Guard(ctx, msg, nil, func() *api.Reply { return c.handle(ctx, msg) }); reply != nil {
 			ctx.Respond(reply)
 		}
 	}

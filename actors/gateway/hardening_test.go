@@ -241,3 +241,44 @@ func TestConn_Credits_ClientThatNeverReadsIsBounded(t *testing.T) {
 		}
 	}
 }
+
+// brokenResult panics when it is encoded: a fault inside the conn actor.
+type brokenResult struct{}
+
+func (brokenResult) ResultType() string           { return "broken" }
+func (brokenResult) MarshalJSON() ([]byte, error) { panic("a result that cannot be encoded") }
+
+// TestConn_PanicStopsOnlyThatConnection: a conn actor that fails is
+// stopped by the gateway (its client sees the socket close, and can
+// reconnect), and every other connection goes on.
+func TestConn_PanicStopsOnlyThatConnection(t *testing.T) {
+	system := quietSystem(t)
+	session, err := system.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
+		if call, ok := ctx.Message().(*api.Call); ok {
+			if call.Method == "workspace.list" {
+				ctx.Respond(api.Done(brokenResult{}))
+				return
+			}
+			ctx.Respond(api.OK())
+		}
+	}), "session")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newFakeListener()
+	startGateway(t, system, l, session, time.Minute)
+	broken, other := l.dial(), l.dial()
+	defer broken.Close()
+	defer other.Close()
+	wantPong(t, broken)
+	wantPong(t, other)
+	_ = broken.SetDeadline(time.Now().Add(5 * time.Second))
+	if _, err := fmt.Fprintln(broken, `{"id":"1","method":"workspace.list","params":{}}`); err != nil {
+		t.Fatal(err)
+	}
+	waitClosed(t, broken, "the connection whose actor failed")
+	wantPong(t, other)
+	again := l.dial()
+	defer again.Close()
+	wantPong(t, again)
+}

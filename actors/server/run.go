@@ -104,14 +104,7 @@ func Run(opts Options) error {
 	var once sync.Once
 	stop := func() { once.Do(func() { close(stopped) }) }
 
-	// The root keeps structural actors alive: a panic in the session resumes
-	// it with its state (a restart would stop every terminal it supervises).
-	resume := actor.NewOneForOneStrategy(0, 0, func(reason any) actor.Directive {
-		log.Error("structural actor failed; resuming", "reason", reason)
-		return actor.ResumeDirective
-	})
-	rootProps := actor.PropsFromFunc(receiveRoot, actor.WithSupervisor(resume))
-	root, err := system.Root.SpawnNamed(rootProps, "server")
+	root, err := system.Root.SpawnNamed(rootProps(log), "server")
 	if err != nil {
 		listener.Close()
 		return fmt.Errorf("spawn server actor: %w", err)
@@ -265,6 +258,18 @@ func spawnChild(system *actor.ActorSystem, parent *actor.PID, props *actor.Props
 		return nil, fmt.Errorf("spawn %s: %w", name, r.err)
 	}
 	return r.pid, nil
+}
+
+// rootProps are the root's: it keeps the structural actors alive. A panic
+// in one resumes it with its state (a restart would stop every terminal
+// the session supervises); the call that broke it was answered
+// internal_error by its handler's guard.
+func rootProps(log *slog.Logger) *actor.Props {
+	resume := actor.NewOneForOneStrategy(0, 0, func(reason any) actor.Directive {
+		log.Error("structural actor failed; resuming", "reason", reason)
+		return actor.ResumeDirective
+	})
+	return actor.PropsFromFunc(receiveRoot, actor.WithSupervisor(resume))
 }
 
 // receiveRoot is the root actor: it only spawns the structural actors as

@@ -1,0 +1,66 @@
+package server
+
+import (
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/clients"
+	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// TestSupervision_StructuralActorResumesWithItsState: a structural actor
+// (the clients actor here) whose handler panics answers that call
+// internal_error and, resumed by the root, keeps its state: the client it
+// had in front still gets the next toast.
+func TestSupervision_StructuralActorResumesWithItsState(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
+	t.Cleanup(system.Shutdown)
+	root, err := system.Root.SpawnNamed(rootProps(log), "server")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.UI.Toast.Delivery = config.ToastHerdr
+	pid, err := spawnChild(system, root, clients.Props(cfg), "clients")
+	if err != nil {
+		t.Fatal(err)
+	}
+	toasts := make(chan *api.Toast, 4)
+	front := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		if m, ok := ctx.Message().(*api.Toast); ok {
+			toasts <- m
+		}
+	}))
+	system.Root.Send(pid, &clients.Foreground{PID: front, Cols: 80, Rows: 24})
+	ask := func(call *api.Call) *api.Reply {
+		t.Helper()
+		res, err := system.Root.RequestFuture(pid, call, 2*time.Second).Result()
+		if err != nil {
+			t.Fatalf("%s: %v", call.Method, err)
+		}
+		return res.(*api.Reply)
+	}
+	// terminal.claim without its params: the handler's type assertion panics.
+	if e := protocol.AsError(ask(&api.Call{Method: "terminal.claim"}).Err); e == nil || e.Code != protocol.CodeInternal {
+		t.Fatalf("the call that broke the actor answered %v, want internal_error", e)
+	}
+	prm, err := protocol.DecodeParams("notification.show", []byte(`{"title":"after","body":"the panic"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ask(&api.Call{Method: "notification.show", Params: prm}).Result.(protocol.NotificationShown); !got.Shown {
+		t.Fatalf("after the panic: %+v (the foreground client was lost)", got)
+	}
+	select {
+	case <-toasts:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the foreground client got no toast after the panic")
+	}
+}
