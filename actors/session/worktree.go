@@ -75,7 +75,7 @@ func (s *Session) runGit(ctx actor.Context, call *api.Call, w *workspace, job fu
 	if w != nil {
 		pid := s.actorOf(w.ID)
 		if pid == nil {
-			return api.Fail(protocol.Errorf(protocol.CodeInternal, "workspace %s is restarting; try again", w.ID))
+			return api.Fail(protocol.Errorf(protocol.CodeInternal, "workspace %s has no actor (see the server log)", w.ID))
 		}
 		op.wsID = w.ID
 		ctx.Send(pid, &wsactor.GitJob{Token: s.nextGit, Run: job})
