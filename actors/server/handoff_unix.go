@@ -87,8 +87,18 @@ func startSuccessor(exe string, args []string, fds []int, state []byte, log *slo
 			cmd.Process.Kill()
 		}
 		return err
-	case err := <-exited:
-		return fmt.Errorf("the new server exited before it was ready (%v)", err)
+	case exit := <-exited:
+		// A new server that refuses writes why, then exits: its exit can
+		// win this race with its answer, which must not be lost. Its end
+		// of the pair is closed now, so the answer (or EOF) comes at once.
+		select {
+		case err := <-answer:
+			if err != nil {
+				return fmt.Errorf("%w (the new server exited: %v)", err, exit)
+			}
+		case <-time.After(time.Second):
+		}
+		return fmt.Errorf("the new server exited before it was ready (%v)", exit)
 	case <-time.After(handoffTimeout):
 		cmd.Process.Kill()
 		return fmt.Errorf("the new server was not ready within %v", handoffTimeout)
