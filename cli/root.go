@@ -128,7 +128,7 @@ func (a *app) nouns() []noun {
 		{[]string{"agent"}, a.agentCmd}, {[]string{"notification"}, a.notificationCmd}, {[]string{"session"}, a.sessionCmd},
 		{[]string{"worktree"}, a.worktreeCmd}, {[]string{"plugin"}, a.pluginCmd}, {[]string{"integration"}, a.integrationCmd},
 		{[]string{"channel"}, a.channelCmd}, {[]string{"web"}, a.webCmd}, {[]string{"terminal"}, a.terminalCmd},
-		{[]string{"remote-client-bridge"}, a.bridgeCmd},
+		{[]string{"remote-client-bridge"}, a.bridgeCmd}, {[]string{"update"}, a.updateCmd},
 	}
 }
 

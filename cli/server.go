@@ -77,7 +77,6 @@ across protocol versions, as upgrading is what it is for. Not on Windows.`,
   herdr server ` + name + ` --import-exe /usr/local/bin/herdr --expected-version 0.6.0`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			const id = "cli:server:live-handoff"
 			prm := protocol.ServerLiveHandoffParams{}
 			if cmd.Flags().Changed("import-exe") || cmd.Flags().Changed("binary") {
 				abs, err := filepath.Abs(exe)
@@ -92,26 +91,7 @@ across protocol versions, as upgrading is what it is for. Not on Windows.`,
 			if cmd.Flags().Changed("expected-version") {
 				prm.ExpectedVersion = &version
 			}
-			sock, err := a.socket()
-			if err != nil {
-				return exit(a.fail(id, err))
-			}
-			c, err := protocol.Connect(sock)
-			if err != nil {
-				return exit(a.fail(id, err))
-			}
-			defer c.Close()
-			_ = c.Conn().SetDeadline(time.Now().Add(time.Minute))
-			line, resp, err := roundTrip(c, id, "server.live_handoff", prm)
-			switch {
-			case err != nil:
-				return exit(a.fail(id, lostConnection(sock, err)))
-			case resp.Error != nil:
-				fmt.Fprintf(a.stderr, "%s\n", line)
-				return exit(1)
-			}
-			fmt.Fprintln(a.stderr, "live handoff complete")
-			return nil
+			return exit(a.handoff(prm))
 		},
 	}
 	cmd.Flags().StringVar(&exe, "import-exe", "", "the new server's binary (default: this one)")
@@ -120,6 +100,32 @@ across protocol versions, as upgrading is what it is for. Not on Windows.`,
 	cmd.Flags().StringVar(&version, "expected-version", "", "refuse unless the new binary is version V")
 	cmd.MarkFlagsMutuallyExclusive("import-exe", "binary")
 	return cmd
+}
+
+// handoff asks the running server for a live handoff and waits for the
+// new server to take over.
+func (a *app) handoff(prm protocol.ServerLiveHandoffParams) int {
+	const id = "cli:server:live-handoff"
+	sock, err := a.socket()
+	if err != nil {
+		return a.fail(id, err)
+	}
+	c, err := protocol.Connect(sock)
+	if err != nil {
+		return a.fail(id, err)
+	}
+	defer c.Close()
+	_ = c.Conn().SetDeadline(time.Now().Add(time.Minute))
+	line, resp, err := roundTrip(c, id, "server.live_handoff", prm)
+	switch {
+	case err != nil:
+		return a.fail(id, lostConnection(sock, err))
+	case resp.Error != nil:
+		fmt.Fprintf(a.stderr, "%s\n", line)
+		return 1
+	}
+	fmt.Fprintln(a.stderr, "live handoff complete")
+	return 0
 }
 
 // runServer runs server.Run in the foreground with the session's paths.

@@ -4,6 +4,7 @@ package tests
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -138,4 +139,65 @@ func TestHandoff_NewerStateVersionIsRefused(t *testing.T) {
 	}
 	s.Run(t, "w1:p1", "echo still-$((6*7))")
 	s.WaitLine(t, "w1:p1", "still-42")
+}
+
+// herdr update --handoff hands the session to the binary it is run from
+// (the one a user has just installed), not the server's own; without
+// --handoff it downloads nothing and says what to do instead.
+func TestHandoff_UpdateHandsOffToTheInstalledBinary(t *testing.T) {
+	s := StartServer(t)
+	stopHeir(t, s)
+	ws := s.CreateWorkspace(t, nil)
+	s.WaitPrompt(t, ws.RootPane.PaneID)
+	shellPID := func() uint32 {
+		info := OK[protocol.PaneProcessInfoResult](t, s.CallT(t, "pane.process_info", map[string]any{"pane_id": ws.RootPane.PaneID}), "pane_process_info").ProcessInfo
+		if info.ShellPID == nil {
+			t.Fatal("no shell pid")
+		}
+		return *info.ShellPID
+	}
+	shell := shellPID()
+	installed := filepath.Join(t.TempDir(), "herdr")
+	bin, err := os.ReadFile(herdrBin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(installed, bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) (string, int) {
+		cmd := exec.Command(installed, append([]string{"--session", s.Name}, args...)...)
+		cmd.Env = s.Env
+		var errb strings.Builder
+		cmd.Stderr = &errb
+		err := cmd.Run()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return errb.String(), ee.ExitCode()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return errb.String(), 0
+	}
+	if stderr, code := run("update"); code != 1 || !strings.Contains(stderr, "update --handoff") {
+		t.Fatalf("update without --handoff: exit %d, %q", code, stderr)
+	}
+	if stderr, code := run("update", "--handoff"); code != 0 || !strings.Contains(stderr, "live handoff complete") {
+		t.Fatalf("update --handoff: exit %d, %q", code, stderr)
+	}
+	s.WaitExit(t)
+	if got := shellPID(); got != shell {
+		t.Fatalf("the pane's shell is %d after the update, was %d", got, shell)
+	}
+	if _, err := os.Stat("/proc/self/exe"); err != nil {
+		return // no /proc to tell which binary the new server runs
+	}
+	exes, _ := filepath.Glob("/proc/[0-9]*/exe")
+	for _, e := range exes {
+		if target, err := os.Readlink(e); err == nil && target == installed {
+			return
+		}
+	}
+	t.Fatalf("no process runs the installed %s: the new server was not started from it", installed)
 }
