@@ -68,12 +68,26 @@ func withType(typ string, body []byte) json.RawMessage {
 }
 
 // EncodeSuccess renders a success response line (without the newline).
+// The envelope is written around the result by hand: encoding it as a
+// Response would make encoding/json validate and copy the whole result a
+// second time (a json.RawMessage field is compacted), a quarter of the
+// cost of a 200-pane pane.list. The bytes are the same.
 func EncodeSuccess(id string, r Result) ([]byte, error) {
-	raw, err := MarshalResult(r)
+	body, err := json.Marshal(r)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("encode %s result: %w", r.ResultType(), err)
 	}
-	return json.Marshal(Response{ID: id, Result: raw})
+	quotedID, _ := json.Marshal(id)
+	typ, _ := json.Marshal(r.ResultType())
+	b := make([]byte, 0, len(body)+len(quotedID)+len(typ)+24)
+	b = append(append(append(b, `{"id":`...), quotedID...), `,"result":{"type":`...)
+	b = append(b, typ...)
+	if len(body) > 2 { // not "{}"
+		b = append(append(b, ','), body[1:]...)
+	} else {
+		b = append(b, '}')
+	}
+	return append(b, '}'), nil
 }
 
 // EncodeError renders an error response line (without the newline). It never fails.

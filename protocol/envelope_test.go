@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -81,5 +83,47 @@ func BenchmarkDecodeRequest(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// EncodeSuccess writes the envelope by hand; its bytes must be what
+// encoding the Response would give, escapes and all.
+func TestEncodeSuccess_SameBytesAsTheResponse(t *testing.T) {
+	label := `a <b> & "c" \ é 😀`
+	for _, c := range []struct {
+		id string
+		r  Result
+	}{
+		{"1", OK{}},
+		{`odd "id" <&>`, Pong{Version: "v", Protocol: 20}},
+		{"3", WorkspaceInfoResult{Workspace: WorkspaceInfo{WorkspaceID: "w1", Label: label}}},
+		{"", PaneList{Panes: []PaneInfo{{PaneID: "w1:p1", Label: &label}}}},
+	} {
+		got, err := EncodeSuccess(c.id, c.r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := MarshalResult(c.r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := json.Marshal(Response{ID: c.id, Result: raw})
+		if string(got) != string(want) {
+			t.Fatalf("EncodeSuccess(%q, %T):\n got %s\nwant %s", c.id, c.r, got, want)
+		}
+	}
+}
+
+func BenchmarkEncodeSuccess_PaneList200(b *testing.B) {
+	panes := make([]PaneInfo, 200)
+	for i := range panes {
+		panes[i] = PaneInfo{PaneID: "w1:p" + strconv.Itoa(i), WorkspaceID: "w1", TabID: "w1:t1", TerminalID: "term_0123456789abcd", AgentStatus: "idle"}
+	}
+	r := PaneList{Panes: panes}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := EncodeSuccess("42", r); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
