@@ -33,6 +33,9 @@ type Options struct {
 	// Events is the bus whose events run [[events]] hooks.
 	Events *actor.PID
 	Log    *slog.Logger
+	// CommandTimeout is how long a command may run before it is killed;
+	// zero takes plug.CommandTimeout of the process environment.
+	CommandTimeout time.Duration
 }
 
 // Methods are the plugin.* methods the gateway sends to this actor
@@ -103,6 +106,9 @@ type ran struct {
 
 // Props returns the props of the plugins actor.
 func Props(opts Options) *actor.Props {
+	if opts.CommandTimeout <= 0 {
+		opts.CommandTimeout = plug.CommandTimeout(os.Getenv)
+	}
 	return actor.PropsFromProducer(func() actor.Actor { return &Plugins{opts: opts} })
 }
 
@@ -458,8 +464,8 @@ func (p *Plugins) launch(ctx actor.Context, pl *protocol.InstalledPluginInfo, ar
 	}
 	j := plug.Job{Argv: argv, Dir: pl.PluginRoot, Env: append(env, extraEnv...)}
 	p.inFlight++
-	root, self := ctx.ActorSystem().Root, ctx.Self()
-	go func() { root.Send(self, &ran{log: log, out: plug.Run(j, plug.CommandTimeout)}) }()
+	root, self, timeout := ctx.ActorSystem().Root, ctx.Self(), p.opts.CommandTimeout
+	go func() { root.Send(self, &ran{log: log, out: plug.Run(j, timeout)}) }()
 	snapshot := *log
 	return &snapshot, nil
 }
