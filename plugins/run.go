@@ -39,7 +39,7 @@ type Job struct {
 
 // Outcome is how a run ended.
 type Outcome struct {
-	ExitCode       *int32
+	ExitCode       *int32 // nil when it did not exit on its own (killed, never started)
 	Stdout, Stderr string
 	Err            string // why it failed to start, or was killed
 	Finished       time.Time
@@ -81,7 +81,10 @@ func Run(j Job, timeout time.Duration) Outcome {
 	cmd.WaitDelay = 2 * time.Second // a grandchild holding the pipes does not hold the run
 	err := cmd.Run()
 	o := Outcome{Stdout: stdout.String(), Stderr: stderr.String(), Finished: time.Now()}
-	if cmd.ProcessState != nil {
+	// A command ended by a signal (the timeout's kill among them) has no
+	// exit code: the log's exit_code is optional, and -1 is not a code the
+	// command gave.
+	if cmd.ProcessState != nil && cmd.ProcessState.ExitCode() >= 0 {
 		code := int32(cmd.ProcessState.ExitCode())
 		o.ExitCode = &code
 	}

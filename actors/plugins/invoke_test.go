@@ -122,14 +122,23 @@ func wantCode(t *testing.T, r *api.Reply, code string) {
 
 // A local action id two plugins share is ambiguous unless the plugin is
 // named; an action or pane whose platforms (its own, else its plugin's)
-// leave this platform out is refused when invoked or opened.
+// leave this platform out is refused when invoked or opened, and
+// plugin.action.list shows those effective platforms.
 func TestPlugins_Invoke_AmbiguousAndPlatformUnsupported(t *testing.T) {
 	system, p := startLinked(t, time.Minute)
 	wantCode(t, call(t, system, p, "plugin.action.invoke", `{"action_id":"go"}`), protocol.CodeAmbiguousAction)
 	if r := call(t, system, p, "plugin.action.invoke", `{"action_id":"go","plugin_id":"t.one"}`); r.Err != nil {
 		t.Fatalf("go in t.one: %v", r.Err)
-	} else if inv := r.Result.(protocol.PluginActionInvoked); inv.Action.ActionID != "t.one.go" || inv.Log.Status != "running" {
+	} else if inv := r.Result.(protocol.PluginActionInvoked); inv.Action.ActionID != "t.one.go" || inv.Log.Status != "running" || len(inv.Action.Platforms) != 3 {
 		t.Fatalf("invoked %+v", inv)
+	}
+	// plugin.action.list shows the platforms each action runs on.
+	got := map[string]string{}
+	for _, a := range call(t, system, p, "plugin.action.list", `{}`).Result.(protocol.PluginActionList).Actions {
+		got[a.ActionID] = strings.Join(a.Platforms, ",")
+	}
+	if got["t.one.go"] != "linux,macos,windows" || got["t.one.winonly"] != "windows" || got["t.two.go"] != "windows" || got["t.hang.hang"] != "linux,macos" {
+		t.Fatalf("action platforms %v", got)
 	}
 	wantCode(t, call(t, system, p, "plugin.action.invoke", `{"action_id":"t.two.go"}`), protocol.CodePlatformUnsupported)
 	wantCode(t, call(t, system, p, "plugin.action.invoke", `{"action_id":"t.one.winonly"}`), protocol.CodePlatformUnsupported)

@@ -308,12 +308,22 @@ func (p *Plugins) actions(pluginID *string) []protocol.PluginActionInfo {
 		if pluginID != nil && *pluginID != pl.PluginID {
 			continue
 		}
-		for _, a := range pl.Actions {
-			out = append(out, protocol.PluginActionInfo{PluginID: pl.PluginID, ActionID: pl.PluginID + "." + a.ID,
-				Title: a.Title, Description: a.Description, Contexts: a.Contexts, Platforms: a.Platforms, Command: a.Command})
+		for i := range pl.Actions {
+			out = append(out, actionInfo(&pl, &pl.Actions[i]))
 		}
 	}
 	return out
+}
+
+// actionInfo is an action as plugin.action.list and invoke show it: its
+// qualified id and its effective platforms (its own, else its plugin's).
+func actionInfo(pl *protocol.InstalledPluginInfo, a *protocol.PluginManifestAction) protocol.PluginActionInfo {
+	platforms := a.Platforms
+	if platforms == nil {
+		platforms = pl.Platforms
+	}
+	return protocol.PluginActionInfo{PluginID: pl.PluginID, ActionID: pl.PluginID + "." + a.ID, Title: a.Title,
+		Description: a.Description, Contexts: a.Contexts, Platforms: platforms, Command: a.Command}
 }
 
 func (p *Plugins) actionList(_ actor.Context, call *api.Call) *api.Reply {
@@ -377,9 +387,7 @@ func (p *Plugins) invoke(ctx actor.Context, m *Invoke) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
 	}
-	info := protocol.PluginActionInfo{PluginID: pl.PluginID, ActionID: actionID, Title: a.Title, Description: a.Description,
-		Contexts: a.Contexts, Platforms: a.Platforms, Command: a.Command}
-	return api.Done(protocol.PluginActionInvoked{Action: info, Context: m.Context, Log: *log})
+	return api.Done(protocol.PluginActionInvoked{Action: actionInfo(pl, a), Context: m.Context, Log: *log})
 }
 
 // onEvent runs the [[events]] hooks that match one bus event.
