@@ -172,3 +172,64 @@ func TestE2E_Plugin_CLIListsAndToggles(t *testing.T) {
 		t.Fatalf("logs of nobody: %+v", none)
 	}
 }
+
+// With no server running, `plugin link` and `plugin list` work on the
+// registry file and print the answers a server would (schema-checked);
+// a bad manifest is refused with its code; the server started next loads
+// what was linked. Commands that need a server still say it is not running.
+func TestE2E_Plugin_LinkAndListWithoutAServer(t *testing.T) {
+	h := NewHome(t)
+	cli := func(args ...string) (string, string, int) {
+		return RunCLI(t, h.Env, append([]string{"--session", "off"}, args...)...)
+	}
+	out, stderr, code := cli("plugin", "link", fixturePlugin(t), "--disabled")
+	if code != 0 {
+		t.Fatalf("offline link: %d %s", code, stderr)
+	}
+	resp := CLIResponse(t, out)
+	linked := OK[protocol.PluginLinked](t, resp, "plugin_linked").Plugin
+	if resp.ID != "cli:plugin:link" || linked.PluginID != "test.worktree-notes" || linked.Enabled || linked.Source == nil || linked.Source.Kind != "local" {
+		t.Fatalf("offline link %s: %+v", resp.ID, linked)
+	}
+	if _, err := os.Stat(filepath.Join(h.Dir, "s", "herdr", "plugins", "test.worktree-notes")); err != nil {
+		t.Fatalf("no state folder after an offline link: %v", err)
+	}
+
+	bad := filepath.Join(h.Dir, "bad")
+	if err := os.MkdirAll(bad, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(bad, "herdr-plugin.toml"), []byte("id = \"bad id\"\nname = \"B\"\nversion = \"1.0.0\"\nmin_herdr_version = \"0.1.0\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, stderr, code := cli("plugin", "link", bad); code != 1 || out != "" || CLIResponse(t, stderr).Error.Code != "invalid_plugin_id" {
+		t.Fatalf("offline link of a bad manifest: %d %q %s", code, out, stderr)
+	}
+
+	out, stderr, code = cli("plugin", "list")
+	if code != 0 {
+		t.Fatalf("offline list: %d %s", code, stderr)
+	}
+	listed := OK[protocol.PluginList](t, CLIResponse(t, out), "plugin_list").Plugins
+	if len(listed) != 1 || listed[0].PluginID != "test.worktree-notes" || listed[0].Enabled {
+		t.Fatalf("offline list %+v", listed)
+	}
+	out, _, _ = cli("plugin", "list", "--plugin", "nobody")
+	if none := OK[protocol.PluginList](t, CLIResponse(t, out), "plugin_list").Plugins; len(none) != 0 {
+		t.Fatalf("offline list --plugin nobody: %+v", none)
+	}
+	if _, stderr, code := cli("plugin", "action", "list"); code != 1 || CLIResponse(t, stderr).Error.Code != protocol.CodeServerNotRunning {
+		t.Fatalf("action list without a server: %d %s", code, stderr)
+	}
+
+	s := h.Start(t, "off")
+	served := OK[protocol.PluginList](t, s.Call("plugin.list", nil), "plugin_list").Plugins
+	if len(served) != 1 || served[0].PluginID != "test.worktree-notes" || served[0].Enabled || served[0].ManifestPath != filepath.Join(fixturePlugin(t), "herdr-plugin.toml") {
+		t.Fatalf("the server loaded %+v", served)
+	}
+	// With the server up, plugin list still answers, now from the server.
+	out, _, code = s.CLI("plugin", "list")
+	if code != 0 || len(OK[protocol.PluginList](t, CLIResponse(t, out), "plugin_list").Plugins) != 1 {
+		t.Fatalf("list through the server: %d %s", code, out)
+	}
+}

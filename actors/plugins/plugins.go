@@ -233,19 +233,9 @@ func (p *Plugins) find(id string) (*protocol.InstalledPluginInfo, error) {
 
 func (p *Plugins) link(ctx actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.PluginLinkParams)
-	info, err := plug.LoadManifest(prm.Path)
+	info, err := plug.Link(prm.Path, prm.Enabled, prm.Source, p.opts.ConfigDir, p.opts.StateDir)
 	if err != nil {
 		return api.Fail(err)
-	}
-	if prm.Enabled != nil {
-		info.Enabled = *prm.Enabled
-	}
-	if err := plug.MakeDirs(p.opts.ConfigDir, p.opts.StateDir, info.PluginID); err != nil {
-		return api.Fail(protocol.Errorf(protocol.CodePluginRegistrySave, "plugin folders: %v", err))
-	}
-	info.Source = prm.Source
-	if info.Source == nil {
-		info.Source = &protocol.PluginSourceInfo{Kind: "local"}
 	}
 	p.reg.Put(info)
 	p.save(ctx)
