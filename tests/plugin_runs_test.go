@@ -233,3 +233,32 @@ func TestE2E_Plugin_LinkAndListWithoutAServer(t *testing.T) {
 		t.Fatalf("list through the server: %d %s", code, out)
 	}
 }
+
+// A zoomed plugin pane splits its target pane and zooms the new pane,
+// which is focused even when the caller asked for no focus and runs the
+// entrypoint's command; it is a plugin pane plugin.pane.close can close.
+func TestE2E_Plugin_PaneZoomed(t *testing.T) {
+	h := NewHome(t)
+	s := h.Start(t, "zoom")
+	OK[protocol.PluginLinked](t, s.Call("plugin.link", map[string]any{"path": fixturePlugin(t)}), "plugin_linked")
+	s.CreateWorkspace(t, nil)
+	before := paneLayout(t, s, "w1:p1")
+	if before.Zoomed {
+		t.Fatalf("zoomed before the plugin pane: %+v", before)
+	}
+	opened := OK[protocol.PluginPaneOpened](t, s.Call("plugin.pane.open", map[string]any{"plugin_id": "test.worktree-notes", "entrypoint": "peek",
+		"placement": "zoomed", "target_pane_id": "w1:p1", "focus": false}), "plugin_pane_opened").PluginPane
+	if opened.Entrypoint != "peek" || opened.Pane.PaneID != "w1:p2" || !opened.Pane.Focused || opened.Pane.TabID != before.TabID {
+		t.Fatalf("opened %+v", opened)
+	}
+	s.WaitLine(t, "w1:p2", "overlay-peek")
+	l := paneLayout(t, s, "w1:p2")
+	if !l.Zoomed || l.FocusedPaneID != "w1:p2" || len(l.Panes) != 2 {
+		t.Fatalf("layout after a zoomed plugin pane: %+v", l)
+	}
+	if got := rectOf(t, l, "w1:p2"); got != l.Area {
+		t.Fatalf("the zoomed pane has %+v, want the whole area %+v", got, l.Area)
+	}
+	OK[protocol.PluginPaneClosed](t, s.Call("plugin.pane.close", map[string]any{"pane_id": "w1:p2"}), "plugin_pane_closed")
+	Fail(t, s.Call("pane.get", map[string]any{"pane_id": "w1:p2"}), "pane_not_found")
+}
