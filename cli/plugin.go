@@ -18,7 +18,8 @@ func (a *app) pluginCmd() *cobra.Command {
 		Long: `Plugins are folders with a herdr-plugin.toml: actions to invoke, hooks that
 run on events (worktree.created, pane.agent_status_changed, …) and at
 start-up. Commands run as argv in the plugin's folder, never through a
-shell; their runs are kept in the plugin log.`,
+shell; their runs are kept in the plugin log. With no server running,
+link, list, install and uninstall work on the plugin registry file itself.`,
 	})
 
 	var disabled bool
@@ -35,7 +36,16 @@ shell; their runs are kept in the plugin log.`,
 				path = filepath.Join(path, "herdr-plugin.toml")
 			}
 			enabled := !disabled
-			return exit(a.call("cli:plugin:link", "plugin.link", protocol.PluginLinkParams{Path: path, Enabled: &enabled}))
+			const id = "cli:plugin:link"
+			listening, code := a.serverListening(id)
+			switch {
+			case code != 0:
+				return exit(code)
+			case !listening:
+				info, err := a.linkInRegistry(path, &enabled, nil)
+				return exit(a.printResult(id, protocol.PluginLinked{Plugin: info}, err))
+			}
+			return exit(a.call(id, "plugin.link", protocol.PluginLinkParams{Path: path, Enabled: &enabled}))
 		},
 	}
 	link.Flags().BoolVar(&disabled, "disabled", false, "link it disabled")
@@ -57,7 +67,17 @@ shell; their runs are kept in the plugin log.`,
 		Short: summary("plugin.list"),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:plugin:list", "plugin.list", protocol.PluginListParams{PluginID: opt(cmd, "plugin", listPlugin)}))
+			const id = "cli:plugin:list"
+			prm := protocol.PluginListParams{PluginID: opt(cmd, "plugin", listPlugin)}
+			listening, code := a.serverListening(id)
+			switch {
+			case code != 0:
+				return exit(code)
+			case !listening:
+				list, err := a.listRegistry(prm.PluginID)
+				return exit(a.printResult(id, list, err))
+			}
+			return exit(a.call(id, "plugin.list", prm))
 		},
 	}
 	list.Flags().StringVar(&listPlugin, "plugin", "", "only plugin `ID`")

@@ -185,29 +185,15 @@ func (a *app) installPlugin(src pluginSource, ref string, yes bool) int {
 // linkInstalled links the installed plugin through the server, or, with
 // none running, in the registry file itself.
 func (a *app) linkInstalled(manifest string, source *protocol.PluginSourceInfo) int {
-	sock, err := a.socket()
-	if err != nil {
-		return a.fail("cli:plugin:install", err)
+	const id = "cli:plugin:install"
+	listening, code := a.serverListening(id)
+	switch {
+	case code != 0:
+		return code
+	case listening:
+		return a.silent(id, "plugin.link", protocol.PluginLinkParams{Path: manifest, Source: source})
 	}
-	if c, err := protocol.Dial(sock, 250*time.Millisecond); err == nil {
-		c.Close()
-		return a.silent("cli:plugin:install", "plugin.link", protocol.PluginLinkParams{Path: manifest, Source: source})
-	}
-	info, err := plugins.LoadManifest(manifest)
-	if err != nil {
-		fmt.Fprintf(a.stderr, "plugin install: %s\n", protocol.AsError(err).Message)
-		return 1
-	}
-	info.Source = source
-	path := filepath.Join(protocol.ConfigDir(a.env), "plugins.json")
-	reg, err := plugins.OpenRegistry(path)
-	if err != nil {
-		fmt.Fprintf(a.stderr, "plugin install: %s\n", protocol.AsError(err).Message)
-		return 1
-	}
-	reg.Put(info)
-	data, _ := reg.Encode()
-	if err := plugins.WriteRegistry(path, data); err != nil {
+	if _, err := a.linkInRegistry(manifest, nil, source); err != nil {
 		fmt.Fprintf(a.stderr, "plugin install: %s\n", protocol.AsError(err).Message)
 		return 1
 	}
@@ -228,7 +214,7 @@ func (a *app) pluginUninstallCmd() *cobra.Command {
 // uninstallPlugin unlinks a plugin (through the server, or in the registry
 // file when none runs) and removes its managed copy, if it has one.
 func (a *app) uninstallPlugin(target string) int {
-	path := filepath.Join(protocol.ConfigDir(a.env), "plugins.json")
+	path := a.registryPath()
 	reg, err := plugins.OpenRegistry(path)
 	if err != nil {
 		fmt.Fprintf(a.stderr, "plugin uninstall: %s\n", protocol.AsError(err).Message)
@@ -250,12 +236,9 @@ func (a *app) uninstallPlugin(target string) int {
 		fmt.Fprintf(a.stderr, "plugin not installed: %s\n", target)
 		return 1
 	}
-	sock, err := a.socket()
-	if err != nil {
-		return a.fail("cli:plugin", err)
-	}
-	if c, err := protocol.Dial(sock, 250*time.Millisecond); err == nil {
-		c.Close()
+	if listening, code := a.serverListening("cli:plugin"); code != 0 {
+		return code
+	} else if listening {
 		if code := a.silent("cli:plugin", "plugin.unlink", protocol.PluginIDParams{PluginID: found.PluginID}); code != 0 {
 			return code
 		}

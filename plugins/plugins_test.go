@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -20,6 +21,9 @@ func writeManifest(t *testing.T, body string) string {
 }
 
 const head = "id = \"x.y\"\nname = \"X\"\nversion = \"1.0.0\"\nmin_herdr_version = \"0.1.0\"\nplatforms = [\"linux\", \"macos\", \"windows\"]\n"
+
+// actionA is a valid action that link handlers may name.
+const actionA = "[[actions]]\nid = \"a\"\ntitle = \"A\"\ncommand = [\"true\"]\n"
 
 // One bad manifest per error code.
 func TestLoadManifest_Errors(t *testing.T) {
@@ -41,6 +45,11 @@ func TestLoadManifest_Errors(t *testing.T) {
 		"invalid_plugin_link_handler_title":   head + "[[link_handlers]]\nid = \"l\"\ntitle = \" \"\npattern = \"x\"\naction = \"a\"\n",
 		"invalid_plugin_pane_size":            head + "[[panes]]\nid = \"p\"\ntitle = \"P\"\nplacement = \"popup\"\nwidth = \"120\"\ncommand = [\"true\"]\n",
 		"plugin_manifest_parse_failed":        head + "[[actions]\n",
+		"invalid_plugin_action_title":         head + "[[actions]]\nid = \"a\"\ntitle = \"  \"\ncommand = [\"true\"]\n",
+		"invalid_plugin_pane_id":              head + "[[panes]]\nid = \"p.q\"\ntitle = \"P\"\ncommand = [\"true\"]\n",
+		"duplicate_plugin_pane_id":            head + "[[panes]]\nid = \"p\"\ntitle = \"P\"\ncommand = [\"true\"]\n[[panes]]\nid = \"p\"\ntitle = \"Q\"\ncommand = [\"true\"]\n",
+		"invalid_plugin_link_handler_id":      head + actionA + "[[link_handlers]]\nid = \"\"\ntitle = \"L\"\npattern = \"x\"\naction = \"a\"\n",
+		"duplicate_plugin_link_handler_id":    head + actionA + strings.Repeat("[[link_handlers]]\nid = \"l\"\ntitle = \"L\"\npattern = \"x\"\naction = \"a\"\n", 2),
 	} {
 		_, err := LoadManifest(writeManifest(t, body))
 		if got := protocol.AsError(err).Code; got != code {
@@ -89,5 +98,24 @@ func TestRegistry_RoundTripAndMissingManifest(t *testing.T) {
 	gone, _ := OpenRegistry(reg)
 	if len(gone.Plugins) != 1 || !strings.HasPrefix(gone.Plugins[0].Warnings[len(gone.Plugins[0].Warnings)-1], "manifest unavailable: ") {
 		t.Fatalf("missing manifest: %+v", gone.Plugins)
+	}
+}
+
+// The command timeout comes from HERDR_PLUGIN_TIMEOUT_MS when that is a
+// positive number of milliseconds, else it is Herdr's 60 s.
+func TestCommandTimeout_FromEnv(t *testing.T) {
+	for value, want := range map[string]time.Duration{
+		"250": 250 * time.Millisecond, " 1500 ": 1500 * time.Millisecond,
+		"": DefaultCommandTimeout, "0": DefaultCommandTimeout, "-5": DefaultCommandTimeout, "soon": DefaultCommandTimeout,
+	} {
+		env := func(k string) string {
+			if k == TimeoutEnv {
+				return value
+			}
+			return ""
+		}
+		if got := CommandTimeout(env); got != want {
+			t.Errorf("%s=%q: got %v, want %v", TimeoutEnv, value, got, want)
+		}
 	}
 }

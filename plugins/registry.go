@@ -120,6 +120,28 @@ func WriteRegistry(path string, data []byte) error {
 	return nil
 }
 
+// Link reads the manifest at path into the entry plugin.link adds to a
+// registry: enabled unless enabled says otherwise, with source (a local
+// one when nil), and with its config and state folders made. The plugins
+// actor and the CLI (with no server running) both link through it.
+func Link(path string, enabled *bool, source *protocol.PluginSourceInfo, configDir, stateDir string) (protocol.InstalledPluginInfo, error) {
+	info, err := LoadManifest(path)
+	if err != nil {
+		return info, err
+	}
+	if enabled != nil {
+		info.Enabled = *enabled
+	}
+	if err := MakeDirs(configDir, stateDir, info.PluginID); err != nil {
+		return info, protocol.Errorf(protocol.CodePluginRegistrySave, "plugin folders: %v", err)
+	}
+	info.Source = source
+	if info.Source == nil {
+		info.Source = &protocol.PluginSourceInfo{Kind: "local"}
+	}
+	return info, nil
+}
+
 // Dirs are a plugin's config and state folders, under the config and
 // state directories.
 func Dirs(configDir, stateDir, id string) (config, state string) {

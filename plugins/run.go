@@ -4,15 +4,31 @@ import (
 	"context"
 	"errors"
 	"os/exec"
+	"strconv"
+	"strings"
 	"time"
 )
 
 // maxOutput is how much of each output stream a run keeps.
 const maxOutput = 64 << 10
 
-// CommandTimeout is how long a plugin command may run before it is
-// killed, with every process it started.
-var CommandTimeout = 60 * time.Second
+// DefaultCommandTimeout is how long a plugin command may run before it is
+// killed, with every process it started, unless TimeoutEnv says otherwise.
+const DefaultCommandTimeout = 60 * time.Second
+
+// TimeoutEnv names the variable, read by the server at start, that sets
+// the command timeout in milliseconds. Herdr has no such setting; it lets
+// an operator bound hung plugins more tightly and tests see a kill quickly.
+const TimeoutEnv = "HERDR_PLUGIN_TIMEOUT_MS"
+
+// CommandTimeout is the command timeout env gives: TimeoutEnv when it is a
+// positive number of milliseconds, else DefaultCommandTimeout.
+func CommandTimeout(env func(string) string) time.Duration {
+	if ms, err := strconv.ParseUint(strings.TrimSpace(env(TimeoutEnv)), 10, 32); err == nil && ms > 0 {
+		return time.Duration(ms) * time.Millisecond
+	}
+	return DefaultCommandTimeout
+}
 
 // Job is one plugin command to run: argv in Dir with Env.
 type Job struct {
@@ -23,7 +39,7 @@ type Job struct {
 
 // Outcome is how a run ended.
 type Outcome struct {
-	ExitCode       *int32
+	ExitCode       *int32 // nil when it did not exit on its own (killed, never started)
 	Stdout, Stderr string
 	Err            string // why it failed to start, or was killed
 	Finished       time.Time
@@ -65,7 +81,10 @@ func Run(j Job, timeout time.Duration) Outcome {
 	cmd.WaitDelay = 2 * time.Second // a grandchild holding the pipes does not hold the run
 	err := cmd.Run()
 	o := Outcome{Stdout: stdout.String(), Stderr: stderr.String(), Finished: time.Now()}
-	if cmd.ProcessState != nil {
+	// A command ended by a signal (the timeout's kill among them) has no
+	// exit code: the log's exit_code is optional, and -1 is not a code the
+	// command gave.
+	if cmd.ProcessState != nil && cmd.ProcessState.ExitCode() >= 0 {
 		code := int32(cmd.ProcessState.ExitCode())
 		o.ExitCode = &code
 	}

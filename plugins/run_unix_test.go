@@ -19,7 +19,7 @@ func TestRun_TimeoutKillsTheGroupAndOutputIsCapped(t *testing.T) {
 	pidFile := filepath.Join(dir, "child")
 	start := time.Now()
 	o := Run(Job{Argv: []string{"sh", "-c", "sleep 300 & echo $! > " + pidFile + "; wait"}, Dir: dir, Env: os.Environ()}, 300*time.Millisecond)
-	if o.Err == "" || !strings.Contains(o.Err, "timeout") || time.Since(start) > 5*time.Second {
+	if o.Err == "" || !strings.Contains(o.Err, "timeout") || o.ExitCode != nil || time.Since(start) > 5*time.Second {
 		t.Fatalf("outcome %+v after %v", o, time.Since(start))
 	}
 	b, _ := os.ReadFile(pidFile)

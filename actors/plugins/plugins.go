@@ -33,6 +33,9 @@ type Options struct {
 	// Events is the bus whose events run [[events]] hooks.
 	Events *actor.PID
 	Log    *slog.Logger
+	// CommandTimeout is how long a command may run before it is killed;
+	// zero takes plug.CommandTimeout of the process environment.
+	CommandTimeout time.Duration
 }
 
 // Methods are the plugin.* methods the gateway sends to this actor
@@ -103,6 +106,9 @@ type ran struct {
 
 // Props returns the props of the plugins actor.
 func Props(opts Options) *actor.Props {
+	if opts.CommandTimeout <= 0 {
+		opts.CommandTimeout = plug.CommandTimeout(os.Getenv)
+	}
 	return actor.PropsFromProducer(func() actor.Actor { return &Plugins{opts: opts} })
 }
 
@@ -227,19 +233,9 @@ func (p *Plugins) find(id string) (*protocol.InstalledPluginInfo, error) {
 
 func (p *Plugins) link(ctx actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.PluginLinkParams)
-	info, err := plug.LoadManifest(prm.Path)
+	info, err := plug.Link(prm.Path, prm.Enabled, prm.Source, p.opts.ConfigDir, p.opts.StateDir)
 	if err != nil {
 		return api.Fail(err)
-	}
-	if prm.Enabled != nil {
-		info.Enabled = *prm.Enabled
-	}
-	if err := plug.MakeDirs(p.opts.ConfigDir, p.opts.StateDir, info.PluginID); err != nil {
-		return api.Fail(protocol.Errorf(protocol.CodePluginRegistrySave, "plugin folders: %v", err))
-	}
-	info.Source = prm.Source
-	if info.Source == nil {
-		info.Source = &protocol.PluginSourceInfo{Kind: "local"}
 	}
 	p.reg.Put(info)
 	p.save(ctx)
@@ -302,12 +298,22 @@ func (p *Plugins) actions(pluginID *string) []protocol.PluginActionInfo {
 		if pluginID != nil && *pluginID != pl.PluginID {
 			continue
 		}
-		for _, a := range pl.Actions {
-			out = append(out, protocol.PluginActionInfo{PluginID: pl.PluginID, ActionID: pl.PluginID + "." + a.ID,
-				Title: a.Title, Description: a.Description, Contexts: a.Contexts, Platforms: a.Platforms, Command: a.Command})
+		for i := range pl.Actions {
+			out = append(out, actionInfo(&pl, &pl.Actions[i]))
 		}
 	}
 	return out
+}
+
+// actionInfo is an action as plugin.action.list and invoke show it: its
+// qualified id and its effective platforms (its own, else its plugin's).
+func actionInfo(pl *protocol.InstalledPluginInfo, a *protocol.PluginManifestAction) protocol.PluginActionInfo {
+	platforms := a.Platforms
+	if platforms == nil {
+		platforms = pl.Platforms
+	}
+	return protocol.PluginActionInfo{PluginID: pl.PluginID, ActionID: pl.PluginID + "." + a.ID, Title: a.Title,
+		Description: a.Description, Contexts: a.Contexts, Platforms: platforms, Command: a.Command}
 }
 
 func (p *Plugins) actionList(_ actor.Context, call *api.Call) *api.Reply {
@@ -371,9 +377,7 @@ func (p *Plugins) invoke(ctx actor.Context, m *Invoke) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
 	}
-	info := protocol.PluginActionInfo{PluginID: pl.PluginID, ActionID: actionID, Title: a.Title, Description: a.Description,
-		Contexts: a.Contexts, Platforms: a.Platforms, Command: a.Command}
-	return api.Done(protocol.PluginActionInvoked{Action: info, Context: m.Context, Log: *log})
+	return api.Done(protocol.PluginActionInvoked{Action: actionInfo(pl, a), Context: m.Context, Log: *log})
 }
 
 // onEvent runs the [[events]] hooks that match one bus event.
@@ -458,8 +462,8 @@ func (p *Plugins) launch(ctx actor.Context, pl *protocol.InstalledPluginInfo, ar
 	}
 	j := plug.Job{Argv: argv, Dir: pl.PluginRoot, Env: append(env, extraEnv...)}
 	p.inFlight++
-	root, self := ctx.ActorSystem().Root, ctx.Self()
-	go func() { root.Send(self, &ran{log: log, out: plug.Run(j, plug.CommandTimeout)}) }()
+	root, self, timeout := ctx.ActorSystem().Root, ctx.Self(), p.opts.CommandTimeout
+	go func() { root.Send(self, &ran{log: log, out: plug.Run(j, timeout)}) }()
 	snapshot := *log
 	return &snapshot, nil
 }
