@@ -154,7 +154,7 @@ func (s *Session) HandleFailure(sys *actor.ActorSystem, sup actor.Supervisor, ch
 		sup.RestartChildren(child)
 		return
 	}
-	s.opts.Log.Error("pane actor failed", "actor", child.Id, "reason", reason)
+	s.opts.Log.Error("actor failed; stopping it", "actor", child.Id, "reason", reason)
 	sup.StopChildren(child)
 }
 
