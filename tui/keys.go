@@ -18,6 +18,7 @@ type action string
 // Actions of the prefix bindings (Herdr's names).
 const (
 	actHelp            action = "help"
+	actSettings        action = "settings" // not built: says where config.toml is
 	actDetach          action = "detach"
 	actNewWorkspace    action = "new_workspace"
 	actRenameWorkspace action = "rename_workspace"
@@ -74,7 +75,7 @@ type keymap struct {
 
 // defaultBindings are Herdr's defaults, in config combo syntax.
 var defaultBindings = map[action][]string{
-	actHelp: {"?"}, actDetach: {"q"},
+	actHelp: {"?"}, actSettings: {"s"}, actDetach: {"q"},
 	actNewWorkspace: {"shift+n"}, actRenameWorkspace: {"shift+w"}, actCloseWorkspace: {"shift+d"},
 	actNewTab: {"c"}, actRenameTab: {"shift+t"}, actPrevTab: {"p"}, actNextTab: {"n"}, actCloseTab: {"shift+x"},
 	actRenamePane: {"shift+p"},
@@ -133,6 +134,9 @@ func newKeymap(keys map[string]any) (*keymap, []string) {
 	}
 	bind := func(a action, list []string) {
 		for _, c := range list {
+			if c == "" {
+				continue // "" unbinds
+			}
 			// Config writes prefix bindings as "prefix+v"; the keymap
 			// holds the key pressed after the prefix.
 			if rest, ok := cutFold(c, "prefix+"); ok {
@@ -155,13 +159,26 @@ func newKeymap(keys map[string]any) (*keymap, []string) {
 	for i := 1; i <= 9; i++ {
 		km.bindings[fmt.Sprint(i)] = binding{act: actSwitchTab, index: i}
 	}
-	for name := range keys {
-		if _, ok := defaultBindings[action(name)]; !ok && name != "prefix" && name != "command" {
-			diags = append(diags, fmt.Sprintf("keys.%s: not a binding this client knows", name))
+	for name, v := range keys {
+		switch {
+		case name == string(actSettings):
+			if isBound(v) {
+				diags = append(diags, "keys.settings: "+settingsNotBuilt)
+			}
+		case name == "prefix" || name == "command":
+		case name == "remote_image_paste" || name == "indexed": // unsupportedKeys says why
+		default:
+			if _, ok := defaultBindings[action(name)]; !ok {
+				diags = append(diags, fmt.Sprintf("keys.%s: not a binding this client knows", name))
+			}
 		}
 	}
 	return km, diags
 }
+
+// settingsNotBuilt is what the settings key says, and the diagnostic of
+// a file that binds it.
+const settingsNotBuilt = "the settings screen is not built; edit config.toml (`herdr config path` shows where)"
 
 // cutFold is strings.CutPrefix ignoring case.
 func cutFold(s, prefix string) (string, bool) {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -115,5 +116,27 @@ func TestKeys_Encode(t *testing.T) {
 		if !ok || string(got) != c.want {
 			t.Errorf("%s: encodeKey = %q, %v; want %q", c.name, got, ok, c.want)
 		}
+	}
+}
+
+// TestKeys_EmptyComboUnbinds: "" unbinds an action (the default file
+// writes it for unset ones) without a diagnostic; the settings key, not
+// built, shows a message and is reported only when a file binds it.
+func TestKeys_EmptyComboUnbinds(t *testing.T) {
+	km, diags := newKeymap(map[string]any{"zoom": "", "settings": ""})
+	if len(diags) != 0 {
+		t.Errorf("diagnostics = %v, want none", diags)
+	}
+	for _, k := range []string{"z", "s"} {
+		if b, ok := km.lookup(runes(k)); ok {
+			t.Errorf("%s still bound to %+v after unbinding", k, b)
+		}
+	}
+	if b, ok := defaultKeymap().lookup(runes("s")); !ok || b.act != actSettings {
+		t.Errorf("s = %+v, want settings by default", b)
+	}
+	_, diags = newKeymap(map[string]any{"settings": "prefix+s"})
+	if len(diags) != 1 || !strings.Contains(diags[0], "settings screen is not built") {
+		t.Errorf("diagnostics = %v, want one saying the settings screen is not built", diags)
 	}
 }
