@@ -41,8 +41,8 @@ var unsupportedKeys = []unsupportedKey{
 	{"terminal", "new_cwd", `new panes always start in the source pane's folder ("follow")`, isNot("follow")},
 	{"update", "version_check", "this build never looks for new releases", isTrue},
 	{"update", "manifest_check", "this build never looks for new agent manifests", isTrue},
-	{"keys", "remote_image_paste", "herdr --remote does not paste images from the local clipboard yet", nil},
-	{"keys", "indexed", "[keys.indexed] is not built; bind switch_tab with 1..9", nil},
+	{"keys", "remote_image_paste", "herdr --remote does not paste images from the local clipboard yet", isBound},
+	{"keys", "indexed", "[keys.indexed] is not built; bind switch_tab with 1..9", isBound},
 	{"experimental", "kitty_graphics", "pane graphics (pane.graphics.*) are not built", isTrue},
 	{"experimental", "reveal_hidden_cursor_for_cjk_ime", "the CJK IME cursor rule is not built", isTrue},
 	{"experimental", "cjk_ime_agents", "the CJK IME cursor rule is not built", isBound},
@@ -57,13 +57,20 @@ func isTrue(v any) bool { return v == true }
 // isNot accepts every value but def.
 func isNot(def string) func(any) bool { return func(v any) bool { return v != def } }
 
-// isBound accepts a non-empty string or array.
+// isBound accepts a non-empty string or array, or a table holding one.
 func isBound(v any) bool {
 	switch v := v.(type) {
 	case string:
 		return v != ""
 	case []any:
 		return len(v) > 0
+	case map[string]any:
+		for _, x := range v {
+			if isBound(x) {
+				return true
+			}
+		}
+		return false
 	}
 	return true
 }
@@ -76,6 +83,9 @@ func ConfigDiagnostics(path string) []string {
 	faulted := map[string]bool{}
 	for _, d := range diags {
 		k, _, _ := strings.Cut(d, ":")
+		if u, ok := strings.CutPrefix(d, "unknown key "); ok {
+			k, _, _ = strings.Cut(u, " ")
+		}
 		faulted[k] = true
 	}
 	km, kd := loadKeymap(path)

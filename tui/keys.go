@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -159,21 +160,38 @@ func newKeymap(keys map[string]any) (*keymap, []string) {
 	for i := 1; i <= 9; i++ {
 		km.bindings[fmt.Sprint(i)] = binding{act: actSwitchTab, index: i}
 	}
-	for name, v := range keys {
+	herdr := map[string][]string{}
+	for _, a := range config.Actions() {
+		herdr[a.Name] = a.Default
+	}
+	for _, name := range slices.Sorted(maps.Keys(keys)) {
+		v := keys[name]
+		_, bindable := defaultBindings[action(name)]
+		def, known := herdr[name]
 		switch {
 		case name == string(actSettings):
 			if isBound(v) {
 				diags = append(diags, "keys.settings: "+settingsNotBuilt)
 			}
-		case name == "prefix" || name == "command":
+		case name == "prefix" || name == "command" || bindable:
 		case name == "remote_image_paste" || name == "indexed": // unsupportedKeys says why
+		case !known:
+			diags = append(diags, fmt.Sprintf("keys.%s: not a binding this client knows", name))
+		case sameCombos(combos(name, v), def):
+			// Herdr's default: what this client does (or, when unbound, does not).
+		case def == nil:
+			diags = append(diags, fmt.Sprintf("keys.%s: not supported by this client (the action is not built); ignored", name))
 		default:
-			if _, ok := defaultBindings[action(name)]; !ok {
-				diags = append(diags, fmt.Sprintf("keys.%s: not a binding this client knows", name))
-			}
+			diags = append(diags, fmt.Sprintf("keys.%s: not supported by this client (it keeps Herdr's default %s); ignored", name, strings.Join(def, ", ")))
 		}
 	}
 	return km, diags
+}
+
+// sameCombos says whether a binding's combos are def's; "" binds nothing.
+func sameCombos(got, def []string) bool {
+	got = slices.DeleteFunc(slices.Clone(got), func(c string) bool { return c == "" })
+	return slices.EqualFunc(got, def, strings.EqualFold)
 }
 
 // settingsNotBuilt is what the settings key says, and the diagnostic of

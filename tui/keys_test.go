@@ -140,3 +140,21 @@ func TestKeys_EmptyComboUnbinds(t *testing.T) {
 		t.Errorf("diagnostics = %v, want one saying the settings screen is not built", diags)
 	}
 }
+
+// TestKeys_DiagnosticsInNameOrder: the keymap's diagnostics come in the
+// order of the keys' names, so `herdr config check` prints the same
+// lines every time.
+func TestKeys_DiagnosticsInNameOrder(t *testing.T) {
+	for range 20 {
+		_, diags := newKeymap(map[string]any{"last_pane": "prefix+;", "focus_agent": "prefix+alt+1..9", "open_worktree": "prefix+o", "bogus": "x"})
+		want := []string{"keys.bogus", "keys.focus_agent", "keys.last_pane", "keys.open_worktree"}
+		if len(diags) != len(want) {
+			t.Fatalf("diagnostics = %q, want %d", diags, len(want))
+		}
+		for i, w := range want {
+			if !strings.HasPrefix(diags[i], w+":") {
+				t.Fatalf("diagnostics = %q, want them in the order %q", diags, want)
+			}
+		}
+	}
+}
