@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 	"github.com/herdr-go/herdr/tui"
 )
@@ -24,8 +25,8 @@ var (
 // listens, then run the interactive client until the user detaches.
 func (a *app) attach() int {
 	const id = "cli:attach"
-	if a.env("HERDR_ENV") == "1" {
-		fmt.Fprintln(a.stderr, "herdr: nested herdr is disabled: this shell runs inside a herdr pane (HERDR_ENV=1). Detach first (prefix q), or drive this session with `herdr <noun> <verb>`.")
+	if a.env("HERDR_ENV") == "1" && !nestingAllowed(a.env) {
+		fmt.Fprintln(a.stderr, "herdr: nested herdr is disabled: this shell runs inside a herdr pane (HERDR_ENV=1). Detach first (prefix q), drive this session with `herdr <noun> <verb>`, or set [experimental] allow_nested = true.")
 		return 1
 	}
 	if !a.onTerminal() {
@@ -50,6 +51,14 @@ func (a *app) attach() int {
 	}
 	c.Close()
 	return a.runClient(tui.Options{Socket: sock})
+}
+
+// nestingAllowed is [experimental] allow_nested of config.toml: a client
+// may then run inside a herdr pane (its prefix key is the outer client's
+// unless one of them rebinds it).
+func nestingAllowed(env func(string) string) bool {
+	cfg, _, _ := config.Load(config.Path(env))
+	return cfg.Experimental.AllowNested
 }
 
 // runClient runs the interactive client on this terminal until the user

@@ -81,6 +81,8 @@ func TestTUI_OptionsKeyCommandDiagnosticsReload(t *testing.T) {
 	cfg := `[ui]
 pane_gaps = false
 bogus = 1
+[experimental]
+kitty_graphics = true
 [[keys.command]]
 key = "prefix+y"
 command = "echo \"$HERDR_ACTIVE_PANE_ID $HERDR_ACTIVE_WORKSPACE_ID\" > ` + out + `"
@@ -92,9 +94,11 @@ command = "echo \"$HERDR_ACTIVE_PANE_ID $HERDR_ACTIVE_WORKSPACE_ID\" > ` + out +
 	c.WaitText(t, "config.toml:")
 	c.WaitText(t, "unknown key ui.bogus")
 	c.WaitText(t, "ui.pane_gaps: not supported by this client")
+	c.WaitText(t, "experimental.kitty_graphics: not supported by this client")
 
 	stdout, _, code := s.CLI("config", "check")
-	if code != 1 || !strings.Contains(stdout, "ui.pane_gaps: not supported by this client") || !strings.Contains(stdout, "unknown key ui.bogus") {
+	if code != 1 || !strings.Contains(stdout, "ui.pane_gaps: not supported by this client") || !strings.Contains(stdout, "unknown key ui.bogus") ||
+		!strings.Contains(stdout, "experimental.kitty_graphics: not supported by this client (pane graphics") {
 		t.Errorf("config check (exit %d):\n%s", code, stdout)
 	}
 
@@ -112,4 +116,17 @@ command = "echo \"$HERDR_ACTIVE_PANE_ID $HERDR_ACTIVE_WORKSPACE_ID\" > ` + out +
 	c.Type(tuiPrefix + "R")
 	c.WaitScreen(t, "the blocked symbol after reload", func(s string) bool { return strings.Contains(agentEntry(s, "claude"), "×") })
 	c.WaitText(t, "config reloaded")
+}
+
+// TestTUI_OptionsSettingsKeySaysNotBuilt: prefix+s has no settings screen
+// to open; it says so and where config.toml is.
+func TestTUI_OptionsSettingsKeySaysNotBuilt(t *testing.T) {
+	h := NewHome(t)
+	h.Start(t, "settings")
+	c := Attach(t, h, "settings", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	shellReady(t, c, "ready")
+	c.Type(tuiPrefix + "s")
+	c.WaitText(t, "the settings screen is not built")
+	c.WaitText(t, "herdr config path")
 }

@@ -229,6 +229,22 @@ func TestTUI_NestedRefused(t *testing.T) {
 	}
 }
 
+// TestTUI_NestedAllowedByConfig: [experimental] allow_nested = true lets
+// a client start inside a herdr pane (HERDR_ENV=1).
+func TestTUI_NestedAllowedByConfig(t *testing.T) {
+	h := NewHome(t)
+	h.WriteConfig(t, "[experimental]\nallow_nested = true\n")
+	h.Start(t, "nest")
+	cmd := exec.Command(herdrBin, "--session", "nest")
+	cmd.Env = append(slices.Clone(h.Env), "TERM=xterm-256color", "HERDR_ENV=1")
+	cmd.Dir = h.Dir
+	c := startTUI(t, cmd)
+	c.WaitScreen(t, "the nested client's pane", func(s string) bool { return framedPanes(s) == 1 })
+	if c.Exited() {
+		t.Error("the nested client exited")
+	}
+}
+
 func TestTUI_TypeSplitDetachReattach(t *testing.T) {
 	h := NewHome(t)
 	s := h.Start(t, "e2e")

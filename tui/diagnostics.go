@@ -17,18 +17,62 @@ import (
 // and every key it sets that this client does not do, is listed by
 // `herdr config check` and shown in the client when it attaches.
 
+// unsupportedKey is a key of config.toml this client does not act on.
+type unsupportedKey struct {
+	section string // "" for a top-level key such as onboarding
+	key     string
+	why     string
+	// when says which values ask for what is not built (the others are
+	// what this client does anyway); nil means any value.
+	when func(v any) bool
+}
+
 // unsupportedKeys are the keys of config.toml this client does not act
-// on, with why; a file that sets one is told so.
-var unsupportedKeys = []struct{ section, key, why string }{
-	{"ui", "right_click_passthrough_modifier", "the client has no right-click menus yet"},
-	{"ui", "redraw_on_focus_gained", "the client does not track the terminal's focus yet"},
-	{"ui", "pane_borders", "panes are sized to the inside of their frames by the server"},
-	{"ui", "pane_gaps", "panes are sized to the inside of their frames by the server"},
-	{"theme", "auto_switch", "the client does not read the terminal's light or dark appearance yet"},
-	{"theme", "light_name", "the client does not read the terminal's light or dark appearance yet"},
-	{"theme", "dark_name", "the client does not read the terminal's light or dark appearance yet"},
-	{"keys", "remote_image_paste", "remote clients are not built"},
-	{"keys", "indexed", "[keys.indexed] is not built; bind switch_tab with 1..9"},
+// on, with why; a file that sets one (to a value when accepts) is told so.
+var unsupportedKeys = []unsupportedKey{
+	{"", "onboarding", "the first-run guide is not built", isTrue},
+	{"ui", "right_click_passthrough_modifier", "the client has no right-click menus yet: a right click always goes to the pane, whatever its right_click setting", nil},
+	{"ui", "redraw_on_focus_gained", "the client does not track the terminal's focus yet", nil},
+	{"ui", "pane_borders", "panes are sized to the inside of their frames by the server", nil},
+	{"ui", "pane_gaps", "panes are sized to the inside of their frames by the server", nil},
+	{"theme", "auto_switch", "the client does not read the terminal's light or dark appearance yet", nil},
+	{"theme", "light_name", "the client does not read the terminal's light or dark appearance yet", nil},
+	{"theme", "dark_name", "the client does not read the terminal's light or dark appearance yet", nil},
+	{"terminal", "new_cwd", `new panes always start in the source pane's folder ("follow")`, isNot("follow")},
+	{"update", "version_check", "this build never looks for new releases", isTrue},
+	{"update", "manifest_check", "this build never looks for new agent manifests", isTrue},
+	{"keys", "remote_image_paste", "herdr --remote does not paste images from the local clipboard yet", isBound},
+	{"keys", "indexed", "[keys.indexed] is not built; bind switch_tab with 1..9", isBound},
+	{"experimental", "kitty_graphics", "pane graphics (pane.graphics.*) are not built", isTrue},
+	{"experimental", "reveal_hidden_cursor_for_cjk_ime", "the CJK IME cursor rule is not built", isTrue},
+	{"experimental", "cjk_ime_agents", "the CJK IME cursor rule is not built", isBound},
+	{"experimental", "cjk_ime_cursor_shape", "the CJK IME cursor rule is not built", isNot("steady_block")},
+	{"experimental", "switch_ascii_input_source_in_prefix", "the client does not switch the input source", isTrue},
+	{"remote", "manage_ssh_config", "herdr --remote runs ssh as ~/.ssh/config has it and never edits that file", isTrue},
+}
+
+// isTrue accepts true.
+func isTrue(v any) bool { return v == true }
+
+// isNot accepts every value but def.
+func isNot(def string) func(any) bool { return func(v any) bool { return v != def } }
+
+// isBound accepts a non-empty string or array, or a table holding one.
+func isBound(v any) bool {
+	switch v := v.(type) {
+	case string:
+		return v != ""
+	case []any:
+		return len(v) > 0
+	case map[string]any:
+		for _, x := range v {
+			if isBound(x) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // ConfigDiagnostics lists every problem of the config file at path: the
@@ -39,6 +83,9 @@ func ConfigDiagnostics(path string) []string {
 	faulted := map[string]bool{}
 	for _, d := range diags {
 		k, _, _ := strings.Cut(d, ":")
+		if u, ok := strings.CutPrefix(d, "unknown key "); ok {
+			k, _, _ = strings.Cut(u, " ")
+		}
 		faulted[k] = true
 	}
 	km, kd := loadKeymap(path)
@@ -63,9 +110,13 @@ func unsupported(path string) []string {
 	}
 	var out []string
 	for _, u := range unsupportedKeys {
-		sec, _ := doc[u.section].(map[string]any)
-		if _, set := sec[u.key]; set {
-			out = append(out, fmt.Sprintf("%s.%s: not supported by this client (%s); ignored", u.section, u.key, u.why))
+		sec, name := doc, u.key
+		if u.section != "" {
+			sec, _ = doc[u.section].(map[string]any)
+			name = u.section + "." + u.key
+		}
+		if v, set := sec[u.key]; set && (u.when == nil || u.when(v)) {
+			out = append(out, fmt.Sprintf("%s: not supported by this client (%s); ignored", name, u.why))
 		}
 	}
 	return out

@@ -129,6 +129,8 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 		return tea.Quit
 	case actHelp:
 		m.mode = modeHelp
+	case actSettings:
+		return m.showToast(settingsNotBuilt)
 	case actSplitVertical, actSplitHorizontal:
 		d := "right"
 		if b.act == actSplitHorizontal {
@@ -498,6 +500,11 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 			m.call("pane.focus", protocol.PaneTarget{PaneID: p.PaneID})
 			return nil
 		}
+		// Every button, the right one too, goes to a program that asked
+		// for the mouse: a pane's right_click (pane.input.set, herdr or
+		// pane) is not applied, since this client has no right-click menu
+		// for "herdr" to open and PaneInfo does not carry the setting
+		// (ui.right_click_passthrough_modifier's diagnostic says so).
 		if s := m.screens[p.PaneID]; s != nil && s.modes.Mouse {
 			if seq := encodeMouse(ev, x-r.X-1, y-r.Y-1, s.modes.MouseSGR); seq != nil {
 				m.sendBytes(p.PaneID, seq)

@@ -16,9 +16,14 @@ import (
 
 // [[keys.command]]: a prefix key that runs a command. "shell" runs it
 // detached (its output is dropped), "pane" in a zoomed pane that closes
-// when it ends, "plugin_action" invokes a plugin's action; "popup" is not
-// built. The command sees HERDR_SOCKET_PATH, HERDR_BIN_PATH and the
+// when it ends, "plugin_action" invokes a plugin's action. "popup" is not
+// built: the session opens popups only for a plugin's entrypoint
+// (plugin.pane.open), and no method asks it for a popup running a command
+// line, so the key shows a message instead. The command sees HERDR_SOCKET_PATH, HERDR_BIN_PATH and the
 // active workspace, tab and pane.
+
+// popupCommandWhy says why a popup command does not run.
+const popupCommandWhy = "the server opens popups only for plugin entrypoints; use type = \"pane\""
 
 // bindCommands adds the commands to the keymap; it returns problems.
 func (km *keymap) bindCommands(cmds []config.KeyCommand) []string {
@@ -41,7 +46,7 @@ func (km *keymap) bindCommands(cmds []config.KeyCommand) []string {
 			km.commands[k] = c
 		}
 		if c.Type == "popup" {
-			diags = append(diags, fmt.Sprintf("keys.command[%d]: type = \"popup\" is not supported by this client yet; the key shows a message instead", i))
+			diags = append(diags, fmt.Sprintf("keys.command[%d]: type = \"popup\" is not supported yet (%s); the key shows a message instead", i, popupCommandWhy))
 		}
 	}
 	return diags
@@ -63,7 +68,7 @@ func (m *model) runCommand(c config.KeyCommand) tea.Cmd {
 	case "pane":
 		return m.commandPane(c.Command, p)
 	case "popup":
-		return m.showToast("keys.command: popups are not supported by this client yet")
+		return m.showToast("keys.command: type = \"popup\" is not supported yet (" + popupCommandWhy + ")")
 	default:
 		env := append(os.Environ(), m.commandEnv(p)...)
 		ctx := m.ctx

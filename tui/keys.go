@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -18,6 +19,7 @@ type action string
 // Actions of the prefix bindings (Herdr's names).
 const (
 	actHelp            action = "help"
+	actSettings        action = "settings" // not built: says where config.toml is
 	actDetach          action = "detach"
 	actNewWorkspace    action = "new_workspace"
 	actRenameWorkspace action = "rename_workspace"
@@ -74,7 +76,7 @@ type keymap struct {
 
 // defaultBindings are Herdr's defaults, in config combo syntax.
 var defaultBindings = map[action][]string{
-	actHelp: {"?"}, actDetach: {"q"},
+	actHelp: {"?"}, actSettings: {"s"}, actDetach: {"q"},
 	actNewWorkspace: {"shift+n"}, actRenameWorkspace: {"shift+w"}, actCloseWorkspace: {"shift+d"},
 	actNewTab: {"c"}, actRenameTab: {"shift+t"}, actPrevTab: {"p"}, actNextTab: {"n"}, actCloseTab: {"shift+x"},
 	actRenamePane: {"shift+p"},
@@ -133,6 +135,9 @@ func newKeymap(keys map[string]any) (*keymap, []string) {
 	}
 	bind := func(a action, list []string) {
 		for _, c := range list {
+			if c == "" {
+				continue // "" unbinds
+			}
 			// Config writes prefix bindings as "prefix+v"; the keymap
 			// holds the key pressed after the prefix.
 			if rest, ok := cutFold(c, "prefix+"); ok {
@@ -155,13 +160,43 @@ func newKeymap(keys map[string]any) (*keymap, []string) {
 	for i := 1; i <= 9; i++ {
 		km.bindings[fmt.Sprint(i)] = binding{act: actSwitchTab, index: i}
 	}
-	for name := range keys {
-		if _, ok := defaultBindings[action(name)]; !ok && name != "prefix" && name != "command" {
+	herdr := map[string][]string{}
+	for _, a := range config.Actions() {
+		herdr[a.Name] = a.Default
+	}
+	for _, name := range slices.Sorted(maps.Keys(keys)) {
+		v := keys[name]
+		_, bindable := defaultBindings[action(name)]
+		def, known := herdr[name]
+		switch {
+		case name == string(actSettings):
+			if isBound(v) {
+				diags = append(diags, "keys.settings: "+settingsNotBuilt)
+			}
+		case name == "prefix" || name == "command" || bindable:
+		case name == "remote_image_paste" || name == "indexed": // unsupportedKeys says why
+		case !known:
 			diags = append(diags, fmt.Sprintf("keys.%s: not a binding this client knows", name))
+		case sameCombos(combos(name, v), def):
+			// Herdr's default: what this client does (or, when unbound, does not).
+		case def == nil:
+			diags = append(diags, fmt.Sprintf("keys.%s: not supported by this client (the action is not built); ignored", name))
+		default:
+			diags = append(diags, fmt.Sprintf("keys.%s: not supported by this client (it keeps Herdr's default %s); ignored", name, strings.Join(def, ", ")))
 		}
 	}
 	return km, diags
 }
+
+// sameCombos says whether a binding's combos are def's; "" binds nothing.
+func sameCombos(got, def []string) bool {
+	got = slices.DeleteFunc(slices.Clone(got), func(c string) bool { return c == "" })
+	return slices.EqualFunc(got, def, strings.EqualFold)
+}
+
+// settingsNotBuilt is what the settings key says, and the diagnostic of
+// a file that binds it.
+const settingsNotBuilt = "the settings screen is not built; edit config.toml (`herdr config path` shows where)"
 
 // cutFold is strings.CutPrefix ignoring case.
 func cutFold(s, prefix string) (string, bool) {

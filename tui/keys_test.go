@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"strings"
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -114,6 +115,46 @@ func TestKeys_Encode(t *testing.T) {
 		got, ok := encodeKey(c.key, c.appCursor)
 		if !ok || string(got) != c.want {
 			t.Errorf("%s: encodeKey = %q, %v; want %q", c.name, got, ok, c.want)
+		}
+	}
+}
+
+// TestKeys_EmptyComboUnbinds: "" unbinds an action (the default file
+// writes it for unset ones) without a diagnostic; the settings key, not
+// built, shows a message and is reported only when a file binds it.
+func TestKeys_EmptyComboUnbinds(t *testing.T) {
+	km, diags := newKeymap(map[string]any{"zoom": "", "settings": ""})
+	if len(diags) != 0 {
+		t.Errorf("diagnostics = %v, want none", diags)
+	}
+	for _, k := range []string{"z", "s"} {
+		if b, ok := km.lookup(runes(k)); ok {
+			t.Errorf("%s still bound to %+v after unbinding", k, b)
+		}
+	}
+	if b, ok := defaultKeymap().lookup(runes("s")); !ok || b.act != actSettings {
+		t.Errorf("s = %+v, want settings by default", b)
+	}
+	_, diags = newKeymap(map[string]any{"settings": "prefix+s"})
+	if len(diags) != 1 || !strings.Contains(diags[0], "settings screen is not built") {
+		t.Errorf("diagnostics = %v, want one saying the settings screen is not built", diags)
+	}
+}
+
+// TestKeys_DiagnosticsInNameOrder: the keymap's diagnostics come in the
+// order of the keys' names, so `herdr config check` prints the same
+// lines every time.
+func TestKeys_DiagnosticsInNameOrder(t *testing.T) {
+	for range 20 {
+		_, diags := newKeymap(map[string]any{"last_pane": "prefix+;", "focus_agent": "prefix+alt+1..9", "open_worktree": "prefix+o", "bogus": "x"})
+		want := []string{"keys.bogus", "keys.focus_agent", "keys.last_pane", "keys.open_worktree"}
+		if len(diags) != len(want) {
+			t.Fatalf("diagnostics = %q, want %d", diags, len(want))
+		}
+		for i, w := range want {
+			if !strings.HasPrefix(diags[i], w+":") {
+				t.Fatalf("diagnostics = %q, want them in the order %q", diags, want)
+			}
 		}
 	}
 }

@@ -1,0 +1,91 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// diagnose writes text as config.toml and returns its diagnostics.
+func diagnose(t *testing.T, text string) []string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.toml")
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return ConfigDiagnostics(path)
+}
+
+// TestDiagnostics_UnsupportedKeys: a key this client does not act on is
+// reported once, by name, when its value asks for what is not built; a
+// value that is what the client does anyway is not reported.
+func TestDiagnostics_UnsupportedKeys(t *testing.T) {
+	cases := []struct {
+		name, text string
+		want       string // "" means no diagnostic at all
+	}{
+		{"onboarding asked again", "onboarding = true\n", "onboarding: not supported by this client (the first-run guide is not built)"},
+		{"onboarding done", "onboarding = false\n", ""},
+		{"new_cwd home", "[terminal]\nnew_cwd = \"home\"\n", "terminal.new_cwd: not supported by this client (new panes always start in the source pane's folder"},
+		{"new_cwd a path", "[terminal]\nnew_cwd = \"/tmp\"\n", "terminal.new_cwd: not supported"},
+		{"new_cwd follow", "[terminal]\nnew_cwd = \"follow\"\n", ""},
+		{"version_check on", "[update]\nversion_check = true\n", "update.version_check: not supported by this client (this build never looks for new releases)"},
+		{"version_check off", "[update]\nversion_check = false\n", ""},
+		{"manifest_check on", "[update]\nmanifest_check = true\n", "update.manifest_check: not supported by this client (this build never looks for new agent manifests)"},
+		{"manifest_check off", "[update]\nmanifest_check = false\n", ""},
+		{"kitty_graphics on", "[experimental]\nkitty_graphics = true\n", "experimental.kitty_graphics: not supported by this client (pane graphics (pane.graphics.*) are not built)"},
+		{"kitty_graphics off", "[experimental]\nkitty_graphics = false\n", ""},
+		{"cjk reveal on", "[experimental]\nreveal_hidden_cursor_for_cjk_ime = true\n", "experimental.reveal_hidden_cursor_for_cjk_ime: not supported"},
+		{"cjk reveal off", "[experimental]\nreveal_hidden_cursor_for_cjk_ime = false\n", ""},
+		{"cjk agents", "[experimental]\ncjk_ime_agents = [\"claude\"]\n", "experimental.cjk_ime_agents: not supported"},
+		{"cjk agents none", "[experimental]\ncjk_ime_agents = []\n", ""},
+		{"cjk shape bar", "[experimental]\ncjk_ime_cursor_shape = \"steady_bar\"\n", "experimental.cjk_ime_cursor_shape: not supported"},
+		{"cjk shape default", "[experimental]\ncjk_ime_cursor_shape = \"steady_block\"\n", ""},
+		{"ascii input source", "[experimental]\nswitch_ascii_input_source_in_prefix = true\n", "experimental.switch_ascii_input_source_in_prefix: not supported"},
+		{"ascii input source off", "[experimental]\nswitch_ascii_input_source_in_prefix = false\n", ""},
+		{"ssh config managed", "[remote]\nmanage_ssh_config = true\n", "remote.manage_ssh_config: not supported by this client (herdr --remote runs ssh as ~/.ssh/config has it"},
+		{"ssh config left alone", "[remote]\nmanage_ssh_config = false\n", ""},
+		{"allow_nested is built", "[experimental]\nallow_nested = true\n", ""},
+		{"remote_image_paste", "[keys]\nremote_image_paste = \"ctrl+v\"\n", "keys.remote_image_paste: not supported by this client (herdr --remote does not paste images from the local clipboard yet)"},
+		{"keys.indexed", "[keys.indexed]\ntabs = \"alt\"\n", "keys.indexed: not supported by this client ([keys.indexed] is not built"},
+		{"keys.indexed all unset", "[keys.indexed]\ntabs = \"\"\nworkspaces = \"\"\n", ""},
+		{"remote_image_paste off", "[keys]\nremote_image_paste = \"\"\n", ""},
+		{"action not built", "[keys]\nlast_pane = \"prefix+semicolon\"\n", "keys.last_pane: not supported by this client (the action is not built)"},
+		{"action not built, unbound", "[keys]\nlast_pane = \"\"\n", ""},
+		{"fixed binding moved", "[keys]\nswitch_tab = \"prefix+alt+1..9\"\n", "keys.switch_tab: not supported by this client (it keeps Herdr's default prefix+1..9)"},
+		{"fixed binding at its default", "[keys]\nswitch_tab = \"prefix+1..9\"\nnavigate_pane_left = \"h\"\n", ""},
+		{"unknown action", "[keys]\nfly = \"prefix+f\"\n", "unknown key keys.fly"},
+		{"settings bound", "[keys]\nsettings = \"prefix+s\"\n", "keys.settings: the settings screen is not built; edit config.toml (`herdr config path` shows where)"},
+		{"settings unbound", "[keys]\nsettings = \"\"\n", ""},
+		{"popup command", "[[keys.command]]\nkey = \"prefix+g\"\ncommand = \"lazygit\"\ntype = \"popup\"\n", "keys.command[0]: type = \"popup\" is not supported yet (the server opens popups only for plugin entrypoints"},
+		{"pane command", "[[keys.command]]\nkey = \"prefix+g\"\ncommand = \"lazygit\"\ntype = \"pane\"\n", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			diags := diagnose(t, c.text)
+			if c.want == "" {
+				if len(diags) != 0 {
+					t.Fatalf("diagnostics %q, want none", diags)
+				}
+				return
+			}
+			if len(diags) != 1 || !strings.HasPrefix(diags[0], c.want) {
+				t.Fatalf("diagnostics %q, want exactly one starting %q", diags, c.want)
+			}
+			if strings.Contains(c.want, "not supported by this client") && !strings.HasSuffix(diags[0], "; ignored") {
+				t.Errorf("diagnostic %q does not say the key is ignored", diags[0])
+			}
+		})
+	}
+}
+
+// TestDiagnostics_NoStaleRemoteMessage: remote clients exist, so no
+// diagnostic may say they are not built.
+func TestDiagnostics_NoStaleRemoteMessage(t *testing.T) {
+	for _, u := range unsupportedKeys {
+		if strings.Contains(u.why, "remote clients are not built") {
+			t.Errorf("%s.%s: stale reason %q", u.section, u.key, u.why)
+		}
+	}
+}
