@@ -97,6 +97,38 @@ func BenchmarkWrite_SGRHeavy(b *testing.B) {
 	benchFeed(b, sgrHeavy(), 200, 50)
 }
 
+// sgrTruecolor is the SGR workload of tests/bench/throughput.sh: like
+// sgrHeavy, but truecolor takes any of 2^24 values, so nearly every such
+// change is a style never seen before: 8 MiB hold ≈130 000 of them, so the
+// 16-bit style table fills and compacts twice a pass.
+func sgrTruecolor() []byte {
+	rng := rand.New(rand.NewSource(3))
+	var buf bytes.Buffer
+	for buf.Len() < 8<<20 {
+		for i := 0; i < 12; i++ {
+			switch rng.Intn(4) {
+			case 0:
+				fmt.Fprintf(&buf, "\x1b[%d;%dm", 1+rng.Intn(4), 31+rng.Intn(7))
+			case 1:
+				fmt.Fprintf(&buf, "\x1b[38;5;%dm", rng.Intn(256))
+			case 2:
+				fmt.Fprintf(&buf, "\x1b[38;2;%d;%d;%dm", rng.Intn(256), rng.Intn(256), rng.Intn(256))
+			case 3:
+				buf.WriteString("\x1b[0m")
+			}
+			buf.WriteString("word_")
+			buf.WriteString(strconv.Itoa(rng.Intn(1000)))
+			buf.WriteByte(' ')
+		}
+		buf.WriteString("\x1b[0m\r\n")
+	}
+	return buf.Bytes()
+}
+
+func BenchmarkWrite_SGRTruecolor(b *testing.B) {
+	benchFeed(b, sgrTruecolor(), 200, 50)
+}
+
 func BenchmarkRead_Recent(b *testing.B) {
 	term := New(200, 50, Options{})
 	term.Write(randomText())

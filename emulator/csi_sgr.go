@@ -201,7 +201,8 @@ func (t *Terminal) compactStyles() {
 	}
 	t.penID = mapID(t.penID)
 	t.eraseID = mapID(t.eraseID)
-	t.styles = fresh
+	// The table will likely fill again: keep its buffers.
+	t.styles.refill(fresh.list)
 	t.compactLinks()
 }
 
@@ -226,11 +227,10 @@ func (t *Terminal) compactLinks() {
 		return nid
 	}
 	st := &t.styles
-	clear(st.index)
 	for i := range st.list {
 		st.list[i].link = mapLink(st.list[i].link)
-		st.index[st.list[i]] = uint16(i)
 	}
+	st.reindex()
 	t.pen.link = mapLink(t.pen.link)
 	t.savedMain.pen.link = mapLink(t.savedMain.pen.link)
 	t.savedAlt.pen.link = mapLink(t.savedAlt.pen.link)

@@ -15,7 +15,8 @@
 //     from github.com/rivo/uniseg;
 //   - screen operations (cursor movement, erase, insert/delete, scrolling,
 //     modes, alternate screen);
-//   - the cell grid with interned styles and hyperlinks (grid.go), a
+//   - the cell grid (grid.go) with styles interned in a hash table of its
+//     own (styletable.go) and hyperlinks (osc.go), a
 //     byte-bounded scrollback ring of compactly encoded lines
 //     (scrollback.go) and reflow of the screen and the scrollback on a
 //     width change (reflow.go);

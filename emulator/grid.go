@@ -57,40 +57,6 @@ func (s style) withoutLink() style {
 	return s
 }
 
-// maxStyles bounds the style table (ids are uint16).
-const maxStyles = 1 << 16
-
-// styleTable interns styles. Id 0 is always the default style.
-type styleTable struct {
-	list  []style
-	index map[style]uint16
-}
-
-func newStyleTable() styleTable {
-	return styleTable{list: []style{{}}, index: map[style]uint16{{}: 0}}
-}
-
-// lookup returns the id of s, interning it. ok is false when the table is full.
-func (st *styleTable) lookup(s style) (id uint16, ok bool) {
-	if id, ok := st.index[s]; ok {
-		return id, true
-	}
-	if len(st.list) >= maxStyles {
-		return 0, false
-	}
-	id = uint16(len(st.list))
-	st.list = append(st.list, s)
-	st.index[s] = id
-	return id, true
-}
-
-func (st *styleTable) get(id uint16) style {
-	if int(id) < len(st.list) {
-		return st.list[id]
-	}
-	return style{}
-}
-
 // Cell flags.
 const (
 	cellWide uint8 = 1 << iota // first half of a wide (2-column) character

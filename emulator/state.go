@@ -521,15 +521,15 @@ func decodeState(data []byte, opts Options) (*Terminal, error) {
 	if r.err == nil && nstyles == 0 {
 		r.fail("no default style")
 	}
-	t.styles = styleTable{list: make([]style, 0, nstyles), index: make(map[style]uint16, nstyles)}
+	list := make([]style, 0, nstyles)
 	for i := 0; i < nstyles && r.err == nil; i++ {
 		s := r.style()
 		if i == 0 && s != (style{}) {
 			r.fail("style 0 is not the default")
 		}
-		t.styles.list = append(t.styles.list, s)
-		t.styles.index[s] = uint16(i)
+		list = append(list, s)
 	}
+	t.styles = styleTableOf(list)
 	t.pen = r.style()
 	t.penID = uint16(r.int(max(nstyles-1, 0), "pen id"))
 	t.eraseID = uint16(r.int(max(nstyles-1, 0), "erase id"))

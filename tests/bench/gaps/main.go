@@ -6,11 +6,14 @@
 //     cost of one more pane;
 //   - cli: one command as one process, the two programs taking turns:
 //     `herdr --version` / `tmux -V` and `herdr pane list` / `tmux list-panes -a`
-//     against a running server; medians and ratios.
+//     against a running server; medians and ratios;
+//   - pipe: requests per second with 500 written ahead on one connection,
+//     `pane.list` on herdr's socket and `list-panes -a` through one tmux
+//     control-mode client (`tmux -C`), one pane each, rounds taking turns.
 //
 // Linux only (it reads /proc). Usage:
 //
-//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-only idle|cli]
+//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-only idle|cli|pipe]
 package main
 
 import (
@@ -32,7 +35,7 @@ func main() {
 	bin := flag.String("herdr", "", "herdr binary (default: build one)")
 	panes := flag.Int("panes", 100, "idle panes to add for the memory row")
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
-	only := flag.String("only", "", "run only this row: idle or cli")
+	only := flag.String("only", "", "run only this row: idle, cli or pipe")
 	flag.Parse()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		fail("needs Linux's /proc")
@@ -66,6 +69,9 @@ func main() {
 	tmuxPid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
 	call(c, "workspace.create", map[string]any{"cwd": dir}, nil)
 
+	if *only == "" || *only == "pipe" { // first: one pane each
+		pipelined(sock, *runs, tmux)
+	}
 	if *only == "" || *only == "idle" {
 		idle(c, h.Process.Pid, tmuxPid, *panes, dir, tmux)
 	}
