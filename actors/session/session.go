@@ -64,6 +64,7 @@ type Options struct {
 
 // Session is the actor that owns the session's structure.
 type Session struct {
+	worker  *api.Worker // runs this actor's mailbox; stopped with it
 	opts    Options
 	cfg     config.Config
 	catalog *detect.Catalog
@@ -104,8 +105,12 @@ type Session struct {
 
 // Props returns the props of the session actor. Its children are the
 // pane, workspace and tab actors, supervised by HandleFailure.
+// Its mailbox runs on a goroutine of its own (api.Worker): every request
+// passes through it, and protoactor's default dispatcher would start a
+// goroutine, and grow its stack again, for every burst.
 func Props(opts Options) *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor { return newSession(opts) })
+	w := api.NewWorker()
+	return actor.PropsFromProducer(func() actor.Actor { s := newSession(opts); s.worker = w; return s }, actor.WithDispatcher(w))
 }
 
 func newSession(opts Options) *Session {
@@ -271,6 +276,8 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.stopping = true
 		s.finalSave()
 		s.timers.StopAll()
+	case *actor.Stopped:
+		s.worker.Stop()
 	case *saveDue:
 		s.save()
 	case *HandoffExport:
