@@ -63,7 +63,7 @@ type Web struct {
 	token    string
 	quit     chan struct{} // closed when the listener stops: handlers let go
 	starting bool
-	waiting  []*actor.PID // web.start callers while starting
+	waiting  []*actor.PID // web.start and web.url callers while starting
 	next     uint64
 }
 
@@ -135,6 +135,11 @@ func (w *Web) call(ctx actor.Context, c *api.Call) {
 			w.start(ctx, listen, ctx.Sender())
 		}
 	case "web.url":
+		if w.starting {
+			// [web] listen is still binding: answer once it has.
+			w.waiting = append(w.waiting, ctx.Sender())
+			return
+		}
 		if w.srv == nil {
 			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeWebNotRunning, "the web dashboard is not running; start it with `herdr web` or [web] listen in config.toml")))
 			return
