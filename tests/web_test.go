@@ -169,14 +169,7 @@ func TestWeb_DashboardInABrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shot := filepath.Join(t.TempDir(), "dashboard.png")
-	if err := os.WriteFile(shot, png, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s (%d bytes)", shot, len(png))
-	if dir := os.Getenv("HERDR_WEB_SHOTS"); dir != "" {
-		_ = os.WriteFile(filepath.Join(dir, "dashboard.png"), png, 0o644)
-	}
+	keepShot(t, "dashboard.png", png)
 
 	// Replay the pane's history in the page: it ends on the same screen.
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#replay`)),
