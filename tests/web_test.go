@@ -180,6 +180,30 @@ func TestWeb_DashboardInABrowser(t *testing.T) {
 		shown, _ = chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#term`)))
 		return strings.Contains(shown, "echo hi") && HasLine(shown, "hi")
 	})
+
+	// A burst of input from the page: the first writes go through, the
+	// rest get rate_limited (the page's bucket holds 60), and once the
+	// bucket refills the page can type again.
+	burst, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]int](`Promise.allSettled(Array.from({ length: 150 },
+		() => call("pane.send_text", { pane_id: state.open, text: "#" }))).then((rs) => {
+		const n = {};
+		for (const r of rs) { const k = r.status === "fulfilled" ? "ok" : r.reason.code; n[k] = (n[k] || 0) + 1; }
+		return n;
+	})`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if burst["ok"] < 60 || burst["rate_limited"] == 0 || burst["ok"]+burst["rate_limited"] != 150 {
+		t.Errorf("150 writes at once from the page: %v, want at least 60 ok and the rest rate_limited", burst)
+	}
+	t.Logf("150 writes at once from the page: %v", burst)
+	WaitFor(t, "the accepted writes in the shell", func() bool {
+		return strings.Count(s.Read(t, shell, "visible", 0).Text, "#") >= burst["ok"]
+	})
+	WaitFor(t, "the page to type again after the burst", func() bool {
+		again, err := chromedp.Run(ctx, chromedp.Evaluate[string](`call("pane.send_text", { pane_id: state.open, text: "#" }).then(() => "ok", (e) => e.code)`, chromedp.EvalAwaitPromise))
+		return err == nil && again == "ok"
+	})
 	t.Logf("browser part took %v", time.Since(start).Round(time.Millisecond))
 }
 
