@@ -169,14 +169,7 @@ func TestWeb_DashboardInABrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shot := filepath.Join(t.TempDir(), "dashboard.png")
-	if err := os.WriteFile(shot, png, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("screenshot: %s (%d bytes)", shot, len(png))
-	if dir := os.Getenv("HERDR_WEB_SHOTS"); dir != "" {
-		_ = os.WriteFile(filepath.Join(dir, "dashboard.png"), png, 0o644)
-	}
+	keepShot(t, "dashboard.png", png)
 
 	// Replay the pane's history in the page: it ends on the same screen.
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#replay`)),
@@ -186,6 +179,30 @@ func TestWeb_DashboardInABrowser(t *testing.T) {
 	WaitFor(t, "the replay to draw the typed command", func() bool {
 		shown, _ = chromedp.Run(ctx, chromedp.Text(chromedp.CSS(`#term`)))
 		return strings.Contains(shown, "echo hi") && HasLine(shown, "hi")
+	})
+
+	// A burst of input from the page: the first writes go through, the
+	// rest get rate_limited (the page's bucket holds 60), and once the
+	// bucket refills the page can type again.
+	burst, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]int](`Promise.allSettled(Array.from({ length: 150 },
+		() => call("pane.send_text", { pane_id: state.open, text: "#" }))).then((rs) => {
+		const n = {};
+		for (const r of rs) { const k = r.status === "fulfilled" ? "ok" : r.reason.code; n[k] = (n[k] || 0) + 1; }
+		return n;
+	})`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if burst["ok"] < 60 || burst["rate_limited"] == 0 || burst["ok"]+burst["rate_limited"] != 150 {
+		t.Errorf("150 writes at once from the page: %v, want at least 60 ok and the rest rate_limited", burst)
+	}
+	t.Logf("150 writes at once from the page: %v", burst)
+	WaitFor(t, "the accepted writes in the shell", func() bool {
+		return strings.Count(s.Read(t, shell, "visible", 0).Text, "#") >= burst["ok"]
+	})
+	WaitFor(t, "the page to type again after the burst", func() bool {
+		again, err := chromedp.Run(ctx, chromedp.Evaluate[string](`call("pane.send_text", { pane_id: state.open, text: "#" }).then(() => "ok", (e) => e.code)`, chromedp.EvalAwaitPromise))
+		return err == nil && again == "ok"
 	})
 	t.Logf("browser part took %v", time.Since(start).Round(time.Millisecond))
 }
@@ -249,8 +266,74 @@ func TestWeb_RecordingReplaysToSameScreen(t *testing.T) {
 	}
 }
 
-// replayCast feeds a cast through a fresh emulator and reads its screen.
+// `herdr pane record <p> --output F.cast --duration 1` records what the
+// pane prints for a second, then stops and prints the summary; the file
+// replays to a screen showing that output. The pane prints a line every
+// 0.1 s throughout, so whenever the recording starts it has output.
+func TestWeb_PaneRecordCLI(t *testing.T) {
+	h := NewHome(t)
+	s := h.Start(t, "reccli")
+	p := s.CreateWorkspace(t, map[string]any{"cwd": h.Dir}).RootPane.PaneID
+	s.WaitPrompt(t, p)
+	cast := filepath.Join(h.Dir, "cli.cast")
+	s.Run(t, p, `for i in $(seq 1 40); do printf '\033[1;32mtick\033[0m 日本語 %s\n' $i; sleep 0.1; done`)
+	s.WaitLine(t, p, "tick 日本語 1")
+
+	// Run without the schema check of s.CLI: pane_record_stopped is an
+	// extension result the reference schema does not know (as rawCall).
+	cmd := exec.Command(herdrBin, "--session", s.Name, "pane", "record", p, "--output", cast, "--duration", "1")
+	var out, errOut strings.Builder
+	cmd.Env, cmd.Stdout, cmd.Stderr = s.Env, &out, &errOut
+	start := time.Now()
+	if err := cmd.Run(); err != nil || errOut.String() != "" {
+		t.Fatalf("herdr pane record: %v, stdout %q, stderr %q", err, out.String(), errOut.String())
+	}
+	if took := time.Since(start); took < time.Second {
+		t.Errorf("herdr pane record --duration 1 returned after %v", took)
+	}
+	stopped := OK[protocol.PaneRecordStopped](t, CLIResponse(t, out.String()), "pane_record_stopped")
+	if stopped.Path != cast || stopped.Ended != "stopped" || stopped.Events == 0 || stopped.Bytes == 0 {
+		t.Errorf("summary %+v, want path %s, ended stopped, events and bytes", stopped, cast)
+	}
+	f, err := os.Open(cast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	head, evs, err := protocol.ParseCast(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(evs) != stopped.Events || head.Width == 0 || head.Height == 0 {
+		t.Errorf("the file has %d events and a %dx%d header; the summary says %d events", len(evs), head.Width, head.Height, stopped.Events)
+	}
+	if len(evs) == 0 {
+		t.Fatal("the recording has no events")
+	}
+	if last := evs[len(evs)-1].Time; last < 0.5 || last > 1.5 {
+		t.Errorf("the last event is at %.2f s of a 1 s recording", last)
+	}
+	_, _ = f.Seek(0, 0)
+	screen, _ := castScreen(t, f)
+	if !strings.Contains(screen, "tick 日本語") {
+		t.Errorf("the recording replays to\n%s\nwithout the pane's output", screen)
+	}
+}
+
+// replayCast feeds a cast through a fresh emulator and reads its screen;
+// the cast must hold a resize.
 func replayCast(t *testing.T, f *os.File) string {
+	t.Helper()
+	screen, resized := castScreen(t, f)
+	if !resized {
+		t.Error("the recording has no resize event")
+	}
+	return screen
+}
+
+// castScreen feeds a cast through a fresh emulator and reads its screen,
+// saying whether the cast resized it.
+func castScreen(t *testing.T, f *os.File) (string, bool) {
 	t.Helper()
 	head, evs, err := protocol.ParseCast(f)
 	if err != nil {
@@ -271,8 +354,5 @@ func replayCast(t *testing.T, f *os.File) string {
 			resized = true
 		}
 	}
-	if !resized {
-		t.Error("the recording has no resize event")
-	}
-	return term.Read(emulator.ReadOptions{Source: emulator.SourceVisible}).Text
+	return term.Read(emulator.ReadOptions{Source: emulator.SourceVisible}).Text, resized
 }

@@ -3,6 +3,7 @@ package web
 import (
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -161,5 +162,22 @@ func TestOldToken(t *testing.T) {
 	}
 	if got := oldToken(filepath.Join(dir, "none")); got != "" {
 		t.Fatalf("a missing file gave %q", got)
+	}
+}
+
+func TestServedAddr(t *testing.T) {
+	for _, c := range []struct{ listen, bound, want string }{
+		{"127.0.0.1:0", "127.0.0.1:40001", "127.0.0.1:40001"},
+		{"0.0.0.0:0", "[::]:40002", "0.0.0.0:40002"},
+		{"localhost:7681", "127.0.0.1:7681", "localhost:7681"},
+		{"[::1]:0", "[::1]:40003", "[::1]:40003"},
+	} {
+		bound, err := net.ResolveTCPAddr("tcp", c.bound)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := servedAddr(c.listen, bound); got != c.want {
+			t.Errorf("servedAddr(%q, %s) = %q, want %q", c.listen, c.bound, got, c.want)
+		}
 	}
 }

@@ -41,6 +41,7 @@ var Methods = map[string]bool{"web.start": true, "web.url": true}
 // listening reports the listener goroutine's start: a listener and its
 // token, or why there is none. caller is the web.start caller, if any.
 type listening struct {
+	listen string // the address asked for
 	ln     net.Listener
 	token  string
 	err    error
@@ -63,7 +64,7 @@ type Web struct {
 	token    string
 	quit     chan struct{} // closed when the listener stops: handlers let go
 	starting bool
-	waiting  []*actor.PID // web.start callers while starting
+	waiting  []*actor.PID // web.start and web.url callers while starting
 	next     uint64
 }
 
@@ -135,6 +136,11 @@ func (w *Web) call(ctx actor.Context, c *api.Call) {
 			w.start(ctx, listen, ctx.Sender())
 		}
 	case "web.url":
+		if w.starting {
+			// [web] listen is still binding: answer once it has.
+			w.waiting = append(w.waiting, ctx.Sender())
+			return
+		}
 		if w.srv == nil {
 			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeWebNotRunning, "the web dashboard is not running; start it with `herdr web` or [web] listen in config.toml")))
 			return
@@ -169,7 +175,7 @@ func (w *Web) start(ctx actor.Context, listen string, caller *actor.PID) {
 	w.starting = true
 	root, self, tokenPath, keep := ctx.ActorSystem().Root, ctx.Self(), w.opts.TokenPath, w.opts.KeepToken
 	go func() {
-		l := &listening{caller: caller}
+		l := &listening{listen: listen, caller: caller}
 		l.token, l.err = "", nil
 		if keep {
 			l.token = oldToken(tokenPath)
@@ -197,7 +203,7 @@ func (w *Web) listening(ctx actor.Context, l *listening) {
 		}
 		return
 	}
-	w.token, w.addr = l.token, l.ln.Addr().String()
+	w.token, w.addr = l.token, servedAddr(l.listen, l.ln.Addr())
 	w.quit = make(chan struct{})
 	w.srv = &http.Server{
 		Handler:           newHandler(l.token, !isLoopback(w.addr), ctx.ActorSystem().Root, ctx.Self(), w.opts.Log, w.quit),
@@ -216,6 +222,18 @@ func (w *Web) listening(ctx actor.Context, l *listening) {
 			ctx.Send(c, api.Done(w.started()))
 		}
 	}
+}
+
+// servedAddr is the address asked for with the port bound: ":0" becomes
+// the port the system chose, and 0.0.0.0 stays 0.0.0.0 rather than the
+// "[::]" a dual-stack listener reports.
+func servedAddr(listen string, bound net.Addr) string {
+	host, _, err := net.SplitHostPort(listen)
+	_, port, perr := net.SplitHostPort(bound.String())
+	if err != nil || perr != nil {
+		return bound.String()
+	}
+	return net.JoinHostPort(host, port)
 }
 
 // listenSoon binds addr, waiting a few seconds while it is still in use:
