@@ -218,6 +218,9 @@ func (a *app) agentRenameCmd() *cobra.Command {
 			case !clear:
 				p.Name = &args[1]
 			}
+			if err := validate(&p); err != nil {
+				return err
+			}
 			return exit(a.call("cli:agent:rename", "agent.rename", p))
 		},
 	}
@@ -332,11 +335,11 @@ prints the agent_started response. Kinds: ` + strings.Join(protocol.AgentKinds, 
 			if kind == "" || pane == "" {
 				return errors.New("--kind and --pane are required")
 			}
-			if timeout <= 3000 || timeout > 300000 {
-				return fmt.Errorf("invalid --timeout %d: must be greater than 3000 and at most 300000", timeout)
-			}
 			name := args[0]
 			p := protocol.AgentStartParams{Name: name, Kind: kind, PaneID: pane, Args: args[1:], TimeoutMS: &timeout}
+			if err := validate(&p); err != nil {
+				return err
+			}
 			var started []byte
 			var terminal string
 			code := a.request(id, "agent.start", p, func(line []byte, resp protocol.Response) int {

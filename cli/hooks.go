@@ -71,6 +71,9 @@ Prints nothing on success.`,
 			p.Message = optional(cmd, "message", message)
 			p.AgentSessionID = optional(cmd, "agent-session-id", sessID)
 			p.AgentSessionPath = optional(cmd, "agent-session-path", path)
+			if err := validate(&p); err != nil {
+				return err
+			}
 			return exit(a.silent("cli:pane:report-agent", "pane.report_agent", p))
 		},
 	}
@@ -100,6 +103,9 @@ func (a *app) paneReportAgentSessionCmd() *cobra.Command {
 			p.AgentSessionID = optional(cmd, "agent-session-id", sessID)
 			p.AgentSessionPath = optional(cmd, "agent-session-path", path)
 			p.SessionStartSource = optional(cmd, "session-start-source", start)
+			if err := validate(&p); err != nil {
+				return err
+			}
 			return exit(a.silent("cli:pane:report-agent-session", "pane.report_agent_session", p))
 		},
 	}
@@ -124,6 +130,9 @@ func (a *app) paneReleaseAgentCmd() *cobra.Command {
 		Args:  exactArgs("<pane>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.PaneID, p.Seq = args[0], optSeq(cmd, seq)
+			if err := validate(&p); err != nil {
+				return err
+			}
 			return exit(a.silent("cli:pane:release-agent", "pane.release_agent", p))
 		},
 	}
@@ -171,6 +180,9 @@ Prints nothing on success.`,
 			if p.Tokens, err = parseTokens(tokens, clearTokens); err != nil {
 				return err
 			}
+			if err := validate(&p); err != nil {
+				return err
+			}
 			return exit(a.silent("cli:pane:report-metadata", "pane.report_metadata", p))
 		},
 	}
@@ -215,6 +227,9 @@ func (a *app) workspaceReportMetadataCmd() *cobra.Command {
 			}
 			if p.Tokens == nil {
 				p.Tokens = map[string]*string{}
+			}
+			if err := validate(&p); err != nil {
+				return err
 			}
 			return exit(a.silent("cli:workspace:report-metadata", "workspace.report_metadata", p))
 		},

@@ -21,6 +21,9 @@ busy). The title is cut to 80 characters, the body to 240.`,
 		Args: exactArgs("<title>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p := protocol.NotificationShowParams{Title: args[0], Body: optional(cmd, "body", body), Position: optional(cmd, "position", position), Sound: sound}
+			if err := validate(&p); err != nil {
+				return err
+			}
 			return exit(a.call("cli:notification:show", "notification.show", p))
 		},
 	}

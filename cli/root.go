@@ -53,6 +53,19 @@ func exit(code int) error {
 	return exitCode(code)
 }
 
+// validate runs the server's own check of params (protocol's Validate)
+// before any socket use: what the server would refuse as malformed is a
+// usage error here (exit 2, one line on stderr), as in Herdr, whose parser
+// refuses it before connecting.
+func validate(p protocol.Params) error {
+	err := p.Validate()
+	var pe *protocol.Error
+	if errors.As(err, &pe) {
+		return errors.New(pe.Message)
+	}
+	return err
+}
+
 // Main runs the herdr command line with args (without the program name) and
 // returns the process exit status: 0 success, 1 runtime or API error, 2 usage.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) int {
@@ -96,6 +109,17 @@ func usageMessage(err error) string {
 	case strings.HasPrefix(msg, "unknown shorthand flag: "):
 		if i := strings.LastIndex(msg, " in "); i > 0 {
 			return "unknown option: " + msg[i+4:]
+		}
+	case strings.HasPrefix(msg, "if any flags in the group ") && strings.HasSuffix(msg, " were all set"):
+		// cobra: "if any flags in the group [toggle on off] are set none
+		// of the others can be; [off on] were all set"
+		i, j := strings.LastIndex(msg, "; ["), strings.LastIndex(msg, "] were all set")
+		if i > 0 && j > i {
+			names := strings.Fields(msg[i+3 : j])
+			for k := range names {
+				names[k] = "--" + names[k]
+			}
+			return "herdr: " + strings.Join(names, " and ") + " cannot be used together"
 		}
 	}
 	return "herdr: " + oneLine(msg)

@@ -245,6 +245,23 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"--remote", "devbox", "--no-session"},
 		{"--remote"},
 		{"remote-client-bridge", "extra"},
+		// Refused by the server's own Validate, run before any socket use.
+		{"pane", "report-metadata", "w1:p1", "--source", "   "},
+		{"pane", "report-metadata", "w1:p1", "--source", "s", "--state-label", "bogus=X"},
+		{"pane", "report-agent", "w1:p1", "--source", "  ", "--agent", "pi", "--state", "idle"},
+		{"pane", "report-agent", "w1:p1", "--source", "s", "--agent", "pi", "--state", "sleepy"},
+		{"pane", "report-agent", "w1:p1", "--source", "s", "--agent", "pi"},
+		{"pane", "report-agent-session", "w1:p1", "--source", " ", "--agent", "pi"},
+		{"pane", "release-agent", "w1:p1", "--source", " ", "--agent", "pi"},
+		{"workspace", "report-metadata", "w1", "--source", "   "},
+		{"notification", "show", "T", "--position", "middle"},
+		{"notification", "show", "T", "--sound", "loud"},
+		{"agent", "start", "a", "--kind", "nosuch", "--pane", "w1:p1"},
+		{"agent", "start", "Bad", "--kind", "pi", "--pane", "w1:p1"},
+		{"agent", "start", "a", "--kind", "pi", "--pane", "w1:p1", "--timeout", "3000"},
+		{"agent", "rename", "w1:p1", "BadName"},
+		{"agent", "rename", "w1:p1", "9lives"},
+		{"pane", "zoom", "--on", "--off"},
 	}
 	for _, args := range cases {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
@@ -262,6 +279,23 @@ func TestUsageErrorsExit2(t *testing.T) {
 	}
 	if reqs := f.requests(); len(reqs) != 0 {
 		t.Errorf("usage errors reached the server: %+v", reqs)
+	}
+	f.mu.Lock()
+	conns := f.conns
+	f.mu.Unlock()
+	if conns != 0 {
+		t.Errorf("usage errors opened %d connections to the socket", conns)
+	}
+}
+
+// Mutually exclusive flags are worded as ours, not cobra's.
+func TestUsageErrors_ExclusiveFlagsWording(t *testing.T) {
+	env := newEnv(t)
+	env["HERDR_SOCKET_PATH"] = filepath.Join(env["HOME"], "nowhere.sock")
+	r := run(t, env, "pane", "zoom", "--on", "--off")
+	want := "herdr: --off and --on cannot be used together (see 'herdr pane zoom --help')\n"
+	if r.code != 2 || r.stdout != "" || r.stderr != want {
+		t.Fatalf("exit %d stdout %q stderr %q; want exit 2 and %q", r.code, r.stdout, r.stderr, want)
 	}
 }
 

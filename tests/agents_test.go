@@ -55,6 +55,16 @@ func agentCLIFail(t *testing.T, s *Server, code string, args ...string) {
 	}
 }
 
+// agentCLIUsage runs a CLI command that must fail as a usage error: exit 2,
+// nothing on stdout, one line on stderr.
+func agentCLIUsage(t *testing.T, s *Server, args ...string) {
+	t.Helper()
+	out, errOut, exit := s.CLI(args...)
+	if exit != 2 || out != "" || !strings.HasPrefix(errOut, "herdr: ") || strings.Count(errOut, "\n") != 1 {
+		t.Fatalf("herdr %s: exit %d, stdout %q, stderr %q; want a usage error", strings.Join(args, " "), exit, out, errOut)
+	}
+}
+
 func TestE2E_AgentCLI(t *testing.T) {
 	t.Parallel()
 	s := StartServer(t)
@@ -69,7 +79,9 @@ func TestE2E_AgentCLI(t *testing.T) {
 	if got.Agent.Name == nil || *got.Agent.Name != "bob" {
 		t.Fatalf("rename: %+v", got.Agent)
 	}
-	agentCLIFail(t, s, "invalid_agent_name", "agent", "rename", p, "Bob!")
+	// The CLI refuses a malformed name before any socket use; the API names the code.
+	agentCLIUsage(t, s, "agent", "rename", p, "Bob!")
+	Fail(t, s.Call("agent.rename", map[string]any{"target": p, "name": "Bob!"}), "invalid_agent_name")
 
 	prompted := OK[protocol.AgentPrompted](t, CLIResponse(t, agentCLI(t, s, "agent", "prompt", "bob", "w", "--wait", "--until", "working", "--timeout", "8000")), "agent_prompted")
 	if prompted.Agent.AgentStatus != protocol.StatusWorking {
@@ -112,7 +124,8 @@ func TestE2E_AgentCLI(t *testing.T) {
 		pane.Tokens["pr"] != "42" || pane.AgentSession == nil || pane.AgentSession.Value != "sess-1" {
 		t.Fatalf("pane after hooks: %+v", pane)
 	}
-	agentCLIFail(t, s, "invalid_state_label", "pane", "report-metadata", p, "--source", "t", "--state-label", "asleep=zz")
+	agentCLIUsage(t, s, "pane", "report-metadata", p, "--source", "t", "--state-label", "asleep=zz")
+	Fail(t, s.Call("pane.report_metadata", map[string]any{"pane_id": p, "source": "t", "state_labels": map[string]string{"asleep": "zz"}}), "invalid_state_label")
 	ws := OK[protocol.WorkspaceInfoResult](t, CLIResponse(t, agentCLI(t, s, "workspace", "get", "w1")), "workspace_info").Workspace
 	if ws.Tokens["ci"] != "green" {
 		t.Fatalf("workspace tokens: %+v", ws.Tokens)

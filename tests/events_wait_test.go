@@ -154,7 +154,8 @@ func TestEventsWait_AlreadyTrueRules(t *testing.T) {
 		{"pane_exited", func() map[string]any {
 			return map[string]any{"event": "pane_exited", "pane_id": t2.RootPane.PaneID}
 		}, func() { s.Run(t, t2.RootPane.PaneID, "exit") }, nil},
-		{"tab_closed", func() map[string]any { return map[string]any{"event": "tab_closed", "tab_id": t2.Tab.TabID} },
+		// t2 closed with its pane above; a gone tab answers tab_not_found.
+		{"tab_closed", func() map[string]any { return map[string]any{"event": "tab_closed", "tab_id": tab1} },
 			nil, nil},
 		{"workspace_closed", func() map[string]any {
 			return map[string]any{"event": "workspace_closed", "workspace_id": w2.Workspace.WorkspaceID}

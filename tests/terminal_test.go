@@ -261,6 +261,37 @@ func TestTerminal_AgentAttach_NoAgent(t *testing.T) {
 	c.WaitText(t, "agent_not_found")
 }
 
+// agent attach by name reaches the agent's own terminal: its screen is
+// shown, keys typed go to the agent, and ctrl+b q leaves it running.
+func TestTerminal_AgentAttach_FakeAgent(t *testing.T) {
+	s := StartServer(t)
+	p := agentWorkspace(t, s)
+	s.Run(t, p, "claude")
+	WaitFor(t, "claude in agent list", func() bool {
+		out, _, code := s.CLI("agent", "list")
+		return code == 0 && strings.Contains(out, `"agent":"claude"`)
+	})
+	s.WaitLine(t, p, "claude ready")
+	OK[protocol.AgentInfoResult](t, s.Call("agent.rename", map[string]any{"target": p, "name": "bob"}), "agent_info")
+
+	cmd := exec.Command(herdrBin, "--session", s.Name, "agent", "attach", "bob")
+	cmd.Env = append(s.Env, "TERM=xterm-256color")
+	c := startTUI(t, cmd)
+	c.WaitText(t, "claude ready")
+	c.Type("i\r") // the fake answers the cue i with its idle screen
+	c.WaitText(t, "Done. All tests pass.")
+	c.Type(tuiPrefix + "q")
+	if code := c.WaitExit(t); code != 0 {
+		t.Fatalf("agent attach exit %d; screen:\n%s", code, c.Screen())
+	}
+	// The key went to the agent itself, which still runs after the detach.
+	s.WaitLine(t, p, "Done. All tests pass.")
+	got := OK[protocol.AgentInfoResult](t, s.Call("agent.get", map[string]any{"target": "bob"}), "agent_info").Agent
+	if got.PaneID != p || got.Agent == nil || *got.Agent != "claude" {
+		t.Fatalf("agent after detach: %+v", got)
+	}
+}
+
 func TestNoSession_ServerLivesAndDiesWithTheClient(t *testing.T) {
 	h := NewHome(t)
 	sock := h.Socket("mono")

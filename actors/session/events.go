@@ -85,24 +85,9 @@ func (s *Session) eventsSubscribe(ctx actor.Context, call *api.Call) *api.Reply 
 func (s *Session) eventsWait(ctx actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.EventsWaitParams)
 	m := prm.MatchEvent
-	match := events.Match{Kind: m.Event}
-	str := func(p *string) string {
-		if p == nil {
-			return ""
-		}
-		return *p
-	}
-	match.WorkspaceID, match.TabID, match.Label, match.Agent, match.AgentStatus = str(m.WorkspaceID), str(m.TabID), str(m.Label), str(m.Agent), str(m.AgentStatus)
-	if m.MinRevision != nil {
-		match.MinRevision = *m.MinRevision
-	}
-	var p *paneRec
-	if m.PaneID != nil {
-		var err error
-		if p, err = s.resolvePane(*m.PaneID); err != nil {
-			return api.Fail(err)
-		}
-		match.TermID = p.TermID
+	match, p, err := s.resolveMatch(m)
+	if err != nil {
+		return api.Fail(err)
 	}
 	if m.Event == "pane_output_changed" {
 		// A wait for a change waits for the next one unless the caller
@@ -128,6 +113,56 @@ func (s *Session) eventsWait(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	ctx.Send(s.opts.Events, &events.Wait{Sub: ctx.Sender(), Match: match, Timeout: timeout})
 	return nil
+}
+
+// resolveMatch turns a wait's match into the bus's filter: every id it
+// names, in any form the model accepts (legacy ones included), becomes the
+// canonical id the bus compares with, and an id naming nothing answers the
+// entity's not-found code. The one exception is the id of the entity a
+// workspace_created or tab_created wait waits for, which cannot exist yet
+// and is kept as given.
+func (s *Session) resolveMatch(m *protocol.EventMatch) (events.Match, *paneRec, error) {
+	str := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	match := events.Match{Kind: m.Event, Label: str(m.Label), Agent: str(m.Agent), AgentStatus: str(m.AgentStatus)}
+	if m.MinRevision != nil {
+		match.MinRevision = *m.MinRevision
+	}
+	if id := str(m.WorkspaceID); id != "" {
+		w, err := s.m.ResolveWorkspace(id)
+		switch {
+		case err == nil:
+			match.WorkspaceID = w.ID
+		case m.Event == "workspace_created":
+			match.WorkspaceID = id
+		default:
+			return match, nil, err
+		}
+	}
+	if id := str(m.TabID); id != "" {
+		t, err := s.m.ResolveTab(id)
+		switch {
+		case err == nil:
+			match.TabID = t.ID
+		case m.Event == "tab_created":
+			match.TabID = id
+		default:
+			return match, nil, err
+		}
+	}
+	var p *paneRec
+	if m.PaneID != nil {
+		var err error
+		if p, err = s.resolvePane(*m.PaneID); err != nil {
+			return match, nil, err
+		}
+		match.TermID = p.TermID
+	}
+	return match, p, nil
 }
 
 // alreadyMatches returns the event a wait would get when the state it
