@@ -106,6 +106,7 @@ func Run(opts Options) error {
 
 	m := newModel(l, km, toastsOn)
 	m.getenv = os.Getenv
+	m.gfx.supported = kittyTerminal(os.Getenv)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel() // ends a notifier or player still running
 	m.ctx = ctx
@@ -189,6 +190,11 @@ func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 			var f protocol.ScreenFrame
 			if json.Unmarshal(push.Data, &f) == nil {
 				l.send(frameMsg{&f})
+			}
+		case protocol.GraphicsEvent: // a pane's graphics layers changed
+			var u protocol.GraphicsUpdate
+			if json.Unmarshal(push.Data, &u) == nil {
+				l.send(graphicsMsg{&u})
 			}
 		case "client.toast": // notification.show
 			var t noticeMsg
