@@ -138,6 +138,9 @@ func Run(opts Options) error {
 	}
 
 	final, err := p.Run()
+	if m.gfx.supported && m.gfx.nextID > 0 {
+		_, _ = io.WriteString(opts.Output, "\x1b_Ga=d,d=A,q=2\x1b\\") // the panes' images leave with the client
+	}
 	if err != nil {
 		return err
 	}
