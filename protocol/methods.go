@@ -28,6 +28,10 @@ type Method struct {
 	// implement Targeted. The server resolves the target once, before the
 	// method's handler runs, and answers the kind's not-found error itself.
 	Target Target
+	// Gate names the config switch the method needs (GateKittyGraphics);
+	// while it is off the server answers feature_disabled, before
+	// resolving the target.
+	Gate string
 }
 
 // Target is the kind of entity a method is aimed at.
@@ -61,7 +65,7 @@ func (*EmptyParams) Validate() error { return nil }
 func empty() Params { return &EmptyParams{} }
 
 // table holds every implemented method, assembled from the per-area files.
-var table = buildTable(serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods)
+var table = buildTable(serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods)
 
 func buildTable(areas ...[]Method) map[string]Method {
 	t := make(map[string]Method)

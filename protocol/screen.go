@@ -34,6 +34,9 @@ var screenMethods = []Method{
 // ScreenSubscribeParams are the params of screen.subscribe.
 type ScreenSubscribeParams struct {
 	PaneIDs []string `json:"pane_ids"`
+	// Graphics asks for the panes' graphics layers too (screen.graphics
+	// lines, see graphics.go); a client that cannot draw them leaves it off.
+	Graphics bool `json:"graphics,omitempty"`
 }
 
 // Validate implements Params.
@@ -54,6 +57,11 @@ func (p *ScreenSubscribeParams) Validate() error {
 type ClientResizeParams struct {
 	Cols int `json:"cols"`
 	Rows int `json:"rows"`
+	// CellWidthPx and CellHeightPx are the size of one cell in pixels when
+	// the client's terminal tells it (0: unknown); pane.graphics.info
+	// reports them.
+	CellWidthPx  int `json:"cell_width_px,omitempty"`
+	CellHeightPx int `json:"cell_height_px,omitempty"`
 }
 
 // Validate implements Params.
@@ -63,6 +71,9 @@ func (p *ClientResizeParams) Validate() error {
 	}
 	if p.Rows < 1 || p.Rows > 4096 {
 		return ParamError("rows", "must be between 1 and 4096, got %d", p.Rows)
+	}
+	if p.CellWidthPx < 0 || p.CellWidthPx > 1024 || p.CellHeightPx < 0 || p.CellHeightPx > 1024 {
+		return ParamError("cell_width_px", "cell sizes must be between 0 and 1024 pixels")
 	}
 	return nil
 }

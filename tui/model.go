@@ -123,6 +123,7 @@ type model struct {
 	stale      bool // an event arrived while it was
 	screens    map[string]*paneScreen
 	watched    []string
+	gfx        graphicsState // pane graphics (graphics.go)
 	// popup is the session's popup while it is open (popup.go).
 	popup *popupView
 
@@ -329,7 +330,8 @@ func (m *model) draw() {
 	}
 	// Draw into the canvas before last (the writer keeps the last one).
 	old := m.sw.prev
-	b := m.sw.frame(m.canvas(m.spare), m.hostCursor(), extra)
+	full := old == nil || old.w != m.width || old.h != m.height // the frame clears the screen
+	b := m.sw.frame(m.canvas(m.spare), m.hostCursor(), extra, m.graphicsBytes(full))
 	m.spare = old
 	if len(b) > 0 {
 		_, _ = m.out.Write(b)
@@ -340,6 +342,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
+		if m.out != nil {
+			m.gfx.cellW, m.gfx.cellH = cellPixels(m.out)
+		}
 		m.sw.prev = nil // the terminal may have reflowed what it showed: redraw all
 		m.claimSize(true)
 	case changedMsg:
@@ -366,6 +371,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			return m.showToast("open link: " + msg.err.Error())
 		}
+	case graphicsMsg:
+		return m.applyGraphics(msg.u)
 	case frameMsg:
 		if m.popupFrame(msg.f) {
 			return nil
@@ -490,7 +497,8 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 				delete(m.screens, id)
 			}
 		}
-		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: visible}, m.fail)
+		m.dropGraphics(visible)
+		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: visible, Graphics: m.wantGraphics()}, m.fail)
 	}
 	m.title = m.windowTitle()
 	// A tab bar hidden or shown again (hide_tab_bar_when_single_tab)
@@ -652,7 +660,7 @@ func (m *model) claimSize(force bool) {
 		return
 	}
 	m.lastActive, m.sentArea = now, area
-	m.link.scr.send("client.resize", protocol.ClientResizeParams{Cols: area[0], Rows: area[1]}, m.fail)
+	m.link.scr.send("client.resize", protocol.ClientResizeParams{Cols: area[0], Rows: area[1], CellWidthPx: m.gfx.cellW, CellHeightPx: m.gfx.cellH}, m.fail)
 }
 
 // agentName is how a pane's agent is named in lists.

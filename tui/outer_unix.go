@@ -10,7 +10,22 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/term"
+	"golang.org/x/sys/unix"
 )
+
+// cellPixels is the size of the terminal's cells in pixels, from the
+// window size the terminal reports (0, 0 when it reports none).
+func cellPixels(out io.Writer) (w, h int) {
+	f, ok := out.(term.File)
+	if !ok {
+		return 0, 0
+	}
+	ws, err := unix.IoctlGetWinsize(int(f.Fd()), unix.TIOCGWINSZ)
+	if err != nil || ws.Col == 0 || ws.Row == 0 {
+		return 0, 0
+	}
+	return int(ws.Xpixel) / int(ws.Col), int(ws.Ypixel) / int(ws.Row)
+}
 
 // enableVT is a no-op: Unix terminals take escape sequences as they are.
 func enableVT(uintptr) *term.State { return nil }

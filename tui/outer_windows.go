@@ -30,3 +30,6 @@ func watchSize(out io.Writer, send func(tea.Msg), stop chan struct{}) {
 	w, h := outerSize(out)
 	go send(tea.WindowSizeMsg{Width: w, Height: h})
 }
+
+// cellPixels is unknown on a Windows console: it reports no pixel size.
+func cellPixels(io.Writer) (w, h int) { return 0, 0 }

@@ -50,6 +50,7 @@ func (m *model) reconnected(msg reconnectedMsg) tea.Cmd {
 	m.reconnecting = false
 	m.watched = nil
 	clear(m.screens)
+	m.dropGraphics(nil) // the new subscription sends every image again
 	m.refreshing = true
 	return m.fetchSnapshot()
 }

@@ -35,9 +35,11 @@ const gap = 6
 
 // frame returns the bytes that make the terminal show c with the cursor at
 // cur, or nil when nothing changed. extra (OSC 52, BEL, title) is written
-// inside the same frame. The writer keeps c (the caller must not change it
-// until the next frame); the bytes are valid until then too.
-func (w *screenWriter) frame(c *canvas, cur hostCursor, extra []byte) []byte {
+// inside the same frame, and over after it: bytes that move the cursor
+// (kitty graphics placements over the cells, graphics.go). The writer
+// keeps c (the caller must not change it until the next frame); the bytes
+// are valid until then too.
+func (w *screenWriter) frame(c *canvas, cur hostCursor, extra, over []byte) []byte {
 	b := &w.buf
 	b.Reset()
 	full := w.prev == nil || w.prev.w != c.w || w.prev.h != c.h
@@ -115,6 +117,10 @@ func (w *screenWriter) frame(c *canvas, cur hostCursor, extra []byte) []byte {
 		b.WriteString("\x1b[0m")
 	}
 	b.Write(extra)
+	if len(over) > 0 {
+		hide()
+		b.Write(over)
+	}
 	if cur.visible {
 		if cur.shape != w.shape {
 			b.WriteString("\x1b[" + strconv.Itoa(cur.shape) + " q")

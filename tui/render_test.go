@@ -59,7 +59,7 @@ func TestRender_FramesReproduceTheCanvas(t *testing.T) {
 		}
 		cur := hostCursor{x: rng.Intn(w), y: rng.Intn(h), visible: rng.Intn(2) == 0}
 		want := canvasText(c)
-		term.Write(sw.frame(c, cur, nil))
+		term.Write(sw.frame(c, cur, nil, nil))
 		got := termLines(term)
 		for y := range want {
 			if y >= len(got) || got[y] != want[y] {
@@ -73,7 +73,7 @@ func TestRender_FramesReproduceTheCanvas(t *testing.T) {
 	// Nothing changed: nothing is written.
 	c := newCanvas(w, h)
 	copy(c.cells, sw.prev.cells)
-	if b := sw.frame(c, sw.cursor, nil); b != nil {
+	if b := sw.frame(c, sw.cursor, nil, nil); b != nil {
 		t.Fatalf("an unchanged frame wrote %q", b)
 	}
 }
@@ -96,7 +96,7 @@ func TestRender_EmojiKeepTheBorder(t *testing.T) {
 	m.screens["w1:p2"].apply(f)
 	outer := emulator.New(m.width, m.height, emulator.Options{})
 	var sw screenWriter
-	outer.Write(sw.frame(m.canvas(nil), hostCursor{}, nil))
+	outer.Write(sw.frame(m.canvas(nil), hostCursor{}, nil, nil))
 	got := termLines(outer)
 	for i, want := range lines {
 		row := []rune(got[2+i])

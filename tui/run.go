@@ -106,6 +106,7 @@ func Run(opts Options) error {
 
 	m := newModel(l, km, toastsOn)
 	m.getenv = os.Getenv
+	m.gfx.supported = kittyTerminal(os.Getenv)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel() // ends a notifier or player still running
 	m.ctx = ctx
@@ -137,6 +138,9 @@ func Run(opts Options) error {
 	}
 
 	final, err := p.Run()
+	if m.gfx.supported && m.gfx.nextID > 0 {
+		_, _ = io.WriteString(opts.Output, "\x1b_Ga=d,d=A,q=2\x1b\\") // the panes' images leave with the client
+	}
 	if err != nil {
 		return err
 	}
@@ -189,6 +193,11 @@ func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 			var f protocol.ScreenFrame
 			if json.Unmarshal(push.Data, &f) == nil {
 				l.send(frameMsg{&f})
+			}
+		case protocol.GraphicsEvent: // a pane's graphics layers changed
+			var u protocol.GraphicsUpdate
+			if json.Unmarshal(push.Data, &u) == nil {
+				l.send(graphicsMsg{&u})
 			}
 		case "client.toast": // notification.show
 			var t noticeMsg

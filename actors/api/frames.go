@@ -7,7 +7,11 @@ import "github.com/asynkron/protoactor-go/actor"
 // most one batch in flight per connection and coalesces the rest.
 type Frames struct {
 	Lines [][]byte
-	From  *actor.PID
+	// Joined, when set, is one more line written piece by piece: a
+	// screen.graphics line, whose images are shared by every connection
+	// and never copied into a line of their own.
+	Joined [][]byte
+	From   *actor.PID
 }
 
 // FramesWritten says the connection Sub wrote the last Frames.

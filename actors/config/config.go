@@ -63,6 +63,11 @@ type Terminal struct {
 	DefaultShell string // default_shell: shell program for new panes; "" means $SHELL.
 	ShellMode    string // shell_mode: "auto" (default), "login" or "non_login".
 	NewCwd       string // new_cwd: "follow" (default), "home", "current" or a path.
+	// KittyGraphics (kitty_graphics, default true) enables pane.graphics.*;
+	// off, they answer feature_disabled. Read when the server starts.
+	// Herdr's older place for it, [experimental] kitty_graphics, is
+	// honoured when this key is not set.
+	KittyGraphics bool
 }
 
 // Session holds the [session] section.
@@ -95,7 +100,6 @@ type Advanced struct {
 // Experimental holds the [experimental] section.
 type Experimental struct {
 	AllowNested                    bool     // allow_nested: allow herdr inside a herdr pane.
-	KittyGraphics                  bool     // kitty_graphics: enables pane.graphics.*.
 	PaneHistory                    bool     // pane_history
 	RevealHiddenCursorForCJKIME    bool     // reveal_hidden_cursor_for_cjk_ime
 	CJKIMEAgents                   []string // cjk_ime_agents: agents the CJK IME cursor rule applies to.
@@ -234,7 +238,7 @@ type KeyCommand struct {
 func Default() Config {
 	return Config{
 		Theme:    Theme{Name: "catppuccin"},
-		Terminal: Terminal{DefaultShell: "", ShellMode: ShellModeAuto, NewCwd: "follow"},
+		Terminal: Terminal{DefaultShell: "", ShellMode: ShellModeAuto, NewCwd: "follow", KittyGraphics: true},
 		Session:  Session{ResumeAgentsOnRestore: true},
 		Update:   Update{Channel: defaultChannel(runtime.GOOS), VersionCheck: true, ManifestCheck: true},
 		Keys: Keys{

@@ -100,6 +100,14 @@ func TestParse(t *testing.T) {
 		{"canonical key beats alias", "[advanced]\nscrollback_limit_bytes = 7\nscrollback_lines = 42\n",
 			with(func(c *Config) { c.Advanced.ScrollbackLimitBytes = 7 }), StatusPartial,
 			[]string{"advanced.scrollback_lines ignored"}},
+		{"kitty_graphics off", "[terminal]\nkitty_graphics = false\n",
+			with(func(c *Config) { c.Terminal.KittyGraphics = false }), StatusApplied, nil},
+		{"experimental.kitty_graphics is the older place", "[experimental]\nkitty_graphics = false\n",
+			with(func(c *Config) { c.Terminal.KittyGraphics = false }), StatusApplied, nil},
+		{"terminal.kitty_graphics beats experimental", "[experimental]\nkitty_graphics = false\n[terminal]\nkitty_graphics = true\n",
+			Default(), StatusPartial, []string{"experimental.kitty_graphics ignored: terminal.kitty_graphics is also set"}},
+		{"experimental.kitty_graphics wrong type", "[experimental]\nkitty_graphics = 1\n",
+			Default(), StatusPartial, []string{"experimental.kitty_graphics: expected a boolean"}},
 		{"toast delivery", "[ui.toast]\ndelivery = \"system\"\n",
 			with(func(c *Config) { c.UI.Toast.Delivery = "system" }), StatusApplied, nil},
 		{"all keys together", `
@@ -116,7 +124,7 @@ headless_rows = 40
 [ui.toast]
 delivery = "herdr"
 `, with(func(c *Config) {
-			c.Terminal = Terminal{DefaultShell: "/usr/bin/fish", ShellMode: "non_login", NewCwd: "home"}
+			c.Terminal = Terminal{DefaultShell: "/usr/bin/fish", ShellMode: "non_login", NewCwd: "home", KittyGraphics: true}
 			c.Advanced = Advanced{ScrollbackLimitBytes: 123, HeadlessCols: 120, HeadlessRows: 40}
 			c.UI.Toast.Delivery = "herdr"
 		}), StatusApplied, nil},

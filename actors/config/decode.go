@@ -84,6 +84,7 @@ func (d *decoder) walk(raw map[string]any) {
 			}
 		}
 	}
+	d.legacyKittyGraphics(raw)
 }
 
 // fields decodes the keys of section t described by specs; keys named in

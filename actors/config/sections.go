@@ -153,9 +153,32 @@ var terminalFields = []field{
 			}
 			return s, nil
 		}},
+	{key: kittyGraphicsKey, doc: "Let plugins draw images over panes (pane.graphics.*); off, they answer feature_disabled. Takes a server restart.",
+		ptr: func(c *Config) any { return &c.Terminal.KittyGraphics }},
 }
 
+// kittyGraphicsKey is terminal.kitty_graphics; Herdr's surface once had it
+// as experimental.kitty_graphics (default off), still read when the
+// terminal key is absent.
+const kittyGraphicsKey = "kitty_graphics"
+
 func (d *decoder) terminal(t map[string]any) { d.fields("terminal", t, terminalFields) }
+
+// legacyKittyGraphics applies experimental.kitty_graphics when
+// terminal.kitty_graphics is not set, and says it is ignored when both are.
+func (d *decoder) legacyKittyGraphics(raw map[string]any) {
+	exp, _ := raw["experimental"].(map[string]any)
+	v, ok := exp[kittyGraphicsKey]
+	if !ok {
+		return
+	}
+	term, _ := raw["terminal"].(map[string]any)
+	if _, set := term[kittyGraphicsKey]; set {
+		d.addf("experimental.%s ignored: terminal.%s is also set", kittyGraphicsKey, kittyGraphicsKey)
+		return
+	}
+	d.set("experimental."+kittyGraphicsKey, terminalFields[len(terminalFields)-1], v)
+}
 
 var sessionFields = []field{
 	{key: "resume_agents_on_restore", doc: "After a restart, resume each agent whose session id was reported.",
@@ -208,8 +231,6 @@ func (d *decoder) advanced(t map[string]any) {
 
 var experimentalFields = []field{
 	{key: "allow_nested", doc: "Allow running herdr inside a herdr pane.", ptr: func(c *Config) any { return &c.Experimental.AllowNested }},
-	{key: "kitty_graphics", doc: "Pass kitty graphics through to panes (enables pane.graphics.*).",
-		ptr: func(c *Config) any { return &c.Experimental.KittyGraphics }},
 	{key: "pane_history", doc: "Keep a history of pane output beyond the scrollback.", ptr: func(c *Config) any { return &c.Experimental.PaneHistory }},
 	{key: "reveal_hidden_cursor_for_cjk_ime", doc: "Show a hidden cursor so a CJK input method can place its window.",
 		ptr: func(c *Config) any { return &c.Experimental.RevealHiddenCursorForCJKIME }},
@@ -222,7 +243,9 @@ var experimentalFields = []field{
 		ptr: func(c *Config) any { return &c.Experimental.SwitchASCIIInputSourceInPrefix }},
 }
 
-func (d *decoder) experimental(t map[string]any) { d.fields("experimental", t, experimentalFields) }
+func (d *decoder) experimental(t map[string]any) {
+	d.fields("experimental", t, experimentalFields, kittyGraphicsKey) // legacyKittyGraphics
+}
 
 var remoteFields = []field{
 	{key: "manage_ssh_config", doc: "Let herdr --remote add its entries to ~/.ssh/config.",

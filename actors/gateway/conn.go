@@ -48,6 +48,7 @@ var waits = map[string]bool{"events.wait": true, "pane.wait_for_output": true, "
 type outItem struct {
 	line   []byte
 	lines  [][]byte
+	joined [][]byte // one more line, written piece by piece
 	after  func()
 	credit bool
 }
@@ -72,6 +73,12 @@ type conn struct {
 	early    []*events.Batch // batches that arrived before the acknowledgement
 	ending   error           // the stream's end, when it came before the acknowledgement
 	ackToBus func()          // tells the bus (for the sub) the last batch is written
+
+	// A pane.graphics.stream (graphics.go): the reader waits on gfxVerdict
+	// after the stream's request line, then on frameSlot after each frame.
+	gfxVerdict chan *api.GraphicsStream
+	frameSlot  chan struct{}
+	gfxStream  *api.GraphicsStream
 
 	behavior actor.Behavior // requests, then perhaps streaming
 	worker   *api.Worker    // runs this actor's mailbox; stopped with it
@@ -164,6 +171,8 @@ func (c *conn) either(ctx actor.Context) {
 		c.out = make(chan outItem, 2*window)
 		c.done = make(chan struct{})
 		c.credits = make(chan struct{}, window)
+		c.gfxVerdict = make(chan *api.GraphicsStream, 1)
+		c.frameSlot = make(chan struct{}, 1)
 		for i := 0; i < window; i++ {
 			c.credits <- struct{}{}
 		}
@@ -231,6 +240,9 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 	params, err := protocol.DecodeParams(req.Method, req.Params)
 	if err != nil {
 		c.reply(req.ID, api.Fail(err))
+		if req.Method == graphicsStreamMethod {
+			c.streamVerdict(nil)
+		}
 		return
 	}
 	switch req.Method {
@@ -266,6 +278,13 @@ func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 	req := c.current
 	c.reply(req.ID, r)
 	c.current = nil
+	if req.Method == graphicsStreamMethod {
+		if st, ok := r.Result.(api.GraphicsStream); ok && r.Err == nil {
+			c.startGraphicsStream(ctx, req.ID, st)
+			return
+		}
+		c.streamVerdict(nil)
+	}
 	if req.Method == "events.subscribe" {
 		if r.Err != nil {
 			c.closing = true
@@ -398,6 +417,19 @@ func (c *conn) readLoop(root *actor.RootContext, self *actor.PID) {
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
 			root.Send(self, &lineMsg{line: line})
+			if err == nil && isGraphicsStream(line) {
+				// The bytes after it are frames if the pane takes the stream.
+				var st *api.GraphicsStream
+				select {
+				case st = <-c.gfxVerdict:
+				case <-c.done:
+					return
+				}
+				if st != nil {
+					c.readFrames(root, self, r, st)
+					return
+				}
+			}
 		} else {
 			c.credits <- struct{}{}
 		}
@@ -445,6 +477,12 @@ func (c *conn) writeLoop() {
 			}
 			for _, line := range item.lines {
 				w.Write(line)
+				w.WriteByte('\n')
+			}
+			for _, piece := range item.joined {
+				w.Write(piece)
+			}
+			if item.joined != nil {
 				w.WriteByte('\n')
 			}
 			if len(c.out) == 0 {

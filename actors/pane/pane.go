@@ -40,6 +40,8 @@ type Request struct {
 	PaneID      string
 	WorkspaceID string
 	TabID       string
+	// Graphics is set for pane.graphics.info only (graphics.go).
+	Graphics *GraphicsView
 }
 
 // Resize tells the pane its new size in cells. Rev, when not 0, is the
@@ -93,7 +95,8 @@ type Pane struct {
 	toPTY    chan []byte // input for writeLoop; closed when the pane stops
 	det      detection
 	screen   screenState
-	rec      recorder // recordings and history (record.go)
+	rec      recorder      // recordings and history (record.go)
+	gfx      graphicsState // graphics layers (graphics.go)
 	exited   bool
 	sizeRev  uint64 // revision of the size last applied (see Resize)
 	// turn is the pane's claim on outputGate; waitingTurn is set while it
@@ -182,10 +185,13 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.saw(ctx, msg)
 	case *AddMatcher:
 		p.addMatcher(ctx, msg)
+	case *api.GraphicsFrame:
+		p.graphicsFrame(ctx, msg)
 	case *actor.Terminated:
 		p.waits.dropSender(msg.Who)
 		p.dropMatchers(msg.Who)
 		p.dropScreen(msg.Who)
+		p.dropStream(ctx, msg.Who)
 	case *childExited:
 		p.exited = true
 		p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane exited while waiting for output"))
@@ -387,6 +393,7 @@ func (p *Pane) stop(ctx actor.Context) {
 		ctx.Send(a.sender, api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed during the read")))
 	}
 	p.closeRecordingOnStop()
+	p.endStreams(ctx)
 	p.timers.StopAll()
 	if p.waitingTurn {
 		outputGate.cancel(&p.turn)

@@ -26,6 +26,10 @@ var handlers = map[string]handler{
 	"pane.record.start":    (*Pane).recordStart, // record.go
 	"pane.record.stop":     (*Pane).recordStop,
 	"pane.history":         (*Pane).history,
+	"pane.graphics.set":    (*Pane).graphicsSet, // graphics.go
+	"pane.graphics.clear":  (*Pane).graphicsClear,
+	"pane.graphics.info":   (*Pane).graphicsInfo,
+	"pane.graphics.stream": (*Pane).graphicsStream,
 }
 
 // Methods lists the methods a pane answers, so the session routes them here.

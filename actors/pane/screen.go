@@ -31,6 +31,8 @@ type ScreenWatch struct {
 	Sub    *actor.PID
 	PaneID string
 	Watch  bool
+	// Graphics: the connection draws graphics layers, and gets them.
+	Graphics bool
 }
 
 // screenTick is the coalescing timer firing.
@@ -54,6 +56,12 @@ type screenSub struct {
 	seq       uint64
 	inflight  bool // a frame is being written
 	stale     bool // the screen changed since the last frame
+	// Graphics layers (graphics.go), for a connection that asked: the
+	// layers' version and each layer's image generation as last sent.
+	graphics   bool
+	gfxVersion uint64
+	gfxSent    map[string]uint64
+	gfxSeq     uint64
 }
 
 // screenState is the pane's side of the stream.
@@ -108,8 +116,9 @@ func (p *Pane) screenWatch(ctx actor.Context, m *ScreenWatch) {
 		p.screen.subs = append(p.screen.subs, s)
 		ctx.Watch(m.Sub)
 	}
-	if s.paneID != m.PaneID {
-		s.paneID, s.sent = m.PaneID, nil // a renamed pane starts over with a full frame
+	if s.paneID != m.PaneID || s.graphics != m.Graphics {
+		// A renamed pane starts over with a full frame, and its images.
+		s.paneID, s.sent, s.graphics, s.gfxVersion, s.gfxSent = m.PaneID, nil, m.Graphics, 0, nil
 	}
 	s.stale = true
 	p.scheduleFrames(ctx)
@@ -223,8 +232,13 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		if clipSeq != s.clipSeq {
 			frame.Clipboard = clip
 		}
+		gfx := p.graphicsPieces(s)
 		if !full && len(frame.Lines) == 0 && cursor == s.cursor && wireModes == s.modes && offset == s.offset && frame.Bell == 0 && frame.Clipboard == "" {
-			continue // nothing this subscriber can see changed
+			if gfx != nil { // only the graphics changed
+				s.inflight = true
+				ctx.Send(s.pid, &api.Frames{Joined: gfx, From: ctx.Self()})
+			}
+			continue // nothing else this subscriber can see changed
 		}
 		s.seq++
 		frame.Seq = s.seq
@@ -235,7 +249,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		s.sent, s.byVersion = append(s.sent[:0], st.keys...), byVersion
 		s.cols, s.cursor, s.modes, s.offset, s.bells, s.clipSeq = cols, cursor, wireModes, offset, bells, clipSeq
 		s.inflight = true
-		ctx.Send(s.pid, &api.Frames{Lines: [][]byte{line}, From: ctx.Self()})
+		ctx.Send(s.pid, &api.Frames{Lines: [][]byte{line}, Joined: gfx, From: ctx.Self()})
 	}
 }
 

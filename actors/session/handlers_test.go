@@ -120,6 +120,7 @@ func TestRoute_UnknownTargets(t *testing.T) {
 		"agent.prompt":              `{"target":"w9:p9","text":"hi"}`,
 		"agent.read":                `{"target":"w9:p9","source":"recent"}`,
 		"pane.record.start":         `{"pane_id":"w9:p9","path":"/tmp/x.cast"}`,
+		"pane.graphics.set":         `{"pane_id":"w9:p9","format":"rgb","image_width":1,"image_height":1,"data_base64":"AAAA"}`,
 	}
 	for _, m := range protocol.Methods() {
 		if m.Target == protocol.TargetNone {

@@ -26,6 +26,9 @@ type screenClient struct {
 	// client sends client.resize, 1 from then on (also after it detaches,
 	// like the size it set).
 	inset int
+	// cellW and cellH are the pixel size of a cell the client in front
+	// reported with client.resize (0: unknown), for pane.graphics.info.
+	cellW, cellH int
 }
 
 // contentSize is the terminal size of a pane shown in r: the inside of the
@@ -54,7 +57,7 @@ func (s *Session) screenSubscribe(ctx actor.Context, call *api.Call) *api.Reply 
 	sub := ctx.Sender()
 	for termID, p := range s.terms {
 		id, watch := want[termID]
-		ctx.Send(p.pid, &pane.ScreenWatch{Sub: sub, PaneID: id, Watch: watch})
+		ctx.Send(p.pid, &pane.ScreenWatch{Sub: sub, PaneID: id, Watch: watch, Graphics: prm.Graphics && s.gateOpen(protocol.GateKittyGraphics)})
 	}
 	return api.Done(res)
 }
@@ -71,6 +74,7 @@ func (s *Session) clientResize(ctx actor.Context, call *api.Call) *api.Reply {
 	if len(s.resumes) > 0 {
 		defer s.startResumes(ctx) // once the panes have their real size
 	}
+	s.client.cellW, s.client.cellH = prm.CellWidthPx, prm.CellHeightPx
 	area := layout.Rect{W: prm.Cols, H: prm.Rows}
 	if area == s.m.Area && s.client.inset == 1 {
 		return api.OK()

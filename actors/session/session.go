@@ -158,7 +158,18 @@ var workspaceTargeted = merge(workspaceRoutes, worktreeRoutes)
 
 // paneTargeted holds every pane-targeted method: the session's own and
 // those the pane actor answers.
-var paneTargeted = forwarded(paneRoutes, pane.Methods(), (*Session).forwardToPane)
+var paneTargeted = forwarded(merge(paneRoutes, graphicsRoutes), without(pane.Methods(), graphicsRoutes), (*Session).forwardToPane)
+
+// without is names less those own answers itself first.
+func without[H any](names []string, own map[string]H) []string {
+	out := names[:0:0]
+	for _, n := range names {
+		if _, ok := own[n]; !ok {
+			out = append(out, n)
+		}
+	}
+	return out
+}
 
 // forwarded adds to own a handler for each of names, which another actor answers.
 func forwarded(own map[string]paneHandler, names []string, forward paneHandler) map[string]paneHandler {
@@ -190,6 +201,9 @@ func merge[H any](areas ...map[string]H) map[string]H {
 // handler answers later or someone else answers.
 func (s *Session) route(ctx actor.Context, call *api.Call) *api.Reply {
 	m, _ := protocol.Lookup(call.Method)
+	if !s.gateOpen(m.Gate) {
+		return gateClosed(call.Method, m.Gate)
+	}
 	id := ""
 	if t, ok := call.Params.(protocol.Targeted); ok {
 		id = t.TargetID()

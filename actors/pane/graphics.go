@@ -1,0 +1,272 @@
+package pane
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Pane graphics (pane.graphics.*): the pane owns its layers, so they live
+// and die with it and change only in its Receive. The images arrive
+// checked and encoded (protocol.GraphicsLayer, built by the connection
+// that received them), so the pane only files them and tells its screen
+// watchers that asked for graphics; the images go out with the next frame
+// (screen.go), at most one in flight per watcher, so a client that falls
+// behind a stream skips to its newest frame.
+
+// GraphicsView is what the session adds to a pane.graphics.info request:
+// whether the pane is on screen and the attached client's cell size
+// (0 when it reported none).
+type GraphicsView struct {
+	Visible      bool
+	CellW, CellH int
+}
+
+// gfxLayer is one layer. Invariant: img is nil only for a stream's layer
+// before its first frame (such a layer is not drawn); gen grows with every
+// image the layer gets, so a watcher knows which image it was sent.
+type gfxLayer struct {
+	id    string
+	z     int32
+	img   *protocol.GraphicsLayer
+	gen   uint64
+	owner *actor.PID // the connection of the stream that owns the layer, or nil
+}
+
+// graphicsState is the pane's layers, in the stable drawing order
+// (z_index, layer_id). version grows with every change, so a watcher that
+// has seen version v has nothing to learn until it moves.
+type graphicsState struct {
+	layers  []*gfxLayer
+	version uint64
+	gens    uint64
+}
+
+func (g *graphicsState) find(id string) *gfxLayer {
+	for _, l := range g.layers {
+		if l.id == id {
+			return l
+		}
+	}
+	return nil
+}
+
+// add files a new layer in order.
+func (g *graphicsState) add(l *gfxLayer) {
+	g.layers = append(g.layers, l)
+	g.sort()
+}
+
+func (g *graphicsState) sort() {
+	slices.SortStableFunc(g.layers, func(a, b *gfxLayer) int {
+		return cmp.Or(cmp.Compare(a.z, b.z), cmp.Compare(a.id, b.id))
+	})
+}
+
+func (g *graphicsState) remove(id string) bool {
+	n := len(g.layers)
+	g.layers = slices.DeleteFunc(g.layers, func(l *gfxLayer) bool { return l.id == id })
+	return len(g.layers) != n
+}
+
+// setImage gives l a new image.
+func (g *graphicsState) setImage(l *gfxLayer, img *protocol.GraphicsLayer) {
+	g.gens++
+	l.img, l.gen = img, g.gens
+	if l.z != img.Meta.ZIndex {
+		l.z = img.Meta.ZIndex
+		g.sort()
+	}
+}
+
+// graphicsChanged records a change and tells the watchers.
+func (p *Pane) graphicsChanged(ctx actor.Context) {
+	p.gfx.version++
+	if len(p.screen.subs) == 0 {
+		return
+	}
+	for _, s := range p.screen.subs {
+		if s.graphics {
+			s.stale = true
+		}
+	}
+	p.scheduleFrames(ctx)
+}
+
+// checkPlacement refuses a placement that misses the pane's viewport
+// entirely; one that reaches past an edge is clipped by the client.
+func (p *Pane) checkPlacement(pl protocol.PaneGraphicsPlacement) error {
+	cols, rows := p.term.Size()
+	w, h := int64(max(pl.GridCols, 1)), int64(max(pl.GridRows, 1))
+	c, r := int64(pl.ViewportCol), int64(pl.ViewportRow)
+	if c >= int64(cols) || r >= int64(rows) || c+w <= 0 || r+h <= 0 {
+		return protocol.ParamError("placement", "cells (%d,%d) spanning %d×%d lie outside the pane's %d×%d viewport", c, r, w, h, cols, rows)
+	}
+	return nil
+}
+
+func (p *Pane) graphicsSet(ctx actor.Context, req *Request) *api.Reply {
+	img := req.Call.Params.(*protocol.PaneGraphicsSetParams).Layer
+	if err := p.checkPlacement(img.Meta.Placement); err != nil {
+		return api.Fail(err)
+	}
+	l := p.gfx.find(img.Meta.LayerID)
+	switch {
+	case l != nil && l.owner != nil:
+		return api.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q is owned by a pane.graphics.stream", l.id))
+	case l == nil && len(p.gfx.layers) >= protocol.GraphicsMaxLayers:
+		return api.Fail(protocol.Errorf(protocol.CodeGraphicsLayerLimit, "pane has %d layers, the most it holds; clear one first", protocol.GraphicsMaxLayers))
+	case l == nil:
+		l = &gfxLayer{id: img.Meta.LayerID, z: img.Meta.ZIndex}
+		p.gfx.add(l)
+	}
+	p.gfx.setImage(l, img)
+	p.graphicsChanged(ctx)
+	return api.OK()
+}
+
+func (p *Pane) graphicsClear(ctx actor.Context, req *Request) *api.Reply {
+	id := req.Call.Params.(*protocol.PaneGraphicsClearParams).Layer()
+	l := p.gfx.find(id)
+	if l == nil {
+		return api.OK() // nothing there: already clear
+	}
+	if l.owner != nil {
+		return api.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q is owned by a pane.graphics.stream; close the stream to clear it", id))
+	}
+	p.gfx.remove(id)
+	p.graphicsChanged(ctx)
+	return api.OK()
+}
+
+func (p *Pane) graphicsInfo(_ actor.Context, req *Request) *api.Reply {
+	res := protocol.PaneGraphicsInfo{
+		CellWidthPx: protocol.DefaultCellWidthPx, CellHeightPx: protocol.DefaultCellHeightPx,
+		MaxLayers: protocol.GraphicsMaxLayers, SetMaxBase64Bytes: protocol.GraphicsSetMaxBase64,
+		FileFrameMaxBytes: protocol.GraphicsFrameMaxBytes, Layers: []protocol.GraphicsLayerInfo{},
+	}
+	if v := req.Graphics; v != nil {
+		res.PaneVisible = v.Visible
+		if v.CellW > 0 && v.CellH > 0 {
+			res.CellWidthPx, res.CellHeightPx, res.CellSizeReported = uint32(v.CellW), uint32(v.CellH), true
+		}
+	}
+	for _, l := range p.gfx.layers {
+		info := protocol.GraphicsLayerInfo{Streamed: l.owner != nil, Empty: l.img == nil}
+		if l.img != nil {
+			info.GraphicsLayerMeta = l.img.Meta
+		} else {
+			info.LayerID, info.ZIndex = l.id, l.z
+		}
+		res.Layers = append(res.Layers, info)
+	}
+	return api.Done(res)
+}
+
+// graphicsStream makes the calling connection the owner of its layer: a
+// new layer (drawn from its first frame on), or one pane.graphics.set
+// made, whose image stays until the first frame replaces it.
+func (p *Pane) graphicsStream(ctx actor.Context, req *Request) *api.Reply {
+	prm := req.Call.Params.(*protocol.PaneGraphicsStreamParams)
+	id, z := prm.Layer(), prm.Z()
+	conn := ctx.Sender()
+	if conn == nil {
+		return api.Fail(protocol.Errorf(protocol.CodeInvalidStream, "pane.graphics.stream needs a connection"))
+	}
+	l := p.gfx.find(id)
+	switch {
+	case l != nil && l.owner != nil:
+		return api.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q already has a stream", id))
+	case l == nil && len(p.gfx.layers) >= protocol.GraphicsMaxLayers:
+		return api.Fail(protocol.Errorf(protocol.CodeGraphicsLayerLimit, "pane has %d layers, the most it holds; clear one first", protocol.GraphicsMaxLayers))
+	case l == nil:
+		l = &gfxLayer{id: id, z: z}
+		p.gfx.add(l)
+	}
+	l.owner = conn
+	ctx.Watch(conn) // its end removes the layer (actor.Terminated)
+	return api.Done(api.GraphicsStream{Pane: ctx.Self(), Layer: id, ZIndex: z})
+}
+
+// graphicsFrame applies one frame of a stream.
+func (p *Pane) graphicsFrame(ctx actor.Context, f *api.GraphicsFrame) {
+	var l *gfxLayer
+	for _, c := range p.gfx.layers {
+		if c.owner != nil && c.owner.Equal(f.Stream) {
+			l = c
+		}
+	}
+	var err error
+	switch {
+	case l == nil:
+		err = protocol.Errorf(protocol.CodeStreamClosed, "the stream's layer is gone")
+	default:
+		if err = p.checkPlacement(f.Layer.Meta.Placement); err != nil {
+			err = protocol.Errorf(protocol.CodeInvalidFrame, "frame: %s", protocol.AsError(err).Message)
+		}
+	}
+	if err == nil {
+		p.gfx.setImage(l, f.Layer)
+		p.graphicsChanged(ctx)
+	}
+	ctx.Send(f.Stream, &api.GraphicsFrameDone{Err: err})
+}
+
+// dropStream removes the layer of a stream whose connection ended.
+func (p *Pane) dropStream(ctx actor.Context, who *actor.PID) {
+	for _, l := range p.gfx.layers {
+		if l.owner != nil && l.owner.Equal(who) {
+			p.gfx.remove(l.id)
+			p.graphicsChanged(ctx)
+			return
+		}
+	}
+}
+
+// endStreams tells every stream's connection that the pane is closing.
+func (p *Pane) endStreams(ctx actor.Context) {
+	for _, l := range p.gfx.layers {
+		if l.owner != nil {
+			ctx.Send(l.owner, &api.GraphicsStreamEnded{Err: protocol.Errorf(protocol.CodeStreamClosed, "the pane closed")})
+		}
+	}
+}
+
+// graphicsPieces is the screen.graphics line for s, as pieces (see
+// api.Frames.Joined), or nil when s has seen the current layers. Images
+// s was already sent travel without their data.
+func (p *Pane) graphicsPieces(s *screenSub) [][]byte {
+	if !s.graphics || s.gfxVersion == p.gfx.version {
+		return nil
+	}
+	if s.gfxSent == nil {
+		s.gfxSent = map[string]uint64{}
+	}
+	s.gfxSeq++
+	pieces := [][]byte{protocol.GraphicsLinePrefix(s.paneID, p.spec.TerminalID, s.gfxSeq)}
+	seen := make(map[string]uint64, len(p.gfx.layers))
+	n := 0
+	for _, l := range p.gfx.layers {
+		if l.img == nil {
+			continue
+		}
+		if n > 0 {
+			pieces = append(pieces, comma)
+		}
+		n++
+		if s.gfxSent[l.id] == l.gen {
+			pieces = append(pieces, l.img.Bare)
+		} else {
+			pieces = append(pieces, l.img.WithData)
+		}
+		seen[l.id] = l.gen
+	}
+	s.gfxSent, s.gfxVersion = seen, p.gfx.version
+	return append(pieces, protocol.GraphicsLineSuffix)
+}
+
+var comma = []byte{','}

@@ -1,0 +1,47 @@
+package session
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Pane graphics: the session gates the methods ([terminal]
+// kitty_graphics, read when the server starts: a reload does not change
+// it) and forwards them to the pane, which owns the layers
+// (actors/pane/graphics.go); pane.graphics.info also carries what only
+// the session knows, whether the pane is on screen and the client's cell
+// size.
+
+// gateOpen reports whether the config switch a method's entry names is on.
+func (s *Session) gateOpen(gate string) bool {
+	switch gate {
+	case "":
+		return true
+	case protocol.GateKittyGraphics:
+		return s.opts.Config.Terminal.KittyGraphics
+	}
+	return false
+}
+
+// gateClosed is the answer to a method whose switch is off.
+func gateClosed(method, gate string) *api.Reply {
+	return api.Fail(protocol.Errorf(protocol.CodeFeatureDisabled, "%s is disabled: set [terminal] %s = true and restart the server", method, gate))
+}
+
+var graphicsRoutes = map[string]paneHandler{
+	"pane.graphics.info": (*Session).graphicsInfo,
+}
+
+// graphicsInfo forwards pane.graphics.info with the pane's visibility
+// (its workspace and tab are in front and no zoom hides it; brief modes
+// of the client do not count) and the client's cell size.
+func (s *Session) graphicsInfo(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
+	t := p.Tab
+	visible := s.m.TabFocused(t) && (!t.Zoomed || t.Focused == p.TermID)
+	view := &pane.GraphicsView{Visible: visible, CellW: s.client.cellW, CellH: s.client.cellH}
+	ctx.RequestWithCustomSender(p.pid, &pane.Request{Call: call, PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID, Graphics: view}, ctx.Sender())
+	return nil
+}
