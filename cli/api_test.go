@@ -135,6 +135,10 @@ var ourExtensions = map[string][]string{
 	"workspace.git_status": nil,
 	"events.subscribe":     {"since_seq"},
 	"workspace.close":      {"close_group"}, // in the socket API document, not yet in the schema file
+	// Pane graphics as the socket API document has them, newer than the schema file.
+	"pane.graphics.stream": nil,
+	"pane.graphics.set":    {"layer_id", "z_index"},
+	"pane.graphics.clear":  {"layer_id"},
 }
 
 // Every method we implement is one of Herdr's (or a known extension), and

@@ -42,13 +42,13 @@ func TestConfig_Check_ValidFileIsOK(t *testing.T) {
 
 func TestConfig_Check_ReportsEachIssue(t *testing.T) {
 	env := newEnv(t)
-	writeConfig(t, env, "[keys]\nsplit_vertical = 5\nclose_pane = \"bogus+q\"\n[theme]\nname = \"neon\"\n[ui]\naccent = \"#12\"\nwat = 1\n[experimental]\nkitty_graphics = true\n")
+	writeConfig(t, env, "[keys]\nsplit_vertical = 5\nclose_pane = \"bogus+q\"\n[theme]\nname = \"neon\"\n[ui]\naccent = \"#12\"\nwat = 1\n[experimental]\nswitch_ascii_input_source_in_prefix = true\n")
 	r := run(t, env, "config", "check")
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1 (%q %q)", r.code, r.stdout, r.stderr)
 	}
 	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
-	want := []string{"config: issues found", "keys.close_pane", "keys.split_vertical", "theme.name", "ui.accent", "unknown key ui.wat", "experimental.kitty_graphics: not supported by this client"}
+	want := []string{"config: issues found", "keys.close_pane", "keys.split_vertical", "theme.name", "ui.accent", "unknown key ui.wat", "experimental.switch_ascii_input_source_in_prefix: not supported by this client"}
 	if len(lines) != len(want) {
 		t.Fatalf("lines = %q, want %d", lines, len(want))
 	}

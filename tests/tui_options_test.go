@@ -82,7 +82,7 @@ func TestTUI_OptionsKeyCommandDiagnosticsReload(t *testing.T) {
 pane_gaps = false
 bogus = 1
 [experimental]
-kitty_graphics = true
+switch_ascii_input_source_in_prefix = true
 [[keys.command]]
 key = "prefix+y"
 command = "echo \"$HERDR_ACTIVE_PANE_ID $HERDR_ACTIVE_WORKSPACE_ID\" > ` + out + `"
@@ -94,11 +94,11 @@ command = "echo \"$HERDR_ACTIVE_PANE_ID $HERDR_ACTIVE_WORKSPACE_ID\" > ` + out +
 	c.WaitText(t, "config.toml:")
 	c.WaitText(t, "unknown key ui.bogus")
 	c.WaitText(t, "ui.pane_gaps: not supported by this client")
-	c.WaitText(t, "experimental.kitty_graphics: not supported by this client")
+	c.WaitText(t, "experimental.switch_ascii_input_source_in_prefix: not supported by this client")
 
 	stdout, _, code := s.CLI("config", "check")
 	if code != 1 || !strings.Contains(stdout, "ui.pane_gaps: not supported by this client") || !strings.Contains(stdout, "unknown key ui.bogus") ||
-		!strings.Contains(stdout, "experimental.kitty_graphics: not supported by this client (pane graphics") {
+		!strings.Contains(stdout, "experimental.switch_ascii_input_source_in_prefix: not supported by this client (the client does not switch") {
 		t.Errorf("config check (exit %d):\n%s", code, stdout)
 	}
 

@@ -43,7 +43,6 @@ var unsupportedKeys = []unsupportedKey{
 	{"update", "manifest_check", "this build never looks for new agent manifests", isTrue},
 	{"keys", "remote_image_paste", "herdr --remote does not paste images from the local clipboard yet", isBound},
 	{"keys", "indexed", "[keys.indexed] is not built; bind switch_tab with 1..9", isBound},
-	{"experimental", "kitty_graphics", "pane graphics (pane.graphics.*) are not built", isTrue},
 	{"experimental", "reveal_hidden_cursor_for_cjk_ime", "the CJK IME cursor rule is not built", isTrue},
 	{"experimental", "cjk_ime_agents", "the CJK IME cursor rule is not built", isBound},
 	{"experimental", "cjk_ime_cursor_shape", "the CJK IME cursor rule is not built", isNot("steady_block")},

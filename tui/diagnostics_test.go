@@ -34,8 +34,6 @@ func TestDiagnostics_UnsupportedKeys(t *testing.T) {
 		{"version_check off", "[update]\nversion_check = false\n", ""},
 		{"manifest_check on", "[update]\nmanifest_check = true\n", "update.manifest_check: not supported by this client (this build never looks for new agent manifests)"},
 		{"manifest_check off", "[update]\nmanifest_check = false\n", ""},
-		{"kitty_graphics on", "[experimental]\nkitty_graphics = true\n", "experimental.kitty_graphics: not supported by this client (pane graphics (pane.graphics.*) are not built)"},
-		{"kitty_graphics off", "[experimental]\nkitty_graphics = false\n", ""},
 		{"cjk reveal on", "[experimental]\nreveal_hidden_cursor_for_cjk_ime = true\n", "experimental.reveal_hidden_cursor_for_cjk_ime: not supported"},
 		{"cjk reveal off", "[experimental]\nreveal_hidden_cursor_for_cjk_ime = false\n", ""},
 		{"cjk agents", "[experimental]\ncjk_ime_agents = [\"claude\"]\n", "experimental.cjk_ime_agents: not supported"},
