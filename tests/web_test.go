@@ -229,6 +229,11 @@ func TestWeb_RecordingReplaysToSameScreen(t *testing.T) {
 	}
 	s.Run(t, p, `printf '\033[2J\033[H\033[1;31mred\033[0m 日本語 ok\n\033[10;20Hmoved\n'; seq 1 80; echo part1`)
 	s.WaitLine(t, p, "part1")
+	// The file shows what was recorded so far while the recording runs.
+	WaitFor(t, "part1 in the cast file before the recording stops", func() bool {
+		b, _ := os.ReadFile(cast)
+		return strings.HasPrefix(string(b), `{"version":2`) && strings.Contains(string(b), "part1")
+	})
 	OK[protocol.OK](t, s.Call("client.resize", map[string]any{"cols": 90, "rows": 24}), "ok")
 	s.Run(t, p, `printf '\033[44mblue\033[0m\n'; seq 1 5; echo part2`)
 	s.WaitLine(t, p, "part2")

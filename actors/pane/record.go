@@ -259,8 +259,8 @@ func writeCast(root *actor.RootContext, pane *actor.PID, rec *recording, paneID 
 		Env: map[string]string{"TERM": "xterm-256color"}})
 	w.Write(head)
 	w.WriteByte('\n')
+	werr := w.Flush() // a reader sees a valid (empty) cast at once
 	var line, carry []byte
-	var werr error
 	for ev := range rec.ch {
 		rec.queued.Add(-int64(len(ev.data)))
 		data := ev.data
@@ -275,6 +275,9 @@ func writeCast(root *actor.RootContext, pane *actor.PID, rec *recording, paneID 
 			_, werr = w.Write(line)
 			sum.Events++
 			sum.Bytes += int64(len(line))
+			if len(rec.ch) == 0 { // a pause: let the file show what came so far
+				werr = w.Flush()
+			}
 		}
 	}
 	if len(carry) > 0 && werr == nil {
