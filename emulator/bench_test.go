@@ -68,29 +68,10 @@ func BenchmarkWrite_RandomText(b *testing.B) {
 }
 
 // sgrHeavy is colourful output like `ls --color` or a syntax highlighter:
-// a style change every few characters, including 256 and truecolor.
+// a style change every few characters, including 256 and truecolor (from a
+// palette of 512 truecolor values).
 func sgrHeavy() []byte {
-	rng := rand.New(rand.NewSource(2))
-	var buf bytes.Buffer
-	for buf.Len() < 1<<20 {
-		for i := 0; i < 12; i++ {
-			switch rng.Intn(4) {
-			case 0:
-				fmt.Fprintf(&buf, "\x1b[%d;%dm", 1+rng.Intn(4), 31+rng.Intn(7))
-			case 1:
-				fmt.Fprintf(&buf, "\x1b[38;5;%dm", rng.Intn(256))
-			case 2:
-				fmt.Fprintf(&buf, "\x1b[38;2;%d;%d;%dm", rng.Intn(8)*32, rng.Intn(8)*32, rng.Intn(8)*32)
-			case 3:
-				buf.WriteString("\x1b[0m")
-			}
-			buf.WriteString("word_")
-			buf.WriteString(strconv.Itoa(rng.Intn(1000)))
-			buf.WriteByte(' ')
-		}
-		buf.WriteString("\x1b[0m\r\n")
-	}
-	return buf.Bytes()
+	return sgrOutput(2, 1<<20, func(rng *rand.Rand) int { return rng.Intn(8) * 32 })
 }
 
 func BenchmarkWrite_SGRHeavy(b *testing.B) {
@@ -102,9 +83,15 @@ func BenchmarkWrite_SGRHeavy(b *testing.B) {
 // change is a style never seen before: 8 MiB hold ≈130 000 of them, so the
 // 16-bit style table fills and compacts twice a pass.
 func sgrTruecolor() []byte {
-	rng := rand.New(rand.NewSource(3))
+	return sgrOutput(3, 8<<20, func(rng *rand.Rand) int { return rng.Intn(256) })
+}
+
+// sgrOutput is size bytes of words, each after an SGR change: bold and
+// basic colours, 256 colours, truecolor (each channel from channel), reset.
+func sgrOutput(seed int64, size int, channel func(*rand.Rand) int) []byte {
+	rng := rand.New(rand.NewSource(seed))
 	var buf bytes.Buffer
-	for buf.Len() < 8<<20 {
+	for buf.Len() < size {
 		for i := 0; i < 12; i++ {
 			switch rng.Intn(4) {
 			case 0:
@@ -112,7 +99,7 @@ func sgrTruecolor() []byte {
 			case 1:
 				fmt.Fprintf(&buf, "\x1b[38;5;%dm", rng.Intn(256))
 			case 2:
-				fmt.Fprintf(&buf, "\x1b[38;2;%d;%d;%dm", rng.Intn(256), rng.Intn(256), rng.Intn(256))
+				fmt.Fprintf(&buf, "\x1b[38;2;%d;%d;%dm", channel(rng), channel(rng), channel(rng))
 			case 3:
 				buf.WriteString("\x1b[0m")
 			}
