@@ -55,7 +55,9 @@ func TestServer_IdlePanes_ThreadsAndHeap(t *testing.T) {
 	if grown := threads1 - threads0; grown > 10 {
 		t.Errorf("%d idle panes made the server create %d OS threads; want a bound independent of the panes", panes, grown)
 	}
-	if per := (int64(heap1) - int64(heap0)) / panes; per > 64<<10 {
+	// The heap bound is checked without the race detector (the README's
+	// test command), whose own allocations per goroutine would blur it.
+	if per := (int64(heap1) - int64(heap0)) / panes; per > 64<<10 && !raceDetector {
 		t.Errorf("live heap grew by %d B per idle pane; want under 64 kB", per)
 	}
 }
