@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
-	"github.com/herdr-go/herdr/tui"
 )
 
 // How plain `herdr` waits for a server it started.
@@ -25,6 +23,9 @@ var (
 // listens, then run the interactive client until the user detaches.
 func (a *app) attach() int {
 	const id = "cli:attach"
+	if a.rt == nil {
+		return a.handToFull()
+	}
 	if a.env("HERDR_ENV") == "1" && !nestingAllowed(a.env) {
 		fmt.Fprintln(a.stderr, "herdr: nested herdr is disabled: this shell runs inside a herdr pane (HERDR_ENV=1). Detach first (prefix q), drive this session with `herdr <noun> <verb>`, or set [experimental] allow_nested = true.")
 		return 1
@@ -50,7 +51,7 @@ func (a *app) attach() int {
 		return code
 	}
 	c.Close()
-	return a.runClient(tui.Options{Socket: sock})
+	return a.runClient(ClientOptions{Socket: sock})
 }
 
 // nestingAllowed is [experimental] allow_nested of config.toml: a client
@@ -63,19 +64,19 @@ func nestingAllowed(env func(string) string) bool {
 
 // runClient runs the interactive client on this terminal until the user
 // detaches or the server goes.
-func (a *app) runClient(opts tui.Options) int {
+func (a *app) runClient(opts ClientOptions) int {
 	opts.Cwd, _ = a.getwd()
 	opts.ConfigPath = a.env("HERDR_CONFIG_PATH")
 	if opts.ConfigPath == "" {
 		opts.ConfigPath = filepath.Join(protocol.ConfigDir(a.env), "config.toml")
 	}
 	opts.Input, opts.Output = a.stdin, a.stdout
-	err := tui.Run(opts)
+	detached, err := a.rt.Client(opts)
 	switch {
-	case errors.Is(err, tui.ErrDetached) && a.noSession:
+	case detached && a.noSession:
 		fmt.Fprintln(a.stderr, "[detached; --no-session: the server and its panes stop with this client]")
 		return 0
-	case errors.Is(err, tui.ErrDetached):
+	case detached:
 		fmt.Fprintf(a.stderr, "[detached; the server keeps running — `%s` reattaches]\n", a.herdrCmd(""))
 		return 0
 	case err != nil:
@@ -104,9 +105,9 @@ func (a *app) startServer(sock string) int {
 		return 1
 	}
 	defer logFile.Close()
-	exe, err := os.Executable()
+	exe, err := a.fullBinary()
 	if err != nil {
-		fmt.Fprintf(a.stderr, "herdr: find the herdr binary: %v\n", err)
+		fmt.Fprintf(a.stderr, "herdr: %v\n", err)
 		return 1
 	}
 	args := []string{"server"}

@@ -14,7 +14,6 @@ import (
 
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
-	"github.com/herdr-go/herdr/tui"
 )
 
 // configCmd is `herdr config`: local commands on config.toml that need no
@@ -52,8 +51,11 @@ prints a complete file holding the defaults.`,
 line per problem (exit 1). A missing file is fine: the defaults apply.`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if a.rt == nil {
+				return exit(a.handToFull())
+			}
 			// The client's view: the parser's problems, and keys it does not support.
-			diags := tui.ConfigDiagnostics(config.Path(a.env))
+			diags := a.rt.ConfigDiagnostics(config.Path(a.env))
 			if len(diags) == 0 {
 				fmt.Fprintln(a.stdout, "config: ok")
 				return nil

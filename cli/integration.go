@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/herdr-go/herdr/actors/integrations"
+	"github.com/herdr-go/herdr/actors/integrations/setup"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -31,7 +31,7 @@ Targets: ` + strings.Join(targetNames(), ", ") + `.`,
 what was done, one line each. Targets: ` + strings.Join(targetNames(), ", ") + `.`,
 			Args: exactArgs("<target>"),
 			RunE: func(cmd *cobra.Command, args []string) error {
-				t, ok := integrations.Lookup(args[0])
+				t, ok := setup.Lookup(args[0])
 				if !ok {
 					return fmt.Errorf("unknown integration target %q (expected one of %s)", args[0], strings.Join(targetNames(), ", "))
 				}
@@ -58,8 +58,8 @@ what was done, one line each. Targets: ` + strings.Join(targetNames(), ", ") + `
 		}
 	}
 	cmd.AddCommand(
-		verb("install", "integration.install", func(t string) any { return protocol.IntegrationInstallParams{Target: t} }, integrations.Install),
-		verb("uninstall", "integration.uninstall", func(t string) any { return protocol.IntegrationUninstallParams{Target: t} }, integrations.Uninstall),
+		verb("install", "integration.install", func(t string) any { return protocol.IntegrationInstallParams{Target: t} }, setup.Install),
+		verb("uninstall", "integration.uninstall", func(t string) any { return protocol.IntegrationUninstallParams{Target: t} }, setup.Uninstall),
 		a.integrationStatusCmd(),
 	)
 	return cmd
@@ -75,16 +75,16 @@ print one line per target: "claude: current (v7) (PATH)", "claude: outdated
 (v5 < v7) (PATH)" or "claude: not installed".`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			list := integrations.Targets()
+			list := setup.Targets()
 			if len(args) == 1 {
-				t, ok := integrations.Lookup(args[0])
+				t, ok := setup.Lookup(args[0])
 				if !ok {
 					return fmt.Errorf("unknown integration target %q (expected one of %s)", args[0], strings.Join(targetNames(), ", "))
 				}
-				list = []*integrations.Target{t}
+				list = []*setup.Target{t}
 			}
 			for _, t := range list {
-				s := integrations.StatusOf(t, a.env)
+				s := setup.StatusOf(t, a.env)
 				if outdatedOnly && !s.Outdated() {
 					continue
 				}
@@ -113,7 +113,7 @@ func (a *app) printMessages(line []byte, resp protocol.Response) int {
 
 func targetNames() []string {
 	var out []string
-	for _, t := range integrations.Targets() {
+	for _, t := range setup.Targets() {
 		out = append(out, t.Name)
 	}
 	return out

@@ -7,13 +7,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/herdr-go/herdr/actors/integrations"
+	"github.com/herdr-go/herdr/actors/integrations/setup"
 )
 
 func runIntegration(t *testing.T, env func(string) string, args ...string) (string, string, int) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := Main(append([]string{"integration"}, args...), strings.NewReader(""), &out, &errb, env)
+	code := Main(testRuntime, append([]string{"integration"}, args...), strings.NewReader(""), &out, &errb, env)
 	return out.String(), errb.String(), code
 }
 
@@ -26,16 +26,16 @@ func TestIntegration_Status(t *testing.T) {
 		return ""
 	}
 	out, _, code := runIntegration(t, env, "status")
-	if code != 0 || len(strings.Split(strings.TrimSpace(out), "\n")) != len(integrations.Targets()) || !strings.Contains(out, "antigravity-cli: not installed\n") {
+	if code != 0 || len(strings.Split(strings.TrimSpace(out), "\n")) != len(setup.Targets()) || !strings.Contains(out, "antigravity-cli: not installed\n") {
 		t.Fatalf("status: %d %q", code, out)
 	}
 	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := integrations.Install("claude", env); err != nil {
+	if _, err := setup.Install("claude", env); err != nil {
 		t.Fatal(err)
 	}
-	claude, _ := integrations.Lookup("claude")
+	claude, _ := setup.Lookup("claude")
 	script, _ := claude.MarkerFile(env)
 	out, _, code = runIntegration(t, env, "status", "claude")
 	if code != 0 || out != "claude: current (v7) ("+script+")\n" {

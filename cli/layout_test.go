@@ -106,7 +106,7 @@ func TestLayoutVerbsSendMethodAndParams(t *testing.T) {
 				env[k] = v
 			}
 			var out, errb bytes.Buffer
-			code := Main(c.args, strings.NewReader(c.stdin), &out, &errb, env.get)
+			code := Main(testRuntime, c.args, strings.NewReader(c.stdin), &out, &errb, env.get)
 			if code != 0 || errb.Len() != 0 {
 				t.Fatalf("exit %d stderr %q", code, errb.String())
 			}
@@ -204,7 +204,7 @@ func TestLayoutVerbsUsageErrorsExit2(t *testing.T) {
 	}
 	// Unparsable layout JSON on stdin is a usage error too.
 	var out, errb bytes.Buffer
-	if code := Main([]string{"layout", "apply", "--file", "-"}, strings.NewReader("{not json"), &out, &errb, env.get); code != 2 || out.Len() != 0 {
+	if code := Main(testRuntime, []string{"layout", "apply", "--file", "-"}, strings.NewReader("{not json"), &out, &errb, env.get); code != 2 || out.Len() != 0 {
 		t.Errorf("bad JSON on stdin: exit %d stdout %q stderr %q, want 2", code, out.String(), errb.String())
 	}
 	if reqs := f.requests(); len(reqs) != 0 {

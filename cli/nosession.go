@@ -8,9 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/herdr-go/herdr/actors/server"
 	"github.com/herdr-go/herdr/protocol"
-	"github.com/herdr-go/herdr/tui"
 )
 
 // monolithic is `herdr --no-session`, Herdr's escape hatch: the server
@@ -35,12 +33,13 @@ func (a *app) monolithic(sock string) int {
 	}
 	ran := make(chan error, 1)
 	go func() {
-		ran <- server.Run(server.Options{
+		ran <- a.rt.Serve(ServerOptions{
 			SocketPath: sock,
 			ConfigPath: configPath,
 			LogPath:    filepath.Join(logDir, "herdr.log"), // Herdr's no-session log
 			Env:        a.env,
 			Banner:     io.Discard, // the client owns the terminal
+			BinPath:    a.frontBinary(),
 		})
 	}()
 	deadline := time.Now().Add(startTimeout)
@@ -65,7 +64,7 @@ func (a *app) monolithic(sock string) int {
 		}
 		time.Sleep(startPollInterval)
 	}
-	code := a.runClient(tui.Options{Socket: sock})
+	code := a.runClient(ClientOptions{Socket: sock})
 	// Detach ends the process here: stop the server, which closes the panes.
 	if c, err := protocol.Connect(sock); err == nil {
 		_ = c.Call("server.stop", nil, nil)

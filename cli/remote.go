@@ -12,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/herdr-go/herdr/protocol"
-	"github.com/herdr-go/herdr/tui"
 )
 
 // Remote attach: `herdr --remote TARGET [--session N]` runs the local
@@ -24,6 +23,9 @@ import (
 
 // remote runs the interactive client over ssh.
 func (a *app) remote(target string) int {
+	if a.rt == nil {
+		return a.handToFull()
+	}
 	if !a.onTerminal() {
 		fmt.Fprintln(a.stderr, "herdr: the interactive client needs a terminal on stdin and stdout")
 		return 1
@@ -56,7 +58,7 @@ func (a *app) remote(target string) int {
 		fmt.Fprintf(a.stderr, "herdr: remote %s speaks protocol %d (version %s), this herdr protocol %d (version %s)\n", target, pong.Protocol, pong.Version, protocol.ProtocolVersion, protocol.Version)
 		return 1
 	}
-	return a.runClient(tui.Options{Socket: "ssh://" + target, Dial: dial})
+	return a.runClient(ClientOptions{Socket: "ssh://" + target, Dial: dial})
 }
 
 // sshConn starts ssh and makes its stdin and stdout a connection.

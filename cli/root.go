@@ -37,6 +37,10 @@ type app struct {
 	noSession bool
 	// remoteTarget is --remote: attach to a server on that ssh host.
 	remoteTarget string
+	// args is the command line as given, for handing it to herdr-full;
+	// rt is what herdr-full links (nil in the front: runtime.go).
+	args []string
+	rt   *Runtime
 }
 
 // exitCode ends a command with a status after it has printed its own output.
@@ -68,11 +72,12 @@ func validate(p protocol.Params) error {
 
 // Main runs the herdr command line with args (without the program name) and
 // returns the process exit status: 0 success, 1 runtime or API error, 2 usage.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) int {
+// rt is what herdr-full links; the front passes nil (runtime.go).
+func Main(rt *Runtime, args []string, stdin io.Reader, stdout, stderr io.Writer, env func(string) string) int {
 	if args == nil {
 		args = []string{} // cobra reads os.Args when given nil
 	}
-	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, env: env, getwd: os.Getwd}
+	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, env: env, getwd: os.Getwd, args: args, rt: rt}
 	root := a.rootCmd(args)
 	root.SetArgs(args)
 	root.SetIn(stdin)

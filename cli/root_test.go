@@ -46,7 +46,7 @@ type result struct {
 func run(t *testing.T, env testEnv, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := Main(args, strings.NewReader(""), &out, &errb, env.get)
+	code := Main(testRuntime, args, strings.NewReader(""), &out, &errb, env.get)
 	return result{code, out.String(), errb.String()}
 }
 

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/herdr-go/herdr/actors/server"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -32,7 +31,7 @@ Log:    herdr-server.log in the state directory (sessions/NAME/ for a named sess
   herdr --session work server
   herdr server stop`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return exit(a.runServer()) },
+		RunE: func(cmd *cobra.Command, args []string) error { return exit(a.foreground()) },
 	}
 
 	stop := &cobra.Command{
@@ -128,12 +127,15 @@ func (a *app) handoff(prm protocol.ServerLiveHandoffParams) int {
 	return 0
 }
 
-// runServer runs server.Run in the foreground with the session's paths.
-func (a *app) runServer() int {
+// foreground runs a server in the foreground with the session's paths.
+func (a *app) foreground() int {
 	const id = "cli:server"
 	sock, err := a.socket()
 	if err != nil {
 		return a.fail(id, err)
+	}
+	if a.rt == nil {
+		return a.handToFull() // before any file is touched
 	}
 	configPath := a.env("HERDR_CONFIG_PATH")
 	if configPath == "" {
@@ -147,13 +149,14 @@ func (a *app) runServer() int {
 		fmt.Fprintf(a.stderr, "error: create log directory: %v\n", err)
 		return 1
 	}
-	err = server.Run(server.Options{
+	err = a.rt.Serve(ServerOptions{
 		SocketPath:  sock,
 		ConfigPath:  configPath,
 		LogPath:     filepath.Join(logDir, "herdr-server.log"),
 		Env:         a.env,
 		Banner:      a.stderr,
 		SessionFile: a.sessionFile(sock),
+		BinPath:     a.frontBinary(),
 	})
 	if err == nil {
 		return 0

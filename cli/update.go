@@ -1,10 +1,7 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -21,24 +18,21 @@ func (a *app) updateCmd() *cobra.Command {
 		Use:   "update [--handoff]",
 		Short: "Hand the running session to the herdr binary now installed here",
 		Long: `Herdr's update downloads a release and replaces this binary; this build has
-no release source to download from, so install the new binary over this one
-yourself (go build -o "$(command -v herdr)" ./cmd/herdr, a package manager, …).
-Then --handoff hands the running server, every pane's program still running,
-to the binary at this command's own path (server.live_handoff), as
-herdr server handoff --binary "$(command -v herdr)" would.`,
-		Example: `  go build -o ~/bin/herdr ./cmd/herdr && herdr update --handoff`,
+no release source to download from, so install the new herdr and herdr-server
+over these yourself (go build -o DIR/ ./cmd/herdr ./cmd/herdr-server, a package
+manager, …). Then --handoff hands the running server, every pane's program
+still running, to the herdr-server beside this command (server.live_handoff),
+as herdr server handoff --binary DIR/herdr-server would.`,
+		Example: `  go build -o ~/bin/ ./cmd/herdr ./cmd/herdr-server && herdr update --handoff`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !handoff {
 				fmt.Fprintln(a.stderr, "error: this herdr downloads no updates: install the new binary in place of this one, then run `herdr update --handoff`")
 				return exit(1)
 			}
-			exe, err := os.Executable()
-			if err == nil {
-				exe, err = filepath.EvalSymlinks(exe)
-			}
+			exe, err := a.fullBinary()
 			if err != nil {
-				return exit(a.fail("cli:update", errors.Join(errors.New("cannot tell where this herdr binary is"), err)))
+				return exit(a.fail("cli:update", err))
 			}
 			return exit(a.handoff(protocol.ServerLiveHandoffParams{ImportExe: &exe}))
 		},

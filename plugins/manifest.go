@@ -33,9 +33,9 @@ type manifest struct {
 }
 
 var (
-	pluginIDPattern = regexp.MustCompile(`^[A-Za-z0-9.:_-]+$`)
-	localIDPattern  = regexp.MustCompile(`^[A-Za-z0-9:_-]+$`)
-	semverPattern   = regexp.MustCompile(`^(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$`)
+	pluginIDPattern = protocol.LazyRegexp(`^[A-Za-z0-9.:_-]+$`)
+	localIDPattern  = protocol.LazyRegexp(`^[A-Za-z0-9:_-]+$`)
+	semverPattern   = protocol.LazyRegexp(`^(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$`)
 	platforms       = []string{"linux", "macos", "windows"}
 	contexts        = []string{"global", "workspace", "tab", "pane", "selection"}
 	placements      = []string{"overlay", "popup", "split", "tab", "zoomed"}
@@ -94,13 +94,13 @@ func (m *manifest) validate() (protocol.InstalledPluginInfo, error) {
 		Events: nonNil(m.Events), Panes: nonNil(m.Panes), LinkHandlers: nonNil(m.LinkHandlers), Warnings: []string{},
 	}
 	switch {
-	case m.ID == "" || !pluginIDPattern.MatchString(m.ID):
+	case m.ID == "" || !pluginIDPattern().MatchString(m.ID):
 		return info, invalid("id", "id %q must be non-empty and use only A-Z a-z 0-9 . : _ -", m.ID)
 	case strings.TrimSpace(m.Name) == "":
 		return info, invalid("name", "name must not be empty")
-	case !semverPattern.MatchString(m.Version):
+	case !semverPattern().MatchString(m.Version):
 		return info, invalid("version", "version %q is not a semantic version", m.Version)
-	case !semverPattern.MatchString(m.MinHerdrVersion):
+	case !semverPattern().MatchString(m.MinHerdrVersion):
 		return info, invalid("min_herdr_version", "min_herdr_version %q is not a semantic version", m.MinHerdrVersion)
 	case newer(m.MinHerdrVersion, protocol.Version):
 		return info, protocol.Errorf(protocol.CodePluginTooNew, "plugin %s needs herdr %s or newer; this is %s", m.ID, m.MinHerdrVersion, protocol.Version)
@@ -197,7 +197,7 @@ func nonNil[T any](s []T) []T {
 }
 
 func checkLocal(field, id string, seen map[string]bool) error {
-	if !localIDPattern.MatchString(id) {
+	if !localIDPattern().MatchString(id) {
 		return invalid(field, "%s %q must be non-empty and use only A-Z a-z 0-9 : _ - (no dots)", field, id)
 	}
 	if seen[id] {
@@ -225,7 +225,7 @@ func checkPlatforms(plats []string) error {
 
 // newer reports whether semantic version a is newer than b.
 func newer(a, b string) bool {
-	pa, pb := semverPattern.FindStringSubmatch(a), semverPattern.FindStringSubmatch(b)
+	pa, pb := semverPattern().FindStringSubmatch(a), semverPattern().FindStringSubmatch(b)
 	if pa == nil || pb == nil {
 		return false
 	}

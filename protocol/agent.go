@@ -1,9 +1,7 @@
 package protocol
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 )
 
 var agentMethods = []Method{
@@ -51,7 +49,7 @@ const (
 // AgentNamePattern is what agent names look like. It and the package's
 // other patterns are compiled on first use: every process of the binary
 // (a one-shot CLI call too) would otherwise pay for them before main.
-var AgentNamePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`) })
+var AgentNamePattern = LazyRegexp(`^[a-z][a-z0-9_-]{0,31}$`)
 
 // AgentKinds are the agents agent.start can launch.
 var AgentKinds = []string{"pi", "claude", "codex", "gemini", "cursor", "devin", "agy", "cline", "omp", "mastracode",

@@ -4,9 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"slices"
-	"sync"
 )
 
 // AgentViewSetParams are the params of agent.view.set: a filter and sort
@@ -137,7 +135,7 @@ type AgentViewSort struct {
 var (
 	viewFields     = map[string]bool{"status": true, "workspace_id": true, "tab_id": true, "pane_id": true, "agent": true, "seen": true, "state_change_seq": true}
 	viewSortFields = map[string]bool{"workspace_order": true, "tab_order": true, "pane_order": true, "attention": true, "status": true, "agent": true, "seen": true, "state_change_seq": true}
-	tokenName      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9_-]{1,32}$`) })
+	tokenName      = LazyRegexp(`^[A-Za-z0-9_-]{1,32}$`)
 )
 
 func viewError(format string, args ...any) error {

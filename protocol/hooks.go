@@ -1,9 +1,7 @@
 package protocol
 
 import (
-	"regexp"
 	"strings"
-	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -39,7 +37,7 @@ const (
 	stateLabelStatusNames = "idle|working|blocked|done|unknown"
 )
 
-var sourcePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9:._-]+$`) })
+var sourcePattern = LazyRegexp(`^[A-Za-z0-9:._-]+$`)
 
 // validSource checks a source id: 1-80 of A-Z a-z 0-9 : . _ -.
 func validSource(field, s string) error {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 )
 
 // Params is implemented by every params type. Validate runs after decoding
@@ -64,8 +65,11 @@ func (*EmptyParams) Validate() error { return nil }
 
 func empty() Params { return &EmptyParams{} }
 
-// table holds every implemented method, assembled from the per-area files.
-var table = buildTable(serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods)
+// table holds every implemented method, assembled from the per-area files
+// when first asked (a CLI process that sends one request builds it once).
+var table = sync.OnceValue(func() map[string]Method {
+	return buildTable(serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods)
+})
 
 func buildTable(areas ...[]Method) map[string]Method {
 	t := make(map[string]Method)
@@ -85,14 +89,14 @@ func buildTable(areas ...[]Method) map[string]Method {
 
 // Lookup returns the table entry of an implemented method.
 func Lookup(name string) (Method, bool) {
-	m, ok := table[name]
+	m, ok := table()[name]
 	return m, ok
 }
 
 // Methods returns every implemented method sorted by name.
 func Methods() []Method {
-	out := make([]Method, 0, len(table))
-	for _, m := range table {
+	out := make([]Method, 0, len(table()))
+	for _, m := range table() {
 		out = append(out, m)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
@@ -103,9 +107,9 @@ func Methods() []Method {
 // Unknown methods give unknown_method, methods of the Herdr surface that this
 // server does not build yet give not_implemented, bad params invalid_params.
 func DecodeParams(method string, raw json.RawMessage) (Params, error) {
-	m, ok := table[method]
+	m, ok := table()[method]
 	if !ok {
-		if herdrMethods[method] {
+		if herdrMethods()[method] {
 			return nil, Errorf(CodeNotImplemented, "method %s is not implemented yet", method)
 		}
 		return nil, Errorf(CodeUnknownMethod, "unknown method: %s", method)
@@ -140,7 +144,7 @@ func paramDecodeError(err error) error {
 
 // herdrMethods names every method of the Herdr protocol-20 surface, so a
 // method that exists there but not here yet is reported as such.
-var herdrMethods = func() map[string]bool {
+var herdrMethods = sync.OnceValue(func() map[string]bool {
 	names := []string{
 		"ping", "server.stop", "server.live_handoff", "server.reload_config", "server.agent_manifests",
 		"server.reload_agent_manifests", "notification.show", "client.window_title.set", "client.window_title.clear",
@@ -165,7 +169,7 @@ var herdrMethods = func() map[string]bool {
 		m[n] = true
 	}
 	return m
-}()
+})
 
 // required reports a missing string field.
 func required(field, v string) error {

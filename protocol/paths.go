@@ -105,3 +105,10 @@ func SessionOf(env Env, socket string) string {
 	}
 	return strings.TrimSuffix(filepath.Base(socket), ".sock")
 }
+
+// IsGoRunBinary says whether the program at path is one `go run` built:
+// it lives in go's temporary build directory and is deleted when the run
+// ends.
+func IsGoRunBinary(path string) bool {
+	return strings.Contains(filepath.ToSlash(path), "/go-build")
+}

@@ -2,9 +2,7 @@ package protocol
 
 import (
 	"math"
-	"regexp"
 	"strconv"
-	"sync"
 )
 
 // Popups are session-modal terminals drawn by the interactive client over
@@ -60,7 +58,7 @@ type PopupSize struct {
 	Percent int
 }
 
-var percentPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(100|[1-9][0-9]?)%$`) })
+var percentPattern = LazyRegexp(`^(100|[1-9][0-9]?)%$`)
 
 // ParsePopupSize reads a size as JSON or TOML give it: a whole number of
 // cells (0–65535) or a string "1%"–"100%". nil gives nil.

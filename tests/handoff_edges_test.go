@@ -114,7 +114,7 @@ func TestHandoff_NewerStateVersionIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	newer := filepath.Join(dir, "herdr-newer")
-	build := exec.Command("go", "build", "-overlay", overlayPath, "-o", newer, "./cmd/herdr")
+	build := exec.Command("go", "build", "-overlay", overlayPath, "-o", newer, "./cmd/herdr-full")
 	build.Dir = moduleRoot
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build the newer binary: %v\n%s", err, out)
@@ -141,8 +141,9 @@ func TestHandoff_NewerStateVersionIsRefused(t *testing.T) {
 	s.WaitLine(t, "w1:p1", "still-42")
 }
 
-// herdr update --handoff hands the session to the binary it is run from
-// (the one a user has just installed), not the server's own; without
+// herdr update --handoff hands the session to the herdr-full beside the
+// herdr it is run from (the ones a user has just installed), not the
+// server's own; without
 // --handoff it downloads nothing and says what to do instead.
 func TestHandoff_UpdateHandsOffToTheInstalledBinary(t *testing.T) {
 	s := StartServer(t)
@@ -157,16 +158,21 @@ func TestHandoff_UpdateHandsOffToTheInstalledBinary(t *testing.T) {
 		return *info.ShellPID
 	}
 	shell := shellPID()
-	installed := filepath.Join(t.TempDir(), "herdr")
-	bin, err := os.ReadFile(herdrBin)
-	if err != nil {
-		t.Fatal(err)
+	// Both programs newly installed side by side: the new server is the
+	// herdr-full beside the herdr that is run.
+	dir := t.TempDir()
+	for _, name := range []string{"herdr", "herdr-full"} {
+		bin, err := os.ReadFile(filepath.Join(filepath.Dir(herdrBin), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), bin, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if err := os.WriteFile(installed, bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
+	installed := filepath.Join(dir, "herdr-full")
 	run := func(args ...string) (string, int) {
-		cmd := exec.Command(installed, append([]string{"--session", s.Name}, args...)...)
+		cmd := exec.Command(filepath.Join(dir, "herdr"), append([]string{"--session", s.Name}, args...)...)
 		cmd.Env = s.Env
 		var errb strings.Builder
 		cmd.Stderr = &errb

@@ -34,6 +34,8 @@ var (
 	moduleRoot string
 	// herdrBin is the binary built once by TestMain.
 	herdrBin string
+	// goCaches are the go tool's cache variables, for a home's environment.
+	goCaches []string
 )
 
 func TestMain(m *testing.M) {
@@ -47,14 +49,22 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	moduleRoot = root
+	for _, v := range []string{"GOCACHE", "GOMODCACHE"} {
+		out, err := exec.Command("go", "env", v).Output()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "e2e: go env:", err)
+			return 1
+		}
+		goCaches = append(goCaches, v+"="+strings.TrimSpace(string(out)))
+	}
 	dir, err := os.MkdirTemp("", "herdr-e2e-bin")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	herdrBin = filepath.Join(dir, "herdr")
-	build := exec.Command("go", "build", "-o", herdrBin, "./cmd/herdr")
+	herdrBin = filepath.Join(dir, "herdr") // herdr-full beside it runs servers and clients
+	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./cmd/herdr", "./cmd/herdr-full")
 	build.Dir = moduleRoot
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: go build failed: %v\n%s", err, out)
@@ -144,6 +154,9 @@ func NewHome(t testing.TB) *Home {
 		h.Env = append(h.Env, kv)
 	}
 	h.Env = append(h.Env, "XDG_CONFIG_HOME="+h.ConfigHome, "HOME="+home, "XDG_STATE_HOME="+state)
+	// A herdr built by go run builds herdr-full with the go tool: it keeps
+	// the real build and module caches, which HOME would otherwise move.
+	h.Env = append(h.Env, goCaches...)
 	return h
 }
 

@@ -7,6 +7,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/integrations/setup"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -84,13 +85,13 @@ func (a *Integrations) run(call *api.Call) (reply *api.Reply) {
 	}()
 	switch p := call.Params.(type) {
 	case *protocol.IntegrationInstallParams:
-		msgs, err := Install(p.Target, a.env)
+		msgs, err := setup.Install(p.Target, a.env)
 		if err != nil {
 			return api.Fail(protocol.Errorf(protocol.CodeIntegrationInstallFailed, "install %s integration: %v", p.Target, err))
 		}
 		return api.Done(protocol.IntegrationInstalled{Target: p.Target, Details: protocol.IntegrationDetails{Messages: msgs}})
 	case *protocol.IntegrationUninstallParams:
-		msgs, err := Uninstall(p.Target, a.env)
+		msgs, err := setup.Uninstall(p.Target, a.env)
 		if err != nil {
 			return api.Fail(protocol.Errorf(protocol.CodeIntegrationUninstallFailed, "uninstall %s integration: %v", p.Target, err))
 		}

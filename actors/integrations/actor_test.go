@@ -18,7 +18,13 @@ import (
 // TestActor_InstallUninstall asks the actor for both methods, back to
 // back, and gets each answer from its file work.
 func TestActor_InstallUninstall(t *testing.T) {
-	home, env := fakeEnv(t, nil)
+	home := t.TempDir()
+	env := func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}
 	if err := os.MkdirAll(filepath.Join(home, ".codex"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -45,8 +51,8 @@ func TestActor_InstallUninstall(t *testing.T) {
 	if !ok || un.Target != "codex" || !strings.Contains(strings.Join(un.Details.Messages, "\n"), "uninstalled codex integration") {
 		t.Fatalf("uninstall reply %+v", res)
 	}
-	if _, err := os.Stat(filepath.Join(home, ".codex", "herdr-agent-state"+scriptExt)); !os.IsNotExist(err) {
-		t.Errorf("hook left after uninstall: %v", err)
+	if left, _ := filepath.Glob(filepath.Join(home, ".codex", "herdr-agent-state.*")); len(left) != 0 {
+		t.Errorf("hook left after uninstall: %v", left)
 	}
 	res, err = failed.Result()
 	if err != nil {

@@ -1,15 +1,7 @@
-// Package integrations owns herdr's official agent integrations: for each
-// supported agent (Claude Code, Codex, OpenCode, pi, …) it knows where the
-// agent keeps its configuration, writes the hook script, extension or
-// plugin through which the agent reports its session and state to the pane
-// it runs in, and registers it in the agent's own settings file, merged with
-// the user's entries and never clobbering them. Install is idempotent and
-// replaces older herdr entries; uninstall removes only herdr's.
-//
-// The integrations actor answers integration.install and
-// integration.uninstall, running the file work on a goroutine of its own;
-// Status reads the installed files' version markers for the CLI.
-//
-// Every path is resolved from an injected environment lookup (HOME and the
-// agents' own variables), never from the process environment directly.
+// Package integrations is the actor that answers integration.install and
+// integration.uninstall. It runs one call's file work at a time, on a
+// goroutine of its own (two at once could interleave edits of one agent's
+// settings file), and queues the rest; Receive never touches a file. What
+// is written where is package setup's, which the CLI also uses without a
+// server (and so without this package's actor runtime).
 package integrations

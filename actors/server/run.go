@@ -46,6 +46,9 @@ type Options struct {
 	// SessionFile is the session.json the session is restored from and
 	// kept in; "" keeps nothing.
 	SessionFile string
+	// BinPath is the herdr program panes and plugins call (HERDR_BIN_PATH);
+	// "" is the running one.
+	BinPath string
 }
 
 // Run starts the server and blocks until it is stopped by server.stop or a signal.
@@ -95,7 +98,7 @@ func Run(opts Options) error {
 	} else if listener, err = protocol.Listen(opts.SocketPath); err != nil {
 		return err
 	}
-	bin := stableBinary(log, opts.LogPath)
+	bin := stableBinary(log, opts.BinPath, opts.LogPath)
 
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
 		return slog.New(libLog{log.Handler()}).With("lib", "protoactor")
@@ -291,12 +294,15 @@ type spawnResult struct {
 	err error
 }
 
-// stableBinary is the path panes get as HERDR_BIN_PATH: the running
-// executable, unless it is a temporary one that `go run` deletes when it
-// ends; that one is copied next to the log, and the copy is used.
-func stableBinary(log *slog.Logger, logPath string) string {
-	bin, err := os.Executable()
-	if err != nil || logPath == "" || !strings.Contains(filepath.ToSlash(bin), "/go-build") {
+// stableBinary is the path panes get as HERDR_BIN_PATH: bin, else the
+// running executable, unless it is a temporary one that `go run` deletes
+// when it ends; that one is copied next to the log, and the copy is used.
+func stableBinary(log *slog.Logger, bin, logPath string) string {
+	var err error
+	if bin == "" {
+		bin, err = os.Executable()
+	}
+	if err != nil || logPath == "" || !protocol.IsGoRunBinary(bin) {
 		return bin
 	}
 	dst := filepath.Join(filepath.Dir(logPath), "bin", filepath.Base(bin))

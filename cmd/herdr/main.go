@@ -1,4 +1,8 @@
-// Command herdr is the herdr binary: server, CLI and interactive client in one.
+// Command herdr is the program a person, a script and an agent hook run:
+// the whole command line and the interactive client. It links no actor
+// runtime, so a `herdr pane …` call starts in the time of a small program;
+// the commands that run a server in their own process are handed to
+// herdr-server, beside it (cli/serve.go says why and how).
 package main
 
 import (
@@ -8,5 +12,5 @@ import (
 )
 
 func main() {
-	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
+	os.Exit(cli.Main(nil, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }

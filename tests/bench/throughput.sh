@@ -37,7 +37,7 @@ fi
 cd "$ROOT"
 go build -o "$WORK/ptydrain" ./tests/bench/ptydrain
 go build -o "$WORK/scrollrss" ./tests/bench/scrollrss
-if [[ $HERDR == 1 ]] && ! go build -o "$WORK/herdr" ./cmd/herdr; then
+if [[ $HERDR == 1 ]] && ! go build -o "$WORK/" ./cmd/herdr ./cmd/herdr-full; then
 	echo "herdr does not build right now: skipping the herdr column" >&2
 	HERDR=0
 fi

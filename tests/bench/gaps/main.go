@@ -6,7 +6,9 @@
 //     cost of one more pane;
 //   - cli: one command as one process, the two programs taking turns:
 //     `herdr --version` / `tmux -V` and `herdr pane list` / `tmux list-panes -a`
-//     against a running server; medians and ratios;
+//     against a running server, and `herdr-full --version` (the program
+//     with the actor runtime linked in, beside herdr) for what the front
+//     saves; medians and ratios;
 //   - pipe: requests per second with 500 written ahead on one connection,
 //     `pane.list` on herdr's socket and `list-panes -a` through one tmux
 //     control-mode client (`tmux -C`), one pane each, rounds taking turns.
@@ -48,7 +50,7 @@ func main() {
 	atExit(func() { os.RemoveAll(dir) })
 	if *bin == "" {
 		*bin = filepath.Join(dir, "herdr")
-		build := exec.Command("go", "build", "-o", *bin, "./cmd/herdr")
+		build := exec.Command("go", "build", "-o", dir+"/", "./cmd/herdr", "./cmd/herdr-full")
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		check(build.Run())
 	}
@@ -84,6 +86,12 @@ func main() {
 		fmt.Printf("\none command = one process, medians of %d alternating runs\n", *runs)
 		fmt.Printf("%-28s %9s %9s %7s\n", "", "herdr", "tmux", "ratio")
 		pair("--version / -V", *runs, herdr("--version"), tmux("-V"))
+		// The same command in herdr-full, which links the actor runtime
+		// and the client: what the front saves.
+		full := herdr("--version")
+		full.Path = filepath.Join(filepath.Dir(*bin), "herdr-full")
+		full.Args[0] = full.Path
+		pair("herdr-full --version / -V", *runs, full, tmux("-V"))
 		pair("pane list / list-panes -a", *runs, herdr("pane", "list"), tmux("list-panes", "-a"))
 	}
 	cleanup()

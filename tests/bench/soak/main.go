@@ -43,7 +43,7 @@ func main() {
 	defer os.RemoveAll(dir)
 	if *bin == "" {
 		*bin = filepath.Join(dir, "herdr")
-		build := exec.Command("go", "build", "-o", *bin, "./cmd/herdr")
+		build := exec.Command("go", "build", "-o", dir+"/", "./cmd/herdr", "./cmd/herdr-full")
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		check(build.Run())
 	}

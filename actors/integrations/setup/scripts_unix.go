@@ -1,6 +1,6 @@
 //go:build unix
 
-package integrations
+package setup
 
 import (
 	"fmt"

@@ -1,13 +1,14 @@
-package integrations
+package setup
 
 import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"github.com/pelletier/go-toml/v2"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // lines splits text into lines without their newlines.
@@ -35,7 +36,7 @@ func parseTOML(path string, data []byte) (map[string]any, error) {
 	return m, nil
 }
 
-var tomlHeader = regexp.MustCompile(`^\s*\[`)
+var tomlHeader = protocol.LazyRegexp(`^\s*\[`)
 
 // codexFeatures turns on `[features] hooks = true` in Codex's config.toml,
 // editing the file by lines so the user's comments and layout stay; the
@@ -72,7 +73,7 @@ func (c codexFeatures) install(dir, _ string) ([]string, error) {
 	} else {
 		end := len(ls)
 		for i := at + 1; i < len(ls); i++ {
-			if tomlHeader.MatchString(ls[i]) {
+			if tomlHeader().MatchString(ls[i]) {
 				end = i
 				break
 			}
@@ -204,7 +205,7 @@ func (k kimiHooks) uninstall(dir, _ string) ([]string, error) {
 // left alone with a message saying what to add.
 type hermesConfig struct{ file, plugin string }
 
-var yamlKey = regexp.MustCompile(`^(\s*)([A-Za-z0-9_-]+):\s*(.*?)\s*(#.*)?$`)
+var yamlKey = protocol.LazyRegexp(`^(\s*)([A-Za-z0-9_-]+):\s*(.*?)\s*(#.*)?$`)
 
 func indentOf(l string) int { return len(l) - len(strings.TrimLeft(l, " ")) }
 
@@ -227,7 +228,7 @@ func yamlBlock(ls []string, start int) int {
 // findKey finds `key:` at exactly indent within [from, to).
 func findKey(ls []string, from, to, indent int, key string) (int, string) {
 	for i := from; i < to; i++ {
-		if m := yamlKey.FindStringSubmatch(ls[i]); m != nil && len(m[1]) == indent && m[2] == key {
+		if m := yamlKey().FindStringSubmatch(ls[i]); m != nil && len(m[1]) == indent && m[2] == key {
 			return i, m[3]
 		}
 	}
@@ -337,7 +338,7 @@ func (h hermesConfig) uninstall(dir, _ string) ([]string, error) {
 	end := yamlBlock(ls, p)
 	changed := false
 	for i := p + 1; i < end; i++ {
-		m := yamlKey.FindStringSubmatch(ls[i])
+		m := yamlKey().FindStringSubmatch(ls[i])
 		if m == nil || m[2] != "enabled" {
 			continue
 		}

@@ -1,19 +1,17 @@
-//go:build windows
+//go:build !windows
 
-package integrations
-
-import "strings"
+package setup
 
 // scriptExt is the extension of hook scripts on this platform.
-const scriptExt = ".ps1"
+const scriptExt = ".sh"
 
 // commandKey is the member Copilot reads this platform's command from.
-const commandKey = "powershell"
+const commandKey = "bash"
 
 // hookCommand is the command line an agent runs for the hook script.
 func hookCommand(script, action string) string {
-	return `powershell -NoProfile -ExecutionPolicy Bypass -File "` + strings.ReplaceAll(script, `"`, `\"`) + `" ` + action
+	return "bash " + shellQuote(script) + " " + action
 }
 
 // hookScript is the hook script's text on this platform.
-func hookScript(t *Target) string { return powershellScript(t) }
+func hookScript(t *Target) string { return shellScript(t) }

@@ -1,17 +1,19 @@
-//go:build !windows
+//go:build windows
 
-package integrations
+package setup
+
+import "strings"
 
 // scriptExt is the extension of hook scripts on this platform.
-const scriptExt = ".sh"
+const scriptExt = ".ps1"
 
 // commandKey is the member Copilot reads this platform's command from.
-const commandKey = "bash"
+const commandKey = "powershell"
 
 // hookCommand is the command line an agent runs for the hook script.
 func hookCommand(script, action string) string {
-	return "bash " + shellQuote(script) + " " + action
+	return `powershell -NoProfile -ExecutionPolicy Bypass -File "` + strings.ReplaceAll(script, `"`, `\"`) + `" ` + action
 }
 
 // hookScript is the hook script's text on this platform.
-func hookScript(t *Target) string { return shellScript(t) }
+func hookScript(t *Target) string { return powershellScript(t) }

@@ -1,6 +1,6 @@
 //go:build !windows
 
-package integrations
+package setup
 
 import (
 	"bufio"

@@ -1,0 +1,15 @@
+// Package setup knows herdr's official agent integrations: for each
+// supported agent (Claude Code, Codex, OpenCode, pi, …) where the agent
+// keeps its configuration, the hook script, extension or plugin through
+// which it reports its session and state to the pane it runs in, and how
+// that is registered in the agent's own settings file, merged with the
+// user's entries and never clobbering them. Install is idempotent and
+// replaces older herdr entries; Uninstall removes only herdr's; StatusOf
+// reads the installed files' version markers.
+//
+// It links no actor runtime: the integrations actor runs it for the API,
+// and the CLI runs it directly when no server is asked.
+//
+// Every path is resolved from an injected environment lookup (HOME and the
+// agents' own variables), never from the process environment directly.
+package setup
