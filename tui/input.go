@@ -50,6 +50,8 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		return m.confirmKey(k)
 	case modeCopy:
 		return m.copyKey(k)
+	case modeSettings:
+		return m.settingsKey(k)
 	case modePrefix:
 		m.mode = modeTerminal
 		if c, ok := m.keys.commands[k.String()]; ok {
@@ -130,7 +132,7 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 	case actHelp:
 		m.mode = modeHelp
 	case actSettings:
-		return m.showToast(settingsNotBuilt)
+		m.openSettings()
 	case actSplitVertical, actSplitHorizontal:
 		d := "right"
 		if b.act == actSplitHorizontal {

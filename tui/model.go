@@ -74,6 +74,7 @@ const (
 	modeNavigate             // arrows and h/j/k/l move between workspaces, tabs, panes
 	modeConfirm              // y/n before closing something that runs a program
 	modeCopy                 // copy mode: scroll, search, select, copy
+	modeSettings             // the settings screen (settings.go)
 )
 
 // toastTime is how long a toast stays.
@@ -89,7 +90,9 @@ type model struct {
 	link     *link
 	keys     *keymap
 	toastsOn bool
-	// ui is config.toml's [ui] and theme the colours drawn (setConfig).
+	// cfg is config.toml as last read, ui its [ui] and theme the colours
+	// drawn (setConfig).
+	cfg   config.Config
 	ui    config.UI
 	theme *theme
 	// view is the server's agent view as last asked (agents.go).
@@ -132,11 +135,12 @@ type model struct {
 	sentArea      [2]int
 	lastActive    time.Time
 
-	mode    mode
-	rename  renameState
-	picker  pickerState
-	copy    copyState
-	confirm closeReq
+	mode     mode
+	rename   renameState
+	picker   pickerState
+	copy     copyState
+	confirm  closeReq
+	settings settingsState
 	// confirmClose asks before closing a program ([ui] confirm_close).
 	confirmClose bool
 	// copyOnSelect copies a mouse selection when it ends ([ui] copy_on_select).
@@ -203,7 +207,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 // setConfig takes the settings of config.toml the client draws with.
 func (m *model) setConfig(cfg config.Config, truecolor bool) {
 	m.truecolor = truecolor
-	m.ui = cfg.UI
+	m.cfg, m.ui = cfg, cfg.UI
 	m.sound = cfg.UI.Sound
 	m.toastsOn = cfg.UI.Toast.Delivery != config.ToastOff && cfg.UI.Toast.Delivery != ""
 	m.theme = newTheme(cfg, truecolor)
