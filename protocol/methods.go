@@ -65,7 +65,7 @@ func (*EmptyParams) Validate() error { return nil }
 func empty() Params { return &EmptyParams{} }
 
 // table holds every implemented method, assembled from the per-area files.
-var table = buildTable(serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods)
+var table = buildTable(serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, uiStateMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods)
 
 func buildTable(areas ...[]Method) map[string]Method {
 	t := make(map[string]Method)
