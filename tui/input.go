@@ -435,10 +435,7 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 				case "workspace":
 					// The chevron after the icon folds a worktree group.
 					if it.toggle != "" && ev.X >= it.x+2 && ev.X < it.x+4 {
-						if m.collapsed == nil {
-							m.collapsed = map[string]bool{}
-						}
-						m.collapsed[it.toggle] = !m.collapsed[it.toggle]
+						m.toggleGroup(it.toggle)
 						break
 					}
 					m.call("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: it.id})

@@ -103,10 +103,11 @@ type model struct {
 	corner    *cornerToast
 	diags     []string // config problems shown after attaching (diagnostics.go)
 	git       gitState // sidebar git marks (git.go)
-	// collapsed are the folded worktree groups, by repo key (kept for
-	// this client's life only: session.json's collapsed_space_keys is the
-	// session's and has no method yet).
+	// collapsed are the folded worktree groups, by repo key, and
+	// sessionWidth the sidebar width the session keeps (0: config.toml's);
+	// both are session.json's (uistate.go).
 	collapsed      map[string]bool
+	sessionWidth   int
 	saidNoNotifier bool
 	tones          *toneFiles
 	// getenv reads the client's environment (os.Getenv; a fake in tests).
@@ -208,6 +209,9 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 func (m *model) setConfig(cfg config.Config, truecolor bool) {
 	m.truecolor = truecolor
 	m.cfg, m.ui = cfg, cfg.UI
+	if m.sessionWidth > 0 {
+		m.ui.SidebarWidth = m.sessionWidth
+	}
 	m.sound = cfg.UI.Sound
 	m.toastsOn = cfg.UI.Toast.Delivery != config.ToastOff && cfg.UI.Toast.Delivery != ""
 	m.theme = newTheme(cfg, truecolor)
@@ -217,9 +221,9 @@ func (m *model) setConfig(cfg config.Config, truecolor bool) {
 func (m *model) Init() tea.Cmd {
 	m.refreshing = true
 	if len(m.diags) > 0 {
-		return tea.Batch(m.fetchSnapshot(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
+		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
 	}
-	return m.fetchSnapshot()
+	return tea.Batch(m.fetchSnapshot(), m.fetchUIState())
 }
 
 func (m *model) fetchSnapshot() tea.Cmd {
@@ -369,6 +373,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			cmds = append(cmds, m.fetchSnapshot())
 		}
 		return tea.Batch(cmds...)
+	case uiStateMsg:
+		m.applyUIState(msg)
 	case popupMsg:
 		m.setPopup(msg.st)
 	case linkMsg:

@@ -100,7 +100,7 @@ func (m *model) settingsKey(k tea.KeyMsg) tea.Cmd {
 // changeSetting moves a setting one value on (step 1) or back (-1),
 // writes it and applies the file.
 func (m *model) changeSetting(st setting, step int) tea.Cmd {
-	cur := st.get(m.cfg)
+	cur := st.get(m.shownConfig())
 	var next, literal string
 	if st.options != nil {
 		i := max(slices.Index(st.options, cur), 0)
@@ -122,7 +122,14 @@ func (m *model) changeSetting(st setting, step int) tea.Cmd {
 		m.settings.status, m.settings.failed = "not saved: "+err.Error(), true
 		return nil
 	}
+	width := st.section == "ui" && st.key == "sidebar_width"
+	if width {
+		m.sessionWidth, _ = strconv.Atoi(next) // what the session keeps wins over the file: both move
+	}
 	m.applyConfigFile()
+	if width {
+		m.setSessionWidth(m.sessionWidth)
+	}
 	m.settings.status, m.settings.failed = st.section+"."+st.key+" = "+next+" saved", false
 	return nil
 }
@@ -154,6 +161,14 @@ func (m *model) writeSetting(section, key, literal string) error {
 	return nil
 }
 
+// shownConfig is config.toml as this client applies it: the sidebar
+// width the session keeps, if any, is the one in use.
+func (m *model) shownConfig() config.Config {
+	c := m.cfg
+	c.UI.SidebarWidth = m.ui.SidebarWidth
+	return c
+}
+
 // drawSettings draws the screen in the middle of the window.
 func (m *model) drawSettings(c *canvas) {
 	labelW := 0
@@ -163,7 +178,7 @@ func (m *model) drawSettings(c *canvas) {
 	lines := make([]string, len(settings))
 	w := 40
 	for i, st := range settings {
-		v := "‹ " + st.get(m.cfg) + " ›"
+		v := "‹ " + st.get(m.shownConfig()) + " ›"
 		lines[i] = st.label + strings.Repeat(" ", labelW-textWidth(st.label)+2) + v
 		if st.note != "" {
 			lines[i] += "  " + st.note
