@@ -78,3 +78,16 @@ func TestTableHeader(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkSetKey: one settings-screen change on a file as large as
+// `herdr --default-config` (every key with its comment), parse checks
+// included.
+func BenchmarkSetKey(b *testing.B) {
+	text := DefaultFile()
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, err := SetKey(text, "ui", "status_indicators", `"symbols"`); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
