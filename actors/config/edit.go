@@ -119,7 +119,7 @@ func setLine(text, section, key, value string) string {
 
 // TableHeader reads a [table] or [[array]] header line: its dotted name
 // (spaces and quotes around the parts dropped) and whether it is an array
-// of tables.
+// of tables. A row of a multi-line array (`["a", "b"],`) is no header.
 func TableHeader(line string) (name string, array, ok bool) {
 	if !strings.HasPrefix(line, "[") {
 		return "", false, false
@@ -127,7 +127,13 @@ func TableHeader(line string) (name string, array, ok bool) {
 	line, _, _ = strings.Cut(line, "#")
 	line = strings.TrimSpace(line)
 	array = strings.HasPrefix(line, "[[")
+	if !strings.HasSuffix(line, "]") || array && !strings.HasSuffix(line, "]]") {
+		return "", false, false
+	}
 	inner := strings.TrimSuffix(strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(line, "["), "["), "]"), "]")
+	if strings.ContainsAny(inner, ",[]") {
+		return "", false, false
+	}
 	return dottedKey(inner), array, true
 }
 

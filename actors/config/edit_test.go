@@ -39,6 +39,9 @@ func TestSetKey(t *testing.T) {
 			"[ui]\nwindow_title = \"c\"\n", ""},
 		{"array of tables untouched", "[[keys.command]]\nkey = \"prefix+y\"\n", "keys", "key", `"x"`,
 			"[[keys.command]]\nkey = \"prefix+y\"\n\n[keys]\nkey = \"x\"\n", ""},
+		{"key after a multi-line array", "[ui.sidebar.agents]\nrows = [\n  [\"agent\"],\n]\nrow_gap = 0\n",
+			"ui.sidebar.agents", "row_gap", "2",
+			"[ui.sidebar.agents]\nrows = [\n  [\"agent\"],\n]\nrow_gap = 2\n", ""},
 		{"inline table refused", "[ui]\ntoast = { delivery = \"off\" }\n", "ui.toast", "delivery", `"herdr"`, "", "invalid TOML"},
 		{"invalid file refused", "[ui\n", "ui", "x", "1", "", "not valid TOML"},
 		{"bad value refused", "", "ui", "x", "nope", "", "bad value"},
@@ -70,6 +73,7 @@ func TestTableHeader(t *testing.T) {
 		{"[ui]", "ui", false, true},
 		{"[ ui . toast ] # c", "ui.toast", false, true},
 		{"[[keys.command]]", "keys.command", true, true},
+		{`["state_icon", "agent"],`, "", false, false},
 		{"key = 1", "", false, false},
 	} {
 		name, array, ok := TableHeader(c.line)
