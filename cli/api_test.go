@@ -133,6 +133,8 @@ var ourExtensions = map[string][]string{
 	"pane.history":         nil,
 	"agent.view.get":       nil,
 	"workspace.git_status": nil,
+	"client.ui_state.get":  nil,
+	"client.ui_state.set":  nil,
 	"events.subscribe":     {"since_seq"},
 	"workspace.close":      {"close_group"}, // in the socket API document, not yet in the schema file
 	// Pane graphics as the socket API document has them, newer than the schema file.

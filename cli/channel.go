@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
@@ -55,9 +54,9 @@ func (a *app) setChannel(channel string) int {
 		fmt.Fprintf(a.stderr, "config file at %s is invalid TOML: %v. Fix it before changing the update channel.\n", path, err)
 		return 1
 	}
-	updated := upsertKey(string(data), "update", "channel", `"`+channel+`"`)
-	if err := toml.Unmarshal([]byte(updated), &doc); err != nil {
-		fmt.Fprintf(a.stderr, "changing the update channel would make %s invalid TOML: %v; leaving config unchanged\n", path, err)
+	updated, err := config.SetKey(string(data), "update", "channel", `"`+channel+`"`)
+	if err != nil {
+		fmt.Fprintf(a.stderr, "cannot change the update channel in %s: %v; leaving config unchanged\n", path, err)
 		return 1
 	}
 	if err := protocol.WriteFileAtomic(path, []byte(updated), 0o600); err != nil {
@@ -66,34 +65,4 @@ func (a *app) setChannel(channel string) int {
 	}
 	fmt.Fprintf(a.stdout, "Herdr update channel set to %s in %s.\n", channel, path)
 	return 0
-}
-
-// upsertKey sets key = value in [section] of a TOML text, keeping every
-// other line as written: the key's line is replaced, else the line is
-// added under the section's header, else the section is appended.
-func upsertKey(text, section, key, value string) string {
-	lines := strings.SplitAfter(text, "\n")
-	in, header := false, -1
-	for i, line := range lines {
-		t := strings.TrimSpace(line)
-		if h, ok := tableHeader(t); ok {
-			in = h == section
-			if in {
-				header = i
-			}
-			continue
-		}
-		if k, _, found := strings.Cut(t, "="); in && found && strings.TrimSpace(k) == key {
-			lines[i] = key + " = " + value + "\n"
-			return strings.Join(lines, "")
-		}
-	}
-	if header >= 0 {
-		lines = append(lines[:header+1], append([]string{key + " = " + value + "\n"}, lines[header+1:]...)...)
-		return strings.Join(lines, "")
-	}
-	if text != "" && !strings.HasSuffix(text, "\n") {
-		text += "\n"
-	}
-	return text + "\n[" + section + "]\n" + key + " = " + value + "\n"
 }

@@ -145,7 +145,7 @@ func removeKeyTables(text string) string {
 	skipping, inTable := false, false
 	for _, line := range strings.SplitAfter(text, "\n") {
 		t := strings.TrimSpace(line)
-		if header, ok := tableHeader(t); ok {
+		if header, _, ok := config.TableHeader(t); ok {
 			inTable = true
 			skipping = header == "keys" || strings.HasPrefix(header, "keys.")
 			if skipping {
@@ -159,17 +159,4 @@ func removeKeyTables(text string) string {
 		out = append(out, line)
 	}
 	return strings.Join(out, "")
-}
-
-// tableHeader returns the name of a [table] or [[array]] header line.
-func tableHeader(line string) (string, bool) {
-	if !strings.HasPrefix(line, "[") {
-		return "", false
-	}
-	line, _, _ = strings.Cut(line, "#")
-	line = strings.TrimSpace(line)
-	name := strings.TrimSuffix(strings.TrimPrefix(strings.TrimPrefix(line, "["), "["), "]")
-	name = strings.TrimSuffix(name, "]")
-	name = strings.Join(strings.Fields(strings.ReplaceAll(name, " . ", ".")), "")
-	return strings.Trim(name, `"`), line != name
 }

@@ -334,3 +334,60 @@ func TestE2E_Persist_AgentResume(t *testing.T) {
 		t.Fatal("a duplicate session reference was resumed twice")
 	}
 }
+
+// TestE2E_Persist_UIState: client.ui_state.set changes the sidebar state
+// (bad values change nothing), it is written to session.json, and it is
+// there again after a restart (the debounced write is the one every
+// change arms: TestE2E_Persist_KillKeepsTheLastSave waits for one); a Herdr-written file's nulls read as unset.
+func TestE2E_Persist_UIState(t *testing.T) {
+	h := NewHome(t)
+	file := h.sessionFile("ui")
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	herdr := `{"version":3,"active":0,"selected":0,"sidebar_width":null,"sidebar_section_split":null,"collapsed_space_keys":null,
+	 "workspaces":[{"id":"w1","custom_name":null,"identity_cwd":"DIR","public_pane_numbers":{"1":1},"next_public_pane_number":2,
+	 "public_tab_numbers":[1],"next_public_tab_number":2,"active_tab":0,"tabs":[{"custom_name":null,"zoomed":false,"focused":1,
+	 "root_pane":1,"layout":{"Pane":1},"panes":{"1":{"cwd":"DIR"}}}]}]}`
+	if err := os.WriteFile(file, []byte(strings.ReplaceAll(herdr, "DIR", h.Dir)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := h.Start(t, "ui")
+	if got := OK[protocol.ClientUIState](t, extCall(t, s, "client.ui_state.get", struct{}{}), "client_ui_state"); len(got.CollapsedSpaceKeys) != 0 || got.SidebarSectionSplit != nil || got.SidebarWidth != nil {
+		t.Fatalf("state from a file of nulls: %s", mustJSON(t, got))
+	}
+	for _, bad := range []map[string]any{
+		{"sidebar_section_split": 1.0},
+		{"sidebar_width": 500}, // over [ui] sidebar_max_width
+		{"collapsed_space_keys": []any{"k", 3}},
+		{"collapsed_space_keys": []string{"k"}, "sidebar_width": 5}, // under sidebar_min_width: none of it applies
+	} {
+		Fail(t, s.Call("client.ui_state.set", bad), "invalid_params")
+	}
+	set := OK[protocol.ClientUIState](t, extCall(t, s, "client.ui_state.set", map[string]any{
+		"collapsed_space_keys": []string{"/repo/.git", "/other/.git"}, "sidebar_section_split": 0.65, "sidebar_width": 30}), "client_ui_state")
+	if mustJSON(t, set.CollapsedSpaceKeys) != mustJSON(t, []string{"/repo/.git", "/other/.git"}) || *set.SidebarSectionSplit != 0.65 || *set.SidebarWidth != 30 {
+		t.Fatalf("set answered %s", mustJSON(t, set))
+	}
+	// A later set changes only what it names.
+	OK[protocol.ClientUIState](t, extCall(t, s, "client.ui_state.set", map[string]any{"collapsed_space_keys": []string{"/repo/.git"}}), "client_ui_state")
+	if _, stderr, code := s.CLI("server", "stop"); code != 0 {
+		t.Fatalf("server stop: %d %s", code, stderr)
+	}
+	s.WaitExit(t)
+	b, _ := os.ReadFile(file)
+	var saved struct {
+		Keys  []string `json:"collapsed_space_keys"`
+		Split float64  `json:"sidebar_section_split"`
+		Width int      `json:"sidebar_width"`
+	}
+	if err := json.Unmarshal(b, &saved); err != nil || len(saved.Keys) != 1 || saved.Keys[0] != "/repo/.git" || saved.Split != 0.65 || saved.Width != 30 {
+		t.Fatalf("session.json (%v): %s", err, b)
+	}
+
+	s2 := h.Start(t, "ui")
+	got := OK[protocol.ClientUIState](t, extCall(t, s2, "client.ui_state.get", struct{}{}), "client_ui_state")
+	if mustJSON(t, got) != mustJSON(t, protocol.ClientUIState{CollapsedSpaceKeys: []string{"/repo/.git"}, SidebarSectionSplit: protocol.Ptr(0.65), SidebarWidth: protocol.Ptr(30)}) {
+		t.Fatalf("after a restart: %s", mustJSON(t, got))
+	}
+}

@@ -61,3 +61,52 @@ func TestTUI_SidebarGitMarks(t *testing.T) {
 	c.WaitText(t, "made-42")
 	c.WaitScreen(t, "the dirty mark after output", func(s string) bool { return strings.Contains(sidebarRow(s, "main"), "main ↑1 *") })
 }
+
+// TestTUI_FoldedWorktreeGroupSurvivesReattach: a worktree group folded
+// with a click on its chevron is the session's (client.ui_state.set,
+// session.json): after detaching and attaching again it is still folded.
+func TestTUI_FoldedWorktreeGroupSurvivesReattach(t *testing.T) {
+	h := NewHome(t)
+	repo := filepath.Join(h.Dir, "repo")
+	gitRepo(t, repo)
+	s := h.Start(t, "fold")
+	s.CreateWorkspace(t, map[string]any{"cwd": repo, "label": "api"})
+	OK[protocol.WorktreeCreated](t, s.Call("worktree.create", map[string]any{"workspace_id": "w1", "branch": "feat"}), "worktree_created")
+	c := Attach(t, h, "fold", h.Dir)
+	screen := c.WaitScreen(t, "the group unfolded", func(s string) bool { return strings.Contains(s, "▾") && strings.Contains(s, "feat") })
+	x, y := -1, -1
+	for i, l := range Lines(screen) {
+		if j := strings.Index(l, "▾"); j >= 0 {
+			x, y = len([]rune(l[:j])), i
+			break
+		}
+	}
+	c.Type(sgrMouse(0, x, y, false) + sgrMouse(0, x, y, true))
+	c.WaitScreen(t, "the group folded", func(s string) bool { return strings.Contains(s, "▸") && !strings.Contains(sidebarText(s), "feat") })
+	c.Type(tuiPrefix + "q")
+	if code := c.WaitExit(t); code != 0 {
+		t.Fatalf("detach exit %d", code)
+	}
+	st := OK[protocol.ClientUIState](t, extCall(t, s, "client.ui_state.get", struct{}{}), "client_ui_state")
+	if len(st.CollapsedSpaceKeys) != 1 {
+		t.Fatalf("the session keeps %v", st.CollapsedSpaceKeys)
+	}
+	c2 := Attach(t, h, "fold", h.Dir)
+	c2.WaitScreen(t, "still folded after re-attaching", func(s string) bool {
+		return strings.Contains(s, "▸") && strings.Contains(s, "api") && !strings.Contains(sidebarText(s), "feat")
+	})
+}
+
+// sidebarText is the spaces section of the sidebar: each row's text left
+// of the sidebar's border, down to the agents header.
+func sidebarText(screen string) string {
+	var b strings.Builder
+	for _, l := range Lines(screen) {
+		side, _, _ := strings.Cut(l, "│")
+		if strings.TrimSpace(side) == "agents" {
+			break
+		}
+		b.WriteString(side + "\n")
+	}
+	return b.String()
+}

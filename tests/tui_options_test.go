@@ -118,15 +118,64 @@ command = "echo \"$HERDR_ACTIVE_PANE_ID $HERDR_ACTIVE_WORKSPACE_ID\" > ` + out +
 	c.WaitText(t, "config reloaded")
 }
 
-// TestTUI_OptionsSettingsKeySaysNotBuilt: prefix+s has no settings screen
-// to open; it says so and where config.toml is.
-func TestTUI_OptionsSettingsKeySaysNotBuilt(t *testing.T) {
+// TestTUI_SettingsScreen: prefix s lists the settings with their values;
+// a change shows at once, is one line of config.toml (a comment and a key
+// this build does not know survive), and a client attached afterwards
+// draws with it. A change the file cannot take says so and leaves it be.
+func TestTUI_SettingsScreen(t *testing.T) {
 	h := NewHome(t)
-	h.Start(t, "settings")
+	h.WriteConfig(t, "# my note about the ui\n[ui]\nsidebar_width = 28 # wide enough\nmystery_key = 7\n")
+	path := filepath.Join(h.ConfigHome, "herdr", "config.toml")
+	s := h.Start(t, "settings")
 	c := Attach(t, h, "settings", h.Dir)
 	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
 	shellReady(t, c, "ready")
+	OK[protocol.OK](t, s.Call("pane.report_agent", map[string]any{"pane_id": "w1:p1", "source": "opts", "agent": "claude", "state": "blocked"}), "ok")
+	c.WaitScreen(t, "the blocked dot", func(s string) bool { return strings.Contains(agentEntry(s, "claude"), "●") })
+
 	c.Type(tuiPrefix + "s")
-	c.WaitText(t, "the settings screen is not built")
-	c.WaitText(t, "herdr config path")
+	c.WaitText(t, "SETTINGS")
+	c.WaitText(t, "status indicators")
+	c.WaitText(t, "‹ dots ›")
+	c.Type("j")      // toast delivery
+	c.Type("\x1b[C") // right: off → herdr
+	c.WaitText(t, "ui.toast.delivery = herdr saved")
+	c.Type("jj") // status indicators
+	c.Type("\r")
+	c.WaitText(t, "ui.status_indicators = symbols saved")
+	c.WaitText(t, "‹ symbols ›")
+	c.WaitText(t, "‹ herdr ›")
+	c.Type("\x1b")
+	c.WaitScreen(t, "the settings closed and the blocked symbol", func(s string) bool {
+		return !strings.Contains(s, "SETTINGS") && strings.Contains(agentEntry(s, "claude"), "×")
+	})
+
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(b)
+	for _, want := range []string{"# my note about the ui\n", "sidebar_width = 28 # wide enough\n", "mystery_key = 7\n",
+		"status_indicators = \"symbols\"\n", "[ui.toast]\ndelivery = \"herdr\"\n", "default_shell = \"/bin/sh\"\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("config.toml lacks %q:\n%s", want, text)
+		}
+	}
+
+	c2 := Attach(t, h, "settings", h.Dir)
+	c2.WaitScreen(t, "the second client with symbols", func(s string) bool { return strings.Contains(agentEntry(s, "claude"), "×") })
+
+	// An inline table holds the toast keys: SetKey refuses, the file stays.
+	inline := "[ui]\ntoast = { delivery = \"off\" }\n"
+	h.WriteConfig(t, inline)
+	c2.Type(tuiPrefix + "R")
+	c2.Type(tuiPrefix + "s")
+	c2.WaitText(t, "SETTINGS")
+	c2.Type("j\r")
+	c2.WaitText(t, "not saved")
+	if b, _ := os.ReadFile(path); string(b) != "[terminal]\ndefault_shell = \"/bin/sh\"\n"+inline {
+		t.Errorf("a refused change rewrote config.toml:\n%s", b)
+	}
+	c2.Type("q")
+	c2.WaitScreen(t, "settings closed", func(s string) bool { return !strings.Contains(s, "SETTINGS") })
 }

@@ -154,6 +154,17 @@ func (m *model) reloadConfig() tea.Cmd {
 	if m.configPath == "" {
 		return nil
 	}
+	m.applyConfigFile()
+	m.diags = ConfigDiagnostics(m.configPath)
+	if len(m.diags) == 0 {
+		return m.showToast("config reloaded")
+	}
+	return tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} })
+}
+
+// applyConfigFile reads config.toml again and applies it: the server its
+// part, this client the rest.
+func (m *model) applyConfigFile() {
 	m.call("server.reload_config", nil)
 	cfg, _, status := config.Load(m.configPath)
 	if status == config.StatusFailed {
@@ -162,13 +173,11 @@ func (m *model) reloadConfig() tea.Cmd {
 	km, _ := loadKeymap(m.configPath)
 	km.bindCommands(cfg.Keys.Commands)
 	m.keys = km
+	if m.outer != nil && cfg.UI.MouseCapture != m.ui.MouseCapture {
+		m.toHost = append(m.toHost, m.outer.setMouse(cfg.UI.MouseCapture)...)
+	}
 	m.setConfig(cfg, m.truecolor)
 	m.confirmClose, m.copyOnSelect = cfg.UI.ConfirmClose, cfg.UI.CopyOnSelect
 	m.sw.prev = nil // every colour may have changed: draw it all
 	m.claimSize(false)
-	m.diags = ConfigDiagnostics(m.configPath)
-	if len(m.diags) == 0 {
-		return m.showToast("config reloaded")
-	}
-	return tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} })
 }

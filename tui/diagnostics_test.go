@@ -54,7 +54,7 @@ func TestDiagnostics_UnsupportedKeys(t *testing.T) {
 		{"fixed binding moved", "[keys]\nswitch_tab = \"prefix+alt+1..9\"\n", "keys.switch_tab: not supported by this client (it keeps Herdr's default prefix+1..9)"},
 		{"fixed binding at its default", "[keys]\nswitch_tab = \"prefix+1..9\"\nnavigate_pane_left = \"h\"\n", ""},
 		{"unknown action", "[keys]\nfly = \"prefix+f\"\n", "unknown key keys.fly"},
-		{"settings bound", "[keys]\nsettings = \"prefix+s\"\n", "keys.settings: the settings screen is not built; edit config.toml (`herdr config path` shows where)"},
+		{"settings bound", "[keys]\nsettings = \"prefix+s\"\n", ""},
 		{"settings unbound", "[keys]\nsettings = \"\"\n", ""},
 		{"popup command", "[[keys.command]]\nkey = \"prefix+g\"\ncommand = \"lazygit\"\ntype = \"popup\"\n", "keys.command[0]: type = \"popup\" is not supported yet (the server opens popups only for plugin entrypoints"},
 		{"pane command", "[[keys.command]]\nkey = \"prefix+g\"\ncommand = \"lazygit\"\ntype = \"pane\"\n", ""},

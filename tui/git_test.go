@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -47,8 +48,20 @@ func TestSidebar_WorktreeGroupFoldsAndGitMarks(t *testing.T) {
 	}
 	g := m.geometry()
 	m.sentArea, m.lastActive = [2]int{g.area.Width, g.area.Height}, time.Now() // no size to claim
+	f := &fakeServer{}
+	a, b := net.Pipe()
+	go f.serve(b)
+	t.Cleanup(func() { a.Close(); b.Close() })
+	m.link = &link{req: newRPCConn(a, nil)}
 	m.mouse(tea.MouseMsg{X: chevron.x + 2, Y: chevron.y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
 	if got := strings.Join(spaces(), " / "); got != "●|▸ 1 api| / main|↑2 *|" {
 		t.Errorf("folded = %q (the worktree hidden, its blocked status on the group)", got)
+	}
+	// The session keeps the fold (session.json's collapsed_space_keys).
+	m.mouse(tea.MouseMsg{X: chevron.x + 2, Y: chevron.y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	waitFor(t, "two client.ui_state.set", func() bool { return len(f.requests("client.ui_state.set")) == 2 })
+	sets := f.requests("client.ui_state.set")
+	if string(sets[0].Params) != `{"collapsed_space_keys":["/r"]}` || string(sets[1].Params) != `{"collapsed_space_keys":[]}` {
+		t.Errorf("client.ui_state.set params %s then %s", sets[0].Params, sets[1].Params)
 	}
 }

@@ -50,6 +50,8 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		return m.confirmKey(k)
 	case modeCopy:
 		return m.copyKey(k)
+	case modeSettings:
+		return m.settingsKey(k)
 	case modePrefix:
 		m.mode = modeTerminal
 		if c, ok := m.keys.commands[k.String()]; ok {
@@ -130,7 +132,7 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 	case actHelp:
 		m.mode = modeHelp
 	case actSettings:
-		return m.showToast(settingsNotBuilt)
+		m.openSettings()
 	case actSplitVertical, actSplitHorizontal:
 		d := "right"
 		if b.act == actSplitHorizontal {
@@ -433,10 +435,7 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 				case "workspace":
 					// The chevron after the icon folds a worktree group.
 					if it.toggle != "" && ev.X >= it.x+2 && ev.X < it.x+4 {
-						if m.collapsed == nil {
-							m.collapsed = map[string]bool{}
-						}
-						m.collapsed[it.toggle] = !m.collapsed[it.toggle]
+						m.toggleGroup(it.toggle)
 						break
 					}
 					m.call("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: it.id})

@@ -19,7 +19,7 @@ type action string
 // Actions of the prefix bindings (Herdr's names).
 const (
 	actHelp            action = "help"
-	actSettings        action = "settings" // not built: says where config.toml is
+	actSettings        action = "settings" // the settings screen (settings.go)
 	actDetach          action = "detach"
 	actNewWorkspace    action = "new_workspace"
 	actRenameWorkspace action = "rename_workspace"
@@ -169,10 +169,6 @@ func newKeymap(keys map[string]any) (*keymap, []string) {
 		_, bindable := defaultBindings[action(name)]
 		def, known := herdr[name]
 		switch {
-		case name == string(actSettings):
-			if isBound(v) {
-				diags = append(diags, "keys.settings: "+settingsNotBuilt)
-			}
 		case name == "prefix" || name == "command" || bindable:
 		case name == "remote_image_paste" || name == "indexed": // unsupportedKeys says why
 		case !known:
@@ -193,10 +189,6 @@ func sameCombos(got, def []string) bool {
 	got = slices.DeleteFunc(slices.Clone(got), func(c string) bool { return c == "" })
 	return slices.EqualFunc(got, def, strings.EqualFold)
 }
-
-// settingsNotBuilt is what the settings key says, and the diagnostic of
-// a file that binds it.
-const settingsNotBuilt = "the settings screen is not built; edit config.toml (`herdr config path` shows where)"
 
 // cutFold is strings.CutPrefix ignoring case.
 func cutFold(s, prefix string) (string, bool) {

@@ -74,6 +74,7 @@ const (
 	modeNavigate             // arrows and h/j/k/l move between workspaces, tabs, panes
 	modeConfirm              // y/n before closing something that runs a program
 	modeCopy                 // copy mode: scroll, search, select, copy
+	modeSettings             // the settings screen (settings.go)
 )
 
 // toastTime is how long a toast stays.
@@ -89,7 +90,9 @@ type model struct {
 	link     *link
 	keys     *keymap
 	toastsOn bool
-	// ui is config.toml's [ui] and theme the colours drawn (setConfig).
+	// cfg is config.toml as last read, ui its [ui] and theme the colours
+	// drawn (setConfig).
+	cfg   config.Config
 	ui    config.UI
 	theme *theme
 	// view is the server's agent view as last asked (agents.go).
@@ -100,10 +103,11 @@ type model struct {
 	corner    *cornerToast
 	diags     []string // config problems shown after attaching (diagnostics.go)
 	git       gitState // sidebar git marks (git.go)
-	// collapsed are the folded worktree groups, by repo key (kept for
-	// this client's life only: session.json's collapsed_space_keys is the
-	// session's and has no method yet).
+	// collapsed are the folded worktree groups, by repo key, and
+	// sessionWidth the sidebar width the session keeps (0: config.toml's);
+	// both are session.json's (uistate.go).
 	collapsed      map[string]bool
+	sessionWidth   int
 	saidNoNotifier bool
 	tones          *toneFiles
 	// getenv reads the client's environment (os.Getenv; a fake in tests).
@@ -132,11 +136,12 @@ type model struct {
 	sentArea      [2]int
 	lastActive    time.Time
 
-	mode    mode
-	rename  renameState
-	picker  pickerState
-	copy    copyState
-	confirm closeReq
+	mode     mode
+	rename   renameState
+	picker   pickerState
+	copy     copyState
+	confirm  closeReq
+	settings settingsState
 	// confirmClose asks before closing a program ([ui] confirm_close).
 	confirmClose bool
 	// copyOnSelect copies a mouse selection when it ends ([ui] copy_on_select).
@@ -203,7 +208,10 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 // setConfig takes the settings of config.toml the client draws with.
 func (m *model) setConfig(cfg config.Config, truecolor bool) {
 	m.truecolor = truecolor
-	m.ui = cfg.UI
+	m.cfg, m.ui = cfg, cfg.UI
+	if m.sessionWidth > 0 {
+		m.ui.SidebarWidth = m.sessionWidth
+	}
 	m.sound = cfg.UI.Sound
 	m.toastsOn = cfg.UI.Toast.Delivery != config.ToastOff && cfg.UI.Toast.Delivery != ""
 	m.theme = newTheme(cfg, truecolor)
@@ -213,9 +221,9 @@ func (m *model) setConfig(cfg config.Config, truecolor bool) {
 func (m *model) Init() tea.Cmd {
 	m.refreshing = true
 	if len(m.diags) > 0 {
-		return tea.Batch(m.fetchSnapshot(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
+		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
 	}
-	return m.fetchSnapshot()
+	return tea.Batch(m.fetchSnapshot(), m.fetchUIState())
 }
 
 func (m *model) fetchSnapshot() tea.Cmd {
@@ -365,6 +373,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			cmds = append(cmds, m.fetchSnapshot())
 		}
 		return tea.Batch(cmds...)
+	case uiStateMsg:
+		m.applyUIState(msg)
 	case popupMsg:
 		m.setPopup(msg.st)
 	case linkMsg:

@@ -17,6 +17,8 @@ const (
 	leaveModes        = "\x1b[0m\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[0 q\x1b[?25h\x1b[?1049l"
 	enterModesNoMouse = "\x1b[?1049h\x1b[?25l\x1b[?2004h\x1b[H\x1b[2J"
 	leaveModesNoMouse = "\x1b[0m\x1b[?2004l\x1b[0 q\x1b[?25h\x1b[?1049l"
+	mouseOn           = "\x1b[?1002h\x1b[?1006h"
+	mouseOff          = "\x1b[?1006l\x1b[?1002l"
 )
 
 // outerTerm is the person's terminal while the client runs.
@@ -53,6 +55,17 @@ func openOuter(in io.Reader, out io.Writer, send func(tea.Msg), mouse bool) (*ou
 	}
 	watchSize(out, send, o.stop)
 	return o, nil
+}
+
+// setMouse turns mouse reports on or off while the client runs ([ui]
+// mouse_capture changed): the bytes to send, and what leaving undoes.
+func (o *outerTerm) setMouse(on bool) string {
+	if on {
+		o.leave = leaveModes
+		return mouseOn
+	}
+	o.leave = leaveModesNoMouse
+	return mouseOff
 }
 
 // size is the terminal's size, or 80×24 when it has none.

@@ -52,5 +52,5 @@ func (m *model) reconnected(msg reconnectedMsg) tea.Cmd {
 	clear(m.screens)
 	m.dropGraphics(nil) // the new subscription sends every image again
 	m.refreshing = true
-	return m.fetchSnapshot()
+	return tea.Batch(m.fetchSnapshot(), m.fetchUIState())
 }

@@ -185,6 +185,8 @@ func (m *model) canvas(reuse *canvas) *canvas {
 		m.drawHelp(c)
 	case modePicker:
 		m.drawPicker(c)
+	case modeSettings:
+		m.drawSettings(c)
 	}
 	if m.popup != nil {
 		m.drawPopup(c)
@@ -396,6 +398,8 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		right = " HELP "
 	case modePicker:
 		right = " WORKSPACES j/k · enter · esc "
+	case modeSettings:
+		right = " SETTINGS ↑↓/jk select · ←→/enter/space change · esc/q close "
 	case modeNavigate:
 		right = " NAVIGATE ↑↓ workspace · hjkl pane · tab · esc "
 	case modeConfirm:
@@ -559,6 +563,7 @@ var helpLines = []string{
 	"[            copy mode (/ search, v select, y copy)",
 	"e            edit the scrollback in $EDITOR",
 	"b            toggle sidebar",
+	"s            settings (saved to config.toml)",
 	"R            reload config.toml",
 	"tab          next pane",
 	"q            detach (everything keeps running)",

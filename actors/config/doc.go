@@ -16,6 +16,7 @@
 // that drive both decoding and DefaultFile (`herdr --default-config`); key
 // combos are checked with protocol.ParseKey.
 //
-// The package also resolves the config path (Path, Dir) and the shell a new
-// pane runs (Config.Shell).
+// The package also resolves the config path (Path, Dir), the shell a new
+// pane runs (Config.Shell), and edits one key of the file in place,
+// keeping every other line as written (SetKey).
 package config

@@ -4,7 +4,9 @@
 // change that spans entities (a split, closing the last pane of a tab) is
 // one step inside one message with no asks. It also keeps the read model
 // (what every list, get and snapshot answers from, including the facts
-// panes, entity actors and the agents actor told it) and the session file.
+// panes, entity actors and the agents actor told it) and the session file,
+// with the interactive client's sidebar state that file keeps
+// (client.ui_state.*).
 //
 // Everything else is another actor's: the session resolves a request's
 // target once and forwards it, already resolved, to the pane, workspace,

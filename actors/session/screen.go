@@ -1,6 +1,8 @@
 package session
 
 import (
+	"slices"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
@@ -11,12 +13,15 @@ import (
 )
 
 // The interactive client's side of the session: which panes a connection
-// streams (the panes send the frames themselves) and whose size the tab
-// area follows (the most recent client.resize wins).
+// streams (the panes send the frames themselves), whose size the tab
+// area follows (the most recent client.resize wins), and the sidebar
+// state session.json keeps for every client (client.ui_state.*).
 
 var screenHandlers = map[string]handler{
-	"screen.subscribe": (*Session).screenSubscribe,
-	"client.resize":    (*Session).clientResize,
+	"screen.subscribe":    (*Session).screenSubscribe,
+	"client.resize":       (*Session).clientResize,
+	"client.ui_state.get": (*Session).uiStateGet,
+	"client.ui_state.set": (*Session).uiStateSet,
 }
 
 // screenClient is what the session knows of interactive clients: only
@@ -86,4 +91,43 @@ func (s *Session) clientResize(ctx actor.Context, call *api.Call) *api.Reply {
 		}
 	}
 	return api.OK()
+}
+
+// uiStateGet answers the sidebar state session.json keeps, for a client
+// that attaches.
+func (s *Session) uiStateGet(_ actor.Context, _ *api.Call) *api.Reply {
+	return api.Done(s.uiState())
+}
+
+// uiStateSet changes the sidebar state: the fields given, all or none
+// (a width outside [ui] sidebar_min_width..sidebar_max_width changes
+// nothing), saved with the next debounced write of session.json.
+func (s *Session) uiStateSet(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.ClientUIStateSetParams)
+	if w := prm.SidebarWidth; w != nil && (*w < s.cfg.UI.SidebarMinWidth || *w > s.cfg.UI.SidebarMaxWidth) {
+		return api.Fail(protocol.ParamError("sidebar_width", "must be within [ui] sidebar_min_width..sidebar_max_width (%d..%d)", s.cfg.UI.SidebarMinWidth, s.cfg.UI.SidebarMaxWidth))
+	}
+	ui := &s.m.UI
+	if k := prm.CollapsedSpaceKeys; k != nil {
+		ui.CollapsedSpaceKeys = slices.Clone(*k)
+	}
+	if v := prm.SidebarSectionSplit; v != nil {
+		split := *v
+		ui.SectionSplit = &split
+	}
+	if v := prm.SidebarWidth; v != nil {
+		w := *v
+		ui.Width = &w
+	}
+	s.changed(ctx)
+	return api.Done(s.uiState())
+}
+
+func (s *Session) uiState() protocol.ClientUIState {
+	ui := s.m.UI
+	out := protocol.ClientUIState{CollapsedSpaceKeys: slices.Clone(ui.CollapsedSpaceKeys), SidebarSectionSplit: ui.SectionSplit, SidebarWidth: ui.Width}
+	if out.CollapsedSpaceKeys == nil {
+		out.CollapsedSpaceKeys = []string{}
+	}
+	return out
 }

@@ -6,6 +6,9 @@
 // tested on its own (model_test.go), including a random sequence of
 // operations that must keep the invariants.
 //
+// It also carries the interactive client's sidebar state (UIState), which
+// session.json keeps beside the topology.
+//
 // The model owns ids: counters only grow, so no id is reused within a
 // session; a pane that moves to another workspace gets the next id there
 // and keeps its former ones as aliases until it closes.

@@ -55,6 +55,8 @@ type Model struct {
 	Area     layout.Rect
 	NextWS   uint64
 	NextTerm uint64
+	// UI is the client's sidebar state, kept in session.json (uistate.go).
+	UI UIState
 
 	byWorkspace map[string]*Workspace
 	panes       map[string]*Pane // by public id, current and former

@@ -61,6 +61,7 @@ func (m *Model) Restore(s *Saved, newTerm func() string) ([]Restored, error) {
 		}
 		out = append(out, panes...)
 	}
+	m.UI = restoreUI(s)
 	m.Focused = nil
 	if s.Active != nil && *s.Active >= 0 && *s.Active < len(m.Workspaces) {
 		m.Focused = m.Workspaces[*s.Active]

@@ -96,9 +96,8 @@ type SavedPane struct {
 // Save describes the model as session.json. extra adds what the session
 // keeps of a pane beyond its place (its agent session).
 func (m *Model) Save(extra func(*Pane) SavedPane) Saved {
-	s := Saved{Version: SavedVersion, CollapsedSpaceKeys: []string{}, Workspaces: make([]SavedWorkspace, 0, len(m.Workspaces))}
-	split := 0.4
-	s.SidebarSectionSplit = &split
+	s := Saved{Version: SavedVersion, Workspaces: make([]SavedWorkspace, 0, len(m.Workspaces))}
+	m.UI.saveUI(&s)
 	for i, w := range m.Workspaces {
 		if w == m.Focused {
 			s.Active, s.Selected = &i, i

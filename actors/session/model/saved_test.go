@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -205,5 +206,43 @@ func TestRestore_WorkspaceIDs(t *testing.T) {
 	check(t, m, "ids")
 	if _, err := m.ResolvePane(protocol.PaneID("w5", 1)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSaveRestore_UIState: the sidebar state round-trips through the
+// file; unset, it is written as Herdr writes it (null width, split 0.4,
+// no keys), and a Herdr-written file's nulls and odd values read as unset.
+func TestSaveRestore_UIState(t *testing.T) {
+	b := &builder{m: New(layout.Rect{W: 80, H: 24})}
+	b.workspace("a")
+	data, _ := json.Marshal(b.m.Save(func(*Pane) SavedPane { return SavedPane{} }))
+	for _, want := range []string{`"sidebar_width":null`, `"sidebar_section_split":0.4`, `"collapsed_space_keys":[]`} {
+		if !strings.Contains(string(data), want) {
+			t.Errorf("unset state: file lacks %s: %s", want, data)
+		}
+	}
+	split, width := 0.7, 30
+	b.m.UI = UIState{CollapsedSpaceKeys: []string{"/r/.git", "/s/.git"}, SectionSplit: &split, Width: &width}
+	got := roundTrip(t, b.m)
+	if ui := got.UI; !slices.Equal(ui.CollapsedSpaceKeys, b.m.UI.CollapsedSpaceKeys) || ui.SectionSplit == nil || *ui.SectionSplit != 0.7 || ui.Width == nil || *ui.Width != 30 {
+		t.Errorf("restored UI state %+v", ui)
+	}
+
+	for _, file := range []string{
+		`{"version":3,"sidebar_width":null,"sidebar_section_split":null,"collapsed_space_keys":null,"workspaces":[]}`,
+		`{"version":3,"sidebar_width":0,"sidebar_section_split":1.5,"collapsed_space_keys":["",""],"workspaces":[]}`,
+		`{"version":3,"workspaces":[]}`,
+	} {
+		s, err := Parse([]byte(file))
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		m := New(layout.Rect{W: 80, H: 24})
+		if _, err := m.Restore(s, terms()); err != nil {
+			t.Fatal(err)
+		}
+		if ui := m.UI; len(ui.CollapsedSpaceKeys) != 0 || ui.SectionSplit != nil || ui.Width != nil {
+			t.Errorf("%s: UI state %+v, want unset", file, ui)
+		}
 	}
 }

@@ -1,0 +1,213 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// The settings screen (prefix s): the settings people change most, each
+// with its value. A change is written to config.toml at once, as one line
+// of the file (config.SetKey keeps the rest as written), and applied as
+// prefix R applies the file; a write that fails leaves the file as it was
+// and says why.
+
+// setting is one row of the screen: a key of config.toml and its values.
+type setting struct {
+	label, section, key string
+	// options are the values an enum or bool cycles through; nil for a
+	// number, which steps between lo and hi.
+	options []string
+	lo, hi  func(config.Config) int
+	get     func(config.Config) string
+	note    string // shown beside the value
+}
+
+func boolSetting(label, section, key string, get func(config.Config) bool) setting {
+	return setting{label: label, section: section, key: key, options: []string{"true", "false"},
+		get: func(c config.Config) string { return strconv.FormatBool(get(c)) }}
+}
+
+func enumSetting(label, section, key string, options []string, get func(config.Config) string) setting {
+	return setting{label: label, section: section, key: key, options: options, get: get}
+}
+
+// settings are the rows, in the order shown.
+var settings = []setting{
+	enumSetting("theme", "theme", "name", config.ThemeNames, func(c config.Config) string { return c.Theme.Name }),
+	enumSetting("toast delivery", "ui.toast", "delivery", []string{config.ToastOff, config.ToastHerdr, config.ToastTerminal, config.ToastSystem},
+		func(c config.Config) string { return c.UI.Toast.Delivery }),
+	boolSetting("sound", "ui.sound", "enabled", func(c config.Config) bool { return c.UI.Sound.Enabled }),
+	enumSetting("status indicators", "ui", "status_indicators", []string{"dots", "symbols"}, func(c config.Config) string { return c.UI.StatusIndicators }),
+	enumSetting("agent panel sort", "ui", "agent_panel_sort", []string{"spaces", "priority"}, func(c config.Config) string { return c.UI.AgentPanelSort }),
+	enumSetting("tab bar position", "ui", "tab_bar_position", []string{"top", "bottom"}, func(c config.Config) string { return c.UI.TabBarPosition }),
+	boolSetting("hide single tab bar", "ui", "hide_tab_bar_when_single_tab", func(c config.Config) bool { return c.UI.HideTabBarWhenSingleTab }),
+	func() setting {
+		s := boolSetting("pane gaps", "ui", "pane_gaps", func(c config.Config) bool { return c.UI.PaneGaps })
+		s.note = "(Herdr's; not drawn here)"
+		return s
+	}(),
+	boolSetting("pane scrollbars", "ui", "pane_scrollbars", func(c config.Config) bool { return c.UI.PaneScrollbars }),
+	boolSetting("mouse capture", "ui", "mouse_capture", func(c config.Config) bool { return c.UI.MouseCapture }),
+	boolSetting("confirm close", "ui", "confirm_close", func(c config.Config) bool { return c.UI.ConfirmClose }),
+	boolSetting("name new tabs", "ui", "prompt_new_tab_name", func(c config.Config) bool { return c.UI.PromptNewTabName }),
+	{label: "sidebar width", section: "ui", key: "sidebar_width",
+		lo:  func(c config.Config) int { return c.UI.SidebarMinWidth },
+		hi:  func(c config.Config) int { return c.UI.SidebarMaxWidth },
+		get: func(c config.Config) string { return strconv.Itoa(c.UI.SidebarWidth) }},
+}
+
+// settingsState is the open screen: the selected row and the last
+// write's outcome.
+type settingsState struct {
+	sel    int
+	status string
+	failed bool
+}
+
+// openSettings shows the screen with the file's current values.
+func (m *model) openSettings() {
+	m.mode = modeSettings
+	m.settings = settingsState{}
+}
+
+func (m *model) settingsKey(k tea.KeyMsg) tea.Cmd {
+	s := &m.settings
+	switch k.String() {
+	case "esc", "q", "ctrl+c":
+		m.mode = modeTerminal
+	case "up", "k":
+		s.sel = (s.sel + len(settings) - 1) % len(settings)
+	case "down", "j":
+		s.sel = (s.sel + 1) % len(settings)
+	case "right", "l", "enter", " ", "space":
+		return m.changeSetting(settings[s.sel], 1)
+	case "left", "h":
+		return m.changeSetting(settings[s.sel], -1)
+	}
+	return nil
+}
+
+// changeSetting moves a setting one value on (step 1) or back (-1),
+// writes it and applies the file.
+func (m *model) changeSetting(st setting, step int) tea.Cmd {
+	cur := st.get(m.shownConfig())
+	var next, literal string
+	if st.options != nil {
+		i := max(slices.Index(st.options, cur), 0)
+		next = st.options[(i+step+len(st.options))%len(st.options)]
+		literal = strconv.Quote(next)
+		if next == "true" || next == "false" {
+			literal = next
+		}
+	} else {
+		n, _ := strconv.Atoi(cur)
+		v := min(max(n+step, st.lo(m.cfg)), st.hi(m.cfg))
+		if v == n {
+			return nil // at its bound
+		}
+		next = strconv.Itoa(v)
+		literal = next
+	}
+	if err := m.writeSetting(st.section, st.key, literal); err != nil {
+		m.settings.status, m.settings.failed = "not saved: "+err.Error(), true
+		return nil
+	}
+	width := st.section == "ui" && st.key == "sidebar_width"
+	if width {
+		m.sessionWidth, _ = strconv.Atoi(next) // what the session keeps wins over the file: both move
+	}
+	m.applyConfigFile()
+	if width {
+		m.setSessionWidth(m.sessionWidth)
+	}
+	m.settings.status, m.settings.failed = st.section+"."+st.key+" = "+next+" saved", false
+	return nil
+}
+
+// writeSetting sets one key in config.toml, creating the file if need be;
+// the file is replaced whole (protocol.WriteFileAtomic) or not at all.
+func (m *model) writeSetting(section, key, literal string) error {
+	if m.configPath == "" {
+		return errors.New("no config.toml path")
+	}
+	perm := fs.FileMode(0o600)
+	data, err := os.ReadFile(m.configPath)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return err
+	default:
+		if fi, err := os.Stat(m.configPath); err == nil {
+			perm = fi.Mode().Perm()
+		}
+	}
+	text, err := config.SetKey(string(data), section, key, literal)
+	if err != nil {
+		return err
+	}
+	if err := protocol.WriteFileAtomic(m.configPath, []byte(text), perm); err != nil {
+		return fmt.Errorf("cannot write %s: %w", m.configPath, err)
+	}
+	return nil
+}
+
+// shownConfig is config.toml as this client applies it: the sidebar
+// width the session keeps, if any, is the one in use.
+func (m *model) shownConfig() config.Config {
+	c := m.cfg
+	c.UI.SidebarWidth = m.ui.SidebarWidth
+	return c
+}
+
+// drawSettings draws the screen in the middle of the window.
+func (m *model) drawSettings(c *canvas) {
+	labelW := 0
+	for _, st := range settings {
+		labelW = max(labelW, textWidth(st.label))
+	}
+	lines := make([]string, len(settings))
+	w := 40
+	for i, st := range settings {
+		v := "‹ " + st.get(m.shownConfig()) + " ›"
+		lines[i] = st.label + strings.Repeat(" ", labelW-textWidth(st.label)+2) + v
+		if st.note != "" {
+			lines[i] += "  " + st.note
+		}
+		w = max(w, textWidth(lines[i])+4)
+	}
+	hint := "changes are saved to config.toml at once"
+	w = min(max(w, textWidth(hint)+4, textWidth(m.settings.status)+4), m.width)
+	h := min(len(lines)+4, m.height)
+	x, y := max((m.width-w)/2, 0), max((m.height-h)/2, 0)
+	c.fill(x, y, w, h, " ", cellStyle{})
+	m.drawBoxPlain(c, x, y, w, h, " settings ")
+	for i, l := range lines {
+		if i >= h-4 {
+			break
+		}
+		st := cellStyle{}
+		if i == m.settings.sel {
+			st = m.theme.selected
+			c.fill(x+1, y+1+i, w-2, 1, " ", st)
+		}
+		c.text(x+2, y+1+i, l, w-4, st)
+	}
+	foot, st := hint, m.theme.dim
+	if m.settings.status != "" {
+		foot = m.settings.status
+		if m.settings.failed {
+			st = m.theme.diag
+		}
+	}
+	c.text(x+2, y+h-2, foot, w-4, st)
+}

@@ -1,0 +1,70 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// TestSettings_ChangeWritesAndApplies: a change is written to the file
+// and the client draws with it; sidebar_width stops at its bounds.
+func TestSettings_ChangeWritesAndApplies(t *testing.T) {
+	f := &fakeServer{}
+	m, _ := testModel(t, f)
+	m.configPath = filepath.Join(t.TempDir(), "herdr", "config.toml") // no file yet
+	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+	m.Update(keyRunes("s"))
+	if m.mode != modeSettings || !strings.Contains(m.View(), "status indicators") {
+		t.Fatalf("prefix s: mode %v, screen:\n%s", m.mode, m.View())
+	}
+	m.Update(keyRunes("jjj")) // status indicators
+	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if m.ui.StatusIndicators != "symbols" || !strings.Contains(m.View(), "‹ symbols ›") {
+		t.Errorf("status_indicators = %q after enter", m.ui.StatusIndicators)
+	}
+	b, err := os.ReadFile(m.configPath)
+	if err != nil || string(b) != "[ui]\nstatus_indicators = \"symbols\"\n" {
+		t.Errorf("config.toml = %q, %v", b, err)
+	}
+	waitFor(t, "server.reload_config", func() bool { return len(f.requests("server.reload_config")) == 1 })
+
+	m.Update(keyRunes("k")) // back up to sound, left: off
+	m.Update(tea.KeyMsg{Type: tea.KeyLeft})
+	if m.sound.Enabled {
+		t.Errorf("sound still enabled")
+	}
+	m.settings.sel = len(settings) - 1 // sidebar width
+	for range m.cfg.UI.SidebarMaxWidth + 5 {
+		m.Update(tea.KeyMsg{Type: tea.KeyRight})
+	}
+	if m.ui.SidebarWidth != m.cfg.UI.SidebarMaxWidth {
+		t.Errorf("sidebar_width = %d, want it stopped at %d", m.ui.SidebarWidth, m.cfg.UI.SidebarMaxWidth)
+	}
+	m.Update(keyRunes("q"))
+	if m.mode != modeTerminal {
+		t.Errorf("q left mode %v", m.mode)
+	}
+}
+
+// TestSettings_WriteFailureChangesNothing: a config.toml that cannot be
+// written says why, and neither the file nor the client changes.
+func TestSettings_WriteFailureChangesNothing(t *testing.T) {
+	m, _ := testModel(t, &fakeServer{})
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	m.configPath = filepath.Join(file, "config.toml") // its folder is a file
+	m.openSettings()
+	m.settings.sel = 3
+	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if m.ui.StatusIndicators != "dots" || !m.settings.failed || !strings.Contains(m.View(), "not saved") {
+		t.Errorf("status_indicators %q, status %q, screen:\n%s", m.ui.StatusIndicators, m.settings.status, m.View())
+	}
+	if b, _ := os.ReadFile(file); len(b) != 0 {
+		t.Errorf("the file changed: %q", b)
+	}
+}

@@ -1,0 +1,71 @@
+package tui
+
+import (
+	"maps"
+	"slices"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// The sidebar state the session keeps in session.json for every client
+// (client.ui_state.*): the folded worktree groups and the sidebar's width.
+// The client asks for it when it attaches (and after a reconnect) and
+// tells the session when the person folds or unfolds a group, or sets the
+// width on the settings screen. The section split is kept by the session
+// but not drawn: this client's agents section starts right below the
+// spaces, and nothing here lets the person move that split.
+
+// uiStateMsg is the session's sidebar state as asked at attach.
+type uiStateMsg struct {
+	st  protocol.ClientUIState
+	err error
+}
+
+// fetchUIState asks for the session's sidebar state.
+func (m *model) fetchUIState() tea.Cmd {
+	req := m.link.req
+	return func() tea.Msg {
+		var st protocol.ClientUIState
+		err := req.call("client.ui_state.get", nil, &st)
+		return uiStateMsg{st: st, err: err}
+	}
+}
+
+// applyUIState takes the session's sidebar state. A server without the
+// method leaves this client's own (nothing folded, config.toml's width).
+func (m *model) applyUIState(msg uiStateMsg) {
+	if msg.err != nil {
+		return
+	}
+	m.collapsed = map[string]bool{}
+	for _, k := range msg.st.CollapsedSpaceKeys {
+		m.collapsed[k] = true
+	}
+	m.sessionWidth = 0
+	if w := msg.st.SidebarWidth; w != nil {
+		m.sessionWidth = *w
+	}
+	m.setConfig(m.cfg, m.truecolor)
+	m.claimSize(false)
+}
+
+// toggleGroup folds or unfolds a worktree group and tells the session.
+func (m *model) toggleGroup(key string) {
+	if m.collapsed == nil {
+		m.collapsed = map[string]bool{}
+	}
+	if m.collapsed[key] {
+		delete(m.collapsed, key)
+	} else {
+		m.collapsed[key] = true
+	}
+	keys := append([]string{}, slices.Sorted(maps.Keys(m.collapsed))...) // [] when none: null would set nothing
+	m.call("client.ui_state.set", protocol.ClientUIStateSetParams{CollapsedSpaceKeys: &keys})
+}
+
+// setSessionWidth tells the session the sidebar's width.
+func (m *model) setSessionWidth(width int) {
+	m.call("client.ui_state.set", protocol.ClientUIStateSetParams{SidebarWidth: &width})
+}
