@@ -11,11 +11,14 @@
 //     saves; medians and ratios;
 //   - pipe: requests per second with 500 written ahead on one connection,
 //     `pane.list` on herdr's socket and `list-panes -a` through one tmux
-//     control-mode client (`tmux -C`), one pane each, rounds taking turns.
+//     control-mode client (`tmux -C`), one pane each, rounds taking turns;
+//   - match: a command typed into a shell until a waiting program sees its
+//     output: pane.send_input + pane.wait_for_output against tmux
+//     send-keys + %output in control mode.
 //
 // Linux only (it reads /proc). Usage:
 //
-//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-only idle|cli|pipe]
+//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-only idle|cli|pipe|match]
 package main
 
 import (
@@ -37,7 +40,7 @@ func main() {
 	bin := flag.String("herdr", "", "herdr binary (default: build one)")
 	panes := flag.Int("panes", 100, "idle panes to add for the memory row")
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
-	only := flag.String("only", "", "run only this row: idle, cli or pipe")
+	only := flag.String("only", "", "run only this row: idle, cli, pipe or match")
 	flag.Parse()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		fail("needs Linux's /proc")
@@ -73,6 +76,9 @@ func main() {
 
 	if *only == "" || *only == "pipe" { // first: one pane each
 		pipelined(sock, *runs, tmux)
+	}
+	if *only == "" || *only == "match" {
+		matched(c, *runs, tmux)
 	}
 	if *only == "" || *only == "idle" {
 		idle(c, h.Process.Pid, tmuxPid, *panes, dir, tmux)

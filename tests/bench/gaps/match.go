@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// matched prints how long a command typed into a shell takes to show up
+// where a program waiting for it sees it: herdr's pane.send_input then
+// pane.wait_for_output on one connection, against tmux's send-keys and
+// the %output notification of one control-mode client. The shell prints
+// m<N>k from an arithmetic expansion, so the typed line (which holds
+// $((…))) never matches: both wait for the command's own output.
+func matched(c *protocol.Client, runs int, tmux func(...string) *exec.Cmd) {
+	var panes protocol.PaneList
+	call(c, "pane.list", map[string]any{}, &panes)
+	if len(panes.Panes) == 0 {
+		fail("no herdr pane")
+	}
+	pane := panes.Panes[0].PaneID
+	herdrRound := func(n int) time.Duration {
+		start := time.Now()
+		call(c, "pane.send_input", map[string]any{"pane_id": pane, "text": fmt.Sprintf("echo m$((%d+1))k", n-1), "keys": []string{"Enter"}}, nil)
+		call(c, "pane.wait_for_output", map[string]any{"pane_id": pane, "source": "recent", "lines": 5,
+			"match": map[string]string{"type": "substring", "value": fmt.Sprintf("m%dk", n)}, "timeout_ms": 5000}, nil)
+		return time.Since(start)
+	}
+
+	ctl := tmux("-C", "attach-session", "-t", "gaps")
+	in, err := ctl.StdinPipe()
+	check(err)
+	out, err := ctl.StdoutPipe()
+	check(err)
+	check(ctl.Start())
+	defer func() { in.Close(); ctl.Wait() }()
+	tr := bufio.NewReaderSize(out, 64<<10)
+	until := func(want string) {
+		for {
+			line, err := tr.ReadString('\n')
+			check(err)
+			if strings.HasPrefix(line, "%error") {
+				fail("tmux -C: " + line)
+			}
+			if strings.HasPrefix(line, "%output ") && strings.Contains(line, want) {
+				return
+			}
+		}
+	}
+	tmuxRound := func(n int) time.Duration {
+		start := time.Now()
+		_, err := io.WriteString(in, fmt.Sprintf("send-keys -t gaps 'echo m$((%d+1))k' Enter\n", n-1))
+		check(err)
+		until(fmt.Sprintf("m%dk", n))
+		return time.Since(start)
+	}
+
+	n := 100000
+	herdrRound(n) // warm up both
+	tmuxRound(n)
+	var th, tt []time.Duration
+	for i := 0; i < runs; i++ {
+		n++
+		th = append(th, herdrRound(n))
+		tt = append(tt, tmuxRound(n))
+		time.Sleep(10 * time.Millisecond) // let the shells print their prompts
+	}
+	mh, mt := median(th), median(tt)
+	fmt.Printf("typed command → its output seen by a waiting program, medians of %d alternating rounds\n", runs)
+	fmt.Printf("%-28s %9s %9s %7s\n", "", "herdr", "tmux", "ratio")
+	fmt.Printf("%-28s %7.3fms %7.3fms %7.2f\n\n", "wait_for_output / %output", ms(mh), ms(mt), float64(mh)/float64(mt))
+}
