@@ -74,6 +74,7 @@ const (
 	modeNavigate             // arrows and h/j/k/l move between workspaces, tabs, panes
 	modeConfirm              // y/n before closing something that runs a program
 	modeCopy                 // copy mode: scroll, search, select, copy
+	modeMenu                 // a right-click menu (menu.go)
 )
 
 // toastTime is how long a toast stays.
@@ -156,6 +157,11 @@ type model struct {
 	title         string
 	// customTitle is the window title set through client.window_title.set.
 	customTitle string
+
+	// menu is the open right-click menu, rightPass a right-button
+	// gesture going to a program (menu.go).
+	menu      *menuState
+	rightPass *rightPass
 
 	detached, lost bool
 	reconnecting   bool // the server went away; looking for it (reconnect.go)

@@ -185,6 +185,8 @@ func (m *model) canvas(reuse *canvas) *canvas {
 		m.drawHelp(c)
 	case modePicker:
 		m.drawPicker(c)
+	case modeMenu:
+		m.drawMenu(c)
 	}
 	if m.popup != nil {
 		m.drawPopup(c)
@@ -400,6 +402,8 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		right = " NAVIGATE ↑↓ workspace · hjkl pane · tab · esc "
 	case modeConfirm:
 		right = m.confirmText()
+	case modeMenu:
+		right = " MENU ↑↓ · enter · esc "
 	case modeCopy:
 		right = m.copyStatus()
 	default:
