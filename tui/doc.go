@@ -22,6 +22,7 @@
 // The face of it: the agent panel applies the server's agent view and
 // [ui.sidebar.*] rows of tokens (agents.go), git marks per workspace
 // (git.go), [theme] palettes (theme.go), notifications and sounds
-// (notify.go, sound.go), [[keys.command]] (keycmd.go), and config
-// diagnostics shown on attach (diagnostics.go).
+// (notify.go, sound.go), [[keys.command]] (keycmd.go), right-click menus
+// and where right clicks go (menu.go), the session's popup (popup.go),
+// and config diagnostics shown on attach (diagnostics.go).
 package tui
