@@ -408,6 +408,10 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 		}
 		m.rightPass = nil
 	}
+	if m.eatRelease && ev.Action == tea.MouseActionRelease {
+		m.eatRelease = false
+		return nil
+	}
 	if m.menu != nil {
 		if cmd, done := m.menuMouse(ev); done {
 			return cmd
@@ -438,7 +442,9 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 	if ev.Action == tea.MouseActionPress {
 		m.msel = nil
 	}
-	rightPress := ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonRight
+	// Menus open from the terminal (or prefix) mode, not over a rename,
+	// copy mode or a question.
+	rightPress := ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonRight && (m.mode == modeTerminal || m.mode == modePrefix)
 	// Sidebar and tab bar take clicks only.
 	if ev.X < g.sidebarW {
 		if rightPress {

@@ -221,6 +221,9 @@ func (m *model) menuKey(k tea.KeyMsg) tea.Cmd {
 // through (a right press elsewhere opens the menu there).
 func (m *model) menuMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
 	i := m.menuItemAt(ev.X, ev.Y)
+	if ev.Action == tea.MouseActionPress && (ev.Button == tea.MouseButtonLeft || ev.Button == tea.MouseButtonMiddle || ev.Button == tea.MouseButtonRight) {
+		m.eatRelease = true // a wheel notch has no release
+	}
 	switch {
 	case ev.Action == tea.MouseActionMotion:
 		if i >= 0 {
@@ -231,6 +234,7 @@ func (m *model) menuMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
 		return m.chooseMenu(i), true
 	case ev.Button == tea.MouseButtonRight && i < 0:
 		m.closeMenu()
+		m.eatRelease = false // the press opens the menu there, or goes to a program
 		return nil, false
 	case ev.Button == tea.MouseButtonLeft || ev.Button == tea.MouseButtonRight || ev.Button == tea.MouseButtonMiddle:
 		m.closeMenu()

@@ -148,3 +148,27 @@ func TestMenu_PlacedInWindowAndKeysChoose(t *testing.T) {
 		t.Fatalf("split params %+v, %v", p, err)
 	}
 }
+
+// Choosing with a click takes its release too: a program under the menu
+// that asked for the mouse gets no release without its press.
+func TestMenu_ClickReleaseStaysWithTheMenu(t *testing.T) {
+	m, _ := testModel(t, &fakeServer{})
+	p2 := m.screens["w1:p2"]
+	p2.modes.Mouse, p2.modes.MouseSGR = true, true
+	m.Update(rightPress(60, 5))
+	m.Update(tea.MouseMsg{X: 60, Y: 5, Button: tea.MouseButtonRight, Action: tea.MouseActionRelease})
+	x, y, _, _ := m.menuRect()
+	m.Update(tea.MouseMsg{X: x + 3, Y: y + 1, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}) // Rename pane
+	m.Update(tea.MouseMsg{X: x + 3, Y: y + 1, Button: tea.MouseButtonLeft, Action: tea.MouseActionRelease})
+	if m.mode != modeRename || m.rename.id != "w1:p2" {
+		t.Fatalf("clicking Rename pane: mode %v rename %+v", m.mode, m.rename)
+	}
+	if got := queued(m, "w1:p2"); got != "" {
+		t.Fatalf("the program under the menu got %q", got)
+	}
+	// A right click over a rename does not open a menu.
+	m.Update(rightPress(60, 5))
+	if m.mode != modeRename || m.menu != nil {
+		t.Fatalf("a right click during a rename: mode %v menu %+v", m.mode, m.menu)
+	}
+}

@@ -162,6 +162,8 @@ type model struct {
 	// gesture going to a program (menu.go).
 	menu      *menuState
 	rightPass *rightPass
+	// eatRelease: the menu took a press, and the release is its too.
+	eatRelease bool
 
 	detached, lost bool
 	reconnecting   bool // the server went away; looking for it (reconnect.go)
