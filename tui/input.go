@@ -450,7 +450,7 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 		if rightPress {
 			for _, it := range m.sideItems() {
 				if it.y == ev.Y && it.kind == "workspace" {
-					m.openMenu(&menuState{kind: menuWorkspace, id: it.id, x: ev.X, y: ev.Y, items: []string{itemRename, itemClose}})
+					m.openWorkspaceMenu(ev, it.id)
 				}
 			}
 			return nil

@@ -56,6 +56,10 @@ const (
 	itemNewTab      = "New tab"
 	itemRename      = "Rename"
 	itemClose       = "Close"
+	itemCloseGroup  = "Close group"
+	itemNewWorktree = "New worktree"
+	itemCollapse    = "Collapse"
+	itemExpand      = "Expand"
 )
 
 // rightPass is a right-button gesture going to a program: its drags and
@@ -142,6 +146,32 @@ func (m *model) openPaneMenu(ev tea.MouseMsg, id string) {
 		menu.items = append(menu.items, itemClicksPane)
 	}
 	menu.items = append(menu.items, itemClosePane)
+	m.openMenu(menu)
+}
+
+// openWorkspaceMenu opens workspace id's menu at the click: a git
+// repository's offers a new worktree, a repository with worktrees under
+// it closes or folds the group. (Herdr's "Open worktree..." and "Delete
+// worktree checkout..." open dialogs this client does not have.)
+func (m *model) openWorkspaceMenu(ev tea.MouseMsg, id string) {
+	menu := &menuState{kind: menuWorkspace, id: id, x: ev.X, y: ev.Y, items: []string{itemRename, itemClose}}
+	for _, w := range m.snap.Workspaces {
+		if w.WorkspaceID != id {
+			continue
+		}
+		wt := w.Worktree
+		switch {
+		case wt != nil && wt.IsLinkedWorktree:
+		case wt != nil && m.worktreeGroups()[wt.RepoKey] == id:
+			fold := itemCollapse
+			if m.collapsed[wt.RepoKey] {
+				fold = itemExpand
+			}
+			menu.items = []string{itemRename, itemCloseGroup, itemNewWorktree, fold}
+		case wt != nil || m.git.st[id].Repo:
+			menu.items = append(menu.items, itemNewWorktree)
+		}
+	}
 	m.openMenu(menu)
 }
 
@@ -277,9 +307,37 @@ func (m *model) chooseMenu(i int) tea.Cmd {
 			m.startRename("workspace", "workspace.rename", id, m.workspaceLabel(id))
 		case itemClose:
 			return m.askClose(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
+		case itemCloseGroup:
+			var panes []string
+			key := m.repoKey(id)
+			for _, w := range m.snap.Workspaces {
+				if w.Worktree != nil && w.Worktree.RepoKey == key {
+					panes = append(panes, m.panesOf("", w.WorkspaceID)...)
+				}
+			}
+			return m.askClose(closeReq{what: "workspace group", method: "workspace.close", params: protocol.WorkspaceCloseParams{WorkspaceID: id, CloseGroup: true}}, panes)
+		case itemNewWorktree:
+			m.call("worktree.create", protocol.WorktreeCreateParams{WorktreeSource: protocol.WorktreeSource{WorkspaceID: &id}, Focus: true})
+		case itemCollapse, itemExpand:
+			// As a click on the group's chevron does.
+			if m.collapsed == nil {
+				m.collapsed = map[string]bool{}
+			}
+			key := m.repoKey(id)
+			m.collapsed[key] = !m.collapsed[key]
 		}
 	}
 	return nil
+}
+
+// repoKey is the repository key of workspace id's worktree group, or "".
+func (m *model) repoKey(id string) string {
+	for _, w := range m.snap.Workspaces {
+		if w.WorkspaceID == id && w.Worktree != nil {
+			return w.Worktree.RepoKey
+		}
+	}
+	return ""
 }
 
 func (m *model) paneMenuItem(menu *menuState, item string) tea.Cmd {

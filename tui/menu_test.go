@@ -172,3 +172,44 @@ func TestMenu_ClickReleaseStaysWithTheMenu(t *testing.T) {
 		t.Fatalf("a right click during a rename: mode %v menu %+v", m.mode, m.menu)
 	}
 }
+
+// A workspace's menu follows Herdr's: rename and close; a repository adds
+// a new worktree; a repository with worktrees closes or folds its group;
+// a worktree's own has rename and close.
+func TestMenu_WorkspaceMenus(t *testing.T) {
+	f := &fakeServer{}
+	m, _ := testModel(t, f)
+	items := func(id string) string {
+		m.openWorkspaceMenu(tea.MouseMsg{X: 2, Y: 1}, id)
+		defer m.closeMenu()
+		return strings.Join(m.menu.items, ",")
+	}
+	if got := items("w1"); got != "Rename,Close" {
+		t.Errorf("a plain workspace: %q", got)
+	}
+	m.git.st = map[string]protocol.WorkspaceGitStatus{"w1": {Repo: true}}
+	if got := items("w1"); got != "Rename,Close,New worktree" {
+		t.Errorf("a repository: %q", got)
+	}
+	m.snap.Workspaces[0].Worktree = &protocol.WorkspaceWorktreeInfo{RepoKey: "r"}
+	m.snap.Workspaces[1].Worktree = &protocol.WorkspaceWorktreeInfo{RepoKey: "r", IsLinkedWorktree: true}
+	if got := items("w1"); got != "Rename,Close group,New worktree,Collapse" {
+		t.Errorf("a repository with a worktree: %q", got)
+	}
+	if got := items(m.snap.Workspaces[1].WorkspaceID); got != "Rename,Close" {
+		t.Errorf("a worktree: %q", got)
+	}
+
+	m.openWorkspaceMenu(tea.MouseMsg{X: 2, Y: 1}, "w1")
+	m.chooseMenu(3) // Collapse
+	if !m.collapsed["r"] || items("w1") != "Rename,Close group,New worktree,Expand" {
+		t.Errorf("collapse: collapsed %v", m.collapsed)
+	}
+	m.openWorkspaceMenu(tea.MouseMsg{X: 2, Y: 1}, "w1")
+	m.chooseMenu(2) // New worktree
+	waitFor(t, "worktree.create", func() bool { return len(f.requests("worktree.create")) == 1 })
+	var p protocol.WorktreeCreateParams
+	if err := json.Unmarshal(f.requests("worktree.create")[0].Params, &p); err != nil || p.WorkspaceID == nil || *p.WorkspaceID != "w1" || !p.Focus {
+		t.Errorf("worktree.create params %+v, %v", p, err)
+	}
+}
