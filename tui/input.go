@@ -487,6 +487,9 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 			case tea.MouseButtonLeft:
 				m.call("tab.focus", protocol.TabTarget{TabID: t.id})
 			case tea.MouseButtonRight:
+				if !rightPress {
+					break
+				}
 				m.openMenu(&menuState{kind: menuTab, id: t.id, x: ev.X, y: ev.Y, items: []string{itemNewTab, itemRename, itemClose}})
 			}
 		}
