@@ -125,6 +125,7 @@ var ourExtensions = map[string][]string{
 	"screen.scroll":        nil,
 	"screen.subscribe":     nil,
 	"popup.send_text":      nil,
+	"popup.open":           nil,
 	"terminal.claim":       nil,
 	"web.start":            nil,
 	"web.url":              nil,

@@ -24,6 +24,14 @@ func TestMethods_DecodeParams(t *testing.T) {
 		{"split direction", "pane.split", `{"direction":"left"}`, CodeInvalidParams, "direction"},
 		{"split ratio", "pane.split", `{"direction":"right","ratio":1.5}`, CodeInvalidRatio, "ratio"},
 		{"bad env", "workspace.create", `{"env":{"":"x"}}`, CodeInvalidEnv, ""},
+		{"popup open", "popup.open", `{"command":"echo hi","title":"t","width":"80%","height":12,"cwd":"/tmp","env":{"A":"1"}}`, "", ""},
+		{"popup open no command", "popup.open", `{"title":"t"}`, CodeInvalidParams, "command"},
+		{"popup open blank command", "popup.open", `{"command":"  "}`, CodeInvalidParams, "command"},
+		{"popup open bad width", "popup.open", `{"command":"x","width":"120"}`, CodeInvalidParams, "width"},
+		{"popup open bad height", "popup.open", `{"command":"x","height":-3}`, CodeInvalidParams, "height"},
+		{"popup open relative cwd", "popup.open", `{"command":"x","cwd":"rel"}`, CodeInvalidRequest, "cwd"},
+		{"popup open bad env", "popup.open", `{"command":"x","env":{"A=B":"1"}}`, CodeInvalidEnv, ""},
+		{"popup open command type", "popup.open", `{"command":5}`, CodeInvalidParams, "command"},
 		{"wait match type", "pane.wait_for_output", `{"pane_id":"p","source":"recent","match":{"type":"glob","value":"x"}}`, CodeInvalidParams, "match.type"},
 	}
 	for _, c := range cases {

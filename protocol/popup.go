@@ -3,6 +3,7 @@ package protocol
 import (
 	"math"
 	"strconv"
+	"strings"
 )
 
 // Popups are session-modal terminals drawn by the interactive client over
@@ -29,6 +30,53 @@ const (
 var popupMethods = []Method{
 	{Name: "popup.close", Params: empty, Result: "ok", Summary: "Close the open popup"},
 	{Name: "popup.send_text", Params: func() Params { return &PopupSendTextParams{} }, Result: "ok", Summary: "Write text to the open popup's program (extension; the interactive client's keys)"},
+	{Name: "popup.open", Params: func() Params { return &PopupOpenParams{} }, Result: "ok", Summary: "Run a command line in a popup over the client in front (extension; [[keys.command]] type popup)"},
+}
+
+// CodePopupOpenFailed answers a popup.open whose command cannot start.
+const CodePopupOpenFailed = "popup_open_failed"
+
+// PopupOpenParams are the params of popup.open: a command line run by the
+// platform shell (/bin/sh -c) in a popup, which closes when it exits.
+// Cwd defaults to the focused pane's folder; Env is added to the popup's
+// environment, which has HERDR_ACTIVE_* of the focused pane as a key
+// command's does. Width and Height are cells or "N%" as PopupSize.
+type PopupOpenParams struct {
+	Command string            `json:"command"`
+	Title   string            `json:"title,omitempty"`
+	Width   any               `json:"width,omitempty"`
+	Height  any               `json:"height,omitempty"`
+	Cwd     *string           `json:"cwd,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+}
+
+// Validate implements Params.
+func (p *PopupOpenParams) Validate() error {
+	if strings.TrimSpace(p.Command) == "" {
+		return ParamError("command", "missing required field")
+	}
+	if err := absolute("cwd", p.Cwd); err != nil {
+		return err
+	}
+	if err := validEnv(p.Env); err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		name string
+		v    any
+	}{{"width", p.Width}, {"height", p.Height}} {
+		if _, err := ParsePopupSize(f.v); err != nil {
+			return ParamError(f.name, "%s", AsError(err).Message)
+		}
+	}
+	return nil
+}
+
+// Sizes are the popup's width and height as Validate accepted them.
+func (p *PopupOpenParams) Sizes() (width, height *PopupSize) {
+	width, _ = ParsePopupSize(p.Width)
+	height, _ = ParsePopupSize(p.Height)
+	return width, height
 }
 
 // PopupSendTextParams are the params of popup.send_text: raw input for the

@@ -165,6 +165,10 @@ type ScreenModes struct {
 	Mouse          bool `json:"mouse,omitempty"`
 	MouseSGR       bool `json:"mouse_sgr,omitempty"`
 	AltScreen      bool `json:"alt_screen,omitempty"`
+	// RightClickPane is the pane's right_click = "pane" (pane.input.set,
+	// pane.split): a plain right click goes to a program that asked for
+	// the mouse, not to the client's menu.
+	RightClickPane bool `json:"right_click_pane,omitempty"`
 }
 
 // ScreenFrame is the data of a screen.frame line.
@@ -191,7 +195,7 @@ type ScreenFrame struct {
 // ExtensionMethods names the methods this server adds to the Herdr surface.
 var ExtensionMethods = map[string]bool{"screen.subscribe": true, "client.resize": true, "screen.scroll": true, "popup.send_text": true,
 	"web.start": true, "web.url": true, "pane.record.start": true, "pane.record.stop": true, "pane.history": true, "agent.view.get": true,
-	"workspace.git_status": true, "terminal.claim": true, "client.ui_state.get": true, "client.ui_state.set": true}
+	"workspace.git_status": true, "terminal.claim": true, "client.ui_state.get": true, "client.ui_state.set": true, "popup.open": true}
 
 // TargetID implements Targeted.
 func (p *ScreenScrollParams) TargetID() string { return p.PaneID }

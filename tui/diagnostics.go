@@ -31,7 +31,6 @@ type unsupportedKey struct {
 // on, with why; a file that sets one (to a value when accepts) is told so.
 var unsupportedKeys = []unsupportedKey{
 	{"", "onboarding", "the first-run guide is not built", isTrue},
-	{"ui", "right_click_passthrough_modifier", "the client has no right-click menus yet: a right click always goes to the pane, whatever its right_click setting", nil},
 	{"ui", "redraw_on_focus_gained", "the client does not track the terminal's focus yet", nil},
 	{"ui", "pane_borders", "panes are sized to the inside of their frames by the server", nil},
 	{"ui", "pane_gaps", "panes are sized to the inside of their frames by the server", nil},

@@ -56,7 +56,7 @@ func TestDiagnostics_UnsupportedKeys(t *testing.T) {
 		{"unknown action", "[keys]\nfly = \"prefix+f\"\n", "unknown key keys.fly"},
 		{"settings bound", "[keys]\nsettings = \"prefix+s\"\n", ""},
 		{"settings unbound", "[keys]\nsettings = \"\"\n", ""},
-		{"popup command", "[[keys.command]]\nkey = \"prefix+g\"\ncommand = \"lazygit\"\ntype = \"popup\"\n", "keys.command[0]: type = \"popup\" is not supported yet (the server opens popups only for plugin entrypoints"},
+		{"popup command", "[[keys.command]]\nkey = \"prefix+g\"\ncommand = \"lazygit\"\ntype = \"popup\"\n", ""},
 		{"pane command", "[[keys.command]]\nkey = \"prefix+g\"\ncommand = \"lazygit\"\ntype = \"pane\"\n", ""},
 	}
 	for _, c := range cases {

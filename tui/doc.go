@@ -22,7 +22,8 @@
 // The face of it: the agent panel applies the server's agent view and
 // [ui.sidebar.*] rows of tokens (agents.go), git marks per workspace
 // (git.go), [theme] palettes (theme.go), notifications and sounds
-// (notify.go, sound.go), [[keys.command]] (keycmd.go), config
-// diagnostics shown on attach (diagnostics.go), and the settings screen,
-// which writes one key of config.toml at a time (settings.go).
+// (notify.go, sound.go), [[keys.command]] (keycmd.go), right-click menus
+// and where right clicks go (menu.go), the session's popup (popup.go),
+// config diagnostics shown on attach (diagnostics.go), and the settings
+// screen, which writes one key of config.toml at a time (settings.go).
 package tui

@@ -52,6 +52,8 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		return m.copyKey(k)
 	case modeSettings:
 		return m.settingsKey(k)
+	case modeMenu:
+		return m.menuKey(k)
 	case modePrefix:
 		m.mode = modeTerminal
 		if c, ok := m.keys.commands[k.String()]; ok {
@@ -399,6 +401,24 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 	if m.popup != nil {
 		return m.popupMouse(ev)
 	}
+	if m.rightPass != nil {
+		// The drags and the release of a right click that went to a
+		// program follow it there.
+		if ev.Action == tea.MouseActionRelease || ev.Action == tea.MouseActionMotion && ev.Button == tea.MouseButtonRight {
+			m.passRight(ev)
+			return nil
+		}
+		m.rightPass = nil
+	}
+	if m.eatRelease && ev.Action == tea.MouseActionRelease {
+		m.eatRelease = false
+		return nil
+	}
+	if m.menu != nil {
+		if cmd, done := m.menuMouse(ev); done {
+			return cmd
+		}
+	}
 	if m.drag != nil {
 		switch ev.Action {
 		case tea.MouseActionMotion:
@@ -424,8 +444,19 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 	if ev.Action == tea.MouseActionPress {
 		m.msel = nil
 	}
+	// Menus open from the terminal (or prefix) mode, not over a rename,
+	// copy mode or a question.
+	rightPress := ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonRight && (m.mode == modeTerminal || m.mode == modePrefix)
 	// Sidebar and tab bar take clicks only.
 	if ev.X < g.sidebarW {
+		if rightPress {
+			for _, it := range m.sideItems() {
+				if it.y == ev.Y && it.kind == "workspace" {
+					m.openWorkspaceMenu(ev, it.id)
+				}
+			}
+			return nil
+		}
 		if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
 			for _, it := range m.sideItems() {
 				if it.y != ev.Y {
@@ -447,11 +478,18 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 		return nil
 	}
 	if ev.Y == g.barY {
-		if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
-			for _, t := range m.tabItems(g) {
-				if ev.X >= t.x0 && ev.X < t.x1 {
-					m.call("tab.focus", protocol.TabTarget{TabID: t.id})
+		for _, t := range m.tabItems(g) {
+			if ev.X < t.x0 || ev.X >= t.x1 || ev.Action != tea.MouseActionPress {
+				continue
+			}
+			switch ev.Button {
+			case tea.MouseButtonLeft:
+				m.call("tab.focus", protocol.TabTarget{TabID: t.id})
+			case tea.MouseButtonRight:
+				if !rightPress {
+					break
 				}
+				m.openMenu(&menuState{kind: menuTab, id: t.id, x: ev.X, y: ev.Y, items: []string{itemNewTab, itemRename, itemClose}})
 			}
 		}
 		return nil
@@ -478,6 +516,21 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 		if x < r.X || y < r.Y || x >= r.X+r.Width || y >= r.Y+r.Height {
 			continue
 		}
+		if rightPress {
+			// Right-click menus (menu.go): the frame's is always the
+			// menu; the inside's may go to the program.
+			inside := x > r.X && x < r.X+r.Width-1 && y > r.Y && y < r.Y+r.Height-1
+			if pass, ok := m.rightClickToPane(ev, p.PaneID); ok && inside {
+				if p.PaneID != l.FocusedPaneID {
+					m.call("pane.focus", protocol.PaneTarget{PaneID: p.PaneID})
+				}
+				m.rightPass = &pass
+				m.passRight(ev)
+				return nil
+			}
+			m.openPaneMenu(ev, p.PaneID)
+			return nil
+		}
 		if ev.Ctrl && ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
 			// Ctrl-click on a URL: a plugin's link handler, or the browser
 			// (link.go), even over a program that takes the mouse.
@@ -499,11 +552,8 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 			m.call("pane.focus", protocol.PaneTarget{PaneID: p.PaneID})
 			return nil
 		}
-		// Every button, the right one too, goes to a program that asked
-		// for the mouse: a pane's right_click (pane.input.set, herdr or
-		// pane) is not applied, since this client has no right-click menu
-		// for "herdr" to open and PaneInfo does not carry the setting
-		// (ui.right_click_passthrough_modifier's diagnostic says so).
+		// The other buttons, and the right one's drags and release, go
+		// to a program that asked for the mouse.
 		if s := m.screens[p.PaneID]; s != nil && s.modes.Mouse {
 			if seq := encodeMouse(ev, x-r.X-1, y-r.Y-1, s.modes.MouseSGR); seq != nil {
 				m.sendBytes(p.PaneID, seq)

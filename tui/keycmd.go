@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,14 +17,10 @@ import (
 
 // [[keys.command]]: a prefix key that runs a command. "shell" runs it
 // detached (its output is dropped), "pane" in a zoomed pane that closes
-// when it ends, "plugin_action" invokes a plugin's action. "popup" is not
-// built: the session opens popups only for a plugin's entrypoint
-// (plugin.pane.open), and no method asks it for a popup running a command
-// line, so the key shows a message instead. The command sees HERDR_SOCKET_PATH, HERDR_BIN_PATH and the
-// active workspace, tab and pane.
-
-// popupCommandWhy says why a popup command does not run.
-const popupCommandWhy = "the server opens popups only for plugin entrypoints; use type = \"pane\""
+// when it ends, "popup" in the session's popup (popup.open; it closes when
+// the command ends), "plugin_action" invokes a plugin's action. The
+// command sees HERDR_SOCKET_PATH, HERDR_BIN_PATH and the active
+// workspace, tab and pane.
 
 // bindCommands adds the commands to the keymap; it returns problems.
 func (km *keymap) bindCommands(cmds []config.KeyCommand) []string {
@@ -45,9 +42,6 @@ func (km *keymap) bindCommands(cmds []config.KeyCommand) []string {
 			}
 			km.commands[k] = c
 		}
-		if c.Type == "popup" {
-			diags = append(diags, fmt.Sprintf("keys.command[%d]: type = \"popup\" is not supported yet (%s); the key shows a message instead", i, popupCommandWhy))
-		}
 	}
 	return diags
 }
@@ -68,7 +62,9 @@ func (m *model) runCommand(c config.KeyCommand) tea.Cmd {
 	case "pane":
 		return m.commandPane(c.Command, p)
 	case "popup":
-		return m.showToast("keys.command: type = \"popup\" is not supported yet (" + popupCommandWhy + ")")
+		// The server runs it with the same HERDR_ACTIVE_* the client
+		// would give it.
+		m.call("popup.open", protocol.PopupOpenParams{Command: c.Command, Width: popupSize(c.Width), Height: popupSize(c.Height)})
 	default:
 		env := append(os.Environ(), m.commandEnv(p)...)
 		ctx := m.ctx
@@ -82,6 +78,21 @@ func (m *model) runCommand(c config.KeyCommand) tea.Cmd {
 		}
 	}
 	return nil
+}
+
+// popupSize is a key command's width or height as popup.open takes it:
+// a number of cells, "N%", or nil when unset (config checked its form).
+func popupSize(s string) any {
+	if s == "" {
+		return nil
+	}
+	if strings.HasSuffix(s, "%") {
+		return s
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		return n
+	}
+	return s // the server says what is wrong with it
 }
 
 // commandEnv is what a command learns of where the person is.

@@ -75,6 +75,7 @@ const (
 	modeConfirm              // y/n before closing something that runs a program
 	modeCopy                 // copy mode: scroll, search, select, copy
 	modeSettings             // the settings screen (settings.go)
+	modeMenu                 // a right-click menu (menu.go)
 )
 
 // toastTime is how long a toast stays.
@@ -161,6 +162,13 @@ type model struct {
 	title         string
 	// customTitle is the window title set through client.window_title.set.
 	customTitle string
+
+	// menu is the open right-click menu, rightPass a right-button
+	// gesture going to a program (menu.go).
+	menu      *menuState
+	rightPass *rightPass
+	// eatRelease: the menu took a press, and the release is its too.
+	eatRelease bool
 
 	detached, lost bool
 	reconnecting   bool // the server went away; looking for it (reconnect.go)

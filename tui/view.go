@@ -187,6 +187,8 @@ func (m *model) canvas(reuse *canvas) *canvas {
 		m.drawPicker(c)
 	case modeSettings:
 		m.drawSettings(c)
+	case modeMenu:
+		m.drawMenu(c)
 	}
 	if m.popup != nil {
 		m.drawPopup(c)
@@ -404,6 +406,8 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		right = " NAVIGATE ↑↓ workspace · hjkl pane · tab · esc "
 	case modeConfirm:
 		right = m.confirmText()
+	case modeMenu:
+		right = " MENU ↑↓ · enter · esc "
 	case modeCopy:
 		right = m.copyStatus()
 	default:

@@ -4,7 +4,9 @@
 // the API, and the session's popup: one modal terminal at most, the
 // actor's own child, drawn by the client in front over its tab area and
 // closed by popup.close or when its program exits. The gateway sends it
-// the notification.*, client.window_title.* and popup.* calls; the
-// session tells it which connection is in front and hands it the popups
-// plugins open. It owns no topology and never asks the session anything.
+// the notification.*, client.window_title.*, popup.close and
+// popup.send_text calls; the session tells it which connection is in
+// front and hands it the popups plugins and popup.open open, with the
+// context only the session knows. It owns no topology and never asks the
+// session anything.
 package clients

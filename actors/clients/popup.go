@@ -31,6 +31,9 @@ type OpenPopup struct {
 	Cols, Rows      int
 	ScrollbackBytes int
 	Log             *slog.Logger
+	// FailCode answers a program that cannot start (default
+	// plugin_pane_open_failed, a plugin's popup).
+	FailCode string
 }
 
 // popup is the open popup.
@@ -48,9 +51,13 @@ func (c *Clients) openPopup(ctx actor.Context, m *OpenPopup) *api.Reply {
 	if c.area == [2]int{} {
 		c.area = [2]int{m.Cols, m.Rows}
 	}
+	fail := m.FailCode
+	if fail == "" {
+		fail = protocol.CodePluginPaneOpenFailed
+	}
 	_, inner, ok := protocol.PopupGeometry(m.Width, m.Height, c.area[0], c.area[1])
 	if !ok {
-		return api.Fail(protocol.Errorf(protocol.CodePluginPaneOpenFailed, "terminal area too small for popup"))
+		return api.Fail(protocol.Errorf(fail, "terminal area too small for popup"))
 	}
 	c.nextPopup++
 	termID := "term_popup_" + strconv.FormatInt(time.Now().UnixMicro(), 16) + strconv.FormatUint(c.nextPopup, 16)
@@ -61,12 +68,12 @@ func (c *Clients) openPopup(ctx actor.Context, m *OpenPopup) *api.Reply {
 	props, abort, err := c.startPane(pane.Spec{TerminalID: termID, Argv: m.Argv, Cwd: m.Cwd, Env: m.Env, Cols: inner.Width, Rows: inner.Height,
 		ScrollbackBytes: m.ScrollbackBytes, Log: log.With("popup", termID)})
 	if err != nil {
-		return api.Fail(protocol.Errorf(protocol.CodePluginPaneOpenFailed, "cannot start %s: %v", m.Argv[0], err))
+		return api.Fail(protocol.Errorf(fail, "cannot start %s: %v", m.Argv[0], err))
 	}
 	pid, err := ctx.SpawnNamed(props, termID)
 	if err != nil {
 		abort()
-		return api.Fail(protocol.Errorf(protocol.CodePluginPaneOpenFailed, "start popup: %v", err))
+		return api.Fail(protocol.Errorf(fail, "start popup: %v", err))
 	}
 	ctx.Watch(pid)
 	c.popup = &popup{pid: pid, cols: inner.Width, rows: inner.Height,

@@ -35,6 +35,11 @@ type ScreenWatch struct {
 	Graphics bool
 }
 
+// SetRightClick is the pane's right_click setting (pane.input.set,
+// pane.split): ToPane is "pane". Its frames carry it, so the interactive
+// client knows whether a right click opens its menu or goes here.
+type SetRightClick struct{ ToPane bool }
+
 // screenTick is the coalescing timer firing.
 type screenTick struct{}
 
@@ -73,6 +78,8 @@ type screenState struct {
 	lastFlush time.Time
 	armed     bool      // a screenTick is pending
 	typedAt   time.Time // when input was last written to the program
+	// rightClickPane is SetRightClick's, sent in every frame's modes.
+	rightClickPane bool
 }
 
 // receiveScreen handles the stream's messages.
@@ -90,6 +97,11 @@ func (p *Pane) receiveScreen(ctx actor.Context, msg any) {
 	case *screenTick:
 		p.screen.armed = false
 		p.flushFrames(ctx)
+	case *SetRightClick:
+		if p.screen.rightClickPane != msg.ToPane {
+			p.screen.rightClickPane = msg.ToPane
+			p.screenChanged(ctx)
+		}
 	}
 }
 
@@ -212,6 +224,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		Mouse:          modes.MouseReporting(),
 		MouseSGR:       modes.MouseSGR,
 		AltScreen:      modes.AltScreen,
+		RightClickPane: st.rightClickPane,
 	}
 	for _, s := range st.subs {
 		if !s.stale || s.inflight {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -186,13 +187,14 @@ func (s *Session) paneZoom(ctx actor.Context, call *api.Call) *api.Reply {
 	return api.Done(protocol.PaneZoom{Zoom: res})
 }
 
-func (s *Session) paneInputSet(_ actor.Context, call *api.Call) *api.Reply {
+func (s *Session) paneInputSet(ctx actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.PaneInputSetParams)
 	p, err := s.resolvePane(prm.PaneID)
 	if err != nil {
 		return api.Fail(err)
 	}
 	p.RightClick = prm.RightClick
+	ctx.Send(p.pid, &pane.SetRightClick{ToPane: p.RightClick == "pane"})
 	return api.OK()
 }
 

@@ -78,6 +78,7 @@ func (s *Session) paneSplit(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	if prm.RightClick != "" {
 		p.RightClick = prm.RightClick
+		ctx.Send(p.pid, &pane.SetRightClick{ToPane: p.RightClick == "pane"})
 	}
 	if prm.Focus {
 		s.m.FocusPane(p.Pane)

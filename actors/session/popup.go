@@ -42,6 +42,52 @@ func (s *Session) openPopup(ctx actor.Context, m *plugins.OpenPane) *api.Reply {
 	return nil
 }
 
+var popupHandlers = map[string]handler{
+	"popup.open": (*Session).popupOpen,
+}
+
+// popupOpen runs a command line in a popup ([[keys.command]] type popup):
+// the platform shell runs it in the focused pane's folder, with the
+// HERDR_ACTIVE_* variables a key command sees, and the clients actor
+// owns the popup and answers (ui_busy while one is open).
+func (s *Session) popupOpen(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.PopupOpenParams)
+	if s.opts.Clients == nil {
+		return api.Fail(protocol.Errorf(protocol.CodePopupOpenFailed, "popups are not drawn by this server"))
+	}
+	p := s.focusedPane()
+	if p == nil {
+		return api.Fail(protocol.Errorf(protocol.CodeNoActivePane, "no active pane"))
+	}
+	argv := shellCommand(prm.Command)
+	if _, err := s.argv(paneSetup{command: argv}); err != nil {
+		return api.Fail(protocol.Errorf(protocol.CodePopupOpenFailed, "%s", protocol.AsError(err).Message))
+	}
+	here := p.Cwd
+	if p.facts.ForegroundCwd != "" {
+		here = p.facts.ForegroundCwd
+	}
+	cwd, err := s.checkCwd(prm.Cwd, here)
+	if err != nil {
+		return api.Fail(err)
+	}
+	env := map[string]string{}
+	for k, v := range prm.Env {
+		env[k] = v
+	}
+	for k, v := range map[string]string{"HERDR_ACTIVE_WORKSPACE_ID": p.WS.ID, "HERDR_ACTIVE_TAB_ID": p.Tab.ID,
+		"HERDR_ACTIVE_PANE_ID": p.ID, "HERDR_ACTIVE_PANE_CWD": here} {
+		env[k] = v
+	}
+	width, height := prm.Sizes()
+	ctx.RequestWithCustomSender(s.opts.Clients, &clients.OpenPopup{
+		Call: call, Title: prm.Title, Width: width, Height: height, Argv: argv, Cwd: cwd,
+		Env: s.popupEnv(env), Cols: s.m.Area.W, Rows: s.m.Area.H,
+		ScrollbackBytes: s.cfg.Advanced.ScrollbackLimitBytes, Log: s.opts.Log, FailCode: protocol.CodePopupOpenFailed,
+	}, ctx.Sender())
+	return nil
+}
+
 // popupEnv is a popup's environment: the server's, then the plugin's,
 // then herdr's own terminal variables; no HERDR_PANE_ID (a popup is no
 // pane) and, as in Herdr, no workspace or tab id either (the context JSON

@@ -151,7 +151,7 @@ type (
 
 // handlers is the session's table of untargeted methods; one file per area
 // fills it and the routes of its targeted ones.
-var handlers = merge(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, worktreeHandlers, pluginHandlers, pluginPaneHandlers)
+var handlers = merge(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, worktreeHandlers, pluginHandlers, pluginPaneHandlers, popupHandlers)
 
 // workspaceTargeted holds every workspace-targeted method the session routes.
 var workspaceTargeted = merge(workspaceRoutes, worktreeRoutes)

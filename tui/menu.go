@@ -1,0 +1,373 @@
+package tui
+
+import (
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Right-click menus, as Herdr has them: a pane's, a tab's (tab bar) and a
+// workspace's (sidebar), drawn at the click over everything but a popup.
+// Up/down or the mouse pick an item, enter or a click runs it, esc or a
+// click elsewhere closes it; a right click elsewhere opens that menu
+// instead. Every item is an API call this client already makes for a key.
+//
+// Whether a right click on a pane's inside opens the menu or goes to the
+// program (Herdr's rule): it goes to the program when the program asked
+// for the mouse and either no modifier is held and the pane's right_click
+// is "pane" (its frames' modes say so), or exactly the modifiers of [ui]
+// right_click_passthrough_modifier are held (they are not passed on).
+// Otherwise, and always on the pane's frame, the menu opens.
+
+// menuKind is what a menu is for.
+type menuKind int
+
+const (
+	menuPane menuKind = iota
+	menuTab
+	menuWorkspace
+)
+
+// menuState is the open menu.
+type menuState struct {
+	kind menuKind
+	id   string // the pane, tab or workspace
+	// source is the focused pane when another one was clicked (its menu
+	// offers to swap them).
+	source string
+	items  []string
+	sel    int
+	x, y   int // the click, window cells
+}
+
+// Menu items; their labels are Herdr's.
+const (
+	itemRenamePane  = "Rename pane"
+	itemClearName   = "Clear pane name"
+	itemSwap        = "Swap with focused pane"
+	itemSplitRight  = "Split right"
+	itemSplitDown   = "Split down"
+	itemZoom        = "Zoom"
+	itemClicksPane  = "Send right-clicks to pane"
+	itemClicksHerdr = "Use Herdr right-click menu"
+	itemClosePane   = "Close pane"
+	itemNewTab      = "New tab"
+	itemRename      = "Rename"
+	itemClose       = "Close"
+	itemCloseGroup  = "Close group"
+	itemNewWorktree = "New worktree"
+	itemCollapse    = "Collapse"
+	itemExpand      = "Expand"
+)
+
+// rightPass is a right-button gesture going to a program: its drags and
+// release follow the press there, without the passthrough modifiers.
+type rightPass struct {
+	paneID    string
+	ctrl, alt bool // modifiers taken off
+}
+
+// passthroughMods is [ui] right_click_passthrough_modifier as the mouse
+// reports modifiers; ok is false when unset. A combo with cmd, super,
+// meta or hyper never matches: terminals report only shift, alt and ctrl
+// with a mouse event (so it is in Herdr too).
+func passthroughMods(s string) (ctrl, alt, ok bool) {
+	t := strings.ToLower(strings.TrimSpace(s))
+	if t == "" || t == "off" || t == "none" || t == "disabled" {
+		return false, false, false
+	}
+	for _, part := range strings.Split(t, "+") {
+		switch strings.TrimSpace(part) {
+		case "ctrl", "control":
+			ctrl = true
+		case "alt", "option":
+			alt = true
+		default:
+			return false, false, false
+		}
+	}
+	return ctrl, alt, true
+}
+
+// rightClickToPane says whether a right press on pane id's inside goes to
+// its program, and which modifiers come off it on the way.
+func (m *model) rightClickToPane(ev tea.MouseMsg, id string) (pass rightPass, ok bool) {
+	s := m.screens[id]
+	if s == nil || !s.modes.Mouse {
+		return pass, false // the program did not ask for the mouse: the menu
+	}
+	if ctrl, alt, set := passthroughMods(m.ui.RightClickPassthroughModifier); set && ev.Ctrl == ctrl && ev.Alt == alt && !ev.Shift {
+		return rightPass{paneID: id, ctrl: ctrl, alt: alt}, true
+	}
+	if !ev.Ctrl && !ev.Alt && !ev.Shift && s.modes.RightClickPane {
+		return rightPass{paneID: id}, true
+	}
+	return pass, false
+}
+
+// passRight sends a mouse event of the right-click gesture to its pane.
+func (m *model) passRight(ev tea.MouseMsg) {
+	p := m.rightPass
+	if ev.Action == tea.MouseActionRelease {
+		m.rightPass = nil
+	}
+	r, ok := m.paneInside(p.paneID)
+	s := m.screens[p.paneID]
+	if !ok || s == nil || !s.modes.Mouse {
+		return
+	}
+	if p.ctrl {
+		ev.Ctrl = false
+	}
+	if p.alt {
+		ev.Alt = false
+	}
+	if seq := encodeMouse(ev, max(ev.X-r.X, 0), max(ev.Y-r.Y, 0), s.modes.MouseSGR); seq != nil {
+		m.sendBytes(p.paneID, seq)
+	}
+}
+
+// openPaneMenu opens pane id's menu at the click.
+func (m *model) openPaneMenu(ev tea.MouseMsg, id string) {
+	menu := &menuState{kind: menuPane, id: id, x: ev.X, y: ev.Y, items: []string{itemRenamePane}}
+	if info, ok := m.paneInfo(id); ok && info.Label != nil && *info.Label != "" {
+		menu.items = append(menu.items, itemClearName)
+	}
+	if f := m.focusedPaneID(); f != "" && f != id {
+		menu.source = f
+		menu.items = append(menu.items, itemSwap)
+	}
+	menu.items = append(menu.items, itemSplitRight, itemSplitDown, itemZoom)
+	if s := m.screens[id]; s != nil && s.modes.RightClickPane {
+		menu.items = append(menu.items, itemClicksHerdr)
+	} else {
+		menu.items = append(menu.items, itemClicksPane)
+	}
+	menu.items = append(menu.items, itemClosePane)
+	m.openMenu(menu)
+}
+
+// openWorkspaceMenu opens workspace id's menu at the click: a git
+// repository's offers a new worktree, a repository with worktrees under
+// it closes or folds the group. (Herdr's "Open worktree..." and "Delete
+// worktree checkout..." open dialogs this client does not have.)
+func (m *model) openWorkspaceMenu(ev tea.MouseMsg, id string) {
+	menu := &menuState{kind: menuWorkspace, id: id, x: ev.X, y: ev.Y, items: []string{itemRename, itemClose}}
+	for _, w := range m.snap.Workspaces {
+		if w.WorkspaceID != id {
+			continue
+		}
+		wt := w.Worktree
+		switch {
+		case wt != nil && wt.IsLinkedWorktree:
+		case wt != nil && m.worktreeGroups()[wt.RepoKey] == id:
+			fold := itemCollapse
+			if m.collapsed[wt.RepoKey] {
+				fold = itemExpand
+			}
+			menu.items = []string{itemRename, itemCloseGroup, itemNewWorktree, fold}
+		case wt != nil || m.git.st[id].Repo:
+			menu.items = append(menu.items, itemNewWorktree)
+		}
+	}
+	m.openMenu(menu)
+}
+
+// openMenu shows a menu; keys go to it until it closes.
+func (m *model) openMenu(menu *menuState) {
+	m.menu, m.mode, m.msel = menu, modeMenu, nil
+}
+
+func (m *model) closeMenu() {
+	m.menu = nil
+	if m.mode == modeMenu {
+		m.mode = modeTerminal
+	}
+}
+
+// menuRect is the open menu's frame in window cells: as wide as its
+// longest item and a margin (at least 14), placed at the click and moved
+// in to fit the window.
+func (m *model) menuRect() (x, y, w, h int) {
+	for _, it := range m.menu.items {
+		w = max(w, textWidth(it))
+	}
+	w = min(max(w+4, 14), max(m.width, 1))
+	h = min(len(m.menu.items)+2, max(m.height, 1))
+	x = max(min(m.menu.x, m.width-w), 0)
+	y = max(min(m.menu.y, m.height-h), 0)
+	return x, y, w, h
+}
+
+// menuItemAt is the item at window cell (x, y), or -1.
+func (m *model) menuItemAt(x, y int) int {
+	mx, my, w, h := m.menuRect()
+	if x <= mx || x >= mx+w-1 || y <= my || y >= my+h-1 {
+		return -1
+	}
+	if i := y - my - 1; i < len(m.menu.items) {
+		return i
+	}
+	return -1
+}
+
+func (m *model) drawMenu(c *canvas) {
+	if m.menu == nil {
+		return
+	}
+	x, y, w, h := m.menuRect()
+	c.fill(x, y, w, h, " ", cellStyle{})
+	m.drawBoxPlain(c, x, y, w, h, "")
+	for i, it := range m.menu.items {
+		if i >= h-2 {
+			break
+		}
+		st := cellStyle{}
+		if i == m.menu.sel {
+			st = m.theme.selected
+			c.fill(x+1, y+1+i, w-2, 1, " ", st)
+		}
+		c.text(x+2, y+1+i, it, w-4, st)
+	}
+}
+
+func (m *model) menuKey(k tea.KeyMsg) tea.Cmd {
+	switch k.String() {
+	case "esc", "ctrl+c", "q":
+		m.closeMenu()
+	case "up", "k":
+		m.menu.sel = (m.menu.sel + len(m.menu.items) - 1) % len(m.menu.items)
+	case "down", "j":
+		m.menu.sel = (m.menu.sel + 1) % len(m.menu.items)
+	case "enter":
+		return m.chooseMenu(m.menu.sel)
+	}
+	return nil
+}
+
+// menuMouse handles a mouse event while the menu is open; false lets it
+// through (a right press elsewhere opens the menu there).
+func (m *model) menuMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
+	i := m.menuItemAt(ev.X, ev.Y)
+	if ev.Action == tea.MouseActionPress && (ev.Button == tea.MouseButtonLeft || ev.Button == tea.MouseButtonMiddle || ev.Button == tea.MouseButtonRight) {
+		m.eatRelease = true // a wheel notch has no release
+	}
+	switch {
+	case ev.Action == tea.MouseActionMotion:
+		if i >= 0 {
+			m.menu.sel = i
+		}
+	case ev.Action != tea.MouseActionPress:
+	case ev.Button == tea.MouseButtonLeft && i >= 0:
+		return m.chooseMenu(i), true
+	case ev.Button == tea.MouseButtonRight && i < 0:
+		m.closeMenu()
+		m.eatRelease = false // the press opens the menu there, or goes to a program
+		return nil, false
+	case ev.Button == tea.MouseButtonLeft || ev.Button == tea.MouseButtonRight || ev.Button == tea.MouseButtonMiddle:
+		m.closeMenu()
+	}
+	return nil, true
+}
+
+// chooseMenu runs item i of the open menu, which closes.
+func (m *model) chooseMenu(i int) tea.Cmd {
+	menu := m.menu
+	m.closeMenu()
+	if menu == nil || i < 0 || i >= len(menu.items) {
+		return nil
+	}
+	id := menu.id
+	switch menu.kind {
+	case menuPane:
+		return m.paneMenuItem(menu, menu.items[i])
+	case menuTab:
+		switch menu.items[i] {
+		case itemNewTab:
+			p := protocol.TabCreateParams{Focus: true}
+			for _, t := range m.snap.Tabs {
+				if t.TabID == id {
+					p.WorkspaceID = protocol.Ptr(t.WorkspaceID)
+				}
+			}
+			if m.ui.PromptNewTabName {
+				return m.createThenName("tab.create", p)
+			}
+			m.call("tab.create", p)
+		case itemRename:
+			m.startRename("tab", "tab.rename", id, m.tabLabel(id))
+		case itemClose:
+			return m.askClose(closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}, m.panesOf(id, ""))
+		}
+	case menuWorkspace:
+		switch menu.items[i] {
+		case itemRename:
+			m.startRename("workspace", "workspace.rename", id, m.workspaceLabel(id))
+		case itemClose:
+			return m.askClose(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
+		case itemCloseGroup:
+			var panes []string
+			key := m.repoKey(id)
+			for _, w := range m.snap.Workspaces {
+				if w.Worktree != nil && w.Worktree.RepoKey == key {
+					panes = append(panes, m.panesOf("", w.WorkspaceID)...)
+				}
+			}
+			return m.askClose(closeReq{what: "workspace group", method: "workspace.close", params: protocol.WorkspaceCloseParams{WorkspaceID: id, CloseGroup: true}}, panes)
+		case itemNewWorktree:
+			m.call("worktree.create", protocol.WorktreeCreateParams{WorktreeSource: protocol.WorktreeSource{WorkspaceID: &id}, Focus: true})
+		case itemCollapse, itemExpand:
+			m.toggleGroup(m.repoKey(id)) // as a click on the group's chevron does
+		}
+	}
+	return nil
+}
+
+// repoKey is the repository key of workspace id's worktree group, or "".
+func (m *model) repoKey(id string) string {
+	for _, w := range m.snap.Workspaces {
+		if w.WorkspaceID == id && w.Worktree != nil {
+			return w.Worktree.RepoKey
+		}
+	}
+	return ""
+}
+
+func (m *model) paneMenuItem(menu *menuState, item string) tea.Cmd {
+	id := menu.id
+	switch item {
+	case itemRenamePane:
+		label := ""
+		if info, ok := m.paneInfo(id); ok && info.Label != nil {
+			label = *info.Label
+		}
+		m.startRename("pane", "pane.rename", id, label)
+	case itemClearName:
+		m.call("pane.rename", protocol.PaneRenameParams{PaneID: id})
+	case itemSwap:
+		src := menu.source
+		m.call("pane.swap", protocol.PaneSwapParams{SourcePaneID: &src, TargetPaneID: &id})
+		m.call("pane.focus", protocol.PaneTarget{PaneID: src})
+	case itemSplitRight, itemSplitDown:
+		d := "right"
+		if item == itemSplitDown {
+			d = "down"
+		}
+		m.call("pane.split", protocol.PaneSplitParams{Direction: d, Focus: true, TargetPaneID: &id})
+	case itemZoom:
+		m.call("pane.focus", protocol.PaneTarget{PaneID: id})
+		m.call("pane.zoom", protocol.PaneZoomParams{PaneID: &id, Mode: "toggle"})
+	case itemClicksPane, itemClicksHerdr:
+		to := "pane"
+		if item == itemClicksHerdr {
+			to = "herdr"
+		}
+		m.call("pane.input.set", protocol.PaneInputSetParams{PaneID: id, RightClick: to})
+	case itemClosePane:
+		m.call("pane.focus", protocol.PaneTarget{PaneID: id})
+		return m.askClose(closeReq{what: "pane", method: "pane.close", params: protocol.PaneTarget{PaneID: id}}, []string{id})
+	}
+	return nil
+}
