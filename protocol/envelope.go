@@ -73,9 +73,14 @@ func withType(typ string, body []byte) json.RawMessage {
 // second time (a json.RawMessage field is compacted), a quarter of the
 // cost of a 200-pane pane.list. The bytes are the same.
 func EncodeSuccess(id string, r Result) ([]byte, error) {
-	body, err := json.Marshal(r)
-	if err != nil {
-		return nil, fmt.Errorf("encode %s result: %w", r.ResultType(), err)
+	var body []byte
+	if e, ok := r.(Encoded); ok {
+		body = e.JSON
+	} else {
+		var err error
+		if body, err = json.Marshal(r); err != nil {
+			return nil, fmt.Errorf("encode %s result: %w", r.ResultType(), err)
+		}
 	}
 	quotedID, _ := json.Marshal(id)
 	typ, _ := json.Marshal(r.ResultType())
@@ -88,6 +93,22 @@ func EncodeSuccess(id string, r Result) ([]byte, error) {
 		b = append(b, '}')
 	}
 	return append(b, '}'), nil
+}
+
+// Encoded is a result encoded once and sent many times (ping's pong is the
+// same for a server's whole life): JSON is its object without the type.
+type Encoded struct {
+	Type string
+	JSON []byte
+}
+
+// ResultType implements Result.
+func (e Encoded) ResultType() string { return e.Type }
+
+// Encode encodes r once for sending many times.
+func Encode(r Result) (Encoded, error) {
+	b, err := json.Marshal(r)
+	return Encoded{Type: r.ResultType(), JSON: b}, err
 }
 
 // EncodeError renders an error response line (without the newline). It never fails.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -52,6 +53,17 @@ type outItem struct {
 	after  func()
 	credit bool
 }
+
+// pongs are ping's two possible answers, by whether live handoff is
+// offered, encoded once: a client polling ping costs no marshalling.
+var pongs = sync.OnceValue(func() map[bool]protocol.Encoded {
+	out := map[bool]protocol.Encoded{}
+	for _, handoff := range []bool{false, true} {
+		out[handoff], _ = protocol.Encode(protocol.Pong{Version: protocol.Version, Protocol: protocol.ProtocolVersion,
+			Capabilities: &protocol.ServerCapabilities{LiveHandoff: handoff, DetachedServerDaemon: true}})
+	}
+	return out
+})
 
 // conn is the actor of one client connection.
 type conn struct {
@@ -247,11 +259,7 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 	}
 	switch req.Method {
 	case "ping":
-		c.reply(req.ID, api.Done(protocol.Pong{
-			Version:      protocol.Version,
-			Protocol:     protocol.ProtocolVersion,
-			Capabilities: &protocol.ServerCapabilities{LiveHandoff: c.opts.Handoff != nil, DetachedServerDaemon: true},
-		}))
+		c.reply(req.ID, api.Done(pongs()[c.opts.Handoff != nil]))
 	case "server.stop":
 		line, _ := protocol.EncodeSuccess(req.ID, protocol.OK{})
 		c.write(line, c.opts.Stop)
