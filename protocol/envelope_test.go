@@ -127,3 +127,17 @@ func BenchmarkEncodeSuccess_PaneList200(b *testing.B) {
 		}
 	}
 }
+
+// A result encoded once is sent as the same bytes as one encoded per call.
+func TestEncoded_SameBytes(t *testing.T) {
+	pong := Pong{Version: Version, Protocol: ProtocolVersion, Capabilities: &ServerCapabilities{LiveHandoff: true}}
+	enc, err := Encode(pong)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, _ := EncodeSuccess("a\"1", pong)
+	got, _ := EncodeSuccess("a\"1", enc)
+	if string(got) != string(want) || enc.ResultType() != "pong" {
+		t.Fatalf("encoded once: %s\nper call:     %s", got, want)
+	}
+}
