@@ -144,6 +144,9 @@ func (a *app) buildFull(front string) (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, exeName(fullName))
+	if _, err := os.Stat(bin); err != nil {
+		fmt.Fprintf(a.stderr, "herdr: building herdr-full into %s (once; later runs only check it is up to date)\n", dir)
+	}
 	build := exec.Command("go", "build", "-o", bin, "./cmd/herdr-full")
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
