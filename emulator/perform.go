@@ -518,6 +518,9 @@ func (t *Terminal) fullReset() {
 	t.progress = ""
 	t.mark = promptMark{}
 	t.links = linkTable{}
+	if t.kitty != nil {
+		t.kittyReset()
+	}
 	if t.opts.OnTitle != nil {
 		t.opts.OnTitle("")
 	}
