@@ -57,6 +57,39 @@ const (
 	defaultCellHeightPx = 16
 )
 
+// CellPixels is the cell size, in pixels, the terminal lays images out
+// in when a placement gives no size in cells, and reports (CSI 14 t, 16 t).
+func CellPixels() (w, h int) { return defaultCellWidthPx, defaultCellHeightPx }
+
+// windowReport answers the XTWINOPS size reports a graphics program asks
+// for: the text area in pixels (14), the cell in pixels (16), the text
+// area in cells (18).
+func (t *Terminal) windowReport(params []int64) {
+	if !t.opts.KittyGraphics || len(params) != 1 {
+		return
+	}
+	var a, b int
+	switch params[0] {
+	case 14:
+		a, b = t.rows*defaultCellHeightPx, t.cols*defaultCellWidthPx
+	case 16:
+		a, b = defaultCellHeightPx, defaultCellWidthPx
+	case 18:
+		a, b = t.rows, t.cols
+	default:
+		return
+	}
+	r := append(t.reply[:0], "\x1b["...)
+	r = strconv.AppendInt(r, params[0]-10, 10)
+	r = append(r, ';')
+	r = strconv.AppendInt(r, int64(a), 10)
+	r = append(r, ';')
+	r = strconv.AppendInt(r, int64(b), 10)
+	r = append(r, 't')
+	t.reply = r
+	t.sendReply(r)
+}
+
 // KittyImage is an image the program transmitted. Data is immutable:
 // PNG bytes, or Width×Height pixels of 3 (rgb) or 4 (rgba) bytes.
 type KittyImage struct {

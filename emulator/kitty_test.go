@@ -353,3 +353,14 @@ func TestKittyResize(t *testing.T) {
 	term.Resize(10, 3) // the cursor row 5 becomes 2: content moves up 3
 	checkPlacements(t, term, KittyPlacement{ImageID: 1, Col: 0, Row: 2, Cols: 1, Rows: 1})
 }
+
+// The size reports graphics programs ask for are answered with the gate
+// on (in the cells images are laid out in), and not with it off.
+func TestKittyWindowReports(t *testing.T) {
+	term, replies := kittyTerm(80, 24, true)
+	feed(term, "\x1b[14t\x1b[16t\x1b[18t\x1b[19t\x1b[14;2t")
+	checkReplies(t, replies, "\x1b[4;384;640t", "\x1b[6;16;8t", "\x1b[8;24;80t")
+	off, replies := kittyTerm(80, 24, false)
+	feed(off, "\x1b[14t\x1b[16t\x1b[18t")
+	checkReplies(t, replies)
+}

@@ -253,6 +253,8 @@ func (t *Terminal) csiPlain(params []int64, action byte) {
 		case 6:
 			t.reportCursor(false)
 		}
+	case 't': // XTWINOPS: only the size reports, for graphics (kitty.go)
+		t.windowReport(params)
 	case 's': // SCOSC
 		t.saveCursor()
 	case 'u': // SCORC

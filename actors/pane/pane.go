@@ -128,7 +128,7 @@ type Pane struct {
 // no descriptors left) while it can still refuse the request and change
 // nothing. abort undoes the start when the actor cannot be spawned.
 func Start(spec Spec) (props *actor.Props, abort func(), err error) {
-	con, err := startConsole(consoleSpec{Argv: spec.Argv, Dir: spec.Cwd, Env: spec.Env, Cols: spec.Cols, Rows: spec.Rows})
+	con, err := startConsole(consoleSpec{Argv: spec.Argv, Dir: spec.Cwd, Env: spec.Env, Cols: spec.Cols, Rows: spec.Rows, Pixels: spec.KittyGraphics})
 	if err != nil {
 		return nil, nil, err
 	}
