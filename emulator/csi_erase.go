@@ -35,7 +35,7 @@ func (t *Terminal) eraseDisplay(mode int) {
 		t.view = 0
 	}
 	if t.kitty != nil && mode >= 2 {
-		t.kittyCleared()
+		t.kittyCleared(mode == 3)
 	}
 }
 

@@ -859,10 +859,11 @@ func (t *Terminal) kittyScrolled(top, bottom, delta int) {
 	}
 }
 
-// kittyCleared drops the active screen's placements (ED 2 / ED 3).
-func (t *Terminal) kittyCleared() {
+// kittyCleared drops the active screen's placements (ED 2), or those
+// reaching into the scrollback (ED 3, which clears only that).
+func (t *Terminal) kittyCleared(scrollback bool) {
 	alt := t.scr != t.primary
-	t.kittyDropPlaces(func(p *kittyPlace) bool { return p.alt == alt })
+	t.kittyDropPlaces(func(p *kittyPlace) bool { return p.alt == alt && (!scrollback || p.row < 0) })
 }
 
 // kittyScreenSwitched drops the alternate screen's placements: it is
