@@ -187,8 +187,10 @@ func TestKittyScrollAndClear(t *testing.T) {
 	// A scroll region moves only what is inside it.
 	feed(term, "\x1b[1;1H", apc("a=p,i=1,C=1,q=2", ""), "\x1b[3;1H", apc("a=p,i=1,C=1,q=2", ""))
 	feed(term, "\x1b[3;4r\x1b[4;1H\n\x1b[r")
-	checkPlacements(t, term, KittyPlacement{ImageID: 1, Col: 0, Row: 0, Cols: 1, Rows: 2}) // the one at row 2 left the region
-	feed(term, "\x1b[3J")                                                                  // the scrollback only: the placement is on the screen
+	// The one at row 2 left the region.
+	checkPlacements(t, term, KittyPlacement{ImageID: 1, Col: 0, Row: 0, Cols: 1, Rows: 2})
+	// ED 3 clears the scrollback only: the placement is on the screen.
+	feed(term, "\x1b[3J")
 	checkPlacements(t, term, KittyPlacement{ImageID: 1, Col: 0, Row: 0, Cols: 1, Rows: 2})
 	feed(term, "\x1b[4;1H\n\x1b[3J") // now partly in the scrollback
 	checkPlacements(t, term)
