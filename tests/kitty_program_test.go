@@ -107,3 +107,31 @@ func TestKittyProgram_QueryReply(t *testing.T) {
 		})
 	}
 }
+
+// A placement scrolls with the text it was drawn in, and goes once it has
+// scrolled off the screen.
+func TestKittyProgram_PlacementScrolls(t *testing.T) {
+	s := StartServer(t)
+	pane := firstPane(t, s)
+	watch := subscribeGraphics(t, s, pane)
+	img := base64.StdEncoding.EncodeToString([]byte{1, 2, 3, 4, 5, 6})
+	// The image goes right of "MAK" (printed by M%sK, which its own echo
+	// does not read as), without moving the cursor; then the screen scrolls.
+	s.Run(t, pane, `seq 1 60; printf 'M%sK' A; printf '\033_Ga=T,f=24,s=2,v=1,i=9,c=2,r=1,C=1,q=2;`+img+`\033\\'; echo; seq 1 3; echo end`)
+	s.WaitLine(t, pane, "end")
+	row := -1
+	for i, l := range Lines(s.Read(t, pane, "visible", 0).Text) {
+		if l == "MAK" {
+			row = i
+		}
+	}
+	if row < 0 {
+		t.Fatalf("no MAK line on the screen")
+	}
+	nextGraphics(t, watch, func(u protocol.GraphicsUpdate) bool {
+		return len(u.Layers) == 1 && u.Layers[0].Placement.ViewportRow == int32(row) && u.Layers[0].Placement.ViewportCol == 3
+	})
+	s.Run(t, pane, `seq 1 100; echo gone`)
+	s.WaitLine(t, pane, "gone")
+	nextGraphics(t, watch, func(u protocol.GraphicsUpdate) bool { return len(u.Layers) == 0 })
+}
