@@ -364,8 +364,13 @@ func (u *kittyUpload) decodeFull(b []byte) {
 		return
 	}
 	if need := len(u.data) + base64.StdEncoding.DecodedLen(len(b)); need > cap(u.data) {
-		// Grow by a quarter, not double, never past the cap.
-		grown := make([]byte, len(u.data), min(max(need, cap(u.data)+cap(u.data)/4), KittyMaxImageBytes+2))
+		// Raw pixels of a known size get it at once; else grow by a
+		// quarter, not double, never past the cap.
+		size := max(need, cap(u.data)+cap(u.data)/4)
+		if want := u.cmd.rawSize(); want > need {
+			size = want + 2 // decoding works in whole quads
+		}
+		grown := make([]byte, len(u.data), min(size, KittyMaxImageBytes+2))
 		copy(grown, u.data)
 		u.data = grown
 	}
@@ -375,6 +380,25 @@ func (u *kittyUpload) decodeFull(b []byte) {
 		return
 	}
 	u.data = u.data[:len(u.data)+n]
+}
+
+// rawSize is the size uncompressed raw pixels will have (0: unknown or
+// refused).
+func (c *kittyCmd) rawSize() int {
+	per := 0
+	switch c.format {
+	case 24:
+		per = 3
+	case 32:
+		per = 4
+	}
+	if per == 0 || c.compress != 0 || c.width > KittyMaxSide || c.height > KittyMaxSide {
+		return 0
+	}
+	if n := int(c.width) * int(c.height) * per; n <= KittyMaxImageBytes {
+		return n
+	}
+	return 0
 }
 
 func (u *kittyUpload) fail(err string) {

@@ -370,3 +370,29 @@ func TestKittyWindowReports(t *testing.T) {
 	feed(off, "\x1b[14t\x1b[16t\x1b[18t")
 	checkReplies(t, replies)
 }
+
+// BenchmarkKittyUpload measures a program's image through the emulator: a
+// 256×256 RGBA image (256 KiB, 342 KiB of base64) in kitty's 4 KiB chunks,
+// transmitted and placed, then deleted.
+func BenchmarkKittyUpload(b *testing.B) {
+	data := b64(rgba(256, 256))
+	var stream bytes.Buffer
+	for i := 0; i < len(data); i += 4096 {
+		keys := "m=1"
+		if i+4096 >= len(data) {
+			keys = "m=0"
+		}
+		if i == 0 {
+			keys = "a=T,f=32,s=256,v=256,i=1,q=2," + keys
+		}
+		stream.WriteString(apc(keys, data[i:min(i+4096, len(data))]))
+	}
+	stream.WriteString(apc("a=d,d=A", ""))
+	term, _ := kittyTerm(80, 24, true)
+	b.SetBytes(int64(stream.Len()))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		term.Write(stream.Bytes())
+	}
+}
