@@ -27,12 +27,14 @@ import (
 // text is kept) into an upload capped at KittyMaxImageBytes. Everything is
 // bounded: an upload over the cap, images beyond kittyMaxStoreBytes or
 // kittyMaxImages, placements beyond kittyMaxPlacements are dropped, oldest
-// first. Nothing here runs unless the program writes an APC.
+// first. Nothing here runs unless the program writes an APC (or asks for
+// the window's size, CSI 14/16/18 t, answered in the 8×16 cells images are
+// laid out in).
 //
 // Not done: source rectangles (x, y, w, h) and pixel offsets (X, Y) are
 // ignored (the whole image is shown), animation (a=f, a=a, a=c) and
 // Unicode placeholders (U=1) are refused, relative placements (P, Q) are
-// placed at the cursor.
+// placed at the cursor, and a Snapshot (live handoff) carries no images.
 
 // Limits of program graphics; the first two are the socket API's
 // (protocol.GraphicsFrameMaxBytes, protocol.GraphicsMaxSide).
