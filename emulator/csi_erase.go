@@ -34,6 +34,9 @@ func (t *Terminal) eraseDisplay(mode int) {
 		t.sb.clear()
 		t.view = 0
 	}
+	if t.kitty != nil && mode >= 2 {
+		t.kittyCleared(mode == 3)
+	}
 }
 
 // eraseLine implements EL.
@@ -164,6 +167,9 @@ func (t *Terminal) scrollRegionUp(n int, toScrollback bool) {
 	if toScrollback {
 		t.scrolled += int64(n)
 	}
+	if t.kitty != nil {
+		t.kittyScrolled(t.top, t.bottom, -n)
+	}
 	for _, l := range region[:n] {
 		if toScrollback {
 			t.sbPush(l)
@@ -185,6 +191,9 @@ func (t *Terminal) scrollDown(n int) {
 		return
 	}
 	region := t.scr.lines[t.top : t.bottom+1]
+	if t.kitty != nil {
+		t.kittyScrolled(t.top, t.bottom, n)
+	}
 	for _, l := range region[h-n:] {
 		l.reset(t.eraseID)
 		t.damage(l)

@@ -183,6 +183,9 @@ func (t *Terminal) enterAlt() {
 	t.top, t.bottom = 0, t.rows-1
 	t.pendingWrap = false
 	t.modes.AltScreen = true
+	if t.kitty != nil {
+		t.kittyScreenSwitched()
+	}
 }
 
 // exitAlt returns to the primary screen; the alternate content is dropped.
@@ -196,4 +199,7 @@ func (t *Terminal) exitAlt() {
 	t.top, t.bottom = 0, t.rows-1
 	t.pendingWrap = false
 	t.modes.AltScreen = false
+	if t.kitty != nil {
+		t.kittyScreenSwitched()
+	}
 }

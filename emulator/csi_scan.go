@@ -115,6 +115,14 @@ func (t *Terminal) dispatchScannedCSI() {
 // feedParser hands one byte to the general parser, keeping the tail a
 // snapshot needs (ptail).
 func (t *Terminal) feedParser(b byte) {
+	if b == '_' && t.opts.KittyGraphics && len(t.ptail) > 0 && t.ptail[len(t.ptail)-1] == 0x1b && !t.ptailLost {
+		// ESC _ starts an APC, read by feedAPC (kitty.go): CAN puts the
+		// parser, which would swallow it, back in its ground state.
+		t.parser.Next(0x18)
+		t.ptail = t.ptail[:0]
+		t.startAPC()
+		return
+	}
 	if t.ground {
 		// The parser is in its ground state: nothing before b matters.
 		if cap(t.ptail) > 4096 {

@@ -20,13 +20,20 @@
 //     byte-bounded scrollback ring of compactly encoded lines
 //     (scrollback.go) and reflow of the screen and the scrollback on a
 //     width change (reflow.go);
+//   - kitty graphics written by the program (kitty.go, behind
+//     Options.KittyGraphics): APCs read outside the parser, chunked and
+//     bounded uploads, images and placements that scroll with the text,
+//     replies to the program; KittyPlacements and KittyImageByID hand them
+//     to the pane;
 //   - the read API used by pane.read (read.go);
 //   - Snapshot and Restore of the whole state, sequences cut by the end of
 //     a Write included, for the live handoff of a pane to a new server
 //     process (state.go).
 //
 // Layering is parser → screen operations → grid; the grid knows nothing of
-// escape sequences.
+// escape sequences. Program graphics are not part of a Snapshot (a handed
+// off pane starts without them), and a Snapshot waits for the end of an
+// APC being read.
 //
 // A Terminal is NOT safe for concurrent use. It is meant to be owned by a
 // single goroutine (the pane actor); it takes no locks. Everything a reader

@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -22,12 +23,17 @@ func FuzzWrite(f *testing.F) {
 		"\x1b)0\x0eqx\x0fq\x1b[5 q\x1b7\x1b8",
 		"0123456789\x1b[1mabcdefghij世界e\u0301\x1b]8;;http://x\x07klmnopqrstuvwxyz\r\n\r\n\r\n\r\n\r\n\r\n$ \x07" +
 			"\x1b[31m0123456789abcdefghijklmnopqrstuvwxyz0123456789\r\n\r\n\r\n\r\n\r\n\r\n\r\n\r\n",
+		// kitty graphics: transmit+display, chunks, put, query, delete, cut APCs
+		"\x1b_Ga=T,f=24,s=8,v=32,i=1;" + strings.Repeat("AAAA", 192) + "\x1b\\x\r\n\n\n",
+		"\x1b_Ga=t,f=32,s=2,v=2,i=2,m=1;AAAAAA\x1b\\\x1b_Gm=1;AAAAAA\x1b\\\x1b_Gm=0;AAAA\x1b\\\x1b[3;3H\x1b_Ga=p,i=2,p=1,c=30,r=12\x1b\\",
+		"\x1b_Gi=31,s=1,v=1,a=q,t=d,f=24;AAAA\x1b\\\x1b_Ga=d,d=A\x1b\\\x1b_Gnot\x1b[1m\x1b_Ga=T\x18\x1b_\x1b\\",
+		"\x1b[2;3r\x1b_Ga=T,f=24,s=1,v=1,i=3,c=2,r=9;AAAA\x1b\\\x1bM\x1bD\x1b[?1049h\x1b_Ga=p,i=3\x1b\\\x1b[?1049l\x1b[2J\x1bc",
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s), uint8(10), uint8(5))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, c, r uint8) {
-		term := New(int(c%40), int(r%20), Options{ScrollbackLimitBytes: 2000, Reply: func([]byte) {}})
+		term := New(int(c%40), int(r%20), Options{ScrollbackLimitBytes: 2000, Reply: func([]byte) {}, KittyGraphics: true})
 		check := func() {
 			cols, rows := term.Size()
 			x, y, _ := term.Cursor()
@@ -45,6 +51,14 @@ func FuzzWrite(f *testing.F) {
 			for i := 0; i < term.sb.len(); i++ {
 				if n := len(term.sb.decode(nil, term.sb.at(i), maxDecodedCells, func(style, string) uint16 { return 0 })); n > cols {
 					t.Fatalf("scrollback line %d has %d cells, width %d", i, n, cols)
+				}
+			}
+			if k := term.kitty; k != nil && (len(k.places) > kittyMaxPlacements || len(k.images) > kittyMaxImages || k.imageBytes > kittyMaxStoreBytes) {
+				t.Fatalf("graphics over their limits: %d placements, %d images of %d bytes", len(k.places), len(k.images), k.imageBytes)
+			}
+			for _, p := range term.KittyPlacements(nil) {
+				if p.Row >= rows || p.Row+p.Rows <= 0 || p.Cols < 1 || p.Rows < 1 {
+					t.Fatalf("placement %+v off the %dx%d screen", p, cols, rows)
 				}
 			}
 			for _, l := range term.scr.lines {

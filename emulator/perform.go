@@ -253,6 +253,8 @@ func (t *Terminal) csiPlain(params []int64, action byte) {
 		case 6:
 			t.reportCursor(false)
 		}
+	case 't': // XTWINOPS: only the size reports, for graphics (kitty.go)
+		t.windowReport(params)
 	case 's': // SCOSC
 		t.saveCursor()
 	case 'u': // SCORC
@@ -518,6 +520,9 @@ func (t *Terminal) fullReset() {
 	t.progress = ""
 	t.mark = promptMark{}
 	t.links = linkTable{}
+	if t.kitty != nil {
+		t.kittyReset()
+	}
 	if t.opts.OnTitle != nil {
 		t.opts.OnTitle("")
 	}

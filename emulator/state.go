@@ -32,8 +32,10 @@ import (
 // since it was last in its ground state (ptail), replayed into the new
 // parser with its actions sent to a throwaway terminal (they were already
 // applied). Only when that tail is longer than maxParserTail (a DCS image, an
-// OSC over a megabyte) does Snapshot refuse, with ErrSnapshotMidSequence; the
-// next Write that completes the sequence makes it possible again.
+// OSC over a megabyte), or while a kitty graphics APC is being read
+// (kitty.go), does Snapshot refuse, with ErrSnapshotMidSequence; the next
+// Write that completes the sequence makes it possible again. Program
+// graphics (images and placements) are not carried.
 
 // SnapshotVersion is the encoding version; Restore refuses any other.
 const SnapshotVersion = 1
@@ -71,7 +73,7 @@ var castagnoli = crc32.MakeTable(crc32.Castagnoli)
 // content versions (damage), and a sequence cut by the end of the last
 // Write. It does not change the terminal. Take it between Writes.
 func (t *Terminal) Snapshot() ([]byte, error) {
-	if !t.ground && t.ptailLost {
+	if !t.ground && t.ptailLost || t.kitty != nil && t.kitty.apc.active {
 		return nil, ErrSnapshotMidSequence
 	}
 	size := 256 + t.sb.bytes - (lineOverheadBytes-4)*t.sb.len() + 2*t.cols*t.rows + 16*len(t.styles.list) + t.links.bytes +

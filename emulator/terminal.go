@@ -22,6 +22,9 @@ type Options struct {
 	OnTitle func(string)
 	// OnBell is called for every BEL. May be nil.
 	OnBell func()
+	// KittyGraphics keeps and answers the kitty graphics the program
+	// writes (kitty.go); off, they are swallowed unanswered.
+	KittyGraphics bool
 }
 
 // Modes is a snapshot of the terminal modes a multiplexer cares about.
@@ -159,6 +162,10 @@ type Terminal struct {
 	// (state.go).
 	ptail     []byte
 	ptailLost bool
+
+	// kitty is the program's kitty graphics and the APC being read
+	// (kitty.go); nil until the first APC.
+	kitty *kittyState
 }
 
 // New returns a terminal of cols×rows cells (sizes < 1 are clamped to 1).
@@ -230,7 +237,9 @@ func (t *Terminal) resetTabs() {
 func (t *Terminal) Write(p []byte) (int, error) {
 	t.changed = false
 	i := 0
-	if t.npend > 0 {
+	if t.kitty != nil && t.kitty.apc.active {
+		i = t.feedAPC(p)
+	} else if t.npend > 0 {
 		i = t.resumePendingCSI(p)
 	}
 	for i < len(p) {
@@ -283,6 +292,9 @@ func (t *Terminal) Write(p []byte) (int, error) {
 		}
 		t.feedParser(b)
 		i++
+		if t.kitty != nil && t.kitty.apc.active {
+			i += t.feedAPC(p[i:])
+		}
 	}
 	if t.changed {
 		t.revision++
@@ -309,6 +321,10 @@ func (t *Terminal) Resize(cols, rows int) {
 	}
 	oldRows := t.rows
 	pendingWrap := t.pendingWrap
+	mainY, altY := t.y, t.y
+	if t.scr != t.primary {
+		mainY = t.savedMain.y
+	}
 	if cols != t.cols {
 		pendingWrap = t.reflowPrimary(cols) && t.scr == t.primary
 		if t.alt != nil {
@@ -357,6 +373,13 @@ func (t *Terminal) Resize(cols, rows int) {
 	t.savedAlt.y = clamp(t.savedAlt.y, 0, t.rows-1)
 	t.pendingWrap = pendingWrap && t.modes.AutoWrap
 	t.damageAll() // reflowed, cut or grown: every row may read differently
+	if t.kitty != nil {
+		if t.scr != t.primary {
+			t.kittyResized(t.savedMain.y-mainY, t.y-altY)
+		} else {
+			t.kittyResized(t.y-mainY, 0)
+		}
+	}
 }
 
 // resizeRows changes the number of rows of s. For the primary screen, rows

@@ -37,6 +37,9 @@ func (t *Terminal) ScrollView(delta int) bool {
 		v = max(old+max(delta, -old), 0)
 	}
 	t.view = v
+	if v != old {
+		t.kittyViewMoved()
+	}
 	return v != old
 }
 
@@ -45,6 +48,9 @@ func (t *Terminal) ScrollView(delta int) bool {
 func (t *Terminal) ResetView() bool {
 	old := t.ViewOffset()
 	t.view = 0
+	if old != 0 {
+		t.kittyViewMoved()
+	}
 	return old != 0
 }
 

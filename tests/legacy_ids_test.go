@@ -2,6 +2,7 @@ package tests
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -252,4 +253,67 @@ func TestE2E_LegacyIDs_CLI(t *testing.T) {
 	if _, errOut, code := s.CLIT(t, "tab", "get", "t_w1_9"); code != 1 || !strings.Contains(errOut, protocol.CodeTabNotFound) {
 		t.Fatalf("tab get t_w1_9: exit %d, stderr %s", code, errOut)
 	}
+}
+
+// TestE2E_LegacyIDs_WaitTabCreated: a tab_created wait naming a tab that
+// does not exist yet in a legacy form (<ws>:<idx>, t_<ws>_<idx>, with the
+// workspace in a legacy form too) matches the tab then created at that
+// position, named canonically.
+func TestE2E_LegacyIDs_WaitTabCreated(t *testing.T) {
+	lt := startLegacyTopology(t) // w1 has w1:t1 and w1:t2
+	s := lt.s
+	for _, form := range []func(n int) string{
+		func(n int) string { return "w1:" + strconv.Itoa(n) },
+		func(n int) string { return "t_w1_" + strconv.Itoa(n) },
+		func(n int) string { return "t_w_1_" + strconv.Itoa(n) },
+	} {
+		if id, want, got := waitTabCreated(t, s, form); got != want {
+			t.Fatalf("a wait for %s matched %q, want %s", id, got, want)
+		}
+	}
+}
+
+// waitTabCreated waits for the creation of w1's next tab, named by form
+// with its position, while creating it; it returns the id waited for, the
+// canonical id of the tab created and the tab id of the event matched.
+// The wait and the create go down two connections, so the create may reach
+// the session first (the wait then names a tab that exists, and times
+// out): then it tries again with the next position.
+func waitTabCreated(t *testing.T, s *Server, form func(n int) string) (id, want, got string) {
+	t.Helper()
+	tabs := func() int {
+		return len(OK[protocol.TabList](t, s.CallT(t, "tab.list", map[string]any{"workspace_id": "w1"}), "tab_list").Tabs)
+	}
+	for attempt := 0; attempt < 8; attempt++ {
+		n := tabs() + 1
+		id = form(n)
+		conn := s.Dial(t)
+		_ = conn.Conn().SetDeadline(time.Now().Add(waitTimeout))
+		line, _ := json.Marshal(map[string]any{"id": "w", "method": "events.wait", "params": map[string]any{"match_event": map[string]any{"event": "tab_created", "tab_id": id}, "timeout_ms": 1000}})
+		if err := conn.WriteLine(line); err != nil {
+			t.Fatal(err)
+		}
+		tabs() // a round trip through the session, which the wait likely beats
+		want = OK[protocol.TabCreated](t, s.CallT(t, "tab.create", map[string]any{"workspace_id": "w1"}), "tab_created").Tab.TabID
+		r := ReadResponse(t, conn)
+		conn.Close()
+		if r.Error != nil && r.Error.Code == protocol.CodeTimeout {
+			continue // the create came first
+		}
+		m := OK[protocol.WaitMatched](t, r, "wait_matched")
+		var ev struct {
+			Event string `json:"event"`
+			Data  struct {
+				Tab struct {
+					TabID string `json:"tab_id"`
+				} `json:"tab"`
+			} `json:"data"`
+		}
+		if err := json.Unmarshal(m.Event, &ev); err != nil || ev.Event != "tab_created" {
+			t.Fatalf("wait for %s matched %s (%v)", id, m.Event, err)
+		}
+		return id, want, ev.Data.Tab.TabID
+	}
+	t.Fatalf("a wait for tab_created of %s never matched the tab created there (%s)", id, want)
+	return
 }

@@ -78,3 +78,30 @@ func tail(s string, n int) string {
 	}
 	return s
 }
+
+// An image a program in the pane draws with the kitty protocol reaches the
+// outer terminal as the client's own kitty image, placed in the pane's
+// cells, and is deleted there when the program deletes it.
+func TestTUI_GraphicsFromProgram(t *testing.T) {
+	h := NewHome(t)
+	s := h.Start(t, "pgfx")
+	c := attachWith(t, h, "pgfx", "TERM_PROGRAM=WezTerm")
+	pane := sessionSnapshot(t, s).Panes[0].PaneID
+	s.Run(t, pane, `printf '\033_Ga=T,f=24,s=2,v=1,i=5,c=3,r=2,q=2;AQIDBAUG\033\\'; echo; echo drawn`)
+	s.WaitLine(t, pane, "drawn")
+	const tx = "\x1b_Ga=t,q=2,f=24,i="
+	var id string
+	WaitFor(t, "the program's image transmitted and placed on the outer terminal", func() bool {
+		out := c.Output()
+		i := strings.Index(out, tx)
+		if i < 0 {
+			return false
+		}
+		id = out[i+len(tx):]
+		id = id[:strings.IndexByte(id, ',')]
+		return strings.Contains(out[i:], tx+id+",s=2,v=1,m=0;AQIDBAUG\x1b\\") &&
+			strings.Contains(out[i:], "\x1b_Ga=p,q=2,C=1,p=1,i="+id+",c=3,r=2,x=0,y=0,w=2,h=1,z=0\x1b\\")
+	})
+	s.Run(t, pane, `printf '\033_Ga=d,d=I,i=5\033\\'`)
+	WaitFor(t, "the image deleted", func() bool { return strings.Contains(c.Output(), "\x1b_Ga=d,d=I,q=2,i="+id+"\x1b\\") })
+}

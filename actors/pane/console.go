@@ -41,6 +41,11 @@ type consoleSpec struct {
 	Dir        string
 	Env        []string
 	Cols, Rows int
+	// Pixels gives the window size in pixels too, in cells of the
+	// emulator's default 8×16 (emulator.CellPixels), so that graphics
+	// programs (kitty's icat needs it) size their images in the cells the
+	// emulator places them in. Unix only.
+	Pixels bool
 }
 
 // drainGrace is how long a pane whose child has exited keeps reading output

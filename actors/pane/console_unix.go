@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/herdr-go/herdr/actors/procs"
+	"github.com/herdr-go/herdr/emulator"
 )
 
 // ptyConsole is a child in its own session with a PTY as its controlling
@@ -28,6 +29,17 @@ type ptyConsole struct {
 	// reaped is set once the child is collected: from then on its pid may
 	// belong to an unrelated process, and no signal may be sent to it.
 	reaped atomic.Bool
+	pixels bool // consoleSpec.Pixels
+}
+
+// winsize is cols×rows, in pixels too when pixels is set.
+func winsize(cols, rows int, pixels bool) *unix.Winsize {
+	ws := &unix.Winsize{Col: uint16(cols), Row: uint16(rows)}
+	if pixels {
+		cw, ch := emulator.CellPixels()
+		ws.Xpixel, ws.Ypixel = uint16(min(cols*cw, 0xffff)), uint16(min(rows*ch, 0xffff))
+	}
+	return ws
 }
 
 func startConsole(s consoleSpec) (console, error) {
@@ -36,7 +48,8 @@ func startConsole(s consoleSpec) (console, error) {
 		return nil, err
 	}
 	defer tty.Close() // the child holds its own copy
-	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: uint16(s.Cols), Rows: uint16(s.Rows)}); err != nil {
+	ws := winsize(s.Cols, s.Rows, s.Pixels)
+	if err := pty.Setsize(ptmx, &pty.Winsize{Cols: ws.Col, Rows: ws.Row, X: ws.Xpixel, Y: ws.Ypixel}); err != nil {
 		ptmx.Close()
 		return nil, err
 	}
@@ -49,7 +62,7 @@ func startConsole(s consoleSpec) (console, error) {
 		return nil, err
 	}
 	pid := cmd.Process.Pid
-	return &ptyConsole{proc: cmd.Process, pid: pid, ptmx: pollable(ptmx), tty: tty.Name(), exited: exitOf(pid)}, nil
+	return &ptyConsole{proc: cmd.Process, pid: pid, ptmx: pollable(ptmx), tty: tty.Name(), exited: exitOf(pid), pixels: s.Pixels}, nil
 }
 
 // pollable returns the master as a non-blocking file the runtime's poller
@@ -124,7 +137,7 @@ func (c *ptyConsole) Resize(cols, rows int) error {
 	}
 	var ioErr error
 	if err := rc.Control(func(fd uintptr) {
-		ioErr = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, &unix.Winsize{Col: uint16(cols), Row: uint16(rows)})
+		ioErr = unix.IoctlSetWinsize(int(fd), unix.TIOCSWINSZ, winsize(cols, rows, c.pixels))
 	}); err != nil {
 		return err
 	}

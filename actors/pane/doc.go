@@ -6,4 +6,8 @@
 // A reader goroutine moves PTY output into an inbox and rings the actor
 // once per batch, so a flood of output is applied in large chunks and the
 // mailbox never grows with it.
+//
+// Graphics layers go to the screen watchers that ask for them: those the
+// socket API places (graphics.go) and the images the program draws with
+// the kitty graphics protocol (kitty.go).
 package pane

@@ -248,7 +248,7 @@ func (p *Pane) graphicsPieces(s *screenSub) [][]byte {
 	}
 	s.gfxSeq++
 	pieces := [][]byte{protocol.GraphicsLinePrefix(s.paneID, p.spec.TerminalID, s.gfxSeq)}
-	seen := make(map[string]uint64, len(p.gfx.layers))
+	seen := make(map[string]uint64, len(p.gfx.layers)+len(p.kitty.layers))
 	n := 0
 	for _, l := range p.gfx.layers {
 		if l.img == nil {
@@ -265,6 +265,7 @@ func (p *Pane) graphicsPieces(s *screenSub) [][]byte {
 		}
 		seen[l.id] = l.gen
 	}
+	pieces = p.kittyPieces(pieces, n, s, seen)
 	s.gfxSent, s.gfxVersion = seen, p.gfx.version
 	return append(pieces, protocol.GraphicsLineSuffix)
 }

@@ -31,6 +31,9 @@ type Spec struct {
 	Catalog *detect.Catalog
 	// HistoryBytes is the output kept for pane.history (record.go); 0 keeps none.
 	HistoryBytes int
+	// KittyGraphics keeps and answers the kitty graphics the program
+	// writes and shows them as layers (kitty.go): [terminal] kitty_graphics.
+	KittyGraphics bool
 }
 
 // Request is a Call the session resolved to this pane. The pane answers the
@@ -97,6 +100,7 @@ type Pane struct {
 	screen   screenState
 	rec      recorder      // recordings and history (record.go)
 	gfx      graphicsState // graphics layers (graphics.go)
+	kitty    kittyLayers   // the program's own images as layers (kitty.go)
 	exited   bool
 	sizeRev  uint64 // revision of the size last applied (see Resize)
 	// turn is the pane's claim on outputGate; waitingTurn is set while it
@@ -124,7 +128,7 @@ type Pane struct {
 // no descriptors left) while it can still refuse the request and change
 // nothing. abort undoes the start when the actor cannot be spawned.
 func Start(spec Spec) (props *actor.Props, abort func(), err error) {
-	con, err := startConsole(consoleSpec{Argv: spec.Argv, Dir: spec.Cwd, Env: spec.Env, Cols: spec.Cols, Rows: spec.Rows})
+	con, err := startConsole(consoleSpec{Argv: spec.Argv, Dir: spec.Cwd, Env: spec.Env, Cols: spec.Cols, Rows: spec.Rows, Pixels: spec.KittyGraphics})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -219,7 +223,7 @@ func (p *Pane) start(ctx actor.Context) {
 	p.det.catalog = p.spec.Catalog
 	p.det.pid = ctx.Spawn(detector.Props(p.spec.Catalog, procs.Host))
 	p.done = make(chan struct{})
-	opts := emulator.Options{ScrollbackLimitBytes: p.spec.ScrollbackBytes, Reply: p.writeBack}
+	opts := emulator.Options{ScrollbackLimitBytes: p.spec.ScrollbackBytes, Reply: p.writeBack, KittyGraphics: p.spec.KittyGraphics}
 	if p.adopted != nil {
 		term, err := emulator.Restore(p.adopted, opts)
 		if err != nil { // checked before the handoff was accepted; the program runs on regardless

@@ -150,6 +150,7 @@ func (p *Pane) dropScreen(who *actor.PID) {
 
 // screenChanged is called after output or a resize changed the terminal.
 func (p *Pane) screenChanged(ctx actor.Context) {
+	p.syncKitty(ctx)
 	if len(p.screen.subs) == 0 {
 		return
 	}

@@ -120,7 +120,8 @@ func (s *Session) eventsWait(ctx actor.Context, call *api.Call) *api.Reply {
 // canonical id the bus compares with, and an id naming nothing answers the
 // entity's not-found code. The one exception is the id of the entity a
 // workspace_created or tab_created wait waits for, which cannot exist yet
-// and is kept as given.
+// and is kept as given, a legacy tab form made canonical by its syntax
+// (model.FutureTabID).
 func (s *Session) resolveMatch(m *protocol.EventMatch) (events.Match, *paneRec, error) {
 	str := func(p *string) string {
 		if p == nil {
@@ -149,7 +150,7 @@ func (s *Session) resolveMatch(m *protocol.EventMatch) (events.Match, *paneRec, 
 		case err == nil:
 			match.TabID = t.ID
 		case m.Event == "tab_created":
-			match.TabID = id
+			match.TabID = s.m.FutureTabID(id)
 		default:
 			return match, nil, err
 		}

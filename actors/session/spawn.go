@@ -147,6 +147,7 @@ func (s *Session) spawnPane(ctx actor.Context, p *paneRec, setup paneSetup, rect
 		Cols:            p.cols,
 		Rows:            p.rows,
 		ScrollbackBytes: s.cfg.Advanced.ScrollbackLimitBytes,
+		KittyGraphics:   s.opts.Config.Terminal.KittyGraphics, // read at start, as gateOpen does
 		Catalog:         s.catalog,
 		Log:             s.opts.Log.With("pane", p.ID, "terminal", p.TermID),
 	}

@@ -138,6 +138,30 @@ func (m *Model) ResolveTab(id string) (*Tab, error) {
 	return nil, protocol.Errorf(protocol.CodeTabNotFound, "tab %s not found", id)
 }
 
+// FutureTabID is the canonical id that id names for a tab_created wait when
+// no tab has it yet: the legacy forms "t_<ws>_N" and "<ws>:N" (N the
+// decimal 1-based position) become "<ws>:t<N>", the number the tab at that
+// position gets while none of the workspace's tabs has closed, with the
+// workspace's own legacy forms resolved; any other id is kept as given.
+func (m *Model) FutureTabID(id string) string {
+	ws, num := "", ""
+	if rest, ok := strings.CutPrefix(id, "t_"); ok {
+		if i := strings.LastIndexByte(rest, '_'); i > 0 {
+			ws, num = rest[:i], rest[i+1:]
+		}
+	} else if i := strings.LastIndexByte(id, ':'); i > 0 {
+		ws, num = id[:i], id[i+1:]
+	}
+	n, err := strconv.ParseUint(num, 10, 32)
+	if ws == "" || err != nil || n < 1 {
+		return id
+	}
+	if w, err := m.ResolveWorkspace(ws); err == nil {
+		ws = w.ID
+	}
+	return protocol.TabID(ws, n)
+}
+
 // ResolvePane accepts a public pane id, current or former, and the legacy
 // forms "w1-N", "p_w1_N" and "p_N" (N the pane's number; the last only
 // when a single workspace has a pane N).

@@ -276,3 +276,19 @@ func TestResolve_LegacyForms(t *testing.T) {
 		t.Errorf("t_w1_9: %v", err)
 	}
 }
+
+// FutureTabID turns the legacy tab forms syntactically into the id the tab
+// at that position will get, and keeps everything else as given.
+func TestFutureTabID(t *testing.T) {
+	b := &builder{m: New(layout.Rect{W: 80, H: 24})}
+	b.workspace("")
+	for id, want := range map[string]string{
+		"w1:3": "w1:t3", "t_w1_3": "w1:t3", "t_w_1_4": "w1:t4", "1:5": "w1:t5", "w1:10": "w1:tA",
+		"w9:2":  "w9:t2", // a workspace that does not exist either stays as named
+		"w1:t3": "w1:t3", "w1:0": "w1:0", "w1:x": "w1:x", "t_w1": "t_w1", "3": "3", "w1:-1": "w1:-1", "w1:+2": "w1:+2",
+	} {
+		if got := b.m.FutureTabID(id); got != want {
+			t.Errorf("FutureTabID(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
