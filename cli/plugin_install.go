@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -214,16 +215,41 @@ func (a *app) pluginUninstallCmd() *cobra.Command {
 // uninstallPlugin unlinks a plugin (through the server, or in the registry
 // file when none runs) and removes its managed copy, if it has one.
 func (a *app) uninstallPlugin(target string) int {
+	const id = "cli:plugin"
+	// A running server is asked what it has linked: its writes of
+	// plugins.json trail its answers, so the file can still list a plugin
+	// an uninstall just unlinked.
+	listening, code := a.serverListening(id)
+	if code != 0 {
+		return code
+	}
 	path := a.registryPath()
-	reg, err := plugins.OpenRegistry(path)
-	if err != nil {
-		fmt.Fprintf(a.stderr, "plugin uninstall: %s\n", protocol.AsError(err).Message)
-		return 1
+	var reg *plugins.Registry
+	var linked []protocol.InstalledPluginInfo
+	if listening {
+		code := a.request(id, "plugin.list", protocol.PluginListParams{}, func(_ []byte, resp protocol.Response) int {
+			var list protocol.PluginList
+			if err := json.Unmarshal(resp.Result, &list); err != nil {
+				return a.fail(id, err)
+			}
+			linked = list.Plugins
+			return 0
+		})
+		if code != 0 {
+			return code
+		}
+	} else {
+		var err error
+		if reg, err = plugins.OpenRegistry(path); err != nil {
+			fmt.Fprintf(a.stderr, "plugin uninstall: %s\n", protocol.AsError(err).Message)
+			return 1
+		}
+		linked = reg.Plugins
 	}
 	var found *protocol.InstalledPluginInfo
 	src, srcErr := parsePluginSource(target)
-	for i := range reg.Plugins {
-		pl := &reg.Plugins[i]
+	for i := range linked {
+		pl := &linked[i]
 		if pl.PluginID == target {
 			found = pl
 		}
@@ -236,10 +262,8 @@ func (a *app) uninstallPlugin(target string) int {
 		fmt.Fprintf(a.stderr, "plugin not installed: %s\n", target)
 		return 1
 	}
-	if listening, code := a.serverListening("cli:plugin"); code != 0 {
-		return code
-	} else if listening {
-		if code := a.silent("cli:plugin", "plugin.unlink", protocol.PluginIDParams{PluginID: found.PluginID}); code != 0 {
+	if listening {
+		if code := a.silent(id, "plugin.unlink", protocol.PluginIDParams{PluginID: found.PluginID}); code != 0 {
 			return code
 		}
 	} else {

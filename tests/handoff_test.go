@@ -123,7 +123,7 @@ func TestHandoff_PanesSurviveANewServer(t *testing.T) {
 
 	atHandoff := r.counts(t)
 	fresh := filepath.Join(t.TempDir(), "herdr-next")
-	if err := copyFile(herdrBin, fresh); err != nil {
+	if err := copyFile(filepath.Join(filepath.Dir(herdrBin), "herdr-full"), fresh); err != nil { // the program that serves
 		t.Fatal(err)
 	}
 	stderr, code, took := r.handoff(t, "--import-exe", fresh)
