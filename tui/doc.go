@@ -19,8 +19,10 @@
 // emulator's rule (emulator.NextCell), so a pane's row takes exactly the
 // columns its terminal gave it.
 //
-// The face of it: the agent panel applies the server's agent view and
-// [ui.sidebar.*] rows of tokens (agents.go), git marks per workspace
+// The face of it: the sidebar's two sections, their split and the
+// sidebar's width, both dragged with the mouse, and the spaces' scroll
+// (sections.go), the agent panel, which applies the server's agent view
+// and [ui.sidebar.*] rows of tokens (agents.go), git marks per workspace
 // (git.go), [theme] palettes (theme.go), notifications and sounds
 // (notify.go, sound.go), [[keys.command]] (keycmd.go), right-click menus
 // and where right clicks go (menu.go), the session's popup (popup.go),

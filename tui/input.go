@@ -428,6 +428,13 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 		}
 		return nil
 	}
+	if m.sideDrag != nil {
+		if ev.Action == tea.MouseActionMotion || ev.Action == tea.MouseActionRelease {
+			m.dragSidebar(ev)
+			return nil
+		}
+		m.sideDrag = nil // a release the terminal never sent
+	}
 	if s := m.msel; s != nil && s.dragging {
 		if r, ok := m.paneInside(s.paneID); ok {
 			switch ev.Action {
@@ -449,6 +456,13 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 	rightPress := ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonRight && (m.mode == modeTerminal || m.mode == modePrefix)
 	// Sidebar and tab bar take clicks only.
 	if ev.X < g.sidebarW {
+		if m.grabSidebar(ev, g) {
+			return nil
+		}
+		if n := wheelLines(ev, 1); n != 0 && m.sidebar && ev.Y < spacesRows(m.height, m.sectionSplit()) {
+			m.scrollSpaces(-n) // a notch is one space, as Herdr's
+			return nil
+		}
 		if rightPress {
 			for _, it := range m.sideItems() {
 				if it.y == ev.Y && it.kind == "workspace" {

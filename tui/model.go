@@ -107,8 +107,16 @@ type model struct {
 	// collapsed are the folded worktree groups, by repo key, and
 	// sessionWidth the sidebar width the session keeps (0: config.toml's);
 	// both are session.json's (uistate.go).
-	collapsed      map[string]bool
-	sessionWidth   int
+	collapsed    map[string]bool
+	sessionWidth int
+	// split is the session's section split (0: Herdr's default), and
+	// spaceScroll the first space the list shows, followed the focused
+	// space it last scrolled to; sideDrag is a drag of the divider or
+	// the sidebar's border (sections.go).
+	split          float64
+	spaceScroll    int
+	followed       string
+	sideDrag       *sideDrag
 	saidNoNotifier bool
 	tones          *toneFiles
 	// getenv reads the client's environment (os.Getenv; a fake in tests).
@@ -519,6 +527,7 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: visible, Graphics: m.wantGraphics()}, m.fail)
 	}
 	m.title = m.windowTitle()
+	m.followFocusedSpace()
 	// A tab bar hidden or shown again (hide_tab_bar_when_single_tab)
 	// changes the pane area this client gave the server.
 	if g := m.geometry(); m.sentArea != [2]int{} && m.sentArea != [2]int{g.area.Width, g.area.Height} {

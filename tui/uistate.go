@@ -10,12 +10,11 @@ import (
 )
 
 // The sidebar state the session keeps in session.json for every client
-// (client.ui_state.*): the folded worktree groups and the sidebar's width.
-// The client asks for it when it attaches (and after a reconnect) and
-// tells the session when the person folds or unfolds a group, or sets the
-// width on the settings screen. The section split is kept by the session
-// but not drawn: this client's agents section starts right below the
-// spaces, and nothing here lets the person move that split.
+// (client.ui_state.*): the folded worktree groups, the section split and
+// the sidebar's width. The client asks for it when it attaches (and after
+// a reconnect) and tells the session when the person folds or unfolds a
+// group, sets the width on the settings screen, or ends a drag of the
+// agents header or of the sidebar's border (sections.go).
 
 // uiStateMsg is the session's sidebar state as asked at attach.
 type uiStateMsg struct {
@@ -42,6 +41,10 @@ func (m *model) applyUIState(msg uiStateMsg) {
 	m.collapsed = map[string]bool{}
 	for _, k := range msg.st.CollapsedSpaceKeys {
 		m.collapsed[k] = true
+	}
+	m.split = 0
+	if s := msg.st.SidebarSectionSplit; s != nil {
+		m.split = *s
 	}
 	m.sessionWidth = 0
 	if w := msg.st.SidebarWidth; w != nil {

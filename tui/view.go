@@ -52,46 +52,24 @@ type sideItem struct {
 	on     bool // focused
 }
 
+// sidebarItems are the expanded sidebar's rows: the spaces section's
+// header and the spaces that fit below it from the scroll, then the agents
+// header where the section split puts it, and the agents.
 func (m *model) sidebarItems() []sideItem {
 	items := []sideItem{{y: 0, kind: "header", text: "spaces"}}
+	spaces := spacesRows(m.height, m.sectionSplit())
+	body := spacesBody(spaces)
+	entries := m.spaceEntries()
+	first := spaceFirst(entries, m.spaceScroll, body)
 	y := 1
-	groups := m.worktreeGroups()
-	for _, w := range m.snap.Workspaces {
-		indent := 1
-		wt := w.Worktree
-		if wt != nil && wt.IsLinkedWorktree {
-			if m.collapsed[wt.RepoKey] && groups[wt.RepoKey] != "" {
-				continue // folded under its repository's workspace
-			}
-			indent = 3 // a worktree, under its repository's workspace
-		}
-		toggle := ""
-		if wt != nil && !wt.IsLinkedWorktree && groups[wt.RepoKey] == w.WorkspaceID {
-			toggle = wt.RepoKey
-			if m.collapsed[toggle] {
-				w.AgentStatus = m.groupStatus(toggle) // the folded worktrees' roll-up
-			}
-		}
-		for i, row := range m.spaceRows(w) {
-			x := indent
-			if i > 0 {
-				x += 2
-			}
-			it := sideItem{y: y, x: x, kind: "workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: w.Focused}
-			if i == 0 && toggle != "" && len(row) > 1 {
-				chevron := "▾ "
-				if m.collapsed[toggle] {
-					chevron = "▸ "
-				}
-				row[1].text = chevron + row[1].text
-				it.toggle = toggle
-			}
+	for _, e := range entries[first : first+spacesShown(entries, first, body)] {
+		for _, it := range e.rows[:min(len(e.rows), body)] {
+			it.y += y
 			items = append(items, it)
-			y++
 		}
-		y += m.ui.Sidebar.Spaces.RowGap
+		y += len(e.rows) + e.gap
 	}
-	y++
+	y = spaces
 	header := "agents"
 	if m.view.Active && m.view.Label != nil && *m.view.Label != "" {
 		header += " · " + *m.view.Label // the view a plugin or script set
@@ -119,6 +97,49 @@ func (m *model) sidebarItems() []sideItem {
 		}
 	}
 	return items
+}
+
+// spaceEntries are the spaces of the list, worktrees folded under their
+// repository's workspace left out.
+func (m *model) spaceEntries() []spaceEntry {
+	var entries []spaceEntry
+	groups := m.worktreeGroups()
+	for _, w := range m.snap.Workspaces {
+		indent := 1
+		wt := w.Worktree
+		if wt != nil && wt.IsLinkedWorktree {
+			if m.collapsed[wt.RepoKey] && groups[wt.RepoKey] != "" {
+				continue // folded under its repository's workspace
+			}
+			indent = 3 // a worktree, under its repository's workspace
+		}
+		toggle := ""
+		if wt != nil && !wt.IsLinkedWorktree && groups[wt.RepoKey] == w.WorkspaceID {
+			toggle = wt.RepoKey
+			if m.collapsed[toggle] {
+				w.AgentStatus = m.groupStatus(toggle) // the folded worktrees' roll-up
+			}
+		}
+		e := spaceEntry{id: w.WorkspaceID, gap: m.ui.Sidebar.Spaces.RowGap}
+		for i, row := range m.spaceRows(w) {
+			x := indent
+			if i > 0 {
+				x += 2
+			}
+			it := sideItem{y: i, x: x, kind: "workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: w.Focused}
+			if i == 0 && toggle != "" && len(row) > 1 {
+				chevron := "▾ "
+				if m.collapsed[toggle] {
+					chevron = "▸ "
+				}
+				row[1].text = chevron + row[1].text
+				it.toggle = toggle
+			}
+			e.rows = append(e.rows, it)
+		}
+		entries = append(entries, e)
+	}
+	return entries
 }
 
 func (m *model) tabLabel(id string) string {
@@ -311,6 +332,7 @@ func (m *model) drawSidebar(c *canvas, g geometry) {
 			c.text(3, it.y, it.text, w-3, st)
 		}
 	}
+	m.drawSpacesScrollbar(c, w-1)
 }
 
 // railItems are the collapsed sidebar's compact rail: one icon per

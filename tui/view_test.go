@@ -76,9 +76,9 @@ func TestView_Layout(t *testing.T) {
 		{0, " spaces"},
 		{1, " ● 1 proj"},
 		{2, " ○ 2 other"},
-		{4, " agents"},
-		{5, " ● proj"},   // Herdr's default agent rows: icon, workspace, tab…
-		{6, "   claude"}, // …then the agent, under the text
+		{11, " agents"},   // Herdr's default split: the spaces take half of 21 rows, rounded
+		{12, " ● proj"},   // Herdr's default agent rows: icon, workspace, tab…
+		{13, "   claude"}, // …then the agent, under the text
 	}
 	for _, c := range checks {
 		if !strings.HasPrefix(lines[c.row], c.want) {
