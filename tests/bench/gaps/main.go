@@ -7,13 +7,16 @@
 //   - cli: one command as one process, the two programs taking turns:
 //     `herdr --version` / `tmux -V` and `herdr pane list` / `tmux list-panes -a`
 //     against a running server; medians and ratios;
+//   - keys: keystroke → echo through an attached client (herdr's client,
+//     a tmux client), each in a PTY that plays the outer terminal, keys
+//     taking turns; p50/p90 and the ratio of the medians;
 //   - pipe: requests per second with 500 written ahead on one connection,
 //     `pane.list` on herdr's socket and `list-panes -a` through one tmux
 //     control-mode client (`tmux -C`), one pane each, rounds taking turns.
 //
 // Linux only (it reads /proc). Usage:
 //
-//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-only idle|cli|pipe]
+//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|cli|pipe|keys]
 package main
 
 import (
@@ -35,7 +38,8 @@ func main() {
 	bin := flag.String("herdr", "", "herdr binary (default: build one)")
 	panes := flag.Int("panes", 100, "idle panes to add for the memory row")
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
-	only := flag.String("only", "", "run only this row: idle, cli or pipe")
+	nkeys := flag.Int("keys", 60, "keys each client types per pace for the keys row")
+	only := flag.String("only", "", "run only this row: idle, cli, pipe or keys")
 	flag.Parse()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		fail("needs Linux's /proc")
@@ -71,6 +75,9 @@ func main() {
 
 	if *only == "" || *only == "pipe" { // first: one pane each
 		pipelined(sock, *runs, tmux)
+	}
+	if *only == "" || *only == "keys" { // one pane each; its clients stop after it
+		keys(*bin, env, *nkeys, tmux)
 	}
 	if *only == "" || *only == "idle" {
 		idle(c, h.Process.Pid, tmuxPid, *panes, dir, tmux)
