@@ -14,6 +14,10 @@ type console interface {
 	ReadBlock() ([]byte, error)
 	// Write sends input to the program.
 	Write(p []byte) (int, error)
+	// TryWrite writes what the terminal takes now, without waiting, and
+	// returns how much that was (0 where it cannot tell without blocking,
+	// or on an error, which the next Write reports).
+	TryWrite(p []byte) int
 	Resize(cols, rows int) error
 	// Pid is the child's (the shell's) process id.
 	Pid() int

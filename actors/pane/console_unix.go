@@ -112,8 +112,33 @@ func (c *ptyConsole) ReadBlock() ([]byte, error) {
 }
 
 func (c *ptyConsole) Write(p []byte) (int, error) { return c.ptmx.Write(p) }
-func (c *ptyConsole) Pid() int                    { return c.pid }
-func (c *ptyConsole) TTY() string                 { return c.tty }
+
+func (c *ptyConsole) Pid() int    { return c.pid }
+func (c *ptyConsole) TTY() string { return c.tty }
+
+// TryWrite writes to the non-blocking master once: a full terminal
+// (EAGAIN) takes nothing, and the caller queues the rest.
+func (c *ptyConsole) TryWrite(p []byte) int {
+	rc, err := c.ptmx.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	n := 0
+	rc.Write(func(fd uintptr) bool {
+		for n < len(p) {
+			m, err := unix.Write(int(fd), p[n:])
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil || m <= 0 {
+				break
+			}
+			n += m
+		}
+		return true // never wait on the poller: that is the writer's job
+	})
+	return n
+}
 
 // Resize sets the window size through SyscallConn: Fd would make the
 // master blocking again.

@@ -92,7 +92,11 @@ type Pane struct {
 	facts    Facts
 	waits    waitSet
 	matchers []*matcher
-	toPTY    chan []byte // input for writeLoop; closed when the pane stops
+	// Input the terminal did not take at once waits for writeLoop in
+	// toPTY (made, and the goroutine started, on first need; closed when
+	// the pane stops); queuedIn counts what writeLoop has not written yet.
+	toPTY    chan []byte
+	queuedIn atomic.Int32
 	det      detection
 	screen   screenState
 	rec      recorder      // recordings and history (record.go)
@@ -233,11 +237,9 @@ func (p *Pane) start(ctx actor.Context) {
 		p.term = emulator.New(p.spec.Cols, p.spec.Rows, opts)
 	}
 	p.resume = make(chan struct{}, 1)
-	p.toPTY = make(chan []byte, inputBacklog)
 	drained := make(chan struct{})
 	go p.readLoop(ctx.ActorSystem().Root, ctx.Self(), drained)
 	go p.waitLoop(ctx.ActorSystem().Root, ctx.Self(), drained)
-	go p.writeLoop()
 }
 
 // inputBacklog bounds the writes waiting for a program to read its input.
@@ -342,26 +344,55 @@ func (p *Pane) sendFacts(ctx actor.Context) {
 	ctx.Send(ctx.Parent(), &f)
 }
 
-// writeBack sends emulator replies (DA, DSR) to the program.
+// writeBack sends emulator replies (DA, DSR) to the program; a program
+// that reads nothing gets no reply either.
 func (p *Pane) writeBack(b []byte) {
 	if p.con != nil {
-		select {
-		case p.toPTY <- append([]byte(nil), b...):
-		default: // a program that reads nothing gets no reply either
+		p.writeInput(b, true)
+	}
+}
+
+// writeInput writes input to the program without ever blocking the actor,
+// and reports false when the program has left inputBacklog writes unread.
+// With nothing queued it writes straight to the terminal, which takes a
+// keystroke at once (a hop to the writer goroutine was a tenth of a
+// keystroke's echo); what the terminal does not take waits for writeLoop,
+// in order. borrowed: b is only valid during the call.
+func (p *Pane) writeInput(b []byte, borrowed bool) bool {
+	if p.queuedIn.Load() == 0 {
+		b = b[p.con.TryWrite(b):]
+		if len(b) == 0 {
+			return true
 		}
+	}
+	if p.toPTY == nil {
+		p.toPTY = make(chan []byte, inputBacklog)
+		go p.writeLoop(p.toPTY)
+	}
+	if borrowed {
+		b = append([]byte(nil), b...)
+	}
+	p.queuedIn.Add(1)
+	select {
+	case p.toPTY <- b:
+		return true
+	default:
+		p.queuedIn.Add(-1)
+		return false
 	}
 }
 
 // writeLoop writes input to the PTY on its own goroutine: a program that
 // stops reading its input blocks this goroutine, never the pane actor,
 // which must keep draining the program's output.
-func (p *Pane) writeLoop() {
+func (p *Pane) writeLoop(in <-chan []byte) {
 	failed := false
-	for b := range p.toPTY {
+	for b := range in {
 		if !failed {
 			_, err := p.con.Write(b)
 			failed = err != nil
 		}
+		p.queuedIn.Add(-1)
 	}
 }
 
