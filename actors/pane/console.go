@@ -29,6 +29,10 @@ type console interface {
 	ForegroundGroup() int
 	// Wait blocks until the child exits and returns its exit code.
 	Wait() int
+	// OnExit calls fn, once, with the exit code when the child has exited
+	// (at once if it has), from a goroutine that must not be blocked: the
+	// pane's way of hearing of the exit without a goroutine of its own.
+	OnExit(fn func(code int))
 	// Hangup asks everything on the terminal to go, as closing a terminal
 	// window does, and releases the terminal: reads then fail.
 	Hangup()

@@ -24,7 +24,7 @@ type ptyConsole struct {
 	pid    int
 	ptmx   *os.File
 	tty    string
-	exited <-chan int
+	exited *exitNote
 	// reaped is set once the child is collected: from then on its pid may
 	// belong to an unrelated process, and no signal may be sent to it.
 	reaped atomic.Bool
@@ -175,12 +175,28 @@ func (c *ptyConsole) ForegroundGroup() int {
 // Wait takes the exit from the shared reaper (no thread blocked per pane)
 // and releases the process handle os/exec keeps.
 func (c *ptyConsole) Wait() int {
-	code := <-c.exited
-	c.reaped.Store(true)
+	code := c.exited.wait()
+	c.collected()
+	return code
+}
+
+// OnExit runs fn with the exit code on the reaper's goroutine (or the
+// watcher's, for an adopted program) once the child has gone.
+func (c *ptyConsole) OnExit(fn func(code int)) {
+	c.exited.onExit(func(code int) {
+		c.collected()
+		fn(code)
+	})
+}
+
+// collected marks the child reaped and releases the handle os/exec keeps.
+func (c *ptyConsole) collected() {
+	if c.reaped.Swap(true) {
+		return
+	}
 	if c.proc != nil { // nil for a terminal adopted from another process
 		c.proc.Release()
 	}
-	return code
 }
 
 // Hangup signals the shell's process group and closes the master, which

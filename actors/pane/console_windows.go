@@ -85,6 +85,9 @@ func startTime(pid int) int64 {
 	return int64(created.HighDateTime)<<32 | int64(created.LowDateTime)
 }
 
+// OnExit waits on a goroutine of its own: Windows has no shared reaper.
+func (c *conConsole) OnExit(fn func(code int)) { go func() { fn(c.Wait()) }() }
+
 func (c *conConsole) Wait() int {
 	windows.WaitForSingleObject(c.handle, windows.INFINITE)
 	var code uint32

@@ -79,8 +79,15 @@ type outputReady struct{}
 // turnGranted says the pane's queued turn at applying output has come.
 type turnGranted struct{}
 
-// childExited comes from the reader goroutine after EOF and wait.
-type childExited struct{ code int }
+// The end of the program, reported once both have come (or drainGrace
+// after the first): childReaped from the reaper, readerDone from the
+// reader once the terminal has no more output; drainOver is the grace's
+// timer.
+type (
+	childReaped struct{ code int }
+	readerDone  struct{}
+	drainOver   struct{}
+)
 
 // Pane is the actor of one terminal.
 type Pane struct {
@@ -102,7 +109,11 @@ type Pane struct {
 	rec      recorder      // recordings and history (record.go)
 	gfx      graphicsState // graphics layers (graphics.go)
 	exited   bool
-	sizeRev  uint64 // revision of the size last applied (see Resize)
+	// reaped and drained: the child has exited (with code), and the
+	// reader has read the terminal to its end (see childReaped).
+	reaped, drained bool
+	code            int
+	sizeRev         uint64 // revision of the size last applied (see Resize)
 	// turn is the pane's claim on outputGate; waitingTurn is set while it
 	// is queued (or granted and the grant not yet received).
 	turn        ticket
@@ -196,10 +207,20 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.dropMatchers(msg.Who)
 		p.dropScreen(msg.Who)
 		p.dropStream(ctx, msg.Who)
-	case *childExited:
-		p.exited = true
-		p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane exited while waiting for output"))
-		ctx.Send(ctx.Parent(), &Exited{TerminalID: p.spec.TerminalID, ExitCode: msg.code})
+	case *childReaped:
+		p.reaped, p.code = true, msg.code
+		if p.drained {
+			p.childExited(ctx)
+		} else {
+			p.timers.After(ctx, drainGrace, &drainOver{})
+		}
+	case *readerDone:
+		p.drained = true
+		if p.reaped {
+			p.childExited(ctx)
+		}
+	case *drainOver:
+		p.childExited(ctx)
 	case *altReadStep:
 		p.altReadStepped(ctx)
 	case *Freeze:
@@ -237,9 +258,12 @@ func (p *Pane) start(ctx actor.Context) {
 		p.term = emulator.New(p.spec.Cols, p.spec.Rows, opts)
 	}
 	p.resume = make(chan struct{}, 1)
-	drained := make(chan struct{})
-	go p.readLoop(ctx.ActorSystem().Root, ctx.Self(), drained)
-	go p.waitLoop(ctx.ActorSystem().Root, ctx.Self(), drained)
+	root, self, done := ctx.ActorSystem().Root, ctx.Self(), p.done
+	go p.readLoop(root, self)
+	p.con.OnExit(func(code int) {
+		close(done) // at once: a stopped pane's kill timer waits on it
+		root.Send(self, &childReaped{code: code})
+	})
 }
 
 // inputBacklog bounds the writes waiting for a program to read its input.
@@ -247,8 +271,8 @@ const inputBacklog = 256
 
 // readLoop runs on its own goroutine: it moves output into the inbox until
 // the terminal has no more (every holder of it is gone, or it was hung up).
-func (p *Pane) readLoop(root *actor.RootContext, self *actor.PID, drained chan<- struct{}) {
-	defer close(drained)
+func (p *Pane) readLoop(root *actor.RootContext, self *actor.PID) {
+	defer root.Send(self, &readerDone{})
 	for {
 		b, err := p.con.ReadBlock()
 		if len(b) > 0 && p.in.push(b) {
@@ -266,17 +290,17 @@ func (p *Pane) readLoop(root *actor.RootContext, self *actor.PID, drained chan<-
 	}
 }
 
-// waitLoop reaps the child and reports its exit once its last output is
-// read, or after drainGrace when something else (a background job) still
-// holds the terminal: the pane of a shell that is gone closes either way.
-func (p *Pane) waitLoop(root *actor.RootContext, self *actor.PID, drained <-chan struct{}) {
-	code := p.con.Wait()
-	select {
-	case <-drained:
-	case <-time.After(drainGrace):
+// childExited reports the program's end, once: its output has been read
+// to the end, or drainGrace has passed since it exited while something
+// else (a background job) still holds the terminal, so the pane of a
+// shell that is gone closes either way.
+func (p *Pane) childExited(ctx actor.Context) {
+	if p.exited {
+		return
 	}
-	close(p.done)
-	root.Send(self, &childExited{code: code})
+	p.exited = true
+	p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane exited while waiting for output"))
+	ctx.Send(ctx.Parent(), &Exited{TerminalID: p.spec.TerminalID, ExitCode: p.code})
 }
 
 // applyOutput applies pending output in turns of outputGate: it takes a
