@@ -1,6 +1,7 @@
 package session
 
 import (
+	"runtime"
 	"runtime/debug"
 	"time"
 
@@ -48,5 +49,8 @@ func (s *Session) trimNow(ctx actor.Context) {
 		return
 	}
 	s.trim.armed = false
-	go debug.FreeOSMemory() // a full collection: not on the Receive
+	go func() { // full collections: not on the Receive
+		runtime.GC() // and a second, in FreeOSMemory, empties the sync.Pools (I/O blocks)
+		debug.FreeOSMemory()
+	}()
 }
