@@ -158,7 +158,7 @@ func paneProps(spec Spec, con console, adopted []byte) (*actor.Props, func()) {
 		go con.Wait()
 	}
 	props := actor.PropsFromProducer(func() actor.Actor { return &Pane{spec: spec, con: con, adopted: adopted} },
-		actor.WithSupervisor(detector.Supervision(spec.Log)))
+		actor.WithSupervisor(detector.Supervision(spec.Log)), actor.WithDispatcher(panes))
 	return props, abort
 }
 
@@ -265,6 +265,12 @@ func (p *Pane) start(ctx actor.Context) {
 		root.Send(self, &childReaped{code: code})
 	})
 }
+
+// panes runs the mailboxes of every pane actor: a keystroke's echo makes
+// two bursts of a pane (the input, then its output), and a fresh goroutine
+// for each, its stack grown again, showed on the echo's path. GOMAXPROCS
+// goroutines serve the panes that run at once; more wait for no one.
+var panes = api.NewPool(runtime.GOMAXPROCS(0))
 
 // inputBacklog bounds the writes waiting for a program to read its input.
 const inputBacklog = 256
