@@ -140,12 +140,12 @@ func keys(bin string, env []string, runs int, tmux func(...string) *exec.Cmd) {
 	}
 	fmt.Printf("keystroke → echo through an attached client, %d keys each, alternating (ms)\n", runs)
 	fmt.Printf("%-16s %9s %8s %9s %8s %7s\n", "", "herdr p50", "p90", "tmux p50", "p90", "ratio")
+	line := 0 // numbers the typed lines' markers across both paces
 	for _, pace := range []struct {
 		name string
 		gap  time.Duration
 	}{{"back to back", 0}, {"every 80 ms", 80 * time.Millisecond}} {
 		var lh, lt []time.Duration
-		line := 0
 		restart := func() string { // a fresh line starting with a marker nothing else shows
 			line++
 			m := fmt.Sprintf("Q%dX", line)
@@ -169,7 +169,11 @@ func keys(bin string, env []string, runs int, tmux func(...string) *exec.Cmd) {
 					time.Sleep(pace.gap) // pacing the typist
 				}
 				o, want := side.o, typed
-				*side.lat = append(*side.lat, o.typeUntilFn(ch, want, func() bool { return o.cursorRowShows(want) }, 10*time.Second))
+				d := o.typeUntilFn(ch, want, func() bool { return o.cursorRowShows(want) }, 10*time.Second)
+				if d == 0 {
+					fail(fmt.Sprintf("%q showed before its last key was typed: the bench's markers are not unique", want))
+				}
+				*side.lat = append(*side.lat, d)
 			}
 		}
 		p := func(d []time.Duration, q float64) time.Duration {

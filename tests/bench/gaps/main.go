@@ -71,6 +71,13 @@ func main() {
 	out, err := tmux("display-message", "-p", "#{pid}").Output()
 	check(err)
 	tmuxPid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	// kill-server has been seen to leave the server behind after a failed
+	// run: make sure it goes.
+	atExit(func() {
+		if p, err := os.FindProcess(tmuxPid); err == nil {
+			p.Kill()
+		}
+	})
 	call(c, "workspace.create", map[string]any{"cwd": dir}, nil)
 
 	if *only == "" || *only == "pipe" { // first: one pane each
