@@ -77,8 +77,13 @@ func (c *canvas) reset(w, h int) *canvas {
 	if c == nil || c.w != w || c.h != h {
 		return newCanvas(w, h)
 	}
-	for i := range c.cells {
-		c.cells[i] = cell{s: " "}
+	// Blank the first row, then copy it: a bulk move, not a store per cell.
+	row := c.cells[:w]
+	for i := range row {
+		row[i] = cell{s: " "}
+	}
+	for i := w; i < len(c.cells); i += w {
+		copy(c.cells[i:i+w], row)
 	}
 	return c
 }

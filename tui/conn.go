@@ -18,7 +18,8 @@ var errClosed = errors.New("connection to the herdr server closed")
 
 // rpcConn is one socket connection that pipelines requests: writes are
 // serialised in call order, a reader goroutine matches answers to callers
-// by id and hands every line without an id (events, frames) to onPush.
+// by id and hands every line without an id (events, frames) to onPush,
+// saying whether more lines are already buffered behind it.
 type rpcConn struct {
 	c       net.Conn
 	mu      sync.Mutex // guards next, pending, closed and writes
@@ -29,7 +30,7 @@ type rpcConn struct {
 }
 
 // dial connects to the socket; onPush runs on the reader goroutine.
-func dial(sock string, onPush func(line []byte)) (*rpcConn, error) {
+func dial(sock string, onPush func(line []byte, more bool)) (*rpcConn, error) {
 	c, err := protocol.Dial(sock, 2*time.Second)
 	if err != nil {
 		return nil, err
@@ -38,19 +39,19 @@ func dial(sock string, onPush func(line []byte)) (*rpcConn, error) {
 }
 
 // newRPCConn runs the reader of an open connection.
-func newRPCConn(c net.Conn, onPush func(line []byte)) *rpcConn {
+func newRPCConn(c net.Conn, onPush func(line []byte, more bool)) *rpcConn {
 	r := &rpcConn{c: c, pending: map[string]chan protocol.Response{}, done: make(chan struct{})}
 	go r.readLoop(onPush)
 	return r
 }
 
-func (r *rpcConn) readLoop(onPush func([]byte)) {
+func (r *rpcConn) readLoop(onPush func([]byte, bool)) {
 	defer close(r.done)
 	br := bufio.NewReaderSize(r.c, 64<<10)
 	for {
 		line, err := br.ReadBytes('\n')
 		if len(line) > 0 {
-			r.dispatch(line, onPush)
+			r.dispatch(line, br.Buffered() > 0, onPush)
 		}
 		if err != nil {
 			break
@@ -65,7 +66,7 @@ func (r *rpcConn) readLoop(onPush func([]byte)) {
 	r.mu.Unlock()
 }
 
-func (r *rpcConn) dispatch(line []byte, onPush func([]byte)) {
+func (r *rpcConn) dispatch(line []byte, more bool, onPush func([]byte, bool)) {
 	var head struct {
 		ID *string `json:"id"`
 	}
@@ -74,7 +75,7 @@ func (r *rpcConn) dispatch(line []byte, onPush func([]byte)) {
 	}
 	if head.ID == nil {
 		if onPush != nil {
-			onPush(line)
+			onPush(line, more)
 		}
 		return
 	}

@@ -24,8 +24,12 @@ type (
 		view protocol.AgentViewList // the agent view, asked right after
 		err  error
 	}
-	// frameMsg carries one screen frame.
-	frameMsg struct{ f *protocol.ScreenFrame }
+	// frameMsg carries one screen frame; last: no more lines were waiting
+	// on the screen connection behind it.
+	frameMsg struct {
+		f    *protocol.ScreenFrame
+		last bool
+	}
 	// lostMsg says a connection to the server closed.
 	lostMsg struct{}
 	// toastMsg shows a message for a few seconds.
@@ -268,6 +272,14 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	cmd := m.update(msg)
+	if f, ok := msg.(frameMsg); ok && f.last && !m.drainQueued && m.out != nil {
+		// Nothing queued behind the frame on its socket: draw it now (the
+		// echo someone waits for) rather than after a round through Bubble
+		// Tea's command goroutines.
+		m.flushInput()
+		m.draw()
+		return m, cmd
+	}
 	if !m.drainQueued && (m.out != nil || len(m.input) > 0) {
 		m.drainQueued = true
 		cmd = tea.Batch(cmd, drain)

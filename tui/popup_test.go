@@ -16,7 +16,7 @@ import (
 func TestPopup_DrawnOverPanesTakesKeys(t *testing.T) {
 	m, _ := viewModel(t) // tab area 60×20 at (24, 1)
 	m.update(popupMsg{protocol.PopupState{Open: true, TerminalID: "term_popup_1", Title: "Board", Width: &protocol.PopupSize{Percent: 50}, Height: &protocol.PopupSize{Cells: 8}}})
-	m.update(frameMsg{&protocol.ScreenFrame{PaneID: "term_popup_1", Cols: 27, Rows: 6, Full: true,
+	m.update(frameMsg{f: &protocol.ScreenFrame{PaneID: "term_popup_1", Cols: 27, Rows: 6, Full: true,
 		Cursor: protocol.ScreenCursor{X: 3, Y: 1, Visible: true},
 		Lines:  []protocol.ScreenLine{{Y: 0, Runs: []protocol.ScreenRun{{X: 0, W: 11, Text: "popup-ready"}}}}}})
 	lines := strings.Split(ansi.Strip(m.View()), "\n")

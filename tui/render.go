@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"strconv"
+	"unsafe"
 )
 
 // The client draws the outer terminal itself instead of through Bubble
@@ -67,7 +68,7 @@ func (w *screenWriter) frame(c *canvas, cur hostCursor, extra, over []byte) []by
 		}
 		x := 0
 		for x < c.w {
-			if !full && row[x] == old[x] {
+			if !full && sameCell(&row[x], &old[x]) {
 				x++
 				continue
 			}
@@ -79,7 +80,7 @@ func (w *screenWriter) frame(c *canvas, cur hostCursor, extra, over []byte) []by
 			moveTo(b, x, y)
 			same := 0
 			for x < c.w && same <= gap {
-				if !full && row[x] == old[x] {
+				if !full && sameCell(&row[x], &old[x]) {
 					same++
 				} else {
 					same = 0
@@ -142,6 +143,16 @@ func (w *screenWriter) frame(c *canvas, cur hostCursor, extra, over []byte) []by
 	}
 	b.WriteString("\x1b[?2026l")
 	return b.Bytes()
+}
+
+// sameCell is row[x] == old[x] for the diff, which compares every cell of
+// every frame: the text of most cells is the same string (a blank, a
+// border), so equal pointers settle it without a call to compare bytes.
+func sameCell(a, b *cell) bool {
+	if a.st != b.st || len(a.s) != len(b.s) {
+		return false
+	}
+	return unsafe.StringData(a.s) == unsafe.StringData(b.s) || a.s == b.s
 }
 
 // isSingleRune reports whether s is one UTF-8 encoded rune.

@@ -46,7 +46,7 @@ type link struct {
 }
 
 // dial opens one more connection to the server; onPush runs on its reader.
-func (l *link) dial(onPush func([]byte)) (*rpcConn, error) {
+func (l *link) dial(onPush func([]byte, bool)) (*rpcConn, error) {
 	if l.dialer == nil {
 		return dial(l.socket, onPush)
 	}
@@ -167,7 +167,7 @@ func (l *link) connect() error {
 func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 	// Events first, then the snapshot the model asks for, so no change
 	// falls between them.
-	if ev, err = l.dial(func(line []byte) { l.send(changedMsg{}) }); err != nil {
+	if ev, err = l.dial(func([]byte, bool) { l.send(changedMsg{}) }); err != nil {
 		return nil, nil, fmt.Errorf("connect to %s: %w", l.socket, err)
 	}
 	kinds := make([]protocol.Subscription, 0, len(protocol.LifecycleKinds))
@@ -180,7 +180,7 @@ func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 		ev.close()
 		return nil, nil, fmt.Errorf("subscribe to events: %w", err)
 	}
-	if scr, err = l.dial(func(line []byte) {
+	if scr, err = l.dial(func(line []byte, more bool) {
 		var push struct {
 			Event string          `json:"event"`
 			Data  json.RawMessage `json:"data"`
@@ -192,7 +192,7 @@ func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 		case protocol.ScreenFrameEvent:
 			var f protocol.ScreenFrame
 			if json.Unmarshal(push.Data, &f) == nil {
-				l.send(frameMsg{&f})
+				l.send(frameMsg{f: &f, last: !more})
 			}
 		case protocol.GraphicsEvent: // a pane's graphics layers changed
 			var u protocol.GraphicsUpdate

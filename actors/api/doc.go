@@ -1,6 +1,8 @@
 // Package api holds the two messages every request travels in inside the
 // server: a decoded Call going from a connection to the actor that owns the
-// target, and the Reply coming back to the connection — and Timers, the
-// one way actors schedule messages to themselves. It is a leaf package so
+// target, and the Reply coming back to the connection — Timers, the one
+// way actors schedule messages to themselves, and the two dispatchers that
+// replace protoactor's goroutine per burst: Worker (one goroutine kept for
+// one actor) and Pool (a few shared by every pane). It is a leaf package so
 // the gateway, the session and the panes can all speak it.
 package api

@@ -50,8 +50,12 @@ type outItem struct {
 	line   []byte
 	lines  [][]byte
 	joined [][]byte // one more line, written piece by piece
+	raw    []byte   // the rest of a line the actor began writing, newline included
 	after  func()
 	credit bool
+	// inlineAfter: after only sends a message, so the actor may run it
+	// when it wrote the item itself.
+	inlineAfter bool
 }
 
 // pongs are ping's two possible answers, by whether live handoff is
@@ -97,8 +101,11 @@ type conn struct {
 
 	backlog      []outItem   // items waiting for room in out
 	writerBehind atomic.Bool // backlog is non-empty: the writer should call back
-	root         *actor.RootContext
-	self         *actor.PID
+	// queued counts the items handed to the writer and not yet written
+	// and flushed: at 0 the actor may write to the socket itself.
+	queued atomic.Int32
+	root   *actor.RootContext
+	self   *actor.PID
 }
 
 func connProps(c net.Conn, opts Options) *actor.Props {
@@ -341,7 +348,7 @@ func (c *conn) push(event string, data any) {
 // stream writes one batch of events; the sub sends the next once the
 // writer has flushed this one and the bus has passed the Ack on.
 func (c *conn) stream(b *events.Batch) {
-	c.enqueue(outItem{lines: b.Lines, after: c.ackToBus})
+	c.enqueue(outItem{lines: b.Lines, after: c.ackToBus, inlineAfter: true})
 }
 
 // endStream writes the error line that ends a stream (events_lost, or
@@ -380,13 +387,21 @@ func (c *conn) write(line []byte, after func()) {
 // when the writer's channel is full (a slow client with many panes'
 // frames in flight) items wait in backlog, in order, and the writer asks
 // for them once it has caught up. What can be pending is bounded: 64
-// answers, one event batch, one frame per watched pane.
+// answers, one event batch, one frame per watched pane. With nothing
+// pending, a one-line item is written here, as far as the socket takes it
+// without waiting: the hop to the writer goroutine and back was a tenth of
+// a keystroke's echo.
 func (c *conn) enqueue(item outItem) {
+	if len(c.backlog) == 0 && c.queued.Load() == 0 && !c.direct(&item) {
+		return
+	}
 	if len(c.backlog) == 0 {
+		c.queued.Add(1)
 		select {
 		case c.out <- item:
 			return
 		default:
+			c.queued.Add(-1)
 		}
 	}
 	c.backlog = append(c.backlog, item)
@@ -397,15 +412,50 @@ func (c *conn) enqueue(item outItem) {
 // refill moves the backlog into the writer's channel as far as it fits.
 func (c *conn) refill() {
 	for len(c.backlog) > 0 {
+		c.queued.Add(1)
 		select {
 		case c.out <- c.backlog[0]:
 			c.backlog[0] = outItem{}
 			c.backlog = c.backlog[1:]
 		default:
+			c.queued.Add(-1)
 			c.writerBehind.Store(true)
 			return
 		}
 	}
+}
+
+// direct writes a one-line item to the idle socket from the actor and
+// reports whether some of it is left for the writer (item then holds the
+// rest). Only the actor hands out items, so with none queued nothing can
+// come between.
+func (c *conn) direct(item *outItem) (rest bool) {
+	if item.after != nil && !item.inlineAfter {
+		return true // after may block (server.stop): the writer runs it
+	}
+	line := item.line
+	switch {
+	case line != nil && item.lines == nil && item.joined == nil:
+	case line == nil && len(item.lines) == 1 && item.joined == nil:
+		line = item.lines[0]
+	default:
+		return true
+	}
+	n := tryWrite(c.c, line)
+	if n < len(line)+1 {
+		*item = outItem{raw: append(line[min(n, len(line)):len(line):len(line)], '\n'), after: item.after, credit: item.credit}
+		return true
+	}
+	if item.credit {
+		select {
+		case c.credits <- struct{}{}:
+		default:
+		}
+	}
+	if item.after != nil {
+		item.after()
+	}
+	return false
 }
 
 // readLoop reads request lines; each takes a credit, so at most window
@@ -493,6 +543,7 @@ func (c *conn) writeLoop() {
 			if item.joined != nil {
 				w.WriteByte('\n')
 			}
+			w.Write(item.raw)
 			if len(c.out) == 0 {
 				failed = w.Flush() != nil
 			}
@@ -510,6 +561,7 @@ func (c *conn) writeLoop() {
 			w.Flush()
 			item.after()
 		}
+		c.queued.Add(-1) // after the flush: at 0 nothing is left in w
 	}
 	w.Flush()
 	c.c.Close()

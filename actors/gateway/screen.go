@@ -11,5 +11,5 @@ import (
 // them to the pane once flushed.
 func (c *conn) frames(ctx actor.Context, f *api.Frames) {
 	root, self, from := ctx.ActorSystem().Root, ctx.Self(), f.From
-	c.enqueue(outItem{lines: f.Lines, joined: f.Joined, after: func() { root.Send(from, &api.FramesWritten{Sub: self}) }})
+	c.enqueue(outItem{lines: f.Lines, joined: f.Joined, after: func() { root.Send(from, &api.FramesWritten{Sub: self}) }, inlineAfter: true})
 }

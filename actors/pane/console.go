@@ -14,6 +14,10 @@ type console interface {
 	ReadBlock() ([]byte, error)
 	// Write sends input to the program.
 	Write(p []byte) (int, error)
+	// TryWrite writes what the terminal takes now, without waiting, and
+	// returns how much that was (0 where it cannot tell without blocking,
+	// or on an error, which the next Write reports).
+	TryWrite(p []byte) int
 	Resize(cols, rows int) error
 	// Pid is the child's (the shell's) process id.
 	Pid() int
@@ -25,6 +29,10 @@ type console interface {
 	ForegroundGroup() int
 	// Wait blocks until the child exits and returns its exit code.
 	Wait() int
+	// OnExit calls fn, once, with the exit code when the child has exited
+	// (at once if it has), from a goroutine that must not be blocked: the
+	// pane's way of hearing of the exit without a goroutine of its own.
+	OnExit(fn func(code int))
 	// Hangup asks everything on the terminal to go, as closing a terminal
 	// window does, and releases the terminal: reads then fail.
 	Hangup()

@@ -25,7 +25,7 @@ type ptyConsole struct {
 	pid    int
 	ptmx   *os.File
 	tty    string
-	exited <-chan int
+	exited *exitNote
 	// reaped is set once the child is collected: from then on its pid may
 	// belong to an unrelated process, and no signal may be sent to it.
 	reaped atomic.Bool
@@ -125,8 +125,33 @@ func (c *ptyConsole) ReadBlock() ([]byte, error) {
 }
 
 func (c *ptyConsole) Write(p []byte) (int, error) { return c.ptmx.Write(p) }
-func (c *ptyConsole) Pid() int                    { return c.pid }
-func (c *ptyConsole) TTY() string                 { return c.tty }
+
+func (c *ptyConsole) Pid() int    { return c.pid }
+func (c *ptyConsole) TTY() string { return c.tty }
+
+// TryWrite writes to the non-blocking master once: a full terminal
+// (EAGAIN) takes nothing, and the caller queues the rest.
+func (c *ptyConsole) TryWrite(p []byte) int {
+	rc, err := c.ptmx.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	n := 0
+	rc.Write(func(fd uintptr) bool {
+		for n < len(p) {
+			m, err := unix.Write(int(fd), p[n:])
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil || m <= 0 {
+				break
+			}
+			n += m
+		}
+		return true // never wait on the poller: that is the writer's job
+	})
+	return n
+}
 
 // Resize sets the window size through SyscallConn: Fd would make the
 // master blocking again.
@@ -163,12 +188,28 @@ func (c *ptyConsole) ForegroundGroup() int {
 // Wait takes the exit from the shared reaper (no thread blocked per pane)
 // and releases the process handle os/exec keeps.
 func (c *ptyConsole) Wait() int {
-	code := <-c.exited
-	c.reaped.Store(true)
+	code := c.exited.wait()
+	c.collected()
+	return code
+}
+
+// OnExit runs fn with the exit code on the reaper's goroutine (or the
+// watcher's, for an adopted program) once the child has gone.
+func (c *ptyConsole) OnExit(fn func(code int)) {
+	c.exited.onExit(func(code int) {
+		c.collected()
+		fn(code)
+	})
+}
+
+// collected marks the child reaped and releases the handle os/exec keeps.
+func (c *ptyConsole) collected() {
+	if c.reaped.Swap(true) {
+		return
+	}
 	if c.proc != nil { // nil for a terminal adopted from another process
 		c.proc.Release()
 	}
-	return code
 }
 
 // Hangup signals the shell's process group and closes the master, which

@@ -50,6 +50,10 @@ func (c *conConsole) ReadBlock() ([]byte, error) {
 }
 
 func (c *conConsole) Write(p []byte) (int, error) { return c.cpty.Write(p) }
+
+// TryWrite takes nothing: a ConPTY pipe write may block, so all input goes
+// through the pane's writer.
+func (c *conConsole) TryWrite(p []byte) int       { return 0 }
 func (c *conConsole) Resize(cols, rows int) error { return c.cpty.Resize(cols, rows) }
 func (c *conConsole) Pid() int                    { return c.pid }
 func (c *conConsole) TTY() string                 { return "" }
@@ -80,6 +84,9 @@ func startTime(pid int) int64 {
 	}
 	return int64(created.HighDateTime)<<32 | int64(created.LowDateTime)
 }
+
+// OnExit waits on a goroutine of its own: Windows has no shared reaper.
+func (c *conConsole) OnExit(fn func(code int)) { go func() { fn(c.Wait()) }() }
 
 func (c *conConsole) Wait() int {
 	windows.WaitForSingleObject(c.handle, windows.INFINITE)

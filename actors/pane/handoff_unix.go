@@ -41,18 +41,18 @@ func adoptConsole(a Adoption) (console, error) {
 
 // watchExit reports the exit of a process that is not our child: it looks
 // every exitPoll, on a goroutine that holds no thread while it sleeps.
-func watchExit(pid int) <-chan int {
-	ch := make(chan int, 1)
+func watchExit(pid int) *exitNote {
+	n := newExitNote()
 	go func() {
 		for {
 			if gone, code := processGone(pid); gone {
-				ch <- code
+				n.deliver(code)
 				return
 			}
 			time.Sleep(exitPoll)
 		}
 	}()
-	return ch
+	return n
 }
 
 // exitPoll is how often an adopted program's exit is looked for.

@@ -82,8 +82,15 @@ type outputReady struct{}
 // turnGranted says the pane's queued turn at applying output has come.
 type turnGranted struct{}
 
-// childExited comes from the reader goroutine after EOF and wait.
-type childExited struct{ code int }
+// The end of the program, reported once both have come (or drainGrace
+// after the first): childReaped from the reaper, readerDone from the
+// reader once the terminal has no more output; drainOver is the grace's
+// timer.
+type (
+	childReaped struct{ code int }
+	readerDone  struct{}
+	drainOver   struct{}
+)
 
 // Pane is the actor of one terminal.
 type Pane struct {
@@ -95,14 +102,22 @@ type Pane struct {
 	facts    Facts
 	waits    waitSet
 	matchers []*matcher
-	toPTY    chan []byte // input for writeLoop; closed when the pane stops
+	// Input the terminal did not take at once waits for writeLoop in
+	// toPTY (made, and the goroutine started, on first need; closed when
+	// the pane stops); queuedIn counts what writeLoop has not written yet.
+	toPTY    chan []byte
+	queuedIn atomic.Int32
 	det      detection
 	screen   screenState
 	rec      recorder      // recordings and history (record.go)
 	gfx      graphicsState // graphics layers (graphics.go)
 	kitty    kittyLayers   // the program's own images as layers (kitty.go)
 	exited   bool
-	sizeRev  uint64 // revision of the size last applied (see Resize)
+	// reaped and drained: the child has exited (with code), and the
+	// reader has read the terminal to its end (see childReaped).
+	reaped, drained bool
+	code            int
+	sizeRev         uint64 // revision of the size last applied (see Resize)
 	// turn is the pane's claim on outputGate; waitingTurn is set while it
 	// is queued (or granted and the grant not yet received).
 	turn        ticket
@@ -147,7 +162,7 @@ func paneProps(spec Spec, con console, adopted []byte) (*actor.Props, func()) {
 		go con.Wait()
 	}
 	props := actor.PropsFromProducer(func() actor.Actor { return &Pane{spec: spec, con: con, adopted: adopted} },
-		actor.WithSupervisor(detector.Supervision(spec.Log)))
+		actor.WithSupervisor(detector.Supervision(spec.Log)), actor.WithDispatcher(panes))
 	return props, abort
 }
 
@@ -196,10 +211,20 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.dropMatchers(msg.Who)
 		p.dropScreen(msg.Who)
 		p.dropStream(ctx, msg.Who)
-	case *childExited:
-		p.exited = true
-		p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane exited while waiting for output"))
-		ctx.Send(ctx.Parent(), &Exited{TerminalID: p.spec.TerminalID, ExitCode: msg.code})
+	case *childReaped:
+		p.reaped, p.code = true, msg.code
+		if p.drained {
+			p.childExited(ctx)
+		} else {
+			p.timers.After(ctx, drainGrace, &drainOver{})
+		}
+	case *readerDone:
+		p.drained = true
+		if p.reaped {
+			p.childExited(ctx)
+		}
+	case *drainOver:
+		p.childExited(ctx)
 	case *altReadStep:
 		p.altReadStepped(ctx)
 	case *Freeze:
@@ -237,20 +262,27 @@ func (p *Pane) start(ctx actor.Context) {
 		p.term = emulator.New(p.spec.Cols, p.spec.Rows, opts)
 	}
 	p.resume = make(chan struct{}, 1)
-	p.toPTY = make(chan []byte, inputBacklog)
-	drained := make(chan struct{})
-	go p.readLoop(ctx.ActorSystem().Root, ctx.Self(), drained)
-	go p.waitLoop(ctx.ActorSystem().Root, ctx.Self(), drained)
-	go p.writeLoop()
+	root, self, done := ctx.ActorSystem().Root, ctx.Self(), p.done
+	go p.readLoop(root, self)
+	p.con.OnExit(func(code int) {
+		close(done) // at once: a stopped pane's kill timer waits on it
+		root.Send(self, &childReaped{code: code})
+	})
 }
+
+// panes runs the mailboxes of every pane actor: a keystroke's echo makes
+// two bursts of a pane (the input, then its output), and a fresh goroutine
+// for each, its stack grown again, showed on the echo's path. GOMAXPROCS
+// goroutines serve the panes that run at once; more wait for no one.
+var panes = api.NewPool(runtime.GOMAXPROCS(0))
 
 // inputBacklog bounds the writes waiting for a program to read its input.
 const inputBacklog = 256
 
 // readLoop runs on its own goroutine: it moves output into the inbox until
 // the terminal has no more (every holder of it is gone, or it was hung up).
-func (p *Pane) readLoop(root *actor.RootContext, self *actor.PID, drained chan<- struct{}) {
-	defer close(drained)
+func (p *Pane) readLoop(root *actor.RootContext, self *actor.PID) {
+	defer root.Send(self, &readerDone{})
 	for {
 		b, err := p.con.ReadBlock()
 		if len(b) > 0 && p.in.push(b) {
@@ -268,17 +300,17 @@ func (p *Pane) readLoop(root *actor.RootContext, self *actor.PID, drained chan<-
 	}
 }
 
-// waitLoop reaps the child and reports its exit once its last output is
-// read, or after drainGrace when something else (a background job) still
-// holds the terminal: the pane of a shell that is gone closes either way.
-func (p *Pane) waitLoop(root *actor.RootContext, self *actor.PID, drained <-chan struct{}) {
-	code := p.con.Wait()
-	select {
-	case <-drained:
-	case <-time.After(drainGrace):
+// childExited reports the program's end, once: its output has been read
+// to the end, or drainGrace has passed since it exited while something
+// else (a background job) still holds the terminal, so the pane of a
+// shell that is gone closes either way.
+func (p *Pane) childExited(ctx actor.Context) {
+	if p.exited {
+		return
 	}
-	close(p.done)
-	root.Send(self, &childExited{code: code})
+	p.exited = true
+	p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane exited while waiting for output"))
+	ctx.Send(ctx.Parent(), &Exited{TerminalID: p.spec.TerminalID, ExitCode: p.code})
 }
 
 // applyOutput applies pending output in turns of outputGate: it takes a
@@ -346,26 +378,55 @@ func (p *Pane) sendFacts(ctx actor.Context) {
 	ctx.Send(ctx.Parent(), &f)
 }
 
-// writeBack sends emulator replies (DA, DSR) to the program.
+// writeBack sends emulator replies (DA, DSR) to the program; a program
+// that reads nothing gets no reply either.
 func (p *Pane) writeBack(b []byte) {
 	if p.con != nil {
-		select {
-		case p.toPTY <- append([]byte(nil), b...):
-		default: // a program that reads nothing gets no reply either
+		p.writeInput(b, true)
+	}
+}
+
+// writeInput writes input to the program without ever blocking the actor,
+// and reports false when the program has left inputBacklog writes unread.
+// With nothing queued it writes straight to the terminal, which takes a
+// keystroke at once (a hop to the writer goroutine was a tenth of a
+// keystroke's echo); what the terminal does not take waits for writeLoop,
+// in order. borrowed: b is only valid during the call.
+func (p *Pane) writeInput(b []byte, borrowed bool) bool {
+	if p.queuedIn.Load() == 0 {
+		b = b[p.con.TryWrite(b):]
+		if len(b) == 0 {
+			return true
 		}
+	}
+	if p.toPTY == nil {
+		p.toPTY = make(chan []byte, inputBacklog)
+		go p.writeLoop(p.toPTY)
+	}
+	if borrowed {
+		b = append([]byte(nil), b...)
+	}
+	p.queuedIn.Add(1)
+	select {
+	case p.toPTY <- b:
+		return true
+	default:
+		p.queuedIn.Add(-1)
+		return false
 	}
 }
 
 // writeLoop writes input to the PTY on its own goroutine: a program that
 // stops reading its input blocks this goroutine, never the pane actor,
 // which must keep draining the program's output.
-func (p *Pane) writeLoop() {
+func (p *Pane) writeLoop(in <-chan []byte) {
 	failed := false
-	for b := range p.toPTY {
+	for b := range in {
 		if !failed {
 			_, err := p.con.Write(b)
 			failed = err != nil
 		}
+		p.queuedIn.Add(-1)
 	}
 }
 

@@ -17,13 +17,60 @@ import (
 var reaper struct {
 	once    sync.Once
 	mu      sync.Mutex // guards waiting: registrations come from every pane
-	waiting map[int]chan int
+	waiting map[int]*exitNote
 }
 
-// exitOf returns a channel that receives pid's exit code once it exits.
-func exitOf(pid int) <-chan int {
+// exitNote is where one child's exit lands, once: Wait blocks on done,
+// and a callback set by OnExit runs on whichever goroutine delivers it, so
+// no goroutine per pane sits waiting.
+type exitNote struct {
+	mu   sync.Mutex // guards fn and code against deliver
+	done chan struct{}
+	code int
+	fn   func(code int)
+}
+
+func newExitNote() *exitNote { return &exitNote{done: make(chan struct{})} }
+
+// deliver records the exit and runs the callback, if one is set.
+func (e *exitNote) deliver(code int) {
+	e.mu.Lock()
+	e.code = code
+	close(e.done)
+	fn := e.fn
+	e.mu.Unlock()
+	if fn != nil {
+		fn(code)
+	}
+}
+
+// wait blocks until the exit is delivered and returns its code.
+func (e *exitNote) wait() int {
+	<-e.done
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.code
+}
+
+// onExit runs fn with the exit code once it is known: at once when it is.
+func (e *exitNote) onExit(fn func(code int)) {
+	e.mu.Lock()
+	select {
+	case <-e.done:
+		code := e.code
+		e.mu.Unlock()
+		fn(code)
+		return
+	default:
+	}
+	e.fn = fn
+	e.mu.Unlock()
+}
+
+// exitOf returns the note that receives pid's exit code once it exits.
+func exitOf(pid int) *exitNote {
 	reaper.once.Do(func() {
-		reaper.waiting = map[int]chan int{}
+		reaper.waiting = map[int]*exitNote{}
 		sigs := make(chan os.Signal, 1)
 		signal.Notify(sigs, syscall.SIGCHLD)
 		go func() {
@@ -32,26 +79,26 @@ func exitOf(pid int) <-chan int {
 			}
 		}()
 	})
-	ch := make(chan int, 1)
+	n := newExitNote()
 	reaper.mu.Lock()
-	reaper.waiting[pid] = ch
+	reaper.waiting[pid] = n
 	reaper.mu.Unlock()
 	reapAll() // it may have exited before it was registered
-	return ch
+	return n
 }
 
 // reapAll collects every registered child that has exited.
 func reapAll() {
 	reaper.mu.Lock()
 	defer reaper.mu.Unlock()
-	for pid, ch := range reaper.waiting {
+	for pid, n := range reaper.waiting {
 		var ws syscall.WaitStatus
 		got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 		switch {
 		case got == pid:
-			ch <- exitCode(ws)
+			n.deliver(exitCode(ws))
 		case err == syscall.ECHILD: // reaped elsewhere: its code is lost
-			ch <- -1
+			n.deliver(-1)
 		default:
 			continue
 		}

@@ -90,13 +90,11 @@ func (p *Pane) input(b []byte) *api.Reply {
 	if len(b) == 0 {
 		return api.OK()
 	}
-	select {
-	case p.toPTY <- b:
-		p.screen.typedAt = time.Now()
-		return api.OK()
-	default:
-		return api.Fail(protocol.Errorf(protocol.CodePaneSendFailed, "the program in the pane is not reading its input (%d writes pending)", cap(p.toPTY)))
+	if !p.writeInput(b, false) {
+		return api.Fail(protocol.Errorf(protocol.CodePaneSendFailed, "the program in the pane is not reading its input (%d writes pending)", inputBacklog))
 	}
+	p.screen.typedAt = time.Now()
+	return api.OK()
 }
 
 func (p *Pane) sendText(ctx actor.Context, req *Request) *api.Reply {

@@ -65,6 +65,7 @@ func (s *Session) settle(ctx actor.Context, before focusState) {
 		}
 	}
 	s.settleEntities(ctx)
+	s.trimAfterChange(ctx)
 	s.dirtyTabs = s.dirtyTabs[:0]
 	after := s.focusNow()
 	if after.ws != before.ws && after.ws != "" {

@@ -73,6 +73,7 @@ type Session struct {
 	timers api.Timers
 
 	persist  *persister      // nil when nothing is kept (persist.go)
+	trim     trimmer         // memory handed back after the panes changed (trim.go)
 	stopping bool            // the session is stopping, and its children with it
 	resumes  []pendingResume // restored agents waiting for a client (resume.go)
 	// pluginPanes are the panes running a plugin entrypoint (plugin.go).
@@ -294,6 +295,8 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.worker.Stop()
 	case *saveDue:
 		s.save()
+	case *trimDue:
+		s.trimNow(ctx)
 	case *HandoffExport:
 		s.handoffExport(ctx)
 	case *resumeDue:

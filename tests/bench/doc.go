@@ -9,6 +9,10 @@
 //     emulator.Terminal (herdr's pane path without the socket);
 //   - scrollrss: fills one emulator with scrollback and prints the memory
 //     it costs;
+//   - gaps: the rows where tmux is the anchor and cost, not throughput,
+//     is measured, side by side in one run: idle memory and threads per
+//     pane, one command as one process, pipelined requests, and keystroke
+//     → echo through an attached client (keys);
 //   - soak: runs a real server under churn (panes created and closed,
 //     floods, subscribers and screen streams coming and going) for a
 //     while and checks that its memory, threads and descriptors come back.

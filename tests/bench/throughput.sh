@@ -100,14 +100,16 @@ if [[ $HERDR == 1 ]]; then
 	[[ -n $PANE ]] || { echo "herdr: no pane created" >&2; exit 1; }
 	herdr_cli pane run "$PANE" 'exec /bin/sh' >/dev/null
 fi
-HERDR_N=0
 run_herdr() {
-	local t0 t1 m
-	HERDR_N=$((HERDR_N + 1))
-	m="__done_${HERDR_N}__"
+	local t0 t1 m n
+	# A marker of its own per run: run_herdr runs in a subshell ($(...)),
+	# so a counter kept in a variable never moved, and every run after the
+	# first matched the first run's marker, already on screen, at once.
+	n=$(date +%s%N)
+	m="__done_${n}__"
 	t0=$(now)
 	# The typed line reads __do""ne_N__, so only the echo's output matches.
-	herdr_cli pane run "$PANE" "$1; echo __do\"\"ne_${HERDR_N}__" >/dev/null
+	herdr_cli pane run "$PANE" "$1; echo __do\"\"ne_${n}__" >/dev/null
 	herdr_cli pane wait-output "$PANE" --match "$m" --timeout 120000 >/dev/null
 	t1=$(now)
 	elapsed "$t0" "$t1"

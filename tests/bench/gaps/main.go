@@ -9,6 +9,9 @@
 //     against a running server, and `herdr-full --version` (the program
 //     with the actor runtime linked in, beside herdr) for what the front
 //     saves; medians and ratios;
+//   - keys: keystroke → echo through an attached client (herdr's client,
+//     a tmux client), each in a PTY that plays the outer terminal, keys
+//     taking turns; p50/p90 and the ratio of the medians;
 //   - pipe: requests per second with 500 written ahead on one connection,
 //     `pane.list` on herdr's socket and `list-panes -a` through one tmux
 //     control-mode client (`tmux -C`), one pane each, rounds taking turns;
@@ -18,7 +21,7 @@
 //
 // Linux only (it reads /proc). Usage:
 //
-//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-only idle|cli|pipe|match]
+//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|cli|pipe|match|keys]
 package main
 
 import (
@@ -40,7 +43,8 @@ func main() {
 	bin := flag.String("herdr", "", "herdr binary (default: build one)")
 	panes := flag.Int("panes", 100, "idle panes to add for the memory row")
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
-	only := flag.String("only", "", "run only this row: idle, cli, pipe or match")
+	nkeys := flag.Int("keys", 60, "keys each client types per pace for the keys row")
+	only := flag.String("only", "", "run only this row: idle, cli, pipe, match or keys")
 	flag.Parse()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		fail("needs Linux's /proc")
@@ -72,6 +76,13 @@ func main() {
 	out, err := tmux("display-message", "-p", "#{pid}").Output()
 	check(err)
 	tmuxPid, _ := strconv.Atoi(strings.TrimSpace(string(out)))
+	// kill-server has been seen to leave the server behind after a failed
+	// run: make sure it goes.
+	atExit(func() {
+		if p, err := os.FindProcess(tmuxPid); err == nil {
+			p.Kill()
+		}
+	})
 	call(c, "workspace.create", map[string]any{"cwd": dir}, nil)
 
 	if *only == "" || *only == "pipe" { // first: one pane each
@@ -79,6 +90,9 @@ func main() {
 	}
 	if *only == "" || *only == "match" {
 		matched(c, *runs, tmux)
+	}
+	if *only == "" || *only == "keys" { // one pane each; its clients stop after it
+		keys(*bin, env, *nkeys, tmux)
 	}
 	if *only == "" || *only == "idle" {
 		idle(c, h.Process.Pid, tmuxPid, *panes, dir, tmux)

@@ -1,0 +1,190 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/herdr-go/herdr/emulator"
+)
+
+// keysCols and keysRows are the outer terminal's size (the tests' client
+// terminal).
+const keysCols, keysRows = 120, 36
+
+// outer is a client running in a PTY that plays its terminal: what the
+// client writes goes into an emulator (which answers the client's start-up
+// queries, as the tests/ helpers do), and a waiter armed with a string is
+// told as soon as the bytes that put it on the screen have been read.
+type outer struct {
+	cmd  *exec.Cmd
+	pty  *os.File
+	mu   sync.Mutex
+	term *emulator.Terminal
+	want func() bool   // armed: the screen being waited for (under mu)
+	seen chan struct{} // signalled once want shows
+	row  emulator.RowSnapshot
+	text []byte
+}
+
+func startOuter(cmd *exec.Cmd) *outer {
+	o := &outer{cmd: cmd, seen: make(chan struct{}, 1)}
+	o.term = emulator.New(keysCols, keysRows, emulator.Options{Reply: func(b []byte) { o.pty.Write(b) }})
+	var err error
+	o.pty, err = pty.StartWithSize(cmd, &pty.Winsize{Cols: keysCols, Rows: keysRows})
+	check(err)
+	go o.readLoop()
+	atExit(o.stop)
+	return o
+}
+
+// stop ends the client (once: later calls do nothing).
+func (o *outer) stop() {
+	if o.cmd.ProcessState == nil {
+		o.cmd.Process.Kill()
+		o.cmd.Wait()
+		o.pty.Close()
+	}
+}
+
+func (o *outer) readLoop() {
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := o.pty.Read(buf)
+		if n > 0 {
+			o.mu.Lock()
+			o.term.Write(buf[:n])
+			if o.want != nil && o.want() {
+				o.want = nil
+				o.seen <- struct{}{}
+			}
+			o.mu.Unlock()
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// shows reports whether the screen shows s (under mu).
+func (o *outer) shows(s string) bool {
+	return strings.Contains(o.term.Read(emulator.ReadOptions{Source: emulator.SourceVisible}).Text, s)
+}
+
+// cursorRowShows reports whether the cursor's row shows s (under mu):
+// much cheaper than reading the whole screen, which took about 0.1 ms per
+// read, a time both sides would otherwise be charged for the bench's own
+// work.
+func (o *outer) cursorRowShows(s string) bool {
+	o.row = o.term.Row(o.term.CursorState().Row, o.row)
+	o.text = o.text[:0]
+	for _, r := range o.row.Runs {
+		o.text = append(o.text, r.Text...)
+	}
+	return strings.Contains(string(o.text), s)
+}
+
+// typeUntil types keys and returns how long until the screen showed want.
+func (o *outer) typeUntil(keys, want string, timeout time.Duration) time.Duration {
+	return o.typeUntilFn(keys, want, func() bool { return o.shows(want) }, timeout)
+}
+
+// typeUntilFn types keys and returns how long until cond (called under mu)
+// held; why names it in a failure.
+func (o *outer) typeUntilFn(keys, why string, cond func() bool, timeout time.Duration) time.Duration {
+	o.mu.Lock()
+	if cond() {
+		o.mu.Unlock()
+		return 0
+	}
+	o.want = cond
+	o.mu.Unlock()
+	t := time.Now()
+	_, err := o.pty.WriteString(keys)
+	check(err)
+	select {
+	case <-o.seen:
+		return time.Since(t)
+	case <-time.After(timeout):
+		o.mu.Lock()
+		screen := o.term.Read(emulator.ReadOptions{Source: emulator.SourceVisible}).Text
+		o.mu.Unlock()
+		fail(fmt.Sprintf("%s did not show within %v; screen:\n%s", why, timeout, screen))
+		return 0
+	}
+}
+
+// keys times keystroke → echo through an attached client: herdr's client
+// on the gaps session and a tmux client of a session of its own, each in a
+// PTY that plays the outer terminal, typing one character at a time into
+// /bin/sh and stopping the clock when the outer terminal shows it. The two
+// take turns key by key; keys go back to back and at a typist's pace.
+func keys(bin string, env []string, runs int, tmux func(...string) *exec.Cmd) {
+	hc := exec.Command(bin, "--session", "gaps")
+	hc.Env = append(slices.Clone(env), "TERM=xterm-256color")
+	h := startOuter(hc)
+	tc := tmux("new-session", "-s", "keys", "/bin/sh")
+	tc.Env = append(slices.Clone(env), "TERM=xterm-256color")
+	t := startOuter(tc)
+	h.typeUntil("", "╭", 10*time.Second)      // the client is up: a framed pane
+	t.typeUntil("", "[keys]", 10*time.Second) // the status line
+	for _, o := range []*outer{h, t} {
+		o.typeUntil("echo ready-$((6*7))\r", "ready-42", 10*time.Second)
+		o.typeUntilFn("clear\r", "a cleared screen", func() bool { return !o.shows("ready-42") }, 10*time.Second)
+	}
+	fmt.Printf("keystroke → echo through an attached client, %d keys each, alternating (ms)\n", runs)
+	fmt.Printf("%-16s %9s %8s %9s %8s %7s\n", "", "herdr p50", "p90", "tmux p50", "p90", "ratio")
+	line := 0 // numbers the typed lines' markers across both paces
+	for _, pace := range []struct {
+		name string
+		gap  time.Duration
+	}{{"back to back", 0}, {"every 80 ms", 80 * time.Millisecond}} {
+		var lh, lt []time.Duration
+		restart := func() string { // a fresh line starting with a marker nothing else shows
+			line++
+			m := fmt.Sprintf("Q%dX", line)
+			for _, o := range []*outer{h, t} {
+				o.typeUntil("\x15"+m, m, 10*time.Second) // ctrl+u: kill the line typed so far
+			}
+			return m
+		}
+		typed := restart()
+		for i := 0; i < runs; i++ {
+			if len(typed) > 60 { // stay on one line of the pane
+				typed = restart()
+			}
+			ch := string(rune('a' + i%26))
+			typed += ch
+			for _, side := range []struct {
+				o   *outer
+				lat *[]time.Duration
+			}{{h, &lh}, {t, &lt}} {
+				if pace.gap > 0 {
+					time.Sleep(pace.gap) // pacing the typist
+				}
+				o, want := side.o, typed
+				d := o.typeUntilFn(ch, want, func() bool { return o.cursorRowShows(want) }, 10*time.Second)
+				if d == 0 {
+					fail(fmt.Sprintf("%q showed before its last key was typed: the bench's markers are not unique", want))
+				}
+				*side.lat = append(*side.lat, d)
+			}
+		}
+		p := func(d []time.Duration, q float64) time.Duration {
+			s := slices.Clone(d)
+			slices.Sort(s)
+			return s[int(float64(len(s)-1)*q)]
+		}
+		fmt.Printf("%-16s %9.3f %8.3f %9.3f %8.3f %7.2f\n", pace.name, ms(p(lh, .5)), ms(p(lh, .9)), ms(p(lt, .5)), ms(p(lt, .9)),
+			float64(p(lh, .5))/float64(p(lt, .5)))
+	}
+	fmt.Println()
+	h.stop() // the next rows measure servers without clients
+	t.stop()
+}
