@@ -392,7 +392,10 @@ func (c *conn) write(line []byte, after func()) {
 // without waiting: the hop to the writer goroutine and back was a tenth of
 // a keystroke's echo.
 func (c *conn) enqueue(item outItem) {
-	if len(c.backlog) == 0 && c.queued.Load() == 0 && !c.direct(&item) {
+	// Written here only when nothing else waits: with requests queued
+	// behind this answer (a pipelining client) the writer's syscalls run
+	// beside the next request's work instead of before it.
+	if len(c.backlog) == 0 && c.queued.Load() == 0 && len(c.queue) == 0 && !c.direct(&item) {
 		return
 	}
 	if len(c.backlog) == 0 {
