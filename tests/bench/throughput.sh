@@ -95,7 +95,7 @@ herdr_cli() { "$WORK/herdr" --session "$SESSION" "$@"; }
 if [[ $HERDR == 1 ]]; then
 	"$WORK/herdr" --session "$SESSION" server >"$WORK/herdr.log" 2>&1 &
 	HERDR_PID=$!
-	for _ in $(seq 50); do herdr_cli status >/dev/null 2>&1 && break; sleep 0.1; done
+	for _ in $(seq 50); do herdr_cli workspace list >/dev/null 2>&1 && break; sleep 0.1; done
 	PANE=$(herdr_cli workspace create | sed -n 's/.*"root_pane":{"pane_id":"\([^"]*\)".*/\1/p')
 	[[ -n $PANE ]] || { echo "herdr: no pane created" >&2; exit 1; }
 	herdr_cli pane run "$PANE" 'exec /bin/sh' >/dev/null
