@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"io"
 	"os/exec"
@@ -32,14 +31,8 @@ func matched(c *protocol.Client, runs int, tmux func(...string) *exec.Cmd) {
 		return time.Since(start)
 	}
 
-	ctl := tmux("-C", "attach-session", "-t", "gaps")
-	in, err := ctl.StdinPipe()
-	check(err)
-	out, err := ctl.StdoutPipe()
-	check(err)
-	check(ctl.Start())
-	defer func() { in.Close(); ctl.Wait() }()
-	tr := bufio.NewReaderSize(out, 64<<10)
+	in, tr, stop := controlClient(tmux)
+	defer stop()
 	until := func(want string) {
 		for {
 			line, err := tr.ReadString('\n')

@@ -12,6 +12,18 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
+// controlClient attaches a tmux control-mode client to the gaps session:
+// commands go to in, its lines come from out; stop ends it.
+func controlClient(tmux func(...string) *exec.Cmd) (in io.WriteCloser, out *bufio.Reader, stop func()) {
+	ctl := tmux("-C", "attach-session", "-t", "gaps")
+	in, err := ctl.StdinPipe()
+	check(err)
+	stdout, err := ctl.StdoutPipe()
+	check(err)
+	check(ctl.Start())
+	return in, bufio.NewReaderSize(stdout, 64<<10), func() { in.Close(); ctl.Wait() }
+}
+
 // pipeDepth is how many requests each round writes ahead.
 const pipeDepth = 500
 
@@ -38,14 +50,8 @@ func pipelined(sock string, runs int, tmux func(...string) *exec.Cmd) {
 		}
 	}
 
-	ctl := tmux("-C", "attach-session", "-t", "gaps")
-	in, err := ctl.StdinPipe()
-	check(err)
-	out, err := ctl.StdoutPipe()
-	check(err)
-	check(ctl.Start())
-	defer func() { in.Close(); ctl.Wait() }()
-	tr := bufio.NewReaderSize(out, 64<<10)
+	in, tr, stop := controlClient(tmux)
+	defer stop()
 	// ends reads until n command blocks have ended; %output and other
 	// notifications in between are skipped.
 	ends := func(n int) {
