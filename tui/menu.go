@@ -218,19 +218,7 @@ func (m *model) drawMenu(c *canvas) {
 		return
 	}
 	x, y, w, h := m.menuRect()
-	c.fill(x, y, w, h, " ", cellStyle{})
-	m.drawBoxPlain(c, x, y, w, h, "")
-	for i, it := range m.menu.items {
-		if i >= h-2 {
-			break
-		}
-		st := cellStyle{}
-		if i == m.menu.sel {
-			st = m.theme.selected
-			c.fill(x+1, y+1+i, w-2, 1, " ", st)
-		}
-		c.text(x+2, y+1+i, it, w-4, st)
-	}
+	m.drawListBox(c, x, y, w, h, "", m.menu.items, m.menu.sel, h-2)
 }
 
 func (m *model) menuKey(k tea.KeyMsg) tea.Cmd {

@@ -245,17 +245,5 @@ func (m *model) drawPicker(c *canvas) {
 	w = min(w, m.width)
 	h := min(len(lines)+2, m.height)
 	x, y := max((m.width-w)/2, 0), max((m.height-h)/2, 0)
-	c.fill(x, y, w, h, " ", cellStyle{})
-	m.drawBoxPlain(c, x, y, w, h, " workspaces ")
-	for i, l := range lines {
-		if i >= h-2 {
-			break
-		}
-		st := cellStyle{}
-		if i == m.picker.sel {
-			st = m.theme.selected
-			c.fill(x+1, y+1+i, w-2, 1, " ", st)
-		}
-		c.text(x+2, y+1+i, l, w-4, st)
-	}
+	m.drawListBox(c, x, y, w, h, " workspaces ", lines, m.picker.sel, h-2)
 }

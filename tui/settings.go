@@ -189,19 +189,7 @@ func (m *model) drawSettings(c *canvas) {
 	w = min(max(w, textWidth(hint)+4, textWidth(m.settings.status)+4), m.width)
 	h := min(len(lines)+4, m.height)
 	x, y := max((m.width-w)/2, 0), max((m.height-h)/2, 0)
-	c.fill(x, y, w, h, " ", cellStyle{})
-	m.drawBoxPlain(c, x, y, w, h, " settings ")
-	for i, l := range lines {
-		if i >= h-4 {
-			break
-		}
-		st := cellStyle{}
-		if i == m.settings.sel {
-			st = m.theme.selected
-			c.fill(x+1, y+1+i, w-2, 1, " ", st)
-		}
-		c.text(x+2, y+1+i, l, w-4, st)
-	}
+	m.drawListBox(c, x, y, w, h, " settings ", lines, m.settings.sel, h-4)
 	foot, st := hint, m.theme.dim
 	if m.settings.status != "" {
 		foot = m.settings.status

@@ -611,6 +611,22 @@ func (m *model) drawHelp(c *canvas) {
 	}
 }
 
+// drawListBox draws a box over what is under it with lines inside, at
+// most rows of them, line sel highlighted: the workspace picker, the
+// settings screen and the right-click menus.
+func (m *model) drawListBox(c *canvas, x, y, w, h int, title string, lines []string, sel, rows int) {
+	c.fill(x, y, w, h, " ", cellStyle{})
+	m.drawBoxPlain(c, x, y, w, h, title)
+	for i, l := range lines[:min(len(lines), max(rows, 0))] {
+		st := cellStyle{}
+		if i == sel {
+			st = m.theme.selected
+			c.fill(x+1, y+1+i, w-2, 1, " ", st)
+		}
+		c.text(x+2, y+1+i, l, w-4, st)
+	}
+}
+
 func (m *model) drawBoxPlain(c *canvas, x, y, w, h int, title string) {
 	st := m.theme.focus
 	c.set(x, y, "╭", 1, st)
