@@ -12,6 +12,7 @@ import (
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
 
+	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/procs"
 	"github.com/herdr-go/herdr/emulator"
 )
@@ -136,21 +137,7 @@ func (c *ptyConsole) TryWrite(p []byte) int {
 	if err != nil {
 		return 0
 	}
-	n := 0
-	rc.Write(func(fd uintptr) bool {
-		for n < len(p) {
-			m, err := unix.Write(int(fd), p[n:])
-			if err == unix.EINTR {
-				continue
-			}
-			if err != nil || m <= 0 {
-				break
-			}
-			n += m
-		}
-		return true // never wait on the poller: that is the writer's job
-	})
-	return n
+	return api.WriteNow(rc, p)
 }
 
 // Resize sets the window size through SyscallConn: Fd would make the

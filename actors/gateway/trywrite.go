@@ -1,0 +1,27 @@
+package gateway
+
+import (
+	"net"
+	"syscall"
+
+	"github.com/herdr-go/herdr/actors/api"
+)
+
+var newline = []byte{'\n'}
+
+// tryWrite writes line and its newline to the socket once, without
+// waiting, and returns how many of those len(line)+1 bytes it took: 0
+// when the socket is full, on an error (the writer then meets it), where
+// the connection has no descriptor, or on a platform without non-blocking
+// writes (a Windows named pipe).
+func tryWrite(c net.Conn, line []byte) int {
+	sc, ok := c.(syscall.Conn)
+	if !ok {
+		return 0
+	}
+	rc, err := sc.SyscallConn()
+	if err != nil {
+		return 0
+	}
+	return api.WriteNow(rc, line, newline)
+}
