@@ -3,6 +3,9 @@
 // target, and the Reply coming back to the connection — Timers, the one
 // way actors schedule messages to themselves, and the two dispatchers that
 // replace protoactor's goroutine per burst: Worker (one goroutine kept for
-// one actor) and Pool (a few shared by every pane). It is a leaf package so
+// one actor) and Pool (a few shared by every pane) — and WriteNow, the
+// write without waiting with which an actor sends a small answer itself
+// and leaves only what a full descriptor refuses to its writer goroutine.
+// It is a leaf package so
 // the gateway, the session and the panes can all speak it.
 package api
