@@ -18,3 +18,6 @@ func OpenPrivateLog(path string) (*os.File, error) {
 	}
 	return os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 }
+
+// openNoWait opens path for reading (Windows has no FIFOs at paths).
+func openNoWait(path string) (*os.File, error) { return os.Open(path) }

@@ -3,13 +3,13 @@ package config
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 
+	"github.com/herdr-go/herdr/protocol"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -367,29 +367,8 @@ func syntaxDiagnostic(err error) string {
 // maxConfigBytes bounds config.toml: a real one is a few kilobytes.
 const maxConfigBytes = 1 << 20
 
-// readConfig reads the config file, which must be a regular file (a
-// symlink to one is fine) of at most maxConfigBytes: a path that names a
-// device such as /dev/zero or a FIFO is refused at once, never read or
-// waited on.
+// readConfig reads the config file through the one bounded read: a path
+// that names a device such as /dev/zero or a FIFO is refused at once.
 func readConfig(path string) ([]byte, error) {
-	f, err := openNonBlocking(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", info.Mode().Type())
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigBytes+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(data) > maxConfigBytes {
-		return nil, fmt.Errorf("larger than %d bytes", maxConfigBytes)
-	}
-	return data, nil
+	return protocol.ReadRegularFile(path, maxConfigBytes)
 }
