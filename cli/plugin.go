@@ -88,6 +88,9 @@ link, list, install and uninstall work on the plugin registry file itself.`,
 		Short: "Print a plugin's config folder",
 		Args:  exactArgs("<id>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !plugins.ValidID(args[0]) {
+				return fmt.Errorf("%s", protocol.Printable(protocol.AsError(plugins.CheckID(args[0])).Message))
+			}
 			dir, _ := plugins.Dirs(protocol.ConfigDir(a.env), protocol.StateDir(a.env), args[0])
 			fmt.Fprintln(a.stdout, dir)
 			return nil

@@ -23,17 +23,52 @@ import (
 // pluginSource is owner/repo[/subdir…] of a plugin on a git host.
 type pluginSource struct{ owner, repo, subdir string }
 
+// sourceOwnerRepo is a git host's owner or repository name; a subdir's
+// parts may hold more, but no control character.
+var sourceOwnerRepo = protocol.LazyRegexp(`^[A-Za-z0-9_.][A-Za-z0-9_.-]*$`)
+
 func parsePluginSource(arg string) (pluginSource, error) {
 	parts := strings.Split(strings.Trim(arg, "/"), "/")
 	if len(parts) < 2 || parts[0] == "" || parts[1] == "" {
 		return pluginSource{}, fmt.Errorf("expected <owner>/<repo>[/subdir...], got %q", arg)
 	}
-	for _, p := range parts {
-		if p == "." || p == ".." || strings.ContainsAny(p, `\ `) {
+	for i, p := range parts {
+		// Nothing that git could read as an option, or that leaves the
+		// checkout, or that would act on the terminal it is shown on.
+		bad := p == "." || p == ".." || strings.HasPrefix(p, "-") || strings.ContainsAny(p, `\ `) || protocol.Printable(p) != p
+		if bad || i < 2 && !sourceOwnerRepo().MatchString(p) {
 			return pluginSource{}, fmt.Errorf("bad plugin source %q", arg)
 		}
 	}
 	return pluginSource{owner: parts[0], repo: parts[1], subdir: filepath.Join(parts[2:]...)}, nil
+}
+
+// checkRef refuses a --ref that git could read as an option or that is
+// not a ref name as git check-ref-format has them (a commit id is one),
+// so it can only ever name what to fetch.
+func checkRef(ref string) error {
+	bad := func(why string) error { return fmt.Errorf("--ref %q: %s", ref, why) }
+	switch {
+	case ref == "" || ref == "@":
+		return bad("not a ref name")
+	case strings.HasPrefix(ref, "-"):
+		return bad("a ref may not start with '-'")
+	case strings.HasPrefix(ref, "/") || strings.HasSuffix(ref, "/") || strings.Contains(ref, "//"):
+		return bad("a ref may not start or end with '/' or hold '//'")
+	case strings.Contains(ref, "..") || strings.Contains(ref, "@{") || strings.HasSuffix(ref, "."):
+		return bad(`a ref may not hold ".." or "@{", or end with '.'`)
+	}
+	for _, r := range ref {
+		if r < 0x20 || r == 0x7f || strings.ContainsRune(" ~^:?*[\\", r) {
+			return bad("a ref may not hold spaces, control characters or any of ~ ^ : ? * [ \\")
+		}
+	}
+	for _, part := range strings.Split(ref, "/") {
+		if strings.HasPrefix(part, ".") || strings.HasSuffix(part, ".lock") {
+			return bad("no part of a ref may start with '.' or end with \".lock\"")
+		}
+	}
+	return nil
 }
 
 func (s pluginSource) String() string {
@@ -63,6 +98,11 @@ commands, move it under the config folder and link it.`,
 			src, err := parsePluginSource(args[0])
 			if err != nil {
 				return err
+			}
+			if cmd.Flags().Changed("ref") {
+				if err := checkRef(ref); err != nil {
+					return err
+				}
 			}
 			in, isFile := a.stdin.(*os.File)
 			if !yes && (!isFile || !term.IsTerminal(in.Fd())) {
@@ -96,15 +136,22 @@ func (a *app) installPlugin(src pluginSource, ref string, yes bool) int {
 	if fetchRef == "" {
 		fetchRef = "HEAD"
 	}
+	url := a.gitBase() + "/" + src.owner + "/" + src.repo + ".git"
+	if strings.HasPrefix(url, "-") {
+		fmt.Fprintf(a.stderr, "plugin install: the repository URL %q starts with '-'\n", protocol.Printable(url))
+		return 1
+	}
 	var commit string
+	// Every value from the person or the environment comes after "--":
+	// git reads none of them as an option.
 	for _, step := range [][]string{
-		{"init", "-q", checkout},
-		{"-C", checkout, "remote", "add", "origin", a.gitBase() + "/" + src.owner + "/" + src.repo + ".git"},
-		{"-C", checkout, "fetch", "-q", "--depth", "1", "origin", fetchRef},
+		{"init", "-q", "--", checkout},
+		{"-C", checkout, "remote", "add", "--", "origin", url},
+		{"-C", checkout, "fetch", "-q", "--depth", "1", "--", "origin", fetchRef},
 		{"-C", checkout, "checkout", "-q", "--detach", "FETCH_HEAD"},
 	} {
 		if out, err := exec.Command("git", step...).CombinedOutput(); err != nil {
-			fmt.Fprintf(a.stderr, "plugin install: git %s failed: %s\n", step[len(step)-1], strings.TrimSpace(string(out)))
+			fmt.Fprintf(a.stderr, "plugin install: git %s failed: %s\n", protocol.Printable(step[len(step)-1]), printableLines(strings.TrimSpace(string(out))))
 			return 1
 		}
 	}
@@ -115,10 +162,17 @@ func (a *app) installPlugin(src pluginSource, ref string, yes bool) int {
 	root := filepath.Join(checkout, src.subdir)
 	preview, err := plugins.LoadManifest(filepath.Join(root, "herdr-plugin.toml"))
 	if err != nil {
-		fmt.Fprintf(a.stderr, "plugin install: %s\n", protocol.AsError(err).Message)
+		fmt.Fprintf(a.stderr, "plugin install: %s\n", protocol.Printable(protocol.AsError(err).Message))
 		return 1
 	}
-	fmt.Fprintf(a.stderr, "Plugin %s (%s %s) from %s at %s\n", preview.PluginID, preview.Name, preview.Version, src, commit)
+	// Every string of the manifest is shown through protocol.Printable
+	// (commands are quoted): a name cannot erase or forge the lines below
+	// it, or reach the person's clipboard.
+	show := protocol.Printable
+	fmt.Fprintf(a.stderr, "Plugin %s (%s %s) from %s at %s\n", show(preview.PluginID), show(preview.Name), show(preview.Version), show(src.String()), show(commit))
+	if d := preview.Description; d != nil {
+		fmt.Fprintf(a.stderr, "  %s\n", show(*d))
+	}
 	for _, b := range preview.Build {
 		fmt.Fprintf(a.stderr, "  build:   %q\n", b.Command)
 	}
@@ -126,10 +180,10 @@ func (a *app) installPlugin(src pluginSource, ref string, yes bool) int {
 		fmt.Fprintf(a.stderr, "  startup: %q\n", s.Command)
 	}
 	for _, e := range preview.Events {
-		fmt.Fprintf(a.stderr, "  on %s: %q\n", e.On, e.Command)
+		fmt.Fprintf(a.stderr, "  on %s: %q\n", show(e.On), e.Command)
 	}
 	for _, ac := range preview.Actions {
-		fmt.Fprintf(a.stderr, "  action %s: %q\n", ac.ID, ac.Command)
+		fmt.Fprintf(a.stderr, "  action %s (%s): %q\n", show(ac.ID), show(ac.Title), ac.Command)
 	}
 	if !yes {
 		fmt.Fprint(a.stderr, "Install this plugin? [y/N] ")
@@ -143,7 +197,7 @@ func (a *app) installPlugin(src pluginSource, ref string, yes bool) int {
 		cmd := exec.Command(b.Command[0], b.Command[1:]...)
 		cmd.Dir = root
 		if out, err := cmd.CombinedOutput(); err != nil {
-			fmt.Fprintf(a.stderr, "plugin install: build %q failed: %v\n%s", b.Command, err, out)
+			fmt.Fprintf(a.stderr, "plugin install: build %q failed: %v\n%s\n", b.Command, err, printableLines(strings.TrimRight(string(out), "\n")))
 			return 1
 		}
 	}
@@ -179,7 +233,7 @@ func (a *app) installPlugin(src pluginSource, ref string, yes bool) int {
 		return code
 	}
 	configDir, _ := plugins.Dirs(protocol.ConfigDir(a.env), protocol.StateDir(a.env), preview.PluginID)
-	fmt.Fprintf(a.stdout, "Installed %s from %s.\nConfig: %s\n", preview.PluginID, src, configDir)
+	fmt.Fprintf(a.stdout, "Installed %s from %s.\nConfig: %s\n", show(preview.PluginID), show(src.String()), show(configDir))
 	return 0
 }
 
@@ -195,7 +249,7 @@ func (a *app) linkInstalled(manifest string, source *protocol.PluginSourceInfo) 
 		return a.silent(id, "plugin.link", protocol.PluginLinkParams{Path: manifest, Source: source})
 	}
 	if _, err := a.linkInRegistry(manifest, nil, source); err != nil {
-		fmt.Fprintf(a.stderr, "plugin install: %s\n", protocol.AsError(err).Message)
+		fmt.Fprintf(a.stderr, "plugin install: %s\n", protocol.Printable(protocol.AsError(err).Message))
 		return 1
 	}
 	return 0
@@ -240,8 +294,8 @@ func (a *app) uninstallPlugin(target string) int {
 		}
 	} else {
 		var err error
-		if reg, err = plugins.OpenRegistry(path); err != nil {
-			fmt.Fprintf(a.stderr, "plugin uninstall: %s\n", protocol.AsError(err).Message)
+		if reg, err = a.openRegistry(); err != nil {
+			fmt.Fprintf(a.stderr, "plugin uninstall: %s\n", protocol.Printable(protocol.AsError(err).Message))
 			return 1
 		}
 		linked = reg.Plugins
@@ -259,7 +313,7 @@ func (a *app) uninstallPlugin(target string) int {
 		}
 	}
 	if found == nil {
-		fmt.Fprintf(a.stderr, "plugin not installed: %s\n", target)
+		fmt.Fprintf(a.stderr, "plugin not installed: %s\n", protocol.Printable(target))
 		return 1
 	}
 	if listening {
@@ -270,7 +324,7 @@ func (a *app) uninstallPlugin(target string) int {
 		reg.Remove(found.PluginID)
 		data, _ := reg.Encode()
 		if err := plugins.WriteRegistry(path, data); err != nil {
-			fmt.Fprintf(a.stderr, "plugin uninstall: %s\n", protocol.AsError(err).Message)
+			fmt.Fprintf(a.stderr, "plugin uninstall: %s\n", protocol.Printable(protocol.AsError(err).Message))
 			return 1
 		}
 	}
@@ -285,6 +339,16 @@ func (a *app) uninstallPlugin(target string) int {
 	}
 	fmt.Fprintf(a.stdout, "Uninstalled %s.\n", found.PluginID)
 	return 0
+}
+
+// printableLines is text (a command's output) shown line by line, each
+// through protocol.Printable.
+func printableLines(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		lines[i] = protocol.Printable(strings.TrimSuffix(l, "\r"))
+	}
+	return strings.Join(lines, "\n")
 }
 
 func deref(s *string) string {

@@ -32,6 +32,16 @@ func (a *app) serverListening(id string) (listening bool, code int) {
 
 func (a *app) registryPath() string { return filepath.Join(protocol.ConfigDir(a.env), "plugins.json") }
 
+// openRegistry opens the registry file, saying on stderr which of its
+// entries were refused (and are dropped at the next write).
+func (a *app) openRegistry() (*plugins.Registry, error) {
+	reg, err := plugins.OpenRegistry(a.registryPath())
+	for _, why := range reg.Refused {
+		fmt.Fprintf(a.stderr, "herdr: %s\n", protocol.Printable(why))
+	}
+	return reg, err
+}
+
 // linkInRegistry links the plugin whose manifest is at path in the
 // registry file, as plugin.link would in a server.
 func (a *app) linkInRegistry(path string, enabled *bool, source *protocol.PluginSourceInfo) (protocol.InstalledPluginInfo, error) {
@@ -39,7 +49,7 @@ func (a *app) linkInRegistry(path string, enabled *bool, source *protocol.Plugin
 	if err != nil {
 		return info, err
 	}
-	reg, err := plugins.OpenRegistry(a.registryPath())
+	reg, err := a.openRegistry()
 	if err != nil {
 		return info, err
 	}
@@ -54,7 +64,7 @@ func (a *app) linkInRegistry(path string, enabled *bool, source *protocol.Plugin
 // listRegistry is plugin.list answered from the registry file: every
 // plugin, or the one with pluginID, manifests re-read as a server would.
 func (a *app) listRegistry(pluginID *string) (protocol.PluginList, error) {
-	reg, err := plugins.OpenRegistry(a.registryPath())
+	reg, err := a.openRegistry()
 	if err != nil {
 		return protocol.PluginList{}, err
 	}

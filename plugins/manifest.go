@@ -32,22 +32,58 @@ type manifest struct {
 	LinkHandlers    []protocol.PluginManifestLinkHandler `toml:"link_handlers"`
 }
 
-var (
-	pluginIDPattern = protocol.LazyRegexp(`^[A-Za-z0-9.:_-]+$`)
-	localIDPattern  = protocol.LazyRegexp(`^[A-Za-z0-9:_-]+$`)
-	semverPattern   = protocol.LazyRegexp(`^(\d+)\.(\d+)\.(\d+)(?:[-+].*)?$`)
-	platforms       = []string{"linux", "macos", "windows"}
-	contexts        = []string{"global", "workspace", "tab", "pane", "selection"}
-	placements      = []string{"overlay", "popup", "split", "tab", "zoomed"}
-	// knownEvents are the event names hooks may run on.
-	knownEvents = func() map[string]bool {
-		m := map[string]bool{}
-		for _, k := range protocol.LifecycleKinds {
-			m[strings.Replace(k, "_", ".", 1)] = true
-		}
-		return m
-	}()
+// Bounds of a manifest.
+const (
+	// MaxManifestBytes bounds herdr-plugin.toml: far above any real one.
+	MaxManifestBytes = 1 << 20
+	// MaxIDLength is Herdr's bound on a plugin id.
+	MaxIDLength = 120
 )
+
+var (
+	// pluginIDPattern is Herdr's plugin id characters with a letter or
+	// digit first: an id names the plugin's config and state folders, so
+	// "." and ".." (and "-x", read as a flag) are not ids.
+	pluginIDPattern = protocol.LazyRegexp(`^[A-Za-z0-9][A-Za-z0-9.:_-]*$`)
+	localIDPattern  = protocol.LazyRegexp(`^[A-Za-z0-9:_-]+$`)
+	// semverPattern allows semver's pre-release and build suffixes, in
+	// their own characters only.
+	semverPattern = protocol.LazyRegexp(`^(\d+)\.(\d+)\.(\d+)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$`)
+	platforms     = []string{"linux", "macos", "windows"}
+	contexts      = []string{"global", "workspace", "tab", "pane", "selection"}
+	placements    = []string{"overlay", "popup", "split", "tab", "zoomed"}
+)
+
+// HookEvents are the event names [[events]] hooks may run on, Herdr's:
+// every lifecycle event (worktree_created is worktree.created) but the
+// high-volume workspace.metadata_updated, pane.updated,
+// pane.output_changed and layout.updated, on which no hook runs.
+var HookEvents = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range protocol.LifecycleKinds {
+		switch k {
+		case "workspace_metadata_updated", "pane_updated", "pane_output_changed", "layout_updated":
+			continue
+		}
+		m[strings.Replace(k, "_", ".", 1)] = true
+	}
+	return m
+}()
+
+// ValidID reports whether id is a plugin id: Herdr's characters
+// (A-Z a-z 0-9 . : _ -), a letter or digit first, no "..", at most
+// MaxIDLength bytes.
+func ValidID(id string) bool {
+	return len(id) <= MaxIDLength && pluginIDPattern().MatchString(id) && !strings.Contains(id, "..")
+}
+
+// CheckID is ValidID as Herdr's invalid_plugin_id error.
+func CheckID(id string) error {
+	if !ValidID(id) {
+		return invalid("id", "plugin id %q must start with a letter or digit, use only A-Z a-z 0-9 . : _ -, hold no \"..\" and be at most %d characters", id, MaxIDLength)
+	}
+	return nil
+}
 
 // invalid is Herdr's error for a bad manifest field.
 func invalid(field, format string, args ...any) error {
@@ -56,7 +92,8 @@ func invalid(field, format string, args ...any) error {
 
 // LoadManifest reads and validates the manifest at path, returning the
 // plugin as the registry keeps it (enabled, no source yet). Warnings are
-// problems that do not stop the plugin: no platforms, an unknown event.
+// problems that do not stop the plugin (no platforms declared); an event
+// name hooks do not run on is an error, naming it.
 func LoadManifest(path string) (protocol.InstalledPluginInfo, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -65,7 +102,9 @@ func LoadManifest(path string) (protocol.InstalledPluginInfo, error) {
 	if fi, err := os.Stat(abs); err == nil && fi.IsDir() { // a plugin's folder names its manifest
 		abs = filepath.Join(abs, "herdr-plugin.toml")
 	}
-	data, err := os.ReadFile(abs)
+	// Bounded and regular only: a manifest that is /dev/zero or a FIFO is
+	// refused at once, never read into memory or waited on.
+	data, err := protocol.ReadRegularFile(abs, MaxManifestBytes)
 	if err != nil {
 		return protocol.InstalledPluginInfo{}, protocol.Errorf(protocol.CodePluginManifestRead, "read %s: %v", abs, err)
 	}
@@ -94,8 +133,8 @@ func (m *manifest) validate() (protocol.InstalledPluginInfo, error) {
 		Events: nonNil(m.Events), Panes: nonNil(m.Panes), LinkHandlers: nonNil(m.LinkHandlers), Warnings: []string{},
 	}
 	switch {
-	case m.ID == "" || !pluginIDPattern().MatchString(m.ID):
-		return info, invalid("id", "id %q must be non-empty and use only A-Z a-z 0-9 . : _ -", m.ID)
+	case !ValidID(m.ID):
+		return info, CheckID(m.ID)
 	case strings.TrimSpace(m.Name) == "":
 		return info, invalid("name", "name must not be empty")
 	case !semverPattern().MatchString(m.Version):
@@ -137,8 +176,8 @@ func (m *manifest) validate() (protocol.InstalledPluginInfo, error) {
 		if strings.TrimSpace(e.On) == "" {
 			return info, invalid("event", "an [[events]] entry has no `on`")
 		}
-		if !knownEvents[e.On] {
-			info.Warnings = append(info.Warnings, fmt.Sprintf("unknown event '%s'", e.On))
+		if !HookEvents[e.On] {
+			return info, invalid("event", "[[events]] on = %q is not an event hooks run on (%s)", e.On, strings.Join(hookEventNames(), ", "))
 		}
 		if err := checkCommand(e.Command, e.Platforms); err != nil {
 			return info, err
@@ -187,6 +226,16 @@ func (m *manifest) validate() (protocol.InstalledPluginInfo, error) {
 		}
 	}
 	return info, nil
+}
+
+// hookEventNames are HookEvents, sorted.
+func hookEventNames() []string {
+	names := make([]string, 0, len(HookEvents))
+	for n := range HookEvents {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
 }
 
 func nonNil[T any](s []T) []T {

@@ -3,6 +3,7 @@ package plugins
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -62,13 +63,82 @@ func TestLoadManifest_Errors(t *testing.T) {
 }
 
 func TestLoadManifest_Warnings(t *testing.T) {
-	body := strings.Replace(head, "platforms = [\"linux\", \"macos\", \"windows\"]\n", "", 1) + "[[events]]\non = \"worktree.craeted\"\ncommand = [\"true\"]\n"
+	body := strings.Replace(head, "platforms = [\"linux\", \"macos\", \"windows\"]\n", "", 1) + "[[events]]\non = \"worktree.created\"\ncommand = [\"true\"]\n"
 	info, err := LoadManifest(writeManifest(t, body))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(info.Warnings) != 2 || !strings.Contains(strings.Join(info.Warnings, "|"), "unknown event 'worktree.craeted'") {
+	if len(info.Warnings) != 1 || !strings.Contains(info.Warnings[0], "no platforms") {
 		t.Fatalf("warnings %q", info.Warnings)
+	}
+}
+
+// An [[events]] on that names no event hooks run on — a typo, a
+// high-volume event Herdr runs no hooks on, or escape sequences — is
+// refused, the error naming the value (quoted: no byte of it acts on a
+// terminal).
+func TestLoadManifest_UnknownEventRefused(t *testing.T) {
+	for _, on := range []string{"worktree.craeted", "pane.output_changed", "layout.updated", "pane_created", "\\u001b]52;c;aGk=\\u0007pane.created"} {
+		_, err := LoadManifest(writeManifest(t, head+"[[events]]\non = \""+on+"\"\ncommand = [\"true\"]\n"))
+		e := protocol.AsError(err)
+		if e.Code != "invalid_plugin_event" || strings.ContainsAny(e.Message, "\x1b\x07") {
+			t.Fatalf("on = %q: %v", on, err)
+		}
+		if want := strings.ReplaceAll(on, "\\u001b", "\\x1b"); !strings.Contains(e.Message, strings.ReplaceAll(want, "\\u0007", "\\a")) {
+			t.Fatalf("on = %q: the error does not name it: %s", on, e.Message)
+		}
+	}
+	for on := range HookEvents {
+		if _, err := LoadManifest(writeManifest(t, head+"[[events]]\non = \""+on+"\"\ncommand = [\"true\"]\n")); err != nil {
+			t.Fatalf("on = %q: %v", on, err)
+		}
+	}
+	if len(HookEvents) != 22 || !HookEvents["worktree.created"] || !HookEvents["pane.agent_status_changed"] || HookEvents["pane.updated"] {
+		t.Fatalf("hook events %v", HookEvents)
+	}
+}
+
+// A plugin id names its config and state folders: "." and ".." (the state
+// folder would be herdr's own), a leading dot or dash, ".." anywhere and
+// more than 120 characters are refused; Herdr's ids are not.
+func TestLoadManifest_IDGrammar(t *testing.T) {
+	for _, id := range []string{".", "..", "...", "a..b", "../x", ".hidden", "-x", "_x", ":x", "x/y", "x y", "", strings.Repeat("a", MaxIDLength+1)} {
+		_, err := LoadManifest(writeManifest(t, strings.Replace(head, `"x.y"`, strconv.Quote(id), 1)))
+		if protocol.AsError(err).Code != "invalid_plugin_id" {
+			t.Errorf("id %q: %v", id, err)
+		}
+		if ValidID(id) || MakeDirs(t.TempDir(), t.TempDir(), id) == nil {
+			t.Errorf("id %q is valid", id)
+		}
+	}
+	for _, id := range []string{"x", "x.y", "test.worktree-notes", "Acme:tool_2-b", "0x.", strings.Repeat("a", MaxIDLength)} {
+		if _, err := LoadManifest(writeManifest(t, strings.Replace(head, `"x.y"`, strconv.Quote(id), 1))); err != nil {
+			t.Errorf("id %q: %v", id, err)
+		}
+	}
+}
+
+// plugins.json entries whose id is not a plugin id are refused, saying
+// why; the others load.
+func TestOpenRegistry_RefusesBadIDs(t *testing.T) {
+	dir := t.TempDir()
+	reg := filepath.Join(dir, "plugins.json")
+	gone := filepath.Join(dir, "gone", "herdr-plugin.toml")
+	body := `[{"plugin_id":"..","name":"Up","version":"1.0.0","min_herdr_version":"0.1.0","manifest_path":"` + gone + `","plugin_root":"` + dir + `","enabled":true,"build":[],"startup":[],"actions":[],"events":[],"panes":[],"link_handlers":[],"warnings":[]},
+{"plugin_id":".","name":"Here","version":"1.0.0","min_herdr_version":"0.1.0","manifest_path":"` + gone + `","plugin_root":"` + dir + `","enabled":true,"build":[],"startup":[],"actions":[],"events":[],"panes":[],"link_handlers":[],"warnings":[]},
+{"plugin_id":"ok","name":"Ok","version":"1.0.0","min_herdr_version":"0.1.0","manifest_path":"` + gone + `","plugin_root":"` + dir + `","enabled":true,"build":[],"startup":[],"actions":[],"events":[],"panes":[],"link_handlers":[],"warnings":[]}]`
+	if err := os.WriteFile(reg, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := OpenRegistry(reg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Plugins) != 1 || r.Plugins[0].PluginID != "ok" {
+		t.Fatalf("loaded %+v", r.Plugins)
+	}
+	if len(r.Refused) != 2 || !strings.Contains(r.Refused[0], `plugin id ".."`) || !strings.Contains(r.Refused[1], `plugin id "."`) {
+		t.Fatalf("refused %q", r.Refused)
 	}
 }
 

@@ -14,19 +14,26 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
+// MaxRegistryBytes bounds plugins.json: room for hundreds of plugins.
+const MaxRegistryBytes = 16 << 20
+
 // Registry is plugins.json: every linked plugin, sorted by id. Only the
 // plugins actor touches it.
 type Registry struct {
 	path    string
 	Plugins []protocol.InstalledPluginInfo
+	// Refused says, per entry of the file left out, why: an entry whose
+	// id is not a plugin id (".." would make the state folder herdr's
+	// own) is never loaded, and is gone from the file at the next save.
+	Refused []string
 }
 
 // OpenRegistry reads the registry at path (none yet is an empty one) and
 // re-reads each plugin's manifest: a manifest that is gone or broken keeps
-// its entry, with a warning saying why.
+// its entry, with a warning saying why; an entry with a bad id is refused.
 func OpenRegistry(path string) (*Registry, error) {
 	r := &Registry{path: path, Plugins: []protocol.InstalledPluginInfo{}}
-	data, err := os.ReadFile(path)
+	data, err := protocol.ReadRegularFile(path, MaxRegistryBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		return r, nil
 	}
@@ -38,6 +45,10 @@ func OpenRegistry(path string) (*Registry, error) {
 		return r, protocol.Errorf(protocol.CodePluginRegistryLoad, "%s: %v", path, err)
 	}
 	for _, p := range saved {
+		if err := CheckID(p.PluginID); err != nil {
+			r.Refused = append(r.Refused, fmt.Sprintf("%s: entry refused: %s", path, protocol.AsError(err).Message))
+			continue
+		}
 		fresh, err := LoadManifest(p.ManifestPath)
 		if err != nil {
 			p.Warnings = append(slices.DeleteFunc(p.Warnings, func(w string) bool { return strings.HasPrefix(w, "manifest unavailable: ") }),
@@ -148,8 +159,12 @@ func Dirs(configDir, stateDir, id string) (config, state string) {
 	return filepath.Join(configDir, "plugins", "config", EscapeID(id)), filepath.Join(stateDir, "plugins", EscapeID(id))
 }
 
-// MakeDirs creates a plugin's config and state folders.
+// MakeDirs creates a plugin's config and state folders; a bad id makes
+// none.
 func MakeDirs(configDir, stateDir, id string) error {
+	if err := CheckID(id); err != nil {
+		return err
+	}
 	c, s := Dirs(configDir, stateDir, id)
 	if err := os.MkdirAll(c, 0o700); err != nil {
 		return err

@@ -3,18 +3,29 @@
 package plugins
 
 import (
+	"os"
 	"os/exec"
 	"syscall"
 )
 
-// ownGroup runs the command in a process group of its own, and makes the
-// timeout kill that whole group.
-func ownGroup(cmd *exec.Cmd) {
+// group is a command's process group: the command leads it.
+type group struct{ pgid int }
+
+// newGroup makes cmd start a process group of its own.
+func newGroup(cmd *exec.Cmd) *group {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		if p := cmd.Process; p != nil && p.Pid > 1 {
-			return syscall.Kill(-p.Pid, syscall.SIGKILL)
-		}
-		return nil
+	return &group{}
+}
+
+func (g *group) attach(p *os.Process) { g.pgid = p.Pid }
+
+// kill kills every process in the group. Once the leader is reaped its
+// pid names the group only while a member lives, which is when there is
+// something to kill.
+func (g *group) kill() {
+	if g.pgid > 1 {
+		_ = syscall.Kill(-g.pgid, syscall.SIGKILL)
 	}
 }
+
+func (g *group) close() {}

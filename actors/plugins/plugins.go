@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -17,11 +18,17 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// Limits of the command log.
+// Limits of the command log and of the commands run at once.
 const (
 	keptLogs    = 200
 	maxInFlight = 32
+	// maxQueued hooks wait for a free slot once maxInFlight commands run;
+	// a hook beyond them is dropped, and counted in the command log.
+	maxQueued = 256
 )
+
+// stoppedWhy is the error of a run the server's stop killed.
+const stoppedWhy = "killed: the server stopped"
 
 // Options configure the plugins actor.
 type Options struct {
@@ -36,6 +43,9 @@ type Options struct {
 	// CommandTimeout is how long a command may run before it is killed;
 	// zero takes plug.CommandTimeout of the process environment.
 	CommandTimeout time.Duration
+	// MaxInFlight and MaxQueued bound the commands running and the hooks
+	// waiting (zero: maxInFlight and maxQueued).
+	MaxInFlight, MaxQueued int
 }
 
 // Methods are the plugin.* methods the gateway sends to this actor
@@ -87,12 +97,22 @@ type Invoke struct {
 // Plugins is the plugins actor: the registry, the command log, and the
 // commands in flight.
 type Plugins struct {
-	opts     Options
-	reg      *plug.Registry
-	logs     []*protocol.PluginCommandLogInfo // oldest first, at most keptLogs
-	nextLog  uint64
-	inFlight int
-	saver    *api.Latest // writes the registry off Receive
+	opts Options
+	reg  *plug.Registry
+	// regErr is why plugins.json could not be read: until a restart the
+	// registry is not changed, so it is not saved over the file.
+	regErr  error
+	logs    []*protocol.PluginCommandLogInfo // oldest first, at most keptLogs
+	nextLog uint64
+	// running are the commands in flight, by log id: the server's stop
+	// kills each with its process group.
+	running map[string]*plug.Command
+	// queued are the hooks waiting for a slot, oldest first.
+	queued []hook
+	// dropped is, per plugin, the log entry counting the hooks dropped
+	// while it is still kept.
+	dropped map[string]*droppedHooks
+	saver   *api.Latest // writes the registry off Receive
 	// startedUp: the startup hooks have run.
 	startedUp bool
 	session   *actor.PID
@@ -104,12 +124,37 @@ type ran struct {
 	out plug.Outcome
 }
 
+// hook is an [[events]] or [[startup]] hook to run: name is its event
+// ("startup" for a startup hook).
+type hook struct {
+	pluginID string
+	argv     []string
+	name     string
+	ctx      *protocol.PluginInvocationContext
+	ctxJSON  string
+	extraEnv []string
+}
+
+// droppedHooks is a log entry that counts a plugin's dropped hooks.
+type droppedHooks struct {
+	log   *protocol.PluginCommandLogInfo
+	count int
+}
+
 // Props returns the props of the plugins actor.
 func Props(opts Options) *actor.Props {
 	if opts.CommandTimeout <= 0 {
 		opts.CommandTimeout = plug.CommandTimeout(os.Getenv)
 	}
-	return actor.PropsFromProducer(func() actor.Actor { return &Plugins{opts: opts} })
+	if opts.MaxInFlight <= 0 {
+		opts.MaxInFlight = maxInFlight
+	}
+	if opts.MaxQueued <= 0 {
+		opts.MaxQueued = maxQueued
+	}
+	return actor.PropsFromProducer(func() actor.Actor {
+		return &Plugins{opts: opts, running: map[string]*plug.Command{}, dropped: map[string]*droppedHooks{}}
+	})
 }
 
 func (p *Plugins) registryPath() string { return filepath.Join(p.opts.ConfigDir, "plugins.json") }
@@ -120,6 +165,12 @@ func (p *Plugins) Receive(ctx actor.Context) {
 	case *actor.Started:
 		p.start(ctx)
 	case *actor.Stopping:
+		// No command outlives the server: each is killed with its group
+		// here, before the server exits, and queued hooks never run.
+		p.queued = nil
+		for _, c := range p.running {
+			c.Kill(stoppedWhy)
+		}
 		if p.saver != nil {
 			p.saver.Close(2 * time.Second)
 		}
@@ -141,6 +192,7 @@ func (p *Plugins) Receive(ctx actor.Context) {
 		p.subscribe(ctx)
 	case *ran:
 		p.finished(msg)
+		p.runQueued(ctx)
 	case *RunStartup:
 		p.runStartup(ctx)
 	case *SetSession:
@@ -155,6 +207,10 @@ func (p *Plugins) start(ctx actor.Context) {
 	reg, err := plug.OpenRegistry(p.registryPath())
 	if err != nil {
 		p.opts.Log.Error("plugin registry not loaded", "err", err)
+		p.regErr = err
+	}
+	for _, why := range reg.Refused {
+		p.opts.Log.Error("plugin registry entry refused", "why", why)
 	}
 	p.reg = reg
 	for _, pl := range reg.Plugins { // once at start, not on every run
@@ -184,9 +240,7 @@ func (p *Plugins) runStartup(ctx actor.Context) {
 		}
 		for _, s := range pl.Startup {
 			if plug.RunsHere(pl.Platforms, s.Platforms) {
-				if _, err := p.launch(ctx, pl, s.Command, nil, "startup", nil, "{}"); err != nil {
-					p.opts.Log.Warn("plugin startup hook not run", "plugin", pl.PluginID, "err", err)
-				}
+				p.runHook(ctx, hook{pluginID: pl.PluginID, argv: s.Command, name: "startup", ctxJSON: "{}"})
 			}
 		}
 	}
@@ -224,6 +278,14 @@ func (p *Plugins) save(ctx actor.Context) {
 	p.saver.Hand(data)
 }
 
+// changeable is nil when the registry may be changed: it was read.
+func (p *Plugins) changeable() error {
+	if p.regErr != nil {
+		return protocol.Errorf(protocol.CodePluginRegistryLoad, "the plugin registry was not loaded, so it is not changed: %s", protocol.AsError(p.regErr).Message)
+	}
+	return nil
+}
+
 func (p *Plugins) find(id string) (*protocol.InstalledPluginInfo, error) {
 	if pl := p.reg.Find(id); pl != nil {
 		return pl, nil
@@ -233,6 +295,9 @@ func (p *Plugins) find(id string) (*protocol.InstalledPluginInfo, error) {
 
 func (p *Plugins) link(ctx actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.PluginLinkParams)
+	if err := p.changeable(); err != nil {
+		return api.Fail(err)
+	}
 	info, err := plug.Link(prm.Path, prm.Enabled, prm.Source, p.opts.ConfigDir, p.opts.StateDir)
 	if err != nil {
 		return api.Fail(err)
@@ -258,6 +323,9 @@ func (p *Plugins) unlink(ctx actor.Context, call *api.Call) *api.Reply {
 	if _, err := p.find(id); err != nil {
 		return api.Fail(err)
 	}
+	if err := p.changeable(); err != nil {
+		return api.Fail(err)
+	}
 	removed := p.reg.Remove(id)
 	p.save(ctx)
 	return api.Done(protocol.PluginUnlinked{PluginID: id, Removed: removed})
@@ -266,6 +334,9 @@ func (p *Plugins) unlink(ctx actor.Context, call *api.Call) *api.Reply {
 func (p *Plugins) setEnabled(ctx actor.Context, call *api.Call, on bool) (*protocol.InstalledPluginInfo, error) {
 	pl, err := p.find(call.Params.(*protocol.PluginIDParams).PluginID)
 	if err != nil {
+		return nil, err
+	}
+	if err := p.changeable(); err != nil {
 		return nil, err
 	}
 	if pl.Enabled != on {
@@ -390,8 +461,8 @@ func (p *Plugins) onEvent(ctx actor.Context, line []byte) {
 		return
 	}
 	name := strings.Replace(ev.Event, "_", ".", 1)
-	if name == "workspace.metadata.updated" || ev.Event == "workspace_metadata_updated" {
-		return // reports of tokens run no hooks
+	if !plug.HookEvents[name] {
+		return // high-volume events run no hooks, as in Herdr
 	}
 	var ids struct {
 		WorkspaceID string `json:"workspace_id"`
@@ -429,30 +500,95 @@ func (p *Plugins) onEvent(ctx actor.Context, line []byte) {
 		for _, h := range pl.Events {
 			if h.On == name && plug.RunsHere(pl.Platforms, h.Platforms) {
 				ctxJSON, _ := json.Marshal(hookCtx)
-				if _, err := p.launch(ctx, pl, h.Command, nil, name, &hookCtx, string(ctxJSON), "HERDR_PLUGIN_EVENT_JSON="+string(ev.Data)); err != nil {
-					p.opts.Log.Warn("plugin hook not run", "plugin", pl.PluginID, "event", name, "err", err)
-				}
+				p.runHook(ctx, hook{pluginID: pl.PluginID, argv: h.Command, name: name, ctx: &hookCtx, ctxJSON: string(ctxJSON),
+					extraEnv: []string{"HERDR_PLUGIN_EVENT_JSON=" + string(ev.Data)}})
 			}
 		}
 	}
 }
 
-// launch starts a plugin command on a goroutine and logs it as running.
-func (p *Plugins) launch(ctx actor.Context, pl *protocol.InstalledPluginInfo, argv []string, actionID *string, event string,
-	c *protocol.PluginInvocationContext, ctxJSON string, extraEnv ...string) (*protocol.PluginCommandLogInfo, error) {
-	if p.inFlight >= maxInFlight {
-		return nil, protocol.Errorf(protocol.CodePluginCommandLimit, "%d plugin commands are running already", maxInFlight)
+// runHook runs a hook now if a slot is free, else queues it; a hook the
+// full queue has no room for is dropped and counted in the command log.
+func (p *Plugins) runHook(ctx actor.Context, h hook) {
+	if len(p.running) < p.opts.MaxInFlight && len(p.queued) == 0 {
+		p.startHook(ctx, h)
+		return
 	}
+	if len(p.queued) < p.opts.MaxQueued {
+		p.queued = append(p.queued, h)
+		return
+	}
+	p.dropHook(h)
+}
+
+// runQueued starts queued hooks, oldest first, while slots are free.
+func (p *Plugins) runQueued(ctx actor.Context) {
+	for len(p.queued) > 0 && len(p.running) < p.opts.MaxInFlight {
+		h := p.queued[0]
+		p.queued[0] = hook{}
+		p.queued = p.queued[1:]
+		p.startHook(ctx, h)
+	}
+}
+
+// startHook launches a hook whose plugin may have been unlinked or
+// disabled while it waited.
+func (p *Plugins) startHook(ctx actor.Context, h hook) {
+	pl := p.reg.Find(h.pluginID)
+	if pl == nil || !pl.Enabled {
+		return
+	}
+	if _, err := p.launch(ctx, pl, h.argv, nil, h.name, h.ctx, h.ctxJSON, h.extraEnv...); err != nil {
+		p.opts.Log.Warn("plugin hook not run", "plugin", h.pluginID, "event", h.name, "err", err)
+	}
+}
+
+// dropHook counts a hook dropped for want of room in the queue, in a log
+// entry of its plugin that says how many (one entry for a run of drops,
+// while it is kept), and in the server log.
+func (p *Plugins) dropHook(h hook) {
+	now := uint64(time.Now().UnixMilli())
+	d := p.dropped[h.pluginID]
+	if d == nil || !p.kept(d.log) {
+		d = &droppedHooks{log: p.addLog(h.pluginID, h.argv, nil, h.name)}
+		d.log.Status, d.log.StartedUnixMS = "failed", now
+		p.dropped[h.pluginID] = d
+	}
+	d.count++
+	d.log.Event, d.log.Command, d.log.FinishedUnixMS = protocol.Ptr(h.name), h.argv, protocol.Ptr(now)
+	d.log.Error = protocol.Ptr(fmt.Sprintf("dropped %d hooks, the last on %s: %d commands were running and %d hooks waiting already",
+		d.count, h.name, p.opts.MaxInFlight, p.opts.MaxQueued))
+	p.opts.Log.Warn("plugin hook dropped: the hook queue is full", "plugin", h.pluginID, "event", h.name, "dropped", d.count)
+}
+
+// kept reports whether a log entry is still in the command log.
+func (p *Plugins) kept(log *protocol.PluginCommandLogInfo) bool {
+	return slices.Contains(p.logs, log)
+}
+
+// addLog adds a command log entry, forgetting the oldest beyond keptLogs.
+func (p *Plugins) addLog(pluginID string, argv []string, actionID *string, event string) *protocol.PluginCommandLogInfo {
 	p.nextLog++
-	log := &protocol.PluginCommandLogInfo{LogID: fmt.Sprintf("plugin-log-%d", p.nextLog), PluginID: pl.PluginID, ActionID: actionID,
+	log := &protocol.PluginCommandLogInfo{LogID: fmt.Sprintf("plugin-log-%d", p.nextLog), PluginID: pluginID, ActionID: actionID,
 		Command: argv, Status: "running", StartedUnixMS: uint64(time.Now().UnixMilli())}
 	if event != "" {
 		log.Event = protocol.Ptr(event)
 	}
 	p.logs = append(p.logs, log)
 	if len(p.logs) > keptLogs {
+		clear(p.logs[:len(p.logs)-keptLogs])
 		p.logs = p.logs[len(p.logs)-keptLogs:]
 	}
+	return log
+}
+
+// launch starts a plugin command on a goroutine and logs it as running.
+func (p *Plugins) launch(ctx actor.Context, pl *protocol.InstalledPluginInfo, argv []string, actionID *string, event string,
+	c *protocol.PluginInvocationContext, ctxJSON string, extraEnv ...string) (*protocol.PluginCommandLogInfo, error) {
+	if len(p.running) >= p.opts.MaxInFlight {
+		return nil, protocol.Errorf(protocol.CodePluginCommandLimit, "%d plugin commands are running already", p.opts.MaxInFlight)
+	}
+	log := p.addLog(pl.PluginID, argv, actionID, event)
 	env := p.env(pl, c, ctxJSON)
 	if actionID != nil {
 		env = append(env, "HERDR_PLUGIN_ACTION_ID="+*actionID)
@@ -460,10 +596,10 @@ func (p *Plugins) launch(ctx actor.Context, pl *protocol.InstalledPluginInfo, ar
 	if event != "" {
 		env = append(env, "HERDR_PLUGIN_EVENT="+event)
 	}
-	j := plug.Job{Argv: argv, Dir: pl.PluginRoot, Env: append(env, extraEnv...)}
-	p.inFlight++
-	root, self, timeout := ctx.ActorSystem().Root, ctx.Self(), p.opts.CommandTimeout
-	go func() { root.Send(self, &ran{log: log, out: plug.Run(j, timeout)}) }()
+	cmd := plug.NewCommand(plug.Job{Argv: argv, Dir: pl.PluginRoot, Env: append(env, extraEnv...)}, p.opts.CommandTimeout)
+	p.running[log.LogID] = cmd
+	root, self := ctx.ActorSystem().Root, ctx.Self()
+	go func() { root.Send(self, &ran{log: log, out: cmd.Run()}) }()
 	snapshot := *log
 	return &snapshot, nil
 }
@@ -590,7 +726,7 @@ func popupSizes(prm *protocol.PluginPaneOpenParams, entry *protocol.PluginManife
 
 // finished records how a command ended.
 func (p *Plugins) finished(m *ran) {
-	p.inFlight--
+	delete(p.running, m.log.LogID)
 	log, o := m.log, m.out
 	log.FinishedUnixMS = protocol.Ptr(uint64(o.Finished.UnixMilli()))
 	log.ExitCode = o.ExitCode
