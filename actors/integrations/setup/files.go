@@ -37,7 +37,7 @@ func writeFile(path string, data []byte, mode fs.FileMode) (bool, error) {
 		return false, nil
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return false, fmt.Errorf("read %s: %w", path, err)
+		return false, err // names the path
 	}
 	if st, statErr := os.Stat(path); statErr == nil {
 		mode = st.Mode().Perm() | mode&0o111
@@ -85,7 +85,7 @@ func readOptional(path string) ([]byte, error) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", path, err)
+		return nil, err // names the path
 	}
 	return data, nil
 }
