@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -169,7 +168,7 @@ func (a *app) printExplain(raw []byte, verbose bool) int {
 // explainFile evaluates a manifest (local overrides included) on a saved screen.
 func (a *app) explainFile(path, label string, asJSON, verbose bool) int {
 	const id = "cli:agent:explain"
-	data, err := os.ReadFile(path)
+	data, err := protocol.ReadRegularFile(path, maxInputBytes)
 	if err != nil {
 		return a.fail(id, protocol.Errorf(protocol.CodeInvalidRequest, "read %s: %v", path, err))
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -43,6 +44,8 @@ func (a *app) attach() int {
 	}
 	if conn, err := protocol.Dial(sock, time.Second); err == nil {
 		conn.Close()
+	} else if errors.Is(err, protocol.ErrUnsafeSocket) {
+		return a.fail(id, unsafeSocket(err)) // no server of ours can start there either
 	} else if code := a.startServer(sock); code != 0 {
 		return code
 	}

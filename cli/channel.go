@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/spf13/cobra"
@@ -44,7 +43,7 @@ func (a *app) channelCmd() *cobra.Command {
 
 func (a *app) setChannel(channel string) int {
 	path := config.Path(a.env)
-	data, err := os.ReadFile(path)
+	data, err := protocol.ReadRegularFile(path, protocol.MaxConfigBytes)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		fmt.Fprintf(a.stderr, "cannot read %s: %v\n", path, err)
 		return 1

@@ -89,7 +89,7 @@ bindings apply. Everything else in the file, comments included, is kept.`,
 // resetKeys removes the key tables from config.toml after backing it up.
 func (a *app) resetKeys(now time.Time) int {
 	path := config.Path(a.env)
-	data, err := os.ReadFile(path)
+	data, err := protocol.ReadRegularFile(path, protocol.MaxConfigBytes)
 	if errors.Is(err, fs.ErrNotExist) {
 		fmt.Fprintf(a.stdout, "No config file at %s; the built-in key bindings already apply.\n", path)
 		return 0
@@ -123,7 +123,7 @@ func (a *app) resetKeys(now time.Time) int {
 		fmt.Fprintf(a.stderr, "cannot read %s: %v\n", path, err)
 		return 1
 	}
-	if err := os.WriteFile(backup, data, info.Mode().Perm()); err != nil {
+	if err := writeNew(backup, data, info.Mode().Perm()); err != nil {
 		fmt.Fprintf(a.stderr, "cannot write the backup %s: %v\n", backup, err)
 		return 1
 	}
@@ -159,4 +159,18 @@ func removeKeyTables(text string) string {
 		out = append(out, line)
 	}
 	return strings.Join(out, "")
+}
+
+// writeNew writes a file that must not exist yet (a backup): never over
+// another file, never through a link at its path.
+func writeNew(path string, data []byte, perm fs.FileMode) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }

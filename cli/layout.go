@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -95,6 +94,11 @@ with --tab the new tab replaces that tab. It is not focused unless --focus
 	return cmd
 }
 
+// maxInputBytes bounds a file the CLI reads for a command (a layout, a
+// saved screen): a device or a FIFO is refused at once, a bigger file is
+// refused rather than read into memory.
+const maxInputBytes = 16 << 20
+
 // readLayout reads a layout node from path (- = stdin). It accepts a bare
 // node, a layout description ({"root":…}) or a whole layout.export response.
 // The tree is sent as written: the server validates it (invalid_layout).
@@ -104,13 +108,15 @@ func (a *app) readLayout(path string) (*protocol.LayoutNode, error) {
 		err error
 	)
 	if path == "-" {
-		b, err = io.ReadAll(a.stdin)
+		if b, err = io.ReadAll(io.LimitReader(a.stdin, maxInputBytes+1)); err == nil && len(b) > maxInputBytes {
+			err = fmt.Errorf("standard input: larger than %d bytes", maxInputBytes)
+		}
 	} else {
 		if path == "" {
 			return nil, errors.New("--file must not be empty")
 		}
 		if path, err = a.absPath(path); err == nil {
-			b, err = os.ReadFile(path)
+			b, err = protocol.ReadRegularFile(path, maxInputBytes)
 		}
 	}
 	if err != nil {

@@ -420,12 +420,20 @@ func (a *app) dial(id, sock string) (*protocol.Client, int) {
 	if err == nil {
 		return c, 0
 	}
+	if errors.Is(err, protocol.ErrUnsafeSocket) {
+		return nil, a.fail(id, unsafeSocket(err))
+	}
 	if protocol.IsNotRunning(err) {
 		return nil, a.fail(id, protocol.Errorf(protocol.CodeServerNotRunning,
 			"no herdr server is running at %s; run `%s` to start or attach it", sock, a.herdrCmd("")))
 	}
 	return nil, a.fail(id, protocol.Errorf(protocol.CodeServerNotRunning,
 		"cannot reach herdr server at %s: %v", sock, err))
+}
+
+// unsafeSocket is the error for a socket Dial would not trust.
+func unsafeSocket(err error) error {
+	return protocol.Errorf(protocol.CodeUnsafeSocket, "%v", err)
 }
 
 func lostConnection(sock string, err error) error {

@@ -155,7 +155,7 @@ var restoreLines = []string{`msg="session restored"`, `msg="session not restored
 // lastRestore finds the last restore outcome in the server log (its last
 // 64 KiB), as "<time> <message and fields>".
 func lastRestore(logPath string) *string {
-	f, err := os.Open(logPath)
+	f, err := protocol.OpenRegularFile(logPath) // a FIFO there must not hang status
 	if err != nil {
 		return nil
 	}

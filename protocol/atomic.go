@@ -17,11 +17,33 @@ func WriteFileAtomic(path string, data []byte, perm fs.FileMode) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(target)
+	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+		return err
+	}
+	return replaceFile(target, data, perm)
+}
+
+// WriteOwnFile replaces a file herdr keeps for itself in a folder of its
+// own (the session file, the dashboard token): atomically as
+// WriteFileAtomic, but its folder (made 0700 when missing) must be safe
+// (SafeDir), and a symlink at path is replaced, never followed: a link
+// planted there must not steer the write onto another file.
+func WriteOwnFile(path string, data []byte, perm fs.FileMode) error {
+	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(target)+".tmp-*")
+	if err := SafeDir(dir); err != nil {
+		return err
+	}
+	return replaceFile(path, data, perm)
+}
+
+// replaceFile writes a temporary file beside target (created exclusively,
+// so never through a link), syncs it, gives it perm and renames it over
+// target (which replaces a link at target rather than following it).
+func replaceFile(target string, data []byte, perm fs.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
 		return err
 	}

@@ -3,11 +3,17 @@ package protocol
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net"
 	"strconv"
 	"time"
 )
+
+// ErrUnsafeSocket marks a socket Dial refused before sending anything: a
+// directory on its path another user could tamper with, or a server
+// running as another user.
+var ErrUnsafeSocket = errors.New("refusing the socket")
 
 // Client is a connection to a herdr server that carries requests in sequence.
 // It is not safe for concurrent use.

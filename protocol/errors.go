@@ -35,6 +35,7 @@ const (
 	CodeServerNotRunning   = "server_not_running"
 	CodeProtocolMismatch   = "protocol_mismatch"
 	CodeInvalidSessionName = "invalid_session_name"
+	CodeUnsafeSocket       = "unsafe_socket"
 )
 
 // Error is an API error with a wire code. Handlers return it; the gateway

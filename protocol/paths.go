@@ -15,6 +15,10 @@ const SocketName = "herdr.sock"
 // DefaultSession names the default session.
 const DefaultSession = "default"
 
+// MaxConfigBytes bounds a read of config.toml (ReadRegularFile): a real
+// one is a few kilobytes.
+const MaxConfigBytes = 1 << 20
+
 // ConfigDir is $XDG_CONFIG_HOME/herdr, else the platform's (Windows:
 // %APPDATA%\herdr), else $HOME/.config/herdr, else <tmp>/herdr-<user>.
 func ConfigDir(env Env) string {

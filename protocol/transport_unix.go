@@ -99,9 +99,32 @@ func peerUID(c *net.UnixConn) (int, error) {
 // allowedPeer is the peer rule: the server's own user, or root.
 func allowedPeer(peer, self int) bool { return peer == self || peer == 0 }
 
-// Dial connects to the API socket.
+// Dial connects to the API socket, which must be trustworthy before
+// anything is sent to it: its directory and every one above it safe
+// (SafeDir), and the process answering our own user's or root's, as the
+// server demands of its clients. A missing directory is an error
+// IsNotRunning recognises; the rest wrap ErrUnsafeSocket.
 func Dial(path string, timeout time.Duration) (net.Conn, error) {
-	return net.DialTimeout("unix", path, timeout)
+	if err := SafeDir(filepath.Dir(path)); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w %s: %v", ErrUnsafeSocket, path, err)
+	}
+	conn, err := net.DialTimeout("unix", path, timeout)
+	if err != nil {
+		return nil, err
+	}
+	uid, err := peerUID(conn.(*net.UnixConn))
+	if err != nil {
+		conn.Close()
+		return nil, fmt.Errorf("%w %s: cannot tell which user serves it: %v", ErrUnsafeSocket, path, err)
+	}
+	if !allowedPeer(uid, os.Getuid()) {
+		conn.Close()
+		return nil, fmt.Errorf("%w %s: it is served by uid %d, not by you (uid %d) or root", ErrUnsafeSocket, path, uid, os.Getuid())
+	}
+	return conn, nil
 }
 
 // IsNotRunning reports whether a Dial error means nobody listens at the path.

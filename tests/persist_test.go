@@ -186,19 +186,13 @@ func TestE2E_Persist_BadFileMovedAside(t *testing.T) {
 func TestE2E_Persist_UnwritableFile(t *testing.T) {
 	h := NewHome(t)
 	file := h.sessionFile("ro")
-	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
-		t.Fatal(err)
-	}
-	// A link to a path under a regular file: nothing can be created there,
-	// whatever the user's privileges.
-	blocker := filepath.Join(h.Dir, "blocker")
-	if err := os.WriteFile(blocker, nil, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(filepath.Join(blocker, "session.json"), file); err != nil {
-		t.Fatal(err)
-	}
 	s := h.Start(t, "ro")
+	// A folder that is not empty where the file goes: no file can be
+	// renamed over it, whatever the user's privileges.
+	os.Remove(file)
+	if err := os.MkdirAll(filepath.Join(file, "blocker"), 0o700); err != nil {
+		t.Fatal(err)
+	}
 	s.CreateWorkspace(t, nil)
 	if _, stderr, code := s.CLI("server", "stop"); code != 0 {
 		t.Fatalf("server stop: %d %s", code, stderr)

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // Configuration problems are never silent: what config.toml gets wrong,
@@ -98,7 +98,7 @@ func ConfigDiagnostics(path string) []string {
 
 // unsupported lists the keys of unsupportedKeys the file sets.
 func unsupported(path string) []string {
-	raw, err := os.ReadFile(path)
+	raw, err := protocol.ReadRegularFile(path, protocol.MaxConfigBytes)
 	if err != nil {
 		return nil
 	}

@@ -3,7 +3,6 @@ package tui
 import (
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // action is what a prefix binding does.
@@ -200,7 +200,7 @@ func cutFold(s, prefix string) (string, bool) {
 
 // loadKeymap reads [keys] from config.toml; a missing file means defaults.
 func loadKeymap(path string) (*keymap, []string) {
-	raw, err := os.ReadFile(path)
+	raw, err := protocol.ReadRegularFile(path, protocol.MaxConfigBytes)
 	if err != nil {
 		return defaultKeymap(), nil
 	}
@@ -218,7 +218,7 @@ func loadKeymap(path string) (*keymap, []string) {
 // true).
 func loadUIFlags(path string) (confirmClose, copyOnSelect bool) {
 	confirmClose, copyOnSelect = true, true
-	raw, err := os.ReadFile(path)
+	raw, err := protocol.ReadRegularFile(path, protocol.MaxConfigBytes)
 	if err != nil {
 		return
 	}

@@ -141,7 +141,7 @@ func (m *model) writeSetting(section, key, literal string) error {
 		return errors.New("no config.toml path")
 	}
 	perm := fs.FileMode(0o600)
-	data, err := os.ReadFile(m.configPath)
+	data, err := protocol.ReadRegularFile(m.configPath, protocol.MaxConfigBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 //go:embed manifests/*.toml
@@ -116,6 +118,11 @@ func LoadCatalog(overrideDir string) (*Catalog, []Warning) {
 	return c, warnings
 }
 
+// maxManifestBytes bounds a manifest override: real ones are a few
+// kilobytes. A device or a FIFO named *.toml is refused, never read or
+// waited on.
+const maxManifestBytes = 1 << 20
+
 func (c *Catalog) loadOverrides(dir string) []Warning {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -139,7 +146,7 @@ func (c *Catalog) loadOverrides(dir string) []Warning {
 				ent.info.Warning = w.Error()
 			}
 		}
-		data, err := os.ReadFile(path)
+		data, err := protocol.ReadRegularFile(path, maxManifestBytes)
 		if err != nil {
 			warn(fmt.Errorf("read override: %w", err))
 			continue

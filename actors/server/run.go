@@ -313,13 +313,15 @@ func stableBinary(log *slog.Logger, bin, logPath string) string {
 	return dst
 }
 
-// copyExecutable copies an executable atomically.
+// copyExecutable copies an executable atomically into the state folder,
+// which is the server's own: a link planted at dst is replaced, never
+// written through.
 func copyExecutable(src, dst string) error {
 	data, err := os.ReadFile(src)
 	if err != nil {
 		return err
 	}
-	return protocol.WriteFileAtomic(dst, data, 0o700)
+	return protocol.WriteOwnFile(dst, data, 0o700)
 }
 
 // loadSession reads the session file to restore. A file that cannot be

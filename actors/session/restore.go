@@ -10,13 +10,19 @@ import (
 
 // restore rebuilds a saved session as the session starts: the model takes
 // the saved topology, and each pane gets a new shell in its saved cwd (or,
-// when that is gone, its workspace's, else home). A pane whose shell
-// cannot start is left out; a tab or workspace left empty goes with it.
-func (s *Session) restore(ctx actor.Context, saved *model.Saved) {
-	panes, err := s.m.Restore(saved, s.newTermID)
+// when that is gone, its workspace's, else home). A workspace or tab the
+// file describes badly is left out, and so is a pane whose shell cannot
+// start (a tab or workspace left empty goes with it); each is logged as
+// an error and counted as failed. It reports whether anything was left
+// out, so the file is kept aside before the first save replaces it.
+func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
+	panes, skipped, err := s.m.Restore(saved, s.newTermID)
 	if err != nil {
 		s.opts.Log.Error("session not restored", "err", err)
-		return
+		return true
+	}
+	for _, sk := range skipped {
+		s.opts.Log.Error("saved workspace not restored", "workspace", sk.Workspace, "name", sk.Name, "tab", sk.Tab, "err", sk.Err)
 	}
 	var failed []*model.Pane
 	taken := map[string]bool{}
@@ -52,7 +58,10 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) {
 			s.born(t)
 		}
 	}
-	s.opts.Log.Info("session restored", "workspaces", len(s.m.Workspaces), "panes", len(panes)-len(failed), "failed", len(failed))
+	// failed counts what the file held and this start lost: panes, and
+	// workspaces or tabs left out whole.
+	s.opts.Log.Info("session restored", "workspaces", len(s.m.Workspaces), "panes", len(panes)-len(failed), "failed", len(failed)+len(skipped))
+	return len(failed)+len(skipped) > 0
 }
 
 // restoreCwd is a restored pane's working directory: the saved one if it

@@ -275,13 +275,14 @@ func (s *Session) Receive(ctx actor.Context) {
 	case *actor.Started:
 		ctx.Send(s.opts.Agents, &agents.SetSession{PID: ctx.Self()})
 		before := s.focusNow()
+		lost := false
 		if s.opts.Restore != nil {
-			s.restore(ctx, s.opts.Restore)
+			lost = s.restore(ctx, s.opts.Restore)
 		}
 		s.settle(ctx, before)
 		s.place(ctx)
 		if s.opts.SessionFile != "" {
-			s.persist = newPersister(s.opts.SessionFile, s.opts.Log)
+			s.persist = newPersister(s.opts.SessionFile, s.opts.Log, lost)
 		}
 		if s.opts.Plugins != nil {
 			ctx.Send(s.opts.Plugins, &plugins.SetSession{PID: ctx.Self()})

@@ -39,7 +39,7 @@ func newToken(path string) (string, error) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 			return "", fmt.Errorf("write token: %w", err)
 		}
-		if err := protocol.WriteFileAtomic(path, []byte(token+"\n"), 0o600); err != nil {
+		if err := protocol.WriteOwnFile(path, []byte(token+"\n"), 0o600); err != nil { // never through a planted link
 			return "", fmt.Errorf("write token: %w", err)
 		}
 	}
@@ -53,7 +53,7 @@ func oldToken(path string) string {
 	if path == "" || err != nil || fi.Mode().Perm()&0o077 != 0 {
 		return ""
 	}
-	b, err := os.ReadFile(path)
+	b, err := protocol.ReadRegularFile(path, 4<<10) // a FIFO there must not stall the start
 	token := strings.TrimSpace(string(b))
 	if _, herr := hex.DecodeString(token); err != nil || herr != nil || len(token) != 64 {
 		return ""

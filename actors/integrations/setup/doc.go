@@ -7,6 +7,12 @@
 // replaces older herdr entries; Uninstall removes only herdr's; StatusOf
 // reads the installed files' version markers.
 //
+// A settings file is touched only when it is plain: a regular file (or a
+// link to one) of at most 8 MiB, with no key twice in any object; a file
+// that is not, or a settings symlink that leads nowhere, is an error that
+// names it, and the file stays as it was. A UTF-8 byte order mark is
+// accepted and kept.
+//
 // It links no actor runtime: the integrations actor runs it for the API,
 // and the CLI runs it directly when no server is asked.
 //

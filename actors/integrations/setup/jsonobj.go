@@ -13,17 +13,94 @@ import (
 type object struct {
 	keys []string
 	vals map[string]json.RawMessage
+	// bom is set on a file's root object that began with a UTF-8 byte
+	// order mark: render puts it back, so the file changes only where
+	// herdr changed it (the agent reading it already copes with it).
+	bom bool
 }
 
 func newObject() *object { return &object{vals: map[string]json.RawMessage{}} }
 
-// parseObject decodes a JSON object; empty input is an empty object.
+// utf8BOM is the byte order mark some Windows editors start a file with.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// parseObject decodes a settings file's JSON object; empty input is an
+// empty object. A leading byte order mark is set aside (and remembered).
+// A key that appears twice in an object, at any depth, is an error
+// naming it: JSON readers disagree on which one wins, and rewriting the
+// file would silently keep one.
 func parseObject(data []byte) (*object, error) {
 	o := newObject()
+	if rest, ok := bytes.CutPrefix(data, utf8BOM); ok {
+		data, o.bom = rest, true
+	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return o, nil
 	}
-	return o, json.Unmarshal(data, o)
+	if err := json.Unmarshal(data, o); err != nil {
+		return nil, err
+	}
+	if err := noDuplicateKeys(data); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// noDuplicateKeys walks a JSON text (valid: it has been decoded) and
+// reports the first object key that appears twice in its object.
+func noDuplicateKeys(data []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	return walkKeys(dec, "")
+}
+
+// walkKeys reads one value from dec; where names it ("" at the top).
+func walkKeys(dec *json.Decoder, where string) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	d, ok := tok.(json.Delim)
+	if !ok {
+		return nil // a scalar
+	}
+	switch d {
+	case '{':
+		seen := map[string]bool{}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key := tok.(string)
+			if seen[key] {
+				if where == "" {
+					return fmt.Errorf("key %q appears twice", key)
+				}
+				return fmt.Errorf("key %q appears twice in %s", key, where)
+			}
+			seen[key] = true
+			if err := walkKeys(dec, joinWhere(where, key)); err != nil {
+				return err
+			}
+		}
+	case '[':
+		for i := 0; dec.More(); i++ {
+			if err := walkKeys(dec, fmt.Sprintf("%s[%d]", where, i)); err != nil {
+				return err
+			}
+		}
+	}
+	_, err = dec.Token() // the closing delimiter
+	return err
+}
+
+// joinWhere extends a member path: "hooks", then "hooks.Stop".
+func joinWhere(where, key string) string {
+	if where == "" {
+		return fmt.Sprintf("%q", key)
+	}
+	return fmt.Sprintf("%s.%q", where, key)
 }
 
 // UnmarshalJSON implements json.Unmarshaler.
@@ -156,6 +233,9 @@ func encode(v any) (json.RawMessage, error) {
 // render is the file text of a settings object: two-space indent, newline.
 func render(o *object) ([]byte, error) {
 	var b bytes.Buffer
+	if o.bom {
+		b.Write(utf8BOM)
+	}
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")

@@ -2,10 +2,14 @@ package setup
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"strconv"
 	"strings"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // Status is what is installed for one target.
@@ -46,13 +50,16 @@ func StatusOf(t *Target, getenv func(string) string) Status {
 	if s.Err != nil {
 		return s
 	}
-	f, err := os.Open(s.Path)
-	if err != nil {
+	data, err := protocol.ReadRegularFile(s.Path, maxFileBytes)
+	if errors.Is(err, fs.ErrNotExist) {
 		return s
 	}
-	defer f.Close()
 	s.Present = true
-	sc := bufio.NewScanner(f)
+	if err != nil {
+		s.Err = err // a FIFO or a device there is reported, never waited on
+		return s
+	}
+	sc := bufio.NewScanner(bytes.NewReader(data))
 	for n := 0; sc.Scan() && n < 20; n++ {
 		if _, v, ok := strings.Cut(sc.Text(), "HERDR_INTEGRATION_VERSION="); ok {
 			s.Installed, _ = strconv.Atoi(strings.TrimSpace(v))

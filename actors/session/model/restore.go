@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -16,17 +17,47 @@ type Restored struct {
 	Saved SavedPane
 }
 
+// Skipped is a part of a saved session Restore left out, and why: a
+// whole workspace, or one tab of a workspace whose other tabs were
+// restored.
+type Skipped struct {
+	// Workspace names the saved workspace: its id in the file, else its
+	// place ("#2").
+	Workspace string
+	// Name is its custom name, if any.
+	Name string
+	// Tab is the tab's place in the workspace (from 1); 0 for the whole
+	// workspace.
+	Tab int
+	Err error
+}
+
+func (s Skipped) String() string {
+	what := "workspace " + s.Workspace
+	if s.Name != "" {
+		what += fmt.Sprintf(" (%q)", s.Name)
+	}
+	if s.Tab > 0 {
+		what = fmt.Sprintf("tab %d of %s", s.Tab, what)
+	}
+	return fmt.Sprintf("%s: %v", what, s.Err)
+}
+
 // Restore builds a saved session into an empty model: the same workspace
 // ids, tab and pane numbers and counters, order, trees and ratios, zoom,
 // focus, names and pane labels, each pane with a new terminal id from
-// newTerm. It returns the panes to start, in order. A file that
-// contradicts itself (a pane in two places, a focus on no pane of its
-// tab) is an error and the model is left empty.
-func (m *Model) Restore(s *Saved, newTerm func() string) ([]Restored, error) {
+// newTerm. It returns the panes to start, in order, and what it left out:
+// a workspace that contradicts itself (a pane in two places, a focus on
+// no pane of its tab, a layout node that is neither pane nor split) or
+// that has no pane at all is skipped whole, a tab whose layout holds no
+// pane is skipped alone; the rest is restored. Only a model that is not
+// empty is an error.
+func (m *Model) Restore(s *Saved, newTerm func() string) ([]Restored, []Skipped, error) {
 	if len(m.Workspaces) > 0 {
-		return nil, fmt.Errorf("restore into a model that is not empty")
+		return nil, nil, fmt.Errorf("restore into a model that is not empty")
 	}
 	var out []Restored
+	var skipped []Skipped
 	// Saved ids are kept verbatim (a file may hold ids this release would
 	// not make, like "wproj1"); the counter goes past every one it could.
 	for _, sw := range s.Workspaces {
@@ -45,6 +76,7 @@ func (m *Model) Restore(s *Saved, newTerm func() string) ([]Restored, error) {
 		return newTerm()
 	}
 	used := map[string]bool{}
+	restoredAt := map[int]*Workspace{} // by place in the file, for "active"
 	for i, sw := range s.Workspaces {
 		id := ""
 		if sw.ID != nil && strings.HasPrefix(*sw.ID, "w") && !strings.ContainsAny(*sw.ID, ":-_ ") && !used[*sw.ID] {
@@ -54,21 +86,36 @@ func (m *Model) Restore(s *Saved, newTerm func() string) ([]Restored, error) {
 			id = protocol.WorkspaceID(m.NextWS)
 		}
 		used[id] = true
-		panes, err := m.restoreWorkspace(id, sw, termFor)
-		if err != nil {
-			*m = *New(m.Area)
-			return nil, fmt.Errorf("workspace %d: %w", i+1, err)
+		name := fmt.Sprintf("#%d", i+1)
+		if sw.ID != nil && *sw.ID != "" {
+			name = *sw.ID
 		}
+		skip := Skipped{Workspace: name}
+		if sw.CustomName != nil {
+			skip.Name = *sw.CustomName
+		}
+		w, panes, emptyTabs, err := m.restoreWorkspace(id, sw, termFor)
+		if err != nil {
+			skip.Err = err
+			skipped = append(skipped, skip)
+			continue
+		}
+		for _, tab := range emptyTabs {
+			s := skip
+			s.Tab, s.Err = tab, errors.New("its layout holds no pane")
+			skipped = append(skipped, s)
+		}
+		restoredAt[i] = w
 		out = append(out, panes...)
 	}
 	m.UI = restoreUI(s)
 	m.Focused = nil
-	if s.Active != nil && *s.Active >= 0 && *s.Active < len(m.Workspaces) {
-		m.Focused = m.Workspaces[*s.Active]
+	if s.Active != nil && restoredAt[*s.Active] != nil {
+		m.Focused = restoredAt[*s.Active]
 	} else if len(m.Workspaces) > 0 {
 		m.Focused = m.Workspaces[0]
 	}
-	return out, nil
+	return out, skipped, nil
 }
 
 func workspaceNumber(id *string) (uint64, bool) {
@@ -78,8 +125,12 @@ func workspaceNumber(id *string) (uint64, bool) {
 	return protocol.DecodeNumber((*id)[1:])
 }
 
-func (m *Model) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(SavedPane) string) ([]Restored, error) {
-	w := &Workspace{ID: id, Cwd: sw.IdentityCwd, NextPane: sw.NextPublicPaneNumber, NextTab: sw.NextPublicTabNumber}
+// restoreWorkspace adds one saved workspace to the model, or nothing and
+// an error (the model untouched). emptyTabs are the places of tabs left
+// out because their layout holds no pane; the workspace is kept without
+// them when it has another tab.
+func (m *Model) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(SavedPane) string) (w *Workspace, out []Restored, emptyTabs []int, err error) {
+	w = &Workspace{ID: id, Cwd: sw.IdentityCwd, NextPane: sw.NextPublicPaneNumber, NextTab: sw.NextPublicTabNumber}
 	w.NextPane, w.NextTab = max(w.NextPane, 1)-1, max(w.NextTab, 1)-1
 	if sw.CustomName != nil {
 		w.Label = *sw.CustomName
@@ -92,17 +143,18 @@ func (m *Model) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(Save
 	for raw, pub := range sw.PublicPaneNumbers {
 		r, err := strconv.ParseUint(raw, 10, 64)
 		if err != nil || pub == 0 {
-			return nil, fmt.Errorf("bad public pane number %q: %d", raw, pub)
+			return nil, nil, emptyTabs, fmt.Errorf("bad public pane number %q: %d", raw, pub)
 		}
 		public[r] = pub
 		w.NextPane = max(w.NextPane, pub)
 	}
 	usedPublic, usedRaw := map[uint64]bool{}, map[uint64]bool{}
-	var out []Restored
+	tabAt := map[int]*Tab{} // by place in the file, for "active_tab"
 	for i, st := range sw.Tabs {
 		raws := st.Layout.raws(nil)
 		if len(raws) == 0 {
-			continue // a tab with no panes is not restored
+			emptyTabs = append(emptyTabs, i+1)
+			continue
 		}
 		number := uint64(i + 1)
 		if i < len(sw.PublicTabNumbers) && sw.PublicTabNumbers[i] > 0 {
@@ -112,7 +164,7 @@ func (m *Model) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(Save
 		t := &Tab{ID: protocol.TabID(w.ID, number), WS: w, Zoomed: st.Zoomed}
 		for _, x := range w.Tabs {
 			if x.ID == t.ID {
-				return nil, fmt.Errorf("tab number %d twice", number)
+				return nil, nil, emptyTabs, fmt.Errorf("tab number %d twice", number)
 			}
 		}
 		if st.CustomName != nil {
@@ -121,7 +173,7 @@ func (m *Model) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(Save
 		terms := map[uint64]string{}
 		for _, r := range raws {
 			if usedRaw[r] {
-				return nil, fmt.Errorf("pane %d is in two places", r)
+				return nil, nil, emptyTabs, fmt.Errorf("pane %d is in two places", r)
 			}
 			usedRaw[r] = true
 			pub, ok := public[r]
@@ -130,7 +182,7 @@ func (m *Model) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(Save
 				pub = w.NextPane
 			}
 			if usedPublic[pub] {
-				return nil, fmt.Errorf("public pane number %d twice", pub)
+				return nil, nil, emptyTabs, fmt.Errorf("public pane number %d twice", pub)
 			}
 			usedPublic[pub] = true
 			sp := st.Panes[strconv.FormatUint(r, 10)]
@@ -143,24 +195,25 @@ func (m *Model) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(Save
 		}
 		root, err := buildTree(st.Layout, terms)
 		if err != nil {
-			return nil, err
+			return nil, nil, emptyTabs, err
 		}
 		t.Root, t.Focused = root, root.Leaves()[0]
 		if st.Focused != nil {
 			id, ok := terms[*st.Focused]
 			if !ok {
-				return nil, fmt.Errorf("tab %d focuses pane %d, which it does not hold", number, *st.Focused)
+				return nil, nil, emptyTabs, fmt.Errorf("tab %d focuses pane %d, which it does not hold", number, *st.Focused)
 			}
 			t.Focused = id
 		}
 		w.Tabs = append(w.Tabs, t)
+		tabAt[i] = t
 	}
 	if len(w.Tabs) == 0 {
-		return nil, nil // nothing to restore of it
+		return nil, nil, emptyTabs, errors.New("no tab whose layout holds a pane")
 	}
 	w.Active = w.Tabs[0]
-	if sw.ActiveTab >= 0 && sw.ActiveTab < len(w.Tabs) {
-		w.Active = w.Tabs[sw.ActiveTab]
+	if t := tabAt[sw.ActiveTab]; t != nil {
+		w.Active = t
 	}
 	if w.Cwd == "" {
 		w.Cwd = out[0].Pane.Cwd
@@ -171,7 +224,7 @@ func (m *Model) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(Save
 		m.panes[r.Pane.ID] = r.Pane
 		m.terms[r.Pane.TermID] = r.Pane
 	}
-	return out, nil
+	return w, out, emptyTabs, nil
 }
 
 func buildTree(n SavedNode, terms map[uint64]string) (*layout.Node, error) {

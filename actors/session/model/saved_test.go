@@ -51,7 +51,7 @@ func roundTrip(t *testing.T, m *Model) *Model {
 		t.Fatalf("parse our own file: %v\n%s", err, data)
 	}
 	out := New(m.Area)
-	if _, err := out.Restore(s, terms()); err != nil {
+	if _, _, err := out.Restore(s, terms()); err != nil {
 		t.Fatalf("restore: %v\n%s", err, data)
 	}
 	return out
@@ -107,7 +107,7 @@ func TestRestore_HerdrV3File(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := New(layout.Rect{W: 80, H: 24})
-	panes, err := m.Restore(s, terms())
+	panes, _, err := m.Restore(s, terms())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestParse_MigratesVersion2(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := New(layout.Rect{W: 80, H: 24})
-	if _, err := m.Restore(s, terms()); err != nil {
+	if _, _, err := m.Restore(s, terms()); err != nil {
 		t.Fatal(err)
 	}
 	want := "w1 label=\"old\" cwd=/srv next=1/2 focused=true active=w1:t1\n" +
@@ -161,25 +161,63 @@ func TestParse_RefusesWhatItCannotRead(t *testing.T) {
 	}
 }
 
-func TestRestore_RefusesContradictions(t *testing.T) {
-	for name, file := range map[string]string{
-		"pane twice":    `{"version":3,"workspaces":[{"id":"w1","identity_cwd":"/","tabs":[{"layout":{"Split":{"direction":"Horizontal","ratio":0.5,"first":{"Pane":1},"second":{"Pane":1}}},"panes":{}}]}]}`,
-		"focus outside": `{"version":3,"workspaces":[{"id":"w1","identity_cwd":"/","tabs":[{"focused":8,"layout":{"Pane":1},"panes":{}}]}]}`,
-		"bad direction": `{"version":3,"workspaces":[{"id":"w1","identity_cwd":"/","tabs":[{"layout":{"Split":{"direction":"Diagonal","ratio":0.5,"first":{"Pane":1},"second":{"Pane":2}}},"panes":{}}]}]}`,
-		"empty node":    `{"version":3,"workspaces":[{"id":"w1","identity_cwd":"/","tabs":[{"layout":{"Split":{"direction":"Vertical","ratio":0.5,"first":{},"second":{"Pane":2}}},"panes":{}}]}]}`,
+// A workspace that contradicts itself, or holds no pane, is left out and
+// reported by its id and name; the good one beside it is restored, and
+// nothing of the bad one reaches the model.
+func TestRestore_SkipsBadWorkspaces(t *testing.T) {
+	good := `{"id":"w1","identity_cwd":"/","tabs":[{"layout":{"Pane":1},"panes":{}}]}`
+	for name, bad := range map[string]string{
+		"pane twice":    `{"layout":{"Split":{"direction":"Horizontal","ratio":0.5,"first":{"Pane":1},"second":{"Pane":1}}},"panes":{}}`,
+		"focus outside": `{"focused":8,"layout":{"Pane":1},"panes":{}}`,
+		"bad direction": `{"layout":{"Split":{"direction":"Diagonal","ratio":0.5,"first":{"Pane":1},"second":{"Pane":2}}},"panes":{}}`,
+		"empty node":    `{"layout":{"Split":{"direction":"Vertical","ratio":0.5,"first":{},"second":{"Pane":2}}},"panes":{}}`,
+		"no pane":       `{"layout":{},"panes":{}}`,
 	} {
+		file := `{"version":3,"active":1,"workspaces":[` + good + `,{"id":"w2","custom_name":"broken","identity_cwd":"/","tabs":[` + bad + `]}]}`
 		s, err := Parse([]byte(file))
 		if err != nil {
 			t.Errorf("%s: parse: %v", name, err)
 			continue
 		}
 		m := New(layout.Rect{W: 80, H: 24})
-		if _, err := m.Restore(s, terms()); err == nil {
-			t.Errorf("%s: restored", name)
-		} else if len(m.Workspaces) != 0 || m.Term("term_r1") != nil {
-			t.Errorf("%s: a refused restore left %d workspaces", name, len(m.Workspaces))
+		panes, skipped, err := m.Restore(s, terms())
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
 		}
+		if len(skipped) != 1 || skipped[0].Workspace != "w2" || skipped[0].Name != "broken" || skipped[0].Tab != 0 || skipped[0].Err == nil {
+			t.Errorf("%s: skipped %+v, want workspace w2 (broken)", name, skipped)
+		}
+		if len(m.Workspaces) != 1 || m.Workspaces[0].ID != "w1" || len(panes) != 1 || m.Focused != m.Workspaces[0] {
+			t.Errorf("%s: restored %d workspaces, %d panes", name, len(m.Workspaces), len(panes))
+		}
+		check(t, m, name)
 	}
+}
+
+// A tab whose layout holds no pane is left out and reported; the
+// workspace keeps its other tabs, and its active tab is still the one
+// the file names.
+func TestRestore_SkipsAnEmptyTab(t *testing.T) {
+	file := `{"version":3,"workspaces":[{"id":"w1","identity_cwd":"/","active_tab":2,"tabs":[` +
+		`{"layout":{"Pane":1},"panes":{}},{"layout":{},"panes":{}},{"layout":{"Pane":2},"panes":{}}]}]}`
+	s, err := Parse([]byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New(layout.Rect{W: 80, H: 24})
+	_, skipped, err := m.Restore(s, terms())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skipped) != 1 || skipped[0].Workspace != "w1" || skipped[0].Tab != 2 || !strings.Contains(skipped[0].String(), "tab 2 of workspace w1") {
+		t.Fatalf("skipped %+v", skipped)
+	}
+	w := m.Workspaces[0]
+	if len(w.Tabs) != 2 || w.Active != w.Tabs[1] || w.Active.ID != protocol.TabID("w1", 3) {
+		t.Fatalf("tabs %d, active %v", len(w.Tabs), w.Active.ID)
+	}
+	check(t, m, "empty tab")
 }
 
 // Duplicate and missing workspace ids get new ones after the highest.
@@ -193,7 +231,7 @@ func TestRestore_WorkspaceIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := New(layout.Rect{W: 80, H: 24})
-	if _, err := m.Restore(s, terms()); err != nil {
+	if _, _, err := m.Restore(s, terms()); err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
@@ -238,7 +276,7 @@ func TestSaveRestore_UIState(t *testing.T) {
 			t.Fatalf("%s: %v", file, err)
 		}
 		m := New(layout.Rect{W: 80, H: 24})
-		if _, err := m.Restore(s, terms()); err != nil {
+		if _, _, err := m.Restore(s, terms()); err != nil {
 			t.Fatal(err)
 		}
 		if ui := m.UI; len(ui.CollapsedSpaceKeys) != 0 || ui.SectionSplit != nil || ui.Width != nil {
