@@ -91,3 +91,72 @@ func TestHardening_WorktreeCreateRefusesOptionLikeRefs(t *testing.T) {
 		t.Fatalf("the new worktree is at %s, want precious's %s", got, precious)
 	}
 }
+
+// `herdr --remote TARGET` runs `ssh -T -- TARGET COMMAND`: a target that
+// ssh would read as an option (-oProxyCommand=... runs a local command)
+// or with spaces, or a session name that is no name (it travels in the
+// line the far shell reads), is a usage error before ssh runs; a good
+// one reaches ssh after "--", the session as one --session=NAME word
+// (so a name may start with '-').
+func TestHardening_RemoteTargetIsNeverAnSSHOption(t *testing.T) {
+	h := NewHome(t)
+	bin := filepath.Join(h.Dir, "bin")
+	if err := os.MkdirAll(bin, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	argvFile := filepath.Join(h.Dir, "ssh-argv")
+	stub := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done > " + argvFile + "\necho 'ssh: no route' >&2\nexit 255\n"
+	if err := os.WriteFile(filepath.Join(bin, "ssh"), []byte(stub), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"TERM=xterm-256color", "HERDR_REMOTE_BINARY=herdr"}
+	for _, kv := range h.Env {
+		if strings.HasPrefix(kv, "PATH=") {
+			kv = "PATH=" + bin + ":" + strings.TrimPrefix(kv, "PATH=")
+		}
+		env = append(env, kv)
+	}
+	run := func(args ...string) (int, string) {
+		t.Helper()
+		os.Remove(argvFile)
+		cmd := exec.Command(herdrBin, args...)
+		cmd.Env = env
+		c := startTUI(t, cmd)
+		code := c.WaitExit(t)
+		screen := c.WaitScreen(t, "its message", func(sc string) bool { return strings.Contains(sc, "herdr: ") })
+		return code, strings.TrimSpace(screen)
+	}
+
+	touched := filepath.Join(h.Dir, "F")
+	for _, args := range [][]string{
+		{"--remote=-oProxyCommand=touch " + touched, "--session", "s1"},
+		{"--remote", "-oProxyCommand=touch " + touched},
+		{"--remote=-T"},
+		{"--remote", "dev box"},
+		{"--remote", "devbox", "--session", "x;touch " + touched},
+	} {
+		code, screen := run(args...)
+		if _, err := os.Stat(argvFile); err == nil {
+			got, _ := os.ReadFile(argvFile)
+			t.Errorf("%q: ssh ran with %q", args, got)
+		}
+		if code != 2 || len(Lines(screen)) != 1 {
+			t.Errorf("%q: exit %d, output %q; want a one-line usage error, exit 2", args, code, screen)
+		}
+	}
+	if _, err := os.Stat(touched); err == nil {
+		t.Fatal("a command in the ssh target ran")
+	}
+
+	code, screen := run("--remote", "devbox", "--session", "-s1")
+	if code != 1 || !strings.Contains(screen, "herdr: remote devbox: no herdr server answered") {
+		t.Errorf("good target: exit %d, output %q", code, screen)
+	}
+	got, err := os.ReadFile(argvFile)
+	if err != nil {
+		t.Fatalf("ssh did not run: %v", err)
+	}
+	if want := "-T\n--\ndevbox\nherdr --session=-s1 remote-client-bridge\n"; string(got) != want {
+		t.Errorf("ssh argv %q, want %q", got, want)
+	}
+}
