@@ -3,6 +3,7 @@
 package tests
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -159,4 +160,107 @@ func TestHardening_RemoteTargetIsNeverAnSSHOption(t *testing.T) {
 	if want := "-T\n--\ndevbox\nherdr --session=-s1 remote-client-bridge\n"; string(got) != want {
 		t.Errorf("ssh argv %q, want %q", got, want)
 	}
+}
+
+// agent.start types its command into the pane's shell, quoted for that
+// shell: in fish, the POSIX spelling of `x\` ('x\') ends the quote early
+// and "; touch F; echo " ran as commands. For each shell installed, a
+// server whose default_shell it is starts a stand-in agent with hostile
+// arguments; the agent receives them byte for byte and nothing else runs.
+func TestHardening_AgentStartQuotesForThePanesShell(t *testing.T) {
+	argvs := [][]string{{`x\`, "; touch F; echo ", `z\`}, {`'`, `\'`, `''`, "$(touch F)", "`touch F`", "a b", "‘q’ “d”", "=ls", "!!", "{a,b}", "*", "~", "%self", "漢字"}}
+	ran := 0
+	for _, shell := range []string{"fish", "zsh", "bash", "dash"} {
+		path, err := exec.LookPath(shell)
+		if err != nil {
+			t.Logf("%s is not installed: not run", shell)
+			continue
+		}
+		ran++
+		t.Run(shell, func(t *testing.T) {
+			h := NewHome(t)
+			if err := os.WriteFile(filepath.Join(h.ConfigHome, "herdr", "config.toml"), []byte("[terminal]\ndefault_shell = \""+path+"\"\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			// No zsh-newuser-install prompt in a fresh home.
+			if err := os.WriteFile(filepath.Join(h.Dir, "h", ".zshrc"), nil, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			bin, work := filepath.Join(h.Dir, "bin"), filepath.Join(h.Dir, "work")
+			for _, d := range []string{bin, work} {
+				if err := os.MkdirAll(d, 0o700); err != nil {
+					t.Fatal(err)
+				}
+			}
+			out := filepath.Join(h.Dir, "argv")
+			fake := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done > " + out + ".tmp && mv " + out + ".tmp " + out + "\n"
+			if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(fake), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			s := h.Start(t, "q"+shell)
+			for i, args := range argvs {
+				pane := s.CreateWorkspace(t, map[string]any{"cwd": work, "env": map[string]string{"PATH": bin + ":" + os.Getenv("PATH")}, "focus": true}).RootPane.PaneID
+				s.WaitPrompt(t, pane)
+				os.Remove(out)
+				OK[protocol.AgentStarted](t, s.Call("agent.start", map[string]any{"name": fmt.Sprintf("hostile%d", i), "kind": "claude", "pane_id": pane, "args": args, "timeout_ms": 60000}), "agent_started")
+				// A next line, the same in every shell, runs once the shell is
+				// done with the whole of the agent's line.
+				sentinel := filepath.Join(h.Dir, "sentinel")
+				os.Remove(sentinel)
+				OK[protocol.OK](t, s.CallT(t, "pane.send_input", map[string]any{"pane_id": pane, "text": "echo ok > " + sentinel, "keys": []string{"Enter"}}), "ok")
+				WaitFor(t, "the shell to run the next line", func() bool {
+					_, err := os.Stat(sentinel)
+					return err == nil
+				})
+				if entries, _ := os.ReadDir(work); len(entries) > 0 {
+					t.Errorf("%q: the command line made %v in the pane's folder", args, entries)
+				}
+				got, err := os.ReadFile(out)
+				if want := strings.Join(args, "\x00") + "\x00"; err != nil || string(got) != want {
+					t.Errorf("the agent got %q (%v), want %q\npane:\n%s", strings.Split(string(got), "\x00"), err, args, s.Read(t, pane, "recent", 30).Text)
+				}
+			}
+		})
+	}
+	if ran == 0 {
+		t.Skip("no shell installed")
+	}
+}
+
+// A shell whose quoting herdr does not know gets plain words only: a
+// hostile argument is refused with invalid_agent_argument, nothing is
+// typed, and the name stays free for a plain start.
+func TestHardening_AgentStartRefusesWhatAnUnknownShellCannotTake(t *testing.T) {
+	h := NewHome(t)
+	bin := filepath.Join(h.Dir, "bin")
+	if err := os.MkdirAll(bin, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	shell := filepath.Join(bin, "mysh") // /bin/sh under a name herdr does not know
+	if err := os.Symlink("/bin/sh", shell); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(h.Dir, "argv")
+	fake := "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\0' \"$a\"; done > " + out + "\n"
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(fake), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(h.ConfigHome, "herdr", "config.toml"), []byte("[terminal]\ndefault_shell = \""+shell+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := h.Start(t, "qunknown")
+	pane := s.CreateWorkspace(t, map[string]any{"cwd": h.Dir, "env": map[string]string{"PATH": bin + ":" + os.Getenv("PATH")}, "focus": true}).RootPane.PaneID
+	s.WaitPrompt(t, pane)
+	msg := Fail(t, s.Call("agent.start", map[string]any{"name": "a1", "kind": "claude", "pane_id": pane, "args": []string{"it's"}}), protocol.CodeInvalidAgentArgument)
+	if !strings.Contains(msg, "mysh") {
+		t.Errorf("message %q does not name the shell", msg)
+	}
+	if strings.Contains(s.Read(t, pane, "visible", 0).Text, "claude") {
+		t.Error("the refused line was typed")
+	}
+	OK[protocol.AgentStarted](t, s.Call("agent.start", map[string]any{"name": "a1", "kind": "claude", "pane_id": pane, "args": []string{"--model", "opus"}}), "agent_started")
+	WaitFor(t, "the plain start to run", func() bool {
+		got, err := os.ReadFile(out)
+		return err == nil && string(got) == "--model\x00opus\x00"
+	})
 }
