@@ -325,7 +325,8 @@ func (a *app) agentStartCmd() *cobra.Command {
 		Use:   "start <name> --kind KIND --pane ID [--timeout MS] [-- <agent args…>]",
 		Short: summary("agent.start"),
 		Long: summary("agent.start") + `: the pane must be a shell with nothing running.
-The command line is typed into it, then this waits until the agent is up and
+The command line is typed into it, quoted for that shell (POSIX shells, fish,
+PowerShell; another shell takes plain words only), then this waits until the agent is up and
 ready for input (default 30000 ms, more than 3000 and at most 300000) and
 prints the agent_started response. Kinds: ` + strings.Join(protocol.AgentKinds, " ") + ".",
 		Args: minArgs("<name>"),

@@ -16,7 +16,7 @@ import (
 
 // Remote attach: `herdr --remote TARGET [--session N]` runs the local
 // client against a server on another machine. Each of the client's
-// connections is one `ssh TARGET herdr [--session N] remote-client-bridge`,
+// connections is one `ssh -T -- TARGET herdr [--session=N] remote-client-bridge`,
 // whose stdin and stdout the bridge joins to the far server's socket, so
 // the JSON API is all that crosses the network. Keys are read by the local
 // client, so the local keybindings apply.
@@ -36,7 +36,8 @@ func (a *app) remote(target string) int {
 	}
 	remoteArgs := []string{bin}
 	if a.session != "" {
-		remoteArgs = append(remoteArgs, "--session", a.session)
+		// checkRemote made it a plain word: the far shell reads this line.
+		remoteArgs = append(remoteArgs, "--session="+a.session)
 	}
 	remoteArgs = append(remoteArgs, "remote-client-bridge")
 	dial := func() (net.Conn, error) { return sshConn(target, remoteArgs, a.stderr) }
@@ -61,9 +62,29 @@ func (a *app) remote(target string) int {
 	return a.runClient(ClientOptions{Socket: "ssh://" + target, Dial: dial})
 }
 
-// sshConn starts ssh and makes its stdin and stdout a connection.
+// checkRemote refuses, before ssh runs, a target ssh would take for an
+// option ("-oProxyCommand=..." runs a local command) or that holds
+// spaces or control characters (no host name does), and a session name
+// that is not one: the name travels in the command line the far side's
+// shell reads.
+func (a *app) checkRemote(target string) error {
+	if strings.HasPrefix(target, "-") {
+		return fmt.Errorf("--remote %q: an ssh TARGET cannot start with '-'", target)
+	}
+	if strings.ContainsFunc(target, func(r rune) bool { return r <= ' ' || r == 0x7f || r >= 0x80 && r <= 0x9f }) {
+		return fmt.Errorf("--remote %q: an ssh TARGET has no spaces or control characters", target)
+	}
+	if a.session != "" && !protocol.ValidSessionName(a.session) {
+		return fmt.Errorf("invalid session name %q: use 1-64 of A-Z a-z 0-9 . _ -", a.session)
+	}
+	return nil
+}
+
+// sshConn starts ssh and makes its stdin and stdout a connection. "--"
+// ends ssh's options before the target: ssh reads options after the
+// host too unless "--" came first, so nothing after it is one.
 func sshConn(target string, remoteArgs []string, stderr io.Writer) (net.Conn, error) {
-	cmd := exec.Command("ssh", "-T", target, "--", strings.Join(remoteArgs, " "))
+	cmd := exec.Command("ssh", "-T", "--", target, strings.Join(remoteArgs, " "))
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err

@@ -206,6 +206,9 @@ response on stderr (exit 1). Usage errors exit 2.`,
 				if a.remoteTarget == "" || a.noSession {
 					return fmt.Errorf("--remote needs an ssh TARGET and cannot be combined with --no-session")
 				}
+				if err := a.checkRemote(a.remoteTarget); err != nil {
+					return err
+				}
 				return exit(a.remote(a.remoteTarget))
 			}
 			return exit(a.attach())

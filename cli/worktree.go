@@ -108,7 +108,7 @@ checkout with changes needs --force).`,
 		},
 	}
 	create.bind(createCmd, true)
-	createCmd.Flags().StringVar(&create.base, "base", "", "the `REF` a new branch starts from (default HEAD)")
+	createCmd.Flags().StringVar(&create.base, "base", "", "the `REF` a new branch starts from: a branch, tag or commit id (default HEAD)")
 
 	var open worktreeFlags
 	openCmd := &cobra.Command{

@@ -1,6 +1,10 @@
 package protocol
 
-import "path/filepath"
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
 
 var worktreeMethods = []Method{
 	{Name: "worktree.list", Params: func() Params { return &WorktreeListParams{} }, Result: "worktree_list", Summary: "List the git worktrees of a workspace's repository"},
@@ -53,6 +57,64 @@ func nonEmpty(field string, v *string) error {
 	return nil
 }
 
+// BranchName refuses a branch name git would not take as one, the rules
+// of `git check-ref-format --branch`: it reaches git's argv (and git's own
+// `git branch` under `worktree add -b`), where a leading '-' would be an
+// option ({"branch":"-D","base":"x"} once deleted branch x), and a
+// revision expression (~ ^ : @{ ..) would not name one branch.
+func BranchName(field string, name *string) error {
+	if name == nil {
+		return nil
+	}
+	if *name == "HEAD" {
+		return ParamError(field, "%q is not a branch name", *name)
+	}
+	return refName(field, *name)
+}
+
+// RefName refuses what cannot be a ref name (a branch, tag, remote branch
+// or commit id): BranchName's rules, "HEAD" allowed.
+func RefName(field string, name *string) error {
+	if name == nil {
+		return nil
+	}
+	return refName(field, *name)
+}
+
+func refName(field, name string) error {
+	bad := func(why string) error { return ParamError(field, "%q is not a valid ref name: %s", name, why) }
+	switch {
+	case name == "":
+		return bad("it is empty")
+	case name[0] == '-':
+		return bad("it starts with '-'")
+	case name == "@":
+		return bad("it is '@'")
+	case strings.Contains(name, ".."):
+		return bad("it contains '..'")
+	case strings.Contains(name, "@{"):
+		return bad("it contains '@{'")
+	case strings.HasSuffix(name, "."):
+		return bad("it ends with '.'")
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < 0x20 || c == 0x7f || strings.IndexByte(" ~^:?*[\\", c) >= 0 {
+			return bad(fmt.Sprintf("it contains %q", c))
+		}
+	}
+	for _, part := range strings.Split(name, "/") {
+		switch {
+		case part == "":
+			return bad("it has an empty '/' component")
+		case part[0] == '.':
+			return bad("a component starts with '.'")
+		case strings.HasSuffix(part, ".lock"):
+			return bad("a component ends with '.lock'")
+		}
+	}
+	return nil
+}
+
 // WorktreeListParams are the params of worktree.list.
 type WorktreeListParams struct {
 	WorktreeSource
@@ -73,7 +135,7 @@ type WorktreeCreateParams struct {
 
 // Validate implements Params.
 func (p *WorktreeCreateParams) Validate() error {
-	for _, err := range []error{p.validate(), nonEmpty("branch", p.Branch), nonEmpty("base", p.Base), absolute("path", p.Path)} {
+	for _, err := range []error{p.validate(), nonEmpty("branch", p.Branch), nonEmpty("base", p.Base), absolute("path", p.Path), BranchName("branch", p.Branch), RefName("base", p.Base)} {
 		if err != nil {
 			return err
 		}
@@ -96,7 +158,7 @@ func (p *WorktreeOpenParams) Validate() error {
 	if (p.Branch == nil) == (p.Path == nil) {
 		return Errorf(CodeInvalidRequest, "give exactly one of path and branch")
 	}
-	for _, err := range []error{p.validate(), nonEmpty("branch", p.Branch), absolute("path", p.Path)} {
+	for _, err := range []error{p.validate(), nonEmpty("branch", p.Branch), absolute("path", p.Path), BranchName("branch", p.Branch)} {
 		if err != nil {
 			return err
 		}

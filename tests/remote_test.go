@@ -24,8 +24,8 @@ func TestRemote_AttachOverSSHStandIn(t *testing.T) {
 	if err := os.MkdirAll(bin, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	stub := "#!/bin/sh\n# stand-in for ssh: drop options and the host, run the command here as the remote user\n" +
-		"while [ \"$1\" != \"--\" ]; do shift; done; shift\n" +
+	stub := "#!/bin/sh\n# stand-in for ssh: drop options, \"--\" and the host, run the command here as the remote user\n" +
+		"while [ \"$1\" != \"--\" ]; do shift; done; shift 2\n" +
 		"exec env XDG_CONFIG_HOME=\"$REMOTE_XDG_CONFIG_HOME\" sh -c \"$*\"\n"
 	if err := os.WriteFile(filepath.Join(bin, "ssh"), []byte(stub), 0o700); err != nil {
 		t.Fatal(err)

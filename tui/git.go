@@ -103,6 +103,7 @@ func (m *model) gitAnswer(msg gitMsg) {
 		}
 		return
 	}
+	clean(&msg.st) // a branch name may hold C1 controls (git takes any byte past ASCII)
 	m.git.st[msg.st.WorkspaceID] = msg.st
 }
 

@@ -521,6 +521,7 @@ func (m *model) call(method string, params any) {
 // the window title, toasts for agents that need attention.
 func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.AgentViewList) []tea.Cmd {
 	clean(&snap)
+	clean(&view) // its label is agent.view.set's caller's
 	m.snap, m.haveSnap, m.view = snap, true, view
 	if snap.FocusedWorkspaceID != nil && *snap.FocusedWorkspaceID == m.wantWorkspace ||
 		!slices.ContainsFunc(snap.Workspaces, func(w protocol.WorkspaceInfo) bool { return w.WorkspaceID == m.wantWorkspace }) {

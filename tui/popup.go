@@ -21,8 +21,11 @@ type popupView struct {
 	screen paneScreen
 }
 
-// setPopup follows a client.popup line.
+// setPopup follows a client.popup line. Its title is anyone's text (a
+// popup.open caller's, a plugin pane's): cleaned like a snapshot's
+// strings before it can be drawn.
 func (m *model) setPopup(st protocol.PopupState) {
+	clean(&st)
 	if !st.Open {
 		if m.popup != nil && (st.TerminalID == "" || st.TerminalID == m.popup.st.TerminalID) {
 			m.popup = nil

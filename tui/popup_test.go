@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -93,5 +95,62 @@ func TestLinkHandler_Order(t *testing.T) {
 		if got := strings.TrimSpace(p + " " + h + " " + a); got != want || ok != (want != "") {
 			t.Errorf("%s: got %q (%v), want %q", url, got, ok, want)
 		}
+	}
+}
+
+// sgrSeq is the one escape sequence the canvas writes itself.
+var sgrSeq = regexp.MustCompile("\x1b\\[[0-9;:]*m")
+
+// foreignControls lists the control characters in a rendered view other
+// than the canvas's own SGR sequences and line breaks: anything else came
+// from a string the server sent.
+func foreignControls(view string) []string {
+	var found []string
+	for _, r := range sgrSeq.ReplaceAllString(view, "") {
+		if r != '\n' && (r < 0x20 || r >= 0x7f && r <= 0x9f) {
+			found = append(found, fmt.Sprintf("%U", r))
+		}
+	}
+	return found
+}
+
+// A popup's title comes from whoever opened it (popup.open's title, a
+// plugin pane's title): drawn on the frame, an escape sequence in it
+// would act on the person's terminal (OSC 52 writes the clipboard). The
+// title is drawn through protocol.Printable, so its printable part shows
+// and its control characters become U+FFFD; the agent view's label, from
+// agent.view.set, likewise.
+func TestPopup_TitleAndViewLabelReachTheTerminalPrintable(t *testing.T) {
+	const evil = "Evil\x1b]52;c;aGk=\aT\u009b2J\x7f"
+	m, _ := viewModel(t)
+	m.update(popupMsg{protocol.PopupState{Open: true, TerminalID: "term_popup_1", Title: evil, Width: &protocol.PopupSize{Percent: 90}, Height: &protocol.PopupSize{Cells: 8}}})
+	view := m.View()
+	if bad := foreignControls(view); len(bad) > 0 {
+		t.Errorf("the popup title put %v on the terminal", bad)
+	}
+	if want := "╭─ Evil\uFFFD]52;c;aGk=\uFFFDT\uFFFD2J\uFFFD "; !strings.Contains(ansi.Strip(view), want) {
+		t.Errorf("the popup frame does not show %q:\n%s", want, ansi.Strip(view))
+	}
+
+	m.update(popupMsg{protocol.PopupState{Open: false, TerminalID: "term_popup_1"}})
+	m.watched = []string{"w1:p1", "w1:p2"} // already streaming: no call goes out
+	m.applySnapshot(m.snap, protocol.AgentViewList{Active: true, Label: protocol.Ptr("V\x1b]0;pwned\a")})
+	view = m.View()
+	if bad := foreignControls(view); len(bad) > 0 {
+		t.Errorf("the agent view's label put %v on the terminal", bad)
+	}
+	if want := "agents · V\uFFFD]0;pwned\uFFFD"; !strings.Contains(ansi.Strip(view), want) {
+		t.Errorf("the agent panel does not show %q:\n%s", want, ansi.Strip(view))
+	}
+}
+
+// git takes bytes past ASCII in a branch name, so a branch can hold
+// U+009B (a C1 CSI); the sidebar's git marks draw it printable.
+func TestGitMarks_BranchReachesTheTerminalPrintable(t *testing.T) {
+	m, _ := viewModel(t)
+	m.git.st = map[string]protocol.WorkspaceGitStatus{}
+	m.update(gitMsg{st: protocol.WorkspaceGitStatus{WorkspaceID: "w1", Repo: true, Branch: "a\u009b2Jb"}})
+	if got := m.git.st["w1"].Branch; got != "a\uFFFD2Jb" {
+		t.Errorf("branch kept as %q", got)
 	}
 }

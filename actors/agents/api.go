@@ -1,7 +1,6 @@
 package agents
 
 import (
-	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -118,23 +117,6 @@ func (a *Agents) agentRename(ctx actor.Context, call *api.Call, r *rec) *api.Rep
 	return nil
 }
 
-// shellQuote quotes a word for POSIX shells when it needs it.
-func shellQuote(w string) string {
-	if w != "" && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@%") == "" {
-		return w
-	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-}
-
-// ShellLine is argv as one line a POSIX shell runs as that command.
-func ShellLine(argv []string) string {
-	quoted := make([]string, len(argv))
-	for i, w := range argv {
-		quoted[i] = shellQuote(w)
-	}
-	return strings.Join(quoted, " ")
-}
-
 // agentStart types the agent's command line into an idle shell pane and
 // names the agent; the name waits for the agent to appear.
 func (a *Agents) agentStart(ctx actor.Context, call *api.Call, r *rec) *api.Reply {
@@ -152,7 +134,7 @@ func (a *Agents) agentStart(ctx actor.Context, call *api.Call, r *rec) *api.Repl
 	a.nextID++
 	in := &pendingInput{id: a.nextID, sender: ctx.Sender(), termID: r.TermID, launch: prm, argv: argv}
 	a.addInput(ctx, in)
-	ctx.Request(r.PID, &pane.AgentRequest{Op: pane.AgentLaunch, Req: paneRequest(r, call), Text: ShellLine(argv), Token: in.id})
+	ctx.Request(r.PID, &pane.AgentRequest{Op: pane.AgentLaunch, Req: paneRequest(r, call), Argv: argv, Token: in.id})
 	return nil
 }
 

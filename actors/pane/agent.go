@@ -5,6 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents/shellquote"
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/emulator"
@@ -22,7 +23,7 @@ const (
 	AgentExplain  = "explain"
 	AgentSendKeys = "send_keys"
 	AgentPrompt   = "prompt" // Text is typed (pasted when asked) then Enter
-	AgentLaunch   = "launch" // Text is a shell command line typed into an idle shell
+	AgentLaunch   = "launch" // Argv is typed into an idle shell, quoted for that shell
 )
 
 // AgentRequest is an agent.* call resolved to this pane.
@@ -36,6 +37,7 @@ type AgentRequest struct {
 	Skipped   bool
 	Authority string
 	Text      string
+	Argv      []string // AgentLaunch's command
 	Keys      []string
 	Token     uint64 // echoed in AgentInput
 }
@@ -75,10 +77,29 @@ func (p *Pane) handleAgent(ctx actor.Context, r *AgentRequest) {
 			ctx.Respond(&AgentInput{Token: r.Token, Err: err})
 			return
 		}
-		ctx.Respond(&AgentInput{Token: r.Token, Err: p.inputErr([]byte(r.Text+"\r"), protocol.CodeAgentStartInput)})
+		line, err := p.commandLine(r.Argv)
+		if err != nil {
+			ctx.Respond(&AgentInput{Token: r.Token, Err: err})
+			return
+		}
+		ctx.Respond(&AgentInput{Token: r.Token, Err: p.inputErr([]byte(line+"\r"), protocol.CodeAgentStartInput)})
 	default:
 		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "unknown agent request %q", r.Op)))
 	}
+}
+
+// commandLine spells argv for the shell this pane runs (its program, the
+// one whose foreground shellIdle checked): each shell quotes its own way.
+func (p *Pane) commandLine(argv []string) (string, error) {
+	shell := ""
+	if len(p.spec.Argv) > 0 {
+		shell = p.spec.Argv[0]
+	}
+	line, err := shellquote.Line(shell, argv)
+	if err != nil {
+		return "", protocol.Errorf(protocol.CodeInvalidAgentArgument, "%v", err)
+	}
+	return line, nil
 }
 
 // pasteText appends text, wrapped as a bracketed paste when the program

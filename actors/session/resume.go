@@ -8,7 +8,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -104,7 +103,7 @@ func (s *Session) startResumes(ctx actor.Context) {
 			continue
 		}
 		s.opts.Log.Info("resuming agent", "pane", p.ID, "argv", r.argv)
-		ctx.Request(p.pid, &pane.AgentRequest{Op: pane.AgentLaunch, Req: pane.Request{PaneID: p.ID}, Text: agents.ShellLine(r.argv)})
+		ctx.Request(p.pid, &pane.AgentRequest{Op: pane.AgentLaunch, Req: pane.Request{PaneID: p.ID}, Argv: r.argv})
 	}
 	s.resumes = nil
 }

@@ -141,13 +141,26 @@ func ListWorktrees(repo Repo) ([]protocol.WorktreeInfo, error) {
 
 // CreateWorktree checks out branch at path: an existing local branch is
 // used as it is, else the branch is made from base (HEAD when empty).
+// branch and base are checked here too, whoever the caller: `worktree add
+// -b` hands them to a `git branch` of its own, where "--" cannot reach,
+// so {"branch":"-D","base":"x"} would delete branch x.
 func CreateWorktree(repo Repo, path, branch, base string) error {
-	args := []string{"worktree", "add", path, branch}
-	if _, err := git(repo.Root, "show-ref", "--verify", "--quiet", "refs/heads/"+branch); err != nil {
+	if err := protocol.BranchName("branch", &branch); err != nil {
+		return err
+	}
+	if base != "" {
+		if err := protocol.RefName("base", &base); err != nil {
+			return err
+		}
+	}
+	// "--" ends the options of every git command below: a value after it
+	// is never taken for one.
+	args := []string{"worktree", "add", "--", path, branch}
+	if _, err := git(repo.Root, "show-ref", "--verify", "--quiet", "--", "refs/heads/"+branch); err != nil {
 		if base == "" {
 			base = "HEAD"
 		}
-		args = []string{"worktree", "add", "-b", branch, path, base}
+		args = []string{"worktree", "add", "-b", branch, "--", path, base}
 	}
 	if _, err := git(repo.Root, args...); err != nil {
 		return protocol.Errorf(protocol.CodeWorktreeCreateFailed, "git worktree add: %v", err)
@@ -158,9 +171,9 @@ func CreateWorktree(repo Repo, path, branch, base string) error {
 // RemoveWorktree removes the checkout at path (the branch stays). A
 // checkout with changes needs force.
 func RemoveWorktree(repo Repo, path string, force bool) error {
-	args := []string{"worktree", "remove", path}
+	args := []string{"worktree", "remove", "--", path}
 	if force {
-		args = []string{"worktree", "remove", "--force", path}
+		args = []string{"worktree", "remove", "--force", "--", path}
 	}
 	if _, err := git(repo.Root, args...); err != nil {
 		if msg := err.Error(); strings.Contains(msg, "modified or untracked files") || strings.Contains(msg, "use --force") {
