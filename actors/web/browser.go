@@ -60,8 +60,8 @@ type (
 		data    []byte
 		credits int // taken from the window, given back with the answer
 	}
-	wsGone    struct{}
-	caughtUp  struct{}
+	wsGone   struct{}
+	caughtUp struct{}
 )
 
 // request is one call waiting for its turn; internal ones are the
