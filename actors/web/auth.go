@@ -15,7 +15,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/coder/websocket"
@@ -243,11 +242,6 @@ func (h *handler) websocket(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		h.log.Info("web socket refused", "err", err, "origin", r.Header.Get("Origin"))
 		return
-	}
-	// The request's read and write deadlines end with the upgrade: the
-	// page's socket lives as long as the page.
-	if c := requestConn(r); c != nil {
-		_ = c.Conn.SetDeadline(time.Time{})
 	}
 	ws.SetReadLimit(maxMessage)
 	done := make(chan struct{})

@@ -25,9 +25,10 @@ const (
 
 // HTTP timeouts: a request's headers must arrive within headerTimeout,
 // the whole request within readTimeout and its answer be taken within
-// writeTimeout; a kept-alive connection may idle for idleTimeout. A
-// WebSocket lifts the read and write deadlines once upgraded: it lives as
-// long as the page (TCP keepalive notices a peer that vanished).
+// writeTimeout; a kept-alive connection may idle for idleTimeout. The
+// WebSocket is free of them (net/http clears the deadlines when it hands
+// the connection over): it lives as long as the page, and TCP keepalive
+// notices a peer that vanished.
 type timeouts struct {
 	header, read, write, idle time.Duration
 }
