@@ -205,7 +205,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if c := requestConn(r); c != nil && !c.l.promote(c) {
-		refuse(w, tooMany, http.StatusServiceUnavailable)
+		refuse(w, strings.TrimSuffix(tooMany, "\n"), http.StatusServiceUnavailable)
 		return
 	}
 	switch r.URL.Path {
