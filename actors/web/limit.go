@@ -120,13 +120,6 @@ func (l *limitListener) release(c *limitedConn) {
 	}
 }
 
-// counts reports the connections open: unauthenticated, authenticated.
-func (l *limitListener) counts() (fresh, authed int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.fresh.Len(), l.authed
-}
-
 // limitedConn is a connection the listener counts until it is closed.
 type limitedConn struct {
 	net.Conn

@@ -171,6 +171,40 @@ func TestDashboard_UnauthenticatedBudget(t *testing.T) {
 	}
 }
 
+// Past the authenticated budget a request with the token is told 503;
+// a WebSocket's place comes back when it closes.
+func TestDashboard_AuthenticatedBudget(t *testing.T) {
+	d := startDashboard(t, 16, nil) // 1 unauthenticated, 1 authenticated
+	ws := d.dialWS(t)
+	c := d.dial(t)
+	if _, err := io.WriteString(c, "GET /app.js HTTP/1.1\r\nHost: "+d.addr+"\r\nAuthorization: Bearer "+d.token+"\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := readAll(c, 10*time.Second); err != nil || !strings.HasPrefix(got, "HTTP/1.1 503") {
+		t.Fatalf("a second authenticated connection past the budget of 1: %.80q %v", got, err)
+	}
+	ws.Close(websocket.StatusNormalClosure, "")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+d.addr+"/app.js", nil)
+		req.Header.Set("Authorization", "Bearer "+d.token)
+		req.Close = true
+		resp, err := http.DefaultClient.Do(req)
+		status := 0
+		if err == nil {
+			resp.Body.Close()
+			status = resp.StatusCode
+		}
+		if status == http.StatusOK {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the closed WebSocket's place never came back: %d %v", status, err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // Headers past maxHeaderBytes are refused (net/http's default is 1 MB).
 func TestDashboard_BoundsHeaders(t *testing.T) {
 	d := startDashboard(t, 0, nil)
