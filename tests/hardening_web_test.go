@@ -2,9 +2,11 @@ package tests
 
 import (
 	"errors"
+	"html"
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"runtime"
 	"strconv"
@@ -232,6 +234,9 @@ func (c *cookieCatcher) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_ = r.Header.Write(&b)
 	c.seen = append(c.seen, b.String())
 	io.WriteString(w, "<!doctype html><title>elsewhere</title><p id=here>elsewhere</p>")
+	if link := r.URL.Query().Get("link"); link != "" {
+		io.WriteString(w, `<a id=link href="`+html.EscapeString(link)+`">the dashboard</a>`)
+	}
 }
 
 // TestHardening_Web_CookieUselessElsewhere: browsers send a host's
@@ -259,10 +264,19 @@ func TestHardening_Web_CookieUselessElsewhere(t *testing.T) {
 	go other.Serve(ln)
 	t.Cleanup(func() { other.Close() })
 
+	// The person follows the link from another site's page (a chat, a
+	// mail): the dashboard opens, and the token leaves the address bar.
 	ctx := browser(t, exe)
-	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+addr+"/?token="+token), chromedp.WaitVisible(paneRow)); err != nil {
-		t.Fatalf("open the dashboard: %v", err)
+	link := "http://" + ln.Addr().String() + "/?" + url.Values{"link": {"http://" + addr + "/?token=" + token}}.Encode()
+	if err := chromedp.Do(ctx, chromedp.Navigate(link), chromedp.Click(chromedp.CSS("#link")), chromedp.WaitVisible(paneRow)); err != nil {
+		t.Fatalf("open the dashboard from a link on another site: %v", err)
 	}
+	if href, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.href`)); err != nil || href != "http://"+addr+"/" {
+		t.Errorf("the address bar shows %q, want the clean http://%s/", href, addr)
+	}
+	catcher.mu.Lock()
+	catcher.cookies, catcher.seen = nil, nil // the link page's own URL held the token
+	catcher.mu.Unlock()
 	if err := chromedp.Do(ctx, chromedp.Navigate("http://"+ln.Addr().String()+"/"), chromedp.WaitVisible(chromedp.CSS("#here"))); err != nil {
 		t.Fatalf("visit the other listener: %v", err)
 	}

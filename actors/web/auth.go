@@ -214,13 +214,13 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case "/":
 		if fromQuery {
-			// The page takes the token from the fragment (never sent to
-			// a server) into its tab's storage; the cookie only lets the
-			// clean URL reload the page itself.
+			// The link is answered with the page itself, not a redirect
+			// (a SameSite cookie is not sent after a redirect that began
+			// on another site's link): the page moves the token into its
+			// tab's storage and cleans the address bar; the cookie lets
+			// the clean address reload the page.
 			http.SetCookie(w, &http.Cookie{Name: h.cookie, Value: h.pageKey, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 			http.SetCookie(w, &http.Cookie{Name: legacyCookie, Value: "", Path: "/", MaxAge: -1})
-			http.Redirect(w, r, "/#token="+h.token, http.StatusSeeOther)
-			return
 		}
 	case "/app.js", "/app.css":
 	default:

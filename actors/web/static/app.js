@@ -9,20 +9,20 @@ const state = { snap: null, open: null, screens: {}, replaying: false, ws: null,
 
 // --- the token ---------------------------------------------------------------
 
-// The link's token arrives in the fragment (never sent to a server) and is
+// The link's token is taken from the address (which is then cleaned) and
 // kept in this tab's sessionStorage, which only this origin (port
-// included) reads, so a reload of the clean URL reconnects. It is never a
-// cookie: browsers send cookies to every port of a host.
+// included) reads, so a reload of the clean address reconnects. It is
+// never a cookie: browsers send cookies to every port of a host.
 const token = takeToken();
 
 function takeToken() {
-  const m = /(?:^#|&)token=([0-9a-f]{64})(?:&|$)/.exec(location.hash);
-  let t = m ? m[1] : "";
+  const q = new URLSearchParams(location.search).get("token");
+  let t = q && /^[0-9a-f]{64}$/.test(q) ? q : "";
   try {
     if (t) sessionStorage.setItem("herdr_token", t);
     else t = sessionStorage.getItem("herdr_token") || "";
   } catch (e) { /* storage off (a private tab): the token lives in memory */ }
-  if (m) history.replaceState(null, "", location.pathname);
+  if (q !== null) history.replaceState(null, "", location.pathname);
   return t;
 }
 
