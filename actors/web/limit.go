@@ -29,11 +29,17 @@ const (
 // WebSocket is free of them (net/http clears the deadlines when it hands
 // the connection over): it lives as long as the page, and TCP keepalive
 // notices a peer that vanished.
+const (
+	headerTimeout = 5 * time.Second
+	readTimeout   = 30 * time.Second
+	writeTimeout  = 30 * time.Second
+	idleTimeout   = 2 * time.Minute
+)
+
+// timeouts are the server's; tests shorten them.
 type timeouts struct {
 	header, read, write, idle time.Duration
 }
-
-var defaultTimeouts = timeouts{header: 5 * time.Second, read: 30 * time.Second, write: 30 * time.Second, idle: 2 * time.Minute}
 
 // maxHeaderBytes bounds a request's headers (net/http's default is 1 MB;
 // the dashboard's requests carry a cookie at most).

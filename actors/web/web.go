@@ -210,7 +210,7 @@ func (w *Web) listening(ctx actor.Context, l *listening) {
 	w.token, w.addr = l.token, servedAddr(l.listen, l.ln.Addr())
 	w.quit = make(chan struct{})
 	_, port, _ := net.SplitHostPort(w.addr)
-	to := defaultTimeouts
+	to := timeouts{header: headerTimeout, read: readTimeout, write: writeTimeout, idle: idleTimeout}
 	if w.opts.timeouts != nil {
 		to = *w.opts.timeouts
 	}
