@@ -1,7 +1,9 @@
 package web
 
 import (
+	"crypto/hmac"
 	"crypto/rand"
+	"crypto/sha256"
 	"crypto/subtle"
 	"embed"
 	"encoding/hex"
@@ -23,9 +25,37 @@ import (
 //go:embed static
 var static embed.FS
 
-// cookieName carries the token after the first page load, so the page's
-// own requests and its WebSocket need not put it in a URL.
-const cookieName = "herdr_token"
+// The credential. The token (64 hex digits) opens everything; the link
+// `herdr web url` prints carries it in its query, and the page keeps it in
+// its tab's sessionStorage (scoped to this origin, port included) and
+// sends it in the WebSocket's subprotocol list. A cookie would not do:
+// browsers send cookies to every port of a host, so another listener on
+// 127.0.0.1 would receive it and could replay it. The page's cookie is
+// therefore named for this port and holds only a key derived from the
+// token, which opens the page's own files (the public code of the page)
+// and never the WebSocket.
+const (
+	// wsProtocol is the subprotocol the server selects; the page offers
+	// it with tokenProtocol+token beside it.
+	wsProtocol    = "herdr"
+	tokenProtocol = "herdr.token."
+	// legacyCookie is the cookie earlier versions put the token itself
+	// in: expired when the link is opened, so it stops travelling.
+	legacyCookie = "herdr_token"
+)
+
+// pageCookieName is the page cookie's name on the dashboard at port:
+// dashboards of several sessions do not overwrite each other's.
+func pageCookieName(port string) string { return "herdr_page_" + port }
+
+// pageKey is the page cookie's value: derived from the token (so a
+// server that took over by a live handoff accepts it) and useless for
+// anything but the page's files.
+func pageKey(token string) string {
+	m := hmac.New(sha256.New, []byte(token))
+	m.Write([]byte("herdr dashboard page cookie"))
+	return hex.EncodeToString(m.Sum(nil))
+}
 
 // newToken makes a random token and writes it to path, readable by the
 // owner only (the file is replaced, never appended to).
@@ -88,36 +118,62 @@ func isLoopback(hostport string) bool {
 
 // handler serves the page, its files and the WebSocket.
 type handler struct {
-	token  string
-	remote bool // listening beyond loopback: any Host header will do
-	root   *actor.RootContext
-	self   *actor.PID
-	log    *slog.Logger
-	files  http.Handler
-	quit   chan struct{} // closed when the listener stops
+	token   string
+	pageKey string
+	cookie  string // the page cookie's name
+	remote  bool   // listening beyond loopback: any Host header will do
+	root    *actor.RootContext
+	self    *actor.PID
+	log     *slog.Logger
+	files   http.Handler
+	quit    chan struct{} // closed when the listener stops
 }
 
-func newHandler(token string, remote bool, root *actor.RootContext, self *actor.PID, log *slog.Logger, quit chan struct{}) *handler {
+func newHandler(token, port string, remote bool, root *actor.RootContext, self *actor.PID, log *slog.Logger, quit chan struct{}) *handler {
 	sub, _ := fs.Sub(static, "static")
-	return &handler{token: token, remote: remote, root: root, self: self, log: log, files: http.FileServerFS(sub), quit: quit}
+	return &handler{token: token, pageKey: pageKey(token), cookie: pageCookieName(port), remote: remote,
+		root: root, self: self, log: log, files: http.FileServerFS(sub), quit: quit}
 }
 
-// authorized reports whether r carries the token, and whether it came in
-// the query (the link `herdr web url` prints).
-func (h *handler) authorized(r *http.Request) (ok, fromQuery bool) {
-	match := func(s string) bool {
-		return s != "" && subtle.ConstantTimeCompare([]byte(s), []byte(h.token)) == 1
+// access is what a request's credential opens.
+type access int
+
+const (
+	noAccess   access = iota
+	pageAccess        // the page cookie: the page's own files
+	fullAccess        // the token: the WebSocket too
+)
+
+// authorized reports what r's credential opens, and whether the token
+// came in the query (the link `herdr web url` prints).
+func (h *handler) authorized(r *http.Request) (a access, fromQuery bool) {
+	match := func(s, want string) bool {
+		return s != "" && subtle.ConstantTimeCompare([]byte(s), []byte(want)) == 1
 	}
-	if match(r.URL.Query().Get("token")) {
-		return true, true
+	if match(r.URL.Query().Get("token"), h.token) {
+		return fullAccess, true
 	}
-	if c, err := r.Cookie(cookieName); err == nil && match(c.Value) {
-		return true, false
+	if b, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); found && match(b, h.token) {
+		return fullAccess, false
 	}
-	if b, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); found && match(b) {
-		return true, false
+	for _, v := range r.Header.Values("Sec-WebSocket-Protocol") {
+		for _, p := range strings.Split(v, ",") {
+			if t, found := strings.CutPrefix(strings.TrimSpace(p), tokenProtocol); found && match(t, h.token) {
+				return fullAccess, false
+			}
+		}
 	}
-	return false, false
+	if c, err := r.Cookie(h.cookie); err == nil && match(c.Value, h.pageKey) {
+		return pageAccess, false
+	}
+	return noAccess, false
+}
+
+// refuse answers a request the dashboard will not serve and closes its
+// connection: a refused client keeps nothing open here.
+func refuse(w http.ResponseWriter, msg string, code int) {
+	w.Header().Set("Connection", "close")
+	http.Error(w, msg, code)
 }
 
 // ServeHTTP implements http.Handler.
@@ -131,16 +187,25 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// A loopback dashboard answers loopback names only, so a page of
 	// another site cannot reach it by rebinding its own name to 127.0.0.1.
 	if !h.remote && !isLoopback(r.Host) {
-		http.Error(w, "herdr: wrong host", http.StatusForbidden)
+		refuse(w, "herdr: wrong host", http.StatusForbidden)
 		return
 	}
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		http.Error(w, "herdr: method not allowed", http.StatusMethodNotAllowed)
+		refuse(w, "herdr: method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	ok, fromQuery := h.authorized(r)
-	if !ok {
-		http.Error(w, "herdr: missing or wrong token; open the address `herdr web url` prints", http.StatusUnauthorized)
+	// The dashboard reads no request body: one is refused, never waited on.
+	if r.ContentLength != 0 || len(r.TransferEncoding) > 0 {
+		refuse(w, "herdr: the dashboard takes no request body", http.StatusRequestEntityTooLarge)
+		return
+	}
+	a, fromQuery := h.authorized(r)
+	if a == noAccess || (a == pageAccess && r.URL.Path == "/ws") {
+		refuse(w, "herdr: missing or wrong token; open the address `herdr web url` prints", http.StatusUnauthorized)
+		return
+	}
+	if c := requestConn(r); c != nil && !c.l.promote(c) {
+		refuse(w, strings.TrimSuffix(tooMany, "\n"), http.StatusServiceUnavailable)
 		return
 	}
 	switch r.URL.Path {
@@ -149,11 +214,13 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case "/":
 		if fromQuery {
-			// Keep the token out of the address bar and history: a cookie
-			// only this origin's requests carry, then a clean URL.
-			http.SetCookie(w, &http.Cookie{Name: cookieName, Value: h.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-			http.Redirect(w, r, "/", http.StatusSeeOther)
-			return
+			// The link is answered with the page itself, not a redirect
+			// (a SameSite cookie is not sent after a redirect that began
+			// on another site's link): the page moves the token into its
+			// tab's storage and cleans the address bar; the cookie lets
+			// the clean address reload the page.
+			http.SetCookie(w, &http.Cookie{Name: h.cookie, Value: h.pageKey, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+			http.SetCookie(w, &http.Cookie{Name: legacyCookie, Value: "", Path: "/", MaxAge: -1})
 		}
 	case "/app.js", "/app.css":
 	default:
@@ -171,7 +238,7 @@ const maxMessage = 8 << 20
 // library refuses others) and hands the socket to a new browser actor,
 // keeping the handler alive while that actor uses it.
 func (h *handler) websocket(w http.ResponseWriter, r *http.Request) {
-	ws, err := websocket.Accept(w, r, nil)
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{wsProtocol}})
 	if err != nil {
 		h.log.Info("web socket refused", "err", err, "origin", r.Header.Get("Origin"))
 		return

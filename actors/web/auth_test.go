@@ -20,7 +20,7 @@ func testHandler(t *testing.T) (*handler, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return newHandler(token, false, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), make(chan struct{})), token
+	return newHandler(token, "7681", false, nil, nil, slog.New(slog.NewTextHandler(io.Discard, nil)), make(chan struct{})), token
 }
 
 func get(h http.Handler, target string, edit func(*http.Request)) *httptest.ResponseRecorder {
@@ -42,12 +42,24 @@ func TestHandler_TokenRequired(t *testing.T) {
 		}
 	}
 	w := get(h, "/?token="+token, nil)
-	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/" {
-		t.Fatalf("GET /?token: %d %q, want a redirect to a clean /", w.Code, w.Header().Get("Location"))
+	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "/app.js") {
+		t.Fatalf("GET /?token: %d, want the page", w.Code)
 	}
-	cookie := w.Result().Cookies()
-	if len(cookie) != 1 || cookie[0].Value != token || !cookie[0].HttpOnly || cookie[0].SameSite != http.SameSiteStrictMode {
-		t.Fatalf("cookie: %+v", cookie)
+	var cookie []*http.Cookie
+	legacyExpired := false
+	for _, c := range w.Result().Cookies() {
+		if c.Name == legacyCookie {
+			legacyExpired = c.MaxAge < 0
+			continue
+		}
+		cookie = append(cookie, c)
+	}
+	if len(cookie) != 1 || cookie[0].Name != "herdr_page_7681" || cookie[0].Value == token || strings.Contains(cookie[0].Value, token) ||
+		!cookie[0].HttpOnly || cookie[0].SameSite != http.SameSiteStrictMode {
+		t.Fatalf("cookie: %+v, want herdr_page_7681 with a value that is not the token", cookie)
+	}
+	if !legacyExpired {
+		t.Errorf("the link does not expire the old herdr_token cookie")
 	}
 	w = get(h, "/", func(r *http.Request) { r.AddCookie(cookie[0]) })
 	if w.Code != http.StatusOK || !strings.Contains(w.Body.String(), "/app.js") {
@@ -62,6 +74,60 @@ func TestHandler_TokenRequired(t *testing.T) {
 	}
 	if w := get(h, "/nope", func(r *http.Request) { r.AddCookie(cookie[0]) }); w.Code != http.StatusNotFound {
 		t.Errorf("unknown path: %d", w.Code)
+	}
+	// The cookie opens the page's files only: never the WebSocket, and
+	// not as a token either.
+	for name, edit := range map[string]func(*http.Request){
+		"cookie":      func(r *http.Request) { r.AddCookie(cookie[0]) },
+		"bearer":      func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+cookie[0].Value) },
+		"subprotocol": func(r *http.Request) { r.Header.Set("Sec-WebSocket-Protocol", "herdr, herdr.token."+cookie[0].Value) },
+		"old cookie":  func(r *http.Request) { r.AddCookie(&http.Cookie{Name: legacyCookie, Value: token}) },
+	} {
+		if w := get(h, "/ws", edit); w.Code != http.StatusUnauthorized {
+			t.Errorf("GET /ws with the page cookie's value as %s: %d, want 401", name, w.Code)
+		}
+	}
+	if w := get(h, "/ws?token="+cookie[0].Value, nil); w.Code != http.StatusUnauthorized {
+		t.Errorf("GET /ws with the page cookie's value as the token: %d, want 401", w.Code)
+	}
+}
+
+// The token in the WebSocket's subprotocol list (as the page sends it)
+// is a credential; next to a wrong one, or misspelt, it is not.
+func TestHandler_SubprotocolToken(t *testing.T) {
+	h, token := testHandler(t)
+	for value, want := range map[string]int{
+		"herdr, herdr.token." + token:            http.StatusOK,
+		"herdr.token." + token:                   http.StatusOK,
+		"herdr, herdr.token." + token[:63] + "0": http.StatusUnauthorized,
+		"herdr, herdr-token." + token:            http.StatusUnauthorized,
+		"herdr":                                  http.StatusUnauthorized,
+	} {
+		if w := get(h, "/app.js", func(r *http.Request) { r.Header.Set("Sec-WebSocket-Protocol", value) }); w.Code != want {
+			t.Errorf("Sec-WebSocket-Protocol %q: %d, want %d", value, w.Code, want)
+		}
+	}
+}
+
+// Whatever the dashboard refuses, it closes the connection after: a
+// client without the token keeps nothing open.
+func TestHandler_RefusalsClose(t *testing.T) {
+	h, token := testHandler(t)
+	cases := map[string]func(*http.Request){
+		"no token":   nil,
+		"wrong host": func(r *http.Request) { r.Host = "evil.example"; r.URL.RawQuery = "token=" + token },
+		"post":       func(r *http.Request) { r.Method = http.MethodPost; r.URL.RawQuery = "token=" + token },
+		"a body":     func(r *http.Request) { r.ContentLength = 5; r.URL.RawQuery = "token=" + token },
+		"chunked":    func(r *http.Request) { r.TransferEncoding = []string{"chunked"}; r.URL.RawQuery = "token=" + token },
+	}
+	for name, edit := range cases {
+		w := get(h, "/", edit)
+		if w.Code < 400 || w.Header().Get("Connection") != "close" {
+			t.Errorf("%s: %d, Connection %q; want a refusal that closes", name, w.Code, w.Header().Get("Connection"))
+		}
+	}
+	if w := get(h, "/app.js", func(r *http.Request) { r.ContentLength = 5; r.Header.Set("Authorization", "Bearer "+token) }); w.Code != http.StatusRequestEntityTooLarge {
+		t.Errorf("a request with a body: %d, want 413", w.Code)
 	}
 }
 

@@ -41,8 +41,14 @@ const (
 )
 
 // window is how many messages a browser may have sent ahead of their
-// answers; past it the reader stops reading.
-const window = 32
+// answers; past it the reader stops reading. A message larger than
+// smallMessage (a .cast upload) takes the whole window, once every
+// earlier one is answered: at most one large message is held at a time,
+// not window of them.
+const (
+	window       = 32
+	smallMessage = 64 << 10
+)
 
 // replayMethod is the dashboard's own method: replay a pane's history or
 // an uploaded .cast as a screen stream named ReplayPaneID.
@@ -50,9 +56,12 @@ const replayMethod = "web.replay"
 
 // wsMessage is one message read from the browser; wsGone says it left.
 type (
-	wsMessage struct{ data []byte }
-	wsGone    struct{}
-	caughtUp  struct{}
+	wsMessage struct {
+		data    []byte
+		credits int // taken from the window, given back with the answer
+	}
+	wsGone   struct{}
+	caughtUp struct{}
 )
 
 // request is one call waiting for its turn; internal ones are the
@@ -62,6 +71,7 @@ type request struct {
 	method   string
 	params   protocol.Params
 	internal bool
+	credits  int           // of the window, given back with the answer
 	replay   *replayParams // for web.replay of a pane: the history's use
 }
 
@@ -103,7 +113,7 @@ func (b *browser) Receive(ctx actor.Context) {
 	case *actor.Started:
 		b.start(ctx)
 	case *wsMessage:
-		b.message(ctx, msg.data)
+		b.message(ctx, msg)
 		b.pump(ctx)
 	case *api.Reply:
 		b.finish(ctx, msg)
@@ -164,39 +174,40 @@ func (b *browser) subscribe() {
 
 // message decodes one request of the page and queues it, or answers it
 // at once when it is refused.
-func (b *browser) message(ctx actor.Context, data []byte) {
-	req, err := protocol.DecodeRequest(data)
+func (b *browser) message(ctx actor.Context, msg *wsMessage) {
+	n := msg.credits
+	req, err := protocol.DecodeRequest(msg.data)
 	if err != nil {
-		b.answer(req.ID, api.Fail(err))
+		b.answer(req.ID, api.Fail(err), n)
 		return
 	}
 	if req.Method == replayMethod {
 		var prm replayParams
 		if err := json.Unmarshal(req.Params, &prm); err != nil || (prm.PaneID == "") == (prm.Cast == "") {
-			b.answer(req.ID, api.Fail(protocol.ParamError("params", "web.replay takes pane_id or cast")))
+			b.answer(req.ID, api.Fail(protocol.ParamError("params", "web.replay takes pane_id or cast")), n)
 			return
 		}
 		if prm.Cast != "" {
-			b.answer(req.ID, b.startReplay(ctx, prm.Cast))
+			b.answer(req.ID, b.startReplay(ctx, prm.Cast), n)
 			return
 		}
-		b.queue = append(b.queue, &request{id: req.ID, method: "pane.history", params: &protocol.PaneTarget{PaneID: prm.PaneID}, replay: &prm})
+		b.queue = append(b.queue, &request{id: req.ID, method: "pane.history", params: &protocol.PaneTarget{PaneID: prm.PaneID}, replay: &prm, credits: n})
 		return
 	}
 	if !allowed[req.Method] {
-		b.answer(req.ID, api.Fail(protocol.Errorf(protocol.CodeInvalidRequest, "%s is not available to the web dashboard", req.Method)))
+		b.answer(req.ID, api.Fail(protocol.Errorf(protocol.CodeInvalidRequest, "%s is not available to the web dashboard", req.Method)), n)
 		return
 	}
 	if typing[req.Method] && !b.bucket.take(time.Now()) {
-		b.answer(req.ID, api.Fail(protocol.Errorf("rate_limited", "too much input from this page; at most %d writes a second", inputRate)))
+		b.answer(req.ID, api.Fail(protocol.Errorf("rate_limited", "too much input from this page; at most %d writes a second", inputRate)), n)
 		return
 	}
 	params, err := protocol.DecodeParams(req.Method, req.Params)
 	if err != nil {
-		b.answer(req.ID, api.Fail(err))
+		b.answer(req.ID, api.Fail(err), n)
 		return
 	}
-	b.queue = append(b.queue, &request{id: req.ID, method: req.Method, params: params})
+	b.queue = append(b.queue, &request{id: req.ID, method: req.Method, params: params, credits: n})
 }
 
 // pump sends queued calls to the session, one at a time, so answers keep
@@ -228,15 +239,15 @@ func (b *browser) finish(ctx actor.Context, r *api.Reply) {
 		if h, ok := r.Result.(protocol.PaneHistory); ok && r.Err == nil {
 			r = b.startReplay(ctx, h.Cast)
 		}
-		b.answer(req.id, r)
+		b.answer(req.id, r, req.credits)
 	default:
-		b.answer(req.id, r)
+		b.answer(req.id, r, req.credits)
 	}
 	b.pump(ctx)
 }
 
-// answer writes a reply line and gives the request's read credit back.
-func (b *browser) answer(id string, r *api.Reply) {
+// answer writes a reply line and gives the request's read credits back.
+func (b *browser) answer(id string, r *api.Reply, credits int) {
 	var line []byte
 	if r.Err != nil {
 		line = protocol.EncodeError(id, r.Err)
@@ -246,11 +257,13 @@ func (b *browser) answer(id string, r *api.Reply) {
 			line = protocol.EncodeError(id, err)
 		}
 	}
-	credits := b.credits
+	window := b.credits
 	b.enqueue(outItem{lines: [][]byte{line}, after: func() {
-		select {
-		case credits <- struct{}{}:
-		default:
+		for range credits {
+			select {
+			case window <- struct{}{}:
+			default:
+			}
 		}
 	}})
 }
@@ -291,14 +304,12 @@ func (b *browser) refill() {
 	}
 }
 
-// readLoop reads the page's messages; each takes a credit, returned when
-// its answer is written.
+// readLoop reads the page's messages; each takes a credit (a large one
+// all of them), returned when its answer is written.
 func (b *browser) readLoop() {
 	defer b.root.Send(b.self, &wsGone{})
 	for {
-		select {
-		case <-b.credits:
-		case <-b.ctx.Done():
+		if !b.takeCredit() {
 			return
 		}
 		typ, data, err := b.ws.Read(b.ctx)
@@ -309,7 +320,25 @@ func (b *browser) readLoop() {
 			b.credits <- struct{}{}
 			continue
 		}
-		b.root.Send(b.self, &wsMessage{data: data})
+		taken := 1
+		if len(data) > smallMessage {
+			for ; taken < window; taken++ {
+				if !b.takeCredit() {
+					return
+				}
+			}
+		}
+		b.root.Send(b.self, &wsMessage{data: data, credits: taken})
+	}
+}
+
+// takeCredit waits for a credit of the window; false once the page left.
+func (b *browser) takeCredit() bool {
+	select {
+	case <-b.credits:
+		return true
+	case <-b.ctx.Done():
+		return false
 	}
 }
 

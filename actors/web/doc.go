@@ -7,8 +7,20 @@
 //
 // Security: off unless [web] listen or `herdr web` asks; loopback only
 // unless [web] allow_remote; a random token, made when the listener starts
-// and written 0600 to the session's state folder, is required on every
-// request and on the WebSocket (query, cookie or bearer header); the
-// WebSocket's origin must be the page's; browsers may call only a short
-// list of methods (none runs a program), and their input is rate-limited.
+// and written 0600 to the session's state folder, is required on the
+// WebSocket (query, bearer header, or the subprotocol list the page
+// sends it in); the page keeps it in its tab's sessionStorage, never in a
+// cookie, since browsers send cookies to every port of a host. The page's
+// cookie, named for the port, holds a key derived from the token that
+// serves the page's own files only. The WebSocket's origin must be the
+// page's; browsers may call only a short list of methods (none runs a
+// program), and their input is rate-limited.
+//
+// Anyone on the machine can connect, so connections are budgeted
+// (limit.go): a few unauthenticated ones at once, the newest pushing the
+// oldest out, each closed after its answer and held at most the header
+// timeout; more for connections that showed a credential. Requests carry
+// no body and small headers; a WebSocket message is at most 8 MB and a
+// large one holds the page's whole read window. A replay's screen is at
+// most 1000×500, and its emulator goes once the replay has ended.
 package web

@@ -1,6 +1,7 @@
 package web
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -37,11 +38,49 @@ func (ReplayStarted) ResultType() string { return "web_replay_started" }
 // replayDone tells the browser its replay reached the end.
 type replayDone struct{ From *actor.PID }
 
-// startReplay parses a cast and starts its replay, replacing one that runs.
-func (b *browser) startReplay(ctx actor.Context, cast string) *api.Reply {
+// A replay's screen is at most maxReplayCols × maxReplayRows: its
+// emulator's grid costs memory by the cell, and a cast may declare any
+// size (a 4096×4096 header used to cost 350 MB a replay).
+const (
+	maxReplayCols = 1000
+	maxReplayRows = 500
+)
+
+// parseReplay parses a cast for replay, refusing one whose header or a
+// resize in it is larger than a replay's screen.
+func parseReplay(cast string) (protocol.CastHeader, []protocol.CastEvent, error) {
 	h, evs, err := protocol.ParseCast(strings.NewReader(cast))
 	if err != nil {
-		return api.Fail(protocol.ParamError("cast", "%v", err))
+		return h, nil, protocol.ParamError("cast", "%v", err)
+	}
+	if err := replaySize(h.Width, h.Height); err != nil {
+		return h, nil, protocol.ParamError("cast", "cast header: %v", err)
+	}
+	for i, ev := range evs {
+		if ev.Code != "r" {
+			continue
+		}
+		if c, r, ok := protocol.CastSize(ev.Data); ok {
+			if err := replaySize(c, r); err != nil {
+				return h, nil, protocol.ParamError("cast", "event %d resizes: %v", i+1, err)
+			}
+		}
+	}
+	return h, evs, nil
+}
+
+func replaySize(cols, rows int) error {
+	if cols > maxReplayCols || rows > maxReplayRows {
+		return fmt.Errorf("size %dx%d is larger than a replay's %dx%d", cols, rows, maxReplayCols, maxReplayRows)
+	}
+	return nil
+}
+
+// startReplay parses a cast and starts its replay, replacing one that runs.
+func (b *browser) startReplay(ctx actor.Context, cast string) *api.Reply {
+	h, evs, err := parseReplay(cast)
+	if err != nil {
+		return api.Fail(err)
 	}
 	if b.replay != nil {
 		ctx.Stop(b.replay)
@@ -95,6 +134,12 @@ func (r *replayer) Receive(ctx actor.Context) {
 		r.advance(ctx)
 	case *api.FramesWritten:
 		r.inflight = false
+		if r.ended && !r.stale {
+			// The last frame is on the page: the emulator and the
+			// recording are garbage from here.
+			ctx.Stop(ctx.Self())
+			return
+		}
 		r.frame(ctx)
 	case *actor.Stopping:
 		r.timers.StopAll()
@@ -122,6 +167,9 @@ func (r *replayer) advance(ctx actor.Context) {
 		r.stale = true
 	}
 	r.ended = r.next >= len(r.events)
+	// The end is always drawn, so the page hears replay_done even when
+	// the last event changed nothing.
+	r.stale = r.stale || r.ended
 	r.frame(ctx)
 	if !r.ended {
 		r.timers.After(ctx, replayStep, &replayTick{})

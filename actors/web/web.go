@@ -32,6 +32,10 @@ type Options struct {
 	// that took over by a live handoff keeps its predecessor's, so open
 	// dashboards reconnect without a new link.
 	KeepToken bool
+
+	// timeouts and fdLimit replace the defaults in tests.
+	timeouts *timeouts
+	fdLimit  func() (int, bool)
 }
 
 // Methods are the socket API methods the listener actor answers; the
@@ -205,18 +209,34 @@ func (w *Web) listening(ctx actor.Context, l *listening) {
 	}
 	w.token, w.addr = l.token, servedAddr(l.listen, l.ln.Addr())
 	w.quit = make(chan struct{})
+	_, port, _ := net.SplitHostPort(w.addr)
+	to := timeouts{header: headerTimeout, read: readTimeout, write: writeTimeout, idle: idleTimeout}
+	if w.opts.timeouts != nil {
+		to = *w.opts.timeouts
+	}
+	limits := fdLimit
+	if w.opts.fdLimit != nil {
+		limits = w.opts.fdLimit
+	}
+	fresh, authed := connLimits(limits())
 	w.srv = &http.Server{
-		Handler:           newHandler(l.token, !isLoopback(w.addr), ctx.ActorSystem().Root, ctx.Self(), w.opts.Log, w.quit),
-		ReadHeaderTimeout: 10 * time.Second,
+		Handler:           newHandler(l.token, port, !isLoopback(w.addr), ctx.ActorSystem().Root, ctx.Self(), w.opts.Log, w.quit),
+		ReadHeaderTimeout: to.header,
+		ReadTimeout:       to.read,
+		WriteTimeout:      to.write,
+		IdleTimeout:       to.idle,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ConnContext:       withConn,
+		ConnState:         connState,
 		ErrorLog:          slog.NewLogLogger(w.opts.Log.Handler(), slog.LevelWarn),
 	}
-	srv, ln, log := w.srv, l.ln, w.opts.Log
+	srv, ln, log := w.srv, newLimitListener(l.ln, fresh, authed), w.opts.Log
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
 			log.Error("web dashboard stopped serving", "err", err)
 		}
 	}()
-	w.opts.Log.Info("web dashboard listening", "addr", w.addr, "token_file", w.opts.TokenPath)
+	w.opts.Log.Info("web dashboard listening", "addr", w.addr, "token_file", w.opts.TokenPath, "max_unauthenticated", fresh, "max_authenticated", authed)
 	for _, c := range callers {
 		if c != nil {
 			ctx.Send(c, api.Done(w.started()))

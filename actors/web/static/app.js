@@ -7,10 +7,30 @@
 const $ = (id) => document.getElementById(id);
 const state = { snap: null, open: null, screens: {}, replaying: false, ws: null, pending: new Map(), next: 1 };
 
+// --- the token ---------------------------------------------------------------
+
+// The link's token is taken from the address (which is then cleaned) and
+// kept in this tab's sessionStorage, which only this origin (port
+// included) reads, so a reload of the clean address reconnects. It is
+// never a cookie: browsers send cookies to every port of a host.
+const token = takeToken();
+
+function takeToken() {
+  const q = new URLSearchParams(location.search).get("token");
+  let t = q && /^[0-9a-f]{64}$/.test(q) ? q : "";
+  try {
+    if (t) sessionStorage.setItem("herdr_token", t);
+    else t = sessionStorage.getItem("herdr_token") || "";
+  } catch (e) { /* storage off (a private tab): the token lives in memory */ }
+  if (q !== null) history.replaceState(null, "", location.pathname);
+  return t;
+}
+
 // --- the socket --------------------------------------------------------------
 
 function connect() {
-  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws");
+  if (!token) { setConn("closed"); $("conn").textContent = "no token: open the address `herdr web url` prints"; return; }
+  const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws", ["herdr", "herdr.token." + token]);
   state.ws = ws;
   ws.onopen = () => { setConn("open"); refresh(); if (state.open) watch(state.open); };
   ws.onclose = () => {
