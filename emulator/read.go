@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -69,6 +70,10 @@ type ReadOptions struct {
 	// ANSI reproduces colours and attributes as SGR sequences. Ignored for
 	// SourceDetection.
 	ANSI bool
+	// MaxBytes bounds the text (0: no bound). Past it the oldest rows are
+	// left out, whole, and Truncated is set; rows are rendered newest
+	// first, so the work stops at the bound too.
+	MaxBytes int
 }
 
 // ReadResult is the text of a Read.
@@ -101,7 +106,7 @@ func (t *Terminal) Read(o ReadOptions) ReadResult {
 	if n < 0 {
 		n = 0
 	}
-	var rows []row
+	src := readRows{}
 	switch o.Source {
 	case SourceRecent, SourceRecentUnwrapped:
 		if n == 0 {
@@ -120,20 +125,57 @@ func (t *Terminal) Read(o ReadOptions) ReadResult {
 			res.Truncated = true
 		}
 		first := max(total-n, 0)
-		rows = make([]row, 0, total-first)
-		if first < sbLen {
-			rows = append(rows, t.scrollbackRows(first, sbLen)...)
-		}
-		rows = append(rows, screenRows[max(first-sbLen, 0):]...)
+		src = readRows{t: t, sbFrom: min(first, sbLen), sbTo: sbLen, screen: screenRows[max(first-sbLen, 0):]}
 	default: // visible, detection
-		rows = t.screenRows(ansi)
+		rows := t.screenRows(ansi)
 		if n > 0 && len(rows) > n {
 			rows = rows[len(rows)-n:]
 			res.Truncated = true
 		}
+		src = readRows{screen: rows}
 	}
-	res.Text = t.render(rows, ansi, o.Source == SourceRecentUnwrapped)
+	unwrap := o.Source == SourceRecentUnwrapped
+	if o.MaxBytes > 0 {
+		var cut bool
+		res.Text, cut = t.renderNewest(&src, ansi, unwrap, o.MaxBytes)
+		res.Truncated = res.Truncated || cut
+		return res
+	}
+	rows := src.screen
+	if src.sbFrom < src.sbTo {
+		rows = append(t.scrollbackRows(src.sbFrom, src.sbTo), rows...)
+	}
+	res.Text = t.render(rows, ansi, unwrap)
 	return res
+}
+
+// readRows are the rows of a read: scrollback lines [sbFrom, sbTo), then
+// screen rows. A bounded read decodes the scrollback lazily, a block at
+// a time from the newest, so rows it leaves out cost nothing.
+type readRows struct {
+	t            *Terminal
+	sbFrom, sbTo int
+	screen       []row
+	block        []row // decoded scrollback lines [blockFrom, blockFrom+len(block))
+	blockFrom    int
+}
+
+// readBlock is how many scrollback lines a bounded read decodes at once.
+const readBlock = 64
+
+func (s *readRows) len() int { return s.sbTo - s.sbFrom + len(s.screen) }
+
+func (s *readRows) at(i int) row {
+	sb := s.sbTo - s.sbFrom
+	if i >= sb {
+		return s.screen[i-sb]
+	}
+	j := s.sbFrom + i
+	if j < s.blockFrom || j >= s.blockFrom+len(s.block) {
+		s.blockFrom = max(s.sbFrom, j+1-readBlock)
+		s.block = s.t.scrollbackRows(s.blockFrom, j+1)
+	}
+	return s.block[j-s.blockFrom]
 }
 
 // screenRows returns the rows of the active screen without the trailing
@@ -226,6 +268,60 @@ func (t *Terminal) render(rows []row, ansi, unwrap bool) string {
 		}
 	}
 	return string(b)
+}
+
+// renderNewest is render bounded to max bytes: it renders rows from the
+// last one back (each row opens and closes its own SGR state, so the order
+// changes nothing) until the next would not fit, and joins the rows kept
+// in order. Unwrapped, a line whose first rows did not fit is left out
+// whole.
+func (t *Terminal) renderNewest(rows *readRows, ansi, unwrap bool, max int) (string, bool) {
+	count := rows.len()
+	var b []byte
+	type span struct{ start, end int }
+	spans := make([]span, count) // row i's bytes in b, its newline not included
+	wrapped := make([]bool, count)
+	newline := func(i int) bool { return !(unwrap && wrapped[i]) && i+1 < count }
+	first, total, cut := count, 0, false
+	for i := count - 1; i >= 0; i-- {
+		r := rows.at(i)
+		wrapped[i] = r.wrapped
+		n := len(r.cells)
+		if !unwrap || !r.wrapped || i+1 == count {
+			n = keptCells(r, ansi)
+		}
+		start := len(b)
+		b = t.renderCells(b, r, n, ansi)
+		size := len(b) - start
+		if newline(i) {
+			size++
+		}
+		if total+size > max {
+			b, cut = b[:start], true
+			break
+		}
+		spans[i] = span{start, len(b)}
+		total += size
+		first = i
+	}
+	// The row before the first kept one was rendered (and did not fit), so
+	// its wrapped flag is known.
+	for cut && unwrap && first < count && first > 0 && wrapped[first-1] {
+		total -= spans[first].end - spans[first].start
+		if newline(first) {
+			total--
+		}
+		first++
+	}
+	var out strings.Builder
+	out.Grow(total)
+	for i := first; i < count; i++ {
+		out.Write(b[spans[i].start:spans[i].end])
+		if newline(i) {
+			out.WriteByte('\n')
+		}
+	}
+	return out.String(), cut
 }
 
 func (t *Terminal) renderCells(b []byte, r row, n int, ansi bool) []byte {

@@ -33,6 +33,10 @@ type Method struct {
 	// while it is off the server answers feature_disabled, before
 	// resolving the target.
 	Gate string
+
+	// targets lists the params' entity-naming keys, found once, when the
+	// method is first decoded (targetfields.go).
+	targets func() targetFields
 }
 
 // Target is the kind of entity a method is aimed at.
@@ -81,6 +85,7 @@ func buildTable(areas ...[]Method) map[string]Method {
 			if _, dup := t[m.Name]; dup {
 				panic(fmt.Sprintf("protocol: method %s registered twice", m.Name))
 			}
+			m.targets = sync.OnceValue(func() targetFields { return targetFieldsOf(m.Params()) })
 			t[m.Name] = m
 		}
 	}
@@ -105,7 +110,9 @@ func Methods() []Method {
 
 // DecodeParams resolves a method and decodes and validates its params.
 // Unknown methods give unknown_method, methods of the Herdr surface that this
-// server does not build yet give not_implemented, bad params invalid_params.
+// server does not build yet give not_implemented, bad params invalid_params
+// (an unknown field that names an entity too, when the method would
+// otherwise fall back to the focused one: targetfields.go).
 func DecodeParams(method string, raw json.RawMessage) (Params, error) {
 	m, ok := table()[method]
 	if !ok {
@@ -122,6 +129,9 @@ func DecodeParams(method string, raw json.RawMessage) (Params, error) {
 		}
 		if err := json.Unmarshal(raw, p); err != nil {
 			return nil, paramDecodeError(err)
+		}
+		if err := checkTargetFields(m.targets(), raw); err != nil {
+			return nil, err
 		}
 	}
 	if err := p.Validate(); err != nil {

@@ -26,6 +26,13 @@ const (
 	FormatANSI            = "ansi"
 )
 
+// PaneReadMaxBytes bounds the text of one read (pane.read, agent.read,
+// what pane.wait_for_output reads): past it the oldest lines are left out
+// and the result says truncated, as when more lines exist than asked for.
+// 4 MiB holds 1000 plain lines of the widest terminal; a colourful ANSI
+// read of a wide pane is what it stops.
+const PaneReadMaxBytes = 4 << 20
+
 var readSources = []string{SourceVisible, SourceRecent, SourceRecentUnwrapped, SourceDetection}
 
 // PaneTarget names one pane.

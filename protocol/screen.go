@@ -64,14 +64,25 @@ type ClientResizeParams struct {
 	CellHeightPx int `json:"cell_height_px,omitempty"`
 }
 
-// Validate implements Params.
+// The largest terminal a pane gets: every size that reaches a pane is
+// clamped to it (a terminal's memory, and what a read of it answers, grow
+// with its area; 4096×4096 for every pane took a server past 1 GB).
+const (
+	MaxTerminalCols = 1000
+	MaxTerminalRows = 500
+)
+
+// Validate implements Params: a size under 1 is refused; one past
+// MaxTerminalCols × MaxTerminalRows is clamped to it, so a client on a
+// huge screen still works, its panes at most that large.
 func (p *ClientResizeParams) Validate() error {
-	if p.Cols < 1 || p.Cols > 4096 {
-		return ParamError("cols", "must be between 1 and 4096, got %d", p.Cols)
+	if p.Cols < 1 {
+		return ParamError("cols", "must be at least 1, got %d", p.Cols)
 	}
-	if p.Rows < 1 || p.Rows > 4096 {
-		return ParamError("rows", "must be between 1 and 4096, got %d", p.Rows)
+	if p.Rows < 1 {
+		return ParamError("rows", "must be at least 1, got %d", p.Rows)
 	}
+	p.Cols, p.Rows = min(p.Cols, MaxTerminalCols), min(p.Rows, MaxTerminalRows)
 	if p.CellWidthPx < 0 || p.CellWidthPx > 1024 || p.CellHeightPx < 0 || p.CellHeightPx > 1024 {
 		return ParamError("cell_width_px", "cell sizes must be between 0 and 1024 pixels")
 	}

@@ -35,7 +35,7 @@ func TestEventsWait_AlreadyTrueRules(t *testing.T) {
 	w1 := s.CreateWorkspace(t, map[string]any{"focus": true, "label": "alpha"})
 	p1 := w1.RootPane.PaneID
 	s.WaitPrompt(t, p1)
-	p2 := OK[protocol.PaneInfoResult](t, s.CallT(t, "pane.split", map[string]any{"pane_id": p1, "direction": "right"}), "pane_info").Pane.PaneID
+	p2 := OK[protocol.PaneInfoResult](t, s.CallT(t, "pane.split", map[string]any{"target_pane_id": p1, "direction": "right"}), "pane_info").Pane.PaneID
 	t2 := OK[protocol.TabCreated](t, s.CallT(t, "tab.create", map[string]any{"workspace_id": w1.Workspace.WorkspaceID, "label": "beta"}), "tab_created")
 	w2 := s.CreateWorkspace(t, nil)
 	status := string(OK[protocol.PaneInfoResult](t, s.CallT(t, "pane.get", map[string]any{"pane_id": p1}), "pane_info").Pane.AgentStatus)
@@ -148,7 +148,7 @@ func TestEventsWait_AlreadyTrueRules(t *testing.T) {
 		{"tab_created", func() map[string]any { return map[string]any{"event": "tab_created", "workspace_id": ws1} },
 			func() { s.CallT(t, "tab.create", map[string]any{"workspace_id": ws1}) }, nil},
 		{"pane_created", func() map[string]any { return map[string]any{"event": "pane_created"} },
-			func() { s.CallT(t, "pane.split", map[string]any{"pane_id": p2, "direction": "down"}) }, nil},
+			func() { s.CallT(t, "pane.split", map[string]any{"target_pane_id": p2, "direction": "down"}) }, nil},
 		{"pane_closed", func() map[string]any { return map[string]any{"event": "pane_closed", "pane_id": p2} },
 			func() { s.CallT(t, "pane.close", map[string]any{"pane_id": p2}) }, nil},
 		{"pane_exited", func() map[string]any {

@@ -20,7 +20,7 @@ func startLegacyTopology(t *testing.T) legacyTopology {
 	t.Helper()
 	s := StartServer(t)
 	w1 := s.CreateWorkspace(t, map[string]any{"focus": true})
-	OK[protocol.PaneInfoResult](t, s.CallT(t, "pane.split", map[string]any{"pane_id": w1.RootPane.PaneID, "direction": "right"}), "pane_info")
+	OK[protocol.PaneInfoResult](t, s.CallT(t, "pane.split", map[string]any{"target_pane_id": w1.RootPane.PaneID, "direction": "right"}), "pane_info")
 	OK[protocol.TabCreated](t, s.CallT(t, "tab.create", map[string]any{"workspace_id": "w1"}), "tab_created")
 	s.CreateWorkspace(t, nil)
 	got := s.PaneIDs(t)

@@ -56,6 +56,8 @@ type outItem struct {
 	// inlineAfter: after only sends a message, so the actor may run it
 	// when it wrote the item itself.
 	inlineAfter bool
+	// size is what hold counted for the item (budget.go).
+	size int64
 }
 
 // pongs are ping's two possible answers, by whether live handoff is
@@ -106,6 +108,13 @@ type conn struct {
 	queued atomic.Int32
 	root   *actor.RootContext
 	self   *actor.PID
+
+	// unsent counts the bytes of items handed to the writer or waiting in
+	// backlog (budget.go); drainAt is the count at which the writer tells
+	// the actor it caught up (-1: nobody waits).
+	unsent   atomic.Int64
+	drainAt  atomic.Int64
+	stopping atomic.Bool // the actor stops: the writer keeps its grace deadline
 }
 
 func connProps(c net.Conn, opts Options) *actor.Props {
@@ -114,7 +123,9 @@ func connProps(c net.Conn, opts Options) *actor.Props {
 }
 
 func newConn(c net.Conn, opts Options) *conn {
+	opts.defaults()
 	cn := &conn{c: c, opts: opts, behavior: actor.NewBehavior()}
+	cn.drainAt.Store(-1)
 	cn.behavior.Become(cn.requests)
 	return cn
 }
@@ -135,6 +146,8 @@ func (c *conn) requests(ctx actor.Context) {
 		c.finish(ctx, msg)
 	case *handoffDone:
 		c.finishHandoff(ctx, msg)
+	case *drained:
+		c.pump(ctx)
 	case *actor.DeadLetterResponse:
 		c.finish(ctx, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
 	case *events.Batch:
@@ -207,6 +220,8 @@ func (c *conn) either(ctx actor.Context) {
 		c.hangupWith(ctx, msg.err)
 	case *writerCaughtUp:
 		c.refill()
+	case *writeFailed:
+		ctx.Stop(ctx.Self()) // nobody to answer: gone, or taking nothing for StallTimeout
 	case *api.Frames:
 		c.frames(ctx, msg)
 	case *api.Toast:
@@ -220,7 +235,12 @@ func (c *conn) either(ctx actor.Context) {
 	case *actor.Stopping:
 		// The writer still flushes what is queued, but a client that does
 		// not read gets writeGrace, not the fd for ever.
+		c.stopping.Store(true)
 		_ = c.c.SetWriteDeadline(time.Now().Add(writeGrace))
+		for i := range c.backlog {
+			c.release(c.backlog[i].size)
+		}
+		c.backlog = nil
 		close(c.out)
 		close(c.done)
 	case *actor.Stopped:
@@ -230,9 +250,10 @@ func (c *conn) either(ctx actor.Context) {
 	}
 }
 
-// pump answers queued lines in order until one needs the session.
+// pump answers queued lines in order until one needs the session, or
+// until the client's unread answers are over budget (budget.go).
 func (c *conn) pump(ctx actor.Context) {
-	for c.current == nil && len(c.queue) > 0 {
+	for c.current == nil && len(c.queue) > 0 && !c.heldBack() {
 		msg := c.queue[0]
 		c.queue[0] = nil
 		c.queue = c.queue[1:]
@@ -398,6 +419,8 @@ func (c *conn) enqueue(item outItem) {
 	if len(c.backlog) == 0 && c.queued.Load() == 0 && len(c.queue) == 0 && !c.direct(&item) {
 		return
 	}
+	item.size = item.bytes()
+	c.hold(item.size)
 	if len(c.backlog) == 0 {
 		c.queued.Add(1)
 		select {
@@ -528,7 +551,7 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 // writeLoop writes answers, flushing when no more are queued, and closes
 // the connection when the actor stops.
 func (c *conn) writeLoop() {
-	w := bufio.NewWriterSize(c.c, 4<<10)
+	w := bufio.NewWriterSize(&stallWriter{c: c.c, timeout: c.opts.StallTimeout, stopping: &c.stopping}, 4<<10)
 	failed := false
 	for item := range c.out {
 		if !failed {
@@ -547,10 +570,14 @@ func (c *conn) writeLoop() {
 				w.WriteByte('\n')
 			}
 			w.Write(item.raw)
-			if len(c.out) == 0 {
+			if len(c.out) == 0 || w.Buffered() == 0 {
 				failed = w.Flush() != nil
 			}
+			if failed {
+				c.root.Send(c.self, &writeFailed{})
+			}
 		}
+		c.release(item.size)
 		if item.credit {
 			select {
 			case c.credits <- struct{}{}: // at most one per line read: always room

@@ -9,6 +9,9 @@
 // accepts back off and retry; connections past a cap (lower under a low
 // open-file limit) are answered with one server_unavailable line and
 // closed; a connection that waits for nothing is closed after IdleTimeout;
-// and a client reads ahead at most 64 requests of the answers actually
-// written to it.
+// a client reads ahead at most 64 requests of the answers actually
+// written to it; and a connection whose unsent answers are over its
+// budget (or over the budget of all connections) answers no further
+// request until they go out, and is closed when its client takes nothing
+// for StallTimeout (budget.go).
 package gateway

@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -44,6 +45,31 @@ type Options struct {
 	// lets it pause the accept loop (handoff.go).
 	Handoff HandoffFunc
 	Gate    *AcceptGate
+	// ConnBudget, TotalBudget and StallTimeout bound what the server holds
+	// for clients that do not read (budget.go); zero means the default.
+	ConnBudget, TotalBudget int64
+	StallTimeout            time.Duration
+
+	total *atomic.Int64 // unsent bytes of every connection, shared by them
+}
+
+// defaults fills in the zero fields.
+func (o *Options) defaults() {
+	if o.IdleTimeout <= 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.ConnBudget <= 0 {
+		o.ConnBudget = DefaultConnBudget
+	}
+	if o.TotalBudget <= 0 {
+		o.TotalBudget = DefaultTotalBudget
+	}
+	if o.StallTimeout <= 0 {
+		o.StallTimeout = DefaultStallTimeout
+	}
+	if o.total == nil {
+		o.total = new(atomic.Int64)
+	}
 }
 
 // accepted carries a new connection from the accept loop to the gateway.
@@ -76,9 +102,7 @@ func Props(opts Options) *actor.Props {
 func (g *Gateway) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
-		if g.opts.IdleTimeout <= 0 {
-			g.opts.IdleTimeout = DefaultIdleTimeout
-		}
+		g.opts.defaults()
 		g.slots = make(chan struct{}, connLimit(fdLimit()))
 		go g.acceptLoop(ctx.ActorSystem().Root, ctx.Self(), g.slots)
 	case *accepted:

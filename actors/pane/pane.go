@@ -438,7 +438,9 @@ func (p *Pane) resize(r *Resize) bool {
 		}
 		p.sizeRev = r.Rev
 	}
-	cols, rows := r.Cols, r.Rows
+	// The tab area is clamped where it enters (client.resize); this is the
+	// backstop for any other way a size reaches a terminal.
+	cols, rows := min(r.Cols, protocol.MaxTerminalCols), min(r.Rows, protocol.MaxTerminalRows)
 	if oc, or := p.term.Size(); cols < 1 || rows < 1 || (cols == oc && rows == or) {
 		return false
 	}

@@ -64,7 +64,7 @@ func (p *Pane) readScreen(req *Request, source string, lines *uint32, format str
 	if stripANSI != nil && !*stripANSI {
 		ansi = source != protocol.SourceDetection
 	}
-	res := p.term.Read(emulator.ReadOptions{Source: sources[source], Lines: n, ANSI: ansi})
+	res := p.term.Read(emulator.ReadOptions{Source: sources[source], Lines: n, ANSI: ansi, MaxBytes: protocol.PaneReadMaxBytes})
 	return protocol.PaneReadResult{
 		PaneID:      req.PaneID,
 		WorkspaceID: req.WorkspaceID,

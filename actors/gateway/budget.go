@@ -1,0 +1,128 @@
+package gateway
+
+import (
+	"net"
+	"sync/atomic"
+	"time"
+)
+
+// What a connection may hold for a client that does not read, besides the
+// 64 requests it reads ahead (window). The answers a conn has encoded and
+// the socket has not taken are its unsent bytes. Past ConnBudget of them,
+// or with any at all while every connection together holds more than
+// TotalBudget, the conn answers no further request (so its reader, out of
+// credits, reads none) until its writer has caught up; one writer that
+// takes nothing for StallTimeout closes the connection. A client that
+// reads is at most paced by its own reading, and a connection with
+// nothing unsent is always served, so one flood cannot starve the rest. (tmux's control clients are bounded the same way, by
+// bytes and by age.)
+const (
+	DefaultConnBudget   = 4 << 20
+	DefaultTotalBudget  = 64 << 20
+	DefaultStallTimeout = 5 * time.Minute
+)
+
+// stallChunk is the most the writer hands the socket at once: a client
+// that reads this much within StallTimeout is slow, not stalled.
+const stallChunk = 64 << 10
+
+// drained tells the conn actor its writer caught up with the backlog it
+// was held back for.
+type drained struct{}
+
+// writeFailed tells the conn actor its writer could not write (a client
+// gone, or one that took nothing for StallTimeout): it stops.
+type writeFailed struct{}
+
+// bytes is how many bytes the writer will hand the socket for item.
+func (item *outItem) bytes() int64 {
+	n := len(item.raw)
+	if item.line != nil {
+		n += len(item.line) + 1
+	}
+	for _, l := range item.lines {
+		n += len(l) + 1
+	}
+	for _, p := range item.joined {
+		n += len(p)
+	}
+	if item.joined != nil {
+		n++
+	}
+	return int64(n)
+}
+
+// hold counts bytes handed to the writer (or waiting in the backlog).
+func (c *conn) hold(n int64) {
+	c.unsent.Add(n)
+	c.opts.total.Add(n)
+}
+
+// release uncounts bytes written (or dropped) and tells the actor when it
+// waits for the backlog to fall to drainAt. Called by the writer, and by
+// the actor for the backlog it drops when it stops.
+func (c *conn) release(n int64) {
+	if n == 0 {
+		return
+	}
+	left := c.unsent.Add(-n)
+	c.opts.total.Add(-n)
+	if at := c.drainAt.Load(); at >= 0 && left <= at && c.drainAt.CompareAndSwap(at, -1) {
+		c.root.Send(c.self, &drained{})
+	}
+}
+
+// heldBack reports whether the next request must wait for the writer; if
+// so the writer sends drained once it has caught up.
+func (c *conn) heldBack() bool {
+	unsent := c.unsent.Load()
+	if unsent == 0 {
+		return false
+	}
+	var at int64
+	switch {
+	case unsent > c.opts.ConnBudget:
+		at = c.opts.ConnBudget / 2
+	case c.opts.total.Load() > c.opts.TotalBudget:
+		at = 0 // every connection is served while its own backlog is empty
+	default:
+		return false
+	}
+	c.drainAt.Store(at)
+	// The writer may have caught up before it could see drainAt.
+	if c.unsent.Load() <= at && c.drainAt.CompareAndSwap(at, -1) {
+		return false
+	}
+	return true
+}
+
+// stallWriter is the writer's way to the socket: it hands it at most
+// stallChunk at a time, each under a write deadline StallTimeout away
+// (moved on at most every quarter of it, not on every write), so a write
+// fails once the client has taken nothing for about that long. Once the
+// actor stops, its shorter writeGrace deadline stands.
+type stallWriter struct {
+	c        net.Conn
+	timeout  time.Duration
+	armed    time.Time
+	stopping *atomic.Bool
+}
+
+func (w *stallWriter) Write(p []byte) (int, error) {
+	written := 0
+	for written < len(p) {
+		if now := time.Now(); !w.stopping.Load() && now.Sub(w.armed) > w.timeout/4 {
+			_ = w.c.SetWriteDeadline(now.Add(w.timeout))
+			w.armed = now
+			if w.stopping.Load() { // the actor's deadline may have come first
+				_ = w.c.SetWriteDeadline(now.Add(writeGrace))
+			}
+		}
+		n, err := w.c.Write(p[written:min(len(p), written+stallChunk)])
+		written += n
+		if err != nil {
+			return written, err
+		}
+	}
+	return written, nil
+}
