@@ -56,12 +56,20 @@ func listenerFD(l net.Listener) (int, error) {
 // startSuccessor starts exe with args as the new server, hands it fds and
 // the state, and waits until it is ready (or fails, exits or times out).
 func startSuccessor(exe string, args []string, fds []int, state []byte, log *slog.Logger) error {
+	// Both ends close-on-exec before any other goroutine can start a
+	// child (macOS has no SOCK_CLOEXEC; the fork lock covers the gap): the
+	// new server gets pair[1] as fd 3 through ExtraFiles, and nothing else
+	// may hold it, or its end would not close when the new server dies.
+	syscall.ForkLock.RLock()
 	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	if err == nil {
+		unix.CloseOnExec(pair[0])
+		unix.CloseOnExec(pair[1])
+	}
+	syscall.ForkLock.RUnlock()
 	if err != nil {
 		return err
 	}
-	unix.CloseOnExec(pair[0]) // the child gets pair[1] as fd 3 through ExtraFiles
-	unix.CloseOnExec(pair[1])
 	ours := os.NewFile(uintptr(pair[0]), "handoff")
 	theirs := os.NewFile(uintptr(pair[1]), "handoff-peer")
 	defer ours.Close()

@@ -59,6 +59,8 @@ func Run(opts Options) error {
 	if opts.Banner == nil {
 		opts.Banner = io.Discard
 	}
+	// Before any child is started: no pane may inherit what the server did.
+	closeInheritedOnExec()
 	logFile, err := openLog(opts.LogPath)
 	if err != nil {
 		return err
