@@ -164,3 +164,110 @@ func waitSaved(t *testing.T, h *Home, name string, shell int) {
 		return want.Match(b)
 	})
 }
+
+// fakeHeir reads a live handoff as a new server would (the header, every
+// descriptor, the state), says "ready" and serves nothing: named
+// *-exits it exits at once, else it lingers holding every descriptor. It
+// writes its pid beside itself.
+const fakeHeir = `package main
+
+import (
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+func main() {
+	os.WriteFile(os.Args[0]+".pid", []byte(strconv.Itoa(os.Getpid())), 0o644)
+	sock := 3
+	head := make([]byte, 16)
+	readFull(sock, head)
+	want, size := int(binary.BigEndian.Uint32(head[4:])), int(binary.BigEndian.Uint64(head[8:]))
+	got := 0
+	oob := make([]byte, syscall.CmsgSpace(200*4))
+	for got < want {
+		_, oobn, _, _, err := syscall.Recvmsg(sock, make([]byte, 4), oob, 0)
+		if err != nil {
+			os.Exit(2)
+		}
+		msgs, _ := syscall.ParseSocketControlMessage(oob[:oobn])
+		for _, m := range msgs {
+			fds, _ := syscall.ParseUnixRights(&m)
+			got += len(fds)
+		}
+	}
+	readFull(sock, make([]byte, size))
+	syscall.Write(sock, []byte("ready\n"))
+	if strings.HasSuffix(filepath.Base(os.Args[0]), "-exits") {
+		os.Exit(0)
+	}
+	time.Sleep(time.Hour)
+}
+
+func readFull(fd int, b []byte) {
+	for len(b) > 0 {
+		n, err := syscall.Read(fd, b)
+		if err != nil || n <= 0 {
+			os.Exit(2)
+		}
+		b = b[n:]
+	}
+}
+`
+
+// A program that reads the handoff and says "ready" without adopting a
+// pane is not believed: the command fails saying why, the old server goes
+// on serving every pane (the same shell, still read and written), and the
+// impostor is gone.
+func TestProc_HandoffToAnImpostorKeepsTheOldServer(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "main.go")
+	if err := os.WriteFile(src, []byte(fakeHeir), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lingers := filepath.Join(dir, "herdr-impostor")
+	build := exec.Command("go", "build", "-o", lingers, src)
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build the impostor: %v\n%s", err, out)
+	}
+	exits := lingers + "-exits"
+	if err := copyFile(lingers, exits); err != nil {
+		t.Fatal(err)
+	}
+
+	s := StartServer(t)
+	stopHeir(t, s) // should the impostor be believed after all
+	s.CreateWorkspace(t, nil)
+	OK[protocol.PaneInfoResult](t, s.CallT(t, "pane.split", map[string]any{"target_pane_id": "w1:p1", "direction": "right"}), "pane_info")
+	shells := map[string]int{"w1:p1": shellPID(t, s, "w1:p1"), "w1:p2": shellPID(t, s, "w1:p2")}
+	for i, impostor := range []string{exits, lingers} {
+		name := filepath.Base(impostor)
+		_, stderr, code := s.CLI("server", "live-handoff", "--import-exe", impostor)
+		if code != 1 || !strings.Contains(stderr, "handoff_failed") || !strings.Contains(stderr, "this server goes on") {
+			t.Fatalf("handoff to %s: exit %d, stderr %q; want exit 1 with handoff_failed", name, code, stderr)
+		}
+		t.Logf("handoff to %s: %s", name, strings.TrimSpace(stderr))
+		if s.Exited() {
+			t.Fatalf("the old server exited after a handoff to %s", name)
+		}
+		for pane, shell := range shells {
+			if got := shellPID(t, s, pane); got != shell || !alive(shell) {
+				t.Fatalf("after a handoff to %s, %s's shell is %d (alive: %v), was %d", name, pane, got, alive(shell), shell)
+			}
+			marker := "still-" + strconv.Itoa(i) + "-" + strings.TrimPrefix(pane, "w1:")
+			s.Run(t, pane, "echo "+marker)
+			s.WaitLine(t, pane, marker)
+		}
+		b, err := os.ReadFile(impostor + ".pid")
+		if err != nil {
+			t.Fatalf("%s did not run: %v", name, err)
+		}
+		pid, _ := strconv.Atoi(string(b))
+		WaitFor(t, name+" to be gone", func() bool { return !alive(pid) })
+	}
+}

@@ -54,8 +54,11 @@ func listenerFD(l net.Listener) (int, error) {
 }
 
 // startSuccessor starts exe with args as the new server, hands it fds and
-// the state, and waits until it is ready (or fails, exits or times out).
-func startSuccessor(exe string, args []string, fds []int, state []byte, log *slog.Logger) error {
+// the state, and waits until it is ready and confirm agrees (or it fails,
+// exits or times out). A new server that said ready but is not confirmed
+// is killed, and gone, before this returns: this server must not resume
+// accepting while it still holds the socket.
+func startSuccessor(exe string, args []string, fds []int, state []byte, confirm func() error, log *slog.Logger) error {
 	// Both ends close-on-exec before any other goroutine can start a
 	// child (macOS has no SOCK_CLOEXEC; the fork lock covers the gap): the
 	// new server gets pair[1] as fd 3 through ExtraFiles, and nothing else
@@ -93,8 +96,9 @@ func startSuccessor(exe string, args []string, fds []int, state []byte, log *slo
 	case err := <-answer:
 		if err != nil {
 			cmd.Process.Kill()
+			return err
 		}
-		return err
+		return confirmSuccessor(cmd.Process, exited, confirm, log)
 	case exit := <-exited:
 		// A new server that refuses writes why, then exits: its exit can
 		// win this race with its answer, which must not be lost. Its end
@@ -110,6 +114,33 @@ func startSuccessor(exe string, args []string, fds []int, state []byte, log *slo
 	case <-time.After(handoffTimeout):
 		cmd.Process.Kill()
 		return fmt.Errorf("the new server was not ready within %v", handoffTimeout)
+	}
+}
+
+// confirmSuccessor runs confirm on a new server that said it was ready;
+// one that exits meanwhile, or is not confirmed, has failed, and is
+// killed and waited for (briefly: it is SIGKILLed).
+func confirmSuccessor(proc *os.Process, exited <-chan error, confirm func() error, log *slog.Logger) error {
+	confirmed := make(chan error, 1)
+	go func() { confirmed <- confirm() }()
+	select {
+	case err := <-confirmed:
+		if err == nil {
+			return nil
+		}
+		log.Error("live handoff: the new server is not confirmed; killing it", "pid", proc.Pid, "err", err)
+		proc.Kill()
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			log.Error("live handoff: the unconfirmed new server did not exit", "pid", proc.Pid)
+		}
+		return err
+	case exit := <-exited:
+		if exit == nil {
+			return errors.New("the new server said it was ready, then exited (status 0) serving nothing")
+		}
+		return fmt.Errorf("the new server said it was ready, then exited (%v)", exit)
 	}
 }
 
