@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -157,7 +158,7 @@ func TestProc_PanesGetOnlyTheirTerminal(t *testing.T) {
 // process to end should the server die.
 func waitSaved(t *testing.T, h *Home, name string, shell int) {
 	t.Helper()
-	path := filepath.Join(h.Dir, "s", "herdr", "sessions", name, "session.json")
+	path := filepath.Join(h.ConfigHome, "herdr", "sessions", name, "session.json")
 	want := regexp.MustCompile(`"pid":\s*` + strconv.Itoa(shell) + `\b`)
 	WaitFor(t, "session.json to record the pane's process", func() bool {
 		b, _ := os.ReadFile(path)
@@ -270,4 +271,43 @@ func TestProc_HandoffToAnImpostorKeepsTheOldServer(t *testing.T) {
 		pid, _ := strconv.Atoi(string(b))
 		WaitFor(t, name+" to be gone", func() bool { return !alive(pid) })
 	}
+}
+
+// A server killed outright leaves its panes' background jobs running
+// (their shells go with the terminal); the next server for the session
+// ends them before it restores it, even those that ignore SIGHUP, and
+// only them: the restored pane's new shell lives.
+func TestProc_ARestartedServerEndsWhatAKilledOneLeft(t *testing.T) {
+	h := NewHome(t)
+	s := h.Start(t, "left")
+	s.CreateWorkspace(t, nil)
+	shell := shellPID(t, s, "w1:p1")
+	left := func() []int {
+		return slices.Concat(sessionProcs(shell, "sleep", "7302"), sessionProcs(shell, "sh", "-c", "sleep 7302 & sleep 7302"),
+			sessionProcs(shell, "sh", "-c", `trap "" HUP; sleep 7302 & sleep 7302`))
+	}
+	killAtEnd(t, left)
+	// Two jobs in the background, each a shell and two sleeps in one
+	// process group; the second ignores SIGHUP.
+	s.Run(t, "w1:p1", `sh -c 'sleep 7302 & sleep 7302' & sh -c 'trap "" HUP; sleep 7302 & sleep 7302' & echo started-$((6*7))`)
+	s.WaitLine(t, "w1:p1", "started-42")
+	WaitFor(t, "four sleeps", func() bool { return len(sessionProcs(shell, "sleep", "7302")) == 4 })
+	waitSaved(t, h, "left", shell)
+
+	s.Kill(t)
+	before := left()
+	if len(before) != 6 {
+		t.Fatalf("%d of the pane's 6 background processes outlived the killed server; want them all (what the next server must end)", len(before))
+	}
+
+	s = h.Start(t, "left")
+	if !Eventually(func() bool { return len(left()) == 0 }) {
+		t.Fatalf("processes %v of the killed server's pane are still running after a new server started", left())
+	}
+	restored := shellPID(t, s, "w1:p1")
+	if restored == shell || !alive(restored) {
+		t.Fatalf("the restored pane's shell is %d (alive: %v); the old one was %d", restored, alive(restored), shell)
+	}
+	s.Run(t, "w1:p1", "echo restored-$((6*7))")
+	s.WaitLine(t, "w1:p1", "restored-42")
 }
