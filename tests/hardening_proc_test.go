@@ -223,7 +223,7 @@ func readFull(fd int, b []byte) {
 // A program that reads the handoff and says "ready" without adopting a
 // pane is not believed: the command fails saying why, the old server goes
 // on serving every pane (the same shell, still read and written), and the
-// impostor is gone.
+// impostor is gone, whether it exited or lingers (behind a wrapper).
 func TestProc_HandoffToAnImpostorKeepsTheOldServer(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "main.go")
@@ -240,6 +240,12 @@ func TestProc_HandoffToAnImpostorKeepsTheOldServer(t *testing.T) {
 	if err := copyFile(lingers, exits); err != nil {
 		t.Fatal(err)
 	}
+	// The lingering one behind a shell that does not exec it: killing the
+	// new process alone would leave it holding the socket.
+	wrapper := filepath.Join(dir, "herdr-wrapper")
+	if err := os.WriteFile(wrapper, []byte("#!/bin/sh\n"+lingers+" \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 
 	s := StartServer(t)
 	stopHeir(t, s) // should the impostor be believed after all
@@ -247,8 +253,11 @@ func TestProc_HandoffToAnImpostorKeepsTheOldServer(t *testing.T) {
 	OK[protocol.PaneInfoResult](t, s.CallT(t, "pane.split", map[string]any{"target_pane_id": "w1:p1", "direction": "right"}), "pane_info")
 	shells := map[string]int{"w1:p1": shellPID(t, s, "w1:p1"), "w1:p2": shellPID(t, s, "w1:p2")}
 	for i, impostor := range []string{exits, lingers} {
-		name := filepath.Base(impostor)
-		_, stderr, code := s.CLI("server", "live-handoff", "--import-exe", impostor)
+		name, exe := filepath.Base(impostor), impostor
+		if impostor == lingers {
+			exe = wrapper
+		}
+		_, stderr, code := s.CLI("server", "live-handoff", "--import-exe", exe)
 		if code != 1 || !strings.Contains(stderr, "handoff_failed") || !strings.Contains(stderr, "this server goes on") {
 			t.Fatalf("handoff to %s: exit %d, stderr %q; want exit 1 with handoff_failed", name, code, stderr)
 		}

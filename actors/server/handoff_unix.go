@@ -95,7 +95,7 @@ func startSuccessor(exe string, args []string, fds []int, state []byte, confirm 
 	select {
 	case err := <-answer:
 		if err != nil {
-			cmd.Process.Kill()
+			killSuccessor(cmd.Process)
 			return err
 		}
 		return confirmSuccessor(cmd.Process, exited, confirm, log)
@@ -112,7 +112,7 @@ func startSuccessor(exe string, args []string, fds []int, state []byte, confirm 
 		}
 		return fmt.Errorf("the new server exited before it was ready (%v)", exit)
 	case <-time.After(handoffTimeout):
-		cmd.Process.Kill()
+		killSuccessor(cmd.Process)
 		return fmt.Errorf("the new server was not ready within %v", handoffTimeout)
 	}
 }
@@ -129,7 +129,7 @@ func confirmSuccessor(proc *os.Process, exited <-chan error, confirm func() erro
 			return nil
 		}
 		log.Error("live handoff: the new server is not confirmed; killing it", "pid", proc.Pid, "err", err)
-		proc.Kill()
+		killSuccessor(proc)
 		select {
 		case <-exited:
 		case <-time.After(5 * time.Second):
@@ -142,6 +142,18 @@ func confirmSuccessor(proc *os.Process, exited <-chan error, confirm func() erro
 		}
 		return fmt.Errorf("the new server said it was ready, then exited (%v)", exit)
 	}
+}
+
+// killSuccessor kills a new server that failed, with its process group
+// (it leads its own session): a wrapper's child that got the listener
+// must not go on accepting beside this server. The group is signalled
+// only while the leader is not yet collected (Signal reports a process
+// that Wait has taken as done): after that its id may be another's.
+func killSuccessor(proc *os.Process) {
+	if proc.Pid > 1 && proc.Signal(syscall.Signal(0)) == nil {
+		unix.Kill(-proc.Pid, unix.SIGKILL)
+	}
+	proc.Kill()
 }
 
 // sendHandoff writes the header, descriptors and state, and reads the answer.
