@@ -71,11 +71,12 @@ func startConsole(s consoleSpec) (console, error) {
 // ioctls go through Fd, which leaves the file blocking: one thread per
 // pane). Where the poller cannot take it, the file still works, blocking.
 func pollable(ptmx *os.File) *os.File {
-	fd, err := unix.Dup(int(ptmx.Fd()))
+	// Close-on-exec in the same call: a Dup marked after would leak this
+	// master into a pane another goroutine starts in between.
+	fd, err := unix.FcntlInt(ptmx.Fd(), unix.F_DUPFD_CLOEXEC, 0)
 	if err != nil {
 		return ptmx
 	}
-	unix.CloseOnExec(fd)
 	if err := unix.SetNonblock(fd, true); err != nil {
 		unix.Close(fd)
 		return ptmx

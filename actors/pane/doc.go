@@ -7,6 +7,9 @@
 // once per batch, so a flood of output is applied in large chunks and the
 // mailbox never grows with it.
 //
+// EndLeftovers (leftovers_unix.go) ends, at a server's start, what the
+// panes of a server that was killed left running.
+//
 // Graphics layers go to the screen watchers that ask for them: those the
 // socket API places (graphics.go) and the images the program draws with
 // the kitty graphics protocol (kitty.go).

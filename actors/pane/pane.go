@@ -67,6 +67,11 @@ type Facts struct {
 	// state: idle, working, blocked or unknown.
 	Agent      string
 	AgentState string
+	// ShellPID and ShellStart identify the terminal's session, for
+	// session.json: its leader's pid and start stamp (procs.StartStamp;
+	// "" where the platform cannot tell).
+	ShellPID   int
+	ShellStart string
 }
 
 // Exited is told to the parent once the child has exited and its output has
@@ -248,6 +253,11 @@ func (p *Pane) start(ctx actor.Context) {
 	p.det.catalog = p.spec.Catalog
 	p.det.pid = ctx.Spawn(detector.Props(p.spec.Catalog, procs.Host))
 	p.done = make(chan struct{})
+	p.facts.TerminalID = p.spec.TerminalID
+	p.facts.ShellPID, p.facts.ShellStart = p.con.Pid(), procs.StartStamp(p.con.Pid())
+	if p.facts.ShellStart != "" {
+		p.sendFacts(ctx) // for the next save, whatever the program prints
+	}
 	opts := emulator.Options{ScrollbackLimitBytes: p.spec.ScrollbackBytes, Reply: p.writeBack, KittyGraphics: p.spec.KittyGraphics}
 	if p.adopted != nil {
 		term, err := emulator.Restore(p.adopted, opts)

@@ -45,3 +45,12 @@ func EnvLookup(block []byte, key string) (string, bool) {
 	}
 	return "", false
 }
+
+// Member is a live process of a terminal session (LiveSessions).
+type Member struct {
+	PID int
+	// Attached: it still has a controlling terminal, so that terminal is
+	// open somewhere. A terminal's hangup (its master closed: the server
+	// that held it is gone) detaches every process of its session.
+	Attached bool
+}

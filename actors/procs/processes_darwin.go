@@ -3,6 +3,7 @@ package procs
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -108,4 +109,42 @@ func cString(b []byte) string {
 		b = b[:i]
 	}
 	return string(b)
+}
+
+// StartStamp is pid's start time, to the microsecond, as the kernel keeps
+// it (absolute, so it tells boots apart too): a pid used again by a later
+// process has another stamp. "" when pid does not exist.
+func StartStamp(pid int) string {
+	kp, err := unix.SysctlKinfoProc("kern.proc.pid", pid)
+	if err != nil || int(kp.Proc.P_pid) != pid {
+		return ""
+	}
+	t := kp.Proc.P_starttime
+	return fmt.Sprintf("%d.%06d", t.Sec, t.Usec)
+}
+
+// sZomb is p_stat of a zombie (sys/proc.h).
+const sZomb = 5
+
+// noDev is e_tdev of a process without a controlling terminal.
+const noDev = -1
+
+// LiveSessions lists the processes of each of sids, zombies left out, from
+// one kern.proc.all.
+func LiveSessions(sids map[int]bool) map[int][]Member {
+	kps, err := unix.SysctlKinfoProcSlice("kern.proc.all")
+	if err != nil {
+		return nil
+	}
+	out := map[int][]Member{}
+	for i := range kps {
+		pid := int(kps[i].Proc.P_pid)
+		if kps[i].Proc.P_stat == sZomb {
+			continue
+		}
+		if sid, err := unix.Getsid(pid); err == nil && sids[sid] {
+			out[sid] = append(out[sid], Member{PID: pid, Attached: kps[i].Eproc.Tdev != noDev})
+		}
+	}
+	return out
 }

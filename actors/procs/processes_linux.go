@@ -89,10 +89,15 @@ func descendants(pid int) []int {
 
 type procStat struct {
 	name          string
+	state         string // R, S, ... Z for a zombie
 	pgrp, session int
+	tty           string // the controlling terminal's device number, "0" for none
+	// started is the start time in clock ticks after boot (field 22).
+	started string
 }
 
-// readStat reads the name, process group and session from /proc/PID/stat.
+// readStat reads the name, state, process group, session and start time
+// from /proc/PID/stat.
 func readStat(pid int) (procStat, bool) {
 	data, err := os.ReadFile(procPath(pid, "stat"))
 	if err != nil {
@@ -103,12 +108,47 @@ func readStat(pid int) (procStat, bool) {
 	if open < 0 || closing < open {
 		return procStat{}, false
 	}
-	// After the name: state ppid pgrp session ...
+	// After the name: state ppid pgrp session ... (fields[0] is field 3).
 	fields := strings.Fields(s[closing+1:])
-	if len(fields) < 4 {
+	if len(fields) < 20 {
 		return procStat{}, false
 	}
 	pgrp, err1 := strconv.Atoi(fields[2])
 	session, err2 := strconv.Atoi(fields[3])
-	return procStat{name: s[open+1 : closing], pgrp: pgrp, session: session}, err1 == nil && err2 == nil
+	return procStat{name: s[open+1 : closing], state: fields[0], pgrp: pgrp, session: session, tty: fields[4], started: fields[19]}, err1 == nil && err2 == nil
+}
+
+// StartStamp is the boot's id and pid's start time in clock ticks after
+// boot: a pid used again by a later process, in this boot or another, has
+// another stamp. "" when pid does not exist.
+func StartStamp(pid int) string {
+	st, ok := readStat(pid)
+	if !ok {
+		return ""
+	}
+	boot, err := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(boot)) + "/" + st.started
+}
+
+// LiveSessions lists the processes of each of sids, zombies left out (they
+// have exited; only their parent can collect them), in one pass over /proc.
+func LiveSessions(sids map[int]bool) map[int][]Member {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	out := map[int][]Member{}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if st, ok := readStat(pid); ok && sids[st.session] && st.state != "Z" && st.state != "X" {
+			out[st.session] = append(out[st.session], Member{PID: pid, Attached: st.tty != "0"})
+		}
+	}
+	return out
 }

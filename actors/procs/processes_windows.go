@@ -105,3 +105,10 @@ func Children(pid int) []int {
 	}
 	return out
 }
+
+// StartStamp is unknown on Windows (""): nothing left by a server is ended
+// on the strength of a pid alone.
+func StartStamp(int) string { return "" }
+
+// LiveSessions: Windows has no terminal sessions to list.
+func LiveSessions(map[int]bool) map[int][]Member { return nil }

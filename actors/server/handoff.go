@@ -3,10 +3,12 @@ package server
 import (
 	"bytes"
 	"encoding/gob"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
@@ -26,11 +28,16 @@ import (
 // gives it, over a socket pair, the listening socket, every terminal's
 // master descriptor (SCM_RIGHTS) and a versioned state: the topology with
 // terminal ids, each emulator's state, the agents' records and the event
-// sequence. The new server adopts all of it; once it says it is ready,
-// this one answers, closes its connections (their clients reconnect) and
-// exits without touching a terminal. Until then nothing is lost: a
-// failure at any step thaws the panes and resumes accepting, and this
-// server goes on as before.
+// sequence. The new server adopts all of it and says it is ready; this one
+// takes that as a claim only and checks it (confirmHeir): the new server
+// must answer on the socket, which only it accepts on now, with every
+// pane handed over. Then this one answers, closes its connections (their
+// clients reconnect) and exits without touching a terminal. Until then
+// nothing is lost: a failure at any step (a new process that fails, times
+// out, or says ready without serving the panes, which is then killed)
+// thaws the panes and resumes accepting, and this server goes on as
+// before (output a killed new server had already read from a terminal is
+// the only thing missing from that pane's screen).
 //
 // What moves is paused first: the accept loop (new clients wait in the
 // socket's backlog) and each pane's reader (output waits in the kernel's
@@ -45,6 +52,10 @@ const handoffEnv = "HERDR_HANDOFF_FD"
 
 // handoffTimeout bounds each step: freezing, the new server's start.
 const handoffTimeout = 20 * time.Second
+
+// confirmTimeout bounds the check of a new server's "ready": it already
+// serves when it says so, so a pane list is all it has to answer.
+const confirmTimeout = 10 * time.Second
 
 // handoffState is everything but the descriptors. Panes[i] goes with the
 // i-th master descriptor; the listener's comes first.
@@ -71,6 +82,7 @@ type handoffActors struct {
 	session, agents, bus *actor.PID
 	gateway              *actor.PID
 	listener             net.Listener
+	socket               string // the listener's path, to check the new server on
 	gate                 *gateway.AcceptGate
 	log                  *slog.Logger
 	args                 []string // this server's command line, for the new one
@@ -166,7 +178,69 @@ func (h *handoffActors) run(prm *protocol.ServerLiveHandoffParams) (err error) {
 	if err := gob.NewEncoder(&payload).Encode(state); err != nil {
 		return err
 	}
-	return startSuccessor(exe, h.args, fds, payload.Bytes(), h.log)
+	want := handedTerminals(&topo.Saved)
+	confirm := func() error { return confirmHeir(h.socket, want) }
+	return startSuccessor(exe, h.args, fds, payload.Bytes(), confirm, h.log)
+}
+
+// handedTerminals lists the terminal ids of the panes of a handed-over
+// topology, sorted: the panes the new server must serve.
+func handedTerminals(saved *model.Saved) []string {
+	var ids []string
+	for _, w := range saved.Workspaces {
+		for _, t := range w.Tabs {
+			for _, p := range t.Panes {
+				ids = append(ids, p.TerminalID)
+			}
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+// confirmHeir checks a new server's "ready", a mere line any program can
+// write: while this server's accept loop is paused only the new process
+// accepts on the socket, so a pane list from it, naming exactly the
+// terminals handed over, shows that it adopted them and serves them.
+func confirmHeir(socket string, want []string) error {
+	c, err := protocol.Connect(socket)
+	if err != nil {
+		return fmt.Errorf("the new server said it was ready, but its socket cannot be reached: %w", err)
+	}
+	defer c.Close()
+	_ = c.Conn().SetDeadline(time.Now().Add(confirmTimeout))
+	resp, err := c.Do("handoff-confirm", "pane.list", nil)
+	if err != nil {
+		return fmt.Errorf("the new server said it was ready, but did not answer on the socket: %w", err)
+	}
+	if resp.Error != nil {
+		return fmt.Errorf("the new server said it was ready, but answered pane.list with %s: %s", resp.Error.Code, resp.Error.Message)
+	}
+	var list protocol.PaneList
+	if err := json.Unmarshal(resp.Result, &list); err != nil {
+		return fmt.Errorf("the new server said it was ready, but its pane list is unreadable: %w", err)
+	}
+	got := make([]string, 0, len(list.Panes))
+	for _, p := range list.Panes {
+		got = append(got, p.TerminalID)
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		return fmt.Errorf("the new server said it was ready, but serves %d of the %d panes handed over (terminals %v, want %v)",
+			countIn(got, want), len(want), got, want)
+	}
+	return nil
+}
+
+// countIn counts the items of got that are in want (both sorted).
+func countIn(got, want []string) int {
+	n := 0
+	for _, g := range got {
+		if _, ok := slices.BinarySearch(want, g); ok {
+			n++
+		}
+	}
+	return n
 }
 
 // received is what a new server got from its predecessor.

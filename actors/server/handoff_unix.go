@@ -54,14 +54,25 @@ func listenerFD(l net.Listener) (int, error) {
 }
 
 // startSuccessor starts exe with args as the new server, hands it fds and
-// the state, and waits until it is ready (or fails, exits or times out).
-func startSuccessor(exe string, args []string, fds []int, state []byte, log *slog.Logger) error {
+// the state, and waits until it is ready and confirm agrees (or it fails,
+// exits or times out). A new server that said ready but is not confirmed
+// is killed, and gone, before this returns: this server must not resume
+// accepting while it still holds the socket.
+func startSuccessor(exe string, args []string, fds []int, state []byte, confirm func() error, log *slog.Logger) error {
+	// Both ends close-on-exec before any other goroutine can start a
+	// child (macOS has no SOCK_CLOEXEC; the fork lock covers the gap): the
+	// new server gets pair[1] as fd 3 through ExtraFiles, and nothing else
+	// may hold it, or its end would not close when the new server dies.
+	syscall.ForkLock.RLock()
 	pair, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_STREAM, 0)
+	if err == nil {
+		unix.CloseOnExec(pair[0])
+		unix.CloseOnExec(pair[1])
+	}
+	syscall.ForkLock.RUnlock()
 	if err != nil {
 		return err
 	}
-	unix.CloseOnExec(pair[0]) // the child gets pair[1] as fd 3 through ExtraFiles
-	unix.CloseOnExec(pair[1])
 	ours := os.NewFile(uintptr(pair[0]), "handoff")
 	theirs := os.NewFile(uintptr(pair[1]), "handoff-peer")
 	defer ours.Close()
@@ -84,9 +95,10 @@ func startSuccessor(exe string, args []string, fds []int, state []byte, log *slo
 	select {
 	case err := <-answer:
 		if err != nil {
-			cmd.Process.Kill()
+			killSuccessor(cmd.Process)
+			return err
 		}
-		return err
+		return confirmSuccessor(cmd.Process, exited, confirm, log)
 	case exit := <-exited:
 		// A new server that refuses writes why, then exits: its exit can
 		// win this race with its answer, which must not be lost. Its end
@@ -100,9 +112,48 @@ func startSuccessor(exe string, args []string, fds []int, state []byte, log *slo
 		}
 		return fmt.Errorf("the new server exited before it was ready (%v)", exit)
 	case <-time.After(handoffTimeout):
-		cmd.Process.Kill()
+		killSuccessor(cmd.Process)
 		return fmt.Errorf("the new server was not ready within %v", handoffTimeout)
 	}
+}
+
+// confirmSuccessor runs confirm on a new server that said it was ready;
+// one that exits meanwhile, or is not confirmed, has failed, and is
+// killed and waited for (briefly: it is SIGKILLed).
+func confirmSuccessor(proc *os.Process, exited <-chan error, confirm func() error, log *slog.Logger) error {
+	confirmed := make(chan error, 1)
+	go func() { confirmed <- confirm() }()
+	select {
+	case err := <-confirmed:
+		if err == nil {
+			return nil
+		}
+		log.Error("live handoff: the new server is not confirmed; killing it", "pid", proc.Pid, "err", err)
+		killSuccessor(proc)
+		select {
+		case <-exited:
+		case <-time.After(5 * time.Second):
+			log.Error("live handoff: the unconfirmed new server did not exit", "pid", proc.Pid)
+		}
+		return err
+	case exit := <-exited:
+		if exit == nil {
+			return errors.New("the new server said it was ready, then exited (status 0) serving nothing")
+		}
+		return fmt.Errorf("the new server said it was ready, then exited (%v)", exit)
+	}
+}
+
+// killSuccessor kills a new server that failed, with its process group
+// (it leads its own session): a wrapper's child that got the listener
+// must not go on accepting beside this server. The group is signalled
+// only while the leader is not yet collected (Signal reports a process
+// that Wait has taken as done): after that its id may be another's.
+func killSuccessor(proc *os.Process) {
+	if proc.Pid > 1 && proc.Signal(syscall.Signal(0)) == nil {
+		unix.Kill(-proc.Pid, unix.SIGKILL)
+	}
+	proc.Kill()
 }
 
 // sendHandoff writes the header, descriptors and state, and reads the answer.

@@ -12,7 +12,7 @@ const handoffSupported = false
 
 func listenerFD(net.Listener) (int, error) { return 0, errors.New("not supported on Windows") }
 
-func startSuccessor(string, []string, []int, []byte, *slog.Logger) error {
+func startSuccessor(string, []string, []int, []byte, func() error, *slog.Logger) error {
 	return errors.New("live handoff is not supported on Windows")
 }
 

@@ -59,6 +59,8 @@ func Run(opts Options) error {
 	if opts.Banner == nil {
 		opts.Banner = io.Discard
 	}
+	// Before any child is started: no pane may inherit what the server did.
+	closeInheritedOnExec()
 	logFile, err := openLog(opts.LogPath)
 	if err != nil {
 		return err
@@ -97,6 +99,11 @@ func Run(opts Options) error {
 		listener, saved, adopt, carried, nextSeq = heir.listener, &heir.state.Saved, heir.adoptions(), heir.state.Agents, heir.state.NextSeq
 	} else if listener, err = protocol.Listen(opts.SocketPath); err != nil {
 		return err
+	} else if saved != nil {
+		// The socket is ours, so no other server runs this session: what
+		// its panes left running is a dead server's, to end before the
+		// restore starts new shells.
+		endLeftovers(saved, opts.SocketPath, log)
 	}
 	bin := stableBinary(log, opts.BinPath, opts.LogPath)
 
@@ -189,7 +196,7 @@ func Run(opts Options) error {
 	for method := range web.Methods {
 		routes[method] = webPID
 	}
-	handoff := &handoffActors{system: system, session: sessionPID, agents: agentsPID, bus: busPID, listener: listener,
+	handoff := &handoffActors{system: system, session: sessionPID, agents: agentsPID, bus: busPID, listener: listener, socket: opts.SocketPath,
 		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], bin: bin, busy: make(chan struct{}, 1),
 		exit: func() { log.Info("handed off to a new server; exiting"); os.Exit(0) }}
 	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Routes: routes, Log: log, Stop: stop, Gate: handoff.gate}
@@ -239,6 +246,18 @@ func Run(opts Options) error {
 	system.Shutdown()
 	log.Info("server stopped")
 	return nil
+}
+
+// endLeftovers ends the processes of the panes a server that died left
+// running (pane.EndLeftovers), from the sessions session.json recorded.
+func endLeftovers(saved *model.Saved, socket string, log *slog.Logger) {
+	var left []pane.Leftover
+	for _, p := range saved.Processes() {
+		left = append(left, pane.Leftover{Pid: p.Pid, Start: p.Start})
+	}
+	if n := pane.EndLeftovers(left, socket, log); n > 0 {
+		log.Warn("ended processes a previous server left running", "processes", n)
+	}
 }
 
 // webTokenPath is the dashboard's token file: in the session's state

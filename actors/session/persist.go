@@ -80,13 +80,22 @@ func (s *Session) save() {
 }
 
 // savedPane is what the session keeps of a pane beyond its place: the
-// agent session its agent reported.
+// agent session its agent reported, and its terminal session's leader (for
+// the next server to end it should this one die: pane.EndLeftovers).
 func (s *Session) savedPane(p *model.Pane) model.SavedPane {
-	if r := s.terms[p.TermID]; r != nil && r.shown.Session != nil {
-		ref := *r.shown.Session
-		return model.SavedPane{AgentSession: &ref}
+	r := s.terms[p.TermID]
+	if r == nil {
+		return model.SavedPane{}
 	}
-	return model.SavedPane{}
+	var sp model.SavedPane
+	if r.shown.Session != nil {
+		ref := *r.shown.Session
+		sp.AgentSession = &ref
+	}
+	if r.facts.ShellStart != "" {
+		sp.Process = &model.SavedProcess{Pid: r.facts.ShellPID, Start: r.facts.ShellStart}
+	}
+	return sp
 }
 
 // finalSave writes the file one last time as the session stops, waiting

@@ -91,6 +91,33 @@ type SavedPane struct {
 	// TerminalID is kept only in a live handoff's state, where the same
 	// terminal goes on under the same id.
 	TerminalID string `json:"terminal_id,omitempty"`
+	// Process is the pane's terminal session as this server runs it, so
+	// that the next server can end what is left of it should this one
+	// die without closing it (an extension; Herdr ignores it).
+	Process *SavedProcess `json:"process,omitempty"`
+}
+
+// SavedProcess identifies a pane's terminal session: its leader (the
+// shell: its pid is the session's and its group's id) and the leader's
+// start stamp (procs.StartStamp), which proves a live pid is still it.
+type SavedProcess struct {
+	Pid   int    `json:"pid"`
+	Start string `json:"start"`
+}
+
+// Processes lists the terminal sessions the file records, one per pane.
+func (s *Saved) Processes() []SavedProcess {
+	var out []SavedProcess
+	for _, w := range s.Workspaces {
+		for _, t := range w.Tabs {
+			for _, p := range t.Panes {
+				if p.Process != nil {
+					out = append(out, *p.Process)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // Save describes the model as session.json. extra adds what the session
