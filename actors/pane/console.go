@@ -10,8 +10,11 @@ type console interface {
 	// ReadBlock returns the program's next output in a block of the
 	// shared pool (see inbox.go), never empty; an error means no more will
 	// come. On Unix the block is taken only once output is there, so an
-	// idle terminal's reader holds neither a thread nor a buffer.
-	ReadBlock() ([]byte, error)
+	// idle terminal's reader holds neither a thread nor a buffer. Where a
+	// read does not block, admit is called before each read and what it
+	// returns, when not nil, after it (readturn.go); a blocking read
+	// never calls it.
+	ReadBlock(admit func() (done func())) ([]byte, error)
 	// Write sends input to the program.
 	Write(p []byte) (int, error)
 	// TryWrite writes what the terminal takes now, without waiting, and

@@ -90,7 +90,7 @@ func pollable(ptmx *os.File) *os.File {
 // quiet the reader is parked on the poller with nothing in hand (an
 // os.File Read would hold its buffer for as long as it waits). A deadline
 // (pauseReads) or Hangup's Close ends the wait with an error.
-func (c *ptyConsole) ReadBlock() ([]byte, error) {
+func (c *ptyConsole) ReadBlock(admit func() (done func())) ([]byte, error) {
 	rc, err := c.ptmx.SyscallConn()
 	if err != nil {
 		return nil, err
@@ -99,12 +99,21 @@ func (c *ptyConsole) ReadBlock() ([]byte, error) {
 	var n int
 	var rerr error
 	err = rc.Read(func(fd uintptr) bool {
+		done := admit()
 		b = getBlock()
-		for {
-			n, rerr = unix.Read(int(fd), b[:cap(b)])
-			if rerr != unix.EINTR {
+		n, rerr = readRetrying(int(fd), b[:cap(b)])
+		// With a read turn (the pane floods), read on while the program has
+		// more, so the turn passes once per block rather than per 4 KiB
+		// (a PTY read rarely gives more); the next read reports an error.
+		for done != nil && rerr == nil && n > 0 && cap(b)-n >= 4<<10 {
+			m, err := readRetrying(int(fd), b[n:cap(b)])
+			if err != nil || m <= 0 {
 				break
 			}
+			n += m
+		}
+		if done != nil {
+			done()
 		}
 		if rerr == unix.EAGAIN {
 			putBlock(b)
@@ -124,6 +133,16 @@ func (c *ptyConsole) ReadBlock() ([]byte, error) {
 		return nil, io.EOF
 	}
 	return b[:n], nil
+}
+
+// readRetrying reads fd once, again if a signal interrupted it.
+func readRetrying(fd int, b []byte) (int, error) {
+	for {
+		n, err := unix.Read(fd, b)
+		if err != unix.EINTR {
+			return n, err
+		}
+	}
 }
 
 func (c *ptyConsole) Write(p []byte) (int, error) { return c.ptmx.Write(p) }

@@ -27,7 +27,7 @@ func startTest(t *testing.T, dir string, argv ...string) (console, *syncOut) {
 	out := &syncOut{ch: make(chan []byte, 1024)}
 	go func() {
 		for {
-			b, err := c.ReadBlock()
+			b, err := c.ReadBlock(func() func() { return nil })
 			if len(b) > 0 {
 				out.ch <- bytes.Clone(b)
 				putBlock(b)

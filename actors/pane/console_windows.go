@@ -34,8 +34,10 @@ func startConsole(s consoleSpec) (console, error) {
 	return &conConsole{cpty: c, pid: pid, handle: windows.Handle(handle)}, nil
 }
 
-// ReadBlock holds its block while it waits: a ConPTY read blocks.
-func (c *conConsole) ReadBlock() ([]byte, error) {
+// ReadBlock holds its block while it waits: a ConPTY read blocks, so it
+// takes no read turn (holding one across the wait would stall every other
+// flooding pane behind a quiet one).
+func (c *conConsole) ReadBlock(func() func()) ([]byte, error) {
 	for {
 		b := getBlock()
 		n, err := c.cpty.Read(b[:cap(b)])

@@ -116,3 +116,11 @@ func (in *inbox) close() {
 	in.drained.Broadcast()
 	in.mu.Unlock()
 }
+
+// behind reports whether output read before is still waiting for the
+// actor.
+func (in *inbox) behind() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.pending > 0
+}

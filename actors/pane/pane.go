@@ -294,7 +294,7 @@ const inputBacklog = 256
 func (p *Pane) readLoop(root *actor.RootContext, self *actor.PID) {
 	defer root.Send(self, &readerDone{})
 	for {
-		b, err := p.con.ReadBlock()
+		b, err := p.con.ReadBlock(p.in.readTurn)
 		if len(b) > 0 && p.in.push(b) {
 			root.Send(self, &outputReady{})
 		}
