@@ -11,6 +11,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -103,7 +104,7 @@ func (g *Gateway) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		g.opts.defaults()
-		g.slots = make(chan struct{}, connLimit(fdLimit()))
+		g.slots = make(chan struct{}, connLimit(api.FDLimit()))
 		go g.acceptLoop(ctx.ActorSystem().Root, ctx.Self(), g.slots)
 	case *accepted:
 		g.next++

@@ -116,7 +116,7 @@ func TestGateway_Accept_ErrorsBackOffAndRecover(t *testing.T) {
 func TestGateway_Accept_ConnCapRefusesClearly(t *testing.T) {
 	l := newFakeListener()
 	startGateway(t, quietSystem(t), l, nil, 0)
-	limit := connLimit(fdLimit())
+	limit := connLimit(api.FDLimit())
 	clients := make([]net.Conn, limit)
 	for i := range clients {
 		clients[i] = l.dial()

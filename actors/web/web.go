@@ -214,7 +214,7 @@ func (w *Web) listening(ctx actor.Context, l *listening) {
 	if w.opts.timeouts != nil {
 		to = *w.opts.timeouts
 	}
-	limits := fdLimit
+	limits := api.FDLimit
 	if w.opts.fdLimit != nil {
 		limits = w.opts.fdLimit
 	}
