@@ -43,10 +43,11 @@ func TestParseReplay_RefusesHugeScreens(t *testing.T) {
 // replayParent spawns a replayer, takes its frames as the browser does,
 // and reports when the replayer stops.
 type replayParent struct {
-	cast    string
-	stopped chan struct{}
-	done    bool
-	t       *testing.T
+	cast       string
+	stopped    chan struct{}
+	done       bool // replayDone came
+	terminated bool // the replayer stopped
+	t          *testing.T
 }
 
 func (p *replayParent) Receive(ctx actor.Context) {
@@ -62,11 +63,16 @@ func (p *replayParent) Receive(ctx actor.Context) {
 		ctx.Send(msg.From, &api.FramesWritten{Sub: ctx.Self()})
 	case *replayDone:
 		p.done = true
-	case *actor.Terminated:
-		if !p.done {
-			p.t.Error("the replayer stopped before saying it was done")
+		if p.terminated {
+			close(p.stopped)
 		}
-		close(p.stopped)
+	case *actor.Terminated:
+		// A system message: it may overtake the replayDone sent before
+		// the replayer stopped, so either order counts.
+		p.terminated = true
+		if p.done {
+			close(p.stopped)
+		}
 	}
 }
 
@@ -85,7 +91,7 @@ func TestReplayer_StopsAtTheEnd(t *testing.T) {
 		select {
 		case <-p.stopped:
 		case <-time.After(10 * time.Second):
-			t.Fatalf("%s: the replayer still runs after its end", name)
+			t.Fatalf("%s: the replayer still runs after its end, or never said it was done", name)
 		}
 	}
 }
