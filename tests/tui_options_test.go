@@ -2,6 +2,7 @@ package tests
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -178,4 +179,39 @@ func TestTUI_SettingsScreen(t *testing.T) {
 	}
 	c2.Type("q")
 	c2.WaitScreen(t, "settings closed", func(s string) bool { return !strings.Contains(s, "SETTINGS") })
+}
+
+// A [[keys.command]] of type "pane" runs its command as written whatever
+// the pane's shell: typed POSIX-quoted into fish, a doubled backslash came
+// out single and a quote ended early.
+func TestTUI_PaneKeyCommandInFish(t *testing.T) {
+	fish, err := exec.LookPath("fish")
+	if err != nil {
+		t.Skip("needs fish (.ci/run installs it)")
+	}
+	h := NewHome(t)
+	out := filepath.Join(h.Dir, "ran.txt")
+	cfg := `[terminal]
+default_shell = "` + fish + `"
+[[keys.command]]
+key = "prefix+y"
+type = "pane"
+command = '''printf '%s|%s|%s\n' 'a\\b' "it's" 'end\' > ` + out + `'''
+`
+	if err := os.WriteFile(filepath.Join(h.ConfigHome, "herdr", "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	h.Start(t, "fishcmd")
+	c := Attach(t, h, "fishcmd", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	c.Type("echo ready-(math 6 \\* 7)\r")
+	c.WaitText(t, "ready-42")
+	c.Type(tuiPrefix + "y")
+	WaitFor(t, "the pane command wrote its line", func() bool {
+		b, _ := os.ReadFile(out)
+		return strings.HasSuffix(string(b), "\n")
+	})
+	if b, _ := os.ReadFile(out); string(b) != `a\\b|it's|end\`+"\n" {
+		t.Fatalf("the command wrote %q, want %q", b, `a\\b|it's|end\`+"\n")
+	}
 }

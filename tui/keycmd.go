@@ -115,6 +115,7 @@ func (m *model) commandPane(command string, p protocol.PaneInfo) tea.Cmd {
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
 	}
+	env[keyCommandEnv] = command
 	return func() tea.Msg {
 		var res protocol.PaneInfoResult
 		prm := protocol.PaneSplitParams{Direction: "down", Focus: true, Env: env, Cwd: p.Cwd}
@@ -127,14 +128,21 @@ func (m *model) commandPane(command string, p protocol.PaneInfo) tea.Cmd {
 		id := res.Pane.PaneID
 		err := req.call("pane.zoom", protocol.PaneZoomParams{PaneID: &id, Mode: "on"}, nil)
 		if err == nil {
-			err = req.call("pane.send_text", protocol.PaneSendTextParams{PaneID: id, Text: "exec /bin/sh -c " + shellQuote(command) + "\r"}, nil)
+			err = req.call("pane.send_text", protocol.PaneSendTextParams{PaneID: id, Text: runKeyCommand}, nil)
 		}
 		return commandDone{command: command, err: err}
 	}
 }
 
-// shellQuote quotes s for a POSIX shell.
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+// runKeyCommand is what commandPane types into the new pane's shell: the
+// command itself travels in the pane's environment, so nothing of it is
+// quoted for a shell the client cannot see (fish reads \\ and \' inside
+// single quotes, which POSIX quoting leaves as they are); this line means
+// the same in sh, bash, zsh and fish.
+const runKeyCommand = `exec /bin/sh -c "$` + keyCommandEnv + `"` + "\r"
+
+// keyCommandEnv names the variable that carries a pane key command.
+const keyCommandEnv = "HERDR_KEY_COMMAND"
 
 func (m *model) commandFinished(msg commandDone) tea.Cmd {
 	if msg.err == nil {
