@@ -1,5 +1,5 @@
 package protocol
 
 // syncDir does nothing on Windows: a folder cannot be opened for
-// FlushFileBuffers, and NTFS journals the rename (MoveFileEx) itself.
+// FlushFileBuffers there; the file itself was synced before the rename.
 func syncDir(string) error { return nil }

@@ -26,7 +26,16 @@ func TestE2E_PersistDurable_KillAfterTheWindowLosesNothing(t *testing.T) {
 	ws := s.CreateWorkspace(t, map[string]any{"cwd": h.Dir, "label": "fresh"})
 	split := OK[protocol.PaneInfoResult](t, s.Call("pane.split", map[string]any{"target_pane_id": ws.RootPane.PaneID, "direction": "right"}), "pane_info")
 	OK[protocol.TabInfoResult](t, s.Call("tab.rename", map[string]any{"tab_id": ws.Tab.TabID, "label": "renamed"}), "tab_info")
-	time.Sleep(durableWindow + 50*time.Millisecond) // the promise plus a margin (see durableWindow)
+	// Wait out the promise plus a margin (see durableWindow), noting when
+	// the file held the last change (for the log, not a pass/fail).
+	renamed, onDisk := time.Now(), time.Duration(0)
+	for time.Since(renamed) < durableWindow+50*time.Millisecond {
+		if b, _ := os.ReadFile(h.sessionFile("durable")); onDisk == 0 && strings.Contains(string(b), `"renamed"`) {
+			onDisk = time.Since(renamed)
+		}
+		time.Sleep(time.Millisecond) // poll interval
+	}
+	t.Logf("the tab rename was in the file %v after its reply (0: not seen before the kill)", onDisk.Round(time.Millisecond/10))
 	s.Kill(t)
 
 	s2 := h.Start(t, "durable")

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -40,6 +41,8 @@ type persister struct {
 	path   string
 	writer *api.Latest
 	timer  uint64 // the pending save, 0 for none
+	// written counts the files written (the writer's goroutine adds).
+	written atomic.Int64
 }
 
 // newPersister starts the session file's writer. keepOriginal says the
@@ -47,7 +50,8 @@ type persister struct {
 // of, a pane that did not start): the first save then copies the file
 // aside before it replaces it, so what was left out is not lost.
 func newPersister(path string, log *slog.Logger, keepOriginal bool) *persister {
-	return &persister{path: path, writer: api.NewLatest(func(compact []byte) {
+	p := &persister{path: path}
+	p.writer = api.NewLatest(func(compact []byte) {
 		if keepOriginal {
 			aside, err := copyAside(path)
 			if err != nil {
@@ -61,8 +65,11 @@ func newPersister(path string, log *slog.Logger, keepOriginal bool) *persister {
 		}
 		if err := WriteSessionFile(path, indentSession(compact)); err != nil {
 			log.Error("session file not saved", "path", path, "err", err)
+			return
 		}
-	})}
+		p.written.Add(1)
+	})
+	return p
 }
 
 // encodeSession is the session file's content, compact: the part of a save
