@@ -41,7 +41,8 @@ func WriteOwnFile(path string, data []byte, perm fs.FileMode) error {
 
 // replaceFile writes a temporary file beside target (created exclusively,
 // so never through a link), syncs it, gives it perm and renames it over
-// target (which replaces a link at target rather than following it).
+// target (which replaces a link at target rather than following it), then
+// syncs the folder, so the rename itself survives a crash of the machine.
 func replaceFile(target string, data []byte, perm fs.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
@@ -62,8 +63,9 @@ func replaceFile(target string, data []byte, perm fs.FileMode) error {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		return err
 	}
-	return err
+	return syncDir(filepath.Dir(target))
 }
 
 // followLinks resolves a chain of symlinks, allowing a dangling last one.

@@ -116,8 +116,9 @@ func TestE2E_Persist_RestartKeepsTheSession(t *testing.T) {
 	}
 }
 
-// SIGKILL loses at most the changes of the last few seconds: the file on
-// disk is the last one saved, whole.
+// SIGKILL at any moment leaves the file on disk whole: the last one saved,
+// with or without a change made just before (one made longer ago than the
+// durable window is kept: persist_durable_test.go).
 func TestE2E_Persist_KillKeepsTheLastSave(t *testing.T) {
 	h := NewHome(t)
 	s := h.Start(t, "kill")
@@ -129,7 +130,7 @@ func TestE2E_Persist_KillKeepsTheLastSave(t *testing.T) {
 		return strings.Contains(string(b), `"saved"`)
 	})
 	t.Logf("saved %v after the change", time.Since(start).Round(100*time.Millisecond))
-	s.CreateWorkspace(t, map[string]any{"label": "unsaved"})
+	s.CreateWorkspace(t, map[string]any{"label": "maybe"})
 	s.Kill(t)
 	b, err := os.ReadFile(file)
 	if err != nil {
@@ -141,8 +142,8 @@ func TestE2E_Persist_KillKeepsTheLastSave(t *testing.T) {
 	}
 	s2 := h.Start(t, "kill")
 	list := OK[protocol.WorkspaceList](t, s2.Call("workspace.list", nil), "workspace_list")
-	if len(list.Workspaces) != 1 || list.Workspaces[0].Label != "saved" {
-		t.Fatalf("after SIGKILL and a restart: %+v, want the saved workspace only", list.Workspaces)
+	if n := len(list.Workspaces); n < 1 || n > 2 || list.Workspaces[0].Label != "saved" || n == 2 && list.Workspaces[1].Label != "maybe" {
+		t.Fatalf("after SIGKILL and a restart: %+v, want the saved workspace (and perhaps the next)", list.Workspaces)
 	}
 }
 
@@ -332,7 +333,7 @@ func TestE2E_Persist_AgentResume(t *testing.T) {
 // TestE2E_Persist_UIState: client.ui_state.set changes the sidebar state
 // (bad values change nothing), it is written to session.json, and it is
 // there again after a restart (the debounced write is the one every
-// change arms: TestE2E_Persist_KillKeepsTheLastSave waits for one); a Herdr-written file's nulls read as unset.
+// change arms: TestE2E_PersistDurable_KillAfterTheWindowLosesNothing relies on it); a Herdr-written file's nulls read as unset.
 func TestE2E_Persist_UIState(t *testing.T) {
 	h := NewHome(t)
 	file := h.sessionFile("ui")

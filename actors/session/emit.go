@@ -121,12 +121,17 @@ func (s *Session) place(ctx actor.Context) {
 
 // updateFacts stores what a pane told us and publishes what changed:
 // output and scroll changes as volatile events, a new title as pane_updated;
-// a change of its agent or screen state goes on to the agents actor.
+// a change of its agent or screen state goes on to the agents actor, a new
+// live folder to the session file.
 func (s *Session) updateFacts(ctx actor.Context, p *paneRec, msg *pane.Facts) {
 	old, f := p.facts, *msg
 	p.facts = f
 	if f.Agent != old.Agent || f.AgentState != old.AgentState {
 		ctx.Send(s.opts.Agents, msg)
+	}
+	if f.ForegroundCwd != "" && f.ForegroundCwd != p.LiveCwd {
+		p.LiveCwd = f.ForegroundCwd // where its next shell starts
+		s.changed(ctx)
 	}
 	if s.opts.Events == nil {
 		return

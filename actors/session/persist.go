@@ -1,12 +1,14 @@
 package session
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -20,10 +22,16 @@ import (
 // Persistence: the session writes session.json (Herdr's version-3 shape)
 // saveDelay after a change, and once more when it stops. The session
 // marshals the model itself (it is the model's only reader and writer) and
-// hands the bytes to an api.Latest writer, so no file I/O runs in Receive.
+// hands the compact bytes to an api.Latest writer, which indents, writes
+// and syncs them off Receive and skips to the newest when it falls behind.
 
-// saveDelay is how long after a change the session file is written.
-const saveDelay = 5 * time.Second
+// saveDelay is how long a change waits for the ones that follow it (a
+// script's burst) before the session file is written. The first change of
+// a spell arms it and later ones do not push it back, so a change is on
+// disk within saveDelay plus one write (a few ms; see
+// BenchmarkSessionSave200Panes), and a storm of changes costs at most one
+// marshal per saveDelay.
+const saveDelay = 30 * time.Millisecond
 
 // saveDue is the save timer going off.
 type saveDue struct{}
@@ -33,6 +41,8 @@ type persister struct {
 	path   string
 	writer *api.Latest
 	timer  uint64 // the pending save, 0 for none
+	// written counts the files written (the writer's goroutine adds).
+	written atomic.Int64
 }
 
 // newPersister starts the session file's writer. keepOriginal says the
@@ -40,7 +50,8 @@ type persister struct {
 // of, a pane that did not start): the first save then copies the file
 // aside before it replaces it, so what was left out is not lost.
 func newPersister(path string, log *slog.Logger, keepOriginal bool) *persister {
-	return &persister{path: path, writer: api.NewLatest(func(data []byte) {
+	p := &persister{path: path}
+	p.writer = api.NewLatest(func(compact []byte) {
 		if keepOriginal {
 			aside, err := copyAside(path)
 			if err != nil {
@@ -52,10 +63,31 @@ func newPersister(path string, log *slog.Logger, keepOriginal bool) *persister {
 				log.Warn("session file kept aside before the first save: it held what was not restored", "path", path, "aside", aside)
 			}
 		}
-		if err := WriteSessionFile(path, data); err != nil {
+		if err := WriteSessionFile(path, indentSession(compact)); err != nil {
 			log.Error("session file not saved", "path", path, "err", err)
+			return
 		}
-	})}
+		p.written.Add(1)
+	})
+	return p
+}
+
+// encodeSession is the session file's content, compact: the part of a save
+// that must run where the model is (Receive).
+func encodeSession(m *model.Model, extra func(*model.Pane) model.SavedPane) ([]byte, error) {
+	return json.Marshal(m.Save(extra))
+}
+
+// indentSession lays out an encoded session file as Herdr does (two
+// spaces, a final newline), on the writer's goroutine.
+func indentSession(compact []byte) []byte {
+	var out bytes.Buffer
+	out.Grow(len(compact) * 2)
+	if err := json.Indent(&out, compact, "", "  "); err != nil {
+		return append(compact, '\n') // never: the session encoded it
+	}
+	out.WriteByte('\n')
+	return out.Bytes()
 }
 
 // changed arms the save timer after a change, unless one is pending.
@@ -71,12 +103,12 @@ func (s *Session) save() {
 		return
 	}
 	s.persist.timer = 0
-	data, err := json.MarshalIndent(s.m.Save(s.savedPane), "", "  ")
+	data, err := encodeSession(s.m, s.savedPane)
 	if err != nil {
 		s.opts.Log.Error("session file not encoded", "err", err)
 		return
 	}
-	s.persist.writer.Hand(append(data, '\n'))
+	s.persist.writer.Hand(data)
 }
 
 // savedPane is what the session keeps of a pane beyond its place: the

@@ -168,16 +168,16 @@ func TestPersister_KeepsTheOriginalAsideOnce(t *testing.T) {
 	os.WriteFile(path, original, 0o600)
 	var logged bytes.Buffer
 	p := newPersister(path, slog.New(slog.NewTextHandler(&logged, nil)), true)
-	p.writer.Hand([]byte("first\n"))
+	p.writer.Hand([]byte(`"first"`))
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) { // poll interval
-		if got, _ := os.ReadFile(path); string(got) == "first\n" {
+		if got, _ := os.ReadFile(path); string(got) == "\"first\"\n" {
 			break
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("the first save did not land")
 		}
 	}
-	p.writer.Hand([]byte("second\n")) // the second save keeps nothing aside
+	p.writer.Hand([]byte(`"second"`)) // the second save keeps nothing aside
 	if !p.writer.Close(5 * time.Second) {
 		t.Fatal("writer stuck")
 	}
@@ -191,7 +191,7 @@ func TestPersister_KeepsTheOriginalAsideOnce(t *testing.T) {
 	if fi, _ := os.Stat(aside[0]); fi.Mode().Perm() != 0o600 {
 		t.Fatalf("aside copy mode %v", fi.Mode().Perm())
 	}
-	if got, _ := os.ReadFile(path); string(got) != "second\n" {
+	if got, _ := os.ReadFile(path); string(got) != "\"second\"\n" {
 		t.Fatalf("session file holds %q", got)
 	}
 	if !strings.Contains(logged.String(), aside[0]) {
@@ -201,7 +201,7 @@ func TestPersister_KeepsTheOriginalAsideOnce(t *testing.T) {
 	clean := filepath.Join(t.TempDir(), "session.json")
 	os.WriteFile(clean, original, 0o600)
 	p = newPersister(clean, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
-	p.writer.Hand([]byte("saved\n"))
+	p.writer.Hand([]byte(`"saved"`))
 	p.writer.Close(5 * time.Second)
 	if aside, _ := filepath.Glob(clean + ".bad-*"); len(aside) != 0 {
 		t.Fatalf("a clean restore kept %v aside", aside)

@@ -9,8 +9,9 @@ import (
 )
 
 // restore rebuilds a saved session as the session starts: the model takes
-// the saved topology, and each pane gets a new shell in its saved cwd (or,
-// when that is gone, its workspace's, else home). A workspace or tab the
+// the saved topology, and each pane gets a new shell in the folder it was
+// last seen in (or, when that is gone, the one it was started in, its
+// workspace's, else home). A workspace or tab the
 // file describes badly is left out, and so is a pane whose shell cannot
 // start (a tab or workspace left empty goes with it); each is logged as
 // an error and counted as failed. It reports whether anything was left
@@ -29,8 +30,8 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 	for _, r := range panes {
 		p := &paneRec{Pane: r.Pane}
 		_, adopted := s.opts.Adopt[p.TermID]
-		if !adopted {
-			p.Cwd = s.restoreCwd(p.Cwd, p.WS.Cwd)
+		if !adopted { // a new shell, in the folder the pane was last seen in
+			p.Cwd, p.LiveCwd = s.restoreCwd(p.LiveCwd, p.Cwd, p.WS.Cwd), ""
 		}
 		if err := s.spawnPane(ctx, p, paneSetup{cwd: p.Cwd}, s.m.RectOf(p.Tab, p.TermID)); err != nil {
 			s.opts.Log.Error("pane not restored", "pane", p.ID, "err", err)
@@ -64,10 +65,15 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 	return len(failed)+len(skipped) > 0
 }
 
-// restoreCwd is a restored pane's working directory: the saved one if it
-// still exists, else its workspace's, else home, else /.
-func (s *Session) restoreCwd(saved, workspace string) string {
-	for _, dir := range []string{saved, workspace, s.home} {
+// restoreCwd is a restored pane's working directory: the folder it was
+// last seen in if that still exists, else the one it was started in, else
+// its workspace's, else home, else /.
+func (s *Session) restoreCwd(live, created, workspace string) string {
+	saved := live
+	if saved == "" {
+		saved = created
+	}
+	for _, dir := range []string{saved, created, workspace, s.home} {
 		if fi, err := os.Stat(dir); dir != "" && err == nil && fi.IsDir() {
 			if dir != saved {
 				s.opts.Log.Warn("saved pane cwd is gone; using another", "saved", saved, "cwd", dir)

@@ -36,12 +36,15 @@ type Tab struct {
 
 // Pane is one terminal's place in the topology.
 type Pane struct {
-	ID         string // public id, e.g. "w1:p2"
-	TermID     string
-	WS         *Workspace
-	Tab        *Tab
-	Label      string
-	Cwd        string
+	ID     string // public id, e.g. "w1:p2"
+	TermID string
+	WS     *Workspace
+	Tab    *Tab
+	Label  string
+	Cwd    string // the folder it was started in
+	// LiveCwd is the folder it was last seen in (its foreground process's,
+	// else its shell's), as the pane reported it; "" when unknown.
+	LiveCwd    string
 	Command    []string // argv it was started with, when not the shell
 	Aliases    []string // public ids it had before moving between workspaces
 	RightClick string

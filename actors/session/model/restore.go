@@ -188,6 +188,9 @@ func (m *Model) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(Save
 			sp := st.Panes[strconv.FormatUint(r, 10)]
 			terms[r] = newTerm(sp)
 			p := &Pane{ID: protocol.PaneID(w.ID, pub), TermID: terms[r], WS: w, Tab: t, Cwd: sp.Cwd}
+			if sp.CreatedCwd != "" {
+				p.Cwd, p.LiveCwd = sp.CreatedCwd, sp.Cwd
+			}
 			if sp.Label != nil {
 				p.Label = *sp.Label
 			}

@@ -82,7 +82,13 @@ type SavedSplit struct {
 
 // SavedPane is what a pane keeps across a restart.
 type SavedPane struct {
-	Cwd              string                     `json:"cwd"`
+	// Cwd is the folder the pane was last seen in (its foreground
+	// process's, else its shell's), where the next shell starts.
+	Cwd string `json:"cwd"`
+	// CreatedCwd is the folder the pane was started in, when the pane
+	// has moved away from it: where a restore falls back to should Cwd be
+	// gone (an extension; Herdr ignores it).
+	CreatedCwd       string                     `json:"created_cwd,omitempty"`
 	Label            *string                    `json:"label,omitempty"`
 	AgentName        *string                    `json:"agent_name,omitempty"`
 	ManagedAgentKind *string                    `json:"managed_agent_kind,omitempty"`
@@ -177,7 +183,10 @@ func saveWorkspace(m *Model, w *Workspace, extra func(*Pane) SavedPane) SavedWor
 			if extra != nil {
 				sp = extra(p)
 			}
-			sp.Cwd = p.Cwd
+			sp.Cwd, sp.CreatedCwd = p.Cwd, ""
+			if p.LiveCwd != "" && p.LiveCwd != p.Cwd {
+				sp.Cwd, sp.CreatedCwd = p.LiveCwd, p.Cwd
+			}
 			if p.Label != "" {
 				sp.Label = &p.Label
 			}

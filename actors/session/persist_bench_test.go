@@ -1,0 +1,95 @@
+package session
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"testing"
+
+	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// savedSession is a session file of workspaces × tabs × panes (each tab a
+// chain of splits), every pane with a folder, a live folder, a terminal
+// session, and every third an agent session and a label.
+func savedSession(workspaces, tabs, panes int) *model.Saved {
+	s := &model.Saved{Version: model.SavedVersion}
+	for w := 1; w <= workspaces; w++ {
+		id := protocol.WorkspaceID(uint64(w))
+		sw := model.SavedWorkspace{ID: &id, IdentityCwd: fmt.Sprintf("/home/someone/projects/repository-%d", w), PublicPaneNumbers: map[string]uint64{}}
+		raw := uint64(0)
+		for t := 1; t <= tabs; t++ {
+			st := model.SavedTab{Panes: map[string]model.SavedPane{}}
+			var node model.SavedNode
+			for p := 0; p < panes; p++ {
+				raw++
+				r := raw
+				key := strconv.FormatUint(r, 10)
+				sw.PublicPaneNumbers[key] = r
+				sp := model.SavedPane{
+					Cwd:        sw.IdentityCwd + "/internal/some/package",
+					CreatedCwd: sw.IdentityCwd,
+					Process:    &model.SavedProcess{Pid: 100000 + int(r), Start: "0c1d2e3f-4a5b-6c7d-8e9f-a0b1c2d3e4f5:123456789"},
+				}
+				if r%3 == 0 {
+					label := "editor " + key
+					sp.Label = &label
+					sp.AgentSession = &protocol.AgentSessionInfo{Source: "herdr:claude", Agent: "claude", Kind: "id", Value: "5f0c7a52-0d3b-4c1e-9a6f-" + key}
+				}
+				st.Panes[key] = sp
+				if p == 0 {
+					node = model.SavedNode{Pane: &r}
+				} else {
+					node = model.SavedNode{Split: &model.SavedSplit{Direction: "Horizontal", Ratio: 0.5, First: node, Second: model.SavedNode{Pane: &r}}}
+				}
+			}
+			st.Layout = node
+			sw.PublicTabNumbers = append(sw.PublicTabNumbers, uint64(t))
+			sw.Tabs = append(sw.Tabs, st)
+		}
+		sw.NextPublicPaneNumber, sw.NextPublicTabNumber = raw+1, uint64(tabs+1)
+		s.Workspaces = append(s.Workspaces, sw)
+	}
+	return s
+}
+
+// BenchmarkSessionSave200Panes measures a save of a 200-pane session in
+// its two halves: what the session's Receive does (describe the model,
+// marshal it) and what the writer goroutine does (indent, write, fsync
+// the file and its folder, rename).
+func BenchmarkSessionSave200Panes(b *testing.B) {
+	m := model.New(layout.Rect{W: 200, H: 50})
+	n := 0
+	restored, _, err := m.Restore(savedSession(20, 2, 5), func() string { n++; return "term_" + strconv.Itoa(n) })
+	if err != nil || len(restored) != 200 {
+		b.Fatalf("restored %d panes: %v", len(restored), err)
+	}
+	kept := map[*model.Pane]model.SavedPane{}
+	for _, r := range restored {
+		kept[r.Pane] = model.SavedPane{Process: r.Saved.Process, AgentSession: r.Saved.AgentSession}
+	}
+	extra := func(p *model.Pane) model.SavedPane { return kept[p] }
+	compact, err := encodeSession(m, extra)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("marshal-in-receive", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := encodeSession(m, extra); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("write-and-fsync", func(b *testing.B) {
+		path := filepath.Join(b.TempDir(), "session.json")
+		b.SetBytes(int64(len(indentSession(compact))))
+		for b.Loop() {
+			if err := WriteSessionFile(path, indentSession(compact)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
