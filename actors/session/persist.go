@@ -77,6 +77,7 @@ func (s *Session) save() {
 		return
 	}
 	s.persist.writer.Hand(append(data, '\n'))
+	s.saveLines()
 }
 
 // savedPane is what the session keeps of a pane beyond its place: the
@@ -92,6 +93,7 @@ func (s *Session) savedPane(p *model.Pane) model.SavedPane {
 		ref := *r.shown.Session
 		sp.AgentSession = &ref
 	}
+	sp.History = s.keptKey(p.TermID)
 	if r.facts.ShellStart != "" {
 		sp.Process = &model.SavedProcess{Pid: r.facts.ShellPID, Start: r.facts.ShellStart}
 	}
