@@ -86,3 +86,35 @@ func TestLinesFile_RefusesWhatIsNotAnIntactBoundedRegularFile(t *testing.T) {
 		t.Errorf("missing file: %v, want not-exist", err)
 	}
 }
+
+// A pane hands its lines only when its screen changed since it last did
+// (200 idle panes cost nothing at a save), never while it still reads its
+// restored lines (which the hand would write over), and at stop only when
+// the server stops.
+func TestSaveLines_OnlyWhenChanged(t *testing.T) {
+	var handed []string
+	p := &Pane{term: emulator.New(20, 3, emulator.Options{}), spec: Spec{Keep: &KeepLines{Key: "k", Hand: func(key string, data []byte) {
+		if err := emulator.CheckHistory(data); err != nil {
+			t.Fatal(err)
+		}
+		handed = append(handed, key)
+	}}}}
+	p.saveLines()
+	p.saveLines()
+	if len(handed) != 1 {
+		t.Fatalf("an unchanged pane handed its lines %d times, want once", len(handed))
+	}
+	p.term.Write([]byte("output"))
+	p.saveLines()
+	if len(handed) != 2 || handed[1] != "k" {
+		t.Fatalf("handed %v after output, want twice under k", handed)
+	}
+	p.term.Write([]byte(" more"))
+	p.kept.loading = true
+	p.saveLines()
+	p.kept.loading = false
+	p.linesStopping() // not shutting down: a closed pane keeps nothing
+	if len(handed) != 2 {
+		t.Fatalf("handed %v while loading or closing", handed)
+	}
+}
