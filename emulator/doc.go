@@ -28,7 +28,10 @@
 //   - the read API used by pane.read (read.go);
 //   - Snapshot and Restore of the whole state, sequences cut by the end of
 //     a Write included, for the live handoff of a pane to a new server
-//     process (state.go).
+//     process (state.go);
+//   - ExportHistory and ImportHistory of the lines alone (scrollback and
+//     the primary screen, bounded by bytes), kept across a server restart
+//     and put above a new program's screen (history.go).
 //
 // Layering is parser → screen operations → grid; the grid knows nothing of
 // escape sequences. Program graphics are not part of a Snapshot (a handed

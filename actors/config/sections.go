@@ -231,7 +231,7 @@ func (d *decoder) advanced(t map[string]any) {
 
 var experimentalFields = []field{
 	{key: "allow_nested", doc: "Allow running herdr inside a herdr pane.", ptr: func(c *Config) any { return &c.Experimental.AllowNested }},
-	{key: "pane_history", doc: "Keep a history of pane output beyond the scrollback.", ptr: func(c *Config) any { return &c.Experimental.PaneHistory }},
+	{key: "pane_history", doc: "Keep each pane's lines across server restarts (shown above the new shell) and its recent output for pane.history.", ptr: func(c *Config) any { return &c.Experimental.PaneHistory }},
 	{key: "reveal_hidden_cursor_for_cjk_ime", doc: "Show a hidden cursor so a CJK input method can place its window.",
 		ptr: func(c *Config) any { return &c.Experimental.RevealHiddenCursorForCJKIME }},
 	{key: "cjk_ime_agents", doc: "Agents the CJK input-method cursor rule applies to.",

@@ -7,6 +7,11 @@
 // once per batch, so a flood of output is applied in large chunks and the
 // mailbox never grows with it.
 //
+// Under [experimental] pane_history a pane hands its lines (scrollback and
+// screen) to the session's writer when asked and as the server stops, and
+// a restored pane shows the last server's above its new shell
+// (history_lines.go).
+//
 // EndLeftovers (leftovers_unix.go) ends, at a server's start, what the
 // panes of a server that was killed left running.
 //

@@ -67,7 +67,7 @@ func Adopt(spec Spec, a Adoption) (props *actor.Props, abort func(), err error) 
 // freeze pauses the reader; the answer goes out once it has stopped.
 func (p *Pane) freeze(ctx actor.Context) {
 	hc, ok := p.con.(handoffConsole)
-	if !ok || p.exited || p.freezer != nil {
+	if !ok || p.exited || p.freezer != nil || p.kept.loading {
 		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeNotSupported, "pane %s cannot be handed off", p.spec.TerminalID)))
 		return
 	}

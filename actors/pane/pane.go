@@ -34,6 +34,9 @@ type Spec struct {
 	// KittyGraphics keeps and answers the kitty graphics the program
 	// writes and shows them as layers (kitty.go): [terminal] kitty_graphics.
 	KittyGraphics bool
+	// Keep saves the pane's lines for the next server, and restores the
+	// last one's (history_lines.go); nil: neither.
+	Keep *KeepLines
 }
 
 // Request is a Call the session resolved to this pane. The pane answers the
@@ -140,6 +143,8 @@ type Pane struct {
 	freezer *actor.PID
 
 	altRead *altRead // a stitched agent.read in progress (altread.go)
+
+	kept keptLines // lines kept across restarts (history_lines.go)
 }
 
 // Start starts spec's program on a new terminal and returns the props of
@@ -238,6 +243,10 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.frozen(ctx)
 	case *Thaw:
 		p.thaw()
+	case *SaveLines:
+		p.saveLines()
+	case *linesLoaded:
+		p.linesIn(ctx, msg)
 	case *actor.Stopping:
 		p.stop(ctx)
 	default:
@@ -270,6 +279,7 @@ func (p *Pane) start(ctx actor.Context) {
 		p.refreshSoon(ctx)  // and the detector what runs there
 	} else {
 		p.term = emulator.New(p.spec.Cols, p.spec.Rows, opts)
+		p.startLines(ctx)
 	}
 	p.resume = make(chan struct{}, 1)
 	root, self, done := ctx.ActorSystem().Root, ctx.Self(), p.done
@@ -327,6 +337,9 @@ func (p *Pane) childExited(ctx actor.Context) {
 // turn (or queues for one: turnGranted comes back), applies at most
 // turnBytes, and queues again if more is pending.
 func (p *Pane) applyOutput(ctx actor.Context) {
+	if p.kept.loading {
+		return // after the restored lines (linesIn)
+	}
 	if p.turn.grant == nil {
 		root, self := ctx.ActorSystem().Root, ctx.Self()
 		p.turn.grant = func() { root.Send(self, &turnGranted{}) }
@@ -465,6 +478,7 @@ func (p *Pane) resize(r *Resize) bool {
 // there after killGrace are killed. AwaitExits lets the server wait for
 // this before it exits, so no process outlives it by ignoring SIGHUP.
 func (p *Pane) stop(ctx actor.Context) {
+	p.linesStopping()
 	p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane closed while waiting for output"))
 	if a := p.altRead; a != nil {
 		ctx.Send(a.sender, api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed during the read")))

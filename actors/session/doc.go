@@ -6,7 +6,9 @@
 // (what every list, get and snapshot answers from, including the facts
 // panes, entity actors and the agents actor told it) and the session file,
 // with the interactive client's sidebar state that file keeps
-// (client.ui_state.*).
+// (client.ui_state.*), and, under [experimental] pane_history, each
+// pane's lines across restarts in history/ beside the session file
+// (history.go).
 //
 // Everything else is another actor's: the session resolves a request's
 // target once and forwards it, already resolved, to the pane, workspace,

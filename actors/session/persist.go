@@ -95,6 +95,7 @@ func (s *Session) changed(ctx actor.Context) {
 	if s.persist != nil && s.persist.timer == 0 {
 		s.persist.timer = s.timers.After(ctx, saveDelay, &saveDue{})
 	}
+	s.linesSoon(ctx) // a closed pane's lines file goes at the next lines save
 }
 
 // save hands the model's current file to the writer.
@@ -124,6 +125,7 @@ func (s *Session) savedPane(p *model.Pane) model.SavedPane {
 		ref := *r.shown.Session
 		sp.AgentSession = &ref
 	}
+	sp.History = s.keptKey(p.TermID)
 	if r.facts.ShellStart != "" {
 		sp.Process = &model.SavedProcess{Pid: r.facts.ShellPID, Start: r.facts.ShellStart}
 	}

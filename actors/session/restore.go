@@ -33,12 +33,17 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		if !adopted { // a new shell, in the folder the pane was last seen in
 			p.Cwd, p.LiveCwd = s.restoreCwd(p.LiveCwd, p.Cwd, p.WS.Cwd), ""
 		}
-		if err := s.spawnPane(ctx, p, paneSetup{cwd: p.Cwd}, s.m.RectOf(p.Tab, p.TermID)); err != nil {
+		// An agent about to be resumed redraws its own conversation, which
+		// replaces the pane's kept lines (as in Herdr).
+		ref := r.Saved.AgentSession
+		resuming := ref != nil && s.cfg.Session.ResumeAgentsOnRestore && resumeArgv(ref) != nil
+		setup := paneSetup{cwd: p.Cwd, kept: r.Saved.History, restoreKept: !adopted && !resuming}
+		if err := s.spawnPane(ctx, p, setup, s.m.RectOf(p.Tab, p.TermID)); err != nil {
 			s.opts.Log.Error("pane not restored", "pane", p.ID, "err", err)
 			failed = append(failed, r.Pane)
 			continue
 		}
-		if ref := r.Saved.AgentSession; ref != nil {
+		if ref != nil {
 			p.shown.Session, p.restored = ref, ref // kept for the next save
 			if !adopted {                          // an adopted agent is still running
 				s.planResume(ctx, p.TermID, ref, taken)

@@ -73,6 +73,7 @@ type Session struct {
 	timers api.Timers
 
 	persist  *persister      // nil when nothing is kept (persist.go)
+	lines    *linesKeeper    // nil unless pane history is kept (history.go)
 	trim     trimmer         // memory handed back after the panes changed (trim.go)
 	stopping bool            // the session is stopping, and its children with it
 	resumes  []pendingResume // restored agents waiting for a client (resume.go)
@@ -276,6 +277,7 @@ func (s *Session) Receive(ctx actor.Context) {
 		ctx.Send(s.opts.Agents, &agents.SetSession{PID: ctx.Self()})
 		before := s.focusNow()
 		lost := false
+		s.startLines(ctx)
 		if s.opts.Restore != nil {
 			lost = s.restore(ctx, s.opts.Restore)
 		}
@@ -293,9 +295,12 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.finalSave()
 		s.timers.StopAll()
 	case *actor.Stopped:
+		s.closeLines()
 		s.worker.Stop()
 	case *saveDue:
 		s.save()
+	case *linesDue:
+		s.saveLines()
 	case *trimDue:
 		s.trimNow(ctx)
 	case *HandoffExport:
@@ -307,6 +312,7 @@ func (s *Session) Receive(ctx actor.Context) {
 	case *pane.Facts:
 		if p := s.terms[msg.TerminalID]; p != nil {
 			before := s.focusNow()
+			s.linesChanged(ctx, p, msg)
 			s.updateFacts(ctx, p, msg)
 			s.settle(ctx, before)
 		}

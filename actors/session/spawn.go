@@ -22,6 +22,10 @@ type paneSetup struct {
 	env     map[string]string
 	command []string // argv to run instead of the shell
 	label   string
+	// kept is the key of the pane's kept lines in session.json, and
+	// restoreKept says to show them (history.go).
+	kept        string
+	restoreKept bool
 }
 
 // checkCwd resolves a requested working directory; an empty one means fallback.
@@ -150,6 +154,7 @@ func (s *Session) spawnPane(ctx actor.Context, p *paneRec, setup paneSetup, rect
 		KittyGraphics:   s.opts.Config.Terminal.KittyGraphics, // read at start, as gateOpen does
 		Catalog:         s.catalog,
 		Log:             s.opts.Log.With("pane", p.ID, "terminal", p.TermID),
+		Keep:            s.keepLines(p.TermID, setup.kept, setup.restoreKept),
 	}
 	props, abort, err := s.paneProps(spec)
 	if err != nil {
