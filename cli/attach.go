@@ -82,6 +82,12 @@ func (a *app) runClient(opts ClientOptions) int {
 	case detached:
 		fmt.Fprintf(a.stderr, "[detached; the server keeps running — `%s` reattaches]\n", a.herdrCmd(""))
 		return 0
+	case errors.Is(err, ErrServerStopped): // as tmux's client says [server exited]
+		fmt.Fprintln(a.stderr, "[herdr server stopped]")
+		return 0
+	case errors.Is(err, ErrServerGone):
+		fmt.Fprintln(a.stderr, "[herdr server exited: nothing listens on its socket]")
+		return 1
 	case err != nil:
 		fmt.Fprintf(a.stderr, "herdr: %v\n", err)
 		return 1

@@ -32,7 +32,8 @@ type Runtime struct {
 	// Serve runs a server in this process until it stops.
 	Serve func(ServerOptions) error
 	// Client runs the interactive client on this terminal until the
-	// person detaches (detached) or the server goes.
+	// person detaches (detached) or the server goes (ErrServerStopped,
+	// ErrServerGone, or another error).
 	Client func(ClientOptions) (detached bool, err error)
 	// ConfigDiagnostics are config.toml's problems as the client sees
 	// them: the parser's, and keys it does not support.
@@ -62,6 +63,14 @@ type ClientOptions struct {
 	Output     io.Writer
 	Dial       func() (net.Conn, error)
 }
+
+// How an interactive client ended when its server went away for good:
+// the server said it was stopping, or nothing listens on its socket any
+// more (it crashed).
+var (
+	ErrServerStopped = errors.New("the herdr server stopped")
+	ErrServerGone    = errors.New("the herdr server exited")
+)
 
 // FullBinaryEnv names the herdr-full the front hands over to, instead of
 // the one beside it.

@@ -8,6 +8,7 @@ import (
 	"net"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/herdr-go/herdr/protocol"
@@ -27,6 +28,9 @@ type rpcConn struct {
 	pending map[string]chan protocol.Response
 	closed  bool
 	done    chan struct{} // closed when the reader ends
+	// handedOver: the server answered server_unavailable here, as the
+	// old server of a live handoff ends every connection.
+	handedOver atomic.Bool
 }
 
 // dial connects to the socket; onPush runs on the reader goroutine.
@@ -82,6 +86,9 @@ func (r *rpcConn) dispatch(line []byte, more bool, onPush func([]byte, bool)) {
 	var resp protocol.Response
 	if json.Unmarshal(line, &resp) != nil {
 		return
+	}
+	if resp.Error != nil && resp.Error.Code == protocol.CodeServerUnavailable {
+		r.handedOver.Store(true) // also on a stream's end, which has no caller
 	}
 	r.mu.Lock()
 	ch := r.pending[resp.ID]

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -15,7 +16,9 @@ import (
 
 // Configuration problems are never silent: what config.toml gets wrong,
 // and every key it sets that this client does not do, is listed by
-// `herdr config check` and shown in the client when it attaches.
+// `herdr config check` and shown in the client when it attaches. A key
+// written with its default value (as `herdr --default-config` writes every
+// key) asks for nothing the absent key would not, and is not listed.
 
 // unsupportedKey is a key of config.toml this client does not act on.
 type unsupportedKey struct {
@@ -106,18 +109,34 @@ func unsupported(path string) []string {
 	if toml.Unmarshal(raw, &doc) != nil {
 		return nil
 	}
+	defaults := defaultDoc()
 	var out []string
 	for _, u := range unsupportedKeys {
-		sec, name := doc, u.key
+		sec, def, name := doc, defaults, u.key
 		if u.section != "" {
 			sec, _ = doc[u.section].(map[string]any)
+			def, _ = defaults[u.section].(map[string]any)
 			name = u.section + "." + u.key
 		}
-		if v, set := sec[u.key]; set && (u.when == nil || u.when(v)) {
+		v, set := sec[u.key]
+		if d, documented := def[u.key]; documented && reflect.DeepEqual(v, d) {
+			continue // the default the key has when absent: the file asks for nothing more
+		}
+		if set && (u.when == nil || u.when(v)) {
 			out = append(out, fmt.Sprintf("%s: not supported by this client (%s); ignored", name, u.why))
 		}
 	}
 	return out
+}
+
+// defaultDoc is `herdr --default-config` as TOML values, the defaults
+// every key of it has.
+func defaultDoc() map[string]any {
+	var doc map[string]any
+	if toml.Unmarshal([]byte(config.DefaultFile()), &doc) != nil {
+		return nil
+	}
+	return doc
 }
 
 // diagTime is how long the diagnostics stay on screen after attaching.

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/herdr-go/herdr/actors/config"
 )
 
 // diagnose writes text as config.toml and returns its diagnostics.
@@ -19,7 +21,8 @@ func diagnose(t *testing.T, text string) []string {
 
 // TestDiagnostics_UnsupportedKeys: a key this client does not act on is
 // reported once, by name, when its value asks for what is not built; a
-// value that is what the client does anyway is not reported.
+// value that is what the client does anyway, or the key's default, is not
+// reported.
 func TestDiagnostics_UnsupportedKeys(t *testing.T) {
 	cases := []struct {
 		name, text string
@@ -30,9 +33,9 @@ func TestDiagnostics_UnsupportedKeys(t *testing.T) {
 		{"new_cwd home", "[terminal]\nnew_cwd = \"home\"\n", "terminal.new_cwd: not supported by this client (new panes always start in the source pane's folder"},
 		{"new_cwd a path", "[terminal]\nnew_cwd = \"/tmp\"\n", "terminal.new_cwd: not supported"},
 		{"new_cwd follow", "[terminal]\nnew_cwd = \"follow\"\n", ""},
-		{"version_check on", "[update]\nversion_check = true\n", "update.version_check: not supported by this client (this build never looks for new releases)"},
+		{"version_check on, its default", "[update]\nversion_check = true\n", ""},
 		{"version_check off", "[update]\nversion_check = false\n", ""},
-		{"manifest_check on", "[update]\nmanifest_check = true\n", "update.manifest_check: not supported by this client (this build never looks for new agent manifests)"},
+		{"manifest_check on, its default", "[update]\nmanifest_check = true\n", ""},
 		{"manifest_check off", "[update]\nmanifest_check = false\n", ""},
 		{"cjk reveal on", "[experimental]\nreveal_hidden_cursor_for_cjk_ime = true\n", "experimental.reveal_hidden_cursor_for_cjk_ime: not supported"},
 		{"cjk reveal off", "[experimental]\nreveal_hidden_cursor_for_cjk_ime = false\n", ""},
@@ -42,10 +45,13 @@ func TestDiagnostics_UnsupportedKeys(t *testing.T) {
 		{"cjk shape default", "[experimental]\ncjk_ime_cursor_shape = \"steady_block\"\n", ""},
 		{"ascii input source", "[experimental]\nswitch_ascii_input_source_in_prefix = true\n", "experimental.switch_ascii_input_source_in_prefix: not supported"},
 		{"ascii input source off", "[experimental]\nswitch_ascii_input_source_in_prefix = false\n", ""},
-		{"ssh config managed", "[remote]\nmanage_ssh_config = true\n", "remote.manage_ssh_config: not supported by this client (herdr --remote runs ssh as ~/.ssh/config has it"},
+		{"ssh config managed, its default", "[remote]\nmanage_ssh_config = true\n", ""},
 		{"ssh config left alone", "[remote]\nmanage_ssh_config = false\n", ""},
 		{"allow_nested is built", "[experimental]\nallow_nested = true\n", ""},
-		{"remote_image_paste", "[keys]\nremote_image_paste = \"ctrl+v\"\n", "keys.remote_image_paste: not supported by this client (herdr --remote does not paste images from the local clipboard yet)"},
+		{"remote_image_paste", "[keys]\nremote_image_paste = \"ctrl+shift+v\"\n", "keys.remote_image_paste: not supported by this client (herdr --remote does not paste images from the local clipboard yet)"},
+		{"remote_image_paste, its default", "[keys]\nremote_image_paste = \"ctrl+v\"\n", ""},
+		{"pane_borders off", "[ui]\npane_borders = false\n", "ui.pane_borders: not supported by this client"},
+		{"pane_borders on, its default", "[ui]\npane_borders = true\n", ""},
 		{"keys.indexed", "[keys.indexed]\ntabs = \"alt\"\n", "keys.indexed: not supported by this client ([keys.indexed] is not built"},
 		{"keys.indexed all unset", "[keys.indexed]\ntabs = \"\"\nworkspaces = \"\"\n", ""},
 		{"remote_image_paste off", "[keys]\nremote_image_paste = \"\"\n", ""},
@@ -85,5 +91,14 @@ func TestDiagnostics_NoStaleRemoteMessage(t *testing.T) {
 		if strings.Contains(u.why, "remote clients are not built") {
 			t.Errorf("%s.%s: stale reason %q", u.section, u.key, u.why)
 		}
+	}
+}
+
+// TestDiagnostics_DefaultFileHasNone: the file `herdr --default-config`
+// prints, every key at its default, has nothing to report, so the two
+// cannot drift apart.
+func TestDiagnostics_DefaultFileHasNone(t *testing.T) {
+	if diags := diagnose(t, config.DefaultFile()); len(diags) != 0 {
+		t.Fatalf("the default config has diagnostics:\n%s", strings.Join(diags, "\n"))
 	}
 }

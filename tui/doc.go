@@ -28,4 +28,8 @@
 // and where right clicks go (menu.go), the session's popup (popup.go),
 // config diagnostics shown on attach (diagnostics.go), and the settings
 // screen, which writes one key of config.toml at a time (settings.go).
+//
+// When the server goes (reconnect.go), the client exits at once with the
+// terminal restored if the server said it was stopping or nothing listens
+// on its socket any more, and reconnects by itself after a live handoff.
 package tui

@@ -183,7 +183,8 @@ type model struct {
 	eatRelease bool
 
 	detached, lost bool
-	reconnecting   bool // the server went away; looking for it (reconnect.go)
+	reconnecting   bool  // the server went away; looking for it (reconnect.go)
+	gone           error // ErrServerStopped or ErrServerGone: not coming back
 
 	// out is the outer terminal (nil in tests that only look at View).
 	out       io.Writer
@@ -438,6 +439,12 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.reconnected(msg)
 	case reconnectFailedMsg:
 		m.lost = true
+		return tea.Quit
+	case serverGoneMsg:
+		m.gone = ErrServerGone
+		if msg.stopped {
+			m.gone = ErrServerStopped
+		}
 		return tea.Quit
 	case toastMsg:
 		return m.showToast(msg.text)

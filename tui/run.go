@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -43,6 +44,8 @@ type link struct {
 	socket       string
 	// dialer opens a connection (Options.Dial); nil dials socket.
 	dialer func() (net.Conn, error)
+	// stopping: the server said it is stopping (reconnect.go).
+	stopping atomic.Bool
 }
 
 // dial opens one more connection to the server; onPush runs on its reader.
@@ -148,8 +151,11 @@ func Run(opts Options) error {
 		if fm.detached {
 			return ErrDetached
 		}
-		if fm.lost {
+		switch {
+		case fm.lost:
 			return fmt.Errorf("lost the connection to the herdr server at %s", opts.Socket)
+		case fm.gone != nil:
+			return fm.gone
 		}
 	}
 	return nil
@@ -211,6 +217,8 @@ func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 			}
 		case protocol.AgentViewPushEvent: // agent.view.set|clear
 			l.send(changedMsg{})
+		case serverStoppingEvent: // read before the connection ends
+			l.stopping.Store(true)
 		case "client.window_title": // client.window_title.set|clear
 			var t struct{ Title string }
 			if json.Unmarshal(push.Data, &t) == nil {

@@ -308,7 +308,7 @@ func Load(path string) (Config, []string, Status) {
 	if status == StatusFailed {
 		return cfg, diags, status
 	}
-	if more := checkSoundFiles(&cfg, filepath.Dir(path)); len(more) > 0 {
+	if more := append(checkSoundFiles(&cfg, filepath.Dir(path)), checkShell(&cfg)...); len(more) > 0 {
 		diags, status = append(diags, more...), StatusPartial
 	}
 	return cfg, diags, status

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -316,5 +317,86 @@ func TestParse_Session(t *testing.T) {
 	cfg, diags, st = Parse([]byte("[session]\nresume_agents_on_restore = \"no\"\nsurprise = 1\n"))
 	if !cfg.Session.ResumeAgentsOnRestore || len(diags) != 2 || st != StatusPartial {
 		t.Fatalf("got %+v %v %s", cfg.Session, diags, st)
+	}
+}
+
+// TestStartableShell: a shell that cannot start is passed over, saying
+// why: default_shell, then $SHELL, then the platform's default.
+func TestStartableShell(t *testing.T) {
+	installed := map[string]bool{"/bin/bash": true, "/bin/sh": true, "pwsh.exe": true}
+	check := func(p string) error {
+		if installed[p] {
+			return nil
+		}
+		return errors.New("no such program")
+	}
+	withShell := func(shell string) Config {
+		c := Default()
+		c.Terminal.DefaultShell, c.Terminal.ShellMode = shell, ShellModeLogin
+		return c
+	}
+	tests := []struct {
+		name, shell, env, goos, want string
+		skipped                      int
+	}{
+		{"configured and installed", "/bin/bash", "/bin/zsh", "linux", "/bin/bash", 0},
+		{"configured missing: $SHELL", "/bin/zsh", "/bin/bash", "linux", "/bin/bash", 1},
+		{"both missing: /bin/sh", "/bin/zsh", "/usr/bin/fish", "linux", "/bin/sh", 2},
+		{"nothing configured, $SHELL missing", "", "/usr/bin/fish", "darwin", "/bin/sh", 1},
+		{"Windows: PowerShell", "nu.exe", "", "windows", "powershell.exe", 1},
+		{"Windows: configured and installed", "pwsh.exe", "", "windows", "pwsh.exe", 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path, args, skipped := withShell(tt.shell).startableFor(tt.goos, envMap(map[string]string{"SHELL": tt.env}), check)
+			if path != tt.want || len(skipped) != tt.skipped {
+				t.Fatalf("shell %q, skipped %q; want %q after %d skipped", path, skipped, tt.want, tt.skipped)
+			}
+			if wantLogin := tt.goos != "windows"; wantLogin != slices.Equal(args, []string{"-l"}) {
+				t.Errorf("args %q: the login mode applies to the shell run instead", args)
+			}
+			for _, s := range skipped {
+				if !strings.Contains(s, "no such program") {
+					t.Errorf("skipped %q does not say why", s)
+				}
+			}
+		})
+	}
+}
+
+// TestCheckShell: a missing program, a directory and a file without the
+// execute bit cannot start a pane; a program found in PATH can. A config
+// naming one that cannot is partly applied and says so.
+func TestCheckShell(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("execute bits and /bin/sh are Unix's")
+	}
+	dir := t.TempDir()
+	plain := filepath.Join(dir, "plain")
+	if err := os.WriteFile(plain, []byte("#!/bin/sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{
+		filepath.Join(dir, "zsh"): "no such program",
+		dir:                       "directory",
+		plain:                     "not executable",
+		"/bin/sh":                 "",
+		"sh":                      "",
+	} {
+		err := CheckShell(path)
+		if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
+			t.Errorf("CheckShell(%s) = %v, want %q", path, err, want)
+		}
+	}
+	cfgPath := filepath.Join(dir, "config.toml")
+	if err := os.WriteFile(cfgPath, []byte("[terminal]\ndefault_shell = \""+plain+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags, status := Load(cfgPath)
+	if status != StatusPartial || len(diags) != 1 || !strings.HasPrefix(diags[0], "terminal.default_shell: cannot start "+plain+" (not executable)") {
+		t.Fatalf("Load: %s %q", status, diags)
+	}
+	if cfg.Terminal.DefaultShell != plain {
+		t.Errorf("default_shell %q: kept, for when it is installed", cfg.Terminal.DefaultShell)
 	}
 }

@@ -237,6 +237,7 @@ func (c *conn) either(ctx actor.Context) {
 		// not read gets writeGrace, not the fd for ever.
 		c.stopping.Store(true)
 		_ = c.c.SetWriteDeadline(time.Now().Add(writeGrace))
+		c.farewell()
 		for i := range c.backlog {
 			c.release(c.backlog[i].size)
 		}
@@ -247,6 +248,25 @@ func (c *conn) either(ctx actor.Context) {
 		if c.worker != nil {
 			c.worker.Stop()
 		}
+	}
+}
+
+// serverStoppingEvent tells an interactive client the server is stopping,
+// not handing over: it exits instead of looking for a new server.
+const serverStoppingEvent = "client.server_stopping"
+
+// farewell pushes serverStoppingEvent to an interactive client (one that
+// watches screens) when this connection stops because the server does.
+// Other clients see the socket close as before. A client so far behind
+// that the line waits in the backlog loses it with the rest.
+func (c *conn) farewell() {
+	select {
+	case <-c.opts.stopping:
+	default:
+		return
+	}
+	if c.watching {
+		c.push(serverStoppingEvent, struct{}{})
 	}
 }
 

@@ -4,6 +4,9 @@
 // sends every other call to the session (which may hand it on to a pane)
 // and writes the replies back in request order. Socket reads and writes run
 // on two goroutines per connection, so a slow client never blocks an actor.
+// When the gateway stops with the server, each connection that watches
+// screens (an interactive client) is sent client.server_stopping before it
+// closes, so the client exits instead of waiting for a new server.
 //
 // Limits keep one client from deafening or bloating the server: failed
 // accepts back off and retry; connections past a cap (lower under a low

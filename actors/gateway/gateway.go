@@ -52,6 +52,9 @@ type Options struct {
 	StallTimeout            time.Duration
 
 	total *atomic.Int64 // unsent bytes of every connection, shared by them
+	// stopping is closed when the gateway stops with the server, before
+	// its connections are stopped: each says goodbye to its client (farewell).
+	stopping chan struct{}
 }
 
 // defaults fills in the zero fields.
@@ -70,6 +73,9 @@ func (o *Options) defaults() {
 	}
 	if o.total == nil {
 		o.total = new(atomic.Int64)
+	}
+	if o.stopping == nil {
+		o.stopping = make(chan struct{})
 	}
 }
 
@@ -121,6 +127,8 @@ func (g *Gateway) Receive(ctx actor.Context) {
 			ctx.Send(c, &hangup{err: msg.Err})
 		}
 	case *actor.Stopping:
+		// Its children are stopped after this returns, and see it closed.
+		close(g.opts.stopping)
 		g.opts.Listener.Close()
 	}
 }

@@ -100,7 +100,10 @@ func (s *Session) addTab(w *workspace, label string) *tab {
 func (s *Session) argv(setup paneSetup) ([]string, error) {
 	argv := setup.command
 	if len(argv) == 0 {
-		shell, args := s.cfg.Shell(s.opts.Env)
+		shell, args, skipped := s.cfg.StartableShell(s.opts.Env)
+		if len(skipped) > 0 { // a default_shell not installed must not fail every split
+			s.opts.Log.Warn("shell cannot start; falling back", "skipped", strings.Join(skipped, "; "), "shell", shell)
+		}
 		argv = append([]string{shell}, args...)
 	}
 	if _, err := exec.LookPath(argv[0]); err != nil {

@@ -19,8 +19,13 @@ var runtime = &cli.Runtime{
 	Serve: func(o cli.ServerOptions) error { return server.Run(server.Options(o)) },
 	Client: func(o cli.ClientOptions) (bool, error) {
 		err := tui.Run(tui.Options(o))
-		if errors.Is(err, tui.ErrDetached) {
+		switch {
+		case errors.Is(err, tui.ErrDetached):
 			return true, nil
+		case errors.Is(err, tui.ErrServerStopped):
+			return false, cli.ErrServerStopped
+		case errors.Is(err, tui.ErrServerGone):
+			return false, cli.ErrServerGone
 		}
 		return false, err
 	},
