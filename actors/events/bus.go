@@ -118,28 +118,65 @@ type Bus struct {
 	waits    map[string]*child     // by the wait's actor id
 	byConn   map[string]*actor.PID // a connection's sub, to pass its Acks on
 	nextID   uint64
+	// exported: a live handoff took the history (Export); what is
+	// published meanwhile is held, unnumbered, until Resume.
+	exported bool
+	held     []*Publish
 }
 
 // Props returns the bus's props; history ≤ 0 means DefaultHistory.
 func Props(history int, log *slog.Logger) *actor.Props { return PropsFrom(history, log, 1) }
 
 // PropsFrom is Props for a bus whose first event gets sequence number
-// next: after a live handoff, numbers go on from where the old server's
-// stopped, so a subscriber resumes with its since_seq.
+// next: after a live handoff from a server that carried no history.
 func PropsFrom(history int, log *slog.Logger, next uint64) *actor.Props {
+	return PropsCarried(history, log, &Carried{NextSeq: next})
+}
+
+// PropsCarried is Props for a bus that goes on from an old server's
+// (a live handoff): its history holds the events carried, and numbers go
+// on from c.NextSeq, so a subscriber that resumes with its since_seq gets
+// what it missed on either side of the handoff.
+func PropsCarried(history int, log *slog.Logger, c *Carried) *actor.Props {
 	if history <= 0 {
 		history = DefaultHistory
 	}
-	next = max(next, 1)
 	return actor.PropsFromProducer(func() actor.Actor {
-		return &Bus{log: log, ring: make([]*record, history), nextSeq: next,
+		b := &Bus{log: log, ring: make([]*record, history), nextSeq: 1,
 			subs: map[string]*child{}, waits: map[string]*child{}, byConn: map[string]*actor.PID{}}
+		b.restore(c)
+		return b
 	})
 }
 
 // NextSeq asks the bus for the sequence number its next event gets; it
 // answers a uint64.
 type NextSeq struct{}
+
+// Export asks the bus for what a live handoff carries; it answers a
+// *Carried. From then on the bus stamps nothing: what is published waits
+// unnumbered, so no sequence number the new server gives out is also
+// given here. Resume (the handoff failed) publishes what waited.
+type Export struct{}
+
+// Resume ends an Export: the bus numbers and hands out what waited.
+type Resume struct{}
+
+// Carried is the bus's part of a live handoff: its retained events, in
+// sequence order, and the number its next event gets.
+type Carried struct {
+	NextSeq uint64
+	Events  []CarriedEvent
+}
+
+// CarriedEvent is one retained event, encoded as its subscribers get it.
+type CarriedEvent struct {
+	Seq       uint64
+	Kind      string
+	Line      []byte
+	Dedicated []byte
+	Fields    Fields
+}
 
 // Receive implements actor.Actor.
 func (b *Bus) Receive(ctx actor.Context) {
@@ -165,6 +202,11 @@ func (b *Bus) Receive(ctx actor.Context) {
 		}
 	case *NextSeq:
 		ctx.Respond(b.nextSeq)
+	case *Export:
+		b.exported = true
+		ctx.Respond(b.export())
+	case *Resume:
+		b.resume(ctx)
 	case *actor.Terminated:
 		b.forget(msg.Who)
 	}
@@ -197,6 +239,10 @@ func (b *Bus) at(seq uint64) *record {
 // publish stamps and retains an event; its children get it with the next
 // flush, which follows whatever else is already in the mailbox.
 func (b *Bus) publish(ctx actor.Context, p *Publish) {
+	if b.exported {
+		b.held = append(b.held, p)
+		return
+	}
 	line, err := protocol.EncodeEvent(p.Data, b.nextSeq)
 	if err != nil {
 		b.log.Error("encode event", "kind", p.Data.EventKind(), "err", err)
@@ -371,4 +417,53 @@ func (m Match) Matches(kind string, f Fields) bool {
 		(m.Agent == "" || m.Agent == f.Agent) &&
 		(m.AgentStatus == "" || m.AgentStatus == f.AgentStatus) &&
 		f.Revision >= m.MinRevision
+}
+
+// export copies the retained history for a live handoff. The lines are
+// shared, not copied: a record never changes.
+func (b *Bus) export() *Carried {
+	c := &Carried{NextSeq: b.nextSeq, Events: make([]CarriedEvent, 0, b.size)}
+	for _, r := range b.since(b.oldest()) {
+		c.Events = append(c.Events, CarriedEvent{Seq: r.seq, Kind: r.kind, Line: r.line, Dedicated: r.dedicated, Fields: r.fields})
+	}
+	return c
+}
+
+// resume ends an export that was not followed by a handoff: what was
+// published meanwhile is numbered and handed out now, in order.
+func (b *Bus) resume(ctx actor.Context) {
+	if !b.exported {
+		return
+	}
+	b.exported = false
+	held := b.held
+	b.held = nil
+	for _, p := range held {
+		b.publish(ctx, p)
+	}
+}
+
+// restore starts the bus from an old server's: numbers go on from
+// c.NextSeq, and the history holds the newest carried events that run
+// without a gap up to it (as many as it has room for); anything else the
+// old server sent is left out, so a subscriber resuming from before what
+// is kept is told events_lost rather than given a history with a hole.
+func (b *Bus) restore(c *Carried) {
+	if c == nil {
+		return
+	}
+	b.nextSeq = max(c.NextSeq, 1)
+	want := b.nextSeq - 1 // the seq the newest kept event must have
+	keep := 0
+	for i := len(c.Events) - 1; i >= 0 && keep < len(b.ring); i-- {
+		if e := c.Events[i]; e.Seq != want || e.Seq == 0 || len(e.Line) == 0 {
+			break
+		}
+		keep++
+		want--
+	}
+	for _, e := range c.Events[len(c.Events)-keep:] {
+		b.ring[b.size] = &record{seq: e.Seq, kind: e.Kind, line: e.Line, dedicated: e.Dedicated, fields: e.Fields}
+		b.size++
+	}
 }

@@ -1,8 +1,10 @@
 package events
 
 import (
+	"encoding/json"
 	"io"
 	"log/slog"
+	"slices"
 	"testing"
 	"time"
 
@@ -121,5 +123,115 @@ func TestMatch_Matches(t *testing.T) {
 		if got := c.m.Matches("k", f); got != c.want {
 			t.Errorf("%+v.Matches = %v, want %v", c.m, got, c.want)
 		}
+	}
+}
+
+// exportBus asks bus for its Carried.
+func exportBus(t *testing.T, system *actor.ActorSystem, bus *actor.PID) *Carried {
+	t.Helper()
+	res, err := system.Root.RequestFuture(bus, &Export{}, 5*time.Second).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.(*Carried)
+}
+
+// seqs are the sequence numbers of a batch's lines.
+func seqs(t *testing.T, b *Batch) []uint64 {
+	t.Helper()
+	var out []uint64
+	for _, l := range b.Lines {
+		var ev struct {
+			Seq uint64 `json:"seq"`
+		}
+		if err := json.Unmarshal(l, &ev); err != nil {
+			t.Fatalf("line %s: %v", l, err)
+		}
+		out = append(out, ev.Seq)
+	}
+	return out
+}
+
+// A bus started from another's export holds its history and numbers on:
+// a subscriber resuming from before the export gets the old events, then
+// the new ones, in one unbroken sequence.
+func TestBus_CarriedHistoryResumes(t *testing.T) {
+	system, old := setup(t, 8)
+	for i := range 5 {
+		system.Root.Send(old, rename(i))
+	}
+	c := exportBus(t, system, old)
+	if c.NextSeq != 6 || len(c.Events) != 5 {
+		t.Fatalf("exported %d events, next %d; want 5, next 6", len(c.Events), c.NextSeq)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	bus := system.Root.Spawn(PropsCarried(8, log, c))
+	system.Root.Send(bus, rename(5))
+	pid, got := spawnProbe(system, bus, true)
+	since := uint64(2)
+	system.Root.Send(bus, &Subscribe{Sub: pid, Kinds: []string{"workspace_renamed"}, Since: &since})
+	var all []uint64
+	for len(all) < 4 {
+		b, ok := next(t, got).(*Batch)
+		if !ok {
+			t.Fatalf("resumed subscriber got %T, want a batch", b)
+		}
+		all = append(all, seqs(t, b)...)
+	}
+	if !slices.Equal(all, []uint64{3, 4, 5, 6}) {
+		t.Fatalf("resumed from 2: seqs %v, want [3 4 5 6]", all)
+	}
+}
+
+// Between Export and Resume the bus numbers nothing: what is published
+// then gets its numbers after Resume, so none is given twice.
+func TestBus_ExportHoldsUntilResume(t *testing.T) {
+	system, bus := setup(t, 8)
+	pid, got := spawnProbe(system, bus, true)
+	system.Root.Send(bus, &Subscribe{Sub: pid, Kinds: []string{"workspace_renamed"}})
+	system.Root.Send(bus, rename(0))
+	if s := seqs(t, next(t, got).(*Batch)); !slices.Equal(s, []uint64{1}) {
+		t.Fatalf("first event: %v", s)
+	}
+	if c := exportBus(t, system, bus); c.NextSeq != 2 {
+		t.Fatalf("exported next seq %d, want 2", c.NextSeq)
+	}
+	system.Root.Send(bus, rename(1))
+	select {
+	case m := <-got:
+		t.Fatalf("an exported bus handed out %#v", m)
+	case <-time.After(100 * time.Millisecond): // nothing may come
+	}
+	if c := exportBus(t, system, bus); c.NextSeq != 2 {
+		t.Fatalf("next seq moved to %d while exported", c.NextSeq)
+	}
+	system.Root.Send(bus, &Resume{})
+	if s := seqs(t, next(t, got).(*Batch)); !slices.Equal(s, []uint64{2}) {
+		t.Fatalf("after resume: %v, want [2]", s)
+	}
+}
+
+// A carried history with a gap keeps only the run that ends at NextSeq:
+// a subscriber from before the gap is lost, not given a hole.
+func TestBus_CarriedGapIsLost(t *testing.T) {
+	system, old := setup(t, 8)
+	for i := range 4 {
+		system.Root.Send(old, rename(i))
+	}
+	c := exportBus(t, system, old)
+	c.Events = slices.Delete(c.Events, 1, 2) // seq 2 gone
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	bus := system.Root.Spawn(PropsCarried(8, log, c))
+	pid, got := spawnProbe(system, bus, true)
+	since := uint64(1)
+	system.Root.Send(bus, &Subscribe{Sub: pid, Kinds: []string{"workspace_renamed"}, Since: &since})
+	if m, ok := next(t, got).(*Lost); !ok {
+		t.Fatalf("resumed across a gap: %#v, want Lost", m)
+	}
+	pid, got = spawnProbe(system, bus, true)
+	since = 2
+	system.Root.Send(bus, &Subscribe{Sub: pid, Kinds: []string{"workspace_renamed"}, Since: &since})
+	if s := seqs(t, next(t, got).(*Batch)); !slices.Equal(s, []uint64{3, 4}) {
+		t.Fatalf("resumed after the gap: %v, want [3 4]", s)
 	}
 }

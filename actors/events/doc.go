@@ -22,6 +22,11 @@
 // scroll changes, output matches) are handed to the waits and subs as they
 // come, never retained.
 //
+// Live handoff: Export answers the retained history and the next number,
+// and from then on the bus numbers nothing (what is published waits until
+// Resume, sent when the handoff failed), so no number is given twice. The
+// new server's bus starts from it (PropsCarried) and numbers on.
+//
 // A wait is a short-lived child: it answers its connection with the first
 // matching record published after it was spawned, or a timeout error from
 // a scheduler timer (not SetReceiveTimeout, which races in this protoactor

@@ -28,7 +28,7 @@ import (
 // gives it, over a socket pair, the listening socket, every terminal's
 // master descriptor (SCM_RIGHTS) and a versioned state: the topology with
 // terminal ids, each emulator's state, the agents' records and the event
-// sequence. The new server adopts all of it and says it is ready; this one
+// bus's retained history with its next sequence number. The new server adopts all of it and says it is ready; this one
 // takes that as a claim only and checks it (confirmHeir): the new server
 // must answer on the socket, which only it accepts on now, with every
 // pane handed over. Then this one answers, closes its connections (their
@@ -66,7 +66,12 @@ type handoffState struct {
 	Saved            model.Saved
 	Panes            []handedPane
 	Agents           *agents.Carried
-	NextSeq          uint64
+	// NextSeq is Events.NextSeq, kept for a new binary that predates
+	// Events (gob leaves a field the reader does not know out).
+	NextSeq uint64
+	// Events is the bus's retained history, so a subscriber resumes
+	// across the handoff with its since_seq; nil from an older server.
+	Events *events.Carried
 }
 
 type handedPane struct {
@@ -130,10 +135,14 @@ func (h *handoffActors) run(prm *protocol.ServerLiveHandoffParams) (err error) {
 		return err
 	}
 	var frozen []*actor.PID
+	exported := false
 	defer func() {
 		if err != nil {
 			for _, pid := range frozen {
 				h.system.Root.Send(pid, &pane.Thaw{})
+			}
+			if exported {
+				h.system.Root.Send(h.bus, &events.Resume{})
 			}
 			h.gate.Resume(h.listener)
 		}
@@ -170,10 +179,14 @@ func (h *handoffActors) run(prm *protocol.ServerLiveHandoffParams) (err error) {
 		return err
 	}
 	state.Agents = res.(*agents.Carried)
-	if res, err = ask(h.bus, &events.NextSeq{}); err != nil {
+	// Last: from here on this bus numbers nothing (events wait until a
+	// failed handoff resumes it), so the new server's numbers are its own.
+	if res, err = ask(h.bus, &events.Export{}); err != nil {
 		return err
 	}
-	state.NextSeq = res.(uint64)
+	exported = true
+	state.Events = res.(*events.Carried)
+	state.NextSeq = state.Events.NextSeq
 	var payload bytes.Buffer
 	if err := gob.NewEncoder(&payload).Encode(state); err != nil {
 		return err
@@ -279,4 +292,13 @@ func inherit(env func(string) string, log *slog.Logger) (*received, error) {
 		return nil, fmt.Errorf("live handoff refused: %w", err)
 	}
 	return r, nil
+}
+
+// history is the bus's part of the state: the history carried, or, from
+// an older server that carried only its next number, that alone.
+func (st *handoffState) history() *events.Carried {
+	if st.Events != nil {
+		return st.Events
+	}
+	return &events.Carried{NextSeq: st.NextSeq}
 }

@@ -94,9 +94,9 @@ func Run(opts Options) error {
 	var listener net.Listener
 	var adopt map[string]pane.Adoption
 	var carried *agents.Carried
-	nextSeq := uint64(1)
+	history := &events.Carried{NextSeq: 1}
 	if heir != nil {
-		listener, saved, adopt, carried, nextSeq = heir.listener, &heir.state.Saved, heir.adoptions(), heir.state.Agents, heir.state.NextSeq
+		listener, saved, adopt, carried, history = heir.listener, &heir.state.Saved, heir.adoptions(), heir.state.Agents, heir.state.history()
 	} else if listener, err = protocol.Listen(opts.SocketPath); err != nil {
 		return err
 	} else if saved != nil {
@@ -119,7 +119,7 @@ func Run(opts Options) error {
 		listener.Close()
 		return fmt.Errorf("spawn server actor: %w", err)
 	}
-	busPID, err := spawnChild(system, root, events.PropsFrom(0, log, nextSeq), "events")
+	busPID, err := spawnChild(system, root, events.PropsCarried(0, log, history), "events")
 	if err != nil {
 		listener.Close()
 		return err
@@ -215,7 +215,7 @@ func Run(opts Options) error {
 			return err
 		}
 		heir.reply("ready")
-		log.Info("live handoff received", "terminals", len(heir.state.Panes), "next_seq", nextSeq)
+		log.Info("live handoff received", "terminals", len(heir.state.Panes), "next_seq", history.NextSeq, "events", len(history.Events))
 	}
 
 	fmt.Fprintf(opts.Banner, "herdr server running (version %s, protocol %d)\n  api socket: %s\n  logs: %s\n",
