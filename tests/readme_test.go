@@ -23,9 +23,11 @@ import (
 // directive comment saying how it runs, or why not:
 //
 //	<!-- readme-test: skip: REASON -->
-//	<!-- readme-test: run [in the checkout] [with a server] [twice] [; needs TOOL] [; expect[ line]: TEXT] -->
+//	<!-- readme-test: run [in a terminal] [in the checkout] [with a server] [twice] [; needs TOOL] [; expect[ line]: TEXT] -->
 //
-// "in the checkout" runs it in the module root (else in HOME); "with a
+// "in a terminal" runs it on a PTY, where the interactive client it starts
+// must draw a pane and detach on ctrl+b q; "in the checkout" runs it in
+// the module root (else in HOME); "with a
 // server" starts the default session's server first; "twice" runs it
 // again in the same HOME, beside a running default-session server (what
 // an earlier `go run ./cmd/herdr` leaves); "needs TOOL" skips it when TOOL is
@@ -154,6 +156,33 @@ func startDefaultServer(t *testing.T, home string, env []string) {
 	})
 }
 
+// runInTerminal runs script on a terminal: the interactive client it
+// starts must draw a pane, then detach on ctrl+b q and exit 0. The server
+// it started is stopped when the test ends. A first go run compiles, so
+// the pane may take minutes.
+func runInTerminal(t *testing.T, env []string, dir, script string) {
+	t.Helper()
+	t.Cleanup(func() {
+		stop := exec.Command(herdrBin, "server", "stop")
+		stop.Env = env
+		_ = stop.Run()
+	})
+	cmd := exec.Command("bash", "-e", "-c", script)
+	cmd.Dir, cmd.Env = dir, append(slices.Clone(env), "TERM=xterm-256color")
+	c := startTUI(t, cmd)
+	deadline := time.Now().Add(4 * time.Minute)
+	for framedPanes(c.Screen()) == 0 {
+		if c.Exited() || time.Now().After(deadline) {
+			t.Fatalf("no pane on the client's screen (exited: %v):\n%s", c.Exited(), c.Screen())
+		}
+		time.Sleep(100 * time.Millisecond) // polling a screen that go run may take minutes to show
+	}
+	c.Type(tuiPrefix + "q")
+	if code := c.WaitExit(t); code != 0 {
+		t.Errorf("exit %d after detaching", code)
+	}
+}
+
 // transcript turns a block of "$ command" lines and their output into the
 // commands alone; a block without "$ " lines is a script as it stands.
 func transcript(body string) string {
@@ -215,6 +244,10 @@ func TestReadme_EveryCommandBlockRuns(t *testing.T) {
 				startDefaultServer(t, home, env)
 			}
 			script := transcript(b.body)
+			if strings.Contains(how, "in a terminal") {
+				runInTerminal(t, env, dir, script)
+				return
+			}
 			runs := 1
 			if strings.Contains(how, "twice") {
 				runs = 2
