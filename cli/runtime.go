@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -137,11 +139,13 @@ func (a *app) fullBinary() (string, error) {
 }
 
 // buildFull builds herdr-full for a front that `go run` built (it lives in
-// a temporary directory with nothing beside it) from the source tree the
-// front was built from, into the state directory, with a copy of the front
-// beside it for its panes: `go run ./cmd/herdr` stays the one command that
-// runs herdr from a checkout. An up-to-date build is not redone (go build
-// compares build ids).
+// a temporary directory or the build cache, with nothing beside it) from
+// the source tree the front was built from, into the state directory, with
+// a copy of the front beside it for its panes: `go run ./cmd/herdr` stays
+// the one command that runs herdr from a checkout. An up-to-date build is
+// not redone (go build compares build ids). It runs with this process's
+// environment, so GOCACHE and GOFLAGS are go run's and every package the
+// front shares with herdr-full is a cache hit.
 func (a *app) buildFull(front string) (string, error) {
 	_, file, _, ok := runtime.Caller(0)
 	root := filepath.Dir(filepath.Dir(file))
@@ -153,18 +157,83 @@ func (a *app) buildFull(front string) (string, error) {
 		return "", err
 	}
 	bin := filepath.Join(dir, exeName(fullName))
+	progress := &buildProgress{w: a.stderr, start: time.Now()}
 	if _, err := os.Stat(bin); err != nil {
-		fmt.Fprintf(a.stderr, "herdr: building herdr-full into %s (once; later runs only check it is up to date)\n", dir)
+		progress.announce(fmt.Sprintf("herdr: building herdr-full (first run, a minute or two) into %s", dir))
+	} else {
+		progress.later = fmt.Sprintf("herdr: rebuilding herdr-full in %s (the checkout changed)", dir)
 	}
-	build := exec.Command("go", "build", "-o", bin, "./cmd/herdr-full")
+	// -v names each package as it is compiled (cached ones are not): a dot
+	// for each says the build moves on.
+	build := exec.Command("go", "build", "-v", "-o", bin, "./cmd/herdr-full")
 	build.Dir = root
-	if out, err := build.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("build herdr-full: %v: %s", err, strings.TrimSpace(string(out)))
+	build.Stdout = progress
+	build.Stderr = progress
+	err := build.Run()
+	progress.finish()
+	if err != nil {
+		return "", fmt.Errorf("build herdr-full: %v: %s", err, strings.TrimSpace(progress.out.String()))
 	}
 	if err := copyProgram(front, filepath.Join(dir, exeName(frontName))); err != nil {
 		return "", err
 	}
 	return bin, nil
+}
+
+// buildProgress shows a go build -v as it goes: the announcement (said at
+// once for a first build, at the first compiled package for a rebuild), a
+// dot per package and the time taken. It keeps the output for an error.
+type buildProgress struct {
+	w        io.Writer
+	start    time.Time
+	later    string // announced when a package is compiled after all
+	said     bool
+	packages int
+	partial  []byte // a line not yet ended
+	out      bytes.Buffer
+}
+
+func (p *buildProgress) announce(line string) {
+	fmt.Fprint(p.w, line)
+	p.said = true
+}
+
+// Write counts the complete lines of go build's output.
+func (p *buildProgress) Write(b []byte) (int, error) {
+	p.out.Write(b)
+	p.partial = append(p.partial, b...)
+	for {
+		i := bytes.IndexByte(p.partial, '\n')
+		if i < 0 {
+			break
+		}
+		line := strings.TrimSpace(string(p.partial[:i]))
+		p.partial = p.partial[i+1:]
+		if line == "" || strings.HasPrefix(line, "#") || strings.Contains(line, " ") {
+			continue // not a package path: an error, told at the end
+		}
+		if !p.said {
+			p.announce(p.later)
+		}
+		p.packages++
+		fmt.Fprint(p.w, ".")
+	}
+	return len(b), nil
+}
+
+func (p *buildProgress) finish() {
+	if !p.said {
+		return
+	}
+	fmt.Fprintf(p.w, " done in %.0f s", time.Since(p.start).Seconds())
+	switch p.packages {
+	case 0:
+		fmt.Fprintln(p.w)
+	case 1:
+		fmt.Fprintln(p.w, " (1 package compiled)")
+	default:
+		fmt.Fprintf(p.w, " (%d packages compiled)\n", p.packages)
+	}
 }
 
 // frontBinary is the program a server's panes call herdr: the front beside

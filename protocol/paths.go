@@ -110,9 +110,24 @@ func SessionOf(env Env, socket string) string {
 	return strings.TrimSuffix(filepath.Base(socket), ".sock")
 }
 
-// IsGoRunBinary says whether the program at path is one `go run` built:
-// it lives in go's temporary build directory and is deleted when the run
-// ends.
+// IsGoRunBinary says whether the program at path is one `go run` built,
+// told by where go puts it, whatever GOCACHE or GOTMPDIR are called: a
+// fresh build runs from <tmp>/go-buildN/bNNN/exe/NAME, deleted when the
+// run ends; a later run of the same build from the build cache,
+// <GOCACHE>/xx/xx<hex>-d/NAME (Go 1.24 and later cache what go run builds).
 func IsGoRunBinary(path string) bool {
-	return strings.Contains(filepath.ToSlash(path), "/go-build")
+	dir := filepath.Dir(path)
+	if filepath.Base(dir) == "exe" {
+		work := filepath.Dir(dir)
+		return isNumbered(filepath.Base(work), "b") && isNumbered(filepath.Base(filepath.Dir(work)), "go-build")
+	}
+	entry, ok := strings.CutSuffix(filepath.Base(dir), "-d")
+	return ok && len(entry) >= 32 && strings.Trim(entry, "0123456789abcdef") == "" &&
+		filepath.Base(filepath.Dir(dir)) == entry[:2]
+}
+
+// isNumbered says whether name is prefix followed by decimal digits only.
+func isNumbered(name, prefix string) bool {
+	digits, ok := strings.CutPrefix(name, prefix)
+	return ok && digits != "" && strings.Trim(digits, "0123456789") == ""
 }

@@ -51,3 +51,23 @@ func TestPaths_ValidSessionName(t *testing.T) {
 		}
 	}
 }
+
+func TestIsGoRunBinary(t *testing.T) {
+	entry := "28ec156428e066fae5aba06447aba5c648605dac80e879f3fe27414c5cb1074d"
+	for path, want := range map[string]bool{
+		"/tmp/go-build2707510552/b001/exe/herdr":                        true,
+		"/var/tmp/gotmp/go-build1/b042/exe/herdr":                       true,
+		"/tmp/somecache/" + entry[:2] + "/" + entry + "-d/herdr":        true, // go run's cached build, any GOCACHE
+		"/root/.cache/go-build/" + entry[:2] + "/" + entry + "-d/herdr": true,
+		"/usr/local/bin/herdr":                                          false,
+		"/home/me/go-build/bin/herdr":                                   false, // a folder merely named so
+		"/tmp/go-buildx/b001/exe/herdr":                                 false,
+		"/tmp/c/ab/" + entry + "-d/herdr":                               false, // not under its two-letter folder
+		"/tmp/c/28/28-d/herdr":                                          false,
+		"/tmp/c/" + entry[:2] + "/" + entry + "/herdr":                  false,
+	} {
+		if got := IsGoRunBinary(path); got != want {
+			t.Errorf("IsGoRunBinary(%q) = %v, want %v", path, got, want)
+		}
+	}
+}

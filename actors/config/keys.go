@@ -143,8 +143,10 @@ func (d *decoder) keys(t map[string]any) {
 	d.keyConflicts(user)
 }
 
-// bindingValue decodes a string or array of combos for an action of kind,
-// reporting the first bad one; empty strings are dropped.
+// bindingValue decodes a string or array of combos for an action of kind;
+// empty strings are dropped. As in Herdr, a bad combo of a list is
+// reported and left out while the others work; when none is left, the
+// action keeps its default.
 func (d *decoder) bindingValue(full string, v any, kind actionKind) ([]string, bool) {
 	var list []string
 	switch v := v.(type) {
@@ -160,15 +162,23 @@ func (d *decoder) bindingValue(full string, v any, kind actionKind) ([]string, b
 		return nil, false
 	}
 	var out []string
+	var bad []error
 	for _, c := range list {
 		if strings.TrimSpace(c) == "" {
 			continue
 		}
 		if err := checkBinding(c, kind); err != nil {
+			bad = append(bad, err)
+			continue
+		}
+		out = append(out, c)
+	}
+	for _, err := range bad {
+		if len(out) == 0 {
 			d.addf("%s: %v; using the default", full, err)
 			return nil, false
 		}
-		out = append(out, c)
+		d.addf("%s: %v; left out, the other keys of the list work", full, err)
 	}
 	return out, true
 }

@@ -1,0 +1,328 @@
+//go:build !windows
+
+package tests
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// The README's commands run as written, on a fresh HOME, read from
+// README.md itself so that an edit to it is checked too. Every shell block
+// (a fence with no language, sh, bash, shell or console) is preceded by a
+// directive comment saying how it runs, or why not:
+//
+//	<!-- readme-test: skip: REASON -->
+//	<!-- readme-test: run [in a terminal] [in the checkout] [with a server] [twice] [; needs TOOL] [; expect[ line]: TEXT] -->
+//
+// "in a terminal" runs it on a PTY, where the interactive client it starts
+// must draw a pane and detach on ctrl+b q; "in the checkout" runs it in
+// the module root (else in HOME); "with a
+// server" starts the default session's server first; "twice" runs it
+// again in the same HOME, beside a running default-session server (what
+// an earlier `go run ./cmd/herdr` leaves); "needs TOOL" skips it when TOOL is
+// not installed; TEXT must appear in its output (with "expect line:", as
+// a whole line). A block whose lines start
+// with "$ " is a transcript: those lines run, the others are its output.
+// Every toml block is a config.toml that `herdr config check` passes.
+// The blocks are bash, run in a process group: not on Windows.
+
+// readmeBlock is one fenced block of README.md.
+type readmeBlock struct {
+	line      int    // of the opening fence
+	lang      string // after the fence
+	directive string // the readme-test comment before it, "" when none
+	body      string
+}
+
+func readmeBlocks(t *testing.T) []readmeBlock {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(moduleRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []readmeBlock
+	var cur *readmeBlock
+	var body strings.Builder
+	last := "" // the last non-blank line outside a block
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		switch {
+		case cur == nil && strings.HasPrefix(line, "```"):
+			cur = &readmeBlock{line: n, lang: strings.TrimSpace(strings.TrimPrefix(line, "```"))}
+			if d, ok := strings.CutPrefix(strings.TrimSpace(last), "<!-- readme-test:"); ok {
+				cur.directive = strings.TrimSpace(strings.TrimSuffix(d, "-->"))
+			}
+			body.Reset()
+		case cur != nil && strings.TrimSpace(line) == "```":
+			cur.body = body.String()
+			blocks = append(blocks, *cur)
+			cur = nil
+		case cur != nil:
+			body.WriteString(line + "\n")
+		case strings.TrimSpace(line) != "":
+			last = line
+		}
+	}
+	if cur != nil {
+		t.Fatalf("README.md:%d: a block is never closed", cur.line)
+	}
+	return blocks
+}
+
+// readmeEnv is a fresh HOME (no XDG folders set, so the README's
+// ~/.config/herdr paths hold) with the built herdr and herdr-full first on
+// PATH and the real Go caches.
+func readmeEnv(t *testing.T) (home string, env []string) {
+	t.Helper()
+	requireUnixShell(t)
+	dir, err := os.MkdirTemp("", "rd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(k, "HERDR_"), strings.HasPrefix(k, "XDG_"), k == "HOME", k == "PATH":
+			continue
+		case k == "SHELL":
+			kv = "SHELL=/bin/sh" // panes run a shell without the tester's rc files
+		}
+		env = append(env, kv)
+	}
+	env = append(env, "HOME="+dir, "PATH="+filepath.Dir(herdrBin)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	return dir, append(env, goCaches...)
+}
+
+// runShell runs script with bash -e (each command must succeed) in dir,
+// ending the whole process group when it is done or after the deadline.
+func runShell(t *testing.T, env []string, dir, script string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", "-e", "-o", "pipefail", "-c", script)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 10 * time.Second
+	out, err := cmd.CombinedOutput()
+	if cmd.Process != nil {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM) // a server left behind by a failed block
+	}
+	return string(out), err
+}
+
+// startDefaultServer runs `herdr server` for the default session in env
+// until the test ends, as `go run ./cmd/herdr` leaves one running.
+func startDefaultServer(t *testing.T, home string, env []string) {
+	t.Helper()
+	cmd := exec.Command(herdrBin, "server")
+	cmd.Dir, cmd.Env = home, env
+	var out syncBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		stop := exec.Command(herdrBin, "server", "stop")
+		stop.Env = env
+		_ = stop.Run()
+		select {
+		case <-done:
+		case <-time.After(waitTimeout):
+			_ = cmd.Process.Kill()
+			<-done
+		}
+	})
+	WaitFor(t, "the default session's server", func() bool {
+		st := exec.Command(herdrBin, "status")
+		st.Env = env
+		b, _ := st.Output()
+		return strings.Contains(string(b), "status: running")
+	})
+}
+
+// runInTerminal runs script on a terminal: the interactive client it
+// starts must draw a pane, then detach on ctrl+b q and exit 0. The server
+// it started is stopped when the test ends. A first go run compiles, so
+// the pane may take minutes.
+func runInTerminal(t *testing.T, env []string, dir, script string) {
+	t.Helper()
+	t.Cleanup(func() {
+		stop := exec.Command(herdrBin, "server", "stop")
+		stop.Env = env
+		_ = stop.Run()
+	})
+	cmd := exec.Command("bash", "-e", "-c", script)
+	cmd.Dir, cmd.Env = dir, append(slices.Clone(env), "TERM=xterm-256color")
+	c := startTUI(t, cmd)
+	deadline := time.Now().Add(4 * time.Minute)
+	for framedPanes(c.Screen()) == 0 {
+		if c.Exited() || time.Now().After(deadline) {
+			t.Fatalf("no pane on the client's screen (exited: %v):\n%s", c.Exited(), c.Screen())
+		}
+		time.Sleep(100 * time.Millisecond) // polling a screen that go run may take minutes to show
+	}
+	c.Type(tuiPrefix + "q")
+	if code := c.WaitExit(t); code != 0 {
+		t.Errorf("exit %d after detaching", code)
+	}
+}
+
+// transcript turns a block of "$ command" lines and their output into the
+// commands alone; a block without "$ " lines is a script as it stands.
+func transcript(body string) string {
+	var cmds []string
+	for _, line := range strings.Split(body, "\n") {
+		if c, ok := strings.CutPrefix(line, "$ "); ok {
+			cmds = append(cmds, c)
+		}
+	}
+	if len(cmds) == 0 {
+		return body
+	}
+	return strings.Join(cmds, "\n") + "\n"
+}
+
+func TestReadme_EveryCommandBlockRuns(t *testing.T) {
+	ran := 0
+	for _, b := range readmeBlocks(t) {
+		switch b.lang {
+		case "", "sh", "bash", "shell", "console":
+		default:
+			continue
+		}
+		d := b.directive
+		name := "line" + strconv.Itoa(b.line)
+		switch {
+		case d == "":
+			t.Errorf("README.md:%d: a command block without a <!-- readme-test: run … --> or <!-- readme-test: skip: why --> comment before it", b.line)
+			continue
+		case strings.HasPrefix(d, "skip:"):
+			if strings.TrimSpace(strings.TrimPrefix(d, "skip:")) == "" {
+				t.Errorf("README.md:%d: a skipped block must say why", b.line)
+			}
+			continue
+		case !strings.HasPrefix(d, "run"):
+			t.Errorf("README.md:%d: unknown readme-test directive %q", b.line, d)
+			continue
+		}
+		ran++
+		t.Run(name, func(t *testing.T) {
+			how, expect, _ := strings.Cut(d, "; expect")
+			wholeLine := strings.HasPrefix(expect, " line:")
+			expect = strings.TrimSpace(expect[strings.Index(expect, ":")+1:])
+			if words := strings.Fields(strings.ReplaceAll(how, ";", " ")); slices.Contains(words, "needs") {
+				tool := ""
+				if i := slices.Index(words, "needs"); i+1 < len(words) {
+					tool = words[i+1]
+				}
+				if _, err := exec.LookPath(tool); tool == "" || err != nil {
+					t.Skipf("README.md:%d needs %s, which is not installed", b.line, tool)
+				}
+			}
+			home, env := readmeEnv(t)
+			dir := home
+			if strings.Contains(how, "in the checkout") {
+				dir = moduleRoot
+			}
+			if strings.Contains(how, "with a server") {
+				startDefaultServer(t, home, env)
+			}
+			script := transcript(b.body)
+			if strings.Contains(how, "in a terminal") {
+				runInTerminal(t, env, dir, script)
+				return
+			}
+			runs := 1
+			if strings.Contains(how, "twice") {
+				runs = 2
+			}
+			for i := 1; i <= runs; i++ {
+				if i == 2 {
+					startDefaultServer(t, home, env)
+				}
+				out, err := runShell(t, env, dir, script)
+				if err != nil {
+					t.Fatalf("README.md:%d, run %d: %v\n%s", b.line, i, err, out)
+				}
+				found := strings.Contains(out, expect)
+				if wholeLine {
+					found = slices.ContainsFunc(strings.Split(out, "\n"), func(l string) bool { return strings.TrimSpace(l) == expect })
+				}
+				if expect != "" && !found {
+					t.Errorf("README.md:%d, run %d: the output lacks %q:\n%s", b.line, i, expect, out)
+				}
+			}
+		})
+	}
+	if ran == 0 {
+		t.Error("README.md has no block marked to run")
+	}
+}
+
+func TestReadme_ConfigExamplesPassConfigCheck(t *testing.T) {
+	checked := 0
+	for _, b := range readmeBlocks(t) {
+		if b.lang != "toml" {
+			continue
+		}
+		checked++
+		home, env := readmeEnv(t)
+		cfg := filepath.Join(home, ".config", "herdr", "config.toml")
+		if err := os.MkdirAll(filepath.Dir(cfg), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(cfg, []byte(b.body), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out, err := runShell(t, env, home, "herdr config check")
+		if err != nil || strings.TrimSpace(out) != "config: ok" {
+			t.Errorf("README.md:%d: herdr config check on the example: %v\n%s", b.line, err, out)
+		}
+	}
+	if checked == 0 {
+		t.Error("README.md has no toml example")
+	}
+}
+
+// TestReadme_ConfigExampleKeysWork: the README's config example, as
+// written, rebinds the prefix and gives split_vertical a list of combos,
+// every one of which splits in the interactive client.
+func TestReadme_ConfigExampleKeysWork(t *testing.T) {
+	var example string
+	for _, b := range readmeBlocks(t) {
+		if b.lang == "toml" && strings.Contains(b.body, "[keys]") {
+			example = b.body
+		}
+	}
+	if !strings.Contains(example, `split_vertical = ["prefix+v", "prefix+|"]`) || !strings.Contains(example, `prefix = "ctrl+a"`) {
+		t.Fatalf("README.md has no config example with prefix = \"ctrl+a\" and split_vertical = [\"prefix+v\", \"prefix+|\"]:\n%s", example)
+	}
+	h := NewHome(t)
+	if err := os.WriteFile(filepath.Join(h.ConfigHome, "herdr", "config.toml"), []byte(example), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := h.Start(t, "keys")
+	c := Attach(t, h, "keys", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	shellReady(t, c, "typed")
+	for i, combo := range []string{"\x01v", "\x01|"} { // ctrl+a, then v or |
+		c.Type(combo)
+		WaitFor(t, "a split by combo "+strconv.Itoa(i+1), func() bool { return len(sessionSnapshot(t, s).Panes) == i+2 })
+	}
+}
