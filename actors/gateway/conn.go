@@ -99,6 +99,7 @@ type conn struct {
 	gfxStream  *api.GraphicsStream
 
 	behavior actor.Behavior // requests, then perhaps streaming
+	idle     idleClock      // closes a connection that waits for nothing (idle.go)
 	worker   *api.Worker    // runs this actor's mailbox; stopped with it
 
 	backlog      []outItem   // items waiting for room in out
@@ -133,7 +134,16 @@ func newConn(c net.Conn, opts Options) *conn {
 // Receive implements actor.Actor. A connection has two behaviours: it
 // starts answering requests, and an accepted events.subscribe switches it
 // for good to streaming the subscription's batches.
-func (c *conn) Receive(ctx actor.Context) { c.behavior.Receive(ctx) }
+func (c *conn) Receive(ctx actor.Context) {
+	if f, ok := ctx.Message().(*api.Fired); ok {
+		if c.idle.fired(ctx, f, c.opts.IdleTimeout) {
+			c.idleOut(ctx)
+		}
+		return
+	}
+	c.idle.lastSeen = time.Now()
+	c.behavior.Receive(ctx)
+}
 
 // requests is the first behaviour: lines are requests, answered in order,
 // one at a time.
@@ -213,9 +223,7 @@ func (c *conn) either(ctx actor.Context) {
 		c.ackToBus = func() { root.Send(bus, &events.Ack{Sub: self}) }
 		go c.readLoop(root, self)
 		go c.writeLoop()
-		ctx.SetReceiveTimeout(c.opts.IdleTimeout)
-	case *actor.ReceiveTimeout:
-		c.idle(ctx)
+		c.idle.start(ctx, c.opts.IdleTimeout)
 	case *hangup:
 		c.hangupWith(ctx, msg.err)
 	case *writerCaughtUp:
@@ -245,6 +253,7 @@ func (c *conn) either(ctx actor.Context) {
 		close(c.out)
 		close(c.done)
 	case *actor.Stopped:
+		c.idle.stop()
 		if c.worker != nil {
 			c.worker.Stop()
 		}
@@ -346,7 +355,7 @@ func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 			c.closing = true
 			c.queue = nil
 		} else {
-			ctx.CancelReceiveTimeout()
+			c.idle.stop()
 			c.streamID = req.ID
 			c.queue = nil
 			c.behavior.Become(c.streaming)
@@ -369,11 +378,11 @@ func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 	c.pump(ctx)
 }
 
-// idle runs when the connection received nothing for IdleTimeout; one that
-// waits for nothing is closed.
-func (c *conn) idle(ctx actor.Context) {
+// idleOut runs when the connection received nothing for IdleTimeout; one
+// that waits for nothing is closed.
+func (c *conn) idleOut(ctx actor.Context) {
 	if c.current != nil || c.watching {
-		ctx.SetReceiveTimeout(c.opts.IdleTimeout) // firing disarmed it
+		c.idle.start(ctx, c.opts.IdleTimeout)
 		return
 	}
 	ctx.Stop(ctx.Self())

@@ -59,7 +59,7 @@ func (c *conn) streamVerdict(st *api.GraphicsStream) {
 
 // startGraphicsStream switches to the stream after the pane accepted it.
 func (c *conn) startGraphicsStream(ctx actor.Context, id string, st api.GraphicsStream) {
-	ctx.CancelReceiveTimeout() // a stream may pause as long as its producer likes
+	c.idle.stop() // a stream may pause as long as its producer likes
 	c.streamID, c.gfxStream = id, &st
 	c.queue = nil
 	c.behavior.Become(c.graphicsStreaming)

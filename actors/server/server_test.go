@@ -186,31 +186,6 @@ func BenchmarkPaneGet_OneConnection(b *testing.B) {
 	}
 }
 
-// TestServer_UnstartableShellChangesNothing: a shell that cannot start is
-// refused with an error, and no workspace, tab or event is left behind.
-func TestServer_UnstartableShellChangesNothing(t *testing.T) {
-	sock := startServerWith(t, "[terminal]\ndefault_shell = \"/nonexistent/shell\"\n")
-	sub := subscribe(t, sock, `{"subscriptions":[{"type":"workspace.created"},{"type":"workspace.closed"},{"type":"tab.closed"}]}`)
-	c := dial(t, sock)
-	err := c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, nil)
-	if e := protocol.AsError(err); err == nil || e.Code != protocol.CodePaneSplitFailed || !strings.Contains(e.Message, "/nonexistent/shell") {
-		t.Fatalf("workspace.create = %v, want pane_split_failed naming the shell", err)
-	}
-	var list protocol.WorkspaceList
-	if err := c.Call("workspace.list", nil, &list); err != nil || len(list.Workspaces) != 0 {
-		t.Fatalf("workspaces after the failure: %+v %v", list, err)
-	}
-	// A layout whose command cannot start is refused the same way.
-	err = c.Call("layout.apply", map[string]any{"workspace_id": "w1", "root": map[string]any{"type": "pane", "command": []string{"/nonexistent/cmd"}}}, nil)
-	if err == nil {
-		t.Fatal("layout.apply with a missing command succeeded")
-	}
-	sub.Conn().SetReadDeadline(time.Now().Add(200 * time.Millisecond))
-	if line, err := sub.ReadLine(); err == nil {
-		t.Fatalf("an event was published for a failed create: %s", line)
-	}
-}
-
 // TestServer_PaneNotReadingInputStaysResponsive: input for a program that
 // never reads it must not stall the pane: its output and reads go on.
 func TestServer_PaneNotReadingInputStaysResponsive(t *testing.T) {
