@@ -19,10 +19,10 @@ import (
 // called anything).
 
 // goRunCache is the build cache of these tests: the environment's when its
-// path has no "go-build" in it (CI names it so, and its earlier steps have
-// compiled herdr into it), else one of their own, named without it and
-// kept between runs, so that only the first ever pays for compiling herdr
-// and herdr-full (2 to 4 minutes on a busy 2-core machine). The module
+// path has no "go-build" in it, else one of their own, named without it
+// and kept between runs, so that only the first ever pays for compiling
+// herdr and herdr-full (52 s on an idle 2-core machine, 3 minutes on a
+// busy one). The module
 // cache is the environment's, so nothing is downloaded.
 func goRunCache(t *testing.T) string {
 	t.Helper()
