@@ -1026,12 +1026,14 @@ func TestE2E_Server_SingleInstanceAndStaleSocket(t *testing.T) {
 	if !Refused(s.Socket) {
 		t.Fatalf("stale socket still accepts connections")
 	}
+	// The new server takes the stale socket's place and, the workspace
+	// having been saved within moments of its creation, restores it.
 	s2 := h.Start(t, "solo")
-	if ids := s2.PaneIDs(t); len(ids) != 0 {
-		t.Errorf("fresh server has panes %v", ids)
+	if ids := s2.PaneIDs(t); fmt.Sprint(ids) != "[w1:p1]" {
+		t.Errorf("server after the kill has panes %v, want the killed one's [w1:p1]", ids)
 	}
-	if w := s2.CreateWorkspace(t, nil); w.Workspace.WorkspaceID != "w1" {
-		t.Errorf("fresh server first workspace = %s", w.Workspace.WorkspaceID)
+	if w := s2.CreateWorkspace(t, nil); w.Workspace.WorkspaceID != "w2" {
+		t.Errorf("next workspace after the restore = %s, want w2", w.Workspace.WorkspaceID)
 	}
 }
 
