@@ -16,14 +16,11 @@ import (
 // across restarts, moves and handoffs. linesDelay after a change to the
 // session or to a pane's screen, every pane is asked for its
 // lines (SaveLines: it answers only when they changed since it last did);
-// the panes hand them to the writer (history_writer.go), which packs and
+// the panes hand them to the writer (pane.LinesWriter), which packs and
 // writes them off every actor and removes the files of closed panes. When
 // the server stops, each pane hands its lines once more as it stops, and
 // the session waits for the writer when its panes are gone. A restored
 // pane reads its file itself and shows the lines above its new shell.
-
-// keptSuffix ends every kept-lines file's name.
-const keptSuffix = ".gz"
 
 // linesDelay is how long after a change the panes are asked for their
 // lines. Far longer than saveDelay: a copy of a long history costs
@@ -37,29 +34,11 @@ type linesDue struct{}
 // linesKeeper is the session's part in kept lines.
 type linesKeeper struct {
 	dir    string
-	writer *linesWriter
+	writer *pane.LinesWriter
 	root   *actor.RootContext
 	keys   map[string]string // each pane's key, by terminal id
 	inUse  map[string]bool   // the keys of keys
 	timer  uint64            // the pending linesDue, 0 for none
-}
-
-// keptPath is the file of key's lines in dir.
-func keptPath(dir, key string) string { return filepath.Join(dir, key+keptSuffix) }
-
-// validKeptKey accepts the keys this server makes (terminal ids) and any
-// plain name like them: a key read from session.json never names a path
-// outside the history folder.
-func validKeptKey(key string) bool {
-	if key == "" || len(key) > 64 {
-		return false
-	}
-	for _, c := range []byte(key) {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 // startLines sets kept lines up when pane_history is on and the session
@@ -69,7 +48,7 @@ func (s *Session) startLines(ctx actor.Context) {
 		return
 	}
 	dir := filepath.Join(filepath.Dir(s.opts.SessionFile), "history")
-	s.lines = &linesKeeper{dir: dir, writer: newLinesWriter(dir, s.opts.Log), root: ctx.ActorSystem().Root,
+	s.lines = &linesKeeper{dir: dir, writer: pane.NewLinesWriter(dir, s.opts.Log), root: ctx.ActorSystem().Root,
 		keys: map[string]string{}, inUse: map[string]bool{}}
 }
 
@@ -83,7 +62,7 @@ func (s *Session) keepLines(termID, saved string, restore bool) *pane.KeepLines 
 		return nil
 	}
 	key := saved
-	if !validKeptKey(saved) || k.inUse[saved] {
+	if !pane.ValidKeptKey(saved) || k.inUse[saved] {
 		key, restore = termID, false
 		for k.inUse[key] {
 			key += "x"
@@ -92,7 +71,7 @@ func (s *Session) keepLines(termID, saved string, restore bool) *pane.KeepLines 
 	k.keys[termID], k.inUse[key] = key, true
 	kl := &pane.KeepLines{Key: key, Hand: k.writer.Hand}
 	if restore {
-		kl.From = keptPath(k.dir, key)
+		kl.From = pane.KeptPath(k.dir, key)
 	}
 	return kl
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/emulator"
 )
 
@@ -43,7 +44,7 @@ func BenchmarkHistorySave200x10k(b *testing.B) {
 	b.ResetTimer()
 	for n := 0; n < b.N; n++ {
 		dir := filepath.Join(b.TempDir(), "history")
-		w := newLinesWriter(dir, log)
+		w := pane.NewLinesWriter(dir, log)
 		start := time.Now()
 		exports := make([][]byte, panes)
 		for p, t := range terms {

@@ -1,4 +1,4 @@
-package session
+package pane
 
 import (
 	"io"
@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/emulator"
 )
 
@@ -38,7 +37,7 @@ func TestLinesWriter_WritesNewestAndRemovesClosedPanesFiles(t *testing.T) {
 		term.Write([]byte(text))
 		return term.ExportHistory(0)
 	}
-	w := newLinesWriter(dir, log)
+	w := NewLinesWriter(dir, log)
 	w.Keep(map[string]bool{"a": true, "b": true})
 	w.Hand("a", export("old a"))
 	w.Hand("a", export("new a"))
@@ -50,7 +49,7 @@ func TestLinesWriter_WritesNewestAndRemovesClosedPanesFiles(t *testing.T) {
 	if got := keptNames(t, dir); !slices.Equal(got, []string{"a.gz", "b.gz"}) {
 		t.Fatalf("files %v", got)
 	}
-	data, _, err := pane.ReadLinesFile(keptPath(dir, "a"), 0)
+	data, _, err := ReadLinesFile(KeptPath(dir, "a"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +64,7 @@ func TestLinesWriter_WritesNewestAndRemovesClosedPanesFiles(t *testing.T) {
 	for _, name := range []string{".b.gz.tmp-123", "notes.txt", "bad key.gz"} {
 		os.WriteFile(filepath.Join(dir, name), nil, 0o600)
 	}
-	w = newLinesWriter(dir, log)
+	w = NewLinesWriter(dir, log)
 	w.Keep(map[string]bool{"a": true})
 	if !w.Close(10 * time.Second) {
 		t.Fatal("writer did not finish")
@@ -83,8 +82,8 @@ func TestValidKeptKey(t *testing.T) {
 		"": false, "../x": false, "a/b": false, "a.b": false, ".": false, "x\x00": false,
 		"k" + string(make([]byte, 64)): false,
 	} {
-		if validKeptKey(key) != want {
-			t.Errorf("validKeptKey(%q) = %v", key, !want)
+		if ValidKeptKey(key) != want {
+			t.Errorf("ValidKeptKey(%q) = %v", key, !want)
 		}
 	}
 }

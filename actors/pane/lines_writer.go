@@ -1,4 +1,4 @@
-package session
+package pane
 
 import (
 	"log/slog"
@@ -8,17 +8,16 @@ import (
 	"sync"
 	"time"
 
-	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// linesWriter packs and writes the panes' kept lines on a goroutine of its
+// LinesWriter packs and writes the panes' kept lines on a goroutine of its
 // own: panes hand it exports (Hand, from their own goroutines, never
 // waiting), the session the set of keys still in use (Keep), whose files
 // alone stay. A pane that hands again before the last export was written
 // replaces it: only the newest is written. The mutex guards this queue
 // alone, no actor's state.
-type linesWriter struct {
+type LinesWriter struct {
 	dir string
 	log *slog.Logger
 
@@ -38,14 +37,14 @@ type keptExport struct {
 	at   time.Time
 }
 
-func newLinesWriter(dir string, log *slog.Logger) *linesWriter {
-	w := &linesWriter{dir: dir, log: log, pending: map[string]keptExport{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
+func NewLinesWriter(dir string, log *slog.Logger) *LinesWriter {
+	w := &LinesWriter{dir: dir, log: log, pending: map[string]keptExport{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go w.run()
 	return w
 }
 
 // Hand queues a pane's export; it never blocks.
-func (w *linesWriter) Hand(key string, data []byte) {
+func (w *LinesWriter) Hand(key string, data []byte) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.closed {
@@ -56,7 +55,7 @@ func (w *linesWriter) Hand(key string, data []byte) {
 
 // Keep says which keys are in use: the files of others are removed, and
 // exports handed for them are dropped.
-func (w *linesWriter) Keep(live map[string]bool) {
+func (w *LinesWriter) Keep(live map[string]bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.closed {
@@ -66,7 +65,7 @@ func (w *linesWriter) Keep(live map[string]bool) {
 }
 
 // ring wakes the writer; called under mu while open (Close closes wake).
-func (w *linesWriter) ring() {
+func (w *LinesWriter) ring() {
 	select {
 	case w.wake <- struct{}{}:
 	default:
@@ -75,7 +74,7 @@ func (w *linesWriter) ring() {
 
 // Close writes what is queued and stops, waiting up to wait; it reports
 // whether the writer finished.
-func (w *linesWriter) Close(wait time.Duration) bool {
+func (w *LinesWriter) Close(wait time.Duration) bool {
 	w.mu.Lock()
 	if !w.closed {
 		w.closed = true
@@ -90,7 +89,7 @@ func (w *linesWriter) Close(wait time.Duration) bool {
 	}
 }
 
-func (w *linesWriter) run() {
+func (w *LinesWriter) run() {
 	defer close(w.done)
 	for range w.wake {
 		w.drain()
@@ -99,7 +98,7 @@ func (w *linesWriter) run() {
 }
 
 // drain writes everything queued, then prunes if asked.
-func (w *linesWriter) drain() {
+func (w *LinesWriter) drain() {
 	for {
 		w.mu.Lock()
 		jobs, live, prune := w.pending, w.live, w.prune
@@ -120,10 +119,10 @@ func (w *linesWriter) drain() {
 	}
 }
 
-func (w *linesWriter) write(key string, job keptExport) {
-	packed, err := pane.EncodeLinesFile(job.data, job.at)
+func (w *LinesWriter) write(key string, job keptExport) {
+	packed, err := EncodeLinesFile(job.data, job.at)
 	if err == nil {
-		err = protocol.WriteOwnFile(keptPath(w.dir, key), packed, 0o600)
+		err = protocol.WriteOwnFile(KeptPath(w.dir, key), packed, 0o600)
 	}
 	if err != nil {
 		w.log.Error("pane history not saved", "key", key, "err", err)
@@ -133,20 +132,41 @@ func (w *linesWriter) write(key string, job keptExport) {
 // removeOthers removes the kept-lines files of keys not in live, and the
 // temporary files of writes a crash cut short (no write is under way: this
 // goroutine is the only writer).
-func (w *linesWriter) removeOthers(live map[string]bool) {
+func (w *LinesWriter) removeOthers(live map[string]bool) {
 	entries, err := os.ReadDir(w.dir)
 	if err != nil {
 		return // no folder yet, or none we can read: nothing of ours to remove
 	}
 	for _, e := range entries {
 		name := e.Name()
-		key, isFile := strings.CutSuffix(name, keptSuffix)
-		stale := strings.HasPrefix(name, ".") && strings.Contains(name, keptSuffix+".tmp-")
-		if !stale && (!isFile || !validKeptKey(key) || live[key]) {
+		key, isFile := strings.CutSuffix(name, KeptSuffix)
+		stale := strings.HasPrefix(name, ".") && strings.Contains(name, KeptSuffix+".tmp-")
+		if !stale && (!isFile || !ValidKeptKey(key) || live[key]) {
 			continue
 		}
 		if err := os.Remove(filepath.Join(w.dir, name)); err != nil {
 			w.log.Warn("closed pane's history not removed", "file", name, "err", err)
 		}
 	}
+}
+
+// KeptSuffix ends every kept-lines file's name.
+const KeptSuffix = ".gz"
+
+// KeptPath is the file of key's lines in dir.
+func KeptPath(dir, key string) string { return filepath.Join(dir, key+KeptSuffix) }
+
+// ValidKeptKey accepts the keys this server makes (terminal ids) and any
+// plain name like them: a key read from session.json never names a path
+// outside the history folder.
+func ValidKeptKey(key string) bool {
+	if key == "" || len(key) > 64 {
+		return false
+	}
+	for _, c := range []byte(key) {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
