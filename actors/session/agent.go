@@ -155,7 +155,7 @@ func (s *Session) agentSendKeys(ctx actor.Context, call *api.Call, p *paneRec) *
 // agentFocus focuses the agent's pane; the agents actor answers once it
 // has the new placement (and has marked the tab's agents seen).
 func (s *Session) agentFocus(ctx actor.Context, _ *api.Call, p *paneRec) *api.Reply {
-	s.m.FocusPane(p.Pane)
+	s.tx.FocusPane(p.Pane)
 	s.deferred = &agents.Answer{To: ctx.Sender(), Render: agents.RenderInfo, TermID: p.TermID}
 	return nil
 }

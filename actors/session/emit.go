@@ -6,6 +6,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
+	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
@@ -57,8 +58,54 @@ func (s *Session) focusNow() focusState {
 	return f
 }
 
-// settle publishes what the message changed.
+// begin opens the transaction of a message that may change the topology
+// and returns the focus before it. One still open is what a panic left
+// half-done: it is discarded first, with what it queued.
+func (s *Session) begin(ctx actor.Context) focusState {
+	if s.m.Open() {
+		s.abandon(ctx)
+	}
+	s.synced = false // only this message's placement counts
+	s.tx = s.m.Begin()
+	return s.focusNow()
+}
+
+// abandon discards the open transaction and drops what it queued: its
+// events, the actors it would start or stop, the tabs it would resize;
+// the panes it started are stopped (their OnDiscard). A transaction stays
+// open after it, empty, for settle to commit.
+func (s *Session) abandon(ctx actor.Context) {
+	s.tx.Discard()
+	clear(s.outbox)
+	s.outbox = s.outbox[:0]
+	s.dirtyTabs = s.dirtyTabs[:0]
+	clear(s.newborn)
+	s.newborn = s.newborn[:0]
+	s.retired, s.retiredIDs, s.poisoned = s.retired[:0], s.retiredIDs[:0], s.poisoned[:0]
+	s.deferred, s.synced = nil, false
+	s.tx = s.m.Begin()
+}
+
+// conclude discards the transaction of a call that failed, so an error
+// answer never leaves part of a change behind.
+func (s *Session) conclude(ctx actor.Context, reply *api.Reply) {
+	if reply != nil && reply.Err != nil && s.tx.Changed() {
+		s.abandon(ctx)
+	}
+}
+
+// poison stops a pane's actor once the transaction commits, after the
+// requests already queued for it.
+func (s *Session) poison(pid *actor.PID) { s.poisoned = append(s.poisoned, pid) }
+
+// settle commits the message's transaction and publishes what it changed.
 func (s *Session) settle(ctx actor.Context, before focusState) {
+	s.tx.Commit()
+	for _, pid := range s.poisoned {
+		ctx.Poison(pid)
+	}
+	clear(s.poisoned)
+	s.poisoned = s.poisoned[:0]
 	for _, t := range s.dirtyTabs {
 		if t.Root != nil && t.WS.TabIndex(t) >= 0 && s.m.Workspace(t.WS.ID) == t.WS {
 			s.emit(protocol.LayoutUpdatedEvent{Layout: s.layoutSnapshot(t)}, s.tabFields(t))
@@ -130,7 +177,7 @@ func (s *Session) updateFacts(ctx actor.Context, p *paneRec, msg *pane.Facts) {
 		ctx.Send(s.opts.Agents, msg)
 	}
 	if f.ForegroundCwd != "" && f.ForegroundCwd != p.LiveCwd {
-		p.LiveCwd = f.ForegroundCwd // where its next shell starts
+		s.tx.SetLiveCwd(p.Pane, f.ForegroundCwd) // where its next shell starts
 		s.changed(ctx)
 	}
 	if s.opts.Events == nil {

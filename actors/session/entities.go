@@ -45,6 +45,7 @@ func (s *Session) born(entity any) { s.newborn = append(s.newborn, entity) }
 func (s *Session) retire(id string) {
 	if e := s.entities[id]; e != nil {
 		delete(s.entities, id)
+		s.tx.OnDiscard(func() { s.entities[id] = e })
 		s.retired = append(s.retired, e.pid)
 		s.retiredIDs = append(s.retiredIDs, id)
 	}
@@ -217,7 +218,7 @@ func (s *Session) workspaceChanged(ctx actor.Context, m *wsactor.Changed) {
 	if w == nil || !s.fresh(ctx, m.ID, m.Rev) {
 		return
 	}
-	w.Label, w.Tokens = m.Label, m.Tokens
+	s.tx.SetWorkspaceRecord(w, m.Label, m.Tokens)
 	switch m.Event {
 	case "workspace_renamed":
 		s.emit(protocol.WorkspaceRenamedEvent{WorkspaceID: w.ID, Label: w.Label}, s.workspaceFields(w))
@@ -232,7 +233,7 @@ func (s *Session) tabChanged(ctx actor.Context, m *tabactor.Changed) {
 	if err != nil || t.ID != m.ID || !s.fresh(ctx, m.ID, m.Rev) {
 		return
 	}
-	t.Label = m.Label
+	s.tx.SetTabLabel(t, m.Label)
 	if m.Event == "tab_renamed" {
 		s.emit(protocol.TabRenamedEvent{TabID: t.ID, WorkspaceID: t.WS.ID, Label: s.tabInfo(t).Label}, s.tabFields(t))
 	}

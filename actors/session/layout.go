@@ -87,7 +87,7 @@ func (s *Session) paneFocusDirection(ctx actor.Context, call *api.Call) *api.Rep
 	res := protocol.PaneFocusDirectionResult{SourcePaneID: p.ID}
 	if n := s.neighborOf(p, prm.Direction); n != nil {
 		res.Changed = !s.paneFocused(n)
-		s.m.FocusPane(n.Pane)
+		s.tx.FocusPane(n.Pane)
 		s.relayout(ctx, n.Tab) // a zoomed tab shows the newly focused pane
 		res.FocusedPaneID = protocol.Ptr(n.ID)
 	} else {
@@ -109,7 +109,7 @@ func (s *Session) paneResize(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	res := protocol.PaneResizeResult{PaneID: p.ID}
 	// An amount of 0 changes nothing and says so, as Herdr does.
-	if res.Changed = amount != 0 && p.Tab.Root.Resize(p.TermID, layout.Side(prm.Direction), amount); res.Changed {
+	if res.Changed = amount != 0 && s.tx.EditTree(p.Tab, func(root *layout.Node) bool { return root.Resize(p.TermID, layout.Side(prm.Direction), amount) }); res.Changed {
 		s.relayout(ctx, p.Tab)
 	} else {
 		res.Reason = reason("unchanged")
@@ -150,7 +150,7 @@ func (s *Session) paneSwap(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	if dst != nil {
 		res.TargetPaneID = protocol.Ptr(dst.ID)
-		res.Changed = src.Tab.Root.Swap(src.TermID, dst.TermID)
+		res.Changed = s.tx.EditTree(src.Tab, func(root *layout.Node) bool { return root.Swap(src.TermID, dst.TermID) })
 		s.relayout(ctx, src.Tab)
 	}
 	res.FocusedPaneID = s.terms[src.Tab.Focused].ID
@@ -177,7 +177,7 @@ func (s *Session) paneZoom(ctx actor.Context, call *api.Call) *api.Reply {
 	default:
 		res.FocusChanged = t.Focused != p.TermID
 		res.ZoomChanged = t.Zoomed != want
-		t.Focused, t.Zoomed = p.TermID, want
+		s.tx.FocusInTab(t, p.TermID, want)
 		res.Changed = res.FocusChanged || res.ZoomChanged
 		s.relayout(ctx, t)
 	}
@@ -193,7 +193,7 @@ func (s *Session) paneInputSet(ctx actor.Context, call *api.Call) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
 	}
-	p.RightClick = prm.RightClick
+	s.tx.SetRightClick(p.Pane, prm.RightClick)
 	ctx.Send(p.pid, &pane.SetRightClick{ToPane: p.RightClick == "pane"})
 	return api.OK()
 }
@@ -253,11 +253,16 @@ func (s *Session) layoutSetSplitRatio(ctx actor.Context, call *api.Call) *api.Re
 	if err != nil {
 		return api.Fail(err)
 	}
-	split, err := t.Root.SplitAt(prm.Path)
-	if err != nil {
+	found := s.tx.EditTree(t, func(root *layout.Node) bool {
+		split, err := root.SplitAt(prm.Path)
+		if err == nil {
+			split.Ratio = layout.ClampRatio(*prm.Ratio)
+		}
+		return err == nil
+	})
+	if !found {
 		return api.Fail(protocol.Errorf("split_not_found", "no split at path %v in tab %s", prm.Path, t.ID))
 	}
-	split.Ratio = layout.ClampRatio(*prm.Ratio)
 	s.relayout(ctx, t)
 	return api.Done(protocol.LayoutSplitRatioSet{Layout: s.describe(t)})
 }
@@ -329,12 +334,12 @@ func (s *Session) layoutApply(ctx actor.Context, call *api.Call) *api.Reply {
 		label = replaced.Label // the replacement keeps the replaced tab's name
 	}
 	t := s.addTab(w, label)
-	t.Root = root
 	leaves := root.Leaves()
-	t.Focused = leaves[0]
+	s.tx.SetRoot(t, root, leaves[0])
 	for _, id := range leaves {
 		if _, err := s.startPane(ctx, w, t, setups[id], id, s.m.RectOf(t, id)); err != nil {
-			s.closeTab(ctx, t)
+			// The failed call's transaction is discarded: the panes
+			// started so far stop, the tab was never there.
 			return api.Fail(protocol.Errorf("layout_apply_failed", "%v", err))
 		}
 	}
@@ -344,8 +349,7 @@ func (s *Session) layoutApply(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	s.markLayout(t)
 	if prm.Focus || (replaced != nil && s.m.TabFocused(replaced)) {
-		w.Active = t
-		s.m.Focused = w
+		s.tx.FocusTab(t)
 	}
 	if replaced != nil {
 		s.closeTab(ctx, replaced)

@@ -56,7 +56,9 @@ func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
 		if d.Ratio != nil {
 			ratio = *d.Ratio
 		}
-		dst.Root.Split(target.TermID, p.TermID, layout.Direction(d.Split), ratio)
+		s.tx.EditTree(dst, func(root *layout.Node) bool {
+			return root.Split(target.TermID, p.TermID, layout.Direction(d.Split), ratio)
+		})
 	case "new_tab":
 		w := p.WS
 		if d.WorkspaceID != nil && *d.WorkspaceID != "" {
@@ -69,7 +71,7 @@ func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
 			label = *d.Label
 		}
 		dst = s.addTab(w, label)
-		dst.Root, dst.Focused = layout.NewLeaf(p.TermID), p.TermID
+		s.tx.SetRoot(dst, layout.NewLeaf(p.TermID), p.TermID)
 		res.CreatedTab = &protocol.TabInfo{}
 	case "new_workspace":
 		label, tabLabel := "", ""
@@ -85,14 +87,14 @@ func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
 		}
 		w := s.addWorkspace(label, cwd)
 		dst = s.addTab(w, tabLabel)
-		dst.Root, dst.Focused = layout.NewLeaf(p.TermID), p.TermID
+		s.tx.SetRoot(dst, layout.NewLeaf(p.TermID), p.TermID)
 		res.CreatedTab = &protocol.TabInfo{}
 		res.CreatedWorkspace = &protocol.WorkspaceInfo{}
 	}
 	closedTab, closedWorkspace := s.detach(ctx, p)
-	s.m.Rehome(p.Pane, dst)
+	s.tx.Rehome(p.Pane, dst)
 	if prm.Focus {
-		s.m.FocusPane(p.Pane)
+		s.tx.FocusPane(p.Pane)
 	}
 	s.relayout(ctx, dst)
 	res.Changed = true
@@ -129,7 +131,7 @@ func (s *Session) workspaceMove(_ actor.Context, call *api.Call) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
 	}
-	s.m.Workspaces = model.MoveTo(s.m.Workspaces, slices.Index(s.m.Workspaces, w), *prm.InsertIndex)
+	s.tx.MoveWorkspaces(model.MoveTo(slices.Clone(s.m.Workspaces), slices.Index(s.m.Workspaces, w), *prm.InsertIndex))
 	reply := s.workspaceList(nil, call)
 	s.emit(protocol.WorkspaceMovedEvent{WorkspaceID: w.ID, InsertIndex: *prm.InsertIndex,
 		Workspaces: reply.Result.(protocol.WorkspaceList).Workspaces}, s.workspaceFields(w))
@@ -166,7 +168,7 @@ func (s *Session) workspaceMoveBlock(_ actor.Context, call *api.Call) *api.Reply
 	if anchor != nil {
 		at = slices.Index(rest, anchor)
 	}
-	s.m.Workspaces = slices.Insert(rest, at, block...)
+	s.tx.MoveWorkspaces(slices.Insert(rest, at, block...))
 	reply := s.workspaceList(nil, call)
 	s.emit(protocol.WorkspaceReorderedEvent{WorkspaceIDs: prm.WorkspaceIDs, BeforeWorkspaceID: prm.BeforeWorkspaceID,
 		Workspaces: reply.Result.(protocol.WorkspaceList).Workspaces}, events.Fields{})
@@ -180,7 +182,7 @@ func (s *Session) tabMove(_ actor.Context, call *api.Call) *api.Reply {
 		return api.Fail(err)
 	}
 	w := t.WS
-	w.Tabs = model.MoveTo(w.Tabs, w.TabIndex(t), *prm.InsertIndex)
+	s.tx.MoveTab(t, *prm.InsertIndex)
 	out := make([]protocol.TabInfo, 0, len(w.Tabs))
 	for _, x := range w.Tabs {
 		out = append(out, s.tabInfo(x))

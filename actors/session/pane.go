@@ -77,28 +77,28 @@ func (s *Session) paneSplit(ctx actor.Context, call *api.Call) *api.Reply {
 		return api.Fail(err)
 	}
 	if prm.RightClick != "" {
-		p.RightClick = prm.RightClick
+		s.tx.SetRightClick(p.Pane, prm.RightClick)
 		ctx.Send(p.pid, &pane.SetRightClick{ToPane: p.RightClick == "pane"})
 	}
 	if prm.Focus {
-		s.m.FocusPane(p.Pane)
+		s.tx.FocusPane(p.Pane)
 	}
 	s.emitCreated(nil, nil, p)
 	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }
 
-// splitPane starts a pane beside src; nothing changes when it cannot start.
+// splitPane starts a pane beside src. When it cannot start, the error
+// fails the call, whose transaction is discarded: nothing changes.
 func (s *Session) splitPane(ctx actor.Context, src *paneRec, dir layout.Direction, ratio float64, setup paneSetup) (*paneRec, error) {
 	if _, err := s.argv(setup); err != nil {
 		return nil, err
 	}
 	t := src.Tab
 	termID := s.newTermID()
-	t.Root.Split(src.TermID, termID, dir, ratio)
-	t.Zoomed = false
+	s.tx.EditTree(t, func(root *layout.Node) bool { return root.Split(src.TermID, termID, dir, ratio) })
+	s.tx.FocusInTab(t, t.Focused, false)
 	p, err := s.startPane(ctx, src.WS, t, setup, termID, s.m.RectOf(t, termID))
 	if err != nil {
-		t.Root, _ = layout.Remove(t.Root, termID)
 		return nil, err
 	}
 	s.relayout(ctx, t)
@@ -139,15 +139,16 @@ func (s *Session) paneCurrent(_ actor.Context, call *api.Call) *api.Reply {
 }
 
 func (s *Session) paneFocus(_ actor.Context, call *api.Call, p *paneRec) *api.Reply {
-	s.m.FocusPane(p.Pane)
+	s.tx.FocusPane(p.Pane)
 	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }
 
 func (s *Session) paneRename(_ actor.Context, call *api.Call, p *paneRec) *api.Reply {
-	p.Label = ""
+	label := ""
 	if l := call.Params.(*protocol.PaneRenameParams).Label; l != nil {
-		p.Label = *l
+		label = *l
 	}
+	s.tx.SetPaneLabel(p.Pane, label)
 	s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
 	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }

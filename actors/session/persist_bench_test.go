@@ -62,7 +62,9 @@ func savedSession(workspaces, tabs, panes int) *model.Saved {
 func BenchmarkSessionSave200Panes(b *testing.B) {
 	m := model.New(layout.Rect{W: 200, H: 50})
 	n := 0
-	restored, _, err := m.Restore(savedSession(20, 2, 5), func() string { n++; return "term_" + strconv.Itoa(n) })
+	tx := m.Begin()
+	restored, _, err := tx.Restore(savedSession(20, 2, 5), func() string { n++; return "term_" + strconv.Itoa(n) })
+	tx.Commit()
 	if err != nil || len(restored) != 200 {
 		b.Fatalf("restored %d panes: %v", len(restored), err)
 	}

@@ -155,7 +155,7 @@ func (s *Session) openPluginPane(ctx actor.Context, m *plugins.OpenPane) *api.Re
 			return api.Fail(protocol.Errorf(protocol.CodePluginPaneOpenFailed, "%s", protocol.AsError(err).Message))
 		}
 		if m.Placement == "zoomed" {
-			p.Tab.Focused, p.Tab.Zoomed = p.TermID, true
+			s.tx.FocusInTab(p.Tab, p.TermID, true)
 			s.relayout(ctx, p.Tab)
 		}
 	case "tab":
@@ -184,11 +184,11 @@ func (s *Session) openPluginPane(ctx actor.Context, m *plugins.OpenPane) *api.Re
 		if p, err = s.splitPane(ctx, src, layout.SplitRight, 0.5, setup); err != nil {
 			return api.Fail(protocol.Errorf(protocol.CodePluginPaneOpenFailed, "%s", protocol.AsError(err).Message))
 		}
-		p.Tab.Focused, p.Tab.Zoomed = p.TermID, true
+		s.tx.FocusInTab(p.Tab, p.TermID, true)
 		s.relayout(ctx, p.Tab)
 	}
 	if prm.Focus || m.Placement == "zoomed" || overlay != nil {
-		s.m.FocusPane(p.Pane)
+		s.tx.FocusPane(p.Pane)
 	}
 	s.emitCreated(nil, nil, p)
 	if s.pluginPanes == nil {
@@ -199,6 +199,7 @@ func (s *Session) openPluginPane(ctx actor.Context, m *plugins.OpenPane) *api.Re
 		rec.overlay, rec.prevFocus, rec.prevZoomed = true, overlay.prevFocus, overlay.prevZoomed
 	}
 	s.pluginPanes[p.TermID] = rec
+	s.tx.OnDiscard(func() { delete(s.pluginPanes, p.TermID) })
 	return api.Done(protocol.PluginPaneOpened{PluginPane: protocol.PluginPaneInfo{PluginID: m.PluginID, Entrypoint: m.Entrypoint, Pane: s.paneInfo(p)}})
 }
 
@@ -207,12 +208,15 @@ func (s *Session) openPluginPane(ctx actor.Context, m *plugins.OpenPane) *api.Re
 // zoom, before its leaf is taken out.
 func (s *Session) dropPluginPane(p *paneRec) {
 	pp, ok := s.pluginPanes[p.TermID]
-	delete(s.pluginPanes, p.TermID)
+	if ok {
+		delete(s.pluginPanes, p.TermID)
+		s.tx.OnDiscard(func() { s.pluginPanes[p.TermID] = pp })
+	}
 	if !ok || !pp.overlay || p.Tab.Focused != p.TermID {
 		return
 	}
 	if prev := s.terms[pp.prevFocus]; prev != nil && prev.Tab == p.Tab {
-		p.Tab.Focused, p.Tab.Zoomed = prev.TermID, pp.prevZoomed
+		s.tx.FocusInTab(p.Tab, prev.TermID, pp.prevZoomed)
 	}
 }
 
@@ -247,7 +251,7 @@ func (s *Session) pluginPaneFocus(_ actor.Context, call *api.Call) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
 	}
-	s.m.FocusPane(p.Pane)
+	s.tx.FocusPane(p.Pane)
 	return api.Done(protocol.PluginPaneFocused{PluginPane: protocol.PluginPaneInfo{PluginID: pp.pluginID, Entrypoint: pp.entrypoint, Pane: s.paneInfo(p)}})
 }
 

@@ -17,7 +17,7 @@ import (
 // an error and counted as failed. It reports whether anything was left
 // out, so the file is kept aside before the first save replaces it.
 func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
-	panes, skipped, err := s.m.Restore(saved, s.newTermID)
+	panes, skipped, err := s.tx.Restore(saved, s.newTermID)
 	if err != nil {
 		s.opts.Log.Error("session not restored", "err", err)
 		return true
@@ -31,7 +31,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		p := &paneRec{Pane: r.Pane}
 		_, adopted := s.opts.Adopt[p.TermID]
 		if !adopted { // a new shell, in the folder the pane was last seen in
-			p.Cwd, p.LiveCwd = s.restoreCwd(p.LiveCwd, p.Cwd, p.WS.Cwd), ""
+			s.tx.SetCwd(p.Pane, s.restoreCwd(p.LiveCwd, p.Cwd, p.WS.Cwd), "")
 		}
 		// An agent about to be resumed redraws its own conversation, which
 		// replaces the pane's kept lines (as in Herdr).
@@ -52,13 +52,13 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		s.terms[p.TermID] = p
 	}
 	for _, p := range failed {
-		s.m.Forget(p)
-		if s.m.Detach(p) && s.m.DropTab(p.Tab) {
-			s.m.DropWorkspace(p.WS)
+		s.tx.Forget(p)
+		if s.tx.Detach(p) && s.tx.DropTab(p.Tab) {
+			s.tx.DropWorkspace(p.WS)
 		}
 	}
 	for _, w := range s.m.Workspaces {
-		w.Auto = deriveLabel(w.Cwd, s.home)
+		s.tx.SetAuto(w, deriveLabel(w.Cwd, s.home))
 		s.born(w)
 		for _, t := range w.Tabs {
 			s.born(t)

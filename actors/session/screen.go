@@ -84,7 +84,8 @@ func (s *Session) clientResize(ctx actor.Context, call *api.Call) *api.Reply {
 	if area == s.m.Area && s.client.inset == 1 {
 		return api.OK()
 	}
-	s.m.Area, s.client.inset = area, 1
+	s.tx.SetArea(area)
+	s.client.inset = 1
 	for _, w := range s.m.Workspaces {
 		for _, t := range w.Tabs {
 			s.relayout(ctx, t)
@@ -107,7 +108,7 @@ func (s *Session) uiStateSet(ctx actor.Context, call *api.Call) *api.Reply {
 	if w := prm.SidebarWidth; w != nil && (*w < s.cfg.UI.SidebarMinWidth || *w > s.cfg.UI.SidebarMaxWidth) {
 		return api.Fail(protocol.ParamError("sidebar_width", "must be within [ui] sidebar_min_width..sidebar_max_width (%d..%d)", s.cfg.UI.SidebarMinWidth, s.cfg.UI.SidebarMaxWidth))
 	}
-	ui := &s.m.UI
+	ui := s.m.UI
 	if k := prm.CollapsedSpaceKeys; k != nil {
 		ui.CollapsedSpaceKeys = slices.Clone(*k)
 	}
@@ -119,6 +120,7 @@ func (s *Session) uiStateSet(ctx actor.Context, call *api.Call) *api.Reply {
 		w := *v
 		ui.Width = &w
 	}
+	s.tx.SetUI(ui)
 	s.changed(ctx)
 	return api.Done(s.uiState())
 }

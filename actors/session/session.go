@@ -80,16 +80,20 @@ type Session struct {
 	// pluginPanes are the panes running a plugin entrypoint (plugin.go).
 	pluginPanes map[string]pluginPane
 	// m is the topology; terms are the session's records of its panes.
+	// tx is the transaction of the message being handled (begin).
 	m        *model.Model
+	tx       *model.Tx
 	terms    map[string]*paneRec // by terminal id
 	entities map[string]*entity  // workspace and tab actors, by id
 
-	// Events raised while handling one message, sent once it is applied.
+	// What handling one message queued, done once its transaction commits
+	// (settle) and dropped with it when it is discarded (abandon).
 	outbox     []*events.Publish
 	dirtyTabs  []*tab
 	newborn    []any             // workspaces and tabs whose actors start at settle
 	retired    []*actor.PID      // entity actors to stop at settle
 	retiredIDs []string          // and the ids of their entities
+	poisoned   []*actor.PID      // pane actors to stop at settle
 	gitOps     map[uint64]*gitOp // worktree calls waiting for git (worktree.go)
 	nextGit    uint64
 	spawned    uint64 // entity actors started, for their names
@@ -275,7 +279,7 @@ func (s *Session) Receive(ctx actor.Context) {
 	switch msg := msg.(type) {
 	case *actor.Started:
 		ctx.Send(s.opts.Agents, &agents.SetSession{PID: ctx.Self()})
-		before := s.focusNow()
+		before := s.begin(ctx)
 		lost := false
 		s.startLines(ctx)
 		if s.opts.Restore != nil {
@@ -311,19 +315,19 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.handle(ctx, msg, func() *api.Reply { return s.route(ctx, msg) })
 	case *pane.Facts:
 		if p := s.terms[msg.TerminalID]; p != nil {
-			before := s.focusNow()
+			before := s.begin(ctx)
 			s.linesChanged(ctx, p, msg)
 			s.updateFacts(ctx, p, msg)
 			s.settle(ctx, before)
 		}
 	case *agents.Shown:
-		before := s.focusNow()
+		before := s.begin(ctx)
 		s.shownChanged(msg)
 		s.settle(ctx, before)
 	case *agents.Answer:
 		s.answer(ctx, msg)
 	case *wsactor.Changed:
-		before := s.focusNow()
+		before := s.begin(ctx)
 		s.workspaceChanged(ctx, msg)
 		s.settle(ctx, before)
 	case *plugins.Enabled:
@@ -331,11 +335,11 @@ func (s *Session) Receive(ctx actor.Context) {
 	case *plugins.OpenPane:
 		s.handle(ctx, msg.Call, func() *api.Reply { return s.openPluginPane(ctx, msg) })
 	case *wsactor.GitDone:
-		before := s.focusNow()
+		before := s.begin(ctx)
 		s.gitDone(ctx, msg)
 		s.settle(ctx, before)
 	case *tabactor.Changed:
-		before := s.focusNow()
+		before := s.begin(ctx)
 		s.tabChanged(ctx, msg)
 		s.settle(ctx, before)
 	case *pane.Exited:
@@ -359,29 +363,30 @@ func (s *Session) Receive(ctx actor.Context) {
 
 // paneGone closes a pane whose program or actor is gone.
 func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
-	before := s.focusNow()
+	before := s.begin(ctx)
 	s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: p.ID, WorkspaceID: p.WS.ID}, s.paneFields(p))
 	s.closePane(ctx, p)
 	s.settle(ctx, before)
 }
 
-// handle runs the handler of a call, publishes what it changed, then
-// answers: the events and the agents actor's placement go out before the
-// caller can act on the answer. A panic answers internal_error to this
-// request only.
+// handle runs the handler of a call in a transaction, publishes what it
+// changed, then answers: the events and the agents actor's placement go
+// out before the caller can act on the answer. A call that fails changes
+// nothing: its transaction is discarded with what it queued. A panic
+// answers internal_error to this request only.
 func (s *Session) handle(ctx actor.Context, call *api.Call, run func() *api.Reply) {
-	s.synced = false // only this call's placement counts
-	before := s.focusNow()
-	reply := s.guard(call, run)
+	before := s.begin(ctx)
+	reply := s.guard(ctx, call, run)
+	s.conclude(ctx, reply)
 	s.settle(ctx, before)
 	s.answerCall(ctx, reply)
 }
 
-func (s *Session) guard(call *api.Call, run func() *api.Reply) (reply *api.Reply) {
+func (s *Session) guard(ctx actor.Context, call *api.Call, run func() *api.Reply) (reply *api.Reply) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.opts.Log.Error("handler panicked", "method", call.Method, "panic", r)
-			s.deferred = nil
+			s.abandon(ctx)
 			reply = api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", call.Method, r))
 		}
 	}()

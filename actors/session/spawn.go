@@ -55,18 +55,16 @@ func (s *Session) newWorkspace(ctx actor.Context, label string, setup paneSetup)
 	if _, err := s.argv(setup); err != nil {
 		return nil, err
 	}
-	focused := s.m.Focused
 	w := s.addWorkspace(label, setup.cwd)
 	if _, err := s.newTab(ctx, w, "", setup); err != nil {
-		s.m.UnaddWorkspace(w, focused) // never announced
-		return nil, err
+		return nil, err // the failed call's transaction is discarded
 	}
 	return w, nil
 }
 
 // addWorkspace appends an empty workspace; the caller gives it a tab at once.
 func (s *Session) addWorkspace(label, cwd string) *workspace {
-	w := s.m.AddWorkspace(label, cwd, deriveLabel(cwd, s.home))
+	w := s.tx.AddWorkspace(label, cwd, deriveLabel(cwd, s.home))
 	s.born(w)
 	return w
 }
@@ -80,16 +78,15 @@ func (s *Session) newTab(ctx actor.Context, w *workspace, label string, setup pa
 	termID := s.newTermID()
 	p, err := s.startPane(ctx, w, t, setup, termID, s.m.Area)
 	if err != nil {
-		s.m.UnaddTab(t) // never announced
-		return nil, err
+		return nil, err // the failed call's transaction is discarded
 	}
-	t.Root, t.Focused = layout.NewLeaf(p.TermID), p.TermID
+	s.tx.SetRoot(t, layout.NewLeaf(p.TermID), p.TermID)
 	return t, nil
 }
 
 // addTab appends an empty tab to w; the caller gives it a root at once.
 func (s *Session) addTab(w *workspace, label string) *tab {
-	t := s.m.AddTab(w, label)
+	t := s.tx.AddTab(w, label)
 	s.born(t)
 	return t
 }
@@ -114,8 +111,7 @@ func (s *Session) argv(setup paneSetup) ([]string, error) {
 
 // newTermID allocates a terminal id; counters only grow, so ids are never reused.
 func (s *Session) newTermID() string {
-	s.m.NextTerm++
-	return protocol.TerminalID(time.Now().UnixMicro(), s.m.NextTerm)
+	return protocol.TerminalID(time.Now().UnixMicro(), s.tx.NewTerm())
 }
 
 // startPane allocates a public id for terminal termID in tab t and spawns
@@ -133,8 +129,12 @@ func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneS
 	if err := s.spawnPane(ctx, p, setup, rect); err != nil {
 		return nil, err
 	}
-	s.m.AddPane(p.Pane)
+	s.tx.AddPane(p.Pane)
 	s.terms[termID] = p
+	s.tx.OnDiscard(func() { // the change that started it did not happen
+		delete(s.terms, termID)
+		ctx.Stop(p.pid)
+	})
 	return p, nil
 }
 
@@ -228,15 +228,16 @@ func (s *Session) relayout(_ actor.Context, t *tab) { s.markLayout(t) }
 // and an emptied workspace closes with it.
 func (s *Session) closePane(ctx actor.Context, p *paneRec) {
 	s.forget(p)
-	ctx.Poison(p.pid) // after the requests already queued for it
+	s.poison(p.pid)
 	s.detach(ctx, p)
 }
 
 // forget removes a pane's ids (and the aliases it kept after moves).
 func (s *Session) forget(p *paneRec) {
 	s.emit(protocol.PaneRefEvent{Kind: "pane_closed", PaneID: p.ID, WorkspaceID: p.WS.ID}, s.paneFields(p))
-	s.m.Forget(p.Pane)
+	s.tx.Forget(p.Pane)
 	delete(s.terms, p.TermID)
+	s.tx.OnDiscard(func() { s.terms[p.TermID] = p })
 	s.dropPluginPane(p) // plugin.go: an overlay gives focus back
 }
 
@@ -244,7 +245,7 @@ func (s *Session) forget(p *paneRec) {
 // workspace) when it was the last one. It reports what closed.
 func (s *Session) detach(ctx actor.Context, p *paneRec) (closedTab, closedWorkspace string) {
 	t := p.Tab
-	if s.m.Detach(p.Pane) {
+	if s.tx.Detach(p.Pane) {
 		closedTab = t.ID
 		if len(t.WS.Tabs) == 1 {
 			closedWorkspace = t.WS.ID
@@ -260,7 +261,7 @@ func (s *Session) detach(ctx actor.Context, p *paneRec) (closedTab, closedWorksp
 func (s *Session) closeTab(ctx actor.Context, t *tab) {
 	for _, p := range s.tabPanes(t) {
 		s.forget(p)
-		ctx.Poison(p.pid) // after the requests already queued for it
+		s.poison(p.pid)
 	}
 	s.dropTab(t)
 }
@@ -270,7 +271,7 @@ func (s *Session) dropTab(t *tab) {
 	w := t.WS
 	s.emit(protocol.TabRefEvent{Kind: "tab_closed", TabID: t.ID, WorkspaceID: w.ID}, s.tabFields(t))
 	s.retire(t.ID)
-	if s.m.DropTab(t) {
+	if s.tx.DropTab(t) {
 		s.dropWorkspace(w)
 	}
 }
@@ -280,7 +281,7 @@ func (s *Session) dropWorkspace(w *workspace) {
 	info := s.workspaceInfo(w)
 	s.emit(protocol.WorkspaceClosedEvent{WorkspaceID: w.ID, Workspace: &info}, s.workspaceFields(w))
 	s.retire(w.ID)
-	s.m.DropWorkspace(w)
+	s.tx.DropWorkspace(w)
 }
 
 // closeWorkspace stops every pane of a workspace and removes it.

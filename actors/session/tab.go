@@ -48,8 +48,7 @@ func (s *Session) tabCreate(ctx actor.Context, call *api.Call) *api.Reply {
 		return api.Fail(err)
 	}
 	if prm.Focus {
-		w.Active = t
-		s.m.Focused = w
+		s.tx.FocusTab(t)
 	}
 	s.emitCreated(nil, t, s.terms[t.Focused])
 	s.emitWorkspaceUpdated(w)
@@ -80,8 +79,7 @@ func (s *Session) tabGet(_ actor.Context, call *api.Call, t *tab) *api.Reply {
 }
 
 func (s *Session) tabFocus(_ actor.Context, call *api.Call, t *tab) *api.Reply {
-	t.WS.Active = t
-	s.m.Focused = t.WS
+	s.tx.FocusTab(t)
 	return api.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
 }
 

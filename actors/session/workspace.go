@@ -41,7 +41,7 @@ func (s *Session) workspaceCreate(ctx actor.Context, call *api.Call) *api.Reply 
 		return api.Fail(err)
 	}
 	if prm.Focus {
-		s.m.Focused = w
+		s.tx.FocusWorkspace(w)
 	}
 	root := s.terms[w.Active.Focused]
 	s.emitCreated(w, w.Active, root)
@@ -65,7 +65,7 @@ func (s *Session) workspaceGet(_ actor.Context, call *api.Call, w *workspace) *a
 }
 
 func (s *Session) workspaceFocus(_ actor.Context, call *api.Call, w *workspace) *api.Reply {
-	s.m.Focused = w
+	s.tx.FocusWorkspace(w)
 	return api.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
 }
 

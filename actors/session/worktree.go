@@ -287,7 +287,7 @@ func (s *Session) worktreeOpen(ctx actor.Context, call *api.Call) *api.Reply {
 			}
 			already = false
 		} else if prm.Focus {
-			s.m.Focused = opened
+			s.tx.FocusWorkspace(opened)
 		}
 		r.tree.OpenWorkspaceID = protocol.Ptr(opened.ID)
 		s.emit(protocol.WorktreeOpenedEvent{Workspace: s.workspaceInfo(opened), Worktree: *r.tree, AlreadyOpen: already}, s.workspaceFields(opened))
@@ -302,7 +302,7 @@ func (s *Session) worktreeOpen(ctx actor.Context, call *api.Call) *api.Reply {
 func (s *Session) openCheckout(ctx actor.Context, sourceID string, r *gitResult, label *string, focus bool) (*workspace, error) {
 	if src := s.m.Workspace(sourceID); src != nil && src.Worktree == nil {
 		checkout := r.repo.Checkout
-		src.Worktree = &protocol.WorkspaceWorktreeInfo{RepoKey: r.repo.Key, RepoName: r.repo.Name, RepoRoot: r.repo.Root, CheckoutPath: checkout, IsLinkedWorktree: checkout != r.repo.Root}
+		s.tx.SetWorktree(src, &protocol.WorkspaceWorktreeInfo{RepoKey: r.repo.Key, RepoName: r.repo.Name, RepoRoot: r.repo.Root, CheckoutPath: checkout, IsLinkedWorktree: checkout != r.repo.Root})
 		s.emitWorkspaceUpdated(src)
 	}
 	name := ""
@@ -313,7 +313,7 @@ func (s *Session) openCheckout(ctx actor.Context, sourceID string, r *gitResult,
 	if err != nil {
 		return nil, err
 	}
-	w.Worktree = &protocol.WorkspaceWorktreeInfo{RepoKey: r.repo.Key, RepoName: r.repo.Name, RepoRoot: r.repo.Root, CheckoutPath: r.tree.Path, IsLinkedWorktree: r.tree.IsLinkedWorktree}
+	s.tx.SetWorktree(w, &protocol.WorkspaceWorktreeInfo{RepoKey: r.repo.Key, RepoName: r.repo.Name, RepoRoot: r.repo.Root, CheckoutPath: r.tree.Path, IsLinkedWorktree: r.tree.IsLinkedWorktree})
 	// Grouped: after the last workspace of the same repository.
 	last := -1
 	for i, x := range s.m.Workspaces {
@@ -322,10 +322,10 @@ func (s *Session) openCheckout(ctx actor.Context, sourceID string, r *gitResult,
 		}
 	}
 	if from := slices.Index(s.m.Workspaces, w); last >= 0 && last+1 < from {
-		s.m.Workspaces = model.MoveTo(s.m.Workspaces, from, last+1)
+		s.tx.MoveWorkspaces(model.MoveTo(slices.Clone(s.m.Workspaces), from, last+1))
 	}
 	if focus {
-		s.m.Focused = w
+		s.tx.FocusWorkspace(w)
 	}
 	s.emitCreated(w, w.Active, s.terms[w.Active.Focused])
 	return w, nil

@@ -1,10 +1,14 @@
 // Package model is the session's topology: which workspaces, tabs and panes
 // exist, their ids and counters, their order, each tab's layout tree, zoom
 // and focus. It has no actor code and no I/O: the session actor is its only
-// writer, changes it within one message, and turns what changed into events
-// and into messages to the entity actors afterwards. Everything here is
-// tested on its own (model_test.go), including a random sequence of
-// operations that must keep the invariants.
+// writer. Every write goes through a transaction (Tx, tx.go) that journals
+// what it replaced: the session opens one per message and commits it, or
+// discards it when the change fails or panics half-way, so nothing
+// half-applied is ever published or saved. The fields stay exported for
+// reading; tx_test.go checks that no code outside this package writes
+// them. Everything here is tested on its own, including random sequences
+// of operations that must keep the invariants and that a discard must
+// undo exactly.
 //
 // It also carries the interactive client's sidebar state (UIState), which
 // session.json keeps beside the topology.

@@ -13,7 +13,7 @@ import (
 // not move (or whose folder is unknown) is saved as before, without it.
 // Restored, the pane knows both again, so a restore can fall back.
 func TestSaveRestore_LiveCwd(t *testing.T) {
-	b := &builder{m: New(layout.Rect{W: 120, H: 40})}
+	b := newBuilder(layout.Rect{W: 120, H: 40})
 	_, moved := b.workspace("api")
 	stayed, unknown := b.split(moved), b.split(moved)
 	moved.Cwd, moved.LiveCwd = "/repo", "/repo/sub"
@@ -40,7 +40,7 @@ func TestSaveRestore_LiveCwd(t *testing.T) {
 		t.Errorf("created_cwd written %d times:\n%s", n, data)
 	}
 	m := New(b.m.Area)
-	restored, _, err := m.Restore(s, terms())
+	restored, _, err := restoreInto(m, s, terms())
 	if err != nil {
 		t.Fatal(err)
 	}

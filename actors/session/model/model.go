@@ -64,6 +64,8 @@ type Model struct {
 	byWorkspace map[string]*Workspace
 	panes       map[string]*Pane // by public id, current and former
 	terms       map[string]*Pane // by terminal id
+
+	tx Tx // the one transaction, reused (tx.go)
 }
 
 // New returns an empty model whose tabs are laid out in area.

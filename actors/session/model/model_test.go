@@ -10,44 +10,64 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// builder makes whole workspaces, tabs and panes as the session does.
+// builder makes whole workspaces, tabs and panes as the session does,
+// in one transaction it keeps open.
 type builder struct {
-	m    *Model
-	term int
+	m     *Model
+	tx    *Tx
+	term  int
+	panes []*Pane // every pane it made, some since closed
+}
+
+func newBuilder(area layout.Rect) *builder {
+	m := New(area)
+	return &builder{m: m, tx: m.Begin()}
+}
+
+// restoreInto restores s into m in a transaction of its own.
+func restoreInto(m *Model, s *Saved, newTerm func() string) ([]Restored, []Skipped, error) {
+	tx := m.Begin()
+	defer tx.Commit()
+	return tx.Restore(s, newTerm)
+}
+
+// splitTree splits dst's leaf to hold p, as a move or split does.
+func (b *builder) splitTree(dst *Pane, p *Pane, dir layout.Direction) {
+	b.tx.EditTree(dst.Tab, func(root *layout.Node) bool { return root.Split(dst.TermID, p.TermID, dir, 0.5) })
 }
 
 func (b *builder) pane(w *Workspace, t *Tab) *Pane {
 	b.term++
 	p := &Pane{ID: b.m.NextPaneID(w), TermID: fmt.Sprintf("term_%d", b.term), WS: w, Tab: t}
-	b.m.AddPane(p)
+	b.tx.AddPane(p)
 	return p
 }
 
 func (b *builder) workspace(label string) (*Workspace, *Pane) {
-	w := b.m.AddWorkspace(label, "/", "root")
+	w := b.tx.AddWorkspace(label, "/", "root")
 	t, p := b.tab(w)
 	_ = t
 	return w, p
 }
 
 func (b *builder) tab(w *Workspace) (*Tab, *Pane) {
-	t := b.m.AddTab(w, "")
+	t := b.tx.AddTab(w, "")
 	p := b.pane(w, t)
-	t.Root, t.Focused = layout.NewLeaf(p.TermID), p.TermID
+	b.tx.SetRoot(t, layout.NewLeaf(p.TermID), p.TermID)
 	return t, p
 }
 
 func (b *builder) split(src *Pane) *Pane {
 	p := b.pane(src.WS, src.Tab)
-	src.Tab.Root.Split(src.TermID, p.TermID, layout.SplitRight, 0.5)
+	b.splitTree(src, p, layout.SplitRight)
 	return p
 }
 
 // closePane does what closing a pane does to the topology.
 func (b *builder) closePane(p *Pane) {
-	b.m.Forget(p)
-	if b.m.Detach(p) && b.m.DropTab(p.Tab) {
-		b.m.DropWorkspace(p.WS)
+	b.tx.Forget(p)
+	if b.tx.Detach(p) && b.tx.DropTab(p.Tab) {
+		b.tx.DropWorkspace(p.WS)
 	}
 }
 
@@ -102,7 +122,7 @@ func check(t *testing.T, m *Model, step string) {
 }
 
 func TestIDsAndCountersOnlyGrow(t *testing.T) {
-	b := &builder{m: New(layout.Rect{W: 80, H: 24})}
+	b := newBuilder(layout.Rect{W: 80, H: 24})
 	w1, p1 := b.workspace("")
 	p2 := b.split(p1)
 	if w1.ID != "w1" || p1.ID != "w1:p1" || p2.ID != "w1:p2" {
@@ -120,30 +140,32 @@ func TestIDsAndCountersOnlyGrow(t *testing.T) {
 	check(t, b.m, "ids")
 }
 
-func TestUnaddLeavesNoTrace(t *testing.T) {
-	b := &builder{m: New(layout.Rect{W: 80, H: 24})}
+func TestDiscardLeavesNoTrace(t *testing.T) {
+	b := newBuilder(layout.Rect{W: 80, H: 24})
 	w1, _ := b.workspace("")
-	w := b.m.AddWorkspace("", "/", "x")
-	b.m.UnaddWorkspace(w, w1)
-	tb := b.m.AddTab(w1, "")
-	b.m.UnaddTab(tb)
-	check(t, b.m, "after unadd")
-	if w2 := b.m.AddWorkspace("", "/", "x"); w2.ID != "w2" || b.m.Focused != w1 {
-		t.Fatalf("after unadd the next workspace is %s, focus %s", w2.ID, b.m.Focused.ID)
+	b.tx.Commit()
+	b.tx = b.m.Begin()
+	b.workspace("")
+	b.tab(w1)
+	b.tx.Discard()
+	check(t, b.m, "after discard")
+	b.tx = b.m.Begin()
+	if w2 := b.tx.AddWorkspace("", "/", "x"); w2.ID != "w2" || b.m.Focused != w1 {
+		t.Fatalf("after a discard the next workspace is %s, focus %s", w2.ID, b.m.Focused.ID)
 	}
-	if t2 := b.m.AddTab(w1, ""); t2.ID != "w1:t2" {
-		t.Fatalf("after unadd the next tab is %s", t2.ID)
+	if t2 := b.tx.AddTab(w1, ""); t2.ID != "w1:t2" {
+		t.Fatalf("after a discard the next tab is %s", t2.ID)
 	}
 }
 
 func TestRehomeKeepsFormerIDs(t *testing.T) {
-	b := &builder{m: New(layout.Rect{W: 80, H: 24})}
+	b := newBuilder(layout.Rect{W: 80, H: 24})
 	_, p1 := b.workspace("")
 	p2 := b.split(p1)
 	w2, q1 := b.workspace("")
-	b.m.Detach(p2)
-	q1.Tab.Root.Split(q1.TermID, p2.TermID, layout.SplitDown, 0.5)
-	b.m.Rehome(p2, q1.Tab)
+	b.tx.Detach(p2)
+	b.splitTree(q1, p2, layout.SplitDown)
+	b.tx.Rehome(p2, q1.Tab)
 	if p2.ID != "w2:p2" || p2.WS != w2 {
 		t.Fatalf("moved pane is %s in %s", p2.ID, p2.WS.ID)
 	}
@@ -158,11 +180,11 @@ func TestRehomeKeepsFormerIDs(t *testing.T) {
 }
 
 func TestDropMovesFocusToANeighbour(t *testing.T) {
-	b := &builder{m: New(layout.Rect{W: 80, H: 24})}
+	b := newBuilder(layout.Rect{W: 80, H: 24})
 	_, a := b.workspace("")
 	_, bp := b.workspace("")
 	_, c := b.workspace("")
-	b.m.FocusPane(bp)
+	b.tx.FocusPane(bp)
 	b.closePane(bp)
 	if b.m.Focused != c.WS {
 		t.Fatalf("focus went to %s, want the next workspace %s", b.m.Focused.ID, c.WS.ID)
@@ -179,14 +201,14 @@ func TestDropMovesFocusToANeighbour(t *testing.T) {
 }
 
 func TestZoomedRects(t *testing.T) {
-	b := &builder{m: New(layout.Rect{W: 80, H: 24})}
+	b := newBuilder(layout.Rect{W: 80, H: 24})
 	_, p1 := b.workspace("")
 	p2 := b.split(p1)
 	tb := p1.Tab
 	if r := b.m.RectOf(tb, p2.TermID); r.W >= 80 {
 		t.Fatalf("split pane rect %+v", r)
 	}
-	tb.Focused, tb.Zoomed = p2.TermID, true
+	b.tx.FocusInTab(tb, p2.TermID, true)
 	if r := b.m.RectOf(tb, p2.TermID); r != b.m.Area {
 		t.Fatalf("zoomed pane rect %+v, want the area", r)
 	}
@@ -196,63 +218,70 @@ func TestZoomedRects(t *testing.T) {
 // checks the invariants after each.
 func TestRandomOperations_KeepInvariants(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
-	b := &builder{m: New(layout.Rect{W: 120, H: 40})}
-	var panes []*Pane
-	live := func() []*Pane {
-		out := panes[:0]
-		for _, p := range panes {
-			if b.m.Term(p.TermID) == p {
-				out = append(out, p)
-			}
-		}
-		panes = out
-		return out
-	}
+	b := newBuilder(layout.Rect{W: 120, H: 40})
 	for step := range 3000 {
-		ps := live()
-		var op string
-		switch n := rng.Intn(10); {
-		case len(ps) == 0 || n == 0:
-			op = "workspace"
-			_, p := b.workspace("")
-			panes = append(panes, p)
-		case n <= 3:
-			op = "split"
-			panes = append(panes, b.split(ps[rng.Intn(len(ps))]))
-		case n == 4:
-			op = "tab"
-			_, p := b.tab(ps[rng.Intn(len(ps))].WS)
-			panes = append(panes, p)
-		case n <= 6:
-			op = "close"
-			b.closePane(ps[rng.Intn(len(ps))])
-		case n == 7:
-			op = "focus"
-			b.m.FocusPane(ps[rng.Intn(len(ps))])
-		case n == 8:
-			op = "move"
-			p, dst := ps[rng.Intn(len(ps))], ps[rng.Intn(len(ps))]
-			if p.Tab == dst.Tab {
-				continue
-			}
-			src := p.Tab
-			if b.m.Detach(p) && b.m.DropTab(src) {
-				b.m.DropWorkspace(src.WS)
-			}
-			dst.Tab.Root.Split(dst.TermID, p.TermID, layout.SplitDown, 0.5)
-			b.m.Rehome(p, dst.Tab)
-		default:
-			op = "reorder"
-			if len(b.m.Workspaces) > 1 {
-				b.m.Workspaces = MoveTo(b.m.Workspaces, rng.Intn(len(b.m.Workspaces)), rng.Intn(len(b.m.Workspaces)+2))
-			}
-		}
+		op := b.randomOp(rng)
 		check(t, b.m, fmt.Sprintf("step %d (%s)", step, op))
 	}
 }
 
+// live are the builder's panes still in the model.
+func (b *builder) live() []*Pane {
+	out := b.panes[:0]
+	for _, p := range b.panes {
+		if b.m.Term(p.TermID) == p {
+			out = append(out, p)
+		}
+	}
+	b.panes = out
+	return out
+}
+
+// randomOp does one random topology operation in b's transaction and
+// names it.
+func (b *builder) randomOp(rng *rand.Rand) string {
+	ps := b.live()
+	switch n := rng.Intn(10); {
+	case len(ps) == 0 || n == 0:
+		_, p := b.workspace("")
+		b.panes = append(b.panes, p)
+		return "workspace"
+	case n <= 3:
+		b.panes = append(b.panes, b.split(ps[rng.Intn(len(ps))]))
+		return "split"
+	case n == 4:
+		_, p := b.tab(ps[rng.Intn(len(ps))].WS)
+		b.panes = append(b.panes, p)
+		return "tab"
+	case n <= 6:
+		b.closePane(ps[rng.Intn(len(ps))])
+		return "close"
+	case n == 7:
+		b.tx.FocusPane(ps[rng.Intn(len(ps))])
+		return "focus"
+	case n == 8:
+		p, dst := ps[rng.Intn(len(ps))], ps[rng.Intn(len(ps))]
+		if p.Tab == dst.Tab {
+			b.tx.FocusInTab(p.Tab, p.TermID, !p.Tab.Zoomed)
+			return "zoom"
+		}
+		src := p.Tab
+		if b.tx.Detach(p) && b.tx.DropTab(src) {
+			b.tx.DropWorkspace(src.WS)
+		}
+		b.splitTree(dst, p, layout.SplitDown)
+		b.tx.Rehome(p, dst.Tab)
+		return "move"
+	default:
+		if len(b.m.Workspaces) > 1 {
+			b.tx.MoveWorkspaces(MoveTo(slices.Clone(b.m.Workspaces), rng.Intn(len(b.m.Workspaces)), rng.Intn(len(b.m.Workspaces)+2)))
+		}
+		return "reorder"
+	}
+}
+
 func TestResolve_LegacyForms(t *testing.T) {
-	b := &builder{m: New(layout.Rect{W: 80, H: 24})}
+	b := newBuilder(layout.Rect{W: 80, H: 24})
 	_, p1 := b.workspace("")
 	p2 := b.split(p1)
 	t2, _ := b.tab(p1.WS)
@@ -280,7 +309,7 @@ func TestResolve_LegacyForms(t *testing.T) {
 // FutureTabID turns the legacy tab forms syntactically into the id the tab
 // at that position will get, and keeps everything else as given.
 func TestFutureTabID(t *testing.T) {
-	b := &builder{m: New(layout.Rect{W: 80, H: 24})}
+	b := newBuilder(layout.Rect{W: 80, H: 24})
 	b.workspace("")
 	for id, want := range map[string]string{
 		"w1:3": "w1:t3", "t_w1_3": "w1:t3", "t_w_1_4": "w1:t4", "1:5": "w1:t5", "w1:10": "w1:tA",

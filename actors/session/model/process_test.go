@@ -11,7 +11,7 @@ import (
 // Each pane's terminal session goes into the file and comes back out of
 // it, for the next server to end what a dead one left running.
 func TestSave_KeepsEachPanesProcess(t *testing.T) {
-	b := &builder{m: New(layout.Rect{W: 120, H: 40})}
+	b := newBuilder(layout.Rect{W: 120, H: 40})
 	_, p1 := b.workspace("api")
 	p2 := b.split(p1)
 	_, q := b.workspace("")

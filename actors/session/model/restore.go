@@ -52,7 +52,8 @@ func (s Skipped) String() string {
 // that has no pane at all is skipped whole, a tab whose layout holds no
 // pane is skipped alone; the rest is restored. Only a model that is not
 // empty is an error.
-func (m *Model) Restore(s *Saved, newTerm func() string) ([]Restored, []Skipped, error) {
+func (tx *Tx) Restore(s *Saved, newTerm func() string) ([]Restored, []Skipped, error) {
+	m := tx.m
 	if len(m.Workspaces) > 0 {
 		return nil, nil, fmt.Errorf("restore into a model that is not empty")
 	}
@@ -62,7 +63,7 @@ func (m *Model) Restore(s *Saved, newTerm func() string) ([]Restored, []Skipped,
 	// not make, like "wproj1"); the counter goes past every one it could.
 	for _, sw := range s.Workspaces {
 		if n, ok := workspaceNumber(sw.ID); ok {
-			m.NextWS = max(m.NextWS, n)
+			set(tx, &m.NextWS, max(m.NextWS, n))
 		}
 	}
 	// A live handoff keeps terminal ids (a file never has them); each
@@ -82,7 +83,7 @@ func (m *Model) Restore(s *Saved, newTerm func() string) ([]Restored, []Skipped,
 		if sw.ID != nil && strings.HasPrefix(*sw.ID, "w") && !strings.ContainsAny(*sw.ID, ":-_ ") && !used[*sw.ID] {
 			id = *sw.ID
 		} else {
-			m.NextWS++ // missing, odd, or a second workspace with the same id
+			set(tx, &m.NextWS, m.NextWS+1) // missing, odd, or a second workspace with the same id
 			id = protocol.WorkspaceID(m.NextWS)
 		}
 		used[id] = true
@@ -94,7 +95,7 @@ func (m *Model) Restore(s *Saved, newTerm func() string) ([]Restored, []Skipped,
 		if sw.CustomName != nil {
 			skip.Name = *sw.CustomName
 		}
-		w, panes, emptyTabs, err := m.restoreWorkspace(id, sw, termFor)
+		w, panes, emptyTabs, err := tx.restoreWorkspace(id, sw, termFor)
 		if err != nil {
 			skip.Err = err
 			skipped = append(skipped, skip)
@@ -108,13 +109,14 @@ func (m *Model) Restore(s *Saved, newTerm func() string) ([]Restored, []Skipped,
 		restoredAt[i] = w
 		out = append(out, panes...)
 	}
-	m.UI = restoreUI(s)
-	m.Focused = nil
+	tx.SetUI(restoreUI(s))
+	var focused *Workspace
 	if s.Active != nil && restoredAt[*s.Active] != nil {
-		m.Focused = restoredAt[*s.Active]
+		focused = restoredAt[*s.Active]
 	} else if len(m.Workspaces) > 0 {
-		m.Focused = m.Workspaces[0]
+		focused = m.Workspaces[0]
 	}
+	tx.FocusWorkspace(focused)
 	return out, skipped, nil
 }
 
@@ -129,7 +131,7 @@ func workspaceNumber(id *string) (uint64, bool) {
 // an error (the model untouched). emptyTabs are the places of tabs left
 // out because their layout holds no pane; the workspace is kept without
 // them when it has another tab.
-func (m *Model) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(SavedPane) string) (w *Workspace, out []Restored, emptyTabs []int, err error) {
+func (tx *Tx) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(SavedPane) string) (w *Workspace, out []Restored, emptyTabs []int, err error) {
 	w = &Workspace{ID: id, Cwd: sw.IdentityCwd, NextPane: sw.NextPublicPaneNumber, NextTab: sw.NextPublicTabNumber}
 	w.NextPane, w.NextTab = max(w.NextPane, 1)-1, max(w.NextTab, 1)-1
 	if sw.CustomName != nil {
@@ -221,11 +223,12 @@ func (m *Model) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(Save
 	if w.Cwd == "" {
 		w.Cwd = out[0].Pane.Cwd
 	}
-	m.Workspaces = append(m.Workspaces, w)
-	m.byWorkspace[w.ID] = w
+	m := tx.m
+	set(tx, &m.Workspaces, append(m.Workspaces, w))
+	setKey(tx, m.byWorkspace, w.ID, w)
 	for _, r := range out {
-		m.panes[r.Pane.ID] = r.Pane
-		m.terms[r.Pane.TermID] = r.Pane
+		setKey(tx, m.panes, r.Pane.ID, r.Pane)
+		setKey(tx, m.terms, r.Pane.TermID, r.Pane)
 	}
 	return w, out, emptyTabs, nil
 }

@@ -51,14 +51,14 @@ func roundTrip(t *testing.T, m *Model) *Model {
 		t.Fatalf("parse our own file: %v\n%s", err, data)
 	}
 	out := New(m.Area)
-	if _, _, err := out.Restore(s, terms()); err != nil {
+	if _, _, err := restoreInto(out, s, terms()); err != nil {
 		t.Fatalf("restore: %v\n%s", err, data)
 	}
 	return out
 }
 
 func TestSaveRestore_RoundTrip(t *testing.T) {
-	b := &builder{m: New(layout.Rect{W: 120, H: 40})}
+	b := newBuilder(layout.Rect{W: 120, H: 40})
 	w1, p1 := b.workspace("api")
 	p1.Label, p1.Cwd = "editor", "/tmp"
 	w1.Worktree = &protocol.WorkspaceWorktreeInfo{RepoKey: "/r/.git", RepoName: "r", RepoRoot: "/r", CheckoutPath: "/wt/r/x", IsLinkedWorktree: true}
@@ -68,13 +68,14 @@ func TestSaveRestore_RoundTrip(t *testing.T) {
 	b.closePane(p2) // numbers keep their gaps
 	t2, q := b.tab(w1)
 	t2.Label = "logs"
-	b.split(q).Tab.Zoomed = true
+	z := b.split(q)
+	b.tx.FocusInTab(z.Tab, z.Tab.Focused, true)
 	t2.Focused = q.TermID
 	w1.Active = t2
 	_, r := b.workspace("")
-	b.m.FocusPane(r)
-	b.m.FocusPane(p3)
-	b.m.Workspaces = MoveTo(b.m.Workspaces, 1, 0)
+	b.tx.FocusPane(r)
+	b.tx.FocusPane(p3)
+	b.tx.MoveWorkspaces(MoveTo(slices.Clone(b.m.Workspaces), 1, 0))
 
 	got := roundTrip(t, b.m)
 	if want := shape(b.m); shape(got) != want {
@@ -85,7 +86,7 @@ func TestSaveRestore_RoundTrip(t *testing.T) {
 	if id := got.NextPaneID(got.Workspace("w1")); id != b.m.NextPaneID(w1) {
 		t.Fatalf("next pane id %s, want %s", id, b.m.NextPaneID(w1))
 	}
-	if w := got.AddWorkspace("", "/", "x"); w.ID != "w3" {
+	if w := got.Begin().AddWorkspace("", "/", "x"); w.ID != "w3" {
 		t.Fatalf("next workspace %s", w.ID)
 	}
 }
@@ -107,7 +108,7 @@ func TestRestore_HerdrV3File(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := New(layout.Rect{W: 80, H: 24})
-	panes, _, err := m.Restore(s, terms())
+	panes, _, err := restoreInto(m, s, terms())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestParse_MigratesVersion2(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := New(layout.Rect{W: 80, H: 24})
-	if _, _, err := m.Restore(s, terms()); err != nil {
+	if _, _, err := restoreInto(m, s, terms()); err != nil {
 		t.Fatal(err)
 	}
 	want := "w1 label=\"old\" cwd=/srv next=1/2 focused=true active=w1:t1\n" +
@@ -180,7 +181,7 @@ func TestRestore_SkipsBadWorkspaces(t *testing.T) {
 			continue
 		}
 		m := New(layout.Rect{W: 80, H: 24})
-		panes, skipped, err := m.Restore(s, terms())
+		panes, skipped, err := restoreInto(m, s, terms())
 		if err != nil {
 			t.Errorf("%s: %v", name, err)
 			continue
@@ -206,7 +207,7 @@ func TestRestore_SkipsAnEmptyTab(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := New(layout.Rect{W: 80, H: 24})
-	_, skipped, err := m.Restore(s, terms())
+	_, skipped, err := restoreInto(m, s, terms())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +232,7 @@ func TestRestore_WorkspaceIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := New(layout.Rect{W: 80, H: 24})
-	if _, _, err := m.Restore(s, terms()); err != nil {
+	if _, _, err := restoreInto(m, s, terms()); err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
@@ -251,7 +252,7 @@ func TestRestore_WorkspaceIDs(t *testing.T) {
 // file; unset, it is written as Herdr writes it (null width, split 0.4,
 // no keys), and a Herdr-written file's nulls and odd values read as unset.
 func TestSaveRestore_UIState(t *testing.T) {
-	b := &builder{m: New(layout.Rect{W: 80, H: 24})}
+	b := newBuilder(layout.Rect{W: 80, H: 24})
 	b.workspace("a")
 	data, _ := json.Marshal(b.m.Save(func(*Pane) SavedPane { return SavedPane{} }))
 	for _, want := range []string{`"sidebar_width":null`, `"sidebar_section_split":0.4`, `"collapsed_space_keys":[]`} {
@@ -260,7 +261,7 @@ func TestSaveRestore_UIState(t *testing.T) {
 		}
 	}
 	split, width := 0.7, 30
-	b.m.UI = UIState{CollapsedSpaceKeys: []string{"/r/.git", "/s/.git"}, SectionSplit: &split, Width: &width}
+	b.tx.SetUI(UIState{CollapsedSpaceKeys: []string{"/r/.git", "/s/.git"}, SectionSplit: &split, Width: &width})
 	got := roundTrip(t, b.m)
 	if ui := got.UI; !slices.Equal(ui.CollapsedSpaceKeys, b.m.UI.CollapsedSpaceKeys) || ui.SectionSplit == nil || *ui.SectionSplit != 0.7 || ui.Width == nil || *ui.Width != 30 {
 		t.Errorf("restored UI state %+v", ui)
@@ -276,7 +277,7 @@ func TestSaveRestore_UIState(t *testing.T) {
 			t.Fatalf("%s: %v", file, err)
 		}
 		m := New(layout.Rect{W: 80, H: 24})
-		if _, _, err := m.Restore(s, terms()); err != nil {
+		if _, _, err := restoreInto(m, s, terms()); err != nil {
 			t.Fatal(err)
 		}
 		if ui := m.UI; len(ui.CollapsedSpaceKeys) != 0 || ui.SectionSplit != nil || ui.Width != nil {
