@@ -129,12 +129,10 @@ func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneS
 	if err := s.spawnPane(ctx, p, setup, rect); err != nil {
 		return nil, err
 	}
+	s.tx.OnDiscard(func() { ctx.Stop(p.pid) }) // the change that started it did not happen
 	s.tx.AddPane(p.Pane)
 	s.terms[termID] = p
-	s.tx.OnDiscard(func() { // the change that started it did not happen
-		delete(s.terms, termID)
-		ctx.Stop(p.pid)
-	})
+	s.tx.OnDiscard(func() { delete(s.terms, termID) })
 	return p, nil
 }
 

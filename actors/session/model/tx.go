@@ -43,7 +43,7 @@ func (m *Model) Begin() *Tx {
 // owner starts the next is one a panic interrupted, to be discarded.
 func (m *Model) Open() bool { return m.tx.open }
 
-// InjectPanic makes the n-th write of the next transactions panic (0:
+// InjectPanic makes the n-th write of a transaction panic, once (0:
 // none), so tests can break a change at every step and check that nothing
 // of it stays.
 func (m *Model) InjectPanic(n int) { m.tx.panicAt = n }
@@ -71,10 +71,12 @@ func (tx *Tx) close() {
 }
 
 // OnDiscard journals an undo of the caller's own: records it keeps beside
-// the model (which actor runs which pane) go back with the model.
+// the model (which actor runs which pane) go back with the model. The
+// caller has already made its change, so the undo is journalled before
+// anything can fail.
 func (tx *Tx) OnDiscard(undo func()) {
-	tx.wrote()
 	tx.undo = append(tx.undo, undo)
+	tx.wrote()
 }
 
 func (tx *Tx) wrote() {
@@ -83,6 +85,7 @@ func (tx *Tx) wrote() {
 	}
 	tx.writes++
 	if tx.writes == tx.panicAt {
+		tx.panicAt = 0
 		panic(fmt.Sprintf("model: injected panic at write %d", tx.writes))
 	}
 }

@@ -91,7 +91,7 @@ func TestRandomTransactions_DiscardUndoesExactly(t *testing.T) {
 			}
 			return false
 		}()
-		b.m.InjectPanic(0)
+		b.m.InjectPanic(0) // when the transaction made fewer writes
 		step := fmt.Sprintf("step %d %v", step, ops)
 		if fate == 0 && !broke {
 			b.tx.Commit()
