@@ -103,6 +103,7 @@ func (s *Session) gitDone(ctx actor.Context, m *wsactor.GitDone) {
 	} else {
 		reply = op.finish(s, ctx, op, m.Result)
 	}
+	s.conclude(ctx, reply)
 	ctx.Send(op.caller, reply)
 }
 
