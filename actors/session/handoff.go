@@ -21,11 +21,11 @@ type Handoff struct {
 }
 
 func (s *Session) handoffExport(ctx actor.Context) {
-	h := &Handoff{Saved: s.m.Save(func(p *model.Pane) model.SavedPane {
+	h := &Handoff{Saved: detached(s.m.Save(func(p *model.Pane) model.SavedPane {
 		sp := s.savedPane(p)
 		sp.TerminalID = p.TermID
 		return sp
-	})}
+	}))}
 	for _, p := range s.terms {
 		h.Panes = append(h.Panes, p.pid)
 	}
