@@ -19,11 +19,10 @@ import (
 
 // keeping is what the session told the keeper.
 type keeping struct {
-	pid            *actor.PID        // nil until started, and without a keeper
-	saving, lining bool              // a change told, not yet asked back for
-	panes          int               // the number of panes last told
-	keys           map[string]string // each pane's lines key, by terminal id (pane history only)
-	inUse          map[string]bool   // the keys of keys
+	pid            *actor.PID       // nil until started, and without a keeper
+	saving, lining bool             // a change told, not yet asked back for
+	panes          int              // the number of panes last told
+	keys           *keeper.LineKeys // each pane's lines key (nil unless pane history is kept)
 }
 
 // startKeeping attaches the session to its keeper once the restore is
@@ -75,34 +74,8 @@ func (s *Session) save(ctx actor.Context) {
 		return
 	}
 	s.keep.saving = false
-	saved := detached(s.m.Save(s.savedPane))
+	saved := keeper.Detached(s.m.Save(s.savedPane))
 	ctx.Send(s.keep.pid, &keeper.Save{Saved: &saved})
-}
-
-// detached is saved with nothing shared with the model: model.Save points
-// the labels at the model's own fields, which later changes rewrite.
-func detached(saved model.Saved) model.Saved {
-	own := func(p **string) {
-		if *p != nil {
-			v := **p
-			*p = &v
-		}
-	}
-	for i := range saved.Workspaces {
-		w := &saved.Workspaces[i]
-		own(&w.CustomName)
-		for j := range w.Tabs {
-			t := &w.Tabs[j]
-			own(&t.CustomName)
-			for key, p := range t.Panes {
-				if p.Label != nil {
-					own(&p.Label)
-					t.Panes[key] = p
-				}
-			}
-		}
-	}
-	return saved
 }
 
 // savedPane is what the session keeps of a pane beyond its place: the
@@ -119,38 +92,16 @@ func (s *Session) savedPane(p *model.Pane) model.SavedPane {
 		ref := *r.shown.Session
 		sp.AgentSession = &ref
 	}
-	sp.History = s.keep.keys[p.TermID]
+	sp.History = s.keep.keys.Key(p.TermID)
 	if r.facts.ShellStart != "" {
 		sp.Process = &model.SavedProcess{Pid: r.facts.ShellPID, Start: r.facts.ShellStart}
 	}
 	return sp
 }
 
-// keepLines is a new pane's part in kept lines (nil when none are kept):
-// saved is the key its entry in session.json recorded, restore says to
-// show that file's lines in the pane (not for an adopted terminal, nor
-// for an agent about to be resumed, whose own screen replaces them).
+// keepLines is a new pane's part in kept lines (keeper.LineKeys.Keep).
 func (s *Session) keepLines(termID, saved string, restore bool) *pane.KeepLines {
-	k := &s.keep
-	if s.opts.Lines == nil {
-		return nil
-	}
-	if k.keys == nil {
-		k.keys, k.inUse = map[string]string{}, map[string]bool{}
-	}
-	key := saved
-	if !pane.ValidKeptKey(saved) || k.inUse[saved] {
-		key, restore = termID, false
-		for k.inUse[key] {
-			key += "x"
-		}
-	}
-	k.keys[termID], k.inUse[key] = key, true
-	kl := &pane.KeepLines{Key: key, Hand: s.opts.Lines.Hand}
-	if restore {
-		kl.From = pane.KeptPath(keeper.LinesDir(s.opts.SessionFile), key)
-	}
-	return kl
+	return s.keep.keys.Keep(termID, saved, restore)
 }
 
 // saveLines answers the keeper's LinesNow: the keys of the panes there
@@ -158,15 +109,7 @@ func (s *Session) keepLines(termID, saved string, restore bool) *pane.KeepLines 
 func (s *Session) saveLines(ctx actor.Context) {
 	k := &s.keep
 	k.lining = false
-	lines := &keeper.Lines{Live: make(map[string]bool, len(k.keys)), Panes: make([]*actor.PID, 0, len(s.terms))}
-	for termID, key := range k.keys {
-		if s.terms[termID] == nil {
-			delete(k.keys, termID)
-			delete(k.inUse, key)
-			continue
-		}
-		lines.Live[key] = true
-	}
+	lines := &keeper.Lines{Live: k.keys.Live(func(termID string) bool { return s.terms[termID] != nil })}
 	for _, p := range s.terms {
 		if p.pid != nil {
 			lines.Panes = append(lines.Panes, p.pid)

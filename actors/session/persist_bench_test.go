@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/herdr-go/herdr/actors/keeper"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
@@ -75,7 +76,7 @@ func BenchmarkSessionSave200Panes(b *testing.B) {
 	b.Run("saved-in-receive", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = detached(m.Save(extra))
+			_ = keeper.Detached(m.Save(extra))
 		}
 	})
 	b.Run("bytes-in-receive", func(b *testing.B) {

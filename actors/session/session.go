@@ -141,6 +141,7 @@ func newSession(opts Options) *Session {
 		m:        model.New(layout.Rect{W: cols, H: rows}),
 		terms:    map[string]*paneRec{},
 		entities: map[string]*entity{},
+		keep:     keeping{keys: keeper.NewLineKeys(opts.Lines, opts.SessionFile)},
 	}
 }
 
