@@ -23,6 +23,7 @@ import (
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/gateway"
 	"github.com/herdr-go/herdr/actors/integrations"
+	"github.com/herdr-go/herdr/actors/keeper"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/actors/session"
@@ -161,6 +162,16 @@ func Run(opts Options) error {
 	if cfg.Experimental.PaneHistory {
 		paneProps = pane.WithHistory(pane.DefaultHistoryBytes)
 	}
+	// Kept lines need the session file they sit beside, and a scrollback.
+	var lines *pane.LinesWriter
+	if cfg.Experimental.PaneHistory && sessionFile != "" && cfg.Advanced.ScrollbackLimitBytes >= 0 {
+		lines = pane.NewLinesWriter(keeper.LinesDir(sessionFile), log)
+	}
+	keeperPID, err := spawnChild(system, root, keeper.Props(keeper.Options{SessionFile: sessionFile, Lines: lines, Log: log}), "keeper")
+	if err != nil {
+		listener.Close()
+		return err
+	}
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Events:      busPID,
 		Agents:      agentsPID,
@@ -178,6 +189,8 @@ func Run(opts Options) error {
 		Rows:        cfg.Advanced.HeadlessRows,
 		SessionFile: sessionFile,
 		Restore:     saved,
+		Keeper:      keeperPID,
+		Lines:       lines,
 		Adopt:       adopt,
 		PaneProps:   paneProps,
 	}), "session")
@@ -233,8 +246,16 @@ func Run(opts Options) error {
 	}
 	listener.Close()
 	pane.BeginShutdown()
-	// Stopping the root stops the gateway and the session, whose pane
-	// children hang up their terminals.
+	// The session first: it tells the keeper its last save and its panes,
+	// which hang up their terminals, hand their last lines as they stop.
+	// Then the keeper, poisoned so it takes those first, writes them. Then
+	// the root stops the rest.
+	if err := system.Root.StopFuture(sessionPID).Wait(); err != nil {
+		log.Warn("stop session", "err", err)
+	}
+	if err := system.Root.PoisonFuture(keeperPID).Wait(); err != nil {
+		log.Warn("stop keeper", "err", err)
+	}
 	if err := system.Root.StopFuture(root).Wait(); err != nil && !errors.Is(err, actor.ErrTimeout) {
 		log.Warn("stop actors", "err", err)
 	}
@@ -350,7 +371,7 @@ func loadSession(path string, log *slog.Logger, banner io.Writer) (string, *mode
 	if path == "" {
 		return "", nil
 	}
-	saved, problem, err := session.ReadSessionFile(path)
+	saved, problem, err := keeper.ReadSessionFile(path)
 	switch {
 	case err != nil:
 		log.Error("session file unreadable; this run will not save over it", "path", path, "err", err)

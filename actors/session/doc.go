@@ -4,11 +4,11 @@
 // change that spans entities (a split, closing the last pane of a tab) is
 // one step inside one message with no asks. It also keeps the read model
 // (what every list, get and snapshot answers from, including the facts
-// panes, entity actors and the agents actor told it) and the session file,
-// with the interactive client's sidebar state that file keeps
-// (client.ui_state.*), and, under [experimental] pane_history, each
-// pane's lines across restarts in history/ beside the session file
-// (history.go).
+// panes, entity actors and the agents actor told it), with the interactive
+// client's sidebar state the session file keeps (client.ui_state.*). The
+// keeper actor writes that file and, under [experimental] pane_history,
+// each pane's lines in history/ beside it; the session tells it what
+// changed and hands it a detached model.Saved when it asks (persist.go).
 //
 // Everything else is another actor's: the session resolves a request's
 // target once and forwards it, already resolved, to the pane, workspace,

@@ -3,6 +3,7 @@ package session
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/keeper"
 	"github.com/herdr-go/herdr/actors/session/model"
 )
 
@@ -21,11 +22,11 @@ type Handoff struct {
 }
 
 func (s *Session) handoffExport(ctx actor.Context) {
-	h := &Handoff{Saved: s.m.Save(func(p *model.Pane) model.SavedPane {
+	h := &Handoff{Saved: keeper.Detached(s.m.Save(func(p *model.Pane) model.SavedPane {
 		sp := s.savedPane(p)
 		sp.TerminalID = p.TermID
 		return sp
-	})}
+	}))}
 	for _, p := range s.terms {
 		h.Panes = append(h.Panes, p.pid)
 	}

@@ -1,120 +1,87 @@
 package session
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io/fs"
-	"log/slog"
-	"os"
-	"sync/atomic"
-	"syscall"
-	"time"
-
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/keeper"
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
-	"github.com/herdr-go/herdr/protocol"
 )
 
-// Persistence: the session writes session.json (Herdr's version-3 shape)
-// saveDelay after a change, and once more when it stops. The session
-// marshals the model itself (it is the model's only reader and writer) and
-// hands the compact bytes to an api.Latest writer, which indents, writes
-// and syncs them off Receive and skips to the newest when it falls behind.
+// The session's part in what is kept on disk (actors/keeper does the
+// rest): it tells the keeper when something changed, once until the
+// keeper asks back, and answers the keeper's SaveNow with the topology
+// (a model.Saved that shares nothing with the model) and its LinesNow
+// with the panes there are. It also names each pane's kept lines
+// ([experimental] pane_history: history/<key>.gz, the key recorded in the
+// pane's entry of session.json, the pane's across restarts, moves and
+// handoffs), because a pane is given its key as it starts.
 
-// saveDelay is how long a change waits for the ones that follow it (a
-// script's burst) before the session file is written. The first change of
-// a spell arms it and later ones do not push it back, so a change is on
-// disk within saveDelay plus one write (a few ms; see
-// BenchmarkSessionSave200Panes), and a storm of changes costs at most one
-// marshal per saveDelay.
-const saveDelay = 30 * time.Millisecond
-
-// saveDue is the save timer going off.
-type saveDue struct{}
-
-// persister is the session file's writer and the pending save.
-type persister struct {
-	path   string
-	writer *api.Latest
-	timer  uint64 // the pending save, 0 for none
-	// written counts the files written (the writer's goroutine adds).
-	written atomic.Int64
+// keeping is what the session told the keeper.
+type keeping struct {
+	pid            *actor.PID       // nil until started, and without a keeper
+	saving, lining bool             // a change told, not yet asked back for
+	panes          int              // the number of panes last told
+	keys           *keeper.LineKeys // each pane's lines key (nil unless pane history is kept)
 }
 
-// newPersister starts the session file's writer. keepOriginal says the
-// restore left part of the file out (a workspace it could not make sense
-// of, a pane that did not start): the first save then copies the file
-// aside before it replaces it, so what was left out is not lost.
-func newPersister(path string, log *slog.Logger, keepOriginal bool) *persister {
-	p := &persister{path: path}
-	p.writer = api.NewLatest(func(compact []byte) {
-		if keepOriginal {
-			aside, err := copyAside(path)
-			if err != nil {
-				log.Error("session file not saved: its original could not be kept aside", "path", path, "err", err)
-				return // tried again at the next save
-			}
-			keepOriginal = false
-			if aside != "" {
-				log.Warn("session file kept aside before the first save: it held what was not restored", "path", path, "aside", aside)
-			}
-		}
-		if err := WriteSessionFile(path, indentSession(compact)); err != nil {
-			log.Error("session file not saved", "path", path, "err", err)
-			return
-		}
-		p.written.Add(1)
-	})
-	return p
-}
-
-// encodeSession is the session file's content, compact: the part of a save
-// that must run where the model is (Receive).
-func encodeSession(m *model.Model, extra func(*model.Pane) model.SavedPane) ([]byte, error) {
-	return json.Marshal(m.Save(extra))
-}
-
-// indentSession lays out an encoded session file as Herdr does (two
-// spaces, a final newline), on the writer's goroutine.
-func indentSession(compact []byte) []byte {
-	var out bytes.Buffer
-	out.Grow(len(compact) * 2)
-	if err := json.Indent(&out, compact, "", "  "); err != nil {
-		return append(compact, '\n') // never: the session encoded it
+// startKeeping attaches the session to its keeper once the restore is
+// done (the restore itself is the file's, not a change to save).
+func (s *Session) startKeeping(ctx actor.Context, lossy bool) {
+	if s.opts.Keeper == nil {
+		return
 	}
-	out.WriteByte('\n')
-	return out.Bytes()
+	s.keep.pid = s.opts.Keeper
+	ctx.Send(s.keep.pid, &keeper.Attach{Session: ctx.Self(), KeepOriginal: lossy})
+	s.trimAfterChange(ctx)
 }
 
-// changed arms the save timer after a change, unless one is pending.
+// changed tells the keeper the session file, and the set of panes whose
+// lines are kept, changed (unless it was told and has not asked since).
 func (s *Session) changed(ctx actor.Context) {
-	if s.persist != nil && s.persist.timer == 0 {
-		s.persist.timer = s.timers.After(ctx, saveDelay, &saveDue{})
+	k := &s.keep
+	if k.pid == nil {
+		return
 	}
-	s.linesSoon(ctx) // a closed pane's lines file goes at the next lines save
+	msg := keeper.Changed{Session: !k.saving, Lines: !k.lining && s.opts.Lines != nil, Panes: k.panes}
+	if msg.Session || msg.Lines {
+		k.saving, k.lining = true, k.lining || msg.Lines
+		ctx.Send(k.pid, &msg)
+	}
 }
 
-// save hands the model's current file to the writer.
-func (s *Session) save() {
-	if s.persist == nil {
+// linesChanged tells the keeper a pane's screen changed.
+func (s *Session) linesChanged(ctx actor.Context, p *paneRec, f *pane.Facts) {
+	if k := &s.keep; k.pid != nil && s.opts.Lines != nil && !k.lining && f.Revision != p.facts.Revision {
+		k.lining = true
+		ctx.Send(k.pid, &keeper.Changed{Lines: true, Panes: k.panes})
+	}
+}
+
+// trimAfterChange tells the keeper the number of panes when it moved:
+// the memory starting or closing them left is handed back once it holds.
+func (s *Session) trimAfterChange(ctx actor.Context) {
+	if k := &s.keep; k.pid != nil && len(s.terms) != k.panes {
+		k.panes = len(s.terms)
+		ctx.Send(k.pid, &keeper.Changed{Panes: k.panes})
+	}
+}
+
+// save answers the keeper's SaveNow, and tells it the last save as the
+// session stops.
+func (s *Session) save(ctx actor.Context) {
+	if s.keep.pid == nil || s.opts.SessionFile == "" {
 		return
 	}
-	s.persist.timer = 0
-	data, err := encodeSession(s.m, s.savedPane)
-	if err != nil {
-		s.opts.Log.Error("session file not encoded", "err", err)
-		return
-	}
-	s.persist.writer.Hand(data)
+	s.keep.saving = false
+	saved := keeper.Detached(s.m.Save(s.savedPane))
+	ctx.Send(s.keep.pid, &keeper.Save{Saved: &saved})
 }
 
 // savedPane is what the session keeps of a pane beyond its place: the
-// agent session its agent reported, and its terminal session's leader (for
-// the next server to end it should this one die: pane.EndLeftovers).
+// agent session its agent reported, its lines' key, and its terminal
+// session's leader (for the next server to end it should this one die:
+// pane.EndLeftovers).
 func (s *Session) savedPane(p *model.Pane) model.SavedPane {
 	r := s.terms[p.TermID]
 	if r == nil {
@@ -125,134 +92,28 @@ func (s *Session) savedPane(p *model.Pane) model.SavedPane {
 		ref := *r.shown.Session
 		sp.AgentSession = &ref
 	}
-	sp.History = s.keptKey(p.TermID)
+	sp.History = s.keep.keys.Key(p.TermID)
 	if r.facts.ShellStart != "" {
 		sp.Process = &model.SavedProcess{Pid: r.facts.ShellPID, Start: r.facts.ShellStart}
 	}
 	return sp
 }
 
-// finalSave writes the file one last time as the session stops, waiting
-// (at most a few seconds) for the writer.
-func (s *Session) finalSave() {
-	if s.persist == nil {
-		return
-	}
-	s.timers.Cancel(s.persist.timer)
-	s.save()
-	if !s.persist.writer.Close(5 * time.Second) {
-		s.opts.Log.Error("session file still being written at exit", "path", s.persist.path)
-	}
-	s.persist = nil
+// keepLines is a new pane's part in kept lines (keeper.LineKeys.Keep).
+func (s *Session) keepLines(termID, saved string, restore bool) *pane.KeepLines {
+	return s.keep.keys.Keep(termID, saved, restore)
 }
 
-// MaxSessionFileBytes bounds the session file read at start: thousands
-// of panes take a few megabytes; anything larger is not one.
-const MaxSessionFileBytes = 64 << 20
-
-// WriteSessionFile writes the session file: atomically, private to its
-// owner, in a folder no one else can tamper with; a symlink at the path
-// is replaced, never followed (the file is the server's own, and a link
-// planted there could point at any file the server may write).
-func WriteSessionFile(path string, data []byte) error {
-	return protocol.WriteOwnFile(path, data, 0o600)
-}
-
-// ReadSessionFile reads the session file. No file is (nil, "", nil). A
-// file that cannot be used is moved aside to path.bad-<time>, never
-// overwritten or dropped, and reported: the result is then nil with a
-// description of what happened. Unusable is corrupt, from a newer release,
-// larger than MaxSessionFileBytes, or not a regular file at all: a
-// symlink (the server writes a plain file, so a link is not its own; the
-// link is moved, its target left alone), a FIFO or a device, which are
-// never opened for reading, so none can stall the start.
-func ReadSessionFile(path string) (saved *model.Saved, problem string, err error) {
-	info, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-		return nil, "", nil // nothing there to lose
-	}
-	if err != nil {
-		return nil, "", err
-	}
-	var bad error
-	switch {
-	case info.Mode()&fs.ModeSymlink != 0:
-		target, _ := os.Readlink(path)
-		bad = fmt.Errorf("a symlink (to %s), not a file the server wrote", target)
-	case !info.Mode().IsRegular():
-		bad = fmt.Errorf("not a regular file (%s)", info.Mode().Type())
-	case info.Size() > MaxSessionFileBytes:
-		bad = fmt.Errorf("larger than %d bytes", MaxSessionFileBytes)
-	default:
-		data, err := protocol.ReadRegularFile(path, MaxSessionFileBytes)
-		if err != nil {
-			return nil, "", err
-		}
-		if saved, bad = model.Parse(data); bad == nil {
-			return saved, "", nil
+// saveLines answers the keeper's LinesNow: the keys of the panes there
+// are (the files of the others go) and the panes to ask for their lines.
+func (s *Session) saveLines(ctx actor.Context) {
+	k := &s.keep
+	k.lining = false
+	lines := &keeper.Lines{Live: k.keys.Live(func(termID string) bool { return s.terms[termID] != nil })}
+	for _, p := range s.terms {
+		if p.pid != nil {
+			lines.Panes = append(lines.Panes, p.pid)
 		}
 	}
-	aside, err := moveAside(path)
-	if err != nil {
-		return nil, "", fmt.Errorf("session file unusable (%v) and not moved aside: %w", bad, err)
-	}
-	return nil, fmt.Sprintf("%v; moved aside to %s", bad, aside), nil
-}
-
-// asideName is a free path.bad-<time> name (a -N suffix keeps two asides
-// of the same second apart).
-func asideName(path string) string {
-	base := fmt.Sprintf("%s.bad-%s", path, time.Now().UTC().Format("20060102T150405Z"))
-	name := base
-	for n := 2; ; n++ {
-		if _, err := os.Lstat(name); errors.Is(err, fs.ErrNotExist) {
-			return name
-		}
-		name = fmt.Sprintf("%s-%d", base, n)
-	}
-}
-
-// moveAside renames path to a free aside name and returns it.
-func moveAside(path string) (string, error) {
-	aside := asideName(path)
-	if err := os.Rename(path, aside); err != nil {
-		return "", err
-	}
-	return aside, nil
-}
-
-// copyAside copies the session file to a free aside name, the copy
-// private to its owner, and returns that name ("" when there is no file
-// to keep). Only a regular file is the server's to keep: anything else
-// was moved aside when it was read, and one that turned up since (a
-// planted link) is not ours to copy.
-func copyAside(path string) (string, error) {
-	info, err := os.Lstat(path)
-	if errors.Is(err, fs.ErrNotExist) || err == nil && !info.Mode().IsRegular() {
-		return "", nil
-	}
-	if err != nil {
-		return "", err
-	}
-	data, err := protocol.ReadRegularFile(path, MaxSessionFileBytes)
-	if err != nil {
-		return "", err
-	}
-	aside := asideName(path)
-	f, err := os.OpenFile(aside, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return "", err
-	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(aside)
-		return "", err
-	}
-	return aside, nil
+	ctx.Send(k.pid, lines)
 }

@@ -1,11 +1,12 @@
 package session
 
 import (
+	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strconv"
 	"testing"
 
+	"github.com/herdr-go/herdr/actors/keeper"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
@@ -55,10 +56,11 @@ func savedSession(workspaces, tabs, panes int) *model.Saved {
 	return s
 }
 
-// BenchmarkSessionSave200Panes measures a save of a 200-pane session in
-// its two halves: what the session's Receive does (describe the model,
-// marshal it) and what the writer goroutine does (indent, write, fsync
-// the file and its folder, rename).
+// BenchmarkSessionSave200Panes measures the session's part of a save of a
+// 200-pane session, on its Receive: describe the model and detach it (what
+// it hands the keeper, once per save), against marshalling it too (handing
+// bytes instead, as the session did before the keeper). The keeper's part
+// is BenchmarkKeeperSave200Panes.
 func BenchmarkSessionSave200Panes(b *testing.B) {
 	m := model.New(layout.Rect{W: 200, H: 50})
 	n := 0
@@ -73,23 +75,16 @@ func BenchmarkSessionSave200Panes(b *testing.B) {
 		kept[r.Pane] = model.SavedPane{Process: r.Saved.Process, AgentSession: r.Saved.AgentSession}
 	}
 	extra := func(p *model.Pane) model.SavedPane { return kept[p] }
-	compact, err := encodeSession(m, extra)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Run("marshal-in-receive", func(b *testing.B) {
+	b.Run("saved-in-receive", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := encodeSession(m, extra); err != nil {
-				b.Fatal(err)
-			}
+			_ = keeper.Detached(m.Save(extra))
 		}
 	})
-	b.Run("write-and-fsync", func(b *testing.B) {
-		path := filepath.Join(b.TempDir(), "session.json")
-		b.SetBytes(int64(len(indentSession(compact))))
+	b.Run("bytes-in-receive", func(b *testing.B) {
+		b.ReportAllocs()
 		for b.Loop() {
-			if err := WriteSessionFile(path, indentSession(compact)); err != nil {
+			if _, err := json.Marshal(m.Save(extra)); err != nil {
 				b.Fatal(err)
 			}
 		}

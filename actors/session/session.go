@@ -11,6 +11,7 @@ import (
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/keeper"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/plugins"
@@ -57,6 +58,11 @@ type Options struct {
 	// nothing. Restore is what it held at start (nil for nothing).
 	SessionFile string
 	Restore     *model.Saved
+	// Keeper writes the session file and kept lines, and trims memory
+	// (actors/keeper); nil keeps nothing. Lines is its pane-history
+	// writer, nil unless [experimental] pane_history is on.
+	Keeper *actor.PID
+	Lines  *pane.LinesWriter
 	// Adopt holds, by terminal id, the terminals a live handoff brought:
 	// restored panes with one go on with it instead of a new shell.
 	Adopt map[string]pane.Adoption
@@ -72,9 +78,7 @@ type Session struct {
 	// timers holds every pending timer, cancelled when the session stops.
 	timers api.Timers
 
-	persist  *persister      // nil when nothing is kept (persist.go)
-	lines    *linesKeeper    // nil unless pane history is kept (history.go)
-	trim     trimmer         // memory handed back after the panes changed (trim.go)
+	keep     keeping         // what the keeper was told (persist.go)
 	stopping bool            // the session is stopping, and its children with it
 	resumes  []pendingResume // restored agents waiting for a client (resume.go)
 	// pluginPanes are the panes running a plugin entrypoint (plugin.go).
@@ -141,6 +145,7 @@ func newSession(opts Options) *Session {
 		m:        model.New(layout.Rect{W: cols, H: rows}),
 		terms:    map[string]*paneRec{},
 		entities: map[string]*entity{},
+		keep:     keeping{keys: keeper.NewLineKeys(opts.Lines, opts.SessionFile)},
 	}
 }
 
@@ -281,32 +286,26 @@ func (s *Session) Receive(ctx actor.Context) {
 		ctx.Send(s.opts.Agents, &agents.SetSession{PID: ctx.Self()})
 		before := s.begin(ctx)
 		lost := false
-		s.startLines(ctx)
 		if s.opts.Restore != nil {
 			lost = s.restore(ctx, s.opts.Restore)
 		}
 		s.settle(ctx, before)
 		s.place(ctx)
-		if s.opts.SessionFile != "" {
-			s.persist = newPersister(s.opts.SessionFile, s.opts.Log, lost)
-		}
+		s.startKeeping(ctx, lost)
 		if s.opts.Plugins != nil {
 			ctx.Send(s.opts.Plugins, &plugins.SetSession{PID: ctx.Self()})
 			ctx.Send(s.opts.Plugins, &plugins.RunStartup{})
 		}
 	case *actor.Stopping:
 		s.stopping = true
-		s.finalSave()
+		s.save(ctx) // the last one, written before the keeper stops
 		s.timers.StopAll()
 	case *actor.Stopped:
-		s.closeLines()
 		s.worker.Stop()
-	case *saveDue:
-		s.save()
-	case *linesDue:
-		s.saveLines()
-	case *trimDue:
-		s.trimNow(ctx)
+	case *keeper.SaveNow:
+		s.save(ctx)
+	case *keeper.LinesNow:
+		s.saveLines(ctx)
 	case *HandoffExport:
 		s.handoffExport(ctx)
 	case *resumeDue:

@@ -1,4 +1,4 @@
-package session
+package keeper
 
 import (
 	"bytes"
@@ -161,14 +161,15 @@ func TestReadSessionFile_RefusesWhatIsNotAFile(t *testing.T) {
 // When the restore left something out, the first save keeps the original
 // file aside (once, with its bytes) before it replaces it; a clean restore
 // keeps nothing aside.
-func TestPersister_KeepsTheOriginalAsideOnce(t *testing.T) {
+func TestFileWriter_KeepsTheOriginalAsideOnce(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "session.json")
 	original := []byte(`{"version":3,"workspaces":["what was not restored"]}`)
 	os.WriteFile(path, original, 0o600)
 	var logged bytes.Buffer
-	p := newPersister(path, slog.New(slog.NewTextHandler(&logged, nil)), true)
-	p.writer.Hand([]byte(`"first"`))
+	w := newFileWriter(path, slog.New(slog.NewTextHandler(&logged, nil)))
+	w.keepOriginal.Store(true)
+	w.latest.Hand([]byte(`"first"`))
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) { // poll interval
 		if got, _ := os.ReadFile(path); string(got) == "\"first\"\n" {
 			break
@@ -177,8 +178,8 @@ func TestPersister_KeepsTheOriginalAsideOnce(t *testing.T) {
 			t.Fatal("the first save did not land")
 		}
 	}
-	p.writer.Hand([]byte(`"second"`)) // the second save keeps nothing aside
-	if !p.writer.Close(5 * time.Second) {
+	w.latest.Hand([]byte(`"second"`)) // the second save keeps nothing aside
+	if !w.latest.Close(5 * time.Second) {
 		t.Fatal("writer stuck")
 	}
 	aside, _ := filepath.Glob(path + ".bad-*")
@@ -200,9 +201,9 @@ func TestPersister_KeepsTheOriginalAsideOnce(t *testing.T) {
 
 	clean := filepath.Join(t.TempDir(), "session.json")
 	os.WriteFile(clean, original, 0o600)
-	p = newPersister(clean, slog.New(slog.NewTextHandler(io.Discard, nil)), false)
-	p.writer.Hand([]byte(`"saved"`))
-	p.writer.Close(5 * time.Second)
+	w = newFileWriter(clean, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	w.latest.Hand([]byte(`"saved"`))
+	w.latest.Close(5 * time.Second)
 	if aside, _ := filepath.Glob(clean + ".bad-*"); len(aside) != 0 {
 		t.Fatalf("a clean restore kept %v aside", aside)
 	}

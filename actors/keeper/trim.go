@@ -1,4 +1,4 @@
-package session
+package keeper
 
 import (
 	"runtime"
@@ -20,7 +20,7 @@ const trimDelay = time.Second
 // pane for 23 kB live). Once the panes have been quiet for trimDelay, one
 // collection returns the rest; a server that changes nothing does nothing.
 type trimmer struct {
-	panes   int       // panes as of the last check
+	panes   int       // panes as of the last Changed
 	changed time.Time // when they last changed
 	armed   bool
 }
@@ -28,28 +28,27 @@ type trimmer struct {
 // trimDue is the trim timer firing.
 type trimDue struct{}
 
-// trimAfterChange arms the trim when the number of panes moved; settle
-// calls it after every message.
-func (s *Session) trimAfterChange(ctx actor.Context) {
-	if len(s.terms) == s.trim.panes {
+// panesNow arms the trim when the number of panes moved.
+func (k *Keeper) panesNow(ctx actor.Context, panes int) {
+	if panes == k.trim.panes {
 		return
 	}
-	s.trim.panes, s.trim.changed = len(s.terms), time.Now()
-	if !s.trim.armed {
-		s.trim.armed = true
-		s.timers.After(ctx, trimDelay, &trimDue{})
+	k.trim.panes, k.trim.changed = panes, time.Now()
+	if !k.trim.armed {
+		k.trim.armed = true
+		k.timers.After(ctx, trimDelay, &trimDue{})
 	}
 }
 
 // trimNow returns the memory once the panes have been quiet for
 // trimDelay, or waits out the rest of it.
-func (s *Session) trimNow(ctx actor.Context) {
-	if rest := trimDelay - time.Since(s.trim.changed); rest > 0 {
-		s.timers.After(ctx, rest, &trimDue{})
+func (k *Keeper) trimNow(ctx actor.Context) {
+	if rest := trimDelay - time.Since(k.trim.changed); rest > 0 {
+		k.timers.After(ctx, rest, &trimDue{})
 		return
 	}
-	s.trim.armed = false
-	go func() { // full collections: not on the Receive
+	k.trim.armed = false
+	go func() { // full collections: off every Receive
 		runtime.GC() // and a second, in FreeOSMemory, empties the sync.Pools (I/O blocks)
 		debug.FreeOSMemory()
 	}()

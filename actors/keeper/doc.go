@@ -1,0 +1,26 @@
+// Package keeper is the keeper actor: what the session keeps on disk and
+// the memory the server hands back, off the session's Receive.
+//
+//   - session.json: the keeper debounces the saves (saveDelay), asks the
+//     session for the topology when one is due (SaveNow), marshals the
+//     immutable model.Saved it gets back (Save) and hands the bytes to a
+//     writer goroutine that indents, writes and syncs them (file and
+//     folder); it keeps the original file aside before the first save
+//     after a restore that left something out, and writes the session's
+//     last Save before it stops. Reading the file at start
+//     (ReadSessionFile) is here too.
+//   - pane history ([experimental] pane_history): linesDelay after a change
+//     it asks the session which panes are left (LinesNow, answered with
+//     Lines), tells the lines writer to keep only theirs and asks each
+//     pane for its lines; it waits for the writer when it stops.
+//   - memory: once the number of panes has stayed the same for trimDelay,
+//     a full collection hands what their start or close left back.
+//
+// It is a sibling of the session under the server's root, spawned before
+// it and stopped after it (actors/server stops the session, then poisons
+// the keeper), so the session's final Save and the lines its panes hand
+// as they stop are written before the server exits. The session tells it
+// a Changed only when it has something new to say (a first change since
+// the keeper last asked, a new number of panes), so a burst of changes
+// costs the session a flag test per change and one topology per save.
+package keeper

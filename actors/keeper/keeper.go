@@ -1,0 +1,198 @@
+package keeper
+
+import (
+	"log/slog"
+	"path/filepath"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/model"
+)
+
+// saveDelay is how long a change waits for the ones that follow it (a
+// script's burst) before the session file is written. The first change of
+// a spell arms it and later ones do not push it back, so a change is on
+// disk within saveDelay plus one write (a few ms; see
+// BenchmarkKeeperSave200Panes), and a storm of changes costs at most one
+// topology and one marshal per saveDelay.
+const saveDelay = 30 * time.Millisecond
+
+// linesDelay is how long after a change the panes are asked for their
+// lines. Far longer than saveDelay: a copy of a long history costs
+// milliseconds on the pane's actor, and a busy pane's screen changes all
+// the time, so its lines are copied at most once per linesDelay.
+const linesDelay = 5 * time.Second
+
+// Options configure the keeper.
+type Options struct {
+	// SessionFile is the session.json to keep the session in; "" keeps
+	// nothing (the keeper then only trims).
+	SessionFile string
+	// Lines is the pane-history writer (LinesDir beside the session file),
+	// nil unless [experimental] pane_history is on. The session hands its
+	// Hand to the panes it starts; the keeper closes it when it stops.
+	Lines *pane.LinesWriter
+	Log   *slog.Logger
+}
+
+// LinesDir is the folder of the panes' kept lines, beside the session file.
+func LinesDir(sessionFile string) string {
+	return filepath.Join(filepath.Dir(sessionFile), "history")
+}
+
+// Attach names the session that saves, sent as it starts. KeepOriginal
+// says its restore left part of the file out: the first save copies the
+// file aside before it replaces it, so what was left out is not lost.
+type Attach struct {
+	Session      *actor.PID
+	KeepOriginal bool
+}
+
+// Changed is the session telling what changed since the keeper last asked.
+type Changed struct {
+	Session bool // what session.json holds: save it in a while
+	Lines   bool // a pane's screen, or which panes there are: ask for lines in a while
+	Panes   int  // the session's panes now, for the trim
+}
+
+// SaveNow asks the session for the topology to save; it answers Save.
+type SaveNow struct{}
+
+// Save is the topology to write. Saved shares nothing with the sender's
+// model: the keeper marshals it on its own goroutine.
+type Save struct {
+	Saved *model.Saved
+}
+
+// LinesNow asks the session which panes keep lines; it answers Lines.
+type LinesNow struct{}
+
+// Lines names the panes there are: the keys of their lines files (the
+// others' files are removed) and their actors, each asked for its lines.
+type Lines struct {
+	Live  map[string]bool
+	Panes []*actor.PID
+}
+
+// saveDue and linesDue are the keeper's timers going off.
+type (
+	saveDue  struct{}
+	linesDue struct{}
+)
+
+// Keeper is the keeper actor.
+type Keeper struct {
+	opts    Options
+	timers  api.Timers
+	session *actor.PID
+	file    *fileWriter // nil when no file is kept
+	save    uint64      // the pending saveDue, 0 for none
+	lines   uint64      // the pending linesDue, 0 for none
+	trim    trimmer
+}
+
+// Props returns the keeper's props.
+func Props(opts Options) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor { return newKeeper(opts) })
+}
+
+func newKeeper(opts Options) *Keeper {
+	k := &Keeper{opts: opts}
+	if opts.SessionFile != "" {
+		k.file = newFileWriter(opts.SessionFile, opts.Log)
+	}
+	return k
+}
+
+// Receive implements actor.Actor.
+func (k *Keeper) Receive(ctx actor.Context) {
+	msg := ctx.Message()
+	if f, ok := msg.(*api.Fired); ok {
+		msg = k.timers.Fired(f)
+	}
+	switch msg := msg.(type) {
+	case *Attach:
+		k.session = msg.Session
+		if k.file != nil && msg.KeepOriginal {
+			k.file.keepOriginal.Store(true)
+		}
+	case *Changed:
+		if msg.Session && k.file != nil && k.save == 0 {
+			k.save = k.timers.After(ctx, saveDelay, &saveDue{})
+		}
+		if msg.Lines && k.opts.Lines != nil && k.lines == 0 {
+			k.lines = k.timers.After(ctx, linesDelay, &linesDue{})
+		}
+		k.panesNow(ctx, msg.Panes)
+	case *saveDue:
+		k.save = 0
+		k.ask(ctx, &SaveNow{})
+	case *linesDue:
+		k.lines = 0
+		k.ask(ctx, &LinesNow{})
+	case *Save:
+		k.write(msg.Saved)
+	case *Lines:
+		k.saveLines(ctx, msg)
+	case *trimDue:
+		k.trimNow(ctx)
+	case *actor.Stopping:
+		// The session stopped first (actors/server): its last Save came
+		// before the poison that stops the keeper, and its panes handed
+		// their lines as they stopped. Wait (boundedly) for both writers,
+		// so the server does not exit with a file half-written.
+		k.timers.StopAll()
+		k.close()
+	}
+}
+
+// ask tells the session a save is due.
+func (k *Keeper) ask(ctx actor.Context, msg any) {
+	if k.session != nil {
+		ctx.Send(k.session, msg)
+	}
+}
+
+// write marshals a save and hands it to the file's writer.
+func (k *Keeper) write(saved *model.Saved) {
+	if k.file == nil || saved == nil {
+		return
+	}
+	data, err := encodeSession(saved)
+	if err != nil {
+		k.opts.Log.Error("session file not encoded", "err", err)
+		return
+	}
+	k.file.latest.Hand(data)
+}
+
+// saveLines tells the lines writer which panes are left (the files of
+// the others go) and asks every pane for its lines.
+func (k *Keeper) saveLines(ctx actor.Context, l *Lines) {
+	if k.opts.Lines == nil {
+		return
+	}
+	k.opts.Lines.Keep(l.Live)
+	for _, pid := range l.Panes {
+		ctx.Send(pid, &pane.SaveLines{})
+	}
+}
+
+// close waits for the writers, at most a few seconds each.
+func (k *Keeper) close() {
+	if k.file != nil {
+		if !k.file.latest.Close(5 * time.Second) {
+			k.opts.Log.Error("session file still being written at exit", "path", k.file.path)
+		}
+		k.file = nil
+	}
+	if k.opts.Lines != nil {
+		if !k.opts.Lines.Close(5 * time.Second) {
+			k.opts.Log.Error("pane history still being written at exit", "dir", LinesDir(k.opts.SessionFile))
+		}
+		k.opts.Lines = nil
+	}
+}

@@ -1,0 +1,83 @@
+package session
+
+import (
+	"io"
+	"log/slog"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/keeper"
+)
+
+// A burst of changes tells the keeper once that the file changed (then
+// only the number of panes, for the trim), until the keeper asks back;
+// the topology the session then hands it shares nothing with the model,
+// which goes on changing on the session's goroutine while the keeper
+// marshals it on its own.
+func TestPersist_TheKeeperIsToldOnceAndGetsATopologyOfItsOwn(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
+	t.Cleanup(system.Shutdown)
+	told := make(chan any, 1000)
+	stub := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		switch msg := ctx.Message().(type) {
+		case *keeper.Attach, *keeper.Changed, *keeper.Save:
+			told <- msg
+		}
+	}))
+	h := spawnSession(t, system, Options{Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane,
+		Cols: 120, Rows: 40, SessionFile: "unused: the stub keeper writes nothing", Keeper: stub})
+	next := func() any {
+		t.Helper()
+		select {
+		case m := <-told:
+			return m
+		case <-time.After(5 * time.Second):
+			t.Fatal("the session told the keeper nothing")
+			return nil
+		}
+	}
+	if a, ok := next().(*keeper.Attach); !ok || a.Session == nil || a.KeepOriginal {
+		t.Fatalf("first message %#v, want an Attach", a)
+	}
+	const creates = 20
+	for range creates {
+		if r := h.call("workspace.create", `{"label":"burst"}`); r.Err != nil {
+			t.Fatal(r.Err)
+		}
+	}
+	h.call("workspace.rename", `{"workspace_id":"w1","label":"renamed"}`)
+	h.call("tab.rename", `{"tab_id":"w1:t1","label":"renamed"}`)
+	h.call("pane.rename", `{"pane_id":"w1:p1","label":"renamed"}`)
+	saves, panes := 0, 0
+	for len(told) > 0 {
+		c := next().(*keeper.Changed)
+		if c.Session {
+			saves++
+		}
+		panes = c.Panes
+	}
+	if saves != 1 || panes != creates {
+		t.Fatalf("%d workspaces and three renames told the keeper %d times of a change to save (want 1), last of %d panes (want %d)", creates, saves, panes, creates)
+	}
+
+	system.Root.Send(h.session, &keeper.SaveNow{})
+	save, ok := next().(*keeper.Save)
+	if !ok || len(save.Saved.Workspaces) != creates || *save.Saved.Workspaces[0].CustomName != "renamed" {
+		t.Fatalf("the session answered SaveNow with %#v", save)
+	}
+	h.call("workspace.rename", `{"workspace_id":"w1","label":"later"}`)
+	h.call("tab.rename", `{"tab_id":"w1:t1","label":"later"}`)
+	h.call("pane.rename", `{"pane_id":"w1:p1","label":"later"}`)
+	if c, ok := next().(*keeper.Changed); !ok || !c.Session {
+		t.Fatalf("after the save the next change told %#v, want a change to save", c)
+	}
+	w := save.Saved.Workspaces[0]
+	if *w.CustomName != "renamed" || *w.Tabs[0].CustomName != "renamed" || *w.Tabs[0].Panes["1"].Label != "renamed" {
+		t.Fatalf("the topology handed to the keeper changed with the model: workspace %q, tab %v, pane %v", *w.CustomName, w.Tabs[0].CustomName, w.Tabs[0].Panes["1"].Label)
+	}
+}
