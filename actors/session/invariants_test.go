@@ -34,6 +34,8 @@ type harness struct {
 	session *actor.PID
 	agents  *actor.PID
 	running *atomic.Int64 // pane actors running, when counted
+	keeper  *actor.PID    // a stub keeper, when there is one
+	bus     *actor.PID    // a stub bus, when there is one
 }
 
 func newHarness(t *testing.T) *harness {

@@ -1,13 +1,11 @@
 package session
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
 	"os"
-	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -15,9 +13,11 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/keeper"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -30,10 +30,13 @@ type published struct {
 
 func (p *published) props() *actor.Props {
 	return actor.PropsFromFunc(func(ctx actor.Context) {
-		if e, ok := ctx.Message().(*events.Publish); ok {
+		switch m := ctx.Message().(type) {
+		case *events.Publish:
 			p.mu.Lock()
-			p.got = append(p.got, fmt.Sprintf("%T", e.Data))
+			p.got = append(p.got, fmt.Sprintf("%T", m.Data))
 			p.mu.Unlock()
+		case *probe:
+			ctx.Respond(m)
 		}
 	})
 }
@@ -49,7 +52,7 @@ func (p *published) take() []string {
 // TestTransactions_APanicLeavesNothing breaks every kind of topology change
 // at each of its writes in turn: the call answers internal_error, and the
 // session is exactly as before — the same snapshot, no event published,
-// the session file not rewritten, no pane left running — until the write
+// no save asked of the keeper, no pane left running — until the write
 // number passes the change's last write and the change goes through whole.
 func TestTransactions_APanicLeavesNothing(t *testing.T) {
 	kinds := []struct{ method, params string }{
@@ -79,15 +82,18 @@ func TestTransactions_APanicLeavesNothing(t *testing.T) {
 	for _, k := range kinds {
 		t.Run(k.method, func(t *testing.T) {
 			t.Parallel() // each has a session of its own, and mostly waits for saves that must not come
-			h, s, bus, file := newBreakable(t)
+			h, s, bus, saves := newBreakable(t)
 			for n := 1; ; n++ {
 				if n > 200 {
 					t.Fatalf("%s still panicking at write %d", k.method, n)
 				}
-				before, saved := h.state(), readFile(t, file)
+				h.flush()
+				before := h.state()
 				bus.take()
+				saves.Store(0)
 				s.m.InjectPanic(n) // the mailbox hands this to the actor's goroutine with the call
 				r := h.call(k.method, k.params)
+				h.flush()
 				if r.Err == nil {
 					if n == 1 {
 						t.Fatalf("%s wrote nothing", k.method)
@@ -95,21 +101,22 @@ func TestTransactions_APanicLeavesNothing(t *testing.T) {
 					if after := h.state(); after == before && k.method != "client.ui_state.set" {
 						t.Fatalf("%s went through but changed nothing", k.method)
 					}
+					if saves.Load() == 0 {
+						t.Fatalf("%s went through but asked for no save: the keeper here does not count", k.method)
+					}
 					return // every write of the change has been broken once
 				}
 				if code := protocol.AsError(r.Err).Code; code != protocol.CodeInternal {
 					t.Fatalf("%s broken at write %d: %v, want internal_error", k.method, n, r.Err)
 				}
-				h.sync()
 				if after := h.state(); after != before {
 					t.Fatalf("%s broken at write %d changed the session:\n%s\nwant\n%s", k.method, n, after, before)
 				}
 				if got := bus.take(); len(got) > 0 {
 					t.Fatalf("%s broken at write %d published %v", k.method, n, got)
 				}
-				time.Sleep(2 * saveDelay)
-				if got := readFile(t, file); !bytes.Equal(got, saved) {
-					t.Fatalf("%s broken at write %d rewrote the session file", k.method, n)
+				if n := saves.Load(); n > 0 {
+					t.Fatalf("%s broken at write %d told the keeper to save", k.method, n)
 				}
 			}
 		})
@@ -118,24 +125,37 @@ func TestTransactions_APanicLeavesNothing(t *testing.T) {
 
 // newBreakable starts a session whose model the test can break, with two
 // workspaces (w1: a tab of two panes and a second tab; w2: one pane), a
-// bus that records what it is sent, and a session file.
-func newBreakable(t *testing.T) (*harness, *Session, *published, string) {
+// bus that records what it is sent, and a keeper that counts the saves
+// it is asked for (it asks for each at once, so every change is told).
+func newBreakable(t *testing.T) (*harness, *Session, *published, *atomic.Int64) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
 	t.Cleanup(system.Shutdown)
 	bus := &published{}
-	file := filepath.Join(t.TempDir(), "session.json")
+	saves := &atomic.Int64{}
+	var session *actor.PID
+	keep := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		switch m := ctx.Message().(type) {
+		case *keeper.Attach:
+			session = m.Session
+		case *keeper.Changed:
+			if m.Session {
+				saves.Add(1)
+				ctx.Send(session, &keeper.SaveNow{})
+			}
+		case *probe:
+			ctx.Respond(m)
+		}
+	}))
 	running := &atomic.Int64{}
 	opts := Options{Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: countedPanes(running), Cols: 120, Rows: 40,
-		Events: system.Root.Spawn(bus.props()), SessionFile: file}
-	h := spawnSession(t, system, opts)
-	h.running = running
-	system.Root.Stop(h.session)
-	opts.Agents = h.agents
+		Events: system.Root.Spawn(bus.props()), Keeper: keep, SessionFile: "unused: the keeper here writes nothing"}
+	opts.Agents = system.Root.Spawn(agents.Props(agents.Options{Events: opts.Events, Log: opts.Log}))
 	s := newSession(opts)
 	w := api.NewWorker()
 	s.worker = w
-	h.session = system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return s }, actor.WithDispatcher(w)))
+	h := &harness{t: t, system: system, agents: opts.Agents, running: running,
+		session: system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return s }, actor.WithDispatcher(w)))}
 	for _, c := range [][2]string{
 		{"workspace.create", `{"cwd":"/tmp"}`},
 		{"pane.split", `{"target_pane_id":"w1:p1","direction":"right"}`},
@@ -148,12 +168,26 @@ func newBreakable(t *testing.T) (*harness, *Session, *published, string) {
 			t.Fatalf("%s: %v", c[0], r.Err)
 		}
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for len(readFile(t, file)) == 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
+	h.keeper, h.bus = keep, opts.Events
+	h.flush()
+	return h, s, bus, saves
+}
+
+// probe goes round a stub.
+type probe struct{}
+
+// flush waits until the session has handled what it was sent, the stub
+// keeper and bus what the session told them before that, and the session
+// the stub keeper's answer.
+func (h *harness) flush() {
+	h.t.Helper()
+	h.sync()
+	for _, stub := range []*actor.PID{h.keeper, h.bus} {
+		if _, err := h.system.Root.RequestFuture(stub, &probe{}, 5*time.Second).Result(); err != nil {
+			h.t.Fatal(err)
+		}
 	}
-	time.Sleep(2 * saveDelay)
-	return h, s, bus, file
+	h.sync() // and the SaveNow the stub answered with
 }
 
 // state is what a client can see of the session: its snapshot and UI
@@ -183,13 +217,4 @@ func countedPanes(running *atomic.Int64) func(pane.Spec) (*actor.Props, func(), 
 			}
 		}), func() {}, nil
 	}
-}
-
-func readFile(t *testing.T, path string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
-		t.Fatal(err)
-	}
-	return data
 }
