@@ -196,7 +196,7 @@ func Run(opts Options) error {
 	for method := range web.Methods {
 		routes[method] = webPID
 	}
-	handoff := &handoffActors{system: system, session: sessionPID, agents: agentsPID, bus: busPID, listener: listener, socket: opts.SocketPath,
+	handoff := &handoffActors{system: system, root: root, session: sessionPID, agents: agentsPID, bus: busPID, listener: listener, socket: opts.SocketPath,
 		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], bin: bin, busy: make(chan struct{}, 1),
 		exit: func() { log.Info("handed off to a new server; exiting"); os.Exit(0) }}
 	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Routes: routes, Log: log, Stop: stop, Gate: handoff.gate}
@@ -297,11 +297,18 @@ func rootProps(log *slog.Logger) *actor.Props {
 // receiveRoot is the root actor: it only spawns the structural actors as
 // its children, so their supervision is its strategy.
 func receiveRoot(ctx actor.Context) {
-	if req, ok := ctx.Message().(*spawnRequest); ok {
-		pid, err := ctx.SpawnNamed(req.props, req.name)
+	switch msg := ctx.Message().(type) {
+	case *spawnRequest:
+		pid, err := ctx.SpawnNamed(msg.props, msg.name)
 		ctx.Respond(&spawnResult{pid: pid, err: err})
+	case *runNow:
+		msg.fn()
 	}
 }
+
+// runNow is a scheduled piece of the server's own work (the exit after a
+// live handoff), run by the root actor when its timer fires.
+type runNow struct{ fn func() }
 
 type spawnRequest struct {
 	props *actor.Props
