@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -37,6 +36,9 @@ type Spec struct {
 	// Keep saves the pane's lines for the next server, and restores the
 	// last one's (history_lines.go); nil: neither.
 	Keep *KeepLines
+	// Adopt, when set, is the terminal a live handoff brought for this
+	// pane: Runtime.Start adopts it instead of starting Argv.
+	Adopt *Adoption
 }
 
 // Request is a Call the session resolved to this pane. The pane answers the
@@ -102,6 +104,7 @@ type (
 
 // Pane is the actor of one terminal.
 type Pane struct {
+	rt       *Runtime // shared with every pane of the server
 	spec     Spec
 	con      console
 	term     *emulator.Terminal
@@ -126,7 +129,7 @@ type Pane struct {
 	reaped, drained bool
 	code            int
 	sizeRev         uint64 // revision of the size last applied (see Resize)
-	// turn is the pane's claim on outputGate; waitingTurn is set while it
+	// turn is the pane's claim on the runtime's gate; waitingTurn is set while it
 	// is queued (or granted and the grant not yet received).
 	turn        ticket
 	waitingTurn bool
@@ -145,35 +148,6 @@ type Pane struct {
 	altRead *altRead // a stitched agent.read in progress (altread.go)
 
 	kept keptLines // lines kept across restarts (history_lines.go)
-}
-
-// Start starts spec's program on a new terminal and returns the props of
-// the actor that owns it. The program is started here, before any actor
-// exists, so a caller learns that it cannot start (a missing interpreter,
-// no descriptors left) while it can still refuse the request and change
-// nothing. abort undoes the start when the actor cannot be spawned.
-func Start(spec Spec) (props *actor.Props, abort func(), err error) {
-	con, err := startConsole(consoleSpec{Argv: spec.Argv, Dir: spec.Cwd, Env: spec.Env, Cols: spec.Cols, Rows: spec.Rows, Pixels: spec.KittyGraphics})
-	if err != nil {
-		return nil, nil, err
-	}
-	spec.Env = nil // the program has it; the pane needs no copy
-	props, abort = paneProps(spec, con, nil)
-	return props, abort, nil
-}
-
-// paneProps makes the props of the actor of con's terminal (adopted: the
-// emulator state it comes with, see Adopt) and the abort that stops its
-// programs when that actor cannot be spawned.
-func paneProps(spec Spec, con console, adopted []byte) (*actor.Props, func()) {
-	abort := func() {
-		con.Hangup()
-		con.Kill()
-		go con.Wait()
-	}
-	props := actor.PropsFromProducer(func() actor.Actor { return &Pane{spec: spec, con: con, adopted: adopted} },
-		actor.WithSupervisor(detector.Supervision(spec.Log)), actor.WithDispatcher(panes))
-	return props, abort
 }
 
 // Receive implements actor.Actor.
@@ -257,7 +231,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 }
 
 func (p *Pane) start(ctx actor.Context) {
-	p.in = newInbox()
+	p.in = newInbox(p.rt.readTurns)
 	p.waits.timers = &p.timers
 	p.det.catalog = p.spec.Catalog
 	p.det.pid = ctx.Spawn(detector.Props(p.spec.Catalog, procs.Host))
@@ -289,12 +263,6 @@ func (p *Pane) start(ctx actor.Context) {
 		root.Send(self, &childReaped{code: code})
 	})
 }
-
-// panes runs the mailboxes of every pane actor: a keystroke's echo makes
-// two bursts of a pane (the input, then its output), and a fresh goroutine
-// for each, its stack grown again, showed on the echo's path. GOMAXPROCS
-// goroutines serve the panes that run at once; more wait for no one.
-var panes = api.NewPool(runtime.GOMAXPROCS(0))
 
 // inputBacklog bounds the writes waiting for a program to read its input.
 const inputBacklog = 256
@@ -333,7 +301,7 @@ func (p *Pane) childExited(ctx actor.Context) {
 	ctx.Send(ctx.Parent(), &Exited{TerminalID: p.spec.TerminalID, ExitCode: p.code})
 }
 
-// applyOutput applies pending output in turns of outputGate: it takes a
+// applyOutput applies pending output in turns of the runtime's gate: it takes a
 // turn (or queues for one: turnGranted comes back), applies at most
 // turnBytes, and queues again if more is pending.
 func (p *Pane) applyOutput(ctx actor.Context) {
@@ -344,7 +312,7 @@ func (p *Pane) applyOutput(ctx actor.Context) {
 		root, self := ctx.ActorSystem().Root, ctx.Self()
 		p.turn.grant = func() { root.Send(self, &turnGranted{}) }
 	}
-	if p.waitingTurn || !outputGate.enter(&p.turn) {
+	if p.waitingTurn || !p.rt.gate.enter(&p.turn) {
 		p.waitingTurn = true
 		return
 	}
@@ -367,11 +335,11 @@ func (p *Pane) applyTurn(ctx actor.Context) {
 			p.screenChanged(ctx)
 			p.refreshSoon(ctx)
 		}
-		outputGate.leave()
+		p.rt.gate.leave()
 		if !more {
 			return
 		}
-		if !outputGate.enter(&p.turn) {
+		if !p.rt.gate.enter(&p.turn) {
 			p.waitingTurn = true
 			return
 		}
@@ -487,7 +455,7 @@ func (p *Pane) stop(ctx actor.Context) {
 	p.endStreams(ctx)
 	p.timers.StopAll()
 	if p.waitingTurn {
-		outputGate.cancel(&p.turn)
+		p.rt.gate.cancel(&p.turn)
 	}
 	if p.in != nil {
 		p.in.close()
@@ -500,15 +468,16 @@ func (p *Pane) stop(ctx actor.Context) {
 	}
 	con, done := p.con, p.done
 	con.Hangup()
-	reaping.Add(1)
+	rt := p.rt
+	rt.reaping.Add(1)
 	go func() {
-		defer reaping.Done()
+		defer rt.reaping.Done()
 		hungUp := time.Now()
 		select {
 		case <-done:
 			// The shell went. Jobs it left running in the background
 			// survive a closed pane, as under tmux, but not the server.
-			if !shuttingDown.Load() || !con.Lingering() {
+			if !rt.shuttingDown.Load() || !con.Lingering() {
 				return
 			}
 			time.Sleep(killGrace - time.Since(hungUp))
@@ -520,30 +489,6 @@ func (p *Pane) stop(ctx actor.Context) {
 		case <-time.After(killGrace):
 		}
 	}()
-}
-
-// reaping counts the stopped panes whose processes may still be running.
-var reaping sync.WaitGroup
-
-// shuttingDown is set when the server begins to exit.
-var shuttingDown atomic.Bool
-
-// BeginShutdown makes every pane stopped from now on take all of its
-// terminal's processes with it, background jobs included, rather than only
-// its shell: the server is going and must leave nothing behind.
-func BeginShutdown() { shuttingDown.Store(true) }
-
-// AwaitExits waits until every stopped pane's processes have exited or been
-// killed, at most timeout; it reports whether they all went.
-func AwaitExits(timeout time.Duration) bool {
-	all := make(chan struct{})
-	go func() { reaping.Wait(); close(all) }()
-	select {
-	case <-all:
-		return true
-	case <-time.After(timeout):
-		return false
-	}
 }
 
 func (p *Pane) handle(ctx actor.Context, req *Request) {

@@ -30,15 +30,6 @@ const recordBacklog = 8 << 20
 // DefaultHistoryBytes is the output kept per pane under pane_history.
 const DefaultHistoryBytes = 2 << 20
 
-// WithHistory returns a Start whose panes keep historyBytes of output for
-// pane.history (0: none, which is what Start does).
-func WithHistory(historyBytes int) func(Spec) (*actor.Props, func(), error) {
-	return func(spec Spec) (*actor.Props, func(), error) {
-		spec.HistoryBytes = historyBytes
-		return Start(spec)
-	}
-}
-
 // castEvent is one output ("o") or resize ("r") event.
 type castEvent struct {
 	at   time.Time

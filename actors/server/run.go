@@ -124,7 +124,9 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	clientsPID, err := spawnChild(system, root, clients.Props(cfg), "clients")
+	// Every pane of this server, popups included, shares one runtime.
+	panes := pane.NewRuntime()
+	clientsPID, err := spawnChild(system, root, clients.Props(cfg, panes.Start), "clients")
 	if err != nil {
 		listener.Close()
 		return err
@@ -157,9 +159,9 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	var paneProps func(pane.Spec) (*actor.Props, func(), error)
+	paneProps := panes.Start
 	if cfg.Experimental.PaneHistory {
-		paneProps = pane.WithHistory(pane.DefaultHistoryBytes)
+		paneProps = panes.WithHistory(pane.DefaultHistoryBytes)
 	}
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Events:      busPID,
@@ -232,7 +234,7 @@ func Run(opts Options) error {
 		log.Info("signal received", "signal", sig.String())
 	}
 	listener.Close()
-	pane.BeginShutdown()
+	panes.BeginShutdown()
 	// Stopping the root stops the gateway and the session, whose pane
 	// children hang up their terminals.
 	if err := system.Root.StopFuture(root).Wait(); err != nil && !errors.Is(err, actor.ErrTimeout) {
@@ -240,7 +242,7 @@ func Run(opts Options) error {
 	}
 	// Panes that ignore the hangup are killed after a grace period; the
 	// server outlives that, or nothing would be left to kill them.
-	if !pane.AwaitExits(5 * time.Second) {
+	if !panes.AwaitExits(5 * time.Second) {
 		log.Warn("some pane processes did not exit")
 	}
 	system.Shutdown()

@@ -177,7 +177,7 @@ func (s *Session) spawnPane(ctx actor.Context, p *paneRec, setup paneSetup, rect
 func (s *Session) paneProps(spec pane.Spec) (*actor.Props, func(), error) {
 	if a, ok := s.opts.Adopt[spec.TerminalID]; ok {
 		delete(s.opts.Adopt, spec.TerminalID)
-		return pane.Adopt(spec, a)
+		spec.Adopt = &a
 	}
 	return s.opts.PaneProps(spec)
 }
