@@ -12,6 +12,7 @@ import (
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/detector"
+	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/procs"
 	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
@@ -39,7 +40,21 @@ type Spec struct {
 	// Adopt, when set, is the terminal a live handoff brought for this
 	// pane: Runtime.Start adopts it instead of starting Argv.
 	Adopt *Adoption
+	// IDs are the pane's public ids as it starts (SetIDs tells it when
+	// they change); Events is the bus its output and scroll events go to.
+	// A pane without a PaneID (a popup) publishes none.
+	IDs    IDs
+	Events *actor.PID
 }
+
+// IDs are a pane's public ids, as the session's model gives them.
+type IDs struct {
+	PaneID, WorkspaceID, TabID, Label string
+}
+
+// SetIDs tells a pane its new public ids (pane.move, pane.rename), so the
+// events it publishes itself, and its matchers' reads, carry them.
+type SetIDs struct{ IDs IDs }
 
 // Request is a Call the session resolved to this pane. The pane answers the
 // original sender with an *api.Reply.
@@ -188,6 +203,8 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.saw(ctx, msg)
 	case *AddMatcher:
 		p.addMatcher(ctx, msg)
+	case *SetIDs:
+		p.setIDs(msg.IDs)
 	case *api.GraphicsFrame:
 		p.graphicsFrame(ctx, msg)
 	case *actor.Terminated:
@@ -349,7 +366,9 @@ func (p *Pane) applyTurn(ctx actor.Context) {
 	}
 }
 
-// publishFacts tells the parent what the output changed.
+// publishFacts tells the parent what the output changed, and the bus the
+// output and scroll changes (volatile events, stamped with the pane's own
+// ids: the session is not on the path of every batch).
 func (p *Pane) publishFacts(ctx actor.Context) {
 	f := p.facts
 	f.TerminalID = p.spec.TerminalID
@@ -357,10 +376,42 @@ func (p *Pane) publishFacts(ctx actor.Context) {
 	f.Title = p.term.Title()
 	off, maxOff, rows := p.term.ScrollInfo()
 	f.Scroll = protocol.PaneScrollInfo{OffsetFromBottom: off, MaxOffsetFromBottom: maxOff, ViewportRows: rows}
-	if f != p.facts {
-		p.facts = f
-		p.sendFacts(ctx)
+	if f == p.facts {
+		return
 	}
+	old := p.facts
+	p.facts = f
+	p.sendFacts(ctx)
+	ids, bus := &p.spec.IDs, p.spec.Events
+	if bus == nil || ids.PaneID == "" {
+		return
+	}
+	fields := events.Fields{WorkspaceID: ids.WorkspaceID, TabID: ids.TabID, PaneID: ids.PaneID, TermID: f.TerminalID, Label: ids.Label, Revision: f.Revision}
+	if f.Revision != old.Revision {
+		ctx.Send(bus, &events.PublishVolatile{Kind: "pane_output_changed", Fields: fields,
+			Data: protocol.PaneOutputChangedEvent{PaneID: ids.PaneID, WorkspaceID: ids.WorkspaceID, Revision: f.Revision}})
+	}
+	if f.Scroll != old.Scroll {
+		ctx.Send(bus, &events.PublishVolatile{Kind: protocol.SubScrollChanged, Fields: fields,
+			Data: protocol.PaneScrollChangedEvent{PaneID: ids.PaneID, WorkspaceID: ids.WorkspaceID, Scroll: f.Scroll}})
+	}
+}
+
+// setIDs takes the pane's new public ids; pending waits and matchers read
+// under them from now on.
+func (p *Pane) setIDs(ids IDs) {
+	p.spec.IDs = ids
+	for _, w := range p.waits.pending {
+		w.query.ids = p.requestIDs()
+	}
+	for _, m := range p.matchers {
+		m.query.ids = p.requestIDs()
+	}
+}
+
+// requestIDs are the pane's ids as a read result carries them.
+func (p *Pane) requestIDs() *Request {
+	return &Request{PaneID: p.spec.IDs.PaneID, WorkspaceID: p.spec.IDs.WorkspaceID, TabID: p.spec.IDs.TabID}
 }
 
 // sendFacts tells the parent the current facts.

@@ -119,10 +119,10 @@ func (s *Session) place(ctx actor.Context) {
 	ctx.Send(s.opts.Agents, &pl)
 }
 
-// updateFacts stores what a pane told us and publishes what changed:
-// output and scroll changes as volatile events, a new title as pane_updated;
-// a change of its agent or screen state goes on to the agents actor, a new
-// live folder to the session file.
+// updateFacts stores what a pane told us and publishes what changed: a
+// new title as pane_updated (the pane publishes its output and scroll
+// changes itself); a change of its agent or screen state goes on to the
+// agents actor, a new live folder to the session file.
 func (s *Session) updateFacts(ctx actor.Context, p *paneRec, msg *pane.Facts) {
 	old, f := p.facts, *msg
 	p.facts = f
@@ -133,19 +133,7 @@ func (s *Session) updateFacts(ctx actor.Context, p *paneRec, msg *pane.Facts) {
 		p.LiveCwd = f.ForegroundCwd // where its next shell starts
 		s.changed(ctx)
 	}
-	if s.opts.Events == nil {
-		return
-	}
-	fields := s.paneFields(p)
-	if f.Revision != old.Revision {
-		ctx.Send(s.opts.Events, &events.PublishVolatile{Kind: "pane_output_changed", Fields: fields,
-			Data: protocol.PaneOutputChangedEvent{PaneID: p.ID, WorkspaceID: p.WS.ID, Revision: f.Revision}})
-	}
-	if f.Scroll != old.Scroll {
-		ctx.Send(s.opts.Events, &events.PublishVolatile{Kind: protocol.SubScrollChanged, Fields: fields,
-			Data: protocol.PaneScrollChangedEvent{PaneID: p.ID, WorkspaceID: p.WS.ID, Scroll: f.Scroll}})
-	}
 	if stripSpinner(f.Title) != stripSpinner(old.Title) {
-		s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, fields)
+		s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
 	}
 }

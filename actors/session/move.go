@@ -8,6 +8,7 @@ import (
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -91,6 +92,7 @@ func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	closedTab, closedWorkspace := s.detach(ctx, p)
 	s.m.Rehome(p.Pane, dst)
+	ctx.Send(p.pid, &pane.SetIDs{IDs: pane.IDs{PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID, Label: p.Label}})
 	if prm.Focus {
 		s.m.FocusPane(p.Pane)
 	}

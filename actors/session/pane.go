@@ -143,11 +143,12 @@ func (s *Session) paneFocus(_ actor.Context, call *api.Call, p *paneRec) *api.Re
 	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }
 
-func (s *Session) paneRename(_ actor.Context, call *api.Call, p *paneRec) *api.Reply {
+func (s *Session) paneRename(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
 	p.Label = ""
 	if l := call.Params.(*protocol.PaneRenameParams).Label; l != nil {
 		p.Label = *l
 	}
+	ctx.Send(p.pid, &pane.SetIDs{IDs: pane.IDs{PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID, Label: p.Label}})
 	s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
 	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }

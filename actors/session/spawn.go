@@ -158,6 +158,8 @@ func (s *Session) spawnPane(ctx actor.Context, p *paneRec, setup paneSetup, rect
 		Catalog:         s.catalog,
 		Log:             s.opts.Log.With("pane", p.ID, "terminal", p.TermID),
 		Keep:            s.keepLines(p.TermID, setup.kept, setup.restoreKept),
+		IDs:             pane.IDs{PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID, Label: p.Label},
+		Events:          s.opts.Events,
 	}
 	props, abort, err := s.paneProps(spec)
 	if err != nil {
