@@ -56,7 +56,7 @@ func (p *Pane) armTick(ctx actor.Context, after time.Duration) {
 // refresh tells the detector what the terminal shows now.
 func (p *Pane) refresh(ctx actor.Context) {
 	p.det.last = time.Now()
-	snap := &detector.Snapshot{Revision: p.term.Revision(), Title: p.term.Title()}
+	snap := &detector.Snapshot{Revision: p.term.Revision(), Title: p.title}
 	if p.running() {
 		snap.Shell, snap.Group = p.con.Pid(), p.con.ForegroundGroup()
 	}

@@ -138,7 +138,11 @@ type Pane struct {
 	rec      recorder      // recordings and history (record.go)
 	gfx      graphicsState // graphics layers (graphics.go)
 	kitty    kittyLayers   // the program's own images as layers (kitty.go)
-	exited   bool
+	// title and bells are the emulator's, kept by its OnTitle and OnBell
+	// callbacks: the title as last set, the BELs received so far.
+	title  string
+	bells  uint64
+	exited bool
 	// reaped and drained: the child has exited (with code), and the
 	// reader has read the terminal to its end (see childReaped).
 	reaped, drained bool
@@ -258,7 +262,12 @@ func (p *Pane) start(ctx actor.Context) {
 	if p.facts.ShellStart != "" {
 		p.sendFacts(ctx) // for the next save, whatever the program prints
 	}
-	opts := emulator.Options{ScrollbackLimitBytes: p.spec.ScrollbackBytes, Reply: p.writeBack, KittyGraphics: p.spec.KittyGraphics}
+	// Title and bells come from the emulator as they change, in the Write
+	// that changes them (this actor's goroutine); nothing polls for them.
+	opts := emulator.Options{ScrollbackLimitBytes: p.spec.ScrollbackBytes, Reply: p.writeBack, KittyGraphics: p.spec.KittyGraphics,
+		OnTitle: func(title string) { p.title = title },
+		OnBell:  func() { p.bells++ },
+	}
 	if p.adopted != nil {
 		term, err := emulator.Restore(p.adopted, opts)
 		if err != nil { // checked before the handoff was accepted; the program runs on regardless
@@ -266,8 +275,9 @@ func (p *Pane) start(ctx actor.Context) {
 			term = emulator.New(p.spec.Cols, p.spec.Rows, opts)
 		}
 		p.term, p.adopted = term, nil
-		p.publishFacts(ctx) // the session learns the adopted screen's revision and title
-		p.refreshSoon(ctx)  // and the detector what runs there
+		p.title = term.Title() // restored, not written: no callback told it
+		p.publishFacts(ctx)    // the session learns the adopted screen's revision and title
+		p.refreshSoon(ctx)     // and the detector what runs there
 	} else {
 		p.term = emulator.New(p.spec.Cols, p.spec.Rows, opts)
 		p.startLines(ctx)
@@ -373,7 +383,7 @@ func (p *Pane) publishFacts(ctx actor.Context) {
 	f := p.facts
 	f.TerminalID = p.spec.TerminalID
 	f.Revision = p.term.Revision()
-	f.Title = p.term.Title()
+	f.Title = p.title
 	off, maxOff, rows := p.term.ScrollInfo()
 	f.Scroll = protocol.PaneScrollInfo{OffsetFromBottom: off, MaxOffsetFromBottom: maxOff, ViewportRows: rows}
 	if f == p.facts {

@@ -123,7 +123,7 @@ func (p *Pane) screenWatch(ctx actor.Context, m *ScreenWatch) {
 		return
 	}
 	if s == nil {
-		s = &screenSub{pid: m.Sub, bells: p.term.Bells()} // bells and clipboard sets from now on
+		s = &screenSub{pid: m.Sub, bells: p.bells} // bells and clipboard sets from now on
 		s.clipSeq, _ = p.term.Clipboard()
 		p.screen.subs = append(p.screen.subs, s)
 		ctx.Watch(m.Sub)
@@ -216,7 +216,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 	cur := p.term.CursorState()
 	modes := p.term.Modes()
 	cursor := protocol.ScreenCursor{X: cur.Col, Y: cur.Row, Visible: cur.Visible, Shape: int(cur.Shape)}
-	bells := p.term.Bells()
+	bells := p.bells
 	clipSeq, clip := p.term.Clipboard()
 	offset := p.term.ViewOffset()
 	wireModes := protocol.ScreenModes{
