@@ -74,6 +74,7 @@ func (p *Pane) saw(ctx actor.Context, r *detector.Saw) {
 		return
 	}
 	p.det.seen = r.Revision
+	p.described(ctx, r.Job, false)
 	p.det.agent, p.det.state = r.Agent, r.State
 	f := p.facts
 	f.Agent, f.AgentState = r.Agent, string(r.State)

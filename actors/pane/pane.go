@@ -134,6 +134,7 @@ type Pane struct {
 	toPTY    chan []byte
 	queuedIn atomic.Int32
 	det      detection
+	jobs     jobCache // the foreground job for pane.process_info (process.go)
 	screen   screenState
 	rec      recorder      // recordings and history (record.go)
 	gfx      graphicsState // graphics layers (graphics.go)
@@ -205,6 +206,8 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.refreshSoon(ctx)
 	case *detector.Saw:
 		p.saw(ctx, msg)
+	case *detector.Described:
+		p.described(ctx, msg.Job, true)
 	case *AddMatcher:
 		p.addMatcher(ctx, msg)
 	case *SetIDs:
@@ -212,6 +215,9 @@ func (p *Pane) Receive(ctx actor.Context) {
 	case *api.GraphicsFrame:
 		p.graphicsFrame(ctx, msg)
 	case *actor.Terminated:
+		if msg.Who.Equal(p.det.pid) && len(p.jobs.asking) > 0 { // the detector gave up: answer without its walk
+			p.described(ctx, detector.Job{Group: p.foregroundGroup()}, true)
+		}
 		p.waits.dropSender(msg.Who)
 		p.dropMatchers(msg.Who)
 		p.dropScreen(msg.Who)
@@ -255,7 +261,7 @@ func (p *Pane) start(ctx actor.Context) {
 	p.in = newInbox(p.rt.readTurns)
 	p.waits.timers = &p.timers
 	p.det.catalog = p.spec.Catalog
-	p.det.pid = ctx.Spawn(detector.Props(p.spec.Catalog, procs.Host))
+	p.det.pid = ctx.Spawn(detector.Props(p.spec.Catalog, p.rt.procs))
 	p.done = make(chan struct{})
 	p.facts.TerminalID = p.spec.TerminalID
 	p.facts.ShellPID, p.facts.ShellStart = p.con.Pid(), procs.StartStamp(p.con.Pid())
@@ -509,6 +515,7 @@ func (p *Pane) resize(r *Resize) bool {
 func (p *Pane) stop(ctx actor.Context) {
 	p.linesStopping()
 	p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane closed while waiting for output"))
+	p.described(ctx, detector.Job{}, true) // what is still asked is answered without a walk
 	if a := p.altRead; a != nil {
 		ctx.Send(a.sender, api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed during the read")))
 	}

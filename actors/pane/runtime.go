@@ -10,6 +10,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/detector"
+	"github.com/herdr-go/herdr/actors/procs"
 )
 
 // Runtime is what every pane of a server shares: the output gate and the
@@ -24,6 +25,9 @@ type Runtime struct {
 	readTurns chan struct{}
 	pool      *api.Pool
 	reaper    *reaper
+	// procs is the process table the panes' detectors walk (procs.Host;
+	// tests put a fake one here).
+	procs procs.Table
 	// reaping counts the stopped panes whose processes may still be
 	// running; shuttingDown is set when the server begins to exit.
 	reaping      sync.WaitGroup
@@ -40,6 +44,7 @@ func NewRuntime() *Runtime {
 		readTurns: make(chan struct{}, turns),
 		pool:      api.NewPool(runtime.GOMAXPROCS(0)),
 		reaper:    newReaper(),
+		procs:     procs.Host,
 	}
 }
 
