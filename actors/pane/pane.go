@@ -190,7 +190,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.handleAgent(ctx, msg)
 	case *Resize:
 		if p.resize(msg) {
-			p.recordResize()
+			p.rec.resized()
 			p.screenChanged(ctx)
 		}
 	case *waitExpired:
@@ -251,7 +251,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 	case *actor.Stopping:
 		p.stop(ctx)
 	default:
-		if !p.receiveRecord(ctx, msg) {
+		if !p.rec.receive(ctx, msg) {
 			p.receiveScreen(ctx, msg)
 		}
 	}
@@ -288,6 +288,7 @@ func (p *Pane) start(ctx actor.Context) {
 		p.term = emulator.New(p.spec.Cols, p.spec.Rows, opts)
 		p.startLines(ctx)
 	}
+	p.rec.init(&p.timers, p.term, p.spec.HistoryBytes)
 	p.resume = make(chan struct{}, 1)
 	root, self, done := ctx.ActorSystem().Root, ctx.Self(), p.done
 	go p.readLoop(root, self)
@@ -360,7 +361,7 @@ func (p *Pane) applyTurn(ctx actor.Context) {
 			for _, b := range batch {
 				p.term.Write(b)
 			}
-			p.recordOutput(batch) // copies what it keeps
+			p.rec.output(batch) // copies what it keeps
 			p.in.release()
 			p.publishFacts(ctx)
 			p.waits.check(ctx, p)
@@ -519,7 +520,7 @@ func (p *Pane) stop(ctx actor.Context) {
 	if a := p.altRead; a != nil {
 		ctx.Send(a.sender, api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed during the read")))
 	}
-	p.closeRecordingOnStop()
+	p.rec.paneStopped()
 	p.endStreams(ctx)
 	p.timers.StopAll()
 	if p.waitingTurn {
