@@ -213,7 +213,9 @@ func (p *Pane) Receive(ctx actor.Context) {
 	case *SetIDs:
 		p.setIDs(msg.IDs)
 	case *api.GraphicsFrame:
-		p.graphicsFrame(ctx, msg)
+		if p.gfx.frame(ctx, msg, p.term) {
+			p.graphicsChanged(ctx)
+		}
 	case *actor.Terminated:
 		if msg.Who.Equal(p.det.pid) && len(p.jobs.asking) > 0 { // the detector gave up: answer without its walk
 			p.described(ctx, detector.Job{Group: p.foregroundGroup()}, true)
@@ -221,7 +223,9 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.waits.dropSender(msg.Who)
 		p.dropMatchers(msg.Who)
 		p.dropScreen(msg.Who)
-		p.dropStream(ctx, msg.Who)
+		if p.gfx.dropStream(msg.Who) {
+			p.graphicsChanged(ctx)
+		}
 	case *childReaped:
 		p.reaped, p.code = true, msg.code
 		if p.drained {
@@ -521,7 +525,7 @@ func (p *Pane) stop(ctx actor.Context) {
 		ctx.Send(a.sender, api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed during the read")))
 	}
 	p.rec.paneStopped()
-	p.endStreams(ctx)
+	p.gfx.endStreams(ctx)
 	p.timers.StopAll()
 	if p.waitingTurn {
 		p.rt.gate.cancel(&p.turn)

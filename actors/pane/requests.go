@@ -28,10 +28,10 @@ var handlers = map[string]handler{
 	},
 	"pane.record.stop":     func(p *Pane, ctx actor.Context, req *Request) *api.Reply { return p.rec.stop(ctx, req) },
 	"pane.history":         func(p *Pane, ctx actor.Context, req *Request) *api.Reply { return p.rec.historyCast(ctx, req) },
-	"pane.graphics.set":    (*Pane).graphicsSet, // graphics.go
-	"pane.graphics.clear":  (*Pane).graphicsClear,
-	"pane.graphics.info":   (*Pane).graphicsInfo,
-	"pane.graphics.stream": (*Pane).graphicsStream,
+	"pane.graphics.set":    graphicsHandler((*graphicsState).set), // graphics.go
+	"pane.graphics.clear":  graphicsHandler((*graphicsState).clear),
+	"pane.graphics.info":   graphicsHandler((*graphicsState).info),
+	"pane.graphics.stream": graphicsHandler((*graphicsState).stream),
 }
 
 // Methods lists the methods a pane answers, so the session routes them here.

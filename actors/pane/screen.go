@@ -150,7 +150,9 @@ func (p *Pane) dropScreen(who *actor.PID) {
 
 // screenChanged is called after output or a resize changed the terminal.
 func (p *Pane) screenChanged(ctx actor.Context) {
-	p.syncKitty(ctx)
+	if p.kitty.sync(p.term) {
+		p.graphicsChanged(ctx)
+	}
 	if len(p.screen.subs) == 0 {
 		return
 	}
@@ -246,7 +248,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		if clipSeq != s.clipSeq {
 			frame.Clipboard = clip
 		}
-		gfx := p.graphicsPieces(s)
+		gfx := p.gfx.pieces(s, p.spec.TerminalID, &p.kitty, p.term)
 		if !full && len(frame.Lines) == 0 && cursor == s.cursor && wireModes == s.modes && offset == s.offset && frame.Bell == 0 && frame.Clipboard == "" {
 			if gfx != nil { // only the graphics changed
 				s.inflight = true
