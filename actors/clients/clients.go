@@ -50,18 +50,19 @@ type Clients struct {
 	area      [2]int
 	popup     *popup // the open popup (popup.go), or nil
 	nextPopup uint64
-	// startPane starts a popup's program: pane.Start, or a fake in tests.
+	// startPane starts a popup's program: the runtime's Start, or a fake in tests.
 	startPane func(pane.Spec) (*actor.Props, func(), error)
 	// owners is the controlling connection of each claimed terminal
 	// (terminal.claim), released when that connection goes away.
 	owners map[string]*actor.PID
 }
 
-// Props returns the props of the clients actor. A popup's terminal that
-// fails is stopped, never restarted.
-func Props(cfg config.Config) *actor.Props {
+// Props returns the props of the clients actor; startPane starts a
+// popup's terminal (the server's pane.Runtime.Start). A popup's terminal
+// that fails is stopped, never restarted.
+func Props(cfg config.Config, startPane func(pane.Spec) (*actor.Props, func(), error)) *actor.Props {
 	stop := actor.NewOneForOneStrategy(0, time.Second, func(any) actor.Directive { return actor.StopDirective })
-	return actor.PropsFromProducer(func() actor.Actor { return &Clients{cfg: cfg, startPane: pane.Start} }, actor.WithSupervisor(stop))
+	return actor.PropsFromProducer(func() actor.Actor { return &Clients{cfg: cfg, startPane: startPane} }, actor.WithSupervisor(stop))
 }
 
 // Receive implements actor.Actor.

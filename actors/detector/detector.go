@@ -2,6 +2,7 @@ package detector
 
 import (
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -36,6 +37,40 @@ type Saw struct {
 	Agent    string // "" for none
 	State    detect.State
 	Cwd      string // the foreground job's working directory, "" if unknown
+	// Job is the foreground job as this snapshot's walk found it, which
+	// the pane keeps to answer pane.process_info.
+	Job Job
+}
+
+// Job is the foreground job of a pane's terminal: its process group and
+// its processes (only the shell's descendants), as pane.process_info
+// describes them.
+type Job struct {
+	Revision  uint64 // of the snapshot, or the Describe, it was walked for
+	Group     int
+	Processes []Process
+}
+
+// Process is one process of a job.
+type Process struct {
+	PID  int
+	Name string
+	Argv []string // nil when unknown
+	Cwd  string   // "" when unknown
+}
+
+// Describe asks for the foreground job now (a pane.process_info the
+// pane's copy is too old for); the detector tells the pane a Described.
+type Describe struct {
+	Revision     uint64
+	Shell, Group int
+}
+
+// Described answers a Describe. Failed: the walk broke (the detector
+// failed on it), and Job holds only the group.
+type Described struct {
+	Job    Job
+	Failed bool
 }
 
 // holdCheck re-evaluates a held working → idle change.
@@ -51,6 +86,9 @@ type Detector struct {
 	idleSince time.Time
 	held      bool // a holdCheck is pending
 	timers    api.Timers
+	// describing is the Describe being walked, so that a detector failing
+	// on it still answers (Restarting and Stopping come to this instance).
+	describing *Describe
 }
 
 // Props returns the props of a detector reading table; a nil catalog
@@ -87,8 +125,17 @@ func (d *Detector) Receive(ctx actor.Context) {
 	case *holdCheck:
 		d.held = false
 		d.evaluate(ctx)
+	case *Describe:
+		d.describing = msg
+		job := d.walk(msg.Revision, msg.Shell, msg.Group)
+		d.describing = nil
+		ctx.Send(ctx.Parent(), &Described{Job: job})
 	case *actor.Stopping, *actor.Restarting:
 		d.timers.StopAll()
+		if m := d.describing; m != nil {
+			d.describing = nil
+			ctx.Send(ctx.Parent(), &Described{Job: Job{Revision: m.Revision, Group: m.Group}, Failed: true})
+		}
 	}
 }
 
@@ -103,34 +150,56 @@ func (d *Detector) evaluate(ctx actor.Context) {
 	if s.Group > 0 {
 		saw.Cwd = d.procs.Cwd(s.Group)
 	}
+	saw.Job = d.walk(s.Revision, s.Shell, s.Group)
 	if d.catalog != nil && s.Shell > 0 && s.Group > 0 {
-		saw.Agent, _ = detect.Recognize(d.job(s))
+		saw.Agent, _ = detect.Recognize(d.recognizable(saw.Job))
 	}
 	if saw.Agent != "" {
 		saw.State = d.state(ctx, saw.Agent, s)
 	}
-	if saw.Agent == d.told.Agent && saw.State == d.told.State && saw.Cwd == d.told.Cwd {
+	if saw.Agent == d.told.Agent && saw.State == d.told.State && saw.Cwd == d.told.Cwd && sameJob(saw.Job, d.told.Job) {
 		return
 	}
 	d.told = saw
 	ctx.Send(ctx.Parent(), &saw)
 }
 
-// job describes the foreground job's processes for recognition.
-func (d *Detector) job(s *Snapshot) []detect.Process {
+// walk describes the foreground job group of shell's terminal: each of
+// its processes with its argv and working directory.
+func (d *Detector) walk(revision uint64, shell, group int) Job {
+	job := Job{Revision: revision, Group: group}
+	if shell <= 0 || group <= 0 {
+		return job
+	}
+	for _, e := range d.procs.Job(shell, group) {
+		job.Processes = append(job.Processes, Process{PID: e.PID, Name: e.Name, Argv: d.procs.Argv(e.PID), Cwd: d.procs.Cwd(e.PID)})
+	}
+	return job
+}
+
+// recognizable gives the job's processes to recognition: those whose
+// argv is known, with the agent hint of their environment.
+func (d *Detector) recognizable(job Job) []detect.Process {
 	var out []detect.Process
-	for _, e := range d.procs.Job(s.Shell, s.Group) {
-		argv := d.procs.Argv(e.PID)
-		if len(argv) == 0 {
+	for _, pr := range job.Processes {
+		if len(pr.Argv) == 0 {
 			continue
 		}
-		p := detect.Process{PID: e.PID, Leader: e.PID == s.Group, Argv: argv}
-		if v, ok := d.procs.Env(e.PID, detect.EnvAgentHint); ok {
+		p := detect.Process{PID: pr.PID, Leader: pr.PID == job.Group, Argv: pr.Argv}
+		if v, ok := d.procs.Env(pr.PID, detect.EnvAgentHint); ok {
 			p.Env = map[string]string{detect.EnvAgentHint: v}
 		}
 		out = append(out, p)
 	}
 	return out
+}
+
+// sameJob reports whether two walks found the same processes (their
+// revisions aside).
+func sameJob(a, b Job) bool {
+	return a.Group == b.Group && slices.EqualFunc(a.Processes, b.Processes, func(x, y Process) bool {
+		return x.PID == y.PID && x.Name == y.Name && x.Cwd == y.Cwd && slices.Equal(x.Argv, y.Argv)
+	})
 }
 
 // state evaluates agent's manifest on the snapshot, holding a working →

@@ -4,7 +4,9 @@
 // detector walks the job's processes, recognises the agent, evaluates that
 // agent's manifest rules on the rows, and tells the pane what it Saw. So
 // the process walk and the rules run off the pane's output path, on the
-// detector's own turn.
+// detector's own turn. The Saw carries the Job walked, which the pane keeps
+// for pane.process_info; a Describe asks for a fresh walk, answered with a
+// Described (even when the detector fails on it).
 //
 // A detector that panics (a hostile process table, a manifest bug) is
 // restarted by the pane (Supervision) and carries on from the next

@@ -158,7 +158,7 @@ func (p *Pane) explain(r *AgentRequest) *api.Reply {
 			Warning: strPtr("no detection manifest for " + r.Agent + "; its state comes from hook " + r.Authority)}
 	} else {
 		text := p.term.Read(emulator.ReadOptions{Source: emulator.SourceDetection}).Text
-		doc = detect.Explain(r.Agent, m, m.Evaluate(detect.Input{Lines: strings.Split(text, "\n"), Title: p.term.Title()}))
+		doc = detect.Explain(r.Agent, m, m.Evaluate(detect.Input{Lines: strings.Split(text, "\n"), Title: p.title}))
 	}
 	doc.PaneID, doc.State = r.Req.PaneID, r.State
 	doc.DetectedAgent, doc.ScreenState = strPtr(p.det.agent), strPtr(string(p.det.state))

@@ -57,6 +57,8 @@ type consoleSpec struct {
 	// programs (kitty's icat needs it) size their images in the cells the
 	// emulator places them in. Unix only.
 	Pixels bool
+	// reaper collects the child's exit (the runtime's; Unix only).
+	reaper *reaper
 }
 
 // drainGrace is how long a pane whose child has exited keeps reading output

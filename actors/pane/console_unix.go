@@ -63,7 +63,7 @@ func startConsole(s consoleSpec) (console, error) {
 		return nil, err
 	}
 	pid := cmd.Process.Pid
-	return &ptyConsole{proc: cmd.Process, pid: pid, ptmx: pollable(ptmx), tty: tty.Name(), exited: exitOf(pid), pixels: s.Pixels}, nil
+	return &ptyConsole{proc: cmd.Process, pid: pid, ptmx: pollable(ptmx), tty: tty.Name(), exited: s.reaper.exitOf(pid), pixels: s.Pixels}, nil
 }
 
 // pollable returns the master as a non-blocking file the runtime's poller

@@ -20,7 +20,7 @@ import (
 // startTest starts argv on a console and reads its output in the background.
 func startTest(t *testing.T, dir string, argv ...string) (console, *syncOut) {
 	t.Helper()
-	c, err := startConsole(consoleSpec{Argv: argv, Dir: dir, Env: []string{"PATH=" + os.Getenv("PATH"), "PS1=$ ", "HERDR_AGENT=claude"}, Cols: 80, Rows: 24})
+	c, err := startConsole(consoleSpec{Argv: argv, Dir: dir, Env: []string{"PATH=" + os.Getenv("PATH"), "PS1=$ ", "HERDR_AGENT=claude"}, Cols: 80, Rows: 24, reaper: newReaper()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestConsoleRunsAndReportsExit(t *testing.T) {
 }
 
 func TestConsoleStartFailsCleanly(t *testing.T) {
-	if _, err := startConsole(consoleSpec{Argv: []string{"/nonexistent/shell"}, Cols: 80, Rows: 24}); err == nil {
+	if _, err := startConsole(consoleSpec{Argv: []string{"/nonexistent/shell"}, Cols: 80, Rows: 24, reaper: newReaper()}); err == nil {
 		t.Fatal("starting a missing program must fail")
 	}
 }

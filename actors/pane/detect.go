@@ -56,7 +56,7 @@ func (p *Pane) armTick(ctx actor.Context, after time.Duration) {
 // refresh tells the detector what the terminal shows now.
 func (p *Pane) refresh(ctx actor.Context) {
 	p.det.last = time.Now()
-	snap := &detector.Snapshot{Revision: p.term.Revision(), Title: p.term.Title()}
+	snap := &detector.Snapshot{Revision: p.term.Revision(), Title: p.title}
 	if p.running() {
 		snap.Shell, snap.Group = p.con.Pid(), p.con.ForegroundGroup()
 	}
@@ -74,6 +74,7 @@ func (p *Pane) saw(ctx actor.Context, r *detector.Saw) {
 		return
 	}
 	p.det.seen = r.Revision
+	p.described(ctx, r.Job, false)
 	p.det.agent, p.det.state = r.Agent, r.State
 	f := p.facts
 	f.Agent, f.AgentState = r.Agent, string(r.State)

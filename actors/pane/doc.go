@@ -5,7 +5,18 @@
 //
 // A reader goroutine moves PTY output into an inbox and rings the actor
 // once per batch, so a flood of output is applied in large chunks and the
-// mailbox never grows with it.
+// mailbox never grows with it. The pane publishes its output and scroll
+// changes to the bus itself, under the ids the session gives it (SetIDs).
+//
+// What every pane of a server shares (the output gate, read turns, mailbox
+// pool, reaper, and the wait for stopped panes' processes) is a Runtime
+// the server makes and starts panes through (runtime.go); the package
+// keeps no mutable state of its own but the pool of output blocks.
+//
+// pane.process_info is answered from the detector's walk of the
+// foreground job (process.go); recordings, graphics layers and the
+// program's kitty images are the recorder, graphicsState and kittyLayers
+// the pane holds (record.go, graphics.go, kitty.go).
 //
 // Under [experimental] pane_history a pane hands its lines (scrollback and
 // screen) to the session's writer when asked and as the server stops, and

@@ -1,7 +1,6 @@
 package pane
 
 import (
-	"runtime"
 	"slices"
 	"sync"
 )
@@ -10,14 +9,13 @@ import (
 // millisecond of parsing, so a flooding pane holds a core only briefly.
 const turnBytes = 64 << 10
 
-// outputGate lets at most GOMAXPROCS-1 panes (at least one) apply output
-// at the same time, in turns taken first come, first served. However many
+// A gate (one per Runtime) lets at most GOMAXPROCS-1 panes (at least one)
+// apply output at the same time, in turns taken first come, first served. However many
 // panes flood, a core stays free for requests, events and the client:
 // without it, 100 flooding panes kept a ping waiting half a second behind
 // the scheduler's queue of parsers. One pane's throughput is unchanged
 // (an actor parses on one core anyway); panes flooding together share
 // their cores.
-var outputGate = newGate(max(1, runtime.GOMAXPROCS(0)-1))
 
 // gate hands out a fixed number of turns. The mutex guards only the gate's
 // queue (a scheduler shared by pane actors, not model state); grants are

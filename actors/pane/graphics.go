@@ -7,6 +7,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -97,10 +98,10 @@ func (p *Pane) graphicsChanged(ctx actor.Context) {
 	p.scheduleFrames(ctx)
 }
 
-// checkPlacement refuses a placement that misses the pane's viewport
+// checkPlacement refuses a placement that misses the viewport of term
 // entirely; one that reaches past an edge is clipped by the client.
-func (p *Pane) checkPlacement(pl protocol.PaneGraphicsPlacement) error {
-	cols, rows := p.term.Size()
+func checkPlacement(term *emulator.Terminal, pl protocol.PaneGraphicsPlacement) error {
+	cols, rows := term.Size()
 	w, h := int64(max(pl.GridCols, 1)), int64(max(pl.GridRows, 1))
 	c, r := int64(pl.ViewportCol), int64(pl.ViewportRow)
 	if c >= int64(cols) || r >= int64(rows) || c+w <= 0 || r+h <= 0 {
@@ -109,41 +110,53 @@ func (p *Pane) checkPlacement(pl protocol.PaneGraphicsPlacement) error {
 	return nil
 }
 
-func (p *Pane) graphicsSet(ctx actor.Context, req *Request) *api.Reply {
-	img := req.Call.Params.(*protocol.PaneGraphicsSetParams).Layer
-	if err := p.checkPlacement(img.Meta.Placement); err != nil {
-		return api.Fail(err)
+// The handlers of pane.graphics.*: each reports whether the layers
+// changed, so the pane tells its watchers (graphicsHandler).
+
+// graphicsHandler makes a pane method of a graphics handler.
+func graphicsHandler(h func(g *graphicsState, ctx actor.Context, req *Request, term *emulator.Terminal) (*api.Reply, bool)) handler {
+	return func(p *Pane, ctx actor.Context, req *Request) *api.Reply {
+		reply, changed := h(&p.gfx, ctx, req, p.term)
+		if changed {
+			p.graphicsChanged(ctx)
+		}
+		return reply
 	}
-	l := p.gfx.find(img.Meta.LayerID)
+}
+
+func (g *graphicsState) set(_ actor.Context, req *Request, term *emulator.Terminal) (*api.Reply, bool) {
+	img := req.Call.Params.(*protocol.PaneGraphicsSetParams).Layer
+	if err := checkPlacement(term, img.Meta.Placement); err != nil {
+		return api.Fail(err), false
+	}
+	l := g.find(img.Meta.LayerID)
 	switch {
 	case l != nil && l.owner != nil:
-		return api.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q is owned by a pane.graphics.stream", l.id))
-	case l == nil && len(p.gfx.layers) >= protocol.GraphicsMaxLayers:
-		return api.Fail(protocol.Errorf(protocol.CodeGraphicsLayerLimit, "pane has %d layers, the most it holds; clear one first", protocol.GraphicsMaxLayers))
+		return api.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q is owned by a pane.graphics.stream", l.id)), false
+	case l == nil && len(g.layers) >= protocol.GraphicsMaxLayers:
+		return api.Fail(protocol.Errorf(protocol.CodeGraphicsLayerLimit, "pane has %d layers, the most it holds; clear one first", protocol.GraphicsMaxLayers)), false
 	case l == nil:
 		l = &gfxLayer{id: img.Meta.LayerID, z: img.Meta.ZIndex}
-		p.gfx.add(l)
+		g.add(l)
 	}
-	p.gfx.setImage(l, img)
-	p.graphicsChanged(ctx)
-	return api.OK()
+	g.setImage(l, img)
+	return api.OK(), true
 }
 
-func (p *Pane) graphicsClear(ctx actor.Context, req *Request) *api.Reply {
+func (g *graphicsState) clear(_ actor.Context, req *Request, _ *emulator.Terminal) (*api.Reply, bool) {
 	id := req.Call.Params.(*protocol.PaneGraphicsClearParams).Layer()
-	l := p.gfx.find(id)
+	l := g.find(id)
 	if l == nil {
-		return api.OK() // nothing there: already clear
+		return api.OK(), false // nothing there: already clear
 	}
 	if l.owner != nil {
-		return api.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q is owned by a pane.graphics.stream; close the stream to clear it", id))
+		return api.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q is owned by a pane.graphics.stream; close the stream to clear it", id)), false
 	}
-	p.gfx.remove(id)
-	p.graphicsChanged(ctx)
-	return api.OK()
+	g.remove(id)
+	return api.OK(), true
 }
 
-func (p *Pane) graphicsInfo(_ actor.Context, req *Request) *api.Reply {
+func (g *graphicsState) info(_ actor.Context, req *Request, _ *emulator.Terminal) (*api.Reply, bool) {
 	res := protocol.PaneGraphicsInfo{
 		CellWidthPx: protocol.DefaultCellWidthPx, CellHeightPx: protocol.DefaultCellHeightPx,
 		MaxLayers: protocol.GraphicsMaxLayers, SetMaxBase64Bytes: protocol.GraphicsSetMaxBase64,
@@ -155,7 +168,7 @@ func (p *Pane) graphicsInfo(_ actor.Context, req *Request) *api.Reply {
 			res.CellWidthPx, res.CellHeightPx, res.CellSizeReported = uint32(v.CellW), uint32(v.CellH), true
 		}
 	}
-	for _, l := range p.gfx.layers {
+	for _, l := range g.layers {
 		info := protocol.GraphicsLayerInfo{Streamed: l.owner != nil, Empty: l.img == nil}
 		if l.img != nil {
 			info.GraphicsLayerMeta = l.img.Meta
@@ -164,38 +177,38 @@ func (p *Pane) graphicsInfo(_ actor.Context, req *Request) *api.Reply {
 		}
 		res.Layers = append(res.Layers, info)
 	}
-	return api.Done(res)
+	return api.Done(res), false
 }
 
 // graphicsStream makes the calling connection the owner of its layer: a
 // new layer (drawn from its first frame on), or one pane.graphics.set
 // made, whose image stays until the first frame replaces it.
-func (p *Pane) graphicsStream(ctx actor.Context, req *Request) *api.Reply {
+func (g *graphicsState) stream(ctx actor.Context, req *Request, _ *emulator.Terminal) (*api.Reply, bool) {
 	prm := req.Call.Params.(*protocol.PaneGraphicsStreamParams)
 	id, z := prm.Layer(), prm.Z()
 	conn := ctx.Sender()
 	if conn == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeInvalidStream, "pane.graphics.stream needs a connection"))
+		return api.Fail(protocol.Errorf(protocol.CodeInvalidStream, "pane.graphics.stream needs a connection")), false
 	}
-	l := p.gfx.find(id)
+	l := g.find(id)
 	switch {
 	case l != nil && l.owner != nil:
-		return api.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q already has a stream", id))
-	case l == nil && len(p.gfx.layers) >= protocol.GraphicsMaxLayers:
-		return api.Fail(protocol.Errorf(protocol.CodeGraphicsLayerLimit, "pane has %d layers, the most it holds; clear one first", protocol.GraphicsMaxLayers))
+		return api.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q already has a stream", id)), false
+	case l == nil && len(g.layers) >= protocol.GraphicsMaxLayers:
+		return api.Fail(protocol.Errorf(protocol.CodeGraphicsLayerLimit, "pane has %d layers, the most it holds; clear one first", protocol.GraphicsMaxLayers)), false
 	case l == nil:
 		l = &gfxLayer{id: id, z: z}
-		p.gfx.add(l)
+		g.add(l)
 	}
 	l.owner = conn
 	ctx.Watch(conn) // its end removes the layer (actor.Terminated)
-	return api.Done(api.GraphicsStream{Pane: ctx.Self(), Layer: id, ZIndex: z})
+	return api.Done(api.GraphicsStream{Pane: ctx.Self(), Layer: id, ZIndex: z}), false
 }
 
-// graphicsFrame applies one frame of a stream.
-func (p *Pane) graphicsFrame(ctx actor.Context, f *api.GraphicsFrame) {
+// frame applies one frame of a stream and reports whether it did.
+func (g *graphicsState) frame(ctx actor.Context, f *api.GraphicsFrame, term *emulator.Terminal) bool {
 	var l *gfxLayer
-	for _, c := range p.gfx.layers {
+	for _, c := range g.layers {
 		if c.owner != nil && c.owner.Equal(f.Stream) {
 			l = c
 		}
@@ -205,52 +218,54 @@ func (p *Pane) graphicsFrame(ctx actor.Context, f *api.GraphicsFrame) {
 	case l == nil:
 		err = protocol.Errorf(protocol.CodeStreamClosed, "the stream's layer is gone")
 	default:
-		if err = p.checkPlacement(f.Layer.Meta.Placement); err != nil {
+		if err = checkPlacement(term, f.Layer.Meta.Placement); err != nil {
 			err = protocol.Errorf(protocol.CodeInvalidFrame, "frame: %s", protocol.AsError(err).Message)
 		}
 	}
 	if err == nil {
-		p.gfx.setImage(l, f.Layer)
-		p.graphicsChanged(ctx)
+		g.setImage(l, f.Layer)
 	}
 	ctx.Send(f.Stream, &api.GraphicsFrameDone{Err: err})
+	return err == nil
 }
 
-// dropStream removes the layer of a stream whose connection ended.
-func (p *Pane) dropStream(ctx actor.Context, who *actor.PID) {
-	for _, l := range p.gfx.layers {
+// dropStream removes the layer of a stream whose connection ended, and
+// reports whether there was one.
+func (g *graphicsState) dropStream(who *actor.PID) bool {
+	for _, l := range g.layers {
 		if l.owner != nil && l.owner.Equal(who) {
-			p.gfx.remove(l.id)
-			p.graphicsChanged(ctx)
-			return
+			g.remove(l.id)
+			return true
 		}
 	}
+	return false
 }
 
 // endStreams tells every stream's connection that the pane is closing.
-func (p *Pane) endStreams(ctx actor.Context) {
-	for _, l := range p.gfx.layers {
+func (g *graphicsState) endStreams(ctx actor.Context) {
+	for _, l := range g.layers {
 		if l.owner != nil {
 			ctx.Send(l.owner, &api.GraphicsStreamEnded{Err: protocol.Errorf(protocol.CodeStreamClosed, "the pane closed")})
 		}
 	}
 }
 
-// graphicsPieces is the screen.graphics line for s, as pieces (see
-// api.Frames.Joined), or nil when s has seen the current layers. Images
-// s was already sent travel without their data.
-func (p *Pane) graphicsPieces(s *screenSub) [][]byte {
-	if !s.graphics || s.gfxVersion == p.gfx.version {
+// pieces is the screen.graphics line of terminal termID for s, as pieces
+// (see api.Frames.Joined), the program's own layers k after the API's, or
+// nil when s has seen the current layers. Images s was already sent
+// travel without their data.
+func (g *graphicsState) pieces(s *screenSub, termID string, k *kittyLayers, term *emulator.Terminal) [][]byte {
+	if !s.graphics || s.gfxVersion == g.version {
 		return nil
 	}
 	if s.gfxSent == nil {
 		s.gfxSent = map[string]uint64{}
 	}
 	s.gfxSeq++
-	pieces := [][]byte{protocol.GraphicsLinePrefix(s.paneID, p.spec.TerminalID, s.gfxSeq)}
-	seen := make(map[string]uint64, len(p.gfx.layers)+len(p.kitty.layers))
+	pieces := [][]byte{protocol.GraphicsLinePrefix(s.paneID, termID, s.gfxSeq)}
+	seen := make(map[string]uint64, len(g.layers)+len(k.layers))
 	n := 0
-	for _, l := range p.gfx.layers {
+	for _, l := range g.layers {
 		if l.img == nil {
 			continue
 		}
@@ -265,8 +280,8 @@ func (p *Pane) graphicsPieces(s *screenSub) [][]byte {
 		}
 		seen[l.id] = l.gen
 	}
-	pieces = p.kittyPieces(pieces, n, s, seen)
-	s.gfxSent, s.gfxVersion = seen, p.gfx.version
+	pieces = k.pieces(term, pieces, n, s, seen)
+	s.gfxSent, s.gfxVersion = seen, g.version
 	return append(pieces, protocol.GraphicsLineSuffix)
 }
 

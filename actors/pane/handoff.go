@@ -53,17 +53,6 @@ type handoffConsole interface {
 	masterFD() (int, error)
 }
 
-// Adopt is Start for a terminal another process handed over: its program
-// is already running; its emulator state comes with it.
-func Adopt(spec Spec, a Adoption) (props *actor.Props, abort func(), err error) {
-	con, err := adoptConsole(a)
-	if err != nil {
-		return nil, nil, err
-	}
-	props, abort = paneProps(spec, con, a.Emulator)
-	return props, abort, nil
-}
-
 // freeze pauses the reader; the answer goes out once it has stopped.
 func (p *Pane) freeze(ctx actor.Context) {
 	hc, ok := p.con.(handoffConsole)

@@ -23,7 +23,7 @@ func spawnPane(t *testing.T, argv ...string) (*actor.ActorSystem, *actor.PID) {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return quiet }))
 	t.Cleanup(system.Shutdown)
-	props, _, err := Start(Spec{TerminalID: "term_t", Argv: argv, Cwd: os.TempDir(), Env: os.Environ(), Cols: 80, Rows: 24, Log: quiet})
+	props, _, err := NewRuntime().Start(Spec{TerminalID: "term_t", Argv: argv, Cwd: os.TempDir(), Env: os.Environ(), Cols: 80, Rows: 24, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -116,7 +116,7 @@ func (p *Pane) saveLines() {
 // linesStopping saves the lines once more when the server stops (a pane
 // closed while the server runs keeps nothing).
 func (p *Pane) linesStopping() {
-	if shuttingDown.Load() {
+	if p.rt.shuttingDown.Load() {
 		p.saveLines()
 	}
 }

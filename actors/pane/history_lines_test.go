@@ -93,7 +93,7 @@ func TestLinesFile_RefusesWhatIsNotAnIntactBoundedRegularFile(t *testing.T) {
 // the server stops.
 func TestSaveLines_OnlyWhenChanged(t *testing.T) {
 	var handed []string
-	p := &Pane{term: emulator.New(20, 3, emulator.Options{}), spec: Spec{Keep: &KeepLines{Key: "k", Hand: func(key string, data []byte) {
+	p := &Pane{rt: NewRuntime(), term: emulator.New(20, 3, emulator.Options{}), spec: Spec{Keep: &KeepLines{Key: "k", Hand: func(key string, data []byte) {
 		if err := emulator.CheckHistory(data); err != nil {
 			t.Fatal(err)
 		}

@@ -14,7 +14,10 @@ const (
 // blocks recycles output blocks across every pane: the reader reads
 // straight into one, so a flood costs no copy, and a steady flood touches
 // no fresh memory (fresh pages fault, and that showed as a third of the
-// CPU of 100 flooding panes).
+// CPU of 100 flooding panes). It is the one package-level variable left:
+// a sync.Pool is safe for any goroutine, holds nothing a pane or server
+// could observe (any block is as good as another), and one pool for the
+// process recycles best, whichever runtime's pane read the block.
 var blocks = sync.Pool{New: func() any { b := make([]byte, 0, blockSize); return &b }}
 
 func getBlock() []byte { return (*blocks.Get().(*[]byte))[:0] }
@@ -36,10 +39,14 @@ type inbox struct {
 	taken   [][]byte // what the last take handed out, recycled at the next
 	rung    bool
 	closed  bool
+	// turns are the runtime's read turns (readturn.go); leaveTurn gives
+	// one back (made once, so a read allocates no closure).
+	turns     chan struct{}
+	leaveTurn func()
 }
 
-func newInbox() *inbox {
-	in := &inbox{}
+func newInbox(turns chan struct{}) *inbox {
+	in := &inbox{turns: turns, leaveTurn: func() { <-turns }}
 	in.drained = sync.NewCond(&in.mu)
 	return in
 }

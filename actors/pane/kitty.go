@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 
-	"github.com/asynkron/protoactor-go/actor"
-
 	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -49,19 +47,18 @@ type kittyData struct {
 	b64 []byte
 }
 
-// syncKitty rebuilds the program's layers when its placements changed and
-// tells the watchers when the layers differ.
-func (p *Pane) syncKitty(ctx actor.Context) {
-	k := &p.kitty
-	v := p.term.KittyVersion()
+// sync rebuilds the program's layers when its placements in term changed
+// and reports whether the layers differ.
+func (k *kittyLayers) sync(term *emulator.Terminal) bool {
+	v := term.KittyVersion()
 	if v == k.version {
-		return
+		return false
 	}
 	k.version = v
-	k.scratch = p.term.KittyPlacements(k.scratch[:0])
+	k.scratch = term.KittyPlacements(k.scratch[:0])
 	layers := make([]kittyLayer, 0, len(k.scratch))
 	for _, pl := range k.scratch {
-		img, ok := p.term.KittyImageByID(pl.ImageID)
+		img, ok := term.KittyImageByID(pl.ImageID)
 		if !ok {
 			continue
 		}
@@ -82,18 +79,15 @@ func (p *Pane) syncKitty(ctx actor.Context) {
 		return a.id == b.id && a.gen == b.gen && string(a.bare) == string(b.bare)
 	})
 	k.layers = layers
-	if !same {
-		p.graphicsChanged(ctx)
-	}
+	return !same
 }
 
-// kittyB64 is the base64 of a layer's image, made on first need.
-func (p *Pane) kittyB64(l kittyLayer) ([]byte, bool) {
-	k := &p.kitty
+// b64 is the base64 of a layer's image, made on first need.
+func (k *kittyLayers) b64(term *emulator.Terminal, l kittyLayer) ([]byte, bool) {
 	if d, ok := k.data[l.image]; ok && d.gen == l.gen {
 		return d.b64, true
 	}
-	img, ok := p.term.KittyImageByID(l.image)
+	img, ok := term.KittyImageByID(l.image)
 	if !ok || img.Gen != l.gen {
 		return nil, false
 	}
@@ -111,14 +105,14 @@ var (
 	kittyDataEnd = []byte(`"}`)
 )
 
-// kittyPieces appends the program's layers to a screen.graphics line for
-// s (n: the layers already in it), each with its data unless s was sent
+// pieces appends the program's layers to a screen.graphics line for s
+// (n: the layers already in it), each with its data unless s was sent
 // that image already, and records what s was sent in seen.
-func (p *Pane) kittyPieces(pieces [][]byte, n int, s *screenSub, seen map[string]uint64) [][]byte {
-	for _, l := range p.kitty.layers {
+func (k *kittyLayers) pieces(term *emulator.Terminal, pieces [][]byte, n int, s *screenSub, seen map[string]uint64) [][]byte {
+	for _, l := range k.layers {
 		piece := [][]byte{l.bare}
 		if s.gfxSent[l.id] != l.gen {
-			b64, ok := p.kittyB64(l)
+			b64, ok := k.b64(term, l)
 			if !ok {
 				continue
 			}

@@ -26,7 +26,7 @@ func TestConsolePixels(t *testing.T) {
 		return ws
 	}
 	for _, pixels := range []bool{true, false} {
-		c, err := startConsole(consoleSpec{Argv: []string{"/bin/sh", "-c", "sleep 5"}, Cols: 80, Rows: 24, Pixels: pixels})
+		c, err := startConsole(consoleSpec{Argv: []string{"/bin/sh", "-c", "sleep 5"}, Cols: 80, Rows: 24, Pixels: pixels, reaper: newReaper()})
 		if err != nil {
 			t.Fatal(err)
 		}

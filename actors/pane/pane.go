@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/detector"
+	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/procs"
 	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
@@ -37,7 +37,24 @@ type Spec struct {
 	// Keep saves the pane's lines for the next server, and restores the
 	// last one's (history_lines.go); nil: neither.
 	Keep *KeepLines
+	// Adopt, when set, is the terminal a live handoff brought for this
+	// pane: Runtime.Start adopts it instead of starting Argv.
+	Adopt *Adoption
+	// IDs are the pane's public ids as it starts (SetIDs tells it when
+	// they change); Events is the bus its output and scroll events go to.
+	// A pane without a PaneID (a popup) publishes none.
+	IDs    IDs
+	Events *actor.PID
 }
+
+// IDs are a pane's public ids, as the session's model gives them.
+type IDs struct {
+	PaneID, WorkspaceID, TabID, Label string
+}
+
+// SetIDs tells a pane its new public ids (pane.move, pane.rename), so the
+// events it publishes itself, and its matchers' reads, carry them.
+type SetIDs struct{ IDs IDs }
 
 // Request is a Call the session resolved to this pane. The pane answers the
 // original sender with an *api.Reply.
@@ -102,6 +119,7 @@ type (
 
 // Pane is the actor of one terminal.
 type Pane struct {
+	rt       *Runtime // shared with every pane of the server
 	spec     Spec
 	con      console
 	term     *emulator.Terminal
@@ -116,17 +134,22 @@ type Pane struct {
 	toPTY    chan []byte
 	queuedIn atomic.Int32
 	det      detection
+	jobs     jobCache // the foreground job for pane.process_info (process.go)
 	screen   screenState
 	rec      recorder      // recordings and history (record.go)
 	gfx      graphicsState // graphics layers (graphics.go)
 	kitty    kittyLayers   // the program's own images as layers (kitty.go)
-	exited   bool
+	// title and bells are the emulator's, kept by its OnTitle and OnBell
+	// callbacks: the title as last set, the BELs received so far.
+	title  string
+	bells  uint64
+	exited bool
 	// reaped and drained: the child has exited (with code), and the
 	// reader has read the terminal to its end (see childReaped).
 	reaped, drained bool
 	code            int
 	sizeRev         uint64 // revision of the size last applied (see Resize)
-	// turn is the pane's claim on outputGate; waitingTurn is set while it
+	// turn is the pane's claim on the runtime's gate; waitingTurn is set while it
 	// is queued (or granted and the grant not yet received).
 	turn        ticket
 	waitingTurn bool
@@ -145,35 +168,6 @@ type Pane struct {
 	altRead *altRead // a stitched agent.read in progress (altread.go)
 
 	kept keptLines // lines kept across restarts (history_lines.go)
-}
-
-// Start starts spec's program on a new terminal and returns the props of
-// the actor that owns it. The program is started here, before any actor
-// exists, so a caller learns that it cannot start (a missing interpreter,
-// no descriptors left) while it can still refuse the request and change
-// nothing. abort undoes the start when the actor cannot be spawned.
-func Start(spec Spec) (props *actor.Props, abort func(), err error) {
-	con, err := startConsole(consoleSpec{Argv: spec.Argv, Dir: spec.Cwd, Env: spec.Env, Cols: spec.Cols, Rows: spec.Rows, Pixels: spec.KittyGraphics})
-	if err != nil {
-		return nil, nil, err
-	}
-	spec.Env = nil // the program has it; the pane needs no copy
-	props, abort = paneProps(spec, con, nil)
-	return props, abort, nil
-}
-
-// paneProps makes the props of the actor of con's terminal (adopted: the
-// emulator state it comes with, see Adopt) and the abort that stops its
-// programs when that actor cannot be spawned.
-func paneProps(spec Spec, con console, adopted []byte) (*actor.Props, func()) {
-	abort := func() {
-		con.Hangup()
-		con.Kill()
-		go con.Wait()
-	}
-	props := actor.PropsFromProducer(func() actor.Actor { return &Pane{spec: spec, con: con, adopted: adopted} },
-		actor.WithSupervisor(detector.Supervision(spec.Log)), actor.WithDispatcher(panes))
-	return props, abort
 }
 
 // Receive implements actor.Actor.
@@ -196,7 +190,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.handleAgent(ctx, msg)
 	case *Resize:
 		if p.resize(msg) {
-			p.recordResize()
+			p.rec.resized()
 			p.screenChanged(ctx)
 		}
 	case *waitExpired:
@@ -212,15 +206,26 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.refreshSoon(ctx)
 	case *detector.Saw:
 		p.saw(ctx, msg)
+	case *detector.Described:
+		p.described(ctx, msg.Job, true)
 	case *AddMatcher:
 		p.addMatcher(ctx, msg)
+	case *SetIDs:
+		p.setIDs(msg.IDs)
 	case *api.GraphicsFrame:
-		p.graphicsFrame(ctx, msg)
+		if p.gfx.frame(ctx, msg, p.term) {
+			p.graphicsChanged(ctx)
+		}
 	case *actor.Terminated:
+		if msg.Who.Equal(p.det.pid) && len(p.jobs.asking) > 0 { // the detector gave up: answer without its walk
+			p.described(ctx, detector.Job{Group: p.foregroundGroup()}, true)
+		}
 		p.waits.dropSender(msg.Who)
 		p.dropMatchers(msg.Who)
 		p.dropScreen(msg.Who)
-		p.dropStream(ctx, msg.Who)
+		if p.gfx.dropStream(msg.Who) {
+			p.graphicsChanged(ctx)
+		}
 	case *childReaped:
 		p.reaped, p.code = true, msg.code
 		if p.drained {
@@ -250,24 +255,29 @@ func (p *Pane) Receive(ctx actor.Context) {
 	case *actor.Stopping:
 		p.stop(ctx)
 	default:
-		if !p.receiveRecord(ctx, msg) {
+		if !p.rec.receive(ctx, msg) {
 			p.receiveScreen(ctx, msg)
 		}
 	}
 }
 
 func (p *Pane) start(ctx actor.Context) {
-	p.in = newInbox()
+	p.in = newInbox(p.rt.readTurns)
 	p.waits.timers = &p.timers
 	p.det.catalog = p.spec.Catalog
-	p.det.pid = ctx.Spawn(detector.Props(p.spec.Catalog, procs.Host))
+	p.det.pid = ctx.Spawn(detector.Props(p.spec.Catalog, p.rt.procs))
 	p.done = make(chan struct{})
 	p.facts.TerminalID = p.spec.TerminalID
 	p.facts.ShellPID, p.facts.ShellStart = p.con.Pid(), procs.StartStamp(p.con.Pid())
 	if p.facts.ShellStart != "" {
 		p.sendFacts(ctx) // for the next save, whatever the program prints
 	}
-	opts := emulator.Options{ScrollbackLimitBytes: p.spec.ScrollbackBytes, Reply: p.writeBack, KittyGraphics: p.spec.KittyGraphics}
+	// Title and bells come from the emulator as they change, in the Write
+	// that changes them (this actor's goroutine); nothing polls for them.
+	opts := emulator.Options{ScrollbackLimitBytes: p.spec.ScrollbackBytes, Reply: p.writeBack, KittyGraphics: p.spec.KittyGraphics,
+		OnTitle: func(title string) { p.title = title },
+		OnBell:  func() { p.bells++ },
+	}
 	if p.adopted != nil {
 		term, err := emulator.Restore(p.adopted, opts)
 		if err != nil { // checked before the handoff was accepted; the program runs on regardless
@@ -275,12 +285,14 @@ func (p *Pane) start(ctx actor.Context) {
 			term = emulator.New(p.spec.Cols, p.spec.Rows, opts)
 		}
 		p.term, p.adopted = term, nil
-		p.publishFacts(ctx) // the session learns the adopted screen's revision and title
-		p.refreshSoon(ctx)  // and the detector what runs there
+		p.title = term.Title() // restored, not written: no callback told it
+		p.publishFacts(ctx)    // the session learns the adopted screen's revision and title
+		p.refreshSoon(ctx)     // and the detector what runs there
 	} else {
 		p.term = emulator.New(p.spec.Cols, p.spec.Rows, opts)
 		p.startLines(ctx)
 	}
+	p.rec.init(&p.timers, p.term, p.spec.HistoryBytes)
 	p.resume = make(chan struct{}, 1)
 	root, self, done := ctx.ActorSystem().Root, ctx.Self(), p.done
 	go p.readLoop(root, self)
@@ -289,12 +301,6 @@ func (p *Pane) start(ctx actor.Context) {
 		root.Send(self, &childReaped{code: code})
 	})
 }
-
-// panes runs the mailboxes of every pane actor: a keystroke's echo makes
-// two bursts of a pane (the input, then its output), and a fresh goroutine
-// for each, its stack grown again, showed on the echo's path. GOMAXPROCS
-// goroutines serve the panes that run at once; more wait for no one.
-var panes = api.NewPool(runtime.GOMAXPROCS(0))
 
 // inputBacklog bounds the writes waiting for a program to read its input.
 const inputBacklog = 256
@@ -333,7 +339,7 @@ func (p *Pane) childExited(ctx actor.Context) {
 	ctx.Send(ctx.Parent(), &Exited{TerminalID: p.spec.TerminalID, ExitCode: p.code})
 }
 
-// applyOutput applies pending output in turns of outputGate: it takes a
+// applyOutput applies pending output in turns of the runtime's gate: it takes a
 // turn (or queues for one: turnGranted comes back), applies at most
 // turnBytes, and queues again if more is pending.
 func (p *Pane) applyOutput(ctx actor.Context) {
@@ -344,7 +350,7 @@ func (p *Pane) applyOutput(ctx actor.Context) {
 		root, self := ctx.ActorSystem().Root, ctx.Self()
 		p.turn.grant = func() { root.Send(self, &turnGranted{}) }
 	}
-	if p.waitingTurn || !outputGate.enter(&p.turn) {
+	if p.waitingTurn || !p.rt.gate.enter(&p.turn) {
 		p.waitingTurn = true
 		return
 	}
@@ -359,7 +365,7 @@ func (p *Pane) applyTurn(ctx actor.Context) {
 			for _, b := range batch {
 				p.term.Write(b)
 			}
-			p.recordOutput(batch) // copies what it keeps
+			p.rec.output(batch) // copies what it keeps
 			p.in.release()
 			p.publishFacts(ctx)
 			p.waits.check(ctx, p)
@@ -367,11 +373,11 @@ func (p *Pane) applyTurn(ctx actor.Context) {
 			p.screenChanged(ctx)
 			p.refreshSoon(ctx)
 		}
-		outputGate.leave()
+		p.rt.gate.leave()
 		if !more {
 			return
 		}
-		if !outputGate.enter(&p.turn) {
+		if !p.rt.gate.enter(&p.turn) {
 			p.waitingTurn = true
 			return
 		}
@@ -381,18 +387,52 @@ func (p *Pane) applyTurn(ctx actor.Context) {
 	}
 }
 
-// publishFacts tells the parent what the output changed.
+// publishFacts tells the parent what the output changed, and the bus the
+// output and scroll changes (volatile events, stamped with the pane's own
+// ids: the session is not on the path of every batch).
 func (p *Pane) publishFacts(ctx actor.Context) {
 	f := p.facts
 	f.TerminalID = p.spec.TerminalID
 	f.Revision = p.term.Revision()
-	f.Title = p.term.Title()
+	f.Title = p.title
 	off, maxOff, rows := p.term.ScrollInfo()
 	f.Scroll = protocol.PaneScrollInfo{OffsetFromBottom: off, MaxOffsetFromBottom: maxOff, ViewportRows: rows}
-	if f != p.facts {
-		p.facts = f
-		p.sendFacts(ctx)
+	if f == p.facts {
+		return
 	}
+	old := p.facts
+	p.facts = f
+	p.sendFacts(ctx)
+	ids, bus := &p.spec.IDs, p.spec.Events
+	if bus == nil || ids.PaneID == "" {
+		return
+	}
+	fields := events.Fields{WorkspaceID: ids.WorkspaceID, TabID: ids.TabID, PaneID: ids.PaneID, TermID: f.TerminalID, Label: ids.Label, Revision: f.Revision}
+	if f.Revision != old.Revision {
+		ctx.Send(bus, &events.PublishVolatile{Kind: "pane_output_changed", Fields: fields,
+			Data: protocol.PaneOutputChangedEvent{PaneID: ids.PaneID, WorkspaceID: ids.WorkspaceID, Revision: f.Revision}})
+	}
+	if f.Scroll != old.Scroll {
+		ctx.Send(bus, &events.PublishVolatile{Kind: protocol.SubScrollChanged, Fields: fields,
+			Data: protocol.PaneScrollChangedEvent{PaneID: ids.PaneID, WorkspaceID: ids.WorkspaceID, Scroll: f.Scroll}})
+	}
+}
+
+// setIDs takes the pane's new public ids; pending waits and matchers read
+// under them from now on.
+func (p *Pane) setIDs(ids IDs) {
+	p.spec.IDs = ids
+	for _, w := range p.waits.pending {
+		w.query.ids = p.requestIDs()
+	}
+	for _, m := range p.matchers {
+		m.query.ids = p.requestIDs()
+	}
+}
+
+// requestIDs are the pane's ids as a read result carries them.
+func (p *Pane) requestIDs() *Request {
+	return &Request{PaneID: p.spec.IDs.PaneID, WorkspaceID: p.spec.IDs.WorkspaceID, TabID: p.spec.IDs.TabID}
 }
 
 // sendFacts tells the parent the current facts.
@@ -480,14 +520,15 @@ func (p *Pane) resize(r *Resize) bool {
 func (p *Pane) stop(ctx actor.Context) {
 	p.linesStopping()
 	p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane closed while waiting for output"))
+	p.described(ctx, detector.Job{}, true) // what is still asked is answered without a walk
 	if a := p.altRead; a != nil {
 		ctx.Send(a.sender, api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed during the read")))
 	}
-	p.closeRecordingOnStop()
-	p.endStreams(ctx)
+	p.rec.paneStopped()
+	p.gfx.endStreams(ctx)
 	p.timers.StopAll()
 	if p.waitingTurn {
-		outputGate.cancel(&p.turn)
+		p.rt.gate.cancel(&p.turn)
 	}
 	if p.in != nil {
 		p.in.close()
@@ -500,15 +541,16 @@ func (p *Pane) stop(ctx actor.Context) {
 	}
 	con, done := p.con, p.done
 	con.Hangup()
-	reaping.Add(1)
+	rt := p.rt
+	rt.reaping.Add(1)
 	go func() {
-		defer reaping.Done()
+		defer rt.reaping.Done()
 		hungUp := time.Now()
 		select {
 		case <-done:
 			// The shell went. Jobs it left running in the background
 			// survive a closed pane, as under tmux, but not the server.
-			if !shuttingDown.Load() || !con.Lingering() {
+			if !rt.shuttingDown.Load() || !con.Lingering() {
 				return
 			}
 			time.Sleep(killGrace - time.Since(hungUp))
@@ -520,30 +562,6 @@ func (p *Pane) stop(ctx actor.Context) {
 		case <-time.After(killGrace):
 		}
 	}()
-}
-
-// reaping counts the stopped panes whose processes may still be running.
-var reaping sync.WaitGroup
-
-// shuttingDown is set when the server begins to exit.
-var shuttingDown atomic.Bool
-
-// BeginShutdown makes every pane stopped from now on take all of its
-// terminal's processes with it, background jobs included, rather than only
-// its shell: the server is going and must leave nothing behind.
-func BeginShutdown() { shuttingDown.Store(true) }
-
-// AwaitExits waits until every stopped pane's processes have exited or been
-// killed, at most timeout; it reports whether they all went.
-func AwaitExits(timeout time.Duration) bool {
-	all := make(chan struct{})
-	go func() { reaping.Wait(); close(all) }()
-	select {
-	case <-all:
-		return true
-	case <-time.After(timeout):
-		return false
-	}
 }
 
 func (p *Pane) handle(ctx actor.Context, req *Request) {

@@ -2,13 +2,35 @@ package pane
 
 import (
 	"strings"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
-	"github.com/herdr-go/herdr/actors/procs"
+	"github.com/herdr-go/herdr/actors/detector"
 	"github.com/herdr-go/herdr/protocol"
 )
+
+// pane.process_info is answered from the foreground job the detector
+// walked (actors/detector), never by walking processes in the pane's
+// Receive. The pane keeps the newest walk; one made for the screen's
+// current revision, of the job in front now, and at most jobFresh old
+// answers at once. Otherwise the pane asks the detector for a walk
+// (Describe) and answers every request that came meanwhile when it
+// replies.
+const jobFresh = 100 * time.Millisecond
+
+// jobCache is the newest walk and the requests waiting for the next one.
+type jobCache struct {
+	job    *detector.Job
+	at     time.Time // when it came
+	asking []infoAsk // waiting for a Described
+}
+
+type infoAsk struct {
+	to     *actor.PID
+	paneID string
+}
 
 // running reports whether the pane's child is still there to ask about.
 func (p *Pane) running() bool { return p.con != nil && !p.exited }
@@ -21,40 +43,66 @@ func (p *Pane) foregroundGroup() int {
 	return p.con.ForegroundGroup()
 }
 
-// foregroundJob lists the processes of the foreground job.
-func (p *Pane) foregroundJob() (group int, job []procs.Entry) {
-	if group = p.foregroundGroup(); group > 0 {
-		job = procs.Host.Job(p.con.Pid(), group)
+func (p *Pane) processInfo(ctx actor.Context, req *Request) *api.Reply {
+	if !p.running() {
+		return api.Done(protocol.PaneProcessInfoResult{ProcessInfo: protocol.PaneProcessInfo{PaneID: req.PaneID}})
 	}
-	return group, job
+	group := p.con.ForegroundGroup()
+	c := &p.jobs
+	if j := c.job; group <= 0 || (j != nil && j.Group == group && j.Revision == p.term.Revision() && time.Since(c.at) < jobFresh) {
+		return api.Done(protocol.PaneProcessInfoResult{ProcessInfo: processInfo(req.PaneID, p.con, &detector.Job{Group: group}, c.job)})
+	}
+	c.asking = append(c.asking, infoAsk{to: ctx.Sender(), paneID: req.PaneID})
+	if len(c.asking) == 1 {
+		ctx.Send(p.det.pid, &detector.Describe{Revision: p.term.Revision(), Shell: p.con.Pid(), Group: group})
+	}
+	return nil
 }
 
-func describeProcess(e procs.Entry) protocol.PaneProcessInfoProcess {
-	proc := protocol.PaneProcessInfoProcess{PID: uint32(e.PID), Name: e.Name}
-	if argv := procs.Host.Argv(e.PID); len(argv) > 0 {
-		proc.Argv = argv
-		proc.Argv0 = protocol.Ptr(argv[0])
-		proc.Cmdline = protocol.Ptr(strings.Join(argv, " "))
+// described keeps a walk the detector made (for a Describe, or after
+// output) and answers the requests waiting for one.
+func (p *Pane) described(ctx actor.Context, job detector.Job, asked bool) {
+	c := &p.jobs
+	c.job, c.at = &job, time.Now()
+	if !asked {
+		return
 	}
-	if cwd := procs.Host.Cwd(e.PID); cwd != "" {
-		proc.Cwd = protocol.Ptr(cwd)
+	for _, a := range c.asking {
+		info := protocol.PaneProcessInfo{PaneID: a.paneID}
+		if p.running() {
+			info = processInfo(a.paneID, p.con, &job, &job)
+		}
+		ctx.Send(a.to, api.Done(protocol.PaneProcessInfoResult{ProcessInfo: info}))
 	}
-	return proc
+	clear(c.asking)
+	c.asking = c.asking[:0]
 }
 
-func (p *Pane) processInfo(_ actor.Context, req *Request) *api.Reply {
-	info := protocol.PaneProcessInfo{PaneID: req.PaneID}
-	if p.running() {
-		info.ShellPID = protocol.Ptr(uint32(p.con.Pid()))
-		if tty := p.con.TTY(); tty != "" {
-			info.TTY = protocol.Ptr(tty)
-		}
-		if group, job := p.foregroundJob(); group > 0 {
-			info.ForegroundProcessGroupID = protocol.Ptr(uint32(group))
-			for _, e := range job {
-				info.ForegroundProcesses = append(info.ForegroundProcesses, describeProcess(e))
-			}
-		}
+// processInfo is the wire form of con's shell and job (a group of 0 has
+// no job); walked holds the processes when it is job's walk.
+func processInfo(paneID string, con console, job, walked *detector.Job) protocol.PaneProcessInfo {
+	info := protocol.PaneProcessInfo{PaneID: paneID, ShellPID: protocol.Ptr(uint32(con.Pid()))}
+	if tty := con.TTY(); tty != "" {
+		info.TTY = protocol.Ptr(tty)
 	}
-	return api.Done(protocol.PaneProcessInfoResult{ProcessInfo: info})
+	if job.Group <= 0 {
+		return info
+	}
+	info.ForegroundProcessGroupID = protocol.Ptr(uint32(job.Group))
+	if walked == nil || walked.Group != job.Group {
+		return info
+	}
+	for _, e := range walked.Processes {
+		proc := protocol.PaneProcessInfoProcess{PID: uint32(e.PID), Name: e.Name}
+		if len(e.Argv) > 0 {
+			proc.Argv = e.Argv
+			proc.Argv0 = protocol.Ptr(e.Argv[0])
+			proc.Cmdline = protocol.Ptr(strings.Join(e.Argv, " "))
+		}
+		if e.Cwd != "" {
+			proc.Cwd = protocol.Ptr(e.Cwd)
+		}
+		info.ForegroundProcesses = append(info.ForegroundProcesses, proc)
+	}
+	return info
 }

@@ -1,8 +1,6 @@
 package pane
 
-import "runtime"
-
-// readTurns are the read turns shared by every pane's reader: at most
+// The runtime's readTurns are the read turns shared by every pane's reader: at most
 // GOMAXPROCS-1 (at least one) panes whose output waits unapplied read
 // their terminal at the same time, as at most that many apply output
 // (gate.go).
@@ -15,7 +13,6 @@ import "runtime"
 // BenchmarkPingUnderFlood). A reader waiting for a turn is parked on a
 // channel, out of the run queue. A pane that keeps up (its inbox empty: a
 // keystroke's echo, a prompt) never waits for a turn.
-var readTurns = make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))
 
 // readTurn is the console's admit for this inbox's reader: while output
 // read before is still waiting for the actor, the next read takes a turn,
@@ -25,8 +22,6 @@ func (in *inbox) readTurn() (done func()) {
 	if !in.behind() {
 		return nil
 	}
-	readTurns <- struct{}{}
-	return leaveReadTurn
+	in.turns <- struct{}{}
+	return in.leaveTurn
 }
-
-func leaveReadTurn() { <-readTurns }

@@ -13,12 +13,15 @@ import (
 // by SIGCHLD, instead of a goroutine per pane blocked in wait4 (each of
 // which holds an OS thread for the life of its pane). It only ever waits
 // for pids registered with it, so other children of the server (git,
-// plugin commands) are left to whoever started them.
-var reaper struct {
+// plugin commands, another runtime's panes) are left to whoever started
+// them. One per Runtime; its goroutine starts with the first child.
+type reaper struct {
 	once    sync.Once
 	mu      sync.Mutex // guards waiting: registrations come from every pane
 	waiting map[int]*exitNote
 }
+
+func newReaper() *reaper { return &reaper{waiting: map[int]*exitNote{}} }
 
 // exitNote is where one child's exit lands, once: Wait blocks on done,
 // and a callback set by OnExit runs on whichever goroutine delivers it, so
@@ -68,30 +71,29 @@ func (e *exitNote) onExit(fn func(code int)) {
 }
 
 // exitOf returns the note that receives pid's exit code once it exits.
-func exitOf(pid int) *exitNote {
-	reaper.once.Do(func() {
-		reaper.waiting = map[int]*exitNote{}
+func (r *reaper) exitOf(pid int) *exitNote {
+	r.once.Do(func() {
 		sigs := make(chan os.Signal, 1)
 		signal.Notify(sigs, syscall.SIGCHLD)
 		go func() {
 			for range sigs {
-				reapAll()
+				r.reapAll()
 			}
 		}()
 	})
 	n := newExitNote()
-	reaper.mu.Lock()
-	reaper.waiting[pid] = n
-	reaper.mu.Unlock()
-	reapAll() // it may have exited before it was registered
+	r.mu.Lock()
+	r.waiting[pid] = n
+	r.mu.Unlock()
+	r.reapAll() // it may have exited before it was registered
 	return n
 }
 
 // reapAll collects every registered child that has exited.
-func reapAll() {
-	reaper.mu.Lock()
-	defer reaper.mu.Unlock()
-	for pid, n := range reaper.waiting {
+func (r *reaper) reapAll() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for pid, n := range r.waiting {
 		var ws syscall.WaitStatus
 		got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
 		switch {
@@ -102,7 +104,7 @@ func reapAll() {
 		default:
 			continue
 		}
-		delete(reaper.waiting, pid)
+		delete(r.waiting, pid)
 	}
 }
 

@@ -30,15 +30,6 @@ const recordBacklog = 8 << 20
 // DefaultHistoryBytes is the output kept per pane under pane_history.
 const DefaultHistoryBytes = 2 << 20
 
-// WithHistory returns a Start whose panes keep historyBytes of output for
-// pane.history (0: none, which is what Start does).
-func WithHistory(historyBytes int) func(Spec) (*actor.Props, func(), error) {
-	return func(spec Spec) (*actor.Props, func(), error) {
-		spec.HistoryBytes = historyBytes
-		return Start(spec)
-	}
-}
-
 // castEvent is one output ("o") or resize ("r") event.
 type castEvent struct {
 	at   time.Time
@@ -59,8 +50,11 @@ type recording struct {
 	ended   string // why it ended; set before ch is closed
 }
 
-// recorder is the pane's recording state.
+// recorder is the pane's recording state and its handlers; it draws on
+// the pane's timers and terminal (init).
 type recorder struct {
+	timers   *api.Timers
+	term     *emulator.Terminal
 	next     uint64
 	active   *recording
 	starter  *actor.PID   // waits for the file to open
@@ -86,10 +80,15 @@ type recordEnded struct {
 // recordDue ends a recording with a duration.
 type recordDue struct{ id uint64 }
 
-// receiveRecord handles the recorder's own messages; it reports whether
-// msg was one.
-func (p *Pane) receiveRecord(ctx actor.Context, msg any) bool {
-	r := &p.rec
+// init gives the recorder the pane's timers and terminal, and the output
+// it keeps for pane.history (Spec.HistoryBytes).
+func (r *recorder) init(timers *api.Timers, term *emulator.Terminal, historyBytes int) {
+	r.timers, r.term, r.history.limit = timers, term, historyBytes
+}
+
+// receive handles the recorder's own messages; it reports whether msg
+// was one.
+func (r *recorder) receive(ctx actor.Context, msg any) bool {
 	switch msg := msg.(type) {
 	case *recordOpened:
 		if r.starter == nil || r.active == nil || r.active.id != msg.id {
@@ -100,7 +99,7 @@ func (p *Pane) receiveRecord(ctx actor.Context, msg any) bool {
 		if msg.err != nil {
 			ctx.Send(starter, api.Fail(protocol.Errorf(protocol.CodeRecordFailed, "cannot record to %s: %v", r.active.path, msg.err)))
 			r.ended = "error"
-			p.closeRecording()
+			r.close()
 			return true
 		}
 		ctx.Send(starter, api.Done(protocol.PaneRecordStarted{PaneID: r.active.paneID, Path: r.active.path}))
@@ -114,7 +113,7 @@ func (p *Pane) receiveRecord(ctx actor.Context, msg any) bool {
 	case *recordDue:
 		if r.active != nil && r.active.id == msg.id {
 			r.active.timer, r.ended = 0, "duration"
-			p.closeRecording()
+			r.close()
 		}
 	default:
 		return false
@@ -124,22 +123,21 @@ func (p *Pane) receiveRecord(ctx actor.Context, msg any) bool {
 
 // recordStart handles pane.record.start: the writer opens the file and
 // the caller is answered once it did (recordOpened).
-func (p *Pane) recordStart(ctx actor.Context, req *Request) *api.Reply {
+func (r *recorder) start(ctx actor.Context, req *Request, running bool) *api.Reply {
 	prm := req.Call.Params.(*protocol.PaneRecordStartParams)
-	r := &p.rec
 	if r.active != nil || r.ending {
 		return api.Fail(protocol.Errorf(protocol.CodeRecordFailed, "pane %s is already recording; stop that recording first", req.PaneID))
 	}
-	if !p.running() {
+	if !running {
 		return api.Fail(protocol.Errorf(protocol.CodeRecordFailed, "pane %s has exited", req.PaneID))
 	}
 	r.next++
 	rec := &recording{id: r.next, path: prm.Path, paneID: req.PaneID, started: time.Now(), ch: make(chan castEvent, 4096), queued: new(atomic.Int64)}
-	cols, rows := p.term.Size()
+	cols, rows := r.term.Size()
 	root, self := ctx.ActorSystem().Root, ctx.Self()
 	go writeCast(root, self, rec, req.PaneID, cols, rows)
 	if prm.DurationMS > 0 {
-		rec.timer = p.timers.After(ctx, time.Duration(prm.DurationMS)*time.Millisecond, &recordDue{id: rec.id})
+		rec.timer = r.timers.After(ctx, time.Duration(prm.DurationMS)*time.Millisecond, &recordDue{id: rec.id})
 	}
 	r.active, r.starter, r.ended, r.overflow = rec, ctx.Sender(), "", false
 	return nil
@@ -147,12 +145,11 @@ func (p *Pane) recordStart(ctx actor.Context, req *Request) *api.Reply {
 
 // recordStop handles pane.record.stop: answered with the recording's
 // summary once its file is complete.
-func (p *Pane) recordStop(ctx actor.Context, req *Request) *api.Reply {
-	r := &p.rec
+func (r *recorder) stop(ctx actor.Context, req *Request) *api.Reply {
 	switch {
 	case r.active != nil:
 		r.ended = "stopped"
-		p.closeRecording()
+		r.close()
 		r.waiters = append(r.waiters, ctx.Sender())
 	case r.ending:
 		r.waiters = append(r.waiters, ctx.Sender())
@@ -164,15 +161,14 @@ func (p *Pane) recordStop(ctx actor.Context, req *Request) *api.Reply {
 	return nil
 }
 
-// closeRecording ends the active recording; its writer flushes the file
-// and reports recordEnded.
-func (p *Pane) closeRecording() {
-	r := &p.rec
+// close ends the active recording; its writer flushes the file and
+// reports recordEnded.
+func (r *recorder) close() {
 	if r.active == nil {
 		return
 	}
 	if r.active.timer != 0 {
-		p.timers.Cancel(r.active.timer)
+		r.timers.Cancel(r.active.timer)
 	}
 	if r.overflow {
 		r.ended = "overflow"
@@ -182,9 +178,9 @@ func (p *Pane) closeRecording() {
 	r.active, r.ending = nil, true
 }
 
-// recordOutput hands an applied batch to the recording and the history.
-func (p *Pane) recordOutput(batch [][]byte) {
-	if !p.recordingAny() {
+// output hands an applied batch to the recording and the history.
+func (r *recorder) output(batch [][]byte) {
+	if !r.on() {
 		return
 	}
 	n := 0
@@ -195,33 +191,31 @@ func (p *Pane) recordOutput(batch [][]byte) {
 	for _, b := range batch {
 		data = append(data, b...)
 	}
-	p.recordEvent(castEvent{at: time.Now(), code: "o", data: data})
+	r.event(castEvent{at: time.Now(), code: "o", data: data})
 }
 
-// recordResize notes a new size.
-func (p *Pane) recordResize() {
-	if p.recordingAny() {
-		cols, rows := p.term.Size()
-		p.recordEvent(castEvent{at: time.Now(), code: "r", data: []byte(strconv.Itoa(cols) + "x" + strconv.Itoa(rows))})
+// resized notes a new size.
+func (r *recorder) resized() {
+	if r.on() {
+		cols, rows := r.term.Size()
+		r.event(castEvent{at: time.Now(), code: "r", data: []byte(strconv.Itoa(cols) + "x" + strconv.Itoa(rows))})
 	}
 }
 
-// recordingAny reports whether output has anywhere to go.
-func (p *Pane) recordingAny() bool {
-	p.rec.history.limit = p.spec.HistoryBytes
-	return p.rec.active != nil || p.rec.history.on()
+// on reports whether output has anywhere to go.
+func (r *recorder) on() bool {
+	return r.active != nil || r.history.on()
 }
 
-func (p *Pane) recordEvent(ev castEvent) {
-	r := &p.rec
+func (r *recorder) event(ev castEvent) {
 	if r.history.on() {
-		cols, rows := p.term.Size()
+		cols, rows := r.term.Size()
 		r.history.push(ev, cols, rows)
 	}
 	if a := r.active; a != nil {
 		if a.queued.Load()+int64(len(ev.data)) > recordBacklog {
 			r.overflow = true
-			p.closeRecording()
+			r.close()
 			return
 		}
 		select {
@@ -229,16 +223,16 @@ func (p *Pane) recordEvent(ev castEvent) {
 			a.queued.Add(int64(len(ev.data)))
 		default:
 			r.overflow = true
-			p.closeRecording()
+			r.close()
 		}
 	}
 }
 
-// closeRecordingOnStop ends a recording when the pane stops.
-func (p *Pane) closeRecordingOnStop() {
-	if p.rec.active != nil {
-		p.rec.ended = "exited"
-		p.closeRecording()
+// paneStopped ends a recording when the pane stops.
+func (r *recorder) paneStopped() {
+	if r.active != nil {
+		r.ended = "exited"
+		r.close()
 	}
 }
 
@@ -330,17 +324,17 @@ func (h *castHistory) push(ev castEvent, cols, rows int) {
 	}
 }
 
-// history handles pane.history: the kept events are encoded on a
+// historyCast handles pane.history: the kept events are encoded on a
 // goroutine, which answers the caller.
-func (p *Pane) history(ctx actor.Context, req *Request) *api.Reply {
-	h := &p.rec.history
+func (r *recorder) historyCast(ctx actor.Context, req *Request) *api.Reply {
+	h := &r.history
 	if !h.on() {
 		return api.Fail(protocol.Errorf(protocol.CodeHistoryOff, "pane history is off; set pane_history = true under [experimental] in config.toml and restart the server"))
 	}
 	events := append([]castEvent(nil), h.events...)
 	cols, rows := h.cols, h.rows
 	if len(events) == 0 {
-		cols, rows = p.term.Size()
+		cols, rows = r.term.Size()
 	}
 	root, caller, paneID := ctx.ActorSystem().Root, ctx.Sender(), req.PaneID
 	go func() {

@@ -23,13 +23,15 @@ var handlers = map[string]handler{
 	"pane.wait_for_output": (*Pane).waitForOutput,
 	"pane.process_info":    (*Pane).processInfo,
 	"screen.scroll":        (*Pane).scroll,
-	"pane.record.start":    (*Pane).recordStart, // record.go
-	"pane.record.stop":     (*Pane).recordStop,
-	"pane.history":         (*Pane).history,
-	"pane.graphics.set":    (*Pane).graphicsSet, // graphics.go
-	"pane.graphics.clear":  (*Pane).graphicsClear,
-	"pane.graphics.info":   (*Pane).graphicsInfo,
-	"pane.graphics.stream": (*Pane).graphicsStream,
+	"pane.record.start": func(p *Pane, ctx actor.Context, req *Request) *api.Reply { // record.go
+		return p.rec.start(ctx, req, p.running())
+	},
+	"pane.record.stop":     func(p *Pane, ctx actor.Context, req *Request) *api.Reply { return p.rec.stop(ctx, req) },
+	"pane.history":         func(p *Pane, ctx actor.Context, req *Request) *api.Reply { return p.rec.historyCast(ctx, req) },
+	"pane.graphics.set":    graphicsHandler((*graphicsState).set), // graphics.go
+	"pane.graphics.clear":  graphicsHandler((*graphicsState).clear),
+	"pane.graphics.info":   graphicsHandler((*graphicsState).info),
+	"pane.graphics.stream": graphicsHandler((*graphicsState).stream),
 }
 
 // Methods lists the methods a pane answers, so the session routes them here.

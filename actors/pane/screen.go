@@ -123,7 +123,7 @@ func (p *Pane) screenWatch(ctx actor.Context, m *ScreenWatch) {
 		return
 	}
 	if s == nil {
-		s = &screenSub{pid: m.Sub, bells: p.term.Bells()} // bells and clipboard sets from now on
+		s = &screenSub{pid: m.Sub, bells: p.bells} // bells and clipboard sets from now on
 		s.clipSeq, _ = p.term.Clipboard()
 		p.screen.subs = append(p.screen.subs, s)
 		ctx.Watch(m.Sub)
@@ -150,7 +150,9 @@ func (p *Pane) dropScreen(who *actor.PID) {
 
 // screenChanged is called after output or a resize changed the terminal.
 func (p *Pane) screenChanged(ctx actor.Context) {
-	p.syncKitty(ctx)
+	if p.kitty.sync(p.term) {
+		p.graphicsChanged(ctx)
+	}
 	if len(p.screen.subs) == 0 {
 		return
 	}
@@ -216,7 +218,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 	cur := p.term.CursorState()
 	modes := p.term.Modes()
 	cursor := protocol.ScreenCursor{X: cur.Col, Y: cur.Row, Visible: cur.Visible, Shape: int(cur.Shape)}
-	bells := p.term.Bells()
+	bells := p.bells
 	clipSeq, clip := p.term.Clipboard()
 	offset := p.term.ViewOffset()
 	wireModes := protocol.ScreenModes{
@@ -246,7 +248,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		if clipSeq != s.clipSeq {
 			frame.Clipboard = clip
 		}
-		gfx := p.graphicsPieces(s)
+		gfx := p.gfx.pieces(s, p.spec.TerminalID, &p.kitty, p.term)
 		if !full && len(frame.Lines) == 0 && cursor == s.cursor && wireModes == s.modes && offset == s.offset && frame.Bell == 0 && frame.Clipboard == "" {
 			if gfx != nil { // only the graphics changed
 				s.inflight = true

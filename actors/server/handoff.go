@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	"github.com/asynkron/protoactor-go/scheduler"
 
 	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/api"
@@ -86,6 +87,7 @@ type handoffActors struct {
 	system               *actor.ActorSystem
 	session, agents, bus *actor.PID
 	gateway              *actor.PID
+	root                 *actor.PID // runs h.exit when its timer fires
 	listener             net.Listener
 	socket               string // the listener's path, to check the new server on
 	gate                 *gateway.AcceptGate
@@ -117,7 +119,9 @@ func (h *handoffActors) handoff(prm *protocol.ServerLiveHandoffParams, done func
 		done(api.OK(), func() {
 			h.system.Root.Send(h.gateway, &gateway.HangupAll{Err: protocol.Errorf(protocol.CodeServerUnavailable,
 				"the server was handed over to a new process; reconnect")})
-			time.AfterFunc(200*time.Millisecond, h.exit) // the hangups are written
+			// Exit once the hangups are written: a timer of the actor
+			// system's scheduler, run by the root actor (runNow).
+			scheduler.NewTimerScheduler(h.system.Root).SendOnce(200*time.Millisecond, h.root, &runNow{fn: h.exit})
 		})
 	}()
 }

@@ -125,7 +125,9 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	clientsPID, err := spawnChild(system, root, clients.Props(cfg), "clients")
+	// Every pane of this server, popups included, shares one runtime.
+	panes := pane.NewRuntime()
+	clientsPID, err := spawnChild(system, root, clients.Props(cfg, panes.Start), "clients")
 	if err != nil {
 		listener.Close()
 		return err
@@ -158,9 +160,9 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	var paneProps func(pane.Spec) (*actor.Props, func(), error)
+	paneProps := panes.Start
 	if cfg.Experimental.PaneHistory {
-		paneProps = pane.WithHistory(pane.DefaultHistoryBytes)
+		paneProps = panes.WithHistory(pane.DefaultHistoryBytes)
 	}
 	// Kept lines need the session file they sit beside, and a scrollback.
 	var lines *pane.LinesWriter
@@ -209,7 +211,7 @@ func Run(opts Options) error {
 	for method := range web.Methods {
 		routes[method] = webPID
 	}
-	handoff := &handoffActors{system: system, session: sessionPID, agents: agentsPID, bus: busPID, listener: listener, socket: opts.SocketPath,
+	handoff := &handoffActors{system: system, root: root, session: sessionPID, agents: agentsPID, bus: busPID, listener: listener, socket: opts.SocketPath,
 		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], bin: bin, busy: make(chan struct{}, 1),
 		exit: func() { log.Info("handed off to a new server; exiting"); os.Exit(0) }}
 	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Routes: routes, Log: log, Stop: stop, Gate: handoff.gate}
@@ -245,7 +247,7 @@ func Run(opts Options) error {
 		log.Info("signal received", "signal", sig.String())
 	}
 	listener.Close()
-	pane.BeginShutdown()
+	panes.BeginShutdown()
 	// The session first: it tells the keeper its last save and its panes,
 	// which hang up their terminals, hand their last lines as they stop.
 	// Then the keeper, poisoned so it takes those first, writes them. Then
@@ -261,7 +263,7 @@ func Run(opts Options) error {
 	}
 	// Panes that ignore the hangup are killed after a grace period; the
 	// server outlives that, or nothing would be left to kill them.
-	if !pane.AwaitExits(5 * time.Second) {
+	if !panes.AwaitExits(5 * time.Second) {
 		log.Warn("some pane processes did not exit")
 	}
 	system.Shutdown()
@@ -318,11 +320,18 @@ func rootProps(log *slog.Logger) *actor.Props {
 // receiveRoot is the root actor: it only spawns the structural actors as
 // its children, so their supervision is its strategy.
 func receiveRoot(ctx actor.Context) {
-	if req, ok := ctx.Message().(*spawnRequest); ok {
-		pid, err := ctx.SpawnNamed(req.props, req.name)
+	switch msg := ctx.Message().(type) {
+	case *spawnRequest:
+		pid, err := ctx.SpawnNamed(msg.props, msg.name)
 		ctx.Respond(&spawnResult{pid: pid, err: err})
+	case *runNow:
+		msg.fn()
 	}
 }
+
+// runNow is a scheduled piece of the server's own work (the exit after a
+// live handoff), run by the root actor when its timer fires.
+type runNow struct{ fn func() }
 
 type spawnRequest struct {
 	props *actor.Props

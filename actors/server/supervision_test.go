@@ -11,6 +11,7 @@ import (
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -28,7 +29,7 @@ func TestSupervision_StructuralActorResumesWithItsState(t *testing.T) {
 	}
 	cfg := config.Default()
 	cfg.UI.Toast.Delivery = config.ToastHerdr
-	pid, err := spawnChild(system, root, clients.Props(cfg), "clients")
+	pid, err := spawnChild(system, root, clients.Props(cfg, pane.NewRuntime().Start), "clients")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,7 @@ func (s *Session) abandon(ctx actor.Context) {
 	s.dirtyTabs = s.dirtyTabs[:0]
 	clear(s.newborn)
 	s.newborn = s.newborn[:0]
-	s.retired, s.retiredIDs, s.poisoned = s.retired[:0], s.retiredIDs[:0], s.poisoned[:0]
+	s.retired, s.retiredIDs, s.poisoned, s.newIDs = s.retired[:0], s.retiredIDs[:0], s.poisoned[:0], s.newIDs[:0]
 	s.deferred, s.synced = nil, false
 	s.tx = s.m.Begin()
 }
@@ -98,6 +98,10 @@ func (s *Session) conclude(ctx actor.Context, reply *api.Reply) {
 // requests already queued for it.
 func (s *Session) poison(pid *actor.PID) { s.poisoned = append(s.poisoned, pid) }
 
+// renamed tells a pane its public ids and label once the transaction
+// commits: it stamps its own events with them.
+func (s *Session) renamed(p *paneRec) { s.newIDs = append(s.newIDs, p) }
+
 // settle commits the message's transaction and publishes what it changed.
 func (s *Session) settle(ctx actor.Context, before focusState) {
 	s.tx.Commit()
@@ -106,6 +110,13 @@ func (s *Session) settle(ctx actor.Context, before focusState) {
 	}
 	clear(s.poisoned)
 	s.poisoned = s.poisoned[:0]
+	for _, p := range s.newIDs {
+		if s.terms[p.TermID] == p {
+			ctx.Send(p.pid, &pane.SetIDs{IDs: pane.IDs{PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID, Label: p.Label}})
+		}
+	}
+	clear(s.newIDs)
+	s.newIDs = s.newIDs[:0]
 	for _, t := range s.dirtyTabs {
 		if t.Root != nil && t.WS.TabIndex(t) >= 0 && s.m.Workspace(t.WS.ID) == t.WS {
 			s.emit(protocol.LayoutUpdatedEvent{Layout: s.layoutSnapshot(t)}, s.tabFields(t))
@@ -166,10 +177,10 @@ func (s *Session) place(ctx actor.Context) {
 	ctx.Send(s.opts.Agents, &pl)
 }
 
-// updateFacts stores what a pane told us and publishes what changed:
-// output and scroll changes as volatile events, a new title as pane_updated;
-// a change of its agent or screen state goes on to the agents actor, a new
-// live folder to the session file.
+// updateFacts stores what a pane told us and publishes what changed: a
+// new title as pane_updated (the pane publishes its output and scroll
+// changes itself); a change of its agent or screen state goes on to the
+// agents actor, a new live folder to the session file.
 func (s *Session) updateFacts(ctx actor.Context, p *paneRec, msg *pane.Facts) {
 	old, f := p.facts, *msg
 	p.facts = f
@@ -180,19 +191,7 @@ func (s *Session) updateFacts(ctx actor.Context, p *paneRec, msg *pane.Facts) {
 		s.tx.SetLiveCwd(p.Pane, f.ForegroundCwd) // where its next shell starts
 		s.changed(ctx)
 	}
-	if s.opts.Events == nil {
-		return
-	}
-	fields := s.paneFields(p)
-	if f.Revision != old.Revision {
-		ctx.Send(s.opts.Events, &events.PublishVolatile{Kind: "pane_output_changed", Fields: fields,
-			Data: protocol.PaneOutputChangedEvent{PaneID: p.ID, WorkspaceID: p.WS.ID, Revision: f.Revision}})
-	}
-	if f.Scroll != old.Scroll {
-		ctx.Send(s.opts.Events, &events.PublishVolatile{Kind: protocol.SubScrollChanged, Fields: fields,
-			Data: protocol.PaneScrollChangedEvent{PaneID: p.ID, WorkspaceID: p.WS.ID, Scroll: f.Scroll}})
-	}
 	if stripSpinner(f.Title) != stripSpinner(old.Title) {
-		s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, fields)
+		s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
 	}
 }

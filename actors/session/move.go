@@ -93,6 +93,7 @@ func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	closedTab, closedWorkspace := s.detach(ctx, p)
 	s.tx.Rehome(p.Pane, dst)
+	s.renamed(p)
 	if prm.Focus {
 		s.tx.FocusPane(p.Pane)
 	}

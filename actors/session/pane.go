@@ -149,6 +149,7 @@ func (s *Session) paneRename(_ actor.Context, call *api.Call, p *paneRec) *api.R
 		label = *l
 	}
 	s.tx.SetPaneLabel(p.Pane, label)
+	s.renamed(p)
 	s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
 	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }

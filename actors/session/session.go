@@ -47,7 +47,9 @@ type Options struct {
 	// forwards agent writes and hook reports to it, and keeps what it
 	// shows of each pane (agent.go).
 	Agents *actor.PID
-	// PaneProps starts a terminal and makes its actor; nil means pane.Start. Tests of
+	// PaneProps starts a terminal (or adopts the one in the spec) and makes
+	// its actor: the server's pane.Runtime.Start; nil means a runtime of
+	// the session's own. Tests of
 	// the structure alone pass an actor without a PTY.
 	PaneProps func(pane.Spec) (props *actor.Props, abort func(), err error)
 	// WorkspaceProps and TabProps make entity actors; nil means
@@ -98,6 +100,7 @@ type Session struct {
 	retired    []*actor.PID      // entity actors to stop at settle
 	retiredIDs []string          // and the ids of their entities
 	poisoned   []*actor.PID      // pane actors to stop at settle
+	newIDs     []*paneRec        // panes to tell their new ids at settle
 	gitOps     map[uint64]*gitOp // worktree calls waiting for git (worktree.go)
 	nextGit    uint64
 	spawned    uint64 // entity actors started, for their names
@@ -129,7 +132,7 @@ func newSession(opts Options) *Session {
 		cols, rows = 200, 50
 	}
 	if opts.PaneProps == nil {
-		opts.PaneProps = pane.Start
+		opts.PaneProps = pane.NewRuntime().Start
 	}
 	if opts.WorkspaceProps == nil {
 		opts.WorkspaceProps = wsactor.Props

@@ -156,6 +156,8 @@ func (s *Session) spawnPane(ctx actor.Context, p *paneRec, setup paneSetup, rect
 		Catalog:         s.catalog,
 		Log:             s.opts.Log.With("pane", p.ID, "terminal", p.TermID),
 		Keep:            s.keepLines(p.TermID, setup.kept, setup.restoreKept),
+		IDs:             pane.IDs{PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID, Label: p.Label},
+		Events:          s.opts.Events,
 	}
 	props, abort, err := s.paneProps(spec)
 	if err != nil {
@@ -175,7 +177,7 @@ func (s *Session) spawnPane(ctx actor.Context, p *paneRec, setup paneSetup, rect
 func (s *Session) paneProps(spec pane.Spec) (*actor.Props, func(), error) {
 	if a, ok := s.opts.Adopt[spec.TerminalID]; ok {
 		delete(s.opts.Adopt, spec.TerminalID)
-		return pane.Adopt(spec, a)
+		spec.Adopt = &a
 	}
 	return s.opts.PaneProps(spec)
 }

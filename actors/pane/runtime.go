@@ -1,0 +1,125 @@
+package pane
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/detector"
+	"github.com/herdr-go/herdr/actors/procs"
+)
+
+// Runtime is what every pane of a server shares: the output gate and the
+// read turns (so panes flooding together leave a core free), the pool
+// that runs their mailboxes, the reaper of their children, and the count
+// of stopped panes whose processes may still run. A server makes one
+// (actors/server) and starts every pane through it (Start, Adopt); tests
+// make their own. Nothing of it is package state, so two servers in one
+// process (tests) share nothing.
+type Runtime struct {
+	gate      *gate
+	readTurns chan struct{}
+	pool      *api.Pool
+	reaper    *reaper
+	// procs is the process table the panes' detectors walk (procs.Host;
+	// tests put a fake one here).
+	procs procs.Table
+	// reaping counts the stopped panes whose processes may still be
+	// running; shuttingDown is set when the server begins to exit.
+	reaping      sync.WaitGroup
+	shuttingDown atomic.Bool
+}
+
+// NewRuntime makes the shared runtime of a server's panes, sized for the
+// cores Go runs on: at most GOMAXPROCS-1 (at least one) panes apply or
+// read output at once, and GOMAXPROCS goroutines run pane mailboxes.
+func NewRuntime() *Runtime {
+	turns := max(1, runtime.GOMAXPROCS(0)-1)
+	return &Runtime{
+		gate:      newGate(turns),
+		readTurns: make(chan struct{}, turns),
+		pool:      api.NewPool(runtime.GOMAXPROCS(0)),
+		reaper:    newReaper(),
+		procs:     procs.Host,
+	}
+}
+
+// WithHistory returns a Start whose panes keep historyBytes of output for
+// pane.history (record.go; 0: none, which is what Start does).
+func (rt *Runtime) WithHistory(historyBytes int) func(Spec) (*actor.Props, func(), error) {
+	return func(spec Spec) (*actor.Props, func(), error) {
+		spec.HistoryBytes = historyBytes
+		return rt.Start(spec)
+	}
+}
+
+// Start starts spec's program on a new terminal and returns the props of
+// the actor that owns it, or, when spec.Adopt is set, adopts the terminal
+// a live handoff brought (Adopt). The program is started here, before any
+// actor exists, so a caller learns that it cannot start (a missing
+// interpreter, no descriptors left) while it can still refuse the request
+// and change nothing. abort undoes the start when the actor cannot be
+// spawned.
+func (rt *Runtime) Start(spec Spec) (props *actor.Props, abort func(), err error) {
+	if a := spec.Adopt; a != nil {
+		spec.Adopt = nil
+		return rt.Adopt(spec, *a)
+	}
+	con, err := startConsole(consoleSpec{Argv: spec.Argv, Dir: spec.Cwd, Env: spec.Env, Cols: spec.Cols, Rows: spec.Rows, Pixels: spec.KittyGraphics, reaper: rt.reaper})
+	if err != nil {
+		return nil, nil, err
+	}
+	spec.Env = nil // the program has it; the pane needs no copy
+	props, abort = rt.props(spec, con, nil)
+	return props, abort, nil
+}
+
+// Adopt is Start for a terminal another process handed over: its program
+// is already running; its emulator state comes with it.
+func (rt *Runtime) Adopt(spec Spec, a Adoption) (props *actor.Props, abort func(), err error) {
+	con, err := adoptConsole(a)
+	if err != nil {
+		return nil, nil, err
+	}
+	props, abort = rt.props(spec, con, a.Emulator)
+	return props, abort, nil
+}
+
+// props makes the props of the actor of con's terminal (adopted: the
+// emulator state it comes with, see Adopt) and the abort that stops its
+// programs when that actor cannot be spawned. The pool runs the mailboxes
+// of every pane: a keystroke's echo makes two bursts of a pane (the
+// input, then its output), and a fresh goroutine for each, its stack
+// grown again, showed on the echo's path.
+func (rt *Runtime) props(spec Spec, con console, adopted []byte) (*actor.Props, func()) {
+	abort := func() {
+		con.Hangup()
+		con.Kill()
+		go con.Wait()
+	}
+	props := actor.PropsFromProducer(func() actor.Actor { return &Pane{rt: rt, spec: spec, con: con, adopted: adopted} },
+		actor.WithSupervisor(detector.Supervision(spec.Log)), actor.WithDispatcher(rt.pool))
+	return props, abort
+}
+
+// BeginShutdown makes every pane stopped from now on take all of its
+// terminal's processes with it, background jobs included, rather than only
+// its shell: the server is going and must leave nothing behind.
+func (rt *Runtime) BeginShutdown() { rt.shuttingDown.Store(true) }
+
+// AwaitExits waits until every stopped pane's processes have exited or been
+// killed, at most timeout; it reports whether they all went.
+func (rt *Runtime) AwaitExits(timeout time.Duration) bool {
+	all := make(chan struct{})
+	go func() { rt.reaping.Wait(); close(all) }()
+	select {
+	case <-all:
+		return true
+	case <-time.After(timeout):
+		return false
+	}
+}
