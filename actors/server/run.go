@@ -28,6 +28,7 @@ import (
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/actors/web"
+	"github.com/herdr-go/herdr/actors/worktrees"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -157,6 +158,11 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	worktreesPID, err := spawnChild(system, root, worktrees.Props(worktrees.Options{Home: opts.Env("HOME"), Log: log}), "worktrees")
+	if err != nil {
+		listener.Close()
+		return err
+	}
 	var paneProps func(pane.Spec) (*actor.Props, func(), error)
 	if cfg.Experimental.PaneHistory {
 		paneProps = pane.WithHistory(pane.DefaultHistoryBytes)
@@ -166,6 +172,7 @@ func Run(opts Options) error {
 		Agents:      agentsPID,
 		Clients:     clientsPID,
 		Plugins:     pluginsPID,
+		Worktrees:   worktreesPID,
 		Catalog:     catalog,
 		CatalogDir:  catalogDir,
 		SocketPath:  opts.SocketPath,

@@ -46,7 +46,6 @@ func (s *Session) retire(id string) {
 	if e := s.entities[id]; e != nil {
 		delete(s.entities, id)
 		s.retired = append(s.retired, e.pid)
-		s.retiredIDs = append(s.retiredIDs, id)
 	}
 }
 
@@ -72,10 +71,6 @@ func (s *Session) settleEntities(ctx actor.Context) {
 	}
 	clear(s.retired)
 	s.retired = s.retired[:0]
-	for _, id := range s.retiredIDs {
-		s.dropGitOps(ctx, id) // its actor will not answer them now
-	}
-	s.retiredIDs = s.retiredIDs[:0]
 	for _, t := range s.dirtyTabs {
 		if pid := s.actorOf(t.ID); pid != nil && s.m.TabAlive(t) {
 			ctx.Send(pid, s.arrangement(t))

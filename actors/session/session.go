@@ -17,6 +17,7 @@ import (
 	"github.com/herdr-go/herdr/actors/session/model"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
+	"github.com/herdr-go/herdr/actors/worktrees"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -46,6 +47,9 @@ type Options struct {
 	// forwards agent writes and hook reports to it, and keeps what it
 	// shows of each pane (agent.go).
 	Agents *actor.PID
+	// Worktrees runs the git work of worktree.* calls the session forwards,
+	// and sends back the topology change each needs (worktree.go).
+	Worktrees *actor.PID
 	// PaneProps starts a terminal and makes its actor; nil means pane.Start. Tests of
 	// the structure alone pass an actor without a PTY.
 	PaneProps func(pane.Spec) (props *actor.Props, abort func(), err error)
@@ -85,15 +89,12 @@ type Session struct {
 	entities map[string]*entity  // workspace and tab actors, by id
 
 	// Events raised while handling one message, sent once it is applied.
-	outbox     []*events.Publish
-	dirtyTabs  []*tab
-	newborn    []any             // workspaces and tabs whose actors start at settle
-	retired    []*actor.PID      // entity actors to stop at settle
-	retiredIDs []string          // and the ids of their entities
-	gitOps     map[uint64]*gitOp // worktree calls waiting for git (worktree.go)
-	nextGit    uint64
-	spawned    uint64 // entity actors started, for their names
-	nextMatch  uint64
+	outbox    []*events.Publish
+	dirtyTabs []*tab
+	newborn   []any        // workspaces and tabs whose actors start at settle
+	retired   []*actor.PID // entity actors to stop at settle
+	spawned   uint64       // entity actors started, for their names
+	nextMatch uint64
 
 	// placed is the placement the agents actor last got; synced says this
 	// message sent it a new focused tab, so the answer goes through it
@@ -275,6 +276,9 @@ func (s *Session) Receive(ctx actor.Context) {
 	switch msg := msg.(type) {
 	case *actor.Started:
 		ctx.Send(s.opts.Agents, &agents.SetSession{PID: ctx.Self()})
+		if s.opts.Worktrees != nil {
+			ctx.Send(s.opts.Worktrees, &worktrees.SetSession{PID: ctx.Self()})
+		}
 		before := s.focusNow()
 		lost := false
 		s.startLines(ctx)
@@ -330,10 +334,12 @@ func (s *Session) Receive(ctx actor.Context) {
 		ctx.Send(s.opts.Agents, &agents.SetEnabledPlugins{IDs: msg.IDs})
 	case *plugins.OpenPane:
 		s.handle(ctx, msg.Call, func() *api.Reply { return s.openPluginPane(ctx, msg) })
-	case *wsactor.GitDone:
-		before := s.focusNow()
-		s.gitDone(ctx, msg)
-		s.settle(ctx, before)
+	case *worktrees.OpenCheckout:
+		s.handle(ctx, msg.Call, func() *api.Reply { return s.openCheckout(ctx, msg) })
+	case *worktrees.CloseCheckout:
+		s.handle(ctx, msg.Call, func() *api.Reply { return s.closeCheckout(ctx, msg) })
+	case *worktrees.Listed:
+		s.handle(ctx, msg.Call, func() *api.Reply { return s.worktreeListed(msg) })
 	case *tabactor.Changed:
 		before := s.focusNow()
 		s.tabChanged(ctx, msg)
