@@ -29,6 +29,7 @@ import (
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/actors/web"
+	"github.com/herdr-go/herdr/actors/worktrees"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -160,6 +161,11 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	worktreesPID, err := spawnChild(system, root, worktrees.Props(worktrees.Options{Home: opts.Env("HOME"), Log: log}), "worktrees")
+	if err != nil {
+		listener.Close()
+		return err
+	}
 	paneProps := panes.Start
 	if cfg.Experimental.PaneHistory {
 		paneProps = panes.WithHistory(pane.DefaultHistoryBytes)
@@ -179,6 +185,7 @@ func Run(opts Options) error {
 		Agents:      agentsPID,
 		Clients:     clientsPID,
 		Plugins:     pluginsPID,
+		Worktrees:   worktreesPID,
 		Catalog:     catalog,
 		CatalogDir:  catalogDir,
 		SocketPath:  opts.SocketPath,

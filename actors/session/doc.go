@@ -12,7 +12,7 @@
 //
 // Everything else is another actor's: the session resolves a request's
 // target once and forwards it, already resolved, to the pane, workspace,
-// tab, agents, clients or plugins actor that owns what the method is
+// tab, agents, clients, plugins or worktrees actor that owns what the method is
 // about. Pane, workspace and tab actors are its children (HandleFailure
 // says what happens when one fails); the entity actors are started and
 // stopped at the end of the message that made or removed their entity.

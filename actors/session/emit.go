@@ -81,7 +81,7 @@ func (s *Session) abandon(ctx actor.Context) {
 	s.dirtyTabs = s.dirtyTabs[:0]
 	clear(s.newborn)
 	s.newborn = s.newborn[:0]
-	s.retired, s.retiredIDs, s.poisoned, s.newIDs = s.retired[:0], s.retiredIDs[:0], s.poisoned[:0], s.newIDs[:0]
+	s.retired, s.poisoned, s.newIDs = s.retired[:0], s.poisoned[:0], s.newIDs[:0]
 	s.deferred, s.synced = nil, false
 	s.tx = s.m.Begin()
 }

@@ -47,7 +47,6 @@ func (s *Session) retire(id string) {
 		delete(s.entities, id)
 		s.tx.OnDiscard(func() { s.entities[id] = e })
 		s.retired = append(s.retired, e.pid)
-		s.retiredIDs = append(s.retiredIDs, id)
 	}
 }
 
@@ -73,10 +72,6 @@ func (s *Session) settleEntities(ctx actor.Context) {
 	}
 	clear(s.retired)
 	s.retired = s.retired[:0]
-	for _, id := range s.retiredIDs {
-		s.dropGitOps(ctx, id) // its actor will not answer them now
-	}
-	s.retiredIDs = s.retiredIDs[:0]
 	for _, t := range s.dirtyTabs {
 		if pid := s.actorOf(t.ID); pid != nil && s.m.TabAlive(t) {
 			ctx.Send(pid, s.arrangement(t))

@@ -18,6 +18,7 @@ import (
 	"github.com/herdr-go/herdr/actors/session/model"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
+	"github.com/herdr-go/herdr/actors/worktrees"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -47,6 +48,9 @@ type Options struct {
 	// forwards agent writes and hook reports to it, and keeps what it
 	// shows of each pane (agent.go).
 	Agents *actor.PID
+	// Worktrees runs the git work of worktree.* calls the session forwards,
+	// and sends back the topology change each needs (worktree.go).
+	Worktrees *actor.PID
 	// PaneProps starts a terminal (or adopts the one in the spec) and makes
 	// its actor: the server's pane.Runtime.Start; nil means a runtime of
 	// the session's own. Tests of
@@ -94,17 +98,14 @@ type Session struct {
 
 	// What handling one message queued, done once its transaction commits
 	// (settle) and dropped with it when it is discarded (abandon).
-	outbox     []*events.Publish
-	dirtyTabs  []*tab
-	newborn    []any             // workspaces and tabs whose actors start at settle
-	retired    []*actor.PID      // entity actors to stop at settle
-	retiredIDs []string          // and the ids of their entities
-	poisoned   []*actor.PID      // pane actors to stop at settle
-	newIDs     []*paneRec        // panes to tell their new ids at settle
-	gitOps     map[uint64]*gitOp // worktree calls waiting for git (worktree.go)
-	nextGit    uint64
-	spawned    uint64 // entity actors started, for their names
-	nextMatch  uint64
+	outbox    []*events.Publish
+	dirtyTabs []*tab
+	newborn   []any        // workspaces and tabs whose actors start at settle
+	retired   []*actor.PID // entity actors to stop at settle
+	poisoned  []*actor.PID // pane actors to stop at settle
+	newIDs    []*paneRec   // panes to tell their new ids at settle
+	spawned   uint64       // entity actors started, for their names
+	nextMatch uint64
 
 	// placed is the placement the agents actor last got; synced says this
 	// message sent it a new focused tab, so the answer goes through it
@@ -287,6 +288,9 @@ func (s *Session) Receive(ctx actor.Context) {
 	switch msg := msg.(type) {
 	case *actor.Started:
 		ctx.Send(s.opts.Agents, &agents.SetSession{PID: ctx.Self()})
+		if s.opts.Worktrees != nil {
+			ctx.Send(s.opts.Worktrees, &worktrees.SetSession{PID: ctx.Self()})
+		}
 		before := s.begin(ctx)
 		lost := false
 		if s.opts.Restore != nil {
@@ -336,10 +340,12 @@ func (s *Session) Receive(ctx actor.Context) {
 		ctx.Send(s.opts.Agents, &agents.SetEnabledPlugins{IDs: msg.IDs})
 	case *plugins.OpenPane:
 		s.handle(ctx, msg.Call, func() *api.Reply { return s.openPluginPane(ctx, msg) })
-	case *wsactor.GitDone:
-		before := s.begin(ctx)
-		s.gitDone(ctx, msg)
-		s.settle(ctx, before)
+	case *worktrees.OpenCheckout:
+		s.handle(ctx, msg.Call, func() *api.Reply { return s.openCheckout(ctx, msg) })
+	case *worktrees.CloseCheckout:
+		s.handle(ctx, msg.Call, func() *api.Reply { return s.closeCheckout(ctx, msg) })
+	case *worktrees.Listed:
+		s.handle(ctx, msg.Call, func() *api.Reply { return s.worktreeListed(msg) })
 	case *tabactor.Changed:
 		before := s.begin(ctx)
 		s.tabChanged(ctx, msg)

@@ -2,8 +2,9 @@
 // the session. The session owns the topology (which workspaces exist, their
 // order, tabs and focus); the workspace actor owns what is not topology: its
 // custom label and the tokens hooks report for it (with their sequence
-// books and TTL timers), and — next — its worktree provenance and the git
-// work done for it, on its own goroutines.
+// books and TTL timers), and workspace.git_status (the sidebar's branch
+// and marks), read by git on its own goroutines. The git work of the
+// worktree.* methods is the worktrees actor's.
 //
 // The session forwards the workspace's own methods with a snapshot of the
 // workspace's record; the actor answers the caller directly and tells the

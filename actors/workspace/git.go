@@ -17,10 +17,10 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// Git runs the git commands of the worktree methods: argv, never a shell,
-// each bounded by GitTimeout. It is called on a goroutine of the workspace
-// actor (or of the session, for a folder no workspace holds), never in a
-// Receive.
+// Git runs the git commands of the worktree methods and of
+// workspace.git_status: argv, never a shell, each bounded by GitTimeout.
+// It is called on goroutines of the worktrees actor and of the workspace
+// actor, never in a Receive.
 
 // GitTimeout bounds one git command; a hung git (a lock, a huge
 // repository) answers with an error instead of waiting for ever.

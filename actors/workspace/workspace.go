@@ -60,29 +60,11 @@ type Workspace struct {
 	rev     uint64
 	nextGen uint64 // TTL generations
 	timers  api.Timers
-	gitBusy bool // a GitJob is running
 	status  gitStatusState
 }
 
 // ttlExpired is a metadata TTL going off for generation gen.
 type ttlExpired struct{ gen uint64 }
-
-// GitJob is git work the session hands the workspace: Run goes on a
-// goroutine of the workspace's (one job at a time per workspace), and its
-// result comes back to the session as a GitDone with the same Token.
-type GitJob struct {
-	Token uint64
-	Run   func() any
-}
-
-// GitDone carries a GitJob's result to the session.
-type GitDone struct {
-	Token  uint64
-	Result any // what Run returned, or an error
-}
-
-// gitFinished brings a job's result back to the workspace actor.
-type gitFinished struct{ done *GitDone }
 
 // Props returns the props of a workspace actor that starts, and restarts
 // after a failure, from what seed holds at that moment.
@@ -115,19 +97,8 @@ func (w *Workspace) Receive(ctx actor.Context) {
 		if w.tokens.Expire(msg.gen) {
 			w.changed(ctx, "workspace_metadata_updated")
 		}
-	case *GitJob:
-		if w.gitBusy {
-			ctx.Send(ctx.Parent(), &GitDone{Token: msg.Token, Result: protocol.Errorf(protocol.CodeWorktreeBusy, "another worktree operation is running for workspace %s", w.seed.ID)})
-			return
-		}
-		w.gitBusy = true
-		root, self := ctx.ActorSystem().Root, ctx.Self()
-		go func() { root.Send(self, &gitFinished{&GitDone{Token: msg.Token, Result: msg.Run()}}) }()
 	case *statusRead:
 		w.statusDone(ctx, msg)
-	case *gitFinished:
-		w.gitBusy = false
-		ctx.Send(ctx.Parent(), msg.done)
 	}
 }
 
