@@ -19,6 +19,8 @@ import (
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/keeper"
 	"github.com/herdr-go/herdr/actors/pane"
+	wsactor "github.com/herdr-go/herdr/actors/workspace"
+	"github.com/herdr-go/herdr/actors/worktrees"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -55,29 +57,41 @@ func (p *published) take() []string {
 // no save asked of the keeper, no pane left running — until the write
 // number passes the change's last write and the change goes through whole.
 func TestTransactions_APanicLeavesNothing(t *testing.T) {
-	kinds := []struct{ method, params string }{
-		{"workspace.create", `{"cwd":"/tmp"}`},
-		{"tab.create", `{"cwd":"/tmp","focus":true}`},
-		{"pane.split", `{"target_pane_id":"w1:p1","direction":"right","focus":true}`},
-		{"pane.close", `{"pane_id":"w2:p1"}`},
-		{"pane.close", `{"pane_id":"w1:p2"}`},
-		{"tab.close", `{"tab_id":"w1:t2"}`},
-		{"workspace.close", `{"workspace_id":"w2"}`},
-		{"pane.move", `{"pane_id":"w1:p2","destination":{"type":"tab","tab_id":"w2:t1","split":"down"},"focus":true}`},
-		{"pane.move", `{"pane_id":"w1:p2","destination":{"type":"new_tab"},"focus":true}`},
-		{"pane.move", `{"pane_id":"w2:p1","destination":{"type":"new_workspace"},"focus":true}`},
-		{"pane.focus", `{"pane_id":"w2:p1"}`},
-		{"tab.focus", `{"tab_id":"w1:t2"}`},
-		{"workspace.focus", `{"workspace_id":"w2"}`},
-		{"pane.zoom", `{"pane_id":"w1:p2"}`},
-		{"pane.resize", `{"pane_id":"w1:p1","direction":"right","amount":0.2}`},
-		{"pane.swap", `{"source_pane_id":"w1:p1","target_pane_id":"w1:p2"}`},
-		{"pane.rename", `{"pane_id":"w1:p1","label":"renamed"}`},
-		{"layout.set_split_ratio", `{"tab_id":"w1:t1","path":[],"ratio":0.3}`},
-		{"layout.apply", `{"tab_id":"w1:t1","focus":true,"root":{"type":"split","direction":"right","ratio":0.5,"first":{"type":"pane","cwd":"/tmp"},"second":{"type":"pane","cwd":"/tmp"}}}`},
-		{"workspace.move", `{"workspace_id":"w2","insert_index":0}`},
-		{"tab.move", `{"tab_id":"w1:t2","insert_index":0}`},
-		{"client.ui_state.set", `{"collapsed_space_keys":["/r/.git"]}`},
+	kinds := []struct {
+		method, params string
+		msg            func(*api.Call) any // sent instead of the call, as another actor would (nil: the call)
+	}{
+		{"workspace.create", `{"cwd":"/tmp"}`, nil},
+		{"tab.create", `{"cwd":"/tmp","focus":true}`, nil},
+		{"pane.split", `{"target_pane_id":"w1:p1","direction":"right","focus":true}`, nil},
+		{"pane.close", `{"pane_id":"w2:p1"}`, nil},
+		{"pane.close", `{"pane_id":"w1:p2"}`, nil},
+		{"tab.close", `{"tab_id":"w1:t2"}`, nil},
+		{"workspace.close", `{"workspace_id":"w2"}`, nil},
+		{"pane.move", `{"pane_id":"w1:p2","destination":{"type":"tab","tab_id":"w2:t1","split":"down"},"focus":true}`, nil},
+		{"pane.move", `{"pane_id":"w1:p2","destination":{"type":"new_tab"},"focus":true}`, nil},
+		{"pane.move", `{"pane_id":"w2:p1","destination":{"type":"new_workspace"},"focus":true}`, nil},
+		{"pane.focus", `{"pane_id":"w2:p1"}`, nil},
+		{"tab.focus", `{"tab_id":"w1:t2"}`, nil},
+		{"workspace.focus", `{"workspace_id":"w2"}`, nil},
+		{"pane.zoom", `{"pane_id":"w1:p2"}`, nil},
+		{"pane.resize", `{"pane_id":"w1:p1","direction":"right","amount":0.2}`, nil},
+		{"pane.swap", `{"source_pane_id":"w1:p1","target_pane_id":"w1:p2"}`, nil},
+		{"pane.rename", `{"pane_id":"w1:p1","label":"renamed"}`, nil},
+		{"layout.set_split_ratio", `{"tab_id":"w1:t1","path":[],"ratio":0.3}`, nil},
+		{"layout.apply", `{"tab_id":"w1:t1","focus":true,"root":{"type":"split","direction":"right","ratio":0.5,"first":{"type":"pane","cwd":"/tmp"},"second":{"type":"pane","cwd":"/tmp"}}}`, nil},
+		{"workspace.move", `{"workspace_id":"w2","insert_index":0}`, nil},
+		{"tab.move", `{"tab_id":"w1:t2","insert_index":0}`, nil},
+		{"client.ui_state.set", `{"collapsed_space_keys":["/r/.git"]}`, nil},
+		// Worktree group changes: the worktrees actor has run git and asks
+		// for the workspace of a new checkout, or to close a removed one's.
+		{"worktree.create", `{"cwd":"/tmp","branch":"feat"}`, func(c *api.Call) any {
+			repo := wsactor.Repo{Key: "/tmp/repo/.git", Name: "repo", Root: "/tmp", Checkout: "/tmp"}
+			return &worktrees.OpenCheckout{Call: c, SourceID: "w2", Repo: repo, Tree: protocol.WorktreeInfo{Path: "/tmp", IsLinkedWorktree: true}, Focus: true, Created: true}
+		}},
+		{"worktree.remove", `{"workspace_id":"w2"}`, func(c *api.Call) any {
+			return &worktrees.CloseCheckout{Call: c, WorkspaceID: "w2", Tree: protocol.WorktreeInfo{Path: "/tmp", IsLinkedWorktree: true}}
+		}},
 	}
 	for _, k := range kinds {
 		t.Run(k.method, func(t *testing.T) {
@@ -92,7 +106,12 @@ func TestTransactions_APanicLeavesNothing(t *testing.T) {
 				bus.take()
 				saves.Store(0)
 				s.m.InjectPanic(n) // the mailbox hands this to the actor's goroutine with the call
-				r := h.call(k.method, k.params)
+				var r *api.Reply
+				if k.msg == nil {
+					r = h.call(k.method, k.params)
+				} else {
+					r = h.send(k.method, k.params, k.msg)
+				}
 				h.flush()
 				if r.Err == nil {
 					if n == 1 {
@@ -171,6 +190,21 @@ func newBreakable(t *testing.T) (*harness, *Session, *published, *atomic.Int64) 
 	h.keeper, h.bus = keep, opts.Events
 	h.flush()
 	return h, s, bus, saves
+}
+
+// send sends what k makes of the call, as another actor would, and
+// returns the reply the session sends the call's caller.
+func (h *harness) send(method, params string, k func(*api.Call) any) *api.Reply {
+	h.t.Helper()
+	p, err := protocol.DecodeParams(method, []byte(params))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	res, err := h.system.Root.RequestFuture(h.session, k(&api.Call{ID: "t", Method: method, Params: p}), 5*time.Second).Result()
+	if err != nil {
+		h.t.Fatalf("%s: %v", method, err)
+	}
+	return res.(*api.Reply)
 }
 
 // probe goes round a stub.
