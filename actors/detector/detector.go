@@ -56,7 +56,7 @@ type Detector struct {
 // Props returns the props of a detector reading table; a nil catalog
 // reports the foreground cwd only.
 func Props(catalog *detect.Catalog, table procs.Table) *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor { return &Detector{catalog: catalog, procs: table} })
+	return actor.PropsFromProducer(func() actor.Actor { return &Detector{catalog: catalog, procs: table} }, api.Guarded(nil))
 }
 
 // Supervision is the strategy a pane supervises its detector with:
@@ -89,6 +89,8 @@ func (d *Detector) Receive(ctx actor.Context) {
 		d.evaluate(ctx)
 	case *actor.Stopping, *actor.Restarting:
 		d.timers.StopAll()
+	default:
+		api.Unhandled(ctx, msg, nil)
 	}
 }
 

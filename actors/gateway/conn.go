@@ -120,7 +120,7 @@ type conn struct {
 
 func connProps(c net.Conn, opts Options) *actor.Props {
 	w := api.NewWorker()
-	return actor.PropsFromProducer(func() actor.Actor { cn := newConn(c, opts); cn.worker = w; return cn }, actor.WithDispatcher(w))
+	return actor.PropsFromProducer(func() actor.Actor { cn := newConn(c, opts); cn.worker = w; return cn }, actor.WithDispatcher(w), api.Guarded(opts.Log))
 }
 
 func newConn(c net.Conn, opts Options) *conn {
@@ -257,6 +257,8 @@ func (c *conn) either(ctx actor.Context) {
 		if c.worker != nil {
 			c.worker.Stop()
 		}
+	default:
+		api.Unhandled(ctx, msg, c.opts.Log)
 	}
 }
 

@@ -102,7 +102,7 @@ func Props(opts Options) *actor.Props {
 		opts.Log.Error("connection actor failed", "reason", reason)
 		return actor.StopDirective
 	})
-	return actor.PropsFromProducer(func() actor.Actor { return &Gateway{opts: opts} }, actor.WithSupervisor(stop))
+	return actor.PropsFromProducer(func() actor.Actor { return &Gateway{opts: opts} }, actor.WithSupervisor(stop), api.Guarded(opts.Log))
 }
 
 // Receive implements actor.Actor.
@@ -130,6 +130,8 @@ func (g *Gateway) Receive(ctx actor.Context) {
 		// Its children are stopped after this returns, and see it closed.
 		close(g.opts.stopping)
 		g.opts.Listener.Close()
+	default:
+		api.Unhandled(ctx, msg, g.opts.Log)
 	}
 }
 

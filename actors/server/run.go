@@ -17,6 +17,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
+	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detect"
@@ -285,13 +286,13 @@ func spawnChild(system *actor.ActorSystem, parent *actor.PID, props *actor.Props
 // rootProps are the root's: it keeps the structural actors alive. A panic
 // in one resumes it with its state (a restart would stop every terminal
 // the session supervises); the call that broke it was answered
-// internal_error by its handler's guard.
+// internal_error by its guard (api.Guarded).
 func rootProps(log *slog.Logger) *actor.Props {
 	resume := actor.NewOneForOneStrategy(0, 0, func(reason any) actor.Directive {
 		log.Error("structural actor failed; resuming", "reason", reason)
 		return actor.ResumeDirective
 	})
-	return actor.PropsFromFunc(receiveRoot, actor.WithSupervisor(resume))
+	return actor.PropsFromFunc(receiveRoot, actor.WithSupervisor(resume), api.Guarded(log))
 }
 
 // receiveRoot is the root actor: it only spawns the structural actors as
@@ -300,7 +301,9 @@ func receiveRoot(ctx actor.Context) {
 	if req, ok := ctx.Message().(*spawnRequest); ok {
 		pid, err := ctx.SpawnNamed(req.props, req.name)
 		ctx.Respond(&spawnResult{pid: pid, err: err})
+		return
 	}
+	api.Unhandled(ctx, ctx.Message(), nil)
 }
 
 type spawnRequest struct {

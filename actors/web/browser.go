@@ -142,6 +142,8 @@ func (b *browser) Receive(ctx actor.Context) {
 	case *actor.Stopping:
 		b.cancel()
 		close(b.out)
+	default:
+		api.Unhandled(ctx, msg, b.opts.Log)
 	}
 }
 
