@@ -50,6 +50,9 @@ type Options struct {
 	// for clients that do not read (budget.go); zero means the default.
 	ConnBudget, TotalBudget int64
 	StallTimeout            time.Duration
+	// CallDeadline is how long a request's answer may take before the
+	// connection gives it up (deadline.go); zero means DefaultCallDeadline.
+	CallDeadline time.Duration
 
 	total *atomic.Int64 // unsent bytes of every connection, shared by them
 	// stopping is closed when the gateway stops with the server, before
@@ -70,6 +73,9 @@ func (o *Options) defaults() {
 	}
 	if o.StallTimeout <= 0 {
 		o.StallTimeout = DefaultStallTimeout
+	}
+	if o.CallDeadline <= 0 {
+		o.CallDeadline = DefaultCallDeadline
 	}
 	if o.total == nil {
 		o.total = new(atomic.Int64)

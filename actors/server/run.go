@@ -29,6 +29,7 @@ import (
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/actors/web"
+	plug "github.com/herdr-go/herdr/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -200,7 +201,9 @@ func Run(opts Options) error {
 	handoff := &handoffActors{system: system, session: sessionPID, agents: agentsPID, bus: busPID, listener: listener, socket: opts.SocketPath,
 		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], bin: bin, busy: make(chan struct{}, 1),
 		exit: func() { log.Info("handed off to a new server; exiting"); os.Exit(0) }}
-	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Routes: routes, Log: log, Stop: stop, Gate: handoff.gate}
+	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Routes: routes, Log: log, Stop: stop, Gate: handoff.gate,
+		// A plugin command may be given longer than the default deadline.
+		CallDeadline: max(gateway.DefaultCallDeadline, plug.CommandTimeout(opts.Env)+time.Minute)}
 	if handoffSupported {
 		gw.Handoff = handoff.handoff
 	}
