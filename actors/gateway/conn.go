@@ -347,7 +347,7 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 		if pid, ok := c.opts.Routes[req.Method]; ok {
 			owner = pid
 		}
-		c.calls.Send(ctx, owner, &api.Call{ID: req.ID, Method: req.Method, Params: params}, deadlineOf(params, c.opts.CallDeadline))
+		c.calls.Send(ctx, owner, &api.Call{ID: req.ID, Method: req.Method, Params: params}, api.Deadline(params, c.opts.CallDeadline))
 	}
 }
 

@@ -51,7 +51,7 @@ type Options struct {
 	ConnBudget, TotalBudget int64
 	StallTimeout            time.Duration
 	// CallDeadline is how long a request's answer may take before the
-	// connection gives it up (deadline.go); zero means DefaultCallDeadline.
+	// connection gives it up (api.Deadline); zero means api.DefaultCallDeadline.
 	CallDeadline time.Duration
 
 	total *atomic.Int64 // unsent bytes of every connection, shared by them
@@ -75,7 +75,7 @@ func (o *Options) defaults() {
 		o.StallTimeout = DefaultStallTimeout
 	}
 	if o.CallDeadline <= 0 {
-		o.CallDeadline = DefaultCallDeadline
+		o.CallDeadline = api.DefaultCallDeadline
 	}
 	if o.total == nil {
 		o.total = new(atomic.Int64)

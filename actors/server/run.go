@@ -187,8 +187,10 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	// A plugin command may be given longer than the default deadline.
+	callDeadline := max(api.DefaultCallDeadline, plug.CommandTimeout(opts.Env)+time.Minute)
 	webPID, err := spawnChild(system, root, web.Props(web.Options{
-		Session: sessionPID, Events: busPID, Log: log,
+		Session: sessionPID, Events: busPID, Log: log, CallDeadline: callDeadline,
 		Listen: cfg.Web.Listen, AllowRemote: cfg.Web.AllowRemote, TokenPath: webTokenPath(opts.LogPath, opts.Env), KeepToken: heir != nil,
 	}), "web")
 	if err != nil {
@@ -202,8 +204,7 @@ func Run(opts Options) error {
 		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], bin: bin, busy: make(chan struct{}, 1),
 		exit: func() { log.Info("handed off to a new server; exiting"); os.Exit(0) }}
 	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Routes: routes, Log: log, Stop: stop, Gate: handoff.gate,
-		// A plugin command may be given longer than the default deadline.
-		CallDeadline: max(gateway.DefaultCallDeadline, plug.CommandTimeout(opts.Env)+time.Minute)}
+		CallDeadline: callDeadline}
 	if handoffSupported {
 		gw.Handoff = handoff.handoff
 	}

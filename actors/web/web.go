@@ -32,6 +32,9 @@ type Options struct {
 	// that took over by a live handoff keeps its predecessor's, so open
 	// dashboards reconnect without a new link.
 	KeepToken bool
+	// CallDeadline is how long a page's request may wait for its answer
+	// (api.Deadline); zero means api.DefaultCallDeadline.
+	CallDeadline time.Duration
 
 	// timeouts and fdLimit replace the defaults in tests.
 	timeouts *timeouts
