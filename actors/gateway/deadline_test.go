@@ -3,6 +3,8 @@ package gateway
 import (
 	"bufio"
 	"fmt"
+	"io"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -63,5 +66,47 @@ func TestConn_Deadline_UnansweredCallIsGivenUpAndLateAnswerDropped(t *testing.T)
 	fmt.Fprint(c, `{"id":"3","method":"pane.list","params":{}}`+"\n")
 	if a := read(); a != `{"id":"3","result":{"type":"ok"}}` {
 		t.Fatalf("the next request got %s", a)
+	}
+}
+
+// After a call was given up, the connection's calls go out through a
+// relay, and whoever knows the connection by a call's sender knows it by
+// the relay: an events.subscribe made then streams on, batch after
+// batch, because the writer acknowledges each to the bus as the relay.
+func TestConn_Deadline_SubscriptionAfterAGivenUpCallStreams(t *testing.T) {
+	system := quietSystem(t)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	bus := system.Root.Spawn(events.Props(0, log))
+	session, err := system.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
+		call, ok := ctx.Message().(*api.Call)
+		if !ok {
+			return
+		}
+		switch call.Method {
+		case "workspace.list": // never answered
+		case "events.subscribe":
+			ctx.Send(bus, &events.Subscribe{Sub: ctx.Sender(), Kinds: []string{"workspace_renamed"}})
+			ctx.Respond(api.Done(protocol.SubscriptionStarted{}))
+		}
+	}), "session")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := startGatewayWith(t, system, Options{Session: session, Events: bus, CallDeadline: 200 * time.Millisecond})
+	s := &streamClient{c: l.dial()}
+	defer s.c.Close()
+	s.r = bufio.NewReader(s.c)
+	fmt.Fprint(s.c, `{"id":"1","method":"workspace.list","params":{}}`+"\n"+`{"id":"sub","method":"events.subscribe","params":{"subscriptions":[{"type":"workspace.renamed"}]}}`+"\n")
+	if got := s.line(t); !strings.Contains(got, `"id":"1","error":{"code":"internal_error"`) {
+		t.Fatalf("the lost call got %s", got)
+	}
+	if got := s.line(t); got != `{"id":"sub","result":{"type":"subscription_started"}}` {
+		t.Fatalf("ack = %s", got)
+	}
+	for _, label := range []string{"one", "two", "three"} {
+		system.Root.Send(bus, &events.Publish{Data: protocol.WorkspaceRenamedEvent{WorkspaceID: "w1", Label: label}, Fields: events.Fields{WorkspaceID: "w1", Label: label}})
+		if got := s.line(t); !strings.Contains(got, `"label":"`+label+`"`) {
+			t.Fatalf("event = %s, want %s", got, label)
+		}
 	}
 }
