@@ -2,6 +2,7 @@ package agents
 
 import (
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -49,6 +50,9 @@ type Request struct {
 	Call   *api.Call
 	TermID string
 }
+
+// CarriedCall implements api.CallCarrier.
+func (r *Request) CarriedCall() *api.Call { return r.Call }
 
 // SetSession names the session, which gets Shown and Answer messages.
 type SetSession struct{ PID *actor.PID }
@@ -124,7 +128,7 @@ type Agents struct {
 func Props(opts Options) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
 		return &Agents{opts: opts, recs: map[string]*rec{}, waits: map[uint64]*waiter{}, inputs: map[uint64]*pendingInput{}}
-	})
+	}, api.GuardedKeep(opts.Log))
 }
 
 // handler answers one forwarded call about rec r; nil means it answers
@@ -200,20 +204,30 @@ func (a *Agents) Receive(ctx actor.Context) {
 		a.launchExpired(msg)
 	case *actor.Terminated:
 		a.dropCaller(msg.Who)
+	default:
+		api.Unhandled(ctx, msg, a.opts.Log)
 	}
 	a.flush(ctx)
 }
 
-// request runs a forwarded call. A panic answers internal_error to this
-// call only; the actor keeps its state and goes on.
+// request runs a forwarded call. A panic is answered internal_error by
+// the actor's guard (api.GuardedKeep), which keeps the actor and its
+// state; what the message did before it is still sent as the panic
+// unwinds, but for answers to this caller, whom the guard answers.
 func (a *Agents) request(ctx actor.Context, req *Request) {
 	sender := ctx.Sender()
+	returned := false
 	defer func() {
-		if p := recover(); p != nil {
-			a.opts.Log.Error("agents handler panicked", "method", req.Call.Method, "panic", p)
-			a.answer(sender, api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", req.Call.Method, p)))
+		if !returned { // the handler panicked
+			a.answers = slices.DeleteFunc(a.answers, func(ans Answer) bool { return ans.To != nil && ans.To.Equal(sender) })
+			a.flush(ctx)
 		}
 	}()
+	a.serve(ctx, req, sender)
+	returned = true
+}
+
+func (a *Agents) serve(ctx actor.Context, req *Request, sender *actor.PID) {
 	h, ok := methods[req.Call.Method]
 	if !ok {
 		a.answer(sender, api.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", req.Call.Method)))

@@ -1,10 +1,6 @@
 package api
 
 import (
-	"log/slog"
-
-	"github.com/asynkron/protoactor-go/actor"
-
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -19,6 +15,10 @@ type Call struct {
 type Reply struct {
 	Result protocol.Result
 	Err    error
+	// For is the call answered, when the answer may come late or twice
+	// (a guard answering a call whose handler panicked): a connection
+	// drops it unless that call is the one it waits for.
+	For *Call
 }
 
 // OK is the reply of methods that acknowledge with {"type":"ok"}.
@@ -36,21 +36,4 @@ func OkOrFail(err error) *Reply {
 		return Fail(err)
 	}
 	return OK()
-}
-
-// Guard runs an entity actor's handler for call. A panic answers
-// internal_error to this call and is then raised again, so the actor's
-// supervisor decides what becomes of the actor (the session rebuilds
-// workspace and tab actors from its record).
-func Guard(ctx actor.Context, call *Call, log *slog.Logger, handle func() *Reply) *Reply {
-	defer func() {
-		if r := recover(); r != nil {
-			if log != nil {
-				log.Error("handler panicked", "actor", ctx.Self().Id, "method", call.Method, "panic", r)
-			}
-			ctx.Respond(Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", call.Method, r)))
-			panic(r)
-		}
-	}()
-	return handle()
 }

@@ -5,7 +5,11 @@
 // replace protoactor's goroutine per burst: Worker (one goroutine kept for
 // one actor) and Pool (a few shared by every pane) — and WriteNow, the
 // write without waiting with which an actor sends a small answer itself
-// and leaves only what a full descriptor refuses to its writer goroutine.
+// and leaves only what a full descriptor refuses to its writer goroutine —
+// Guarded, the receive guard every actor's props carry (a panic answers
+// the call it held internal_error, once, then goes to the supervisor),
+// with Unhandled for what a Receive does not handle, and InFlight, a
+// connection's one call in flight with its safety deadline.
 // It is a leaf package so
 // the gateway, the session and the panes can all speak it.
 package api

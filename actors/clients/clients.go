@@ -62,7 +62,7 @@ type Clients struct {
 // that fails is stopped, never restarted.
 func Props(cfg config.Config, startPane func(pane.Spec) (*actor.Props, func(), error)) *actor.Props {
 	stop := actor.NewOneForOneStrategy(0, time.Second, func(any) actor.Directive { return actor.StopDirective })
-	return actor.PropsFromProducer(func() actor.Actor { return &Clients{cfg: cfg, startPane: startPane} }, actor.WithSupervisor(stop))
+	return actor.PropsFromProducer(func() actor.Actor { return &Clients{cfg: cfg, startPane: startPane} }, actor.WithSupervisor(stop), api.Guarded(nil))
 }
 
 // Receive implements actor.Actor.
@@ -89,9 +89,11 @@ func (c *Clients) Receive(ctx actor.Context) {
 	case *OpenPopup:
 		ctx.Respond(c.openPopup(ctx, msg))
 	case *api.Call:
-		if reply := api.Guard(ctx, msg, nil, func() *api.Reply { return c.handle(ctx, msg) }); reply != nil {
+		if reply := c.handle(ctx, msg); reply != nil {
 			ctx.Respond(reply)
 		}
+	default:
+		api.Unhandled(ctx, msg, nil)
 	}
 }
 

@@ -36,6 +36,9 @@ type OpenPopup struct {
 	FailCode string
 }
 
+// CarriedCall implements api.CallCarrier.
+func (o *OpenPopup) CarriedCall() *api.Call { return o.Call }
+
 // popup is the open popup.
 type popup struct {
 	pid        *actor.PID

@@ -94,7 +94,7 @@ type Detector struct {
 // Props returns the props of a detector reading table; a nil catalog
 // reports the foreground cwd only.
 func Props(catalog *detect.Catalog, table procs.Table) *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor { return &Detector{catalog: catalog, procs: table} })
+	return actor.PropsFromProducer(func() actor.Actor { return &Detector{catalog: catalog, procs: table} }, api.Guarded(nil))
 }
 
 // Supervision is the strategy a pane supervises its detector with:
@@ -136,6 +136,8 @@ func (d *Detector) Receive(ctx actor.Context) {
 			d.describing = nil
 			ctx.Send(ctx.Parent(), &Described{Job: Job{Revision: m.Revision, Group: m.Group}, Failed: true})
 		}
+	default:
+		api.Unhandled(ctx, msg, nil)
 	}
 }
 

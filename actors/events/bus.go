@@ -146,7 +146,7 @@ func PropsCarried(history int, log *slog.Logger, c *Carried) *actor.Props {
 			subs: map[string]*child{}, waits: map[string]*child{}, byConn: map[string]*actor.PID{}}
 		b.restore(c)
 		return b
-	})
+	}, api.Guarded(log))
 }
 
 // NextSeq asks the bus for the sequence number its next event gets; it
@@ -209,6 +209,8 @@ func (b *Bus) Receive(ctx actor.Context) {
 		b.resume(ctx)
 	case *actor.Terminated:
 		b.forget(msg.Who)
+	default:
+		api.Unhandled(ctx, msg, b.log)
 	}
 }
 
@@ -369,7 +371,7 @@ func (b *Bus) subscribe(ctx actor.Context, m *Subscribe) {
 	b.nextID++
 	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor {
 		return newSub(m, cursor, lost, initial)
-	}, inline), fmt.Sprintf("sub%d", b.nextID))
+	}, inline, api.Guarded(b.log)), fmt.Sprintf("sub%d", b.nextID))
 	if err != nil {
 		b.log.Error("spawn event subscription", "err", err)
 		ctx.Send(m.Sub, &Failed{Reason: err.Error()})
@@ -387,7 +389,7 @@ func (b *Bus) wait(ctx actor.Context, m *Wait) {
 	b.nextID++
 	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor {
 		return &waiter{conn: m.Sub, match: m.Match, from: from, timeout: m.Timeout}
-	}, inline), fmt.Sprintf("wait%d", b.nextID))
+	}, inline, api.Guarded(b.log)), fmt.Sprintf("wait%d", b.nextID))
 	if err != nil {
 		b.log.Error("spawn event wait", "err", err)
 		ctx.Send(m.Sub, api.Fail(protocol.Errorf(protocol.CodeInternal, "start events.wait: %v", err)))

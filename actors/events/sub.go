@@ -141,6 +141,8 @@ func (s *sub) Receive(ctx actor.Context) {
 		if msg.Who.Equal(s.conn) {
 			s.end(ctx)
 		}
+	default:
+		api.Unhandled(ctx, msg, nil)
 	}
 }
 
@@ -274,6 +276,8 @@ func (w *waiter) Receive(ctx actor.Context) {
 		if msg.Who.Equal(w.conn) {
 			w.end(ctx)
 		}
+	default:
+		api.Unhandled(ctx, msg, nil)
 	}
 }
 

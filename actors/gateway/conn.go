@@ -77,6 +77,7 @@ type conn struct {
 	opts    Options
 	queue   []*lineMsg
 	current *protocol.Request // the request the session is working on
+	calls   api.InFlight      // its call: the deadline, and how its answer is known
 	closing bool
 	out     chan outItem
 	credits chan struct{}
@@ -97,6 +98,7 @@ type conn struct {
 	gfxVerdict chan *api.GraphicsStream
 	frameSlot  chan struct{}
 	gfxStream  *api.GraphicsStream
+	gfxAs      *actor.PID // the identity the stream's request went out with
 
 	behavior actor.Behavior // requests, then perhaps streaming
 	idle     idleClock      // closes a connection that waits for nothing (idle.go)
@@ -120,7 +122,7 @@ type conn struct {
 
 func connProps(c net.Conn, opts Options) *actor.Props {
 	w := api.NewWorker()
-	return actor.PropsFromProducer(func() actor.Actor { cn := newConn(c, opts); cn.worker = w; return cn }, actor.WithDispatcher(w))
+	return actor.PropsFromProducer(func() actor.Actor { cn := newConn(c, opts); cn.worker = w; return cn }, actor.WithDispatcher(w), api.Guarded(opts.Log))
 }
 
 func newConn(c net.Conn, opts Options) *conn {
@@ -135,8 +137,17 @@ func newConn(c net.Conn, opts Options) *conn {
 // starts answering requests, and an accepted events.subscribe switches it
 // for good to streaming the subscription's batches.
 func (c *conn) Receive(ctx actor.Context) {
-	if f, ok := ctx.Message().(*api.Fired); ok {
-		if c.idle.fired(ctx, f, c.opts.IdleTimeout) {
+	switch msg := ctx.Message().(type) {
+	case *api.Relayed: // sent to the connection's relay (api.InFlight)
+		ctx = api.Relay(ctx, msg)
+	case *api.Fired:
+		if expired, ok := c.calls.Fired(ctx, msg); ok {
+			if expired != nil {
+				c.finish(ctx, expired)
+			}
+			return
+		}
+		if c.idle.fired(ctx, msg, c.opts.IdleTimeout) {
 			c.idleOut(ctx)
 		}
 		return
@@ -153,13 +164,17 @@ func (c *conn) requests(ctx actor.Context) {
 		c.queue = append(c.queue, msg)
 		c.pump(ctx)
 	case *api.Reply:
-		c.finish(ctx, msg)
+		if c.calls.Answers(ctx, msg) {
+			c.finish(ctx, msg)
+		}
 	case *handoffDone:
 		c.finishHandoff(ctx, msg)
 	case *drained:
 		c.pump(ctx)
 	case *actor.DeadLetterResponse:
-		c.finish(ctx, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
+		if c.calls.Answers(ctx, msg) {
+			c.finish(ctx, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
+		}
 	case *events.Batch:
 		// The subscription's sub can be quicker than its acknowledgement.
 		c.early = append(c.early, msg)
@@ -254,9 +269,12 @@ func (c *conn) either(ctx actor.Context) {
 		close(c.done)
 	case *actor.Stopped:
 		c.idle.stop()
+		c.calls.Stop()
 		if c.worker != nil {
 			c.worker.Stop()
 		}
+	default:
+		api.Unhandled(ctx, msg, c.opts.Log)
 	}
 }
 
@@ -329,7 +347,7 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 		if pid, ok := c.opts.Routes[req.Method]; ok {
 			owner = pid
 		}
-		ctx.Request(owner, &api.Call{ID: req.ID, Method: req.Method, Params: params})
+		c.calls.Send(ctx, owner, &api.Call{ID: req.ID, Method: req.Method, Params: params}, api.Deadline(params, c.opts.CallDeadline))
 	}
 }
 
@@ -338,7 +356,7 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 // closes it.
 func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 	if c.current == nil {
-		return // a late answer after the connection gave up on it
+		return // nothing asked
 	}
 	req := c.current
 	c.reply(req.ID, r)
@@ -356,6 +374,10 @@ func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 			c.queue = nil
 		} else {
 			c.idle.stop()
+			// The bus knows the connection by the identity the subscribe
+			// went out with (api.InFlight).
+			root, bus, sub := c.root, c.opts.Events, api.Addressee(ctx)
+			c.ackToBus = func() { root.Send(bus, &events.Ack{Sub: sub}) }
 			c.streamID = req.ID
 			c.queue = nil
 			c.behavior.Become(c.streaming)

@@ -50,6 +50,9 @@ type Options struct {
 	// for clients that do not read (budget.go); zero means the default.
 	ConnBudget, TotalBudget int64
 	StallTimeout            time.Duration
+	// CallDeadline is how long a request's answer may take before the
+	// connection gives it up (api.Deadline); zero means api.DefaultCallDeadline.
+	CallDeadline time.Duration
 
 	total *atomic.Int64 // unsent bytes of every connection, shared by them
 	// stopping is closed when the gateway stops with the server, before
@@ -70,6 +73,9 @@ func (o *Options) defaults() {
 	}
 	if o.StallTimeout <= 0 {
 		o.StallTimeout = DefaultStallTimeout
+	}
+	if o.CallDeadline <= 0 {
+		o.CallDeadline = api.DefaultCallDeadline
 	}
 	if o.total == nil {
 		o.total = new(atomic.Int64)
@@ -102,7 +108,7 @@ func Props(opts Options) *actor.Props {
 		opts.Log.Error("connection actor failed", "reason", reason)
 		return actor.StopDirective
 	})
-	return actor.PropsFromProducer(func() actor.Actor { return &Gateway{opts: opts} }, actor.WithSupervisor(stop))
+	return actor.PropsFromProducer(func() actor.Actor { return &Gateway{opts: opts} }, actor.WithSupervisor(stop), api.Guarded(opts.Log))
 }
 
 // Receive implements actor.Actor.
@@ -130,6 +136,8 @@ func (g *Gateway) Receive(ctx actor.Context) {
 		// Its children are stopped after this returns, and see it closed.
 		close(g.opts.stopping)
 		g.opts.Listener.Close()
+	default:
+		api.Unhandled(ctx, msg, g.opts.Log)
 	}
 }
 

@@ -60,7 +60,7 @@ func (c *conn) streamVerdict(st *api.GraphicsStream) {
 // startGraphicsStream switches to the stream after the pane accepted it.
 func (c *conn) startGraphicsStream(ctx actor.Context, id string, st api.GraphicsStream) {
 	c.idle.stop() // a stream may pause as long as its producer likes
-	c.streamID, c.gfxStream = id, &st
+	c.streamID, c.gfxStream, c.gfxAs = id, &st, api.Addressee(ctx)
 	c.queue = nil
 	c.behavior.Become(c.graphicsStreaming)
 	c.streamVerdict(&st)
@@ -72,7 +72,7 @@ func (c *conn) graphicsStreaming(ctx actor.Context) {
 	case *frameMsg:
 		switch {
 		case msg.layer != nil:
-			ctx.Send(c.gfxStream.Pane, &api.GraphicsFrame{Stream: ctx.Self(), Layer: msg.layer})
+			ctx.Send(c.gfxStream.Pane, &api.GraphicsFrame{Stream: c.gfxAs, Layer: msg.layer})
 		case msg.fatal:
 			c.endStream(ctx, msg.err)
 		default:

@@ -10,6 +10,8 @@ import (
 // (a screen.subscribe connection keeps taking requests) and acknowledges
 // them to the pane once flushed.
 func (c *conn) frames(ctx actor.Context, f *api.Frames) {
-	root, self, from := ctx.ActorSystem().Root, ctx.Self(), f.From
+	// The pane knows the connection by the identity its screen.subscribe
+	// went out with (api.InFlight).
+	root, self, from := ctx.ActorSystem().Root, api.Addressee(ctx), f.From
 	c.enqueue(outItem{lines: f.Lines, joined: f.Joined, after: func() { root.Send(from, &api.FramesWritten{Sub: self}) }, inlineAfter: true})
 }

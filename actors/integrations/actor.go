@@ -41,7 +41,7 @@ type finished struct {
 // Props returns the props of the integrations actor; env resolves HOME and
 // the agents' config-dir variables.
 func Props(env func(string) string, log *slog.Logger) *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor { return &Integrations{env: env, log: log} })
+	return actor.PropsFromProducer(func() actor.Actor { return &Integrations{env: env, log: log} }, api.Guarded(log))
 }
 
 // Receive implements actor.Actor.
@@ -56,6 +56,8 @@ func (a *Integrations) Receive(ctx actor.Context) {
 			ctx.Send(msg.to, msg.reply)
 		}
 		a.next(ctx)
+	default:
+		api.Unhandled(ctx, msg, a.log)
 	}
 }
 

@@ -67,6 +67,9 @@ type Request struct {
 	Graphics *GraphicsView
 }
 
+// CarriedCall implements api.CallCarrier.
+func (r *Request) CarriedCall() *api.Call { return r.Call }
+
 // Resize tells the pane its new size in cells. Rev, when not 0, is the
 // size's revision: one older than the last applied is stale (sent by a tab
 // the pane has since left) and dropped.
@@ -564,13 +567,10 @@ func (p *Pane) stop(ctx actor.Context) {
 	}()
 }
 
+// handle runs a request's handler. A panic in it is answered
+// internal_error by the pane's guard (api.GuardedKeep), and the pane
+// keeps its terminal.
 func (p *Pane) handle(ctx actor.Context, req *Request) {
-	defer func() {
-		if r := recover(); r != nil {
-			p.spec.Log.Error("pane request panicked", "method", req.Call.Method, "panic", r)
-			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", req.Call.Method, r)))
-		}
-	}()
 	h, ok := handlers[req.Call.Method]
 	if !ok {
 		ctx.Respond(api.Fail(fmt.Errorf("pane cannot handle %s", req.Call.Method)))

@@ -102,7 +102,7 @@ func (rt *Runtime) props(spec Spec, con console, adopted []byte) (*actor.Props, 
 		go con.Wait()
 	}
 	props := actor.PropsFromProducer(func() actor.Actor { return &Pane{rt: rt, spec: spec, con: con, adopted: adopted} },
-		actor.WithSupervisor(detector.Supervision(spec.Log)), actor.WithDispatcher(rt.pool))
+		actor.WithSupervisor(detector.Supervision(spec.Log)), actor.WithDispatcher(rt.pool), api.GuardedKeep(spec.Log))
 	return props, abort
 }
 

@@ -102,6 +102,8 @@ func (p *Pane) receiveScreen(ctx actor.Context, msg any) {
 			p.screen.rightClickPane = msg.ToPane
 			p.screenChanged(ctx)
 		}
+	default:
+		api.Unhandled(ctx, msg, p.spec.Log)
 	}
 }
 

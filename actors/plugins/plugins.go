@@ -76,6 +76,9 @@ type OpenPane struct {
 	Width, Height *protocol.PopupSize
 }
 
+// CarriedCall implements api.CallCarrier.
+func (o *OpenPane) CarriedCall() *api.Call { return o.Call }
+
 // SetSession tells the actor where plugin panes are opened.
 type SetSession struct{ PID *actor.PID }
 
@@ -93,6 +96,9 @@ type Invoke struct {
 	Call    *api.Call
 	Context protocol.PluginInvocationContext
 }
+
+// CarriedCall implements api.CallCarrier.
+func (i *Invoke) CarriedCall() *api.Call { return i.Call }
 
 // Plugins is the plugins actor: the registry, the command log, and the
 // commands in flight.
@@ -154,7 +160,7 @@ func Props(opts Options) *actor.Props {
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
 		return &Plugins{opts: opts, running: map[string]*plug.Command{}, dropped: map[string]*droppedHooks{}}
-	})
+	}, api.Guarded(opts.Log))
 }
 
 func (p *Plugins) registryPath() string { return filepath.Join(p.opts.ConfigDir, "plugins.json") }
@@ -176,12 +182,12 @@ func (p *Plugins) Receive(ctx actor.Context) {
 		}
 	case *api.Call:
 		if h, ok := Methods[msg.Method]; ok {
-			if reply := api.Guard(ctx, msg, p.opts.Log, func() *api.Reply { return h(p, ctx, msg) }); reply != nil {
+			if reply := h(p, ctx, msg); reply != nil {
 				ctx.Respond(reply)
 			}
 		}
 	case *Invoke:
-		ctx.Respond(api.Guard(ctx, msg.Call, p.opts.Log, func() *api.Reply { return p.invoke(ctx, msg) }))
+		ctx.Respond(p.invoke(ctx, msg))
 	case *events.Batch:
 		for _, line := range msg.Lines {
 			p.onEvent(ctx, line)
@@ -198,6 +204,8 @@ func (p *Plugins) Receive(ctx actor.Context) {
 	case *SetSession:
 		p.session = msg.PID
 		p.tellEnabled(ctx)
+	default:
+		api.Unhandled(ctx, msg, p.opts.Log)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
+	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detect"
@@ -30,6 +31,7 @@ import (
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/actors/web"
 	"github.com/herdr-go/herdr/actors/worktrees"
+	plug "github.com/herdr-go/herdr/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -207,8 +209,10 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	// A plugin command may be given longer than the default deadline.
+	callDeadline := max(api.DefaultCallDeadline, plug.CommandTimeout(opts.Env)+time.Minute)
 	webPID, err := spawnChild(system, root, web.Props(web.Options{
-		Session: sessionPID, Events: busPID, Log: log,
+		Session: sessionPID, Events: busPID, Log: log, CallDeadline: callDeadline,
 		Listen: cfg.Web.Listen, AllowRemote: cfg.Web.AllowRemote, TokenPath: webTokenPath(opts.LogPath, opts.Env), KeepToken: heir != nil,
 	}), "web")
 	if err != nil {
@@ -221,7 +225,8 @@ func Run(opts Options) error {
 	handoff := &handoffActors{system: system, root: root, session: sessionPID, agents: agentsPID, bus: busPID, listener: listener, socket: opts.SocketPath,
 		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], bin: bin, busy: make(chan struct{}, 1),
 		exit: func() { log.Info("handed off to a new server; exiting"); os.Exit(0) }}
-	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Routes: routes, Log: log, Stop: stop, Gate: handoff.gate}
+	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Routes: routes, Log: log, Stop: stop, Gate: handoff.gate,
+		CallDeadline: callDeadline}
 	if handoffSupported {
 		gw.Handoff = handoff.handoff
 	}
@@ -315,13 +320,13 @@ func spawnChild(system *actor.ActorSystem, parent *actor.PID, props *actor.Props
 // rootProps are the root's: it keeps the structural actors alive. A panic
 // in one resumes it with its state (a restart would stop every terminal
 // the session supervises); the call that broke it was answered
-// internal_error by its handler's guard.
+// internal_error by its guard (api.Guarded).
 func rootProps(log *slog.Logger) *actor.Props {
 	resume := actor.NewOneForOneStrategy(0, 0, func(reason any) actor.Directive {
 		log.Error("structural actor failed; resuming", "reason", reason)
 		return actor.ResumeDirective
 	})
-	return actor.PropsFromFunc(receiveRoot, actor.WithSupervisor(resume))
+	return actor.PropsFromFunc(receiveRoot, actor.WithSupervisor(resume), api.Guarded(log))
 }
 
 // receiveRoot is the root actor: it only spawns the structural actors as
@@ -333,6 +338,8 @@ func receiveRoot(ctx actor.Context) {
 		ctx.Respond(&spawnResult{pid: pid, err: err})
 	case *runNow:
 		msg.fn()
+	default:
+		api.Unhandled(ctx, msg, nil)
 	}
 }
 

@@ -252,8 +252,8 @@ func breakOn(props *actor.Props) *actor.Props {
 // A workspace or tab actor that fails is restarted from the session's
 // record: its label and tokens survive, and the calls queued behind the
 // one that broke it are answered by the new instance. (The breaking call
-// panics outside the handlers' guard here, so it gets no answer; a panic
-// inside a handler answers internal_error: TestGuard_PanicAnswersAndStops.)
+// panics outside the handlers here, and is still answered internal_error
+// by the actor's guard.)
 func TestSupervision_FailedEntityIsRestarted(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
@@ -280,10 +280,15 @@ func TestSupervision_FailedEntityIsRestarted(t *testing.T) {
 		}
 		broken := call(c.params)
 		queued := call(strings.Replace(c.params, "boom", "again", 1)) // waits in the mailbox behind it
-		if _, err := broken.Result(); err == nil {
-			t.Fatalf("%s answered though its actor broke outside the guard", c.method)
+		// Outside any handler: the actor's guard (api.Guarded) answers it.
+		res, err := broken.Result()
+		if err != nil {
+			t.Fatalf("%s that broke its actor was never answered: %v", c.method, err)
 		}
-		res, err := queued.Result()
+		if e := protocol.AsError(res.(*api.Reply).Err); e == nil || e.Code != protocol.CodeInternal {
+			t.Fatalf("%s that broke its actor answered %v, want internal_error", c.method, e)
+		}
+		res, err = queued.Result()
 		if err != nil {
 			t.Fatalf("%s queued behind the failure was never answered: %v", c.method, err)
 		}

@@ -124,7 +124,7 @@ type Session struct {
 // goroutine, and grow its stack again, for every burst.
 func Props(opts Options) *actor.Props {
 	w := api.NewWorker()
-	return actor.PropsFromProducer(func() actor.Actor { s := newSession(opts); s.worker = w; return s }, actor.WithDispatcher(w))
+	return actor.PropsFromProducer(func() actor.Actor { s := newSession(opts); s.worker = w; return s }, actor.WithDispatcher(w), api.Guarded(opts.Log))
 }
 
 func newSession(opts Options) *Session {

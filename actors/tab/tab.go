@@ -31,6 +31,9 @@ type Request struct {
 	Info protocol.TabInfo
 }
 
+// CarriedCall implements api.CallCarrier.
+func (r *Request) CarriedCall() *api.Call { return r.Call }
+
 // Changed tells the session (the actor's parent) the tab's label.
 type Changed struct {
 	ID    string
@@ -78,14 +81,14 @@ func Props(seed *api.Reseed[Seed]) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
 		s := seed.Get()
 		return &Tab{seed: s, label: s.Label, rev: s.Rev, sent: maps.Clone(s.Sizes)}
-	})
+	}, api.Guarded(seed.Get().Log))
 }
 
 // Receive implements actor.Actor.
 func (t *Tab) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *Request:
-		if reply := api.Guard(ctx, msg.Call, t.seed.Log, func() *api.Reply { return Methods[msg.Call.Method](t, ctx, msg) }); reply != nil {
+		if reply := Methods[msg.Call.Method](t, ctx, msg); reply != nil {
 			ctx.Respond(reply)
 		}
 	case *Arrange:
@@ -100,6 +103,8 @@ func (t *Tab) Receive(ctx actor.Context) {
 			t.next = nil
 			t.arrange(ctx, next)
 		}
+	default:
+		api.Unhandled(ctx, msg, t.seed.Log)
 	}
 }
 

@@ -97,6 +97,7 @@ type browser struct {
 	credits chan struct{}
 	queue   []*request
 	current *request
+	calls   api.InFlight // current's call: its deadline, and how its answer is known
 	bucket  bucket
 	replay  *actor.PID
 	root    *actor.RootContext
@@ -109,18 +110,34 @@ func newBrowser(ws wsConn, done chan struct{}, opts Options) *browser {
 
 // Receive implements actor.Actor.
 func (b *browser) Receive(ctx actor.Context) {
-	switch msg := ctx.Message().(type) {
+	msg := ctx.Message()
+	switch m := msg.(type) {
+	case *api.Relayed: // sent to the actor's relay (api.InFlight)
+		ctx, msg = api.Relay(ctx, m), m.Msg
+	case *api.Fired:
+		if expired, ok := b.calls.Fired(ctx, m); ok && expired != nil {
+			b.finish(ctx, expired)
+		}
+		return
+	}
+	switch msg := msg.(type) {
 	case *actor.Started:
 		b.start(ctx)
 	case *wsMessage:
 		b.message(ctx, msg)
 		b.pump(ctx)
 	case *api.Reply:
-		b.finish(ctx, msg)
+		if b.calls.Answers(ctx, msg) {
+			b.finish(ctx, msg)
+		}
 	case *actor.DeadLetterResponse:
-		b.finish(ctx, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
+		if b.calls.Answers(ctx, msg) {
+			b.finish(ctx, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
+		}
 	case *events.Batch:
-		bus, root, self := b.opts.Events, b.root, b.self
+		// The bus and the panes know the actor by the identity its
+		// subscription went out with (api.InFlight).
+		bus, root, self := b.opts.Events, b.root, api.Addressee(ctx)
 		b.enqueue(outItem{lines: msg.Lines, after: func() { root.Send(bus, &events.Ack{Sub: self}) }})
 	case *events.Lost, *events.Failed:
 		// The page missed events: it reloads its snapshot and the actor
@@ -129,7 +146,7 @@ func (b *browser) Receive(ctx actor.Context) {
 		b.subscribe()
 		b.pump(ctx)
 	case *api.Frames:
-		root, self, from := b.root, b.self, msg.From
+		root, self, from := b.root, api.Addressee(ctx), msg.From
 		b.enqueue(outItem{lines: msg.Lines, after: func() { root.Send(from, &api.FramesWritten{Sub: self}) }})
 	case *replayDone:
 		if msg.From.Equal(b.replay) {
@@ -140,8 +157,11 @@ func (b *browser) Receive(ctx actor.Context) {
 	case *wsGone:
 		ctx.Stop(ctx.Self())
 	case *actor.Stopping:
+		b.calls.Stop()
 		b.cancel()
 		close(b.out)
+	default:
+		api.Unhandled(ctx, msg, b.opts.Log)
 	}
 }
 
@@ -218,7 +238,12 @@ func (b *browser) pump(ctx actor.Context) {
 		b.queue[0] = nil
 		b.queue = b.queue[1:]
 		b.current = r
-		ctx.Request(b.opts.Session, &api.Call{ID: r.id, Method: r.method, Params: r.params})
+		b.calls.Log = b.opts.Log
+		deadline := b.opts.CallDeadline
+		if deadline <= 0 {
+			deadline = api.DefaultCallDeadline
+		}
+		b.calls.Send(ctx, b.opts.Session, &api.Call{ID: r.id, Method: r.method, Params: r.params}, api.Deadline(r.params, deadline))
 	}
 }
 

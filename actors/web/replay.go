@@ -85,7 +85,7 @@ func (b *browser) startReplay(ctx actor.Context, cast string) *api.Reply {
 	if b.replay != nil {
 		ctx.Stop(b.replay)
 	}
-	b.replay = ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return &replayer{head: h, events: evs} }))
+	b.replay = ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return &replayer{head: h, events: evs} }, api.Guarded(nil)))
 	res := ReplayStarted{Cols: h.Width, Rows: h.Height, Events: len(evs)}
 	if len(evs) > 0 {
 		res.Duration = evs[len(evs)-1].Time
@@ -124,7 +124,7 @@ func (r *replayer) Receive(ctx actor.Context) {
 	if f, ok := msg.(*api.Fired); ok {
 		msg = r.timers.Fired(f)
 	}
-	switch msg.(type) {
+	switch msg := msg.(type) {
 	case *actor.Started:
 		r.term = emulator.New(r.head.Width, r.head.Height, emulator.Options{ScrollbackLimitBytes: -1})
 		r.stale = true
@@ -143,6 +143,8 @@ func (r *replayer) Receive(ctx actor.Context) {
 		r.frame(ctx)
 	case *actor.Stopping:
 		r.timers.StopAll()
+	default:
+		api.Unhandled(ctx, msg, nil)
 	}
 }
 

@@ -32,6 +32,9 @@ type Options struct {
 	// that took over by a live handoff keeps its predecessor's, so open
 	// dashboards reconnect without a new link.
 	KeepToken bool
+	// CallDeadline is how long a page's request may wait for its answer
+	// (api.Deadline); zero means api.DefaultCallDeadline.
+	CallDeadline time.Duration
 
 	// timeouts and fdLimit replace the defaults in tests.
 	timeouts *timeouts
@@ -79,7 +82,7 @@ func Props(opts Options) *actor.Props {
 		opts.Log.Error("web browser actor failed", "reason", reason)
 		return actor.StopDirective
 	})
-	return actor.PropsFromProducer(func() actor.Actor { return &Web{opts: opts} }, actor.WithSupervisor(stop))
+	return actor.PropsFromProducer(func() actor.Actor { return &Web{opts: opts} }, actor.WithSupervisor(stop), api.Guarded(opts.Log))
 }
 
 // Receive implements actor.Actor.
@@ -97,7 +100,7 @@ func (w *Web) Receive(ctx actor.Context) {
 		w.next++
 		props := actor.PropsFromProducer(func() actor.Actor {
 			return newBrowser(msg.ws, msg.done, w.opts)
-		})
+		}, api.Guarded(w.opts.Log))
 		if _, err := ctx.SpawnNamed(props, "browser"+strconv.FormatUint(w.next, 10)); err != nil {
 			w.opts.Log.Error("spawn browser actor", "err", err)
 			msg.ws.CloseNow()
@@ -116,6 +119,8 @@ func (w *Web) Receive(ctx actor.Context) {
 			}()
 			_ = srv.Close()
 		}
+	default:
+		api.Unhandled(ctx, msg, w.opts.Log)
 	}
 }
 

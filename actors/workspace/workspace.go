@@ -34,6 +34,9 @@ type Request struct {
 	Cwd  string // the workspace's folder
 }
 
+// CarriedCall implements api.CallCarrier.
+func (r *Request) CarriedCall() *api.Call { return r.Call }
+
 // Changed tells the session (the actor's parent) what the workspace now
 // holds. Event names the event the change announces.
 type Changed struct {
@@ -76,7 +79,7 @@ func Props(seed *api.Reseed[Seed]) *actor.Props {
 			w.tokens.Apply(map[string]*string{k: &v}, 0)
 		}
 		return w
-	})
+	}, api.Guarded(seed.Get().Log))
 }
 
 // Receive implements actor.Actor.
@@ -90,7 +93,7 @@ func (w *Workspace) Receive(ctx actor.Context) {
 		w.timers.StopAll()
 		w.status.abandon(ctx, w.seed.ID) // this instance cannot answer them now
 	case *Request:
-		if reply := api.Guard(ctx, msg.Call, w.seed.Log, func() *api.Reply { return Methods[msg.Call.Method](w, ctx, msg) }); reply != nil {
+		if reply := Methods[msg.Call.Method](w, ctx, msg); reply != nil {
 			ctx.Respond(reply)
 		}
 	case *ttlExpired:
@@ -99,6 +102,8 @@ func (w *Workspace) Receive(ctx actor.Context) {
 		}
 	case *statusRead:
 		w.statusDone(ctx, msg)
+	default:
+		api.Unhandled(ctx, msg, w.seed.Log)
 	}
 }
 

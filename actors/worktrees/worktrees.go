@@ -95,8 +95,21 @@ type jobDone struct {
 
 // Props returns the props of the worktrees actor.
 func Props(opts Options) *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor { return &Worktrees{opts: opts, busy: map[string]bool{}} })
+	return actor.PropsFromProducer(func() actor.Actor { return &Worktrees{opts: opts, busy: map[string]bool{}} }, api.Guarded(opts.Log))
 }
+
+// CarriedCall implements api.CallCarrier, for each message that carries
+// the call it is for: a panic handling one answers that call.
+func (r *Request) CarriedCall() *api.Call { return r.Call }
+
+// CarriedCall implements api.CallCarrier.
+func (m *OpenCheckout) CarriedCall() *api.Call { return m.Call }
+
+// CarriedCall implements api.CallCarrier.
+func (m *CloseCheckout) CarriedCall() *api.Call { return m.Call }
+
+// CarriedCall implements api.CallCarrier.
+func (m *Listed) CarriedCall() *api.Call { return m.Call }
 
 // Receive implements actor.Actor.
 func (w *Worktrees) Receive(ctx actor.Context) {
@@ -104,11 +117,13 @@ func (w *Worktrees) Receive(ctx actor.Context) {
 	case *SetSession:
 		w.session = msg.PID
 	case *Request:
-		if reply := api.Guard(ctx, msg.Call, w.opts.Log, func() *api.Reply { return w.start(ctx, msg) }); reply != nil {
+		if reply := w.start(ctx, msg); reply != nil {
 			ctx.Respond(reply)
 		}
 	case *jobDone:
 		w.finish(ctx, msg)
+	default:
+		api.Unhandled(ctx, msg, w.opts.Log)
 	}
 }
 
