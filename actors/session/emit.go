@@ -59,12 +59,8 @@ func (s *Session) focusNow() focusState {
 }
 
 // begin opens the transaction of a message that may change the topology
-// and returns the focus before it. One still open is what a panic left
-// half-done: it is discarded first, with what it queued.
+// and returns the focus before it.
 func (s *Session) begin(ctx actor.Context) focusState {
-	if s.m.Open() {
-		s.abandon(ctx)
-	}
 	s.synced = false // only this message's placement counts
 	s.tx = s.m.Begin()
 	return s.focusNow()
@@ -72,9 +68,8 @@ func (s *Session) begin(ctx actor.Context) focusState {
 
 // abandon discards the open transaction and drops what it queued: its
 // events, the actors it would start or stop, the tabs it would resize;
-// the panes it started are stopped (their OnDiscard). A transaction stays
-// open after it, empty, for settle to commit.
-func (s *Session) abandon(ctx actor.Context) {
+// the panes it started are stopped (their OnDiscard).
+func (s *Session) abandon() {
 	s.tx.Discard()
 	clear(s.outbox)
 	s.outbox = s.outbox[:0]
@@ -83,14 +78,15 @@ func (s *Session) abandon(ctx actor.Context) {
 	s.newborn = s.newborn[:0]
 	s.retired, s.poisoned, s.newIDs = s.retired[:0], s.poisoned[:0], s.newIDs[:0]
 	s.deferred, s.synced = nil, false
-	s.tx = s.m.Begin()
 }
 
 // conclude discards the transaction of a call that failed, so an error
-// answer never leaves part of a change behind.
+// answer never leaves part of a change behind; an empty one is left for
+// settle to commit.
 func (s *Session) conclude(ctx actor.Context, reply *api.Reply) {
 	if reply != nil && reply.Err != nil && s.tx.Changed() {
-		s.abandon(ctx)
+		s.abandon()
+		s.tx = s.m.Begin()
 	}
 }
 

@@ -281,6 +281,9 @@ func (s *Session) route(ctx actor.Context, call *api.Call) *api.Reply {
 
 // Receive implements actor.Actor.
 func (s *Session) Receive(ctx actor.Context) {
+	if s.m.Open() { // the last message panicked half-way (handle)
+		s.abandon()
+	}
 	msg := ctx.Message()
 	if f, ok := msg.(*api.Fired); ok {
 		msg = s.timers.Fired(f)
@@ -380,25 +383,16 @@ func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
 // handle runs the handler of a call in a transaction, publishes what it
 // changed, then answers: the events and the agents actor's placement go
 // out before the caller can act on the answer. A call that fails changes
-// nothing: its transaction is discarded with what it queued. A panic
-// answers internal_error to this request only.
+// nothing: its transaction is discarded with what it queued. A handler
+// that panics gets no further: the receive guard (api.Guarded) answers
+// its call internal_error, and the next message discards the transaction
+// it left open (Receive), so nothing of it is published or saved.
 func (s *Session) handle(ctx actor.Context, call *api.Call, run func() *api.Reply) {
 	before := s.begin(ctx)
-	reply := s.guard(ctx, call, run)
+	reply := run()
 	s.conclude(ctx, reply)
 	s.settle(ctx, before)
 	s.answerCall(ctx, reply)
-}
-
-func (s *Session) guard(ctx actor.Context, call *api.Call, run func() *api.Reply) (reply *api.Reply) {
-	defer func() {
-		if r := recover(); r != nil {
-			s.opts.Log.Error("handler panicked", "method", call.Method, "panic", r)
-			s.abandon(ctx)
-			reply = api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", call.Method, r))
-		}
-	}()
-	return run()
 }
 
 // answerCall sends a call's answer (nil: answered elsewhere). When the

@@ -173,8 +173,18 @@ func newBreakable(t *testing.T) (*harness, *Session, *published, *atomic.Int64) 
 	s := newSession(opts)
 	w := api.NewWorker()
 	s.worker = w
-	h := &harness{t: t, system: system, agents: opts.Agents, running: running,
-		session: system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return s }, actor.WithDispatcher(w)))}
+	// Under a parent that resumes it after a panic, as the server's root does.
+	resume := actor.NewOneForOneStrategy(10, time.Second, func(any) actor.Directive { return actor.ResumeDirective })
+	parent := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		if p, ok := ctx.Message().(*actor.Props); ok {
+			ctx.Respond(ctx.Spawn(p))
+		}
+	}, actor.WithSupervisor(resume)))
+	pid, err := system.Root.RequestFuture(parent, actor.PropsFromProducer(func() actor.Actor { return s }, actor.WithDispatcher(w), api.Guarded(log)), 5*time.Second).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &harness{t: t, system: system, agents: opts.Agents, running: running, session: pid.(*actor.PID)}
 	for _, c := range [][2]string{
 		{"workspace.create", `{"cwd":"/tmp"}`},
 		{"pane.split", `{"target_pane_id":"w1:p1","direction":"right"}`},
