@@ -46,7 +46,8 @@ type Request struct {
 	PaneID      string
 	WorkspaceID string
 	TabID       string
-	// Graphics is set for pane.graphics.info only (graphics.go).
+	// Graphics is set for the graphics methods; pane.graphics.info
+	// reports it (graphics.go).
 	Graphics *GraphicsView
 }
 
@@ -553,7 +554,7 @@ func (p *Pane) handle(ctx actor.Context, req *Request) {
 			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", req.Call.Method, r)))
 		}
 	}()
-	h, ok := handlers[req.Call.Method]
+	h, ok := Registry.Lookup(req.Call.Method)
 	if !ok {
 		ctx.Respond(api.Fail(fmt.Errorf("pane cannot handle %s", req.Call.Method)))
 		return
