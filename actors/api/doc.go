@@ -5,7 +5,9 @@
 // replace protoactor's goroutine per burst: Worker (one goroutine kept for
 // one actor) and Pool (a few shared by every pane) — and WriteNow, the
 // write without waiting with which an actor sends a small answer itself
-// and leaves only what a full descriptor refuses to its writer goroutine.
+// and leaves only what a full descriptor refuses to its writer goroutine —
+// and Registry, one owner's handlers keyed by method, which the server
+// checks against the method table's owners when it starts.
 // It is a leaf package so
 // the gateway, the session and the panes can all speak it.
 package api
