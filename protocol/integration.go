@@ -1,8 +1,8 @@
 package protocol
 
 var integrationMethods = []Method{
-	{Name: "integration.install", Params: func() Params { return &IntegrationInstallParams{} }, Result: "integration_install", Summary: "Install an agent's herdr hook and register it in that agent's settings"},
-	{Name: "integration.uninstall", Params: func() Params { return &IntegrationUninstallParams{} }, Result: "integration_uninstall", Summary: "Remove an agent's herdr hook and its registration"},
+	{Name: "integration.install", Params: func() Params { return &IntegrationInstallParams{} }, Result: "integration_install", Summary: "Install an agent's herdr hook and register it in that agent's settings", Owner: OwnerIntegrations, Shape: ShapeAnswer},
+	{Name: "integration.uninstall", Params: func() Params { return &IntegrationUninstallParams{} }, Result: "integration_uninstall", Summary: "Remove an agent's herdr hook and its registration", Owner: OwnerIntegrations, Shape: ShapeAnswer},
 }
 
 // IntegrationTargets are the wire names of the agents herdr integrates

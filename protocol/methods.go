@@ -33,6 +33,14 @@ type Method struct {
 	// while it is off the server answers feature_disabled, before
 	// resolving the target.
 	Gate string
+	// Owner is the actor that answers the method (routing.go); its
+	// registry of handlers is checked against the table at start-up.
+	Owner Owner
+	// Shape is what the call does to its connection: one answer, a wait,
+	// a watch, a stream (routing.go).
+	Shape Shape
+	// Browser says whether the web dashboard's page may call it.
+	Browser Browser
 
 	// targets lists the params' entity-naming keys, found once, when the
 	// method is first decoded (targetfields.go).
@@ -48,7 +56,8 @@ const (
 	TargetWorkspace
 	TargetTab
 	TargetPane
-	// TargetFocusedPane is a pane that defaults to the focused one.
+	// TargetFocusedPane is a pane that defaults to the focused one (of
+	// the workspace the params name, when they implement InWorkspace).
 	TargetFocusedPane
 	// TargetAgent is an agent, named by its pane's id or by its name.
 	TargetAgent
@@ -58,6 +67,13 @@ const (
 // TargetID is the id the caller gave ("" when omitted).
 type Targeted interface {
 	TargetID() string
+}
+
+// InWorkspace is implemented by the params of a TargetFocusedPane method
+// that may name a workspace instead of a pane: without a pane id, the
+// target is that workspace's focused pane.
+type InWorkspace interface {
+	InWorkspaceID() string
 }
 
 // EmptyParams is the params type of methods that take none. Unknown fields
@@ -85,6 +101,7 @@ func buildTable(areas ...[]Method) map[string]Method {
 			if _, dup := t[m.Name]; dup {
 				panic(fmt.Sprintf("protocol: method %s registered twice", m.Name))
 			}
+			checkRouting(m)
 			m.targets = sync.OnceValue(func() targetFields { return targetFieldsOf(m.Params()) })
 			t[m.Name] = m
 		}

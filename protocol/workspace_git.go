@@ -8,7 +8,7 @@ import "path/filepath"
 // callers who ask while it runs share its answer.
 var WorkspaceGitStatusMethod = Method{
 	Name: "workspace.git_status", Params: func() Params { return &WorkspaceGitStatusParams{} },
-	Result: "workspace_git_status", Summary: "Git branch, ahead/behind and dirty state of a workspace's folder (extension)", Target: TargetWorkspace,
+	Result: "workspace_git_status", Summary: "Git branch, ahead/behind and dirty state of a workspace's folder (extension)", Target: TargetWorkspace, Owner: OwnerWorkspace, Shape: ShapeAnswer,
 }
 
 // WorkspaceGitStatusParams are the params of workspace.git_status.

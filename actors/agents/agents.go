@@ -135,9 +135,10 @@ func Props(opts Options) *actor.Props {
 // later (a wait, a prompt) or through an Answer.
 type handler func(a *Agents, ctx actor.Context, call *api.Call, r *rec) *api.Reply
 
-// Methods is every method the actor answers, each with its handler; the
-// session forwards them to it with their target resolved.
-var methods = map[string]handler{
+// Registry is every method the actor answers (the table's owner agents),
+// each with its handler; the session forwards them to it with their
+// target resolved.
+var Registry = api.NewRegistry(protocol.OwnerAgents, "actors/agents", map[string]handler{
 	"pane.report_agent":          (*Agents).reportAgent,
 	"pane.report_agent_session":  (*Agents).reportAgentSession,
 	"pane.report_metadata":       (*Agents).reportMetadata,
@@ -150,13 +151,7 @@ var methods = map[string]handler{
 	"agent.view.set":             (*Agents).agentViewSet,
 	"agent.view.clear":           (*Agents).agentViewClear,
 	"agent.view.get":             (*Agents).agentViewGet,
-}
-
-// Handles reports whether the actor answers method.
-func Handles(method string) bool {
-	_, ok := methods[method]
-	return ok
-}
+})
 
 // Receive implements actor.Actor.
 func (a *Agents) Receive(ctx actor.Context) {
@@ -228,7 +223,7 @@ func (a *Agents) request(ctx actor.Context, req *Request) {
 }
 
 func (a *Agents) serve(ctx actor.Context, req *Request, sender *actor.PID) {
-	h, ok := methods[req.Call.Method]
+	h, ok := Registry.Lookup(req.Call.Method)
 	if !ok {
 		a.answer(sender, api.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", req.Call.Method)))
 		return

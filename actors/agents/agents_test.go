@@ -213,8 +213,9 @@ func TestPanicAnswersAndKeepsState(t *testing.T) {
 	r := newRig(t)
 	r.place("w1:t1", "w1:t1")
 	r.screen("term_1", "claude", "working")
-	methods["test.panic"] = func(*Agents, actor.Context, *api.Call, *rec) *api.Reply { panic("a handler that breaks") }
-	t.Cleanup(func() { delete(methods, "test.panic") })
+	saved := Registry
+	Registry = Registry.With("test.panic", func(*Agents, actor.Context, *api.Call, *rec) *api.Reply { panic("a handler that breaks") })
+	t.Cleanup(func() { Registry = saved })
 	r.system.Root.RequestWithCustomSender(r.agents, &Request{Call: &api.Call{Method: "test.panic"}, TermID: "term_1"}, r.caller)
 	r.call("agent.rename", "term_1", `{"target":"w1:p1","name":"scout"}`)
 	r.settle()

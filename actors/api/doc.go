@@ -8,8 +8,10 @@
 // and leaves only what a full descriptor refuses to its writer goroutine —
 // Guarded, the receive guard every actor's props carry (a panic answers
 // the call it held internal_error, once, then goes to the supervisor),
-// with Unhandled for what a Receive does not handle, and InFlight, a
-// connection's one call in flight with its safety deadline.
+// with Unhandled for what a Receive does not handle; InFlight, a
+// connection's one call in flight with its safety deadline; and Registry,
+// one owner's handlers keyed by method, which the server checks against
+// the method table's owners when it starts.
 // It is a leaf package so
 // the gateway, the session and the panes can all speak it.
 package api

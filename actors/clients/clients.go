@@ -11,15 +11,23 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// Methods are the API methods the clients actor answers.
-var Methods = map[string]bool{
-	"notification.show":         true,
-	"client.window_title.set":   true,
-	"client.window_title.clear": true,
-	"popup.close":               true,
-	"popup.send_text":           true,
-	"terminal.claim":            true,
-}
+// Registry holds the API methods the clients actor answers.
+var Registry = api.NewRegistry(protocol.OwnerClients, "actors/clients", map[string]func(*Clients, actor.Context, *api.Call) *api.Reply{
+	"notification.show": func(c *Clients, ctx actor.Context, call *api.Call) *api.Reply {
+		return c.show(ctx, call.Params.(*protocol.NotificationShowParams))
+	},
+	"client.window_title.set": func(c *Clients, ctx actor.Context, call *api.Call) *api.Reply {
+		return c.setTitle(ctx, call.Params.(*protocol.ClientWindowTitleSetParams).Title, "set")
+	},
+	"client.window_title.clear": func(c *Clients, ctx actor.Context, _ *api.Call) *api.Reply {
+		return c.setTitle(ctx, "", "cleared")
+	},
+	"popup.close":     func(c *Clients, ctx actor.Context, _ *api.Call) *api.Reply { return c.popupClose(ctx) },
+	"popup.send_text": (*Clients).popupSendText,
+	"terminal.claim": func(c *Clients, ctx actor.Context, call *api.Call) *api.Reply {
+		return c.claim(ctx, call.Params.(*protocol.TerminalClaimParams))
+	},
+})
 
 // toastInterval is the least time between two toasts.
 const toastInterval = time.Second
@@ -116,22 +124,11 @@ func (c *Clients) foreground(ctx actor.Context, msg *Foreground) {
 }
 
 func (c *Clients) handle(ctx actor.Context, call *api.Call) *api.Reply {
-	switch call.Method {
-	case "popup.close":
-		return c.popupClose(ctx)
-	case "popup.send_text":
-		return c.popupSendText(ctx, call)
-	case "terminal.claim":
-		return c.claim(ctx, call.Params.(*protocol.TerminalClaimParams))
+	h, ok := Registry.Lookup(call.Method)
+	if !ok {
+		return api.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", call.Method))
 	}
-	switch prm := call.Params.(type) {
-	case *protocol.NotificationShowParams:
-		return c.show(ctx, prm)
-	case *protocol.ClientWindowTitleSetParams:
-		return c.setTitle(ctx, prm.Title, "set")
-	default:
-		return c.setTitle(ctx, "", "cleared")
-	}
+	return h(c, ctx, call)
 }
 
 func (c *Clients) show(ctx actor.Context, prm *protocol.NotificationShowParams) *api.Reply {

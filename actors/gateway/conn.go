@@ -40,9 +40,6 @@ type writerCaughtUp struct{}
 // reading, so a pending wait has nobody to answer and is cancelled.
 type eofMsg struct{ gone bool }
 
-// waits are the methods that may hold a connection open indefinitely.
-var waits = map[string]bool{"events.wait": true, "pane.wait_for_output": true, "agent.wait": true, "agent.prompt": true}
-
 // outItem is one or more lines for the writer; after runs once they are
 // written and flushed. credit marks an answer whose request's read-ahead
 // credit the writer returns once the answer is on its way to the socket.
@@ -76,7 +73,8 @@ type conn struct {
 	c       net.Conn
 	opts    Options
 	queue   []*lineMsg
-	current *protocol.Request // the request the session is working on
+	current *protocol.Request // the request its owner is working on
+	shape   protocol.Shape    // the current request's
 	calls   api.InFlight      // its call: the deadline, and how its answer is known
 	closing bool
 	out     chan outItem
@@ -186,7 +184,7 @@ func (c *conn) requests(ctx actor.Context) {
 		c.closing = true
 		// Stopping cancels what waits on this connection: the panes and
 		// the agents' waits watch it.
-		if msg.gone && c.current != nil && waits[c.current.Method] {
+		if msg.gone && c.current != nil && c.shape == protocol.ShapeWait {
 			ctx.Stop(ctx.Self())
 			return
 		}
@@ -324,31 +322,30 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 		c.reply(req.ID, api.Fail(err))
 		return
 	}
+	m, _ := protocol.Lookup(req.Method)
 	params, err := protocol.DecodeParams(req.Method, req.Params)
 	if err != nil {
 		c.reply(req.ID, api.Fail(err))
-		if req.Method == graphicsStreamMethod {
+		if m.Shape == protocol.ShapeFrames {
 			c.streamVerdict(nil)
 		}
 		return
 	}
-	switch req.Method {
-	case "ping":
-		c.reply(req.ID, api.Done(pongs()[c.opts.Handoff != nil]))
-	case "server.stop":
-		line, _ := protocol.EncodeSuccess(req.ID, protocol.OK{})
-		c.write(line, c.opts.Stop)
-		c.closing = true
-	case "server.live_handoff":
-		c.startHandoff(ctx, &req, params)
-	default:
-		c.current = &req
-		owner := c.opts.Session
-		if pid, ok := c.opts.Routes[req.Method]; ok {
-			owner = pid
-		}
-		c.calls.Send(ctx, owner, &api.Call{ID: req.ID, Method: req.Method, Params: params}, api.Deadline(params, c.opts.CallDeadline))
+	c.shape = m.Shape
+	if h, ok := Registry.Lookup(req.Method); ok {
+		h(c, ctx, &req, params)
+		return
 	}
+	owner := c.opts.ownerPID(m)
+	if owner == nil {
+		c.reply(req.ID, api.Fail(protocol.Errorf(protocol.CodeInternal, "no actor answers %s (owner %s)", req.Method, m.Owner)))
+		if m.Shape == protocol.ShapeFrames {
+			c.streamVerdict(nil)
+		}
+		return
+	}
+	c.current = &req
+	c.calls.Send(ctx, owner, &api.Call{ID: req.ID, Method: req.Method, Params: params}, api.Deadline(params, c.opts.CallDeadline))
 }
 
 // finish writes the answer of the current request and moves on. An
@@ -358,17 +355,17 @@ func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 	if c.current == nil {
 		return // nothing asked
 	}
-	req := c.current
+	req, shape := c.current, c.shape
 	c.reply(req.ID, r)
 	c.current = nil
-	if req.Method == graphicsStreamMethod {
+	if shape == protocol.ShapeFrames {
 		if st, ok := r.Result.(api.GraphicsStream); ok && r.Err == nil {
 			c.startGraphicsStream(ctx, req.ID, st)
 			return
 		}
 		c.streamVerdict(nil)
 	}
-	if req.Method == "events.subscribe" {
+	if shape == protocol.ShapeStream {
 		if r.Err != nil {
 			c.closing = true
 			c.queue = nil
@@ -394,7 +391,7 @@ func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 			return
 		}
 	}
-	if req.Method == "screen.subscribe" && r.Err == nil {
+	if shape == protocol.ShapeWatch && r.Err == nil {
 		c.watching = true
 	}
 	c.pump(ctx)

@@ -1,8 +1,13 @@
 // Package gateway accepts API connections and gives each one a conn actor.
 //
-// A conn actor decodes request lines, answers ping and server.stop itself,
-// sends every other call to the session (which may hand it on to a pane)
-// and writes the replies back in request order. Socket reads and writes run
+// A conn actor decodes request lines, answers the methods the table gives
+// the gateway itself (ping, server.stop, server.live_handoff: Registry),
+// sends the rest to their owner — the session for every method whose
+// target it resolves (it hands them on to a pane, workspace, tab or the
+// agents actor), the clients, plugins, integrations or web actor for
+// theirs (Options.Owners, checked at start-up) — and writes the replies
+// back in request order. What a call does to the connection (a wait, a
+// watch, a stream) is the method's Shape, not its name. Socket reads and writes run
 // on two goroutines per connection, so a slow client never blocks an actor.
 // When the gateway stops with the server, each connection that watches
 // screens (an interactive client) is sent client.server_stopping before it

@@ -34,9 +34,9 @@ type Options struct {
 	Listener net.Listener
 	Session  *actor.PID
 	Events   *actor.PID
-	// Routes sends the methods it names to other actors than the session
-	// (the clients actor's notification and window-title calls).
-	Routes map[string]*actor.PID
+	// Owners are the actors of the method owners the session does not
+	// stand in front of: clients, plugins, integrations, web (routes.go).
+	Owners map[protocol.Owner]*actor.PID
 	Log    *slog.Logger
 	// Stop is called once a server.stop reply has been written.
 	Stop func()

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"sync"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -28,7 +29,17 @@ import (
 // past: its error line ends the stream. Closing the stream removes its
 // layer (the pane watches the connection).
 
-const graphicsStreamMethod = "pane.graphics.stream"
+// framesMethods names the methods of shape frames, for the reader's
+// quick look at a line before it decodes one.
+var framesMethods = sync.OnceValue(func() [][]byte {
+	var out [][]byte
+	for _, m := range protocol.Methods() {
+		if m.Shape == protocol.ShapeFrames {
+			out = append(out, []byte(m.Name))
+		}
+	}
+	return out
+})
 
 // frameMsg is one frame read by the reader, or why it was refused (fatal:
 // the stream cannot go on).
@@ -41,11 +52,17 @@ type frameMsg struct {
 // isGraphicsStream reports whether a request line opens a graphics
 // stream, as the actor will decode it.
 func isGraphicsStream(line []byte) bool {
-	if !bytes.Contains(line, []byte(graphicsStreamMethod)) {
-		return false
+	for _, name := range framesMethods() {
+		if bytes.Contains(line, name) {
+			req, err := protocol.DecodeRequest(line)
+			if err != nil {
+				return false
+			}
+			m, _ := protocol.Lookup(req.Method)
+			return m.Shape == protocol.ShapeFrames
+		}
 	}
-	req, err := protocol.DecodeRequest(line)
-	return err == nil && req.Method == graphicsStreamMethod
+	return false
 }
 
 // streamVerdict tells the waiting reader whether the stream was accepted

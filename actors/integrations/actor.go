@@ -11,11 +11,12 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// Methods are the API methods the integrations actor answers.
-var Methods = map[string]bool{
-	"integration.install":   true,
-	"integration.uninstall": true,
-}
+// Registry holds the API methods the integrations actor answers; its
+// handlers run off the actor's goroutine (run).
+var Registry = api.NewRegistry(protocol.OwnerIntegrations, "actors/integrations", map[string]func(*Integrations, *api.Call) *api.Reply{
+	"integration.install":   (*Integrations).install,
+	"integration.uninstall": (*Integrations).uninstall,
+})
 
 // Integrations is the actor. It runs one install or uninstall at a time on
 // a goroutine (two at once could interleave edits of one settings file) and
@@ -85,20 +86,27 @@ func (a *Integrations) run(call *api.Call) (reply *api.Reply) {
 			reply = api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", call.Method, r))
 		}
 	}()
-	switch p := call.Params.(type) {
-	case *protocol.IntegrationInstallParams:
-		msgs, err := setup.Install(p.Target, a.env)
-		if err != nil {
-			return api.Fail(protocol.Errorf(protocol.CodeIntegrationInstallFailed, "install %s integration: %v", p.Target, err))
-		}
-		return api.Done(protocol.IntegrationInstalled{Target: p.Target, Details: protocol.IntegrationDetails{Messages: msgs}})
-	case *protocol.IntegrationUninstallParams:
-		msgs, err := setup.Uninstall(p.Target, a.env)
-		if err != nil {
-			return api.Fail(protocol.Errorf(protocol.CodeIntegrationUninstallFailed, "uninstall %s integration: %v", p.Target, err))
-		}
-		return api.Done(protocol.IntegrationUninstalled{Target: p.Target, Details: protocol.IntegrationDetails{Messages: msgs}})
-	default:
-		return api.Fail(fmt.Errorf("integrations: unexpected params %T", call.Params))
+	h, ok := Registry.Lookup(call.Method)
+	if !ok {
+		return api.Fail(fmt.Errorf("integrations: no handler for %s", call.Method))
 	}
+	return h(a, call)
+}
+
+func (a *Integrations) install(call *api.Call) *api.Reply {
+	p := call.Params.(*protocol.IntegrationInstallParams)
+	msgs, err := setup.Install(p.Target, a.env)
+	if err != nil {
+		return api.Fail(protocol.Errorf(protocol.CodeIntegrationInstallFailed, "install %s integration: %v", p.Target, err))
+	}
+	return api.Done(protocol.IntegrationInstalled{Target: p.Target, Details: protocol.IntegrationDetails{Messages: msgs}})
+}
+
+func (a *Integrations) uninstall(call *api.Call) *api.Reply {
+	p := call.Params.(*protocol.IntegrationUninstallParams)
+	msgs, err := setup.Uninstall(p.Target, a.env)
+	if err != nil {
+		return api.Fail(protocol.Errorf(protocol.CodeIntegrationUninstallFailed, "uninstall %s integration: %v", p.Target, err))
+	}
+	return api.Done(protocol.IntegrationUninstalled{Target: p.Target, Details: protocol.IntegrationDetails{Messages: msgs}})
 }

@@ -63,7 +63,8 @@ type Request struct {
 	PaneID      string
 	WorkspaceID string
 	TabID       string
-	// Graphics is set for pane.graphics.info only (graphics.go).
+	// Graphics is set for the graphics methods; pane.graphics.info
+	// reports it (graphics.go).
 	Graphics *GraphicsView
 }
 
@@ -571,7 +572,7 @@ func (p *Pane) stop(ctx actor.Context) {
 // internal_error by the pane's guard (api.GuardedKeep), and the pane
 // keeps its terminal.
 func (p *Pane) handle(ctx actor.Context, req *Request) {
-	h, ok := handlers[req.Call.Method]
+	h, ok := Registry.Lookup(req.Call.Method)
 	if !ok {
 		ctx.Respond(api.Fail(fmt.Errorf("pane cannot handle %s", req.Call.Method)))
 		return

@@ -14,8 +14,9 @@ import (
 // (a wait).
 type handler func(p *Pane, ctx actor.Context, req *Request) *api.Reply
 
-// handlers is the pane's method table.
-var handlers = map[string]handler{
+// Registry holds the methods the table gives the pane; the session
+// forwards them here with the pane resolved.
+var Registry = api.NewRegistry(protocol.OwnerPane, "actors/pane", map[string]handler{
 	"pane.read":            (*Pane).read,
 	"pane.send_text":       (*Pane).sendText,
 	"pane.send_keys":       (*Pane).sendKeys,
@@ -32,16 +33,7 @@ var handlers = map[string]handler{
 	"pane.graphics.clear":  graphicsHandler((*graphicsState).clear),
 	"pane.graphics.info":   graphicsHandler((*graphicsState).info),
 	"pane.graphics.stream": graphicsHandler((*graphicsState).stream),
-}
-
-// Methods lists the methods a pane answers, so the session routes them here.
-func Methods() []string {
-	out := make([]string, 0, len(handlers))
-	for m := range handlers {
-		out = append(out, m)
-	}
-	return out
-}
+})
 
 // maxReadLines caps how many lines one read returns.
 const maxReadLines = 1000

@@ -48,10 +48,10 @@ type Options struct {
 	MaxInFlight, MaxQueued int
 }
 
-// Methods are the plugin.* methods the gateway sends to this actor
+// Registry holds the plugin.* methods the gateway sends to this actor
 // (plugin.action.invoke comes through the session, which fills in its
 // context, as an *Invoke).
-var Methods = map[string]func(*Plugins, actor.Context, *api.Call) *api.Reply{
+var Registry = api.NewRegistry(protocol.OwnerPlugins, "actors/plugins", map[string]func(*Plugins, actor.Context, *api.Call) *api.Reply{
 	"plugin.link":        (*Plugins).link,
 	"plugin.list":        (*Plugins).list,
 	"plugin.unlink":      (*Plugins).unlink,
@@ -60,7 +60,7 @@ var Methods = map[string]func(*Plugins, actor.Context, *api.Call) *api.Reply{
 	"plugin.action.list": (*Plugins).actionList,
 	"plugin.log.list":    (*Plugins).logList,
 	"plugin.pane.open":   (*Plugins).paneOpen,
-}
+})
 
 // OpenPane asks the session to open a plugin's pane entrypoint: the
 // plugins actor has resolved it; the caller is the sender.
@@ -181,7 +181,7 @@ func (p *Plugins) Receive(ctx actor.Context) {
 			p.saver.Close(2 * time.Second)
 		}
 	case *api.Call:
-		if h, ok := Methods[msg.Method]; ok {
+		if h, ok := Registry.Lookup(msg.Method); ok {
 			if reply := h(p, ctx, msg); reply != nil {
 				ctx.Respond(reply)
 			}

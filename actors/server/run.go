@@ -65,6 +65,9 @@ func Run(opts Options) error {
 	}
 	// Before any child is started: no pane may inherit what the server did.
 	closeInheritedOnExec()
+	if err := checkRegistries(registries); err != nil {
+		return err
+	}
 	logFile, err := openLog(opts.LogPath)
 	if err != nil {
 		return err
@@ -135,10 +138,7 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	routes := map[string]*actor.PID{}
-	for method := range clients.Methods {
-		routes[method] = clientsPID
-	}
+	owners := map[protocol.Owner]*actor.PID{protocol.OwnerClients: clientsPID}
 	pluginsPID, err := spawnChild(system, root, plugins.Props(plugins.Options{
 		ConfigDir: protocol.ConfigDir(opts.Env), StateDir: protocol.StateDir(opts.Env),
 		SocketPath: opts.SocketPath, BinPath: bin, Events: busPID, Log: log,
@@ -147,17 +147,13 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	for method := range plugins.Methods {
-		routes[method] = pluginsPID
-	}
+	owners[protocol.OwnerPlugins] = pluginsPID
 	integrationsPID, err := spawnChild(system, root, integrations.Props(opts.Env, log), "integrations")
 	if err != nil {
 		listener.Close()
 		return err
 	}
-	for method := range integrations.Methods {
-		routes[method] = integrationsPID
-	}
+	owners[protocol.OwnerIntegrations] = integrationsPID
 	agentsPID, err := spawnChild(system, root, agents.Props(agents.Options{Events: busPID, Log: log, Carried: carried, Clients: clientsPID}), "agents")
 	if err != nil {
 		listener.Close()
@@ -219,16 +215,18 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	for method := range web.Methods {
-		routes[method] = webPID
-	}
+	owners[protocol.OwnerWeb] = webPID
 	handoff := &handoffActors{system: system, root: root, session: sessionPID, agents: agentsPID, bus: busPID, listener: listener, socket: opts.SocketPath,
 		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], bin: bin, busy: make(chan struct{}, 1),
 		exit: func() { log.Info("handed off to a new server; exiting"); os.Exit(0) }}
-	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Routes: routes, Log: log, Stop: stop, Gate: handoff.gate,
+	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
 		CallDeadline: callDeadline}
 	if handoffSupported {
 		gw.Handoff = handoff.handoff
+	}
+	if err := gw.Check(); err != nil {
+		listener.Close()
+		return err
 	}
 	if handoff.gateway, err = spawnChild(system, root, gateway.Props(gw), "gateway"); err != nil {
 		listener.Close()

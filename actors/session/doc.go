@@ -11,9 +11,11 @@
 // changed and hands it a detached model.Saved when it asks (persist.go).
 //
 // Everything else is another actor's: the session resolves a request's
-// target once and forwards it, already resolved, to the pane, workspace,
-// tab, agents, clients, plugins or worktrees actor that owns what the method is
-// about. Pane, workspace and tab actors are its children (HandleFailure
+// target once, as the method's table entry declares, and forwards it,
+// already resolved, to the pane, workspace, tab or agents actor the entry
+// names as its owner (route, session.go), or to the clients, plugins or
+// worktrees actor that does the work; its own handlers are Registry. Pane,
+// workspace and tab actors are its children (HandleFailure
 // says what happens when one fails); the entity actors are started and
 // stopped at the end of the message that made or removed their entity.
 package session

@@ -31,13 +31,10 @@ func gateClosed(method, gate string) *api.Reply {
 	return api.Fail(protocol.Errorf(protocol.CodeFeatureDisabled, "%s is disabled: set [terminal] %s = true and restart the server", method, gate))
 }
 
-var graphicsRoutes = map[string]paneHandler{
-	"pane.graphics.info": (*Session).graphicsInfo,
-}
-
-// graphicsInfo forwards pane.graphics.info with the pane's visibility
-// (its workspace and tab are in front and no zoom hides it; brief modes
-// of the client do not count) and the client's cell size.
+// graphicsInfo forwards a graphics method (route: forwardPaneMethod)
+// with the pane's visibility (its workspace and tab are in front and no
+// zoom hides it; brief modes of the client do not count) and the
+// client's cell size, which pane.graphics.info reports.
 func (s *Session) graphicsInfo(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
 	t := p.Tab
 	visible := s.m.TabFocused(t) && (!t.Zoomed || t.Focused == p.TermID)

@@ -1,92 +1,60 @@
 package session
 
 import (
-	"maps"
+	"slices"
+	"strings"
 	"testing"
 
-	"github.com/herdr-go/herdr/actors/agents"
-	"github.com/herdr-go/herdr/actors/clients"
-	"github.com/herdr-go/herdr/actors/integrations"
-	"github.com/herdr-go/herdr/actors/plugins"
-	"github.com/herdr-go/herdr/actors/web"
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// The gateway answers these itself or routes them to the clients actor.
-var gatewayMethods = func() map[string]bool {
-	out := map[string]bool{"ping": true, "server.stop": true, "server.live_handoff": true}
-	for m := range clients.Methods {
-		out[m] = true
+// The session's handlers are exactly the methods the table gives it, each
+// of the kind its target selects (the server runs the same check when it
+// starts: actors/server/registries.go).
+func TestRegistry_MatchesMethodTable(t *testing.T) {
+	if err := Registry.Check(); err != nil {
+		t.Fatal(err)
 	}
-	for m := range plugins.Methods {
-		out[m] = true
-	}
-	maps.Copy(out, integrations.Methods)
-	maps.Copy(out, web.Methods)
-	return out
-}()
-
-// owner reports which of the session's tables answers a method, by the
-// target kind its protocol entry declares.
-func owner(m protocol.Method) (found bool) {
-	switch m.Target {
-	case protocol.TargetWorkspace:
-		_, found = workspaceTargeted[m.Name]
-	case protocol.TargetTab:
-		_, found = tabRoutes[m.Name]
-	case protocol.TargetPane, protocol.TargetFocusedPane:
-		_, found = paneTargeted[m.Name]
-	case protocol.TargetAgent:
-		_, found = agentRoutes[m.Name]
-	default:
-		_, found = handlers[m.Name]
-	}
-	// The agents actor's methods: the session resolves their target.
-	return found != agents.Handles(m.Name)
 }
 
-// TestHandlers_CoverMethodTable checks that every method the protocol table
-// accepts has exactly one owner, routed by the target kind it declares, so
-// no decoded call is left unanswered or resolved the wrong way.
-func TestHandlers_CoverMethodTable(t *testing.T) {
+// A handler of the wrong kind for its method's target is refused, naming
+// the method and the registry.
+func TestRegistry_RefusesAHandlerOfTheWrongKind(t *testing.T) {
+	var table []protocol.Method
 	for _, m := range protocol.Methods() {
-		if owner(m) == gatewayMethods[m.Name] {
-			t.Errorf("%s (target %d): routed by session=%v, gateway=%v", m.Name, m.Target, owner(m), gatewayMethods[m.Name])
+		if m.Name == "pane.get" {
+			m.Target = protocol.TargetTab
+		}
+		table = append(table, m)
+	}
+	err := Registry.CheckAgainst(table)
+	if err == nil {
+		t.Fatal("a pane handler for a tab-targeted method passed the check")
+	}
+	if want := "method pane.get: the session registry (actors/session)"; !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %q does not name %q", err, want)
+	}
+}
+
+// Every method the session forwards after resolving its target (owners
+// agents, workspace, tab, pane) has a target kind its owner's forwarder
+// takes, and every targeted method's params say which entity they name.
+func TestRoute_ForwardedMethodsHaveTheirOwnersTarget(t *testing.T) {
+	takes := map[protocol.Owner][]protocol.Target{
+		protocol.OwnerAgents:    {protocol.TargetNone, protocol.TargetPane, protocol.TargetAgent},
+		protocol.OwnerWorkspace: {protocol.TargetWorkspace},
+		protocol.OwnerTab:       {protocol.TargetTab},
+		protocol.OwnerPane:      {protocol.TargetPane, protocol.TargetFocusedPane},
+	}
+	for _, m := range protocol.Methods() {
+		if kinds, ok := takes[m.Owner]; ok && !slices.Contains(kinds, m.Target) {
+			t.Errorf("%s: owner %s, target kind %d: the session cannot forward it", m.Name, m.Owner, m.Target)
 		}
 		_, targeted := m.Params().(protocol.Targeted)
 		if targeted != (m.Target != protocol.TargetNone) {
 			t.Errorf("%s: declares target %d but its params implement Targeted=%v", m.Name, m.Target, targeted)
 		}
 	}
-	forwardedToAgents := map[string]bool{}
-	for _, m := range protocol.Methods() {
-		if agents.Handles(m.Name) {
-			forwardedToAgents[m.Name] = true
-		}
-	}
-	tables := []map[string]bool{keys(handlers), keys(workspaceTargeted), keys(tabRoutes), keys(paneTargeted), keys(agentRoutes), forwardedToAgents}
-	seen := map[string]int{}
-	for _, table := range tables {
-		for name := range table {
-			seen[name]++
-			if m, ok := protocol.Lookup(name); !ok || !owner(m) {
-				t.Errorf("session routes %s, which the protocol table does not send there", name)
-			}
-		}
-	}
-	for name, n := range seen {
-		if n > 1 {
-			t.Errorf("%s is in %d tables", name, n)
-		}
-	}
-}
-
-func keys[H any](m map[string]H) map[string]bool {
-	out := map[string]bool{}
-	for k := range m {
-		out[k] = true
-	}
-	return out
 }
 
 // Every targeted method answers its kind's not-found error for an id that
@@ -105,6 +73,7 @@ func TestRoute_UnknownTargets(t *testing.T) {
 	}
 	params := map[string]string{
 		"pane.read":                 `{"pane_id":"w9:p9","source":"recent"}`,
+		"pane.split":                `{"target_pane_id":"w9:p9","direction":"right"}`,
 		"pane.wait_for_output":      `{"pane_id":"w9:p9","source":"recent","match":{"type":"substring","value":"x"}}`,
 		"pane.send_keys":            `{"pane_id":"w9:p9","keys":["Enter"]}`,
 		"pane.send_text":            `{"pane_id":"w9:p9","text":"x"}`,

@@ -10,14 +10,14 @@ import (
 )
 
 var paneHandlers = map[string]handler{
-	"pane.split":   (*Session).paneSplit,
 	"pane.list":    (*Session).paneList,
 	"pane.current": (*Session).paneCurrent,
 }
 
-// paneRoutes are the pane-targeted methods the session answers; the rest
-// (pane.Methods) go on to the pane actor.
+// paneRoutes are the pane-targeted methods the session answers; those
+// the table gives the pane actor go on to it (route).
 var paneRoutes = map[string]paneHandler{
+	"pane.split":  (*Session).paneSplit,
 	"pane.get":    (*Session).paneGet,
 	"pane.focus":  (*Session).paneFocus,
 	"pane.rename": (*Session).paneRename,
@@ -42,24 +42,10 @@ func (s *Session) forwardToPane(ctx actor.Context, call *api.Call, p *paneRec) *
 	return nil
 }
 
-func (s *Session) paneSplit(ctx actor.Context, call *api.Call) *api.Reply {
+// paneSplit splits src, the pane its table entry's target resolved to
+// (target_pane_id, else workspace_id's focused pane, else the focused one).
+func (s *Session) paneSplit(ctx actor.Context, call *api.Call, src *paneRec) *api.Reply {
 	prm := call.Params.(*protocol.PaneSplitParams)
-	var src *paneRec
-	var err error
-	switch {
-	case prm.TargetPaneID != nil && *prm.TargetPaneID != "":
-		src, err = s.resolvePane(*prm.TargetPaneID)
-	case prm.WorkspaceID != nil && *prm.WorkspaceID != "":
-		var w *workspace
-		if w, err = s.m.ResolveWorkspace(*prm.WorkspaceID); err == nil {
-			src = s.terms[w.Active.Focused]
-		}
-	default:
-		src, err = s.orFocused(nil)
-	}
-	if err != nil {
-		return api.Fail(err)
-	}
 	fallback := src.Cwd
 	if src.facts.ForegroundCwd != "" {
 		fallback = src.facts.ForegroundCwd

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"fmt"
 	"log/slog"
 	"strings"
 
@@ -164,119 +165,150 @@ type (
 	paneHandler      func(s *Session, ctx actor.Context, call *api.Call, p *paneRec) *api.Reply
 )
 
-// handlers is the session's table of untargeted methods; one file per area
-// fills it and the routes of its targeted ones.
-var handlers = merge(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, worktreeHandlers, pluginHandlers, pluginPaneHandlers, popupHandlers)
-
-// workspaceTargeted holds every workspace-targeted method the session routes.
-var workspaceTargeted = merge(workspaceRoutes, worktreeRoutes)
-
-// paneTargeted holds every pane-targeted method: the session's own and
-// those the pane actor answers.
-var paneTargeted = forwarded(merge(paneRoutes, graphicsRoutes), without(pane.Methods(), graphicsRoutes), (*Session).forwardToPane)
-
-// without is names less those own answers itself first.
-func without[H any](names []string, own map[string]H) []string {
-	out := names[:0:0]
-	for _, n := range names {
-		if _, ok := own[n]; !ok {
-			out = append(out, n)
-		}
-	}
-	return out
+// anyHandler is a handler of one of the four kinds; route calls the kind
+// the method's Target selects, and Registry's check refuses a handler of
+// another kind.
+type anyHandler interface {
+	takes(protocol.Target) bool
 }
 
-// forwarded adds to own a handler for each of names, which another actor answers.
-func forwarded(own map[string]paneHandler, names []string, forward paneHandler) map[string]paneHandler {
-	out := merge(own)
-	for _, name := range names {
-		if _, dup := out[name]; dup {
-			panic("session: method handled by both session and another actor: " + name)
-		}
-		out[name] = forward
-	}
-	return out
+func (handler) takes(t protocol.Target) bool          { return t == protocol.TargetNone }
+func (workspaceHandler) takes(t protocol.Target) bool { return t == protocol.TargetWorkspace }
+func (tabHandler) takes(t protocol.Target) bool       { return t == protocol.TargetTab }
+
+// A pane handler takes an agent too: the agent's pane.
+func (paneHandler) takes(t protocol.Target) bool {
+	return t == protocol.TargetPane || t == protocol.TargetFocusedPane || t == protocol.TargetAgent
 }
 
-func merge[H any](areas ...map[string]H) map[string]H {
-	out := map[string]H{}
-	for _, area := range areas {
-		for name, h := range area {
-			if _, dup := out[name]; dup {
-				panic("session: handler registered twice: " + name)
-			}
-			out[name] = h
-		}
+// Registry holds the methods the table gives the session (owner session);
+// one file per area declares its handlers. The methods of the agents,
+// workspace, tab and pane actors are not here: route resolves their
+// target and forwards them because the table names their owner.
+var Registry = api.NewRegistry(protocol.OwnerSession, "actors/session",
+	area(serverHandlers), area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
+	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers), area(eventsHandlers),
+	area(agentHandlers), area(agentRoutes), area(screenHandlers), area(worktreeHandlers), area(worktreeRoutes),
+	area(pluginHandlers), area(pluginPaneHandlers), area(popupHandlers),
+).WithFit(func(m protocol.Method, h anyHandler) error {
+	if !h.takes(m.Target) {
+		return fmt.Errorf("its handler is a %T, which does not take target kind %d", h, m.Target)
+	}
+	return nil
+})
+
+// area lets one file's handlers of one kind join the registry.
+func area[H anyHandler](handlers map[string]H) map[string]anyHandler {
+	out := make(map[string]anyHandler, len(handlers))
+	for name, h := range handlers {
+		out[name] = h
 	}
 	return out
 }
 
 // route resolves the call's target as its method declares, answering the
-// kind's not-found error itself, and runs the handler. nil means the
-// handler answers later or someone else answers.
+// kind's not-found error itself, and runs the session's handler or
+// forwards the call to the method's owner. nil means the handler answers
+// later or someone else answers.
 func (s *Session) route(ctx actor.Context, call *api.Call) *api.Reply {
 	m, _ := protocol.Lookup(call.Method)
 	if !s.gateOpen(m.Gate) {
 		return gateClosed(call.Method, m.Gate)
+	}
+	var h anyHandler
+	switch m.Owner {
+	case protocol.OwnerSession:
+		var ok bool
+		if h, ok = Registry.Lookup(call.Method); !ok {
+			return api.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", call.Method))
+		}
+	case protocol.OwnerAgents:
+		h = paneHandler((*Session).forwardToAgents)
+		if m.Target == protocol.TargetNone {
+			h = handler((*Session).forwardUntargetedToAgents)
+		}
+	case protocol.OwnerWorkspace:
+		h = workspaceHandler((*Session).forwardToWorkspace)
+	case protocol.OwnerTab:
+		h = tabHandler((*Session).forwardToTab)
+	case protocol.OwnerPane:
+		h = paneHandler((*Session).forwardPaneMethod)
+	default:
+		return api.Fail(protocol.Errorf(protocol.CodeInternal, "%s belongs to %s, not the session", call.Method, m.Owner))
+	}
+	if !h.takes(m.Target) {
+		return api.Fail(protocol.Errorf(protocol.CodeInternal, "%s: its target kind %d does not fit its owner %s", call.Method, m.Target, m.Owner))
 	}
 	id := ""
 	if t, ok := call.Params.(protocol.Targeted); ok {
 		id = t.TargetID()
 	}
 	switch m.Target {
+	case protocol.TargetNone:
+		return h.(handler)(s, ctx, call)
 	case protocol.TargetWorkspace:
-		if h, ok := workspaceTargeted[call.Method]; ok {
-			w, err := s.m.ResolveWorkspace(id)
-			if err != nil {
-				return api.Fail(err)
-			}
-			return h(s, ctx, call, w)
+		w, err := s.m.ResolveWorkspace(id)
+		if err != nil {
+			return api.Fail(err)
 		}
+		return h.(workspaceHandler)(s, ctx, call, w)
 	case protocol.TargetTab:
-		if h, ok := tabRoutes[call.Method]; ok {
-			t, err := s.m.ResolveTab(id)
-			if err != nil {
-				return api.Fail(err)
-			}
-			return h(s, ctx, call, t)
+		t, err := s.m.ResolveTab(id)
+		if err != nil {
+			return api.Fail(err)
 		}
+		return h.(tabHandler)(s, ctx, call, t)
 	case protocol.TargetAgent:
 		p, err := s.resolveAgent(id)
 		if err != nil {
 			return api.Fail(err)
 		}
-		if h, ok := agentRoutes[call.Method]; ok {
-			return h(s, ctx, call, p)
+		return h.(paneHandler)(s, ctx, call, p)
+	case protocol.TargetPane:
+		p, err := s.resolvePane(id)
+		if err != nil {
+			return api.Fail(err)
 		}
-		if agents.Handles(call.Method) {
-			return s.forwardToAgents(ctx, call, p)
+		return h.(paneHandler)(s, ctx, call, p)
+	case protocol.TargetFocusedPane:
+		p, err := s.resolveFocusedPane(id, call.Params)
+		if err != nil {
+			return api.Fail(err)
 		}
-	case protocol.TargetPane, protocol.TargetFocusedPane:
-		if h, ok := paneTargeted[call.Method]; ok || agents.Handles(call.Method) {
-			if !ok {
-				h = (*Session).forwardToAgents
-			}
-			var p *paneRec
-			var err error
-			if m.Target == protocol.TargetFocusedPane {
-				p, err = s.orFocused(&id)
-			} else {
-				p, err = s.resolvePane(id)
-			}
-			if err != nil {
-				return api.Fail(err)
-			}
-			return h(s, ctx, call, p)
-		}
-	default:
-		if h, ok := handlers[call.Method]; ok {
-			return h(s, ctx, call)
-		}
-		if agents.Handles(call.Method) {
-			return s.forwardToAgents(ctx, call, nil)
-		}
+		return h.(paneHandler)(s, ctx, call, p)
 	}
-	return api.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", call.Method))
+	return api.Fail(protocol.Errorf(protocol.CodeInternal, "%s: unknown target kind %d", call.Method, m.Target))
+}
+
+// resolveFocusedPane is the pane id given, else the focused pane of the
+// workspace the params name (protocol.InWorkspace), else the focused pane.
+func (s *Session) resolveFocusedPane(id string, params protocol.Params) (*paneRec, error) {
+	if in, ok := params.(protocol.InWorkspace); ok && id == "" && in.InWorkspaceID() != "" {
+		w, err := s.m.ResolveWorkspace(in.InWorkspaceID())
+		if err != nil {
+			return nil, err
+		}
+		if p := s.terms[w.Active.Focused]; p != nil {
+			return p, nil
+		}
+		return nil, protocol.Errorf(protocol.CodeNoActivePane, "workspace %s has no active pane", in.InWorkspaceID())
+	}
+	return s.orFocused(&id)
+}
+
+// forwardUntargetedToAgents hands the agents actor one of its methods
+// that names no pane (the agent view).
+func (s *Session) forwardUntargetedToAgents(ctx actor.Context, call *api.Call) *api.Reply {
+	return s.forwardToAgents(ctx, call, nil)
+}
+
+// forwardPaneMethod hands a method the pane actor owns to the pane; the
+// graphics methods also carry what only the session knows (graphicsInfo).
+func (s *Session) forwardPaneMethod(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
+	if m, _ := protocol.Lookup(call.Method); m.Gate == protocol.GateKittyGraphics {
+		return s.graphicsInfo(ctx, call, p)
+	}
+	return s.forwardToPane(ctx, call, p)
 }
 
 // Receive implements actor.Actor.

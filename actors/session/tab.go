@@ -13,10 +13,9 @@ var tabHandlers = map[string]handler{
 }
 
 var tabRoutes = map[string]tabHandler{
-	"tab.get":    (*Session).tabGet,
-	"tab.focus":  (*Session).tabFocus,
-	"tab.rename": (*Session).forwardToTab, // the tab actor answers it (entities.go)
-	"tab.close":  (*Session).tabClose,
+	"tab.get":   (*Session).tabGet,
+	"tab.focus": (*Session).tabFocus,
+	"tab.close": (*Session).tabClose,
 }
 
 func (s *Session) tabCreate(ctx actor.Context, call *api.Call) *api.Reply {

@@ -15,11 +15,7 @@ var workspaceHandlers = map[string]handler{
 var workspaceRoutes = map[string]workspaceHandler{
 	"workspace.get":   (*Session).workspaceGet,
 	"workspace.focus": (*Session).workspaceFocus,
-	// The workspace actor answers these (entities.go).
-	"workspace.rename":          (*Session).forwardToWorkspace,
-	"workspace.report_metadata": (*Session).forwardToWorkspace,
-	"workspace.git_status":      (*Session).forwardToWorkspace,
-	"workspace.close":           (*Session).workspaceClose,
+	"workspace.close": (*Session).workspaceClose,
 }
 
 func (s *Session) workspaceCreate(ctx actor.Context, call *api.Call) *api.Reply {

@@ -54,10 +54,10 @@ type Size struct {
 // Arrange is the size of every pane of the tab after a change.
 type Arrange struct{ Sizes []Size }
 
-// Methods are the methods the tab actor answers.
-var Methods = map[string]func(*Tab, actor.Context, *Request) *api.Reply{
+// Registry holds the methods the tab actor answers.
+var Registry = api.NewRegistry(protocol.OwnerTab, "actors/tab", map[string]func(*Tab, actor.Context, *Request) *api.Reply{
 	"tab.rename": (*Tab).rename,
-}
+})
 
 // Tab is the tab actor.
 type Tab struct {
@@ -88,7 +88,8 @@ func Props(seed *api.Reseed[Seed]) *actor.Props {
 func (t *Tab) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *Request:
-		if reply := Methods[msg.Call.Method](t, ctx, msg); reply != nil {
+		h, _ := Registry.Lookup(msg.Call.Method) // the session sends only these
+		if reply := h(t, ctx, msg); reply != nil {
 			ctx.Respond(reply)
 		}
 	case *Arrange:

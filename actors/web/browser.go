@@ -18,20 +18,11 @@ import (
 // wsConn is a browser's WebSocket.
 type wsConn = *websocket.Conn
 
-// allowed are the methods a browser may call: reading and watching,
-// typing into panes, focusing and closing. Nothing that starts a program
+// A browser may call the methods whose table entry allows it
+// (protocol.Method.Browser): reading and watching, typing into panes
+// (rate-limited), focusing and closing. Nothing that starts a program
 // (splits, workspaces, agent.start, plugins) or writes a file
-// (pane.record.*) is here.
-var allowed = map[string]bool{
-	"session.snapshot": true, "workspace.list": true, "tab.list": true, "pane.list": true, "agent.list": true,
-	"pane.get": true, "agent.get": true, "pane.read": true, "screen.subscribe": true, "screen.scroll": true,
-	"pane.send_text": true, "pane.send_keys": true, "pane.send_input": true,
-	"pane.focus": true, "tab.focus": true, "workspace.focus": true, "pane.close": true,
-	"pane.history": true,
-}
-
-// typing are the allowed methods that write to a program: rate-limited.
-var typing = map[string]bool{"pane.send_text": true, "pane.send_keys": true, "pane.send_input": true}
+// (pane.record.*) is allowed.
 
 // Input rate: a burst of inputBurst writes, then inputRate a second (a
 // fast typist sends about 15; a paste is one).
@@ -214,11 +205,12 @@ func (b *browser) message(ctx actor.Context, msg *wsMessage) {
 		b.queue = append(b.queue, &request{id: req.ID, method: "pane.history", params: &protocol.PaneTarget{PaneID: prm.PaneID}, replay: &prm, credits: n})
 		return
 	}
-	if !allowed[req.Method] {
+	m, _ := protocol.Lookup(req.Method)
+	if m.Browser == protocol.BrowserDenied {
 		b.answer(req.ID, api.Fail(protocol.Errorf(protocol.CodeInvalidRequest, "%s is not available to the web dashboard", req.Method)), n)
 		return
 	}
-	if typing[req.Method] && !b.bucket.take(time.Now()) {
+	if m.Browser == protocol.BrowserTyping && !b.bucket.take(time.Now()) {
 		b.answer(req.ID, api.Fail(protocol.Errorf("rate_limited", "too much input from this page; at most %d writes a second", inputRate)), n)
 		return
 	}

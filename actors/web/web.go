@@ -41,9 +41,12 @@ type Options struct {
 	fdLimit  func() (int, bool)
 }
 
-// Methods are the socket API methods the listener actor answers; the
-// server routes them here.
-var Methods = map[string]bool{"web.start": true, "web.url": true}
+// Registry holds the socket API methods the listener actor answers; the
+// gateway routes them here.
+var Registry = api.NewRegistry(protocol.OwnerWeb, "actors/web", map[string]func(*Web, actor.Context, *api.Call){
+	"web.start": (*Web).webStart,
+	"web.url":   (*Web).webURL,
+})
 
 // listening reports the listener goroutine's start: a listener and its
 // token, or why there is none. caller is the web.start caller, if any.
@@ -125,39 +128,45 @@ func (w *Web) Receive(ctx actor.Context) {
 }
 
 func (w *Web) call(ctx actor.Context, c *api.Call) {
-	switch c.Method {
-	case "web.start":
-		listen := c.Params.(*protocol.WebStartParams).Listen
-		switch {
-		case w.srv != nil && (listen == "" || listen == w.addr || listen == w.opts.Listen):
-			ctx.Respond(api.Done(w.started()))
-		case w.srv != nil:
-			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeWebStartFailed, "the dashboard already listens on %s; restart the server to move it", w.addr)))
-		case w.starting:
-			w.waiting = append(w.waiting, ctx.Sender())
-		default:
-			if listen == "" {
-				listen = w.opts.Listen
-			}
-			if listen == "" {
-				listen = DefaultListen
-			}
-			w.start(ctx, listen, ctx.Sender())
-		}
-	case "web.url":
-		if w.starting {
-			// [web] listen is still binding: answer once it has.
-			w.waiting = append(w.waiting, ctx.Sender())
-			return
-		}
-		if w.srv == nil {
-			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeWebNotRunning, "the web dashboard is not running; start it with `herdr web` or [web] listen in config.toml")))
-			return
-		}
-		ctx.Respond(api.Done(w.started()))
-	default:
+	h, ok := Registry.Lookup(c.Method)
+	if !ok {
 		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", c.Method)))
+		return
 	}
+	h(w, ctx, c)
+}
+
+func (w *Web) webStart(ctx actor.Context, c *api.Call) {
+	listen := c.Params.(*protocol.WebStartParams).Listen
+	switch {
+	case w.srv != nil && (listen == "" || listen == w.addr || listen == w.opts.Listen):
+		ctx.Respond(api.Done(w.started()))
+	case w.srv != nil:
+		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeWebStartFailed, "the dashboard already listens on %s; restart the server to move it", w.addr)))
+	case w.starting:
+		w.waiting = append(w.waiting, ctx.Sender())
+	default:
+		if listen == "" {
+			listen = w.opts.Listen
+		}
+		if listen == "" {
+			listen = DefaultListen
+		}
+		w.start(ctx, listen, ctx.Sender())
+	}
+}
+
+func (w *Web) webURL(ctx actor.Context, _ *api.Call) {
+	if w.starting {
+		// [web] listen is still binding: answer once it has.
+		w.waiting = append(w.waiting, ctx.Sender())
+		return
+	}
+	if w.srv == nil {
+		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeWebNotRunning, "the web dashboard is not running; start it with `herdr web` or [web] listen in config.toml")))
+		return
+	}
+	ctx.Respond(api.Done(w.started()))
 }
 
 // DefaultListen is where `herdr web` serves when neither it nor the

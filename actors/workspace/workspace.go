@@ -47,12 +47,12 @@ type Changed struct {
 	Event  string
 }
 
-// Methods are the methods the workspace actor answers.
-var Methods = map[string]func(*Workspace, actor.Context, *Request) *api.Reply{
+// Registry holds the methods the workspace actor answers.
+var Registry = api.NewRegistry(protocol.OwnerWorkspace, "actors/workspace", map[string]func(*Workspace, actor.Context, *Request) *api.Reply{
 	"workspace.rename":          (*Workspace).rename,
 	"workspace.report_metadata": (*Workspace).reportMetadata,
 	"workspace.git_status":      (*Workspace).gitStatus,
-}
+})
 
 // Workspace is the workspace actor.
 type Workspace struct {
@@ -93,7 +93,8 @@ func (w *Workspace) Receive(ctx actor.Context) {
 		w.timers.StopAll()
 		w.status.abandon(ctx, w.seed.ID) // this instance cannot answer them now
 	case *Request:
-		if reply := Methods[msg.Call.Method](w, ctx, msg); reply != nil {
+		h, _ := Registry.Lookup(msg.Call.Method) // the session sends only these
+		if reply := h(w, ctx, msg); reply != nil {
 			ctx.Respond(reply)
 		}
 	case *ttlExpired:

@@ -165,8 +165,9 @@ func TestReportMetadata_SeqLimitAndTTL(t *testing.T) {
 // A handler that panics answers internal_error to its caller and the
 // actor is stopped by its parent's supervision.
 func TestGuard_PanicAnswersAndStops(t *testing.T) {
-	Methods["test.panic"] = func(*Workspace, actor.Context, *Request) *api.Reply { panic("broken") }
-	defer delete(Methods, "test.panic")
+	saved := Registry
+	Registry = Registry.With("test.panic", func(*Workspace, actor.Context, *Request) *api.Reply { panic("broken") })
+	defer func() { Registry = saved }()
 	p := newParent(t, Seed{ID: "w1"})
 	res, err := p.system.Root.RequestFuture(p.pid, &Request{Call: &api.Call{Method: "test.panic"}}, time.Second).Result()
 	if err != nil {

@@ -1,0 +1,120 @@
+package gateway
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// answering is an actor that answers every call with a result whose type
+// is its name, counting the calls.
+func answering(t *testing.T, system *actor.ActorSystem, name string) (*actor.PID, *atomic.Int32) {
+	t.Helper()
+	var calls atomic.Int32
+	result := protocol.Encoded{Type: name, JSON: []byte(`{}`)}
+	pid, err := system.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
+		if _, ok := ctx.Message().(*api.Call); ok {
+			calls.Add(1)
+			ctx.Respond(api.Done(result))
+		}
+	}), name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pid, &calls
+}
+
+// The connection answers ping and server.stop itself; every other call
+// goes to its owner's actor: the session for the methods whose target it
+// resolves, the owner's own actor for the rest.
+func TestRoutes_ByOwner(t *testing.T) {
+	system := quietSystem(t)
+	session, sessionCalls := answering(t, system, "session")
+	owners := map[protocol.Owner]*actor.PID{}
+	for _, o := range []protocol.Owner{protocol.OwnerClients, protocol.OwnerPlugins, protocol.OwnerIntegrations, protocol.OwnerWeb} {
+		owners[o], _ = answering(t, system, o.String())
+	}
+	var stopped atomic.Bool
+	opts := Options{Session: session, Owners: owners, Stop: func() { stopped.Store(true) }}
+	if err := opts.Check(); err != nil {
+		t.Fatal(err)
+	}
+	l := startGatewayWith(t, system, opts)
+	c := l.dial()
+	defer c.Close()
+	wantPong(t, c)
+	for _, r := range []struct{ method, params, owner string }{
+		{"pane.list", `{}`, "session"},
+		{"pane.read", `{"pane_id":"w1:p1","source":"recent"}`, "session"},
+		{"agent.view.get", `{}`, "session"},
+		{"tab.rename", `{"tab_id":"w1:t1","label":"x"}`, "session"},
+		{"notification.show", `{"title":"hi"}`, "clients"},
+		{"plugin.list", `{}`, "plugins"},
+		{"integration.install", `{"target":"codex"}`, "integrations"},
+		{"web.url", `{}`, "web"},
+	} {
+		_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+		fmt.Fprintf(c, `{"id":"1","method":%q,"params":%s}`+"\n", r.method, r.params)
+		line, err := readAnswer(c)
+		if err != nil || !strings.Contains(line, `"type":"`+r.owner+`"`) {
+			t.Errorf("%s answered %q, %v; want the %s actor's answer", r.method, line, err, r.owner)
+		}
+	}
+	before := sessionCalls.Load()
+	wantPong(t, c)
+	if sessionCalls.Load() != before {
+		t.Fatal("ping reached the session")
+	}
+	line, err := call(c, "s", "server.stop")
+	if err != nil || !strings.Contains(line, `"type":"ok"`) {
+		t.Fatalf("server.stop = %q, %v", line, err)
+	}
+	waitClosed(t, c, "after server.stop")
+	if !stopped.Load() || sessionCalls.Load() != before {
+		t.Fatalf("server.stop: Stop called %v; reached the session %v", stopped.Load(), sessionCalls.Load() != before)
+	}
+}
+
+// A server whose gateway is given no actor for an owner in the table, or
+// an actor for an owner it does not send calls to, or whose table names
+// an owner it does not know, does not start: Check names the method and
+// the owner.
+func TestRoutes_CheckRefusesAnUnroutableOwner(t *testing.T) {
+	system := quietSystem(t)
+	pid, _ := answering(t, system, "any")
+	full := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid, protocol.OwnerWeb: pid}
+	if err := (&Options{Session: pid, Owners: full}).Check(); err != nil {
+		t.Fatalf("every owner given: %v", err)
+	}
+	noWeb := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid}
+	err := (&Options{Session: pid, Owners: noWeb}).Check()
+	if err == nil || !strings.Contains(err.Error(), "gives it to web, and no actor is given for that owner") {
+		t.Errorf("web missing: %v", err)
+	}
+	extra := map[protocol.Owner]*actor.PID{protocol.OwnerPane: pid}
+	for o, p := range full {
+		extra[o] = p
+	}
+	if err := (&Options{Session: pid, Owners: extra}).Check(); err == nil || !strings.Contains(err.Error(), "owner pane, which the gateway does not send calls to") {
+		t.Errorf("an actor for pane: %v", err)
+	}
+	unknown := []protocol.Method{{Name: "x.new", Owner: protocol.Owner(99), Shape: protocol.ShapeAnswer}}
+	if err := (&Options{Session: pid, Owners: full}).checkAgainst(unknown); err == nil || !strings.Contains(err.Error(), "method x.new: the method table (protocol) gives it to owner(99)") {
+		t.Errorf("an unknown owner: %v", err)
+	}
+}
+
+// The connection's own methods are exactly those the table gives the
+// gateway.
+func TestRoutes_GatewayRegistryMatchesTable(t *testing.T) {
+	if err := Registry.Check(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,32 @@
+package server
+
+import (
+	"fmt"
+
+	"github.com/herdr-go/herdr/actors/agents"
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/clients"
+	"github.com/herdr-go/herdr/actors/gateway"
+	"github.com/herdr-go/herdr/actors/integrations"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/plugins"
+	"github.com/herdr-go/herdr/actors/session"
+	tabactor "github.com/herdr-go/herdr/actors/tab"
+	"github.com/herdr-go/herdr/actors/web"
+	wsactor "github.com/herdr-go/herdr/actors/workspace"
+)
+
+// registries are the handlers of every owner of a method.
+var registries = []api.Checker{
+	gateway.Registry, session.Registry, agents.Registry, clients.Registry, plugins.Registry,
+	integrations.Registry, web.Registry, wsactor.Registry, tabactor.Registry, pane.Registry,
+}
+
+// checkRegistries compares every owner's handlers with the method table;
+// a server whose table and handlers disagree does not start.
+func checkRegistries(registries []api.Checker) error {
+	if err := api.CheckAll(registries...); err != nil {
+		return fmt.Errorf("the method table and the handlers disagree:\n%w", err)
+	}
+	return nil
+}
