@@ -1,6 +1,7 @@
 package clients
 
 import (
+	"log/slog"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -40,8 +41,18 @@ type Foreground struct {
 // SetConfig hands over a reloaded configuration.
 type SetConfig struct{ Config config.Config }
 
+// Options configure the clients actor.
+type Options struct {
+	Config config.Config
+	// SocketPath, BinPath and Home are a popup's HERDR_SOCKET_PATH,
+	// HERDR_BIN_PATH (its folder first on PATH) and default folder.
+	SocketPath, BinPath, Home string
+	Log                       *slog.Logger // nil: slog.Default()
+}
+
 // Clients is the actor.
 type Clients struct {
+	opts    Options
 	cfg     config.Config
 	front   *actor.PID
 	toastAt time.Time
@@ -59,9 +70,12 @@ type Clients struct {
 
 // Props returns the props of the clients actor. A popup's terminal that
 // fails is stopped, never restarted.
-func Props(cfg config.Config) *actor.Props {
+func Props(opts Options) *actor.Props {
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
 	stop := actor.NewOneForOneStrategy(0, time.Second, func(any) actor.Directive { return actor.StopDirective })
-	return actor.PropsFromProducer(func() actor.Actor { return &Clients{cfg: cfg, startPane: pane.Start} }, actor.WithSupervisor(stop))
+	return actor.PropsFromProducer(func() actor.Actor { return &Clients{opts: opts, cfg: opts.Config, startPane: pane.Start} }, actor.WithSupervisor(stop))
 }
 
 // Receive implements actor.Actor.
@@ -86,7 +100,9 @@ func (c *Clients) Receive(ctx actor.Context) {
 			ctx.Send(c.front, msg)
 		}
 	case *OpenPopup:
-		ctx.Respond(c.openPopup(ctx, msg))
+		ctx.Respond(api.Guard(ctx, msg.Call, c.opts.Log, func() *api.Reply { return c.openPopup(ctx, msg) }))
+	case *PopupOpen:
+		ctx.Respond(api.Guard(ctx, msg.Call, c.opts.Log, func() *api.Reply { return c.popupOpen(ctx, msg) }))
 	case *api.Call:
 		if reply := api.Guard(ctx, msg, nil, func() *api.Reply { return c.handle(ctx, msg) }); reply != nil {
 			ctx.Respond(reply)

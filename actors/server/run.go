@@ -124,7 +124,7 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	clientsPID, err := spawnChild(system, root, clients.Props(cfg), "clients")
+	clientsPID, err := spawnChild(system, root, clients.Props(clients.Options{Config: cfg, SocketPath: opts.SocketPath, BinPath: bin, Home: opts.Env("HOME"), Log: log}), "clients")
 	if err != nil {
 		listener.Close()
 		return err
@@ -135,7 +135,7 @@ func Run(opts Options) error {
 	}
 	pluginsPID, err := spawnChild(system, root, plugins.Props(plugins.Options{
 		ConfigDir: protocol.ConfigDir(opts.Env), StateDir: protocol.StateDir(opts.Env),
-		SocketPath: opts.SocketPath, BinPath: bin, Events: busPID, Log: log,
+		SocketPath: opts.SocketPath, BinPath: bin, Events: busPID, Clients: clientsPID, Log: log,
 	}), "plugins")
 	if err != nil {
 		listener.Close()

@@ -28,7 +28,7 @@ func TestSupervision_StructuralActorResumesWithItsState(t *testing.T) {
 	}
 	cfg := config.Default()
 	cfg.UI.Toast.Delivery = config.ToastHerdr
-	pid, err := spawnChild(system, root, clients.Props(cfg), "clients")
+	pid, err := spawnChild(system, root, clients.Props(clients.Options{Config: cfg}), "clients")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,13 +72,12 @@ type Session struct {
 	// timers holds every pending timer, cancelled when the session stops.
 	timers api.Timers
 
-	persist  *persister      // nil when nothing is kept (persist.go)
-	lines    *linesKeeper    // nil unless pane history is kept (history.go)
-	trim     trimmer         // memory handed back after the panes changed (trim.go)
-	stopping bool            // the session is stopping, and its children with it
-	resumes  []pendingResume // restored agents waiting for a client (resume.go)
-	// pluginPanes are the panes running a plugin entrypoint (plugin.go).
-	pluginPanes map[string]pluginPane
+	persist  *persister   // nil when nothing is kept (persist.go)
+	lines    *linesKeeper // nil unless pane history is kept (history.go)
+	trim     trimmer      // memory handed back after the panes changed (trim.go)
+	stopping bool         // the session is stopping, and its children with it
+	// overlays are the overlay panes open, by terminal id (open.go).
+	overlays map[string]overlay
 	// m is the topology; terms are the session's records of its panes.
 	m        *model.Model
 	terms    map[string]*paneRec // by terminal id
@@ -153,7 +152,7 @@ type (
 
 // handlers is the session's table of untargeted methods; one file per area
 // fills it and the routes of its targeted ones.
-var handlers = merge(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, worktreeHandlers, pluginHandlers, pluginPaneHandlers, popupHandlers)
+var handlers = merge(serverHandlers, workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, eventsHandlers, agentHandlers, screenHandlers, worktreeHandlers, pluginHandlers)
 
 // workspaceTargeted holds every workspace-targeted method the session routes.
 var workspaceTargeted = merge(workspaceRoutes, worktreeRoutes)
@@ -305,8 +304,6 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.trimNow(ctx)
 	case *HandoffExport:
 		s.handoffExport(ctx)
-	case *resumeDue:
-		s.startResumes(ctx)
 	case *api.Call:
 		s.handle(ctx, msg, func() *api.Reply { return s.route(ctx, msg) })
 	case *pane.Facts:
@@ -328,8 +325,12 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.settle(ctx, before)
 	case *plugins.Enabled:
 		ctx.Send(s.opts.Agents, &agents.SetEnabledPlugins{IDs: msg.IDs})
-	case *plugins.OpenPane:
-		s.handle(ctx, msg.Call, func() *api.Reply { return s.openPluginPane(ctx, msg) })
+	case *api.OpenPane:
+		s.handle(ctx, msg.Call, func() *api.Reply { return s.openPane(ctx, msg) })
+	case *api.FocusPane:
+		s.handle(ctx, msg.Call, func() *api.Reply { return s.focusPane(msg) })
+	case *api.ClosePane:
+		s.handle(ctx, msg.Call, func() *api.Reply { return s.closeOwnedPane(ctx, msg) })
 	case *wsactor.GitDone:
 		before := s.focusNow()
 		s.gitDone(ctx, msg)

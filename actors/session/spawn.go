@@ -237,7 +237,7 @@ func (s *Session) forget(p *paneRec) {
 	s.emit(protocol.PaneRefEvent{Kind: "pane_closed", PaneID: p.ID, WorkspaceID: p.WS.ID}, s.paneFields(p))
 	s.m.Forget(p.Pane)
 	delete(s.terms, p.TermID)
-	s.dropPluginPane(p) // plugin.go: an overlay gives focus back
+	s.giveFocusBack(p) // open.go: an overlay gives focus back
 }
 
 // detach takes a pane's leaf out of its tab, closing the tab (and its

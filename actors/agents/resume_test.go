@@ -1,4 +1,4 @@
-package session
+package agents
 
 import (
 	"slices"
@@ -31,7 +31,7 @@ func TestResumeArgv(t *testing.T) {
 		{ref("herdr:claude", "claude", "id", "a\nrm -rf /"), nil},
 		{ref("herdr:claude", "claude", "id", ""), nil},
 	} {
-		if got := resumeArgv(c.ref); !slices.Equal(got, c.want) {
+		if got := ResumeArgv(c.ref); !slices.Equal(got, c.want) {
 			t.Errorf("%+v: %q, want %q", *c.ref, got, c.want)
 		}
 	}
