@@ -13,7 +13,11 @@
 // Everything else is another actor's: the session resolves a request's
 // target once and forwards it, already resolved, to the pane, workspace,
 // tab, agents, clients or plugins actor that owns what the method is
-// about. Pane, workspace and tab actors are its children (HandleFailure
-// says what happens when one fails); the entity actors are started and
-// stopped at the end of the message that made or removed their entity.
+// about (plugin calls and popup.open with the context only it knows:
+// open.go). Another actor that needs a pane opened, focused or closed (the
+// plugins actor, for its panes) asks with an api.OpenPane, FocusPane or
+// ClosePane carrying the call, applied as one change. Pane, workspace and
+// tab actors are its children (HandleFailure says what happens when one
+// fails); the entity actors are started and stopped at the end of the
+// message that made or removed their entity.
 package session

@@ -108,7 +108,9 @@ func TestOpenPane_TargetGoneMeanwhileChangesNothing(t *testing.T) {
 	}
 
 	ok := open(api.OpenSplit, protocol.Ptr("w1:p1"), nil)
-	ok.Answer = func(p protocol.PaneInfo) protocol.Result { return protocol.PluginPaneClosed{PaneID: "answered " + p.PaneID} }
+	ok.Answer = func(p protocol.PaneInfo) protocol.Result {
+		return protocol.PluginPaneClosed{PaneID: "answered " + p.PaneID}
+	}
 	got := h.ask(a, pid, ok)
 	if len(got) != 1 || got[0].Err != nil || got[0].Result.(protocol.PluginPaneClosed).PaneID != "answered w1:p2" {
 		t.Fatalf("split of w1:p1: %+v", got)
