@@ -238,7 +238,7 @@ func (PluginActionInvoked) ResultType() string { return "plugin_action_invoked" 
 // pluginPaneMethods holds the popup methods too: a popup is a plugin pane
 // placement.
 var pluginPaneMethods = append([]Method{
-	{Name: "plugin.pane.open", Params: func() Params { return &PluginPaneOpenParams{} }, Result: "*", Summary: "Open a plugin's pane entrypoint as an overlay, popup, split, tab or zoomed pane", Owner: OwnerPlugins, Shape: ShapeAnswer},
+	{Name: "plugin.pane.open", Params: func() Params { return &PluginPaneOpenParams{} }, Result: "*", Summary: "Open a plugin's pane entrypoint as an overlay, popup, split, tab or zoomed pane", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "plugin.pane.focus", Params: func() Params { return &PluginPaneTarget{} }, Result: "plugin_pane_focused", Summary: "Focus a plugin pane", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "plugin.pane.close", Params: func() Params { return &PluginPaneTarget{} }, Result: "plugin_pane_closed", Summary: "Close a plugin pane", Owner: OwnerSession, Shape: ShapeAnswer},
 }, popupMethods...)

@@ -117,6 +117,10 @@ type Agents struct {
 	inputs     map[uint64]*pendingInput
 	view       *view
 	enabled    map[string]bool // enabled plugins
+	// resumes wait for a client (resume.go); resumeTaken are the
+	// session references already resumed.
+	resumes     []pendingResume
+	resumeTaken map[string]bool
 
 	// What one message produced, sent once it is applied, in this order.
 	dirty   []*rec
@@ -181,6 +185,12 @@ func (a *Agents) Receive(ctx actor.Context) {
 		return
 	case *Placement:
 		a.place(msg)
+	case *Resume:
+		a.planResume(msg)
+	case *ClientAttached:
+		a.startResumes()
+	case *resumeDue:
+		a.startResumes()
 	case *pane.Facts:
 		if r := a.recs[msg.TerminalID]; r != nil {
 			a.screenChanged(r, msg.Agent, msg.AgentState)

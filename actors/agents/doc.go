@@ -19,6 +19,11 @@
 //     subscriber, that reacts to an answer or an event and asks the
 //     session finds the change there already.
 //
+// The session tells it, as it restores, which restored panes' agents to
+// resume (a Resume each), and when the first client attaches
+// (ClientAttached): the actor types the resume commands then, or after a
+// grace period without a client (resume.go).
+//
 // Answers that carry an agent record (agent.rename, agent.wait, …) are
 // rendered by the session from its read model, so there is one builder
 // of protocol.AgentInfo: the actor sends the session an Answer to render.

@@ -1,6 +1,7 @@
 package clients
 
 import (
+	"log/slog"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -48,8 +49,21 @@ type Foreground struct {
 // SetConfig hands over a reloaded configuration.
 type SetConfig struct{ Config config.Config }
 
+// Options configure the clients actor.
+type Options struct {
+	Config config.Config
+	// SocketPath, BinPath and Home are a popup's HERDR_SOCKET_PATH,
+	// HERDR_BIN_PATH (its folder first on PATH) and default folder.
+	SocketPath, BinPath, Home string
+	Log                       *slog.Logger // nil: slog.Default()
+	// StartPane starts a popup's terminal (the server's pane.Runtime.Start;
+	// nil: no popups).
+	StartPane func(pane.Spec) (*actor.Props, func(), error)
+}
+
 // Clients is the actor.
 type Clients struct {
+	opts    Options
 	cfg     config.Config
 	front   *actor.PID
 	toastAt time.Time
@@ -65,12 +79,14 @@ type Clients struct {
 	owners map[string]*actor.PID
 }
 
-// Props returns the props of the clients actor; startPane starts a
-// popup's terminal (the server's pane.Runtime.Start). A popup's terminal
-// that fails is stopped, never restarted.
-func Props(cfg config.Config, startPane func(pane.Spec) (*actor.Props, func(), error)) *actor.Props {
+// Props returns the props of the clients actor. A popup's terminal that
+// fails is stopped, never restarted.
+func Props(opts Options) *actor.Props {
+	if opts.Log == nil {
+		opts.Log = slog.Default()
+	}
 	stop := actor.NewOneForOneStrategy(0, time.Second, func(any) actor.Directive { return actor.StopDirective })
-	return actor.PropsFromProducer(func() actor.Actor { return &Clients{cfg: cfg, startPane: startPane} }, actor.WithSupervisor(stop), api.Guarded(nil))
+	return actor.PropsFromProducer(func() actor.Actor { return &Clients{opts: opts, cfg: opts.Config, startPane: opts.StartPane} }, actor.WithSupervisor(stop), api.Guarded(opts.Log))
 }
 
 // Receive implements actor.Actor.
@@ -96,6 +112,8 @@ func (c *Clients) Receive(ctx actor.Context) {
 		}
 	case *OpenPopup:
 		ctx.Respond(c.openPopup(ctx, msg))
+	case *PopupOpen:
+		ctx.Respond(c.popupOpen(ctx, msg))
 	case *api.Call:
 		if reply := c.handle(ctx, msg); reply != nil {
 			ctx.Respond(reply)

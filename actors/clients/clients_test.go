@@ -37,7 +37,7 @@ func TestForegroundClientGetsToastsAndTitles(t *testing.T) {
 	system := actor.NewActorSystem()
 	cfg := config.Default()
 	cfg.UI.Toast.Delivery = config.ToastHerdr
-	pid := system.Root.Spawn(Props(cfg, nil)) // no popup here
+	pid := system.Root.Spawn(Props(Options{Config: cfg}))
 	call := func(method, params string) any {
 		t.Helper()
 		prm, err := protocol.DecodeParams(method, []byte(params))
@@ -106,7 +106,7 @@ func (r *recorder) last() any {
 // spawnClients starts the actor with cfg and a recording client in front.
 func spawnClients(t *testing.T, cfg config.Config) (call func(string, string) *api.Reply, rec *recorder, client *actor.PID, system *actor.ActorSystem) {
 	system = actor.NewActorSystem()
-	pid := system.Root.Spawn(Props(cfg, nil)) // no popup here
+	pid := system.Root.Spawn(Props(Options{Config: cfg}))
 	rec = &recorder{}
 	client = system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return rec }))
 	system.Root.Send(pid, &Foreground{PID: client})
@@ -198,7 +198,7 @@ func (c *conn) Receive(ctx actor.Context) {
 
 func TestTerminalClaimTakeoverAndRelease(t *testing.T) {
 	system := actor.NewActorSystem()
-	pid := system.Root.Spawn(Props(config.Default(), nil))
+	pid := system.Root.Spawn(Props(Options{Config: config.Default()}))
 	newConn := func() (*conn, *actor.PID) {
 		c := &conn{to: pid, replies: make(chan *api.Reply, 4), taken: make(chan *TakenOver, 4)}
 		return c, system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return c }))

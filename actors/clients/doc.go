@@ -6,7 +6,8 @@
 // closed by popup.close or when its program exits. The gateway sends it
 // the notification.*, client.window_title.*, popup.close and
 // popup.send_text calls; the session tells it which connection is in
-// front and hands it the popups plugins and popup.open open, with the
-// context only the session knows. It owns no topology and never asks the
-// session anything.
+// front and forwards popup.open with the focused pane's context, and the
+// plugins actor sends it plugin popups. It checks a popup's program and
+// folder and makes its environment (popup.go). It owns no topology and
+// never asks the session anything.
 package clients

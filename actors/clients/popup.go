@@ -1,8 +1,12 @@
 package clients
 
 import (
-	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -18,19 +22,19 @@ import (
 // The client in front is told when it opens and closes (a client.popup
 // line) and watches its screen; its keys come back as popup.send_text.
 
-// OpenPopup asks the actor to open a popup; the sender is the caller, who
-// gets the answer (ok, or ui_busy while one is open).
+// OpenPopup asks the actor to open a popup (a plugin's); the sender is
+// the caller, who gets the answer (ok, or ui_busy while one is open).
 type OpenPopup struct {
 	Call          *api.Call
 	Title         string
 	Width, Height *protocol.PopupSize
 	Argv          []string
-	Cwd           string
-	Env           []string
-	// Cols and Rows are the tab area now; a later Foreground updates it.
-	Cols, Rows      int
-	ScrollbackBytes int
-	Log             *slog.Logger
+	// Cwd is an absolute folder ("": home); Env goes on top of the
+	// server's environment.
+	Cwd string
+	Env map[string]string
+	// Cols and Rows are the tab area before a client is in front.
+	Cols, Rows int
 	// FailCode answers a program that cannot start (default
 	// plugin_pane_open_failed, a plugin's popup).
 	FailCode string
@@ -39,6 +43,18 @@ type OpenPopup struct {
 // CarriedCall implements api.CallCarrier.
 func (o *OpenPopup) CarriedCall() *api.Call { return o.Call }
 
+// PopupOpen is popup.open ([[keys.command]] type popup), forwarded by the
+// session with the focused pane's context and the tab area; the sender
+// is the caller.
+type PopupOpen struct {
+	Call       *api.Call
+	Context    protocol.PluginInvocationContext
+	Cols, Rows int
+}
+
+// CarriedCall implements api.CallCarrier.
+func (o *PopupOpen) CarriedCall() *api.Call { return o.Call }
+
 // popup is the open popup.
 type popup struct {
 	pid        *actor.PID
@@ -46,17 +62,56 @@ type popup struct {
 	cols, rows int // its terminal's size
 }
 
-// openPopup starts the popup's program at the size its geometry gives.
+// popupOpen runs a command line in a popup: the platform shell runs it
+// in the focused pane's folder, with the HERDR_ACTIVE_* variables a key
+// command sees.
+func (c *Clients) popupOpen(ctx actor.Context, m *PopupOpen) *api.Reply {
+	prm := m.Call.Params.(*protocol.PopupOpenParams)
+	x := m.Context
+	if x.FocusedPaneID == nil || x.WorkspaceID == nil || x.TabID == nil {
+		return api.Fail(protocol.Errorf(protocol.CodeNoActivePane, "no active pane"))
+	}
+	here := ""
+	if x.FocusedPaneCwd != nil {
+		here = *x.FocusedPaneCwd
+	}
+	cwd := here
+	if prm.Cwd != nil && *prm.Cwd != "" {
+		cwd = *prm.Cwd
+	}
+	env := map[string]string{}
+	for k, v := range prm.Env {
+		env[k] = v
+	}
+	for k, v := range map[string]string{"HERDR_ACTIVE_WORKSPACE_ID": *x.WorkspaceID, "HERDR_ACTIVE_TAB_ID": *x.TabID,
+		"HERDR_ACTIVE_PANE_ID": *x.FocusedPaneID, "HERDR_ACTIVE_PANE_CWD": here} {
+		env[k] = v
+	}
+	width, height := prm.Sizes()
+	return c.openPopup(ctx, &OpenPopup{Call: m.Call, Title: prm.Title, Width: width, Height: height, Argv: shellCommand(prm.Command),
+		Cwd: cwd, Env: env, Cols: m.Cols, Rows: m.Rows, FailCode: protocol.CodePopupOpenFailed})
+}
+
+// openPopup starts the popup's program at the size its geometry gives. A
+// program not found or a bad folder fail before a popup open already
+// answers ui_busy.
 func (c *Clients) openPopup(ctx actor.Context, m *OpenPopup) *api.Reply {
+	fail := m.FailCode
+	if fail == "" {
+		fail = protocol.CodePluginPaneOpenFailed
+	}
+	if _, err := exec.LookPath(m.Argv[0]); err != nil {
+		return api.Fail(protocol.Errorf(fail, "cannot start %s: %v", m.Argv[0], err))
+	}
+	cwd, err := c.checkCwd(m.Cwd)
+	if err != nil {
+		return api.Fail(err)
+	}
 	if c.popup != nil {
 		return api.Fail(protocol.Errorf(protocol.CodeUIBusy, "a popup is open already; close it first (popup.close)"))
 	}
 	if c.area == [2]int{} {
 		c.area = [2]int{m.Cols, m.Rows}
-	}
-	fail := m.FailCode
-	if fail == "" {
-		fail = protocol.CodePluginPaneOpenFailed
 	}
 	_, inner, ok := protocol.PopupGeometry(m.Width, m.Height, c.area[0], c.area[1])
 	if !ok {
@@ -64,12 +119,8 @@ func (c *Clients) openPopup(ctx actor.Context, m *OpenPopup) *api.Reply {
 	}
 	c.nextPopup++
 	termID := "term_popup_" + strconv.FormatInt(time.Now().UnixMicro(), 16) + strconv.FormatUint(c.nextPopup, 16)
-	log := m.Log
-	if log == nil {
-		log = slog.Default()
-	}
-	props, abort, err := c.startPane(pane.Spec{TerminalID: termID, Argv: m.Argv, Cwd: m.Cwd, Env: m.Env, Cols: inner.Width, Rows: inner.Height,
-		ScrollbackBytes: m.ScrollbackBytes, Log: log.With("popup", termID)})
+	props, abort, err := c.startPane(pane.Spec{TerminalID: termID, Argv: m.Argv, Cwd: cwd, Env: c.popupEnv(m.Env), Cols: inner.Width, Rows: inner.Height,
+		ScrollbackBytes: c.cfg.Advanced.ScrollbackLimitBytes, Log: c.opts.Log.With("popup", termID)})
 	if err != nil {
 		return api.Fail(protocol.Errorf(fail, "cannot start %s: %v", m.Argv[0], err))
 	}
@@ -162,4 +213,55 @@ func (c *Clients) popupGone(ctx actor.Context, who *actor.PID, termID string) bo
 	}
 	c.closePopup(ctx)
 	return true
+}
+
+// checkCwd is a popup's folder: absolute and a directory ("" is home,
+// else /), as a pane's.
+func (c *Clients) checkCwd(cwd string) (string, error) {
+	if cwd == "" {
+		cwd = c.opts.Home
+	}
+	if cwd == "" {
+		cwd = "/"
+	}
+	if !filepath.IsAbs(cwd) {
+		return "", protocol.ParamError("cwd", "must be an absolute path, got %q", cwd)
+	}
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		return "", protocol.ParamError("cwd", "%s is not a directory", cwd)
+	}
+	return cwd, nil
+}
+
+// popupEnv is a popup's environment: the server's, then the caller's,
+// then herdr's own terminal variables; no HERDR_PANE_ID (a popup is no
+// pane) and, as in Herdr, no workspace or tab id either (a plugin's
+// context JSON has them).
+func (c *Clients) popupEnv(extra map[string]string) []string {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	for k, v := range extra {
+		env[k] = v
+	}
+	for _, k := range []string{"CODEX_THREAD_ID", "HERDR_PANE_ID"} {
+		delete(env, k)
+	}
+	bin := c.opts.BinPath
+	if dir := filepath.Dir(bin); bin != "" && !slices.Contains(filepath.SplitList(env["PATH"]), dir) {
+		env["PATH"] = dir + string(filepath.ListSeparator) + env["PATH"]
+	}
+	for k, v := range map[string]string{"TERM": "xterm-256color", "COLORTERM": "truecolor", "HERDR_ENV": "1",
+		"HERDR_SOCKET_PATH": c.opts.SocketPath, "HERDR_BIN_PATH": bin} {
+		env[k] = v
+	}
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -6,9 +6,13 @@
 // with a cap on commands in flight (hooks beyond it wait in a bounded FIFO
 // queue; one beyond the queue is dropped and counted in the log) and a log
 // of recent runs. Its stop kills every running command with its process
-// group, so none outlives the server. Plugin panes
-// are opened by the session, to which it forwards plugin.pane.open (and
-// the session hands popups on to the clients actor). A ctrl-click on a URL
+// group, so none outlives the server. plugin.action.invoke and
+// plugin.pane.* come through the session, which fills in their context or
+// resolves the pane they name. The actor keeps which terminal runs which
+// plugin pane entrypoint (forgotten when the pane's actor stops) and asks
+// the session to open, focus or close it (api.OpenPane, FocusPane,
+// ClosePane), which answers the caller; a popup goes to the clients
+// actor, which owns it (panes.go). A ctrl-click on a URL
 // that a [[link_handlers]] pattern matches is an action invoked by the
 // interactive client with clicked_url and link_handler_id in its context.
 package plugins

@@ -91,8 +91,8 @@ func startLinked(t *testing.T, timeout time.Duration) (*actor.ActorSystem, *acto
 	return system, p
 }
 
-// call sends one plugin.* method (plugin.action.invoke as the session
-// would, in an *Invoke) and returns the reply.
+// call sends one plugin.* method (plugin.action.invoke and plugin.pane.*
+// as the session would, in an *Invoke) and returns the reply.
 func call(t *testing.T, system *actor.ActorSystem, p *actor.PID, method, params string) *api.Reply {
 	t.Helper()
 	prm, err := protocol.DecodeParams(method, []byte(params))
@@ -100,7 +100,7 @@ func call(t *testing.T, system *actor.ActorSystem, p *actor.PID, method, params 
 		t.Fatalf("%s %s: %v", method, params, err)
 	}
 	var msg any = &api.Call{Method: method, Params: prm}
-	if method == "plugin.action.invoke" {
+	if method == "plugin.action.invoke" || strings.HasPrefix(method, "plugin.pane.") {
 		msg = &Invoke{Call: msg.(*api.Call)}
 	}
 	res, err := system.Root.RequestFuture(p, msg, 5*time.Second).Result()

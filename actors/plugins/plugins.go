@@ -39,7 +39,9 @@ type Options struct {
 	SocketPath, BinPath string
 	// Events is the bus whose events run [[events]] hooks.
 	Events *actor.PID
-	Log    *slog.Logger
+	// Clients opens plugin popups (nil: popups are refused).
+	Clients *actor.PID
+	Log     *slog.Logger
 	// CommandTimeout is how long a command may run before it is killed;
 	// zero takes plug.CommandTimeout of the process environment.
 	CommandTimeout time.Duration
@@ -48,9 +50,9 @@ type Options struct {
 	MaxInFlight, MaxQueued int
 }
 
-// Registry holds the plugin.* methods the gateway sends to this actor
-// (plugin.action.invoke comes through the session, which fills in its
-// context, as an *Invoke).
+// Registry holds the plugin.* methods the gateway sends to this actor.
+// plugin.action.invoke and plugin.pane.* come through the session, which
+// fills in their context or resolves their pane, as an *Invoke.
 var Registry = api.NewRegistry(protocol.OwnerPlugins, "actors/plugins", map[string]func(*Plugins, actor.Context, *api.Call) *api.Reply{
 	"plugin.link":        (*Plugins).link,
 	"plugin.list":        (*Plugins).list,
@@ -59,25 +61,7 @@ var Registry = api.NewRegistry(protocol.OwnerPlugins, "actors/plugins", map[stri
 	"plugin.disable":     (*Plugins).disable,
 	"plugin.action.list": (*Plugins).actionList,
 	"plugin.log.list":    (*Plugins).logList,
-	"plugin.pane.open":   (*Plugins).paneOpen,
 })
-
-// OpenPane asks the session to open a plugin's pane entrypoint: the
-// plugins actor has resolved it; the caller is the sender.
-type OpenPane struct {
-	Call                 *api.Call
-	PluginID, Entrypoint string
-	Placement            string
-	Title                string
-	Argv                 []string
-	Cwd                  string
-	Env                  map[string]string
-	// Width and Height size a popup (nil: half the tab area).
-	Width, Height *protocol.PopupSize
-}
-
-// CarriedCall implements api.CallCarrier.
-func (o *OpenPane) CarriedCall() *api.Call { return o.Call }
 
 // SetSession tells the actor where plugin panes are opened.
 type SetSession struct{ PID *actor.PID }
@@ -90,11 +74,15 @@ type Enabled struct{ IDs map[string]bool }
 // of the enabled plugins run now, once.
 type RunStartup struct{}
 
-// Invoke is plugin.action.invoke with its context completed by the
-// session; the caller is the sender.
+// Invoke is a plugin call the session forwards, the caller its sender:
+// plugin.action.invoke and plugin.pane.open with their context completed
+// and the tab area (a popup's size before a client attaches), and
+// plugin.pane.focus|close with the terminal of the pane they name.
 type Invoke struct {
-	Call    *api.Call
-	Context protocol.PluginInvocationContext
+	Call       *api.Call
+	Context    protocol.PluginInvocationContext
+	Cols, Rows int
+	TermID     string
 }
 
 // CarriedCall implements api.CallCarrier.
@@ -122,6 +110,8 @@ type Plugins struct {
 	// startedUp: the startup hooks have run.
 	startedUp bool
 	session   *actor.PID
+	// panes are the plugin panes open, by terminal id (panes.go).
+	panes map[string]pluginPane
 }
 
 // ran brings a finished command back to the actor.
@@ -187,7 +177,13 @@ func (p *Plugins) Receive(ctx actor.Context) {
 			}
 		}
 	case *Invoke:
-		ctx.Respond(p.invoke(ctx, msg))
+		if reply := p.forwarded(ctx, msg); reply != nil {
+			ctx.Respond(reply)
+		}
+	case *api.PaneOpened:
+		p.paneOpened(ctx, msg)
+	case *actor.Terminated:
+		p.paneGone(msg.Who)
 	case *events.Batch:
 		for _, line := range msg.Lines {
 			p.onEvent(ctx, line)
@@ -635,60 +631,6 @@ func (p *Plugins) runtimeEnv(pl *protocol.InstalledPluginInfo, c *protocol.Plugi
 		}
 	}
 	return env
-}
-
-// paneOpen resolves a pane entrypoint and hands it to the session, which
-// opens the pane and answers the caller.
-func (p *Plugins) paneOpen(ctx actor.Context, call *api.Call) *api.Reply {
-	prm := call.Params.(*protocol.PluginPaneOpenParams)
-	pl, err := p.find(prm.PluginID)
-	if err != nil {
-		return api.Fail(err)
-	}
-	var entry *protocol.PluginManifestPane
-	for i := range pl.Panes {
-		if pl.Panes[i].ID == prm.Entrypoint || pl.PluginID+"."+pl.Panes[i].ID == prm.Entrypoint {
-			entry = &pl.Panes[i]
-		}
-	}
-	switch {
-	case entry == nil:
-		return api.Fail(protocol.Errorf(protocol.CodePluginPaneNotFound, "plugin %s has no pane %s", pl.PluginID, prm.Entrypoint))
-	case !pl.Enabled:
-		return api.Fail(protocol.Errorf(protocol.CodePluginDisabled, "plugin %s is disabled", pl.PluginID))
-	case !plug.RunsHere(pl.Platforms, entry.Platforms):
-		return api.Fail(protocol.Errorf(protocol.CodePlatformUnsupported, "pane %s.%s does not run on %s", pl.PluginID, entry.ID, plug.ThisPlatform()))
-	case p.session == nil:
-		return api.Fail(protocol.Errorf(protocol.CodeServerUnavailable, "the session is not ready"))
-	}
-	placement := entry.Placement
-	if prm.Placement != nil {
-		placement = *prm.Placement
-	}
-	if err := checkPlacement(placement, prm); err != nil {
-		return api.Fail(err)
-	}
-	width, height, err := popupSizes(prm, entry)
-	if err != nil {
-		return api.Fail(err)
-	}
-	cwd := pl.PluginRoot
-	if prm.Cwd != nil {
-		cwd = *prm.Cwd
-	}
-	// The caller's variables first: those herdr sets for plugins win.
-	env := map[string]string{}
-	for k, v := range prm.Env {
-		env[k] = v
-	}
-	env["HERDR_PLUGIN_ENTRYPOINT_ID"] = entry.ID
-	for _, kv := range p.runtimeEnv(pl, nil, "{}") {
-		k, v, _ := strings.Cut(kv, "=")
-		env[k] = v
-	}
-	ctx.RequestWithCustomSender(p.session, &OpenPane{Call: call, PluginID: pl.PluginID, Entrypoint: entry.ID, Placement: placement,
-		Title: entry.Title, Argv: entry.Command, Cwd: cwd, Env: env, Width: width, Height: height}, ctx.Sender())
-	return nil
 }
 
 // checkPlacement refuses targets a placement does not take, as Herdr

@@ -133,7 +133,7 @@ func Run(opts Options) error {
 	}
 	// Every pane of this server, popups included, shares one runtime.
 	panes := pane.NewRuntime()
-	clientsPID, err := spawnChild(system, root, clients.Props(cfg, panes.Start), "clients")
+	clientsPID, err := spawnChild(system, root, clients.Props(clients.Options{Config: cfg, SocketPath: opts.SocketPath, BinPath: bin, Home: opts.Env("HOME"), Log: log, StartPane: panes.Start}), "clients")
 	if err != nil {
 		listener.Close()
 		return err
@@ -141,7 +141,7 @@ func Run(opts Options) error {
 	owners := map[protocol.Owner]*actor.PID{protocol.OwnerClients: clientsPID}
 	pluginsPID, err := spawnChild(system, root, plugins.Props(plugins.Options{
 		ConfigDir: protocol.ConfigDir(opts.Env), StateDir: protocol.StateDir(opts.Env),
-		SocketPath: opts.SocketPath, BinPath: bin, Events: busPID, Log: log,
+		SocketPath: opts.SocketPath, BinPath: bin, Events: busPID, Clients: clientsPID, Log: log,
 	}), "plugins")
 	if err != nil {
 		listener.Close()

@@ -29,7 +29,7 @@ func TestSupervision_StructuralActorResumesWithItsState(t *testing.T) {
 	}
 	cfg := config.Default()
 	cfg.UI.Toast.Delivery = config.ToastHerdr
-	pid, err := spawnChild(system, root, clients.Props(cfg, pane.NewRuntime().Start), "clients")
+	pid, err := spawnChild(system, root, clients.Props(clients.Options{Config: cfg, StartPane: pane.NewRuntime().Start}), "clients")
 	if err != nil {
 		t.Fatal(err)
 	}

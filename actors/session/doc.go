@@ -14,8 +14,12 @@
 // target once, as the method's table entry declares, and forwards it,
 // already resolved, to the pane, workspace, tab or agents actor the entry
 // names as its owner (route, session.go), or to the clients, plugins or
-// worktrees actor that does the work; its own handlers are Registry. Pane,
-// workspace and tab actors are its children (HandleFailure
-// says what happens when one fails); the entity actors are started and
-// stopped at the end of the message that made or removed their entity.
+// worktrees actor that does the work (plugin calls and popup.open with the
+// context only it knows: open.go); its own handlers are Registry. Another
+// actor that needs the topology changed asks with one message carrying
+// the call (api.OpenPane, FocusPane, ClosePane; worktrees.OpenCheckout,
+// CloseCheckout), applied as one transaction. Pane, workspace and tab
+// actors are its children (HandleFailure says what happens when one
+// fails); the entity actors are started and stopped at the end of the
+// message that made or removed their entity.
 package session

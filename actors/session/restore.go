@@ -5,6 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/session/model"
 )
 
@@ -26,7 +27,6 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		s.opts.Log.Error("saved workspace not restored", "workspace", sk.Workspace, "name", sk.Name, "tab", sk.Tab, "err", sk.Err)
 	}
 	var failed []*model.Pane
-	taken := map[string]bool{}
 	for _, r := range panes {
 		p := &paneRec{Pane: r.Pane}
 		_, adopted := s.opts.Adopt[p.TermID]
@@ -36,7 +36,8 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		// An agent about to be resumed redraws its own conversation, which
 		// replaces the pane's kept lines (as in Herdr).
 		ref := r.Saved.AgentSession
-		resuming := ref != nil && s.cfg.Session.ResumeAgentsOnRestore && resumeArgv(ref) != nil
+		resume := ref != nil && s.cfg.Session.ResumeAgentsOnRestore && !adopted // an adopted agent is still running
+		resuming := resume && agents.ResumeArgv(ref) != nil
 		setup := paneSetup{cwd: p.Cwd, kept: r.Saved.History, restoreKept: !adopted && !resuming}
 		if err := s.spawnPane(ctx, p, setup, s.m.RectOf(p.Tab, p.TermID)); err != nil {
 			s.opts.Log.Error("pane not restored", "pane", p.ID, "err", err)
@@ -45,9 +46,9 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		}
 		if ref != nil {
 			p.shown.Session, p.restored = ref, ref // kept for the next save
-			if !adopted {                          // an adopted agent is still running
-				s.planResume(ctx, p.TermID, ref, taken)
-			}
+		}
+		if resume { // the agents actor types it once a client attaches
+			ctx.Send(s.opts.Agents, &agents.Resume{TermID: p.TermID, Session: *ref})
 		}
 		s.terms[p.TermID] = p
 	}

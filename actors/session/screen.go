@@ -5,6 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/layout"
@@ -76,8 +77,8 @@ func (s *Session) clientResize(ctx actor.Context, call *api.Call) *api.Reply {
 	if s.opts.Clients != nil {
 		ctx.Send(s.opts.Clients, &clients.Foreground{PID: ctx.Sender(), Cols: prm.Cols, Rows: prm.Rows})
 	}
-	if len(s.resumes) > 0 {
-		defer s.startResumes(ctx) // once the panes have their real size
+	if s.client.inset == 0 { // the first client: restored agents resume
+		defer ctx.Send(s.opts.Agents, &agents.ClientAttached{}) // once the panes have their real size
 	}
 	s.client.cellW, s.client.cellH = prm.CellWidthPx, prm.CellHeightPx
 	area := layout.Rect{W: prm.Cols, H: prm.Rows}

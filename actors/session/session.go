@@ -85,11 +85,10 @@ type Session struct {
 	// timers holds every pending timer, cancelled when the session stops.
 	timers api.Timers
 
-	keep     keeping         // what the keeper was told (persist.go)
-	stopping bool            // the session is stopping, and its children with it
-	resumes  []pendingResume // restored agents waiting for a client (resume.go)
-	// pluginPanes are the panes running a plugin entrypoint (plugin.go).
-	pluginPanes map[string]pluginPane
+	keep     keeping // what the keeper was told (persist.go)
+	stopping bool    // the session is stopping, and its children with it
+	// overlays are the overlay panes open, by terminal id (open.go).
+	overlays map[string]overlay
 	// m is the topology; terms are the session's records of its panes.
 	// tx is the transaction of the message being handled (begin).
 	m        *model.Model
@@ -189,7 +188,7 @@ var Registry = api.NewRegistry(protocol.OwnerSession, "actors/session",
 	area(serverHandlers), area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
 	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers), area(eventsHandlers),
 	area(agentHandlers), area(agentRoutes), area(screenHandlers), area(worktreeHandlers), area(worktreeRoutes),
-	area(pluginHandlers), area(pluginPaneHandlers), area(popupHandlers),
+	area(pluginHandlers),
 ).WithFit(func(m protocol.Method, h anyHandler) error {
 	if !h.takes(m.Target) {
 		return fmt.Errorf("its handler is a %T, which does not take target kind %d", h, m.Target)
@@ -350,8 +349,6 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.saveLines(ctx)
 	case *HandoffExport:
 		s.handoffExport(ctx)
-	case *resumeDue:
-		s.startResumes(ctx)
 	case *api.Call:
 		s.handle(ctx, msg, func() *api.Reply { return s.route(ctx, msg) })
 	case *pane.Facts:
@@ -373,8 +370,12 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.settle(ctx, before)
 	case *plugins.Enabled:
 		ctx.Send(s.opts.Agents, &agents.SetEnabledPlugins{IDs: msg.IDs})
-	case *plugins.OpenPane:
-		s.handle(ctx, msg.Call, func() *api.Reply { return s.openPluginPane(ctx, msg) })
+	case *api.OpenPane:
+		s.handle(ctx, msg.Call, func() *api.Reply { return s.openPane(ctx, msg) })
+	case *api.FocusPane:
+		s.handle(ctx, msg.Call, func() *api.Reply { return s.focusPane(msg) })
+	case *api.ClosePane:
+		s.handle(ctx, msg.Call, func() *api.Reply { return s.closeOwnedPane(ctx, msg) })
 	case *worktrees.OpenCheckout:
 		s.handle(ctx, msg.Call, func() *api.Reply { return s.openCheckout(ctx, msg) })
 	case *worktrees.CloseCheckout:

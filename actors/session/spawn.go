@@ -238,7 +238,7 @@ func (s *Session) forget(p *paneRec) {
 	s.tx.Forget(p.Pane)
 	delete(s.terms, p.TermID)
 	s.tx.OnDiscard(func() { s.terms[p.TermID] = p })
-	s.dropPluginPane(p) // plugin.go: an overlay gives focus back
+	s.giveFocusBack(p) // open.go: an overlay gives focus back
 }
 
 // detach takes a pane's leaf out of its tab, closing the tab (and its

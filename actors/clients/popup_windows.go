@@ -1,4 +1,4 @@
-package session
+package clients
 
 // shellCommand runs a command line through cmd.exe, as the interactive
 // client runs its key commands on Windows.

@@ -1,12 +1,10 @@
-package session
+package agents
 
 import (
 	"path/filepath"
 	"strings"
 	"time"
 	"unicode"
-
-	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
@@ -17,9 +15,22 @@ import (
 // into the pane's new shell once an interactive client is there (agents
 // draw for a real terminal size), or after resumeGrace without one. An
 // invalid reference, or one a second pane also holds, leaves a plain shell.
+// The session says which panes to resume as it restores them (a Resume
+// each, before their first Placement) and when a client attaches
+// (ClientAttached).
 
 // resumeGrace is how long resumes wait for an interactive client.
 const resumeGrace = 10 * time.Second
+
+// Resume asks for a restored pane's agent to be resumed in its new shell.
+type Resume struct {
+	TermID  string
+	Session protocol.AgentSessionInfo
+}
+
+// ClientAttached tells the actor an interactive client has sized the tab
+// area: the pending resumes start now.
+type ClientAttached struct{}
 
 // resumeDue is the grace period ending.
 type resumeDue struct{}
@@ -54,9 +65,9 @@ var resumeCommand = map[string]struct {
 	"herdr:grok":            {"grok", "grok", func(r string) []string { return []string{"--resume", r} }, false},
 }
 
-// resumeArgv is the command resuming ref, or nil when ref is not an
+// ResumeArgv is the command resuming ref, or nil when ref is not an
 // official integration's valid reference.
-func resumeArgv(ref *protocol.AgentSessionInfo) []string {
+func ResumeArgv(ref *protocol.AgentSessionInfo) []string {
 	c, ok := resumeCommand[ref.Source]
 	if !ok || c.agent != ref.Agent || ref.Value == "" || strings.IndexFunc(ref.Value, unicode.IsControl) >= 0 {
 		return nil
@@ -76,34 +87,37 @@ func resumeArgv(ref *protocol.AgentSessionInfo) []string {
 	return append([]string{c.exe}, c.args(ref.Value)...)
 }
 
-// planResume queues a restored pane's agent resume, unless resuming is off
-// or the reference is invalid or already taken by another pane.
-func (s *Session) planResume(ctx actor.Context, termID string, ref *protocol.AgentSessionInfo, taken map[string]bool) {
-	if !s.cfg.Session.ResumeAgentsOnRestore {
-		return
-	}
-	argv := resumeArgv(ref)
+// planResume queues a restored pane's agent resume, unless the reference
+// is invalid or already taken by another pane.
+func (a *Agents) planResume(m *Resume) {
+	ref := &m.Session
+	argv := ResumeArgv(ref)
 	key := ref.Source + "\x00" + ref.Agent + "\x00" + ref.Kind + "\x00" + ref.Value
-	if argv == nil || taken[key] {
-		s.opts.Log.Warn("agent not resumed: invalid or duplicate session reference", "terminal", termID, "source", ref.Source)
+	if argv == nil || a.resumeTaken[key] {
+		a.opts.Log.Warn("agent not resumed: invalid or duplicate session reference", "terminal", m.TermID, "source", ref.Source)
 		return
 	}
-	taken[key] = true
-	if len(s.resumes) == 0 {
-		s.timers.After(ctx, resumeGrace, &resumeDue{})
+	if a.resumeTaken == nil {
+		a.resumeTaken = map[string]bool{}
 	}
-	s.resumes = append(s.resumes, pendingResume{termID: termID, argv: argv})
+	a.resumeTaken[key] = true
+	if len(a.resumes) == 0 {
+		a.after(resumeGrace, &resumeDue{})
+	}
+	a.resumes = append(a.resumes, pendingResume{termID: m.TermID, argv: argv})
 }
 
-// startResumes types each pending resume into its pane's shell.
-func (s *Session) startResumes(ctx actor.Context) {
-	for _, r := range s.resumes {
-		p := s.terms[r.termID]
-		if p == nil {
+// startResumes types each pending resume into its pane's shell; a pane
+// closed meanwhile is passed over. The pane's answer carries token 0,
+// which no input of the actor's has, so it is dropped.
+func (a *Agents) startResumes() {
+	for _, p := range a.resumes {
+		r := a.recs[p.termID]
+		if r == nil {
 			continue
 		}
-		s.opts.Log.Info("resuming agent", "pane", p.ID, "argv", r.argv)
-		ctx.Request(p.pid, &pane.AgentRequest{Op: pane.AgentLaunch, Req: pane.Request{PaneID: p.ID}, Argv: r.argv})
+		a.opts.Log.Info("resuming agent", "pane", r.PaneID, "argv", p.argv)
+		a.ctx.Request(r.PID, &pane.AgentRequest{Op: pane.AgentLaunch, Req: pane.Request{PaneID: r.PaneID}, Argv: p.argv})
 	}
-	s.resumes = nil
+	a.resumes = nil
 }

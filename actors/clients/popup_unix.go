@@ -1,6 +1,6 @@
 //go:build !windows
 
-package session
+package clients
 
 // shellCommand runs a command line through /bin/sh, as a key command's
 // popup does in Herdr.

@@ -1,0 +1,161 @@
+package session
+
+import (
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// asker plays an actor that asks the session for topology (the plugins
+// actor) and the caller it answers: it keeps every PaneOpened and reply.
+type asker struct {
+	mu     sync.Mutex
+	opened []*api.PaneOpened
+	got    []*api.Reply
+}
+
+func (a *asker) Receive(ctx actor.Context) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	switch m := ctx.Message().(type) {
+	case *api.PaneOpened:
+		a.opened = append(a.opened, m)
+	case *api.Reply:
+		a.got = append(a.got, m)
+	}
+}
+
+// ask sends msg to the session as if from the asker, then a snapshot
+// call from it too: the session answers in order, so once the snapshot is
+// answered, every answer msg will ever get has arrived. It returns those.
+func (h *harness) ask(a *asker, pid *actor.PID, msg any) []*api.Reply {
+	h.t.Helper()
+	a.mu.Lock()
+	before := len(a.got)
+	a.mu.Unlock()
+	h.system.Root.RequestWithCustomSender(h.session, msg, pid)
+	p, _ := protocol.DecodeParams("session.snapshot", []byte(`{}`))
+	h.system.Root.RequestWithCustomSender(h.session, &api.Call{ID: "s", Method: "session.snapshot", Params: p}, pid)
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		a.mu.Lock()
+		got := append([]*api.Reply(nil), a.got[before:]...)
+		a.mu.Unlock()
+		if n := len(got); n > 0 {
+			if _, snap := got[n-1].Result.(protocol.SessionSnapshotResult); snap {
+				return got[:n-1]
+			}
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("%T: the session did not answer", msg)
+		}
+	}
+}
+
+func code(r *api.Reply) string {
+	if r.Err == nil {
+		return ""
+	}
+	return protocol.AsError(r.Err).Code
+}
+
+// An OpenPane whose target went between the asker's decision and the
+// session's turn (its workspace closed) is refused with the target's
+// not-found code, changes nothing, and tells the owner nothing; one whose
+// target is there opens the pane, tells the owner its terminal first and
+// answers the caller with the asker's result.
+func TestOpenPane_TargetGoneMeanwhileChangesNothing(t *testing.T) {
+	h := newHarness(t)
+	for range 2 {
+		if r := h.call("workspace.create", `{}`); r.Err != nil {
+			t.Fatal(r.Err)
+		}
+	}
+	if r := h.call("workspace.close", `{"workspace_id":"w2"}`); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	before := h.snapshot()
+	a := &asker{}
+	pid := h.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
+	open := func(where string, paneID, workspaceID *string) *api.OpenPane {
+		return &api.OpenPane{Call: &api.Call{ID: "o", Method: "plugin.pane.open"}, Where: where, PaneID: paneID, WorkspaceID: workspaceID,
+			Argv: []string{"/bin/sh"}, Cwd: "/", FailCode: protocol.CodePluginPaneOpenFailed, Owner: pid, Tag: "mine"}
+	}
+	for _, c := range []struct {
+		msg  *api.OpenPane
+		want string
+	}{
+		{open(api.OpenTab, nil, protocol.Ptr("w2")), protocol.CodeWorkspaceNotFound},
+		{open(api.OpenSplit, protocol.Ptr("w2:p1"), nil), protocol.CodePaneNotFound},
+		{open(api.OpenZoomed, nil, protocol.Ptr("w2")), protocol.CodeWorkspaceNotFound},
+	} {
+		got := h.ask(a, pid, c.msg)
+		if len(got) != 1 || code(got[0]) != c.want {
+			t.Fatalf("%s into a closed workspace: %+v, want one %s", c.msg.Where, got, c.want)
+		}
+	}
+	after := h.snapshot()
+	if len(after.Panes) != len(before.Panes) || len(after.Tabs) != len(before.Tabs) || len(after.Workspaces) != len(before.Workspaces) {
+		t.Fatalf("a refused OpenPane changed the session: %d/%d/%d panes/tabs/workspaces, was %d/%d/%d",
+			len(after.Panes), len(after.Tabs), len(after.Workspaces), len(before.Panes), len(before.Tabs), len(before.Workspaces))
+	}
+	if len(a.opened) != 0 {
+		t.Fatalf("the owner was told of a pane that never opened: %+v", a.opened[0])
+	}
+
+	ok := open(api.OpenSplit, protocol.Ptr("w1:p1"), nil)
+	ok.Answer = func(p protocol.PaneInfo) protocol.Result {
+		return protocol.PluginPaneClosed{PaneID: "answered " + p.PaneID}
+	}
+	got := h.ask(a, pid, ok)
+	if len(got) != 1 || got[0].Err != nil || got[0].Result.(protocol.PluginPaneClosed).PaneID != "answered w1:p2" {
+		t.Fatalf("split of w1:p1: %+v", got)
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if len(a.opened) != 1 || a.opened[0].Tag != "mine" || a.opened[0].PID == nil || a.opened[0].TermID == "" {
+		t.Fatalf("the owner was told %+v", a.opened)
+	}
+}
+
+// A FocusPane or ClosePane for a pane that closed after its owner looked
+// it up (its program exited, or pane.close) is answered once, with the
+// owner's not-found error, and closes nothing else.
+func TestClosePane_GoneAnsweredOnceWithTheOwnersCode(t *testing.T) {
+	h := newHarness(t)
+	if r := h.call("workspace.create", `{}`); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	split := h.call("pane.split", `{"target_pane_id":"w1:p1","direction":"right"}`)
+	if split.Err != nil {
+		t.Fatal(split.Err)
+	}
+	term := h.snapshot().Panes[1].TerminalID
+	if r := h.call("pane.close", `{"pane_id":"w1:p2"}`); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	a := &asker{}
+	pid := h.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
+	notFound := protocol.Errorf(protocol.CodePluginPaneNotFound, "w1:p2 is not a plugin pane")
+	for _, msg := range []any{
+		&api.ClosePane{Call: &api.Call{ID: "c", Method: "plugin.pane.close"}, TermID: term, NotFound: notFound},
+		&api.FocusPane{Call: &api.Call{ID: "f", Method: "plugin.pane.focus"}, TermID: term, NotFound: notFound},
+	} {
+		got := h.ask(a, pid, msg)
+		if len(got) != 1 || code(got[0]) != protocol.CodePluginPaneNotFound {
+			t.Fatalf("%T of a closed pane: %+v, want one plugin_pane_not_found", msg, got)
+		}
+	}
+	if snap := h.snapshot(); len(snap.Panes) != 1 || snap.Panes[0].PaneID != "w1:p1" {
+		t.Fatalf("panes left: %+v", snap.Panes)
+	}
+	// Without an owner's error, the pane's own.
+	got := h.ask(a, pid, &api.ClosePane{Call: &api.Call{ID: "c", Method: "plugin.pane.close"}, TermID: term})
+	if len(got) != 1 || code(got[0]) != protocol.CodePaneNotFound {
+		t.Fatalf("ClosePane without NotFound: %+v", got)
+	}
+}
