@@ -1,12 +1,9 @@
 package clients
 
 import (
-	"os"
+	"maps"
 	"os/exec"
-	"path/filepath"
-	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -217,51 +214,15 @@ func (c *Clients) popupGone(ctx actor.Context, who *actor.PID, termID string) bo
 
 // checkCwd is a popup's folder: absolute and a directory ("" is home,
 // else /), as a pane's.
-func (c *Clients) checkCwd(cwd string) (string, error) {
-	if cwd == "" {
-		cwd = c.opts.Home
-	}
-	if cwd == "" {
-		cwd = "/"
-	}
-	if !filepath.IsAbs(cwd) {
-		return "", protocol.ParamError("cwd", "must be an absolute path, got %q", cwd)
-	}
-	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
-		return "", protocol.ParamError("cwd", "%s is not a directory", cwd)
-	}
-	return cwd, nil
-}
+func (c *Clients) checkCwd(cwd string) (string, error) { return pane.CheckCwd(cwd, c.opts.Home) }
 
 // popupEnv is a popup's environment: the server's, then the caller's,
 // then herdr's own terminal variables; no HERDR_PANE_ID (a popup is no
 // pane) and, as in Herdr, no workspace or tab id either (a plugin's
 // context JSON has them).
 func (c *Clients) popupEnv(extra map[string]string) []string {
-	env := map[string]string{}
-	for _, kv := range os.Environ() {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
-	for k, v := range extra {
-		env[k] = v
-	}
-	for _, k := range []string{"CODEX_THREAD_ID", "HERDR_PANE_ID"} {
-		delete(env, k)
-	}
-	bin := c.opts.BinPath
-	if dir := filepath.Dir(bin); bin != "" && !slices.Contains(filepath.SplitList(env["PATH"]), dir) {
-		env["PATH"] = dir + string(filepath.ListSeparator) + env["PATH"]
-	}
-	for k, v := range map[string]string{"TERM": "xterm-256color", "COLORTERM": "truecolor", "HERDR_ENV": "1",
-		"HERDR_SOCKET_PATH": c.opts.SocketPath, "HERDR_BIN_PATH": bin} {
-		env[k] = v
-	}
-	out := make([]string, 0, len(env))
-	for k, v := range env {
-		out = append(out, k+"="+v)
-	}
-	slices.Sort(out)
-	return out
+	extra = maps.Clone(extra) // neither from the caller either
+	delete(extra, "CODEX_THREAD_ID")
+	delete(extra, "HERDR_PANE_ID")
+	return pane.TerminalEnv(extra, []string{"CODEX_THREAD_ID", "HERDR_PANE_ID"}, c.opts.BinPath, map[string]string{"HERDR_SOCKET_PATH": c.opts.SocketPath})
 }

@@ -1,7 +1,12 @@
 package pane
 
 import (
+	"maps"
+	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,6 +16,7 @@ import (
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/detector"
 	"github.com/herdr-go/herdr/actors/procs"
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // Runtime is what every pane of a server shares: the output gate and the
@@ -122,4 +128,50 @@ func (rt *Runtime) AwaitExits(timeout time.Duration) bool {
 	case <-time.After(timeout):
 		return false
 	}
+}
+
+// CheckCwd is the folder a terminal starts in: cwd, else home, else /;
+// it must be an absolute path to a directory.
+func CheckCwd(cwd, home string) (string, error) {
+	if cwd == "" {
+		cwd = home
+	}
+	if cwd == "" {
+		cwd = "/"
+	}
+	if !filepath.IsAbs(cwd) {
+		return "", protocol.ParamError("cwd", "must be an absolute path, got %q", cwd)
+	}
+	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
+		return "", protocol.ParamError("cwd", "%s is not a directory", cwd)
+	}
+	return cwd, nil
+}
+
+// TerminalEnv is a terminal's environment, sorted: the server's less
+// drop, then extra, then herdr's own variables, which win (TERM,
+// COLORTERM, HERDR_ENV, HERDR_BIN_PATH and own); the server's own binary
+// comes first on PATH, so `herdr` works in every terminal.
+func TerminalEnv(extra map[string]string, drop []string, binPath string, own map[string]string) []string {
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	for _, k := range drop {
+		delete(env, k)
+	}
+	maps.Copy(env, extra)
+	if dir := filepath.Dir(binPath); binPath != "" && !slices.Contains(filepath.SplitList(env["PATH"]), dir) {
+		env["PATH"] = dir + string(filepath.ListSeparator) + env["PATH"]
+	}
+	env["TERM"], env["COLORTERM"], env["HERDR_ENV"], env["HERDR_BIN_PATH"] = "xterm-256color", "truecolor", "1", binPath
+	maps.Copy(env, own)
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	slices.Sort(out)
+	return out
 }

@@ -1,10 +1,7 @@
 package session
 
 import (
-	"os"
 	"os/exec"
-	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -34,19 +31,7 @@ func (s *Session) checkCwd(requested *string, fallback string) (string, error) {
 	if requested != nil && *requested != "" {
 		cwd = *requested
 	}
-	if cwd == "" {
-		cwd = s.home
-	}
-	if cwd == "" {
-		cwd = "/"
-	}
-	if !filepath.IsAbs(cwd) {
-		return "", protocol.ParamError("cwd", "must be an absolute path, got %q", cwd)
-	}
-	if fi, err := os.Stat(cwd); err != nil || !fi.IsDir() {
-		return "", protocol.ParamError("cwd", "%s is not a directory", cwd)
-	}
-	return cwd, nil
+	return pane.CheckCwd(cwd, s.home)
 }
 
 // newWorkspace creates a workspace with one tab and one pane. Nothing is
@@ -185,38 +170,12 @@ func (s *Session) paneProps(spec pane.Spec) (*actor.Props, func(), error) {
 // paneEnv is the server's environment, then the caller's, then herdr's own
 // variables, which win.
 func (s *Session) paneEnv(p *paneRec, extra map[string]string) []string {
-	env := map[string]string{}
-	for _, kv := range os.Environ() {
-		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
-	delete(env, "CODEX_THREAD_ID")
-	for k, v := range extra {
-		env[k] = v
-	}
-	// `herdr` works in every pane: the server's own binary comes first.
-	if dir := filepath.Dir(s.opts.BinPath); s.opts.BinPath != "" && !slices.Contains(filepath.SplitList(env["PATH"]), dir) {
-		env["PATH"] = dir + string(filepath.ListSeparator) + env["PATH"]
-	}
-	for k, v := range map[string]string{
-		"TERM":               "xterm-256color",
-		"COLORTERM":          "truecolor",
-		"HERDR_ENV":          "1",
+	return pane.TerminalEnv(extra, []string{"CODEX_THREAD_ID"}, s.opts.BinPath, map[string]string{
 		"HERDR_SOCKET_PATH":  s.opts.SocketPath,
-		"HERDR_BIN_PATH":     s.opts.BinPath,
 		"HERDR_WORKSPACE_ID": p.WS.ID,
 		"HERDR_TAB_ID":       p.Tab.ID,
 		"HERDR_PANE_ID":      p.ID,
-	} {
-		env[k] = v
-	}
-	out := make([]string, 0, len(env))
-	for k, v := range env {
-		out = append(out, k+"="+v)
-	}
-	slices.Sort(out)
-	return out
+	})
 }
 
 // relayout marks a tab whose rectangles may have moved: at the end of
