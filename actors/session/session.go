@@ -402,6 +402,8 @@ func (s *Session) Receive(ctx actor.Context) {
 			s.opts.Log.Error("pane actor stopped after a failure; closing the pane", "pane", p.ID, "terminal", p.TermID)
 			s.paneGone(ctx, p)
 		}
+	default:
+		api.Unhandled(ctx, msg, s.opts.Log)
 	}
 }
 
