@@ -44,6 +44,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 			failed = append(failed, r.Pane)
 			continue
 		}
+		s.tx.OnDiscard(func() { ctx.Stop(p.pid) }) // a restore a panic broke did not happen
 		if ref != nil {
 			p.shown.Session, p.restored = ref, ref // kept for the next save
 		}
@@ -51,6 +52,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 			ctx.Send(s.opts.Agents, &agents.Resume{TermID: p.TermID, Session: *ref})
 		}
 		s.terms[p.TermID] = p
+		s.tx.OnDiscard(func() { delete(s.terms, p.TermID) })
 	}
 	for _, p := range failed {
 		s.tx.Forget(p)

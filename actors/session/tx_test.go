@@ -19,6 +19,7 @@ import (
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/keeper"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/model"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
 	"github.com/herdr-go/herdr/actors/worktrees"
 	"github.com/herdr-go/herdr/protocol"
@@ -147,6 +148,26 @@ func TestTransactions_APanicLeavesNothing(t *testing.T) {
 // bus that records what it is sent, and a keeper that counts the saves
 // it is asked for (it asks for each at once, so every change is told).
 func newBreakable(t *testing.T) (*harness, *Session, *published, *atomic.Int64) {
+	h, s, bus, saves := spawnBreakable(t, nil, 0)
+	for _, c := range [][2]string{
+		{"workspace.create", `{"cwd":"/tmp"}`},
+		{"pane.split", `{"target_pane_id":"w1:p1","direction":"right"}`},
+		{"tab.create", `{"workspace_id":"w1","cwd":"/tmp"}`},
+		{"workspace.create", `{"cwd":"/tmp"}`},
+		{"workspace.focus", `{"workspace_id":"w1"}`},
+		{"tab.focus", `{"tab_id":"w1:t1"}`},
+	} {
+		if r := h.call(c[0], c[1]); r.Err != nil {
+			t.Fatalf("%s: %v", c[0], r.Err)
+		}
+	}
+	h.flush()
+	return h, s, bus, saves
+}
+
+// spawnBreakable starts the session of newBreakable, restoring restore
+// (nil: nothing) with its panicAt-th write broken (0: none).
+func spawnBreakable(t *testing.T, restore *model.Saved, panicAt int) (*harness, *Session, *published, *atomic.Int64) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
 	t.Cleanup(system.Shutdown)
@@ -168,9 +189,10 @@ func newBreakable(t *testing.T) (*harness, *Session, *published, *atomic.Int64) 
 	}))
 	running := &atomic.Int64{}
 	opts := Options{Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: countedPanes(running), Cols: 120, Rows: 40,
-		Events: system.Root.Spawn(bus.props()), Keeper: keep, SessionFile: "unused: the keeper here writes nothing"}
+		Events: system.Root.Spawn(bus.props()), Keeper: keep, SessionFile: "unused: the keeper here writes nothing", Restore: restore}
 	opts.Agents = system.Root.Spawn(agents.Props(agents.Options{Events: opts.Events, Log: opts.Log}))
 	s := newSession(opts)
+	s.m.InjectPanic(panicAt)
 	w := api.NewWorker()
 	s.worker = w
 	// Under a parent that resumes it after a panic, as the server's root does.
@@ -184,22 +206,34 @@ func newBreakable(t *testing.T) (*harness, *Session, *published, *atomic.Int64) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := &harness{t: t, system: system, agents: opts.Agents, running: running, session: pid.(*actor.PID)}
-	for _, c := range [][2]string{
-		{"workspace.create", `{"cwd":"/tmp"}`},
-		{"pane.split", `{"target_pane_id":"w1:p1","direction":"right"}`},
-		{"tab.create", `{"workspace_id":"w1","cwd":"/tmp"}`},
-		{"workspace.create", `{"cwd":"/tmp"}`},
-		{"workspace.focus", `{"workspace_id":"w1"}`},
-		{"tab.focus", `{"tab_id":"w1:t1"}`},
-	} {
-		if r := h.call(c[0], c[1]); r.Err != nil {
-			t.Fatalf("%s: %v", c[0], r.Err)
+	h := &harness{t: t, system: system, agents: opts.Agents, running: running, session: pid.(*actor.PID), keeper: keep, bus: opts.Events}
+	return h, s, bus, saves
+}
+
+// TestTransactions_APanicInRestoreLeavesNothing breaks a restore at each
+// of its writes in turn: the session then holds nothing of the file and
+// runs no pane (it goes on, empty), until the write number passes the
+// restore's last write and all of it is there.
+func TestTransactions_APanicInRestoreLeavesNothing(t *testing.T) {
+	saved := savedSession(2, 2, 2)
+	for n := 1; ; n++ {
+		if n > 500 {
+			t.Fatalf("restore still panicking at write %d", n)
+		}
+		h, _, _, _ := spawnBreakable(t, saved, n)
+		h.flush() // its first message discards what the broken restore left open
+		snap := h.snapshot()
+		state := h.state()
+		if len(snap.Panes) == 8 {
+			if n == 1 {
+				t.Fatal("the restore wrote nothing")
+			}
+			return // every write of the restore has been broken once
+		}
+		if len(snap.Workspaces) != 0 || len(snap.Panes) != 0 || h.running.Load() != 0 {
+			t.Fatalf("restore broken at write %d left part of itself:\n%s", n, state)
 		}
 	}
-	h.keeper, h.bus = keep, opts.Events
-	h.flush()
-	return h, s, bus, saves
 }
 
 // send sends what k makes of the call, as another actor would, and
