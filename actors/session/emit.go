@@ -60,7 +60,7 @@ func (s *Session) focusNow() focusState {
 
 // begin opens the transaction of a message that may change the topology
 // and returns the focus before it.
-func (s *Session) begin(ctx actor.Context) focusState {
+func (s *Session) begin() focusState {
 	s.synced = false // only this message's placement counts
 	s.tx = s.m.Begin()
 	return s.focusNow()
@@ -83,7 +83,7 @@ func (s *Session) abandon() {
 // conclude discards the transaction of a call that failed, so an error
 // answer never leaves part of a change behind; an empty one is left for
 // settle to commit.
-func (s *Session) conclude(ctx actor.Context, reply *api.Reply) {
+func (s *Session) conclude(reply *api.Reply) {
 	if reply != nil && reply.Err != nil && s.tx.Changed() {
 		s.abandon()
 		s.tx = s.m.Begin()

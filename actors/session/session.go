@@ -325,7 +325,7 @@ func (s *Session) Receive(ctx actor.Context) {
 		if s.opts.Worktrees != nil {
 			ctx.Send(s.opts.Worktrees, &worktrees.SetSession{PID: ctx.Self()})
 		}
-		before := s.begin(ctx)
+		before := s.begin()
 		lost := false
 		if s.opts.Restore != nil {
 			lost = s.restore(ctx, s.opts.Restore)
@@ -353,19 +353,19 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.handle(ctx, msg, func() *api.Reply { return s.route(ctx, msg) })
 	case *pane.Facts:
 		if p := s.terms[msg.TerminalID]; p != nil {
-			before := s.begin(ctx)
+			before := s.begin()
 			s.linesChanged(ctx, p, msg)
 			s.updateFacts(ctx, p, msg)
 			s.settle(ctx, before)
 		}
 	case *agents.Shown:
-		before := s.begin(ctx)
+		before := s.begin()
 		s.shownChanged(msg)
 		s.settle(ctx, before)
 	case *agents.Answer:
 		s.answer(ctx, msg)
 	case *wsactor.Changed:
-		before := s.begin(ctx)
+		before := s.begin()
 		s.workspaceChanged(ctx, msg)
 		s.settle(ctx, before)
 	case *plugins.Enabled:
@@ -383,7 +383,7 @@ func (s *Session) Receive(ctx actor.Context) {
 	case *worktrees.Listed:
 		s.handle(ctx, msg.Call, func() *api.Reply { return s.worktreeListed(msg) })
 	case *tabactor.Changed:
-		before := s.begin(ctx)
+		before := s.begin()
 		s.tabChanged(ctx, msg)
 		s.settle(ctx, before)
 	case *pane.Exited:
@@ -409,7 +409,7 @@ func (s *Session) Receive(ctx actor.Context) {
 
 // paneGone closes a pane whose program or actor is gone.
 func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
-	before := s.begin(ctx)
+	before := s.begin()
 	s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: p.ID, WorkspaceID: p.WS.ID}, s.paneFields(p))
 	s.closePane(ctx, p)
 	s.settle(ctx, before)
@@ -423,9 +423,9 @@ func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
 // its call internal_error, and the next message discards the transaction
 // it left open (Receive), so nothing of it is published or saved.
 func (s *Session) handle(ctx actor.Context, call *api.Call, run func() *api.Reply) {
-	before := s.begin(ctx)
+	before := s.begin()
 	reply := run()
-	s.conclude(ctx, reply)
+	s.conclude(reply)
 	s.settle(ctx, before)
 	s.answerCall(ctx, reply)
 }
