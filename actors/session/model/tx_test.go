@@ -273,3 +273,31 @@ func openFile(path string) (io.ReadCloser, error) {
 	}
 	return os.Open(path)
 }
+
+// BenchmarkTx_SplitFocusDiscard200Panes is one transaction on a model of
+// 200 panes in 40 tabs: a split that adds a pane and focuses it, then a
+// discard that undoes it: what a failed or broken split costs, and twice
+// what journalling a successful one does.
+func BenchmarkTx_SplitFocusDiscard200Panes(b *testing.B) {
+	bl := newBuilder(layout.Rect{W: 200, H: 50})
+	var src []*Pane
+	for range 20 {
+		w, p := bl.workspace("")
+		src = append(src, p)
+		_, q := bl.tab(w)
+		src = append(src, q)
+	}
+	for _, p := range src {
+		for range 4 {
+			bl.split(p)
+		}
+	}
+	bl.tx.Commit()
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		bl.tx = bl.m.Begin()
+		p := bl.split(src[i%len(src)])
+		bl.tx.FocusPane(p)
+		bl.tx.Discard()
+	}
+}
