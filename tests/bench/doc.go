@@ -1,7 +1,8 @@
 // Package bench holds the side-by-side throughput and memory benchmarks of
 // the terminal path (herdr's emulator against a bare PTY drain and tmux).
 // throughput.sh drives them; benchpair.sh compares one Go benchmark in two
-// test binaries (old and new code) taking turns; the Go helpers live in
+// test binaries (old and new code) taking turns, and seq_ab.sh two herdr
+// builds and tmux on one flood; the Go helpers live in
 // sub-directories:
 //
 //   - ptydrain: runs a command in a 200×50 PTY and reads it to the end,
