@@ -99,24 +99,14 @@ func (s Shape) String() string {
 	return fmt.Sprintf("shape(%d)", uint8(s))
 }
 
-// Waiting is implemented by the params of every ShapeWait method.
+// Waiting is implemented by the params of every ShapeWait method, and of
+// any other that may take as long as a timeout its caller gives
+// (agent.start), so the connection's safety deadline allows for it.
 type Waiting interface {
 	// Waits reports whether this call waits at all (agent.prompt only
 	// with its wait option) and for how long at most: 0 is for as long
 	// as it takes.
 	Waits() (waits bool, timeout time.Duration)
-}
-
-// Waits reports whether a call of m with params p may be answered late,
-// and the timeout its caller gave (0: none).
-func (m Method) Waits(p Params) (bool, time.Duration) {
-	if m.Shape != ShapeWait {
-		return false, 0
-	}
-	if w, ok := p.(Waiting); ok {
-		return w.Waits()
-	}
-	return true, 0
 }
 
 // Browser says whether the web dashboard's page may call a method.
@@ -150,6 +140,15 @@ func (p *PaneWaitForOutputParams) Waits() (bool, time.Duration) {
 // Waits implements Waiting.
 func (p *AgentWaitParams) Waits() (bool, time.Duration) { return true, msTimeout(p.TimeoutMS) }
 
+// Waits implements Waiting: agent.start answers within the timeout it is
+// given, if any.
+func (p *AgentStartParams) Waits() (bool, time.Duration) {
+	if p.TimeoutMS == nil {
+		return false, 0
+	}
+	return true, msTimeout(p.TimeoutMS)
+}
+
 // Waits implements Waiting: a prompt waits only when asked to.
 func (p *AgentPromptParams) Waits() (bool, time.Duration) {
 	if p.Wait == nil {
@@ -167,7 +166,7 @@ func checkRouting(m Method) {
 	if m.Shape == shapeUnset || m.Shape >= shapeEnd {
 		panic(fmt.Sprintf("protocol: method %s has no shape", m.Name))
 	}
-	if _, ok := m.Params().(Waiting); ok != (m.Shape == ShapeWait) {
-		panic(fmt.Sprintf("protocol: method %s has shape %s but its params implement Waiting=%v", m.Name, m.Shape, ok))
+	if _, ok := m.Params().(Waiting); !ok && m.Shape == ShapeWait {
+		panic(fmt.Sprintf("protocol: method %s has shape %s but its params do not say how long it waits (Waiting)", m.Name, m.Shape))
 	}
 }

@@ -21,31 +21,16 @@ const DefaultCallDeadline = 5 * time.Minute
 // pane.wait_for_output, agent.wait, agent.prompt's wait) none (≤ 0): it
 // ends when its client goes.
 func Deadline(params any, fixed time.Duration) time.Duration {
-	var ms *uint64
-	switch p := params.(type) {
-	case *protocol.EventsWaitParams:
-		if ms = p.TimeoutMS; ms == nil {
-			return 0
-		}
-	case *protocol.PaneWaitForOutputParams:
-		if ms = p.TimeoutMS; ms == nil {
-			return 0
-		}
-	case *protocol.AgentWaitParams:
-		if ms = p.TimeoutMS; ms == nil {
-			return 0
-		}
-	case *protocol.AgentPromptParams:
-		if p.Wait != nil {
-			if ms = p.Wait.TimeoutMS; ms == nil {
-				return 0
-			}
-		}
-	case *protocol.AgentStartParams:
-		ms = p.TimeoutMS
+	w, ok := params.(protocol.Waiting)
+	if !ok {
+		return fixed
 	}
-	if ms != nil {
-		return fixed + time.Duration(*ms)*time.Millisecond
+	switch waits, timeout := w.Waits(); {
+	case !waits:
+		return fixed
+	case timeout == 0:
+		return 0
+	default:
+		return fixed + timeout
 	}
-	return fixed
 }
