@@ -283,16 +283,18 @@ func (h *harness) state() string {
 	return fmt.Sprintf("%s\nui %s\npanes running %d", snap, ui, h.running.Load())
 }
 
-// countedPanes stands in for terminals and counts the pane actors running.
+// countedPanes stands in for terminals and counts the pane actors alive:
+// one is counted as it is made (the producer runs inside the spawn), not
+// when it starts, so a pane stopped before it started never shows up late.
 func countedPanes(running *atomic.Int64) func(pane.Spec) (*actor.Props, func(), error) {
 	return func(pane.Spec) (*actor.Props, func(), error) {
-		return actor.PropsFromFunc(func(ctx actor.Context) {
-			switch ctx.Message().(type) {
-			case *actor.Started:
-				running.Add(1)
-			case *actor.Stopped:
-				running.Add(-1)
-			}
+		return actor.PropsFromProducer(func() actor.Actor {
+			running.Add(1)
+			return actor.ReceiveFunc(func(ctx actor.Context) {
+				if _, ok := ctx.Message().(*actor.Stopped); ok {
+					running.Add(-1)
+				}
+			})
 		}), func() {}, nil
 	}
 }
