@@ -30,6 +30,9 @@ const (
 	CodePaneSendFailed    = "pane_send_failed"
 	CodeWorkspaceCreate   = "workspace_create_failed"
 	CodeTabCreateFailed   = "tab_create_failed"
+	// CodeStaleContentRevision: a copy-mode call named a content revision
+	// the pane's text has moved on from (copy.go).
+	CodeStaleContentRevision = "stale_content_revision"
 
 	// CLI-side codes.
 	CodeServerNotRunning   = "server_not_running"

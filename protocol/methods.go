@@ -169,7 +169,7 @@ func paramDecodeError(err error) error {
 	return ParamError("params", "%v", err)
 }
 
-// herdrMethods names every method of the Herdr protocol-20 surface, so a
+// herdrMethods names every method of the Herdr protocol-22 surface, so a
 // method that exists there but not here yet is reported as such.
 var herdrMethods = sync.OnceValue(func() map[string]bool {
 	names := []string{
@@ -190,6 +190,10 @@ var herdrMethods = sync.OnceValue(func() map[string]bool {
 		"integration.install", "integration.uninstall", "plugin.link", "plugin.list", "plugin.unlink",
 		"plugin.enable", "plugin.disable", "plugin.action.list", "plugin.action.invoke", "plugin.log.list",
 		"plugin.pane.open", "plugin.pane.focus", "plugin.pane.close",
+		// Added by protocol 22.
+		"pane.scroll", "pane.selection.read", "pane.copy_motion", "pane.copy_search", "pane.edit_scrollback",
+		"pane.link.resolve", "pane.link.activate", "integration.list", "command.invoke",
+		"client_shell.surface.set", "product_announcement.dismiss", "release_notes.dismiss",
 	}
 	m := make(map[string]bool, len(names))
 	for _, n := range names {
