@@ -1,0 +1,109 @@
+//go:build unix
+
+package tests
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Protocol 22's optional params, against the real binary.
+
+// workspaceIDs lists the session's workspaces in order.
+func p22WorkspaceOrder(t *testing.T, s *Server) string {
+	t.Helper()
+	var ids []string
+	for _, w := range OK[protocol.WorkspaceList](t, s.Call("workspace.list", nil), "workspace_list").Workspaces {
+		ids = append(ids, w.WorkspaceID)
+	}
+	return strings.Join(ids, ",")
+}
+
+// source_workspace_id: the new workspace starts where the named (not the
+// focused) workspace's focused pane is; an unknown one creates nothing.
+func TestProtocol22_WorkspaceCreateSourceWorkspace(t *testing.T) {
+	h := NewHome(t)
+	a, b := filepath.Join(h.Dir, "alpha"), filepath.Join(h.Dir, "beta")
+	for _, d := range []string{a, b} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := h.Start(t, "src")
+	s.CreateWorkspace(t, map[string]any{"cwd": a, "focus": true})
+	s.CreateWorkspace(t, map[string]any{"cwd": b})
+	OK[protocol.WorkspaceInfoResult](t, s.Call("workspace.focus", map[string]any{"workspace_id": "w1"}), "workspace_info")
+
+	got := OK[protocol.WorkspaceCreated](t, s.Call("workspace.create", map[string]any{"source_workspace_id": "w2"}), "workspace_created")
+	if cwd := got.RootPane.Cwd; cwd == nil || *cwd != b {
+		t.Fatalf("created with source w2 in %v, want %s", got.RootPane.Cwd, b)
+	}
+	// Without it, the focused workspace's folder, as before.
+	plain := OK[protocol.WorkspaceCreated](t, s.Call("workspace.create", nil), "workspace_created")
+	if cwd := plain.RootPane.Cwd; cwd == nil || *cwd != a {
+		t.Fatalf("created without a source in %v, want the focused %s", plain.RootPane.Cwd, a)
+	}
+	before := p22WorkspaceOrder(t, s)
+	Fail(t, s.Call("workspace.create", map[string]any{"source_workspace_id": "w99"}), "workspace_not_found")
+	if after := p22WorkspaceOrder(t, s); after != before {
+		t.Fatalf("a refused create changed the workspaces: %s → %s", before, after)
+	}
+	// The CLI's flag says the same.
+	out, _, code := s.CLIT(t, "workspace", "create", "--source-workspace", "w2")
+	if code != 0 || !strings.Contains(out, `"cwd":"`+b+`"`) {
+		t.Fatalf("cli create --source-workspace w2: exit %d, %s", code, out)
+	}
+}
+
+// close_group: a repository's workspace and its two worktree workspaces
+// close together, from the root or from a worktree's workspace; without
+// the flag a worktree's workspace closes alone.
+func TestProtocol22_WorkspaceCloseGroup(t *testing.T) {
+	h := NewHome(t)
+	repo := filepath.Join(h.Dir, "repo")
+	gitRepo(t, repo)
+	s := h.Start(t, "grp")
+	s.CreateWorkspace(t, map[string]any{"cwd": repo})
+	s.CreateWorkspace(t, nil) // w2: not of the group
+	group := func() {
+		for i := 0; i < 2; i++ {
+			OK[protocol.WorktreeCreated](t, s.Call("worktree.create", map[string]any{"workspace_id": "w1"}), "worktree_created")
+		}
+	}
+	group()
+	if got := p22WorkspaceOrder(t, s); got != "w1,w3,w4,w2" {
+		t.Fatalf("group %s", got)
+	}
+	// Without the flag: only the worktree's own workspace.
+	OK[protocol.OK](t, s.Call("workspace.close", map[string]any{"workspace_id": "w4"}), "ok")
+	if got := p22WorkspaceOrder(t, s); got != "w1,w3,w2" {
+		t.Fatalf("after closing w4 alone: %s", got)
+	}
+	// With it, from a worktree's workspace: the whole group.
+	OK[protocol.OK](t, s.Call("workspace.close", map[string]any{"workspace_id": "w3", "close_group": true}), "ok")
+	if got := p22WorkspaceOrder(t, s); got != "w2" {
+		t.Fatalf("after closing w3's group: %s, want only w2", got)
+	}
+
+	// Again, from the repository's workspace, through the CLI.
+	s.CreateWorkspace(t, map[string]any{"cwd": repo}) // w5
+	for i := 0; i < 2; i++ {
+		OK[protocol.WorktreeCreated](t, s.Call("worktree.create", map[string]any{"workspace_id": "w5"}), "worktree_created")
+	}
+	if _, _, code := s.CLIT(t, "workspace", "close", "w5"); code != 1 {
+		t.Fatalf("close of a group's root without --group: exit %d, want 1", code)
+	}
+	if got := p22WorkspaceOrder(t, s); got != "w2,w5,w6,w7" {
+		t.Fatalf("a refused close changed the workspaces: %s", got)
+	}
+	if out, errOut, code := s.CLIT(t, "workspace", "close", "w5", "--group"); code != 0 {
+		t.Fatalf("close --group: exit %d %s %s", code, out, errOut)
+	}
+	if got := p22WorkspaceOrder(t, s); got != "w2" {
+		t.Fatalf("after closing w5's group: %s, want only w2", got)
+	}
+}
