@@ -4,6 +4,7 @@ package tests
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -105,5 +106,62 @@ func TestProtocol22_WorkspaceCloseGroup(t *testing.T) {
 	}
 	if got := p22WorkspaceOrder(t, s); got != "w2" {
 		t.Fatalf("after closing w5's group: %s, want only w2", got)
+	}
+}
+
+// trust_repository: git refuses a repository owned by another user; each
+// worktree method answers repository_not_trusted naming the flag, and
+// with it does its work, for that request only, writing no git config.
+func TestProtocol22_WorktreeTrustRepository(t *testing.T) {
+	h := NewHome(t)
+	repo := filepath.Join(h.Dir, "foreign")
+	gitRepo(t, repo)
+	if out, err := exec.Command("chown", "-R", "65534:65534", repo).CombinedOutput(); err != nil {
+		t.Skipf("cannot give a repository to another user (needs root): %v %s", err, out)
+	}
+	s := h.Start(t, "trust")
+	s.CreateWorkspace(t, nil)
+	msg := Fail(t, s.Call("worktree.list", map[string]any{"cwd": repo}), "repository_not_trusted")
+	if !strings.Contains(msg, "trust_repository") {
+		t.Fatalf("the refusal does not name the param: %s", msg)
+	}
+	checkout := filepath.Join(h.Dir, "side")
+	Fail(t, s.Call("worktree.create", map[string]any{"cwd": repo, "branch": "side", "path": checkout}), "repository_not_trusted")
+	if _, err := os.Stat(checkout); !os.IsNotExist(err) {
+		t.Fatalf("a refused create made the checkout: %v", err)
+	}
+
+	list := OK[protocol.WorktreeList](t, s.Call("worktree.list", map[string]any{"cwd": repo, "trust_repository": true}), "worktree_list")
+	if len(list.Worktrees) != 1 || list.Source.RepoRoot != repo {
+		t.Fatalf("trusted list %+v", list)
+	}
+	made := OK[protocol.WorktreeCreated](t, s.Call("worktree.create", map[string]any{"cwd": repo, "branch": "side", "path": checkout, "trust_repository": true}), "worktree_created")
+	Fail(t, s.Call("worktree.open", map[string]any{"cwd": repo, "branch": "side"}), "repository_not_trusted")
+	opened := OK[protocol.WorktreeOpened](t, s.Call("worktree.open", map[string]any{"cwd": repo, "branch": "side", "trust_repository": true}), "worktree_opened")
+	if !opened.AlreadyOpen || opened.Workspace.WorkspaceID != made.Workspace.WorkspaceID {
+		t.Fatalf("open found %+v, want %s", opened, made.Workspace.WorkspaceID)
+	}
+	ws := made.Workspace.WorkspaceID
+	Fail(t, s.Call("worktree.remove", map[string]any{"workspace_id": ws}), "repository_not_trusted")
+
+	// The CLI: the refusal names the flag; the flag works.
+	_, errOut, code := s.CLIT(t, "worktree", "list", "--cwd", repo)
+	if code != 1 || !strings.Contains(errOut, "--trust-repository") {
+		t.Fatalf("cli list without the flag: exit %d, %s", code, errOut)
+	}
+	if out, errOut, code := s.CLIT(t, "worktree", "remove", "--workspace", ws, "--trust-repository"); code != 0 {
+		t.Fatalf("cli remove --trust-repository: exit %d %s %s", code, out, errOut)
+	}
+	if _, err := os.Stat(checkout); !os.IsNotExist(err) {
+		t.Fatalf("checkout still there: %v", err)
+	}
+	out, errOut, code := s.CLIT(t, "worktree", "list", "--cwd", repo, "--trust-repository")
+	if code != 0 || !strings.Contains(out, `"worktree_list"`) {
+		t.Fatalf("cli list --trust-repository: exit %d %s %s", code, out, errOut)
+	}
+	for _, f := range []string{filepath.Join(h.Dir, "h", ".gitconfig"), filepath.Join(h.Dir, "h", ".config", "git", "config")} {
+		if _, err := os.Stat(f); !os.IsNotExist(err) {
+			t.Fatalf("%s written: %v", f, err)
+		}
 	}
 }
