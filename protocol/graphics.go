@@ -47,7 +47,9 @@ const (
 	CodeStreamConflict  = "stream_conflict"
 	CodeStreamClosed    = "stream_closed"
 	// CodeGraphicsLayerLimit: the pane already has GraphicsMaxLayers layers.
-	CodeGraphicsLayerLimit = "graphics_layer_limit"
+	CodeGraphicsLayerLimit = "layer_limit"
+	// CodeInvalidLayerID: a layer_id outside 1–64 of [A-Za-z0-9._:-].
+	CodeInvalidLayerID = "invalid_layer_id"
 )
 
 // GateKittyGraphics names the config switch of the graphics methods.
@@ -284,19 +286,20 @@ func checkPlacement(pl PaneGraphicsPlacement) error {
 	return nil
 }
 
-// graphicsLayerID checks an optional layer_id: 1–64 letters, digits,
-// '-', '_' or '.'; absent means GraphicsDefaultLayer.
+// graphicsLayerID checks an optional layer_id: 1–64 ASCII letters,
+// digits, '-', '_', '.' or ':' (Herdr's rule and error code); absent means
+// GraphicsDefaultLayer.
 func graphicsLayerID(id *string) (string, error) {
 	if id == nil {
 		return GraphicsDefaultLayer, nil
 	}
 	s := *id
 	if s == "" || len(s) > 64 {
-		return "", ParamError("layer_id", "must be 1 to 64 characters, got %d", len(s))
+		return "", Errorf(CodeInvalidLayerID, "layer_id must be 1 to 64 characters, got %d", len(s))
 	}
 	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
-			return "", ParamError("layer_id", "may hold letters, digits, '-', '_' and '.', got %q", s)
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' || r == ':') {
+			return "", Errorf(CodeInvalidLayerID, "layer_id may hold ASCII letters, digits, '-', '_', '.' and ':', got %q", s)
 		}
 	}
 	return s, nil

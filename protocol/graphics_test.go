@@ -43,8 +43,10 @@ func TestGraphics_SetValidate(t *testing.T) {
 		{"not a png", `{"pane_id":"p","format":"png","image_width":2,"image_height":3,"data_base64":"` + rgba + `"}`, CodeInvalidImage, "not a PNG"},
 		{"rgb length", `{"pane_id":"p","format":"rgb","image_width":2,"image_height":3,"data_base64":"` + rgba + `"}`, CodeInvalidImage, "must be 18 bytes, got 24"},
 		{"zero size", `{"pane_id":"p","format":"rgba","image_width":0,"image_height":3,"data_base64":"` + rgba + `"}`, CodeInvalidImage, "between 1 and"},
-		{"bad layer id", `{"pane_id":"p","layer_id":"a b","format":"png","image_width":4,"image_height":2,"data_base64":"` + png4x2 + `"}`, CodeInvalidParams, "layer_id"},
-		{"empty layer id", `{"pane_id":"p","layer_id":"","format":"png","image_width":4,"image_height":2,"data_base64":"` + png4x2 + `"}`, CodeInvalidParams, "layer_id"},
+		{"bad layer id", `{"pane_id":"p","layer_id":"a b","format":"png","image_width":4,"image_height":2,"data_base64":"` + png4x2 + `"}`, CodeInvalidLayerID, "layer_id"},
+		{"empty layer id", `{"pane_id":"p","layer_id":"","format":"png","image_width":4,"image_height":2,"data_base64":"` + png4x2 + `"}`, CodeInvalidLayerID, "layer_id"},
+		{"long layer id", `{"pane_id":"p","layer_id":"` + strings.Repeat("a", 65) + `","format":"png","image_width":4,"image_height":2,"data_base64":"` + png4x2 + `"}`, CodeInvalidLayerID, "layer_id"},
+		{"layer id with ':'", `{"pane_id":"p","layer_id":"plugin:cam","format":"png","image_width":4,"image_height":2,"data_base64":"` + png4x2 + `"}`, "", ""},
 		{"grid too big", `{"pane_id":"p","format":"png","image_width":4,"image_height":2,"data_base64":"` + png4x2 + `","placement":{"grid_cols":99999}}`, CodeInvalidParams, "placement"},
 	}
 	for _, c := range cases {

@@ -3,11 +3,16 @@
 package tests
 
 import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -164,4 +169,91 @@ func TestProtocol22_WorktreeTrustRepository(t *testing.T) {
 			t.Fatalf("%s written: %v", f, err)
 		}
 	}
+}
+
+// readGraphicsLine reads the watcher's lines until a screen.graphics one
+// with n layers.
+func readGraphicsLine(t *testing.T, c *protocol.Client, n int) protocol.GraphicsUpdate {
+	t.Helper()
+	for {
+		line, err := c.ReadLine()
+		if err != nil {
+			t.Fatalf("watcher: %v", err)
+		}
+		var push struct {
+			Event string                  `json:"event"`
+			Data  protocol.GraphicsUpdate `json:"data"`
+		}
+		if json.Unmarshal(line, &push) == nil && push.Event == protocol.GraphicsEvent && len(push.Data.Layers) == n {
+			return push.Data
+		}
+	}
+}
+
+// Named layers: each set replaces its own layer only, watchers get the
+// layers in (z_index, layer_id) order with only the changed image's data,
+// clear with layer_id clears that layer and without it the primary one
+// (Herdr's default layer); ids and the per-pane bound answer Herdr's codes.
+func TestProtocol22_GraphicsLayers(t *testing.T) {
+	s := StartServer(t)
+	pane := firstPane(t, s)
+	watch := s.Dial(t)
+	_ = watch.Conn().SetDeadline(time.Now().Add(waitTimeout))
+	sub, _ := json.Marshal(map[string]any{"id": "w", "method": "screen.subscribe", "params": map[string]any{"pane_ids": []string{pane}, "graphics": true}})
+	if err := watch.WriteLine(sub); err != nil {
+		t.Fatal(err)
+	}
+	rgb := func(layer string, z int, px ...byte) protocol.Response {
+		p := map[string]any{"pane_id": pane, "format": "rgb", "image_width": 1, "image_height": 1, "data_base64": base64.StdEncoding.EncodeToString(px)}
+		if layer != "" {
+			p["layer_id"], p["z_index"] = layer, z
+		}
+		return s.Call("pane.graphics.set", p)
+	}
+	OK[protocol.OK](t, rgb("", 0, 1, 1, 1), "ok")
+	OK[protocol.OK](t, rgb("top", 5, 2, 2, 2), "ok")
+	OK[protocol.OK](t, rgb("bottom", -2, 3, 3, 3), "ok")
+	order := func(u protocol.GraphicsUpdate) string {
+		var ids []string
+		for _, l := range u.Layers {
+			ids = append(ids, l.LayerID)
+		}
+		return strings.Join(ids, ",")
+	}
+	if u := readGraphicsLine(t, watch, 3); order(u) != "bottom,primary,top" {
+		t.Fatalf("streamed order %s, want bottom,primary,top", order(u))
+	}
+	// A new image on "top" replaces that layer alone: only its data travels.
+	OK[protocol.OK](t, rgb("top", 5, 9, 9, 9), "ok")
+	u := readGraphicsLine(t, watch, 3)
+	for _, l := range u.Layers {
+		raw, _ := base64.StdEncoding.DecodeString(l.DataBase64)
+		if l.LayerID == "top" && !bytes.Equal(raw, []byte{9, 9, 9}) || l.LayerID != "top" && l.DataBase64 != "" {
+			t.Fatalf("after setting top: %s carries %v", l.LayerID, raw)
+		}
+	}
+	// z_index moves a layer in the order.
+	OK[protocol.OK](t, rgb("top", -9, 9, 9, 9), "ok")
+	if got := layerIDs(graphicsInfo(t, s, pane)); got != "top,bottom,primary" {
+		t.Fatalf("after z_index -9: %s", got)
+	}
+
+	OK[protocol.OK](t, s.Call("pane.graphics.clear", map[string]any{"pane_id": pane, "layer_id": "top"}), "ok")
+	if got := layerIDs(graphicsInfo(t, s, pane)); got != "bottom,primary" {
+		t.Fatalf("after clearing top: %s", got)
+	}
+	OK[protocol.OK](t, s.Call("pane.graphics.clear", map[string]any{"pane_id": pane}), "ok")
+	if got := layerIDs(graphicsInfo(t, s, pane)); got != "bottom" {
+		t.Fatalf("after clearing without layer_id: %s, want bottom", got)
+	}
+
+	for _, bad := range []string{"", "a b", strings.Repeat("x", 65), "ünï"} {
+		Fail(t, s.Call("pane.graphics.set", map[string]any{"pane_id": pane, "layer_id": bad, "format": "rgb", "image_width": 1, "image_height": 1, "data_base64": "AQEB"}), "invalid_layer_id")
+		Fail(t, s.Call("pane.graphics.clear", map[string]any{"pane_id": pane, "layer_id": bad}), "invalid_layer_id")
+	}
+	OK[protocol.OK](t, rgb("plugin:cam-1.x_y", 0, 1, 1, 1), "ok")
+	for i := len(graphicsInfo(t, s, pane).Layers); i < protocol.GraphicsMaxLayers; i++ {
+		OK[protocol.OK](t, rgb("fill"+strconv.Itoa(i), 0, 1, 1, 1), "ok")
+	}
+	Fail(t, rgb("one-too-many", 0, 1, 1, 1), "layer_limit")
 }
