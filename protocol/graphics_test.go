@@ -136,3 +136,23 @@ func TestGraphics_LayerWire(t *testing.T) {
 		t.Fatalf("line %s: %v %+v", line, err, push)
 	}
 }
+
+// A file frame's header: rgba or bgra, no data_length, an absolute path,
+// a size within the frame limit.
+func TestDecodeGraphicsFrameHeader_FileFrames(t *testing.T) {
+	h, err := DecodeGraphicsFrameHeader([]byte(`{"format":"bgra","image_width":2,"image_height":3,"file":{"path":"/x/f"},"sequence":4,"revision":5}`))
+	if err != nil || h.File == nil || h.File.Path != "/x/f" || h.Sequence != 4 || h.Revision != 5 || h.FileLength() != 24 {
+		t.Fatalf("%+v %v", h, err)
+	}
+	for line, code := range map[string]string{
+		`{"format":"png","image_width":2,"image_height":3,"file":{"path":"/x/f"}}`:                   CodeInvalidFrame,
+		`{"format":"rgba","image_width":2,"image_height":3,"data_length":24,"file":{"path":"/x/f"}}`: CodeInvalidFrame,
+		`{"format":"rgba","image_width":2,"image_height":3,"file":{"path":"rel/f"}}`:                 CodeInvalidFrameFile,
+		`{"format":"rgba","image_width":0,"image_height":3,"file":{"path":"/x/f"}}`:                  CodeInvalidImage,
+		`{"format":"rgba","image_width":16384,"image_height":16384,"file":{"path":"/x/f"}}`:          CodeImageTooLarge,
+	} {
+		if _, err := DecodeGraphicsFrameHeader([]byte(line)); AsError(err).Code != code {
+			t.Errorf("%s: %v, want %s", line, err, code)
+		}
+	}
+}

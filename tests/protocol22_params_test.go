@@ -257,3 +257,68 @@ func TestProtocol22_GraphicsLayers(t *testing.T) {
 	}
 	Fail(t, rgb("one-too-many", 0, 1, 1, 1), "layer_limit")
 }
+
+// Direct kitty file frames: pane.graphics.info offers them ("direct-kitty",
+// a private folder) once a local client whose terminal speaks kitty
+// graphics is in front; a stream's file frame lands on its layer and is
+// acknowledged with pane_graphics_frame_ack; a file outside the folder
+// is refused and ends the stream.
+func TestProtocol22_GraphicsFileFrames(t *testing.T) {
+	s := StartServer(t)
+	pane := firstPane(t, s)
+	if info := graphicsInfo(t, s, pane); info.FileFrameTransport != nil || info.FileFrameDirectory != nil {
+		t.Fatalf("file frames offered with no kitty client in front: %+v", info)
+	}
+	client := s.Dial(t)
+	if r, err := client.Do("rs", "client.resize", map[string]any{"cols": 100, "rows": 30, "kitty_graphics_local": true}); err != nil || r.Error != nil {
+		t.Fatalf("client.resize: %+v %v", r, err)
+	}
+	info := graphicsInfo(t, s, pane)
+	if info.FileFrameTransport == nil || *info.FileFrameTransport != "direct-kitty" || info.FileFrameDirectory == nil ||
+		strings.Join(info.FileFrameFormats, ",") != "rgba,bgra" || info.MaxLayersPerPane != 16 {
+		t.Fatalf("info with a local kitty client: %+v", info)
+	}
+	dir := *info.FileFrameDirectory
+	if st, err := os.Stat(dir); err != nil || st.Mode().Perm() != 0o700 {
+		t.Fatalf("file frame folder %s: %v %v", dir, st, err)
+	}
+	rev := info.Revision
+
+	c := openStream(t, s, map[string]any{"pane_id": pane})
+	frame := filepath.Join(dir, "frame-1")
+	if err := os.WriteFile(frame, []byte{1, 2, 3, 255, 4, 5, 6, 255}, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	writeFrame(t, c, map[string]any{"format": "bgra", "image_width": 2, "image_height": 1, "file": map[string]any{"path": frame}, "sequence": 7, "revision": 3,
+		"placement": map[string]any{"viewport_col": 1, "viewport_row": 1, "grid_cols": 2, "grid_rows": 1}}, nil)
+	line, err := c.ReadLine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ack := OK[protocol.PaneGraphicsFrameAck](t, DecodeResponse(t, line), "pane_graphics_frame_ack")
+	if ack.Sequence != 7 || ack.Revision != 3 {
+		t.Fatalf("ack %+v", ack)
+	}
+	after := graphicsInfo(t, s, pane)
+	if len(after.Layers) != 1 || after.Layers[0].Format != "rgba" || after.Layers[0].ImageWidth != 2 || after.Layers[0].Empty || after.Revision <= rev {
+		t.Fatalf("after the file frame: %+v", after)
+	}
+	// The file is the producer's again: changing it changes nothing drawn.
+	if err := os.WriteFile(frame, make([]byte, 8), 0o600); err != nil {
+		t.Fatal(err)
+	}
+
+	outside := filepath.Join(t.TempDir(), "frame")
+	if err := os.WriteFile(outside, make([]byte, 8), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	writeFrame(t, c, map[string]any{"format": "rgba", "image_width": 2, "image_height": 1, "file": map[string]any{"path": outside}, "sequence": 8}, nil)
+	if line, err = c.ReadLine(); err != nil {
+		t.Fatal(err)
+	}
+	Fail(t, DecodeResponse(t, line), "invalid_frame_file")
+	if _, err := c.ReadLine(); err == nil {
+		t.Errorf("the stream stayed open after a refused file frame")
+	}
+	WaitFor(t, "the stream's layer gone", func() bool { return len(graphicsInfo(t, s, pane).Layers) == 0 })
+}

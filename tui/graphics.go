@@ -44,6 +44,9 @@ type kittyPlacement struct {
 type graphicsState struct {
 	// supported: the outer terminal speaks the kitty graphics protocol.
 	supported bool
+	// local: the client runs on the server's machine (client.resize says
+	// so with supported, for the server's file frames).
+	local bool
 	// said: the client said the terminal cannot show graphics, and asks
 	// for none since.
 	said   bool

@@ -110,6 +110,7 @@ func Run(opts Options) error {
 	m := newModel(l, km, toastsOn)
 	m.getenv = os.Getenv
 	m.gfx.supported = kittyTerminal(os.Getenv)
+	m.gfx.local = opts.Dial == nil // not herdr --remote: the server's files are this machine's
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel() // ends a notifier or player still running
 	m.ctx = ctx

@@ -178,28 +178,39 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	// File frames of graphics streams go in a private folder beside the
+	// socket (Unix only; none offered when it cannot be made).
+	var gfxDir string
+	if cfg.Terminal.KittyGraphics && opts.SocketPath != "" {
+		gfxDir = opts.SocketPath + ".frames"
+		if err := protocol.PrepareGraphicsFileDir(gfxDir); err != nil {
+			log.Info("graphics file frames not offered", "dir", gfxDir, "err", err)
+			gfxDir = ""
+		}
+	}
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
-		Events:      busPID,
-		Agents:      agentsPID,
-		Clients:     clientsPID,
-		Plugins:     pluginsPID,
-		Worktrees:   worktreesPID,
-		Catalog:     catalog,
-		CatalogDir:  catalogDir,
-		SocketPath:  opts.SocketPath,
-		ConfigPath:  opts.ConfigPath,
-		BinPath:     bin,
-		Env:         opts.Env,
-		Log:         log,
-		Config:      cfg,
-		Cols:        cfg.Advanced.HeadlessCols,
-		Rows:        cfg.Advanced.HeadlessRows,
-		SessionFile: sessionFile,
-		Restore:     saved,
-		Keeper:      keeperPID,
-		Lines:       lines,
-		Adopt:       adopt,
-		PaneProps:   paneProps,
+		GraphicsFileDir: gfxDir,
+		Events:          busPID,
+		Agents:          agentsPID,
+		Clients:         clientsPID,
+		Plugins:         pluginsPID,
+		Worktrees:       worktreesPID,
+		Catalog:         catalog,
+		CatalogDir:      catalogDir,
+		SocketPath:      opts.SocketPath,
+		ConfigPath:      opts.ConfigPath,
+		BinPath:         bin,
+		Env:             opts.Env,
+		Log:             log,
+		Config:          cfg,
+		Cols:            cfg.Advanced.HeadlessCols,
+		Rows:            cfg.Advanced.HeadlessRows,
+		SessionFile:     sessionFile,
+		Restore:         saved,
+		Keeper:          keeperPID,
+		Lines:           lines,
+		Adopt:           adopt,
+		PaneProps:       paneProps,
 	}), "session")
 	if err != nil {
 		listener.Close()
