@@ -295,9 +295,10 @@ func TestProtocol22_GraphicsFileFrames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ack := OK[protocol.PaneGraphicsFrameAck](t, DecodeResponse(t, line), "pane_graphics_frame_ack")
-	if ack.Sequence != 7 || ack.Revision != 3 {
-		t.Fatalf("ack %+v", ack)
+	resp := DecodeResponse(t, line)
+	ack := OK[protocol.PaneGraphicsFrameAck](t, resp, "pane_graphics_frame_ack")
+	if ack.Sequence != 7 || ack.Revision != 3 || resp.ID != "gs:file:7" {
+		t.Fatalf("ack %s %+v, want id gs:file:7", resp.ID, ack)
 	}
 	after := graphicsInfo(t, s, pane)
 	if len(after.Layers) != 1 || after.Layers[0].Format != "rgba" || after.Layers[0].ImageWidth != 2 || after.Layers[0].Empty || after.Revision <= rev {
@@ -316,7 +317,10 @@ func TestProtocol22_GraphicsFileFrames(t *testing.T) {
 	if line, err = c.ReadLine(); err != nil {
 		t.Fatal(err)
 	}
-	Fail(t, DecodeResponse(t, line), "invalid_frame_file")
+	if resp = DecodeResponse(t, line); resp.ID != "gs:file:8" {
+		t.Errorf("refusal id %q, want gs:file:8", resp.ID)
+	}
+	Fail(t, resp, "invalid_frame_file")
 	if _, err := c.ReadLine(); err == nil {
 		t.Errorf("the stream stayed open after a refused file frame")
 	}

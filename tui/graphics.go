@@ -70,6 +70,18 @@ func kittyTerminal(getenv func(string) string) bool {
 		prog == "ghostty" || prog == "WezTerm"
 }
 
+// localTerminal reports whether the client's terminal is on this machine:
+// not reached over SSH nor through screen (kittyTerminal rules out tmux),
+// so a file the server reads is one the terminal could read too.
+func localTerminal(getenv func(string) string) bool {
+	for _, v := range []string{"SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY", "STY"} {
+		if getenv(v) != "" {
+			return false
+		}
+	}
+	return true
+}
+
 // wantGraphics is whether screen.subscribe asks for graphics.
 func (m *model) wantGraphics() bool { return !m.gfx.said }
 

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strconv"
 	"sync"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -35,8 +36,9 @@ import (
 // layer as every frame is (the inline copy; the terminal is never handed
 // the file itself); once the pane took it, the stream gets a
 // pane_graphics_frame_ack with the header's sequence and revision, after
-// which the producer may reuse the file. Any refusal of a file frame ends
-// the stream, as Herdr's does.
+// which the producer may reuse the file. The ack, and the refusal of a
+// file frame (which ends the stream), carry the id
+// "<stream request id>:file:<sequence>", as Herdr's do.
 
 // framesMethods names the methods of shape frames, for the reader's
 // quick look at a line before it decodes one.
@@ -55,6 +57,8 @@ var framesMethods = sync.OnceValue(func() [][]byte {
 type frameMsg struct {
 	layer *protocol.GraphicsLayer
 	ack   *protocol.PaneGraphicsFrameAck // a file frame's, written once the pane took it
+	// file is a file frame's answer id suffix (":file:<sequence>").
+	file  string
 	err   error
 	fatal bool
 }
@@ -99,8 +103,11 @@ func (c *conn) graphicsStreaming(ctx actor.Context) {
 	case *frameMsg:
 		switch {
 		case msg.layer != nil:
-			c.gfxAck = msg.ack
+			c.gfxAck, c.gfxAckID = msg.ack, c.streamID+msg.file
 			ctx.Send(c.gfxStream.Pane, &api.GraphicsFrame{Stream: c.gfxAs, Layer: msg.layer})
+		case msg.fatal && msg.file != "":
+			c.write(protocol.EncodeError(c.streamID+msg.file, msg.err), nil)
+			ctx.Stop(ctx.Self())
 		case msg.fatal:
 			c.endStream(ctx, msg.err)
 		default:
@@ -112,12 +119,13 @@ func (c *conn) graphicsStreaming(ctx actor.Context) {
 		c.gfxAck = nil
 		switch {
 		case msg.Err != nil && ack != nil:
-			c.endStream(ctx, msg.Err)
+			c.write(protocol.EncodeError(c.gfxAckID, msg.Err), nil)
+			ctx.Stop(ctx.Self())
 			return
 		case msg.Err != nil:
 			c.write(protocol.EncodeError(c.streamID, msg.Err), nil)
 		case ack != nil:
-			line, err := protocol.EncodeSuccess(c.streamID, *ack)
+			line, err := protocol.EncodeSuccess(c.gfxAckID, *ack)
 			if err != nil {
 				c.endStream(ctx, err)
 				return
@@ -177,13 +185,15 @@ func (c *conn) readFrames(root *actor.RootContext, self *actor.PID, r *bufio.Rea
 		}
 		var data []byte
 		var ack *protocol.PaneGraphicsFrameAck
+		var file string
 		if h.File != nil {
+			file = ":file:" + strconv.FormatUint(h.Sequence, 10)
 			var ferr error
 			if data, ferr = protocol.ReadGraphicsFrameFile(st.FileDir, h.File.Path, h.FileLength()); ferr == nil {
 				ferr = h.CheckFrame(data)
 			}
 			if ferr != nil {
-				send(&frameMsg{err: ferr, fatal: true})
+				send(&frameMsg{err: ferr, file: file, fatal: true})
 				return
 			}
 			ack = &protocol.PaneGraphicsFrameAck{Sequence: h.Sequence, Revision: h.Revision}
@@ -211,7 +221,7 @@ func (c *conn) readFrames(root *actor.RootContext, self *actor.PID, r *bufio.Rea
 		}
 		layer := protocol.NewGraphicsLayerRaw(meta, data)
 		data = nil
-		if !send(&frameMsg{layer: layer, ack: ack}) {
+		if !send(&frameMsg{layer: layer, ack: ack, file: file}) {
 			return
 		}
 	}
