@@ -27,7 +27,7 @@ prints the JSON response line. Workspace ids look like w1.`,
 		},
 	})
 	for _, verb := range []struct{ name, method string }{
-		{"get", "workspace.get"}, {"focus", "workspace.focus"}, {"close", "workspace.close"},
+		{"get", "workspace.get"}, {"focus", "workspace.focus"},
 	} {
 		cmd.AddCommand(&cobra.Command{
 			Use:   verb.name + " <workspace>",
@@ -38,6 +38,20 @@ prints the JSON response line. Workspace ids look like w1.`,
 			},
 		})
 	}
+	var closeGroup bool
+	closeCmd := &cobra.Command{
+		Use:   "close <workspace>",
+		Short: summary("workspace.close"),
+		Long: summary("workspace.close") + `. A repository's workspace whose worktree
+workspaces are open closes only with --group, and then with all of them;
+--group on a worktree workspace closes its whole group too.`,
+		Args: exactArgs("<workspace>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return exit(a.call("cli:workspace:close", "workspace.close", protocol.WorkspaceCloseParams{WorkspaceID: args[0], CloseGroup: closeGroup}))
+		},
+	}
+	closeCmd.Flags().BoolVar(&closeGroup, "group", false, "close the workspace's worktree group with it (close_group)")
+	cmd.AddCommand(closeCmd)
 	cmd.AddCommand(&cobra.Command{
 		Use:     "rename <workspace> <label...>",
 		Short:   summary("workspace.rename"),
@@ -51,8 +65,9 @@ prints the JSON response line. Workspace ids look like w1.`,
 	})
 
 	var (
-		label string
-		spawn spawnFlags
+		label  string
+		source string
+		spawn  spawnFlags
 	)
 	create := &cobra.Command{
 		Use:   "create",
@@ -69,10 +84,12 @@ unless --focus is given.`,
 			}
 			return exit(a.call("cli:workspace:create", "workspace.create", protocol.WorkspaceCreateParams{
 				Cwd: cwd, Env: env, Focus: spawn.focus.value(), Label: optional(cmd, "label", label),
+				SourceWorkspaceID: optional(cmd, "source-workspace", source),
 			}))
 		},
 	}
 	create.Flags().StringVar(&label, "label", "", "label of the new workspace")
+	create.Flags().StringVar(&source, "source-workspace", "", "workspace whose focused pane's folder the new one starts in, when --cwd is not given")
 	spawn.bind(create, "workspace")
 	cmd.AddCommand(create, a.workspaceMoveCmd(), a.workspaceMoveBlockCmd())
 	return cmd

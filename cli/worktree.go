@@ -12,11 +12,11 @@ import (
 // worktreeFlags are the source and checkout flags the worktree verbs share.
 type worktreeFlags struct {
 	workspace, cwd, branch, base, path, label string
-	focus, noFocus                            bool
+	focus, noFocus, trust                     bool
 }
 
 func (f *worktreeFlags) source(cmd *cobra.Command) (protocol.WorktreeSource, error) {
-	var src protocol.WorktreeSource
+	src := protocol.WorktreeSource{TrustRepository: f.trust}
 	if cmd.Flags().Changed("workspace") && cmd.Flags().Changed("cwd") {
 		return src, fmt.Errorf("give at most one of --workspace and --cwd")
 	}
@@ -52,6 +52,7 @@ func (f *worktreeFlags) absPath(cmd *cobra.Command) (*string, error) {
 func (f *worktreeFlags) bind(cmd *cobra.Command, checkout bool) {
 	cmd.Flags().StringVar(&f.workspace, "workspace", "", "the source workspace `ID` (default: the active one)")
 	cmd.Flags().StringVar(&f.cwd, "cwd", "", "a source folder `PATH` instead of a workspace")
+	cmd.Flags().BoolVar(&f.trust, "trust-repository", false, trustUsage)
 	if checkout {
 		cmd.Flags().StringVar(&f.branch, "branch", "", "the branch `B`")
 		cmd.Flags().StringVar(&f.path, "path", "", "the checkout folder `P`")
@@ -62,6 +63,8 @@ func (f *worktreeFlags) bind(cmd *cobra.Command, checkout bool) {
 	}
 }
 
+const trustUsage = "work on a repository owned by another user (git's safe.directory for this request only)"
+
 func (a *app) worktreeCmd() *cobra.Command {
 	cmd := a.group(&cobra.Command{
 		Use:   "worktree",
@@ -69,7 +72,9 @@ func (a *app) worktreeCmd() *cobra.Command {
 		Long: `A workspace per checkout: create a git worktree (a new branch from --base, or
 an existing one) and open it as a workspace grouped under its repository's,
 open an existing one, list them, or remove one (the branch is kept; a
-checkout with changes needs --force).`,
+checkout with changes needs --force). A repository owned by another user,
+which git refuses ("dubious ownership"), needs --trust-repository: git
+trusts it for that one command, nothing is written to git's config.`,
 	})
 
 	var list worktreeFlags
@@ -138,6 +143,7 @@ checkout with changes needs --force).`,
 	var (
 		removeWS string
 		force    bool
+		trust    bool
 	)
 	removeCmd := &cobra.Command{
 		Use:   "remove --workspace ID [--force]",
@@ -147,11 +153,12 @@ checkout with changes needs --force).`,
 			if removeWS == "" {
 				return fmt.Errorf("missing --workspace")
 			}
-			return exit(a.call("cli:worktree:remove", "worktree.remove", protocol.WorktreeRemoveParams{WorkspaceID: removeWS, Force: force}))
+			return exit(a.call("cli:worktree:remove", "worktree.remove", protocol.WorktreeRemoveParams{WorkspaceID: removeWS, Force: force, TrustRepository: trust}))
 		},
 	}
 	removeCmd.Flags().StringVar(&removeWS, "workspace", "", "the worktree's workspace `ID`")
 	removeCmd.Flags().BoolVar(&force, "force", false, "remove a checkout with changes, discarding them")
+	removeCmd.Flags().BoolVar(&trust, "trust-repository", false, trustUsage)
 	cmd.AddCommand(listCmd, createCmd, openCmd, removeCmd)
 	return cmd
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"image/png"
+	"path/filepath"
 	"strconv"
 )
 
@@ -47,7 +48,9 @@ const (
 	CodeStreamConflict  = "stream_conflict"
 	CodeStreamClosed    = "stream_closed"
 	// CodeGraphicsLayerLimit: the pane already has GraphicsMaxLayers layers.
-	CodeGraphicsLayerLimit = "graphics_layer_limit"
+	CodeGraphicsLayerLimit = "layer_limit"
+	// CodeInvalidLayerID: a layer_id outside 1–64 of [A-Za-z0-9._:-].
+	CodeInvalidLayerID = "invalid_layer_id"
 )
 
 // GateKittyGraphics names the config switch of the graphics methods.
@@ -201,14 +204,49 @@ func (p *PaneGraphicsStreamParams) Z() int32 {
 }
 
 // GraphicsFrameHeader is the JSON line before each stream frame's raw
-// bytes. Format may also be bgra, which is stored as rgba.
+// bytes. Format may also be bgra, which is stored as rgba. A file frame
+// (protocol 22) has File instead of data_length: the pixels are in that
+// file (rgba or bgra, exactly width×height×4 bytes), and the frame is
+// acknowledged with a PaneGraphicsFrameAck carrying Sequence and Revision.
 type GraphicsFrameHeader struct {
 	Format      string                 `json:"format"`
 	ImageWidth  uint32                 `json:"image_width"`
 	ImageHeight uint32                 `json:"image_height"`
 	DataLength  int64                  `json:"data_length"`
 	Placement   *PaneGraphicsPlacement `json:"placement,omitempty"`
+	File        *GraphicsFrameFile     `json:"file,omitempty"`
+	Sequence    uint64                 `json:"sequence,omitempty"`
+	Revision    uint64                 `json:"revision,omitempty"`
 }
+
+// GraphicsFrameFile names a file frame's pixels.
+type GraphicsFrameFile struct {
+	Path string `json:"path"`
+}
+
+// FileLength is the length a file frame's file must have.
+func (h *GraphicsFrameHeader) FileLength() int64 {
+	return int64(h.ImageWidth) * int64(h.ImageHeight) * 4
+}
+
+// PaneGraphicsFrameAck is written on a stream once a file frame is on its
+// layer, so the producer may reuse the file's buffer.
+type PaneGraphicsFrameAck struct {
+	Sequence uint64 `json:"sequence"`
+	Revision uint64 `json:"revision"`
+}
+
+// ResultType implements Result.
+func (PaneGraphicsFrameAck) ResultType() string { return "pane_graphics_frame_ack" }
+
+// GraphicsFileTransport is the file frame transport pane.graphics.info
+// offers a local client whose terminal speaks kitty graphics.
+const GraphicsFileTransport = "direct-kitty"
+
+// CodeInvalidFrameFile: a file frame's file is not one the server takes
+// (outside the offered directory, not a private regular file of ours, or
+// of the wrong length).
+const CodeInvalidFrameFile = "invalid_frame_file"
 
 // DecodeGraphicsFrameHeader parses and checks a frame header. An error
 // here cannot be skipped past (the length of the data is unknown or
@@ -218,6 +256,9 @@ func DecodeGraphicsFrameHeader(line []byte) (GraphicsFrameHeader, error) {
 	if err := json.Unmarshal(line, &h); err != nil {
 		return h, Errorf(CodeInvalidFrame, "frame header is not a JSON object: %v", err)
 	}
+	if h.File != nil {
+		return h, h.checkFileFrame()
+	}
 	if h.DataLength <= 0 {
 		return h, Errorf(CodeInvalidFrame, "frame header: data_length must be positive, got %d", h.DataLength)
 	}
@@ -225,6 +266,24 @@ func DecodeGraphicsFrameHeader(line []byte) (GraphicsFrameHeader, error) {
 		return h, Errorf(CodeImageTooLarge, "frame data_length %d exceeds %d bytes", h.DataLength, GraphicsFrameMaxBytes)
 	}
 	return h, nil
+}
+
+// checkFileFrame checks a file frame's header: rgba or bgra (the file is
+// raw pixels), no data_length, an absolute path, a size within the limit.
+func (h *GraphicsFrameHeader) checkFileFrame() error {
+	switch {
+	case h.Format != GraphicsRGBA && h.Format != GraphicsBGRA:
+		return Errorf(CodeInvalidFrame, "file frames require rgba or bgra, got %q", h.Format)
+	case h.DataLength != 0:
+		return Errorf(CodeInvalidFrame, "a frame has data_length or file, not both")
+	case !filepath.IsAbs(h.File.Path):
+		return Errorf(CodeInvalidFrameFile, "file.path must be absolute, got %q", h.File.Path)
+	case h.ImageWidth == 0 || h.ImageHeight == 0 || h.ImageWidth > GraphicsMaxSide || h.ImageHeight > GraphicsMaxSide:
+		return Errorf(CodeInvalidImage, "image size %d×%d: width and height must be between 1 and %d", h.ImageWidth, h.ImageHeight, GraphicsMaxSide)
+	case h.FileLength() > GraphicsFrameMaxBytes:
+		return Errorf(CodeImageTooLarge, "file frame of %d bytes exceeds %d", h.FileLength(), GraphicsFrameMaxBytes)
+	}
+	return nil
 }
 
 // CheckFrame checks a frame's data against its header (the data's length
@@ -284,19 +343,20 @@ func checkPlacement(pl PaneGraphicsPlacement) error {
 	return nil
 }
 
-// graphicsLayerID checks an optional layer_id: 1–64 letters, digits,
-// '-', '_' or '.'; absent means GraphicsDefaultLayer.
+// graphicsLayerID checks an optional layer_id: 1–64 ASCII letters,
+// digits, '-', '_', '.' or ':' (Herdr's rule and error code); absent means
+// GraphicsDefaultLayer.
 func graphicsLayerID(id *string) (string, error) {
 	if id == nil {
 		return GraphicsDefaultLayer, nil
 	}
 	s := *id
 	if s == "" || len(s) > 64 {
-		return "", ParamError("layer_id", "must be 1 to 64 characters, got %d", len(s))
+		return "", Errorf(CodeInvalidLayerID, "layer_id must be 1 to 64 characters, got %d", len(s))
 	}
 	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
-			return "", ParamError("layer_id", "may hold letters, digits, '-', '_' and '.', got %q", s)
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.' || r == ':') {
+			return "", Errorf(CodeInvalidLayerID, "layer_id may hold ASCII letters, digits, '-', '_', '.' and ':', got %q", s)
 		}
 	}
 	return s, nil
@@ -393,19 +453,29 @@ type GraphicsLayerWire struct {
 
 // PaneGraphicsInfo answers pane.graphics.info. CellWidthPx and
 // CellHeightPx are the attached client's cell size when it reported one
-// (CellSizeReported), else a default of 8×16. Layers is an extension.
+// (CellSizeReported), else a default of 8×16. The file frame fields are
+// there only when the server offers file frames (FileFrameTransport
+// GraphicsFileTransport: a local client whose terminal speaks kitty
+// graphics is in front): a stream may then name files in
+// FileFrameDirectory. Layers, Revision (grows with every change of the
+// layers), MaxLayers and SetMaxBase64Bytes are extensions.
 type PaneGraphicsInfo struct {
-	CellWidthPx        uint32              `json:"cell_width_px"`
-	CellHeightPx       uint32              `json:"cell_height_px"`
-	CellSizeReported   bool                `json:"cell_size_reported"`
-	PaneVisible        bool                `json:"pane_visible"`
-	MaxLayers          int                 `json:"max_layers"`
-	SetMaxBase64Bytes  int                 `json:"set_max_base64_bytes"`
-	FileFrameTransport *string             `json:"file_frame_transport"`
-	FileFrameMaxBytes  int                 `json:"file_frame_max_bytes"`
-	FileFrameDamage    bool                `json:"file_frame_damage"`
-	PixelMouse         bool                `json:"pixel_mouse"`
-	Layers             []GraphicsLayerInfo `json:"layers"`
+	CellWidthPx             uint32              `json:"cell_width_px"`
+	CellHeightPx            uint32              `json:"cell_height_px"`
+	CellSizeReported        bool                `json:"cell_size_reported"`
+	PaneVisible             bool                `json:"pane_visible"`
+	MaxLayers               int                 `json:"max_layers"`
+	MaxLayersPerPane        int                 `json:"max_layers_per_pane"`
+	SetMaxBase64Bytes       int                 `json:"set_max_base64_bytes"`
+	FileFrameTransport      *string             `json:"file_frame_transport,omitempty"`
+	FileFrameDirectory      *string             `json:"file_frame_directory,omitempty"`
+	FileFrameFormats        []string            `json:"file_frame_formats,omitempty"`
+	FileFrameMaxBytes       int                 `json:"file_frame_max_bytes"`
+	FileFrameDirectMaxBytes *int                `json:"file_frame_direct_max_bytes,omitempty"`
+	FileFrameDamage         bool                `json:"file_frame_damage"`
+	PixelMouse              bool                `json:"pixel_mouse"`
+	Revision                uint64              `json:"revision"`
+	Layers                  []GraphicsLayerInfo `json:"layers"`
 }
 
 // GraphicsLayerInfo is one layer as pane.graphics.info lists it.

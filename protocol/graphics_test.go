@@ -43,8 +43,10 @@ func TestGraphics_SetValidate(t *testing.T) {
 		{"not a png", `{"pane_id":"p","format":"png","image_width":2,"image_height":3,"data_base64":"` + rgba + `"}`, CodeInvalidImage, "not a PNG"},
 		{"rgb length", `{"pane_id":"p","format":"rgb","image_width":2,"image_height":3,"data_base64":"` + rgba + `"}`, CodeInvalidImage, "must be 18 bytes, got 24"},
 		{"zero size", `{"pane_id":"p","format":"rgba","image_width":0,"image_height":3,"data_base64":"` + rgba + `"}`, CodeInvalidImage, "between 1 and"},
-		{"bad layer id", `{"pane_id":"p","layer_id":"a b","format":"png","image_width":4,"image_height":2,"data_base64":"` + png4x2 + `"}`, CodeInvalidParams, "layer_id"},
-		{"empty layer id", `{"pane_id":"p","layer_id":"","format":"png","image_width":4,"image_height":2,"data_base64":"` + png4x2 + `"}`, CodeInvalidParams, "layer_id"},
+		{"bad layer id", `{"pane_id":"p","layer_id":"a b","format":"png","image_width":4,"image_height":2,"data_base64":"` + png4x2 + `"}`, CodeInvalidLayerID, "layer_id"},
+		{"empty layer id", `{"pane_id":"p","layer_id":"","format":"png","image_width":4,"image_height":2,"data_base64":"` + png4x2 + `"}`, CodeInvalidLayerID, "layer_id"},
+		{"long layer id", `{"pane_id":"p","layer_id":"` + strings.Repeat("a", 65) + `","format":"png","image_width":4,"image_height":2,"data_base64":"` + png4x2 + `"}`, CodeInvalidLayerID, "layer_id"},
+		{"layer id with ':'", `{"pane_id":"p","layer_id":"plugin:cam","format":"png","image_width":4,"image_height":2,"data_base64":"` + png4x2 + `"}`, "", ""},
 		{"grid too big", `{"pane_id":"p","format":"png","image_width":4,"image_height":2,"data_base64":"` + png4x2 + `","placement":{"grid_cols":99999}}`, CodeInvalidParams, "placement"},
 	}
 	for _, c := range cases {
@@ -132,5 +134,25 @@ func TestGraphics_LayerWire(t *testing.T) {
 	if err := json.Unmarshal(line, &push); err != nil || push.Event != GraphicsEvent || len(push.Data.Layers) != 2 ||
 		push.Data.Layers[0].DataBase64 != "AQID" || push.Data.Layers[1].DataBase64 != "" || push.Data.Seq != 2 {
 		t.Fatalf("line %s: %v %+v", line, err, push)
+	}
+}
+
+// A file frame's header: rgba or bgra, no data_length, an absolute path,
+// a size within the frame limit.
+func TestDecodeGraphicsFrameHeader_FileFrames(t *testing.T) {
+	h, err := DecodeGraphicsFrameHeader([]byte(`{"format":"bgra","image_width":2,"image_height":3,"file":{"path":"/x/f"},"sequence":4,"revision":5}`))
+	if err != nil || h.File == nil || h.File.Path != "/x/f" || h.Sequence != 4 || h.Revision != 5 || h.FileLength() != 24 {
+		t.Fatalf("%+v %v", h, err)
+	}
+	for line, code := range map[string]string{
+		`{"format":"png","image_width":2,"image_height":3,"file":{"path":"/x/f"}}`:                   CodeInvalidFrame,
+		`{"format":"rgba","image_width":2,"image_height":3,"data_length":24,"file":{"path":"/x/f"}}`: CodeInvalidFrame,
+		`{"format":"rgba","image_width":2,"image_height":3,"file":{"path":"rel/f"}}`:                 CodeInvalidFrameFile,
+		`{"format":"rgba","image_width":0,"image_height":3,"file":{"path":"/x/f"}}`:                  CodeInvalidImage,
+		`{"format":"rgba","image_width":16384,"image_height":16384,"file":{"path":"/x/f"}}`:          CodeImageTooLarge,
+	} {
+		if _, err := DecodeGraphicsFrameHeader([]byte(line)); AsError(err).Code != code {
+			t.Errorf("%s: %v, want %s", line, err, code)
+		}
 	}
 }

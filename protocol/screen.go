@@ -62,6 +62,10 @@ type ClientResizeParams struct {
 	// reports them.
 	CellWidthPx  int `json:"cell_width_px,omitempty"`
 	CellHeightPx int `json:"cell_height_px,omitempty"`
+	// KittyGraphicsLocal: the client runs on the server's machine and its
+	// terminal speaks kitty graphics, so pane.graphics.info offers file
+	// frames (file_frame_transport "direct-kitty").
+	KittyGraphicsLocal bool `json:"kitty_graphics_local,omitempty"`
 }
 
 // The largest terminal a pane gets: every size that reaches a pane is

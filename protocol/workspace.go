@@ -13,15 +13,24 @@ var workspaceMethods = []Method{
 }
 
 // WorkspaceCreateParams are the params of workspace.create.
+// SourceWorkspaceID (protocol 22) names the workspace whose focused pane
+// gives the folder when cwd is not given; without it, the focused
+// workspace's.
 type WorkspaceCreateParams struct {
-	Cwd   *string           `json:"cwd,omitempty"`
-	Env   map[string]string `json:"env,omitempty"`
-	Focus bool              `json:"focus,omitempty"`
-	Label *string           `json:"label,omitempty"`
+	Cwd               *string           `json:"cwd,omitempty"`
+	Env               map[string]string `json:"env,omitempty"`
+	Focus             bool              `json:"focus,omitempty"`
+	Label             *string           `json:"label,omitempty"`
+	SourceWorkspaceID *string           `json:"source_workspace_id,omitempty"`
 }
 
 // Validate implements Params.
-func (p *WorkspaceCreateParams) Validate() error { return validEnv(p.Env) }
+func (p *WorkspaceCreateParams) Validate() error {
+	if p.SourceWorkspaceID != nil && *p.SourceWorkspaceID == "" {
+		return ParamError("source_workspace_id", "must not be empty")
+	}
+	return validEnv(p.Env)
+}
 
 // WorkspaceTarget names one workspace.
 type WorkspaceTarget struct {

@@ -27,14 +27,24 @@ const (
 	CodeWorktreeOpenFailed      = "worktree_open_failed"
 	CodeWorktreeRemoveFailed    = "worktree_remove_failed"
 	CodeGroupCloseRequired      = "workspace_group_close_required"
+	// CodeRepositoryNotTrusted: git refuses the repository as owned by
+	// another user; the request may pass trust_repository.
+	CodeRepositoryNotTrusted = "repository_not_trusted"
 )
 
 // WorktreeSource names where a worktree command starts: at most one of a
 // workspace and a folder; neither means the active workspace.
+// TrustRepository (protocol 22) lets the request's git work on a
+// repository owned by another user (git's safe.directory, for this
+// request only).
 type WorktreeSource struct {
-	WorkspaceID *string `json:"workspace_id,omitempty"`
-	Cwd         *string `json:"cwd,omitempty"`
+	WorkspaceID     *string `json:"workspace_id,omitempty"`
+	Cwd             *string `json:"cwd,omitempty"`
+	TrustRepository bool    `json:"trust_repository,omitempty"`
 }
+
+// Trusted reports trust_repository.
+func (s *WorktreeSource) Trusted() bool { return s.TrustRepository }
 
 func (s *WorktreeSource) validate() error {
 	if s.WorkspaceID != nil && s.Cwd != nil {
@@ -168,9 +178,13 @@ func (p *WorktreeOpenParams) Validate() error {
 
 // WorktreeRemoveParams are the params of worktree.remove.
 type WorktreeRemoveParams struct {
-	WorkspaceID string `json:"workspace_id"`
-	Force       bool   `json:"force,omitempty"`
+	WorkspaceID     string `json:"workspace_id"`
+	Force           bool   `json:"force,omitempty"`
+	TrustRepository bool   `json:"trust_repository,omitempty"`
 }
+
+// Trusted reports trust_repository.
+func (p *WorktreeRemoveParams) Trusted() bool { return p.TrustRepository }
 
 // Validate implements Params.
 func (p *WorktreeRemoveParams) Validate() error { return required("workspace_id", p.WorkspaceID) }

@@ -96,7 +96,7 @@ func TestGraphics_LayerLimit(t *testing.T) {
 	for i := 0; i < 16; i++ {
 		OK[protocol.OK](t, s.Call("pane.graphics.set", map[string]any{"pane_id": pane, "layer_id": "l" + string(rune('a'+i)), "format": "png", "image_width": 1, "image_height": 1, "data_base64": img}), "ok")
 	}
-	Fail(t, s.Call("pane.graphics.set", map[string]any{"pane_id": pane, "layer_id": "one-too-many", "format": "png", "image_width": 1, "image_height": 1, "data_base64": img}), "graphics_layer_limit")
+	Fail(t, s.Call("pane.graphics.set", map[string]any{"pane_id": pane, "layer_id": "one-too-many", "format": "png", "image_width": 1, "image_height": 1, "data_base64": img}), "layer_limit")
 	// Replacing an existing layer is no new layer.
 	OK[protocol.OK](t, s.Call("pane.graphics.set", map[string]any{"pane_id": pane, "layer_id": "la", "format": "png", "image_width": 1, "image_height": 1, "data_base64": img}), "ok")
 }

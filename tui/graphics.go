@@ -44,6 +44,9 @@ type kittyPlacement struct {
 type graphicsState struct {
 	// supported: the outer terminal speaks the kitty graphics protocol.
 	supported bool
+	// local: the client runs on the server's machine (client.resize says
+	// so with supported, for the server's file frames).
+	local bool
 	// said: the client said the terminal cannot show graphics, and asks
 	// for none since.
 	said   bool
@@ -65,6 +68,18 @@ func kittyTerminal(getenv func(string) string) bool {
 	term, prog := getenv("TERM"), getenv("TERM_PROGRAM")
 	return getenv("KITTY_WINDOW_ID") != "" || strings.Contains(term, "kitty") || term == "xterm-ghostty" ||
 		prog == "ghostty" || prog == "WezTerm"
+}
+
+// localTerminal reports whether the client's terminal is on this machine:
+// not reached over SSH nor through screen (kittyTerminal rules out tmux),
+// so a file the server reads is one the terminal could read too.
+func localTerminal(getenv func(string) string) bool {
+	for _, v := range []string{"SSH_CONNECTION", "SSH_CLIENT", "SSH_TTY", "STY"} {
+		if getenv(v) != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // wantGraphics is whether screen.subscribe asks for graphics.

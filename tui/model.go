@@ -707,7 +707,7 @@ func (m *model) claimSize(force bool) {
 		return
 	}
 	m.lastActive, m.sentArea = now, area
-	m.link.scr.send("client.resize", protocol.ClientResizeParams{Cols: area[0], Rows: area[1], CellWidthPx: m.gfx.cellW, CellHeightPx: m.gfx.cellH}, m.fail)
+	m.link.scr.send("client.resize", protocol.ClientResizeParams{Cols: area[0], Rows: area[1], CellWidthPx: m.gfx.cellW, CellHeightPx: m.gfx.cellH, KittyGraphicsLocal: m.gfx.supported && m.gfx.local}, m.fail)
 }
 
 // agentName is how a pane's agent is named in lists.

@@ -110,6 +110,9 @@ func Run(opts Options) error {
 	m := newModel(l, km, toastsOn)
 	m.getenv = os.Getenv
 	m.gfx.supported = kittyTerminal(os.Getenv)
+	// Not herdr --remote, nor a terminal over SSH or in screen: the
+	// server's files are the terminal's machine's.
+	m.gfx.local = opts.Dial == nil && localTerminal(os.Getenv)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel() // ends a notifier or player still running
 	m.ctx = ctx

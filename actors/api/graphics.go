@@ -17,6 +17,8 @@ type GraphicsStream struct {
 	Pane   *actor.PID `json:"-"`
 	Layer  string     `json:"-"`
 	ZIndex int32      `json:"-"`
+	// FileDir is where the stream's file frames must be ("": none taken).
+	FileDir string `json:"-"`
 }
 
 // GraphicsFrame is one checked frame of a stream, for the pane; Layer was

@@ -96,7 +96,9 @@ type conn struct {
 	gfxVerdict chan *api.GraphicsStream
 	frameSlot  chan struct{}
 	gfxStream  *api.GraphicsStream
-	gfxAs      *actor.PID // the identity the stream's request went out with
+	gfxAs      *actor.PID                     // the identity the stream's request went out with
+	gfxAck     *protocol.PaneGraphicsFrameAck // the file frame's ack, once the pane took it
+	gfxAckID   string                         // and the id it is written with
 
 	behavior actor.Behavior // requests, then perhaps streaming
 	idle     idleClock      // closes a connection that waits for nothing (idle.go)

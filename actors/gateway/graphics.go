@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strconv"
 	"sync"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -28,6 +29,16 @@ import (
 // that is not JSON, or whose data_length is refused, cannot be skipped
 // past: its error line ends the stream. Closing the stream removes its
 // layer (the pane watches the connection).
+//
+// A file frame (protocol 22: a header with file.path instead of
+// data_length) is read from that file, which must be a private regular
+// file of ours in the folder pane.graphics.info offers, and put on the
+// layer as every frame is (the inline copy; the terminal is never handed
+// the file itself); once the pane took it, the stream gets a
+// pane_graphics_frame_ack with the header's sequence and revision, after
+// which the producer may reuse the file. The ack, and the refusal of a
+// file frame (which ends the stream), carry the id
+// "<stream request id>:file:<sequence>", as Herdr's do.
 
 // framesMethods names the methods of shape frames, for the reader's
 // quick look at a line before it decodes one.
@@ -45,6 +56,9 @@ var framesMethods = sync.OnceValue(func() [][]byte {
 // the stream cannot go on).
 type frameMsg struct {
 	layer *protocol.GraphicsLayer
+	ack   *protocol.PaneGraphicsFrameAck // a file frame's, written once the pane took it
+	// file is a file frame's answer id suffix (":file:<sequence>").
+	file  string
 	err   error
 	fatal bool
 }
@@ -89,7 +103,11 @@ func (c *conn) graphicsStreaming(ctx actor.Context) {
 	case *frameMsg:
 		switch {
 		case msg.layer != nil:
+			c.gfxAck, c.gfxAckID = msg.ack, c.streamID+msg.file
 			ctx.Send(c.gfxStream.Pane, &api.GraphicsFrame{Stream: c.gfxAs, Layer: msg.layer})
+		case msg.fatal && msg.file != "":
+			c.write(protocol.EncodeError(c.streamID+msg.file, msg.err), nil)
+			ctx.Stop(ctx.Self())
 		case msg.fatal:
 			c.endStream(ctx, msg.err)
 		default:
@@ -97,8 +115,22 @@ func (c *conn) graphicsStreaming(ctx actor.Context) {
 			c.nextFrame()
 		}
 	case *api.GraphicsFrameDone:
-		if msg.Err != nil {
+		ack := c.gfxAck
+		c.gfxAck = nil
+		switch {
+		case msg.Err != nil && ack != nil:
+			c.write(protocol.EncodeError(c.gfxAckID, msg.Err), nil)
+			ctx.Stop(ctx.Self())
+			return
+		case msg.Err != nil:
 			c.write(protocol.EncodeError(c.streamID, msg.Err), nil)
+		case ack != nil:
+			line, err := protocol.EncodeSuccess(c.gfxAckID, *ack)
+			if err != nil {
+				c.endStream(ctx, err)
+				return
+			}
+			c.write(line, nil)
 		}
 		c.nextFrame()
 	case *api.GraphicsStreamEnded:
@@ -151,16 +183,32 @@ func (c *conn) readFrames(root *actor.RootContext, self *actor.PID, r *bufio.Rea
 			send(&frameMsg{err: herr, fatal: true})
 			return
 		}
-		data := make([]byte, h.DataLength)
-		if _, err := io.ReadFull(r, data); err != nil {
-			root.Send(self, &eofMsg{gone: peerGone(c.c)}) // a frame cut short: the stream is over
-			return
-		}
-		if cerr := h.CheckFrame(data); cerr != nil {
-			if !send(&frameMsg{err: cerr}) {
+		var data []byte
+		var ack *protocol.PaneGraphicsFrameAck
+		var file string
+		if h.File != nil {
+			file = ":file:" + strconv.FormatUint(h.Sequence, 10)
+			var ferr error
+			if data, ferr = protocol.ReadGraphicsFrameFile(st.FileDir, h.File.Path, h.FileLength()); ferr == nil {
+				ferr = h.CheckFrame(data)
+			}
+			if ferr != nil {
+				send(&frameMsg{err: ferr, file: file, fatal: true})
 				return
 			}
-			continue
+			ack = &protocol.PaneGraphicsFrameAck{Sequence: h.Sequence, Revision: h.Revision}
+		} else {
+			data = make([]byte, h.DataLength)
+			if _, err := io.ReadFull(r, data); err != nil {
+				root.Send(self, &eofMsg{gone: peerGone(c.c)}) // a frame cut short: the stream is over
+				return
+			}
+			if cerr := h.CheckFrame(data); cerr != nil {
+				if !send(&frameMsg{err: cerr}) {
+					return
+				}
+				continue
+			}
 		}
 		format := h.Format
 		if format == protocol.GraphicsBGRA {
@@ -173,7 +221,7 @@ func (c *conn) readFrames(root *actor.RootContext, self *actor.PID, r *bufio.Rea
 		}
 		layer := protocol.NewGraphicsLayerRaw(meta, data)
 		data = nil
-		if !send(&frameMsg{layer: layer}) {
+		if !send(&frameMsg{layer: layer, ack: ack, file: file}) {
 			return
 		}
 	}

@@ -25,6 +25,11 @@ import (
 type GraphicsView struct {
 	Visible      bool
 	CellW, CellH int
+	// FileDir is the server's file frame directory ("": file frames are
+	// not taken); DirectKitty: the client in front is local and its
+	// terminal speaks kitty graphics, so info offers file frames.
+	FileDir     string
+	DirectKitty bool
 }
 
 // gfxLayer is one layer. Invariant: img is nil only for a stream's layer
@@ -159,13 +164,24 @@ func (g *graphicsState) clear(_ actor.Context, req *Request, _ *emulator.Termina
 func (g *graphicsState) info(_ actor.Context, req *Request, _ *emulator.Terminal) (*api.Reply, bool) {
 	res := protocol.PaneGraphicsInfo{
 		CellWidthPx: protocol.DefaultCellWidthPx, CellHeightPx: protocol.DefaultCellHeightPx,
-		MaxLayers: protocol.GraphicsMaxLayers, SetMaxBase64Bytes: protocol.GraphicsSetMaxBase64,
-		FileFrameMaxBytes: protocol.GraphicsFrameMaxBytes, Layers: []protocol.GraphicsLayerInfo{},
+		MaxLayers: protocol.GraphicsMaxLayers, MaxLayersPerPane: protocol.GraphicsMaxLayers,
+		SetMaxBase64Bytes: protocol.GraphicsSetMaxBase64,
+		FileFrameMaxBytes: protocol.GraphicsFrameMaxBytes, Revision: g.version, Layers: []protocol.GraphicsLayerInfo{},
 	}
 	if v := req.Graphics; v != nil {
 		res.PaneVisible = v.Visible
 		if v.CellW > 0 && v.CellH > 0 {
 			res.CellWidthPx, res.CellHeightPx, res.CellSizeReported = uint32(v.CellW), uint32(v.CellH), true
+		}
+		if v.DirectKitty && v.FileDir != "" {
+			// File frames are copied onto the layer and drawn as every
+			// layer is (the inline fallback), so the direct limit is the
+			// inline one; damage metadata is accepted and the whole file
+			// read.
+			transport, dir, limit := protocol.GraphicsFileTransport, v.FileDir, protocol.GraphicsFrameMaxBytes
+			res.FileFrameTransport, res.FileFrameDirectory, res.FileFrameDirectMaxBytes = &transport, &dir, &limit
+			res.FileFrameFormats = []string{protocol.GraphicsRGBA, protocol.GraphicsBGRA}
+			res.FileFrameDamage = true
 		}
 	}
 	for _, l := range g.layers {
@@ -202,7 +218,11 @@ func (g *graphicsState) stream(ctx actor.Context, req *Request, _ *emulator.Term
 	}
 	l.owner = conn
 	ctx.Watch(conn) // its end removes the layer (actor.Terminated)
-	return api.Done(api.GraphicsStream{Pane: ctx.Self(), Layer: id, ZIndex: z}), false
+	st := api.GraphicsStream{Pane: ctx.Self(), Layer: id, ZIndex: z}
+	if req.Graphics != nil {
+		st.FileDir = req.Graphics.FileDir
+	}
+	return api.Done(st), false
 }
 
 // frame applies one frame of a stream and reports whether it did.

@@ -178,6 +178,16 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	// File frames of graphics streams go in a private folder beside the
+	// socket (Unix only; none offered when it cannot be made).
+	var gfxDir string
+	if cfg.Terminal.KittyGraphics && opts.SocketPath != "" {
+		gfxDir = opts.SocketPath + ".frames"
+		if err := protocol.PrepareGraphicsFileDir(gfxDir); err != nil {
+			log.Info("graphics file frames not offered", "dir", gfxDir, "err", err)
+			gfxDir = ""
+		}
+	}
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Events:      busPID,
 		Agents:      agentsPID,
@@ -200,6 +210,8 @@ func Run(opts Options) error {
 		Lines:       lines,
 		Adopt:       adopt,
 		PaneProps:   paneProps,
+
+		GraphicsFileDir: gfxDir,
 	}), "session")
 	if err != nil {
 		listener.Close()

@@ -38,7 +38,8 @@ func gateClosed(method, gate string) *api.Reply {
 func (s *Session) graphicsInfo(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
 	t := p.Tab
 	visible := s.m.TabFocused(t) && (!t.Zoomed || t.Focused == p.TermID)
-	view := &pane.GraphicsView{Visible: visible, CellW: s.client.cellW, CellH: s.client.cellH}
+	view := &pane.GraphicsView{Visible: visible, CellW: s.client.cellW, CellH: s.client.cellH,
+		FileDir: s.opts.GraphicsFileDir, DirectKitty: s.client.directKitty}
 	ctx.RequestWithCustomSender(p.pid, &pane.Request{Call: call, PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID, Graphics: view}, ctx.Sender())
 	return nil
 }

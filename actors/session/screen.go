@@ -35,6 +35,9 @@ type screenClient struct {
 	// cellW and cellH are the pixel size of a cell the client in front
 	// reported with client.resize (0: unknown), for pane.graphics.info.
 	cellW, cellH int
+	// directKitty: that client is local and its terminal speaks kitty
+	// graphics (client.resize), so pane.graphics.info offers file frames.
+	directKitty bool
 }
 
 // contentSize is the terminal size of a pane shown in r: the inside of the
@@ -81,6 +84,7 @@ func (s *Session) clientResize(ctx actor.Context, call *api.Call) *api.Reply {
 		defer ctx.Send(s.opts.Agents, &agents.ClientAttached{}) // once the panes have their real size
 	}
 	s.client.cellW, s.client.cellH = prm.CellWidthPx, prm.CellHeightPx
+	s.client.directKitty = prm.KittyGraphicsLocal
 	area := layout.Rect{W: prm.Cols, H: prm.Rows}
 	if area == s.m.Area && s.client.inset == 1 {
 		return api.OK()

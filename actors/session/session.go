@@ -70,6 +70,9 @@ type Options struct {
 	// writer, nil unless [experimental] pane_history is on.
 	Keeper *actor.PID
 	Lines  *pane.LinesWriter
+	// GraphicsFileDir is the private folder graphics streams' file frames
+	// must be in ("": file frames are refused).
+	GraphicsFileDir string
 	// Adopt holds, by terminal id, the terminals a live handoff brought:
 	// restored panes with one go on with it instead of a new shell.
 	Adopt map[string]pane.Adoption

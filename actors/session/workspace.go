@@ -21,7 +21,13 @@ var workspaceRoutes = map[string]workspaceHandler{
 func (s *Session) workspaceCreate(ctx actor.Context, call *api.Call) *api.Reply {
 	prm := call.Params.(*protocol.WorkspaceCreateParams)
 	fallback := ""
-	if s.m.Focused != nil {
+	if prm.SourceWorkspaceID != nil {
+		src, err := s.m.ResolveWorkspace(*prm.SourceWorkspaceID)
+		if err != nil {
+			return api.Fail(err) // workspace_not_found, before anything is made
+		}
+		fallback = s.followCwd(src)
+	} else if s.m.Focused != nil {
 		fallback = s.m.Focused.Cwd
 	}
 	cwd, err := s.checkCwd(prm.Cwd, fallback)
@@ -48,6 +54,23 @@ func (s *Session) workspaceCreate(ctx actor.Context, call *api.Call) *api.Reply 
 	})
 }
 
+// followCwd is the folder a new workspace follows from w (the "follow"
+// policy of [terminal] new_cwd): where w's focused pane's foreground
+// process is, else where that pane started, else w's own folder.
+func (s *Session) followCwd(w *workspace) string {
+	if w.Active != nil {
+		if p := s.terms[w.Active.Focused]; p != nil {
+			if p.facts.ForegroundCwd != "" {
+				return p.facts.ForegroundCwd
+			}
+			if p.Cwd != "" {
+				return p.Cwd
+			}
+		}
+	}
+	return w.Cwd
+}
+
 func (s *Session) workspaceList(_ actor.Context, _ *api.Call) *api.Reply {
 	out := make([]protocol.WorkspaceInfo, 0, len(s.m.Workspaces))
 	for _, w := range s.m.Workspaces {
@@ -65,18 +88,23 @@ func (s *Session) workspaceFocus(_ actor.Context, call *api.Call, w *workspace) 
 	return api.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
 }
 
-// workspaceClose closes a workspace; a main checkout's workspace whose
-// worktrees are open closes only with close_group, and then with them.
+// workspaceClose closes a workspace. A main checkout's workspace whose
+// worktrees are open closes only with close_group, and then with them;
+// close_group on a worktree's workspace closes its whole group the same
+// way (the main checkout's workspace and every worktree's), as the
+// client's "close group" does. Without it a worktree's workspace closes
+// alone. Either way it is one transaction: all of them or none.
 func (s *Session) workspaceClose(ctx actor.Context, call *api.Call, w *workspace) *api.Reply {
-	var group []*workspace
-	if wt := w.Worktree; wt != nil && !wt.IsLinkedWorktree {
+	closeGroup := call.Params.(*protocol.WorkspaceCloseParams).CloseGroup
+	var group []*workspace // the other workspaces that close with w
+	if wt := w.Worktree; wt != nil && (closeGroup || !wt.IsLinkedWorktree) {
 		for _, x := range s.m.Workspaces {
-			if x.Worktree != nil && x.Worktree.IsLinkedWorktree && x.Worktree.RepoKey == wt.RepoKey {
+			if x != w && x.Worktree != nil && x.Worktree.RepoKey == wt.RepoKey && (x.Worktree.IsLinkedWorktree || wt.IsLinkedWorktree) {
 				group = append(group, x)
 			}
 		}
 	}
-	if len(group) > 0 && !call.Params.(*protocol.WorkspaceCloseParams).CloseGroup {
+	if len(group) > 0 && !closeGroup {
 		return api.Fail(protocol.Errorf(protocol.CodeGroupCloseRequired, "workspace %s has %d worktree workspaces open; close them first or pass close_group", w.ID, len(group)))
 	}
 	for _, x := range group {

@@ -11,6 +11,7 @@ import (
 	"math/big"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -66,15 +67,92 @@ func git(dir string, args ...string) (string, error) {
 	return stdout.String(), nil
 }
 
+// Trust is what one worktree request lets git trust: with
+// trust_repository (Allowed), each repository git refuses as owned by
+// another user ("detected dubious ownership") is trusted for the rest of
+// the request by passing -c safe.directory=<the path git named> to every
+// later git command of it; never a wildcard, never written to any git
+// config. Without it such a repository answers repository_not_trusted.
+// One request's job uses it, on one goroutine; nil trusts nothing.
+type Trust struct {
+	Allowed bool
+	safe    []string // the paths git named, in the order it did
+}
+
+// maxTrusted bounds the paths one request trusts: a request touches one
+// repository, its main checkout and the checkout it started in.
+const maxTrusted = 4
+
+// git runs one git command for the request, trusting what it may.
+func (t *Trust) git(dir string, args ...string) (string, error) {
+	for {
+		var full []string
+		if t != nil {
+			for _, p := range t.safe {
+				full = append(full, "-c", "safe.directory="+p)
+			}
+		}
+		out, err := git(dir, append(full, args...)...)
+		path, dubious := dubiousOwnership(err)
+		if !dubious {
+			return out, err
+		}
+		if t == nil || !t.Allowed {
+			return "", &untrustedError{path: path}
+		}
+		if slices.Contains(t.safe, path) || len(t.safe) >= maxTrusted {
+			return "", err // git refuses even so: its own words
+		}
+		t.safe = append(t.safe, path)
+	}
+}
+
+// dubiousOwnership finds, in git's refusal of a repository owned by
+// another user, the path it names (LC_ALL=C: git's own English).
+func dubiousOwnership(err error) (string, bool) {
+	var ge *gitError
+	if !errors.As(err, &ge) {
+		return "", false
+	}
+	for _, line := range strings.Split(ge.msg, "\n") {
+		for _, lead := range []string{"detected dubious ownership in repository at '", "unsafe repository ('"} {
+			if _, rest, ok := strings.Cut(line, lead); ok {
+				if i := strings.LastIndexByte(rest, '\''); i > 0 {
+					return rest[:i], true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// untrustedError is a repository git will not work on without
+// trust_repository.
+type untrustedError struct{ path string }
+
+func (e *untrustedError) Error() string { return e.path }
+
+// asUntrusted is the wire error of a refusal for ownership, or nil.
+func asUntrusted(err error) error {
+	var ue *untrustedError
+	if !errors.As(err, &ue) {
+		return nil
+	}
+	return protocol.Errorf(protocol.CodeRepositoryNotTrusted, "git refuses the repository at %s: it is owned by another user; pass trust_repository (--trust-repository) to trust it for this request", ue.path)
+}
+
 // gitError is git's own complaint.
 type gitError struct{ msg string }
 
 func (e *gitError) Error() string { return e.msg }
 
 // RepoOf finds the repository of dir.
-func RepoOf(dir string) (Repo, error) {
-	out, err := git(dir, "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
+func RepoOf(t *Trust, dir string) (Repo, error) {
+	out, err := t.git(dir, "rev-parse", "--path-format=absolute", "--git-common-dir", "--show-toplevel")
 	if err != nil {
+		if u := asUntrusted(err); u != nil {
+			return Repo{}, u
+		}
 		var ge *gitError
 		if errors.As(err, &ge) {
 			return Repo{}, protocol.Errorf(protocol.CodeNotGitWorktree, "%s is not in a git checkout: %v", dir, err)
@@ -101,8 +179,11 @@ func canonical(p string) string {
 }
 
 // ListWorktrees lists the repository's checkouts, main one first.
-func ListWorktrees(repo Repo) ([]protocol.WorktreeInfo, error) {
-	out, err := git(repo.Root, "worktree", "list", "--porcelain")
+func ListWorktrees(t *Trust, repo Repo) ([]protocol.WorktreeInfo, error) {
+	out, err := t.git(repo.Root, "worktree", "list", "--porcelain")
+	if u := asUntrusted(err); u != nil {
+		return nil, u
+	}
 	if err != nil {
 		return nil, protocol.Errorf(protocol.CodeWorktreeListFailed, "git worktree list: %v", err)
 	}
@@ -144,7 +225,7 @@ func ListWorktrees(repo Repo) ([]protocol.WorktreeInfo, error) {
 // branch and base are checked here too, whoever the caller: `worktree add
 // -b` hands them to a `git branch` of its own, where "--" cannot reach,
 // so {"branch":"-D","base":"x"} would delete branch x.
-func CreateWorktree(repo Repo, path, branch, base string) error {
+func CreateWorktree(t *Trust, repo Repo, path, branch, base string) error {
 	if err := protocol.BranchName("branch", &branch); err != nil {
 		return err
 	}
@@ -156,13 +237,19 @@ func CreateWorktree(repo Repo, path, branch, base string) error {
 	// "--" ends the options of every git command below: a value after it
 	// is never taken for one.
 	args := []string{"worktree", "add", "--", path, branch}
-	if _, err := git(repo.Root, "show-ref", "--verify", "--quiet", "--", "refs/heads/"+branch); err != nil {
+	if _, err := t.git(repo.Root, "show-ref", "--verify", "--quiet", "--", "refs/heads/"+branch); err != nil {
+		if u := asUntrusted(err); u != nil {
+			return u
+		}
 		if base == "" {
 			base = "HEAD"
 		}
 		args = []string{"worktree", "add", "-b", branch, "--", path, base}
 	}
-	if _, err := git(repo.Root, args...); err != nil {
+	if _, err := t.git(repo.Root, args...); err != nil {
+		if u := asUntrusted(err); u != nil {
+			return u
+		}
 		return protocol.Errorf(protocol.CodeWorktreeCreateFailed, "git worktree add: %v", err)
 	}
 	return nil
@@ -170,12 +257,15 @@ func CreateWorktree(repo Repo, path, branch, base string) error {
 
 // RemoveWorktree removes the checkout at path (the branch stays). A
 // checkout with changes needs force.
-func RemoveWorktree(repo Repo, path string, force bool) error {
+func RemoveWorktree(t *Trust, repo Repo, path string, force bool) error {
 	args := []string{"worktree", "remove", "--", path}
 	if force {
 		args = []string{"worktree", "remove", "--force", "--", path}
 	}
-	if _, err := git(repo.Root, args...); err != nil {
+	if _, err := t.git(repo.Root, args...); err != nil {
+		if u := asUntrusted(err); u != nil {
+			return u
+		}
 		if msg := err.Error(); strings.Contains(msg, "modified or untracked files") || strings.Contains(msg, "use --force") {
 			return protocol.Errorf(protocol.CodeDirtyWorktree, "%s has changes; remove it with force to discard them", path)
 		}

@@ -24,7 +24,7 @@ func TestGit_HungGitTimesOut(t *testing.T) {
 	GitTimeout = 300 * time.Millisecond
 	defer func() { GitTimeout = old }()
 	start := time.Now()
-	_, err := RepoOf(t.TempDir())
+	_, err := RepoOf(nil, t.TempDir())
 	if err == nil || !strings.Contains(err.Error(), "timed out") || protocol.AsError(err).Code != protocol.CodeWorktreeListFailed {
 		t.Fatalf("a hung git gave %v", err)
 	}

@@ -12,4 +12,8 @@
 // change and answers the caller, or refuses (the source workspace closed
 // meanwhile). A git failure is answered here. Either way each call is
 // answered exactly once.
+//
+// A call's trust_repository gives its job a workspace.Trust: the
+// repositories git refuses as another user's are trusted by path
+// (-c safe.directory) for that job's git commands only.
 package worktrees

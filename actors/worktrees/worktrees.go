@@ -186,12 +186,13 @@ func checkoutRoot(dir, home string) string {
 }
 
 func listJob(req *Request, _ string) (func() any, error) {
+	trust := trustOf(req)
 	return func() any {
-		repo, err := wsactor.RepoOf(req.Dir)
+		repo, err := wsactor.RepoOf(trust, req.Dir)
 		if err != nil {
 			return err
 		}
-		trees, err := wsactor.ListWorktrees(repo)
+		trees, err := wsactor.ListWorktrees(trust, repo)
 		if err != nil {
 			return err
 		}
@@ -212,8 +213,9 @@ func createJob(req *Request, home string) (func() any, error) {
 	if prm.Path != nil {
 		path = *prm.Path
 	}
+	trust := trustOf(req)
 	return func() any {
-		repo, err := wsactor.RepoOf(req.Dir)
+		repo, err := wsactor.RepoOf(trust, req.Dir)
 		if err != nil {
 			return err
 		}
@@ -221,10 +223,10 @@ func createJob(req *Request, home string) (func() any, error) {
 		if target == "" {
 			target = filepath.Join(root, repo.Name, wsactor.Slug(branch))
 		}
-		if err := wsactor.CreateWorktree(repo, target, branch, base); err != nil {
+		if err := wsactor.CreateWorktree(trust, repo, target, branch, base); err != nil {
 			return err
 		}
-		tree, err := findTree(repo, func(t protocol.WorktreeInfo) bool { return t.Path == canonicalPath(target) })
+		tree, err := findTree(trust, repo, func(t protocol.WorktreeInfo) bool { return t.Path == canonicalPath(target) })
 		if err != nil {
 			return err
 		}
@@ -234,16 +236,17 @@ func createJob(req *Request, home string) (func() any, error) {
 
 func openJob(req *Request, _ string) (func() any, error) {
 	prm := req.Call.Params.(*protocol.WorktreeOpenParams)
+	trust := trustOf(req)
 	return func() any {
-		repo, err := wsactor.RepoOf(req.Dir)
+		repo, err := wsactor.RepoOf(trust, req.Dir)
 		if err != nil {
 			return err
 		}
 		var tree protocol.WorktreeInfo
 		if prm.Path != nil {
-			tree, err = findTree(repo, func(t protocol.WorktreeInfo) bool { return t.Path == canonicalPath(*prm.Path) })
+			tree, err = findTree(trust, repo, func(t protocol.WorktreeInfo) bool { return t.Path == canonicalPath(*prm.Path) })
 		} else {
-			tree, err = treeOfBranch(repo, *prm.Branch)
+			tree, err = treeOfBranch(trust, repo, *prm.Branch)
 		}
 		if err != nil {
 			return err
@@ -253,8 +256,8 @@ func openJob(req *Request, _ string) (func() any, error) {
 }
 
 // treeOfBranch is the one checkout of repo that has branch checked out.
-func treeOfBranch(repo wsactor.Repo, branch string) (protocol.WorktreeInfo, error) {
-	trees, err := wsactor.ListWorktrees(repo)
+func treeOfBranch(trust *wsactor.Trust, repo wsactor.Repo, branch string) (protocol.WorktreeInfo, error) {
+	trees, err := wsactor.ListWorktrees(trust, repo)
 	if err != nil {
 		return protocol.WorktreeInfo{}, err
 	}
@@ -280,21 +283,28 @@ func removeJob(req *Request, _ string) (func() any, error) {
 		return nil, protocol.Errorf(protocol.CodeNotLinkedWorktree, "workspace %s is not a linked worktree", req.SourceID)
 	}
 	repo := wsactor.Repo{Key: wt.RepoKey, Name: wt.RepoName, Root: wt.RepoRoot, Checkout: wt.CheckoutPath}
+	trust := trustOf(req)
 	return func() any {
-		tree, err := findTree(repo, func(t protocol.WorktreeInfo) bool { return t.Path == wt.CheckoutPath })
+		tree, err := findTree(trust, repo, func(t protocol.WorktreeInfo) bool { return t.Path == wt.CheckoutPath })
 		if err != nil {
 			return err
 		}
-		if err := wsactor.RemoveWorktree(repo, wt.CheckoutPath, prm.Force); err != nil {
+		if err := wsactor.RemoveWorktree(trust, repo, wt.CheckoutPath, prm.Force); err != nil {
 			return err
 		}
 		return &CloseCheckout{Call: req.Call, WorkspaceID: req.SourceID, Tree: tree, Forced: prm.Force}
 	}, nil
 }
 
+// trustOf is the git trust the request asks for (trust_repository).
+func trustOf(req *Request) *wsactor.Trust {
+	t, ok := req.Call.Params.(interface{ Trusted() bool })
+	return &wsactor.Trust{Allowed: ok && t.Trusted()}
+}
+
 // findTree lists the repository's checkouts and picks the one match accepts.
-func findTree(repo wsactor.Repo, match func(protocol.WorktreeInfo) bool) (protocol.WorktreeInfo, error) {
-	trees, err := wsactor.ListWorktrees(repo)
+func findTree(trust *wsactor.Trust, repo wsactor.Repo, match func(protocol.WorktreeInfo) bool) (protocol.WorktreeInfo, error) {
+	trees, err := wsactor.ListWorktrees(trust, repo)
 	if err != nil {
 		return protocol.WorktreeInfo{}, err
 	}
