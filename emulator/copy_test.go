@@ -288,3 +288,25 @@ func BenchmarkSearch100kHistory(b *testing.B) {
 		}
 	}
 }
+
+func TestSearchMatchOverTheHistoryScreenBoundary(t *testing.T) {
+	// "aaaaaaanee" is stored in history, "dle" is the screen's top row.
+	term := copyTerm(t, 10, 2, "aaaaaaaneedle\nx")
+	if term.ScrollbackLines() != 1 {
+		t.Fatalf("history lines = %d, want 1", term.ScrollbackLines())
+	}
+	ms := term.SearchText("needle", false)
+	if len(ms) != 1 || ms[0] != (TextRange{pt(0, 7), pt(1, 2)}) {
+		t.Fatalf("match over the boundary: %v", ms)
+	}
+	// Blanks at the end of a wrapped history row are part of the line.
+	term = copyTerm(t, 10, 2, "needle    x\n1\n2\n")
+	if ms = term.SearchText("needle    x", true); len(ms) != 1 || ms[0] != (TextRange{pt(0, 0), pt(1, 0)}) {
+		t.Fatalf("match over trimmed blanks: %v", ms)
+	}
+	// A wide character in history, after plain history rows.
+	term = copyTerm(t, 10, 2, "plain\n世界 plain\n1\n2\n")
+	if ms = term.SearchText("plain", false); len(ms) != 2 || ms[1] != (TextRange{pt(1, 5), pt(1, 9)}) {
+		t.Fatalf("matches in plain and wide history rows: %v", ms)
+	}
+}
