@@ -310,3 +310,19 @@ func TestSearchMatchOverTheHistoryScreenBoundary(t *testing.T) {
 		t.Fatalf("matches in plain and wide history rows: %v", ms)
 	}
 }
+
+func TestOSC8LinkWrappedOverRows(t *testing.T) {
+	// A 14-cell link from column 6 of a 10-column terminal: 4 cells on
+	// the first row, 10 on the second; another link follows at once.
+	term := copyTerm(t, 10, 4, "word: \x1b]8;id=1;https://herdr.dev/a\x1b\\0123456789ABCD\x1b]8;;https://herdr.dev/b\x1b\\EF\x1b]8;;\x1b\\\n")
+	for _, p := range []TextPoint{pt(0, 6), pt(1, 9)} {
+		url, rs := term.LinkAt(p)
+		want := []TextRange{{pt(0, 6), pt(0, 9)}, {pt(1, 0), pt(1, 9)}}
+		if url != "https://herdr.dev/a" || fmt.Sprint(rs) != fmt.Sprint(want) {
+			t.Fatalf("LinkAt(%v) = %q %v, want %v", p, url, rs, want)
+		}
+	}
+	if url, rs := term.LinkAt(pt(2, 0)); url != "https://herdr.dev/b" || len(rs) != 1 || rs[0] != (TextRange{pt(2, 0), pt(2, 1)}) {
+		t.Fatalf("the next link: %q %v", url, rs)
+	}
+}
