@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
 )
@@ -325,4 +326,40 @@ func TestOSC8LinkWrappedOverRows(t *testing.T) {
 	if url, rs := term.LinkAt(pt(2, 0)); url != "https://herdr.dev/b" || len(rs) != 1 || rs[0] != (TextRange{pt(2, 0), pt(2, 1)}) {
 		t.Fatalf("the next link: %q %v", url, rs)
 	}
+}
+
+// Any point, motion and search on any text answers without panicking,
+// and motions stay inside the text: on the alternate screen, after a
+// resize, with wide characters cut by the width.
+func TestCopyModeNeverLeavesTheText(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	term := copyTerm(t, 12, 4, strings.Repeat("ab 世界 c\u0301d, e\n\x1b]8;;https://x.example/\x1b\\link\x1b]8;;\x1b\\ http://y.example/z\n", 20))
+	check := func(name string) {
+		rows := term.TextRows()
+		cols, _ := term.Size()
+		for i := 0; i < 300; i++ {
+			p := pt(rng.Intn(rows+4)-2, rng.Intn(cols+4)-2)
+			q := term.Move(p, Motion(rng.Intn(int(MotionNextParagraph)+1)))
+			if q.Row < 0 || q.Row >= rows || q.Col < 0 || q.Col >= cols {
+				t.Fatalf("%s: motion from %v left the text: %v", name, p, q)
+			}
+			_ = term.ReadText(p, pt(rng.Intn(rows), rng.Intn(cols)))
+			_, _ = term.LinkAt(p)
+		}
+		for _, q := range []string{"e", "世", "é", "link", "d, e", "É"} {
+			for _, m := range term.SearchText(q, CaseSensitive(q)) {
+				if m.End.Less(m.Start) || m.End.Row >= rows {
+					t.Fatalf("%s: bad match %v for %q", name, m, q)
+				}
+			}
+		}
+	}
+	check("primary")
+	term.Resize(7, 5)
+	check("narrower")
+	term.WriteString("\x1b[?1049h\x1b[Halt screen 世界")
+	if term.TextRows() != 5 {
+		t.Fatalf("alternate screen text has %d rows, want its 5", term.TextRows())
+	}
+	check("alternate")
 }
