@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -136,10 +137,39 @@ func TestProtocol22_CopyScrollSelectionSearch(t *testing.T) {
 	}
 
 	// pane.scroll answers the pane's PaneInfo with the new position, and
-	// the pane keeps it; past the history it is clamped.
+	// the pane keeps it; past the history it is clamped. A screen watcher
+	// gets the view's rows.
+	watch := s.Dial(t)
+	defer watch.Close()
+	_ = watch.Conn().SetDeadline(time.Now().Add(waitTimeout))
+	sub, _ := json.Marshal(map[string]any{"id": "w", "method": "screen.subscribe", "params": map[string]any{"pane_ids": []string{c.pane}}})
+	if err := watch.WriteLine(sub); err != nil {
+		t.Fatal(err)
+	}
 	got := OK[protocol.PaneInfoResult](t, s.Call("pane.scroll", c.params("offset_from_bottom", 100)), "pane_info").Pane
 	if got.Scroll == nil || got.Scroll.OffsetFromBottom != 100 {
 		t.Fatalf("pane.scroll 100 answered scroll %+v", got.Scroll)
+	}
+	viewTop := c.read(point(top-100, 0), point(top-100, 300))
+	for shown := false; !shown; {
+		line, err := watch.ReadLine()
+		if err != nil {
+			t.Fatalf("no frame of the scrolled view: %v", err)
+		}
+		var push struct {
+			Event string               `json:"event"`
+			Data  protocol.ScreenFrame `json:"data"`
+		}
+		if json.Unmarshal(line, &push) != nil || push.Event != protocol.ScreenFrameEvent || push.Data.ViewOffset != 100 {
+			continue
+		}
+		for _, l := range push.Data.Lines {
+			var text strings.Builder
+			for _, r := range l.Runs {
+				text.WriteString(r.Text)
+			}
+			shown = shown || l.Y == 0 && strings.TrimSpace(text.String()) == viewTop
+		}
 	}
 	if now := c.info().Scroll; now.OffsetFromBottom != 100 {
 		t.Fatalf("pane.get after the scroll: %+v", now)
