@@ -363,3 +363,15 @@ func TestCopyModeNeverLeavesTheText(t *testing.T) {
 	}
 	check("alternate")
 }
+
+func TestSafeLink(t *testing.T) {
+	for url, want := range map[string]bool{
+		"https://herdr.dev/x?a=b#c": true, "http://localhost:8080/": true, "https://例え.jp/パス": true,
+		"file:///etc/passwd": false, "javascript:alert(1)": false, "HTTPS://upper.example/": false,
+		"https://x.example/\x01": false, "https://x.example/\u0085": false, "https://x.example/\x7f": false, "https://x.example/\xff": false,
+	} {
+		if got := SafeLink(url); got != want {
+			t.Errorf("SafeLink(%q) = %v, want %v", url, got, want)
+		}
+	}
+}
