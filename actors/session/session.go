@@ -9,6 +9,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/events"
@@ -324,6 +325,9 @@ func (s *Session) Receive(ctx actor.Context) {
 		ctx.Send(s.opts.Agents, &agents.SetSession{PID: ctx.Self()})
 		if s.opts.Worktrees != nil {
 			ctx.Send(s.opts.Worktrees, &worktrees.SetSession{PID: ctx.Self()})
+		}
+		if s.opts.Clients != nil {
+			ctx.Send(s.opts.Clients, &clients.SetSession{PID: ctx.Self()})
 		}
 		before := s.begin()
 		lost := false
