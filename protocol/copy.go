@@ -217,3 +217,18 @@ func (p *PaneSelectionReadParams) TargetID() string { return p.PaneID }
 func (p *PaneCopyMotionParams) TargetID() string    { return p.PaneID }
 func (p *PaneCopySearchParams) TargetID() string    { return p.PaneID }
 func (p *PaneLinkParams) TargetID() string          { return p.PaneID }
+
+// copyMethods are the copy-mode and link methods the pane actor answers.
+// pane.scroll's pane_info is completed by the session (the pane scrolls,
+// then hands the call to the session, which knows the rest of PaneInfo);
+// pane.link.activate's link goes from the pane through the session (which
+// fills in the plugin context) to the plugins actor, which runs a
+// matching [[link_handlers]] action or answers that none took it.
+var copyMethods = []Method{
+	{Name: "pane.scroll", Params: func() Params { return &PaneScrollParams{} }, Result: "pane_info", Summary: "Put a pane's view this many lines above its live screen (clamped)", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.selection.read", Params: func() Params { return &PaneSelectionReadParams{} }, Result: "pane_selection", Summary: "Read the text between two points of a pane's history and screen", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.copy_motion", Params: func() Params { return &PaneCopyMotionParams{} }, Result: "pane_copy_motion", Summary: "Where a copy-mode motion takes a cursor in a pane's text", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.copy_search", Params: func() Params { return &PaneCopySearchParams{} }, Result: "pane_copy_search", Summary: "Search a pane's whole history and screen from a cursor", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.link.resolve", Params: func() Params { return &PaneLinkParams{} }, Result: "pane_link_resolved", Summary: "The link (OSC 8 or a URL in the text) on a cell of a pane's view", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.link.activate", Params: func() Params { return &PaneLinkParams{} }, Result: "pane_link_activated", Summary: "Give the link on a cell of a pane's view to a plugin's link handler", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer},
+}

@@ -132,6 +132,7 @@ type Pane struct {
 	facts    Facts
 	waits    waitSet
 	matchers []*matcher
+	search   copySearch // the last copy-mode search (copy.go)
 	// Input the terminal did not take at once waits for writeLoop in
 	// toPTY (made, and the goroutine started, on first need; closed when
 	// the pane stops); queuedIn counts what writeLoop has not written yet.

@@ -33,6 +33,12 @@ var Registry = api.NewRegistry(protocol.OwnerPane, "actors/pane", map[string]han
 	"pane.graphics.clear":  graphicsHandler((*graphicsState).clear),
 	"pane.graphics.info":   graphicsHandler((*graphicsState).info),
 	"pane.graphics.stream": graphicsHandler((*graphicsState).stream),
+	"pane.scroll":          (*Pane).paneScroll, // copy.go
+	"pane.selection.read":  (*Pane).selectionRead,
+	"pane.copy_motion":     (*Pane).copyMotion,
+	"pane.copy_search":     (*Pane).copySearch,
+	"pane.link.resolve":    (*Pane).linkResolve,
+	"pane.link.activate":   (*Pane).linkActivate,
 })
 
 // maxReadLines caps how many lines one read returns.
