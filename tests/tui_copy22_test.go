@@ -98,6 +98,7 @@ func TestTUI_Copy22_EditScrollbackWholeHistory(t *testing.T) {
 	}
 	h.Env = append(h.Env, "EDITOR="+script, "VISUAL=")
 	s := h.Start(t, "ed22")
+	s.CreateWorkspace(t, nil)
 	s.WaitPrompt(t, "w1:p1")
 	s.Run(t, "w1:p1", "seq -f 'row-%g.' 1 5000")
 	s.WaitLine(t, "w1:p1", "row-5000.")
