@@ -58,7 +58,12 @@ func (a *app) scrollbackEditor(paneID string) int {
 	text, err := readScrollback(c, paneID)
 	c.Close()
 	if err != nil {
-		return a.fail(id, err)
+		// The pane closes when this ends: keep the message on it until
+		// the person has read it.
+		code := a.fail(id, err)
+		fmt.Fprintln(a.stderr, "press enter to close")
+		_, _ = fmt.Fscanln(os.Stdin)
+		return code
 	}
 	f, err := os.CreateTemp("", "herdr-scrollback-*.txt")
 	if err != nil {
@@ -87,12 +92,14 @@ func (a *app) scrollbackEditor(paneID string) int {
 
 // readScrollback reads a pane's whole text, history and screen, newest
 // chunk first until ScrollbackEditMaxBytes, all at one content revision:
-// when the pane's text moves meanwhile it starts again, once.
+// when the pane's text moves meanwhile it starts again, once; a pane that
+// keeps printing is then read as it goes (a chunk boundary may fall on
+// moved text).
 func readScrollback(c *protocol.Client, paneID string) (string, error) {
 	var err error
-	for try := 0; try < 2; try++ {
+	for _, pinned := range []bool{true, true, false} {
 		var text string
-		if text, err = readScrollbackOnce(c, paneID); err == nil || !isStaleContent(err) {
+		if text, err = readScrollbackOnce(c, paneID, pinned); err == nil || !isStaleContent(err) {
 			return text, err
 		}
 	}
@@ -104,19 +111,18 @@ func isStaleContent(err error) bool {
 	return errors.As(err, &pe) && pe.Code == protocol.CodeStaleContentRevision
 }
 
-func readScrollbackOnce(c *protocol.Client, paneID string) (string, error) {
+func readScrollbackOnce(c *protocol.Client, paneID string, pinned bool) (string, error) {
+	// A point past the end is clamped onto the last row: the motion's
+	// answer says how many rows the text has, at its revision.
 	var mo protocol.PaneCopyMotion
-	if err := c.Call("pane.copy_motion", protocol.PaneCopyMotionParams{PaneID: paneID, Motion: protocol.MotionFirstNonBlank}, &mo); err != nil {
+	if err := c.Call("pane.copy_motion", protocol.PaneCopyMotionParams{PaneID: paneID, Cursor: protocol.PaneTextPoint{Row: ^uint32(0)}, Motion: protocol.MotionFirstNonBlank}, &mo); err != nil {
 		return "", err
 	}
-	var info protocol.PaneInfoResult
-	if err := c.Call("pane.get", protocol.PaneTarget{PaneID: paneID}, &info); err != nil {
-		return "", err
+	rev := &mo.ContentRevision
+	if !pinned {
+		rev = nil
 	}
-	var rows uint64
-	if s := info.Pane.Scroll; s != nil {
-		rows = s.MaxOffsetFromBottom + s.ViewportRows
-	}
+	rows := uint64(mo.Cursor.Row) + 1
 	var chunks []string
 	size, cut := 0, false
 	for end := rows; end > 0 && !cut; {
@@ -125,7 +131,7 @@ func readScrollbackOnce(c *protocol.Client, paneID string) (string, error) {
 		if err := c.Call("pane.selection.read", protocol.PaneSelectionReadParams{PaneID: paneID,
 			Anchor:          protocol.PaneTextPoint{Row: uint32(start)},
 			Cursor:          protocol.PaneTextPoint{Row: uint32(end - 1), Col: ^uint16(0)},
-			ContentRevision: &mo.ContentRevision}, &sel); err != nil {
+			ContentRevision: rev}, &sel); err != nil {
 			return "", err
 		}
 		chunk := strings.TrimSuffix(sel.Text, "\n")
