@@ -28,7 +28,6 @@ var Registry = api.NewRegistry(protocol.OwnerClients, "actors/clients", map[stri
 	"terminal.claim": func(c *Clients, ctx actor.Context, call *api.Call) *api.Reply {
 		return c.claim(ctx, call.Params.(*protocol.TerminalClaimParams))
 	},
-	"pane.edit_scrollback": (*Clients).editScrollback, // editscrollback.go
 })
 
 // toastInterval is the least time between two toasts.
@@ -78,8 +77,6 @@ type Clients struct {
 	// owners is the controlling connection of each claimed terminal
 	// (terminal.claim), released when that connection goes away.
 	owners map[string]*actor.PID
-	// session opens the panes this actor asks for (nil until it says).
-	session *actor.PID
 }
 
 // Props returns the props of the clients actor. A popup's terminal that
@@ -109,8 +106,6 @@ func (c *Clients) Receive(ctx actor.Context) {
 		c.popupGone(ctx, nil, msg.TerminalID)
 	case *SetConfig:
 		c.cfg = msg.Config
-	case *SetSession:
-		c.session = msg.PID
 	case *api.Push:
 		if c.front != nil {
 			ctx.Send(c.front, msg)

@@ -8,7 +8,6 @@
 // popup.send_text calls; the session tells it which connection is in
 // front and forwards popup.open with the focused pane's context, and the
 // plugins actor sends it plugin popups. It checks a popup's program and
-// folder and makes its environment (popup.go). It owns no topology; the
-// one thing it asks the session for is pane.edit_scrollback's editor pane
-// (editscrollback.go), with one api.OpenPane carrying the call.
+// folder and makes its environment (popup.go). It owns no topology and
+// never asks the session anything.
 package clients

@@ -9,7 +9,6 @@ import (
 
 	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/api"
-	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/events"
@@ -189,7 +188,7 @@ var Registry = api.NewRegistry(protocol.OwnerSession, "actors/session",
 	area(serverHandlers), area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
 	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers), area(eventsHandlers),
 	area(agentHandlers), area(agentRoutes), area(screenHandlers), area(worktreeHandlers), area(worktreeRoutes),
-	area(pluginHandlers),
+	area(pluginHandlers), area(editRoutes),
 ).WithFit(func(m protocol.Method, h anyHandler) error {
 	if !h.takes(m.Target) {
 		return fmt.Errorf("its handler is a %T, which does not take target kind %d", h, m.Target)
@@ -325,9 +324,6 @@ func (s *Session) Receive(ctx actor.Context) {
 		ctx.Send(s.opts.Agents, &agents.SetSession{PID: ctx.Self()})
 		if s.opts.Worktrees != nil {
 			ctx.Send(s.opts.Worktrees, &worktrees.SetSession{PID: ctx.Self()})
-		}
-		if s.opts.Clients != nil {
-			ctx.Send(s.opts.Clients, &clients.SetSession{PID: ctx.Self()})
 		}
 		before := s.begin()
 		lost := false
