@@ -581,28 +581,33 @@ func (m *model) drawCopy(cv *canvas, x, y, w, h int) {
 		return
 	}
 	s.drawInto(cv, x, y, w, h)
-	top := m.drawnTop()
+	top := uint32(m.drawnTop())
+	bottom := top + uint32(max(h-1, 0))
+	// Only the matches on the view are looked at per cell.
+	var shown []protocol.PaneTextRange
+	for _, r := range c.matches {
+		if r.End.Row >= top && r.Start.Row <= bottom {
+			shown = append(shown, r)
+		}
+	}
 	sel, hasSel := c.selection()
 	for row := 0; row < h; row++ {
-		abs := uint32(top) + uint32(row)
+		abs := top + uint32(row)
 		for col := 0; col < w; col++ {
 			cell := uint16(col)
 			switch {
 			case hasSel && inRange(sel, abs, cell):
 				cv.restyle(x+col, y+row, func(cellStyle) cellStyle { return m.theme.selection })
-			case c.matchAt(abs, cell):
+			case matchAt(shown, abs, cell):
 				cv.restyle(x+col, y+row, func(cellStyle) cellStyle { return m.theme.match })
 			}
 		}
 	}
 }
 
-// matchAt reports whether a match of the last search covers the cell.
-func (c *copyState) matchAt(row uint32, col uint16) bool {
-	for _, r := range c.matches {
-		if r.Start.Row > row {
-			return false // matches come in text order
-		}
+// matchAt reports whether one of the matches covers the cell.
+func matchAt(matches []protocol.PaneTextRange, row uint32, col uint16) bool {
+	for _, r := range matches {
 		if inRange(r, row, col) {
 			return true
 		}
