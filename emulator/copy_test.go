@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
 )
@@ -285,6 +286,92 @@ func BenchmarkSearch100kHistory(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if n := len(term.SearchText("099999", false)); n != 1 {
 			b.Fatalf("%d matches", n)
+		}
+	}
+}
+
+func TestSearchMatchOverTheHistoryScreenBoundary(t *testing.T) {
+	// "aaaaaaanee" is stored in history, "dle" is the screen's top row.
+	term := copyTerm(t, 10, 2, "aaaaaaaneedle\nx")
+	if term.ScrollbackLines() != 1 {
+		t.Fatalf("history lines = %d, want 1", term.ScrollbackLines())
+	}
+	ms := term.SearchText("needle", false)
+	if len(ms) != 1 || ms[0] != (TextRange{pt(0, 7), pt(1, 2)}) {
+		t.Fatalf("match over the boundary: %v", ms)
+	}
+	// Blanks at the end of a wrapped history row are part of the line.
+	term = copyTerm(t, 10, 2, "needle    x\n1\n2\n")
+	if ms = term.SearchText("needle    x", true); len(ms) != 1 || ms[0] != (TextRange{pt(0, 0), pt(1, 0)}) {
+		t.Fatalf("match over trimmed blanks: %v", ms)
+	}
+	// A wide character in history, after plain history rows.
+	term = copyTerm(t, 10, 2, "plain\n世界 plain\n1\n2\n")
+	if ms = term.SearchText("plain", false); len(ms) != 2 || ms[1] != (TextRange{pt(1, 5), pt(1, 9)}) {
+		t.Fatalf("matches in plain and wide history rows: %v", ms)
+	}
+}
+
+func TestOSC8LinkWrappedOverRows(t *testing.T) {
+	// A 14-cell link from column 6 of a 10-column terminal: 4 cells on
+	// the first row, 10 on the second; another link follows at once.
+	term := copyTerm(t, 10, 4, "word: \x1b]8;id=1;https://herdr.dev/a\x1b\\0123456789ABCD\x1b]8;;https://herdr.dev/b\x1b\\EF\x1b]8;;\x1b\\\n")
+	for _, p := range []TextPoint{pt(0, 6), pt(1, 9)} {
+		url, rs := term.LinkAt(p)
+		want := []TextRange{{pt(0, 6), pt(0, 9)}, {pt(1, 0), pt(1, 9)}}
+		if url != "https://herdr.dev/a" || fmt.Sprint(rs) != fmt.Sprint(want) {
+			t.Fatalf("LinkAt(%v) = %q %v, want %v", p, url, rs, want)
+		}
+	}
+	if url, rs := term.LinkAt(pt(2, 0)); url != "https://herdr.dev/b" || len(rs) != 1 || rs[0] != (TextRange{pt(2, 0), pt(2, 1)}) {
+		t.Fatalf("the next link: %q %v", url, rs)
+	}
+}
+
+// Any point, motion and search on any text answers without panicking,
+// and motions stay inside the text: on the alternate screen, after a
+// resize, with wide characters cut by the width.
+func TestCopyModeNeverLeavesTheText(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	term := copyTerm(t, 12, 4, strings.Repeat("ab 世界 c\u0301d, e\n\x1b]8;;https://x.example/\x1b\\link\x1b]8;;\x1b\\ http://y.example/z\n", 20))
+	check := func(name string) {
+		rows := term.TextRows()
+		cols, _ := term.Size()
+		for i := 0; i < 300; i++ {
+			p := pt(rng.Intn(rows+4)-2, rng.Intn(cols+4)-2)
+			q := term.Move(p, Motion(rng.Intn(int(MotionNextParagraph)+1)))
+			if q.Row < 0 || q.Row >= rows || q.Col < 0 || q.Col >= cols {
+				t.Fatalf("%s: motion from %v left the text: %v", name, p, q)
+			}
+			_ = term.ReadText(p, pt(rng.Intn(rows), rng.Intn(cols)))
+			_, _ = term.LinkAt(p)
+		}
+		for _, q := range []string{"e", "世", "é", "link", "d, e", "É"} {
+			for _, m := range term.SearchText(q, CaseSensitive(q)) {
+				if m.End.Less(m.Start) || m.End.Row >= rows {
+					t.Fatalf("%s: bad match %v for %q", name, m, q)
+				}
+			}
+		}
+	}
+	check("primary")
+	term.Resize(7, 5)
+	check("narrower")
+	term.WriteString("\x1b[?1049h\x1b[Halt screen 世界")
+	if term.TextRows() != 5 {
+		t.Fatalf("alternate screen text has %d rows, want its 5", term.TextRows())
+	}
+	check("alternate")
+}
+
+func TestSafeLink(t *testing.T) {
+	for url, want := range map[string]bool{
+		"https://herdr.dev/x?a=b#c": true, "http://localhost:8080/": true, "https://例え.jp/パス": true,
+		"file:///etc/passwd": false, "javascript:alert(1)": false, "HTTPS://upper.example/": false,
+		"https://x.example/\x01": false, "https://x.example/\u0085": false, "https://x.example/\x7f": false, "https://x.example/\xff": false,
+	} {
+		if got := SafeLink(url); got != want {
+			t.Errorf("SafeLink(%q) = %v, want %v", url, got, want)
 		}
 	}
 }

@@ -26,6 +26,10 @@
 //     replies to the program; KittyPlacements and KittyImageByID hand them
 //     to the pane;
 //   - the read API used by pane.read (read.go);
+//   - copy mode's text, the kept scrollback then the screen, row 0 the
+//     oldest kept line (text.go): selections, vi motions
+//     (copymotion.go), whole-history search (copysearch.go) and links,
+//     OSC 8 or URLs written as text (links.go);
 //   - Snapshot and Restore of the whole state, sequences cut by the end of
 //     a Write included, for the live handoff of a pane to a new server
 //     process (state.go);

@@ -3,6 +3,7 @@ package emulator
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Links in the text (text.go), as Herdr's ctrl-click finds them: an OSC 8
@@ -14,9 +15,21 @@ import (
 // and closing brackets that open nowhere inside it.
 
 // SafeLink reports whether url is a link that may be opened: http or
-// https.
+// https, and free of control characters (an OSC 8 target is whatever
+// bytes the program sent; the client hands it to its opener).
 func SafeLink(url string) bool {
-	return strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://")
+	if !strings.HasPrefix(url, "http://") && !strings.HasPrefix(url, "https://") {
+		return false
+	}
+	if !utf8.ValidString(url) {
+		return false
+	}
+	for _, r := range url {
+		if r < 0x20 || r >= 0x7f && r < 0xa0 {
+			return false
+		}
+	}
+	return true
 }
 
 // maxLinkRows bounds how many rows one link is followed over.

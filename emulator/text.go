@@ -1,7 +1,7 @@
 package emulator
 
 import (
-	"strings"
+	"bytes"
 	"unicode"
 	"unicode/utf8"
 )
@@ -141,7 +141,7 @@ func (t *Terminal) ReadText(a, b TextPoint) string {
 		}
 		joined := r.wrapped && y < b.Row
 		if !joined {
-			out = append(out[:start], strings.TrimRightFunc(string(out[start:]), unicode.IsSpace)...)
+			out = out[:start+len(bytes.TrimRightFunc(out[start:], unicode.IsSpace))]
 			if y < b.Row {
 				out = append(out, '\n')
 			}

@@ -23,6 +23,11 @@
 // a restored pane shows the last server's above its new shell
 // (history_lines.go).
 //
+// Protocol 22's copy-mode and link methods (copy.go) work on the
+// emulator's whole text, history and screen; pane.scroll and
+// pane.link.activate end in the pane's parent, the session (InfoAnswer,
+// LinkFound), which knows the PaneInfo and the plugin context.
+//
 // EndLeftovers (leftovers_unix.go) ends, at a server's start, what the
 // panes of a server that was killed left running.
 //

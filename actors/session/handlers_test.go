@@ -90,6 +90,8 @@ func TestRoute_UnknownTargets(t *testing.T) {
 		"agent.read":                `{"target":"w9:p9","source":"recent"}`,
 		"pane.record.start":         `{"pane_id":"w9:p9","path":"/tmp/x.cast"}`,
 		"pane.graphics.set":         `{"pane_id":"w9:p9","format":"rgb","image_width":1,"image_height":1,"data_base64":"AAAA"}`,
+		"pane.copy_motion":          `{"pane_id":"w9:p9","cursor":{"row":0,"col":0},"motion":"line_end"}`,
+		"pane.copy_search":          `{"pane_id":"w9:p9","query":"x","direction":"forward","cursor":{"row":0,"col":0},"content_revision":1}`,
 	}
 	for _, m := range protocol.Methods() {
 		if m.Target == protocol.TargetNone {
