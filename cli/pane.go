@@ -48,6 +48,7 @@ focused pane. Directions are left, right, up and down.`,
 		a.paneRecordCmd(), // record.go
 		a.paneHistoryCmd(),
 	)
+	cmd.AddCommand(a.paneEditScrollbackCmds()...) // edit_scrollback.go
 	for _, verb := range []struct{ name, method string }{
 		{"get", "pane.get"}, {"close", "pane.close"},
 	} {

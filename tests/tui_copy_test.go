@@ -95,17 +95,18 @@ func TestTUI_MouseSelectCopies(t *testing.T) {
 	WaitFor(t, "OSC 52 with the double-clicked word", func() bool { return strings.Contains(c.Output(), want) })
 }
 
-// prefix e opens the pane's history in $EDITOR in the client's terminal;
-// the client takes the terminal back and redraws when it ends.
+// prefix e opens the pane's history in $EDITOR (the server's) in a zoomed
+// pane of its own (pane.edit_scrollback); the pane goes when the editor
+// ends and the keys reach the shell again.
 func TestTUI_EditScrollback(t *testing.T) {
 	h := NewHome(t)
-	h.Start(t, "edit")
 	dest := filepath.Join(h.Dir, "edited.txt")
 	script := filepath.Join(h.Dir, "editor.sh")
 	if err := os.WriteFile(script, []byte("#!/bin/sh\ncp \"$1\" '"+dest+"'\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	h.Env = append(h.Env, "EDITOR="+script, "VISUAL=")
+	s := h.Start(t, "edit")
 	c := Attach(t, h, "edit", h.Dir)
 	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
 	shellReady(t, c, "ready")
@@ -120,6 +121,8 @@ func TestTUI_EditScrollback(t *testing.T) {
 	if !strings.Contains(string(got), "line-1\n") {
 		t.Errorf("the file lacks the history beyond the screen:\n%s", got)
 	}
-	// The client is back: it draws and takes keys.
+	// The editor's pane (zoomed, so the only one drawn) is gone: the shell
+	// takes keys again.
+	WaitFor(t, "the editor's pane to close", func() bool { return len(s.PaneIDs(t)) == 1 })
 	shellReady(t, c, "back")
 }

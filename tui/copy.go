@@ -2,108 +2,388 @@ package tui
 
 import (
 	"encoding/base64"
+	"errors"
 	"strconv"
-	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// Copy mode (prefix [): the focused pane's history and screen, read once
-// with pane.read and frozen, drawn in the pane's place. Keys move a cursor
-// (vi motions, arrows and a few emacs keys), scroll by line, half page and
-// page, search forward (/) and back (?) with every match highlighted,
-// select (v or space) and copy (y or enter) to the system clipboard through
-// OSC 52 written to the outer terminal; q or esc leave.
+// Copy mode (prefix [) works on the pane's own text through the server:
+// the whole kept history followed by the screen, in the points of
+// protocol/copy.go (row 0 the oldest kept line, the screen's top row
+// hist). Entering moves the pane's view with pane.scroll, so its frames
+// show the history copy mode looks at, and leaving returns it to the
+// bottom. Keys move a cursor: cell by cell, line by line and page by page
+// here, following with pane.scroll when it leaves the view; the word,
+// big-word, paragraph, line-end and first-non-blank motions ask
+// pane.copy_motion; / and ? and n/N ask pane.copy_search (the whole
+// history); v or space select and y or enter copy pane.selection.read's
+// text to the system clipboard through OSC 52. Every call names the
+// content revision copy mode last saw; when the pane printed meanwhile
+// (stale_content) copy mode reads the revision and its view again,
+// retries once, then says so. One call is out at a time; keys typed
+// meanwhile wait for its answer.
 
-// copyLines is how much history copy mode reads (pane.read's cap).
-const copyLines = 1000
+// copyKeysQueued bounds the keys kept while a call is out.
+const copyKeysQueued = 64
 
-// copyState is copy mode's buffer, cursor, selection and search.
+// copyState is copy mode's view, cursor, selection and search.
 type copyState struct {
 	paneID string
-	lines  [][]string // cells of each line; "" follows a wide cell
-	rows   int        // rows of the pane's inside
-	top    int        // first line shown
-	x, y   int        // cursor: cell column and line
-	sel    bool       // a selection runs from (sx, sy) to the cursor
-	sx, sy int
-	query  string
-	typing bool   // the search query is being typed
-	back   bool   // the search goes backwards
-	prompt []rune // the query being typed
+	seq    uint64 // this copy mode's number: answers of an earlier one are dropped
+	// rows and cols are the pane's view; hist is how many history rows
+	// precede the screen and offset how far the view is scrolled back.
+	rows, cols int
+	hist       uint64
+	offset     uint64
+	rev        uint64 // the content revision the points are in
+	cur        protocol.PaneTextPoint
+	sel        bool
+	anchor     protocol.PaneTextPoint
+	// The search: the query, its direction, the matches of the last
+	// answer (around the current one), their total and the current one.
+	query   string
+	back    bool
+	matches []protocol.PaneTextRange
+	total   uint64
+	current int    // index into matches, -1: none
+	global  uint64 // the current match's number in the whole text, from 0
+	typing  bool   // the search query is being typed
+	prompt  []rune
+	busy    bool // a call is out
+	queued  []tea.KeyMsg
 }
 
-// copyLoadedMsg carries the text copy mode works on.
-type copyLoadedMsg struct {
-	paneID string
-	text   string
-	err    error
+// rpcFunc is one call to the server (rpcConn.call).
+type rpcFunc func(method string, params, out any) error
+
+// copyCallFunc is how copy mode calls the server: the request connection,
+// or a fake in tests.
+func (m *model) copyCallFunc() rpcFunc {
+	if m.copyRPC != nil {
+		return m.copyRPC
+	}
+	return m.link.req.call
 }
 
-// enterCopy reads the focused pane's history; copy mode starts when it
-// arrives.
+// copyView is what a call's params are computed from: the revision and
+// where the view's top row is.
+type copyView struct {
+	rev uint64
+	top int64
+}
+
+// copyOp makes one call against the text at v and returns what to do with
+// its answer in the model.
+type copyOp func(call rpcFunc, v copyView, shift int64) (func(*model) tea.Cmd, error)
+
+// copyAnswerMsg carries the answer of a copy-mode call.
+type copyAnswerMsg struct {
+	seq   uint64
+	fresh *copyFresh // what a re-read found, when there was one
+	apply func(*model) tea.Cmd
+	err   error
+}
+
+// copyFresh is a re-read of the pane: its revision and view.
+type copyFresh struct {
+	rev          uint64
+	hist, offset uint64
+	rows         int
+}
+
+// errCopyMoving is told when the pane printed again between a re-read and
+// the retry.
+var errCopyMoving = errors.New("the pane's text keeps changing; try again")
+
+func isStale(err error) bool {
+	var pe *protocol.Error
+	return errors.As(err, &pe) && pe.Code == protocol.CodeStaleContentRevision
+}
+
+// copyReread reads the pane's content revision, then its view (so a
+// change between the two leaves the revision stale, not the view), with
+// pane.scroll to offset. When pinned, a view scrolled back stays on the
+// lines it showed with hist history rows: its offset grows by as many
+// rows as the history did since.
+func copyReread(call rpcFunc, paneID string, offset uint64, pinned bool, hist uint64) (*copyFresh, error) {
+	var mo protocol.PaneCopyMotion
+	if err := call("pane.copy_motion", protocol.PaneCopyMotionParams{PaneID: paneID, Motion: protocol.MotionFirstNonBlank}, &mo); err != nil {
+		return nil, err
+	}
+	f := &copyFresh{rev: mo.ContentRevision}
+	scroll := func(offset uint64) error {
+		var info protocol.PaneInfoResult
+		if err := call("pane.scroll", protocol.PaneScrollParams{PaneID: paneID, OffsetFromBottom: offset}, &info); err != nil {
+			return err
+		}
+		if s := info.Pane.Scroll; s != nil {
+			f.hist, f.offset, f.rows = s.MaxOffsetFromBottom, s.OffsetFromBottom, int(s.ViewportRows)
+		}
+		return nil
+	}
+	if err := scroll(offset); err != nil {
+		return nil, err
+	}
+	if pinned && offset > 0 && f.hist > hist {
+		if err := scroll(offset + f.hist - hist); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// copyDo runs op off the model's goroutine; a stale revision re-reads the
+// pane and retries once.
+func (m *model) copyDo(op copyOp) tea.Cmd {
+	c := &m.copy
+	c.busy = true
+	call, id, seq, offset, hist := m.copyCallFunc(), c.paneID, c.seq, c.offset, c.hist
+	v := copyView{rev: c.rev, top: int64(c.hist) - int64(c.offset)}
+	return func() tea.Msg {
+		apply, err := op(call, v, 0)
+		var fresh *copyFresh
+		if isStale(err) {
+			if fresh, err = copyReread(call, id, offset, true, hist); err == nil {
+				nv := copyView{rev: fresh.rev, top: int64(fresh.hist) - int64(fresh.offset)}
+				if apply, err = op(call, nv, nv.top-v.top); isStale(err) {
+					err = errCopyMoving
+				}
+			}
+		}
+		return copyAnswerMsg{seq: seq, fresh: fresh, apply: apply, err: err}
+	}
+}
+
+// copyAnswered applies an answer, then the keys that waited for it.
+func (m *model) copyAnswered(msg copyAnswerMsg) tea.Cmd {
+	c := &m.copy
+	if msg.seq != c.seq || c.paneID == "" {
+		return nil // copy mode ended, or another began
+	}
+	c.busy = false
+	if f := msg.fresh; f != nil {
+		// The cursor keeps its place in the view; the anchor and the
+		// matches are points of the text.
+		shift := (int64(f.hist) - int64(f.offset)) - (int64(c.hist) - int64(c.offset))
+		c.rev, c.hist, c.offset = f.rev, f.hist, f.offset
+		if f.rows > 0 {
+			c.rows = f.rows
+		}
+		c.cur.Row = uint32(max(int64(c.cur.Row)+shift, 0))
+		c.matches, c.current = nil, -1
+		c.clamp()
+	}
+	var cmds []tea.Cmd
+	if msg.err != nil {
+		cmds = append(cmds, m.showToast("copy mode: "+msg.err.Error()))
+		if m.mode != modeCopy {
+			c.paneID, c.queued = "", nil // it never started
+		}
+	} else if msg.apply != nil {
+		cmds = append(cmds, msg.apply(m))
+	}
+	for len(c.queued) > 0 && !c.busy && m.mode == modeCopy {
+		k := c.queued[0]
+		c.queued = c.queued[1:]
+		cmds = append(cmds, m.copyKey(k))
+	}
+	return tea.Batch(cmds...)
+}
+
+// enterCopy starts copy mode on the focused pane: it reads the pane's
+// revision and view, and the cursor starts where the pane's is.
 func (m *model) enterCopy() tea.Cmd {
 	id := m.focusedPaneID()
-	if id == "" {
+	s := m.screens[id]
+	if id == "" || s == nil {
 		return nil
 	}
-	conn, n := m.link.req, uint32(copyLines)
+	m.copy = copyState{paneID: id, seq: m.copy.seq + 1, rows: max(s.rows, 1), cols: max(s.cols, 1), current: -1}
+	offset := uint64(max(s.offset, 0))
+	cx, cy := s.cursor.X, s.cursor.Y
+	if !s.cursor.Visible || s.offset > 0 {
+		cx, cy = 0, s.rows-1
+	}
+	m.copy.offset = offset
+	m.copy.busy = true
+	call, seq := m.copyCallFunc(), m.copy.seq
 	return func() tea.Msg {
-		var res protocol.PaneRead
-		err := conn.call("pane.read", protocol.PaneReadParams{PaneID: id, Source: "recent", Lines: &n}, &res)
-		return copyLoadedMsg{paneID: id, text: res.Read.Text, err: err}
+		f, err := copyReread(call, id, offset, false, 0)
+		if err != nil {
+			return copyAnswerMsg{seq: seq, err: err}
+		}
+		return copyAnswerMsg{seq: seq, fresh: f, apply: func(m *model) tea.Cmd {
+			c := &m.copy
+			c.cur = protocol.PaneTextPoint{Row: uint32(int(c.top()) + min(max(cy, 0), c.rows-1)), Col: uint16(max(cx, 0))}
+			c.clamp()
+			m.mode = modeCopy
+			return nil
+		}}
 	}
 }
 
-// copyLoaded starts copy mode on what was read. The read ends at the last
-// non-blank row of the screen; the client's copy of the screen says how
-// many rows follow, so the buffer ends where the screen does and the
-// cursor starts where the pane's is.
-func (m *model) copyLoaded(msg copyLoadedMsg) tea.Cmd {
-	if msg.err != nil {
-		return m.showToast("copy mode: " + msg.err.Error())
-	}
-	s := m.screens[msg.paneID]
-	if s == nil || msg.paneID != m.focusedPaneID() || m.mode != modeTerminal {
+// leaveCopy ends copy mode and returns the pane's view to the bottom.
+func (m *model) leaveCopy() tea.Cmd {
+	c := &m.copy
+	id, call := c.paneID, m.copyCallFunc()
+	m.mode = modeTerminal
+	m.copy = copyState{seq: c.seq + 1, current: -1}
+	return func() tea.Msg {
+		if err := call("pane.scroll", protocol.PaneScrollParams{PaneID: id}, nil); err != nil {
+			return toastMsg{"copy mode: " + err.Error()}
+		}
 		return nil
 	}
-	cs := copyState{paneID: msg.paneID, rows: max(s.rows, 1)}
-	for _, l := range strings.Split(msg.text, "\n") {
-		cs.lines = append(cs.lines, splitCells(protocol.Printable(l)))
-	}
-	last := -1
-	for y := 0; y < s.rows; y++ {
-		if strings.TrimRight(s.text(y), " ") != "" {
-			last = y
-		}
-	}
-	screenTop := max(len(cs.lines)-(last+1), 0)
-	for len(cs.lines) < screenTop+s.rows {
-		cs.lines = append(cs.lines, nil)
-	}
-	cs.top = screenTop
-	cs.x, cs.y = s.cursor.X, min(screenTop+s.cursor.Y, len(cs.lines)-1)
-	m.copy = cs
-	m.mode = modeCopy
-	return nil
 }
 
-// splitCells splits a line into cells by the emulator's rule.
-func splitCells(s string) []string {
-	var out []string
-	for s != "" {
-		var cl string
-		var w int
-		cl, s, w = emulator.NextCell(s)
-		out = append(out, cl)
-		if w == 2 {
-			out = append(out, "")
-		}
+// top is the text row shown on the view's first row.
+func (c *copyState) top() uint64 { return c.hist - min(c.offset, c.hist) }
+
+// lastRow is the screen's last row.
+func (c *copyState) lastRow() uint32 { return uint32(c.hist) + uint32(max(c.rows-1, 0)) }
+
+// clamp keeps the cursor in the text.
+func (c *copyState) clamp() {
+	c.cur.Row = min(c.cur.Row, c.lastRow())
+	c.cur.Col = min(c.cur.Col, uint16(max(c.cols-1, 0)))
+}
+
+// follow scrolls the view (pane.scroll) so the cursor is on it.
+func (m *model) follow() tea.Cmd {
+	c := &m.copy
+	c.clamp()
+	row, top := uint64(c.cur.Row), c.top()
+	offset := c.offset
+	switch {
+	case row < top:
+		offset = c.hist - row
+	case row >= top+uint64(c.rows):
+		offset = c.hist - min(row-uint64(c.rows)+1, c.hist)
 	}
-	return out
+	return m.scrollTo(offset)
+}
+
+// scrollTo moves the view to offset (pane.scroll), unless it is there.
+func (m *model) scrollTo(offset uint64) tea.Cmd {
+	c := &m.copy
+	offset = min(offset, c.hist)
+	if offset == c.offset {
+		return nil
+	}
+	c.offset = offset
+	id := c.paneID
+	return m.copyDo(func(call rpcFunc, _ copyView, _ int64) (func(*model) tea.Cmd, error) {
+		var info protocol.PaneInfoResult
+		if err := call("pane.scroll", protocol.PaneScrollParams{PaneID: id, OffsetFromBottom: offset}, &info); err != nil {
+			return nil, err
+		}
+		return func(m *model) tea.Cmd {
+			if s := info.Pane.Scroll; s != nil {
+				c := &m.copy
+				c.hist, c.offset = s.MaxOffsetFromBottom, s.OffsetFromBottom
+				c.clamp()
+			}
+			return nil
+		}, nil
+	})
+}
+
+// copyFrame follows a frame of the copy-mode pane: a scrolled-back view
+// stays on its lines while output pushes more into history, so the frame's
+// offset grew by as many rows as the history did.
+func (m *model) copyFrame(paneID string) {
+	c := &m.copy
+	s := m.screens[paneID]
+	if m.mode != modeCopy || paneID != c.paneID || c.busy || s == nil || c.offset == 0 {
+		return
+	}
+	if off := uint64(max(s.offset, 0)); off > c.offset {
+		c.hist += off - c.offset
+		c.offset = off
+	}
+}
+
+// motion asks pane.copy_motion where name takes the cursor.
+func (m *model) motion(name string) tea.Cmd {
+	c := &m.copy
+	id, cur := c.paneID, c.cur
+	return m.copyDo(func(call rpcFunc, v copyView, shift int64) (func(*model) tea.Cmd, error) {
+		at := cur
+		at.Row = uint32(max(int64(at.Row)+shift, 0))
+		var res protocol.PaneCopyMotion
+		if err := call("pane.copy_motion", protocol.PaneCopyMotionParams{PaneID: id, Cursor: at, Motion: name, ContentRevision: &v.rev}, &res); err != nil {
+			return nil, err
+		}
+		return func(m *model) tea.Cmd {
+			m.copy.cur, m.copy.rev = res.Cursor, res.ContentRevision
+			return m.follow()
+		}, nil
+	})
+}
+
+// search asks pane.copy_search for the next match of the query in
+// direction back (or forward); again: the cursor is on the current match,
+// which the search moves past.
+func (m *model) search(back, again bool) tea.Cmd {
+	c := &m.copy
+	if c.query == "" {
+		return nil
+	}
+	dir := protocol.SearchForward
+	if back {
+		dir = protocol.SearchBackward
+	}
+	var prev *protocol.PaneTextRange
+	if again && c.current >= 0 && c.current < len(c.matches) && c.matches[c.current].Start == c.cur {
+		p := c.matches[c.current]
+		prev = &p
+	}
+	id, cur, query := c.paneID, c.cur, c.query
+	return m.copyDo(func(call rpcFunc, v copyView, shift int64) (func(*model) tea.Cmd, error) {
+		at := cur
+		at.Row = uint32(max(int64(at.Row)+shift, 0))
+		p := prev
+		if shift != 0 {
+			p = nil // the text moved under it
+		}
+		var res protocol.PaneCopySearch
+		if err := call("pane.copy_search", protocol.PaneCopySearchParams{PaneID: id, Query: query, Direction: dir, Cursor: at, ContentRevision: &v.rev, Previous: p}, &res); err != nil {
+			return nil, err
+		}
+		return func(m *model) tea.Cmd {
+			c := &m.copy
+			c.rev, c.matches, c.total, c.current = res.ContentRevision, res.Matches, res.Total, -1
+			if res.Current == nil || int(*res.Current) >= len(res.Matches) {
+				return m.showToast("not found: " + protocol.Printable(query))
+			}
+			c.current = int(*res.Current)
+			if res.CurrentGlobal != nil {
+				c.global = *res.CurrentGlobal
+			}
+			c.cur = res.Matches[c.current].Start
+			return m.follow()
+		}, nil
+	})
+}
+
+// yank copies the selection (pane.selection.read) and leaves copy mode.
+func (m *model) yank() tea.Cmd {
+	c := &m.copy
+	id, anchor, cur := c.paneID, c.anchor, c.cur
+	return m.copyDo(func(call rpcFunc, v copyView, shift int64) (func(*model) tea.Cmd, error) {
+		at := cur
+		at.Row = uint32(max(int64(at.Row)+shift, 0))
+		var res protocol.PaneSelection
+		if err := call("pane.selection.read", protocol.PaneSelectionReadParams{PaneID: id, Anchor: anchor, Cursor: at, ContentRevision: &v.rev}, &res); err != nil {
+			return nil, err
+		}
+		return func(m *model) tea.Cmd {
+			return tea.Batch(m.leaveCopy(), m.copyToClipboard(res.Text))
+		}, nil
+	})
 }
 
 func (m *model) copyKey(k tea.KeyMsg) tea.Cmd {
@@ -111,71 +391,106 @@ func (m *model) copyKey(k tea.KeyMsg) tea.Cmd {
 	if c.typing {
 		return m.copyPromptKey(k)
 	}
+	if c.busy {
+		if len(c.queued) < copyKeysQueued {
+			c.queued = append(c.queued, k)
+		}
+		return nil
+	}
 	page := max(c.rows-1, 1)
 	switch k.String() {
 	case "q", "esc", "ctrl+c":
-		if c.sel && k.String() == "esc" {
-			c.sel = false
+		if k.String() == "esc" && (c.sel || c.query != "") {
+			// Esc clears a selection or a search before it leaves.
+			c.sel, c.query, c.matches, c.total, c.current = false, "", nil, 0, -1
 			return nil
 		}
-		m.mode = modeTerminal
-		return nil
+		return m.leaveCopy()
 	case "h", "left":
-		c.x--
+		c.cur.Col = uint16(max(int(c.cur.Col)-1, 0))
 	case "l", "right":
-		c.x++
+		c.cur.Col++
 	case "j", "down", "ctrl+n":
-		c.y++
+		c.cur.Row++
 	case "k", "up", "ctrl+p":
-		c.y--
+		c.cur.Row = uint32(max(int64(c.cur.Row)-1, 0))
 	case "0", "home", "ctrl+a":
-		c.x = 0
+		c.cur.Col = 0
 	case "^":
-		c.x = firstNonBlank(c.line(c.y))
+		return m.motion(protocol.MotionFirstNonBlank)
 	case "$", "end", "ctrl+e":
-		c.x = max(len(c.line(c.y))-1, 0)
+		return m.motion(protocol.MotionLineEnd)
 	case "w":
-		c.x, c.y = c.wordForward()
+		return m.motion(protocol.MotionNextWordStart)
 	case "b":
-		c.x, c.y = c.wordBack()
+		return m.motion(protocol.MotionPreviousWordStart)
+	case "e":
+		return m.motion(protocol.MotionNextWordEnd)
+	case "W":
+		return m.motion(protocol.MotionNextBigWordStart)
+	case "B":
+		return m.motion(protocol.MotionPreviousBigWordStart)
+	case "E":
+		return m.motion(protocol.MotionNextBigWordEnd)
+	case "{":
+		return m.motion(protocol.MotionPreviousParagraph)
+	case "}":
+		return m.motion(protocol.MotionNextParagraph)
 	case "g", "alt+<":
-		c.x, c.y = 0, 0
+		c.cur = protocol.PaneTextPoint{}
 	case "G", "alt+>":
-		c.x, c.y = 0, len(c.lines)-1
+		c.cur = protocol.PaneTextPoint{Row: c.lastRow()}
 	case "ctrl+u":
-		c.scroll(-page / 2)
+		return m.copyPage(-page / 2)
 	case "ctrl+d":
-		c.scroll(page / 2)
+		return m.copyPage(page / 2)
 	case "ctrl+b", "pgup", "alt+v":
-		c.scroll(-page)
+		return m.copyPage(-page)
 	case "ctrl+f", "pgdown", "ctrl+v":
-		c.scroll(page)
+		return m.copyPage(page)
 	case "ctrl+y":
-		c.top--
-		c.y = min(c.y, c.top+c.rows-1)
+		// The view one line up; the cursor stays unless it falls off.
+		offset := min(c.offset+1, c.hist)
+		if bottom := int64(c.hist) - int64(offset) + int64(c.rows) - 1; int64(c.cur.Row) > bottom {
+			c.cur.Row = uint32(max(bottom, 0))
+		}
+		return m.scrollTo(offset)
 	case "/", "?":
 		c.typing, c.back, c.prompt = true, k.String() == "?", nil
 		return nil
 	case "n":
-		return m.copySearch(c.back)
+		return m.search(c.back, true)
 	case "N":
-		return m.copySearch(!c.back)
+		return m.search(!c.back, true)
 	case "v", " ", "ctrl+@":
 		if c.sel {
 			c.sel = false
 		} else {
-			c.sel, c.sx, c.sy = true, c.x, c.y
+			c.sel, c.anchor = true, c.cur
 		}
+	case "V":
+		c.sel = true
+		c.anchor = protocol.PaneTextPoint{Row: c.cur.Row}
+		c.cur.Col = uint16(max(c.cols-1, 0))
 	case "y", "enter", "alt+w":
 		if !c.sel {
 			return nil
 		}
-		text := c.selection()
-		m.mode = modeTerminal
-		return m.copyToClipboard(text)
+		return m.yank()
 	}
-	c.clamp()
-	return nil
+	return m.follow()
+}
+
+// copyPage moves the view and the cursor n rows (negative: back).
+func (m *model) copyPage(n int) tea.Cmd {
+	c := &m.copy
+	offset := uint64(min(max(int64(c.offset)-int64(n), 0), int64(c.hist)))
+	c.cur.Row = uint32(min(max(int64(c.cur.Row)+int64(n), 0), int64(c.lastRow())))
+	cmd := m.scrollTo(offset)
+	if cmd == nil {
+		return m.follow()
+	}
+	return cmd
 }
 
 // copyPromptKey edits the search query.
@@ -189,11 +504,13 @@ func (m *model) copyPromptKey(k tea.KeyMsg) tea.Cmd {
 		if len(c.prompt) > 0 {
 			c.query = string(c.prompt)
 		}
-		return m.copySearch(c.back)
+		return m.search(c.back, false)
 	case tea.KeyBackspace, tea.KeyCtrlH:
 		if len(c.prompt) > 0 {
 			c.prompt = c.prompt[:len(c.prompt)-1]
 		}
+	case tea.KeyCtrlU:
+		c.prompt = nil
 	case tea.KeySpace:
 		c.prompt = append(c.prompt, ' ')
 	case tea.KeyRunes:
@@ -216,209 +533,86 @@ func osc52(text string) string {
 	return "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\x07"
 }
 
-func (c *copyState) line(y int) []string {
-	if y < 0 || y >= len(c.lines) {
-		return nil
-	}
-	return c.lines[y]
+// before reports whether point a comes before b in the text.
+func before(a, b protocol.PaneTextPoint) bool {
+	return a.Row < b.Row || a.Row == b.Row && a.Col < b.Col
 }
 
-// clamp keeps the cursor in the buffer and on screen.
-func (c *copyState) clamp() {
-	c.y = min(max(c.y, 0), max(len(c.lines)-1, 0))
-	c.x = min(max(c.x, 0), max(len(c.line(c.y))-1, 0))
-	for c.x > 0 && c.line(c.y)[c.x] == "" {
-		c.x-- // the second half of a wide cell
-	}
-	c.top = min(max(c.top, 0), max(len(c.lines)-c.rows, 0))
-	if c.y < c.top {
-		c.top = c.y
-	}
-	if c.y >= c.top+c.rows {
-		c.top = c.y - c.rows + 1
-	}
+// inRange reports whether cell (col, row) lies in r, both ends included.
+func inRange(r protocol.PaneTextRange, row uint32, col uint16) bool {
+	p := protocol.PaneTextPoint{Row: row, Col: col}
+	return !before(p, r.Start) && !before(r.End, p)
 }
 
-// scroll moves the view and the cursor by n lines.
-func (c *copyState) scroll(n int) {
-	c.top += n
-	c.y += n
-}
-
-func isBlankCell(s string) bool { return s == " " || s == "" }
-
-func firstNonBlank(l []string) int {
-	for i, s := range l {
-		if !isBlankCell(s) {
-			return i
-		}
-	}
-	return 0
-}
-
-// wordForward is the start of the next word (a run of non-blank cells).
-func (c *copyState) wordForward() (int, int) {
-	x, y := c.x, c.y
-	l := c.line(y)
-	for x < len(l) && !isBlankCell(l[x]) {
-		x++
-	}
-	for {
-		for x < len(l) && isBlankCell(l[x]) {
-			x++
-		}
-		if x < len(l) || y >= len(c.lines)-1 {
-			return x, y
-		}
-		y, x = y+1, 0
-		l = c.line(y)
-	}
-}
-
-// wordBack is the start of the word before the cursor.
-func (c *copyState) wordBack() (int, int) {
-	x, y := c.x-1, c.y
-	for {
-		l := c.line(y)
-		for x >= 0 && x < len(l) && isBlankCell(l[x]) {
-			x--
-		}
-		if x >= 0 && x < len(l) {
-			for x > 0 && !isBlankCell(l[x-1]) {
-				x--
-			}
-			return x, y
-		}
-		if y == 0 {
-			return 0, 0
-		}
-		y--
-		x = len(c.line(y)) - 1
-	}
-}
-
-// text of line y from cell x0 to x1 (exclusive).
-func (c *copyState) text(y, x0, x1 int) string {
-	l := c.line(y)
-	x1 = min(x1, len(l))
-	var b strings.Builder
-	for x := max(x0, 0); x < x1; x++ {
-		b.WriteString(l[x])
-	}
-	return b.String()
-}
-
-// selection is the selected text, lines joined by \n, trailing blanks of
-// each line dropped.
-func (c *copyState) selection() string {
-	sx, sy, ex, ey := c.sx, c.sy, c.x, c.y
-	if sy > ey || sy == ey && sx > ex {
-		sx, sy, ex, ey = ex, ey, sx, sy
-	}
-	var out []string
-	for y := sy; y <= ey; y++ {
-		from, to := 0, len(c.line(y))
-		if y == sy {
-			from = sx
-		}
-		if y == ey {
-			to = ex + 1
-			if ex+1 < len(c.line(y)) && c.line(y)[ex+1] == "" {
-				to++ // the whole of a wide cell
-			}
-		}
-		out = append(out, strings.TrimRight(c.text(y, from, to), " "))
-	}
-	return strings.Join(out, "\n")
-}
-
-// inSelection reports whether cell (x, y) is selected.
-func (c *copyState) inSelection(x, y int) bool {
+// selection is the selected range in reading order.
+func (c *copyState) selection() (protocol.PaneTextRange, bool) {
 	if !c.sel {
-		return false
+		return protocol.PaneTextRange{}, false
 	}
-	sx, sy, ex, ey := c.sx, c.sy, c.x, c.y
-	if sy > ey || sy == ey && sx > ex {
-		sx, sy, ex, ey = ex, ey, sx, sy
+	if before(c.cur, c.anchor) {
+		return protocol.PaneTextRange{Start: c.cur, End: c.anchor}, true
 	}
-	if y < sy || y > ey {
-		return false
-	}
-	return (y > sy || x >= sx) && (y < ey || x <= ex+1 && (x <= ex || c.line(y)[x] == ""))
+	return protocol.PaneTextRange{Start: c.anchor, End: c.cur}, true
 }
 
-// copySearch moves the cursor to the next match of the query after (or,
-// backwards, before) it, wrapping around.
-func (m *model) copySearch(back bool) tea.Cmd {
+// viewCursor is the cursor's cell on the view, as drawn.
+func (m *model) viewCursor() (x, y int) {
 	c := &m.copy
-	if c.query == "" || len(c.lines) == 0 {
-		return nil
-	}
-	n := len(c.lines)
-	for i := 0; i <= n; i++ {
-		y := c.y + i
-		if back {
-			y = c.y - i
-		}
-		y = (y%n + n) % n
-		ms := c.matches(y)
-		for j := range ms {
-			x := ms[j]
-			if back {
-				x = ms[len(ms)-1-j]
-			}
-			if i == 0 && (!back && x <= c.x || back && x >= c.x) {
-				continue // not past the cursor yet
-			}
-			c.x, c.y = x, y
-			c.clamp()
-			return nil
-		}
-	}
-	return m.showToast("not found: " + c.query)
+	return int(c.cur.Col), int(int64(c.cur.Row) - int64(m.drawnTop()))
 }
 
-// matches are the cell columns where the query starts on line y.
-func (c *copyState) matches(y int) []int {
-	l := c.line(y)
-	var out []int
-	for x := range l {
-		if l[x] == "" {
-			continue
-		}
-		if strings.HasPrefix(c.text(y, x, len(l)), c.query) {
-			out = append(out, x)
-		}
+// drawnTop is the text row of the view's first row as the pane's frames
+// draw it (their offset, which follows pane.scroll).
+func (m *model) drawnTop() uint64 {
+	c := &m.copy
+	if s := m.screens[c.paneID]; s != nil {
+		return c.hist - min(uint64(max(s.offset, 0)), c.hist)
 	}
-	return out
+	return c.top()
 }
 
-// queryCells is how many cells the query covers.
-func (c *copyState) queryCells() int { return len(splitCells(c.query)) }
-
-// drawCopy draws the buffer in the pane's inside at (x, y, w, h).
+// drawCopy draws the pane's view at (x, y, w, h) with the matches and the
+// selection over it.
 func (m *model) drawCopy(cv *canvas, x, y, w, h int) {
 	c := &m.copy
-	c.rows = h
 	cv.fill(x, y, w, h, " ", cellStyle{})
-	qn := c.queryCells()
-	for row := 0; row < h; row++ {
-		ly := c.top + row
-		l := c.line(ly)
-		cv.text(x, y+row, c.text(ly, 0, len(l)), w, cellStyle{})
-		if c.query != "" {
-			for _, mx := range c.matches(ly) {
-				for i := mx; i < mx+qn && i < w; i++ {
-					cv.restyle(x+i, y+row, func(cellStyle) cellStyle { return m.theme.match })
-				}
-			}
+	s := m.screens[c.paneID]
+	if s == nil {
+		return
+	}
+	s.drawInto(cv, x, y, w, h)
+	top := uint32(m.drawnTop())
+	bottom := top + uint32(max(h-1, 0))
+	// Only the matches on the view are looked at per cell.
+	var shown []protocol.PaneTextRange
+	for _, r := range c.matches {
+		if r.End.Row >= top && r.Start.Row <= bottom {
+			shown = append(shown, r)
 		}
-		for cx := 0; cx < w && cx < len(l); cx++ {
-			if c.inSelection(cx, ly) {
-				cv.restyle(x+cx, y+row, func(cellStyle) cellStyle { return m.theme.selection })
+	}
+	sel, hasSel := c.selection()
+	for row := 0; row < h; row++ {
+		abs := top + uint32(row)
+		for col := 0; col < w; col++ {
+			cell := uint16(col)
+			switch {
+			case hasSel && inRange(sel, abs, cell):
+				cv.restyle(x+col, y+row, func(cellStyle) cellStyle { return m.theme.selection })
+			case matchAt(shown, abs, cell):
+				cv.restyle(x+col, y+row, func(cellStyle) cellStyle { return m.theme.match })
 			}
 		}
 	}
+}
+
+// matchAt reports whether one of the matches covers the cell.
+func matchAt(matches []protocol.PaneTextRange, row uint32, col uint16) bool {
+	for _, r := range matches {
+		if inRange(r, row, col) {
+			return true
+		}
+	}
+	return false
 }
 
 // copyStatus is copy mode's line in the tab bar.
@@ -431,7 +625,10 @@ func (m *model) copyStatus() string {
 		}
 		return " search " + dir + string(c.prompt) + "▏"
 	}
-	s := " COPY " + strconv.Itoa(c.y+1) + "/" + strconv.Itoa(len(c.lines))
+	s := " COPY " + strconv.FormatUint(uint64(c.cur.Row)+1, 10) + "/" + strconv.FormatUint(uint64(c.lastRow())+1, 10)
+	if c.query != "" && c.current >= 0 {
+		s += " · [" + strconv.FormatUint(c.global+1, 10) + "/" + strconv.FormatUint(c.total, 10) + "]"
+	}
 	if c.sel {
 		s += " · y copy"
 	} else {

@@ -1,79 +1,339 @@
 package tui
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/herdr-go/herdr/protocol"
 )
 
-func copyModel(t *testing.T, text string) *model {
-	t.Helper()
-	m, _ := viewModel(t)
-	m.mode = modeTerminal
-	m.copyLoaded(copyLoadedMsg{paneID: "w1:p2", text: text})
-	if m.mode != modeCopy {
-		t.Fatal("copy mode did not start")
-	}
-	return m
+// fakeText answers copy mode's calls the way protocol/copy.go describes
+// them, on rows of plain text: history, then a screen of rows rows.
+type fakeText struct {
+	lines   []string
+	rows    int
+	offset  uint64
+	rev     uint64
+	prints  int // the pane prints a line before each of the next prints calls
+	calls   []string
+	motions []string
 }
 
-func typeKeys(m *model, keys ...string) tea.Cmd {
-	var cmd tea.Cmd
+func newFakeText(n, rows int) *fakeText {
+	f := &fakeText{rows: rows, rev: 7}
+	for i := 1; i <= n; i++ {
+		f.lines = append(f.lines, fmt.Sprintf("line %d: some words", i))
+	}
+	return f
+}
+
+func (f *fakeText) hist() uint64 { return uint64(len(f.lines) - f.rows) }
+
+func (f *fakeText) print() {
+	f.lines = append(f.lines, fmt.Sprintf("printed %d", len(f.lines)+1))
+	f.rev++
+	if f.offset > 0 {
+		f.offset++ // a scrolled-back view stays on its lines
+	}
+}
+
+func (f *fakeText) cell(p protocol.PaneTextPoint) byte {
+	l := f.lines[p.Row]
+	if int(p.Col) < len(l) {
+		return l[p.Col]
+	}
+	return ' '
+}
+
+func (f *fakeText) call(method string, params, out any) error {
+	b, _ := json.Marshal(params)
+	f.calls = append(f.calls, method)
+	if f.prints > 0 && method != "pane.scroll" {
+		f.prints--
+		f.print()
+	}
+	checkRev := func(rev *uint64) error {
+		if rev != nil && *rev != f.rev {
+			return &protocol.Error{Code: protocol.CodeStaleContentRevision, Message: "stale"}
+		}
+		return nil
+	}
+	var res any
+	switch method {
+	case "pane.scroll":
+		var p protocol.PaneScrollParams
+		_ = json.Unmarshal(b, &p)
+		f.offset = min(p.OffsetFromBottom, f.hist())
+		res = protocol.PaneInfoResult{Pane: protocol.PaneInfo{PaneID: p.PaneID, Scroll: &protocol.PaneScrollInfo{OffsetFromBottom: f.offset, MaxOffsetFromBottom: f.hist(), ViewportRows: uint64(f.rows)}}}
+	case "pane.copy_motion":
+		var p protocol.PaneCopyMotionParams
+		_ = json.Unmarshal(b, &p)
+		if err := checkRev(p.ContentRevision); err != nil {
+			return err
+		}
+		if p.ContentRevision != nil { // not a re-read
+			f.motions = append(f.motions, p.Motion)
+		}
+		cur := p.Cursor
+		switch p.Motion {
+		case protocol.MotionLineEnd:
+			cur.Col = uint16(max(len(strings.TrimRight(f.lines[cur.Row], " "))-1, 0))
+		case protocol.MotionNextWordStart:
+			for f.cell(cur) != ' ' {
+				cur.Col++
+			}
+			cur.Col++
+		}
+		res = protocol.PaneCopyMotion{PaneID: p.PaneID, Cursor: cur, ContentRevision: f.rev}
+	case "pane.copy_search":
+		var p protocol.PaneCopySearchParams
+		_ = json.Unmarshal(b, &p)
+		if err := checkRev(p.ContentRevision); err != nil {
+			return err
+		}
+		var all []protocol.PaneTextRange
+		for row, l := range f.lines {
+			for i := 0; ; {
+				j := strings.Index(l[i:], p.Query)
+				if j < 0 {
+					break
+				}
+				all = append(all, protocol.PaneTextRange{Start: protocol.PaneTextPoint{Row: uint32(row), Col: uint16(i + j)}, End: protocol.PaneTextPoint{Row: uint32(row), Col: uint16(i + j + len(p.Query) - 1)}})
+				i += j + 1
+			}
+		}
+		r := protocol.PaneCopySearch{PaneID: p.PaneID, ContentRevision: f.rev, Total: uint64(len(all))}
+		cur := -1
+		for i, m := range all {
+			if p.Direction == protocol.SearchForward && before(p.Cursor, m.Start) && cur < 0 {
+				cur = i
+			}
+			if p.Direction == protocol.SearchBackward && before(m.Start, p.Cursor) {
+				cur = i
+			}
+		}
+		if cur < 0 && len(all) > 0 { // wrap around
+			cur = 0
+			if p.Direction == protocol.SearchBackward {
+				cur = len(all) - 1
+			}
+		}
+		if cur >= 0 {
+			from := max(cur-protocol.CopySearchMaxMatches/2, 0)
+			to := min(from+protocol.CopySearchMaxMatches, len(all))
+			r.Matches = all[from:to]
+			c, g := uint32(cur-from), uint64(cur)
+			r.Current, r.CurrentGlobal = &c, &g
+		}
+		res = r
+	case "pane.selection.read":
+		var p protocol.PaneSelectionReadParams
+		_ = json.Unmarshal(b, &p)
+		if err := checkRev(p.ContentRevision); err != nil {
+			return err
+		}
+		a, c := p.Anchor, p.Cursor
+		if before(c, a) {
+			a, c = c, a
+		}
+		var out []string
+		for row := a.Row; row <= c.Row; row++ {
+			l := f.lines[row]
+			from, to := 0, len(l)
+			if row == a.Row {
+				from = min(int(a.Col), len(l))
+			}
+			if row == c.Row {
+				to = min(int(c.Col)+1, len(l))
+			}
+			out = append(out, strings.TrimRight(l[from:max(to, from)], " "))
+		}
+		res = protocol.PaneSelection{PaneID: p.PaneID, Text: strings.Join(out, "\n")}
+	default:
+		return &protocol.Error{Code: protocol.CodeUnknownMethod, Message: method}
+	}
+	if out != nil {
+		rb, _ := json.Marshal(res)
+		return json.Unmarshal(rb, out)
+	}
+	return nil
+}
+
+// drive runs cmd and what its answers lead to, feeding copy mode's
+// answers back to the model. Commands that wait (a toast's timer) are
+// left behind.
+func drive(m *model, cmd tea.Cmd) {
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		got := make(chan tea.Msg, 1)
+		go func() { got <- c() }()
+		var msg tea.Msg
+		select {
+		case msg = <-got:
+		case <-time.After(200 * time.Millisecond):
+			continue
+		}
+		switch msg := msg.(type) {
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case copyAnswerMsg:
+			queue = append(queue, m.copyAnswered(msg))
+		case toastMsg:
+			m.showToast(msg.text)
+		}
+	}
+}
+
+// copyModel starts copy mode on w1:p2 (18 rows, cursor at (2, 1)) over
+// a fake pane of n lines.
+func copyModel(t *testing.T, n int) (*model, *fakeText) {
+	t.Helper()
+	m, _ := viewModel(t)
+	f := newFakeText(n, 18)
+	m.copyRPC = f.call
+	drive(m, m.enterCopy())
+	if m.mode != modeCopy || m.copy.paneID != "w1:p2" {
+		t.Fatalf("copy mode did not start: mode %v, toast %q", m.mode, m.toast)
+	}
+	return m, f
+}
+
+func typeKeys(m *model, keys ...string) {
 	for _, k := range keys {
 		switch k {
 		case "enter":
-			cmd = m.key(tea.KeyMsg{Type: tea.KeyEnter})
+			drive(m, m.key(tea.KeyMsg{Type: tea.KeyEnter}))
 		case "esc":
-			cmd = m.key(tea.KeyMsg{Type: tea.KeyEsc})
+			drive(m, m.key(tea.KeyMsg{Type: tea.KeyEsc}))
+		case "ctrl+b":
+			drive(m, m.key(tea.KeyMsg{Type: tea.KeyCtrlB}))
 		default:
-			cmd = m.key(keyRunes(k))
+			drive(m, m.key(keyRunes(k)))
 		}
 	}
-	return cmd
 }
 
-func TestCopy_SearchSelectCopy(t *testing.T) {
-	m := copyModel(t, "first line\n漢字 wide here\nthird word line")
-	// The read ends at the screen's last non-blank row (row 1 of the
-	// 18-row screen), so the screen starts at line 1 and the buffer ends
-	// with it; the cursor starts on the pane's cursor (2, 1).
-	if len(m.copy.lines) != 19 || m.copy.top != 1 || m.copy.x != 2 || m.copy.y != 2 {
-		t.Fatalf("buffer %d lines, top %d, cursor (%d,%d); want 19, 1, (2,2)", len(m.copy.lines), m.copy.top, m.copy.x, m.copy.y)
+// Copy mode reaches the whole history, not the last 1000 lines: a
+// backward search from the screen finds line 3 of 5000, the view scrolls
+// there (pane.scroll), the status counts the match, the selection is
+// pane.selection.read's text, copied through OSC 52, and leaving returns
+// the view to the bottom.
+func TestCopy_WholeHistorySearchSelectCopy(t *testing.T) {
+	m, f := copyModel(t, 5000)
+	c := &m.copy
+	if c.hist != 5000-18 || c.cur != (protocol.PaneTextPoint{Row: uint32(c.hist) + 1, Col: 2}) || c.rev != 7 {
+		t.Fatalf("started with hist %d, cursor %+v, rev %d; want %d, the pane's cursor (2, 1) on the screen, 7", c.hist, c.cur, c.rev, 5000-18)
 	}
-	typeKeys(m, "g", "/", "wide", "enter")
-	if m.copy.y != 1 || m.copy.x != 5 {
-		t.Fatalf("search found (%d,%d), want (5,1) after two wide cells and a space", m.copy.x, m.copy.y)
+	typeKeys(m, "?", "line 3:", "enter")
+	if c.cur != (protocol.PaneTextPoint{Row: 2}) {
+		t.Fatalf("? line 3: went to %+v, want row 2 (toast %q)", c.cur, m.toast)
 	}
-	typeKeys(m, "v", "w", "$")
-	if got := m.copy.selection(); got != "wide here" {
-		t.Fatalf("selection = %q", got)
+	if f.offset != f.hist()-2 || c.offset != f.offset {
+		t.Fatalf("the view is at offset %d (copy mode thinks %d), want %d: row 2 on top", f.offset, c.offset, f.hist()-2)
 	}
-	typeKeys(m, "esc", "0", "k", "v", "j", "j", "w")
-	if got := m.copy.selection(); got != "first line\n漢字 wide here\nthird w" {
-		t.Fatalf("selection over lines = %q", got)
+	if st := m.copyStatus(); !strings.Contains(st, "[1/1]") {
+		t.Errorf("status %q does not count the match", st)
 	}
-	typeKeys(m, "y")
-	if m.mode != modeTerminal || !strings.Contains(string(m.toHost), osc52("first line\n漢字 wide here\nthird w")) {
-		t.Fatalf("y did not copy through OSC 52: mode %v, toHost %q", m.mode, m.toHost)
+	typeKeys(m, "v", "$", "y")
+	if m.mode != modeTerminal || !strings.Contains(string(m.toHost), osc52("line 3: some words")) {
+		t.Fatalf("y did not copy the line through OSC 52: mode %v, toHost %q", m.mode, m.toHost)
+	}
+	if f.offset != 0 {
+		t.Fatalf("leaving left the view at offset %d", f.offset)
 	}
 }
 
-func TestCopy_BackwardSearchWraps(t *testing.T) {
-	m := copyModel(t, "aa x\nbb x\ncc")
-	typeKeys(m, "g", "?", "x", "enter")
-	if m.copy.y != 1 || m.copy.x != 3 {
-		t.Fatalf("? from the top wrapped to (%d,%d), want (3,1)", m.copy.x, m.copy.y)
+// The pane printed between two keys: the call names a stale revision,
+// copy mode reads the pane again and retries once; when the pane keeps
+// printing it says so instead of acting on moved text.
+func TestCopy_StaleRevisionRereadsOnce(t *testing.T) {
+	m, f := copyModel(t, 100)
+	c := &m.copy
+	typeKeys(m, "g")
+	f.prints = 1
+	typeKeys(m, "w")
+	if c.cur != (protocol.PaneTextPoint{Row: 0, Col: 5}) || c.rev != f.rev || f.rev != 8 {
+		t.Fatalf("after a stale w: cursor %+v rev %d (pane's %d), want (0,5) at the new revision", c.cur, c.rev, f.rev)
 	}
-	typeKeys(m, "n")
-	if m.copy.y != 0 {
-		t.Fatalf("n went to line %d, want 0", m.copy.y)
+	if n := strings.Count(strings.Join(f.calls, " "), "pane.copy_motion"); n < 3 {
+		t.Errorf("calls %v: want the motion, a re-read and the retry", f.calls)
 	}
-	typeKeys(m, "N")
-	if m.copy.y != 1 {
-		t.Fatalf("N went to line %d, want 1", m.copy.y)
+	f.prints = 100
+	typeKeys(m, "w")
+	if !strings.Contains(m.toast, "keeps changing") || c.cur.Col != 5 {
+		t.Fatalf("a pane that keeps printing: toast %q, cursor %+v", m.toast, c.cur)
+	}
+}
+
+// The motions Herdr's copy mode has, each asked of the server, and keys
+// typed while a call is out wait for its answer.
+func TestCopy_MotionKeys(t *testing.T) {
+	m, f := copyModel(t, 50)
+	typeKeys(m, "w", "b", "e", "W", "B", "E", "{", "}", "^", "$")
+	want := []string{protocol.MotionNextWordStart, protocol.MotionPreviousWordStart, protocol.MotionNextWordEnd,
+		protocol.MotionNextBigWordStart, protocol.MotionPreviousBigWordStart, protocol.MotionNextBigWordEnd,
+		protocol.MotionPreviousParagraph, protocol.MotionNextParagraph, protocol.MotionFirstNonBlank, protocol.MotionLineEnd}
+	if strings.Join(f.motions, " ") != strings.Join(want, " ") {
+		t.Fatalf("motions asked: %v\nwant %v", f.motions, want)
+	}
+	f.motions = nil
+	first := m.key(keyRunes("w"))
+	m.key(keyRunes("w")) // while the first is out
+	if len(m.copy.queued) != 1 {
+		t.Fatalf("%d keys queued, want 1", len(m.copy.queued))
+	}
+	drive(m, first)
+	if len(f.motions) != 2 || len(m.copy.queued) != 0 {
+		t.Fatalf("motions after the answer: %v (queued %d), want the queued one asked too", f.motions, len(m.copy.queued))
+	}
+}
+
+// Moving off the view scrolls it; g and G go to the ends of the text;
+// esc clears a selection first, then leaves.
+func TestCopy_ViewFollowsTheCursor(t *testing.T) {
+	m, f := copyModel(t, 200)
+	c := &m.copy
+	hist := f.hist()
+	typeKeys(m, "G")
+	for range 17 {
+		typeKeys(m, "k")
+	}
+	if f.offset != 0 || c.cur.Row != uint32(hist) {
+		t.Fatalf("moving inside the view: offset %d cursor row %d, want 0, %d", f.offset, c.cur.Row, hist)
+	}
+	typeKeys(m, "k") // off the view's top row
+	if f.offset != 1 || c.cur.Row != uint32(hist)-1 {
+		t.Fatalf("off the top: offset %d cursor row %d, want 1, %d", f.offset, c.cur.Row, hist-1)
+	}
+	typeKeys(m, "g")
+	if f.offset != hist || c.cur != (protocol.PaneTextPoint{}) {
+		t.Fatalf("g: offset %d cursor %+v, want %d at (0,0)", f.offset, c.cur, hist)
+	}
+	typeKeys(m, "G")
+	if f.offset != 0 || c.cur.Row != uint32(hist)+17 {
+		t.Fatalf("G: offset %d cursor %+v, want 0 on the last row", f.offset, c.cur)
+	}
+	typeKeys(m, "ctrl+b")
+	if f.offset != 17 {
+		t.Fatalf("ctrl+b: offset %d, want a page (17)", f.offset)
+	}
+	typeKeys(m, "v", "esc")
+	if m.mode != modeCopy || c.sel {
+		t.Fatalf("esc with a selection: mode %v sel %v, want the selection cleared", m.mode, c.sel)
+	}
+	typeKeys(m, "esc")
+	if m.mode != modeTerminal || f.offset != 0 {
+		t.Fatalf("esc: mode %v offset %d, want terminal mode at the bottom", m.mode, f.offset)
 	}
 }
 

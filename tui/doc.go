@@ -26,8 +26,12 @@
 // (git.go), [theme] palettes (theme.go), notifications and sounds
 // (notify.go, sound.go), [[keys.command]] (keycmd.go), right-click menus
 // and where right clicks go (menu.go), the session's popup (popup.go),
-// config diagnostics shown on attach (diagnostics.go), and the settings
-// screen, which writes one key of config.toml at a time (settings.go).
+// config diagnostics shown on attach (diagnostics.go), the settings
+// screen, which writes one key of config.toml at a time (settings.go),
+// and copy mode, which works on the pane's whole kept history through the
+// server's copy methods (pane.scroll, pane.copy_motion, pane.copy_search,
+// pane.selection.read: copy.go). Ctrl-click asks pane.link.activate
+// (link.go); prefix e asks pane.edit_scrollback (edit.go).
 //
 // When the server goes (reconnect.go), the client exits at once with the
 // terminal restored if the server said it was stopping or nothing listens

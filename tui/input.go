@@ -546,12 +546,10 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 			return nil
 		}
 		if ev.Ctrl && ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
-			// Ctrl-click on a URL: a plugin's link handler, or the browser
+			// Ctrl-click on a link: a plugin's link handler, or the browser
 			// (link.go), even over a program that takes the mouse.
-			if s := m.screens[p.PaneID]; s != nil {
-				if url := s.urlAt(x-r.X-1, y-r.Y-1); url != "" {
-					return m.clickLink(p.PaneID, url)
-				}
+			if x > r.X && x < r.X+r.Width-1 && y > r.Y && y < r.Y+r.Height-1 {
+				return m.clickLink(p.PaneID, x-r.X-1, y-r.Y-1)
 			}
 		}
 		if lines := wheelLines(ev, m.ui.MouseScrollLines); lines != 0 {

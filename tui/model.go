@@ -149,10 +149,13 @@ type model struct {
 	sentArea      [2]int
 	lastActive    time.Time
 
-	mode     mode
-	rename   renameState
-	picker   pickerState
-	copy     copyState
+	mode   mode
+	rename renameState
+	picker pickerState
+	copy   copyState
+	// copyRPC is how copy mode calls the server (nil: the request
+	// connection; a fake in tests).
+	copyRPC  rpcFunc
 	confirm  closeReq
 	settings settingsState
 	// confirmClose asks before closing a program ([ui] confirm_close).
@@ -425,6 +428,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.screens[msg.f.PaneID] = s
 		}
 		s.apply(msg.f)
+		m.copyFrame(msg.f.PaneID)
 		cmd := m.gitAfterOutput() // output may have been a commit or a checkout
 		if msg.f.Clipboard != "" {
 			m.toHost = append(m.toHost, "\x1b]52;c;"+msg.f.Clipboard+"\a"...) // a program copied
@@ -489,12 +493,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.created(msg)
 	case closeCheckedMsg:
 		m.closeChecked(msg)
-	case copyLoadedMsg:
-		return m.copyLoaded(msg)
-	case editLoadedMsg:
-		return m.editLoaded(msg)
-	case editDoneMsg:
-		return m.editDone(msg)
+	case copyAnswerMsg:
+		return m.copyAnswered(msg)
 	case tea.KeyMsg:
 		return m.key(msg)
 	case tea.MouseMsg:

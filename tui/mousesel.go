@@ -5,6 +5,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/emulator"
 )
 
 // Selecting with the mouse in a pane whose program did not ask for the
@@ -153,3 +155,21 @@ func (s *paneScreen) cells(y int) []string {
 	}
 	return out
 }
+
+// splitCells splits a line into cells by the emulator's rule; "" follows
+// a wide cell.
+func splitCells(s string) []string {
+	var out []string
+	for s != "" {
+		var cl string
+		var w int
+		cl, s, w = emulator.NextCell(s)
+		out = append(out, cl)
+		if w == 2 {
+			out = append(out, "")
+		}
+	}
+	return out
+}
+
+func isBlankCell(s string) bool { return s == " " || s == "" }

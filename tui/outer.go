@@ -91,26 +91,3 @@ func (o *outerTerm) close() {
 		_ = term.Restore(f.Fd(), o.inState)
 	}
 }
-
-// suspend hands the terminal to another program (an editor): the client's
-// modes off, input cooked again.
-func (o *outerTerm) suspend() {
-	if w, ok := o.out.(io.Writer); ok {
-		_, _ = io.WriteString(w, o.leave)
-	}
-	if f, ok := o.in.(term.File); ok && o.inState != nil {
-		_ = term.Restore(f.Fd(), o.inState)
-	}
-}
-
-// resume takes the terminal back after suspend.
-func (o *outerTerm) resume() {
-	if f, ok := o.in.(term.File); ok && o.inState != nil {
-		if st, err := term.MakeRaw(f.Fd()); err == nil {
-			o.inState = st
-		}
-	}
-	if w, ok := o.out.(io.Writer); ok {
-		_, _ = io.WriteString(w, o.enter)
-	}
-}

@@ -46,58 +46,6 @@ func TestPopup_DrawnOverPanesTakesKeys(t *testing.T) {
 	}
 }
 
-func screenOf(text string) *paneScreen {
-	s := &paneScreen{}
-	s.apply(&protocol.ScreenFrame{Cols: 80, Rows: 1, Full: true, Lines: []protocol.ScreenLine{{Y: 0, Runs: []protocol.ScreenRun{{X: 0, W: textWidth(text), Text: text}}}}})
-	return s
-}
-
-// URLs as Herdr finds them under a click: http(s) only, trailing
-// punctuation and unbalanced closers left out.
-func TestURLAt(t *testing.T) {
-	for _, c := range []struct{ row, at, want string }{
-		{"see https://example.com/a(b)c.", "example", "https://example.com/a(b)c"},
-		{"[docs](https://example.com/docs),", "example", "https://example.com/docs"},
-		{"[docs](https://example.com/docs)", "docs", ""},
-		{"open file:///tmp/report", "file", ""},
-		{"漢字 http://x.io/漢 end", "x.io", "http://x.io/漢"},
-		{"two http://a.b/1 http://c.d/2", "c.d", "http://c.d/2"},
-	} {
-		i := strings.Index(c.row, c.at)
-		if got := screenOf(c.row).urlAt(textWidth(c.row[:i]), 0); got != c.want {
-			t.Errorf("%q at %q: got %q, want %q", c.row, c.at, got, c.want)
-		}
-	}
-}
-
-// Link handlers match in plugin id order, then manifest order; disabled
-// plugins and handlers for other platforms are skipped.
-func TestLinkHandler_Order(t *testing.T) {
-	act := func(id string) protocol.PluginManifestAction { return protocol.PluginManifestAction{ID: id} }
-	plugins := []protocol.InstalledPluginInfo{
-		{PluginID: "z.late", Enabled: true, Actions: []protocol.PluginManifestAction{act("a")},
-			LinkHandlers: []protocol.PluginManifestLinkHandler{{ID: "any", Pattern: "^https://", Action: "a"}}},
-		{PluginID: "b.off", Enabled: false, Actions: []protocol.PluginManifestAction{act("a")},
-			LinkHandlers: []protocol.PluginManifestLinkHandler{{ID: "off", Pattern: "^https://", Action: "a"}}},
-		{PluginID: "a.first", Enabled: true, Actions: []protocol.PluginManifestAction{act("specific"), act("generic")},
-			LinkHandlers: []protocol.PluginManifestLinkHandler{
-				{ID: "elsewhere", Pattern: "^https://", Action: "generic", Platforms: []string{"plan9"}},
-				{ID: "issue", Pattern: `^https://github\.com/[^/]+/[^/]+/issues/[0-9]+$`, Action: "specific"},
-				{ID: "gh", Pattern: `^https://github\.com/`, Action: "generic"}}},
-	}
-	for url, want := range map[string]string{
-		"https://github.com/o/r/issues/3": "a.first issue a.first.specific",
-		"https://github.com/o/r":          "a.first gh a.first.generic",
-		"https://example.com":             "z.late any z.late.a",
-		"http://example.com":              "",
-	} {
-		p, h, a, ok := linkHandler(plugins, url)
-		if got := strings.TrimSpace(p + " " + h + " " + a); got != want || ok != (want != "") {
-			t.Errorf("%s: got %q (%v), want %q", url, got, ok, want)
-		}
-	}
-}
-
 // sgrSeq is the one escape sequence the canvas writes itself.
 var sgrSeq = regexp.MustCompile("\x1b\\[[0-9;:]*m")
 

@@ -262,7 +262,8 @@ func (m *model) paneCursor() hostCursor {
 		if m.copy.paneID != l.FocusedPaneID {
 			return hostCursor{}
 		}
-		cur = protocol.ScreenCursor{X: m.copy.x, Y: m.copy.y - m.copy.top, Visible: true}
+		x, y := m.viewCursor()
+		cur = protocol.ScreenCursor{X: x, Y: y, Visible: true}
 	} else if !cur.Visible || s.offset > 0 {
 		return hostCursor{}
 	}
@@ -277,7 +278,7 @@ func (m *model) paneCursor() hostCursor {
 			r = l.Area
 		}
 		x, y := g.area.X+r.X+1+s.cursor.X, g.area.Y+r.Y+1+s.cursor.Y
-		if s.cursor.X >= r.Width-2 || s.cursor.Y >= r.Height-2 || x >= m.width || y >= m.height {
+		if s.cursor.X < 0 || s.cursor.Y < 0 || s.cursor.X >= r.Width-2 || s.cursor.Y >= r.Height-2 || x >= m.width || y >= m.height {
 			return hostCursor{}
 		}
 		return hostCursor{x: x, y: y, visible: true, shape: cur.Shape}
