@@ -7,12 +7,12 @@ package protocol
 // The text moves as the pane prints and as old history is dropped, so
 // every answer carries the pane's content revision, and a call that names
 // a revision other than the current one is refused with
-// stale_content_revision rather than applied to moved text.
+// stale_content rather than applied to moved text.
 
 // PaneTextPoint is one cell of a pane's text.
 type PaneTextPoint struct {
-	Row uint64 `json:"row"`
-	Col uint32 `json:"col"`
+	Row uint32 `json:"row"`
+	Col uint16 `json:"col"`
 }
 
 // PaneTextRange is a run of text from Start to End, both cells included.
@@ -49,7 +49,8 @@ const (
 
 // PaneScrollParams are the params of pane.scroll: put the pane's view
 // OffsetFromBottom lines above the live screen (0: the live screen),
-// clamped to the history.
+// clamped to the history. It answers the pane's pane_info, whose scroll
+// shows where the view went.
 type PaneScrollParams struct {
 	PaneID           string `json:"pane_id"`
 	OffsetFromBottom uint64 `json:"offset_from_bottom"`
@@ -57,14 +58,6 @@ type PaneScrollParams struct {
 
 // Validate implements Params.
 func (p *PaneScrollParams) Validate() error { return required("pane_id", p.PaneID) }
-
-// PaneScrolled answers pane.scroll with the pane's new scroll position.
-type PaneScrolled struct {
-	PaneID string         `json:"pane_id"`
-	Scroll PaneScrollInfo `json:"scroll"`
-}
-
-func (PaneScrolled) ResultType() string { return "pane_scroll" }
 
 // PaneSelectionReadParams are the params of pane.selection.read: the text
 // from Anchor to Cursor (either may come first), both cells included.
@@ -142,6 +135,9 @@ func (p *PaneCopySearchParams) Validate() error {
 	if err := oneOf("direction", p.Direction, SearchForward, SearchBackward); err != nil {
 		return err
 	}
+	if len(p.Query) > CopySearchMaxQuery {
+		return ParamError("query", "longer than %d bytes", CopySearchMaxQuery)
+	}
 	if p.ContentRevision == nil {
 		return ParamError("content_revision", "missing required field")
 	}
@@ -157,15 +153,19 @@ type PaneCopySearch struct {
 	ContentRevision uint64          `json:"content_revision"`
 	Matches         []PaneTextRange `json:"matches"`
 	Total           uint64          `json:"total"`
-	Current         *uint64         `json:"current,omitempty"`
+	Current         *uint32         `json:"current,omitempty"`
 	CurrentGlobal   *uint64         `json:"current_global,omitempty"`
 }
 
 func (PaneCopySearch) ResultType() string { return "pane_copy_search" }
 
 // CopySearchMaxMatches bounds the matches one pane.copy_search answer
-// lists; Total still counts every one.
-const CopySearchMaxMatches = 1000
+// lists (Total still counts every one); CopySearchMaxQuery bounds the
+// query's bytes.
+const (
+	CopySearchMaxMatches = 1024
+	CopySearchMaxQuery   = 4096
+)
 
 // PaneEditScrollbackParams are the params of pane.edit_scrollback.
 type PaneEditScrollbackParams = PaneTarget
@@ -176,8 +176,8 @@ type PaneEditScrollbackParams = PaneTarget
 // own view when absent).
 type PaneLinkParams struct {
 	PaneID           string  `json:"pane_id"`
-	ViewportRow      uint32  `json:"viewport_row"`
-	Col              uint32  `json:"col"`
+	ViewportRow      uint16  `json:"viewport_row"`
+	Col              uint16  `json:"col"`
 	OffsetFromBottom *uint64 `json:"offset_from_bottom,omitempty"`
 	ContentRevision  *uint64 `json:"content_revision,omitempty"`
 }
@@ -188,9 +188,9 @@ func (p *PaneLinkParams) Validate() error { return required("pane_id", p.PaneID)
 // PaneLinkRegion is one row's part of a link, in viewport rows; a link
 // wrapped over several rows has a region on each.
 type PaneLinkRegion struct {
-	Row      uint32 `json:"row"`
-	StartCol uint32 `json:"start_col"`
-	EndCol   uint32 `json:"end_col"`
+	Row      uint16 `json:"row"`
+	StartCol uint16 `json:"start_col"`
+	EndCol   uint16 `json:"end_col"`
 }
 
 // PaneLinkResolved answers pane.link.resolve: the regions of the link
@@ -202,8 +202,9 @@ type PaneLinkResolved struct {
 
 func (PaneLinkResolved) ResultType() string { return "pane_link_resolved" }
 
-// PaneLinkActivated answers pane.link.activate: whether something took the
-// link (a plugin's link handler, else the opener), and the link.
+// PaneLinkActivated answers pane.link.activate: whether a plugin's link
+// handler took the link, and the link. An unhandled link is the caller's
+// to open (the client's opener); the server opens no browser.
 type PaneLinkActivated struct {
 	Handled bool    `json:"handled"`
 	URL     *string `json:"url,omitempty"`

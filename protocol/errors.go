@@ -32,7 +32,7 @@ const (
 	CodeTabCreateFailed   = "tab_create_failed"
 	// CodeStaleContentRevision: a copy-mode call named a content revision
 	// the pane's text has moved on from (copy.go).
-	CodeStaleContentRevision = "stale_content_revision"
+	CodeStaleContentRevision = "stale_content"
 
 	// CLI-side codes.
 	CodeServerNotRunning   = "server_not_running"

@@ -23,12 +23,14 @@ var targets = []*Target{
 		Name: "pi", Wire: "pi", Title: "pi", Version: 8, Agent: "pi", Source: "herdr:pi",
 		Reports: "extension: full lifecycle and session path",
 		dir:     envOrHome(".pi/agent", "PI_CODING_AGENT_DIR"),
+		need:    "extensions",
 		files:   []asset{{rel: "extensions/herdr-agent-state.ts", body: piExtension}},
 	},
 	{
 		Name: "omp", Wire: "omp", Title: "oh-my-pi", Version: 8, Agent: "omp", Source: "herdr:omp",
 		Reports: "extension: full lifecycle",
 		dir:     ompDir,
+		need:    "extensions",
 		check:   ompCheck,
 		files:   []asset{{rel: "extensions/herdr-omp-agent-state.ts", body: piExtension}},
 	},
@@ -135,7 +137,7 @@ var targets = []*Target{
 		keys:    payloadKeys{id: []string{"session_id"}, path: []string{"transcript_path"}},
 	},
 	{
-		Name: "cursor", Wire: "cursor", Title: "Cursor CLI", Version: 1, Agent: "cursor", Source: "herdr:cursor",
+		Name: "cursor", Wire: "cursor", Title: "Cursor CLI", Version: 1, Agent: "cursor", Source: "herdr:cursor", command: "cursor-agent",
 		Reports: "sessionStart: pane.report_agent_session (conversation id)",
 		dir:     envOrHome(".cursor", "CURSOR_CONFIG_DIR"),
 		files:   []asset{hookFile("herdr-agent-state")},

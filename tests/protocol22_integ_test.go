@@ -1,0 +1,74 @@
+package tests
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// call22 sends one request of a protocol-22 method and decodes the answer
+// without the reference schema, which describes protocol 20.
+func call22(t *testing.T, s *Server, method string, params any) protocol.Response {
+	t.Helper()
+	p, err := json.Marshal(params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _ := json.Marshal(protocol.Request{ID: "t:" + method, Method: method, Params: p})
+	raw, err := s.Dial(t).RoundTrip(line)
+	if err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	var resp protocol.Response
+	if err := json.Unmarshal(raw, &resp); err != nil || (resp.Error == nil) == (resp.Result == nil) {
+		t.Fatalf("%s: bad response %s (%v)", method, raw, err)
+	}
+	return resp
+}
+
+// TestProtocol22_IntegrationList lists the targets on an empty home (none
+// installed, qwen among them), installs claude through the socket and
+// sees it current, and the CLI's list say the same.
+func TestProtocol22_IntegrationList(t *testing.T) {
+	h := NewHome(t)
+	home := homeDir(t, h)
+	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	s := h.Start(t, "il")
+	list := func() map[string]protocol.IntegrationInfo {
+		res := OK[protocol.IntegrationList](t, call22(t, s, "integration.list", map[string]any{}), "integration_list")
+		out := map[string]protocol.IntegrationInfo{}
+		for _, i := range res.Integrations {
+			out[i.Target] = i
+		}
+		if len(out) != len(protocol.IntegrationTargets) {
+			t.Fatalf("%d targets listed, want %d", len(out), len(protocol.IntegrationTargets))
+		}
+		return out
+	}
+	got := list()
+	if c := got["claude"]; c.State != "not_installed" || !c.Available || c.Command != "claude" || c.Label != "claude" {
+		t.Fatalf("claude before install: %+v", c)
+	}
+	if c := got["codex"]; c.State != "not_installed" || c.Available {
+		t.Fatalf("codex with no ~/.codex: %+v", c)
+	}
+	OK[protocol.IntegrationInstalled](t, s.Call("integration.install", map[string]any{"target": "claude"}), "integration_install")
+	if c := list()["claude"]; c.State != "current" || !c.Available {
+		t.Fatalf("claude after install: %+v", c)
+	}
+
+	out, errOut, code := s.CLI("integration", "list")
+	if code != 0 || !HasLine(out, "claude (claude): current, available") || !HasLine(out, "codex (codex): not installed, not available here") {
+		t.Fatalf("integration list: exit %d\n%s%s", code, out, errOut)
+	}
+	out, errOut, code = s.CLI("integration", "list", "--json")
+	if code != 0 || !strings.Contains(out, `"type":"integration_list"`) || !strings.Contains(out, `"state":"current"`) {
+		t.Fatalf("integration list --json: exit %d\n%s%s", code, out, errOut)
+	}
+}
