@@ -10,7 +10,7 @@ var integrationMethods = []Method{
 // with, in the schema's order. The CLI also accepts antigravity-cli.
 var IntegrationTargets = []string{
 	"pi", "omp", "claude", "codex", "copilot", "devin", "droid", "kimi",
-	"opencode", "kilo", "hermes", "qodercli", "cursor", "mastracode", "antigravity_cli", "grok",
+	"opencode", "kilo", "hermes", "qodercli", "qwen", "cursor", "mastracode", "antigravity_cli", "grok",
 }
 
 // IntegrationInstallParams are the params of integration.install.

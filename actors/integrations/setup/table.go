@@ -137,6 +137,14 @@ var targets = []*Target{
 		keys:    payloadKeys{id: []string{"session_id"}, path: []string{"transcript_path"}},
 	},
 	{
+		Name: "qwen", Wire: "qwen", Title: "Qwen Code", Version: 1, Agent: "qwen", Source: "herdr:qwen",
+		Reports: "SessionStart: pane.report_agent_session (id)",
+		dir:     envOrHome(".qwen", "QWEN_HOME"),
+		files:   []asset{hookFile("hooks/herdr-agent-state")},
+		regs:    []registration{jsonHooks{file: "settings.json", nested: true, shape: msGroupEntry, events: session}},
+		keys:    payloadKeys{id: []string{"session_id"}},
+	},
+	{
 		Name: "cursor", Wire: "cursor", Title: "Cursor CLI", Version: 1, Agent: "cursor", Source: "herdr:cursor", command: "cursor-agent",
 		Reports: "sessionStart: pane.report_agent_session (conversation id)",
 		dir:     envOrHome(".cursor", "CURSOR_CONFIG_DIR"),
