@@ -72,3 +72,41 @@ func TestProtocol22_IntegrationList(t *testing.T) {
 		t.Fatalf("integration list --json: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestProtocol22_InstallRefusalNamesTheDirectory does what a client does
+// with integration.install omp on a home without oh-my-pi: take the path
+// the refusal ends with, make it, and retry, which now succeeds; and the
+// same through the CLI for codex.
+func TestProtocol22_InstallRefusalNamesTheDirectory(t *testing.T) {
+	h := NewHome(t)
+	home := homeDir(t, h)
+	s := h.Start(t, "ir")
+	msg := Fail(t, s.Call("integration.install", map[string]any{"target": "omp"}), "integration_install_failed")
+	i := strings.LastIndex(msg, " "+home)
+	if i < 0 {
+		t.Fatalf("refusal names no directory under HOME: %q", msg)
+	}
+	dir := msg[i+1:]
+	if want := filepath.Join(home, ".omp", "agent", "extensions"); dir != want {
+		t.Fatalf("refusal ends with %q, want %q (message %q)", dir, want, msg)
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	OK[protocol.IntegrationInstalled](t, s.Call("integration.install", map[string]any{"target": "omp"}), "integration_install")
+	if _, err := os.Stat(filepath.Join(dir, "herdr-omp-agent-state.ts")); err != nil {
+		t.Fatalf("omp extension not written: %v", err)
+	}
+
+	_, errOut, code := s.CLI("integration", "install", "codex")
+	resp := CLIResponse(t, errOut)
+	if code != 1 || resp.Error == nil || !strings.HasSuffix(resp.Error.Message, " "+filepath.Join(home, ".codex")) {
+		t.Fatalf("CLI refusal: exit %d %s", code, errOut)
+	}
+	if err := os.MkdirAll(filepath.Join(home, ".codex"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if out, errOut, code := s.CLI("integration", "install", "codex"); code != 0 {
+		t.Fatalf("CLI install after mkdir: exit %d\n%s%s", code, out, errOut)
+	}
+}

@@ -169,13 +169,8 @@ func Install(name string, getenv func(string) string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !isDir(dir) {
-		if !t.create {
-			return nil, fmt.Errorf("%s config directory not found at %s; install %s first", t.Name, dir, t.Title)
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("create %s: %w", dir, err)
-		}
+	if err := t.ensureRequired(getenv); err != nil {
+		return nil, err
 	}
 	if t.check != nil {
 		if err := t.check(e, dir); err != nil {
@@ -208,6 +203,27 @@ func Install(name string, getenv func(string) string) ([]string, error) {
 		}
 	}
 	return append(msgs, fmt.Sprintf("installed %s integration (v%d)", t.Name, t.Version)), nil
+}
+
+// ensureRequired makes the required directory when the install may (the
+// config dir of an agent herdr creates it for; pi's extensions in an
+// existing agent dir), else refuses naming it. The path ends the message,
+// so a client (or a person) can take it as it is: mkdir -p of it is what
+// the install needs.
+func (t *Target) ensureRequired(getenv func(string) string) error {
+	req, err := t.Required(getenv)
+	switch {
+	case err != nil:
+		return err
+	case isDir(req):
+		return nil
+	case t.create, t.need != "" && isDir(filepath.Dir(req)):
+		if err := os.MkdirAll(req, 0o755); err != nil {
+			return fmt.Errorf("create %s: %w", req, err)
+		}
+		return nil
+	}
+	return fmt.Errorf("install %s first: the %s integration needs the directory %s", t.Title, t.Name, req)
 }
 
 // Uninstall removes the target's files and herdr's registrations, leaving
