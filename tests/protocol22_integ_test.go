@@ -110,3 +110,75 @@ func TestProtocol22_InstallRefusalNamesTheDirectory(t *testing.T) {
 		t.Fatalf("CLI install after mkdir: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// noopPlugin makes a plugin folder whose manifest has id and an action
+// noop that writes its action id and context to out/<id>.action; body is
+// more manifest text. It returns the folder.
+func noopPlugin(t *testing.T, id, body string) string {
+	t.Helper()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out")
+	if err := os.MkdirAll(out, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	manifest := `id = "` + id + `"
+name = "` + id + `"
+version = "1.0.0"
+min_herdr_version = "0.1.0"
+
+[[actions]]
+id = "noop"
+title = "Note the call"
+command = ["sh", "-c", "printf '%s %s %s' \"$HERDR_PLUGIN_ACTION_ID\" \"$HERDR_PANE_ID\" \"$HERDR_PLUGIN_CONTEXT_JSON\" > out/` + id + `.tmp && mv out/` + id + `.tmp out/` + id + `.action"]
+` + body
+	if err := os.WriteFile(filepath.Join(dir, "herdr-plugin.toml"), []byte(manifest), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// readWhenThere waits for a file a plugin command writes and returns it.
+func readWhenThere(t *testing.T, path string) string {
+	t.Helper()
+	var b []byte
+	WaitFor(t, filepath.Base(path), func() bool {
+		var err error
+		b, err = os.ReadFile(path)
+		return err == nil
+	})
+	return string(b)
+}
+
+// TestProtocol22_PluginActionIDsOnTheWire: plugin.action.list and invoke
+// answer the manifest's action id (noop), which is what clients send; the
+// qualified id is still taken as a lookup key, and an id two plugins
+// share answers ambiguous_plugin_action unless the plugin is named.
+func TestProtocol22_PluginActionIDsOnTheWire(t *testing.T) {
+	s := StartServer(t)
+	fixture := noopPlugin(t, "e2e.fixture", "")
+	OK[protocol.PluginLinked](t, s.Call("plugin.link", map[string]any{"path": fixture}), "plugin_linked")
+	OK[protocol.PluginLinked](t, s.Call("plugin.link", map[string]any{"path": noopPlugin(t, "e2e.other", "")}), "plugin_linked")
+
+	for _, a := range OK[protocol.PluginActionList](t, s.Call("plugin.action.list", map[string]any{}), "plugin_action_list").Actions {
+		if a.ActionID != "noop" {
+			t.Errorf("plugin.action.list: %s's action is %q on the wire, want noop", a.PluginID, a.ActionID)
+		}
+	}
+	Fail(t, s.Call("plugin.action.invoke", map[string]any{"action_id": "noop"}), protocol.CodeAmbiguousAction)
+	inv := OK[protocol.PluginActionInvoked](t, s.Call("plugin.action.invoke", map[string]any{"action_id": "noop", "plugin_id": "e2e.fixture"}), "plugin_action_invoked")
+	if inv.Action.ActionID != "noop" || inv.Action.PluginID != "e2e.fixture" || inv.Log.ActionID == nil || *inv.Log.ActionID != "noop" {
+		t.Fatalf("invoked %+v", inv)
+	}
+	if got := readWhenThere(t, filepath.Join(fixture, "out", "e2e.fixture.action")); !strings.HasPrefix(got, "noop ") {
+		t.Fatalf("HERDR_PLUGIN_ACTION_ID and context: %q", got)
+	}
+	inv = OK[protocol.PluginActionInvoked](t, s.Call("plugin.action.invoke", map[string]any{"action_id": "e2e.fixture.noop"}), "plugin_action_invoked")
+	if inv.Action.ActionID != "noop" || inv.Action.PluginID != "e2e.fixture" {
+		t.Fatalf("invoked by the qualified id: %+v", inv.Action)
+	}
+	OK[protocol.PluginUnlinked](t, s.Call("plugin.unlink", map[string]any{"plugin_id": "e2e.other"}), "plugin_unlinked")
+	inv = OK[protocol.PluginActionInvoked](t, s.Call("plugin.action.invoke", map[string]any{"action_id": "noop"}), "plugin_action_invoked")
+	if inv.Action.ActionID != "noop" || inv.Action.PluginID != "e2e.fixture" {
+		t.Fatalf("invoked once unambiguous: %+v", inv.Action)
+	}
+}

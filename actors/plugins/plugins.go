@@ -366,7 +366,7 @@ func (p *Plugins) disable(ctx actor.Context, call *api.Call) *api.Reply {
 	return api.Done(protocol.PluginDisabled{Plugin: *pl})
 }
 
-// actions lists the actions of one plugin or all, with qualified ids.
+// actions lists the actions of one plugin or all.
 func (p *Plugins) actions(pluginID *string) []protocol.PluginActionInfo {
 	out := []protocol.PluginActionInfo{}
 	for _, pl := range p.reg.Plugins {
@@ -381,13 +381,15 @@ func (p *Plugins) actions(pluginID *string) []protocol.PluginActionInfo {
 }
 
 // actionInfo is an action as plugin.action.list and invoke show it: its
-// qualified id and its effective platforms (its own, else its plugin's).
+// manifest id (what clients send back, with plugin_id when two plugins
+// share it), its plugin, and its effective platforms (its own, else its
+// plugin's). The qualified form <plugin>.<action> is a lookup key only.
 func actionInfo(pl *protocol.InstalledPluginInfo, a *protocol.PluginManifestAction) protocol.PluginActionInfo {
 	platforms := a.Platforms
 	if platforms == nil {
 		platforms = pl.Platforms
 	}
-	return protocol.PluginActionInfo{PluginID: pl.PluginID, ActionID: pl.PluginID + "." + a.ID, Title: a.Title,
+	return protocol.PluginActionInfo{PluginID: pl.PluginID, ActionID: a.ID, Title: a.Title,
 		Description: a.Description, Contexts: a.Contexts, Platforms: platforms, Command: a.Command}
 }
 
@@ -410,8 +412,8 @@ func (p *Plugins) logList(_ actor.Context, call *api.Call) *api.Reply {
 	return api.Done(protocol.PluginLogList{Logs: out})
 }
 
-// resolveAction finds an action by its qualified id, or by its local id
-// within plugin (or across plugins when that is unambiguous).
+// resolveAction finds an action by its manifest id within plugin (or
+// across plugins when that is unambiguous), or by its qualified id.
 func (p *Plugins) resolveAction(actionID string, pluginID *string) (*protocol.InstalledPluginInfo, *protocol.PluginManifestAction, error) {
 	var found []int
 	var which []int
@@ -432,7 +434,7 @@ func (p *Plugins) resolveAction(actionID string, pluginID *string) (*protocol.In
 		pl := &p.reg.Plugins[found[0]]
 		return pl, &pl.Actions[which[0]], nil
 	}
-	return nil, nil, protocol.Errorf(protocol.CodeAmbiguousAction, "%d plugins have an action %s; use its qualified id", len(found), actionID)
+	return nil, nil, protocol.Errorf(protocol.CodeAmbiguousAction, "%d plugins have an action %s; name its plugin (plugin_id) or use <plugin>.%s", len(found), actionID, actionID)
 }
 
 func (p *Plugins) invoke(ctx actor.Context, m *Invoke) *api.Reply {
@@ -447,7 +449,7 @@ func (p *Plugins) invoke(ctx actor.Context, m *Invoke) *api.Reply {
 		return api.Fail(protocol.Errorf(protocol.CodePlatformUnsupported, "action %s.%s does not run on %s", pl.PluginID, a.ID, plug.ThisPlatform()))
 	}
 	ctxJSON, _ := json.Marshal(m.Context)
-	actionID := pl.PluginID + "." + a.ID
+	actionID := a.ID // as Herdr: the log and HERDR_PLUGIN_ACTION_ID carry the manifest id
 	log, err := p.launch(ctx, pl, a.Command, &actionID, "", &m.Context, string(ctxJSON))
 	if err != nil {
 		return api.Fail(err)
