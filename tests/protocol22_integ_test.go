@@ -182,3 +182,77 @@ func TestProtocol22_PluginActionIDsOnTheWire(t *testing.T) {
 		t.Fatalf("invoked once unambiguous: %+v", inv.Action)
 	}
 }
+
+// TestProtocol22_CommandInvoke runs key commands by id through the socket,
+// each with the pane the call names: a shell command (its own id) and a
+// pane command see it as HERDR_ACTIVE_*; a plugin_action key command (no
+// id: keys.command.1) and a plugin action named by its own id get it as
+// their context; a popup command opens the popup. Unknown ids, panes and
+// params are refused with their codes.
+func TestProtocol22_CommandInvoke(t *testing.T) {
+	h := NewHome(t)
+	out := t.TempDir()
+	h.WriteConfig(t, `
+[[keys.command]]
+id = "note"
+key = "prefix+alt+n"
+command = "printf '%s %s %s' \"$HERDR_ACTIVE_WORKSPACE_ID\" \"$HERDR_ACTIVE_TAB_ID\" \"$HERDR_ACTIVE_PANE_ID\" > `+out+`/shell.tmp && mv `+out+`/shell.tmp `+out+`/shell.out"
+
+[[keys.command]]
+key = "prefix+alt+p"
+type = "plugin_action"
+command = "noop"
+
+[[keys.command]]
+id = "in-pane"
+key = "prefix+alt+z"
+type = "pane"
+command = "printf '%s' \"$HERDR_ACTIVE_PANE_ID\" > `+out+`/pane.tmp && mv `+out+`/pane.tmp `+out+`/pane.out"
+
+[[keys.command]]
+id = "pop"
+key = "prefix+alt+o"
+type = "popup"
+command = "sleep 30"
+width = "50%"
+`)
+	s := h.Start(t, "ci")
+	plugin := noopPlugin(t, "e2e.fixture", "")
+	OK[protocol.PluginLinked](t, s.Call("plugin.link", map[string]any{"path": plugin}), "plugin_linked")
+	s.CreateWorkspace(t, nil)
+	split := OK[protocol.PaneInfoResult](t, s.Call("pane.split", map[string]any{"target_pane_id": "w1:p1", "direction": "right"}), "pane_info").Pane
+	OK[protocol.PaneInfoResult](t, s.Call("pane.focus", map[string]any{"pane_id": "w1:p1"}), "pane_info")
+
+	invoke := func(params map[string]any) protocol.Response { return call22(t, s, "command.invoke", params) }
+	OK[protocol.OK](t, invoke(map[string]any{"command_id": "note", "pane_id": split.PaneID}), "ok")
+	if got := readWhenThere(t, filepath.Join(out, "shell.out")); got != "w1 "+split.TabID+" "+split.PaneID {
+		t.Fatalf("shell command's HERDR_ACTIVE_*: %q, want the pane named (%s)", got, split.PaneID)
+	}
+
+	OK[protocol.OK](t, invoke(map[string]any{"command_id": "keys.command.1", "pane_id": split.PaneID}), "ok")
+	got := readWhenThere(t, filepath.Join(plugin, "out", "e2e.fixture.action"))
+	if !strings.HasPrefix(got, "noop "+split.PaneID+" ") || !strings.Contains(got, `"focused_pane_id":"`+split.PaneID+`"`) {
+		t.Fatalf("plugin action by key command: %q", got)
+	}
+	os.Remove(filepath.Join(plugin, "out", "e2e.fixture.action"))
+	OK[protocol.OK](t, invoke(map[string]any{"command_id": "noop", "workspace_id": "w1"}), "ok")
+	if got := readWhenThere(t, filepath.Join(plugin, "out", "e2e.fixture.action")); !strings.HasPrefix(got, "noop w1:p1 ") {
+		t.Fatalf("plugin action by its id, in w1 (focused pane w1:p1): %q", got)
+	}
+
+	OK[protocol.OK](t, invoke(map[string]any{"command_id": "in-pane", "pane_id": split.PaneID}), "ok")
+	if got := readWhenThere(t, filepath.Join(out, "pane.out")); got != split.PaneID {
+		t.Fatalf("pane command's HERDR_ACTIVE_PANE_ID: %q", got)
+	}
+	WaitFor(t, "the command's pane to close when its command ends", func() bool { return len(s.PaneIDs(t)) == 2 })
+
+	OK[protocol.OK](t, invoke(map[string]any{"command_id": "pop"}), "ok")
+	OK[protocol.OK](t, s.Call("popup.close", map[string]any{}), "ok")
+
+	Fail(t, invoke(map[string]any{"command_id": "nope"}), protocol.CodeCommandNotFound)
+	Fail(t, invoke(map[string]any{"command_id": "note", "pane_id": "w9:p9"}), protocol.CodePaneNotFound)
+	Fail(t, invoke(map[string]any{"command_id": "note", "pane_id": split.PaneID, "workspace_id": "w9"}), protocol.CodeWorkspaceNotFound)
+	Fail(t, invoke(map[string]any{}), protocol.CodeInvalidParams)
+	Fail(t, invoke(map[string]any{"command_id": "note", "selection": map[string]any{"anchor": map[string]any{"row": 0, "col": 0}}}), protocol.CodeInvalidParams)
+	Fail(t, invoke(map[string]any{"command_id": "note", "selection": map[string]any{"pane_id": "w9:p9", "anchor": map[string]any{"row": 0, "col": 0}, "cursor": map[string]any{"row": 0, "col": 3}}}), protocol.CodePaneNotFound)
+}

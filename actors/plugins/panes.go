@@ -32,6 +32,8 @@ func (p *Plugins) forwarded(ctx actor.Context, m *Invoke) *api.Reply {
 		return p.paneOpen(ctx, m)
 	case "plugin.pane.focus", "plugin.pane.close":
 		return p.paneAct(ctx, m)
+	case "command.invoke":
+		return p.invokeCommand(ctx, m)
 	}
 	return p.invoke(ctx, m)
 }

@@ -83,6 +83,11 @@ type Invoke struct {
 	Context    protocol.PluginInvocationContext
 	Cols, Rows int
 	TermID     string
+	// ActionID is the plugin action command.invoke runs; ByID says the
+	// call named it itself (no key command), so not finding it answers
+	// command_not_found.
+	ActionID string
+	ByID     bool
 }
 
 // CarriedCall implements api.CallCarrier.
@@ -112,6 +117,8 @@ type Plugins struct {
 	session   *actor.PID
 	// panes are the plugin panes open, by terminal id (panes.go).
 	panes map[string]pluginPane
+	// shells are the shell key commands running (command.go).
+	shells map[*plug.Command]bool
 }
 
 // ran brings a finished command back to the actor.
@@ -167,6 +174,9 @@ func (p *Plugins) Receive(ctx actor.Context) {
 		for _, c := range p.running {
 			c.Kill(stoppedWhy)
 		}
+		for c := range p.shells {
+			c.Kill(stoppedWhy)
+		}
 		if p.saver != nil {
 			p.saver.Close(2 * time.Second)
 		}
@@ -195,6 +205,10 @@ func (p *Plugins) Receive(ctx actor.Context) {
 	case *ran:
 		p.finished(msg)
 		p.runQueued(ctx)
+	case *RunShell:
+		ctx.Respond(p.runShell(ctx, msg))
+	case *shellDone:
+		p.shellFinished(msg)
 	case *RunStartup:
 		p.runStartup(ctx)
 	case *SetSession:
@@ -440,21 +454,27 @@ func (p *Plugins) resolveAction(actionID string, pluginID *string) (*protocol.In
 func (p *Plugins) invoke(ctx actor.Context, m *Invoke) *api.Reply {
 	prm := m.Call.Params.(*protocol.PluginActionInvokeParams)
 	pl, a, err := p.resolveAction(prm.ActionID, prm.PluginID)
-	switch {
-	case err != nil:
+	if err != nil {
 		return api.Fail(err)
+	}
+	return p.run(ctx, pl, a, m.Context)
+}
+
+// run starts a resolved plugin action with its context.
+func (p *Plugins) run(ctx actor.Context, pl *protocol.InstalledPluginInfo, a *protocol.PluginManifestAction, c protocol.PluginInvocationContext) *api.Reply {
+	switch {
 	case !pl.Enabled:
 		return api.Fail(protocol.Errorf(protocol.CodePluginDisabled, "plugin %s is disabled", pl.PluginID))
 	case !plug.RunsHere(pl.Platforms, a.Platforms):
 		return api.Fail(protocol.Errorf(protocol.CodePlatformUnsupported, "action %s.%s does not run on %s", pl.PluginID, a.ID, plug.ThisPlatform()))
 	}
-	ctxJSON, _ := json.Marshal(m.Context)
+	ctxJSON, _ := json.Marshal(c)
 	actionID := a.ID // as Herdr: the log and HERDR_PLUGIN_ACTION_ID carry the manifest id
-	log, err := p.launch(ctx, pl, a.Command, &actionID, "", &m.Context, string(ctxJSON))
+	log, err := p.launch(ctx, pl, a.Command, &actionID, "", &c, string(ctxJSON))
 	if err != nil {
 		return api.Fail(err)
 	}
-	return api.Done(protocol.PluginActionInvoked{Action: actionInfo(pl, a), Context: m.Context, Log: *log})
+	return api.Done(protocol.PluginActionInvoked{Action: actionInfo(pl, a), Context: c, Log: *log})
 }
 
 // onEvent runs the [[events]] hooks that match one bus event.
