@@ -256,3 +256,35 @@ width = "50%"
 	Fail(t, invoke(map[string]any{"command_id": "note", "selection": map[string]any{"anchor": map[string]any{"row": 0, "col": 0}}}), protocol.CodeInvalidParams)
 	Fail(t, invoke(map[string]any{"command_id": "note", "selection": map[string]any{"pane_id": "w9:p9", "anchor": map[string]any{"row": 0, "col": 0}, "cursor": map[string]any{"row": 0, "col": 3}}}), protocol.CodePaneNotFound)
 }
+
+// TestProtocol22_AgentViewEndsWithItsPlugin: a view a plugin set is gone
+// as soon as plugin.disable (or plugin.unlink) has answered; a view that
+// names a disabled plugin answers plugin_disabled, an unlinked one
+// plugin_not_found.
+func TestProtocol22_AgentViewEndsWithItsPlugin(t *testing.T) {
+	s := StartServer(t)
+	OK[protocol.PluginLinked](t, s.Call("plugin.link", map[string]any{"path": noopPlugin(t, "e2e.fixture", "")}), "plugin_linked")
+	view := func() protocol.AgentViewList {
+		return OK[protocol.AgentViewList](t, s.Call("agent.view.get", map[string]any{}), "agent_view_list")
+	}
+	set := func() protocol.Response {
+		return s.Call("agent.view.set", map[string]any{"source": "plugin:e2e.fixture", "label": "Fixture"})
+	}
+	OK[protocol.AgentViewResult](t, set(), "agent_view")
+	if v := view(); !v.Active || v.Source == nil || *v.Source != "plugin:e2e.fixture" {
+		t.Fatalf("view after set: %+v", v)
+	}
+	OK[protocol.PluginDisabled](t, s.Call("plugin.disable", map[string]any{"plugin_id": "e2e.fixture"}), "plugin_disabled")
+	if v := view(); v.Active {
+		t.Fatalf("the view of a disabled plugin is still on: %+v", v)
+	}
+	Fail(t, set(), protocol.CodePluginDisabled)
+
+	OK[protocol.PluginEnabled](t, s.Call("plugin.enable", map[string]any{"plugin_id": "e2e.fixture"}), "plugin_enabled")
+	OK[protocol.AgentViewResult](t, set(), "agent_view")
+	OK[protocol.PluginUnlinked](t, s.Call("plugin.unlink", map[string]any{"plugin_id": "e2e.fixture"}), "plugin_unlinked")
+	if v := view(); v.Active {
+		t.Fatalf("the view of an unlinked plugin is still on: %+v", v)
+	}
+	Fail(t, set(), protocol.CodePluginNotFound)
+}

@@ -66,9 +66,16 @@ var Registry = api.NewRegistry(protocol.OwnerPlugins, "actors/plugins", map[stri
 // SetSession tells the actor where plugin panes are opened.
 type SetSession struct{ PID *actor.PID }
 
-// Enabled tells the session which plugins are linked and enabled (agent
-// views name them as sources); sent whenever that set changes.
-type Enabled struct{ IDs map[string]bool }
+// Enabled tells the session which plugins are enabled (IDs) and linked
+// (Linked) — agent views name them as sources, and a view whose plugin is
+// no longer enabled ends — sent whenever that changes. When a call made
+// the change, its answer Reply goes to To only once the agents actor has
+// taken the new set, so the caller sees the view gone when answered.
+type Enabled struct {
+	IDs, Linked map[string]bool
+	Reply       *api.Reply
+	To          *actor.PID
+}
 
 // RunStartup tells the actor the session is restored: the startup hooks
 // of the enabled plugins run now, once.
@@ -213,7 +220,7 @@ func (p *Plugins) Receive(ctx actor.Context) {
 		p.runStartup(ctx)
 	case *SetSession:
 		p.session = msg.PID
-		p.tellEnabled(ctx)
+		p.tellEnabled(ctx, nil)
 	default:
 		api.Unhandled(ctx, msg, p.opts.Log)
 	}
@@ -270,30 +277,40 @@ func (p *Plugins) subscribe(ctx actor.Context) {
 	}
 }
 
-// tellEnabled sends the session the enabled plugins' ids.
-func (p *Plugins) tellEnabled(ctx actor.Context) {
+// tellEnabled sends the session the linked and enabled plugins' ids, and
+// the answer of the call that changed them (nil: answered by the caller
+// of tellEnabled). It returns the answer when there is no session to
+// carry it.
+func (p *Plugins) tellEnabled(ctx actor.Context, answer *api.Reply) *api.Reply {
 	if p.session == nil {
-		return
+		return answer
 	}
-	ids := map[string]bool{}
+	m := &Enabled{IDs: map[string]bool{}, Linked: map[string]bool{}}
 	for _, pl := range p.reg.Plugins {
+		m.Linked[pl.PluginID] = true
 		if pl.Enabled {
-			ids[pl.PluginID] = true
+			m.IDs[pl.PluginID] = true
 		}
 	}
-	ctx.Send(p.session, &Enabled{IDs: ids})
+	if answer != nil {
+		m.Reply, m.To = answer, ctx.Sender()
+	}
+	ctx.Send(p.session, m)
+	return nil
 }
 
 // save hands the registry to its writer, replacing what it has not
-// written yet, and tells the session what is enabled now.
-func (p *Plugins) save(ctx actor.Context) {
-	p.tellEnabled(ctx)
+// written yet, and tells the session what is enabled now, with the
+// call's answer; it returns the answer when no session carries it.
+func (p *Plugins) save(ctx actor.Context, answer *api.Reply) *api.Reply {
+	answer = p.tellEnabled(ctx, answer)
 	data, err := p.reg.Encode()
 	if err != nil {
 		p.opts.Log.Error("plugin registry not encoded", "err", err)
-		return
+		return answer
 	}
 	p.saver.Hand(data)
+	return answer
 }
 
 // changeable is nil when the registry may be changed: it was read.
@@ -321,8 +338,7 @@ func (p *Plugins) link(ctx actor.Context, call *api.Call) *api.Reply {
 		return api.Fail(err)
 	}
 	p.reg.Put(info)
-	p.save(ctx)
-	return api.Done(protocol.PluginLinked{Plugin: info})
+	return p.save(ctx, api.Done(protocol.PluginLinked{Plugin: info}))
 }
 
 func (p *Plugins) list(_ actor.Context, call *api.Call) *api.Reply {
@@ -345,39 +361,33 @@ func (p *Plugins) unlink(ctx actor.Context, call *api.Call) *api.Reply {
 		return api.Fail(err)
 	}
 	removed := p.reg.Remove(id)
-	p.save(ctx)
-	return api.Done(protocol.PluginUnlinked{PluginID: id, Removed: removed})
+	return p.save(ctx, api.Done(protocol.PluginUnlinked{PluginID: id, Removed: removed}))
 }
 
-func (p *Plugins) setEnabled(ctx actor.Context, call *api.Call, on bool) (*protocol.InstalledPluginInfo, error) {
+// setEnabled turns a plugin on or off and answers with answer(plugin),
+// after the agents actor took the change (a view of a plugin turned off
+// ends first).
+func (p *Plugins) setEnabled(ctx actor.Context, call *api.Call, on bool, answer func(protocol.InstalledPluginInfo) protocol.Result) *api.Reply {
 	pl, err := p.find(call.Params.(*protocol.PluginIDParams).PluginID)
 	if err != nil {
-		return nil, err
+		return api.Fail(err)
 	}
 	if err := p.changeable(); err != nil {
-		return nil, err
+		return api.Fail(err)
 	}
-	if pl.Enabled != on {
-		pl.Enabled = on
-		p.save(ctx)
+	if pl.Enabled == on {
+		return api.Done(answer(*pl))
 	}
-	return pl, nil
+	pl.Enabled = on
+	return p.save(ctx, api.Done(answer(*pl)))
 }
 
 func (p *Plugins) enable(ctx actor.Context, call *api.Call) *api.Reply {
-	pl, err := p.setEnabled(ctx, call, true)
-	if err != nil {
-		return api.Fail(err)
-	}
-	return api.Done(protocol.PluginEnabled{Plugin: *pl})
+	return p.setEnabled(ctx, call, true, func(pl protocol.InstalledPluginInfo) protocol.Result { return protocol.PluginEnabled{Plugin: pl} })
 }
 
 func (p *Plugins) disable(ctx actor.Context, call *api.Call) *api.Reply {
-	pl, err := p.setEnabled(ctx, call, false)
-	if err != nil {
-		return api.Fail(err)
-	}
-	return api.Done(protocol.PluginDisabled{Plugin: *pl})
+	return p.setEnabled(ctx, call, false, func(pl protocol.InstalledPluginInfo) protocol.Result { return protocol.PluginDisabled{Plugin: pl} })
 }
 
 // actions lists the actions of one plugin or all.

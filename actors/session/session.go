@@ -369,7 +369,11 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.workspaceChanged(ctx, msg)
 		s.settle(ctx, before)
 	case *plugins.Enabled:
-		ctx.Send(s.opts.Agents, &agents.SetEnabledPlugins{IDs: msg.IDs})
+		if s.opts.Agents != nil {
+			ctx.Send(s.opts.Agents, &agents.SetEnabledPlugins{IDs: msg.IDs, Linked: msg.Linked, Reply: msg.Reply, To: msg.To})
+		} else if msg.To != nil {
+			ctx.Send(msg.To, msg.Reply)
+		}
 	case *api.OpenPane:
 		s.handle(ctx, msg.Call, func() *api.Reply { return s.openPane(ctx, msg) })
 	case *api.FocusPane:
