@@ -61,7 +61,57 @@ what was done, one line each. Targets: ` + strings.Join(targetNames(), ", ") + `
 		verb("install", "integration.install", func(t string) any { return protocol.IntegrationInstallParams{Target: t} }, setup.Install),
 		verb("uninstall", "integration.uninstall", func(t string) any { return protocol.IntegrationUninstallParams{Target: t} }, setup.Uninstall),
 		a.integrationStatusCmd(),
+		a.integrationListCmd(),
 	)
+	return cmd
+}
+
+func (a *app) integrationListCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list [--json]",
+		Short: summary("integration.list"),
+		Long: summary("integration.list") + ` (through the running server, else
+here). One line per target: "claude (claude): current, available"; --json prints
+the integration_list result.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			show := func(list []protocol.IntegrationInfo) {
+				for _, i := range list {
+					avail := "available"
+					if !i.Available {
+						avail = "not available here"
+					}
+					fmt.Fprintf(a.stdout, "%s (%s): %s, %s\n", i.Label, i.Command, strings.ReplaceAll(i.State, "_", " "), avail)
+				}
+			}
+			if sock, err := a.socket(); err == nil {
+				if c, err := protocol.Dial(sock, 250*time.Millisecond); err == nil {
+					c.Close()
+					return exit(a.request("cli:integration:list", "integration.list", protocol.EmptyParams{}, func(line []byte, resp protocol.Response) int {
+						var r protocol.IntegrationList
+						if err := json.Unmarshal(resp.Result, &r); asJSON || err != nil {
+							return a.printLine(line, resp)
+						}
+						show(r.Integrations)
+						return 0
+					}))
+				}
+			}
+			list := setup.List(a.env)
+			if asJSON { // the line the server would answer
+				line, err := protocol.EncodeSuccess("cli:integration:list", protocol.IntegrationList{Integrations: list})
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(a.stdout, "%s\n", line)
+				return nil
+			}
+			show(list)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the integration_list result as JSON")
 	return cmd
 }
 

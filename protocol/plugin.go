@@ -1,6 +1,8 @@
 package protocol
 
-var pluginMethods = []Method{
+// pluginMethods holds command.invoke too: it runs key commands and plugin
+// actions alike.
+var pluginMethods = append([]Method{
 	{Name: "plugin.link", Params: func() Params { return &PluginLinkParams{} }, Result: "plugin_linked", Summary: "Link a plugin from its herdr-plugin.toml", Owner: OwnerPlugins, Shape: ShapeAnswer},
 	{Name: "plugin.list", Params: func() Params { return &PluginListParams{} }, Result: "plugin_list", Summary: "List linked plugins", Owner: OwnerPlugins, Shape: ShapeAnswer},
 	{Name: "plugin.unlink", Params: func() Params { return &PluginIDParams{} }, Result: "plugin_unlinked", Summary: "Unlink a plugin", Owner: OwnerPlugins, Shape: ShapeAnswer},
@@ -9,7 +11,7 @@ var pluginMethods = []Method{
 	{Name: "plugin.action.list", Params: func() Params { return &PluginListParams{} }, Result: "plugin_action_list", Summary: "List plugin actions", Owner: OwnerPlugins, Shape: ShapeAnswer},
 	{Name: "plugin.action.invoke", Params: func() Params { return &PluginActionInvokeParams{} }, Result: "plugin_action_invoked", Summary: "Run a plugin action", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "plugin.log.list", Params: func() Params { return &PluginLogListParams{} }, Result: "plugin_log_list", Summary: "List recent plugin command runs", Owner: OwnerPlugins, Shape: ShapeAnswer},
-}
+}, commandMethods...)
 
 // Plugin error codes.
 const (

@@ -68,7 +68,7 @@ func TestE2E_Server_UpdateAgentManifests(t *testing.T) {
 	}
 
 	m := manifestOf(t, status("server", "update-agent-manifests", "--json"), "codex")
-	if m.SourceKind != "local" || m.Source != path || m.ActiveVersion == nil || *m.ActiveVersion != "2099.01.01.1" {
+	if m.SourceKind != "local override" || m.Source != path || m.ActiveVersion == nil || *m.ActiveVersion != "2099.01.01.1" {
 		t.Fatalf("codex after update-agent-manifests: %+v", m)
 	}
 	// The text form shows the same catalogue.
@@ -79,13 +79,13 @@ func TestE2E_Server_UpdateAgentManifests(t *testing.T) {
 	found := false
 	for _, l := range Lines(text) {
 		f := strings.Fields(l)
-		found = found || (len(f) >= 4 && f[0] == "codex" && f[1] == "local" && f[3] == "2099.01.01.1")
+		found = found || (len(f) >= 5 && f[0] == "codex" && f[1] == "local" && f[2] == "override" && f[4] == "2099.01.01.1")
 	}
 	if !found {
-		t.Fatalf("no codex local 2099.01.01.1 row in:\n%s", text)
+		t.Fatalf("no codex local override 2099.01.01.1 row in:\n%s", text)
 	}
 	// And the server's own answer agrees.
-	if m := manifestOf(t, OK[protocol.AgentManifestStatus](t, s.Call("server.agent_manifests", nil), "agent_manifest_status"), "codex"); m.SourceKind != "local" {
+	if m := manifestOf(t, OK[protocol.AgentManifestStatus](t, s.Call("server.agent_manifests", nil), "agent_manifest_status"), "codex"); m.SourceKind != "local override" {
 		t.Fatalf("server.agent_manifests after the update: %+v", m)
 	}
 }

@@ -55,7 +55,7 @@ func TestE2E_Plugin_HangIsKilledAtTheTimeout(t *testing.T) {
 		t.Fatalf("invoke hang: %d %s", code, stderr)
 	}
 	hang := OK[protocol.PluginActionInvoked](t, CLIResponse(t, out), "plugin_action_invoked")
-	if hang.Log.Status != "running" || hang.Action.ActionID != "test.worktree-notes.hang" || hang.Context.InvocationSource == nil || *hang.Context.InvocationSource != "cli" {
+	if hang.Log.Status != "running" || hang.Action.ActionID != "hang" || hang.Context.InvocationSource == nil || *hang.Context.InvocationSource != "cli" {
 		t.Fatalf("invoked %+v", hang)
 	}
 	shell, child := pidFrom(t, filepath.Join(state, "hang.pid")), pidFrom(t, filepath.Join(state, "hang-child.pid"))
@@ -131,7 +131,7 @@ func TestE2E_Plugin_CLIListsAndToggles(t *testing.T) {
 		}
 		return strings.Join(out, " ")
 	}
-	want := "test.worktree-notes.where test.worktree-notes.fail test.worktree-notes.hang test.worktree-notes.link"
+	want := "where fail hang link"
 	if ids(apiActions) != want || ids(cliActions) != want {
 		t.Fatalf("actions: api %q, cli %q, want %q", ids(apiActions), ids(cliActions), want)
 	}
@@ -166,7 +166,7 @@ func TestE2E_Plugin_CLIListsAndToggles(t *testing.T) {
 	WaitFor(t, "the run in plugin log list", func() bool {
 		logs := OK[protocol.PluginLogList](t, cli("plugin", "log", "list"), "plugin_log_list").Logs
 		return len(logs) > 0 && logs[0].LogID == inv.Log.LogID && logs[0].Status == "succeeded" &&
-			logs[0].ActionID != nil && *logs[0].ActionID == "test.worktree-notes.where" && logs[0].ExitCode != nil && *logs[0].ExitCode == 0
+			logs[0].ActionID != nil && *logs[0].ActionID == "where" && logs[0].ExitCode != nil && *logs[0].ExitCode == 0
 	})
 	if none := OK[protocol.PluginLogList](t, cli("plugin", "log", "list", "--plugin", "nobody"), "plugin_log_list").Logs; len(none) != 0 {
 		t.Fatalf("logs of nobody: %+v", none)

@@ -82,7 +82,7 @@ func TestE2E_Plugin_WorktreeHookAndActions(t *testing.T) {
 		return found
 	}
 	where := runOf(inv.Log.LogID)
-	if where.Status != "succeeded" || where.Stdout == nil || !strings.Contains(*where.Stdout, "pane=w1:p1 workspace=w1 action=test.worktree-notes.where") {
+	if where.Status != "succeeded" || where.Stdout == nil || !strings.Contains(*where.Stdout, "pane=w1:p1 workspace=w1 action=where") {
 		t.Fatalf("action run %+v", where)
 	}
 	failed := OK[protocol.PluginActionInvoked](t, s.Call("plugin.action.invoke", map[string]any{"action_id": "fail", "plugin_id": "test.worktree-notes"}), "plugin_action_invoked")
@@ -96,7 +96,7 @@ func TestE2E_Plugin_WorktreeHookAndActions(t *testing.T) {
 
 	// Disabled: its actions refuse, its hooks do not run, views cannot name it.
 	OK[protocol.PluginDisabled](t, s.Call("plugin.disable", map[string]any{"plugin_id": "test.worktree-notes"}), "plugin_disabled")
-	Fail(t, s.Call("agent.view.set", map[string]any{"source": "plugin:test.worktree-notes"}), "plugin_not_found")
+	Fail(t, s.Call("agent.view.set", map[string]any{"source": "plugin:test.worktree-notes"}), "plugin_disabled")
 	Fail(t, s.Call("plugin.action.invoke", map[string]any{"action_id": "test.worktree-notes.where"}), "plugin_disabled")
 	Fail(t, s.Call("plugin.action.invoke", map[string]any{"action_id": "nope"}), "plugin_action_not_found")
 

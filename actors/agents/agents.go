@@ -58,8 +58,14 @@ func (r *Request) CarriedCall() *api.Call { return r.Call }
 type SetSession struct{ PID *actor.PID }
 
 // SetEnabledPlugins is the set of plugins an agent view may name as its
-// source (plugin:<id>).
-type SetEnabledPlugins struct{ IDs map[string]bool }
+// source (plugin:<id>), IDs, and of those linked; a view whose plugin is
+// no longer enabled ends. Reply, when set, is the answer of the call that
+// changed the set, sent to To once that is done.
+type SetEnabledPlugins struct {
+	IDs, Linked map[string]bool
+	Reply       *api.Reply
+	To          *actor.PID
+}
 
 // Render says which agent record an Answer carries.
 type Render uint8
@@ -117,6 +123,7 @@ type Agents struct {
 	inputs     map[uint64]*pendingInput
 	view       *view
 	enabled    map[string]bool // enabled plugins
+	linked     map[string]bool // linked plugins, enabled or not
 	// resumes wait for a client (resume.go); resumeTaken are the
 	// session references already resumed.
 	resumes     []pendingResume
@@ -181,7 +188,7 @@ func (a *Agents) Receive(ctx actor.Context) {
 		a.session = msg.PID
 		return
 	case *SetEnabledPlugins:
-		a.enabled = msg.IDs
+		a.pluginsChanged(ctx, msg)
 		return
 	case *Placement:
 		a.place(msg)

@@ -24,6 +24,11 @@
 // (ClientAttached): the actor types the resume commands then, or after a
 // grace period without a client (resume.go).
 //
+// The plugins actor tells it, through the session, which plugins are
+// linked and enabled (SetEnabledPlugins): a view a plugin set ends when
+// that plugin is disabled or unlinked, as agent.view.clear ends it, and
+// the plugin call that did it is answered after that (view.go).
+//
 // Answers that carry an agent record (agent.rename, agent.wait, …) are
 // rendered by the session from its read model, so there is one builder
 // of protocol.AgentInfo: the actor sends the session an Answer to render.

@@ -27,7 +27,7 @@ var (
 		"herdr:opencode": true, "herdr:kilo": true, "herdr:kimi": true}
 	// identityOnlySources name the agent session; state stays the screen's.
 	identityOnlySources = map[string]bool{"herdr:claude": true, "herdr:codex": true, "herdr:copilot": true, "herdr:devin": true,
-		"herdr:droid": true, "herdr:qodercli": true, "herdr:cursor": true, "herdr:grok": true}
+		"herdr:droid": true, "herdr:qodercli": true, "herdr:cursor": true, "herdr:grok": true, "herdr:qwen": true}
 	// sessionOnlySources report through pane.report_agent_session only.
 	sessionOnlySources = map[string]bool{"herdr:hermes": true, "herdr:antigravity_cli": true}
 )

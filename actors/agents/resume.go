@@ -59,6 +59,7 @@ var resumeCommand = map[string]struct {
 	"herdr:hermes":          {"hermes", "hermes", func(r string) []string { return []string{"--resume", r} }, false},
 	"herdr:opencode":        {"opencode", "opencode", func(r string) []string { return []string{"--session", r} }, false},
 	"herdr:qodercli":        {"qodercli", "qodercli", func(r string) []string { return []string{"--resume", r} }, false},
+	"herdr:qwen":            {"qwen", "qwen", func(r string) []string { return []string{"--resume", r} }, false},
 	"herdr:kilo":            {"kilo", "kilo", func(r string) []string { return []string{"--session", r} }, false},
 	"herdr:cursor":          {"cursor", "cursor-agent", func(r string) []string { return []string{"--resume", r} }, false},
 	"herdr:antigravity_cli": {"agy", "agy", func(r string) []string { return []string{"--conversation", r} }, false},

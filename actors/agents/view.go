@@ -23,11 +23,30 @@ type view struct {
 func (a *Agents) agentViewSet(ctx actor.Context, call *api.Call, _ *rec) *api.Reply {
 	prm := call.Params.(*protocol.AgentViewSetParams)
 	if id, ok := strings.CutPrefix(prm.Source, "plugin:"); ok && !a.enabled[id] {
-		return api.Fail(protocol.Errorf(protocol.CodePluginNotFound, "plugin %s is not linked and enabled", id))
+		if a.linked[id] {
+			return api.Fail(protocol.Errorf(protocol.CodePluginDisabled, "plugin %s is disabled; enable it first", id))
+		}
+		return api.Fail(protocol.Errorf(protocol.CodePluginNotFound, "plugin %s is not linked", id))
 	}
 	a.view = &view{source: prm.Source, label: prm.Label, filter: prm.Filter, sort: prm.Sort}
 	a.viewChanged(ctx)
 	return api.Done(a.viewResult())
+}
+
+// pluginsChanged takes the linked and enabled plugins: a view set by a
+// plugin that is now disabled or unlinked ends, as agent.view.clear ends
+// it; then the call that made the change is answered.
+func (a *Agents) pluginsChanged(ctx actor.Context, m *SetEnabledPlugins) {
+	a.enabled, a.linked = m.IDs, m.Linked
+	if v := a.view; v != nil {
+		if id, ok := strings.CutPrefix(v.source, "plugin:"); ok && !a.enabled[id] {
+			a.view = nil
+			a.viewChanged(ctx)
+		}
+	}
+	if m.To != nil {
+		ctx.Send(m.To, m.Reply)
+	}
 }
 
 func (a *Agents) agentViewClear(ctx actor.Context, call *api.Call, _ *rec) *api.Reply {

@@ -226,6 +226,9 @@ type IndexedKeys struct {
 
 // KeyCommand is one [[keys.command]] entry.
 type KeyCommand struct {
+	// ID is what command.invoke names it by: id, else keys.command.<index>
+	// (its place in the file's array, counting entries left out).
+	ID          string
 	Key         []string // key: one or more combos.
 	Command     string   // command: what runs.
 	Type        string   // type: "shell" (default), "pane", "popup" or "plugin_action".

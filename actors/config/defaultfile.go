@@ -108,6 +108,8 @@ func (w *fileWriter) keys() {
 	w.line(`# "shell" runs it in the background, "pane" in a temporary zoomed pane, "popup" in a floating`)
 	w.line(`# terminal, "plugin_action" invokes a plugin action by id.`)
 	w.line(`# type = "popup"`)
+	w.line("# The id command.invoke runs it by (default keys.command.<index>, from 0).")
+	w.line(`# id = "git-ui"`)
 	w.line("# Shown in the key bindings help.")
 	w.line(`# description = "git UI"`)
 	w.line(`# Popup size in cells or as a percentage of the screen (popups only).`)

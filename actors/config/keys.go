@@ -336,9 +336,18 @@ func (d *decoder) keyCommands(v any) {
 		if !ok {
 			continue
 		}
-		if cmd, ok := d.keyCommand(full, t); ok {
-			d.cfg.Keys.Commands = append(d.cfg.Keys.Commands, cmd)
+		cmd, ok := d.keyCommand(full, t)
+		if !ok {
+			continue
 		}
+		if cmd.ID == "" {
+			cmd.ID = "keys.command." + strconv.Itoa(i)
+		}
+		if j := slices.IndexFunc(d.cfg.Keys.Commands, func(c KeyCommand) bool { return c.ID == cmd.ID }); j >= 0 {
+			d.addf("%s.id: %q is the id of an earlier command too; ignoring this command", full, cmd.ID)
+			continue
+		}
+		d.cfg.Keys.Commands = append(d.cfg.Keys.Commands, cmd)
 	}
 }
 
@@ -357,11 +366,15 @@ func (d *decoder) keyCommand(full string, t map[string]any) (KeyCommand, bool) {
 				ok = false
 			}
 			cmd.Key = list
-		case "command", "description", "type":
+		case "command", "description", "type", "id":
 			s, isStr := v.(string)
 			switch {
 			case !isStr:
 				fail("%s: expected a string, got %s", k, typeName(v))
+			case k == "id" && strings.TrimSpace(s) == "":
+				fail("id: must not be empty")
+			case k == "id":
+				cmd.ID = s
 			case k == "command":
 				cmd.Command = s
 			case k == "description":

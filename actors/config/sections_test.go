@@ -98,7 +98,7 @@ manage_ssh_config = false
 		{"range", cfg.Keys.Bindings["switch_workspace"], []string{"prefix+shift+1..9"}},
 		{"navigate", cfg.Keys.Bindings["navigate_pane_left"], []string{"left"}},
 		{"indexed", cfg.Keys.Indexed.Tabs, "ctrl"},
-		{"command", cfg.Keys.Commands, []KeyCommand{{Key: []string{"prefix+alt+g"}, Command: "lazygit", Type: "popup", Width: "80%", Height: "30"}}},
+		{"command", cfg.Keys.Commands, []KeyCommand{{ID: "keys.command.0", Key: []string{"prefix+alt+g"}, Command: "lazygit", Type: "popup", Width: "80%", Height: "30"}}},
 		{"sort alias", cfg.UI.AgentPanelSort, "spaces"},
 		{"passthrough", cfg.UI.RightClickPassthroughModifier, "alt+cmd"},
 		{"rows", cfg.UI.Sidebar.Agents.Rows, [][]SidebarToken{{{Token: "state_icon"}, {Token: "agent", FG: "#abc", Bold: &bold}}, {{Token: "$ticket"}}}},

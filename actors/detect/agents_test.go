@@ -34,6 +34,7 @@ var agentRules = map[string]map[State]string{
 	"kilo":       {StateWorking: "esc_interrupt_working", StateBlocked: "permission_required", StateIdle: "composer_idle"},
 	"qodercli":   {StateWorking: "cancel_hint_working", StateBlocked: "confirmation_blocker", StateIdle: "input_box_idle"},
 	"maki":       {StateWorking: "status_bar_spinner_working", StateBlocked: "permission_prompt", StateIdle: "status_bar_idle"},
+	"qwen":       {StateWorking: "cancel_hint_working", StateBlocked: "waiting_for_confirmation", StateIdle: "composer_idle"},
 }
 
 // quietIdle lists agents whose idle rule does not claim visible idle chrome:
@@ -43,7 +44,7 @@ var quietIdle = map[string]bool{"kimi": true}
 // herdrAgents is the list of agents Herdr recognises, in its order.
 var herdrAgents = []string{
 	"pi", "claude", "codex", "gemini", "cursor", "devin", "agy", "cline", "omp", "mastracode",
-	"opencode", "copilot", "kimi", "kiro", "droid", "amp", "grok", "hermes", "kilo", "qodercli", "maki",
+	"opencode", "copilot", "kimi", "kiro", "droid", "amp", "grok", "hermes", "kilo", "qodercli", "maki", "qwen",
 }
 
 // readScreen loads one sample screen as rows.
@@ -188,6 +189,17 @@ func TestAgentScreens_Edges(t *testing.T) {
 		{"qodercli", "confirmation heading alone", "Waiting for user confirmation...", "", "", StateIdle, ""},
 		{"qodercli", "spinner row", "⠋ Thinking...", "", "", StateWorking, "spinner_row_working"},
 		{"qodercli", "stray braille glyph", "finished.\n⠋\n> ", "", "", StateIdle, ""},
+		{"qwen", "title waiting, any locale", "", "✳ Qwen Code", "", StateBlocked, "osc_title_blocked"},
+		{"qwen", "title waiting, text presentation", "", "✳\uFE0E Qwen Code", "", StateBlocked, "osc_title_blocked"},
+		{"qwen", "title working over the composer", "│ >   Type your message or @path/to/file │", "◐ Qwen Code", "", StateWorking, "osc_title_working"},
+		{"qwen", "title glyph inside a name", "", "notes ✳ Qwen Code", "", StateIdle, ""},
+		{"qwen", "confirmation in Chinese", "│ ● 1. 是，允许一次 │\n⠏ 等待用户确认...", "", "", StateBlocked, "waiting_for_confirmation"},
+		{"qwen", "confirmation in German", "⠋ Warten auf Benutzerbestätigung...", "", "", StateBlocked, "waiting_for_confirmation"},
+		{"qwen", "confirmation words in prose", "✦ I printed Waiting for user confirmation... in the log.\n│ >   Type your message or @path/to/file │", "", "", StateIdle, "composer_idle"},
+		{"qwen", "approval box without the spinner line", "Apply this change?\n● 1. Yes, allow once\n  2. No, suggest changes (esc)", "", "", StateBlocked, "tool_confirmation"},
+		{"qwen", "older cancel hint", "⠼ Thinking (esc to cancel, 3s)\n│ > Type your message │", "", "", StateWorking, "cancel_hint_working"},
+		{"qwen", "narrow cancel hint", "(1m 4s · esc to cancel)", "", "", StateWorking, "cancel_hint_working"},
+		{"qwen", "tool progress", "", "", "4;3", StateWorking, "osc_tool_progress_working"},
 		{"maki", "plan complete form", "Plan complete\n1. Build it\nenter confirm · space toggle parallel\n [PLAN] model", "", "", StateBlocked, "plan_complete_form"},
 		{"mastracode", "loader without status line", "⠹ Working...", "", "", StateWorking, "working_loader"},
 		{"omp", "yes/no question", "Overwrite app.go? [y/N]", "", "", StateBlocked, "confirmation_dialog"},
@@ -232,6 +244,7 @@ func TestRecognize_HerdrSpellings(t *testing.T) {
 		"droid": "droid", "amp": "amp", "amp-local": "amp", "grok": "grok", "grok-build": "grok",
 		"hermes": "hermes", "hermes-agent": "hermes", "kilo": "kilo", "kilo-code": "kilo", "kilo code": "kilo",
 		"qodercli": "qodercli", "qoderclicn": "qodercli", "qoder": "qodercli", "qodercn": "qodercli", "maki": "maki",
+		"qwen": "qwen", "qwen-code": "qwen", "qwen code": "qwen",
 	}
 	c, warnings := LoadCatalog("")
 	if len(warnings) != 0 {
@@ -251,6 +264,9 @@ func TestRecognize_HerdrSpellings(t *testing.T) {
 	}
 	if got, ok := Recognize([]Process{{Argv: []string{"node", "/x/node_modules/@earendil-works/pi-coding-agent/dist/cli.js"}}}); !ok || got != "pi" {
 		t.Errorf("pi under its newer npm scope = %q, %v", got, ok)
+	}
+	if got, ok := Recognize([]Process{{Argv: []string{"node", "/x/node_modules/@qwen-code/qwen-code/dist/index.js"}}}); !ok || got != "qwen" {
+		t.Errorf("qwen under node = %q, %v", got, ok)
 	}
 	for _, a := range herdrAgents {
 		if _, ok := spellings[a]; !ok {

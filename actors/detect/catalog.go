@@ -19,7 +19,7 @@ var bundledFS embed.FS
 // Source kinds reported by ManifestInfo.SourceKind.
 const (
 	SourceBundled = "bundled"
-	SourceLocal   = "local"
+	SourceLocal   = "local override" // as the seeds spell it
 )
 
 // Warning reports an override file that could not be used.
@@ -36,7 +36,7 @@ func (w Warning) Error() string { return fmt.Sprintf("%s: %v", w.Path, w.Err) }
 type ManifestInfo struct {
 	Agent         string `json:"agent"`
 	Source        string `json:"source"`      // "bundled" or the override path
-	SourceKind    string `json:"source_kind"` // "bundled" or "local"
+	SourceKind    string `json:"source_kind"` // "bundled" or "local override"
 	ActiveVersion string `json:"active_version"`
 	Warning       string `json:"warning,omitempty"`
 }

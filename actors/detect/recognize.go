@@ -22,7 +22,7 @@ var knownAgents = map[string]bool{
 	"cursor": true, "devin": true, "agy": true, "cline": true, "mastracode": true,
 	"opencode": true, "copilot": true, "kimi": true, "kiro": true, "droid": true,
 	"amp": true, "grok": true, "hermes": true, "kilo": true, "qodercli": true,
-	"maki": true,
+	"maki": true, "qwen": true,
 }
 
 // aliases maps alternative executable names and labels to agent ids,
@@ -52,6 +52,8 @@ var aliases = map[string]string{
 	"qoder":           "qodercli",
 	"qoderclicn":      "qodercli",
 	"qodercn":         "qodercli",
+	"qwen-code":       "qwen",
+	"qwen code":       "qwen",
 }
 
 // npmPackages maps npm package directory names to the agent they install.
@@ -66,6 +68,7 @@ var npmPackages = map[string]string{
 	"@mariozechner/pi-coding-agent":   "pi",
 	"@earendil-works/pi-coding-agent": "pi",
 	"mastracode":                      "mastracode",
+	"@qwen-code/qwen-code":            "qwen",
 }
 
 // runtimes are interpreters and shells looked through to their script.

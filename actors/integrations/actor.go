@@ -16,6 +16,7 @@ import (
 var Registry = api.NewRegistry(protocol.OwnerIntegrations, "actors/integrations", map[string]func(*Integrations, *api.Call) *api.Reply{
 	"integration.install":   (*Integrations).install,
 	"integration.uninstall": (*Integrations).uninstall,
+	"integration.list":      (*Integrations).list,
 })
 
 // Integrations is the actor. It runs one install or uninstall at a time on
@@ -100,6 +101,12 @@ func (a *Integrations) install(call *api.Call) *api.Reply {
 		return api.Fail(protocol.Errorf(protocol.CodeIntegrationInstallFailed, "install %s integration: %v", p.Target, err))
 	}
 	return api.Done(protocol.IntegrationInstalled{Target: p.Target, Details: protocol.IntegrationDetails{Messages: msgs}})
+}
+
+// list reads the installed files' markers; it runs in the queue like an
+// install, so it never sees one half written.
+func (a *Integrations) list(*api.Call) *api.Reply {
+	return api.Done(protocol.IntegrationList{Integrations: setup.List(a.env)})
 }
 
 func (a *Integrations) uninstall(call *api.Call) *api.Reply {

@@ -15,4 +15,7 @@
 // actor, which owns it (panes.go). A ctrl-click on a URL
 // that a [[link_handlers]] pattern matches is an action invoked by the
 // interactive client with clicked_url and link_handler_id in its context.
+// command.invoke comes through the session too (command.go): a plugin
+// action it names, or a shell [[keys.command]] (RunShell), run here, the
+// latter in its own process group for at most 10 minutes, killed at stop.
 package plugins

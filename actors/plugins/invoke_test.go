@@ -129,13 +129,13 @@ func TestPlugins_Invoke_AmbiguousAndPlatformUnsupported(t *testing.T) {
 	wantCode(t, call(t, system, p, "plugin.action.invoke", `{"action_id":"go"}`), protocol.CodeAmbiguousAction)
 	if r := call(t, system, p, "plugin.action.invoke", `{"action_id":"go","plugin_id":"t.one"}`); r.Err != nil {
 		t.Fatalf("go in t.one: %v", r.Err)
-	} else if inv := r.Result.(protocol.PluginActionInvoked); inv.Action.ActionID != "t.one.go" || inv.Log.Status != "running" || len(inv.Action.Platforms) != 3 {
+	} else if inv := r.Result.(protocol.PluginActionInvoked); inv.Action.ActionID != "go" || inv.Action.PluginID != "t.one" || inv.Log.Status != "running" || len(inv.Action.Platforms) != 3 {
 		t.Fatalf("invoked %+v", inv)
 	}
 	// plugin.action.list shows the platforms each action runs on.
 	got := map[string]string{}
 	for _, a := range call(t, system, p, "plugin.action.list", `{}`).Result.(protocol.PluginActionList).Actions {
-		got[a.ActionID] = strings.Join(a.Platforms, ",")
+		got[a.PluginID+"."+a.ActionID] = strings.Join(a.Platforms, ",")
 	}
 	if got["t.one.go"] != "linux,macos,windows" || got["t.one.winonly"] != "windows" || got["t.two.go"] != "windows" || got["t.hang.hang"] != "linux,macos" {
 		t.Fatalf("action platforms %v", got)

@@ -66,9 +66,16 @@ var Registry = api.NewRegistry(protocol.OwnerPlugins, "actors/plugins", map[stri
 // SetSession tells the actor where plugin panes are opened.
 type SetSession struct{ PID *actor.PID }
 
-// Enabled tells the session which plugins are linked and enabled (agent
-// views name them as sources); sent whenever that set changes.
-type Enabled struct{ IDs map[string]bool }
+// Enabled tells the session which plugins are enabled (IDs) and linked
+// (Linked) — agent views name them as sources, and a view whose plugin is
+// no longer enabled ends — sent whenever that changes. When a call made
+// the change, its answer Reply goes to To only once the agents actor has
+// taken the new set, so the caller sees the view gone when answered.
+type Enabled struct {
+	IDs, Linked map[string]bool
+	Reply       *api.Reply
+	To          *actor.PID
+}
 
 // RunStartup tells the actor the session is restored: the startup hooks
 // of the enabled plugins run now, once.
@@ -83,6 +90,11 @@ type Invoke struct {
 	Context    protocol.PluginInvocationContext
 	Cols, Rows int
 	TermID     string
+	// ActionID is the plugin action command.invoke runs; ByID says the
+	// call named it itself (no key command), so not finding it answers
+	// command_not_found.
+	ActionID string
+	ByID     bool
 }
 
 // CarriedCall implements api.CallCarrier.
@@ -112,6 +124,8 @@ type Plugins struct {
 	session   *actor.PID
 	// panes are the plugin panes open, by terminal id (panes.go).
 	panes map[string]pluginPane
+	// shells are the shell key commands running (command.go).
+	shells map[*plug.Command]bool
 }
 
 // ran brings a finished command back to the actor.
@@ -167,6 +181,9 @@ func (p *Plugins) Receive(ctx actor.Context) {
 		for _, c := range p.running {
 			c.Kill(stoppedWhy)
 		}
+		for c := range p.shells {
+			c.Kill(stoppedWhy)
+		}
 		if p.saver != nil {
 			p.saver.Close(2 * time.Second)
 		}
@@ -195,11 +212,15 @@ func (p *Plugins) Receive(ctx actor.Context) {
 	case *ran:
 		p.finished(msg)
 		p.runQueued(ctx)
+	case *RunShell:
+		ctx.Respond(p.runShell(ctx, msg))
+	case *shellDone:
+		p.shellFinished(msg)
 	case *RunStartup:
 		p.runStartup(ctx)
 	case *SetSession:
 		p.session = msg.PID
-		p.tellEnabled(ctx)
+		p.tellEnabled(ctx, nil)
 	default:
 		api.Unhandled(ctx, msg, p.opts.Log)
 	}
@@ -256,30 +277,40 @@ func (p *Plugins) subscribe(ctx actor.Context) {
 	}
 }
 
-// tellEnabled sends the session the enabled plugins' ids.
-func (p *Plugins) tellEnabled(ctx actor.Context) {
+// tellEnabled sends the session the linked and enabled plugins' ids, and
+// the answer of the call that changed them (nil: answered by the caller
+// of tellEnabled). It returns the answer when there is no session to
+// carry it.
+func (p *Plugins) tellEnabled(ctx actor.Context, answer *api.Reply) *api.Reply {
 	if p.session == nil {
-		return
+		return answer
 	}
-	ids := map[string]bool{}
+	m := &Enabled{IDs: map[string]bool{}, Linked: map[string]bool{}}
 	for _, pl := range p.reg.Plugins {
+		m.Linked[pl.PluginID] = true
 		if pl.Enabled {
-			ids[pl.PluginID] = true
+			m.IDs[pl.PluginID] = true
 		}
 	}
-	ctx.Send(p.session, &Enabled{IDs: ids})
+	if answer != nil {
+		m.Reply, m.To = answer, ctx.Sender()
+	}
+	ctx.Send(p.session, m)
+	return nil
 }
 
 // save hands the registry to its writer, replacing what it has not
-// written yet, and tells the session what is enabled now.
-func (p *Plugins) save(ctx actor.Context) {
-	p.tellEnabled(ctx)
+// written yet, and tells the session what is enabled now, with the
+// call's answer; it returns the answer when no session carries it.
+func (p *Plugins) save(ctx actor.Context, answer *api.Reply) *api.Reply {
+	answer = p.tellEnabled(ctx, answer)
 	data, err := p.reg.Encode()
 	if err != nil {
 		p.opts.Log.Error("plugin registry not encoded", "err", err)
-		return
+		return answer
 	}
 	p.saver.Hand(data)
+	return answer
 }
 
 // changeable is nil when the registry may be changed: it was read.
@@ -307,8 +338,7 @@ func (p *Plugins) link(ctx actor.Context, call *api.Call) *api.Reply {
 		return api.Fail(err)
 	}
 	p.reg.Put(info)
-	p.save(ctx)
-	return api.Done(protocol.PluginLinked{Plugin: info})
+	return p.save(ctx, api.Done(protocol.PluginLinked{Plugin: info}))
 }
 
 func (p *Plugins) list(_ actor.Context, call *api.Call) *api.Reply {
@@ -331,42 +361,36 @@ func (p *Plugins) unlink(ctx actor.Context, call *api.Call) *api.Reply {
 		return api.Fail(err)
 	}
 	removed := p.reg.Remove(id)
-	p.save(ctx)
-	return api.Done(protocol.PluginUnlinked{PluginID: id, Removed: removed})
+	return p.save(ctx, api.Done(protocol.PluginUnlinked{PluginID: id, Removed: removed}))
 }
 
-func (p *Plugins) setEnabled(ctx actor.Context, call *api.Call, on bool) (*protocol.InstalledPluginInfo, error) {
+// setEnabled turns a plugin on or off and answers with answer(plugin),
+// after the agents actor took the change (a view of a plugin turned off
+// ends first).
+func (p *Plugins) setEnabled(ctx actor.Context, call *api.Call, on bool, answer func(protocol.InstalledPluginInfo) protocol.Result) *api.Reply {
 	pl, err := p.find(call.Params.(*protocol.PluginIDParams).PluginID)
 	if err != nil {
-		return nil, err
+		return api.Fail(err)
 	}
 	if err := p.changeable(); err != nil {
-		return nil, err
+		return api.Fail(err)
 	}
-	if pl.Enabled != on {
-		pl.Enabled = on
-		p.save(ctx)
+	if pl.Enabled == on {
+		return api.Done(answer(*pl))
 	}
-	return pl, nil
+	pl.Enabled = on
+	return p.save(ctx, api.Done(answer(*pl)))
 }
 
 func (p *Plugins) enable(ctx actor.Context, call *api.Call) *api.Reply {
-	pl, err := p.setEnabled(ctx, call, true)
-	if err != nil {
-		return api.Fail(err)
-	}
-	return api.Done(protocol.PluginEnabled{Plugin: *pl})
+	return p.setEnabled(ctx, call, true, func(pl protocol.InstalledPluginInfo) protocol.Result { return protocol.PluginEnabled{Plugin: pl} })
 }
 
 func (p *Plugins) disable(ctx actor.Context, call *api.Call) *api.Reply {
-	pl, err := p.setEnabled(ctx, call, false)
-	if err != nil {
-		return api.Fail(err)
-	}
-	return api.Done(protocol.PluginDisabled{Plugin: *pl})
+	return p.setEnabled(ctx, call, false, func(pl protocol.InstalledPluginInfo) protocol.Result { return protocol.PluginDisabled{Plugin: pl} })
 }
 
-// actions lists the actions of one plugin or all, with qualified ids.
+// actions lists the actions of one plugin or all.
 func (p *Plugins) actions(pluginID *string) []protocol.PluginActionInfo {
 	out := []protocol.PluginActionInfo{}
 	for _, pl := range p.reg.Plugins {
@@ -381,13 +405,15 @@ func (p *Plugins) actions(pluginID *string) []protocol.PluginActionInfo {
 }
 
 // actionInfo is an action as plugin.action.list and invoke show it: its
-// qualified id and its effective platforms (its own, else its plugin's).
+// manifest id (what clients send back, with plugin_id when two plugins
+// share it), its plugin, and its effective platforms (its own, else its
+// plugin's). The qualified form <plugin>.<action> is a lookup key only.
 func actionInfo(pl *protocol.InstalledPluginInfo, a *protocol.PluginManifestAction) protocol.PluginActionInfo {
 	platforms := a.Platforms
 	if platforms == nil {
 		platforms = pl.Platforms
 	}
-	return protocol.PluginActionInfo{PluginID: pl.PluginID, ActionID: pl.PluginID + "." + a.ID, Title: a.Title,
+	return protocol.PluginActionInfo{PluginID: pl.PluginID, ActionID: a.ID, Title: a.Title,
 		Description: a.Description, Contexts: a.Contexts, Platforms: platforms, Command: a.Command}
 }
 
@@ -410,8 +436,8 @@ func (p *Plugins) logList(_ actor.Context, call *api.Call) *api.Reply {
 	return api.Done(protocol.PluginLogList{Logs: out})
 }
 
-// resolveAction finds an action by its qualified id, or by its local id
-// within plugin (or across plugins when that is unambiguous).
+// resolveAction finds an action by its manifest id within plugin (or
+// across plugins when that is unambiguous), or by its qualified id.
 func (p *Plugins) resolveAction(actionID string, pluginID *string) (*protocol.InstalledPluginInfo, *protocol.PluginManifestAction, error) {
 	var found []int
 	var which []int
@@ -432,27 +458,33 @@ func (p *Plugins) resolveAction(actionID string, pluginID *string) (*protocol.In
 		pl := &p.reg.Plugins[found[0]]
 		return pl, &pl.Actions[which[0]], nil
 	}
-	return nil, nil, protocol.Errorf(protocol.CodeAmbiguousAction, "%d plugins have an action %s; use its qualified id", len(found), actionID)
+	return nil, nil, protocol.Errorf(protocol.CodeAmbiguousAction, "%d plugins have an action %s; name its plugin (plugin_id) or use <plugin>.%s", len(found), actionID, actionID)
 }
 
 func (p *Plugins) invoke(ctx actor.Context, m *Invoke) *api.Reply {
 	prm := m.Call.Params.(*protocol.PluginActionInvokeParams)
 	pl, a, err := p.resolveAction(prm.ActionID, prm.PluginID)
-	switch {
-	case err != nil:
+	if err != nil {
 		return api.Fail(err)
+	}
+	return p.run(ctx, pl, a, m.Context)
+}
+
+// run starts a resolved plugin action with its context.
+func (p *Plugins) run(ctx actor.Context, pl *protocol.InstalledPluginInfo, a *protocol.PluginManifestAction, c protocol.PluginInvocationContext) *api.Reply {
+	switch {
 	case !pl.Enabled:
 		return api.Fail(protocol.Errorf(protocol.CodePluginDisabled, "plugin %s is disabled", pl.PluginID))
 	case !plug.RunsHere(pl.Platforms, a.Platforms):
 		return api.Fail(protocol.Errorf(protocol.CodePlatformUnsupported, "action %s.%s does not run on %s", pl.PluginID, a.ID, plug.ThisPlatform()))
 	}
-	ctxJSON, _ := json.Marshal(m.Context)
-	actionID := pl.PluginID + "." + a.ID
-	log, err := p.launch(ctx, pl, a.Command, &actionID, "", &m.Context, string(ctxJSON))
+	ctxJSON, _ := json.Marshal(c)
+	actionID := a.ID // as Herdr: the log and HERDR_PLUGIN_ACTION_ID carry the manifest id
+	log, err := p.launch(ctx, pl, a.Command, &actionID, "", &c, string(ctxJSON))
 	if err != nil {
 		return api.Fail(err)
 	}
-	return api.Done(protocol.PluginActionInvoked{Action: actionInfo(pl, a), Context: m.Context, Log: *log})
+	return api.Done(protocol.PluginActionInvoked{Action: actionInfo(pl, a), Context: c, Log: *log})
 }
 
 // onEvent runs the [[events]] hooks that match one bus event.

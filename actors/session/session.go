@@ -191,7 +191,7 @@ var Registry = api.NewRegistry(protocol.OwnerSession, "actors/session",
 	area(serverHandlers), area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
 	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers), area(eventsHandlers),
 	area(agentHandlers), area(agentRoutes), area(screenHandlers), area(worktreeHandlers), area(worktreeRoutes),
-	area(pluginHandlers), area(editRoutes),
+	area(pluginHandlers), area(editRoutes), area(commandHandlers),
 ).WithFit(func(m protocol.Method, h anyHandler) error {
 	if !h.takes(m.Target) {
 		return fmt.Errorf("its handler is a %T, which does not take target kind %d", h, m.Target)
@@ -378,7 +378,11 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.workspaceChanged(ctx, msg)
 		s.settle(ctx, before)
 	case *plugins.Enabled:
-		ctx.Send(s.opts.Agents, &agents.SetEnabledPlugins{IDs: msg.IDs})
+		if s.opts.Agents != nil {
+			ctx.Send(s.opts.Agents, &agents.SetEnabledPlugins{IDs: msg.IDs, Linked: msg.Linked, Reply: msg.Reply, To: msg.To})
+		} else if msg.To != nil {
+			ctx.Send(msg.To, msg.Reply)
+		}
 	case *api.OpenPane:
 		s.handle(ctx, msg.Call, func() *api.Reply { return s.openPane(ctx, msg) })
 	case *api.FocusPane:

@@ -5,7 +5,9 @@
 // that is registered in the agent's own settings file, merged with the
 // user's entries and never clobbering them. Install is idempotent and
 // replaces older herdr entries; Uninstall removes only herdr's; StatusOf
-// reads the installed files' version markers.
+// reads the installed files' version markers. An install without the
+// agent's folder refuses with a message that ends with the directory it
+// needs (Target.Required): making that directory is what lets it succeed.
 //
 // A settings file is touched only when it is plain: a regular file (or a
 // link to one) of at most 8 MiB, with no key twice in any object; a file

@@ -34,6 +34,16 @@ func groupEntry(ev hookEvent, command string) any {
 	return ordered{{"matcher", m}, {"hooks", []any{ordered{{"type", "command"}, {"command", command}, {"timeout", 10}}}}}
 }
 
+// msGroupEntry is groupEntry for agents that read the timeout in
+// milliseconds (Qwen Code, like the Gemini CLI it comes from).
+func msGroupEntry(ev hookEvent, command string) any {
+	m := ev.Matcher
+	if m == "" {
+		m = "*"
+	}
+	return ordered{{"matcher", m}, {"hooks", []any{ordered{{"type", "command"}, {"command", command}, {"timeout", 10000}}}}}
+}
+
 // bareGroupEntry is a matcher-less group (grok).
 func bareGroupEntry(_ hookEvent, command string) any {
 	return ordered{{"hooks", []any{ordered{{"type", "command"}, {"command", command}, {"timeout", 10}}}}}

@@ -108,6 +108,8 @@ var fixtures = map[string]fixture{
 		settings: "config.yaml", mark: "- herdr-agent-state", user: "config.yaml"},
 	"qodercli": {dir: ".qoder", seed: map[string]string{"settings.json": claudeStyle("SessionStart")},
 		settings: "settings.json", user: "settings.json", old: oldHook},
+	"qwen": {dir: ".qwen", seed: map[string]string{"settings.json": claudeStyle("SessionStart")},
+		settings: "settings.json", user: "settings.json", old: oldHook},
 	"cursor": {dir: ".cursor", seed: map[string]string{"hooks.json": `{"version":1,"hooks":{"sessionStart":[{"command":"echo user-hook"}],"stop":[{"command":"bash '` + oldHook + `' session"}]}}`},
 		settings: "hooks.json", user: "hooks.json", old: oldHook},
 	"mastracode": {dir: ".mastracode", seed: map[string]string{"hooks.json": `{"SessionStart":[{"type":"command","command":"echo user-hook"}],"Stop":[{"type":"command","command":"bash '` + oldHook + `' idle"}]}`},

@@ -28,6 +28,19 @@ type Status struct {
 // Outdated reports an installed integration older than this herdr's.
 func (s Status) Outdated() bool { return s.Present && s.Installed < s.Target.Version }
 
+// State is the status as integration.list names it: not_installed,
+// current, or outdated (an installed file older than this herdr's, or
+// one that cannot be read: installing again replaces it).
+func (s Status) State() string {
+	switch {
+	case !s.Present:
+		return protocol.IntegrationNotInstalled
+	case s.Err != nil || s.Outdated():
+		return protocol.IntegrationOutdated
+	}
+	return protocol.IntegrationCurrent
+}
+
 // String is the status line: "claude: current (v7) (path)",
 // "claude: outdated (v5 < v7) (path)" or "claude: not installed".
 func (s Status) String() string {
@@ -67,4 +80,16 @@ func StatusOf(t *Target, getenv func(string) string) Status {
 		}
 	}
 	return s
+}
+
+// List is every target as integration.list shows it, in the schema's
+// order. An installed target is available whatever its folders say now.
+func List(getenv func(string) string) []protocol.IntegrationInfo {
+	out := make([]protocol.IntegrationInfo, 0, len(targets))
+	for _, t := range targets {
+		state := StatusOf(t, getenv).State()
+		out = append(out, protocol.IntegrationInfo{Target: t.Wire, Label: t.Name, Command: t.Command(),
+			Available: state != protocol.IntegrationNotInstalled || t.Available(getenv), State: state})
+	}
+	return out
 }

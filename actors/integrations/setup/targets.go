@@ -23,11 +23,17 @@ type Target struct {
 
 	dir    func(e environ) (string, error)
 	create bool // the config dir is created when missing (else required)
-	check  func(e environ, dir string) error
-	files  []asset
-	regs   []registration
-	keys   payloadKeys
-	answer string // what the hook prints on stdout for agents that read one
+	// need is the folder of the config dir the install writes into that
+	// must exist; install makes it when the config dir exists ("": the
+	// config dir itself must exist).
+	need string
+	// command is the agent's command when it is not Agent.
+	command string
+	check   func(e environ, dir string) error
+	files   []asset
+	regs    []registration
+	keys    payloadKeys
+	answer  string // what the hook prints on stdout for agents that read one
 }
 
 // asset is one file herdr writes for a target; the first carries the
@@ -109,6 +115,39 @@ func Lookup(name string) (*Target, bool) {
 // Dir is the configuration directory the target installs into.
 func (t *Target) Dir(getenv func(string) string) (string, error) { return t.dir(environ(getenv)) }
 
+// Command is the agent's command name.
+func (t *Target) Command() string {
+	if t.command != "" {
+		return t.command
+	}
+	return t.Agent
+}
+
+// Required is the directory whose presence means the agent is installed
+// here, the one an install refuses without: the config dir, or the folder
+// of it the install writes into when the install makes that folder in an
+// existing config dir (pi's and oh-my-pi's extensions).
+func (t *Target) Required(getenv func(string) string) (string, error) {
+	dir, err := t.Dir(getenv)
+	if err != nil || t.need == "" {
+		return dir, err
+	}
+	return filepath.Join(dir, filepath.FromSlash(t.need)), nil
+}
+
+// Available reports whether an install can succeed here now: the required
+// directory exists, or the install makes it.
+func (t *Target) Available(getenv func(string) string) bool {
+	req, err := t.Required(getenv)
+	switch {
+	case err != nil:
+		return false
+	case t.create || isDir(req):
+		return true
+	}
+	return t.need != "" && isDir(filepath.Dir(req))
+}
+
 // MarkerFile is the installed file whose markers status reads.
 func (t *Target) MarkerFile(getenv func(string) string) (string, error) {
 	dir, err := t.Dir(getenv)
@@ -130,13 +169,8 @@ func Install(name string, getenv func(string) string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !isDir(dir) {
-		if !t.create {
-			return nil, fmt.Errorf("%s config directory not found at %s; install %s first", t.Name, dir, t.Title)
-		}
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return nil, fmt.Errorf("create %s: %w", dir, err)
-		}
+	if err := t.ensureRequired(getenv); err != nil {
+		return nil, err
 	}
 	if t.check != nil {
 		if err := t.check(e, dir); err != nil {
@@ -169,6 +203,27 @@ func Install(name string, getenv func(string) string) ([]string, error) {
 		}
 	}
 	return append(msgs, fmt.Sprintf("installed %s integration (v%d)", t.Name, t.Version)), nil
+}
+
+// ensureRequired makes the required directory when the install may (the
+// config dir of an agent herdr creates it for; pi's extensions in an
+// existing agent dir), else refuses naming it. The path ends the message,
+// so a client (or a person) can take it as it is: mkdir -p of it is what
+// the install needs.
+func (t *Target) ensureRequired(getenv func(string) string) error {
+	req, err := t.Required(getenv)
+	switch {
+	case err != nil:
+		return err
+	case isDir(req):
+		return nil
+	case t.create, t.need != "" && isDir(filepath.Dir(req)):
+		if err := os.MkdirAll(req, 0o755); err != nil {
+			return fmt.Errorf("create %s: %w", req, err)
+		}
+		return nil
+	}
+	return fmt.Errorf("install %s first: the %s integration needs the directory %s", t.Title, t.Name, req)
 }
 
 // Uninstall removes the target's files and herdr's registrations, leaving
