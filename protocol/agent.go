@@ -53,7 +53,7 @@ var AgentNamePattern = LazyRegexp(`^[a-z][a-z0-9_-]{0,31}$`)
 
 // AgentKinds are the agents agent.start can launch.
 var AgentKinds = []string{"pi", "claude", "codex", "gemini", "cursor", "devin", "agy", "cline", "omp", "mastracode",
-	"opencode", "copilot", "kimi", "kiro", "droid", "amp", "grok", "hermes", "kilo", "qodercli", "maki"}
+	"opencode", "copilot", "kimi", "kiro", "droid", "amp", "grok", "hermes", "kilo", "qodercli", "maki", "qwen"}
 
 // AgentExecutable is the program agent.start runs for a kind.
 func AgentExecutable(kind string) string {

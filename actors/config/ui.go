@@ -26,13 +26,13 @@ const MaxToastDelaySeconds = 3600
 // AgentIDs are the canonical agent ids ([ui.sidebar.agents.rows_by_agent] keys).
 var AgentIDs = []string{
 	"pi", "claude", "codex", "gemini", "cursor", "devin", "agy", "cline", "omp", "mastracode", "opencode",
-	"copilot", "kimi", "kiro", "droid", "amp", "grok", "hermes", "kilo", "qodercli", "maki",
+	"copilot", "kimi", "kiro", "droid", "amp", "grok", "hermes", "kilo", "qodercli", "maki", "qwen",
 }
 
 // SoundAgents are the keys of [ui.sound.agents].
 var SoundAgents = []string{
 	"pi", "claude", "codex", "gemini", "cursor", "devin", "agy", "cline", "open_code", "github_copilot",
-	"kimi", "kiro", "droid", "amp", "grok", "hermes", "kilo", "qodercli", "maki",
+	"kimi", "kiro", "droid", "amp", "grok", "hermes", "kilo", "qodercli", "maki", "qwen",
 }
 
 func defaultSoundAgents() map[string]string {
