@@ -210,6 +210,11 @@ type = "pane"
 command = "printf '%s' \"$HERDR_ACTIVE_PANE_ID\" > `+out+`/pane.tmp && mv `+out+`/pane.tmp `+out+`/pane.out"
 
 [[keys.command]]
+id = "sel"
+key = "prefix+alt+s"
+command = "printf '%s' \"$HERDR_SELECTED_TEXT\" > `+out+`/sel.tmp && mv `+out+`/sel.tmp `+out+`/sel.out"
+
+[[keys.command]]
 id = "pop"
 key = "prefix+alt+o"
 type = "popup"
@@ -248,6 +253,31 @@ width = "50%"
 
 	OK[protocol.OK](t, invoke(map[string]any{"command_id": "pop"}), "ok")
 	OK[protocol.OK](t, s.Call("popup.close", map[string]any{}), "ok")
+
+	// A selection is read from its pane, at the revision the caller gives,
+	// and reaches a shell command as HERDR_SELECTED_TEXT, a plugin action
+	// as its context's selected_text.
+	s.Run(t, split.PaneID, "echo SELECT-ME-$((40+2))")
+	s.WaitLine(t, split.PaneID, "SELECT-ME-42")
+	motion := OK[protocol.PaneCopyMotion](t, call22(t, s, "pane.copy_motion", map[string]any{"pane_id": split.PaneID, "cursor": map[string]any{"row": 0, "col": 0}, "motion": "line_end"}), "pane_copy_motion")
+	found := OK[protocol.PaneCopySearch](t, call22(t, s, "pane.copy_search", map[string]any{"pane_id": split.PaneID, "query": "SELECT-ME-42", "direction": "backward",
+		"cursor": map[string]any{"row": 1000, "col": 0}, "content_revision": motion.ContentRevision}), "pane_copy_search")
+	if found.Current == nil {
+		t.Fatalf("SELECT-ME-42 not found: %+v", found)
+	}
+	match := found.Matches[*found.Current]
+	selection := map[string]any{"pane_id": split.PaneID, "anchor": match.Start, "cursor": match.End, "content_revision": found.ContentRevision}
+	OK[protocol.OK](t, invoke(map[string]any{"command_id": "sel", "selection": selection}), "ok")
+	if got := readWhenThere(t, filepath.Join(out, "sel.out")); got != "SELECT-ME-42" {
+		t.Fatalf("shell command's HERDR_SELECTED_TEXT: %q", got)
+	}
+	os.Remove(filepath.Join(plugin, "out", "e2e.fixture.action"))
+	OK[protocol.OK](t, invoke(map[string]any{"command_id": "noop", "selection": selection}), "ok")
+	if got := readWhenThere(t, filepath.Join(plugin, "out", "e2e.fixture.action")); !strings.Contains(got, `"selected_text":"SELECT-ME-42"`) {
+		t.Fatalf("plugin action's context lacks the selection: %q", got)
+	}
+	stale := map[string]any{"pane_id": split.PaneID, "anchor": match.Start, "cursor": match.End, "content_revision": found.ContentRevision + 1000}
+	Fail(t, invoke(map[string]any{"command_id": "sel", "selection": stale}), protocol.CodeStaleContentRevision)
 
 	Fail(t, invoke(map[string]any{"command_id": "nope"}), protocol.CodeCommandNotFound)
 	Fail(t, invoke(map[string]any{"command_id": "note", "pane_id": "w9:p9"}), protocol.CodePaneNotFound)

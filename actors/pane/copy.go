@@ -83,6 +83,39 @@ func (p *Pane) paneScroll(ctx actor.Context, req *Request) *api.Reply {
 	return nil
 }
 
+// ReadSelection asks the pane for the text of a selection on behalf of a
+// call its parent (the session) is answering: command.invoke's selection.
+// The pane passes the text back to its parent as SelectionRead, with the
+// caller as sender, or answers the caller itself when the revision is
+// stale.
+type ReadSelection struct {
+	Call      *api.Call
+	Selection protocol.PaneSelectionReadParams
+}
+
+// CarriedCall implements api.CallCarrier.
+func (m *ReadSelection) CarriedCall() *api.Call { return m.Call }
+
+// SelectionRead is the text ReadSelection asked for, on its way back to
+// the pane's parent.
+type SelectionRead struct {
+	Call *api.Call
+	Text string
+}
+
+// CarriedCall implements api.CallCarrier.
+func (m *SelectionRead) CarriedCall() *api.Call { return m.Call }
+
+// readSelection answers ReadSelection (see there).
+func (p *Pane) readSelection(ctx actor.Context, m *ReadSelection) {
+	if r := p.stale(m.Selection.ContentRevision); r != nil {
+		ctx.Respond(r)
+		return
+	}
+	text := p.term.ReadText(toPoint(m.Selection.Anchor), toPoint(m.Selection.Cursor))
+	ctx.RequestWithCustomSender(ctx.Parent(), &SelectionRead{Call: m.Call, Text: text}, ctx.Sender())
+}
+
 func (p *Pane) selectionRead(_ actor.Context, req *Request) *api.Reply {
 	prm := req.Call.Params.(*protocol.PaneSelectionReadParams)
 	if r := p.stale(prm.ContentRevision); r != nil {

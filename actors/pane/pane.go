@@ -193,6 +193,8 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.handle(ctx, msg)
 	case *AgentRequest:
 		p.handleAgent(ctx, msg)
+	case *ReadSelection: // copy.go
+		p.readSelection(ctx, msg)
 	case *Resize:
 		if p.resize(msg) {
 			p.rec.resized()

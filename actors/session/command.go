@@ -9,6 +9,7 @@ import (
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -25,12 +26,43 @@ var commandHandlers = map[string]handler{
 	"command.invoke": (*Session).commandInvoke,
 }
 
+// A selection is read first: its pane reads the text and passes it back
+// (pane.ReadSelection, pane.SelectionRead), and runCommand goes on with it
+// as the selected text.
 func (s *Session) commandInvoke(ctx actor.Context, call *api.Call) *api.Reply {
+	prm := call.Params.(*protocol.CommandInvokeParams)
+	if prm.Selection == nil {
+		return s.runCommand(ctx, call, nil)
+	}
+	if _, err := s.commandContext(prm); err != nil {
+		return api.Fail(err)
+	}
+	p, err := s.resolvePane(prm.Selection.PaneID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	ctx.RequestWithCustomSender(p.pid, &pane.ReadSelection{Call: call, Selection: *prm.Selection}, ctx.Sender())
+	return nil
+}
+
+// maxSelectedText bounds the selection a command is given: it travels in
+// an environment variable, which the system bounds too.
+const maxSelectedText = 128 << 10
+
+// runCommand runs command.invoke's command once its selection (if any)
+// was read. The text reaches a plugin action as its context's
+// selected_text and a shell, pane or popup command as
+// HERDR_SELECTED_TEXT.
+func (s *Session) runCommand(ctx actor.Context, call *api.Call, selected *string) *api.Reply {
 	prm := call.Params.(*protocol.CommandInvokeParams)
 	c, err := s.commandContext(prm)
 	if err != nil {
 		return api.Fail(err)
 	}
+	if selected != nil && len(*selected) > maxSelectedText {
+		return api.Fail(protocol.ParamError("selection", "the selection holds %d bytes; a command takes at most %d", len(*selected), maxSelectedText))
+	}
+	c.SelectedText = selected
 	fillPtr(&c.InvocationSource, "api")
 	fillPtr(&c.CorrelationID, call.ID)
 	var kc *config.KeyCommand
@@ -59,6 +91,9 @@ func (s *Session) commandInvoke(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	env := map[string]string{"HERDR_ACTIVE_WORKSPACE_ID": *c.WorkspaceID, "HERDR_ACTIVE_TAB_ID": *c.TabID,
 		"HERDR_ACTIVE_PANE_ID": *c.FocusedPaneID, "HERDR_ACTIVE_PANE_CWD": cwd}
+	if selected != nil {
+		env["HERDR_SELECTED_TEXT"] = *selected
+	}
 	switch kc.Type {
 	case "popup":
 		if s.opts.Clients == nil {
@@ -86,7 +121,7 @@ func (s *Session) commandInvoke(ctx actor.Context, call *api.Call) *api.Reply {
 // commandContext resolves the workspace, tab and pane command.invoke
 // names, which must agree with each other; what it leaves out is the
 // focused one (of the tab or workspace named). A selection's pane must
-// exist too; its text is not read here yet.
+// exist too.
 func (s *Session) commandContext(prm *protocol.CommandInvokeParams) (protocol.PluginInvocationContext, error) {
 	c := protocol.PluginInvocationContext{}
 	var p *paneRec

@@ -354,6 +354,8 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.handoffExport(ctx)
 	case *api.Call:
 		s.handle(ctx, msg, func() *api.Reply { return s.route(ctx, msg) })
+	case *pane.SelectionRead: // command.go
+		s.handle(ctx, msg.Call, func() *api.Reply { return s.runCommand(ctx, msg.Call, &msg.Text) })
 	case *pane.InfoAnswer: // copy.go
 		ctx.Respond(s.scrolledInfo(msg))
 	case *pane.LinkFound:
