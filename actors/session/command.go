@@ -99,7 +99,7 @@ func (s *Session) runCommand(ctx actor.Context, call *api.Call, selected *string
 		if s.opts.Clients == nil {
 			return api.Fail(protocol.Errorf(protocol.CodePopupOpenFailed, "popups are not drawn by this server"))
 		}
-		open := &api.Call{ID: call.ID, Method: "popup.open", Params: &protocol.PopupOpenParams{Command: kc.Command, Width: popupSize(kc.Width), Height: popupSize(kc.Height)}}
+		open := &api.Call{ID: call.ID, Method: "popup.open", Params: &protocol.PopupOpenParams{Command: kc.Command, Env: env, Width: popupSize(kc.Width), Height: popupSize(kc.Height)}}
 		ctx.RequestWithCustomSender(s.opts.Clients, &clients.PopupOpen{Call: open, Context: c, Cols: s.m.Area.W, Rows: s.m.Area.H}, ctx.Sender())
 		return nil
 	case "pane":
