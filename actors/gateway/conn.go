@@ -63,7 +63,7 @@ var pongs = sync.OnceValue(func() map[bool]protocol.Encoded {
 	out := map[bool]protocol.Encoded{}
 	for _, handoff := range []bool{false, true} {
 		out[handoff], _ = protocol.Encode(protocol.Pong{Version: protocol.Version, Protocol: protocol.ProtocolVersion,
-			Capabilities: &protocol.ServerCapabilities{LiveHandoff: handoff, DetachedServerDaemon: true}})
+			Capabilities: protocol.Capabilities(handoff)})
 	}
 	return out
 })
