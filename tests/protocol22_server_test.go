@@ -1,8 +1,12 @@
 package tests
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
+	"time"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // TestProtocol22_PingSaysTwentyTwoWithItsCapabilities: a protocol-22
@@ -35,5 +39,118 @@ func TestProtocol22_PingSaysTwentyTwoWithItsCapabilities(t *testing.T) {
 	// A protocol-20 call, unchanged.
 	if r := s.Call("pane.list", map[string]any{}); r.Error != nil {
 		t.Errorf("pane.list: %+v", r.Error)
+	}
+}
+
+// screenConn is a raw connection that subscribed to a pane's screen.
+type screenConn struct {
+	t *testing.T
+	c *protocol.Client
+}
+
+func subscribeScreen(t *testing.T, s *Server, pane string) *screenConn {
+	t.Helper()
+	c := s.Dial(t)
+	_ = c.Conn().SetDeadline(time.Now().Add(waitTimeout))
+	sub, _ := json.Marshal(map[string]any{"id": "sub", "method": "screen.subscribe", "params": map[string]any{"pane_ids": []string{pane}}})
+	if err := c.WriteLine(sub); err != nil {
+		t.Fatal(err)
+	}
+	sc := &screenConn{t: t, c: c}
+	sc.until("the subscription's answer", func(line []byte) bool { return bytes.HasPrefix(line, []byte(`{"id":"sub"`)) })
+	return sc
+}
+
+// until reads lines until done says stop; it returns them all.
+func (sc *screenConn) until(what string, done func(line []byte) bool) [][]byte {
+	sc.t.Helper()
+	var lines [][]byte
+	for {
+		line, err := sc.c.ReadLine()
+		if err != nil {
+			sc.t.Fatalf("waiting for %s: %v (read %d lines)", what, err, len(lines))
+		}
+		lines = append(lines, line)
+		if done(line) {
+			return lines
+		}
+	}
+}
+
+// call sends a request and returns the lines read up to its answer.
+func (sc *screenConn) call(id, method string, params any) [][]byte {
+	sc.t.Helper()
+	req, _ := json.Marshal(map[string]any{"id": id, "method": method, "params": params})
+	if err := sc.c.WriteLine(req); err != nil {
+		sc.t.Fatal(err)
+	}
+	return sc.until("the answer to "+method, func(line []byte) bool { return bytes.HasPrefix(line, []byte(`{"id":"`+id+`"`)) })
+}
+
+func frameOf(line []byte) (protocol.ScreenFrame, bool) {
+	var ev struct {
+		Event string               `json:"event"`
+		Data  protocol.ScreenFrame `json:"data"`
+	}
+	if json.Unmarshal(line, &ev) != nil || ev.Event != protocol.ScreenFrameEvent {
+		return protocol.ScreenFrame{}, false
+	}
+	return ev.Data, true
+}
+
+// TestProtocol22_SurfaceOffHoldsScreensAndOnSendsAFullFrame: of two
+// connections streaming a pane, the one whose surface is off gets no
+// frames of what the pane prints; turning it on brings a full frame at
+// once, with what was printed meanwhile.
+func TestProtocol22_SurfaceOffHoldsScreensAndOnSendsAFullFrame(t *testing.T) {
+	t.Parallel()
+	h := NewHome(t)
+	s := h.Start(t, "e2e")
+	OK[protocol.WorkspaceCreated](t, s.Call("workspace.create", map[string]any{"cwd": h.Dir}), "workspace_created")
+	p := "w1:p1"
+	s.WaitPrompt(t, p)
+	shown, hidden := subscribeScreen(t, s, p), subscribeScreen(t, s, p)
+
+	lines := hidden.call("off", "client_shell.surface.set", map[string]any{"active": false})
+	var set protocol.ClientShellSurfaceSet
+	if resp := DecodeResponse(t, lines[len(lines)-1]); resp.Error != nil {
+		t.Fatalf("client_shell.surface.set: %+v", resp.Error)
+	} else if err := json.Unmarshal(resp.Result, &set); err != nil || set.Active || set.ProjectionRevision != 1 {
+		t.Fatalf("answer %s, want active false at projection_revision 1", resp.Result)
+	}
+
+	// The typed line holds "sur%sker", only the output "surface-marker".
+	s.Run(t, p, `printf 'sur%sker\n' face-mar`)
+	const marker = "surface-marker"
+	shown.until("the marker in a frame", func(line []byte) bool {
+		_, ok := frameOf(line)
+		return ok && bytes.Contains(line, []byte(marker))
+	})
+	// Whatever the pane sent the hidden connection with that frame is in
+	// its mailbox before this ping: its answer comes after it would be.
+	for _, line := range hidden.call("barrier", "ping", nil) {
+		if _, ok := frameOf(line); ok && bytes.Contains(line, []byte(marker)) {
+			t.Fatalf("the connection whose surface is off got a frame of the new output: %.200s", line)
+		}
+	}
+
+	lines = hidden.call("on", "client_shell.surface.set", map[string]any{"active": true})
+	if resp := DecodeResponse(t, lines[len(lines)-1]); resp.Error != nil {
+		t.Fatalf("client_shell.surface.set: %+v", resp.Error)
+	} else if err := json.Unmarshal(resp.Result, &set); err != nil || !set.Active || set.ProjectionRevision != 2 {
+		t.Fatalf("answer %s, want active true at projection_revision 2", resp.Result)
+	}
+	all := append(lines, hidden.until("a frame with the marker", func(line []byte) bool {
+		_, ok := frameOf(line)
+		return ok && bytes.Contains(line, []byte(marker))
+	})...)
+	var frames []protocol.ScreenFrame
+	for _, line := range all {
+		if f, ok := frameOf(line); ok {
+			frames = append(frames, f)
+		}
+	}
+	if len(frames) == 0 || !frames[0].Full {
+		t.Fatalf("the first frame after turning the surface on is not full (%d frames)", len(frames))
 	}
 }

@@ -98,6 +98,8 @@ type conn struct {
 	gfxStream  *api.GraphicsStream
 	gfxAs      *actor.PID // the identity the stream's request went out with
 
+	surface surface // client_shell.surface.set: whether frames are written (surface.go)
+
 	behavior actor.Behavior // requests, then perhaps streaming
 	idle     idleClock      // closes a connection that waits for nothing (idle.go)
 	worker   *api.Worker    // runs this actor's mailbox; stopped with it
