@@ -3,6 +3,10 @@ package tests
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -152,5 +156,54 @@ func TestProtocol22_SurfaceOffHoldsScreensAndOnSendsAFullFrame(t *testing.T) {
 	}
 	if len(frames) == 0 || !frames[0].Full {
 		t.Fatalf("the first frame after turning the surface on is not full (%d frames)", len(frames))
+	}
+}
+
+// TestProtocol22_DismissalsAreKeptAcrossARestart: release notes and an
+// announcement dismissed before a restart are still in the record after
+// it (a later dismissal adds to what the restarted server read, 0600),
+// and bad params are refused with nothing recorded.
+func TestProtocol22_DismissalsAreKeptAcrossARestart(t *testing.T) {
+	t.Parallel()
+	h := NewHome(t)
+	s := h.Start(t, "e2e")
+	OK[protocol.OK](t, s.Call("release_notes.dismiss", map[string]any{"version": "0.9.0"}), "ok")
+	OK[protocol.OK](t, s.Call("product_announcement.dismiss", map[string]any{"id": "task-board", "version": "0.9.0"}), "ok")
+	for _, bad := range []struct {
+		method string
+		params map[string]any
+	}{
+		{"release_notes.dismiss", map[string]any{}},
+		{"release_notes.dismiss", map[string]any{"version": "../../etc"}},
+		{"release_notes.dismiss", map[string]any{"version": strings.Repeat("1.", 40) + "1"}},
+		{"product_announcement.dismiss", map[string]any{"version": "0.9.0"}},
+		{"product_announcement.dismiss", map[string]any{"id": "a b\x1b", "version": "0.9.0"}},
+	} {
+		Fail(t, s.Call(bad.method, bad.params), protocol.CodeInvalidParams)
+	}
+	OK[protocol.OK](t, s.Call("server.stop", nil), "ok")
+	s.WaitExit(t)
+
+	s = h.Start(t, "e2e")
+	OK[protocol.OK](t, s.Call("release_notes.dismiss", map[string]any{"version": "0.9.1"}), "ok")
+	path := filepath.Join(filepath.Dir(h.Socket("e2e")), "dismissed.json")
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("%s has mode %v, want 0600", path, fi.Mode().Perm())
+	}
+	b, _ := os.ReadFile(path)
+	var rec struct {
+		ReleaseNotes         []string            `json:"release_notes"`
+		ProductAnnouncements []map[string]string `json:"product_announcements"`
+	}
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatalf("%s: %v", b, err)
+	}
+	if !slices.Equal(rec.ReleaseNotes, []string{"0.9.0", "0.9.1"}) || len(rec.ProductAnnouncements) != 1 ||
+		rec.ProductAnnouncements[0]["id"] != "task-board" || rec.ProductAnnouncements[0]["version"] != "0.9.0" {
+		t.Errorf("record after the restart: %s", b)
 	}
 }
