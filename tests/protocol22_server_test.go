@@ -207,3 +207,21 @@ func TestProtocol22_DismissalsAreKeptAcrossARestart(t *testing.T) {
 		t.Errorf("record after the restart: %s", b)
 	}
 }
+
+// TestProtocol22_HeadlessPanesStartAt120x40: with no client attached, a
+// new pane's terminal is 120×40 (Herdr 0.9), and [server] headless_cols
+// and headless_rows set it.
+func TestProtocol22_HeadlessPanesStartAt120x40(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ config, want string }{
+		{"", "40 120"},
+		{"[server]\nheadless_cols = 90\nheadless_rows = 30\n", "30 90"},
+	} {
+		h := NewHome(t)
+		h.WriteConfig(t, c.config)
+		s := h.Start(t, "e2e")
+		OK[protocol.WorkspaceCreated](t, s.Call("workspace.create", map[string]any{"cwd": h.Dir}), "workspace_created")
+		s.Run(t, "w1:p1", "stty size")
+		s.WaitLine(t, "w1:p1", c.want)
+	}
+}
