@@ -225,3 +225,26 @@ func TestProtocol22_HeadlessPanesStartAt120x40(t *testing.T) {
 		s.WaitLine(t, "w1:p1", c.want)
 	}
 }
+
+// TestProtocol22_LegacyRawPaneID: p_<raw> names the pane with that raw id
+// (the order panes were made in, session-wide, as in Herdr), also when
+// several workspaces have a pane p1; through the socket and the CLI.
+func TestProtocol22_LegacyRawPaneID(t *testing.T) {
+	t.Parallel()
+	h := NewHome(t)
+	s := h.Start(t, "e2e")
+	s.CreateWorkspace(t, map[string]any{"cwd": h.Dir})
+	s.CreateWorkspace(t, map[string]any{"cwd": h.Dir})
+	for raw, want := range map[string]string{"p_1": "w1:p1", "p_2": "w2:p1", "p_w2_2": "w2:p1"} {
+		got := OK[protocol.PaneInfoResult](t, s.Call("pane.get", map[string]any{"pane_id": raw}), "pane_info").Pane.PaneID
+		if got != want {
+			t.Errorf("pane.get %s = %s, want %s", raw, got, want)
+		}
+	}
+	Fail(t, s.Call("pane.get", map[string]any{"pane_id": "p_3"}), protocol.CodePaneNotFound)
+	Fail(t, s.Call("pane.get", map[string]any{"pane_id": "p_w1_2"}), protocol.CodePaneNotFound) // raw 2 is in w2, and w1 has no p2
+	out, errOut, code := s.CLI("pane", "get", "p_1")
+	if code != 0 || !strings.Contains(out, `"pane_id":"w1:p1"`) {
+		t.Errorf("herdr pane get p_1: exit %d, %s%s", code, out, errOut)
+	}
+}
