@@ -248,3 +248,24 @@ func TestProtocol22_LegacyRawPaneID(t *testing.T) {
 		t.Errorf("herdr pane get p_1: exit %d, %s%s", code, out, errOut)
 	}
 }
+
+// TestProtocol22_FlagWithoutValueSaysWhatItWants: `herdr --remote` with no
+// target says, in one line and exit 2, that it wants an ssh TARGET (not
+// Go's "flag needs an argument"), and so does any flag left without its
+// value.
+func TestProtocol22_FlagWithoutValueSaysWhatItWants(t *testing.T) {
+	t.Parallel()
+	h := NewHome(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--remote"}, "herdr: --remote needs TARGET: attach to the herdr server on ssh host TARGET"},
+		{[]string{"pane", "read", "w1:p1", "--lines"}, "herdr: --lines needs a uint32 value: how many lines"},
+	} {
+		_, errOut, code := RunCLI(t, h.Env, c.args...)
+		if code != 2 || !strings.HasPrefix(errOut, c.want) || strings.Count(errOut, "\n") != 1 || strings.Contains(errOut, "flag needs an argument") {
+			t.Errorf("herdr %s: exit %d, stderr %q; want exit 2 and one line starting %q", strings.Join(c.args, " "), code, errOut, c.want)
+		}
+	}
+}
