@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -267,5 +269,143 @@ func TestProtocol22_FlagWithoutValueSaysWhatItWants(t *testing.T) {
 		if code != 2 || !strings.HasPrefix(errOut, c.want) || strings.Count(errOut, "\n") != 1 || strings.Contains(errOut, "flag needs an argument") {
 			t.Errorf("herdr %s: exit %d, stderr %q; want exit 2 and one line starting %q", strings.Join(c.args, " "), code, errOut, c.want)
 		}
+	}
+}
+
+// protocol22Methods are the twelve methods protocol 22 added.
+var protocol22Methods = []string{"pane.scroll", "pane.selection.read", "pane.copy_motion", "pane.copy_search",
+	"pane.edit_scrollback", "pane.link.resolve", "pane.link.activate", "integration.list", "command.invoke",
+	"client_shell.surface.set", "product_announcement.dismiss", "release_notes.dismiss"}
+
+// TestProtocol22_APISchema: bare `herdr api schema` is a summary; --json
+// is the whole document: protocol 22, exactly the methods of the table
+// (this server's extensions marked x-extension, every method of Herdr's
+// reference schema among the rest), and the five sections, whose event
+// sections hold each event kind and validate a real event line.
+func TestProtocol22_APISchema(t *testing.T) {
+	t.Parallel()
+	h := NewHome(t)
+	out, errOut, code := RunCLI(t, h.Env, "api", "schema")
+	if code != 0 || !strings.HasPrefix(out, "Herdr API schema: protocol 22") || len(out) > 2000 || !strings.Contains(out, "--json") {
+		t.Errorf("bare api schema: exit %d, %d bytes: %s%s", code, len(out), out, errOut)
+	}
+	out, errOut, code = RunCLI(t, h.Env, "api", "schema", "--json")
+	if code != 0 || strings.Count(out, "\n") != 1 {
+		t.Fatalf("api schema --json: exit %d, %d lines: %s", code, strings.Count(out, "\n"), errOut)
+	}
+	var doc struct {
+		Protocol int `json:"protocol"`
+		Schemas  map[string]struct {
+			OneOf []struct {
+				Extension  bool `json:"x-extension"`
+				Properties struct {
+					Method struct {
+						Const string `json:"const"`
+					} `json:"method"`
+				} `json:"properties"`
+			} `json:"oneOf"`
+			Defs map[string]json.RawMessage `json:"$defs"`
+		} `json:"schemas"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Protocol != 22 {
+		t.Errorf("protocol %d, want 22", doc.Protocol)
+	}
+	for _, s := range []string{"request", "success_response", "error_response", "event", "subscription_event"} {
+		if _, ok := doc.Schemas[s]; !ok {
+			t.Errorf("no %s section", s)
+		}
+	}
+	if len(doc.Schemas) != 5 {
+		t.Errorf("%d sections, want 5", len(doc.Schemas))
+	}
+	listed := map[string]bool{}
+	for _, r := range doc.Schemas["request"].OneOf {
+		name := r.Properties.Method.Const
+		listed[name] = true
+		if r.Extension != protocol.ExtensionMethods[name] {
+			t.Errorf("%s: x-extension %v", name, r.Extension)
+		}
+	}
+	table := protocol.Methods()
+	for _, m := range table {
+		if !listed[m.Name] {
+			t.Errorf("method %s of the table is not in the schema", m.Name)
+		}
+	}
+	if len(listed) != len(table) {
+		t.Errorf("the schema lists %d methods, the table has %d", len(listed), len(table))
+	}
+	for _, name := range protocol22Methods {
+		if _, built := protocol.Lookup(name); !built {
+			t.Logf("%s is not built on this branch", name)
+		} else if !listed[name] {
+			t.Errorf("protocol-22 method %s is not in the schema", name)
+		}
+	}
+	if b, err := os.ReadFile(schemaPath()); err == nil {
+		var ref struct {
+			Schemas struct {
+				Request struct {
+					OneOf []struct {
+						Properties struct {
+							Method struct {
+								Const string `json:"const"`
+							} `json:"method"`
+						} `json:"properties"`
+					} `json:"oneOf"`
+				} `json:"request"`
+			} `json:"schemas"`
+		}
+		if err := json.Unmarshal(b, &ref); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range ref.Schemas.Request.OneOf {
+			if name := r.Properties.Method.Const; !listed[name] || protocol.ExtensionMethods[name] {
+				t.Errorf("Herdr's method %s: listed %v, as an extension %v", name, listed[name], protocol.ExtensionMethods[name])
+			}
+		}
+	} else {
+		t.Logf("reference schema %s: %v; not compared", schemaPath(), err)
+	}
+
+	// The event section compiles and takes a real event line.
+	raw, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	const url = "https://herdr.invalid/generated.schema.json"
+	if err := c.AddResource(url, raw); err != nil {
+		t.Fatal(err)
+	}
+	events, err := c.Compile(url + "#/schemas/event")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Compile(url + "#/schemas/subscription_event"); err != nil {
+		t.Fatal(err)
+	}
+	s := h.Start(t, "e2e")
+	sub := s.Dial(t)
+	_ = sub.Conn().SetDeadline(time.Now().Add(waitTimeout))
+	if resp, err := sub.Do("sub", "events.subscribe", map[string]any{"subscriptions": []map[string]any{{"type": "workspace.created"}}}); err != nil || resp.Error != nil {
+		t.Fatalf("events.subscribe: %v %+v", err, resp.Error)
+	}
+	s.CreateWorkspace(t, map[string]any{"cwd": h.Dir})
+	line, err := sub.ReadLine()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := jsonschema.UnmarshalJSON(bytes.NewReader(line))
+	if err := events.Validate(v); err != nil {
+		t.Errorf("event line does not match the generated event schema: %v\n%s", err, line)
+	}
+	bad, _ := jsonschema.UnmarshalJSON(strings.NewReader(`{"event":"workspace_created","data":{"type":"workspace_created"}}`))
+	if events.Validate(bad) == nil {
+		t.Errorf("an event without its workspace passes the generated event schema")
 	}
 }
