@@ -409,3 +409,19 @@ func TestProtocol22_APISchema(t *testing.T) {
 		t.Errorf("an event without its workspace passes the generated event schema")
 	}
 }
+
+// TestProtocol22_ReloadedToastDeliveryReachesTheClient: a client attached
+// while [ui.toast] delivery was off draws the in-app toast once
+// server.reload_config made it "herdr" and notification.show answers
+// shown (it used to answer shown while the client drew nothing).
+func TestProtocol22_ReloadedToastDeliveryReachesTheClient(t *testing.T) {
+	h := NewHome(t)
+	s := h.Start(t, "toast")
+	c := attachWith(t, h, "toast", "HERDR_DISABLE_SOUND=1")
+	h.WriteConfig(t, "[ui.toast]\ndelivery = \"herdr\"\n")
+	if r := OK[protocol.ConfigReload](t, s.Call("server.reload_config", nil), "config_reload"); r.Status != "applied" {
+		t.Fatalf("reload: %+v", r)
+	}
+	notifyShown(t, s, map[string]any{"title": "Reloaded", "body": "drawn"})
+	c.WaitText(t, "Reloaded: drawn")
+}
