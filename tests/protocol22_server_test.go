@@ -425,3 +425,39 @@ func TestProtocol22_ReloadedToastDeliveryReachesTheClient(t *testing.T) {
 	notifyShown(t, s, map[string]any{"title": "Reloaded", "body": "drawn"})
 	c.WaitText(t, "Reloaded: drawn")
 }
+
+// TestProtocol22_PromptToABlockedAgentSendsNothing: agent.prompt to an
+// agent waiting at an approval dialog answers agent_blocked and types
+// nothing: the agent (a stand-in for Claude that logs each line it reads)
+// reads the next line sent after the refusal, and never the prompt.
+func TestProtocol22_PromptToABlockedAgentSendsNothing(t *testing.T) {
+	t.Parallel()
+	s := StartServer(t)
+	bin := mkdir(t, s, "bin")
+	log := filepath.Join(s.Home.Dir, "claude-read.log")
+	script := strings.Replace(fakeClaudeCLI, "while read cue; do\n", "while read cue; do\n  echo \"$cue\" >> '"+log+"'\n", 1)
+	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := s.CreateWorkspace(t, map[string]any{"cwd": s.Home.Dir, "env": map[string]string{"PATH": bin + ":" + os.Getenv("PATH")}}).RootPane.PaneID
+	s.Run(t, p, "claude")
+	status := func() protocol.AgentStatus {
+		return OK[protocol.PaneInfoResult](t, s.Call("pane.get", map[string]any{"pane_id": p}), "pane_info").Pane.AgentStatus
+	}
+	WaitFor(t, "claude detected", func() bool {
+		a := OK[protocol.PaneInfoResult](t, s.Call("pane.get", map[string]any{"pane_id": p}), "pane_info").Pane.Agent
+		return a != nil && *a == "claude"
+	})
+	OK[protocol.OK](t, s.Call("pane.send_text", map[string]any{"pane_id": p, "text": "b\r"}), "ok")
+	WaitFor(t, "the approval dialog", func() bool { return status() == protocol.StatusBlocked })
+
+	Fail(t, s.Call("agent.prompt", map[string]any{"target": p, "text": "hello-prompt"}), protocol.CodeAgentBlocked)
+	OK[protocol.OK](t, s.Call("pane.send_text", map[string]any{"pane_id": p, "text": "i\r"}), "ok")
+	WaitFor(t, "the line sent after the refusal", func() bool {
+		b, _ := os.ReadFile(log)
+		return strings.Contains(string(b), "i\n")
+	})
+	if b, _ := os.ReadFile(log); string(b) != "b\ni\n" {
+		t.Errorf("the agent read %q, want only b and i", b)
+	}
+}
