@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"reflect"
 	"sort"
@@ -77,11 +78,17 @@ func (a *app) apiSchemaCmd() *cobra.Command {
 		Use:   "schema [--json] [--output FILE]",
 		Short: "Print the JSON schema of the socket API",
 		Long: `Print the JSON schema of the socket API, generated from this binary's own
-method table: one request shape per method (its params from the Go types'
-JSON fields) and the result type each answers with. Pretty-printed unless
---json (one line); --output writes it to FILE instead.`,
+method table and event types: raw requests (one shape per method, its params
+from the Go types' JSON fields), success and error responses, lifecycle
+events and subscription events. Bare, it prints a short summary; --json
+prints the whole document on one line, --output writes it (pretty-printed)
+to FILE.`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if !asJSON && output == "" {
+				_, err := io.WriteString(a.stdout, schemaSummary())
+				return err
+			}
 			var b []byte
 			if asJSON {
 				b, _ = json.Marshal(apiSchema())
@@ -112,7 +119,7 @@ func apiSchema() map[string]any {
 	results := map[string]bool{}
 	for _, m := range protocol.Methods() {
 		params := g.schema(reflect.TypeOf(m.Params()).Elem()) // Params are pointers to structs.
-		requests = append(requests, map[string]any{
+		request := map[string]any{
 			"type":        "object",
 			"description": m.Summary,
 			"properties": map[string]any{
@@ -121,7 +128,11 @@ func apiSchema() map[string]any {
 			},
 			"required":      []string{"method", "params"},
 			"x-result-type": m.Result,
-		})
+		}
+		if protocol.ExtensionMethods[m.Name] {
+			request["x-extension"] = true // this server's, not Herdr's
+		}
+		requests = append(requests, request)
 		if m.Result != "*" {
 			results[m.Result] = true
 		}
@@ -174,8 +185,87 @@ func apiSchema() map[string]any {
 				},
 				"required": []string{"id", "error"},
 			},
+			"event":              eventSchema(),
+			"subscription_event": subscriptionEventSchema(),
 		},
 	}
+}
+
+// eventSchema describes a lifecycle event line, {"event":KIND,"data":{"type":KIND,…}}
+// (events.subscribe), from the event types (protocol.EventTypes).
+func eventSchema() map[string]any {
+	const ref = "#/schemas/event/$defs/"
+	g := schemaGen{defs: map[string]any{}, ref: ref}
+	types := protocol.EventTypes()
+	var data []any
+	for _, kind := range protocol.LifecycleKinds {
+		obj := g.object(reflect.TypeOf(types[kind]))
+		obj["properties"].(map[string]any)["type"] = map[string]any{"type": "string", "const": kind}
+		obj["required"] = append([]string{"type"}, obj["required"].([]string)...)
+		data = append(data, obj)
+	}
+	g.defs["EventKind"] = map[string]any{"type": "string", "enum": protocol.LifecycleKinds}
+	g.defs["EventData"] = map[string]any{"oneOf": data}
+	return map[string]any{
+		"title": "EventEnvelope",
+		"type":  "object",
+		"properties": map[string]any{
+			"event": map[string]any{"$ref": ref + "EventKind"},
+			"data":  map[string]any{"$ref": ref + "EventData"},
+			// An extension: the bus's sequence number, which since_seq resumes after.
+			"seq": map[string]any{"type": "integer", "minimum": 0},
+		},
+		"required": []string{"event", "data"},
+		"$defs":    g.defs,
+	}
+}
+
+// subscriptionEventSchema describes a dedicated subscription event line,
+// {"event":"pane.output_matched","data":{…}} (no type in its data).
+func subscriptionEventSchema() map[string]any {
+	const ref = "#/schemas/subscription_event/$defs/"
+	g := schemaGen{defs: map[string]any{}, ref: ref}
+	types := protocol.SubscriptionEventTypes()
+	kinds := make([]string, 0, len(types))
+	for k := range types {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	var data []any
+	for _, k := range kinds {
+		data = append(data, g.schema(reflect.TypeOf(types[k])))
+	}
+	g.defs["SubscriptionEventKind"] = map[string]any{"type": "string", "enum": kinds}
+	g.defs["SubscriptionEventData"] = map[string]any{"anyOf": data}
+	return map[string]any{
+		"title": "SubscriptionEventEnvelope",
+		"type":  "object",
+		"properties": map[string]any{
+			"event": map[string]any{"$ref": ref + "SubscriptionEventKind"},
+			"data":  map[string]any{"$ref": ref + "SubscriptionEventData"},
+		},
+		"required": []string{"event", "data"},
+		"$defs":    g.defs,
+	}
+}
+
+// schemaSummary is what a bare `herdr api schema` prints.
+func schemaSummary() string {
+	herdr, ext := 0, 0
+	for _, m := range protocol.Methods() {
+		if protocol.ExtensionMethods[m.Name] {
+			ext++
+		} else {
+			herdr++
+		}
+	}
+	return fmt.Sprintf(`Herdr API schema: protocol %d, schema_version %d
+methods: %d (%d of Herdr's surface, %d extensions of this server, marked x-extension)
+sections: request, success_response, error_response, event (%d kinds), subscription_event (%d kinds)
+
+  herdr api schema --json           the whole JSON Schema document, on one line
+  herdr api schema --output FILE    write it, pretty-printed, to FILE
+`, protocol.ProtocolVersion, schemaVersion, herdr+ext, herdr, ext, len(protocol.LifecycleKinds), len(protocol.SubscriptionEventTypes()))
 }
 
 // schemaGen turns Go types into JSON schema, naming each struct in defs.

@@ -75,8 +75,8 @@ func ourSchema(t *testing.T, args ...string) schemaDoc {
 
 func TestAPI_Schema_FollowsTheMethodTable(t *testing.T) {
 	d := ourSchema(t, "--json")
-	if d.Protocol != 20 || d.SchemaVersion != 1 {
-		t.Errorf("protocol %d schema_version %d, want 20 and 1", d.Protocol, d.SchemaVersion)
+	if d.Protocol != 22 || d.SchemaVersion != 1 {
+		t.Errorf("protocol %d schema_version %d, want 22 and 1", d.Protocol, d.SchemaVersion)
 	}
 	var want, got []string
 	for _, m := range protocol.Methods() {

@@ -220,7 +220,7 @@ response on stderr (exit 1). Usage errors exit 2.`,
 	root.Flags().BoolVar(&a.noSession, "no-session", false, "run the server inside this client for its lifetime: nothing is restored or saved, and detaching (or quitting) ends it with its panes")
 	root.PersistentFlags().StringVar(&a.session, "session", "", "talk to the server of session `NAME` (default: $HERDR_SOCKET_PATH, then $HERDR_SESSION, then the default session)")
 	a.sessionFlag = func() bool { return root.PersistentFlags().Changed("session") }
-	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return err })
+	root.SetFlagErrorFunc(flagError)
 
 	root.AddCommand(a.configCmd(root)) // also the root's --default-config and --skill, cli/config.go
 	if n, ok := a.chosenNoun(args); ok {

@@ -78,7 +78,7 @@ func TestStatus(t *testing.T) {
 	sock := filepath.Join(env["XDG_CONFIG_HOME"], "herdr", "herdr.sock")
 
 	r := run(t, env, "status")
-	for _, want := range []string{"client:\n  version: " + protocol.Version + "\n  channel: stable\n  protocol: 20\n",
+	for _, want := range []string{"client:\n  version: " + protocol.Version + "\n  channel: stable\n  protocol: 22\n",
 		"server:\n  status: not running\n  socket: " + sock + "\n", "update:\n  restart_needed: no\n"} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("not running: stdout %q lacks %q", r.stdout, want)
@@ -90,7 +90,7 @@ func TestStatus(t *testing.T) {
 
 	f := startFake(t, sock)
 	r = run(t, env, "status")
-	for _, want := range []string{"status: running\n  version: " + protocol.Version + "\n  protocol: 20\n  compatible: yes\n  socket: " + sock + "\n", "restart_needed: no\n"} {
+	for _, want := range []string{"status: running\n  version: " + protocol.Version + "\n  protocol: 22\n  compatible: yes\n  socket: " + sock + "\n", "restart_needed: no\n"} {
 		if r.code != 0 || !strings.Contains(r.stdout, want) {
 			t.Errorf("running: exit %d stdout %q lacks %q", r.code, r.stdout, want)
 		}
@@ -106,7 +106,7 @@ func TestStatus(t *testing.T) {
 	if s.Status != "running" || !s.Running || *s.Protocol != 19 || *s.Version != "0.7.0" || *s.Compatible || !*s.RestartNeeded || s.Socket != sock || s.Session != "default" {
 		t.Errorf("--json server %+v", s)
 	}
-	if st.Client.Protocol != 20 || !*st.Update.RestartNeeded {
+	if st.Client.Protocol != 22 || !*st.Update.RestartNeeded {
 		t.Errorf("--json client %+v update %+v", st.Client, st.Update)
 	}
 

@@ -10,8 +10,9 @@ import (
 // Version is the herdr version this build reports in ping and status.
 const Version = "0.8.0"
 
-// ProtocolVersion is the socket protocol number shared with Herdr.
-const ProtocolVersion = 20
+// ProtocolVersion is the socket protocol number shared with Herdr (0.9
+// speaks 22). 22 only adds to 20: every protocol-20 request is still valid.
+const ProtocolVersion = 22
 
 // MaxLineBytes caps one request line; longer lines are answered with an error.
 const MaxLineBytes = 1 << 20

@@ -51,6 +51,19 @@ func Listen(path string) (net.Listener, error) {
 	return &sameUserListener{UnixListener: l, uid: os.Getuid()}, nil
 }
 
+// AdoptListener takes over a listening socket a predecessor passed on (a
+// live handoff) as Listen's own: connections from other users are refused,
+// and closing it removes the socket file (a listener made from a
+// descriptor would leave it behind, and take anyone's connections).
+func AdoptListener(l net.Listener) net.Listener {
+	ul, ok := l.(*net.UnixListener)
+	if !ok {
+		return l
+	}
+	ul.SetUnlinkOnClose(true)
+	return &sameUserListener{UnixListener: ul, uid: os.Getuid()}
+}
+
 // bindPrivate binds path with a 0077 umask, so the socket is never
 // reachable by others, not even between bind and a chmod. The umask is
 // process-wide: it is set only around the bind, which runs while the

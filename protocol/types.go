@@ -174,9 +174,29 @@ type PaneProcessInfo struct {
 }
 
 // ServerCapabilities lists optional server features.
+// The last three came with protocol 22: a multi-machine client refuses a
+// server without surface_interest and health_check.
 type ServerCapabilities struct {
 	LiveHandoff          bool `json:"live_handoff"`
 	DetachedServerDaemon bool `json:"detached_server_daemon"`
+	// EndpointProtocolGeneration is the generation of the endpoint
+	// protocol (Herdr 0.9 sends 1); null from a server that predates it.
+	EndpointProtocolGeneration *uint32 `json:"endpoint_protocol_generation,omitempty"`
+	// SurfaceInterest: the server honours client_shell.surface.set.
+	SurfaceInterest bool `json:"surface_interest,omitempty"`
+	// HealthCheck: ping is answered at once, whatever else is busy, so a
+	// client may poll it to tell a live server from a hung one.
+	HealthCheck bool `json:"health_check,omitempty"`
+}
+
+// EndpointProtocolGeneration is what ping reports in its capabilities.
+const EndpointProtocolGeneration = 1
+
+// Capabilities is this server's capabilities, by whether live handoff is
+// offered (not on Windows, nor when the server was started without it).
+func Capabilities(liveHandoff bool) *ServerCapabilities {
+	return &ServerCapabilities{LiveHandoff: liveHandoff, DetachedServerDaemon: true,
+		EndpointProtocolGeneration: Ptr(uint32(EndpointProtocolGeneration)), SurfaceInterest: true, HealthCheck: true}
 }
 
 // Ptr returns a pointer to v, for optional wire fields.

@@ -106,8 +106,8 @@ func TestE2E_Server_Ping(t *testing.T) {
 	t.Parallel()
 	s := StartServer(t)
 	pong := OK[protocol.Pong](t, s.Call("ping", nil), "pong")
-	if pong.Protocol != 20 {
-		t.Errorf("protocol = %d, want 20", pong.Protocol)
+	if pong.Protocol != 22 {
+		t.Errorf("protocol = %d, want 22", pong.Protocol)
 	}
 	if pong.Version != protocol.Version || pong.Version == "" {
 		t.Errorf("version = %q, want %q", pong.Version, protocol.Version)
@@ -164,7 +164,7 @@ func TestE2E_Session_Snapshot(t *testing.T) {
 	t.Parallel()
 	s := StartServer(t)
 	snap := OK[protocol.SessionSnapshotResult](t, s.Call("session.snapshot", nil), "session_snapshot").Snapshot
-	if snap.Protocol != 20 || snap.Version != protocol.Version {
+	if snap.Protocol != 22 || snap.Version != protocol.Version {
 		t.Errorf("snapshot protocol/version = %d/%q", snap.Protocol, snap.Version)
 	}
 	if len(snap.Workspaces)+len(snap.Tabs)+len(snap.Panes)+len(snap.Layouts) != 0 {
@@ -1070,13 +1070,13 @@ func TestE2E_Status(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		t.Fatalf("status --json is not JSON: %v\n%s", err, out)
 	}
-	if st.Server.Status != "running" || !st.Server.Running || st.Server.Protocol == nil || *st.Server.Protocol != 20 {
-		t.Errorf("server status = %+v, want running with protocol 20", st.Server)
+	if st.Server.Status != "running" || !st.Server.Running || st.Server.Protocol == nil || *st.Server.Protocol != 22 {
+		t.Errorf("server status = %+v, want running with protocol 22", st.Server)
 	}
 	if st.Server.Compatible == nil || !*st.Server.Compatible || st.Server.Socket != s.Socket || st.Server.Session != s.Name {
 		t.Errorf("server status = %+v, want compatible at %s in session %s", st.Server, s.Socket, s.Name)
 	}
-	if st.Client.Protocol != 20 || st.Client.Version != protocol.Version {
+	if st.Client.Protocol != 22 || st.Client.Version != protocol.Version {
 		t.Errorf("client status = %+v", st.Client)
 	}
 	if st.Update.RestartNeeded == nil || *st.Update.RestartNeeded {
@@ -1084,7 +1084,7 @@ func TestE2E_Status(t *testing.T) {
 	}
 
 	out, _, code = s.CLI("status")
-	if code != 0 || !strings.Contains(out, "status: running") || !strings.Contains(out, "protocol: 20") {
+	if code != 0 || !strings.Contains(out, "status: running") || !strings.Contains(out, "protocol: 22") {
 		t.Errorf("status text (exit %d):\n%s", code, out)
 	}
 

@@ -14,9 +14,18 @@ import (
 )
 
 // The layout and structure methods (issue 4), through the socket and the CLI.
-// Every test runs its own server; the tab area is the default 200×50.
+// Every test runs its own server; the tab area is 200×50 ([server]
+// headless_cols and headless_rows), which the rects below are worked out for.
 
 // --- helpers -------------------------------------------------------------------
+
+// startLayoutServer starts a server whose tab area is 200×50.
+func startLayoutServer(t testing.TB) *Server {
+	t.Helper()
+	h := NewHome(t)
+	h.WriteConfig(t, "[server]\nheadless_cols = 200\nheadless_rows = 50\n")
+	return h.Start(t, "e2e")
+}
 
 // splitPane splits target in direction and returns the new pane's id.
 func splitPane(t testing.TB, s *Server, target, direction string) string {
@@ -151,7 +160,7 @@ func tabIDs(ts []protocol.TabInfo) []string {
 
 func TestE2E_Layout_Swap_Direction(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	grid(t, s)
 	before := paneLayout(t, s, "w1:p1")
 	terms := terminals(t, s)
@@ -210,7 +219,7 @@ func TestE2E_Layout_Swap_Direction(t *testing.T) {
 
 func TestE2E_Layout_Swap_SourceTarget(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	grid(t, s)
 	before := paneLayout(t, s, "w1:p1")
 
@@ -261,7 +270,7 @@ func TestE2E_Layout_Swap_SourceTarget(t *testing.T) {
 
 func TestE2E_Layout_Zoom_ModesAndReasons(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	s.CreateWorkspace(t, nil)
 	zoom := func(pane, mode string) protocol.PaneZoomResult {
 		t.Helper()
@@ -337,7 +346,7 @@ func TestE2E_Layout_Zoom_ModesAndReasons(t *testing.T) {
 
 func TestE2E_Layout_Resize_AmountsAndClamp(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	s.CreateWorkspace(t, nil)
 	resize := func(pane, dir string, amount float64) protocol.PaneResizeResult {
 		t.Helper()
@@ -407,7 +416,7 @@ func TestE2E_Layout_Resize_AmountsAndClamp(t *testing.T) {
 
 func TestE2E_Layout_Neighbor_Grid(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	grid(t, s)
 	want := map[string]map[string]string{ // pane → direction → neighbour ("" = none)
 		"w1:p1": {"left": "", "up": "", "right": "w1:p2", "down": "w1:p3"},
@@ -444,7 +453,7 @@ func TestE2E_Layout_Neighbor_Grid(t *testing.T) {
 
 func TestE2E_Layout_Edges_Grid(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	grid(t, s)
 	want := map[string][4]bool{ // left right up down
 		"w1:p1": {true, false, true, false},
@@ -473,7 +482,7 @@ func TestE2E_Layout_Edges_Grid(t *testing.T) {
 
 func TestE2E_Layout_FocusDirection_Grid(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	grid(t, s)
 	focus := func(pane, dir string) protocol.PaneFocusDirectionResult {
 		t.Helper()
@@ -530,7 +539,7 @@ func TestE2E_Layout_FocusDirection_Grid(t *testing.T) {
 
 func TestE2E_Layout_PaneLayout_RectsTileArea(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	grid(t, s)
 	splitPane(t, s, "w1:p4", "right")
 	splitPane(t, s, "w1:p1", "down")
@@ -597,7 +606,7 @@ func TestE2E_Layout_PaneLayout_RectsTileArea(t *testing.T) {
 
 func TestE2E_Layout_InputSet(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	s.CreateWorkspace(t, nil)
 	OK[protocol.OK](t, s.Call("pane.input.set", map[string]any{"pane_id": "w1:p1", "right_click": "pane"}), "ok")
 	OK[protocol.OK](t, s.Call("pane.input.set", map[string]any{"pane_id": "w1:p1", "right_click": "herdr"}), "ok")
@@ -621,7 +630,7 @@ func TestE2E_Layout_InputSet(t *testing.T) {
 
 func TestE2E_Layout_Export_SplitTab(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	dir := mkdir(t, s, "proj")
 	s.CreateWorkspace(t, map[string]any{"cwd": dir})
 	OK[protocol.PaneInfoResult](t, s.Call("pane.split", map[string]any{"target_pane_id": "w1:p1", "direction": "down", "ratio": 0.3}), "pane_info")
@@ -667,7 +676,7 @@ func TestE2E_Layout_Export_SplitTab(t *testing.T) {
 // most every 500 ms, so a quiet `cd` inside that window is never seen.
 func TestE2E_Layout_Export_CwdAfterCd(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	dir := mkdir(t, s, "elsewhere")
 	s.CreateWorkspace(t, nil)
 	s.Run(t, "w1:p1", "cd "+dir)
@@ -683,7 +692,7 @@ func TestE2E_Layout_Export_CwdAfterCd(t *testing.T) {
 
 func TestE2E_Layout_Apply_TreeCwdCommand(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	left, right := mkdir(t, s, "left"), mkdir(t, s, "right")
 	s.CreateWorkspace(t, nil)
 	root := map[string]any{
@@ -781,7 +790,7 @@ func TestE2E_Layout_Apply_TreeCwdCommand(t *testing.T) {
 
 func TestE2E_Layout_SetSplitRatio_Paths(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	// Root: right split; first = p1 over p3, second = p2 over p4.
 	grid(t, s)
 	set := func(path []bool, ratio float64) protocol.LayoutDescription {
@@ -841,7 +850,7 @@ func TestE2E_Layout_SetSplitRatio_Paths(t *testing.T) {
 
 func TestE2E_Layout_WorkspaceMove_Order(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	for range 4 {
 		s.CreateWorkspace(t, nil)
 	}
@@ -883,7 +892,7 @@ func TestE2E_Layout_WorkspaceMove_Order(t *testing.T) {
 
 func TestE2E_Layout_WorkspaceMoveBlock_Order(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	for range 5 {
 		s.CreateWorkspace(t, nil)
 	}
@@ -929,7 +938,7 @@ func TestE2E_Layout_WorkspaceMoveBlock_Order(t *testing.T) {
 
 func TestE2E_Layout_TabMove_Order(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	s.CreateWorkspace(t, nil)
 	s.CreateWorkspace(t, nil)
 	for range 2 {
@@ -969,7 +978,7 @@ func TestE2E_Layout_TabMove_Order(t *testing.T) {
 
 func TestE2E_Layout_PaneMove_ToTab(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	s.CreateWorkspace(t, nil)
 	splitPane(t, s, "w1:p1", "right") // w1:p2
 	t2 := OK[protocol.TabCreated](t, s.Call("tab.create", map[string]any{"workspace_id": "w1"}), "tab_created")
@@ -1048,7 +1057,7 @@ func TestE2E_Layout_PaneMove_ToTab(t *testing.T) {
 
 func TestE2E_Layout_PaneMove_NewTab(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	s.CreateWorkspace(t, nil)
 	splitPane(t, s, "w1:p1", "down") // w1:p2
 
@@ -1085,7 +1094,7 @@ func TestE2E_Layout_PaneMove_NewTab(t *testing.T) {
 
 func TestE2E_Layout_PaneMove_NewWorkspaceKeepsShell(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	s.CreateWorkspace(t, nil)
 	splitPane(t, s, "w1:p1", "right") // w1:p2
 	s.Run(t, "w1:p2", "echo before-move")
@@ -1175,7 +1184,7 @@ func waitOutput(t testing.TB, s *Server, pane, want string) string {
 
 func TestE2E_Layout_PTYSize_FollowsRect(t *testing.T) {
 	t.Parallel()
-	s := StartServer(t)
+	s := startLayoutServer(t)
 	s.CreateWorkspace(t, nil)
 	sttySize(t, s, "w1:p1", protocol.Rect{Width: 200, Height: 50})
 

@@ -35,7 +35,8 @@ type (
 	// toastMsg shows a message for a few seconds.
 	toastMsg struct{ text string }
 	// noticeMsg is a notification.show the server pushed (client.toast).
-	noticeMsg struct{ Title, Body, Position, Sound string }
+	// Delivery is the server's [ui.toast] delivery, which answered it shown.
+	noticeMsg struct{ Title, Body, Position, Sound, Delivery string }
 	// agentDue comes delay_seconds after an agent's change: it notifies
 	// if the agent still has that status.
 	agentDue struct {
@@ -453,7 +454,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case toastMsg:
 		return m.showToast(msg.text)
 	case noticeMsg:
-		return m.notify(notice{title: msg.Title, body: msg.Body, position: msg.Position, sound: msg.Sound})
+		return m.notify(notice{title: msg.Title, body: msg.Body, position: msg.Position, sound: msg.Sound, delivery: msg.Delivery})
 	case agentDue:
 		if p, ok := m.paneInfo(msg.paneID); ok && p.AgentStatus == msg.status {
 			if n, ok := m.agentNotice(p, msg.status); ok {

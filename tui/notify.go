@@ -26,6 +26,9 @@ type notice struct {
 	position    string // in-app corner; "" is [ui.toast.herdr] position
 	sound       string // "", "done" or "request"
 	agent       string // the agent it is about, for [ui.sound.agents]
+	// delivery overrides [ui.toast] delivery: the server's, for a
+	// notification.show it answered shown (its config may be newer).
+	delivery string
 }
 
 // cornerToast is an in-app notification drawn in a corner.
@@ -47,7 +50,11 @@ type systemDone struct {
 // notify delivers n and plays its sound.
 func (m *model) notify(n notice) tea.Cmd {
 	var cmds []tea.Cmd
-	switch m.ui.Toast.Delivery {
+	delivery := m.ui.Toast.Delivery
+	if n.delivery != "" {
+		delivery = n.delivery
+	}
+	switch delivery {
 	case config.ToastHerdr:
 		cmds = append(cmds, m.showCorner(n))
 	case config.ToastTerminal:

@@ -7,6 +7,10 @@ type Toast struct {
 	Body     string `json:"body,omitempty"`
 	Position string `json:"position,omitempty"`
 	Sound    string `json:"sound,omitempty"`
+	// Delivery is the server's [ui.toast] delivery when it sent the toast:
+	// the client delivers it so, whatever config it started with, as a
+	// server.reload_config may have changed it since.
+	Delivery string `json:"delivery,omitempty"`
 }
 
 // WindowTitle asks the foreground client to set its terminal window's

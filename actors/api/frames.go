@@ -14,5 +14,10 @@ type Frames struct {
 	From   *actor.PID
 }
 
-// FramesWritten says the connection Sub wrote the last Frames.
-type FramesWritten struct{ Sub *actor.PID }
+// FramesWritten says the connection Sub wrote the last Frames. Resend says
+// instead that the connection did not show them (its surface was off,
+// client_shell.surface.set) and wants a full frame now.
+type FramesWritten struct {
+	Sub    *actor.PID
+	Resend bool
+}

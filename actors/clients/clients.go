@@ -168,7 +168,7 @@ func (c *Clients) show(ctx actor.Context, prm *protocol.NotificationShowParams) 
 	if reason != protocol.NotifyShown {
 		return api.Done(protocol.NotificationShown{Shown: false, Reason: reason})
 	}
-	t := &api.Toast{Title: prm.Title, Sound: prm.Sound}
+	t := &api.Toast{Title: prm.Title, Sound: prm.Sound, Delivery: c.cfg.UI.Toast.Delivery}
 	if prm.Body != nil {
 		t.Body = *prm.Body
 	}

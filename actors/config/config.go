@@ -92,8 +92,9 @@ type Worktrees struct {
 // Advanced holds the [advanced] section.
 type Advanced struct {
 	ScrollbackLimitBytes int // scrollback_limit_bytes (alias scrollback_lines): must be > 0.
-	// HeadlessCols and HeadlessRows (headless_cols, headless_rows) are the
-	// tab area while no client is attached: 200×50 unless set (10–1000).
+	// HeadlessCols and HeadlessRows ([server] headless_cols, headless_rows,
+	// as in Herdr; [advanced] before) are the tab area while no client is
+	// attached: 120×40 unless set (10–1000), Herdr 0.9's default.
 	HeadlessCols, HeadlessRows int
 }
 
@@ -272,7 +273,7 @@ func Default() Config {
 			Sound: Sound{Enabled: true, Agents: defaultSoundAgents()},
 		},
 		Worktrees:    Worktrees{Directory: "~/.herdr/worktrees"},
-		Advanced:     Advanced{ScrollbackLimitBytes: DefaultScrollbackLimitBytes, HeadlessCols: 200, HeadlessRows: 50},
+		Advanced:     Advanced{ScrollbackLimitBytes: DefaultScrollbackLimitBytes, HeadlessCols: 120, HeadlessRows: 40},
 		Experimental: Experimental{CJKIMECursorShape: "steady_block"},
 		Remote:       Remote{ManageSSHConfig: true},
 	}

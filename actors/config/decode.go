@@ -54,6 +54,7 @@ var sectionDecoders = []sectionDecoder{
 	{"advanced", (*decoder).advanced},
 	{"experimental", (*decoder).experimental},
 	{"remote", (*decoder).remote},
+	{"server", (*decoder).server},
 	{"web", (*decoder).web},
 }
 

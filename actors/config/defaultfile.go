@@ -32,6 +32,7 @@ func DefaultFile() string {
 	w.section("advanced", advancedFields)
 	w.section("experimental", experimentalFields)
 	w.section("remote", remoteFields)
+	w.section("server", serverFields)
 	w.section("web", webFields)
 	return w.b.String()
 }

@@ -211,14 +211,27 @@ const (
 var advancedFields = []field{
 	{key: scrollbackKey, doc: "Bytes of scrollback each pane keeps (older name: scrollback_lines).",
 		ptr: func(c *Config) any { return &c.Advanced.ScrollbackLimitBytes }, lo: 1, hi: 1<<53 - 1},
-	{key: "headless_cols", doc: "Columns of the tab area while no client is attached (10-1000).",
+}
+
+// serverFields are Herdr's [server] keys: the size of the tab area, and so
+// of new panes, while no client is attached.
+var serverFields = []field{
+	{key: "headless_cols", doc: "Columns of the tab area, and of new panes, while no client is attached (10-1000).",
 		ptr: func(c *Config) any { return &c.Advanced.HeadlessCols }, lo: 10, hi: 1000},
-	{key: "headless_rows", doc: "Rows of the tab area while no client is attached (10-1000).",
+	{key: "headless_rows", doc: "Rows of the tab area, and of new panes, while no client is attached (10-1000).",
 		ptr: func(c *Config) any { return &c.Advanced.HeadlessRows }, lo: 10, hi: 1000},
 }
 
+func (d *decoder) server(t map[string]any) { d.fields("server", t, serverFields) }
+
 func (d *decoder) advanced(t map[string]any) {
-	d.fields("advanced", t, advancedFields, scrollbackAlias)
+	// [advanced] headless_cols|rows: this build's older place for [server]'s.
+	d.fields("advanced", t, advancedFields, scrollbackAlias, serverFields[0].key, serverFields[1].key)
+	for _, f := range serverFields {
+		if v, ok := t[f.key]; ok {
+			d.set("advanced."+f.key, f, v)
+		}
+	}
 	v, ok := t[scrollbackAlias]
 	switch _, canonical := t[scrollbackKey]; {
 	case !ok:

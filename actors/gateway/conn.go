@@ -63,7 +63,7 @@ var pongs = sync.OnceValue(func() map[bool]protocol.Encoded {
 	out := map[bool]protocol.Encoded{}
 	for _, handoff := range []bool{false, true} {
 		out[handoff], _ = protocol.Encode(protocol.Pong{Version: protocol.Version, Protocol: protocol.ProtocolVersion,
-			Capabilities: &protocol.ServerCapabilities{LiveHandoff: handoff, DetachedServerDaemon: true}})
+			Capabilities: protocol.Capabilities(handoff)})
 	}
 	return out
 })
@@ -99,6 +99,8 @@ type conn struct {
 	gfxAs      *actor.PID                     // the identity the stream's request went out with
 	gfxAck     *protocol.PaneGraphicsFrameAck // the file frame's ack, once the pane took it
 	gfxAckID   string                         // and the id it is written with
+
+	surface surface // client_shell.surface.set: whether frames are written (surface.go)
 
 	behavior actor.Behavior // requests, then perhaps streaming
 	idle     idleClock      // closes a connection that waits for nothing (idle.go)

@@ -1,7 +1,8 @@
 // Package gateway accepts API connections and gives each one a conn actor.
 //
 // A conn actor decodes request lines, answers the methods the table gives
-// the gateway itself (ping, server.stop, server.live_handoff: Registry),
+// the gateway itself (ping, server.stop, server.live_handoff, client_shell.surface.set:
+// Registry),
 // sends the rest to their owner — the session for every method whose
 // target it resolves (it hands them on to a pane, workspace, tab or the
 // agents actor), the clients, plugins, integrations or web actor for
@@ -12,6 +13,8 @@
 // When the gateway stops with the server, each connection that watches
 // screens (an interactive client) is sent client.server_stopping before it
 // closes, so the client exits instead of waiting for a new server.
+// client_shell.surface.set is the connection's own state: while its
+// surface is off, screen frames are held back (surface.go).
 //
 // Limits keep one client from deafening or bloating the server: failed
 // accepts back off and retry; connections past a cap (lower under a low

@@ -46,6 +46,10 @@ type Options struct {
 	// lets it pause the accept loop (handoff.go).
 	Handoff HandoffFunc
 	Gate    *AcceptGate
+	// Dismiss remembers a release_notes.dismiss or
+	// product_announcement.dismiss (their params); done is called once,
+	// from any goroutine. Nil: dismissals are acknowledged, not kept.
+	Dismiss func(params protocol.Params, done func(error))
 	// ConnBudget, TotalBudget and StallTimeout bound what the server holds
 	// for clients that do not read (budget.go); zero means the default.
 	ConnBudget, TotalBudget int64

@@ -215,7 +215,7 @@ func TestConn_Credits_ClientThatNeverReadsIsBounded(t *testing.T) {
 
 	const sent = 3000
 	pong, _ := protocol.EncodeSuccess("0000", protocol.Pong{Version: protocol.Version, Protocol: protocol.ProtocolVersion,
-		Capabilities: &protocol.ServerCapabilities{DetachedServerDaemon: true}})
+		Capabilities: protocol.Capabilities(false)})
 	bound := window + 4<<10/len(pong) + 2 // credits, the writer's 4 KiB buffer, one line in hand
 	written := 0
 	for ; written < sent; written++ {

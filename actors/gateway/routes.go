@@ -16,9 +16,12 @@ import (
 
 // Registry holds the methods a connection answers itself.
 var Registry = api.NewRegistry(protocol.OwnerGateway, "actors/gateway", map[string]func(c *conn, ctx actor.Context, req *protocol.Request, params protocol.Params){
-	"ping":                (*conn).ping,
-	"server.stop":         (*conn).serverStop,
-	"server.live_handoff": (*conn).serverLiveHandoff,
+	"ping":                         (*conn).ping,
+	"server.stop":                  (*conn).serverStop,
+	"server.live_handoff":          (*conn).serverLiveHandoff,
+	"client_shell.surface.set":     (*conn).surfaceSet,
+	"release_notes.dismiss":        (*conn).dismiss,
+	"product_announcement.dismiss": (*conn).dismiss,
 })
 
 func (c *conn) ping(_ actor.Context, req *protocol.Request, _ protocol.Params) {

@@ -13,5 +13,8 @@ func (c *conn) frames(ctx actor.Context, f *api.Frames) {
 	// The pane knows the connection by the identity its screen.subscribe
 	// went out with (api.InFlight).
 	root, self, from := ctx.ActorSystem().Root, api.Addressee(ctx), f.From
+	if c.held(from, self) {
+		return // not shown (client_shell.surface.set): not acknowledged either (surface.go)
+	}
 	c.enqueue(outItem{lines: f.Lines, joined: f.Joined, after: func() { root.Send(from, &api.FramesWritten{Sub: self}) }, inlineAfter: true})
 }

@@ -90,6 +90,9 @@ func (p *Pane) receiveScreen(ctx actor.Context, msg any) {
 	case *api.FramesWritten:
 		if s := p.screenSubOf(msg.Sub); s != nil {
 			s.inflight = false
+			if msg.Resend { // the connection shows the pane again: everything, images too
+				s.sent, s.gfxVersion, s.gfxSent, s.stale = nil, 0, nil, true
+			}
 			if s.stale {
 				p.scheduleFrames(ctx)
 			}

@@ -1,5 +1,7 @@
 // Package server assembles a herdr server process: it loads the config,
 // opens the log, binds the API socket, starts the actor system with the
 // session and the gateway under one root, and tears everything down on
-// server.stop or a signal.
+// server.stop or a signal. It also keeps the record of dismissed release
+// notes and product announcements (dismissals.go, dismissed.json beside
+// session.json), for the gateway to answer their dismiss methods.
 package server

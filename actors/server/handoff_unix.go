@@ -281,7 +281,7 @@ func receiveHandoff(sock int) (*received, error) {
 	if err != nil {
 		return fail(fmt.Errorf("listener: %w", err))
 	}
-	r := &received{state: st, listener: l, masters: map[string]*os.File{}, reply: reply}
+	r := &received{state: st, listener: protocol.AdoptListener(l), masters: map[string]*os.File{}, reply: reply}
 	for i, p := range st.Panes {
 		r.masters[p.TerminalID] = os.NewFile(uintptr(fds[i+1]), "/dev/ptmx")
 	}

@@ -236,6 +236,10 @@ func Run(opts Options) error {
 	if handoffSupported {
 		gw.Handoff = handoff.handoff
 	}
+	if opts.SessionFile != "" { // beside session.json, kept whether or not it could be read
+		notices := startDismissals(filepath.Join(filepath.Dir(opts.SessionFile), DismissedFile), log, stopped)
+		gw.Dismiss = func(p protocol.Params, done func(error)) { notices.dismiss(p, done, stopped) }
+	}
 	if err := gw.Check(); err != nil {
 		listener.Close()
 		return err

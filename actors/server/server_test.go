@@ -85,7 +85,7 @@ func TestServer_PingAndErrors(t *testing.T) {
 	sock := startServer(t)
 	c := dial(t, sock)
 	var pong protocol.Pong
-	if err := c.Call("ping", nil, &pong); err != nil || pong.Protocol != 20 {
+	if err := c.Call("ping", nil, &pong); err != nil || pong.Protocol != 22 {
 		t.Fatalf("ping: %+v %v", pong, err)
 	}
 	cases := []struct{ line, want string }{

@@ -133,7 +133,7 @@ func Props(opts Options) *actor.Props {
 func newSession(opts Options) *Session {
 	cols, rows := opts.Cols, opts.Rows
 	if cols <= 0 || rows <= 0 {
-		cols, rows = 200, 50
+		cols, rows = 120, 40 // Herdr 0.9's headless size
 	}
 	if opts.PaneProps == nil {
 		opts.PaneProps = pane.NewRuntime().Start

@@ -48,6 +48,10 @@ type Pane struct {
 	Command    []string // argv it was started with, when not the shell
 	Aliases    []string // public ids it had before moving between workspaces
 	RightClick string
+	// Raw is Herdr's raw pane id, which the legacy ids p_<raw> and
+	// p_<ws>_<raw> name: the pane's place in the order this server
+	// registered panes, session-wide (restored ones first, in file order).
+	Raw uint64
 }
 
 // Model is the whole topology of one session.
@@ -58,6 +62,7 @@ type Model struct {
 	Area     layout.Rect
 	NextWS   uint64
 	NextTerm uint64
+	NextRaw  uint64 // the last Pane.Raw given
 	// UI is the client's sidebar state, kept in session.json (uistate.go).
 	UI UIState
 
@@ -168,8 +173,9 @@ func (m *Model) FutureTabID(id string) string {
 }
 
 // ResolvePane accepts a public pane id, current or former, and the legacy
-// forms "w1-N", "p_w1_N" and "p_N" (N the pane's number; the last only
-// when a single workspace has a pane N).
+// forms "w1-N" (N the pane's number), "p_N" and "p_w1_N" (N the pane's
+// raw id, as in Herdr; failing that, its number: for "p_N" only when a
+// single workspace has a pane N).
 func (m *Model) ResolvePane(id string) (*Pane, error) {
 	if p, ok := m.panes[id]; ok {
 		return p, nil
@@ -197,6 +203,14 @@ func (m *Model) legacyPane(id string) *Pane {
 	if err != nil || n == 0 {
 		return nil
 	}
+	if p := m.rawPane(n); p != nil && strings.HasPrefix(id, "p_") {
+		if ws == "" {
+			return p
+		}
+		if w, err := m.ResolveWorkspace(ws); err == nil && p.WS == w {
+			return p
+		}
+	}
 	if ws != "" {
 		return m.panes[protocol.PaneID(ws, n)]
 	}
@@ -210,6 +224,16 @@ func (m *Model) legacyPane(id string) *Pane {
 		}
 	}
 	return found
+}
+
+// rawPane is the pane whose raw id is n, or nil.
+func (m *Model) rawPane(n uint64) *Pane {
+	for _, p := range m.terms {
+		if p.Raw == n {
+			return p
+		}
+	}
+	return nil
 }
 
 // FocusedPane is the focused pane of the focused tab of the focused

@@ -286,12 +286,14 @@ func TestResolve_LegacyForms(t *testing.T) {
 	p2 := b.split(p1)
 	t2, _ := b.tab(p1.WS)
 	_, q1 := b.workspace("")
-	for id, want := range map[string]*Pane{"w1-2": p2, "p_w1_2": p2, "p_2": p2, "w2-1": q1, "p_w2_1": q1, "w1:p2": p2} {
+	// Raw ids are the order panes were registered in: p1 1, p2 2, t2's 3, q1 4.
+	for id, want := range map[string]*Pane{"w1-2": p2, "p_w1_2": p2, "p_2": p2, "w2-1": q1, "p_w2_1": q1, "w1:p2": p2,
+		"p_1": p1, "p_4": q1, "p_w2_4": q1} {
 		if got, err := b.m.ResolvePane(id); err != nil || got != want {
 			t.Errorf("ResolvePane(%q) = %v, %v; want %s", id, got, err, want.ID)
 		}
 	}
-	for _, id := range []string{"p_1", "w3-1", "w1-x", "p_w1_0", "w1-"} { // p_1: in both workspaces
+	for _, id := range []string{"p_9", "w3-1", "w1-x", "p_w1_0", "w1-"} {
 		if _, err := b.m.ResolvePane(id); protocol.AsError(err).Code != protocol.CodePaneNotFound {
 			t.Errorf("ResolvePane(%q): %v, want pane_not_found", id, err)
 		}

@@ -168,6 +168,8 @@ func (tx *Tx) NewTerm() uint64 {
 // NextPaneID gave. Its leaf is the caller's to place.
 func (tx *Tx) AddPane(p *Pane) {
 	set(tx, &p.WS.NextPane, p.WS.NextPane+1)
+	set(tx, &tx.m.NextRaw, tx.m.NextRaw+1)
+	set(tx, &p.Raw, tx.m.NextRaw)
 	setKey(tx, tx.m.panes, p.ID, p)
 	setKey(tx, tx.m.terms, p.TermID, p)
 }
