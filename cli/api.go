@@ -132,6 +132,9 @@ func apiSchema() map[string]any {
 		if protocol.ExtensionMethods[m.Name] {
 			request["x-extension"] = true // this server's, not Herdr's
 		}
+		if m.Name == binaryStreamMethod {
+			request["x-binary-stream"] = true
+		}
 		requests = append(requests, request)
 		if m.Result != "*" {
 			results[m.Result] = true
@@ -249,23 +252,28 @@ func subscriptionEventSchema() map[string]any {
 	}
 }
 
+// binaryStreamMethod is Herdr's one method its own schema leaves out: its
+// connection turns into a stream of binary frames. Ours lists it, marked.
+const binaryStreamMethod = "pane.graphics.stream"
+
 // schemaSummary is what a bare `herdr api schema` prints.
 func schemaSummary() string {
 	herdr, ext := 0, 0
 	for _, m := range protocol.Methods() {
-		if protocol.ExtensionMethods[m.Name] {
+		switch {
+		case protocol.ExtensionMethods[m.Name]:
 			ext++
-		} else {
+		case m.Name != binaryStreamMethod:
 			herdr++
 		}
 	}
 	return fmt.Sprintf(`Herdr API schema: protocol %d, schema_version %d
-methods: %d (%d of Herdr's surface, %d extensions of this server, marked x-extension)
+methods: %d (%d of Herdr's schema, its binary %s marked x-binary-stream, %d extensions of this server marked x-extension)
 sections: request, success_response, error_response, event (%d kinds), subscription_event (%d kinds)
 
   herdr api schema --json           the whole JSON Schema document, on one line
   herdr api schema --output FILE    write it, pretty-printed, to FILE
-`, protocol.ProtocolVersion, schemaVersion, herdr+ext, herdr, ext, len(protocol.LifecycleKinds), len(protocol.SubscriptionEventTypes()))
+`, protocol.ProtocolVersion, schemaVersion, herdr+ext+1, herdr, binaryStreamMethod, ext, len(protocol.LifecycleKinds), len(protocol.SubscriptionEventTypes()))
 }
 
 // schemaGen turns Go types into JSON schema, naming each struct in defs.
