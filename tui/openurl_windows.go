@@ -1,7 +1,4 @@
 package tui
 
-// platform is this system's name in plugin manifests.
-const platform = "windows"
-
 // urlOpener is the command that opens a URL in the user's browser.
 var urlOpener = []string{"rundll32", "url.dll,FileProtocolHandler"}
