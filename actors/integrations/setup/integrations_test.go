@@ -260,8 +260,8 @@ func TestInstall_FreshSettingsAndCleanUninstall(t *testing.T) {
 }
 
 func TestInstall_MissingConfigDir(t *testing.T) {
-	_, env := fakeEnv(t, nil)
-	if _, err := Install("claude", env); err == nil || !strings.Contains(err.Error(), "not found") {
+	home, env := fakeEnv(t, nil)
+	if _, err := Install("claude", env); err == nil || !strings.HasSuffix(err.Error(), "needs the directory "+filepath.Join(home, ".claude")) {
 		t.Fatalf("install without ~/.claude: %v", err)
 	}
 	// mastracode creates its own.
