@@ -402,7 +402,10 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.tabChanged(ctx, msg)
 		s.settle(ctx, before)
 	case *pane.Exited:
-		if p := s.terms[msg.TerminalID]; p != nil {
+		// A pane whose program ends because the server is stopping (its
+		// actor hung up the terminal) keeps its place: the last save,
+		// made when stopping began, has it, and a restart brings it back.
+		if p := s.terms[msg.TerminalID]; p != nil && !s.stopping {
 			s.opts.Log.Info("pane exited", "pane", p.ID, "terminal", p.TermID, "code", msg.ExitCode)
 			s.paneGone(ctx, p)
 		}
