@@ -215,3 +215,74 @@ func TestAPI_Schema_MatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// The success response lists one object per result type under
+// $defs.ResponseResult.oneOf, as protocol-22 client generators read it:
+// type a const, the other properties the Go result's fields.
+func TestAPI_Schema_SuccessResponseListsEveryResult(t *testing.T) {
+	r := run(t, newEnv(t), "api", "schema", "--json")
+	var doc struct {
+		Schemas struct {
+			SuccessResponse struct {
+				Properties struct {
+					Result struct {
+						Ref string `json:"$ref"`
+					} `json:"result"`
+				} `json:"properties"`
+				Defs struct {
+					ResponseResult struct {
+						OneOf []struct {
+							Type       string `json:"type"`
+							Properties map[string]struct {
+								Const string `json:"const"`
+								Type  string `json:"type"`
+								Items struct {
+									Ref string `json:"$ref"`
+								} `json:"items"`
+							} `json:"properties"`
+							Required []string `json:"required"`
+						} `json:"oneOf"`
+					} `json:"ResponseResult"`
+					PaneTextRange struct {
+						Required []string `json:"required"`
+					} `json:"PaneTextRange"`
+				} `json:"$defs"`
+			} `json:"success_response"`
+		} `json:"schemas"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("api schema --json: %v (exit %d %q)", err, r.code, r.stderr)
+	}
+	sr := doc.Schemas.SuccessResponse
+	if sr.Properties.Result.Ref != "#/schemas/success_response/$defs/ResponseResult" {
+		t.Errorf("result is %q, want a $ref to ResponseResult", sr.Properties.Result.Ref)
+	}
+	byType := map[string]int{}
+	for i, o := range sr.Defs.ResponseResult.OneOf {
+		typ := o.Properties["type"].Const
+		if _, dup := byType[typ]; dup || typ == "" || o.Type != "object" || len(o.Required) == 0 || o.Required[0] != "type" {
+			t.Errorf("oneOf[%d]: type const %q (dup %v), object %q, required %q", i, typ, dup, o.Type, o.Required)
+		}
+		byType[typ] = i
+	}
+	if len(byType) != len(protocol.ResultTypes()) {
+		t.Errorf("%d result types in the schema, %d in protocol.ResultTypes", len(byType), len(protocol.ResultTypes()))
+	}
+	for _, m := range protocol.Methods() {
+		if _, ok := byType[m.Result]; !ok && m.Result != "*" {
+			t.Errorf("%s answers %s, which the schema lacks", m.Name, m.Result)
+		}
+	}
+	i, ok := byType["pane_copy_search"]
+	if !ok {
+		t.Fatal("no pane_copy_search in the schema")
+	}
+	search := sr.Defs.ResponseResult.OneOf[i]
+	if !slices.Equal(search.Required, []string{"type", "pane_id", "content_revision", "matches", "total"}) ||
+		search.Properties["matches"].Type != "array" || search.Properties["matches"].Items.Ref != "#/schemas/success_response/$defs/PaneTextRange" {
+		t.Errorf("pane_copy_search: required %q, matches %+v", search.Required, search.Properties["matches"])
+	}
+	if !slices.Equal(sr.Defs.PaneTextRange.Required, []string{"start", "end"}) {
+		t.Errorf("PaneTextRange required %q", sr.Defs.PaneTextRange.Required)
+	}
+}
