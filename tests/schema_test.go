@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // Response lines are judged by Herdr's protocol-20 reference schema where
@@ -32,13 +34,17 @@ var schemas struct {
 	err  error
 	// missing is the reference's path when it is absent; success, failure
 	// and refTypes are then nil.
-	missing  string
-	success  *jsonschema.Schema
-	failure  *jsonschema.Schema
-	refTypes map[string]bool // the result types the reference describes
-	// ours are this binary's success and error response schemas.
+	missing string
+	success *jsonschema.Schema
+	failure *jsonschema.Schema
+	// refTypes are the reference's result schemas by type: the types it
+	// knows.
+	refTypes map[string]*jsonschema.Schema
+	// ours are this binary's success and error response schemas, and its
+	// result schemas by type.
 	ours        *jsonschema.Schema
 	oursFailure *jsonschema.Schema
+	ourTypes    map[string]*jsonschema.Schema
 }
 
 // schemaPath is the reference schema in shared/spec beside the checkout:
@@ -93,21 +99,15 @@ func loadOurSchema() error {
 	if schemas.oursFailure, err = c.Compile(ourSchemaURL + "#/schemas/error_response"); err != nil {
 		return fmt.Errorf("our error_response: %w", err)
 	}
-	return nil
+	schemas.ourTypes, err = compileResults(c, ourSchemaURL, out)
+	return err
 }
 
-// loadReferenceSchema compiles Herdr's reference and notes the result
-// types it knows.
-func loadReferenceSchema() error {
-	path := schemaPath()
-	b, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
-		schemas.missing = path
-		return nil
-	}
-	if err != nil {
-		return err
-	}
+// compileResults compiles each result schema of a document registered
+// under url, success_response.$defs.ResponseResult.oneOf[i], by its type:
+// a line that fails is described against its own type's schema alone,
+// not against every one of the oneOf.
+func compileResults(c *jsonschema.Compiler, url string, raw []byte) (map[string]*jsonschema.Schema, error) {
 	var head struct {
 		Schemas struct {
 			SuccessResponse struct {
@@ -125,15 +125,34 @@ func loadReferenceSchema() error {
 			} `json:"success_response"`
 		} `json:"schemas"`
 	}
-	if err := json.Unmarshal(b, &head); err != nil {
+	if err := json.Unmarshal(raw, &head); err != nil {
+		return nil, err
+	}
+	byType := map[string]*jsonschema.Schema{}
+	for i, o := range head.Schemas.SuccessResponse.Defs.ResponseResult.OneOf {
+		sch, err := c.Compile(fmt.Sprintf("%s#/schemas/success_response/$defs/ResponseResult/oneOf/%d", url, i))
+		if err != nil {
+			return nil, err
+		}
+		byType[o.Properties.Type.Const] = sch
+	}
+	if len(byType) == 0 {
+		return nil, fmt.Errorf("%s: no result types under success_response.$defs.ResponseResult.oneOf", url)
+	}
+	return byType, nil
+}
+
+// loadReferenceSchema compiles Herdr's reference and notes the result
+// types it knows.
+func loadReferenceSchema() error {
+	path := schemaPath()
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		schemas.missing = path
+		return nil
+	}
+	if err != nil {
 		return err
-	}
-	schemas.refTypes = map[string]bool{}
-	for _, o := range head.Schemas.SuccessResponse.Defs.ResponseResult.OneOf {
-		schemas.refTypes[o.Properties.Type.Const] = true
-	}
-	if len(schemas.refTypes) == 0 {
-		return fmt.Errorf("%s: no result types under success_response.$defs.ResponseResult.oneOf", path)
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
 	if err != nil {
@@ -147,14 +166,18 @@ func loadReferenceSchema() error {
 	if schemas.success, err = c.Compile(schemaURL + "#/schemas/success_response"); err != nil {
 		return err
 	}
-	schemas.failure, err = c.Compile(schemaURL + "#/schemas/error_response")
+	if schemas.failure, err = c.Compile(schemaURL + "#/schemas/error_response"); err != nil {
+		return err
+	}
+	schemas.refTypes, err = compileResults(c, schemaURL, b)
 	return err
 }
 
 // responseSchema picks the schema that judges a decoded response line,
 // by whether it carries an "error" member and whether the reference
-// knows its result's type; kind names it for messages.
-func responseSchema(v any) (sch *jsonschema.Schema, kind string) {
+// knows its result's type; kind names it for messages, and byType are
+// the result schemas of its document.
+func responseSchema(v any) (sch *jsonschema.Schema, kind string, byType map[string]*jsonschema.Schema) {
 	obj, _ := v.(map[string]any)
 	_, isErr := obj["error"]
 	typ := ""
@@ -163,15 +186,15 @@ func responseSchema(v any) (sch *jsonschema.Schema, kind string) {
 	}
 	switch {
 	case schemas.missing != "" && isErr:
-		return schemas.oursFailure, "error_response of herdr api schema"
+		return schemas.oursFailure, "error_response of herdr api schema", nil
 	case schemas.missing != "":
-		return schemas.ours, "success_response of herdr api schema"
+		return schemas.ours, "success_response of herdr api schema", schemas.ourTypes
 	case isErr:
-		return schemas.failure, "error_response of the reference"
-	case schemas.refTypes[typ]:
-		return schemas.success, "success_response of the reference"
+		return schemas.failure, "error_response of the reference", nil
+	case schemas.refTypes[typ] != nil:
+		return schemas.success, "success_response of the reference", schemas.refTypes
 	}
-	return schemas.ours, "success_response of herdr api schema (the reference has no " + typ + ")"
+	return schemas.ours, "success_response of herdr api schema (the reference has no " + typ + ")", schemas.ourTypes
 }
 
 // ValidateResponseLine checks one response line against the schema that
@@ -192,10 +215,21 @@ func ValidateResponseLine(t testing.TB, line []byte) {
 		t.Errorf("response line is not JSON (%v): %s", err, clip(line))
 		return
 	}
-	sch, kind := responseSchema(v)
-	if err := sch.Validate(v); err != nil {
-		t.Errorf("response does not match %s: %v\nline: %s", kind, err, clip(line))
+	sch, kind, byType := responseSchema(v)
+	err = sch.Validate(v)
+	if err == nil {
+		return
 	}
+	// The details against the result's own type, when there is one.
+	if res, ok := v.(map[string]any)["result"].(map[string]any); ok {
+		typ, _ := res["type"].(string)
+		if one := byType[typ]; one != nil {
+			if detail := one.Validate(res); detail != nil {
+				err = fmt.Errorf("result: %#v", detail)
+			}
+		}
+	}
+	t.Errorf("response does not match %s: %v\nline: %s", kind, err, clip(line))
 }
 
 // TestSchema_ValidatorRejectsBadLines makes sure the validator is live: a
@@ -217,7 +251,7 @@ func TestSchema_ValidatorRejectsBadLines(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sch, kind := responseSchema(v)
+		sch, kind, _ := responseSchema(v)
 		if got := sch.Validate(v) == nil; got != valid {
 			t.Errorf("valid=%v, want %v for %s (judged by %s)", got, valid, line, kind)
 		}
@@ -251,4 +285,39 @@ func TestSchema_ValidatorRejectsBadLines(t *testing.T) {
 	if err := json.Unmarshal(b, &head); err != nil || head.Protocol != 20 {
 		t.Errorf("schema protocol = %d (%v), want 20", head.Protocol, err)
 	}
+}
+
+// ValidateIfResponse validates line when it is a response (an "id" with a
+// "result" or an "error"): a watching connection reads its calls' answers
+// among the event lines pushed to it.
+func ValidateIfResponse(t testing.TB, line []byte) {
+	t.Helper()
+	var env map[string]json.RawMessage
+	if json.Unmarshal(line, &env) != nil {
+		return
+	}
+	_, hasID := env["id"]
+	_, hasResult := env["result"]
+	_, hasError := env["error"]
+	if hasID && (hasResult || hasError) {
+		ValidateResponseLine(t, line)
+	}
+}
+
+// DoOn is c.Do with the answer validated: one request on an open
+// connection, its answer read, validated and decoded.
+func DoOn(t testing.TB, c *protocol.Client, id, method string, params any) protocol.Response {
+	t.Helper()
+	if params == nil {
+		params = struct{}{}
+	}
+	p, err := json.Marshal(params)
+	if err != nil {
+		t.Fatalf("encode params: %v", err)
+	}
+	line, _ := json.Marshal(protocol.Request{ID: id, Method: method, Params: p})
+	if err := c.WriteLine(line); err != nil {
+		t.Fatalf("%s: %v", method, err)
+	}
+	return ReadResponse(t, c)
 }
