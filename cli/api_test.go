@@ -167,10 +167,23 @@ var protocol22 = map[string][]string{
 	"pane.graphics.clear":          {"layer_id"},
 }
 
+// referenceSchemaPath is Herdr's schema in the nearest shared/spec up from
+// the module (a worktree sits a level deeper than the main checkout).
+func referenceSchemaPath() string {
+	rel := filepath.Join("shared", "spec", "herdr-api.schema.json")
+	dir, _ := filepath.Abs(filepath.Join("..", ".."))
+	for {
+		if _, err := os.Stat(filepath.Join(dir, rel)); err == nil || filepath.Dir(dir) == dir {
+			return filepath.Join(dir, rel)
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
 // Every method we implement is one of Herdr's (or a known extension), and
 // its params use only field names Herdr's schema has.
 func TestAPI_Schema_MatchesReference(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "shared", "spec", "herdr-api.schema.json"))
+	b, err := os.ReadFile(referenceSchemaPath())
 	if errors.Is(err, fs.ErrNotExist) {
 		t.Skip("no reference schema (../shared/spec) here")
 	}
@@ -284,5 +297,72 @@ func TestAPI_Schema_SuccessResponseListsEveryResult(t *testing.T) {
 	}
 	if !slices.Equal(sr.Defs.PaneTextRange.Required, []string{"start", "end"}) {
 		t.Errorf("PaneTextRange required %q", sr.Defs.PaneTextRange.Required)
+	}
+}
+
+// resultSchemas maps each result type of a schema document to its
+// properties and required fields.
+func resultSchemas(t *testing.T, b []byte) map[string]struct {
+	Properties map[string]json.RawMessage `json:"properties"`
+	Required   []string                   `json:"required"`
+} {
+	t.Helper()
+	type result = struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	var doc struct {
+		Schemas struct {
+			SuccessResponse struct {
+				Defs struct {
+					ResponseResult struct {
+						OneOf []result `json:"oneOf"`
+					} `json:"ResponseResult"`
+				} `json:"$defs"`
+			} `json:"success_response"`
+		} `json:"schemas"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]result{}
+	for _, r := range doc.Schemas.SuccessResponse.Defs.ResponseResult.OneOf {
+		var typ struct {
+			Const string `json:"const"`
+		}
+		_ = json.Unmarshal(r.Properties["type"], &typ)
+		out[typ.Const] = r
+	}
+	return out
+}
+
+// Every result type of the reference is in ours, requiring at least the
+// fields the reference requires (protocol 22 only adds).
+func TestAPI_Schema_ResultsCoverTheReference(t *testing.T) {
+	b, err := os.ReadFile(referenceSchemaPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skip("no reference schema (shared/spec) here")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := resultSchemas(t, b)
+	ours := resultSchemas(t, []byte(run(t, newEnv(t), "api", "schema", "--json").stdout))
+	for typ, r := range ref {
+		o, ok := ours[typ]
+		if !ok {
+			t.Errorf("result %s of the reference is not in ours", typ)
+			continue
+		}
+		for _, f := range r.Required {
+			if !slices.Contains(o.Required, f) {
+				t.Errorf("result %s: the reference requires %s, ours does not (%q)", typ, f, o.Required)
+			}
+		}
+		for f := range r.Properties {
+			if _, ok := o.Properties[f]; !ok {
+				t.Logf("result %s: optional field %s of the reference is not in ours", typ, f)
+			}
+		}
 	}
 }
