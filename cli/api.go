@@ -116,7 +116,6 @@ to FILE.`,
 func apiSchema() map[string]any {
 	g := schemaGen{defs: map[string]any{}, ref: "#/schemas/request/$defs/"}
 	var requests []any
-	results := map[string]bool{}
 	for _, m := range protocol.Methods() {
 		params := g.schema(reflect.TypeOf(m.Params()).Elem()) // Params are pointers to structs.
 		request := map[string]any{
@@ -136,15 +135,7 @@ func apiSchema() map[string]any {
 			request["x-binary-stream"] = true
 		}
 		requests = append(requests, request)
-		if m.Result != "*" {
-			results[m.Result] = true
-		}
 	}
-	resultTypes := make([]string, 0, len(results))
-	for r := range results {
-		resultTypes = append(resultTypes, r)
-	}
-	sort.Strings(resultTypes)
 	return map[string]any{
 		"$schema":        "https://json-schema.org/draft/2020-12/schema",
 		"title":          "Herdr API",
@@ -159,19 +150,7 @@ func apiSchema() map[string]any {
 				"oneOf":      requests,
 				"$defs":      g.defs,
 			},
-			"success_response": map[string]any{
-				"title": "SuccessResponse",
-				"type":  "object",
-				"properties": map[string]any{
-					"id": map[string]any{"type": "string"},
-					"result": map[string]any{
-						"type":       "object",
-						"properties": map[string]any{"type": map[string]any{"type": "string", "enum": resultTypes}},
-						"required":   []string{"type"},
-					},
-				},
-				"required": []string{"id", "result"},
-			},
+			"success_response": successResponseSchema(),
 			"error_response": map[string]any{
 				"title": "ErrorResponse",
 				"type":  "object",
@@ -191,6 +170,36 @@ func apiSchema() map[string]any {
 			"event":              eventSchema(),
 			"subscription_event": subscriptionEventSchema(),
 		},
+	}
+}
+
+// successResponseSchema describes a success line, {"id":…,"result":{"type":T,…}}:
+// $defs.ResponseResult is oneOf one object per result type
+// (protocol.ResultTypes), its type a const and its other properties the
+// Go result's JSON fields, the layout client generators read.
+func successResponseSchema() map[string]any {
+	const ref = "#/schemas/success_response/$defs/"
+	g := schemaGen{defs: map[string]any{}, ref: ref}
+	results := protocol.ResultTypes()
+	sort.Slice(results, func(i, j int) bool { return results[i].ResultType() < results[j].ResultType() })
+	oneOf := make([]any, 0, len(results))
+	for _, r := range results {
+		// The envelope encoder writes "type" before the struct's own fields.
+		obj := g.object(reflect.TypeOf(r))
+		obj["properties"].(map[string]any)["type"] = map[string]any{"type": "string", "const": r.ResultType()}
+		obj["required"] = append([]string{"type"}, obj["required"].([]string)...)
+		oneOf = append(oneOf, obj)
+	}
+	g.defs["ResponseResult"] = map[string]any{"oneOf": oneOf}
+	return map[string]any{
+		"title": "SuccessResponse",
+		"type":  "object",
+		"properties": map[string]any{
+			"id":     map[string]any{"type": "string"},
+			"result": map[string]any{"$ref": ref + "ResponseResult"},
+		},
+		"required": []string{"id", "result"},
+		"$defs":    g.defs,
 	}
 }
 
@@ -282,10 +291,14 @@ type schemaGen struct {
 	ref  string
 }
 
-var rawMessage = reflect.TypeOf(json.RawMessage(nil))
+var (
+	rawMessage = reflect.TypeOf(json.RawMessage(nil))
+	marshaler  = reflect.TypeOf((*json.Marshaler)(nil)).Elem()
+)
 
 func (g *schemaGen) schema(t reflect.Type) map[string]any {
-	if t == rawMessage {
+	if t == rawMessage || (t.Kind() != reflect.Pointer && t.Implements(marshaler)) {
+		// Its own encoding, not its fields (PopupSize is 12 or "50%"): any value.
 		return map[string]any{}
 	}
 	switch t.Kind() {

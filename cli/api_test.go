@@ -167,10 +167,23 @@ var protocol22 = map[string][]string{
 	"pane.graphics.clear":          {"layer_id"},
 }
 
+// referenceSchemaPath is Herdr's schema in the nearest shared/spec up from
+// the module (a worktree sits a level deeper than the main checkout).
+func referenceSchemaPath() string {
+	rel := filepath.Join("shared", "spec", "herdr-api.schema.json")
+	dir, _ := filepath.Abs(filepath.Join("..", ".."))
+	for {
+		if _, err := os.Stat(filepath.Join(dir, rel)); err == nil || filepath.Dir(dir) == dir {
+			return filepath.Join(dir, rel)
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
 // Every method we implement is one of Herdr's (or a known extension), and
 // its params use only field names Herdr's schema has.
 func TestAPI_Schema_MatchesReference(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "shared", "spec", "herdr-api.schema.json"))
+	b, err := os.ReadFile(referenceSchemaPath())
 	if errors.Is(err, fs.ErrNotExist) {
 		t.Skip("no reference schema (../shared/spec) here")
 	}
@@ -211,6 +224,144 @@ func TestAPI_Schema_MatchesReference(t *testing.T) {
 		for _, f := range fields {
 			if !slices.Contains(refFields, f) && !slices.Contains(extra, f) {
 				t.Errorf("%s: params field %q is not in the reference (%q)", m, f, refFields)
+			}
+		}
+	}
+}
+
+// The success response lists one object per result type under
+// $defs.ResponseResult.oneOf, as protocol-22 client generators read it:
+// type a const, the other properties the Go result's fields.
+func TestAPI_Schema_SuccessResponseListsEveryResult(t *testing.T) {
+	r := run(t, newEnv(t), "api", "schema", "--json")
+	var doc struct {
+		Schemas struct {
+			SuccessResponse struct {
+				Properties struct {
+					Result struct {
+						Ref string `json:"$ref"`
+					} `json:"result"`
+				} `json:"properties"`
+				Defs struct {
+					ResponseResult struct {
+						OneOf []struct {
+							Type       string `json:"type"`
+							Properties map[string]struct {
+								Const string `json:"const"`
+								Type  string `json:"type"`
+								Items struct {
+									Ref string `json:"$ref"`
+								} `json:"items"`
+							} `json:"properties"`
+							Required []string `json:"required"`
+						} `json:"oneOf"`
+					} `json:"ResponseResult"`
+					PaneTextRange struct {
+						Required []string `json:"required"`
+					} `json:"PaneTextRange"`
+				} `json:"$defs"`
+			} `json:"success_response"`
+		} `json:"schemas"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("api schema --json: %v (exit %d %q)", err, r.code, r.stderr)
+	}
+	sr := doc.Schemas.SuccessResponse
+	if sr.Properties.Result.Ref != "#/schemas/success_response/$defs/ResponseResult" {
+		t.Errorf("result is %q, want a $ref to ResponseResult", sr.Properties.Result.Ref)
+	}
+	byType := map[string]int{}
+	for i, o := range sr.Defs.ResponseResult.OneOf {
+		typ := o.Properties["type"].Const
+		if _, dup := byType[typ]; dup || typ == "" || o.Type != "object" || len(o.Required) == 0 || o.Required[0] != "type" {
+			t.Errorf("oneOf[%d]: type const %q (dup %v), object %q, required %q", i, typ, dup, o.Type, o.Required)
+		}
+		byType[typ] = i
+	}
+	if len(byType) != len(protocol.ResultTypes()) {
+		t.Errorf("%d result types in the schema, %d in protocol.ResultTypes", len(byType), len(protocol.ResultTypes()))
+	}
+	for _, m := range protocol.Methods() {
+		if _, ok := byType[m.Result]; !ok && m.Result != "*" {
+			t.Errorf("%s answers %s, which the schema lacks", m.Name, m.Result)
+		}
+	}
+	i, ok := byType["pane_copy_search"]
+	if !ok {
+		t.Fatal("no pane_copy_search in the schema")
+	}
+	search := sr.Defs.ResponseResult.OneOf[i]
+	if !slices.Equal(search.Required, []string{"type", "pane_id", "content_revision", "matches", "total"}) ||
+		search.Properties["matches"].Type != "array" || search.Properties["matches"].Items.Ref != "#/schemas/success_response/$defs/PaneTextRange" {
+		t.Errorf("pane_copy_search: required %q, matches %+v", search.Required, search.Properties["matches"])
+	}
+	if !slices.Equal(sr.Defs.PaneTextRange.Required, []string{"start", "end"}) {
+		t.Errorf("PaneTextRange required %q", sr.Defs.PaneTextRange.Required)
+	}
+}
+
+// resultSchemas maps each result type of a schema document to its
+// properties and required fields.
+func resultSchemas(t *testing.T, b []byte) map[string]struct {
+	Properties map[string]json.RawMessage `json:"properties"`
+	Required   []string                   `json:"required"`
+} {
+	t.Helper()
+	type result = struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+		Required   []string                   `json:"required"`
+	}
+	var doc struct {
+		Schemas struct {
+			SuccessResponse struct {
+				Defs struct {
+					ResponseResult struct {
+						OneOf []result `json:"oneOf"`
+					} `json:"ResponseResult"`
+				} `json:"$defs"`
+			} `json:"success_response"`
+		} `json:"schemas"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]result{}
+	for _, r := range doc.Schemas.SuccessResponse.Defs.ResponseResult.OneOf {
+		var typ struct {
+			Const string `json:"const"`
+		}
+		_ = json.Unmarshal(r.Properties["type"], &typ)
+		out[typ.Const] = r
+	}
+	return out
+}
+
+// Every result type of the reference is in ours, requiring at least the
+// fields the reference requires (protocol 22 only adds).
+func TestAPI_Schema_ResultsCoverTheReference(t *testing.T) {
+	b, err := os.ReadFile(referenceSchemaPath())
+	if errors.Is(err, fs.ErrNotExist) {
+		t.Skip("no reference schema (shared/spec) here")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := resultSchemas(t, b)
+	ours := resultSchemas(t, []byte(run(t, newEnv(t), "api", "schema", "--json").stdout))
+	for typ, r := range ref {
+		o, ok := ours[typ]
+		if !ok {
+			t.Errorf("result %s of the reference is not in ours", typ)
+			continue
+		}
+		for _, f := range r.Required {
+			if !slices.Contains(o.Required, f) {
+				t.Errorf("result %s: the reference requires %s, ours does not (%q)", typ, f, o.Required)
+			}
+		}
+		for f := range r.Properties {
+			if _, ok := o.Properties[f]; !ok {
+				t.Logf("result %s: optional field %s of the reference is not in ours", typ, f)
 			}
 		}
 	}

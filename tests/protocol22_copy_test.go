@@ -16,37 +16,20 @@ import (
 
 // Protocol 22's copy-mode and link methods against the real binary: a
 // pane prints 5,000 numbered lines (a blank one after every thousandth),
-// then the methods work on its whole history and screen. Their answers
-// are not in the protocol-20 reference schema, so they are decoded
-// without being validated (extCall); pane.scroll's pane_info is.
+// then the methods work on its whole history and screen. Every answer is
+// validated (s.Call): the protocol-20 reference has none of their result
+// types, so our printed schema judges them.
 
 // copyCall calls method and decodes its result of type want.
 func copyCall[T any](t *testing.T, s *Server, method string, params map[string]any, want string) T {
 	t.Helper()
-	resp := extCall(t, s, method, params)
-	if resp.Error != nil {
-		t.Fatalf("%s: %s: %s", method, resp.Error.Code, resp.Error.Message)
-	}
-	var head struct {
-		Type string `json:"type"`
-	}
-	var out T
-	if err := json.Unmarshal(resp.Result, &head); err != nil || head.Type != want {
-		t.Fatalf("%s: result type %q, want %q: %s", method, head.Type, want, resp.Result)
-	}
-	if err := json.Unmarshal(resp.Result, &out); err != nil {
-		t.Fatalf("%s: %v", method, err)
-	}
-	return out
+	return OK[T](t, s.CallT(t, method, params), want)
 }
 
 // copyFail calls method and checks that it fails with code.
 func copyFail(t *testing.T, s *Server, method string, params map[string]any, code string) {
 	t.Helper()
-	resp := extCall(t, s, method, params)
-	if resp.Error == nil || resp.Error.Code != code {
-		t.Fatalf("%s: want error %s, got %+v / %s", method, code, resp.Error, resp.Result)
-	}
+	Fail(t, s.CallT(t, method, params), code)
 }
 
 type copyPane struct {
@@ -156,6 +139,7 @@ func TestProtocol22_CopyScrollSelectionSearch(t *testing.T) {
 		if err != nil {
 			t.Fatalf("no frame of the scrolled view: %v", err)
 		}
+		ValidateIfResponse(t, line) // screen.subscribe's answer
 		var push struct {
 			Event string               `json:"event"`
 			Data  protocol.ScreenFrame `json:"data"`

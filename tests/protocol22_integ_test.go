@@ -1,7 +1,6 @@
 package tests
 
 import (
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,26 +8,6 @@ import (
 
 	"github.com/herdr-go/herdr/protocol"
 )
-
-// call22 sends one request of a protocol-22 method and decodes the answer
-// without the reference schema, which describes protocol 20.
-func call22(t *testing.T, s *Server, method string, params any) protocol.Response {
-	t.Helper()
-	p, err := json.Marshal(params)
-	if err != nil {
-		t.Fatal(err)
-	}
-	line, _ := json.Marshal(protocol.Request{ID: "t:" + method, Method: method, Params: p})
-	raw, err := s.Dial(t).RoundTrip(line)
-	if err != nil {
-		t.Fatalf("%s: %v", method, err)
-	}
-	var resp protocol.Response
-	if err := json.Unmarshal(raw, &resp); err != nil || (resp.Error == nil) == (resp.Result == nil) {
-		t.Fatalf("%s: bad response %s (%v)", method, raw, err)
-	}
-	return resp
-}
 
 // TestProtocol22_IntegrationList lists the targets on an empty home (none
 // installed, qwen among them), installs claude through the socket and
@@ -41,7 +20,7 @@ func TestProtocol22_IntegrationList(t *testing.T) {
 	}
 	s := h.Start(t, "il")
 	list := func() map[string]protocol.IntegrationInfo {
-		res := OK[protocol.IntegrationList](t, call22(t, s, "integration.list", map[string]any{}), "integration_list")
+		res := OK[protocol.IntegrationList](t, s.Call("integration.list", map[string]any{}), "integration_list")
 		out := map[string]protocol.IntegrationInfo{}
 		for _, i := range res.Integrations {
 			out[i.Target] = i
@@ -228,7 +207,7 @@ width = "50%"
 	split := OK[protocol.PaneInfoResult](t, s.Call("pane.split", map[string]any{"target_pane_id": "w1:p1", "direction": "right"}), "pane_info").Pane
 	OK[protocol.PaneInfoResult](t, s.Call("pane.focus", map[string]any{"pane_id": "w1:p1"}), "pane_info")
 
-	invoke := func(params map[string]any) protocol.Response { return call22(t, s, "command.invoke", params) }
+	invoke := func(params map[string]any) protocol.Response { return s.Call("command.invoke", params) }
 	OK[protocol.OK](t, invoke(map[string]any{"command_id": "note", "pane_id": split.PaneID}), "ok")
 	if got := readWhenThere(t, filepath.Join(out, "shell.out")); got != "w1 "+split.TabID+" "+split.PaneID {
 		t.Fatalf("shell command's HERDR_ACTIVE_*: %q, want the pane named (%s)", got, split.PaneID)
@@ -259,8 +238,8 @@ width = "50%"
 	// as its context's selected_text.
 	s.Run(t, split.PaneID, "echo SELECT-ME-$((40+2))")
 	s.WaitLine(t, split.PaneID, "SELECT-ME-42")
-	motion := OK[protocol.PaneCopyMotion](t, call22(t, s, "pane.copy_motion", map[string]any{"pane_id": split.PaneID, "cursor": map[string]any{"row": 0, "col": 0}, "motion": "line_end"}), "pane_copy_motion")
-	found := OK[protocol.PaneCopySearch](t, call22(t, s, "pane.copy_search", map[string]any{"pane_id": split.PaneID, "query": "SELECT-ME-42", "direction": "backward",
+	motion := OK[protocol.PaneCopyMotion](t, s.Call("pane.copy_motion", map[string]any{"pane_id": split.PaneID, "cursor": map[string]any{"row": 0, "col": 0}, "motion": "line_end"}), "pane_copy_motion")
+	found := OK[protocol.PaneCopySearch](t, s.Call("pane.copy_search", map[string]any{"pane_id": split.PaneID, "query": "SELECT-ME-42", "direction": "backward",
 		"cursor": map[string]any{"row": 1000, "col": 0}, "content_revision": motion.ContentRevision}), "pane_copy_search")
 	if found.Current == nil {
 		t.Fatalf("SELECT-ME-42 not found: %+v", found)

@@ -180,6 +180,7 @@ func readGraphicsLine(t *testing.T, c *protocol.Client, n int) protocol.Graphics
 		if err != nil {
 			t.Fatalf("watcher: %v", err)
 		}
+		ValidateIfResponse(t, line) // screen.subscribe's answer
 		var push struct {
 			Event string                  `json:"event"`
 			Data  protocol.GraphicsUpdate `json:"data"`
@@ -270,9 +271,7 @@ func TestProtocol22_GraphicsFileFrames(t *testing.T) {
 		t.Fatalf("file frames offered with no kitty client in front: %+v", info)
 	}
 	client := s.Dial(t)
-	if r, err := client.Do("rs", "client.resize", map[string]any{"cols": 100, "rows": 30, "kitty_graphics_local": true}); err != nil || r.Error != nil {
-		t.Fatalf("client.resize: %+v %v", r, err)
-	}
+	OK[protocol.OK](t, DoOn(t, client, "rs", "client.resize", map[string]any{"cols": 100, "rows": 30, "kitty_graphics_local": true}), "ok")
 	info := graphicsInfo(t, s, pane)
 	if info.FileFrameTransport == nil || *info.FileFrameTransport != "direct-kitty" || info.FileFrameDirectory == nil ||
 		strings.Join(info.FileFrameFormats, ",") != "rgba,bgra" || info.MaxLayersPerPane != 16 {

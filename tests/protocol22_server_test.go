@@ -76,6 +76,7 @@ func (sc *screenConn) until(what string, done func(line []byte) bool) [][]byte {
 		if err != nil {
 			sc.t.Fatalf("waiting for %s: %v (read %d lines)", what, err, len(lines))
 		}
+		ValidateIfResponse(sc.t, line)
 		lines = append(lines, line)
 		if done(line) {
 			return lines
@@ -402,9 +403,7 @@ func TestProtocol22_APISchema(t *testing.T) {
 	s := h.Start(t, "e2e")
 	sub := s.Dial(t)
 	_ = sub.Conn().SetDeadline(time.Now().Add(waitTimeout))
-	if resp, err := sub.Do("sub", "events.subscribe", map[string]any{"subscriptions": []map[string]any{{"type": "workspace.created"}}}); err != nil || resp.Error != nil {
-		t.Fatalf("events.subscribe: %v %+v", err, resp.Error)
-	}
+	OK[protocol.SubscriptionStarted](t, DoOn(t, sub, "sub", "events.subscribe", map[string]any{"subscriptions": []map[string]any{{"type": "workspace.created"}}}), "subscription_started")
 	s.CreateWorkspace(t, map[string]any{"cwd": h.Dir})
 	line, err := sub.ReadLine()
 	if err != nil {

@@ -197,7 +197,7 @@ func (p *Pane) linkAt(prm *protocol.PaneLinkParams) (string, []protocol.PaneLink
 		off = min(*prm.OffsetFromBottom, maxOff)
 	}
 	if uint64(prm.ViewportRow) >= rows {
-		return "", nil, nil
+		return "", []protocol.PaneLinkRegion{}, nil // regions is a list on the wire, never null
 	}
 	top := int(maxOff - off)
 	url, ranges := p.term.LinkAt(emulator.TextPoint{Row: top + int(prm.ViewportRow), Col: int(prm.Col)})
