@@ -204,6 +204,9 @@ func TestE2E_Plugin_InstallFromGit(t *testing.T) {
 func TestE2E_Plugin_Panes(t *testing.T) {
 	h := NewHome(t)
 	fixture, _ := filepath.Abs(filepath.Join("testdata", "plugins", "worktree-notes"))
+	// Wide enough that the plugin pane's line (it names the fixture's
+	// folder) is not wrapped in half a 120-column terminal.
+	h.WriteConfig(t, "[server]\nheadless_cols = 400\nheadless_rows = 50\n")
 	s := h.Start(t, "panes")
 	OK[protocol.PluginLinked](t, s.Call("plugin.link", map[string]any{"path": filepath.Join(fixture, "herdr-plugin.toml")}), "plugin_linked")
 	s.CreateWorkspace(t, nil)
