@@ -306,13 +306,19 @@ func (m *model) copyFrame(paneID string) {
 	}
 }
 
+// shifted is p moved by shift rows, as the text moved under it since it
+// was taken (copyDo).
+func shifted(p protocol.PaneTextPoint, shift int64) protocol.PaneTextPoint {
+	p.Row = uint32(max(int64(p.Row)+shift, 0))
+	return p
+}
+
 // motion asks pane.copy_motion where name takes the cursor.
 func (m *model) motion(name string) tea.Cmd {
 	c := &m.copy
 	id, cur := c.paneID, c.cur
 	return m.copyDo(func(call rpcFunc, v copyView, shift int64) (func(*model) tea.Cmd, error) {
-		at := cur
-		at.Row = uint32(max(int64(at.Row)+shift, 0))
+		at := shifted(cur, shift)
 		var res protocol.PaneCopyMotion
 		if err := call("pane.copy_motion", protocol.PaneCopyMotionParams{PaneID: id, Cursor: at, Motion: name, ContentRevision: &v.rev}, &res); err != nil {
 			return nil, err
@@ -343,8 +349,7 @@ func (m *model) search(back, again bool) tea.Cmd {
 	}
 	id, cur, query := c.paneID, c.cur, c.query
 	return m.copyDo(func(call rpcFunc, v copyView, shift int64) (func(*model) tea.Cmd, error) {
-		at := cur
-		at.Row = uint32(max(int64(at.Row)+shift, 0))
+		at := shifted(cur, shift)
 		p := prev
 		if shift != 0 {
 			p = nil // the text moved under it
@@ -374,8 +379,7 @@ func (m *model) yank() tea.Cmd {
 	c := &m.copy
 	id, anchor, cur := c.paneID, c.anchor, c.cur
 	return m.copyDo(func(call rpcFunc, v copyView, shift int64) (func(*model) tea.Cmd, error) {
-		at := cur
-		at.Row = uint32(max(int64(at.Row)+shift, 0))
+		at := shifted(cur, shift)
 		var res protocol.PaneSelection
 		if err := call("pane.selection.read", protocol.PaneSelectionReadParams{PaneID: id, Anchor: anchor, Cursor: at, ContentRevision: &v.rev}, &res); err != nil {
 			return nil, err
