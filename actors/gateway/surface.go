@@ -20,7 +20,7 @@ import (
 type surface struct {
 	hidden   bool
 	revision uint64 // the projection revision: one per change of hidden
-	// streams are the panes that sent frames here, by pane actor, with
+	// streams are the panes that sent frames here, by pane actor id, with
 	// the identity the frames were addressed to (what the pane knows the
 	// connection by). Reset at each re-activation: the full frames that
 	// follow fill it again with the panes still streaming.
@@ -32,10 +32,12 @@ type frameSource struct{ pane, sub *actor.PID }
 // held records a pane that streams frames here and reports whether its
 // frames are to be held back (the surface is off).
 func (c *conn) held(pane, sub *actor.PID) bool {
-	if c.surface.streams == nil {
-		c.surface.streams = map[string]frameSource{}
+	if known, ok := c.surface.streams[pane.Id]; !ok || !known.sub.Equal(sub) { // a map read per frame, no allocation
+		if c.surface.streams == nil {
+			c.surface.streams = map[string]frameSource{}
+		}
+		c.surface.streams[pane.Id] = frameSource{pane: pane, sub: sub}
 	}
-	c.surface.streams[pane.String()] = frameSource{pane: pane, sub: sub}
 	return c.surface.hidden
 }
 
