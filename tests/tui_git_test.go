@@ -87,8 +87,14 @@ func TestTUI_FoldedWorktreeGroupSurvivesReattach(t *testing.T) {
 	if code := c.WaitExit(t); code != 0 {
 		t.Fatalf("detach exit %d", code)
 	}
-	st := OK[protocol.ClientUIState](t, extCall(t, s, "client.ui_state.get", struct{}{}), "client_ui_state")
-	if len(st.CollapsedSpaceKeys) != 1 {
+	// The client's client.ui_state.set may still wait on its connection
+	// behind a slower request (the sidebar's git status) when the client
+	// has gone: it is answered in order all the same.
+	var st protocol.ClientUIState
+	if !Eventually(func() bool {
+		st = OK[protocol.ClientUIState](t, extCall(t, s, "client.ui_state.get", struct{}{}), "client_ui_state")
+		return len(st.CollapsedSpaceKeys) == 1
+	}) {
 		t.Fatalf("the session keeps %v", st.CollapsedSpaceKeys)
 	}
 	c2 := Attach(t, h, "fold", h.Dir)
