@@ -1,0 +1,103 @@
+package cli
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os/exec"
+	"time"
+
+	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/machines"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// sshCommand is the ssh program and its leading words: $HERDR_SSH_COMMAND,
+// else [remote] ssh_command of config.toml, else ssh from PATH. The
+// config file is read only when the variable is unset.
+func (a *app) sshCommand() ([]string, error) {
+	env := a.env("HERDR_SSH_COMMAND")
+	conf := ""
+	if env == "" {
+		cfg, _, _ := config.Load(config.Path(a.env))
+		conf = cfg.Remote.SSHCommand
+	}
+	return machines.SSHCommand(env, conf)
+}
+
+// sshConnect starts ssh running remote on target (extra: ssh options,
+// e.g. BatchMode) and makes its stdin and stdout a connection.
+func (a *app) sshConnect(target string, extra []string, remote string) (net.Conn, error) {
+	ssh, err := a.sshCommand()
+	if err != nil {
+		return nil, err
+	}
+	argv, err := machines.Command(ssh, extra, target, remote)
+	if err != nil {
+		return nil, err
+	}
+	return startPipe(argv, a.stderr)
+}
+
+// startPipe starts argv and joins its stdin and stdout as a connection.
+func startPipe(argv []string, stderr io.Writer) (net.Conn, error) {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", argv[0], err)
+	}
+	return &pipeConn{cmd: cmd, r: out, w: in}, nil
+}
+
+// errNoAnswer is a far command that closed without a ping answer: not
+// herdr, or a herdr that could not reach or start its server.
+var errNoAnswer = errors.New("no answer")
+
+// pingOver sends one ping on conn and decodes the answer, giving up (and
+// closing conn, which ends ssh) after timeout.
+func pingOver(conn net.Conn, timeout time.Duration) (protocol.Pong, error) {
+	type answer struct {
+		pong protocol.Pong
+		err  error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		c := protocol.NewClient(conn)
+		line, err := c.RoundTrip([]byte(`{"id":"machine-check","method":"ping","params":{}}`))
+		if err != nil {
+			done <- answer{err: errNoAnswer}
+			return
+		}
+		var resp protocol.Response
+		var pong protocol.Pong
+		if err := json.Unmarshal(line, &resp); err != nil || resp.Error != nil || json.Unmarshal(resp.Result, &pong) != nil || pong.Version == "" {
+			done <- answer{err: fmt.Errorf("%w: the answer to ping is not herdr's: %q", errNoAnswer, protocol.Printable(string(clipBytes(line, 120))))}
+			return
+		}
+		done <- answer{pong: pong}
+	}()
+	select {
+	case r := <-done:
+		return r.pong, r.err
+	case <-time.After(timeout):
+		conn.Close()
+		return protocol.Pong{}, fmt.Errorf("no answer to ping within %v", timeout)
+	}
+}
+
+func clipBytes(b []byte, n int) []byte {
+	if len(b) > n {
+		return b[:n]
+	}
+	return b
+}
