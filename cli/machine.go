@@ -120,6 +120,8 @@ func (a *app) checkMachine(p machines.Profile) (protocol.Pong, error) {
 		msg := fmt.Sprintf("%q there did not answer as herdr (is herdr installed there? --remote-bin PATH names it)", bin)
 		if !errors.Is(err, errNoAnswer) {
 			msg = err.Error()
+		} else if conn.(*pipeConn).cmd.ProcessState.ExitCode() == 255 {
+			msg = "ssh failed" // ssh's own status: its message follows
 		}
 		if last := sshErr.last(); last != "" {
 			msg += ": " + last
