@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // A real OpenSSH server on 127.0.0.1 whose logins run a "remote" herdr:
@@ -261,6 +263,45 @@ func TestMachines_MachineFlagReachesTheRemotePanes(t *testing.T) {
 		return HasLine(text, "from-42-local")
 	}) {
 		t.Fatalf("--machine build pane read does not show the remote pane's line:\n%s", text)
+	}
+
+	// agent start polls agent.get until the agent is ready: over the machine too.
+	other := agentWorkspace(t, srv)
+	srv.WaitPrompt(t, other)
+	out, errOut, code = RunCLI(t, env, "--machine", "build", "agent", "start", "alpha", "--kind", "claude", "--pane", other, "--timeout", "10000")
+	if code != 0 {
+		t.Fatalf("--machine build agent start: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	OK[protocol.AgentStarted](t, CLIResponse(t, out), "agent_started")
+	if a := OK[protocol.AgentInfoResult](t, srv.CallT(t, "agent.get", map[string]any{"target": "alpha"}), "agent_info").Agent; a.PaneID != other || !a.InteractiveReady {
+		t.Fatalf("the remote server's agent alpha: %+v", a)
+	}
+}
+
+func TestMachines_SSHCommandFromConfigAndARemoteOfAnotherProtocol(t *testing.T) {
+	remote := NewHome(t)
+	remote.Start(t, "e2e")
+	r := startSSHRemote(t, remote)
+	local := NewHome(t)
+	// [remote] ssh_command is used when HERDR_SSH_COMMAND is unset.
+	local.WriteConfig(t, fmt.Sprintf("[remote]\nssh_command = %q\n", "ssh -F "+r.Client))
+	if _, errOut, code := RunCLI(t, local.Env, "machine", "add", "build", "--label", "viaconfig", "--remote-session", "e2e"); code != 0 {
+		t.Fatalf("machine add with [remote] ssh_command: exit %d: %s", code, errOut)
+	}
+	// HERDR_SSH_COMMAND wins over it.
+	env := append(append([]string{}, local.Env...), "HERDR_SSH_COMMAND=/bin/false")
+	if _, errOut, code := RunCLI(t, env, "--machine", "viaconfig", "workspace", "list"); code != 1 || !singleLine(errOut) {
+		t.Fatalf("--machine with HERDR_SSH_COMMAND=/bin/false: exit %d, %q", code, errOut)
+	}
+	// A remote answering ping in protocol 20 (an older herdr) is refused.
+	old := filepath.Join(r.dir, "old-herdr")
+	sshTestFile(t, old, "#!/bin/sh\nread line\nprintf '%s\\n' '{\"id\":\"machine-check\",\"result\":{\"type\":\"pong\",\"version\":\"0.4.0\",\"protocol\":20}}'\n", 0o755)
+	_, errOut, code := RunCLI(t, r.localEnv(local), "machine", "add", "build", "--label", "old", "--remote-bin", old)
+	if code != 1 || !strings.Contains(errOut, "protocol 20") || !singleLine(errOut) {
+		t.Fatalf("a remote of protocol 20: exit %d, %q", code, errOut)
+	}
+	if ms := listMachines(t, local.Env); len(ms) != 1 || ms[0].Label != "viaconfig" {
+		t.Fatalf("machines after the refused add: %+v", ms)
 	}
 }
 
