@@ -3,8 +3,8 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -77,7 +77,11 @@ func (a *app) machineAdd(p machines.Profile) int {
 	if f.Find(p.Label) >= 0 {
 		return a.machineFail(fmt.Errorf("a machine labelled %q already exists", p.Label))
 	}
-	pong, err := a.checkMachine(p)
+	// BatchMode: a check never prompts (a passphrase is ssh-add's).
+	c, pong, err := a.reachMachine(p, []string{"-o", "BatchMode=yes"}, machineCheckTimeout)
+	if err == nil {
+		c.Close()
+	}
 	if err != nil {
 		return a.machineFail(fmt.Errorf("machine add %s: %w; nothing saved", p.Target, err))
 	}
@@ -90,48 +94,6 @@ func (a *app) machineAdd(p machines.Profile) int {
 	}
 	fmt.Fprintf(a.stdout, "added machine %s (%s): %s, herdr %s, protocol %d\n", saved.ID, saved.Label, saved.Target, protocol.Printable(pong.Version), pong.Protocol)
 	return 0
-}
-
-// checkMachine pings the remote herdr through its bridge, which starts the
-// remote server when none runs. ssh's own messages are kept to name the
-// failure in one line.
-func (a *app) checkMachine(p machines.Profile) (protocol.Pong, error) {
-	sshErr := &lastLines{}
-	ssh, err := a.sshCommand()
-	if err != nil {
-		return protocol.Pong{}, err
-	}
-	argv, err := machines.Command(ssh, []string{"-o", "BatchMode=yes"}, p.Target, machines.RemoteBridge(p.RemoteBin, p.RemoteSession))
-	if err != nil {
-		return protocol.Pong{}, err
-	}
-	conn, err := startPipe(argv, sshErr)
-	if err != nil {
-		return protocol.Pong{}, err
-	}
-	defer conn.Close()
-	pong, err := pingOver(conn, machineCheckTimeout)
-	if err != nil {
-		conn.Close() // waits for ssh, so its last words are in
-		bin := p.RemoteBin
-		if bin == "" {
-			bin = "herdr"
-		}
-		msg := fmt.Sprintf("%q there did not answer as herdr (is herdr installed there? --remote-bin PATH names it)", bin)
-		if !errors.Is(err, errNoAnswer) {
-			msg = err.Error()
-		} else if conn.(*pipeConn).cmd.ProcessState.ExitCode() == 255 {
-			msg = "ssh failed" // ssh's own status: its message follows
-		}
-		if last := sshErr.last(); last != "" {
-			msg += ": " + last
-		}
-		return protocol.Pong{}, errors.New(msg)
-	}
-	if pong.Protocol != protocol.ProtocolVersion {
-		return pong, fmt.Errorf("the remote herdr %s speaks protocol %d, this herdr %s protocol %d", protocol.Printable(pong.Version), pong.Protocol, protocol.Version, protocol.ProtocolVersion)
-	}
-	return pong, nil
 }
 
 func (a *app) machineListCmd() *cobra.Command {
@@ -245,15 +207,26 @@ func (a *app) machineFail(err error) int {
 	return 1
 }
 
-// lastLines keeps the last non-empty line a child wrote (bounded).
+// lastLines keeps the last non-empty line a child wrote (bounded), until
+// forward sends what follows to pass.
 type lastLines struct {
-	mu  sync.Mutex
-	buf []byte
+	mu   sync.Mutex
+	buf  []byte
+	pass io.Writer
+}
+
+func (l *lastLines) forward(w io.Writer) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.pass = w
 }
 
 func (l *lastLines) Write(b []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if l.pass != nil {
+		return l.pass.Write(b)
+	}
 	l.buf = append(l.buf, b...)
 	if len(l.buf) > 4096 {
 		l.buf = l.buf[len(l.buf)-4096:]

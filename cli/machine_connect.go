@@ -37,21 +37,20 @@ func (a *app) machineProfile() (machines.Profile, error) {
 }
 
 // connectMachine is connect for --machine: ssh to the machine's bridge,
-// then the same ping and protocol check as a local socket.
+// a ping bounded like a local one, the protocol checked; on failure it
+// has printed one line and returns a nil client.
 func (a *app) connectMachine(id string) (*protocol.Client, string, int) {
 	p, err := a.machineProfile()
 	if err != nil {
 		return nil, "", a.machineFail(err)
 	}
 	where := fmt.Sprintf("machine %s (%s)", p.Label, p.Target)
-	conn, err := a.sshConnect(p.Target, nil, machines.RemoteBridge(p.RemoteBin, p.RemoteSession))
+	c, _, err := a.reachMachine(p, nil, machineCheckTimeout)
+	if errors.Is(err, errProtocol) {
+		return nil, where, a.fail(id, protocol.Errorf(protocol.CodeProtocolMismatch, "%s: %v", where, err))
+	}
 	if err != nil {
 		return nil, where, a.machineFail(fmt.Errorf("%s: %w", where, err))
-	}
-	c := protocol.NewClient(conn)
-	if code := a.checkProtocol(c, id, where); code != 0 {
-		c.Close()
-		return nil, where, code
 	}
 	return c, where, 0
 }

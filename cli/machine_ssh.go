@@ -63,16 +63,15 @@ func startPipe(argv []string, stderr io.Writer) (net.Conn, error) {
 // herdr, or a herdr that could not reach or start its server.
 var errNoAnswer = errors.New("no answer")
 
-// pingOver sends one ping on conn and decodes the answer, giving up (and
-// closing conn, which ends ssh) after timeout.
-func pingOver(conn net.Conn, timeout time.Duration) (protocol.Pong, error) {
+// pingOver sends one ping on c and decodes the answer, giving up (and
+// closing c, which ends ssh) after timeout.
+func pingOver(c *protocol.Client, timeout time.Duration) (protocol.Pong, error) {
 	type answer struct {
 		pong protocol.Pong
 		err  error
 	}
 	done := make(chan answer, 1)
 	go func() {
-		c := protocol.NewClient(conn)
 		line, err := c.RoundTrip([]byte(`{"id":"machine-check","method":"ping","params":{}}`))
 		if err != nil {
 			done <- answer{err: errNoAnswer}
@@ -90,9 +89,57 @@ func pingOver(conn net.Conn, timeout time.Duration) (protocol.Pong, error) {
 	case r := <-done:
 		return r.pong, r.err
 	case <-time.After(timeout):
-		conn.Close()
+		c.Close()
 		return protocol.Pong{}, fmt.Errorf("no answer to ping within %v", timeout)
 	}
+}
+
+// errProtocol is a remote herdr of another protocol.
+var errProtocol = errors.New("protocol mismatch")
+
+// reachMachine runs ssh (extra: its options) to p's bridge and pings the
+// remote herdr, which starts its server when none runs. Until the ping is
+// answered ssh's messages are kept, to name a failure in one line; then
+// they go to the caller's stderr. The client is nil on error.
+func (a *app) reachMachine(p machines.Profile, extra []string, timeout time.Duration) (*protocol.Client, protocol.Pong, error) {
+	sshErr := &lastLines{}
+	ssh, err := a.sshCommand()
+	if err != nil {
+		return nil, protocol.Pong{}, err
+	}
+	argv, err := machines.Command(ssh, extra, p.Target, machines.RemoteBridge(p.RemoteBin, p.RemoteSession))
+	if err != nil {
+		return nil, protocol.Pong{}, err
+	}
+	conn, err := startPipe(argv, sshErr)
+	if err != nil {
+		return nil, protocol.Pong{}, err
+	}
+	c := protocol.NewClient(conn)
+	pong, err := pingOver(c, timeout)
+	if err != nil {
+		c.Close() // waits for ssh, so its last words are in
+		bin := p.RemoteBin
+		if bin == "" {
+			bin = "herdr"
+		}
+		msg := fmt.Sprintf("%q there did not answer as herdr (is herdr installed there? --remote-bin PATH names it)", bin)
+		if !errors.Is(err, errNoAnswer) {
+			msg = err.Error()
+		} else if conn.(*pipeConn).cmd.ProcessState.ExitCode() == 255 {
+			msg = "ssh failed" // ssh's own status: its message follows
+		}
+		if last := sshErr.last(); last != "" {
+			msg += ": " + last
+		}
+		return nil, protocol.Pong{}, errors.New(msg)
+	}
+	if pong.Protocol != protocol.ProtocolVersion {
+		c.Close()
+		return nil, pong, fmt.Errorf("%w: the remote herdr %s speaks protocol %d, this herdr %s protocol %d", errProtocol, protocol.Printable(pong.Version), pong.Protocol, protocol.Version, protocol.ProtocolVersion)
+	}
+	sshErr.forward(a.stderr)
+	return c, pong, nil
 }
 
 func clipBytes(b []byte, n int) []byte {

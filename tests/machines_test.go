@@ -288,10 +288,10 @@ func TestMachines_SSHCommandFromConfigAndARemoteOfAnotherProtocol(t *testing.T) 
 	if _, errOut, code := RunCLI(t, local.Env, "machine", "add", "build", "--label", "viaconfig", "--remote-session", "e2e"); code != 0 {
 		t.Fatalf("machine add with [remote] ssh_command: exit %d: %s", code, errOut)
 	}
-	// HERDR_SSH_COMMAND wins over it.
-	env := append(append([]string{}, local.Env...), "HERDR_SSH_COMMAND=/bin/false")
-	if _, errOut, code := RunCLI(t, env, "--machine", "viaconfig", "workspace", "list"); code != 1 || !singleLine(errOut) {
-		t.Fatalf("--machine with HERDR_SSH_COMMAND=/bin/false: exit %d, %q", code, errOut)
+	// HERDR_SSH_COMMAND wins over it; ssh's own failure is named in one line.
+	env := append(append([]string{}, local.Env...), "HERDR_SSH_COMMAND=ssh -F "+r.Client+" -o Port=1")
+	if _, errOut, code := RunCLI(t, env, "--machine", "viaconfig", "workspace", "list"); code != 1 || !strings.Contains(errOut, "ssh failed") || !strings.Contains(errOut, "port 1") || !singleLine(errOut) {
+		t.Fatalf("--machine through an ssh that cannot connect: exit %d, %q", code, errOut)
 	}
 	// A remote answering ping in protocol 20 (an older herdr) is refused.
 	old := filepath.Join(r.dir, "old-herdr")
