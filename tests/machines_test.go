@@ -361,3 +361,36 @@ func TestMachines_BadInputSavesNothing(t *testing.T) {
 
 // singleLine reports whether s is exactly one newline-ended line.
 func singleLine(s string) bool { return strings.Count(s, "\n") == 1 && strings.HasSuffix(s, "\n") }
+
+// The interactive client reaches a machine the same way: `herdr --machine
+// build` attaches to its server, and `herdr --remote build` goes through
+// HERDR_SSH_COMMAND too.
+func TestMachines_AttachAndRemoteUseTheSSHCommand(t *testing.T) {
+	remote := NewHome(t)
+	srv := remote.Start(t, "e2e")
+	ws := srv.CreateWorkspace(t, map[string]any{"focus": true})
+	pane := ws.RootPane.PaneID
+	srv.WaitPrompt(t, pane)
+	r := startSSHRemote(t, remote)
+	local := NewHome(t)
+	env := append(r.localEnv(local), "TERM=xterm-256color")
+	if _, errOut, code := RunCLI(t, env, "machine", "add", "build", "--label", "build", "--remote-session", "e2e"); code != 0 {
+		t.Fatalf("machine add: exit %d: %s", code, errOut)
+	}
+	for i, args := range [][]string{{"--machine", "build"}, {"--remote", "build", "--session", "e2e"}} {
+		cmd := exec.Command(herdrBin, args...)
+		cmd.Env = env
+		cmd.Dir = local.Dir
+		c := startTUI(t, cmd)
+		c.WaitScreen(t, "the remote session drawn", func(sc string) bool { return strings.Contains(sc, "╭") })
+		line := fmt.Sprintf("via-%d-$((6*7))", i)
+		c.Type("echo " + line + "\r")
+		want := fmt.Sprintf("via-%d-42", i)
+		srv.WaitLine(t, pane, want)
+		c.WaitText(t, want)
+		c.Type("\x02q") // the default prefix, then detach
+		if code := c.WaitExit(t); code != 0 {
+			t.Fatalf("herdr %q: detach exit %d", args, code)
+		}
+	}
+}
