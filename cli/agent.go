@@ -365,18 +365,34 @@ prints the agent_started response. Kinds: ` + strings.Join(protocol.AgentKinds, 
 // awaitStarted polls agent.get until the named agent runs the kind in the
 // same terminal and is ready for input.
 func (a *app) awaitStarted(id, name, kind, terminal string, started []byte, timeout time.Duration) int {
-	sock, err := a.socket()
-	if err != nil {
-		return a.fail(id, err)
+	// A --machine polls over one ssh connection, not one per poll.
+	var machine *protocol.Client
+	var sock string
+	if a.usingMachine() {
+		var code int
+		if machine, sock, code = a.connectMachine(id); machine == nil {
+			return code
+		}
+		defer machine.Close()
+	} else {
+		var err error
+		if sock, err = a.socket(); err != nil {
+			return a.fail(id, err)
+		}
 	}
 	deadline := time.Now().Add(timeout)
 	for {
-		c, err := protocol.Connect(sock)
-		if err != nil {
-			return a.fail(id, protocol.Errorf("agent_start_transport_failed", "lost the herdr server at %s: %v", sock, err))
+		c := machine
+		if c == nil {
+			var err error
+			if c, err = protocol.Connect(sock); err != nil {
+				return a.fail(id, protocol.Errorf("agent_start_transport_failed", "lost the herdr server at %s: %v", sock, err))
+			}
 		}
 		_, resp, err := roundTrip(c, id, "agent.get", protocol.AgentTarget{Target: name})
-		c.Close()
+		if machine == nil {
+			c.Close()
+		}
 		switch {
 		case err != nil:
 			return a.fail(id, protocol.Errorf("agent_start_transport_failed", "lost the herdr server at %s: %v", sock, err))

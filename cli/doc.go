@@ -6,7 +6,10 @@
 // Every socket command connects to the socket of the selected session, sends
 // `ping` to check the protocol number, then sends its request on the same
 // connection. Success responses go to stdout as the raw JSON line (exit 0),
-// error responses to stderr (exit 1); usage errors exit 2.
+// error responses to stderr (exit 1); usage errors exit 2. With
+// `--machine LABEL` the connection is ssh to that saved machine's
+// `herdr remote-client-bridge` instead (machine_connect.go; the profiles
+// are package machines), and `herdr machine` manages the profiles.
 //
 // Main is the only entry point; it builds a fresh command tree for each call,
 // so it can run in-process in tests with its own arguments, streams and

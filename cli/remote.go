@@ -5,24 +5,37 @@ import (
 	"io"
 	"net"
 	"os/exec"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/herdr-go/herdr/machines"
 	"github.com/herdr-go/herdr/protocol"
 )
 
 // Remote attach: `herdr --remote TARGET [--session N]` runs the local
 // client against a server on another machine. Each of the client's
-// connections is one `ssh -T -- TARGET herdr [--session=N] remote-client-bridge`,
+// connections is one `ssh -T -- TARGET herdr [--session=N] remote-client-bridge`
+// (ssh is $HERDR_SSH_COMMAND or [remote] ssh_command when set: machine_ssh.go),
 // whose stdin and stdout the bridge joins to the far server's socket, so
 // the JSON API is all that crosses the network. Keys are read by the local
 // client, so the local keybindings apply.
 
 // remote runs the interactive client over ssh.
 func (a *app) remote(target string) int {
+	bin := a.env("HERDR_REMOTE_BINARY")
+	if err := machines.CheckRemoteBin(bin); err != nil {
+		fmt.Fprintf(a.stderr, "herdr: HERDR_REMOTE_BINARY: %v\n", err)
+		return 1
+	}
+	// checkRemote made the session a plain word: the far shell reads this line.
+	return a.remoteAttach(target, machines.RemoteBridge(bin, a.session))
+}
+
+// remoteAttach runs the interactive client on the server remoteCmd
+// bridges to on target.
+func (a *app) remoteAttach(target, remoteCmd string) int {
 	if a.rt == nil {
 		return a.handToFull()
 	}
@@ -30,17 +43,7 @@ func (a *app) remote(target string) int {
 		fmt.Fprintln(a.stderr, "herdr: the interactive client needs a terminal on stdin and stdout")
 		return 1
 	}
-	bin := a.env("HERDR_REMOTE_BINARY")
-	if bin == "" {
-		bin = "herdr"
-	}
-	remoteArgs := []string{bin}
-	if a.session != "" {
-		// checkRemote made it a plain word: the far shell reads this line.
-		remoteArgs = append(remoteArgs, "--session="+a.session)
-	}
-	remoteArgs = append(remoteArgs, "remote-client-bridge")
-	dial := func() (net.Conn, error) { return sshConn(target, remoteArgs, a.stderr) }
+	dial := func() (net.Conn, error) { return a.sshConnect(target, nil, remoteCmd) }
 	// One round trip first: a failure is one line here, not a broken client.
 	c, err := dial()
 	if err != nil {
@@ -64,40 +67,17 @@ func (a *app) remote(target string) int {
 
 // checkRemote refuses, before ssh runs, a target ssh would take for an
 // option ("-oProxyCommand=..." runs a local command) or that holds
-// spaces or control characters (no host name does), and a session name
-// that is not one: the name travels in the command line the far side's
-// shell reads.
+// spaces, control or shell characters (no host name does; the URL form
+// ssh://user@host:port is read as such), and a session name that is not
+// one: the name travels in the command line the far side's shell reads.
 func (a *app) checkRemote(target string) error {
-	if strings.HasPrefix(target, "-") {
-		return fmt.Errorf("--remote %q: an ssh TARGET cannot start with '-'", target)
-	}
-	if strings.ContainsFunc(target, func(r rune) bool { return r <= ' ' || r == 0x7f || r >= 0x80 && r <= 0x9f }) {
-		return fmt.Errorf("--remote %q: an ssh TARGET has no spaces or control characters", target)
+	if err := machines.CheckTarget(target); err != nil {
+		return fmt.Errorf("--remote: %w", err)
 	}
 	if a.session != "" && !protocol.ValidSessionName(a.session) {
 		return fmt.Errorf("invalid session name %q: use 1-64 of A-Z a-z 0-9 . _ -", a.session)
 	}
 	return nil
-}
-
-// sshConn starts ssh and makes its stdin and stdout a connection. "--"
-// ends ssh's options before the target: ssh reads options after the
-// host too unless "--" came first, so nothing after it is one.
-func sshConn(target string, remoteArgs []string, stderr io.Writer) (net.Conn, error) {
-	cmd := exec.Command("ssh", "-T", "--", target, strings.Join(remoteArgs, " "))
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start ssh: %w", err)
-	}
-	return &pipeConn{cmd: cmd, r: out, w: in}, nil
 }
 
 // pipeConn is a connection over a child process's stdout and stdin.

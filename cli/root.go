@@ -37,6 +37,11 @@ type app struct {
 	noSession bool
 	// remoteTarget is --remote: attach to a server on that ssh host.
 	remoteTarget string
+	// machine is --machine: talk to that saved machine's server
+	// (machine_connect.go).
+	machine string
+	// machineFlag tells "--machine ''" from no flag.
+	machineFlag func() bool
 	// args is the command line as given, for handing it to herdr-full;
 	// rt is what herdr-full links (nil in the front: runtime.go).
 	args []string
@@ -158,6 +163,7 @@ func (a *app) nouns() []noun {
 		{[]string{"worktree"}, a.worktreeCmd}, {[]string{"plugin"}, a.pluginCmd}, {[]string{"integration"}, a.integrationCmd},
 		{[]string{"channel"}, a.channelCmd}, {[]string{"web"}, a.webCmd}, {[]string{"terminal"}, a.terminalCmd},
 		{[]string{"remote-client-bridge"}, a.bridgeCmd}, {[]string{"update"}, a.updateCmd},
+		{[]string{"machine"}, a.machineCmd},
 	}
 }
 
@@ -170,9 +176,9 @@ func (a *app) nouns() []noun {
 func (a *app) chosenNoun(args []string) (n *noun, ok bool) {
 	for i := 0; i < len(args); i++ {
 		switch s := args[i]; {
-		case s == "--session":
+		case s == "--session", s == "--machine":
 			i++
-		case strings.HasPrefix(s, "--session="), s == "-V", s == "--version", s == "--default-config", s == "--skill":
+		case strings.HasPrefix(s, "--session="), strings.HasPrefix(s, "--machine="), s == "-V", s == "--version", s == "--default-config", s == "--skill":
 		case strings.HasPrefix(s, "-"):
 			return nil, false
 		default:
@@ -211,6 +217,9 @@ response on stderr (exit 1). Usage errors exit 2.`,
 				}
 				return exit(a.remote(a.remoteTarget))
 			}
+			if a.usingMachine() {
+				return exit(a.attachMachine())
+			}
 			return exit(a.attach())
 		},
 	}
@@ -220,6 +229,8 @@ response on stderr (exit 1). Usage errors exit 2.`,
 	root.Flags().BoolVar(&a.noSession, "no-session", false, "run the server inside this client for its lifetime: nothing is restored or saved, and detaching (or quitting) ends it with its panes")
 	root.PersistentFlags().StringVar(&a.session, "session", "", "talk to the server of session `NAME` (default: $HERDR_SOCKET_PATH, then $HERDR_SESSION, then the default session)")
 	a.sessionFlag = func() bool { return root.PersistentFlags().Changed("session") }
+	root.PersistentFlags().StringVar(&a.machine, "machine", "", "talk to the server of saved machine `LABEL-OR-ID` over ssh (herdr machine add)")
+	a.machineFlag = func() bool { return root.PersistentFlags().Changed("machine") }
 	root.SetFlagErrorFunc(flagError)
 
 	root.AddCommand(a.configCmd(root)) // also the root's --default-config and --skill, cli/config.go
@@ -298,6 +309,9 @@ func minArgs(names ...string) cobra.PositionalArgs {
 
 // socket resolves the API socket of the selected session.
 func (a *app) socket() (string, error) {
+	if a.usingMachine() {
+		return "", protocol.Errorf(protocol.CodeNotSupported, "%v", errMachineLocal)
+	}
 	if a.sessionFlag != nil && a.sessionFlag() && a.session == "" {
 		return "", protocol.Errorf(protocol.CodeInvalidSessionName, "invalid session name \"\": use 1-64 of A-Z a-z 0-9 . _ -")
 	}
@@ -378,6 +392,9 @@ func (a *app) request(id, method string, params any, ok onSuccess) int {
 // connect resolves the socket, dials it and checks the server's protocol
 // with a ping; on failure it has printed the error and returns a nil client.
 func (a *app) connect(id string) (*protocol.Client, string, int) {
+	if a.usingMachine() {
+		return a.connectMachine(id)
+	}
 	sock, err := a.socket()
 	if err != nil {
 		return nil, "", a.fail(id, err)

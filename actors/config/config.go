@@ -111,6 +111,10 @@ type Experimental struct {
 // Remote holds the [remote] section.
 type Remote struct {
 	ManageSSHConfig bool // manage_ssh_config: default true.
+	// SSHCommand (ssh_command) replaces "ssh" for --remote, --machine and
+	// `herdr machine`, split into words without a shell; $HERDR_SSH_COMMAND
+	// overrides it.
+	SSHCommand string
 }
 
 // Web holds the [web] section: the built-in dashboard (actors/web).

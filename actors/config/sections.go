@@ -263,6 +263,8 @@ func (d *decoder) experimental(t map[string]any) {
 var remoteFields = []field{
 	{key: "manage_ssh_config", doc: "Let herdr --remote add its entries to ~/.ssh/config.",
 		ptr: func(c *Config) any { return &c.Remote.ManageSSHConfig }},
+	{key: "ssh_command", doc: `The ssh program and options for --remote, --machine and herdr machine, e.g. "ssh -F /path/to/config" (split into words; no shell, so no ~ or $VARS); "" is ssh from PATH. $HERDR_SSH_COMMAND overrides it.`,
+		ptr: func(c *Config) any { return &c.Remote.SSHCommand }},
 }
 
 func (d *decoder) remote(t map[string]any) { d.fields("remote", t, remoteFields) }

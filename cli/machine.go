@@ -1,0 +1,242 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/herdr-go/herdr/machines"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// `herdr machine ...`: saved ssh machines (the machines package keeps
+// them). These run locally; `add` alone reaches the remote, to check
+// that its herdr answers before anything is saved.
+
+// machineCheckTimeout bounds add's check: ssh, and a remote server that
+// may have to start first.
+var machineCheckTimeout = 30 * time.Second
+
+func (a *app) machineCmd() *cobra.Command {
+	cmd := a.group(&cobra.Command{
+		Use:   "machine",
+		Short: "Save the ssh machines `--machine` reaches",
+		Long: `Saved ssh machines: a label and an ssh target (host from ~/.ssh/config,
+user@host, or ssh://user@host:port) for a herdr on another machine. Any
+command that talks to a server runs against a saved machine's server with
+` + "`herdr --machine LABEL ...`" + `. Profiles live in machines.json in the config
+directory (0600, no secrets: authentication stays with OpenSSH).
+$HERDR_SSH_COMMAND, else [remote] ssh_command, replaces ssh.`,
+	})
+	cmd.AddCommand(a.machineAddCmd(), a.machineListCmd(), a.machineRenameCmd(),
+		a.machineSetCmd("enable", "Let --machine reach a machine again", func(p *machines.Profile) { p.Enabled = true }),
+		a.machineSetCmd("disable", "Refuse --machine for a machine, keeping its profile", func(p *machines.Profile) { p.Enabled = false }),
+		a.machineRemoveCmd())
+	return cmd
+}
+
+func (a *app) machineAddCmd() *cobra.Command {
+	var p machines.Profile
+	cmd := &cobra.Command{
+		Use:   "add TARGET --label LABEL",
+		Short: "Check a machine's herdr over ssh and save it",
+		Long: `Check over ssh (BatchMode: it never prompts; use ssh-add for a passphrase)
+that TARGET runs herdr (--remote-bin, default herdr on the remote PATH) and
+that its server answers ping in this herdr's protocol — the remote herdr
+starts its server in the background when none runs — then save the
+machine. Nothing is installed, and nothing is saved when a check fails.`,
+		Args: exactArgs("TARGET"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p.Target, p.Enabled = args[0], true
+			if err := machines.Check(p); err != nil {
+				return err
+			}
+			return exit(a.machineAdd(p))
+		},
+	}
+	cmd.Flags().StringVar(&p.Label, "label", "", "the machine's `LABEL` (unique, case-insensitive; not \"local\")")
+	cmd.Flags().StringVar(&p.RemoteSession, "remote-session", "", "the remote herdr's session `NAME` (default: its default session)")
+	cmd.Flags().StringVar(&p.RemoteBin, "remote-bin", "", "the remote herdr's `PATH` (default: herdr on the remote PATH)")
+	_ = cmd.MarkFlagRequired("label")
+	return cmd
+}
+
+func (a *app) machineAdd(p machines.Profile) int {
+	path := machines.Path(a.env)
+	f, err := machines.Load(path)
+	if err != nil {
+		return a.machineFail(err)
+	}
+	if f.Find(p.Label) >= 0 {
+		return a.machineFail(fmt.Errorf("a machine labelled %q already exists", p.Label))
+	}
+	// BatchMode: a check never prompts (a passphrase is ssh-add's).
+	c, pong, err := a.reachMachine(p, []string{"-o", "BatchMode=yes"}, machineCheckTimeout)
+	if err == nil {
+		c.Close()
+	}
+	if err != nil {
+		return a.machineFail(fmt.Errorf("machine add %s: %w; nothing saved", p.Target, err))
+	}
+	saved, err := f.Add(p)
+	if err == nil {
+		err = machines.Save(path, f)
+	}
+	if err != nil {
+		return a.machineFail(err)
+	}
+	fmt.Fprintf(a.stdout, "added machine %s (%s): %s, herdr %s, protocol %d\n", saved.ID, saved.Label, saved.Target, protocol.Printable(pong.Version), pong.Protocol)
+	return 0
+}
+
+func (a *app) machineListCmd() *cobra.Command {
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List the saved machines",
+		Args:  exactArgs(),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			f, err := machines.Load(machines.Path(a.env))
+			if err != nil {
+				return exit(a.machineFail(err))
+			}
+			if asJSON {
+				b, _ := json.Marshal(map[string]any{"machines": append([]machines.Profile{}, f.Machines...)})
+				fmt.Fprintf(a.stdout, "%s\n", b)
+				return nil
+			}
+			if len(f.Machines) == 0 {
+				fmt.Fprintln(a.stdout, "no machines saved; add one with `herdr machine add TARGET --label LABEL`")
+				return nil
+			}
+			w := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+			fmt.Fprintln(w, "ID\tLABEL\tTARGET\tSESSION\tSTATE")
+			for _, p := range f.Machines {
+				state := "enabled"
+				if !p.Enabled {
+					state = "disabled"
+				}
+				session := p.RemoteSession
+				if session == "" {
+					session = "-"
+				}
+				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", p.ID, p.Label, p.Target, session, state)
+			}
+			return w.Flush()
+		},
+	}
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print {\"machines\": [...]} as one JSON line")
+	return cmd
+}
+
+func (a *app) machineRenameCmd() *cobra.Command {
+	var label string
+	cmd := &cobra.Command{
+		Use:   "rename ID-OR-LABEL --label LABEL",
+		Short: "Give a saved machine a new label",
+		Args:  exactArgs("ID-OR-LABEL"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := machines.CheckLabel(label); err != nil {
+				return err
+			}
+			return exit(a.machineEdit(args[0], func(f *machines.File, i int) error { return f.Rename(i, label) }))
+		},
+	}
+	cmd.Flags().StringVar(&label, "label", "", "the new `LABEL`")
+	_ = cmd.MarkFlagRequired("label")
+	return cmd
+}
+
+func (a *app) machineSetCmd(verb, short string, set func(*machines.Profile)) *cobra.Command {
+	return &cobra.Command{
+		Use:   verb + " ID-OR-LABEL",
+		Short: short,
+		Args:  exactArgs("ID-OR-LABEL"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return exit(a.machineEdit(args[0], func(f *machines.File, i int) error { set(&f.Machines[i]); return nil }))
+		},
+	}
+}
+
+func (a *app) machineRemoveCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "remove ID-OR-LABEL",
+		Short: "Forget a saved machine (its id is never given again)",
+		Args:  exactArgs("ID-OR-LABEL"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return exit(a.machineEdit(args[0], func(f *machines.File, i int) error { f.Remove(i); return nil }))
+		},
+	}
+}
+
+// machineEdit loads the file, applies edit to the machine key names and
+// saves; nothing is written when edit fails.
+func (a *app) machineEdit(key string, edit func(*machines.File, int) error) int {
+	path := machines.Path(a.env)
+	f, err := machines.Load(path)
+	if err != nil {
+		return a.machineFail(err)
+	}
+	i := f.Find(key)
+	if i < 0 {
+		return a.machineFail(unknownMachine(key))
+	}
+	if err := edit(f, i); err != nil {
+		return a.machineFail(err)
+	}
+	if err := machines.Save(path, f); err != nil {
+		return a.machineFail(err)
+	}
+	return 0
+}
+
+func unknownMachine(key string) error {
+	return fmt.Errorf("no machine %q is saved (see `herdr machine list`)", protocol.Printable(key))
+}
+
+// machineFail prints err as one line and returns 1.
+func (a *app) machineFail(err error) int {
+	fmt.Fprintf(a.stderr, "herdr: %s\n", oneLine(err.Error()))
+	return 1
+}
+
+// lastLines keeps the last non-empty line a child wrote (bounded), until
+// forward sends what follows to pass.
+type lastLines struct {
+	mu   sync.Mutex
+	buf  []byte
+	pass io.Writer
+}
+
+func (l *lastLines) forward(w io.Writer) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.pass = w
+}
+
+func (l *lastLines) Write(b []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.pass != nil {
+		return l.pass.Write(b)
+	}
+	l.buf = append(l.buf, b...)
+	if len(l.buf) > 4096 {
+		l.buf = l.buf[len(l.buf)-4096:]
+	}
+	return len(b), nil
+}
+
+func (l *lastLines) last() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	lines := bytes.Split(bytes.TrimSpace(l.buf), []byte("\n"))
+	return protocol.Printable(strings.TrimSpace(string(lines[len(lines)-1])))
+}

@@ -1,0 +1,9 @@
+// Package machines keeps the saved ssh machines of `herdr machine` and
+// `herdr --machine`: profiles (an opaque id, a label, an ssh target, the
+// remote session and binary, an enabled flag) in machines.json in the
+// config directory, a private (0600) file that holds no secrets —
+// authentication stays with OpenSSH. It also checks targets and labels
+// and spells the ssh command line that reaches a machine's herdr.
+// It is plain data and functions: the CLI reads and writes the file once
+// per command; no actor holds it.
+package machines

@@ -1,0 +1,113 @@
+package machines
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Profile is one saved machine.
+type Profile struct {
+	ID            string `json:"id"`
+	Label         string `json:"label"`
+	Target        string `json:"target"`
+	RemoteSession string `json:"remote_session,omitempty"`
+	RemoteBin     string `json:"remote_bin,omitempty"`
+	Enabled       bool   `json:"enabled"`
+}
+
+// File is the content of machines.json. Retired keeps the ids of removed
+// machines, so that an id never names two machines over time.
+type File struct {
+	Machines []Profile `json:"machines"`
+	Retired  []string  `json:"retired,omitempty"`
+}
+
+// MaxMachines bounds the profiles one file holds.
+const MaxMachines = 256
+
+// maxRetired bounds the remembered ids: past it the oldest are dropped
+// (a random 32-bit id colliding with one of those is still unlikely).
+const maxRetired = 4096
+
+// Find returns the index of the profile whose id is key, else whose label
+// is key (case-insensitively), else -1.
+func (f *File) Find(key string) int {
+	if i := slices.IndexFunc(f.Machines, func(p Profile) bool { return p.ID == key }); i >= 0 {
+		return i
+	}
+	return slices.IndexFunc(f.Machines, func(p Profile) bool { return strings.EqualFold(p.Label, key) })
+}
+
+// labelTaken reports whether another profile than skip has label.
+func (f *File) labelTaken(label string, skip int) bool {
+	for i, p := range f.Machines {
+		if i != skip && strings.EqualFold(p.Label, label) {
+			return true
+		}
+	}
+	return false
+}
+
+// Add checks p (its id is made here) and appends it.
+func (f *File) Add(p Profile) (Profile, error) {
+	if err := Check(p); err != nil {
+		return Profile{}, err
+	}
+	if f.labelTaken(p.Label, -1) {
+		return Profile{}, fmt.Errorf("a machine labelled %q already exists", p.Label)
+	}
+	if len(f.Machines) >= MaxMachines {
+		return Profile{}, fmt.Errorf("at most %d machines can be saved", MaxMachines)
+	}
+	id, err := f.newID()
+	if err != nil {
+		return Profile{}, err
+	}
+	p.ID = id
+	f.Machines = append(f.Machines, p)
+	return p, nil
+}
+
+// Rename gives the profile at i a new label.
+func (f *File) Rename(i int, label string) error {
+	if err := CheckLabel(label); err != nil {
+		return err
+	}
+	if f.labelTaken(label, i) {
+		return fmt.Errorf("a machine labelled %q already exists", label)
+	}
+	f.Machines[i].Label = label
+	return nil
+}
+
+// Remove drops the profile at i and retires its id.
+func (f *File) Remove(i int) {
+	f.Retired = append(f.Retired, f.Machines[i].ID)
+	if len(f.Retired) > maxRetired {
+		f.Retired = f.Retired[len(f.Retired)-maxRetired:]
+	}
+	f.Machines = slices.Delete(f.Machines, i, i+1)
+}
+
+// newID draws m-<8 hex> until it names no saved or retired machine.
+func (f *File) newID() (string, error) {
+	for range 64 {
+		var b [4]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return "", err
+		}
+		id := "m-" + hex.EncodeToString(b[:])
+		if f.Find(id) < 0 && !slices.Contains(f.Retired, id) && f.labelFind(id) < 0 {
+			return id, nil
+		}
+	}
+	return "", fmt.Errorf("could not draw a free machine id")
+}
+
+// labelFind is Find by label only: an id equal to a label would be ambiguous.
+func (f *File) labelFind(s string) int {
+	return slices.IndexFunc(f.Machines, func(p Profile) bool { return strings.EqualFold(p.Label, s) })
+}

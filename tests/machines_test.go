@@ -1,0 +1,396 @@
+//go:build unix
+
+package tests
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// A real OpenSSH server on 127.0.0.1 whose logins run a "remote" herdr:
+// a second home's environment, the test binary on PATH. The local side
+// reaches it through HERDR_SSH_COMMAND="ssh -F <generated config>", the
+// host alias "build".
+
+const sshdPath = "/usr/sbin/sshd"
+
+type sshRemote struct {
+	Home   *Home
+	Client string // the generated ssh client config
+	URL    string // ssh://user@127.0.0.1:port
+	dir    string
+}
+
+// startSSHRemote starts sshd whose logins run commands in remote's env.
+func startSSHRemote(t *testing.T, remote *Home) *sshRemote {
+	t.Helper()
+	if _, err := os.Stat(sshdPath); err != nil {
+		t.Skipf("%s is absent (Debian's openssh-server provides it): %v", sshdPath, err)
+	}
+	if _, err := exec.LookPath("ssh"); err != nil {
+		t.Skipf("no ssh client: %v", err)
+	}
+	dir, err := os.MkdirTemp("", "hsd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	for _, key := range []string{"host_key", "user_key"} {
+		if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", filepath.Join(dir, key)).CombinedOutput(); err != nil {
+			t.Fatalf("ssh-keygen: %v\n%s", err, out)
+		}
+	}
+	// The login's environment is the remote home's, with herdr on PATH.
+	env := []string{"PATH=" + filepath.Dir(herdrBin) + ":/usr/local/bin:/usr/bin:/bin"}
+	for _, kv := range remote.Env {
+		if !strings.HasPrefix(kv, "PATH=") {
+			env = append(env, kv)
+		}
+	}
+	var wrap strings.Builder
+	wrap.WriteString("#!/bin/sh\nexec env -i")
+	for _, kv := range env {
+		wrap.WriteString(" " + shellQuoted(kv))
+	}
+	wrap.WriteString(" /bin/sh -c \"$SSH_ORIGINAL_COMMAND\"\n")
+	wrapper := filepath.Join(dir, "login.sh")
+	sshTestFile(t, wrapper, wrap.String(), 0o755)
+	pub, err := os.ReadFile(filepath.Join(dir, "user_key.pub"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sshTestFile(t, filepath.Join(dir, "authorized_keys"), fmt.Sprintf("command=%q,no-pty,no-port-forwarding %s", wrapper, pub), 0o600)
+
+	port := freePort(t)
+	sshTestFile(t, filepath.Join(dir, "sshd_config"), fmt.Sprintf(`Port %d
+ListenAddress 127.0.0.1
+HostKey %s
+AuthorizedKeysFile %s
+StrictModes no
+UsePAM no
+PidFile none
+PermitRootLogin yes
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+LogLevel ERROR
+`, port, filepath.Join(dir, "host_key"), filepath.Join(dir, "authorized_keys")), 0o600)
+	if os.Geteuid() == 0 {
+		// Debian's sshd refuses to start without its privilege separation
+		// directory, which its package (not this test) normally makes.
+		_ = os.MkdirAll("/run/sshd", 0o755)
+	}
+	out := &syncBuffer{}
+	cmd := exec.Command(sshdPath, "-D", "-e", "-f", filepath.Join(dir, "sshd_config"))
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start sshd: %v", err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+	})
+	WaitFor(t, "sshd to listen", func() bool {
+		select {
+		case <-exited:
+			t.Fatalf("sshd exited:\n%s", out.String())
+		default:
+		}
+		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	})
+	u, err := user.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	client := filepath.Join(dir, "ssh_config")
+	// "build" is an alias with the port; a URL target names 127.0.0.1
+	// and its port itself (ssh://user@127.0.0.1:PORT).
+	sshTestFile(t, client, fmt.Sprintf(`Host build
+  HostName 127.0.0.1
+  Port %d
+Host *
+  User %s
+  IdentityFile %s
+  IdentitiesOnly yes
+  UserKnownHostsFile %s
+  StrictHostKeyChecking no
+  BatchMode yes
+  LogLevel ERROR
+`, port, u.Username, filepath.Join(dir, "user_key"), filepath.Join(dir, "known_hosts")), 0o600)
+	return &sshRemote{Home: remote, Client: client, dir: dir, URL: fmt.Sprintf("ssh://%s@127.0.0.1:%d", u.Username, port)}
+}
+
+// localEnv is a local home's environment reaching r through its ssh config.
+func (r *sshRemote) localEnv(local *Home) []string {
+	return append(append([]string{}, local.Env...), "HERDR_SSH_COMMAND=ssh -F "+r.Client)
+}
+
+func sshTestFile(t *testing.T, path, body string, mode os.FileMode) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(body), mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+type savedMachine struct {
+	ID            string `json:"id"`
+	Label         string `json:"label"`
+	Target        string `json:"target"`
+	RemoteSession string `json:"remote_session"`
+	Enabled       bool   `json:"enabled"`
+}
+
+func listMachines(t *testing.T, env []string) []savedMachine {
+	t.Helper()
+	out, errOut, code := RunCLI(t, env, "machine", "list", "--json")
+	if code != 0 {
+		t.Fatalf("machine list --json: exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Machines []savedMachine `json:"machines"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatalf("machine list --json: %v: %q", err, out)
+	}
+	return doc.Machines
+}
+
+func machinesFile(h *Home) string { return filepath.Join(h.ConfigHome, "herdr", "machines.json") }
+
+func TestMachines_AddListRenameDisableEnableRemove(t *testing.T) {
+	remote := NewHome(t)
+	remote.Start(t, "e2e")
+	r := startSSHRemote(t, remote)
+	local := NewHome(t)
+	env := r.localEnv(local)
+
+	out, errOut, code := RunCLI(t, env, "machine", "add", "build", "--label", "Build", "--remote-session", "e2e")
+	if code != 0 || !strings.HasPrefix(out, "added machine m-") {
+		t.Fatalf("machine add: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	fi, err := os.Stat(machinesFile(local))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("machines.json: %v, %v; want mode 0600", fi, err)
+	}
+	ms := listMachines(t, env)
+	if len(ms) != 1 || ms[0].Label != "Build" || ms[0].Target != "build" || ms[0].RemoteSession != "e2e" || !ms[0].Enabled || len(ms[0].ID) != 10 {
+		t.Fatalf("machines = %+v", ms)
+	}
+	id := ms[0].ID
+	if _, errOut, code := RunCLI(t, env, "machine", "add", "build", "--label", "build", "--remote-session", "e2e"); code != 1 || !strings.Contains(errOut, "already exists") {
+		t.Fatalf("a second machine labelled build: exit %d, %q", code, errOut)
+	}
+
+	if _, errOut, code := RunCLI(t, env, "machine", "rename", "build", "--label", "gpu"); code != 0 {
+		t.Fatalf("rename: exit %d: %s", code, errOut)
+	}
+	if _, errOut, code := RunCLI(t, env, "machine", "rename", id, "--label", "local"); code != 2 || !strings.Contains(errOut, "reserved") {
+		t.Fatalf("rename to local: exit %d, %q", code, errOut)
+	}
+	if _, errOut, code := RunCLI(t, env, "machine", "disable", "gpu"); code != 0 {
+		t.Fatalf("disable: exit %d: %s", code, errOut)
+	}
+	if ms := listMachines(t, env); len(ms) != 1 || ms[0].ID != id || ms[0].Label != "gpu" || ms[0].Enabled {
+		t.Fatalf("after rename and disable: %+v", ms)
+	}
+	_, errOut, code = RunCLI(t, env, "--machine", "gpu", "workspace", "list")
+	if code != 1 || !strings.Contains(errOut, "disabled") || !singleLine(errOut) {
+		t.Fatalf("--machine of a disabled machine: exit %d, %q", code, errOut)
+	}
+	if _, errOut, code := RunCLI(t, env, "machine", "enable", id); code != 0 {
+		t.Fatalf("enable: exit %d: %s", code, errOut)
+	}
+	if _, errOut, code := RunCLI(t, env, "--machine", id, "workspace", "list"); code != 0 {
+		t.Fatalf("--machine by id after enable: exit %d: %s", code, errOut)
+	}
+	if _, errOut, code := RunCLI(t, env, "machine", "remove", "GPU"); code != 0 {
+		t.Fatalf("remove: exit %d: %s", code, errOut)
+	}
+	if ms := listMachines(t, env); len(ms) != 0 {
+		t.Fatalf("after remove: %+v", ms)
+	}
+	_, errOut, code = RunCLI(t, env, "--machine", "gpu", "workspace", "list")
+	if code != 1 || !strings.Contains(errOut, `no machine "gpu"`) || !singleLine(errOut) {
+		t.Fatalf("--machine of a removed machine: exit %d, %q", code, errOut)
+	}
+}
+
+func TestMachines_MachineFlagReachesTheRemotePanes(t *testing.T) {
+	remote := NewHome(t)
+	srv := remote.Start(t, "e2e")
+	r := startSSHRemote(t, remote)
+	local := NewHome(t) // no local server runs: every answer is the remote's
+	env := r.localEnv(local)
+	if _, errOut, code := RunCLI(t, env, "machine", "add", "build", "--label", "build", "--remote-session", "e2e"); code != 0 {
+		t.Fatalf("machine add: exit %d: %s", code, errOut)
+	}
+
+	ws := srv.CreateWorkspace(t, map[string]any{"label": "far-away"})
+	pane := ws.RootPane.PaneID
+	out, errOut, code := RunCLI(t, env, "--machine", "build", "workspace", "list")
+	if code != 0 || !strings.Contains(out, "far-away") || !strings.Contains(out, ws.Workspace.WorkspaceID) {
+		t.Fatalf("--machine build workspace list: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if _, _, code := RunCLI(t, local.Env, "workspace", "list"); code == 0 {
+		t.Fatal("a local server answered: the test would not tell local from remote")
+	}
+	srv.WaitPrompt(t, pane)
+	if _, errOut, code := RunCLI(t, env, "--machine", "build", "pane", "send-text", pane, "echo from-$((6*7))-local"); code != 0 {
+		t.Fatalf("pane send-text: exit %d: %s", code, errOut)
+	}
+	if _, errOut, code := RunCLI(t, env, "--machine", "build", "pane", "send-keys", pane, "Enter"); code != 0 {
+		t.Fatalf("pane send-keys: exit %d: %s", code, errOut)
+	}
+	srv.WaitLine(t, pane, "from-42-local")
+	var text string
+	if !Eventually(func() bool {
+		text, _, _ = RunCLI(t, env, "--machine", "build", "pane", "read", pane, "--lines", "50")
+		return HasLine(text, "from-42-local")
+	}) {
+		t.Fatalf("--machine build pane read does not show the remote pane's line:\n%s", text)
+	}
+
+	// agent start polls agent.get until the agent is ready: over the machine too.
+	other := agentWorkspace(t, srv)
+	srv.WaitPrompt(t, other)
+	out, errOut, code = RunCLI(t, env, "--machine", "build", "agent", "start", "alpha", "--kind", "claude", "--pane", other, "--timeout", "10000")
+	if code != 0 {
+		t.Fatalf("--machine build agent start: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	OK[protocol.AgentStarted](t, CLIResponse(t, out), "agent_started")
+	if a := OK[protocol.AgentInfoResult](t, srv.CallT(t, "agent.get", map[string]any{"target": "alpha"}), "agent_info").Agent; a.PaneID != other || !a.InteractiveReady {
+		t.Fatalf("the remote server's agent alpha: %+v", a)
+	}
+}
+
+func TestMachines_SSHCommandFromConfigAndARemoteOfAnotherProtocol(t *testing.T) {
+	remote := NewHome(t)
+	remote.Start(t, "e2e")
+	r := startSSHRemote(t, remote)
+	local := NewHome(t)
+	// [remote] ssh_command is used when HERDR_SSH_COMMAND is unset.
+	local.WriteConfig(t, fmt.Sprintf("[remote]\nssh_command = %q\n", "ssh -F "+r.Client))
+	if _, errOut, code := RunCLI(t, local.Env, "machine", "add", "build", "--label", "viaconfig", "--remote-session", "e2e"); code != 0 {
+		t.Fatalf("machine add with [remote] ssh_command: exit %d: %s", code, errOut)
+	}
+	// HERDR_SSH_COMMAND wins over it; ssh's own failure is named in one line.
+	env := append(append([]string{}, local.Env...), "HERDR_SSH_COMMAND=ssh -F "+r.Client+" -o Port=1")
+	if _, errOut, code := RunCLI(t, env, "--machine", "viaconfig", "workspace", "list"); code != 1 || !strings.Contains(errOut, "ssh failed") || !strings.Contains(errOut, "port 1") || !singleLine(errOut) {
+		t.Fatalf("--machine through an ssh that cannot connect: exit %d, %q", code, errOut)
+	}
+	// A remote answering ping in protocol 20 (an older herdr) is refused.
+	old := filepath.Join(r.dir, "old-herdr")
+	sshTestFile(t, old, "#!/bin/sh\nread line\nprintf '%s\\n' '{\"id\":\"machine-check\",\"result\":{\"type\":\"pong\",\"version\":\"0.4.0\",\"protocol\":20}}'\n", 0o755)
+	_, errOut, code := RunCLI(t, r.localEnv(local), "machine", "add", "build", "--label", "old", "--remote-bin", old)
+	if code != 1 || !strings.Contains(errOut, "protocol 20") || !singleLine(errOut) {
+		t.Fatalf("a remote of protocol 20: exit %d, %q", code, errOut)
+	}
+	if ms := listMachines(t, local.Env); len(ms) != 1 || ms[0].Label != "viaconfig" {
+		t.Fatalf("machines after the refused add: %+v", ms)
+	}
+}
+
+func TestMachines_AddStartsTheRemoteServer(t *testing.T) {
+	remote := NewHome(t) // no server runs there yet
+	r := startSSHRemote(t, remote)
+	t.Cleanup(func() { RunCLI(t, remote.Env, "--session", "auto", "server", "stop") })
+	local := NewHome(t)
+	env := r.localEnv(local)
+	if _, errOut, code := RunCLI(t, env, "machine", "add", r.URL, "--label", "build", "--remote-session", "auto"); code != 0 {
+		t.Fatalf("machine add %s: exit %d: %s", r.URL, code, errOut)
+	}
+	if Refused(remote.Socket("auto")) {
+		t.Fatal("the remote server of session auto does not answer after add")
+	}
+}
+
+func TestMachines_BadInputSavesNothing(t *testing.T) {
+	remote := NewHome(t)
+	remote.Start(t, "e2e")
+	r := startSSHRemote(t, remote)
+	local := NewHome(t)
+	env := r.localEnv(local)
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"machine", "add", "--label", "x", "--", "-oProxyCommand=touch /tmp/pwned"}, 2, "cannot start with '-'"},
+		{[]string{"machine", "add", "a b", "--label", "x"}, 2, "spaces"},
+		{[]string{"machine", "add", "a;b", "--label", "x"}, 2, "shell characters"},
+		{[]string{"machine", "add", "ssh://h:99999", "--label", "x"}, 2, "port"},
+		{[]string{"machine", "add", "build", "--label", "local"}, 2, "reserved"},
+		{[]string{"machine", "add", "build", "--label", ""}, 2, "empty"},
+		{[]string{"machine", "add", "build", "--label", "a\x1b[31m"}, 2, "printable"},
+		{[]string{"machine", "add", "build", "--label", "x", "--remote-bin", "herdr;id"}, 2, "plain path"},
+		{[]string{"machine", "add", "build", "--label", "x", "--remote-bin", "/bin/true"}, 1, "did not answer as herdr"},
+		{[]string{"machine", "add", "build", "--label", "x", "--remote-session", "nope/x"}, 2, "session"},
+		{[]string{"machine", "add", "nohost.invalid", "--label", "x"}, 1, "nothing saved"},
+		{[]string{"machine", "rename", "ghost", "--label", "y"}, 1, `no machine "ghost"`},
+		{[]string{"machine", "remove", "ghost"}, 1, `no machine "ghost"`},
+		{[]string{"--machine", "ghost", "workspace", "list"}, 1, `no machine "ghost"`},
+		{[]string{"--machine", "ghost", "status"}, 1, "--machine"},
+	} {
+		_, errOut, code := RunCLI(t, env, tc.args...)
+		if code != tc.code || !strings.Contains(errOut, tc.want) || !singleLine(errOut) {
+			t.Errorf("herdr %q: exit %d, stderr %q; want exit %d and one line holding %q", tc.args, code, errOut, tc.code, tc.want)
+		}
+		if _, err := os.Stat(machinesFile(local)); !os.IsNotExist(err) {
+			t.Fatalf("herdr %q saved a machines file: %v", tc.args, err)
+		}
+	}
+	if _, err := os.Stat("/tmp/pwned"); err == nil {
+		t.Fatal("a target ran a local command")
+	}
+}
+
+// singleLine reports whether s is exactly one newline-ended line.
+func singleLine(s string) bool { return strings.Count(s, "\n") == 1 && strings.HasSuffix(s, "\n") }
+
+// The interactive client reaches a machine the same way: `herdr --machine
+// build` attaches to its server, and `herdr --remote build` goes through
+// HERDR_SSH_COMMAND too.
+func TestMachines_AttachAndRemoteUseTheSSHCommand(t *testing.T) {
+	remote := NewHome(t)
+	srv := remote.Start(t, "e2e")
+	ws := srv.CreateWorkspace(t, map[string]any{"focus": true})
+	pane := ws.RootPane.PaneID
+	srv.WaitPrompt(t, pane)
+	r := startSSHRemote(t, remote)
+	local := NewHome(t)
+	env := append(r.localEnv(local), "TERM=xterm-256color")
+	if _, errOut, code := RunCLI(t, env, "machine", "add", "build", "--label", "build", "--remote-session", "e2e"); code != 0 {
+		t.Fatalf("machine add: exit %d: %s", code, errOut)
+	}
+	for i, args := range [][]string{{"--machine", "build"}, {"--remote", "build", "--session", "e2e"}} {
+		cmd := exec.Command(herdrBin, args...)
+		cmd.Env = env
+		cmd.Dir = local.Dir
+		c := startTUI(t, cmd)
+		c.WaitScreen(t, "the remote session drawn", func(sc string) bool { return strings.Contains(sc, "╭") })
+		line := fmt.Sprintf("via-%d-$((6*7))", i)
+		c.Type("echo " + line + "\r")
+		want := fmt.Sprintf("via-%d-42", i)
+		srv.WaitLine(t, pane, want)
+		c.WaitText(t, want)
+		c.Type("\x02q") // the default prefix, then detach
+		if code := c.WaitExit(t); code != 0 {
+			t.Fatalf("herdr %q: detach exit %d", args, code)
+		}
+	}
+}
