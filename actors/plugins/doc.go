@@ -15,7 +15,9 @@
 // actor, which owns it (panes.go). A ctrl-click on a URL
 // that a [[link_handlers]] pattern matches is an action invoked by the
 // interactive client with clicked_url and link_handler_id in its context.
-// command.invoke comes through the session too (command.go): a plugin
-// action it names, or a shell [[keys.command]] (RunShell), run here, the
-// latter in its own process group for at most 10 minutes, killed at stop.
+// command.invoke comes through the session, which resolves its context,
+// as a Command (command.go), and runs here: a plugin action, a shell
+// [[keys.command]] (in its own process group for at most 10 minutes,
+// killed at stop), a popup through the clients actor, a pane through the
+// session.
 package plugins

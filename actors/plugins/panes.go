@@ -34,8 +34,6 @@ func (p *Plugins) forwarded(ctx actor.Context, m *Invoke) *api.Reply {
 		return p.paneAct(ctx, m)
 	case "pane.link.activate":
 		return p.linkActivate(ctx, m) // links.go
-	case "command.invoke":
-		return p.invokeCommand(ctx, m)
 	}
 	return p.invoke(ctx, m)
 }

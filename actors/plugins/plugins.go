@@ -212,8 +212,10 @@ func (p *Plugins) Receive(ctx actor.Context) {
 	case *ran:
 		p.finished(msg)
 		p.runQueued(ctx)
-	case *RunShell:
-		ctx.Respond(p.runShell(ctx, msg))
+	case *Command: // command.go
+		if reply := p.command(ctx, msg); reply != nil {
+			ctx.Respond(reply)
+		}
 	case *shellDone:
 		p.shellFinished(msg)
 	case *RunStartup:
