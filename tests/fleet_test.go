@@ -166,6 +166,15 @@ func TestFleet_AgentsAcrossMachines_PromptWaitAndEvents(t *testing.T) {
 	if a := got[0]; a.PaneID != qualified || a.Machine == nil || a.Machine.Label != "build" || a.Stale {
 		t.Fatalf("the remote agent as listed: %+v", a)
 	}
+	// The CLI: the fleet list, and the machine's live state.
+	out, errOut, code := f.local.CLI("agent", "list", "--all-machines")
+	if code != 0 || !strings.Contains(out, `"pane_id":"`+qualified+`"`) {
+		t.Fatalf("agent list --all-machines: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	out, _, _ = f.local.CLI("machine", "list")
+	if !strings.Contains(out, "online") {
+		t.Fatalf("machine list does not show the live state:\n%s", out)
+	}
 	// Without the fleet scope the answer is the local server's alone.
 	local := OK[protocol.AgentList](t, f.local.CallT(t, "agent.list", map[string]any{}), "agent_list")
 	if len(local.Agents) != 0 {
@@ -174,7 +183,7 @@ func TestFleet_AgentsAcrossMachines_PromptWaitAndEvents(t *testing.T) {
 
 	// A program on this machine prompts and waits for the remote agent by
 	// its qualified name, through the local server.
-	out, errOut, code := f.local.CLI("agent", "prompt", "build/alpha", "w")
+	out, errOut, code = f.local.CLI("agent", "prompt", "build/alpha", "w")
 	if code != 0 {
 		t.Fatalf("agent prompt build/alpha: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
