@@ -64,6 +64,9 @@ func DecodeRouted(method string, raw json.RawMessage) (Params, error) {
 	if machine == "" {
 		return DecodeParams(method, raw)
 	}
+	if m, _ := Lookup(method); m.Shape == ShapeStream || m.Shape == ShapeWatch || m.Shape == ShapeFrames {
+		return nil, Errorf(CodeNotSupported, "%s cannot be forwarded to machine %q: subscribe with \"machines\":\"all\", or attach with herdr --machine %s", method, machine, machine)
+	}
 	unq, err := json.Marshal(local)
 	if err != nil {
 		return nil, ParamError("params", "%v", err)
@@ -71,9 +74,6 @@ func DecodeRouted(method string, raw json.RawMessage) (Params, error) {
 	inner, err := DecodeParams(method, unq)
 	if err != nil {
 		return nil, err
-	}
-	if m, _ := Lookup(method); m.Shape == ShapeStream || m.Shape == ShapeWatch || m.Shape == ShapeFrames {
-		return nil, Errorf(CodeNotSupported, "%s cannot be forwarded to machine %q: subscribe with \"machines\":\"all\", or attach with herdr --machine %s", method, machine, machine)
 	}
 	return &Forwarded{Machine: machine, Raw: unq, Inner: inner}, nil
 }
