@@ -4,6 +4,8 @@ package tests
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -262,6 +264,41 @@ func TestFleet_LostMachineStaysVisibleAndComesBackWithoutDuplicates(t *testing.T
 			}
 		case <-deadline:
 			return
+		}
+	}
+}
+
+// A plugin's event hook on this machine runs for another machine's agent,
+// with the event's machine and qualified ids, which the CLI can use as
+// they come.
+func TestFleet_PluginHooksSeeRemoteAgentEvents(t *testing.T) {
+	f := startFleet(t)
+	dir := t.TempDir()
+	manifest := pluginManifest("test.fleet-hooks", "[[events]]\non = \"pane.agent_status_changed\"\n"+
+		"command = [\"sh\", \"-c\", \"printf '%s|%s\\\\n' \\\"$HERDR_PANE_ID\\\" \\\"$HERDR_PLUGIN_EVENT_JSON\\\" >> \\\"$HERDR_PLUGIN_STATE_DIR/events.log\\\"\"]\n")
+	sshTestFile(t, filepath.Join(dir, "herdr-plugin.toml"), manifest, 0o644)
+	if out, errOut, code := f.local.CLI("plugin", "link", dir); code != 0 {
+		t.Fatalf("plugin link: exit %d, %s %s", code, out, errOut)
+	}
+	pane := agentWorkspace(t, f.remote)
+	f.remote.WaitPrompt(t, pane)
+	agentCLI(t, f.remote, "agent", "start", "alpha", "--kind", "claude", "--pane", pane, "--timeout", "10000")
+	agentCLI(t, f.remote, "agent", "prompt", "alpha", "w")
+	log := filepath.Join(f.local.Home.Dir, "s", "herdr", "plugins", "test.fleet-hooks", "events.log")
+	var text string
+	if !Eventually(func() bool {
+		b, _ := os.ReadFile(log)
+		text = string(b)
+		return strings.Contains(text, `"working"`)
+	}) {
+		t.Fatalf("the hook never saw the remote agent working; log %s:\n%s", log, text)
+	}
+	for _, line := range Lines(text) {
+		if !strings.Contains(line, `"working"`) {
+			continue
+		}
+		if !strings.HasPrefix(line, "build/"+pane+"|") || !strings.Contains(line, `"label":"build"`) || !strings.Contains(line, `"pane_id":"build/`+pane+`"`) {
+			t.Fatalf("the hook's pane and event: %s", line)
 		}
 	}
 }
