@@ -302,3 +302,75 @@ func TestFleet_PluginHooksSeeRemoteAgentEvents(t *testing.T) {
 		}
 	}
 }
+
+// The server follows machines.json: a machine disabled is let go (its
+// calls refused, its state disabled), enabled again it comes back, and a
+// new label qualifies its ids from then on. A machine whose far side is
+// not herdr needs a person: attention, with the reason.
+func TestFleet_FollowsTheProfilesAndNeedsAPersonForABadRemote(t *testing.T) {
+	f := startFleet(t)
+	pane := f.remote.CreateWorkspace(t, map[string]any{"label": "far"}).RootPane.PaneID
+	f.remote.WaitPrompt(t, pane)
+
+	// Qualified ids in the CLI's positional arguments, and events.wait.
+	if _, errOut, code := f.local.CLI("pane", "send-text", "build/"+pane, "echo fleet-$((6*7))"); code != 0 {
+		t.Fatalf("pane send-text: %s", errOut)
+	}
+	if _, errOut, code := f.local.CLI("pane", "send-keys", "build/"+pane, "Enter"); code != 0 {
+		t.Fatalf("pane send-keys: %s", errOut)
+	}
+	var text string
+	if !Eventually(func() bool {
+		text, _, _ = f.local.CLI("pane", "read", "build/"+pane, "--lines", "20")
+		return HasLine(text, "fleet-42")
+	}) {
+		t.Fatalf("pane read build/%s:\n%s", pane, text)
+	}
+
+	if _, errOut, code := RunCLI(t, f.env, "machine", "disable", "build"); code != 0 {
+		t.Fatalf("machine disable: %s", errOut)
+	}
+	f.waitState(t, protocol.MachineDisabled)
+	Fail(t, f.local.Call("pane.read", map[string]any{"pane_id": "build/" + pane, "source": "recent"}), protocol.CodeMachineOffline)
+	if _, errOut, code := RunCLI(t, f.env, "machine", "enable", "build"); code != 0 {
+		t.Fatalf("machine enable: %s", errOut)
+	}
+	f.waitState(t, protocol.MachineOnline)
+	if _, errOut, code := RunCLI(t, f.env, "machine", "rename", "build", "--label", "gpu"); code != 0 {
+		t.Fatalf("machine rename: %s", errOut)
+	}
+	var read protocol.PaneRead
+	if !Eventually(func() bool {
+		resp := f.local.Call("pane.read", map[string]any{"pane_id": "gpu/" + pane, "source": "recent"})
+		if resp.Error != nil {
+			return false
+		}
+		json.Unmarshal(resp.Result, &read)
+		return read.Read.PaneID == "gpu/"+pane
+	}) {
+		t.Fatalf("after the rename the pane reads as %+v", read.Read)
+	}
+	Fail(t, f.local.Call("pane.read", map[string]any{"pane_id": "build/" + pane, "source": "recent"}), protocol.CodeMachineNotFound)
+
+	// The far side stops being herdr (a profile edited by hand).
+	b, err := os.ReadFile(machinesFile(f.local.Home))
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.Replace(string(b), `"target": "build",`, `"target": "build", "remote_bin": "/bin/cat",`, 1)
+	if edited == string(b) {
+		t.Fatalf("machines.json has no target line to edit:\n%s", b)
+	}
+	sshTestFile(t, machinesFile(f.local.Home), edited, 0o600)
+	var m protocol.MachineInfo
+	if !Eventually(func() bool {
+		list := OK[protocol.MachineList](t, f.local.CallT(t, "machine.list", map[string]any{}), "machine_list")
+		m = list.Machines[0]
+		return m.State == protocol.MachineAttention
+	}) {
+		t.Fatalf("a remote that is not herdr: %+v", m)
+	}
+	if !strings.Contains(m.Error, "without answering as herdr") {
+		t.Fatalf("attention without its reason: %+v", m)
+	}
+}

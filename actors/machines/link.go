@@ -192,7 +192,6 @@ func connect(gen uint64, argv []string, since uint64, ref protocol.MachineRef, o
 	}
 	raw, err := req.call("ping", nil, dialWithin)
 	if err != nil {
-		req.close()
 		return classify(gen, req, err)
 	}
 	var pong protocol.Pong
@@ -284,23 +283,29 @@ func readMirror(req *wire, ref protocol.MachineRef) (any, []any, error) {
 	return snapshot, agents, nil
 }
 
-// classify turns a failed first ping into a down: ssh refusing the key or
-// the host, or a far side without herdr, needs a person; anything else
-// (a network, a host down) is retried as offline.
+// classify turns a failed first ping into a down. ssh's own failure
+// (exit 255) is the network's, retried as offline, unless ssh refused the
+// key or the host; a far command that ended without answering is not
+// herdr (or not this session's): both need a person.
 func classify(gen uint64, w *wire, err error) *linkDown {
-	<-w.done
+	w.close()
 	tail := w.stderr.last()
+	exit := -1
+	if st := w.cmd.ProcessState; st != nil {
+		exit = st.ExitCode()
+	}
 	attention := false
-	for _, s := range []string{"Permission denied", "Host key verification failed", "IDENTIFICATION HAS CHANGED", "command not found", "not found", "No such file"} {
-		if strings.Contains(tail, s) {
-			attention = true
+	switch {
+	case exit == 255:
+		for _, s := range []string{"Permission denied", "Host key verification failed", "IDENTIFICATION HAS CHANGED"} {
+			attention = attention || strings.Contains(tail, s)
 		}
-	}
-	if code := w.cmd.ProcessState; code != nil && code.ExitCode() == 127 {
+	case exit >= 0:
 		attention = true
+		err = fmt.Errorf("the remote command ended (exit %d) without answering as herdr", exit)
 	}
-	if tail != "" {
-		err = errors.New(tail)
+	if tail != "" && !strings.Contains(err.Error(), tail) {
+		err = fmt.Errorf("%v: %s", err, tail)
 	}
 	return &linkDown{gen: gen, err: err, attention: attention}
 }
