@@ -85,7 +85,11 @@ type (
 		gen uint64
 		err error
 	}
-	waitOver  struct{ caller string }
+	waitOver struct{ caller string }
+	waitWire struct {
+		caller string
+		w      *wire
+	}
 	redial    struct{}
 	refreshIt struct{}
 	probeIt   struct{}
@@ -136,13 +140,21 @@ func (l *link) Receive(ctx actor.Context) {
 		l.probe(ctx)
 	case *api.Call:
 		l.forward(ctx, msg)
+	case *waitWire:
+		if _, wanted := l.waits[msg.caller]; wanted {
+			l.waits[msg.caller] = msg.w
+		} else {
+			go msg.w.close() // its caller left, or the link dropped, meanwhile
+		}
 	case *waitOver:
 		delete(l.waits, msg.caller)
 	case *actor.Terminated:
 		// A caller of a forwarded wait left: its ssh session goes too.
-		if w := l.waits[msg.Who.Id]; w != nil {
+		if w, ok := l.waits[msg.Who.Id]; ok {
 			delete(l.waits, msg.Who.Id)
-			go w.close()
+			if w != nil {
+				go w.close()
+			}
 		}
 	default:
 		api.Unhandled(ctx, msg, l.opts.Log)
@@ -369,7 +381,9 @@ func (l *link) drop() {
 	}
 	for caller, w := range l.waits {
 		delete(l.waits, caller)
-		go w.close()
+		if w != nil {
+			go w.close()
+		}
 	}
 	l.req, l.ev, l.fetching, l.dirty, l.early = nil, nil, false, false, nil
 }
@@ -522,21 +536,26 @@ func (l *link) forward(ctx actor.Context, call *api.Call) {
 		return
 	}
 	key, self := sender.Id, ctx.Self()
-	if l.waits[key] != nil {
+	if _, busy := l.waits[key]; busy {
 		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "machine %s: a wait of this caller is already running", l.p.Label)))
 		return
 	}
-	w, err := dialWire(argv, nil)
-	if err != nil {
-		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeMachineOffline, "machine %q: %v", l.p.Label, err)))
-		return
-	}
-	l.waits[key] = w
+	l.waits[key] = nil // its session is being started
 	ctx.Watch(sender)
 	go func() {
-		answer(w.call(method, fwd.Raw, 0))
-		w.close()
+		// waitOver goes before the answer, so the caller's next wait
+		// finds its slot free.
+		w, err := dialWire(argv, nil)
+		if err != nil {
+			root.Send(self, &waitOver{caller: key})
+			answer(nil, err)
+			return
+		}
+		root.Send(self, &waitWire{caller: key, w: w})
+		raw, err := w.call(method, fwd.Raw, 0)
 		root.Send(self, &waitOver{caller: key})
+		answer(raw, err)
+		w.close()
 	}()
 }
 
