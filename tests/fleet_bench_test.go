@@ -6,7 +6,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"slices"
+	"strconv"
+	"syscall"
 	"testing"
 	"time"
 
@@ -141,6 +146,30 @@ func agentCount(b *testing.B, resp []byte) (local, remote int) {
 	return local, remote
 }
 
+// profileServer records s's CPU with perf while the timed part runs,
+// when HERDR_FLEET_PERF names a directory (the server is another
+// process: the benchmark's own -cpuprofile shows only the client). The
+// returned stop ends the recording.
+func profileServer(b *testing.B, s *Server, name string) (stop func()) {
+	b.Helper()
+	dir := os.Getenv("HERDR_FLEET_PERF")
+	if dir == "" {
+		return func() {}
+	}
+	out := filepath.Join(dir, name+".perf.data")
+	cmd := exec.Command("perf", "record", "-F", "999", "-g", "-o", out, "-p", strconv.Itoa(s.cmd.Process.Pid))
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		b.Fatalf("perf record: %v", err)
+	}
+	time.Sleep(500 * time.Millisecond) // perf attaches asynchronously; not a pass/fail wait
+	return func() {
+		_ = cmd.Process.Signal(syscall.SIGINT)
+		_ = cmd.Wait()
+		b.Logf("server %s profile: perf report -i %s", s.Name, out)
+	}
+}
+
 // spread reports the median and p99 of samples in microseconds.
 func spread(b *testing.B, samples []time.Duration, name string) {
 	if len(samples) == 0 {
@@ -167,12 +196,14 @@ func BenchmarkFleet_AgentList3x100(b *testing.B) {
 		_, remote := agentCount(b, resp)
 		return remote == 3*perMachine
 	})
+	stopProfile := profileServer(b, f.local, "agentlist-local")
 	var fleetTimes []time.Duration
 	for b.Loop() {
 		start := time.Now()
 		roundTrip(b, c, fleet)
 		fleetTimes = append(fleetTimes, time.Since(start))
 	}
+	stopProfile()
 	spread(b, fleetTimes, "fleet")
 	// After the loop: b.Loop's timer reset drops metrics reported before.
 	b.ReportMetric(float64(len(resp)), "fleet-answer-bytes")
@@ -185,6 +216,33 @@ func BenchmarkFleet_AgentList3x100(b *testing.B) {
 		localTimes = append(localTimes, time.Since(start))
 	}
 	spread(b, localTimes, "local")
+
+	// What one mirror re-read of a 100-agent machine costs: the two
+	// reads on the remote's own socket, then the local side's decoding
+	// and qualifying of their answers (what a link does per refresh).
+	rc := dialLong(b, f.remotes[0])
+	ref := protocol.MachineRef{ID: "m-00000000", Label: f.labels[0]}
+	var reads, qualify []time.Duration
+	var snapBytes, listBytes int
+	for range 50 {
+		start := time.Now()
+		snap := roundTrip(b, rc, request("s", "session.snapshot", map[string]any{}))
+		list := roundTrip(b, rc, request("a", "agent.list", map[string]any{}))
+		reads = append(reads, time.Since(start))
+		snapBytes, listBytes = len(snap), len(list)
+		start = time.Now()
+		for _, raw := range [][]byte{snap, list} {
+			v, err := protocol.DecodeJSON(raw)
+			if err != nil {
+				b.Fatal(err)
+			}
+			protocol.QualifyValue(v, ref)
+		}
+		qualify = append(qualify, time.Since(start))
+	}
+	spread(b, reads, "reread-remote")
+	spread(b, qualify, "reread-decode")
+	b.ReportMetric(float64(snapBytes+listBytes), "reread-bytes")
 }
 
 // statusStream is an event subscription whose lines are stamped with
@@ -271,6 +329,8 @@ func BenchmarkFleet_RemoteStatusToLocalEvent(b *testing.B) {
 	atRemote := subscribeStatuses(b, f.remotes[0], false)
 	c := dialLong(b, f.remotes[0])
 
+	stopProfile := profileServer(b, f.local, "status-local")
+	defer stopProfile()
 	var fleetTimes, remoteTimes []time.Duration
 	working := false
 	for b.Loop() {
