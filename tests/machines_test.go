@@ -37,7 +37,7 @@ type sshRemote struct {
 }
 
 // startSSHRemote starts sshd whose logins run commands in remote's env.
-func startSSHRemote(t *testing.T, remote *Home) *sshRemote {
+func startSSHRemote(t testing.TB, remote *Home) *sshRemote {
 	t.Helper()
 	if _, err := os.Stat(sshdPath); err != nil {
 		t.Skipf("%s is absent (Debian's openssh-server provides it): %v", sshdPath, err)
@@ -121,7 +121,7 @@ Host *
 }
 
 // startSSHD runs sshd on r's port and waits until it listens.
-func (r *sshRemote) startSSHD(t *testing.T) {
+func (r *sshRemote) startSSHD(t testing.TB) {
 	t.Helper()
 	r.out = &syncBuffer{}
 	cmd := exec.Command(sshdPath, "-D", "-e", "-f", filepath.Join(r.dir, "sshd_config"))
@@ -150,7 +150,7 @@ func (r *sshRemote) startSSHD(t *testing.T) {
 // Kill ends sshd and every connection it serves (each runs in a child
 // of its own session, which killing the listener would leave up), as a
 // machine whose network went away.
-func (r *sshRemote) Kill(t *testing.T) {
+func (r *sshRemote) Kill(t testing.TB) {
 	t.Helper()
 	if r.sshd == nil {
 		return
@@ -165,7 +165,7 @@ func (r *sshRemote) Kill(t *testing.T) {
 }
 
 // Restart starts sshd again on the same port, keys and configuration.
-func (r *sshRemote) Restart(t *testing.T) {
+func (r *sshRemote) Restart(t testing.TB) {
 	t.Helper()
 	r.startSSHD(t)
 }
@@ -175,7 +175,7 @@ func (r *sshRemote) localEnv(local *Home) []string {
 	return append(append([]string{}, local.Env...), "HERDR_SSH_COMMAND=ssh -F "+r.Client)
 }
 
-func sshTestFile(t *testing.T, path, body string, mode os.FileMode) {
+func sshTestFile(t testing.TB, path, body string, mode os.FileMode) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(body), mode); err != nil {
 		t.Fatal(err)

@@ -18,7 +18,7 @@ func serverLog(t *testing.T, s *Server) string {
 }
 
 // freePort is a loopback port nothing listens on (as of now).
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
