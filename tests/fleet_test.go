@@ -177,6 +177,34 @@ func TestFleet_AgentsAcrossMachines_PromptWaitAndEvents(t *testing.T) {
 	if !strings.Contains(out, "online") {
 		t.Fatalf("machine list does not show the live state:\n%s", out)
 	}
+	// The fleet snapshot: the local one, then each machine's, qualified.
+	snapResp := f.local.CallT(t, "session.snapshot", map[string]any{"machines": "all"})
+	var snap struct {
+		Snapshot struct {
+			Workspaces []json.RawMessage `json:"workspaces"`
+		} `json:"snapshot"`
+		Machines []struct {
+			Machine  protocol.MachineRef `json:"machine"`
+			State    string              `json:"state"`
+			Stale    bool                `json:"stale"`
+			Snapshot struct {
+				Workspaces []struct {
+					WorkspaceID string               `json:"workspace_id"`
+					Machine     *protocol.MachineRef `json:"machine"`
+				} `json:"workspaces"`
+			} `json:"snapshot"`
+		} `json:"machines"`
+	}
+	if err := json.Unmarshal(snapResp.Result, &snap); err != nil || len(snap.Machines) != 1 {
+		t.Fatalf("session.snapshot all: %v %s", err, snapResp.Result)
+	}
+	if m := snap.Machines[0]; m.Machine.Label != "build" || m.State != "online" || m.Stale || len(m.Snapshot.Workspaces) != 1 ||
+		m.Snapshot.Workspaces[0].WorkspaceID != "build/"+strings.Split(pane, ":")[0] || m.Snapshot.Workspaces[0].Machine == nil {
+		t.Fatalf("the machine's part of the fleet snapshot: %s", snapResp.Result)
+	}
+	if len(snap.Snapshot.Workspaces) != 0 {
+		t.Fatalf("the local snapshot lists %d workspaces, want none", len(snap.Snapshot.Workspaces))
+	}
 	// Without the fleet scope the answer is the local server's alone.
 	local := OK[protocol.AgentList](t, f.local.CallT(t, "agent.list", map[string]any{}), "agent_list")
 	if len(local.Agents) != 0 {

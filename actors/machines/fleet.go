@@ -49,8 +49,7 @@ type view struct {
 	err      string
 	contact  time.Time
 	pong     *protocol.Pong
-	snapshot any
-	agents   []any
+	mirror   *mirror
 }
 
 // Fleet is the machines actor: the saved profiles, one link child per
@@ -76,9 +75,8 @@ type (
 		at time.Time
 	}
 	mirrorMsg struct {
-		id       string
-		snapshot any
-		agents   []any
+		id     string
+		mirror *mirror
 	}
 	remoteFacts struct {
 		id   string
@@ -138,7 +136,7 @@ func (f *Fleet) Receive(ctx actor.Context) {
 		}
 	case *mirrorMsg:
 		if v := f.fromLink(ctx, msg.id); v != nil {
-			v.snapshot, v.agents = msg.snapshot, msg.agents
+			v.mirror = msg.mirror
 		}
 	case *remoteFacts:
 		if v := f.fromLink(ctx, msg.id); v != nil {
@@ -287,10 +285,8 @@ func (f *Fleet) list(ctx actor.Context, _ *api.Call) {
 			if v.pong != nil {
 				info.RemoteVersion, info.RemoteProtocol = v.pong.Version, v.pong.Protocol
 			}
-			info.Agents = len(v.agents)
-			if snap, ok := v.snapshot.(map[string]any); ok {
-				ws, _ := snap["workspaces"].([]any)
-				info.Workspaces = len(ws)
+			if v.mirror != nil {
+				info.Agents, info.Workspaces = len(v.mirror.agents), v.mirror.workspaces
 			}
 		}
 		if info.State == protocol.MachineOnline || info.State == protocol.MachineConnecting || info.State == protocol.MachineDisabled {

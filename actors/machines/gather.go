@@ -1,8 +1,9 @@
 package machines
 
 import (
+	"bytes"
 	"encoding/json"
-	"maps"
+	"fmt"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -17,10 +18,9 @@ import (
 
 // part is one machine's share of a fleet answer.
 type part struct {
-	ref      protocol.MachineRef
-	state    string
-	snapshot any
-	agents   []any
+	ref    protocol.MachineRef
+	state  string
+	mirror *mirror // nil: never reached
 }
 
 type gather struct {
@@ -41,7 +41,7 @@ func (f *Fleet) gather(ctx actor.Context, call *api.Call) {
 		if v == nil || !p.Enabled {
 			continue
 		}
-		g.parts = append(g.parts, part{ref: protocol.MachineRef{ID: p.ID, Label: p.Label}, state: v.state, snapshot: v.snapshot, agents: v.agents})
+		g.parts = append(g.parts, part{ref: protocol.MachineRef{ID: p.ID, Label: p.Label}, state: v.state, mirror: v.mirror})
 	}
 	ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return g }, api.Guarded(f.opts.Log)))
 }
@@ -80,47 +80,87 @@ func (g *gather) answer(ctx actor.Context, r *api.Reply) {
 	ctx.Stop(ctx.Self())
 }
 
-// merge adds the machines to the local result.
+// merge adds the machines to the local result, joining the mirrors'
+// bytes: the local answer is encoded as usual, and only its list (or its
+// end) is opened to let them in.
 func (g *gather) merge(local protocol.Result) (protocol.Encoded, error) {
-	raw, err := protocol.MarshalResult(local)
+	body, err := json.Marshal(local)
 	if err != nil {
 		return protocol.Encoded{}, err
 	}
-	v, err := protocol.DecodeJSON(raw)
-	if err != nil {
-		return protocol.Encoded{}, err
-	}
-	obj, _ := v.(map[string]any)
-	delete(obj, "type")
+	var out bytes.Buffer
 	switch g.call.Method {
 	case "agent.list":
-		agents, _ := obj["agents"].([]any)
+		var members map[string]json.RawMessage
+		if err := json.Unmarshal(body, &members); err != nil {
+			return protocol.Encoded{}, err
+		}
+		out.Grow(len(body) + g.size())
+		out.WriteString(`{"agents":[`)
+		n := 0
+		sep := func() {
+			if n > 0 {
+				out.WriteByte(',')
+			}
+			n++
+		}
+		if list := bytes.TrimSpace(members["agents"]); len(list) > 2 && !bytes.Equal(list, []byte("null")) {
+			sep()
+			out.Write(list[1 : len(list)-1])
+		}
 		for _, p := range g.parts {
+			if p.mirror == nil {
+				continue
+			}
 			stale := p.state != protocol.MachineOnline
-			for _, a := range p.agents {
-				if m, ok := a.(map[string]any); ok && stale {
-					m = maps.Clone(m) // the mirror is shared: never written
-					m["stale"] = true
-					a = m
+			for _, a := range p.mirror.agents {
+				sep()
+				if stale && len(a) > 2 {
+					out.WriteString(`{"stale":true,`)
+					out.Write(a[1:])
+				} else {
+					out.Write(a)
 				}
-				agents = append(agents, a)
 			}
 		}
-		if agents == nil {
-			agents = []any{}
-		}
-		obj["agents"] = agents
+		out.WriteString("]}")
 	case "session.snapshot":
-		list := make([]any, 0, len(g.parts))
-		for _, p := range g.parts {
-			e := map[string]any{"machine": p.ref, "state": p.state, "stale": p.state != protocol.MachineOnline}
-			if p.snapshot != nil {
-				e["snapshot"] = p.snapshot
-			}
-			list = append(list, e)
+		// {"snapshot":{…}} + ,"machines":[…]}
+		if len(body) < 2 || body[len(body)-1] != '}' {
+			return protocol.Encoded{}, fmt.Errorf("unexpected snapshot encoding")
 		}
-		obj["machines"] = list
+		out.Grow(len(body) + g.size())
+		out.Write(body[:len(body)-1])
+		out.WriteString(`,"machines":[`)
+		for i, p := range g.parts {
+			if i > 0 {
+				out.WriteByte(',')
+			}
+			ref, _ := json.Marshal(p.ref)
+			fmt.Fprintf(&out, `{"machine":%s,"state":%q,"stale":%t`, ref, p.state, p.state != protocol.MachineOnline)
+			if p.mirror != nil && p.mirror.snapshot != nil {
+				out.WriteString(`,"snapshot":`)
+				out.Write(p.mirror.snapshot)
+			}
+			out.WriteByte('}')
+		}
+		out.WriteString("]}")
+	default:
+		return protocol.Encoded{}, fmt.Errorf("%s has no fleet scope", g.call.Method)
 	}
-	body, err := json.Marshal(obj)
-	return protocol.Encoded{Type: local.ResultType(), JSON: body}, err
+	return protocol.Encoded{Type: local.ResultType(), JSON: out.Bytes()}, nil
+}
+
+// size is about what the mirrors add.
+func (g *gather) size() int {
+	n := 0
+	for _, p := range g.parts {
+		if p.mirror != nil {
+			n += len(p.mirror.snapshot) + 64
+			for _, a := range p.mirror.agents {
+				n += len(a) + 16
+			}
+		}
+	}
+	return n
 }

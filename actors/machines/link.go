@@ -60,11 +60,10 @@ type link struct {
 // Messages of a link's goroutines and timers.
 type (
 	linkUp struct {
-		gen      uint64
-		req, ev  *wire
-		pong     protocol.Pong
-		snapshot any
-		agents   []any
+		gen     uint64
+		req, ev *wire
+		pong    protocol.Pong
+		mirror  *mirror
 	}
 	linkDown struct {
 		gen       uint64
@@ -76,10 +75,9 @@ type (
 		line []byte
 	}
 	mirrored struct {
-		gen      uint64
-		snapshot any
-		agents   []any
-		err      error
+		gen    uint64
+		mirror *mirror
+		err    error
 	}
 	probed struct {
 		gen uint64
@@ -220,13 +218,13 @@ func connect(gen uint64, argv []string, since uint64, ref protocol.MachineRef, o
 		req.close()
 		return &linkDown{gen: gen, err: err}
 	}
-	snapshot, agents, err := readMirror(req, ref)
+	mirror, err := readMirror(req, ref)
 	if err != nil {
 		req.close()
 		ev.close()
 		return &linkDown{gen: gen, err: err}
 	}
-	return &linkUp{gen: gen, req: req, ev: ev, pong: pong, snapshot: snapshot, agents: agents}
+	return &linkUp{gen: gen, req: req, ev: ev, pong: pong, mirror: mirror}
 }
 
 // streamKinds are the remote events a link asks for: every lifecycle
@@ -266,33 +264,63 @@ func subscribe(argv []string, since uint64, onEvent func([]byte)) (*wire, error)
 	}
 }
 
+// mirror is a machine's read model as the fleet serves it: encoded once,
+// qualified, when it is read (on a goroutine), so a fleet-scoped answer
+// only joins bytes. It is never changed after it is made.
+type mirror struct {
+	snapshot   []byte   // the remote's session.snapshot "snapshot" object
+	agents     [][]byte // each agent.list entry
+	workspaces int
+}
+
 // readMirror reads the remote's snapshot and agents, qualified.
-func readMirror(req *wire, ref protocol.MachineRef) (any, []any, error) {
+func readMirror(req *wire, ref protocol.MachineRef) (*mirror, error) {
 	raw, err := req.call("session.snapshot", nil, dialWithin)
 	if err != nil {
-		return nil, nil, fmt.Errorf("session.snapshot: %w", err)
+		return nil, fmt.Errorf("session.snapshot: %w", err)
 	}
-	snap, err := protocol.DecodeJSON(raw)
-	if err != nil {
-		return nil, nil, err
+	var snap struct {
+		Snapshot json.RawMessage `json:"snapshot"`
+	}
+	if err := json.Unmarshal(raw, &snap); err != nil {
+		return nil, fmt.Errorf("session.snapshot: %w", err)
 	}
 	raw, err = req.call("agent.list", nil, dialWithin)
 	if err != nil {
-		return nil, nil, fmt.Errorf("agent.list: %w", err)
+		return nil, fmt.Errorf("agent.list: %w", err)
 	}
-	list, err := protocol.DecodeJSON(raw)
-	if err != nil {
-		return nil, nil, err
+	var list struct {
+		Agents []json.RawMessage `json:"agents"`
 	}
-	var snapshot any
-	if m, ok := snap.(map[string]any); ok {
-		snapshot = protocol.QualifyValue(m["snapshot"], ref)
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, fmt.Errorf("agent.list: %w", err)
 	}
-	var agents []any
-	if m, ok := list.(map[string]any); ok {
-		agents, _ = protocol.QualifyValue(m["agents"], ref).([]any)
+	m := &mirror{agents: make([][]byte, 0, len(list.Agents))}
+	if len(snap.Snapshot) > 0 {
+		v, err := protocol.DecodeJSON(snap.Snapshot)
+		if err != nil {
+			return nil, err
+		}
+		if obj, ok := v.(map[string]any); ok {
+			ws, _ := obj["workspaces"].([]any)
+			m.workspaces = len(ws)
+		}
+		if m.snapshot, err = json.Marshal(protocol.QualifyValue(v, ref)); err != nil {
+			return nil, err
+		}
 	}
-	return snapshot, agents, nil
+	for _, a := range list.Agents {
+		v, err := protocol.DecodeJSON(a)
+		if err != nil {
+			return nil, err
+		}
+		b, err := json.Marshal(protocol.QualifyValue(v, ref))
+		if err != nil {
+			return nil, err
+		}
+		m.agents = append(m.agents, b)
+	}
+	return m, nil
 }
 
 // classify turns a failed first ping into a down. ssh's own failure
@@ -331,7 +359,7 @@ func (l *link) up(ctx actor.Context, m *linkUp) {
 	}
 	l.req, l.ev, l.backoff = m.req, m.ev, backoffMin
 	l.touch(ctx)
-	ctx.Request(l.parent, &mirrorMsg{id: l.p.ID, snapshot: m.snapshot, agents: m.agents})
+	ctx.Request(l.parent, &mirrorMsg{id: l.p.ID, mirror: m.mirror})
 	ctx.Request(l.parent, &remoteFacts{id: l.p.ID, pong: m.pong})
 	l.log("machine online", "version", m.pong.Version)
 	l.setState(ctx, protocol.MachineOnline, "")
@@ -462,8 +490,8 @@ func (l *link) refresh(ctx actor.Context) {
 	l.dirty, l.fetching = false, true
 	gen, req, ref, self, root := l.gen, l.req, l.ref, ctx.Self(), ctx.ActorSystem().Root
 	go func() {
-		snapshot, agents, err := readMirror(req, ref)
-		root.Send(self, &mirrored{gen: gen, snapshot: snapshot, agents: agents, err: err})
+		mirror, err := readMirror(req, ref)
+		root.Send(self, &mirrored{gen: gen, mirror: mirror, err: err})
 	}()
 }
 
@@ -474,7 +502,7 @@ func (l *link) mirrored(ctx actor.Context, m *mirrored) {
 	l.fetching = false
 	if m.err == nil {
 		l.touch(ctx)
-		ctx.Request(l.parent, &mirrorMsg{id: l.p.ID, snapshot: m.snapshot, agents: m.agents})
+		ctx.Request(l.parent, &mirrorMsg{id: l.p.ID, mirror: m.mirror})
 	}
 	if l.dirty {
 		l.timers.After(ctx, refreshAfter, &refreshIt{})
