@@ -44,12 +44,12 @@ var Registry = api.NewRegistry(protocol.OwnerMachines, "actors/machines", map[st
 // view is what the fleet knows of one saved machine: its link's state and
 // the last mirror of its read model (kept while offline, shown stale).
 type view struct {
-	state    string
-	since    time.Time
-	err      string
-	contact  time.Time
-	pong     *protocol.Pong
-	mirror   *mirror
+	state   string
+	since   time.Time
+	err     string
+	contact time.Time
+	pong    *protocol.Pong
+	mirror  *mirror
 }
 
 // Fleet is the machines actor: the saved profiles, one link child per

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,6 +29,11 @@ const (
 	probeWithin    = 20 * time.Second
 	dialWithin     = 30 * time.Second
 	refreshAfter   = 150 * time.Millisecond
+	// settleAfter: an agent's status change is patched into the mirror at
+	// once; the full re-read that settles everything else it may touch
+	// (the snapshot's copy) waits this long, so a busy machine is re-read
+	// every 2 s, not after every change.
+	settleAfter = 2 * time.Second
 )
 
 // link is the actor of one enabled machine: its ssh sessions (one for
@@ -49,10 +55,13 @@ type link struct {
 	contact  time.Time
 	told     time.Time // when the parent last heard of contact
 	waits    map[string]*wire
-	dirty    bool // a mirror refresh is due after the one running
-	fetching bool
-	probeAt  uint64   // the pending probe's timer
-	early    [][]byte // events of the attempt under way, published once it is up
+	mirror   *mirror
+	fetching bool          // a re-read runs
+	again    time.Duration // a re-read is wanted within this after the one running (0: none)
+	refreshT uint64        // the pending re-read's timer
+	refreshD time.Time     // when it fires
+	probeAt  uint64        // the pending probe's timer
+	early    [][]byte      // events of the attempt under way, published once it is up
 	timers   api.Timers
 	log      func(msg string, args ...any)
 }
@@ -270,6 +279,7 @@ func subscribe(argv []string, since uint64, onEvent func([]byte)) (*wire, error)
 type mirror struct {
 	snapshot   []byte   // the remote's session.snapshot "snapshot" object
 	agents     [][]byte // each agent.list entry
+	panes      []string // each agent's qualified pane id, to patch it
 	workspaces int
 }
 
@@ -314,11 +324,16 @@ func readMirror(req *wire, ref protocol.MachineRef) (*mirror, error) {
 		if err != nil {
 			return nil, err
 		}
-		b, err := json.Marshal(protocol.QualifyValue(v, ref))
+		v = protocol.QualifyValue(v, ref)
+		b, err := json.Marshal(v)
 		if err != nil {
 			return nil, err
 		}
-		m.agents = append(m.agents, b)
+		pane := ""
+		if obj, ok := v.(map[string]any); ok {
+			pane, _ = obj["pane_id"].(string)
+		}
+		m.agents, m.panes = append(m.agents, b), append(m.panes, pane)
 	}
 	return m, nil
 }
@@ -357,7 +372,7 @@ func (l *link) up(ctx actor.Context, m *linkUp) {
 		go m.ev.close()
 		return
 	}
-	l.req, l.ev, l.backoff = m.req, m.ev, backoffMin
+	l.req, l.ev, l.backoff, l.mirror = m.req, m.ev, backoffMin, m.mirror
 	l.touch(ctx)
 	ctx.Request(l.parent, &mirrorMsg{id: l.p.ID, mirror: m.mirror})
 	ctx.Request(l.parent, &remoteFacts{id: l.p.ID, pong: m.pong})
@@ -413,7 +428,8 @@ func (l *link) drop() {
 			go w.close()
 		}
 	}
-	l.req, l.ev, l.fetching, l.dirty, l.early = nil, nil, false, false, nil
+	l.timers.Cancel(l.refreshT)
+	l.req, l.ev, l.fetching, l.again, l.refreshT, l.early = nil, nil, false, 0, 0, nil
 }
 
 // setState tells the parent, and the bus's fleet subscribers, of a change.
@@ -474,20 +490,73 @@ func (l *link) event(ctx actor.Context, line []byte) {
 		return
 	}
 	ctx.Send(l.opts.Events, &events.Publish{Data: protocol.RemoteEvent{Kind: kind, Data: body}, Fields: events.Fields{Machine: l.p.ID}})
-	if !l.dirty {
-		l.dirty = true
-		if !l.fetching {
-			l.timers.After(ctx, refreshAfter, &refreshIt{})
+	if kind == "pane_agent_status_changed" && l.patch(ctx, data) {
+		l.want(ctx, settleAfter)
+		return
+	}
+	l.want(ctx, refreshAfter)
+}
+
+// statusFields are what a status change carries of an agent.list entry.
+var statusFields = []string{"agent_status", "agent", "display_agent", "title", "state_labels"}
+
+// patch applies a status change (data qualified) to the agent it names in
+// a new mirror; false when the mirror does not list that pane.
+func (l *link) patch(ctx actor.Context, data map[string]any) bool {
+	pane, _ := data["pane_id"].(string)
+	if l.mirror == nil || pane == "" {
+		return false
+	}
+	i := slices.Index(l.mirror.panes, pane)
+	if i < 0 {
+		return false
+	}
+	v, err := protocol.DecodeJSON(l.mirror.agents[i])
+	agent, ok := v.(map[string]any)
+	if err != nil || !ok {
+		return false
+	}
+	for _, k := range statusFields {
+		if x, ok := data[k]; ok {
+			agent[k] = x
 		}
 	}
+	b, err := json.Marshal(agent)
+	if err != nil {
+		return false
+	}
+	next := *l.mirror
+	next.agents = slices.Clone(l.mirror.agents)
+	next.agents[i] = b
+	l.mirror = &next
+	ctx.Request(l.parent, &mirrorMsg{id: l.p.ID, mirror: l.mirror})
+	return true
+}
+
+// want asks for a re-read of the mirror within d: one timer, moved only
+// earlier; while a re-read runs, the wish waits for its end.
+func (l *link) want(ctx actor.Context, d time.Duration) {
+	if l.fetching {
+		if l.again == 0 || d < l.again {
+			l.again = d
+		}
+		return
+	}
+	due := time.Now().Add(d)
+	if l.refreshT != 0 && !l.refreshD.After(due) {
+		return
+	}
+	l.timers.Cancel(l.refreshT)
+	l.refreshT, l.refreshD = l.timers.After(ctx, d, &refreshIt{}), due
 }
 
 // refresh reads the mirror anew on a goroutine, one read at a time.
 func (l *link) refresh(ctx actor.Context) {
+	l.refreshT = 0
 	if l.req == nil || l.fetching {
 		return
 	}
-	l.dirty, l.fetching = false, true
+	l.fetching = true
 	gen, req, ref, self, root := l.gen, l.req, l.ref, ctx.Self(), ctx.ActorSystem().Root
 	go func() {
 		mirror, err := readMirror(req, ref)
@@ -502,10 +571,12 @@ func (l *link) mirrored(ctx actor.Context, m *mirrored) {
 	l.fetching = false
 	if m.err == nil {
 		l.touch(ctx)
+		l.mirror = m.mirror
 		ctx.Request(l.parent, &mirrorMsg{id: l.p.ID, mirror: m.mirror})
 	}
-	if l.dirty {
-		l.timers.After(ctx, refreshAfter, &refreshIt{})
+	if d := l.again; d > 0 {
+		l.again = 0
+		l.want(ctx, d)
 	}
 }
 
