@@ -70,6 +70,9 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		m.mode = modePrefix
 		return nil
 	}
+	if m.fleet.selected != "" {
+		return m.remoteInput() // the pane shown is a machine's
+	}
 	m.sendKey(k)
 	return nil
 }
@@ -483,7 +486,12 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 						m.toggleGroup(it.toggle)
 						break
 					}
+					m.fleet.selected = "" // back from a machine's workspace
 					m.call("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: it.id})
+				case "remote-workspace", "remote-agent":
+					if ws := m.remoteWorkspaceOf(it); ws != "" {
+						m.chooseRemote(ws)
+					}
 				case "agent":
 					m.call("pane.focus", protocol.PaneTarget{PaneID: it.id})
 				}

@@ -144,6 +144,8 @@ type model struct {
 	gfx        graphicsState // pane graphics (graphics.go)
 	// popup is the session's popup while it is open (popup.go).
 	popup *popupView
+	// fleet is the saved machines and their sessions (machines.go).
+	fleet fleetState
 
 	width, height int
 	sidebar       bool
@@ -246,9 +248,9 @@ func (m *model) setConfig(cfg config.Config, truecolor bool) {
 func (m *model) Init() tea.Cmd {
 	m.refreshing = true
 	if len(m.diags) > 0 {
-		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
+		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
 	}
-	return tea.Batch(m.fetchSnapshot(), m.fetchUIState())
+	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet())
 }
 
 func (m *model) fetchSnapshot() tea.Cmd {
@@ -408,6 +410,10 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(cmds...)
 	case uiStateMsg:
 		m.applyUIState(msg)
+	case fleetMsg:
+		return m.applyFleet(msg)
+	case fleetDue:
+		return m.fetchFleet()
 	case popupMsg:
 		m.setPopup(msg.st)
 	case linkMsg:

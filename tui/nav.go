@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -60,9 +61,12 @@ func (m *model) focusWorkspace(id string) {
 }
 
 // stepWorkspace focuses the workspace step places after the focused one.
+// The machines' workspaces follow the local ones (machines.go).
 func (m *model) stepWorkspace(step int) {
 	ws := m.snap.Workspaces
-	if len(ws) < 2 {
+	remote := m.remoteWorkspaceIDs()
+	n := len(ws) + len(remote)
+	if n < 2 {
 		return
 	}
 	// Count from the workspace last asked for when the snapshot does not
@@ -73,7 +77,16 @@ func (m *model) stepWorkspace(step int) {
 			cur = i
 		}
 	}
-	m.focusWorkspace(ws[(cur+step+len(ws))%len(ws)].WorkspaceID)
+	if i := slices.Index(remote, m.fleet.selected); m.fleet.selected != "" && i >= 0 {
+		cur = len(ws) + i
+	}
+	next := (cur + step + n) % n
+	if next >= len(ws) {
+		m.chooseRemote(remote[next-len(ws)])
+		return
+	}
+	m.fleet.selected = ""
+	m.focusWorkspace(ws[next].WorkspaceID)
 }
 
 // stepTab focuses the tab step places after the focused one.

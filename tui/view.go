@@ -50,6 +50,7 @@ type sideItem struct {
 	toggle string // a worktree group's repo key: a click on its chevron folds it
 	status protocol.AgentStatus
 	on     bool // focused
+	dim    bool // a machine that is not online: last known, takes no input
 }
 
 // sidebarItems are the expanded sidebar's rows: the spaces section's
@@ -126,7 +127,7 @@ func (m *model) spaceEntries() []spaceEntry {
 			if i > 0 {
 				x += 2
 			}
-			it := sideItem{y: i, x: x, kind: "workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: w.Focused}
+			it := sideItem{y: i, x: x, kind: "workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: w.Focused && m.fleet.selected == ""}
 			if i == 0 && toggle != "" && len(row) > 1 {
 				chevron := "▾ "
 				if m.collapsed[toggle] {
@@ -139,7 +140,7 @@ func (m *model) spaceEntries() []spaceEntry {
 		}
 		entries = append(entries, e)
 	}
-	return entries
+	return append(entries, m.machineEntries()...)
 }
 
 func (m *model) tabLabel(id string) string {
@@ -198,8 +199,12 @@ func (m *model) canvas(reuse *canvas) *canvas {
 		return c
 	}
 	m.drawSidebar(c, g)
-	m.drawTabBar(c, g)
-	m.drawPanes(c, g)
+	if m.fleet.selected != "" {
+		m.drawRemote(c, g)
+	} else {
+		m.drawTabBar(c, g)
+		m.drawPanes(c, g)
+	}
 	m.drawCursor(c)
 	switch m.mode {
 	case modeHelp:
@@ -311,14 +316,17 @@ func (m *model) drawSidebar(c *canvas, g geometry) {
 			st := m.theme.header
 			st.bg = base.bg
 			c.text(1, it.y, it.text, w-1, st)
-		case "agent", "workspace":
+		case "agent", "workspace", "machine", "remote-workspace", "remote-agent":
 			st := base
-			if it.on && it.kind == "workspace" {
+			if it.on && (it.kind == "workspace" || it.kind == "remote-workspace") {
 				st = m.theme.selected
 				c.fill(0, it.y, w, 1, " ", st)
 			} else if it.on { // the agent in the focused pane
 				st = cellStyle{bg: m.theme.p.surfaceDim}
 				c.fill(0, it.y, w, 1, " ", st)
+			}
+			if it.dim {
+				st.fg = m.theme.dim.fg // separators too: the whole row is last known
 			}
 			drawSegs(c, it.x, it.y, w-it.x, it.segs, st)
 		default:
