@@ -71,7 +71,7 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if m.fleet.selected != "" {
-		return m.remoteInput() // the pane shown is a machine's
+		return m.remoteInput(k) // the pane shown is a machine's
 	}
 	m.sendKey(k)
 	return nil
@@ -90,20 +90,21 @@ func (m *model) sendKey(k tea.KeyMsg) {
 	if id == "" {
 		return
 	}
-	var b []byte
+	if b, ok := keyBytes(k, modes); ok {
+		m.sendBytes(id, b)
+	}
+}
+
+// keyBytes is what a key (or a paste) writes to a pane in these modes.
+func keyBytes(k tea.KeyMsg, modes protocol.ScreenModes) ([]byte, bool) {
 	if k.Paste {
 		text := string(k.Runes)
 		if modes.BracketedPaste {
 			text = "\x1b[200~" + text + "\x1b[201~"
 		}
-		b = []byte(text)
-	} else {
-		var ok bool
-		if b, ok = encodeKey(k, modes.AppCursor); !ok {
-			return
-		}
+		return []byte(text), true
 	}
-	m.sendBytes(id, b)
+	return encodeKey(k, modes.AppCursor)
 }
 
 // sendBytes queues input for a pane; it is sent with the rest of the

@@ -3,7 +3,6 @@ package tui
 import (
 	"errors"
 	"slices"
-	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -272,42 +271,4 @@ func (m *model) remoteWorkspaceOf(it sideItem) string {
 		}
 	}
 	return ""
-}
-
-// remoteInput takes the keys typed while a remote workspace is shown:
-// a machine that is not online refuses them, with a toast saying so.
-func (m *model) remoteInput() tea.Cmd {
-	fm := m.remoteWorkspace(m.fleet.selected)
-	if fm == nil {
-		return nil
-	}
-	if fm.State != machineOnline {
-		return m.showToast(fm.Label + " is " + machineStateText(*fm) + ": input not sent")
-	}
-	return m.showToast(fm.Label + ": input to a remote pane needs the machine's connection")
-}
-
-// drawRemote fills the pane area while a remote workspace is shown.
-func (m *model) drawRemote(c *canvas, g geometry) {
-	fm := m.remoteWorkspace(m.fleet.selected)
-	if fm == nil {
-		return
-	}
-	label := m.fleet.selected
-	for _, w := range fm.Snap.Workspaces {
-		if w.WorkspaceID == m.fleet.selected {
-			label = fm.Label + " · " + w.Label
-		}
-	}
-	st := m.theme.border
-	if fm.State != machineOnline {
-		st = m.theme.dim
-	}
-	x, y, w, h := g.area.X, g.area.Y, g.area.Width, g.area.Height
-	m.drawBoxPlain(c, x, y, w, h, label)
-	text := fm.Label + " is " + machineStateText(*fm)
-	if fm.Error != "" {
-		text += ": " + fm.Error
-	}
-	c.text(x+2, y+1, strings.TrimSpace(text), w-4, st)
 }

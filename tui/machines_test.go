@@ -24,9 +24,24 @@ type fleetServer struct {
 	list     string // machine.list's result, or "" with listCode
 	listCode string
 	snapshot string // session.snapshot's result
+	frame    string // pushed after screen.subscribe is answered
+	conns    []net.Conn
+}
+
+// drop closes every connection served: the link to the machine is lost.
+func (f *fleetServer) drop() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.conns {
+		c.Close()
+	}
+	f.conns = nil
 }
 
 func (f *fleetServer) serve(c net.Conn) {
+	f.mu.Lock()
+	f.conns = append(f.conns, c)
+	f.mu.Unlock()
 	out := make(chan string, 256)
 	defer close(out)
 	go func() {
@@ -66,6 +81,9 @@ func (f *fleetServer) serve(c net.Conn) {
 			panic(err)
 		}
 		out <- `{"id":"` + req.ID + `","result":` + flat.String() + "}\n"
+		if req.Method == "screen.subscribe" && f.frame != "" {
+			out <- f.frame + "\n"
+		}
 	}
 }
 
@@ -91,10 +109,12 @@ const twoMachinesList = `{"type":"machine_list","machines":[
 const twoMachinesSnapshot = `{"type":"session_snapshot","snapshot":{"workspaces":[],"tabs":[],"panes":[],"layouts":[],"agents":[]},
  "machines":[
   {"machine":{"id":"m-00000001","label":"build"},"state":"online","stale":false,"snapshot":{
-    "workspaces":[{"workspace_id":"build/w1","number":1,"label":"api","focused":true,"tab_count":1,"agent_status":"working"}],
+    "workspaces":[{"workspace_id":"build/w1","number":1,"label":"api","focused":true,"tab_count":1,"agent_status":"working","active_tab_id":"build/w1:t1"}],
+    "layouts":[{"workspace_id":"build/w1","tab_id":"build/w1:t1","focused_pane_id":"build/w1:p1","area":{"x":0,"y":0,"width":60,"height":20}}],
     "agents":[{"terminal_id":"t1","agent":"claude","agent_status":"working","workspace_id":"build/w1","tab_id":"build/w1:t1","pane_id":"build/w1:p1","focused":true,"interactive_ready":true,"state_change_seq":1,"revision":1}]}},
   {"machine":{"id":"m-00000002","label":"gpu"},"state":"offline","stale":true,"snapshot":{
-    "workspaces":[{"workspace_id":"gpu/w1","number":1,"label":"train","focused":true,"tab_count":1,"agent_status":"idle"}]}}]}`
+    "workspaces":[{"workspace_id":"gpu/w1","number":1,"label":"train","focused":true,"tab_count":1,"agent_status":"idle","active_tab_id":"gpu/w1:t1"}],
+    "layouts":[{"workspace_id":"gpu/w1","tab_id":"gpu/w1:t1","focused_pane_id":"gpu/w1:p1","area":{"x":0,"y":0,"width":60,"height":20}}]}}]}`
 
 // fleetModel is the two-pane view model, tall enough for the machines'
 // sections, with the fleet read once from f.

@@ -144,8 +144,11 @@ type model struct {
 	gfx        graphicsState // pane graphics (graphics.go)
 	// popup is the session's popup while it is open (popup.go).
 	popup *popupView
-	// fleet is the saved machines and their sessions (machines.go).
-	fleet fleetState
+	// fleet is the saved machines and their sessions (machines.go);
+	// remote the connection showing a remote workspace's pane (remote.go).
+	fleet     fleetState
+	remote    *remoteLink
+	remoteGen int
 
 	width, height int
 	sidebar       bool
@@ -279,6 +282,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	cmd := m.update(msg)
+	if rc := m.syncRemote(); rc != nil { // a remote workspace chosen, left, or its pane changed
+		cmd = tea.Batch(cmd, rc)
+	}
 	if f, ok := msg.(frameMsg); ok && f.last && !m.drainQueued && m.out != nil {
 		// Nothing queued behind the frame on its socket: draw it now (the
 		// echo someone waits for) rather than after a round through Bubble
@@ -382,6 +388,9 @@ func (m *model) draw() {
 }
 
 func (m *model) update(msg tea.Msg) tea.Cmd {
+	if cmd, ok := m.updateRemote(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
