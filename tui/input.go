@@ -489,6 +489,8 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 					}
 					m.fleet.selected = "" // back from a machine's workspace
 					m.call("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: it.id})
+				case "machine":
+					m.toggleMachine(it.id)
 				case "remote-workspace", "remote-agent":
 					if ws := m.remoteWorkspaceOf(it); ws != "" {
 						m.chooseRemote(ws)
@@ -499,6 +501,9 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 			}
 		}
 		return nil
+	}
+	if m.fleet.selected != "" {
+		return nil // the pane area shows a machine's pane: the local tab bar and panes are not there
 	}
 	if ev.Y == g.barY {
 		for _, t := range m.tabItems(g) {

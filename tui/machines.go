@@ -46,6 +46,8 @@ type fleetState struct {
 	// selected is the qualified id (build/w1) of the remote workspace
 	// chosen in the sidebar; "" while a local one is shown.
 	selected string
+	// folded are the machines (by id) whose sections show the header only.
+	folded map[string]bool
 }
 
 // wire shapes of the fleet answers (see the fleet contract).
@@ -188,11 +190,15 @@ func (m *model) machineEntries() []spaceEntry {
 	gap := m.ui.Sidebar.Spaces.RowGap
 	for _, fm := range m.fleet.machines {
 		dim := fm.State != machineOnline
+		chevron := "▾ "
+		if m.fleet.folded[fm.ID] {
+			chevron = "▸ "
+		}
 		header := sideItem{x: 1, kind: "machine", id: fm.ID, segs: []seg{
-			{text: fm.Label, st: m.theme.header}, {text: machineStateText(fm), st: m.theme.dim},
+			{text: chevron + fm.Label, st: m.theme.header}, {text: machineStateText(fm), st: m.theme.dim},
 		}}
 		entries = append(entries, spaceEntry{id: "machine:" + fm.ID, rows: []sideItem{m.dimItem(header, dim)}, gap: 0})
-		if fm.Snap == nil {
+		if fm.Snap == nil || m.fleet.folded[fm.ID] {
 			continue
 		}
 		for _, w := range fm.Snap.Workspaces {
@@ -236,11 +242,20 @@ func (m *model) dimItem(it sideItem, dim bool) sideItem {
 	return it
 }
 
-// remoteWorkspaceIDs are the machines' workspaces in sidebar order.
+// toggleMachine folds or unfolds a machine's section (a click on its
+// header), as a worktree group folds.
+func (m *model) toggleMachine(id string) {
+	if m.fleet.folded == nil {
+		m.fleet.folded = map[string]bool{}
+	}
+	m.fleet.folded[id] = !m.fleet.folded[id]
+}
+
+// remoteWorkspaceIDs are the unfolded machines' workspaces in sidebar order.
 func (m *model) remoteWorkspaceIDs() []string {
 	var ids []string
 	for _, fm := range m.fleet.machines {
-		if fm.Snap != nil {
+		if fm.Snap != nil && !m.fleet.folded[fm.ID] {
 			for _, w := range fm.Snap.Workspaces {
 				ids = append(ids, w.WorkspaceID)
 			}

@@ -157,10 +157,10 @@ func TestFleet_SidebarShowsEachMachineItsWorkspacesAndAgents(t *testing.T) {
 	if len(snaps) != 1 || !strings.Contains(string(snaps[0].Params), `"machines":"all"`) {
 		t.Fatalf("fleet snapshot requests = %+v", snaps)
 	}
-	hb, _ := sideRow(t, m, "build · online")
+	hb, _ := sideRow(t, m, "▾ build · online")
 	wb, _ := sideRow(t, m, "1 api")
 	_, agent := sideRow(t, m, "build · claude")
-	hg, _ := sideRow(t, m, "gpu · offline")
+	hg, _ := sideRow(t, m, "▾ gpu · offline")
 	wg, _ := sideRow(t, m, "1 train")
 	if !(hb < wb && wb < hg && hg < wg) {
 		t.Fatalf("rows out of order: build %d, api %d, gpu %d, train %d", hb, wb, hg, wg)
@@ -295,4 +295,21 @@ func TestFleet_RemoteStringsReachTheTerminalPrintable(t *testing.T) {
 		t.Fatalf("a remote string reached the terminal raw: %q", v)
 	}
 	sideRow(t, m, "a\ufffd]52;c;aGk=\ufffdpi")
+}
+
+func TestFleet_MachineHeaderFoldsItsSection(t *testing.T) {
+	f := &fleetServer{list: twoMachinesList, snapshot: twoMachinesSnapshot}
+	m := fleetModel(t, f)
+	y, _ := sideRow(t, m, "▾ build · online")
+	click := tea.MouseMsg{X: 2, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
+	m.update(click)
+	sideRow(t, m, "▸ build · online")
+	if strings.Contains(ansi.Strip(m.View()), "1 api") {
+		t.Fatal("a folded machine still lists its workspaces")
+	}
+	if ids := m.remoteWorkspaceIDs(); len(ids) != 1 || ids[0] != "gpu/w1" {
+		t.Fatalf("navigation goes through %v", ids)
+	}
+	m.update(click)
+	sideRow(t, m, "1 api")
 }
