@@ -223,8 +223,8 @@ func TestFleet_OfflineWorkspaceRefusesInput(t *testing.T) {
 	if len(m.input) != 0 || len(f.requests("pane.send_text")) != 0 {
 		t.Fatalf("input went somewhere: queued %v, sent %v", m.input, f.requests("pane.send_text"))
 	}
-	if !strings.Contains(m.toast, "gpu is offline") {
-		t.Fatalf("toast = %q", m.toast)
+	if !strings.Contains(m.toast, "gpu is offline") || !strings.Contains(ansi.Strip(m.View()), "gpu is offline: input not sent") {
+		t.Fatalf("toast = %q, not shown:\n%s", m.toast, ansi.Strip(m.View()))
 	}
 	if !strings.Contains(ansi.Strip(m.View()), "ssh: connection refused") {
 		t.Fatal("the pane area does not say why the machine is offline")

@@ -254,6 +254,21 @@ func (m *model) remoteInput(k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// remoteTitle names the remote workspace shown: machine · workspace.
+func (m *model) remoteTitle() string {
+	fm := m.remoteWorkspace(m.fleet.selected)
+	if fm == nil {
+		return ""
+	}
+	title := fm.Label
+	for _, w := range fm.Snap.Workspaces {
+		if w.WorkspaceID == m.fleet.selected {
+			title += " · " + w.Label
+		}
+	}
+	return title
+}
+
 // drawRemote fills the pane area while a remote workspace is shown: its
 // pane when the link has streamed it, dimmed unless both the machine and
 // the link are up; else why it is not shown.
@@ -262,12 +277,7 @@ func (m *model) drawRemote(c *canvas, g geometry) {
 	if fm == nil {
 		return
 	}
-	title := fm.Label
-	for _, w := range fm.Snap.Workspaces {
-		if w.WorkspaceID == m.fleet.selected {
-			title += " · " + w.Label
-		}
-	}
+	title := m.remoteTitle()
 	r := m.remote
 	live := fm.State == machineOnline && r != nil && r.state == remoteLive
 	if r != nil && r.state != remoteLive {

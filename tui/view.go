@@ -199,10 +199,10 @@ func (m *model) canvas(reuse *canvas) *canvas {
 		return c
 	}
 	m.drawSidebar(c, g)
+	m.drawTabBar(c, g)
 	if m.fleet.selected != "" {
 		m.drawRemote(c, g)
 	} else {
-		m.drawTabBar(c, g)
 		m.drawPanes(c, g)
 	}
 	m.drawCursor(c)
@@ -400,7 +400,13 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		c.text(g.area.X+1, y, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, cellStyle{fg: m.theme.p.text, bg: m.theme.p.surfaceDim, attrs: protocol.ScreenBold})
 	}
 	end := g.area.X
+	if m.fleet.selected != "" { // a machine's workspace (remote.go): no local tabs
+		c.text(end, y, " "+m.remoteTitle()+" ", m.width-end, m.theme.tabOn)
+	}
 	for _, t := range m.tabItems(g) {
+		if m.fleet.selected != "" {
+			break
+		}
 		st := m.theme.tab
 		if t.on {
 			st = m.theme.tabOn
@@ -408,7 +414,7 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		c.text(t.x0, y, t.text, m.width-t.x0, st)
 		end = t.x1
 	}
-	if l, ok := m.focusedLayout(); ok {
+	if l, ok := m.focusedLayout(); ok && m.fleet.selected == "" {
 		if l.Zoomed {
 			end += 1 + c.text(end+1, y, " ZOOM ", m.width-end-1, m.theme.mode)
 		}
