@@ -173,7 +173,9 @@ func (m *model) subscribeRemote() {
 		return
 	}
 	g := m.geometry()
-	r.scr.send("client.resize", protocol.ClientResizeParams{Cols: g.area.Width, Rows: g.area.Height}, m.fail)
+	// Sized to this client's area, as an attach is; an upstream Herdr
+	// remote, which lacks the extension, keeps its own size quietly.
+	r.scr.send("client.resize", protocol.ClientResizeParams{Cols: g.area.Width, Rows: g.area.Height}, nil)
 	r.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: []string{unqualified(r.pane)}}, m.fail)
 }
 
