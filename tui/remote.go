@@ -318,3 +318,19 @@ func (m *model) drawRemote(c *canvas, g geometry) {
 	}
 	c.text(x+2, y+1, text, w-4, m.theme.dim)
 }
+
+// remoteCursor is the remote pane's cursor on screen, while its link is
+// live and keys go to it.
+func (m *model) remoteCursor() hostCursor {
+	r := m.remote
+	fm := m.remoteWorkspace(m.fleet.selected)
+	if r == nil || r.screen == nil || r.state != remoteLive || fm == nil || fm.State != machineOnline || m.mode != modeTerminal {
+		return hostCursor{}
+	}
+	cur, g := r.screen.cursor, m.geometry()
+	x, y := g.area.X+1+cur.X, g.area.Y+1+cur.Y
+	if !cur.Visible || cur.X < 0 || cur.Y < 0 || cur.X >= g.area.Width-2 || cur.Y >= g.area.Height-2 {
+		return hostCursor{}
+	}
+	return hostCursor{x: x, y: y, visible: true, shape: cur.Shape}
+}

@@ -102,6 +102,10 @@ func TestRemote_ChosenWorkspaceStreamsItsPaneAndTakesInput(t *testing.T) {
 	if len(subs) != 1 || json.Unmarshal(subs[0].Params, &p) != nil || len(p.PaneIDs) != 1 || p.PaneIDs[0] != "w1:p1" {
 		t.Fatalf("screen.subscribe on build = %+v", subs)
 	}
+	g := h.m.geometry()
+	if hc := h.m.paneCursor(); hc != (hostCursor{x: g.area.X + 1, y: g.area.Y + 1, visible: true}) {
+		t.Fatalf("cursor %+v: not the remote pane's (0,0)", hc)
+	}
 	h.send(keyRunes("x"))
 	h.until("the key written to the remote pane", func() bool { return len(h.remote.requests("pane.send_text")) == 1 })
 	if got := sentText(t, h.remote.requests("pane.send_text")[0]); got != "w1:p1=x" {
@@ -128,6 +132,9 @@ func TestRemote_LostLinkDimsReconnectsAndKeepsTheSelection(t *testing.T) {
 	g := h.m.geometry()
 	if cl := c.cells[(g.area.Y+1)*c.w+g.area.X+1]; cl.s != "r" || cl.st.fg != h.m.theme.dim.fg {
 		t.Fatalf("the lost pane's first cell = %+v, want a dimmed r", cl)
+	}
+	if hc := h.m.paneCursor(); hc.visible {
+		t.Fatalf("a cursor %+v on a lost pane", hc)
 	}
 	h.send(keyRunes("y"))
 	if !strings.Contains(h.m.toast, "reconnecting") {

@@ -253,6 +253,9 @@ func (m *model) paneCursor() hostCursor {
 	if m.popup != nil {
 		return m.popupCursor()
 	}
+	if m.fleet.selected != "" {
+		return m.remoteCursor() // the local panes are not drawn
+	}
 	l, ok := m.focusedLayout()
 	if !ok || m.mode != modeTerminal && m.mode != modeCopy {
 		return hostCursor{}
