@@ -121,6 +121,9 @@ func (m *model) sendBytes(paneID string, b []byte) {
 
 // do runs a prefix binding; each is one API call.
 func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
+	if cmd, done := m.remoteBinding(b, k); done {
+		return cmd // a machine's workspace is shown (remote.go)
+	}
 	m.claimSize(false)
 	pane := m.focusedPaneID()
 	dir := func(a action) string {
@@ -496,6 +499,7 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 						m.chooseRemote(ws)
 					}
 				case "agent":
+					m.fleet.selected = "" // a local agent's pane is shown again
 					m.call("pane.focus", protocol.PaneTarget{PaneID: it.id})
 				}
 			}

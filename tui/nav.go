@@ -56,6 +56,7 @@ func (m *model) pickerKey(k tea.KeyMsg) tea.Cmd {
 }
 
 func (m *model) focusWorkspace(id string) {
+	m.fleet.selected = "" // a local workspace is shown again
 	m.wantWorkspace = id
 	m.call("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: id})
 }

@@ -177,3 +177,20 @@ func TestRemote_BackoffDoublesFromOneToThirtySeconds(t *testing.T) {
 		}
 	}
 }
+
+func TestRemote_PaneBindingsDoNotActOnTheHiddenLocalSession(t *testing.T) {
+	h := newRemoteHarness(t)
+	h.choose("1 api")
+	h.until("the remote pane's frame drawn", func() bool { return h.shows("remote hello") })
+	h.send(tea.KeyMsg{Type: tea.KeyCtrlB}) // the prefix, then close pane
+	h.send(keyRunes("x"))
+	if h.m.mode == modeConfirm || len(h.local.requests("pane.close")) != 0 {
+		t.Fatal("close pane went to the local session's hidden pane")
+	}
+	if !strings.Contains(h.m.toast, "close_pane works on local workspaces") {
+		t.Fatalf("toast = %q", h.m.toast)
+	}
+	if h.m.fleet.selected != "build/w1" {
+		t.Fatalf("selection moved to %q", h.m.fleet.selected)
+	}
+}
