@@ -268,6 +268,7 @@ func (m *model) remoteWorkspaceIDs() []string {
 // left where it is.
 func (m *model) chooseRemote(id string) {
 	m.fleet.selected = id
+	m.followFocusedSpace()
 }
 
 // remoteWorkspaceOf is the workspace a remote sidebar row belongs to.

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -312,4 +313,22 @@ func TestFleet_MachineHeaderFoldsItsSection(t *testing.T) {
 	}
 	m.update(click)
 	sideRow(t, m, "1 api")
+}
+
+func TestFleet_ChosenRemoteWorkspaceIsScrolledIntoView(t *testing.T) {
+	f := &fleetServer{list: twoMachinesList, snapshot: twoMachinesSnapshot}
+	m := fleetModel(t, f)
+	m.height, m.split = 21, 0.5
+	for i := 3; i <= 9; i++ { // more local workspaces than the spaces' body holds
+		id := "w" + strconv.Itoa(i)
+		m.snap.Workspaces = append(m.snap.Workspaces, protocol.WorkspaceInfo{WorkspaceID: id, Number: i, Label: "local" + id, TabCount: 1})
+	}
+	if strings.Contains(ansi.Strip(m.View()), "1 train") {
+		t.Fatal("gpu's workspace is in view before it is chosen: the test shows nothing")
+	}
+	m.stepWorkspace(-1) // from w1 back round to gpu's workspace, the last
+	if m.fleet.selected != "gpu/w1" {
+		t.Fatalf("selected %q", m.fleet.selected)
+	}
+	sideRow(t, m, "1 train")
 }
