@@ -288,3 +288,18 @@ func (m *model) remoteWorkspaceOf(it sideItem) string {
 	}
 	return ""
 }
+
+// machineRail are the machines' workspaces in the collapsed sidebar's
+// rail, after the local ones: an icon each, dimmed when not online.
+func (m *model) machineRail() []sideItem {
+	var items []sideItem
+	for _, fm := range m.fleet.machines {
+		if fm.Snap == nil || m.fleet.folded[fm.ID] {
+			continue
+		}
+		for _, w := range fm.Snap.Workspaces {
+			items = append(items, sideItem{kind: "remote-workspace", id: w.WorkspaceID, status: w.AgentStatus, on: m.fleet.selected == w.WorkspaceID, dim: fm.State != machineOnline})
+		}
+	}
+	return items
+}

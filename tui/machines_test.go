@@ -332,3 +332,26 @@ func TestFleet_ChosenRemoteWorkspaceIsScrolledIntoView(t *testing.T) {
 	}
 	sideRow(t, m, "1 train")
 }
+
+func TestFleet_RailListsMachineWorkspacesAndTakesClicks(t *testing.T) {
+	f := &fleetServer{list: twoMachinesList, snapshot: twoMachinesSnapshot}
+	m := fleetModel(t, f)
+	m.sidebar, m.ui.SidebarCollapsedMode = false, "compact"
+	var ys []int
+	for _, it := range m.railItems() {
+		if it.kind == "remote-workspace" {
+			ys = append(ys, it.y)
+		}
+	}
+	if len(ys) != 2 || ys[0] != 2 || ys[1] != 3 {
+		t.Fatalf("machine workspaces in the rail at rows %v, want [2 3] after w1 and w2", ys)
+	}
+	c := m.canvas(nil)
+	if cl := c.cells[3*c.w+1]; cl.st.fg != m.theme.dim.fg {
+		t.Fatalf("gpu's icon %+v is not dimmed", cl)
+	}
+	m.update(tea.MouseMsg{X: 1, Y: 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if m.fleet.selected != "build/w1" {
+		t.Fatalf("a click on build's icon selected %q", m.fleet.selected)
+	}
+}

@@ -86,7 +86,6 @@ func (m *model) stepWorkspace(step int) {
 		m.chooseRemote(remote[next-len(ws)])
 		return
 	}
-	m.fleet.selected = ""
 	m.focusWorkspace(ws[next].WorkspaceID)
 }
 

@@ -353,7 +353,12 @@ func (m *model) railItems() []sideItem {
 	var items []sideItem
 	y := 0
 	for _, ws := range m.snap.Workspaces {
-		items = append(items, sideItem{y: y, kind: "workspace", id: ws.WorkspaceID, status: ws.AgentStatus, on: ws.Focused})
+		items = append(items, sideItem{y: y, kind: "workspace", id: ws.WorkspaceID, status: ws.AgentStatus, on: ws.Focused && m.fleet.selected == ""})
+		y++
+	}
+	for _, it := range m.machineRail() {
+		it.y = y
+		items = append(items, it)
 		y++
 	}
 	y++
@@ -378,12 +383,15 @@ func (m *model) drawRail(c *canvas, w int) {
 			return
 		}
 		st := cellStyle{}
-		if it.on && it.kind == "workspace" {
+		if it.on && (it.kind == "workspace" || it.kind == "remote-workspace") {
 			st = m.theme.selected
 			c.fill(0, it.y, w, 1, " ", st)
 		}
 		icon, ist := m.statusIcon(it.status)
 		ist.bg = st.bg
+		if it.dim {
+			ist.fg = m.theme.dim.fg
+		}
 		c.text(1, it.y, icon, 1, ist)
 	}
 }
