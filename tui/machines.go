@@ -27,7 +27,7 @@ import (
 const fleetEvery = 2 * time.Second
 
 // machineOnline is the one state whose rows take input.
-const machineOnline = "online"
+const machineOnline = protocol.MachineOnline
 
 // fleetMachine is one saved machine as last read; snap is its last known
 // session (nil until the server has reached it once), kept while it is
@@ -50,31 +50,14 @@ type fleetState struct {
 	folded map[string]bool
 }
 
-// wire shapes of the fleet answers (see the fleet contract).
-type (
-	machineListResult struct {
-		Machines []machineEntry `json:"machines"`
-	}
-	machineEntry struct {
-		ID      string `json:"id"`
-		Label   string `json:"label"`
-		Enabled bool   `json:"enabled"`
-		State   string `json:"state"`
-		Error   string `json:"error,omitempty"`
-	}
-	fleetSnapshotResult struct {
-		Machines []fleetSnapshotEntry `json:"machines"`
-	}
-	machineRef struct {
-		ID    string `json:"id"`
-		Label string `json:"label"`
-	}
-	fleetSnapshotEntry struct {
-		Machine  machineRef                `json:"machine"`
-		State    string                    `json:"state"`
+// fleetSnapshotResult is what session.snapshot {"machines":"all"} adds
+// to the local snapshot: each machine's last known session.
+type fleetSnapshotResult struct {
+	Machines []struct {
+		Machine  protocol.MachineRef       `json:"machine"`
 		Snapshot *protocol.SessionSnapshot `json:"snapshot,omitempty"`
-	}
-)
+	} `json:"machines"`
+}
 
 // fleetMsg is a fleet read's outcome.
 type fleetMsg struct {
@@ -94,7 +77,7 @@ func (m *model) fetchFleet() tea.Cmd {
 		return nil
 	}
 	return func() tea.Msg {
-		var list machineListResult
+		var list protocol.MachineList
 		if err := req.call("machine.list", nil, &list); err != nil {
 			var pe *protocol.Error
 			if errors.As(err, &pe) && (pe.Code == protocol.CodeUnknownMethod || pe.Code == protocol.CodeNotImplemented) {
@@ -112,7 +95,7 @@ func (m *model) fetchFleet() tea.Cmd {
 			return fleetMsg{}
 		}
 		var snap fleetSnapshotResult
-		if err := req.call("session.snapshot", map[string]string{"machines": "all"}, &snap); err != nil {
+		if err := req.call("session.snapshot", protocol.FleetParams{FleetScope: protocol.FleetScope{Machines: protocol.MachinesAll}}, &snap); err != nil {
 			return fleetMsg{machines: out} // the states alone; the last known rows stay
 		}
 		for _, s := range snap.Machines {
