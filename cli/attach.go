@@ -74,6 +74,9 @@ func (a *app) runClient(opts ClientOptions) int {
 		opts.ConfigPath = filepath.Join(protocol.ConfigDir(a.env), "config.toml")
 	}
 	opts.Input, opts.Output = a.stdin, a.stdout
+	if opts.Dial == nil { // the saved machines are this machine's: its server's fleet
+		opts.DialMachine = a.dialMachine
+	}
 	detached, err := a.rt.Client(opts)
 	switch {
 	case detached && a.noSession:

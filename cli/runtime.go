@@ -64,6 +64,8 @@ type ClientOptions struct {
 	Input      io.Reader
 	Output     io.Writer
 	Dial       func() (net.Conn, error)
+	// DialMachine reaches a saved machine's server (machine_dial.go).
+	DialMachine func(machine string) (net.Conn, error)
 }
 
 // How an interactive client ended when its server went away for good:

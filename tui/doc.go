@@ -31,7 +31,11 @@
 // and copy mode, which works on the pane's whole kept history through the
 // server's copy methods (pane.scroll, pane.copy_motion, pane.copy_search,
 // pane.selection.read: copy.go). Ctrl-click asks pane.link.activate
-// (link.go); prefix e asks pane.edit_scrollback (edit.go).
+// (link.go); prefix e asks pane.edit_scrollback (edit.go). The saved
+// machines get sidebar sections of their own, polled from machine.list
+// and the fleet snapshot (machines.go); a remote workspace chosen there
+// is streamed from the machine's server over Options.DialMachine, with
+// its own redial backoff (remote.go).
 //
 // When the server goes (reconnect.go), the client exits at once with the
 // terminal restored if the server said it was stopping or nothing listens

@@ -70,6 +70,9 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		m.mode = modePrefix
 		return nil
 	}
+	if m.fleet.selected != "" {
+		return m.remoteInput(k) // the pane shown is a machine's
+	}
 	m.sendKey(k)
 	return nil
 }
@@ -87,20 +90,21 @@ func (m *model) sendKey(k tea.KeyMsg) {
 	if id == "" {
 		return
 	}
-	var b []byte
+	if b, ok := keyBytes(k, modes); ok {
+		m.sendBytes(id, b)
+	}
+}
+
+// keyBytes is what a key (or a paste) writes to a pane in these modes.
+func keyBytes(k tea.KeyMsg, modes protocol.ScreenModes) ([]byte, bool) {
 	if k.Paste {
 		text := string(k.Runes)
 		if modes.BracketedPaste {
 			text = "\x1b[200~" + text + "\x1b[201~"
 		}
-		b = []byte(text)
-	} else {
-		var ok bool
-		if b, ok = encodeKey(k, modes.AppCursor); !ok {
-			return
-		}
+		return []byte(text), true
 	}
-	m.sendBytes(id, b)
+	return encodeKey(k, modes.AppCursor)
 }
 
 // sendBytes queues input for a pane; it is sent with the rest of the
@@ -117,6 +121,9 @@ func (m *model) sendBytes(paneID string, b []byte) {
 
 // do runs a prefix binding; each is one API call.
 func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
+	if cmd, done := m.remoteBinding(b, k); done {
+		return cmd // a machine's workspace is shown (remote.go)
+	}
 	m.claimSize(false)
 	pane := m.focusedPaneID()
 	dir := func(a action) string {
@@ -483,13 +490,24 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 						m.toggleGroup(it.toggle)
 						break
 					}
+					m.fleet.selected = "" // back from a machine's workspace
 					m.call("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: it.id})
+				case "machine":
+					m.toggleMachine(it.id)
+				case "remote-workspace", "remote-agent":
+					if ws := m.remoteWorkspaceOf(it); ws != "" {
+						m.chooseRemote(ws)
+					}
 				case "agent":
+					m.fleet.selected = "" // a local agent's pane is shown again
 					m.call("pane.focus", protocol.PaneTarget{PaneID: it.id})
 				}
 			}
 		}
 		return nil
+	}
+	if m.fleet.selected != "" {
+		return nil // the pane area shows a machine's pane: the local tab bar and panes are not there
 	}
 	if ev.Y == g.barY {
 		for _, t := range m.tabItems(g) {

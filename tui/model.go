@@ -144,6 +144,11 @@ type model struct {
 	gfx        graphicsState // pane graphics (graphics.go)
 	// popup is the session's popup while it is open (popup.go).
 	popup *popupView
+	// fleet is the saved machines and their sessions (machines.go);
+	// remote the connection showing a remote workspace's pane (remote.go).
+	fleet     fleetState
+	remote    *remoteLink
+	remoteGen int
 
 	width, height int
 	sidebar       bool
@@ -246,9 +251,9 @@ func (m *model) setConfig(cfg config.Config, truecolor bool) {
 func (m *model) Init() tea.Cmd {
 	m.refreshing = true
 	if len(m.diags) > 0 {
-		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
+		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
 	}
-	return tea.Batch(m.fetchSnapshot(), m.fetchUIState())
+	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet())
 }
 
 func (m *model) fetchSnapshot() tea.Cmd {
@@ -277,6 +282,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	cmd := m.update(msg)
+	if rc := m.syncRemote(); rc != nil { // a remote workspace chosen, left, or its pane changed
+		cmd = tea.Batch(cmd, rc)
+	}
 	if f, ok := msg.(frameMsg); ok && f.last && !m.drainQueued && m.out != nil {
 		// Nothing queued behind the frame on its socket: draw it now (the
 		// echo someone waits for) rather than after a round through Bubble
@@ -380,6 +388,9 @@ func (m *model) draw() {
 }
 
 func (m *model) update(msg tea.Msg) tea.Cmd {
+	if cmd, ok := m.updateRemote(msg); ok {
+		return cmd
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -408,6 +419,10 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(cmds...)
 	case uiStateMsg:
 		m.applyUIState(msg)
+	case fleetMsg:
+		return m.applyFleet(msg)
+	case fleetDue:
+		return m.fetchFleet()
 	case popupMsg:
 		m.setPopup(msg.st)
 	case linkMsg:

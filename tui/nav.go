@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,14 +56,18 @@ func (m *model) pickerKey(k tea.KeyMsg) tea.Cmd {
 }
 
 func (m *model) focusWorkspace(id string) {
+	m.fleet.selected = "" // a local workspace is shown again
 	m.wantWorkspace = id
 	m.call("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: id})
 }
 
 // stepWorkspace focuses the workspace step places after the focused one.
+// The machines' workspaces follow the local ones (machines.go).
 func (m *model) stepWorkspace(step int) {
 	ws := m.snap.Workspaces
-	if len(ws) < 2 {
+	remote := m.remoteWorkspaceIDs()
+	n := len(ws) + len(remote)
+	if n < 2 {
 		return
 	}
 	// Count from the workspace last asked for when the snapshot does not
@@ -73,7 +78,15 @@ func (m *model) stepWorkspace(step int) {
 			cur = i
 		}
 	}
-	m.focusWorkspace(ws[(cur+step+len(ws))%len(ws)].WorkspaceID)
+	if i := slices.Index(remote, m.fleet.selected); m.fleet.selected != "" && i >= 0 {
+		cur = len(ws) + i
+	}
+	next := (cur + step + n) % n
+	if next >= len(ws) {
+		m.chooseRemote(remote[next-len(ws)])
+		return
+	}
+	m.focusWorkspace(ws[next].WorkspaceID)
 }
 
 // stepTab focuses the tab step places after the focused one.

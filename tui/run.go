@@ -31,6 +31,10 @@ type Options struct {
 	// Dial opens a connection to the server; nil dials Socket. A remote
 	// client (herdr --remote) dials through ssh.
 	Dial func() (net.Conn, error)
+	// DialMachine opens a connection to a saved machine's server (by
+	// label or id), for a remote workspace chosen in the sidebar; nil:
+	// remote workspaces are listed but not shown.
+	DialMachine func(machine string) (net.Conn, error)
 }
 
 // ErrDetached is returned by Run when the user detached (prefix q).
@@ -44,6 +48,8 @@ type link struct {
 	socket       string
 	// dialer opens a connection (Options.Dial); nil dials socket.
 	dialer func() (net.Conn, error)
+	// dialMachine is Options.DialMachine.
+	dialMachine func(machine string) (net.Conn, error)
 	// stopping: the server said it is stopping (reconnect.go).
 	stopping atomic.Bool
 }
@@ -87,7 +93,7 @@ func Run(opts Options) error {
 			km.bindCommands(cfg.Keys.Commands) // its problems are among ConfigDiagnostics'
 		}
 	}
-	l := &link{socket: opts.Socket, dialer: opts.Dial}
+	l := &link{socket: opts.Socket, dialer: opts.Dial, dialMachine: opts.DialMachine}
 	defer l.close()
 	var err error
 	if l.req, err = l.dial(nil); err != nil {
@@ -144,6 +150,9 @@ func Run(opts Options) error {
 	}
 
 	final, err := p.Run()
+	if fm, ok := final.(*model); ok && fm.remote != nil {
+		fm.remote.close() // ends the ssh to the machine shown
+	}
 	if m.gfx.supported && m.gfx.nextID > 0 {
 		_, _ = io.WriteString(opts.Output, "\x1b_Ga=d,d=A,q=2\x1b\\") // the panes' images leave with the client
 	}

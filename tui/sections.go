@@ -103,8 +103,8 @@ func spacesShown(entries []spaceEntry, first, body int) int {
 // followFocusedSpace scrolls the list to the focused space when the
 // focus moved to another, as Herdr does; a wheel may scroll it away.
 func (m *model) followFocusedSpace() {
-	id := ""
-	if f := m.snap.FocusedWorkspaceID; f != nil {
+	id := m.fleet.selected // a machine's workspace shown (machines.go)
+	if f := m.snap.FocusedWorkspaceID; f != nil && id == "" {
 		id = *f
 	}
 	if id == m.followed {

@@ -50,6 +50,7 @@ type sideItem struct {
 	toggle string // a worktree group's repo key: a click on its chevron folds it
 	status protocol.AgentStatus
 	on     bool // focused
+	dim    bool // a machine that is not online: last known, takes no input
 }
 
 // sidebarItems are the expanded sidebar's rows: the spaces section's
@@ -126,7 +127,7 @@ func (m *model) spaceEntries() []spaceEntry {
 			if i > 0 {
 				x += 2
 			}
-			it := sideItem{y: i, x: x, kind: "workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: w.Focused}
+			it := sideItem{y: i, x: x, kind: "workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: w.Focused && m.fleet.selected == ""}
 			if i == 0 && toggle != "" && len(row) > 1 {
 				chevron := "▾ "
 				if m.collapsed[toggle] {
@@ -139,7 +140,7 @@ func (m *model) spaceEntries() []spaceEntry {
 		}
 		entries = append(entries, e)
 	}
-	return entries
+	return append(entries, m.machineEntries()...)
 }
 
 func (m *model) tabLabel(id string) string {
@@ -199,7 +200,11 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	}
 	m.drawSidebar(c, g)
 	m.drawTabBar(c, g)
-	m.drawPanes(c, g)
+	if m.fleet.selected != "" {
+		m.drawRemote(c, g)
+	} else {
+		m.drawPanes(c, g)
+	}
 	m.drawCursor(c)
 	switch m.mode {
 	case modeHelp:
@@ -247,6 +252,9 @@ func (m *model) drawCursor(c *canvas) {
 func (m *model) paneCursor() hostCursor {
 	if m.popup != nil {
 		return m.popupCursor()
+	}
+	if m.fleet.selected != "" {
+		return m.remoteCursor() // the local panes are not drawn
 	}
 	l, ok := m.focusedLayout()
 	if !ok || m.mode != modeTerminal && m.mode != modeCopy {
@@ -311,14 +319,17 @@ func (m *model) drawSidebar(c *canvas, g geometry) {
 			st := m.theme.header
 			st.bg = base.bg
 			c.text(1, it.y, it.text, w-1, st)
-		case "agent", "workspace":
+		case "agent", "workspace", "machine", "remote-workspace", "remote-agent":
 			st := base
-			if it.on && it.kind == "workspace" {
+			if it.on && (it.kind == "workspace" || it.kind == "remote-workspace") {
 				st = m.theme.selected
 				c.fill(0, it.y, w, 1, " ", st)
 			} else if it.on { // the agent in the focused pane
 				st = cellStyle{bg: m.theme.p.surfaceDim}
 				c.fill(0, it.y, w, 1, " ", st)
+			}
+			if it.dim {
+				st.fg = m.theme.dim.fg // separators too: the whole row is last known
 			}
 			drawSegs(c, it.x, it.y, w-it.x, it.segs, st)
 		default:
@@ -342,7 +353,12 @@ func (m *model) railItems() []sideItem {
 	var items []sideItem
 	y := 0
 	for _, ws := range m.snap.Workspaces {
-		items = append(items, sideItem{y: y, kind: "workspace", id: ws.WorkspaceID, status: ws.AgentStatus, on: ws.Focused})
+		items = append(items, sideItem{y: y, kind: "workspace", id: ws.WorkspaceID, status: ws.AgentStatus, on: ws.Focused && m.fleet.selected == ""})
+		y++
+	}
+	for _, it := range m.machineRail() {
+		it.y = y
+		items = append(items, it)
 		y++
 	}
 	y++
@@ -367,12 +383,15 @@ func (m *model) drawRail(c *canvas, w int) {
 			return
 		}
 		st := cellStyle{}
-		if it.on && it.kind == "workspace" {
+		if it.on && (it.kind == "workspace" || it.kind == "remote-workspace") {
 			st = m.theme.selected
 			c.fill(0, it.y, w, 1, " ", st)
 		}
 		icon, ist := m.statusIcon(it.status)
 		ist.bg = st.bg
+		if it.dim {
+			ist.fg = m.theme.dim.fg
+		}
 		c.text(1, it.y, icon, 1, ist)
 	}
 }
@@ -392,7 +411,13 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		c.text(g.area.X+1, y, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, cellStyle{fg: m.theme.p.text, bg: m.theme.p.surfaceDim, attrs: protocol.ScreenBold})
 	}
 	end := g.area.X
+	if m.fleet.selected != "" { // a machine's workspace (remote.go): no local tabs
+		c.text(end, y, " "+m.remoteTitle()+" ", m.width-end, m.theme.tabOn)
+	}
 	for _, t := range m.tabItems(g) {
+		if m.fleet.selected != "" {
+			break
+		}
 		st := m.theme.tab
 		if t.on {
 			st = m.theme.tabOn
@@ -400,7 +425,7 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		c.text(t.x0, y, t.text, m.width-t.x0, st)
 		end = t.x1
 	}
-	if l, ok := m.focusedLayout(); ok {
+	if l, ok := m.focusedLayout(); ok && m.fleet.selected == "" {
 		if l.Zoomed {
 			end += 1 + c.text(end+1, y, " ZOOM ", m.width-end-1, m.theme.mode)
 		}

@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"net"
+
+	"github.com/herdr-go/herdr/machines"
+)
+
+// dialMachine is the interactive client's way to a saved machine's server
+// (tui.Options.DialMachine), for a remote workspace chosen in its
+// sidebar: the ssh to the bridge --machine uses, in BatchMode, since the
+// client redials in the background and must never prompt. ssh's own
+// messages are dropped: the client draws the terminal, and a failure
+// shows there as the pane reconnecting.
+func (a *app) dialMachine(key string) (net.Conn, error) {
+	f, err := machines.Load(machines.Path(a.env))
+	if err != nil {
+		return nil, err
+	}
+	i := f.Find(key)
+	if i < 0 {
+		return nil, unknownMachine(key)
+	}
+	p := f.Machines[i]
+	if !p.Enabled {
+		return nil, fmt.Errorf("machine %q is disabled", p.Label)
+	}
+	ssh, err := a.sshCommand()
+	if err != nil {
+		return nil, err
+	}
+	argv, err := machines.Command(ssh, []string{"-o", "BatchMode=yes"}, p.Target, machines.RemoteBridge(p.RemoteBin, p.RemoteSession))
+	if err != nil {
+		return nil, err
+	}
+	return startPipe(argv, io.Discard)
+}

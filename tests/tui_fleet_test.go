@@ -1,0 +1,50 @@
+//go:build unix
+
+package tests
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// The interactive client's fleet view (issue 31) over a real sshd: the
+// local server's machines actor reaches "build", the client lists build's
+// workspace under its own header, and choosing it streams build's pane and
+// types there through the client's own ssh link.
+func TestTUIFleet_RemoteWorkspaceInTheSidebarStreamsAndTakesInput(t *testing.T) {
+	remote := NewHome(t)
+	rsrv := remote.Start(t, "e2e")
+	ws := rsrv.CreateWorkspace(t, map[string]any{"focus": true, "label": "farws"})
+	pane := ws.RootPane.PaneID
+	rsrv.WaitPrompt(t, pane)
+	r := startSSHRemote(t, remote)
+
+	local := NewHome(t)
+	local.Env = r.localEnv(local)
+	if _, errOut, code := RunCLI(t, local.Env, "machine", "add", "build", "--label", "build", "--remote-session", "e2e"); code != 0 {
+		t.Fatalf("machine add: exit %d: %s", code, errOut)
+	}
+	lsrv := local.Start(t, "main")
+	if resp := lsrv.Call("machine.list", map[string]any{}); resp.Error != nil {
+		if resp.Error.Code == protocol.CodeUnknownMethod || resp.Error.Code == protocol.CodeNotImplemented {
+			t.Skipf("this server has no machines actor yet: machine.list answers %s", resp.Error.Code)
+		}
+		t.Fatalf("machine.list: %+v", resp.Error)
+	}
+
+	c := Attach(t, local, "main", local.Dir)
+	c.WaitText(t, "build · online")
+	c.WaitText(t, "farws")
+	// Navigate mode: down from the local workspace is build's.
+	c.Type(tuiPrefix + "g")
+	c.WaitText(t, "NAVIGATE")
+	c.Type("\x1b[B")
+	c.WaitText(t, "build · farws")
+	c.Type("\x1b")
+	c.WaitScreen(t, "navigate mode to end", func(s string) bool { return !strings.Contains(s, "NAVIGATE") })
+	c.Type("echo fleet-$((6*7))\r")
+	rsrv.WaitLine(t, pane, "fleet-42")
+	c.WaitText(t, "fleet-42")
+}

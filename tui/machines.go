@@ -1,0 +1,288 @@
+package tui
+
+import (
+	"errors"
+	"slices"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// The fleet in the sidebar: below the local workspaces, one section per
+// enabled saved machine — a header row with its label and state, then its
+// workspaces and their agents, each agent row carrying the machine label.
+// The server aggregates the machines (machine.list, session.snapshot with
+// "machines":"all"); the client polls both every fleetEvery on its
+// request connection rather than widening its events subscription: the
+// local event stream keeps asking only for local snapshots, an older
+// server never sees a parameter it does not know on the subscription the
+// whole client depends on, and a machine's state (connecting, attention,
+// offline) is machine.list's in any case. A server that does not know
+// machine.list (an older herdr, upstream Herdr) shows no sections and no
+// error, and is not asked again.
+
+// fleetEvery is how often the fleet is read again.
+const fleetEvery = 2 * time.Second
+
+// machineOnline is the one state whose rows take input.
+const machineOnline = protocol.MachineOnline
+
+// fleetMachine is one saved machine as last read; snap is its last known
+// session (nil until the server has reached it once), kept while it is
+// offline so its rows stay visible, dimmed.
+type fleetMachine struct {
+	ID, Label, State, Error string
+	Snap                    *protocol.SessionSnapshot
+}
+
+// fleetState is what the client knows of the fleet.
+type fleetState struct {
+	// unsupported: the server answered machine.list unknown_method or
+	// not_implemented; no sections, no more polls.
+	unsupported bool
+	machines    []fleetMachine
+	// selected is the qualified id (build/w1) of the remote workspace
+	// chosen in the sidebar; "" while a local one is shown.
+	selected string
+	// folded are the machines (by id) whose sections show the header only.
+	folded map[string]bool
+}
+
+// fleetSnapshotResult is what session.snapshot {"machines":"all"} adds
+// to the local snapshot: each machine's last known session.
+type fleetSnapshotResult struct {
+	Machines []struct {
+		Machine  protocol.MachineRef       `json:"machine"`
+		Snapshot *protocol.SessionSnapshot `json:"snapshot,omitempty"`
+	} `json:"machines"`
+}
+
+// fleetMsg is a fleet read's outcome.
+type fleetMsg struct {
+	machines    []fleetMachine
+	unsupported bool
+	err         error
+}
+
+// fleetDue asks for the next fleet read.
+type fleetDue struct{}
+
+// fetchFleet reads machine.list and, when a machine is enabled, the fleet
+// snapshot, on the request connection.
+func (m *model) fetchFleet() tea.Cmd {
+	req := m.link.req
+	if req == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		var list protocol.MachineList
+		if err := req.call("machine.list", nil, &list); err != nil {
+			var pe *protocol.Error
+			if errors.As(err, &pe) && (pe.Code == protocol.CodeUnknownMethod || pe.Code == protocol.CodeNotImplemented) {
+				return fleetMsg{unsupported: true}
+			}
+			return fleetMsg{err: err}
+		}
+		var out []fleetMachine
+		for _, e := range list.Machines {
+			if e.Enabled {
+				out = append(out, fleetMachine{ID: e.ID, Label: e.Label, State: e.State, Error: e.Error})
+			}
+		}
+		if len(out) == 0 {
+			return fleetMsg{}
+		}
+		var snap fleetSnapshotResult
+		if err := req.call("session.snapshot", protocol.FleetParams{FleetScope: protocol.FleetScope{Machines: protocol.MachinesAll}}, &snap); err != nil {
+			return fleetMsg{machines: out} // the states alone; the last known rows stay
+		}
+		for _, s := range snap.Machines {
+			for i := range out {
+				if out[i].ID == s.Machine.ID {
+					out[i].Snap = s.Snapshot
+				}
+			}
+		}
+		return fleetMsg{machines: out}
+	}
+}
+
+// applyFleet takes a fleet read and asks for the next one.
+func (m *model) applyFleet(msg fleetMsg) tea.Cmd {
+	if msg.unsupported {
+		m.fleet.unsupported, m.fleet.machines, m.fleet.selected = true, nil, ""
+		return nil
+	}
+	next := tea.Tick(fleetEvery, func(time.Time) tea.Msg { return fleetDue{} })
+	if msg.err != nil {
+		return next // the connection is being replaced (reconnect.go): read again later
+	}
+	clean(&msg.machines) // labels, errors and whole remote sessions are drawn
+	for i := range msg.machines {
+		if msg.machines[i].Snap != nil {
+			continue
+		}
+		// Not in this answer: the last known session stays.
+		if old := m.machine(msg.machines[i].ID); old != nil {
+			msg.machines[i].Snap = old.Snap
+		}
+	}
+	m.fleet.machines = msg.machines
+	if m.fleet.selected != "" && m.remoteWorkspace(m.fleet.selected) == nil {
+		m.fleet.selected = "" // its machine was removed or disabled, or the workspace closed
+	}
+	return next
+}
+
+// machine is the saved machine with this id, or nil.
+func (m *model) machine(id string) *fleetMachine {
+	for i := range m.fleet.machines {
+		if m.fleet.machines[i].ID == id {
+			return &m.fleet.machines[i]
+		}
+	}
+	return nil
+}
+
+// remoteWorkspace is the machine a qualified workspace id lives on, or nil.
+func (m *model) remoteWorkspace(id string) *fleetMachine {
+	for i := range m.fleet.machines {
+		fm := &m.fleet.machines[i]
+		if fm.Snap != nil && slices.ContainsFunc(fm.Snap.Workspaces, func(w protocol.WorkspaceInfo) bool { return w.WorkspaceID == id }) {
+			return fm
+		}
+	}
+	return nil
+}
+
+// machineStateText is the header's state: the state, and why when it is
+// not online and the server said.
+func machineStateText(fm fleetMachine) string {
+	if fm.State == "" {
+		return "connecting"
+	}
+	return fm.State
+}
+
+// machineEntries are the machines' sections of the spaces list: a header
+// entry per machine, then one entry per workspace with its agents under it.
+func (m *model) machineEntries() []spaceEntry {
+	var entries []spaceEntry
+	gap := m.ui.Sidebar.Spaces.RowGap
+	for _, fm := range m.fleet.machines {
+		dim := fm.State != machineOnline
+		chevron := "▾ "
+		if m.fleet.folded[fm.ID] {
+			chevron = "▸ "
+		}
+		header := sideItem{x: 1, kind: "machine", id: fm.ID, segs: []seg{
+			{text: chevron + fm.Label, st: m.theme.header}, {text: machineStateText(fm), st: m.theme.dim},
+		}}
+		entries = append(entries, spaceEntry{id: "machine:" + fm.ID, rows: []sideItem{m.dimItem(header, dim)}, gap: 0})
+		if fm.Snap == nil || m.fleet.folded[fm.ID] {
+			continue
+		}
+		for _, w := range fm.Snap.Workspaces {
+			e := spaceEntry{id: w.WorkspaceID, gap: gap}
+			on := m.fleet.selected == w.WorkspaceID
+			for i, row := range m.spaceRows(w) {
+				x := 2
+				if i > 0 {
+					x += 2
+				}
+				it := sideItem{y: i, x: x, kind: "remote-workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: on}
+				e.rows = append(e.rows, m.dimItem(it, dim))
+			}
+			for _, a := range fm.Snap.Agents {
+				if a.WorkspaceID != w.WorkspaceID {
+					continue
+				}
+				icon, ist := m.statusIcon(a.AgentStatus)
+				row := []seg{{text: icon, st: ist, icon: true}, {text: fm.Label, st: m.theme.name}, {text: agentLabel(a)}}
+				it := sideItem{y: len(e.rows), x: 4, kind: "remote-agent", id: a.PaneID, segs: row, status: a.AgentStatus}
+				e.rows = append(e.rows, m.dimItem(it, dim))
+			}
+			entries = append(entries, e)
+		}
+	}
+	return entries
+}
+
+// dimItem draws a row of a machine that is not online in the theme's dim
+// colour, icons and all: it is the last known state, not the live one.
+func (m *model) dimItem(it sideItem, dim bool) sideItem {
+	if !dim {
+		return it
+	}
+	segs := make([]seg, len(it.segs))
+	for i, s := range it.segs {
+		s.st = m.theme.dim
+		segs[i] = s
+	}
+	it.segs, it.dim = segs, true
+	return it
+}
+
+// toggleMachine folds or unfolds a machine's section (a click on its
+// header), as a worktree group folds.
+func (m *model) toggleMachine(id string) {
+	if m.fleet.folded == nil {
+		m.fleet.folded = map[string]bool{}
+	}
+	m.fleet.folded[id] = !m.fleet.folded[id]
+}
+
+// remoteWorkspaceIDs are the unfolded machines' workspaces in sidebar order.
+func (m *model) remoteWorkspaceIDs() []string {
+	var ids []string
+	for _, fm := range m.fleet.machines {
+		if fm.Snap != nil && !m.fleet.folded[fm.ID] {
+			for _, w := range fm.Snap.Workspaces {
+				ids = append(ids, w.WorkspaceID)
+			}
+		}
+	}
+	return ids
+}
+
+// chooseRemote shows a remote workspace; the local session's focus is
+// left where it is.
+func (m *model) chooseRemote(id string) {
+	m.fleet.selected = id
+	m.followFocusedSpace()
+}
+
+// remoteWorkspaceOf is the workspace a remote sidebar row belongs to.
+func (m *model) remoteWorkspaceOf(it sideItem) string {
+	if it.kind == "remote-workspace" {
+		return it.id
+	}
+	for _, fm := range m.fleet.machines {
+		if fm.Snap == nil {
+			continue
+		}
+		for _, a := range fm.Snap.Agents {
+			if a.PaneID == it.id {
+				return a.WorkspaceID
+			}
+		}
+	}
+	return ""
+}
+
+// machineRail are the machines' workspaces in the collapsed sidebar's
+// rail, after the local ones: an icon each, dimmed when not online.
+func (m *model) machineRail() []sideItem {
+	var items []sideItem
+	for _, fm := range m.fleet.machines {
+		if fm.Snap == nil || m.fleet.folded[fm.ID] {
+			continue
+		}
+		for _, w := range fm.Snap.Workspaces {
+			items = append(items, sideItem{kind: "remote-workspace", id: w.WorkspaceID, status: w.AgentStatus, on: m.fleet.selected == w.WorkspaceID, dim: fm.State != machineOnline})
+		}
+	}
+	return items
+}

@@ -1,0 +1,357 @@
+package tui
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"net"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// fleetServer answers machine.list and session.snapshot with fixed
+// results (or an error code for machine.list) and everything else ok,
+// recording the requests.
+type fleetServer struct {
+	mu       sync.Mutex
+	reqs     []protocol.Request
+	list     string // machine.list's result, or "" with listCode
+	listCode string
+	snapshot string // session.snapshot's result
+	frame    string // pushed after screen.subscribe is answered
+	conns    []net.Conn
+}
+
+// drop closes every connection served: the link to the machine is lost.
+func (f *fleetServer) drop() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, c := range f.conns {
+		c.Close()
+	}
+	f.conns = nil
+}
+
+func (f *fleetServer) serve(c net.Conn) {
+	f.mu.Lock()
+	f.conns = append(f.conns, c)
+	f.mu.Unlock()
+	out := make(chan string, 256)
+	defer close(out)
+	go func() {
+		for s := range out {
+			if _, err := c.Write([]byte(s)); err != nil {
+				return
+			}
+		}
+	}()
+	br := bufio.NewReader(c)
+	for {
+		line, err := br.ReadBytes('\n')
+		if err != nil {
+			return
+		}
+		var req protocol.Request
+		if json.Unmarshal(line, &req) != nil {
+			continue
+		}
+		f.mu.Lock()
+		f.reqs = append(f.reqs, req)
+		result := `{"type":"ok"}`
+		switch req.Method {
+		case "machine.list":
+			result = f.list
+			if f.listCode != "" {
+				out <- `{"id":"` + req.ID + `","error":{"code":"` + f.listCode + `","message":"unknown method machine.list"}}` + "\n"
+				f.mu.Unlock()
+				continue
+			}
+		case "session.snapshot":
+			result = f.snapshot
+		}
+		f.mu.Unlock()
+		var flat bytes.Buffer // one line on the wire
+		if err := json.Compact(&flat, []byte(result)); err != nil {
+			panic(err)
+		}
+		out <- `{"id":"` + req.ID + `","result":` + flat.String() + "}\n"
+		if req.Method == "screen.subscribe" && f.frame != "" {
+			out <- f.frame + "\n"
+		}
+	}
+}
+
+func (f *fleetServer) requests(method string) []protocol.Request {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []protocol.Request
+	for _, r := range f.reqs {
+		if r.Method == method {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// twoMachines: build is online with workspace build/w1 running claude,
+// gpu is offline with its last known workspace gpu/w1.
+const twoMachinesList = `{"type":"machine_list","machines":[
+ {"id":"m-00000001","label":"build","target":"u@h","enabled":true,"state":"online","workspaces":1,"agents":1},
+ {"id":"m-00000002","label":"gpu","target":"u@g","enabled":true,"state":"offline","error":"ssh: connection refused","workspaces":1,"agents":0},
+ {"id":"m-00000003","label":"old","target":"u@o","enabled":false,"state":"disabled"}]}`
+
+const twoMachinesSnapshot = `{"type":"session_snapshot","snapshot":{"workspaces":[],"tabs":[],"panes":[],"layouts":[],"agents":[]},
+ "machines":[
+  {"machine":{"id":"m-00000001","label":"build"},"state":"online","stale":false,"snapshot":{
+    "workspaces":[{"workspace_id":"build/w1","number":1,"label":"api","focused":true,"tab_count":1,"agent_status":"working","active_tab_id":"build/w1:t1"}],
+    "layouts":[{"workspace_id":"build/w1","tab_id":"build/w1:t1","focused_pane_id":"build/w1:p1","area":{"x":0,"y":0,"width":60,"height":20}}],
+    "agents":[{"terminal_id":"t1","agent":"claude","agent_status":"working","workspace_id":"build/w1","tab_id":"build/w1:t1","pane_id":"build/w1:p1","focused":true,"interactive_ready":true,"state_change_seq":1,"revision":1}]}},
+  {"machine":{"id":"m-00000002","label":"gpu"},"state":"offline","stale":true,"snapshot":{
+    "workspaces":[{"workspace_id":"gpu/w1","number":1,"label":"train","focused":true,"tab_count":1,"agent_status":"idle","active_tab_id":"gpu/w1:t1"}],
+    "layouts":[{"workspace_id":"gpu/w1","tab_id":"gpu/w1:t1","focused_pane_id":"gpu/w1:p1","area":{"x":0,"y":0,"width":60,"height":20}}]}}]}`
+
+// fleetModel is the two-pane view model, tall enough for the machines'
+// sections, with the fleet read once from f.
+func fleetModel(t *testing.T, f *fleetServer) *model {
+	t.Helper()
+	m, _ := viewModel(t)
+	m.height, m.split = 40, 0.8
+	a, b := net.Pipe()
+	go f.serve(b)
+	t.Cleanup(func() { a.Close(); b.Close() })
+	conn := newRPCConn(a, nil)
+	m.link = &link{req: conn, scr: conn, send: func(tea.Msg) {}}
+	if cmd := m.applyFleet(m.fetchFleet()().(fleetMsg)); cmd == nil {
+		t.Fatal("no next fleet read scheduled")
+	}
+	return m
+}
+
+// sideRow is the sidebar row whose text contains s, and its text.
+func sideRow(t *testing.T, m *model, s string) (int, string) {
+	t.Helper()
+	lines := strings.Split(ansi.Strip(m.View()), "\n")
+	sb := m.geometry().sidebarW
+	for y, l := range lines {
+		r := []rune(l)
+		side := string(r[:min(len(r), sb)])
+		if strings.Contains(side, s) {
+			return y, side
+		}
+	}
+	t.Fatalf("no sidebar row shows %q:\n%s", s, strings.Join(lines, "\n"))
+	return -1, ""
+}
+
+func TestFleet_SidebarShowsEachMachineItsWorkspacesAndAgents(t *testing.T) {
+	f := &fleetServer{list: twoMachinesList, snapshot: twoMachinesSnapshot}
+	m := fleetModel(t, f)
+
+	snaps := f.requests("session.snapshot")
+	if len(snaps) != 1 || !strings.Contains(string(snaps[0].Params), `"machines":"all"`) {
+		t.Fatalf("fleet snapshot requests = %+v", snaps)
+	}
+	hb, _ := sideRow(t, m, "▾ build · online")
+	wb, _ := sideRow(t, m, "1 api")
+	_, agent := sideRow(t, m, "build · claude")
+	hg, _ := sideRow(t, m, "▾ gpu · offline")
+	wg, _ := sideRow(t, m, "1 train")
+	if !(hb < wb && wb < hg && hg < wg) {
+		t.Fatalf("rows out of order: build %d, api %d, gpu %d, train %d", hb, wb, hg, wg)
+	}
+	if !strings.Contains(agent, "●") {
+		t.Fatalf("agent row %q lacks its state icon", agent)
+	}
+	if strings.Contains(m.View(), "old") {
+		t.Fatal("a disabled machine has a section")
+	}
+
+	// The offline machine's rows are drawn in the theme's dim colour, the
+	// online one's are not.
+	c := m.canvas(nil)
+	sb := m.geometry().sidebarW
+	dimRow := func(y int) bool {
+		drawn := false
+		for x := 1; x < sb-1; x++ {
+			cl := c.cells[y*c.w+x]
+			if strings.TrimSpace(cl.s) == "" {
+				continue
+			}
+			drawn = true
+			if cl.st.fg != m.theme.dim.fg {
+				return false
+			}
+		}
+		return drawn
+	}
+	if !dimRow(hg) || !dimRow(wg) {
+		t.Fatal("the offline machine's rows are not dimmed")
+	}
+	if dimRow(wb) {
+		t.Fatal("the online machine's workspace is dimmed")
+	}
+}
+
+func TestFleet_OfflineMachineKeepsItsLastKnownWorkspaces(t *testing.T) {
+	f := &fleetServer{list: twoMachinesList, snapshot: twoMachinesSnapshot}
+	m := fleetModel(t, f)
+	// The next read has gpu never answering: no snapshot for it at all.
+	f.mu.Lock()
+	f.snapshot = `{"type":"session_snapshot","snapshot":{},"machines":[{"machine":{"id":"m-00000002","label":"gpu"},"state":"offline","stale":true}]}`
+	f.mu.Unlock()
+	m.applyFleet(m.fetchFleet()().(fleetMsg))
+	sideRow(t, m, "1 train")
+	sideRow(t, m, "1 api")
+}
+
+func TestFleet_OfflineWorkspaceRefusesInput(t *testing.T) {
+	f := &fleetServer{list: twoMachinesList, snapshot: twoMachinesSnapshot}
+	m := fleetModel(t, f)
+	y, _ := sideRow(t, m, "1 train")
+	m.update(tea.MouseMsg{X: 4, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if m.fleet.selected != "gpu/w1" {
+		t.Fatalf("selected = %q after a click on gpu's workspace", m.fleet.selected)
+	}
+	m.update(keyRunes("x"))
+	m.flushInput()
+	if len(m.input) != 0 || len(f.requests("pane.send_text")) != 0 {
+		t.Fatalf("input went somewhere: queued %v, sent %v", m.input, f.requests("pane.send_text"))
+	}
+	if !strings.Contains(m.toast, "gpu is offline") || !strings.Contains(ansi.Strip(m.View()), "gpu is offline: input not sent") {
+		t.Fatalf("toast = %q, not shown:\n%s", m.toast, ansi.Strip(m.View()))
+	}
+	if !strings.Contains(ansi.Strip(m.View()), "ssh: connection refused") {
+		t.Fatal("the pane area does not say why the machine is offline")
+	}
+}
+
+func TestFleet_NavigationMovesThroughMachineWorkspaces(t *testing.T) {
+	f := &fleetServer{list: twoMachinesList, snapshot: twoMachinesSnapshot}
+	m := fleetModel(t, f)
+	// w1 of w1, w2 is focused; the ring is w1 w2 build/w1 gpu/w1.
+	m.stepWorkspace(2)
+	if m.fleet.selected != "build/w1" {
+		t.Fatalf("two down from w1: selected %q", m.fleet.selected)
+	}
+	m.stepWorkspace(1)
+	if m.fleet.selected != "gpu/w1" {
+		t.Fatalf("three down from w1: selected %q", m.fleet.selected)
+	}
+	m.stepWorkspace(1) // wraps to the local session
+	if m.fleet.selected != "" {
+		t.Fatalf("selected = %q after wrapping", m.fleet.selected)
+	}
+	waitFor(t, "workspace.focus w1", func() bool {
+		for _, r := range f.requests("workspace.focus") {
+			if strings.Contains(string(r.Params), `"w1"`) {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+func TestFleet_UnknownMethodShowsNoSectionsAndNoError(t *testing.T) {
+	for _, code := range []string{protocol.CodeUnknownMethod, protocol.CodeNotImplemented} {
+		f := &fleetServer{listCode: code}
+		m, _ := viewModel(t)
+		m.height = 40
+		a, b := net.Pipe()
+		go f.serve(b)
+		t.Cleanup(func() { a.Close(); b.Close() })
+		m.link = &link{req: newRPCConn(a, nil)}
+		msg := m.fetchFleet()().(fleetMsg)
+		if cmd := m.applyFleet(msg); cmd != nil {
+			t.Fatalf("%s: the fleet is read again", code)
+		}
+		if !m.fleet.unsupported || m.toast != "" {
+			t.Fatalf("%s: unsupported %v, toast %q", code, m.fleet.unsupported, m.toast)
+		}
+		for _, it := range m.sidebarItems() {
+			if strings.HasPrefix(it.kind, "machine") || strings.HasPrefix(it.kind, "remote") {
+				t.Fatalf("%s: a machine row %+v", code, it)
+			}
+		}
+		if len(f.requests("session.snapshot")) != 0 {
+			t.Fatalf("%s: the fleet snapshot was asked", code)
+		}
+	}
+}
+
+func TestFleet_RemoteStringsReachTheTerminalPrintable(t *testing.T) {
+	evil := strings.ReplaceAll(twoMachinesSnapshot, `"label":"api"`, `"label":"a\u001b]52;c;aGk=\u0007pi"`)
+	evil = strings.ReplaceAll(evil, `"agent":"claude"`, `"agent":"cl\u001b[2Jaude"`)
+	list := strings.ReplaceAll(twoMachinesList, `"error":"ssh: connection refused"`, `"error":"refused\u001b]0;pwned\u0007"`)
+	f := &fleetServer{list: list, snapshot: evil}
+	m := fleetModel(t, f)
+	m.fleet.selected = "gpu/w1" // the pane area shows the error
+	if v := m.View(); strings.Contains(v, "\x1b]") || strings.Contains(v, "\x1b[2J") || strings.Contains(v, "\a") {
+		t.Fatalf("a remote string reached the terminal raw: %q", v)
+	}
+	sideRow(t, m, "a\ufffd]52;c;aGk=\ufffdpi")
+}
+
+func TestFleet_MachineHeaderFoldsItsSection(t *testing.T) {
+	f := &fleetServer{list: twoMachinesList, snapshot: twoMachinesSnapshot}
+	m := fleetModel(t, f)
+	y, _ := sideRow(t, m, "▾ build · online")
+	click := tea.MouseMsg{X: 2, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
+	m.update(click)
+	sideRow(t, m, "▸ build · online")
+	if strings.Contains(ansi.Strip(m.View()), "1 api") {
+		t.Fatal("a folded machine still lists its workspaces")
+	}
+	if ids := m.remoteWorkspaceIDs(); len(ids) != 1 || ids[0] != "gpu/w1" {
+		t.Fatalf("navigation goes through %v", ids)
+	}
+	m.update(click)
+	sideRow(t, m, "1 api")
+}
+
+func TestFleet_ChosenRemoteWorkspaceIsScrolledIntoView(t *testing.T) {
+	f := &fleetServer{list: twoMachinesList, snapshot: twoMachinesSnapshot}
+	m := fleetModel(t, f)
+	m.height, m.split = 21, 0.5
+	for i := 3; i <= 9; i++ { // more local workspaces than the spaces' body holds
+		id := "w" + strconv.Itoa(i)
+		m.snap.Workspaces = append(m.snap.Workspaces, protocol.WorkspaceInfo{WorkspaceID: id, Number: i, Label: "local" + id, TabCount: 1})
+	}
+	if strings.Contains(ansi.Strip(m.View()), "1 train") {
+		t.Fatal("gpu's workspace is in view before it is chosen: the test shows nothing")
+	}
+	m.stepWorkspace(-1) // from w1 back round to gpu's workspace, the last
+	if m.fleet.selected != "gpu/w1" {
+		t.Fatalf("selected %q", m.fleet.selected)
+	}
+	sideRow(t, m, "1 train")
+}
+
+func TestFleet_RailListsMachineWorkspacesAndTakesClicks(t *testing.T) {
+	f := &fleetServer{list: twoMachinesList, snapshot: twoMachinesSnapshot}
+	m := fleetModel(t, f)
+	m.sidebar, m.ui.SidebarCollapsedMode = false, "compact"
+	var ys []int
+	for _, it := range m.railItems() {
+		if it.kind == "remote-workspace" {
+			ys = append(ys, it.y)
+		}
+	}
+	if len(ys) != 2 || ys[0] != 2 || ys[1] != 3 {
+		t.Fatalf("machine workspaces in the rail at rows %v, want [2 3] after w1 and w2", ys)
+	}
+	c := m.canvas(nil)
+	if cl := c.cells[3*c.w+1]; cl.st.fg != m.theme.dim.fg {
+		t.Fatalf("gpu's icon %+v is not dimmed", cl)
+	}
+	m.update(tea.MouseMsg{X: 1, Y: 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	if m.fleet.selected != "build/w1" {
+		t.Fatalf("a click on build's icon selected %q", m.fleet.selected)
+	}
+}

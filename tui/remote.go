@@ -1,0 +1,363 @@
+package tui
+
+import (
+	"encoding/json"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// A remote workspace chosen in the sidebar is shown from its machine's
+// own server: the client opens two connections there through
+// Options.DialMachine (the ssh bridge --machine uses) — requests and the
+// screen stream, as it has to the local server — streams the workspace's
+// focused pane and writes typed keys to it with pane.send_text. The ids
+// on that server are unqualified (build/w1:p2 is w1:p2 there). When the
+// link drops, the pane stays, dimmed, marked reconnecting, and the client
+// dials again after 1 s, doubling to 30 s, without touching the selection.
+
+// Redial backoff bounds.
+const (
+	remoteFirstRetry = time.Second
+	remoteMaxRetry   = 30 * time.Second
+)
+
+// nextBackoff is the wait after one that failed.
+func nextBackoff(d time.Duration) time.Duration {
+	return min(max(d*2, remoteFirstRetry), remoteMaxRetry)
+}
+
+// Link states.
+const (
+	remoteConnecting   = "connecting"
+	remoteLive         = "live"
+	remoteReconnecting = "reconnecting"
+)
+
+// remoteLink is the connection to the machine whose workspace is shown.
+// Its messages carry gen, so those of a link since replaced are dropped.
+type remoteLink struct {
+	machine  string // the machine's label
+	pane     string // the qualified pane shown
+	gen      int
+	state    string
+	backoff  time.Duration // the wait before the next dial
+	req, scr *rpcConn
+	screen   *paneScreen
+}
+
+func (r *remoteLink) close() {
+	for _, c := range []*rpcConn{r.req, r.scr} {
+		if c != nil {
+			c.close()
+		}
+	}
+	r.req, r.scr = nil, nil
+}
+
+// Messages of the remote link.
+type (
+	remoteDialedMsg struct {
+		gen      int
+		req, scr *rpcConn
+		err      error
+	}
+	remoteFrameMsg struct {
+		gen int
+		f   *protocol.ScreenFrame
+	}
+	remoteLostMsg   struct{ gen int }
+	remoteRedialMsg struct{ gen int }
+)
+
+// unqualified is a qualified id as the machine's own server names it.
+func unqualified(id string) string {
+	_, rest, _ := strings.Cut(id, "/")
+	return rest
+}
+
+// remotePane is the pane a remote workspace shows: its active tab's
+// focused pane, else its first.
+func remotePane(snap *protocol.SessionSnapshot, workspace string) string {
+	for _, w := range snap.Workspaces {
+		if w.WorkspaceID != workspace {
+			continue
+		}
+		for _, l := range snap.Layouts {
+			if l.TabID == w.ActiveTabID && l.FocusedPaneID != "" {
+				return l.FocusedPaneID
+			}
+		}
+	}
+	for _, p := range snap.Panes {
+		if p.WorkspaceID == workspace {
+			return p.PaneID
+		}
+	}
+	return ""
+}
+
+// syncRemote opens, moves or closes the remote link to match what is
+// chosen; it runs after every message and does nothing when they match.
+func (m *model) syncRemote() tea.Cmd {
+	fm := m.remoteWorkspace(m.fleet.selected)
+	pane := ""
+	if fm != nil && m.link.dialMachine != nil {
+		pane = remotePane(fm.Snap, m.fleet.selected)
+	}
+	r := m.remote
+	if r != nil && pane != "" && r.machine == fm.Label {
+		if r.pane != pane {
+			r.pane, r.screen = pane, nil
+			m.subscribeRemote()
+		}
+		return nil // a link that drops redials by itself (retryRemote)
+	}
+	if r != nil {
+		r.close()
+		m.remote = nil
+	}
+	if pane == "" || fm.State != machineOnline {
+		// Nothing to show, or a machine the server cannot reach either:
+		// a link is opened once it is online.
+		return nil
+	}
+	m.remoteGen++
+	m.remote = &remoteLink{machine: fm.Label, pane: pane, gen: m.remoteGen, state: remoteConnecting, backoff: remoteFirstRetry}
+	return m.dialRemote()
+}
+
+// dialRemote opens the link's two connections, off the program's loop.
+func (m *model) dialRemote() tea.Cmd {
+	r, dialer, send := m.remote, m.link.dialMachine, m.link.send
+	gen, machine := r.gen, r.machine
+	return func() tea.Msg {
+		c, err := dialer(machine)
+		if err != nil {
+			return remoteDialedMsg{gen: gen, err: err}
+		}
+		req := newRPCConn(c, nil)
+		if c, err = dialer(machine); err != nil {
+			req.close()
+			return remoteDialedMsg{gen: gen, err: err}
+		}
+		scr := newRPCConn(c, func(line []byte, _ bool) {
+			var push struct {
+				Event string               `json:"event"`
+				Data  protocol.ScreenFrame `json:"data"`
+			}
+			if json.Unmarshal(line, &push) == nil && push.Event == protocol.ScreenFrameEvent && send != nil {
+				send(remoteFrameMsg{gen: gen, f: &push.Data})
+			}
+		})
+		go func() {
+			select {
+			case <-req.done:
+			case <-scr.done:
+			}
+			if send != nil {
+				send(remoteLostMsg{gen: gen})
+			}
+		}()
+		return remoteDialedMsg{gen: gen, req: req, scr: scr}
+	}
+}
+
+// subscribeRemote streams the link's pane, in this client's pane area.
+func (m *model) subscribeRemote() {
+	r := m.remote
+	if r == nil || r.state != remoteLive {
+		return
+	}
+	g := m.geometry()
+	// Sized to this client's area, as an attach is; an upstream Herdr
+	// remote, which lacks the extension, keeps its own size quietly.
+	r.scr.send("client.resize", protocol.ClientResizeParams{Cols: g.area.Width, Rows: g.area.Height}, nil)
+	r.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: []string{unqualified(r.pane)}}, m.fail)
+}
+
+// updateRemote takes the link's messages; false: msg is not one.
+func (m *model) updateRemote(msg tea.Msg) (tea.Cmd, bool) {
+	r := m.remote
+	switch msg := msg.(type) {
+	case remoteDialedMsg:
+		if r == nil || msg.gen != r.gen {
+			for _, c := range []*rpcConn{msg.req, msg.scr} {
+				if c != nil {
+					c.close() // a link since replaced
+				}
+			}
+			return nil, true
+		}
+		if msg.err != nil {
+			return m.retryRemote(), true
+		}
+		r.req, r.scr, r.state, r.backoff = msg.req, msg.scr, remoteLive, remoteFirstRetry
+		m.subscribeRemote()
+	case remoteFrameMsg:
+		if r != nil && msg.gen == r.gen && msg.f.PaneID == unqualified(r.pane) {
+			if r.screen == nil {
+				r.screen = &paneScreen{}
+			}
+			r.screen.apply(msg.f)
+		}
+	case remoteLostMsg:
+		if r != nil && msg.gen == r.gen && r.state == remoteLive {
+			return m.retryRemote(), true
+		}
+	case remoteRedialMsg:
+		if r != nil && msg.gen == r.gen {
+			return m.dialRemote(), true
+		}
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// retryRemote marks the link reconnecting and dials again after its
+// backoff, which doubles up to remoteMaxRetry.
+func (m *model) retryRemote() tea.Cmd {
+	r := m.remote
+	r.close()
+	r.state = remoteReconnecting
+	wait, gen := r.backoff, r.gen
+	r.backoff = nextBackoff(r.backoff)
+	return tea.Tick(wait, func(time.Time) tea.Msg { return remoteRedialMsg{gen: gen} })
+}
+
+// remoteInput writes a key to the remote pane shown; a machine that is
+// not online, or a link that is down, refuses it with a toast.
+func (m *model) remoteInput(k tea.KeyMsg) tea.Cmd {
+	fm := m.remoteWorkspace(m.fleet.selected)
+	if fm == nil {
+		return nil
+	}
+	if fm.State != machineOnline {
+		return m.showToast(fm.Label + " is " + machineStateText(*fm) + ": input not sent")
+	}
+	r := m.remote
+	if r == nil {
+		return m.showToast(fm.Label + ": this client cannot reach machines: input not sent")
+	}
+	if r.state != remoteLive {
+		return m.showToast(fm.Label + " is " + r.state + ": input not sent")
+	}
+	var modes protocol.ScreenModes
+	if r.screen != nil {
+		modes = r.screen.modes
+	}
+	if b, ok := keyBytes(k, modes); ok {
+		r.req.send("pane.send_text", protocol.PaneSendTextParams{PaneID: unqualified(r.pane), Text: string(b)}, m.fail)
+	}
+	return nil
+}
+
+// remoteTitle names the remote workspace shown: machine · workspace.
+func (m *model) remoteTitle() string {
+	fm := m.remoteWorkspace(m.fleet.selected)
+	if fm == nil {
+		return ""
+	}
+	title := fm.Label
+	for _, w := range fm.Snap.Workspaces {
+		if w.WorkspaceID == m.fleet.selected {
+			title += " · " + w.Label
+		}
+	}
+	return title
+}
+
+// drawRemote fills the pane area while a remote workspace is shown: its
+// pane when the link has streamed it, dimmed unless both the machine and
+// the link are up; else why it is not shown.
+func (m *model) drawRemote(c *canvas, g geometry) {
+	fm := m.remoteWorkspace(m.fleet.selected)
+	if fm == nil {
+		return
+	}
+	title := m.remoteTitle()
+	r := m.remote
+	live := fm.State == machineOnline && r != nil && r.state == remoteLive
+	if r != nil && r.state != remoteLive {
+		title += " · " + r.state
+	}
+	x, y, w, h := g.area.X, g.area.Y, g.area.Width, g.area.Height
+	if w < 3 || h < 3 {
+		return
+	}
+	m.drawBoxPlain(c, x, y, w, h, " "+title+" ")
+	if r != nil && r.screen != nil {
+		r.screen.drawInto(c, x+1, y+1, w-2, h-2)
+		if !live {
+			for cy := y; cy < y+h; cy++ {
+				for cx := x; cx < x+w; cx++ {
+					c.restyle(cx, cy, func(st cellStyle) cellStyle {
+						st.fg, st.attrs = m.theme.dim.fg, st.attrs|protocol.ScreenDim
+						return st
+					})
+				}
+			}
+		}
+		return
+	}
+	text := fm.Label + " is " + machineStateText(*fm)
+	if fm.Error != "" {
+		text += ": " + fm.Error
+	}
+	if fm.State == machineOnline {
+		text = "connecting to " + fm.Label + "…"
+		if r == nil {
+			text = "this client cannot reach " + fm.Label + " (no machine connection)"
+		} else if r.state == remoteReconnecting {
+			text = fm.Label + ": reconnecting"
+		}
+	}
+	c.text(x+2, y+1, text, w-4, m.theme.dim)
+}
+
+// remoteCursor is the remote pane's cursor on screen, while its link is
+// live and keys go to it.
+func (m *model) remoteCursor() hostCursor {
+	r := m.remote
+	fm := m.remoteWorkspace(m.fleet.selected)
+	if r == nil || r.screen == nil || r.state != remoteLive || fm == nil || fm.State != machineOnline || m.mode != modeTerminal {
+		return hostCursor{}
+	}
+	cur, g := r.screen.cursor, m.geometry()
+	x, y := g.area.X+1+cur.X, g.area.Y+1+cur.Y
+	if !cur.Visible || cur.X < 0 || cur.Y < 0 || cur.X >= g.area.Width-2 || cur.Y >= g.area.Height-2 {
+		return hostCursor{}
+	}
+	return hostCursor{x: x, y: y, visible: true, shape: cur.Shape}
+}
+
+// remoteBinding takes the prefix bindings while a machine's workspace is
+// shown. Those that act on the focused pane, tab or workspace would act
+// on the local session's, which is not on the screen: they are refused
+// with a toast rather than changing what the person cannot see. The
+// prefix itself goes to the remote pane; the bindings that go to a local
+// agent's pane show the local session again. done: handled here.
+func (m *model) remoteBinding(b binding, k tea.KeyMsg) (cmd tea.Cmd, done bool) {
+	if m.fleet.selected == "" {
+		return nil, false
+	}
+	switch b.act {
+	case actSendPrefix:
+		return m.remoteInput(k), true
+	case actNextAgent, actPrevAgent, actAttention:
+		m.fleet.selected = ""
+		return nil, false
+	case actHelp, actSettings, actDetach, actNewWorkspace, actToggleSidebar, actPicker, actGoto,
+		actPrevWorkspace, actNextWorkspace, actReloadConfig:
+		return nil, false // not about the pane shown
+	}
+	label := "this machine"
+	if fm := m.remoteWorkspace(m.fleet.selected); fm != nil {
+		label = fm.Label
+	}
+	return m.showToast(string(b.act) + " works on local workspaces; " + label + "'s panes take keys and the prefix only"), true
+}
