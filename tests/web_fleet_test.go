@@ -300,3 +300,46 @@ func TestWebFleet_HiddenOnAnOlderServer(t *testing.T) {
 		t.Errorf("the page says %q on an older server; want nothing", msg)
 	}
 }
+
+// TestWebFleet_RealServerWithoutMachines: the real server serves the fleet
+// view's script, and the page draws what the server's machine.list says:
+// Local and "no machines" when none is saved, nothing when the server has
+// no machine.list.
+func TestWebFleet_RealServerWithoutMachines(t *testing.T) {
+	exe := chromium(t)
+	h := NewHome(t)
+	h.WriteConfig(t, "[web]\nlisten = \"127.0.0.1:0\"\n")
+	s := h.Start(t, "web")
+	url := strings.TrimSpace(agentCLI(t, s, "web", "url"))
+	hasMachineList := rawCall(t, s, "machine.list", map[string]any{}, nil) == nil
+
+	ctx := browser(t, exe)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`#conn[data-state="open"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if loaded, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`typeof refreshFleet === "function"`)); err != nil || !loaded {
+		t.Fatalf("fleet.js not loaded from the server: %v %v", loaded, err)
+	}
+	// A method the server does not know is unknown_method to the page too
+	// (a refusal is invalid_request), so the page can tell an older server.
+	if code, err := chromedp.Run(ctx, chromedp.Evaluate[string](`call("fleet.no_such_method").then(() => "ran", (e) => e.code)`, chromedp.EvalAwaitPromise)); err != nil || code != "unknown_method" {
+		t.Errorf("an unknown method from the page: %q (%v), want unknown_method", code, err)
+	}
+	if !hasMachineList {
+		WaitFor(t, "the page's first listing answered", func() bool {
+			idle, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`state.snap !== null && state.pending.size === 0`))
+			return idle
+		})
+		if hidden, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`document.getElementById("fleet").hidden`)); !hidden {
+			t.Fatal("the Machines view is shown by a server without machine.list")
+		}
+		return
+	}
+	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(`li.machine[data-machine="local"][data-state="online"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#nomachines`))); err != nil {
+		t.Fatalf("the Machines view of a server with no saved machine: %v", err)
+	}
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("li.machine").length`)); n != 1 {
+		t.Errorf("%d machine rows, want Local only", n)
+	}
+}

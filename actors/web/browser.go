@@ -205,8 +205,10 @@ func (b *browser) message(ctx actor.Context, msg *wsMessage) {
 		b.queue = append(b.queue, &request{id: req.ID, method: "pane.history", params: &protocol.PaneTarget{PaneID: prm.PaneID}, replay: &prm, credits: n})
 		return
 	}
-	m, _ := protocol.Lookup(req.Method)
-	if m.Browser == protocol.BrowserDenied {
+	// A method this server does not know is answered unknown_method (by
+	// DecodeParams below), so a page can tell an older server from a refusal.
+	m, known := protocol.Lookup(req.Method)
+	if known && m.Browser == protocol.BrowserDenied {
 		b.answer(req.ID, api.Fail(protocol.Errorf(protocol.CodeInvalidRequest, "%s is not available to the web dashboard", req.Method)), n)
 		return
 	}

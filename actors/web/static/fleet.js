@@ -35,8 +35,10 @@ async function listFleet() {
   try {
     machines = (await call("machine.list")).machines || [];
   } catch (e) {
-    if (e.code !== "unknown_method" && e.message !== "not connected" && e.message !== "disconnected") say(e.message, true);
-    if (e.code === "unknown_method" || e.code === "invalid_request") state.fleet = null;
+    // An older server does not know the method (servers before this page
+    // refused unknown methods to it as invalid_request): no fleet, quietly.
+    if (["unknown_method", "not_implemented", "invalid_request"].includes(e.code)) state.fleet = null;
+    else if (e.code) say(e.message, true);
     return;
   }
   let agents = state.fleet ? state.fleet.agents : [];
