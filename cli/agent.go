@@ -30,14 +30,13 @@ explain prints a summary unless --json.
 ` + targetHelp,
 	})
 	cmd.AddCommand(
-		&cobra.Command{
+		fleetFlag(&cobra.Command{
 			Use:   "list",
 			Short: summary("agent.list"),
 			Args:  cobra.NoArgs,
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return exit(a.call("cli:agent:list", "agent.list", nil))
-			},
-		},
+		}, func(params any) error {
+			return exit(a.call("cli:agent:list", "agent.list", params))
+		}),
 		a.agentReadCmd(),
 		a.agentExplainCmd(),
 		a.agentSendKeysCmd(),

@@ -29,15 +29,14 @@ response line each, many requests per connection.
 Methods this server implements:
 ` + methods.String() + "\n" + waitHelp,
 	})
-	cmd.AddCommand(a.apiSchemaCmd(), &cobra.Command{
+	cmd.AddCommand(a.apiSchemaCmd(), fleetFlag(&cobra.Command{
 		Use:   "snapshot",
 		Short: summary("session.snapshot"),
 		Long:  summary("session.snapshot") + " (session.snapshot), printed as one JSON line.",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:api:snapshot", "session.snapshot", nil))
-		},
-	})
+	}, func(params any) error {
+		return exit(a.call("cli:api:snapshot", "session.snapshot", params))
+	}))
 	return cmd
 }
 

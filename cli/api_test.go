@@ -136,7 +136,10 @@ var ourExtensions = map[string][]string{
 	"workspace.git_status": nil,
 	"client.ui_state.get":  nil,
 	"client.ui_state.set":  nil,
-	"events.subscribe":     {"since_seq"},
+	"events.subscribe":     {"since_seq", "machines"},
+	"machine.list":         nil,
+	"agent.list":           {"machines"},
+	"session.snapshot":     {"machines"},
 	// The graphics stream is in the socket API document, not the schema file.
 	"pane.graphics.stream": {"layer_id", "z_index"},
 }

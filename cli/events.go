@@ -15,6 +15,7 @@ func (a *app) eventsCmd() *cobra.Command {
 		types []string
 		pane  string
 		since uint64
+		fleet bool
 	)
 	cmd := &cobra.Command{
 		Use:   "events [--type TYPE]... [--pane PANE] [--since SEQ]",
@@ -54,6 +55,9 @@ pane types (pane.agent_status_changed, pane.scroll_changed) need --pane.
 				subs = append(subs, s)
 			}
 			p := protocol.EventsSubscribeParams{Subscriptions: subs}
+			if fleet {
+				p.Machines = protocol.MachinesAll
+			}
 			if cmd.Flags().Changed("since") {
 				p.SinceSeq = &since
 			}
@@ -63,6 +67,7 @@ pane types (pane.agent_status_changed, pane.scroll_changed) need --pane.
 	cmd.Flags().StringArrayVar(&types, "type", nil, "event type to print, dotted (repeatable; default: all lifecycle events)")
 	cmd.Flags().StringVar(&pane, "pane", "", "pane for the pane.* subscription types")
 	cmd.Flags().Uint64Var(&since, "since", 0, "resume after this sequence number")
+	cmd.Flags().BoolVar(&fleet, "all-machines", false, "also every saved machine's events (ids qualified, with \"machine\"), and machine_state_changed")
 	return cmd
 }
 

@@ -107,8 +107,21 @@ func (a *app) machineListCmd() *cobra.Command {
 			if err != nil {
 				return exit(a.machineFail(err))
 			}
+			live := a.liveMachines()
 			if asJSON {
-				b, _ := json.Marshal(map[string]any{"machines": append([]machines.Profile{}, f.Machines...)})
+				type entry struct {
+					machines.Profile
+					*protocol.MachineInfo `json:"live,omitempty"`
+				}
+				out := make([]entry, 0, len(f.Machines))
+				for _, p := range f.Machines {
+					e := entry{Profile: p}
+					if info, ok := live[p.ID]; ok {
+						e.MachineInfo = &info
+					}
+					out = append(out, e)
+				}
+				b, _ := json.Marshal(map[string]any{"machines": out})
 				fmt.Fprintf(a.stdout, "%s\n", b)
 				return nil
 			}
@@ -122,6 +135,12 @@ func (a *app) machineListCmd() *cobra.Command {
 				state := "enabled"
 				if !p.Enabled {
 					state = "disabled"
+				}
+				if info, ok := live[p.ID]; ok {
+					state = info.State
+					if info.Error != "" {
+						state += ": " + protocol.Printable(info.Error)
+					}
 				}
 				session := p.RemoteSession
 				if session == "" {
@@ -239,4 +258,30 @@ func (l *lastLines) last() string {
 	defer l.mu.Unlock()
 	lines := bytes.Split(bytes.TrimSpace(l.buf), []byte("\n"))
 	return protocol.Printable(strings.TrimSpace(string(lines[len(lines)-1])))
+}
+
+// liveMachines is the local server's machine.list by id, when a server
+// runs and answers within a moment; nil otherwise (the list then shows
+// the profiles alone).
+func (a *app) liveMachines() map[string]protocol.MachineInfo {
+	sock, err := a.socket()
+	if err != nil {
+		return nil
+	}
+	conn, err := protocol.Dial(sock, 300*time.Millisecond)
+	if err != nil {
+		return nil
+	}
+	c := protocol.NewClient(conn)
+	defer c.Close()
+	conn.SetDeadline(time.Now().Add(2 * time.Second))
+	var list protocol.MachineList
+	if c.Call("machine.list", nil, &list) != nil {
+		return nil
+	}
+	out := make(map[string]protocol.MachineInfo, len(list.Machines))
+	for _, m := range list.Machines {
+		out[m.ID] = m
+	}
+	return out
 }

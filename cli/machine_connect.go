@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/spf13/cobra"
+
 	"github.com/herdr-go/herdr/machines"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -68,4 +70,19 @@ func (a *app) attachMachine() int {
 		return a.machineFail(err)
 	}
 	return a.remoteAttach(p.Target, machines.RemoteBridge(p.RemoteBin, p.RemoteSession))
+}
+
+// fleetFlag gives cmd --all-machines, which asks the local server for
+// every saved machine's answer too ("machines":"all"); run gets the
+// params to send.
+func fleetFlag(cmd *cobra.Command, run func(params any) error) *cobra.Command {
+	var all bool
+	cmd.Flags().BoolVar(&all, "all-machines", false, "also every saved machine's (ids qualified as MACHINE/ID, each with \"machine\"; a lost machine's last known, \"stale\")")
+	cmd.RunE = func(*cobra.Command, []string) error {
+		if all {
+			return run(protocol.FleetScope{Machines: protocol.MachinesAll})
+		}
+		return run(nil)
+	}
+	return cmd
 }

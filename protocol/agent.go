@@ -5,7 +5,7 @@ import (
 )
 
 var agentMethods = []Method{
-	{Name: "agent.list", Params: empty, Result: "agent_list", Summary: "List panes that run a recognised agent", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "agent.list", Params: fleetParams, Result: "agent_list", Summary: "List panes that run a recognised agent", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "agent.get", Params: func() Params { return &AgentTarget{} }, Result: "agent_info", Summary: "Describe one agent, by pane id or name", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "agent.read", Params: func() Params { return &AgentReadParams{} }, Result: "pane_read", Summary: "Read an agent's screen or recent output", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "agent.explain", Params: func() Params { return &AgentTarget{} }, Result: "agent_explain", Summary: "Why an agent has its state: matched rule and evidence", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer},

@@ -87,12 +87,18 @@ type Subscription struct {
 type EventsSubscribeParams struct {
 	Subscriptions []Subscription `json:"subscriptions"`
 	SinceSeq      *uint64        `json:"since_seq,omitempty"`
+	// FleetScope: "machines":"all" adds every machine's events of the
+	// same kinds, and machine_state_changed (an extension).
+	FleetScope
 }
 
 var agentStatuses = []string{"idle", "working", "blocked", "done", "unknown"}
 
 // Validate implements Params.
 func (p *EventsSubscribeParams) Validate() error {
+	if err := p.FleetScope.Validate(); err != nil {
+		return err
+	}
 	if p.Subscriptions == nil {
 		return ParamError("subscriptions", "missing required field")
 	}

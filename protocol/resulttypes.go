@@ -9,7 +9,7 @@ package protocol
 // result of its own (it carries another's encoding).
 func ResultTypes() []Result {
 	return []Result{
-		OK{}, Pong{}, ConfigReload{}, SessionSnapshotResult{},
+		OK{}, Pong{}, ConfigReload{}, SessionSnapshotResult{}, MachineList{},
 		// Workspaces, worktrees and tabs.
 		WorkspaceCreated{}, WorkspaceList{}, WorkspaceInfoResult{}, WorkspaceGitStatus{},
 		WorktreeList{}, WorktreeCreated{}, WorktreeOpened{}, WorktreeRemoved{},

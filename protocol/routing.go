@@ -32,10 +32,13 @@ const (
 	OwnerWorkspace
 	OwnerTab
 	OwnerPane
+	// OwnerMachines: the machines actor (saved machines' links; it also
+	// takes every call for another machine and every fleet-scoped one).
+	OwnerMachines
 	ownerEnd
 )
 
-var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane"}
+var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines"}
 
 // String is the owner's name, as errors and the docs spell it.
 func (o Owner) String() string {

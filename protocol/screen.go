@@ -210,7 +210,7 @@ type ScreenFrame struct {
 // ExtensionMethods names the methods this server adds to the Herdr surface.
 var ExtensionMethods = map[string]bool{"screen.subscribe": true, "client.resize": true, "screen.scroll": true, "popup.send_text": true,
 	"web.start": true, "web.url": true, "pane.record.start": true, "pane.record.stop": true, "pane.history": true, "agent.view.get": true,
-	"workspace.git_status": true, "terminal.claim": true, "client.ui_state.get": true, "client.ui_state.set": true, "popup.open": true}
+	"workspace.git_status": true, "terminal.claim": true, "client.ui_state.get": true, "client.ui_state.set": true, "popup.open": true, "machine.list": true}
 
 // TargetID implements Targeted.
 func (p *ScreenScrollParams) TargetID() string { return p.PaneID }

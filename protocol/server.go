@@ -22,5 +22,5 @@ type ServerLiveHandoffParams struct {
 func (p *ServerLiveHandoffParams) Validate() error { return absolute("import_exe", p.ImportExe) }
 
 var sessionMethods = []Method{
-	{Name: "session.snapshot", Params: empty, Result: "session_snapshot", Summary: "One consistent view of workspaces, tabs, panes and layouts", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "session.snapshot", Params: fleetParams, Result: "session_snapshot", Summary: "One consistent view of workspaces, tabs, panes and layouts", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
 }

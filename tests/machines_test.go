@@ -11,6 +11,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -29,6 +30,10 @@ type sshRemote struct {
 	Client string // the generated ssh client config
 	URL    string // ssh://user@127.0.0.1:port
 	dir    string
+	port   int
+	sshd   *exec.Cmd
+	exited chan struct{}
+	out    *syncBuffer
 }
 
 // startSSHRemote starts sshd whose logins run commands in remote's env.
@@ -89,30 +94,9 @@ LogLevel ERROR
 		// directory, which its package (not this test) normally makes.
 		_ = os.MkdirAll("/run/sshd", 0o755)
 	}
-	out := &syncBuffer{}
-	cmd := exec.Command(sshdPath, "-D", "-e", "-f", filepath.Join(dir, "sshd_config"))
-	cmd.Stdout, cmd.Stderr = out, out
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start sshd: %v", err)
-	}
-	exited := make(chan struct{})
-	go func() { cmd.Wait(); close(exited) }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-exited
-	})
-	WaitFor(t, "sshd to listen", func() bool {
-		select {
-		case <-exited:
-			t.Fatalf("sshd exited:\n%s", out.String())
-		default:
-		}
-		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
-		if err == nil {
-			c.Close()
-		}
-		return err == nil
-	})
+	r := &sshRemote{Home: remote, dir: dir, port: port}
+	r.startSSHD(t)
+	t.Cleanup(func() { r.Kill(t) })
 	u, err := user.Current()
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +116,58 @@ Host *
   BatchMode yes
   LogLevel ERROR
 `, port, u.Username, filepath.Join(dir, "user_key"), filepath.Join(dir, "known_hosts")), 0o600)
-	return &sshRemote{Home: remote, Client: client, dir: dir, URL: fmt.Sprintf("ssh://%s@127.0.0.1:%d", u.Username, port)}
+	r.Client, r.URL = client, fmt.Sprintf("ssh://%s@127.0.0.1:%d", u.Username, port)
+	return r
+}
+
+// startSSHD runs sshd on r's port and waits until it listens.
+func (r *sshRemote) startSSHD(t *testing.T) {
+	t.Helper()
+	r.out = &syncBuffer{}
+	cmd := exec.Command(sshdPath, "-D", "-e", "-f", filepath.Join(r.dir, "sshd_config"))
+	cmd.Stdout, cmd.Stderr = r.out, r.out
+	cmd.WaitDelay = 2 * time.Second // a session's process may hold the output pipe
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start sshd: %v", err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	r.sshd, r.exited = cmd, exited
+	WaitFor(t, "sshd to listen", func() bool {
+		select {
+		case <-exited:
+			t.Fatalf("sshd exited:\n%s", r.out.String())
+		default:
+		}
+		c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", r.port), time.Second)
+		if err == nil {
+			c.Close()
+		}
+		return err == nil
+	})
+}
+
+// Kill ends sshd and every connection it serves (each runs in a child
+// of its own session, which killing the listener would leave up), as a
+// machine whose network went away.
+func (r *sshRemote) Kill(t *testing.T) {
+	t.Helper()
+	if r.sshd == nil {
+		return
+	}
+	children := childrenOf(r.sshd.Process.Pid)
+	r.sshd.Process.Kill()
+	for _, pid := range children {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	<-r.exited
+	r.sshd = nil
+}
+
+// Restart starts sshd again on the same port, keys and configuration.
+func (r *sshRemote) Restart(t *testing.T) {
+	t.Helper()
+	r.startSSHD(t)
 }
 
 // localEnv is a local home's environment reaching r through its ssh config.

@@ -27,6 +27,9 @@ type Fields struct {
 	Agent       string
 	AgentStatus string
 	Revision    uint64
+	// Machine is the saved machine an event came from ("" for this
+	// one's): only fleet subscribers get such records.
+	Machine string
 }
 
 // Publish is told to the bus after a change is applied.
@@ -59,6 +62,8 @@ type Subscribe struct {
 	Scrolls  []string // terminal ids
 	Matchers []uint64
 	Since    *uint64
+	// Fleet: the subscriber asked for every machine's events too.
+	Fleet bool
 }
 
 // Match is a resolved events.wait filter.
@@ -411,7 +416,7 @@ func (b *Bus) forget(pid *actor.PID) {
 
 // Matches reports whether an event's kind and fields satisfy a wait filter.
 func (m Match) Matches(kind string, f Fields) bool {
-	return m.Kind == kind &&
+	return m.Kind == kind && f.Machine == "" &&
 		(m.WorkspaceID == "" || m.WorkspaceID == f.WorkspaceID) &&
 		(m.TabID == "" || m.TabID == f.TabID) &&
 		(m.TermID == "" || m.TermID == f.TermID) &&

@@ -83,6 +83,7 @@ type sub struct {
 	statuses []StatusFilter
 	scrolls  map[string]bool
 	matchers map[uint64]bool
+	fleet    bool
 	initial  []*record // the retained history from next, handed over at spawn
 
 	next     uint64
@@ -96,7 +97,7 @@ type sub struct {
 
 func newSub(m *Subscribe, next uint64, lost bool, initial []*record) *sub {
 	s := &sub{conn: m.Sub, kinds: map[string]bool{}, statuses: m.Statuses, scrolls: map[string]bool{}, matchers: map[uint64]bool{},
-		initial: initial, next: next, lost: lost, asked: !lost} // the bus starts it hungry
+		fleet: m.Fleet, initial: initial, next: next, lost: lost, asked: !lost} // the bus starts it hungry
 	for _, k := range m.Kinds {
 		s.kinds[k] = true
 	}
@@ -168,8 +169,19 @@ func (s *sub) receive(recs []*record) {
 	}
 }
 
+// machineStateChanged is the kind of a machine's state changes.
+const machineStateChanged = "machine_state_changed"
+
 // wanted returns the line the filter selects for a record, if any.
 func (s *sub) wanted(r *record) []byte {
+	if r.fields.Machine != "" {
+		// Another machine's: for fleet subscribers, of the kinds they
+		// asked for, and every change of a machine's state.
+		if s.fleet && (s.kinds[r.kind] || r.kind == machineStateChanged) {
+			return r.line
+		}
+		return nil
+	}
 	if r.kind == "pane_agent_status_changed" {
 		for _, f := range s.statuses {
 			if f.TermID == r.fields.TermID && (f.Status == "" || f.Status == r.fields.AgentStatus) {

@@ -282,3 +282,42 @@ func TestSub_PanicStopsOnlyThatSub(t *testing.T) {
 		t.Fatalf("the failed wait answered %+v", r)
 	}
 }
+
+// TestSub_RemoteRecordsOnlyForFleetSubscribers: another machine's events
+// reach a sub that asked for the fleet, of its kinds, and every machine
+// state change; a local sub and a local wait never see them.
+func TestSub_RemoteRecordsOnlyForFleetSubscribers(t *testing.T) {
+	system, bus := setup(t, 16)
+	local, localGot := spawnConn(system, true)
+	fleet, fleetGot := spawnConn(system, true)
+	waiter, waitGot := spawnConn(system, false)
+	kinds := []string{"pane_agent_status_changed"}
+	system.Root.Send(bus, &Subscribe{Sub: local, Kinds: kinds})
+	system.Root.Send(bus, &Subscribe{Sub: fleet, Kinds: kinds, Fleet: true})
+	system.Root.Send(bus, &Wait{Sub: waiter, Match: Match{Kind: "pane_agent_status_changed"}})
+	remote := func(kind, body string) *Publish {
+		return &Publish{Data: protocol.RemoteEvent{Kind: kind, Data: []byte(body)}, Fields: Fields{Machine: "m-1"}}
+	}
+	system.Root.Send(bus, remote("pane_agent_status_changed", `{"pane_id":"build/w1:p1","agent_status":"done"}`))
+	system.Root.Send(bus, remote("tab_renamed", `{"tab_id":"build/w1:t1"}`))
+	system.Root.Send(bus, &Publish{Data: protocol.MachineStateChanged{Machine: protocol.MachineRef{ID: "m-1", Label: "build"}, State: "offline", Previous: "online"}, Fields: Fields{Machine: "m-1"}})
+	var lines []string
+	for len(lines) < 2 {
+		for _, l := range batchOf(t, fleetGot).Lines {
+			lines = append(lines, string(l))
+		}
+	}
+	if len(lines) != 2 || !strings.Contains(lines[0], `{"event":"pane_agent_status_changed","data":{"type":"pane_agent_status_changed","pane_id":"build/w1:p1"`) ||
+		!strings.Contains(lines[1], `"machine_state_changed"`) {
+		t.Fatalf("fleet lines = %q", lines)
+	}
+	drain(t, system, bus, bus)
+	quiet(t, fleetGot, "a remote kind the fleet sub did not ask for")
+	quiet(t, localGot, "remote events for a local subscriber")
+	quiet(t, waitGot, "a remote event answering a local wait")
+	// The local wait still answers the local event.
+	system.Root.Send(bus, status("term_1", "idle"))
+	if r := next(t, waitGot).(*api.Reply); r.Err != nil {
+		t.Fatalf("local wait = %+v", r)
+	}
+}

@@ -327,7 +327,7 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 		return
 	}
 	m, _ := protocol.Lookup(req.Method)
-	params, err := protocol.DecodeParams(req.Method, req.Params)
+	params, err := protocol.DecodeRouted(req.Method, req.Params)
 	if err != nil {
 		c.reply(req.ID, api.Fail(err))
 		if m.Shape == protocol.ShapeFrames {
@@ -336,11 +336,11 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 		return
 	}
 	c.shape = m.Shape
-	if h, ok := Registry.Lookup(req.Method); ok {
+	if h, ok := Registry.Lookup(req.Method); ok && !protocol.ToMachines(params) {
 		h(c, ctx, &req, params)
 		return
 	}
-	owner := c.opts.ownerPID(m)
+	owner := c.opts.ownerPID(m, params)
 	if owner == nil {
 		c.reply(req.ID, api.Fail(protocol.Errorf(protocol.CodeInternal, "no actor answers %s (owner %s)", req.Method, m.Owner)))
 		if m.Shape == protocol.ShapeFrames {

@@ -38,9 +38,13 @@ func (c *conn) serverLiveHandoff(ctx actor.Context, req *protocol.Request, param
 	c.startHandoff(ctx, req, params)
 }
 
-// ownerPID is the actor a call of m goes to; nil when none is known
-// (Options.Check refuses that at start-up).
-func (o *Options) ownerPID(m protocol.Method) *actor.PID {
+// ownerPID is the actor a call of m with params goes to; nil when none is
+// known (Options.Check refuses that at start-up). Calls for another
+// machine and fleet-scoped ones go to the machines actor.
+func (o *Options) ownerPID(m protocol.Method, params protocol.Params) *actor.PID {
+	if protocol.ToMachines(params) {
+		return o.Owners[protocol.OwnerMachines]
+	}
 	if m.Owner.ThroughSession() {
 		return o.Session
 	}

@@ -38,7 +38,7 @@ func TestRoutes_ByOwner(t *testing.T) {
 	system := quietSystem(t)
 	session, sessionCalls := answering(t, system, "session")
 	owners := map[protocol.Owner]*actor.PID{}
-	for _, o := range []protocol.Owner{protocol.OwnerClients, protocol.OwnerPlugins, protocol.OwnerIntegrations, protocol.OwnerWeb} {
+	for _, o := range []protocol.Owner{protocol.OwnerClients, protocol.OwnerPlugins, protocol.OwnerIntegrations, protocol.OwnerWeb, protocol.OwnerMachines} {
 		owners[o], _ = answering(t, system, o.String())
 	}
 	var stopped atomic.Bool
@@ -59,6 +59,12 @@ func TestRoutes_ByOwner(t *testing.T) {
 		{"plugin.list", `{}`, "plugins"},
 		{"integration.install", `{"target":"codex"}`, "integrations"},
 		{"web.url", `{}`, "web"},
+		{"machine.list", `{}`, "machines"},
+		// Another machine's ids and the fleet scope go to the machines actor.
+		{"pane.read", `{"pane_id":"build/w1:p1","source":"recent"}`, "machines"},
+		{"agent.list", `{"machines":"all"}`, "machines"},
+		{"session.snapshot", `{"machines":"all"}`, "machines"},
+		{"agent.list", `{}`, "session"},
 	} {
 		_ = c.SetDeadline(time.Now().Add(5 * time.Second))
 		fmt.Fprintf(c, `{"id":"1","method":%q,"params":%s}`+"\n", r.method, r.params)
@@ -89,11 +95,11 @@ func TestRoutes_ByOwner(t *testing.T) {
 func TestRoutes_CheckRefusesAnUnroutableOwner(t *testing.T) {
 	system := quietSystem(t)
 	pid, _ := answering(t, system, "any")
-	full := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid, protocol.OwnerWeb: pid}
+	full := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid, protocol.OwnerWeb: pid, protocol.OwnerMachines: pid}
 	if err := (&Options{Session: pid, Owners: full}).Check(); err != nil {
 		t.Fatalf("every owner given: %v", err)
 	}
-	noWeb := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid}
+	noWeb := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid, protocol.OwnerMachines: pid}
 	err := (&Options{Session: pid, Owners: noWeb}).Check()
 	if err == nil || !strings.Contains(err.Error(), "gives it to web, and no actor is given for that owner") {
 		t.Errorf("web missing: %v", err)

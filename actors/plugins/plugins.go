@@ -275,7 +275,7 @@ func (p *Plugins) runStartup(ctx actor.Context) {
 
 func (p *Plugins) subscribe(ctx actor.Context) {
 	if p.opts.Events != nil {
-		ctx.Send(p.opts.Events, &events.Subscribe{Sub: ctx.Self(), Kinds: protocol.LifecycleKinds})
+		ctx.Send(p.opts.Events, &events.Subscribe{Sub: ctx.Self(), Kinds: protocol.LifecycleKinds, Fleet: true})
 	}
 }
 

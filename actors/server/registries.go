@@ -8,6 +8,7 @@ import (
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/gateway"
 	"github.com/herdr-go/herdr/actors/integrations"
+	machinesactor "github.com/herdr-go/herdr/actors/machines"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/actors/session"
@@ -19,7 +20,7 @@ import (
 // registries are the handlers of every owner of a method.
 var registries = []api.Checker{
 	gateway.Registry, session.Registry, agents.Registry, clients.Registry, plugins.Registry,
-	integrations.Registry, web.Registry, wsactor.Registry, tabactor.Registry, pane.Registry,
+	integrations.Registry, web.Registry, wsactor.Registry, tabactor.Registry, pane.Registry, machinesactor.Registry,
 }
 
 // checkRegistries compares every owner's handlers with the method table;

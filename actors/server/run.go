@@ -217,10 +217,19 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	machinesPID, controlDir, err := startMachines(system, root, opts.Env, cfg, busPID, sessionPID, log)
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	if controlDir != "" {
+		defer os.RemoveAll(controlDir)
+	}
+	owners[protocol.OwnerMachines] = machinesPID
 	// A plugin command may be given longer than the default deadline.
 	callDeadline := max(api.DefaultCallDeadline, plug.CommandTimeout(opts.Env)+time.Minute)
 	webPID, err := spawnChild(system, root, web.Props(web.Options{
-		Session: sessionPID, Events: busPID, Log: log, CallDeadline: callDeadline,
+		Session: sessionPID, Events: busPID, Machines: machinesPID, Log: log, CallDeadline: callDeadline,
 		Listen: cfg.Web.Listen, AllowRemote: cfg.Web.AllowRemote, TokenPath: webTokenPath(opts.LogPath, opts.Env), KeepToken: heir != nil,
 	}), "web")
 	if err != nil {

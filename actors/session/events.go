@@ -46,7 +46,7 @@ func (s *Session) eventsSubscribe(ctx actor.Context, call *api.Call) *api.Reply 
 		}
 		panes[i] = p
 	}
-	reg := &events.Subscribe{Sub: ctx.Sender(), Since: prm.SinceSeq}
+	reg := &events.Subscribe{Sub: ctx.Sender(), Since: prm.SinceSeq, Fleet: prm.AllMachines()}
 	var initial [][]byte
 	for i, sub := range prm.Subscriptions {
 		p := panes[i]

@@ -216,7 +216,7 @@ func (b *browser) message(ctx actor.Context, msg *wsMessage) {
 		b.answer(req.ID, api.Fail(protocol.Errorf("rate_limited", "too much input from this page; at most %d writes a second", inputRate)), n)
 		return
 	}
-	params, err := protocol.DecodeParams(req.Method, req.Params)
+	params, err := protocol.DecodeRouted(req.Method, req.Params)
 	if err != nil {
 		b.answer(req.ID, api.Fail(err), n)
 		return
@@ -237,7 +237,11 @@ func (b *browser) pump(ctx actor.Context) {
 		if deadline <= 0 {
 			deadline = api.DefaultCallDeadline
 		}
-		b.calls.Send(ctx, b.opts.Session, &api.Call{ID: r.id, Method: r.method, Params: r.params}, api.Deadline(r.params, deadline))
+		owner := b.opts.Session
+		if m, _ := protocol.Lookup(r.method); (protocol.ToMachines(r.params) || m.Owner == protocol.OwnerMachines) && b.opts.Machines != nil {
+			owner = b.opts.Machines
+		}
+		b.calls.Send(ctx, owner, &api.Call{ID: r.id, Method: r.method, Params: r.params}, api.Deadline(r.params, deadline))
 	}
 }
 

@@ -21,7 +21,10 @@ import (
 type Options struct {
 	Session *actor.PID
 	Events  *actor.PID
-	Log     *slog.Logger
+	// Machines answers the page's calls for another machine and its
+	// fleet-scoped lists (nil: the session refuses them as it would).
+	Machines *actor.PID
+	Log      *slog.Logger
 	// Listen is [web] listen: served from the start when set.
 	Listen string
 	// AllowRemote is [web] allow_remote.

@@ -1,0 +1,5 @@
+package machines
+
+// controlOptions: Windows' OpenSSH has no ControlMaster, so each session
+// of a machine is a connection of its own.
+func controlOptions(string) []string { return nil }

@@ -1,0 +1,27 @@
+// Package machines is the machines actor: the server's side of saved ssh
+// machines (the profiles are package machines at the top level).
+//
+// The fleet actor (fleet.go) reads machines.json when it changes and
+// supervises one link child per enabled machine. A link (link.go) keeps
+// the machine's connection: ssh sessions to the remote herdr's
+// remote-client-bridge (one for calls and health probes, one for the
+// event stream, one per forwarded wait), sharing one OpenSSH connection
+// (ControlMaster) where the platform has it; a mirror of the remote read
+// model (session.snapshot and agent.list, re-read after the events that
+// change it); and the state connecting → online, or offline (retried with
+// a backoff of 1 s doubling to 30 s) or attention (a person must act:
+// ssh refused, no herdr there, another protocol; retried each minute).
+// Remote events are published on the local bus, qualified and marked
+// with their machine, for fleet subscribers and plugin hooks; a state
+// change is a machine_state_changed event.
+//
+// Calls whose targets are machine-qualified ("build/w1:p2") reach the
+// fleet, which forwards them to the link; the link sends them on and
+// answers the caller with the remote's answer qualified. Fleet-scoped
+// agent.list and session.snapshot are answered by a gather child
+// (gather.go): the session's local answer merged with the mirrors.
+//
+// Only the public API crosses the wire, so a remote may be an upstream
+// Herdr server of protocol 22. The ssh sessions are read on goroutines
+// (wire.go) that only send the link messages.
+package machines

@@ -1,0 +1,309 @@
+package machines
+
+import (
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	saved "github.com/herdr-go/herdr/machines"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Options configure the machines actor.
+type Options struct {
+	// File is machines.json; the actor looks at it every Reload (2 s
+	// when 0), so `herdr machine add|disable|…` takes effect without a
+	// restart.
+	File   string
+	Reload time.Duration
+	// SSH is the ssh command's words ($HERDR_SSH_COMMAND, [remote]
+	// ssh_command, else ssh).
+	SSH []string
+	// ControlDir holds OpenSSH's shared-connection sockets ("" or a
+	// platform without ControlMaster: one connection per session).
+	ControlDir string
+	// Events is the bus remote events and state changes go to; Session
+	// answers the local half of a fleet-scoped call.
+	Events, Session *actor.PID
+	Log             *slog.Logger
+}
+
+// Registry holds the methods the machines actor owns. It also takes every
+// call the connections route to it (protocol.ToMachines): calls for
+// another machine, and fleet-scoped agent.list and session.snapshot.
+var Registry = api.NewRegistry(protocol.OwnerMachines, "actors/machines", map[string]func(*Fleet, actor.Context, *api.Call){
+	"machine.list": (*Fleet).list,
+})
+
+// view is what the fleet knows of one saved machine: its link's state and
+// the last mirror of its read model (kept while offline, shown stale).
+type view struct {
+	state    string
+	since    time.Time
+	err      string
+	contact  time.Time
+	pong     *protocol.Pong
+	snapshot any
+	agents   []any
+}
+
+// Fleet is the machines actor: the saved profiles, one link child per
+// enabled machine, and the views they report.
+type Fleet struct {
+	opts     *Options
+	profiles []saved.Profile
+	stamp    fileStamp
+	loading  bool
+	links    map[string]*actor.PID
+	views    map[string]*view
+	timers   api.Timers
+}
+
+// Messages of the links to the fleet, and of its file reads.
+type (
+	stateMsg struct {
+		id, state, err string
+		at             time.Time
+	}
+	contactMsg struct {
+		id string
+		at time.Time
+	}
+	mirrorMsg struct {
+		id       string
+		snapshot any
+		agents   []any
+	}
+	remoteFacts struct {
+		id   string
+		pong protocol.Pong
+	}
+	loaded struct {
+		file  *saved.File
+		stamp fileStamp
+		err   error
+	}
+	unchanged  struct{}
+	reloadTick struct{}
+)
+
+// fileStamp says whether machines.json changed since it was read.
+type fileStamp struct {
+	mod  time.Time
+	size int64
+	seen bool
+}
+
+// Props returns the machines actor's props.
+func Props(opts Options) *actor.Props {
+	if opts.Reload <= 0 {
+		opts.Reload = 2 * time.Second
+	}
+	return actor.PropsFromProducer(func() actor.Actor {
+		return &Fleet{opts: &opts, links: map[string]*actor.PID{}, views: map[string]*view{}}
+	}, api.Guarded(opts.Log))
+}
+
+// Receive implements actor.Actor.
+func (f *Fleet) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		f.load(ctx)
+	case *actor.Stopping:
+		f.timers.StopAll()
+	case *api.Fired:
+		if _, ok := f.timers.Fired(msg).(*reloadTick); ok {
+			f.load(ctx)
+		}
+	case *loaded:
+		f.loaded(ctx, msg)
+	case *unchanged:
+		f.loading = false
+		f.timers.After(ctx, f.opts.Reload, &reloadTick{})
+	case *api.Call:
+		f.call(ctx, msg)
+	case *stateMsg:
+		if v := f.fromLink(ctx, msg.id); v != nil && v.state != msg.state {
+			v.state, v.since, v.err = msg.state, msg.at, msg.err
+		}
+	case *contactMsg:
+		if v := f.fromLink(ctx, msg.id); v != nil {
+			v.contact = msg.at
+		}
+	case *mirrorMsg:
+		if v := f.fromLink(ctx, msg.id); v != nil {
+			v.snapshot, v.agents = msg.snapshot, msg.agents
+		}
+	case *remoteFacts:
+		if v := f.fromLink(ctx, msg.id); v != nil {
+			v.pong = &msg.pong
+		}
+	default:
+		api.Unhandled(ctx, msg, f.opts.Log)
+	}
+}
+
+// fromLink is the view a link's message is about (links send with
+// Request, so the sender names them), nil when that link was
+// stopped since (a renamed or disabled machine).
+func (f *Fleet) fromLink(ctx actor.Context, id string) *view {
+	if pid := f.links[id]; pid == nil || !pid.Equal(ctx.Sender()) {
+		return nil
+	}
+	return f.views[id]
+}
+
+// load reads machines.json on a goroutine when it changed since the last
+// read.
+func (f *Fleet) load(ctx actor.Context) {
+	if f.loading {
+		return
+	}
+	f.loading = true
+	path, last, self, root := f.opts.File, f.stamp, ctx.Self(), ctx.ActorSystem().Root
+	go func() {
+		st, err := os.Stat(path)
+		var stamp fileStamp
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			stamp.seen = true
+		case err != nil:
+			root.Send(self, &loaded{err: err, stamp: last})
+			return
+		default:
+			stamp = fileStamp{mod: st.ModTime(), size: st.Size(), seen: true}
+		}
+		if stamp == last {
+			root.Send(self, &unchanged{})
+			return
+		}
+		file, err := saved.Load(path)
+		root.Send(self, &loaded{file: file, stamp: stamp, err: err})
+	}()
+}
+
+func (f *Fleet) loaded(ctx actor.Context, m *loaded) {
+	f.loading = false
+	f.timers.After(ctx, f.opts.Reload, &reloadTick{})
+	if m.err != nil {
+		f.opts.Log.Warn("machines: keeping the machines known", "err", m.err)
+		return
+	}
+	f.stamp = m.stamp
+	f.reconcile(ctx, m.file.Machines)
+}
+
+// reconcile starts a link for each enabled machine, restarts the one
+// whose profile changed, and stops those disabled or removed.
+func (f *Fleet) reconcile(ctx actor.Context, next []saved.Profile) {
+	old := map[string]saved.Profile{}
+	for _, p := range f.profiles {
+		old[p.ID] = p
+	}
+	keep := map[string]bool{}
+	for _, p := range next {
+		keep[p.ID] = true
+		prev, had := old[p.ID]
+		if had && prev == p && (f.links[p.ID] != nil) == p.Enabled {
+			continue
+		}
+		if pid := f.links[p.ID]; pid != nil {
+			ctx.Stop(pid)
+			delete(f.links, p.ID)
+		}
+		if !p.Enabled {
+			f.views[p.ID] = &view{state: protocol.MachineDisabled, since: time.Now()}
+			continue
+		}
+		f.views[p.ID] = &view{state: protocol.MachineConnecting, since: time.Now()}
+		f.links[p.ID] = ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return newLink(p, f.opts, ctx.Self()) }, api.Guarded(f.opts.Log)))
+	}
+	for id := range old {
+		if !keep[id] {
+			if pid := f.links[id]; pid != nil {
+				ctx.Stop(pid)
+			}
+			delete(f.links, id)
+			delete(f.views, id)
+		}
+	}
+	f.profiles = next
+}
+
+// find resolves a machine by id, else by label (case-insensitively).
+func (f *Fleet) find(key string) (saved.Profile, bool) {
+	for _, p := range f.profiles {
+		if p.ID == key {
+			return p, true
+		}
+	}
+	for _, p := range f.profiles {
+		if strings.EqualFold(p.Label, key) {
+			return p, true
+		}
+	}
+	return saved.Profile{}, false
+}
+
+func (f *Fleet) call(ctx actor.Context, call *api.Call) {
+	if fwd, ok := call.Params.(*protocol.Forwarded); ok {
+		p, ok := f.find(fwd.Machine)
+		switch {
+		case !ok:
+			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeMachineNotFound, "no saved machine %q (herdr machine list shows them)", protocol.Printable(fwd.Machine))))
+		case f.links[p.ID] == nil:
+			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeMachineOffline, "machine %q is disabled; herdr machine enable %s allows it again", p.Label, p.ID)))
+		default:
+			ctx.Forward(f.links[p.ID])
+		}
+		return
+	}
+	if _, ok := call.Params.(protocol.Fleet); ok && call.Method != "machine.list" {
+		f.gather(ctx, call)
+		return
+	}
+	h, ok := Registry.Lookup(call.Method)
+	if !ok {
+		api.Unhandled(ctx, call, f.opts.Log)
+		return
+	}
+	h(f, ctx, call)
+}
+
+// list answers machine.list in the file's order.
+func (f *Fleet) list(ctx actor.Context, _ *api.Call) {
+	out := protocol.MachineList{Machines: make([]protocol.MachineInfo, 0, len(f.profiles))}
+	for _, p := range f.profiles {
+		info := protocol.MachineInfo{ID: p.ID, Label: p.Label, Target: p.Target, Enabled: p.Enabled}
+		if v := f.views[p.ID]; v != nil {
+			info.State, info.SinceMS, info.Error = v.state, unixMS(v.since), v.err
+			info.LastContactMS = unixMS(v.contact)
+			if v.pong != nil {
+				info.RemoteVersion, info.RemoteProtocol = v.pong.Version, v.pong.Protocol
+			}
+			info.Agents = len(v.agents)
+			if snap, ok := v.snapshot.(map[string]any); ok {
+				ws, _ := snap["workspaces"].([]any)
+				info.Workspaces = len(ws)
+			}
+		}
+		if info.State == protocol.MachineOnline || info.State == protocol.MachineConnecting || info.State == protocol.MachineDisabled {
+			info.Error = ""
+		}
+		out.Machines = append(out.Machines, info)
+	}
+	ctx.Respond(api.Done(out))
+}
+
+func unixMS(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
