@@ -148,7 +148,7 @@ func (f *fleetServer) socket(ctx context.Context, ws *websocket.Conn) {
 	}
 }
 
-func fleetAgent(pane, name, status, machine string, stale bool) map[string]any {
+func pageAgent(pane, name, status, machine string, stale bool) map[string]any {
 	a := map[string]any{"terminal_id": "t-" + pane, "name": name, "agent": "claude", "agent_status": status,
 		"pane_id": pane, "workspace_id": "w1", "tab_id": "w1:1", "focused": false, "interactive_ready": true,
 		"state_change_seq": 1, "revision": 1}
@@ -190,10 +190,10 @@ func TestWebFleet_PageSpeaksTheContract(t *testing.T) {
 				"last_contact_ms": now - 90_000, "error": "ssh: connect to host gpu: Connection refused", "workspaces": 1, "agents": 1},
 		},
 		agents: []map[string]any{
-			fleetAgent("w1:p1", "local-one", "idle", "", false),
-			fleetAgent("build/w1:p2", "reviewer", "working", "build", false),
-			fleetAgent("build/w2:p1", "fixer", "blocked", "build", false),
-			fleetAgent("m-gpu/w1:p1", "trainer", "done", "gpu", true),
+			pageAgent("w1:p1", "local-one", "idle", "", false),
+			pageAgent("build/w1:p2", "reviewer", "working", "build", false),
+			pageAgent("build/w2:p1", "fixer", "blocked", "build", false),
+			pageAgent("m-gpu/w1:p1", "trainer", "done", "gpu", true),
 		},
 		screen: map[string]string{"build/w1:p2": "remote says <b>hello</b>\nsecond line\n"},
 	}
@@ -282,7 +282,7 @@ func TestWebFleet_PageSpeaksTheContract(t *testing.T) {
 // unknown_method has no fleet, and the page shows no Machines view.
 func TestWebFleet_HiddenOnAnOlderServer(t *testing.T) {
 	exe := chromium(t)
-	f := &fleetServer{agents: []map[string]any{fleetAgent("w1:p1", "local-one", "idle", "", false)}}
+	f := &fleetServer{agents: []map[string]any{pageAgent("w1:p1", "local-one", "idle", "", false)}}
 	url := f.serve(t)
 	ctx := browser(t, exe)
 	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`#conn[data-state="open"]`))); err != nil {

@@ -3,11 +3,7 @@
 package tests
 
 import (
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -40,9 +36,6 @@ func TestWebFleet_RemoteMachineOverSSH(t *testing.T) {
 	id := listMachines(t, local.Env)[0].ID
 	local.WriteConfig(t, "[web]\nlisten = \"127.0.0.1:0\"\n")
 	ls := local.Start(t, "web")
-	if e := rawCall(t, ls, "machine.list", map[string]any{}, nil); e != nil {
-		t.Skipf("the server has no machine.list yet (%s): the machines actor is not on this branch", e.Code)
-	}
 	url := strings.TrimSpace(agentCLI(t, ls, "web", "url"))
 
 	ctx := browser(t, exe)
@@ -59,6 +52,28 @@ func TestWebFleet_RemoteMachineOverSSH(t *testing.T) {
 		t.Fatalf("remote agent row pane %q (%v), text %q: want a qualified id for %s and the label build", pane, err, pageText(t, ctx, row), agent)
 	}
 
+	// The page's event stream is the fleet's: keep what arrives.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`window.seen = []; const shown = onLine;
+		onLine = (m) => { if (m.event) seen.push(m.event + " " + JSON.stringify(m.data)); shown(m); }; true`)); err != nil {
+		t.Fatal(err)
+	}
+	sawEvent := func(why string, want ...string) {
+		t.Helper()
+		WaitFor(t, why, func() bool {
+			seen, _ := chromedp.Run(ctx, chromedp.Evaluate[[]string](`seen`))
+			for _, line := range seen {
+				all := true
+				for _, w := range want {
+					all = all && strings.Contains(line, w)
+				}
+				if all {
+					return true
+				}
+			}
+			return false
+		})
+	}
+
 	// Open it: its screen's text shows; the prompt box's answer reaches
 	// the remote pane, and its next state comes back to the page.
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(row))); err != nil {
@@ -72,6 +87,7 @@ func TestWebFleet_RemoteMachineOverSSH(t *testing.T) {
 		t.Fatal(err)
 	}
 	rs.WaitLine(t, agent, "Do you want to proceed?")
+	sawEvent("the remote status change pushed to the page", "pane_agent_status_changed", `"pane_id":"`+pane+`"`, "blocked")
 	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(row+`[data-status="blocked"]`))); err != nil {
 		t.Fatalf("the remote agent never shown blocked after the page's input: %v", err)
 	}
@@ -80,7 +96,8 @@ func TestWebFleet_RemoteMachineOverSSH(t *testing.T) {
 	})
 
 	// sshd and every session it runs go: build is offline, its agent dimmed.
-	killTree(t, filepath.Join(r.dir, "sshd_config"))
+	r.Kill(t)
+	sawEvent("the machine's state change pushed to the page", "machine_state_changed", `"state":"offline"`)
 	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(machine+`[data-state="offline"]`)),
 		chromedp.WaitVisible(chromedp.CSS(`#bystate li.agent.stale[data-machine="build"]`))); err != nil {
 		t.Fatalf("build never shown offline with its agent dimmed: %v", err)
@@ -90,36 +107,4 @@ func TestWebFleet_RemoteMachineOverSSH(t *testing.T) {
 		t.Fatal(err)
 	}
 	keepShot(t, "web-fleet-ssh.png", png)
-}
-
-// killTree kills the process whose command line holds marker (the test's
-// own sshd) and every process under it.
-func killTree(t *testing.T, marker string) {
-	t.Helper()
-	out, err := exec.Command("ps", "-A", "-o", "pid=,ppid=,args=").Output()
-	if err != nil {
-		t.Fatalf("ps: %v", err)
-	}
-	children := map[int][]int{}
-	root := 0
-	for _, line := range strings.Split(string(out), "\n") {
-		f := strings.Fields(line)
-		if len(f) < 3 {
-			continue
-		}
-		pid, _ := strconv.Atoi(f[0])
-		ppid, _ := strconv.Atoi(f[1])
-		children[ppid] = append(children[ppid], pid)
-		if root == 0 && strings.Contains(line, marker) {
-			root = pid
-		}
-	}
-	if root == 0 {
-		t.Fatalf("no process runs %s", marker)
-	}
-	for todo := []int{root}; len(todo) > 0; {
-		pid := todo[0]
-		todo = append(todo[1:], children[pid]...)
-		_ = syscall.Kill(pid, syscall.SIGKILL)
-	}
 }

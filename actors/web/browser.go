@@ -172,9 +172,11 @@ func (b *browser) start(ctx actor.Context) {
 }
 
 // subscribe queues the subscription to every lifecycle event the page
-// draws (not output changes: panes it shows stream their screens).
+// draws (not output changes: panes it shows stream their screens), of
+// every saved machine too, and each machine's state changes, which the
+// fleet view draws.
 func (b *browser) subscribe() {
-	prm := &protocol.EventsSubscribeParams{}
+	prm := &protocol.EventsSubscribeParams{FleetScope: protocol.FleetScope{Machines: protocol.MachinesAll}}
 	for _, k := range protocol.LifecycleKinds {
 		if k != "pane_output_changed" {
 			prm.Subscriptions = append(prm.Subscriptions, protocol.Subscription{Type: k})
