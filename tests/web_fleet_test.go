@@ -225,6 +225,13 @@ func TestWebFleet_PageSpeaksTheContract(t *testing.T) {
 		t.Errorf("agent.list calls %v: want machines all", p)
 	}
 
+	// The offline machine's agent is only shown: it does not open.
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`li.agent[data-pane="m-gpu/w1:p1"]`))); err != nil {
+		t.Fatal(err)
+	}
+	if open, _ := chromedp.Run(ctx, chromedp.Evaluate[string](`String(state.open)`)); open != "null" {
+		t.Errorf("clicking an offline machine's agent opened %s", open)
+	}
 	// The remote agent opens in the pane view, read by its qualified id.
 	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`li.agent[data-pane="build/w1:p2"]`))); err != nil {
 		t.Fatal(err)

@@ -118,7 +118,9 @@ function agentRow(a, status) {
   li.append(el("span", "where", where));
   li.append(el("span", "badge " + status, status));
   li.title = String(a.pane_id) + (a.stale ? " (last known: the machine is not online)" : "");
-  li.onclick = () => openPane(String(a.pane_id));
+  // A machine that is not online shows its last known agents, which
+  // cannot be opened (as the client shows a lost machine: not interactive).
+  if (!a.stale) li.onclick = () => openPane(String(a.pane_id));
   return li;
 }
 
