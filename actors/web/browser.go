@@ -172,9 +172,11 @@ func (b *browser) start(ctx actor.Context) {
 }
 
 // subscribe queues the subscription to every lifecycle event the page
-// draws (not output changes: panes it shows stream their screens).
+// draws (not output changes: panes it shows stream their screens), of
+// every saved machine too, and each machine's state changes, which the
+// fleet view draws.
 func (b *browser) subscribe() {
-	prm := &protocol.EventsSubscribeParams{}
+	prm := &protocol.EventsSubscribeParams{FleetScope: protocol.FleetScope{Machines: protocol.MachinesAll}}
 	for _, k := range protocol.LifecycleKinds {
 		if k != "pane_output_changed" {
 			prm.Subscriptions = append(prm.Subscriptions, protocol.Subscription{Type: k})
@@ -205,8 +207,10 @@ func (b *browser) message(ctx actor.Context, msg *wsMessage) {
 		b.queue = append(b.queue, &request{id: req.ID, method: "pane.history", params: &protocol.PaneTarget{PaneID: prm.PaneID}, replay: &prm, credits: n})
 		return
 	}
-	m, _ := protocol.Lookup(req.Method)
-	if m.Browser == protocol.BrowserDenied {
+	// A method this server does not know is answered unknown_method (by
+	// DecodeParams below), so a page can tell an older server from a refusal.
+	m, known := protocol.Lookup(req.Method)
+	if known && m.Browser == protocol.BrowserDenied {
 		b.answer(req.ID, api.Fail(protocol.Errorf(protocol.CodeInvalidRequest, "%s is not available to the web dashboard", req.Method)), n)
 		return
 	}

@@ -5,6 +5,12 @@
 // subscribes to the events bus and to pane screens like a socket client.
 // So the dashboard is one model behind two transports.
 //
+// The page's fleet view (static/fleet.js) is drawn from machine.list and
+// agent.list {"machines":"all"}; a remote pane, which streams no screen
+// here, is read with pane.read by its machine-qualified id. A method the
+// server does not know is answered unknown_method, not refused, so the
+// page hides that view on an older server.
+//
 // Security: off unless [web] listen or `herdr web` asks; loopback only
 // unless [web] allow_remote; a random token, made when the listener starts
 // and written 0600 to the session's state folder, is required on the

@@ -1,11 +1,17 @@
 // The herdr dashboard: one WebSocket speaking the server's newline-JSON
 // API (one message per line). Structure comes from session.snapshot and
 // is refreshed when the event bus pushes a change; an open pane is drawn
-// from its screen stream. Nothing polls.
+// from its screen stream. The fleet (fleet.js: saved machines and every
+// machine's agents) is listed again on each event and, while
+// machines are saved, every few seconds, since a machine's last contact
+// moves without an event; a remote pane, which has no screen stream here,
+// is read once a second while it is open.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const state = { snap: null, open: null, screens: {}, replaying: false, ws: null, pending: new Map(), next: 1 };
+const state = { snap: null, open: null, screens: {}, replaying: false, ws: null, pending: new Map(), next: 1,
+  fleet: null, // { machines, agents } from machine.list and agent.list; null when the server has no machine.list
+  reading: 0 }; // the generation of the remote pane's read loop (a new one stops the old)
 
 // --- the token ---------------------------------------------------------------
 
@@ -32,7 +38,7 @@ function connect() {
   if (!token) { setConn("closed"); $("conn").textContent = "no token: open the address `herdr web url` prints"; return; }
   const ws = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws", ["herdr", "herdr.token." + token]);
   state.ws = ws;
-  ws.onopen = () => { setConn("open"); refresh(); if (state.open) watch(state.open); };
+  ws.onopen = () => { setConn("open"); refresh(); if (state.open && !isRemote(state.open)) watch(state.open); };
   ws.onclose = () => {
     setConn("closed");
     for (const p of state.pending.values()) p.reject(new Error("disconnected"));
@@ -82,8 +88,9 @@ async function refresh() {
     const r = await call("session.snapshot");
     state.snap = r.snapshot;
     drawTree();
-    if (state.open && !state.snap.panes.some((p) => p.pane_id === state.open)) closeView();
+    if (state.open && !isRemote(state.open) && !state.snap.panes.some((p) => p.pane_id === state.open)) closeView();
   } catch (e) { say(e.message, true); }
+  await refreshFleet();
 }
 
 function setStatus(paneId, status, agent) {
@@ -100,7 +107,7 @@ function el(tag, cls, text) {
 }
 
 function drawTree() {
-  const nav = $("tree"), s = state.snap;
+  const nav = $("panes"), s = state.snap;
   nav.replaceChildren();
   const counts = { working: 0, blocked: 0, done: 0 };
   for (const w of s.workspaces) {
@@ -127,6 +134,10 @@ function drawTree() {
 
 // --- the open pane -----------------------------------------------------------
 
+// isRemote says a pane id is machine-qualified (build/w1:p2): local ids
+// never hold a slash.
+function isRemote(id) { return typeof id === "string" && id.includes("/"); }
+
 async function watch(id) {
   try { await call("screen.subscribe", { pane_ids: id ? [id] : [] }); } catch (e) { say(e.message, true); }
 }
@@ -139,13 +150,21 @@ function openPane(id) {
   $("live").hidden = true;
   $("screen").classList.remove("replaying");
   $("term").replaceChildren();
+  $("term").dataset.cols = "";
   $("title").textContent = id;
+  $("replay").hidden = isRemote(id);
   drawTree();
-  watch(id);
+  drawFleet();
+  const gen = ++state.reading;
+  if (isRemote(id)) {
+    // Screens stream only from this server's panes: a remote one is read.
+    watch(null);
+    readRemote(id, gen);
+  } else watch(id);
   $("keys").focus();
 }
 
-function closeView() { state.open = null; $("view").hidden = true; watch(null); }
+function closeView() { state.open = null; state.reading++; $("view").hidden = true; watch(null); drawFleet(); }
 
 // onFrame applies a frame to its screen and draws it when it is the one shown.
 function onFrame(f) {
