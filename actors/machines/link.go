@@ -64,6 +64,9 @@ type link struct {
 	early    [][]byte      // events of the attempt under way, published once it is up
 	timers   api.Timers
 	log      func(msg string, args ...any)
+	// stopped is closed when the link stops: a connection or a wait's
+	// session that comes up after it is closed at once, not leaked.
+	stopped chan struct{}
 }
 
 // Messages of a link's goroutines and timers.
@@ -104,7 +107,7 @@ type (
 
 func newLink(p saved.Profile, opts *Options, parent *actor.PID) *link {
 	return &link{p: p, ref: protocol.MachineRef{ID: p.ID, Label: p.Label}, opts: opts, parent: parent,
-		state: protocol.MachineConnecting, backoff: backoffMin, waits: map[string]*wire{},
+		state: protocol.MachineConnecting, backoff: backoffMin, waits: map[string]*wire{}, stopped: make(chan struct{}),
 		log: func(msg string, args ...any) { opts.Log.Info(msg, append([]any{"machine", p.Label}, args...)...) }}
 }
 
@@ -115,6 +118,7 @@ func (l *link) Receive(ctx actor.Context) {
 		l.tell(ctx, "")
 		l.dial(ctx)
 	case *actor.Stopping:
+		close(l.stopped)
 		l.timers.StopAll()
 		l.drop()
 	case *api.Fired:
@@ -194,8 +198,15 @@ func (l *link) dial(ctx actor.Context) {
 		l.down(ctx, err, true)
 		return
 	}
+	stopped := l.stopped
 	go func() {
-		root.Send(self, connect(gen, argv, since, l.ref, func(line []byte) { root.Send(self, &remoteLine{gen: gen, line: line}) }))
+		result := connect(gen, argv, since, l.ref, func(line []byte) { root.Send(self, &remoteLine{gen: gen, line: line}) })
+		if up, ok := result.(*linkUp); ok && isClosed(stopped) {
+			up.req.close()
+			up.ev.close()
+			return
+		}
+		root.Send(self, result)
 	}()
 }
 
@@ -641,6 +652,7 @@ func (l *link) forward(ctx actor.Context, call *api.Call) {
 	}
 	l.waits[key] = nil // its session is being started
 	ctx.Watch(sender)
+	stopped := l.stopped
 	go func() {
 		// waitOver goes before the answer, so the caller's next wait
 		// finds its slot free.
@@ -648,6 +660,11 @@ func (l *link) forward(ctx actor.Context, call *api.Call) {
 		if err != nil {
 			root.Send(self, &waitOver{caller: key})
 			answer(nil, err)
+			return
+		}
+		if isClosed(stopped) {
+			w.close()
+			answer(nil, errWireClosed)
 			return
 		}
 		root.Send(self, &waitWire{caller: key, w: w})
@@ -674,6 +691,15 @@ func remoteReply(ref protocol.MachineRef, raw json.RawMessage, err error) *api.R
 		return api.Fail(protocol.Errorf(protocol.CodeInternal, "machine %q: %v", ref.Label, err))
 	}
 	return api.Done(res)
+}
+
+func isClosed(ch chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 func clip(b []byte, n int) []byte {
