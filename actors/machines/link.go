@@ -108,6 +108,8 @@ type (
 func newLink(p saved.Profile, opts *Options, parent *actor.PID) *link {
 	return &link{p: p, ref: protocol.MachineRef{ID: p.ID, Label: p.Label}, opts: opts, parent: parent,
 		state: protocol.MachineConnecting, backoff: backoffMin, waits: map[string]*wire{}, stopped: make(chan struct{}),
+		// Attempts of an instance before a restart must not pass for this one's.
+		gen: uint64(time.Now().UnixNano()),
 		log: func(msg string, args ...any) { opts.Log.Info(msg, append([]any{"machine", p.Label}, args...)...) }}
 }
 
@@ -117,7 +119,9 @@ func (l *link) Receive(ctx actor.Context) {
 	case *actor.Started:
 		l.tell(ctx, "")
 		l.dial(ctx)
-	case *actor.Stopping:
+	case *actor.Stopping, *actor.Restarting:
+		// A restart (after a panic) makes a fresh link from the profile:
+		// this one's sessions go with it.
 		close(l.stopped)
 		l.timers.StopAll()
 		l.drop()
