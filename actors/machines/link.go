@@ -189,7 +189,7 @@ func (f firedContext) Message() any { return f.msg }
 // and the shared connection where the platform has it.
 func (l *link) argv() ([]string, error) {
 	extra := []string{"-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"}
-	extra = append(extra, controlOptions(l.opts.ControlDir)...)
+	extra = append(extra, controlOptions(l.opts.ControlDir, l.p.ID)...)
 	return saved.Command(l.opts.SSH, extra, l.p.Target, saved.RemoteBridge(l.p.RemoteBin, l.p.RemoteSession))
 }
 
