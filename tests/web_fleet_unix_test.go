@@ -54,8 +54,12 @@ func TestWebFleet_RemoteMachineOverSSH(t *testing.T) {
 	r := startSSHRemote(t, remote)
 	local := NewHome(t)
 	local.Env = r.localEnv(local) // the local server reaches build through the test's ssh config
-	for _, label := range []string{"build", hostileLabel, "spare"} {
-		if _, errOut, code := RunCLI(t, local.Env, "machine", "add", "build", "--label", label, "--remote-session", "e2e"); code != 0 {
+	// The hostile machine names the remote by another host name: OpenSSH
+	// shares one connection per host, port and user, and a session that is
+	// not herdr must not hold build's shared connection.
+	for _, m := range [][2]string{{"build", "build"}, {hostileLabel, strings.Replace(r.URL, "127.0.0.1", "localhost", 1)}, {"spare", "build"}} {
+		label, target := m[0], m[1]
+		if _, errOut, code := RunCLI(t, local.Env, "machine", "add", target, "--label", label, "--remote-session", "e2e"); code != 0 {
 			t.Fatalf("machine add --label %q: exit %d: %s", label, code, errOut)
 		}
 	}
@@ -81,7 +85,7 @@ func TestWebFleet_RemoteMachineOverSSH(t *testing.T) {
 	order, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("li.machine")].map((l) => l.dataset.machine + "=" + l.dataset.state)`))
 	want := "local=online " + ids["build"] + "=online " + ids[hostileLabel] + "=attention " + ids["spare"] + "=disabled"
 	if err != nil || strings.Join(order, " ") != want {
-		t.Fatalf("machines drawn %q (%v), want %q", order, err, want)
+		t.Fatalf("machines drawn %q (%v), want %q\nmachine.list: %s\nlocal server:\n%s", order, err, want, ls.CallT(t, "machine.list", map[string]any{}).Result, ls.Output())
 	}
 	var info protocol.MachineInfo
 	for _, m := range OK[protocol.MachineList](t, ls.CallT(t, "machine.list", map[string]any{}), "machine_list").Machines {
