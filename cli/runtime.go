@@ -40,6 +40,8 @@ type Runtime struct {
 	// ConfigDiagnostics are config.toml's problems as the client sees
 	// them: the parser's, and keys it does not support.
 	ConfigDiagnostics func(path string) []string
+	// MCP serves `herdr mcp` until its client closes stdin (cli/mcp.go).
+	MCP func(MCPOptions) error
 }
 
 // ServerOptions are what a server in this process runs with. The fields
