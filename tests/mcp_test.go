@@ -322,3 +322,46 @@ func TestMCP_BadInputAndSafety(t *testing.T) {
 		t.Fatalf("tools: %v", tools)
 	}
 }
+
+// `herdr integration install claude` registers herdr mcp in Claude Code's
+// user settings beside the user's servers, and uninstall takes it out.
+func TestMCP_IntegrationRegistersServer(t *testing.T) {
+	s := StartServer(t)
+	home := homeDir(t, s.Home)
+	if err := os.MkdirAll(filepath.Join(home, ".claude"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(home, ".claude.json")
+	if err := os.WriteFile(path, []byte(`{"mcpServers":{"mine":{"command":"my-mcp","args":[]}},"theme":"dark"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	servers := func() map[string]struct {
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+	} {
+		var f struct {
+			Theme      string `json:"theme"`
+			MCPServers map[string]struct {
+				Command string   `json:"command"`
+				Args    []string `json:"args"`
+			} `json:"mcpServers"`
+		}
+		b, err := os.ReadFile(path)
+		if err != nil || json.Unmarshal(b, &f) != nil || f.Theme != "dark" {
+			t.Fatalf("%s: %v\n%s", path, err, b)
+		}
+		return f.MCPServers
+	}
+	if out, errOut, code := s.CLI("integration", "install", "claude"); code != 0 {
+		t.Fatalf("install: %d %s %s", code, out, errOut)
+	}
+	if got := servers(); got["mine"].Command != "my-mcp" || got["herdr"].Command == "" || strings.Join(got["herdr"].Args, " ") != "mcp" {
+		t.Fatalf("after install: %+v", got)
+	}
+	if out, errOut, code := s.CLI("integration", "uninstall", "claude"); code != 0 {
+		t.Fatalf("uninstall: %d %s %s", code, out, errOut)
+	}
+	if got := servers(); got["mine"].Command != "my-mcp" || len(got) != 1 {
+		t.Fatalf("after uninstall: %+v", got)
+	}
+}
