@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"io"
@@ -79,16 +80,14 @@ func Serve(ctx context.Context, opts Options, in io.Reader, out io.Writer) error
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := New(ctx, opts)
-	err := s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+	w := &lockedWriter{w: out}
+	guarded := &guardedInput{in: bufio.NewReaderSize(in, 64<<10), out: w}
+	err := s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(guarded), Writer: w})
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
 		return nil
 	}
 	return err
 }
-
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 // offered reports whether t is listed and callable under the options.
 func (h *herdr) offered(t tool) bool {
