@@ -74,13 +74,23 @@ func (h *herdr) readPaneResource(ctx context.Context, req *sdk.ReadResourceReque
 // by every session (stdio has one).
 func (h *herdr) subscribe(ctx context.Context, req *sdk.SubscribeRequest) error {
 	uri := req.Params.URI
-	id, ok := paneOf(uri)
-	if !ok {
-		return errors.New("only pane resources (" + panePrefix + "<pane_id>) can be subscribed to")
-	}
-	var r protocol.PaneInfoResult
-	if err := h.call(ctx, "pane.get", protocol.PaneTarget{PaneID: id}, &r); err != nil {
-		return err
+	var start func(context.Context)
+	if uri == sessionURI {
+		c, err := h.openSessionEvents() // subscribed before the answer: no change after it is missed
+		if err != nil {
+			return err
+		}
+		start = func(ctx context.Context) { h.watchSession(ctx, c) }
+	} else {
+		id, ok := paneOf(uri)
+		if !ok {
+			return errors.New("no such resource: " + uri)
+		}
+		var r protocol.PaneInfoResult
+		if err := h.call(ctx, "pane.get", protocol.PaneTarget{PaneID: id}, &r); err != nil {
+			return err
+		}
+		start = func(ctx context.Context) { h.watch(ctx, uri, id, r.Pane.Revision) }
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -89,7 +99,7 @@ func (h *herdr) subscribe(ctx context.Context, req *sdk.SubscribeRequest) error 
 	}
 	wctx, cancel := context.WithCancel(h.base)
 	h.subs[uri] = cancel
-	go h.watch(wctx, uri, id, r.Pane.Revision)
+	go start(wctx)
 	return nil
 }
 
@@ -140,4 +150,76 @@ func (h *herdr) watch(ctx context.Context, uri, id string, seen uint64) {
 		}
 		_ = h.server.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: uri})
 	}
+}
+
+// sessionKinds are the events.subscribe types of every change the
+// session snapshot shows (output is not one of them), by kind name: the
+// dotted pane.agent_status_changed is a per-pane subscription, the kind
+// pane_agent_status_changed every pane's.
+func sessionKinds() []protocol.Subscription {
+	var subs []protocol.Subscription
+	for _, kind := range protocol.LifecycleKinds {
+		if _, ok := protocol.SubscriptionKind(kind); ok {
+			subs = append(subs, protocol.Subscription{Type: kind})
+		}
+	}
+	return subs
+}
+
+// openSessionEvents dials a connection subscribed to the lifecycle events.
+func (h *herdr) openSessionEvents() (*protocol.Client, error) {
+	c, err := h.opts.Dial()
+	if err != nil {
+		return nil, &toolError{protocol.CodeServerNotRunning, "cannot reach the herdr server: " + err.Error()}
+	}
+	var ack protocol.Response
+	req, _ := json.Marshal(protocol.Request{ID: "mcp:session", Method: "events.subscribe",
+		Params: mustJSON(protocol.EventsSubscribeParams{Subscriptions: sessionKinds()})})
+	line, err := c.RoundTrip(req)
+	if err == nil {
+		err = json.Unmarshal(line, &ack)
+	}
+	if err == nil && ack.Error != nil {
+		err = &toolError{ack.Error.Code, ack.Error.Message}
+	}
+	if err != nil {
+		c.Close()
+		return nil, asToolError(err)
+	}
+	return c, nil
+}
+
+// watchSession tells subscribers of herdr://session at each lifecycle
+// event read from c; a lost connection is dialled again a second later.
+func (h *herdr) watchSession(ctx context.Context, c *protocol.Client) {
+	for {
+		stop := context.AfterFunc(ctx, func() { c.Close() })
+		for {
+			if _, err := c.ReadLine(); err != nil {
+				break
+			}
+			_ = h.server.ResourceUpdated(ctx, &sdk.ResourceUpdatedNotificationParams{URI: sessionURI})
+		}
+		stop()
+		c.Close()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Second):
+			}
+			var err error
+			if c, err = h.openSessionEvents(); err == nil {
+				break
+			}
+		}
+	}
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

@@ -301,7 +301,21 @@ func TestMCP_BadInputAndSafety(t *testing.T) {
 	mcpFail(t, m, "send_keys", map[string]any{"pane_id": "w1:p2", "keys": []string{"ctrl+nope"}}, "invalid_key: ")
 	mcpFail(t, m, "close_pane", map[string]any{"pane_id": "w1:p1"}, "caller_pane_protected: ")
 	OK[protocol.PaneInfoResult](t, s.Call("pane.get", map[string]any{"pane_id": "w1:p1"}), "pane_info")
+	if _, err := m.ReadResource(ctx, &sdk.ReadResourceParams{URI: "herdr://pane/w9:p9"}); err == nil {
+		t.Fatal("read the resource of a pane that does not exist")
+	}
+	if err := m.Subscribe(ctx, &sdk.SubscribeParams{URI: "herdr://session"}); err != nil {
+		t.Fatal(err)
+	}
 	mcpOK[struct{ OK bool }](t, m, "close_pane", map[string]any{"pane_id": "w1:p2"})
+	select { // the close is on the event bus, and the session resource says it changed
+	case got := <-m.updated:
+		if got != "herdr://session" {
+			t.Fatalf("updated %s", got)
+		}
+	case <-time.After(callTimeout):
+		t.Fatal("no resources/updated for herdr://session after a pane closed")
+	}
 	panes := mcpOK[protocol.PaneList](t, m, "list_panes", nil)
 	if len(panes.Panes) != 1 || panes.Panes[0].PaneID != "w1:p1" {
 		t.Fatalf("panes after the close: %+v", panes)
@@ -363,5 +377,30 @@ func TestMCP_IntegrationRegistersServer(t *testing.T) {
 	}
 	if got := servers(); got["mine"].Command != "my-mcp" || len(got) != 1 {
 		t.Fatalf("after uninstall: %+v", got)
+	}
+}
+
+// herdr mcp starts the session's server when none runs, as other verbs
+// do; the front (cmd/herdr) links no MCP SDK: herdr-full serves it.
+func TestMCP_StartsTheServer(t *testing.T) {
+	h := NewHome(t)
+	s := &Server{t: t, Home: h, Name: "mcpstart", Socket: h.Socket("mcpstart"), Env: h.Env}
+	m := startMCP(t, s)
+	t.Cleanup(func() { RunCLI(t, h.Env, "--session", s.Name, "server", "stop") })
+	if ws := mcpOK[protocol.WorkspaceList](t, m, "list_workspaces", nil); ws.Workspaces == nil {
+		t.Fatalf("list_workspaces: %+v", ws)
+	}
+	if Refused(s.Socket) {
+		t.Fatal("no server listens after herdr mcp started")
+	}
+
+	cmd := exec.Command("go", "list", "-deps", "./cmd/herdr")
+	cmd.Dir = moduleRoot
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if deps := strings.Fields(string(out)); slices.Contains(deps, "github.com/modelcontextprotocol/go-sdk/mcp") || slices.Contains(deps, "github.com/herdr-go/herdr/mcp") {
+		t.Error("cmd/herdr links the MCP server")
 	}
 }
