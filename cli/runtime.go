@@ -25,7 +25,8 @@ import (
 // cost each `herdr pane …` call would pay. herdr-full (cmd/herdr-full) is
 // the same command line with both linked in (Runtime). The front hands it,
 // by exec, the commands that need them (running a server, the interactive
-// client, `config check`, which reports what the client does not support),
+// client, `config check`, which reports what the client does not support,
+// and `herdr mcp`, whose SDK would cost every process its initialisation),
 // so a person never names it; herdr-full gives its panes the front as
 // HERDR_BIN_PATH when the front sits beside it.
 
