@@ -234,3 +234,34 @@ func TestResources_SubscriptionFollowsRevisions(t *testing.T) {
 		t.Fatalf("waits from revisions %d then %d, want 4 then 9", first, next)
 	}
 }
+
+// close_workspace with close_group refuses when the caller sits in a
+// worktree workspace of the group; the workspace alone closes.
+func TestTools_CallerWorkspaceGroupIsNotClosed(t *testing.T) {
+	f := &fakeHerdr{handle: func(method string, params json.RawMessage) (any, error) {
+		switch method {
+		case "pane.get":
+			return protocol.PaneInfoResult{Pane: protocol.PaneInfo{PaneID: "w3:p1", TerminalID: "term_caller"}}, nil
+		case "workspace.list":
+			grp := &protocol.WorkspaceWorktreeInfo{RepoKey: "k"}
+			return protocol.WorkspaceList{Workspaces: []protocol.WorkspaceInfo{{WorkspaceID: "w1", Worktree: grp}, {WorkspaceID: "w2"}, {WorkspaceID: "w3", Worktree: grp}}}, nil
+		case "pane.list":
+			var p protocol.PaneListParams
+			json.Unmarshal(params, &p)
+			term := map[string]string{"w1": "term_1", "w3": "term_caller"}[*p.WorkspaceID]
+			return protocol.PaneList{Panes: []protocol.PaneInfo{{PaneID: *p.WorkspaceID + ":p1", TerminalID: term}}}, nil
+		case "workspace.close":
+			return protocol.OK{}, nil
+		}
+		return notFound(method, params)
+	}}
+	cs := connect(t, f, Options{AllowClose: true, CallerPane: "w3:p1"}, nil)
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "close_workspace", Arguments: map[string]any{"workspace_id": "w1", "close_group": true}})
+	if err != nil || !res.IsError || !strings.HasPrefix(text(res), "caller_pane_protected: ") || slices.Contains(f.methods(), "workspace.close") {
+		t.Fatalf("closing the caller's group: %v %q %v", err, text(res), f.methods())
+	}
+	res, err = cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "close_workspace", Arguments: map[string]any{"workspace_id": "w1"}})
+	if err != nil || res.IsError || !slices.Contains(f.methods(), "workspace.close") {
+		t.Fatalf("closing w1 alone: %v %q", err, text(res))
+	}
+}

@@ -315,16 +315,48 @@ type closeWorkspaceIn struct {
 }
 
 func (h *herdr) closeWorkspace(ctx context.Context, _ *sdk.CallToolRequest, in closeWorkspaceIn) (done, error) {
-	var panes protocol.PaneList
-	if err := h.call(ctx, "pane.list", protocol.PaneListParams{WorkspaceID: &in.WorkspaceID}, &panes); err != nil {
-		return done{}, err
+	closing := []string{in.WorkspaceID}
+	if in.CloseGroup && h.opts.CallerPane != "" && !h.opts.AllowCloseCaller {
+		group, err := h.worktreeGroup(ctx, in.WorkspaceID)
+		if err != nil {
+			return done{}, err
+		}
+		closing = append(closing, group...)
 	}
-	for _, p := range panes.Panes {
-		if h.isCaller(p) {
-			return done{}, &toolError{codeCallerProtected, fmt.Sprintf("workspace %s holds the caller's own pane %s; closing it is not allowed ([mcp] allow_close_caller)", in.WorkspaceID, p.PaneID)}
+	for _, ws := range closing {
+		var panes protocol.PaneList
+		if err := h.call(ctx, "pane.list", protocol.PaneListParams{WorkspaceID: &ws}, &panes); err != nil {
+			return done{}, err
+		}
+		for _, p := range panes.Panes {
+			if h.isCaller(p) {
+				return done{}, &toolError{codeCallerProtected, fmt.Sprintf("closing workspace %s would close the caller's own pane %s; it is not allowed ([mcp] allow_close_caller)", in.WorkspaceID, p.PaneID)}
+			}
 		}
 	}
 	return done{true}, h.call(ctx, "workspace.close", protocol.WorkspaceCloseParams{WorkspaceID: in.WorkspaceID, CloseGroup: in.CloseGroup}, nil)
+}
+
+// worktreeGroup lists the other workspaces of ws's repository, which a
+// close_group close takes with it.
+func (h *herdr) worktreeGroup(ctx context.Context, ws string) ([]string, error) {
+	var list protocol.WorkspaceList
+	if err := h.call(ctx, "workspace.list", nil, &list); err != nil {
+		return nil, err
+	}
+	key := ""
+	for _, w := range list.Workspaces {
+		if w.WorkspaceID == ws && w.Worktree != nil {
+			key = w.Worktree.RepoKey
+		}
+	}
+	var group []string
+	for _, w := range list.Workspaces {
+		if key != "" && w.WorkspaceID != ws && w.Worktree != nil && w.Worktree.RepoKey == key {
+			group = append(group, w.WorkspaceID)
+		}
+	}
+	return group, nil
 }
 
 // codeCallerProtected refuses closing the caller's own pane.
