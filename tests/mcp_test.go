@@ -270,6 +270,26 @@ func TestMCP_AgentInWorktree(t *testing.T) {
 	if err != nil || !strings.Contains(snap.Contents[0].Text, `"agents":[`) || !strings.Contains(snap.Contents[0].Text, `"name":"helper"`) {
 		t.Fatalf("session resource: %+v %v", snap, err)
 	}
+
+	// A second agent in a new pane split off w1's, driven by raw input,
+	// focused, then closed.
+	second := mcpOK[started](t, m, "start_agent", map[string]any{"name": "second", "kind": "claude", "pane_id": "w1:p1", "direction": "down"})
+	p2 := second.Agent.PaneID
+	if !second.Agent.InteractiveReady || second.Agent.WorkspaceID != "w1" || p2 == "w1:p1" {
+		t.Fatalf("start_agent: %+v", second.Agent)
+	}
+	mcpOK[struct{ OK bool }](t, m, "send_text", map[string]any{"pane_id": p2, "text": "b", "enter": true})
+	if w := mcpOK[struct{ Agent protocol.AgentInfo }](t, m, "wait_agent", map[string]any{"target": "second", "until": []string{"blocked"}, "timeout_ms": 10000}); w.Agent.AgentStatus != protocol.StatusBlocked {
+		t.Fatalf("after send_text b: %+v", w.Agent)
+	}
+	if f := mcpOK[protocol.PaneInfoResult](t, m, "focus_pane", map[string]any{"pane_id": p2}); !f.Pane.Focused {
+		t.Fatalf("focus_pane: %+v", f.Pane)
+	}
+	mcpOK[struct{ OK bool }](t, m, "send_keys", map[string]any{"pane_id": p2, "keys": []string{"q", "Enter"}})
+	mcpOK[struct{ OK bool }](t, m, "close_pane", map[string]any{"pane_id": p2})
+	if ag := mcpOK[protocol.AgentList](t, m, "list_agents", nil); len(ag.Agents) != 1 || ag.Agents[0].PaneID != pane {
+		t.Fatalf("agents after closing the second: %+v", ag.Agents)
+	}
 }
 
 // Bad input gets MCP errors (unknown and hidden tools, wrong types,
