@@ -265,3 +265,24 @@ func TestTools_CallerWorkspaceGroupIsNotClosed(t *testing.T) {
 		t.Fatalf("closing w1 alone: %v %q", err, text(res))
 	}
 }
+
+// A pane resource takes any pane id, a machine-qualified one too, and
+// reads the pane's recent text, ANSI stripped.
+func TestResources_PaneRead(t *testing.T) {
+	var asked protocol.PaneReadParams
+	f := &fakeHerdr{handle: func(method string, params json.RawMessage) (any, error) {
+		if method == "pane.read" {
+			json.Unmarshal(params, &asked)
+			return protocol.PaneRead{Read: protocol.PaneReadResult{PaneID: asked.PaneID, Text: "hello\n"}}, nil
+		}
+		return notFound(method, params)
+	}}
+	cs := connect(t, f, Options{}, nil)
+	res, err := cs.ReadResource(context.Background(), &sdk.ReadResourceParams{URI: "herdr://pane/build/w1:p2"})
+	if err != nil || len(res.Contents) != 1 || res.Contents[0].Text != "hello\n" || res.Contents[0].MIMEType != "text/plain" {
+		t.Fatalf("read: %+v %v", res, err)
+	}
+	if asked.PaneID != "build/w1:p2" || asked.Source != protocol.SourceRecent || asked.StripANSI == nil || !*asked.StripANSI || *asked.Lines != paneResourceLines {
+		t.Fatalf("pane.read params %+v", asked)
+	}
+}
