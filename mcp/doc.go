@@ -20,7 +20,12 @@
 // herdr://pane/{pane_id} (a pane's recent text). A subscription to a pane
 // holds one events.wait on pane_output_changed at a time, from the
 // revision last seen (seen_revision), and sends resources/updated on each
-// change.
+// change; one to the session holds an events.subscribe connection for
+// every lifecycle event, made before the subscribe is answered.
+//
+// The SDK's stdio connection ends at a line it cannot decode; stdio.go
+// answers such lines itself (JSON-RPC parse or invalid-request errors) so
+// they never reach it.
 //
 // Safety (config.toml [mcp]): Allow limits the tools listed and callable;
 // AllowStart and AllowClose switch off the tools that start agents and
