@@ -45,6 +45,7 @@ type Config struct {
 	Experimental Experimental // [experimental]
 	Remote       Remote       // [remote]
 	Web          Web          // [web]
+	Tasks        Tasks        // [tasks]
 }
 
 // Theme holds the [theme] section; names are stored in canonical form.
@@ -280,6 +281,7 @@ func Default() Config {
 		Advanced:     Advanced{ScrollbackLimitBytes: DefaultScrollbackLimitBytes, HeadlessCols: 120, HeadlessRows: 40},
 		Experimental: Experimental{CJKIMECursorShape: "steady_block"},
 		Remote:       Remote{ManageSSHConfig: true},
+		Tasks:        defaultTasks(),
 	}
 }
 

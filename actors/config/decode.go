@@ -56,6 +56,7 @@ var sectionDecoders = []sectionDecoder{
 	{"remote", (*decoder).remote},
 	{"server", (*decoder).server},
 	{"web", (*decoder).web},
+	{"tasks", (*decoder).tasks},
 }
 
 func (d *decoder) walk(raw map[string]any) {

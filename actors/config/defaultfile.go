@@ -34,6 +34,7 @@ func DefaultFile() string {
 	w.section("remote", remoteFields)
 	w.section("server", serverFields)
 	w.section("web", webFields)
+	w.section("tasks", tasksFields)
 	return w.b.String()
 }
 

@@ -36,6 +36,9 @@ type Options struct {
 	// Hand to the panes it starts; the keeper closes it when it stops.
 	Lines *pane.LinesWriter
 	Log   *slog.Logger
+	// Tasks is the task board restored at start, written with every save
+	// until the tasks actor hands a newer one (Tasks).
+	Tasks *model.SavedTasks
 }
 
 // LinesDir is the folder of the panes' kept lines, beside the session file.
@@ -77,6 +80,13 @@ type Lines struct {
 	Panes []*actor.PID
 }
 
+// Tasks is the tasks actor's snapshot after a change: written with the
+// session's next save (asked for in a while, like a Changed). Saved
+// shares nothing with the sender's state.
+type Tasks struct {
+	Saved *model.SavedTasks
+}
+
 // saveDue and linesDue are the keeper's timers going off.
 type (
 	saveDue  struct{}
@@ -92,6 +102,7 @@ type Keeper struct {
 	save    uint64      // the pending saveDue, 0 for none
 	lines   uint64      // the pending linesDue, 0 for none
 	trim    trimmer
+	tasks   *model.SavedTasks // the newest task board, added to every save
 }
 
 // Props returns the keeper's props.
@@ -100,7 +111,7 @@ func Props(opts Options) *actor.Props {
 }
 
 func newKeeper(opts Options) *Keeper {
-	k := &Keeper{opts: opts}
+	k := &Keeper{opts: opts, tasks: opts.Tasks}
 	if opts.SessionFile != "" {
 		k.file = newFileWriter(opts.SessionFile, opts.Log)
 	}
@@ -127,6 +138,11 @@ func (k *Keeper) Receive(ctx actor.Context) {
 			k.lines = k.timers.After(ctx, linesDelay, &linesDue{})
 		}
 		k.panesNow(ctx, msg.Panes)
+	case *Tasks:
+		k.tasks = msg.Saved
+		if k.file != nil && k.save == 0 {
+			k.save = k.timers.After(ctx, saveDelay, &saveDue{})
+		}
 	case *saveDue:
 		k.save = 0
 		k.ask(ctx, &SaveNow{})
@@ -161,6 +177,7 @@ func (k *Keeper) write(saved *model.Saved) {
 	if k.file == nil || saved == nil {
 		return
 	}
+	saved.Tasks = k.tasks
 	data, err := encodeSession(saved)
 	if err != nil {
 		k.opts.Log.Error("session file not encoded", "err", err)
