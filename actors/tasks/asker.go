@@ -81,19 +81,19 @@ func (a *asker) Receive(ctx actor.Context) {
 		}
 		a.pending = false
 		if a.prompting {
-			ctx.Send(ctx.Parent(), &prompted{asker: a, err: msg.Err, before: a.before})
+			ctx.Request(ctx.Parent(), &prompted{asker: a, err: msg.Err, before: a.before})
 			return
 		}
 		if msg.Err != nil {
-			ctx.Send(ctx.Parent(), &agentFound{asker: a, err: msg.Err})
+			ctx.Request(ctx.Parent(), &agentFound{asker: a, err: msg.Err})
 			return
 		}
 		info, err := agentOf(msg.Result)
 		if err != nil {
-			ctx.Send(ctx.Parent(), &agentFound{asker: a, err: protocol.Errorf(protocol.CodeInternal, "agent.get: %v", err)})
+			ctx.Request(ctx.Parent(), &agentFound{asker: a, err: protocol.Errorf(protocol.CodeInternal, "agent.get: %v", err)})
 			return
 		}
-		ctx.Send(ctx.Parent(), &agentFound{asker: a, who: protocol.TaskAssignee{Target: a.target, PaneID: info.PaneID, TerminalID: info.TerminalID}})
+		ctx.Request(ctx.Parent(), &agentFound{asker: a, who: protocol.TaskAssignee{Target: a.target, PaneID: info.PaneID, TerminalID: info.TerminalID}})
 	case *sendPrompt:
 		a.prompting, a.before, a.pending = true, msg.before, true
 		// By pane id: the name may have moved since it was resolved, the
@@ -108,9 +108,9 @@ func (a *asker) Receive(ctx actor.Context) {
 // report ends the asker with an error for whichever step it is in.
 func (a *asker) report(ctx actor.Context, err error) {
 	if a.prompting {
-		ctx.Send(ctx.Parent(), &prompted{asker: a, err: err, before: a.before})
+		ctx.Request(ctx.Parent(), &prompted{asker: a, err: err, before: a.before})
 	} else {
-		ctx.Send(ctx.Parent(), &agentFound{asker: a, err: err})
+		ctx.Request(ctx.Parent(), &agentFound{asker: a, err: err})
 	}
 }
 
