@@ -242,3 +242,30 @@ func TestTasks_PersistAcrossARestart(t *testing.T) {
 		t.Fatalf("the next task after a restart is %s, want task-4", next.ID)
 	}
 }
+
+// A live handoff carries the board: the new server answers the same
+// tasks with their activities and goes on numbering.
+func TestTasks_LiveHandoffCarriesTheBoard(t *testing.T) {
+	t.Parallel()
+	s := StartServer(t)
+	stopHeir(t, s) // the server that takes over is not the test's child
+	s.CreateWorkspace(t, map[string]any{"cwd": s.Home.Dir})
+	agentCLI(t, s, "task", "create", "--title", "one")
+	agentCLI(t, s, "task", "create", "--title", "two", "--depends-on", "task-1")
+	agentCLI(t, s, "task", "report", "task-1", "running", "--message", "on it")
+	before := agentCLI(t, s, "task", "get", "task-1")
+	beforeList := agentCLI(t, s, "task", "list")
+	if _, stderr, code := s.CLI("server", "live-handoff"); code != 0 {
+		t.Fatalf("live-handoff: exit %d: %s", code, stderr)
+	}
+	s.WaitExit(t)
+	if after := agentCLI(t, s, "task", "get", "task-1"); after != before {
+		t.Fatalf("task after the handoff differs.\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	if after := agentCLI(t, s, "task", "list"); after != beforeList {
+		t.Fatalf("board after the handoff differs.\nbefore:\n%s\nafter:\n%s", beforeList, after)
+	}
+	if next := OK[protocol.TaskInfoResult](t, CLIResponse(t, agentCLI(t, s, "task", "create", "--title", "three")), "task_info").Task; next.ID != "task-3" {
+		t.Fatalf("the next task after the handoff is %s, want task-3", next.ID)
+	}
+}
