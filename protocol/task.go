@@ -32,6 +32,22 @@ func init() {
 	}
 }
 
+// TaskEventKinds are the task board's lifecycle kinds, which LifecycleKinds
+// ends with: subscribable and hooked here, unknown to Herdr 0.9's servers.
+var TaskEventKinds = []string{"task_created", "task_updated", "task_activity"}
+
+// HerdrEventKind reports whether a lifecycle kind is one a Herdr 0.9
+// server knows, so a subscription to another machine's server, which may
+// be Herdr's, asks for no other.
+func HerdrEventKind(kind string) bool {
+	for _, k := range TaskEventKinds {
+		if k == kind {
+			return false
+		}
+	}
+	return true
+}
+
 // Task error codes.
 const (
 	CodeTaskNotFound           = "task_not_found"

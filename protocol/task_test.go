@@ -101,9 +101,15 @@ func TestTask_Registered(t *testing.T) {
 	for _, k := range LifecycleKinds {
 		kinds[k] = true
 	}
+	if !HerdrEventKind("pane_created") {
+		t.Error("pane_created is not a Herdr kind")
+	}
 	for _, k := range []string{"task_created", "task_updated", "task_activity"} {
 		if !kinds[k] {
 			t.Errorf("%s is not a lifecycle kind", k)
+		}
+		if HerdrEventKind(k) {
+			t.Errorf("%s is taken for a Herdr 0.9 kind", k)
 		}
 		if _, ok := SubscriptionKind(strings.Replace(k, "_", ".", 1)); !ok {
 			t.Errorf("%s cannot be subscribed to", k)
