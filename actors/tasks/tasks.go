@@ -75,6 +75,10 @@ type Tasks struct {
 	// inFlight marks the tasks an attach or dispatch is resolving its
 	// agent for: a second one on the same task is refused meanwhile.
 	inFlight map[string]bool
+	// askers are the children still owing their call an answer, by
+	// actor id: one that stops before it reports (it failed) is answered
+	// internal_error here, so every call is answered once.
+	askers map[string]*asker
 }
 
 // Props returns the tasks actor's props.
@@ -85,11 +89,14 @@ func Props(opts Options) *actor.Props {
 	if opts.BinName == "" {
 		opts.BinName = "herdr"
 	}
-	return actor.PropsFromProducer(func() actor.Actor { return newTasks(opts) }, api.Guarded(opts.Log))
+	// A failed asker is stopped, not restarted (a restart would ask the
+	// session again); its Terminated answers its call.
+	stop := actor.NewOneForOneStrategy(0, 0, func(any) actor.Directive { return actor.StopDirective })
+	return actor.PropsFromProducer(func() actor.Actor { return newTasks(opts) }, api.Guarded(opts.Log), actor.WithSupervisor(stop))
 }
 
 func newTasks(opts Options) *Tasks {
-	t := &Tasks{opts: opts, inFlight: map[string]bool{}}
+	t := &Tasks{opts: opts, inFlight: map[string]bool{}, askers: map[string]*asker{}}
 	t.board = newBoard(func() int64 { return opts.Now().UnixMilli() })
 	if opts.Restore != nil {
 		t.board.restore(opts.Restore)
@@ -122,6 +129,12 @@ func (t *Tasks) Receive(ctx actor.Context) {
 		ctx.Send(t.opts.Events, &events.Ack{Sub: ctx.Self()})
 	case *events.Lost:
 		t.subscribe(ctx) // agent_status activities are notes; none are owed
+	case *actor.Terminated:
+		if a := t.askers[msg.Who.Id]; a != nil {
+			delete(t.askers, msg.Who.Id)
+			delete(t.inFlight, a.taskID)
+			ctx.Send(a.caller, api.Fail(protocol.Errorf(protocol.CodeInternal, "%s of %s: its agent lookup failed", a.call.Method, a.taskID)))
+		}
 	case *SetDispatcher:
 		t.dispatcher = msg.PID
 	case *Export:
@@ -277,8 +290,17 @@ func (t *Tasks) resolve(ctx actor.Context, call *api.Call, id, target string, di
 	}
 	t.inFlight[task.ID] = true
 	a := &asker{session: t.opts.Session, call: call, caller: ctx.Sender(), taskID: task.ID, target: target, dispatch: dispatch, prompt: prompt}
-	ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }, api.Guarded(t.opts.Log)))
+	pid := ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }, api.Guarded(t.opts.Log)))
+	t.askers[pid.Id] = a
 	return nil
+}
+
+// finish ends an asker whose call is answered (or about to be).
+func (t *Tasks) finish(ctx actor.Context, pid *actor.PID) {
+	if pid != nil {
+		delete(t.askers, pid.Id)
+		ctx.Stop(pid)
+	}
 }
 
 // agentFound applies an attach or dispatch whose agent the session
@@ -287,7 +309,7 @@ func (t *Tasks) agentFound(ctx actor.Context, m *agentFound) {
 	if m.err != nil {
 		delete(t.inFlight, m.asker.taskID)
 		ctx.Send(m.asker.caller, api.Fail(m.err))
-		ctx.Stop(ctx.Sender())
+		t.finish(ctx, ctx.Sender())
 		return
 	}
 	a := m.asker
@@ -315,14 +337,14 @@ func (t *Tasks) agentFound(ctx actor.Context, m *agentFound) {
 	if err != nil {
 		delete(t.inFlight, a.taskID)
 		ctx.Send(a.caller, api.Fail(err))
-		ctx.Stop(ctx.Sender())
+		t.finish(ctx, ctx.Sender())
 		return
 	}
 	t.apply(ctx, c)
 	if !a.dispatch {
 		delete(t.inFlight, a.taskID)
 		ctx.Send(a.caller, infoReply(task))
-		ctx.Stop(ctx.Sender())
+		t.finish(ctx, ctx.Sender())
 		return
 	}
 	text := a.prompt
@@ -337,7 +359,7 @@ func (t *Tasks) agentFound(ctx actor.Context, m *agentFound) {
 func (t *Tasks) prompted(ctx actor.Context, m *prompted) {
 	id := m.asker.taskID
 	delete(t.inFlight, id)
-	ctx.Stop(ctx.Sender())
+	t.finish(ctx, ctx.Sender())
 	task, err := t.board.get(id)
 	if err != nil {
 		ctx.Send(m.asker.caller, api.Fail(err))

@@ -32,6 +32,10 @@ func (f *fakeSession) Receive(ctx actor.Context) {
 	case *api.Call:
 		switch p := msg.Params.(type) {
 		case *protocol.AgentTarget:
+			if p.Target == "boom" {
+				ctx.Respond(api.Done(explosive{}))
+				return
+			}
 			if p.Target != "bob" {
 				ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeAgentNotFound, "no agent at %s", p.Target)))
 				return
@@ -57,6 +61,12 @@ func (f *fakeSession) Receive(ctx actor.Context) {
 		f.held = nil
 	}
 }
+
+// explosive is an answer the asker breaks on (its encoding panics).
+type explosive struct{}
+
+func (explosive) ResultType() string           { return "agent_info" }
+func (explosive) MarshalJSON() ([]byte, error) { panic("boom") }
 
 func bob() *api.Reply {
 	return api.Done(protocol.AgentInfoResult{Agent: protocol.AgentInfo{PaneID: "w1:p2", TerminalID: "term_1"}})
@@ -225,5 +235,16 @@ func TestTasks_KeptAndRestored(t *testing.T) {
 	res, err := r2.system.Root.RequestFuture(r2.tasks, &Export{}, 5*time.Second).Result()
 	if err != nil || res.(*model.SavedTasks).NextID != 4 {
 		t.Fatalf("export %v %+v", err, res)
+	}
+}
+
+// An asker that breaks is stopped, and its call answered internal_error
+// once; the task is no longer in flight.
+func TestTasks_BrokenAskerAnswersOnce(t *testing.T) {
+	r := newRig(t, false, nil)
+	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "t"}))
+	r.fails(r.ask("task.dispatch", &protocol.TaskDispatchParams{TaskID: "task-1", Target: "boom"}), protocol.CodeInternal)
+	if got := r.task(r.ask("task.dispatch", &protocol.TaskDispatchParams{TaskID: "task-1", Target: "bob"})); got.Status != protocol.TaskRunning {
+		t.Fatalf("dispatch after a broken one: %+v", got)
 	}
 }
