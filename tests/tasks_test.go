@@ -104,6 +104,19 @@ func TestTasks_BoardThroughTheCLI(t *testing.T) {
 	})
 	agentCLIFail(t, s, protocol.CodeTaskNotReady, "task", "dispatch", "task-1", "bob")
 
+	// The agent's pane moves to a workspace of its own: the assignee
+	// follows it to its new id.
+	if resp := s.Call("pane.move", map[string]any{"pane_id": p, "destination": map[string]any{"type": "new_workspace"}}); resp.Error != nil {
+		t.Fatalf("pane.move: %+v", resp.Error)
+	}
+	var moved string
+	WaitFor(t, "the assignee at the pane's new id", func() bool {
+		a := task(agentCLI(t, s, "task", "get", "task-1")).Assignee
+		moved = a.PaneID
+		return a.PaneID != p && a.TerminalID == running.Assignee.TerminalID
+	})
+	p = moved
+
 	// The assignee's agent goes working: an agent_status activity.
 	OK[protocol.OK](t, s.Call("pane.send_text", map[string]any{"pane_id": p, "text": "w\r"}), "ok")
 	WaitFor(t, "the agent's status on the task", func() bool {

@@ -246,6 +246,27 @@ func (b *board) agentStatus(paneID, status string) change {
 	return c
 }
 
+// paneMoved follows an assignee's pane to its new id (a pane moved to
+// another tab or workspace is renumbered there); its terminal says it is
+// the same pane.
+func (b *board) paneMoved(from, to, terminal string) change {
+	var c change
+	for _, t := range b.sorted(nil) {
+		a := t.Assignee
+		if a == nil || a.PaneID != from || a.TerminalID != "" && a.TerminalID != terminal {
+			continue
+		}
+		moved := *a
+		if moved.Target == moved.PaneID {
+			moved.Target = to // named by its pane: the name goes with it
+		}
+		moved.PaneID = to
+		t.Assignee = &moved
+		b.updated(t, t.Status, &c)
+	}
+	return c
+}
+
 // sorted lists the tasks of the statuses f wants (nil: all) by priority,
 // then id number.
 func (b *board) sorted(f *protocol.TaskListParams) []*protocol.TaskInfo {

@@ -282,3 +282,21 @@ func TestBoard_Claim(t *testing.T) {
 		t.Fatalf("claim of a cancelled task: %v", err)
 	}
 }
+
+// A moved pane keeps its tasks: the assignee follows it to its new id
+// (and a target that was the pane id with it); another terminal that
+// took the old id does not.
+func TestBoard_AssigneeFollowsAMovedPane(t *testing.T) {
+	b := testBoard()
+	byName := mustCreate(t, b, protocol.TaskCreateParams{Title: "by name"})
+	byPane := mustCreate(t, b, protocol.TaskCreateParams{Title: "by pane"})
+	b.attach(byName, protocol.TaskAssignee{Target: "bob", PaneID: "w1:p2", TerminalID: "term_1"}, "test", &change{})
+	b.attach(byPane, protocol.TaskAssignee{Target: "w1:p2", PaneID: "w1:p2", TerminalID: "term_1"}, "test", &change{})
+	if c := b.paneMoved("w1:p2", "w2:p1", "term_9"); len(c.events) != 0 {
+		t.Fatal("another terminal moved the assignee")
+	}
+	c := b.paneMoved("w1:p2", "w2:p1", "term_1")
+	if len(c.events) != 2 || byName.Assignee.PaneID != "w2:p1" || byName.Assignee.Target != "bob" || byPane.Assignee.Target != "w2:p1" {
+		t.Fatalf("after the move: %+v %+v", byName.Assignee, byPane.Assignee)
+	}
+}

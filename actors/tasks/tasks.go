@@ -145,22 +145,33 @@ func (t *Tasks) Receive(ctx actor.Context) {
 }
 
 // subscribe asks the bus for agent status changes, for the assignees'
-// agent_status activities.
+// agent_status activities, and pane moves, to follow an assignee's pane.
 func (t *Tasks) subscribe(ctx actor.Context) {
 	if t.opts.Events != nil {
-		ctx.Send(t.opts.Events, &events.Subscribe{Sub: ctx.Self(), Kinds: []string{"pane_agent_status_changed"}})
+		ctx.Send(t.opts.Events, &events.Subscribe{Sub: ctx.Self(), Kinds: []string{"pane_agent_status_changed", "pane_moved"}})
 	}
 }
 
 func (t *Tasks) onEvent(ctx actor.Context, line []byte) {
 	var ev struct {
-		Event string                               `json:"event"`
-		Data  protocol.PaneAgentStatusChangedEvent `json:"data"`
+		Event string          `json:"event"`
+		Data  json.RawMessage `json:"data"`
 	}
-	if json.Unmarshal(line, &ev) != nil || ev.Event != "pane_agent_status_changed" {
+	if json.Unmarshal(line, &ev) != nil {
 		return
 	}
-	t.apply(ctx, t.board.agentStatus(ev.Data.PaneID, string(ev.Data.AgentStatus)))
+	switch ev.Event {
+	case "pane_agent_status_changed":
+		var d protocol.PaneAgentStatusChangedEvent
+		if json.Unmarshal(ev.Data, &d) == nil {
+			t.apply(ctx, t.board.agentStatus(d.PaneID, string(d.AgentStatus)))
+		}
+	case "pane_moved":
+		var d protocol.PaneMovedEvent
+		if json.Unmarshal(ev.Data, &d) == nil && d.PreviousPaneID != d.Pane.PaneID {
+			t.apply(ctx, t.board.paneMoved(d.PreviousPaneID, d.Pane.PaneID, d.Pane.TerminalID))
+		}
+	}
 }
 
 // apply keeps a change: the board's snapshot goes to the keeper, then the
