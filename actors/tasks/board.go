@@ -15,10 +15,25 @@ type board struct {
 	tasks  map[uint64]*protocol.TaskInfo
 	nextID uint64 // the number of the next task; never goes back
 	now    func() int64
+	// saved holds a copy of each task as last saved, never changed once
+	// made (the keeper encodes them on its own goroutine); dirty names
+	// the tasks changed since, so a save copies only those.
+	saved map[uint64]protocol.TaskInfo
+	dirty map[uint64]bool
+	// order is every task's number, ascending (ids only grow).
+	order []uint64
 }
 
 func newBoard(now func() int64) *board {
-	return &board{tasks: map[uint64]*protocol.TaskInfo{}, nextID: 1, now: now}
+	return &board{tasks: map[uint64]*protocol.TaskInfo{}, nextID: 1, now: now,
+		saved: map[uint64]protocol.TaskInfo{}, dirty: map[uint64]bool{}}
+}
+
+// touch marks t changed since the last save.
+func (b *board) touch(t *protocol.TaskInfo) {
+	if n, ok := protocol.TaskNumber(t.ID); ok {
+		b.dirty[n] = true
+	}
 }
 
 // change is what one operation did: the events to publish, in order.
@@ -70,6 +85,7 @@ func (b *board) create(p *protocol.TaskCreateParams, source string) (*protocol.T
 		CreatedMS: now, UpdatedMS: now,
 	}
 	b.tasks[id] = t
+	b.order = append(b.order, id)
 	b.activity(t, protocol.TaskActivity{Kind: protocol.ActivityCreated, Status: status, Source: source}, nil)
 	c.add(protocol.TaskCreatedEvent{Task: withActivities(t)})
 	return t, c, nil
@@ -78,6 +94,7 @@ func (b *board) create(p *protocol.TaskCreateParams, source string) (*protocol.T
 // activity appends an activity (the newest MaxTaskActivities kept) and,
 // when c is given, its event.
 func (b *board) activity(t *protocol.TaskInfo, a protocol.TaskActivity, c *change) {
+	b.touch(t)
 	a.Seq = 1
 	if n := len(t.Activities); n > 0 {
 		a.Seq = t.Activities[n-1].Seq + 1
@@ -98,6 +115,7 @@ func (b *board) activity(t *protocol.TaskInfo, a protocol.TaskActivity, c *chang
 
 // updated stamps a change of t and adds its task_updated.
 func (b *board) updated(t *protocol.TaskInfo, previous string, c *change) {
+	b.touch(t)
 	t.UpdatedMS = b.now()
 	c.add(protocol.TaskUpdatedEvent{Task: withoutActivities(t), PreviousStatus: previous})
 }
@@ -160,7 +178,7 @@ func (b *board) pendingDeps(t *protocol.TaskInfo) []string {
 // release makes ready every backlog task with dependencies, all done.
 // A task put in the backlog by hand (no dependencies) stays there.
 func (b *board) release(c *change) {
-	for _, t := range b.sorted(nil) {
+	for _, t := range b.inOrder() {
 		if t.Status != protocol.TaskBacklog || len(t.DependsOn) == 0 || len(b.pendingDeps(t)) > 0 {
 			continue
 		}
@@ -232,7 +250,7 @@ func (b *board) claim(p *protocol.TaskClaimParams, source string) (*protocol.Tas
 // agentStatus records the assignee's agent status on the tasks it runs.
 func (b *board) agentStatus(paneID, status string) change {
 	var c change
-	for _, t := range b.sorted(nil) {
+	for _, t := range b.inOrder() {
 		if t.Assignee == nil || t.Assignee.PaneID != paneID {
 			continue
 		}
@@ -251,7 +269,7 @@ func (b *board) agentStatus(paneID, status string) change {
 // the same pane.
 func (b *board) paneMoved(from, to, terminal string) change {
 	var c change
-	for _, t := range b.sorted(nil) {
+	for _, t := range b.inOrder() {
 		a := t.Assignee
 		if a == nil || a.PaneID != from || a.TerminalID != "" && a.TerminalID != terminal {
 			continue
@@ -265,6 +283,15 @@ func (b *board) paneMoved(from, to, terminal string) change {
 		b.updated(t, t.Status, &c)
 	}
 	return c
+}
+
+// inOrder lists every task by id number.
+func (b *board) inOrder() []*protocol.TaskInfo {
+	out := make([]*protocol.TaskInfo, 0, len(b.order))
+	for _, n := range b.order {
+		out = append(out, b.tasks[n])
+	}
+	return out
 }
 
 // sorted lists the tasks of the statuses f wants (nil: all) by priority,

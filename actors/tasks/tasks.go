@@ -1,7 +1,6 @@
 package tasks
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -402,17 +401,20 @@ func promptFor(task *protocol.TaskInfo, bin string) string {
 	return string(b)
 }
 
-// save is the board as session.json keeps it, sharing nothing with it.
+// save is the board as session.json keeps it, sharing nothing mutable
+// with it: the tasks changed since the last save are copied, the others'
+// copies reused.
 func (b *board) save() *model.SavedTasks {
-	s := &model.SavedTasks{NextID: b.nextID, Tasks: make([]protocol.TaskInfo, 0, len(b.tasks))}
-	for _, t := range b.sorted(nil) {
-		s.Tasks = append(s.Tasks, withActivities(t))
+	for n := range b.dirty {
+		if t := b.tasks[n]; t != nil {
+			b.saved[n] = withActivities(t)
+		}
 	}
-	slices.SortFunc(s.Tasks, func(x, y protocol.TaskInfo) int {
-		a, _ := protocol.TaskNumber(x.ID)
-		c, _ := protocol.TaskNumber(y.ID)
-		return cmp.Compare(a, c)
-	})
+	clear(b.dirty)
+	s := &model.SavedTasks{NextID: b.nextID, Tasks: make([]protocol.TaskInfo, 0, len(b.order))}
+	for _, n := range b.order {
+		s.Tasks = append(s.Tasks, b.saved[n])
+	}
 	return s
 }
 
@@ -430,8 +432,11 @@ func (b *board) restore(s *model.SavedTasks) {
 			c.Activities = c.Activities[len(c.Activities)-protocol.MaxTaskActivities:]
 		}
 		b.tasks[n] = &c
+		b.dirty[n] = true
+		b.order = append(b.order, n)
 		b.nextID = max(b.nextID, n+1)
 	}
+	slices.Sort(b.order)
 }
 
 // undoDispatch puts a dispatched task back as it was before, noting why.
