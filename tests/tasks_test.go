@@ -231,6 +231,12 @@ func TestTasks_PersistAcrossARestart(t *testing.T) {
 	}
 	agentCLI(t, s, "task", "report", "task-2", "running", "--message", "on it")
 	agentCLI(t, s, "task", "report", "task-3", "cancelled")
+	// A claim is on disk when it is answered: the dispatcher's record
+	// before it prompts a worker.
+	OK[protocol.TaskInfoResult](t, s.Call("task.claim", map[string]any{"task_id": "task-2", "worker": map[string]any{"workspace_id": "w1", "branch": "task/task-2-two"}}), "task_info")
+	if data, err := os.ReadFile(h.sessionFile("keep")); err != nil || !strings.Contains(string(data), `"branch": "task/task-2-two"`) {
+		t.Fatalf("the claim was answered before the session file held it (%v):\n%s", err, data)
+	}
 	before := OK[protocol.TaskList](t, CLIResponse(t, agentCLI(t, s, "task", "list")), "task_list").Tasks
 	beforeGet := agentCLI(t, s, "task", "get", "task-2")
 	if _, stderr, code := s.CLI("server", "stop"); code != 0 {

@@ -1,6 +1,7 @@
 package keeper
 
 import (
+	"crypto/sha256"
 	"log/slog"
 	"path/filepath"
 	"time"
@@ -85,6 +86,10 @@ type Lines struct {
 // shares nothing with the sender's state.
 type Tasks struct {
 	Saved *model.SavedTasks
+	// Sync, when not 0, asks for the file now and a TasksSaved with this
+	// token to ReplyTo once a file holding Saved is on disk (tasksync.go).
+	Sync    uint64
+	ReplyTo *actor.PID
 }
 
 // saveDue and linesDue are the keeper's timers going off.
@@ -103,6 +108,12 @@ type Keeper struct {
 	lines   uint64      // the pending linesDue, 0 for none
 	trim    trimmer
 	tasks   *model.SavedTasks // the newest task board, added to every save
+	// The versions of the file handed to the writer (tasksync.go): the
+	// newest's number and digest, the newest on disk, the syncs waiting.
+	handedGen    uint64
+	handedDigest [sha256.Size]byte
+	writtenGen   uint64
+	syncs        []pendingSync
 }
 
 // Props returns the keeper's props.
@@ -140,7 +151,9 @@ func (k *Keeper) Receive(ctx actor.Context) {
 		k.panesNow(ctx, msg.Panes)
 	case *Tasks:
 		k.tasks = msg.Saved
-		if k.file != nil && k.save == 0 {
+		if msg.Sync != 0 {
+			k.syncTasks(ctx, msg)
+		} else if k.file != nil && k.save == 0 {
 			k.save = k.timers.After(ctx, saveDelay, &saveDue{})
 		}
 	case *saveDue:
@@ -150,7 +163,12 @@ func (k *Keeper) Receive(ctx actor.Context) {
 		k.lines = 0
 		k.ask(ctx, &LinesNow{})
 	case *Save:
-		k.write(msg.Saved)
+		k.write(ctx, msg.Saved)
+	case *written:
+		if msg.err == nil {
+			k.writtenGen = max(k.writtenGen, msg.gen)
+		}
+		k.answerSyncs(ctx, msg.gen, msg.err)
 	case *Lines:
 		k.saveLines(ctx, msg)
 	case *trimDue:
@@ -173,7 +191,7 @@ func (k *Keeper) ask(ctx actor.Context, msg any) {
 }
 
 // write marshals a save and hands it to the file's writer.
-func (k *Keeper) write(saved *model.Saved) {
+func (k *Keeper) write(ctx actor.Context, saved *model.Saved) {
 	if k.file == nil || saved == nil {
 		return
 	}
@@ -183,7 +201,19 @@ func (k *Keeper) write(saved *model.Saved) {
 		k.opts.Log.Error("session file not encoded", "err", err)
 		return
 	}
-	k.file.latest.Hand(data)
+	// The writer skips data equal to the last handed: that version
+	// stands for this one.
+	if d := sha256.Sum256(data); d != k.handedDigest || k.handedGen == 0 {
+		k.handedGen++
+		k.handedDigest = d
+		k.file.versions.put(d, k.handedGen)
+		if k.file.notify == nil {
+			self, root := ctx.Self(), ctx.ActorSystem().Root
+			k.file.notify = func(gen uint64, err error) { root.Send(self, &written{gen: gen, err: err}) }
+		}
+		k.file.latest.Hand(data)
+	}
+	k.handed(ctx, k.handedGen)
 }
 
 // saveLines tells the lines writer which panes are left (the files of

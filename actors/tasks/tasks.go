@@ -2,6 +2,7 @@ package tasks
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -78,6 +79,16 @@ type Tasks struct {
 	// actor id: one that stops before it reports (it failed) is answered
 	// internal_error here, so every call is answered once.
 	askers map[string]*asker
+	// durable holds the answers of claims until the keeper says a file
+	// holding them is on disk (keeper.TasksSaved), by sync token.
+	durable  map[uint64]heldReply
+	lastSync uint64
+}
+
+// heldReply is an answer waiting for its change to reach the disk.
+type heldReply struct {
+	to    *actor.PID
+	reply *api.Reply
 }
 
 // Props returns the tasks actor's props.
@@ -95,7 +106,7 @@ func Props(opts Options) *actor.Props {
 }
 
 func newTasks(opts Options) *Tasks {
-	t := &Tasks{opts: opts, inFlight: map[string]bool{}, askers: map[string]*asker{}}
+	t := &Tasks{opts: opts, inFlight: map[string]bool{}, askers: map[string]*asker{}, durable: map[uint64]heldReply{}}
 	t.board = newBoard(func() int64 { return opts.Now().UnixMilli() })
 	if opts.Restore != nil {
 		t.board.restore(opts.Restore)
@@ -134,6 +145,8 @@ func (t *Tasks) Receive(ctx actor.Context) {
 			delete(t.inFlight, a.taskID)
 			ctx.Send(a.caller, api.Fail(protocol.Errorf(protocol.CodeInternal, "%s of %s: its agent lookup failed", a.call.Method, a.taskID)))
 		}
+	case *keeper.TasksSaved:
+		t.saved(ctx, msg)
 	case *SetDispatcher:
 		t.dispatcher = msg.PID
 	case *Export:
@@ -182,6 +195,11 @@ func (t *Tasks) apply(ctx actor.Context, c change) {
 	if t.opts.Keeper != nil {
 		ctx.Send(t.opts.Keeper, &keeper.Tasks{Saved: t.board.save()})
 	}
+	t.publish(ctx, c)
+}
+
+// publish sends a change's events to the bus.
+func (t *Tasks) publish(ctx actor.Context, c change) {
 	if t.opts.Events != nil {
 		for _, e := range c.events {
 			ctx.Send(t.opts.Events, &events.Publish{Data: e, Fields: taskFields(e)})
@@ -247,13 +265,37 @@ func (t *Tasks) report(ctx actor.Context, call *api.Call) *api.Reply {
 	return infoReply(task)
 }
 
+// claim is the dispatcher's durable record before it prompts a worker:
+// answered once a session file holding it is on disk, so a server killed
+// after the answer still knows the worker when it starts again.
 func (t *Tasks) claim(ctx actor.Context, call *api.Call) *api.Reply {
 	task, c, err := t.board.claim(call.Params.(*protocol.TaskClaimParams), "dispatcher")
 	if err != nil {
 		return api.Fail(err)
 	}
-	t.apply(ctx, c)
-	return infoReply(task)
+	if len(c.events) == 0 || t.opts.Keeper == nil || ctx.Sender() == nil {
+		t.apply(ctx, c)
+		return infoReply(task)
+	}
+	t.lastSync++
+	t.durable[t.lastSync] = heldReply{to: ctx.Sender(), reply: infoReply(task)}
+	ctx.Send(t.opts.Keeper, &keeper.Tasks{Saved: t.board.save(), Sync: t.lastSync, ReplyTo: ctx.Self()})
+	t.publish(ctx, c)
+	return nil
+}
+
+// saved answers a claim whose file is on disk (or could not be written).
+func (t *Tasks) saved(ctx actor.Context, m *keeper.TasksSaved) {
+	held, ok := t.durable[m.Sync]
+	if !ok {
+		return
+	}
+	delete(t.durable, m.Sync)
+	if m.Err != nil && !errors.Is(m.Err, keeper.ErrNoSessionFile) {
+		ctx.Send(held.to, api.Fail(protocol.Errorf(protocol.CodeInternal, "the claim is made but not saved: %v", m.Err)))
+		return
+	}
+	ctx.Send(held.to, held.reply)
 }
 
 func (t *Tasks) run(ctx actor.Context, call *api.Call) *api.Reply {

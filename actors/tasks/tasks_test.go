@@ -1,6 +1,7 @@
 package tasks
 
 import (
+	"errors"
 	"io"
 	"log/slog"
 	"strings"
@@ -246,5 +247,49 @@ func TestTasks_BrokenAskerAnswersOnce(t *testing.T) {
 	r.fails(r.ask("task.dispatch", &protocol.TaskDispatchParams{TaskID: "task-1", Target: "boom"}), protocol.CodeInternal)
 	if got := r.task(r.ask("task.dispatch", &protocol.TaskDispatchParams{TaskID: "task-1", Target: "bob"})); got.Status != protocol.TaskRunning {
 		t.Fatalf("dispatch after a broken one: %+v", got)
+	}
+}
+
+// A claim is answered only once the keeper says a file holding it is on
+// disk; calls after it are answered meanwhile, and a failed write is
+// answered as an error.
+func TestTasks_ClaimAnsweredWhenDurable(t *testing.T) {
+	r := newRig(t, false, nil)
+	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "one"}))
+	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "two"}))
+	replies := make(chan *api.Reply, 4)
+	probe := r.system.Root.Spawn(actor.PropsFromFunc(sink(replies)))
+	send := func(method string, p protocol.Params) {
+		r.system.Root.RequestWithCustomSender(r.tasks, &api.Call{ID: method, Method: method, Params: p}, probe)
+	}
+	send("task.claim", &protocol.TaskClaimParams{TaskID: "task-1", Worker: &protocol.TaskWorker{WorkspaceID: "w2", Branch: "task/task-1-one"}})
+	send("task.get", &protocol.TaskIDParams{TaskID: "task-2"})
+	if first := <-replies; first.Err != nil || first.Result.(protocol.TaskInfoResult).Task.ID != "task-2" {
+		t.Fatalf("first answer %+v, want task-2's (the claim waits for the disk)", first)
+	}
+	var sync *keeper.Tasks
+	for sync == nil {
+		if m := <-r.saves; m.Sync != 0 {
+			sync = m
+		}
+	}
+	if sync.ReplyTo == nil || sync.Saved.Tasks[0].Worker == nil || sync.Saved.Tasks[0].Worker.Branch != "task/task-1-one" {
+		t.Fatalf("the keeper was handed %+v", sync)
+	}
+	r.system.Root.Send(r.tasks, &keeper.TasksSaved{Sync: sync.Sync})
+	claimed := <-replies
+	if claimed.Err != nil || claimed.Result.(protocol.TaskInfoResult).Task.Worker == nil {
+		t.Fatalf("claim answer %+v", claimed)
+	}
+
+	send("task.claim", &protocol.TaskClaimParams{TaskID: "task-2", Worker: &protocol.TaskWorker{WorkspaceID: "w3"}})
+	for sync = nil; sync == nil; {
+		if m := <-r.saves; m.Sync != 0 {
+			sync = m
+		}
+	}
+	r.system.Root.Send(r.tasks, &keeper.TasksSaved{Sync: sync.Sync, Err: errors.New("disk full")})
+	if failed := <-replies; failed.Err == nil || !strings.Contains(failed.Err.Error(), "disk full") {
+		t.Fatalf("claim whose write failed: %+v", failed)
 	}
 }
