@@ -4,7 +4,9 @@
 // here with their error codes; reaching done releases the backlog tasks
 // whose dependencies are all done. Every change is kept (the keeper gets
 // the board's snapshot, written into session.json's "tasks"), then
-// published (task_created, task_updated, task_activity), then answered.
+// published (task_created, task_updated, task_activity), then answered;
+// a task.claim, the dispatcher's record before it prompts a worker, is
+// answered only once the keeper reports a file holding it on disk.
 //
 // task.attach and task.dispatch resolve their agent through the session
 // (agent.get, then agent.prompt for a dispatch) from a short-lived child
