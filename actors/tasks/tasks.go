@@ -89,6 +89,10 @@ type Tasks struct {
 type heldReply struct {
 	to    *actor.PID
 	reply *api.Reply
+	// prompt, for a dispatch, is what its asker sends once the running
+	// task is on disk (a kill before cannot leave a prompted agent on a
+	// task the next server thinks ready).
+	prompt *sendPrompt
 }
 
 // Props returns the tasks actor's props.
@@ -291,6 +295,13 @@ func (t *Tasks) saved(ctx actor.Context, m *keeper.TasksSaved) {
 		return
 	}
 	delete(t.durable, m.Sync)
+	if held.prompt != nil {
+		if m.Err != nil && !errors.Is(m.Err, keeper.ErrNoSessionFile) && t.opts.Log != nil {
+			t.opts.Log.Warn("task dispatched before it was saved", "err", m.Err)
+		}
+		ctx.Send(held.to, held.prompt)
+		return
+	}
 	if m.Err != nil && !errors.Is(m.Err, keeper.ErrNoSessionFile) {
 		ctx.Send(held.to, api.Fail(protocol.Errorf(protocol.CodeInternal, "the claim is made but not saved: %v", m.Err)))
 		return
@@ -392,8 +403,8 @@ func (t *Tasks) agentFound(ctx actor.Context, m *agentFound) {
 		t.finish(ctx, ctx.Sender())
 		return
 	}
-	t.apply(ctx, c)
 	if !a.dispatch {
+		t.apply(ctx, c)
 		delete(t.inFlight, a.taskID)
 		ctx.Send(a.caller, infoReply(task))
 		t.finish(ctx, ctx.Sender())
@@ -403,7 +414,16 @@ func (t *Tasks) agentFound(ctx actor.Context, m *agentFound) {
 	if text == "" {
 		text = promptFor(task, t.opts.BinName)
 	}
-	ctx.Send(ctx.Sender(), &sendPrompt{target: m.who.PaneID, text: text, before: before})
+	prompt := &sendPrompt{target: m.who.PaneID, text: text, before: before}
+	if t.opts.Keeper == nil {
+		t.apply(ctx, c)
+		ctx.Send(ctx.Sender(), prompt)
+		return
+	}
+	t.lastSync++
+	t.durable[t.lastSync] = heldReply{to: ctx.Sender(), prompt: prompt}
+	ctx.Send(t.opts.Keeper, &keeper.Tasks{Saved: t.board.save(), Sync: t.lastSync, ReplyTo: ctx.Self()})
+	t.publish(ctx, c)
 }
 
 // prompted ends a dispatch: the agent has its prompt, or it could not be

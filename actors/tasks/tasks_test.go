@@ -91,12 +91,25 @@ type rig struct {
 	saves   chan *keeper.Tasks
 }
 
+// newRig starts the tasks actor beside a fake session and a keeper that
+// reports every synced snapshot saved at once.
 func newRig(t *testing.T, hold bool, restore *model.SavedTasks) *rig {
+	return startRig(t, hold, restore, true)
+}
+
+func startRig(t *testing.T, hold bool, restore *model.SavedTasks, autoSave bool) *rig {
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }))
 	t.Cleanup(system.Shutdown)
 	r := &rig{t: t, system: system, prompts: make(chan string, 8), saves: make(chan *keeper.Tasks, 64)}
 	r.session = system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &fakeSession{hold: hold, prompts: r.prompts} }))
-	k := system.Root.Spawn(actor.PropsFromFunc(sink(r.saves)))
+	k := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		if m, ok := ctx.Message().(*keeper.Tasks); ok {
+			r.saves <- m
+			if autoSave && m.Sync != 0 {
+				ctx.Send(m.ReplyTo, &keeper.TasksSaved{Sync: m.Sync})
+			}
+		}
+	}))
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	r.tasks = system.Root.Spawn(Props(Options{Session: r.session, Keeper: k, Restore: restore, Log: log}))
 	return r
@@ -254,7 +267,7 @@ func TestTasks_BrokenAskerAnswersOnce(t *testing.T) {
 // disk; calls after it are answered meanwhile, and a failed write is
 // answered as an error.
 func TestTasks_ClaimAnsweredWhenDurable(t *testing.T) {
-	r := newRig(t, false, nil)
+	r := startRig(t, false, nil, false)
 	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "one"}))
 	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "two"}))
 	replies := make(chan *api.Reply, 4)
@@ -291,5 +304,33 @@ func TestTasks_ClaimAnsweredWhenDurable(t *testing.T) {
 	r.system.Root.Send(r.tasks, &keeper.TasksSaved{Sync: sync.Sync, Err: errors.New("disk full")})
 	if failed := <-replies; failed.Err == nil || !strings.Contains(failed.Err.Error(), "disk full") {
 		t.Fatalf("claim whose write failed: %+v", failed)
+	}
+}
+
+// A dispatch prompts its agent only once the running task is on disk.
+func TestTasks_DispatchPromptsOnceDurable(t *testing.T) {
+	r := startRig(t, false, nil, false)
+	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "one"}))
+	dispatched := r.ask("task.dispatch", &protocol.TaskDispatchParams{TaskID: "task-1", Target: "bob"})
+	var sync *keeper.Tasks
+	for sync == nil {
+		if m := <-r.saves; m.Sync != 0 {
+			sync = m
+		}
+	}
+	if sync.Saved.Tasks[0].Status != protocol.TaskRunning {
+		t.Fatalf("synced %+v", sync.Saved.Tasks[0])
+	}
+	select {
+	case p := <-r.prompts:
+		t.Fatalf("prompted before the task was on disk: %q", p)
+	default:
+	}
+	r.system.Root.Send(r.tasks, &keeper.TasksSaved{Sync: sync.Sync})
+	if got := r.task(dispatched); got.Status != protocol.TaskRunning {
+		t.Fatalf("dispatch %+v", got)
+	}
+	if p := <-r.prompts; !strings.Contains(p, "Task task-1: one") {
+		t.Fatalf("prompt %q", p)
 	}
 }
