@@ -6,7 +6,8 @@
 // the board's snapshot, written into session.json's "tasks"), then
 // published (task_created, task_updated, task_activity), then answered;
 // a task.claim, the dispatcher's record before it prompts a worker, is
-// answered only once the keeper reports a file holding it on disk.
+// answered only once the keeper reports a file holding it on disk, and a
+// task.dispatch sends its prompt only once its running task is there.
 //
 // task.attach and task.dispatch resolve their agent through the session
 // (agent.get, then agent.prompt for a dispatch) from a short-lived child
