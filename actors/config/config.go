@@ -46,6 +46,7 @@ type Config struct {
 	Remote       Remote       // [remote]
 	Web          Web          // [web]
 	MCP          MCP          // [mcp]
+	Tasks        Tasks        // [tasks]
 }
 
 // Theme holds the [theme] section; names are stored in canonical form.
@@ -297,6 +298,7 @@ func Default() Config {
 		Experimental: Experimental{CJKIMECursorShape: "steady_block"},
 		Remote:       Remote{ManageSSHConfig: true},
 		MCP:          MCP{AllowStart: true, AllowClose: true},
+		Tasks:        defaultTasks(),
 	}
 }
 

@@ -57,6 +57,7 @@ var sectionDecoders = []sectionDecoder{
 	{"server", (*decoder).server},
 	{"web", (*decoder).web},
 	{"mcp", (*decoder).mcp},
+	{"tasks", (*decoder).tasks},
 }
 
 func (d *decoder) walk(raw map[string]any) {

@@ -37,6 +37,7 @@ func DefaultFile() string {
 	w.section("mcp", mcpFields)
 	w.line("# The tools `herdr mcp` offers (absent: all of them), e.g.")
 	w.line(`# allow = ["list_agents", "read_pane", "wait_agent"]`)
+	w.section("tasks", tasksFields)
 	return w.b.String()
 }
 

@@ -252,11 +252,12 @@ func connect(gen uint64, argv []string, since uint64, ref protocol.MachineRef, o
 }
 
 // streamKinds are the remote events a link asks for: every lifecycle
-// kind but output changes, which are not retained or streamed.
+// kind but output changes, which are not retained or streamed, and the
+// task board's, which a remote Herdr would refuse.
 func streamKinds() []protocol.Subscription {
 	var subs []protocol.Subscription
 	for _, k := range protocol.LifecycleKinds {
-		if k != "pane_output_changed" {
+		if k != "pane_output_changed" && protocol.HerdrEventKind(k) {
 			subs = append(subs, protocol.Subscription{Type: k})
 		}
 	}
