@@ -424,3 +424,46 @@ func TestMCP_StartsTheServer(t *testing.T) {
 		t.Error("cmd/herdr links the MCP server")
 	}
 }
+
+// The task board's tools: a coordinator creates a chain of tasks, reads
+// the board and reports; the board's refusals come back as tool errors
+// with their code.
+func TestMCP_TaskBoardTools(t *testing.T) {
+	s := StartServer(t)
+	m := startMCP(t, s)
+	tools := toolNames(t, m)
+	for _, name := range []string{"task_create", "task_list", "task_get", "task_dispatch", "task_report"} {
+		if tools[name] == nil || tools[name].Description == "" || tools[name].InputSchema == nil || tools[name].OutputSchema == nil {
+			t.Fatalf("tool %s missing or without description and schemas", name)
+		}
+	}
+	first := mcpOK[protocol.TaskInfoResult](t, m, "task_create", map[string]any{"title": "Add retry policy", "description": "three retries", "priority": 1})
+	second := mcpOK[protocol.TaskInfoResult](t, m, "task_create", map[string]any{"title": "Document retries", "depends_on": []string{first.Task.ID}})
+	if first.Task.Status != protocol.TaskReady || second.Task.Status != protocol.TaskBacklog {
+		t.Fatalf("created %s %s, want ready and backlog", first.Task.Status, second.Task.Status)
+	}
+	ready := mcpOK[protocol.TaskList](t, m, "task_list", map[string]any{"status": []string{"ready"}})
+	if len(ready.Tasks) != 1 || ready.Tasks[0].ID != first.Task.ID {
+		t.Fatalf("ready tasks %+v", ready.Tasks)
+	}
+	mcpOK[protocol.TaskInfoResult](t, m, "task_report", map[string]any{"task_id": first.Task.ID, "status": "running", "message": "started"})
+	mcpFail(t, m, "task_report", map[string]any{"task_id": first.Task.ID, "status": "done"}, "invalid_task_transition")
+	mcpFail(t, m, "task_dispatch", map[string]any{"task_id": second.Task.ID, "target": "nobody"}, "task_not_ready")
+	mcpFail(t, m, "task_get", map[string]any{"task_id": "task-99"}, "task_not_found")
+	mcpOK[protocol.TaskInfoResult](t, m, "task_report", map[string]any{"task_id": first.Task.ID, "status": "review", "message": "tests pass"})
+	mcpOK[protocol.TaskInfoResult](t, m, "task_report", map[string]any{"task_id": first.Task.ID, "status": "done"})
+	got := mcpOK[protocol.TaskInfoResult](t, m, "task_get", map[string]any{"task_id": second.Task.ID})
+	if got.Task.Status != protocol.TaskReady {
+		t.Fatalf("the dependent task after its dependency was done: %s", got.Task.Status)
+	}
+	done := mcpOK[protocol.TaskInfoResult](t, m, "task_get", map[string]any{"task_id": first.Task.ID})
+	var messages []string
+	for _, a := range done.Task.Activities {
+		if a.Message != "" {
+			messages = append(messages, a.Message)
+		}
+	}
+	if !slices.Contains(messages, "started") || !slices.Contains(messages, "tests pass") {
+		t.Fatalf("the task's history lacks the reports: %+v", done.Task.Activities)
+	}
+}
