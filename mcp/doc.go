@@ -2,7 +2,8 @@
 // agents that live in herdr's panes call typed tools — list workspaces,
 // panes and agents, read a pane, send text or keys, start an agent in a
 // new pane or a new worktree workspace, prompt it, wait for its status or
-// for output, focus, close — instead of shelling out to the CLI and
+// for output, focus, close, and the task board (create, list, get,
+// dispatch, report tasks: tasks.go) — instead of shelling out to the CLI and
 // parsing its JSON. It is built on the official Go SDK
 // (github.com/modelcontextprotocol/go-sdk) and speaks MCP over stdio.
 //
