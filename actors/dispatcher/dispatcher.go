@@ -88,9 +88,10 @@ type worker struct {
 	workspaceID string
 	paneID      string
 	path        string
-	target      string // what task.dispatch names: the agent's name, else its pane
-	agent       bool   // the pane's agent has been recognised
-	reporting   bool   // a report of this worker's is under way
+	target      string               // what task.dispatch names: the agent's name, else its pane
+	agent       bool                 // the pane's agent has been recognised
+	agentStatus protocol.AgentStatus // the last status its agent was seen in
+	reporting   bool                 // a report of this worker's is under way
 }
 
 // step tags a worker's call with the phase it answers.

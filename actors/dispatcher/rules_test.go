@@ -13,7 +13,7 @@ func TestPick_PriorityThenIDWithinTheBound(t *testing.T) {
 		"task-2":  {ID: "task-2", Status: statusReady, Cwd: "/r", Priority: 0},
 		"task-10": {ID: "task-10", Status: statusReady, Cwd: "/r", Priority: 0},
 		"task-9":  {ID: "task-9", Status: statusReady, Cwd: "/r", Priority: 0},
-		"task-3":  {ID: "task-3", Status: "backlog", Cwd: "/r"},   // dependencies not done
+		"task-3":  {ID: "task-3", Status: "backlog", Cwd: "/r"},     // dependencies not done
 		"task-4":  {ID: "task-4", Status: statusRunning, Cwd: "/r"}, // someone's already
 		"task-5":  {ID: "task-5", Status: statusReady},              // no folder for a worktree
 		"task-6":  {ID: "task-6", Status: statusReady, Cwd: "/r", Priority: -1},

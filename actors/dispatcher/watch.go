@@ -38,9 +38,8 @@ func (d *Dispatcher) onEvent(ctx actor.Context, line []byte) {
 		d.taskChanged(ctx, data.Task)
 	case "pane_agent_detected":
 		var data struct {
-			PaneID   string  `json:"pane_id"`
-			Agent    *string `json:"agent"`
-			Released bool    `json:"released"`
+			PaneID string  `json:"pane_id"`
+			Agent  *string `json:"agent"`
 		}
 		if json.Unmarshal(ev.Data, &data) != nil {
 			return
@@ -49,7 +48,7 @@ func (d *Dispatcher) onEvent(ctx actor.Context, line []byte) {
 		if w == nil {
 			return
 		}
-		if data.Agent != nil && *data.Agent != "" && !data.Released {
+		if data.Agent != nil && *data.Agent != "" {
 			d.agentSeen(ctx, w)
 		} else if w.phase == phaseWatch {
 			d.fail(ctx, w, "the worker's agent stopped")
@@ -67,6 +66,7 @@ func (d *Dispatcher) onEvent(ctx actor.Context, line []byte) {
 		if w == nil {
 			return
 		}
+		w.agentStatus = data.AgentStatus
 		if w.phase != phaseWatch {
 			if data.Agent != nil && *data.Agent != "" {
 				d.agentSeen(ctx, w)

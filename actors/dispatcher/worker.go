@@ -126,6 +126,9 @@ func (d *Dispatcher) advance(ctx actor.Context, w *worker, r *api.Reply) {
 		d.noteTask(r)
 		w.phase = phaseWatch
 		d.opts.Log.Info("dispatcher: task dispatched", "task", w.task, "pane", w.paneID, "branch", w.branch)
+		if w.agentStatus == protocol.StatusBlocked { // it asked before the dispatch was answered
+			d.agentStatus(ctx, w, w.agentStatus)
+		}
 	case phaseCheck:
 		d.checked(ctx, w, r)
 	}
