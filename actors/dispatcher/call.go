@@ -83,6 +83,9 @@ func (c *caller) answer(ctx actor.Context, r *api.Reply) {
 
 // decodeResult reads a result's (or params') wire shape into out.
 func decodeResult(r any, out any) error {
+	if e, ok := r.(protocol.Encoded); ok { // encoded once already
+		return json.Unmarshal(e.JSON, out)
+	}
 	raw, err := json.Marshal(r)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/tasks"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -42,10 +43,6 @@ type Options struct {
 	// BranchPrefix starts a worker's branch ([tasks] branch_prefix).
 	BranchPrefix string
 }
-
-// Run turns the dispatcher on for the server's life (task.run); a
-// MaxRunning above 0 replaces the bound.
-type Run struct{ MaxRunning int }
 
 // Props are the dispatcher's.
 func Props(opts Options) *actor.Props {
@@ -128,10 +125,8 @@ func (d *Dispatcher) Receive(ctx actor.Context) {
 		if d.opts.On {
 			d.turnOn(ctx, 0)
 		}
-	case *Run:
+	case *tasks.Run: // task.run: on for the server's life; a bound above 0 replaces max_running
 		d.turnOn(ctx, msg.MaxRunning)
-	case *api.Call: // task.run, when the tasks actor hands the call on
-		d.run(ctx, msg)
 	case *answered:
 		d.answered(ctx, msg)
 	case *events.Batch:
@@ -147,18 +142,6 @@ func (d *Dispatcher) Receive(ctx actor.Context) {
 	case *actor.Stopping, *actor.Stopped, *actor.Restarting:
 	default:
 		api.Unhandled(ctx, msg, d.opts.Log)
-	}
-}
-
-// run answers a task.run call handed on to the dispatcher.
-func (d *Dispatcher) run(ctx actor.Context, call *api.Call) {
-	var p struct {
-		MaxRunning int `json:"max_running"`
-	}
-	_ = decodeResult(call.Params, &p) // validated by the table already
-	d.turnOn(ctx, p.MaxRunning)
-	if ctx.Sender() != nil {
-		ctx.Respond(api.OK())
 	}
 }
 
