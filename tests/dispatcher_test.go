@@ -78,6 +78,12 @@ type dispTask struct {
 // git repository to work in.
 func dispatcherHome(t *testing.T, agent string) (h *Home, dir, repo string) {
 	t.Helper()
+	return dispatcherHomeWith(t, "dispatcher = true\nmax_running = 2\nagent = "+strconvQuote(agent)+"\n")
+}
+
+// dispatcherHomeWith is dispatcherHome with its [tasks] section's keys.
+func dispatcherHomeWith(t *testing.T, tasks string) (h *Home, dir, repo string) {
+	t.Helper()
 	h = NewHome(t)
 	dir = filepath.Join(h.Dir, "d")
 	bin := filepath.Join(h.Dir, "bin")
@@ -100,7 +106,7 @@ func dispatcherHome(t *testing.T, agent string) (h *Home, dir, repo string) {
 			h.Env[i] = "PATH=" + bin + ":" + filepath.Dir(herdrBin) + ":" + strings.TrimPrefix(kv, "PATH=")
 		}
 	}
-	h.WriteConfig(t, "[tasks]\ndispatcher = true\nmax_running = 2\nagent = "+strconvQuote(agent)+"\n")
+	h.WriteConfig(t, "[tasks]\n"+tasks)
 	return h, dir, repo
 }
 
@@ -358,4 +364,37 @@ func TestE2E_DispatcherRestartDoesNotDispatchTwice(t *testing.T) {
 	if len(ws.Workspaces) != 1 {
 		t.Fatalf("workspaces after the restart: %+v", ws.Workspaces)
 	}
+}
+
+// Off by default: a ready task waits until `herdr task run` turns the
+// dispatcher on, whose --max-running bounds it from then on.
+func TestE2E_DispatcherTaskRun(t *testing.T) {
+	h, dir, repo := dispatcherHomeWith(t, "max_running = 2\n")
+	s := h.Start(t, "e2e")
+	if err := os.WriteFile(filepath.Join(dir, "mode-task-1"), []byte("gate"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t1 := taskCreate(t, s, map[string]any{"title": "First", "cwd": repo})
+	t2 := taskCreate(t, s, map[string]any{"title": "Second", "cwd": repo})
+	// The board is the dispatcher's only once it runs: a ready task waits.
+	if got := taskGet(t, s, t1); got.Worker != nil || got.Status != "ready" {
+		t.Fatalf("claimed with the dispatcher off: %+v", got)
+	}
+	if out := agentCLI(t, s, "task", "run", "--max-running", "1"); !strings.Contains(out, `"type":"ok"`) {
+		t.Fatalf("task run: %s", out)
+	}
+	waitLong(t, "task-1 at work", func() bool {
+		b, _ := os.ReadFile(filepath.Join(dir, "log"))
+		return strings.Contains(string(b), "start "+t1+"\n")
+	})
+	// One worker at a time: task-2 waits for task-1's.
+	if got := taskGet(t, s, t2); got.Worker != nil || got.Status != "ready" {
+		t.Fatalf("task-2 picked past --max-running 1: %+v", got)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "gate-task-1"), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitLong(t, "both in review", func() bool {
+		return taskGet(t, s, t1).Status == "review" && taskGet(t, s, t2).Status == "review"
+	})
 }
