@@ -55,7 +55,12 @@
 //     and reported ready. It is picked again only after that.
 //
 // A live handoff carries the tasks (claims included) and the panes, so
-// the new server's dispatcher adopts every worker.
+// the new server's dispatcher adopts every worker — when it runs: one
+// turned on by task.run is on for that server's life only, and the new
+// server's is on again by its config or another task.run. A dispatched
+// worker adopted after a restart keeps its task running; its pane has a
+// new shell, and its agent only if the agents actor resumes it (one that
+// reported its session), so such a task waits for a person's report.
 //
 // Actor rules: Receive never blocks; every call goes out from a child
 // (caller) with a deadline and comes back tagged with the worker and
