@@ -228,6 +228,10 @@ func Run(opts Options) error {
 		return err
 	}
 	owners[protocol.OwnerTasks] = tasksPID
+	if err := startDispatcher(system, root, cfg.Tasks, sessionPID, tasksPID, busPID, log); err != nil {
+		listener.Close()
+		return err
+	}
 	machinesPID, controlDir, err := startMachines(system, root, opts.Env, cfg, busPID, sessionPID, log)
 	if err != nil {
 		listener.Close()

@@ -1,0 +1,213 @@
+package dispatcher
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// result is a fake owner's answer: its wire shape as a map.
+type result map[string]any
+
+func (result) ResultType() string { return "fake" }
+
+// seen is one call the fake server was sent: its method and params' JSON.
+type seen struct {
+	method string
+	params string
+}
+
+// fakeServer stands in for the session and the tasks actor: it answers
+// each call by answer and tells the test every call, in order.
+func fakeServer(t *testing.T, answer func(c *api.Call) *api.Reply) (*actor.ActorSystem, *actor.PID, chan seen) {
+	t.Helper()
+	system := actor.NewActorSystem()
+	t.Cleanup(system.Shutdown)
+	calls := make(chan seen, 256)
+	pid := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		if c, ok := ctx.Message().(*api.Call); ok {
+			raw, _ := json.Marshal(c.Params)
+			calls <- seen{c.Method, string(raw)}
+			ctx.Respond(answer(c))
+		}
+	}))
+	return system, pid, calls
+}
+
+func spawnDispatcher(system *actor.ActorSystem, server *actor.PID, maxRunning int) *actor.PID {
+	return system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: server},
+		On: true, MaxRunning: maxRunning, Agent: "claude {title}", BranchPrefix: "task/"}))
+}
+
+// next is the next call, failing after a while.
+func next(t *testing.T, calls chan seen) seen {
+	t.Helper()
+	select {
+	case c := <-calls:
+		return c
+	case <-time.After(5 * time.Second):
+		t.Fatal("no call")
+		return seen{}
+	}
+}
+
+// none checks no call comes while the dispatcher is given time to make one.
+func none(t *testing.T, calls chan seen) {
+	t.Helper()
+	select {
+	case c := <-calls:
+		t.Fatalf("unexpected call %s %s", c.method, c.params)
+	case <-time.After(300 * time.Millisecond): // a negative: nothing comes
+	}
+}
+
+// drain is every call until none comes for a while.
+func drain(calls chan seen) []string {
+	var got []string
+	for {
+		select {
+		case c := <-calls:
+			got = append(got, c.method+" "+c.params)
+		case <-time.After(500 * time.Millisecond): // quiet: the dispatcher is done
+			return got
+		}
+	}
+}
+
+func task(id, status string, prio int, worker map[string]any) map[string]any {
+	m := map[string]any{"id": id, "title": "Do " + id, "cwd": "/repo", "priority": prio, "status": status}
+	if worker != nil {
+		m["worker"] = worker
+	}
+	return m
+}
+
+// The worker's steps, in order, each from the answer before: the durable
+// record first, the worktree, the record of its pane, the command line,
+// the agent settled and named, then the dispatch; at most max_running
+// workers, the next ready task once one leaves running.
+func TestDispatcher_StepsInOrderWithinTheBound(t *testing.T) {
+	board := []any{task("task-1", "ready", 0, nil), task("task-2", "ready", 0, nil), task("task-3", "ready", 1, nil)}
+	ws := 1
+	system, server, calls := fakeServer(t, func(c *api.Call) *api.Reply {
+		switch c.Method {
+		case "task.list":
+			return api.Done(result{"tasks": board})
+		case "worktree.create":
+			ws++
+			w := fmt.Sprintf("w%d", ws)
+			return api.Done(result{"workspace": map[string]any{"workspace_id": w}, "root_pane": map[string]any{"pane_id": w + ":p1"}, "worktree": map[string]any{"path": "/wt/" + w}})
+		}
+		return api.Done(result{})
+	})
+	d := spawnDispatcher(system, server, 2)
+	if c := next(t, calls); c.method != "task.list" {
+		t.Fatalf("first call %s", c.method)
+	}
+	perTask := map[string][]string{}
+	order := []string{}
+	for len(order) < 2*8 {
+		c := next(t, calls)
+		var p struct {
+			TaskID string `json:"task_id"`
+			PaneID string `json:"pane_id"`
+			Target string `json:"target"`
+		}
+		_ = json.Unmarshal([]byte(c.params), &p)
+		id := p.TaskID
+		if id == "" {
+			pane := p.PaneID + p.Target // the worker's pane, named in its task's second claim
+			for k, v := range perTask {
+				if strings.Contains(strings.Join(v, " "), pane) {
+					id = k
+				}
+			}
+		}
+		perTask[id] = append(perTask[id], c.method+" "+c.params)
+		order = append(order, c.method)
+		if strings.Contains(c.params, "task-3") {
+			t.Fatalf("a third worker while two run: %s %s", c.method, c.params)
+		}
+	}
+	for id, steps := range perTask {
+		var methods []string
+		for _, s := range steps {
+			methods = append(methods, strings.Fields(s)[0])
+		}
+		want := "task.claim worktree.create task.claim pane.send_input agent.get agent.wait agent.rename task.dispatch"
+		if got := strings.Join(methods, " "); got != want {
+			t.Fatalf("%s steps:\n %s\nwant\n %s", id, got, want)
+		}
+		if !strings.Contains(steps[0], `"worker":{"branch":"task/`+id+`-do-`+id+`"`) {
+			t.Fatalf("first claim %s", steps[0])
+		}
+		if !strings.Contains(steps[3], `export HERDR_TASK_ID='`+id+`'; claude 'Do `+id+`'`) {
+			t.Fatalf("command line %s", steps[3])
+		}
+	}
+	none(t, calls)
+	// task-1 goes to review: its slot is task-3's.
+	line, _ := json.Marshal(map[string]any{"event": "task_updated", "data": map[string]any{"task": task("task-1", "review", 0, nil), "previous_status": "running"}})
+	system.Root.Send(d, &events.Batch{Lines: [][]byte{line}})
+	if c := next(t, calls); c.method != "task.claim" || !strings.Contains(c.params, "task-3") {
+		t.Fatalf("after a review: %s %s", c.method, c.params)
+	}
+}
+
+// The restart rule: a ready task whose claimed pane exists gets its agent
+// in that pane (no new claim, no new worktree); a running task whose pane
+// is gone is reported failed, released and reported ready, in that order;
+// a running task whose pane exists is adopted without a call.
+func TestDispatcher_RestartRule(t *testing.T) {
+	board := []any{
+		task("task-1", "ready", 0, map[string]any{"workspace_id": "w2", "pane_id": "w2:p1", "branch": "task/task-1-do-task-1"}),
+		task("task-2", "running", 0, map[string]any{"workspace_id": "w3", "pane_id": "w3:p1", "branch": "task/task-2-do-task-2"}),
+		task("task-3", "running", 0, map[string]any{"workspace_id": "w4", "pane_id": "w4:p1", "branch": "task/task-3-do-task-3"}),
+	}
+	system, server, calls := fakeServer(t, func(c *api.Call) *api.Reply {
+		switch c.Method {
+		case "task.list":
+			return api.Done(result{"tasks": board})
+		case "pane.get":
+			id := c.Params.(*protocol.PaneTarget).PaneID
+			if id == "w3:p1" {
+				return api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "no pane %s", id))
+			}
+			return api.Done(result{"pane": map[string]any{"pane_id": id, "workspace_id": strings.Split(id, ":")[0]}})
+		}
+		return api.Done(result{})
+	})
+	spawnDispatcher(system, server, 5)
+	got := drain(calls)
+	joined := strings.Join(got, "\n")
+	if strings.Contains(joined, "worktree.create") || strings.Count(joined, "task.dispatch") != 1 || !strings.Contains(joined, `task.dispatch {"task_id":"task-1"`) {
+		t.Fatalf("the restart made new workers or dispatched other than task-1 once:\n%s", joined)
+	}
+	idx := func(sub string) int {
+		for i, g := range got {
+			if strings.Contains(g, sub) {
+				return i
+			}
+		}
+		t.Fatalf("no call %q in\n%s", sub, joined)
+		return -1
+	}
+	failed, release, ready := idx(`"task_id":"task-2","status":"failed"`), idx(`task.claim {"task_id":"task-2","release":true}`), idx(`"task_id":"task-2","status":"ready"`)
+	if !(failed < release && release < ready) {
+		t.Fatalf("vanished worker's order:\n%s", joined)
+	}
+	if i := idx(`pane.send_input {"pane_id":"w2:p1"`); i < idx(`pane.get {"pane_id":"w2:p1"}`) {
+		t.Fatalf("adopted before the check:\n%s", joined)
+	}
+	if strings.Contains(joined, `"task_id":"task-3","status"`) || strings.Count(joined, "w4:p1") != 1 {
+		t.Fatalf("a live dispatched worker was not left alone:\n%s", joined)
+	}
+}

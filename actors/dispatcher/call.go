@@ -1,0 +1,105 @@
+package dispatcher
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// The dispatcher speaks the public API: each call is a request a
+// coordinator client could send, its params decoded and validated by the
+// method table from their JSON, routed as the gateway routes it (the
+// session for what it resolves, else the method's owner). Each goes out
+// from a short-lived child, so its answer comes back tagged with what it
+// was for while the dispatcher's other calls and events keep flowing.
+
+// answered is a call's answer, handed to the dispatcher with its tag.
+type answered struct {
+	tag   any
+	reply *api.Reply
+}
+
+// callExpired gives up on an owner that never answers.
+type callExpired struct{}
+
+// caller is the child carrying one call.
+type caller struct {
+	owner  *actor.PID
+	call   *api.Call
+	tag    any
+	within time.Duration
+	timers api.Timers
+	done   bool
+}
+
+// encodeCall makes the api.Call a client sending params as JSON would
+// make: a bad param is an error here, as on the wire.
+func encodeCall(id, method string, params any) (*api.Call, error) {
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return nil, err
+	}
+	p, err := protocol.DecodeParams(method, raw)
+	if err != nil {
+		return nil, err
+	}
+	return &api.Call{ID: id, Method: method, Params: p}, nil
+}
+
+// Receive implements actor.Actor.
+func (c *caller) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		ctx.Request(c.owner, c.call)
+		c.timers.After(ctx, c.within, &callExpired{})
+	case *actor.Stopping:
+		c.timers.StopAll()
+	case *api.Fired:
+		c.timers.Fired(msg)
+		c.answer(ctx, api.Fail(protocol.Errorf(protocol.CodeInternal, "%s: no answer within %s", c.call.Method, c.within)))
+	case *api.Reply:
+		c.answer(ctx, msg)
+	case *actor.DeadLetterResponse:
+		c.answer(ctx, api.Fail(protocol.Errorf(protocol.CodeInternal, "%s: its owner is gone", c.call.Method)))
+	case *actor.Stopped, *actor.Restarting:
+	default:
+		api.Unhandled(ctx, msg, nil)
+	}
+}
+
+func (c *caller) answer(ctx actor.Context, r *api.Reply) {
+	if c.done {
+		return
+	}
+	c.done = true
+	ctx.Send(ctx.Parent(), &answered{tag: c.tag, reply: r})
+	ctx.Stop(ctx.Self())
+}
+
+// decodeResult reads a result's (or params') wire shape into out.
+func decodeResult(r any, out any) error {
+	if e, ok := r.(protocol.Encoded); ok { // encoded once already
+		return json.Unmarshal(e.JSON, out)
+	}
+	raw, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return fmt.Errorf("decode %T: %w", r, err)
+	}
+	return nil
+}
+
+// errorCode is an API error's code ("" for none or another error).
+func errorCode(err error) string {
+	if e, ok := err.(*protocol.Error); ok {
+		return e.Code
+	}
+	return ""
+}

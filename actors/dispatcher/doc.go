@@ -1,0 +1,68 @@
+// Package dispatcher is the task board's dispatcher (issue 32, beyond
+// Herdr): an opt-in actor that runs ready tasks on workers of its own.
+// It is off unless `[tasks] dispatcher = true` or `task.run` turns it on,
+// and it drives the server only through the public API — each call is
+// one a coordinator client could send (call.go), decoded and validated by
+// the method table — so neither the session nor the tasks actor knows it
+// exists beyond task.run.
+//
+// Picking (pick.go): ready tasks with a cwd, by priority (lower first)
+// then id number, while fewer than max_running workers exist (default 2;
+// task.run's max_running replaces it). The board keeps a task whose
+// dependencies are not done out of ready, so ready is the whole
+// dependency rule. A task has at most one worker: a worker is keyed by
+// its task from its claim until the task leaves it.
+//
+// A worker, one call at a time (worker.go):
+//  1. task.claim {branch} — the durable record, before anything exists;
+//  2. a retry closes the previous attempt's workspace (its branch stays);
+//  3. worktree.create off the task's cwd, branch
+//     `<branch_prefix><id>-<slug of title>`; if git refuses (the branch
+//     has a worktree already) worktree.open of that branch;
+//  4. task.claim {workspace_id, pane_id, branch, path} — the record now
+//     names the pane;
+//  5. the agent in the workspace's root pane: pane.send_input of
+//     `export HERDR_TASK_ID='<id>'; <[tasks] agent>` with {id} and
+//     {title} replaced, POSIX single-quoted (template.go; sh, bash, zsh
+//     and fish read it);
+//  6. once the pane's agent is recognised (pane_agent_detected, or
+//     agent.get), agent.wait until idle, agent.rename to the task's id,
+//     then task.dispatch to it.
+//
+// A step that fails gives the worker up: the claim is released, and the
+// task is held back until its status changes (no retry loop).
+//
+// Watching (watch.go, bus events): the worker's agent going blocked while
+// the task runs → task.report blocked with the last lines of the visible
+// screen (its question); working again while blocked → task.report
+// running; the task leaving running and blocked (review, done, failed,
+// cancelled) ends the worker and leaves its worktree and workspace, for
+// review; the agent leaving the pane or the pane exiting while dispatched
+// → task.report failed with the pane's last lines. A task that comes back
+// to ready (failed → ready, a retry) is picked again.
+//
+// Restart and handoff (recover.go): the rule, applied once as the
+// dispatcher first runs, to every ready, running or blocked task that
+// carries a worker claim:
+//   - the claim names a pane that exists, in the workspace it names: the
+//     worker is adopted — a running or blocked task is watched as it is,
+//     never dispatched again; a ready task (the server stopped between
+//     the record and the prompt) gets its agent started in that pane and
+//     is dispatched there, once;
+//   - otherwise the worker has vanished and the task returns to ready: a
+//     ready task's claim is released; a running or blocked one is
+//     reported failed (the message says the worker is gone), released,
+//     and reported ready. It is picked again only after that.
+//
+// A live handoff carries the tasks (claims included) and the panes, so
+// the new server's dispatcher adopts every worker — when it runs: one
+// turned on by task.run is on for that server's life only, and the new
+// server's is on again by its config or another task.run. A dispatched
+// worker adopted after a restart keeps its task running; its pane has a
+// new shell, and its agent only if the agents actor resumes it (one that
+// reported its session), so such a task waits for a person's report.
+//
+// Actor rules: Receive never blocks; every call goes out from a child
+// (caller) with a deadline and comes back tagged with the worker and
+// phase it answers, so an answer for a worker given up is dropped.
+package dispatcher
