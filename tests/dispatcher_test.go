@@ -184,6 +184,8 @@ func TestE2E_DispatcherDrainsTheBoard(t *testing.T) {
 	t3 := taskCreate(t, s, map[string]any{"title": "Document it", "cwd": repo, "depends_on": []string{t2}})
 	t4 := taskCreate(t, s, map[string]any{"title": "Clean the build", "cwd": repo})
 	t5 := taskCreate(t, s, map[string]any{"title": "Fix the flaky test", "cwd": repo, "priority": 1})
+	stopCast := recordBoard(t, s, repo)
+	defer stopCast()
 
 	// task-4 asks its question: the board says blocked, with the question.
 	waitLong(t, "task-4 blocked with its question", func() bool {
@@ -397,4 +399,25 @@ func TestE2E_DispatcherTaskRun(t *testing.T) {
 	waitLong(t, "both in review", func() bool {
 		return taskGet(t, s, t1).Status == "review" && taskGet(t, s, t2).Status == "review"
 	})
+}
+
+// recordBoard records, when HERDR_TASKS_CAST names a file, a pane that
+// shows `herdr task board` ten times a second while the scenario runs: the
+// asciicast the README links (docs/tasks-board.cast). Off, it does
+// nothing.
+func recordBoard(t *testing.T, s *Server, cwd string) (stop func()) {
+	cast := os.Getenv("HERDR_TASKS_CAST")
+	if cast == "" {
+		return func() {}
+	}
+	cast, _ = filepath.Abs(cast)
+	ws := s.CreateWorkspace(t, map[string]any{"cwd": cwd, "label": "board"})
+	pane := ws.RootPane.PaneID
+	s.WaitPrompt(t, pane)
+	s.Run(t, pane, "while :; do printf '\\033[H\\033[2J'; herdr task board; sleep 0.1; done")
+	OK[struct{}](t, s.Call("pane.record.start", map[string]any{"pane_id": pane, "path": cast}), "pane_record_started")
+	return func() {
+		time.Sleep(time.Second) // the last board, all done
+		s.Call("pane.record.stop", map[string]any{"pane_id": pane})
+	}
 }
