@@ -185,7 +185,13 @@ func (l *link) connect() error {
 func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 	// Events first, then the snapshot the model asks for, so no change
 	// falls between them.
-	if ev, err = l.dial(func([]byte, bool) { l.send(changedMsg{}) }); err != nil {
+	if ev, err = l.dial(func(line []byte, _ bool) {
+		if isTaskEvent(line) {
+			l.send(tasksChangedMsg{}) // the tasks, not the topology
+			return
+		}
+		l.send(changedMsg{})
+	}); err != nil {
 		return nil, nil, fmt.Errorf("connect to %s: %w", l.socket, err)
 	}
 	kinds := make([]protocol.Subscription, 0, len(protocol.LifecycleKinds))
