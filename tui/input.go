@@ -488,6 +488,9 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 				if it.y == ev.Y && it.kind == "workspace" {
 					m.openWorkspaceMenu(ev, it.id)
 				}
+				if it.y == ev.Y && it.kind == "header" {
+					m.openGlobalMenu(ev)
+				}
 			}
 			return nil
 		}

@@ -810,6 +810,33 @@ func (m *model) drawModal(c *canvas) {
 	m.drawListBox(c, r.X, r.Y, r.Width, r.Height, " activity · j/k pgup/pgdn · esc ", lines[top:], -1, rows)
 }
 
+// --- the global menu -----------------------------------------------------------
+
+// The global menu's items (Herdr's labels).
+const (
+	itemTaskPanel = "task panel"
+	itemTaskBoard = "task board"
+)
+
+// openGlobalMenu opens the menu of a sidebar header at the click: the task
+// dock and board, while the server has tasks.
+func (m *model) openGlobalMenu(ev tea.MouseMsg) {
+	if m.tasks.unsupported {
+		return
+	}
+	m.openMenu(&menuState{kind: menuGlobal, x: ev.X, y: ev.Y, items: []string{itemTaskPanel, itemTaskBoard}})
+}
+
+func (m *model) globalMenuItem(item string) tea.Cmd {
+	switch item {
+	case itemTaskPanel:
+		return m.cycleDock()
+	case itemTaskBoard:
+		return m.openBoard()
+	}
+	return nil
+}
+
 // --- the mouse -----------------------------------------------------------------
 
 // taskMouse handles the mouse over the board, the modal and the dock;

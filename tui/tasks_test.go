@@ -300,3 +300,25 @@ func TestTasks_EventLines(t *testing.T) {
 		}
 	}
 }
+
+// A right click on a sidebar header opens the global menu: "task panel"
+// cycles the dock, "task board" opens the board.
+func TestTasks_GlobalMenu(t *testing.T) {
+	m, _ := testModel(t, &fakeServer{})
+	withTasks(m)
+	m.Update(rightPress(3, 0)) // the spaces header
+	if m.menu == nil || m.menu.kind != menuGlobal || strings.Join(m.menu.items, ",") != "task panel,task board" {
+		t.Fatalf("menu %+v", m.menu)
+	}
+	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if m.tasks.dock != dockRight || m.mode != modeTaskDock {
+		t.Fatalf("task panel: dock %v mode %v", m.tasks.dock, m.mode)
+	}
+	m.mode = modeTerminal
+	m.Update(rightPress(3, 0))
+	m.Update(tea.KeyMsg{Type: tea.KeyDown})
+	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	if !m.tasks.board || m.mode != modeTaskBoard {
+		t.Fatalf("task board: board %v mode %v", m.tasks.board, m.mode)
+	}
+}
