@@ -19,8 +19,8 @@ import (
 // over either. The tasks are the server's (task.list, and task.get for the
 // modal); the client keeps only where the dock is and what is selected.
 // The list is read again when a task event arrives on the event
-// connection, and every taskPollEvery while something shows it in case
-// the subscription does not carry them. A server without task.list
+// connection, or, when the subscription does not carry them, every
+// taskPollEvery while something shows it. A server without task.list
 // (unknown_method) shows neither dock nor board, and says nothing.
 
 // taskPollEvery is how often the tasks are read while the dock or the board
@@ -154,6 +154,11 @@ type (
 	tasksChangedMsg struct{}
 )
 
+// tasksEvented says whether the client's event subscription (every
+// lifecycle kind) carries the task events; when it does not, the tasks
+// are polled while they are shown.
+func tasksEvented() bool { return slices.Contains(protocol.LifecycleKinds, "task_updated") }
+
 // isTaskEvent says whether an event line is a task event (task_created,
 // task_updated, task_activity): it refreshes the tasks, not the snapshot.
 func isTaskEvent(line []byte) bool {
@@ -262,7 +267,7 @@ func (m *model) applyTaskList(msg taskListMsg) tea.Cmd {
 		m.tasks.stale = false
 		cmds = append(cmds, m.fetchTasks())
 	}
-	if m.tasksShown() && !m.tasks.polling {
+	if m.tasksShown() && !m.tasks.polling && !tasksEvented() {
 		m.tasks.polling = true
 		cmds = append(cmds, tea.Tick(taskPollEvery, func(time.Time) tea.Msg { return taskDue{} }))
 	}
