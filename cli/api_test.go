@@ -140,6 +140,9 @@ var ourExtensions = map[string][]string{
 	"machine.list":         nil,
 	"agent.list":           {"machines"},
 	"session.snapshot":     {"machines"},
+	// The task board (issue 32), past Herdr 0.9.
+	"task.create": nil, "task.list": nil, "task.get": nil, "task.attach": nil,
+	"task.dispatch": nil, "task.report": nil, "task.claim": nil, "task.run": nil,
 	// The graphics stream is in the socket API document, not the schema file.
 	"pane.graphics.stream": {"layer_id", "z_index"},
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os/exec"
 	"time"
 
 	"github.com/herdr-go/herdr/actors/config"
@@ -43,18 +42,9 @@ func (a *app) sshConnect(target string, extra []string, remote string) (net.Conn
 
 // startPipe starts argv and joins its stdin and stdout as a connection.
 func startPipe(argv []string, stderr io.Writer) (net.Conn, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	in, err := cmd.StdinPipe()
+	cmd, in, out, err := machines.StartPipe(argv, stderr)
 	if err != nil {
 		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", argv[0], err)
 	}
 	return &pipeConn{cmd: cmd, r: out, w: in}, nil
 }

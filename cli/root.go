@@ -163,7 +163,7 @@ func (a *app) nouns() []noun {
 		{[]string{"worktree"}, a.worktreeCmd}, {[]string{"plugin"}, a.pluginCmd}, {[]string{"integration"}, a.integrationCmd},
 		{[]string{"channel"}, a.channelCmd}, {[]string{"web"}, a.webCmd}, {[]string{"terminal"}, a.terminalCmd},
 		{[]string{"remote-client-bridge"}, a.bridgeCmd}, {[]string{"update"}, a.updateCmd},
-		{[]string{"machine"}, a.machineCmd},
+		{[]string{"machine"}, a.machineCmd}, {[]string{"mcp"}, a.mcpCmd}, {[]string{"task"}, a.taskCmd},
 	}
 }
 

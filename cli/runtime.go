@@ -25,7 +25,8 @@ import (
 // cost each `herdr pane …` call would pay. herdr-full (cmd/herdr-full) is
 // the same command line with both linked in (Runtime). The front hands it,
 // by exec, the commands that need them (running a server, the interactive
-// client, `config check`, which reports what the client does not support),
+// client, `config check`, which reports what the client does not support,
+// and `herdr mcp`, whose SDK would cost every process its initialisation),
 // so a person never names it; herdr-full gives its panes the front as
 // HERDR_BIN_PATH when the front sits beside it.
 
@@ -40,6 +41,8 @@ type Runtime struct {
 	// ConfigDiagnostics are config.toml's problems as the client sees
 	// them: the parser's, and keys it does not support.
 	ConfigDiagnostics func(path string) []string
+	// MCP serves `herdr mcp` until its client closes stdin (cli/mcp.go).
+	MCP func(MCPOptions) error
 }
 
 // ServerOptions are what a server in this process runs with. The fields

@@ -3,7 +3,8 @@
 // remote session and binary, an enabled flag) in machines.json in the
 // config directory, a private (0600) file that holds no secrets —
 // authentication stays with OpenSSH. It also checks targets and labels
-// and spells the ssh command line that reaches a machine's herdr.
-// It is plain data and functions: the CLI reads and writes the file once
-// per command; no actor holds it.
+// and spells the ssh command line that reaches a machine's herdr, and
+// starts it (StartPipe). It is plain data and functions: the CLI reads and
+// writes the file once per command, and the server's machines actor
+// (actors/machines) reads it when it changes.
 package machines

@@ -93,7 +93,7 @@ func TestLoadManifest_UnknownEventRefused(t *testing.T) {
 			t.Fatalf("on = %q: %v", on, err)
 		}
 	}
-	if len(HookEvents) != 22 || !HookEvents["worktree.created"] || !HookEvents["pane.agent_status_changed"] || HookEvents["pane.updated"] {
+	if len(HookEvents) != 25 || !HookEvents["worktree.created"] || !HookEvents["task.created"] || !HookEvents["pane.agent_status_changed"] || HookEvents["pane.updated"] {
 		t.Fatalf("hook events %v", HookEvents)
 	}
 }

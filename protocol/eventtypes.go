@@ -32,6 +32,9 @@ func EventTypes() map[string]EventData {
 		"pane_agent_detected":        PaneAgentDetectedEvent{},
 		"pane_agent_status_changed":  PaneAgentStatusChangedEvent{},
 		"layout_updated":             LayoutUpdatedEvent{},
+		"task_created":               TaskCreatedEvent{},
+		"task_updated":               TaskUpdatedEvent{},
+		"task_activity":              TaskActivityEvent{},
 	}
 }
 

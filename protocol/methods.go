@@ -88,7 +88,7 @@ func empty() Params { return &EmptyParams{} }
 // table holds every implemented method, assembled from the per-area files
 // when first asked (a CLI process that sends one request builds it once).
 var table = sync.OnceValue(func() map[string]Method {
-	return buildTable(serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, uiStateMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods, copyMethods, clientShellMethods, dismissMethods, machineMethods)
+	return buildTable(serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, uiStateMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods, copyMethods, clientShellMethods, dismissMethods, machineMethods, taskMethods)
 })
 
 func buildTable(areas ...[]Method) map[string]Method {

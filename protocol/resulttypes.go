@@ -34,6 +34,8 @@ func ResultTypes() []Result {
 		// Clients and their screens.
 		NotificationShown{}, ClientWindowTitle{}, ClientUIState{}, ClientShellSurfaceSet{},
 		ScreenScrolled{}, ScreenSubscribed{}, TerminalClaimed{}, WebStarted{},
+		// The task board.
+		TaskInfoResult{}, TaskList{},
 	}
 }
 

@@ -35,10 +35,12 @@ const (
 	// OwnerMachines: the machines actor (saved machines' links; it also
 	// takes every call for another machine and every fleet-scoped one).
 	OwnerMachines
+	// OwnerTasks: the tasks actor (the task board).
+	OwnerTasks
 	ownerEnd
 )
 
-var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines"}
+var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks"}
 
 // String is the owner's name, as errors and the docs spell it.
 func (o Owner) String() string {

@@ -402,3 +402,53 @@ func TestFleet_FollowsTheProfilesAndNeedsAPersonForABadRemote(t *testing.T) {
 		t.Fatalf("attention without its reason: %+v", m)
 	}
 }
+
+// stateOf is the local server's state of the machine labelled label, ""
+// while it knows none.
+func (f *fleetPair) stateOf(t *testing.T, label string) string {
+	t.Helper()
+	for _, m := range OK[protocol.MachineList](t, f.local.CallT(t, "machine.list", map[string]any{}), "machine_list").Machines {
+		if m.Label == label {
+			return m.State
+		}
+	}
+	return ""
+}
+
+// Two machines on one ssh host each have their own connection: letting
+// go of the first (whose connection the second would otherwise ride on)
+// leaves the second online and serving.
+func TestFleet_TwoMachinesOnOneHostAreIndependent(t *testing.T) {
+	f := startFleet(t)
+	pane := f.remote.CreateWorkspace(t, map[string]any{"label": "far"}).RootPane.PaneID
+	f.remote.WaitPrompt(t, pane)
+	if _, errOut, code := RunCLI(t, f.env, "machine", "add", "build", "--label", "twin", "--remote-session", "e2e"); code != 0 {
+		t.Fatalf("machine add twin: %s", errOut)
+	}
+	if !Eventually(func() bool { return f.stateOf(t, "twin") == protocol.MachineOnline }) {
+		t.Fatalf("twin never came online: %s", f.stateOf(t, "twin"))
+	}
+	events := subscribeFleet(t, f.local, "pane_agent_status_changed")
+	if _, errOut, code := RunCLI(t, f.env, "machine", "disable", "build"); code != 0 {
+		t.Fatalf("machine disable build: %s", errOut)
+	}
+	if !Eventually(func() bool { return f.stateOf(t, "build") == protocol.MachineDisabled }) {
+		t.Fatal("build was never disabled")
+	}
+	// twin still answers, and never went offline.
+	OK[protocol.PaneRead](t, f.local.CallT(t, "pane.read", map[string]any{"pane_id": "twin/" + pane, "source": "recent"}), "pane_read")
+	deadline := time.After(2 * time.Second)
+	for {
+		select {
+		case line := <-events.lines:
+			if strings.Contains(line, `"label":"twin"`) && strings.Contains(line, `"machine_state_changed"`) {
+				t.Fatalf("twin changed state when build was let go: %s", line)
+			}
+		case <-deadline:
+			if s := f.stateOf(t, "twin"); s != protocol.MachineOnline {
+				t.Fatalf("twin is %s", s)
+			}
+			return
+		}
+	}
+}

@@ -45,6 +45,8 @@ type Config struct {
 	Experimental Experimental // [experimental]
 	Remote       Remote       // [remote]
 	Web          Web          // [web]
+	MCP          MCP          // [mcp]
+	Tasks        Tasks        // [tasks]
 }
 
 // Theme holds the [theme] section; names are stored in canonical form.
@@ -125,6 +127,21 @@ type Web struct {
 	// AllowRemote (allow_remote) permits a listen address that is not a
 	// loopback one; off, such an address is refused.
 	AllowRemote bool
+}
+
+// MCP holds the [mcp] section: what `herdr mcp` lets an MCP client do.
+type MCP struct {
+	// Allow (allow) names the tools offered; nil (the key absent) offers
+	// every tool, an empty list none.
+	Allow []string
+	// AllowStart (allow_start, default true) offers the tools that start agents.
+	AllowStart bool
+	// AllowClose (allow_close, default true) offers the tools that close
+	// panes and workspaces.
+	AllowClose bool
+	// AllowCloseCaller (allow_close_caller, default false) lets them close
+	// the pane `herdr mcp` runs in (its HERDR_PANE_ID) or its workspace.
+	AllowCloseCaller bool
 }
 
 // UI holds the [ui] section and its subtables.
@@ -280,6 +297,8 @@ func Default() Config {
 		Advanced:     Advanced{ScrollbackLimitBytes: DefaultScrollbackLimitBytes, HeadlessCols: 120, HeadlessRows: 40},
 		Experimental: Experimental{CJKIMECursorShape: "steady_block"},
 		Remote:       Remote{ManageSSHConfig: true},
+		MCP:          MCP{AllowStart: true, AllowClose: true},
+		Tasks:        defaultTasks(),
 	}
 }
 

@@ -56,6 +56,8 @@ var sectionDecoders = []sectionDecoder{
 	{"remote", (*decoder).remote},
 	{"server", (*decoder).server},
 	{"web", (*decoder).web},
+	{"mcp", (*decoder).mcp},
+	{"tasks", (*decoder).tasks},
 }
 
 func (d *decoder) walk(raw map[string]any) {

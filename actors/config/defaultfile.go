@@ -34,6 +34,10 @@ func DefaultFile() string {
 	w.section("remote", remoteFields)
 	w.section("server", serverFields)
 	w.section("web", webFields)
+	w.section("mcp", mcpFields)
+	w.line("# The tools `herdr mcp` offers (absent: all of them), e.g.")
+	w.line(`# allow = ["list_agents", "read_pane", "wait_agent"]`)
+	w.section("tasks", tasksFields)
 	return w.b.String()
 }
 

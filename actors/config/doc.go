@@ -12,9 +12,10 @@
 // unknown key costs only that key, which keeps its default. Every section
 // Herdr has is modelled (onboarding, theme, terminal, session, update, keys,
 // ui with its sidebar, toast and sound tables, worktrees, advanced,
-// experimental, remote). Scalar keys are described once, in field tables
-// that drive both decoding and DefaultFile (`herdr --default-config`); key
-// combos are checked with protocol.ParseKey.
+// experimental, remote, server), and herdr's own [web] and [mcp]. Scalar
+// keys are described once, in field tables that drive both decoding and
+// DefaultFile (`herdr --default-config`); key combos are checked with
+// protocol.ParseKey.
 //
 // The package also resolves the config path (Path, Dir), the shell a new
 // pane runs (Config.Shell), and edits one key of the file in place,

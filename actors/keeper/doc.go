@@ -8,7 +8,11 @@
 //     folder); it keeps the original file aside before the first save
 //     after a restore that left something out, and writes the session's
 //     last Save before it stops. Reading the file at start
-//     (ReadSessionFile) is here too.
+//     (ReadSessionFile) is here too. The task board is not the session's:
+//     the tasks actor hands its snapshot after each change (Tasks, which
+//     also arms a save), and every save carries the newest as "tasks".
+//     One with a Sync is saved at once and answered (TasksSaved) when the
+//     writer has written a version holding it (tasksync.go).
 //   - pane history ([experimental] pane_history): linesDelay after a change
 //     it asks the session which panes are left (LinesNow, answered with
 //     Lines), tells the lines writer to keep only theirs and asks each

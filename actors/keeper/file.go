@@ -27,15 +27,27 @@ type fileWriter struct {
 	keepOriginal atomic.Bool
 	// written counts the files written (the writer's goroutine adds).
 	written atomic.Int64
+	// versions numbers what is handed, so each write can be reported;
+	// notify reports it to the keeper (set before the first hand, read
+	// only by the writer's goroutine after it).
+	versions versions
+	notify   func(gen uint64, err error)
 }
 
 func newFileWriter(path string, log *slog.Logger) *fileWriter {
 	w := &fileWriter{path: path}
 	w.latest = api.NewLatest(func(compact []byte) {
+		gen := w.versions.take(compact)
+		report := func(err error) {
+			if w.notify != nil {
+				w.notify(gen, err)
+			}
+		}
 		if w.keepOriginal.Load() {
 			aside, err := copyAside(path)
 			if err != nil {
 				log.Error("session file not saved: its original could not be kept aside", "path", path, "err", err)
+				report(err)
 				return // tried again at the next save
 			}
 			w.keepOriginal.Store(false)
@@ -45,9 +57,11 @@ func newFileWriter(path string, log *slog.Logger) *fileWriter {
 		}
 		if err := WriteSessionFile(path, indentSession(compact)); err != nil {
 			log.Error("session file not saved", "path", path, "err", err)
+			report(err)
 			return
 		}
 		w.written.Add(1)
+		report(nil)
 	})
 	return w
 }

@@ -1,6 +1,7 @@
 package keeper
 
 import (
+	"crypto/sha256"
 	"log/slog"
 	"path/filepath"
 	"time"
@@ -36,6 +37,9 @@ type Options struct {
 	// Hand to the panes it starts; the keeper closes it when it stops.
 	Lines *pane.LinesWriter
 	Log   *slog.Logger
+	// Tasks is the task board restored at start, written with every save
+	// until the tasks actor hands a newer one (Tasks).
+	Tasks *model.SavedTasks
 }
 
 // LinesDir is the folder of the panes' kept lines, beside the session file.
@@ -77,6 +81,17 @@ type Lines struct {
 	Panes []*actor.PID
 }
 
+// Tasks is the tasks actor's snapshot after a change: written with the
+// session's next save (asked for in a while, like a Changed). Saved
+// shares nothing with the sender's state.
+type Tasks struct {
+	Saved *model.SavedTasks
+	// Sync, when not 0, asks for the file now and a TasksSaved with this
+	// token to ReplyTo once a file holding Saved is on disk (tasksync.go).
+	Sync    uint64
+	ReplyTo *actor.PID
+}
+
 // saveDue and linesDue are the keeper's timers going off.
 type (
 	saveDue  struct{}
@@ -92,6 +107,13 @@ type Keeper struct {
 	save    uint64      // the pending saveDue, 0 for none
 	lines   uint64      // the pending linesDue, 0 for none
 	trim    trimmer
+	tasks   *model.SavedTasks // the newest task board, added to every save
+	// The versions of the file handed to the writer (tasksync.go): the
+	// newest's number and digest, the newest on disk, the syncs waiting.
+	handedGen    uint64
+	handedDigest [sha256.Size]byte
+	writtenGen   uint64
+	syncs        []pendingSync
 }
 
 // Props returns the keeper's props.
@@ -100,7 +122,7 @@ func Props(opts Options) *actor.Props {
 }
 
 func newKeeper(opts Options) *Keeper {
-	k := &Keeper{opts: opts}
+	k := &Keeper{opts: opts, tasks: opts.Tasks}
 	if opts.SessionFile != "" {
 		k.file = newFileWriter(opts.SessionFile, opts.Log)
 	}
@@ -127,6 +149,13 @@ func (k *Keeper) Receive(ctx actor.Context) {
 			k.lines = k.timers.After(ctx, linesDelay, &linesDue{})
 		}
 		k.panesNow(ctx, msg.Panes)
+	case *Tasks:
+		k.tasks = msg.Saved
+		if msg.Sync != 0 {
+			k.syncTasks(ctx, msg)
+		} else if k.file != nil && k.save == 0 {
+			k.save = k.timers.After(ctx, saveDelay, &saveDue{})
+		}
 	case *saveDue:
 		k.save = 0
 		k.ask(ctx, &SaveNow{})
@@ -134,7 +163,12 @@ func (k *Keeper) Receive(ctx actor.Context) {
 		k.lines = 0
 		k.ask(ctx, &LinesNow{})
 	case *Save:
-		k.write(msg.Saved)
+		k.write(ctx, msg.Saved)
+	case *written:
+		if msg.err == nil {
+			k.writtenGen = max(k.writtenGen, msg.gen)
+		}
+		k.answerSyncs(ctx, msg.gen, msg.err)
 	case *Lines:
 		k.saveLines(ctx, msg)
 	case *trimDue:
@@ -157,16 +191,29 @@ func (k *Keeper) ask(ctx actor.Context, msg any) {
 }
 
 // write marshals a save and hands it to the file's writer.
-func (k *Keeper) write(saved *model.Saved) {
+func (k *Keeper) write(ctx actor.Context, saved *model.Saved) {
 	if k.file == nil || saved == nil {
 		return
 	}
+	saved.Tasks = k.tasks
 	data, err := encodeSession(saved)
 	if err != nil {
 		k.opts.Log.Error("session file not encoded", "err", err)
 		return
 	}
-	k.file.latest.Hand(data)
+	// The writer skips data equal to the last handed: that version
+	// stands for this one.
+	if d := sha256.Sum256(data); d != k.handedDigest || k.handedGen == 0 {
+		k.handedGen++
+		k.handedDigest = d
+		k.file.versions.put(d, k.handedGen)
+		if k.file.notify == nil {
+			self, root := ctx.Self(), ctx.ActorSystem().Root
+			k.file.notify = func(gen uint64, err error) { root.Send(self, &written{gen: gen, err: err}) }
+		}
+		k.file.latest.Hand(data)
+	}
+	k.handed(ctx, k.handedGen)
 }
 
 // saveLines tells the lines writer which panes are left (the files of

@@ -108,6 +108,8 @@ type (
 func newLink(p saved.Profile, opts *Options, parent *actor.PID) *link {
 	return &link{p: p, ref: protocol.MachineRef{ID: p.ID, Label: p.Label}, opts: opts, parent: parent,
 		state: protocol.MachineConnecting, backoff: backoffMin, waits: map[string]*wire{}, stopped: make(chan struct{}),
+		// Attempts of an instance before a restart must not pass for this one's.
+		gen: uint64(time.Now().UnixNano()),
 		log: func(msg string, args ...any) { opts.Log.Info(msg, append([]any{"machine", p.Label}, args...)...) }}
 }
 
@@ -117,7 +119,9 @@ func (l *link) Receive(ctx actor.Context) {
 	case *actor.Started:
 		l.tell(ctx, "")
 		l.dial(ctx)
-	case *actor.Stopping:
+	case *actor.Stopping, *actor.Restarting:
+		// A restart (after a panic) makes a fresh link from the profile:
+		// this one's sessions go with it.
 		close(l.stopped)
 		l.timers.StopAll()
 		l.drop()
@@ -185,7 +189,7 @@ func (f firedContext) Message() any { return f.msg }
 // and the shared connection where the platform has it.
 func (l *link) argv() ([]string, error) {
 	extra := []string{"-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=5", "-o", "ServerAliveCountMax=3"}
-	extra = append(extra, controlOptions(l.opts.ControlDir)...)
+	extra = append(extra, controlOptions(l.opts.ControlDir, l.p.ID)...)
 	return saved.Command(l.opts.SSH, extra, l.p.Target, saved.RemoteBridge(l.p.RemoteBin, l.p.RemoteSession))
 }
 
@@ -248,11 +252,12 @@ func connect(gen uint64, argv []string, since uint64, ref protocol.MachineRef, o
 }
 
 // streamKinds are the remote events a link asks for: every lifecycle
-// kind but output changes, which are not retained or streamed.
+// kind but output changes, which are not retained or streamed, and the
+// task board's, which a remote Herdr would refuse.
 func streamKinds() []protocol.Subscription {
 	var subs []protocol.Subscription
 	for _, k := range protocol.LifecycleKinds {
-		if k != "pane_output_changed" {
+		if k != "pane_output_changed" && protocol.HerdrEventKind(k) {
 			subs = append(subs, protocol.Subscription{Type: k})
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	saved "github.com/herdr-go/herdr/machines"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -48,20 +49,12 @@ var errWireClosed = errors.New("connection closed")
 
 // dialWire starts argv (an ssh command line) and reads its output.
 func dialWire(argv []string, stray func([]byte)) (*wire, error) {
-	cmd := exec.Command(argv[0], argv[1:]...)
-	in, err := cmd.StdinPipe()
+	tail := &tailBuffer{}
+	cmd, in, out, err := saved.StartPipe(argv, tail)
 	if err != nil {
 		return nil, err
 	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	w := &wire{cmd: cmd, in: in, stray: stray, pending: map[string]chan answer{}, done: make(chan struct{}), stderr: &tailBuffer{}}
-	cmd.Stderr = w.stderr
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("start %s: %w", argv[0], err)
-	}
+	w := &wire{cmd: cmd, in: in, stray: stray, pending: map[string]chan answer{}, done: make(chan struct{}), stderr: tail}
 	go w.read(out)
 	return w, nil
 }

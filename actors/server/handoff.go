@@ -22,6 +22,7 @@ import (
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/actors/tasks"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -86,6 +87,7 @@ type handedPane struct {
 type handoffActors struct {
 	system               *actor.ActorSystem
 	session, agents, bus *actor.PID
+	tasks                *actor.PID
 	gateway              *actor.PID
 	root                 *actor.PID // runs h.exit when its timer fires
 	listener             net.Listener
@@ -183,6 +185,11 @@ func (h *handoffActors) run(prm *protocol.ServerLiveHandoffParams) (err error) {
 		return err
 	}
 	state.Agents = res.(*agents.Carried)
+	// The task board rides in the saved session, as it does on disk.
+	if res, err = ask(h.tasks, &tasks.Export{}); err != nil {
+		return err
+	}
+	state.Saved.Tasks = res.(*model.SavedTasks)
 	// Last: from here on this bus numbers nothing (events wait until a
 	// failed handoff resumes it), so the new server's numbers are its own.
 	if res, err = ask(h.bus, &events.Export{}); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/actors/session"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
+	"github.com/herdr-go/herdr/actors/tasks"
 	"github.com/herdr-go/herdr/actors/web"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
 )
@@ -21,6 +22,7 @@ import (
 var registries = []api.Checker{
 	gateway.Registry, session.Registry, agents.Registry, clients.Registry, plugins.Registry,
 	integrations.Registry, web.Registry, wsactor.Registry, tabactor.Registry, pane.Registry, machinesactor.Registry,
+	tasks.Registry,
 }
 
 // checkRegistries compares every owner's handlers with the method table;

@@ -29,6 +29,7 @@ import (
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/actors/tasks"
 	"github.com/herdr-go/herdr/actors/web"
 	"github.com/herdr-go/herdr/actors/worktrees"
 	plug "github.com/herdr-go/herdr/plugins"
@@ -173,7 +174,11 @@ func Run(opts Options) error {
 	if cfg.Experimental.PaneHistory && sessionFile != "" && cfg.Advanced.ScrollbackLimitBytes >= 0 {
 		lines = pane.NewLinesWriter(keeper.LinesDir(sessionFile), log)
 	}
-	keeperPID, err := spawnChild(system, root, keeper.Props(keeper.Options{SessionFile: sessionFile, Lines: lines, Log: log}), "keeper")
+	var savedTasks *model.SavedTasks
+	if saved != nil {
+		savedTasks = saved.Tasks
+	}
+	keeperPID, err := spawnChild(system, root, keeper.Props(keeper.Options{SessionFile: sessionFile, Lines: lines, Log: log, Tasks: savedTasks}), "keeper")
 	if err != nil {
 		listener.Close()
 		return err
@@ -217,6 +222,12 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	tasksPID, err := spawnChild(system, root, tasks.Props(tasks.Options{Events: busPID, Session: sessionPID, Keeper: keeperPID, Restore: savedTasks, Log: log}), "tasks")
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	owners[protocol.OwnerTasks] = tasksPID
 	machinesPID, controlDir, err := startMachines(system, root, opts.Env, cfg, busPID, sessionPID, log)
 	if err != nil {
 		listener.Close()
@@ -237,7 +248,7 @@ func Run(opts Options) error {
 		return err
 	}
 	owners[protocol.OwnerWeb] = webPID
-	handoff := &handoffActors{system: system, root: root, session: sessionPID, agents: agentsPID, bus: busPID, listener: listener, socket: opts.SocketPath,
+	handoff := &handoffActors{system: system, root: root, session: sessionPID, agents: agentsPID, tasks: tasksPID, bus: busPID, listener: listener, socket: opts.SocketPath,
 		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], bin: bin, busy: make(chan struct{}, 1),
 		exit: func() { log.Info("handed off to a new server; exiting"); os.Exit(0) }}
 	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,

@@ -5,11 +5,16 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"os"
+	"slices"
 
 	"github.com/herdr-go/herdr/actors/server"
 	"github.com/herdr-go/herdr/cli"
+	"github.com/herdr-go/herdr/mcp"
+	"github.com/herdr-go/herdr/protocol"
 	"github.com/herdr-go/herdr/tui"
 )
 
@@ -30,6 +35,24 @@ var runtime = &cli.Runtime{
 		return false, err
 	},
 	ConfigDiagnostics: tui.ConfigDiagnostics,
+	MCP:               serveMCP,
+}
+
+// serveMCP runs `herdr mcp`: package mcp on stdio, each tool call on a
+// connection of its own to the session's server.
+func serveMCP(o cli.MCPOptions) error {
+	for _, name := range o.Config.Allow {
+		if !slices.Contains(mcp.ToolNames(), name) {
+			fmt.Fprintf(o.Warn, "herdr mcp: [mcp] allow names no tool %q (tools: %v)\n", name, mcp.ToolNames())
+		}
+	}
+	return mcp.Serve(context.Background(), mcp.Options{
+		Dial:       func() (*protocol.Client, error) { return protocol.Connect(o.Socket) },
+		Allow:      o.Config.Allow,
+		AllowStart: o.Config.AllowStart, AllowClose: o.Config.AllowClose, AllowCloseCaller: o.Config.AllowCloseCaller,
+		CallerPane: o.CallerPane,
+		Version:    protocol.Version,
+	}, o.In, o.Out)
 }
 
 func main() {

@@ -3,7 +3,9 @@
 // keeps its configuration, the hook script, extension or plugin through
 // which it reports its session and state to the pane it runs in, and how
 // that is registered in the agent's own settings file, merged with the
-// user's entries and never clobbering them. Install is idempotent and
+// user's entries and never clobbering them; Claude Code and Codex also get
+// `herdr mcp` registered in their MCP settings (mcp.go), beside the user's
+// servers, a foreign entry of that name refused. Install is idempotent and
 // replaces older herdr entries; Uninstall removes only herdr's; StatusOf
 // reads the installed files' version markers. An install without the
 // agent's folder refuses with a message that ends with the directory it

@@ -41,6 +41,7 @@ var targets = []*Target{
 		files:   []asset{hookFile("hooks/herdr-agent-state")},
 		regs:    []registration{jsonHooks{file: "settings.json", nested: true, shape: groupEntry, events: session}},
 		keys:    payloadKeys{id: []string{"session_id"}, path: []string{"transcript_path"}, skip: []string{"agent_id"}},
+		mcp:     jsonMCP{file: claudeJSON},
 	},
 	{
 		Name: "codex", Wire: "codex", Title: "Codex", Version: 7, Agent: "codex", Source: "herdr:codex",
@@ -52,6 +53,7 @@ var targets = []*Target{
 			codexFeatures{file: "config.toml"},
 		},
 		keys: payloadKeys{id: []string{"session_id"}, path: []string{"transcript_path"}, idEnv: []string{"CODEX_THREAD_ID"}},
+		mcp:  tomlMCP{file: "config.toml"},
 	},
 	{
 		Name: "copilot", Wire: "copilot", Title: "GitHub Copilot CLI", Version: 2, Agent: "copilot", Source: "herdr:copilot",

@@ -34,6 +34,8 @@ type Target struct {
 	regs    []registration
 	keys    payloadKeys
 	answer  string // what the hook prints on stdout for agents that read one
+	// mcp registers `herdr mcp` in the agent's MCP settings (nil: none).
+	mcp mcpServer
 }
 
 // asset is one file herdr writes for a target; the first carries the
@@ -202,6 +204,13 @@ func Install(name string, getenv func(string) string) ([]string, error) {
 			return msgs, err
 		}
 	}
+	if t.mcp != nil {
+		m, err := t.mcp.install(e, dir)
+		msgs = append(msgs, m...)
+		if err != nil {
+			return msgs, err
+		}
+	}
 	return append(msgs, fmt.Sprintf("installed %s integration (v%d)", t.Name, t.Version)), nil
 }
 
@@ -239,6 +248,13 @@ func Uninstall(name string, getenv func(string) string) ([]string, error) {
 	}
 	script := filepath.Join(dir, filepath.FromSlash(t.files[0].rel))
 	var msgs []string
+	if t.mcp != nil {
+		m, err := t.mcp.uninstall(environ(getenv), dir)
+		msgs = append(msgs, m...)
+		if err != nil {
+			return msgs, err
+		}
+	}
 	for _, r := range t.regs {
 		m, err := r.uninstall(dir, script)
 		msgs = append(msgs, m...)

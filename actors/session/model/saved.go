@@ -28,6 +28,8 @@ type Saved struct {
 	SidebarSectionSplit *float64         `json:"sidebar_section_split"`
 	CollapsedSpaceKeys  []string         `json:"collapsed_space_keys"`
 	Workspaces          []SavedWorkspace `json:"workspaces"`
+	// Tasks is the task board (savedtasks.go); absent when there is none.
+	Tasks *SavedTasks `json:"tasks,omitempty"`
 }
 
 // SavedWorkspace is one workspace. Pane numbers inside it are the file's
@@ -226,13 +228,14 @@ func Parse(data []byte) (*Saved, error) {
 		// Version 2 workspaces do not fit; they are migrated below.
 		s = Saved{}
 		var top struct {
-			Active   *int `json:"active"`
-			Selected int  `json:"selected"`
+			Active   *int        `json:"active"`
+			Selected int         `json:"selected"`
+			Tasks    *SavedTasks `json:"tasks"`
 		}
 		if err := json.Unmarshal(data, &top); err != nil {
 			return nil, fmt.Errorf("not a session file: %w", err)
 		}
-		s.Active, s.Selected = top.Active, top.Selected
+		s.Active, s.Selected, s.Tasks = top.Active, top.Selected, top.Tasks
 	}
 	s.Version = head.Version
 	s.Workspaces = s.Workspaces[:0]

@@ -1,0 +1,20 @@
+// Package tasks is the tasks actor: the task board's only owner (issue
+// 32). A task is durable and independent of panes; its states and the
+// moves between them are protocol's (TaskTransitionAllowed), enforced
+// here with their error codes; reaching done releases the backlog tasks
+// whose dependencies are all done. Every change is kept (the keeper gets
+// the board's snapshot, written into session.json's "tasks"), then
+// published (task_created, task_updated, task_activity), then answered;
+// a task.claim, the dispatcher's record before it prompts a worker, is
+// answered only once the keeper reports a file holding it on disk, and a
+// task.dispatch sends its prompt only once its running task is there.
+//
+// task.attach and task.dispatch resolve their agent through the session
+// (agent.get, then agent.prompt for a dispatch) from a short-lived child
+// (asker.go), so other task calls flow while they wait; a task with one
+// in flight refuses a second. The assignees' agent status changes are
+// read from the bus and noted as agent_status activities. task.run tells
+// the dispatcher (actors/dispatcher, named by SetDispatcher) to run.
+//
+// board.go is the state machine as plain data, tested without actors.
+package tasks

@@ -1,0 +1,336 @@
+package tasks
+
+import (
+	"errors"
+	"io"
+	"log/slog"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/keeper"
+	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// fakeSession answers agent.get and agent.prompt as the session would:
+// "bob" is the agent in w1:p2 (its answer held until release when hold
+// is set), any other name is agent_not_found; a prompt holding FAIL is
+// refused agent_blocked, any other one is recorded.
+type fakeSession struct {
+	hold    bool
+	held    []*actor.PID
+	prompts chan string
+}
+
+type release struct{}
+
+func (f *fakeSession) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *api.Call:
+		switch p := msg.Params.(type) {
+		case *protocol.AgentTarget:
+			if p.Target == "boom" {
+				ctx.Respond(api.Done(explosive{}))
+				return
+			}
+			if p.Target != "bob" {
+				ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeAgentNotFound, "no agent at %s", p.Target)))
+				return
+			}
+			if f.hold {
+				f.held = append(f.held, ctx.Sender())
+				return
+			}
+			ctx.Respond(bob())
+		case *protocol.AgentPromptParams:
+			if strings.Contains(p.Text, "FAIL") {
+				ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeAgentBlocked, "agent is blocked")))
+				return
+			}
+			f.prompts <- p.Target + "|" + p.Text
+			ctx.Respond(api.Done(protocol.AgentPrompted{}))
+		}
+	case *release:
+		f.hold = false // a get that has not come yet is answered as it comes
+		for _, pid := range f.held {
+			ctx.Send(pid, bob())
+		}
+		f.held = nil
+	}
+}
+
+// explosive is an answer the asker breaks on (its encoding panics).
+type explosive struct{}
+
+func (explosive) ResultType() string           { return "agent_info" }
+func (explosive) MarshalJSON() ([]byte, error) { panic("boom") }
+
+func bob() *api.Reply {
+	return api.Done(protocol.AgentInfoResult{Agent: protocol.AgentInfo{PaneID: "w1:p2", TerminalID: "term_1"}})
+}
+
+// sink forwards every message of type T it gets to a channel.
+func sink[T any](ch chan T) actor.ReceiveFunc {
+	return func(ctx actor.Context) {
+		if m, ok := ctx.Message().(T); ok {
+			ch <- m
+		}
+	}
+}
+
+type rig struct {
+	t       *testing.T
+	system  *actor.ActorSystem
+	tasks   *actor.PID
+	session *actor.PID
+	prompts chan string
+	saves   chan *keeper.Tasks
+}
+
+// newRig starts the tasks actor beside a fake session and a keeper that
+// reports every synced snapshot saved at once.
+func newRig(t *testing.T, hold bool, restore *model.SavedTasks) *rig {
+	return startRig(t, hold, restore, true)
+}
+
+func startRig(t *testing.T, hold bool, restore *model.SavedTasks, autoSave bool) *rig {
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }))
+	t.Cleanup(system.Shutdown)
+	r := &rig{t: t, system: system, prompts: make(chan string, 8), saves: make(chan *keeper.Tasks, 64)}
+	r.session = system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &fakeSession{hold: hold, prompts: r.prompts} }))
+	k := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		if m, ok := ctx.Message().(*keeper.Tasks); ok {
+			r.saves <- m
+			if autoSave && m.Sync != 0 {
+				ctx.Send(m.ReplyTo, &keeper.TasksSaved{Sync: m.Sync})
+			}
+		}
+	}))
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	r.tasks = system.Root.Spawn(Props(Options{Session: r.session, Keeper: k, Restore: restore, Log: log}))
+	return r
+}
+
+func (r *rig) ask(method string, params protocol.Params) *actor.Future {
+	return r.system.Root.RequestFuture(r.tasks, &api.Call{ID: method, Method: method, Params: params}, 5*time.Second)
+}
+
+func (r *rig) reply(f *actor.Future) *api.Reply {
+	r.t.Helper()
+	res, err := f.Result()
+	if err != nil {
+		r.t.Fatalf("no answer: %v", err)
+	}
+	return res.(*api.Reply)
+}
+
+func (r *rig) task(f *actor.Future) protocol.TaskInfo {
+	r.t.Helper()
+	rep := r.reply(f)
+	if rep.Err != nil {
+		r.t.Fatalf("error %v", rep.Err)
+	}
+	return rep.Result.(protocol.TaskInfoResult).Task
+}
+
+func (r *rig) fails(f *actor.Future, code string) string {
+	r.t.Helper()
+	rep := r.reply(f)
+	if rep.Err == nil || protocol.AsError(rep.Err).Code != code {
+		r.t.Fatalf("answer %+v, want %s", rep, code)
+	}
+	return rep.Err.Error()
+}
+
+// While a dispatch waits for the session, other task calls are answered
+// and a second attach or dispatch of the same task is refused; the first
+// then answers running, and its prompt (by pane id, made from the task)
+// reaches the agent.
+func TestTasks_DispatchInFlight(t *testing.T) {
+	r := newRig(t, true, nil)
+	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "Add retry policy", Description: "three times"}))
+	first := r.ask("task.dispatch", &protocol.TaskDispatchParams{TaskID: "task-1", Target: "bob"})
+	// Calls after it in the mailbox: answered while it waits.
+	if msg := r.fails(r.ask("task.dispatch", &protocol.TaskDispatchParams{TaskID: "task-1", Target: "bob"}), protocol.CodeInvalidTaskTransition); !strings.Contains(msg, "in progress") {
+		t.Fatalf("second dispatch: %s", msg)
+	}
+	r.fails(r.ask("task.attach", &protocol.TaskAttachParams{TaskID: "task-1", Target: "bob"}), protocol.CodeInvalidTaskTransition)
+	if got := r.task(r.ask("task.get", &protocol.TaskIDParams{TaskID: "task-1"})); got.Status != protocol.TaskReady {
+		t.Fatalf("while in flight: %s", got.Status)
+	}
+	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "another"}))
+	r.system.Root.Send(r.session, &release{})
+	got := r.task(first)
+	if got.Status != protocol.TaskRunning || got.Attempts != 1 || got.Assignee == nil || *got.Assignee != (protocol.TaskAssignee{Target: "bob", PaneID: "w1:p2", TerminalID: "term_1"}) {
+		t.Fatalf("dispatched: %+v", got)
+	}
+	select {
+	case p := <-r.prompts:
+		if !strings.HasPrefix(p, "w1:p2|Task task-1: Add retry policy\n\nthree times\n") || !strings.Contains(p, "herdr task report task-1 review") {
+			t.Fatalf("prompt %q", p)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no prompt")
+	}
+	// Once answered, the task is no longer in flight.
+	if got := r.task(r.ask("task.report", &protocol.TaskReportParams{TaskID: "task-1", Status: protocol.TaskReview})); got.Status != protocol.TaskReview {
+		t.Fatalf("report after dispatch: %s", got.Status)
+	}
+}
+
+// A dispatch whose agent is unknown changes nothing; one whose prompt is
+// refused is undone (ready again, no assignee, attempts back), the
+// history telling why, and answers the prompt's error.
+func TestTasks_DispatchFailures(t *testing.T) {
+	r := newRig(t, false, nil)
+	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "t"}))
+	r.fails(r.ask("task.dispatch", &protocol.TaskDispatchParams{TaskID: "task-1", Target: "nobody"}), protocol.CodeAgentNotFound)
+	r.fails(r.ask("task.attach", &protocol.TaskAttachParams{TaskID: "task-1", Target: "nobody"}), protocol.CodeAgentNotFound)
+	if got := r.task(r.ask("task.get", &protocol.TaskIDParams{TaskID: "task-1"})); got.Assignee != nil || got.Attempts != 0 || len(got.Activities) != 1 {
+		t.Fatalf("after an unknown agent: %+v", got)
+	}
+	r.fails(r.ask("task.dispatch", &protocol.TaskDispatchParams{TaskID: "task-1", Target: "bob", Prompt: "FAIL"}), protocol.CodeAgentBlocked)
+	got := r.task(r.ask("task.get", &protocol.TaskIDParams{TaskID: "task-1"}))
+	last := got.Activities[len(got.Activities)-1]
+	if got.Status != protocol.TaskReady || got.Assignee != nil || got.Attempts != 0 || last.From != protocol.TaskRunning || !strings.Contains(last.Message, "dispatch failed") {
+		t.Fatalf("after a refused prompt: %+v", got)
+	}
+	r.fails(r.ask("task.dispatch", &protocol.TaskDispatchParams{TaskID: "task-9", Target: "bob"}), protocol.CodeTaskNotFound)
+}
+
+// task.run needs a dispatcher: feature_disabled without one, else the
+// dispatcher is told to run, with the bound asked for.
+func TestTasks_Run(t *testing.T) {
+	r := newRig(t, false, nil)
+	r.fails(r.ask("task.run", &protocol.TaskRunParams{}), protocol.CodeFeatureDisabled)
+	runs := make(chan *Run, 1)
+	r.system.Root.Send(r.tasks, &SetDispatcher{PID: r.system.Root.Spawn(actor.PropsFromFunc(sink(runs)))})
+	n := 3
+	if rep := r.reply(r.ask("task.run", &protocol.TaskRunParams{MaxRunning: &n})); rep.Err != nil {
+		t.Fatal(rep.Err)
+	}
+	if got := <-runs; got.MaxRunning != 3 {
+		t.Fatalf("run %+v", got)
+	}
+}
+
+// Each change hands the keeper a snapshot before it is answered; a
+// restored board answers as it was saved and goes on numbering.
+func TestTasks_KeptAndRestored(t *testing.T) {
+	r := newRig(t, false, nil)
+	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "one"}))
+	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "two"}))
+	r.task(r.ask("task.report", &protocol.TaskReportParams{TaskID: "task-2", Status: protocol.TaskCancelled}))
+	var last *keeper.Tasks
+	for range 3 {
+		last = <-r.saves
+	}
+	if last.Saved.NextID != 3 || len(last.Saved.Tasks) != 2 || last.Saved.Tasks[1].Status != protocol.TaskCancelled {
+		t.Fatalf("kept %+v", last.Saved)
+	}
+	r.fails(r.ask("task.report", &protocol.TaskReportParams{TaskID: "task-2", Status: protocol.TaskReady}), protocol.CodeInvalidTaskTransition)
+	select {
+	case s := <-r.saves:
+		t.Fatalf("a refused change was kept: %+v", s)
+	default:
+	}
+
+	r2 := newRig(t, false, last.Saved)
+	if got := r2.task(r2.ask("task.get", &protocol.TaskIDParams{TaskID: "task-2"})); got.Status != protocol.TaskCancelled || len(got.Activities) != 2 {
+		t.Fatalf("restored %+v", got)
+	}
+	if got := r2.task(r2.ask("task.create", &protocol.TaskCreateParams{Title: "three"})); got.ID != "task-3" {
+		t.Fatalf("next after restore: %s", got.ID)
+	}
+	res, err := r2.system.Root.RequestFuture(r2.tasks, &Export{}, 5*time.Second).Result()
+	if err != nil || res.(*model.SavedTasks).NextID != 4 {
+		t.Fatalf("export %v %+v", err, res)
+	}
+}
+
+// An asker that breaks is stopped, and its call answered internal_error
+// once; the task is no longer in flight.
+func TestTasks_BrokenAskerAnswersOnce(t *testing.T) {
+	r := newRig(t, false, nil)
+	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "t"}))
+	r.fails(r.ask("task.dispatch", &protocol.TaskDispatchParams{TaskID: "task-1", Target: "boom"}), protocol.CodeInternal)
+	if got := r.task(r.ask("task.dispatch", &protocol.TaskDispatchParams{TaskID: "task-1", Target: "bob"})); got.Status != protocol.TaskRunning {
+		t.Fatalf("dispatch after a broken one: %+v", got)
+	}
+}
+
+// A claim is answered only once the keeper says a file holding it is on
+// disk; calls after it are answered meanwhile, and a failed write is
+// answered as an error.
+func TestTasks_ClaimAnsweredWhenDurable(t *testing.T) {
+	r := startRig(t, false, nil, false)
+	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "one"}))
+	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "two"}))
+	replies := make(chan *api.Reply, 4)
+	probe := r.system.Root.Spawn(actor.PropsFromFunc(sink(replies)))
+	send := func(method string, p protocol.Params) {
+		r.system.Root.RequestWithCustomSender(r.tasks, &api.Call{ID: method, Method: method, Params: p}, probe)
+	}
+	send("task.claim", &protocol.TaskClaimParams{TaskID: "task-1", Worker: &protocol.TaskWorker{WorkspaceID: "w2", Branch: "task/task-1-one"}})
+	send("task.get", &protocol.TaskIDParams{TaskID: "task-2"})
+	if first := <-replies; first.Err != nil || first.Result.(protocol.TaskInfoResult).Task.ID != "task-2" {
+		t.Fatalf("first answer %+v, want task-2's (the claim waits for the disk)", first)
+	}
+	var sync *keeper.Tasks
+	for sync == nil {
+		if m := <-r.saves; m.Sync != 0 {
+			sync = m
+		}
+	}
+	if sync.ReplyTo == nil || sync.Saved.Tasks[0].Worker == nil || sync.Saved.Tasks[0].Worker.Branch != "task/task-1-one" {
+		t.Fatalf("the keeper was handed %+v", sync)
+	}
+	r.system.Root.Send(r.tasks, &keeper.TasksSaved{Sync: sync.Sync})
+	claimed := <-replies
+	if claimed.Err != nil || claimed.Result.(protocol.TaskInfoResult).Task.Worker == nil {
+		t.Fatalf("claim answer %+v", claimed)
+	}
+
+	send("task.claim", &protocol.TaskClaimParams{TaskID: "task-2", Worker: &protocol.TaskWorker{WorkspaceID: "w3"}})
+	for sync = nil; sync == nil; {
+		if m := <-r.saves; m.Sync != 0 {
+			sync = m
+		}
+	}
+	r.system.Root.Send(r.tasks, &keeper.TasksSaved{Sync: sync.Sync, Err: errors.New("disk full")})
+	if failed := <-replies; failed.Err == nil || !strings.Contains(failed.Err.Error(), "disk full") {
+		t.Fatalf("claim whose write failed: %+v", failed)
+	}
+}
+
+// A dispatch prompts its agent only once the running task is on disk.
+func TestTasks_DispatchPromptsOnceDurable(t *testing.T) {
+	r := startRig(t, false, nil, false)
+	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "one"}))
+	dispatched := r.ask("task.dispatch", &protocol.TaskDispatchParams{TaskID: "task-1", Target: "bob"})
+	var sync *keeper.Tasks
+	for sync == nil {
+		if m := <-r.saves; m.Sync != 0 {
+			sync = m
+		}
+	}
+	if sync.Saved.Tasks[0].Status != protocol.TaskRunning {
+		t.Fatalf("synced %+v", sync.Saved.Tasks[0])
+	}
+	select {
+	case p := <-r.prompts:
+		t.Fatalf("prompted before the task was on disk: %q", p)
+	default:
+	}
+	r.system.Root.Send(r.tasks, &keeper.TasksSaved{Sync: sync.Sync})
+	if got := r.task(dispatched); got.Status != protocol.TaskRunning {
+		t.Fatalf("dispatch %+v", got)
+	}
+	if p := <-r.prompts; !strings.Contains(p, "Task task-1: one") {
+		t.Fatalf("prompt %q", p)
+	}
+}

@@ -1,0 +1,148 @@
+package mcp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"io"
+	"slices"
+	"sync"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Options configure one MCP server.
+type Options struct {
+	// Dial opens a new connection to the session's server.
+	Dial func() (*protocol.Client, error)
+	// Allow names the tools offered; nil offers every tool.
+	Allow []string
+	// AllowStart offers the tools that start agents.
+	AllowStart bool
+	// AllowClose offers the tools that close panes and workspaces.
+	AllowClose bool
+	// AllowCloseCaller lets those tools close the caller's own pane.
+	AllowCloseCaller bool
+	// CallerPane is the pane the MCP client runs in (HERDR_PANE_ID), "" when none.
+	CallerPane string
+	// Version is herdr's, reported to the client.
+	Version string
+}
+
+// herdr is one MCP server's link to the herdr server.
+type herdr struct {
+	opts   Options
+	server *sdk.Server
+	// callerTerminal is the caller pane's terminal id, resolved once at
+	// start: pane ids change when panes move, terminal ids do not.
+	callerTerminal string
+
+	// base outlives requests: resource subscriptions run under it.
+	base context.Context
+	mu   sync.Mutex
+	subs map[string]context.CancelFunc // watched resource URI → stop
+}
+
+// New builds the MCP server: its tools (those opts allow) and resources.
+// ctx bounds the resource subscriptions' watchers.
+func New(ctx context.Context, opts Options) *sdk.Server {
+	h := &herdr{opts: opts, base: ctx, subs: map[string]context.CancelFunc{}}
+	if opts.CallerPane != "" {
+		var r protocol.PaneInfoResult
+		if h.call(ctx, "pane.get", protocol.PaneTarget{PaneID: opts.CallerPane}, &r) == nil {
+			h.callerTerminal = r.Pane.TerminalID
+		}
+	}
+	h.server = sdk.NewServer(&sdk.Implementation{Name: "herdr", Title: "herdr", Version: opts.Version}, &sdk.ServerOptions{
+		Instructions:       instructions,
+		SubscribeHandler:   h.subscribe,
+		UnsubscribeHandler: h.unsubscribe,
+	})
+	for _, t := range h.tools() {
+		if h.offered(t) {
+			t.add(h.server)
+		}
+	}
+	h.addResources()
+	return h.server
+}
+
+const instructions = `herdr is the terminal multiplexer these tools drive. Ids: workspaces w1, panes w1:p2 (workspace:pane), ` +
+	`agents by pane id or by name; on a fleet, machine-qualified ids (build/w1:p2) work as they are. ` +
+	`Start helpers with start_agent or start_agent_in_worktree, give them work with prompt_agent, ` +
+	`wait with wait_agent (until done or idle) and read what they did with read_pane.`
+
+// Serve runs the MCP server on in and out (stdio) until the client
+// closes in or ctx ends.
+func Serve(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s := New(ctx, opts)
+	w := &lockedWriter{w: out}
+	guarded := &guardedInput{in: bufio.NewReaderSize(in, 64<<10), out: w}
+	err := s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(guarded), Writer: w})
+	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// offered reports whether t is listed and callable under the options.
+func (h *herdr) offered(t tool) bool {
+	switch {
+	case t.starts && !h.opts.AllowStart, t.closes && !h.opts.AllowClose:
+		return false
+	case h.opts.Allow == nil:
+		return true
+	}
+	return slices.Contains(h.opts.Allow, t.name)
+}
+
+// ToolNames are the names of every tool, for checking [mcp] allow.
+func ToolNames() []string {
+	var names []string
+	for _, t := range (&herdr{}).tools() {
+		names = append(names, t.name)
+	}
+	return names
+}
+
+// toolError is herdr's error as a tool's: its code and message.
+type toolError struct{ code, message string }
+
+func (e *toolError) Error() string { return e.code + ": " + e.message }
+
+// asToolError turns a call's failure into herdr's code and message.
+func asToolError(err error) error {
+	var pe *protocol.Error
+	if errors.As(err, &pe) {
+		return &toolError{pe.Code, pe.Message}
+	}
+	var te *toolError
+	if errors.As(err, &te) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return &toolError{protocol.CodeServerUnavailable, "lost the herdr server: " + err.Error()}
+}
+
+// call sends one request on a connection of its own and decodes the
+// result into out; ctx ending closes the connection, which ends a wait.
+func (h *herdr) call(ctx context.Context, method string, params, out any) error {
+	c, err := h.opts.Dial()
+	if err != nil {
+		return &toolError{protocol.CodeServerNotRunning, "cannot reach the herdr server: " + err.Error()}
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	err = c.Call(method, params, out)
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if err != nil {
+		return asToolError(err)
+	}
+	return nil
+}
