@@ -225,3 +225,36 @@ func TestWebTasks_HiddenOnAnOlderServer(t *testing.T) {
 		t.Fatalf("button hidden, board hidden, error shown: %v (%v)", hidden, err)
 	}
 }
+
+// TestWebTasks_RealServer: the page against a real server: tasks the CLI
+// created are on the board, a report moves one to its new column on the
+// page's own subscription, and its activity shows the report first.
+func TestWebTasks_RealServer(t *testing.T) {
+	exe := chromium(t)
+	h := NewHome(t)
+	h.WriteConfig(t, "[web]\nlisten = \"127.0.0.1:0\"\n")
+	s := h.Start(t, "webtasks")
+	url := strings.TrimSpace(agentCLI(t, s, "web", "url"))
+	agentCLI(t, s, "task", "create", "--title", "Parse config")
+	agentCLI(t, s, "task", "create", "--title", `<b>bold</b> retry`, "--backlog")
+
+	ctx := browser(t, exe)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`#taskstoggle`)), chromedp.Click(chromedp.CSS(`#taskstoggle`)),
+		chromedp.WaitVisible(chromedp.CSS(`#board .col[data-status="ready"] li.task[data-task="task-1"]`))); err != nil {
+		t.Fatalf("the board never showed task-1 ready: %v", err)
+	}
+	if s := pageText(t, ctx, `li.task[data-task="task-2"]`); !strings.Contains(s, "<b>bold</b> retry") {
+		t.Errorf("task-2's row %q: want its title as text", s)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`li.task[data-task="task-1"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#activity[data-task="task-1"] ol li`))); err != nil {
+		t.Fatal(err)
+	}
+	agentCLI(t, s, "task", "report", "task-1", "running", "--message", "parsing the first file")
+	WaitFor(t, "task-1 in the running column", func() bool {
+		return strings.Contains(pageText(t, ctx, `#board .col[data-status="running"]`), "Parse config")
+	})
+	WaitFor(t, "the report first in task-1's activity", func() bool {
+		return strings.Contains(pageText(t, ctx, `#activity ol li:first-child`), "parsing the first file")
+	})
+}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"slices"
 	"strconv"
@@ -27,53 +28,8 @@ import (
 // shows them.
 const taskPollEvery = 2 * time.Second
 
-// taskStatuses are the board's columns, in the lifecycle's order.
-var taskStatuses = []string{"backlog", "ready", "running", "blocked", "review", "done", "failed", "cancelled"}
-
 // taskInfo is a task as task.list and task.get answer it.
-type taskInfo struct {
-	ID             string         `json:"id"`
-	Title          string         `json:"title"`
-	Description    string         `json:"description,omitempty"`
-	Cwd            string         `json:"cwd,omitempty"`
-	Priority       int            `json:"priority"`
-	DependsOn      []string       `json:"depends_on,omitempty"`
-	Status         string         `json:"status"`
-	AgentSessionID string         `json:"agent_session_id,omitempty"`
-	Assignee       *taskAssignee  `json:"assignee,omitempty"`
-	Attempts       int            `json:"attempts"`
-	Worker         *taskWorker    `json:"worker,omitempty"`
-	LastMessage    string         `json:"last_message,omitempty"`
-	CreatedMs      int64          `json:"created_ms"`
-	UpdatedMs      int64          `json:"updated_ms"`
-	Activities     []taskActivity `json:"activities,omitempty"`
-}
-
-// taskAssignee is the agent a task is attached to.
-type taskAssignee struct {
-	Target     string `json:"target"`
-	PaneID     string `json:"pane_id,omitempty"`
-	TerminalID string `json:"terminal_id,omitempty"`
-}
-
-// taskWorker is the dispatcher's worker of a task.
-type taskWorker struct {
-	WorkspaceID string `json:"workspace_id,omitempty"`
-	PaneID      string `json:"pane_id,omitempty"`
-	Branch      string `json:"branch,omitempty"`
-	Path        string `json:"path,omitempty"`
-}
-
-// taskActivity is one entry of a task's history.
-type taskActivity struct {
-	Seq     int64  `json:"seq"`
-	AtMs    int64  `json:"at_ms"`
-	Kind    string `json:"kind"`
-	From    string `json:"from,omitempty"`
-	Status  string `json:"status,omitempty"`
-	Message string `json:"message,omitempty"`
-	Source  string `json:"source,omitempty"`
-}
+type taskInfo = protocol.TaskInfo
 
 // The task modes, numbered apart from model.go's list.
 const (
@@ -183,9 +139,7 @@ func (m *model) fetchTasks() tea.Cmd {
 	m.tasks.fetching = true
 	req := m.link.req
 	return func() tea.Msg {
-		var res struct {
-			Tasks []taskInfo `json:"tasks"`
-		}
+		var res protocol.TaskList
 		if err := req.call("task.list", nil, &res); err != nil {
 			if unsupportedCall(err) {
 				return taskListMsg{unsupported: true}
@@ -203,10 +157,8 @@ func (m *model) fetchTask(id string) tea.Cmd {
 	}
 	req := m.link.req
 	return func() tea.Msg {
-		var res struct {
-			Task taskInfo `json:"task"`
-		}
-		err := req.call("task.get", map[string]string{"task_id": id}, &res)
+		var res protocol.TaskInfoResult
+		err := req.call("task.get", protocol.TaskIDParams{TaskID: id}, &res)
 		return taskGetMsg{id: id, task: res.Task, err: err}
 	}
 }
@@ -422,19 +374,19 @@ func (m *model) dockKey(k tea.KeyMsg) tea.Cmd {
 func (m *model) taskGlyph(status string) (string, cellStyle) {
 	p := m.theme.p
 	switch status {
-	case "backlog":
+	case protocol.TaskBacklog:
 		return "·", cellStyle{fg: p.overlay0}
-	case "ready":
+	case protocol.TaskReady:
 		return "○", cellStyle{fg: p.green}
-	case "running":
+	case protocol.TaskRunning:
 		return "●", cellStyle{fg: p.yellow}
-	case "blocked":
+	case protocol.TaskBlocked:
 		return "!", cellStyle{fg: p.red, attrs: protocol.ScreenBold}
-	case "review":
+	case protocol.TaskReview:
 		return "◆", cellStyle{fg: p.teal}
-	case "done":
+	case protocol.TaskDone:
 		return "✓", cellStyle{fg: p.teal}
-	case "failed":
+	case protocol.TaskFailed:
 		return "✗", cellStyle{fg: p.red}
 	}
 	return "–", cellStyle{fg: p.overlay0}
@@ -522,7 +474,7 @@ type boardColumn struct {
 // each in the list's order (priority, then id).
 func (m *model) boardColumns() []boardColumn {
 	var cols []boardColumn
-	for _, s := range taskStatuses {
+	for _, s := range protocol.TaskStatuses {
 		var ts []taskInfo
 		for _, t := range m.tasks.tasks {
 			if t.Status == s {
@@ -688,7 +640,7 @@ func (m *model) boardTaskAt(g geometry, x, y int) (ci, ri int, ok bool) {
 // and assignment, then its activity newest first, in loc's time.
 func modalLines(t taskInfo, full bool, loc *time.Location) []string {
 	lines := []string{t.ID + "  " + t.Title}
-	head := "status " + t.Status + " · priority " + strconv.Itoa(t.Priority) + " · attempts " + strconv.Itoa(t.Attempts)
+	head := "status " + t.Status + " · priority " + strconv.FormatInt(t.Priority, 10) + " · attempts " + strconv.Itoa(t.Attempts)
 	lines = append(lines, head)
 	if a := t.Assignee; a != nil {
 		s := "assignee " + a.Target
@@ -724,13 +676,11 @@ func modalLines(t taskInfo, full bool, loc *time.Location) []string {
 		return append(lines, "  reading…")
 	}
 	acts := slices.Clone(t.Activities)
-	slices.SortStableFunc(acts, func(a, b taskActivity) int {
-		switch {
-		case a.AtMs != b.AtMs:
-			return int(b.AtMs - a.AtMs)
-		default:
-			return int(b.Seq - a.Seq)
+	slices.SortStableFunc(acts, func(a, b protocol.TaskActivity) int {
+		if c := cmp.Compare(b.AtMS, a.AtMS); c != 0 {
+			return c
 		}
+		return cmp.Compare(b.Seq, a.Seq)
 	})
 	for _, a := range acts {
 		lines = append(lines, "  "+activityText(a, loc))
@@ -742,8 +692,8 @@ func modalLines(t taskInfo, full bool, loc *time.Location) []string {
 }
 
 // activityText is one activity as the modal shows it.
-func activityText(a taskActivity, loc *time.Location) string {
-	s := time.UnixMilli(a.AtMs).In(loc).Format("2006-01-02 15:04:05") + " " + a.Kind
+func activityText(a protocol.TaskActivity, loc *time.Location) string {
+	s := time.UnixMilli(a.AtMS).In(loc).Format("2006-01-02 15:04:05") + " " + a.Kind
 	switch {
 	case a.From != "" && a.Status != "":
 		s += " " + a.From + " → " + a.Status

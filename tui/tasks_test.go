@@ -16,7 +16,7 @@ import (
 func sampleTasks() []taskInfo {
 	return []taskInfo{
 		{ID: "task-1", Title: "Parse config", Status: "ready"},
-		{ID: "task-2", Title: "Add retry policy", Status: "running", Assignee: &taskAssignee{Target: "impl", PaneID: "w1:p2"}},
+		{ID: "task-2", Title: "Add retry policy", Status: "running", Assignee: &protocol.TaskAssignee{Target: "impl", PaneID: "w1:p2"}},
 		{ID: "task-3", Title: "Write docs", Status: "ready"},
 		{ID: "task-4", Title: "Review API", Status: "review"},
 		{ID: "task-5", Title: "Bench", Status: "review"},
@@ -195,12 +195,12 @@ func TestTasks_ModalNewestFirst(t *testing.T) {
 	zone := time.FixedZone("X", 5*3600+30*60)
 	at := time.Date(2026, 3, 4, 10, 0, 0, 0, time.UTC).UnixMilli()
 	task := taskInfo{ID: "task-2", Title: "Add retry policy", Status: "review", Priority: 1, Attempts: 2,
-		Assignee: &taskAssignee{Target: "impl", PaneID: "w1:p2"}, AgentSessionID: "sess-9",
-		Activities: []taskActivity{
-			{Seq: 1, AtMs: at, Kind: "created", Status: "ready", Source: "cli"},
-			{Seq: 2, AtMs: at + 60_000, Kind: "dispatched", Status: "running"},
-			{Seq: 3, AtMs: at + 60_000, Kind: "message", Message: "tests pass"},
-			{Seq: 4, AtMs: at + 120_000, Kind: "status", From: "running", Status: "review"},
+		Assignee: &protocol.TaskAssignee{Target: "impl", PaneID: "w1:p2"}, AgentSessionID: "sess-9",
+		Activities: []protocol.TaskActivity{
+			{Seq: 1, AtMS: at, Kind: "created", Status: "ready", Source: "cli"},
+			{Seq: 2, AtMS: at + 60_000, Kind: "dispatched", Status: "running"},
+			{Seq: 3, AtMS: at + 60_000, Kind: "message", Message: "tests pass"},
+			{Seq: 4, AtMS: at + 120_000, Kind: "status", From: "running", Status: "review"},
 		}}
 	lines := modalLines(task, true, zone)
 	text := strings.Join(lines, "\n")
@@ -243,7 +243,7 @@ func TestTasks_TextIsCleaned(t *testing.T) {
 	prefixed(m, "t")
 	m.Update(taskGetMsg{})
 	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
-	m.Update(taskGetMsg{id: "task-1", task: taskInfo{ID: "task-1", Title: evil, Status: "ready", Activities: []taskActivity{{Kind: "message", Message: evil}}}})
+	m.Update(taskGetMsg{id: "task-1", task: taskInfo{ID: "task-1", Title: evil, Status: "ready", Activities: []protocol.TaskActivity{{Kind: "message", Message: evil}}}})
 	if m.tasks.modal == nil || !m.tasks.modal.full {
 		t.Fatalf("modal %+v", m.tasks.modal)
 	}
