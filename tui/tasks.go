@@ -815,6 +815,9 @@ func (m *model) taskMouse(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
 	}
 	d := g.dock
 	if d.Width == 0 || ev.X < d.X || ev.X >= d.X+d.Width || ev.Y < d.Y || ev.Y >= d.Y+d.Height {
+		if press && m.mode == modeTaskDock {
+			m.mode = modeTerminal // a click elsewhere takes the keys back there
+		}
 		return nil, false
 	}
 	if n := wheelLines(ev, 1); n != 0 {

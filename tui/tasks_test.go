@@ -120,6 +120,15 @@ func TestTasks_DockKeys(t *testing.T) {
 	if m.tasks.modal == nil || m.tasks.modal.id != "task-3" {
 		t.Fatalf("second click: modal %+v", m.tasks.modal)
 	}
+	// A click on a pane gives the keys back to the terminal.
+	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	if m.mode != modeTaskDock {
+		t.Fatalf("esc from the activity: mode %v", m.mode)
+	}
+	m.Update(tea.MouseMsg{X: g.area.X + 3, Y: g.area.Y + 3, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	if m.mode != modeTerminal || m.tasks.dock != dockRight {
+		t.Fatalf("click on a pane: mode %v dock %v", m.mode, m.tasks.dock)
+	}
 }
 
 // The board: h/l move across the non-empty status columns keeping the row
