@@ -52,6 +52,9 @@ type link struct {
 	dialMachine func(machine string) (net.Conn, error)
 	// stopping: the server said it is stopping (reconnect.go).
 	stopping atomic.Bool
+	// taskEvents: the event subscription carries the task events (a
+	// server before the task board refuses them: tasks.go polls).
+	taskEvents atomic.Bool
 }
 
 // dial opens one more connection to the server; onPush runs on its reader.
@@ -194,13 +197,7 @@ func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 	}); err != nil {
 		return nil, nil, fmt.Errorf("connect to %s: %w", l.socket, err)
 	}
-	kinds := make([]protocol.Subscription, 0, len(protocol.LifecycleKinds))
-	for _, k := range protocol.LifecycleKinds {
-		if k != "pane_output_changed" {
-			kinds = append(kinds, protocol.Subscription{Type: k})
-		}
-	}
-	if err := ev.call("events.subscribe", protocol.EventsSubscribeParams{Subscriptions: kinds}, nil); err != nil {
+	if err := subscribeEvents(ev, &l.taskEvents); err != nil {
 		ev.close()
 		return nil, nil, fmt.Errorf("subscribe to events: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -110,10 +111,33 @@ type (
 	tasksChangedMsg struct{}
 )
 
-// tasksEvented says whether the client's event subscription (every
-// lifecycle kind) carries the task events; when it does not, the tasks
-// are polled while they are shown.
-func tasksEvented() bool { return slices.Contains(protocol.LifecycleKinds, "task_updated") }
+// tasksEvented says whether the client's event subscription carries the
+// task events; when it does not, the tasks are polled while they are shown.
+func (m *model) tasksEvented() bool { return m.link != nil && m.link.taskEvents.Load() }
+
+// subscribeEvents subscribes ev to every lifecycle kind but
+// pane_output_changed; a server that refuses them (one from before the
+// task board does not know the task kinds) is asked again for Herdr's
+// kinds only. taskEvents says which it took.
+func subscribeEvents(ev *rpcConn, taskEvents *atomic.Bool) error {
+	kinds := func(all bool) []protocol.Subscription {
+		var out []protocol.Subscription
+		for _, k := range protocol.LifecycleKinds {
+			if k != "pane_output_changed" && (all || protocol.HerdrEventKind(k)) {
+				out = append(out, protocol.Subscription{Type: k})
+			}
+		}
+		return out
+	}
+	err := ev.call("events.subscribe", protocol.EventsSubscribeParams{Subscriptions: kinds(true)}, nil)
+	var pe *protocol.Error
+	if errors.As(err, &pe) && pe.Code == protocol.CodeInvalidParams {
+		taskEvents.Store(false)
+		return ev.call("events.subscribe", protocol.EventsSubscribeParams{Subscriptions: kinds(false)}, nil)
+	}
+	taskEvents.Store(err == nil)
+	return err
+}
 
 // isTaskEvent says whether an event line is a task event (task_created,
 // task_updated, task_activity): it refreshes the tasks, not the snapshot.
@@ -219,7 +243,7 @@ func (m *model) applyTaskList(msg taskListMsg) tea.Cmd {
 		m.tasks.stale = false
 		cmds = append(cmds, m.fetchTasks())
 	}
-	if m.tasksShown() && !m.tasks.polling && !tasksEvented() {
+	if m.tasksShown() && !m.tasks.polling && !m.tasksEvented() {
 		m.tasks.polling = true
 		cmds = append(cmds, tea.Tick(taskPollEvery, func(time.Time) tea.Msg { return taskDue{} }))
 	}

@@ -331,3 +331,38 @@ func TestTasks_GlobalMenu(t *testing.T) {
 		t.Fatalf("task board: board %v mode %v", m.tasks.board, m.mode)
 	}
 }
+
+// A server from before the task board refuses the task event kinds: the
+// client subscribes again to Herdr's kinds and polls the tasks; a current
+// one takes them all.
+func TestTasks_SubscriptionOnAnOlderServer(t *testing.T) {
+	f := &fakeServer{fail: func(method string, params json.RawMessage) string {
+		if method == "events.subscribe" && strings.Contains(string(params), "task_created") {
+			return protocol.CodeInvalidParams
+		}
+		return ""
+	}}
+	m, _ := testModel(t, f)
+	if err := subscribeEvents(m.link.req, &m.link.taskEvents); err != nil {
+		t.Fatal(err)
+	}
+	subs := f.requests("events.subscribe")
+	if len(subs) != 2 || strings.Contains(string(subs[1].Params), "task_") || !strings.Contains(string(subs[1].Params), "pane_created") || m.tasksEvented() {
+		t.Fatalf("subscriptions %d, the second %s, task events %v", len(subs), subs[len(subs)-1].Params, m.tasksEvented())
+	}
+	// Shown and not carried by events: the tasks are polled.
+	m.tasks.dock = dockRight
+	if cmd := m.applyTaskList(taskListMsg{tasks: sampleTasks()}); cmd == nil || !m.tasks.polling {
+		t.Fatalf("no poll armed: polling %v", m.tasks.polling)
+	}
+
+	f2 := &fakeServer{}
+	m2, _ := testModel(t, f2)
+	if err := subscribeEvents(m2.link.req, &m2.link.taskEvents); err != nil || !m2.tasksEvented() || len(f2.requests("events.subscribe")) != 1 {
+		t.Fatalf("current server: err %v, task events %v", err, m2.tasksEvented())
+	}
+	m2.tasks.dock = dockRight
+	if m2.applyTaskList(taskListMsg{tasks: sampleTasks()}); m2.tasks.polling {
+		t.Fatal("polled although the events carry the tasks")
+	}
+}
