@@ -35,7 +35,11 @@
 // machines get sidebar sections of their own, polled from machine.list
 // and the fleet snapshot (machines.go); a remote workspace chosen there
 // is streamed from the machine's server over Options.DialMachine, with
-// its own redial backoff (remote.go).
+// its own redial backoff (remote.go). The task board (tasks.go): a dock
+// beside or below the panes (prefix t, or "task panel" in the menu a
+// sidebar header's right click opens), a full board of status columns
+// (prefix B, "task board") and a task's activity, read from task.list and
+// task.get again on each task event; hidden on a server without them.
 //
 // When the server goes (reconnect.go), the client exits at once with the
 // terminal restored if the server said it was stopping or nothing listens

@@ -54,6 +54,12 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		return m.settingsKey(k)
 	case modeMenu:
 		return m.menuKey(k)
+	case modeTaskDock:
+		return m.dockKey(k)
+	case modeTaskBoard:
+		return m.boardKey(k)
+	case modeTaskActivity:
+		return m.modalKey(k)
 	case modePrefix:
 		m.mode = modeTerminal
 		if c, ok := m.keys.commands[k.String()]; ok {
@@ -280,6 +286,10 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 		return m.reloadConfig()
 	case actNextAgent, actPrevAgent:
 		m.stepAgent(b.act == actNextAgent)
+	case actTaskPanel:
+		return m.cycleDock()
+	case actTaskBoard:
+		return m.openBoard()
 	}
 	return nil
 }
@@ -408,6 +418,9 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 	if m.popup != nil {
 		return m.popupMouse(ev)
 	}
+	if cmd, ok := m.taskMouse(ev, g); ok {
+		return cmd
+	}
 	if m.rightPass != nil {
 		// The drags and the release of a right click that went to a
 		// program follow it there.
@@ -474,6 +487,9 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 			for _, it := range m.sideItems() {
 				if it.y == ev.Y && it.kind == "workspace" {
 					m.openWorkspaceMenu(ev, it.id)
+				}
+				if it.y == ev.Y && it.kind == "header" {
+					m.openGlobalMenu(ev)
 				}
 			}
 			return nil

@@ -59,6 +59,8 @@ const (
 	actReloadConfig    action = "reload_config"
 	actPrevAgent       action = "previous_agent"
 	actNextAgent       action = "next_agent"
+	actTaskPanel       action = "task_panel" // cycle the task dock (tasks.go)
+	actTaskBoard       action = "task_board" // the full task board
 )
 
 // binding is a resolved prefix binding.
@@ -87,6 +89,7 @@ var defaultBindings = map[action][]string{
 	actResizeMode: {"r"}, actToggleSidebar: {"b"},
 	actPicker: {"w"}, actGoto: {"g"}, actAttention: {"o"}, actCopyMode: {"["}, actEditScrollback: {"e"},
 	actNewWorktree: {"shift+g"}, actReloadConfig: {"shift+r"},
+	actTaskPanel: {"t"}, actTaskBoard: {"shift+b"},
 	// Unset in Herdr too: they walk the agent panel, in its order.
 	actPrevAgent: nil, actNextAgent: nil,
 	// Herdr leaves these unset; tmux's keys for the previous and next

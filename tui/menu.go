@@ -28,6 +28,7 @@ const (
 	menuPane menuKind = iota
 	menuTab
 	menuWorkspace
+	menuGlobal // a sidebar header's: the task dock and board (tasks.go)
 )
 
 // menuState is the open menu.
@@ -289,6 +290,8 @@ func (m *model) chooseMenu(i int) tea.Cmd {
 		case itemClose:
 			return m.askClose(closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}, m.panesOf(id, ""))
 		}
+	case menuGlobal:
+		return m.globalMenuItem(menu.items[i])
 	case menuWorkspace:
 		switch menu.items[i] {
 		case itemRename:

@@ -147,6 +147,7 @@ type model struct {
 	// fleet is the saved machines and their sessions (machines.go);
 	// remote the connection showing a remote workspace's pane (remote.go).
 	fleet     fleetState
+	tasks     taskState // the task dock, board and activity modal (tasks.go)
 	remote    *remoteLink
 	remoteGen int
 
@@ -251,9 +252,9 @@ func (m *model) setConfig(cfg config.Config, truecolor bool) {
 func (m *model) Init() tea.Cmd {
 	m.refreshing = true
 	if len(m.diags) > 0 {
-		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
+		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet(), m.fetchTasks(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
 	}
-	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet())
+	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet(), m.fetchTasks())
 }
 
 func (m *model) fetchSnapshot() tea.Cmd {
@@ -389,6 +390,9 @@ func (m *model) draw() {
 
 func (m *model) update(msg tea.Msg) tea.Cmd {
 	if cmd, ok := m.updateRemote(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.updateTasks(msg); ok {
 		return cmd
 	}
 	switch msg := msg.(type) {

@@ -52,6 +52,9 @@ type link struct {
 	dialMachine func(machine string) (net.Conn, error)
 	// stopping: the server said it is stopping (reconnect.go).
 	stopping atomic.Bool
+	// taskEvents: the event subscription carries the task events (a
+	// server before the task board refuses them: tasks.go polls).
+	taskEvents atomic.Bool
 }
 
 // dial opens one more connection to the server; onPush runs on its reader.
@@ -185,16 +188,16 @@ func (l *link) connect() error {
 func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 	// Events first, then the snapshot the model asks for, so no change
 	// falls between them.
-	if ev, err = l.dial(func([]byte, bool) { l.send(changedMsg{}) }); err != nil {
+	if ev, err = l.dial(func(line []byte, _ bool) {
+		if isTaskEvent(line) {
+			l.send(tasksChangedMsg{}) // the tasks, not the topology
+			return
+		}
+		l.send(changedMsg{})
+	}); err != nil {
 		return nil, nil, fmt.Errorf("connect to %s: %w", l.socket, err)
 	}
-	kinds := make([]protocol.Subscription, 0, len(protocol.LifecycleKinds))
-	for _, k := range protocol.LifecycleKinds {
-		if k != "pane_output_changed" {
-			kinds = append(kinds, protocol.Subscription{Type: k})
-		}
-	}
-	if err := ev.call("events.subscribe", protocol.EventsSubscribeParams{Subscriptions: kinds}, nil); err != nil {
+	if err := subscribeEvents(ev, &l.taskEvents); err != nil {
 		ev.close()
 		return nil, nil, fmt.Errorf("subscribe to events: %w", err)
 	}

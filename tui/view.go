@@ -12,6 +12,8 @@ type geometry struct {
 	sidebarW int           // columns of the sidebar including its border; 0 when hidden
 	barY     int           // the tab bar's row; -1 when hidden ([ui] tab_bar_position, hide_tab_bar_when_single_tab)
 	area     protocol.Rect // the pane area
+	dock     protocol.Rect // the task dock (tasks.go); zero when hidden
+	dockAt   dockPlace     // where the dock is drawn
 }
 
 // railWidth is the width of the collapsed sidebar's compact rail, its
@@ -37,6 +39,7 @@ func (m *model) geometry() geometry {
 	case m.ui.TabBarPosition == "bottom":
 		g.barY, g.area.Y = m.height-1, 0
 	}
+	g.dock, g.area, g.dockAt = m.dockRect(g.area) // the task dock takes its share
 	return g
 }
 
@@ -205,6 +208,10 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	} else {
 		m.drawPanes(c, g)
 	}
+	m.drawDock(c, g)
+	if m.tasks.board {
+		m.drawBoard(c, g)
+	}
 	m.drawCursor(c)
 	switch m.mode {
 	case modeHelp:
@@ -215,6 +222,9 @@ func (m *model) canvas(reuse *canvas) *canvas {
 		m.drawSettings(c)
 	case modeMenu:
 		m.drawMenu(c)
+	}
+	if m.tasks.modal != nil {
+		m.drawModal(c)
 	}
 	if m.popup != nil {
 		m.drawPopup(c)
@@ -456,6 +466,12 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		right = m.confirmText()
 	case modeMenu:
 		right = " MENU ↑↓ · enter · esc "
+	case modeTaskDock:
+		right = " TASKS j/k · enter activity · esc "
+	case modeTaskBoard:
+		right = " TASK BOARD "
+	case modeTaskActivity:
+		right = " ACTIVITY "
 	case modeCopy:
 		right = m.copyStatus()
 	default:
@@ -615,6 +631,7 @@ var helpLines = []string{
 	"[            copy mode (/ search, v select, y copy)",
 	"e            edit the scrollback in $EDITOR",
 	"b            toggle sidebar",
+	"t / B        task dock (hidden, right, bottom) / task board",
 	"s            settings (saved to config.toml)",
 	"R            reload config.toml",
 	"tab          next pane",

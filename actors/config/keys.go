@@ -75,6 +75,8 @@ var actions = []Action{
 	{"zoom", []string{"prefix+z"}, "Zoom the focused pane to the whole tab and back (older name: fullscreen).", plainAction},
 	{"resize_mode", []string{"prefix+r"}, "Enter resize mode.", plainAction},
 	{"toggle_sidebar", []string{"prefix+b"}, "Show or hide the sidebar.", plainAction},
+	{"task_panel", []string{"prefix+t"}, "Cycle the task dock: hidden, right, bottom.", plainAction},
+	{"task_board", []string{"prefix+shift+b"}, "Open the full task board.", plainAction},
 	{"navigate_workspace_up", []string{"up"}, "Navigate mode: previous workspace.", navigateAction},
 	{"navigate_workspace_down", []string{"down"}, "Navigate mode: next workspace.", navigateAction},
 	{"navigate_pane_left", []string{"h"}, "Navigate mode: pane to the left (the arrow key always works too).", navigateAction},

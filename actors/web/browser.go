@@ -240,8 +240,12 @@ func (b *browser) pump(ctx actor.Context) {
 			deadline = api.DefaultCallDeadline
 		}
 		owner := b.opts.Session
-		if m, _ := protocol.Lookup(r.method); (protocol.ToMachines(r.params) || m.Owner == protocol.OwnerMachines) && b.opts.Machines != nil {
+		m, _ := protocol.Lookup(r.method)
+		switch {
+		case (protocol.ToMachines(r.params) || m.Owner == protocol.OwnerMachines) && b.opts.Machines != nil:
 			owner = b.opts.Machines
+		case m.Owner == protocol.OwnerTasks && b.opts.Tasks != nil:
+			owner = b.opts.Tasks // the task board (static/tasks.js)
 		}
 		b.calls.Send(ctx, owner, &api.Call{ID: r.id, Method: r.method, Params: r.params}, api.Deadline(r.params, deadline))
 	}

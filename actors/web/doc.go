@@ -9,7 +9,9 @@
 // agent.list {"machines":"all"}; a remote pane, which streams no screen
 // here, is read with pane.read by its machine-qualified id. A method the
 // server does not know is answered unknown_method, not refused, so the
-// page hides that view on an older server.
+// page hides that view on an older server. The task board
+// (static/tasks.js) is drawn from task.list, a task's activity from
+// task.get, read again on task events; it too is hidden without task.list.
 //
 // Security: off unless [web] listen or `herdr web` asks; loopback only
 // unless [web] allow_remote; a random token, made when the listener starts

@@ -24,7 +24,10 @@ type Options struct {
 	// Machines answers the page's calls for another machine and its
 	// fleet-scoped lists (nil: the session refuses them as it would).
 	Machines *actor.PID
-	Log      *slog.Logger
+	// Tasks answers the page's task.* calls (the task board; nil: the
+	// session refuses them as not its own).
+	Tasks *actor.PID
+	Log   *slog.Logger
 	// Listen is [web] listen: served from the start when set.
 	Listen string
 	// AllowRemote is [web] allow_remote.

@@ -75,6 +75,7 @@ function onLine(m) {
     case "pane_agent_status_changed":
     case "pane.agent_status_changed": setStatus(m.data.pane_id, m.data.agent_status, m.data.agent); break;
   }
+  if (typeof m.event === "string" && m.event.startsWith("task_") && window.tasksSoon) { tasksSoon(); return; } // tasks.js
   if (m.event) refreshSoon();
 }
 
@@ -91,6 +92,7 @@ async function refresh() {
     if (state.open && !isRemote(state.open) && !state.snap.panes.some((p) => p.pane_id === state.open)) closeView();
   } catch (e) { say(e.message, true); }
   await refreshFleet();
+  if (window.refreshTasks) await refreshTasks(); // tasks.js
 }
 
 function setStatus(paneId, status, agent) {
@@ -147,6 +149,7 @@ function openPane(id) {
   state.replaying = false;
   state.screens = {};
   $("view").hidden = false;
+  if (window.toggleTasks) toggleTasks(false); // tasks.js: the board steps aside for the pane
   $("live").hidden = true;
   $("screen").classList.remove("replaying");
   $("term").replaceChildren();

@@ -1,0 +1,260 @@
+package tests
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/coder/websocket"
+)
+
+// The dashboard's task board (issue 32): taskPageServer speaks the task
+// contract (/work/briefs/task-contract.md) to the real page in a real
+// browser, so the page is tested against the contract on its own.
+type taskPageServer struct {
+	mu    sync.Mutex
+	tasks []map[string]any // nil: task.list is an unknown method
+	acts  map[string][]map[string]any
+	calls []string
+	push  chan []byte
+}
+
+func (f *taskPageServer) set(fn func()) { f.mu.Lock(); fn(); f.mu.Unlock() }
+
+func (f *taskPageServer) count(method string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	n := 0
+	for _, c := range f.calls {
+		if c == method {
+			n++
+		}
+	}
+	return n
+}
+
+func (f *taskPageServer) answer(method string, params map[string]any) (any, map[string]string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, method)
+	switch method {
+	case "session.snapshot":
+		return map[string]any{"type": "session_snapshot", "snapshot": map[string]any{"version": "0.9.0", "protocol": 22,
+			"workspaces": []any{}, "tabs": []any{}, "panes": []any{}, "layouts": []any{}, "agents": []any{}}}, nil
+	case "machine.list":
+		return nil, map[string]string{"code": "unknown_method", "message": "unknown method: machine.list"}
+	case "task.list":
+		if f.tasks == nil {
+			return nil, map[string]string{"code": "unknown_method", "message": "unknown method: task.list"}
+		}
+		return map[string]any{"type": "task_list", "tasks": f.tasks}, nil
+	case "task.get":
+		id, _ := params["task_id"].(string)
+		for _, t := range f.tasks {
+			if t["id"] == id {
+				full := map[string]any{}
+				for k, v := range t {
+					full[k] = v
+				}
+				full["activities"] = f.acts[id]
+				return map[string]any{"type": "task_info", "task": full}, nil
+			}
+		}
+		return nil, map[string]string{"code": "task_not_found", "message": "no task " + id}
+	}
+	return map[string]any{"type": "ok"}, nil
+}
+
+func (f *taskPageServer) serve(t *testing.T) string {
+	static := filepath.Join(moduleRoot, "actors", "web", "static")
+	f.push = make(chan []byte, 16)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/", "/app.js", "/fleet.js", "/tasks.js", "/app.css":
+			name := strings.TrimPrefix(r.URL.Path, "/")
+			if name == "" {
+				name = "index.html"
+			}
+			http.ServeFile(w, r, filepath.Join(static, name))
+		case "/ws":
+			ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{"herdr"}})
+			if err != nil {
+				return
+			}
+			f.socket(r.Context(), ws)
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/?token=" + strings.Repeat("cd", 32)
+}
+
+func (f *taskPageServer) socket(ctx context.Context, ws *websocket.Conn) {
+	defer ws.CloseNow()
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	lines := make(chan []byte, 16)
+	go func() {
+		defer cancel()
+		for {
+			_, data, err := ws.Read(ctx)
+			if err != nil {
+				return
+			}
+			lines <- data
+		}
+	}()
+	for {
+		var out []byte
+		select {
+		case <-ctx.Done():
+			return
+		case ev := <-f.push:
+			out = ev
+		case data := <-lines:
+			var req struct {
+				ID     string         `json:"id"`
+				Method string         `json:"method"`
+				Params map[string]any `json:"params"`
+			}
+			if json.Unmarshal(data, &req) != nil {
+				return
+			}
+			result, failure := f.answer(req.Method, req.Params)
+			if failure != nil {
+				out, _ = json.Marshal(map[string]any{"id": req.ID, "error": failure})
+			} else {
+				out, _ = json.Marshal(map[string]any{"id": req.ID, "result": result})
+			}
+		}
+		if ws.Write(ctx, websocket.MessageText, out) != nil {
+			return
+		}
+	}
+}
+
+func pageTask(id, title, status string) map[string]any {
+	return map[string]any{"id": id, "title": title, "status": status, "priority": 0, "attempts": 0, "created_ms": 1, "updated_ms": 1}
+}
+
+// pageList evaluates a JS expression that yields a list of strings.
+func pageList(t *testing.T, ctx context.Context, expr string) []string {
+	t.Helper()
+	out, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](expr))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestWebTasks_BoardAndActivity: the Tasks button opens a board with one
+// column per status; a title full of markup is drawn as text; a click
+// shows the task's activity newest first; a task_updated event on the
+// subscription moves the task to its new column.
+func TestWebTasks_BoardAndActivity(t *testing.T) {
+	exe := chromium(t)
+	evil := `<img src=x onerror="document.title='pwned'">`
+	now := time.Now().UnixMilli()
+	f := &taskPageServer{
+		tasks: []map[string]any{pageTask("task-1", "Parse config", "ready"), pageTask("task-2", evil, "running"), pageTask("task-3", "Docs", "review")},
+		acts: map[string][]map[string]any{"task-2": {
+			{"seq": 1, "at_ms": now - 120_000, "kind": "created", "status": "ready", "source": "cli"},
+			{"seq": 2, "at_ms": now - 60_000, "kind": "dispatched", "status": "running"},
+			{"seq": 3, "at_ms": now, "kind": "message", "message": "tests <b>pass</b>"},
+		}},
+	}
+	f.tasks[1]["assignee"] = map[string]any{"target": "impl", "pane_id": "w1:p2"}
+	url := f.serve(t)
+	ctx := browser(t, exe)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`#taskstoggle`)), chromedp.Click(chromedp.CSS(`#taskstoggle`)),
+		chromedp.WaitVisible(chromedp.CSS(`li.task[data-task="task-1"]`))); err != nil {
+		t.Fatalf("the board never showed task-1: %v", err)
+	}
+	cols := pageList(t, ctx, `[...document.querySelectorAll("#board .col")].map((c) => c.dataset.status + ":" + [...c.querySelectorAll("li.task")].map((l) => l.dataset.task).join(","))`)
+	if want := "backlog: ready:task-1 running:task-2 blocked: review:task-3 done: failed: cancelled:"; strings.Join(cols, " ") != want {
+		t.Fatalf("columns %q, want %q", cols, want)
+	}
+	if s := pageText(t, ctx, `li.task[data-task="task-2"]`); !strings.Contains(s, evil) || !strings.Contains(s, "@impl") {
+		t.Errorf("task-2's row %q: want its title as text and its assignee", s)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`li.task[data-task="task-2"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#activity[data-task="task-2"] ol li`))); err != nil {
+		t.Fatalf("the activity never showed: %v", err)
+	}
+	if kinds := pageList(t, ctx, `[...document.querySelectorAll("#activity ol li")].map((l) => l.dataset.kind)`); strings.Join(kinds, " ") != "message dispatched created" {
+		t.Errorf("activity order %q, want newest first", kinds)
+	}
+	if s := pageText(t, ctx, `#activity`); !strings.Contains(s, "tests <b>pass</b>") || !strings.Contains(s, "assignee impl (w1:p2)") {
+		t.Errorf("activity %q: want the message as text and the assignee", s)
+	}
+	if n, _ := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("#tasks img, #tasks b").length`)); n != 0 {
+		t.Errorf("task text became %d elements", n)
+	}
+	lists := f.count("task.list")
+	f.set(func() { f.tasks[0]["status"] = "running" })
+	f.push <- []byte(`{"event":"task_updated","data":{"type":"task_updated","task":{"id":"task-1","status":"running"},"previous_status":"ready"}}`)
+	WaitFor(t, "task-1 in the running column after task_updated", func() bool {
+		return pageText(t, ctx, `#board .col[data-status="running"]`) != "" && strings.Contains(pageText(t, ctx, `#board .col[data-status="running"]`), "Parse config")
+	})
+	if f.count("task.list") <= lists {
+		t.Errorf("the event did not read the list again")
+	}
+}
+
+// TestWebTasks_HiddenOnAnOlderServer: a server without task.list shows no
+// Tasks button and no board, and no error.
+func TestWebTasks_HiddenOnAnOlderServer(t *testing.T) {
+	exe := chromium(t)
+	f := &taskPageServer{}
+	url := f.serve(t)
+	ctx := browser(t, exe)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`#conn[data-state="open"]`))); err != nil {
+		t.Fatal(err)
+	}
+	WaitFor(t, "the page asking task.list", func() bool { return f.count("task.list") > 0 })
+	hidden, err := chromedp.Run(ctx, chromedp.Evaluate[[]bool](`[$("taskstoggle").hidden, $("tasks").hidden, $("msg").classList.contains("err")]`))
+	if err != nil || len(hidden) != 3 || !hidden[0] || !hidden[1] || hidden[2] {
+		t.Fatalf("button hidden, board hidden, error shown: %v (%v)", hidden, err)
+	}
+}
+
+// TestWebTasks_RealServer: the page against a real server: tasks the CLI
+// created are on the board, a report moves one to its new column on the
+// page's own subscription, and its activity shows the report first.
+func TestWebTasks_RealServer(t *testing.T) {
+	exe := chromium(t)
+	h := NewHome(t)
+	h.WriteConfig(t, "[web]\nlisten = \"127.0.0.1:0\"\n")
+	s := h.Start(t, "webtasks")
+	url := strings.TrimSpace(agentCLI(t, s, "web", "url"))
+	agentCLI(t, s, "task", "create", "--title", "Parse config")
+	agentCLI(t, s, "task", "create", "--title", `<b>bold</b> retry`, "--backlog")
+
+	ctx := browser(t, exe)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`#taskstoggle`)), chromedp.Click(chromedp.CSS(`#taskstoggle`)),
+		chromedp.WaitVisible(chromedp.CSS(`#board .col[data-status="ready"] li.task[data-task="task-1"]`))); err != nil {
+		t.Fatalf("the board never showed task-1 ready: %v", err)
+	}
+	if s := pageText(t, ctx, `li.task[data-task="task-2"]`); !strings.Contains(s, "<b>bold</b> retry") {
+		t.Errorf("task-2's row %q: want its title as text", s)
+	}
+	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`li.task[data-task="task-1"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`#activity[data-task="task-1"] ol li`))); err != nil {
+		t.Fatal(err)
+	}
+	agentCLI(t, s, "task", "report", "task-1", "running", "--message", "parsing the first file")
+	WaitFor(t, "task-1 in the running column", func() bool {
+		return strings.Contains(pageText(t, ctx, `#board .col[data-status="running"]`), "Parse config")
+	})
+	WaitFor(t, "the report first in task-1's activity", func() bool {
+		return strings.Contains(pageText(t, ctx, `#activity ol li:first-child`), "parsing the first file")
+	})
+}

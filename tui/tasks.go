@@ -1,0 +1,863 @@
+package tui
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// The task board in the client, as Herdr shows it: a dock (hidden, right
+// or bottom; prefix t cycles it) that reserves space beside or below the
+// panes, a full board of status columns (prefix B), and an activity modal
+// over either. The tasks are the server's (task.list, and task.get for the
+// modal); the client keeps only where the dock is and what is selected.
+// The list is read again when a task event arrives on the event
+// connection, or, when the subscription does not carry them, every
+// taskPollEvery while something shows it. A server without task.list
+// (unknown_method) shows neither dock nor board, and says nothing.
+
+// taskPollEvery is how often the tasks are read while the dock or the board
+// shows them.
+const taskPollEvery = 2 * time.Second
+
+// taskInfo is a task as task.list and task.get answer it.
+type taskInfo = protocol.TaskInfo
+
+// The task modes, numbered apart from model.go's list.
+const (
+	modeTaskDock     mode = 100 + iota // the task dock has the keys
+	modeTaskBoard                      // the full task board
+	modeTaskActivity                   // a task's activity modal
+)
+
+// dockPlace is where the task dock is.
+type dockPlace int
+
+const (
+	dockHidden dockPlace = iota
+	dockRight
+	dockBottom
+)
+
+func (d dockPlace) String() string {
+	return [...]string{"hidden", "right", "bottom"}[d]
+}
+
+// Dock sizes: a right dock is a third of the pane area, 24 to 44 columns;
+// a bottom one a third of its rows, 5 to 12. A pane area narrower than
+// dockNarrow columns gets a bottom dock when a right one is asked for.
+const (
+	dockMinW, dockMaxW = 24, 44
+	dockMinH, dockMaxH = 5, 12
+	dockNarrow         = 90
+)
+
+// taskState is what the client knows of the tasks and how it shows them.
+type taskState struct {
+	// unsupported: the server answered task.list unknown_method or
+	// not_implemented; no dock, no board, no more reads.
+	unsupported bool
+	tasks       []taskInfo
+	have        bool // a list has arrived
+	dock        dockPlace
+	dockSel     string // the selected task's id in the dock
+	dockTop     int    // the first row the dock shows
+	// board is the open full board and its selection (column, row).
+	board              bool
+	boardCol, boardRow int
+	// modal is the activity view open over the board or the dock.
+	modal *taskModal
+	// back is the mode the board or the modal returns to.
+	back mode
+	// Reads: one at a time; stale says something changed meanwhile;
+	// polling says a taskDue is on its way.
+	fetching, stale, polling bool
+}
+
+// taskModal is a task's activity view.
+type taskModal struct {
+	id     string
+	task   taskInfo
+	full   bool  // task.get answered (activities are in)
+	err    error // task.get failed
+	scroll int
+	from   mode // where Esc returns: modeTaskBoard or modeTaskDock
+}
+
+// Messages of the task reads.
+type (
+	taskListMsg struct {
+		tasks       []taskInfo
+		unsupported bool
+		err         error
+	}
+	taskGetMsg struct {
+		id   string
+		task taskInfo
+		err  error
+	}
+	// taskDue asks for the next poll.
+	taskDue struct{}
+	// tasksChangedMsg: a task event arrived on the event connection.
+	tasksChangedMsg struct{}
+)
+
+// tasksEvented says whether the client's event subscription carries the
+// task events; when it does not, the tasks are polled while they are shown.
+func (m *model) tasksEvented() bool { return m.link != nil && m.link.taskEvents.Load() }
+
+// subscribeEvents subscribes ev to every lifecycle kind but
+// pane_output_changed; a server that refuses them (one from before the
+// task board does not know the task kinds) is asked again for Herdr's
+// kinds only. taskEvents says which it took.
+func subscribeEvents(ev *rpcConn, taskEvents *atomic.Bool) error {
+	kinds := func(all bool) []protocol.Subscription {
+		var out []protocol.Subscription
+		for _, k := range protocol.LifecycleKinds {
+			if k != "pane_output_changed" && (all || protocol.HerdrEventKind(k)) {
+				out = append(out, protocol.Subscription{Type: k})
+			}
+		}
+		return out
+	}
+	err := ev.call("events.subscribe", protocol.EventsSubscribeParams{Subscriptions: kinds(true)}, nil)
+	var pe *protocol.Error
+	if errors.As(err, &pe) && pe.Code == protocol.CodeInvalidParams {
+		taskEvents.Store(false)
+		return ev.call("events.subscribe", protocol.EventsSubscribeParams{Subscriptions: kinds(false)}, nil)
+	}
+	taskEvents.Store(err == nil)
+	return err
+}
+
+// isTaskEvent says whether an event line is a task event (task_created,
+// task_updated, task_activity): it refreshes the tasks, not the snapshot.
+func isTaskEvent(line []byte) bool {
+	return bytes.Contains(line, []byte(`"event":"task_`))
+}
+
+// unsupportedCall says whether err means the server has no such method.
+func unsupportedCall(err error) bool {
+	var pe *protocol.Error
+	return errors.As(err, &pe) && (pe.Code == protocol.CodeUnknownMethod || pe.Code == protocol.CodeNotImplemented)
+}
+
+// fetchTasks reads task.list on the request connection, one read at a time.
+func (m *model) fetchTasks() tea.Cmd {
+	if m.tasks.unsupported || m.link == nil || m.link.req == nil {
+		return nil
+	}
+	if m.tasks.fetching {
+		m.tasks.stale = true
+		return nil
+	}
+	m.tasks.fetching = true
+	req := m.link.req
+	return func() tea.Msg {
+		var res protocol.TaskList
+		if err := req.call("task.list", nil, &res); err != nil {
+			if unsupportedCall(err) {
+				return taskListMsg{unsupported: true}
+			}
+			return taskListMsg{err: err}
+		}
+		return taskListMsg{tasks: res.Tasks}
+	}
+}
+
+// fetchTask reads one task with its activities for the modal.
+func (m *model) fetchTask(id string) tea.Cmd {
+	if m.link == nil || m.link.req == nil {
+		return nil
+	}
+	req := m.link.req
+	return func() tea.Msg {
+		var res protocol.TaskInfoResult
+		err := req.call("task.get", protocol.TaskIDParams{TaskID: id}, &res)
+		return taskGetMsg{id: id, task: res.Task, err: err}
+	}
+}
+
+// tasksShown says whether anything on screen shows the tasks.
+func (m *model) tasksShown() bool {
+	return !m.tasks.unsupported && (m.tasks.dock != dockHidden || m.tasks.board || m.tasks.modal != nil)
+}
+
+// updateTasks handles the task messages; ok is false for any other.
+func (m *model) updateTasks(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case taskListMsg:
+		return m.applyTaskList(msg), true
+	case taskGetMsg:
+		if md := m.tasks.modal; md != nil && md.id == msg.id {
+			if msg.err != nil {
+				md.err = msg.err
+			} else {
+				clean(&msg.task)
+				md.task, md.full, md.err = msg.task, true, nil
+			}
+		}
+		return nil, true
+	case taskDue:
+		m.tasks.polling = false
+		if !m.tasksShown() {
+			return nil, true
+		}
+		return m.fetchTasks(), true
+	case tasksChangedMsg:
+		if !m.tasksShown() {
+			return nil, true
+		}
+		cmds := []tea.Cmd{m.fetchTasks()}
+		if md := m.tasks.modal; md != nil {
+			cmds = append(cmds, m.fetchTask(md.id))
+		}
+		return tea.Batch(cmds...), true
+	}
+	return nil, false
+}
+
+// applyTaskList takes a task.list answer and arms the next poll.
+func (m *model) applyTaskList(msg taskListMsg) tea.Cmd {
+	m.tasks.fetching = false
+	if msg.unsupported {
+		m.tasksUnsupported()
+		return nil
+	}
+	var cmds []tea.Cmd
+	if msg.err == nil {
+		clean(&msg.tasks) // titles and messages are anyone's text
+		m.tasks.tasks, m.tasks.have = msg.tasks, true
+		m.fixTaskSelection()
+	}
+	if m.tasks.stale {
+		m.tasks.stale = false
+		cmds = append(cmds, m.fetchTasks())
+	}
+	if m.tasksShown() && !m.tasks.polling && !m.tasksEvented() {
+		m.tasks.polling = true
+		cmds = append(cmds, tea.Tick(taskPollEvery, func(time.Time) tea.Msg { return taskDue{} }))
+	}
+	return tea.Batch(cmds...)
+}
+
+// tasksUnsupported hides everything of the tasks: the server has none.
+func (m *model) tasksUnsupported() {
+	hadDock := m.tasks.dock != dockHidden
+	m.tasks = taskState{unsupported: true}
+	switch m.mode {
+	case modeTaskDock, modeTaskBoard, modeTaskActivity:
+		m.mode = modeTerminal
+	}
+	if hadDock {
+		m.claimSize(true)
+	}
+}
+
+// cycleDock moves the dock hidden → right → bottom → hidden; a shown dock
+// takes the keys.
+func (m *model) cycleDock() tea.Cmd {
+	if m.tasks.unsupported {
+		return nil
+	}
+	m.tasks.dock = (m.tasks.dock + 1) % 3
+	m.claimSize(true)
+	if m.tasks.dock == dockHidden {
+		if m.mode == modeTaskDock {
+			m.mode = modeTerminal
+		}
+		return nil
+	}
+	m.mode = modeTaskDock
+	return m.fetchTasks()
+}
+
+// openBoard shows the full board.
+func (m *model) openBoard() tea.Cmd {
+	if m.tasks.unsupported {
+		return nil
+	}
+	m.tasks.board, m.tasks.back, m.mode = true, modeTerminal, modeTaskBoard
+	m.fixTaskSelection()
+	return m.fetchTasks()
+}
+
+func (m *model) closeBoard() {
+	m.tasks.board = false
+	m.mode = modeTerminal
+}
+
+// openModal opens task id's activity over the surface in mode from.
+func (m *model) openModal(id string, from mode) tea.Cmd {
+	if id == "" {
+		return nil
+	}
+	md := &taskModal{id: id, from: from}
+	for _, t := range m.tasks.tasks {
+		if t.ID == id {
+			md.task = t // shown until task.get answers
+		}
+	}
+	m.tasks.modal, m.mode = md, modeTaskActivity
+	return m.fetchTask(id)
+}
+
+// --- the dock ------------------------------------------------------------------
+
+// dockRect is the dock's rectangle in the window and where it is, given
+// the pane area before the dock took its share, and the pane area that
+// remains.
+func (m *model) dockRect(area protocol.Rect) (dock, rest protocol.Rect, place dockPlace) {
+	place = m.dockPlacement(area)
+	rest = area
+	switch place {
+	case dockRight:
+		w := min(max(area.Width/3, dockMinW), dockMaxW)
+		rest.Width -= w
+		dock = protocol.Rect{X: rest.X + rest.Width, Y: area.Y, Width: w, Height: area.Height}
+	case dockBottom:
+		h := min(max(area.Height/3, dockMinH), dockMaxH)
+		if h >= area.Height-2 {
+			return protocol.Rect{}, area, dockHidden // no room for both
+		}
+		rest.Height -= h
+		dock = protocol.Rect{X: area.X, Y: rest.Y + rest.Height, Width: area.Width, Height: h}
+	}
+	return dock, rest, place
+}
+
+// dockPlacement is where the dock goes in a pane area this size: a right
+// dock in a narrow one goes to the bottom.
+func (m *model) dockPlacement(area protocol.Rect) dockPlace {
+	if m.tasks.unsupported {
+		return dockHidden
+	}
+	if m.tasks.dock == dockRight && area.Width < dockNarrow {
+		return dockBottom
+	}
+	return m.tasks.dock
+}
+
+// dockIndex is the selected task's index in the list, or -1.
+func (m *model) dockIndex() int {
+	return slices.IndexFunc(m.tasks.tasks, func(t taskInfo) bool { return t.ID == m.tasks.dockSel })
+}
+
+// fixTaskSelection keeps the selections on tasks that exist.
+func (m *model) fixTaskSelection() {
+	ts := &m.tasks
+	if m.dockIndex() < 0 {
+		ts.dockSel = ""
+		if len(ts.tasks) > 0 {
+			ts.dockSel = ts.tasks[0].ID
+		}
+	}
+	cols := m.boardColumns()
+	if len(cols) == 0 {
+		ts.boardCol, ts.boardRow = 0, 0
+		return
+	}
+	ts.boardCol = min(max(ts.boardCol, 0), len(cols)-1)
+	ts.boardRow = min(max(ts.boardRow, 0), len(cols[ts.boardCol].tasks)-1)
+}
+
+// dockKey handles a key while the dock has the focus.
+func (m *model) dockKey(k tea.KeyMsg) tea.Cmd {
+	if m.keys.isPrefix(k) {
+		m.mode = modePrefix
+		return nil
+	}
+	i := m.dockIndex()
+	switch k.String() {
+	case "j", "down":
+		if i+1 < len(m.tasks.tasks) {
+			m.tasks.dockSel = m.tasks.tasks[i+1].ID
+		}
+	case "k", "up":
+		if i > 0 {
+			m.tasks.dockSel = m.tasks.tasks[i-1].ID
+		}
+	case "l", "right", "enter":
+		return m.openModal(m.tasks.dockSel, modeTaskDock)
+	case "h", "left", "q", "esc":
+		m.mode = modeTerminal // the dock stays
+	}
+	return nil
+}
+
+// taskGlyph is a status's mark and colour.
+func (m *model) taskGlyph(status string) (string, cellStyle) {
+	p := m.theme.p
+	switch status {
+	case protocol.TaskBacklog:
+		return "·", cellStyle{fg: p.overlay0}
+	case protocol.TaskReady:
+		return "○", cellStyle{fg: p.green}
+	case protocol.TaskRunning:
+		return "●", cellStyle{fg: p.yellow}
+	case protocol.TaskBlocked:
+		return "!", cellStyle{fg: p.red, attrs: protocol.ScreenBold}
+	case protocol.TaskReview:
+		return "◆", cellStyle{fg: p.teal}
+	case protocol.TaskDone:
+		return "✓", cellStyle{fg: p.teal}
+	case protocol.TaskFailed:
+		return "✗", cellStyle{fg: p.red}
+	}
+	return "–", cellStyle{fg: p.overlay0}
+}
+
+// drawDock draws the dock in its rectangle: a rule on its side, a title,
+// one task a row.
+func (m *model) drawDock(c *canvas, g geometry) {
+	d := g.dock
+	if d.Width < 4 || d.Height < 2 {
+		return
+	}
+	c.fill(d.X, d.Y, d.Width, d.Height, " ", cellStyle{})
+	st := m.theme.border
+	if m.mode == modeTaskDock {
+		st = m.theme.focus
+	}
+	x0, y0, w, h := d.X, d.Y+1, d.Width, d.Height-1 // the rows below the title
+	if g.dockAt == dockBottom {
+		c.text(d.X, d.Y, strings.Repeat("─", d.Width), d.Width, st)
+		c.text(d.X+2, d.Y, " tasks ", d.Width-4, m.theme.header)
+	} else {
+		for y := d.Y; y < d.Y+d.Height; y++ {
+			c.set(d.X, y, "│", 1, st)
+		}
+		x0, w = d.X+1, d.Width-1
+		c.text(x0+1, d.Y, "tasks", w-1, m.theme.header)
+	}
+	if len(m.tasks.tasks) == 0 {
+		msg := "no tasks"
+		if !m.tasks.have {
+			msg = "reading tasks…"
+		}
+		c.text(x0+1, y0, msg, w-1, m.theme.dim)
+		return
+	}
+	sel := max(m.dockIndex(), 0)
+	top := min(max(m.tasks.dockTop, sel-h+1, 0), sel)
+	m.tasks.dockTop = top
+	for i, t := range m.tasks.tasks[top:min(len(m.tasks.tasks), top+h)] {
+		y := y0 + i
+		row := cellStyle{}
+		if top+i == sel {
+			row = m.theme.selected
+			if m.mode != modeTaskDock {
+				row = cellStyle{bg: m.theme.p.surfaceDim}
+			}
+			c.fill(x0, y, w, 1, " ", row)
+		}
+		glyph, gst := m.taskGlyph(t.Status)
+		gst.bg = row.bg
+		c.text(x0+1, y, glyph, 1, gst)
+		c.text(x0+3, y, taskRowText(t), w-3, row)
+	}
+}
+
+// taskRowText is a task's row in the dock and the board.
+func taskRowText(t taskInfo) string {
+	s := strings.TrimPrefix(t.ID, "task-") + " " + t.Title
+	if t.Assignee != nil && t.Assignee.Target != "" {
+		s += " @" + t.Assignee.Target
+	}
+	return s
+}
+
+// dockRowAt is the index of the task at window row y of the dock, or -1.
+func (m *model) dockRowAt(g geometry, y int) int {
+	first := g.dock.Y + 1 // below the title or the rule
+	i := m.tasks.dockTop + y - first
+	if y < first || i < 0 || i >= len(m.tasks.tasks) {
+		return -1
+	}
+	return i
+}
+
+// --- the board -----------------------------------------------------------------
+
+// boardColumn is one status column of the board.
+type boardColumn struct {
+	status string
+	tasks  []taskInfo
+}
+
+// boardColumns are the non-empty status columns, in the lifecycle's order,
+// each in the list's order (priority, then id).
+func (m *model) boardColumns() []boardColumn {
+	var cols []boardColumn
+	for _, s := range protocol.TaskStatuses {
+		var ts []taskInfo
+		for _, t := range m.tasks.tasks {
+			if t.Status == s {
+				ts = append(ts, t)
+			}
+		}
+		if len(ts) > 0 {
+			cols = append(cols, boardColumn{status: s, tasks: ts})
+		}
+	}
+	return cols
+}
+
+// boardSelected is the board's selected task's id, or "".
+func (m *model) boardSelected() string {
+	cols := m.boardColumns()
+	if m.tasks.boardCol >= len(cols) {
+		return ""
+	}
+	col := cols[m.tasks.boardCol]
+	if m.tasks.boardRow < 0 || m.tasks.boardRow >= len(col.tasks) {
+		return ""
+	}
+	return col.tasks[m.tasks.boardRow].ID
+}
+
+// boardKey handles a key while the board is open.
+func (m *model) boardKey(k tea.KeyMsg) tea.Cmd {
+	cols := m.boardColumns()
+	ts := &m.tasks
+	switch k.String() {
+	case "h", "left":
+		if ts.boardCol > 0 {
+			ts.boardCol--
+			ts.boardRow = min(ts.boardRow, len(cols[ts.boardCol].tasks)-1) // the same row when it has one
+		}
+	case "l", "right":
+		if ts.boardCol+1 < len(cols) {
+			ts.boardCol++
+			ts.boardRow = min(ts.boardRow, len(cols[ts.boardCol].tasks)-1)
+		}
+	case "j", "down":
+		if ts.boardCol < len(cols) && ts.boardRow+1 < len(cols[ts.boardCol].tasks) {
+			ts.boardRow++
+		}
+	case "k", "up":
+		if ts.boardRow > 0 {
+			ts.boardRow--
+		}
+	case "enter":
+		return m.openModal(m.boardSelected(), modeTaskBoard)
+	case "p":
+		m.closeBoard()
+		return m.cycleDock()
+	case "esc", "q", "ctrl+c":
+		m.closeBoard()
+	}
+	return nil
+}
+
+// boardRect is where the board is drawn: the window right of the sidebar,
+// the tab bar's row left alone.
+func (m *model) boardRect(g geometry) protocol.Rect {
+	r := protocol.Rect{X: g.sidebarW, Y: 0, Width: m.width - g.sidebarW, Height: m.height}
+	switch {
+	case g.barY == 0:
+		r.Y, r.Height = 1, m.height-1
+	case g.barY > 0:
+		r.Height = m.height - 1
+	}
+	return r
+}
+
+// boardLayout places the columns: each as wide as the board allows, at
+// least boardMinCol; the columns that do not fit are scrolled to keep the
+// selected one in sight. It returns the first column shown and the width.
+const boardMinCol = 16
+
+func (m *model) boardLayout(r protocol.Rect, n int) (first, colW int) {
+	if n == 0 {
+		return 0, r.Width
+	}
+	fit := max((r.Width-1)/boardMinCol, 1)
+	shown := min(n, fit)
+	colW = (r.Width - 1) / shown
+	first = min(max(m.tasks.boardCol-shown+1, 0), n-shown)
+	return first, colW
+}
+
+// drawBoard draws the full board over the panes and the dock.
+func (m *model) drawBoard(c *canvas, g geometry) {
+	r := m.boardRect(g)
+	if r.Width < 10 || r.Height < 4 {
+		return
+	}
+	c.fill(r.X, r.Y, r.Width, r.Height, " ", cellStyle{})
+	m.drawBoxPlain(c, r.X, r.Y, r.Width, r.Height, " task board · h/l j/k · enter activity · p dock · esc ")
+	inner := protocol.Rect{X: r.X + 1, Y: r.Y + 1, Width: r.Width - 2, Height: r.Height - 2}
+	cols := m.boardColumns()
+	if len(cols) == 0 {
+		msg := "no tasks: herdr task create --title …"
+		if !m.tasks.have {
+			msg = "reading tasks…"
+		}
+		c.text(inner.X+1, inner.Y, msg, inner.Width-1, m.theme.dim)
+		return
+	}
+	first, colW := m.boardLayout(inner, len(cols))
+	for ci := first; ci < len(cols); ci++ {
+		x := inner.X + (ci-first)*colW
+		if x+colW > inner.X+inner.Width {
+			break
+		}
+		col := cols[ci]
+		glyph, gst := m.taskGlyph(col.status)
+		c.text(x+1, inner.Y, glyph, 1, gst)
+		c.text(x+3, inner.Y, col.status+" ("+strconv.Itoa(len(col.tasks))+")", colW-4, m.theme.header)
+		rows := inner.Height - 1
+		top := 0
+		if ci == m.tasks.boardCol {
+			top = max(m.tasks.boardRow-rows+1, 0)
+		}
+		for ri := top; ri < len(col.tasks) && ri-top < rows; ri++ {
+			y := inner.Y + 1 + ri - top
+			st := cellStyle{}
+			if ci == m.tasks.boardCol && ri == m.tasks.boardRow {
+				st = m.theme.selected
+				c.fill(x, y, colW-1, 1, " ", st)
+			}
+			c.text(x+1, y, taskRowText(col.tasks[ri]), colW-2, st)
+		}
+	}
+}
+
+// boardTaskAt is the board cell under window cell (x, y): column, row and
+// ok.
+func (m *model) boardTaskAt(g geometry, x, y int) (ci, ri int, ok bool) {
+	r := m.boardRect(g)
+	inner := protocol.Rect{X: r.X + 1, Y: r.Y + 1, Width: r.Width - 2, Height: r.Height - 2}
+	cols := m.boardColumns()
+	first, colW := m.boardLayout(inner, len(cols))
+	if colW <= 0 || x < inner.X || y <= inner.Y || y >= inner.Y+inner.Height {
+		return 0, 0, false
+	}
+	ci = first + (x-inner.X)/colW
+	if ci >= len(cols) {
+		return 0, 0, false
+	}
+	top := 0
+	if ci == m.tasks.boardCol {
+		top = max(m.tasks.boardRow-(inner.Height-1)+1, 0)
+	}
+	ri = top + y - inner.Y - 1
+	if ri >= len(cols[ci].tasks) {
+		return 0, 0, false
+	}
+	return ci, ri, true
+}
+
+// --- the activity modal --------------------------------------------------------
+
+// modalLines are the activity modal's lines: the task's identity, status
+// and assignment, then its activity newest first, in loc's time.
+func modalLines(t taskInfo, full bool, loc *time.Location) []string {
+	lines := []string{t.ID + "  " + t.Title}
+	head := "status " + t.Status + " · priority " + strconv.FormatInt(t.Priority, 10) + " · attempts " + strconv.Itoa(t.Attempts)
+	lines = append(lines, head)
+	if a := t.Assignee; a != nil {
+		s := "assignee " + a.Target
+		if a.PaneID != "" && a.PaneID != a.Target {
+			s += " (" + a.PaneID + ")"
+		}
+		lines = append(lines, s)
+	}
+	if w := t.Worker; w != nil {
+		s := "worker"
+		for _, part := range []string{w.WorkspaceID, w.PaneID, w.Branch} {
+			if part != "" {
+				s += " " + part
+			}
+		}
+		lines = append(lines, s)
+	}
+	if t.AgentSessionID != "" {
+		lines = append(lines, "agent session "+t.AgentSessionID)
+	}
+	if t.Cwd != "" {
+		lines = append(lines, "cwd "+t.Cwd)
+	}
+	if len(t.DependsOn) > 0 {
+		lines = append(lines, "depends on "+strings.Join(t.DependsOn, ", "))
+	}
+	if t.Description != "" {
+		lines = append(lines, "")
+		lines = append(lines, strings.Split(t.Description, "\n")...)
+	}
+	lines = append(lines, "", "activity, newest first")
+	if !full {
+		return append(lines, "  reading…")
+	}
+	acts := slices.Clone(t.Activities)
+	slices.SortStableFunc(acts, func(a, b protocol.TaskActivity) int {
+		if c := cmp.Compare(b.AtMS, a.AtMS); c != 0 {
+			return c
+		}
+		return cmp.Compare(b.Seq, a.Seq)
+	})
+	for _, a := range acts {
+		lines = append(lines, "  "+activityText(a, loc))
+	}
+	if len(acts) == 0 {
+		lines = append(lines, "  none")
+	}
+	return lines
+}
+
+// activityText is one activity as the modal shows it.
+func activityText(a protocol.TaskActivity, loc *time.Location) string {
+	s := time.UnixMilli(a.AtMS).In(loc).Format("2006-01-02 15:04:05") + " " + a.Kind
+	switch {
+	case a.From != "" && a.Status != "":
+		s += " " + a.From + " → " + a.Status
+	case a.Status != "":
+		s += " " + a.Status
+	}
+	if a.Message != "" {
+		s += ": " + a.Message
+	}
+	if a.Source != "" {
+		s += " (" + a.Source + ")"
+	}
+	return s
+}
+
+// modalRect is the modal's frame: most of the window, centred.
+func (m *model) modalRect() protocol.Rect {
+	w := min(max(m.width*4/5, 20), m.width)
+	h := min(max(m.height*4/5, 6), m.height)
+	return protocol.Rect{X: (m.width - w) / 2, Y: (m.height - h) / 2, Width: w, Height: h}
+}
+
+// modalBody is the lines of the open modal and how many fit.
+func (m *model) modalBody() (lines []string, rows int) {
+	md := m.tasks.modal
+	lines = modalLines(md.task, md.full, time.Local)
+	if md.err != nil {
+		lines = append(lines, "  "+protocol.Printable(md.err.Error()))
+	}
+	return lines, m.modalRect().Height - 2
+}
+
+// scrollModal moves the modal's view by n lines, within its lines.
+func (m *model) scrollModal(n int) {
+	lines, rows := m.modalBody()
+	m.tasks.modal.scroll = min(max(m.tasks.modal.scroll+n, 0), max(len(lines)-rows, 0))
+}
+
+// modalKey handles a key while the activity modal is open.
+func (m *model) modalKey(k tea.KeyMsg) tea.Cmd {
+	_, rows := m.modalBody()
+	switch k.String() {
+	case "j", "down":
+		m.scrollModal(1)
+	case "k", "up":
+		m.scrollModal(-1)
+	case "pgdown", " ":
+		m.scrollModal(max(rows-1, 1))
+	case "pgup":
+		m.scrollModal(-max(rows-1, 1))
+	case "esc", "q", "h", "left", "ctrl+c":
+		from := m.tasks.modal.from
+		m.tasks.modal, m.mode = nil, from
+		if from == modeTaskBoard && !m.tasks.board || from == modeTaskDock && m.tasks.dock == dockHidden {
+			m.mode = modeTerminal
+		}
+	}
+	return nil
+}
+
+// drawModal draws the activity modal over everything.
+func (m *model) drawModal(c *canvas) {
+	r := m.modalRect()
+	if r.Width < 8 || r.Height < 3 {
+		return
+	}
+	lines, rows := m.modalBody()
+	top := min(m.tasks.modal.scroll, max(len(lines)-rows, 0))
+	m.drawListBox(c, r.X, r.Y, r.Width, r.Height, " activity · j/k pgup/pgdn · esc ", lines[top:], -1, rows)
+}
+
+// --- the global menu -----------------------------------------------------------
+
+// The global menu's items (Herdr's labels).
+const (
+	itemTaskPanel = "task panel"
+	itemTaskBoard = "task board"
+)
+
+// openGlobalMenu opens the menu of a sidebar header at the click: the task
+// dock and board, while the server has tasks.
+func (m *model) openGlobalMenu(ev tea.MouseMsg) {
+	if m.tasks.unsupported {
+		return
+	}
+	m.openMenu(&menuState{kind: menuGlobal, x: ev.X, y: ev.Y, items: []string{itemTaskPanel, itemTaskBoard}})
+}
+
+func (m *model) globalMenuItem(item string) tea.Cmd {
+	switch item {
+	case itemTaskPanel:
+		return m.cycleDock()
+	case itemTaskBoard:
+		return m.openBoard()
+	}
+	return nil
+}
+
+// --- the mouse -----------------------------------------------------------------
+
+// taskMouse handles the mouse over the board, the modal and the dock;
+// false lets the event through.
+func (m *model) taskMouse(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
+	press := ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft
+	if m.tasks.modal != nil {
+		if n := wheelLines(ev, 1); n != 0 {
+			m.scrollModal(-n)
+		}
+		return nil, true
+	}
+	if m.tasks.board {
+		if press {
+			if ci, ri, ok := m.boardTaskAt(g, ev.X, ev.Y); ok {
+				m.tasks.boardCol, m.tasks.boardRow = ci, ri
+				return m.openModal(m.boardSelected(), modeTaskBoard), true
+			}
+		}
+		return nil, true
+	}
+	d := g.dock
+	if d.Width == 0 || ev.X < d.X || ev.X >= d.X+d.Width || ev.Y < d.Y || ev.Y >= d.Y+d.Height {
+		if press && m.mode == modeTaskDock {
+			m.mode = modeTerminal // a click elsewhere takes the keys back there
+		}
+		return nil, false
+	}
+	if n := wheelLines(ev, 1); n != 0 {
+		m.tasks.dockTop = max(m.tasks.dockTop-n, 0)
+		return nil, true
+	}
+	if !press {
+		return nil, true
+	}
+	i := m.dockRowAt(g, ev.Y)
+	if i >= 0 && m.mode == modeTaskDock && m.tasks.tasks[i].ID == m.tasks.dockSel {
+		return m.openModal(m.tasks.dockSel, modeTaskDock), true // the selected row again
+	}
+	if i >= 0 {
+		m.tasks.dockSel = m.tasks.tasks[i].ID
+	}
+	m.mode = modeTaskDock
+	return nil, true
+}
