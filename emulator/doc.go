@@ -12,7 +12,9 @@
 //     csi_erase.go, csi_mode.go, csi_sgr.go, osc.go);
 //   - grapheme clusters (grapheme.go): combining marks, ZWJ sequences,
 //     variation selectors and flags join the cell before them, with widths
-//     from github.com/rivo/uniseg;
+//     from github.com/rivo/uniseg, and VS16 makes a narrow emoji wide (the
+//     keycap bases #, * and 0-9 too: "1️⃣" is two cells, as in tmux 3.4+);
+//     NextCell is the same rule for clients;
 //   - screen operations (cursor movement, erase, insert/delete, scrolling,
 //     modes, alternate screen);
 //   - the cell grid (grid.go) with styles interned in a hash table of its

@@ -13,9 +13,9 @@ import (
 // a cell of its own: combining marks, variation selectors, emoji modifiers,
 // the parts of a ZWJ sequence after a U+200D and the second half of a flag
 // (a pair of regional indicators). The width of the joined cluster is
-// decided by uniseg; the only change it can bring is a narrow cell becoming
-// wide (a text-default symbol followed by VS16, "❤" + U+FE0F). ASCII never
-// comes here.
+// decided by clusterWidth; the only change it can bring is a narrow cell
+// becoming wide (a text-default symbol followed by VS16: "❤" + U+FE0F, or a
+// keycap "1" + U+FE0F + U+20E3). ASCII never comes here.
 
 const (
 	zwj  = 0x200d
@@ -23,6 +23,20 @@ const (
 )
 
 func isRegionalIndicator(r rune) bool { return r >= 0x1f1e6 && r <= 0x1f1ff }
+
+// clusterWidth is the width of a grapheme cluster whose width by uniseg is
+// w. uniseg widens VS16 only after an Extended_Pictographic character, but
+// the keycap bases (#, * and the digits) have emoji variation sequences as
+// well: terminals that honour VS16 (kitty, WezTerm, Ghostty, tmux 3.4+)
+// draw "1" + U+FE0F, and so the keycap "1️⃣", two cells wide.
+func clusterWidth(cluster string, w int) int {
+	if len(cluster) >= 4 && isKeycapBase(cluster[0]) && cluster[1:4] == "\ufe0f" {
+		return 2
+	}
+	return w
+}
+
+func isKeycapBase(b byte) bool { return b == '#' || b == '*' || b >= '0' && b <= '9' }
 
 // clusterCell returns the column of the cell holding the cluster before the
 // cursor, or -1.
@@ -83,7 +97,8 @@ func (t *Terminal) joinCluster(r rune, w int) bool {
 	n += copy(buf[n:], marks)
 	n += utf8.EncodeRune(buf[n:], r)
 	s := unsafe.String(&buf[0], n)
-	_, rest, width, _ := uniseg.FirstGraphemeClusterInString(s, -1)
+	cluster, rest, width, _ := uniseg.FirstGraphemeClusterInString(s, -1)
+	width = clusterWidth(cluster, width)
 	if rest != "" {
 		if w == 0 {
 			l.addComb(x, r)
@@ -130,7 +145,7 @@ func (t *Terminal) prevHasMarks() bool {
 // cluster, as Write would join it) and returns it with the rest of s and
 // its width in columns, 1 or 2, by the same rule as the grid: the width of
 // the cluster's first character, widened to 2 when the whole cluster is
-// wide (VS16, ZWJ sequences, flags). Clients that draw snapshot runs use it
+// wide (VS16, keycaps, ZWJ sequences, flags). Clients that draw snapshot runs use it
 // so they split and measure text exactly as the emulator did.
 func NextCell(s string) (cluster, rest string, width int) {
 	if s == "" {
@@ -142,6 +157,7 @@ func NextCell(s string) (cluster, rest string, width int) {
 		}
 	}
 	cluster, rest, w, _ := uniseg.FirstGraphemeClusterInString(s, -1)
+	w = clusterWidth(cluster, w)
 	r, _ := utf8.DecodeRuneInString(cluster)
 	width = 1
 	if r >= 0x300 && computeWidth(r) == 2 || w >= 2 {
