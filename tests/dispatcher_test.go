@@ -353,12 +353,7 @@ func TestE2E_DispatcherRestartDoesNotDispatchTwice(t *testing.T) {
 	if err != nil || strings.Count(string(out), "branch refs/heads/task/") != 1 {
 		t.Fatalf("worktrees: %v\n%s", err, out)
 	}
-	var ws struct {
-		Workspaces []struct {
-			WorkspaceID string `json:"workspace_id"`
-		} `json:"workspaces"`
-	}
-	ws = OK[struct {
+	ws := OK[struct {
 		Workspaces []struct {
 			WorkspaceID string `json:"workspace_id"`
 		} `json:"workspaces"`

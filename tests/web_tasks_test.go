@@ -25,8 +25,6 @@ type taskPageServer struct {
 	push  chan []byte
 }
 
-func (f *taskPageServer) set(fn func()) { f.mu.Lock(); fn(); f.mu.Unlock() }
-
 func (f *taskPageServer) count(method string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -138,10 +136,6 @@ func (f *taskPageServer) socket(ctx context.Context, ws *websocket.Conn) {
 			return
 		}
 	}
-}
-
-func pageTask(id, title, status string) map[string]any {
-	return map[string]any{"id": id, "title": title, "status": status, "priority": 0, "attempts": 0, "created_ms": 1, "updated_ms": 1}
 }
 
 // pageList evaluates a JS expression that yields a list of strings.
