@@ -108,3 +108,21 @@ func TestE2E_CLIDaily_WorktreeRemoveByPathOrBranch(t *testing.T) {
 		t.Fatalf("a name and --workspace: exit %d %q, want 2", code, stderr)
 	}
 }
+
+// Typos through the real binary: one line naming what was meant, exit 2.
+func TestE2E_CLIDaily_TyposSuggest(t *testing.T) {
+	h := NewHome(t)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pane", "splt"}, "did you mean split?"},
+		{[]string{"workspace", "create", "--lable", "x"}, "did you mean --label?"},
+		{[]string{"pane", "wait-output", "w1:p1", "--match", "x", "--timeout", "abc"}, "expected a whole number"},
+	} {
+		_, stderr, code := RunCLI(t, h.Env, c.args...)
+		if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, c.want) {
+			t.Errorf("herdr %s: exit %d %q, want 2 and one line with %q", strings.Join(c.args, " "), code, stderr, c.want)
+		}
+	}
+}
