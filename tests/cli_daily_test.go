@@ -126,3 +126,26 @@ func TestE2E_CLIDaily_TyposSuggest(t *testing.T) {
 		}
 	}
 }
+
+// session delete takes the session's state folder (its server log) with
+// its directory: nothing of it is left under the state directory.
+func TestE2E_CLIDaily_SessionDeleteLeavesNoState(t *testing.T) {
+	h := NewHome(t)
+	s := h.Start(t, "gone")
+	state := filepath.Join(h.Dir, "s", "herdr", "sessions", "gone")
+	if _, err := os.Stat(state); err != nil {
+		t.Fatalf("the running session has no state folder to test with: %v", err)
+	}
+	if _, stderr, code := RunCLI(t, h.Env, "session", "stop", "gone"); code != 0 {
+		t.Fatalf("session stop: %d %s", code, stderr)
+	}
+	s.WaitExit(t)
+	if _, stderr, code := RunCLI(t, h.Env, "session", "delete", "gone"); code != 0 {
+		t.Fatalf("session delete: %d %s", code, stderr)
+	}
+	for _, dir := range []string{filepath.Dir(s.Socket), state} {
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("%s left behind after session delete (%v)", dir, err)
+		}
+	}
+}
