@@ -1,6 +1,8 @@
 package tests
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -147,5 +149,30 @@ func TestE2E_CLIDaily_SessionDeleteLeavesNoState(t *testing.T) {
 		if _, err := os.Stat(dir); !os.IsNotExist(err) {
 			t.Errorf("%s left behind after session delete (%v)", dir, err)
 		}
+	}
+}
+
+// status names the server's process and how long it has run.
+func TestE2E_CLIDaily_StatusShowsPIDAndUptime(t *testing.T) {
+	s := StartServer(t)
+	out, stderr, code := s.CLI("status", "server")
+	if code != 0 {
+		t.Fatalf("status: %d %s", code, stderr)
+	}
+	if want := fmt.Sprintf("  pid: %d\n", s.cmd.Process.Pid); !strings.Contains(out, want) {
+		t.Errorf("status does not show %q:\n%s", want, out)
+	}
+	if !strings.Contains(out, "  uptime: ") || strings.Contains(out, "uptime: unknown") {
+		t.Errorf("status shows no uptime:\n%s", out)
+	}
+	out, _, _ = s.CLI("status", "server", "--json")
+	var rep struct {
+		Server struct {
+			PID       *int    `json:"pid"`
+			StartedAt *string `json:"started_at"`
+		} `json:"server"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || rep.Server.PID == nil || *rep.Server.PID != s.cmd.Process.Pid || rep.Server.StartedAt == nil {
+		t.Errorf("status --json: %v %s", err, out)
 	}
 }
