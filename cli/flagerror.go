@@ -12,6 +12,12 @@ import (
 // says what value it wants (pflag's own "flag needs an argument: --remote"
 // does not), from the flag's own help.
 func flagError(cmd *cobra.Command, err error) error {
+	if e := unknownFlag(cmd, err); e != nil {
+		return e
+	}
+	if e := badFlagValue(cmd, err); e != nil {
+		return e
+	}
 	rest, ok := strings.CutPrefix(err.Error(), "flag needs an argument: ")
 	if !ok {
 		return err

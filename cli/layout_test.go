@@ -132,7 +132,7 @@ func TestLayoutVerbsUsageErrorsExit2(t *testing.T) {
 	env := f.envFor(t)
 	missing := filepath.Join(env["HOME"], "missing.json")
 	cases := [][]string{
-		{"pane", "layout", "w1:p1"},
+		{"pane", "layout", "w1:p1", "--pane", "w1:p2"}, // the pane given twice (the argument alone is fine)
 		{"pane", "layout", "--pane", "w1:p1", "--current"},
 		{"pane", "edges", "--bogus"},
 		{"pane", "neighbor"},

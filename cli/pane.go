@@ -107,6 +107,19 @@ func (s *paneSel) target(a *app, cmd *cobra.Command, args []string) (*string, er
 	return t, nil
 }
 
+// argOrResolve is the pane of a read-only [<pane>|--pane ID|--current]
+// command: the argument, else what resolve finds (--current outside a pane
+// falls back to the focused pane, as these commands always did).
+func (s *paneSel) argOrResolve(a *app, cmd *cobra.Command, args []string) (*string, error) {
+	if len(args) == 1 {
+		if cmd.Flags().Changed("pane") || s.current {
+			return nil, errors.New("give the pane as an argument or with --pane/--current, not both")
+		}
+		return &args[0], nil
+	}
+	return s.resolve(a, cmd, false), nil
+}
+
 func (a *app) paneListCmd() *cobra.Command {
 	var workspace string
 	cmd := &cobra.Command{
@@ -409,13 +422,17 @@ expression with --regex), then print the output_matched JSON line. Without
 func (a *app) paneProcessInfoCmd() *cobra.Command {
 	var sel paneSel
 	cmd := &cobra.Command{
-		Use:   "process-info",
+		Use:   "process-info [<pane>|--pane ID|--current]",
 		Short: summary("pane.process_info"),
-		Long: summary("pane.process_info") + ` of --pane, the calling pane with
---current, else the server's focused pane.`,
-		Args: cobra.NoArgs,
+		Long: summary("pane.process_info") + ` of <pane>, --pane, the calling pane
+with --current, else the server's focused pane.`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:pane:process-info", "pane.process_info", protocol.PaneProcessInfoParams{PaneID: sel.resolve(a, cmd, false)}))
+			target, err := sel.argOrResolve(a, cmd, args)
+			if err != nil {
+				return err
+			}
+			return exit(a.call("cli:pane:process-info", "pane.process_info", protocol.PaneProcessInfoParams{PaneID: target}))
 		},
 	}
 	sel.bind(cmd)
@@ -494,13 +511,17 @@ rectangle and ratio, the focused pane and whether the tab is zoomed`,
 		"pane.edges": ` (left, right, up, down)`,
 	}[method]
 	cmd := &cobra.Command{
-		Use:   verb + " [--pane ID|--current]",
+		Use:   verb + " [<pane>|--pane ID|--current]",
 		Short: summary(method),
-		Long: summary(method) + long + `. The pane is --pane, the calling pane with
---current, else the server's focused pane.`,
-		Args: cobra.NoArgs,
+		Long: summary(method) + long + `. The pane is <pane>, --pane, the calling pane
+with --current, else the server's focused pane.`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:pane:"+verb, method, protocol.PaneOptionalTarget{PaneID: sel.resolve(a, cmd, false)}))
+			target, err := sel.argOrResolve(a, cmd, args)
+			if err != nil {
+				return err
+			}
+			return exit(a.call("cli:pane:"+verb, method, protocol.PaneOptionalTarget{PaneID: target}))
 		},
 	}
 	sel.bind(cmd)

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -110,13 +111,29 @@ link, list, install and uninstall work on the plugin registry file itself.`,
 	actionList.Flags().StringVar(&actionPlugin, "plugin", "", "only plugin `ID`")
 	var invokePlugin string
 	invoke := &cobra.Command{
-		Use:   "invoke <action_id> [--plugin ID]",
+		Use:   "invoke [<plugin>] <action_id> [--plugin ID]",
 		Short: summary("plugin.action.invoke"),
-		Args:  exactArgs("<action_id>"),
+		Long: summary("plugin.action.invoke") + `: the action <action_id>, of the plugin
+named first or by --plugin (needed only when two plugins have that action).`,
+		Example: `  herdr plugin action invoke my-plugin open-board
+  herdr plugin action invoke open-board --plugin my-plugin`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 2 && cmd.Flags().Changed("plugin") {
+				return errors.New("give the plugin as an argument or with --plugin, not both")
+			}
+			if len(args) > 2 {
+				return fmt.Errorf("unexpected argument %q", args[2])
+			}
+			return minArgs("<action_id>")(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			src := "cli"
+			plugin := opt(cmd, "plugin", invokePlugin)
+			if len(args) == 2 {
+				plugin, args = &args[0], args[1:]
+			}
 			return exit(a.call("cli:plugin:action:invoke", "plugin.action.invoke", protocol.PluginActionInvokeParams{
-				ActionID: args[0], PluginID: opt(cmd, "plugin", invokePlugin),
+				ActionID: args[0], PluginID: plugin,
 				Context: &protocol.PluginInvocationContext{InvocationSource: &src},
 			}))
 		},

@@ -112,7 +112,7 @@ func usageMessage(err error) string {
 	case strings.HasPrefix(msg, "unknown command "):
 		var word string
 		if _, err := fmt.Sscanf(msg, "unknown command %q", &word); err == nil {
-			return "unknown command: " + word
+			return "unknown command: " + word + suggested(msg)
 		}
 	case strings.HasPrefix(msg, "unknown flag: "):
 		return "unknown option: " + strings.TrimPrefix(msg, "unknown flag: ")
@@ -265,7 +265,7 @@ func (a *app) group(cmd *cobra.Command) *cobra.Command {
 			if args[0] == "help" {
 				return cmd.Help()
 			}
-			return fmt.Errorf("unknown command %q for %q", args[0], cmd.CommandPath())
+			return fmt.Errorf("unknown command %q for %q%s", args[0], cmd.CommandPath(), didYouMean(nearCommand(cmd, args[0])))
 		}
 		cmd.SetOut(a.stderr)
 		_ = cmd.Help()

@@ -148,13 +148,18 @@ session file: the default one in the config directory, named ones under
 		info.Running = false
 		return map[string]any{"stopped": true, "session": info}, "stopped session " + name, ""
 	})
-	del := named("delete", "Delete a stopped session and its directory", func(name string) (any, string, string) {
+	del := named("delete", "Delete a stopped session, its directory and its state (log)", func(name string) (any, string, string) {
 		if name == protocol.DefaultSession {
 			return nil, "deleting the default session is not supported", "session_delete_failed"
 		}
 		info := a.sessionInfo(name)
 		if info.Running {
 			return nil, fmt.Sprintf("session %s is running; stop it before deleting", name), "session_delete_failed"
+		}
+		// Its state (the server log) goes first: a failure there leaves
+		// the session itself whole, to be deleted again.
+		if err := os.RemoveAll(filepath.Join(protocol.StateDir(a.env), "sessions", name)); err != nil {
+			return nil, err.Error(), "session_delete_failed"
 		}
 		if err := os.RemoveAll(info.SessionDir); err != nil {
 			return nil, err.Error(), "session_delete_failed"

@@ -26,15 +26,18 @@ type clientStatus struct {
 }
 
 type serverStatus struct {
-	Status        string                       `json:"status"` // running | not_running
-	Running       bool                         `json:"running"`
-	Version       *string                      `json:"version"`
-	Protocol      *int                         `json:"protocol"`
-	Capabilities  *protocol.ServerCapabilities `json:"capabilities"`
-	Compatible    *bool                        `json:"compatible"`
-	Socket        string                       `json:"socket"`
-	Session       string                       `json:"session"`
-	RestartNeeded *bool                        `json:"restart_needed"`
+	Status       string                       `json:"status"` // running | not_running
+	Running      bool                         `json:"running"`
+	Version      *string                      `json:"version"`
+	Protocol     *int                         `json:"protocol"`
+	Capabilities *protocol.ServerCapabilities `json:"capabilities"`
+	// PID and StartedAt are the server process's (a server before them: null).
+	PID           *int    `json:"pid"`
+	StartedAt     *string `json:"started_at"`
+	Compatible    *bool   `json:"compatible"`
+	Socket        string  `json:"socket"`
+	Session       string  `json:"session"`
+	RestartNeeded *bool   `json:"restart_needed"`
 	// The session file: where it is, when it was last saved (null: never),
 	// and files that could not be restored and were moved aside.
 	SessionFile    string   `json:"session_file"`
@@ -147,6 +150,16 @@ func writeServer(w io.Writer, s *serverStatus) {
 	}
 	fmt.Fprintf(w, "server:\n  status: running\n  version: %s\n  protocol: %s\n  compatible: %s\n  socket: %s\n",
 		version, proto, yesNo(s.Compatible), s.Socket)
+	pid, uptime := "unknown", "unknown"
+	if s.PID != nil {
+		pid = fmt.Sprint(*s.PID)
+	}
+	if s.StartedAt != nil {
+		if at, err := time.Parse(time.RFC3339, *s.StartedAt); err == nil {
+			uptime = fmt.Sprintf("%s (since %s)", time.Since(at).Round(time.Second), *s.StartedAt)
+		}
+	}
+	fmt.Fprintf(w, "  pid: %s\n  uptime: %s\n", pid, uptime)
 }
 
 // restoreLines are the log messages that report a restore's outcome.
@@ -230,6 +243,12 @@ func (a *app) probe(sock string) *serverStatus {
 		return s
 	}
 	s.Version, s.Protocol, s.Capabilities = &pong.Version, &pong.Protocol, pong.Capabilities
+	if pong.PID > 0 {
+		s.PID = &pong.PID
+	}
+	if pong.StartedAt != "" {
+		s.StartedAt = &pong.StartedAt
+	}
 	s.Compatible = protocol.Ptr(pong.Protocol == protocol.ProtocolVersion)
 	s.RestartNeeded = protocol.Ptr(pong.Version != protocol.Version)
 	return s

@@ -141,22 +141,37 @@ trusts it for that one command, nothing is written to git's config.`,
 	open.bind(openCmd, true)
 
 	var (
-		removeWS string
-		force    bool
-		trust    bool
+		removeWS, removeCwd string
+		force, trust        bool
 	)
 	removeCmd := &cobra.Command{
-		Use:   "remove --workspace ID [--force]",
+		Use:   "remove (<path>|<branch>|--workspace ID) [--cwd P] [--force]",
 		Short: summary("worktree.remove"),
-		Args:  cobra.NoArgs,
+		Long: summary("worktree.remove") + `. The worktree is --workspace, or the
+checkout at <path>, or the one of <branch> in the repository of --cwd (default:
+the current folder); it must be open as a workspace.`,
+		Example: `  herdr worktree remove ../repo-feature-x
+  herdr worktree remove feature-x --cwd ~/repo
+  herdr worktree remove --workspace w3`,
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if removeWS == "" {
-				return fmt.Errorf("missing --workspace")
+			switch {
+			case len(args) == 1 && removeWS != "":
+				return fmt.Errorf("give a path or branch, or --workspace, not both")
+			case len(args) == 0 && removeWS == "":
+				return fmt.Errorf("missing <path>, <branch> or --workspace")
+			case len(args) == 0 && cmd.Flags().Changed("cwd"):
+				return fmt.Errorf("--cwd goes with a path or branch, not with --workspace")
 			}
-			return exit(a.call("cli:worktree:remove", "worktree.remove", protocol.WorktreeRemoveParams{WorkspaceID: removeWS, Force: force, TrustRepository: trust}))
+			p := protocol.WorktreeRemoveParams{WorkspaceID: removeWS, Force: force, TrustRepository: trust}
+			if len(args) == 0 {
+				return exit(a.call("cli:worktree:remove", "worktree.remove", p))
+			}
+			return exit(a.removeWorktreeNamed(args[0], removeCwd, p))
 		},
 	}
 	removeCmd.Flags().StringVar(&removeWS, "workspace", "", "the worktree's workspace `ID`")
+	removeCmd.Flags().StringVar(&removeCwd, "cwd", "", "a folder `PATH` of the repository whose <branch> is meant")
 	removeCmd.Flags().BoolVar(&force, "force", false, "remove a checkout with changes, discarding them")
 	removeCmd.Flags().BoolVar(&trust, "trust-repository", false, trustUsage)
 	cmd.AddCommand(listCmd, createCmd, openCmd, removeCmd)

@@ -8,6 +8,10 @@ type Pong struct {
 	Version      string              `json:"version"`
 	Protocol     int                 `json:"protocol"`
 	Capabilities *ServerCapabilities `json:"capabilities,omitempty"`
+	// PID and StartedAt (RFC 3339) are the server process's, for
+	// `herdr status` (an extension over Herdr's pong).
+	PID       int    `json:"pid,omitempty"`
+	StartedAt string `json:"started_at,omitempty"`
 }
 
 // ConfigReload answers server.reload_config.

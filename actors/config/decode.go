@@ -5,6 +5,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // field describes one scalar key of a section: where it lives in a Config,
@@ -101,9 +103,23 @@ func (d *decoder) fields(section string, t map[string]any, specs []field, specia
 			d.set(full, specs[i], t[k])
 		case slices.Contains(special, k):
 		default:
-			d.addf("unknown key %s", full)
+			d.addf("unknown key %s%s", full, nearestField(section, k, specs, special))
 		}
 	}
+}
+
+// nearestField is ": did you mean SECTION.KEY?" for the known key a
+// misspelt one most likely meant (sidebar_widht → sidebar_width), "" when
+// none is close.
+func nearestField(section, k string, specs []field, special []string) string {
+	known := slices.Clone(special)
+	for _, f := range specs {
+		known = append(known, f.key)
+	}
+	if near := protocol.Closest(k, known); near != "" {
+		return "; did you mean " + section + "." + near + "?"
+	}
+	return ""
 }
 
 // set stores v in the field f describes, or reports why not and keeps the

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -63,10 +64,14 @@ var pongs = sync.OnceValue(func() map[bool]protocol.Encoded {
 	out := map[bool]protocol.Encoded{}
 	for _, handoff := range []bool{false, true} {
 		out[handoff], _ = protocol.Encode(protocol.Pong{Version: protocol.Version, Protocol: protocol.ProtocolVersion,
-			Capabilities: protocol.Capabilities(handoff)})
+			Capabilities: protocol.Capabilities(handoff), PID: os.Getpid(), StartedAt: processStart.Format(time.RFC3339)})
 	}
 	return out
 })
+
+// processStart is when this server process began (near enough: when the
+// gateway package was loaded), for the pong's started_at.
+var processStart = time.Now().UTC()
 
 // conn is the actor of one client connection.
 type conn struct {
