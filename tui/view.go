@@ -103,26 +103,17 @@ func (m *model) sidebarItems() []sideItem {
 	return items
 }
 
-// spaceEntries are the spaces of the list, worktrees folded under their
-// repository's workspace left out.
+// spaceEntries are the spaces of the list in the order drawn (spaceOrder):
+// worktrees under their repository's workspace, a folded group's left out.
 func (m *model) spaceEntries() []spaceEntry {
 	var entries []spaceEntry
-	groups := m.worktreeGroups()
-	for _, w := range m.snap.Workspaces {
-		indent := 1
-		wt := w.Worktree
-		if wt != nil && wt.IsLinkedWorktree {
-			if m.collapsed[wt.RepoKey] && groups[wt.RepoKey] != "" {
-				continue // folded under its repository's workspace
-			}
+	for _, r := range m.spaceOrder() {
+		w, toggle, indent := r.w, r.toggle, 1
+		if r.indented {
 			indent = 3 // a worktree, under its repository's workspace
 		}
-		toggle := ""
-		if wt != nil && !wt.IsLinkedWorktree && groups[wt.RepoKey] == w.WorkspaceID {
-			toggle = wt.RepoKey
-			if m.collapsed[toggle] {
-				w.AgentStatus = m.groupStatus(toggle) // the folded worktrees' roll-up
-			}
+		if toggle != "" && m.collapsed[toggle] {
+			w.AgentStatus = m.groupStatus(toggle) // the folded worktrees' roll-up
 		}
 		e := spaceEntry{id: w.WorkspaceID, gap: m.ui.Sidebar.Spaces.RowGap}
 		for i, row := range m.spaceRows(w) {
