@@ -308,7 +308,7 @@ func (m *model) chooseMenu(i int) tea.Cmd {
 			}
 			return m.askClose(closeReq{what: "workspace group", method: "workspace.close", params: protocol.WorkspaceCloseParams{WorkspaceID: id, CloseGroup: true}}, panes)
 		case itemNewWorktree:
-			m.call("worktree.create", protocol.WorktreeCreateParams{WorktreeSource: protocol.WorktreeSource{WorkspaceID: &id}, Focus: true})
+			m.startWorktreePrompt(id)
 		case itemCollapse, itemExpand:
 			m.toggleGroup(m.repoKey(id)) // as a click on the group's chevron does
 		}

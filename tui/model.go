@@ -511,6 +511,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.commandFinished(msg)
 	case createdMsg:
 		return m.created(msg)
+	case worktreeCreatedMsg:
+		return m.worktreeCreated(msg)
 	case closeCheckedMsg:
 		m.closeChecked(msg)
 	case copyAnswerMsg:

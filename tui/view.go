@@ -445,6 +445,9 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		right = " RESIZE h/j/k/l · esc "
 	case modeRename:
 		right = " rename " + m.rename.what + ": " + string(m.rename.buf) + "▏"
+		if m.rename.what == "worktree" {
+			right = " new worktree · branch (blank: generated): " + string(m.rename.buf) + "▏"
+		}
 	case modeHelp:
 		right = " HELP "
 	case modePicker:
