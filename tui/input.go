@@ -220,6 +220,10 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 			id := *m.snap.FocusedTabID
 			return m.askClose(closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}, m.panesOf(id, ""))
 		}
+	case actPaneInfo:
+		if pane != "" {
+			return m.showToast(m.paneInfoText(pane))
+		}
 	case actNewWorktree:
 		// A new branch and checkout of the focused workspace's repository,
 		// opened as a workspace in its group, once its branch is named.

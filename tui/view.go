@@ -489,7 +489,7 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 		c.text(g.area.X+2, g.area.Y+1, "no workspace: press the prefix, then shift+n", g.area.Width-2, m.theme.dim)
 		return
 	}
-	for i, p := range l.Panes {
+	for _, p := range l.Panes {
 		if l.Zoomed && p.PaneID != l.FocusedPaneID {
 			continue
 		}
@@ -500,7 +500,7 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 		x, y := g.area.X+r.X, g.area.Y+r.Y
 		w, h := min(r.Width, m.width-x), min(r.Height, m.height-y)
 		focused := p.PaneID == l.FocusedPaneID
-		m.drawBox(c, x, y, w, h, i+1, p.PaneID, focused)
+		m.drawBox(c, x, y, w, h, p.PaneID, focused)
 		if m.mode == modeCopy && p.PaneID == m.copy.paneID && w > 2 && h > 2 {
 			m.drawCopy(c, x+1, y+1, w-2, h-2)
 		} else if s := m.screens[p.PaneID]; s != nil && w > 2 && h > 2 {
@@ -518,8 +518,9 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 	}
 }
 
-// paneTitle is the label in a pane's top border.
-func (m *model) paneTitle(n int, id string) (string, protocol.AgentStatus) {
+// paneTitle is the label in a pane's top border: the pane's id (what a
+// script addresses it by, not its place in the tab), then its name.
+func (m *model) paneTitle(id string) (string, protocol.AgentStatus) {
 	p, _ := m.paneInfo(id)
 	title := ""
 	// Herdr's rule: a border shows the pane's own label, and the agent's
@@ -533,14 +534,14 @@ func (m *model) paneTitle(n int, id string) (string, protocol.AgentStatus) {
 	case p.Agent != nil && *p.Agent != "":
 		title = *p.Agent
 	}
-	text := strconv.Itoa(n)
+	text := id
 	if title != "" {
 		text += " " + title
 	}
 	return text, p.AgentStatus
 }
 
-func (m *model) drawBox(c *canvas, x, y, w, h, n int, id string, focused bool) {
+func (m *model) drawBox(c *canvas, x, y, w, h int, id string, focused bool) {
 	if w < 2 || h < 2 {
 		return
 	}
@@ -560,7 +561,7 @@ func (m *model) drawBox(c *canvas, x, y, w, h, n int, id string, focused bool) {
 		c.set(x, j, "│", 1, st)
 		c.set(x+w-1, j, "│", 1, st)
 	}
-	title, status := m.paneTitle(n, id)
+	title, status := m.paneTitle(id)
 	if w < 6 {
 		return
 	}
@@ -677,4 +678,18 @@ func (m *model) drawBoxPlain(c *canvas, x, y, w, h int, title string) {
 		c.set(x+w-1, j, "│", 1, st)
 	}
 	c.text(x+2, y, title, w-4, st)
+}
+
+// paneInfoText is what prefix i shows of a pane: its id, what a script
+// addresses it by, and the folder its program is in.
+func (m *model) paneInfoText(id string) string {
+	text := "pane " + id
+	if p, ok := m.paneInfo(id); ok {
+		if cwd := p.ForegroundCwd; cwd != nil && *cwd != "" {
+			text += " · " + *cwd
+		} else if p.Cwd != nil && *p.Cwd != "" {
+			text += " · " + *p.Cwd
+		}
+	}
+	return text
 }
