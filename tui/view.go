@@ -629,7 +629,9 @@ var helpLines = []string{
 	"t / B        task dock (hidden, right, bottom) / task board",
 	"s            settings (saved to config.toml)",
 	"R            reload config.toml",
-	"tab          next pane",
+	"tab          next pane  shift+tab  previous pane",
+	"i            the pane's id (for scripts) and folder",
+	"G            new worktree (asks its branch)",
 	"q            detach (everything keeps running)",
 	"ctrl+b       send ctrl+b to the pane",
 }
