@@ -409,7 +409,7 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 	}
 	c.fill(g.area.X, y, g.area.Width, 1, " ", m.theme.bar)
 	if g.sidebarW == 0 && m.snap.FocusedWorkspaceID != nil {
-		c.text(g.area.X+1, y, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, cellStyle{fg: m.theme.p.text, bg: m.theme.p.surfaceDim, attrs: protocol.ScreenBold})
+		c.text(g.area.X+1, y, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, m.theme.barLabel)
 	}
 	end := g.area.X
 	if m.fleet.selected != "" { // a machine's workspace (remote.go): no local tabs
