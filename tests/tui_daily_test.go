@@ -28,3 +28,20 @@ func TestTUIDaily_SizeComesBackWhenTheSmallerClientDetaches(t *testing.T) {
 	}
 	a.WaitScreen(t, "the size back without a key", func(s string) bool { return !strings.Contains(Lines(s)[0], "SIZE") })
 }
+
+// History gained while attached shows the pane's scrollbar at once, with no
+// re-attach: the frames say how much history the pane keeps.
+func TestTUIDaily_ScrollbarForHistoryGainedWhileAttached(t *testing.T) {
+	h := NewHome(t)
+	h.WriteConfig(t, "[ui]\npane_scrollbars = true\n")
+	h.Start(t, "daily-scroll")
+	c := Attach(t, h, "daily-scroll", h.Dir)
+	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
+	shellReady(t, c, "ready")
+	if strings.Contains(c.Screen(), "┃") {
+		t.Fatalf("a scrollbar before there is history:\n%s", c.Screen())
+	}
+	c.Type("seq 1 200\r")
+	c.WaitText(t, "200")
+	c.WaitScreen(t, "the scrollbar on the pane's right border", func(s string) bool { return strings.Contains(s, "┃") })
+}

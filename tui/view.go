@@ -590,13 +590,24 @@ func (m *model) drawBox(c *canvas, x, y, w, h int, id string, focused bool) {
 // of screen and history, its place the view's.
 func (m *model) drawScrollbar(c *canvas, x, y, h int, id string) {
 	p, ok := m.paneInfo(id)
-	if !m.ui.PaneScrollbars || !ok || p.Scroll == nil || p.Scroll.MaxOffsetFromBottom == 0 || h < 2 {
+	if !m.ui.PaneScrollbars || !ok || h < 2 {
 		return
 	}
-	maxOff, rows := int(p.Scroll.MaxOffsetFromBottom), int(p.Scroll.ViewportRows)
-	off := int(p.Scroll.OffsetFromBottom)
+	var maxOff, rows, off int
+	if p.Scroll != nil {
+		maxOff, rows, off = int(p.Scroll.MaxOffsetFromBottom), int(p.Scroll.ViewportRows), int(p.Scroll.OffsetFromBottom)
+	}
 	if s := m.screens[id]; s != nil {
-		off = s.offset // frames are newer than the snapshot
+		// Frames are newer than the snapshot: the history gained while
+		// attached shows at once (a server before frames said so: 0).
+		off, rows = s.offset, max(rows, s.rows)
+		maxOff = max(maxOff, s.history)
+		if s.modes.AltScreen {
+			maxOff = 0
+		}
+	}
+	if maxOff == 0 {
+		return
 	}
 	off = min(off, maxOff)
 	total := maxOff + max(rows, 1)
