@@ -199,6 +199,10 @@ type ScreenFrame struct {
 	// ViewOffset is how many lines the pane's view is scrolled back into
 	// its history (screen.scroll); the rows are then those of the view.
 	ViewOffset int `json:"view_offset,omitempty"`
+	// History is how many lines of history the pane keeps (its
+	// max_offset_from_bottom; 0 on the alternate screen), so a client draws
+	// the scrollbar for history gained while it watches.
+	History int `json:"history,omitempty"`
 	// Bell counts the bells the pane rang since the connection's last frame.
 	Bell int `json:"bell,omitempty"`
 	// Clipboard is the text (base64) a program in the pane put on the

@@ -160,8 +160,9 @@ func TestTUI_ConfirmCloseOff(t *testing.T) {
 	WaitFor(t, "the pane to close without a question", func() bool { return len(sessionSnapshot(t, s).Panes) == 1 })
 }
 
-// prefix+G makes a worktree of the focused workspace's repository; the
-// sidebar shows it under its repository's workspace.
+// prefix+G asks for a branch, then makes a worktree of the focused
+// workspace's repository on it; the sidebar shows it under its repository's
+// workspace.
 func TestTUI_NewWorktreeKey(t *testing.T) {
 	h := NewHome(t)
 	repo := filepath.Join(h.Dir, "repo")
@@ -170,9 +171,11 @@ func TestTUI_NewWorktreeKey(t *testing.T) {
 	c := Attach(t, h, "wtui", repo)
 	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
 	c.Type(tuiPrefix + "G")
+	c.WaitText(t, "new worktree · branch")
+	c.Type("feature-x\r")
 	WaitFor(t, "a worktree workspace", func() bool {
 		list := OK[protocol.WorkspaceList](t, s.Call("workspace.list", nil), "workspace_list").Workspaces
 		return len(list) == 2 && list[1].Worktree != nil && list[1].Worktree.IsLinkedWorktree && list[1].Focused
 	})
-	c.WaitText(t, "↳ 2 ")
+	c.WaitText(t, "↳ 2 feature-x")
 }

@@ -28,7 +28,7 @@ show_agent_labels_on_pane_borders = true
 	c.WaitScreen(t, "one pane", func(s string) bool { return framedPanes(s) == 1 })
 	OK[protocol.WorkspaceInfoResult](t, s.Call("workspace.rename", map[string]any{"workspace_id": "w1", "label": "proj"}), "workspace_info")
 	OK[protocol.OK](t, s.Call("pane.report_agent", map[string]any{"pane_id": "w1:p1", "source": "opts", "agent": "claude", "state": "working"}), "ok")
-	screen := c.WaitScreen(t, "the agent on the border", func(s string) bool { return strings.Contains(s, "╭ ● 1 claude") })
+	screen := c.WaitScreen(t, "the agent on the border", func(s string) bool { return strings.Contains(s, "╭ ● w1:p1 claude") })
 	lines := Lines(screen)
 	if last := lines[len(lines)-1]; !strings.Contains(last, "1:1") {
 		t.Errorf("the tab bar is not the bottom row: %q", last)

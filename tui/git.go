@@ -207,28 +207,6 @@ func (m *model) spaceToken(tok config.SidebarToken, w protocol.WorkspaceInfo, st
 	return seg{}, false
 }
 
-// worktreeGroups maps the repo key of each worktree group that has linked
-// worktrees open to the workspace of its main checkout.
-func (m *model) worktreeGroups() map[string]string {
-	linked, main := map[string]bool{}, map[string]string{}
-	for _, w := range m.snap.Workspaces {
-		if wt := w.Worktree; wt != nil {
-			if wt.IsLinkedWorktree {
-				linked[wt.RepoKey] = true
-			} else if main[wt.RepoKey] == "" {
-				main[wt.RepoKey] = w.WorkspaceID
-			}
-		}
-	}
-	out := map[string]string{}
-	for k, id := range main {
-		if linked[k] {
-			out[k] = id
-		}
-	}
-	return out
-}
-
 // groupStatus is the most urgent status of a worktree group.
 func (m *model) groupStatus(key string) protocol.AgentStatus {
 	best := protocol.StatusUnknown

@@ -220,11 +220,15 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 			id := *m.snap.FocusedTabID
 			return m.askClose(closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}, m.panesOf(id, ""))
 		}
+	case actPaneInfo:
+		if pane != "" {
+			return m.showToast(m.paneInfoText(pane))
+		}
 	case actNewWorktree:
 		// A new branch and checkout of the focused workspace's repository,
-		// opened as a workspace in its group.
+		// opened as a workspace in its group, once its branch is named.
 		if m.snap.FocusedWorkspaceID != nil {
-			m.call("worktree.create", protocol.WorktreeCreateParams{WorktreeSource: protocol.WorktreeSource{WorkspaceID: m.snap.FocusedWorkspaceID}, Focus: true})
+			m.startWorktreePrompt(*m.snap.FocusedWorkspaceID)
 		}
 	case actNewWorkspace:
 		p := protocol.WorkspaceCreateParams{Focus: true}
@@ -351,6 +355,8 @@ func (m *model) renameKey(k tea.KeyMsg) tea.Cmd {
 			return nil // a new one left unnamed keeps its own name
 		}
 		switch r.what {
+		case "worktree":
+			return m.createWorktree(r.id, label)
 		case "workspace":
 			m.call(r.method, protocol.WorkspaceRenameParams{WorkspaceID: r.id, Label: label})
 		case "tab":

@@ -56,6 +56,7 @@ const (
 	actCopyMode        action = "copy_mode"
 	actEditScrollback  action = "edit_scrollback"
 	actNewWorktree     action = "new_worktree"
+	actPaneInfo        action = "pane_info" // the focused pane's id, in a toast
 	actReloadConfig    action = "reload_config"
 	actPrevAgent       action = "previous_agent"
 	actNextAgent       action = "next_agent"
@@ -81,8 +82,8 @@ var defaultBindings = map[action][]string{
 	actHelp: {"?"}, actSettings: {"s"}, actDetach: {"q"},
 	actNewWorkspace: {"shift+n"}, actRenameWorkspace: {"shift+w"}, actCloseWorkspace: {"shift+d"},
 	actNewTab: {"c"}, actRenameTab: {"shift+t"}, actPrevTab: {"p"}, actNextTab: {"n"}, actCloseTab: {"shift+x"},
-	actRenamePane: {"shift+p"},
-	actFocusLeft:  {"h", "left"}, actFocusDown: {"j", "down"}, actFocusUp: {"k", "up"}, actFocusRight: {"l", "right"},
+	actRenamePane: {"shift+p"}, actPaneInfo: {"i"},
+	actFocusLeft: {"h", "left"}, actFocusDown: {"j", "down"}, actFocusUp: {"k", "up"}, actFocusRight: {"l", "right"},
 	actSwapLeft: {"shift+h"}, actSwapDown: {"shift+j"}, actSwapUp: {"shift+k"}, actSwapRight: {"shift+l"},
 	actCycleNext: {"tab"}, actCyclePrev: {"shift+tab"},
 	actSplitVertical: {"v"}, actSplitHorizontal: {"minus"}, actClosePane: {"x"}, actZoom: {"z"},

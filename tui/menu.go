@@ -40,7 +40,8 @@ type menuState struct {
 	source string
 	items  []string
 	sel    int
-	x, y   int // the click, window cells
+	x, y   int    // the click, window cells
+	title  string // in the top border: a pane's id
 }
 
 // Menu items; their labels are Herdr's.
@@ -132,7 +133,7 @@ func (m *model) passRight(ev tea.MouseMsg) {
 
 // openPaneMenu opens pane id's menu at the click.
 func (m *model) openPaneMenu(ev tea.MouseMsg, id string) {
-	menu := &menuState{kind: menuPane, id: id, x: ev.X, y: ev.Y, items: []string{itemRenamePane}}
+	menu := &menuState{kind: menuPane, id: id, x: ev.X, y: ev.Y, items: []string{itemRenamePane}, title: " " + id + " "}
 	if info, ok := m.paneInfo(id); ok && info.Label != nil && *info.Label != "" {
 		menu.items = append(menu.items, itemClearName)
 	}
@@ -195,7 +196,7 @@ func (m *model) menuRect() (x, y, w, h int) {
 	for _, it := range m.menu.items {
 		w = max(w, textWidth(it))
 	}
-	w = min(max(w+4, 14), max(m.width, 1))
+	w = min(max(w+4, textWidth(m.menu.title)+4, 14), max(m.width, 1))
 	h = min(len(m.menu.items)+2, max(m.height, 1))
 	x = max(min(m.menu.x, m.width-w), 0)
 	y = max(min(m.menu.y, m.height-h), 0)
@@ -219,7 +220,7 @@ func (m *model) drawMenu(c *canvas) {
 		return
 	}
 	x, y, w, h := m.menuRect()
-	m.drawListBox(c, x, y, w, h, "", m.menu.items, m.menu.sel, h-2)
+	m.drawListBox(c, x, y, w, h, m.menu.title, m.menu.items, m.menu.sel, h-2)
 }
 
 func (m *model) menuKey(k tea.KeyMsg) tea.Cmd {
@@ -308,7 +309,7 @@ func (m *model) chooseMenu(i int) tea.Cmd {
 			}
 			return m.askClose(closeReq{what: "workspace group", method: "workspace.close", params: protocol.WorkspaceCloseParams{WorkspaceID: id, CloseGroup: true}}, panes)
 		case itemNewWorktree:
-			m.call("worktree.create", protocol.WorktreeCreateParams{WorktreeSource: protocol.WorktreeSource{WorkspaceID: &id}, Focus: true})
+			m.startWorktreePrompt(id)
 		case itemCollapse, itemExpand:
 			m.toggleGroup(m.repoKey(id)) // as a click on the group's chevron does
 		}

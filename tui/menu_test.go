@@ -206,7 +206,10 @@ func TestMenu_WorkspaceMenus(t *testing.T) {
 		t.Errorf("collapse: collapsed %v", m.collapsed)
 	}
 	m.openWorkspaceMenu(tea.MouseMsg{X: 2, Y: 1}, "w1")
-	m.chooseMenu(2) // New worktree
+	m.chooseMenu(2) // New worktree: its branch asked first
+	if cmd := m.renameKey(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil {
+		cmd()
+	}
 	waitFor(t, "worktree.create", func() bool { return len(f.requests("worktree.create")) == 1 })
 	var p protocol.WorktreeCreateParams
 	if err := json.Unmarshal(f.requests("worktree.create")[0].Params, &p); err != nil || p.WorkspaceID == nil || *p.WorkspaceID != "w1" || !p.Focus {

@@ -511,6 +511,10 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return m.commandFinished(msg)
 	case createdMsg:
 		return m.created(msg)
+	case worktreeCreatedMsg:
+		return m.worktreeCreated(msg)
+	case frontAgainMsg:
+		m.claimSize(true) // the panes take this client's size back at once
 	case closeCheckedMsg:
 		m.closeChecked(msg)
 	case copyAnswerMsg:
@@ -712,6 +716,10 @@ func (m *model) focusedTabs() []protocol.TabInfo {
 	}
 	return out
 }
+
+// frontAgainMsg says this client is in front again: the client that took
+// the size from it went away (protocol.ClientFrontEvent).
+type frontAgainMsg struct{}
 
 // claimSize tells the server this client's pane area, making it the size
 // every pane follows. force sends it even when it was sent before.

@@ -232,6 +232,8 @@ func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 			}
 		case protocol.AgentViewPushEvent: // agent.view.set|clear
 			l.send(changedMsg{})
+		case protocol.ClientFrontEvent: // the client that took the size went away
+			l.send(frontAgainMsg{})
 		case serverStoppingEvent: // read before the connection ends
 			l.stopping.Store(true)
 		case "client.window_title": // client.window_title.set|clear

@@ -12,6 +12,7 @@ type paneScreen struct {
 	cursor     protocol.ScreenCursor
 	modes      protocol.ScreenModes
 	offset     int // lines the pane's view is scrolled back (screen.scroll)
+	history    int // lines of history the pane keeps (0: none, or a server that does not say)
 	seq        uint64
 }
 
@@ -30,7 +31,7 @@ func (s *paneScreen) apply(f *protocol.ScreenFrame) {
 			s.lines[l.Y] = l.Runs
 		}
 	}
-	s.cursor, s.modes, s.seq, s.offset = f.Cursor, f.Modes, f.Seq, f.ViewOffset
+	s.cursor, s.modes, s.seq, s.offset, s.history = f.Cursor, f.Modes, f.Seq, f.ViewOffset, f.History
 }
 
 // text returns row y as plain text (for tests and titles).

@@ -51,11 +51,6 @@ var settings = []setting{
 	enumSetting("agent panel sort", "ui", "agent_panel_sort", []string{"spaces", "priority"}, func(c config.Config) string { return c.UI.AgentPanelSort }),
 	enumSetting("tab bar position", "ui", "tab_bar_position", []string{"top", "bottom"}, func(c config.Config) string { return c.UI.TabBarPosition }),
 	boolSetting("hide single tab bar", "ui", "hide_tab_bar_when_single_tab", func(c config.Config) bool { return c.UI.HideTabBarWhenSingleTab }),
-	func() setting {
-		s := boolSetting("pane gaps", "ui", "pane_gaps", func(c config.Config) bool { return c.UI.PaneGaps })
-		s.note = "(Herdr's; not drawn here)"
-		return s
-	}(),
 	boolSetting("pane scrollbars", "ui", "pane_scrollbars", func(c config.Config) bool { return c.UI.PaneScrollbars }),
 	boolSetting("mouse capture", "ui", "mouse_capture", func(c config.Config) bool { return c.UI.MouseCapture }),
 	boolSetting("confirm close", "ui", "confirm_close", func(c config.Config) bool { return c.UI.ConfirmClose }),

@@ -139,6 +139,7 @@ type theme struct {
 	symbols bool // status_indicators = "symbols"
 
 	name, dim, header, selected, border, focus, tab, tabOn, bar, mode, toast, match, selection, diag cellStyle
+	barLabel                                                                                         cellStyle // the workspace's name on the tab bar without a sidebar
 }
 
 // newTheme builds the theme config asks for. truecolor says whether the
@@ -183,11 +184,19 @@ func newTheme(cfg config.Config, truecolor bool) *theme {
 	t.tab = cellStyle{fg: p.subtext0, bg: p.surface0}
 	t.tabOn = cellStyle{fg: contrast, bg: p.accent, attrs: protocol.ScreenBold}
 	t.bar = cellStyle{bg: p.surfaceDim}
+	t.barLabel = cellStyle{fg: p.text, bg: p.surfaceDim, attrs: protocol.ScreenBold}
 	t.mode = cellStyle{fg: contrast, bg: p.yellow, attrs: protocol.ScreenBold}
 	t.toast = cellStyle{fg: contrast, bg: p.teal}
 	t.match = cellStyle{fg: contrast, bg: p.yellow}
 	t.selection = cellStyle{fg: contrast, bg: p.blue}
 	t.diag = cellStyle{fg: contrast, bg: p.yellow, attrs: protocol.ScreenBold}
+	// Text the palette puts on a background it does not read on (a light
+	// theme's white on yellow, its grey tab labels) takes the theme's text
+	// colour, its background colour, or black or white, whichever first
+	// meets WCAG AA.
+	for _, st := range []*cellStyle{&t.selected, &t.tab, &t.tabOn, &t.barLabel, &t.mode, &t.toast, &t.match, &t.selection, &t.diag} {
+		st.fg = readable(st.fg, st.bg, p.text, contrast)
+	}
 	return t
 }
 

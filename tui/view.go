@@ -103,26 +103,17 @@ func (m *model) sidebarItems() []sideItem {
 	return items
 }
 
-// spaceEntries are the spaces of the list, worktrees folded under their
-// repository's workspace left out.
+// spaceEntries are the spaces of the list in the order drawn (spaceOrder):
+// worktrees under their repository's workspace, a folded group's left out.
 func (m *model) spaceEntries() []spaceEntry {
 	var entries []spaceEntry
-	groups := m.worktreeGroups()
-	for _, w := range m.snap.Workspaces {
-		indent := 1
-		wt := w.Worktree
-		if wt != nil && wt.IsLinkedWorktree {
-			if m.collapsed[wt.RepoKey] && groups[wt.RepoKey] != "" {
-				continue // folded under its repository's workspace
-			}
+	for _, r := range m.spaceOrder() {
+		w, toggle, indent := r.w, r.toggle, 1
+		if r.indented {
 			indent = 3 // a worktree, under its repository's workspace
 		}
-		toggle := ""
-		if wt != nil && !wt.IsLinkedWorktree && groups[wt.RepoKey] == w.WorkspaceID {
-			toggle = wt.RepoKey
-			if m.collapsed[toggle] {
-				w.AgentStatus = m.groupStatus(toggle) // the folded worktrees' roll-up
-			}
+		if toggle != "" && m.collapsed[toggle] {
+			w.AgentStatus = m.groupStatus(toggle) // the folded worktrees' roll-up
 		}
 		e := spaceEntry{id: w.WorkspaceID, gap: m.ui.Sidebar.Spaces.RowGap}
 		for i, row := range m.spaceRows(w) {
@@ -418,7 +409,7 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 	}
 	c.fill(g.area.X, y, g.area.Width, 1, " ", m.theme.bar)
 	if g.sidebarW == 0 && m.snap.FocusedWorkspaceID != nil {
-		c.text(g.area.X+1, y, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, cellStyle{fg: m.theme.p.text, bg: m.theme.p.surfaceDim, attrs: protocol.ScreenBold})
+		c.text(g.area.X+1, y, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, m.theme.barLabel)
 	}
 	end := g.area.X
 	if m.fleet.selected != "" { // a machine's workspace (remote.go): no local tabs
@@ -454,6 +445,9 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		right = " RESIZE h/j/k/l · esc "
 	case modeRename:
 		right = " rename " + m.rename.what + ": " + string(m.rename.buf) + "▏"
+		if m.rename.what == "worktree" {
+			right = " new worktree · branch (blank: generated): " + string(m.rename.buf) + "▏"
+		}
 	case modeHelp:
 		right = " HELP "
 	case modePicker:
@@ -495,7 +489,7 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 		c.text(g.area.X+2, g.area.Y+1, "no workspace: press the prefix, then shift+n", g.area.Width-2, m.theme.dim)
 		return
 	}
-	for i, p := range l.Panes {
+	for _, p := range l.Panes {
 		if l.Zoomed && p.PaneID != l.FocusedPaneID {
 			continue
 		}
@@ -506,7 +500,7 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 		x, y := g.area.X+r.X, g.area.Y+r.Y
 		w, h := min(r.Width, m.width-x), min(r.Height, m.height-y)
 		focused := p.PaneID == l.FocusedPaneID
-		m.drawBox(c, x, y, w, h, i+1, p.PaneID, focused)
+		m.drawBox(c, x, y, w, h, p.PaneID, focused)
 		if m.mode == modeCopy && p.PaneID == m.copy.paneID && w > 2 && h > 2 {
 			m.drawCopy(c, x+1, y+1, w-2, h-2)
 		} else if s := m.screens[p.PaneID]; s != nil && w > 2 && h > 2 {
@@ -524,8 +518,9 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 	}
 }
 
-// paneTitle is the label in a pane's top border.
-func (m *model) paneTitle(n int, id string) (string, protocol.AgentStatus) {
+// paneTitle is the label in a pane's top border: the pane's id (what a
+// script addresses it by, not its place in the tab), then its name.
+func (m *model) paneTitle(id string) (string, protocol.AgentStatus) {
 	p, _ := m.paneInfo(id)
 	title := ""
 	// Herdr's rule: a border shows the pane's own label, and the agent's
@@ -539,14 +534,14 @@ func (m *model) paneTitle(n int, id string) (string, protocol.AgentStatus) {
 	case p.Agent != nil && *p.Agent != "":
 		title = *p.Agent
 	}
-	text := strconv.Itoa(n)
+	text := id
 	if title != "" {
 		text += " " + title
 	}
 	return text, p.AgentStatus
 }
 
-func (m *model) drawBox(c *canvas, x, y, w, h, n int, id string, focused bool) {
+func (m *model) drawBox(c *canvas, x, y, w, h int, id string, focused bool) {
 	if w < 2 || h < 2 {
 		return
 	}
@@ -566,7 +561,7 @@ func (m *model) drawBox(c *canvas, x, y, w, h, n int, id string, focused bool) {
 		c.set(x, j, "│", 1, st)
 		c.set(x+w-1, j, "│", 1, st)
 	}
-	title, status := m.paneTitle(n, id)
+	title, status := m.paneTitle(id)
 	if w < 6 {
 		return
 	}
@@ -595,13 +590,24 @@ func (m *model) drawBox(c *canvas, x, y, w, h, n int, id string, focused bool) {
 // of screen and history, its place the view's.
 func (m *model) drawScrollbar(c *canvas, x, y, h int, id string) {
 	p, ok := m.paneInfo(id)
-	if !m.ui.PaneScrollbars || !ok || p.Scroll == nil || p.Scroll.MaxOffsetFromBottom == 0 || h < 2 {
+	if !m.ui.PaneScrollbars || !ok || h < 2 {
 		return
 	}
-	maxOff, rows := int(p.Scroll.MaxOffsetFromBottom), int(p.Scroll.ViewportRows)
-	off := int(p.Scroll.OffsetFromBottom)
+	var maxOff, rows, off int
+	if p.Scroll != nil {
+		maxOff, rows, off = int(p.Scroll.MaxOffsetFromBottom), int(p.Scroll.ViewportRows), int(p.Scroll.OffsetFromBottom)
+	}
 	if s := m.screens[id]; s != nil {
-		off = s.offset // frames are newer than the snapshot
+		// Frames are newer than the snapshot: the history gained while
+		// attached shows at once (a server before frames said so: 0).
+		off, rows = s.offset, max(rows, s.rows)
+		maxOff = max(maxOff, s.history)
+		if s.modes.AltScreen {
+			maxOff = 0
+		}
+	}
+	if maxOff == 0 {
+		return
 	}
 	off = min(off, maxOff)
 	total := maxOff + max(rows, 1)
@@ -634,7 +640,9 @@ var helpLines = []string{
 	"t / B        task dock (hidden, right, bottom) / task board",
 	"s            settings (saved to config.toml)",
 	"R            reload config.toml",
-	"tab          next pane",
+	"tab          next pane  shift+tab  previous pane",
+	"i            the pane's id (for scripts) and folder",
+	"G            new worktree (asks its branch)",
 	"q            detach (everything keeps running)",
 	"ctrl+b       send ctrl+b to the pane",
 }
@@ -683,4 +691,18 @@ func (m *model) drawBoxPlain(c *canvas, x, y, w, h int, title string) {
 		c.set(x+w-1, j, "│", 1, st)
 	}
 	c.text(x+2, y, title, w-4, st)
+}
+
+// paneInfoText is what prefix i shows of a pane: its id, what a script
+// addresses it by, and the folder its program is in.
+func (m *model) paneInfoText(id string) string {
+	text := "pane " + id
+	if p, ok := m.paneInfo(id); ok {
+		if cwd := p.ForegroundCwd; cwd != nil && *cwd != "" {
+			text += " · " + *cwd
+		} else if p.Cwd != nil && *p.Cwd != "" {
+			text += " · " + *p.Cwd
+		}
+	}
+	return text
 }

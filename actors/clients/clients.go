@@ -66,6 +66,7 @@ type Clients struct {
 	opts    Options
 	cfg     config.Config
 	front   *actor.PID
+	behind  []*actor.PID // the clients in front before it, latest last (behind.go)
 	toastAt time.Time
 	title   string
 	// area is the tab area of the client in front (0×0 before one).
@@ -99,8 +100,9 @@ func (c *Clients) Receive(ctx actor.Context) {
 			return
 		}
 		if c.front != nil && c.front.Equal(msg.Who) {
-			c.front = nil
+			c.frontGone(ctx)
 		}
+		c.dropBehind(msg.Who)
 		c.releaseClaims(msg.Who)
 	case *pane.Exited:
 		c.popupGone(ctx, nil, msg.TerminalID)
@@ -131,9 +133,10 @@ func (c *Clients) foreground(ctx actor.Context, msg *Foreground) {
 	}
 	if c.front == nil || !c.front.Equal(msg.PID) {
 		if c.front != nil {
-			ctx.Unwatch(c.front)
 			c.hidePopup(ctx, c.front)
+			c.putBehind(c.front) // still watched: it comes back to the front when this one goes
 		}
+		c.dropBehind(msg.PID)
 		c.front = msg.PID
 		ctx.Watch(msg.PID)
 		c.showPopup(ctx, c.front)

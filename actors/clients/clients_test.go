@@ -20,7 +20,7 @@ type recorder struct {
 
 func (r *recorder) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
-	case *api.Toast, *api.WindowTitle, *TakenOver:
+	case *api.Toast, *api.WindowTitle, *TakenOver, *api.Push:
 		r.mu.Lock()
 		r.msgs = append(r.msgs, m)
 		r.mu.Unlock()

@@ -1,5 +1,6 @@
 // Package clients holds the clients actor: which interactive client is in
-// front (the one that sized the tab area last), and what only that person
+// front (the one that sized the tab area last; when it goes, the one in front
+// before it comes back and is asked for its size), and what only that person
 // sees — notification toasts, rate-limited, the window title set through
 // the API, and the session's popup: one modal terminal at most, the
 // actor's own child, drawn by the client in front over its tab area and

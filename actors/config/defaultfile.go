@@ -14,9 +14,6 @@ func DefaultFile() string {
 	w := &fileWriter{cfg: &c}
 	w.line("# herdr configuration: every setting with its default value.")
 	w.line("# Delete what you do not change; `herdr config check` validates this file.")
-	w.blank()
-	w.line("# Show the first-run guide (unset until it has been shown once).")
-	w.line("# onboarding = false")
 
 	w.section("theme", themeFields)
 	w.table("theme.custom", "Colour overrides on top of the theme: #rgb, #rrggbb, rgb(r,g,b) or a colour name.")

@@ -56,6 +56,7 @@ var actions = []Action{
 	{"switch_workspace", nil, `Go to workspace N (a range such as "prefix+shift+1..9").`, indexedAction},
 	{"close_tab", []string{"prefix+shift+x"}, "Close the current tab.", plainAction},
 	{"rename_pane", []string{"prefix+shift+p"}, "Label the focused pane.", plainAction},
+	{"pane_info", []string{"prefix+i"}, "Show the focused pane's id (what scripts address it by) and folder.", plainAction},
 	{"edit_scrollback", []string{"prefix+e"}, "Open the pane's scrollback in $EDITOR.", plainAction},
 	{"copy_mode", []string{"prefix+["}, "Enter copy mode.", plainAction},
 	{"focus_pane_left", []string{"prefix+h"}, "Focus the pane to the left.", plainAction},

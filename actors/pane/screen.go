@@ -226,6 +226,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 	bells := p.bells
 	clipSeq, clip := p.term.Clipboard()
 	offset := p.term.ViewOffset()
+	_, history, _ := p.term.ScrollInfo()
 	wireModes := protocol.ScreenModes{
 		AppCursor:      modes.AppCursor,
 		BracketedPaste: modes.BracketedPaste,
@@ -242,7 +243,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		full := s.sent == nil || len(s.sent) != len(st.keys) || s.cols != cols || s.byVersion != byVersion
 		frame := protocol.ScreenFrame{
 			PaneID: s.paneID, TerminalID: p.spec.TerminalID, Cols: cols, Rows: len(st.keys),
-			Full: full, Cursor: cursor, Modes: wireModes, ViewOffset: offset, Lines: []protocol.ScreenLine{},
+			Full: full, Cursor: cursor, Modes: wireModes, ViewOffset: offset, History: int(history), Lines: []protocol.ScreenLine{},
 		}
 		for y := range st.keys {
 			if full || s.sent[y] != st.keys[y] {

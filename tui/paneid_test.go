@@ -1,0 +1,30 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Pane ids where a person looks: the frame title, the pane menu and
+// prefix i show w1:p2, what a script addresses the pane by.
+func TestPaneIDs_ShownOnFrameMenuAndPrefixI(t *testing.T) {
+	f := &fakeServer{}
+	m, _ := testModel(t, f)
+	screen := ansi.Strip(m.View())
+	if !strings.Contains(screen, "╭ ● w1:p1 ─") || !strings.Contains(screen, "╭ w1:p2 ─") {
+		t.Errorf("frame titles lack the pane ids:\n%s", screen)
+	}
+	m.openPaneMenu(tea.MouseMsg{X: 30, Y: 3}, "w1:p2")
+	if s := ansi.Strip(m.View()); !strings.Contains(s, "╭ w1:p2 ──") || !strings.Contains(s, itemRenamePane) {
+		t.Errorf("the pane menu does not name its pane:\n%s", s)
+	}
+	m.closeMenu()
+	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+	m.Update(keyRunes("i"))
+	if !strings.HasPrefix(m.toast, "pane w1:p2") {
+		t.Errorf("prefix i toast = %q, want the focused pane's id", m.toast)
+	}
+}

@@ -1,0 +1,34 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/herdr-go/herdr/actors/config"
+)
+
+// The surfaces that promise keys and settings promise only what is built:
+// help lists G (new worktree), shift+tab and i; the settings screen has no
+// "pane gaps" (not drawn by this client); the default config.toml does not
+// document onboarding (no first-run guide is built).
+func TestSurfaces_PromiseOnlyWhatIsBuilt(t *testing.T) {
+	m := panelModel(t, "")
+	m.width, m.height = 120, 40
+	m.mode = modeHelp
+	help := ansi.Strip(m.View())
+	for _, want := range []string{"G            new worktree", "shift+tab  previous pane", "i            the pane's id"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("help lacks %q:\n%s", want, help)
+		}
+	}
+	m.mode = modeTerminal
+	m.openSettings()
+	if s := ansi.Strip(m.View()); strings.Contains(s, "pane gaps") || !strings.Contains(s, "pane scrollbars") {
+		t.Errorf("settings screen:\n%s", s)
+	}
+	if f := config.DefaultFile(); strings.Contains(f, "onboarding") {
+		t.Errorf("the default config documents onboarding, which is not built")
+	}
+}
