@@ -29,14 +29,16 @@ explain prints a summary unless --json.
 
 ` + targetHelp,
 	})
+	var listJSON bool
 	cmd.AddCommand(
-		fleetFlag(&cobra.Command{
+		jsonFlag(fleetFlag(&cobra.Command{
 			Use:   "list",
 			Short: summary("agent.list"),
+			Long:  summary("agent.list") + ". A table at a terminal; the JSON response line with --json or when piped.",
 			Args:  cobra.NoArgs,
 		}, func(params any) error {
-			return exit(a.call("cli:agent:list", "agent.list", params))
-		}),
+			return exit(a.request("cli:agent:list", "agent.list", params, tableFor(a, listJSON, drawAgents)))
+		}), &listJSON),
 		a.agentReadCmd(),
 		a.agentExplainCmd(),
 		a.agentSendKeysCmd(),

@@ -122,14 +122,16 @@ func (s *paneSel) argOrResolve(a *app, cmd *cobra.Command, args []string) (*stri
 
 func (a *app) paneListCmd() *cobra.Command {
 	var workspace string
-	cmd := &cobra.Command{
+	var asJSON bool
+	cmd := jsonFlag(&cobra.Command{
 		Use:   "list",
 		Short: summary("pane.list"),
+		Long:  summary("pane.list") + ". A table at a terminal; the JSON response line with --json or when piped.",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:pane:list", "pane.list", protocol.PaneListParams{WorkspaceID: optional(cmd, "workspace", workspace)}))
+			return exit(a.request("cli:pane:list", "pane.list", protocol.PaneListParams{WorkspaceID: optional(cmd, "workspace", workspace)}, tableFor(a, asJSON, drawPanes)))
 		},
-	}
+	}, &asJSON)
 	cmd.Flags().StringVar(&workspace, "workspace", "", "only the panes of this workspace")
 	return cmd
 }

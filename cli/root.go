@@ -203,7 +203,9 @@ terminals; programs drive it with newline-delimited JSON over a Unix socket,
 and these commands are thin wrappers over that socket API.
 
 Socket commands print the server's JSON response on stdout (exit 0), an error
-response on stderr (exit 1). Usage errors exit 2.`,
+response on stderr (exit 1). Usage errors exit 2. The list commands (pane,
+agent, workspace, session) draw a table when stdout is a terminal; --json or
+a pipe gives the JSON.`,
 		Version:       protocol.Version,
 		SilenceErrors: true,
 		SilenceUsage:  true,

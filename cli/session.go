@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -79,25 +80,27 @@ session file: the default one in the config directory, named ones under
 	list := &cobra.Command{
 		Use:   "list [--json]",
 		Short: "List the sessions and whether each server runs",
+		Long:  "List the sessions and whether each server runs: a table at a terminal, JSON with --json or when piped.",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			all, err := a.sessions()
 			if err != nil {
 				return a.sessionError("session_list_failed", err.Error())
 			}
-			if asJSON {
+			if asJSON || !a.stdoutIsTerminal() {
 				a.printJSON(map[string]any{"sessions": all})
 				return nil
 			}
-			fmt.Fprintf(a.stdout, "%-20s %-8s %-48s socket\n", "name", "status", "directory")
+			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+			row(tw, "NAME", "STATUS", "DIRECTORY", "SOCKET")
 			for _, s := range all {
 				status := "stopped"
 				if s.Running {
 					status = "running"
 				}
-				fmt.Fprintf(a.stdout, "%-20s %-8s %-48s %s\n", s.Name, status, s.SessionDir, s.SocketPath)
+				row(tw, s.Name, status, s.SessionDir, s.SocketPath)
 			}
-			return nil
+			return tw.Flush()
 		},
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")

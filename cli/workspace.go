@@ -18,14 +18,16 @@ func (a *app) workspaceCmd() *cobra.Command {
 prints the JSON response line. Workspace ids look like w1.`,
 	})
 
-	cmd.AddCommand(&cobra.Command{
+	var listJSON bool
+	cmd.AddCommand(jsonFlag(&cobra.Command{
 		Use:   "list",
 		Short: summary("workspace.list"),
+		Long:  summary("workspace.list") + ". A table at a terminal; the JSON response line with --json or when piped.",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:workspace:list", "workspace.list", nil))
+			return exit(a.request("cli:workspace:list", "workspace.list", nil, tableFor(a, listJSON, drawWorkspaces)))
 		},
-	})
+	}, &listJSON))
 	for _, verb := range []struct{ name, method string }{
 		{"get", "workspace.get"}, {"focus", "workspace.focus"},
 	} {

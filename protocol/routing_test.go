@@ -77,7 +77,7 @@ func TestRouting_Waits(t *testing.T) {
 // not start programs or write files.
 func TestRouting_Browser(t *testing.T) {
 	for name, want := range map[string]Browser{
-		"pane.read": BrowserAllowed, "screen.subscribe": BrowserAllowed, "pane.close": BrowserAllowed,
+		"pane.read": BrowserAllowed, "pane.process_info": BrowserAllowed, "screen.subscribe": BrowserAllowed, "pane.close": BrowserAllowed,
 		"pane.send_keys": BrowserTyping, "pane.split": BrowserDenied, "agent.start": BrowserDenied,
 		"pane.record.start": BrowserDenied, "plugin.action.invoke": BrowserDenied,
 	} {

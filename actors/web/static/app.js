@@ -10,6 +10,7 @@
 
 const $ = (id) => document.getElementById(id);
 const state = { snap: null, open: null, screens: {}, replaying: false, ws: null, pending: new Map(), next: 1,
+  programs: {}, // pane id -> its foreground program's name (pane.process_info), for panes with no agent
   fleet: null, // { machines, agents } from machine.list and agent.list; null when the server has no machine.list
   reading: 0 }; // the generation of the remote pane's read loop (a new one stops the old)
 
@@ -91,6 +92,7 @@ async function refresh() {
     drawTree();
     if (state.open && !isRemote(state.open) && !state.snap.panes.some((p) => p.pane_id === state.open)) closeView();
   } catch (e) { say(e.message, true); }
+  readPrograms();
   await refreshFleet();
   if (window.refreshTasks) await refreshTasks(); // tasks.js
 }
@@ -123,7 +125,10 @@ function drawTree() {
         li.dataset.status = p.agent_status;
         li.dataset.focused = String(p.focused);
         li.append(el("span", "name", (p.agent ? p.agent + " · " : "") + (p.label || p.title || p.pane_id)));
-        li.append(el("span", "badge " + p.agent_status, p.agent_status));
+        // An agent shows its status; any other pane its program (bash,
+        // vim), which is not a status and is not counted.
+        if (p.agent) li.append(el("span", "badge " + known(p.agent_status, statusOrder, "unknown"), p.agent_status));
+        else if (state.programs[p.pane_id]) li.append(el("span", "badge program", state.programs[p.pane_id]));
         li.onclick = () => openPane(p.pane_id);
         ul.append(li);
         if (counts[p.agent_status] !== undefined) counts[p.agent_status]++;
@@ -133,6 +138,36 @@ function drawTree() {
   }
   $("counts").textContent = `${counts.working} working · ${counts.blocked} blocked · ${counts.done} done`;
 }
+
+// readPrograms asks each pane with no agent for its foreground program
+// (a program starts and ends without an event, so this also runs every
+// few seconds); the tree is drawn again when a name changed. A server
+// that refuses pane.process_info to the page leaves the badges off.
+let programsBusy = false;
+async function readPrograms() {
+  if (programsBusy || !state.snap) return;
+  programsBusy = true;
+  let changed = false;
+  try {
+    const seen = {};
+    for (const p of state.snap.panes.filter((p) => !p.agent)) {
+      let name = "";
+      try {
+        const info = (await call("pane.process_info", { pane_id: p.pane_id })).process_info || {};
+        const procs = info.foreground_processes || [];
+        const lead = procs.find((x) => x.pid === info.foreground_process_group_id) || procs[0];
+        name = lead ? String(lead.name || "") : "";
+      } catch (e) { if (e.code !== "pane_not_found") break; }
+      seen[p.pane_id] = name;
+      if (state.programs[p.pane_id] !== name) changed = true;
+    }
+    if (Object.keys(state.programs).some((id) => !(id in seen))) changed = true;
+    state.programs = seen;
+  } finally { programsBusy = false; }
+  if (changed) drawTree();
+}
+
+setInterval(() => { if (state.ws && state.ws.readyState === WebSocket.OPEN) readPrograms(); }, 3000);
 
 // --- the open pane -----------------------------------------------------------
 
