@@ -6,5 +6,6 @@
 // refused), both read bounded and regular-only, and running one plugin
 // command as argv — never a shell — with bounded output, in a process
 // group of its own that is killed when the command exits, at its timeout,
-// or on Kill.
+// or on Kill. ManifestKeys and the value lists (ActionContexts, ...) say
+// what the parser accepts, so docs/plugins.md is checked against them.
 package plugins
