@@ -12,6 +12,11 @@
 // `herdr remote-client-bridge` instead (machine_connect.go; the profiles
 // are package machines), and `herdr machine` manages the profiles.
 //
+// `herdr completion bash|zsh|fish|powershell` prints a shell's completion
+// script; the arguments and flags that name a workspace, tab, pane, agent
+// or plugin complete with the live ids of the running server, asked with a
+// short deadline, and with nothing when no server answers (complete_live.go).
+//
 // Main is the only entry point; it builds a fresh command tree for each call,
 // so it can run in-process in tests with its own arguments, streams and
 // environment.

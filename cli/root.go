@@ -246,8 +246,9 @@ a pipe gives the JSON.`,
 	for _, n := range a.nouns() {
 		root.AddCommand(n.build())
 	}
-	a.addHookCmds(root)   // pane/workspace report-* verbs, cli/hooks.go
-	root.SetOut(a.stdout) // the completion command takes its writer now
+	a.addHookCmds(root)       // pane/workspace report-* verbs, cli/hooks.go
+	a.addLiveCompletion(root) // live ids for the shell's completion, cli/complete_live.go
+	root.SetOut(a.stdout)     // the completion command takes its writer now
 	root.SetErr(a.stderr)
 	root.InitDefaultCompletionCmd()
 	for _, c := range root.Commands() {
