@@ -120,13 +120,19 @@ func TestDispatcher_StepsInOrderWithinTheBound(t *testing.T) {
 			TaskID string `json:"task_id"`
 			PaneID string `json:"pane_id"`
 			Target string `json:"target"`
+			Branch string `json:"branch"`
 		}
 		_ = json.Unmarshal([]byte(c.params), &p)
 		id := p.TaskID
-		if id == "" {
+		switch {
+		case id != "":
+		case p.Branch != "": // worktree.create: the branch is named after its task
+			id = strings.TrimPrefix(p.Branch, "task/")
+			id = id[:strings.Index(id[len("task-"):], "-")+len("task-")]
+		default:
 			pane := p.PaneID + p.Target // the worker's pane, named in its task's second claim
 			for k, v := range perTask {
-				if strings.Contains(strings.Join(v, " "), pane) {
+				if pane != "" && strings.Contains(strings.Join(v, " "), `"`+pane+`"`) {
 					id = k
 				}
 			}
