@@ -51,6 +51,11 @@ func TestFrontGoneBringsThePreviousClientBack(t *testing.T) {
 	system.Root.Send(pid, &Foreground{PID: gonePID, Cols: 80, Rows: 20})
 	system.Root.Send(pid, &Foreground{PID: bPID, Cols: 74, Rows: 29})
 	system.Root.Send(pid, &Foreground{PID: bPID, Cols: 74, Rows: 29}) // resized again: still one in front
+	// The clients leave after the actor has taken them in (a round trip
+	// behind the Foregrounds), as clients do: they are watched while alive.
+	if _, err := system.Root.RequestFuture(pid, &actor.Touch{}, 5*time.Second).Result(); err != nil {
+		t.Fatal(err)
+	}
 	if err := system.Root.StopFuture(gonePID).Wait(); err != nil {
 		t.Fatal(err)
 	}
