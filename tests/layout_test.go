@@ -599,7 +599,11 @@ func TestE2E_Layout_PaneLayout_RectsTileArea(t *testing.T) {
 		t.Errorf("CLI pane layout differs:\n%+v\n%+v", c, l)
 	}
 	Fail(t, s.Call("pane.layout", map[string]any{"pane_id": "w1:p77"}), protocol.CodePaneNotFound)
-	cliUsage(t, s, "pane", "layout", "w1:p1")
+	// The pane as an argument is the same as --pane; both at once is a usage error.
+	if c := cliOK[protocol.PaneLayout](t, s, "pane_layout", "pane", "layout", "w1:p1").Layout; fmt.Sprint(c) != fmt.Sprint(l) {
+		t.Errorf("CLI pane layout w1:p1 differs:\n%+v\n%+v", c, l)
+	}
+	cliUsage(t, s, "pane", "layout", "w1:p1", "--pane", "w1:p2")
 }
 
 // --- pane.input.set --------------------------------------------------------------
