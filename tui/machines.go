@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"errors"
 	"slices"
 	"time"
@@ -14,17 +15,27 @@ import (
 // enabled saved machine — a header row with its label and state, then its
 // workspaces and their agents, each agent row carrying the machine label.
 // The server aggregates the machines (machine.list, session.snapshot with
-// "machines":"all"); the client polls both every fleetEvery on its
-// request connection rather than widening its events subscription: the
-// local event stream keeps asking only for local snapshots, an older
-// server never sees a parameter it does not know on the subscription the
-// whole client depends on, and a machine's state (connecting, attention,
-// offline) is machine.list's in any case. A server that does not know
-// machine.list (an older herdr, upstream Herdr) shows no sections and no
-// error, and is not asked again.
+// "machines":"all"). The client's event subscription asks for every
+// machine's events too, and the fleet is read again when one arrives (a
+// machine_state_changed, a remote workspace or agent changing), one read
+// at a time: an idle client with no machines makes no calls and sleeps.
+// A server that refuses the fleet scope on the subscription is polled
+// every fleetEvery instead. A server that does not know machine.list (an
+// older herdr, upstream Herdr) shows no sections and no error, and is not
+// asked again.
 
-// fleetEvery is how often the fleet is read again.
+// fleetEvery is how often the fleet is read again when no event says so.
 const fleetEvery = 2 * time.Second
+
+// fleetChangedMsg: another machine's event arrived on the event connection.
+type fleetChangedMsg struct{}
+
+// isFleetEvent says whether an event line is about another machine: a
+// machine_state_changed, or an event that carries its machine (local
+// events never do; a string value cannot hold an unescaped quote).
+func isFleetEvent(line []byte) bool {
+	return bytes.Contains(line, []byte(`"machine":{`))
+}
 
 // machineOnline is the one state whose rows take input.
 const machineOnline = protocol.MachineOnline
@@ -48,6 +59,9 @@ type fleetState struct {
 	selected string
 	// folded are the machines (by id) whose sections show the header only.
 	folded map[string]bool
+	// fetching: a read is in flight; stale: an event came during it, so
+	// another read follows.
+	fetching, stale bool
 }
 
 // fleetSnapshotResult is what session.snapshot {"machines":"all"} adds
@@ -73,9 +87,14 @@ type fleetDue struct{}
 // snapshot, on the request connection.
 func (m *model) fetchFleet() tea.Cmd {
 	req := m.link.req
-	if req == nil {
+	if req == nil || m.fleet.unsupported {
 		return nil
 	}
+	if m.fleet.fetching {
+		m.fleet.stale = true
+		return nil
+	}
+	m.fleet.fetching = true
 	return func() tea.Msg {
 		var list protocol.MachineList
 		if err := req.call("machine.list", nil, &list); err != nil {
@@ -109,13 +128,22 @@ func (m *model) fetchFleet() tea.Cmd {
 	}
 }
 
-// applyFleet takes a fleet read and asks for the next one.
+// applyFleet takes a fleet read, and asks for the next one when an event
+// came during it or when no event will say so.
 func (m *model) applyFleet(msg fleetMsg) tea.Cmd {
+	m.fleet.fetching = false
 	if msg.unsupported {
 		m.fleet.unsupported, m.fleet.machines, m.fleet.selected = true, nil, ""
 		return nil
 	}
-	next := tea.Tick(fleetEvery, func(time.Time) tea.Msg { return fleetDue{} })
+	var next tea.Cmd
+	switch {
+	case m.fleet.stale:
+		m.fleet.stale = false
+		next = m.fetchFleet()
+	case msg.err != nil || !m.link.fleetEvents.Load():
+		next = tea.Tick(fleetEvery, func(time.Time) tea.Msg { return fleetDue{} })
+	}
 	if msg.err != nil {
 		return next // the connection is being replaced (reconnect.go): read again later
 	}

@@ -258,6 +258,38 @@ func TestFleet_NavigationMovesThroughMachineWorkspaces(t *testing.T) {
 	})
 }
 
+// With the machines' events on the subscription the fleet is read when
+// one arrives, not on a timer; events during a read make one more read.
+func TestFleet_EventsDriveTheReads(t *testing.T) {
+	f := &fleetServer{list: twoMachinesList, snapshot: twoMachinesSnapshot}
+	m := fleetModel(t, f)
+	m.link.fleetEvents.Store(true)
+	reads := len(f.requests("machine.list"))
+	first := m.fetchFleet()
+	if first == nil || !m.fleet.fetching {
+		t.Fatal("no read started")
+	}
+	for range 3 { // a burst while the read is in flight
+		if _, cmd := m.Update(fleetChangedMsg{}); cmd != nil {
+			t.Fatal("a second read in flight")
+		}
+	}
+	again := m.applyFleet(first().(fleetMsg))
+	if again == nil {
+		t.Fatal("the events during the read were dropped")
+	}
+	if cmd := m.applyFleet(again().(fleetMsg)); cmd != nil {
+		t.Fatal("a read or a timer after the last read, with no event since")
+	}
+	if n := len(f.requests("machine.list")) - reads; n != 2 {
+		t.Fatalf("%d reads for one event burst, want 2", n)
+	}
+	if !isFleetEvent([]byte(`{"event":"machine_state_changed","data":{"type":"machine_state_changed","machine":{"id":"m-1","label":"b"},"state":"online"}}`)) ||
+		isFleetEvent([]byte(`{"event":"pane_created","data":{"type":"pane_created","pane":{"pane_id":"w1:p2","label":"\"machine\":{"}}}`)) {
+		t.Fatal("fleet events told apart wrongly")
+	}
+}
+
 func TestFleet_UnknownMethodShowsNoSectionsAndNoError(t *testing.T) {
 	for _, code := range []string{protocol.CodeUnknownMethod, protocol.CodeNotImplemented} {
 		f := &fleetServer{listCode: code}

@@ -425,7 +425,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.applyUIState(msg)
 	case fleetMsg:
 		return m.applyFleet(msg)
-	case fleetDue:
+	case fleetDue, fleetChangedMsg:
 		return m.fetchFleet()
 	case popupMsg:
 		m.setPopup(msg.st)

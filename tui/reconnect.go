@@ -107,5 +107,6 @@ func (m *model) reconnected(msg reconnectedMsg) tea.Cmd {
 	clear(m.screens)
 	m.dropGraphics(nil) // the new subscription sends every image again
 	m.refreshing = true
-	return tea.Batch(m.fetchSnapshot(), m.fetchUIState())
+	m.fleet.fetching = false // a read on the lost connection answered with an error, or never will
+	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet())
 }

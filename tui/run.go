@@ -55,6 +55,10 @@ type link struct {
 	// taskEvents: the event subscription carries the task events (a
 	// server before the task board refuses them: tasks.go polls).
 	taskEvents atomic.Bool
+	// fleetEvents: the event subscription carries every machine's events
+	// and machine_state_changed, so the fleet is read when one arrives
+	// instead of on a timer (machines.go).
+	fleetEvents atomic.Bool
 }
 
 // dial opens one more connection to the server; onPush runs on its reader.
@@ -189,6 +193,10 @@ func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 	// Events first, then the snapshot the model asks for, so no change
 	// falls between them.
 	if ev, err = l.dial(func(line []byte, _ bool) {
+		if isFleetEvent(line) {
+			l.send(fleetChangedMsg{}) // another machine's, not this session's
+			return
+		}
 		if isTaskEvent(line) {
 			l.send(tasksChangedMsg{}) // the tasks, not the topology
 			return
@@ -197,7 +205,7 @@ func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 	}); err != nil {
 		return nil, nil, fmt.Errorf("connect to %s: %w", l.socket, err)
 	}
-	if err := subscribeEvents(ev, &l.taskEvents); err != nil {
+	if err := subscribeEvents(ev, &l.taskEvents, &l.fleetEvents); err != nil {
 		ev.close()
 		return nil, nil, fmt.Errorf("subscribe to events: %w", err)
 	}

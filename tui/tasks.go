@@ -116,10 +116,11 @@ type (
 func (m *model) tasksEvented() bool { return m.link != nil && m.link.taskEvents.Load() }
 
 // subscribeEvents subscribes ev to every lifecycle kind but
-// pane_output_changed; a server that refuses them (one from before the
-// task board does not know the task kinds) is asked again for Herdr's
-// kinds only. taskEvents says which it took.
-func subscribeEvents(ev *rpcConn, taskEvents *atomic.Bool) error {
+// pane_output_changed, and to every saved machine's events ("machines":
+// "all"). A server that refuses the fleet scope is asked without it, and
+// one that refuses the task kinds (from before the task board) is asked
+// for Herdr's kinds only. taskEvents and fleetEvents say what it took.
+func subscribeEvents(ev *rpcConn, taskEvents, fleetEvents *atomic.Bool) error {
 	kinds := func(all bool) []protocol.Subscription {
 		var out []protocol.Subscription
 		for _, k := range protocol.LifecycleKinds {
@@ -129,13 +130,27 @@ func subscribeEvents(ev *rpcConn, taskEvents *atomic.Bool) error {
 		}
 		return out
 	}
-	err := ev.call("events.subscribe", protocol.EventsSubscribeParams{Subscriptions: kinds(true)}, nil)
-	var pe *protocol.Error
-	if errors.As(err, &pe) && pe.Code == protocol.CodeInvalidParams {
-		taskEvents.Store(false)
-		return ev.call("events.subscribe", protocol.EventsSubscribeParams{Subscriptions: kinds(false)}, nil)
+	tries := []struct {
+		tasks bool
+		scope protocol.FleetScope
+	}{
+		{true, protocol.FleetScope{Machines: protocol.MachinesAll}},
+		{true, protocol.FleetScope{}},
+		{false, protocol.FleetScope{}},
 	}
-	taskEvents.Store(err == nil)
+	var err error
+	for _, t := range tries {
+		err = ev.call("events.subscribe", protocol.EventsSubscribeParams{Subscriptions: kinds(t.tasks), FleetScope: t.scope}, nil)
+		var pe *protocol.Error
+		if errors.As(err, &pe) && pe.Code == protocol.CodeInvalidParams {
+			continue
+		}
+		taskEvents.Store(err == nil && t.tasks)
+		fleetEvents.Store(err == nil && t.scope.Machines != "")
+		return err
+	}
+	taskEvents.Store(false)
+	fleetEvents.Store(false)
 	return err
 }
 

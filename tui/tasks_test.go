@@ -343,11 +343,11 @@ func TestTasks_SubscriptionOnAnOlderServer(t *testing.T) {
 		return ""
 	}}
 	m, _ := testModel(t, f)
-	if err := subscribeEvents(m.link.req, &m.link.taskEvents); err != nil {
+	if err := subscribeEvents(m.link.req, &m.link.taskEvents, &m.link.fleetEvents); err != nil {
 		t.Fatal(err)
 	}
 	subs := f.requests("events.subscribe")
-	if len(subs) != 2 || strings.Contains(string(subs[1].Params), "task_") || !strings.Contains(string(subs[1].Params), "pane_created") || m.tasksEvented() {
+	if len(subs) != 3 || strings.Contains(string(subs[2].Params), "task_") || !strings.Contains(string(subs[2].Params), "pane_created") || m.tasksEvented() || m.link.fleetEvents.Load() {
 		t.Fatalf("subscriptions %d, the second %s, task events %v", len(subs), subs[len(subs)-1].Params, m.tasksEvented())
 	}
 	// Shown and not carried by events: the tasks are polled.
@@ -358,7 +358,7 @@ func TestTasks_SubscriptionOnAnOlderServer(t *testing.T) {
 
 	f2 := &fakeServer{}
 	m2, _ := testModel(t, f2)
-	if err := subscribeEvents(m2.link.req, &m2.link.taskEvents); err != nil || !m2.tasksEvented() || len(f2.requests("events.subscribe")) != 1 {
+	if err := subscribeEvents(m2.link.req, &m2.link.taskEvents, &m2.link.fleetEvents); err != nil || !m2.tasksEvented() || len(f2.requests("events.subscribe")) != 1 {
 		t.Fatalf("current server: err %v, task events %v", err, m2.tasksEvented())
 	}
 	m2.tasks.dock = dockRight
