@@ -41,6 +41,7 @@ type gitState struct {
 	pending bool                                   // a gitDue is scheduled
 	burst   time.Time                              // the first output since the last read
 	last    time.Time                              // the latest output
+	typed   time.Time                              // the latest key
 	off     bool                                   // the server does not answer it
 }
 
@@ -129,7 +130,10 @@ func (m *model) gitAfterOutput() tea.Cmd {
 // output goes on (up to gitMaxWait since it began).
 func (m *model) gitFocused() []tea.Cmd {
 	now := time.Now()
-	if quiet := now.Sub(m.git.last); quiet < gitQuiet && now.Sub(m.git.burst) < gitMaxWait {
+	// Output that goes on is read every gitMaxWait, unless it is the echo
+	// of someone typing: git's processes would share the keystrokes' cores.
+	typing := now.Sub(m.git.typed) < gitQuiet
+	if quiet := now.Sub(m.git.last); quiet < gitQuiet && (typing || now.Sub(m.git.burst) < gitMaxWait) {
 		return []tea.Cmd{tea.Tick(gitQuiet-quiet, func(time.Time) tea.Msg { return gitDue{} })}
 	}
 	m.git.pending, m.git.burst = false, time.Time{}

@@ -65,3 +65,25 @@ func TestSidebar_WorktreeGroupFoldsAndGitMarks(t *testing.T) {
 		t.Errorf("client.ui_state.set params %s then %s", sets[0].Params, sets[1].Params)
 	}
 }
+
+// Output that never pauses has its marks read every gitMaxWait, unless it
+// is the echo of someone typing: git's processes wait for the typing to
+// stop rather than share the keystrokes' cores.
+func TestGit_NoReadWhileTyping(t *testing.T) {
+	m := panelModel(t, "")
+	if !m.gitShown() {
+		t.Fatal("the default sidebar shows no git marks: the test reads nothing")
+	}
+	now := time.Now()
+	m.git.pending, m.git.burst, m.git.last = true, now.Add(-2*gitMaxWait), now
+	m.git.typed = now
+	m.gitFocused()
+	if !m.git.pending {
+		t.Fatal("git was read during the echo of typing")
+	}
+	m.git.typed = now.Add(-time.Second)
+	m.gitFocused()
+	if m.git.pending {
+		t.Fatal("output that goes on without typing was not read after gitMaxWait")
+	}
+}

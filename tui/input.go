@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -15,6 +16,7 @@ import (
 // "v", then text for the new pane).
 func (m *model) key(k tea.KeyMsg) tea.Cmd {
 	m.diags = nil // the config's problems were read: typing puts them away
+	m.git.typed = time.Now()
 	if k.Type == tea.KeyRunes && !k.Paste && len(k.Runes) > 1 && m.mode != modeTerminal {
 		var cmds []tea.Cmd
 		for i, r := range k.Runes {

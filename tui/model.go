@@ -283,6 +283,14 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	cmd := m.update(msg)
+	if _, key := msg.(tea.KeyMsg); key && len(m.input) > 0 {
+		// A key for a pane goes out now, from this turn: waiting for the
+		// drain cost two goroutine hand-offs before the request was even
+		// written. Keys typed while it is in flight are still coalesced
+		// (one pane.send_text in flight per pane); mouse motion, which
+		// comes in bursts nobody waits on, keeps waiting for the drain.
+		m.flushInput()
+	}
 	if rc := m.syncRemote(); rc != nil { // a remote workspace chosen, left, or its pane changed
 		cmd = tea.Batch(cmd, rc)
 	}

@@ -37,12 +37,16 @@ type detection struct {
 // refreshSoon re-reads the process facts (foreground cwd, agent and its
 // state) now if they were not read lately, else once the window passes, so
 // a change followed by silence (a quiet cd) is still seen.
+// Output right after input is someone's echo: the screen read and the
+// detector's process walk wait echoWindow, so they share neither the
+// echo's turn nor, on a small machine, its core.
 func (p *Pane) refreshSoon(ctx actor.Context) {
-	if time.Since(p.det.last) >= detectEvery {
+	since := time.Since(p.det.last)
+	if since >= detectEvery && time.Since(p.screen.typedAt) >= echoWindow {
 		p.refresh(ctx)
 		return
 	}
-	p.armTick(ctx, detectEvery-time.Since(p.det.last))
+	p.armTick(ctx, max(detectEvery-since, echoWindow))
 }
 
 func (p *Pane) armTick(ctx actor.Context, after time.Duration) {
