@@ -44,7 +44,7 @@ func main() {
 	panes := flag.Int("panes", 100, "idle panes to add for the memory row")
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
 	nkeys := flag.Int("keys", 60, "keys each client types per pace for the keys row")
-	only := flag.String("only", "", "run only this row: idle, cli, pipe, match or keys")
+	only := flag.String("only", "", "run only this row: idle, cli, pipe, match or keys; or trace (the keystroke trace under strace, only when asked)")
 	flag.Parse()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		fail("needs Linux's /proc")
@@ -93,6 +93,9 @@ func main() {
 	}
 	if *only == "" || *only == "keys" { // one pane each; its clients stop after it
 		keys(*bin, env, *nkeys, tmux)
+	}
+	if *only == "trace" {
+		keytrace(*bin, env, h.Process.Pid, *nkeys)
 	}
 	if *only == "" || *only == "idle" {
 		idle(c, h.Process.Pid, tmuxPid, *panes, dir, tmux)
