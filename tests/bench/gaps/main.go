@@ -47,7 +47,7 @@ func main() {
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
 	nkeys := flag.Int("keys", 60, "keys each client types per pace for the keys row")
 	only := flag.String("only", "", "run only this row: idle, flood, cli, pipe, match or keys")
-	floodRounds := flag.Int("flood-rounds", 3, "alternating rounds of the flood row")
+	floodRounds := flag.Int("flood-rounds", 2, "alternating rounds of the flood row")
 	flag.Parse()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		fail("needs Linux's /proc")
