@@ -3,7 +3,9 @@
 //
 //   - idle: the server's RSS and OS threads with 1 and with 1+N idle panes
 //     (herdr: N workspaces; tmux: N windows; both run /bin/sh), and the
-//     cost of one more pane;
+//     cost of one more pane, on servers started for this row (fresh.go);
+//   - flood: a no-op request's round trip (ping; a tmux control client's
+//     display-message) while N panes flood output, p50/p99 (fresh.go);
 //   - cli: one command as one process, the two programs taking turns:
 //     `herdr --version` / `tmux -V` and `herdr pane list` / `tmux list-panes -a`
 //     against a running server, and `herdr-full --version` (the program
@@ -21,7 +23,7 @@
 //
 // Linux only (it reads /proc). Usage:
 //
-//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|cli|pipe|match|keys]
+//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|flood|cli|pipe|match|keys]
 package main
 
 import (
@@ -44,7 +46,8 @@ func main() {
 	panes := flag.Int("panes", 100, "idle panes to add for the memory row")
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
 	nkeys := flag.Int("keys", 60, "keys each client types per pace for the keys row")
-	only := flag.String("only", "", "run only this row: idle, cli, pipe, match or keys; or trace (the keystroke trace under strace, only when asked)")
+	only := flag.String("only", "", "run only this row: idle, flood, cli, pipe, match or keys; or trace (the keystroke trace under strace, only when asked)")
+	floodRounds := flag.Int("flood-rounds", 2, "alternating rounds of the flood row")
 	flag.Parse()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		fail("needs Linux's /proc")
@@ -98,7 +101,10 @@ func main() {
 		keytrace(*bin, env, h.Process.Pid, *nkeys)
 	}
 	if *only == "" || *only == "idle" {
-		idle(c, h.Process.Pid, tmuxPid, *panes, dir, tmux)
+		idleFresh(*bin, dir, env, *panes)
+	}
+	if *only == "" || *only == "flood" {
+		flood(*bin, dir, env, *panes, *floodRounds)
 	}
 	if *only == "" || *only == "cli" {
 		herdr := func(args ...string) *exec.Cmd {
@@ -135,7 +141,7 @@ func cleanup() {
 // idle prints RSS and threads of both servers before and after adding n
 // idle panes to each.
 func idle(c *protocol.Client, herdrPid, tmuxPid, n int, dir string, tmux func(...string) *exec.Cmd) {
-	settle := func() { time.Sleep(3 * time.Second) }
+	settle := func() { time.Sleep(4 * time.Second) } // the server hands back start-up's garbage after 1 s quiet
 	settle()
 	h0, t0 := sample(herdrPid), sample(tmuxPid)
 	for i := 0; i < n; i++ {
