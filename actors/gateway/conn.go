@@ -118,7 +118,6 @@ type conn struct {
 
 	behavior actor.Behavior // requests, then perhaps streaming
 	idle     idleClock      // closes a connection that waits for nothing (idle.go)
-	worker   *api.Worker    // runs this actor's mailbox; stopped with it
 
 	backlog      []outItem   // items waiting for room in out
 	writerBehind atomic.Bool // backlog is non-empty: the writer should call back
@@ -135,7 +134,7 @@ type conn struct {
 	// first has to wait for the socket, so a connection whose answers
 	// all went out directly (one ping, say) never costs one.
 	writerStarted bool
-	disp          *connDispatcher // nil in tests that spawn a conn bare
+	disp          *connDispatcher // runs the mailbox; nil in tests that spawn a conn bare
 	root          *actor.RootContext
 	self          *actor.PID
 
@@ -147,9 +146,11 @@ type conn struct {
 	stopping atomic.Bool // the actor stops: the writer keeps its grace deadline
 }
 
-func connProps(c net.Conn, opts Options) *actor.Props {
-	d := &connDispatcher{Worker: api.NewWorker()}
-	return actor.PropsFromProducer(func() actor.Actor { cn := newConn(c, opts); cn.worker, cn.disp = d.Worker, d; return cn }, actor.WithDispatcher(d), api.Guarded(opts.Log))
+// connProps are a conn's props, with the dispatcher that runs its mailbox
+// (the gateway spawns it through d.post).
+func connProps(c net.Conn, opts Options) (props *actor.Props, d *connDispatcher) {
+	d = &connDispatcher{}
+	return actor.PropsFromProducer(func() actor.Actor { cn := newConn(c, opts); cn.disp = d; return cn }, actor.WithDispatcher(d), api.Guarded(opts.Log)), d
 }
 
 func newConn(c net.Conn, opts Options) *conn {
@@ -302,9 +303,7 @@ func (c *conn) either(ctx actor.Context) {
 	case *actor.Stopped:
 		c.idle.stop()
 		c.calls.Stop()
-		if c.worker != nil {
-			c.worker.Stop()
-		}
+		c.disp.stop()
 	default:
 		api.Unhandled(ctx, msg, c.opts.Log)
 	}
@@ -690,7 +689,7 @@ func (c *conn) readLoop(root *actor.RootContext, self *actor.PID) {
 			c.credits <- struct{}{}
 		}
 		if err != nil {
-			root.Send(self, &eofMsg{gone: peerGone(c.c)})
+			c.send(root, self, &eofMsg{gone: peerGone(c.c)})
 			return
 		}
 	}
@@ -702,17 +701,11 @@ func lineBuffered(r *bufio.Reader) bool {
 	return bytes.IndexByte(buf, '\n') >= 0
 }
 
-// send gives the actor the reader's lines; when its mailbox is idle the
-// reader runs it here (connDispatcher) instead of waking another
+// send gives the actor what the reader read; when its mailbox is idle
+// the reader runs it here (connDispatcher) instead of waking another
 // goroutine for it.
-func (c *conn) send(root *actor.RootContext, self *actor.PID, msg *lineMsg) {
-	if c.disp == nil {
-		root.Send(self, msg)
-		return
-	}
-	c.disp.readerPosting.Store(true)
-	root.Send(self, msg)
-	c.disp.readerPosting.Store(false)
+func (c *conn) send(root *actor.RootContext, self *actor.PID, msg any) {
+	c.disp.post(func() { root.Send(self, msg) })
 }
 
 var errLineTooLong = errors.New("line too long")
