@@ -16,7 +16,7 @@ import (
 )
 
 // maxConns caps the connections served at once; past it a new client is
-// told the server is busy instead of costing two goroutines and an fd.
+// told the server is busy instead of costing a goroutine or more and an fd.
 const maxConns = 1024
 
 // DefaultIdleTimeout closes a connection that sent no request for this
