@@ -28,8 +28,16 @@ const window = 64
 // hand its last lines to the client (Herdr's write timeout).
 const writeGrace = 5 * time.Second
 
-// lineMsg is one request line, or the news that a line was too long.
+// lineMsg is the request lines the reader found together (a client that
+// writes ahead sends many in one go), or the news that a line was too
+// long.
 type lineMsg struct {
+	lines   [][]byte
+	tooLong bool
+}
+
+// queuedLine is a request line waiting for its turn.
+type queuedLine struct {
 	line    []byte
 	tooLong bool
 }
@@ -42,15 +50,16 @@ type writerCaughtUp struct{}
 type eofMsg struct{ gone bool }
 
 // outItem is one or more lines for the writer; after runs once they are
-// written and flushed. credit marks an answer whose request's read-ahead
-// credit the writer returns once the answer is on its way to the socket.
+// written and flushed. credits counts the answers in it whose requests'
+// read-ahead credits the writer returns once they are on their way to the
+// socket.
 type outItem struct {
-	line   []byte
-	lines  [][]byte
-	joined [][]byte // one more line, written piece by piece
-	raw    []byte   // the rest of a line the actor began writing, newline included
-	after  func()
-	credit bool
+	line    []byte
+	lines   [][]byte
+	joined  [][]byte // one more line, written piece by piece
+	raw     []byte   // the rest of a line the actor began writing, newline included
+	after   func()
+	credits int
 	// inlineAfter: after only sends a message, so the actor may run it
 	// when it wrote the item itself.
 	inlineAfter bool
@@ -77,7 +86,7 @@ var processStart = time.Now().UTC()
 type conn struct {
 	c       net.Conn
 	opts    Options
-	queue   []*lineMsg
+	queue   []queuedLine
 	current *protocol.Request // the request its owner is working on
 	shape   protocol.Shape    // the current request's
 	calls   api.InFlight      // its call: the deadline, and how its answer is known
@@ -109,15 +118,25 @@ type conn struct {
 
 	behavior actor.Behavior // requests, then perhaps streaming
 	idle     idleClock      // closes a connection that waits for nothing (idle.go)
-	worker   *api.Worker    // runs this actor's mailbox; stopped with it
 
 	backlog      []outItem   // items waiting for room in out
 	writerBehind atomic.Bool // backlog is non-empty: the writer should call back
 	// queued counts the items handed to the writer and not yet written
 	// and flushed: at 0 the actor may write to the socket itself.
 	queued atomic.Int32
-	root   *actor.RootContext
-	self   *actor.PID
+	// gathering: pump is answering lines; one-line answers gather in
+	// gathered (credits in gatheredCredits) and leave in one write when
+	// it is done, not one syscall each.
+	gathering       bool
+	gathered        [][]byte
+	gatheredCredits int
+	// writerStarted: the writer goroutine runs; it starts when an item
+	// first has to wait for the socket, so a connection whose answers
+	// all went out directly (one ping, say) never costs one.
+	writerStarted bool
+	disp          *connDispatcher // runs the mailbox; nil in tests that spawn a conn bare
+	root          *actor.RootContext
+	self          *actor.PID
 
 	// unsent counts the bytes of items handed to the writer or waiting in
 	// backlog (budget.go); drainAt is the count at which the writer tells
@@ -127,9 +146,11 @@ type conn struct {
 	stopping atomic.Bool // the actor stops: the writer keeps its grace deadline
 }
 
-func connProps(c net.Conn, opts Options) *actor.Props {
-	w := api.NewWorker()
-	return actor.PropsFromProducer(func() actor.Actor { cn := newConn(c, opts); cn.worker = w; return cn }, actor.WithDispatcher(w), api.Guarded(opts.Log))
+// connProps are a conn's props, with the dispatcher that runs its mailbox
+// (the gateway spawns it through d.post).
+func connProps(c net.Conn, opts Options) (props *actor.Props, d *connDispatcher) {
+	d = &connDispatcher{}
+	return actor.PropsFromProducer(func() actor.Actor { cn := newConn(c, opts); cn.disp = d; return cn }, actor.WithDispatcher(d), api.Guarded(opts.Log)), d
 }
 
 func newConn(c net.Conn, opts Options) *conn {
@@ -168,7 +189,7 @@ func (c *conn) Receive(ctx actor.Context) {
 func (c *conn) requests(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *lineMsg:
-		c.queue = append(c.queue, msg)
+		c.queueLines(msg)
 		c.pump(ctx)
 	case *api.Reply:
 		if c.calls.Answers(ctx, msg) {
@@ -208,7 +229,9 @@ func (c *conn) requests(ctx actor.Context) {
 func (c *conn) streaming(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *lineMsg:
-		c.credits <- struct{}{} // read and dropped
+		for range msg.lines {
+			c.credits <- struct{}{} // read and dropped
+		}
 	case *events.Batch:
 		c.stream(msg)
 	case *events.Lost:
@@ -244,7 +267,6 @@ func (c *conn) either(ctx actor.Context) {
 		c.root, c.self = root, self
 		c.ackToBus = func() { root.Send(bus, &events.Ack{Sub: self}) }
 		go c.readLoop(root, self)
-		go c.writeLoop()
 		c.idle.start(ctx, c.opts.IdleTimeout)
 	case *hangup:
 		c.hangupWith(ctx, msg.err)
@@ -268,18 +290,20 @@ func (c *conn) either(ctx actor.Context) {
 		c.stopping.Store(true)
 		_ = c.c.SetWriteDeadline(time.Now().Add(writeGrace))
 		c.farewell()
+		c.flushGathered()
 		for i := range c.backlog {
 			c.release(c.backlog[i].size)
 		}
 		c.backlog = nil
 		close(c.out)
+		if !c.writerStarted {
+			c.c.Close() // everything went out directly: no writer to close it
+		}
 		close(c.done)
 	case *actor.Stopped:
 		c.idle.stop()
 		c.calls.Stop()
-		if c.worker != nil {
-			c.worker.Stop()
-		}
+		c.disp.stop()
 	default:
 		api.Unhandled(ctx, msg, c.opts.Log)
 	}
@@ -304,12 +328,25 @@ func (c *conn) farewell() {
 	}
 }
 
+// queueLines queues the lines of msg for pump.
+func (c *conn) queueLines(msg *lineMsg) {
+	for _, line := range msg.lines {
+		c.queue = append(c.queue, queuedLine{line: line})
+	}
+	if msg.tooLong {
+		c.queue = append(c.queue, queuedLine{tooLong: true})
+	}
+}
+
 // pump answers queued lines in order until one needs the session, or
-// until the client's unread answers are over budget (budget.go).
+// until the client's unread answers are over budget (budget.go). The
+// answers it writes itself gather and leave together when it stops.
 func (c *conn) pump(ctx actor.Context) {
+	c.gathering = true
+	defer c.flushGathered()
 	for c.current == nil && len(c.queue) > 0 && !c.heldBack() {
 		msg := c.queue[0]
-		c.queue[0] = nil
+		c.queue[0] = queuedLine{}
 		c.queue = c.queue[1:]
 		if msg.tooLong {
 			c.write(protocol.EncodeError("", protocol.Errorf(protocol.CodeInvalidRequest, "invalid request: line exceeds %d bytes", protocol.MaxLineBytes)), nil)
@@ -443,7 +480,7 @@ func (c *conn) endStream(ctx actor.Context, err error) {
 // the writer has written it, not now, or a client that never reads would
 // have the server queue answers without end.
 func (c *conn) reply(id string, r *api.Reply) {
-	c.enqueue(outItem{line: encodeReply(id, r), credit: true})
+	c.enqueue(outItem{line: encodeReply(id, r), credits: 1})
 }
 
 func encodeReply(id string, r *api.Reply) []byte {
@@ -470,6 +507,14 @@ func (c *conn) write(line []byte, after func()) {
 // without waiting: the hop to the writer goroutine and back was a tenth of
 // a keystroke's echo.
 func (c *conn) enqueue(item outItem) {
+	if c.gathering {
+		if item.line != nil && item.lines == nil && item.joined == nil && item.raw == nil && item.after == nil {
+			c.gathered = append(c.gathered, item.line)
+			c.gatheredCredits += item.credits
+			return
+		}
+		c.flushGathered() // what gathered goes first
+	}
 	// Written here only when nothing else waits: with requests queued
 	// behind this answer (a pipelining client) the writer's syscalls run
 	// beside the next request's work instead of before it.
@@ -478,6 +523,7 @@ func (c *conn) enqueue(item outItem) {
 	}
 	item.size = item.bytes()
 	c.hold(item.size)
+	c.startWriter()
 	if len(c.backlog) == 0 {
 		c.queued.Add(1)
 		select {
@@ -490,6 +536,30 @@ func (c *conn) enqueue(item outItem) {
 	c.backlog = append(c.backlog, item)
 	c.writerBehind.Store(true)
 	c.refill() // the writer may have emptied the channel before the flag was set
+}
+
+// flushGathered hands what pump gathered on as one item and stops
+// gathering.
+func (c *conn) flushGathered() {
+	c.gathering = false
+	if len(c.gathered) == 0 {
+		return
+	}
+	item := outItem{lines: c.gathered, credits: c.gatheredCredits}
+	if len(c.gathered) == 1 {
+		item = outItem{line: c.gathered[0], credits: c.gatheredCredits}
+	}
+	c.gathered, c.gatheredCredits = nil, 0
+	c.enqueue(item)
+}
+
+// startWriter starts the writer goroutine the first time an item has to
+// wait for it.
+func (c *conn) startWriter() {
+	if !c.writerStarted {
+		c.writerStarted = true
+		go c.writeLoop()
+	}
 }
 
 // refill moves the backlog into the writer's channel as far as it fits.
@@ -516,33 +586,60 @@ func (c *conn) direct(item *outItem) (rest bool) {
 	if item.after != nil && !item.inlineAfter {
 		return true // after may block (server.stop): the writer runs it
 	}
-	line := item.line
+	var one [2][]byte // a single line's pieces, without an allocation
+	var bufs [][]byte
 	switch {
-	case line != nil && item.lines == nil && item.joined == nil:
-	case line == nil && len(item.lines) == 1 && item.joined == nil:
-		line = item.lines[0]
+	case item.line != nil && item.lines == nil && item.joined == nil && item.raw == nil:
+		one[0], one[1] = item.line, newline
+		bufs = one[:]
+	case item.line == nil && len(item.lines) > 0 && item.joined == nil && item.raw == nil:
+		bufs = make([][]byte, 0, 2*len(item.lines))
+		for _, l := range item.lines {
+			bufs = append(bufs, l, newline)
+		}
 	default:
 		return true
 	}
-	n := tryWrite(c.c, line)
-	if n < len(line)+1 {
-		*item = outItem{raw: append(line[min(n, len(line)):len(line):len(line)], '\n'), after: item.after, credit: item.credit}
+	n := tryWrite(c.c, bufs...)
+	if total := item.bytes(); n < int(total) {
+		*item = outItem{raw: unwrittenBytes(bufs, n, int(total)), after: item.after, credits: item.credits, inlineAfter: item.inlineAfter}
 		return true
 	}
-	if item.credit {
-		select {
-		case c.credits <- struct{}{}:
-		default:
-		}
-	}
+	c.returnCredits(item.credits)
 	if item.after != nil {
 		item.after()
 	}
 	return false
 }
 
+// unwrittenBytes is what is left of bufs (total bytes) after the first n.
+func unwrittenBytes(bufs [][]byte, n, total int) []byte {
+	rest := make([]byte, 0, total-n)
+	for _, b := range bufs {
+		if n >= len(b) {
+			n -= len(b)
+			continue
+		}
+		rest = append(rest, b[n:]...)
+		n = 0
+	}
+	return rest
+}
+
+// returnCredits gives back the read-ahead credits of n answers written.
+func (c *conn) returnCredits(n int) {
+	for ; n > 0; n-- {
+		select {
+		case c.credits <- struct{}{}: // at most one per line read: always room
+		default:
+		}
+	}
+}
+
 // readLoop reads request lines; each takes a credit, so at most window
-// lines wait in the actor's mailbox.
+// lines wait in the actor's mailbox. Lines the client wrote ahead that
+// are already read from the socket go to the actor together, as far as
+// credits allow, so it answers them in one turn and one write.
 func (c *conn) readLoop(root *actor.RootContext, self *actor.PID) {
 	r := bufio.NewReaderSize(c.c, 4<<10)
 	for {
@@ -553,12 +650,29 @@ func (c *conn) readLoop(root *actor.RootContext, self *actor.PID) {
 		}
 		line, err := readLine(r)
 		if errors.Is(err, errLineTooLong) {
-			root.Send(self, &lineMsg{tooLong: true})
+			c.send(root, self, &lineMsg{tooLong: true})
 			return
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
-			root.Send(self, &lineMsg{line: line})
-			if err == nil && isGraphicsStream(line) {
+			msg := &lineMsg{lines: [][]byte{line}}
+			graphics := err == nil && isGraphicsStream(line)
+		batch:
+			for err == nil && !graphics && lineBuffered(r) {
+				select {
+				case <-c.credits:
+				default:
+					break batch
+				}
+				line, err = readLine(r) // whole in the buffer: no wait, never too long
+				if len(bytes.TrimSpace(line)) == 0 {
+					c.credits <- struct{}{}
+					continue
+				}
+				msg.lines = append(msg.lines, line)
+				graphics = err == nil && isGraphicsStream(line)
+			}
+			c.send(root, self, msg)
+			if graphics {
 				// The bytes after it are frames if the pane takes the stream.
 				var st *api.GraphicsStream
 				select {
@@ -575,10 +689,23 @@ func (c *conn) readLoop(root *actor.RootContext, self *actor.PID) {
 			c.credits <- struct{}{}
 		}
 		if err != nil {
-			root.Send(self, &eofMsg{gone: peerGone(c.c)})
+			c.send(root, self, &eofMsg{gone: peerGone(c.c)})
 			return
 		}
 	}
+}
+
+// lineBuffered reports whether a whole line waits in r's buffer.
+func lineBuffered(r *bufio.Reader) bool {
+	buf, _ := r.Peek(r.Buffered())
+	return bytes.IndexByte(buf, '\n') >= 0
+}
+
+// send gives the actor what the reader read; when its mailbox is idle
+// the reader runs it here (connDispatcher) instead of waking another
+// goroutine for it.
+func (c *conn) send(root *actor.RootContext, self *actor.PID, msg any) {
+	c.disp.post(func() { root.Send(self, msg) })
 }
 
 var errLineTooLong = errors.New("line too long")
@@ -635,12 +762,7 @@ func (c *conn) writeLoop() {
 			}
 		}
 		c.release(item.size)
-		if item.credit {
-			select {
-			case c.credits <- struct{}{}: // at most one per line read: always room
-			default:
-			}
-		}
+		c.returnCredits(item.credits)
 		if len(c.out) == 0 && c.writerBehind.CompareAndSwap(true, false) {
 			c.root.Send(c.self, &writerCaughtUp{})
 		}

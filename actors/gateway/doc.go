@@ -8,8 +8,12 @@
 // agents actor), the clients, plugins, integrations or web actor for
 // theirs (Options.Owners, checked at start-up) — and writes the replies
 // back in request order. What a call does to the connection (a wait, a
-// watch, a stream) is the method's Shape, not its name. Socket reads and writes run
-// on two goroutines per connection, so a slow client never blocks an actor.
+// watch, a stream) is the method's Shape, not its name. A connection's
+// reader goroutine hands the conn the whole lines it holds at once and,
+// while the conn is idle, runs its mailbox itself (dispatch.go); answers
+// go to the socket without waiting, the answers to lines read together in
+// one write, and what the socket does not take goes to a writer goroutine
+// started then, so a slow client never blocks an actor.
 // When the gateway stops with the server, each connection that watches
 // screens (an interactive client) is sent client.server_stopping before it
 // closes, so the client exits instead of waiting for a new server.

@@ -16,7 +16,7 @@ import (
 )
 
 // maxConns caps the connections served at once; past it a new client is
-// told the server is busy instead of costing two goroutines and an fd.
+// told the server is busy instead of costing a goroutine or more and an fd.
 const maxConns = 1024
 
 // DefaultIdleTimeout closes a connection that sent no request for this
@@ -100,19 +100,25 @@ type accepted struct{ conn net.Conn }
 // terminates. Deciding in the loop means connections never pile up, fds
 // and all, in the gateway's mailbox ahead of a refusal.
 type Gateway struct {
-	opts  Options
-	next  uint64
-	slots chan struct{}
+	opts   Options
+	next   uint64
+	slots  chan struct{}
+	worker *api.Worker
 }
 
 // Props returns the gateway's props; a failing conn actor is stopped (its
-// client reconnects), never restarted with a half-read stream.
+// client reconnects), never restarted with a half-read stream. Its
+// mailbox runs on a worker goroutine of its own: every connection comes
+// through it, and protoactor's default dispatcher would start (and grow
+// the stack of) a goroutine for each.
 func Props(opts Options) *actor.Props {
 	stop := actor.NewOneForOneStrategy(0, 0, func(reason any) actor.Directive {
 		opts.Log.Error("connection actor failed", "reason", reason)
 		return actor.StopDirective
 	})
-	return actor.PropsFromProducer(func() actor.Actor { return &Gateway{opts: opts} }, actor.WithSupervisor(stop), api.Guarded(opts.Log))
+	w := api.NewWorker()
+	return actor.PropsFromProducer(func() actor.Actor { return &Gateway{opts: opts, worker: w} },
+		actor.WithSupervisor(stop), actor.WithDispatcher(w), api.Guarded(opts.Log))
 }
 
 // Receive implements actor.Actor.
@@ -125,7 +131,10 @@ func (g *Gateway) Receive(ctx actor.Context) {
 	case *accepted:
 		g.next++
 		name := "conn" + strconv.FormatUint(g.next, 10)
-		if _, err := ctx.SpawnNamed(connProps(msg.conn, g.opts), name); err != nil {
+		props, d := connProps(msg.conn, g.opts)
+		var err error
+		d.post(func() { _, err = ctx.SpawnNamed(props, name) }) // its Started runs here
+		if err != nil {
 			g.opts.Log.Error("spawn connection actor", "err", err)
 			msg.conn.Close()
 			g.release()
@@ -140,6 +149,8 @@ func (g *Gateway) Receive(ctx actor.Context) {
 		// Its children are stopped after this returns, and see it closed.
 		close(g.opts.stopping)
 		g.opts.Listener.Close()
+	case *actor.Stopped:
+		g.worker.Stop()
 	default:
 		api.Unhandled(ctx, msg, g.opts.Log)
 	}

@@ -114,7 +114,7 @@ func (c *conn) finishHandoff(ctx actor.Context, d *handoffDone) {
 	}
 	id := c.current.ID
 	c.current = nil
-	c.enqueue(outItem{line: encodeReply(id, d.reply), credit: true, after: d.after})
+	c.enqueue(outItem{line: encodeReply(id, d.reply), credits: 1, after: d.after})
 	c.pump(ctx)
 }
 

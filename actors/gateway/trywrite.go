@@ -9,12 +9,12 @@ import (
 
 var newline = []byte{'\n'}
 
-// tryWrite writes line and its newline to the socket once, without
-// waiting, and returns how many of those len(line)+1 bytes it took: 0
+// tryWrite writes bufs (lines and their newlines) to the socket at once,
+// without waiting, and returns how many of their bytes it took: 0
 // when the socket is full, on an error (the writer then meets it), where
 // the connection has no descriptor, or on a platform without non-blocking
 // writes (a Windows named pipe).
-func tryWrite(c net.Conn, line []byte) int {
+func tryWrite(c net.Conn, bufs ...[]byte) int {
 	sc, ok := c.(syscall.Conn)
 	if !ok {
 		return 0
@@ -23,5 +23,5 @@ func tryWrite(c net.Conn, line []byte) int {
 	if err != nil {
 		return 0
 	}
-	return api.WriteNow(rc, line, newline)
+	return api.WriteNow(rc, bufs...)
 }

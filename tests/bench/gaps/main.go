@@ -17,13 +17,16 @@
 //   - pipe: requests per second with 500 written ahead on one connection,
 //     `pane.list` on herdr's socket and `list-panes -a` through one tmux
 //     control-mode client (`tmux -C`), one pane each, rounds taking turns;
+//   - ping: the request path on the socket (ping.go): sequential ping on
+//     one connection, 500 pipelined, and a fresh connection per request,
+//     against a bare Go server this program runs (and tmux -C, pipelined);
 //   - match: a command typed into a shell until a waiting program sees its
 //     output: pane.send_input + pane.wait_for_output against tmux
 //     send-keys + %output in control mode.
 //
 // Linux only (it reads /proc). Usage:
 //
-//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|flood|cli|pipe|match|keys]
+//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|flood|cli|pipe|ping|match|keys|trace]
 package main
 
 import (
@@ -46,7 +49,7 @@ func main() {
 	panes := flag.Int("panes", 100, "idle panes to add for the memory row")
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
 	nkeys := flag.Int("keys", 60, "keys each client types per pace for the keys row")
-	only := flag.String("only", "", "run only this row: idle, flood, cli, pipe, match or keys; or trace (the keystroke trace under strace, only when asked)")
+	only := flag.String("only", "", "run only this row: idle, flood, cli, pipe, ping, match or keys; or trace (the keystroke trace under strace, only when asked)")
 	floodRounds := flag.Int("flood-rounds", 2, "alternating rounds of the flood row")
 	flag.Parse()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
@@ -90,6 +93,9 @@ func main() {
 
 	if *only == "" || *only == "pipe" { // first: one pane each
 		pipelined(sock, *runs, tmux)
+	}
+	if *only == "" || *only == "ping" {
+		pingRows(dir, sock, *runs, tmux)
 	}
 	if *only == "" || *only == "match" {
 		matched(c, *runs, tmux)

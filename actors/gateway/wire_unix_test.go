@@ -1,0 +1,132 @@
+//go:build unix
+
+package gateway
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// countedConn is the server's end of a real Unix socket that counts the
+// writes handed to the kernel: the writer's (Write) and the actor's own
+// non-blocking ones (through SyscallConn).
+type countedConn struct {
+	*net.UnixConn
+	writes *atomic.Int32
+}
+
+func (c countedConn) Write(p []byte) (int, error) {
+	c.writes.Add(1)
+	return c.UnixConn.Write(p)
+}
+
+func (c countedConn) SyscallConn() (syscall.RawConn, error) {
+	rc, err := c.UnixConn.SyscallConn()
+	return countedRaw{rc, c.writes}, err
+}
+
+type countedRaw struct {
+	syscall.RawConn
+	writes *atomic.Int32
+}
+
+func (r countedRaw) Write(f func(uintptr) bool) error {
+	r.writes.Add(1)
+	return r.RawConn.Write(f)
+}
+
+// socketPair returns both ends of a real Unix socket connection.
+func socketPair(t *testing.T) (server *net.UnixConn, client net.Conn) {
+	t.Helper()
+	l, err := net.Listen("unix", filepath.Join(t.TempDir(), "s"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	client, err = net.Dial("unix", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := l.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { client.Close(); s.Close() })
+	return s.(*net.UnixConn), client
+}
+
+// TestConn_PipelinedAnswersLeaveTogether: requests a client wrote ahead
+// are answered in order, and their answers reach the socket in a few
+// writes, not one write (a syscall each) per answer, which held
+// pipelined pings to half of tmux's rate.
+func TestConn_PipelinedAnswersLeaveTogether(t *testing.T) {
+	system := quietSystem(t)
+	l := newFakeListener()
+	startGateway(t, system, l, nil, time.Minute)
+	server, client := socketPair(t)
+	const n = 100 // about 4 KiB of requests: the reader's buffer, twice
+	var batch strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&batch, `{"id":"%03d","method":"ping"}`+"\n", i)
+	}
+	// Written before the connection is served: all of it waits to be read.
+	if _, err := client.Write([]byte(batch.String())); err != nil {
+		t.Fatal(err)
+	}
+	writes := new(atomic.Int32)
+	l.next <- countedConn{server, writes}
+	_ = client.SetReadDeadline(time.Now().Add(5 * time.Second))
+	r := bufio.NewReader(client)
+	for i := 0; i < n; i++ {
+		line, err := r.ReadString('\n')
+		if err != nil || !strings.HasPrefix(line, fmt.Sprintf(`{"id":"%03d","result":{"type":"pong"`, i)) {
+			t.Fatalf("answer %d = %q, %v", i, line, err)
+		}
+	}
+	// The reader takes at most a buffer (about 100 lines) and a window (64)
+	// at a time: a handful of batches, each one write.
+	if got := writes.Load(); got > 10 {
+		t.Fatalf("%d answers took %d writes; want a few (one per batch of lines read together)", n, got)
+	}
+}
+
+// connGoroutines counts the goroutines running a conn's writer or an
+// actor worker.
+func connGoroutines() int {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	count := 0
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if strings.Contains(g, "(*conn).writeLoop") || strings.Contains(g, "api.NewWorker.func") {
+			count++
+		}
+	}
+	return count
+}
+
+// TestConn_OnePingCostsOnlyItsReader: a connection that asks a ping and
+// has its answer (written at once) has started neither a writer nor a
+// worker goroutine: a fresh connection per request paid for three
+// goroutines where its reader is enough.
+func TestConn_OnePingCostsOnlyItsReader(t *testing.T) {
+	system := quietSystem(t)
+	l := newFakeListener()
+	startGateway(t, system, l, nil, time.Minute)
+	wantPong(t, l.dial()) // the gateway's own goroutines are running
+	before := connGoroutines()
+	server, client := socketPair(t)
+	l.next <- server
+	wantPong(t, client)
+	if after := connGoroutines(); after > before {
+		t.Fatalf("a connection that asked one ping started %d writer or worker goroutines; want none", after-before)
+	}
+	client.Close()
+}
