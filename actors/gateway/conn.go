@@ -255,7 +255,6 @@ func subFailed(f *events.Failed) error {
 func (c *conn) either(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
-		c.out = make(chan outItem, 2*window)
 		c.done = make(chan struct{})
 		c.credits = make(chan struct{}, window)
 		c.gfxVerdict = make(chan *api.GraphicsStream, 1)
@@ -295,7 +294,9 @@ func (c *conn) either(ctx actor.Context) {
 			c.release(c.backlog[i].size)
 		}
 		c.backlog = nil
-		close(c.out)
+		if c.out != nil {
+			close(c.out)
+		}
 		if !c.writerStarted {
 			c.c.Close() // everything went out directly: no writer to close it
 		}
@@ -554,10 +555,13 @@ func (c *conn) flushGathered() {
 }
 
 // startWriter starts the writer goroutine the first time an item has to
-// wait for it.
+// wait for it. Its channel is made with it: 2*window items of 128 bytes,
+// zeroed, were most of what a connection that asks one ping and leaves
+// allocated.
 func (c *conn) startWriter() {
 	if !c.writerStarted {
 		c.writerStarted = true
+		c.out = make(chan outItem, 2*window)
 		go c.writeLoop()
 	}
 }

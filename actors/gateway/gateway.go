@@ -103,22 +103,26 @@ type Gateway struct {
 	opts   Options
 	next   uint64
 	slots  chan struct{}
-	worker *api.Worker
+	mbox   *connDispatcher
 }
 
 // Props returns the gateway's props; a failing conn actor is stopped (its
 // client reconnects), never restarted with a half-read stream. Its
-// mailbox runs on a worker goroutine of its own: every connection comes
-// through it, and protoactor's default dispatcher would start (and grow
-// the stack of) a goroutine for each.
+// mailbox is dispatched like a conn's (dispatch.go): a connection the
+// accept loop posts while the mailbox is idle is taken in on the accept
+// loop's goroutine, its conn spawned and started there, so a new client's
+// first request waits for one goroutine hand-off (to its reader), not
+// two; the gateway's other messages run on a worker goroutine of its own
+// (protoactor's default dispatcher would start, and grow the stack of, a
+// goroutine for each).
 func Props(opts Options) *actor.Props {
 	stop := actor.NewOneForOneStrategy(0, 0, func(reason any) actor.Directive {
 		opts.Log.Error("connection actor failed", "reason", reason)
 		return actor.StopDirective
 	})
-	w := api.NewWorker()
-	return actor.PropsFromProducer(func() actor.Actor { return &Gateway{opts: opts, worker: w} },
-		actor.WithSupervisor(stop), actor.WithDispatcher(w), api.Guarded(opts.Log))
+	d := &connDispatcher{}
+	return actor.PropsFromProducer(func() actor.Actor { return &Gateway{opts: opts, mbox: d} },
+		actor.WithSupervisor(stop), actor.WithDispatcher(d), api.Guarded(opts.Log))
 }
 
 // Receive implements actor.Actor.
@@ -127,7 +131,7 @@ func (g *Gateway) Receive(ctx actor.Context) {
 	case *actor.Started:
 		g.opts.defaults()
 		g.slots = make(chan struct{}, connLimit(api.FDLimit()))
-		go g.acceptLoop(ctx.ActorSystem().Root, ctx.Self(), g.slots)
+		go g.acceptLoop(ctx.ActorSystem().Root, ctx.Self(), g.slots, g.mbox)
 	case *accepted:
 		g.next++
 		name := "conn" + strconv.FormatUint(g.next, 10)
@@ -150,7 +154,7 @@ func (g *Gateway) Receive(ctx actor.Context) {
 		close(g.opts.stopping)
 		g.opts.Listener.Close()
 	case *actor.Stopped:
-		g.worker.Stop()
+		g.mbox.stop()
 	default:
 		api.Unhandled(ctx, msg, g.opts.Log)
 	}
@@ -178,7 +182,7 @@ func connLimit(fds int, limited bool) int {
 // acceptLoop runs until the listener is closed. Any other accept error
 // (EMFILE, ECONNABORTED, …) is retried after a growing pause, so a burst of
 // clients can never leave the server deaf.
-func (g *Gateway) acceptLoop(root *actor.RootContext, self *actor.PID, slots chan<- struct{}) {
+func (g *Gateway) acceptLoop(root *actor.RootContext, self *actor.PID, slots chan<- struct{}, mbox *connDispatcher) {
 	// A spare fd, given up at EMFILE so that the client waiting in the
 	// backlog can be accepted and told, rather than left hanging.
 	spare, _ := os.Open(os.DevNull)
@@ -197,7 +201,7 @@ func (g *Gateway) acceptLoop(root *actor.RootContext, self *actor.PID, slots cha
 			}
 			select {
 			case slots <- struct{}{}:
-				root.Send(self, &accepted{conn: conn})
+				mbox.post(func() { root.Send(self, &accepted{conn: conn}) })
 			default:
 				refuse(conn, protocol.Errorf(protocol.CodeServerUnavailable,
 					"server busy: it serves at most %d connections at once; close one and retry", cap(slots)))
