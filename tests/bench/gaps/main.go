@@ -58,6 +58,8 @@ func main() {
 	if *bin == "" {
 		*bin = filepath.Join(dir, "herdr")
 		build := exec.Command("go", "build", "-o", dir+"/", "./cmd/herdr", "./cmd/herdr-full")
+		// As the README builds them: static, no dynamic loader at each start.
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		check(build.Run())
 	}
