@@ -237,6 +237,9 @@ a pipe gives the JSON.`,
 
 	root.AddCommand(a.configCmd(root)) // also the root's --default-config and --skill, cli/config.go
 	if n, ok := a.chosenNoun(args); ok {
+		// Not reachable from these args (`completion` picks the whole
+		// tree): cobra would build it at every Execute.
+		root.CompletionOptions.DisableDefaultCmd = true
 		if n != nil {
 			root.AddCommand(n.build())
 			a.addHookCmds(root)
