@@ -282,8 +282,8 @@ func (a *app) group(cmd *cobra.Command) *cobra.Command {
 
 // summary is the method table's one-line help for method.
 func summary(method string) string {
-	if m, ok := protocol.Lookup(method); ok {
-		return m.Summary
+	if s, ok := protocol.Summary(method); ok {
+		return s
 	}
 	return method
 }
