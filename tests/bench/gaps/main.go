@@ -8,7 +8,8 @@
 //     `herdr --version` / `tmux -V` and `herdr pane list` / `tmux list-panes -a`
 //     against a running server, and `herdr-full --version` (the program
 //     with the actor runtime linked in, beside herdr) for what the front
-//     saves; medians and ratios;
+//     saves; medians and ratios (-before BIN: another build's herdr takes
+//     its turn in the same rounds, for a before/after);
 //   - keys: keystroke → echo through an attached client (herdr's client,
 //     a tmux client), each in a PTY that plays the outer terminal, keys
 //     taking turns; p50/p90 and the ratio of the medians;
@@ -21,7 +22,7 @@
 //
 // Linux only (it reads /proc). Usage:
 //
-//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|cli|pipe|match|keys]
+//	go run ./tests/bench/gaps [-herdr BIN] [-before BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|cli|pipe|match|keys]
 package main
 
 import (
@@ -44,6 +45,7 @@ func main() {
 	panes := flag.Int("panes", 100, "idle panes to add for the memory row")
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
 	nkeys := flag.Int("keys", 60, "keys each client types per pace for the keys row")
+	before := flag.String("before", "", "cli row: another build's herdr (herdr-full beside it) timed in the same rounds")
 	only := flag.String("only", "", "run only this row: idle, cli, pipe, match or keys")
 	flag.Parse()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
@@ -100,21 +102,7 @@ func main() {
 		idle(c, h.Process.Pid, tmuxPid, *panes, dir, tmux)
 	}
 	if *only == "" || *only == "cli" {
-		herdr := func(args ...string) *exec.Cmd {
-			cmd := exec.Command(*bin, append([]string{"--session", "gaps"}, args...)...)
-			cmd.Env = env
-			return cmd
-		}
-		fmt.Printf("\none command = one process, medians of %d alternating runs\n", *runs)
-		fmt.Printf("%-28s %9s %9s %7s\n", "", "herdr", "tmux", "ratio")
-		pair("--version / -V", *runs, herdr("--version"), tmux("-V"))
-		// The same command in herdr-full, which links the actor runtime
-		// and the client: what the front saves.
-		full := herdr("--version")
-		full.Path = filepath.Join(filepath.Dir(*bin), "herdr-full")
-		full.Args[0] = full.Path
-		pair("herdr-full --version / -V", *runs, full, tmux("-V"))
-		pair("pane list / list-panes -a", *runs, herdr("pane", "list"), tmux("list-panes", "-a"))
+		cliRow(*bin, *before, env, *runs, tmux)
 	}
 	cleanup()
 }
