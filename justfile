@@ -1,7 +1,7 @@
 # Conveniences only: every recipe is a plain go command.
 
 build:
-    go build -o bin/ ./cmd/herdr ./cmd/herdr-full
+    CGO_ENABLED=0 go build -o bin/ ./cmd/herdr ./cmd/herdr-full
 
 test:
     go test ./...

@@ -5,7 +5,9 @@
 //
 // Every socket command connects to the socket of the selected session, sends
 // `ping` to check the protocol number, then sends its request on the same
-// connection. Success responses go to stdout as the raw JSON line (exit 0),
+// connection; a read (a list, a get) goes in the same write as its ping,
+// one round trip, and a change only once the ping has answered
+// (pipeline.go). Success responses go to stdout as the raw JSON line (exit 0),
 // error responses to stderr (exit 1); usage errors exit 2. The list
 // commands draw a table instead when stdout is a terminal (tables.go). With
 // `--machine LABEL` the connection is ssh to that saved machine's

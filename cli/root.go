@@ -237,6 +237,9 @@ a pipe gives the JSON.`,
 
 	root.AddCommand(a.configCmd(root)) // also the root's --default-config and --skill, cli/config.go
 	if n, ok := a.chosenNoun(args); ok {
+		// Not reachable from these args (`completion` picks the whole
+		// tree): cobra would build it at every Execute.
+		root.CompletionOptions.DisableDefaultCmd = true
 		if n != nil {
 			root.AddCommand(n.build())
 			a.addHookCmds(root)
@@ -279,8 +282,8 @@ func (a *app) group(cmd *cobra.Command) *cobra.Command {
 
 // summary is the method table's one-line help for method.
 func summary(method string) string {
-	if m, ok := protocol.Lookup(method); ok {
-		return m.Summary
+	if s, ok := protocol.Summary(method); ok {
+		return s
 	}
 	return method
 }
@@ -373,6 +376,9 @@ func (a *app) printLine(line []byte, _ protocol.Response) int {
 // the socket, connect, ping and check the protocol, send the request, then
 // print an error response on stderr (1) or hand a success to ok (nil: silent).
 func (a *app) request(id, method string, params any, ok onSuccess) int {
+	if readsOnly(method) && !a.usingMachine() {
+		return a.pipelined(id, method, params, ok)
+	}
 	c, sock, code := a.connect(id)
 	if c == nil {
 		return code
@@ -382,6 +388,12 @@ func (a *app) request(id, method string, params any, ok onSuccess) int {
 	if err != nil {
 		return a.fail(id, lostConnection(sock, err))
 	}
+	return a.answered(line, resp, ok)
+}
+
+// answered prints an error response on stderr (1) or hands a success to
+// ok (nil: silent).
+func (a *app) answered(line []byte, resp protocol.Response, ok onSuccess) int {
 	if resp.Error != nil {
 		fmt.Fprintf(a.stderr, "%s\n", line)
 		return 1
@@ -417,6 +429,12 @@ func (a *app) connect(id string) (*protocol.Client, string, int) {
 func (a *app) checkProtocol(c *protocol.Client, id, sock string) int {
 	_ = c.Conn().SetDeadline(time.Now().Add(pingTimeout))
 	line, resp, err := roundTrip(c, id, "ping", nil)
+	return a.checkPong(c, id, sock, line, resp, err)
+}
+
+// checkPong refuses a ping answer (or its failure, err) from a server of
+// another protocol, and lifts the ping's deadline otherwise.
+func (a *app) checkPong(c *protocol.Client, id, sock string, line []byte, resp protocol.Response, err error) int {
 	if err != nil {
 		return a.fail(id, lostConnection(sock, err))
 	}
@@ -466,21 +484,36 @@ func lostConnection(sock string, err error) error {
 // roundTrip sends one request and returns the raw response line, verbatim,
 // together with its decoding.
 func roundTrip(c *protocol.Client, id, method string, params any) ([]byte, protocol.Response, error) {
-	if params == nil {
-		params = struct{}{}
-	}
-	p, err := json.Marshal(params)
+	req, err := encodeRequest(id, method, params)
 	if err != nil {
-		return nil, protocol.Response{}, fmt.Errorf("encode params: %w", err)
-	}
-	req, err := json.Marshal(protocol.Request{ID: id, Method: method, Params: p})
-	if err != nil {
-		return nil, protocol.Response{}, fmt.Errorf("encode request: %w", err)
+		return nil, protocol.Response{}, err
 	}
 	line, err := c.RoundTrip(req)
 	if err != nil {
 		return nil, protocol.Response{}, err
 	}
+	return decodeResponse(line)
+}
+
+// encodeRequest renders one request line (without the newline).
+func encodeRequest(id, method string, params any) ([]byte, error) {
+	if params == nil {
+		params = struct{}{}
+	}
+	p, err := json.Marshal(params)
+	if err != nil {
+		return nil, fmt.Errorf("encode params: %w", err)
+	}
+	req, err := json.Marshal(protocol.Request{ID: id, Method: method, Params: p})
+	if err != nil {
+		return nil, fmt.Errorf("encode request: %w", err)
+	}
+	return req, nil
+}
+
+// decodeResponse decodes one response line, returned verbatim (without a
+// trailing CR).
+func decodeResponse(line []byte) ([]byte, protocol.Response, error) {
 	line = []byte(strings.TrimRight(string(line), "\r"))
 	var resp protocol.Response
 	if err := json.Unmarshal(line, &resp); err != nil {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -80,12 +79,12 @@ func unknownFlag(cmd *cobra.Command, err error) error {
 }
 
 // pflag's message for a value its type cannot parse.
-var invalidArgument = regexp.MustCompile(`^invalid argument "(.*)" for "(?:-\w, )?--([^"]+)" flag: `)
+var invalidArgument = protocol.LazyRegexp(`^invalid argument "(.*)" for "(?:-\w, )?--([^"]+)" flag: `)
 
 // badFlagValue words pflag's "invalid argument "abc" for "--timeout"
 // flag: strconv.ParseUint: …" as what the flag wants; nil for another error.
 func badFlagValue(cmd *cobra.Command, err error) error {
-	m := invalidArgument.FindStringSubmatch(err.Error())
+	m := invalidArgument().FindStringSubmatch(err.Error())
 	if m == nil {
 		return nil
 	}

@@ -1,7 +1,5 @@
 package protocol
 
-import "regexp"
-
 // The client shell's methods (protocol 22): what a client tells the
 // server about what it shows. A connection's surface interest is its own
 // state (the gateway's); dismissals are remembered by the server, in a
@@ -66,7 +64,7 @@ func (p *ProductAnnouncementDismissParams) Validate() error {
 	if err := required("id", p.ID); err != nil {
 		return err
 	}
-	if len(p.ID) > MaxDismissKeyBytes || !dismissID.MatchString(p.ID) {
+	if len(p.ID) > MaxDismissKeyBytes || !dismissID().MatchString(p.ID) {
 		return ParamError("id", "must be at most %d letters, digits and . _ - : characters", MaxDismissKeyBytes)
 	}
 	return versionLike("version", p.Version)
@@ -77,15 +75,15 @@ const MaxDismissKeyBytes = 64
 
 var (
 	// A version as releases spell it: 0.9.0, v0.9.1, 0.9.0-rc.1+build.5.
-	versionRE = regexp.MustCompile(`^v?[0-9]+(\.[0-9]+){0,3}([-+][0-9A-Za-z.+-]+)?$`)
-	dismissID = regexp.MustCompile(`^[0-9A-Za-z._:-]+$`)
+	versionRE = LazyRegexp(`^v?[0-9]+(\.[0-9]+){0,3}([-+][0-9A-Za-z.+-]+)?$`)
+	dismissID = LazyRegexp(`^[0-9A-Za-z._:-]+$`)
 )
 
 func versionLike(field, v string) error {
 	if err := required(field, v); err != nil {
 		return err
 	}
-	if len(v) > MaxDismissKeyBytes || !versionRE.MatchString(v) {
+	if len(v) > MaxDismissKeyBytes || !versionRE().MatchString(v) {
 		return ParamError(field, "expected a version like 0.9.0 (at most %d bytes), got %q", MaxDismissKeyBytes, Printable(v))
 	}
 	return nil

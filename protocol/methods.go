@@ -86,10 +86,28 @@ func (*EmptyParams) Validate() error { return nil }
 func empty() Params { return &EmptyParams{} }
 
 // table holds every implemented method, assembled from the per-area files
-// when first asked (a CLI process that sends one request builds it once).
-var table = sync.OnceValue(func() map[string]Method {
-	return buildTable(serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, uiStateMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods, copyMethods, clientShellMethods, dismissMethods, machineMethods, taskMethods)
-})
+// when first asked (a CLI call reads its help lines with Summary instead).
+var table = sync.OnceValue(func() map[string]Method { return buildTable(areas()...) })
+
+// areas lists the per-area method lists the table is built from.
+func areas() [][]Method {
+	return [][]Method{serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, uiStateMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods, copyMethods, clientShellMethods, dismissMethods, machineMethods, taskMethods}
+}
+
+// Summary is a method's one line of help, found in the area lists without
+// building the table: a command line's help strings need no more, and
+// building the table (its checks, a params value per method) cost a CLI
+// call more than its request.
+func Summary(name string) (string, bool) {
+	for _, area := range areas() {
+		for _, m := range area {
+			if m.Name == name {
+				return m.Summary, true
+			}
+		}
+	}
+	return "", false
+}
 
 func buildTable(areas ...[]Method) map[string]Method {
 	t := make(map[string]Method)

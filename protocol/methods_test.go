@@ -115,3 +115,16 @@ func FuzzDecodeRequest(f *testing.F) {
 		}
 	})
 }
+
+// Summary, which reads the area lists without building the table, agrees
+// with the table for every method and knows no other.
+func TestSummary_AgreesWithTheTable(t *testing.T) {
+	for _, m := range Methods() {
+		if s, ok := Summary(m.Name); !ok || s != m.Summary {
+			t.Errorf("Summary(%s) = %q, %v; the table has %q", m.Name, s, ok, m.Summary)
+		}
+	}
+	if s, ok := Summary("no.such_method"); ok || s != "" {
+		t.Errorf("Summary of an unknown method = %q, %v", s, ok)
+	}
+}

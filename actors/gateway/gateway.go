@@ -100,10 +100,10 @@ type accepted struct{ conn net.Conn }
 // terminates. Deciding in the loop means connections never pile up, fds
 // and all, in the gateway's mailbox ahead of a refusal.
 type Gateway struct {
-	opts   Options
-	next   uint64
-	slots  chan struct{}
-	mbox   *connDispatcher
+	opts  Options
+	next  uint64
+	slots chan struct{}
+	mbox  *connDispatcher
 }
 
 // Props returns the gateway's props; a failing conn actor is stopped (its

@@ -10,7 +10,8 @@
 //     `herdr --version` / `tmux -V` and `herdr pane list` / `tmux list-panes -a`
 //     against a running server, and `herdr-full --version` (the program
 //     with the actor runtime linked in, beside herdr) for what the front
-//     saves; medians and ratios;
+//     saves; medians and ratios (-before BIN: another build's herdr takes
+//     its turn in the same rounds, for a before/after);
 //   - keys: keystroke → echo through an attached client (herdr's client,
 //     a tmux client), each in a PTY that plays the outer terminal, keys
 //     taking turns; p50/p90 and the ratio of the medians;
@@ -26,7 +27,7 @@
 //
 // Linux only (it reads /proc). Usage:
 //
-//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|flood|cli|pipe|ping|match|keys|trace]
+//	go run ./tests/bench/gaps [-herdr BIN] [-before BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|flood|cli|pipe|ping|match|keys|trace]
 package main
 
 import (
@@ -49,6 +50,7 @@ func main() {
 	panes := flag.Int("panes", 100, "idle panes to add for the memory row")
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
 	nkeys := flag.Int("keys", 60, "keys each client types per pace for the keys row")
+	before := flag.String("before", "", "cli row: another build's herdr (herdr-full beside it) timed in the same rounds")
 	only := flag.String("only", "", "run only this row: idle, flood, cli, pipe, ping, match or keys; or trace (the keystroke trace under strace, only when asked)")
 	floodRounds := flag.Int("flood-rounds", 2, "alternating rounds of the flood row")
 	flag.Parse()
@@ -64,6 +66,8 @@ func main() {
 	if *bin == "" {
 		*bin = filepath.Join(dir, "herdr")
 		build := exec.Command("go", "build", "-o", dir+"/", "./cmd/herdr", "./cmd/herdr-full")
+		// As the README builds them: static, no dynamic loader at each start.
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
 		build.Stdout, build.Stderr = os.Stderr, os.Stderr
 		check(build.Run())
 	}
@@ -113,21 +117,7 @@ func main() {
 		flood(*bin, dir, env, *panes, *floodRounds)
 	}
 	if *only == "" || *only == "cli" {
-		herdr := func(args ...string) *exec.Cmd {
-			cmd := exec.Command(*bin, append([]string{"--session", "gaps"}, args...)...)
-			cmd.Env = env
-			return cmd
-		}
-		fmt.Printf("\none command = one process, medians of %d alternating runs\n", *runs)
-		fmt.Printf("%-28s %9s %9s %7s\n", "", "herdr", "tmux", "ratio")
-		pair("--version / -V", *runs, herdr("--version"), tmux("-V"))
-		// The same command in herdr-full, which links the actor runtime
-		// and the client: what the front saves.
-		full := herdr("--version")
-		full.Path = filepath.Join(filepath.Dir(*bin), "herdr-full")
-		full.Args[0] = full.Path
-		pair("herdr-full --version / -V", *runs, full, tmux("-V"))
-		pair("pane list / list-panes -a", *runs, herdr("pane", "list"), tmux("list-panes", "-a"))
+		cliRow(*bin, *before, env, *runs, tmux)
 	}
 	cleanup()
 }
@@ -166,17 +156,6 @@ func idle(c *protocol.Client, herdrPid, tmuxPid, n int, dir string, tmux func(..
 		fmt.Printf("%-6s %9d %9d %12.1f %9d %9d\n", r.name, r.before.rssKB, r.after.rssKB,
 			float64(r.after.rssKB-r.before.rssKB)/float64(n), r.before.threads, r.after.threads)
 	}
-}
-
-// pair runs a and b in turn runs times and prints their median wall times.
-func pair(name string, runs int, a, b *exec.Cmd) {
-	var ta, tb []time.Duration
-	for i := 0; i < runs; i++ {
-		ta = append(ta, timed(a))
-		tb = append(tb, timed(b))
-	}
-	ma, mb := median(ta), median(tb)
-	fmt.Printf("%-28s %7.2fms %7.2fms %7.2f\n", name, ms(ma), ms(mb), float64(ma)/float64(mb))
 }
 
 func timed(tmpl *exec.Cmd) time.Duration {
