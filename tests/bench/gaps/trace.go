@@ -62,7 +62,9 @@ func keytrace(bin string, env []string, serverPid, nkeys int) {
 	defer h.stop()
 	h.typeUntil("", "╭", 10*time.Second)
 	h.typeUntil("echo ready-$((6*7))\r", "ready-42", 10*time.Second)
-	h.typeUntilFn("clear\r", "a cleared screen", func() bool { return !h.shows("ready-42") }, 10*time.Second)
+	h.typeUntilFn("clear\r", "a cleared screen and a prompt", func() bool {
+		return !h.shows("ready-42") && h.promptBack()
+	}, 10*time.Second)
 	h.typeUntil("\x15T0X", "T0X", 10*time.Second)
 
 	out := filepath.Join(os.TempDir(), "gaps-keytrace-"+strconv.Itoa(os.Getpid()))
