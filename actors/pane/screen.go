@@ -1,6 +1,9 @@
 package pane
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"slices"
 	"strconv"
 	"time"
@@ -80,6 +83,11 @@ type screenState struct {
 	typedAt   time.Time // when input was last written to the program
 	// rightClickPane is SetRightClick's, sent in every frame's modes.
 	rightClickPane bool
+	// lineJSON holds this flush's encoding of each row some subscriber
+	// lacks (nil: not encoded yet): a row is encoded once per flush
+	// however many connections watch the pane.
+	lineJSON [][]byte
+	ys       []int // scratch: the rows of one subscriber's frame
 }
 
 // receiveScreen handles the stream's messages.
@@ -235,6 +243,18 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		AltScreen:      modes.AltScreen,
 		RightClickPane: st.rightClickPane,
 	}
+	st.lineJSON = slices.Grow(st.lineJSON[:0], len(st.keys))[:len(st.keys)]
+	clear(st.lineJSON)
+	lineJSON := func(y int) ([]byte, error) {
+		if st.lineJSON[y] == nil {
+			b, err := json.Marshal(wireLine(y, row(y)))
+			if err != nil {
+				return nil, err
+			}
+			st.lineJSON[y] = b
+		}
+		return st.lineJSON[y], nil
+	}
 	for _, s := range st.subs {
 		if !s.stale || s.inflight {
 			continue
@@ -245,9 +265,10 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 			PaneID: s.paneID, TerminalID: p.spec.TerminalID, Cols: cols, Rows: len(st.keys),
 			Full: full, Cursor: cursor, Modes: wireModes, ViewOffset: offset, History: int(history), Lines: []protocol.ScreenLine{},
 		}
+		st.ys = st.ys[:0]
 		for y := range st.keys {
 			if full || s.sent[y] != st.keys[y] {
-				frame.Lines = append(frame.Lines, wireLine(y, row(y)))
+				st.ys = append(st.ys, y)
 			}
 		}
 		frame.Bell = int(bells - s.bells)
@@ -255,7 +276,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 			frame.Clipboard = clip
 		}
 		gfx := p.gfx.pieces(s, p.spec.TerminalID, &p.kitty, p.term)
-		if !full && len(frame.Lines) == 0 && cursor == s.cursor && wireModes == s.modes && offset == s.offset && frame.Bell == 0 && frame.Clipboard == "" {
+		if !full && len(st.ys) == 0 && cursor == s.cursor && wireModes == s.modes && offset == s.offset && frame.Bell == 0 && frame.Clipboard == "" {
 			if gfx != nil { // only the graphics changed
 				s.inflight = true
 				ctx.Send(s.pid, &api.Frames{Joined: gfx, From: ctx.Self()})
@@ -264,7 +285,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		}
 		s.seq++
 		frame.Seq = s.seq
-		line, err := protocol.EncodeDedicated(protocol.ScreenFrameEvent, frame)
+		line, err := encodeFrame(&frame, st.ys, lineJSON)
 		if err != nil {
 			continue
 		}
@@ -273,6 +294,41 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		s.inflight = true
 		ctx.Send(s.pid, &api.Frames{Lines: [][]byte{line}, Joined: gfx, From: ctx.Self()})
 	}
+}
+
+// framesTail is how an encoded frame whose Lines is empty ends.
+var framesTail = []byte(`"lines":[]}}`)
+
+// encodeFrame renders frame (whose Lines is empty) as a screen.frame line
+// with rows ys, each from lineJSON: byte for byte what encoding the frame
+// with those lines would give, but a row's JSON is made once and shared
+// by every subscriber's frame.
+func encodeFrame(frame *protocol.ScreenFrame, ys []int, lineJSON func(int) ([]byte, error)) ([]byte, error) {
+	head, err := protocol.EncodeDedicated(protocol.ScreenFrameEvent, frame)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.HasSuffix(head, framesTail) {
+		return nil, errors.New("screen frame: unexpected encoding")
+	}
+	size := len(head)
+	for _, y := range ys {
+		b, err := lineJSON(y)
+		if err != nil {
+			return nil, err
+		}
+		size += len(b) + 1
+	}
+	out := make([]byte, 0, size)
+	out = append(out, head[:len(head)-len("]}}")]...)
+	for i, y := range ys {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		b, _ := lineJSON(y)
+		out = append(out, b...)
+	}
+	return append(out, "]}}"...), nil
 }
 
 // hashRow is FNV-1a over a row's runs: position, text and style.

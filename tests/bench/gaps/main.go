@@ -17,11 +17,14 @@
 //     control-mode client (`tmux -C`), one pane each, rounds taking turns;
 //   - match: a command typed into a shell until a waiting program sees its
 //     output: pane.send_input + pane.wait_for_output against tmux
-//     send-keys + %output in control mode.
+//     send-keys + %output in control mode;
+//   - subs: a flood with 0 and with 10 watching clients (screen.subscribe
+//     connections; tmux control-mode clients), the slowdown each server's
+//     watchers cost (subs.go).
 //
 // Linux only (it reads /proc). Usage:
 //
-//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|cli|pipe|match|keys]
+//	go run ./tests/bench/gaps [-herdr BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|cli|pipe|match|keys|subs]
 package main
 
 import (
@@ -44,7 +47,8 @@ func main() {
 	panes := flag.Int("panes", 100, "idle panes to add for the memory row")
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
 	nkeys := flag.Int("keys", 60, "keys each client types per pace for the keys row")
-	only := flag.String("only", "", "run only this row: idle, cli, pipe, match or keys")
+	subsRuns := flag.Int("subs-runs", 3, "alternating runs per flood for the subs row")
+	only := flag.String("only", "", "run only this row: idle, cli, pipe, match, keys or subs")
 	flag.Parse()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		fail("needs Linux's /proc")
@@ -90,6 +94,9 @@ func main() {
 	}
 	if *only == "" || *only == "match" {
 		matched(c, *runs, tmux)
+	}
+	if *only == "" || *only == "subs" {
+		subscribers(c, sock, dir, *subsRuns, tmux)
 	}
 	if *only == "" || *only == "keys" { // one pane each; its clients stop after it
 		keys(*bin, env, *nkeys, tmux)
