@@ -110,3 +110,80 @@ func TestFlushFrames_RowsEncodedOncePerFlush(t *testing.T) {
 			one, ten, perSubscriber)
 	}
 }
+
+// lineJSONCases are rows whose text exercises every escape encoding/json
+// makes, with every kind of style field.
+func lineJSONCases() []emulator.RowSnapshot {
+	var all []byte
+	for c := 0; c < 256; c++ {
+		all = append(all, byte(c))
+	}
+	texts := []string{"", "plain text", string(all), "<a href=\"x\">&amp;</a>", "tab\there\r\n\b\f\x00\x1f\x7f",
+		"wide 世界 and é", "\u2028\u2029", "bad \xff\xfe utf8 \xe2\x82", "back\\slash \"quoted\"", "emoji 😀 ok"}
+	styles := []emulator.Style{
+		{},
+		emulator.Style{Attrs: emulator.AttrBold},
+		emulator.Style{Underline: 3},
+	}
+	// Colours come from an emulator, the only way to make them.
+	term := emulator.New(20, 1, emulator.Options{})
+	term.WriteString("\x1b[38;5;9;48;2;1;171;255;58;2;16;32;48;4:3;1;3mA\x1b[0;38;2;0;0;0;48;5;0mB")
+	for _, run := range term.Row(0, emulator.RowSnapshot{}).Runs {
+		styles = append(styles, run.Style)
+	}
+	var rows []emulator.RowSnapshot
+	rows = append(rows, emulator.RowSnapshot{})
+	for i, text := range texts {
+		var r emulator.RowSnapshot
+		for k, st := range styles {
+			r.Runs = append(r.Runs, emulator.Run{Col: i*10 + k, Width: len(text) + k, Text: text, Style: st})
+		}
+		rows = append(rows, r, emulator.RowSnapshot{Runs: []emulator.Run{{Col: i, Width: 1, Text: text}}})
+	}
+	return rows
+}
+
+// The hand-written row encoding is byte for byte encoding/json's.
+func TestLineJSON_AsEncodingJSON(t *testing.T) {
+	for y, r := range lineJSONCases() {
+		want, err := json.Marshal(wireLine(y, &r))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := appendLineJSON(nil, y, &r); !bytes.Equal(got, want) {
+			t.Fatalf("row %d:\n got %s\nwant %s", y, got, want)
+		}
+	}
+}
+
+func FuzzLineJSON_AsEncodingJSON(f *testing.F) {
+	for _, r := range lineJSONCases() {
+		for _, run := range r.Runs {
+			f.Add(run.Text, run.Col, uint8(run.Style.Attrs))
+		}
+	}
+	f.Fuzz(func(t *testing.T, text string, col int, attrs uint8) {
+		r := emulator.RowSnapshot{Runs: []emulator.Run{{Col: col, Width: col / 2, Text: text, Style: emulator.Style{Attrs: emulator.Attr(attrs), Underline: attrs % 6}}}}
+		want, err := json.Marshal(wireLine(col, &r))
+		if err != nil {
+			t.Skip()
+		}
+		if got := appendLineJSON(nil, col, &r); !bytes.Equal(got, want) {
+			t.Fatalf("got %s\nwant %s", got, want)
+		}
+	})
+}
+
+// A full frame of a coloured 200×50 screen to ten subscribers.
+func BenchmarkFlushFrames_TenSubscribers(b *testing.B) {
+	p := watchedPane(10)
+	ctx := &frameRecorder{}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for _, s := range p.screen.subs {
+			s.inflight, s.stale, s.sent = false, true, nil
+		}
+		ctx.sent = ctx.sent[:0]
+		p.flushFrames(ctx)
+	}
+}
