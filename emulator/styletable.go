@@ -30,9 +30,11 @@ type styleTable struct {
 }
 
 // minPenLimit is the smallest penLimit: a 200×50 screen of coloured words
-// uses a few hundred styles, and 4096 of them (80 kB, an index of 32 kB)
-// stay in the cache.
-const minPenLimit = 4096
+// uses a few hundred styles, and 8192 of them (160 kB, an index of 64 kB)
+// stay in the cache. Half as many made output that keeps coming back to
+// some thousands of styles (bench_test.go's SGRHeavy) slower than a table
+// that never recycles; twice as many made new truecolor slower.
+const minPenLimit = 8192
 
 // maxStyles bounds the style table (ids are uint16).
 const maxStyles = 1 << 16
