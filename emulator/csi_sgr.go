@@ -145,8 +145,14 @@ func (t *Terminal) setPen(s style) {
 		return
 	}
 	t.pen = s
-	t.penID = t.internPen(s)
 	t.eraseID = 0
+	if s == (style{}) {
+		// SGR 0, a quarter of coloured output's changes: the default
+		// style is id 0 (interning never adds a second entry equal to it).
+		t.penID = 0
+		return
+	}
+	t.penID = t.internPen(s)
 	if s.bg != colorDefault {
 		t.eraseID = t.internPen(style{bg: s.bg})
 	}
