@@ -13,8 +13,9 @@
 //   - gaps: the rows where tmux is the anchor and cost, not throughput,
 //     is measured, side by side in one run: idle memory and threads per
 //     pane, one command as one process, pipelined requests, a typed
-//     command until a waiting program sees its output (match), and
-//     keystroke → echo through an attached client (keys);
+//     command until a waiting program sees its output (match),
+//     keystroke → echo through an attached client (keys), and a flood's
+//     slowdown with 10 watching clients (subs);
 //   - soak: runs a real server under churn (panes created and closed,
 //     floods, subscribers and screen streams coming and going) for a
 //     while and checks that its memory, threads and descriptors come back.
