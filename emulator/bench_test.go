@@ -67,6 +67,25 @@ func BenchmarkWrite_RandomText(b *testing.B) {
 	benchFeed(b, randomText(), 200, 50)
 }
 
+// printableText is the random text workload of tests/bench/throughput.sh:
+// lines of 100 random printable ASCII characters (base64's alphabet).
+func printableText() []byte {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ."
+	rng := rand.New(rand.NewSource(4))
+	var buf bytes.Buffer
+	for buf.Len() < 1<<20 {
+		for i := 0; i < 100; i++ {
+			buf.WriteByte(alphabet[rng.Intn(len(alphabet))])
+		}
+		buf.WriteString("\r\n")
+	}
+	return buf.Bytes()
+}
+
+func BenchmarkWrite_PrintableText(b *testing.B) {
+	benchFeed(b, printableText(), 200, 50)
+}
+
 // sgrHeavy is colourful output like `ls --color` or a syntax highlighter:
 // a style change every few characters, including 256 and truecolor (from a
 // palette of 512 truecolor values).

@@ -145,11 +145,38 @@ func (t *Terminal) setPen(s style) {
 		return
 	}
 	t.pen = s
-	t.penID = t.intern(s)
 	t.eraseID = 0
-	if s.bg != colorDefault {
-		t.eraseID = t.intern(style{bg: s.bg})
+	if s == (style{}) {
+		// SGR 0, a quarter of coloured output's changes: the default
+		// style is id 0 (interning never adds a second entry equal to it).
+		t.penID = 0
+		return
 	}
+	t.penID = t.internPen(s)
+	if s.bg != colorDefault {
+		t.eraseID = t.internPen(style{bg: s.bg})
+	}
+}
+
+// internPen interns a pen style. A new one, once the table holds
+// penLimit styles, first recycles the ids no cell uses, so that output
+// whose colours are all new keeps a small table that stays in the cache.
+// Only the pen recycles: no cell is in flight while it is set, whereas
+// cells decoded from scrollback (internDecoded) are held by id until
+// their line is complete.
+func (t *Terminal) internPen(s style) uint16 {
+	st := &t.styles
+	if st.penLimitReached() {
+		if id, found, _, _ := st.find(s); found {
+			return id
+		}
+		t.compactStyles()
+		// The next compaction comes after at least three times as many
+		// new styles as are still in use, so its O(screen) cost is
+		// shared among them.
+		st.penLimit = min(max(minPenLimit, 4*len(st.list)), maxStyles)
+	}
+	return t.intern(s)
 }
 
 // intern returns the id of s, compacting the style table when it is full.
@@ -165,44 +192,47 @@ func (t *Terminal) intern(s style) uint16 {
 
 // compactStyles rebuilds the style table with only the styles still in use
 // (screens and pen; scrollback stores styles by value) and renumbers the
-// cells.
+// cells. It reuses the table's buffers: output of new colours compacts
+// often.
 func (t *Terminal) compactStyles() {
-	old := t.styles.list
-	remap := make([]int32, len(old))
+	st := &t.styles
+	old := st.list
+	if cap(st.remap) < len(old) {
+		st.remap = make([]int32, len(old))
+	}
+	remap := st.remap[:len(old)]
 	for i := range remap {
 		remap[i] = -1
 	}
-	fresh := newStyleTable()
+	fresh := append(st.spare[:0], style{})
 	remap[0] = 0
 	mapID := func(id uint16) uint16 {
 		if int(id) >= len(remap) {
 			return 0
 		}
 		if remap[id] < 0 {
-			nid, _ := fresh.lookup(old[id])
-			remap[id] = int32(nid)
+			remap[id] = int32(len(fresh))
+			fresh = append(fresh, old[id])
 		}
 		return uint16(remap[id])
-	}
-	renumber := func(cells []cell) {
-		for i := range cells {
-			if cells[i].style != 0 {
-				cells[i].style = mapID(cells[i].style)
-			}
-		}
 	}
 	for _, s := range []*screen{t.primary, t.alt} {
 		if s == nil {
 			continue
 		}
 		for _, l := range s.lines {
-			renumber(l.cells)
+			cells := l.cells[:min(l.hi, len(l.cells))]
+			for i := range cells {
+				if cells[i].style != 0 {
+					cells[i].style = mapID(cells[i].style)
+				}
+			}
 		}
 	}
 	t.penID = mapID(t.penID)
 	t.eraseID = mapID(t.eraseID)
-	// The table will likely fill again: keep its buffers.
-	t.styles.refill(fresh.list)
+	st.list, st.spare = fresh, old[:0]
+	st.reindex()
 	t.compactLinks()
 }
 

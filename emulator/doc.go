@@ -18,7 +18,9 @@
 //   - screen operations (cursor movement, erase, insert/delete, scrolling,
 //     modes, alternate screen);
 //   - the cell grid (grid.go) with styles interned in a hash table of its
-//     own (styletable.go) and hyperlinks (osc.go), a
+//     own (styletable.go; a new pen recycles the ids no cell uses once
+//     the table holds 8192, so new colours keep it in the cache) and
+//     hyperlinks (osc.go), a
 //     byte-bounded scrollback ring of compactly encoded lines
 //     (scrollback.go) and reflow of the screen and the scrollback on a
 //     width change (reflow.go);

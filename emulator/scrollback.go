@@ -2,6 +2,7 @@ package emulator
 
 import (
 	"encoding/binary"
+	"slices"
 	"unicode/utf8"
 )
 
@@ -125,7 +126,22 @@ func readStyle(b []byte) (s style, link string, n int) {
 // encodeCells appends the encoding of cells.
 func encodeCells(b []byte, cells []cell, st *styleTable, links *linkTable) []byte {
 	var cur uint16
-	for _, c := range cells {
+	for i := 0; i < len(cells); i++ {
+		c := cells[i]
+		if c.style == cur && c.flags == 0 && uint32(c.ch)-0x20 < 0x7f-0x20 {
+			// A run of printable ASCII in the current style, a byte a
+			// cell: most of what a line holds.
+			j := i + 1
+			for j < len(cells) && cells[j].style == cur && cells[j].flags == 0 && uint32(cells[j].ch)-0x20 < 0x7f-0x20 {
+				j++
+			}
+			b = slices.Grow(b, j-i)
+			for _, c := range cells[i:j] {
+				b = append(b, byte(c.ch))
+			}
+			i = j - 1
+			continue
+		}
 		if c.style != cur {
 			b = appendStyle(b, st.get(c.style), links)
 			cur = c.style

@@ -17,7 +17,24 @@ type styleTable struct {
 	// does not rebuild it step by step.
 	slots []uint32
 	shift uint8 // 64 - log2(len(slots))
+
+	// penLimit is the size at which a new pen style first recycles the
+	// ids no cell uses (Terminal.internPen); 0 means minPenLimit. Output
+	// whose every colour change is new (random truecolor) would otherwise
+	// fill 65 536 entries, and every lookup would miss the cache.
+	penLimit int
+	// spare and remap are compaction's scratch, kept so that it
+	// allocates nothing.
+	spare []style
+	remap []int32
 }
+
+// minPenLimit is the smallest penLimit: a 200×50 screen of coloured words
+// uses a few hundred styles, and 8192 of them (160 kB, an index of 64 kB)
+// stay in the cache. Half as many made output that keeps coming back to
+// some thousands of styles (bench_test.go's SGRHeavy) slower than a table
+// that never recycles; twice as many made new truecolor slower.
+const minPenLimit = 8192
 
 // maxStyles bounds the style table (ids are uint16).
 const maxStyles = 1 << 16
@@ -54,21 +71,40 @@ func (s style) hash() uint64 {
 // of the last multiplication, which every field reaches.
 func styleTag(h uint64) uint32 { return uint32(h>>15) &^ styleSlotIDMask }
 
-// lookup returns the id of s, interning it. ok is false when the table is full.
-func (st *styleTable) lookup(s style) (id uint16, ok bool) {
+// find returns the id of s if it is interned; otherwise the empty slot
+// where it would go, and its tag.
+func (st *styleTable) find(s style) (id uint16, found bool, slot int, tag uint32) {
 	h := s.hash()
-	tag := styleTag(h)
+	tag = styleTag(h)
 	mask := len(st.slots) - 1
 	i := int(h >> st.shift)
 	for {
 		v := st.slots[i]
 		if v == 0 {
-			break
+			return 0, false, i, tag
 		}
 		if v&^styleSlotIDMask == tag && st.list[v&styleSlotIDMask-1] == s {
-			return uint16(v&styleSlotIDMask - 1), true
+			return uint16(v&styleSlotIDMask - 1), true, i, tag
 		}
 		i = (i + 1) & mask
+	}
+}
+
+// penLimitReached reports whether a new pen style should first recycle
+// the unused ids.
+func (st *styleTable) penLimitReached() bool {
+	limit := st.penLimit
+	if limit == 0 {
+		limit = minPenLimit
+	}
+	return len(st.list) >= limit
+}
+
+// lookup returns the id of s, interning it. ok is false when the table is full.
+func (st *styleTable) lookup(s style) (id uint16, ok bool) {
+	id, found, i, tag := st.find(s)
+	if found {
+		return id, true
 	}
 	if len(st.list) >= maxStyles {
 		return 0, false

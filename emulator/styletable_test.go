@@ -1,6 +1,9 @@
 package emulator
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 func TestStyleTable_LookupAcrossGrowth(t *testing.T) {
 	st := newStyleTable()
@@ -58,5 +61,55 @@ func TestStyleTable_RefillKeepsIndex(t *testing.T) {
 	}
 	if id, _ := st.lookup(style{fg: indexedColor(5)}); id != 2 {
 		t.Fatalf("style dropped by the refill: id %d, want 2 (interned anew)", id)
+	}
+}
+
+// newColours is words each in a truecolor never used before, some with a
+// background (which interns an erase style too), on lines of 12.
+func newColours(n int) []byte {
+	var b []byte
+	for i := 0; i < n; i++ {
+		b = fmt.Appendf(b, "\x1b[38;2;%d;%d;%dm", i>>16, (i>>8)&0xff, i&0xff)
+		if i%5 == 0 {
+			b = fmt.Appendf(b, "\x1b[48;5;%dm", i%256)
+		}
+		b = fmt.Appendf(b, "w%d\x1b[0m ", i)
+		if i%12 == 11 {
+			b = append(b, "\r\n"...)
+		}
+	}
+	return b
+}
+
+// Output whose every colour is new keeps a small style table: the pen
+// recycles the ids no cell uses long before the table's 65 536.
+func TestStyleTable_NewColoursKeepTheTableSmall(t *testing.T) {
+	term := New(200, 50, Options{})
+	term.Write(newColours(50000))
+	if n, limit := len(term.styles.list), max(minPenLimit, term.styles.penLimit); n > limit || len(term.styles.slots) > 4*minPenLimit {
+		t.Fatalf("after 50 000 new colours the table holds %d styles in %d slots, want at most %d in %d", n, len(term.styles.slots), limit, 4*minPenLimit)
+	}
+}
+
+// Recycling ids changes nothing that can be read: the screen and the
+// scrollback, with their colours, read the same as a terminal's whose
+// table never recycled.
+func TestStyleTable_RecyclingReadsTheSame(t *testing.T) {
+	data := newColours(50000)
+	term, ref := New(200, 50, Options{}), New(200, 50, Options{})
+	ref.styles.penLimit = maxStyles // never recycles: its 60 000 styles fit
+	for off := 0; off < len(data); off += 4096 {
+		chunk := data[off:min(off+4096, len(data))]
+		term.Write(chunk)
+		ref.Write(chunk)
+	}
+	for _, src := range []Source{SourceVisible, SourceRecent} {
+		opts := ReadOptions{Source: src, Lines: 2000, ANSI: true}
+		if got, want := term.Read(opts).Text, ref.Read(opts).Text; got != want {
+			t.Fatalf("%v differs after recycling:\n got %.300q\nwant %.300q", src, got, want)
+		}
+	}
+	if term.styles.penLimit == 0 || len(ref.styles.list) < 60000 || ref.styles.penLimit != maxStyles {
+		t.Fatalf("the test did not recycle: limit %d, reference table %d", term.styles.penLimit, len(ref.styles.list))
 	}
 }

@@ -1,9 +1,12 @@
 package pane
 
 import (
+	"bytes"
+	"errors"
 	"slices"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -80,6 +83,11 @@ type screenState struct {
 	typedAt   time.Time // when input was last written to the program
 	// rightClickPane is SetRightClick's, sent in every frame's modes.
 	rightClickPane bool
+	// lineJSON holds this flush's encoding of each row some subscriber
+	// lacks (nil: not encoded yet): a row is encoded once per flush
+	// however many connections watch the pane.
+	lineJSON [][]byte
+	ys       []int // scratch: the rows of one subscriber's frame
 }
 
 // receiveScreen handles the stream's messages.
@@ -235,6 +243,14 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		AltScreen:      modes.AltScreen,
 		RightClickPane: st.rightClickPane,
 	}
+	st.lineJSON = slices.Grow(st.lineJSON[:0], len(st.keys))[:len(st.keys)]
+	clear(st.lineJSON)
+	lineJSON := func(y int) []byte {
+		if st.lineJSON[y] == nil {
+			st.lineJSON[y] = appendLineJSON(nil, y, row(y))
+		}
+		return st.lineJSON[y]
+	}
 	for _, s := range st.subs {
 		if !s.stale || s.inflight {
 			continue
@@ -245,9 +261,10 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 			PaneID: s.paneID, TerminalID: p.spec.TerminalID, Cols: cols, Rows: len(st.keys),
 			Full: full, Cursor: cursor, Modes: wireModes, ViewOffset: offset, History: int(history), Lines: []protocol.ScreenLine{},
 		}
+		st.ys = st.ys[:0]
 		for y := range st.keys {
 			if full || s.sent[y] != st.keys[y] {
-				frame.Lines = append(frame.Lines, wireLine(y, row(y)))
+				st.ys = append(st.ys, y)
 			}
 		}
 		frame.Bell = int(bells - s.bells)
@@ -255,7 +272,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 			frame.Clipboard = clip
 		}
 		gfx := p.gfx.pieces(s, p.spec.TerminalID, &p.kitty, p.term)
-		if !full && len(frame.Lines) == 0 && cursor == s.cursor && wireModes == s.modes && offset == s.offset && frame.Bell == 0 && frame.Clipboard == "" {
+		if !full && len(st.ys) == 0 && cursor == s.cursor && wireModes == s.modes && offset == s.offset && frame.Bell == 0 && frame.Clipboard == "" {
 			if gfx != nil { // only the graphics changed
 				s.inflight = true
 				ctx.Send(s.pid, &api.Frames{Joined: gfx, From: ctx.Self()})
@@ -264,7 +281,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		}
 		s.seq++
 		frame.Seq = s.seq
-		line, err := protocol.EncodeDedicated(protocol.ScreenFrameEvent, frame)
+		line, err := encodeFrame(&frame, st.ys, lineJSON)
 		if err != nil {
 			continue
 		}
@@ -273,6 +290,152 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		s.inflight = true
 		ctx.Send(s.pid, &api.Frames{Lines: [][]byte{line}, Joined: gfx, From: ctx.Self()})
 	}
+}
+
+// framesTail is how an encoded frame whose Lines is empty ends.
+var framesTail = []byte(`"lines":[]}}`)
+
+// encodeFrame renders frame (whose Lines is empty) as a screen.frame line
+// with rows ys, each from lineJSON: byte for byte what encoding the frame
+// with those lines would give, but a row's JSON is made once and shared
+// by every subscriber's frame.
+func encodeFrame(frame *protocol.ScreenFrame, ys []int, lineJSON func(int) []byte) ([]byte, error) {
+	head, err := protocol.EncodeDedicated(protocol.ScreenFrameEvent, frame)
+	if err != nil {
+		return nil, err
+	}
+	if !bytes.HasSuffix(head, framesTail) {
+		return nil, errors.New("screen frame: unexpected encoding")
+	}
+	size := len(head)
+	for _, y := range ys {
+		size += len(lineJSON(y)) + 1
+	}
+	out := make([]byte, 0, size)
+	out = append(out, head[:len(head)-len("]}}")]...)
+	for i, y := range ys {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, lineJSON(y)...)
+	}
+	return append(out, "]}}"...), nil
+}
+
+// appendLineJSON appends the JSON of row y, byte for byte what
+// encoding/json makes of wireLine(y, r) (TestLineJSON_AsEncodingJSON),
+// without building the wire structs: a flood re-encodes every row
+// ScreenMaxFPS times a second.
+func appendLineJSON(b []byte, y int, r *emulator.RowSnapshot) []byte {
+	b = append(b, `{"y":`...)
+	b = strconv.AppendInt(b, int64(y), 10)
+	if len(r.Runs) > 0 {
+		b = append(b, `,"runs":[`...)
+		for i, run := range r.Runs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"x":`...)
+			b = strconv.AppendInt(b, int64(run.Col), 10)
+			b = append(b, `,"w":`...)
+			b = strconv.AppendInt(b, int64(run.Width), 10)
+			b = append(b, `,"t":`...)
+			b = appendJSONString(b, run.Text)
+			if run.Style != (emulator.Style{}) {
+				b = appendStyleJSON(append(b, `,"s":`...), run.Style)
+			}
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// appendStyleJSON appends the JSON of wireStyle(s), its empty fields left
+// out as their omitempty tags say.
+func appendStyleJSON(b []byte, s emulator.Style) []byte {
+	b = append(b, '{')
+	sep := func() {
+		if b[len(b)-1] != '{' {
+			b = append(b, ',')
+		}
+	}
+	color := func(key string, c emulator.Color) {
+		if i, ok := c.Indexed(); ok {
+			sep()
+			b = strconv.AppendInt(append(b, key...), int64(i), 10)
+			b = append(b, '"')
+		} else if r, g, bl, ok := c.RGB(); ok {
+			const hex = "0123456789abcdef"
+			sep()
+			b = append(b, key...)
+			b = append(b, '#', hex[r>>4], hex[r&15], hex[g>>4], hex[g&15], hex[bl>>4], hex[bl&15], '"')
+		}
+	}
+	color(`"fg":"`, s.Fg)
+	color(`"bg":"`, s.Bg)
+	if s.Attrs != 0 {
+		sep()
+		b = strconv.AppendInt(append(b, `"a":`...), int64(s.Attrs), 10)
+	}
+	if s.Underline != 0 {
+		sep()
+		b = strconv.AppendInt(append(b, `"u":`...), int64(s.Underline), 10)
+	}
+	color(`"uc":"`, s.UnderlineColor)
+	return append(b, '}')
+}
+
+// appendJSONString appends s as a JSON string escaped the way
+// encoding/json escapes it: quote, backslash and control characters, the
+// HTML characters <, > and &, U+2028 and U+2029 as \u escapes (\b, \f,
+// \n, \r, \t for those five), invalid UTF-8 as U+FFFD.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
+			j := i + 1
+			for j < len(s) && s[j] >= 0x20 && s[j] < utf8.RuneSelf && s[j] != '"' && s[j] != '\\' && s[j] != '<' && s[j] != '>' && s[j] != '&' {
+				j++
+			}
+			b = append(b, s[i:j]...)
+			i = j
+			continue
+		}
+		if c < utf8.RuneSelf {
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\b':
+				b = append(b, `\b`...)
+			case '\f':
+				b = append(b, `\f`...)
+			case '\n':
+				b = append(b, `\n`...)
+			case '\r':
+				b = append(b, `\r`...)
+			case '\t':
+				b = append(b, `\t`...)
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&15])
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, '\\', 'u', '2', '0', '2', hex[r&15])
+		default:
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
 }
 
 // hashRow is FNV-1a over a row's runs: position, text and style.

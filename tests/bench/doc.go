@@ -14,9 +14,10 @@
 //     is measured, side by side in one run: idle memory and threads per
 //     pane, one command as one process, pipelined requests, a typed
 //     command until a waiting program sees its output (match),
-//     keystroke → echo through an attached client (keys), and a no-op
-//     request's round trip while 100 panes flood (flood); idle and flood
-//     start servers of their own;
+//     keystroke → echo through an attached client (keys), a no-op
+//     request's round trip while 100 panes flood (flood), and a flood's
+//     slowdown with 10 watching clients (subs); idle and flood start
+//     servers of their own;
 //   - soak: runs a real server under churn (panes created and closed,
 //     floods, subscribers and screen streams coming and going) for a
 //     while and checks that its memory, threads and descriptors come back.

@@ -23,11 +23,14 @@
 //     against a bare Go server this program runs (and tmux -C, pipelined);
 //   - match: a command typed into a shell until a waiting program sees its
 //     output: pane.send_input + pane.wait_for_output against tmux
-//     send-keys + %output in control mode.
+//     send-keys + %output in control mode;
+//   - subs: a flood with 0 and with 10 watching clients (screen.subscribe
+//     connections; tmux control-mode clients), the slowdown each server's
+//     watchers cost (subs.go).
 //
 // Linux only (it reads /proc). Usage:
 //
-//	go run ./tests/bench/gaps [-herdr BIN] [-before BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|flood|cli|pipe|ping|match|keys|trace]
+//	go run ./tests/bench/gaps [-herdr BIN] [-before BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|flood|cli|pipe|ping|match|keys|subs|trace]
 package main
 
 import (
@@ -51,8 +54,9 @@ func main() {
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
 	nkeys := flag.Int("keys", 60, "keys each client types per pace for the keys row")
 	before := flag.String("before", "", "cli row: another build's herdr (herdr-full beside it) timed in the same rounds")
-	only := flag.String("only", "", "run only this row: idle, flood, cli, pipe, ping, match or keys; or trace (the keystroke trace under strace, only when asked)")
+	only := flag.String("only", "", "run only this row: idle, flood, cli, pipe, ping, match, keys or subs; or trace (the keystroke trace under strace, only when asked)")
 	floodRounds := flag.Int("flood-rounds", 2, "alternating rounds of the flood row")
+	subsRuns := flag.Int("subs-runs", 3, "alternating runs per flood for the subs row")
 	flag.Parse()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		fail("needs Linux's /proc")
@@ -103,6 +107,9 @@ func main() {
 	}
 	if *only == "" || *only == "match" {
 		matched(c, *runs, tmux)
+	}
+	if *only == "" || *only == "subs" {
+		subscribers(c, sock, dir, *subsRuns, tmux)
 	}
 	if *only == "" || *only == "keys" { // one pane each; its clients stop after it
 		keys(*bin, env, *nkeys, tmux)

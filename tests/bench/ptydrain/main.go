@@ -1,7 +1,7 @@
 // Command ptydrain runs a command in a PTY of -cols×-rows and reads the PTY
 // master until the program side closes. With -emu every chunk is also fed
 // into an emulator.Terminal on a second goroutine, which is what a herdr pane
-// does with its output (PTY reader goroutine → pane actor); without it the
+// does with its output (PTY reader goroutine → inbox → pane actor); without it the
 // program measures the bare PTY drain, the floor.
 // It prints the elapsed seconds.
 //
@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 	"time"
 
@@ -78,42 +79,92 @@ func drainOnly(ptmx *os.File) error {
 	}
 }
 
-// drainIntoEmulator is herdr's pane path without the socket: one goroutine
-// reads the PTY into a small pool of buffers and hands each filled buffer
-// to the goroutine that owns the emulator (the pane actor), which feeds it
-// to Terminal.Write and gives the buffer back (the reader's credit).
+// drainIntoEmulator is herdr's pane path without the socket (the inbox of
+// actors/pane/inbox.go): one goroutine reads the PTY into 64 KiB blocks
+// and queues them, a short read joining the last queued block when it
+// fits, and wakes the goroutine that owns the emulator (the pane actor)
+// only when it was not already woken; that one takes everything queued,
+// feeds it to Terminal.Write and comes back for more. The reader stops
+// while 512 KiB are queued. A PTY read returns a few KiB, so waking the
+// emulator for each of them (as a channel per read did) measured
+// thousands of goroutine hand-offs, not what a pane does.
 func drainIntoEmulator(ptmx *os.File, cols, rows int) error {
-	const nbuf = 4
-	free := make(chan []byte, nbuf)
-	for i := 0; i < nbuf; i++ {
-		free <- make([]byte, 64*1024)
-	}
-	filled := make(chan []byte, nbuf)
-	errc := make(chan error, 1)
+	const block, maxPending = 64 << 10, 512 << 10
+	var (
+		mu      sync.Mutex
+		drained = sync.NewCond(&mu)
+		queue   [][]byte
+		free    [][]byte
+		pending int
+		rung    bool
+		done    bool
+		readErr error
+	)
+	wake := make(chan struct{}, 1)
 	go func() {
-		defer close(filled)
-		for buf := range free {
-			n, err := ptmx.Read(buf[:cap(buf)])
+		buf := make([]byte, block)
+		for {
+			n, err := ptmx.Read(buf)
+			mu.Lock()
+			for pending >= maxPending {
+				drained.Wait()
+			}
 			if n > 0 {
-				filled <- buf[:n]
+				pending += n
+				if k := len(queue); k > 0 && len(queue[k-1])+n <= cap(queue[k-1]) {
+					queue[k-1] = append(queue[k-1], buf[:n]...)
+				} else {
+					var b []byte
+					if k := len(free); k > 0 {
+						b, free = free[k-1][:0], free[:k-1]
+					} else {
+						b = make([]byte, 0, block)
+					}
+					queue = append(queue, append(b, buf[:n]...))
+				}
 			}
 			if err != nil {
+				done = true
 				if !readDone(err) {
-					errc <- fmt.Errorf("read pty: %w", err)
+					readErr = fmt.Errorf("read pty: %w", err)
 				}
+			}
+			ring := !rung && (len(queue) > 0 || done)
+			rung = rung || ring
+			mu.Unlock()
+			if ring {
+				wake <- struct{}{}
+			}
+			if err != nil {
 				return
 			}
 		}
 	}()
 	term := emulator.New(cols, rows, emulator.Options{Reply: func(b []byte) { _, _ = ptmx.Write(b) }})
-	for buf := range filled {
-		term.Write(buf)
-		free <- buf
+	var batch [][]byte
+	for range wake {
+		for {
+			mu.Lock()
+			free = append(free, batch...)
+			batch = append(batch[:0], queue...)
+			queue = queue[:0]
+			pending = 0
+			drained.Broadcast()
+			finished := done && len(batch) == 0
+			if len(batch) == 0 {
+				rung = false
+			}
+			mu.Unlock()
+			if finished {
+				return readErr
+			}
+			if len(batch) == 0 {
+				break
+			}
+			for _, b := range batch {
+				term.Write(b)
+			}
+		}
 	}
-	select {
-	case err := <-errc:
-		return err
-	default:
-		return nil
-	}
+	return nil
 }
