@@ -108,21 +108,19 @@ type Gateway struct {
 
 // Props returns the gateway's props; a failing conn actor is stopped (its
 // client reconnects), never restarted with a half-read stream. Its
-// mailbox is dispatched like a conn's (dispatch.go): a connection the
-// accept loop posts while the mailbox is idle is taken in on the accept
-// loop's goroutine, its conn spawned and started there, so a new client's
-// first request waits for one goroutine hand-off (to its reader), not
-// two; the gateway's other messages run on a worker goroutine of its own
-// (protoactor's default dispatcher would start, and grow the stack of, a
-// goroutine for each).
+// mailbox runs on the goroutine that posts to it: a connection is taken
+// in on the accept loop's goroutine (its conn spawned and started there),
+// a conn's end on that conn's goroutine. Its turns are short and never
+// block, and no goroutine is woken for them: a worker of its own cost a
+// thread wake-up (a futex) for every connection's start and end, and
+// protoactor's default dispatcher a new goroutine for each.
 func Props(opts Options) *actor.Props {
 	stop := actor.NewOneForOneStrategy(0, 0, func(reason any) actor.Directive {
 		opts.Log.Error("connection actor failed", "reason", reason)
 		return actor.StopDirective
 	})
-	d := &connDispatcher{}
-	return actor.PropsFromProducer(func() actor.Actor { return &Gateway{opts: opts, mbox: d} },
-		actor.WithSupervisor(stop), actor.WithDispatcher(d), api.Guarded(opts.Log))
+	return actor.PropsFromProducer(func() actor.Actor { return &Gateway{opts: opts} },
+		actor.WithSupervisor(stop), actor.WithDispatcher(actor.NewSynchronizedDispatcher(300)), api.Guarded(opts.Log))
 }
 
 // Receive implements actor.Actor.
@@ -131,7 +129,7 @@ func (g *Gateway) Receive(ctx actor.Context) {
 	case *actor.Started:
 		g.opts.defaults()
 		g.slots = make(chan struct{}, connLimit(api.FDLimit()))
-		go g.acceptLoop(ctx.ActorSystem().Root, ctx.Self(), g.slots, g.mbox)
+		go g.acceptLoop(ctx.ActorSystem().Root, ctx.Self(), g.slots)
 	case *accepted:
 		g.next++
 		name := "conn" + strconv.FormatUint(g.next, 10)
@@ -153,8 +151,6 @@ func (g *Gateway) Receive(ctx actor.Context) {
 		// Its children are stopped after this returns, and see it closed.
 		close(g.opts.stopping)
 		g.opts.Listener.Close()
-	case *actor.Stopped:
-		g.mbox.stop()
 	default:
 		api.Unhandled(ctx, msg, g.opts.Log)
 	}
@@ -182,7 +178,7 @@ func connLimit(fds int, limited bool) int {
 // acceptLoop runs until the listener is closed. Any other accept error
 // (EMFILE, ECONNABORTED, …) is retried after a growing pause, so a burst of
 // clients can never leave the server deaf.
-func (g *Gateway) acceptLoop(root *actor.RootContext, self *actor.PID, slots chan<- struct{}, mbox *connDispatcher) {
+func (g *Gateway) acceptLoop(root *actor.RootContext, self *actor.PID, slots chan<- struct{}) {
 	// A spare fd, given up at EMFILE so that the client waiting in the
 	// backlog can be accepted and told, rather than left hanging.
 	spare, _ := os.Open(os.DevNull)
@@ -201,7 +197,7 @@ func (g *Gateway) acceptLoop(root *actor.RootContext, self *actor.PID, slots cha
 			}
 			select {
 			case slots <- struct{}{}:
-				mbox.post(func() { root.Send(self, &accepted{conn: conn}) })
+				root.Send(self, &accepted{conn: conn})
 			default:
 				refuse(conn, protocol.Errorf(protocol.CodeServerUnavailable,
 					"server busy: it serves at most %d connections at once; close one and retry", cap(slots)))
