@@ -1,6 +1,8 @@
 package api
 
 import (
+	"github.com/asynkron/protoactor-go/actor"
+
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -9,7 +11,33 @@ type Call struct {
 	ID     string
 	Method string
 	Params protocol.Params
+	// Route: the caller keeps the routes of panes (a connection): the pane
+	// answering this call, which came through the session, tells it its
+	// own (PaneRoute) before it answers.
+	Route bool
 }
+
+// A connection sends the calls of a pane whose actor it knows to that
+// actor (PaneCall), not through the session: a keystroke's pane.send_text
+// and a waiting program's pane.wait_for_output each cross one goroutine
+// less. The session stays the one that resolves ids: the pane answers a
+// PaneCall naming an id that is no longer its own (a pane moved or
+// renumbered) with NotThisPane, a closed pane's dead letter comes back,
+// and either way the connection forgets the route and asks the session.
+type (
+	// PaneCall is a call sent straight to the pane PaneID named.
+	PaneCall struct {
+		Call   *Call
+		PaneID string
+	}
+	// PaneRoute tells a caller which actor serves a pane.
+	PaneRoute struct {
+		PaneID string
+		PID    *actor.PID
+	}
+	// NotThisPane answers a PaneCall whose id is not the pane's.
+	NotThisPane struct{ Call *Call }
+)
 
 // Reply answers exactly one Call: either Result or Err is set.
 type Reply struct {
@@ -37,3 +65,6 @@ func OkOrFail(err error) *Reply {
 	}
 	return OK()
 }
+
+// CarriedCall implements CallCarrier.
+func (c *PaneCall) CarriedCall() *Call { return c.Call }

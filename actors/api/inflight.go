@@ -48,8 +48,13 @@ func (f *InFlight) Busy() bool { return f.call != nil }
 // Send sends call to owner and arms its deadline (within ≤ 0: none, for
 // a wait the client may hold as long as it likes).
 func (f *InFlight) Send(ctx actor.Context, owner *actor.PID, call *Call, within time.Duration) {
+	f.SendCarried(ctx, owner, call, call, within)
+}
+
+// SendCarried is Send of msg, a message that carries call (a PaneCall).
+func (f *InFlight) SendCarried(ctx actor.Context, owner *actor.PID, call *Call, msg any, within time.Duration) {
 	f.call, f.owner, f.within = call, owner, within
-	ctx.RequestWithCustomSender(owner, call, f.Sender(ctx))
+	ctx.RequestWithCustomSender(owner, msg, f.Sender(ctx))
 	if within > 0 {
 		f.timer = f.timers.After(Unrelayed(ctx), within, &CallExpired{call: call})
 	}

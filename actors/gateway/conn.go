@@ -90,6 +90,7 @@ type conn struct {
 	current *protocol.Request // the request its owner is working on
 	shape   protocol.Shape    // the current request's
 	calls   api.InFlight      // its call: the deadline, and how its answer is known
+	routes  paneRoutes        // panes whose calls go to them directly (paneroute.go)
 	closing bool
 	out     chan outItem
 	credits chan struct{}
@@ -193,14 +194,21 @@ func (c *conn) requests(ctx actor.Context) {
 		c.pump(ctx)
 	case *api.Reply:
 		if c.calls.Answers(ctx, msg) {
+			c.routes.sent = nil
 			c.finish(ctx, msg)
+		}
+	case *api.PaneRoute:
+		c.learnRoute(msg)
+	case *api.NotThisPane:
+		if c.calls.Answers(ctx, msg) && !c.resend(ctx) {
+			c.finish(ctx, api.Fail(protocol.Errorf(protocol.CodeInternal, "a pane refused a call sent through the session")))
 		}
 	case *handoffDone:
 		c.finishHandoff(ctx, msg)
 	case *drained:
 		c.pump(ctx)
 	case *actor.DeadLetterResponse:
-		if c.calls.Answers(ctx, msg) {
+		if c.calls.Answers(ctx, msg) && !c.resend(ctx) {
 			c.finish(ctx, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
 		}
 	case *events.Batch:
@@ -392,7 +400,7 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 		return
 	}
 	c.current = &req
-	c.calls.Send(ctx, owner, &api.Call{ID: req.ID, Method: req.Method, Params: params}, api.Deadline(params, c.opts.CallDeadline))
+	c.sendCall(ctx, m, owner, &api.Call{ID: req.ID, Method: req.Method, Params: params})
 }
 
 // finish writes the answer of the current request and moves on. An

@@ -191,6 +191,8 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.applyTurn(ctx)
 	case *Request:
 		p.handle(ctx, msg)
+	case *api.PaneCall:
+		p.direct(ctx, msg)
 	case *AgentRequest:
 		p.handleAgent(ctx, msg)
 	case *ReadSelection: // copy.go
@@ -574,11 +576,26 @@ func (p *Pane) stop(ctx actor.Context) {
 // handle runs a request's handler. A panic in it is answered
 // internal_error by the pane's guard (api.GuardedKeep), and the pane
 // keeps its terminal.
+// direct takes a call a connection sent here itself (api.PaneCall): it is
+// this pane's while the id it names is the pane's own.
+func (p *Pane) direct(ctx actor.Context, c *api.PaneCall) {
+	ids := p.spec.IDs
+	if c.PaneID == "" || c.PaneID != ids.PaneID {
+		ctx.Respond(&api.NotThisPane{Call: c.Call})
+		return
+	}
+	p.handle(ctx, &Request{Call: c.Call, PaneID: ids.PaneID, WorkspaceID: ids.WorkspaceID, TabID: ids.TabID})
+}
+
 func (p *Pane) handle(ctx actor.Context, req *Request) {
 	h, ok := Registry.Lookup(req.Call.Method)
 	if !ok {
 		ctx.Respond(api.Fail(fmt.Errorf("pane cannot handle %s", req.Call.Method)))
 		return
+	}
+	if req.Call.Route && req.PaneID == p.spec.IDs.PaneID && ctx.Sender() != nil {
+		// Before the answer: the caller takes it while the call is its own.
+		ctx.Send(ctx.Sender(), &api.PaneRoute{PaneID: req.PaneID, PID: ctx.Self()})
 	}
 	if reply := h(p, ctx, req); reply != nil {
 		ctx.Respond(reply)

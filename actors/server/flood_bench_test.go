@@ -11,7 +11,16 @@ import (
 // BenchmarkPingUnderFlood measures an idle client's ping round trip while
 // 100 panes flood output (yes through their PTYs), next to the same server
 // with the panes idle. The request path must not queue behind parsing.
-func BenchmarkPingUnderFlood(b *testing.B) {
+func BenchmarkPingUnderFlood(b *testing.B) { benchUnderFlood(b, "ping", nil) }
+
+// BenchmarkPaneSendTextUnderFlood is BenchmarkPingUnderFlood for a pane's
+// own call (an empty pane.send_text to a pane that does not flood): the
+// session, busy with the flooding panes' facts, is not on its way.
+func BenchmarkPaneSendTextUnderFlood(b *testing.B) {
+	benchUnderFlood(b, "pane.send_text", map[string]any{"pane_id": "w1:p1", "text": ""})
+}
+
+func benchUnderFlood(b *testing.B, method string, params any) {
 	for _, flood := range []bool{false, true} {
 		name := "idle100"
 		if flood {
@@ -36,7 +45,7 @@ func BenchmarkPingUnderFlood(b *testing.B) {
 				}
 			}
 			if flood {
-				for _, pane := range panes {
+				for _, pane := range panes[1:] { // w1:p1 stays quiet
 					if err := c.Call("pane.send_input", map[string]any{"pane_id": pane, "text": "exec yes 'herdr flood 0123456789 abcdefghijklmnopqrstuvwxyz'", "keys": []string{"Enter"}}, nil); err != nil {
 						b.Fatal(err)
 					}
@@ -48,7 +57,7 @@ func BenchmarkPingUnderFlood(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				start := time.Now()
-				if err := p.Call("ping", nil, nil); err != nil {
+				if err := p.Call(method, params, nil); err != nil {
 					b.Fatal(err)
 				}
 				lat = append(lat, time.Since(start))

@@ -1,0 +1,89 @@
+package gateway
+
+import (
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Pane routes: the calls a pane answers itself (pane.send_text,
+// pane.wait_for_output, pane.read, …) go through the session, which
+// resolves the id; the pane then tells the connection its actor
+// (api.PaneRoute), and the connection's next calls for that id go to the
+// pane directly (api.PaneCall): a keystroke crosses one goroutine less.
+// A pane that no longer has the id answers api.NotThisPane, a closed one
+// comes back as a dead letter; the connection then forgets the route and
+// sends the call through the session after all, so the client gets one
+// answer, the session's.
+
+// maxPaneRoutes bounds a connection's routes; past it they start over.
+const maxPaneRoutes = 64
+
+// paneRoutes are a connection's known panes, and the call in flight sent
+// straight to one.
+type paneRoutes struct {
+	byID map[string]*actor.PID
+	// sent is the current call when it went to a pane directly, with what
+	// a second try through the session needs.
+	sent *directCall
+}
+
+type directCall struct {
+	call   *api.Call
+	paneID string
+	within time.Duration // the call's deadline
+}
+
+// routable reports whether m is a pane's own method addressed by an
+// explicit pane id, one the session only resolves and forwards.
+func routable(m protocol.Method) bool {
+	return m.Owner == protocol.OwnerPane && m.Target == protocol.TargetPane && m.Gate == "" &&
+		(m.Shape == protocol.ShapeAnswer || m.Shape == protocol.ShapeWait)
+}
+
+// sendCall sends the current call: to its pane when the route is known,
+// else to owner, asking for the route when it may be learnt.
+func (c *conn) sendCall(ctx actor.Context, m protocol.Method, owner *actor.PID, call *api.Call) {
+	within := api.Deadline(call.Params, c.opts.CallDeadline)
+	if routable(m) && !protocol.ToMachines(call.Params) {
+		if t, ok := call.Params.(protocol.Targeted); ok && t.TargetID() != "" {
+			id := t.TargetID()
+			if pid := c.routes.byID[id]; pid != nil {
+				c.routes.sent = &directCall{call: call, paneID: id, within: within}
+				c.calls.SendCarried(ctx, pid, call, &api.PaneCall{Call: call, PaneID: id}, within)
+				return
+			}
+			call.Route = true
+		}
+	}
+	c.calls.Send(ctx, owner, call, within)
+}
+
+// learnRoute keeps a pane's route, told while its call is the current one.
+func (c *conn) learnRoute(r *api.PaneRoute) {
+	if c.current == nil || r.PID == nil {
+		return
+	}
+	if c.routes.byID == nil || len(c.routes.byID) >= maxPaneRoutes {
+		c.routes.byID = map[string]*actor.PID{}
+	}
+	c.routes.byID[r.PaneID] = r.PID
+}
+
+// resend sends the current call through the session after its pane
+// refused it (NotThisPane) or was gone (a dead letter), and reports
+// whether it did: false when the call did not go to a pane directly.
+func (c *conn) resend(ctx actor.Context) bool {
+	d := c.routes.sent
+	if d == nil {
+		return false
+	}
+	c.routes.sent = nil
+	delete(c.routes.byID, d.paneID)
+	d.call.Route = true
+	c.calls.Send(ctx, c.opts.Session, d.call, d.within)
+	return true
+}

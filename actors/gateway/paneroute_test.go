@@ -1,0 +1,115 @@
+package gateway
+
+import (
+	"bufio"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// renamePane gives the test's pane another id.
+type renamePane struct{ id string }
+
+// A pane's calls go through the session until the pane has told the
+// connection its actor, then straight to it; a pane that lost the id
+// (NotThisPane) or is gone (a dead letter) sends the call back through
+// the session, whose answer is the client's one answer.
+func TestConn_PaneRoutes(t *testing.T) {
+	system := quietSystem(t)
+	var viaSession, direct atomic.Int32
+	own := "w1:p1" // the pane's id, its actor's alone
+	paneProps := actor.PropsFromFunc(func(ctx actor.Context) {
+		switch msg := ctx.Message().(type) {
+		case *renamePane:
+			own = msg.id
+			ctx.Respond(msg) // acknowledged
+		case *api.Call: // forwarded by the session
+			if msg.Route {
+				ctx.Send(ctx.Sender(), &api.PaneRoute{PaneID: own, PID: ctx.Self()})
+			}
+			ctx.Respond(api.OK())
+		case *api.PaneCall:
+			if msg.PaneID != own {
+				ctx.Respond(&api.NotThisPane{Call: msg.Call})
+				return
+			}
+			direct.Add(1)
+			ctx.Respond(api.OK())
+		}
+	})
+	pane, renamed := system.Root.Spawn(paneProps), atomic.Bool{}
+	session := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		call, ok := ctx.Message().(*api.Call)
+		if !ok {
+			return
+		}
+		viaSession.Add(1)
+		if id := call.Params.(protocol.Targeted).TargetID(); id != "w1:p1" || renamed.Load() {
+			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane %s not found", id)))
+			return
+		}
+		ctx.RequestWithCustomSender(pane, call, ctx.Sender())
+	}))
+	l := startGatewayWith(t, system, Options{Session: session})
+	c := l.dial()
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	r := bufio.NewReader(c)
+	send := func(id string) string {
+		t.Helper()
+		fmt.Fprintf(c, `{"id":"%s","method":"pane.send_text","params":{"pane_id":"w1:p1","text":"a"}}`+"\n", id)
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("no answer to %s: %v", id, err)
+		}
+		return strings.TrimSpace(line)
+	}
+	for i := 1; i <= 3; i++ {
+		if a := send(fmt.Sprint(i)); a != fmt.Sprintf(`{"id":"%d","result":{"type":"ok"}}`, i) {
+			t.Fatalf("call %d: %s", i, a)
+		}
+	}
+	if viaSession.Load() != 1 || direct.Load() != 2 {
+		t.Fatalf("%d calls through the session and %d to the pane, want 1 and then 2 direct", viaSession.Load(), direct.Load())
+	}
+
+	// The pane lost the id (NotThisPane): the call goes back through the
+	// session, which knows no such pane now.
+	renamed.Store(true)
+	if _, err := system.Root.RequestFuture(pane, &renamePane{id: "w2:p1"}, time.Second).Result(); err != nil {
+		t.Fatal(err)
+	}
+	if a := send("4"); !strings.Contains(a, `"id":"4"`) || !strings.Contains(a, protocol.CodePaneNotFound) || !strings.Contains(a, "pane w1:p1 not found") {
+		t.Fatalf("a call to a renamed pane got %s, want the session's pane_not_found", a)
+	}
+	if viaSession.Load() != 2 || direct.Load() != 2 {
+		t.Fatalf("after a rename: %d through the session, %d direct; want 2 and 2", viaSession.Load(), direct.Load())
+	}
+
+	// The id is the pane's again: learnt anew through the session, then
+	// the pane is gone (a dead letter) and the session answers.
+	renamed.Store(false)
+	if _, err := system.Root.RequestFuture(pane, &renamePane{id: "w1:p1"}, time.Second).Result(); err != nil {
+		t.Fatal(err)
+	}
+	if a := send("5"); a != `{"id":"5","result":{"type":"ok"}}` || viaSession.Load() != 3 {
+		t.Fatalf("call 5: %s, %d through the session", a, viaSession.Load())
+	}
+	renamed.Store(true)
+	if err := system.Root.PoisonFuture(pane).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	if a := send("6"); !strings.Contains(a, `"id":"6"`) || !strings.Contains(a, "pane w1:p1 not found") {
+		t.Fatalf("a call to a gone pane got %s, want the session's pane_not_found", a)
+	}
+	if viaSession.Load() != 4 || direct.Load() != 2 {
+		t.Fatalf("after the pane went: %d through the session, %d direct; want 4 and 2", viaSession.Load(), direct.Load())
+	}
+}
