@@ -177,6 +177,10 @@ func (t *Terminal) scrollRegionUp(n int, toScrollback bool) {
 		l.reset(t.eraseID)
 		t.damage(l)
 	}
+	if n == 1 && len(region) == len(t.scr.lines) {
+		t.scr.slideUp()
+		return
+	}
 	rotateLeft(region, n)
 }
 

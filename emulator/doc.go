@@ -5,8 +5,10 @@
 // the socket API hands out:
 //
 //   - parsing and dispatch of C0 controls, ESC, CSI and OSC sequences:
-//     printable text and complete CSI sequences (with colon sub-parameters)
-//     are parsed in Write's fast paths (terminal.go, csi_scan.go), the rest
+//     printable text (print_run.go: found and written in one pass), plain
+//     SGR sequences (sgr_scan.go: applied to the pen as they are read) and
+//     complete CSI sequences (with colon sub-parameters) are parsed in
+//     Write's fast paths (terminal.go, csi_scan.go), the rest
 //     by github.com/danielgatis/go-vte/vtparser; dispatch lives in
 //     perform.go and one file per sequence family (csi_cursor.go,
 //     csi_erase.go, csi_mode.go, csi_sgr.go, osc.go);
@@ -16,7 +18,8 @@
 //     keycap bases #, * and 0-9 too: "1️⃣" is two cells, as in tmux 3.4+);
 //     NextCell is the same rule for clients;
 //   - screen operations (cursor movement, erase, insert/delete, scrolling,
-//     modes, alternate screen);
+//     modes, alternate screen; a full-screen scroll slides the rows along
+//     a longer array, scroll_window.go);
 //   - the cell grid (grid.go) with styles interned in a hash table of its
 //     own (styletable.go; a new pen recycles the ids no cell uses once
 //     the table holds 8192, so new colours keep it in the cache) and

@@ -243,6 +243,12 @@ func (l *line) shiftComb(from, end, delta int) {
 // screen is a grid of rows.
 type screen struct {
 	lines []*line
+	// window is the array lines slides along when the screen scrolls
+	// up (scroll_window.go); lines may be elsewhere after a resize.
+	window struct {
+		rows []*line
+		off  int
+	}
 }
 
 func newScreen(cols, rows int) *screen {

@@ -246,12 +246,7 @@ func (t *Terminal) Write(p []byte) (int, error) {
 		b := p[i]
 		if t.ground && b >= 0x20 && b < 0x7f {
 			// Fast path: printable ASCII in the ground state.
-			j := i + 1
-			for j < len(p) && p[j] >= 0x20 && p[j] < 0x7f {
-				j++
-			}
-			t.printASCII(p[i:j])
-			i = j
+			i += t.printRun(p[i:])
 			continue
 		}
 		if t.ground && (b == '\n' || b == '\r') {
@@ -278,7 +273,12 @@ func (t *Terminal) Write(p []byte) (int, error) {
 			}
 		}
 		if t.ground && b == 0x1b && (i+1 == len(p) || p[i+1] == '[') {
-			// Fast path: a CSI sequence (csi_scan.go).
+			// Fast path: a plain SGR sequence (sgr_scan.go), any other
+			// CSI sequence (csi_scan.go).
+			if n := t.scanSGR(p[i:]); n > 0 {
+				i += n
+				continue
+			}
 			n := t.scanCSI(p[i:])
 			if n > 0 {
 				t.dispatchScannedCSI()

@@ -1,0 +1,80 @@
+package emulator
+
+// printRun prints the run of printable ASCII (0x20..0x7e) at the start of p
+// (p[0] is one) and returns its length. It finds the end of the run while
+// writing the cells, one pass over the bytes instead of a scan and a copy:
+// plain text is most of what programs write. Insert mode, line drawing and
+// no-autowrap need the run's length first and take printASCII.
+func (t *Terminal) printRun(p []byte) int {
+	if t.modes.Insert || t.lineDrawing || !t.modes.AutoWrap {
+		j := 1
+		for j < len(p) && p[j] >= 0x20 && p[j] < 0x7f {
+			j++
+		}
+		t.printASCII(p[:j])
+		return j
+	}
+	t.changed = true
+	pen := t.penID
+	i := 0
+	for {
+		if t.pendingWrap {
+			t.wrap()
+		}
+		l := t.scr.lines[t.y]
+		l.own()
+		t.damage(l)
+		x := t.x
+		cells := l.cells[x:t.cols]
+		src := p[i:]
+		if len(src) > len(cells) {
+			src = src[:len(cells)]
+		}
+		n := 0
+		if l.comb == nil {
+			// Without combining marks, only the cells at the run's ends
+			// can hold half of a wide character that is not overwritten
+			// with it: the first below, the one after the run at the end.
+			if cells[0].flags != 0 {
+				l.breakWide(x)
+			}
+			cells = cells[:len(src)]
+			for n < len(src) {
+				c := src[n]
+				if c < 0x20 || c >= 0x7f {
+					break
+				}
+				cells[n] = cell{ch: rune(c), style: pen}
+				n++
+			}
+		} else {
+			for n < len(src) {
+				c := src[n]
+				if c < 0x20 || c >= 0x7f {
+					break
+				}
+				if cells[n].flags != 0 {
+					l.breakWide(x + n)
+				}
+				cells[n] = cell{ch: rune(c), style: pen}
+				n++
+			}
+		}
+		end := x + n
+		l.touch(end)
+		if end < t.cols && l.cells[end].flags&cellCont != 0 {
+			l.cells[end] = cell{style: l.cells[end].style}
+		}
+		i += n
+		t.x = end
+		if end >= t.cols {
+			t.x = t.cols - 1
+			t.pendingWrap = true
+		}
+		if end < t.cols || i == len(p) || p[i] < 0x20 || p[i] >= 0x7f {
+			break
+		}
+	}
+	t.lastRune = rune(p[i-1])
+	return i
+}
