@@ -98,7 +98,7 @@ const (
 // goroutine. All accessors return copies.
 type Terminal struct {
 	opts   Options
-	parser *vtparser.Parser
+	parser *vtparser.Parser // nil until needed (vt)
 	perf   performer
 
 	ver uint64 // last content version given to a line (damage)
@@ -183,11 +183,19 @@ func New(cols, rows int, opts Options) *Terminal {
 		ground: true,
 	}
 	t.perf.t = t
-	t.parser = vtparser.New(&t.perf)
 	t.primary = newScreen(cols, rows)
 	t.scr = t.primary
 	t.resetState()
 	return t
+}
+
+// vt returns the general parser, made at the first byte the fast paths do
+// not take: a pane that only ever shows plain text never needs one.
+func (t *Terminal) vt() *vtparser.Parser {
+	if t.parser == nil {
+		t.parser = vtparser.New(&t.perf)
+	}
+	return t.parser
 }
 
 func clampSize(cols, rows int) (int, int) {
