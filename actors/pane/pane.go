@@ -272,7 +272,7 @@ func (p *Pane) start(ctx actor.Context) {
 	p.in = newInbox(p.rt.readTurns)
 	p.waits.timers = &p.timers
 	p.det.catalog = p.spec.Catalog
-	p.det.pid = ctx.Spawn(detector.Props(p.spec.Catalog, p.rt.procs))
+	p.det.pid = ctx.Spawn(p.rt.detectorProps(p.spec.Catalog))
 	p.done = make(chan struct{})
 	p.facts.TerminalID = p.spec.TerminalID
 	p.facts.ShellPID, p.facts.ShellStart = p.con.Pid(), procs.StartStamp(p.con.Pid())
