@@ -239,7 +239,11 @@ func (t *Terminal) encodeState(b []byte) []byte {
 		pb |= parserPrevGround
 	}
 	b = binary.AppendUvarint(b, pb)
-	b = putBytes(b, t.pend[:t.npend])
+	var pend []byte
+	if t.npend > 0 {
+		pend = t.pend[:t.npend]
+	}
+	b = putBytes(b, pend)
 	var tail []byte
 	if !t.ground {
 		tail = t.ptail
@@ -562,7 +566,9 @@ func decodeState(data []byte, opts Options) (*Terminal, error) {
 
 	pb := r.uint(3, "parser state")
 	t.ground, t.prevGround = pb&parserGround != 0, pb&parserPrevGround != 0
-	t.npend = copy(t.pend[:], r.bytes(len(t.pend)-1, "pending CSI"))
+	if pend := r.bytes(maxPendingCSI-1, "pending CSI"); len(pend) > 0 {
+		t.npend = copy(t.pendBuf()[:], pend)
+	}
 	tail := r.bytes(maxParserTail, "parser tail")
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("trailing bytes")

@@ -151,8 +151,10 @@ type Terminal struct {
 	widths *widthCache
 	reply  []byte
 
-	csi   csiSeq              // the CSI sequence being dispatched by the fast path
-	pend  [maxPendingCSI]byte // a CSI sequence cut by the end of the last Write
+	csi csiSeq // the CSI sequence being dispatched by the fast path
+	// pend is a CSI sequence cut by the end of the last Write (npend bytes
+	// of it); made at the first such cut (pendBuf).
+	pend  *[maxPendingCSI]byte
 	npend int
 
 	// ptail is every byte fed to the general parser since it was last known
@@ -187,6 +189,14 @@ func New(cols, rows int, opts Options) *Terminal {
 	t.scr = t.primary
 	t.resetState()
 	return t
+}
+
+// pendBuf returns the buffer of a cut CSI sequence, made at first need.
+func (t *Terminal) pendBuf() *[maxPendingCSI]byte {
+	if t.pend == nil {
+		t.pend = new([maxPendingCSI]byte)
+	}
+	return t.pend
 }
 
 // vt returns the general parser, made at the first byte the fast paths do
@@ -294,7 +304,7 @@ func (t *Terminal) Write(p []byte) (int, error) {
 				continue
 			}
 			if n < 0 && len(p)-i < len(t.pend) {
-				t.npend = copy(t.pend[:], p[i:])
+				t.npend = copy(t.pendBuf()[:], p[i:])
 				break
 			}
 		}
