@@ -132,12 +132,13 @@ type Pane struct {
 	facts    Facts
 	waits    waitSet
 	matchers []*matcher
-	search   copySearch // the last copy-mode search (copy.go)
+	search   *copySearch // the last copy-mode search (copy.go), made by the first
 	// Input the terminal did not take at once waits for writeLoop in
 	// toPTY (made, and the goroutine started, on first need; closed when
 	// the pane stops); queuedIn counts what writeLoop has not written yet.
 	toPTY    chan []byte
 	queuedIn atomic.Int32
+	paused   atomic.Bool // set by a live handoff's Freeze (below); beside queuedIn, no padding
 	det      detection
 	jobs     jobCache // the foreground job for pane.process_info (process.go)
 	screen   screenState
@@ -166,7 +167,6 @@ type Pane struct {
 	// from another process starts with; paused stops the reader, which then
 	// waits on resume; freezer is who asked for the Freeze.
 	adopted []byte
-	paused  atomic.Bool
 	resume  chan struct{}
 	freezer *actor.PID
 
