@@ -10,7 +10,8 @@ import (
 
 // BenchmarkIdlePane_Heap reports what an idle pane keeps on the Go heap:
 // the live bytes and objects added by 200 tabs (a shell each, prompt drawn,
-// detection run), measured after two collections. Unlike RSS it does not
+// detection run), measured after two collections, and the goroutine
+// stacks they added. Unlike RSS it does not
 // depend on the machine's load, so it compares before and after exactly
 // (to a few bytes).
 // Run it alone: go test ./actors/server -run XXX -bench IdlePane_Heap -benchtime 1x
@@ -35,26 +36,29 @@ func BenchmarkIdlePane_Heap(b *testing.B) {
 		// Past the detector's first walks and the pane's first process facts.
 		time.Sleep(2 * time.Second)
 	}
-	live := func() (bytes, objects uint64) {
+	live := func() (bytes, objects, stacks uint64, goroutines int) {
 		runtime.GC()
 		runtime.GC()
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
-		return m.HeapAlloc, m.HeapObjects
+		return m.HeapAlloc, m.HeapObjects, m.StackInuse, runtime.NumGoroutine()
 	}
 	if err := c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, nil); err != nil {
 		b.Fatal(err)
 	}
 	addTabs(5) // what the first tabs set up once is not per pane
-	var perPane, objsPerPane float64
+	per := func(after, before uint64) float64 { return float64(int64(after)-int64(before)) / panes }
+	var bytes, objects, stacks, goroutines float64
 	for b.Loop() {
-		bytes0, objs0 := live()
+		bytes0, objs0, stacks0, g0 := live()
 		addTabs(panes)
-		bytes1, objs1 := live()
-		perPane = float64(int64(bytes1)-int64(bytes0)) / panes
-		objsPerPane = float64(int64(objs1)-int64(objs0)) / panes
+		bytes1, objs1, stacks1, g1 := live()
+		bytes, objects, stacks = per(bytes1, bytes0), per(objs1, objs0), per(stacks1, stacks0)
+		goroutines = per(uint64(g1), uint64(g0))
 	}
-	b.ReportMetric(perPane, "B/pane")
-	b.ReportMetric(objsPerPane, "objs/pane")
+	b.ReportMetric(bytes, "B/pane")
+	b.ReportMetric(objects, "objs/pane")
+	b.ReportMetric(stacks, "stackB/pane")
+	b.ReportMetric(goroutines, "goroutines/pane")
 	b.ReportMetric(0, "ns/op")
 }
