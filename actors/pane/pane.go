@@ -165,7 +165,9 @@ type Pane struct {
 
 	// Live handoff (handoff.go): adopted is the emulator a pane taken over
 	// from another process starts with; paused stops the reader, which then
-	// waits on resume; freezer is who asked for the Freeze.
+	// waits on resume (made by the first Freeze, before paused is set, so
+	// the reader that sees paused sees it); freezer is who asked for the
+	// Freeze.
 	adopted []byte
 	resume  chan struct{}
 	freezer *actor.PID
@@ -300,7 +302,6 @@ func (p *Pane) start(ctx actor.Context) {
 		p.startLines(ctx)
 	}
 	p.rec.init(&p.timers, p.term, p.spec.HistoryBytes)
-	p.resume = make(chan struct{}, 1)
 	root, self, done := ctx.ActorSystem().Root, ctx.Self(), p.done
 	go p.readLoop(root, self)
 	p.con.OnExit(func(code int) {
