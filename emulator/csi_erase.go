@@ -92,7 +92,7 @@ func (t *Terminal) shiftRight(l *line, x, n int) {
 	l.own()
 	t.damage(l)
 	copy(l.cells[x+n:], l.cells[x:t.cols-n])
-	l.touch(min(l.hi+n, t.cols))
+	l.touch(min(int(l.hi)+n, t.cols))
 	l.shiftComb(x, t.cols, n)
 	l.fill(x, x+n, t.eraseID)
 	if last := t.cols - 1; l.cells[last].flags&cellWide != 0 {

@@ -118,7 +118,7 @@ func (t *Terminal) feedParser(b byte) {
 	if b == '_' && t.opts.KittyGraphics && len(t.ptail) > 0 && t.ptail[len(t.ptail)-1] == 0x1b && !t.ptailLost {
 		// ESC _ starts an APC, read by feedAPC (kitty.go): CAN puts the
 		// parser, which would swallow it, back in its ground state.
-		t.parser.Next(0x18)
+		t.vt().Next(0x18)
 		t.ptail = t.ptail[:0]
 		t.startAPC()
 		return
@@ -137,7 +137,7 @@ func (t *Terminal) feedParser(b byte) {
 	}
 	t.prevGround = t.ground
 	t.ground = false
-	t.parser.Next(b)
+	t.vt().Next(b)
 }
 
 // resumePendingCSI completes a CSI sequence left unfinished by the previous

@@ -221,7 +221,7 @@ func (t *Terminal) compactStyles() {
 			continue
 		}
 		for _, l := range s.lines {
-			cells := l.cells[:min(l.hi, len(l.cells))]
+			cells := l.cells[:min(int(l.hi), len(l.cells))]
 			for i := range cells {
 				if cells[i].style != 0 {
 					cells[i].style = mapID(cells[i].style)

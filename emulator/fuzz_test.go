@@ -73,7 +73,7 @@ func FuzzWrite(f *testing.F) {
 						t.Fatalf("continuation cell at %d without head", x)
 					}
 				}
-				for i := l.hi; i < len(l.cells); i++ {
+				for i := int(l.hi); i < len(l.cells); i++ {
 					if l.cells[i] != (cell{}) {
 						t.Fatalf("cell %d beyond hi=%d is %+v", i, l.hi, l.cells[i])
 					}

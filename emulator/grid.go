@@ -79,7 +79,9 @@ type line struct {
 	cells []cell
 	// hi bounds the used part of the line: every cell at index >= hi is
 	// the zero cell. It keeps clearing and scrollback trimming O(used).
-	hi      int
+	// An int32 (a width fits: maxCols) packs it with wrapped, so a line
+	// record takes 48 bytes, not 56 (a 64-byte allocation class).
+	hi      int32
 	wrapped bool           // soft-wrapped: continues on the next row
 	comb    map[int]string // combining marks by column (rare, nil if none)
 	// ver is the line's content version (Terminal.damage): a line whose
@@ -134,14 +136,14 @@ func (l *line) fill(from, to int, st uint16) {
 		return
 	}
 	if st == 0 {
-		if to > l.hi {
-			to = l.hi
+		if hi := int(l.hi); to > hi {
+			to = hi
 		}
 		if from < to {
 			clear(l.cells[from:to])
 		}
-		if to >= l.hi && from < l.hi {
-			l.hi = from
+		if hi := int(l.hi); to >= hi && from < hi {
+			l.hi = int32(from)
 		}
 	} else {
 		l.own()
@@ -163,8 +165,8 @@ func (l *line) fill(from, to int, st uint16) {
 
 // touch records that cells below end may be non-zero.
 func (l *line) touch(end int) {
-	if end > l.hi {
-		l.hi = end
+	if end > int(l.hi) {
+		l.hi = int32(end)
 	}
 }
 
@@ -192,8 +194,8 @@ func (l *line) resize(cols int) {
 		copy(n, l.cells)
 		l.cells = n
 	}
-	if l.hi > cols {
-		l.hi = cols
+	if int(l.hi) > cols {
+		l.hi = int32(cols)
 	}
 	if cols > 0 && l.cells[cols-1].flags&cellWide != 0 {
 		// A wide character cut in half by the new width.
@@ -251,10 +253,17 @@ type screen struct {
 	}
 }
 
+// newScreen returns a blank screen. Its line records are made in one
+// allocation, not one per row: an idle pane's screen is mostly these
+// records. Lines only move between rows of a screen (scrolling rotates
+// them; scrollback keeps an encoded copy), so the block lives as long as
+// the screen, or a resize that replaced some of its rows.
 func newScreen(cols, rows int) *screen {
 	s := &screen{lines: make([]*line, rows)}
-	for i := range s.lines {
-		s.lines[i] = blankLine(cols)
+	records := make([]line, rows)
+	for i := range records {
+		records[i].cells = blankCells[:cols:cols]
+		s.lines[i] = &records[i]
 	}
 	return s
 }

@@ -123,7 +123,7 @@ func (t *Terminal) ExportHistory(maxBytes int) []byte {
 
 // used is the number of cells of l up to its last non-blank one.
 func (l *line) used() int {
-	n := min(l.hi, len(l.cells))
+	n := min(int(l.hi), len(l.cells))
 	for n > 0 && l.cells[n-1] == (cell{}) {
 		n--
 	}

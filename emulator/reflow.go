@@ -231,7 +231,7 @@ func (t *Terminal) reflowPrimary(cols int) (pendingWrap bool) {
 			n := len(l.cells)
 			end := i == last || !l.wrapped
 			if end {
-				n = min(l.hi, n)
+				n = min(int(l.hi), n)
 				for n > 0 && l.cells[n-1] == (cell{}) {
 					n--
 				}

@@ -289,7 +289,7 @@ func (s *scrollback) push(l *line, st *styleTable, links *linkTable) {
 	if s.limit <= 0 {
 		return
 	}
-	n := min(l.hi, len(l.cells))
+	n := min(int(l.hi), len(l.cells))
 	for n > 0 && l.cells[n-1] == (cell{}) {
 		n--
 	}

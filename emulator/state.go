@@ -8,8 +8,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-
-	"github.com/danielgatis/go-vte/vtparser"
 )
 
 // Snapshot and Restore move a terminal's whole state to another process (a
@@ -241,7 +239,11 @@ func (t *Terminal) encodeState(b []byte) []byte {
 		pb |= parserPrevGround
 	}
 	b = binary.AppendUvarint(b, pb)
-	b = putBytes(b, t.pend[:t.npend])
+	var pend []byte
+	if t.npend > 0 {
+		pend = t.pend[:t.npend]
+	}
+	b = putBytes(b, pend)
 	var tail []byte
 	if !t.ground {
 		tail = t.ptail
@@ -254,7 +256,7 @@ func (t *Terminal) encodeState(b []byte) []byte {
 // combining marks.
 func (t *Terminal) putScreen(b []byte, s *screen) []byte {
 	for _, l := range s.lines {
-		hi := min(l.hi, len(l.cells))
+		hi := min(int(l.hi), len(l.cells))
 		b = putUints(b, l.ver, uint64(hi)<<1|boolBit(l.wrapped))
 		for _, c := range l.cells[:hi] {
 			b = putUints(b, uint64(uint32(c.ch)), uint64(c.style)<<8|uint64(c.flags))
@@ -456,7 +458,6 @@ func decodeState(data []byte, opts Options) (*Terminal, error) {
 	}
 	t := &Terminal{opts: opts, cols: cols, rows: rows}
 	t.perf.t = t
-	t.parser = vtparser.New(&t.perf)
 	t.x = r.int(cols-1, "cursor column")
 	t.y = r.int(rows-1, "cursor row")
 	t.pendingWrap = r.uint(1, "pending wrap") == 1
@@ -565,7 +566,9 @@ func decodeState(data []byte, opts Options) (*Terminal, error) {
 
 	pb := r.uint(3, "parser state")
 	t.ground, t.prevGround = pb&parserGround != 0, pb&parserPrevGround != 0
-	t.npend = copy(t.pend[:], r.bytes(len(t.pend)-1, "pending CSI"))
+	if pend := r.bytes(maxPendingCSI-1, "pending CSI"); len(pend) > 0 {
+		t.npend = copy(t.pendBuf()[:], pend)
+	}
 	tail := r.bytes(maxParserTail, "parser tail")
 	if r.err == nil && len(r.b) != 0 {
 		r.fail("trailing bytes")
@@ -579,7 +582,7 @@ func decodeState(data []byte, opts Options) (*Terminal, error) {
 		// way was already applied, so it goes to a throwaway terminal.
 		t.perf.t = New(1, 1, Options{ScrollbackLimitBytes: -1})
 		for _, c := range tail {
-			t.parser.Next(c)
+			t.vt().Next(c)
 		}
 		t.perf.t = t
 	}
@@ -593,16 +596,18 @@ func (r *snapReader) screen(cols, rows, nstyles int) *screen {
 	}
 	s := &screen{lines: make([]*line, rows)}
 	cells := make([]cell, cols*rows) // one allocation for the whole grid
+	records := make([]line, rows)    // and one for its line records
 	for y := range s.lines {
-		l := &line{cells: cells[y*cols : (y+1)*cols : (y+1)*cols]}
+		l := &records[y]
+		l.cells = cells[y*cols : (y+1)*cols : (y+1)*cols]
 		s.lines[y] = l
 		l.ver = r.uint(math.MaxUint64, "row version")
 		hw := r.uint(uint64(cols)<<1|1, "row width")
-		l.hi, l.wrapped = int(hw>>1), hw&1 != 0
-		if r.err == nil && l.hi > len(r.b)/2 {
+		l.hi, l.wrapped = int32(hw>>1), hw&1 != 0
+		if r.err == nil && int(l.hi) > len(r.b)/2 {
 			r.fail("row width")
 		}
-		for x := 0; x < l.hi && r.err == nil; x++ {
+		for x := 0; x < int(l.hi) && r.err == nil; x++ {
 			ch := r.uint(math.MaxUint32, "character")
 			sf := r.uint(uint64(nstyles-1)<<8|255, "cell style")
 			l.cells[x] = cell{ch: rune(uint32(ch)), style: uint16(sf >> 8), flags: uint8(sf)}

@@ -98,7 +98,7 @@ const (
 // goroutine. All accessors return copies.
 type Terminal struct {
 	opts   Options
-	parser *vtparser.Parser
+	parser *vtparser.Parser // nil until needed (vt)
 	perf   performer
 
 	ver uint64 // last content version given to a line (damage)
@@ -151,8 +151,10 @@ type Terminal struct {
 	widths *widthCache
 	reply  []byte
 
-	csi   csiSeq              // the CSI sequence being dispatched by the fast path
-	pend  [maxPendingCSI]byte // a CSI sequence cut by the end of the last Write
+	csi csiSeq // the CSI sequence being dispatched by the fast path
+	// pend is a CSI sequence cut by the end of the last Write (npend bytes
+	// of it); made at the first such cut (pendBuf).
+	pend  *[maxPendingCSI]byte
 	npend int
 
 	// ptail is every byte fed to the general parser since it was last known
@@ -183,11 +185,27 @@ func New(cols, rows int, opts Options) *Terminal {
 		ground: true,
 	}
 	t.perf.t = t
-	t.parser = vtparser.New(&t.perf)
 	t.primary = newScreen(cols, rows)
 	t.scr = t.primary
 	t.resetState()
 	return t
+}
+
+// pendBuf returns the buffer of a cut CSI sequence, made at first need.
+func (t *Terminal) pendBuf() *[maxPendingCSI]byte {
+	if t.pend == nil {
+		t.pend = new([maxPendingCSI]byte)
+	}
+	return t.pend
+}
+
+// vt returns the general parser, made at the first byte the fast paths do
+// not take: a pane that only ever shows plain text never needs one.
+func (t *Terminal) vt() *vtparser.Parser {
+	if t.parser == nil {
+		t.parser = vtparser.New(&t.perf)
+	}
+	return t.parser
 }
 
 func clampSize(cols, rows int) (int, int) {
@@ -286,7 +304,7 @@ func (t *Terminal) Write(p []byte) (int, error) {
 				continue
 			}
 			if n < 0 && len(p)-i < len(t.pend) {
-				t.npend = copy(t.pend[:], p[i:])
+				t.npend = copy(t.pendBuf()[:], p[i:])
 				break
 			}
 		}

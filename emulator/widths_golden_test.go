@@ -73,7 +73,7 @@ func emulatorLayout(input string) widthLayout {
 	x, _, _ := term.Cursor()
 	l := term.scr.lines[0]
 	var cells []string
-	for i := 0; i < l.hi; i++ {
+	for i := 0; i < int(l.hi); i++ {
 		c := l.cells[i]
 		switch {
 		case c.flags&cellCont != 0:

@@ -3,6 +3,7 @@ package detector
 import (
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -174,7 +175,10 @@ func (d *Detector) walk(revision uint64, shell, group int) Job {
 		return job
 	}
 	for _, e := range d.procs.Job(shell, group) {
-		job.Processes = append(job.Processes, Process{PID: e.PID, Name: e.Name, Argv: d.procs.Argv(e.PID), Cwd: d.procs.Cwd(e.PID)})
+		// The name is cut from the whole /proc stat line; the job is kept
+		// (here and by the pane) until the next walk, the line need not be.
+		name := strings.Clone(e.Name)
+		job.Processes = append(job.Processes, Process{PID: e.PID, Name: name, Argv: d.procs.Argv(e.PID), Cwd: d.procs.Cwd(e.PID)})
 	}
 	return job
 }

@@ -157,7 +157,10 @@ func (p *Pane) copySearch(_ actor.Context, req *Request) *api.Reply {
 	}
 	rev := p.term.Revision()
 	sensitive := emulator.CaseSensitive(prm.Query)
-	s := &p.search
+	if p.search == nil {
+		p.search = &copySearch{}
+	}
+	s := p.search
 	if s.revision != rev || s.query != prm.Query || s.caseSensitive != sensitive || s.matches == nil {
 		*s = copySearch{revision: rev, query: prm.Query, caseSensitive: sensitive, matches: p.term.SearchText(prm.Query, sensitive)}
 		if s.matches == nil {

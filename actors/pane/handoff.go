@@ -60,6 +60,9 @@ func (p *Pane) freeze(ctx actor.Context) {
 		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeNotSupported, "pane %s cannot be handed off", p.spec.TerminalID)))
 		return
 	}
+	if p.resume == nil {
+		p.resume = make(chan struct{}, 1)
+	}
 	select { // a resume left from a freeze thawed before the reader stopped
 	case <-p.resume:
 	default:

@@ -32,7 +32,9 @@ func putBlock(b []byte) {
 // guards only this queue of byte blocks (an I/O queue, not model state):
 // the reader pushes, the actor takes whole blocks.
 type inbox struct {
-	mu      sync.Mutex
+	mu sync.Mutex
+	// drained wakes a reader waiting for room (push); made by the first
+	// such wait, which an idle pane never has.
 	drained *sync.Cond
 	queue   [][]byte // pending output, oldest first
 	pending int      // bytes in queue
@@ -46,9 +48,7 @@ type inbox struct {
 }
 
 func newInbox(turns chan struct{}) *inbox {
-	in := &inbox{turns: turns, leaveTurn: func() { <-turns }}
-	in.drained = sync.NewCond(&in.mu)
-	return in
+	return &inbox{turns: turns, leaveTurn: func() { <-turns }}
 }
 
 // push queues a block read by the reader (the inbox owns it from then on)
@@ -59,6 +59,9 @@ func (in *inbox) push(b []byte) (ring bool) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	for in.pending >= maxPending && !in.closed {
+		if in.drained == nil {
+			in.drained = sync.NewCond(&in.mu)
+		}
 		in.drained.Wait()
 	}
 	in.pending += len(b)
@@ -96,7 +99,7 @@ func (in *inbox) take(limit int) (batch [][]byte, more bool) {
 	if len(in.queue) == 0 {
 		in.rung = false
 	}
-	in.drained.Broadcast()
+	in.wakeReader()
 	return in.taken, in.rung
 }
 
@@ -116,11 +119,18 @@ func (in *inbox) recycle() {
 	in.taken = in.taken[:0]
 }
 
+// wakeReader wakes the reader if it waits for room in push.
+func (in *inbox) wakeReader() {
+	if in.drained != nil {
+		in.drained.Broadcast()
+	}
+}
+
 // close releases a reader blocked in push.
 func (in *inbox) close() {
 	in.mu.Lock()
 	in.closed = true
-	in.drained.Broadcast()
+	in.wakeReader()
 	in.mu.Unlock()
 }
 

@@ -132,12 +132,13 @@ type Pane struct {
 	facts    Facts
 	waits    waitSet
 	matchers []*matcher
-	search   copySearch // the last copy-mode search (copy.go)
+	search   *copySearch // the last copy-mode search (copy.go), made by the first
 	// Input the terminal did not take at once waits for writeLoop in
 	// toPTY (made, and the goroutine started, on first need; closed when
 	// the pane stops); queuedIn counts what writeLoop has not written yet.
 	toPTY    chan []byte
 	queuedIn atomic.Int32
+	paused   atomic.Bool // set by a live handoff's Freeze (below); beside queuedIn, no padding
 	det      detection
 	jobs     jobCache // the foreground job for pane.process_info (process.go)
 	screen   screenState
@@ -164,9 +165,10 @@ type Pane struct {
 
 	// Live handoff (handoff.go): adopted is the emulator a pane taken over
 	// from another process starts with; paused stops the reader, which then
-	// waits on resume; freezer is who asked for the Freeze.
+	// waits on resume (made by the first Freeze, before paused is set, so
+	// the reader that sees paused sees it); freezer is who asked for the
+	// Freeze.
 	adopted []byte
-	paused  atomic.Bool
 	resume  chan struct{}
 	freezer *actor.PID
 
@@ -274,7 +276,7 @@ func (p *Pane) start(ctx actor.Context) {
 	p.in = newInbox(p.rt.readTurns)
 	p.waits.timers = &p.timers
 	p.det.catalog = p.spec.Catalog
-	p.det.pid = ctx.Spawn(detector.Props(p.spec.Catalog, p.rt.procs))
+	p.det.pid = ctx.Spawn(p.rt.detectorProps(p.spec.Catalog))
 	p.done = make(chan struct{})
 	p.facts.TerminalID = p.spec.TerminalID
 	p.facts.ShellPID, p.facts.ShellStart = p.con.Pid(), procs.StartStamp(p.con.Pid())
@@ -302,7 +304,6 @@ func (p *Pane) start(ctx actor.Context) {
 		p.startLines(ctx)
 	}
 	p.rec.init(&p.timers, p.term, p.spec.HistoryBytes)
-	p.resume = make(chan struct{}, 1)
 	root, self, done := ctx.ActorSystem().Root, ctx.Self(), p.done
 	go p.readLoop(root, self)
 	p.con.OnExit(func(code int) {

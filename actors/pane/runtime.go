@@ -14,6 +14,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/detector"
 	"github.com/herdr-go/herdr/actors/procs"
 	"github.com/herdr-go/herdr/protocol"
@@ -38,6 +39,27 @@ type Runtime struct {
 	// running; shuttingDown is set when the server begins to exit.
 	reaping      sync.WaitGroup
 	shuttingDown atomic.Bool
+	// detectors is the props the panes' detectors start from, shared by
+	// every pane started with the same catalog: a Props is only read once
+	// made, and one per pane was about 300 bytes each idle pane kept.
+	detectors atomic.Pointer[detectorProps]
+}
+
+type detectorProps struct {
+	catalog *detect.Catalog
+	props   *actor.Props
+}
+
+// detectorProps returns the props of a detector with catalog. Panes start
+// on several goroutines; two that miss at once each make props, and either
+// is as good.
+func (rt *Runtime) detectorProps(catalog *detect.Catalog) *actor.Props {
+	if d := rt.detectors.Load(); d != nil && d.catalog == catalog {
+		return d.props
+	}
+	d := &detectorProps{catalog: catalog, props: detector.Props(catalog, rt.procs)}
+	rt.detectors.Store(d)
+	return d.props
 }
 
 // NewRuntime makes the shared runtime of a server's panes, sized for the

@@ -139,7 +139,7 @@ func (s *Session) spawnPane(ctx actor.Context, p *paneRec, setup paneSetup, rect
 		ScrollbackBytes: s.cfg.Advanced.ScrollbackLimitBytes,
 		KittyGraphics:   s.opts.Config.Terminal.KittyGraphics, // read at start, as gateOpen does
 		Catalog:         s.catalog,
-		Log:             s.opts.Log.With("pane", p.ID, "terminal", p.TermID),
+		Log:             paneLog(s.opts.Log, p.ID, p.TermID),
 		Keep:            s.keepLines(p.TermID, setup.kept, setup.restoreKept),
 		IDs:             pane.IDs{PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID, Label: p.Label},
 		Events:          s.opts.Events,

@@ -17,7 +17,9 @@
 //     keystroke → echo through an attached client (keys), a no-op
 //     request's round trip while 100 panes flood (flood), and a flood's
 //     slowdown with 10 watching clients (subs); idle and flood start
-//     servers of their own;
+//     servers of their own (the idle row's in-process twin, which the
+//     machine's load does not move, is actors/server's
+//     BenchmarkIdlePane_Heap: live heap, objects and stacks per added tab);
 //   - soak: runs a real server under churn (panes created and closed,
 //     floods, subscribers and screen streams coming and going) for a
 //     while and checks that its memory, threads and descriptors come back.
