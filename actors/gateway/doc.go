@@ -7,13 +7,17 @@
 // target it resolves (it hands them on to a pane, workspace, tab or the
 // agents actor), the clients, plugins, integrations or web actor for
 // theirs (Options.Owners, checked at start-up) — and writes the replies
-// back in request order. What a call does to the connection (a wait, a
+// back in request order. A pane's own calls (pane.send_text,
+// pane.wait_for_output, …) go through the session until the pane has told
+// the connection its actor, then straight to the pane (paneroute.go). What a call does to the connection (a wait, a
 // watch, a stream) is the method's Shape, not its name. A connection's
 // reader goroutine hands the conn the whole lines it holds at once and,
 // while the conn is idle, runs its mailbox itself (dispatch.go); answers
 // go to the socket without waiting, the answers to lines read together in
 // one write, and what the socket does not take goes to a writer goroutine
-// started then, so a slow client never blocks an actor.
+// started then, so a slow client never blocks an actor. The gateway's own
+// mailbox runs on the goroutine that posts to it: a new connection is
+// taken in, and its conn spawned, on the accept loop's goroutine.
 // When the gateway stops with the server, each connection that watches
 // screens (an interactive client) is sent client.server_stopping before it
 // closes, so the client exits instead of waiting for a new server.
