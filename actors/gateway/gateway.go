@@ -103,7 +103,6 @@ type Gateway struct {
 	opts  Options
 	next  uint64
 	slots chan struct{}
-	mbox  *connDispatcher
 }
 
 // Props returns the gateway's props; a failing conn actor is stopped (its
