@@ -21,45 +21,11 @@ func (t *Terminal) sgr(params []int64, sub uint64) {
 		}
 		subs := params[i+1 : i+1+nsub]
 		switch p := params[i]; {
-		case p == 0:
-			s = style{link: s.link}
-		case p == 1:
-			s.attrs |= attrBold
-		case p == 2:
-			s.attrs |= attrDim
-		case p == 3:
-			s.attrs |= attrItalic
-		case p == 4:
+		case p == 4 && nsub > 0:
 			s.under = underSingle
-			if nsub > 0 && subs[0] >= 0 && subs[0] <= int64(underDashed) {
+			if subs[0] >= 0 && subs[0] <= int64(underDashed) {
 				s.under = uint8(subs[0])
 			}
-		case p == 5 || p == 6:
-			s.attrs |= attrBlink
-		case p == 7:
-			s.attrs |= attrInverse
-		case p == 8:
-			s.attrs |= attrHidden
-		case p == 9:
-			s.attrs |= attrStrike
-		case p == 21:
-			s.under = underDouble
-		case p == 22:
-			s.attrs &^= attrBold | attrDim
-		case p == 23:
-			s.attrs &^= attrItalic
-		case p == 24:
-			s.under = underNone
-		case p == 25:
-			s.attrs &^= attrBlink
-		case p == 27:
-			s.attrs &^= attrInverse
-		case p == 28:
-			s.attrs &^= attrHidden
-		case p == 29:
-			s.attrs &^= attrStrike
-		case p >= 30 && p <= 37:
-			s.fg = indexedColor(int(p - 30))
 		case p == 38, p == 48, p == 58:
 			var c color
 			ok := false
@@ -80,22 +46,8 @@ func (t *Terminal) sgr(params []int64, sub uint64) {
 					s.ul = c
 				}
 			}
-		case p == 39:
-			s.fg = colorDefault
-		case p >= 40 && p <= 47:
-			s.bg = indexedColor(int(p - 40))
-		case p == 49:
-			s.bg = colorDefault
-		case p == 53:
-			s.attrs |= attrOverline
-		case p == 55:
-			s.attrs &^= attrOverline
-		case p == 59:
-			s.ul = colorDefault
-		case p >= 90 && p <= 97:
-			s.fg = indexedColor(int(p - 90 + 8))
-		case p >= 100 && p <= 107:
-			s.bg = indexedColor(int(p - 100 + 8))
+		default:
+			s.applySGR(p)
 		}
 		i += nsub
 	}

@@ -97,8 +97,8 @@ func (s *style) setExtended(target int64, c color) {
 	}
 }
 
-// applySGR applies one SGR parameter that takes no arguments (38, 48 and 58
-// are handled by the caller), exactly as sgr does without sub-parameters.
+// applySGR applies one SGR parameter that takes no arguments: 38, 48 and
+// 58 and 4's sub-parameters are the callers' (sgr and the SGR scan).
 func (s *style) applySGR(p int64) {
 	switch {
 	case p == 0:
