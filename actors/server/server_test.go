@@ -167,12 +167,18 @@ func BenchmarkPing_FreshConnection(b *testing.B) {
 }
 
 func BenchmarkPaneGet_OneConnection(b *testing.B) {
+	benchPaneRoundTrip(b, `{"id":"1","method":"pane.get","params":{"pane_id":"w1:p1"}}`)
+}
+
+// benchPaneRoundTrip times one request line about a new workspace's pane,
+// round trip after round trip on one connection.
+func benchPaneRoundTrip(b *testing.B, request string) {
 	sock := startServer(b)
 	c := dial(b, sock)
 	if err := c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, nil); err != nil {
 		b.Fatal(err)
 	}
-	line := []byte(`{"id":"1","method":"pane.get","params":{"pane_id":"w1:p1"}}`)
+	line := []byte(request)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		out, err := c.RoundTrip(line)
@@ -181,7 +187,7 @@ func BenchmarkPaneGet_OneConnection(b *testing.B) {
 		}
 		var resp protocol.Response
 		if i == 0 && (json.Unmarshal(out, &resp) != nil || resp.Error != nil) {
-			b.Fatalf("pane.get: %s", out)
+			b.Fatalf("%s: %s", request, out)
 		}
 	}
 }
@@ -272,21 +278,5 @@ func BenchmarkPing_BareFloor(b *testing.B) {
 // BenchmarkPaneSendText_OneConnection is a pane's own call on one
 // connection (an empty pane.send_text: the pane answers at once).
 func BenchmarkPaneSendText_OneConnection(b *testing.B) {
-	sock := startServer(b)
-	c := dial(b, sock)
-	if err := c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, nil); err != nil {
-		b.Fatal(err)
-	}
-	line := []byte(`{"id":"1","method":"pane.send_text","params":{"pane_id":"w1:p1","text":""}}`)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		out, err := c.RoundTrip(line)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var resp protocol.Response
-		if i == 0 && (json.Unmarshal(out, &resp) != nil || resp.Error != nil) {
-			b.Fatalf("pane.send_text: %s", out)
-		}
-	}
+	benchPaneRoundTrip(b, `{"id":"1","method":"pane.send_text","params":{"pane_id":"w1:p1","text":""}}`)
 }
