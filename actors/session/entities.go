@@ -1,6 +1,7 @@
 package session
 
 import (
+	"log/slog"
 	"strconv"
 	"time"
 
@@ -89,7 +90,7 @@ func (s *Session) actorName(id string) string {
 func (s *Session) spawnWorkspace(ctx actor.Context, w *workspace) {
 	e := &entity{}
 	seed := func() wsactor.Seed {
-		return wsactor.Seed{ID: w.ID, Label: w.Label, Auto: w.Auto, Tokens: w.Tokens, Rev: e.rev, Log: s.opts.Log.With("workspace", w.ID)}
+		return wsactor.Seed{ID: w.ID, Label: w.Label, Auto: w.Auto, Tokens: w.Tokens, Rev: e.rev, Log: api.LazyWith(s.opts.Log, slog.String("workspace", w.ID))}
 	}
 	box := api.NewReseed(seed())
 	pid, err := ctx.SpawnNamed(s.opts.WorkspaceProps(box), s.actorName(w.ID))
@@ -106,7 +107,7 @@ func (s *Session) spawnWorkspace(ctx actor.Context, w *workspace) {
 // A restarted one starts knowing none and is sent the arrangement.
 func (s *Session) spawnTab(ctx actor.Context, t *tab) {
 	e := &entity{}
-	seed := tabactor.Seed{ID: t.ID, Label: t.Label, Log: s.opts.Log.With("tab", t.ID), Sizes: map[string]uint64{}}
+	seed := tabactor.Seed{ID: t.ID, Label: t.Label, Log: api.LazyWith(s.opts.Log, slog.String("tab", t.ID)), Sizes: map[string]uint64{}}
 	for _, p := range s.tabPanes(t) {
 		seed.Sizes[p.TermID] = p.sizeRev
 	}

@@ -1,12 +1,14 @@
 package session
 
 import (
+	"log/slog"
 	"os/exec"
 	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
@@ -139,7 +141,7 @@ func (s *Session) spawnPane(ctx actor.Context, p *paneRec, setup paneSetup, rect
 		ScrollbackBytes: s.cfg.Advanced.ScrollbackLimitBytes,
 		KittyGraphics:   s.opts.Config.Terminal.KittyGraphics, // read at start, as gateOpen does
 		Catalog:         s.catalog,
-		Log:             paneLog(s.opts.Log, p.ID, p.TermID),
+		Log:             api.LazyWith(s.opts.Log, slog.String("pane", p.ID), slog.String("terminal", p.TermID)),
 		Keep:            s.keepLines(p.TermID, setup.kept, setup.restoreKept),
 		IDs:             pane.IDs{PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID, Label: p.Label},
 		Events:          s.opts.Events,

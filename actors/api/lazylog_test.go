@@ -1,4 +1,4 @@
-package session
+package api
 
 import (
 	"bytes"
@@ -7,10 +7,10 @@ import (
 	"testing"
 )
 
-// TestPaneLog_WritesWhatWithWrote: the pane's lazy logger writes every
-// record byte for byte as the session's logger With the two ids did,
-// through its own attributes and groups too.
-func TestPaneLog_WritesWhatWithWrote(t *testing.T) {
+// TestLazyWith_WritesWhatWithWrote: a lazy logger writes every record
+// byte for byte as With the same attributes did, through its own
+// attributes and groups too.
+func TestLazyWith_WritesWhatWithWrote(t *testing.T) {
 	for _, json := range []bool{false, true} {
 		var want, got bytes.Buffer
 		handler := func(b *bytes.Buffer) slog.Handler {
@@ -34,7 +34,7 @@ func TestPaneLog_WritesWhatWithWrote(t *testing.T) {
 			l.With("k", 1).WithGroup("g").With("j", 2).Info("both", "v", 4)
 		}
 		write(base.With("pane", "w1:p2", "terminal", "term_7"))
-		write(paneLog(slog.New(handler(&got)).With("server", "s1"), "w1:p2", "term_7"))
+		write(LazyWith(slog.New(handler(&got)).With("server", "s1"), slog.String("pane", "w1:p2"), slog.String("terminal", "term_7")))
 		if got.String() != want.String() {
 			t.Errorf("json=%v: wrote\n%s\nwant\n%s", json, got.String(), want.String())
 		}
