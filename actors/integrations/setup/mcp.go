@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -99,21 +100,11 @@ func (j jsonMCP) install(e environ, dir string) ([]string, error) {
 	if err := servers.set(mcpServerName, entry); err != nil {
 		return nil, err
 	}
-	if err := root.set("mcpServers", servers); err != nil {
-		return nil, err
-	}
-	out, err := render(root)
+	out, err := withServers(root, servers)
 	if err != nil {
 		return nil, err
 	}
-	wrote, err := writeFile(path, out, 0o600)
-	if err != nil {
-		return nil, err
-	}
-	if !wrote {
-		return []string{"MCP server already registered in " + path}, nil
-	}
-	return []string{"registered the herdr MCP server (herdr mcp) in " + path}, nil
+	return registered(path, out, 0o600)
 }
 
 func (j jsonMCP) uninstall(e environ, dir string) ([]string, error) {
@@ -129,10 +120,7 @@ func (j jsonMCP) uninstall(e environ, dir string) ([]string, error) {
 		return nil, nil
 	}
 	servers.del(mcpServerName)
-	if err := root.set("mcpServers", servers); err != nil {
-		return nil, err
-	}
-	out, err := render(root)
+	out, err := withServers(root, servers)
 	if err != nil {
 		return nil, err
 	}
@@ -140,6 +128,27 @@ func (j jsonMCP) uninstall(e environ, dir string) ([]string, error) {
 		return nil, err
 	}
 	return []string{"removed the herdr MCP server from " + path}, nil
+}
+
+// withServers renders a JSON settings file with its mcpServers replaced.
+func withServers(root, servers *object) ([]byte, error) {
+	if err := root.set("mcpServers", servers); err != nil {
+		return nil, err
+	}
+	return render(root)
+}
+
+// registered writes settings that register herdr's MCP server and says
+// what it did.
+func registered(path string, out []byte, perm os.FileMode) ([]string, error) {
+	wrote, err := writeFile(path, out, perm)
+	if err != nil {
+		return nil, err
+	}
+	if !wrote {
+		return []string{"MCP server already registered in " + path}, nil
+	}
+	return []string{"registered the herdr MCP server (herdr mcp) in " + path}, nil
 }
 
 // Codex's MCP server block in config.toml.
@@ -176,14 +185,7 @@ func (c tomlMCP) install(e environ, dir string) ([]string, error) {
 	if _, err := parseTOML(path, out); err != nil {
 		return nil, fmt.Errorf("herdr's MCP server would break %s (is there an [mcp_servers.%s] already?): %w", path, mcpServerName, err)
 	}
-	wrote, err := writeFile(path, out, 0o644)
-	if err != nil {
-		return nil, err
-	}
-	if !wrote {
-		return []string{"MCP server already registered in " + path}, nil
-	}
-	return []string{"registered the herdr MCP server (herdr mcp) in " + path}, nil
+	return registered(path, out, 0o644)
 }
 
 func (c tomlMCP) uninstall(_ environ, dir string) ([]string, error) {
