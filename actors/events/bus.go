@@ -117,12 +117,17 @@ type Bus struct {
 	size     int // retained records
 	start    int // index of the oldest
 	nextSeq  uint64
-	pending  []*record             // published since the last flush
-	flushing bool                  // a flush is on its way through the mailbox
-	subs     map[string]*child     // by the sub's actor id
-	waits    map[string]*child     // by the wait's actor id
-	byConn   map[string]*actor.PID // a connection's sub, to pass its Acks on
-	nextID   uint64
+	pending  []*record         // published since the last flush
+	flushing bool              // a flush is on its way through the mailbox
+	subs     map[string]*child // by the sub's actor id
+	waits    map[string]*child // by the wait's actor id
+	// lastOutput is each live terminal's newest pane_output_changed: a
+	// wait for a revision its pane has already passed is answered from it
+	// (the session checks the revision it knows, which can lag the pane's
+	// own event by a message).
+	lastOutput map[string]*volatileEvent
+	byConn     map[string]*actor.PID // a connection's sub, to pass its Acks on
+	nextID     uint64
 	// exported: a live handoff took the history (Export); what is
 	// published meanwhile is held, unnumbered, until Resume.
 	exported bool
@@ -148,7 +153,7 @@ func PropsCarried(history int, log *slog.Logger, c *Carried) *actor.Props {
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
 		b := &Bus{log: log, ring: make([]*record, history), nextSeq: 1,
-			subs: map[string]*child{}, waits: map[string]*child{}, byConn: map[string]*actor.PID{}}
+			subs: map[string]*child{}, waits: map[string]*child{}, byConn: map[string]*actor.PID{}, lastOutput: map[string]*volatileEvent{}}
 		b.restore(c)
 		return b
 	}, api.Guarded(log))
@@ -256,6 +261,9 @@ func (b *Bus) publish(ctx actor.Context, p *Publish) {
 		return
 	}
 	rec := &record{seq: b.nextSeq, kind: p.Data.EventKind(), line: line, fields: p.Fields}
+	if rec.kind == "pane_closed" {
+		delete(b.lastOutput, p.Fields.TermID)
+	}
 	if rec.kind == "pane_agent_status_changed" {
 		rec.dedicated, _ = protocol.EncodeDedicated(protocol.SubAgentStatusChanged, p.Data)
 	}
@@ -345,6 +353,9 @@ func (b *Bus) publishVolatile(ctx actor.Context, p *PublishVolatile) {
 	if p.Kind == "pane_output_changed" {
 		ev.line, _ = protocol.EncodeEvent(p.Data.(protocol.EventData), 0)
 		targets = b.waits
+		if p.Fields.TermID != "" && p.Fields.Machine == "" {
+			b.lastOutput[p.Fields.TermID] = ev
+		}
 	} else {
 		line, err := protocol.EncodeDedicated(p.Kind, p.Data)
 		if err != nil {
@@ -388,8 +399,13 @@ func (b *Bus) subscribe(ctx actor.Context, m *Subscribe) {
 	b.byConn[m.Sub.Id] = pid
 }
 
-// wait spawns a waiter that matches only what is published from now on.
+// wait spawns a waiter that matches only what is published from now on,
+// or answers at once an output wait its terminal's newest event matches.
 func (b *Bus) wait(ctx actor.Context, m *Wait) {
+	if last := b.lastOutput[m.Match.TermID]; m.Match.Kind == "pane_output_changed" && last != nil && m.Match.Matches(last.kind, last.fields) {
+		ctx.Send(m.Sub, api.Done(protocol.WaitMatched{Event: last.line}))
+		return
+	}
 	from := b.nextSeq
 	b.nextID++
 	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor {

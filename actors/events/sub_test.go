@@ -233,6 +233,29 @@ func TestWait_Timeout(t *testing.T) {
 	}
 }
 
+// A wait for an output revision its pane has already passed is answered
+// at once from the terminal's newest output event (the session's revision
+// can lag it); one past it waits; a closed pane's is forgotten.
+func TestWait_OutputAlreadyPassed(t *testing.T) {
+	system, bus := setup(t, 8)
+	conn, got := spawnConn(system, false)
+	system.Root.Send(bus, &PublishVolatile{Kind: "pane_output_changed", Fields: Fields{TermID: "term_1", Revision: 5},
+		Data: protocol.PaneOutputChangedEvent{PaneID: "w1:p1", WorkspaceID: "w1", Revision: 5}})
+	system.Root.Send(bus, &Wait{Sub: conn, Match: Match{Kind: "pane_output_changed", TermID: "term_1", MinRevision: 5}})
+	if r := next(t, got).(*api.Reply); r.Err != nil || !strings.Contains(string(r.Result.(protocol.WaitMatched).Event), `"revision":5`) {
+		t.Fatalf("a passed revision = %+v", r)
+	}
+	system.Root.Send(bus, &Wait{Sub: conn, Match: Match{Kind: "pane_output_changed", TermID: "term_1", MinRevision: 6}, Timeout: 50 * time.Millisecond})
+	if r := next(t, got).(*api.Reply); protocol.AsError(r.Err).Code != protocol.CodeTimeout {
+		t.Fatalf("a revision not reached = %+v, want a timeout", r)
+	}
+	system.Root.Send(bus, &Publish{Data: protocol.PaneRefEvent{Kind: "pane_closed", PaneID: "w1:p1", WorkspaceID: "w1"}, Fields: Fields{TermID: "term_1"}})
+	system.Root.Send(bus, &Wait{Sub: conn, Match: Match{Kind: "pane_output_changed", TermID: "term_1", MinRevision: 5}, Timeout: 50 * time.Millisecond})
+	if r := next(t, got).(*api.Reply); protocol.AsError(r.Err).Code != protocol.CodeTimeout {
+		t.Fatalf("after pane_closed = %+v, want a timeout", r)
+	}
+}
+
 // TestSub_PanicStopsOnlyThatSub: a sub that panics is stopped, not
 // restarted; its connection is told Failed, while the other subscriber and
 // the bus's history carry on. A wait that panics answers internal_error.
