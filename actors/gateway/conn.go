@@ -273,8 +273,19 @@ func (c *conn) either(ctx actor.Context) {
 		root, self, bus := ctx.ActorSystem().Root, ctx.Self(), c.opts.Events
 		c.root, c.self = root, self
 		c.ackToBus = func() { root.Send(bus, &events.Ack{Sub: self}) }
-		go c.readLoop(root, self)
 		c.idle.start(ctx, c.opts.IdleTimeout)
+		r := c.newReader()
+		if msg := c.bufferedLines(r, nil); msg != nil {
+			// Requests the client wrote before it was accepted are answered
+			// in this run, on the goroutine that accepted it; the reader
+			// starts after them, off the path of their answers.
+			ctx.Send(self, msg)
+			ctx.Send(self, &startReader{r})
+			return
+		}
+		go c.readLoop(root, self, r)
+	case *startReader:
+		go c.readLoop(c.root, c.self, msg.r)
 	case *hangup:
 		c.hangupWith(ctx, msg.err)
 	case *writerCaughtUp:
@@ -648,12 +659,44 @@ func (c *conn) returnCredits(n int) {
 	}
 }
 
+// startReader starts the reader once the requests read at acceptance
+// are answered.
+type startReader struct{ r *bufio.Reader }
+
+// newReader is the buffered reader of the connection, holding what the
+// client had already written when it was accepted (earlyBytes), taken
+// without waiting.
+func (c *conn) newReader() *bufio.Reader {
+	const size = 4 << 10
+	early := make([]byte, 1<<10)
+	if n := earlyBytes(c.c, early); n > 0 {
+		r := bufio.NewReaderSize(&readAhead{Conn: c.c, early: early[:n]}, size)
+		_, _ = r.Peek(n) // from early alone: no syscall, no wait
+		return r
+	}
+	return bufio.NewReaderSize(c.c, size)
+}
+
+// readAhead is the connection with the bytes read at acceptance in front.
+type readAhead struct {
+	net.Conn
+	early []byte
+}
+
+func (r *readAhead) Read(p []byte) (int, error) {
+	if len(r.early) == 0 {
+		return r.Conn.Read(p)
+	}
+	n := copy(p, r.early)
+	r.early = r.early[n:]
+	return n, nil
+}
+
 // readLoop reads request lines; each takes a credit, so at most window
 // lines wait in the actor's mailbox. Lines the client wrote ahead that
 // are already read from the socket go to the actor together, as far as
 // credits allow, so it answers them in one turn and one write.
-func (c *conn) readLoop(root *actor.RootContext, self *actor.PID) {
-	r := bufio.NewReaderSize(c.c, 4<<10)
+func (c *conn) readLoop(root *actor.RootContext, self *actor.PID, r *bufio.Reader) {
 	for {
 		select {
 		case <-c.credits:
@@ -668,20 +711,8 @@ func (c *conn) readLoop(root *actor.RootContext, self *actor.PID) {
 		if len(bytes.TrimSpace(line)) > 0 {
 			msg := &lineMsg{lines: [][]byte{line}}
 			graphics := err == nil && isGraphicsStream(line)
-		batch:
-			for err == nil && !graphics && lineBuffered(r) {
-				select {
-				case <-c.credits:
-				default:
-					break batch
-				}
-				line, err = readLine(r) // whole in the buffer: no wait, never too long
-				if len(bytes.TrimSpace(line)) == 0 {
-					c.credits <- struct{}{}
-					continue
-				}
-				msg.lines = append(msg.lines, line)
-				graphics = err == nil && isGraphicsStream(line)
+			if err == nil && !graphics {
+				msg = c.bufferedLines(r, msg)
 			}
 			c.send(root, self, msg)
 			if graphics {
@@ -707,10 +738,32 @@ func (c *conn) readLoop(root *actor.RootContext, self *actor.PID) {
 	}
 }
 
-// lineBuffered reports whether a whole line waits in r's buffer.
-func lineBuffered(r *bufio.Reader) bool {
-	buf, _ := r.Peek(r.Buffered())
-	return bytes.IndexByte(buf, '\n') >= 0
+// bufferedLines adds to msg the request lines whole in r's buffer, as far
+// as credits allow, without waiting for the socket. It stops before a
+// graphics stream's line: the reader takes that one alone, since the
+// bytes after it may be frames. Nil when it took no line and msg was nil.
+func (c *conn) bufferedLines(r *bufio.Reader, msg *lineMsg) *lineMsg {
+	for {
+		buf, _ := r.Peek(r.Buffered())
+		end := bytes.IndexByte(buf, '\n')
+		if end < 0 || isGraphicsStream(buf[:end]) {
+			return msg
+		}
+		select {
+		case <-c.credits:
+		default:
+			return msg
+		}
+		line, _ := readLine(r) // whole in the buffer: no wait, never too long
+		if len(bytes.TrimSpace(line)) == 0 {
+			c.credits <- struct{}{}
+			continue
+		}
+		if msg == nil {
+			msg = &lineMsg{}
+		}
+		msg.lines = append(msg.lines, line)
+	}
 }
 
 // send gives the actor what the reader read; when its mailbox is idle

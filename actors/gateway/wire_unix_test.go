@@ -130,3 +130,79 @@ func TestConn_OnePingCostsOnlyItsReader(t *testing.T) {
 	}
 	client.Close()
 }
+
+// writerConn is the server's end of a real Unix socket that records, for
+// each write handed to the kernel, whether the accept loop's goroutine
+// made it.
+type writerConn struct {
+	*net.UnixConn
+	byAcceptor chan bool
+}
+
+func onAcceptLoop() bool {
+	buf := make([]byte, 64<<10)
+	return strings.Contains(string(buf[:runtime.Stack(buf, false)]), "(*Gateway).acceptLoop")
+}
+
+func (c writerConn) Write(p []byte) (int, error) {
+	c.byAcceptor <- onAcceptLoop()
+	return c.UnixConn.Write(p)
+}
+
+func (c writerConn) SyscallConn() (syscall.RawConn, error) {
+	rc, err := c.UnixConn.SyscallConn()
+	return writerRaw{rc, c.byAcceptor}, err
+}
+
+type writerRaw struct {
+	syscall.RawConn
+	byAcceptor chan bool
+}
+
+func (r writerRaw) Write(f func(uintptr) bool) error {
+	r.byAcceptor <- onAcceptLoop()
+	return r.RawConn.Write(f)
+}
+
+// TestConn_EarlyRequestsAnsweredOnAcceptance: requests a client wrote
+// before it was accepted are answered by the goroutine that accepted it,
+// before the reader starts (a hand-off to a new goroutine on the path of
+// every fresh connection's first answer); a request cut off at the end
+// of what was there is finished by the reader, and all come back in order.
+func TestConn_EarlyRequestsAnsweredOnAcceptance(t *testing.T) {
+	system := quietSystem(t)
+	l := newFakeListener()
+	startGateway(t, system, l, nil, time.Minute)
+	server, client := socketPair(t)
+	if _, err := client.Write([]byte(`{"id":"1","method":"ping"}` + "\n\n" + `{"id":"2","method":"ping"}` + "\n" + `{"id":"3","meth`)); err != nil {
+		t.Fatal(err)
+	}
+	byAcceptor := make(chan bool, 16)
+	l.next <- writerConn{server, byAcceptor}
+	_ = client.SetReadDeadline(time.Now().Add(5 * time.Second))
+	r := bufio.NewReader(client)
+	answer := func(id string) {
+		t.Helper()
+		line, err := r.ReadString('\n')
+		if err != nil || !strings.HasPrefix(line, `{"id":"`+id+`","result":{"type":"pong"`) {
+			t.Fatalf("answer %s = %q, %v", id, line, err)
+		}
+	}
+	answer("1")
+	answer("2")
+	if !<-byAcceptor {
+		t.Fatal("the requests there at acceptance were answered by another goroutine than the accepting one")
+	}
+	if _, err := client.Write([]byte(`od":"ping"}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	answer("3")
+	for len(byAcceptor) > 0 {
+		<-byAcceptor
+	}
+	// The reader carries on as before: a request written later is answered.
+	if _, err := client.Write([]byte(`{"id":"4","method":"ping"}` + "\n")); err != nil {
+		t.Fatal(err)
+	}
+	answer("4")
+}
