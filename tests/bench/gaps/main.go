@@ -53,7 +53,7 @@ func main() {
 	panes := flag.Int("panes", 100, "idle panes to add for the memory row")
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
 	nkeys := flag.Int("keys", 60, "keys each client types per pace for the keys row")
-	before := flag.String("before", "", "cli row: another build's herdr (herdr-full beside it) timed in the same rounds")
+	before := flag.String("before", "", "ping and cli rows: another build's herdr (herdr-full beside it) timed in the same rounds")
 	only := flag.String("only", "", "run only this row: idle, flood, cli, pipe, ping, match, keys or subs; or trace (the keystroke trace under strace, only when asked)")
 	floodRounds := flag.Int("flood-rounds", 2, "alternating rounds of the flood row")
 	subsRuns := flag.Int("subs-runs", 3, "alternating runs per flood for the subs row")
@@ -103,7 +103,7 @@ func main() {
 		pipelined(sock, *runs, tmux)
 	}
 	if *only == "" || *only == "ping" {
-		pingRows(dir, sock, *runs, tmux)
+		pingRows(dir, sock, *before, env, *runs, tmux)
 	}
 	if *only == "" || *only == "match" {
 		matched(c, *runs, tmux)
@@ -202,7 +202,12 @@ func sample(pid int) point {
 }
 
 func startHerdr(bin, dir string, env []string) *exec.Cmd {
-	server := exec.Command(bin, "--session", "gaps", "server")
+	return startSession(bin, "gaps", env)
+}
+
+// startSession starts bin's server under the session name.
+func startSession(bin, session string, env []string) *exec.Cmd {
+	server := exec.Command(bin, "--session", session, "server")
 	server.Env = env
 	server.Stderr = os.Stderr
 	check(server.Start())

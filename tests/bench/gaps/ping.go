@@ -53,8 +53,10 @@ func init() {
 	}
 }
 
-// pingRows prints the three rows, rounds taking turns, medians.
-func pingRows(dir, sock string, runs int, tmux func(...string) *exec.Cmd) {
+// pingRows prints the three rows, rounds taking turns, medians; with
+// before (another build's herdr), that build's server takes its turns in
+// the fresh row too, on a line of its own.
+func pingRows(dir, sock, before string, env []string, runs int, tmux func(...string) *exec.Cmd) {
 	fsock := filepath.Join(dir, "floor.sock")
 	startFloorProcess(fsock)
 
@@ -79,8 +81,19 @@ func pingRows(dir, sock string, runs int, tmux func(...string) *exec.Cmd) {
 	t = alternate(runs, hs.pipelined, fs.pipelined, tmuxRound)
 	printRate(fmt.Sprintf("pipelined, %d written ahead", pipeDepth), pipeDepth, t[0], t[1], t[2])
 
-	t = alternate(runs, func() { freshConns(sock, freshPerRound) }, func() { freshConns(fsock, freshPerRound) })
+	fresh := []func(){func() { freshConns(sock, freshPerRound) }, func() { freshConns(fsock, freshPerRound) }}
+	if before != "" {
+		server := startSession(before, "gapsbefore", env)
+		defer func() { server.Process.Kill(); server.Wait() }()
+		bsock := filepath.Join(dir, "c/herdr/sessions/gapsbefore/herdr.sock")
+		connect(bsock).Close()
+		fresh = append(fresh, func() { freshConns(bsock, freshPerRound) })
+	}
+	t = alternate(runs, fresh...)
 	printRate("fresh connection per request", freshPerRound, t[0], t[1], nil)
+	if before != "" {
+		printRate("  the -before build's server", freshPerRound, t[2], t[1], nil)
+	}
 	fmt.Println()
 }
 
