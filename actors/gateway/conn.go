@@ -275,7 +275,7 @@ func (c *conn) either(ctx actor.Context) {
 		c.ackToBus = func() { root.Send(bus, &events.Ack{Sub: self}) }
 		c.idle.start(ctx, c.opts.IdleTimeout)
 		r := c.newReader()
-		if msg := c.bufferedLines(r, nil); msg != nil {
+		if msg := c.bufferedLines(&r.Reader, nil); msg != nil {
 			// Requests the client wrote before it was accepted are answered
 			// in this run, on the goroutine that accepted it; the reader
 			// starts after them, off the path of their answers.
@@ -303,12 +303,16 @@ func (c *conn) either(ctx actor.Context) {
 	case *clients.TakenOver:
 		c.push(protocol.TerminalTakenOver, msg)
 	case *actor.Stopping:
-		// The writer still flushes what is queued, but a client that does
-		// not read gets writeGrace, not the fd for ever.
 		c.stopping.Store(true)
-		_ = c.c.SetWriteDeadline(time.Now().Add(writeGrace))
 		c.farewell()
 		c.flushGathered()
+		if c.writerStarted {
+			// The writer still flushes what is queued, but a client that
+			// does not read gets writeGrace, not the fd for ever. (Without
+			// a writer everything went out directly: no deadline, whose
+			// runtime timer cost a wake-up of the poller per connection.)
+			_ = c.c.SetWriteDeadline(time.Now().Add(writeGrace))
+		}
 		for i := range c.backlog {
 			c.release(c.backlog[i].size)
 		}
@@ -661,42 +665,60 @@ func (c *conn) returnCredits(n int) {
 
 // startReader starts the reader once the requests read at acceptance
 // are answered.
-type startReader struct{ r *bufio.Reader }
+type startReader struct{ r *reader }
 
-// newReader is the buffered reader of the connection, holding what the
-// client had already written when it was accepted (earlyBytes), taken
-// without waiting.
-func (c *conn) newReader() *bufio.Reader {
-	const size = 4 << 10
-	early := make([]byte, 1<<10)
-	if n := earlyBytes(c.c, early); n > 0 {
-		r := bufio.NewReaderSize(&readAhead{Conn: c.c, early: early[:n]}, size)
-		_, _ = r.Peek(n) // from early alone: no syscall, no wait
-		return r
-	}
-	return bufio.NewReaderSize(c.c, size)
+// reader is a connection's buffered reader and what it reads from;
+// readers of ended connections are reused (Options.readers), their 4 KiB
+// buffers being most of what a short-lived connection allocates.
+type reader struct {
+	bufio.Reader
+	src socketReader
 }
 
-// readAhead is the connection with the bytes read at acceptance in front.
-type readAhead struct {
-	net.Conn
-	early []byte
+// errNotYet is readNow's answer when nothing waits to be read.
+var errNotYet = errors.New("nothing to read yet")
+
+// socketReader reads the socket; while now is set it takes only what the
+// socket already holds (readNow), never waiting.
+type socketReader struct {
+	c   net.Conn
+	now bool
 }
 
-func (r *readAhead) Read(p []byte) (int, error) {
-	if len(r.early) == 0 {
-		return r.Conn.Read(p)
+func (s *socketReader) Read(p []byte) (int, error) {
+	if s.now {
+		return readNow(s.c, p)
 	}
-	n := copy(p, r.early)
-	r.early = r.early[n:]
-	return n, nil
+	return s.c.Read(p)
+}
+
+// newReader is the connection's reader, holding what the client had
+// already written when it was accepted.
+func (c *conn) newReader() *reader {
+	r := c.opts.readers.Get().(*reader)
+	r.src = socketReader{c: c.c, now: true}
+	r.Reset(&r.src)
+	_, _ = r.Peek(1) // one read that does not wait
+	r.src.now = false
+	return r
+}
+
+// putReader hands the reader back once its goroutine is done with it:
+// every line it read was copied out (readLine), so nothing else holds
+// its buffer.
+func (c *conn) putReader(r *reader) {
+	r.src = socketReader{}
+	r.Reset(&r.src)
+	c.opts.readers.Put(r)
 }
 
 // readLoop reads request lines; each takes a credit, so at most window
 // lines wait in the actor's mailbox. Lines the client wrote ahead that
 // are already read from the socket go to the actor together, as far as
 // credits allow, so it answers them in one turn and one write.
-func (c *conn) readLoop(root *actor.RootContext, self *actor.PID, r *bufio.Reader) {
+func (c *conn) readLoop(root *actor.RootContext, self *actor.PID, rd *reader) {
+	defer c.putReader(rd)
+	r := &rd.Reader
 	for {
 		select {
 		case <-c.credits:

@@ -2,6 +2,6 @@ package gateway
 
 import "net"
 
-// earlyBytes takes nothing ahead on Windows: a named pipe has no read
-// that cannot wait, so the reader reads everything.
-func earlyBytes(net.Conn, []byte) int { return 0 }
+// readNow takes nothing ahead on Windows: a named pipe has no read that
+// cannot wait, so the reader reads everything.
+func readNow(net.Conn, []byte) (int, error) { return 0, errNotYet }

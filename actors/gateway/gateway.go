@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -59,6 +60,8 @@ type Options struct {
 	CallDeadline time.Duration
 
 	total *atomic.Int64 // unsent bytes of every connection, shared by them
+	// readers are the buffered readers of ended connections, for new ones.
+	readers *sync.Pool
 	// stopping is closed when the gateway stops with the server, before
 	// its connections are stopped: each says goodbye to its client (farewell).
 	stopping chan struct{}
@@ -83,6 +86,9 @@ func (o *Options) defaults() {
 	}
 	if o.total == nil {
 		o.total = new(atomic.Int64)
+	}
+	if o.readers == nil {
+		o.readers = &sync.Pool{New: func() any { return new(reader) }}
 	}
 	if o.stopping == nil {
 		o.stopping = make(chan struct{})
