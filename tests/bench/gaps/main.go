@@ -99,34 +99,61 @@ func main() {
 	})
 	call(c, "workspace.create", map[string]any{"cwd": dir}, nil)
 
-	if *only == "" || *only == "pipe" { // first: one pane each
-		pipelined(sock, *runs, tmux)
+	// Each row starts on a quiet machine: the flood rows leave a load
+	// behind them (100 producers and their shells) that slowed every later
+	// row, the CLI's most (its processes were 2-6 times slower after it).
+	rows := []struct {
+		name string
+		run  func()
+	}{
+		{"pipe", func() { pipelined(sock, *runs, tmux) }}, // first: one pane each
+		{"ping", func() { pingRows(dir, sock, *before, env, *runs, tmux) }},
+		{"match", func() { matched(c, *runs, tmux) }},
+		{"subs", func() { subscribers(c, sock, dir, *subsRuns, tmux) }},
+		{"keys", func() { keys(*bin, env, *nkeys, tmux) }}, // one pane each; its clients stop after it
+		{"cli", func() { cliRow(*bin, *before, env, *runs, tmux) }},
+		{"idle", func() { idleFresh(*bin, dir, env, *panes) }},
+		{"flood", func() { flood(*bin, dir, env, *panes, *floodRounds) }},
 	}
-	if *only == "" || *only == "ping" {
-		pingRows(dir, sock, *before, env, *runs, tmux)
-	}
-	if *only == "" || *only == "match" {
-		matched(c, *runs, tmux)
-	}
-	if *only == "" || *only == "subs" {
-		subscribers(c, sock, dir, *subsRuns, tmux)
-	}
-	if *only == "" || *only == "keys" { // one pane each; its clients stop after it
-		keys(*bin, env, *nkeys, tmux)
+	for _, r := range rows {
+		if *only == "" || *only == r.name {
+			settle()
+			r.run()
+		}
 	}
 	if *only == "trace" {
 		keytrace(*bin, env, h.Process.Pid, *nkeys)
 	}
-	if *only == "" || *only == "idle" {
-		idleFresh(*bin, dir, env, *panes)
-	}
-	if *only == "" || *only == "flood" {
-		flood(*bin, dir, env, *panes, *floodRounds)
-	}
-	if *only == "" || *only == "cli" {
-		cliRow(*bin, *before, env, *runs, tmux)
-	}
 	cleanup()
+}
+
+// settle waits (at most a minute) until nothing but this program has
+// been runnable for a second, then prints the load average the row
+// starts at.
+func settle() {
+	quiet := 0
+	for end := time.Now().Add(time.Minute); quiet < 5 && time.Now().Before(end); {
+		time.Sleep(200 * time.Millisecond)
+		if running() <= 1 {
+			quiet++
+		} else {
+			quiet = 0
+		}
+	}
+	b, err := os.ReadFile("/proc/loadavg")
+	check(err)
+	fmt.Printf("[load average %s]\n", strings.Join(strings.Fields(string(b))[:3], " "))
+}
+
+// running is the count of runnable tasks on the machine, this one among
+// them (/proc/loadavg's fourth field, R/T).
+func running() int {
+	b, err := os.ReadFile("/proc/loadavg")
+	check(err)
+	f := strings.Fields(string(b))
+	r, _, _ := strings.Cut(f[3], "/")
+	n, _ := strconv.Atoi(r)
+	return n
 }
 
 // cleanups run at the end and on failure: no server outlives the run.
