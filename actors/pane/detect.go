@@ -41,12 +41,20 @@ type detection struct {
 // detector's process walk wait echoWindow, so they share neither the
 // echo's turn nor, on a small machine, its core.
 func (p *Pane) refreshSoon(ctx actor.Context) {
-	since := time.Since(p.det.last)
-	if since >= detectEvery && time.Since(p.screen.typedAt) >= echoWindow {
-		p.refresh(ctx)
+	if wait := refreshWait(time.Since(p.det.last), time.Since(p.screen.typedAt)); wait > 0 {
+		p.armTick(ctx, wait)
 		return
 	}
-	p.armTick(ctx, max(detectEvery-since, echoWindow))
+	p.refresh(ctx)
+}
+
+// refreshWait is how long a refresh waits, given the time since the last
+// one and since the last input: zero for now.
+func refreshWait(sinceRefresh, sinceInput time.Duration) time.Duration {
+	if sinceRefresh >= detectEvery && sinceInput >= echoWindow {
+		return 0
+	}
+	return max(detectEvery-sinceRefresh, echoWindow)
 }
 
 func (p *Pane) armTick(ctx actor.Context, after time.Duration) {
