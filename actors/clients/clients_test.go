@@ -252,3 +252,34 @@ func TestTerminalClaimTakeoverAndRelease(t *testing.T) {
 		time.Sleep(10 * time.Millisecond) // the Terminated notice is on its way
 	}
 }
+
+// TestForegroundFromAClientAlreadyGone: a client that left before the
+// actor took in its Foreground does not stay in front (its watch is
+// answered with Terminated): the client in front before it comes back,
+// and gets the next window title.
+func TestForegroundFromAClientAlreadyGone(t *testing.T) {
+	system := actor.NewActorSystem()
+	pid := system.Root.Spawn(Props(Options{Config: config.Default()}))
+	rec := &recorder{}
+	system.Root.Send(pid, &Foreground{PID: system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return rec }))})
+	gone := system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &recorder{} }))
+	if err := system.Root.StopFuture(gone).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	system.Root.Send(pid, &Foreground{PID: gone})
+	prm, err := protocol.DecodeParams("client.window_title.set", []byte(`{"title":"t"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := system.Root.RequestFuture(pid, &api.Call{ID: "t", Method: "client.window_title.set", Params: prm}, 5*time.Second).Result(); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := rec.last().(*api.WindowTitle); ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a client that had left stayed in front: the client before it got no title")
+		}
+	}
+}
