@@ -15,31 +15,31 @@ import (
 	"time"
 )
 
-// countedConn is the server's end of a real Unix socket that counts the
-// writes handed to the kernel: the writer's (Write) and the actor's own
-// non-blocking ones (through SyscallConn).
-type countedConn struct {
+// watchedConn is the server's end of a real Unix socket that calls
+// onWrite for each write handed to the kernel: the writer's (Write) and
+// the actor's own non-blocking ones (through SyscallConn).
+type watchedConn struct {
 	*net.UnixConn
-	writes *atomic.Int32
+	onWrite func()
 }
 
-func (c countedConn) Write(p []byte) (int, error) {
-	c.writes.Add(1)
+func (c watchedConn) Write(p []byte) (int, error) {
+	c.onWrite()
 	return c.UnixConn.Write(p)
 }
 
-func (c countedConn) SyscallConn() (syscall.RawConn, error) {
+func (c watchedConn) SyscallConn() (syscall.RawConn, error) {
 	rc, err := c.UnixConn.SyscallConn()
-	return countedRaw{rc, c.writes}, err
+	return watchedRaw{rc, c.onWrite}, err
 }
 
-type countedRaw struct {
+type watchedRaw struct {
 	syscall.RawConn
-	writes *atomic.Int32
+	onWrite func()
 }
 
-func (r countedRaw) Write(f func(uintptr) bool) error {
-	r.writes.Add(1)
+func (r watchedRaw) Write(f func(uintptr) bool) error {
+	r.onWrite()
 	return r.RawConn.Write(f)
 }
 
@@ -82,7 +82,7 @@ func TestConn_PipelinedAnswersLeaveTogether(t *testing.T) {
 		t.Fatal(err)
 	}
 	writes := new(atomic.Int32)
-	l.next <- countedConn{server, writes}
+	l.next <- watchedConn{server, func() { writes.Add(1) }}
 	_ = client.SetReadDeadline(time.Now().Add(5 * time.Second))
 	r := bufio.NewReader(client)
 	for i := 0; i < n; i++ {
@@ -131,37 +131,11 @@ func TestConn_OnePingCostsOnlyItsReader(t *testing.T) {
 	client.Close()
 }
 
-// writerConn is the server's end of a real Unix socket that records, for
-// each write handed to the kernel, whether the accept loop's goroutine
-// made it.
-type writerConn struct {
-	*net.UnixConn
-	byAcceptor chan bool
-}
-
+// onAcceptLoop reports whether the caller runs on the accept loop's
+// goroutine.
 func onAcceptLoop() bool {
 	buf := make([]byte, 64<<10)
 	return strings.Contains(string(buf[:runtime.Stack(buf, false)]), "(*Gateway).acceptLoop")
-}
-
-func (c writerConn) Write(p []byte) (int, error) {
-	c.byAcceptor <- onAcceptLoop()
-	return c.UnixConn.Write(p)
-}
-
-func (c writerConn) SyscallConn() (syscall.RawConn, error) {
-	rc, err := c.UnixConn.SyscallConn()
-	return writerRaw{rc, c.byAcceptor}, err
-}
-
-type writerRaw struct {
-	syscall.RawConn
-	byAcceptor chan bool
-}
-
-func (r writerRaw) Write(f func(uintptr) bool) error {
-	r.byAcceptor <- onAcceptLoop()
-	return r.RawConn.Write(f)
 }
 
 // TestConn_EarlyRequestsAnsweredOnAcceptance: requests a client wrote
@@ -178,7 +152,7 @@ func TestConn_EarlyRequestsAnsweredOnAcceptance(t *testing.T) {
 		t.Fatal(err)
 	}
 	byAcceptor := make(chan bool, 16)
-	l.next <- writerConn{server, byAcceptor}
+	l.next <- watchedConn{server, func() { byAcceptor <- onAcceptLoop() }}
 	_ = client.SetReadDeadline(time.Now().Add(5 * time.Second))
 	r := bufio.NewReader(client)
 	answer := func(id string) {
