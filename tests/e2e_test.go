@@ -1005,7 +1005,13 @@ func TestE2E_Server_SingleInstanceAndStaleSocket(t *testing.T) {
 	t.Parallel()
 	h := NewHome(t)
 	s := h.Start(t, "solo")
-	s.CreateWorkspace(t, nil)
+	ws := s.CreateWorkspace(t, nil)
+	// A change is on disk within the keeper's short save delay: under a
+	// busy machine, later than this test's next steps take.
+	WaitFor(t, "the workspace's save", func() bool {
+		b, _ := os.ReadFile(h.sessionFile("solo"))
+		return strings.Contains(string(b), ws.Workspace.WorkspaceID)
+	})
 
 	out, errOut, code := RunCLI(t, h.Env, "--session", "solo", "server")
 	if code != 1 {
@@ -1026,8 +1032,8 @@ func TestE2E_Server_SingleInstanceAndStaleSocket(t *testing.T) {
 	if !Refused(s.Socket) {
 		t.Fatalf("stale socket still accepts connections")
 	}
-	// The new server takes the stale socket's place and, the workspace
-	// having been saved within moments of its creation, restores it.
+	// The new server takes the stale socket's place and restores the
+	// saved workspace.
 	s2 := h.Start(t, "solo")
 	if ids := s2.PaneIDs(t); fmt.Sprint(ids) != "[w1:p1]" {
 		t.Errorf("server after the kill has panes %v, want the killed one's [w1:p1]", ids)
