@@ -17,7 +17,10 @@
 // one write, and what the socket does not take goes to a writer goroutine
 // started then, so a slow client never blocks an actor. The gateway's own
 // mailbox runs on the goroutine that posts to it: a new connection is
-// taken in, and its conn spawned, on the accept loop's goroutine.
+// taken in, and its conn spawned, on the accept loop's goroutine, which
+// also answers the requests the client had written by then (read without
+// waiting) before the conn's reader starts. Readers' buffers are reused
+// from ended connections.
 // When the gateway stops with the server, each connection that watches
 // screens (an interactive client) is sent client.server_stopping before it
 // closes, so the client exits instead of waiting for a new server.
