@@ -126,6 +126,11 @@ type Home struct {
 	Env        []string
 }
 
+// sessionFile is where the server of session name keeps its session.
+func (h *Home) sessionFile(name string) string {
+	return filepath.Join(h.ConfigHome, "herdr", "sessions", name, "session.json")
+}
+
 // NewHome creates a short temporary directory (Unix socket paths must stay
 // under ~100 bytes) with config, home and state directories and a config
 // that makes panes run /bin/sh. It is removed when the test ends.

@@ -13,11 +13,6 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// sessionFile is where the server of session name keeps its session.
-func (h *Home) sessionFile(name string) string {
-	return filepath.Join(h.ConfigHome, "herdr", "sessions", name, "session.json")
-}
-
 // topology is a session snapshot without what a restart does not keep:
 // terminal ids, processes, revisions, scroll positions, agent states.
 func topology(t *testing.T, s *Server) protocol.SessionSnapshot {
