@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/herdr-go/herdr/protocol"
@@ -25,13 +26,60 @@ type mcpClient struct {
 	cmd      *exec.Cmd
 	updated  chan string // resources/updated URIs
 	progress chan string // progress messages
+	acked    chan struct{}
+}
+
+// ackedTransport is the stdio transport, noting each subscription the
+// server acknowledges: the SDK's Subscribe returns once it has sent the
+// subscriptions/listen request, before the server has subscribed.
+type ackedTransport struct {
+	sdk.Transport
+	acked chan struct{}
+}
+
+func (t ackedTransport) Connect(ctx context.Context) (sdk.Connection, error) {
+	c, err := t.Transport.Connect(ctx)
+	return ackedConn{c, t.acked}, err
+}
+
+type ackedConn struct {
+	sdk.Connection
+	acked chan struct{}
+}
+
+func (c ackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	msg, err := c.Connection.Read(ctx)
+	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "notifications/subscriptions/acknowledged" {
+		select {
+		case c.acked <- struct{}{}:
+		default:
+		}
+	}
+	return msg, err
+}
+
+// subscribe subscribes to uri and returns once the server acknowledged it:
+// from then on a change is notified.
+func (m *mcpClient) subscribe(t *testing.T, ctx context.Context, uri string) {
+	t.Helper()
+	for len(m.acked) > 0 {
+		<-m.acked
+	}
+	if err := m.Subscribe(ctx, &sdk.SubscribeParams{URI: uri}); err != nil {
+		t.Fatalf("subscribe %s: %v", uri, err)
+	}
+	select {
+	case <-m.acked:
+	case <-ctx.Done():
+		t.Fatalf("subscribe %s: the server never acknowledged it", uri)
+	}
 }
 
 // startMCP runs `herdr --session NAME mcp` with the server's environment
 // plus extra, and connects the SDK's client to it.
 func startMCP(t *testing.T, s *Server, extra ...string) *mcpClient {
 	t.Helper()
-	m := &mcpClient{updated: make(chan string, 64), progress: make(chan string, 64)}
+	m := &mcpClient{updated: make(chan string, 64), progress: make(chan string, 64), acked: make(chan struct{}, 16)}
 	client := sdk.NewClient(&sdk.Implementation{Name: "herdr-e2e", Version: "1"}, &sdk.ClientOptions{
 		ResourceUpdatedHandler: func(_ context.Context, req *sdk.ResourceUpdatedNotificationRequest) {
 			select {
@@ -51,7 +99,7 @@ func startMCP(t *testing.T, s *Server, extra ...string) *mcpClient {
 	m.cmd.Stderr = os.Stderr
 	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
 	defer cancel()
-	session, err := client.Connect(ctx, &sdk.CommandTransport{Command: m.cmd}, nil)
+	session, err := client.Connect(ctx, ackedTransport{&sdk.CommandTransport{Command: m.cmd}, m.acked}, nil)
 	if err != nil {
 		t.Fatalf("connect to herdr mcp: %v", err)
 	}
@@ -210,9 +258,7 @@ func TestMCP_AgentInWorktree(t *testing.T) {
 	if err != nil || len(read.Contents) != 1 || !strings.Contains(read.Contents[0].Text, "claude ready") {
 		t.Fatalf("read %s: %+v %v", uri, read, err)
 	}
-	if err := m.Subscribe(ctx, &sdk.SubscribeParams{URI: uri}); err != nil {
-		t.Fatalf("subscribe: %v", err)
-	}
+	m.subscribe(t, ctx, uri)
 	prompted := mcpOK[struct{ Agent protocol.AgentInfo }](t, m, "prompt_agent", map[string]any{"target": "helper", "text": "w", "wait": true, "until": []string{"working"}, "timeout_ms": 10000})
 	if prompted.Agent.AgentStatus != protocol.StatusWorking {
 		t.Fatalf("prompt_agent: %+v", prompted.Agent)
@@ -324,9 +370,7 @@ func TestMCP_BadInputAndSafety(t *testing.T) {
 	if _, err := m.ReadResource(ctx, &sdk.ReadResourceParams{URI: "herdr://pane/w9:p9"}); err == nil {
 		t.Fatal("read the resource of a pane that does not exist")
 	}
-	if err := m.Subscribe(ctx, &sdk.SubscribeParams{URI: "herdr://session"}); err != nil {
-		t.Fatal(err)
-	}
+	m.subscribe(t, ctx, "herdr://session")
 	mcpOK[struct{ OK bool }](t, m, "close_pane", map[string]any{"pane_id": "w1:p2"})
 	select { // the close is on the event bus, and the session resource says it changed
 	case got := <-m.updated:
