@@ -37,14 +37,7 @@ func (t *Terminal) sgr(params []int64, sub uint64) {
 				i += n
 			}
 			if ok {
-				switch p {
-				case 38:
-					s.fg = c
-				case 48:
-					s.bg = c
-				default:
-					s.ul = c
-				}
+				s.setExtended(p, c)
 			}
 		default:
 			s.applySGR(p)
