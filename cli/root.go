@@ -244,6 +244,7 @@ a pipe gives the JSON.`,
 			root.AddCommand(n.build())
 			a.addHookCmds(root)
 		}
+		suggestSubcommands(root)
 		return root
 	}
 	for _, n := range a.nouns() {
@@ -259,7 +260,31 @@ a pipe gives the JSON.`,
 			c.Aliases = append(c.Aliases, "completions") // Herdr accepts both
 		}
 	}
+	suggestSubcommands(root)
 	return root
+}
+
+// suggestSubcommands gives every command that runs on its own and also has
+// subcommands (`herdr server`, `herdr server stop`) the group's "did you
+// mean": cobra checks such a command's own Args first, so `server stopp`
+// would be refused as a bare extra argument with no suggestion.
+func suggestSubcommands(cmd *cobra.Command) {
+	for _, c := range cmd.Commands() {
+		suggestSubcommands(c)
+	}
+	own := cmd.Args
+	if !cmd.HasAvailableSubCommands() || own == nil {
+		return
+	}
+	cmd.Args = func(c *cobra.Command, args []string) error {
+		err := own(c, args)
+		if err != nil && len(args) > 0 {
+			if near := nearCommand(c, args[0]); len(near) > 0 {
+				return fmt.Errorf("unknown command %q for %q%s", args[0], c.CommandPath(), didYouMean(near))
+			}
+		}
+		return err
+	}
 }
 
 // group makes cmd a command group: bare, it prints its help on stderr and

@@ -16,6 +16,9 @@ func TestTypos_SuggestWhatWasMeant(t *testing.T) {
 		{[]string{"pane", "splt"}, "unknown command: splt (did you mean split?)"},
 		{[]string{"worktree", "rmove"}, "unknown command: rmove (did you mean remove?)"},
 		{[]string{"paen", "list"}, "unknown command: paen (did you mean pane?)"},
+		// server runs on its own and has subcommands: its typos too.
+		{[]string{"server", "stopp"}, "unknown command: stopp (did you mean stop?)"},
+		{[]string{"server", "reload-confg"}, "unknown command: reload-confg (did you mean reload-config?)"},
 		{[]string{"workspace", "create", "--lable", "x"}, "unknown option: --lable (did you mean --label?)"},
 		{[]string{"pane", "list", "--workspce", "w1"}, "unknown option: --workspce (did you mean --workspace?)"},
 		{[]string{"pane", "wait-output", "w1:p1", "--match", "x", "--timeout", "abc"}, `herdr: invalid --timeout "abc": expected a whole number, 0 or more`},
@@ -40,6 +43,16 @@ func TestConfig_Check_SuggestsTheKeyMeant(t *testing.T) {
 	writeConfig(t, env, "[ui]\nsidebar_widht = 30\n")
 	r := run(t, env, "config", "check")
 	if r.code != 1 || !strings.Contains(r.stdout, "unknown key ui.sidebar_widht; did you mean ui.sidebar_width?") {
+		t.Fatalf("exit %d %q %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+// A misspelt section names the section meant, in config check as in reload.
+func TestConfig_Check_SuggestsTheSectionMeant(t *testing.T) {
+	env := newEnv(t)
+	writeConfig(t, env, "[termnal]\nnew_cwd = \"home\"\n")
+	r := run(t, env, "config", "check")
+	if r.code != 1 || !strings.Contains(r.stdout, "unknown section [termnal]; did you mean [terminal]?") {
 		t.Fatalf("exit %d %q %q", r.code, r.stdout, r.stderr)
 	}
 }

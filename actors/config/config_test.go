@@ -163,6 +163,8 @@ host = "h"
 		{"unknown section", "[foo]\nx = 1\n[terminal]\nnew_cwd = \"home\"\n",
 			with(func(c *Config) { c.Terminal.NewCwd = "home" }), StatusPartial,
 			[]string{"unknown section [foo]"}},
+		{"misspelt section names the one meant", "[termnal]\nnew_cwd = \"home\"\n", Default(), StatusPartial,
+			[]string{"unknown section [termnal]; did you mean [terminal]?"}},
 		{"unknown top-level key", "stray = 1\n", Default(), StatusPartial,
 			[]string{"unknown key stray"}},
 		{"default_shell wrong type keeps default, rest applied", "[terminal]\ndefault_shell = 3\nshell_mode = \"login\"\n",

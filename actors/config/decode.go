@@ -83,13 +83,26 @@ func (d *decoder) walk(raw map[string]any) {
 			d.addf("unknown section [toast]: did you mean [ui.toast]?")
 		default:
 			if _, isTable := v.(map[string]any); isTable {
-				d.addf("unknown section [%s]", name)
+				d.addf("unknown section [%s]%s", name, nearestSection(name))
 			} else {
 				d.addf("unknown key %s", name)
 			}
 		}
 	}
 	d.legacyKittyGraphics(raw)
+}
+
+// nearestSection is "; did you mean [terminal]?" for the section a
+// misspelt one ([termnal]) most likely meant, "" when none is close.
+func nearestSection(name string) string {
+	known := make([]string, 0, len(sectionDecoders))
+	for _, s := range sectionDecoders {
+		known = append(known, s.name)
+	}
+	if near := protocol.Closest(name, known); near != "" {
+		return "; did you mean [" + near + "]?"
+	}
+	return ""
 }
 
 // fields decodes the keys of section t described by specs; keys named in
