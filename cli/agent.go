@@ -228,6 +228,13 @@ func (a *app) agentRenameCmd() *cobra.Command {
 	return cmd
 }
 
+// untilHelp says which --until a script wants: an agent whose pane is
+// focused finishes its turn as idle (it was seen), never done.
+const untilHelp = `--until done is never reached by an agent whose pane is focused: a finished
+turn the person saw is idle, not done. A script waiting for the end of a
+turn wants --until finished: done, or idle after the agent was working
+since the wait began.`
+
 // untilFlags are the repeatable --until STATUS and --timeout MS.
 type untilFlags struct {
 	until   []string
@@ -235,7 +242,7 @@ type untilFlags struct {
 }
 
 func (u *untilFlags) bind(cmd *cobra.Command) {
-	cmd.Flags().StringArrayVar(&u.until, "until", nil, "stop at this status: idle, working, blocked, done or unknown (repeatable; default idle, done, blocked)")
+	cmd.Flags().StringArrayVar(&u.until, "until", nil, "stop at this status: idle, working, blocked, done, unknown, or finished (done, or idle after working) (repeatable; default idle, done, blocked)")
 	cmd.Flags().Uint64Var(&u.timeout, "timeout", 0, "give up after this many milliseconds (error code timeout); default wait forever")
 }
 
@@ -243,10 +250,10 @@ func (u *untilFlags) resolve(cmd *cobra.Command) ([]protocol.AgentStatus, *uint6
 	var out []protocol.AgentStatus
 	for _, s := range u.until {
 		switch protocol.AgentStatus(s) {
-		case protocol.StatusIdle, protocol.StatusWorking, protocol.StatusBlocked, protocol.StatusDone, protocol.StatusUnknown:
+		case protocol.StatusIdle, protocol.StatusWorking, protocol.StatusBlocked, protocol.StatusDone, protocol.StatusUnknown, protocol.UntilFinished:
 			out = append(out, protocol.AgentStatus(s))
 		default:
-			return nil, nil, fmt.Errorf("invalid --until %q: expected idle, working, blocked, done or unknown", s)
+			return nil, nil, fmt.Errorf("invalid --until %q: expected idle, working, blocked, done, unknown or finished", s)
 		}
 	}
 	var t *uint64
@@ -269,7 +276,7 @@ write. With --wait the answer comes once the agent has reacted and reached
 one of the --until statuses; an agent that shows no change within 5 s
 fails with agent_prompt_stalled.
 
-` + targetHelp,
+` + untilHelp + "\n\n" + targetHelp,
 		Args: exactArgs("<target>", "<text>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !wait && (cmd.Flags().Changed("until") || cmd.Flags().Changed("timeout")) {
@@ -300,7 +307,9 @@ func (a *app) agentWaitCmd() *cobra.Command {
 when the agent already has one of the statuses, and fails with
 agent_not_running when the agent exits or is replaced.
 
-` + targetHelp,
+` + untilHelp + "\n\n" + targetHelp,
+		Example: `  herdr agent wait reviewer --until finished --timeout 600000
+  herdr agent wait w1:p2 --until blocked`,
 		Args: exactArgs("<target>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			until, timeout, err := u.resolve(cmd)

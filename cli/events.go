@@ -21,18 +21,27 @@ func (a *app) eventsCmd() *cobra.Command {
 		Use:   "events [--type TYPE]... [--pane PANE] [--since SEQ]",
 		Short: "Print the event stream as NDJSON (events.subscribe)",
 		Long: `Subscribe to events and print each one as a JSON line until the server
-closes the stream. Without --type every lifecycle event is printed. The
-pane types (pane.agent_status_changed, pane.scroll_changed) need --pane.
---since resumes after an event's "seq" while the server still retains it.`,
+closes the stream. Without --type every lifecycle event is printed, every
+pane's agent status changes among them. pane.agent_status_changed without
+--pane is every pane's (lifecycle envelope); with --pane, that pane's
+(dedicated envelope). pane.scroll_changed needs --pane. --since resumes
+after an event's "seq" while the server still retains it.`,
 		Example: `  herdr events
   herdr events --type pane.created --type pane.closed
+  herdr events --type pane.agent_status_changed
   herdr events --type pane.agent_status_changed --pane w1:p1`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			var subs []protocol.Subscription
 			if len(types) == 0 {
 				for _, k := range protocol.LifecycleKinds {
-					if typ := strings.Replace(k, "_", ".", 1); typ != "pane.output_changed" && typ != protocol.SubAgentStatusChanged {
+					switch typ := strings.Replace(k, "_", ".", 1); typ {
+					case "pane.output_changed":
+					case protocol.SubAgentStatusChanged:
+						// The dotted type is the one-pane subscription (it
+						// needs a pane_id); the lifecycle kind is every pane's.
+						subs = append(subs, protocol.Subscription{Type: k})
+					default:
 						subs = append(subs, protocol.Subscription{Type: typ})
 					}
 				}
@@ -40,7 +49,12 @@ pane types (pane.agent_status_changed, pane.scroll_changed) need --pane.
 			for _, t := range types {
 				s := protocol.Subscription{Type: t}
 				switch t {
-				case protocol.SubAgentStatusChanged, protocol.SubScrollChanged:
+				case protocol.SubAgentStatusChanged:
+					if pane == "" {
+						s.Type = "pane_agent_status_changed" // every pane's
+					}
+					s.PaneID = pane
+				case protocol.SubScrollChanged:
 					if pane == "" {
 						return fmt.Errorf("--type %s needs --pane", t)
 					}

@@ -210,12 +210,21 @@ func (p *AgentWaitParams) Validate() error {
 
 func validStatuses(field string, list []AgentStatus) error {
 	for _, st := range list {
-		if err := oneOf(field, string(st), agentStatuses...); err != nil {
+		if st == UntilFinished {
+			continue
+		}
+		if err := oneOf(field, string(st), append(agentStatuses, string(UntilFinished))...); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// UntilFinished (an extension over Herdr's statuses, in until lists only)
+// is reached when the agent is done, or idle after it was working since the
+// wait began: a focused agent finishes as idle, never done (the seen rule),
+// so a script waiting for the end of a turn wants finished.
+const UntilFinished AgentStatus = "finished"
 
 // DefaultUntil are the statuses agent.wait and agent.prompt wait for by default.
 var DefaultUntil = []AgentStatus{StatusIdle, StatusDone, StatusBlocked}

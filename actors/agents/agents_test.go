@@ -246,3 +246,45 @@ func TestMetadataExpires(t *testing.T) {
 		t.Fatalf("metadata still shown after its TTL: title %v tokens %v", sh.Title, sh.Tokens)
 	}
 }
+
+// until finished: done, or idle after working since the wait began. A
+// focused agent's turn ends idle, never done; an idle agent that does
+// nothing does not finish.
+func TestWaitUntilFinished(t *testing.T) {
+	r := newRig(t)
+	r.place("w1:t1", "w1:t1", "w1:t1", "w1:t2")
+	r.screen("term_1", "claude", "idle")
+	r.screen("term_2", "claude", "idle")
+	r.screen("term_3", "claude", "working")
+	r.settle()
+	r.call("agent.wait", "term_1", `{"target":"w1:p1","until":["finished"]}`)
+	r.call("agent.wait", "term_1", `{"target":"w1:p1","until":["done"]}`)
+	r.call("agent.wait", "term_2", `{"target":"w1:p2","until":["finished"]}`)
+	r.call("agent.wait", "term_3", `{"target":"w1:p3","until":["finished"]}`)
+	r.settle()
+	if n := answered(r); len(n) != 0 {
+		t.Fatalf("waits answered before any turn: %v", n)
+	}
+	r.screen("term_1", "claude", "working")
+	r.screen("term_1", "claude", "idle") // its tab is on screen: idle, not done
+	r.screen("term_3", "claude", "idle") // off screen: done
+	r.settle()
+	if st := r.lastShown("term_1").Status; st != protocol.StatusIdle {
+		t.Fatalf("focused turn ended %s, want idle", st)
+	}
+	got := answered(r)
+	if got["term_1"] != 1 || got["term_3"] != 1 || got["term_2"] != 0 {
+		t.Fatalf("answers per terminal %v: want term_1 once (finished; its done wait still waits), term_3 once, term_2 none", got)
+	}
+}
+
+// answered counts the wait answers rendered per terminal.
+func answered(r *rig) map[string]int {
+	n := map[string]int{}
+	for _, m := range r.seen.all() {
+		if a, ok := m.(*Answer); ok && a.Render == RenderInfo {
+			n[a.TermID]++
+		}
+	}
+	return n
+}

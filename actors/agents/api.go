@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -34,8 +35,11 @@ type waiter struct {
 	timer  uint64 // api.Timers id; 0 for none
 	// Prompt waits: until the agent shows a change (armed) a settled
 	// state does not count; stall fires if no change comes in time.
-	prompt         bool
-	armed          bool
+	prompt bool
+	armed  bool
+	// finished (until finished): done, or idle once working was seen.
+	finished       bool
+	sawWorking     bool
 	startSeq       uint64
 	stall          uint64
 	stallIsTimeout bool
@@ -148,7 +152,7 @@ func (a *Agents) agentPrompt(ctx actor.Context, call *api.Call, r *rec) *api.Rep
 	agent, state, _ := effective(r)
 	switch {
 	case r.status == protocol.StatusBlocked:
-		return api.Fail(protocol.Errorf(protocol.CodeAgentBlocked, "agent at %s is waiting for an answer; resolve it before prompting", r.PaneID))
+		return api.Fail(protocol.Errorf(protocol.CodeAgentBlocked, "agent at %s is blocked on a question; %s, then prompt again", r.PaneID, answerHint(r)))
 	case agent == "" || (r.hook != nil && r.hook.launchPending):
 		return api.Fail(protocol.Errorf(protocol.CodeAgentNotReady, "agent at %s has not started yet", r.PaneID))
 	case state != string(protocol.StatusIdle) && state != string(protocol.StatusWorking):
@@ -255,6 +259,7 @@ func (a *Agents) newWaiter(r *rec, sender *actor.PID, until []protocol.AgentStat
 	for _, st := range until {
 		w.until[st] = true
 	}
+	w.finished, w.sawWorking = w.until[protocol.UntilFinished], r.status == protocol.StatusWorking
 	if timeoutMS != nil {
 		w.timer = a.after(time.Duration(*timeoutMS)*time.Millisecond, &waitExpired{id: w.id})
 	}
@@ -280,8 +285,12 @@ func (a *Agents) checkWaits(r *rec) {
 			}
 			w.armed = true
 		}
+		if r.status == protocol.StatusWorking {
+			w.sawWorking = true
+		}
+		finished := w.finished && (r.status == protocol.StatusDone || r.status == protocol.StatusIdle && w.sawWorking)
 		switch {
-		case w.until[r.status] && !pending:
+		case (w.until[r.status] || finished) && !pending:
 			a.forget(w)
 			kind := RenderInfo
 			if w.prompt {
@@ -289,9 +298,15 @@ func (a *Agents) checkWaits(r *rec) {
 			}
 			a.render(w.sender, kind, r)
 		case w.prompt && r.status == protocol.StatusBlocked:
-			a.endWait(w, api.Fail(protocol.Errorf(protocol.CodeAgentBlocked, "agent at %s is waiting for an answer", r.PaneID)))
+			a.endWait(w, api.Fail(protocol.Errorf(protocol.CodeAgentBlocked, "agent at %s is blocked on a question; %s", r.PaneID, answerHint(r))))
 		}
 	}
+}
+
+// answerHint tells how to answer a blocked agent's question: read it,
+// then send the keys of the answer (agent.send_keys).
+func answerHint(r *rec) string {
+	return fmt.Sprintf("read it with `herdr agent read %[1]s` and answer with `herdr agent send-keys %[1]s KEY...` (e.g. 1 Enter; agent.send_keys over the API)", r.PaneID)
 }
 
 // forget drops a waiter and its timers.
