@@ -2,12 +2,10 @@ package cli
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
 	"sync"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -36,8 +34,8 @@ directory (0600, no secrets: authentication stays with OpenSSH).
 $HERDR_SSH_COMMAND, else [remote] ssh_command, replaces ssh.`,
 	})
 	cmd.AddCommand(a.machineAddCmd(), a.machineListCmd(), a.machineRenameCmd(),
-		a.machineSetCmd("enable", "Let --machine reach a machine again", func(p *machines.Profile) { p.Enabled = true }),
-		a.machineSetCmd("disable", "Refuse --machine for a machine, keeping its profile", func(p *machines.Profile) { p.Enabled = false }),
+		a.machineSetCmd("enable", "enabled", "Let --machine reach a machine again", func(p *machines.Profile) { p.Enabled = true }),
+		a.machineSetCmd("disable", "disabled", "Refuse --machine for a machine, keeping its profile", func(p *machines.Profile) { p.Enabled = false }),
 		a.machineRemoveCmd())
 	return cmd
 }
@@ -96,63 +94,69 @@ func (a *app) machineAdd(p machines.Profile) int {
 	return 0
 }
 
+// machineEntry is one machine of `herdr machine list`: the server's live
+// view of it when a server runs, else its saved profile, and the remote
+// session it talks to (the profile's, beyond machine.list's fields).
+type machineEntry struct {
+	protocol.MachineInfo
+	RemoteSession string `json:"remote_session,omitempty"`
+}
+
+// machineEntries is a machine_list answer of the saved machines, each
+// with its live state where the local server has one, else "enabled" or
+// "disabled".
+type machineEntries struct {
+	Machines []machineEntry `json:"machines"`
+}
+
+func (machineEntries) ResultType() string { return "machine_list" }
+
 func (a *app) machineListCmd() *cobra.Command {
 	var asJSON bool
 	cmd := &cobra.Command{
-		Use:   "list",
+		Use:   "list [--json]",
 		Short: "List the saved machines",
-		Args:  exactArgs(),
+		Long: `List the saved machines, each with its live state when a server runs: a
+table at a terminal; the JSON response line (machine_list) with --json or
+when piped.`,
+		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, err := machines.Load(machines.Path(a.env))
 			if err != nil {
 				return exit(a.machineFail(err))
 			}
 			live := a.liveMachines()
-			if asJSON {
-				type entry struct {
-					machines.Profile
-					*protocol.MachineInfo `json:"live,omitempty"`
+			out := machineEntries{Machines: make([]machineEntry, 0, len(f.Machines))}
+			for _, p := range f.Machines {
+				e := machineEntry{MachineInfo: protocol.MachineInfo{ID: p.ID, Label: p.Label, Target: p.Target, Enabled: p.Enabled, State: "disabled"}, RemoteSession: p.RemoteSession}
+				if p.Enabled {
+					e.State = "enabled"
 				}
-				out := make([]entry, 0, len(f.Machines))
-				for _, p := range f.Machines {
-					e := entry{Profile: p}
-					if info, ok := live[p.ID]; ok {
-						e.MachineInfo = &info
-					}
-					out = append(out, e)
+				if info, ok := live[p.ID]; ok {
+					e.MachineInfo = info
 				}
-				b, _ := json.Marshal(map[string]any{"machines": out})
-				fmt.Fprintf(a.stdout, "%s\n", b)
-				return nil
+				out.Machines = append(out.Machines, e)
 			}
-			if len(f.Machines) == 0 {
+			if len(f.Machines) == 0 && !asJSON && a.stdoutIsTerminal() {
 				fmt.Fprintln(a.stdout, "no machines saved; add one with `herdr machine add TARGET --label LABEL`")
 				return nil
 			}
-			w := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-			fmt.Fprintln(w, "ID\tLABEL\tTARGET\tSESSION\tSTATE")
-			for _, p := range f.Machines {
-				state := "enabled"
-				if !p.Enabled {
-					state = "disabled"
-				}
-				if info, ok := live[p.ID]; ok {
-					state = info.State
-					if info.Error != "" {
-						state += ": " + protocol.Printable(info.Error)
-					}
-				}
-				session := p.RemoteSession
-				if session == "" {
-					session = "-"
-				}
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", p.ID, p.Label, p.Target, session, state)
-			}
-			return w.Flush()
+			return exit(a.localList("cli:machine:list", out, nil, tableFor(a, asJSON, drawMachines)))
 		},
 	}
-	cmd.Flags().BoolVar(&asJSON, "json", false, "print {\"machines\": [...]} as one JSON line")
+	jsonFlag(cmd, &asJSON)
 	return cmd
+}
+
+func drawMachines(w io.Writer, r machineEntries) {
+	row(w, "ID", "LABEL", "TARGET", "SESSION", "STATE")
+	for _, m := range r.Machines {
+		state := m.State
+		if m.Error != "" {
+			state += ": " + m.Error
+		}
+		row(w, m.ID, m.Label, m.Target, m.RemoteSession, state)
+	}
 }
 
 func (a *app) machineRenameCmd() *cobra.Command {
@@ -165,7 +169,7 @@ func (a *app) machineRenameCmd() *cobra.Command {
 			if err := machines.CheckLabel(label); err != nil {
 				return err
 			}
-			return exit(a.machineEdit(args[0], func(f *machines.File, i int) error { return f.Rename(i, label) }))
+			return exit(a.machineEdit(args[0], "renamed", func(f *machines.File, i int) error { return f.Rename(i, label) }))
 		},
 	}
 	cmd.Flags().StringVar(&label, "label", "", "the new `LABEL`")
@@ -173,13 +177,13 @@ func (a *app) machineRenameCmd() *cobra.Command {
 	return cmd
 }
 
-func (a *app) machineSetCmd(verb, short string, set func(*machines.Profile)) *cobra.Command {
+func (a *app) machineSetCmd(verb, done, short string, set func(*machines.Profile)) *cobra.Command {
 	return &cobra.Command{
 		Use:   verb + " ID-OR-LABEL",
 		Short: short,
 		Args:  exactArgs("ID-OR-LABEL"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.machineEdit(args[0], func(f *machines.File, i int) error { set(&f.Machines[i]); return nil }))
+			return exit(a.machineEdit(args[0], done, func(f *machines.File, i int) error { set(&f.Machines[i]); return nil }))
 		},
 	}
 }
@@ -190,14 +194,15 @@ func (a *app) machineRemoveCmd() *cobra.Command {
 		Short: "Forget a saved machine (its id is never given again)",
 		Args:  exactArgs("ID-OR-LABEL"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.machineEdit(args[0], func(f *machines.File, i int) error { f.Remove(i); return nil }))
+			return exit(a.machineEdit(args[0], "removed", func(f *machines.File, i int) error { f.Remove(i); return nil }))
 		},
 	}
 }
 
 // machineEdit loads the file, applies edit to the machine key names and
-// saves; nothing is written when edit fails.
-func (a *app) machineEdit(key string, edit func(*machines.File, int) error) int {
+// saves; nothing is written when edit fails. Done, it says so in one line
+// ("renamed machine m-1 (Build)"), as machine add and session stop do.
+func (a *app) machineEdit(key, done string, edit func(*machines.File, int) error) int {
 	path := machines.Path(a.env)
 	f, err := machines.Load(path)
 	if err != nil {
@@ -207,12 +212,17 @@ func (a *app) machineEdit(key string, edit func(*machines.File, int) error) int 
 	if i < 0 {
 		return a.machineFail(unknownMachine(key))
 	}
+	id, label := f.Machines[i].ID, f.Machines[i].Label
 	if err := edit(f, i); err != nil {
 		return a.machineFail(err)
 	}
 	if err := machines.Save(path, f); err != nil {
 		return a.machineFail(err)
 	}
+	if j := f.Find(id); j >= 0 {
+		label = f.Machines[j].Label // a rename's new one
+	}
+	fmt.Fprintf(a.stdout, "%s machine %s (%s)\n", done, id, protocol.Printable(label))
 	return 0
 }
 

@@ -63,26 +63,28 @@ link, list, install and uninstall work on the plugin registry file itself.`,
 	}
 
 	var listPlugin string
-	list := &cobra.Command{
+	var listJSON bool
+	list := jsonFlag(&cobra.Command{
 		Use:   "list [--plugin ID] [--json]",
 		Short: summary("plugin.list"),
+		Long:  summary("plugin.list") + " (from the registry file when no server runs). A table at a terminal; the JSON response line with --json or when piped.",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			const id = "cli:plugin:list"
 			prm := protocol.PluginListParams{PluginID: opt(cmd, "plugin", listPlugin)}
+			show := tableFor(a, listJSON, drawPlugins)
 			listening, code := a.serverListening(id)
 			switch {
 			case code != 0:
 				return exit(code)
 			case !listening:
 				list, err := a.listRegistry(prm.PluginID)
-				return exit(a.printResult(id, list, err))
+				return exit(a.localList(id, list, err, show))
 			}
-			return exit(a.call(id, "plugin.list", prm))
+			return exit(a.request(id, "plugin.list", prm, show))
 		},
-	}
+	}, &listJSON)
 	list.Flags().StringVar(&listPlugin, "plugin", "", "only plugin `ID`")
-	list.Flags().Bool("json", true, "print JSON (the only output)")
 
 	configDir := &cobra.Command{
 		Use:   "config-dir <id>",

@@ -202,10 +202,12 @@ func (a *app) rootCmd(args []string) *cobra.Command {
 terminals; programs drive it with newline-delimited JSON over a Unix socket,
 and these commands are thin wrappers over that socket API.
 
-Socket commands print the server's JSON response on stdout (exit 0), an error
-response on stderr (exit 1). Usage errors exit 2. The list commands (pane,
-agent, workspace, session) draw a table when stdout is a terminal; --json or
-a pipe gives the JSON.`,
+Socket commands print the server's JSON response line on stdout (exit 0),
+an error response on stderr (exit 1); the hook reports and pane
+send-text/send-keys/run print nothing on success. Usage errors exit 2. Every
+list command (workspace, tab, pane, agent, session, task, plugin, worktree,
+machine) draws a table when stdout is a terminal; --json or a pipe gives the
+JSON response line, {"id":…,"result":{"type":…,…}}, local lists included.`,
 		Version:       protocol.Version,
 		SilenceErrors: true,
 		SilenceUsage:  true,

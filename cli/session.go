@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,13 +16,7 @@ import (
 )
 
 // sessionInfo describes one named session, as `session list --json` shows it.
-type sessionInfo struct {
-	Name       string `json:"name"`
-	Default    bool   `json:"default"`
-	Running    bool   `json:"running"`
-	SocketPath string `json:"socket_path"`
-	SessionDir string `json:"session_dir"`
-}
+type sessionInfo = protocol.SessionInfo
 
 func (a *app) sessionInfo(name string) sessionInfo {
 	dir := protocol.SessionDir(a.env, name)
@@ -80,30 +73,17 @@ session file: the default one in the config directory, named ones under
 	list := &cobra.Command{
 		Use:   "list [--json]",
 		Short: "List the sessions and whether each server runs",
-		Long:  "List the sessions and whether each server runs: a table at a terminal, JSON with --json or when piped.",
+		Long:  "List the sessions and whether each server runs: a table at a terminal; the JSON response line (session_list) with --json or when piped.",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			all, err := a.sessions()
 			if err != nil {
 				return a.sessionError("session_list_failed", err.Error())
 			}
-			if asJSON || !a.stdoutIsTerminal() {
-				a.printJSON(map[string]any{"sessions": all})
-				return nil
-			}
-			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
-			row(tw, "NAME", "STATUS", "DIRECTORY", "SOCKET")
-			for _, s := range all {
-				status := "stopped"
-				if s.Running {
-					status = "running"
-				}
-				row(tw, s.Name, status, s.SessionDir, s.SocketPath)
-			}
-			return tw.Flush()
+			return exit(a.localList("cli:session:list", protocol.SessionList{Sessions: all}, nil, tableFor(a, asJSON, drawSessions)))
 		},
 	}
-	list.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	jsonFlag(list, &asJSON)
 
 	attach := &cobra.Command{
 		Use:   "attach <name>",

@@ -18,14 +18,16 @@ request and prints the JSON response line. Tab ids look like w1:t1.`,
 	})
 
 	var listWorkspace string
-	list := &cobra.Command{
+	var listJSON bool
+	list := jsonFlag(&cobra.Command{
 		Use:   "list",
 		Short: summary("tab.list"),
+		Long:  summary("tab.list") + ". A table at a terminal; the JSON response line with --json or when piped.",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:tab:list", "tab.list", protocol.TabListParams{WorkspaceID: optional(cmd, "workspace", listWorkspace)}))
+			return exit(a.request("cli:tab:list", "tab.list", protocol.TabListParams{WorkspaceID: optional(cmd, "workspace", listWorkspace)}, tableFor(a, listJSON, drawTabs)))
 		},
-	}
+	}, &listJSON)
 	list.Flags().StringVar(&listWorkspace, "workspace", "", "only the tabs of this workspace")
 	cmd.AddCommand(list)
 

@@ -13,10 +13,12 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// The list commands (pane, agent, workspace, session) print a table for a
-// person at a terminal and JSON for everything else: with --json, and
-// whenever stdout is not a terminal, so scripts that pipe them keep
-// reading the response line.
+// One rule for every list command (workspace, tab, pane, agent, session,
+// task, plugin, worktree, machine): a table for a person at a terminal; with
+// --json, and whenever stdout is not a terminal, the compact response line
+// the socket API answers, {"id":…,"result":{"type":…,…}}, so scripts that
+// pipe them read one shape. Lists answered locally (session, machine, and
+// plugin without a server) print the response line a server would.
 
 // stdoutIsTerminal says whether stdout is a terminal a person reads.
 func (a *app) stdoutIsTerminal() bool {
@@ -40,6 +42,23 @@ func tableFor[R any](a *app, asJSON bool, draw func(io.Writer, R)) onSuccess {
 		_ = tw.Flush()
 		return 0
 	}
+}
+
+// localList hands a result computed here, not by a server, to a list
+// command's success handler as the response line a server would send.
+func (a *app) localList(id string, r protocol.Result, err error, ok onSuccess) int {
+	if err != nil {
+		return a.fail(id, err)
+	}
+	line, err := protocol.EncodeSuccess(id, r)
+	if err != nil {
+		return a.fail(id, protocol.Errorf(protocol.CodeInternal, "encode %s: %v", id, err))
+	}
+	var resp protocol.Response
+	if err := json.Unmarshal(line, &resp); err != nil {
+		return a.fail(id, protocol.Errorf(protocol.CodeInternal, "decode %s: %v", id, err))
+	}
+	return ok(line, resp)
 }
 
 // jsonFlag binds --json to asJSON.
@@ -124,5 +143,61 @@ func drawAgents(w io.Writer, r struct {
 			cwd = deref(ag.Cwd)
 		}
 		row(w, ag.PaneID, deref(ag.Name), deref(ag.Agent), status, mark(ag.Focused), machine, cwd)
+	}
+}
+
+func drawTabs(w io.Writer, r protocol.TabList) {
+	row(w, "TAB", "WORKSPACE", "#", "LABEL", "FOCUS", "PANES", "STATUS")
+	for _, t := range r.Tabs {
+		row(w, t.TabID, t.WorkspaceID, fmt.Sprint(t.Number), t.Label, mark(t.Focused), fmt.Sprint(t.PaneCount), string(t.AgentStatus))
+	}
+}
+
+func drawTasks(w io.Writer, r protocol.TaskList) {
+	row(w, "TASK", "STATUS", "PRIORITY", "TITLE", "ASSIGNEE", "ATTEMPTS", "CWD")
+	for _, t := range r.Tasks {
+		assignee := ""
+		if t.Assignee != nil {
+			assignee = t.Assignee.Target
+		}
+		row(w, t.ID, t.Status, fmt.Sprint(t.Priority), t.Title, assignee, fmt.Sprint(t.Attempts), t.Cwd)
+	}
+}
+
+func drawPlugins(w io.Writer, r protocol.PluginList) {
+	row(w, "PLUGIN", "NAME", "VERSION", "ENABLED", "WARNINGS", "ROOT")
+	for _, p := range r.Plugins {
+		enabled := "no"
+		if p.Enabled {
+			enabled = "yes"
+		}
+		row(w, p.PluginID, p.Name, p.Version, enabled, strings.Join(p.Warnings, "; "), p.PluginRoot)
+	}
+}
+
+func drawWorktrees(w io.Writer, r protocol.WorktreeList) {
+	row(w, "PATH", "BRANCH", "LABEL", "WORKSPACE", "KIND")
+	for _, wt := range r.Worktrees {
+		var kind []string
+		for _, k := range []struct {
+			on   bool
+			word string
+		}{{!wt.IsLinkedWorktree, "main"}, {wt.IsLinkedWorktree, "linked"}, {wt.IsBare, "bare"}, {wt.IsDetached, "detached"}, {wt.IsPrunable, "prunable"}} {
+			if k.on {
+				kind = append(kind, k.word)
+			}
+		}
+		row(w, wt.Path, deref(wt.Branch), wt.Label, deref(wt.OpenWorkspaceID), strings.Join(kind, ","))
+	}
+}
+
+func drawSessions(w io.Writer, r protocol.SessionList) {
+	row(w, "NAME", "STATUS", "DIRECTORY", "SOCKET")
+	for _, s := range r.Sessions {
+		status := "stopped"
+		if s.Running {
+			status = "running"
+		}
+		row(w, s.Name, status, s.SessionDir, s.SocketPath)
 	}
 }

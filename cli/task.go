@@ -60,18 +60,20 @@ and are never reused. Every verb but board prints the JSON response line.`,
 	cmd.AddCommand(create)
 
 	var statuses []string
-	list := &cobra.Command{
+	var listJSON bool
+	list := jsonFlag(&cobra.Command{
 		Use:   "list",
 		Short: summary("task.list"),
+		Long:  summary("task.list") + ". A table at a terminal; the JSON response line with --json or when piped.",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p := protocol.TaskListParams{Status: statuses}
 			if err := validate(&p); err != nil {
 				return err
 			}
-			return exit(a.call("cli:task:list", "task.list", p))
+			return exit(a.request("cli:task:list", "task.list", p, tableFor(a, listJSON, drawTasks)))
 		},
-	}
+	}, &listJSON)
 	list.Flags().StringArrayVar(&statuses, "status", nil, "only tasks of this status (repeatable)")
 	cmd.AddCommand(list)
 

@@ -78,18 +78,20 @@ trusts it for that one command, nothing is written to git's config.`,
 	})
 
 	var list worktreeFlags
-	listCmd := &cobra.Command{
+	var listJSON bool
+	listCmd := jsonFlag(&cobra.Command{
 		Use:   "list [--workspace ID|--cwd P]",
 		Short: summary("worktree.list"),
+		Long:  summary("worktree.list") + ". A table at a terminal; the JSON response line with --json or when piped.",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			src, err := list.source(cmd)
 			if err != nil {
 				return err
 			}
-			return exit(a.call("cli:worktree:list", "worktree.list", protocol.WorktreeListParams{WorktreeSource: src}))
+			return exit(a.request("cli:worktree:list", "worktree.list", protocol.WorktreeListParams{WorktreeSource: src}, tableFor(a, listJSON, drawWorktrees)))
 		},
-	}
+	}, &listJSON)
 	list.bind(listCmd, false)
 
 	var create worktreeFlags

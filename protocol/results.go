@@ -53,6 +53,23 @@ type TabList struct {
 	Tabs []TabInfo `json:"tabs"`
 }
 
+// SessionList is what `herdr session list` prints piped or with --json,
+// in the envelope of a response line like every list command; sessions are
+// local (their folders and sockets), so no method answers it.
+type SessionList struct {
+	Sessions []SessionInfo `json:"sessions"`
+}
+
+// SessionInfo describes one session: its folder, socket and whether a
+// server answers there.
+type SessionInfo struct {
+	Name       string `json:"name"`
+	Default    bool   `json:"default"`
+	Running    bool   `json:"running"`
+	SocketPath string `json:"socket_path"`
+	SessionDir string `json:"session_dir"`
+}
+
 // TabInfoResult answers tab.get, focus and rename.
 type TabInfoResult struct {
 	Tab TabInfo `json:"tab"`
@@ -92,6 +109,7 @@ type PaneProcessInfoResult struct {
 }
 
 func (OK) ResultType() string                    { return "ok" }
+func (SessionList) ResultType() string           { return "session_list" }
 func (Pong) ResultType() string                  { return "pong" }
 func (ConfigReload) ResultType() string          { return "config_reload" }
 func (SessionSnapshotResult) ResultType() string { return "session_snapshot" }

@@ -197,12 +197,15 @@ func listMachines(t *testing.T, env []string) []savedMachine {
 		t.Fatalf("machine list --json: exit %d: %s", code, errOut)
 	}
 	var doc struct {
-		Machines []savedMachine `json:"machines"`
+		Result struct {
+			Type     string         `json:"type"`
+			Machines []savedMachine `json:"machines"`
+		} `json:"result"`
 	}
-	if err := json.Unmarshal([]byte(out), &doc); err != nil {
-		t.Fatalf("machine list --json: %v: %q", err, out)
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Result.Type != "machine_list" {
+		t.Fatalf("machine list --json: want a machine_list response line: %v: %q", err, out)
 	}
-	return doc.Machines
+	return doc.Result.Machines
 }
 
 func machinesFile(h *Home) string { return filepath.Join(h.ConfigHome, "herdr", "machines.json") }
