@@ -143,15 +143,17 @@ func (m *model) gitFocused() []tea.Cmd {
 	return m.gitAsk(*m.snap.FocusedWorkspaceID)
 }
 
-// spaceRows resolves the [ui.sidebar.spaces] rows of one workspace.
-func (m *model) spaceRows(w protocol.WorkspaceInfo) [][]seg {
+// spaceRows resolves the [ui.sidebar.spaces] rows of one workspace; under
+// says it is drawn under its own repository's workspace (a worktree group's
+// member, spaceOrder), the only place a worktree is marked ↳.
+func (m *model) spaceRows(w protocol.WorkspaceInfo, under bool) [][]seg {
 	var out [][]seg
 	st := m.git.st[w.WorkspaceID]
 	linked := w.Worktree != nil && w.Worktree.IsLinkedWorktree
 	for _, row := range m.ui.Sidebar.Spaces.Rows {
 		var line []seg
 		for _, tok := range row {
-			if s, ok := m.spaceToken(tok, w, st, linked); ok {
+			if s, ok := m.spaceToken(tok, w, st, linked, under); ok {
 				line = append(line, styled(s, tok))
 			}
 		}
@@ -162,7 +164,7 @@ func (m *model) spaceRows(w protocol.WorkspaceInfo) [][]seg {
 	return out
 }
 
-func (m *model) spaceToken(tok config.SidebarToken, w protocol.WorkspaceInfo, st protocol.WorkspaceGitStatus, linked bool) (seg, bool) {
+func (m *model) spaceToken(tok config.SidebarToken, w protocol.WorkspaceInfo, st protocol.WorkspaceGitStatus, linked, under bool) (seg, bool) {
 	switch tok.Token {
 	case "state_icon":
 		icon, ist := m.statusIcon(w.AgentStatus)
@@ -172,8 +174,10 @@ func (m *model) spaceToken(tok config.SidebarToken, w protocol.WorkspaceInfo, st
 		return seg{text: stateText(w.AgentStatus, nil), st: ist}, true
 	case "workspace":
 		text := strconv.Itoa(w.Number) + " " + w.Label
-		if linked {
-			text = "↳ " + text // a worktree, under its repository's workspace
+		if under {
+			// A worktree whose repository has no open workspace is a
+			// top-level entry: ↳ would hang it under an unrelated one.
+			text = "↳ " + text
 		}
 		return seg{text: text}, true
 	case "branch":

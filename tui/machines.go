@@ -215,7 +215,7 @@ func (m *model) machineEntries() []spaceEntry {
 		for _, w := range fm.Snap.Workspaces {
 			e := spaceEntry{id: w.WorkspaceID, gap: gap}
 			on := m.fleet.selected == w.WorkspaceID
-			for i, row := range m.spaceRows(w) {
+			for i, row := range m.spaceRows(w, false) { // a machine's list is flat
 				x := 2
 				if i > 0 {
 					x += 2

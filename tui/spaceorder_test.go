@@ -73,7 +73,28 @@ func TestSidebar_WorktreeGroupGathersScatteredMembers(t *testing.T) {
 		{WorkspaceID: "w3", Number: 3, Label: "a-fix", TabCount: 1, Worktree: wt("/a", true)},
 		{WorkspaceID: "w4", Number: 4, Label: "lonely", TabCount: 1, Worktree: wt("/c", true)},
 	}
-	want := "1:▾ 1 a / 3:↳ 3 a-fix / 1:2 b / 1:↳ 4 lonely"
+	want := "1:▾ 1 a / 3:↳ 3 a-fix / 1:2 b / 1:4 lonely"
+	if got := strings.Join(spacesDrawn(m), " / "); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// A worktree of a repository with no open workspace is a top-level entry:
+// no ↳, which would hang it under the unrelated workspace above it; two
+// worktrees of a repository whose main checkout is not open are no group
+// either.
+func TestSidebar_WorktreeWithoutItsRepositoryIsTopLevel(t *testing.T) {
+	m := panelModel(t, "")
+	wt := func(key string) *protocol.WorkspaceWorktreeInfo {
+		return &protocol.WorkspaceWorktreeInfo{RepoKey: key, RepoName: key, RepoRoot: key, IsLinkedWorktree: true}
+	}
+	m.snap.Workspaces = []protocol.WorkspaceInfo{
+		{WorkspaceID: "w1", Number: 1, Label: "notes", Focused: true, TabCount: 1},
+		{WorkspaceID: "w2", Number: 2, Label: "fix", TabCount: 1, Worktree: wt("/api")},
+		{WorkspaceID: "w3", Number: 3, Label: "web-a", TabCount: 1, Worktree: wt("/web")},
+		{WorkspaceID: "w4", Number: 4, Label: "web-b", TabCount: 1, Worktree: wt("/web")},
+	}
+	want := "1:1 notes / 1:2 fix / 1:3 web-a / 1:4 web-b"
 	if got := strings.Join(spacesDrawn(m), " / "); got != want {
 		t.Errorf("got %q\nwant %q", got, want)
 	}

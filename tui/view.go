@@ -116,7 +116,7 @@ func (m *model) spaceEntries() []spaceEntry {
 			w.AgentStatus = m.groupStatus(toggle) // the folded worktrees' roll-up
 		}
 		e := spaceEntry{id: w.WorkspaceID, gap: m.ui.Sidebar.Spaces.RowGap}
-		for i, row := range m.spaceRows(w) {
+		for i, row := range m.spaceRows(w, r.indented) {
 			x := indent
 			if i > 0 {
 				x += 2
