@@ -8,8 +8,13 @@
 // connection; a read (a list, a get) goes in the same write as its ping,
 // one round trip, and a change only once the ping has answered
 // (pipeline.go). Success responses go to stdout as the raw JSON line (exit 0),
-// error responses to stderr (exit 1); usage errors exit 2. The list
-// commands draw a table instead when stdout is a terminal (tables.go). With
+// error responses to stderr (exit 1); usage errors exit 2, with a "did you
+// mean" for a mistyped command, subcommand or option (suggest.go). The hook
+// reports and pane send-text/send-keys/run are silent on success, as in
+// Herdr. Every list command draws a table instead when stdout is a
+// terminal; piped or with --json it prints the response line, the local
+// lists (session, machine, plugin without a server) as a server would
+// (tables.go). With
 // `--machine LABEL` the connection is ssh to that saved machine's
 // `herdr remote-client-bridge` instead (machine_connect.go; the profiles
 // are package machines), and `herdr machine` manages the profiles.
