@@ -171,6 +171,44 @@ func TestCLIAgent_UntilFinishedOnAFocusedPane(t *testing.T) {
 	if code != 1 || !strings.Contains(errOut, `"code":"timeout"`) {
 		t.Fatalf("agent wait --until finished with no turn: exit %d %q, want a timeout", code, errOut)
 	}
+	// agent wait --until finished, the README's example, ends with the next
+	// turn it sees: a turn is worked, then ended, until the wait (started
+	// before the first) has answered.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	wait := exec.CommandContext(ctx, herdrBin, "--session", s.Name, "agent", "wait", "gated", "--until", "finished")
+	wait.Env, wait.Dir = s.Env, os.TempDir()
+	var waitOut syncBuffer
+	wait.Stdout = &waitOut
+	if err := wait.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waited := make(chan error, 1)
+	go func() { waited <- wait.Wait() }()
+	var werr error
+	answered := Eventually(func() bool {
+		if err := os.Remove(gate); err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		s.Run(t, p, "x")
+		agentCLI(t, s, "wait", "agent-status", p, "--status", "working", "--timeout", "15000")
+		if err := os.WriteFile(gate, nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		agentCLI(t, s, "wait", "agent-status", p, "--status", "idle", "--timeout", "15000")
+		select {
+		case werr = <-waited:
+			return true
+		case <-time.After(2 * time.Second): // not yet registered: another turn
+			return false
+		}
+	})
+	if !answered || werr != nil {
+		t.Fatalf("agent wait --until finished over turns of a focused agent: answered %v, %v, stdout %q", answered, werr, waitOut.String())
+	}
+	if st := OK[protocol.AgentInfoResult](t, CLIResponse(t, waitOut.String()), "agent_info").Agent.AgentStatus; st != protocol.StatusIdle {
+		t.Fatalf("agent wait --until finished answered %s, want idle", st)
+	}
 	// The help says which one scripts want.
 	help, _, _ := s.CLI("agent", "wait", "--help")
 	if !strings.Contains(help, "--until finished") || !strings.Contains(help, "never reached by an agent whose pane is focused") {
