@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"text/tabwriter"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -73,14 +74,25 @@ session file: the default one in the config directory, named ones under
 	list := &cobra.Command{
 		Use:   "list [--json]",
 		Short: "List the sessions and whether each server runs",
-		Long:  "List the sessions and whether each server runs: a table at a terminal; the JSON response line (session_list) with --json or when piped.",
+		Long:  "List the sessions and whether each server runs: a table at a terminal; with --json or when piped, one line {\"sessions\":[…]}, Herdr's shape.",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			all, err := a.sessions()
 			if err != nil {
 				return a.sessionError("session_list_failed", err.Error())
 			}
-			return exit(a.localList("cli:session:list", protocol.SessionList{Sessions: all}, nil, tableFor(a, asJSON, drawSessions)))
+			if asJSON || !a.stdoutIsTerminal() {
+				// Herdr's own shape for this local list, which its scripts read.
+				b, err := json.Marshal(map[string]any{"sessions": all})
+				if err != nil {
+					return a.sessionError("session_list_failed", err.Error())
+				}
+				fmt.Fprintf(a.stdout, "%s\n", b)
+				return nil
+			}
+			tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
+			drawSessions(tw, all)
+			return tw.Flush()
 		},
 	}
 	jsonFlag(list, &asJSON)

@@ -17,8 +17,9 @@ import (
 // task, plugin, worktree, machine): a table for a person at a terminal; with
 // --json, and whenever stdout is not a terminal, the compact response line
 // the socket API answers, {"id":…,"result":{"type":…,…}}, so scripts that
-// pipe them read one shape. Lists answered locally (session, machine, and
-// plugin without a server) print the response line a server would.
+// pipe them read one shape. Lists answered locally (machine, and plugin
+// without a server) print the response line a server would; session list
+// alone keeps Herdr's documented {"sessions":[…]}, one line, for its scripts.
 
 // stdoutIsTerminal says whether stdout is a terminal a person reads.
 func (a *app) stdoutIsTerminal() bool {
@@ -191,9 +192,9 @@ func drawWorktrees(w io.Writer, r protocol.WorktreeList) {
 	}
 }
 
-func drawSessions(w io.Writer, r protocol.SessionList) {
+func drawSessions(w io.Writer, sessions []sessionInfo) {
 	row(w, "NAME", "STATUS", "DIRECTORY", "SOCKET")
-	for _, s := range r.Sessions {
+	for _, s := range sessions {
 		status := "stopped"
 		if s.Running {
 			status = "running"

@@ -53,13 +53,6 @@ type TabList struct {
 	Tabs []TabInfo `json:"tabs"`
 }
 
-// SessionList is what `herdr session list` prints piped or with --json,
-// in the envelope of a response line like every list command; sessions are
-// local (their folders and sockets), so no method answers it.
-type SessionList struct {
-	Sessions []SessionInfo `json:"sessions"`
-}
-
 // SessionInfo describes one session: its folder, socket and whether a
 // server answers there.
 type SessionInfo struct {
@@ -109,7 +102,6 @@ type PaneProcessInfoResult struct {
 }
 
 func (OK) ResultType() string                    { return "ok" }
-func (SessionList) ResultType() string           { return "session_list" }
 func (Pong) ResultType() string                  { return "pong" }
 func (ConfigReload) ResultType() string          { return "config_reload" }
 func (SessionSnapshotResult) ResultType() string { return "session_snapshot" }

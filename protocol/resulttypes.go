@@ -9,7 +9,7 @@ package protocol
 // result of its own (it carries another's encoding).
 func ResultTypes() []Result {
 	return []Result{
-		OK{}, Pong{}, ConfigReload{}, SessionSnapshotResult{}, MachineList{}, SessionList{},
+		OK{}, Pong{}, ConfigReload{}, SessionSnapshotResult{}, MachineList{},
 		// Workspaces, worktrees and tabs.
 		WorkspaceCreated{}, WorkspaceList{}, WorkspaceInfoResult{}, WorkspaceGitStatus{},
 		WorktreeList{}, WorktreeCreated{}, WorktreeOpened{}, WorktreeRemoved{},
@@ -43,5 +43,4 @@ func ResultTypes() []Result {
 var unlistedResults = map[string]string{
 	"plugin_pane_opened":      `plugin.pane.open's entry says "*": a popup placement answers ok`,
 	"pane_graphics_frame_ack": "written on a pane.graphics.stream connection after each file frame",
-	"session_list":            "herdr session list prints it: sessions are local folders and sockets, no server's",
 }

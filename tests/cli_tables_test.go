@@ -96,7 +96,7 @@ func TestCLITables_TerminalTableAndPipedJSON(t *testing.T) {
 		{[]string{"tab", "list"}, []string{"TAB", "WORKSPACE", "#", "LABEL", "FOCUS", "PANES", "STATUS"}, ws.Tab.TabID, "tab_list", "tabs"},
 		{[]string{"pane", "list"}, []string{"PANE", "WORKSPACE", "TAB", "FOCUS", "AGENT", "STATUS", "TITLE", "CWD"}, pane, "pane_list", "panes"},
 		{[]string{"agent", "list"}, []string{"PANE", "NAME", "AGENT", "STATUS", "FOCUS", "MACHINE", "CWD"}, "rev", "agent_list", "agents"},
-		{[]string{"session", "list"}, []string{"NAME", "STATUS", "DIRECTORY", "SOCKET"}, "tables", "session_list", "sessions"},
+		{[]string{"session", "list"}, []string{"NAME", "STATUS", "DIRECTORY", "SOCKET"}, "tables", "", "sessions"}, // Herdr's {"sessions":[…]}
 		{[]string{"task", "list"}, []string{"TASK", "STATUS", "PRIORITY", "TITLE", "ASSIGNEE", "ATTEMPTS", "CWD"}, "Tabulate", "task_list", "tasks"},
 		{[]string{"plugin", "list"}, []string{"PLUGIN", "NAME", "VERSION", "ENABLED", "WARNINGS", "ROOT"}, "test.table", "plugin_list", "plugins"},
 		{[]string{"worktree", "list", "--cwd", repo}, []string{"PATH", "BRANCH", "LABEL", "WORKSPACE", "KIND"}, "main", "worktree_list", "worktrees"},
@@ -145,6 +145,13 @@ func checkListLine(t *testing.T, name string, extra []string, out, id, typ, key 
 	t.Helper()
 	if strings.Count(out, "\n") != 1 || !strings.HasSuffix(out, "\n") {
 		t.Errorf("%s %v: want one compact JSON line, got %q", name, extra, out)
+		return
+	}
+	if typ == "" { // a list Herdr prints bare, outside a response's envelope
+		var bare map[string][]any
+		if err := json.Unmarshal([]byte(out), &bare); err != nil || len(bare[key]) == 0 {
+			t.Errorf("%s %v: want {%q:[…]}, got %q (%v)", name, extra, key, out, err)
+		}
 		return
 	}
 	var answer struct {

@@ -243,18 +243,15 @@ func TestE2E_SessionCommands(t *testing.T) {
 	s := h.Start(t, "alpha")
 	s.CreateWorkspace(t, nil)
 	out, _, code := RunCLI(t, h.Env, "session", "list", "--json")
-	var answer struct {
-		Result struct {
-			Sessions []struct {
-				Name    string `json:"name"`
-				Default bool   `json:"default"`
-				Running bool   `json:"running"`
-				Dir     string `json:"session_dir"`
-			} `json:"sessions"`
-		} `json:"result"`
+	var list struct { // Herdr's shape, outside a response's envelope
+		Sessions []struct {
+			Name    string `json:"name"`
+			Default bool   `json:"default"`
+			Running bool   `json:"running"`
+			Dir     string `json:"session_dir"`
+		} `json:"sessions"`
 	}
-	list := &answer.Result
-	if code != 0 || json.Unmarshal([]byte(out), &answer) != nil || len(list.Sessions) != 2 {
+	if code != 0 || json.Unmarshal([]byte(out), &list) != nil || len(list.Sessions) != 2 {
 		t.Fatalf("session list: %d %s", code, out)
 	}
 	if d, a := list.Sessions[0], list.Sessions[1]; d.Name != "default" || !d.Default || d.Running || a.Name != "alpha" || !a.Running {
