@@ -45,6 +45,10 @@ type Options struct {
 	// CommandTimeout is how long a command may run before it is killed;
 	// zero takes plug.CommandTimeout of the process environment.
 	CommandTimeout time.Duration
+	// HandedOver says this server took over by a live handoff: the
+	// plugins' startup hooks ran in the server before it, and do not run
+	// again.
+	HandedOver bool
 	// MaxInFlight and MaxQueued bound the commands running and the hooks
 	// waiting (zero: maxInFlight and maxQueued).
 	MaxInFlight, MaxQueued int
@@ -78,7 +82,8 @@ type Enabled struct {
 }
 
 // RunStartup tells the actor the session is restored: the startup hooks
-// of the enabled plugins run now, once.
+// of the enabled plugins run now, once (not after a live handoff: they
+// ran in the server before it).
 type RunStartup struct{}
 
 // Invoke is a plugin call the session forwards, the caller its sender:
@@ -163,7 +168,7 @@ func Props(opts Options) *actor.Props {
 		opts.MaxQueued = maxQueued
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
-		return &Plugins{opts: opts, running: map[string]*plug.Command{}, dropped: map[string]*droppedHooks{}}
+		return &Plugins{opts: opts, running: map[string]*plug.Command{}, dropped: map[string]*droppedHooks{}, startedUp: opts.HandedOver}
 	}, api.Guarded(opts.Log))
 }
 
