@@ -3,11 +3,15 @@
 package tests
 
 import (
+	"context"
+	"encoding/json"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/coder/websocket"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -28,10 +32,25 @@ func TestHandoff_WebDashboardKeepsRunning(t *testing.T) {
 	if !ok || len(token) != 64 || strings.HasSuffix(base, ":0/") {
 		t.Fatalf("herdr web printed %q", url)
 	}
+	wsURL := strings.Replace(strings.Replace(url, "http://", "ws://", 1), "/?token=", "/ws?token=", 1)
+	page := dialDashboard(t, wsURL)
 	if _, stderr, code := s.CLI("server", "live-handoff"); code != 0 {
 		t.Fatalf("live-handoff: exit %d: %s", code, stderr)
 	}
+	// The page's socket to the old server ends; the page reconnects to the
+	// same URL, now served by the new server.
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	for {
+		if _, _, err := page.Read(ctx); err != nil {
+			if ctx.Err() != nil {
+				t.Fatal("the page's socket to the old server stayed open")
+			}
+			break
+		}
+	}
 	s.WaitExit(t) // the old server is gone: what answers now is the new one
+	dialDashboard(t, wsURL)
 	if again := strings.TrimSpace(agentCLI(t, s, "web", "url")); again != url {
 		t.Fatalf("after the handoff herdr web url printed %q, want %q", again, url)
 	}
@@ -51,6 +70,36 @@ func TestHandoff_WebDashboardKeepsRunning(t *testing.T) {
 	}
 	if again := strings.TrimSpace(agentCLI(t, s, "web", "url")); again != url {
 		t.Fatalf("after a second handoff herdr web url printed %q, want %q", again, url)
+	}
+}
+
+// dialDashboard opens the page's WebSocket at url and checks that the
+// server answers a call on it.
+func dialDashboard(t *testing.T, url string) *websocket.Conn {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	defer cancel()
+	ws, _, err := websocket.Dial(ctx, url, &websocket.DialOptions{Subprotocols: []string{"herdr"}})
+	if err != nil {
+		t.Fatalf("dial %s: %v", url, err)
+	}
+	t.Cleanup(func() { ws.CloseNow() })
+	ws.SetReadLimit(-1)
+	if err := ws.Write(ctx, websocket.MessageText, []byte(`{"id":"snap","method":"session.snapshot","params":{}}`)); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		_, data, err := ws.Read(ctx)
+		if err != nil {
+			t.Fatalf("no answer on the dashboard's socket: %v", err)
+		}
+		var resp protocol.Response
+		if json.Unmarshal(data, &resp) == nil && resp.ID == "snap" {
+			if resp.Error != nil {
+				t.Fatalf("session.snapshot on the dashboard: %+v", resp.Error)
+			}
+			return ws
+		}
 	}
 }
 

@@ -137,6 +137,7 @@ func (h *handoffActors) handoff(prm *protocol.ServerLiveHandoffParams, done func
 		done(api.OK(), func() {
 			h.system.Root.Send(h.gateway, &gateway.HangupAll{Err: protocol.Errorf(protocol.CodeServerUnavailable,
 				"the server was handed over to a new process; reconnect")})
+			h.system.Root.Send(h.web, &web.Release{})
 			// Exit once the hangups are written: a timer of the actor
 			// system's scheduler, run by the root actor (runNow).
 			scheduler.NewTimerScheduler(h.system.Root).SendOnce(200*time.Millisecond, h.root, &runNow{fn: h.exit})

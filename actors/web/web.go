@@ -85,6 +85,11 @@ type Exported struct {
 	Listener net.Listener
 }
 
+// Release tells the listener actor that a live handoff passed its
+// dashboard on: it stops serving here (closing only this process's copy
+// of the listener), and open pages reconnect to the new server.
+type Release struct{}
+
 // Adopted is a dashboard received from a live handoff.
 type Adopted struct {
 	Carried
@@ -152,21 +157,32 @@ func (w *Web) Receive(ctx actor.Context) {
 			msg.ws.CloseNow()
 			close(msg.done)
 		}
+	case *Release:
+		w.stopServing()
+		w.opts.Log.Info("web dashboard handed over to the new server")
 	case *actor.Stopping:
-		if w.quit != nil {
-			close(w.quit)
-		}
-		if w.srv != nil {
-			srv := w.srv
-			go func() {
-				ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-				defer cancel()
-				_ = srv.Shutdown(ctx)
-			}()
-			_ = srv.Close()
-		}
+		w.stopServing()
 	default:
 		api.Unhandled(ctx, msg, w.opts.Log)
+	}
+}
+
+// stopServing closes the listener and lets every WebSocket go (their
+// pages reconnect).
+func (w *Web) stopServing() {
+	if w.quit != nil {
+		close(w.quit)
+		w.quit = nil
+	}
+	if w.srv != nil {
+		srv := w.srv
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			_ = srv.Shutdown(ctx)
+		}()
+		_ = srv.Close()
+		w.srv, w.ln = nil, nil
 	}
 }
 
