@@ -185,6 +185,9 @@ func (a *app) installPlugin(src pluginSource, ref string, yes bool) int {
 	for _, ac := range preview.Actions {
 		fmt.Fprintf(a.stderr, "  action %s (%s): %q\n", show(ac.ID), show(ac.Title), ac.Command)
 	}
+	for _, w := range preview.Warnings {
+		fmt.Fprintf(a.stderr, "  warning: %s\n", show(w))
+	}
 	if !yes {
 		fmt.Fprint(a.stderr, "Install this plugin? [y/N] ")
 		answer, _ := bufio.NewReader(a.stdin).ReadString('\n')

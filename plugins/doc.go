@@ -1,7 +1,8 @@
 // Package plugins holds what a plugin is, apart from the actor that runs
 // it (actors/plugins): herdr-plugin.toml manifests parsed with go-toml/v2
 // and validated with Herdr's error codes (a plugin id is a safe folder
-// name; an [[events]] on is an event hooks run on), the plugins.json
+// name) and warnings (an [[events]] on that is no event hooks run on
+// links, with a warning), the plugins.json
 // registry (sorted, locked, written atomically; an entry with a bad id is
 // refused), both read bounded and regular-only, and running one plugin
 // command as argv — never a shell — with bounded output, in a process

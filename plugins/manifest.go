@@ -92,8 +92,9 @@ func invalid(field, format string, args ...any) error {
 
 // LoadManifest reads and validates the manifest at path, returning the
 // plugin as the registry keeps it (enabled, no source yet). Warnings are
-// problems that do not stop the plugin (no platforms declared); an event
-// name hooks do not run on is an error, naming it.
+// problems that do not stop the plugin, as in Herdr: no platforms
+// declared, an [[events]] on that is no event ("unknown event 'x'") or an
+// event hooks do not run on; an empty on is an error.
 func LoadManifest(path string) (protocol.InstalledPluginInfo, error) {
 	abs, err := filepath.Abs(path)
 	if err != nil {
@@ -176,11 +177,11 @@ func (m *manifest) validate() (protocol.InstalledPluginInfo, error) {
 		if strings.TrimSpace(e.On) == "" {
 			return info, invalid("event", "an [[events]] entry has no `on`")
 		}
-		if !HookEvents[e.On] {
-			return info, invalid("event", "[[events]] on = %q is not an event hooks run on (%s)", e.On, strings.Join(hookEventNames(), ", "))
-		}
 		if err := checkCommand(e.Command, e.Platforms); err != nil {
 			return info, err
+		}
+		if w := eventWarning(e.On); w != "" && !slices.Contains(info.Warnings, w) {
+			info.Warnings = append(info.Warnings, w)
 		}
 	}
 	clear(seen)
@@ -226,6 +227,23 @@ func (m *manifest) validate() (protocol.InstalledPluginInfo, error) {
 		}
 	}
 	return info, nil
+}
+
+// eventWarning is what an [[events]] on that runs no hook gets, as in
+// Herdr: the plugin links, and its info says why the hook will not run.
+// The name is escaped (no byte of it acts on a terminal).
+func eventWarning(on string) string {
+	if HookEvents[on] {
+		return ""
+	}
+	name := strconv.Quote(on)
+	name = name[1 : len(name)-1]
+	_, known := protocol.SubscriptionKind(on)
+	known = known && strings.Contains(on, ".") // pane_created is the wire's kind, not a name
+	if known || on == "pane.output_changed" || on == protocol.SubOutputMatched || on == protocol.SubScrollChanged {
+		return fmt.Sprintf("event '%s' runs no plugin hooks (too frequent); the hook never runs", name)
+	}
+	return fmt.Sprintf("unknown event '%s'", name)
 }
 
 // hookEventNames are HookEvents, sorted.

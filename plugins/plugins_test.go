@@ -3,6 +3,7 @@ package plugins
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -73,28 +74,75 @@ func TestLoadManifest_Warnings(t *testing.T) {
 	}
 }
 
-// An [[events]] on that names no event hooks run on — a typo, a
-// high-volume event Herdr runs no hooks on, or escape sequences — is
-// refused, the error naming the value (quoted: no byte of it acts on a
-// terminal).
-func TestLoadManifest_UnknownEventRefused(t *testing.T) {
-	for _, on := range []string{"worktree.craeted", "pane.output_changed", "layout.updated", "pane_created", "\\u001b]52;c;aGk=\\u0007pane.created"} {
-		_, err := LoadManifest(writeManifest(t, head+"[[events]]\non = \""+on+"\"\ncommand = [\"true\"]\n"))
-		e := protocol.AsError(err)
-		if e.Code != "invalid_plugin_event" || strings.ContainsAny(e.Message, "\x1b\x07") {
-			t.Fatalf("on = %q: %v", on, err)
+// An [[events]] on that names no event hooks run on does not stop the
+// plugin, as in Herdr: it links, and its info carries one warning per
+// name (a typo or the wire's underscore kind: unknown; a high-volume or
+// dedicated event: it runs no hooks), the name escaped so no byte of it
+// acts on a terminal. An empty on is still an error.
+func TestLoadManifest_EventWarnings(t *testing.T) {
+	for on, want := range map[string]string{
+		"worktree.craeted":                     "unknown event 'worktree.craeted'",
+		"pane_created":                         "unknown event 'pane_created'",
+		"nonsense":                             "unknown event 'nonsense'",
+		"workspace.metadata_updated":           "event 'workspace.metadata_updated' runs no plugin hooks",
+		"pane.output_changed":                  "event 'pane.output_changed' runs no plugin hooks",
+		"pane.updated":                         "event 'pane.updated' runs no plugin hooks",
+		"layout.updated":                       "event 'layout.updated' runs no plugin hooks",
+		"pane.output_matched":                  "event 'pane.output_matched' runs no plugin hooks",
+		"pane.scroll_changed":                  "event 'pane.scroll_changed' runs no plugin hooks",
+		"\\u001b]52;c;aGk=\\u0007pane.created": "unknown event '\\x1b]52;c;aGk=\\apane.created'",
+	} {
+		info, err := LoadManifest(writeManifest(t, head+"[[events]]\non = \""+on+"\"\ncommand = [\"true\"]\n"))
+		if err != nil {
+			t.Fatalf("on = %q: refused: %v", on, err)
 		}
-		if want := strings.ReplaceAll(on, "\\u001b", "\\x1b"); !strings.Contains(e.Message, strings.ReplaceAll(want, "\\u0007", "\\a")) {
-			t.Fatalf("on = %q: the error does not name it: %s", on, e.Message)
+		if len(info.Warnings) != 1 || !strings.HasPrefix(info.Warnings[0], want) || strings.ContainsAny(info.Warnings[0], "\x1b\x07") {
+			t.Fatalf("on = %q: warnings %q, want one starting %q", on, info.Warnings, want)
+		}
+		if len(info.Events) != 1 {
+			t.Fatalf("on = %q: the hook was not kept: %+v", on, info.Events)
 		}
 	}
+	// The seeds' example, exactly; a name twice is one warning.
+	info, err := LoadManifest(writeManifest(t, head+strings.Repeat("[[events]]\non = \"worktree.craeted\"\ncommand = [\"true\"]\n", 2)))
+	if err != nil || len(info.Warnings) != 1 || info.Warnings[0] != "unknown event 'worktree.craeted'" {
+		t.Fatalf("twice: %q %v", info.Warnings, err)
+	}
 	for on := range HookEvents {
-		if _, err := LoadManifest(writeManifest(t, head+"[[events]]\non = \""+on+"\"\ncommand = [\"true\"]\n")); err != nil {
-			t.Fatalf("on = %q: %v", on, err)
+		info, err := LoadManifest(writeManifest(t, head+"[[events]]\non = \""+on+"\"\ncommand = [\"true\"]\n"))
+		if err != nil || len(info.Warnings) != 0 {
+			t.Fatalf("on = %q: %v %q", on, err, info.Warnings)
 		}
 	}
 	if len(HookEvents) != 25 || !HookEvents["worktree.created"] || !HookEvents["task.created"] || !HookEvents["pane.agent_status_changed"] || HookEvents["pane.updated"] {
 		t.Fatalf("hook events %v", HookEvents)
+	}
+	// An empty on, or a bad command under an unknown one, is still an error.
+	for _, body := range []string{"[[events]]\non = \" \"\ncommand = [\"true\"]\n", "[[events]]\non = \"worktree.craeted\"\ncommand = []\n"} {
+		if _, err := LoadManifest(writeManifest(t, head+body)); err == nil {
+			t.Fatalf("%q linked", body)
+		}
+	}
+}
+
+// A registry re-read at start keeps a plugin whose hook names an unknown
+// event, with its warning.
+func TestOpenRegistry_KeepsEventWarnings(t *testing.T) {
+	path := writeManifest(t, head+"[[events]]\non = \"worktree.craeted\"\ncommand = [\"true\"]\n")
+	info, err := LoadManifest(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg := filepath.Join(t.TempDir(), "plugins.json")
+	r, _ := OpenRegistry(reg)
+	r.Put(info)
+	data, _ := r.Encode()
+	if err := WriteRegistry(reg, data); err != nil {
+		t.Fatal(err)
+	}
+	again, err := OpenRegistry(reg)
+	if err != nil || len(again.Plugins) != 1 || !slices.Equal(again.Plugins[0].Warnings, []string{"unknown event 'worktree.craeted'"}) {
+		t.Fatalf("reopened: %+v %v", again.Plugins, err)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -65,8 +66,9 @@ func runningPid(pid int, want string) bool {
 // manifest's strings escaped: a hostile name, description or action title
 // (cursor moves, line erases, an OSC 52 clipboard write) reaches the
 // person's terminal as visible replacement characters, never as control
-// bytes. An [[events]] on with escapes is no event: the install is
-// refused, and the error names it escaped too.
+// bytes. An [[events]] on with escapes is no event: the plugin installs
+// (as in Herdr, an unknown event is a warning), and the preview's warning
+// names it escaped too.
 func TestHardening_PluginInstall_PreviewShowsNoControlBytes(t *testing.T) {
 	h := NewHome(t)
 	base := filepath.Join(h.Dir, "git")
@@ -99,14 +101,16 @@ func TestHardening_PluginInstall_PreviewShowsNoControlBytes(t *testing.T) {
 	}
 
 	out, stderr, code = cli("plugin", "install", "owner/evilevent", "--yes")
-	if code != 1 || out != "" || !strings.Contains(stderr, `on = "\x1b]52;c;aGk=\apane.created" is not an event hooks run on`) {
+	if code != 0 || !strings.Contains(stderr, `  warning: unknown event '\x1b]52;c;aGk=\apane.created'`) {
 		t.Fatalf("install of a manifest with an escape in its event: %d %q %q", code, out, stderr)
 	}
-	if bad := controlBytes(stderr); len(bad) != 0 {
-		t.Fatalf("the refusal printed control characters %v: %q", bad, stderr)
+	if bad := controlBytes(out + stderr); len(bad) != 0 {
+		t.Fatalf("the install printed control characters %v: %q", bad, stderr)
 	}
 	out, _, _ = cli("plugin", "list")
-	if listed := OK[protocol.PluginList](t, CLIResponse(t, out), "plugin_list").Plugins; len(listed) != 1 || listed[0].PluginID != "test.evil" {
+	listed := OK[protocol.PluginList](t, CLIResponse(t, out), "plugin_list").Plugins
+	if len(listed) != 2 || listed[0].PluginID != "test.evil" || listed[1].PluginID != "test.evilevent" ||
+		!slices.Contains(listed[1].Warnings, `unknown event '\x1b]52;c;aGk=\apane.created'`) {
 		t.Fatalf("installed %+v", listed)
 	}
 }

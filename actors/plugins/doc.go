@@ -1,8 +1,10 @@
 // Package plugins is the plugins actor: it owns the plugin registry
 // (package plugins at the top level reads manifests and writes the
 // registry), answers the plugin.* methods, and runs plugin commands —
-// actions, [[events]] hooks on matching bus events, [[startup]] hooks once
-// the session is restored — on goroutines of its own, never in Receive,
+// actions, [[events]] hooks on matching bus events (their context is what
+// the event says: ids, labels, a pane's agent and status), [[startup]]
+// hooks once the session is restored, not after a live handoff — on
+// goroutines of its own, never in Receive,
 // with a cap on commands in flight (hooks beyond it wait in a bounded FIFO
 // queue; one beyond the queue is dropped and counted in the log) and a log
 // of recent runs. Its stop kills every running command with its process

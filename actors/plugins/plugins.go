@@ -45,6 +45,10 @@ type Options struct {
 	// CommandTimeout is how long a command may run before it is killed;
 	// zero takes plug.CommandTimeout of the process environment.
 	CommandTimeout time.Duration
+	// HandedOver says this server took over by a live handoff: the
+	// plugins' startup hooks ran in the server before it, and do not run
+	// again.
+	HandedOver bool
 	// MaxInFlight and MaxQueued bound the commands running and the hooks
 	// waiting (zero: maxInFlight and maxQueued).
 	MaxInFlight, MaxQueued int
@@ -78,7 +82,8 @@ type Enabled struct {
 }
 
 // RunStartup tells the actor the session is restored: the startup hooks
-// of the enabled plugins run now, once.
+// of the enabled plugins run now, once (not after a live handoff: they
+// ran in the server before it).
 type RunStartup struct{}
 
 // Invoke is a plugin call the session forwards, the caller its sender:
@@ -163,7 +168,7 @@ func Props(opts Options) *actor.Props {
 		opts.MaxQueued = maxQueued
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
-		return &Plugins{opts: opts, running: map[string]*plug.Command{}, dropped: map[string]*droppedHooks{}}
+		return &Plugins{opts: opts, running: map[string]*plug.Command{}, dropped: map[string]*droppedHooks{}, startedUp: opts.HandedOver}
 	}, api.Guarded(opts.Log))
 }
 
@@ -502,34 +507,7 @@ func (p *Plugins) onEvent(ctx actor.Context, line []byte) {
 	if !plug.HookEvents[name] {
 		return // high-volume events run no hooks, as in Herdr
 	}
-	var ids struct {
-		WorkspaceID string `json:"workspace_id"`
-		TabID       string `json:"tab_id"`
-		PaneID      string `json:"pane_id"`
-		Workspace   *struct {
-			WorkspaceID string                          `json:"workspace_id"`
-			Label       string                          `json:"label"`
-			Worktree    *protocol.WorkspaceWorktreeInfo `json:"worktree"`
-		} `json:"workspace"`
-	}
-	_ = json.Unmarshal(ev.Data, &ids)
-	hookCtx := protocol.PluginInvocationContext{InvocationSource: protocol.Ptr("event")}
-	set := func(dst **string, v string) {
-		if v != "" {
-			*dst = protocol.Ptr(v)
-		}
-	}
-	set(&hookCtx.WorkspaceID, ids.WorkspaceID)
-	set(&hookCtx.TabID, ids.TabID)
-	set(&hookCtx.FocusedPaneID, ids.PaneID)
-	if w := ids.Workspace; w != nil {
-		set(&hookCtx.WorkspaceID, w.WorkspaceID)
-		set(&hookCtx.WorkspaceLabel, w.Label)
-		hookCtx.Worktree = w.Worktree
-		if w.Worktree != nil {
-			set(&hookCtx.WorkspaceCwd, w.Worktree.CheckoutPath)
-		}
-	}
+	hookCtx := hookContext(ev.Data)
 	for i := range p.reg.Plugins {
 		pl := &p.reg.Plugins[i]
 		if !pl.Enabled {
@@ -543,6 +521,78 @@ func (p *Plugins) onEvent(ctx actor.Context, line []byte) {
 			}
 		}
 	}
+}
+
+// hookContext is an event hook's context, from what the event carries:
+// the ids it names; a workspace's label, worktree and checkout path; a
+// tab's label; and a pane's agent and status (pane.agent_status_changed,
+// pane.agent_detected, and the pane of pane.created or pane.moved), with
+// its cwd.
+func hookContext(data json.RawMessage) protocol.PluginInvocationContext {
+	var ev struct {
+		WorkspaceID string               `json:"workspace_id"`
+		TabID       string               `json:"tab_id"`
+		PaneID      string               `json:"pane_id"`
+		Agent       string               `json:"agent"`
+		AgentStatus protocol.AgentStatus `json:"agent_status"`
+		FinalStatus protocol.AgentStatus `json:"final_status"`
+		Label       string               `json:"label"`
+		Tab         *protocol.TabInfo    `json:"tab"`
+		Pane        *protocol.PaneInfo   `json:"pane"`
+		Workspace   *struct {
+			WorkspaceID string                          `json:"workspace_id"`
+			Label       string                          `json:"label"`
+			Worktree    *protocol.WorkspaceWorktreeInfo `json:"worktree"`
+		} `json:"workspace"`
+	}
+	_ = json.Unmarshal(data, &ev)
+	c := protocol.PluginInvocationContext{InvocationSource: protocol.Ptr("event")}
+	set := func(dst **string, v string) {
+		if v != "" {
+			*dst = protocol.Ptr(v)
+		}
+	}
+	status := func(v protocol.AgentStatus) {
+		if v != "" {
+			c.FocusedPaneStatus = protocol.Ptr(v)
+		}
+	}
+	set(&c.WorkspaceID, ev.WorkspaceID)
+	set(&c.TabID, ev.TabID)
+	set(&c.FocusedPaneID, ev.PaneID)
+	set(&c.FocusedPaneAgent, ev.Agent)
+	status(ev.FinalStatus)
+	status(ev.AgentStatus)
+	if t := ev.Tab; t != nil {
+		set(&c.WorkspaceID, t.WorkspaceID)
+		set(&c.TabID, t.TabID)
+		set(&c.TabLabel, t.Label)
+	} else if ev.TabID != "" {
+		set(&c.TabLabel, ev.Label) // tab.renamed
+	}
+	if p := ev.Pane; p != nil {
+		set(&c.WorkspaceID, p.WorkspaceID)
+		set(&c.TabID, p.TabID)
+		set(&c.FocusedPaneID, p.PaneID)
+		if p.Agent != nil {
+			set(&c.FocusedPaneAgent, *p.Agent)
+			status(p.AgentStatus)
+		}
+		if p.Cwd != nil {
+			set(&c.FocusedPaneCwd, *p.Cwd)
+		}
+	}
+	if w := ev.Workspace; w != nil {
+		set(&c.WorkspaceID, w.WorkspaceID)
+		set(&c.WorkspaceLabel, w.Label)
+		c.Worktree = w.Worktree
+		if w.Worktree != nil {
+			set(&c.WorkspaceCwd, w.Worktree.CheckoutPath)
+		}
+	} else if ev.TabID == "" && ev.WorkspaceID != "" {
+		set(&c.WorkspaceLabel, ev.Label) // workspace.renamed
+	}
+	return c
 }
 
 // runHook runs a hook now if a slot is free, else queues it; a hook the

@@ -23,6 +23,7 @@ import (
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/actors/tasks"
+	"github.com/herdr-go/herdr/actors/web"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -74,6 +75,20 @@ type handoffState struct {
 	// Events is the bus's retained history, so a subscriber resumes
 	// across the handoff with its since_seq; nil from an older server.
 	Events *events.Carried
+	// Web is the running dashboard, whose listener is the last
+	// descriptor: the new server serves it at once, with its token; nil
+	// when it was not running.
+	Web *web.Carried
+}
+
+// descriptors is how many descriptors go with the state: the API
+// listener, each pane's master, and the dashboard's listener if it runs.
+func (st *handoffState) descriptors() int {
+	n := 1 + len(st.Panes)
+	if st.Web != nil {
+		n++
+	}
+	return n
 }
 
 type handedPane struct {
@@ -88,6 +103,7 @@ type handoffActors struct {
 	system               *actor.ActorSystem
 	session, agents, bus *actor.PID
 	tasks                *actor.PID
+	web                  *actor.PID
 	gateway              *actor.PID
 	root                 *actor.PID // runs h.exit when its timer fires
 	listener             net.Listener
@@ -121,6 +137,7 @@ func (h *handoffActors) handoff(prm *protocol.ServerLiveHandoffParams, done func
 		done(api.OK(), func() {
 			h.system.Root.Send(h.gateway, &gateway.HangupAll{Err: protocol.Errorf(protocol.CodeServerUnavailable,
 				"the server was handed over to a new process; reconnect")})
+			h.system.Root.Send(h.web, &web.Release{})
 			// Exit once the hangups are written: a timer of the actor
 			// system's scheduler, run by the root actor (runNow).
 			scheduler.NewTimerScheduler(h.system.Root).SendOnce(200*time.Millisecond, h.root, &runNow{fn: h.exit})
@@ -185,6 +202,20 @@ func (h *handoffActors) run(prm *protocol.ServerLiveHandoffParams) (err error) {
 		return err
 	}
 	state.Agents = res.(*agents.Carried)
+	// A running dashboard's listener goes last; one that cannot be
+	// passed is not worth failing the handoff for: the new server
+	// starts without it, saying so.
+	if res, err = ask(h.web, &web.Export{}); err != nil {
+		return err
+	}
+	if ex := res.(*web.Exported); ex.Carried != nil {
+		if fd, err := listenerFD(ex.Listener); err != nil {
+			h.log.Warn("live handoff: the web dashboard is not handed over; start it again with `herdr web`", "err", err)
+		} else {
+			state.Web = ex.Carried
+			fds = append(fds, fd)
+		}
+	}
 	// The task board rides in the saved session, as it does on disk.
 	if res, err = ask(h.tasks, &tasks.Export{}); err != nil {
 		return err
@@ -271,6 +302,8 @@ func countIn(got, want []string) int {
 type received struct {
 	state    *handoffState
 	listener net.Listener
+	web      net.Listener        // the dashboard's, when it ran
+	webErr   error               // why the dashboard's could not be taken
 	masters  map[string]*os.File // by terminal id
 	reply    func(msg string)    // "ready", or why not
 }
@@ -282,6 +315,15 @@ func (r *received) adoptions() map[string]pane.Adoption {
 		out[p.TerminalID] = pane.Adoption{Master: r.masters[p.TerminalID], Pid: p.Pid, TTY: p.TTY, Emulator: p.Emulator}
 	}
 	return out
+}
+
+// webAdoption is the dashboard handed over, for web.Options.Adopt (nil
+// when none was running).
+func (r *received) webAdoption() *web.Adopted {
+	if r == nil || r.state.Web == nil || r.web == nil {
+		return nil
+	}
+	return &web.Adopted{Carried: *r.state.Web, Listener: r.web}
 }
 
 // inherit reads a live handoff when this server was started by one
@@ -301,6 +343,9 @@ func inherit(env func(string) string, log *slog.Logger) (*received, error) {
 	if err != nil {
 		log.Error("live handoff refused", "err", err)
 		return nil, fmt.Errorf("live handoff refused: %w", err)
+	}
+	if r.webErr != nil {
+		log.Warn("live handoff: the web dashboard's listener is unusable; start it again with `herdr web`", "err", r.webErr)
 	}
 	return r, nil
 }

@@ -272,8 +272,8 @@ func receiveHandoff(sock int) (*received, error) {
 	if err != nil {
 		return fail(err)
 	}
-	if len(fds) != len(st.Panes)+1 {
-		return fail(fmt.Errorf("%d descriptors for %d terminals", len(fds), len(st.Panes)))
+	if len(fds) != st.descriptors() {
+		return fail(fmt.Errorf("%d descriptors for %d terminals (and the dashboard: %v)", len(fds), len(st.Panes), st.Web != nil))
 	}
 	lf := os.NewFile(uintptr(fds[0]), "listener")
 	l, err := net.FileListener(lf)
@@ -284,6 +284,14 @@ func receiveHandoff(sock int) (*received, error) {
 	r := &received{state: st, listener: protocol.AdoptListener(l), masters: map[string]*os.File{}, reply: reply}
 	for i, p := range st.Panes {
 		r.masters[p.TerminalID] = os.NewFile(uintptr(fds[i+1]), "/dev/ptmx")
+	}
+	if st.Web != nil {
+		wf := os.NewFile(uintptr(fds[len(fds)-1]), "web-listener")
+		wl, err := net.FileListener(wf)
+		wf.Close()
+		// The panes matter more: a dashboard that cannot be taken is
+		// left out, and inherit says why.
+		r.web, r.webErr = wl, err
 	}
 	return r, nil
 }

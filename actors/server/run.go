@@ -143,6 +143,7 @@ func Run(opts Options) error {
 	pluginsPID, err := spawnChild(system, root, plugins.Props(plugins.Options{
 		ConfigDir: protocol.ConfigDir(opts.Env), StateDir: protocol.StateDir(opts.Env),
 		SocketPath: opts.SocketPath, BinPath: bin, Events: busPID, Clients: clientsPID, Log: log,
+		HandedOver: heir != nil,
 	}), "plugins")
 	if err != nil {
 		listener.Close()
@@ -246,13 +247,14 @@ func Run(opts Options) error {
 	webPID, err := spawnChild(system, root, web.Props(web.Options{
 		Session: sessionPID, Events: busPID, Machines: machinesPID, Tasks: tasksPID, Log: log, CallDeadline: callDeadline,
 		Listen: cfg.Web.Listen, AllowRemote: cfg.Web.AllowRemote, TokenPath: webTokenPath(opts.LogPath, opts.Env), KeepToken: heir != nil,
+		Adopt: heir.webAdoption(),
 	}), "web")
 	if err != nil {
 		listener.Close()
 		return err
 	}
 	owners[protocol.OwnerWeb] = webPID
-	handoff := &handoffActors{system: system, root: root, session: sessionPID, agents: agentsPID, tasks: tasksPID, bus: busPID, listener: listener, socket: opts.SocketPath,
+	handoff := &handoffActors{system: system, root: root, session: sessionPID, agents: agentsPID, tasks: tasksPID, web: webPID, bus: busPID, listener: listener, socket: opts.SocketPath,
 		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], bin: bin, busy: make(chan struct{}, 1),
 		exit: func() { log.Info("handed off to a new server; exiting"); os.Exit(0) }}
 	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,

@@ -16,6 +16,10 @@
 // from pane.process_info, asked again every few seconds since a program
 // starts without an event; only an agent's pane shows a status.
 //
+// A live handoff carries a running dashboard: Export gives its address,
+// token and listener; the new server's actor serves that listener from
+// its start (Options.Adopt), so open pages reconnect to the same URL.
+//
 // Security: off unless [web] listen or `herdr web` asks; loopback only
 // unless [web] allow_remote; a random token, made when the listener starts
 // and written 0600 to the session's state folder, is required on the

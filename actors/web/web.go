@@ -38,6 +38,10 @@ type Options struct {
 	// that took over by a live handoff keeps its predecessor's, so open
 	// dashboards reconnect without a new link.
 	KeepToken bool
+	// Adopt is the dashboard a live handoff passed on: its listener and
+	// token are served from the start, so an open page reconnects to the
+	// same address with the same token (it wins over Listen).
+	Adopt *Adopted
 	// CallDeadline is how long a page's request may wait for its answer
 	// (api.Deadline); zero means api.DefaultCallDeadline.
 	CallDeadline time.Duration
@@ -64,6 +68,34 @@ type listening struct {
 	caller *actor.PID
 }
 
+// Carried is what a live handoff carries of a running dashboard besides
+// its listener: the address it serves and its token.
+type Carried struct {
+	Listen, Token string
+}
+
+// Export asks the listener actor what a live handoff carries; it answers
+// *Exported.
+type Export struct{}
+
+// Exported is the dashboard as handed over: nil Carried when it is not
+// running. The listener stays this server's until it exits.
+type Exported struct {
+	Carried  *Carried
+	Listener net.Listener
+}
+
+// Release tells the listener actor that a live handoff passed its
+// dashboard on: it stops serving here (closing only this process's copy
+// of the listener), and open pages reconnect to the new server.
+type Release struct{}
+
+// Adopted is a dashboard received from a live handoff.
+type Adopted struct {
+	Carried
+	Listener net.Listener
+}
+
 // accepted is a browser's WebSocket, handed over by the HTTP handler,
 // which waits on done until the browser's actor has finished with it.
 type accepted struct {
@@ -77,6 +109,7 @@ type Web struct {
 	opts     Options
 	srv      *http.Server
 	addr     string // where it listens, once it does
+	ln       net.Listener
 	token    string
 	quit     chan struct{} // closed when the listener stops: handlers let go
 	starting bool
@@ -98,9 +131,18 @@ func Props(opts Options) *actor.Props {
 func (w *Web) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
-		if w.opts.Listen != "" {
+		switch {
+		case w.opts.Adopt != nil:
+			w.adopt(ctx, w.opts.Adopt)
+		case w.opts.Listen != "":
 			w.start(ctx, w.opts.Listen, nil)
 		}
+	case *Export:
+		if w.srv == nil {
+			ctx.Respond(&Exported{})
+			return
+		}
+		ctx.Respond(&Exported{Carried: &Carried{Listen: w.addr, Token: w.token}, Listener: w.ln})
 	case *api.Call:
 		w.call(ctx, msg)
 	case *listening:
@@ -115,21 +157,32 @@ func (w *Web) Receive(ctx actor.Context) {
 			msg.ws.CloseNow()
 			close(msg.done)
 		}
+	case *Release:
+		w.stopServing()
+		w.opts.Log.Info("web dashboard handed over to the new server")
 	case *actor.Stopping:
-		if w.quit != nil {
-			close(w.quit)
-		}
-		if w.srv != nil {
-			srv := w.srv
-			go func() {
-				ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-				defer cancel()
-				_ = srv.Shutdown(ctx)
-			}()
-			_ = srv.Close()
-		}
+		w.stopServing()
 	default:
 		api.Unhandled(ctx, msg, w.opts.Log)
+	}
+}
+
+// stopServing closes the listener and lets every WebSocket go (their
+// pages reconnect).
+func (w *Web) stopServing() {
+	if w.quit != nil {
+		close(w.quit)
+		w.quit = nil
+	}
+	if w.srv != nil {
+		srv := w.srv
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+			defer cancel()
+			_ = srv.Shutdown(ctx)
+		}()
+		_ = srv.Close()
+		w.srv, w.ln = nil, nil
 	}
 }
 
@@ -214,6 +267,19 @@ func (w *Web) start(ctx actor.Context, listen string, caller *actor.PID) {
 	}()
 }
 
+// adopt serves a dashboard handed over by a live handoff: its listener,
+// its address and its token, unless the config no longer allows the
+// address (then it is closed, saying why).
+func (w *Web) adopt(ctx actor.Context, a *Adopted) {
+	if err := checkListen(a.Listen, w.opts.AllowRemote); err != nil {
+		a.Listener.Close()
+		w.opts.Log.Error("web dashboard handed over but not served", "listen", a.Listen, "err", err)
+		return
+	}
+	w.starting = true
+	w.listening(ctx, &listening{listen: a.Listen, ln: a.Listener, token: a.Token})
+}
+
 func (w *Web) listening(ctx actor.Context, l *listening) {
 	w.starting = false
 	callers := append(w.waiting, l.caller)
@@ -227,7 +293,7 @@ func (w *Web) listening(ctx actor.Context, l *listening) {
 		}
 		return
 	}
-	w.token, w.addr = l.token, servedAddr(l.listen, l.ln.Addr())
+	w.token, w.addr, w.ln = l.token, servedAddr(l.listen, l.ln.Addr()), l.ln
 	w.quit = make(chan struct{})
 	_, port, _ := net.SplitHostPort(w.addr)
 	to := timeouts{header: headerTimeout, read: readTimeout, write: writeTimeout, idle: idleTimeout}
