@@ -13,8 +13,8 @@
 // reports and pane send-text/send-keys/run are silent on success, as in
 // Herdr. Every list command draws a table instead when stdout is a
 // terminal; piped or with --json it prints the response line, the local
-// lists (session, machine, plugin without a server) as a server would
-// (tables.go). With
+// lists (machine, plugin without a server) as a server would, session list
+// Herdr's {"sessions":[…]} (tables.go). With
 // `--machine LABEL` the connection is ssh to that saved machine's
 // `herdr remote-client-bridge` instead (machine_connect.go; the profiles
 // are package machines), and `herdr machine` manages the profiles.
