@@ -206,7 +206,7 @@ func TestDispatcher_RestartRule(t *testing.T) {
 		t.Fatalf("no call %q in\n%s", sub, joined)
 		return -1
 	}
-	failed, release, ready := idx(`"task_id":"task-2","status":"failed"`), idx(`task.claim {"task_id":"task-2","release":true}`), idx(`"task_id":"task-2","status":"ready"`)
+	failed, release, ready := idx(`"task_id":"task-2","status":"failed"`), idx(`task.claim {"task_id":"task-2","release":true,"message":"the worker`), idx(`"task_id":"task-2","status":"ready"`)
 	if !(failed < release && release < ready) {
 		t.Fatalf("vanished worker's order:\n%s", joined)
 	}
