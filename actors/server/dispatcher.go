@@ -34,6 +34,15 @@ func dispatcherOptions(cfg config.Tasks) dispatcher.Options {
 		On: cfg.Dispatcher, Agent: cfg.Agent, MaxRunning: cfg.MaxRunning, BranchPrefix: cfg.BranchPrefix,
 		AgentStart:  time.Duration(cfg.AgentStartTimeout) * time.Second,
 		MaxAttempts: cfg.MaxAttempts,
-		RetryDelay:  time.Duration(cfg.RetryDelay) * time.Second,
+		RetryDelay:  retryDelay(cfg.RetryDelay),
 	}
+}
+
+// retryDelay is [tasks] retry_delay as the dispatcher takes it: 0 (retry
+// at once) is a negative delay there, where 0 means the default.
+func retryDelay(seconds int) time.Duration {
+	if seconds <= 0 {
+		return -1
+	}
+	return time.Duration(seconds) * time.Second
 }
