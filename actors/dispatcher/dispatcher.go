@@ -193,7 +193,9 @@ func (d *Dispatcher) Receive(ctx actor.Context) {
 		for _, line := range msg.Lines {
 			d.onEvent(ctx, line)
 		}
-		ctx.Send(d.opts.Events, &events.Ack{Sub: ctx.Self()})
+		if d.opts.Events != nil {
+			ctx.Send(d.opts.Events, &events.Ack{Sub: ctx.Self()})
+		}
 	case *events.Lost, *events.Failed:
 		// Behind the history: read the board again and carry on.
 		d.opts.Log.Warn("dispatcher fell behind the event history; reading the board again")
