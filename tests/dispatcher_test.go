@@ -475,7 +475,7 @@ func TestE2E_DispatcherGivesUpAnUnrecognisedAgent(t *testing.T) {
 	if len(given) != 1 || !strings.Contains(given[0], "attempt 1 of 1") || !strings.Contains(given[0], "not recognised") || !strings.Contains(given[0], "not an agent") {
 		t.Fatalf("given up: %q", given)
 	}
-	if !strings.Contains(got.LastMsg, "gave up after 1 attempts") {
+	if !strings.Contains(got.LastMsg, "gave up after 1 attempt:") {
 		t.Errorf("failed with %q", got.LastMsg)
 	}
 	// A person's retry starts the count again.
@@ -582,5 +582,26 @@ func recordBoard(t *testing.T, s *Server, cwd string) (stop func()) {
 	return func() {
 		time.Sleep(time.Second) // the last board, all done
 		s.Call("pane.record.stop", map[string]any{"pane_id": pane})
+	}
+}
+
+// A task whose folder is no git repository: the worktree step fails, and
+// the task's history and the log say why (git's words), then it fails.
+func TestE2E_DispatcherNoWorktreeSaysWhy(t *testing.T) {
+	h, dir, _ := dispatcherHomeWith(t, "dispatcher = true\nmax_attempts = 1\n")
+	s := h.Start(t, "e2e")
+	id := taskCreate(t, s, map[string]any{"title": "Not a repo", "cwd": dir})
+	var got dispTask
+	waitLong(t, "the task failed", func() bool {
+		got = taskGet(t, s, id)
+		return got.Status == "failed"
+	})
+	given := got.givenUp()
+	t.Logf("failed with %q", got.LastMsg)
+	if len(given) != 1 || !strings.Contains(given[0], "no worktree: ") || !strings.Contains(got.LastMsg, "no worktree: ") {
+		t.Fatalf("given up %q, failed with %q", given, got.LastMsg)
+	}
+	if log := h.serverLog("e2e"); !strings.Contains(log, `level=WARN msg="dispatcher: worker given up" task=`+id) || !strings.Contains(log, "no worktree") {
+		t.Errorf("no warn line saying why in the log:\n%s", log)
 	}
 }

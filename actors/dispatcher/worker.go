@@ -259,6 +259,9 @@ func (d *Dispatcher) giveUp(ctx actor.Context, w *worker, release bool, why stri
 	}
 	if last {
 		steps = append(steps, report(w.task, statusFailed, func(*api.Reply) string {
+			if attempt == 1 {
+				return "the dispatcher gave up after 1 attempt: " + said
+			}
 			return fmt.Sprintf("the dispatcher gave up after %d attempts: %s", attempt, said)
 		}))
 	}
