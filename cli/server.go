@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -48,10 +50,13 @@ versions, so an outdated server can always be stopped.`,
 		Use:   "reload-config",
 		Short: summary("server.reload_config"),
 		Long: summary("server.reload_config") + ` (server.reload_config). Prints the
-config_reload result: status applied, partial or failed, with diagnostics.`,
+config_reload result: status applied, partial or failed, with diagnostics,
+and restart_required: the changed keys the server reads only as it starts
+(web.listen, terminal.kitty_graphics, …), also named on stderr. Every
+other key, [tasks] and [remote] ssh_command included, applies at once.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:server:reload-config", "server.reload_config", nil))
+			return exit(a.request("cli:server:reload-config", "server.reload_config", nil, a.printReload))
 		},
 	}
 	cmd.AddCommand(stop, reload, a.handoffCmd("live-handoff"), a.handoffCmd("handoff"))
@@ -232,4 +237,16 @@ func stopAt(sock, what string) string {
 		}
 		time.Sleep(stopPollInterval)
 	}
+}
+
+// printReload prints the config_reload line, then, on stderr, the keys
+// that apply only at the next start.
+func (a *app) printReload(line []byte, resp protocol.Response) int {
+	a.printLine(line, resp)
+	var r protocol.ConfigReload
+	if json.Unmarshal(resp.Result, &r) == nil && len(r.RestartRequired) > 0 {
+		fmt.Fprintf(a.stderr, "herdr: %s apply only after a restart (`%s`, then `%s`); the rest of the file is applied\n",
+			strings.Join(r.RestartRequired, ", "), a.herdrCmd("server stop"), a.herdrCmd(""))
+	}
+	return 0
 }

@@ -51,7 +51,7 @@ and are never reused. Every verb but board prints the JSON response line.`,
 	}
 	create.Flags().StringVar(&c.Title, "title", "", "the task's title (required)")
 	create.Flags().StringVar(&c.Description, "description", "", "what to do")
-	create.Flags().StringVar(&cwd, "cwd", "", "the folder to work in")
+	create.Flags().StringVar(&cwd, "cwd", "", "the folder to work in (required while the task dispatcher runs)")
 	create.Flags().Int64Var(&c.Priority, "priority", 0, "lower runs first")
 	create.Flags().StringArrayVar(&depends, "depends-on", nil, "a task that must be done first (repeatable)")
 	create.Flags().StringVar(&c.AgentSessionID, "agent-session-id", "", "the agent session the task came from")
@@ -154,7 +154,14 @@ agent gets the task's title, description and how to report (or --prompt).`,
 	run := &cobra.Command{
 		Use:   "run [--max-running N]",
 		Short: summary("task.run"),
-		Args:  cobra.NoArgs,
+		Long: summary("task.run") + `: it takes ready tasks that have a folder (--cwd;
+task create refuses one without while it runs), each on a worker of its own:
+a worktree off the task's folder and the [tasks] agent command in its pane.
+A worker that cannot start (no worktree, the agent command not found, an
+agent not recognised within [tasks] agent_start_timeout) is given up, its
+reason in the task's activity; the task is retried after [tasks]
+retry_delay, doubled each time, and fails after [tasks] max_attempts.`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var p protocol.TaskRunParams
 			if cmd.Flags().Changed("max-running") {

@@ -18,6 +18,10 @@ type Pong struct {
 type ConfigReload struct {
 	Status      string   `json:"status"`
 	Diagnostics []string `json:"diagnostics"`
+	// RestartRequired (an extension) names the changed keys
+	// ("section.key") the server reads only as it starts: they apply at
+	// the next start. The rest of the file is applied.
+	RestartRequired []string `json:"restart_required,omitempty"`
 }
 
 // SessionSnapshotResult answers session.snapshot.

@@ -95,10 +95,11 @@ const (
 )
 
 // taskTransitions are the allowed moves; done and cancelled are final.
-// running→done is refused: review is the gate.
+// running→done is refused: review is the gate. ready→failed is the
+// dispatcher's when no worker of a task could start.
 var taskTransitions = map[string][]string{
 	TaskBacklog: {TaskReady, TaskCancelled},
-	TaskReady:   {TaskRunning, TaskBacklog, TaskCancelled},
+	TaskReady:   {TaskRunning, TaskBacklog, TaskFailed, TaskCancelled},
 	TaskRunning: {TaskRunning, TaskBlocked, TaskReview, TaskFailed, TaskCancelled},
 	TaskBlocked: {TaskRunning, TaskFailed, TaskCancelled},
 	TaskReview:  {TaskDone, TaskRunning, TaskFailed, TaskCancelled},

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // fakeWorker stands in for Claude Code as a dispatched worker: it shows
@@ -23,7 +25,7 @@ dir='@DIR@'
 id="$HERDR_TASK_ID"
 mode=$(cat "$dir/mode-$id" 2>/dev/null)
 printf 'claude ready\n'
-while read line; do case "$line" in *"task report"*) break ;; esac; done
+while read line; do echo "$line" >> "$dir/prompt-$id"; case "$line" in *"task report"*) break ;; esac; done
 echo "start $id" >> "$dir/log"
 printf '\033[2J\033[H* Thinking… (esc to interrupt)\n'
 case "$mode" in
@@ -394,6 +396,172 @@ func TestE2E_DispatcherTaskRun(t *testing.T) {
 	waitLong(t, "both in review", func() bool {
 		return taskGet(t, s, t1).Status == "review" && taskGet(t, s, t2).Status == "review"
 	})
+	// The prompt sends the agent to its worktree, not to the task's folder.
+	w := taskGet(t, s, t1).Worker
+	prompt, err := os.ReadFile(filepath.Join(dir, "prompt-"+t1))
+	if err != nil || w == nil || w.Path == "" {
+		t.Fatalf("prompt %v, worker %+v", err, w)
+	}
+	if !strings.Contains(string(prompt), "Work in "+w.Path+" ") || strings.Contains(string(prompt), "Work in "+repo+".") {
+		t.Fatalf("the prompt does not name the worktree %s:\n%s", w.Path, prompt)
+	}
+}
+
+// givenUpKinds are a task's given-up workers' release messages, in order.
+func (d dispTask) givenUp() []string {
+	var out []string
+	for _, a := range d.Activities {
+		if a.Kind == "unclaimed" && strings.HasPrefix(a.Message, "given up (attempt ") {
+			out = append(out, a.Message)
+		}
+	}
+	return out
+}
+
+// An agent command that does not exist: each worker is given up when its
+// agent is not recognised within agent_start_timeout, with the shell's
+// words in the task's activity and a warn line in the log; its workspace
+// goes; after max_attempts the task is failed with the reason.
+func TestE2E_DispatcherGivesUpAMissingAgent(t *testing.T) {
+	h, _, repo := dispatcherHomeWith(t, "dispatcher = true\nagent = \"herdr-no-such-agent {id}\"\nagent_start_timeout = 1\nmax_attempts = 2\nretry_delay = 0\n")
+	s := h.Start(t, "e2e")
+	id := taskCreate(t, s, map[string]any{"title": "Never starts", "cwd": repo})
+	var got dispTask
+	waitLong(t, "the task failed", func() bool {
+		got = taskGet(t, s, id)
+		return got.Status == "failed"
+	})
+	given := got.givenUp()
+	if len(given) != 2 || !strings.HasPrefix(given[0], "given up (attempt 1 of 2)") || !strings.HasPrefix(given[1], "given up (attempt 2 of 2)") {
+		t.Fatalf("given-up workers: %q\n%v", given, got.kinds())
+	}
+	for _, g := range given {
+		if !strings.Contains(g, "not recognised in its pane within 1s") || !strings.Contains(g, "herdr-no-such-agent") || !strings.Contains(g, "not found") {
+			t.Errorf("the reason does not say the command was not found: %q", g)
+		}
+	}
+	if !strings.Contains(got.LastMsg, "gave up after 2 attempts") || !strings.Contains(got.LastMsg, "not found") {
+		t.Errorf("failed with %q", got.LastMsg)
+	}
+	if got.Worker != nil || count(got.kinds(), "dispatched") != 0 {
+		t.Errorf("claim kept or dispatched: %+v %v", got.Worker, got.kinds())
+	}
+	ws := OK[struct {
+		Workspaces []struct {
+			WorkspaceID string `json:"workspace_id"`
+		} `json:"workspaces"`
+	}](t, s.Call("workspace.list", nil), "workspace_list")
+	if len(ws.Workspaces) != 0 {
+		t.Errorf("the given-up workers' workspaces are open: %+v", ws.Workspaces)
+	}
+	if log := h.serverLog("e2e"); strings.Count(log, "level=WARN msg=\"dispatcher: worker given up\"") != 2 {
+		t.Errorf("no warn line per given-up worker in the log:\n%s", log)
+	}
+}
+
+// A program that runs but is never recognised as an agent is given up at
+// the bound, the claim released with the reason; with max_attempts = 1
+// the task fails at once.
+func TestE2E_DispatcherGivesUpAnUnrecognisedAgent(t *testing.T) {
+	h, _, repo := dispatcherHomeWith(t, "dispatcher = true\nagent = \"echo not an agent; sleep 600\"\nagent_start_timeout = 1\nmax_attempts = 1\n")
+	s := h.Start(t, "e2e")
+	id := taskCreate(t, s, map[string]any{"title": "Not an agent", "cwd": repo})
+	var got dispTask
+	waitLong(t, "the task failed", func() bool {
+		got = taskGet(t, s, id)
+		return got.Status == "failed"
+	})
+	given := got.givenUp()
+	if len(given) != 1 || !strings.Contains(given[0], "attempt 1 of 1") || !strings.Contains(given[0], "not recognised") || !strings.Contains(given[0], "not an agent") {
+		t.Fatalf("given up: %q", given)
+	}
+	if !strings.Contains(got.LastMsg, "gave up after 1 attempt:") {
+		t.Errorf("failed with %q", got.LastMsg)
+	}
+	// A person's retry starts the count again.
+	OK[struct{}](t, s.Call("task.report", map[string]any{"task_id": id, "status": "ready", "message": "retry"}), "task_info")
+	waitLong(t, "the task failed again", func() bool {
+		got = taskGet(t, s, id)
+		return got.Status == "failed" && len(got.givenUp()) == 2
+	})
+	if g := got.givenUp(); !strings.Contains(g[1], "attempt 1 of 1") {
+		t.Errorf("the retry's attempt: %q", g[1])
+	}
+}
+
+// A task without a cwd: refused at task.create while the dispatcher runs;
+// one created before it ran is never picked, and its history says why.
+func TestE2E_DispatcherTaskWithoutCwd(t *testing.T) {
+	h, _, _ := dispatcherHomeWith(t, "max_running = 1\n")
+	s := h.Start(t, "e2e")
+	id := taskCreate(t, s, map[string]any{"title": "Nowhere"})
+	if out := agentCLI(t, s, "task", "run"); !strings.Contains(out, `"type":"ok"`) {
+		t.Fatalf("task run: %s", out)
+	}
+	waitLong(t, "the reason it is not picked", func() bool {
+		return strings.Contains(taskGet(t, s, id).LastMsg, "no cwd")
+	})
+	if got := taskGet(t, s, id); got.Status != "ready" || got.Worker != nil {
+		t.Fatalf("a task without a cwd was picked: %+v", got)
+	}
+	waitLong(t, "task.create refusing a task without a cwd", func() bool {
+		r := s.Call("task.create", map[string]any{"title": "Nowhere either"})
+		return r.Error != nil && r.Error.Code == "invalid_params" && strings.Contains(r.Error.Message, "cwd") && strings.Contains(r.Error.Message, "dispatcher")
+	})
+	_, errOut, code := s.CLI("task", "create", "--title", "Still nowhere")
+	if code != 1 || !strings.Contains(errOut, "--cwd") {
+		t.Fatalf("CLI task create without --cwd: exit %d %s", code, errOut)
+	}
+}
+
+// server.reload_config applies [tasks] (here: turns the dispatcher on with
+// its agent) and names the keys that need a restart, as does the CLI.
+func TestE2E_DispatcherReloadConfig(t *testing.T) {
+	h, dir, repo := dispatcherHomeWith(t, "max_running = 1\n")
+	s := h.Start(t, "e2e")
+	id := taskCreate(t, s, map[string]any{"title": "After the reload", "cwd": repo})
+	h.WriteConfig(t, "kitty_graphics = false\n[tasks]\ndispatcher = true\nagent = \"claude {id}\"\n")
+	r := OK[protocol.ConfigReload](t, s.Call("server.reload_config", nil), "config_reload")
+	if r.Status != "applied" || strings.Join(r.RestartRequired, ",") != "terminal.kitty_graphics" {
+		t.Fatalf("reload: %+v", r)
+	}
+	waitLong(t, "the task in review", func() bool { return taskGet(t, s, id).Status == "review" })
+	if _, err := os.Stat(filepath.Join(dir, "prompt-"+id)); err != nil {
+		t.Fatalf("the reloaded agent did not run: %v", err)
+	}
+	out, errOut, code := s.CLI("server", "reload-config")
+	if code != 0 || !strings.Contains(out, `"restart_required":["terminal.kitty_graphics"]`) || !strings.Contains(errOut, "terminal.kitty_graphics apply only after a restart") {
+		t.Fatalf("CLI reload-config: exit %d\n%s\n%s", code, out, errOut)
+	}
+	// Back as the server started: nothing needs a restart.
+	h.WriteConfig(t, "[tasks]\ndispatcher = true\n")
+	if r := OK[protocol.ConfigReload](t, s.Call("server.reload_config", nil), "config_reload"); len(r.RestartRequired) != 0 {
+		t.Fatalf("reload as started: %+v", r)
+	}
+}
+
+// [remote] ssh_command changed by a reload: a machine added afterwards
+// links with the new command.
+func TestE2E_ReloadConfigAppliesSSHCommand(t *testing.T) {
+	h := NewHome(t)
+	seen := filepath.Join(h.Dir, "ssh-args")
+	fake := filepath.Join(h.Dir, "fake-ssh")
+	if err := os.WriteFile(fake, []byte("#!/bin/sh\necho \"$@\" >> '"+seen+"'\nexit 255\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	s := h.Start(t, "e2e")
+	h.WriteConfig(t, "[remote]\nssh_command = \""+fake+" -o Fake=yes\"\n")
+	if r := OK[protocol.ConfigReload](t, s.Call("server.reload_config", nil), "config_reload"); r.Status != "applied" || len(r.RestartRequired) != 0 {
+		t.Fatalf("reload: %+v", r)
+	}
+	file := `{"machines":[{"id":"m-0000abcd","label":"later","target":"nobody@later.invalid","enabled":true}]}`
+	if err := os.WriteFile(filepath.Join(h.ConfigHome, "herdr", "machines.json"), []byte(file), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	waitLong(t, "the new machine linked with the reloaded ssh command", func() bool {
+		b, _ := os.ReadFile(seen)
+		return strings.Contains(string(b), "-o Fake=yes") && strings.Contains(string(b), "nobody@later.invalid")
+	})
 }
 
 // recordBoard records, when HERDR_TASKS_CAST names a file, a pane that
@@ -414,5 +582,26 @@ func recordBoard(t *testing.T, s *Server, cwd string) (stop func()) {
 	return func() {
 		time.Sleep(time.Second) // the last board, all done
 		s.Call("pane.record.stop", map[string]any{"pane_id": pane})
+	}
+}
+
+// A task whose folder is no git repository: the worktree step fails, and
+// the task's history and the log say why (git's words), then it fails.
+func TestE2E_DispatcherNoWorktreeSaysWhy(t *testing.T) {
+	h, dir, _ := dispatcherHomeWith(t, "dispatcher = true\nmax_attempts = 1\n")
+	s := h.Start(t, "e2e")
+	id := taskCreate(t, s, map[string]any{"title": "Not a repo", "cwd": dir})
+	var got dispTask
+	waitLong(t, "the task failed", func() bool {
+		got = taskGet(t, s, id)
+		return got.Status == "failed"
+	})
+	given := got.givenUp()
+	t.Logf("failed with %q", got.LastMsg)
+	if len(given) != 1 || !strings.Contains(given[0], "no worktree: ") || !strings.Contains(got.LastMsg, "no worktree: ") {
+		t.Fatalf("given up %q, failed with %q", given, got.LastMsg)
+	}
+	if log := h.serverLog("e2e"); !strings.Contains(log, `level=WARN msg="dispatcher: worker given up" task=`+id) || !strings.Contains(log, "no worktree") {
+		t.Errorf("no warn line saying why in the log:\n%s", log)
 	}
 }

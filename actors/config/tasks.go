@@ -1,7 +1,8 @@
 package config
 
 // Tasks holds the [tasks] section: the task board's dispatcher (off
-// unless asked), read when the server starts.
+// unless asked). server.reload_config applies it to the running
+// dispatcher.
 type Tasks struct {
 	// Dispatcher (dispatcher, default false) starts the dispatcher with
 	// the server, as `herdr task run` does for one server's life.
@@ -13,10 +14,20 @@ type Tasks struct {
 	MaxRunning int
 	// BranchPrefix (branch_prefix, default "task/") starts a worker's branch name.
 	BranchPrefix string
+	// AgentStartTimeout (agent_start_timeout, seconds, default 30,
+	// 1–3600) is how long a worker's agent has to be recognised in its
+	// pane before the worker is given up.
+	AgentStartTimeout int
+	// MaxAttempts (max_attempts, default 3, 1–100) is how many workers a
+	// task is given before one that cannot start moves it to failed.
+	MaxAttempts int
+	// RetryDelay (retry_delay, seconds, default 5, 0–3600) is the wait
+	// before a given-up task's next worker; it doubles each time.
+	RetryDelay int
 }
 
 func defaultTasks() Tasks {
-	return Tasks{Agent: "claude", MaxRunning: 2, BranchPrefix: "task/"}
+	return Tasks{Agent: "claude", MaxRunning: 2, BranchPrefix: "task/", AgentStartTimeout: 30, MaxAttempts: 3, RetryDelay: 5}
 }
 
 var tasksFields = []field{
@@ -28,6 +39,12 @@ var tasksFields = []field{
 		ptr: func(c *Config) any { return &c.Tasks.MaxRunning }, lo: 1, hi: 64},
 	{key: "branch_prefix", doc: "A worker's branch is this prefix, the task's id and its title's words.",
 		ptr: func(c *Config) any { return &c.Tasks.BranchPrefix }},
+	{key: "agent_start_timeout", doc: "Seconds a worker's agent has to be recognised in its pane (a command not found never is) before the worker is given up.",
+		ptr: func(c *Config) any { return &c.Tasks.AgentStartTimeout }, lo: 1, hi: 3600},
+	{key: "max_attempts", doc: "Workers a task is given; when the last cannot start either, the task moves to failed with the reason.",
+		ptr: func(c *Config) any { return &c.Tasks.MaxAttempts }, lo: 1, hi: 100},
+	{key: "retry_delay", doc: "Seconds before a given-up task gets its next worker; doubled at each attempt.",
+		ptr: func(c *Config) any { return &c.Tasks.RetryDelay }, lo: 0, hi: 3600},
 }
 
 func (d *decoder) tasks(t map[string]any) { d.fields("tasks", t, tasksFields) }

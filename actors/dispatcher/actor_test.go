@@ -11,6 +11,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/tasks"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -206,7 +207,7 @@ func TestDispatcher_RestartRule(t *testing.T) {
 		t.Fatalf("no call %q in\n%s", sub, joined)
 		return -1
 	}
-	failed, release, ready := idx(`"task_id":"task-2","status":"failed"`), idx(`task.claim {"task_id":"task-2","release":true}`), idx(`"task_id":"task-2","status":"ready"`)
+	failed, release, ready := idx(`"task_id":"task-2","status":"failed"`), idx(`task.claim {"task_id":"task-2","release":true,"message":"the worker`), idx(`"task_id":"task-2","status":"ready"`)
 	if !(failed < release && release < ready) {
 		t.Fatalf("vanished worker's order:\n%s", joined)
 	}
@@ -215,5 +216,98 @@ func TestDispatcher_RestartRule(t *testing.T) {
 	}
 	if strings.Contains(joined, `"task_id":"task-3","status"`) || strings.Count(joined, "w4:p1") != 1 {
 		t.Fatalf("a live dispatched worker was not left alone:\n%s", joined)
+	}
+}
+
+// A worker whose agent is never recognised is given up at AgentStart:
+// the pane's last lines read, the claim released saying why and which
+// attempt, its workspace closed; the task is retried (the count read
+// from the claim's history) until MaxAttempts, then reported failed.
+func TestDispatcher_GivesUpRetriesThenFails(t *testing.T) {
+	var acts []protocol.TaskActivity
+	claimed := func() *api.Reply {
+		m := task("task-1", "ready", 0, nil)
+		m["activities"] = acts
+		return api.Done(result{"task": m})
+	}
+	system, server, calls := fakeServer(t, func(c *api.Call) *api.Reply {
+		switch c.Method {
+		case "task.list":
+			return api.Done(result{"tasks": []any{task("task-1", "ready", 0, nil)}})
+		case "task.claim":
+			if p := c.Params.(*protocol.TaskClaimParams); p.Release {
+				acts = append(acts, protocol.TaskActivity{Kind: protocol.ActivityUnclaimed, Message: p.Message})
+			}
+			return claimed()
+		case "worktree.create":
+			return api.Done(result{"workspace": map[string]any{"workspace_id": "w2"}, "root_pane": map[string]any{"pane_id": "w2:p1"}, "worktree": map[string]any{"path": "/wt/w2"}})
+		case "agent.get":
+			return api.Fail(protocol.Errorf(protocol.CodeAgentNotFound, "no agent in w2:p1"))
+		case "pane.read":
+			return api.Done(result{"read": map[string]any{"text": "$ claude 'Do task-1'\nsh: 1: claude: not found\n$ "}})
+		}
+		return api.Done(result{})
+	})
+	system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: server},
+		On: true, Agent: "claude {title}", BranchPrefix: "task/", AgentStart: 50 * time.Millisecond, MaxAttempts: 2, RetryDelay: -1}))
+	got := strings.Join(drain(calls), "\n")
+	for _, want := range []string{
+		`"release":true,"message":"given up (attempt 1 of 2): the agent was not recognised in its pane within 50ms; the pane shows:\n$ claude 'Do task-1'\nsh: 1: claude: not found\n$"`,
+		`"release":true,"message":"given up (attempt 2 of 2)`,
+		`workspace.close {"workspace_id":"w2"}`,
+		`task.report {"task_id":"task-1","status":"failed","message":"the dispatcher gave up after 2 attempts: the agent was not recognised`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("no %s in\n%s", want, got)
+		}
+	}
+	if n := strings.Count(got, "worktree.create"); n != 2 {
+		t.Fatalf("%d workers, want 2:\n%s", n, got)
+	}
+}
+
+// A reload's Reconfigure turns an off dispatcher on (it reads the board)
+// with the new template, and tells the tasks actor it runs.
+func TestDispatcher_ReconfigureTurnsOn(t *testing.T) {
+	system, server, calls := fakeServer(t, func(c *api.Call) *api.Reply {
+		switch c.Method {
+		case "task.list":
+			return api.Done(result{"tasks": []any{task("task-1", "ready", 0, nil)}})
+		case "worktree.create":
+			return api.Done(result{"workspace": map[string]any{"workspace_id": "w2"}, "root_pane": map[string]any{"pane_id": "w2:p1"}, "worktree": map[string]any{"path": "/wt/w2"}})
+		}
+		return api.Done(result{})
+	})
+	told := make(chan bool, 4)
+	tasksPID := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		switch m := ctx.Message().(type) {
+		case *tasks.Dispatching:
+			told <- m.On
+		case *api.Call:
+			ctx.Forward(server)
+		}
+	}))
+	d := system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: tasksPID}, Agent: "old"}))
+	none(t, calls)
+	system.Root.Send(d, &Reconfigure{Options: Options{On: true, Agent: "new {id}", MaxRunning: 1}})
+	if c := next(t, calls); c.method != "task.list" {
+		t.Fatalf("first call %s", c.method)
+	}
+	select {
+	case on := <-told:
+		if !on {
+			t.Fatal("told off")
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the tasks actor was not told")
+	}
+	for {
+		c := next(t, calls)
+		if c.method == "pane.send_input" {
+			if !strings.Contains(c.params, `new 'task-1'`) {
+				t.Fatalf("command line %s", c.params)
+			}
+			return
+		}
 	}
 }

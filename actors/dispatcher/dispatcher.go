@@ -25,6 +25,13 @@ const callWithin = 2 * time.Minute
 // (agent.wait's timeout) before the dispatch is given up.
 const agentReadyMS = 60000
 
+// Defaults of the [tasks] bounds a zero Options field leaves unset.
+const (
+	DefaultAgentStart  = 30 * time.Second
+	DefaultMaxAttempts = 3
+	DefaultRetryDelay  = 5 * time.Second
+)
+
 // Options configure the dispatcher.
 type Options struct {
 	// Session takes every call it resolves (workspaces, panes, agents);
@@ -42,10 +49,28 @@ type Options struct {
 	MaxRunning int
 	// BranchPrefix starts a worker's branch ([tasks] branch_prefix).
 	BranchPrefix string
+	// AgentStart bounds the wait for a worker's agent to be recognised
+	// in its pane ([tasks] agent_start_timeout); past it the worker is
+	// given up.
+	AgentStart time.Duration
+	// MaxAttempts is how many workers a task gets before one that cannot
+	// start moves it to failed ([tasks] max_attempts).
+	MaxAttempts int
+	// RetryDelay is the wait before a given-up task's next worker,
+	// doubled at each attempt ([tasks] retry_delay; negative: none).
+	RetryDelay time.Duration
 }
 
-// Props are the dispatcher's.
-func Props(opts Options) *actor.Props {
+// Reconfigure applies a reloaded [tasks] (server.reload_config): the
+// template, bounds and prefix apply to the workers made from now on;
+// dispatcher turns it on or off when its value changed. Session, Owners,
+// Events and Log are kept.
+type Reconfigure struct {
+	Options Options
+}
+
+// withDefaults fills what opts leaves unset.
+func withDefaults(opts Options) Options {
 	if opts.Log == nil {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
@@ -55,6 +80,21 @@ func Props(opts Options) *actor.Props {
 	if opts.Agent == "" {
 		opts.Agent = "claude"
 	}
+	if opts.AgentStart <= 0 {
+		opts.AgentStart = DefaultAgentStart
+	}
+	if opts.MaxAttempts <= 0 {
+		opts.MaxAttempts = DefaultMaxAttempts
+	}
+	if opts.RetryDelay == 0 {
+		opts.RetryDelay = DefaultRetryDelay
+	}
+	return opts
+}
+
+// Props are the dispatcher's.
+func Props(opts Options) *actor.Props {
+	opts = withDefaults(opts)
 	return actor.PropsFromProducer(func() actor.Actor { return newDispatcher(opts) }, api.Guarded(opts.Log))
 }
 
@@ -89,6 +129,7 @@ type worker struct {
 	agent       bool                 // the pane's agent has been recognised
 	agentStatus protocol.AgentStatus // the last status its agent was seen in
 	reporting   bool                 // a report of this worker's is under way
+	attempt     int                  // this worker's attempt at its task, from 1
 }
 
 // step tags a worker's call with the phase it answers.
@@ -111,10 +152,19 @@ type Dispatcher struct {
 	listing   bool
 	recovered bool
 	seq       uint64
+	timers    api.Timers
+	// noted are the ready tasks said to have no cwd, said once each.
+	noted map[string]bool
 }
 
+// agentBound is a worker's deadline for its agent to be recognised.
+type agentBound struct{ w *worker }
+
+// retryDue ends a given-up task's wait for its next worker.
+type retryDue struct{ task string }
+
 func newDispatcher(opts Options) *Dispatcher {
-	return &Dispatcher{opts: opts, max: opts.MaxRunning, tasks: map[string]*taskView{}, workers: map[string]*worker{}, held: map[string]bool{}}
+	return &Dispatcher{opts: opts, max: opts.MaxRunning, tasks: map[string]*taskView{}, workers: map[string]*worker{}, held: map[string]bool{}, noted: map[string]bool{}}
 }
 
 // Receive implements actor.Actor.
@@ -127,19 +177,33 @@ func (d *Dispatcher) Receive(ctx actor.Context) {
 		}
 	case *tasks.Run: // task.run: on for the server's life; a bound above 0 replaces max_running
 		d.turnOn(ctx, msg.MaxRunning)
+	case *Reconfigure:
+		d.reconfigure(ctx, msg.Options)
+	case *api.Fired:
+		switch m := d.timers.Fired(msg).(type) {
+		case *agentBound:
+			d.agentLate(ctx, m.w)
+		case *retryDue:
+			delete(d.held, m.task)
+			d.fill(ctx)
+		}
 	case *answered:
 		d.answered(ctx, msg)
 	case *events.Batch:
 		for _, line := range msg.Lines {
 			d.onEvent(ctx, line)
 		}
-		ctx.Send(d.opts.Events, &events.Ack{Sub: ctx.Self()})
+		if d.opts.Events != nil {
+			ctx.Send(d.opts.Events, &events.Ack{Sub: ctx.Self()})
+		}
 	case *events.Lost, *events.Failed:
 		// Behind the history: read the board again and carry on.
 		d.opts.Log.Warn("dispatcher fell behind the event history; reading the board again")
 		d.subscribe(ctx)
 		d.list(ctx)
-	case *actor.Stopping, *actor.Stopped, *actor.Restarting:
+	case *actor.Stopping:
+		d.timers.StopAll()
+	case *actor.Stopped, *actor.Restarting:
 	default:
 		api.Unhandled(ctx, msg, d.opts.Log)
 	}
@@ -163,11 +227,42 @@ func (d *Dispatcher) turnOn(ctx actor.Context, maxRunning int) {
 	first := !d.on
 	d.on = true
 	d.opts.Log.Info("task dispatcher on", "max_running", d.max)
+	d.tellTasks(ctx)
 	if first {
 		d.list(ctx)
 		return
 	}
 	d.fill(ctx)
+}
+
+// tellTasks tells the tasks actor whether the dispatcher runs (it then
+// refuses a task without a cwd).
+func (d *Dispatcher) tellTasks(ctx actor.Context) {
+	if pid := d.opts.Owners[protocol.OwnerTasks]; pid != nil {
+		ctx.Send(pid, &tasks.Dispatching{On: d.on})
+	}
+}
+
+// reconfigure applies a reloaded [tasks]: the new bound at once, the
+// rest to the workers made from now on; the dispatcher key, when it
+// changed, turns the dispatcher on or off (its workers go on either way).
+func (d *Dispatcher) reconfigure(ctx actor.Context, next Options) {
+	next.Session, next.Owners, next.Events, next.Log = d.opts.Session, d.opts.Owners, d.opts.Events, d.opts.Log
+	next = withDefaults(next)
+	wasOn := d.opts.On
+	d.opts = next
+	d.max = next.MaxRunning
+	d.opts.Log.Info("task dispatcher reconfigured", "agent", next.Agent, "max_running", next.MaxRunning, "agent_start", next.AgentStart, "max_attempts", next.MaxAttempts)
+	switch {
+	case next.On && !wasOn:
+		d.turnOn(ctx, 0)
+	case !next.On && wasOn && d.on:
+		d.on = false
+		d.opts.Log.Info("task dispatcher off ([tasks] dispatcher = false); its workers go on")
+		d.tellTasks(ctx)
+	default:
+		d.fill(ctx)
+	}
 }
 
 func (d *Dispatcher) list(ctx actor.Context) {
@@ -249,5 +344,21 @@ func (d *Dispatcher) fill(ctx actor.Context) {
 	}
 	for _, t := range pick(d.tasks, busy, d.held, d.max-len(d.workers)) {
 		d.start(ctx, t)
+	}
+	d.noteNoCwd(ctx)
+}
+
+// noteNoCwd says, once per task, why a ready task without a cwd is never
+// picked (one created before the dispatcher ran; task.create refuses one
+// while it runs).
+func (d *Dispatcher) noteNoCwd(ctx actor.Context) {
+	for id, t := range d.tasks {
+		if t.Status != statusReady || t.Cwd != "" || d.noted[id] {
+			continue
+		}
+		d.noted[id] = true
+		why := "not picked by the dispatcher: the task has no cwd to make its worktree off; create it again with --cwd DIR"
+		d.opts.Log.Warn("dispatcher: task not picked", "task", id, "why", why)
+		d.chain(ctx, id, report(id, statusReady, func(*api.Reply) string { return why }))
 	}
 }

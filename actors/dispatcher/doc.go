@@ -27,10 +27,26 @@
 //     and fish read it);
 //  6. once the pane's agent is recognised (pane_agent_detected, or
 //     agent.get), agent.wait until idle, agent.rename to the task's id,
-//     then task.dispatch to it.
+//     then task.dispatch to it (its prompt names the worktree).
 //
-// A step that fails gives the worker up: the claim is released, and the
-// task is held back until its status changes (no retry loop).
+// A step that fails gives the worker up (worker.go giveUp), and so does
+// an agent not recognised within AgentStart ([tasks]
+// agent_start_timeout): the reason, with the pane's last lines once the
+// agent was typed, goes in a warn log line and in the claim's release
+// ("given up (attempt N of M): …", the task's unclaimed activity), and
+// the workspace is closed (branch and worktree stay). The task is held
+// back for RetryDelay, doubled per attempt, then picked again; the
+// MaxAttempts-th given-up worker moves it to failed (ready → failed) with
+// the reason. Attempts are counted from the history the claim answers
+// with (given-up releases since the last status change), so the count
+// survives a restart and a person's retry starts it again. A refused
+// claim is no attempt: the task is held until its status changes.
+//
+// A ready task without a cwd is never picked; its history says why, once.
+// The dispatcher tells the tasks actor when it runs (tasks.Dispatching),
+// which then refuses task.create without a cwd. A reload's [tasks]
+// arrives as Reconfigure: bounds and template apply to the next workers,
+// and a changed dispatcher key turns it on or off (workers go on).
 //
 // Watching (watch.go, bus events): the worker's agent going blocked while
 // the task runs → task.report blocked with the last lines of the visible

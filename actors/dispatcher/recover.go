@@ -63,10 +63,10 @@ func (d *Dispatcher) vanished(ctx actor.Context, w *worker, t *taskView) {
 		why = "the worker never got a pane (the server stopped first); returned to ready"
 	}
 	d.opts.Log.Info("dispatcher: claimed worker vanished", "task", t.ID, "status", t.Status)
-	steps := []stepFn{claimRelease(t.ID)}
+	steps := []stepFn{claimRelease(t.ID, why)}
 	if t.Status != statusReady {
 		msg := func(*api.Reply) string { return why }
-		steps = []stepFn{report(t.ID, statusFailed, msg), claimRelease(t.ID), report(t.ID, statusReady, msg)}
+		steps = []stepFn{report(t.ID, statusFailed, msg), claimRelease(t.ID, why), report(t.ID, statusReady, msg)}
 	}
 	w.phase = phaseCheck
 	s := d.chain(ctx, t.ID, steps...)

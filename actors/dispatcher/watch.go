@@ -167,7 +167,7 @@ func (d *Dispatcher) fail(ctx actor.Context, w *worker, why string) {
 		d.fill(ctx)
 		return
 	}
-	d.opts.Log.Info("dispatcher: worker failed", "task", w.task, "why", why)
+	d.opts.Log.Warn("dispatcher: worker failed", "task", w.task, "why", why)
 	s := d.chain(ctx, w.task,
 		readPane(w.paneID, protocol.SourceRecent),
 		report(w.task, statusFailed, func(prev *api.Reply) string {

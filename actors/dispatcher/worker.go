@@ -1,6 +1,10 @@
 package dispatcher
 
 import (
+	"fmt"
+	"strings"
+	"time"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
@@ -12,8 +16,11 @@ import (
 func (d *Dispatcher) start(ctx actor.Context, t *taskView) {
 	branch, err := BranchName(d.opts.BranchPrefix, t.ID, t.Title)
 	if err != nil {
+		// The prefix is the config's: held until the task changes.
+		why := "not picked by the dispatcher: no branch name: " + err.Error()
 		d.opts.Log.Warn("dispatcher: no branch for task", "task", t.ID, "err", err)
 		d.held[t.ID] = true
+		d.chain(ctx, t.ID, report(t.ID, t.Status, func(*api.Reply) string { return why }))
 		return
 	}
 	w := &worker{task: t.ID, branch: branch}
@@ -41,6 +48,7 @@ func (d *Dispatcher) advance(ctx actor.Context, w *worker, r *api.Reply) {
 			d.giveUp(ctx, w, false, "claim refused", r.Err)
 			return
 		}
+		w.attempt = 1 + givenUp(r)
 		d.noteTask(r)
 		if w.prior != nil && w.prior.WorkspaceID != "" {
 			// A retry: the previous worker's workspace goes; its branch,
@@ -95,6 +103,7 @@ func (d *Dispatcher) advance(ctx actor.Context, w *worker, r *api.Reply) {
 			return
 		}
 		w.phase = phaseAwaitAgent
+		d.timers.After(ctx, d.opts.AgentStart, &agentBound{w: w})
 		if w.agent {
 			d.settle(ctx, w)
 			return
@@ -161,18 +170,132 @@ func (d *Dispatcher) settle(ctx actor.Context, w *worker) {
 	d.to(ctx, w, phaseSettle, "agent.wait", map[string]any{"target": w.paneID, "until": []string{"idle"}, "timeout_ms": agentReadyMS})
 }
 
-// giveUp ends a worker that could not be made. Its claim is released
-// (release: the task is still ready and nobody else's) and the task is
-// held back, so a task that cannot start is not tried in a loop; it is
-// picked again once its status changes.
+// agentLate gives up a worker whose agent is still not recognised at
+// its bound (a command not found, a program that is no agent).
+func (d *Dispatcher) agentLate(ctx actor.Context, w *worker) {
+	if d.workers[w.task] != w || w.phase != phaseAwaitAgent {
+		return
+	}
+	d.giveUp(ctx, w, true, "the agent was not recognised in its pane within "+d.opts.AgentStart.String(), nil)
+}
+
+// givenUpMark starts the message of a given-up worker's release: the
+// attempts are counted from the task's history (givenUp), so the count
+// survives a restart.
+const givenUpMark = "given up (attempt "
+
+// givenUp counts the workers given up on the task a claim answered since
+// its status last changed (a person's retry starts the count again).
+func givenUp(r *api.Reply) int {
+	var res struct {
+		Task struct {
+			Activities []protocol.TaskActivity `json:"activities"`
+		} `json:"task"`
+	}
+	if r.Err != nil || decodeResult(r.Result, &res) != nil {
+		return 0
+	}
+	n := 0
+	for _, a := range res.Task.Activities {
+		switch {
+		case a.Kind == protocol.ActivityStatus:
+			n = 0
+		case a.Kind == protocol.ActivityUnclaimed && strings.HasPrefix(a.Message, givenUpMark):
+			n++
+		}
+	}
+	return n
+}
+
+// giveUp ends a worker that could not be made, saying why where a person
+// looks: a warn log line and the task's activity (the release's message,
+// with the pane's last lines once the agent was typed). Its claim is
+// released (release: the task is still ready and nobody else's) and its
+// workspace closed (the branch and worktree stay). The task is held
+// back, then retried after the backoff (retry_delay, doubled per
+// attempt) until max_attempts, when it moves to failed with the reason.
+// A refused claim is no attempt: the task is held until its status
+// changes.
 func (d *Dispatcher) giveUp(ctx actor.Context, w *worker, release bool, why string, err error) {
-	d.opts.Log.Warn("dispatcher: worker given up", "task", w.task, "why", why, "err", err)
+	if err != nil {
+		why += ": " + errText(err)
+	}
 	delete(d.workers, w.task)
 	d.held[w.task] = true
-	if release {
-		d.chain(ctx, w.task, claimRelease(w.task))
+	if !release {
+		d.opts.Log.Warn("dispatcher: worker given up", "task", w.task, "why", why)
+		msg := "not picked by the dispatcher: " + why
+		if t := d.tasks[w.task]; t != nil {
+			d.chain(ctx, w.task, report(w.task, t.Status, func(*api.Reply) string { return msg }))
+		}
+		d.fill(ctx)
+		return
+	}
+	attempt := max(w.attempt, 1)
+	last := attempt >= d.opts.MaxAttempts
+	d.opts.Log.Warn("dispatcher: worker given up", "task", w.task, "attempt", attempt, "max_attempts", d.opts.MaxAttempts, "why", why)
+	reason := func(prev *api.Reply) string {
+		if w.paneID != "" && w.phase >= phaseLaunch {
+			if q := quote(prev, lastLines, ""); q != "" {
+				return why + "; the pane shows:\n" + q
+			}
+		}
+		return why
+	}
+	var said string
+	steps := []stepFn{}
+	if w.paneID != "" && w.phase >= phaseLaunch {
+		steps = append(steps, readPane(w.paneID, protocol.SourceRecent))
+	}
+	steps = append(steps, func(prev *api.Reply) (string, any) {
+		said = reason(prev)
+		return claimRelease(w.task, fmt.Sprintf("%s%d of %d): %s", givenUpMark, attempt, d.opts.MaxAttempts, said))(prev)
+	})
+	if w.workspaceID != "" {
+		id := w.workspaceID
+		steps = append(steps, func(*api.Reply) (string, any) {
+			return "workspace.close", map[string]any{"workspace_id": id}
+		})
+	}
+	if last {
+		steps = append(steps, report(w.task, statusFailed, func(*api.Reply) string {
+			if attempt == 1 {
+				return "the dispatcher gave up after 1 attempt: " + said
+			}
+			return fmt.Sprintf("the dispatcher gave up after %d attempts: %s", attempt, said)
+		}))
+	}
+	s := d.chain(ctx, w.task, steps...)
+	s.done = func(ctx actor.Context) {
+		if last {
+			d.fill(ctx)
+			return
+		}
+		// The next worker only once the release is in: it cannot land on
+		// the new claim.
+		d.timers.After(ctx, backoff(d.opts.RetryDelay, attempt), &retryDue{task: w.task})
 	}
 	d.fill(ctx)
+}
+
+// backoff is the wait before attempt+1: delay doubled per attempt made,
+// at most an hour.
+func backoff(delay time.Duration, attempt int) time.Duration {
+	if delay < 0 {
+		return 0
+	}
+	for i := 1; i < attempt && delay < time.Hour; i++ {
+		delay *= 2
+	}
+	return min(delay, time.Hour)
+}
+
+// errText is an error's words (an API error's message, without its code).
+func errText(err error) string {
+	if e, ok := err.(*protocol.Error); ok {
+		return e.Message
+	}
+	return err.Error()
 }
 
 // noteTask keeps the task an answer carries.
@@ -185,9 +308,15 @@ func (d *Dispatcher) noteTask(r *api.Reply) {
 	}
 }
 
-func claimRelease(id string) stepFn {
+// claimRelease releases a task's claim; message (why) is its unclaimed
+// activity's.
+func claimRelease(id, message string) stepFn {
 	return func(*api.Reply) (string, any) {
-		return "task.claim", map[string]any{"task_id": id, "release": true}
+		p := map[string]any{"task_id": id, "release": true}
+		if message != "" {
+			p["message"] = message
+		}
+		return "task.claim", p
 	}
 }
 
@@ -224,7 +353,7 @@ func (d *Dispatcher) chain(ctx actor.Context, task string, steps ...stepFn) *seq
 
 func (d *Dispatcher) sequenceStep(ctx actor.Context, s *sequence, prev *api.Reply) {
 	if prev != nil && prev.Err != nil {
-		d.opts.Log.Info("dispatcher: call refused", "task", s.task, "err", prev.Err)
+		d.opts.Log.Warn("dispatcher: call refused", "task", s.task, "err", prev.Err)
 	}
 	for len(s.steps) > 0 {
 		next := s.steps[0]

@@ -91,6 +91,12 @@ type (
 	reloadTick struct{}
 )
 
+// SetSSH replaces the ssh command (server.reload_config): the machines
+// linked from now on use it; a link up already keeps its connection.
+type SetSSH struct {
+	SSH []string
+}
+
 // fileStamp says whether machines.json changed since it was read.
 type fileStamp struct {
 	mod  time.Time
@@ -126,6 +132,11 @@ func (f *Fleet) Receive(ctx actor.Context) {
 		f.timers.After(ctx, f.opts.Reload, &reloadTick{})
 	case *api.Call:
 		f.call(ctx, msg)
+	case *SetSSH:
+		// A copy: the links spawned already read theirs from their own goroutines.
+		o := *f.opts
+		o.SSH = msg.SSH
+		f.opts = &o
 	case *stateMsg:
 		if v := f.fromLink(ctx, msg.id); v != nil && v.state != msg.state {
 			v.state, v.since, v.err = msg.state, msg.at, msg.err
@@ -220,7 +231,8 @@ func (f *Fleet) reconcile(ctx actor.Context, next []saved.Profile) {
 			continue
 		}
 		f.views[p.ID] = &view{state: protocol.MachineConnecting, since: time.Now()}
-		f.links[p.ID] = ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return newLink(p, f.opts, ctx.Self()) }, api.Guarded(f.opts.Log)))
+		opts, self := f.opts, ctx.Self() // as they are now (SetSSH replaces f.opts)
+		f.links[p.ID] = ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return newLink(p, opts, self) }, api.Guarded(f.opts.Log)))
 	}
 	for id := range old {
 		if !keep[id] {

@@ -2,6 +2,7 @@ package server
 
 import (
 	"log/slog"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -15,14 +16,33 @@ import (
 // dispatcher = true, else when task.run asks) and names it to the tasks
 // actor, which hands it task.run. It calls the session and the tasks actor
 // as a client would.
-func startDispatcher(system *actor.ActorSystem, root *actor.PID, cfg config.Tasks, session, tasksPID, bus *actor.PID, log *slog.Logger) error {
-	pid, err := spawnChild(system, root, dispatcher.Props(dispatcher.Options{
-		Session: session, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: tasksPID}, Events: bus, Log: log,
-		On: cfg.Dispatcher, Agent: cfg.Agent, MaxRunning: cfg.MaxRunning, BranchPrefix: cfg.BranchPrefix,
-	}), "dispatcher")
+func startDispatcher(system *actor.ActorSystem, root *actor.PID, cfg config.Tasks, session, tasksPID, bus *actor.PID, log *slog.Logger) (*actor.PID, error) {
+	opts := dispatcherOptions(cfg)
+	opts.Session, opts.Owners, opts.Events, opts.Log = session, map[protocol.Owner]*actor.PID{protocol.OwnerTasks: tasksPID}, bus, log
+	pid, err := spawnChild(system, root, dispatcher.Props(opts), "dispatcher")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	system.Root.Send(tasksPID, &tasks.SetDispatcher{PID: pid})
-	return nil
+	return pid, nil
+}
+
+// dispatcherOptions are the dispatcher's settings in [tasks] (at start,
+// and for a reload's dispatcher.Reconfigure).
+func dispatcherOptions(cfg config.Tasks) dispatcher.Options {
+	return dispatcher.Options{
+		On: cfg.Dispatcher, Agent: cfg.Agent, MaxRunning: cfg.MaxRunning, BranchPrefix: cfg.BranchPrefix,
+		AgentStart:  time.Duration(cfg.AgentStartTimeout) * time.Second,
+		MaxAttempts: cfg.MaxAttempts,
+		RetryDelay:  retryDelay(cfg.RetryDelay),
+	}
+}
+
+// retryDelay is [tasks] retry_delay as the dispatcher takes it: 0 (retry
+// at once) is a negative delay there, where 0 means the default.
+func retryDelay(seconds int) time.Duration {
+	if seconds <= 0 {
+		return -1
+	}
+	return time.Duration(seconds) * time.Second
 }

@@ -4,4 +4,10 @@
 // server.stop or a signal. It also keeps the record of dismissed release
 // notes and product announcements (dismissals.go, dismissed.json beside
 // session.json), for the gateway to answer their dismiss methods.
+//
+// server.reload_config is the session's; the actors spawned after it that
+// apply a part of the file are handed the new one by a small relay
+// (reload.go): the dispatcher its [tasks] (dispatcher.Reconfigure), the
+// machines actor its ssh command (machines.SetSSH). The keys read only
+// here, as the server starts, are config.RestartRequired's.
 package server

@@ -18,11 +18,7 @@ import (
 // be), removed when the server stops; where that cannot be made, or on
 // Windows, each session has its own connection.
 func startMachines(system *actor.ActorSystem, root *actor.PID, env protocol.Env, cfg config.Config, bus, session *actor.PID, log *slog.Logger) (*actor.PID, string, error) {
-	ssh, err := saved.SSHCommand(env("HERDR_SSH_COMMAND"), cfg.Remote.SSHCommand)
-	if err != nil {
-		log.Warn("machines: ssh command refused; using ssh", "err", err)
-		ssh = []string{"ssh"}
-	}
+	ssh := sshCommand(env, cfg, log)
 	dir := ""
 	if runtime.GOOS != "windows" {
 		if d, err := os.MkdirTemp("", "herdr-ssh-"); err == nil {

@@ -194,6 +194,12 @@ func Run(opts Options) error {
 			gfxDir = ""
 		}
 	}
+	// A reload's [tasks] and ssh command go on to actors spawned later.
+	reloadsPID, err := spawnChild(system, root, reloadsProps(opts.Env, log), "reloads")
+	if err != nil {
+		listener.Close()
+		return err
+	}
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Events:      busPID,
 		Agents:      agentsPID,
@@ -208,6 +214,7 @@ func Run(opts Options) error {
 		Env:         opts.Env,
 		Log:         log,
 		Config:      cfg,
+		Reloaded:    reloadsPID,
 		Cols:        cfg.Advanced.HeadlessCols,
 		Rows:        cfg.Advanced.HeadlessRows,
 		SessionFile: sessionFile,
@@ -229,7 +236,8 @@ func Run(opts Options) error {
 		return err
 	}
 	owners[protocol.OwnerTasks] = tasksPID
-	if err := startDispatcher(system, root, cfg.Tasks, sessionPID, tasksPID, busPID, log); err != nil {
+	dispatcherPID, err := startDispatcher(system, root, cfg.Tasks, sessionPID, tasksPID, busPID, log)
+	if err != nil {
 		listener.Close()
 		return err
 	}
@@ -238,6 +246,7 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	system.Root.Send(reloadsPID, &reloadTargets{dispatcher: dispatcherPID, machines: machinesPID})
 	if controlDir != "" {
 		defer os.RemoveAll(controlDir)
 	}

@@ -15,19 +15,30 @@ var serverHandlers = map[string]handler{
 }
 
 // reloadConfig re-reads config.toml; invalid parts keep their defaults and
-// are reported, and new panes use the new settings.
+// are reported, and new panes use the new settings. The clients, and the
+// actors Reloaded names ([tasks], [remote] ssh_command), are handed the
+// new file; the keys read only at start that it changes are named in
+// restart_required.
 func (s *Session) reloadConfig(ctx actor.Context, _ *api.Call) *api.Reply {
 	cfg, diags, status := config.Load(s.opts.ConfigPath)
+	var restart []string
 	if status != config.StatusFailed {
 		s.cfg = cfg
 		if s.opts.Clients != nil {
 			ctx.Send(s.opts.Clients, &clients.SetConfig{Config: cfg})
 		}
+		if s.opts.Reloaded != nil {
+			ctx.Send(s.opts.Reloaded, &config.Reloaded{Config: cfg})
+		}
+		restart = config.RestartRequired(&s.opts.Config, &cfg)
+		if len(restart) > 0 && s.opts.Log != nil {
+			s.opts.Log.Warn("config reloaded; these keys apply at the next start", "keys", restart)
+		}
 	}
 	if diags == nil {
 		diags = []string{}
 	}
-	return api.Done(protocol.ConfigReload{Status: string(status), Diagnostics: diags})
+	return api.Done(protocol.ConfigReload{Status: string(status), Diagnostics: diags, RestartRequired: restart})
 }
 
 func (s *Session) snapshot(_ actor.Context, _ *api.Call) *api.Reply {

@@ -32,6 +32,9 @@ type Options struct {
 	Log        *slog.Logger
 	// Config is the configuration loaded at start-up.
 	Config config.Config
+	// Reloaded is told each configuration server.reload_config applies
+	// (a *config.Reloaded), for the actors that apply the rest of it.
+	Reloaded *actor.PID
 	// Area is the tab area in cells when no client is attached.
 	Cols, Rows int
 	// Catalog holds the agent manifests panes detect with.

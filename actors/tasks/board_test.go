@@ -55,7 +55,7 @@ func put(t *testing.T, b *board, id, status string) {
 func TestBoard_EveryTransition(t *testing.T) {
 	allowed := map[string]bool{
 		"backlog>ready": true, "backlog>cancelled": true,
-		"ready>running": true, "ready>backlog": true, "ready>cancelled": true,
+		"ready>running": true, "ready>backlog": true, "ready>failed": true, "ready>cancelled": true,
 		"running>running": true, "running>blocked": true, "running>review": true, "running>failed": true, "running>cancelled": true,
 		"blocked>running": true, "blocked>failed": true, "blocked>cancelled": true,
 		"review>done": true, "review>running": true, "review>failed": true, "review>cancelled": true,

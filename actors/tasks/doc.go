@@ -14,7 +14,9 @@
 // (asker.go), so other task calls flow while they wait; a task with one
 // in flight refuses a second. The assignees' agent status changes are
 // read from the bus and noted as agent_status activities. task.run tells
-// the dispatcher (actors/dispatcher, named by SetDispatcher) to run.
+// the dispatcher (actors/dispatcher, named by SetDispatcher) to run; while
+// it runs (Dispatching) task.create refuses a task without a cwd. A
+// dispatch's prompt names the task's worker's worktree when it has one.
 //
 // board.go is the state machine as plain data, tested without actors.
 package tasks

@@ -63,6 +63,13 @@ type SetDispatcher struct {
 	PID *actor.PID
 }
 
+// Dispatching is the dispatcher's word that it runs (or stopped): while
+// it runs, task.create refuses a task without a cwd, which it could not
+// make a worktree for.
+type Dispatching struct {
+	On bool
+}
+
 // Export asks for the board, for a live handoff; the answer is a
 // *model.SavedTasks.
 type Export struct{}
@@ -72,6 +79,8 @@ type Tasks struct {
 	opts       Options
 	board      *board
 	dispatcher *actor.PID
+	// dispatching: the dispatcher runs (Dispatching).
+	dispatching bool
 	// inFlight marks the tasks an attach or dispatch is resolving its
 	// agent for: a second one on the same task is refused meanwhile.
 	inFlight map[string]bool
@@ -153,6 +162,8 @@ func (t *Tasks) Receive(ctx actor.Context) {
 		t.saved(ctx, msg)
 	case *SetDispatcher:
 		t.dispatcher = msg.PID
+	case *Dispatching:
+		t.dispatching = msg.On
 	case *Export:
 		ctx.Respond(t.board.save())
 	default:
@@ -229,6 +240,9 @@ func infoReply(t *protocol.TaskInfo) *api.Reply {
 
 func (t *Tasks) create(ctx actor.Context, call *api.Call) *api.Reply {
 	p := call.Params.(*protocol.TaskCreateParams)
+	if t.dispatching && p.Cwd == "" {
+		return api.Fail(protocol.ParamError("cwd", "required while the task dispatcher runs: it makes each task's worktree off the task's folder (herdr task create --cwd DIR)"))
+	}
 	task, c, err := t.board.create(p, "api")
 	if err != nil {
 		return api.Fail(err)
@@ -456,7 +470,13 @@ func promptFor(task *protocol.TaskInfo, bin string) string {
 	if task.Description != "" {
 		b = fmt.Appendf(b, "\n%s\n", task.Description)
 	}
-	if task.Cwd != "" {
+	switch w := task.Worker; {
+	case w != nil && w.Path != "" && w.Branch != "":
+		// The dispatcher's worker: its worktree, not the task's folder.
+		b = fmt.Appendf(b, "\nWork in %s (a worktree of %s on branch %s).\n", w.Path, task.Cwd, w.Branch)
+	case w != nil && w.Path != "":
+		b = fmt.Appendf(b, "\nWork in %s.\n", w.Path)
+	case task.Cwd != "":
 		b = fmt.Appendf(b, "\nWork in %s.\n", task.Cwd)
 	}
 	b = fmt.Appendf(b, "\nReport progress with `%[1]s task report %[2]s running --message \"...\"`; when finished, `%[1]s task report %[2]s review --message \"what you did\"`; if stuck, `%[1]s task report %[2]s blocked --message \"why\"`.", bin, task.ID)

@@ -334,3 +334,31 @@ func TestTasks_DispatchPromptsOnceDurable(t *testing.T) {
 		t.Fatalf("prompt %q", p)
 	}
 }
+
+// While the dispatcher runs, a task without a cwd is refused (it could
+// make no worktree for it); before and after, one is taken.
+func TestTasks_CreateNeedsCwdWhileDispatching(t *testing.T) {
+	r := newRig(t, false, nil)
+	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "before"}))
+	r.system.Root.Send(r.tasks, &Dispatching{On: true})
+	if msg := r.fails(r.ask("task.create", &protocol.TaskCreateParams{Title: "while"}), protocol.CodeInvalidParams); !strings.Contains(msg, "cwd") || !strings.Contains(msg, "dispatcher") {
+		t.Fatalf("refusal %q", msg)
+	}
+	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "with one", Cwd: "/repo"}))
+	r.system.Root.Send(r.tasks, &Dispatching{On: false})
+	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "after"}))
+}
+
+// The prompt of a task the dispatcher claimed names its worker's
+// worktree, not the task's folder.
+func TestTasks_PromptNamesTheWorktree(t *testing.T) {
+	task := &protocol.TaskInfo{ID: "task-1", Title: "t", Cwd: "/repo", Worker: &protocol.TaskWorker{Path: "/wt/repo-task-1", Branch: "task/task-1-t"}}
+	p := promptFor(task, "herdr")
+	if !strings.Contains(p, "Work in /wt/repo-task-1 (a worktree of /repo on branch task/task-1-t).") || strings.Contains(p, "Work in /repo") {
+		t.Fatalf("prompt %q", p)
+	}
+	task.Worker = nil
+	if p := promptFor(task, "herdr"); !strings.Contains(p, "Work in /repo.") {
+		t.Fatalf("prompt without a worker %q", p)
+	}
+}
