@@ -174,12 +174,12 @@ func JoinHistory(parts []HistoryPart, maxRows int) ([]byte, error) {
 	return binary.BigEndian.AppendUint32(b, crc32.Checksum(b, castagnoli)), nil
 }
 
-// HistoryLines is the number of lines of an intact export (0 for data
-// that is not one).
-func HistoryLines(data []byte) int {
-	_, lines, err := decodeHistory(data)
+// HistoryShape is the width and number of lines of an intact export (0s
+// for data that is not one).
+func HistoryShape(data []byte) (cols, lines int) {
+	cols, ls, err := decodeHistory(data)
 	if err != nil {
-		return 0
+		return 0, 0
 	}
-	return len(lines)
+	return cols, len(ls)
 }

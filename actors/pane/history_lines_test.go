@@ -93,11 +93,12 @@ func TestLinesFile_RefusesWhatIsNotAnIntactBoundedRegularFile(t *testing.T) {
 // the server stops.
 func TestSaveLines_OnlyWhenChanged(t *testing.T) {
 	var handed []string
-	p := &Pane{rt: NewRuntime(), term: emulator.New(20, 3, emulator.Options{}), spec: Spec{Keep: &KeepLines{Key: "k", Hand: func(key string, data []byte) {
-		if err := emulator.CheckHistory(data); err != nil {
+	p := &Pane{rt: NewRuntime(), term: emulator.New(20, 3, emulator.Options{}), spec: Spec{Keep: &KeepLines{Key: "k", Hand: func(key string, d emulator.HistoryDelta) bool {
+		if err := emulator.CheckHistory(d.Lines); err != nil {
 			t.Fatal(err)
 		}
 		handed = append(handed, key)
+		return true
 	}}}}
 	p.saveLines()
 	p.saveLines()

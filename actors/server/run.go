@@ -171,8 +171,8 @@ func Run(opts Options) error {
 	}
 	// Kept lines need the session file they sit beside, and a scrollback.
 	var lines *pane.LinesWriter
-	if cfg.Experimental.PaneHistory && sessionFile != "" && cfg.Advanced.ScrollbackLimitBytes >= 0 {
-		lines = pane.NewLinesWriter(keeper.LinesDir(sessionFile), log)
+	if a := cfg.Advanced; a.PersistScrollbackLines > 0 && sessionFile != "" && a.ScrollbackLimitBytes > 0 {
+		lines = pane.NewLinesWriter(keeper.LinesDir(sessionFile), a.PersistScrollbackLines, int64(a.PersistScrollbackDiskMB)<<20, a.ScrollbackLimitBytes, log)
 	}
 	var savedTasks *model.SavedTasks
 	if saved != nil {
