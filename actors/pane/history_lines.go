@@ -91,8 +91,11 @@ func (p *Pane) linesIn(ctx actor.Context, msg *linesLoaded) {
 				p.spec.Log.Warn("pane history not restored", "file", p.spec.Keep.From, "err", err)
 			}
 		}
-		if msg.read.Damage != nil {
-			p.spec.Log.Warn("pane history partly restored: a file is cut short or damaged", "file", p.spec.Keep.From, "err", msg.read.Damage)
+		switch r := msg.read; {
+		case r.Damage != nil && r.Data == nil:
+			p.spec.Log.Warn("pane history not restored: its files are damaged", "file", p.spec.Keep.From, "err", r.Damage)
+		case r.Damage != nil:
+			p.spec.Log.Warn("pane history partly restored: a file is cut short or damaged", "file", p.spec.Keep.From, "err", r.Damage)
 		}
 	}
 	p.publishFacts(ctx)
