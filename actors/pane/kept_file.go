@@ -111,7 +111,7 @@ type KeptRead struct {
 // .lines file, an older build's <base>.gz. limit is the scrollback's
 // bytes, which bounds what is read. A missing file is fs.ErrNotExist.
 func ReadKept(base string, maxRows, limit int) (KeptRead, error) {
-	bound := 3*linesBound(limit) // a .lines file is compacted past twice its bound
+	bound := 3 * linesBound(limit) // a .lines file is compacted past twice its bound
 	lines, at, err := readOwnFile(base+LinesSuffix, bound)
 	if errors.Is(err, fs.ErrNotExist) {
 		data, at, err := ReadLinesFile(base+KeptSuffix, limit)
