@@ -5,6 +5,7 @@ package tests
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -153,5 +154,47 @@ func TestE2E_Scrollback_OffKeepsNothing(t *testing.T) {
 	s2.WaitLine(t, pane, "new shell")
 	if text := s2.Read(t, pane, "recent", 1000).Text; HasLine(text, "old line 1") {
 		t.Fatalf("lines restored with persist_scrollback_lines = 0:\n%s", text)
+	}
+}
+
+// A live handoff neither doubles nor loses kept lines: the new server
+// starts the pane's file over from the screen and scrollback it adopted,
+// and the old one writes nothing once its panes are frozen.
+func TestE2E_Scrollback_LiveHandoffKeepsEachLineOnce(t *testing.T) {
+	h := NewHome(t)
+	s := h.Start(t, "sbhand")
+	stopHeir(t, s)
+	pane := s.CreateWorkspace(t, nil).RootPane.PaneID
+	s.WaitPrompt(t, pane)
+	s.Run(t, pane, "seq -f 'before-%g' 1 300")
+	s.WaitLine(t, pane, "before-300")
+	WaitFor(t, "the first lines on disk", func() bool { return keptFileHolds(h, "sbhand", "before-300") })
+	if _, stderr, code := s.CLI("server", "live-handoff"); code != 0 {
+		t.Fatalf("live-handoff: exit %d: %s", code, stderr)
+	}
+	if got := s.WaitExit(t); got != 0 {
+		t.Fatalf("old server exit code %d, want 0", got)
+	}
+	s.Run(t, pane, "seq -f 'after-%g' 1 300")
+	s.WaitLine(t, pane, "after-300")
+	WaitFor(t, "the later lines on disk", func() bool { return keptFileHolds(h, "sbhand", "after-300") })
+	if _, stderr, code := s.CLI("server", "stop"); code != 0 {
+		t.Fatalf("server stop: exit %d: %s", code, stderr)
+	}
+	WaitFor(t, "the new server gone", func() bool { return Refused(s.Socket) })
+	s2 := h.Start(t, "sbhand")
+	s2.Run(t, pane, "echo restarted")
+	s2.WaitLine(t, pane, "restarted")
+	text := s2.Read(t, pane, "recent_unwrapped", 1000).Text
+	count := map[string]int{}
+	for _, l := range strings.Split(text, "\n") {
+		count[strings.TrimSpace(l)]++
+	}
+	for _, prefix := range []string{"before-", "after-"} {
+		for i := 1; i <= 300; i++ {
+			if n := count[prefix+strconv.Itoa(i)]; n != 1 {
+				t.Fatalf("%s%d is %d times in the restored pane, want once:\n%s", prefix, i, n, text)
+			}
+		}
 	}
 }
