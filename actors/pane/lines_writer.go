@@ -116,6 +116,11 @@ func (w *LinesWriter) Keep(live map[string]bool) {
 	defer w.mu.Unlock()
 	if !w.closed {
 		w.live, w.prune = live, true
+		for key := range w.started {
+			if !live[key] {
+				delete(w.started, key)
+			}
+		}
 		w.ring()
 	}
 }
