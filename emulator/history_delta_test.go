@@ -127,3 +127,22 @@ func TestHistoryDelta_JoinChecksParts(t *testing.T) {
 		t.Fatalf("parts of two widths:\n%s", strings.Join(got, "\n"))
 	}
 }
+
+// Styles travel: a red line exported as a delta comes back red.
+func TestHistoryDelta_KeepsStyles(t *testing.T) {
+	term := New(40, 5, Options{})
+	term.Write([]byte("plain\r\n\x1b[31mred line\x1b[0m\r\n"))
+	printLines(term, 1, 10)
+	d := term.ExportHistorySince(HistoryMark{}, 0, 0)
+	data, err := JoinHistory([]HistoryPart{{Data: d.Lines}, {Data: d.Screen}}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := New(40, 5, Options{})
+	if err := back.ImportHistory(data, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(readAll(back, true), "\n"); !strings.Contains(got, "\x1b[31mred line") && !strings.Contains(got, ";31mred line") {
+		t.Fatalf("the red line lost its colour:\n%q", got)
+	}
+}

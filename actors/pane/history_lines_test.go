@@ -119,3 +119,36 @@ func TestSaveLines_OnlyWhenChanged(t *testing.T) {
 		t.Fatalf("handed %v while loading or closing", handed)
 	}
 }
+
+// An older build's single .gz file is read when there is no .lines file,
+// and the first save in the new files removes it.
+func TestReadKept_OlderBuildsFile(t *testing.T) {
+	dir := t.TempDir()
+	packed, err := EncodeLinesFile(linesExport(t), time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(KeptPath(dir, "k"), packed, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := ReadKept(KeptBase(dir, "k"), 0, 0)
+	if err != nil || r.Data == nil {
+		t.Fatalf("older file not read: %v", err)
+	}
+	term := emulator.New(40, 5, emulator.Options{})
+	if err := term.ImportHistory(r.Data, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := term.Read(emulator.ReadOptions{Source: emulator.SourceRecent, Lines: 10}).Text; !strings.HasPrefix(got, "first\nsecond\nthird") {
+		t.Fatalf("older file restored as %q", got)
+	}
+	w := NewLinesWriter(dir, 0, 0, 0, quietLog)
+	term.Write([]byte("\r\nnew output"))
+	w.Hand("k", term.ExportHistorySince(emulator.HistoryMark{}, 0, 0))
+	if !w.Close(10 * time.Second) {
+		t.Fatal("writer did not finish")
+	}
+	if _, err := os.Stat(KeptPath(dir, "k")); !os.IsNotExist(err) {
+		t.Fatalf("the older file is still there after a save: %v", err)
+	}
+}
