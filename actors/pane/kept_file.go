@@ -55,6 +55,7 @@ func appendKeptRecord(b []byte, end uint64, data []byte) []byte {
 type keptRecord struct {
 	end  uint64
 	data []byte
+	rows int // its lines, where known (the writer's queue)
 }
 
 // readKeptRecords parses b's records; damage says why it stopped before

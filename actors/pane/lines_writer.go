@@ -101,8 +101,16 @@ func (w *LinesWriter) Hand(key string, d emulator.HistoryDelta) bool {
 		w.started[key] = true
 	}
 	if d.Full || d.Rows > 0 {
-		job.lines = append(job.lines, keptRecord{end: end, data: d.Lines})
+		job.lines = append(job.lines, keptRecord{end: end, data: d.Lines, rows: d.Rows})
 		job.rows += d.Rows
+	}
+	// A writer that falls behind (a slow disk) holds no more than the
+	// bound's worth of a pane's lines: the older ones would be compacted
+	// away, so the job starts the file over with the newer.
+	for w.rows > 0 && len(job.lines) > 1 && job.rows-job.lines[0].rows >= w.rows {
+		job.rows -= job.lines[0].rows
+		job.lines = job.lines[1:]
+		job.full = true
 	}
 	job.screen = &keptRecord{end: end, data: d.Screen}
 	w.ring()

@@ -225,3 +225,34 @@ func TestValidKeptKey(t *testing.T) {
 		}
 	}
 }
+
+// A writer that falls behind keeps at most the bound's worth of a pane's
+// queued lines, and what it writes then is the newest.
+func TestLinesWriter_QueueBoundedWhenBehind(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "history")
+	// Its goroutine not started: the queue is never taken until drain.
+	w := &LinesWriter{dir: dir, log: quietLog, rows: 100, pending: map[string]*keptJob{}, started: map[string]bool{},
+		files: map[string]*keptFile{}, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	term := emulator.New(30, 5, emulator.Options{})
+	var mark emulator.HistoryMark
+	for i := 0; i < 50; i++ {
+		var b strings.Builder
+		for j := 1; j <= 10; j++ {
+			fmt.Fprintf(&b, "q %d\r\n", i*10+j)
+		}
+		term.Write([]byte(b.String()))
+		d := term.ExportHistorySince(mark, 100, 0)
+		mark = d.Mark
+		if !w.Hand("a", d) {
+			t.Fatal("a hand refused")
+		}
+	}
+	if job := w.pending["a"]; job == nil || job.rows > 2*100 || !job.full {
+		t.Fatalf("queued job: %+v, want a full one of at most 200 rows", job)
+	}
+	w.drain()
+	text, _ := restoredText(t, dir, "a", 100)
+	if !strings.Contains(text, "q 496\n") || strings.Contains(text, "q 300\n") {
+		t.Fatalf("the newest lines are not what was written:\n%s", text)
+	}
+}
