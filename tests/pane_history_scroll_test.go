@@ -139,21 +139,26 @@ func TestE2E_Scrollback_TruncatedFileRestoresWhatItCan(t *testing.T) {
 	})
 }
 
-// persist_scrollback_lines = 0 keeps nothing.
+// persist_scrollback_lines = 0 keeps nothing, and removes what an earlier
+// server kept.
 func TestE2E_Scrollback_OffKeepsNothing(t *testing.T) {
 	h := NewHome(t)
-	h.WriteConfig(t, "[advanced]\npersist_scrollback_lines = 0\n")
 	s := h.Start(t, "sboff")
 	pane := printOldLines(t, s)
 	stopAndWait(t, s)
-	if files, _ := filepath.Glob(filepath.Join(h.historyDir("sboff"), "*")); len(files) != 0 {
-		t.Fatalf("files kept with persist_scrollback_lines = 0: %v", files)
+	if !keptFileHolds(h, "sboff", "old line 500") {
+		t.Fatal("nothing kept by default")
 	}
+	h.WriteConfig(t, "[advanced]\npersist_scrollback_lines = 0\n")
 	s2 := h.Start(t, "sboff")
 	s2.Run(t, pane, "echo new shell")
 	s2.WaitLine(t, pane, "new shell")
 	if text := s2.Read(t, pane, "recent", 1000).Text; HasLine(text, "old line 1") {
 		t.Fatalf("lines restored with persist_scrollback_lines = 0:\n%s", text)
+	}
+	stopAndWait(t, s2)
+	if files, _ := filepath.Glob(filepath.Join(h.historyDir("sboff"), "*")); len(files) != 0 {
+		t.Fatalf("files kept with persist_scrollback_lines = 0: %v", files)
 	}
 }
 

@@ -2,6 +2,7 @@ package pane
 
 import (
 	"errors"
+	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -382,6 +383,31 @@ func (w *LinesWriter) removeOthers(live map[string]bool) {
 			w.log.Warn("closed pane's history not removed", "file", name, "err", err)
 		}
 	}
+}
+
+// RemoveKept removes every kept-lines file in dir (lines are no longer
+// kept: what an earlier server kept goes too); it reports the first error.
+func RemoveKept(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	var first error
+	for _, e := range entries {
+		name := e.Name()
+		key, ok := keptKeyOf(strings.TrimPrefix(name, "."))
+		tmp := strings.HasPrefix(name, ".") && isKeptName(name[1:])
+		if !tmp && (!ok || !ValidKeptKey(key)) {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // keptKeyOf is the key of a kept-lines file's name (ok false for other names).

@@ -173,6 +173,11 @@ func Run(opts Options) error {
 	var lines *pane.LinesWriter
 	if a := cfg.Advanced; a.PersistScrollbackLines > 0 && sessionFile != "" && a.ScrollbackLimitBytes > 0 {
 		lines = pane.NewLinesWriter(keeper.LinesDir(sessionFile), a.PersistScrollbackLines, int64(a.PersistScrollbackDiskMB)<<20, a.ScrollbackLimitBytes, log)
+	} else if sessionFile != "" {
+		// Turned off: what an earlier server kept goes too.
+		if err := pane.RemoveKept(keeper.LinesDir(sessionFile)); err != nil {
+			log.Warn("kept pane history not removed", "dir", keeper.LinesDir(sessionFile), "err", err)
+		}
 	}
 	var savedTasks *model.SavedTasks
 	if saved != nil {
