@@ -290,12 +290,18 @@ func (w *LinesWriter) write(key string, job *keptJob, panes int) error {
 	return nil
 }
 
-// shareOfDisk is one pane's bytes of the disk bound (0: none).
+// shareOfDisk is one pane's bytes on disk before its file is compacted
+// (0: no bound): its share of the disk bound, and never more than its
+// scrollback holds (a restore reads no more than a few times that).
 func (w *LinesWriter) shareOfDisk(panes int) int64 {
-	if w.diskMax <= 0 {
-		return 0
+	share := int64(0)
+	if w.diskMax > 0 {
+		share = max(w.diskMax/int64(max(panes, 1)), 64<<10)
 	}
-	return max(w.diskMax/int64(max(panes, 1)), 64<<10)
+	if sm := int64(w.scrollMax); sm > 0 && (share == 0 || sm < share) {
+		share = sm
+	}
+	return share
 }
 
 // compact rewrites a .lines file with its newest lines within the bounds.
