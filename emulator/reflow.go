@@ -130,7 +130,7 @@ func (s *scrollback) reflow(oldCols, cols int) {
 	}
 	old := *s
 	*s = newScrollback(old.limit)
-	s.evicted = old.evicted
+	s.evicted, s.gen = old.evicted, old.gen+1
 	s.enc = old.enc
 	// Styles and links are interned in tables of the reflow's own (renewed
 	// between logical lines when they fill up), never in the terminal's.

@@ -262,6 +262,10 @@ type scrollback struct {
 	seq     uint64
 	enc     []byte // scratch for encoding
 	evicted uint64 // lines dropped because of the limit
+	// gen changes whenever lines already pushed change or go other than
+	// by eviction (popNewest, clear, reflow, pushEncoded): an incremental
+	// export (ExportHistorySince) made before must then start over.
+	gen uint64
 }
 
 func newScrollback(limit int) scrollback {
@@ -558,6 +562,7 @@ func (s *scrollback) popNewest(l *line, intern internFunc) bool {
 	if n > 0 && l.cells[n-1].flags&cellWide != 0 && (n == len(l.cells) || l.cells[n].flags&cellCont == 0) {
 		l.cells[n-1] = cell{style: l.cells[n-1].style}
 	}
+	s.gen++
 	s.bytes -= r.cost()
 	if blk := &s.blocks[r.blk]; r.blk == s.cur && int(r.off+r.n) == len(blk.data) {
 		blk.data = blk.data[:r.off]
@@ -577,6 +582,7 @@ func (s *scrollback) clear() {
 		*s.at(i) = sbLine{}
 	}
 	s.seq += uint64(s.count)
+	s.gen++
 	s.head, s.count, s.bytes = 0, 0, 0
 	s.blocks, s.free = nil, nil
 	s.cur, s.spare = noBlock, noBlock

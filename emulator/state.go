@@ -647,6 +647,7 @@ func (r *snapReader) scrollback(s *scrollback) {
 // pushEncoded appends a line already in the scrollback encoding as the
 // newest, like push (data is copied).
 func (s *scrollback) pushEncoded(data []byte, wrapped bool, comb map[int]string) {
+	s.gen++
 	cost := len(data) + lineOverheadBytes
 	if s.limit <= 0 || cost > s.limit {
 		return

@@ -29,6 +29,13 @@ const (
 // DefaultScrollbackLimitBytes is the default of advanced.scrollback_limit_bytes.
 const DefaultScrollbackLimitBytes = 10_000_000
 
+// DefaultPersistScrollbackLines and DefaultPersistScrollbackDiskMB are the
+// defaults of advanced.persist_scrollback_lines and _disk_mb.
+const (
+	DefaultPersistScrollbackLines  = 10_000
+	DefaultPersistScrollbackDiskMB = 512
+)
+
 // Config is the typed content of config.toml, one field per section.
 type Config struct {
 	// Onboarding (top-level onboarding) is nil until the first-run flow has
@@ -94,6 +101,11 @@ type Worktrees struct {
 // Advanced holds the [advanced] section.
 type Advanced struct {
 	ScrollbackLimitBytes int // scrollback_limit_bytes (alias scrollback_lines): must be > 0.
+	// PersistScrollbackLines is the lines of each pane's scrollback kept
+	// on disk across restarts and crashes (0: none); PersistScrollbackDiskMB
+	// bounds the files of all panes together (about twice it at worst).
+	PersistScrollbackLines  int // persist_scrollback_lines
+	PersistScrollbackDiskMB int // persist_scrollback_disk_mb
 	// HeadlessCols and HeadlessRows ([server] headless_cols, headless_rows,
 	// as in Herdr; [advanced] before) are the tab area while no client is
 	// attached: 120×40 unless set (10–1000), Herdr 0.9's default.
@@ -293,8 +305,9 @@ func Default() Config {
 			Toast: Toast{Delivery: ToastOff, DelaySeconds: 1, HerdrPosition: "bottom-right", ClipboardEnabled: true, ClipboardPosition: "bottom-center"},
 			Sound: Sound{Enabled: true, Agents: defaultSoundAgents()},
 		},
-		Worktrees:    Worktrees{Directory: "~/.herdr/worktrees"},
-		Advanced:     Advanced{ScrollbackLimitBytes: DefaultScrollbackLimitBytes, HeadlessCols: 120, HeadlessRows: 40},
+		Worktrees: Worktrees{Directory: "~/.herdr/worktrees"},
+		Advanced: Advanced{ScrollbackLimitBytes: DefaultScrollbackLimitBytes, HeadlessCols: 120, HeadlessRows: 40,
+			PersistScrollbackLines: DefaultPersistScrollbackLines, PersistScrollbackDiskMB: DefaultPersistScrollbackDiskMB},
 		Experimental: Experimental{CJKIMECursorShape: "steady_block"},
 		Remote:       Remote{ManageSSHConfig: true},
 		MCP:          MCP{AllowStart: true, AllowClose: true},

@@ -126,7 +126,7 @@ headless_rows = 40
 delivery = "herdr"
 `, with(func(c *Config) {
 			c.Terminal = Terminal{DefaultShell: "/usr/bin/fish", ShellMode: "non_login", NewCwd: "home", KittyGraphics: true}
-			c.Advanced = Advanced{ScrollbackLimitBytes: 123, HeadlessCols: 120, HeadlessRows: 40}
+			c.Advanced = Advanced{ScrollbackLimitBytes: 123, HeadlessCols: 120, HeadlessRows: 40, PersistScrollbackLines: DefaultPersistScrollbackLines, PersistScrollbackDiskMB: DefaultPersistScrollbackDiskMB}
 			c.UI.Toast.Delivery = "herdr"
 		}), StatusApplied, nil},
 		{"mistakes in every section are reported", `

@@ -211,6 +211,10 @@ const (
 var advancedFields = []field{
 	{key: scrollbackKey, doc: "Bytes of scrollback each pane keeps (older name: scrollback_lines).",
 		ptr: func(c *Config) any { return &c.Advanced.ScrollbackLimitBytes }, lo: 1, hi: 1<<53 - 1},
+	{key: "persist_scrollback_lines", doc: "Lines of each pane's scrollback kept on disk, shown above the new shell after a restart or a crash (0: none).",
+		ptr: func(c *Config) any { return &c.Advanced.PersistScrollbackLines }, lo: 0, hi: 10_000_000},
+	{key: "persist_scrollback_disk_mb", doc: "Megabytes of disk the kept scrollback of all panes may take (each pane its share; about twice this at worst).",
+		ptr: func(c *Config) any { return &c.Advanced.PersistScrollbackDiskMB }, lo: 1, hi: 1 << 30},
 }
 
 // serverFields are Herdr's [server] keys: the size of the tab area, and so
@@ -244,7 +248,7 @@ func (d *decoder) advanced(t map[string]any) {
 
 var experimentalFields = []field{
 	{key: "allow_nested", doc: "Allow running herdr inside a herdr pane.", ptr: func(c *Config) any { return &c.Experimental.AllowNested }},
-	{key: "pane_history", doc: "Keep each pane's lines across server restarts (shown above the new shell) and its recent output for pane.history.", ptr: func(c *Config) any { return &c.Experimental.PaneHistory }},
+	{key: "pane_history", doc: "Keep each pane's recent output for pane.history (a pane's lines outlive restarts without it: [advanced] persist_scrollback_lines).", ptr: func(c *Config) any { return &c.Experimental.PaneHistory }},
 	{key: "reveal_hidden_cursor_for_cjk_ime", doc: "Show a hidden cursor so a CJK input method can place its window.",
 		ptr: func(c *Config) any { return &c.Experimental.RevealHiddenCursorForCJKIME }},
 	{key: "cjk_ime_agents", doc: "Agents the CJK input-method cursor rule applies to.",

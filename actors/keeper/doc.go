@@ -13,10 +13,12 @@
 //     also arms a save), and every save carries the newest as "tasks".
 //     One with a Sync is saved at once and answered (TasksSaved) when the
 //     writer has written a version holding it (tasksync.go).
-//   - pane history ([experimental] pane_history): linesDelay after a change
-//     it asks the session which panes are left (LinesNow, answered with
-//     Lines), tells the lines writer to keep only theirs and asks each
-//     pane for its lines; it waits for the writer when it stops.
+//   - kept lines ([advanced] persist_scrollback_lines, on by default):
+//     linesDelay (500 ms) after a change it asks the session which panes
+//     are left (LinesNow, answered with Lines), tells the lines writer to
+//     keep only theirs and asks each pane for its new lines, which the
+//     writer appends (pane.LinesWriter); it waits for the writer when it
+//     stops.
 //   - memory: once the number of panes has stayed the same for trimDelay,
 //     a full collection hands what their start or close left back.
 //

@@ -3,6 +3,7 @@ package keeper
 import (
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/emulator"
 )
 
 // What the session uses on its own goroutine to hand the keeper its data.
@@ -34,14 +35,16 @@ func Detached(saved model.Saved) model.Saved {
 	return saved
 }
 
-// LineKeys names each pane's kept lines ([experimental] pane_history):
-// history/<key>.gz beside the session file, the key recorded in the
+// LineKeys names each pane's kept lines ([advanced]
+// persist_scrollback_lines): history/<key>.lines and .screen beside the
+// session file, the key recorded in the
 // pane's entry of session.json and the pane's across restarts, moves and
 // handoffs. The session owns it (a pane gets its key as it starts); nil
 // keeps no lines.
 type LineKeys struct {
 	dir   string
-	hand  func(key string, data []byte)
+	hand  func(key string, d emulator.HistoryDelta) bool
+	rows  int
 	keys  map[string]string // by terminal id
 	inUse map[string]bool   // the keys of keys
 }
@@ -51,7 +54,7 @@ func NewLineKeys(w *pane.LinesWriter, sessionFile string) *LineKeys {
 	if w == nil {
 		return nil
 	}
-	return &LineKeys{dir: LinesDir(sessionFile), hand: w.Hand, keys: map[string]string{}, inUse: map[string]bool{}}
+	return &LineKeys{dir: LinesDir(sessionFile), hand: w.Hand, rows: w.Rows(), keys: map[string]string{}, inUse: map[string]bool{}}
 }
 
 // Keep is a new pane's part in kept lines (nil when none are kept):
@@ -70,9 +73,9 @@ func (k *LineKeys) Keep(termID, saved string, restore bool) *pane.KeepLines {
 		}
 	}
 	k.keys[termID], k.inUse[key] = key, true
-	kl := &pane.KeepLines{Key: key, Hand: k.hand}
+	kl := &pane.KeepLines{Key: key, Rows: k.rows, Hand: k.hand}
 	if restore {
-		kl.From = pane.KeptPath(k.dir, key)
+		kl.From = pane.KeptBase(k.dir, key)
 	}
 	return kl
 }

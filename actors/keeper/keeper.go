@@ -22,10 +22,10 @@ import (
 const saveDelay = 30 * time.Millisecond
 
 // linesDelay is how long after a change the panes are asked for their
-// lines. Far longer than saveDelay: a copy of a long history costs
-// milliseconds on the pane's actor, and a busy pane's screen changes all
-// the time, so its lines are copied at most once per linesDelay.
-const linesDelay = 5 * time.Second
+// lines: what a killed server loses at most (plus one write). A pane
+// copies only the lines that scrolled off since it last handed and its
+// screen, so a busy pane costs one such copy per linesDelay.
+const linesDelay = 500 * time.Millisecond
 
 // Options configure the keeper.
 type Options struct {
@@ -33,7 +33,7 @@ type Options struct {
 	// nothing (the keeper then only trims).
 	SessionFile string
 	// Lines is the pane-history writer (LinesDir beside the session file),
-	// nil unless [experimental] pane_history is on. The session hands its
+	// nil when no lines are kept ([advanced] persist_scrollback_lines = 0). The session hands its
 	// Hand to the panes it starts; the keeper closes it when it stops.
 	Lines *pane.LinesWriter
 	Log   *slog.Logger

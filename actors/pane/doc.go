@@ -18,10 +18,13 @@
 // program's kitty images are the recorder, graphicsState and kittyLayers
 // the pane holds (record.go, graphics.go, kitty.go).
 //
-// Under [experimental] pane_history a pane hands its lines (scrollback and
-// screen) to the session's writer when asked and as the server stops, and
-// a restored pane shows the last server's above its new shell
-// (history_lines.go).
+// A pane's lines outlive the server ([advanced] persist_scrollback_lines,
+// on by default): when asked and as the server stops it hands the lines
+// that scrolled off since it last did, and its screen, to the writer
+// (LinesWriter), which appends them to the pane's files, bounded and
+// compacted on its own goroutine; a restored pane shows the last server's
+// lines above its new shell (history_lines.go, kept_file.go,
+// lines_writer.go).
 //
 // Protocol 22's copy-mode and link methods (copy.go) work on the
 // emulator's whole text, history and screen; pane.scroll and

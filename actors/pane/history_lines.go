@@ -16,23 +16,29 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// Kept lines: under [experimental] pane_history a pane's lines (scrollback
-// and screen, emulator.ExportHistory) outlive the server. The pane copies
-// them when the session asks (SaveLines), only when its screen changed
-// since the last copy, and at the server's stop; a writer the session owns
-// compresses and writes them off every actor (EncodeLinesFile). A pane
-// restored from such a file reads it on a goroutine of its own and puts
-// the lines above its new program, with a marker line, before it applies
-// the program's first output.
+// Kept lines: a pane's lines (its scrollback and screen) outlive the
+// server, on by default ([advanced] persist_scrollback_lines). When the
+// session asks (SaveLines, at most every linesDelay after a change) and
+// at the server's stop, a pane whose screen changed hands the writer the
+// lines that scrolled off since its last hand and its screen
+// (emulator.ExportHistorySince: a copy of the new lines, not of the
+// whole history); the writer appends them off every actor (LinesWriter,
+// kept_file.go). A restored pane reads its files on a goroutine of its
+// own and puts the lines above its new program, with a marker line,
+// before it applies the program's first output.
 
 // KeepLines is a pane's part in kept lines.
 type KeepLines struct {
-	// Key names the pane's file; it stays the pane's across restarts.
+	// Key names the pane's files; it stays the pane's across restarts.
 	Key string
-	// Hand takes an export of the pane's lines for the writer (data is
-	// the pane's to give away); it never blocks.
-	Hand func(key string, data []byte)
-	// From is the file a restored pane's lines are read from ("": none).
+	// Rows bounds the lines kept (<= 0: the scrollback's bound only).
+	Rows int
+	// Hand takes an export of the pane's lines for the writer (its data
+	// is the pane's to give away); it never blocks. false refuses an
+	// export that is not full: the pane then hands a full one.
+	Hand func(key string, d emulator.HistoryDelta) bool
+	// From is the base path (KeptBase) a restored pane's lines are read
+	// from ("": none).
 	From string
 }
 
@@ -40,11 +46,10 @@ type KeepLines struct {
 // changed since it last did.
 type SaveLines struct{}
 
-// linesLoaded is the restored lines, read and unpacked off the actor.
+// linesLoaded is the restored lines, read off the actor.
 type linesLoaded struct {
-	data    []byte
-	savedAt time.Time
-	err     error
+	read KeptRead
+	err  error
 }
 
 // keptLines is the pane's state of kept lines.
@@ -52,6 +57,7 @@ type keptLines struct {
 	loading  bool   // the restored lines are being read: output waits
 	savedRev uint64 // the emulator revision last handed
 	saved    bool
+	mark     emulator.HistoryMark // where the last hand's lines stopped
 }
 
 // startLines starts reading the restored lines, if any; the pane's output
@@ -62,10 +68,10 @@ func (p *Pane) startLines(ctx actor.Context) {
 		return
 	}
 	p.kept.loading = true
-	root, self, path, limit := ctx.ActorSystem().Root, ctx.Self(), k.From, p.spec.ScrollbackBytes
+	root, self, base, rows, limit := ctx.ActorSystem().Root, ctx.Self(), k.From, k.Rows, p.spec.ScrollbackBytes
 	go func() {
-		data, at, err := ReadLinesFile(path, limit)
-		root.Send(self, &linesLoaded{data: data, savedAt: at, err: err})
+		r, err := ReadKept(base, rows, limit)
+		root.Send(self, &linesLoaded{read: r, err: err})
 	}()
 }
 
@@ -80,8 +86,16 @@ func (p *Pane) linesIn(ctx actor.Context, msg *linesLoaded) {
 	case msg.err != nil:
 		p.spec.Log.Warn("pane history not restored", "file", p.spec.Keep.From, "err", msg.err)
 	default:
-		if err := p.term.ImportHistory(msg.data, restoredMarker(msg.savedAt)); err != nil {
-			p.spec.Log.Warn("pane history not restored", "file", p.spec.Keep.From, "err", err)
+		if r := msg.read; r.Data != nil {
+			if err := p.term.ImportHistory(r.Data, restoredMarker(r.At)); err != nil {
+				p.spec.Log.Warn("pane history not restored", "file", p.spec.Keep.From, "err", err)
+			}
+		}
+		switch r := msg.read; {
+		case r.Damage != nil && r.Data == nil:
+			p.spec.Log.Warn("pane history not restored: its files are damaged", "file", p.spec.Keep.From, "err", r.Damage)
+		case r.Damage != nil:
+			p.spec.Log.Warn("pane history partly restored: a file is cut short or damaged", "file", p.spec.Keep.From, "err", r.Damage)
 		}
 	}
 	p.publishFacts(ctx)
@@ -98,11 +112,12 @@ func restoredMarker(at time.Time) string {
 	return "── history restored from " + at.Local().Format("2006-01-02 15:04") + " ──"
 }
 
-// saveLines hands the pane's lines to the writer if they changed since
-// the last time (or none were ever handed).
+// saveLines hands the pane's new lines to the writer if they changed
+// since the last time (or none were ever handed). A frozen pane hands
+// nothing: the server it goes to writes its files from then on.
 func (p *Pane) saveLines() {
 	k := p.spec.Keep
-	if k == nil || p.term == nil || p.kept.loading {
+	if k == nil || p.term == nil || p.kept.loading || p.freezer != nil {
 		return // a pane still reading its lines must not write over them
 	}
 	rev := p.term.Revision()
@@ -110,7 +125,12 @@ func (p *Pane) saveLines() {
 		return
 	}
 	p.kept.saved, p.kept.savedRev = true, rev
-	k.Hand(k.Key, p.term.ExportHistory(p.spec.ScrollbackBytes))
+	d := p.term.ExportHistorySince(p.kept.mark, k.Rows, p.spec.ScrollbackBytes)
+	if !k.Hand(k.Key, d) {
+		d = p.term.ExportHistorySince(emulator.HistoryMark{}, k.Rows, p.spec.ScrollbackBytes)
+		k.Hand(k.Key, d)
+	}
+	p.kept.mark = d.Mark
 }
 
 // linesStopping saves the lines once more when the server stops (a pane

@@ -93,11 +93,12 @@ func TestLinesFile_RefusesWhatIsNotAnIntactBoundedRegularFile(t *testing.T) {
 // the server stops.
 func TestSaveLines_OnlyWhenChanged(t *testing.T) {
 	var handed []string
-	p := &Pane{rt: NewRuntime(), term: emulator.New(20, 3, emulator.Options{}), spec: Spec{Keep: &KeepLines{Key: "k", Hand: func(key string, data []byte) {
-		if err := emulator.CheckHistory(data); err != nil {
+	p := &Pane{rt: NewRuntime(), term: emulator.New(20, 3, emulator.Options{}), spec: Spec{Keep: &KeepLines{Key: "k", Hand: func(key string, d emulator.HistoryDelta) bool {
+		if err := emulator.CheckHistory(d.Lines); err != nil {
 			t.Fatal(err)
 		}
 		handed = append(handed, key)
+		return true
 	}}}}
 	p.saveLines()
 	p.saveLines()
@@ -116,5 +117,38 @@ func TestSaveLines_OnlyWhenChanged(t *testing.T) {
 	p.linesStopping() // not shutting down: a closed pane keeps nothing
 	if len(handed) != 2 {
 		t.Fatalf("handed %v while loading or closing", handed)
+	}
+}
+
+// An older build's single .gz file is read when there is no .lines file,
+// and the first save in the new files removes it.
+func TestReadKept_OlderBuildsFile(t *testing.T) {
+	dir := t.TempDir()
+	packed, err := EncodeLinesFile(linesExport(t), time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(KeptPath(dir, "k"), packed, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	r, err := ReadKept(KeptBase(dir, "k"), 0, 0)
+	if err != nil || r.Data == nil {
+		t.Fatalf("older file not read: %v", err)
+	}
+	term := emulator.New(40, 5, emulator.Options{})
+	if err := term.ImportHistory(r.Data, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := term.Read(emulator.ReadOptions{Source: emulator.SourceRecent, Lines: 10}).Text; !strings.HasPrefix(got, "first\nsecond\nthird") {
+		t.Fatalf("older file restored as %q", got)
+	}
+	w := NewLinesWriter(dir, 0, 0, 0, quietLog)
+	term.Write([]byte("\r\nnew output"))
+	w.Hand("k", term.ExportHistorySince(emulator.HistoryMark{}, 0, 0))
+	if !w.Close(10 * time.Second) {
+		t.Fatal("writer did not finish")
+	}
+	if _, err := os.Stat(KeptPath(dir, "k")); !os.IsNotExist(err) {
+		t.Fatalf("the older file is still there after a save: %v", err)
 	}
 }

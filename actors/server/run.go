@@ -172,8 +172,13 @@ func Run(opts Options) error {
 	}
 	// Kept lines need the session file they sit beside, and a scrollback.
 	var lines *pane.LinesWriter
-	if cfg.Experimental.PaneHistory && sessionFile != "" && cfg.Advanced.ScrollbackLimitBytes >= 0 {
-		lines = pane.NewLinesWriter(keeper.LinesDir(sessionFile), log)
+	if a := cfg.Advanced; a.PersistScrollbackLines > 0 && sessionFile != "" && a.ScrollbackLimitBytes > 0 {
+		lines = pane.NewLinesWriter(keeper.LinesDir(sessionFile), a.PersistScrollbackLines, int64(a.PersistScrollbackDiskMB)<<20, a.ScrollbackLimitBytes, log)
+	} else if sessionFile != "" {
+		// Turned off: what an earlier server kept goes too.
+		if err := pane.RemoveKept(keeper.LinesDir(sessionFile)); err != nil {
+			log.Warn("kept pane history not removed", "dir", keeper.LinesDir(sessionFile), "err", err)
+		}
 	}
 	var savedTasks *model.SavedTasks
 	if saved != nil {

@@ -6,8 +6,8 @@
 // (what every list, get and snapshot answers from, including the facts
 // panes, entity actors and the agents actor told it), with the interactive
 // client's sidebar state the session file keeps (client.ui_state.*). The
-// keeper actor writes that file and, under [experimental] pane_history,
-// each pane's lines in history/ beside it; the session tells it what
+// keeper actor writes that file and (unless [advanced]
+// persist_scrollback_lines = 0) each pane's lines in history/ beside it; the session tells it what
 // changed and hands it a detached model.Saved when it asks (persist.go).
 //
 // Everything else is another actor's: the session resolves a request's

@@ -13,16 +13,17 @@ import (
 // keeper asks back, and answers the keeper's SaveNow with the topology
 // (a model.Saved that shares nothing with the model) and its LinesNow
 // with the panes there are. It also names each pane's kept lines
-// ([experimental] pane_history: history/<key>.gz, the key recorded in the
-// pane's entry of session.json, the pane's across restarts, moves and
-// handoffs), because a pane is given its key as it starts.
+// ([advanced] persist_scrollback_lines: history/<key>.lines and .screen,
+// the key recorded in the pane's entry of session.json, the pane's across
+// restarts, moves and handoffs), because a pane is given its key as it
+// starts.
 
 // keeping is what the session told the keeper.
 type keeping struct {
 	pid            *actor.PID       // nil until started, and without a keeper
 	saving, lining bool             // a change told, not yet asked back for
 	panes          int              // the number of panes last told
-	keys           *keeper.LineKeys // each pane's lines key (nil unless pane history is kept)
+	keys           *keeper.LineKeys // each pane's lines key (nil unless lines are kept)
 }
 
 // startKeeping attaches the session to its keeper once the restore is

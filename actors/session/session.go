@@ -69,8 +69,8 @@ type Options struct {
 	SessionFile string
 	Restore     *model.Saved
 	// Keeper writes the session file and kept lines, and trims memory
-	// (actors/keeper); nil keeps nothing. Lines is its pane-history
-	// writer, nil unless [experimental] pane_history is on.
+	// (actors/keeper); nil keeps nothing. Lines is its kept-lines
+	// writer, nil when [advanced] persist_scrollback_lines is 0.
 	Keeper *actor.PID
 	Lines  *pane.LinesWriter
 	// GraphicsFileDir is the private folder graphics streams' file frames

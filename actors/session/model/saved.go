@@ -103,8 +103,8 @@ type SavedPane struct {
 	// that the next server can end what is left of it should this one
 	// die without closing it (an extension; Herdr ignores it).
 	Process *SavedProcess `json:"process,omitempty"`
-	// History is the key of the pane's kept lines, history/<key>.gz
-	// beside the session file, under pane_history (an extension).
+	// History is the key of the pane's kept lines, history/<key>.lines
+	// and .screen beside the session file (an extension).
 	History string `json:"history,omitempty"`
 }
 
