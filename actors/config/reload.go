@@ -19,6 +19,10 @@ var startOnly = []struct {
 }{
 	{"terminal.kitty_graphics", func(a, b *Config) bool { return a.Terminal.KittyGraphics == b.Terminal.KittyGraphics }},
 	{"experimental.pane_history", func(a, b *Config) bool { return a.Experimental.PaneHistory == b.Experimental.PaneHistory }},
+	{"advanced.persist_scrollback_lines", func(a, b *Config) bool { return a.Advanced.PersistScrollbackLines == b.Advanced.PersistScrollbackLines }},
+	{"advanced.persist_scrollback_disk_mb", func(a, b *Config) bool {
+		return a.Advanced.PersistScrollbackDiskMB == b.Advanced.PersistScrollbackDiskMB
+	}},
 	{"server.headless_cols", func(a, b *Config) bool { return a.Advanced.HeadlessCols == b.Advanced.HeadlessCols }},
 	{"server.headless_rows", func(a, b *Config) bool { return a.Advanced.HeadlessRows == b.Advanced.HeadlessRows }},
 	{"web.listen", func(a, b *Config) bool { return a.Web.Listen == b.Web.Listen }},

@@ -12,6 +12,8 @@ func TestRestartRequired(t *testing.T) {
 	next, diags, status := Parse([]byte(`
 [terminal]
 kitty_graphics = false
+[advanced]
+persist_scrollback_lines = 500
 [server]
 headless_cols = 100
 [web]
@@ -28,7 +30,7 @@ ssh_command = "ssh -F /dev/null"
 		t.Fatalf("%s %v", status, diags)
 	}
 	got := RestartRequired(&started, &next)
-	want := []string{"terminal.kitty_graphics", "server.headless_cols", "web.listen"}
+	want := []string{"terminal.kitty_graphics", "advanced.persist_scrollback_lines", "server.headless_cols", "web.listen"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("restart required %v, want %v", got, want)
 	}
