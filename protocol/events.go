@@ -94,6 +94,17 @@ type EventsSubscribeParams struct {
 	FleetScope
 }
 
+// NamesMachine returns the first machine a subscription's pane id is
+// qualified with ("build/w1:p1"), if any.
+func (p *EventsSubscribeParams) NamesMachine() (string, bool) {
+	for _, s := range p.Subscriptions {
+		if m, _, ok := SplitQualified(s.PaneID); ok {
+			return m, true
+		}
+	}
+	return "", false
+}
+
 var agentStatuses = []string{"idle", "working", "blocked", "done", "unknown"}
 
 // Validate implements Params.

@@ -102,11 +102,17 @@ type fleetEvents struct {
 
 func subscribeFleet(t *testing.T, s *Server, kinds ...string) *fleetEvents {
 	t.Helper()
-	c := s.Dial(t)
 	subs := []map[string]any{}
 	for _, k := range kinds {
 		subs = append(subs, map[string]any{"type": k})
 	}
+	return subscribeFleetTo(t, s, subs)
+}
+
+// subscribeFleetTo is subscribeFleet of whole subscription entries.
+func subscribeFleetTo(t *testing.T, s *Server, subs []map[string]any) *fleetEvents {
+	t.Helper()
+	c := s.Dial(t)
 	req, _ := json.Marshal(map[string]any{"id": "sub", "method": "events.subscribe", "params": map[string]any{"machines": "all", "subscriptions": subs}})
 	if err := c.WriteLine(req); err != nil {
 		t.Fatal(err)
@@ -450,5 +456,74 @@ func TestFleet_TwoMachinesOnOneHostAreIndependent(t *testing.T) {
 			}
 			return
 		}
+	}
+}
+
+// A fleet subscription may name another machine's pane: its agent status
+// changes arrive in the dedicated envelope, with qualified ids, and only
+// that pane's (and only the status asked for). Without "machines":"all",
+// naming an unknown machine, or asking for what a machine does not
+// stream is refused, each saying why.
+func TestFleet_SubscriptionNamesARemotePane(t *testing.T) {
+	f := startFleet(t)
+	pane := agentWorkspace(t, f.remote)
+	other := f.remote.CreateWorkspace(t, map[string]any{"label": "other"}).RootPane.PaneID
+	f.remote.WaitPrompt(t, pane)
+	qualified := "build/" + pane
+	// By label and by machine id, each with a status filter.
+	id := f.machine(t).ID
+	events := subscribeFleetTo(t, f.local, []map[string]any{
+		{"type": "pane.agent_status_changed", "pane_id": qualified, "agent_status": "working"},
+		{"type": "pane.agent_status_changed", "pane_id": id + "/" + other},
+	})
+
+	agentCLI(t, f.remote, "agent", "start", "alpha", "--kind", "claude", "--pane", pane, "--timeout", "10000")
+	// The events are in order: the first line is the first working, the
+	// next one the second working, with idle and done between them left
+	// out, and nothing of the other pane or of another kind.
+	working := func(why string) {
+		t.Helper()
+		agentCLI(t, f.remote, "agent", "prompt", "alpha", "w")
+		agentCLI(t, f.remote, "agent", "wait", "alpha", "--until", "working", "--timeout", "10000")
+		var line string
+		select {
+		case line = <-events.lines:
+		case <-time.After(waitTimeout):
+			t.Fatalf("%s: no event", why)
+		}
+		for _, want := range []string{`"event":"pane.agent_status_changed"`, `"pane_id":"` + qualified + `"`, `"agent_status":"working"`, `"workspace_id":"build/`, `"label":"build"`} {
+			if !strings.Contains(line, want) {
+				t.Fatalf("%s: the event lacks %s: %s", why, want, line)
+			}
+		}
+	}
+	working("the first prompt")
+	agentCLI(t, f.remote, "agent", "prompt", "alpha", "i")
+	agentCLI(t, f.remote, "agent", "wait", "alpha", "--until", "idle", "--until", "done", "--timeout", "10000")
+	working("the second prompt")
+
+	sub := func(params map[string]any) protocol.Response {
+		c := f.local.Dial(t)
+		defer c.Close()
+		req, _ := json.Marshal(map[string]any{"id": "sub", "method": "events.subscribe", "params": params})
+		if err := c.WriteLine(req); err != nil {
+			t.Fatal(err)
+		}
+		return ReadResponse(t, c)
+	}
+	status := func(pane string) []map[string]any {
+		return []map[string]any{{"type": "pane.agent_status_changed", "pane_id": pane}}
+	}
+	msg := Fail(t, sub(map[string]any{"subscriptions": status(qualified)}), protocol.CodeNotSupported)
+	if !strings.Contains(msg, `"machines":"all"`) {
+		t.Fatalf("a remote pane without the fleet scope: %q", msg)
+	}
+	msg = Fail(t, sub(map[string]any{"machines": "all", "subscriptions": status("nowhere/w1:p1")}), protocol.CodeMachineNotFound)
+	if !strings.Contains(msg, `"nowhere"`) || !strings.Contains(msg, "subscriptions[0].pane_id") {
+		t.Fatalf("an unknown machine: %q", msg)
+	}
+	msg = Fail(t, sub(map[string]any{"machines": "all", "subscriptions": []map[string]any{{"type": "pane.scroll_changed", "pane_id": qualified}}}), protocol.CodeNotSupported)
+	if !strings.Contains(msg, "pane.agent_status_changed") {
+		t.Fatalf("a stream a machine does not send: %q", msg)
 	}
 }

@@ -2,9 +2,11 @@ package machines
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -262,6 +264,10 @@ func (f *Fleet) call(ctx actor.Context, call *api.Call) {
 		}
 		return
 	}
+	if sp, ok := call.Params.(*protocol.EventsSubscribeParams); ok {
+		f.subscribe(ctx, call, sp)
+		return
+	}
 	if _, ok := call.Params.(protocol.Fleet); ok && call.Method != "machine.list" {
 		f.gather(ctx, call)
 		return
@@ -272,6 +278,35 @@ func (f *Fleet) call(ctx actor.Context, call *api.Call) {
 		return
 	}
 	h(f, ctx, call)
+}
+
+// subscribe checks the machines a fleet subscription's panes name, names
+// each by its id (a rename later changes nothing), and hands the
+// subscription to the session, which answers the caller and registers it
+// with the bus. Only agent status changes are streamed from a machine:
+// its output and scrolling stay on its own server.
+func (f *Fleet) subscribe(ctx actor.Context, call *api.Call, prm *protocol.EventsSubscribeParams) {
+	next := *prm
+	next.Subscriptions = slices.Clone(prm.Subscriptions)
+	for i, sub := range next.Subscriptions {
+		m, id, ok := protocol.SplitQualified(sub.PaneID)
+		if !ok {
+			continue
+		}
+		field := fmt.Sprintf("subscriptions[%d].pane_id", i)
+		p, found := f.find(m)
+		switch {
+		case !found:
+			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeMachineNotFound, "%s: no saved machine %q (herdr machine list shows them)", field, protocol.Printable(m))))
+			return
+		case sub.Type != protocol.SubAgentStatusChanged:
+			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeNotSupported, "%s: %s is not streamed from machine %q; pane.agent_status_changed is, or attach with herdr --machine %s", field, sub.Type, p.Label, p.Label)))
+			return
+		}
+		next.Subscriptions[i].PaneID = p.ID + "/" + id
+	}
+	call.Params = &next
+	ctx.Forward(f.opts.Session)
 }
 
 // list answers machine.list in the file's order.
