@@ -527,3 +527,31 @@ func TestFleet_SubscriptionNamesARemotePane(t *testing.T) {
 		t.Fatalf("a stream a machine does not send: %q", msg)
 	}
 }
+
+// agent start through this machine's server on another machine's pane
+// answers like a local one: agent_started with qualified ids once the
+// agent is ready there; and a program the far shell cannot find is
+// agent_start_failed in that shell's words.
+func TestFleet_AgentStartOnARemotePane(t *testing.T) {
+	f := startFleet(t)
+	pane := agentWorkspace(t, f.remote)
+	f.remote.WaitPrompt(t, pane)
+	out, errOut, code := f.local.CLI("agent", "start", "reviewer", "--kind", "claude", "--pane", "build/"+pane, "--timeout", "20000")
+	if code != 0 {
+		t.Fatalf("agent start on build/%s: exit %d, stdout %q, stderr %q", pane, code, out, errOut)
+	}
+	started := OK[protocol.AgentStarted](t, CLIResponse(t, out), "agent_started")
+	if started.Agent.PaneID != "build/"+pane || started.Agent.Name == nil || *started.Agent.Name != "reviewer" {
+		t.Fatalf("agent_started: %+v", started.Agent)
+	}
+	if a := OK[protocol.AgentInfoResult](t, f.remote.CallT(t, "agent.get", map[string]any{"target": "reviewer"}), "agent_info").Agent; a.PaneID != pane || !a.InteractiveReady {
+		t.Fatalf("the remote server's agent reviewer: %+v", a)
+	}
+
+	bare := f.remote.CreateWorkspace(t, map[string]any{"cwd": f.remote.Home.Dir, "env": map[string]string{"PATH": mkdir(t, f.remote, "empty-bin") + ":/usr/bin:/bin"}}).RootPane.PaneID
+	f.remote.WaitPrompt(t, bare)
+	out, errOut, code = f.local.CLI("agent", "start", "other", "--kind", "claude", "--pane", "build/"+bare, "--timeout", "300000")
+	if code != 1 || out != "" || !strings.Contains(errOut, `"code":"agent_start_failed"`) || !strings.Contains(errOut, "not found") {
+		t.Fatalf("agent start of a program missing on the machine: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
