@@ -45,9 +45,9 @@ const (
 	// CodeAgentStartFailed is the CLI's for an agent start that failed
 	// (Herdr's code); the server answers agent_not_found, saying why
 	// (AgentDidNotStart).
-	CodeAgentStartFailed = "agent_start_failed"
-	CodeAgentExplainUnavail  = "agent_explain_unavailable"
-	CodePluginNotFound       = "plugin_not_found"
+	CodeAgentStartFailed    = "agent_start_failed"
+	CodeAgentExplainUnavail = "agent_explain_unavailable"
+	CodePluginNotFound      = "plugin_not_found"
 )
 
 // AgentNamePattern is what agent names look like. It and the package's

@@ -57,7 +57,7 @@ type hookState struct {
 	// The name of the last launch here that failed, and the shell's words:
 	// agent.get of that name says why (kept until the next launch here).
 	failedName, failedReason string
-	released       *protocol.AgentStatus // set while a release is reconciled
+	released                 *protocol.AgentStatus // set while a release is reconciled
 }
 
 type authority struct {
