@@ -488,3 +488,30 @@ func TestMachines_SSHSocketFoldersAreRemoved(t *testing.T) {
 		t.Fatalf("ssh socket folders left once every server stopped: %q", left)
 	}
 }
+
+// A server that hands off removes its ssh socket folder as it exits (it
+// ends with os.Exit, which runs no deferred call): the heir's is the one
+// left.
+func TestMachines_SSHSocketFolderGoesWithAHandoff(t *testing.T) {
+	tmp, err := os.MkdirTemp("", "ht")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	h := NewHome(t)
+	h.Env = append(h.Env, "TMPDIR="+tmp)
+	s := h.Start(t, "e2e")
+	stopHeir(t, s)
+	before := sshDirs(t, tmp)
+	if len(before) != 1 {
+		t.Fatalf("ssh socket folders of one server: %q", before)
+	}
+	if _, stderr, code := s.CLI("server", "live-handoff"); code != 0 {
+		t.Fatalf("live-handoff: exit %d: %s", code, stderr)
+	}
+	s.WaitExit(t)
+	after := sshDirs(t, tmp)
+	if len(after) != 1 || after[0] == before[0] {
+		t.Fatalf("ssh socket folders after a handoff: %q (the old server's: %q), want the heir's alone", after, before)
+	}
+}
