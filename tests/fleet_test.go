@@ -502,6 +502,24 @@ func TestFleet_SubscriptionNamesARemotePane(t *testing.T) {
 	agentCLI(t, f.remote, "agent", "wait", "alpha", "--until", "idle", "--until", "done", "--timeout", "10000")
 	working("the second prompt")
 
+	// A pane whose agent already has the status asked for is told at
+	// once, as a local one is: the first line after the answer.
+	if !Eventually(func() bool {
+		a := named(f.fleetAgents(t), "alpha")
+		return len(a) == 1 && a[0].Status == "working"
+	}) {
+		t.Fatal("the fleet never listed alpha working")
+	}
+	already := subscribeFleetTo(t, f.local, []map[string]any{{"type": "pane.agent_status_changed", "pane_id": qualified, "agent_status": "working"}})
+	select {
+	case line := <-already.lines:
+		if !strings.Contains(line, `"event":"pane.agent_status_changed"`) || !strings.Contains(line, `"pane_id":"`+qualified+`"`) || !strings.Contains(line, `"agent_status":"working"`) {
+			t.Fatalf("the initial line of a pane already working: %s", line)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatal("no initial line for a remote pane already working")
+	}
+
 	sub := func(params map[string]any) protocol.Response {
 		c := f.local.Dial(t)
 		defer c.Close()

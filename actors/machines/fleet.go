@@ -304,9 +304,47 @@ func (f *Fleet) subscribe(ctx actor.Context, call *api.Call, prm *protocol.Event
 			return
 		}
 		next.Subscriptions[i].PaneID = p.ID + "/" + id
+		if sub.AgentStatus != nil {
+			if line := f.statusNow(p, id, *sub.AgentStatus); line != nil {
+				next.RemoteInitial = append(next.RemoteInitial, line)
+			}
+		}
 	}
 	call.Params = &next
 	ctx.Forward(f.opts.Session)
+}
+
+// statusNow is the dedicated status line of machine p's pane id when its
+// mirror lists an agent there with status, as a local subscription gets
+// one for a pane whose status already matches; nil otherwise.
+func (f *Fleet) statusNow(p saved.Profile, id, status string) []byte {
+	v := f.views[p.ID]
+	if v == nil || v.mirror == nil || v.state != protocol.MachineOnline {
+		return nil // a lost machine's last known status is not its status now
+	}
+	want := p.Label + "/" + id // the mirror is qualified with the label
+	for i, pane := range v.mirror.panes {
+		if pane != want {
+			continue
+		}
+		entry, err := protocol.DecodeJSON(v.mirror.agents[i])
+		agent, ok := entry.(map[string]any)
+		if err != nil || !ok || agent["agent_status"] != status {
+			return nil
+		}
+		data := map[string]any{}
+		for _, k := range []string{"pane_id", "workspace_id", "agent_status", "agent", "display_agent", "title", "state_labels", "machine"} {
+			if x, ok := agent[k]; ok && x != nil {
+				data[k] = x
+			}
+		}
+		line, err := protocol.EncodeDedicated(protocol.SubAgentStatusChanged, data)
+		if err != nil {
+			return nil
+		}
+		return line
+	}
+	return nil
 }
 
 // list answers machine.list in the file's order.

@@ -94,6 +94,7 @@ func (s *Session) eventsSubscribe(ctx actor.Context, call *api.Call) *api.Reply 
 		}
 	}
 	ctx.Send(s.opts.Events, reg)
+	initial = append(initial, prm.RemoteInitial...)
 	return api.Done(protocol.SubscriptionStarted{Initial: initial})
 }
 
