@@ -540,6 +540,10 @@ func TestFleet_SubscriptionNamesARemotePane(t *testing.T) {
 	if !strings.Contains(msg, `"nowhere"`) || !strings.Contains(msg, "subscriptions[0].pane_id") {
 		t.Fatalf("an unknown machine: %q", msg)
 	}
+	// The CLI's events says the same, in one line.
+	if _, errOut, code := f.local.CLI("events", "--all-machines", "--type", "pane.agent_status_changed", "--pane", "nowhere/w1:p1"); code != 1 || !strings.Contains(errOut, protocol.CodeMachineNotFound) || !singleLine(errOut) {
+		t.Fatalf("herdr events naming an unknown machine's pane: exit %d, %q", code, errOut)
+	}
 	msg = Fail(t, sub(map[string]any{"machines": "all", "subscriptions": []map[string]any{{"type": "pane.scroll_changed", "pane_id": qualified}}}), protocol.CodeNotSupported)
 	if !strings.Contains(msg, "pane.agent_status_changed") {
 		t.Fatalf("a stream a machine does not send: %q", msg)
