@@ -237,6 +237,7 @@ func (a *Agents) launchFailed(m *pane.LaunchFailed) {
 	h.failedName, h.failedReason = h.name, m.Reason
 	h.name, h.nameKind, h.launchPending = "", "", false
 	a.touch(r)
+	a.checkWaits(r) // an agent.wait for the agent that was to start ends too
 }
 
 func (a *Agents) launchExpired(m *launchExpired) {
