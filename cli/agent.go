@@ -338,7 +338,10 @@ func (a *app) agentStartCmd() *cobra.Command {
 The command line is typed into it, quoted for that shell (POSIX shells, fish,
 PowerShell; another shell takes plain words only), then this waits until the agent is up and
 ready for input (default 30000 ms, more than 3000 and at most 300000) and
-prints the agent_started response. Kinds: ` + strings.Join(protocol.AgentKinds, " ") + ".",
+prints the agent_started response. A program the shell cannot run (not
+found) fails at once with agent_start_failed and the shell's words. A
+pane of another machine (build/w1:p2) starts the agent there, polled as
+build/<name>. Kinds: ` + strings.Join(protocol.AgentKinds, " ") + ".",
 		Args: minArgs("<name>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			const id = "cli:agent:start"
@@ -363,7 +366,13 @@ prints the agent_started response. Kinds: ` + strings.Join(protocol.AgentKinds, 
 			if code != 0 {
 				return exit(code)
 			}
-			return exit(a.awaitStarted(id, name, kind, terminal, started, time.Duration(timeout)*time.Millisecond))
+			// An agent started on another machine through this one's
+			// server is polled there, by its qualified name.
+			target := name
+			if m, _, ok := protocol.SplitQualified(pane); ok {
+				target = m + "/" + name
+			}
+			return exit(a.awaitStarted(id, target, kind, terminal, started, time.Duration(timeout)*time.Millisecond))
 		},
 	}
 	cmd.Flags().StringVar(&kind, "kind", "", "which agent to start")
@@ -373,8 +382,10 @@ prints the agent_started response. Kinds: ` + strings.Join(protocol.AgentKinds, 
 }
 
 // awaitStarted polls agent.get until the named agent runs the kind in the
-// same terminal and is ready for input.
+// same terminal and is ready for input. name may be qualified
+// ("build/reviewer"); the agent's own name is what follows the machine.
 func (a *app) awaitStarted(id, name, kind, terminal string, started []byte, timeout time.Duration) int {
+	_, own, _ := protocol.SplitQualified(name)
 	// A --machine polls over one ssh connection, not one per poll.
 	var machine *protocol.Client
 	var sock string
@@ -407,6 +418,9 @@ func (a *app) awaitStarted(id, name, kind, terminal string, started []byte, time
 		case err != nil:
 			return a.fail(id, protocol.Errorf("agent_start_transport_failed", "lost the herdr server at %s: %v", sock, err))
 		case resp.Error != nil && resp.Error.Code == protocol.CodeAgentNotFound:
+			if reason, ok := protocol.StartFailure(&protocol.Error{Code: resp.Error.Code, Message: resp.Error.Message}); ok {
+				return a.fail(id, protocol.Errorf(protocol.CodeAgentStartFailed, "agent %s did not start: %s", name, reason))
+			}
 			return a.fail(id, protocol.Errorf("agent_name_not_found", "agent %s is gone: its launch failed or was replaced", name))
 		case resp.Error != nil:
 			return a.fail(id, &protocol.Error{Code: resp.Error.Code, Message: resp.Error.Message})
@@ -422,7 +436,7 @@ func (a *app) awaitStarted(id, name, kind, terminal string, started []byte, time
 		if ag.Agent != nil && *ag.Agent != kind {
 			return a.fail(id, protocol.Errorf("agent_kind_mismatch", "pane runs %s, not %s", *ag.Agent, kind))
 		}
-		if ag.Name != nil && *ag.Name == name && ag.InteractiveReady {
+		if ag.Name != nil && *ag.Name == own && ag.InteractiveReady {
 			fmt.Fprintf(a.stdout, "%s\n", started)
 			return 0
 		}

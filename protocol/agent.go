@@ -42,8 +42,12 @@ const (
 	CodeAgentSendKeysFailed  = "agent_send_keys_failed"
 	CodeAgentPromptFailed    = "agent_prompt_failed"
 	CodeAgentStartInput      = "agent_start_input_failed"
-	CodeAgentExplainUnavail  = "agent_explain_unavailable"
-	CodePluginNotFound       = "plugin_not_found"
+	// CodeAgentStartFailed is the CLI's for an agent start that failed
+	// (Herdr's code); the server answers agent_not_found, saying why
+	// (AgentDidNotStart).
+	CodeAgentStartFailed    = "agent_start_failed"
+	CodeAgentExplainUnavail = "agent_explain_unavailable"
+	CodePluginNotFound      = "plugin_not_found"
 )
 
 // AgentNamePattern is what agent names look like. It and the package's
@@ -372,3 +376,23 @@ func (p *AgentRenameParams) TargetID() string   { return p.Target }
 func (p *AgentPromptParams) TargetID() string   { return p.Target }
 func (p *AgentWaitParams) TargetID() string     { return p.Target }
 func (p *AgentStartParams) TargetID() string    { return p.PaneID }
+
+// didNotStart begins the message of an agent.* call naming an agent whose
+// agent.start failed.
+const didNotStart = " did not start: "
+
+// AgentDidNotStart is the answer to a call naming an agent whose start
+// failed: agent_not_found, as for any missing name, saying why.
+func AgentDidNotStart(name, reason string) *Error {
+	return Errorf(CodeAgentNotFound, "agent %s%s%s", name, didNotStart, reason)
+}
+
+// StartFailure is the reason in an AgentDidNotStart message, ok false
+// for any other.
+func StartFailure(e *Error) (reason string, ok bool) {
+	if e == nil || e.Code != CodeAgentNotFound {
+		return "", false
+	}
+	_, reason, ok = strings.Cut(e.Message, didNotStart)
+	return reason, ok
+}

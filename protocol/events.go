@@ -92,6 +92,21 @@ type EventsSubscribeParams struct {
 	// FleetScope: "machines":"all" adds every machine's events of the
 	// same kinds, and machine_state_changed (an extension).
 	FleetScope
+	// RemoteInitial are the dedicated lines of other machines' panes
+	// that already have the agent_status a subscription asks for, which
+	// the machines actor finds in its mirrors (never on the wire).
+	RemoteInitial [][]byte `json:"-"`
+}
+
+// NamesMachine returns the first machine a subscription's pane id is
+// qualified with ("build/w1:p1"), if any.
+func (p *EventsSubscribeParams) NamesMachine() (string, bool) {
+	for _, s := range p.Subscriptions {
+		if m, _, ok := SplitQualified(s.PaneID); ok {
+			return m, true
+		}
+	}
+	return "", false
 }
 
 var agentStatuses = []string{"idle", "working", "blocked", "done", "unknown"}

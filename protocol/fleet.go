@@ -42,6 +42,20 @@ func DecodeRouted(method string, raw json.RawMessage) (Params, error) {
 	if !bytes.Contains(raw, []byte{'/'}) {
 		return DecodeParams(method, raw)
 	}
+	if method == "events.subscribe" {
+		// A fleet subscription names other machines' panes as they are:
+		// the machines actor checks the machines, the bus filters their
+		// events by them.
+		p, err := DecodeParams(method, raw)
+		if err != nil {
+			return nil, err
+		}
+		sp := p.(*EventsSubscribeParams)
+		if m, ok := sp.NamesMachine(); ok && !sp.AllMachines() {
+			return nil, Errorf(CodeNotSupported, "events.subscribe names machine %q's pane: subscribe with \"machines\":\"all\", or attach with herdr --machine %s", m, m)
+		}
+		return p, nil
+	}
 	var v any
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.UseNumber()
@@ -192,6 +206,9 @@ func ToMachines(p Params) bool {
 		return true
 	case *FleetParams:
 		return t.AllMachines()
+	case *EventsSubscribeParams:
+		_, names := t.NamesMachine()
+		return names && t.AllMachines()
 	}
 	return false
 }

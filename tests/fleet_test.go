@@ -102,11 +102,17 @@ type fleetEvents struct {
 
 func subscribeFleet(t *testing.T, s *Server, kinds ...string) *fleetEvents {
 	t.Helper()
-	c := s.Dial(t)
 	subs := []map[string]any{}
 	for _, k := range kinds {
 		subs = append(subs, map[string]any{"type": k})
 	}
+	return subscribeFleetTo(t, s, subs)
+}
+
+// subscribeFleetTo is subscribeFleet of whole subscription entries.
+func subscribeFleetTo(t *testing.T, s *Server, subs []map[string]any) *fleetEvents {
+	t.Helper()
+	c := s.Dial(t)
 	req, _ := json.Marshal(map[string]any{"id": "sub", "method": "events.subscribe", "params": map[string]any{"machines": "all", "subscriptions": subs}})
 	if err := c.WriteLine(req); err != nil {
 		t.Fatal(err)
@@ -450,5 +456,124 @@ func TestFleet_TwoMachinesOnOneHostAreIndependent(t *testing.T) {
 			}
 			return
 		}
+	}
+}
+
+// A fleet subscription may name another machine's pane: its agent status
+// changes arrive in the dedicated envelope, with qualified ids, and only
+// that pane's (and only the status asked for). Without "machines":"all",
+// naming an unknown machine, or asking for what a machine does not
+// stream is refused, each saying why.
+func TestFleet_SubscriptionNamesARemotePane(t *testing.T) {
+	f := startFleet(t)
+	pane := agentWorkspace(t, f.remote)
+	other := f.remote.CreateWorkspace(t, map[string]any{"label": "other"}).RootPane.PaneID
+	f.remote.WaitPrompt(t, pane)
+	qualified := "build/" + pane
+	// By label and by machine id, each with a status filter.
+	id := f.machine(t).ID
+	events := subscribeFleetTo(t, f.local, []map[string]any{
+		{"type": "pane.agent_status_changed", "pane_id": qualified, "agent_status": "working"},
+		{"type": "pane.agent_status_changed", "pane_id": id + "/" + other},
+	})
+
+	agentCLI(t, f.remote, "agent", "start", "alpha", "--kind", "claude", "--pane", pane, "--timeout", "10000")
+	// The events are in order: the first line is the first working, the
+	// next one the second working, with idle and done between them left
+	// out, and nothing of the other pane or of another kind.
+	working := func(why string) {
+		t.Helper()
+		agentCLI(t, f.remote, "agent", "prompt", "alpha", "w")
+		agentCLI(t, f.remote, "agent", "wait", "alpha", "--until", "working", "--timeout", "10000")
+		var line string
+		select {
+		case line = <-events.lines:
+		case <-time.After(waitTimeout):
+			t.Fatalf("%s: no event", why)
+		}
+		for _, want := range []string{`"event":"pane.agent_status_changed"`, `"pane_id":"` + qualified + `"`, `"agent_status":"working"`, `"workspace_id":"build/`, `"label":"build"`} {
+			if !strings.Contains(line, want) {
+				t.Fatalf("%s: the event lacks %s: %s", why, want, line)
+			}
+		}
+	}
+	working("the first prompt")
+	agentCLI(t, f.remote, "agent", "prompt", "alpha", "i")
+	agentCLI(t, f.remote, "agent", "wait", "alpha", "--until", "idle", "--until", "done", "--timeout", "10000")
+	working("the second prompt")
+
+	// A pane whose agent already has the status asked for is told at
+	// once, as a local one is: the first line after the answer.
+	if !Eventually(func() bool {
+		a := named(f.fleetAgents(t), "alpha")
+		return len(a) == 1 && a[0].Status == "working"
+	}) {
+		t.Fatal("the fleet never listed alpha working")
+	}
+	already := subscribeFleetTo(t, f.local, []map[string]any{{"type": "pane.agent_status_changed", "pane_id": qualified, "agent_status": "working"}})
+	select {
+	case line := <-already.lines:
+		if !strings.Contains(line, `"event":"pane.agent_status_changed"`) || !strings.Contains(line, `"pane_id":"`+qualified+`"`) || !strings.Contains(line, `"agent_status":"working"`) {
+			t.Fatalf("the initial line of a pane already working: %s", line)
+		}
+	case <-time.After(waitTimeout):
+		t.Fatal("no initial line for a remote pane already working")
+	}
+
+	sub := func(params map[string]any) protocol.Response {
+		c := f.local.Dial(t)
+		defer c.Close()
+		req, _ := json.Marshal(map[string]any{"id": "sub", "method": "events.subscribe", "params": params})
+		if err := c.WriteLine(req); err != nil {
+			t.Fatal(err)
+		}
+		return ReadResponse(t, c)
+	}
+	status := func(pane string) []map[string]any {
+		return []map[string]any{{"type": "pane.agent_status_changed", "pane_id": pane}}
+	}
+	msg := Fail(t, sub(map[string]any{"subscriptions": status(qualified)}), protocol.CodeNotSupported)
+	if !strings.Contains(msg, `"machines":"all"`) {
+		t.Fatalf("a remote pane without the fleet scope: %q", msg)
+	}
+	msg = Fail(t, sub(map[string]any{"machines": "all", "subscriptions": status("nowhere/w1:p1")}), protocol.CodeMachineNotFound)
+	if !strings.Contains(msg, `"nowhere"`) || !strings.Contains(msg, "subscriptions[0].pane_id") {
+		t.Fatalf("an unknown machine: %q", msg)
+	}
+	// The CLI's events says the same, in one line.
+	if _, errOut, code := f.local.CLI("events", "--all-machines", "--type", "pane.agent_status_changed", "--pane", "nowhere/w1:p1"); code != 1 || !strings.Contains(errOut, protocol.CodeMachineNotFound) || !singleLine(errOut) {
+		t.Fatalf("herdr events naming an unknown machine's pane: exit %d, %q", code, errOut)
+	}
+	msg = Fail(t, sub(map[string]any{"machines": "all", "subscriptions": []map[string]any{{"type": "pane.scroll_changed", "pane_id": qualified}}}), protocol.CodeNotSupported)
+	if !strings.Contains(msg, "pane.agent_status_changed") {
+		t.Fatalf("a stream a machine does not send: %q", msg)
+	}
+}
+
+// agent start through this machine's server on another machine's pane
+// answers like a local one: agent_started with qualified ids once the
+// agent is ready there; and a program the far shell cannot find is
+// agent_start_failed in that shell's words.
+func TestFleet_AgentStartOnARemotePane(t *testing.T) {
+	f := startFleet(t)
+	pane := agentWorkspace(t, f.remote)
+	f.remote.WaitPrompt(t, pane)
+	out, errOut, code := f.local.CLI("agent", "start", "reviewer", "--kind", "claude", "--pane", "build/"+pane, "--timeout", "20000")
+	if code != 0 {
+		t.Fatalf("agent start on build/%s: exit %d, stdout %q, stderr %q", pane, code, out, errOut)
+	}
+	started := OK[protocol.AgentStarted](t, CLIResponse(t, out), "agent_started")
+	if started.Agent.PaneID != "build/"+pane || started.Agent.Name == nil || *started.Agent.Name != "reviewer" {
+		t.Fatalf("agent_started: %+v", started.Agent)
+	}
+	if a := OK[protocol.AgentInfoResult](t, f.remote.CallT(t, "agent.get", map[string]any{"target": "reviewer"}), "agent_info").Agent; a.PaneID != pane || !a.InteractiveReady {
+		t.Fatalf("the remote server's agent reviewer: %+v", a)
+	}
+
+	bare := f.remote.CreateWorkspace(t, map[string]any{"cwd": f.remote.Home.Dir, "env": map[string]string{"PATH": mkdir(t, f.remote, "empty-bin") + ":/usr/bin:/bin"}}).RootPane.PaneID
+	f.remote.WaitPrompt(t, bare)
+	out, errOut, code = f.local.CLI("agent", "start", "other", "--kind", "claude", "--pane", "build/"+bare, "--timeout", "300000")
+	if code != 1 || out != "" || !strings.Contains(errOut, `"code":"agent_start_failed"`) || !strings.Contains(errOut, "not found") {
+		t.Fatalf("agent start of a program missing on the machine: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

@@ -432,3 +432,89 @@ func TestMachines_AttachAndRemoteUseTheSSHCommand(t *testing.T) {
 		}
 	}
 }
+
+// sshDirs lists the ssh socket folders in tmp.
+func sshDirs(t *testing.T, tmp string) []string {
+	t.Helper()
+	dirs, err := filepath.Glob(filepath.Join(tmp, "herdr-ssh-*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dirs
+}
+
+// The folders of the shared ssh connections' sockets do not outlive
+// their server: one a killed server left is removed by the next start,
+// and a server stopped removes its own. Both servers (the local one and
+// the machine's) use a private TMPDIR, so the count is theirs.
+func TestMachines_SSHSocketFoldersAreRemoved(t *testing.T) {
+	tmp, err := os.MkdirTemp("", "ht") // short: a socket's path must be
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	remoteHome := NewHome(t)
+	remoteHome.Env = append(remoteHome.Env, "TMPDIR="+tmp)
+	remote := remoteHome.Start(t, "e2e")
+	r := startSSHRemote(t, remoteHome)
+	localHome := NewHome(t)
+	localHome.Env = append(r.localEnv(localHome), "TMPDIR="+tmp)
+	if _, errOut, code := RunCLI(t, localHome.Env, "machine", "add", "build", "--label", "build", "--remote-session", "e2e"); code != 0 {
+		t.Fatalf("machine add: exit %d: %s", code, errOut)
+	}
+	f := &fleetPair{local: localHome.Start(t, "e2e"), remote: remote, ssh: r, env: localHome.Env}
+	f.waitState(t, protocol.MachineOnline)
+	before := sshDirs(t, tmp)
+	if len(before) != 2 {
+		t.Fatalf("ssh socket folders with both servers running: %q, want one each", before)
+	}
+
+	// kill -9: nothing of the local server runs to remove its folder; the
+	// next start does.
+	f.local.Kill(t)
+	again := localHome.Start(t, "e2e")
+	f.local = again
+	f.waitState(t, protocol.MachineOnline)
+	after := sshDirs(t, tmp)
+	if len(after) != 2 {
+		t.Fatalf("after kill -9 and a restart: %q, want one per running server (before: %q)", after, before)
+	}
+
+	// Stopped, each server removes its own.
+	for _, s := range []*Server{again, remote} {
+		if _, errOut, code := s.CLI("server", "stop"); code != 0 {
+			t.Fatalf("server stop: exit %d: %s", code, errOut)
+		}
+		s.WaitExit(t)
+	}
+	if left := sshDirs(t, tmp); len(left) != 0 {
+		t.Fatalf("ssh socket folders left once every server stopped: %q", left)
+	}
+}
+
+// A server that hands off removes its ssh socket folder as it exits (it
+// ends with os.Exit, which runs no deferred call): the heir's is the one
+// left.
+func TestMachines_SSHSocketFolderGoesWithAHandoff(t *testing.T) {
+	tmp, err := os.MkdirTemp("", "ht")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(tmp) })
+	h := NewHome(t)
+	h.Env = append(h.Env, "TMPDIR="+tmp)
+	s := h.Start(t, "e2e")
+	stopHeir(t, s)
+	before := sshDirs(t, tmp)
+	if len(before) != 1 {
+		t.Fatalf("ssh socket folders of one server: %q", before)
+	}
+	if _, stderr, code := s.CLI("server", "live-handoff"); code != 0 {
+		t.Fatalf("live-handoff: exit %d: %s", code, stderr)
+	}
+	s.WaitExit(t)
+	after := sshDirs(t, tmp)
+	if len(after) != 1 || after[0] == before[0] {
+		t.Fatalf("ssh socket folders after a handoff: %q (the old server's: %q), want the heir's alone", after, before)
+	}
+}

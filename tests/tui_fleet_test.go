@@ -52,3 +52,27 @@ func TestTUIFleet_RemoteWorkspaceInTheSidebarStreamsAndTakesInput(t *testing.T) 
 	rsrv.WaitLine(t, pane, "back-42")
 	c.WaitText(t, "back-42")
 }
+
+// A workspace made on the machine after the client attached appears in
+// its sidebar, without a reattach, and one closed there goes away.
+func TestTUIFleet_RemoteWorkspacesMadeLaterAppear(t *testing.T) {
+	remote := NewHome(t)
+	rsrv := remote.Start(t, "e2e")
+	rsrv.CreateWorkspace(t, map[string]any{"label": "firstws"})
+	r := startSSHRemote(t, remote)
+
+	local := NewHome(t)
+	local.Env = r.localEnv(local)
+	if _, errOut, code := RunCLI(t, local.Env, "machine", "add", "build", "--label", "build", "--remote-session", "e2e"); code != 0 {
+		t.Fatalf("machine add: exit %d: %s", code, errOut)
+	}
+	local.Start(t, "main")
+	c := Attach(t, local, "main", local.Dir)
+	c.WaitText(t, "build · online")
+	c.WaitText(t, "firstws")
+
+	later := rsrv.CreateWorkspace(t, map[string]any{"label": "laterws"}).Workspace.WorkspaceID
+	c.WaitText(t, "laterws")
+	rsrv.CallT(t, "workspace.close", map[string]any{"workspace_id": later})
+	c.WaitScreen(t, "the closed remote workspace to go", func(s string) bool { return !strings.Contains(s, "laterws") })
+}

@@ -18,17 +18,30 @@ import (
 // "machines":"all"). The client's event subscription asks for every
 // machine's events too, and the fleet is read again when one arrives (a
 // machine_state_changed, a remote workspace or agent changing), one read
-// at a time: an idle client with no machines makes no calls and sleeps.
-// A server that refuses the fleet scope on the subscription is polled
-// every fleetEvery instead. A server that does not know machine.list (an
+// at a time, and once more fleetSettle later: the server re-reads its
+// mirror of the machine after the event (a status change is patched in
+// at once, a new workspace comes with the re-read), so the first read
+// may come before it. While machines are saved the fleet is also read
+// every fleetEvery, whatever the events say; an idle client with no
+// machines makes no calls and sleeps. A server that refuses the fleet
+// scope on the subscription is polled every fleetEvery. A server that does not know machine.list (an
 // older herdr, upstream Herdr) shows no sections and no error, and is not
 // asked again.
 
-// fleetEvery is how often the fleet is read again when no event says so.
-const fleetEvery = 2 * time.Second
+// fleetEvery is how often the fleet is read again when no event says so;
+// fleetSettle how long after an event it is read once more.
+const (
+	fleetEvery  = 2 * time.Second
+	fleetSettle = 500 * time.Millisecond
+)
 
-// fleetChangedMsg: another machine's event arrived on the event connection.
-type fleetChangedMsg struct{}
+// fleetChangedMsg: another machine's event arrived on the event
+// connection; fleetSettled: fleetSettle has passed since the first of a
+// burst of them.
+type (
+	fleetChangedMsg struct{}
+	fleetSettled    struct{}
+)
 
 // isFleetEvent says whether an event line is about another machine: a
 // machine_state_changed, or an event that carries its machine (local
@@ -60,8 +73,9 @@ type fleetState struct {
 	// folded are the machines (by id) whose sections show the header only.
 	folded map[string]bool
 	// fetching: a read is in flight; stale: an event came during it, so
-	// another read follows.
-	fetching, stale bool
+	// another read follows. tick: the next periodic read is due;
+	// settling: the read after an event is.
+	fetching, stale, tick, settling bool
 }
 
 // fleetSnapshotResult is what session.snapshot {"machines":"all"} adds
@@ -141,7 +155,9 @@ func (m *model) applyFleet(msg fleetMsg) tea.Cmd {
 	case m.fleet.stale:
 		m.fleet.stale = false
 		next = m.fetchFleet()
-	case msg.err != nil || !m.link.fleetEvents.Load():
+	case m.fleet.tick:
+	case msg.err != nil || !m.link.fleetEvents.Load() || len(msg.machines) > 0:
+		m.fleet.tick = true
 		next = tea.Tick(fleetEvery, func(time.Time) tea.Msg { return fleetDue{} })
 	}
 	if msg.err != nil {
@@ -162,6 +178,17 @@ func (m *model) applyFleet(msg fleetMsg) tea.Cmd {
 		m.fleet.selected = "" // its machine was removed or disabled, or the workspace closed
 	}
 	return next
+}
+
+// fleetChanged reads the fleet now, and once more fleetSettle after the
+// first event of a burst.
+func (m *model) fleetChanged() tea.Cmd {
+	read := m.fetchFleet()
+	if m.fleet.settling || read == nil && !m.fleet.stale {
+		return read
+	}
+	m.fleet.settling = true
+	return tea.Batch(read, tea.Tick(fleetSettle, func(time.Time) tea.Msg { return fleetSettled{} }))
 }
 
 // machine is the saved machine with this id, or nil.

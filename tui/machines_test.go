@@ -269,20 +269,33 @@ func TestFleet_EventsDriveTheReads(t *testing.T) {
 	if first == nil || !m.fleet.fetching {
 		t.Fatal("no read started")
 	}
-	for range 3 { // a burst while the read is in flight
-		if _, cmd := m.Update(fleetChangedMsg{}); cmd != nil {
-			t.Fatal("a second read in flight")
+	for i := range 3 { // a burst while the read is in flight
+		_, cmd := m.Update(fleetChangedMsg{})
+		// The first arms the read after the burst settles; none starts a
+		// second read while one is in flight.
+		if (cmd != nil) != (i == 0) || !m.fleet.settling || !m.fleet.stale {
+			t.Fatalf("event %d of the burst: cmd %v, settling %v, stale %v", i, cmd != nil, m.fleet.settling, m.fleet.stale)
 		}
 	}
 	again := m.applyFleet(first().(fleetMsg))
 	if again == nil {
 		t.Fatal("the events during the read were dropped")
 	}
-	if cmd := m.applyFleet(again().(fleetMsg)); cmd != nil {
-		t.Fatal("a read or a timer after the last read, with no event since")
+	// With machines saved the fleet is read every fleetEvery: one timer,
+	// not one more per read.
+	last := again().(fleetMsg)
+	m.fleet.tick = false // the timer the model's first read armed has fired
+	if cmd := m.applyFleet(last); cmd == nil || !m.fleet.tick {
+		t.Fatal("no periodic read while machines are saved")
+	}
+	if cmd := m.applyFleet(last); cmd != nil {
+		t.Fatal("a second periodic timer")
 	}
 	if n := len(f.requests("machine.list")) - reads; n != 2 {
 		t.Fatalf("%d reads for one event burst, want 2", n)
+	}
+	if _, cmd := m.Update(fleetSettled{}); cmd == nil || m.fleet.settling {
+		t.Fatal("no read once the burst settled")
 	}
 	if !isFleetEvent([]byte(`{"event":"machine_state_changed","data":{"type":"machine_state_changed","machine":{"id":"m-1","label":"b"},"state":"online"}}`)) ||
 		isFleetEvent([]byte(`{"event":"pane_created","data":{"type":"pane_created","pane":{"pane_id":"w1:p2","label":"\"machine\":{"}}}`)) {

@@ -433,8 +433,14 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.applyUIState(msg)
 	case fleetMsg:
 		return m.applyFleet(msg)
-	case fleetDue, fleetChangedMsg:
+	case fleetDue:
+		m.fleet.tick = false
 		return m.fetchFleet()
+	case fleetSettled:
+		m.fleet.settling = false
+		return m.fetchFleet()
+	case fleetChangedMsg:
+		return m.fleetChanged()
 	case popupMsg:
 		m.setPopup(msg.st)
 	case linkMsg:

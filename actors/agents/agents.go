@@ -214,6 +214,8 @@ func (a *Agents) Receive(ctx actor.Context) {
 		a.waitExpired(msg)
 	case *launchExpired:
 		a.launchExpired(msg)
+	case *pane.LaunchFailed:
+		a.launchFailed(msg)
 	case *actor.Terminated:
 		a.dropCaller(msg.Who)
 	default:

@@ -134,8 +134,10 @@ func (a *Agents) agentStart(ctx actor.Context, call *api.Call, r *rec) *api.Repl
 	argv := append([]string{protocol.AgentExecutable(prm.Kind)}, prm.Args...)
 	h := a.hookOf(r)
 	h.name, h.nameKind, h.launchPending = prm.Name, prm.Kind, true
+	h.failedName, h.failedReason = "", ""
 	a.touch(r)
 	a.nextID++
+	h.launchToken = a.nextID
 	in := &pendingInput{id: a.nextID, sender: ctx.Sender(), termID: r.TermID, launch: prm, argv: argv}
 	a.addInput(ctx, in)
 	ctx.Request(r.PID, &pane.AgentRequest{Op: pane.AgentLaunch, Req: paneRequest(r, call), Argv: argv, Token: in.id})
@@ -223,6 +225,23 @@ func (a *Agents) inputDone(msg *pane.AgentInput) {
 		w.stall = a.after(stall, &waitExpired{id: w.id, stall: true})
 	}
 	a.checkWaits(r)
+}
+
+// launchFailed ends a launch whose program the shell could not run (or
+// that ended before it was recognised), keeping why for agent.get.
+func (a *Agents) launchFailed(m *pane.LaunchFailed) {
+	r := a.recs[m.TerminalID]
+	if r == nil || r.hook == nil || !r.hook.launchPending || r.hook.launchToken != m.Token {
+		return // named since, or another launch's
+	}
+	h := r.hook
+	if a.opts.Log != nil {
+		a.opts.Log.Warn("agent start failed", "name", h.name, "pane", r.PaneID, "reason", m.Reason)
+	}
+	h.failedName, h.failedReason = h.name, m.Reason
+	h.name, h.nameKind, h.launchPending = "", "", false
+	a.touch(r)
+	a.checkWaits(r) // an agent.wait for the agent that was to start ends too
 }
 
 func (a *Agents) launchExpired(m *launchExpired) {

@@ -24,6 +24,13 @@
 // (ClientAttached): the actor types the resume commands then, or after a
 // grace period without a client (resume.go).
 //
+// An agent.start's pane watches the shell it typed into (pane/launch.go):
+// when the shell has the terminal back before the agent shows (not
+// found, or ended), it tells this actor LaunchFailed, which drops the
+// name, logs it at warn and keeps the shell's words for agent.get of
+// that name (protocol.AgentDidNotStart), so `herdr agent start` answers
+// agent_start_failed at once instead of at its timeout.
+//
 // The plugins actor tells it, through the session, which plugins are
 // linked and enabled (SetEnabledPlugins): a view a plugin set ends when
 // that plugin is disabled or unlinked, as agent.view.clear ends it, and

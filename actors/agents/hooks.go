@@ -53,7 +53,11 @@ type hookState struct {
 	name, nameKind string
 	launchPending  bool
 	launchGen      uint64
-	released       *protocol.AgentStatus // set while a release is reconciled
+	launchToken    uint64 // the launch's AgentRequest.Token, which a LaunchFailed names
+	// The name of the last launch here that failed, and the shell's words:
+	// agent.get of that name says why (kept until the next launch here).
+	failedName, failedReason string
+	released                 *protocol.AgentStatus // set while a release is reconciled
 }
 
 type authority struct {

@@ -31,6 +31,9 @@ type Shown struct {
 	// for the named agent to appear.
 	Name          string
 	LaunchPending bool
+	// FailedName is the name of the last agent.start in the pane whose
+	// program did not start, FailedReason the shell's words.
+	FailedName, FailedReason string
 }
 
 // HostsAgent reports whether agent.* targets may name the pane: it runs
@@ -124,6 +127,7 @@ func (a *Agents) shown(r *rec) *Shown {
 			sh.Authority = h.auth.source
 		}
 		sh.Name, sh.LaunchPending = h.name, h.launchPending
+		sh.FailedName, sh.FailedReason = h.failedName, h.failedReason
 	}
 	return sh
 }

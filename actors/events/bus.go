@@ -48,10 +48,14 @@ type PublishVolatile struct {
 	Matcher uint64 // for output matches: which subscription's matcher fired
 }
 
-// StatusFilter selects a pane's agent status changes.
+// StatusFilter selects a pane's agent status changes: this machine's by
+// its terminal, another's (Machine set, a saved machine's id) by the pane
+// id that machine gives it.
 type StatusFilter struct {
-	TermID string
-	Status string // "" = any
+	TermID  string
+	Status  string // "" = any
+	Machine string
+	PaneID  string
 }
 
 // Subscribe asks for a sub actor that streams to Sub (a connection actor).

@@ -176,21 +176,42 @@ const machineStateChanged = "machine_state_changed"
 func (s *sub) wanted(r *record) []byte {
 	if r.fields.Machine != "" {
 		// Another machine's: for fleet subscribers, of the kinds they
-		// asked for, and every change of a machine's state.
-		if s.fleet && (s.kinds[r.kind] || r.kind == machineStateChanged) {
+		// asked for or of a pane they named, and every change of a
+		// machine's state.
+		if !s.fleet {
+			return nil
+		}
+		if line := s.statusLine(r); line != nil {
+			return line
+		}
+		if s.kinds[r.kind] || r.kind == machineStateChanged {
 			return r.line
 		}
 		return nil
 	}
-	if r.kind == "pane_agent_status_changed" {
-		for _, f := range s.statuses {
-			if f.TermID == r.fields.TermID && (f.Status == "" || f.Status == r.fields.AgentStatus) {
-				return r.dedicated
-			}
-		}
+	if line := s.statusLine(r); line != nil {
+		return line
 	}
 	if s.kinds[r.kind] {
 		return r.line
+	}
+	return nil
+}
+
+// statusLine is the dedicated line of an agent status change of a pane
+// the subscriber named, nil for any other record.
+func (s *sub) statusLine(r *record) []byte {
+	if r.kind != "pane_agent_status_changed" {
+		return nil
+	}
+	for _, f := range s.statuses {
+		same := f.Machine == "" && f.TermID == r.fields.TermID
+		if r.fields.Machine != "" {
+			same = f.Machine == r.fields.Machine && f.PaneID == r.fields.PaneID
+		}
+		if same && (f.Status == "" || f.Status == r.fields.AgentStatus) {
+			return r.dedicated
+		}
 	}
 	return nil
 }

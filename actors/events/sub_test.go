@@ -344,3 +344,33 @@ func TestSub_RemoteRecordsOnlyForFleetSubscribers(t *testing.T) {
 		t.Fatalf("local wait = %+v", r)
 	}
 }
+
+// TestSub_RemotePaneStatusFilter: a fleet sub that named another
+// machine's pane gets that pane's status changes (of the status asked
+// for) in the dotted envelope; another machine's pane of the same id, a
+// local terminal with an empty id, and a sub without the fleet get none.
+func TestSub_RemotePaneStatusFilter(t *testing.T) {
+	system, bus := setup(t, 16)
+	fleet, fleetGot := spawnConn(system, true)
+	local, localGot := spawnConn(system, true)
+	filter := []StatusFilter{{Machine: "m-1", PaneID: "w1:p1", Status: "working"}}
+	system.Root.Send(bus, &Subscribe{Sub: fleet, Statuses: filter, Fleet: true})
+	system.Root.Send(bus, &Subscribe{Sub: local, Statuses: filter})
+	remote := func(machine, pane, st string) *Publish {
+		body := `{"pane_id":"build/` + pane + `","agent_status":"` + st + `"}`
+		return &Publish{Data: protocol.RemoteEvent{Kind: "pane_agent_status_changed", Data: []byte(body)},
+			Fields: Fields{Machine: machine, PaneID: pane, AgentStatus: st}}
+	}
+	system.Root.Send(bus, remote("m-1", "w1:p1", "idle"))
+	system.Root.Send(bus, remote("m-2", "w1:p1", "working"))
+	system.Root.Send(bus, remote("m-1", "w1:p2", "working"))
+	system.Root.Send(bus, status("", "working"))
+	system.Root.Send(bus, remote("m-1", "w1:p1", "working"))
+	b := batchOf(t, fleetGot)
+	if len(b.Lines) != 1 || string(b.Lines[0]) != `{"event":"pane.agent_status_changed","data":{"pane_id":"build/w1:p1","agent_status":"working"}}` {
+		t.Fatalf("fleet lines = %q", b.Lines)
+	}
+	drain(t, system, bus, bus)
+	quiet(t, fleetGot, "a status change the sub did not name")
+	quiet(t, localGot, "a remote status change for a sub without the fleet")
+}

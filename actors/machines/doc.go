@@ -19,7 +19,10 @@
 // fleet, which forwards them to the link; the link sends them on and
 // answers the caller with the remote's answer qualified. Fleet-scoped
 // agent.list and session.snapshot are answered by a gather child
-// (gather.go): the session's local answer merged with the mirrors.
+// (gather.go): the session's local answer merged with the mirrors. A
+// fleet events.subscribe naming another machine's pane comes here too:
+// its machine is checked and named by id, and the session registers it
+// with the bus, which matches the link's events by machine and pane.
 //
 // Only the public API crosses the wire, so a remote may be an upstream
 // Herdr server of protocol 22. The ssh sessions are read on goroutines

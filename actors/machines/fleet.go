@@ -2,9 +2,11 @@ package machines
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -274,6 +276,10 @@ func (f *Fleet) call(ctx actor.Context, call *api.Call) {
 		}
 		return
 	}
+	if sp, ok := call.Params.(*protocol.EventsSubscribeParams); ok {
+		f.subscribe(ctx, call, sp)
+		return
+	}
 	if _, ok := call.Params.(protocol.Fleet); ok && call.Method != "machine.list" {
 		f.gather(ctx, call)
 		return
@@ -284,6 +290,73 @@ func (f *Fleet) call(ctx actor.Context, call *api.Call) {
 		return
 	}
 	h(f, ctx, call)
+}
+
+// subscribe checks the machines a fleet subscription's panes name, names
+// each by its id (a rename later changes nothing), and hands the
+// subscription to the session, which answers the caller and registers it
+// with the bus. Only agent status changes are streamed from a machine:
+// its output and scrolling stay on its own server.
+func (f *Fleet) subscribe(ctx actor.Context, call *api.Call, prm *protocol.EventsSubscribeParams) {
+	next := *prm
+	next.Subscriptions = slices.Clone(prm.Subscriptions)
+	for i, sub := range next.Subscriptions {
+		m, id, ok := protocol.SplitQualified(sub.PaneID)
+		if !ok {
+			continue
+		}
+		field := fmt.Sprintf("subscriptions[%d].pane_id", i)
+		p, found := f.find(m)
+		switch {
+		case !found:
+			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeMachineNotFound, "%s: no saved machine %q (herdr machine list shows them)", field, protocol.Printable(m))))
+			return
+		case sub.Type != protocol.SubAgentStatusChanged:
+			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeNotSupported, "%s: %s is not streamed from machine %q; pane.agent_status_changed is, or attach with herdr --machine %s", field, sub.Type, p.Label, p.Label)))
+			return
+		}
+		next.Subscriptions[i].PaneID = p.ID + "/" + id
+		if sub.AgentStatus != nil {
+			if line := f.statusNow(p, id, *sub.AgentStatus); line != nil {
+				next.RemoteInitial = append(next.RemoteInitial, line)
+			}
+		}
+	}
+	call.Params = &next
+	ctx.Forward(f.opts.Session)
+}
+
+// statusNow is the dedicated status line of machine p's pane id when its
+// mirror lists an agent there with status, as a local subscription gets
+// one for a pane whose status already matches; nil otherwise.
+func (f *Fleet) statusNow(p saved.Profile, id, status string) []byte {
+	v := f.views[p.ID]
+	if v == nil || v.mirror == nil || v.state != protocol.MachineOnline {
+		return nil // a lost machine's last known status is not its status now
+	}
+	want := p.Label + "/" + id // the mirror is qualified with the label
+	for i, pane := range v.mirror.panes {
+		if pane != want {
+			continue
+		}
+		entry, err := protocol.DecodeJSON(v.mirror.agents[i])
+		agent, ok := entry.(map[string]any)
+		if err != nil || !ok || agent["agent_status"] != status {
+			return nil
+		}
+		data := map[string]any{}
+		for _, k := range []string{"pane_id", "workspace_id", "agent_status", "agent", "display_agent", "title", "state_labels", "machine"} {
+			if x, ok := agent[k]; ok && x != nil {
+				data[k] = x
+			}
+		}
+		line, err := protocol.EncodeDedicated(protocol.SubAgentStatusChanged, data)
+		if err != nil {
+			return nil
+		}
+		return line
+	}
+	return nil
 }
 
 // list answers machine.list in the file's order.

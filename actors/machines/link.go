@@ -499,13 +499,18 @@ func (l *link) event(ctx actor.Context, line []byte) {
 	}
 	l.touch(ctx)
 	delete(data, "type")
+	// The remote's own pane id and status, for fleet subscribers that
+	// named the pane (events.StatusFilter).
+	fields := events.Fields{Machine: l.p.ID}
+	fields.PaneID, _ = data["pane_id"].(string)
+	fields.AgentStatus, _ = data["agent_status"].(string)
 	protocol.QualifyValue(data, l.ref)
 	data["machine"] = l.ref
 	body, err := json.Marshal(data)
 	if err != nil {
 		return
 	}
-	ctx.Send(l.opts.Events, &events.Publish{Data: protocol.RemoteEvent{Kind: kind, Data: body}, Fields: events.Fields{Machine: l.p.ID}})
+	ctx.Send(l.opts.Events, &events.Publish{Data: protocol.RemoteEvent{Kind: kind, Data: body}, Fields: fields})
 	if kind == "pane_agent_status_changed" && l.patch(ctx, data) {
 		l.want(ctx, settleAfter)
 		return

@@ -82,7 +82,11 @@ func (p *Pane) handleAgent(ctx actor.Context, r *AgentRequest) {
 			ctx.Respond(&AgentInput{Token: r.Token, Err: err})
 			return
 		}
-		ctx.Respond(&AgentInput{Token: r.Token, Err: p.inputErr([]byte(line+"\r"), protocol.CodeAgentStartInput)})
+		err = p.inputErr([]byte(line+"\r"), protocol.CodeAgentStartInput)
+		ctx.Respond(&AgentInput{Token: r.Token, Err: err})
+		if err == nil {
+			p.watchLaunch(ctx.Sender(), r.Token, r.Argv[0], line)
+		}
 	default:
 		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "unknown agent request %q", r.Op)))
 	}

@@ -77,6 +77,7 @@ func (p *Pane) refresh(ctx actor.Context) {
 		snap.Lines = strings.Split(text, "\n")
 	}
 	ctx.Send(p.det.pid, snap)
+	p.checkLaunch(ctx)
 }
 
 // saw applies a detector result, unless a newer one was applied already,

@@ -172,7 +172,8 @@ type Pane struct {
 	resume  chan struct{}
 	freezer *actor.PID
 
-	altRead *altRead // a stitched agent.read in progress (altread.go)
+	altRead *altRead     // a stitched agent.read in progress (altread.go)
+	launch  *launchWatch // an agent.start typed here, until its agent shows (launch.go)
 
 	kept keptLines // lines kept across restarts (history_lines.go)
 }

@@ -270,7 +270,13 @@ func Run(opts Options) error {
 	owners[protocol.OwnerWeb] = webPID
 	handoff := &handoffActors{system: system, root: root, session: sessionPID, agents: agentsPID, tasks: tasksPID, web: webPID, bus: busPID, listener: listener, socket: opts.SocketPath,
 		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], bin: bin, busy: make(chan struct{}, 1),
-		exit: func() { log.Info("handed off to a new server; exiting"); os.Exit(0) }}
+		exit: func() {
+			log.Info("handed off to a new server; exiting")
+			if controlDir != "" {
+				os.RemoveAll(controlDir) // os.Exit runs no deferred call
+			}
+			os.Exit(0)
+		}}
 	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
 		CallDeadline: callDeadline}
 	if handoffSupported {

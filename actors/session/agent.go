@@ -66,6 +66,11 @@ func (s *Session) resolveAgent(target string) (*paneRec, error) {
 				return p, nil
 			}
 		}
+		for _, p := range s.terms {
+			if p.shown.FailedName == target {
+				return nil, protocol.AgentDidNotStart(target, p.shown.FailedReason)
+			}
+		}
 	}
 	return nil, protocol.Errorf(protocol.CodeAgentNotFound, "no agent at %s", target)
 }

@@ -35,6 +35,14 @@ func (s *Session) eventsSubscribe(ctx actor.Context, call *api.Call) *api.Reply 
 		if sub.PaneID == "" {
 			continue
 		}
+		if m, _, ok := protocol.SplitQualified(sub.PaneID); ok {
+			// Another machine's pane: the machines actor checked the
+			// machine and named it by its id (actors/machines).
+			if !prm.AllMachines() || sub.Type != protocol.SubAgentStatusChanged {
+				return api.Fail(protocol.Errorf(protocol.CodeNotSupported, "%s of machine %q's pane %s: only pane.agent_status_changed, with \"machines\":\"all\"", sub.Type, m, sub.PaneID))
+			}
+			continue
+		}
 		p, err := s.resolvePane(sub.PaneID)
 		if err != nil {
 			return api.Fail(err)
@@ -52,6 +60,15 @@ func (s *Session) eventsSubscribe(ctx actor.Context, call *api.Call) *api.Reply 
 		p := panes[i]
 		switch sub.Type {
 		case protocol.SubAgentStatusChanged:
+			if p == nil { // another machine's, checked above
+				m, id, _ := protocol.SplitQualified(sub.PaneID)
+				f := events.StatusFilter{Machine: m, PaneID: id}
+				if sub.AgentStatus != nil {
+					f.Status = *sub.AgentStatus
+				}
+				reg.Statuses = append(reg.Statuses, f)
+				continue
+			}
 			f := events.StatusFilter{TermID: p.TermID}
 			if sub.AgentStatus != nil {
 				f.Status = *sub.AgentStatus
@@ -77,6 +94,7 @@ func (s *Session) eventsSubscribe(ctx actor.Context, call *api.Call) *api.Reply 
 		}
 	}
 	ctx.Send(s.opts.Events, reg)
+	initial = append(initial, prm.RemoteInitial...)
 	return api.Done(protocol.SubscriptionStarted{Initial: initial})
 }
 

@@ -1,0 +1,130 @@
+package pane
+
+import (
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/emulator"
+)
+
+// An agent.start types a command line into the pane's shell and answers
+// at once; the agent is then named once it shows. When the shell gets the
+// terminal back first (the program is not found, cannot run, or ended
+// before it was recognised), the pane tells the launch's asker
+// LaunchFailed with the shell's own words, so the caller learns it
+// promptly instead of at the launch's timeout.
+
+// launchWatchFor bounds how long a launch is watched: past it the program
+// is the user's business.
+const launchWatchFor = 5 * time.Minute
+
+// LaunchFailed tells the agents actor that the agent a launch typed did
+// not start (Token is the launch's AgentRequest.Token).
+type LaunchFailed struct {
+	TerminalID string
+	Token      uint64
+	Reason     string
+}
+
+// launchWatch is a launch typed into the pane, looked at with each
+// detection snapshot (after output, and once it goes quiet) until its
+// agent shows or the shell has the terminal back.
+type launchWatch struct {
+	to      *actor.PID
+	token   uint64
+	program string // the executable's name, as the shell's error names it
+	line    string // the command line typed, as the shell echoes it
+	at      time.Time
+	away    bool // the program was seen owning the terminal
+	// before is how many complaints naming the program the screen showed
+	// as the launch was typed (an earlier launch's): only one more is
+	// this launch's.
+	before int
+}
+
+func (p *Pane) watchLaunch(to *actor.PID, token uint64, program, line string) {
+	w := &launchWatch{to: to, token: token, program: filepath.Base(program), line: line, at: time.Now()}
+	_, w.before = launchFailure(p.recentText(), line, w.program)
+	p.launch = w
+}
+
+func (p *Pane) recentText() string {
+	return p.term.Read(emulator.ReadOptions{Source: emulator.SourceRecent, Lines: 40}).Text
+}
+
+// checkLaunch looks at the watched launch as a snapshot goes to the
+// detector (the agent is the last result's).
+func (p *Pane) checkLaunch(ctx actor.Context) {
+	w := p.launch
+	switch {
+	case w == nil:
+		return
+	case p.det.agent != "", time.Since(w.at) > launchWatchFor:
+		p.launch = nil
+		return
+	case !p.running():
+		p.launchFailed(ctx, "the pane's shell exited")
+		return
+	}
+	if fg := p.con.ForegroundGroup(); fg > 0 && fg != p.con.Pid() {
+		w.away = true
+		return
+	}
+	if reason, n := launchFailure(p.recentText(), w.line, w.program); reason != "" && n > w.before {
+		p.launchFailed(ctx, reason)
+		return
+	}
+	if w.away {
+		p.launchFailed(ctx, w.program+" ended before it was recognised as an agent")
+	}
+}
+
+func (p *Pane) launchFailed(ctx actor.Context, reason string) {
+	w := p.launch
+	p.launch = nil
+	ctx.Send(w.to, &LaunchFailed{TerminalID: p.spec.TerminalID, Token: w.token, Reason: reason})
+}
+
+// launchPhrases are how shells say a program cannot run: sh and bash
+// ("not found", "command not found"), zsh, fish ("Unknown command"),
+// PowerShell ("is not recognized"), and a file that is not executable.
+var launchPhrases = []string{"not found", "unknown command", "is not recognized", "no such file or directory", "permission denied", "cannot execute"}
+
+// launchFailure is the shell's complaint about program in text printed
+// after the typed command line's last echo ("" when there is none), and
+// how many complaints text holds in all.
+func launchFailure(text, line, program string) (reason string, all int) {
+	rows := strings.Split(text, "\n")
+	echo := -1
+	for i, row := range rows {
+		c := complaint(row, program)
+		switch {
+		case c != "":
+			all++
+			if reason == "" && echo >= 0 {
+				reason = c
+			}
+		case strings.Contains(row, line):
+			echo, reason = i, "" // the echo: only what follows it is this launch's
+		}
+	}
+	return reason, all
+}
+
+// complaint is row when it is a shell's error naming program.
+func complaint(row, program string) string {
+	row = strings.TrimSpace(row)
+	if !strings.Contains(row, program) {
+		return ""
+	}
+	lower := strings.ToLower(row)
+	for _, ph := range launchPhrases {
+		if strings.Contains(lower, ph) {
+			return row
+		}
+	}
+	return ""
+}
