@@ -18,12 +18,12 @@ func (a *app) updateCmd() *cobra.Command {
 		Use:   "update [--handoff]",
 		Short: "Hand the running session to the herdr binary now installed here",
 		Long: `Herdr's update downloads a release and replaces this binary; this build has
-no release source to download from, so install the new herdr and herdr-server
-over these yourself (go build -o DIR/ ./cmd/herdr ./cmd/herdr-server, a package
-manager, …). Then --handoff hands the running server, every pane's program
-still running, to the herdr-server beside this command (server.live_handoff),
-as herdr server handoff --binary DIR/herdr-server would.`,
-		Example: `  go build -o ~/bin/ ./cmd/herdr ./cmd/herdr-server && herdr update --handoff`,
+no release source to download from, so install the new herdr and herdr-full
+over these yourself (go build -o DIR/ ./cmd/herdr ./cmd/herdr-full from a
+checkout, a package manager, …). Then --handoff hands the running server, every
+pane's program still running, to the herdr-full beside this command
+(server.live_handoff), as herdr server handoff --import-exe DIR/herdr-full would.`,
+		Example: `  go build -o ~/bin/ ./cmd/herdr ./cmd/herdr-full && herdr update --handoff`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !handoff {

@@ -7,6 +7,8 @@ package tests
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -57,12 +59,12 @@ func runMain(m *testing.M) int {
 		}
 		goCaches = append(goCaches, v+"="+strings.TrimSpace(string(out)))
 	}
-	dir, err := os.MkdirTemp("", "herdr-e2e-bin")
+	dir, done, err := binDir(root)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e:", err)
 		return 1
 	}
-	defer os.RemoveAll(dir)
+	defer done()
 	herdrBin = filepath.Join(dir, "herdr") // herdr-full beside it runs servers and clients
 	build := exec.Command("go", "build", "-o", dir+string(filepath.Separator), "./cmd/herdr", "./cmd/herdr-full")
 	build.Dir = moduleRoot
@@ -71,6 +73,22 @@ func runMain(m *testing.M) int {
 		return 1
 	}
 	return m.Run()
+}
+
+// binDir is where the binaries are built: a folder of the user's cache
+// per checkout, which every package of the suite shares (go build relinks
+// nothing that is up to date, so only the first package of a run pays for
+// the link), else a temporary one, removed by done.
+func binDir(root string) (dir string, done func(), err error) {
+	if cache, err := os.UserCacheDir(); err == nil {
+		sum := sha256.Sum256([]byte(root))
+		dir = filepath.Join(cache, "herdr-e2e", hex.EncodeToString(sum[:6]))
+		if err := os.MkdirAll(dir, 0o700); err == nil {
+			return dir, func() {}, nil
+		}
+	}
+	dir, err = os.MkdirTemp("", "herdr-e2e-bin")
+	return dir, func() { os.RemoveAll(dir) }, err
 }
 
 // findModuleRoot walks up from the working directory to the first go.mod.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -324,5 +325,250 @@ func TestReadme_ConfigExampleKeysWork(t *testing.T) {
 	for i, combo := range []string{"\x01v", "\x01|"} { // ctrl+a, then v or |
 		c.Type(combo)
 		WaitFor(t, "a split by combo "+strconv.Itoa(i+1), func() bool { return len(sessionSnapshot(t, s).Panes) == i+2 })
+	}
+}
+
+// The help texts' examples (the Examples section of every command's
+// --help, as a person reads it) are checked as the README's blocks are:
+// each line is run by bash with `herdr` standing for the built binary
+// given --help, so its command path and options must exist (a misspelt
+// one exits 2), and `go` checking that the folders it names exist in the
+// checkout. The examples helpExamplesRun names run as written against a
+// server as well.
+
+// helpExample is one example line of one command's help.
+type helpExample struct {
+	path string // the command whose help shows it, "pane split"
+	line string
+}
+
+// helpCommand is one command of the tree, from its own --help.
+type helpCommand struct {
+	runnable bool // its usage has a line of its own, not only "PATH [command]"
+	group    bool // it has subcommands
+}
+
+// helpTree walks the command tree as a shell's completion does (`herdr
+// __complete PATH ""`), reading each command's --help: the commands (by
+// path, "" the root) and every example, in walk order.
+func helpTree(t *testing.T, env []string) (map[string]helpCommand, []helpExample) {
+	t.Helper()
+	cmds := map[string]helpCommand{}
+	var examples []helpExample
+	var walk func(path []string)
+	walk = func(path []string) {
+		key := strings.Join(path, " ")
+		help, err := herdrOutput(env, append(slices.Clone(path), "--help")...)
+		if err != nil {
+			t.Fatalf("herdr %s --help: %v\n%s", key, err, help)
+		}
+		for _, m := range regexp.MustCompile(`\./cmd/[A-Za-z0-9_-]+`).FindAllString(help, -1) {
+			if _, err := os.Stat(filepath.Join(moduleRoot, m)); err != nil {
+				t.Errorf("herdr %s --help names %s, which is not in the checkout", key, m)
+			}
+		}
+		c := helpCommand{}
+		section := ""
+		for _, l := range strings.Split(help, "\n") {
+			if l != "" && !strings.HasPrefix(l, " ") && strings.HasSuffix(l, ":") {
+				section = strings.TrimSuffix(l, ":")
+				continue
+			}
+			l = strings.TrimSpace(l)
+			switch {
+			case l == "":
+			case section == "Usage":
+				c.runnable = c.runnable || !strings.HasSuffix(l, " [command]")
+				c.group = c.group || strings.HasSuffix(l, " [command]")
+			case section == "Examples":
+				examples = append(examples, helpExample{key, l})
+			}
+		}
+		cmds[key] = c
+		if !c.group {
+			return
+		}
+		out, err := herdrOutput(env, append(append([]string{"__complete"}, path...), "")...)
+		if err != nil {
+			t.Fatalf("herdr __complete %s: %v\n%s", key, err, out)
+		}
+		for _, l := range strings.Split(out, "\n") {
+			name, _, _ := strings.Cut(l, "\t")
+			if name == "" || strings.HasPrefix(name, ":") || strings.HasPrefix(name, "-") || strings.HasPrefix(name, "Completion ") || name == "help" || name == "completion" {
+				continue
+			}
+			walk(append(slices.Clone(path), name))
+		}
+	}
+	walk(nil)
+	if len(cmds) < 50 || len(examples) < 20 {
+		t.Fatalf("the walk found %d commands and %d examples: is `herdr __complete` broken?", len(cmds), len(examples))
+	}
+	return cmds, examples
+}
+
+// herdrOutput runs the built herdr with env, its stdout and stderr together.
+func herdrOutput(env []string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), callTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, herdrBin, args...)
+	cmd.Env, cmd.Dir = env, os.TempDir()
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// exampleShell is the bash prelude for a help example: herdr records each
+// call (its arguments, NUL-separated) under $REC and answers --help; a
+// command that takes its words as text (pane run, send-text), for which
+// --help is one more word, runs as written instead, to a socket where no
+// server listens: it must get as far as asking (server_not_running). go
+// checks the checkout's folders it names.
+const exampleShell = `
+n=0
+herdr() {
+	n=$((n+1))
+	printf '%s\0' "$@" > "$REC/$n.args"
+	code=0
+	"$HERDR_BIN" "$@" --help > "$REC/$n.out" 2>&1 || code=$?
+	if ! grep -q '^Usage:' "$REC/$n.out"; then
+		code=0
+		"$HERDR_BIN" "$@" > "$REC/$n.out" 2>&1 || code=$?
+		grep -q '"server_not_running"' "$REC/$n.out" && code=0
+	fi
+	[ $code = 0 ] || { echo "herdr $*: exit $code:"; cat "$REC/$n.out"; exit 1; } >&2
+}
+go() {
+	for a in "$@"; do
+		case $a in ./*) [ -e "$ROOT/$a" ] || { echo "go $*: $a is not in the checkout" >&2; exit 1; } ;; esac
+	done
+}
+`
+
+func TestHelp_EveryExampleParses(t *testing.T) {
+	_, env := readmeEnv(t)
+	cmds, examples := helpTree(t, env)
+	for _, ex := range examples {
+		first := strings.Fields(ex.line)[0]
+		if !slices.Contains([]string{"herdr", "go", "echo", "printf"}, first) {
+			t.Errorf("herdr %s --help: the example %q starts %s, which this test does not know to be safe to run", ex.path, ex.line, first)
+			continue
+		}
+		rec := t.TempDir()
+		script := exampleShell + ex.line + "\n"
+		cmd := exec.Command("bash", "-e", "-o", "pipefail", "-c", script)
+		cmd.Dir = rec // a redirection's file lands here
+		cmd.Env = append(slices.Clone(env), "REC="+rec, "HERDR_BIN="+herdrBin, "ROOT="+moduleRoot, "HERDR_SOCKET_PATH="+filepath.Join(rec, "none.sock"))
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("herdr %s --help: the example %q does not parse: %v\n%s", ex.path, ex.line, err, out)
+			continue
+		}
+		calls := 0
+		for i := 1; ; i++ {
+			raw, err := os.ReadFile(filepath.Join(rec, strconv.Itoa(i)+".args"))
+			if err != nil {
+				break
+			}
+			calls++
+			args := strings.Split(strings.TrimSuffix(string(raw), "\x00"), "\x00")
+			if msg := exampleCommandProblem(cmds, args); msg != "" {
+				t.Errorf("herdr %s --help: the example %q: %s", ex.path, ex.line, msg)
+			}
+		}
+		if calls == 0 && first == "herdr" {
+			t.Errorf("herdr %s --help: the example %q ran no herdr", ex.path, ex.line)
+		}
+	}
+}
+
+// exampleCommandProblem says what is wrong with herdr args beyond what
+// the parser refuses: words after a group of commands that names none of
+// them (cobra shows the group's help for `herdr pane spilt`).
+func exampleCommandProblem(cmds map[string]helpCommand, args []string) string {
+	var words []string
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--session", a == "--machine":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			words = append(words, a)
+		}
+	}
+	path := ""
+	for n := len(words); n >= 0; n-- {
+		if _, ok := cmds[strings.Join(words[:n], " ")]; ok {
+			path = strings.Join(words[:n], " ")
+			if n < len(words) && cmds[path].group && !cmds[path].runnable {
+				return "`herdr " + path + "` has no command " + strconv.Quote(words[n])
+			}
+			return ""
+		}
+	}
+	return "no command path" // the root is always found
+}
+
+// helpExamplesRun are the help examples that run as written against a
+// server, in this order, each exiting 0: the server has w1 (p1 and p2
+// side by side, p3 below p2) and its tab w1:t2, and ~/src/app exists;
+// they run as if typed in w1:p2 (HERDR_PANE_ID, for --current).
+// The others start servers, wait for minutes, run programs in panes or
+// name things that this session lacks.
+var helpExamplesRun = []string{
+	"herdr layout export --tab w1:t1 > layout.json",
+	"herdr layout set-ratio --tab w1:t1 --ratio 0.3",
+	"herdr pane focus w1:p2",
+	"herdr pane focus --direction left --current",
+	"herdr pane neighbor --direction right --pane w1:p1",
+	"herdr pane read w1:p2 --lines 50",
+	"herdr pane read w1:p2 --source visible --ansi",
+	"herdr pane rename w1:p2 dev server",
+	"herdr pane rename w1:p2 --clear",
+	"herdr pane send-text w1:p2 'ls -la'",
+	"herdr pane send-keys w1:p2 ctrl+c",
+	"herdr pane zoom w1:p2 --on",
+	"herdr pane zoom --current",
+	"herdr pane split w1:p1 --direction right --ratio 0.4",
+	"herdr pane move w1:p3 --new-tab --label logs",
+	"herdr tab rename w1:t2 build logs",
+	"herdr tab move w1:t3 --index 0",
+	"herdr status",
+	"herdr status server --json",
+	"herdr workspace create --cwd ~/src/app --label app",
+	"herdr workspace create --env RUST_LOG=debug --focus",
+	"herdr workspace move w3 --index 0",
+	"herdr workspace rename w1 api server",
+}
+
+func TestHelp_ExamplesRunAgainstAServer(t *testing.T) {
+	home, env := readmeEnv(t)
+	_, examples := helpTree(t, env)
+	for _, want := range helpExamplesRun {
+		if !slices.ContainsFunc(examples, func(e helpExample) bool { return e.line == want }) {
+			t.Errorf("%q is no longer a help example: update helpExamplesRun", want)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(home, "src", "app"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	startDefaultServer(t, home, env)
+	for _, setup := range [][]string{
+		{"workspace", "create", "--cwd", home},
+		{"pane", "split", "w1:p1", "--direction", "right"},
+		{"pane", "split", "w1:p2", "--direction", "down"},
+		{"tab", "create", "--workspace", "w1"},
+	} {
+		if out, err := herdrOutput(env, setup...); err != nil {
+			t.Fatalf("herdr %s: %v\n%s", strings.Join(setup, " "), err, out)
+		}
+	}
+	inPane := append(slices.Clone(env), "HERDR_PANE_ID=w1:p2")
+	for _, line := range helpExamplesRun {
+		out, err := runShell(t, inPane, home, line)
+		if err != nil {
+			t.Errorf("the help example %q: %v\n%s", line, err, out)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(home, "layout.json")); err != nil || !strings.Contains(string(b), `"type"`) {
+		t.Errorf("layout export > layout.json wrote %q (%v)", b, err)
 	}
 }

@@ -321,6 +321,9 @@ func TestTUI_Figures(t *testing.T) {
 	if testing.Short() {
 		t.Skip("takes 10 s of idling")
 	}
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: the figures compare with it")
+	}
 	h := NewHome(t)
 	h.Start(t, "e2e")
 	c := Attach(t, h, "e2e", h.Dir)

@@ -1,8 +1,8 @@
 // Command herdr is the program a person, a script and an agent hook run:
-// the whole command line and the interactive client. It links no actor
-// runtime, so a `herdr pane …` call starts in the time of a small program;
-// the commands that run a server in their own process are handed to
-// herdr-server, beside it (cli/serve.go says why and how).
+// the whole command line. It links no actor runtime and no interactive
+// client, so a `herdr pane …` call starts in the time of a small program;
+// the commands that run a server or the client in their own process are
+// handed to herdr-full, beside it (cli/runtime.go says why and how).
 package main
 
 import (
