@@ -149,18 +149,25 @@ func TestProtocol22_PluginActionIDsOnTheWire(t *testing.T) {
 	if inv.Action.ActionID != "noop" || inv.Action.PluginID != "e2e.fixture" || inv.Log.ActionID == nil || *inv.Log.ActionID != "noop" {
 		t.Fatalf("invoked %+v", inv)
 	}
-	if got := readWhenThere(t, filepath.Join(fixture, "out", "e2e.fixture.action")); !strings.HasPrefix(got, "noop ") {
+	// Each run's file is awaited: a command still writing into the
+	// fixture when the test ends would make removing it fail.
+	action := filepath.Join(fixture, "out", "e2e.fixture.action")
+	if got := readWhenThere(t, action); !strings.HasPrefix(got, "noop ") {
 		t.Fatalf("HERDR_PLUGIN_ACTION_ID and context: %q", got)
 	}
+	_ = os.Remove(action)
 	inv = OK[protocol.PluginActionInvoked](t, s.Call("plugin.action.invoke", map[string]any{"action_id": "e2e.fixture.noop"}), "plugin_action_invoked")
 	if inv.Action.ActionID != "noop" || inv.Action.PluginID != "e2e.fixture" {
 		t.Fatalf("invoked by the qualified id: %+v", inv.Action)
 	}
+	readWhenThere(t, action)
+	_ = os.Remove(action)
 	OK[protocol.PluginUnlinked](t, s.Call("plugin.unlink", map[string]any{"plugin_id": "e2e.other"}), "plugin_unlinked")
 	inv = OK[protocol.PluginActionInvoked](t, s.Call("plugin.action.invoke", map[string]any{"action_id": "noop"}), "plugin_action_invoked")
 	if inv.Action.ActionID != "noop" || inv.Action.PluginID != "e2e.fixture" {
 		t.Fatalf("invoked once unambiguous: %+v", inv.Action)
 	}
+	readWhenThere(t, action)
 }
 
 // TestProtocol22_CommandInvoke runs key commands by id through the socket,
