@@ -51,8 +51,13 @@ func TestTUI_SectionSplitDragSurvivesReattach(t *testing.T) {
 	if code := c.WaitExit(t); code != 0 {
 		t.Fatalf("detach exit %d", code)
 	}
-	st := OK[protocol.ClientUIState](t, ExtCall(t, s, "client.ui_state.get", struct{}{}), "client_ui_state")
-	if st.SidebarSectionSplit == nil || *st.SidebarSectionSplit != float64(to)/TuiRows {
+	// The client sends the split as it draws it: the server may have it a
+	// moment after the screen shows it.
+	var st protocol.ClientUIState
+	if !Eventually(func() bool {
+		st = OK[protocol.ClientUIState](t, ExtCall(t, s, "client.ui_state.get", struct{}{}), "client_ui_state")
+		return st.SidebarSectionSplit != nil && *st.SidebarSectionSplit == float64(to)/TuiRows
+	}) {
 		t.Fatalf("the session keeps split %v, want %v", st.SidebarSectionSplit, float64(to)/TuiRows)
 	}
 	c2 := Attach(t, h, "split", h.Dir)
@@ -80,8 +85,11 @@ func TestTUI_SidebarBorderDragSetsWidth(t *testing.T) {
 	if code := c.WaitExit(t); code != 0 {
 		t.Fatalf("detach exit %d", code)
 	}
-	st := OK[protocol.ClientUIState](t, ExtCall(t, s, "client.ui_state.get", struct{}{}), "client_ui_state")
-	if st.SidebarWidth == nil || *st.SidebarWidth != 36 {
+	var st protocol.ClientUIState
+	if !Eventually(func() bool { // sent as drawn: see the split's test
+		st = OK[protocol.ClientUIState](t, ExtCall(t, s, "client.ui_state.get", struct{}{}), "client_ui_state")
+		return st.SidebarWidth != nil && *st.SidebarWidth == 36
+	}) {
 		t.Fatalf("the session keeps width %v, want 36", st.SidebarWidth)
 	}
 	c2 := Attach(t, h, "width", h.Dir)
