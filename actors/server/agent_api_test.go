@@ -202,6 +202,7 @@ func noAnswer(t *testing.T, ch <-chan asyncResult, within time.Duration) {
 }
 
 func TestAgentAPI_CodexTransitionsAndWait(t *testing.T) {
+	t.Parallel() // seconds of an agent's pace: beside the others, not after them
 	r := newRig(t)
 	p := r.newPane()
 	if st := r.pane(p).AgentStatus; st != protocol.StatusUnknown {
@@ -259,6 +260,7 @@ func TestAgentAPI_CodexTransitionsAndWait(t *testing.T) {
 }
 
 func TestAgentAPI_PromptWait(t *testing.T) {
+	t.Parallel() // seconds of an agent's pace: beside the others, not after them
 	r := newRig(t)
 	p := r.startAgent("claude", "i", protocol.StatusIdle)
 
@@ -299,6 +301,7 @@ func TestAgentAPI_PromptWait(t *testing.T) {
 }
 
 func TestAgentAPI_ReadExplainKeysNames(t *testing.T) {
+	t.Parallel() // seconds of an agent's pace: beside the others, not after them
 	r := newRig(t)
 	a := r.startAgent("claude", "b", protocol.StatusBlocked)
 	b := r.startAgent("codex", "i", protocol.StatusIdle)
@@ -395,6 +398,7 @@ func TestAgentAPI_Start(t *testing.T) {
 }
 
 func TestHooks_AuthorityPrecedence(t *testing.T) {
+	t.Parallel() // seconds of an agent's pace: beside the others, not after them
 	r := newRig(t)
 
 	// A full-lifecycle source overrides the screen while its agent runs.

@@ -27,6 +27,7 @@ func statusOf(t *testing.T, e eventLine) protocol.PaneAgentStatusChangedEvent {
 // A subscription filtered on a status the pane already has gets one event
 // at once, and it names the agent.
 func TestAgentStatus_ImmediateEventNamesTheAgent(t *testing.T) {
+	t.Parallel() // seconds of an agent's pace: beside the others, not after them
 	r := newRig(t)
 	p := r.startAgent("claude", "w", protocol.StatusWorking)
 	sub := subscribe(t, r.sock, `{"subscriptions":[{"type":"pane.agent_status_changed","pane_id":"`+p+`","agent_status":"working"}]}`)
@@ -40,6 +41,7 @@ func TestAgentStatus_ImmediateEventNamesTheAgent(t *testing.T) {
 // each reach a subscriber, in order: none is lost or reordered between the
 // pane, the session and the agents actor.
 func TestAgentStatus_NoTransitionLost(t *testing.T) {
+	t.Parallel() // seconds of an agent's pace: beside the others, not after them
 	r := newRig(t)
 	hooked := r.startAgent("pi", "w", protocol.StatusWorking)
 	screen := r.startAgent("claude", "w", protocol.StatusWorking)
@@ -83,6 +85,7 @@ func TestAgentStatus_NoTransitionLost(t *testing.T) {
 // more recent lines than it shows answers agent_not_idle; reading what it
 // shows works, and so does anything once it is idle.
 func TestAgentRead_BusyFullScreenAgent(t *testing.T) {
+	t.Parallel() // seconds of an agent's pace: beside the others, not after them
 	r := newRig(t)
 	bin := t.TempDir()
 	// claude drawing on the alternate screen, as the real one does.
@@ -109,6 +112,7 @@ func TestAgentRead_BusyFullScreenAgent(t *testing.T) {
 // scrolling it with the wheel and stitching the pages; afterwards it is
 // scrolled back to where it was.
 func TestAgentRead_StitchesAFullScreenTranscript(t *testing.T) {
+	t.Parallel() // seconds of an agent's pace: beside the others, not after them
 	r := newRig(t)
 	bin := t.TempDir()
 	build := exec.Command("go", "build", "-o", filepath.Join(bin, "claude"), "./testdata/fullscreen")

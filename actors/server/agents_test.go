@@ -38,6 +38,7 @@ func waitFor(t *testing.T, why string, cond func() bool) {
 }
 
 func TestAgents_DetectionAndSeenRule(t *testing.T) {
+	t.Parallel() // seconds of an agent's pace: beside the others, not after them
 	sock := startServer(t)
 	bin := t.TempDir()
 	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte(fakeClaude), 0o755); err != nil {

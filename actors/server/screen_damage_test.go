@@ -14,6 +14,7 @@ import (
 // A frame carries only the rows whose content changed: a program that
 // rewrites one row of a settled screen makes a frame of that row alone.
 func TestScreenFrames_CarryOnlyChangedRows(t *testing.T) {
+	t.Parallel() // seconds of an agent's pace: beside the others, not after them
 	sock := startServer(t)
 	c := dial(t, sock)
 	if err := c.Call("workspace.create", map[string]any{}, nil); err != nil {
@@ -62,6 +63,7 @@ func TestScreenFrames_CarryOnlyChangedRows(t *testing.T) {
 
 // A bell travels in the next frame, with the cursor shape asked for.
 func TestScreenFrames_BellAndCursorShape(t *testing.T) {
+	t.Parallel() // seconds of an agent's pace: beside the others, not after them
 	sock := startServer(t)
 	c := dial(t, sock)
 	if err := c.Call("workspace.create", map[string]any{}, nil); err != nil {
