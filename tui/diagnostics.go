@@ -180,10 +180,29 @@ func (m *model) reloadConfig() tea.Cmd {
 	return tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} })
 }
 
+// reloadServer asks the server to apply its part of config.toml; keys it
+// takes only at a restart are said in a toast, as the CLI says them.
+func (m *model) reloadServer() {
+	m.flushInput() // keys typed before the binding reach their pane first
+	req, notify := m.link.req, m.link.send
+	go func() {
+		var r protocol.ConfigReload
+		text := ""
+		if err := req.call("server.reload_config", nil, &r); err != nil {
+			text = "server.reload_config: " + err.Error()
+		} else if len(r.RestartRequired) > 0 {
+			text = "restart the server to apply " + strings.Join(r.RestartRequired, ", ") + " (herdr server stop, then herdr)"
+		}
+		if text != "" && notify != nil {
+			notify(toastMsg{text: text})
+		}
+	}()
+}
+
 // applyConfigFile reads config.toml again and applies it: the server its
 // part, this client the rest.
 func (m *model) applyConfigFile() {
-	m.call("server.reload_config", nil)
+	m.reloadServer()
 	cfg, _, status := config.Load(m.configPath)
 	if status == config.StatusFailed {
 		cfg = config.Default() // Herdr keeps defaults for a file it cannot parse

@@ -118,6 +118,12 @@ command = "echo \"$HERDR_ACTIVE_PANE_ID $HERDR_ACTIVE_WORKSPACE_ID\" > ` + out +
 	c.Type(TuiPrefix + "R")
 	c.WaitScreen(t, "the blocked symbol after reload", func(s string) bool { return strings.Contains(AgentEntry(s, "claude"), "×") })
 	c.WaitText(t, "config reloaded")
+
+	// A key the server reads only at start is not silently ignored: the
+	// client says a restart applies it.
+	h.WriteConfig(t, "[ui]\nstatus_indicators = \"symbols\"\n[server]\nheadless_cols = 100\n")
+	c.Type(TuiPrefix + "R")
+	c.WaitText(t, "restart the server to apply server.headless_cols")
 }
 
 // TestTUI_SettingsScreen: prefix s lists the settings with their values;
