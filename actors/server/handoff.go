@@ -81,16 +81,6 @@ type handoffState struct {
 	Web *web.Carried
 }
 
-// descriptors is how many descriptors go with the state: the API
-// listener, each pane's master, and the dashboard's listener if it runs.
-func (st *handoffState) descriptors() int {
-	n := 1 + len(st.Panes)
-	if st.Web != nil {
-		n++
-	}
-	return n
-}
-
 type handedPane struct {
 	TerminalID string
 	Pid        int

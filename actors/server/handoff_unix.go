@@ -313,3 +313,13 @@ func decodeState(payload []byte) (*handoffState, error) {
 	}
 	return &st, nil
 }
+
+// descriptors is how many descriptors go with the state: the API
+// listener, each pane's master, and the dashboard's listener if it runs.
+func (st *handoffState) descriptors() int {
+	n := 1 + len(st.Panes)
+	if st.Web != nil {
+		n++
+	}
+	return n
+}
