@@ -61,9 +61,16 @@ type Fleet struct {
 	profiles []saved.Profile
 	stamp    fileStamp
 	loading  bool
-	links    map[string]*actor.PID
-	views    map[string]*view
-	timers   api.Timers
+	// early holds the calls that came before machines.json was first
+	// read: answered then, so a call right after the server starts sees
+	// the saved machines, not an empty fleet. replays are those sent back
+	// to this actor to be answered; calls that come meanwhile wait behind
+	// them, so a connection's calls keep their order.
+	early   []earlyCall
+	replays map[*api.Call]bool
+	links   map[string]*actor.PID
+	views   map[string]*view
+	timers  api.Timers
 }
 
 // Messages of the links to the fleet, and of its file reads.
@@ -91,6 +98,10 @@ type (
 	}
 	unchanged  struct{}
 	reloadTick struct{}
+	earlyCall  struct {
+		call   *api.Call
+		sender *actor.PID
+	}
 )
 
 // SetSSH replaces the ssh command (server.reload_config): the machines
@@ -133,7 +144,18 @@ func (f *Fleet) Receive(ctx actor.Context) {
 		f.loading = false
 		f.timers.After(ctx, f.opts.Reload, &reloadTick{})
 	case *api.Call:
-		f.call(ctx, msg)
+		switch {
+		case f.replays[msg]:
+			delete(f.replays, msg)
+			f.call(ctx, msg)
+			if len(f.replays) == 0 {
+				f.answerEarly(ctx) // those that came during the replay
+			}
+		case !f.stamp.seen || len(f.replays) > 0:
+			f.early = append(f.early, earlyCall{msg, ctx.Sender()})
+		default:
+			f.call(ctx, msg)
+		}
 	case *SetSSH:
 		// A copy: the links spawned already read theirs from their own goroutines.
 		o := *f.opts
@@ -202,12 +224,30 @@ func (f *Fleet) load(ctx actor.Context) {
 func (f *Fleet) loaded(ctx actor.Context, m *loaded) {
 	f.loading = false
 	f.timers.After(ctx, f.opts.Reload, &reloadTick{})
+	defer f.answerEarly(ctx)
 	if m.err != nil {
 		f.opts.Log.Warn("machines: keeping the machines known", "err", m.err)
+		f.stamp.seen = true // an unreadable file is said in the log; calls go on
 		return
 	}
 	f.stamp = m.stamp
 	f.reconcile(ctx, m.file.Machines)
+}
+
+// answerEarly sends the calls held until the first read back to this
+// actor, each with its caller, in the order they came.
+func (f *Fleet) answerEarly(ctx actor.Context) {
+	if len(f.early) == 0 {
+		return
+	}
+	if f.replays == nil {
+		f.replays = map[*api.Call]bool{}
+	}
+	for _, e := range f.early {
+		f.replays[e.call] = true
+		ctx.RequestWithCustomSender(ctx.Self(), e.call, e.sender)
+	}
+	f.early = nil
 }
 
 // reconcile starts a link for each enabled machine, restarts the one
