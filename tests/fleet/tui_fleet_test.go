@@ -38,6 +38,9 @@ func TestTUIFleet_RemoteWorkspaceInTheSidebarStreamsAndTakesInput(t *testing.T) 
 	c.WaitText(t, "build · farws")
 	c.Type("\x1b")
 	c.WaitScreen(t, "navigate mode to end", func(s string) bool { return !strings.Contains(s, "NAVIGATE") })
+	// Keys typed while the client's link to build is still connecting are
+	// refused with a toast; type once it is live.
+	c.WaitScreen(t, "the remote pane live", func(s string) bool { return !strings.Contains(s, "connecting") })
 	c.Type("echo fleet-$((6*7))\r")
 	rsrv.WaitLine(t, pane, "fleet-42")
 	c.WaitText(t, "fleet-42")
