@@ -2,7 +2,9 @@
 // machines (the profiles are package machines at the top level).
 //
 // The fleet actor (fleet.go) reads machines.json when it changes and
-// supervises one link child per enabled machine. A link (link.go) keeps
+// supervises one link child per enabled machine; calls that come before
+// its first read wait for it, in order, so no one is told of an empty
+// fleet while the file is on its way. A link (link.go) keeps
 // the machine's connection: ssh sessions to the remote herdr's
 // remote-client-bridge (one for calls and health probes, one for the
 // event stream, one per forwarded wait), sharing one OpenSSH connection
