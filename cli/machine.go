@@ -10,11 +10,11 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/herdr-go/herdr/machines"
+	"github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// `herdr machine ...`: saved ssh machines (the machines package keeps
+// `herdr machine ...`: saved ssh machines (actors/machines/saved keeps
 // them). These run locally; `add` alone reaches the remote, to check
 // that its herdr answers before anything is saved.
 
@@ -34,14 +34,14 @@ directory (0600, no secrets: authentication stays with OpenSSH).
 $HERDR_SSH_COMMAND, else [remote] ssh_command, replaces ssh.`,
 	})
 	cmd.AddCommand(a.machineAddCmd(), a.machineListCmd(), a.machineRenameCmd(),
-		a.machineSetCmd("enable", "enabled", "Let --machine reach a machine again", func(p *machines.Profile) { p.Enabled = true }),
-		a.machineSetCmd("disable", "disabled", "Refuse --machine for a machine, keeping its profile", func(p *machines.Profile) { p.Enabled = false }),
+		a.machineSetCmd("enable", "enabled", "Let --machine reach a machine again", func(p *saved.Profile) { p.Enabled = true }),
+		a.machineSetCmd("disable", "disabled", "Refuse --machine for a machine, keeping its profile", func(p *saved.Profile) { p.Enabled = false }),
 		a.machineRemoveCmd())
 	return cmd
 }
 
 func (a *app) machineAddCmd() *cobra.Command {
-	var p machines.Profile
+	var p saved.Profile
 	cmd := &cobra.Command{
 		Use:   "add TARGET --label LABEL",
 		Short: "Check a machine's herdr over ssh and save it",
@@ -53,7 +53,7 @@ machine. Nothing is installed, and nothing is saved when a check fails.`,
 		Args: exactArgs("TARGET"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p.Target, p.Enabled = args[0], true
-			if err := machines.Check(p); err != nil {
+			if err := saved.Check(p); err != nil {
 				return err
 			}
 			return exit(a.machineAdd(p))
@@ -66,9 +66,9 @@ machine. Nothing is installed, and nothing is saved when a check fails.`,
 	return cmd
 }
 
-func (a *app) machineAdd(p machines.Profile) int {
-	path := machines.Path(a.env)
-	f, err := machines.Load(path)
+func (a *app) machineAdd(p saved.Profile) int {
+	path := saved.Path(a.env)
+	f, err := saved.Load(path)
 	if err != nil {
 		return a.machineFail(err)
 	}
@@ -83,14 +83,14 @@ func (a *app) machineAdd(p machines.Profile) int {
 	if err != nil {
 		return a.machineFail(fmt.Errorf("machine add %s: %w; nothing saved", p.Target, err))
 	}
-	saved, err := f.Add(p)
+	added, err := f.Add(p)
 	if err == nil {
-		err = machines.Save(path, f)
+		err = saved.Save(path, f)
 	}
 	if err != nil {
 		return a.machineFail(err)
 	}
-	fmt.Fprintf(a.stdout, "added machine %s (%s): %s, herdr %s, protocol %d\n", saved.ID, saved.Label, saved.Target, protocol.Printable(pong.Version), pong.Protocol)
+	fmt.Fprintf(a.stdout, "added machine %s (%s): %s, herdr %s, protocol %d\n", added.ID, added.Label, added.Target, protocol.Printable(pong.Version), pong.Protocol)
 	return 0
 }
 
@@ -121,7 +121,7 @@ table at a terminal; the JSON response line (machine_list) with --json or
 when piped.`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, err := machines.Load(machines.Path(a.env))
+			f, err := saved.Load(saved.Path(a.env))
 			if err != nil {
 				return exit(a.machineFail(err))
 			}
@@ -166,10 +166,10 @@ func (a *app) machineRenameCmd() *cobra.Command {
 		Short: "Give a saved machine a new label",
 		Args:  exactArgs("ID-OR-LABEL"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := machines.CheckLabel(label); err != nil {
+			if err := saved.CheckLabel(label); err != nil {
 				return err
 			}
-			return exit(a.machineEdit(args[0], "renamed", func(f *machines.File, i int) error { return f.Rename(i, label) }))
+			return exit(a.machineEdit(args[0], "renamed", func(f *saved.File, i int) error { return f.Rename(i, label) }))
 		},
 	}
 	cmd.Flags().StringVar(&label, "label", "", "the new `LABEL`")
@@ -177,13 +177,13 @@ func (a *app) machineRenameCmd() *cobra.Command {
 	return cmd
 }
 
-func (a *app) machineSetCmd(verb, done, short string, set func(*machines.Profile)) *cobra.Command {
+func (a *app) machineSetCmd(verb, done, short string, set func(*saved.Profile)) *cobra.Command {
 	return &cobra.Command{
 		Use:   verb + " ID-OR-LABEL",
 		Short: short,
 		Args:  exactArgs("ID-OR-LABEL"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.machineEdit(args[0], done, func(f *machines.File, i int) error { set(&f.Machines[i]); return nil }))
+			return exit(a.machineEdit(args[0], done, func(f *saved.File, i int) error { set(&f.Machines[i]); return nil }))
 		},
 	}
 }
@@ -194,7 +194,7 @@ func (a *app) machineRemoveCmd() *cobra.Command {
 		Short: "Forget a saved machine (its id is never given again)",
 		Args:  exactArgs("ID-OR-LABEL"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.machineEdit(args[0], "removed", func(f *machines.File, i int) error { f.Remove(i); return nil }))
+			return exit(a.machineEdit(args[0], "removed", func(f *saved.File, i int) error { f.Remove(i); return nil }))
 		},
 	}
 }
@@ -202,9 +202,9 @@ func (a *app) machineRemoveCmd() *cobra.Command {
 // machineEdit loads the file, applies edit to the machine key names and
 // saves; nothing is written when edit fails. Done, it says so in one line
 // ("renamed machine m-1 (Build)"), as machine add and session stop do.
-func (a *app) machineEdit(key, done string, edit func(*machines.File, int) error) int {
-	path := machines.Path(a.env)
-	f, err := machines.Load(path)
+func (a *app) machineEdit(key, done string, edit func(*saved.File, int) error) int {
+	path := saved.Path(a.env)
+	f, err := saved.Load(path)
 	if err != nil {
 		return a.machineFail(err)
 	}
@@ -216,7 +216,7 @@ func (a *app) machineEdit(key, done string, edit func(*machines.File, int) error
 	if err := edit(f, i); err != nil {
 		return a.machineFail(err)
 	}
-	if err := machines.Save(path, f); err != nil {
+	if err := saved.Save(path, f); err != nil {
 		return a.machineFail(err)
 	}
 	if j := f.Find(id); j >= 0 {

@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/herdr-go/herdr/machines"
+	"github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -19,21 +19,21 @@ import (
 var errMachineLocal = errors.New("--machine works with commands that call a server's API (workspace, tab, pane, agent, ...); this one runs against the local server only")
 
 // machineProfile resolves --machine to an enabled saved machine.
-func (a *app) machineProfile() (machines.Profile, error) {
+func (a *app) machineProfile() (saved.Profile, error) {
 	if a.sessionFlag != nil && a.sessionFlag() {
-		return machines.Profile{}, errors.New("--machine and --session cannot be used together: a machine's session is its profile's --remote-session")
+		return saved.Profile{}, errors.New("--machine and --session cannot be used together: a machine's session is its profile's --remote-session")
 	}
-	f, err := machines.Load(machines.Path(a.env))
+	f, err := saved.Load(saved.Path(a.env))
 	if err != nil {
-		return machines.Profile{}, err
+		return saved.Profile{}, err
 	}
 	i := f.Find(a.machine)
 	if i < 0 {
-		return machines.Profile{}, unknownMachine(a.machine)
+		return saved.Profile{}, unknownMachine(a.machine)
 	}
 	p := f.Machines[i]
 	if !p.Enabled {
-		return machines.Profile{}, fmt.Errorf("machine %q is disabled; `herdr machine enable %s` allows it again", p.Label, p.ID)
+		return saved.Profile{}, fmt.Errorf("machine %q is disabled; `herdr machine enable %s` allows it again", p.Label, p.ID)
 	}
 	return p, nil
 }
@@ -69,7 +69,7 @@ func (a *app) attachMachine() int {
 	if err != nil {
 		return a.machineFail(err)
 	}
-	return a.remoteAttach(p.Target, machines.RemoteBridge(p.RemoteBin, p.RemoteSession))
+	return a.remoteAttach(p.Target, saved.RemoteBridge(p.RemoteBin, p.RemoteSession))
 }
 
 // fleetFlag gives cmd --all-machines, which asks the local server for

@@ -5,7 +5,7 @@ import (
 	"io"
 	"net"
 
-	"github.com/herdr-go/herdr/machines"
+	"github.com/herdr-go/herdr/actors/machines/saved"
 )
 
 // dialMachine is the interactive client's way to a saved machine's server
@@ -15,7 +15,7 @@ import (
 // messages are dropped: the client draws the terminal, and a failure
 // shows there as the pane reconnecting.
 func (a *app) dialMachine(key string) (net.Conn, error) {
-	f, err := machines.Load(machines.Path(a.env))
+	f, err := saved.Load(saved.Path(a.env))
 	if err != nil {
 		return nil, err
 	}
@@ -31,7 +31,7 @@ func (a *app) dialMachine(key string) (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	argv, err := machines.Command(ssh, []string{"-o", "BatchMode=yes"}, p.Target, machines.RemoteBridge(p.RemoteBin, p.RemoteSession))
+	argv, err := saved.Command(ssh, []string{"-o", "BatchMode=yes"}, p.Target, saved.RemoteBridge(p.RemoteBin, p.RemoteSession))
 	if err != nil {
 		return nil, err
 	}

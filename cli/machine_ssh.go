@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/herdr-go/herdr/actors/config"
-	"github.com/herdr-go/herdr/machines"
+	"github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -23,7 +23,7 @@ func (a *app) sshCommand() ([]string, error) {
 		cfg, _, _ := config.Load(config.Path(a.env))
 		conf = cfg.Remote.SSHCommand
 	}
-	return machines.SSHCommand(env, conf)
+	return saved.SSHCommand(env, conf)
 }
 
 // sshConnect starts ssh running remote on target (extra: ssh options,
@@ -33,7 +33,7 @@ func (a *app) sshConnect(target string, extra []string, remote string) (net.Conn
 	if err != nil {
 		return nil, err
 	}
-	argv, err := machines.Command(ssh, extra, target, remote)
+	argv, err := saved.Command(ssh, extra, target, remote)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +42,7 @@ func (a *app) sshConnect(target string, extra []string, remote string) (net.Conn
 
 // startPipe starts argv and joins its stdin and stdout as a connection.
 func startPipe(argv []string, stderr io.Writer) (net.Conn, error) {
-	cmd, in, out, err := machines.StartPipe(argv, stderr)
+	cmd, in, out, err := saved.StartPipe(argv, stderr)
 	if err != nil {
 		return nil, err
 	}
@@ -91,13 +91,13 @@ var errProtocol = errors.New("protocol mismatch")
 // remote herdr, which starts its server when none runs. Until the ping is
 // answered ssh's messages are kept, to name a failure in one line; then
 // they go to the caller's stderr. The client is nil on error.
-func (a *app) reachMachine(p machines.Profile, extra []string, timeout time.Duration) (*protocol.Client, protocol.Pong, error) {
+func (a *app) reachMachine(p saved.Profile, extra []string, timeout time.Duration) (*protocol.Client, protocol.Pong, error) {
 	sshErr := &lastLines{}
 	ssh, err := a.sshCommand()
 	if err != nil {
 		return nil, protocol.Pong{}, err
 	}
-	argv, err := machines.Command(ssh, extra, p.Target, machines.RemoteBridge(p.RemoteBin, p.RemoteSession))
+	argv, err := saved.Command(ssh, extra, p.Target, saved.RemoteBridge(p.RemoteBin, p.RemoteSession))
 	if err != nil {
 		return nil, protocol.Pong{}, err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/herdr-go/herdr/machines"
+	"github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -25,12 +25,12 @@ import (
 // remote runs the interactive client over ssh.
 func (a *app) remote(target string) int {
 	bin := a.env("HERDR_REMOTE_BINARY")
-	if err := machines.CheckRemoteBin(bin); err != nil {
+	if err := saved.CheckRemoteBin(bin); err != nil {
 		fmt.Fprintf(a.stderr, "herdr: HERDR_REMOTE_BINARY: %v\n", err)
 		return 1
 	}
 	// checkRemote made the session a plain word: the far shell reads this line.
-	return a.remoteAttach(target, machines.RemoteBridge(bin, a.session))
+	return a.remoteAttach(target, saved.RemoteBridge(bin, a.session))
 }
 
 // remoteAttach runs the interactive client on the server remoteCmd
@@ -71,7 +71,7 @@ func (a *app) remoteAttach(target, remoteCmd string) int {
 // ssh://user@host:port is read as such), and a session name that is not
 // one: the name travels in the command line the far side's shell reads.
 func (a *app) checkRemote(target string) error {
-	if err := machines.CheckTarget(target); err != nil {
+	if err := saved.CheckTarget(target); err != nil {
 		return fmt.Errorf("--remote: %w", err)
 	}
 	if a.session != "" && !protocol.ValidSessionName(a.session) {

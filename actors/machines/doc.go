@@ -1,5 +1,5 @@
 // Package machines is the machines actor: the server's side of saved ssh
-// machines (the profiles are package machines at the top level).
+// machines (the profiles are its package saved, which the CLI also reads).
 //
 // The fleet actor (fleet.go) reads machines.json when it changes and
 // supervises one link child per enabled machine; calls that come before

@@ -13,7 +13,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
-	saved "github.com/herdr-go/herdr/machines"
+	"github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/protocol"
 )
 

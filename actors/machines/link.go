@@ -12,7 +12,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
-	saved "github.com/herdr-go/herdr/machines"
+	"github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/protocol"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/config"
 	machinesactor "github.com/herdr-go/herdr/actors/machines"
-	saved "github.com/herdr-go/herdr/machines"
+	"github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/protocol"
 )
 

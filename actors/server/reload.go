@@ -9,7 +9,7 @@ import (
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/dispatcher"
 	machinesactor "github.com/herdr-go/herdr/actors/machines"
-	saved "github.com/herdr-go/herdr/machines"
+	"github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/protocol"
 )
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/server"
 	"github.com/herdr-go/herdr/cli"
-	"github.com/herdr-go/herdr/mcp"
+	"github.com/herdr-go/herdr/cli/mcp"
 	"github.com/herdr-go/herdr/protocol"
 	"github.com/herdr-go/herdr/tui"
 )

@@ -465,7 +465,7 @@ func TestMCP_StartsTheServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if deps := strings.Fields(string(out)); slices.Contains(deps, "github.com/modelcontextprotocol/go-sdk/mcp") || slices.Contains(deps, "github.com/herdr-go/herdr/mcp") {
+	if deps := strings.Fields(string(out)); slices.Contains(deps, "github.com/modelcontextprotocol/go-sdk/mcp") || slices.Contains(deps, "github.com/herdr-go/herdr/cli/mcp") {
 		t.Error("cmd/herdr links the MCP server")
 	}
 }

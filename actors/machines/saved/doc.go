@@ -1,4 +1,4 @@
-// Package machines keeps the saved ssh machines of `herdr machine` and
+// Package saved keeps the saved ssh machines of `herdr machine` and
 // `herdr --machine`: profiles (an opaque id, a label, an ssh target, the
 // remote session and binary, an enabled flag) in machines.json in the
 // config directory, a private (0600) file that holds no secrets —
@@ -7,4 +7,4 @@
 // starts it (StartPipe). It is plain data and functions: the CLI reads and
 // writes the file once per command, and the server's machines actor
 // (actors/machines) reads it when it changes.
-package machines
+package saved
