@@ -180,11 +180,10 @@ func (m *model) reloadConfig() tea.Cmd {
 	return tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} })
 }
 
-// reloadServer asks the server to apply its part of config.toml; keys it
+// reloadConfig asks the server to apply its part of config.toml; keys it
 // takes only at a restart are said in a toast, as the CLI says them.
-func (m *model) reloadServer() {
-	m.flushInput() // keys typed before the binding reach their pane first
-	req, notify := m.link.req, m.link.send
+func (l *link) reloadConfig() {
+	req, notify := l.req, l.send
 	go func() {
 		var r protocol.ConfigReload
 		text := ""
@@ -202,7 +201,8 @@ func (m *model) reloadServer() {
 // applyConfigFile reads config.toml again and applies it: the server its
 // part, this client the rest.
 func (m *model) applyConfigFile() {
-	m.reloadServer()
+	m.flushInput() // keys typed before the binding reach their pane first
+	m.link.reloadConfig()
 	cfg, _, status := config.Load(m.configPath)
 	if status == config.StatusFailed {
 		cfg = config.Default() // Herdr keeps defaults for a file it cannot parse
