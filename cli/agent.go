@@ -113,7 +113,7 @@ agent's manifest on a saved screen locally, without a server.
 				var r struct {
 					Explain json.RawMessage `json:"explain"`
 				}
-				if err := json.Unmarshal(resp.Result, &r); err != nil {
+				if err := protocol.Unmarshal(resp.Result, &r); err != nil {
 					return a.fail(resp.ID, protocol.Errorf(protocol.CodeInternal, "unreadable agent.explain result: %v", err))
 				}
 				return a.printExplain(r.Explain, verbose)
@@ -130,7 +130,7 @@ agent's manifest on a saved screen locally, without a server.
 
 func (a *app) printExplain(raw []byte, verbose bool) int {
 	var v protocol.AgentExplanation
-	if err := json.Unmarshal(raw, &v); err != nil {
+	if err := protocol.Unmarshal(raw, &v); err != nil {
 		return a.fail("cli:agent:explain", protocol.Errorf(protocol.CodeInternal, "unreadable explanation: %v", err))
 	}
 	str := func(p *string) string {
@@ -357,7 +357,7 @@ build/<name>. Kinds: ` + strings.Join(protocol.AgentKinds, " ") + ".",
 			var terminal string
 			code := a.request(id, "agent.start", p, func(line []byte, resp protocol.Response) int {
 				var r protocol.AgentStarted
-				if err := json.Unmarshal(resp.Result, &r); err != nil {
+				if err := protocol.Unmarshal(resp.Result, &r); err != nil {
 					return a.fail(id, protocol.Errorf("agent_start_failed", "unreadable agent.start result: %v", err))
 				}
 				started, terminal = line, r.Agent.TerminalID
@@ -426,7 +426,7 @@ func (a *app) awaitStarted(id, name, kind, terminal string, started []byte, time
 			return a.fail(id, &protocol.Error{Code: resp.Error.Code, Message: resp.Error.Message})
 		}
 		var r protocol.AgentInfoResult
-		if err := json.Unmarshal(resp.Result, &r); err != nil {
+		if err := protocol.Unmarshal(resp.Result, &r); err != nil {
 			return a.fail(id, protocol.Errorf("agent_start_failed", "unreadable agent.get result: %v", err))
 		}
 		ag := r.Agent

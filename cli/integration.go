@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -90,7 +89,7 @@ the integration_list result.`,
 					c.Close()
 					return exit(a.request("cli:integration:list", "integration.list", protocol.EmptyParams{}, func(line []byte, resp protocol.Response) int {
 						var r protocol.IntegrationList
-						if err := json.Unmarshal(resp.Result, &r); asJSON || err != nil {
+						if err := protocol.Unmarshal(resp.Result, &r); asJSON || err != nil {
 							return a.printLine(line, resp)
 						}
 						show(r.Integrations)
@@ -152,7 +151,7 @@ func (a *app) printMessages(line []byte, resp protocol.Response) int {
 	var r struct {
 		Details protocol.IntegrationDetails `json:"details"`
 	}
-	if err := json.Unmarshal(resp.Result, &r); err != nil {
+	if err := protocol.Unmarshal(resp.Result, &r); err != nil {
 		return a.printLine(line, resp)
 	}
 	for _, m := range r.Details.Messages {

@@ -125,11 +125,11 @@ func (a *app) readLayout(path string) (*protocol.LayoutNode, error) {
 	raw := json.RawMessage(bytes.TrimSpace(b))
 	for range 4 { // a response holds a result, which holds a layout, which holds a root
 		var m map[string]json.RawMessage
-		if err := json.Unmarshal(raw, &m); err != nil {
+		if err := protocol.Unmarshal(raw, &m); err != nil {
 			return nil, fmt.Errorf("invalid layout JSON in %s: %v", path, err)
 		}
 		var typ string
-		_ = json.Unmarshal(m["type"], &typ)
+		_ = protocol.Unmarshal(m["type"], &typ)
 		if typ == "pane" || typ == "split" {
 			break
 		}
@@ -145,7 +145,7 @@ func (a *app) readLayout(path string) (*protocol.LayoutNode, error) {
 		}
 	}
 	var node protocol.LayoutNode
-	if err := json.Unmarshal(raw, &node); err != nil {
+	if err := protocol.Unmarshal(raw, &node); err != nil {
 		return nil, fmt.Errorf("invalid layout JSON in %s: %v", path, err)
 	}
 	return &node, nil

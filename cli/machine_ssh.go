@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -69,7 +68,7 @@ func pingOver(c *protocol.Client, timeout time.Duration) (protocol.Pong, error) 
 		}
 		var resp protocol.Response
 		var pong protocol.Pong
-		if err := json.Unmarshal(line, &resp); err != nil || resp.Error != nil || json.Unmarshal(resp.Result, &pong) != nil || pong.Version == "" {
+		if err := protocol.Unmarshal(line, &resp); err != nil || resp.Error != nil || protocol.Unmarshal(resp.Result, &pong) != nil || pong.Version == "" {
 			done <- answer{err: fmt.Errorf("%w: the answer to ping is not herdr's: %q", errNoAnswer, protocol.Printable(string(clipBytes(line, 120))))}
 			return
 		}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -57,7 +56,7 @@ func (a *app) manifestPrinter(asJSON bool) onSuccess {
 			return a.printLine(line, resp)
 		}
 		var st protocol.AgentManifestStatus
-		if err := json.Unmarshal(resp.Result, &st); err != nil {
+		if err := protocol.Unmarshal(resp.Result, &st); err != nil {
 			return a.printLine(line, resp)
 		}
 		fmt.Fprintf(a.stdout, "last check: never\nresult: not checked\n\n")

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -363,7 +362,7 @@ sequence.`,
 // printReadText prints .result.read.text raw, ending in a newline.
 func (a *app) printReadText(line []byte, resp protocol.Response) int {
 	var r protocol.PaneRead
-	if err := json.Unmarshal(resp.Result, &r); err != nil {
+	if err := protocol.Unmarshal(resp.Result, &r); err != nil {
 		return a.fail(resp.ID, protocol.Errorf(protocol.CodeInternal, "unreadable pane.read result %s: %v", line, err))
 	}
 	_, _ = io.WriteString(a.stdout, r.Read.Text)

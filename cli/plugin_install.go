@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -286,7 +285,7 @@ func (a *app) uninstallPlugin(target string) int {
 	if listening {
 		code := a.request(id, "plugin.list", protocol.PluginListParams{}, func(_ []byte, resp protocol.Response) int {
 			var list protocol.PluginList
-			if err := json.Unmarshal(resp.Result, &list); err != nil {
+			if err := protocol.Unmarshal(resp.Result, &list); err != nil {
 				return a.fail(id, err)
 			}
 			linked = list.Plugins

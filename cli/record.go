@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
@@ -83,7 +82,7 @@ func (a *app) paneHistoryCmd() *cobra.Command {
 			return exit(a.request("cli:pane:history", "pane.history", protocol.PaneTarget{PaneID: args[0]},
 				func(line []byte, resp protocol.Response) int {
 					var h protocol.PaneHistory
-					if err := json.Unmarshal(resp.Result, &h); err != nil {
+					if err := protocol.Unmarshal(resp.Result, &h); err != nil {
 						return a.fail(resp.ID, protocol.Errorf(protocol.CodeInternal, "unreadable pane.history result: %v", err))
 					}
 					if err := os.WriteFile(path, []byte(h.Cast), 0o600); err != nil {

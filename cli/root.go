@@ -470,7 +470,7 @@ func (a *app) checkPong(c *protocol.Client, id, sock string, line []byte, resp p
 		return 1
 	}
 	var pong protocol.Pong
-	if err := json.Unmarshal(resp.Result, &pong); err != nil {
+	if err := protocol.Unmarshal(resp.Result, &pong); err != nil {
 		return a.fail(id, protocol.Errorf(protocol.CodeProtocolMismatch, "herdr server at %s sent an unreadable ping answer: %v", sock, err))
 	}
 	if pong.Protocol != protocol.ProtocolVersion {
@@ -543,7 +543,7 @@ func encodeRequest(id, method string, params any) ([]byte, error) {
 func decodeResponse(line []byte) ([]byte, protocol.Response, error) {
 	line = []byte(strings.TrimRight(string(line), "\r"))
 	var resp protocol.Response
-	if err := json.Unmarshal(line, &resp); err != nil {
+	if err := protocol.Unmarshal(line, &resp); err != nil {
 		return nil, protocol.Response{}, fmt.Errorf("unreadable response %q: %w", line, err)
 	}
 	return line, resp, nil

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -244,7 +243,7 @@ func stopAt(sock, what string) string {
 func (a *app) printReload(line []byte, resp protocol.Response) int {
 	a.printLine(line, resp)
 	var r protocol.ConfigReload
-	if json.Unmarshal(resp.Result, &r) == nil && len(r.RestartRequired) > 0 {
+	if protocol.Unmarshal(resp.Result, &r) == nil && len(r.RestartRequired) > 0 {
 		fmt.Fprintf(a.stderr, "herdr: %s apply only after a restart (`%s`, then `%s`); the rest of the file is applied\n",
 			strings.Join(r.RestartRequired, ", "), a.herdrCmd("server stop"), a.herdrCmd(""))
 	}

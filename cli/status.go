@@ -239,7 +239,7 @@ func (a *app) probe(sock string) *serverStatus {
 		return s
 	}
 	var pong protocol.Pong
-	if json.Unmarshal(resp.Result, &pong) != nil {
+	if protocol.Unmarshal(resp.Result, &pong) != nil {
 		return s
 	}
 	s.Version, s.Protocol, s.Capabilities = &pong.Version, &pong.Protocol, pong.Capabilities

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -35,7 +34,7 @@ func tableFor[R any](a *app, asJSON bool, draw func(io.Writer, R)) onSuccess {
 	}
 	return func(line []byte, resp protocol.Response) int {
 		var r R
-		if err := json.Unmarshal(resp.Result, &r); err != nil {
+		if err := protocol.Unmarshal(resp.Result, &r); err != nil {
 			return a.printLine(line, resp) // an answer we cannot lay out is still shown
 		}
 		tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
@@ -56,7 +55,7 @@ func (a *app) localList(id string, r protocol.Result, err error, ok onSuccess) i
 		return a.fail(id, protocol.Errorf(protocol.CodeInternal, "encode %s: %v", id, err))
 	}
 	var resp protocol.Response
-	if err := json.Unmarshal(line, &resp); err != nil {
+	if err := protocol.Unmarshal(line, &resp); err != nil {
 		return a.fail(id, protocol.Errorf(protocol.CodeInternal, "decode %s: %v", id, err))
 	}
 	return ok(line, resp)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -218,7 +217,7 @@ func (a *app) boardCall(c *protocol.Client, sock, method string, params, out any
 		fmt.Fprintf(a.stderr, "%s\n", line)
 		return 1
 	}
-	if err := json.Unmarshal(resp.Result, out); err != nil {
+	if err := protocol.Unmarshal(resp.Result, out); err != nil {
 		return a.fail(id, fmt.Errorf("task board: %v", err))
 	}
 	return 0

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -61,7 +60,7 @@ func (a *app) agentAttachCmd() *cobra.Command {
 				return exit(a.fail(id, &protocol.Error{Code: resp.Error.Code, Message: resp.Error.Message}))
 			}
 			var got protocol.AgentInfoResult
-			if err := json.Unmarshal(resp.Result, &got); err != nil {
+			if err := protocol.Unmarshal(resp.Result, &got); err != nil {
 				return exit(a.fail(id, err))
 			}
 			return exit(a.attachTerminal(id, got.Agent.TerminalID, takeover))

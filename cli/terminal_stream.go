@@ -185,7 +185,7 @@ func (s *termStream) readFrames(c *protocol.Client) {
 			Data  json.RawMessage     `json:"data"`
 			Error *protocol.ErrorBody `json:"error"`
 		}
-		if json.Unmarshal(line, &msg) != nil {
+		if protocol.Unmarshal(line, &msg) != nil {
 			continue
 		}
 		switch {
@@ -197,7 +197,7 @@ func (s *termStream) readFrames(c *protocol.Client) {
 			return
 		case msg.Event == protocol.ScreenFrameEvent:
 			var f protocol.ScreenFrame
-			if json.Unmarshal(msg.Data, &f) != nil {
+			if protocol.Unmarshal(msg.Data, &f) != nil {
 				continue
 			}
 			s.mu.Lock()
@@ -250,7 +250,7 @@ func (s *termStream) followEvents(ev *protocol.Client) {
 				} `json:"pane"`
 			} `json:"data"`
 		}
-		if json.Unmarshal(line, &msg) != nil {
+		if protocol.Unmarshal(line, &msg) != nil {
 			continue
 		}
 		s.mu.Lock()
@@ -325,7 +325,7 @@ func (s *termStream) control1(in *protocol.Client, line []byte) (release bool, e
 		Lines     *int    `json:"lines"`
 		Source    string  `json:"source"`
 	}
-	if err := json.Unmarshal(line, &cmd); err != nil {
+	if err := protocol.Unmarshal(line, &cmd); err != nil {
 		return false, fmt.Errorf("invalid json command: %v", err)
 	}
 	switch cmd.Type {

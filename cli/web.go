@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"github.com/spf13/cobra"
@@ -43,7 +42,7 @@ beyond loopback is refused unless [web] allow_remote = true.`,
 
 func (a *app) printWebURL(line []byte, resp protocol.Response) int {
 	var r protocol.WebStarted
-	if err := json.Unmarshal(resp.Result, &r); err != nil || r.URL == "" {
+	if err := protocol.Unmarshal(resp.Result, &r); err != nil || r.URL == "" {
 		return a.fail(resp.ID, protocol.Errorf(protocol.CodeInternal, "unreadable web result %s", line))
 	}
 	fmt.Fprintln(a.stdout, r.URL)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -48,7 +47,7 @@ func (a *app) removeWorktreeNamed(name, cwd string, p protocol.WorktreeRemovePar
 		return 1
 	}
 	var list protocol.WorktreeList
-	if err := json.Unmarshal(resp.Result, &list); err != nil {
+	if err := protocol.Unmarshal(resp.Result, &list); err != nil {
 		return a.fail(id, protocol.Errorf(protocol.CodeInternal, "unreadable worktree.list result: %v", err))
 	}
 	w, ok := findWorktree(list.Worktrees, name, path, isPath)

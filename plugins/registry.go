@@ -41,7 +41,7 @@ func OpenRegistry(path string) (*Registry, error) {
 		return r, protocol.Errorf(protocol.CodePluginRegistryLoad, "read %s: %v", path, err)
 	}
 	var saved []protocol.InstalledPluginInfo
-	if err := json.Unmarshal(data, &saved); err != nil {
+	if err := protocol.Unmarshal(data, &saved); err != nil {
 		return r, protocol.Errorf(protocol.CodePluginRegistryLoad, "%s: %v", path, err)
 	}
 	for _, p := range saved {

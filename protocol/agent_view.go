@@ -49,12 +49,12 @@ type AgentViewField struct {
 // UnmarshalJSON implements json.Unmarshaler.
 func (f *AgentViewField) UnmarshalJSON(b []byte) error {
 	if len(b) > 0 && b[0] == '"' {
-		return json.Unmarshal(b, &f.Name)
+		return Unmarshal(b, &f.Name)
 	}
 	var t struct {
 		Token *string `json:"token"`
 	}
-	if err := json.Unmarshal(b, &t); err != nil || t.Token == nil {
+	if err := Unmarshal(b, &t); err != nil || t.Token == nil {
 		return fmt.Errorf("field must be a name or {\"token\":…}")
 	}
 	f.Token = *t.Token
@@ -101,17 +101,17 @@ func (v AgentViewValue) Decode() (val any, isContext bool, err error) {
 	switch raw[0] {
 	case '"':
 		var s string
-		err := json.Unmarshal(raw, &s)
+		err := Unmarshal(raw, &s)
 		return s, false, err
 	case 't', 'f':
 		var b bool
-		err := json.Unmarshal(raw, &b)
+		err := Unmarshal(raw, &b)
 		return b, false, err
 	case '{':
 		var c struct {
 			Context string `json:"context"`
 		}
-		if err := json.Unmarshal(raw, &c); err != nil {
+		if err := Unmarshal(raw, &c); err != nil {
 			return nil, false, err
 		}
 		if c.Context != "current_workspace_id" && c.Context != "current_tab_id" {
@@ -120,7 +120,7 @@ func (v AgentViewValue) Decode() (val any, isContext bool, err error) {
 		return c.Context, true, nil
 	}
 	var n uint64
-	if err := json.Unmarshal(raw, &n); err != nil {
+	if err := Unmarshal(raw, &n); err != nil {
 		return nil, false, fmt.Errorf("value must be a string, boolean, unsigned integer or {\"context\":…}")
 	}
 	return n, false, nil
@@ -152,12 +152,12 @@ func (p *AgentViewSetParams) Validate() error {
 	}
 	if raw := bytes.TrimSpace(p.RawFilter); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
 		p.Filter = &AgentViewFilter{}
-		if err := json.Unmarshal(raw, p.Filter); err != nil {
+		if err := Unmarshal(raw, p.Filter); err != nil {
 			return viewError("filter: %v", err)
 		}
 	}
 	if raw := bytes.TrimSpace(p.RawSort); len(raw) > 0 && !bytes.Equal(raw, []byte("null")) {
-		if err := json.Unmarshal(raw, &p.Sort); err != nil {
+		if err := Unmarshal(raw, &p.Sort); err != nil {
 			return viewError("sort: %v", err)
 		}
 	}

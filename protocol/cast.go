@@ -79,7 +79,7 @@ func ParseCast(r io.Reader) (CastHeader, []CastEvent, error) {
 		}
 		return h, nil, fmt.Errorf("read cast: empty")
 	}
-	if err := json.Unmarshal(sc.Bytes(), &h); err != nil {
+	if err := Unmarshal(sc.Bytes(), &h); err != nil {
 		return h, nil, fmt.Errorf("cast header: %w", err)
 	}
 	if h.Version != 2 {
@@ -95,11 +95,11 @@ func ParseCast(r io.Reader) (CastHeader, []CastEvent, error) {
 			continue
 		}
 		var raw []json.RawMessage
-		if err := json.Unmarshal(line, &raw); err != nil || len(raw) != 3 {
+		if err := Unmarshal(line, &raw); err != nil || len(raw) != 3 {
 			return h, nil, fmt.Errorf("cast line %d: not a [time, code, data] array", n)
 		}
 		var ev CastEvent
-		if json.Unmarshal(raw[0], &ev.Time) != nil || json.Unmarshal(raw[1], &ev.Code) != nil || json.Unmarshal(raw[2], &ev.Data) != nil {
+		if Unmarshal(raw[0], &ev.Time) != nil || Unmarshal(raw[1], &ev.Code) != nil || Unmarshal(raw[2], &ev.Data) != nil {
 			return h, nil, fmt.Errorf("cast line %d: not a [time, code, data] array", n)
 		}
 		evs = append(evs, ev)

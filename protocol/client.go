@@ -89,7 +89,7 @@ func (c *Client) Do(id, method string, params any) (Response, error) {
 		return Response{}, err
 	}
 	var resp Response
-	if err := json.Unmarshal(raw, &resp); err != nil {
+	if err := Unmarshal(raw, &resp); err != nil {
 		return Response{}, fmt.Errorf("decode response %q: %w", raw, err)
 	}
 	return resp, nil
@@ -107,7 +107,7 @@ func (c *Client) Call(method string, params any, out any) error {
 		return &Error{Code: resp.Error.Code, Message: resp.Error.Message}
 	}
 	if out != nil {
-		if err := json.Unmarshal(resp.Result, out); err != nil {
+		if err := Unmarshal(resp.Result, out); err != nil {
 			return fmt.Errorf("decode %s result: %w", method, err)
 		}
 	}

@@ -136,7 +136,7 @@ func DecodeRequest(line []byte) (Request, error) {
 	}
 	if !json.Valid(line) {
 		var req Request // only for encoding/json's description of the fault
-		err := json.Unmarshal(line, &req)
+		err := Unmarshal(line, &req)
 		if err == nil {
 			err = fmt.Errorf("invalid JSON")
 		}
@@ -197,7 +197,7 @@ func scanEnvelope(line []byte) (env envelope, ok bool) {
 		i = valueEnd(line, i)
 		if bytes.IndexByte(key, '\\') >= 0 { // "\u0069d" is "id"
 			var k string
-			if json.Unmarshal(line[end-len(key)-2:end], &k) != nil {
+			if Unmarshal(line[end-len(key)-2:end], &k) != nil {
 				continue
 			}
 			key = []byte(k)
@@ -233,7 +233,7 @@ func envelopeString(raw []byte, field string, dst *string) error {
 		*dst = string(raw[1 : len(raw)-1])
 		return nil
 	}
-	if err := json.Unmarshal(raw, dst); err != nil {
+	if err := Unmarshal(raw, dst); err != nil {
 		return Errorf(CodeInvalidRequest, "invalid request: field `%s`: %v", field, err)
 	}
 	return nil

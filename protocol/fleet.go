@@ -57,9 +57,7 @@ func DecodeRouted(method string, raw json.RawMessage) (Params, error) {
 		return p, nil
 	}
 	var v any
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	if d.Decode(&v) != nil {
+	if UnmarshalNumbers(raw, &v) != nil {
 		return DecodeParams(method, raw) // its own error
 	}
 	machine := ""
@@ -169,9 +167,7 @@ func QualifyValue(v any, ref MachineRef) any {
 // pass through unchanged).
 func DecodeJSON(raw []byte) (any, error) {
 	var v any
-	d := json.NewDecoder(bytes.NewReader(raw))
-	d.UseNumber()
-	if err := d.Decode(&v); err != nil {
+	if err := UnmarshalNumbers(raw, &v); err != nil {
 		return nil, err
 	}
 	return v, nil

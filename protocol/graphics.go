@@ -253,7 +253,7 @@ const CodeInvalidFrameFile = "invalid_frame_file"
 // refused), so it ends the stream.
 func DecodeGraphicsFrameHeader(line []byte) (GraphicsFrameHeader, error) {
 	var h GraphicsFrameHeader
-	if err := json.Unmarshal(line, &h); err != nil {
+	if err := Unmarshal(line, &h); err != nil {
 		return h, Errorf(CodeInvalidFrame, "frame header is not a JSON object: %v", err)
 	}
 	if h.File != nil {

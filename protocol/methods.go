@@ -162,7 +162,7 @@ func DecodeParams(method string, raw json.RawMessage) (Params, error) {
 		if raw[0] != '{' {
 			return nil, ParamError("params", "expected an object")
 		}
-		if err := json.Unmarshal(raw, p); err != nil {
+		if err := Unmarshal(raw, p); err != nil {
 			return nil, paramDecodeError(err)
 		}
 		if err := checkTargetFields(m.targets(), raw); err != nil {
@@ -176,6 +176,10 @@ func DecodeParams(method string, raw json.RawMessage) (Params, error) {
 }
 
 func paramDecodeError(err error) error {
+	var dup *DuplicateKeyError
+	if errors.As(err, &dup) {
+		return ParamError(dup.Key, "appears twice (a request names each field once)")
+	}
 	var typeErr *json.UnmarshalTypeError
 	if errors.As(err, &typeErr) {
 		field := typeErr.Field

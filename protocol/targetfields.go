@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"encoding/json"
 	"reflect"
 	"strings"
 )
@@ -140,6 +139,6 @@ func eachKey(raw []byte, f func(key string) bool) {
 
 func unquoteKey(quoted []byte) string {
 	var k string
-	_ = json.Unmarshal(quoted, &k)
+	_ = Unmarshal(quoted, &k)
 	return k
 }

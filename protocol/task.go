@@ -2,7 +2,6 @@ package protocol
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"strconv"
@@ -304,14 +303,14 @@ func (f *TaskStatusFilter) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
 	if len(b) > 0 && b[0] == '"' {
 		var s string
-		if err := json.Unmarshal(b, &s); err != nil {
+		if err := Unmarshal(b, &s); err != nil {
 			return err
 		}
 		*f = TaskStatusFilter{s}
 		return nil
 	}
 	var list []string
-	if err := json.Unmarshal(b, &list); err != nil {
+	if err := Unmarshal(b, &list); err != nil {
 		return ParamError("status", "expected a status or a list of them")
 	}
 	*f = list

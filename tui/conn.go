@@ -74,7 +74,7 @@ func (r *rpcConn) dispatch(line []byte, more bool, onPush func([]byte, bool)) {
 	var head struct {
 		ID *string `json:"id"`
 	}
-	if json.Unmarshal(line, &head) != nil {
+	if protocol.Unmarshal(line, &head) != nil {
 		return
 	}
 	if head.ID == nil {
@@ -84,7 +84,7 @@ func (r *rpcConn) dispatch(line []byte, more bool, onPush func([]byte, bool)) {
 		return
 	}
 	var resp protocol.Response
-	if json.Unmarshal(line, &resp) != nil {
+	if protocol.Unmarshal(line, &resp) != nil {
 		return
 	}
 	if resp.Error != nil && resp.Error.Code == protocol.CodeServerUnavailable {
@@ -143,7 +143,7 @@ func (r *rpcConn) call(method string, params, out any) error {
 		return &protocol.Error{Code: resp.Error.Code, Message: resp.Error.Message}
 	}
 	if out != nil {
-		if err := json.Unmarshal(resp.Result, out); err != nil {
+		if err := protocol.Unmarshal(resp.Result, out); err != nil {
 			return fmt.Errorf("decode %s result: %w", method, err)
 		}
 	}

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"strings"
 	"time"
 
@@ -149,7 +148,7 @@ func (m *model) dialRemote() tea.Cmd {
 				Event string               `json:"event"`
 				Data  protocol.ScreenFrame `json:"data"`
 			}
-			if json.Unmarshal(line, &push) == nil && push.Event == protocol.ScreenFrameEvent && send != nil {
+			if protocol.Unmarshal(line, &push) == nil && push.Event == protocol.ScreenFrameEvent && send != nil {
 				send(remoteFrameMsg{gen: gen, f: &push.Data})
 			}
 		})

@@ -214,28 +214,28 @@ func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 			Event string          `json:"event"`
 			Data  json.RawMessage `json:"data"`
 		}
-		if json.Unmarshal(line, &push) != nil {
+		if protocol.Unmarshal(line, &push) != nil {
 			return
 		}
 		switch push.Event {
 		case protocol.ScreenFrameEvent:
 			var f protocol.ScreenFrame
-			if json.Unmarshal(push.Data, &f) == nil {
+			if protocol.Unmarshal(push.Data, &f) == nil {
 				l.send(frameMsg{f: &f, last: !more})
 			}
 		case protocol.GraphicsEvent: // a pane's graphics layers changed
 			var u protocol.GraphicsUpdate
-			if json.Unmarshal(push.Data, &u) == nil {
+			if protocol.Unmarshal(push.Data, &u) == nil {
 				l.send(graphicsMsg{&u})
 			}
 		case "client.toast": // notification.show
 			var t noticeMsg
-			if json.Unmarshal(push.Data, &t) == nil {
+			if protocol.Unmarshal(push.Data, &t) == nil {
 				l.send(t)
 			}
 		case protocol.PopupEvent: // a popup opened or closed
 			var st protocol.PopupState
-			if json.Unmarshal(push.Data, &st) == nil {
+			if protocol.Unmarshal(push.Data, &st) == nil {
 				l.send(popupMsg{st})
 			}
 		case protocol.AgentViewPushEvent: // agent.view.set|clear
@@ -246,7 +246,7 @@ func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 			l.stopping.Store(true)
 		case "client.window_title": // client.window_title.set|clear
 			var t struct{ Title string }
-			if json.Unmarshal(push.Data, &t) == nil {
+			if protocol.Unmarshal(push.Data, &t) == nil {
 				l.send(titleMsg{t.Title})
 			}
 		}

@@ -84,13 +84,13 @@ func (c *caller) answer(ctx actor.Context, r *api.Reply) {
 // decodeResult reads a result's (or params') wire shape into out.
 func decodeResult(r any, out any) error {
 	if e, ok := r.(protocol.Encoded); ok { // encoded once already
-		return json.Unmarshal(e.JSON, out)
+		return protocol.Unmarshal(e.JSON, out)
 	}
 	raw, err := json.Marshal(r)
 	if err != nil {
 		return err
 	}
-	if err := json.Unmarshal(raw, out); err != nil {
+	if err := protocol.Unmarshal(raw, out); err != nil {
 		return fmt.Errorf("decode %T: %w", r, err)
 	}
 	return nil

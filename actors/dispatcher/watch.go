@@ -24,7 +24,7 @@ func (d *Dispatcher) onEvent(ctx actor.Context, line []byte) {
 		Event string          `json:"event"`
 		Data  json.RawMessage `json:"data"`
 	}
-	if json.Unmarshal(line, &ev) != nil {
+	if protocol.Unmarshal(line, &ev) != nil {
 		return
 	}
 	switch ev.Event {
@@ -32,7 +32,7 @@ func (d *Dispatcher) onEvent(ctx actor.Context, line []byte) {
 		var data struct {
 			Task *taskView `json:"task"`
 		}
-		if json.Unmarshal(ev.Data, &data) != nil || data.Task == nil || data.Task.ID == "" {
+		if protocol.Unmarshal(ev.Data, &data) != nil || data.Task == nil || data.Task.ID == "" {
 			return
 		}
 		d.taskChanged(ctx, data.Task)
@@ -41,7 +41,7 @@ func (d *Dispatcher) onEvent(ctx actor.Context, line []byte) {
 			PaneID string  `json:"pane_id"`
 			Agent  *string `json:"agent"`
 		}
-		if json.Unmarshal(ev.Data, &data) != nil {
+		if protocol.Unmarshal(ev.Data, &data) != nil {
 			return
 		}
 		w := d.byPane(data.PaneID)
@@ -59,7 +59,7 @@ func (d *Dispatcher) onEvent(ctx actor.Context, line []byte) {
 			AgentStatus protocol.AgentStatus `json:"agent_status"`
 			Agent       *string              `json:"agent"`
 		}
-		if json.Unmarshal(ev.Data, &data) != nil {
+		if protocol.Unmarshal(ev.Data, &data) != nil {
 			return
 		}
 		w := d.byPane(data.PaneID)
@@ -78,7 +78,7 @@ func (d *Dispatcher) onEvent(ctx actor.Context, line []byte) {
 		var data struct {
 			PaneID string `json:"pane_id"`
 		}
-		if json.Unmarshal(ev.Data, &data) != nil {
+		if protocol.Unmarshal(ev.Data, &data) != nil {
 			return
 		}
 		w := d.byPane(data.PaneID)

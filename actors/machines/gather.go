@@ -92,7 +92,7 @@ func (g *gather) merge(local protocol.Result) (protocol.Encoded, error) {
 	switch g.call.Method {
 	case "agent.list":
 		var members map[string]json.RawMessage
-		if err := json.Unmarshal(body, &members); err != nil {
+		if err := protocol.Unmarshal(body, &members); err != nil {
 			return protocol.Encoded{}, err
 		}
 		out.Grow(len(body) + g.size())

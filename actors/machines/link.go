@@ -229,7 +229,7 @@ func connect(gen uint64, argv []string, since uint64, ref protocol.MachineRef, o
 		return classify(gen, req, err)
 	}
 	var pong protocol.Pong
-	if json.Unmarshal(raw, &pong) != nil || pong.Version == "" {
+	if protocol.Unmarshal(raw, &pong) != nil || pong.Version == "" {
 		req.close()
 		return &linkDown{gen: gen, err: errors.New("the remote answered ping, but not as herdr"), attention: true}
 	}
@@ -308,7 +308,7 @@ func readMirror(req *wire, ref protocol.MachineRef) (*mirror, error) {
 	var snap struct {
 		Snapshot json.RawMessage `json:"snapshot"`
 	}
-	if err := json.Unmarshal(raw, &snap); err != nil {
+	if err := protocol.Unmarshal(raw, &snap); err != nil {
 		return nil, fmt.Errorf("session.snapshot: %w", err)
 	}
 	raw, err = req.call("agent.list", nil, dialWithin)
@@ -318,7 +318,7 @@ func readMirror(req *wire, ref protocol.MachineRef) (*mirror, error) {
 	var list struct {
 		Agents []json.RawMessage `json:"agents"`
 	}
-	if err := json.Unmarshal(raw, &list); err != nil {
+	if err := protocol.Unmarshal(raw, &list); err != nil {
 		return nil, fmt.Errorf("agent.list: %w", err)
 	}
 	m := &mirror{agents: make([][]byte, 0, len(list.Agents))}

@@ -106,7 +106,7 @@ func (w *wire) dispatch(line []byte) {
 		Result json.RawMessage  `json:"result"`
 		Err    *json.RawMessage `json:"error"`
 	}
-	if json.Unmarshal(line, &head) != nil {
+	if protocol.Unmarshal(line, &head) != nil {
 		return
 	}
 	if head.ID != nil && head.Event == "" {
@@ -118,7 +118,7 @@ func (w *wire) dispatch(line []byte) {
 			a := answer{result: head.Result}
 			if head.Err != nil {
 				var body protocol.ErrorBody
-				json.Unmarshal(*head.Err, &body)
+				protocol.Unmarshal(*head.Err, &body)
 				a.err = protocol.Errorf(body.Code, "%s", body.Message)
 			}
 			ch <- a

@@ -500,7 +500,7 @@ func (p *Plugins) onEvent(ctx actor.Context, line []byte) {
 		Event string          `json:"event"`
 		Data  json.RawMessage `json:"data"`
 	}
-	if json.Unmarshal(line, &ev) != nil {
+	if protocol.Unmarshal(line, &ev) != nil {
 		return
 	}
 	name := strings.Replace(ev.Event, "_", ".", 1)
@@ -545,7 +545,7 @@ func hookContext(data json.RawMessage) protocol.PluginInvocationContext {
 			Worktree    *protocol.WorkspaceWorktreeInfo `json:"worktree"`
 		} `json:"workspace"`
 	}
-	_ = json.Unmarshal(data, &ev)
+	_ = protocol.Unmarshal(data, &ev)
 	c := protocol.PluginInvocationContext{InvocationSource: protocol.Ptr("event")}
 	set := func(dst **string, v string) {
 		if v != "" {

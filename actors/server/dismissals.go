@@ -61,7 +61,7 @@ func startDismissals(path string, log *slog.Logger, quit <-chan struct{}) *dismi
 			log.Warn("dismissed release notes and announcements unreadable; starting a new record", "path", path, "err", err)
 		default:
 			var read dismissedRecord
-			if err := json.Unmarshal(b, &read); err != nil {
+			if err := protocol.Unmarshal(b, &read); err != nil {
 				log.Warn("dismissed release notes and announcements unreadable; starting a new record", "path", path, "err", err)
 			} else {
 				rec.ReleaseNotes = append(rec.ReleaseNotes, read.ReleaseNotes...)

@@ -3,7 +3,6 @@ package server
 import (
 	"bytes"
 	"encoding/gob"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net"
@@ -262,7 +261,7 @@ func confirmHeir(socket string, want []string) error {
 		return fmt.Errorf("the new server said it was ready, but answered pane.list with %s: %s", resp.Error.Code, resp.Error.Message)
 	}
 	var list protocol.PaneList
-	if err := json.Unmarshal(resp.Result, &list); err != nil {
+	if err := protocol.Unmarshal(resp.Result, &list); err != nil {
 		return fmt.Errorf("the new server said it was ready, but its pane list is unreadable: %w", err)
 	}
 	got := make([]string, 0, len(list.Panes))

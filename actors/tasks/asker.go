@@ -127,6 +127,6 @@ func agentOf(r protocol.Result) (protocol.AgentInfo, error) {
 		return protocol.AgentInfo{}, err
 	}
 	var out protocol.AgentInfoResult
-	err = json.Unmarshal(body, &out)
+	err = protocol.Unmarshal(body, &out)
 	return out.Agent, err
 }

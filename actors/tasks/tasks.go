@@ -184,18 +184,18 @@ func (t *Tasks) onEvent(ctx actor.Context, line []byte) {
 		Event string          `json:"event"`
 		Data  json.RawMessage `json:"data"`
 	}
-	if json.Unmarshal(line, &ev) != nil {
+	if protocol.Unmarshal(line, &ev) != nil {
 		return
 	}
 	switch ev.Event {
 	case "pane_agent_status_changed":
 		var d protocol.PaneAgentStatusChangedEvent
-		if json.Unmarshal(ev.Data, &d) == nil {
+		if protocol.Unmarshal(ev.Data, &d) == nil {
 			t.apply(ctx, t.board.agentStatus(d.PaneID, string(d.AgentStatus)))
 		}
 	case "pane_moved":
 		var d protocol.PaneMovedEvent
-		if json.Unmarshal(ev.Data, &d) == nil && d.PreviousPaneID != d.Pane.PaneID {
+		if protocol.Unmarshal(ev.Data, &d) == nil && d.PreviousPaneID != d.Pane.PaneID {
 			t.apply(ctx, t.board.paneMoved(d.PreviousPaneID, d.Pane.PaneID, d.Pane.TerminalID))
 		}
 	}

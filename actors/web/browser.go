@@ -2,7 +2,6 @@ package web
 
 import (
 	"context"
-	"encoding/json"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -196,7 +195,7 @@ func (b *browser) message(ctx actor.Context, msg *wsMessage) {
 	}
 	if req.Method == replayMethod {
 		var prm replayParams
-		if err := json.Unmarshal(req.Params, &prm); err != nil || (prm.PaneID == "") == (prm.Cast == "") {
+		if err := protocol.Unmarshal(req.Params, &prm); err != nil || (prm.PaneID == "") == (prm.Cast == "") {
 			b.answer(req.ID, api.Fail(protocol.ParamError("params", "web.replay takes pane_id or cast")), n)
 			return
 		}

@@ -177,7 +177,7 @@ func (h *herdr) openSessionEvents() (*protocol.Client, error) {
 		Params: mustJSON(protocol.EventsSubscribeParams{Subscriptions: sessionKinds()})})
 	line, err := c.RoundTrip(req)
 	if err == nil {
-		err = json.Unmarshal(line, &ack)
+		err = protocol.Unmarshal(line, &ack)
 	}
 	if err == nil && ack.Error != nil {
 		err = &toolError{ack.Error.Code, ack.Error.Message}

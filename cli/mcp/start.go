@@ -197,8 +197,8 @@ func decodeEvent(w protocol.WaitMatched, data any) error {
 	var line struct {
 		Data json.RawMessage `json:"data"`
 	}
-	if err := json.Unmarshal(w.Event, &line); err != nil {
+	if err := protocol.Unmarshal(w.Event, &line); err != nil {
 		return err
 	}
-	return json.Unmarshal(line.Data, data)
+	return protocol.Unmarshal(line.Data, data)
 }

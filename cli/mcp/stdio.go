@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"sync"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // The SDK's stdio connection ends at the first line it cannot decode as
@@ -74,7 +76,7 @@ func judge(line []byte) []byte {
 	if !json.Valid(line) {
 		return rpcError(nil, -32700, "parse error: the line is not JSON")
 	}
-	if json.Unmarshal(line, &msg) != nil {
+	if protocol.Unmarshal(line, &msg) != nil {
 		return rpcError(nil, -32600, "invalid request: not a JSON-RPC message object")
 	}
 	if msg.ID != nil && !scalarID(msg.ID) {
@@ -94,7 +96,7 @@ func judge(line []byte) []byte {
 func scalarID(id json.RawMessage) bool {
 	var s string
 	var n int64
-	return json.Unmarshal(id, &s) == nil || json.Unmarshal(id, &n) == nil
+	return protocol.Unmarshal(id, &s) == nil || protocol.Unmarshal(id, &n) == nil
 }
 
 func rpcError(id json.RawMessage, code int, message string) []byte {

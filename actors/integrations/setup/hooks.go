@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // scriptBase is the file name every herdr hook script and plugin shares;
@@ -116,7 +118,7 @@ func stripOurs(hooks *object, what string) (bool, error) {
 func stripEntries(entries []json.RawMessage, what string) (kept []json.RawMessage, dropped bool, err error) {
 	for _, raw := range entries {
 		var e object
-		if json.Unmarshal(raw, &e) != nil {
+		if protocol.Unmarshal(raw, &e) != nil {
 			kept = append(kept, raw) // not an object: not ours to judge
 			continue
 		}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // object is a JSON object that keeps its members' order and their exact
@@ -37,10 +39,10 @@ func parseObject(data []byte) (*object, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return o, nil
 	}
-	if err := json.Unmarshal(data, o); err != nil {
+	if err := noDuplicateKeys(data); err != nil { // first: its error names the key's path
 		return nil, err
 	}
-	if err := noDuplicateKeys(data); err != nil {
+	if err := protocol.Unmarshal(data, o); err != nil {
 		return nil, err
 	}
 	return o, nil
@@ -191,7 +193,7 @@ func (o *object) child(key, what string) (*object, error) {
 		return newObject(), nil
 	}
 	c := newObject()
-	if err := json.Unmarshal(raw, c); err != nil {
+	if err := protocol.Unmarshal(raw, c); err != nil {
 		return nil, fmt.Errorf("%s: %q must be a JSON object", what, key)
 	}
 	return c, nil
@@ -204,7 +206,7 @@ func (o *object) array(key, what string) ([]json.RawMessage, error) {
 		return nil, nil
 	}
 	var out []json.RawMessage
-	if err := json.Unmarshal(raw, &out); err != nil {
+	if err := protocol.Unmarshal(raw, &out); err != nil {
 		return nil, fmt.Errorf("%s: %q must be a JSON array", what, key)
 	}
 	return out, nil
@@ -213,7 +215,7 @@ func (o *object) array(key, what string) ([]json.RawMessage, error) {
 // str returns the string member key, "" when absent or not a string.
 func (o *object) str(key string) string {
 	var s string
-	if raw, ok := o.vals[key]; ok && json.Unmarshal(raw, &s) == nil {
+	if raw, ok := o.vals[key]; ok && protocol.Unmarshal(raw, &s) == nil {
 		return s
 	}
 	return ""

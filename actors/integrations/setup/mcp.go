@@ -2,12 +2,12 @@ package setup
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/herdr-go/herdr/protocol"
 	"github.com/pelletier/go-toml/v2"
 )
 
@@ -81,7 +81,7 @@ func (jsonMCP) entryIsOurs(servers *object) (present, ours bool) {
 		Command string   `json:"command"`
 		Args    []string `json:"args"`
 	}
-	return true, json.Unmarshal(raw, &e) == nil && oursMCP(e.Command, e.Args)
+	return true, protocol.Unmarshal(raw, &e) == nil && oursMCP(e.Command, e.Args)
 }
 
 func (j jsonMCP) install(e environ, dir string) ([]string, error) {

@@ -31,7 +31,7 @@ func Load(path string) (*File, error) {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	var f File
-	if err := json.Unmarshal(b, &f); err != nil {
+	if err := protocol.Unmarshal(b, &f); err != nil {
 		return nil, fmt.Errorf("read %s: %w", path, err)
 	}
 	for _, p := range f.Machines {

@@ -217,14 +217,14 @@ func Parse(data []byte) (*Saved, error) {
 		Version    int               `json:"version"`
 		Workspaces []json.RawMessage `json:"workspaces"`
 	}
-	if err := json.Unmarshal(data, &head); err != nil {
+	if err := protocol.Unmarshal(data, &head); err != nil {
 		return nil, fmt.Errorf("not a session file: %w", err)
 	}
 	if head.Version > SavedVersion {
 		return nil, fmt.Errorf("%w (version %d; this release reads up to %d)", ErrNewerVersion, head.Version, SavedVersion)
 	}
 	var s Saved
-	if err := json.Unmarshal(data, &s); err != nil {
+	if err := protocol.Unmarshal(data, &s); err != nil {
 		// Version 2 workspaces do not fit; they are migrated below.
 		s = Saved{}
 		var top struct {
@@ -232,7 +232,7 @@ func Parse(data []byte) (*Saved, error) {
 			Selected int         `json:"selected"`
 			Tasks    *SavedTasks `json:"tasks"`
 		}
-		if err := json.Unmarshal(data, &top); err != nil {
+		if err := protocol.Unmarshal(data, &top); err != nil {
 			return nil, fmt.Errorf("not a session file: %w", err)
 		}
 		s.Active, s.Selected, s.Tasks = top.Active, top.Selected, top.Tasks
@@ -251,12 +251,12 @@ func Parse(data []byte) (*Saved, error) {
 
 func parseWorkspace(raw json.RawMessage) (SavedWorkspace, error) {
 	var probe map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &probe); err != nil {
+	if err := protocol.Unmarshal(raw, &probe); err != nil {
 		return SavedWorkspace{}, err
 	}
 	if _, ok := probe["identity_cwd"]; ok {
 		var w SavedWorkspace
-		err := json.Unmarshal(raw, &w)
+		err := protocol.Unmarshal(raw, &w)
 		return w, err
 	}
 	if _, ok := probe["layout"]; !ok {
@@ -266,7 +266,7 @@ func parseWorkspace(raw json.RawMessage) (SavedWorkspace, error) {
 		CustomName *string `json:"custom_name"`
 		SavedTab
 	}
-	if err := json.Unmarshal(raw, &legacy); err != nil {
+	if err := protocol.Unmarshal(raw, &legacy); err != nil {
 		return SavedWorkspace{}, err
 	}
 	tab := legacy.SavedTab
