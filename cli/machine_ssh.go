@@ -41,11 +41,11 @@ func (a *app) sshConnect(target string, extra []string, remote string) (net.Conn
 
 // startPipe starts argv and joins its stdin and stdout as a connection.
 func startPipe(argv []string, stderr io.Writer) (net.Conn, error) {
-	cmd, in, out, err := saved.StartPipe(argv, stderr)
+	child, err := saved.StartPipe(argv, stderr)
 	if err != nil {
 		return nil, err
 	}
-	return &pipeConn{cmd: cmd, r: out, w: in}, nil
+	return &pipeConn{child: child}, nil
 }
 
 // errNoAnswer is a far command that closed without a ping answer: not
@@ -115,7 +115,7 @@ func (a *app) reachMachine(p saved.Profile, extra []string, timeout time.Duratio
 		msg := fmt.Sprintf("%q there did not answer as herdr (is herdr installed there? --remote-bin PATH names it)", bin)
 		if !errors.Is(err, errNoAnswer) {
 			msg = err.Error()
-		} else if conn.(*pipeConn).cmd.ProcessState.ExitCode() == 255 {
+		} else if conn.(*pipeConn).child.ExitCode() == 255 {
 			msg = "ssh failed" // ssh's own status: its message follows
 		}
 		if last := sshErr.last(); last != "" {

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"io"
 	"net"
-	"os/exec"
-	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -82,29 +80,17 @@ func (a *app) checkRemote(target string) error {
 
 // pipeConn is a connection over a child process's stdout and stdin.
 type pipeConn struct {
-	cmd  *exec.Cmd
-	r    io.ReadCloser
-	w    io.WriteCloser
-	once sync.Once
+	child *saved.Child
 }
 
-func (p *pipeConn) Read(b []byte) (int, error)  { return p.r.Read(b) }
-func (p *pipeConn) Write(b []byte) (int, error) { return p.w.Write(b) }
+func (p *pipeConn) Read(b []byte) (int, error)  { return p.child.Out.Read(b) }
+func (p *pipeConn) Write(b []byte) (int, error) { return p.child.In.Write(b) }
 
 // Close ends ssh: closing its stdin lets the bridge see the end; a kill
-// makes sure a hung link does not outlive the client.
+// makes sure a hung link does not outlive the client, and the wait is
+// bounded whatever a child of ssh's still holds (saved.PipeWaitDelay).
 func (p *pipeConn) Close() error {
-	p.once.Do(func() {
-		p.w.Close()
-		done := make(chan struct{})
-		go func() { p.cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(2 * time.Second):
-			p.cmd.Process.Kill()
-			<-done
-		}
-	})
+	p.child.Stop(2 * time.Second)
 	return nil
 }
 

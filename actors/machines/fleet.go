@@ -162,8 +162,11 @@ func (f *Fleet) Receive(ctx actor.Context) {
 		o.SSH = msg.SSH
 		f.opts = &o
 	case *stateMsg:
-		if v := f.fromLink(ctx, msg.id); v != nil && v.state != msg.state {
-			v.state, v.since, v.err = msg.state, msg.at, msg.err
+		if v := f.fromLink(ctx, msg.id); v != nil {
+			if v.state != msg.state {
+				v.since = msg.at
+			}
+			v.state, v.err = msg.state, msg.err
 		}
 	case *contactMsg:
 		if v := f.fromLink(ctx, msg.id); v != nil {

@@ -47,23 +47,26 @@ type link struct {
 	opts   *Options
 	parent *actor.PID
 
-	state    string
-	gen      uint64 // the connection attempt; messages of an older one are dropped
-	req, ev  *wire
-	backoff  time.Duration
-	lastSeq  uint64 // the remote's seq of the last event seen, for since_seq
-	contact  time.Time
-	told     time.Time // when the parent last heard of contact
-	waits    map[string]*wire
-	mirror   *mirror
-	fetching bool          // a re-read runs
-	again    time.Duration // a re-read is wanted within this after the one running (0: none)
-	refreshT uint64        // the pending re-read's timer
-	refreshD time.Time     // when it fires
-	probeAt  uint64        // the pending probe's timer
-	early    [][]byte      // events of the attempt under way, published once it is up
-	timers   api.Timers
-	log      func(msg string, args ...any)
+	state      string
+	reason     string // why the state is what it is ("" while online)
+	gen        uint64 // the connection attempt; messages of an older one are dropped
+	req, ev    *wire
+	backoff    time.Duration
+	lastSeq    uint64 // the remote's seq of the last event seen, for since_seq
+	contact    time.Time
+	told       time.Time // when the parent last heard of contact
+	waits      map[string]*wire
+	mirror     *mirror
+	fetching   bool          // a re-read runs
+	again      time.Duration // a re-read is wanted within this after the one running (0: none)
+	refreshT   uint64        // the pending re-read's timer
+	refreshD   time.Time     // when it fires
+	probeAt    uint64        // the pending probe's timer
+	early      [][]byte      // events of the attempt under way, published once it is up
+	earlyBytes int
+	floods     int // the cuts for flooding since the link last stayed up
+	timers     api.Timers
+	log        func(msg string, args ...any)
 	// stopped is closed when the link stops: a connection or a wait's
 	// session that comes up after it is closed at once, not leaked.
 	stopped chan struct{}
@@ -85,6 +88,7 @@ type (
 	remoteLine struct {
 		gen  uint64
 		line []byte
+		q    *inbox // the wire's, whose room the line holds until taken
 	}
 	mirrored struct {
 		gen    uint64
@@ -134,12 +138,20 @@ func (l *link) Receive(ctx actor.Context) {
 			l.down(ctx, msg.err, msg.attention)
 		}
 	case *remoteLine:
+		msg.q.take(len(msg.line))
 		switch {
 		case msg.gen != l.gen:
 		case l.req == nil:
 			// Resumed events arrive while the attempt reads the mirror:
 			// they follow the machine_state_changed that says it is back.
+			// A remote that sends more than it could have retained is
+			// flooding.
+			if len(l.early) >= floodBurstLines || l.earlyBytes+len(msg.line) > floodBurstBytes {
+				l.down(ctx, &floodError{fmt.Sprintf("sent more than %d events while the link came up (flooding)", floodBurstLines)}, true)
+				return
+			}
 			l.early = append(l.early, msg.line)
+			l.earlyBytes += len(msg.line)
 		default:
 			l.event(ctx, msg.line)
 		}
@@ -204,7 +216,7 @@ func (l *link) dial(ctx actor.Context) {
 	}
 	stopped := l.stopped
 	go func() {
-		result := connect(gen, argv, since, l.ref, func(line []byte) { root.Send(self, &remoteLine{gen: gen, line: line}) })
+		result := connect(gen, argv, since, l.ref, func(line []byte, q *inbox) { root.Send(self, &remoteLine{gen: gen, line: line, q: q}) })
 		if up, ok := result.(*linkUp); ok && isClosed(stopped) {
 			up.req.close()
 			up.ev.close()
@@ -219,7 +231,7 @@ func (l *link) dial(ctx actor.Context) {
 // event stream subscribed (resumed after since when the remote still has
 // it), then the mirror read. It runs on a goroutine and touches no field
 // of the link.
-func connect(gen uint64, argv []string, since uint64, ref protocol.MachineRef, onEvent func([]byte)) any {
+func connect(gen uint64, argv []string, since uint64, ref protocol.MachineRef, onEvent func([]byte, *inbox)) any {
 	req, err := dialWire(argv, nil)
 	if err != nil {
 		return &linkDown{gen: gen, err: err, attention: true}
@@ -266,7 +278,7 @@ func streamKinds() []protocol.Subscription {
 
 // subscribe opens the event session, resuming after since when the
 // remote still retains it, else from now.
-func subscribe(argv []string, since uint64, onEvent func([]byte)) (*wire, error) {
+func subscribe(argv []string, since uint64, onEvent func([]byte, *inbox)) (*wire, error) {
 	for {
 		ev, err := dialWire(argv, onEvent)
 		if err != nil {
@@ -361,12 +373,12 @@ func readMirror(req *wire, ref protocol.MachineRef) (*mirror, error) {
 func classify(gen uint64, w *wire, err error) *linkDown {
 	w.close()
 	tail := w.stderr.last()
-	exit := -1
-	if st := w.cmd.ProcessState; st != nil {
-		exit = st.ExitCode()
-	}
+	exit := w.child.ExitCode()
 	attention := false
+	var flood *floodError
 	switch {
+	case errors.As(err, &flood):
+		attention = true
 	case exit == 255:
 		for _, s := range []string{"Permission denied", "Host key verification failed", "IDENTIFICATION HAS CHANGED"} {
 			attention = attention || strings.Contains(tail, s)
@@ -395,7 +407,7 @@ func (l *link) up(ctx actor.Context, m *linkUp) {
 	l.log("machine online", "version", m.pong.Version)
 	l.setState(ctx, protocol.MachineOnline, "")
 	early := l.early
-	l.early = nil
+	l.early, l.earlyBytes = nil, 0
 	for _, line := range early {
 		l.event(ctx, line)
 	}
@@ -415,17 +427,31 @@ func (l *link) down(ctx actor.Context, err error, attention bool) {
 	l.timers.Cancel(l.probeAt)
 	l.gen++ // what the dropped sessions still send is stale
 	state, wait := protocol.MachineOffline, l.backoff
-	if attention {
+	var flood *floodError
+	switch {
+	case errors.As(err, &flood):
+		// Cut off: marked for a person, retried later and later while
+		// it keeps flooding.
+		l.floods++
+		state, wait = protocol.MachineAttention, attentionRetry<<min(l.floods-1, 3)
+	case attention:
 		state, wait = protocol.MachineAttention, attentionRetry
-	} else {
+	default:
 		l.backoff = min(2*l.backoff, backoffMax)
 	}
 	reason := "connection lost"
 	if err != nil {
 		reason = err.Error()
 	}
-	if l.state != state {
+	switch {
+	case flood != nil:
+		l.opts.Log.Warn("machine cut off", "machine", l.p.Label, "err", reason, "retry_in", wait)
+	case l.state != state:
 		l.log("machine "+state, "err", reason, "retry_in", wait)
+	}
+	if l.state == state && l.reason != reason {
+		l.reason = reason
+		l.tell(ctx, reason) // the same state for another reason: machine.list says the new one
 	}
 	l.setState(ctx, state, reason)
 	l.timers.After(ctx, wait, &redial{})
@@ -445,7 +471,7 @@ func (l *link) drop() {
 		}
 	}
 	l.timers.Cancel(l.refreshT)
-	l.req, l.ev, l.fetching, l.again, l.refreshT, l.early = nil, nil, false, 0, 0, nil
+	l.req, l.ev, l.fetching, l.again, l.refreshT, l.early, l.earlyBytes = nil, nil, false, 0, 0, nil, 0
 }
 
 // setState tells the parent, and the bus's fleet subscribers, of a change.
@@ -454,7 +480,7 @@ func (l *link) setState(ctx actor.Context, state, reason string) {
 		return
 	}
 	prev := l.state
-	l.state = state
+	l.state, l.reason = state, reason
 	l.tell(ctx, reason)
 	ctx.Send(l.opts.Events, &events.Publish{
 		Data:   protocol.MachineStateChanged{Machine: l.ref, State: state, Previous: prev, Error: reason},
@@ -623,6 +649,7 @@ func (l *link) probed(ctx actor.Context, m *probed) {
 		return
 	}
 	l.touch(ctx)
+	l.floods = 0 // up a whole probe's time without flooding
 	l.probeAt = l.timers.After(ctx, probeEvery, &probeIt{})
 }
 

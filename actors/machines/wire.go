@@ -7,25 +7,48 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os/exec"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/protocol"
 )
 
+// Budgets of one wire, so a remote that writes faster than its link reads
+// (a broken or compromised machine) costs the local server a bounded
+// amount: one line's size (an answer may be a whole snapshot; an event
+// is small), the lines handed to the link and not yet taken (the reader
+// waits while they are full, which holds the remote back through ssh),
+// and a rate of unasked lines (events, stray answers) past which the
+// remote is flooding and the wire is cut.
+const (
+	maxAnswerBytes   = 16 * protocol.MaxLineBytes
+	maxStrayBytes    = protocol.MaxLineBytes
+	queueLines       = 256
+	queueBytes       = 4 << 20
+	floodBurstLines  = 4096
+	floodLinesPerSec = 1000
+	floodBurstBytes  = 16 << 20
+	floodBytesPerSec = 2 << 20
+)
+
+// floodError is the reason a wire was cut for its remote's flood.
+type floodError struct{ what string }
+
+func (e *floodError) Error() string { return "cut off: the remote " + e.what }
+
 // wire is one ssh session to a machine's remote-client-bridge: newline
 // JSON both ways. Calls are matched to answers by id, so any goroutine may
 // call; lines that answer no call (a subscription's events, its end) go to
-// stray. It is I/O plumbing owned by one link actor, which reads nothing
-// of it but what a call returns.
+// stray, through the bounded inbox. It is I/O plumbing owned by one link
+// actor, which reads nothing of it but what a call returns.
 type wire struct {
-	cmd   *exec.Cmd
-	in    io.WriteCloser
-	stray func(line []byte)
+	child *saved.Child
+	stray func(line []byte, q *inbox)
+	inbox *inbox
 
 	wmu sync.Mutex // one line written at a time
 
@@ -34,8 +57,11 @@ type wire struct {
 	next    uint64
 	err     error
 
-	done   chan struct{} // closed when the reader stops
-	stderr *tailBuffer
+	quit     chan struct{} // closed by close: a reader waiting for room gives up
+	quitOnce sync.Once
+	done     chan struct{} // closed when the reader stops
+	stderr   *tailBuffer
+	rate     bucket
 }
 
 // answer is one response line, decoded.
@@ -48,43 +74,36 @@ type answer struct {
 var errWireClosed = errors.New("connection closed")
 
 // dialWire starts argv (an ssh command line) and reads its output.
-func dialWire(argv []string, stray func([]byte)) (*wire, error) {
+func dialWire(argv []string, stray func(line []byte, q *inbox)) (*wire, error) {
 	tail := &tailBuffer{}
-	cmd, in, out, err := saved.StartPipe(argv, tail)
+	child, err := saved.StartPipe(argv, tail)
 	if err != nil {
 		return nil, err
 	}
-	w := &wire{cmd: cmd, in: in, stray: stray, pending: map[string]chan answer{}, done: make(chan struct{}), stderr: tail}
-	go w.read(out)
+	w := &wire{child: child, stray: stray, inbox: newInbox(), pending: map[string]chan answer{},
+		quit: make(chan struct{}), done: make(chan struct{}), stderr: tail, rate: newBucket(time.Now())}
+	go w.read()
 	return w, nil
 }
 
-// read hands each line to its caller until ssh's output ends, then fails
-// every call still waiting.
-func (w *wire) read(out io.Reader) {
-	r := bufio.NewReaderSize(out, 64<<10)
-	for {
-		line, err := r.ReadSlice('\n')
-		if err == bufio.ErrBufferFull {
-			// A long line (a big snapshot): gather it whole, bounded.
-			buf := append([]byte(nil), line...)
-			for err == bufio.ErrBufferFull && len(buf) <= protocol.MaxLineBytes*16 {
-				line, err = r.ReadSlice('\n')
-				buf = append(buf, line...)
-			}
-			line = buf
-		}
-		if err != nil {
-			break
-		}
-		w.dispatch(bytes.TrimSpace(line))
+// read hands each line to its caller until ssh's output ends (which
+// saved.StartPipe bounds once ssh ended) or the remote broke a budget,
+// then fails every call still waiting.
+func (w *wire) read() {
+	cut := w.readLines(w.child.Out)
+	if cut != nil {
+		w.child.Stop(0)
+	} else {
+		w.child.Wait()
 	}
-	w.cmd.Wait()
 	w.mu.Lock()
 	if w.err == nil {
-		w.err = errWireClosed
-		if tail := w.stderr.last(); tail != "" {
-			w.err = fmt.Errorf("connection closed: %s", tail)
+		w.err = cut
+		if w.err == nil {
+			w.err = errWireClosed
+			if tail := w.stderr.last(); tail != "" {
+				w.err = fmt.Errorf("connection closed: %s", tail)
+			}
 		}
 	}
 	for id, ch := range w.pending {
@@ -95,10 +114,43 @@ func (w *wire) read(out io.Reader) {
 	close(w.done)
 }
 
-// dispatch routes one line to the call it answers, else to stray.
-func (w *wire) dispatch(line []byte) {
+// readLines reads until the output ends (nil) or a budget is broken (the
+// reason).
+func (w *wire) readLines(out io.Reader) error {
+	r := bufio.NewReaderSize(out, 64<<10)
+	for {
+		line, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			// A long line (a big snapshot): gather it whole, bounded.
+			buf := append([]byte(nil), line...)
+			for err == bufio.ErrBufferFull {
+				if len(buf) > maxAnswerBytes {
+					return &floodError{fmt.Sprintf("sent a line over %d bytes", maxAnswerBytes)}
+				}
+				line, err = r.ReadSlice('\n')
+				buf = append(buf, line...)
+			}
+			line = buf
+		}
+		if err != nil {
+			return nil
+		}
+		if err := w.dispatch(bytes.TrimSpace(line)); err != nil {
+			return err
+		}
+		select {
+		case <-w.quit:
+			return nil
+		default:
+		}
+	}
+}
+
+// dispatch routes one line to the call it answers, else to stray; an
+// error cuts the wire.
+func (w *wire) dispatch(line []byte) error {
 	if len(line) == 0 {
-		return
+		return nil
 	}
 	var head struct {
 		ID     *string          `json:"id"`
@@ -107,7 +159,7 @@ func (w *wire) dispatch(line []byte) {
 		Err    *json.RawMessage `json:"error"`
 	}
 	if protocol.Unmarshal(line, &head) != nil {
-		return
+		return w.unasked(line, false)
 	}
 	if head.ID != nil && head.Event == "" {
 		w.mu.Lock()
@@ -122,12 +174,29 @@ func (w *wire) dispatch(line []byte) {
 				a.err = protocol.Errorf(body.Code, "%s", body.Message)
 			}
 			ch <- a
-			return
+			return nil
 		}
 	}
-	if w.stray != nil {
-		w.stray(append([]byte(nil), line...)) // the reader's buffer is reused
+	return w.unasked(line, w.stray != nil)
+}
+
+// unasked counts a line that answers no call against the wire's budgets
+// and, when keep, hands a copy to stray once the inbox has room.
+func (w *wire) unasked(line []byte, keep bool) error {
+	if len(line) > maxStrayBytes {
+		return &floodError{fmt.Sprintf("sent an event line over %d bytes", maxStrayBytes)}
 	}
+	if !w.rate.take(time.Now(), len(line)) {
+		return &floodError{fmt.Sprintf("sent more than %d lines or %d MiB a second (flooding)", floodLinesPerSec, floodBytesPerSec>>20)}
+	}
+	if !keep {
+		return nil
+	}
+	if !w.inbox.put(len(line), w.quit) {
+		return nil
+	}
+	w.stray(append([]byte(nil), line...), w.inbox) // the reader's buffer is reused
+	return nil
 }
 
 // call sends one request and waits for its answer, at most timeout (0:
@@ -183,7 +252,7 @@ func (w *wire) send(method string, params any) (chan answer, error) {
 		Params json.RawMessage `json:"params"`
 	}{id, method, raw})
 	w.wmu.Lock()
-	_, err := w.in.Write(append(line, '\n'))
+	_, err := w.child.In.Write(append(line, '\n'))
 	w.wmu.Unlock()
 	if err != nil {
 		w.mu.Lock()
@@ -195,17 +264,10 @@ func (w *wire) send(method string, params any) (chan answer, error) {
 }
 
 // close ends the ssh session (its stdin first, then the process) and
-// waits for the reader, at most a few seconds.
+// waits for the reader, which saved.StartPipe bounds.
 func (w *wire) close() {
-	w.in.Close()
-	select {
-	case <-w.done:
-		return
-	case <-time.After(2 * time.Second):
-	}
-	if w.cmd.Process != nil {
-		w.cmd.Process.Kill()
-	}
+	w.quitOnce.Do(func() { close(w.quit) })
+	w.child.Stop(2 * time.Second)
 	<-w.done
 }
 
@@ -244,4 +306,62 @@ func (t *tailBuffer) last() string {
 	defer t.mu.Unlock()
 	lines := strings.Split(strings.TrimSpace(string(t.buf)), "\n")
 	return protocol.Printable(strings.TrimSpace(lines[len(lines)-1]))
+}
+
+// inbox bounds the lines a wire's reader handed its link and the link has
+// not yet taken: the reader waits for room (put), the link frees it as it
+// takes each line (take), which never blocks the actor.
+type inbox struct {
+	lines, bytes atomic.Int64
+	room         chan struct{}
+}
+
+func newInbox() *inbox { return &inbox{room: make(chan struct{}, 1)} }
+
+// put waits until a line of n bytes fits (a line alone always does), false
+// when quit closed meanwhile.
+func (q *inbox) put(n int, quit <-chan struct{}) bool {
+	for {
+		l, b := q.lines.Load(), q.bytes.Load()
+		if l == 0 || l < queueLines && b+int64(n) <= queueBytes {
+			q.lines.Add(1)
+			q.bytes.Add(int64(n))
+			return true
+		}
+		select {
+		case <-q.room:
+		case <-quit:
+			return false
+		}
+	}
+}
+
+// take frees a line of n bytes.
+func (q *inbox) take(n int) {
+	q.lines.Add(-1)
+	q.bytes.Add(-int64(n))
+	select {
+	case q.room <- struct{}{}:
+	default:
+	}
+}
+
+// bucket is a token bucket of lines and bytes: a burst, refilled at a
+// steady rate.
+type bucket struct {
+	lines, bytes float64
+	at           time.Time
+}
+
+func newBucket(now time.Time) bucket {
+	return bucket{lines: floodBurstLines, bytes: floodBurstBytes, at: now}
+}
+
+// take spends one line of n bytes, false when the budget is spent.
+func (b *bucket) take(now time.Time, n int) bool {
+	dt := now.Sub(b.at).Seconds()
+	b.at = now
+	b.lines = min(floodBurstLines, b.lines+dt*floodLinesPerSec) - 1
+	b.bytes = min(floodBurstBytes, b.bytes+dt*floodBytesPerSec) - float64(n)
+	return b.lines >= 0 && b.bytes >= 0
 }
