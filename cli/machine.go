@@ -137,7 +137,10 @@ when piped.`,
 				}
 				out.Machines = append(out.Machines, e)
 			}
-			if len(f.Machines) == 0 && !asJSON && a.stdoutIsTerminal() {
+			for _, bad := range f.Invalid {
+				out.Machines = append(out.Machines, machineEntry{MachineInfo: bad.Info()})
+			}
+			if len(f.Machines) == 0 && len(f.Invalid) == 0 && !asJSON && a.stdoutIsTerminal() {
 				fmt.Fprintln(a.stdout, "no machines saved; add one with `herdr machine add TARGET --label LABEL`")
 				return nil
 			}

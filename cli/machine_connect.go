@@ -29,6 +29,9 @@ func (a *app) machineProfile() (saved.Profile, error) {
 	}
 	i := f.Find(a.machine)
 	if i < 0 {
+		if bad, ok := f.FindInvalid(a.machine); ok {
+			return saved.Profile{}, bad.Unusable()
+		}
 		return saved.Profile{}, unknownMachine(a.machine)
 	}
 	p := f.Machines[i]

@@ -21,6 +21,9 @@ func (a *app) dialMachine(key string) (net.Conn, error) {
 	}
 	i := f.Find(key)
 	if i < 0 {
+		if bad, ok := f.FindInvalid(key); ok {
+			return nil, bad.Unusable()
+		}
 		return nil, unknownMachine(key)
 	}
 	p := f.Machines[i]

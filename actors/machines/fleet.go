@@ -59,6 +59,7 @@ type view struct {
 type Fleet struct {
 	opts     *Options
 	profiles []saved.Profile
+	invalid  []saved.Invalid // entries of machines.json that cannot be used
 	stamp    fileStamp
 	loading  bool
 	// early holds the calls that came before machines.json was first
@@ -234,6 +235,10 @@ func (f *Fleet) loaded(ctx actor.Context, m *loaded) {
 		return
 	}
 	f.stamp = m.stamp
+	f.invalid = m.file.Invalid
+	for _, bad := range f.invalid {
+		f.opts.Log.Warn("machines: an entry of machines.json cannot be used; the others can", "machine", bad.Name(), "err", bad.Err)
+	}
 	f.reconcile(ctx, m.file.Machines)
 }
 
@@ -306,10 +311,18 @@ func (f *Fleet) find(key string) (saved.Profile, bool) {
 	return saved.Profile{}, false
 }
 
+// findInvalid is the entry of machines.json set aside that key names.
+func (f *Fleet) findInvalid(key string) (saved.Invalid, bool) {
+	return (&saved.File{Invalid: f.invalid}).FindInvalid(key)
+}
+
 func (f *Fleet) call(ctx actor.Context, call *api.Call) {
 	if fwd, ok := call.Params.(*protocol.Forwarded); ok {
 		p, ok := f.find(fwd.Machine)
+		bad, isBad := f.findInvalid(fwd.Machine)
 		switch {
+		case !ok && isBad:
+			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeMachineOffline, "%v", bad.Unusable())))
 		case !ok:
 			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeMachineNotFound, "no saved machine %q (herdr machine list shows them)", protocol.Printable(fwd.Machine))))
 		case f.links[p.ID] == nil:
@@ -421,6 +434,9 @@ func (f *Fleet) list(ctx actor.Context, _ *api.Call) {
 			info.Error = ""
 		}
 		out.Machines = append(out.Machines, info)
+	}
+	for _, bad := range f.invalid {
+		out.Machines = append(out.Machines, bad.Info())
 	}
 	ctx.Respond(api.Done(out))
 }

@@ -153,3 +153,44 @@ func TestLinks_AGrandchildHoldingThePipesCannotHangALink(t *testing.T) {
 		t.Fatalf("herdr --machine with a writer left on stderr: exit %d, stderr %q; want exit 1 and one line", code, errOut)
 	}
 }
+
+// One bad entry of machines.json (an id that would steer the ssh socket
+// out of its folder, a label shaped like an id) makes only that machine
+// unusable, named with its reason in machine.list and the log at warn;
+// the good one links, and a CLI call naming the bad one says why.
+func TestLinks_OneBadMachineEntryLeavesTheOthersWorking(t *testing.T) {
+	t.Parallel()
+	h := linkHome(t, fakeBridge(":"))
+	file := filepath.Join(h.ConfigHome, "herdr", "machines.json")
+	if err := os.WriteFile(file, []byte(`{"machines":[
+		{"id":"../../../tmp/x","label":"evil","target":"build","enabled":true},
+		{"id":"m-0000b01d","label":"build","target":"build","enabled":true},
+		{"id":"m-0000b01e","label":"m-0000b01f","target":"build","enabled":true}]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s := h.Start(t, "e2e")
+	var list protocol.MachineList
+	deadline := time.Now().Add(time.Minute)
+	for time.Now().Before(deadline) {
+		list = OK[protocol.MachineList](t, s.CallT(t, "machine.list", map[string]any{}), "machine_list")
+		if len(list.Machines) == 3 && list.Machines[0].State == protocol.MachineOnline {
+			break
+		}
+		time.Sleep(50 * time.Millisecond) // poll interval
+	}
+	if len(list.Machines) != 3 || list.Machines[0].Label != "build" || list.Machines[0].State != protocol.MachineOnline {
+		t.Fatalf("machine.list = %+v; want build online beside the two bad entries", list.Machines)
+	}
+	for i, want := range map[int]string{1: "invalid machine id", 2: "shape of a machine id"} {
+		if m := list.Machines[i]; m.State != protocol.MachineAttention || !strings.Contains(m.Error, want) {
+			t.Errorf("bad entry %d = %+v; want attention naming %q", i, m, want)
+		}
+	}
+	if log := h.ServerLog("e2e"); !strings.Contains(log, "cannot be used") || !strings.Contains(log, "WARN") {
+		t.Errorf("the log does not name the bad entries at warn:\n%s", log)
+	}
+	_, errOut, code := RunCLI(t, h.Env, "--machine", "evil", "pane", "list")
+	if code != 1 || !SingleLine(errOut) || !strings.Contains(errOut, "cannot be used") {
+		t.Fatalf("herdr --machine evil: exit %d, stderr %q; want one line saying why", code, errOut)
+	}
+}

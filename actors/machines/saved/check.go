@@ -17,6 +17,45 @@ const MaxLabelBytes = 64
 // maxFieldBytes bounds a target and a remote binary path.
 const maxFieldBytes = 255
 
+// maxIDBytes bounds a machine id.
+const maxIDBytes = 64
+
+// CheckID refuses an id that is not 1-64 of A-Z a-z 0-9 _ - starting with
+// a letter or digit: an id names the machine in qualified ids
+// ("ID/w1:p2") and its ssh socket, so no '/', "..", '%', space or
+// control character may pass. Ids made here are m-<8 hex>.
+func CheckID(id string) error {
+	ok := id != "" && len(id) <= maxIDBytes && !strings.HasPrefix(id, "-") && !strings.HasPrefix(id, "_")
+	for _, r := range id {
+		ok = ok && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_')
+	}
+	if !ok {
+		return fmt.Errorf("invalid machine id %q: use 1-%d of A-Z a-z 0-9 _ -, starting with a letter or digit", protocol.Printable(clipString(id, maxIDBytes)), maxIDBytes)
+	}
+	return nil
+}
+
+// idShaped reports whether s has the shape of the ids made here
+// (m-<8 hex>, any case): a label of that shape would read as an id.
+func idShaped(s string) bool {
+	if len(s) != 10 || !strings.EqualFold(s[:2], "m-") {
+		return false
+	}
+	for _, r := range s[2:] {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r >= 'A' && r <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func clipString(s string, n int) string {
+	if len(s) > n {
+		return s[:n]
+	}
+	return s
+}
+
 // Check checks every field of p but its id.
 func Check(p Profile) error {
 	if err := CheckLabel(p.Label); err != nil {
@@ -48,6 +87,8 @@ func CheckLabel(label string) error {
 		return fmt.Errorf("machine label %q must not contain '/': it separates a machine from an id", label)
 	case label != strings.TrimSpace(label):
 		return fmt.Errorf("machine label %q must not start or end with a space", label)
+	case idShaped(label):
+		return fmt.Errorf("machine label %q has the shape of a machine id (m-<8 hex>), which it would be taken for", label)
 	}
 	return nil
 }

@@ -112,7 +112,86 @@ func TestSaveIsPrivateAndLoadsBack(t *testing.T) {
 	if err := os.WriteFile(path, []byte(`{"machines":[{"id":"m-1","label":"x","target":"-oProxyCommand=y"}]}`), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Load(path); err == nil {
-		t.Fatal("a file holding a bad target loaded")
+	if g, err := Load(path); err != nil || len(g.Machines) != 0 || len(g.Invalid) != 1 || !strings.Contains(g.Invalid[0].Err.Error(), "cannot start with '-'") {
+		t.Fatalf("a file holding a bad target: %+v, %v; want the entry set aside with its reason", g, err)
+	}
+}
+
+// One bad entry of machines.json makes that machine unusable, named with
+// its reason; the others load, and a save keeps the bad one as written.
+func TestLoadSetsBadEntriesAside(t *testing.T) {
+	path := filepath.Join(t.TempDir(), FileName)
+	good := `{"id":"m-0000000a","label":"good","target":"host","enabled":true}`
+	bad := map[string]string{
+		`{"id":"../../../tmp/x","label":"dots","target":"host","enabled":true}`:   "invalid machine id",
+		`{"id":"m-%C%h","label":"tokens","target":"host","enabled":true}`:         "invalid machine id",
+		`{"id":"a\u0001b","label":"ctl","target":"host","enabled":true}`:          "invalid machine id",
+		`{"id":"","label":"noid","target":"host","enabled":true}`:                 "invalid machine id",
+		`{"id":"m-0000000b","label":"m-0000000c","target":"host","enabled":true}`: "shape of a machine id",
+		`{"id":"m-0000000d","label":"GOOD","target":"host","enabled":true}`:       "another machine's too",
+		`{"id":"m-0000000a","label":"twin","target":"host","enabled":true}`:       "another machine's too",
+		`{"id":"m-0000000f","label":"m-0000000a-ish","target":"a;b"}`:             "shell characters",
+		`[1,2]`: "cannot unmarshal",
+	}
+	for entry, why := range bad {
+		doc := `{"machines":[` + good + `,` + entry + `]}`
+		if err := os.WriteFile(path, []byte(doc), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		f, err := Load(path)
+		if err != nil {
+			t.Fatalf("%s: Load = %v; want the good machine loaded", entry, err)
+		}
+		if len(f.Machines) != 1 || f.Machines[0].Label != "good" || len(f.Invalid) != 1 || !strings.Contains(f.Invalid[0].Err.Error(), why) {
+			t.Errorf("%s: machines %+v, set aside %+v; want good alone and the entry refused for %q", entry, f.Machines, f.Invalid, why)
+			continue
+		}
+		if err := Save(path, f); err != nil {
+			t.Fatal(err)
+		}
+		again, err := Load(path)
+		if err != nil || len(again.Machines) != 1 || len(again.Invalid) != 1 || !strings.Contains(again.Invalid[0].Err.Error(), why) {
+			back, _ := os.ReadFile(path)
+			t.Errorf("%s: a save did not keep the entry set aside (%+v, %v):\n%s", entry, again, err, back)
+		}
+	}
+	if _, err := (&File{}).Add(Profile{Label: "m-1234abcd", Target: "host"}); err == nil {
+		t.Fatal("a label shaped like an id was accepted")
+	}
+}
+
+// A symlinked machines.json (a dotfiles checkout) is written through: the
+// link stays and its target holds the new content.
+func TestSaveWritesThroughASymlink(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "dotfiles", "machines.json")
+	if err := os.MkdirAll(filepath.Dir(target), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(target, []byte(`{"machines":[]}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "herdr", FileName)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, path); err != nil {
+		t.Skipf("no symlinks here: %v", err)
+	}
+	f, err := Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Add(Profile{Label: "build", Target: "host", Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Save(path, f); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Lstat(path); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Fatalf("machines.json is no longer a link: %v, %v", fi, err)
+	}
+	if b, _ := os.ReadFile(target); !strings.Contains(string(b), `"build"`) {
+		t.Fatalf("the link's target does not hold the save: %s", b)
 	}
 }

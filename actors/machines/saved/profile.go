@@ -3,10 +3,13 @@ package saved
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // Profile is one saved machine.
@@ -20,10 +23,35 @@ type Profile struct {
 }
 
 // File is the content of machines.json. Retired keeps the ids of removed
-// machines, so that an id never names two machines over time.
+// machines, so that an id never names two machines over time. Invalid
+// are the entries Load set aside (Save writes them back as they were).
 type File struct {
 	Machines []Profile `json:"machines"`
 	Retired  []string  `json:"retired,omitempty"`
+	Invalid  []Invalid `json:"-"`
+}
+
+// Invalid is an entry of machines.json that cannot be used: its text as
+// written, what of its id and label could be read, and why.
+type Invalid struct {
+	Raw       json.RawMessage
+	ID, Label string
+	Err       error
+}
+
+// Name is how messages name the entry: its id, else its label, printable.
+func (v Invalid) Name() string {
+	if v.ID != "" {
+		return protocol.Printable(clipString(v.ID, MaxLabelBytes))
+	}
+	return protocol.Printable(clipString(v.Label, MaxLabelBytes))
+}
+
+// Info is the entry as machine.list shows it: attention (a person must
+// mend the file), and why.
+func (v Invalid) Info() protocol.MachineInfo {
+	return protocol.MachineInfo{ID: v.Name(), Label: protocol.Printable(clipString(v.Label, MaxLabelBytes)),
+		State: protocol.MachineAttention, Error: "machines.json: " + protocol.Printable(v.Err.Error())}
 }
 
 // MaxMachines bounds the profiles one file holds.
@@ -40,6 +68,21 @@ func (f *File) Find(key string) int {
 		return i
 	}
 	return slices.IndexFunc(f.Machines, func(p Profile) bool { return strings.EqualFold(p.Label, key) })
+}
+
+// FindInvalid returns the entry set aside whose id or label is key, if any.
+func (f *File) FindInvalid(key string) (Invalid, bool) {
+	for _, v := range f.Invalid {
+		if v.ID == key || v.Label != "" && strings.EqualFold(v.Label, key) {
+			return v, true
+		}
+	}
+	return Invalid{}, false
+}
+
+// Unusable is the error of a call naming an entry set aside.
+func (v Invalid) Unusable() error {
+	return fmt.Errorf("machine %q cannot be used: machines.json: %s (mend or remove its entry there)", v.Name(), protocol.Printable(v.Err.Error()))
 }
 
 // labelTaken reports whether another profile than skip has label.
@@ -102,7 +145,7 @@ func (f *File) newID() (string, error) {
 		var b [4]byte
 		binary.LittleEndian.PutUint32(b[:], rand.Uint32())
 		id := "m-" + hex.EncodeToString(b[:])
-		if f.Find(id) < 0 && !slices.Contains(f.Retired, id) && f.labelFind(id) < 0 {
+		if f.Find(id) < 0 && !slices.Contains(f.Retired, id) && f.labelFind(id) < 0 && !slices.ContainsFunc(f.Invalid, func(v Invalid) bool { return v.ID == id }) {
 			return id, nil
 		}
 	}
