@@ -115,8 +115,20 @@ commands, move it under the config folder and link it.`,
 	return cmd
 }
 
+// childWaitDelay bounds the wait for a child's output once it ended: a
+// process it left behind holding the pipe (a build that starts a daemon)
+// must not hang the command.
+const childWaitDelay = 2 * time.Second
+
+// combinedOutput is cmd.CombinedOutput with the wait on its pipes bounded
+// (childWaitDelay).
+func combinedOutput(cmd *exec.Cmd) ([]byte, error) {
+	cmd.WaitDelay = childWaitDelay
+	return cmd.CombinedOutput()
+}
+
 func runGit(dir string, args ...string) (string, error) {
-	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput()
+	out, err := combinedOutput(exec.Command("git", append([]string{"-C", dir}, args...)...))
 	if err != nil {
 		return "", fmt.Errorf("git %s: %v: %s", args[0], err, strings.TrimSpace(string(out)))
 	}
@@ -149,7 +161,7 @@ func (a *app) installPlugin(src pluginSource, ref string, yes bool) int {
 		{"-C", checkout, "fetch", "-q", "--depth", "1", "--", "origin", fetchRef},
 		{"-C", checkout, "checkout", "-q", "--detach", "FETCH_HEAD"},
 	} {
-		if out, err := exec.Command("git", step...).CombinedOutput(); err != nil {
+		if out, err := combinedOutput(exec.Command("git", step...)); err != nil {
 			fmt.Fprintf(a.stderr, "plugin install: git %s failed: %s\n", protocol.Printable(step[len(step)-1]), printableLines(strings.TrimSpace(string(out))))
 			return 1
 		}
@@ -198,7 +210,7 @@ func (a *app) installPlugin(src pluginSource, ref string, yes bool) int {
 	for _, b := range preview.Build {
 		cmd := exec.Command(b.Command[0], b.Command[1:]...)
 		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
+		if out, err := combinedOutput(cmd); err != nil {
 			fmt.Fprintf(a.stderr, "plugin install: build %q failed: %v\n%s\n", b.Command, err, printableLines(strings.TrimRight(string(out), "\n")))
 			return 1
 		}

@@ -174,6 +174,7 @@ func (a *app) buildFull(front string) (string, error) {
 	build.Dir = root
 	build.Stdout = progress
 	build.Stderr = progress
+	build.WaitDelay = childWaitDelay // a process go build left holding the pipe cannot hang the front
 	err := build.Run()
 	progress.finish()
 	if err != nil {

@@ -13,5 +13,8 @@ func execProgram(bin string, args []string, stdin io.Reader, stdout, stderr io.W
 	cmd := exec.Command(bin, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
 	cmd.Env = os.Environ()
+	// Once the child ended, what it left holding a stream that is not a
+	// file of ours (a caller's reader) cannot hold the wait.
+	cmd.WaitDelay = childWaitDelay
 	return cmd.Run()
 }
