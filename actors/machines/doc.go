@@ -28,5 +28,14 @@
 //
 // Only the public API crosses the wire, so a remote may be an upstream
 // Herdr server of protocol 22. The ssh sessions are read on goroutines
-// (wire.go) that only send the link messages.
+// (wire.go) that only send the link messages, within budgets: a line's
+// size, an inbox of lines handed to the link and not yet taken (the
+// reader waits for room, holding the remote back), and a rate of unasked
+// lines past which the remote is flooding: the wire is cut and the link
+// marked attention ("cut off: …"), warned in the log and retried after 1,
+// 2, 4, 8 minutes. ssh runs through saved.StartPipe, whose wait and output
+// end when ssh ends, whatever a child it left holds. An entry of
+// machines.json that fails its checks is listed as attention with its
+// reason and linked not at all; the others are. The ssh ControlPath is a
+// hash of the id inside the server's private socket folder.
 package machines
