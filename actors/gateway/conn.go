@@ -92,6 +92,7 @@ type conn struct {
 	calls   api.InFlight      // its call: the deadline, and how its answer is known
 	routes  paneRoutes        // panes whose calls go to them directly (paneroute.go)
 	closing bool
+	long    bool // its current call or stream counts against the long share (peers.go)
 	out     chan outItem
 	credits chan struct{}
 	done    chan struct{} // closed when the actor stops: the reader quits
@@ -303,6 +304,7 @@ func (c *conn) either(ctx actor.Context) {
 	case *clients.TakenOver:
 		c.push(protocol.TerminalTakenOver, msg)
 	case *actor.Stopping:
+		c.dropLong()
 		c.stopping.Store(true)
 		c.farewell()
 		c.flushGathered()
@@ -406,8 +408,17 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 		h(c, ctx, &req, params)
 		return
 	}
+	if holdsConn(m.Shape) && !c.takeLong() {
+		c.opts.Log.Warn("wait or stream refused: the long share is full", "method", req.Method, "share", c.opts.longLimit)
+		c.reply(req.ID, api.Fail(longRefusal(c.opts.longLimit)))
+		if m.Shape == protocol.ShapeFrames {
+			c.streamVerdict(nil)
+		}
+		return
+	}
 	owner := c.opts.ownerPID(m, params)
 	if owner == nil {
+		c.dropLong()
 		c.reply(req.ID, api.Fail(protocol.Errorf(protocol.CodeInternal, "no actor answers %s (owner %s)", req.Method, m.Owner)))
 		if m.Shape == protocol.ShapeFrames {
 			c.streamVerdict(nil)
@@ -428,6 +439,9 @@ func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 	req, shape := c.current, c.shape
 	c.reply(req.ID, r)
 	c.current = nil
+	if !keepsConn(shape, r) {
+		c.dropLong() // a wait answered, a stream refused: the connection is short again
+	}
 	if shape == protocol.ShapeFrames {
 		if st, ok := r.Result.(api.GraphicsStream); ok && r.Err == nil {
 			c.startGraphicsStream(ctx, req.ID, st)
