@@ -93,9 +93,11 @@ type conn struct {
 	routes  paneRoutes        // panes whose calls go to them directly (paneroute.go)
 	closing bool
 	long    bool // its current call or stream counts against the long share (peers.go)
-	out     chan outItem
-	credits chan struct{}
-	done    chan struct{} // closed when the actor stops: the reader quits
+	// awaiting: awaitWritable's goroutine looks at the socket (budget.go).
+	awaiting bool
+	out      chan outItem
+	credits  chan struct{}
+	done     chan struct{} // closed when the actor stops: the reader quits
 	// watching: a screen.subscribe made this an interactive client, whose
 	// quiet spells are not idleness.
 	watching bool
@@ -144,6 +146,7 @@ type conn struct {
 	// backlog (budget.go); drainAt is the count at which the writer tells
 	// the actor it caught up (-1: nobody waits).
 	unsent   atomic.Int64
+	peak     int64 // the most unsent it held (the actor's own count)
 	drainAt  atomic.Int64
 	stopping atomic.Bool // the actor stops: the writer keeps its grace deadline
 }
@@ -207,6 +210,9 @@ func (c *conn) requests(ctx actor.Context) {
 	case *handoffDone:
 		c.finishHandoff(ctx, msg)
 	case *drained:
+		c.pump(ctx)
+	case *writable:
+		c.awaiting = false
 		c.pump(ctx)
 	case *actor.DeadLetterResponse:
 		if c.calls.Answers(ctx, msg) && !c.resend(ctx) {
@@ -305,6 +311,9 @@ func (c *conn) either(ctx actor.Context) {
 		c.push(protocol.TerminalTakenOver, msg)
 	case *actor.Stopping:
 		c.dropLong()
+		if c.peak > 0 {
+			c.opts.freed.Add(c.peak) // for the gateway's trim (trim.go)
+		}
 		c.stopping.Store(true)
 		c.farewell()
 		c.flushGathered()

@@ -66,6 +66,8 @@ type Options struct {
 	// (0: no limit, for a conn spawned without a gateway) (peers.go).
 	long      *atomic.Int64
 	longLimit int64
+	// freed sums what ended connections held unsent, for the trim (trim.go).
+	freed *atomic.Int64
 	// peerOf names the process at the other end (protocol.ConnPeer).
 	peerOf func(net.Conn) (protocol.Peer, bool)
 
@@ -100,6 +102,9 @@ func (o *Options) defaults() {
 	if o.long == nil {
 		o.long = new(atomic.Int64)
 	}
+	if o.freed == nil {
+		o.freed = new(atomic.Int64)
+	}
 	if o.peerOf == nil {
 		o.peerOf = protocol.ConnPeer
 	}
@@ -132,6 +137,7 @@ type Gateway struct {
 	next  uint64
 	slots chan struct{}
 	peers peerBudget
+	trim  trimmer
 }
 
 // Props returns the gateway's props; a failing conn actor is stopped (its
@@ -163,6 +169,7 @@ func (g *Gateway) Receive(ctx actor.Context) {
 		g.slots = make(chan struct{}, limit)
 		g.peers = newPeerBudget(limit)
 		g.opts.longLimit = int64(longShare(limit))
+		g.trim.freed = g.opts.freed
 		go g.acceptLoop(ctx.ActorSystem().Root, ctx.Self(), g.slots)
 	case *accepted:
 		if msg.known && !g.peers.take(msg.peer) {
@@ -192,11 +199,17 @@ func (g *Gateway) Receive(ctx actor.Context) {
 	case *actor.Terminated:
 		g.peers.ended(msg.Who.Id)
 		g.release()
+		g.trim.ended(ctx)
+	case *api.Fired:
+		if _, ok := g.trim.timers.Fired(msg).(*trimDue); ok {
+			g.trim.due(ctx)
+		}
 	case *HangupAll:
 		for _, c := range ctx.Children() {
 			ctx.Send(c, &hangup{err: msg.Err})
 		}
 	case *actor.Stopping:
+		g.trim.timers.StopAll()
 		// Its children are stopped after this returns, and see it closed.
 		close(g.opts.stopping)
 		g.opts.Listener.Close()
