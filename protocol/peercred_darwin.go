@@ -2,11 +2,13 @@ package protocol
 
 import "golang.org/x/sys/unix"
 
-// fdPeerUID is the user id of the process at the other end (LOCAL_PEERCRED).
-func fdPeerUID(fd int) (int, error) {
+// fdPeer is the user (LOCAL_PEERCRED) and process (LOCAL_PEERPID) at the
+// other end; a process the kernel does not name is left 0.
+func fdPeer(fd int) (Peer, error) {
 	cred, err := unix.GetsockoptXucred(fd, unix.SOL_LOCAL, unix.LOCAL_PEERCRED)
 	if err != nil {
-		return 0, err
+		return Peer{}, err
 	}
-	return int(cred.Uid), nil
+	pid, _ := unix.GetsockoptInt(fd, unix.SOL_LOCAL, unix.LOCAL_PEERPID)
+	return Peer{UID: int(cred.Uid), PID: pid}, nil
 }

@@ -2,11 +2,11 @@ package protocol
 
 import "golang.org/x/sys/unix"
 
-// fdPeerUID is the user id of the process at the other end (SO_PEERCRED).
-func fdPeerUID(fd int) (int, error) {
+// fdPeer is the user and process at the other end (SO_PEERCRED).
+func fdPeer(fd int) (Peer, error) {
 	cred, err := unix.GetsockoptUcred(fd, unix.SOL_SOCKET, unix.SO_PEERCRED)
 	if err != nil {
-		return 0, err
+		return Peer{}, err
 	}
-	return int(cred.Uid), nil
+	return Peer{UID: int(cred.Uid), PID: int(cred.Pid)}, nil
 }

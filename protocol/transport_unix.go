@@ -98,15 +98,34 @@ func (l *sameUserListener) Accept() (net.Conn, error) {
 
 // peerUID is the user id of the process at the other end of c.
 func peerUID(c *net.UnixConn) (int, error) {
+	p, err := unixPeer(c)
+	return p.UID, err
+}
+
+// unixPeer is the user and process at the other end of c.
+func unixPeer(c *net.UnixConn) (Peer, error) {
 	rc, err := c.SyscallConn()
 	if err != nil {
-		return 0, err
+		return Peer{}, err
 	}
-	uid, uidErr := 0, error(nil)
-	if err := rc.Control(func(fd uintptr) { uid, uidErr = fdPeerUID(int(fd)) }); err != nil {
-		return 0, err
+	var p Peer
+	var pErr error
+	if err := rc.Control(func(fd uintptr) { p, pErr = fdPeer(int(fd)) }); err != nil {
+		return Peer{}, err
 	}
-	return uid, uidErr
+	return p, pErr
+}
+
+// ConnPeer is who is at the other end of a connection the server
+// accepted, as far as the platform tells (ok false when it does not: not
+// a Unix socket, or the kernel would not say).
+func ConnPeer(c net.Conn) (p Peer, ok bool) {
+	uc, isUnix := c.(*net.UnixConn)
+	if !isUnix {
+		return Peer{}, false
+	}
+	p, err := unixPeer(uc)
+	return p, err == nil
 }
 
 // allowedPeer is the peer rule: the server's own user, or root.

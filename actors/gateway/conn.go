@@ -92,9 +92,12 @@ type conn struct {
 	calls   api.InFlight      // its call: the deadline, and how its answer is known
 	routes  paneRoutes        // panes whose calls go to them directly (paneroute.go)
 	closing bool
-	out     chan outItem
-	credits chan struct{}
-	done    chan struct{} // closed when the actor stops: the reader quits
+	long    bool // its current call or stream counts against the long share (peers.go)
+	// awaiting: awaitWritable's goroutine looks at the socket (budget.go).
+	awaiting bool
+	out      chan outItem
+	credits  chan struct{}
+	done     chan struct{} // closed when the actor stops: the reader quits
 	// watching: a screen.subscribe made this an interactive client, whose
 	// quiet spells are not idleness.
 	watching bool
@@ -143,6 +146,7 @@ type conn struct {
 	// backlog (budget.go); drainAt is the count at which the writer tells
 	// the actor it caught up (-1: nobody waits).
 	unsent   atomic.Int64
+	peak     int64 // the most unsent it held (the actor's own count)
 	drainAt  atomic.Int64
 	stopping atomic.Bool // the actor stops: the writer keeps its grace deadline
 }
@@ -206,6 +210,9 @@ func (c *conn) requests(ctx actor.Context) {
 	case *handoffDone:
 		c.finishHandoff(ctx, msg)
 	case *drained:
+		c.pump(ctx)
+	case *writable:
+		c.awaiting = false
 		c.pump(ctx)
 	case *actor.DeadLetterResponse:
 		if c.calls.Answers(ctx, msg) && !c.resend(ctx) {
@@ -303,6 +310,10 @@ func (c *conn) either(ctx actor.Context) {
 	case *clients.TakenOver:
 		c.push(protocol.TerminalTakenOver, msg)
 	case *actor.Stopping:
+		c.dropLong()
+		if c.peak > 0 {
+			c.opts.freed.Add(c.peak) // for the gateway's trim (trim.go)
+		}
 		c.stopping.Store(true)
 		c.farewell()
 		c.flushGathered()
@@ -406,8 +417,17 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 		h(c, ctx, &req, params)
 		return
 	}
+	if holdsConn(m.Shape) && !c.takeLong() {
+		c.opts.Log.Warn("wait or stream refused: the long share is full", "method", req.Method, "share", c.opts.longLimit)
+		c.reply(req.ID, api.Fail(longRefusal(c.opts.longLimit)))
+		if m.Shape == protocol.ShapeFrames {
+			c.streamVerdict(nil)
+		}
+		return
+	}
 	owner := c.opts.ownerPID(m, params)
 	if owner == nil {
+		c.dropLong()
 		c.reply(req.ID, api.Fail(protocol.Errorf(protocol.CodeInternal, "no actor answers %s (owner %s)", req.Method, m.Owner)))
 		if m.Shape == protocol.ShapeFrames {
 			c.streamVerdict(nil)
@@ -428,6 +448,9 @@ func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 	req, shape := c.current, c.shape
 	c.reply(req.ID, r)
 	c.current = nil
+	if !keepsConn(shape, r) {
+		c.dropLong() // a wait answered, a stream refused: the connection is short again
+	}
 	if shape == protocol.ShapeFrames {
 		if st, ok := r.Result.(api.GraphicsStream); ok && r.Err == nil {
 			c.startGraphicsStream(ctx, req.ID, st)

@@ -30,10 +30,17 @@
 // Limits keep one client from deafening or bloating the server: failed
 // accepts back off and retry; connections past a cap (lower under a low
 // open-file limit) are answered with one server_unavailable line and
-// closed; a connection that waits for nothing is closed after IdleTimeout;
+// closed; so is one past a peer process's share of the cap (the process as
+// SO_PEERCRED / LOCAL_PEERPID name it), and a wait or stream past the
+// share all of them may hold is answered server_unavailable, so a quarter
+// of the connections always stays for short calls and the interactive
+// client, whoever loops on waits (peers.go); a connection that waits for nothing is closed after IdleTimeout;
 // a client reads ahead at most 64 requests of the answers actually
 // written to it; and a connection whose unsent answers are over its
 // budget (or over the budget of all connections) answers no further
 // request until they go out, and is closed when its client takes nothing
-// for StallTimeout (budget.go).
+// for StallTimeout (budget.go); over the budget of all connections, one
+// whose socket is full (its client reads nothing) has no further answer
+// made either. Once connections that held much have ended, one collection
+// hands the memory back (trim.go).
 package gateway

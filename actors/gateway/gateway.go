@@ -58,6 +58,18 @@ type Options struct {
 	// CallDeadline is how long a request's answer may take before the
 	// connection gives it up (api.Deadline); zero means api.DefaultCallDeadline.
 	CallDeadline time.Duration
+	// MaxConns caps the connections served at once (peers.go divides it);
+	// zero means maxConns, or fewer under a low open-file limit.
+	MaxConns int
+
+	// long counts the conns holding a wait or stream, at most longLimit
+	// (0: no limit, for a conn spawned without a gateway) (peers.go).
+	long      *atomic.Int64
+	longLimit int64
+	// freed sums what ended connections held unsent, for the trim (trim.go).
+	freed *atomic.Int64
+	// peerOf names the process at the other end (protocol.ConnPeer).
+	peerOf func(net.Conn) (protocol.Peer, bool)
 
 	total *atomic.Int64 // unsent bytes of every connection, shared by them
 	// readers are the buffered readers of ended connections, for new ones.
@@ -87,6 +99,15 @@ func (o *Options) defaults() {
 	if o.total == nil {
 		o.total = new(atomic.Int64)
 	}
+	if o.long == nil {
+		o.long = new(atomic.Int64)
+	}
+	if o.freed == nil {
+		o.freed = new(atomic.Int64)
+	}
+	if o.peerOf == nil {
+		o.peerOf = protocol.ConnPeer
+	}
 	if o.readers == nil {
 		o.readers = &sync.Pool{New: func() any { return new(reader) }}
 	}
@@ -95,8 +116,13 @@ func (o *Options) defaults() {
 	}
 }
 
-// accepted carries a new connection from the accept loop to the gateway.
-type accepted struct{ conn net.Conn }
+// accepted carries a new connection from the accept loop to the gateway,
+// with the process at its other end when the platform names it.
+type accepted struct {
+	conn  net.Conn
+	peer  protocol.Peer
+	known bool
+}
 
 // Gateway is the actor that owns the listener and supervises conn actors.
 //
@@ -104,11 +130,14 @@ type accepted struct{ conn net.Conn }
 // for each connection it hands over (or refuses it on the spot when none
 // is left), and the gateway gives the slot back when that conn actor
 // terminates. Deciding in the loop means connections never pile up, fds
-// and all, in the gateway's mailbox ahead of a refusal.
+// and all, in the gateway's mailbox ahead of a refusal. The share of each
+// peer process is the gateway's own count (peers.go).
 type Gateway struct {
 	opts  Options
 	next  uint64
 	slots chan struct{}
+	peers peerBudget
+	trim  trimmer
 }
 
 // Props returns the gateway's props; a failing conn actor is stopped (its
@@ -133,26 +162,54 @@ func (g *Gateway) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		g.opts.defaults()
-		g.slots = make(chan struct{}, connLimit(api.FDLimit()))
+		limit := g.opts.MaxConns
+		if limit <= 0 {
+			limit = connLimit(api.FDLimit())
+		}
+		g.slots = make(chan struct{}, limit)
+		g.peers = newPeerBudget(limit)
+		g.opts.longLimit = int64(longShare(limit))
+		g.trim.freed = g.opts.freed
 		go g.acceptLoop(ctx.ActorSystem().Root, ctx.Self(), g.slots)
 	case *accepted:
+		if msg.known && !g.peers.take(msg.peer) {
+			g.release()
+			g.opts.Log.Warn("connection refused: its process holds its share", "pid", msg.peer.PID, "share", g.peers.share)
+			go refuse(msg.conn, peerRefusal(msg.peer, g.peers.share)) // off the actor: a write
+			return
+		}
 		g.next++
 		name := "conn" + strconv.FormatUint(g.next, 10)
 		props, d := connProps(msg.conn, g.opts)
+		var pid *actor.PID
 		var err error
-		d.post(func() { _, err = ctx.SpawnNamed(props, name) }) // its Started runs here
+		d.post(func() { pid, err = ctx.SpawnNamed(props, name) }) // its Started runs here
 		if err != nil {
 			g.opts.Log.Error("spawn connection actor", "err", err)
 			msg.conn.Close()
 			g.release()
+			if msg.known {
+				g.peers.put(msg.peer)
+			}
+			return
+		}
+		if msg.known {
+			g.peers.bind(pid.Id, msg.peer)
 		}
 	case *actor.Terminated:
+		g.peers.ended(msg.Who.Id)
 		g.release()
+		g.trim.ended(ctx)
+	case *api.Fired:
+		if _, ok := g.trim.timers.Fired(msg).(*trimDue); ok {
+			g.trim.due(ctx)
+		}
 	case *HangupAll:
 		for _, c := range ctx.Children() {
 			ctx.Send(c, &hangup{err: msg.Err})
 		}
 	case *actor.Stopping:
+		g.trim.timers.StopAll()
 		// Its children are stopped after this returns, and see it closed.
 		close(g.opts.stopping)
 		g.opts.Listener.Close()
@@ -202,10 +259,10 @@ func (g *Gateway) acceptLoop(root *actor.RootContext, self *actor.PID, slots cha
 			}
 			select {
 			case slots <- struct{}{}:
-				root.Send(self, &accepted{conn: conn})
+				peer, known := countedPeer(g.opts.peerOf, conn)
+				root.Send(self, &accepted{conn: conn, peer: peer, known: known})
 			default:
-				refuse(conn, protocol.Errorf(protocol.CodeServerUnavailable,
-					"server busy: it serves at most %d connections at once; close one and retry", cap(slots)))
+				refuse(conn, totalRefusal(cap(slots)))
 			}
 			continue
 		}
