@@ -27,7 +27,9 @@ type seen struct {
 }
 
 // fakeServer stands in for the session and the tasks actor: it answers
-// each call by answer and tells the test every call, in order.
+// each call by answer and tells the test every call, in order, but for
+// pane.process_info (which shell a command line is quoted for): that is
+// answered here, bash in front, and not told.
 func fakeServer(t *testing.T, answer func(c *api.Call) *api.Reply) (*actor.ActorSystem, *actor.PID, chan seen) {
 	t.Helper()
 	system := actor.NewActorSystem()
@@ -35,6 +37,11 @@ func fakeServer(t *testing.T, answer func(c *api.Call) *api.Reply) (*actor.Actor
 	calls := make(chan seen, 256)
 	pid := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
 		if c, ok := ctx.Message().(*api.Call); ok {
+			if c.Method == "pane.process_info" {
+				ctx.Respond(api.Done(result{"process_info": map[string]any{"pane_id": "w2:p1", "shell_pid": 40, "foreground_process_group_id": 40,
+					"foreground_processes": []any{map[string]any{"pid": 40, "name": "bash"}}}}))
+				return
+			}
 			raw, _ := json.Marshal(c.Params)
 			calls <- seen{c.Method, string(raw)}
 			ctx.Respond(answer(c))
@@ -156,7 +163,7 @@ func TestDispatcher_StepsInOrderWithinTheBound(t *testing.T) {
 		if !strings.Contains(steps[0], `"worker":{"branch":"task/`+id+`-do-`+id+`"`) {
 			t.Fatalf("first claim %s", steps[0])
 		}
-		if !strings.Contains(steps[3], `export HERDR_TASK_ID='`+id+`'; claude 'Do `+id+`'`) {
+		if !strings.Contains(steps[3], `export HERDR_TASK_ID=`+id+`; claude 'Do `+id+`'`) {
 			t.Fatalf("command line %s", steps[3])
 		}
 	}
@@ -304,7 +311,7 @@ func TestDispatcher_ReconfigureTurnsOn(t *testing.T) {
 	for {
 		c := next(t, calls)
 		if c.method == "pane.send_input" {
-			if !strings.Contains(c.params, `new 'task-1'`) {
+			if !strings.Contains(c.params, `new task-1`) {
 				t.Fatalf("command line %s", c.params)
 			}
 			return

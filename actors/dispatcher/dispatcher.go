@@ -107,6 +107,7 @@ const (
 	phaseCreate                  // worktree.create
 	phaseOpen                    // worktree.open: the branch has a worktree already
 	phaseRecord                  // task.claim again, with the workspace and pane
+	phaseShell                   // pane.process_info: which shell the command line is quoted for
 	phaseLaunch                  // typing the agent's command line
 	phaseAwaitAgent              // until the pane's agent is recognised
 	phaseSettle                  // agent.wait until it is idle

@@ -21,10 +21,14 @@
 //     has a worktree already) worktree.open of that branch;
 //  4. task.claim {workspace_id, pane_id, branch, path} — the record now
 //     names the pane;
-//  5. the agent in the workspace's root pane: pane.send_input of
-//     `export HERDR_TASK_ID='<id>'; <[tasks] agent>` with {id} and
-//     {title} replaced, POSIX single-quoted (template.go; sh, bash, zsh
-//     and fish read it);
+//  5. the agent in the workspace's root pane: pane.process_info names
+//     the shell running there (the leader of the job in front, whatever
+//     the pane was started with or has exec'd since), then
+//     pane.send_input of `export HERDR_TASK_ID=<id>; <[tasks] agent>`
+//     with {id} and {title} replaced, each quoted for that shell's
+//     dialect (template.go: POSIX, fish — `set -gx` — and PowerShell; a
+//     shell whose quoting is not known takes only words that need none,
+//     else the worker is given up saying why);
 //  6. once the pane's agent is recognised (pane_agent_detected, or
 //     agent.get), agent.wait until idle, agent.rename to the task's id,
 //     then task.dispatch to it (its prompt names the worktree).

@@ -97,6 +97,8 @@ func (d *Dispatcher) advance(ctx actor.Context, w *worker, r *api.Reply) {
 		}
 		d.noteTask(r)
 		d.launch(ctx, w)
+	case phaseShell:
+		d.typeLaunch(ctx, w, r)
 	case phaseLaunch:
 		if r.Err != nil {
 			d.giveUp(ctx, w, true, "agent not launched", r.Err)
@@ -151,15 +153,51 @@ func (d *Dispatcher) create(ctx actor.Context, w *worker, t *taskView) {
 	d.to(ctx, w, phaseCreate, "worktree.create", map[string]any{"cwd": t.Cwd, "branch": w.branch, "label": w.task})
 }
 
-// launch types the agent's command line into the worker's pane.
+// launch types the agent's command line into the worker's pane, quoted
+// for the shell running there: first pane.process_info names it.
 func (d *Dispatcher) launch(ctx actor.Context, w *worker) {
-	t := d.tasks[w.task]
+	w.agent = false
+	d.to(ctx, w, phaseShell, "pane.process_info", map[string]any{"pane_id": w.paneID})
+}
+
+// typeLaunch types the command line once process_info answered r.
+func (d *Dispatcher) typeLaunch(ctx actor.Context, w *worker, r *api.Reply) {
+	if r.Err != nil {
+		d.giveUp(ctx, w, true, "the worker's shell is not known", r.Err)
+		return
+	}
 	title := ""
-	if t != nil {
+	if t := d.tasks[w.task]; t != nil {
 		title = t.Title
 	}
-	w.agent = false
-	d.to(ctx, w, phaseLaunch, "pane.send_input", map[string]any{"pane_id": w.paneID, "text": CommandLine(d.opts.Agent, w.task, title), "keys": []string{"Enter"}})
+	line, err := CommandLine(runningShell(r), d.opts.Agent, w.task, title)
+	if err != nil {
+		d.giveUp(ctx, w, true, "agent not launched", err)
+		return
+	}
+	d.to(ctx, w, phaseLaunch, "pane.send_input", map[string]any{"pane_id": w.paneID, "text": line, "keys": []string{"Enter"}})
+}
+
+// runningShell is the name of the program in front of the pane's
+// terminal when it is the pane's shell (the leader of the job in front),
+// "" when process_info does not say.
+func runningShell(r *api.Reply) string {
+	var res struct {
+		ProcessInfo protocol.PaneProcessInfo `json:"process_info"`
+	}
+	if decodeResult(r.Result, &res) != nil {
+		return ""
+	}
+	info := res.ProcessInfo
+	if info.ForegroundProcessGroupID == nil || info.ShellPID == nil || *info.ForegroundProcessGroupID != *info.ShellPID {
+		return ""
+	}
+	for _, p := range info.ForegroundProcesses {
+		if p.PID == *info.ForegroundProcessGroupID {
+			return p.Name
+		}
+	}
+	return ""
 }
 
 // settle waits until the recognised agent is idle, ready for its prompt.
