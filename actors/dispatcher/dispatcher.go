@@ -115,6 +115,8 @@ const (
 	phaseDispatch                // task.dispatch
 	phaseWatch                   // dispatched: watched until the task leaves running and blocked
 	phaseCheck                   // at start: does the claimed worker's pane still exist?
+	phaseAdopt                   // at start: does the adopted worker's pane still run its agent?
+	phaseRelease                 // its agent or pane is gone: the task goes back (dead)
 )
 
 // worker is one task's worker, from its claim until the task leaves it.
@@ -150,6 +152,10 @@ type Dispatcher struct {
 	tasks     map[string]*taskView
 	workers   map[string]*worker // by task id
 	held      map[string]bool    // tasks not picked again until their status changes
+	// waiting are the tasks whose dead worker's retry waits out its
+	// backoff: the dispatcher's own reports change their status, so held
+	// would not hold them.
+	waiting map[string]bool
 	listing   bool
 	recovered bool
 	seq       uint64
@@ -165,7 +171,7 @@ type agentBound struct{ w *worker }
 type retryDue struct{ task string }
 
 func newDispatcher(opts Options) *Dispatcher {
-	return &Dispatcher{opts: opts, max: opts.MaxRunning, tasks: map[string]*taskView{}, workers: map[string]*worker{}, held: map[string]bool{}, noted: map[string]bool{}}
+	return &Dispatcher{opts: opts, max: opts.MaxRunning, tasks: map[string]*taskView{}, workers: map[string]*worker{}, held: map[string]bool{}, waiting: map[string]bool{}, noted: map[string]bool{}}
 }
 
 // Receive implements actor.Actor.
@@ -186,6 +192,7 @@ func (d *Dispatcher) Receive(ctx actor.Context) {
 			d.agentLate(ctx, m.w)
 		case *retryDue:
 			delete(d.held, m.task)
+			delete(d.waiting, m.task)
 			d.fill(ctx)
 		}
 	case *answered:
@@ -341,6 +348,9 @@ func (d *Dispatcher) fill(ctx actor.Context) {
 	}
 	busy := map[string]bool{}
 	for id := range d.workers {
+		busy[id] = true
+	}
+	for id := range d.waiting {
 		busy[id] = true
 	}
 	for _, t := range pick(d.tasks, busy, d.held, d.max-len(d.workers)) {
