@@ -146,16 +146,16 @@ type listed struct{}
 
 // Dispatcher is the actor: it owns its view of the board and its workers.
 type Dispatcher struct {
-	opts      Options
-	on        bool
-	max       int
-	tasks     map[string]*taskView
-	workers   map[string]*worker // by task id
-	held      map[string]bool    // tasks not picked again until their status changes
+	opts    Options
+	on      bool
+	max     int
+	tasks   map[string]*taskView
+	workers map[string]*worker // by task id
+	held    map[string]bool    // tasks not picked again until their status changes
 	// waiting are the tasks whose dead worker's retry waits out its
 	// backoff: the dispatcher's own reports change their status, so held
 	// would not hold them.
-	waiting map[string]bool
+	waiting   map[string]bool
 	listing   bool
 	recovered bool
 	seq       uint64
