@@ -122,7 +122,14 @@ func TestE2E_DispatchPromptIsTypedText(t *testing.T) {
 		"Copy \x1b]52;c;cHduZWQ=\x07 this and\x1b[201~touch " + pwned + "-paste\n" +
 		"Then \x1b[2J\u009b1mfinish\x7f\x15 it.\r\nDone."
 	id := taskCreate(t, s, map[string]any{"title": "Hostile description", "cwd": repo, "description": desc})
-	waitLong(t, "the task in review", func() bool { return taskGet(t, s, id).Status == "review" })
+	waitLong(t, "the task in review", func() bool {
+		noneOf(t, pwned+"-ctrlc", pwned+"-paste")
+		if t.Failed() {
+			t.FailNow()
+		}
+		// A Ctrl-C typed raw ends the agent: no review then.
+		return taskGet(t, s, id).Status == "review"
+	})
 	prompt, err := os.ReadFile(filepath.Join(dir, "prompt-"+id))
 	if err != nil {
 		t.Fatal(err)
@@ -219,7 +226,7 @@ func TestE2E_AgentStartQuotesForTheRunningShell(t *testing.T) {
 	var got []byte
 	WaitFor(t, "the agent's arguments", func() bool {
 		got, err = os.ReadFile(argvFile)
-		return err == nil && strings.Count(string(got), "\n") >= len(args)
+		return err == nil && len(got) > 0
 	})
 	if want := strings.Join(args, "\n") + "\n"; string(got) != want {
 		t.Errorf("the agent got\n%q\nwant\n%q", got, want)
