@@ -145,7 +145,10 @@ func (a *Agents) agentStart(ctx actor.Context, call *api.Call, r *rec) *api.Repl
 }
 
 // agentPrompt types a prompt and Enter; with wait, the answer comes once
-// the agent has reacted and settled.
+// the agent has reacted and settled. A prompt is text, never keys: it is
+// typed through protocol.TypedText, so a control character in it (from a
+// task's description, another agent over MCP) cannot end the agent or
+// reach the terminal; keys are pane.send_keys' and agent.send_keys'.
 func (a *Agents) agentPrompt(ctx actor.Context, call *api.Call, r *rec) *api.Reply {
 	prm := call.Params.(*protocol.AgentPromptParams)
 	if fail := agentTarget(r, prm.Target); fail != nil {
@@ -164,7 +167,7 @@ func (a *Agents) agentPrompt(ctx actor.Context, call *api.Call, r *rec) *api.Rep
 	in := &pendingInput{id: a.nextID, sender: ctx.Sender(), termID: r.TermID, prompt: prm, startSeq: r.stateSeq,
 		working: state == string(protocol.StatusWorking)}
 	a.addInput(ctx, in)
-	ctx.Request(r.PID, &pane.AgentRequest{Op: pane.AgentPrompt, Req: paneRequest(r, call), Text: prm.Text, Token: in.id})
+	ctx.Request(r.PID, &pane.AgentRequest{Op: pane.AgentPrompt, Req: paneRequest(r, call), Text: protocol.TypedText(prm.Text), Token: in.id})
 	return nil
 }
 

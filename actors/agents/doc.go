@@ -36,6 +36,15 @@
 // that plugin is disabled or unlinked, as agent.view.clear ends it, and
 // the plugin call that did it is answered after that (view.go).
 //
+// agent.prompt's text, whoever composed it (task.dispatch from a task's
+// description, an agent over MCP), is typed through protocol.TypedText:
+// newlines and tabs stay, every other control character, ESC and the
+// bracketed-paste markers do not, so a prompt cannot end the agent and
+// run the rest in its shell, nor reach the terminal. Keys are the
+// person's own (pane.send_keys, send_text, send_input, agent.send_keys)
+// and are typed as given. An argv typed into a shell (agent.start, a
+// resume) is quoted for the shell running in the pane (shellquote).
+//
 // Answers that carry an agent record (agent.rename, agent.wait, …) are
 // rendered by the session from its read model, so there is one builder
 // of protocol.AgentInfo: the actor sends the session an Answer to render.

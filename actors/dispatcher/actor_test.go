@@ -27,7 +27,9 @@ type seen struct {
 }
 
 // fakeServer stands in for the session and the tasks actor: it answers
-// each call by answer and tells the test every call, in order.
+// each call by answer and tells the test every call, in order, but for
+// pane.process_info (which shell a command line is quoted for): that is
+// answered here, bash in front, and not told.
 func fakeServer(t *testing.T, answer func(c *api.Call) *api.Reply) (*actor.ActorSystem, *actor.PID, chan seen) {
 	t.Helper()
 	system := actor.NewActorSystem()
@@ -35,6 +37,11 @@ func fakeServer(t *testing.T, answer func(c *api.Call) *api.Reply) (*actor.Actor
 	calls := make(chan seen, 256)
 	pid := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
 		if c, ok := ctx.Message().(*api.Call); ok {
+			if c.Method == "pane.process_info" {
+				ctx.Respond(api.Done(result{"process_info": map[string]any{"pane_id": "w2:p1", "shell_pid": 40, "foreground_process_group_id": 40,
+					"foreground_processes": []any{map[string]any{"pid": 40, "name": "bash"}}}}))
+				return
+			}
 			raw, _ := json.Marshal(c.Params)
 			calls <- seen{c.Method, string(raw)}
 			ctx.Respond(answer(c))
@@ -156,7 +163,7 @@ func TestDispatcher_StepsInOrderWithinTheBound(t *testing.T) {
 		if !strings.Contains(steps[0], `"worker":{"branch":"task/`+id+`-do-`+id+`"`) {
 			t.Fatalf("first claim %s", steps[0])
 		}
-		if !strings.Contains(steps[3], `export HERDR_TASK_ID='`+id+`'; claude 'Do `+id+`'`) {
+		if !strings.Contains(steps[3], `export HERDR_TASK_ID=`+id+`; claude 'Do `+id+`'`) {
 			t.Fatalf("command line %s", steps[3])
 		}
 	}
@@ -171,8 +178,9 @@ func TestDispatcher_StepsInOrderWithinTheBound(t *testing.T) {
 
 // The restart rule: a ready task whose claimed pane exists gets its agent
 // in that pane (no new claim, no new worktree); a running task whose pane
-// is gone is reported failed, released and reported ready, in that order;
-// a running task whose pane exists is adopted without a call.
+// is gone is reported failed, released (an attempt) and reported ready,
+// in that order; a running task whose pane runs its agent is adopted
+// without a call past the check.
 func TestDispatcher_RestartRule(t *testing.T) {
 	board := []any{
 		task("task-1", "ready", 0, map[string]any{"workspace_id": "w2", "pane_id": "w2:p1", "branch": "task/task-1-do-task-1"}),
@@ -189,6 +197,10 @@ func TestDispatcher_RestartRule(t *testing.T) {
 				return api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "no pane %s", id))
 			}
 			return api.Done(result{"pane": map[string]any{"pane_id": id, "workspace_id": strings.Split(id, ":")[0]}})
+		case "agent.get":
+			if c.Params.(*protocol.AgentTarget).Target == "w4:p1" {
+				return api.Done(result{"agent": map[string]any{"pane_id": "w4:p1", "agent": "claude"}})
+			}
 		}
 		return api.Done(result{})
 	})
@@ -207,14 +219,14 @@ func TestDispatcher_RestartRule(t *testing.T) {
 		t.Fatalf("no call %q in\n%s", sub, joined)
 		return -1
 	}
-	failed, release, ready := idx(`"task_id":"task-2","status":"failed"`), idx(`task.claim {"task_id":"task-2","release":true,"message":"the worker`), idx(`"task_id":"task-2","status":"ready"`)
+	failed, release, ready := idx(`"task_id":"task-2","status":"failed"`), idx(`task.claim {"task_id":"task-2","release":true,"message":"given up (attempt 1 of 3): the worker's pane w3:p1 is gone`), idx(`"task_id":"task-2","status":"ready"`)
 	if !(failed < release && release < ready) {
 		t.Fatalf("vanished worker's order:\n%s", joined)
 	}
 	if i := idx(`pane.send_input {"pane_id":"w2:p1"`); i < idx(`pane.get {"pane_id":"w2:p1"}`) {
 		t.Fatalf("adopted before the check:\n%s", joined)
 	}
-	if strings.Contains(joined, `"task_id":"task-3","status"`) || strings.Count(joined, "w4:p1") != 1 {
+	if strings.Contains(joined, `"task_id":"task-3","status"`) || strings.Count(joined, "w4:p1") != 2 {
 		t.Fatalf("a live dispatched worker was not left alone:\n%s", joined)
 	}
 }
@@ -266,6 +278,119 @@ func TestDispatcher_GivesUpRetriesThenFails(t *testing.T) {
 	}
 }
 
+// A dispatched worker whose agent is gone goes back to ready: after a
+// restart, one whose agent does not show within AgentStart; at run time,
+// one whose agent stops. Each is reported failed with why and the pane's
+// last lines, released as an attempt (counted from the history, the
+// dispatcher's own status reports not resetting it), its workspace
+// closed, and reported ready — unless that was the last attempt, which
+// leaves the task failed. Its slot is free for the next ready task.
+func TestDispatcher_DeadWorkersAreReleased(t *testing.T) {
+	history := func(id string, n int) []protocol.TaskActivity {
+		var acts []protocol.TaskActivity
+		for i := range n {
+			acts = append(acts,
+				protocol.TaskActivity{Kind: protocol.ActivityUnclaimed, Message: fmt.Sprintf("given up (attempt %d of 2): gone", i+1)},
+				protocol.TaskActivity{Kind: protocol.ActivityStatus, Status: "failed", Source: "dispatcher"},
+				protocol.TaskActivity{Kind: protocol.ActivityStatus, Status: "ready", Source: "dispatcher"})
+		}
+		return acts
+	}
+	board := []any{
+		task("task-1", "running", 0, map[string]any{"workspace_id": "w2", "pane_id": "w2:p1", "branch": "task/task-1-do-task-1"}),
+		task("task-2", "blocked", 0, map[string]any{"workspace_id": "w3", "pane_id": "w3:p1", "branch": "task/task-2-do-task-2"}),
+		task("task-3", "ready", 5, nil),
+	}
+	system, server, calls := fakeServer(t, func(c *api.Call) *api.Reply {
+		switch c.Method {
+		case "task.list":
+			return api.Done(result{"tasks": board})
+		case "pane.get":
+			id := c.Params.(*protocol.PaneTarget).PaneID
+			return api.Done(result{"pane": map[string]any{"pane_id": id, "workspace_id": strings.Split(id, ":")[0]}})
+		case "agent.get": // a restored pane: a new shell, no agent
+			return api.Done(result{"agent": map[string]any{"pane_id": c.Params.(*protocol.AgentTarget).Target, "name": "task-1"}})
+		case "task.get":
+			id := c.Params.(*protocol.TaskIDParams).TaskID
+			n := 0
+			if id == "task-2" {
+				n = 1 // its second worker died: its last attempt
+			}
+			m := task(id, "running", 0, nil)
+			m["activities"] = history(id, n)
+			return api.Done(result{"task": m})
+		case "pane.read": // a new shell that has not drawn yet
+			return api.Done(result{"read": map[string]any{"text": "\n"}})
+		case "worktree.create":
+			return api.Done(result{"workspace": map[string]any{"workspace_id": "w9"}, "root_pane": map[string]any{"pane_id": "w9:p1"}, "worktree": map[string]any{"path": "/wt/w9"}})
+		}
+		return api.Done(result{})
+	})
+	system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: server},
+		On: true, MaxRunning: 2, Agent: "claude {title}", BranchPrefix: "task/", AgentStart: 50 * time.Millisecond, MaxAttempts: 2, RetryDelay: time.Hour}))
+	got := strings.Join(drain(calls), "\n")
+	for _, want := range []string{
+		`task.report {"task_id":"task-1","status":"failed","message":"the worker's agent is gone (the server restarted) and did not come back within 50ms","source":"dispatcher"}`,
+		`task.claim {"task_id":"task-1","release":true,"message":"given up (attempt 1 of 2): the worker's agent is gone`,
+		`workspace.close {"workspace_id":"w2"}`,
+		`task.report {"task_id":"task-1","status":"ready","message":"returned to ready for another worker (attempt 1 of 2 ended`,
+		`task.report {"task_id":"task-2","status":"failed","message":"the dispatcher gave up after 2 attempts: the worker's agent is gone`,
+		`task.claim {"task_id":"task-2","release":true,"message":"given up (attempt 2 of 2)`,
+		`workspace.close {"workspace_id":"w3"}`,
+		// The freed slots: the ready task gets a worker.
+		`task.claim {"task_id":"task-3","worker"`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("no %s in\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, `"task_id":"task-2","status":"ready"`) {
+		t.Fatalf("the last attempt's task was returned to ready:\n%s", got)
+	}
+	if strings.Contains(got, `task.dispatch {"task_id":"task-1"`) || strings.Contains(got, `"task_id":"task-1","worker"`) {
+		t.Fatalf("a dead worker's task dispatched again within its backoff:\n%s", got)
+	}
+}
+
+// At run time, a dispatched worker whose agent stops is released the
+// same way, its attempt the one its claim counted.
+func TestDispatcher_AgentStoppedAtRunTime(t *testing.T) {
+	system, server, calls := fakeServer(t, func(c *api.Call) *api.Reply {
+		switch c.Method {
+		case "task.list":
+			return api.Done(result{"tasks": []any{task("task-1", "ready", 0, nil)}})
+		case "task.claim":
+			return api.Done(result{"task": task("task-1", "ready", 0, nil)})
+		case "worktree.create":
+			return api.Done(result{"workspace": map[string]any{"workspace_id": "w2"}, "root_pane": map[string]any{"pane_id": "w2:p1"}, "worktree": map[string]any{"path": "/wt/w2"}})
+		case "agent.get":
+			return api.Done(result{"agent": map[string]any{"pane_id": "w2:p1", "agent": "claude"}})
+		case "task.dispatch":
+			return api.Done(result{"task": task("task-1", "running", 0, map[string]any{"workspace_id": "w2", "pane_id": "w2:p1"})})
+		case "pane.read":
+			return api.Done(result{"read": map[string]any{"text": "error: the build broke\n$ "}})
+		}
+		return api.Done(result{})
+	})
+	d := system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: server},
+		On: true, Agent: "claude {title}", BranchPrefix: "task/", MaxAttempts: 3, RetryDelay: time.Hour}))
+	for c := next(t, calls); c.method != "task.dispatch"; c = next(t, calls) {
+	}
+	line, _ := json.Marshal(map[string]any{"event": "pane_agent_detected", "data": map[string]any{"pane_id": "w2:p1", "agent": nil}})
+	system.Root.Send(d, &events.Batch{Lines: [][]byte{line}})
+	got := strings.Join(drain(calls), "\n")
+	for _, want := range []string{
+		`task.report {"task_id":"task-1","status":"failed","message":"the worker's agent stopped; the pane shows:\nerror: the build broke\n$","source":"dispatcher"}`,
+		`task.claim {"task_id":"task-1","release":true,"message":"given up (attempt 1 of 3): the worker's agent stopped`,
+		`workspace.close {"workspace_id":"w2"}`,
+		`task.report {"task_id":"task-1","status":"ready"`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Fatalf("no %s in\n%s", want, got)
+		}
+	}
+}
+
 // A reload's Reconfigure turns an off dispatcher on (it reads the board)
 // with the new template, and tells the tasks actor it runs.
 func TestDispatcher_ReconfigureTurnsOn(t *testing.T) {
@@ -304,7 +429,7 @@ func TestDispatcher_ReconfigureTurnsOn(t *testing.T) {
 	for {
 		c := next(t, calls)
 		if c.method == "pane.send_input" {
-			if !strings.Contains(c.params, `new 'task-1'`) {
+			if !strings.Contains(c.params, `new task-1`) {
 				t.Fatalf("command line %s", c.params)
 			}
 			return

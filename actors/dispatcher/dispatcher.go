@@ -107,6 +107,7 @@ const (
 	phaseCreate                  // worktree.create
 	phaseOpen                    // worktree.open: the branch has a worktree already
 	phaseRecord                  // task.claim again, with the workspace and pane
+	phaseShell                   // pane.process_info: which shell the command line is quoted for
 	phaseLaunch                  // typing the agent's command line
 	phaseAwaitAgent              // until the pane's agent is recognised
 	phaseSettle                  // agent.wait until it is idle
@@ -114,6 +115,8 @@ const (
 	phaseDispatch                // task.dispatch
 	phaseWatch                   // dispatched: watched until the task leaves running and blocked
 	phaseCheck                   // at start: does the claimed worker's pane still exist?
+	phaseAdopt                   // at start: does the adopted worker's pane still run its agent?
+	phaseRelease                 // its agent or pane is gone: the task goes back (dead)
 )
 
 // worker is one task's worker, from its claim until the task leaves it.
@@ -143,12 +146,16 @@ type listed struct{}
 
 // Dispatcher is the actor: it owns its view of the board and its workers.
 type Dispatcher struct {
-	opts      Options
-	on        bool
-	max       int
-	tasks     map[string]*taskView
-	workers   map[string]*worker // by task id
-	held      map[string]bool    // tasks not picked again until their status changes
+	opts    Options
+	on      bool
+	max     int
+	tasks   map[string]*taskView
+	workers map[string]*worker // by task id
+	held    map[string]bool    // tasks not picked again until their status changes
+	// waiting are the tasks whose dead worker's retry waits out its
+	// backoff: the dispatcher's own reports change their status, so held
+	// would not hold them.
+	waiting   map[string]bool
 	listing   bool
 	recovered bool
 	seq       uint64
@@ -164,7 +171,7 @@ type agentBound struct{ w *worker }
 type retryDue struct{ task string }
 
 func newDispatcher(opts Options) *Dispatcher {
-	return &Dispatcher{opts: opts, max: opts.MaxRunning, tasks: map[string]*taskView{}, workers: map[string]*worker{}, held: map[string]bool{}, noted: map[string]bool{}}
+	return &Dispatcher{opts: opts, max: opts.MaxRunning, tasks: map[string]*taskView{}, workers: map[string]*worker{}, held: map[string]bool{}, waiting: map[string]bool{}, noted: map[string]bool{}}
 }
 
 // Receive implements actor.Actor.
@@ -185,6 +192,7 @@ func (d *Dispatcher) Receive(ctx actor.Context) {
 			d.agentLate(ctx, m.w)
 		case *retryDue:
 			delete(d.held, m.task)
+			delete(d.waiting, m.task)
 			d.fill(ctx)
 		}
 	case *answered:
@@ -340,6 +348,9 @@ func (d *Dispatcher) fill(ctx actor.Context) {
 	}
 	busy := map[string]bool{}
 	for id := range d.workers {
+		busy[id] = true
+	}
+	for id := range d.waiting {
 		busy[id] = true
 	}
 	for _, t := range pick(d.tasks, busy, d.held, d.max-len(d.workers)) {

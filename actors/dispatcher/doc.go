@@ -21,10 +21,14 @@
 //     has a worktree already) worktree.open of that branch;
 //  4. task.claim {workspace_id, pane_id, branch, path} — the record now
 //     names the pane;
-//  5. the agent in the workspace's root pane: pane.send_input of
-//     `export HERDR_TASK_ID='<id>'; <[tasks] agent>` with {id} and
-//     {title} replaced, POSIX single-quoted (template.go; sh, bash, zsh
-//     and fish read it);
+//  5. the agent in the workspace's root pane: pane.process_info names
+//     the shell running there (the leader of the job in front, whatever
+//     the pane was started with or has exec'd since), then
+//     pane.send_input of `export HERDR_TASK_ID=<id>; <[tasks] agent>`
+//     with {id} and {title} replaced, each quoted for that shell's
+//     dialect (template.go: POSIX, fish — `set -gx` — and PowerShell; a
+//     shell whose quoting is not known takes only words that need none,
+//     else the worker is given up saying why);
 //  6. once the pane's agent is recognised (pane_agent_detected, or
 //     agent.get), agent.wait until idle, agent.rename to the task's id,
 //     then task.dispatch to it (its prompt names the worktree).
@@ -53,30 +57,37 @@
 // screen (its question); working again while blocked → task.report
 // running; the task leaving running and blocked (review, done, failed,
 // cancelled) ends the worker and leaves its worktree and workspace, for
-// review; the agent leaving the pane or the pane exiting while dispatched
-// → task.report failed with the pane's last lines. A task that comes back
-// to ready (failed → ready, a retry) is picked again.
+// review. A dead worker — its agent leaving the pane, or the pane
+// exiting, while dispatched — goes back through the give-up machinery
+// (worker.go dead): task.report failed with why and the pane's last
+// lines, the claim released as an attempt ("given up (attempt N of M):
+// …"), the workspace closed (branch and worktree stay), task.report
+// ready, and picked again after the backoff; the MaxAttempts-th leaves it
+// failed ("the dispatcher gave up after N attempts: …"). The dispatcher's
+// own reports carry source "dispatcher", so its failed → ready does not
+// reset the count; a person's does. The worker keeps its slot until
+// that is done, so the release cannot land on a new claim. A task that
+// comes back to ready (failed → ready, a retry) is picked again.
 //
 // Restart and handoff (recover.go): the rule, applied once as the
 // dispatcher first runs, to every ready, running or blocked task that
 // carries a worker claim:
-//   - the claim names a pane that exists, in the workspace it names: the
-//     worker is adopted — a running or blocked task is watched as it is,
-//     never dispatched again; a ready task (the server stopped between
-//     the record and the prompt) gets its agent started in that pane and
-//     is dispatched there, once;
-//   - otherwise the worker has vanished and the task returns to ready: a
-//     ready task's claim is released; a running or blocked one is
-//     reported failed (the message says the worker is gone), released,
-//     and reported ready. It is picked again only after that.
+//   - the claim names a pane that exists, in the workspace it names: a
+//     ready task (the server stopped between the record and the prompt)
+//     gets its agent started in that pane and is dispatched there, once;
+//     a running or blocked task is adopted — watched as it is, never
+//     dispatched again — once agent.get, or a pane_agent_detected within
+//     AgentStart, shows its agent running there (the agents actor
+//     resumes one that reported its session); otherwise its worker is
+//     dead (above): back to ready as an attempt, its slot freed;
+//   - otherwise the worker has vanished: a ready task's claim is
+//     released; a running or blocked one's worker is dead (above), its
+//     workspace left (the claim's id may name another one now).
 //
 // A live handoff carries the tasks (claims included) and the panes, so
 // the new server's dispatcher adopts every worker — when it runs: one
 // turned on by task.run is on for that server's life only, and the new
-// server's is on again by its config or another task.run. A dispatched
-// worker adopted after a restart keeps its task running; its pane has a
-// new shell, and its agent only if the agents actor resumes it (one that
-// reported its session), so such a task waits for a person's report.
+// server's is on again by its config or another task.run.
 //
 // Actor rules: Receive never blocks; every call goes out from a child
 // (caller) with a deadline and comes back tagged with the worker and

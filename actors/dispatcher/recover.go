@@ -48,28 +48,51 @@ func (d *Dispatcher) checked(ctx actor.Context, w *worker, r *api.Reply) {
 		d.launch(ctx, w)
 		return
 	}
+	// Dispatched: adopted only while its agent runs (a restart gives the
+	// pane a new shell; the agents actor resumes an agent that reported
+	// its session). One that does not show within AgentStart is dead.
+	d.opts.Log.Info("dispatcher: checking the agent of a dispatched worker", "task", w.task, "pane", w.paneID)
+	w.phase = phaseAdopt
+	d.timers.After(ctx, d.opts.AgentStart, &agentBound{w: w})
+	d.send(ctx, step{w: w, phase: phaseAdopt}, "agent.get", map[string]any{"target": w.paneID})
+}
+
+// adopted watches a dispatched worker whose agent runs in its pane.
+func (d *Dispatcher) adopted(w *worker) {
 	d.opts.Log.Info("dispatcher: adopting a dispatched worker", "task", w.task, "pane", w.paneID)
 	w.phase = phaseWatch
 }
 
+// agentIn reports whether an agent.get answer shows an agent running
+// (a name alone, restored with the pane, is no agent).
+func agentIn(r *api.Reply) bool {
+	var res struct {
+		Agent struct {
+			Agent *string `json:"agent"`
+		} `json:"agent"`
+	}
+	return r.Err == nil && decodeResult(r.Result, &res) == nil && res.Agent.Agent != nil && *res.Agent.Agent != ""
+}
+
 // vanished returns a claimed task whose worker pane is gone to ready: a
-// ready one by releasing the claim; a running or blocked one is reported
-// failed (saying so), released and reported ready, its retry. It is
-// picked again only after that, so the release cannot land on the new
-// claim.
+// ready one (never prompted) by releasing the claim; a running or
+// blocked one is a dead worker (dead: released, counted as an attempt,
+// picked again after the backoff, failed after max_attempts).
 func (d *Dispatcher) vanished(ctx actor.Context, w *worker, t *taskView) {
+	if t.Status != statusReady {
+		// Its workspace is not closed: the claim's id may name another
+		// workspace now.
+		w.phase, w.workspaceID = phaseAdopt, ""
+		d.dead(ctx, w, "the worker's pane "+w.paneID+" is gone (the server restarted)")
+		return
+	}
 	why := "the worker's pane " + w.paneID + " is gone (the server restarted); returned to ready"
 	if w.paneID == "" {
 		why = "the worker never got a pane (the server stopped first); returned to ready"
 	}
 	d.opts.Log.Info("dispatcher: claimed worker vanished", "task", t.ID, "status", t.Status)
-	steps := []stepFn{claimRelease(t.ID, why)}
-	if t.Status != statusReady {
-		msg := func(*api.Reply) string { return why }
-		steps = []stepFn{report(t.ID, statusFailed, msg), claimRelease(t.ID, why), report(t.ID, statusReady, msg)}
-	}
 	w.phase = phaseCheck
-	s := d.chain(ctx, t.ID, steps...)
+	s := d.chain(ctx, t.ID, claimRelease(t.ID, why))
 	s.done = func(ctx actor.Context) {
 		if d.workers[t.ID] == w {
 			delete(d.workers, t.ID)

@@ -1,8 +1,10 @@
 package dispatcher
 
 import (
+	"os"
 	"os/exec"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -58,24 +60,81 @@ func TestBranchName_SlugOfTitle(t *testing.T) {
 	}
 }
 
-// The command line, run by a real shell, hands the agent the task's id and
-// title as single words whatever they hold, and exports HERDR_TASK_ID.
-func TestCommandLine_ShellQuotedInARealShell(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh")
+// The command line, run by each real shell it is quoted for, hands the
+// agent the task's id and title as single words whatever they hold, and
+// exports HERDR_TASK_ID; nothing in the title runs (no file appears).
+func TestCommandLine_QuotedForTheRunningShell(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the POSIX shells and fish are not on Windows")
 	}
-	title := `it's "$HOME" $(touch /tmp/pwned) ; {id} \n` + "\x15tab\tend"
-	line := CommandLine(`printf '%s|' {id} {title} "$HERDR_TASK_ID"`, "task-7", title)
-	if strings.ContainsAny(line, "\x15\t\n\r") {
-		t.Fatalf("a control character reaches the typed line: %q", line)
+	titles := []string{
+		`it's "$HOME" $(touch pwned) ; {id} \n` + "\x15tab\tend",
+		`'; touch pwned; '`,
+		`x\`,
+		`(touch pwned)`,
+		"`touch pwned`",
+		`a\'; touch pwned; echo \`,
 	}
-	out, err := exec.Command("sh", "-c", line).Output()
-	if err != nil {
-		t.Fatalf("sh -c %q: %v", line, err)
+	ran := 0
+	for _, sh := range []string{"sh", "bash", "zsh", "fish"} {
+		path, err := exec.LookPath(sh)
+		if err != nil {
+			t.Logf("%s is not installed: not run", sh)
+			continue
+		}
+		ran++
+		for _, title := range titles {
+			line, err := CommandLine(path, `printf '%s|' {id} {title} "$HERDR_TASK_ID"`, "task-7", title)
+			if err != nil {
+				t.Fatalf("%s %q: %v", sh, title, err)
+			}
+			if strings.ContainsAny(line, "\x15\t\n\r") {
+				t.Fatalf("a control character reaches the typed line: %q", line)
+			}
+			dir := t.TempDir()
+			args := []string{"-c", line}
+			if sh == "fish" {
+				args = []string{"--no-config", "-c", line}
+			}
+			cmd := exec.Command(path, args...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), "HOME="+t.TempDir())
+			out, err := cmd.Output()
+			if err != nil {
+				t.Fatalf("%s -c %q: %v", sh, line, err)
+			}
+			flat := strings.NewReplacer("\x15", " ", "\t", " ").Replace(title)
+			if want := "task-7|" + flat + "|task-7|"; string(out) != want {
+				t.Errorf("%s ran %s\nprinted %q\nwant    %q", sh, line, out, want)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) > 0 {
+				t.Errorf("%s ran %s: it made %v", sh, line, entries)
+			}
+		}
 	}
-	want := `task-7|it's "$HOME" $(touch /tmp/pwned) ; {id} \n tab end|task-7|`
-	if string(out) != want {
-		t.Fatalf("sh printed %q\nwant        %q", out, want)
+	if ran == 0 {
+		t.Skip("no shell installed")
+	}
+}
+
+// A shell whose quoting is not known takes a plain title; any other is
+// refused, saying why, rather than guessed.
+func TestCommandLine_UnknownShellRefusesWhatNeedsQuoting(t *testing.T) {
+	line, err := CommandLine("tcsh", "claude {id} {title}", "task-3", "plain-title")
+	if err != nil || line != "export HERDR_TASK_ID=task-3; claude task-3 plain-title" {
+		t.Fatalf("plain: %q %v", line, err)
+	}
+	for _, shell := range []string{"tcsh", ""} {
+		if line, err := CommandLine(shell, "claude {id} {title}", "task-3", "'; touch x; '"); err == nil || !strings.Contains(err.Error(), "title") {
+			t.Errorf("%q: %q %v, want refused naming the title", shell, line, err)
+		}
+	}
+	// A template without {title} does not need the title quoted.
+	if _, err := CommandLine("", "claude {id}", "task-3", "it's"); err != nil {
+		t.Errorf("no {title}: %v", err)
+	}
+	if line, err := CommandLine("pwsh", "claude {id} {title}", "task-3", "it's"); err != nil || line != "$env:HERDR_TASK_ID = 'task-3'; claude task-3 'it''s'" {
+		t.Errorf("pwsh: %q %v", line, err)
 	}
 }
 

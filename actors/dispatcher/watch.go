@@ -51,7 +51,7 @@ func (d *Dispatcher) onEvent(ctx actor.Context, line []byte) {
 		if data.Agent != nil && *data.Agent != "" {
 			d.agentSeen(ctx, w)
 		} else if w.phase == phaseWatch {
-			d.fail(ctx, w, "the worker's agent stopped")
+			d.dead(ctx, w, "the worker's agent stopped")
 		}
 	case "pane_agent_status_changed":
 		var data struct {
@@ -84,8 +84,8 @@ func (d *Dispatcher) onEvent(ctx actor.Context, line []byte) {
 		w := d.byPane(data.PaneID)
 		switch {
 		case w == nil:
-		case w.phase == phaseWatch:
-			d.fail(ctx, w, "the worker's pane exited")
+		case w.phase == phaseWatch || w.phase == phaseAdopt:
+			d.dead(ctx, w, "the worker's pane exited")
 		case w.phase >= phaseLaunch && w.phase < phaseWatch:
 			d.giveUp(ctx, w, true, "worker pane exited before the dispatch", nil)
 		}
@@ -126,8 +126,11 @@ func (d *Dispatcher) taskChanged(ctx actor.Context, t *taskView) {
 // waited for until it is idle.
 func (d *Dispatcher) agentSeen(ctx actor.Context, w *worker) {
 	w.agent = true
-	if w.phase == phaseAwaitAgent {
+	switch w.phase {
+	case phaseAwaitAgent:
 		d.settle(ctx, w)
+	case phaseAdopt:
+		d.adopted(w)
 	}
 }
 
@@ -153,30 +156,6 @@ func (d *Dispatcher) agentStatus(ctx actor.Context, w *worker, st protocol.Agent
 		s := d.chain(ctx, w.task, report(w.task, statusRunning, func(*api.Reply) string { return "answered; the worker's agent is working again" }))
 		s.done = func(actor.Context) { w.reporting = false }
 	}
-}
-
-// fail reports a dispatched worker's task failed with the last lines of
-// its pane; the worker is over (its worktree stays).
-func (d *Dispatcher) fail(ctx actor.Context, w *worker, why string) {
-	if d.workers[w.task] != w {
-		return
-	}
-	delete(d.workers, w.task)
-	t := d.tasks[w.task]
-	if t == nil || (t.Status != statusRunning && t.Status != statusBlocked) {
-		d.fill(ctx)
-		return
-	}
-	d.opts.Log.Warn("dispatcher: worker failed", "task", w.task, "why", why)
-	s := d.chain(ctx, w.task,
-		readPane(w.paneID, protocol.SourceRecent),
-		report(w.task, statusFailed, func(prev *api.Reply) string {
-			if q := quote(prev, lastLines, ""); q != "" {
-				return why + ":\n" + q
-			}
-			return why
-		}))
-	s.done = d.fill
 }
 
 func readPane(paneID, source string) stepFn {

@@ -97,6 +97,8 @@ func (d *Dispatcher) advance(ctx actor.Context, w *worker, r *api.Reply) {
 		}
 		d.noteTask(r)
 		d.launch(ctx, w)
+	case phaseShell:
+		d.typeLaunch(ctx, w, r)
 	case phaseLaunch:
 		if r.Err != nil {
 			d.giveUp(ctx, w, true, "agent not launched", r.Err)
@@ -140,6 +142,10 @@ func (d *Dispatcher) advance(ctx actor.Context, w *worker, r *api.Reply) {
 		}
 	case phaseCheck:
 		d.checked(ctx, w, r)
+	case phaseAdopt:
+		if agentIn(r) {
+			d.adopted(w)
+		}
 	}
 }
 
@@ -151,15 +157,51 @@ func (d *Dispatcher) create(ctx actor.Context, w *worker, t *taskView) {
 	d.to(ctx, w, phaseCreate, "worktree.create", map[string]any{"cwd": t.Cwd, "branch": w.branch, "label": w.task})
 }
 
-// launch types the agent's command line into the worker's pane.
+// launch types the agent's command line into the worker's pane, quoted
+// for the shell running there: first pane.process_info names it.
 func (d *Dispatcher) launch(ctx actor.Context, w *worker) {
-	t := d.tasks[w.task]
+	w.agent = false
+	d.to(ctx, w, phaseShell, "pane.process_info", map[string]any{"pane_id": w.paneID})
+}
+
+// typeLaunch types the command line once process_info answered r.
+func (d *Dispatcher) typeLaunch(ctx actor.Context, w *worker, r *api.Reply) {
+	if r.Err != nil {
+		d.giveUp(ctx, w, true, "the worker's shell is not known", r.Err)
+		return
+	}
 	title := ""
-	if t != nil {
+	if t := d.tasks[w.task]; t != nil {
 		title = t.Title
 	}
-	w.agent = false
-	d.to(ctx, w, phaseLaunch, "pane.send_input", map[string]any{"pane_id": w.paneID, "text": CommandLine(d.opts.Agent, w.task, title), "keys": []string{"Enter"}})
+	line, err := CommandLine(runningShell(r), d.opts.Agent, w.task, title)
+	if err != nil {
+		d.giveUp(ctx, w, true, "agent not launched", err)
+		return
+	}
+	d.to(ctx, w, phaseLaunch, "pane.send_input", map[string]any{"pane_id": w.paneID, "text": line, "keys": []string{"Enter"}})
+}
+
+// runningShell is the name of the program in front of the pane's
+// terminal when it is the pane's shell (the leader of the job in front),
+// "" when process_info does not say.
+func runningShell(r *api.Reply) string {
+	var res struct {
+		ProcessInfo protocol.PaneProcessInfo `json:"process_info"`
+	}
+	if decodeResult(r.Result, &res) != nil {
+		return ""
+	}
+	info := res.ProcessInfo
+	if info.ForegroundProcessGroupID == nil || info.ShellPID == nil || *info.ForegroundProcessGroupID != *info.ShellPID {
+		return ""
+	}
+	for _, p := range info.ForegroundProcesses {
+		if p.PID == *info.ForegroundProcessGroupID {
+			return p.Name
+		}
+	}
+	return ""
 }
 
 // settle waits until the recognised agent is idle, ready for its prompt.
@@ -173,7 +215,14 @@ func (d *Dispatcher) settle(ctx actor.Context, w *worker) {
 // agentLate gives up a worker whose agent is still not recognised at
 // its bound (a command not found, a program that is no agent).
 func (d *Dispatcher) agentLate(ctx actor.Context, w *worker) {
-	if d.workers[w.task] != w || w.phase != phaseAwaitAgent {
+	if d.workers[w.task] != w {
+		return
+	}
+	if w.phase == phaseAdopt {
+		d.dead(ctx, w, "the worker's agent is gone (the server restarted) and did not come back within "+d.opts.AgentStart.String())
+		return
+	}
+	if w.phase != phaseAwaitAgent {
 		return
 	}
 	d.giveUp(ctx, w, true, "the agent was not recognised in its pane within "+d.opts.AgentStart.String(), nil)
@@ -184,8 +233,10 @@ func (d *Dispatcher) agentLate(ctx actor.Context, w *worker) {
 // survives a restart.
 const givenUpMark = "given up (attempt "
 
-// givenUp counts the workers given up on the task a claim answered since
-// its status last changed (a person's retry starts the count again).
+// givenUp counts the workers given up on the task a claim (or task.get)
+// answered since its status was last changed by someone other than the
+// dispatcher (a person's retry starts the count again; the dispatcher's
+// own failed → ready of a dead worker does not).
 func givenUp(r *api.Reply) int {
 	var res struct {
 		Task struct {
@@ -198,7 +249,7 @@ func givenUp(r *api.Reply) int {
 	n := 0
 	for _, a := range res.Task.Activities {
 		switch {
-		case a.Kind == protocol.ActivityStatus:
+		case a.Kind == protocol.ActivityStatus && a.Source != source:
 			n = 0
 		case a.Kind == protocol.ActivityUnclaimed && strings.HasPrefix(a.Message, givenUpMark):
 			n++
@@ -278,6 +329,86 @@ func (d *Dispatcher) giveUp(ctx actor.Context, w *worker, release bool, why stri
 	d.fill(ctx)
 }
 
+// dead releases a dispatched worker whose agent or pane is gone (the
+// agent exited, the pane closed, or after a restart the agent did not
+// come back): its task goes back to ready for another worker, through the
+// give-up machinery — the task is reported failed with why and the
+// pane's last lines, the claim released ("given up (attempt N of M): …",
+// which counts the attempt), the workspace closed (branch and worktree
+// stay) and, unless that was the last attempt, the task reported ready
+// and picked again after the backoff. The worker holds its slot until
+// this is done, so the release cannot land on a new claim.
+func (d *Dispatcher) dead(ctx actor.Context, w *worker, why string) {
+	if d.workers[w.task] != w || w.phase == phaseRelease {
+		return
+	}
+	t := d.tasks[w.task]
+	if t == nil || (t.Status != statusRunning && t.Status != statusBlocked) {
+		delete(d.workers, w.task)
+		d.fill(ctx)
+		return
+	}
+	w.phase = phaseRelease
+	attempt, last, said := w.attempt, false, why
+	var steps []stepFn
+	if attempt == 0 { // adopted after a restart: counted from the history
+		steps = append(steps, func(*api.Reply) (string, any) { return "task.get", map[string]any{"task_id": w.task} })
+	}
+	steps = append(steps,
+		func(prev *api.Reply) (string, any) {
+			if attempt == 0 {
+				attempt = givenUp(prev) + 1
+			}
+			last = attempt >= d.opts.MaxAttempts
+			d.opts.Log.Warn("dispatcher: worker gone", "task", w.task, "attempt", attempt, "max_attempts", d.opts.MaxAttempts, "why", why)
+			return readPane(w.paneID, protocol.SourceRecent)(prev)
+		},
+		report(w.task, statusFailed, func(prev *api.Reply) string {
+			if q := quote(prev, lastLines, ""); q != "" {
+				said = why + "; the pane shows:\n" + q
+			}
+			if last {
+				return fmt.Sprintf("the dispatcher gave up after %d attempt%s: %s", attempt, plural(attempt), said)
+			}
+			return said
+		}),
+		func(prev *api.Reply) (string, any) {
+			return claimRelease(w.task, fmt.Sprintf("%s%d of %d): %s", givenUpMark, attempt, d.opts.MaxAttempts, said))(prev)
+		})
+	if w.workspaceID != "" {
+		id := w.workspaceID
+		steps = append(steps, func(*api.Reply) (string, any) {
+			return "workspace.close", map[string]any{"workspace_id": id}
+		})
+	}
+	steps = append(steps, func(prev *api.Reply) (string, any) {
+		if last {
+			return "", nil
+		}
+		return report(w.task, statusReady, func(*api.Reply) string {
+			return fmt.Sprintf("returned to ready for another worker (attempt %d of %d ended: %s)", attempt, d.opts.MaxAttempts, why)
+		})(prev)
+	})
+	s := d.chain(ctx, w.task, steps...)
+	s.done = func(ctx actor.Context) {
+		if d.workers[w.task] == w {
+			delete(d.workers, w.task)
+		}
+		if !last {
+			d.waiting[w.task] = true
+			d.timers.After(ctx, backoff(d.opts.RetryDelay, attempt), &retryDue{task: w.task})
+		}
+		d.fill(ctx)
+	}
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
 // backoff is the wait before attempt+1: delay doubled per attempt made,
 // at most an hour.
 func backoff(delay time.Duration, attempt int) time.Duration {
@@ -320,9 +451,13 @@ func claimRelease(id, message string) stepFn {
 	}
 }
 
+// source names the dispatcher in the reports it makes (the history's
+// source), which givenUp tells from a person's.
+const source = "dispatcher"
+
 func report(id, status string, message func(prev *api.Reply) string) stepFn {
 	return func(prev *api.Reply) (string, any) {
-		p := map[string]any{"task_id": id, "status": status}
+		p := map[string]any{"task_id": id, "status": status, "source": source}
 		if message != nil {
 			if m := message(prev); m != "" {
 				p["message"] = m

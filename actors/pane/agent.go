@@ -5,7 +5,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/agents/shellquote"
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/emulator"
@@ -77,33 +76,12 @@ func (p *Pane) handleAgent(ctx actor.Context, r *AgentRequest) {
 			ctx.Respond(&AgentInput{Token: r.Token, Err: err})
 			return
 		}
-		line, err := p.commandLine(r.Argv)
-		if err != nil {
-			ctx.Respond(&AgentInput{Token: r.Token, Err: err})
-			return
-		}
-		err = p.inputErr([]byte(line+"\r"), protocol.CodeAgentStartInput)
-		ctx.Respond(&AgentInput{Token: r.Token, Err: err})
-		if err == nil {
-			p.watchLaunch(ctx.Sender(), r.Token, r.Argv[0], line)
-		}
+		// Typed once a walk names the shell in front (launch.go).
+		p.jobs.launches = append(p.jobs.launches, launchAsk{to: ctx.Sender(), r: r})
+		p.walkNow(ctx)
 	default:
 		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "unknown agent request %q", r.Op)))
 	}
-}
-
-// commandLine spells argv for the shell this pane runs (its program, the
-// one whose foreground shellIdle checked): each shell quotes its own way.
-func (p *Pane) commandLine(argv []string) (string, error) {
-	shell := ""
-	if len(p.spec.Argv) > 0 {
-		shell = p.spec.Argv[0]
-	}
-	line, err := shellquote.Line(shell, argv)
-	if err != nil {
-		return "", protocol.Errorf(protocol.CodeInvalidAgentArgument, "%v", err)
-	}
-	return line, nil
 }
 
 // pasteText appends text, wrapped as a bracketed paste when the program

@@ -7,8 +7,76 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents/shellquote"
+	"github.com/herdr-go/herdr/actors/detector"
 	"github.com/herdr-go/herdr/emulator"
+	"github.com/herdr-go/herdr/protocol"
 )
+
+// An agent.start's argv is quoted for the shell running in the pane now,
+// not the one the pane was started with: a bash pane that ran `exec fish`
+// runs fish, which reads '\' and '\'' inside single quotes as escapes, so
+// bash's spelling of an argument would let it run a command. The launch
+// waits for a walk of the job in front (the detector's Describe); the
+// shell is that job's leader, by its process name. A walk that names no
+// leader (the process table cannot be read) leaves the shell unknown,
+// which takes only words that need no quoting in any shell; any other
+// is refused with invalid_agent_argument, saying why.
+
+// launchAsk is an AgentLaunch waiting for the walk that names the shell.
+type launchAsk struct {
+	to *actor.PID
+	r  *AgentRequest
+}
+
+// launchWalked types the launches waiting for job, the walk just made.
+func (p *Pane) launchWalked(ctx actor.Context, job *detector.Job) {
+	asks := p.jobs.launches
+	p.jobs.launches = nil
+	for _, a := range asks {
+		p.typeLaunch(ctx, a, job)
+	}
+}
+
+// typeLaunch types one launch into the shell job names, once the shell
+// is still idle.
+func (p *Pane) typeLaunch(ctx actor.Context, a launchAsk, job *detector.Job) {
+	answer := func(err error) { ctx.Send(a.to, &AgentInput{Token: a.r.Token, Err: err}) }
+	if err := p.shellIdle(); err != nil {
+		answer(err)
+		return
+	}
+	shell := runningShell(job, p.con.Pid())
+	line, err := shellquote.Line(shell, a.r.Argv)
+	if err != nil {
+		if shell == "" {
+			answer(protocol.Errorf(protocol.CodeInvalidAgentArgument, "the shell running in the pane is not known, so only plain words can be typed: %v", err))
+			return
+		}
+		answer(protocol.Errorf(protocol.CodeInvalidAgentArgument, "%v", err))
+		return
+	}
+	err = p.inputErr([]byte(line+"\r"), protocol.CodeAgentStartInput)
+	answer(err)
+	if err == nil {
+		p.watchLaunch(a.to, a.r.Token, a.r.Argv[0], line)
+	}
+}
+
+// runningShell is the name of the program in front of the pane's
+// terminal when it is the pane's own process (the shell, whatever it has
+// exec'd since), as job's walk found it; "" when the walk does not say.
+func runningShell(job *detector.Job, shellPID int) string {
+	if job == nil || job.Group != shellPID {
+		return ""
+	}
+	for _, pr := range job.Processes {
+		if pr.PID == job.Group {
+			return pr.Name
+		}
+	}
+	return ""
+}
 
 // An agent.start types a command line into the pane's shell and answers
 // at once; the agent is then named once it shows. When the shell gets the

@@ -229,7 +229,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 			p.graphicsChanged(ctx)
 		}
 	case *actor.Terminated:
-		if msg.Who.Equal(p.det.pid) && len(p.jobs.asking) > 0 { // the detector gave up: answer without its walk
+		if msg.Who.Equal(p.det.pid) && p.jobs.waiting() { // the detector gave up: answer without its walk
 			p.described(ctx, detector.Job{Group: p.foregroundGroup()}, true)
 		}
 		p.waits.dropSender(msg.Who)

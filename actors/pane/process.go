@@ -25,6 +25,23 @@ type jobCache struct {
 	job    *detector.Job
 	at     time.Time // when it came
 	asking []infoAsk // waiting for a Described
+	// launches are agent launches waiting for a walk to name the shell
+	// they type into (launch.go).
+	launches []launchAsk
+	walking  bool // a Describe is out
+}
+
+// waiting reports whether anything waits for a Described.
+func (c *jobCache) waiting() bool { return len(c.asking) > 0 || len(c.launches) > 0 }
+
+// walkNow asks the detector for a walk of the job in front now, unless
+// one is out already.
+func (p *Pane) walkNow(ctx actor.Context) {
+	if p.jobs.walking {
+		return
+	}
+	p.jobs.walking = true
+	ctx.Send(p.det.pid, &detector.Describe{Revision: p.term.Revision(), Shell: p.con.Pid(), Group: p.con.ForegroundGroup()})
 }
 
 type infoAsk struct {
@@ -53,9 +70,7 @@ func (p *Pane) processInfo(ctx actor.Context, req *Request) *api.Reply {
 		return api.Done(protocol.PaneProcessInfoResult{ProcessInfo: processInfo(req.PaneID, p.con, &detector.Job{Group: group}, c.job)})
 	}
 	c.asking = append(c.asking, infoAsk{to: ctx.Sender(), paneID: req.PaneID})
-	if len(c.asking) == 1 {
-		ctx.Send(p.det.pid, &detector.Describe{Revision: p.term.Revision(), Shell: p.con.Pid(), Group: group})
-	}
+	p.walkNow(ctx)
 	return nil
 }
 
@@ -67,6 +82,7 @@ func (p *Pane) described(ctx actor.Context, job detector.Job, asked bool) {
 	if !asked {
 		return
 	}
+	c.walking = false
 	for _, a := range c.asking {
 		info := protocol.PaneProcessInfo{PaneID: a.paneID}
 		if p.running() {
@@ -76,6 +92,7 @@ func (p *Pane) described(ctx actor.Context, job detector.Job, asked bool) {
 	}
 	clear(c.asking)
 	c.asking = c.asking[:0]
+	p.launchWalked(ctx, &job)
 }
 
 // processInfo is the wire form of con's shell and job (a group of 0 has

@@ -69,6 +69,21 @@ func Line(shell string, argv []string) (string, error) {
 	return strings.Join(words, " "), nil
 }
 
+// Word spells w as one argument (not a command name) for a shell of
+// dialect d, or refuses it as Line does: a control character in it, or
+// what the dialect cannot carry through unchanged (in an unknown shell,
+// anything that needs quoting).
+func Word(d Dialect, w string) (string, error) {
+	if r, ok := controlIn(w); ok {
+		return "", fmt.Errorf("%q contains the control character %U, which cannot be typed into a shell", w, r)
+	}
+	q, err := quote(d, w, false)
+	if err != nil {
+		return "", fmt.Errorf("%q cannot be passed through %s: %v", w, d, err)
+	}
+	return q, nil
+}
+
 func controlIn(w string) (rune, bool) {
 	for _, r := range w {
 		if r < 0x20 || r >= 0x7f && r <= 0x9f {
