@@ -7,8 +7,8 @@ import (
 )
 
 // BenchmarkBoard_ReportAndSave is one progress report on a board of 1000
-// tasks with full histories, and the snapshot the keeper gets after it:
-// only the changed task is copied.
+// tasks with full histories, and what the store is handed after it: only
+// the changed task is copied.
 func BenchmarkBoard_ReportAndSave(b *testing.B) {
 	bd := testBoard()
 	for range 1000 {
@@ -18,12 +18,12 @@ func BenchmarkBoard_ReportAndSave(b *testing.B) {
 			bd.report(task.ID, protocol.TaskRunning, "step", "bench")
 		}
 	}
-	bd.save()
+	bd.flush()
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, _, err := bd.report("task-500", protocol.TaskRunning, "step", "bench"); err != nil {
 			b.Fatal(err)
 		}
-		bd.save()
+		bd.flush()
 	}
 }
