@@ -403,11 +403,12 @@ func withPage(t *protocol.TaskInfo, limit int, before uint64) protocol.TaskInfo 
 }
 
 // reportReply answers a report with what it changed: the task without
-// its description and last message (the new activity holds it) and with
-// only the activities the report added, so its size is the report's.
+// its description and with only the activities the report added, so its
+// size is the report's (its message, kept as last_message too, as
+// Herdr's answer has it).
 func reportReply(t *protocol.TaskInfo, c change) *api.Reply {
 	r := withoutActivities(t)
-	r.Description, r.LastMessage = "", ""
+	r.Description = ""
 	r.ActivityCount = len(t.Activities)
 	for _, e := range c.events {
 		if a, ok := e.(protocol.TaskActivityEvent); ok && a.TaskID == t.ID {
