@@ -49,10 +49,13 @@ type Store struct {
 	queue  map[uint64]*protocol.TaskInfo // nil: remove the task's file
 	nextID uint64                        // 0: board.json unchanged
 	gen    uint64                        // the newest version queued
-	wake   chan struct{}
-	stop   chan struct{}
-	done   chan struct{}
-	start  sync.Once
+	// written is the next id board.json holds.
+	written uint64
+	wake    chan struct{}
+	stop    chan struct{}
+	done    chan struct{}
+	start   sync.Once
+	closed  sync.Once
 	// started: the writer runs (Close waits for it only then).
 	started atomic.Bool
 	// BytesWritten and FilesWritten count what the writer wrote (tests
@@ -85,6 +88,7 @@ func OpenStore(dir string, log *slog.Logger) (*Store, *model.SavedTasks, bool, e
 		return nil, nil, false, fmt.Errorf("task store: %s: %w", filepath.Join(dir, boardFile), err)
 	}
 	saved.NextID = max(meta.NextID, 1)
+	s.written = saved.NextID
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("task store: %w", err)
@@ -143,6 +147,12 @@ func readTaskFile(path string, n uint64) (protocol.TaskInfo, error) {
 // store unfound, and the next start migrates again from session.json,
 // which still holds the board. It runs at start, before the writer.
 func (s *Store) Migrate(saved *model.SavedTasks) error {
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		return err
+	}
+	if err := protocol.SafeDir(s.dir); err != nil {
+		return err
+	}
 	for i := range saved.Tasks {
 		t := &saved.Tasks[i]
 		n, ok := protocol.TaskNumber(t.ID)
@@ -194,11 +204,7 @@ func (s *Store) Close(timeout time.Duration) bool {
 	if !s.started.Load() {
 		return true
 	}
-	select {
-	case <-s.stop:
-	default:
-		close(s.stop)
-	}
+	s.closed.Do(func() { close(s.stop) })
 	select {
 	case <-s.done:
 		return true
@@ -236,32 +242,47 @@ func (s *Store) run(notify func(uint64, error)) {
 	}
 }
 
-// write writes one batch: the tasks, then board.json. What failed is
+// write writes one batch: the tasks (each synced and renamed into
+// place), then board.json, whose atomic write syncs the folder and so
+// makes the batch's renames durable with one folder sync. What failed is
 // queued again, unless a newer version of it is queued already.
 func (s *Store) write(queue map[uint64]*protocol.TaskInfo, nextID uint64) error {
 	var errs []error
+	if err := os.MkdirAll(s.dir, 0o700); err != nil {
+		errs = append(errs, err)
+	} else if err := protocol.SafeDir(s.dir); err != nil {
+		errs = append(errs, err)
+	}
 	for n, t := range queue {
 		var err error
-		if t == nil {
+		switch {
+		case len(errs) > 0:
+			err = errs[0]
+		case t == nil:
 			err = os.Remove(filepath.Join(s.dir, taskFileName(n)))
 			if errors.Is(err, fs.ErrNotExist) {
 				err = nil
 			}
-		} else {
+		default:
 			err = s.writeTask(n, t)
 		}
 		if err != nil {
-			errs = append(errs, err)
+			if len(errs) == 0 || err != errs[0] {
+				errs = append(errs, err)
+			}
 			s.requeue(n, t)
 		}
 	}
-	if nextID != 0 {
-		if err := s.writeBoard(nextID); err != nil {
-			errs = append(errs, err)
-			s.mu.Lock()
-			s.nextID = max(s.nextID, nextID)
-			s.mu.Unlock()
-		}
+	s.mu.Lock()
+	if nextID == 0 {
+		nextID = max(s.written, 1) // unchanged: written again for its folder sync
+	}
+	s.mu.Unlock()
+	if err := s.writeBoard(nextID); err != nil {
+		errs = append(errs, err)
+		s.mu.Lock()
+		s.nextID = max(s.nextID, nextID)
+		s.mu.Unlock()
 	}
 	return errors.Join(errs...)
 }
@@ -274,14 +295,41 @@ func (s *Store) requeue(n uint64, t *protocol.TaskInfo) {
 	}
 }
 
+// writeTask replaces a task's file: a temporary file beside it, synced,
+// renamed over it (the folder is synced once per batch, by writeBoard).
 func (s *Store) writeTask(n uint64, t *protocol.TaskInfo) error {
 	data, err := json.Marshal(t)
 	if err != nil {
 		return err
 	}
-	return s.writeFile(taskFileName(n), data)
+	name := taskFileName(n)
+	tmp, err := os.CreateTemp(s.dir, "."+name+".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(data)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o600)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), filepath.Join(s.dir, name))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	s.BytesWritten.Add(int64(len(data)))
+	s.FilesWritten.Add(1)
+	return nil
 }
 
+// writeBoard replaces board.json atomically, syncing the folder.
 func (s *Store) writeBoard(nextID uint64) error {
 	data, err := json.Marshal(struct {
 		NextID uint64 `json:"next_id"`
@@ -289,13 +337,12 @@ func (s *Store) writeBoard(nextID uint64) error {
 	if err != nil {
 		return err
 	}
-	return s.writeFile(boardFile, data)
-}
-
-func (s *Store) writeFile(name string, data []byte) error {
-	if err := protocol.WriteOwnFile(filepath.Join(s.dir, name), data, 0o600); err != nil {
+	if err := protocol.WriteOwnFile(filepath.Join(s.dir, boardFile), data, 0o600); err != nil {
 		return err
 	}
+	s.mu.Lock()
+	s.written = max(s.written, nextID)
+	s.mu.Unlock()
 	s.BytesWritten.Add(int64(len(data)))
 	s.FilesWritten.Add(1)
 	return nil
