@@ -67,7 +67,7 @@ func BenchmarkTasks_Create10000(b *testing.B) {
 		if err := system.Root.StopFuture(pid).Wait(); err != nil {
 			b.Fatal(err)
 		}
-		if !store.Close(time.Minute) {
+		if !store.Close(10 * time.Minute) {
 			b.Fatal("the store still writes")
 		}
 		b.ReportMetric(float64(store.BytesWritten.Load())/(1<<20), "MB-written/10k")
