@@ -142,7 +142,7 @@ var ourExtensions = map[string][]string{
 	"session.snapshot":     {"machines"},
 	// The task board (issue 32), past Herdr 0.9.
 	"task.create": nil, "task.list": nil, "task.get": nil, "task.attach": nil,
-	"task.dispatch": nil, "task.report": nil, "task.claim": nil, "task.run": nil,
+	"task.dispatch": nil, "task.report": nil, "task.claim": nil, "task.run": nil, "task.remove": nil,
 	// The graphics stream is in the socket API document, not the schema file.
 	"pane.graphics.stream": {"layer_id", "z_index"},
 }

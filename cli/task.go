@@ -60,13 +60,14 @@ and are never reused. Every verb but board prints the JSON response line.`,
 
 	var statuses []string
 	var listJSON bool
+	var limit, offset int
 	list := jsonFlag(&cobra.Command{
 		Use:   "list",
 		Short: summary("task.list"),
 		Long:  summary("task.list") + ". A table at a terminal; the JSON response line with --json or when piped.",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p := protocol.TaskListParams{Status: statuses}
+			p := protocol.TaskListParams{Status: statuses, Limit: limit, Offset: offset}
 			if err := validate(&p); err != nil {
 				return err
 			}
@@ -74,18 +75,44 @@ and are never reused. Every verb but board prints the JSON response line.`,
 		},
 	}, &listJSON)
 	list.Flags().StringArrayVar(&statuses, "status", nil, "only tasks of this status (repeatable)")
+	list.Flags().IntVar(&limit, "limit", 0, fmt.Sprintf("at most this many tasks (1-%d; default: every one); the answer's next_offset starts the next page", protocol.MaxTaskListLimit))
+	list.Flags().IntVar(&offset, "offset", 0, "skip this many tasks of the listing first")
 	cmd.AddCommand(list)
 
-	cmd.AddCommand(&cobra.Command{
+	var activities int
+	var before uint64
+	get := &cobra.Command{
 		Use:   "get <task>",
 		Short: summary("task.get"),
-		Args:  exactArgs("<task>"),
+		Long: summary("task.get") + `: its newest activities (--activities, default ` + fmt.Sprint(protocol.DefaultTaskActivities) + `) and
+activity_count, how many it keeps; --before SEQ pages back through older ones.`,
+		Args: exactArgs("<task>"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p := protocol.TaskGetParams{TaskID: args[0], ActivityLimit: activities, ActivitiesBefore: before}
+			if err := validate(&p); err != nil {
+				return err
+			}
+			return exit(a.call("cli:task:get", "task.get", p))
+		},
+	}
+	get.Flags().IntVar(&activities, "activities", 0, fmt.Sprintf("this many of its newest activities (1-%d)", protocol.MaxTaskActivities))
+	get.Flags().Uint64Var(&before, "before", 0, "only activities older than this seq")
+	cmd.AddCommand(get)
+
+	cmd.AddCommand(&cobra.Command{
+		Use:   "remove <task>",
+		Short: summary("task.remove"),
+		Long: summary("task.remove") + `; a task not done or cancelled is refused
+(invalid_task_transition: cancel it first), as is one a backlog task depends
+on. Finished tasks also go by themselves: [tasks] keep_done and keep_done_days.`,
+		Example: "  herdr task remove task-3",
+		Args:    exactArgs("<task>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p := protocol.TaskIDParams{TaskID: args[0]}
 			if err := validate(&p); err != nil {
 				return err
 			}
-			return exit(a.call("cli:task:get", "task.get", p))
+			return exit(a.call("cli:task:remove", "task.remove", p))
 		},
 	})
 
@@ -195,7 +222,7 @@ func (a *app) board() int {
 	newest := map[string]protocol.TaskActivity{}
 	for _, t := range list.Tasks {
 		var got protocol.TaskInfoResult
-		if code := a.boardCall(c, sock, "task.get", protocol.TaskIDParams{TaskID: t.ID}, &got); code != 0 {
+		if code := a.boardCall(c, sock, "task.get", protocol.TaskGetParams{TaskID: t.ID, ActivityLimit: 1}, &got); code != 0 {
 			return code
 		}
 		if n := len(got.Task.Activities); n > 0 {

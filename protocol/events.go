@@ -18,7 +18,7 @@ type EventData interface {
 }
 
 // LifecycleKinds are the 26 lifecycle event kinds in the seeds' order,
-// then the task board's three (an extension).
+// then the task board's four (an extension).
 var LifecycleKinds = []string{
 	"workspace_created", "workspace_updated", "workspace_metadata_updated", "workspace_closed",
 	"workspace_renamed", "workspace_moved", "workspace_reordered", "workspace_focused",
@@ -26,7 +26,7 @@ var LifecycleKinds = []string{
 	"tab_created", "tab_closed", "tab_renamed", "tab_moved", "tab_focused",
 	"pane_created", "pane_closed", "pane_updated", "pane_focused", "pane_moved", "pane_output_changed",
 	"pane_exited", "pane_agent_detected", "pane_agent_status_changed", "layout_updated",
-	"task_created", "task_updated", "task_activity",
+	"task_created", "task_updated", "task_activity", "task_removed",
 }
 
 // Dedicated subscription types, pushed in the dotted envelope without a type.

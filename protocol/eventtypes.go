@@ -35,6 +35,7 @@ func EventTypes() map[string]EventData {
 		"task_created":               TaskCreatedEvent{},
 		"task_updated":               TaskUpdatedEvent{},
 		"task_activity":              TaskActivityEvent{},
+		"task_removed":               TaskRemovedEvent{},
 	}
 }
 

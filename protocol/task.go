@@ -15,12 +15,13 @@ import (
 
 var taskMethods = []Method{
 	{Name: "task.create", Params: func() Params { return &TaskCreateParams{} }, Result: "task_info", Summary: "Create a task on the board (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
-	{Name: "task.list", Params: func() Params { return &TaskListParams{} }, Result: "task_list", Summary: "List tasks by priority, optionally of some statuses (extension)", Owner: OwnerTasks, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "task.get", Params: func() Params { return &TaskIDParams{} }, Result: "task_info", Summary: "Describe one task with its activities (extension)", Owner: OwnerTasks, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "task.list", Params: func() Params { return &TaskListParams{} }, Result: "task_list", Summary: "List tasks by priority, optionally of some statuses, a page at a time (extension)", Owner: OwnerTasks, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "task.get", Params: func() Params { return &TaskGetParams{} }, Result: "task_info", Summary: "Describe one task with its newest activities (extension)", Owner: OwnerTasks, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "task.attach", Params: func() Params { return &TaskAttachParams{} }, Result: "task_info", Summary: "Assign a live agent to a task (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
 	{Name: "task.dispatch", Params: func() Params { return &TaskDispatchParams{} }, Result: "task_info", Summary: "Assign a ready task to a live agent and send it as its next prompt (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
 	{Name: "task.report", Params: func() Params { return &TaskReportParams{} }, Result: "task_info", Summary: "Report a task's status or progress message (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
 	{Name: "task.claim", Params: func() Params { return &TaskClaimParams{} }, Result: "task_info", Summary: "Record or release the dispatcher's worker of a task (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
+	{Name: "task.remove", Params: func() Params { return &TaskIDParams{} }, Result: "ok", Summary: "Remove a done or cancelled task from the board (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
 	{Name: "task.run", Params: func() Params { return &TaskRunParams{} }, Result: "ok", Summary: "Turn the task dispatcher on for this server's life (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
 }
 
@@ -33,7 +34,7 @@ func init() {
 
 // TaskEventKinds are the task board's lifecycle kinds, which LifecycleKinds
 // ends with: subscribable and hooked here, unknown to Herdr 0.9's servers.
-var TaskEventKinds = []string{"task_created", "task_updated", "task_activity"}
+var TaskEventKinds = []string{"task_created", "task_updated", "task_activity", "task_removed"}
 
 // HerdrEventKind reports whether a lifecycle kind is one a Herdr 0.9
 // server knows, so a subscription to another machine's server, which may
@@ -91,6 +92,16 @@ const (
 	MaxTaskMessage     = 16 << 10
 	// MaxTaskActivities is how many activities a task keeps (the newest).
 	MaxTaskActivities = 256
+	// MaxTaskActivityBytes bounds the messages of the activities a task
+	// keeps (the newest kept, at least one): with MaxTaskMessage, a task
+	// on disk or in an answer stays a few hundred KB however it is used.
+	MaxTaskActivityBytes = 256 << 10
+	// DefaultTaskActivities is how many of its newest activities task.get
+	// answers with when not asked for a number (activity_limit).
+	DefaultTaskActivities = 50
+	// MaxTaskListLimit is the most tasks one page of task.list holds;
+	// next_offset says where the next page starts.
+	MaxTaskListLimit = 1000
 )
 
 // taskTransitions are the allowed moves; done and cancelled are final.
@@ -180,8 +191,9 @@ type TaskActivity struct {
 	Source  string `json:"source,omitempty"`
 }
 
-// TaskInfo is a task on the wire. Activities are given by task.get and
-// task_created only.
+// TaskInfo is a task on the wire. Activities are given by task.get (the
+// newest, a page of them), task.report (the ones it added) and
+// task_created only; ActivityCount, in answers, is how many the task keeps.
 type TaskInfo struct {
 	ID             string         `json:"id"`
 	Title          string         `json:"title"`
@@ -198,6 +210,7 @@ type TaskInfo struct {
 	CreatedMS      int64          `json:"created_ms"`
 	UpdatedMS      int64          `json:"updated_ms"`
 	Activities     []TaskActivity `json:"activities,omitempty"`
+	ActivityCount  int            `json:"activity_count,omitempty"`
 }
 
 // TaskInfoResult answers task.create, get, attach, dispatch, report, claim.
@@ -208,9 +221,13 @@ type TaskInfoResult struct {
 // ResultType implements Result.
 func (TaskInfoResult) ResultType() string { return "task_info" }
 
-// TaskList answers task.list.
+// TaskList answers task.list: a page of the tasks asked for. Total is how
+// many there are of those statuses; NextOffset, when more follow, is the
+// offset of the next page.
 type TaskList struct {
-	Tasks []TaskInfo `json:"tasks"`
+	Tasks      []TaskInfo `json:"tasks"`
+	Total      int        `json:"total"`
+	NextOffset int        `json:"next_offset,omitempty"`
 }
 
 // ResultType implements Result.
@@ -242,6 +259,18 @@ type TaskActivityEvent struct {
 
 // EventKind implements EventData.
 func (TaskActivityEvent) EventKind() string { return "task_activity" }
+
+// TaskRemovedEvent: a done or cancelled task left the board (task.remove,
+// or the retention of [tasks] keep_done and keep_done_days).
+type TaskRemovedEvent struct {
+	TaskID string `json:"task_id"`
+	Status string `json:"status"`
+	// Reason is "removed" (task.remove) or "retention".
+	Reason string `json:"reason"`
+}
+
+// EventKind implements EventData.
+func (TaskRemovedEvent) EventKind() string { return "task_removed" }
 
 // TaskCreateParams are task.create's.
 type TaskCreateParams struct {
@@ -317,9 +346,14 @@ func (f *TaskStatusFilter) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// TaskListParams are task.list's.
+// TaskListParams are task.list's: Limit tasks (1 to MaxTaskListLimit)
+// from Offset in the listing's order. Without a limit every task from
+// Offset is listed, as Herdr's task.list does (the board's done and
+// cancelled tasks are bounded by retention).
 type TaskListParams struct {
 	Status TaskStatusFilter `json:"status,omitempty"`
+	Limit  int              `json:"limit,omitempty"`
+	Offset int              `json:"offset,omitempty"`
 }
 
 // Validate implements Params.
@@ -328,6 +362,12 @@ func (p *TaskListParams) Validate() error {
 		if !ValidTaskStatus(s) {
 			return ParamError("status", "expected one of %v, got %q", TaskStatuses, s)
 		}
+	}
+	if p.Limit < 0 || p.Limit > MaxTaskListLimit {
+		return ParamError("limit", "expected 1 to %d, got %d", MaxTaskListLimit, p.Limit)
+	}
+	if p.Offset < 0 {
+		return ParamError("offset", "expected 0 or more, got %d", p.Offset)
 	}
 	return nil
 }
@@ -345,13 +385,34 @@ func (p *TaskListParams) Wants(s string) bool {
 	return false
 }
 
-// TaskIDParams name one task (task.get).
+// TaskIDParams name one task (task.remove).
 type TaskIDParams struct {
 	TaskID string `json:"task_id"`
 }
 
 // Validate implements Params.
 func (p *TaskIDParams) Validate() error { return validTaskID(p.TaskID) }
+
+// TaskGetParams are task.get's: the task, and which of its activities:
+// the newest ActivityLimit (1 to MaxTaskActivities, 0 for
+// DefaultTaskActivities) of those before seq ActivitiesBefore (0: all),
+// so a client pages back through the history.
+type TaskGetParams struct {
+	TaskID           string `json:"task_id"`
+	ActivityLimit    int    `json:"activity_limit,omitempty"`
+	ActivitiesBefore uint64 `json:"activities_before,omitempty"`
+}
+
+// Validate implements Params.
+func (p *TaskGetParams) Validate() error {
+	if err := validTaskID(p.TaskID); err != nil {
+		return err
+	}
+	if p.ActivityLimit < 0 || p.ActivityLimit > MaxTaskActivities {
+		return ParamError("activity_limit", "expected 1 to %d, got %d", MaxTaskActivities, p.ActivityLimit)
+	}
+	return nil
+}
 
 func validTaskID(id string) error {
 	if id == "" {

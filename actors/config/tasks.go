@@ -24,10 +24,18 @@ type Tasks struct {
 	// RetryDelay (retry_delay, seconds, default 5, 0–3600) is the wait
 	// before a given-up task's next worker; it doubles each time.
 	RetryDelay int
+	// KeepDone (keep_done, default 500, 0–100000; 0 keeps every one) is
+	// how many done and cancelled tasks the board keeps, the oldest
+	// finished removed first.
+	KeepDone int
+	// KeepDoneDays (keep_done_days, default 30, 0–3650; 0 keeps them
+	// however old) removes a done or cancelled task that many days after
+	// it finished.
+	KeepDoneDays int
 }
 
 func defaultTasks() Tasks {
-	return Tasks{Agent: "claude", MaxRunning: 2, BranchPrefix: "task/", AgentStartTimeout: 30, MaxAttempts: 3, RetryDelay: 5}
+	return Tasks{Agent: "claude", MaxRunning: 2, BranchPrefix: "task/", AgentStartTimeout: 30, MaxAttempts: 3, RetryDelay: 5, KeepDone: 500, KeepDoneDays: 30}
 }
 
 var tasksFields = []field{
@@ -45,6 +53,10 @@ var tasksFields = []field{
 		ptr: func(c *Config) any { return &c.Tasks.MaxAttempts }, lo: 1, hi: 100},
 	{key: "retry_delay", doc: "Seconds before a given-up task gets its next worker; doubled at each attempt.",
 		ptr: func(c *Config) any { return &c.Tasks.RetryDelay }, lo: 0, hi: 3600},
+	{key: "keep_done", doc: "Done and cancelled tasks the board keeps; past it the oldest finished are removed (0 keeps every one). One a backlog task depends on stays.",
+		ptr: func(c *Config) any { return &c.Tasks.KeepDone }, lo: 0, hi: 100000},
+	{key: "keep_done_days", doc: "Days a done or cancelled task stays on the board after it finished (0 keeps them however old).",
+		ptr: func(c *Config) any { return &c.Tasks.KeepDoneDays }, lo: 0, hi: 3650},
 }
 
 func (d *decoder) tasks(t map[string]any) { d.fields("tasks", t, tasksFields) }

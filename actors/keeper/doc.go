@@ -9,10 +9,11 @@
 //     after a restore that left something out, and writes the session's
 //     last Save before it stops. Reading the file at start
 //     (ReadSessionFile) is here too. The task board is not the session's:
-//     the tasks actor hands its snapshot after each change (Tasks, which
-//     also arms a save), and every save carries the newest as "tasks".
-//     One with a Sync is saved at once and answered (TasksSaved) when the
-//     writer has written a version holding it (tasksync.go).
+//     it has a store of its own (actors/tasks, store.go); Options.Tasks
+//     is a board the keeper goes on writing as "tasks" only when it
+//     could not be moved there at start, so it is not lost. A Tasks with
+//     a Sync is saved at once and answered (TasksSaved) when the writer
+//     has written a version holding it (tasksync.go).
 //   - kept lines ([advanced] persist_scrollback_lines, on by default):
 //     linesDelay (500 ms) after a change it asks the session which panes
 //     are left (LinesNow, answered with Lines), tells the lines writer to

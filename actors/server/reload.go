@@ -10,12 +10,14 @@ import (
 	"github.com/herdr-go/herdr/actors/dispatcher"
 	machinesactor "github.com/herdr-go/herdr/actors/machines"
 	"github.com/herdr-go/herdr/actors/machines/saved"
+	"github.com/herdr-go/herdr/actors/tasks"
 	"github.com/herdr-go/herdr/protocol"
 )
 
 // reloads hands a configuration server.reload_config applied (the
 // session tells it) to the actors spawned after the session that apply a
-// part of it: the dispatcher its [tasks], the machines actor its ssh
+// part of it: the dispatcher its [tasks], the tasks actor its retention
+// (keep_done, keep_done_days), the machines actor its ssh
 // command. It is spawned before the session, and told those actors once
 // they exist (reloadTargets); a reload before that has no one to tell.
 type reloads struct {
@@ -23,11 +25,12 @@ type reloads struct {
 	log        *slog.Logger
 	dispatcher *actor.PID
 	machines   *actor.PID
+	tasks      *actor.PID
 }
 
 // reloadTargets names the actors a reload is handed to.
 type reloadTargets struct {
-	dispatcher, machines *actor.PID
+	dispatcher, machines, tasks *actor.PID
 }
 
 func reloadsProps(env protocol.Env, log *slog.Logger) *actor.Props {
@@ -38,10 +41,13 @@ func reloadsProps(env protocol.Env, log *slog.Logger) *actor.Props {
 func (r *reloads) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *reloadTargets:
-		r.dispatcher, r.machines = msg.dispatcher, msg.machines
+		r.dispatcher, r.machines, r.tasks = msg.dispatcher, msg.machines, msg.tasks
 	case *config.Reloaded:
 		if r.dispatcher != nil {
 			ctx.Send(r.dispatcher, &dispatcher.Reconfigure{Options: dispatcherOptions(msg.Config.Tasks)})
+		}
+		if r.tasks != nil {
+			ctx.Send(r.tasks, &tasks.Reconfigure{Retention: taskRetention(msg.Config.Tasks)})
 		}
 		if r.machines != nil {
 			ctx.Send(r.machines, &machinesactor.SetSSH{SSH: sshCommand(r.env, msg.Config, r.log)})

@@ -180,11 +180,8 @@ func Run(opts Options) error {
 			log.Warn("kept pane history not removed", "dir", keeper.LinesDir(sessionFile), "err", err)
 		}
 	}
-	var savedTasks *model.SavedTasks
-	if saved != nil {
-		savedTasks = saved.Tasks
-	}
-	keeperPID, err := spawnChild(system, root, keeper.Props(keeper.Options{SessionFile: sessionFile, Lines: lines, Log: log, Tasks: savedTasks}), "keeper")
+	taskStore, savedTasks := openTaskStore(sessionFile, saved, log)
+	keeperPID, err := spawnChild(system, root, keeper.Props(keeper.Options{SessionFile: sessionFile, Lines: lines, Log: log, Tasks: keptTasks(saved)}), "keeper")
 	if err != nil {
 		listener.Close()
 		return err
@@ -235,7 +232,7 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	tasksPID, err := spawnChild(system, root, tasks.Props(tasks.Options{Events: busPID, Session: sessionPID, Keeper: keeperPID, Restore: savedTasks, Log: log}), "tasks")
+	tasksPID, err := spawnChild(system, root, tasks.Props(tasks.Options{Events: busPID, Session: sessionPID, Store: taskStore, Restore: savedTasks, Retention: taskRetention(cfg.Tasks), Log: log}), "tasks")
 	if err != nil {
 		listener.Close()
 		return err
@@ -251,7 +248,7 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	system.Root.Send(reloadsPID, &reloadTargets{dispatcher: dispatcherPID, machines: machinesPID})
+	system.Root.Send(reloadsPID, &reloadTargets{dispatcher: dispatcherPID, machines: machinesPID, tasks: tasksPID})
 	if controlDir != "" {
 		defer os.RemoveAll(controlDir)
 	}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -15,18 +16,15 @@ type board struct {
 	tasks  map[uint64]*protocol.TaskInfo
 	nextID uint64 // the number of the next task; never goes back
 	now    func() int64
-	// saved holds a copy of each task as last saved, never changed once
-	// made (the keeper encodes them on its own goroutine); dirty names
-	// the tasks changed since, so a save copies only those.
-	saved map[uint64]protocol.TaskInfo
+	// dirty names the tasks changed or removed since the last flush, so
+	// the store writes only those (store.go).
 	dirty map[uint64]bool
 	// order is every task's number, ascending (ids only grow).
 	order []uint64
 }
 
 func newBoard(now func() int64) *board {
-	return &board{tasks: map[uint64]*protocol.TaskInfo{}, nextID: 1, now: now,
-		saved: map[uint64]protocol.TaskInfo{}, dirty: map[uint64]bool{}}
+	return &board{tasks: map[uint64]*protocol.TaskInfo{}, nextID: 1, now: now, dirty: map[uint64]bool{}}
 }
 
 // touch marks t changed since the last save.
@@ -91,8 +89,9 @@ func (b *board) create(p *protocol.TaskCreateParams, source string) (*protocol.T
 	return t, c, nil
 }
 
-// activity appends an activity (the newest MaxTaskActivities kept) and,
-// when c is given, its event.
+// activity appends an activity (the newest MaxTaskActivities kept, and
+// no more than MaxTaskActivityBytes of messages) and, when c is given,
+// its event.
 func (b *board) activity(t *protocol.TaskInfo, a protocol.TaskActivity, c *change) {
 	b.touch(t)
 	a.Seq = 1
@@ -108,8 +107,27 @@ func (b *board) activity(t *protocol.TaskInfo, a protocol.TaskActivity, c *chang
 		t.Activities = t.Activities[:protocol.MaxTaskActivities-1]
 	}
 	t.Activities = append(t.Activities, a)
+	trimActivityBytes(t)
 	if c != nil {
 		c.add(protocol.TaskActivityEvent{TaskID: t.ID, Activity: a})
+	}
+}
+
+// trimActivityBytes drops t's oldest activities while their messages
+// pass MaxTaskActivityBytes; the newest is always kept.
+func trimActivityBytes(t *protocol.TaskInfo) {
+	total, keep := 0, 0
+	for i := len(t.Activities) - 1; i >= 0; i-- {
+		total += len(t.Activities[i].Message)
+		if total > protocol.MaxTaskActivityBytes && keep > 0 {
+			break
+		}
+		keep++
+	}
+	if drop := len(t.Activities) - keep; drop > 0 {
+		n := copy(t.Activities, t.Activities[drop:])
+		clear(t.Activities[n:])
+		t.Activities = t.Activities[:n]
 	}
 }
 
@@ -345,4 +363,52 @@ func withoutActivities(t *protocol.TaskInfo) protocol.TaskInfo {
 		c.Worker = &w
 	}
 	return c
+}
+
+// flush hands the store what changed since the last flush: a copy of
+// each changed task (sharing nothing with the board: the store encodes
+// it on its own goroutine) and the numbers of the tasks removed.
+func (b *board) flush() (changed []protocol.TaskInfo, removed []uint64) {
+	for n := range b.dirty {
+		if t := b.tasks[n]; t != nil {
+			changed = append(changed, withActivities(t))
+		} else {
+			removed = append(removed, n)
+		}
+	}
+	clear(b.dirty)
+	return changed, removed
+}
+
+// snapshot is the whole board as plain data (a live handoff carries it;
+// the store writes one only when migrating a session.json's board).
+func (b *board) snapshot() *model.SavedTasks {
+	s := &model.SavedTasks{NextID: b.nextID, Tasks: make([]protocol.TaskInfo, 0, len(b.order))}
+	for _, n := range b.order {
+		s.Tasks = append(s.Tasks, withActivities(b.tasks[n]))
+	}
+	return s
+}
+
+// restore loads a saved board; entries that are not tasks are skipped,
+// and the next id is past every kept one. Nothing is dirty after it: the
+// board is what was read.
+func (b *board) restore(s *model.SavedTasks) {
+	b.nextID = max(s.NextID, 1)
+	for _, t := range s.Tasks {
+		n, ok := protocol.TaskNumber(t.ID)
+		if !ok || !protocol.ValidTaskStatus(t.Status) || b.tasks[n] != nil {
+			continue
+		}
+		c := withActivities(&t)
+		c.ActivityCount = 0
+		if len(c.Activities) > protocol.MaxTaskActivities {
+			c.Activities = c.Activities[len(c.Activities)-protocol.MaxTaskActivities:]
+		}
+		trimActivityBytes(&c)
+		b.tasks[n] = &c
+		b.order = append(b.order, n)
+		b.nextID = max(b.nextID, n+1)
+	}
+	slices.Sort(b.order)
 }

@@ -196,14 +196,14 @@ func TestBoard_IDsNeverReused(t *testing.T) {
 	for range 3 {
 		mustCreate(t, b, protocol.TaskCreateParams{Title: "t"})
 	}
-	saved := b.save()
+	saved := b.snapshot()
 	saved.Tasks = saved.Tasks[:1] // task-2 and task-3 gone from the file
 	r := testBoard()
 	r.restore(saved)
 	if got := mustCreate(t, r, protocol.TaskCreateParams{Title: "next"}); got.ID != "task-4" {
 		t.Fatalf("after a restore: %s, want task-4", got.ID)
 	}
-	saved = b.save()
+	saved = b.snapshot()
 	saved.NextID = 2 // behind its own tasks
 	r = testBoard()
 	r.restore(saved)
@@ -212,14 +212,14 @@ func TestBoard_IDsNeverReused(t *testing.T) {
 	}
 }
 
-// The saved board shares nothing with the live one.
-func TestBoard_SaveSharesNothing(t *testing.T) {
+// What the store is handed shares nothing with the live board.
+func TestBoard_FlushSharesNothing(t *testing.T) {
 	b := testBoard()
 	task := mustCreate(t, b, protocol.TaskCreateParams{Title: "t"})
-	saved := b.save()
+	saved, _ := b.flush()
 	put(t, b, task.ID, protocol.TaskRunning)
 	b.attach(task, protocol.TaskAssignee{Target: "bob"}, "test", &change{})
-	if s := saved.Tasks[0]; s.Status != protocol.TaskReady || len(s.Activities) != 1 || s.Assignee != nil {
+	if s := saved[0]; s.Status != protocol.TaskReady || len(s.Activities) != 1 || s.Assignee != nil {
 		t.Fatalf("the saved copy changed: %+v", s)
 	}
 }

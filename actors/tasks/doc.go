@@ -2,12 +2,18 @@
 // 32). A task is durable and independent of panes; its states and the
 // moves between them are protocol's (TaskTransitionAllowed), enforced
 // here with their error codes; reaching done releases the backlog tasks
-// whose dependencies are all done. Every change is kept (the keeper gets
-// the board's snapshot, written into session.json's "tasks"), then
-// published (task_created, task_updated, task_activity), then answered;
-// a task.claim, the dispatcher's record before it prompts a worker, is
-// answered only once the keeper reports a file holding it on disk, and a
-// task.dispatch sends its prompt only once its running task is there.
+// whose dependencies are all done. Every change is kept (the tasks it
+// changed go to the store, store.go: one file per task in tasks/ beside
+// session.json, never the board whole), then published (task_created,
+// task_updated, task_activity, task_removed), then answered; a
+// task.claim, the dispatcher's record before it prompts a worker, is
+// answered only once the store reports the version holding it on disk,
+// and a task.dispatch sends its prompt only once its running task is
+// there. Answers are bounded: a report answers with the activities it
+// added, task.get with a page of the newest, task.list with a page of
+// tasks. Done and cancelled tasks leave by task.remove or retention
+// (retention.go: [tasks] keep_done, keep_done_days, applied after each
+// finish and hourly), never one a backlog task depends on.
 //
 // task.attach and task.dispatch resolve their agent through the session
 // (agent.get, then agent.prompt for a dispatch) from a short-lived child

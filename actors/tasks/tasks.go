@@ -1,8 +1,8 @@
 package tasks
 
 import (
+	"cmp"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -12,7 +12,6 @@ import (
 
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
-	"github.com/herdr-go/herdr/actors/keeper"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -28,6 +27,7 @@ var Registry = api.NewRegistry(protocol.OwnerTasks, "actors/tasks", map[string]f
 	"task.report":   (*Tasks).report,
 	"task.claim":    (*Tasks).claim,
 	"task.run":      (*Tasks).run,
+	"task.remove":   (*Tasks).remove,
 })
 
 // Options configure the tasks actor.
@@ -38,16 +38,31 @@ type Options struct {
 	// Session resolves agent targets and carries prompts (agent.get,
 	// agent.prompt), asked by a short-lived child per call.
 	Session *actor.PID
-	// Keeper writes the board into session.json; nil keeps nothing.
-	Keeper *actor.PID
-	// Restore is the board read from session.json or carried by a live
-	// handoff; nil starts empty.
+	// Store writes each change's tasks to disk (a *Store); nil keeps
+	// nothing. The actor starts its writer and closes it when it stops.
+	Store Saver
+	// Restore is the board read from the store (or session.json, or
+	// carried by a live handoff); nil starts empty.
 	Restore *model.SavedTasks
+	// Retention is [tasks] keep_done and keep_done_days.
+	Retention Retention
 	// BinName is how a prompt tells the agent to call herdr ("herdr").
 	BinName string
 	Log     *slog.Logger
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+}
+
+// Saver is where the board's changes go: the Store (store.go); tests
+// stand in for it.
+type Saver interface {
+	// Start runs the writer; notify hears each version on disk.
+	Start(notify func(gen uint64, err error))
+	// Put queues changed tasks (copies), removed ones and the next id
+	// (0: unchanged), and returns the version they make.
+	Put(changed []protocol.TaskInfo, removed []uint64, nextID uint64) uint64
+	// Close writes what is queued and stops, waiting at most timeout.
+	Close(timeout time.Duration) bool
 }
 
 // Run asks the dispatcher to run (task.run); MaxRunning 0 keeps its
@@ -71,8 +86,26 @@ type Dispatching struct {
 }
 
 // Export asks for the board, for a live handoff; the answer is a
-// *model.SavedTasks.
+// *model.SavedTasks, sent once the store holds every change before it.
 type Export struct{}
+
+// Reconfigure takes a reloaded [tasks]' retention, applied at once.
+type Reconfigure struct {
+	Retention Retention
+}
+
+// storeWritten is the store's writer: versions up to gen are on disk
+// (or err says why not).
+type storeWritten struct {
+	gen uint64
+	err error
+}
+
+// retentionDue is the hourly look for finished tasks past keep_done_days.
+type retentionDue struct{}
+
+// retentionEvery is how often the age rule is applied between changes.
+const retentionEvery = time.Hour
 
 // Tasks is the tasks actor: the only owner of the board.
 type Tasks struct {
@@ -88,20 +121,29 @@ type Tasks struct {
 	// actor id: one that stops before it reports (it failed) is answered
 	// internal_error here, so every call is answered once.
 	askers map[string]*asker
-	// durable holds the answers of claims until the keeper says a file
-	// holding them is on disk (keeper.TasksSaved), by sync token.
-	durable  map[uint64]heldReply
-	lastSync uint64
+	// durable holds the answers of claims (and a dispatch's prompt, an
+	// export) until the store says the version holding them is on disk,
+	// in the order they were made.
+	durable []heldReply
+	// lastGen is the store's version of the newest flush; doneGen the
+	// newest the writer has reported.
+	lastGen, doneGen uint64
+	// nextIDSaved is the next id as last handed to the store.
+	nextIDSaved uint64
+	timers      api.Timers
 }
 
 // heldReply is an answer waiting for its change to reach the disk.
 type heldReply struct {
+	gen   uint64
 	to    *actor.PID
 	reply *api.Reply
 	// prompt, for a dispatch, is what its asker sends once the running
 	// task is on disk (a kill before cannot leave a prompted agent on a
 	// task the next server thinks ready).
 	prompt *sendPrompt
+	// export is a live handoff's board.
+	export *model.SavedTasks
 }
 
 // Props returns the tasks actor's props.
@@ -119,19 +161,47 @@ func Props(opts Options) *actor.Props {
 }
 
 func newTasks(opts Options) *Tasks {
-	t := &Tasks{opts: opts, inFlight: map[string]bool{}, askers: map[string]*asker{}, durable: map[uint64]heldReply{}}
+	t := &Tasks{opts: opts, inFlight: map[string]bool{}, askers: map[string]*asker{}}
 	t.board = newBoard(func() int64 { return opts.Now().UnixMilli() })
 	if opts.Restore != nil {
 		t.board.restore(opts.Restore)
 	}
+	t.nextIDSaved = t.board.nextID
 	return t
 }
 
 // Receive implements actor.Actor.
 func (t *Tasks) Receive(ctx actor.Context) {
-	switch msg := ctx.Message().(type) {
+	msg := ctx.Message()
+	if f, ok := msg.(*api.Fired); ok {
+		msg = t.timers.Fired(f)
+	}
+	switch msg := msg.(type) {
 	case *actor.Started:
 		t.subscribe(ctx)
+		if t.opts.Store != nil {
+			self, root := ctx.Self(), ctx.ActorSystem().Root
+			t.opts.Store.Start(func(gen uint64, err error) { root.Send(self, &storeWritten{gen: gen, err: err}) })
+		}
+		t.apply(ctx, t.board.retain(t.opts.Retention))
+		t.timers.After(ctx, retentionEvery, &retentionDue{})
+	case *actor.Stopping:
+		// The last changes reach the disk before the server exits.
+		t.timers.StopAll()
+		if t.opts.Store != nil {
+			t.flush()
+			if !t.opts.Store.Close(5*time.Second) && t.opts.Log != nil {
+				t.opts.Log.Error("task board still being written at exit")
+			}
+		}
+	case *retentionDue:
+		t.apply(ctx, t.board.retain(t.opts.Retention))
+		t.timers.After(ctx, retentionEvery, &retentionDue{})
+	case *Reconfigure:
+		t.opts.Retention = msg.Retention
+		t.apply(ctx, t.board.retain(t.opts.Retention))
+	case *storeWritten:
+		t.written(ctx, msg)
 	case *api.Call:
 		h, ok := Registry.Lookup(msg.Method)
 		if !ok {
@@ -158,14 +228,12 @@ func (t *Tasks) Receive(ctx actor.Context) {
 			delete(t.inFlight, a.taskID)
 			ctx.Send(a.caller, api.Fail(protocol.Errorf(protocol.CodeInternal, "%s of %s: its agent lookup failed", a.call.Method, a.taskID)))
 		}
-	case *keeper.TasksSaved:
-		t.saved(ctx, msg)
 	case *SetDispatcher:
 		t.dispatcher = msg.PID
 	case *Dispatching:
 		t.dispatching = msg.On
 	case *Export:
-		ctx.Respond(t.board.save())
+		t.hold(ctx, heldReply{to: ctx.Sender(), export: t.board.snapshot()})
 	default:
 		api.Unhandled(ctx, msg, t.opts.Log)
 	}
@@ -201,16 +269,91 @@ func (t *Tasks) onEvent(ctx actor.Context, line []byte) {
 	}
 }
 
-// apply keeps a change: the board's snapshot goes to the keeper, then the
-// events to the bus, before the caller is answered.
+// apply keeps a change: the tasks it changed go to the store, then the
+// events to the bus, before the caller is answered. A change that
+// finishes a task applies the retention after it.
 func (t *Tasks) apply(ctx actor.Context, c change) {
 	if len(c.events) == 0 {
 		return
 	}
-	if t.opts.Keeper != nil {
-		ctx.Send(t.opts.Keeper, &keeper.Tasks{Saved: t.board.save()})
-	}
+	t.flush()
 	t.publish(ctx, c)
+	if finishes(c) {
+		t.apply(ctx, t.board.retain(t.opts.Retention))
+	}
+}
+
+// finishes reports whether c moved a task to done or cancelled.
+func finishes(c change) bool {
+	for _, e := range c.events {
+		if u, ok := e.(protocol.TaskUpdatedEvent); ok && final(u.Task.Status) && !final(u.PreviousStatus) {
+			return true
+		}
+	}
+	return false
+}
+
+// flush hands the store the tasks changed since the last flush (and the
+// next id when it moved): the bytes of those tasks, not the board's.
+func (t *Tasks) flush() {
+	changed, removed := t.board.flush()
+	if t.opts.Store == nil || len(changed) == 0 && len(removed) == 0 && t.board.nextID == t.nextIDSaved {
+		return
+	}
+	next := uint64(0)
+	if t.board.nextID != t.nextIDSaved {
+		next, t.nextIDSaved = t.board.nextID, t.board.nextID
+	}
+	t.lastGen = t.opts.Store.Put(changed, removed, next)
+}
+
+// hold sends h once the store holds every change made so far (at once
+// without a store).
+func (t *Tasks) hold(ctx actor.Context, h heldReply) {
+	t.flush()
+	if t.opts.Store == nil || t.lastGen <= t.doneGen {
+		t.release(ctx, h, nil)
+		return
+	}
+	h.gen = t.lastGen
+	t.durable = append(t.durable, h)
+}
+
+// written sends what waited for versions up to m.gen.
+func (t *Tasks) written(ctx actor.Context, m *storeWritten) {
+	t.doneGen = max(t.doneGen, m.gen)
+	left := t.durable[:0]
+	for _, h := range t.durable {
+		if h.gen <= m.gen {
+			t.release(ctx, h, m.err)
+		} else {
+			left = append(left, h)
+		}
+	}
+	clear(t.durable[len(left):])
+	t.durable = left
+}
+
+// release sends a held answer: a claim whose change could not be written
+// fails, saying so; a dispatch's prompt and an export go regardless (the
+// store retries), logged.
+func (t *Tasks) release(ctx actor.Context, h heldReply, err error) {
+	switch {
+	case h.prompt != nil:
+		if err != nil && t.opts.Log != nil {
+			t.opts.Log.Warn("task dispatched before it was saved", "err", err)
+		}
+		ctx.Send(h.to, h.prompt)
+	case h.export != nil:
+		if err != nil && t.opts.Log != nil {
+			t.opts.Log.Warn("task board handed over before it was saved", "err", err)
+		}
+		ctx.Send(h.to, h.export)
+	case err != nil:
+		ctx.Send(h.to, api.Fail(protocol.Errorf(protocol.CodeInternal, "the claim is made but not saved: %v", err)))
+	default:
+		ctx.Send(h.to, h.reply)
+	}
 }
 
 // publish sends a change's events to the bus.
@@ -234,8 +377,45 @@ func taskFields(e protocol.EventData) events.Fields {
 	return events.Fields{}
 }
 
+// infoReply answers with t and its newest activities (task.get's
+// default page), never its whole history.
 func infoReply(t *protocol.TaskInfo) *api.Reply {
-	return api.Done(protocol.TaskInfoResult{Task: withActivities(t)})
+	return api.Done(protocol.TaskInfoResult{Task: withPage(t, protocol.DefaultTaskActivities, 0)})
+}
+
+// withPage is a copy of t with the newest limit of its activities before
+// seq before (0: all), and how many it keeps.
+func withPage(t *protocol.TaskInfo, limit int, before uint64) protocol.TaskInfo {
+	c := withoutActivities(t)
+	acts := t.Activities
+	if before != 0 {
+		i, _ := slices.BinarySearchFunc(acts, before, func(a protocol.TaskActivity, seq uint64) int {
+			return cmp.Compare(a.Seq, seq)
+		})
+		acts = acts[:i]
+	}
+	if len(acts) > limit {
+		acts = acts[len(acts)-limit:]
+	}
+	c.Activities = slices.Clone(acts)
+	c.ActivityCount = len(t.Activities)
+	return c
+}
+
+// reportReply answers a report with what it changed: the task without
+// its description and with only the activities the report added, so its
+// size is the report's (its message, kept as last_message too, as
+// Herdr's answer has it).
+func reportReply(t *protocol.TaskInfo, c change) *api.Reply {
+	r := withoutActivities(t)
+	r.Description = ""
+	r.ActivityCount = len(t.Activities)
+	for _, e := range c.events {
+		if a, ok := e.(protocol.TaskActivityEvent); ok && a.TaskID == t.ID {
+			r.Activities = append(r.Activities, a.Activity)
+		}
+	}
+	return api.Done(protocol.TaskInfoResult{Task: r})
 }
 
 func (t *Tasks) create(ctx actor.Context, call *api.Call) *api.Reply {
@@ -251,22 +431,48 @@ func (t *Tasks) create(ctx actor.Context, call *api.Call) *api.Reply {
 	return infoReply(task)
 }
 
+// list answers a page of the tasks asked for (all from offset without
+// a limit), with their total and the next page's offset.
 func (t *Tasks) list(_ actor.Context, call *api.Call) *api.Reply {
 	p := call.Params.(*protocol.TaskListParams)
 	sorted := t.board.sorted(p)
-	out := make([]protocol.TaskInfo, 0, len(sorted))
-	for _, task := range sorted {
-		out = append(out, withoutActivities(task))
+	res := protocol.TaskList{Total: len(sorted)}
+	page := sorted[min(p.Offset, len(sorted)):]
+	if p.Limit > 0 && len(page) > p.Limit {
+		page = page[:p.Limit]
+		res.NextOffset = p.Offset + p.Limit
 	}
-	return api.Done(protocol.TaskList{Tasks: out})
+	res.Tasks = make([]protocol.TaskInfo, 0, len(page))
+	for _, task := range page {
+		info := withoutActivities(task)
+		info.ActivityCount = len(task.Activities)
+		res.Tasks = append(res.Tasks, info)
+	}
+	return api.Done(res)
 }
 
 func (t *Tasks) get(_ actor.Context, call *api.Call) *api.Reply {
-	task, err := t.board.get(call.Params.(*protocol.TaskIDParams).TaskID)
+	p := call.Params.(*protocol.TaskGetParams)
+	task, err := t.board.get(p.TaskID)
 	if err != nil {
 		return api.Fail(err)
 	}
-	return infoReply(task)
+	limit := p.ActivityLimit
+	if limit == 0 {
+		limit = protocol.DefaultTaskActivities
+	}
+	return api.Done(protocol.TaskInfoResult{Task: withPage(task, limit, p.ActivitiesBefore)})
+}
+
+// remove takes a done or cancelled task off the board (and its file
+// off the disk).
+func (t *Tasks) remove(ctx actor.Context, call *api.Call) *api.Reply {
+	c, err := t.board.remove(call.Params.(*protocol.TaskIDParams).TaskID)
+	if err != nil {
+		return api.Fail(err)
+	}
+	t.apply(ctx, c)
+	return api.OK()
 }
 
 func (t *Tasks) report(ctx actor.Context, call *api.Call) *api.Reply {
@@ -280,7 +486,7 @@ func (t *Tasks) report(ctx actor.Context, call *api.Call) *api.Reply {
 		return api.Fail(err)
 	}
 	t.apply(ctx, c)
-	return infoReply(task)
+	return reportReply(task, c)
 }
 
 // claim is the dispatcher's durable record before it prompts a worker:
@@ -291,36 +497,13 @@ func (t *Tasks) claim(ctx actor.Context, call *api.Call) *api.Reply {
 	if err != nil {
 		return api.Fail(err)
 	}
-	if len(c.events) == 0 || t.opts.Keeper == nil || ctx.Sender() == nil {
+	if len(c.events) == 0 || t.opts.Store == nil || ctx.Sender() == nil {
 		t.apply(ctx, c)
 		return infoReply(task)
 	}
-	t.lastSync++
-	t.durable[t.lastSync] = heldReply{to: ctx.Sender(), reply: infoReply(task)}
-	ctx.Send(t.opts.Keeper, &keeper.Tasks{Saved: t.board.save(), Sync: t.lastSync, ReplyTo: ctx.Self()})
+	t.hold(ctx, heldReply{to: ctx.Sender(), reply: infoReply(task)})
 	t.publish(ctx, c)
 	return nil
-}
-
-// saved answers a claim whose file is on disk (or could not be written).
-func (t *Tasks) saved(ctx actor.Context, m *keeper.TasksSaved) {
-	held, ok := t.durable[m.Sync]
-	if !ok {
-		return
-	}
-	delete(t.durable, m.Sync)
-	if held.prompt != nil {
-		if m.Err != nil && !errors.Is(m.Err, keeper.ErrNoSessionFile) && t.opts.Log != nil {
-			t.opts.Log.Warn("task dispatched before it was saved", "err", m.Err)
-		}
-		ctx.Send(held.to, held.prompt)
-		return
-	}
-	if m.Err != nil && !errors.Is(m.Err, keeper.ErrNoSessionFile) {
-		ctx.Send(held.to, api.Fail(protocol.Errorf(protocol.CodeInternal, "the claim is made but not saved: %v", m.Err)))
-		return
-	}
-	ctx.Send(held.to, held.reply)
 }
 
 func (t *Tasks) run(ctx actor.Context, call *api.Call) *api.Reply {
@@ -429,14 +612,7 @@ func (t *Tasks) agentFound(ctx actor.Context, m *agentFound) {
 		text = promptFor(task, t.opts.BinName)
 	}
 	prompt := &sendPrompt{target: m.who.PaneID, text: text, before: before}
-	if t.opts.Keeper == nil {
-		t.apply(ctx, c)
-		ctx.Send(ctx.Sender(), prompt)
-		return
-	}
-	t.lastSync++
-	t.durable[t.lastSync] = heldReply{to: ctx.Sender(), prompt: prompt}
-	ctx.Send(t.opts.Keeper, &keeper.Tasks{Saved: t.board.save(), Sync: t.lastSync, ReplyTo: ctx.Self()})
+	t.hold(ctx, heldReply{to: ctx.Sender(), prompt: prompt})
 	t.publish(ctx, c)
 }
 
@@ -481,44 +657,6 @@ func promptFor(task *protocol.TaskInfo, bin string) string {
 	}
 	b = fmt.Appendf(b, "\nReport progress with `%[1]s task report %[2]s running --message \"...\"`; when finished, `%[1]s task report %[2]s review --message \"what you did\"`; if stuck, `%[1]s task report %[2]s blocked --message \"why\"`.", bin, task.ID)
 	return string(b)
-}
-
-// save is the board as session.json keeps it, sharing nothing mutable
-// with it: the tasks changed since the last save are copied, the others'
-// copies reused.
-func (b *board) save() *model.SavedTasks {
-	for n := range b.dirty {
-		if t := b.tasks[n]; t != nil {
-			b.saved[n] = withActivities(t)
-		}
-	}
-	clear(b.dirty)
-	s := &model.SavedTasks{NextID: b.nextID, Tasks: make([]protocol.TaskInfo, 0, len(b.order))}
-	for _, n := range b.order {
-		s.Tasks = append(s.Tasks, b.saved[n])
-	}
-	return s
-}
-
-// restore loads a saved board; entries that are not tasks are skipped,
-// and the next id is past every kept one.
-func (b *board) restore(s *model.SavedTasks) {
-	b.nextID = max(s.NextID, 1)
-	for _, t := range s.Tasks {
-		n, ok := protocol.TaskNumber(t.ID)
-		if !ok || !protocol.ValidTaskStatus(t.Status) || b.tasks[n] != nil {
-			continue
-		}
-		c := withActivities(&t)
-		if len(c.Activities) > protocol.MaxTaskActivities {
-			c.Activities = c.Activities[len(c.Activities)-protocol.MaxTaskActivities:]
-		}
-		b.tasks[n] = &c
-		b.dirty[n] = true
-		b.order = append(b.order, n)
-		b.nextID = max(b.nextID, n+1)
-	}
-	slices.Sort(b.order)
 }
 
 // undoDispatch puts a dispatched task back as it was before, noting why.

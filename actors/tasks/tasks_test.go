@@ -11,7 +11,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/api"
-	"github.com/herdr-go/herdr/actors/keeper"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -88,11 +87,38 @@ type rig struct {
 	tasks   *actor.PID
 	session *actor.PID
 	prompts chan string
-	saves   chan *keeper.Tasks
+	store   *fakeStore
 }
 
-// newRig starts the tasks actor beside a fake session and a keeper that
-// reports every synced snapshot saved at once.
+// fakeStore stands for the Store: it hands every Put to the test and,
+// when auto, reports it written at once.
+type fakeStore struct {
+	auto   bool
+	gen    uint64
+	puts   chan storePut
+	notify func(uint64, error)
+}
+
+type storePut struct {
+	gen     uint64
+	changed []protocol.TaskInfo
+	removed []uint64
+	next    uint64
+}
+
+func (f *fakeStore) Start(notify func(uint64, error)) { f.notify = notify }
+func (f *fakeStore) Close(time.Duration) bool         { return true }
+func (f *fakeStore) Put(changed []protocol.TaskInfo, removed []uint64, next uint64) uint64 {
+	f.gen++
+	f.puts <- storePut{gen: f.gen, changed: changed, removed: removed, next: next}
+	if f.auto {
+		f.notify(f.gen, nil)
+	}
+	return f.gen
+}
+
+// newRig starts the tasks actor beside a fake session and a store that
+// reports every change written at once.
 func newRig(t *testing.T, hold bool, restore *model.SavedTasks) *rig {
 	return startRig(t, hold, restore, true)
 }
@@ -100,19 +126,33 @@ func newRig(t *testing.T, hold bool, restore *model.SavedTasks) *rig {
 func startRig(t *testing.T, hold bool, restore *model.SavedTasks, autoSave bool) *rig {
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }))
 	t.Cleanup(system.Shutdown)
-	r := &rig{t: t, system: system, prompts: make(chan string, 8), saves: make(chan *keeper.Tasks, 64)}
+	r := &rig{t: t, system: system, prompts: make(chan string, 8), store: &fakeStore{auto: autoSave, puts: make(chan storePut, 256)}}
 	r.session = system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &fakeSession{hold: hold, prompts: r.prompts} }))
-	k := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
-		if m, ok := ctx.Message().(*keeper.Tasks); ok {
-			r.saves <- m
-			if autoSave && m.Sync != 0 {
-				ctx.Send(m.ReplyTo, &keeper.TasksSaved{Sync: m.Sync})
-			}
-		}
-	}))
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	r.tasks = system.Root.Spawn(Props(Options{Session: r.session, Keeper: k, Restore: restore, Log: log}))
+	r.tasks = system.Root.Spawn(Props(Options{Session: r.session, Store: r.store, Restore: restore, Log: log}))
 	return r
+}
+
+// written tells the tasks actor the store wrote version gen (or failed).
+func (r *rig) written(gen uint64, err error) {
+	r.system.Root.Send(r.tasks, &storeWritten{gen: gen, err: err})
+}
+
+// putWith waits for the Put that holds a version of task id.
+func (r *rig) putWith(id string) (storePut, protocol.TaskInfo) {
+	r.t.Helper()
+	for {
+		select {
+		case p := <-r.store.puts:
+			for _, c := range p.changed {
+				if c.ID == id {
+					return p, c
+				}
+			}
+		case <-time.After(5 * time.Second):
+			r.t.Fatalf("no write of %s", id)
+		}
+	}
 }
 
 func (r *rig) ask(method string, params protocol.Params) *actor.Future {
@@ -159,7 +199,7 @@ func TestTasks_DispatchInFlight(t *testing.T) {
 		t.Fatalf("second dispatch: %s", msg)
 	}
 	r.fails(r.ask("task.attach", &protocol.TaskAttachParams{TaskID: "task-1", Target: "bob"}), protocol.CodeInvalidTaskTransition)
-	if got := r.task(r.ask("task.get", &protocol.TaskIDParams{TaskID: "task-1"})); got.Status != protocol.TaskReady {
+	if got := r.task(r.ask("task.get", &protocol.TaskGetParams{TaskID: "task-1"})); got.Status != protocol.TaskReady {
 		t.Fatalf("while in flight: %s", got.Status)
 	}
 	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "another"}))
@@ -190,11 +230,11 @@ func TestTasks_DispatchFailures(t *testing.T) {
 	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "t"}))
 	r.fails(r.ask("task.dispatch", &protocol.TaskDispatchParams{TaskID: "task-1", Target: "nobody"}), protocol.CodeAgentNotFound)
 	r.fails(r.ask("task.attach", &protocol.TaskAttachParams{TaskID: "task-1", Target: "nobody"}), protocol.CodeAgentNotFound)
-	if got := r.task(r.ask("task.get", &protocol.TaskIDParams{TaskID: "task-1"})); got.Assignee != nil || got.Attempts != 0 || len(got.Activities) != 1 {
+	if got := r.task(r.ask("task.get", &protocol.TaskGetParams{TaskID: "task-1"})); got.Assignee != nil || got.Attempts != 0 || len(got.Activities) != 1 {
 		t.Fatalf("after an unknown agent: %+v", got)
 	}
 	r.fails(r.ask("task.dispatch", &protocol.TaskDispatchParams{TaskID: "task-1", Target: "bob", Prompt: "FAIL"}), protocol.CodeAgentBlocked)
-	got := r.task(r.ask("task.get", &protocol.TaskIDParams{TaskID: "task-1"}))
+	got := r.task(r.ask("task.get", &protocol.TaskGetParams{TaskID: "task-1"}))
 	last := got.Activities[len(got.Activities)-1]
 	if got.Status != protocol.TaskReady || got.Assignee != nil || got.Attempts != 0 || last.From != protocol.TaskRunning || !strings.Contains(last.Message, "dispatch failed") {
 		t.Fatalf("after a refused prompt: %+v", got)
@@ -218,36 +258,43 @@ func TestTasks_Run(t *testing.T) {
 	}
 }
 
-// Each change hands the keeper a snapshot before it is answered; a
-// restored board answers as it was saved and goes on numbering.
+// Each change hands the store the task it changed, and only that one
+// (the board is never written whole), before it is answered; a restored
+// board answers as it was saved and goes on numbering.
 func TestTasks_KeptAndRestored(t *testing.T) {
 	r := newRig(t, false, nil)
 	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "one"}))
 	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "two"}))
 	r.task(r.ask("task.report", &protocol.TaskReportParams{TaskID: "task-2", Status: protocol.TaskCancelled}))
-	var last *keeper.Tasks
-	for range 3 {
-		last = <-r.saves
+	kept := map[string]protocol.TaskInfo{}
+	var next uint64
+	for i := range 3 {
+		p := <-r.store.puts
+		if len(p.changed) != 1 || len(p.removed) != 0 {
+			t.Fatalf("change %d wrote %d tasks, removed %v; want the one it changed", i, len(p.changed), p.removed)
+		}
+		kept[p.changed[0].ID] = p.changed[0]
+		next = max(next, p.next)
 	}
-	if last.Saved.NextID != 3 || len(last.Saved.Tasks) != 2 || last.Saved.Tasks[1].Status != protocol.TaskCancelled {
-		t.Fatalf("kept %+v", last.Saved)
+	if next != 3 || len(kept) != 2 || kept["task-2"].Status != protocol.TaskCancelled {
+		t.Fatalf("kept %+v, next id %d", kept, next)
 	}
 	r.fails(r.ask("task.report", &protocol.TaskReportParams{TaskID: "task-2", Status: protocol.TaskReady}), protocol.CodeInvalidTaskTransition)
 	select {
-	case s := <-r.saves:
+	case s := <-r.store.puts:
 		t.Fatalf("a refused change was kept: %+v", s)
 	default:
 	}
 
-	r2 := newRig(t, false, last.Saved)
-	if got := r2.task(r2.ask("task.get", &protocol.TaskIDParams{TaskID: "task-2"})); got.Status != protocol.TaskCancelled || len(got.Activities) != 2 {
+	r2 := newRig(t, false, &model.SavedTasks{NextID: next, Tasks: []protocol.TaskInfo{kept["task-1"], kept["task-2"]}})
+	if got := r2.task(r2.ask("task.get", &protocol.TaskGetParams{TaskID: "task-2"})); got.Status != protocol.TaskCancelled || len(got.Activities) != 2 {
 		t.Fatalf("restored %+v", got)
 	}
 	if got := r2.task(r2.ask("task.create", &protocol.TaskCreateParams{Title: "three"})); got.ID != "task-3" {
 		t.Fatalf("next after restore: %s", got.ID)
 	}
 	res, err := r2.system.Root.RequestFuture(r2.tasks, &Export{}, 5*time.Second).Result()
-	if err != nil || res.(*model.SavedTasks).NextID != 4 {
+	if err != nil || res.(*model.SavedTasks).NextID != 4 || len(res.(*model.SavedTasks).Tasks) != 3 {
 		t.Fatalf("export %v %+v", err, res)
 	}
 }
@@ -263,9 +310,9 @@ func TestTasks_BrokenAskerAnswersOnce(t *testing.T) {
 	}
 }
 
-// A claim is answered only once the keeper says a file holding it is on
-// disk; calls after it are answered meanwhile, and a failed write is
-// answered as an error.
+// A claim is answered only once the store says the version holding it
+// is on disk; calls after it are answered meanwhile, and a failed write
+// is answered as an error.
 func TestTasks_ClaimAnsweredWhenDurable(t *testing.T) {
 	r := startRig(t, false, nil, false)
 	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "one"}))
@@ -276,32 +323,32 @@ func TestTasks_ClaimAnsweredWhenDurable(t *testing.T) {
 		r.system.Root.RequestWithCustomSender(r.tasks, &api.Call{ID: method, Method: method, Params: p}, probe)
 	}
 	send("task.claim", &protocol.TaskClaimParams{TaskID: "task-1", Worker: &protocol.TaskWorker{WorkspaceID: "w2", Branch: "task/task-1-one"}})
-	send("task.get", &protocol.TaskIDParams{TaskID: "task-2"})
+	send("task.get", &protocol.TaskGetParams{TaskID: "task-2"})
 	if first := <-replies; first.Err != nil || first.Result.(protocol.TaskInfoResult).Task.ID != "task-2" {
 		t.Fatalf("first answer %+v, want task-2's (the claim waits for the disk)", first)
 	}
-	var sync *keeper.Tasks
-	for sync == nil {
-		if m := <-r.saves; m.Sync != 0 {
-			sync = m
-		}
+	p, claimedTask := r.putWith("task-1")
+	for claimedTask.Worker == nil {
+		p, claimedTask = r.putWith("task-1")
 	}
-	if sync.ReplyTo == nil || sync.Saved.Tasks[0].Worker == nil || sync.Saved.Tasks[0].Worker.Branch != "task/task-1-one" {
-		t.Fatalf("the keeper was handed %+v", sync)
+	if claimedTask.Worker.Branch != "task/task-1-one" {
+		t.Fatalf("the store was handed %+v", claimedTask)
 	}
-	r.system.Root.Send(r.tasks, &keeper.TasksSaved{Sync: sync.Sync})
+	r.written(p.gen-1, nil) // an older version: not yet
+	select {
+	case early := <-replies:
+		t.Fatalf("answered before its version was written: %+v", early)
+	case <-time.After(50 * time.Millisecond):
+	}
+	r.written(p.gen, nil)
 	claimed := <-replies
 	if claimed.Err != nil || claimed.Result.(protocol.TaskInfoResult).Task.Worker == nil {
 		t.Fatalf("claim answer %+v", claimed)
 	}
 
 	send("task.claim", &protocol.TaskClaimParams{TaskID: "task-2", Worker: &protocol.TaskWorker{WorkspaceID: "w3"}})
-	for sync = nil; sync == nil; {
-		if m := <-r.saves; m.Sync != 0 {
-			sync = m
-		}
-	}
-	r.system.Root.Send(r.tasks, &keeper.TasksSaved{Sync: sync.Sync, Err: errors.New("disk full")})
+	p, _ = r.putWith("task-2")
+	r.written(p.gen, errors.New("disk full"))
 	if failed := <-replies; failed.Err == nil || !strings.Contains(failed.Err.Error(), "disk full") {
 		t.Fatalf("claim whose write failed: %+v", failed)
 	}
@@ -312,21 +359,16 @@ func TestTasks_DispatchPromptsOnceDurable(t *testing.T) {
 	r := startRig(t, false, nil, false)
 	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "one"}))
 	dispatched := r.ask("task.dispatch", &protocol.TaskDispatchParams{TaskID: "task-1", Target: "bob"})
-	var sync *keeper.Tasks
-	for sync == nil {
-		if m := <-r.saves; m.Sync != 0 {
-			sync = m
-		}
-	}
-	if sync.Saved.Tasks[0].Status != protocol.TaskRunning {
-		t.Fatalf("synced %+v", sync.Saved.Tasks[0])
+	p, running := r.putWith("task-1")
+	for running.Status != protocol.TaskRunning {
+		p, running = r.putWith("task-1")
 	}
 	select {
 	case p := <-r.prompts:
 		t.Fatalf("prompted before the task was on disk: %q", p)
 	default:
 	}
-	r.system.Root.Send(r.tasks, &keeper.TasksSaved{Sync: sync.Sync})
+	r.written(p.gen, nil)
 	if got := r.task(dispatched); got.Status != protocol.TaskRunning {
 		t.Fatalf("dispatch %+v", got)
 	}

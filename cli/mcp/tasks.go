@@ -24,14 +24,16 @@ func (h *herdr) taskTools() []tool {
 	return []tool{
 		define("task_create", "Create a task on the board: a title, a description with the outcome and how to check it, a working folder, a priority (lower first) and the tasks it depends on. It is ready at once, or in backlog until its dependencies are done.",
 			acting, schemaHints{}, h.taskCreate),
-		define("task_list", "List the board's tasks (of some statuses), sorted by priority: id (task-3), title, status, assignee, attempts, last message.",
+		define("task_list", "List the board's tasks (of some statuses), sorted by priority: id (task-3), title, status, assignee, attempts, last message; a page at a time (limit, default 100; next_offset and total say what is left).",
 			readOnly, schemaHints{enum: map[string][]any{"status": taskStatuses}}, h.taskList),
-		define("task_get", "Read one task whole: its description, dependencies, assignee and its activity history (status changes, messages, agent status), oldest first.",
+		define("task_get", "Read one task: its description, dependencies, assignee and its newest activities (status changes, messages, agent status), oldest first; activity_count is how many it keeps, activities_before pages back.",
 			readOnly, schemaHints{}, h.taskGet),
 		define("task_dispatch", "Give a ready task to a live agent (its name or pane id): the task becomes running and the agent gets it as its next prompt (or prompt).",
 			acting, schemaHints{}, h.taskDispatch),
 		define("task_report", "Report a task's progress: a status (running for a milestone, blocked with what is needed, review when done and checked; done only from review) and a short message.",
 			acting, schemaHints{enum: map[string][]any{"status": taskStatuses}}, h.taskReport),
+		closes(define("task_remove", "Remove a done or cancelled task from the board (a task still open is refused: cancel it first).",
+			closing, schemaHints{}, h.taskRemove)),
 	}
 }
 
@@ -50,20 +52,39 @@ func (h *herdr) taskCreate(ctx context.Context, _ *sdk.CallToolRequest, in taskC
 
 type taskListIn struct {
 	Status []string `json:"status,omitempty" jsonschema:"only tasks of these statuses"`
+	Limit  int      `json:"limit,omitempty" jsonschema:"at most this many tasks (default 100, at most 1000)"`
+	Offset int      `json:"offset,omitempty" jsonschema:"skip this many first (the last answer's next_offset)"`
 }
+
+// defaultToolTasks is task_list's page when the agent names none: its
+// answer lands in the agent's context.
+const defaultToolTasks = 100
 
 func (h *herdr) taskList(ctx context.Context, _ *sdk.CallToolRequest, in taskListIn) (protocol.TaskList, error) {
 	var r protocol.TaskList
-	return r, h.call(ctx, "task.list", protocol.TaskListParams{Status: in.Status}, &r)
+	if in.Limit == 0 {
+		in.Limit = defaultToolTasks
+	}
+	return r, h.call(ctx, "task.list", protocol.TaskListParams{Status: in.Status, Limit: in.Limit, Offset: in.Offset}, &r)
 }
 
 type taskIn struct {
 	TaskID string `json:"task_id" jsonschema:"the task (task-3)"`
 }
 
-func (h *herdr) taskGet(ctx context.Context, _ *sdk.CallToolRequest, in taskIn) (protocol.TaskInfoResult, error) {
+type taskGetIn struct {
+	TaskID           string `json:"task_id" jsonschema:"the task (task-3)"`
+	ActivityLimit    int    `json:"activity_limit,omitempty" jsonschema:"this many of its newest activities (default 50, at most 256)"`
+	ActivitiesBefore uint64 `json:"activities_before,omitempty" jsonschema:"only activities older than this seq, to page back"`
+}
+
+func (h *herdr) taskGet(ctx context.Context, _ *sdk.CallToolRequest, in taskGetIn) (protocol.TaskInfoResult, error) {
 	var r protocol.TaskInfoResult
-	return r, h.call(ctx, "task.get", protocol.TaskIDParams{TaskID: in.TaskID}, &r)
+	return r, h.call(ctx, "task.get", protocol.TaskGetParams{TaskID: in.TaskID, ActivityLimit: in.ActivityLimit, ActivitiesBefore: in.ActivitiesBefore}, &r)
+}
+
+func (h *herdr) taskRemove(ctx context.Context, _ *sdk.CallToolRequest, in taskIn) (done, error) {
+	return done{true}, h.call(ctx, "task.remove", protocol.TaskIDParams{TaskID: in.TaskID}, nil)
 }
 
 type taskDispatchIn struct {

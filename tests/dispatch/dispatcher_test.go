@@ -317,23 +317,15 @@ func TestE2E_DispatcherRestartDoesNotDispatchTwice(t *testing.T) {
 	if claimed.Status != "ready" || count(claimed.kinds(), "dispatched") != 0 {
 		t.Fatalf("dispatched past the gate: %+v", claimed)
 	}
-	sessionFile := filepath.Join(h.ConfigHome, "herdr", "sessions", "e2e", "session.json")
+	// The board's store: one file per task beside session.json.
+	taskFile := filepath.Join(h.ConfigHome, "herdr", "sessions", "e2e", "tasks", id+".json")
 	waitLong(t, "the claim saved", func() bool {
-		b, _ := os.ReadFile(sessionFile)
-		var saved struct {
-			Tasks struct {
-				Tasks []dispTask `json:"tasks"`
-			} `json:"tasks"`
-		}
-		if json.Unmarshal(b, &saved) != nil {
+		b, _ := os.ReadFile(taskFile)
+		var st dispTask
+		if json.Unmarshal(b, &st) != nil {
 			return false
 		}
-		for _, st := range saved.Tasks.Tasks {
-			if st.ID == id && st.Worker != nil && st.Worker.PaneID == claimed.Worker.PaneID {
-				return true
-			}
-		}
-		return false
+		return st.ID == id && st.Worker != nil && st.Worker.PaneID == claimed.Worker.PaneID
 	})
 	s.Kill(t)
 	if err := os.WriteFile(filepath.Join(dir, "go"), nil, 0o600); err != nil {

@@ -235,8 +235,9 @@ func TestTasks_PersistAcrossARestart(t *testing.T) {
 	// A claim is on disk when it is answered: the dispatcher's record
 	// before it prompts a worker.
 	OK[protocol.TaskInfoResult](t, s.Call("task.claim", map[string]any{"task_id": "task-2", "worker": map[string]any{"workspace_id": "w1", "branch": "task/task-2-two"}}), "task_info")
-	if data, err := os.ReadFile(h.SessionFile("keep")); err != nil || !strings.Contains(string(data), `"branch": "task/task-2-two"`) {
-		t.Fatalf("the claim was answered before the session file held it (%v):\n%s", err, data)
+	store := filepath.Join(filepath.Dir(h.SessionFile("keep")), "tasks")
+	if data, err := os.ReadFile(filepath.Join(store, "task-2.json")); err != nil || !strings.Contains(string(data), `"branch":"task/task-2-two"`) {
+		t.Fatalf("the claim was answered before the task's file held it (%v):\n%s", err, data)
 	}
 	before := OK[protocol.TaskList](t, CLIResponse(t, AgentCLI(t, s, "task", "list")), "task_list").Tasks
 	beforeGet := AgentCLI(t, s, "task", "get", "task-2")
@@ -244,9 +245,9 @@ func TestTasks_PersistAcrossARestart(t *testing.T) {
 		t.Fatalf("server stop: %d %s", code, stderr)
 	}
 	s.WaitExit(t)
-	data, err := os.ReadFile(h.SessionFile("keep"))
-	if err != nil || !strings.Contains(string(data), `"next_id": 4`) {
-		t.Fatalf("session file (%v) lacks the board's next id:\n%s", err, data)
+	data, err := os.ReadFile(filepath.Join(store, "board.json"))
+	if err != nil || !strings.Contains(string(data), `"next_id":4`) {
+		t.Fatalf("the task store's board.json (%v) lacks the board's next id:\n%s", err, data)
 	}
 
 	s2 := h.Start(t, "keep")
