@@ -311,7 +311,7 @@ func TestDispatcher_DeadWorkersAreReleased(t *testing.T) {
 		case "agent.get": // a restored pane: a new shell, no agent
 			return api.Done(result{"agent": map[string]any{"pane_id": c.Params.(*protocol.AgentTarget).Target, "name": "task-1"}})
 		case "task.get":
-			id := c.Params.(*protocol.TaskIDParams).TaskID
+			id := c.Params.(*protocol.TaskGetParams).TaskID
 			n := 0
 			if id == "task-2" {
 				n = 1 // its second worker died: its last attempt
