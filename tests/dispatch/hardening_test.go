@@ -16,19 +16,19 @@ import (
 // Hardening round four (issue 44) of the dispatcher: dead workers,
 // text typed for someone, quoting by the shell running in the pane.
 
-// savedTasks is session.json's board.
+// savedTasks is the board as its store keeps it: one file per task in tasks/.
 func savedTasks(t *testing.T, h *Home) []dispTask {
 	t.Helper()
-	b, _ := os.ReadFile(h.SessionFile("e2e"))
-	var saved struct {
-		Tasks struct {
-			Tasks []dispTask `json:"tasks"`
-		} `json:"tasks"`
+	files, _ := filepath.Glob(filepath.Join(filepath.Dir(h.SessionFile("e2e")), "tasks", "task-*.json"))
+	var tasks []dispTask
+	for _, f := range files {
+		b, _ := os.ReadFile(f)
+		var task dispTask
+		if json.Unmarshal(b, &task) == nil {
+			tasks = append(tasks, task)
+		}
 	}
-	if json.Unmarshal(b, &saved) != nil {
-		return nil
-	}
-	return saved.Tasks.Tasks
+	return tasks
 }
 
 // noneOf fails for each path that exists: a command the text carried ran.
