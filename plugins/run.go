@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,6 +43,10 @@ type Job struct {
 	Argv []string
 	Dir  string
 	Env  []string
+	// Records is the folder where the run is recorded while it runs, for
+	// the next server to end it if this one dies (EndLeftRuns); "" keeps
+	// no record.
+	Records string
 }
 
 // Outcome is how a run ended.
@@ -133,6 +138,10 @@ func (c *Command) Run() Outcome {
 	var readEnds []*os.File
 	cmd := exec.Command(c.job.Argv[0], c.job.Argv[1:]...)
 	cmd.Dir, cmd.Env = c.job.Dir, c.job.Env
+	token := newRunToken()
+	if recordsKept && c.job.Records != "" {
+		cmd.Env = append(slices.Clip(cmd.Env), RunTokenEnv+"="+token)
+	}
 	for _, into := range []*capped{&stdout, &stderr} {
 		r, w, err := os.Pipe()
 		if err != nil {
@@ -173,6 +182,10 @@ func (c *Command) Run() Outcome {
 		return Outcome{Err: err.Error(), Finished: time.Now()}
 	}
 
+	record := ""
+	if recordsKept {
+		record = writeRecord(c.job.Records, runRecord{PID: cmd.Process.Pid, Start: startStamp(cmd.Process.Pid), Token: token, Argv: c.job.Argv})
+	}
 	timer := time.AfterFunc(c.timeout, func() { c.Kill("killed after " + c.timeout.String() + " (timeout)") })
 	waitErr := cmd.Wait()
 	timer.Stop()
@@ -181,6 +194,9 @@ func (c *Command) Run() Outcome {
 	g.kill() // what the first process left behind
 	killed := c.killed
 	c.mu.Unlock()
+	if record != "" {
+		os.Remove(record)
+	}
 
 	drained := make(chan struct{})
 	go func() { readers.Wait(); close(drained) }()

@@ -8,12 +8,14 @@ import (
 	"syscall"
 )
 
-// group is a command's process group: the command leads it.
+// group is a command's process group: the command leads it, and the
+// session it is in (so a server after a crash finds every process of it,
+// even one that made a group of its own: EndLeftRuns).
 type group struct{ pgid int }
 
-// newGroup makes cmd start a process group of its own.
+// newGroup makes cmd start a session, and so a process group, of its own.
 func newGroup(cmd *exec.Cmd) *group {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	return &group{}
 }
 

@@ -119,7 +119,7 @@ type shellDone struct {
 // client drops it.
 func (p *Plugins) runShell(ctx actor.Context, argv []string, dir string, extra []string) *api.Reply {
 	env := append(os.Environ(), "HERDR_ENV=1", "HERDR_SOCKET_PATH="+p.opts.SocketPath, "HERDR_BIN_PATH="+p.opts.BinPath)
-	cmd := plug.NewCommand(plug.Job{Argv: argv, Dir: dir, Env: append(env, extra...)}, keyCommandTimeout)
+	cmd := plug.NewCommand(plug.Job{Argv: argv, Dir: dir, Env: append(env, extra...), Records: p.opts.Records}, keyCommandTimeout)
 	if p.shells == nil {
 		p.shells = map[*plug.Command]bool{}
 	}

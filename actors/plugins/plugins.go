@@ -52,6 +52,9 @@ type Options struct {
 	// MaxInFlight and MaxQueued bound the commands running and the hooks
 	// waiting (zero: maxInFlight and maxQueued).
 	MaxInFlight, MaxQueued int
+	// Records is the folder where running commands are recorded, for the
+	// next server to end them should this one die (plug.EndLeftRuns).
+	Records string
 }
 
 // Registry holds the plugin.* methods the gateway sends to this actor.
@@ -684,7 +687,7 @@ func (p *Plugins) launch(ctx actor.Context, pl *protocol.InstalledPluginInfo, ar
 	if event != "" {
 		env = append(env, "HERDR_PLUGIN_EVENT="+event)
 	}
-	cmd := plug.NewCommand(plug.Job{Argv: argv, Dir: pl.PluginRoot, Env: append(env, extraEnv...)}, p.opts.CommandTimeout)
+	cmd := plug.NewCommand(plug.Job{Argv: argv, Dir: pl.PluginRoot, Env: append(env, extraEnv...), Records: p.opts.Records}, p.opts.CommandTimeout)
 	p.running[log.LogID] = cmd
 	root, self := ctx.ActorSystem().Root, ctx.Self()
 	go func() { root.Send(self, &ran{log: log, out: cmd.Run()}) }()

@@ -3,9 +3,13 @@ package server
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"slices"
+	"time"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -50,23 +54,30 @@ type dismissals struct {
 }
 
 // startDismissals reads the record at path ("" keeps it in memory only)
-// and starts its goroutine.
+// and starts its goroutine. A record that cannot be read or decoded is
+// moved aside (path.corrupt-<time>, beside the file a symlink at path
+// leads to) and logged at warn before a new one is started; one that
+// cannot be moved aside is left alone, and the record kept in memory only.
 func startDismissals(path string, log *slog.Logger, quit <-chan struct{}) *dismissals {
 	rec := dismissedRecord{ReleaseNotes: []string{}, ProductAnnouncements: []dismissedAnnouncement{}}
 	if path != "" {
 		b, err := protocol.ReadRegularFile(path, maxDismissedBytes)
+		var read dismissedRecord
+		if err == nil {
+			err = protocol.Unmarshal(b, &read)
+		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 		case err != nil:
-			log.Warn("dismissed release notes and announcements unreadable; starting a new record", "path", path, "err", err)
-		default:
-			var read dismissedRecord
-			if err := protocol.Unmarshal(b, &read); err != nil {
-				log.Warn("dismissed release notes and announcements unreadable; starting a new record", "path", path, "err", err)
+			if aside, merr := moveDismissedAside(path); merr != nil {
+				log.Warn("dismissed release notes and announcements unreadable, and not moved aside: kept in memory only", "path", path, "err", err, "move_err", merr)
+				path = ""
 			} else {
-				rec.ReleaseNotes = append(rec.ReleaseNotes, read.ReleaseNotes...)
-				rec.ProductAnnouncements = append(rec.ProductAnnouncements, read.ProductAnnouncements...)
+				log.Warn("dismissed release notes and announcements unreadable: moved aside, starting a new record", "path", path, "aside", aside, "err", err)
 			}
+		default:
+			rec.ReleaseNotes = append(rec.ReleaseNotes, read.ReleaseNotes...)
+			rec.ProductAnnouncements = append(rec.ProductAnnouncements, read.ProductAnnouncements...)
 		}
 	}
 	d := &dismissals{asks: make(chan dismissal)}
@@ -116,12 +127,43 @@ func (r *dismissedRecord) add(p protocol.Params, path string) error {
 	}
 	if path != "" {
 		b, _ := json.MarshalIndent(next, "", "  ")
-		if err := protocol.WriteOwnFile(path, append(b, '\n'), 0o600); err != nil {
+		if err := writeDismissed(path, append(b, '\n')); err != nil {
 			return protocol.Errorf(protocol.CodeInternal, "cannot save the dismissal: %v", err)
 		}
 	}
 	*r = next
 	return nil
+}
+
+// writeDismissed replaces the record atomically in its folder, which must
+// be safe (herdr's own: a link there is the user's), and through a
+// symlink at path, which stays (a dotfiles checkout).
+func writeDismissed(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if err := protocol.SafeDir(dir); err != nil {
+		return err
+	}
+	return protocol.WriteFileAtomic(path, data, 0o600)
+}
+
+// moveDismissedAside renames the record (the file a symlink at path leads
+// to, so the link stays) to a free path.corrupt-<time> name.
+func moveDismissedAside(path string) (string, error) {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	base := path + ".corrupt-" + time.Now().UTC().Format("20060102T150405Z")
+	aside := base
+	for n := 2; ; n++ {
+		if _, err := os.Lstat(aside); errors.Is(err, fs.ErrNotExist) {
+			break
+		}
+		aside = fmt.Sprintf("%s-%d", base, n)
+	}
+	return aside, os.Rename(path, aside)
 }
 
 func keepLast[T any](s []T) []T {

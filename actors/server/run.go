@@ -113,6 +113,13 @@ func Run(opts Options) error {
 		// restore starts new shells.
 		endLeftovers(saved, opts.SocketPath, log)
 	}
+	runs := pluginRunsDir(opts.LogPath, opts.Env)
+	if heir == nil {
+		// Likewise the plugin commands a dead server was running.
+		if n := plug.EndLeftRuns(runs, log); n > 0 {
+			log.Warn("ended plugin command processes a previous server left running", "processes", n)
+		}
+	}
 	bin := stableBinary(log, opts.BinPath, opts.LogPath)
 
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
@@ -143,7 +150,7 @@ func Run(opts Options) error {
 	pluginsPID, err := spawnChild(system, root, plugins.Props(plugins.Options{
 		ConfigDir: protocol.ConfigDir(opts.Env), StateDir: protocol.StateDir(opts.Env),
 		SocketPath: opts.SocketPath, BinPath: bin, Events: busPID, Clients: clientsPID, Log: log,
-		HandedOver: heir != nil,
+		HandedOver: heir != nil, Records: runs,
 	}), "plugins")
 	if err != nil {
 		listener.Close()
@@ -350,6 +357,15 @@ func endLeftovers(saved *model.Saved, socket string, log *slog.Logger) {
 	if n := pane.EndLeftovers(left, socket, log); n > 0 {
 		log.Warn("ended processes a previous server left running", "processes", n)
 	}
+}
+
+// pluginRunsDir is where running plugin commands are recorded: in the
+// session's state folder, beside its log.
+func pluginRunsDir(logPath string, env func(string) string) string {
+	if logPath != "" {
+		return filepath.Join(filepath.Dir(logPath), "plugin-runs")
+	}
+	return filepath.Join(protocol.StateDir(env), "plugin-runs")
 }
 
 // webTokenPath is the dashboard's token file: in the session's state

@@ -25,8 +25,19 @@
 // every lifecycle event, made before the subscribe is answered.
 //
 // The SDK's stdio connection ends at a line it cannot decode; stdio.go
-// answers such lines itself (JSON-RPC parse or invalid-request errors) so
-// they never reach it.
+// answers such lines itself (JSON-RPC parse or invalid-request errors:
+// not JSON, a key named twice, longer than protocol.MaxLineBytes) so
+// they never reach it. The end of stdin means no more requests: every
+// request read before it is answered, then Serve returns.
+//
+// Bounds, so one looping agent cannot take the server's connection
+// budget from the person: at most maxCalls connections to the server at
+// once (other calls queue), of which tool waits (wait_output, wait_agent,
+// a prompt with wait, agent start) hold at most maxWaits (more are
+// refused at once with a JSON-RPC busy error, -32000) and resource
+// watchers maxWatches (queued); past maxPending requests in flight a new
+// one is answered busy. A request the server would refuse as too long
+// for one line is refused here naming the limit.
 //
 // Safety (config.toml [mcp]): Allow limits the tools listed and callable;
 // AllowStart and AllowClose switch off the tools that start agents and

@@ -122,7 +122,7 @@ const watchWaitMS = 30000
 func (h *herdr) watch(ctx context.Context, uri, id string, seen uint64) {
 	for ctx.Err() == nil {
 		var w protocol.WaitMatched
-		err := h.call(ctx, "events.wait", protocol.EventsWaitParams{
+		err := h.watchCall(ctx, "events.wait", protocol.EventsWaitParams{
 			MatchEvent: &protocol.EventMatch{Event: "pane_output_changed", PaneID: &id, SeenRevision: &seen},
 			TimeoutMS:  protocol.Ptr(uint64(watchWaitMS))}, &w)
 		var te *toolError

@@ -3,11 +3,15 @@ package mcp
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"reflect"
 	"slices"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/herdr-go/herdr/protocol"
@@ -43,12 +47,29 @@ type herdr struct {
 	base context.Context
 	mu   sync.Mutex
 	subs map[string]context.CancelFunc // watched resource URI → stop
+
+	// Connections to the herdr server at once (slots), and the shares of
+	// them the waits of tool calls and of resource watchers may hold: an
+	// agent's thousand waits must not take the server's connection
+	// budget from the person, nor this process's short calls.
+	slots, waits, watches chan struct{}
 }
+
+// envelopeBytes bounds a request line's bytes beside its method and
+// params: {"id":"c1","method":"","params":}.
+const envelopeBytes = 64
+
+const (
+	maxCalls   = 16 // connections to the server at once; the rest queue
+	maxWaits   = 8  // of them, tool calls that wait; the rest are refused
+	maxWatches = 4  // of them, resource watchers' waits; the rest queue
+)
 
 // New builds the MCP server: its tools (those opts allow) and resources.
 // ctx bounds the resource subscriptions' watchers.
 func New(ctx context.Context, opts Options) *sdk.Server {
-	h := &herdr{opts: opts, base: ctx, subs: map[string]context.CancelFunc{}}
+	h := &herdr{opts: opts, base: ctx, subs: map[string]context.CancelFunc{},
+		slots: make(chan struct{}, maxCalls), waits: make(chan struct{}, maxWaits), watches: make(chan struct{}, maxWatches)}
 	if opts.CallerPane != "" {
 		var r protocol.PaneInfoResult
 		if h.call(ctx, "pane.get", protocol.PaneTarget{PaneID: opts.CallerPane}, &r) == nil {
@@ -80,7 +101,7 @@ func Serve(ctx context.Context, opts Options, in io.Reader, out io.Writer) error
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s := New(ctx, opts)
-	w := &lockedWriter{w: out}
+	w := newLockedWriter(out)
 	guarded := &guardedInput{in: bufio.NewReaderSize(in, 64<<10), out: w}
 	err := s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(guarded), Writer: w})
 	if errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) {
@@ -129,7 +150,71 @@ func asToolError(err error) error {
 
 // call sends one request on a connection of its own and decodes the
 // result into out; ctx ending closes the connection, which ends a wait.
+// A call that waits is refused (a JSON-RPC error) while maxWaits others
+// do; any call queues for one of the maxCalls connections.
 func (h *herdr) call(ctx context.Context, method string, params, out any) error {
+	if waits(params) {
+		select {
+		case h.waits <- struct{}{}:
+			defer func() { <-h.waits }()
+		default:
+			return &jsonrpc.Error{Code: codeBusy, Message: fmt.Sprintf("busy: %d waits are already in flight in this herdr mcp, the most it runs at once; wait for one to end (%s refused)", maxWaits, method)}
+		}
+	}
+	return h.send(ctx, method, params, out)
+}
+
+// watchCall is call for a resource watcher's wait: it queues for its share.
+func (h *herdr) watchCall(ctx context.Context, method string, params, out any) error {
+	select {
+	case h.watches <- struct{}{}:
+		defer func() { <-h.watches }()
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return h.send(ctx, method, params, out)
+}
+
+// waits reports whether a call with params may wait (protocol.Waiting,
+// implemented on the params' pointer type).
+func waits(params any) bool {
+	if params == nil {
+		return false
+	}
+	v := reflect.ValueOf(params)
+	if v.Kind() != reflect.Pointer {
+		p := reflect.New(v.Type())
+		p.Elem().Set(v)
+		v = p
+	}
+	w, ok := v.Interface().(protocol.Waiting)
+	if !ok {
+		return false
+	}
+	yes, _ := w.Waits()
+	return yes
+}
+
+// send holds one of the connections to the server for one request. A
+// request longer than the server reads in one line is refused here: the
+// server would drop the connection, a loss that says nothing of why.
+func (h *herdr) send(ctx context.Context, method string, params, out any) error {
+	if params == nil {
+		params = struct{}{}
+	}
+	raw, err := json.Marshal(params)
+	if err != nil {
+		return &toolError{protocol.CodeInvalidParams, "cannot encode the request: " + err.Error()}
+	}
+	if n := len(raw) + len(method) + envelopeBytes; n > protocol.MaxLineBytes {
+		return &toolError{protocol.CodeInvalidParams, fmt.Sprintf("%s request is %d bytes, more than the %d the herdr server reads in one request", method, n, protocol.MaxLineBytes)}
+	}
+	select {
+	case h.slots <- struct{}{}:
+		defer func() { <-h.slots }()
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 	c, err := h.opts.Dial()
 	if err != nil {
 		return &toolError{protocol.CodeServerNotRunning, "cannot reach the herdr server: " + err.Error()}
@@ -137,7 +222,7 @@ func (h *herdr) call(ctx context.Context, method string, params, out any) error 
 	defer c.Close()
 	stop := context.AfterFunc(ctx, func() { c.Close() })
 	defer stop()
-	err = c.Call(method, params, out)
+	err = c.Call(method, json.RawMessage(raw), out)
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

@@ -1,11 +1,14 @@
 package setup
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // Target is one agent herdr integrates with.
@@ -180,15 +183,24 @@ func Install(name string, getenv func(string) string) ([]string, error) {
 		}
 	}
 	var msgs []string
+	var undo undoFiles
+	fail := func(err error) ([]string, error) {
+		if undone := undo.run(); len(undone) > 0 {
+			msgs = append(msgs, undone...)
+			err = fmt.Errorf("%w; %s", err, strings.Join(undone, "; "))
+		}
+		return msgs, err
+	}
 	for _, a := range t.files {
 		path := filepath.Join(dir, filepath.FromSlash(a.rel))
 		mode := os.FileMode(0o644)
 		if a.exec {
 			mode = 0o755
 		}
+		undo.keep(path)
 		wrote, err := writeFile(path, []byte(a.body(t)), mode)
 		if err != nil {
-			return msgs, err
+			return fail(err)
 		}
 		if wrote {
 			msgs = append(msgs, "wrote "+path)
@@ -197,21 +209,89 @@ func Install(name string, getenv func(string) string) ([]string, error) {
 		}
 	}
 	script := filepath.Join(dir, filepath.FromSlash(t.files[0].rel))
-	for _, r := range t.regs {
+	for i, r := range t.regs {
 		m, err := r.install(dir, script)
 		msgs = append(msgs, m...)
 		if err != nil {
-			return msgs, err
+			for _, done := range t.regs[:i] { // the registrations made: taken out again
+				if um, uerr := done.uninstall(dir, script); uerr == nil {
+					msgs = append(msgs, um...)
+				}
+			}
+			return fail(err)
 		}
 	}
 	if t.mcp != nil {
 		m, err := t.mcp.install(e, dir)
 		msgs = append(msgs, m...)
 		if err != nil {
-			return msgs, err
+			for _, done := range t.regs {
+				if um, uerr := done.uninstall(dir, script); uerr == nil {
+					msgs = append(msgs, um...)
+				}
+			}
+			return fail(err)
 		}
 	}
 	return append(msgs, fmt.Sprintf("installed %s integration (v%d)", t.Name, t.Version)), nil
+}
+
+// undoFiles puts back the files an install wrote when a later step
+// fails: a file that was not there is removed (a hook script left behind
+// would make the integration look installed), one that was is given its
+// old contents back.
+type undoFiles []keptFile
+
+type keptFile struct {
+	path string
+	old  []byte // nil: there was no file
+	mode os.FileMode
+}
+
+// keep notes path's contents before the install writes it.
+func (u *undoFiles) keep(path string) {
+	real, err := throughLinks(path)
+	if err != nil {
+		return // the write refuses it: nothing to put back
+	}
+	old, err := readOptional(real)
+	if err != nil {
+		return
+	}
+	k := keptFile{path: real, old: old}
+	if st, err := os.Stat(real); err == nil {
+		k.mode = st.Mode().Perm()
+	}
+	*u = append(*u, k)
+}
+
+// run puts every kept file back, newest first, and says what it did.
+func (u undoFiles) run() []string {
+	var msgs []string
+	for i := len(u) - 1; i >= 0; i-- {
+		k := u[i]
+		now, err := readOptional(k.path)
+		switch {
+		case err != nil:
+			msgs = append(msgs, fmt.Sprintf("could not restore %s: %v", k.path, err))
+		case k.old == nil && now != nil:
+			if _, err := removeFile(k.path); err != nil {
+				msgs = append(msgs, err.Error())
+			} else {
+				msgs = append(msgs, "removed "+k.path+" again (the install failed)")
+				if parent := filepath.Dir(k.path); strings.Contains(filepath.Base(parent), scriptBase) {
+					os.Remove(parent) // herdr's own plugin directory, when empty
+				}
+			}
+		case k.old != nil && !bytes.Equal(now, k.old):
+			if err := protocol.WriteFileAtomic(k.path, k.old, k.mode); err != nil {
+				msgs = append(msgs, fmt.Sprintf("could not restore %s: %v", k.path, err))
+			} else {
+				msgs = append(msgs, "restored "+k.path+" (the install failed)")
+			}
+		}
+	}
+	return msgs
 }
 
 // ensureRequired makes the required directory when the install may (the
