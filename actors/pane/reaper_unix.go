@@ -19,9 +19,16 @@ type reaper struct {
 	once    sync.Once
 	mu      sync.Mutex // guards waiting: registrations come from every pane
 	waiting map[int]*exitNote
+	// wait4 collects pid if it has exited (syscall.Wait4 with WNOHANG;
+	// tests count the calls).
+	wait4 func(pid int, ws *syscall.WaitStatus) (int, error)
 }
 
-func newReaper() *reaper { return &reaper{waiting: map[int]*exitNote{}} }
+func newReaper() *reaper {
+	return &reaper{waiting: map[int]*exitNote{}, wait4: func(pid int, ws *syscall.WaitStatus) (int, error) {
+		return syscall.Wait4(pid, ws, syscall.WNOHANG, nil)
+	}}
+}
 
 // exitNote is where one child's exit lands, once: Wait blocks on done,
 // and a callback set by OnExit runs on whichever goroutine delivers it, so
@@ -103,7 +110,7 @@ func (r *reaper) reapAll() {
 // restore of n panes cost n² wait4 calls.
 func (r *reaper) reap(pid int, n *exitNote) {
 	var ws syscall.WaitStatus
-	got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+	got, err := r.wait4(pid, &ws)
 	switch {
 	case got == pid:
 		n.deliver(exitCode(ws))
