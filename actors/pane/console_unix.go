@@ -20,9 +20,6 @@ import (
 // ptyConsole is a child in its own session with a PTY as its controlling
 // terminal (creack/pty).
 type ptyConsole struct {
-	// proc is the child's handle (not the whole exec.Cmd, whose argv and
-	// environment would stay in memory for the life of the pane).
-	proc   *os.Process
 	pid    int
 	ptmx   *os.File
 	tty    string
@@ -63,7 +60,11 @@ func startConsole(s consoleSpec) (console, error) {
 		return nil, err
 	}
 	pid := cmd.Process.Pid
-	return &ptyConsole{proc: cmd.Process, pid: pid, ptmx: pollable(ptmx), tty: tty.Name(), exited: s.reaper.exitOf(pid), pixels: s.Pixels}, nil
+	// The reaper collects the child by its pid: the handle os/exec keeps
+	// (a pidfd) would be one more descriptor per pane, copied into the
+	// descriptor table of every later child as it starts.
+	cmd.Process.Release()
+	return &ptyConsole{pid: pid, ptmx: pollable(ptmx), tty: tty.Name(), exited: s.reaper.exitOf(pid), pixels: s.Pixels}, nil
 }
 
 // pollable returns the master as a non-blocking file the runtime's poller
@@ -209,15 +210,8 @@ func (c *ptyConsole) OnExit(fn func(code int)) {
 	})
 }
 
-// collected marks the child reaped and releases the handle os/exec keeps.
-func (c *ptyConsole) collected() {
-	if c.reaped.Swap(true) {
-		return
-	}
-	if c.proc != nil { // nil for a terminal adopted from another process
-		c.proc.Release()
-	}
-}
+// collected marks the child reaped.
+func (c *ptyConsole) collected() { c.reaped.Store(true) }
 
 // Hangup signals the shell's process group and closes the master, which
 // hangs up the terminal for every other job on it.

@@ -19,9 +19,16 @@ type reaper struct {
 	once    sync.Once
 	mu      sync.Mutex // guards waiting: registrations come from every pane
 	waiting map[int]*exitNote
+	// wait4 collects pid if it has exited (syscall.Wait4 with WNOHANG;
+	// tests count the calls).
+	wait4 func(pid int, ws *syscall.WaitStatus) (int, error)
 }
 
-func newReaper() *reaper { return &reaper{waiting: map[int]*exitNote{}} }
+func newReaper() *reaper {
+	return &reaper{waiting: map[int]*exitNote{}, wait4: func(pid int, ws *syscall.WaitStatus) (int, error) {
+		return syscall.Wait4(pid, ws, syscall.WNOHANG, nil)
+	}}
+}
 
 // exitNote is where one child's exit lands, once: Wait blocks on done,
 // and a callback set by OnExit runs on whichever goroutine delivers it, so
@@ -83,9 +90,9 @@ func (r *reaper) exitOf(pid int) *exitNote {
 	})
 	n := newExitNote()
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.waiting[pid] = n
-	r.mu.Unlock()
-	r.reapAll() // it may have exited before it was registered
+	r.reap(pid, n) // it may have exited before it was registered
 	return n
 }
 
@@ -94,18 +101,25 @@ func (r *reaper) reapAll() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for pid, n := range r.waiting {
-		var ws syscall.WaitStatus
-		got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
-		switch {
-		case got == pid:
-			n.deliver(exitCode(ws))
-		case err == syscall.ECHILD: // reaped elsewhere: its code is lost
-			n.deliver(-1)
-		default:
-			continue
-		}
-		delete(r.waiting, pid)
+		r.reap(pid, n)
 	}
+}
+
+// reap collects pid if it has exited (r.mu held). A new child checks only
+// itself: checking every registered child as each one starts made a
+// restore of n panes cost n² wait4 calls.
+func (r *reaper) reap(pid int, n *exitNote) {
+	var ws syscall.WaitStatus
+	got, err := r.wait4(pid, &ws)
+	switch {
+	case got == pid:
+		n.deliver(exitCode(ws))
+	case err == syscall.ECHILD: // reaped elsewhere: its code is lost
+		n.deliver(-1)
+	default:
+		return
+	}
+	delete(r.waiting, pid)
 }
 
 func exitCode(ws syscall.WaitStatus) int {

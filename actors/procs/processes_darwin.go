@@ -64,16 +64,21 @@ func (sysctlProcs) Cwd(pid int) string {
 	return cString(buf[vnodeInfoSize : vnodeInfoSize+maxPathLen])
 }
 
-func (sysctlProcs) Session(sid int) []int {
+func (sysctlProcs) Session(sid int) []int { return walks.session(sid) }
+
+var walks = &sessionWalks{walk: sessions}
+
+// sessions lists the processes of each of sids, in one kern.proc.all.
+func sessions(sids map[int]bool) map[int][]int {
 	kps, err := unix.SysctlKinfoProcSlice("kern.proc.all")
 	if err != nil {
 		return nil
 	}
-	var out []int
+	out := map[int][]int{}
 	for i := range kps {
 		pid := int(kps[i].Proc.P_pid)
-		if s, err := unix.Getsid(pid); err == nil && s == sid {
-			out = append(out, pid)
+		if s, err := unix.Getsid(pid); err == nil && sids[s] {
+			out[s] = append(out[s], pid)
 		}
 	}
 	return out

@@ -45,19 +45,25 @@ func (procfs) Env(pid int, key string) (string, bool) {
 	return EnvLookup(data, key)
 }
 
-func (procfs) Session(sid int) []int {
+func (procfs) Session(sid int) []int { return walks.session(sid) }
+
+var walks = &sessionWalks{walk: sessions}
+
+// sessions lists the processes of each of sids, zombies included, in one
+// pass over /proc.
+func sessions(sids map[int]bool) map[int][]int {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil
 	}
-	var out []int
+	out := map[int][]int{}
 	for _, e := range entries {
 		pid, err := strconv.Atoi(e.Name())
 		if err != nil {
 			continue
 		}
-		if st, ok := readStat(pid); ok && st.session == sid {
-			out = append(out, pid)
+		if st, ok := readStat(pid); ok && sids[st.session] {
+			out[st.session] = append(out[st.session], pid)
 		}
 	}
 	return out

@@ -86,10 +86,18 @@ func (toolhelpProcs) Cwd(int) string                 { return "" }
 func (toolhelpProcs) Env(int, string) (string, bool) { return "", false }
 
 // Session is the process tree under sid: Windows has no terminal sessions.
-func (toolhelpProcs) Session(sid int) []int {
-	var out []int
-	for _, r := range tree(snapshot(), sid) {
-		out = append(out, r.pid)
+func (toolhelpProcs) Session(sid int) []int { return walks.session(sid) }
+
+var walks = &sessionWalks{walk: trees}
+
+// trees lists the process tree under each of roots, from one snapshot.
+func trees(roots map[int]bool) map[int][]int {
+	all := snapshot()
+	out := map[int][]int{}
+	for root := range roots {
+		for _, r := range tree(all, root) {
+			out[root] = append(out[root], r.pid)
+		}
 	}
 	return out
 }

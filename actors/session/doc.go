@@ -9,6 +9,8 @@
 // keeper actor writes that file and (unless [advanced]
 // persist_scrollback_lines = 0) each pane's lines in history/ beside it; the session tells it what
 // changed and hands it a detached model.Saved when it asks (persist.go).
+// A saved session is restored as the session's first message, so calls
+// wait for it and every list answers the whole of it (restore.go).
 //
 // Everything else is another actor's: the session resolves a request's
 // target once, as the method's table entry declares, and forwards it,

@@ -1,12 +1,17 @@
 package session
 
 import (
+	"fmt"
 	"os"
+	"runtime"
+	"sync"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // restore rebuilds a saved session as the session starts: the model takes
@@ -17,6 +22,12 @@ import (
 // start (a tab or workspace left empty goes with it); each is logged as
 // an error and counted as failed. It reports whether anything was left
 // out, so the file is kept aside before the first save replaces it.
+//
+// It is the session's first message, so every call waits behind it in
+// the mailbox and is answered from the whole restored session: a list
+// read while thousands of workspaces come back is never a short one. The
+// terminals start a few at once (startTerminals), not one after another:
+// starting a shell is most of a restore's time.
 func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 	panes, skipped, err := s.tx.Restore(saved, s.newTermID)
 	if err != nil {
@@ -26,12 +37,23 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 	for _, sk := range skipped {
 		s.opts.Log.Error("saved workspace not restored", "workspace", sk.Workspace, "name", sk.Name, "tab", sk.Tab, "err", sk.Err)
 	}
+	starts := make([]terminalStart, 0, len(panes))
 	var failed []*model.Pane
+	var shell []string
+	var shellErr error
+	if len(panes) > 0 {
+		shell, shellErr = s.argv(paneSetup{}) // once: every restored pane runs the shell
+	}
 	for _, r := range panes {
 		p := &paneRec{Pane: r.Pane}
 		_, adopted := s.opts.Adopt[p.TermID]
 		if !adopted { // a new shell, in the folder the pane was last seen in
 			s.tx.SetCwd(p.Pane, s.restoreCwd(p.LiveCwd, p.Cwd, p.WS.Cwd), "")
+		}
+		if shellErr != nil {
+			s.opts.Log.Error("pane not restored", "pane", p.ID, "err", shellErr)
+			failed = append(failed, r.Pane)
+			continue
 		}
 		// An agent about to be resumed redraws its own conversation, which
 		// replaces the pane's kept lines (as in Herdr).
@@ -39,17 +61,38 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		resume := ref != nil && s.cfg.Session.ResumeAgentsOnRestore && !adopted // an adopted agent is still running
 		resuming := resume && agents.ResumeArgv(ref) != nil
 		setup := paneSetup{cwd: p.Cwd, kept: r.Saved.History, restoreKept: !adopted && !resuming}
-		if err := s.spawnPane(ctx, p, setup, s.m.RectOf(p.Tab, p.TermID)); err != nil {
-			s.opts.Log.Error("pane not restored", "pane", p.ID, "err", err)
-			failed = append(failed, r.Pane)
+		spec := s.adoption(s.paneSpec(p, setup, shell, s.m.RectOf(p.Tab, p.TermID)))
+		starts = append(starts, terminalStart{p: p, ref: ref, resume: resume, spec: spec})
+	}
+	s.startTerminals(starts)
+	// A restore a panic breaks from here did not happen: what started and
+	// has no actor yet ends with it (an actor that has one is stopped).
+	s.tx.OnDiscard(func() {
+		for i := range starts {
+			if st := &starts[i]; st.err == nil && st.p.pid == nil {
+				st.abort()
+			}
+		}
+	})
+	for i := range starts {
+		st := &starts[i]
+		p := st.p
+		if st.err != nil {
+			st.err = protocol.Errorf(protocol.CodePaneSplitFailed, "cannot start %s: %v", shell[0], st.err)
+		} else {
+			st.err = s.spawnActor(ctx, p, st.props, st.abort) // aborts what it cannot spawn
+		}
+		if st.err != nil {
+			s.opts.Log.Error("pane not restored", "pane", p.ID, "err", st.err)
+			failed = append(failed, p.Pane)
 			continue
 		}
 		s.tx.OnDiscard(func() { ctx.Stop(p.pid) }) // a restore a panic broke did not happen
-		if ref != nil {
-			p.shown.Session, p.restored = ref, ref // kept for the next save
+		if st.ref != nil {
+			p.shown.Session, p.restored = st.ref, st.ref // kept for the next save
 		}
-		if resume { // the agents actor types it once a client attaches
-			ctx.Send(s.opts.Agents, &agents.Resume{TermID: p.TermID, Session: *ref})
+		if st.resume { // the agents actor types it once a client attaches
+			ctx.Send(s.opts.Agents, &agents.Resume{TermID: p.TermID, Session: *st.ref})
 		}
 		s.terms[p.TermID] = p
 		s.tx.OnDiscard(func() { delete(s.terms, p.TermID) })
@@ -71,6 +114,54 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 	// workspaces or tabs left out whole.
 	s.opts.Log.Info("session restored", "workspaces", len(s.m.Workspaces), "panes", len(panes)-len(failed), "failed", len(failed)+len(skipped))
 	return len(failed)+len(skipped) > 0
+}
+
+// terminalStart is one restored pane's terminal: what it starts with, and
+// what starting it gave.
+type terminalStart struct {
+	p      *paneRec
+	ref    *protocol.AgentSessionInfo // the agent session it had
+	resume bool                       // the agent is typed again once a client attaches
+	spec   pane.Spec
+
+	props *actor.Props
+	abort func()
+	err   error
+}
+
+// startTerminals starts the terminals of starts, a few at once: a shell's
+// fork and exec wait on the kernel more than on this process, and one
+// after another they made a restore of 3,000 panes take 15 s. It touches
+// nothing of the session's but starts (PaneProps is safe on any
+// goroutine), and returns once all have started or failed.
+func (s *Session) startTerminals(starts []terminalStart) {
+	next := make(chan *terminalStart)
+	var wg sync.WaitGroup
+	for range min(len(starts), max(2, 2*runtime.GOMAXPROCS(0)), 8) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for st := range next {
+				st.start(s.opts.PaneProps)
+			}
+		}()
+	}
+	for i := range starts {
+		next <- &starts[i]
+	}
+	close(next)
+	wg.Wait()
+}
+
+// start starts st's terminal; a start that panics is a start that
+// failed (it runs off the session's Receive, whose guard would not see it).
+func (st *terminalStart) start(props func(pane.Spec) (*actor.Props, func(), error)) {
+	defer func() {
+		if r := recover(); r != nil {
+			st.props, st.abort, st.err = nil, nil, fmt.Errorf("panic: %v", r)
+		}
+	}()
+	st.props, st.abort, st.err = props(st.spec)
 }
 
 // restoreCwd is a restored pane's working directory: the folder it was

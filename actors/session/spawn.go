@@ -125,13 +125,23 @@ func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneS
 
 // spawnPane starts p's program and its actor at the size of rect.
 func (s *Session) spawnPane(ctx actor.Context, p *paneRec, setup paneSetup, rect layout.Rect) error {
-	p.cols, p.rows = s.contentSize(rect)
-	p.sizeRev = 1
 	argv, err := s.argv(setup)
 	if err != nil {
 		return err
 	}
-	spec := pane.Spec{
+	spec := s.paneSpec(p, setup, argv, rect)
+	props, abort, err := s.paneProps(spec)
+	if err != nil {
+		return protocol.Errorf(protocol.CodePaneSplitFailed, "cannot start %s: %v", argv[0], err)
+	}
+	return s.spawnActor(ctx, p, props, abort)
+}
+
+// paneSpec is what p's terminal starts with: argv at the size of rect.
+func (s *Session) paneSpec(p *paneRec, setup paneSetup, argv []string, rect layout.Rect) pane.Spec {
+	p.cols, p.rows = s.contentSize(rect)
+	p.sizeRev = 1
+	return pane.Spec{
 		TerminalID:      p.TermID,
 		Argv:            argv,
 		Cwd:             setup.cwd,
@@ -146,10 +156,11 @@ func (s *Session) spawnPane(ctx actor.Context, p *paneRec, setup paneSetup, rect
 		IDs:             pane.IDs{PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID, Label: p.Label},
 		Events:          s.opts.Events,
 	}
-	props, abort, err := s.paneProps(spec)
-	if err != nil {
-		return protocol.Errorf(protocol.CodePaneSplitFailed, "cannot start %s: %v", argv[0], err)
-	}
+}
+
+// spawnActor spawns the actor of p's started terminal (props); abort
+// ends the terminal when the actor cannot be spawned.
+func (s *Session) spawnActor(ctx actor.Context, p *paneRec, props *actor.Props, abort func()) error {
 	pid, err := ctx.SpawnNamed(props, p.TermID)
 	if err != nil {
 		abort()
@@ -162,11 +173,17 @@ func (s *Session) spawnPane(ctx actor.Context, p *paneRec, setup paneSetup, rect
 // paneProps starts spec's terminal, or adopts the one a live handoff
 // brought for it.
 func (s *Session) paneProps(spec pane.Spec) (*actor.Props, func(), error) {
+	return s.opts.PaneProps(s.adoption(spec))
+}
+
+// adoption is spec with the terminal a live handoff brought for it, if
+// one did (taken: a terminal is adopted once).
+func (s *Session) adoption(spec pane.Spec) pane.Spec {
 	if a, ok := s.opts.Adopt[spec.TerminalID]; ok {
 		delete(s.opts.Adopt, spec.TerminalID)
 		spec.Adopt = &a
 	}
-	return s.opts.PaneProps(spec)
+	return spec
 }
 
 // paneEnv is the server's environment, then the caller's, then herdr's own
