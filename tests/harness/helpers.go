@@ -228,7 +228,10 @@ func (h *Home) Start(t testing.TB, name string) *Server {
 	go func() { s.Err = s.Cmd.Wait(); close(s.ExitCh) }()
 	t.Cleanup(s.Stop)
 
-	deadline := time.Now().Add(WaitTimeout)
+	// A start may build herdr-full first (a front run from go run's
+	// temporary folder does), which under a loaded CI takes longer than a
+	// call's wait.
+	deadline := time.Now().Add(3 * WaitTimeout)
 	for {
 		if s.PingOnce() {
 			return s
@@ -239,7 +242,7 @@ func (h *Home) Start(t testing.TB, name string) *Server {
 		default:
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("server did not answer ping within %v\n%s", WaitTimeout, s.Out.String())
+			t.Fatalf("server did not answer ping within %v\n%s", 3*WaitTimeout, s.Out.String())
 		}
 		time.Sleep(10 * time.Millisecond) // poll interval
 	}

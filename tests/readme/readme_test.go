@@ -426,9 +426,11 @@ func herdrOutput(env []string, args ...string) (string, error) {
 // server listens: it must get as far as asking (server_not_running). go
 // checks the checkout's folders it names.
 const exampleShell = `
-n=0
 herdr() {
-	n=$((n+1))
+	# The calls of a pipeline run at once, each in a subshell with its own
+	# copy of a counter: a mkdir claims each call's number instead.
+	n=1
+	while ! mkdir "$REC/$n.claim" 2>/dev/null; do n=$((n+1)); done
 	printf '%s\0' "$@" > "$REC/$n.args"
 	code=0
 	"$HERDR_BIN" "$@" --help > "$REC/$n.out" 2>&1 || code=$?
