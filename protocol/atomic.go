@@ -44,6 +44,16 @@ func WriteOwnFile(path string, data []byte, perm fs.FileMode) error {
 // target (which replaces a link at target rather than following it), then
 // syncs the folder, so the rename itself survives a crash of the machine.
 func replaceFile(target string, data []byte, perm fs.FileMode) error {
+	if err := ReplaceFileInBatch(target, data, perm); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(target))
+}
+
+// ReplaceFileInBatch is replaceFile without the folder's sync: a writer of
+// many files in one folder (the task store) syncs the folder once for the
+// batch, after its last rename.
+func ReplaceFileInBatch(target string, data []byte, perm fs.FileMode) error {
 	tmp, err := os.CreateTemp(filepath.Dir(target), "."+filepath.Base(target)+".tmp-*")
 	if err != nil {
 		return err
@@ -63,9 +73,8 @@ func replaceFile(target string, data []byte, perm fs.FileMode) error {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
-		return err
 	}
-	return syncDir(filepath.Dir(target))
+	return err
 }
 
 // followLinks resolves a chain of symlinks, allowing a dangling last one.

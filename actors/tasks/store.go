@@ -302,26 +302,7 @@ func (s *Store) writeTask(n uint64, t *protocol.TaskInfo) error {
 	if err != nil {
 		return err
 	}
-	name := taskFileName(n)
-	tmp, err := os.CreateTemp(s.dir, "."+name+".tmp-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(tmp.Name(), 0o600)
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), filepath.Join(s.dir, name))
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
+	if err := protocol.ReplaceFileInBatch(filepath.Join(s.dir, taskFileName(n)), data, 0o600); err != nil {
 		return err
 	}
 	s.BytesWritten.Add(int64(len(data)))
