@@ -352,7 +352,9 @@ func (d *Dispatcher) dead(ctx actor.Context, w *worker, why string) {
 	attempt, last, said := w.attempt, false, why
 	var steps []stepFn
 	if attempt == 0 { // adopted after a restart: counted from the history
-		steps = append(steps, func(*api.Reply) (string, any) { return "task.get", map[string]any{"task_id": w.task, "activity_limit": protocol.MaxTaskActivities} })
+		steps = append(steps, func(*api.Reply) (string, any) {
+			return "task.get", map[string]any{"task_id": w.task, "activity_limit": protocol.MaxTaskActivities}
+		})
 	}
 	steps = append(steps,
 		func(prev *api.Reply) (string, any) {
