@@ -52,6 +52,22 @@ func (g *gate) enter(t *ticket) bool {
 	return false
 }
 
+// enterRead is enter for a reader: with others queued it queues t and
+// reports true (t.grant is called when the turn comes); with no one
+// queued the reader needs no turn: the pane floods alone, or with fewer
+// than there are turns, and reads beside its own parse (one pane's read
+// and parse overlap, as before there were turns).
+func (g *gate) enterRead(t *ticket) (queued bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.queue) == 0 {
+		return false
+	}
+	t.granted = false
+	g.queue = append(g.queue, t)
+	return true
+}
+
 // leave ends a turn, handing it to the first in the queue.
 func (g *gate) leave() {
 	g.mu.Lock()

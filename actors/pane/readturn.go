@@ -1,9 +1,10 @@
 package pane
 
-// A reader whose output waits unapplied reads its terminal in a turn of
-// the runtime's gate (gate.go), the same turns the panes apply output in:
-// at most GOMAXPROCS-1 goroutines (at least one) do pane output work at
-// once, reading or parsing, however many panes flood.
+// A reader whose output waits unapplied, while other panes wait for turns,
+// reads its terminal in a turn of the runtime's gate (gate.go), the same
+// turns the panes apply output in: under a flood at most GOMAXPROCS-1
+// goroutines (at least one) do pane output work at once, reading or
+// parsing, however many panes flood.
 //
 // Without read turns, 100 flooding panes kept about 90 readers runnable
 // at once: each 4 KiB read of a PTY ends in a wait on the poller that the
@@ -19,24 +20,25 @@ package pane
 //
 // A reader waiting for a turn is parked on its channel, out of the run
 // queue. A pane that keeps up (its inbox empty: a keystroke's echo, a
-// prompt) never waits for a turn.
+// prompt) never waits for a turn, nor does a reader when no one waits for
+// one (a pane flooding alone reads while it parses: one pane's throughput
+// is as it was without turns; ptmx reads are short beside the parse).
 
 // readTurn is the console's admit for this inbox's reader: while output
-// read before is still waiting for the actor, the next read takes a turn
-// of the gate, given back by the function returned once the read is done;
-// otherwise it returns nil at once. A reader waiting for a turn when the
-// pane stops reads without one (the read ends the reader).
+// read before is still waiting for the actor and others wait for turns,
+// the next read waits for a turn of the gate, given back by the function
+// returned once the read is done; otherwise it returns nil at once. A
+// reader waiting for a turn when the pane stops reads without one (the
+// read ends the reader).
 func (in *inbox) readTurn() (done func()) {
-	if in.gate == nil || !in.behind() {
+	if in.gate == nil || !in.behind() || !in.gate.enterRead(&in.turn) {
 		return nil
 	}
-	if !in.gate.enter(&in.turn) {
-		select {
-		case <-in.granted:
-		case <-in.ended:
-			in.gate.cancel(&in.turn) // a turn granted meanwhile is passed on
-			return nil
-		}
+	select {
+	case <-in.granted:
+		return in.leaveTurn
+	case <-in.ended:
+		in.gate.cancel(&in.turn) // a turn granted meanwhile is passed on
+		return nil
 	}
-	return in.leaveTurn
 }
