@@ -8,9 +8,10 @@
 // mailbox never grows with it. The pane publishes its output and scroll
 // changes to the bus itself, under the ids the session gives it (SetIDs).
 //
-// What every pane of a server shares (the output gate, read turns, mailbox
-// pool, reaper, and the wait for stopped panes' processes) is a Runtime
-// the server makes and starts panes through (runtime.go); the package
+// What every pane of a server shares (the output gate, whose turns panes
+// read and apply output in under a flood, the mailbox pool, reaper, and
+// the wait for stopped panes' processes) is a Runtime the server makes
+// and starts panes through (runtime.go); the package
 // keeps no mutable state of its own but the pool of output blocks.
 //
 // pane.process_info is answered from the detector's walk of the

@@ -9,17 +9,21 @@ import (
 // millisecond of parsing, so a flooding pane holds a core only briefly.
 const turnBytes = 64 << 10
 
-// A gate (one per Runtime) lets at most GOMAXPROCS-1 panes (at least one)
-// apply output at the same time, in turns taken first come, first served. However many
-// panes flood, a core stays free for requests, events and the client:
-// without it, 100 flooding panes kept a ping waiting half a second behind
-// the scheduler's queue of parsers. One pane's throughput is unchanged
-// (an actor parses on one core anyway); panes flooding together share
-// their cores.
+// A gate (one per Runtime) lets at most GOMAXPROCS-1 goroutines (at least
+// one) do pane output work at the same time: a pane applying output, or a
+// reader reading for a pane that is behind (readturn.go), in turns taken
+// first come, first served. However many panes flood, a core stays free
+// for requests, events and the client, and runs out of work often enough
+// to poll the network: without it, 100 flooding panes kept a ping waiting
+// half a second behind the scheduler's queue of parsers. One pane's
+// throughput is about unchanged (an actor parses on one core anyway, and
+// a read is short beside the parse); panes flooding together share their
+// cores.
 
 // gate hands out a fixed number of turns. The mutex guards only the gate's
-// queue (a scheduler shared by pane actors, not model state); grants are
-// delivered as messages, so no actor ever blocks on it.
+// queue (a scheduler shared by pane actors and readers, not model state);
+// grants reach an actor as a message, so no actor ever blocks on it (a
+// reader, a goroutine of its own, waits on its channel).
 type gate struct {
 	mu    sync.Mutex
 	free  int
@@ -46,6 +50,22 @@ func (g *gate) enter(t *ticket) bool {
 	}
 	g.queue = append(g.queue, t)
 	return false
+}
+
+// enterRead is enter for a reader: with others queued it queues t and
+// reports true (t.grant is called when the turn comes); with no one
+// queued the reader needs no turn: the pane floods alone, or with fewer
+// than there are turns, and reads beside its own parse (one pane's read
+// and parse overlap, as before there were turns).
+func (g *gate) enterRead(t *ticket) (queued bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if len(g.queue) == 0 {
+		return false
+	}
+	t.granted = false
+	g.queue = append(g.queue, t)
+	return true
 }
 
 // leave ends a turn, handing it to the first in the queue.

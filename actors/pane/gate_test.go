@@ -51,3 +51,18 @@ func TestGateCancel(t *testing.T) {
 		t.Fatalf("a cancelled grant must free the turn: free %d queue %d", g.free, len(g.queue))
 	}
 }
+
+// A pane that has stopped (its inbox closed) and still gets an
+// outputReady queues for no turn: its grant would go to no one, and the
+// turn would be lost to every pane and reader of the server.
+func TestGate_StoppedPaneQueuesForNoTurn(t *testing.T) {
+	rt := NewRuntime()
+	takeAll(rt.gate)
+	p := &Pane{rt: rt, in: newInbox(rt.gate)}
+	p.in.push(append(getBlock(), "output read as the pane stopped"...))
+	p.in.close()
+	p.applyOutput(nil) // a stopped pane's context is not used
+	if len(rt.gate.queue) != 0 || p.waitingTurn {
+		t.Fatalf("a stopped pane queued for a turn (queue %d)", len(rt.gate.queue))
+	}
+}

@@ -41,14 +41,28 @@ type inbox struct {
 	taken   [][]byte // what the last take handed out, recycled at the next
 	rung    bool
 	closed  bool
-	// turns are the runtime's read turns (readturn.go); leaveTurn gives
-	// one back (made once, so a read allocates no closure).
-	turns     chan struct{}
+	// gate is the runtime's, whose turns the reader reads in while the
+	// pane is behind (readturn.go; nil: never waits): turn is its claim,
+	// granted says a queued claim's turn has come, leaveTurn gives the
+	// turn back (made once, so a read allocates no closure).
+	// ended is closed by close: a reader waiting for a turn then reads
+	// without one (it holds the terminal's descriptor, which the pane's
+	// stop is about to close, and a close waits for it).
+	gate      *gate
+	turn      ticket
+	granted   chan struct{}
+	ended     chan struct{}
 	leaveTurn func()
 }
 
-func newInbox(turns chan struct{}) *inbox {
-	return &inbox{turns: turns, leaveTurn: func() { <-turns }}
+func newInbox(g *gate) *inbox {
+	in := &inbox{gate: g}
+	if g != nil {
+		in.granted, in.ended = make(chan struct{}, 1), make(chan struct{})
+		in.turn.grant = func() { in.granted <- struct{}{} }
+		in.leaveTurn = g.leave
+	}
+	return in
 }
 
 // push queues a block read by the reader (the inbox owns it from then on)
@@ -129,9 +143,19 @@ func (in *inbox) wakeReader() {
 // close releases a reader blocked in push.
 func (in *inbox) close() {
 	in.mu.Lock()
+	if !in.closed && in.ended != nil {
+		close(in.ended)
+	}
 	in.closed = true
 	in.wakeReader()
 	in.mu.Unlock()
+}
+
+// isClosed reports whether close was called: the pane has stopped.
+func (in *inbox) isClosed() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.closed
 }
 
 // behind reports whether output read before is still waiting for the

@@ -9,7 +9,7 @@ import (
 // The actor must see exactly the bytes the reader put, in order, however
 // the puts and takes interleave, with each take near its limit.
 func TestInboxKeepsTheStream(t *testing.T) {
-	in := newInbox(make(chan struct{}, 1))
+	in := newInbox(nil)
 	var want bytes.Buffer
 	rng := rand.New(rand.NewPCG(1, 2))
 	chunks := make([][]byte, 400)
@@ -49,7 +49,7 @@ func TestInboxKeepsTheStream(t *testing.T) {
 }
 
 func TestInboxRingsOncePerBatch(t *testing.T) {
-	in := newInbox(make(chan struct{}, 1))
+	in := newInbox(nil)
 	block := func(s string) []byte { return append(getBlock(), s...) }
 	if !in.push(block("a")) {
 		t.Fatal("the first push must ring")
@@ -82,7 +82,7 @@ func TestInboxRingsOncePerBatch(t *testing.T) {
 // Once the actor has applied what it took, the pane holds no block: an
 // idle pane must not keep 64 KiB of output buffer.
 func TestInboxReleaseKeepsNoBlock(t *testing.T) {
-	in := newInbox(make(chan struct{}, 1))
+	in := newInbox(nil)
 	in.push(append(getBlock(), "prompt$ "...))
 	batch, more := in.take(turnBytes)
 	if len(batch) != 1 || more {

@@ -274,7 +274,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 }
 
 func (p *Pane) start(ctx actor.Context) {
-	p.in = newInbox(p.rt.readTurns)
+	p.in = newInbox(p.rt.gate)
 	p.waits.timers = &p.timers
 	p.det.catalog = p.spec.Catalog
 	p.det.pid = ctx.Spawn(p.rt.detectorProps(p.spec.Catalog))
@@ -356,6 +356,11 @@ func (p *Pane) childExited(ctx actor.Context) {
 func (p *Pane) applyOutput(ctx actor.Context) {
 	if p.kept.loading {
 		return // after the restored lines (linesIn)
+	}
+	if p.in.isClosed() {
+		// Stopped (a message come after stop): a turn queued for now
+		// would be granted to no one and lost to every pane.
+		return
 	}
 	if p.turn.grant == nil {
 		root, self := ctx.ActorSystem().Root, ctx.Self()

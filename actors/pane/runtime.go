@@ -20,18 +20,18 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// Runtime is what every pane of a server shares: the output gate and the
-// read turns (so panes flooding together leave a core free), the pool
+// Runtime is what every pane of a server shares: the output gate, whose
+// turns panes read and apply output in (so panes flooding together leave a
+// core free), the pool
 // that runs their mailboxes, the reaper of their children, and the count
 // of stopped panes whose processes may still run. A server makes one
 // (actors/server) and starts every pane through it (Start, Adopt); tests
 // make their own. Nothing of it is package state, so two servers in one
 // process (tests) share nothing.
 type Runtime struct {
-	gate      *gate
-	readTurns chan struct{}
-	pool      *api.Pool
-	reaper    *reaper
+	gate   *gate
+	pool   *api.Pool
+	reaper *reaper
 	// procs is the process table the panes' detectors walk (procs.Host;
 	// tests put a fake one here).
 	procs procs.Table
@@ -63,16 +63,15 @@ func (rt *Runtime) detectorProps(catalog *detect.Catalog) *actor.Props {
 }
 
 // NewRuntime makes the shared runtime of a server's panes, sized for the
-// cores Go runs on: at most GOMAXPROCS-1 (at least one) panes apply or
-// read output at once, and GOMAXPROCS goroutines run pane mailboxes.
+// cores Go runs on: at most GOMAXPROCS-1 (at least one) goroutines read
+// or apply pane output at once, together, and GOMAXPROCS goroutines run
+// pane mailboxes.
 func NewRuntime() *Runtime {
-	turns := max(1, runtime.GOMAXPROCS(0)-1)
 	return &Runtime{
-		gate:      newGate(turns),
-		readTurns: make(chan struct{}, turns),
-		pool:      api.NewPool(runtime.GOMAXPROCS(0)),
-		reaper:    newReaper(),
-		procs:     procs.Host,
+		gate:   newGate(max(1, runtime.GOMAXPROCS(0)-1)),
+		pool:   api.NewPool(runtime.GOMAXPROCS(0)),
+		reaper: newReaper(),
+		procs:  procs.Host,
 	}
 }
 

@@ -29,12 +29,13 @@ func benchUnderFlood(b *testing.B, method string, params any) {
 		b.Run(name, func(b *testing.B) {
 			sock := startServer(b)
 			c := dial(b, sock)
-			var panes []string
+			var panes, workspaces []string
 			for len(panes) < 100 {
 				var ws protocol.WorkspaceCreated
 				if err := c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, &ws); err != nil {
 					b.Fatal(err)
 				}
+				workspaces = append(workspaces, ws.Workspace.WorkspaceID)
 				panes = append(panes, ws.RootPane.PaneID)
 				for j := 1; j < 10; j++ {
 					var tab protocol.TabCreated
@@ -64,6 +65,16 @@ func benchUnderFlood(b *testing.B, method string, params any) {
 				time.Sleep(5 * time.Millisecond) // an idle client's pace, not a tight loop
 			}
 			b.StopTimer()
+			// Close the floods before the server stops: stopping, each pane
+			// saves its lines (persist_scrollback_lines), and 100 full
+			// scrollbacks (10 MB each) could outlast the server's stop
+			// (the session's 10 s), failing the run with no result line.
+			// A closed pane saves nothing.
+			for _, ws := range workspaces {
+				if err := c.Call("workspace.close", map[string]any{"workspace_id": ws}, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
 			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 			b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
 			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
