@@ -4,14 +4,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
-
-	"github.com/herdr-go/herdr/protocol"
 )
 
 // A server killed -9 cannot end the plugin commands it runs, nor their
@@ -30,9 +25,6 @@ type runRecord struct {
 	Token string   `json:"token"`
 	Argv  []string `json:"argv"`
 }
-
-// maxRecordBytes bounds a record read back: ours are a few hundred bytes.
-const maxRecordBytes = 64 << 10
 
 func newRunToken() string {
 	b := make([]byte, 12)
@@ -58,53 +50,4 @@ func writeRecord(dir string, rec runRecord) string {
 		return ""
 	}
 	return path
-}
-
-// readRecords reads every record of dir; one that cannot be read as a
-// record is removed, with a warning.
-func readRecords(dir string, log *slog.Logger) map[string]runRecord {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
-	out := map[string]runRecord{}
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".run") {
-			continue
-		}
-		path := filepath.Join(dir, e.Name())
-		var rec runRecord
-		if err := readRecord(path, &rec); err != nil {
-			log.Warn("plugin run record unreadable: removed", "path", path, "err", err)
-			os.Remove(path)
-			continue
-		}
-		out[path] = rec
-	}
-	return out
-}
-
-func readRecord(path string, rec *runRecord) error {
-	f, err := os.OpenFile(path, os.O_RDONLY|openNoFollow, 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return os.ErrInvalid
-	}
-	b, err := io.ReadAll(io.LimitReader(f, maxRecordBytes+1))
-	if err != nil {
-		return err
-	}
-	if len(b) > maxRecordBytes {
-		return os.ErrInvalid
-	}
-	if err := protocol.Unmarshal(b, rec); err != nil {
-		return err
-	}
-	if rec.PID <= 1 || rec.Start == "" || rec.Token == "" {
-		return os.ErrInvalid
-	}
-	return nil
 }

@@ -5,12 +5,13 @@ package plugins
 import (
 	"log/slog"
 	"os"
+	"path/filepath"
+	"strings"
 	"syscall"
 
 	"github.com/herdr-go/herdr/actors/procs"
+	"github.com/herdr-go/herdr/protocol"
 )
-
-const openNoFollow = syscall.O_NOFOLLOW
 
 // recordsKept: a run's session leader and start stamp identify it after
 // a crash.
@@ -50,4 +51,45 @@ func EndLeftRuns(dir string, log *slog.Logger) int {
 		os.Remove(path)
 	}
 	return ended
+}
+
+// maxRecordBytes bounds a record read back: ours are a few hundred bytes.
+const maxRecordBytes = 64 << 10
+
+// readRecords reads every record of dir; one that cannot be read as a
+// record is removed, with a warning.
+func readRecords(dir string, log *slog.Logger) map[string]runRecord {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	out := map[string]runRecord{}
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".run") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		var rec runRecord
+		if err := readRecord(path, &rec); err != nil {
+			log.Warn("plugin run record unreadable: removed", "path", path, "err", err)
+			os.Remove(path)
+			continue
+		}
+		out[path] = rec
+	}
+	return out
+}
+
+func readRecord(path string, rec *runRecord) error {
+	b, err := protocol.ReadRegularFile(path, maxRecordBytes)
+	if err != nil {
+		return err
+	}
+	if err := protocol.Unmarshal(b, rec); err != nil {
+		return err
+	}
+	if rec.PID <= 1 || rec.Start == "" || rec.Token == "" {
+		return os.ErrInvalid
+	}
+	return nil
 }

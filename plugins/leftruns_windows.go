@@ -6,8 +6,6 @@ import "log/slog"
 // when the last handle to it closes, and the server's dies with it.
 const recordsKept = false
 
-const openNoFollow = 0
-
 func startStamp(int) string { return "" }
 
 // EndLeftRuns has nothing to end on Windows (see recordsKept).
