@@ -72,8 +72,8 @@ rows = [["state_icon", "agent", "state_text", "$model"]]
 	want := []string{
 		" agents",
 		" ● Claude: auth · refactoring auth · opus",
-		" ● codex · blocked",
-		" ● pi · done",
+		" ! codex · blocked",
+		" ✓ pi · done",
 		" ○ amp · idle",
 	}
 	if got := sidebarText(m); strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -82,7 +82,7 @@ rows = [["state_icon", "agent", "state_text", "$model"]]
 
 	// priority: blocked, done, working, idle.
 	m.ui.AgentPanelSort = "priority"
-	want = []string{" agents · priority", " ● codex · blocked", " ● pi · done", " ● Claude: auth · refactoring auth · opus", " ○ amp · idle"}
+	want = []string{" agents · priority", " ! codex · blocked", " ✓ pi · done", " ● Claude: auth · refactoring auth · opus", " ○ amp · idle"}
 	if got := sidebarText(m); strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("priority order:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
@@ -128,7 +128,7 @@ func TestPanel_CompactRail(t *testing.T) {
 		got = append(got, []string(strings.Fields(strings.SplitN(l, "│", 2)[0]))...)
 	}
 	// The workspace, a blank row, then each agent's icon.
-	if strings.Join(got, "") != "●●●●○" {
+	if strings.Join(got, "") != "!●!✓○" {
 		t.Errorf("rail = %q", got)
 	}
 }

@@ -37,7 +37,7 @@ func TestSidebar_WorktreeGroupFoldsAndGitMarks(t *testing.T) {
 		}
 		return out
 	}
-	if got := strings.Join(spaces(), " / "); got != "○|▾ 1 api| / main|↑2 *| / ●|↳ 2 feat|" {
+	if got := strings.Join(spaces(), " / "); got != "○|▾ 1 api| / main|↑2 *| / !|↳ 2 feat|" {
 		t.Errorf("unfolded = %q", got)
 	}
 	var chevron sideItem
@@ -54,7 +54,7 @@ func TestSidebar_WorktreeGroupFoldsAndGitMarks(t *testing.T) {
 	t.Cleanup(func() { a.Close(); b.Close() })
 	m.link = &link{req: newRPCConn(a, nil)}
 	m.mouse(tea.MouseMsg{X: chevron.x + 2, Y: chevron.y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
-	if got := strings.Join(spaces(), " / "); got != "●|▸ 1 api| / main|↑2 *|" {
+	if got := strings.Join(spaces(), " / "); got != "!|▸ 1 api| / main|↑2 *|" {
 		t.Errorf("folded = %q (the worktree hidden, its blocked status on the group)", got)
 	}
 	// The session keeps the fold (session.json's collapsed_space_keys).

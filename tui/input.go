@@ -68,8 +68,11 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 			return m.runCommand(c)
 		}
 		b, ok := m.keys.lookup(k)
+		if !ok && k.Type != tea.KeyEsc {
+			return m.showToast(m.keys.unboundHint(k))
+		}
 		if !ok {
-			return nil
+			return nil // esc leaves prefix mode
 		}
 		return m.do(b, k)
 	}
@@ -131,6 +134,9 @@ func (m *model) sendBytes(paneID string, b []byte) {
 func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 	if cmd, done := m.remoteBinding(b, k); done {
 		return cmd // a machine's workspace is shown (remote.go)
+	}
+	if cmd, done := m.tmuxAction(b); done {
+		return cmd // tmuxkeys.go
 	}
 	m.claimSize(false)
 	pane := m.focusedPaneID()

@@ -62,6 +62,11 @@ const (
 	actNextAgent       action = "next_agent"
 	actTaskPanel       action = "task_panel" // cycle the task dock (tasks.go)
 	actTaskBoard       action = "task_board" // the full task board
+	actNewTabNamed     action = "new_tab_named"
+	actLastPane        action = "last_pane"      // the pane focused before this one (tmuxkeys.go)
+	actChooseSession   action = "choose_session" // hook: a session chooser (tmuxkeys.go)
+	actCommandPrompt   action = "command_prompt" // hook: a command prompt (tmuxkeys.go)
+	actPaste           action = "paste"          // hook: paste the last copy (tmuxkeys.go)
 )
 
 // binding is a resolved prefix binding.
@@ -72,6 +77,7 @@ type binding struct {
 
 // keymap maps Bubble Tea key names (tea.Key.String) to bindings.
 type keymap struct {
+	preset   string // keys.preset: "herdr" or "tmux"
 	prefix   map[string]bool
 	bindings map[string]binding
 	commands map[string]config.KeyCommand // [[keys.command]] (keycmd.go)
@@ -81,7 +87,7 @@ type keymap struct {
 var defaultBindings = map[action][]string{
 	actHelp: {"?"}, actSettings: {"s"}, actDetach: {"q"},
 	actNewWorkspace: {"shift+n"}, actRenameWorkspace: {"shift+w"}, actCloseWorkspace: {"shift+d"},
-	actNewTab: {"c"}, actRenameTab: {"shift+t"}, actPrevTab: {"p"}, actNextTab: {"n"}, actCloseTab: {"shift+x"},
+	actNewTab: {"c"}, actNewTabNamed: {"shift+c"}, actRenameTab: {"shift+t"}, actPrevTab: {"p"}, actNextTab: {"n"}, actCloseTab: {"shift+x"},
 	actRenamePane: {"shift+p"}, actPaneInfo: {"i"},
 	actFocusLeft: {"h", "left"}, actFocusDown: {"j", "down"}, actFocusUp: {"k", "up"}, actFocusRight: {"l", "right"},
 	actSwapLeft: {"shift+h"}, actSwapDown: {"shift+j"}, actSwapUp: {"shift+k"}, actSwapRight: {"shift+l"},
@@ -92,7 +98,8 @@ var defaultBindings = map[action][]string{
 	actNewWorktree: {"shift+g"}, actReloadConfig: {"shift+r"},
 	actTaskPanel: {"t"}, actTaskBoard: {"shift+b"},
 	// Unset in Herdr too: they walk the agent panel, in its order.
-	actPrevAgent: nil, actNextAgent: nil,
+	actPrevAgent: nil, actNextAgent: nil, actLastPane: nil,
+	actChooseSession: nil, actCommandPrompt: nil, actPaste: nil,
 	// Herdr leaves these unset; tmux's keys for the previous and next
 	// session.
 	actPrevWorkspace: {"("}, actNextWorkspace: {")"},
@@ -109,7 +116,7 @@ func defaultKeymap() *keymap {
 // and unparsable combos are reported and skipped.
 func newKeymap(keys map[string]any) (*keymap, []string) {
 	var diags []string
-	km := &keymap{prefix: map[string]bool{}, bindings: map[string]binding{}}
+	km := &keymap{preset: "herdr", prefix: map[string]bool{}, bindings: map[string]binding{}}
 	combos := func(name string, v any) []string {
 		switch v := v.(type) {
 		case string:
@@ -155,11 +162,27 @@ func newKeymap(keys map[string]any) (*keymap, []string) {
 			km.bindings[k] = binding{act: a}
 		}
 	}
-	for a, list := range defaultBindings {
-		if v, ok := keys[string(a)]; ok {
-			list = combos(string(a), v)
+	base := defaultBindings
+	switch v := keys["preset"]; v {
+	case nil, "herdr":
+	case "tmux":
+		km.preset, base = "tmux", tmuxBindings()
+	default:
+		diags = append(diags, fmt.Sprintf("keys.preset: %v is not a preset (herdr, tmux); using herdr", v))
+	}
+	// The preset's keys first, then the user's, so that a key the user
+	// gives another action is theirs.
+	for _, user := range []bool{false, true} {
+		for _, a := range slices.Sorted(maps.Keys(base)) {
+			v, set := keys[string(a)]
+			switch {
+			case set != user:
+			case set:
+				bind(a, combos(string(a), v))
+			default:
+				bind(a, base[a])
+			}
 		}
-		bind(a, list)
 	}
 	for i := 1; i <= 9; i++ {
 		km.bindings[fmt.Sprint(i)] = binding{act: actSwitchTab, index: i}
@@ -173,7 +196,7 @@ func newKeymap(keys map[string]any) (*keymap, []string) {
 		_, bindable := defaultBindings[action(name)]
 		def, known := herdr[name]
 		switch {
-		case name == "prefix" || name == "command" || bindable:
+		case name == "prefix" || name == "preset" || name == "command" || bindable:
 		case name == "remote_image_paste" || name == "indexed": // unsupportedKeys says why
 		case !known:
 			diags = append(diags, fmt.Sprintf("keys.%s: not a binding this client knows", name))

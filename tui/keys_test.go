@@ -146,8 +146,8 @@ func TestKeys_EmptyComboUnbinds(t *testing.T) {
 // lines every time.
 func TestKeys_DiagnosticsInNameOrder(t *testing.T) {
 	for range 20 {
-		_, diags := newKeymap(map[string]any{"last_pane": "prefix+;", "focus_agent": "prefix+alt+1..9", "open_worktree": "prefix+o", "bogus": "x"})
-		want := []string{"keys.bogus", "keys.focus_agent", "keys.last_pane", "keys.open_worktree"}
+		_, diags := newKeymap(map[string]any{"remove_worktree": "prefix+;", "focus_agent": "prefix+alt+1..9", "open_worktree": "prefix+o", "bogus": "x"})
+		want := []string{"keys.bogus", "keys.focus_agent", "keys.open_worktree", "keys.remove_worktree"}
 		if len(diags) != len(want) {
 			t.Fatalf("diagnostics = %q, want %d", diags, len(want))
 		}

@@ -174,6 +174,8 @@ type model struct {
 	// attention is the pane whose agent last became blocked or done out
 	// of sight (prefix o goes there).
 	attention string
+	// focusHistory is the focused pane and the one before (last_pane).
+	focusHistory paneHistory
 	// wantWorkspace is the workspace this client last focused, until a
 	// snapshot shows it focused.
 	wantWorkspace string
@@ -568,6 +570,7 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 	clean(&snap)
 	clean(&view) // its label is agent.view.set's caller's
 	m.snap, m.haveSnap, m.view = snap, true, view
+	m.focusHistory.note(m.focusedPaneID())
 	if snap.FocusedWorkspaceID != nil && *snap.FocusedWorkspaceID == m.wantWorkspace ||
 		!slices.ContainsFunc(snap.Workspaces, func(w protocol.WorkspaceInfo) bool { return w.WorkspaceID == m.wantWorkspace }) {
 		m.wantWorkspace = ""

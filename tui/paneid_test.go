@@ -14,7 +14,7 @@ func TestPaneIDs_ShownOnFrameMenuAndPrefixI(t *testing.T) {
 	f := &fakeServer{}
 	m, _ := testModel(t, f)
 	screen := ansi.Strip(m.View())
-	if !strings.Contains(screen, "╭ ● w1:p1 ─") || !strings.Contains(screen, "╭ w1:p2 ─") {
+	if !strings.Contains(screen, "╭ ! w1:p1 ─") || !strings.Contains(screen, "╭ w1:p2 ─") {
 		t.Errorf("frame titles lack the pane ids:\n%s", screen)
 	}
 	m.openPaneMenu(tea.MouseMsg{X: 30, Y: 3}, "w1:p2")

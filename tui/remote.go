@@ -351,7 +351,7 @@ func (m *model) remoteBinding(b binding, k tea.KeyMsg) (cmd tea.Cmd, done bool) 
 		m.fleet.selected = ""
 		return nil, false
 	case actHelp, actSettings, actDetach, actNewWorkspace, actToggleSidebar, actPicker, actGoto,
-		actPrevWorkspace, actNextWorkspace, actReloadConfig:
+		actPrevWorkspace, actNextWorkspace, actReloadConfig, actChooseSession, actCommandPrompt:
 		return nil, false // not about the pane shown
 	}
 	label := "this machine"

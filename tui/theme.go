@@ -201,16 +201,18 @@ func newTheme(cfg config.Config, truecolor bool) *theme {
 }
 
 // statusIcon is a status's icon in the configured set and its colour.
+// Blocked, working and done differ by glyph too, in both sets, so that
+// they read apart in a monochrome terminal.
 func (t *theme) statusIcon(s protocol.AgentStatus) (string, cellStyle) {
 	dots, symbols := "·", "·"
 	fg := t.p.overlay0
 	switch s {
 	case protocol.StatusBlocked:
-		dots, symbols, fg = "●", "×", t.p.red
+		dots, symbols, fg = "!", "×", t.p.red
 	case protocol.StatusWorking:
 		dots, symbols, fg = "●", "◐", t.p.yellow
 	case protocol.StatusDone:
-		dots, symbols, fg = "●", "✓", t.p.teal
+		dots, symbols, fg = "✓", "✓", t.p.teal
 	case protocol.StatusIdle:
 		dots, symbols, fg = "○", "○", t.p.green
 	}

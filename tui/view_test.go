@@ -74,10 +74,10 @@ func TestView_Layout(t *testing.T) {
 		want string
 	}{
 		{0, " spaces"},
-		{1, " ● 1 proj"},
+		{1, " ! 1 proj"},
 		{2, " ○ 2 other"},
 		{11, " agents"},   // Herdr's default split: the spaces take half of 21 rows, rounded
-		{12, " ● proj"},   // Herdr's default agent rows: icon, workspace, tab…
+		{12, " ! proj"},   // Herdr's default agent rows: icon, workspace, tab…
 		{13, "   claude"}, // …then the agent, under the text
 	}
 	for _, c := range checks {
@@ -93,11 +93,11 @@ func TestView_Layout(t *testing.T) {
 	if row1[23] != '│' || row1[24] != '╭' || row1[53] != '╮' || row1[54] != '╭' || row1[83] != '╮' {
 		t.Errorf("frame corners misplaced: %q", lines[1])
 	}
-	if !strings.Contains(lines[1], "╭ ● w1:p1 ─") || !strings.Contains(lines[1], "╭ w1:p2 ─") {
+	if !strings.Contains(lines[1], "╭ ! w1:p1 ─") || !strings.Contains(lines[1], "╭ w1:p2 ─") {
 		t.Errorf("first pane's title lacks its status, or names its agent by default: %q", lines[1])
 	}
 	m.ui.ShowAgentLabelsOnPaneBorders = true
-	if l := strings.Split(ansi.Strip(m.View()), "\n")[1]; !strings.Contains(l, "● w1:p1 claude") {
+	if l := strings.Split(ansi.Strip(m.View()), "\n")[1]; !strings.Contains(l, "! w1:p1 claude") {
 		t.Errorf("with show_agent_labels_on_pane_borders, the agent is not named: %q", l)
 	}
 	if !strings.HasPrefix(string([]rune(lines[2])[25:]), "$ echo hi") {

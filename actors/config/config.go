@@ -244,6 +244,9 @@ type Sound struct {
 // Keys holds the [keys] section.
 type Keys struct {
 	Prefix string // prefix: the prefix-mode key, default "ctrl+b".
+	// Preset is the set of bindings the table starts from: "herdr" (the
+	// default) or "tmux" (TmuxPreset).
+	Preset string
 	// Bindings maps every action of Actions() to its combos ("prefix+v",
 	// "ctrl+h", "prefix+1..9"); nil means unbound.
 	Bindings         map[string][]string
@@ -280,6 +283,7 @@ func Default() Config {
 		Update:   Update{Channel: defaultChannel(runtime.GOOS), VersionCheck: true, ManifestCheck: true},
 		Keys: Keys{
 			Prefix:           "ctrl+b",
+			Preset:           "herdr",
 			Bindings:         defaultBindings(),
 			RemoteImagePaste: "ctrl+v",
 		},
@@ -291,7 +295,7 @@ func Default() Config {
 			HostCursor:          "auto",
 			RedrawOnFocusGained: true,
 			MouseScrollLines:    3,
-			ConfirmClose:        true, PromptNewTabName: true,
+			ConfirmClose:        true,
 			PaneBorders: true, PaneScrollbars: true, PaneGaps: true,
 			TabBarPosition:   "top",
 			AgentPanelSort:   "spaces",

@@ -84,6 +84,7 @@ func (w *fileWriter) keys() {
 	k := &w.cfg.Keys
 	w.table("keys", `Key combos: "prefix+<key>" after the prefix, or a combo with ctrl, alt or cmd pressed directly; "" unbinds, an array binds several.`)
 	w.keyValue("The key that starts prefix mode.", "prefix", &k.Prefix, "")
+	w.keyValue(`The bindings to start from: "herdr" or "tmux" (tmux's keys: d detach, % and " split, , rename, o and ; panes, s sessions, ] paste).`, "preset", &k.Preset, "")
 	for _, a := range actions {
 		combos := k.Bindings[a.Name]
 		w.line("# " + a.Doc)

@@ -48,7 +48,8 @@ var actions = []Action{
 	{"previous_agent", nil, "Focus the previous agent.", plainAction},
 	{"next_agent", nil, "Focus the next agent.", plainAction},
 	{"focus_agent", nil, `Focus agent N of the list (a range such as "prefix+alt+1..9").`, indexedAction},
-	{"new_tab", []string{"prefix+c"}, "Create a tab.", plainAction},
+	{"new_tab", []string{"prefix+c"}, "Create a tab (it asks for a name only with [ui] prompt_new_tab_name).", plainAction},
+	{"new_tab_named", []string{"prefix+shift+c"}, "Create a tab and ask for its name.", plainAction},
 	{"rename_tab", []string{"prefix+shift+t"}, "Rename the current tab.", plainAction},
 	{"previous_tab", []string{"prefix+p"}, "Go to the previous tab.", plainAction},
 	{"next_tab", []string{"prefix+n"}, "Go to the next tab.", plainAction},
@@ -70,6 +71,9 @@ var actions = []Action{
 	{"cycle_pane_next", []string{"prefix+tab"}, "Focus the next pane of the tab.", plainAction},
 	{"cycle_pane_previous", []string{"prefix+shift+tab"}, "Focus the previous pane of the tab.", plainAction},
 	{"last_pane", nil, "Go back to the pane focused before this one.", plainAction},
+	{"choose_session", nil, "Choose a session for this client.", plainAction},
+	{"command_prompt", nil, "Open the command prompt.", plainAction},
+	{"paste", nil, "Paste the last copied text into the focused pane.", plainAction},
 	{"split_vertical", []string{"prefix+v"}, "Split the focused pane side by side.", plainAction},
 	{"split_horizontal", []string{"prefix+minus"}, "Split the focused pane into a top and a bottom half.", plainAction},
 	{"close_pane", []string{"prefix+x"}, "Close the focused pane.", plainAction},
@@ -89,19 +93,56 @@ var actions = []Action{
 // Actions returns every bindable action of [keys] with Herdr's defaults.
 func Actions() []Action { return slices.Clone(actions) }
 
-func defaultBindings() map[string][]string {
+// Presets are the values of keys.preset: the set of bindings the [keys]
+// table starts from before its own entries.
+var Presets = []string{"herdr", "tmux"}
+
+// TmuxPreset is what keys.preset = "tmux" changes from Herdr's defaults:
+// tmux's default bindings on the same prefix. Herdr keys that tmux uses for
+// something else move to a shifted key (settings, the notification jump).
+var TmuxPreset = map[string][]string{
+	"detach":                   {"prefix+d"},
+	"split_vertical":           {"prefix+%"},
+	"split_horizontal":         {`prefix+"`},
+	"rename_tab":               {"prefix+,"},
+	"rename_workspace":         {"prefix+$"},
+	"cycle_pane_next":          {"prefix+o", "prefix+tab"},
+	"last_pane":                {"prefix+;"},
+	"close_tab":                {"prefix+&"},
+	"choose_session":           {"prefix+s"},
+	"command_prompt":           {"prefix+:"},
+	"paste":                    {"prefix+]"},
+	"settings":                 {"prefix+shift+s"},
+	"open_notification_target": {"prefix+shift+o"},
+}
+
+// PresetBindings is every action's combos in a preset ("" or an unknown
+// name is Herdr's).
+func PresetBindings(preset string) map[string][]string {
 	m := make(map[string][]string, len(actions))
 	for _, a := range actions {
 		m[a.Name] = slices.Clone(a.Default)
 	}
+	if preset == "tmux" {
+		for name, combos := range TmuxPreset {
+			m[name] = slices.Clone(combos)
+		}
+	}
 	return m
 }
+
+func defaultBindings() map[string][]string { return PresetBindings("herdr") }
+
 
 // CommandTypes are the values of [[keys.command]] type.
 var CommandTypes = []string{"shell", "pane", "popup", "plugin_action"}
 
 func (d *decoder) keys(t map[string]any) {
 	k := &d.cfg.Keys
+	if v, ok := t["preset"]; ok {
+		d.set("keys.preset", field{ptr: func(*Config) any { return &k.Preset }, enum: Presets}, v)
+		k.Bindings = PresetBindings(k.Preset)
+	}
 	if v, ok := t["prefix"]; ok {
 		d.set("keys.prefix", field{ptr: func(*Config) any { return &k.Prefix }, check: prefixKey}, v)
 	}
@@ -118,7 +159,7 @@ func (d *decoder) keys(t map[string]any) {
 	for _, name := range sortedKeys(t) {
 		v, full := t[name], "keys."+name
 		switch name {
-		case "prefix", "remote_image_paste":
+		case "prefix", "remote_image_paste", "preset":
 			continue
 		case "indexed":
 			d.subtable("keys", t, name, d.indexedKeys)
@@ -287,7 +328,7 @@ func (d *decoder) keyConflicts(user map[string]bool) {
 			b, _ := parseBinding(c)
 			if b.prefix && !b.isRange && b.key == prefix {
 				d.addf("keys.%s: %q is reserved: pressing the prefix twice sends the prefix key to the pane; using the default", a.Name, c)
-				k.Bindings[a.Name] = slices.Clone(a.Default)
+				k.Bindings[a.Name] = PresetBindings(k.Preset)[a.Name]
 				break
 			}
 			id := fmt.Sprintf("%v %v %+v", b.prefix, b.isRange, b.key)
@@ -296,7 +337,7 @@ func (d *decoder) keyConflicts(user map[string]bool) {
 			}
 			if first, dup := seen[id]; dup {
 				d.addf("keys.%s: %q is already bound by keys.%s; using the default", a.Name, c, first)
-				k.Bindings[a.Name] = slices.Clone(a.Default)
+				k.Bindings[a.Name] = PresetBindings(k.Preset)[a.Name]
 				break
 			}
 			seen[id] = a.Name

@@ -66,7 +66,7 @@ var uiFields = []field{
 		ptr: func(c *Config) any { return &c.UI.RedrawOnFocusGained }},
 	{key: "mouse_scroll_lines", doc: "Lines scrolled per wheel step.", ptr: func(c *Config) any { return &c.UI.MouseScrollLines }, lo: 1, hi: u16},
 	{key: "confirm_close", doc: "Ask before closing a pane, tab or workspace.", ptr: func(c *Config) any { return &c.UI.ConfirmClose }},
-	{key: "prompt_new_tab_name", doc: "Ask for a name when creating a tab.", ptr: func(c *Config) any { return &c.UI.PromptNewTabName }},
+	{key: "prompt_new_tab_name", doc: "Ask for a name when creating a tab with new_tab (new_tab_named always asks).", ptr: func(c *Config) any { return &c.UI.PromptNewTabName }},
 	{key: "prompt_new_workspace_name", doc: "Ask for a name when creating a workspace.",
 		ptr: func(c *Config) any { return &c.UI.PromptNewWorkspaceName }},
 	{key: "pane_borders", doc: "Draw borders around panes.", ptr: func(c *Config) any { return &c.UI.PaneBorders }},

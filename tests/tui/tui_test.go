@@ -135,8 +135,7 @@ func TestTUI_TwoClientsSeeEachOther(t *testing.T) {
 	// A new tab made in b appears in a's tab bar, and a follows the focus.
 	b.Type(TuiPrefix + "c")
 	WaitFor(t, "a second tab", func() bool { return len(SessionSnapshot(t, s).Tabs) == 2 })
-	b.WaitText(t, "rename tab") // [ui] prompt_new_tab_name (default true): Enter keeps its name
-	b.Type("\r")
+	// No name prompt (prompt_new_tab_name is off by default): what is typed next reaches the new tab's shell.
 	a.WaitText(t, "2:2")
 	ShellReady(t, b, "tab-two")
 	a.WaitText(t, "tab-two-42")
@@ -249,7 +248,7 @@ func TestTUI_AgentStatusInSidebar(t *testing.T) {
 	}
 	report("blocked")
 	c.WaitScreen(t, "a blocked claude in the agents list", func(s string) bool {
-		return strings.Contains(AgentEntry(s, "claude"), "●")
+		return strings.Contains(AgentEntry(s, "claude"), "!") // blocked differs from working (●) by glyph
 	})
 	report("idle")
 	c.WaitScreen(t, "the idle icon", func(s string) bool {

@@ -43,6 +43,7 @@ func frameMenuOffers(t *testing.T, c *TUI, item string) {
 // offers rename and close.
 func TestTUI_RightClickMenu_SplitsPaneAndClosesOnEsc(t *testing.T) {
 	h := NewHome(t)
+	h.WriteConfig(t, "[ui]\nprompt_new_tab_name = true\n") // the tab menu's New tab asks for the name
 	s := h.Start(t, "menu")
 	c := Attach(t, h, "menu", h.Dir)
 	c.WaitScreen(t, "one pane", func(sc string) bool { return FramedPanes(sc) == 1 })

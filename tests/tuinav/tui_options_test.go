@@ -53,7 +53,7 @@ show_agent_labels_on_pane_borders = true
 
 func TestTUI_OptionsHideSingleTabBarAndNameNewTab(t *testing.T) {
 	h := NewHome(t)
-	h.WriteConfig(t, "[ui]\nhide_tab_bar_when_single_tab = true\n")
+	h.WriteConfig(t, "[ui]\nhide_tab_bar_when_single_tab = true\nprompt_new_tab_name = true\n")
 	s := h.Start(t, "tabs")
 	c := Attach(t, h, "tabs", h.Dir)
 	screen := c.WaitScreen(t, "one pane", func(s string) bool { return FramedPanes(s) == 1 })
@@ -113,7 +113,7 @@ command = "echo \"$HERDR_ACTIVE_PANE_ID $HERDR_ACTIVE_WORKSPACE_ID\" > ` + out +
 
 	// prefix R: the file now asks for symbols; the client redraws with them.
 	OK[protocol.OK](t, s.Call("pane.report_agent", map[string]any{"pane_id": "w1:p1", "source": "opts", "agent": "claude", "state": "blocked"}), "ok")
-	c.WaitScreen(t, "the blocked dot", func(s string) bool { return strings.Contains(AgentEntry(s, "claude"), "●") })
+	c.WaitScreen(t, "the blocked mark", func(s string) bool { return strings.Contains(AgentEntry(s, "claude"), "!") })
 	h.WriteConfig(t, "[ui]\nstatus_indicators = \"symbols\"\n")
 	c.Type(TuiPrefix + "R")
 	c.WaitScreen(t, "the blocked symbol after reload", func(s string) bool { return strings.Contains(AgentEntry(s, "claude"), "×") })
@@ -139,7 +139,7 @@ func TestTUI_SettingsScreen(t *testing.T) {
 	c.WaitScreen(t, "one pane", func(s string) bool { return FramedPanes(s) == 1 })
 	ShellReady(t, c, "ready")
 	OK[protocol.OK](t, s.Call("pane.report_agent", map[string]any{"pane_id": "w1:p1", "source": "opts", "agent": "claude", "state": "blocked"}), "ok")
-	c.WaitScreen(t, "the blocked dot", func(s string) bool { return strings.Contains(AgentEntry(s, "claude"), "●") })
+	c.WaitScreen(t, "the blocked mark", func(s string) bool { return strings.Contains(AgentEntry(s, "claude"), "!") })
 
 	c.Type(TuiPrefix + "s")
 	c.WaitText(t, "SETTINGS")

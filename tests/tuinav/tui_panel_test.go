@@ -52,7 +52,7 @@ next_agent = "prefix+a"
 	// priority: blocked first, then working (latest change first), then idle.
 	waitPanel(t, c, "the panel by priority",
 		" agents · priority",
-		" ● codex · blocked",
+		" ! codex · blocked",
 		" ● amp · working",
 		" ● Claude: auth · refactoring",
 		"   fix login",
@@ -63,7 +63,7 @@ next_agent = "prefix+a"
 		"source": "panel-test", "label": "triage",
 		"filter": map[string]any{"op": "in", "field": "status", "values": []string{"blocked", "idle"}},
 	}), "agent_view")
-	waitPanel(t, c, "the view", " agents · triage", " ● codex · blocked", " ○ pi · idle")
+	waitPanel(t, c, "the view", " agents · triage", " ! codex · blocked", " ○ pi · idle")
 	// A view's own sort wins over the policy.
 	OK[protocol.AgentViewResult](t, s.Call("agent.view.set", map[string]any{
 		"source": "panel-test", "sort": []map[string]any{{"field": "agent", "order": "asc"}},
@@ -73,7 +73,7 @@ next_agent = "prefix+a"
 		" ● amp · working",
 		" ● Claude: auth · refactoring",
 		"   fix login",
-		" ● codex · blocked",
+		" ! codex · blocked",
 		" ○ pi · idle")
 	// Status changes re-evaluate the view.
 	report("w1:p2", "codex", "working")

@@ -1,0 +1,162 @@
+package tui
+
+import (
+	"maps"
+	"slices"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// tmuxBindings is this client's defaults with keys.preset = "tmux"
+// (config.TmuxPreset) laid over them.
+func tmuxBindings() map[action][]string {
+	out := maps.Clone(defaultBindings)
+	for name, combos := range config.TmuxPreset {
+		keys := make([]string, 0, len(combos))
+		for _, c := range combos {
+			rest, _ := cutFold(c, "prefix+")
+			keys = append(keys, rest)
+		}
+		out[action(name)] = keys
+	}
+	return out
+}
+
+// tmuxHabit is what a tmux user means by a key after the prefix: the
+// action that does it here, or none.
+type tmuxHabit struct {
+	what string
+	act  action // "" when nothing here does it
+	note string // said when nothing does it
+}
+
+// tmuxHabits are tmux's default prefix keys (tmux(1), DEFAULT KEY BINDINGS).
+var tmuxHabits = map[string]tmuxHabit{
+	"d":  {what: "detach", act: actDetach},
+	"%":  {what: "split right", act: actSplitVertical},
+	"\"": {what: "split down", act: actSplitHorizontal},
+	",":  {what: "rename tab", act: actRenameTab},
+	"$":  {what: "rename workspace", act: actRenameWorkspace},
+	"o":  {what: "next pane", act: actCycleNext},
+	";":  {what: "last pane", act: actLastPane},
+	"[":  {what: "copy mode", act: actCopyMode},
+	"]":  {what: "paste", act: actPaste},
+	"c":  {what: "new tab", act: actNewTab},
+	"n":  {what: "next tab", act: actNextTab},
+	"p":  {what: "previous tab", act: actPrevTab},
+	"x":  {what: "close pane", act: actClosePane},
+	"&":  {what: "close tab", act: actCloseTab},
+	"z":  {what: "zoom", act: actZoom},
+	"s":  {what: "choose session", act: actChooseSession},
+	"w":  {what: "workspace list", act: actPicker},
+	":":  {what: "command prompt", act: actCommandPrompt},
+	"?":  {what: "key list", act: actHelp},
+	"q":  {what: "pane ids", act: actPaneInfo},
+	"i":  {what: "pane info", act: actPaneInfo},
+	" ":  {what: "next layout", note: "there are no layout presets; prefix z zooms, prefix r resizes"},
+	"!":  {what: "break pane", note: "herdr pane move --new-tab moves a pane to a tab of its own"},
+	"t":  {what: "clock", note: "there is no clock"},
+}
+
+// unboundHint is the one line said for a key pressed after the prefix that
+// nothing is bound to: the key that does what a tmux user expects of it
+// ("detach is prefix q"), or that the key is not bound.
+func (km *keymap) unboundHint(k tea.KeyMsg) string {
+	name := k.String()
+	shown := keyLabel(name)
+	h, ok := tmuxHabits[name]
+	switch {
+	case !ok:
+		return "prefix " + shown + " is not bound; prefix " + km.keyOf(actHelp, "?") + " lists the keys"
+	case h.act == "":
+		return "prefix " + shown + " is not bound (" + h.what + " in tmux): " + h.note
+	}
+	if key := km.keyOf(h.act, ""); key != "" {
+		return h.what + " is prefix " + key
+	}
+	return "prefix " + shown + " is not bound; " + h.what + " has no key ([keys] " + string(h.act) + ")"
+}
+
+// keyOf is the key after the prefix bound to a, as a person writes it;
+// the shortest, then the first in order; def when a has none.
+func (km *keymap) keyOf(a action, def string) string {
+	var keys []string
+	for _, name := range slices.Sorted(maps.Keys(km.bindings)) {
+		if km.bindings[name].act == a {
+			keys = append(keys, name)
+		}
+	}
+	if len(keys) == 0 {
+		return def
+	}
+	slices.SortStableFunc(keys, func(a, b string) int { return len(a) - len(b) })
+	return keyLabel(keys[0])
+}
+
+// keyLabel is a Bubble Tea key name as the hints write it.
+func keyLabel(name string) string {
+	if name == " " {
+		return "Space"
+	}
+	return name
+}
+
+// tmuxAction runs the actions that came with the tmux preset; ok is false
+// for the others (do runs them).
+func (m *model) tmuxAction(b binding) (cmd tea.Cmd, ok bool) {
+	switch b.act {
+	case actNewTabNamed:
+		return m.createThenName("tab.create", protocol.TabCreateParams{Focus: true, WorkspaceID: m.snap.FocusedWorkspaceID}), true
+	case actLastPane:
+		return m.lastPane(), true
+	case actChooseSession:
+		return m.chooseSession(), true
+	case actCommandPrompt:
+		return m.commandPrompt(), true
+	case actPaste:
+		return m.pasteLast(), true
+	}
+	return nil, false
+}
+
+// paneHistory remembers the focused pane and the one before it, for
+// last_pane.
+type paneHistory struct{ cur, prev string }
+
+// note records the focused pane of a snapshot.
+func (h *paneHistory) note(id string) {
+	if id != "" && id != h.cur {
+		h.prev, h.cur = h.cur, id
+	}
+}
+
+// lastPane focuses the pane focused before this one, if it still exists.
+func (m *model) lastPane() tea.Cmd {
+	prev := m.focusHistory.prev
+	if _, ok := m.paneInfo(prev); !ok || prev == m.focusedPaneID() {
+		return m.showToast("no previous pane to go back to")
+	}
+	m.call("pane.focus", protocol.PaneTarget{PaneID: prev})
+	return nil
+}
+
+// chooseSession is the hook of the session chooser; until the client has
+// one, it says how sessions are switched.
+func (m *model) chooseSession() tea.Cmd {
+	return m.showToast("no session chooser yet: herdr session list, then herdr session attach NAME")
+}
+
+// commandPrompt is the hook of the command prompt; until the client has
+// one, it says so.
+func (m *model) commandPrompt() tea.Cmd {
+	return m.showToast("no command prompt yet: run herdr verbs in a pane (herdr --help)")
+}
+
+// pasteLast is the hook of the paste key; until the server keeps a paste
+// buffer, a copy goes out to the terminal's clipboard (OSC 52) only.
+func (m *model) pasteLast() tea.Cmd {
+	return m.showToast("no paste buffer yet: copies go to the terminal's clipboard (OSC 52) only; paste with the terminal's key")
+}
