@@ -296,7 +296,7 @@ func Default() Config {
 			RedrawOnFocusGained: true,
 			MouseScrollLines:    3,
 			ConfirmClose:        true,
-			PaneBorders: true, PaneScrollbars: true, PaneGaps: true,
+			PaneBorders:         true, PaneScrollbars: true, PaneGaps: true,
 			TabBarPosition:   "top",
 			AgentPanelSort:   "spaces",
 			StatusIndicators: "dots",

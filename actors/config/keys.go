@@ -133,7 +133,6 @@ func PresetBindings(preset string) map[string][]string {
 
 func defaultBindings() map[string][]string { return PresetBindings("herdr") }
 
-
 // CommandTypes are the values of [[keys.command]] type.
 var CommandTypes = []string{"shell", "pane", "popup", "plugin_action"}
 
