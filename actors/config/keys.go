@@ -102,8 +102,8 @@ var Presets = []string{"herdr", "tmux"}
 // something else move to a shifted key (settings, the notification jump).
 var TmuxPreset = map[string][]string{
 	"detach":                   {"prefix+d"},
-	"split_vertical":           {"prefix+%"},
-	"split_horizontal":         {`prefix+"`},
+	"split_vertical":           {"prefix+%", "prefix+v"},
+	"split_horizontal":         {`prefix+"`, "prefix+minus"},
 	"rename_tab":               {"prefix+,"},
 	"rename_workspace":         {"prefix+$"},
 	"cycle_pane_next":          {"prefix+o", "prefix+tab"},
