@@ -24,7 +24,9 @@
 // (sections.go), the agent panel, which applies the server's agent view
 // and [ui.sidebar.*] rows of tokens (agents.go), git marks per workspace
 // (git.go), [theme] palettes (theme.go), notifications and sounds
-// (notify.go, sound.go), [[keys.command]] (keycmd.go), right-click menus
+// (notify.go, sound.go), [[keys.command]] (keycmd.go), the tmux preset,
+// the hint for a prefix key bound to nothing, last pane and the hooks of
+// paste, the session chooser and the command prompt (tmuxkeys.go), right-click menus
 // and where right clicks go (menu.go), the session's popup (popup.go),
 // config diagnostics shown on attach (diagnostics.go), the settings
 // screen, which writes one key of config.toml at a time (settings.go),
