@@ -1,5 +1,11 @@
 package protocol
 
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+)
+
 // EventTypes gives each lifecycle event kind (LifecycleKinds) the type of
 // its data, for the schema `herdr api schema` prints; the kinds that
 // share a type (WorkspaceEvent, TabRefEvent, PaneEvent, PaneRefEvent) set
@@ -47,4 +53,30 @@ func SubscriptionEventTypes() map[string]any {
 		SubAgentStatusChanged: PaneAgentStatusChangedEvent{},
 		SubScrollChanged:      PaneScrollChangedEvent{},
 	}
+}
+
+// DecodeEventData decodes the data of a lifecycle event of kind into its
+// typed value. It is for events that arrive as JSON (another machine's,
+// at its link); events of this server travel typed and are never decoded.
+func DecodeEventData(kind string, data []byte) (EventData, error) {
+	proto, ok := EventTypes()[kind]
+	if !ok {
+		return nil, fmt.Errorf("unknown event kind %q", kind)
+	}
+	v := reflect.New(reflect.TypeOf(proto))
+	v.Elem().Set(reflect.ValueOf(proto)) // the shared types' Kind
+	if err := Unmarshal(data, v.Interface()); err != nil {
+		return nil, fmt.Errorf("%s: %w", kind, err)
+	}
+	return v.Elem().Interface().(EventData), nil
+}
+
+// EncodeEventData renders the data of a lifecycle event as EncodeEvent
+// writes it, its "type" first: what a plugin hook is given.
+func EncodeEventData(d EventData) ([]byte, error) {
+	body, err := json.Marshal(d)
+	if err != nil {
+		return nil, err
+	}
+	return withType(d.EventKind(), body), nil
 }

@@ -117,10 +117,14 @@ func SplitQualified(id string) (machine, local string, ok bool) {
 }
 
 // RemoteEvent is an event of another machine, its data already qualified
-// (without its "type", which the encoder writes from Kind).
+// (without its "type", which the encoder writes from Kind). The link
+// decodes it once: Data is what subscribers are sent, Event the same
+// data as its typed value for the actors of this server (nil for a kind
+// this server does not know).
 type RemoteEvent struct {
-	Kind string
-	Data []byte
+	Kind  string
+	Data  []byte
+	Event EventData
 }
 
 // EventKind implements EventData.

@@ -169,8 +169,8 @@ func TestDispatcher_StepsInOrderWithinTheBound(t *testing.T) {
 	}
 	none(t, calls)
 	// task-1 goes to review: its slot is task-3's.
-	line, _ := json.Marshal(map[string]any{"event": "task_updated", "data": map[string]any{"task": task("task-1", "review", 0, nil), "previous_status": "running"}})
-	system.Root.Send(d, &events.Batch{Lines: [][]byte{line}})
+	system.Root.Send(d, &events.Events{List: []events.Event{{Data: protocol.TaskUpdatedEvent{
+		Task: protocol.TaskInfo{ID: "task-1", Title: "Do task-1", Cwd: "/repo", Status: "review"}, PreviousStatus: "running"}}}})
 	if c := next(t, calls); c.method != "task.claim" || !strings.Contains(c.params, "task-3") {
 		t.Fatalf("after a review: %s %s", c.method, c.params)
 	}
@@ -376,8 +376,7 @@ func TestDispatcher_AgentStoppedAtRunTime(t *testing.T) {
 		On: true, Agent: "claude {title}", BranchPrefix: "task/", MaxAttempts: 3, RetryDelay: time.Hour}))
 	for c := next(t, calls); c.method != "task.dispatch"; c = next(t, calls) {
 	}
-	line, _ := json.Marshal(map[string]any{"event": "pane_agent_detected", "data": map[string]any{"pane_id": "w2:p1", "agent": nil}})
-	system.Root.Send(d, &events.Batch{Lines: [][]byte{line}})
+	system.Root.Send(d, &events.Events{List: []events.Event{{Data: protocol.PaneAgentDetectedEvent{PaneID: "w2:p1", WorkspaceID: "w2"}}}})
 	got := strings.Join(drain(calls), "\n")
 	for _, want := range []string{
 		`task.report {"task_id":"task-1","status":"failed","message":"the worker's agent stopped; the pane shows:\nerror: the build broke\n$","source":"dispatcher"}`,

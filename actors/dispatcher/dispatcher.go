@@ -197,9 +197,9 @@ func (d *Dispatcher) Receive(ctx actor.Context) {
 		}
 	case *answered:
 		d.answered(ctx, msg)
-	case *events.Batch:
-		for _, line := range msg.Lines {
-			d.onEvent(ctx, line)
+	case *events.Events:
+		for _, e := range msg.List {
+			d.onEvent(ctx, e.Data)
 		}
 		if d.opts.Events != nil {
 			ctx.Send(d.opts.Events, &events.Ack{Sub: ctx.Self()})
@@ -222,7 +222,7 @@ var watchedKinds = []string{"task_created", "task_updated", "pane_agent_detected
 
 func (d *Dispatcher) subscribe(ctx actor.Context) {
 	if d.opts.Events != nil {
-		ctx.Send(d.opts.Events, &events.Subscribe{Sub: ctx.Self(), Kinds: watchedKinds})
+		ctx.Send(d.opts.Events, &events.Subscribe{Sub: ctx.Self(), Kinds: watchedKinds, Typed: true})
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // taskView is what the dispatcher reads of a task (protocol.TaskInfo's
@@ -17,6 +19,16 @@ type taskView struct {
 	Status      string      `json:"status"`
 	Attempts    int         `json:"attempts"`
 	Worker      *workerView `json:"worker,omitempty"`
+}
+
+// viewOf is what the dispatcher keeps of a task an event carries (a copy:
+// the event's data is shared with every subscriber).
+func viewOf(t *protocol.TaskInfo) *taskView {
+	v := &taskView{ID: t.ID, Title: t.Title, Description: t.Description, Cwd: t.Cwd, Priority: t.Priority, Status: t.Status, Attempts: t.Attempts}
+	if w := t.Worker; w != nil {
+		v.Worker = &workerView{WorkspaceID: w.WorkspaceID, PaneID: w.PaneID, Branch: w.Branch, Path: w.Path}
+	}
+	return v
 }
 
 // workerView is a task's worker claim.

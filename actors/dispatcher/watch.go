@@ -1,7 +1,6 @@
 package dispatcher
 
 import (
-	"encoding/json"
 	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -19,69 +18,40 @@ const (
 
 // onEvent follows one bus event: the board's changes, and the agents and
 // panes of its workers.
-func (d *Dispatcher) onEvent(ctx actor.Context, line []byte) {
-	var ev struct {
-		Event string          `json:"event"`
-		Data  json.RawMessage `json:"data"`
-	}
-	if protocol.Unmarshal(line, &ev) != nil {
-		return
-	}
-	switch ev.Event {
-	case "task_created", "task_updated":
-		var data struct {
-			Task *taskView `json:"task"`
-		}
-		if protocol.Unmarshal(ev.Data, &data) != nil || data.Task == nil || data.Task.ID == "" {
-			return
-		}
-		d.taskChanged(ctx, data.Task)
-	case "pane_agent_detected":
-		var data struct {
-			PaneID string  `json:"pane_id"`
-			Agent  *string `json:"agent"`
-		}
-		if protocol.Unmarshal(ev.Data, &data) != nil {
-			return
-		}
-		w := d.byPane(data.PaneID)
+func (d *Dispatcher) onEvent(ctx actor.Context, ev protocol.EventData) {
+	switch ev := ev.(type) {
+	case protocol.TaskCreatedEvent:
+		d.taskEvent(ctx, &ev.Task)
+	case protocol.TaskUpdatedEvent:
+		d.taskEvent(ctx, &ev.Task)
+	case protocol.PaneAgentDetectedEvent:
+		w := d.byPane(ev.PaneID)
 		if w == nil {
 			return
 		}
-		if data.Agent != nil && *data.Agent != "" {
+		if ev.Agent != nil && *ev.Agent != "" {
 			d.agentSeen(ctx, w)
 		} else if w.phase == phaseWatch {
 			d.dead(ctx, w, "the worker's agent stopped")
 		}
-	case "pane_agent_status_changed":
-		var data struct {
-			PaneID      string               `json:"pane_id"`
-			AgentStatus protocol.AgentStatus `json:"agent_status"`
-			Agent       *string              `json:"agent"`
-		}
-		if protocol.Unmarshal(ev.Data, &data) != nil {
-			return
-		}
-		w := d.byPane(data.PaneID)
+	case protocol.PaneAgentStatusChangedEvent:
+		w := d.byPane(ev.PaneID)
 		if w == nil {
 			return
 		}
-		w.agentStatus = data.AgentStatus
+		w.agentStatus = ev.AgentStatus
 		if w.phase != phaseWatch {
-			if data.Agent != nil && *data.Agent != "" {
+			if ev.Agent != nil && *ev.Agent != "" {
 				d.agentSeen(ctx, w)
 			}
 			return
 		}
-		d.agentStatus(ctx, w, data.AgentStatus)
-	case "pane_exited", "pane_closed":
-		var data struct {
-			PaneID string `json:"pane_id"`
-		}
-		if protocol.Unmarshal(ev.Data, &data) != nil {
+		d.agentStatus(ctx, w, ev.AgentStatus)
+	case protocol.PaneRefEvent:
+		if ev.Kind != "pane_exited" && ev.Kind != "pane_closed" {
 			return
 		}
-		w := d.byPane(data.PaneID)
+		w := d.byPane(ev.PaneID)
 		switch {
 		case w == nil:
 		case w.phase == phaseWatch || w.phase == phaseAdopt:
@@ -89,6 +59,13 @@ func (d *Dispatcher) onEvent(ctx actor.Context, line []byte) {
 		case w.phase >= phaseLaunch && w.phase < phaseWatch:
 			d.giveUp(ctx, w, true, "worker pane exited before the dispatch", nil)
 		}
+	}
+}
+
+// taskEvent keeps the news of a task_created or task_updated.
+func (d *Dispatcher) taskEvent(ctx actor.Context, t *protocol.TaskInfo) {
+	if t.ID != "" {
+		d.taskChanged(ctx, viewOf(t))
 	}
 }
 

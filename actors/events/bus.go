@@ -32,7 +32,10 @@ type Fields struct {
 	Machine string
 }
 
-// Publish is told to the bus after a change is applied.
+// Publish is told to the bus after a change is applied. Data is handed
+// over: the publisher never changes it (or what it points to) again, since
+// subscribers inside the server get it as it is and the edges encode it
+// later, once.
 type Publish struct {
 	Data   protocol.EventData
 	Fields Fields
@@ -43,7 +46,7 @@ type Publish struct {
 // can fire on every output batch and would otherwise flush the history.
 type PublishVolatile struct {
 	Kind    string // "pane_output_changed", protocol.SubScrollChanged or protocol.SubOutputMatched
-	Data    any
+	Data    any    // handed over, as Publish's
 	Fields  Fields
 	Matcher uint64 // for output matches: which subscription's matcher fired
 }
@@ -68,6 +71,10 @@ type Subscribe struct {
 	Since    *uint64
 	// Fleet: the subscriber asked for every machine's events too.
 	Fleet bool
+	// Typed: the subscriber is an actor of this server. It gets Events,
+	// the typed values, instead of Batch's encoded lines, and no volatile
+	// events.
+	Typed bool
 }
 
 // Match is a resolved events.wait filter.
@@ -259,17 +266,13 @@ func (b *Bus) publish(ctx actor.Context, p *Publish) {
 		b.held = append(b.held, p)
 		return
 	}
-	line, err := protocol.EncodeEvent(p.Data, b.nextSeq)
-	if err != nil {
-		b.log.Error("encode event", "kind", p.Data.EventKind(), "err", err)
+	if p.Data == nil {
+		b.log.Error("event published without data", "fields", p.Fields)
 		return
 	}
-	rec := &record{seq: b.nextSeq, kind: p.Data.EventKind(), line: line, fields: p.Fields}
+	rec := &record{seq: b.nextSeq, kind: p.Data.EventKind(), data: p.Data, fields: p.Fields}
 	if rec.kind == "pane_closed" {
 		delete(b.lastOutput, p.Fields.TermID)
-	}
-	if rec.kind == "pane_agent_status_changed" {
-		rec.dedicated, _ = protocol.EncodeDedicated(protocol.SubAgentStatusChanged, p.Data)
 	}
 	b.nextSeq++
 	if b.size == len(b.ring) {
@@ -352,20 +355,13 @@ func (b *Bus) since(seq uint64) []*record {
 // the waits (no subscription type carries them), scroll changes and
 // output matches to the subs.
 func (b *Bus) publishVolatile(ctx actor.Context, p *PublishVolatile) {
-	ev := &volatileEvent{kind: p.Kind, fields: p.Fields, matcher: p.Matcher}
+	ev := &volatileEvent{kind: p.Kind, data: p.Data, fields: p.Fields, matcher: p.Matcher}
 	targets := b.subs
 	if p.Kind == "pane_output_changed" {
-		ev.line, _ = protocol.EncodeEvent(p.Data.(protocol.EventData), 0)
 		targets = b.waits
 		if p.Fields.TermID != "" && p.Fields.Machine == "" {
 			b.lastOutput[p.Fields.TermID] = ev
 		}
-	} else {
-		line, err := protocol.EncodeDedicated(p.Kind, p.Data)
-		if err != nil {
-			return
-		}
-		ev.line = line
 	}
 	for _, c := range targets {
 		ctx.Send(c.pid, ev)
@@ -390,7 +386,7 @@ func (b *Bus) subscribe(ctx actor.Context, m *Subscribe) {
 	}
 	b.nextID++
 	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor {
-		return newSub(m, cursor, lost, initial)
+		return newSub(m, cursor, lost, initial, b.log)
 	}, inline, api.Guarded(b.log)), fmt.Sprintf("sub%d", b.nextID))
 	if err != nil {
 		b.log.Error("spawn event subscription", "err", err)
@@ -407,13 +403,15 @@ func (b *Bus) subscribe(ctx actor.Context, m *Subscribe) {
 // or answers at once an output wait its terminal's newest event matches.
 func (b *Bus) wait(ctx actor.Context, m *Wait) {
 	if last := b.lastOutput[m.Match.TermID]; m.Match.Kind == "pane_output_changed" && last != nil && m.Match.Matches(last.kind, last.fields) {
-		ctx.Send(m.Sub, api.Done(protocol.WaitMatched{Event: last.line}))
-		return
+		if line := last.encoded(b.log); line != nil {
+			ctx.Send(m.Sub, api.Done(protocol.WaitMatched{Event: line}))
+			return
+		}
 	}
 	from := b.nextSeq
 	b.nextID++
 	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor {
-		return &waiter{conn: m.Sub, match: m.Match, from: from, timeout: m.Timeout}
+		return &waiter{conn: m.Sub, match: m.Match, from: from, timeout: m.Timeout, log: b.log}
 	}, inline, api.Guarded(b.log)), fmt.Sprintf("wait%d", b.nextID))
 	if err != nil {
 		b.log.Error("spawn event wait", "err", err)
@@ -446,12 +444,14 @@ func (m Match) Matches(kind string, f Fields) bool {
 		f.Revision >= m.MinRevision
 }
 
-// export copies the retained history for a live handoff. The lines are
-// shared, not copied: a record never changes.
+// export copies the retained history for a live handoff, encoded (the
+// new server gets lines). The lines are shared, not copied: a record's
+// encoding never changes once made.
 func (b *Bus) export() *Carried {
 	c := &Carried{NextSeq: b.nextSeq, Events: make([]CarriedEvent, 0, b.size)}
 	for _, r := range b.since(b.oldest()) {
-		c.Events = append(c.Events, CarriedEvent{Seq: r.seq, Kind: r.kind, Line: r.line, Dedicated: r.dedicated, Fields: r.fields})
+		line, dedicated := r.encoded(b.log)
+		c.Events = append(c.Events, CarriedEvent{Seq: r.seq, Kind: r.kind, Line: line, Dedicated: dedicated, Fields: r.fields})
 	}
 	return c
 }

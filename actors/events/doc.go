@@ -39,6 +39,13 @@
 // subscribe request's id, the same shape as events_lost; a failed wait
 // answers its request with internal_error. Every other child carries on.
 //
+// Typed: records keep the event's protocol.EventData; its JSON line is
+// made once, by the first sub, wait or export that needs it, and shared
+// (record.encoded). A sub of an actor of this server (Subscribe.Typed)
+// hands it Events, the typed values, and encodes nothing; a sub of a
+// connection hands it Batch lines. Publishers hand their data over and
+// never change it after.
+//
 // Subs and waits run inline on the goroutine that sends to them (almost
 // always the bus's): their turns are a few map lookups and one send.
 package events

@@ -1,6 +1,8 @@
 package events
 
 import (
+	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -10,11 +12,30 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// Batch carries event lines from a sub to its connection, which tells the
-// bus Ack once they are written.
+// Batch carries event lines from a sub to its connection (a socket or
+// a browser: the edges, where events become JSON), which tells the bus
+// Ack once they are written.
 type Batch struct {
 	Lines [][]byte
 	From  *actor.PID // the sub actor
+}
+
+// Event is one retained event as the actors of this server get it: its
+// typed data (shared with every subscriber: read it, never change it),
+// its sequence number and the facts it concerns. Another machine's event
+// is a protocol.RemoteEvent, its typed value in RemoteEvent.Event.
+type Event struct {
+	Seq    uint64
+	Data   protocol.EventData
+	Fields Fields
+}
+
+// Events carries typed events from a sub to an actor that subscribed
+// with Typed, which tells the bus Ack once it handled them, as a
+// connection does for a Batch.
+type Events struct {
+	List []Event
+	From *actor.PID // the sub actor
 }
 
 // Ack says connection Sub wrote its batch and can take the next. The bus
@@ -30,13 +51,47 @@ type Lost struct{}
 type Failed struct{ Reason string }
 
 // record is one retained event. It is immutable once the bus has stamped
-// it, so the bus shares it with every sub without copying.
+// it, so the bus shares it with every sub without copying; its encoding
+// is made once, by the first sub, wait or export that needs it, and shared
+// the same way. Actors inside the server get data and never the encoding,
+// so an event nobody outside the server asked for is never encoded.
 type record struct {
-	seq       uint64
-	kind      string
+	seq    uint64
+	kind   string
+	data   protocol.EventData // nil for an event carried over a live handoff
+	fields Fields
+
+	enc       sync.Once
 	line      []byte
 	dedicated []byte // the dotted pane.agent_status_changed envelope
-	fields    Fields
+}
+
+// encoded is the record's line and, for an agent status change, its
+// dedicated line; nil when its data cannot be encoded (logged once).
+// Subs run on more than one goroutine (an Ack may be told to a sub
+// directly), hence the sync.Once.
+func (r *record) encoded(log *slog.Logger) (line, dedicated []byte) {
+	r.enc.Do(func() {
+		if r.data == nil {
+			return // carried: encoded by the server it came from
+		}
+		var err error
+		if r.line, err = protocol.EncodeEvent(r.data, r.seq); err != nil {
+			logError(log, "encode event", "kind", r.kind, "seq", r.seq, "err", err)
+			r.line = nil
+			return
+		}
+		if r.kind == "pane_agent_status_changed" {
+			r.dedicated, _ = protocol.EncodeDedicated(protocol.SubAgentStatusChanged, r.data)
+		}
+	})
+	return r.line, r.dedicated
+}
+
+func logError(log *slog.Logger, msg string, args ...any) {
+	if log != nil {
+		log.Error(msg, args...)
+	}
 }
 
 // published carries retained records, in sequence order, from the bus to
@@ -52,12 +107,43 @@ type more struct {
 	from uint64
 }
 
-// volatileEvent carries an event that is delivered but never retained.
+// volatileEvent carries an event that is delivered but never retained,
+// encoded, like a record, once and only when a subscriber or wait
+// outside the server wants it.
 type volatileEvent struct {
 	kind    string
-	line    []byte
+	data    any
 	fields  Fields
 	matcher uint64
+
+	enc  sync.Once
+	line []byte
+}
+
+// encoded is the event's line: the lifecycle envelope of an output
+// change (what events.wait answers), the dedicated one of the others;
+// nil when it cannot be encoded.
+func (v *volatileEvent) encoded(log *slog.Logger) []byte {
+	v.enc.Do(func() {
+		var err error
+		if d, ok := v.data.(protocol.EventData); ok && v.kind == "pane_output_changed" {
+			v.line, err = protocol.EncodeEvent(d, 0)
+		} else {
+			v.line, err = protocol.EncodeDedicated(v.kind, v.data)
+		}
+		if err != nil {
+			logError(log, "encode event", "kind", v.kind, "err", err)
+			v.line = nil
+		}
+	})
+	return v.line
+}
+
+// queued is a record a sub will deliver, and whether its dedicated line
+// (the subscriber named the pane's status) is the one wanted.
+type queued struct {
+	rec       *record
+	dedicated bool
 }
 
 // sub is the actor of one events.subscribe: a child of the bus that owns
@@ -70,7 +156,7 @@ type volatileEvent struct {
 // out as one batch.
 //
 // Invariants: next is one past the last record received (records below it
-// are duplicates and skipped); queue holds the wanted lines of received
+// are duplicates and skipped); queue holds the wanted records of received
 // records not yet sent, at most one history's worth; at most one batch is
 // in flight and at most one more is outstanding. A record arriving above
 // next means the records in between left the bus's history before the
@@ -79,25 +165,27 @@ type volatileEvent struct {
 type sub struct {
 	conn     *actor.PID
 	bus      *actor.PID
+	log      *slog.Logger
 	kinds    map[string]bool
 	statuses []StatusFilter
 	scrolls  map[string]bool
 	matchers map[uint64]bool
 	fleet    bool
+	typed    bool      // an actor of this server: Events, not lines
 	initial  []*record // the retained history from next, handed over at spawn
 
 	next     uint64
-	queue    [][]byte
-	volatile [][]byte // volatile lines waiting for the next batch
+	queue    []queued
+	volatile []*volatileEvent // waiting for the next batch
 	inflight bool
 	asked    bool
 	lost     bool
 	ended    bool
 }
 
-func newSub(m *Subscribe, next uint64, lost bool, initial []*record) *sub {
-	s := &sub{conn: m.Sub, kinds: map[string]bool{}, statuses: m.Statuses, scrolls: map[string]bool{}, matchers: map[uint64]bool{},
-		fleet: m.Fleet, initial: initial, next: next, lost: lost, asked: !lost} // the bus starts it hungry
+func newSub(m *Subscribe, next uint64, lost bool, initial []*record, log *slog.Logger) *sub {
+	s := &sub{conn: m.Sub, log: log, kinds: map[string]bool{}, statuses: m.Statuses, scrolls: map[string]bool{}, matchers: map[uint64]bool{},
+		fleet: m.Fleet, typed: m.Typed, initial: initial, next: next, lost: lost, asked: !lost} // the bus starts it hungry
 	for _, k := range m.Kinds {
 		s.kinds[k] = true
 	}
@@ -127,12 +215,12 @@ func (s *sub) Receive(ctx actor.Context) {
 		s.receive(msg.recs)
 		s.deliver(ctx)
 	case *volatileEvent:
-		if (msg.kind == protocol.SubScrollChanged && s.scrolls[msg.fields.TermID]) ||
-			(msg.kind == protocol.SubOutputMatched && s.matchers[msg.matcher]) {
+		if !s.typed && ((msg.kind == protocol.SubScrollChanged && s.scrolls[msg.fields.TermID]) ||
+			(msg.kind == protocol.SubOutputMatched && s.matchers[msg.matcher])) {
 			if len(s.volatile) >= maxBatch {
 				s.volatile = s.volatile[1:] // keep the newest
 			}
-			s.volatile = append(s.volatile, msg.line)
+			s.volatile = append(s.volatile, msg)
 			s.deliver(ctx)
 		}
 	case *Ack:
@@ -147,7 +235,7 @@ func (s *sub) Receive(ctx actor.Context) {
 	}
 }
 
-// receive queues the wanted lines of records in sequence order.
+// receive queues the wanted records in sequence order.
 func (s *sub) receive(recs []*record) {
 	for _, r := range recs {
 		if s.lost {
@@ -163,8 +251,8 @@ func (s *sub) receive(recs []*record) {
 			return
 		}
 		s.next = r.seq + 1
-		if line := s.wanted(r); line != nil {
-			s.queue = append(s.queue, line)
+		if want, dedicated := s.wanted(r); want && (!s.typed || r.data != nil) {
+			s.queue = append(s.queue, queued{rec: r, dedicated: dedicated})
 		}
 	}
 }
@@ -172,37 +260,32 @@ func (s *sub) receive(recs []*record) {
 // machineStateChanged is the kind of a machine's state changes.
 const machineStateChanged = "machine_state_changed"
 
-// wanted returns the line the filter selects for a record, if any.
-func (s *sub) wanted(r *record) []byte {
+// wanted reports whether the filter selects a record, and whether as
+// the dedicated status change of a pane the subscriber named.
+func (s *sub) wanted(r *record) (want, dedicated bool) {
 	if r.fields.Machine != "" {
 		// Another machine's: for fleet subscribers, of the kinds they
 		// asked for or of a pane they named, and every change of a
 		// machine's state.
 		if !s.fleet {
-			return nil
+			return false, false
 		}
-		if line := s.statusLine(r); line != nil {
-			return line
+		if s.namedStatus(r) {
+			return true, true
 		}
-		if s.kinds[r.kind] || r.kind == machineStateChanged {
-			return r.line
-		}
-		return nil
+		return s.kinds[r.kind] || r.kind == machineStateChanged, false
 	}
-	if line := s.statusLine(r); line != nil {
-		return line
+	if s.namedStatus(r) {
+		return true, true
 	}
-	if s.kinds[r.kind] {
-		return r.line
-	}
-	return nil
+	return s.kinds[r.kind], false
 }
 
-// statusLine is the dedicated line of an agent status change of a pane
-// the subscriber named, nil for any other record.
-func (s *sub) statusLine(r *record) []byte {
+// namedStatus reports whether a record is an agent status change of a
+// pane the subscriber named.
+func (s *sub) namedStatus(r *record) bool {
 	if r.kind != "pane_agent_status_changed" {
-		return nil
+		return false
 	}
 	for _, f := range s.statuses {
 		same := f.Machine == "" && f.TermID == r.fields.TermID
@@ -210,14 +293,14 @@ func (s *sub) statusLine(r *record) []byte {
 			same = f.Machine == r.fields.Machine && f.PaneID == r.fields.PaneID
 		}
 		if same && (f.Status == "" || f.Status == r.fields.AgentStatus) {
-			return r.dedicated
+			return true
 		}
 	}
-	return nil
+	return false
 }
 
 // deliver sends the connection its next batch unless one is in flight
-// (at most maxBatch retained lines, then the volatile ones if there is
+// (at most maxBatch retained events, then the volatile ones if there is
 // room), and asks the bus for more once nothing is left to send.
 func (s *sub) deliver(ctx actor.Context) {
 	if s.inflight {
@@ -229,24 +312,71 @@ func (s *sub) deliver(ctx actor.Context) {
 		return
 	}
 	n := min(len(s.queue), maxBatch)
-	lines := make([][]byte, 0, n+len(s.volatile))
-	lines = append(lines, s.queue[:n]...)
+	var msg any
+	if s.typed {
+		if e := s.takeEvents(n, ctx.Self()); e != nil {
+			msg = e
+		}
+	} else if b := s.takeLines(n, ctx.Self()); b != nil {
+		msg = b
+	}
 	rest := copy(s.queue, s.queue[n:])
 	clear(s.queue[rest:])
 	s.queue = s.queue[:rest]
-	if len(lines) < maxBatch && len(s.volatile) > 0 {
-		lines = append(lines, s.volatile...)
-		s.volatile = nil
-	}
-	if len(lines) > 0 {
+	if msg != nil {
 		s.inflight = true
-		ctx.Send(s.conn, &Batch{Lines: lines, From: ctx.Self()})
+		ctx.Send(s.conn, msg)
+		return
+	}
+	if len(s.queue) > 0 { // none of those could be encoded
+		s.deliver(ctx)
 		return
 	}
 	if !s.asked {
 		s.asked = true
 		ctx.Send(s.bus, &more{sub: ctx.Self(), from: s.next})
 	}
+}
+
+// takeLines is the Batch of the first n queued records and then the
+// volatile events, encoded (each event once, for every subscriber); nil
+// when there is no line.
+func (s *sub) takeLines(n int, self *actor.PID) *Batch {
+	lines := make([][]byte, 0, n+len(s.volatile))
+	for _, q := range s.queue[:n] {
+		line, dedicated := q.rec.encoded(s.log)
+		if q.dedicated {
+			line = dedicated
+		}
+		if line != nil {
+			lines = append(lines, line)
+		}
+	}
+	if n < maxBatch && len(s.volatile) > 0 {
+		for _, v := range s.volatile {
+			if line := v.encoded(s.log); line != nil {
+				lines = append(lines, line)
+			}
+		}
+		clear(s.volatile)
+		s.volatile = nil
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return &Batch{Lines: lines, From: self}
+}
+
+// takeEvents is the Events of the first n queued records; nil for none.
+func (s *sub) takeEvents(n int, self *actor.PID) *Events {
+	if n == 0 {
+		return nil
+	}
+	list := make([]Event, n)
+	for i, q := range s.queue[:n] {
+		list[i] = Event{Seq: q.rec.seq, Data: q.rec.data, Fields: q.rec.fields}
+	}
+	return &Events{List: list, From: self}
 }
 
 func (s *sub) end(ctx actor.Context) {
@@ -275,6 +405,7 @@ type waiter struct {
 	timeout time.Duration
 	cancel  scheduler.CancelFunc
 	ended   bool
+	log     *slog.Logger
 }
 
 // Receive implements actor.Actor.
@@ -291,13 +422,17 @@ func (w *waiter) Receive(ctx actor.Context) {
 	case *published:
 		for _, r := range msg.recs {
 			if r.seq >= w.from && w.match.Matches(r.kind, r.fields) {
-				w.answer(ctx, api.Done(protocol.WaitMatched{Event: r.line}))
-				return
+				if line, _ := r.encoded(w.log); line != nil {
+					w.answer(ctx, api.Done(protocol.WaitMatched{Event: line}))
+					return
+				}
 			}
 		}
 	case *volatileEvent:
 		if w.match.Matches(msg.kind, msg.fields) {
-			w.answer(ctx, api.Done(protocol.WaitMatched{Event: msg.line}))
+			if line := msg.encoded(w.log); line != nil {
+				w.answer(ctx, api.Done(protocol.WaitMatched{Event: line}))
+			}
 		}
 	case *actor.Stopping: // also after a failure, when end did not run
 		if w.cancel != nil {

@@ -536,7 +536,13 @@ func (l *link) event(ctx actor.Context, line []byte) {
 	if err != nil {
 		return
 	}
-	ctx.Send(l.opts.Events, &events.Publish{Data: protocol.RemoteEvent{Kind: kind, Data: body}, Fields: fields})
+	// Decoded once, here: the actors of this server get the typed value,
+	// subscribers the bytes as they are.
+	typed, err := protocol.DecodeEventData(kind, body)
+	if err != nil {
+		l.opts.Log.Debug("machine event kept untyped", "machine", l.p.Label, "kind", kind, "err", err)
+	}
+	ctx.Send(l.opts.Events, &events.Publish{Data: protocol.RemoteEvent{Kind: kind, Data: body, Event: typed}, Fields: fields})
 	if kind == "pane_agent_status_changed" && l.patch(ctx, data) {
 		l.want(ctx, settleAfter)
 		return

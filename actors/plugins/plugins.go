@@ -209,9 +209,9 @@ func (p *Plugins) Receive(ctx actor.Context) {
 		p.paneOpened(ctx, msg)
 	case *actor.Terminated:
 		p.paneGone(msg.Who)
-	case *events.Batch:
-		for _, line := range msg.Lines {
-			p.onEvent(ctx, line)
+	case *events.Events:
+		for _, e := range msg.List {
+			p.onEvent(ctx, e.Data)
 		}
 		ctx.Send(p.opts.Events, &events.Ack{Sub: ctx.Self()})
 	case *events.Lost:
@@ -283,7 +283,7 @@ func (p *Plugins) runStartup(ctx actor.Context) {
 
 func (p *Plugins) subscribe(ctx actor.Context) {
 	if p.opts.Events != nil {
-		ctx.Send(p.opts.Events, &events.Subscribe{Sub: ctx.Self(), Kinds: protocol.LifecycleKinds, Fleet: true})
+		ctx.Send(p.opts.Events, &events.Subscribe{Sub: ctx.Self(), Kinds: protocol.LifecycleKinds, Fleet: true, Typed: true})
 	}
 }
 
@@ -497,20 +497,16 @@ func (p *Plugins) run(ctx actor.Context, pl *protocol.InstalledPluginInfo, a *pr
 	return api.Done(protocol.PluginActionInvoked{Action: actionInfo(pl, a), Context: c, Log: *log})
 }
 
-// onEvent runs the [[events]] hooks that match one bus event.
-func (p *Plugins) onEvent(ctx actor.Context, line []byte) {
-	var ev struct {
-		Event string          `json:"event"`
-		Data  json.RawMessage `json:"data"`
-	}
-	if protocol.Unmarshal(line, &ev) != nil {
-		return
-	}
-	name := strings.Replace(ev.Event, "_", ".", 1)
+// onEvent runs the [[events]] hooks that match one bus event. A hook is
+// given the event's data as JSON, encoded here, once per event that runs
+// hooks.
+func (p *Plugins) onEvent(ctx actor.Context, d protocol.EventData) {
+	name := strings.Replace(d.EventKind(), "_", ".", 1)
 	if !plug.HookEvents[name] {
 		return // high-volume events run no hooks, as in Herdr
 	}
-	hookCtx := hookContext(ev.Data)
+	var hookCtx protocol.PluginInvocationContext
+	var data []byte
 	for i := range p.reg.Plugins {
 		pl := &p.reg.Plugins[i]
 		if !pl.Enabled {
@@ -518,12 +514,90 @@ func (p *Plugins) onEvent(ctx actor.Context, line []byte) {
 		}
 		for _, h := range pl.Events {
 			if h.On == name && plug.RunsHere(pl.Platforms, h.Platforms) {
+				if data == nil {
+					var err error
+					if data, err = protocol.EncodeEventData(d); err != nil {
+						p.opts.Log.Warn("plugin hooks not run: event not encoded", "event", name, "err", err)
+						return
+					}
+					hookCtx = hookContext(d)
+				}
 				ctxJSON, _ := json.Marshal(hookCtx)
 				p.runHook(ctx, hook{pluginID: pl.PluginID, argv: h.Command, name: name, ctx: &hookCtx, ctxJSON: string(ctxJSON),
-					extraEnv: []string{"HERDR_PLUGIN_EVENT_JSON=" + string(ev.Data)}})
+					extraEnv: []string{"HERDR_PLUGIN_EVENT_JSON=" + string(data)}})
 			}
 		}
 	}
+}
+
+// eventFacts are what an event says that a hook's context uses, the same
+// names at the top of every event's data.
+type eventFacts struct {
+	WorkspaceID, TabID, PaneID, Agent, Label string
+	AgentStatus, FinalStatus                 protocol.AgentStatus
+	Tab                                      *protocol.TabInfo
+	Pane                                     *protocol.PaneInfo
+	Workspace                                *protocol.WorkspaceInfo
+}
+
+// factsOf reads an event's facts from its typed value (another machine's
+// from the value its link decoded).
+func factsOf(d protocol.EventData) eventFacts {
+	var f eventFacts
+	str := func(p *string) string {
+		if p == nil {
+			return ""
+		}
+		return *p
+	}
+	switch e := d.(type) {
+	case protocol.RemoteEvent:
+		if e.Event != nil {
+			return factsOf(e.Event)
+		}
+	case protocol.WorkspaceEvent:
+		f.Workspace = &e.Workspace
+	case protocol.WorkspaceClosedEvent:
+		f.WorkspaceID, f.Workspace = e.WorkspaceID, e.Workspace
+	case protocol.WorkspaceRenamedEvent:
+		f.WorkspaceID, f.Label = e.WorkspaceID, e.Label
+	case protocol.WorkspaceMovedEvent:
+		f.WorkspaceID = e.WorkspaceID
+	case protocol.WorkspaceFocusedEvent:
+		f.WorkspaceID = e.WorkspaceID
+	case protocol.WorktreeCreatedEvent:
+		f.Workspace = &e.Workspace
+	case protocol.WorktreeOpenedEvent:
+		f.Workspace = &e.Workspace
+	case protocol.WorktreeRemovedEvent:
+		f.WorkspaceID, f.Workspace = e.WorkspaceID, e.Workspace
+	case protocol.TabCreatedEvent:
+		f.Tab = &e.Tab
+	case protocol.TabRefEvent:
+		f.TabID, f.WorkspaceID = e.TabID, e.WorkspaceID
+	case protocol.TabRenamedEvent:
+		f.TabID, f.WorkspaceID, f.Label = e.TabID, e.WorkspaceID, e.Label
+	case protocol.TabMovedEvent:
+		f.TabID, f.WorkspaceID = e.TabID, e.WorkspaceID
+	case protocol.PaneEvent:
+		f.Pane = &e.Pane
+	case protocol.PaneRefEvent:
+		f.PaneID, f.WorkspaceID = e.PaneID, e.WorkspaceID
+	case protocol.PaneMovedEvent:
+		f.Pane = &e.Pane
+	case protocol.PaneOutputChangedEvent:
+		f.PaneID, f.WorkspaceID = e.PaneID, e.WorkspaceID
+	case protocol.PaneAgentStatusChangedEvent:
+		f.PaneID, f.WorkspaceID, f.AgentStatus, f.Agent = e.PaneID, e.WorkspaceID, e.AgentStatus, str(e.Agent)
+	case protocol.PaneAgentDetectedEvent:
+		f.PaneID, f.WorkspaceID, f.Agent = e.PaneID, e.WorkspaceID, str(e.Agent)
+		if e.FinalStatus != nil {
+			f.FinalStatus = *e.FinalStatus
+		}
+	}
+	// WorkspaceReorderedEvent, LayoutUpdatedEvent, the task events and
+	// machine_state_changed name none of these.
+	return f
 }
 
 // hookContext is an event hook's context, from what the event carries:
@@ -531,24 +605,8 @@ func (p *Plugins) onEvent(ctx actor.Context, line []byte) {
 // tab's label; and a pane's agent and status (pane.agent_status_changed,
 // pane.agent_detected, and the pane of pane.created or pane.moved), with
 // its cwd.
-func hookContext(data json.RawMessage) protocol.PluginInvocationContext {
-	var ev struct {
-		WorkspaceID string               `json:"workspace_id"`
-		TabID       string               `json:"tab_id"`
-		PaneID      string               `json:"pane_id"`
-		Agent       string               `json:"agent"`
-		AgentStatus protocol.AgentStatus `json:"agent_status"`
-		FinalStatus protocol.AgentStatus `json:"final_status"`
-		Label       string               `json:"label"`
-		Tab         *protocol.TabInfo    `json:"tab"`
-		Pane        *protocol.PaneInfo   `json:"pane"`
-		Workspace   *struct {
-			WorkspaceID string                          `json:"workspace_id"`
-			Label       string                          `json:"label"`
-			Worktree    *protocol.WorkspaceWorktreeInfo `json:"worktree"`
-		} `json:"workspace"`
-	}
-	_ = protocol.Unmarshal(data, &ev)
+func hookContext(d protocol.EventData) protocol.PluginInvocationContext {
+	ev := factsOf(d)
 	c := protocol.PluginInvocationContext{InvocationSource: protocol.Ptr("event")}
 	set := func(dst **string, v string) {
 		if v != "" {

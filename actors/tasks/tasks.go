@@ -2,7 +2,6 @@ package tasks
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"slices"
@@ -215,9 +214,9 @@ func (t *Tasks) Receive(ctx actor.Context) {
 		t.agentFound(ctx, msg)
 	case *prompted:
 		t.prompted(ctx, msg)
-	case *events.Batch:
-		for _, line := range msg.Lines {
-			t.onEvent(ctx, line)
+	case *events.Events:
+		for _, e := range msg.List {
+			t.onEvent(ctx, e.Data)
 		}
 		ctx.Send(t.opts.Events, &events.Ack{Sub: ctx.Self()})
 	case *events.Lost:
@@ -243,27 +242,16 @@ func (t *Tasks) Receive(ctx actor.Context) {
 // agent_status activities, and pane moves, to follow an assignee's pane.
 func (t *Tasks) subscribe(ctx actor.Context) {
 	if t.opts.Events != nil {
-		ctx.Send(t.opts.Events, &events.Subscribe{Sub: ctx.Self(), Kinds: []string{"pane_agent_status_changed", "pane_moved"}})
+		ctx.Send(t.opts.Events, &events.Subscribe{Sub: ctx.Self(), Kinds: []string{"pane_agent_status_changed", "pane_moved"}, Typed: true})
 	}
 }
 
-func (t *Tasks) onEvent(ctx actor.Context, line []byte) {
-	var ev struct {
-		Event string          `json:"event"`
-		Data  json.RawMessage `json:"data"`
-	}
-	if protocol.Unmarshal(line, &ev) != nil {
-		return
-	}
-	switch ev.Event {
-	case "pane_agent_status_changed":
-		var d protocol.PaneAgentStatusChangedEvent
-		if protocol.Unmarshal(ev.Data, &d) == nil {
-			t.apply(ctx, t.board.agentStatus(d.PaneID, string(d.AgentStatus)))
-		}
-	case "pane_moved":
-		var d protocol.PaneMovedEvent
-		if protocol.Unmarshal(ev.Data, &d) == nil && d.PreviousPaneID != d.Pane.PaneID {
+func (t *Tasks) onEvent(ctx actor.Context, d protocol.EventData) {
+	switch d := d.(type) {
+	case protocol.PaneAgentStatusChangedEvent:
+		t.apply(ctx, t.board.agentStatus(d.PaneID, string(d.AgentStatus)))
+	case protocol.PaneMovedEvent:
+		if d.PreviousPaneID != d.Pane.PaneID {
 			t.apply(ctx, t.board.paneMoved(d.PreviousPaneID, d.Pane.PaneID, d.Pane.TerminalID))
 		}
 	}

@@ -59,7 +59,13 @@ func TestE2E_Plugin_WorktreeHookAndActions(t *testing.T) {
 	if *hookCtx.WorkspaceID != created.Workspace.WorkspaceID || hookCtx.Worktree == nil || hookCtx.Worktree.CheckoutPath != created.Worktree.Path {
 		t.Fatalf("hook context %+v", hookCtx)
 	}
-	if name, _ := os.ReadFile(filepath.Join(state, "event-name")); strings.TrimSpace(string(name)) != "worktree.created" {
+	// The hook writes the event's name last: wait for its whole line.
+	var name []byte
+	WaitFor(t, "the hook's event-name file", func() bool {
+		name, _ = os.ReadFile(filepath.Join(state, "event-name"))
+		return strings.HasSuffix(string(name), "\n")
+	})
+	if strings.TrimSpace(string(name)) != "worktree.created" {
 		t.Fatalf("HERDR_PLUGIN_EVENT = %q", name)
 	}
 
