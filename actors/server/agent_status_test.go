@@ -123,9 +123,16 @@ func TestAgentRead_StitchesAFullScreenTranscript(t *testing.T) {
 	p := r.newPane()
 	r.call("pane.focus", map[string]any{"pane_id": p}, nil)
 	r.send(p, "claude")
-	waitFor(t, "claude idle", func() bool {
+	waitFor(t, "claude idle with its input box drawn", func() bool {
 		pi := r.pane(p)
-		return pi.Agent != nil && *pi.Agent == "claude" && (pi.AgentStatus == protocol.StatusIdle || pi.AgentStatus == protocol.StatusDone)
+		if pi.Agent == nil || *pi.Agent != "claude" || (pi.AgentStatus != protocol.StatusIdle && pi.AgentStatus != protocol.StatusDone) {
+			return false
+		}
+		// Its process is recognised before it draws (a loaded machine
+		// starts it slowly): wait for the screen too.
+		var shown protocol.PaneRead
+		r.call("pane.read", map[string]any{"pane_id": p, "source": "visible"}, &shown)
+		return strings.Contains(shown.Read.Text, "? for shortcuts")
 	})
 	var read protocol.PaneRead
 	r.call("agent.read", map[string]any{"target": p, "source": "recent", "lines": 100}, &read)
