@@ -60,8 +60,9 @@ const (
 	actReloadConfig    action = "reload_config"
 	actPrevAgent       action = "previous_agent"
 	actNextAgent       action = "next_agent"
-	actTaskPanel       action = "task_panel" // cycle the task dock (tasks.go)
-	actTaskBoard       action = "task_board" // the full task board
+	actTaskPanel       action = "task_panel"   // cycle the task dock (tasks.go)
+	actTaskBoard       action = "task_board"   // the full task board
+	actPasteBuffer     action = "paste_buffer" // the newest paste buffer into the focused pane (buffer.go)
 )
 
 // binding is a resolved prefix binding.
@@ -90,7 +91,7 @@ var defaultBindings = map[action][]string{
 	actResizeMode: {"r"}, actToggleSidebar: {"b"},
 	actPicker: {"w"}, actGoto: {"g"}, actAttention: {"o"}, actCopyMode: {"["}, actEditScrollback: {"e"},
 	actNewWorktree: {"shift+g"}, actReloadConfig: {"shift+r"},
-	actTaskPanel: {"t"}, actTaskBoard: {"shift+b"},
+	actTaskPanel: {"t"}, actTaskBoard: {"shift+b"}, actPasteBuffer: {"]"},
 	// Unset in Herdr too: they walk the agent panel, in its order.
 	actPrevAgent: nil, actNextAgent: nil,
 	// Herdr leaves these unset; tmux's keys for the previous and next

@@ -59,6 +59,7 @@ var actions = []Action{
 	{"pane_info", []string{"prefix+i"}, "Show the focused pane's id (what scripts address it by) and folder.", plainAction},
 	{"edit_scrollback", []string{"prefix+e"}, "Open the pane's scrollback in $EDITOR.", plainAction},
 	{"copy_mode", []string{"prefix+["}, "Enter copy mode.", plainAction},
+	{"paste_buffer", []string{"prefix+]"}, "Paste the newest paste buffer (a yank keeps one) into the focused pane.", plainAction},
 	{"focus_pane_left", []string{"prefix+h"}, "Focus the pane to the left.", plainAction},
 	{"focus_pane_down", []string{"prefix+j"}, "Focus the pane below.", plainAction},
 	{"focus_pane_up", []string{"prefix+k"}, "Focus the pane above.", plainAction},
