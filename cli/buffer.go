@@ -42,7 +42,7 @@ omitted, the newest is meant.`, protocol.BufferMaxCount, protocol.BufferMaxBytes
 		Short: summary("buffer.get"),
 		Long: summary("buffer.get") + `. Prints the text itself, as it was kept
 (no newline added), for a pipe; --json prints the response line.`,
-		Example: `  herdr buffer get | pbcopy
+		Example: `  herdr buffer get > selection.txt
   herdr buffer get buffer3 --json`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -65,7 +65,7 @@ omitted, the newest is meant.`, protocol.BufferMaxCount, protocol.BufferMaxBytes
 		Long: summary("buffer.set") + ` and print the response line (its name).
 The text is the argument, or stdin when it is - or omitted.`,
 		Example: `  herdr buffer set 'git push origin HEAD'
-  git diff | herdr buffer set --name diff`,
+  printf 'make test\n' | herdr buffer set --name tests`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p := protocol.BufferSetParams{Name: name}
@@ -110,7 +110,7 @@ The text is the argument, or stdin when it is - or omitted.`,
 argument, --pane, or the calling pane ($HERDR_PANE_ID). The text goes as it
 was kept, less any bracketed-paste marker in it.`,
 		Example: `  herdr buffer paste w1:p2
-  herdr buffer paste --current --buffer diff`,
+  herdr buffer paste --current --buffer tests`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			target, err := sel.target(a, cmd, args)
