@@ -15,5 +15,5 @@
 // each; past the count the oldest is dropped. Names: buffer<N> with N
 // counting up for the server's life, or the name given to buffer.set,
 // which replaces the buffer of that name. Nothing is saved: buffers live
-// as long as the server.
+// as long as the server (a live handoff does not carry them either).
 package buffers
