@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 
@@ -55,6 +57,15 @@ func TestE2E_Buffer_MethodsAndVerbs(t *testing.T) {
 	if _, stderr, code = s.CLI("buffer", "get", "mine"); code != 1 || !strings.Contains(stderr, protocol.CodeBufferNotFound) {
 		t.Fatalf("buffer get of a deleted buffer: exit %d %q", code, stderr)
 	}
+	// set reads stdin when no text is given.
+	cmd := exec.Command(HerdrBin, "--session", s.Name, "buffer", "set", "--name", "piped")
+	cmd.Env, cmd.Stdin = s.Env, strings.NewReader("from stdin\n")
+	if b, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(b), `"name":"piped"`) {
+		t.Fatalf("buffer set from stdin: %v %s", err, b)
+	}
+	if out, _, code = s.CLI("buffer", "get", "piped"); code != 0 || out != "from stdin\n" {
+		t.Fatalf("buffer get piped: exit %d %q", code, out)
+	}
 	// Bad input is a usage error before any socket use, exit 2.
 	if _, stderr, code = s.CLI("buffer", "set", "x", "--name", "a b"); code != 2 || !strings.Contains(stderr, "name") {
 		t.Fatalf("a name with a space: exit %d %q", code, stderr)
@@ -86,8 +97,10 @@ func TestE2E_Buffer_PasteIntoAPane(t *testing.T) {
 	if text := s.Read(t, p, "recent", 0).Text; strings.Contains(text, "200~") {
 		t.Fatalf("an unbracketed pane got paste markers:\n%s", text)
 	}
-	// The newest buffer when none is named.
-	OK[protocol.OK](t, s.Call("buffer.paste", map[string]any{"pane_id": p}), "ok")
+	// The newest buffer when none is named, into the calling pane.
+	if out, stderr, code := RunCLI(t, append(slices.Clone(s.Env), "HERDR_PANE_ID="+p), "--session", s.Name, "buffer", "paste"); code != 0 || out != "" {
+		t.Fatalf("buffer paste in a pane: exit %d %q %q", code, out, stderr)
+	}
 	WaitFor(t, "the newest buffer", func() bool { return HasLine(s.Read(t, p, "recent", 0).Text, "newest-text") })
 	OK[protocol.OK](t, s.Call("pane.send_keys", map[string]any{"pane_id": p, "keys": []string{"ctrl+c"}}), "ok")
 
