@@ -47,11 +47,10 @@ func (m *model) yanked(text string, kept protocol.BufferInfo, err error) tea.Cmd
 	if text == "" {
 		return m.showToast("copy mode: nothing selected, nothing copied")
 	}
+	m.toHost = append(m.toHost, osc52(text)...)
 	if err != nil {
-		m.toHost = append(m.toHost, osc52(text)...)
 		return m.showToast("copied " + strconv.Itoa(len(text)) + " bytes to the clipboard (OSC 52) only, not kept as a buffer: " + err.Error())
 	}
-	m.toHost = append(m.toHost, osc52(text)...)
 	if !m.ui.Toast.ClipboardEnabled { // [ui.toast.clipboard]
 		return nil
 	}
