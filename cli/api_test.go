@@ -143,6 +143,8 @@ var ourExtensions = map[string][]string{
 	// The task board (issue 32), past Herdr 0.9.
 	"task.create": nil, "task.list": nil, "task.get": nil, "task.attach": nil,
 	"task.dispatch": nil, "task.report": nil, "task.claim": nil, "task.run": nil, "task.remove": nil,
+	// The paste buffers (issue 46).
+	"buffer.list": nil, "buffer.get": nil, "buffer.set": nil, "buffer.delete": nil, "buffer.paste": nil,
 	// The graphics stream is in the socket API document, not the schema file.
 	"pane.graphics.stream": {"layer_id", "z_index"},
 }

@@ -91,7 +91,7 @@ var table = sync.OnceValue(func() map[string]Method { return buildTable(areas().
 
 // areas lists the per-area method lists the table is built from.
 func areas() [][]Method {
-	return [][]Method{serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, uiStateMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods, copyMethods, clientShellMethods, dismissMethods, machineMethods, taskMethods}
+	return [][]Method{serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, uiStateMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods, copyMethods, clientShellMethods, dismissMethods, machineMethods, taskMethods, bufferMethods}
 }
 
 // Summary is a method's one line of help, found in the area lists without

@@ -36,6 +36,8 @@ func ResultTypes() []Result {
 		ScreenScrolled{}, ScreenSubscribed{}, TerminalClaimed{}, WebStarted{},
 		// The task board.
 		TaskInfoResult{}, TaskList{},
+		// Paste buffers.
+		BufferList{}, BufferInfoResult{},
 	}
 }
 

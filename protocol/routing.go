@@ -37,10 +37,12 @@ const (
 	OwnerMachines
 	// OwnerTasks: the tasks actor (the task board).
 	OwnerTasks
+	// OwnerBuffers: the paste buffers' actor.
+	OwnerBuffers
 	ownerEnd
 )
 
-var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks"}
+var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks", "buffers"}
 
 // String is the owner's name, as errors and the docs spell it.
 func (o Owner) String() string {

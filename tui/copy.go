@@ -374,7 +374,8 @@ func (m *model) search(back, again bool) tea.Cmd {
 	})
 }
 
-// yank copies the selection (pane.selection.read) and leaves copy mode.
+// yank copies the selection (pane.selection.read) to a paste buffer and
+// the clipboard, and leaves copy mode.
 func (m *model) yank() tea.Cmd {
 	c := &m.copy
 	id, anchor, cur := c.paneID, c.anchor, c.cur
@@ -384,8 +385,13 @@ func (m *model) yank() tea.Cmd {
 		if err := call("pane.selection.read", protocol.PaneSelectionReadParams{PaneID: id, Anchor: anchor, Cursor: at, ContentRevision: &v.rev}, &res); err != nil {
 			return nil, err
 		}
+		var kept protocol.BufferInfo
+		var keepErr error
+		if res.Text != "" {
+			kept, keepErr = keepYank(call, res.Text) // buffer.go
+		}
 		return func(m *model) tea.Cmd {
-			return tea.Batch(m.leaveCopy(), m.copyToClipboard(res.Text))
+			return tea.Batch(m.leaveCopy(), m.yanked(res.Text, kept, keepErr))
 		}, nil
 	})
 }

@@ -32,7 +32,9 @@
 // screen, which writes one key of config.toml at a time (settings.go),
 // and copy mode, which works on the pane's whole kept history through the
 // server's copy methods (pane.scroll, pane.copy_motion, pane.copy_search,
-// pane.selection.read: copy.go). Ctrl-click asks pane.link.activate
+// pane.selection.read: copy.go); a yank also keeps a server paste
+// buffer (buffer.set) and prefix ] pastes the newest (buffer.paste:
+// buffer.go). Ctrl-click asks pane.link.activate
 // (link.go); prefix e asks pane.edit_scrollback (edit.go). The saved
 // machines get sidebar sections of their own, polled from machine.list
 // and the fleet snapshot (machines.go); a remote workspace chosen there

@@ -302,6 +302,8 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 		return m.cycleDock()
 	case actTaskBoard:
 		return m.openBoard()
+	case actPasteBuffer:
+		return m.pasteBuffer() // buffer.go
 	}
 	return nil
 }

@@ -60,13 +60,13 @@ const (
 	actReloadConfig    action = "reload_config"
 	actPrevAgent       action = "previous_agent"
 	actNextAgent       action = "next_agent"
-	actTaskPanel       action = "task_panel" // cycle the task dock (tasks.go)
-	actTaskBoard       action = "task_board" // the full task board
+	actTaskPanel       action = "task_panel"   // cycle the task dock (tasks.go)
+	actTaskBoard       action = "task_board"   // the full task board
+	actPasteBuffer     action = "paste_buffer" // the newest paste buffer into the focused pane (buffer.go)
 	actNewTabNamed     action = "new_tab_named"
 	actLastPane        action = "last_pane"      // the pane focused before this one (tmuxkeys.go)
 	actChooseSession   action = "choose_session" // hook: a session chooser (tmuxkeys.go)
 	actCommandPrompt   action = "command_prompt" // hook: a command prompt (tmuxkeys.go)
-	actPaste           action = "paste"          // hook: paste the last copy (tmuxkeys.go)
 )
 
 // binding is a resolved prefix binding.
@@ -96,10 +96,10 @@ var defaultBindings = map[action][]string{
 	actResizeMode: {"r"}, actToggleSidebar: {"b"},
 	actPicker: {"w"}, actGoto: {"g"}, actAttention: {"o"}, actCopyMode: {"["}, actEditScrollback: {"e"},
 	actNewWorktree: {"shift+g"}, actReloadConfig: {"shift+r"},
-	actTaskPanel: {"t"}, actTaskBoard: {"shift+b"},
+	actTaskPanel: {"t"}, actTaskBoard: {"shift+b"}, actPasteBuffer: {"]"},
 	// Unset in Herdr too: they walk the agent panel, in its order.
 	actPrevAgent: nil, actNextAgent: nil, actLastPane: nil,
-	actChooseSession: nil, actCommandPrompt: nil, actPaste: nil,
+	actChooseSession: nil, actCommandPrompt: nil,
 	// Herdr leaves these unset; tmux's keys for the previous and next
 	// session.
 	actPrevWorkspace: {"("}, actNextWorkspace: {")"},

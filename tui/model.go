@@ -488,6 +488,8 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return tea.Quit
 	case toastMsg:
 		return m.showToast(msg.text)
+	case pasteBufferMsg:
+		return m.pasteBuffer() // buffer.go
 	case noticeMsg:
 		return m.notify(notice{title: msg.Title, body: msg.Body, position: msg.Position, sound: msg.Sound, delivery: msg.Delivery})
 	case agentDue:

@@ -43,7 +43,7 @@ var tmuxHabits = map[string]tmuxHabit{
 	"o":  {what: "next pane", act: actCycleNext},
 	";":  {what: "last pane", act: actLastPane},
 	"[":  {what: "copy mode", act: actCopyMode},
-	"]":  {what: "paste", act: actPaste},
+	"]":  {what: "paste", act: actPasteBuffer},
 	"c":  {what: "new tab", act: actNewTab},
 	"n":  {what: "next tab", act: actNextTab},
 	"p":  {what: "previous tab", act: actPrevTab},
@@ -116,8 +116,6 @@ func (m *model) tmuxAction(b binding) (cmd tea.Cmd, ok bool) {
 		return m.chooseSession(), true
 	case actCommandPrompt:
 		return m.commandPrompt(), true
-	case actPaste:
-		return m.pasteLast(), true
 	}
 	return nil, false
 }
@@ -153,10 +151,4 @@ func (m *model) chooseSession() tea.Cmd {
 // one, it says so.
 func (m *model) commandPrompt() tea.Cmd {
 	return m.showToast("no command prompt yet: run herdr verbs in a pane (herdr --help)")
-}
-
-// pasteLast is the hook of the paste key; until the server keeps a paste
-// buffer, a copy goes out to the terminal's clipboard (OSC 52) only.
-func (m *model) pasteLast() tea.Cmd {
-	return m.showToast("no paste buffer yet: copies go to the terminal's clipboard (OSC 52) only; paste with the terminal's key")
 }

@@ -18,7 +18,7 @@ func TestTmuxPreset_Bindings(t *testing.T) {
 	}
 	want := map[string]action{
 		"d": actDetach, "%": actSplitVertical, `"`: actSplitHorizontal, ",": actRenameTab, "$": actRenameWorkspace,
-		"o": actCycleNext, ";": actLastPane, "[": actCopyMode, "]": actPaste, "c": actNewTab, "C": actNewTabNamed,
+		"o": actCycleNext, ";": actLastPane, "[": actCopyMode, "]": actPasteBuffer, "c": actNewTab, "C": actNewTabNamed,
 		"n": actNextTab, "p": actPrevTab, "x": actClosePane, "z": actZoom, "&": actCloseTab,
 		"s": actChooseSession, ":": actCommandPrompt, "S": actSettings, "O": actAttention, "w": actPicker,
 		"v": actSplitVertical, "-": actSplitHorizontal, // Herdr's keys that tmux leaves free stay
@@ -38,7 +38,7 @@ func TestTmuxPreset_Bindings(t *testing.T) {
 			t.Errorf("herdr preset: prefix %s = %+v, want %s", key, b, a)
 		}
 	}
-	for _, key := range []string{"d", "%", `"`, ";", "]", ":"} {
+	for _, key := range []string{"d", "%", `"`, ";", ":"} {
 		if b, ok := def.lookup(runes(key)); ok {
 			t.Errorf("herdr preset: prefix %s = %s, want unbound", key, b.act)
 		}
@@ -181,7 +181,7 @@ func TestLastPane(t *testing.T) {
 func TestTmuxHooks(t *testing.T) {
 	m, _ := testModel(t, &fakeServer{})
 	m.keys, _ = newKeymap(map[string]any{"preset": "tmux"})
-	for key, want := range map[string]string{"]": "OSC 52", "s": "session", ":": "command prompt"} {
+	for key, want := range map[string]string{"s": "session", ":": "command prompt"} {
 		m.toast = ""
 		m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
 		m.Update(keyRunes(key))

@@ -60,6 +60,7 @@ var actions = []Action{
 	{"pane_info", []string{"prefix+i"}, "Show the focused pane's id (what scripts address it by) and folder.", plainAction},
 	{"edit_scrollback", []string{"prefix+e"}, "Open the pane's scrollback in $EDITOR.", plainAction},
 	{"copy_mode", []string{"prefix+["}, "Enter copy mode.", plainAction},
+	{"paste_buffer", []string{"prefix+]"}, "Paste the newest paste buffer (a yank keeps one) into the focused pane.", plainAction},
 	{"focus_pane_left", []string{"prefix+h"}, "Focus the pane to the left.", plainAction},
 	{"focus_pane_down", []string{"prefix+j"}, "Focus the pane below.", plainAction},
 	{"focus_pane_up", []string{"prefix+k"}, "Focus the pane above.", plainAction},
@@ -73,7 +74,6 @@ var actions = []Action{
 	{"last_pane", nil, "Go back to the pane focused before this one.", plainAction},
 	{"choose_session", nil, "Choose a session for this client.", plainAction},
 	{"command_prompt", nil, "Open the command prompt.", plainAction},
-	{"paste", nil, "Paste the last copied text into the focused pane.", plainAction},
 	{"split_vertical", []string{"prefix+v"}, "Split the focused pane side by side.", plainAction},
 	{"split_horizontal", []string{"prefix+minus"}, "Split the focused pane into a top and a bottom half.", plainAction},
 	{"close_pane", []string{"prefix+x"}, "Close the focused pane.", plainAction},
@@ -111,7 +111,6 @@ var TmuxPreset = map[string][]string{
 	"close_tab":                {"prefix+&"},
 	"choose_session":           {"prefix+s"},
 	"command_prompt":           {"prefix+:"},
-	"paste":                    {"prefix+]"},
 	"settings":                 {"prefix+shift+s"},
 	"open_notification_target": {"prefix+shift+o"},
 }

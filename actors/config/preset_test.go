@@ -16,7 +16,7 @@ func TestKeysPreset(t *testing.T) {
 	}
 	want := map[string][]string{
 		"detach": {"prefix+d"}, "split_vertical": {"prefix+%", "prefix+v"}, "last_pane": {"prefix+;"},
-		"choose_session": {"prefix+s"}, "paste": {"prefix+]"}, "new_tab": {"prefix+c"}, "help": {"prefix+?"},
+		"choose_session": {"prefix+s"}, "paste_buffer": {"prefix+]"}, "new_tab": {"prefix+c"}, "help": {"prefix+?"},
 	}
 	for name, combos := range want {
 		if got := cfg.Keys.Bindings[name]; !slices.Equal(got, combos) {

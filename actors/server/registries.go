@@ -5,6 +5,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/buffers"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/gateway"
 	"github.com/herdr-go/herdr/actors/integrations"
@@ -22,7 +23,7 @@ import (
 var registries = []api.Checker{
 	gateway.Registry, session.Registry, agents.Registry, clients.Registry, plugins.Registry,
 	integrations.Registry, web.Registry, wsactor.Registry, tabactor.Registry, pane.Registry, machinesactor.Registry,
-	tasks.Registry,
+	tasks.Registry, buffers.Registry,
 }
 
 // checkRegistries compares every owner's handlers with the method table;

@@ -18,6 +18,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/buffers"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detect"
@@ -245,6 +246,12 @@ func Run(opts Options) error {
 		return err
 	}
 	owners[protocol.OwnerTasks] = tasksPID
+	buffersPID, err := spawnChild(system, root, buffers.Props(buffers.Options{Session: sessionPID, Log: log}), "buffers")
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	owners[protocol.OwnerBuffers] = buffersPID
 	dispatcherPID, err := startDispatcher(system, root, cfg.Tasks, sessionPID, tasksPID, busPID, log)
 	if err != nil {
 		listener.Close()
