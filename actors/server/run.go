@@ -209,7 +209,9 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	reads := session.NewReadSide() // the session publishes, connections read
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
+		Reads:       reads,
 		Events:      busPID,
 		Agents:      agentsPID,
 		Clients:     clientsPID,
@@ -281,7 +283,7 @@ func Run(opts Options) error {
 			}
 			os.Exit(0)
 		}}
-	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
+	gw := gateway.Options{Listener: listener, Session: sessionPID, Reads: reads, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
 		CallDeadline: callDeadline}
 	if handoffSupported {
 		gw.Handoff = handoff.handoff

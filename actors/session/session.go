@@ -76,6 +76,9 @@ type Options struct {
 	// GraphicsFileDir is the private folder graphics streams' file frames
 	// must be in ("": file frames are refused).
 	GraphicsFileDir string
+	// Reads is where the session publishes its read model for the reads
+	// answered without entering its mailbox (reads.go); nil makes one.
+	Reads *ReadSide
 	// Adopt holds, by terminal id, the terminals a live handoff brought:
 	// restored panes with one go on with it instead of a new shell.
 	Adopt map[string]pane.Adoption
@@ -121,6 +124,12 @@ type Session struct {
 	deferred *agents.Answer
 
 	client screenClient // the interactive client's frame around panes (screen.go)
+
+	// reads is the read side the session publishes to after each change;
+	// viewDirty says a change outside the model (an agent's status) shows
+	// in the workspaces' and tabs' records (reads.go).
+	reads     *ReadSide
+	viewDirty bool
 }
 
 // Props returns the props of the session actor. Its children are the
@@ -147,7 +156,11 @@ func newSession(opts Options) *Session {
 	if opts.TabProps == nil {
 		opts.TabProps = tabactor.Props
 	}
+	if opts.Reads == nil {
+		opts.Reads = NewReadSide()
+	}
 	return &Session{
+		reads:    opts.Reads,
 		opts:     opts,
 		cfg:      opts.Config,
 		catalog:  opts.Catalog,
