@@ -3,6 +3,7 @@ package session
 import (
 	"sync/atomic"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
@@ -49,7 +50,11 @@ func (r *ReadSide) Read(call *api.Call) *api.Reply {
 type View struct {
 	spaces []wsView
 	tabs   []tabView
-	panes  []*paneView // in workspace, tab and layout order
+	// panes are in workspace, tab and layout order. A pane's record alone
+	// changes without a new View (its facts: output, title, scroll, at the
+	// rate of its output), so each is an atomic pointer to an immutable
+	// record, replaced whole; all else is fixed once published.
+	panes []atomic.Pointer[paneView]
 	// by current public id, the index in spaces, tabs or panes
 	wsByID, tabByID, paneByID map[string]int
 	focusedPane               int // index in panes, -1 for none
@@ -64,7 +69,7 @@ type wsView struct {
 
 type tabView struct {
 	info               protocol.TabInfo
-	layout             protocol.PaneLayoutSnapshot
+	cache              *tabCache // its layout, and what that was rendered from
 	firstPane, paneEnd int
 }
 
@@ -108,66 +113,94 @@ func (s *Session) paneView(p *paneRec) *paneView {
 // publish makes the read model's present state the newest View. topo
 // says the topology changed (the transaction just committed changed the
 // model), or something else the workspace and tab records show (an
-// agent's status: viewDirty); otherwise only panes' own records can have
+// agent's status: viewDirty); otherwise only the records of panes told
+// something outside the model (touch: their facts, their size) can have
 // changed, and the rest of the last View is shared.
 func (s *Session) publish(topo bool) {
+	defer func() { clear(s.touched); s.touched = s.touched[:0] }()
 	old := s.reads.cur.Load()
 	if old == nil || topo || s.viewDirty {
 		s.viewDirty = false
 		s.reads.cur.Store(s.buildView())
 		return
 	}
-	var panes []*paneView
-	for i, pv := range old.panes {
-		p := s.terms[pv.key.termID]
-		if p == nil { // cannot be without a model change; be whole anyway
-			s.reads.cur.Store(s.buildView())
-			return
+	for _, p := range s.touched {
+		i, ok := old.paneByID[p.ID]
+		if !ok || s.terms[p.TermID] != p || old.rec(i).key.termID != p.TermID {
+			continue // not shown: gone, or not yet placed (a model change)
 		}
-		if nv := s.paneView(p); nv != pv {
-			if panes == nil {
-				panes = append(make([]*paneView, 0, len(old.panes)), old.panes...)
-			}
-			panes[i] = nv
+		if nv := s.paneView(p); nv != old.rec(i) {
+			old.panes[i].Store(nv)
 		}
 	}
-	if panes == nil {
-		return // nothing a read shows changed
-	}
-	v := *old
-	v.panes = panes
-	s.reads.cur.Store(&v)
 }
 
-// buildView renders the whole read model.
+// rec is the record of panes[i].
+func (v *View) rec(i int) *paneView { return v.panes[i].Load() }
+
+// touch says p's facts or size changed outside the model: the next
+// publish renders its records again if they show it.
+func (s *Session) touch(p *paneRec) { s.touched = append(s.touched, p) }
+
+// buildView renders the whole read model, in one walk: a pane's records
+// and a tab's layout are rendered again only when what they show changed,
+// and the id indexes are the last View's while the ids and their order are.
 func (s *Session) buildView() *View {
+	old := s.reads.cur.Load()
+	tabs := 0
+	for _, w := range s.m.Workspaces {
+		tabs += len(w.Tabs)
+	}
 	v := &View{
 		spaces:      make([]wsView, 0, len(s.m.Workspaces)),
-		panes:       make([]*paneView, 0, len(s.terms)),
-		wsByID:      make(map[string]int, len(s.m.Workspaces)),
-		tabByID:     map[string]int{},
-		paneByID:    make(map[string]int, len(s.terms)),
+		tabs:        make([]tabView, 0, tabs),
+		panes:       make([]atomic.Pointer[paneView], len(s.terms)),
 		focusedPane: -1,
 	}
-	focused := s.focusedPane()
-	for _, w := range s.m.Workspaces {
-		wv := wsView{info: s.workspaceInfo(w), firstTab: len(v.tabs), firstPane: len(v.panes)}
+	focused, n := s.focusedPane(), 0
+	same := old != nil // the ids, in the same order, as old's
+	for i, w := range s.m.Workspaces {
+		same = same && i < len(old.spaces) && old.spaces[i].info.WorkspaceID == w.ID
+		wv := wsView{firstTab: len(v.tabs), firstPane: n}
+		wsStatus, wsPanes := protocol.StatusUnknown, 0
 		for _, t := range w.Tabs {
-			tv := tabView{info: s.tabInfo(t), layout: s.layoutSnapshot(t), firstPane: len(v.panes)}
-			for _, p := range s.tabPanes(t) {
-				if p == focused {
-					v.focusedPane = len(v.panes)
-				}
-				v.paneByID[p.ID] = len(v.panes)
-				v.panes = append(v.panes, s.paneView(p))
+			j := len(v.tabs)
+			same = same && j < len(old.tabs) && old.tabs[j].info.TabID == t.ID
+			c := old.cacheOf(t, j, same)
+			if c == nil || c.root != t.Root {
+				c = &tabCache{t: t, root: t.Root, leaves: t.Root.Leaves()}
 			}
-			tv.paneEnd = len(v.panes)
-			v.tabByID[t.ID] = len(v.tabs)
+			tv := tabView{firstPane: n}
+			status := protocol.StatusUnknown
+			for _, id := range c.leaves {
+				p := s.terms[id]
+				if p == nil { // only while a restore starts panes
+					continue
+				}
+				if p == focused {
+					v.focusedPane = n
+				}
+				pv := s.paneView(p)
+				same = same && n < len(old.panes) && old.rec(n).info.PaneID == p.ID
+				v.panes[n].Store(pv)
+				n++
+				status = worse(status, p.shown.PublicStatus())
+			}
+			tv.paneEnd = n
+			tv.info = s.tabInfoOf(t, len(c.leaves), status)
+			tv.cache = s.cachedLayout(c, t, v.panes[tv.firstPane:tv.paneEnd])
+			wsStatus, wsPanes = worse(wsStatus, status), wsPanes+len(c.leaves)
 			v.tabs = append(v.tabs, tv)
 		}
-		wv.tabEnd, wv.paneEnd = len(v.tabs), len(v.panes)
-		v.wsByID[w.ID] = len(v.spaces)
+		wv.info = s.workspaceInfoAt(w, i+1, wsPanes, wsStatus)
+		wv.tabEnd, wv.paneEnd = len(v.tabs), n
 		v.spaces = append(v.spaces, wv)
+	}
+	v.panes = v.panes[:n]
+	if same && len(old.spaces) == len(v.spaces) && len(old.tabs) == len(v.tabs) && len(old.panes) == n {
+		v.wsByID, v.tabByID, v.paneByID = old.wsByID, old.tabByID, old.paneByID
+	} else {
+		v.index()
 	}
 	if w := s.m.Focused; w != nil {
 		v.focusedWS = w.ID
@@ -176,6 +209,83 @@ func (s *Session) buildView() *View {
 		}
 	}
 	return v
+}
+
+// index makes v's id indexes.
+func (v *View) index() {
+	v.wsByID = make(map[string]int, len(v.spaces))
+	for i := range v.spaces {
+		v.wsByID[v.spaces[i].info.WorkspaceID] = i
+	}
+	v.tabByID = make(map[string]int, len(v.tabs))
+	for i := range v.tabs {
+		v.tabByID[v.tabs[i].info.TabID] = i
+	}
+	v.paneByID = make(map[string]int, len(v.panes))
+	for i := range v.panes {
+		v.paneByID[v.rec(i).info.PaneID] = i
+	}
+}
+
+// cacheOf is what tab t was last rendered from, if v had it: at index j
+// while the order is the same, else by its id.
+func (v *View) cacheOf(t *tab, j int, same bool) *tabCache {
+	if v == nil {
+		return nil
+	}
+	if !same {
+		var ok bool
+		if j, ok = v.tabByID[t.ID]; !ok {
+			return nil
+		}
+	}
+	if c := v.tabs[j].cache; c.t == t {
+		return c
+	}
+	return nil
+}
+
+// worse is the more urgent of two statuses (rollup's order).
+func worse(a, b protocol.AgentStatus) protocol.AgentStatus {
+	if agents.Rank[b] > agents.Rank[a] {
+		return b
+	}
+	return a
+}
+
+// tabCache is what a tab's records were last rendered from; the session
+// alone reads it. A layout tree is never changed in place (model.Tx
+// replaces it), so the same root is the same leaves.
+type tabCache struct {
+	t      *tab
+	root   *layout.Node
+	leaves []string
+	// the layout below, and what else it was rendered from
+	layout      protocol.PaneLayoutSnapshot
+	area        layout.Rect
+	zoomed      bool
+	focused     string
+	wsID, tabID string
+	ids         []string // its panes' public ids
+}
+
+// cachedLayout is c, or a copy of it with t's layout rendered again when
+// its tree, the area, zoom, focus or its panes' ids changed.
+func (s *Session) cachedLayout(c *tabCache, t *tab, panes []atomic.Pointer[paneView]) *tabCache {
+	same := c.ids != nil && c.area == s.m.Area && c.zoomed == t.Zoomed && c.focused == t.Focused &&
+		c.wsID == t.WS.ID && c.tabID == t.ID && len(c.ids) == len(panes)
+	for i := 0; same && i < len(panes); i++ {
+		same = c.ids[i] == panes[i].Load().info.PaneID
+	}
+	if same {
+		return c
+	}
+	n := &tabCache{t: t, root: c.root, leaves: c.leaves, layout: s.layoutSnapshot(t), area: s.m.Area, zoomed: t.Zoomed,
+		focused: t.Focused, wsID: t.WS.ID, tabID: t.ID, ids: make([]string, len(panes))}
+	for i := range panes {
+		n.ids[i] = panes[i].Load().info.PaneID
+	}
+	return n
 }
 
 // readHandlers are the methods answered from the View. Each answers as
@@ -259,10 +369,10 @@ func (v *View) paneList(call *api.Call) *api.Reply {
 	}
 	out := []protocol.PaneInfo{}
 	if first < end {
-		panes := v.panes[v.spaces[first].firstPane:v.spaces[end-1].paneEnd]
-		out = make([]protocol.PaneInfo, len(panes))
-		for i, p := range panes {
-			out[i] = p.info
+		from, to := v.spaces[first].firstPane, v.spaces[end-1].paneEnd
+		out = make([]protocol.PaneInfo, to-from)
+		for i := range out {
+			out[i] = v.rec(from + i).info
 		}
 	}
 	return api.Done(protocol.PaneList{Panes: out})
@@ -285,7 +395,7 @@ func (v *View) paneGet(call *api.Call) *api.Reply {
 	if !ok {
 		return nil
 	}
-	return api.Done(protocol.PaneInfoResult{Pane: v.panes[i].info})
+	return api.Done(protocol.PaneInfoResult{Pane: v.rec(i).info})
 }
 
 func (v *View) paneCurrent(call *api.Call) *api.Reply {
@@ -293,12 +403,12 @@ func (v *View) paneCurrent(call *api.Call) *api.Reply {
 	if i < 0 {
 		return nil
 	}
-	return api.Done(protocol.PaneCurrent{Pane: v.panes[i].info})
+	return api.Done(protocol.PaneCurrent{Pane: v.rec(i).info})
 }
 
 // tabOf is the tab holding panes[i].
 func (v *View) tabOf(i int) *tabView {
-	return &v.tabs[v.tabByID[v.panes[i].info.TabID]]
+	return &v.tabs[v.tabByID[v.rec(i).info.TabID]]
 }
 
 func (v *View) paneLayout(call *api.Call) *api.Reply {
@@ -306,7 +416,7 @@ func (v *View) paneLayout(call *api.Call) *api.Reply {
 	if i < 0 {
 		return nil
 	}
-	return api.Done(protocol.PaneLayout{Layout: v.tabOf(i).layout})
+	return api.Done(protocol.PaneLayout{Layout: v.tabOf(i).cache.layout})
 }
 
 func (v *View) paneEdges(call *api.Call) *api.Reply {
@@ -314,7 +424,7 @@ func (v *View) paneEdges(call *api.Call) *api.Reply {
 	if i < 0 {
 		return nil
 	}
-	lay, id := &v.tabOf(i).layout, v.panes[i].info.PaneID
+	lay, id := &v.tabOf(i).cache.layout, v.rec(i).info.PaneID
 	area, r := rect(lay.Area), rect(lay.Area)
 	for _, lp := range lay.Panes {
 		if lp.PaneID == id {
@@ -336,8 +446,8 @@ func rect(r protocol.Rect) layout.Rect { return layout.Rect{X: r.X, Y: r.Y, W: r
 // agents lists the panes hosting an agent, in workspace, tab and layout order.
 func (v *View) agents() []protocol.AgentInfo {
 	out := []protocol.AgentInfo{}
-	for _, p := range v.panes {
-		if p.agent != nil {
+	for i := range v.panes {
+		if p := v.rec(i); p.agent != nil {
 			out = append(out, *p.agent)
 		}
 	}
@@ -352,10 +462,14 @@ func (v *View) agentList(*api.Call) *api.Reply {
 // name, or any other form, is the session's to resolve (resolveAgent).
 func (v *View) agentGet(call *api.Call) *api.Reply {
 	i, ok := v.paneByID[targetID(call)]
-	if !ok || v.panes[i].agent == nil {
+	if !ok {
 		return nil
 	}
-	return api.Done(protocol.AgentInfoResult{Agent: *v.panes[i].agent})
+	p := v.rec(i)
+	if p.agent == nil {
+		return nil
+	}
+	return api.Done(protocol.AgentInfoResult{Agent: *p.agent})
 }
 
 func (v *View) snapshot(*api.Call) *api.Reply {
@@ -372,10 +486,10 @@ func (v *View) snapshot(*api.Call) *api.Reply {
 		snap.Workspaces[i] = v.spaces[i].info
 	}
 	for i := range v.tabs {
-		snap.Tabs[i], snap.Layouts[i] = v.tabs[i].info, v.tabs[i].layout
+		snap.Tabs[i], snap.Layouts[i] = v.tabs[i].info, v.tabs[i].cache.layout
 	}
-	for i, p := range v.panes {
-		snap.Panes[i] = p.info
+	for i := range v.panes {
+		snap.Panes[i] = v.rec(i).info
 	}
 	if v.focusedWS != "" {
 		snap.FocusedWorkspaceID = protocol.Ptr(v.focusedWS)
@@ -383,7 +497,7 @@ func (v *View) snapshot(*api.Call) *api.Reply {
 			snap.FocusedTabID = protocol.Ptr(v.focusedTab)
 		}
 		if v.focusedPane >= 0 {
-			snap.FocusedPaneID = protocol.Ptr(v.panes[v.focusedPane].info.PaneID)
+			snap.FocusedPaneID = protocol.Ptr(v.rec(v.focusedPane).info.PaneID)
 		}
 	}
 	return api.Done(protocol.SessionSnapshotResult{Snapshot: snap})

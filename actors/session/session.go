@@ -130,6 +130,7 @@ type Session struct {
 	// in the workspaces' and tabs' records (reads.go).
 	reads     *ReadSide
 	viewDirty bool
+	touched   []*paneRec
 }
 
 // Props returns the props of the session actor. Its children are the
@@ -380,6 +381,7 @@ func (s *Session) Receive(ctx actor.Context) {
 		}
 	case *pane.Facts:
 		if p := s.terms[msg.TerminalID]; p != nil {
+			s.touch(p)
 			before := s.begin()
 			s.linesChanged(ctx, p, msg)
 			s.updateFacts(ctx, p, msg)
