@@ -212,3 +212,62 @@ func TestReadSide_MethodsAreTheSessionsUngatedReads(t *testing.T) {
 		}
 	}
 }
+
+// Reads on other goroutines while the session changes the topology and
+// takes panes' facts: every snapshot they get is whole (each tab's
+// pane_count is the number of its panes listed, each layout lists the
+// same panes) — run with -race, nothing is shared that the session still
+// writes.
+func TestReadSide_ConcurrentReadsSeeWholeSnapshots(t *testing.T) {
+	h, rs := newReadHarness(t)
+	h.call("workspace.create", `{"cwd":"/tmp"}`)
+	stop := make(chan struct{})
+	errs := make(chan error, 4)
+	for range 3 {
+		go func() {
+			for {
+				select {
+				case <-stop:
+					errs <- nil
+					return
+				default:
+				}
+				snap := read(t, rs, "session.snapshot", `{}`).Result.(protocol.SessionSnapshotResult).Snapshot
+				b, _ := json.Marshal(snap) // what a connection does with it
+				if len(b) == 0 {
+					errs <- fmt.Errorf("empty encoding")
+					return
+				}
+				for i, tb := range snap.Tabs {
+					n := 0
+					for _, p := range snap.Panes {
+						if p.TabID == tb.TabID {
+							n++
+						}
+					}
+					if n != tb.PaneCount || len(snap.Layouts[i].Panes) != n {
+						errs <- fmt.Errorf("tab %s: pane_count %d, %d panes listed, %d in its layout", tb.TabID, tb.PaneCount, n, len(snap.Layouts[i].Panes))
+						return
+					}
+				}
+			}
+		}()
+	}
+	for i := 0; i < 60; i++ {
+		r := h.call("pane.split", `{"direction":"right"}`)
+		if r.Err != nil {
+			t.Fatal(r.Err)
+		}
+		p := r.Result.(protocol.PaneInfoResult).Pane
+		h.system.Root.Send(h.session, &pane.Facts{TerminalID: p.TerminalID, Revision: uint64(i + 1), Title: "x"})
+		if i%3 == 2 {
+			h.call("pane.close", fmt.Sprintf(`{"pane_id":%q}`, p.PaneID))
+		}
+	}
+	close(stop)
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}
