@@ -29,6 +29,7 @@ import (
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/actors/session/view"
 	"github.com/herdr-go/herdr/actors/tasks"
 	"github.com/herdr-go/herdr/actors/web"
 	"github.com/herdr-go/herdr/actors/worktrees"
@@ -209,7 +210,7 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	reads := session.NewReadSide() // the session publishes, connections read
+	reads := view.NewReadSide() // the session publishes, connections read
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Reads:       reads,
 		Events:      busPID,

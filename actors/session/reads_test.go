@@ -15,23 +15,24 @@ import (
 	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/view"
 	"github.com/herdr-go/herdr/protocol"
 )
 
 // newReadHarness is newHarness with the read side kept, as the server
 // hands it to the gateway.
-func newReadHarness(t *testing.T) (*harness, *ReadSide) {
+func newReadHarness(t *testing.T) (*harness, *view.ReadSide) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
 	t.Cleanup(system.Shutdown)
-	rs := NewReadSide()
+	rs := view.NewReadSide()
 	return spawnSession(t, system, Options{
 		Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40, Reads: rs,
 	}), rs
 }
 
 // read asks the read side, as a connection would.
-func read(t *testing.T, rs *ReadSide, method, params string) *api.Reply {
+func read(t *testing.T, rs *view.ReadSide, method, params string) *api.Reply {
 	t.Helper()
 	p, err := protocol.DecodeParams(method, []byte(params))
 	if err != nil {
@@ -79,7 +80,7 @@ func readCases(snap protocol.SessionSnapshot) [][2]string {
 
 // sameAnswers checks that every read the read side answers is what the
 // session answers through its mailbox, and returns how many it answered.
-func sameAnswers(t *testing.T, h *harness, rs *ReadSide, step string) int {
+func sameAnswers(t *testing.T, h *harness, rs *view.ReadSide, step string) int {
 	t.Helper()
 	answered := 0
 	for _, c := range readCases(h.snapshot()) {
@@ -184,7 +185,7 @@ func TestReadSide_AWriteIsSeenByTheNextRead(t *testing.T) {
 // done, so reads wait for it in the mailbox; a method that is not a read
 // is never answered by the read side.
 func TestReadSide_AnswersNothingBeforeTheFirstPublishOrForWrites(t *testing.T) {
-	rs := NewReadSide()
+	rs := view.NewReadSide()
 	if r := read(t, rs, "pane.list", `{}`); r != nil {
 		t.Fatalf("an unpublished read side answered pane.list: %s", encoded(r))
 	}
@@ -202,7 +203,7 @@ func TestReadSide_AnswersNothingBeforeTheFirstPublishOrForWrites(t *testing.T) {
 // read side stands in for the session's own handler, so the session
 // answers whatever it leaves.
 func TestReadSide_MethodsAreTheSessionsUngatedReads(t *testing.T) {
-	for name := range readHandlers {
+	for _, name := range view.Methods() {
 		m, ok := protocol.Lookup(name)
 		if !ok || m.Owner != protocol.OwnerSession || m.Gate != "" || m.Shape != protocol.ShapeAnswer {
 			t.Errorf("%s: owner %s gate %q shape %v: not an ungated read of the session", name, m.Owner, m.Gate, m.Shape)

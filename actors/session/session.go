@@ -17,6 +17,7 @@ import (
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/actors/session/view"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
 	"github.com/herdr-go/herdr/actors/worktrees"
@@ -78,7 +79,7 @@ type Options struct {
 	GraphicsFileDir string
 	// Reads is where the session publishes its read model for the reads
 	// answered without entering its mailbox (reads.go); nil makes one.
-	Reads *ReadSide
+	Reads *view.ReadSide
 	// Adopt holds, by terminal id, the terminals a live handoff brought:
 	// restored panes with one go on with it instead of a new shell.
 	Adopt map[string]pane.Adoption
@@ -128,9 +129,10 @@ type Session struct {
 	// reads is the read side the session publishes to after each change;
 	// viewDirty says a change outside the model (an agent's status) shows
 	// in the workspaces' and tabs' records (reads.go).
-	reads     *ReadSide
+	reads     *view.ReadSide
 	viewDirty bool
 	touched   []*paneRec
+	tabCaches []*tabCache // beside the last View's Tabs (reads.go)
 }
 
 // Props returns the props of the session actor. Its children are the
@@ -158,7 +160,7 @@ func newSession(opts Options) *Session {
 		opts.TabProps = tabactor.Props
 	}
 	if opts.Reads == nil {
-		opts.Reads = NewReadSide()
+		opts.Reads = view.NewReadSide()
 	}
 	return &Session{
 		reads:    opts.Reads,
