@@ -11,7 +11,9 @@
 // with Unhandled for what a Receive does not handle; InFlight, a
 // connection's one call in flight with its safety deadline; and Registry,
 // one owner's handlers keyed by method, which the server checks against
-// the method table's owners when it starts.
+// the method table's owners when it starts; Reader, what a connection
+// answers reads with without a hop through their owner's mailbox (the
+// session's published read model).
 // It is a leaf package so
 // the gateway, the session and the panes can all speak it.
 package api

@@ -417,6 +417,10 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 		h(c, ctx, &req, params)
 		return
 	}
+	call := &api.Call{ID: req.ID, Method: req.Method, Params: params}
+	if c.readLocally(m, call) {
+		return
+	}
 	if holdsConn(m.Shape) && !c.takeLong() {
 		c.opts.Log.Warn("wait or stream refused: the long share is full", "method", req.Method, "share", c.opts.longLimit)
 		c.reply(req.ID, api.Fail(longRefusal(c.opts.longLimit)))
@@ -435,7 +439,7 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 		return
 	}
 	c.current = &req
-	c.sendCall(ctx, m, owner, &api.Call{ID: req.ID, Method: req.Method, Params: params})
+	c.sendCall(ctx, m, owner, call)
 }
 
 // finish writes the answer of the current request and moves on. An

@@ -7,7 +7,10 @@
 // target it resolves (it hands them on to a pane, workspace, tab or the
 // agents actor), the clients, plugins, integrations or web actor for
 // theirs (Options.Owners, checked at start-up) — and writes the replies
-// back in request order. A pane's own calls (pane.send_text,
+// back in request order. The session's reads (lists, gets, pane.layout,
+// pane.edges, session.snapshot) are answered on the connection from the
+// read model the session last published (Options.Reads, routes.go), not
+// through its mailbox; what that cannot answer goes to the session. A pane's own calls (pane.send_text,
 // pane.wait_for_output, …) go through the session until the pane has told
 // the connection its actor, then straight to the pane (paneroute.go). What a call does to the connection (a wait, a
 // watch, a stream) is the method's Shape, not its name. A connection's

@@ -38,7 +38,10 @@ type Options struct {
 	// Owners are the actors of the method owners the session does not
 	// stand in front of: clients, plugins, integrations, web (routes.go).
 	Owners map[protocol.Owner]*actor.PID
-	Log    *slog.Logger
+	// Reads answers the session's reads from its published read model,
+	// without a hop through its mailbox; nil sends them to the session.
+	Reads api.Reader
+	Log   *slog.Logger
 	// Stop is called once a server.stop reply has been written.
 	Stop func()
 	// IdleTimeout closes idle connections; zero means DefaultIdleTimeout.

@@ -38,6 +38,23 @@ func (c *conn) serverLiveHandoff(ctx actor.Context, req *protocol.Request, param
 	c.startHandoff(ctx, req, params)
 }
 
+// readLocally answers a read of the session from its newest published
+// read model (Options.Reads), on this connection's goroutine, without
+// entering the session's mailbox; false leaves the call to the session
+// (nothing published yet, not a read, an id only the session resolves).
+// A call for another machine is never one.
+func (c *conn) readLocally(m protocol.Method, call *api.Call) bool {
+	if c.opts.Reads == nil || !m.Owner.ThroughSession() || protocol.ToMachines(call.Params) {
+		return false
+	}
+	r := c.opts.Reads.Read(call)
+	if r == nil {
+		return false
+	}
+	c.reply(call.ID, r)
+	return true
+}
+
 // ownerPID is the actor a call of m with params goes to; nil when none is
 // known (Options.Check refuses that at start-up). Calls for another
 // machine and fleet-scoped ones go to the machines actor.

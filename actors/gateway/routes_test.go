@@ -126,3 +126,53 @@ func TestRoutes_GatewayRegistryMatchesTable(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// fakeReads answers pane.list from its "snapshot" and leaves every other
+// call to the session; it counts what it was asked.
+type fakeReads struct{ asked atomic.Int32 }
+
+func (f *fakeReads) Read(call *api.Call) *api.Reply {
+	f.asked.Add(1)
+	if call.Method != "pane.list" {
+		return nil
+	}
+	return api.Done(protocol.Encoded{Type: "from_reads", JSON: []byte(`{}`)})
+}
+
+// A read the session's read side answers never reaches the session; one
+// it leaves (nil) goes to the session as before; a call for another
+// machine or one the connection answers itself is never offered to it.
+func TestRoutes_ReadsAnsweredFromTheReadSide(t *testing.T) {
+	system := quietSystem(t)
+	session, sessionCalls := answering(t, system, "session")
+	machines, _ := answering(t, system, "machines")
+	reads := &fakeReads{}
+	owners := map[protocol.Owner]*actor.PID{protocol.OwnerMachines: machines}
+	for _, o := range []protocol.Owner{protocol.OwnerClients, protocol.OwnerPlugins, protocol.OwnerIntegrations, protocol.OwnerWeb, protocol.OwnerTasks} {
+		owners[o], _ = answering(t, system, o.String())
+	}
+	l := startGatewayWith(t, system, Options{Session: session, Owners: owners, Reads: reads})
+	c := l.dial()
+	defer c.Close()
+	for _, r := range []struct{ method, params, answer string }{
+		{"pane.list", `{}`, "from_reads"},
+		{"pane.get", `{"pane_id":"w1:p1"}`, "session"},
+		{"agent.list", `{"machines":"all"}`, "machines"},
+		{"plugin.list", `{}`, "plugins"},
+	} {
+		before := sessionCalls.Load()
+		_ = c.SetDeadline(time.Now().Add(5 * time.Second))
+		fmt.Fprintf(c, `{"id":"1","method":%q,"params":%s}`+"\n", r.method, r.params)
+		line, err := readAnswer(c)
+		if err != nil || !strings.Contains(line, `"type":"`+r.answer+`"`) {
+			t.Errorf("%s answered %q, %v; want %s", r.method, line, err, r.answer)
+		}
+		if reached := sessionCalls.Load() != before; reached != (r.answer == "session") {
+			t.Errorf("%s: reached the session: %v", r.method, reached)
+		}
+	}
+	wantPong(t, c)
+	if n := reads.asked.Load(); n != 2 {
+		t.Errorf("the read side was asked %d calls, want 2 (pane.list, pane.get)", n)
+	}
+}

@@ -30,6 +30,7 @@ import (
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/actors/session/view"
 	"github.com/herdr-go/herdr/actors/tasks"
 	"github.com/herdr-go/herdr/actors/web"
 	"github.com/herdr-go/herdr/actors/worktrees"
@@ -210,7 +211,9 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	reads := view.NewReadSide() // the session publishes, connections read
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
+		Reads:       reads,
 		Events:      busPID,
 		Agents:      agentsPID,
 		Clients:     clientsPID,
@@ -288,7 +291,7 @@ func Run(opts Options) error {
 			}
 			os.Exit(0)
 		}}
-	gw := gateway.Options{Listener: listener, Session: sessionPID, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
+	gw := gateway.Options{Listener: listener, Session: sessionPID, Reads: reads, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
 		CallDeadline: callDeadline}
 	if handoffSupported {
 		gw.Handoff = handoff.handoff

@@ -95,6 +95,8 @@ func (s *Session) shownChanged(sh *agents.Shown) {
 	}
 	old := p.shown
 	p.shown = *sh
+	p.shownRev++
+	s.viewDirty = true // the workspaces' and tabs' roll-ups
 	if sh.PresentationChanged(&old) {
 		s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
 	}

@@ -100,6 +100,7 @@ func (s *Session) renamed(p *paneRec) { s.newIDs = append(s.newIDs, p) }
 
 // settle commits the message's transaction and publishes what it changed.
 func (s *Session) settle(ctx actor.Context, before focusState) {
+	topo := s.tx.Changed()
 	s.tx.Commit()
 	for _, pid := range s.poisoned {
 		ctx.Poison(pid)
@@ -133,6 +134,7 @@ func (s *Session) settle(ctx actor.Context, before focusState) {
 		p := s.terms[after.pane]
 		s.emit(protocol.PaneRefEvent{Kind: "pane_focused", PaneID: p.ID, WorkspaceID: p.WS.ID}, s.paneFields(p))
 	}
+	s.publish(topo) // before the answer and the events: a read after them sees this
 	if len(s.outbox) > 0 || after != before {
 		s.place(ctx)
 	}

@@ -168,6 +168,7 @@ func (s *Session) arrangement(t *tab) *tabactor.Arrange {
 		if cols, rows := s.contentSize(r.Rect); cols != p.cols || rows != p.rows {
 			p.cols, p.rows = cols, rows
 			p.sizeRev++
+			s.touch(p) // its viewport rows (reads.go)
 		}
 		a.Sizes = append(a.Sizes, tabactor.Size{TerminalID: p.TermID, PID: p.pid, Cols: p.cols, Rows: p.rows, Rev: p.sizeRev})
 	}

@@ -16,31 +16,43 @@ import (
 // copies with no asks and no /proc access.
 
 func (s *Session) workspaceInfo(w *workspace) protocol.WorkspaceInfo {
-	active := ""
-	if w.Active != nil {
-		active = w.Active.ID
-	}
 	number := 0
 	for i, x := range s.m.Workspaces {
 		if x == w {
 			number = i + 1
 		}
 	}
+	return s.workspaceInfoAt(w, number, w.PaneCount(), rollup(s.workspacePanes(w)))
+}
+
+// workspaceInfoAt is w's record, w being the number-th workspace with
+// panes panes whose roll-up is status.
+func (s *Session) workspaceInfoAt(w *workspace, number, panes int, status protocol.AgentStatus) protocol.WorkspaceInfo {
+	active := ""
+	if w.Active != nil {
+		active = w.Active.ID
+	}
 	return protocol.WorkspaceInfo{
 		WorkspaceID: w.ID,
 		Number:      number,
 		Label:       w.DisplayLabel(),
 		Focused:     s.m.Focused == w,
-		PaneCount:   w.PaneCount(),
+		PaneCount:   panes,
 		TabCount:    len(w.Tabs),
 		ActiveTabID: active,
-		AgentStatus: rollup(s.workspacePanes(w)),
+		AgentStatus: status,
 		Tokens:      w.Tokens,
 		Worktree:    w.Worktree,
 	}
 }
 
 func (s *Session) tabInfo(t *tab) protocol.TabInfo {
+	return s.tabInfoOf(t, len(t.Root.Leaves()), rollup(s.tabPanes(t)))
+}
+
+// tabInfoOf is t's record, with panes leaves in its layout and status
+// their roll-up.
+func (s *Session) tabInfoOf(t *tab, panes int, status protocol.AgentStatus) protocol.TabInfo {
 	n := t.WS.TabIndex(t) + 1
 	label := t.Label
 	if label == "" {
@@ -52,8 +64,8 @@ func (s *Session) tabInfo(t *tab) protocol.TabInfo {
 		Number:      n,
 		Label:       label,
 		Focused:     s.m.TabFocused(t),
-		PaneCount:   len(t.Root.Leaves()),
-		AgentStatus: rollup(s.tabPanes(t)),
+		PaneCount:   panes,
+		AgentStatus: status,
 	}
 }
 

@@ -28,6 +28,10 @@ type paneRec struct {
 	cols     int
 	rows     int
 	sizeRev  uint64 // grows with every new cols × rows
+	// shownRev grows with every new shown; view is its records as last
+	// published (reads.go).
+	shownRev uint64
+	view     *paneView
 }
 
 // rec is the session's record of a model pane (nil for nil).

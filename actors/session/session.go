@@ -17,6 +17,7 @@ import (
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/actors/session/view"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
 	"github.com/herdr-go/herdr/actors/worktrees"
@@ -76,6 +77,9 @@ type Options struct {
 	// GraphicsFileDir is the private folder graphics streams' file frames
 	// must be in ("": file frames are refused).
 	GraphicsFileDir string
+	// Reads is where the session publishes its read model for the reads
+	// answered without entering its mailbox (reads.go); nil makes one.
+	Reads *view.ReadSide
 	// Adopt holds, by terminal id, the terminals a live handoff brought:
 	// restored panes with one go on with it instead of a new shell.
 	Adopt map[string]pane.Adoption
@@ -121,6 +125,14 @@ type Session struct {
 	deferred *agents.Answer
 
 	client screenClient // the interactive client's frame around panes (screen.go)
+
+	// reads is the read side the session publishes to after each change;
+	// viewDirty says a change outside the model (an agent's status) shows
+	// in the workspaces' and tabs' records (reads.go).
+	reads     *view.ReadSide
+	viewDirty bool
+	touched   []*paneRec
+	tabCaches []*tabCache // beside the last View's Tabs (reads.go)
 }
 
 // Props returns the props of the session actor. Its children are the
@@ -147,7 +159,11 @@ func newSession(opts Options) *Session {
 	if opts.TabProps == nil {
 		opts.TabProps = tabactor.Props
 	}
+	if opts.Reads == nil {
+		opts.Reads = view.NewReadSide()
+	}
 	return &Session{
+		reads:    opts.Reads,
 		opts:     opts,
 		cfg:      opts.Config,
 		catalog:  opts.Catalog,
@@ -367,6 +383,7 @@ func (s *Session) Receive(ctx actor.Context) {
 		}
 	case *pane.Facts:
 		if p := s.terms[msg.TerminalID]; p != nil {
+			s.touch(p)
 			before := s.begin()
 			s.linesChanged(ctx, p, msg)
 			s.updateFacts(ctx, p, msg)

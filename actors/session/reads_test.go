@@ -1,0 +1,274 @@
+package session
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/view"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// newReadHarness is newHarness with the read side kept, as the server
+// hands it to the gateway.
+func newReadHarness(t *testing.T) (*harness, *view.ReadSide) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
+	t.Cleanup(system.Shutdown)
+	rs := view.NewReadSide()
+	return spawnSession(t, system, Options{
+		Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40, Reads: rs,
+	}), rs
+}
+
+// read asks the read side, as a connection would.
+func read(t *testing.T, rs *view.ReadSide, method, params string) *api.Reply {
+	t.Helper()
+	p, err := protocol.DecodeParams(method, []byte(params))
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, params, err)
+	}
+	return rs.Read(&api.Call{ID: "t", Method: method, Params: p})
+}
+
+func encoded(r *api.Reply) string {
+	if r.Err != nil {
+		return "error: " + r.Err.Error()
+	}
+	b, _ := json.Marshal(r.Result)
+	return string(b)
+}
+
+// readCases are the reads to compare in the present state: every read
+// method, with every current id the snapshot names and a few the read
+// side leaves to the session (legacy, unknown).
+func readCases(snap protocol.SessionSnapshot) [][2]string {
+	cases := [][2]string{
+		{"workspace.list", `{}`}, {"tab.list", `{}`}, {"pane.list", `{}`}, {"agent.list", `{}`},
+		{"session.snapshot", `{}`}, {"pane.current", `{}`}, {"pane.layout", `{}`}, {"pane.edges", `{}`},
+		{"workspace.get", `{"workspace_id":"1"}`}, {"workspace.get", `{"workspace_id":"w99"}`},
+		{"pane.get", `{"pane_id":"w99:p1"}`}, {"tab.list", `{"workspace_id":"w99"}`},
+		{"agent.get", `{"target":"nobody"}`},
+	}
+	for _, w := range snap.Workspaces {
+		cases = append(cases, [2]string{"workspace.get", fmt.Sprintf(`{"workspace_id":%q}`, w.WorkspaceID)},
+			[2]string{"tab.list", fmt.Sprintf(`{"workspace_id":%q}`, w.WorkspaceID)},
+			[2]string{"pane.list", fmt.Sprintf(`{"workspace_id":%q}`, w.WorkspaceID)})
+	}
+	for _, tb := range snap.Tabs {
+		cases = append(cases, [2]string{"tab.get", fmt.Sprintf(`{"tab_id":%q}`, tb.TabID)})
+	}
+	for _, p := range snap.Panes {
+		cases = append(cases, [2]string{"pane.get", fmt.Sprintf(`{"pane_id":%q}`, p.PaneID)},
+			[2]string{"pane.current", fmt.Sprintf(`{"caller_pane_id":%q}`, p.PaneID)},
+			[2]string{"pane.layout", fmt.Sprintf(`{"pane_id":%q}`, p.PaneID)},
+			[2]string{"pane.edges", fmt.Sprintf(`{"pane_id":%q}`, p.PaneID)},
+			[2]string{"agent.get", fmt.Sprintf(`{"target":%q}`, p.PaneID)})
+	}
+	return cases
+}
+
+// sameAnswers checks that every read the read side answers is what the
+// session answers through its mailbox, and returns how many it answered.
+func sameAnswers(t *testing.T, h *harness, rs *view.ReadSide, step string) int {
+	t.Helper()
+	answered := 0
+	for _, c := range readCases(h.snapshot()) {
+		fromView := read(t, rs, c[0], c[1])
+		fromSession := h.call(c[0], c[1])
+		if fromView == nil {
+			continue
+		}
+		answered++
+		if got, want := encoded(fromView), encoded(fromSession); got != want {
+			t.Fatalf("%s: %s %s\nread side: %s\nsession:   %s", step, c[0], c[1], got, want)
+		}
+	}
+	return answered
+}
+
+// The read side answers every read of a current id exactly as the
+// session's handlers do, after every kind of change: structure, focus,
+// zoom, sizes, a pane's own facts (title, revision, scroll, folder) and
+// its agent.
+func TestReadSide_AnswersAsTheSessionDoes(t *testing.T) {
+	h, rs := newReadHarness(t)
+	rng := rand.New(rand.NewSource(45))
+	h.call("workspace.create", `{"cwd":"/tmp"}`)
+	dirs := []string{"left", "right", "up", "down"}
+	for step := 0; step < 150; step++ {
+		snap := h.snapshot()
+		if len(snap.Panes) == 0 {
+			h.call("workspace.create", `{"cwd":"/tmp"}`)
+			continue
+		}
+		pi := snap.Panes[rng.Intn(len(snap.Panes))]
+		p, q := pi.PaneID, snap.Panes[rng.Intn(len(snap.Panes))].PaneID
+		tb := snap.Tabs[rng.Intn(len(snap.Tabs))].TabID
+		var method, params string
+		switch rng.Intn(14) {
+		case 0, 1:
+			method, params = "pane.split", fmt.Sprintf(`{"target_pane_id":%q,"direction":%q}`, p, []string{"right", "down"}[rng.Intn(2)])
+		case 2:
+			method, params = "pane.close", fmt.Sprintf(`{"pane_id":%q}`, p)
+		case 3:
+			method, params = "pane.swap", fmt.Sprintf(`{"source_pane_id":%q,"target_pane_id":%q}`, p, q)
+		case 4:
+			method, params = "pane.move", fmt.Sprintf(`{"pane_id":%q,"destination":{"type":"tab","tab_id":%q,"split":"down"}}`, p, tb)
+		case 5:
+			method, params = "pane.move", fmt.Sprintf(`{"pane_id":%q,"destination":{"type":"new_workspace"}}`, p)
+		case 6:
+			method, params = "pane.zoom", fmt.Sprintf(`{"pane_id":%q}`, p)
+		case 7:
+			method, params = "pane.resize", fmt.Sprintf(`{"pane_id":%q,"direction":%q,"amount":0.2}`, p, dirs[rng.Intn(4)])
+		case 8:
+			method, params = "tab.create", `{"cwd":"/tmp"}`
+		case 9:
+			method, params = "pane.focus", fmt.Sprintf(`{"pane_id":%q}`, p)
+		case 10:
+			method, params = "pane.rename", fmt.Sprintf(`{"pane_id":%q,"label":"r%d"}`, p, step)
+		case 11:
+			method, params = "pane.report_agent", fmt.Sprintf(`{"pane_id":%q,"source":"t","agent":"bot","state":%q}`, p, []string{"idle", "working", "blocked"}[rng.Intn(3)])
+		default: // the pane's own facts, as its actor tells them
+			h.system.Root.Send(h.session, &pane.Facts{TerminalID: pi.TerminalID, Revision: uint64(step), Title: fmt.Sprintf("t%d", step),
+				ForegroundCwd: "/tmp", Scroll: protocol.PaneScrollInfo{OffsetFromBottom: uint64(step % 3), ViewportRows: 10}})
+		}
+		if method != "" {
+			if r := h.call(method, params); r.Err != nil && protocol.AsError(r.Err).Code == protocol.CodeInternal {
+				t.Fatalf("step %d %s %s: %v", step, method, params, r.Err)
+			}
+		}
+		h.sync()
+		if n := sameAnswers(t, h, rs, fmt.Sprintf("step %d %s %s", step, method, params)); n == 0 {
+			t.Fatalf("step %d: the read side answered nothing", step)
+		}
+	}
+}
+
+// A write is visible to every read that starts after its answer: the
+// read side is published before the session answers.
+func TestReadSide_AWriteIsSeenByTheNextRead(t *testing.T) {
+	h, rs := newReadHarness(t)
+	h.call("workspace.create", `{}`)
+	for i := 0; i < 20; i++ {
+		r := h.call("pane.split", `{"direction":"right"}`)
+		if r.Err != nil {
+			t.Fatal(r.Err)
+		}
+		id := r.Result.(protocol.PaneInfoResult).Pane.PaneID
+		got := read(t, rs, "pane.get", fmt.Sprintf(`{"pane_id":%q}`, id))
+		if got == nil || got.Err != nil {
+			t.Fatalf("split %d: pane.get %s right after the split's answer: %v", i, id, got)
+		}
+		list := read(t, rs, "pane.list", `{}`).Result.(protocol.PaneList).Panes
+		if !slices.ContainsFunc(list, func(p protocol.PaneInfo) bool { return p.PaneID == id }) || len(list) != i+2 {
+			t.Fatalf("split %d: pane.list right after the split's answer has %d panes, without %s", i, len(list), id)
+		}
+		h.call("pane.focus", fmt.Sprintf(`{"pane_id":%q}`, id))
+		if cur := read(t, rs, "pane.current", `{}`); cur.Result.(protocol.PaneCurrent).Pane.PaneID != id {
+			t.Fatalf("pane.current after focusing %s: %s", id, encoded(cur))
+		}
+	}
+}
+
+// Nothing is answered before the session's first message (a restore) is
+// done, so reads wait for it in the mailbox; a method that is not a read
+// is never answered by the read side.
+func TestReadSide_AnswersNothingBeforeTheFirstPublishOrForWrites(t *testing.T) {
+	rs := view.NewReadSide()
+	if r := read(t, rs, "pane.list", `{}`); r != nil {
+		t.Fatalf("an unpublished read side answered pane.list: %s", encoded(r))
+	}
+	h, rs := newReadHarness(t)
+	h.call("workspace.create", `{}`)
+	if r := read(t, rs, "pane.list", `{}`); r == nil {
+		t.Fatal("the read side did not answer pane.list once published")
+	}
+	if r := read(t, rs, "workspace.create", `{}`); r != nil {
+		t.Fatalf("the read side answered workspace.create: %s", encoded(r))
+	}
+}
+
+// Every read method is one the session answers itself, with no gate: the
+// read side stands in for the session's own handler, so the session
+// answers whatever it leaves.
+func TestReadSide_MethodsAreTheSessionsUngatedReads(t *testing.T) {
+	for _, name := range view.Methods() {
+		m, ok := protocol.Lookup(name)
+		if !ok || m.Owner != protocol.OwnerSession || m.Gate != "" || m.Shape != protocol.ShapeAnswer {
+			t.Errorf("%s: owner %s gate %q shape %v: not an ungated read of the session", name, m.Owner, m.Gate, m.Shape)
+		}
+		if _, ok := Registry.Lookup(name); !ok {
+			t.Errorf("%s: the session has no handler of its own for it", name)
+		}
+	}
+}
+
+// Reads on other goroutines while the session changes the topology and
+// takes panes' facts: every snapshot they get is whole (each tab's
+// pane_count is the number of its panes listed, each layout lists the
+// same panes) — run with -race, nothing is shared that the session still
+// writes.
+func TestReadSide_ConcurrentReadsSeeWholeSnapshots(t *testing.T) {
+	h, rs := newReadHarness(t)
+	h.call("workspace.create", `{"cwd":"/tmp"}`)
+	stop := make(chan struct{})
+	errs := make(chan error, 4)
+	for range 3 {
+		go func() {
+			for {
+				select {
+				case <-stop:
+					errs <- nil
+					return
+				default:
+				}
+				snap := read(t, rs, "session.snapshot", `{}`).Result.(protocol.SessionSnapshotResult).Snapshot
+				b, _ := json.Marshal(snap) // what a connection does with it
+				if len(b) == 0 {
+					errs <- fmt.Errorf("empty encoding")
+					return
+				}
+				for i, tb := range snap.Tabs {
+					n := 0
+					for _, p := range snap.Panes {
+						if p.TabID == tb.TabID {
+							n++
+						}
+					}
+					if n != tb.PaneCount || len(snap.Layouts[i].Panes) != n {
+						errs <- fmt.Errorf("tab %s: pane_count %d, %d panes listed, %d in its layout", tb.TabID, tb.PaneCount, n, len(snap.Layouts[i].Panes))
+						return
+					}
+				}
+			}
+		}()
+	}
+	for i := 0; i < 60; i++ {
+		r := h.call("pane.split", `{"direction":"right"}`)
+		if r.Err != nil {
+			t.Fatal(r.Err)
+		}
+		p := r.Result.(protocol.PaneInfoResult).Pane
+		h.system.Root.Send(h.session, &pane.Facts{TerminalID: p.TerminalID, Revision: uint64(i + 1), Title: "x"})
+		if i%3 == 2 {
+			h.call("pane.close", fmt.Sprintf(`{"pane_id":%q}`, p.PaneID))
+		}
+	}
+	close(stop)
+	for range 3 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,317 @@
+package view
+
+import (
+	"sync/atomic"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// ReadSide holds the newest View. The session is its only writer; any
+// goroutine may read.
+type ReadSide struct{ cur atomic.Pointer[View] }
+
+// NewReadSide returns a read side with nothing published: every read goes
+// to the session until its first message is done.
+func NewReadSide() *ReadSide { return &ReadSide{} }
+
+// Read implements api.Reader.
+func (r *ReadSide) Read(call *api.Call) *api.Reply {
+	v := r.cur.Load()
+	if v == nil {
+		return nil
+	}
+	h, ok := handlers[call.Method]
+	if !ok {
+		return nil
+	}
+	return h(v, call)
+}
+
+// Newest is the View last published, nil for none.
+func (r *ReadSide) Newest() *View { return r.cur.Load() }
+
+// Publish makes v the View reads answer from. v is not changed after,
+// but for its panes' records (View.Panes).
+func (r *ReadSide) Publish(v *View) { r.cur.Store(v) }
+
+// Methods are the methods a ReadSide answers.
+func Methods() []string {
+	out := make([]string, 0, len(handlers))
+	for name := range handlers {
+		out = append(out, name)
+	}
+	return out
+}
+
+// View is one published state of the session's read model, every record
+// already rendered. Nothing in it is written after it is published but
+// the pane records' pointers; the next View shares what did not change.
+type View struct {
+	Spaces []Space
+	Tabs   []Tab
+	// Panes are in workspace, tab and layout order. A pane's record alone
+	// changes without a new View (its facts: output, title, scroll, at the
+	// rate of its output), so each is an atomic pointer to an immutable
+	// record, replaced whole.
+	Panes []atomic.Pointer[Pane]
+	// by current public id, the index in Spaces, Tabs or Panes
+	WSByID, TabByID, PaneByID map[string]int
+	FocusedPane               int // index in Panes, -1 for none
+	FocusedWS, FocusedTab     string
+}
+
+// Space is a workspace's record and where its tabs and panes are.
+type Space struct {
+	Info               protocol.WorkspaceInfo
+	FirstTab, TabEnd   int
+	FirstPane, PaneEnd int
+}
+
+// Tab is a tab's record, its layout, and where its panes are.
+type Tab struct {
+	Info               protocol.TabInfo
+	Layout             *protocol.PaneLayoutSnapshot
+	FirstPane, PaneEnd int
+}
+
+// Pane is a pane's rendered records.
+type Pane struct {
+	Info  protocol.PaneInfo
+	Agent *protocol.AgentInfo // nil when it hosts no agent
+}
+
+// Rec is the record of Panes[i].
+func (v *View) Rec(i int) *Pane { return v.Panes[i].Load() }
+
+// Index makes v's id indexes from its records.
+func (v *View) Index() {
+	v.WSByID = make(map[string]int, len(v.Spaces))
+	for i := range v.Spaces {
+		v.WSByID[v.Spaces[i].Info.WorkspaceID] = i
+	}
+	v.TabByID = make(map[string]int, len(v.Tabs))
+	for i := range v.Tabs {
+		v.TabByID[v.Tabs[i].Info.TabID] = i
+	}
+	v.PaneByID = make(map[string]int, len(v.Panes))
+	for i := range v.Panes {
+		v.PaneByID[v.Rec(i).Info.PaneID] = i
+	}
+}
+
+// handlers are the methods answered from the View. Each answers as
+// the session's handler of the same method does, or nil to leave the
+// call to the session.
+var handlers = map[string]func(v *View, call *api.Call) *api.Reply{
+	"workspace.list":   (*View).workspaceList,
+	"workspace.get":    (*View).workspaceGet,
+	"tab.list":         (*View).tabList,
+	"tab.get":          (*View).tabGet,
+	"pane.list":        (*View).paneList,
+	"pane.get":         (*View).paneGet,
+	"pane.current":     (*View).paneCurrent,
+	"pane.layout":      (*View).paneLayout,
+	"pane.edges":       (*View).paneEdges,
+	"agent.list":       (*View).agentList,
+	"agent.get":        (*View).agentGet,
+	"session.snapshot": (*View).snapshot,
+}
+
+// targetID is the id a targeted call names.
+func targetID(call *api.Call) string {
+	if t, ok := call.Params.(protocol.Targeted); ok {
+		return t.TargetID()
+	}
+	return ""
+}
+
+// space is the workspace with current id *id, all of them for nil; ok is
+// false for an id the View does not know as given.
+func (v *View) space(id *string) (first, end int, ok bool) {
+	if id == nil {
+		return 0, len(v.Spaces), true
+	}
+	i, ok := v.WSByID[*id]
+	return i, i + 1, ok
+}
+
+func (v *View) workspaceList(*api.Call) *api.Reply {
+	out := make([]protocol.WorkspaceInfo, len(v.Spaces))
+	for i := range v.Spaces {
+		out[i] = v.Spaces[i].Info
+	}
+	return api.Done(protocol.WorkspaceList{Workspaces: out})
+}
+
+func (v *View) workspaceGet(call *api.Call) *api.Reply {
+	i, ok := v.WSByID[targetID(call)]
+	if !ok {
+		return nil
+	}
+	return api.Done(protocol.WorkspaceInfoResult{Workspace: v.Spaces[i].Info})
+}
+
+func (v *View) tabList(call *api.Call) *api.Reply {
+	first, end, ok := v.space(call.Params.(*protocol.TabListParams).WorkspaceID)
+	if !ok {
+		return nil
+	}
+	out := []protocol.TabInfo{}
+	if first < end {
+		for i := v.Spaces[first].FirstTab; i < v.Spaces[end-1].TabEnd; i++ {
+			out = append(out, v.Tabs[i].Info)
+		}
+	}
+	return api.Done(protocol.TabList{Tabs: out})
+}
+
+func (v *View) tabGet(call *api.Call) *api.Reply {
+	i, ok := v.TabByID[targetID(call)]
+	if !ok {
+		return nil
+	}
+	return api.Done(protocol.TabInfoResult{Tab: v.Tabs[i].Info})
+}
+
+func (v *View) paneList(call *api.Call) *api.Reply {
+	first, end, ok := v.space(call.Params.(*protocol.PaneListParams).WorkspaceID)
+	if !ok {
+		return nil
+	}
+	out := []protocol.PaneInfo{}
+	if first < end {
+		from, to := v.Spaces[first].FirstPane, v.Spaces[end-1].PaneEnd
+		out = make([]protocol.PaneInfo, to-from)
+		for i := range out {
+			out[i] = v.Rec(from + i).Info
+		}
+	}
+	return api.Done(protocol.PaneList{Panes: out})
+}
+
+// pane is the pane with current id id, else (for "" and allowFocused)
+// the focused pane; -1 when the View cannot say.
+func (v *View) pane(id *string) int {
+	if id != nil && *id != "" {
+		if i, ok := v.PaneByID[*id]; ok {
+			return i
+		}
+		return -1
+	}
+	return v.FocusedPane
+}
+
+func (v *View) paneGet(call *api.Call) *api.Reply {
+	i, ok := v.PaneByID[targetID(call)]
+	if !ok {
+		return nil
+	}
+	return api.Done(protocol.PaneInfoResult{Pane: v.Rec(i).Info})
+}
+
+func (v *View) paneCurrent(call *api.Call) *api.Reply {
+	i := v.pane(call.Params.(*protocol.PaneCurrentParams).CallerPaneID)
+	if i < 0 {
+		return nil
+	}
+	return api.Done(protocol.PaneCurrent{Pane: v.Rec(i).Info})
+}
+
+// tabOf is the tab holding panes[i].
+func (v *View) tabOf(i int) *Tab {
+	return &v.Tabs[v.TabByID[v.Rec(i).Info.TabID]]
+}
+
+func (v *View) paneLayout(call *api.Call) *api.Reply {
+	i := v.pane(call.Params.(*protocol.PaneOptionalTarget).PaneID)
+	if i < 0 {
+		return nil
+	}
+	return api.Done(protocol.PaneLayout{Layout: *v.tabOf(i).Layout})
+}
+
+func (v *View) paneEdges(call *api.Call) *api.Reply {
+	i := v.pane(call.Params.(*protocol.PaneOptionalTarget).PaneID)
+	if i < 0 {
+		return nil
+	}
+	lay, id := v.tabOf(i).Layout, v.Rec(i).Info.PaneID
+	area, r := rect(lay.Area), rect(lay.Area)
+	for _, lp := range lay.Panes {
+		if lp.PaneID == id {
+			r = rect(lp.Rect)
+		}
+	}
+	return api.Done(protocol.PaneEdges{Edges: protocol.PaneEdgesResult{
+		PaneID: id,
+		Left:   layout.AtEdge(area, r, layout.Left),
+		Right:  layout.AtEdge(area, r, layout.Right),
+		Up:     layout.AtEdge(area, r, layout.Up),
+		Down:   layout.AtEdge(area, r, layout.Down),
+		Layout: *lay,
+	}})
+}
+
+func rect(r protocol.Rect) layout.Rect { return layout.Rect{X: r.X, Y: r.Y, W: r.Width, H: r.Height} }
+
+// agents lists the panes hosting an agent, in workspace, tab and layout order.
+func (v *View) agents() []protocol.AgentInfo {
+	out := []protocol.AgentInfo{}
+	for i := range v.Panes {
+		if p := v.Rec(i); p.Agent != nil {
+			out = append(out, *p.Agent)
+		}
+	}
+	return out
+}
+
+func (v *View) agentList(*api.Call) *api.Reply {
+	return api.Done(protocol.AgentList{Agents: v.agents()})
+}
+
+// agentGet answers for a current pane id whose pane hosts an agent; a
+// name, or any other form, is the session's to resolve (resolveAgent).
+func (v *View) agentGet(call *api.Call) *api.Reply {
+	i, ok := v.PaneByID[targetID(call)]
+	if !ok {
+		return nil
+	}
+	p := v.Rec(i)
+	if p.Agent == nil {
+		return nil
+	}
+	return api.Done(protocol.AgentInfoResult{Agent: *p.Agent})
+}
+
+func (v *View) snapshot(*api.Call) *api.Reply {
+	snap := protocol.SessionSnapshot{
+		Version:    protocol.Version,
+		Protocol:   protocol.ProtocolVersion,
+		Workspaces: make([]protocol.WorkspaceInfo, len(v.Spaces)),
+		Tabs:       make([]protocol.TabInfo, len(v.Tabs)),
+		Panes:      make([]protocol.PaneInfo, len(v.Panes)),
+		Layouts:    make([]protocol.PaneLayoutSnapshot, len(v.Tabs)),
+		Agents:     v.agents(),
+	}
+	for i := range v.Spaces {
+		snap.Workspaces[i] = v.Spaces[i].Info
+	}
+	for i := range v.Tabs {
+		snap.Tabs[i], snap.Layouts[i] = v.Tabs[i].Info, *v.Tabs[i].Layout
+	}
+	for i := range v.Panes {
+		snap.Panes[i] = v.Rec(i).Info
+	}
+	if v.FocusedWS != "" {
+		snap.FocusedWorkspaceID = protocol.Ptr(v.FocusedWS)
+		if v.FocusedTab != "" {
+			snap.FocusedTabID = protocol.Ptr(v.FocusedTab)
+		}
+		if v.FocusedPane >= 0 {
+			snap.FocusedPaneID = protocol.Ptr(v.Rec(v.FocusedPane).Info.PaneID)
+		}
+	}
+	return api.Done(protocol.SessionSnapshotResult{Snapshot: snap})
+}

@@ -1,0 +1,59 @@
+package view
+
+import (
+	"sync/atomic"
+
+	"testing"
+
+	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// tiny is a published View of one workspace with one tab of two panes
+// side by side, the second focused.
+func tiny() *ReadSide {
+	v := &View{
+		Spaces:      []Space{{Info: protocol.WorkspaceInfo{WorkspaceID: "w1"}, TabEnd: 1, PaneEnd: 2}},
+		Tabs:        []Tab{{Info: protocol.TabInfo{TabID: "w1:t1"}, PaneEnd: 2}},
+		FocusedPane: 1, FocusedWS: "w1", FocusedTab: "w1:t1",
+	}
+	v.Tabs[0].Layout = &protocol.PaneLayoutSnapshot{TabID: "w1:t1", Area: protocol.Rect{Width: 100, Height: 40}, Panes: []protocol.PaneLayoutPane{
+		{PaneID: "w1:p1", Rect: protocol.Rect{Width: 50, Height: 40}}, {PaneID: "w1:p2", Focused: true, Rect: protocol.Rect{X: 50, Width: 50, Height: 40}}}}
+	v.Panes = make([]atomic.Pointer[Pane], 2)
+	v.Panes[0].Store(&Pane{Info: protocol.PaneInfo{PaneID: "w1:p1", TabID: "w1:t1"}})
+	v.Panes[1].Store(&Pane{Info: protocol.PaneInfo{PaneID: "w1:p2", TabID: "w1:t1"}})
+	v.Index()
+	r := NewReadSide()
+	r.Publish(v)
+	return r
+}
+
+func call(method string, p protocol.Params) *api.Call {
+	return &api.Call{ID: "1", Method: method, Params: p}
+}
+
+func TestRead_AnswersCurrentIDsAndLeavesTheRest(t *testing.T) {
+	if r := NewReadSide().Read(call("pane.list", &protocol.PaneListParams{})); r != nil {
+		t.Fatal("a read side with nothing published answered")
+	}
+	r := tiny()
+	id := func(s string) *string { return &s }
+	if got := r.Read(call("pane.current", &protocol.PaneCurrentParams{})); got == nil || got.Result.(protocol.PaneCurrent).Pane.PaneID != "w1:p2" {
+		t.Fatalf("pane.current: %+v, want the focused w1:p2", got)
+	}
+	edges := r.Read(call("pane.edges", &protocol.PaneOptionalTarget{PaneID: id("w1:p1")})).Result.(protocol.PaneEdges).Edges
+	if !edges.Left || edges.Right || !edges.Up || !edges.Down {
+		t.Fatalf("w1:p1's edges: %+v, want left, up and down", edges)
+	}
+	for _, c := range []*api.Call{
+		call("pane.get", &protocol.PaneTarget{PaneID: "p_1"}),                        // a legacy form: the session's
+		call("pane.current", &protocol.PaneCurrentParams{CallerPaneID: id("w9:p9")}), // unknown: the session's error
+		call("tab.list", &protocol.TabListParams{WorkspaceID: id("1")}),              // a position: the session's
+		call("agent.get", &protocol.AgentTarget{Target: "w1:p1"}),                    // hosts no agent
+		call("pane.split", &protocol.PaneSplitParams{}),                              // not a read
+	} {
+		if got := r.Read(c); got != nil {
+			t.Errorf("%s %+v answered %+v; the session should", c.Method, c.Params, got)
+		}
+	}
+}
