@@ -9,6 +9,7 @@ import (
 	"os"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -39,6 +40,20 @@ func read(t *testing.T, rs *view.ReadSide, method, params string) *api.Reply {
 		t.Fatalf("%s %s: %v", method, params, err)
 	}
 	return rs.Read(&api.Call{ID: "t", Method: method, Params: p})
+}
+
+// readSettled is read once the session has handled what was sent to it
+// (panes' facts arrive on their own): the read side leaves a read to the
+// session while its mailbox holds a message the read could depend on.
+func readSettled(t *testing.T, rs *view.ReadSide, method, params string) *api.Reply {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		if r := read(t, rs, method, params); r != nil || time.Now().After(deadline) {
+			return r
+		}
+		time.Sleep(time.Millisecond) // until the mailbox is idle
+	}
 }
 
 func encoded(r *api.Reply) string {
@@ -83,6 +98,7 @@ func readCases(snap protocol.SessionSnapshot) [][2]string {
 func sameAnswers(t *testing.T, h *harness, rs *view.ReadSide, step string) int {
 	t.Helper()
 	answered := 0
+	readSettled(t, rs, "pane.list", `{}`) // the step's messages handled
 	for _, c := range readCases(h.snapshot()) {
 		fromView := read(t, rs, c[0], c[1])
 		fromSession := h.call(c[0], c[1])
@@ -166,16 +182,16 @@ func TestReadSide_AWriteIsSeenByTheNextRead(t *testing.T) {
 			t.Fatal(r.Err)
 		}
 		id := r.Result.(protocol.PaneInfoResult).Pane.PaneID
-		got := read(t, rs, "pane.get", fmt.Sprintf(`{"pane_id":%q}`, id))
+		got := readSettled(t, rs, "pane.get", fmt.Sprintf(`{"pane_id":%q}`, id))
 		if got == nil || got.Err != nil {
 			t.Fatalf("split %d: pane.get %s right after the split's answer: %v", i, id, got)
 		}
-		list := read(t, rs, "pane.list", `{}`).Result.(protocol.PaneList).Panes
+		list := readSettled(t, rs, "pane.list", `{}`).Result.(protocol.PaneList).Panes
 		if !slices.ContainsFunc(list, func(p protocol.PaneInfo) bool { return p.PaneID == id }) || len(list) != i+2 {
 			t.Fatalf("split %d: pane.list right after the split's answer has %d panes, without %s", i, len(list), id)
 		}
 		h.call("pane.focus", fmt.Sprintf(`{"pane_id":%q}`, id))
-		if cur := read(t, rs, "pane.current", `{}`); cur.Result.(protocol.PaneCurrent).Pane.PaneID != id {
+		if cur := readSettled(t, rs, "pane.current", `{}`); cur.Result.(protocol.PaneCurrent).Pane.PaneID != id {
 			t.Fatalf("pane.current after focusing %s: %s", id, encoded(cur))
 		}
 	}
@@ -191,7 +207,7 @@ func TestReadSide_AnswersNothingBeforeTheFirstPublishOrForWrites(t *testing.T) {
 	}
 	h, rs := newReadHarness(t)
 	h.call("workspace.create", `{}`)
-	if r := read(t, rs, "pane.list", `{}`); r == nil {
+	if r := readSettled(t, rs, "pane.list", `{}`); r == nil {
 		t.Fatal("the read side did not answer pane.list once published")
 	}
 	if r := read(t, rs, "workspace.create", `{}`); r != nil {
@@ -233,7 +249,11 @@ func TestReadSide_ConcurrentReadsSeeWholeSnapshots(t *testing.T) {
 					return
 				default:
 				}
-				snap := read(t, rs, "session.snapshot", `{}`).Result.(protocol.SessionSnapshotResult).Snapshot
+				r := read(t, rs, "session.snapshot", `{}`)
+				if r == nil {
+					continue // left to the session while it is busy
+				}
+				snap := r.Result.(protocol.SessionSnapshotResult).Snapshot
 				b, _ := json.Marshal(snap) // what a connection does with it
 				if len(b) == 0 {
 					errs <- fmt.Errorf("empty encoding")

@@ -142,7 +142,11 @@ type Session struct {
 // goroutine, and grow its stack again, for every burst.
 func Props(opts Options) *actor.Props {
 	w := api.NewWorker()
-	return actor.PropsFromProducer(func() actor.Actor { s := newSession(opts); s.worker = w; return s }, actor.WithDispatcher(w), api.Guarded(opts.Log))
+	if opts.Reads == nil {
+		opts.Reads = view.NewReadSide()
+	}
+	return actor.PropsFromProducer(func() actor.Actor { s := newSession(opts); s.worker = w; return s },
+		actor.WithDispatcher(w), actor.WithMailbox(actor.Unbounded(opts.Reads)), api.Guarded(opts.Log))
 }
 
 func newSession(opts Options) *Session {

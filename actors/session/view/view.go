@@ -10,7 +10,39 @@ import (
 
 // ReadSide holds the newest View. The session is its only writer; any
 // goroutine may read.
-type ReadSide struct{ cur atomic.Pointer[View] }
+//
+// It also counts the session's mailbox (it is the mailbox's middleware):
+// a message is counted posted as it is sent and received once handled. A
+// write's effects can reach the session as a message sent before the
+// write is answered (a pane's facts after pane.report_metadata, which the
+// pane answers): a read that finds such a message still waiting goes to
+// the session, behind it, so a read after an answer sees that write.
+type ReadSide struct {
+	cur      atomic.Pointer[View]
+	posted   atomic.Int64
+	received atomic.Int64
+}
+
+// MailboxStarted implements actor.MailboxMiddleware.
+func (r *ReadSide) MailboxStarted() {}
+
+// MessagePosted implements actor.MailboxMiddleware: called before the
+// message is queued.
+func (r *ReadSide) MessagePosted(any) { r.posted.Add(1) }
+
+// MessageReceived implements actor.MailboxMiddleware: called after the
+// message was handled.
+func (r *ReadSide) MessageReceived(any) { r.received.Add(1) }
+
+// MailboxEmpty implements actor.MailboxMiddleware.
+func (r *ReadSide) MailboxEmpty() {}
+
+// caughtUp says every message sent to the session before the call was
+// made has been handled (and so published).
+func (r *ReadSide) caughtUp() bool {
+	posted := r.posted.Load()
+	return r.received.Load() >= posted
+}
 
 // NewReadSide returns a read side with nothing published: every read goes
 // to the session until its first message is done.
@@ -18,6 +50,9 @@ func NewReadSide() *ReadSide { return &ReadSide{} }
 
 // Read implements api.Reader.
 func (r *ReadSide) Read(call *api.Call) *api.Reply {
+	if !r.caughtUp() {
+		return nil
+	}
 	v := r.cur.Load()
 	if v == nil {
 		return nil
