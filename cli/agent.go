@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/herdr-go/herdr/actors/detect"
+	"github.com/herdr-go/herdr/actors/detector/rules"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -173,14 +173,14 @@ func (a *app) explainFile(path, label string, asJSON, verbose bool) int {
 	if err != nil {
 		return a.fail(id, protocol.Errorf(protocol.CodeInvalidRequest, "read %s: %v", path, err))
 	}
-	catalog, _ := detect.LoadCatalog(filepath.Join(protocol.ConfigDir(a.env), "agent-detection"))
+	catalog, _ := rules.LoadCatalog(filepath.Join(protocol.ConfigDir(a.env), "agent-detection"))
 	m, ok := catalog.Get(label)
 	if !ok {
 		return a.fail(id, protocol.Errorf(protocol.CodeInvalidAgent, "no detection manifest for %q", label))
 	}
 	lines := strings.Split(strings.TrimRight(string(data), "\n"), "\n")
-	res := m.Evaluate(detect.Input{Lines: lines})
-	doc := detect.Explain(detect.Canonical(label), m, res)
+	res := m.Evaluate(rules.Input{Lines: lines})
+	doc := rules.Explain(rules.Canonical(label), m, res)
 	raw, _ := json.Marshal(doc)
 	if asJSON {
 		fmt.Fprintf(a.stdout, "%s\n", raw)

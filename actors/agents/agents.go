@@ -7,8 +7,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -21,7 +21,7 @@ type Options struct {
 	// Carried is what a live handoff brought for panes the session is
 	// about to place (handoff.go).
 	Carried *Carried
-	// Clients is told (api.Push) when the agent view is set or cleared, for
+	// Clients is told (kit.Push) when the agent view is set or cleared, for
 	// the interactive client in front; nil in tests without one.
 	Clients *actor.PID
 }
@@ -47,12 +47,12 @@ type Placement struct {
 // Request is an agent or hook method whose target the session resolved
 // to a terminal. The caller is the message's sender.
 type Request struct {
-	Call   *api.Call
+	Call   *kit.Call
 	TermID string
 }
 
-// CarriedCall implements api.CallCarrier.
-func (r *Request) CarriedCall() *api.Call { return r.Call }
+// CarriedCall implements kit.CallCarrier.
+func (r *Request) CarriedCall() *kit.Call { return r.Call }
 
 // SetSession names the session, which gets Shown and Answer messages.
 type SetSession struct{ PID *actor.PID }
@@ -63,7 +63,7 @@ type SetSession struct{ PID *actor.PID }
 // changed the set, sent to To once that is done.
 type SetEnabledPlugins struct {
 	IDs, Linked map[string]bool
-	Reply       *api.Reply
+	Reply       *kit.Reply
 	To          *actor.PID
 }
 
@@ -81,7 +81,7 @@ const (
 // agent record rendered from the session's read model.
 type Answer struct {
 	To     *actor.PID
-	Reply  *api.Reply
+	Reply  *kit.Reply
 	Render Render
 	TermID string
 	Argv   []string
@@ -110,7 +110,7 @@ type Agents struct {
 	ctx     actor.Context // the message being handled, for timers
 	session *actor.PID
 	root    *actor.RootContext
-	timers  api.Timers
+	timers  kit.Timers
 
 	recs       map[string]*rec // by terminal id
 	order      []*rec          // placement order
@@ -139,17 +139,17 @@ type Agents struct {
 func Props(opts Options) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
 		return &Agents{opts: opts, recs: map[string]*rec{}, waits: map[uint64]*waiter{}, inputs: map[uint64]*pendingInput{}}
-	}, api.GuardedKeep(opts.Log))
+	}, kit.GuardedKeep(opts.Log))
 }
 
 // handler answers one forwarded call about rec r; nil means it answers
 // later (a wait, a prompt) or through an Answer.
-type handler func(a *Agents, ctx actor.Context, call *api.Call, r *rec) *api.Reply
+type handler func(a *Agents, ctx actor.Context, call *kit.Call, r *rec) *kit.Reply
 
 // Registry is every method the actor answers (the table's owner agents),
 // each with its handler; the session forwards them to it with their
 // target resolved.
-var Registry = api.NewRegistry(protocol.OwnerAgents, "actors/agents", map[string]handler{
+var Registry = kit.NewRegistry(protocol.OwnerAgents, "actors/agents", map[string]handler{
 	"pane.report_agent":          (*Agents).reportAgent,
 	"pane.report_agent_session":  (*Agents).reportAgentSession,
 	"pane.report_metadata":       (*Agents).reportMetadata,
@@ -168,7 +168,7 @@ var Registry = api.NewRegistry(protocol.OwnerAgents, "actors/agents", map[string
 func (a *Agents) Receive(ctx actor.Context) {
 	a.ctx = ctx
 	msg := ctx.Message()
-	if f, ok := msg.(*api.Fired); ok {
+	if f, ok := msg.(*kit.Fired); ok {
 		msg = a.timers.Fired(f)
 	}
 	switch msg := msg.(type) {
@@ -219,13 +219,13 @@ func (a *Agents) Receive(ctx actor.Context) {
 	case *actor.Terminated:
 		a.dropCaller(msg.Who)
 	default:
-		api.Unhandled(ctx, msg, a.opts.Log)
+		kit.Unhandled(ctx, msg, a.opts.Log)
 	}
 	a.flush(ctx)
 }
 
 // request runs a forwarded call. A panic is answered internal_error by
-// the actor's guard (api.GuardedKeep), which keeps the actor and its
+// the actor's guard (kit.GuardedKeep), which keeps the actor and its
 // state; what the message did before it is still sent as the panic
 // unwinds, but for answers to this caller, whom the guard answers.
 func (a *Agents) request(ctx actor.Context, req *Request) {
@@ -244,14 +244,14 @@ func (a *Agents) request(ctx actor.Context, req *Request) {
 func (a *Agents) serve(ctx actor.Context, req *Request, sender *actor.PID) {
 	h, ok := Registry.Lookup(req.Call.Method)
 	if !ok {
-		a.answer(sender, api.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", req.Call.Method)))
+		a.answer(sender, kit.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", req.Call.Method)))
 		return
 	}
 	var r *rec
 	if req.TermID != "" {
 		if r = a.recs[req.TermID]; r == nil {
 			// The pane closed between the session's resolution and now.
-			a.answer(sender, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed")))
+			a.answer(sender, kit.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed")))
 			return
 		}
 	}
@@ -261,7 +261,7 @@ func (a *Agents) serve(ctx actor.Context, req *Request, sender *actor.PID) {
 }
 
 // answer queues a reply for the end of the message.
-func (a *Agents) answer(to *actor.PID, r *api.Reply) {
+func (a *Agents) answer(to *actor.PID, r *kit.Reply) {
 	a.answers = append(a.answers, Answer{To: to, Reply: r})
 }
 

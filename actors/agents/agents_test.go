@@ -9,8 +9,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -51,7 +51,7 @@ func newRig(t *testing.T) *rig {
 	seen := &log{}
 	keep := func(ctx actor.Context) {
 		switch m := ctx.Message().(type) {
-		case *Shown, *Answer, *events.Publish, *api.Reply:
+		case *Shown, *Answer, *events.Publish, *kit.Reply:
 			seen.add(m)
 		}
 	}
@@ -92,14 +92,14 @@ func (r *rig) call(method, term, params string) {
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	r.system.Root.RequestWithCustomSender(r.agents, &Request{Call: &api.Call{Method: method, Params: prm}, TermID: term}, r.caller)
+	r.system.Root.RequestWithCustomSender(r.agents, &Request{Call: &kit.Call{Method: method, Params: prm}, TermID: term}, r.caller)
 }
 
 // settle waits until the actor has handled everything sent so far.
 func (r *rig) settle() {
 	r.t.Helper()
 	prm, _ := protocol.DecodeParams("agent.view.get", []byte(`{}`))
-	if _, err := r.system.Root.RequestFuture(r.agents, &Request{Call: &api.Call{Method: "agent.view.get", Params: prm}}, 5*time.Second).Result(); err != nil {
+	if _, err := r.system.Root.RequestFuture(r.agents, &Request{Call: &kit.Call{Method: "agent.view.get", Params: prm}}, 5*time.Second).Result(); err != nil {
 		r.t.Fatal(err)
 	}
 	time.Sleep(20 * time.Millisecond) // the stand-in logs what was sent before the answer
@@ -172,7 +172,7 @@ func TestShownGoesBeforeAnswersAndEvents(t *testing.T) {
 			if ev, ok := m.Data.(protocol.PaneAgentStatusChangedEvent); ok && ev.AgentStatus == protocol.StatusBlocked && event < 0 {
 				event = i
 			}
-		case *api.Reply:
+		case *kit.Reply:
 			answer = i
 		}
 	}
@@ -196,7 +196,7 @@ func TestWaitEndsWhenThePaneCloses(t *testing.T) {
 	var closed, rendered bool
 	for _, m := range r.seen.all() {
 		switch m := m.(type) {
-		case *api.Reply:
+		case *kit.Reply:
 			closed = closed || (m.Err != nil && protocol.AsError(m.Err).Code == protocol.CodeAgentNotRunning)
 		case *Answer:
 			rendered = rendered || (m.Render == RenderInfo && m.TermID == "term_2")
@@ -214,14 +214,14 @@ func TestPanicAnswersAndKeepsState(t *testing.T) {
 	r.place("w1:t1", "w1:t1")
 	r.screen("term_1", "claude", "working")
 	saved := Registry
-	Registry = Registry.With("test.panic", func(*Agents, actor.Context, *api.Call, *rec) *api.Reply { panic("a handler that breaks") })
+	Registry = Registry.With("test.panic", func(*Agents, actor.Context, *kit.Call, *rec) *kit.Reply { panic("a handler that breaks") })
 	t.Cleanup(func() { Registry = saved })
-	r.system.Root.RequestWithCustomSender(r.agents, &Request{Call: &api.Call{Method: "test.panic"}, TermID: "term_1"}, r.caller)
+	r.system.Root.RequestWithCustomSender(r.agents, &Request{Call: &kit.Call{Method: "test.panic"}, TermID: "term_1"}, r.caller)
 	r.call("agent.rename", "term_1", `{"target":"w1:p1","name":"scout"}`)
 	r.settle()
 	var internal bool
 	for _, m := range r.seen.all() {
-		if rep, ok := m.(*api.Reply); ok && rep.Err != nil && protocol.AsError(rep.Err).Code == protocol.CodeInternal {
+		if rep, ok := m.(*kit.Reply); ok && rep.Err != nil && protocol.AsError(rep.Err).Code == protocol.CodeInternal {
 			internal = true
 		}
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -32,7 +32,7 @@ type waiter struct {
 	termID string
 	agent  string // the agent kind pinned at the start
 	until  map[protocol.AgentStatus]bool
-	timer  uint64 // api.Timers id; 0 for none
+	timer  uint64 // kit.Timers id; 0 for none
 	// Prompt waits: until the agent shows a change (armed) a settled
 	// state does not count; stall fires if no change comes in time.
 	prompt bool
@@ -72,7 +72,7 @@ type launchExpired struct {
 }
 
 // paneRequest addresses a call to a pane actor.
-func paneRequest(r *rec, call *api.Call) pane.Request {
+func paneRequest(r *rec, call *kit.Call) pane.Request {
 	return pane.Request{Call: call, PaneID: r.PaneID, WorkspaceID: r.WorkspaceID, TabID: r.TabID}
 }
 
@@ -90,14 +90,14 @@ func (a *Agents) named(name string) *rec {
 }
 
 // agentTarget checks that a forwarded agent target still hosts an agent.
-func agentTarget(r *rec, target string) *api.Reply {
+func agentTarget(r *rec, target string) *kit.Reply {
 	if !hostsAgent(r) {
-		return api.Fail(protocol.Errorf(protocol.CodeAgentNotFound, "no agent at %s", target))
+		return kit.Fail(protocol.Errorf(protocol.CodeAgentNotFound, "no agent at %s", target))
 	}
 	return nil
 }
 
-func (a *Agents) agentRename(ctx actor.Context, call *api.Call, r *rec) *api.Reply {
+func (a *Agents) agentRename(ctx actor.Context, call *kit.Call, r *rec) *kit.Reply {
 	prm := call.Params.(*protocol.AgentRenameParams)
 	if fail := agentTarget(r, prm.Target); fail != nil {
 		return fail
@@ -110,7 +110,7 @@ func (a *Agents) agentRename(ctx actor.Context, call *api.Call, r *rec) *api.Rep
 		return nil
 	}
 	if other := a.named(*prm.Name); other != nil && other != r {
-		return api.Fail(protocol.Errorf(protocol.CodeAgentNameTaken, "agent name %s is taken by %s", *prm.Name, other.PaneID))
+		return kit.Fail(protocol.Errorf(protocol.CodeAgentNameTaken, "agent name %s is taken by %s", *prm.Name, other.PaneID))
 	}
 	if h.launchPending && h.effAgent == "" {
 		h.name = *prm.Name // the launch keeps waiting for its agent
@@ -123,13 +123,13 @@ func (a *Agents) agentRename(ctx actor.Context, call *api.Call, r *rec) *api.Rep
 
 // agentStart types the agent's command line into an idle shell pane and
 // names the agent; the name waits for the agent to appear.
-func (a *Agents) agentStart(ctx actor.Context, call *api.Call, r *rec) *api.Reply {
+func (a *Agents) agentStart(ctx actor.Context, call *kit.Call, r *rec) *kit.Reply {
 	prm := call.Params.(*protocol.AgentStartParams)
 	if other := a.named(prm.Name); other != nil {
-		return api.Fail(protocol.Errorf(protocol.CodeAgentNameTaken, "agent name %s is taken by %s", prm.Name, other.PaneID))
+		return kit.Fail(protocol.Errorf(protocol.CodeAgentNameTaken, "agent name %s is taken by %s", prm.Name, other.PaneID))
 	}
 	if hostsAgent(r) {
-		return api.Fail(protocol.Errorf(protocol.CodeAgentPaneBusy, "pane %s already hosts an agent", r.PaneID))
+		return kit.Fail(protocol.Errorf(protocol.CodeAgentPaneBusy, "pane %s already hosts an agent", r.PaneID))
 	}
 	argv := append([]string{protocol.AgentExecutable(prm.Kind)}, prm.Args...)
 	h := a.hookOf(r)
@@ -149,7 +149,7 @@ func (a *Agents) agentStart(ctx actor.Context, call *api.Call, r *rec) *api.Repl
 // typed through protocol.TypedText, so a control character in it (from a
 // task's description, another agent over MCP) cannot end the agent or
 // reach the terminal; keys are pane.send_keys' and agent.send_keys'.
-func (a *Agents) agentPrompt(ctx actor.Context, call *api.Call, r *rec) *api.Reply {
+func (a *Agents) agentPrompt(ctx actor.Context, call *kit.Call, r *rec) *kit.Reply {
 	prm := call.Params.(*protocol.AgentPromptParams)
 	if fail := agentTarget(r, prm.Target); fail != nil {
 		return fail
@@ -157,11 +157,11 @@ func (a *Agents) agentPrompt(ctx actor.Context, call *api.Call, r *rec) *api.Rep
 	agent, state, _ := effective(r)
 	switch {
 	case r.status == protocol.StatusBlocked:
-		return api.Fail(protocol.Errorf(protocol.CodeAgentBlocked, "agent at %s is blocked on a question; %s, then prompt again", r.PaneID, answerHint(r)))
+		return kit.Fail(protocol.Errorf(protocol.CodeAgentBlocked, "agent at %s is blocked on a question; %s, then prompt again", r.PaneID, answerHint(r)))
 	case agent == "" || (r.hook != nil && r.hook.launchPending):
-		return api.Fail(protocol.Errorf(protocol.CodeAgentNotReady, "agent at %s has not started yet", r.PaneID))
+		return kit.Fail(protocol.Errorf(protocol.CodeAgentNotReady, "agent at %s has not started yet", r.PaneID))
 	case state != string(protocol.StatusIdle) && state != string(protocol.StatusWorking):
-		return api.Fail(protocol.Errorf(protocol.CodeAgentNotReady, "agent at %s is not ready for input (state %s)", r.PaneID, state))
+		return kit.Fail(protocol.Errorf(protocol.CodeAgentNotReady, "agent at %s is not ready for input (state %s)", r.PaneID, state))
 	}
 	a.nextID++
 	in := &pendingInput{id: a.nextID, sender: ctx.Sender(), termID: r.TermID, prompt: prm, startSeq: r.stateSeq,
@@ -187,7 +187,7 @@ func (a *Agents) inputDone(msg *pane.AgentInput) {
 	delete(a.inputs, in.id)
 	r := a.recs[in.termID]
 	if r == nil {
-		a.answer(in.sender, api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed")))
+		a.answer(in.sender, kit.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed")))
 		return
 	}
 	if in.launch != nil {
@@ -197,7 +197,7 @@ func (a *Agents) inputDone(msg *pane.AgentInput) {
 				h.name, h.nameKind, h.launchPending = "", "", false
 				a.touch(r)
 			}
-			a.answer(in.sender, api.Fail(msg.Err))
+			a.answer(in.sender, kit.Fail(msg.Err))
 			return
 		}
 		timeout := defaultLaunchTimeout
@@ -211,7 +211,7 @@ func (a *Agents) inputDone(msg *pane.AgentInput) {
 		return
 	}
 	if msg.Err != nil {
-		a.answer(in.sender, api.Fail(msg.Err))
+		a.answer(in.sender, kit.Fail(msg.Err))
 		return
 	}
 	if in.prompt.Wait == nil {
@@ -256,7 +256,7 @@ func (a *Agents) launchExpired(m *launchExpired) {
 
 // agentWait answers at once when the agent already has one of the
 // statuses, else when it gets one.
-func (a *Agents) agentWait(ctx actor.Context, call *api.Call, r *rec) *api.Reply {
+func (a *Agents) agentWait(ctx actor.Context, call *kit.Call, r *rec) *kit.Reply {
 	prm := call.Params.(*protocol.AgentWaitParams)
 	if fail := agentTarget(r, prm.Target); fail != nil {
 		return fail
@@ -298,7 +298,7 @@ func (a *Agents) checkWaits(r *rec) {
 		current := effAgent(r)
 		pending := current == "" && r.hook != nil && r.hook.launchPending && r.hook.nameKind == w.agent
 		if current != w.agent && !pending {
-			a.endWait(w, api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent at %s is no longer running", r.PaneID)))
+			a.endWait(w, kit.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent at %s is no longer running", r.PaneID)))
 			continue
 		}
 		if w.prompt && !w.armed {
@@ -320,7 +320,7 @@ func (a *Agents) checkWaits(r *rec) {
 			}
 			a.render(w.sender, kind, r)
 		case w.prompt && r.status == protocol.StatusBlocked:
-			a.endWait(w, api.Fail(protocol.Errorf(protocol.CodeAgentBlocked, "agent at %s is blocked on a question; %s", r.PaneID, answerHint(r))))
+			a.endWait(w, kit.Fail(protocol.Errorf(protocol.CodeAgentBlocked, "agent at %s is blocked on a question; %s", r.PaneID, answerHint(r))))
 		}
 	}
 }
@@ -339,7 +339,7 @@ func (a *Agents) forget(w *waiter) {
 }
 
 // endWait answers a waiter and forgets it.
-func (a *Agents) endWait(w *waiter, r *api.Reply) {
+func (a *Agents) endWait(w *waiter, r *kit.Reply) {
 	a.forget(w)
 	a.answer(w.sender, r)
 }
@@ -351,19 +351,19 @@ func (a *Agents) waitExpired(msg *waitExpired) {
 	}
 	switch {
 	case !msg.stall:
-		a.endWait(w, api.Fail(protocol.Errorf(protocol.CodeTimeout, "timed out waiting for the agent")))
+		a.endWait(w, kit.Fail(protocol.Errorf(protocol.CodeTimeout, "timed out waiting for the agent")))
 	case w.armed:
 	case w.stallIsTimeout:
-		a.endWait(w, api.Fail(protocol.Errorf(protocol.CodeTimeout, "timed out waiting for the agent to react to the prompt")))
+		a.endWait(w, kit.Fail(protocol.Errorf(protocol.CodeTimeout, "timed out waiting for the agent to react to the prompt")))
 	default:
-		a.endWait(w, api.Fail(protocol.Errorf(protocol.CodeAgentPromptStalled, "the agent showed no change within %v of the prompt", promptStallLimit)))
+		a.endWait(w, kit.Fail(protocol.Errorf(protocol.CodeAgentPromptStalled, "the agent showed no change within %v of the prompt", promptStallLimit)))
 	}
 }
 
 // gone ends the waits, prompts and launches on a pane that closed.
 func (a *Agents) gone(r *rec) {
-	gone := func() *api.Reply {
-		return api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane %s closed", r.PaneID))
+	gone := func() *kit.Reply {
+		return kit.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane %s closed", r.PaneID))
 	}
 	for _, w := range a.waits {
 		if w.termID == r.TermID {

@@ -7,8 +7,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
-	"github.com/herdr-go/herdr/actors/detect"
+	"github.com/herdr-go/herdr/actors/detector/rules"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/meta"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -137,29 +137,29 @@ func (a *Agents) ttl(ctx actor.Context, ms *uint64, termID string) uint64 {
 // state and check the report's sequence number for its source. A non-nil
 // reply ends the call (an error, or an out-of-order report that is
 // accepted and ignored).
-func (a *Agents) hookCall(r *rec, kind, source string, seq *uint64) (*hookState, *api.Reply) {
+func (a *Agents) hookCall(r *rec, kind, source string, seq *uint64) (*hookState, *kit.Reply) {
 	h := a.hookOf(r)
 	if ok, err := h.seqs.Accept(kind, source, seq); err != nil || !ok {
-		return nil, api.OkOrFail(err)
+		return nil, kit.OkOrFail(err)
 	}
 	return h, nil
 }
 
-func (a *Agents) reportAgent(_ actor.Context, call *api.Call, r *rec) *api.Reply {
+func (a *Agents) reportAgent(_ actor.Context, call *kit.Call, r *rec) *kit.Reply {
 	prm := call.Params.(*protocol.PaneReportAgentParams)
 	h, done := a.hookCall(r, "agent", prm.Source, prm.Seq)
 	if done != nil {
 		return done
 	}
-	agent := detect.Canonical(prm.Agent)
+	agent := rules.Canonical(prm.Agent)
 	full := fullLifecycleSources[prm.Source]
 	switch {
 	case sessionOnlySources[prm.Source]:
-		return api.OK()
+		return kit.OK()
 	case r.agent != "" && agent != r.agent:
-		return api.OK() // names another agent than the one running
+		return kit.OK() // names another agent than the one running
 	case !full && h.exited == agent && r.agent == "":
-		return api.OK() // its process has already exited
+		return kit.OK() // its process has already exited
 	}
 	before := presentationKey(r)
 	if ref := sessionRef(prm.Source, agent, prm.AgentSessionID, prm.AgentSessionPath); ref != nil {
@@ -174,7 +174,7 @@ func (a *Agents) reportAgent(_ actor.Context, call *api.Call, r *rec) *api.Reply
 	}
 	a.reconcile(r)
 	a.presentationChanged(r, before)
-	return api.OK()
+	return kit.OK()
 }
 
 func sessionRef(source, agent string, id, path *string) *protocol.AgentSessionInfo {
@@ -187,55 +187,55 @@ func sessionRef(source, agent string, id, path *string) *protocol.AgentSessionIn
 	return nil
 }
 
-func (a *Agents) reportAgentSession(_ actor.Context, call *api.Call, r *rec) *api.Reply {
+func (a *Agents) reportAgentSession(_ actor.Context, call *kit.Call, r *rec) *kit.Reply {
 	prm := call.Params.(*protocol.PaneReportAgentSessionParams)
 	h, done := a.hookCall(r, "session", prm.Source, prm.Seq)
 	if done != nil {
 		return done
 	}
-	agent := detect.Canonical(prm.Agent)
+	agent := rules.Canonical(prm.Agent)
 	if r.agent != "" && agent != r.agent {
-		return api.OK()
+		return kit.OK()
 	}
 	before := presentationKey(r)
 	h.session = sessionRef(prm.Source, agent, prm.AgentSessionID, prm.AgentSessionPath)
 	a.presentationChanged(r, before)
-	return api.OK()
+	return kit.OK()
 }
 
-func (a *Agents) clearAgentAuthority(_ actor.Context, call *api.Call, r *rec) *api.Reply {
+func (a *Agents) clearAgentAuthority(_ actor.Context, call *kit.Call, r *rec) *kit.Reply {
 	prm := call.Params.(*protocol.PaneClearAgentAuthorityParams)
 	h := a.hookOf(r)
 	if prm.Source != nil {
 		if ok, err := h.seqs.Accept("agent", *prm.Source, prm.Seq); err != nil || !ok {
-			return api.OkOrFail(err)
+			return kit.OkOrFail(err)
 		}
 	}
 	if h.auth != nil && (prm.Source == nil || *prm.Source == h.auth.source) {
 		h.auth = nil
 		a.reconcile(r)
 	}
-	return api.OK()
+	return kit.OK()
 }
 
-func (a *Agents) releaseAgent(_ actor.Context, call *api.Call, r *rec) *api.Reply {
+func (a *Agents) releaseAgent(_ actor.Context, call *kit.Call, r *rec) *kit.Reply {
 	prm := call.Params.(*protocol.PaneReleaseAgentParams)
 	h, done := a.hookCall(r, "agent", prm.Source, prm.Seq)
 	if done != nil {
 		return done
 	}
-	if h.auth == nil || h.auth.source != prm.Source || h.auth.agent != detect.Canonical(prm.Agent) {
-		return api.OK()
+	if h.auth == nil || h.auth.source != prm.Source || h.auth.agent != rules.Canonical(prm.Agent) {
+		return kit.OK()
 	}
 	final := r.status
 	h.auth = nil
 	h.released = &final
 	a.reconcile(r)
 	h.released = nil
-	return api.OK()
+	return kit.OK()
 }
 
-func (a *Agents) reportMetadata(ctx actor.Context, call *api.Call, r *rec) *api.Reply {
+func (a *Agents) reportMetadata(ctx actor.Context, call *kit.Call, r *rec) *kit.Reply {
 	prm := call.Params.(*protocol.PaneReportMetadataParams)
 	h, done := a.hookCall(r, "meta", prm.Source, prm.Seq)
 	if done != nil {
@@ -244,7 +244,7 @@ func (a *Agents) reportMetadata(ctx actor.Context, call *api.Call, r *rec) *api.
 	before := presentationKey(r)
 	gen := a.ttl(ctx, prm.TTLMS, r.TermID)
 	if err := h.tokens.Apply(prm.Tokens, gen); err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	e := h.meta[prm.Source]
 	if e == nil {
@@ -253,7 +253,7 @@ func (a *Agents) reportMetadata(ctx actor.Context, call *api.Call, r *rec) *api.
 	h.order++
 	e.order, e.gen, e.agent, e.appliesTo = h.order, gen, "", ""
 	if prm.Agent != nil {
-		e.agent = detect.Canonical(*prm.Agent)
+		e.agent = rules.Canonical(*prm.Agent)
 	}
 	if prm.AppliesToSource != nil {
 		e.appliesTo = *prm.AppliesToSource
@@ -294,7 +294,7 @@ func (a *Agents) reportMetadata(ctx actor.Context, call *api.Call, r *rec) *api.
 		h.meta[prm.Source] = e
 	}
 	a.presentationChanged(r, before)
-	return api.OK()
+	return kit.OK()
 }
 
 // expireMeta drops the metadata of one TTL generation.

@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -20,17 +20,17 @@ type view struct {
 	sort   []protocol.AgentViewSort
 }
 
-func (a *Agents) agentViewSet(ctx actor.Context, call *api.Call, _ *rec) *api.Reply {
+func (a *Agents) agentViewSet(ctx actor.Context, call *kit.Call, _ *rec) *kit.Reply {
 	prm := call.Params.(*protocol.AgentViewSetParams)
 	if id, ok := strings.CutPrefix(prm.Source, "plugin:"); ok && !a.enabled[id] {
 		if a.linked[id] {
-			return api.Fail(protocol.Errorf(protocol.CodePluginDisabled, "plugin %s is disabled; enable it first", id))
+			return kit.Fail(protocol.Errorf(protocol.CodePluginDisabled, "plugin %s is disabled; enable it first", id))
 		}
-		return api.Fail(protocol.Errorf(protocol.CodePluginNotFound, "plugin %s is not linked", id))
+		return kit.Fail(protocol.Errorf(protocol.CodePluginNotFound, "plugin %s is not linked", id))
 	}
 	a.view = &view{source: prm.Source, label: prm.Label, filter: prm.Filter, sort: prm.Sort}
 	a.viewChanged(ctx)
-	return api.Done(a.viewResult())
+	return kit.Done(a.viewResult())
 }
 
 // pluginsChanged takes the linked and enabled plugins: a view set by a
@@ -49,13 +49,13 @@ func (a *Agents) pluginsChanged(ctx actor.Context, m *SetEnabledPlugins) {
 	}
 }
 
-func (a *Agents) agentViewClear(ctx actor.Context, call *api.Call, _ *rec) *api.Reply {
+func (a *Agents) agentViewClear(ctx actor.Context, call *kit.Call, _ *rec) *kit.Reply {
 	prm := call.Params.(*protocol.AgentViewClearParams)
 	if v := a.view; v != nil && (prm.Source == nil || *prm.Source == v.source) {
 		a.view = nil
 		a.viewChanged(ctx)
 	}
-	return api.Done(a.viewResult())
+	return kit.Done(a.viewResult())
 }
 
 // viewChanged tells the interactive client in front that the view was set
@@ -63,19 +63,19 @@ func (a *Agents) agentViewClear(ctx actor.Context, call *api.Call, _ *rec) *api.
 // depends on (statuses, tokens, focus) comes with a lifecycle event.
 func (a *Agents) viewChanged(ctx actor.Context) {
 	if a.opts.Clients != nil {
-		ctx.Send(a.opts.Clients, &api.Push{Event: protocol.AgentViewPushEvent, Data: a.viewResult()})
+		ctx.Send(a.opts.Clients, &kit.Push{Event: protocol.AgentViewPushEvent, Data: a.viewResult()})
 	}
 }
 
 // agentViewGet answers agent.view.get: the view and its agents' panes.
-func (a *Agents) agentViewGet(_ actor.Context, _ *api.Call, _ *rec) *api.Reply {
+func (a *Agents) agentViewGet(_ actor.Context, _ *kit.Call, _ *rec) *kit.Reply {
 	v := a.viewResult()
 	res := protocol.AgentViewList{Active: v.Active, Label: v.Label, Source: v.Source, PaneIDs: []string{}}
 	res.Sorted = a.view != nil && len(a.view.sort) > 0
 	for _, r := range a.viewRecs() {
 		res.PaneIDs = append(res.PaneIDs, r.PaneID)
 	}
-	return api.Done(res)
+	return kit.Done(res)
 }
 
 func (a *Agents) viewResult() protocol.AgentViewResult {

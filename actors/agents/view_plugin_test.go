@@ -8,7 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -23,24 +23,24 @@ func TestView_EndsWithItsPlugin(t *testing.T) {
 	seen := &log{}
 	standIn := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
 		switch m := ctx.Message().(type) {
-		case *api.Push, *api.Reply:
+		case *kit.Push, *kit.Reply:
 			seen.add(m)
 		}
 	}))
 	agents := system.Root.Spawn(Props(Options{Events: standIn, Clients: standIn, Log: quiet}))
 	system.Root.Send(agents, &SetSession{PID: standIn})
-	set := func() *api.Reply {
+	set := func() *kit.Reply {
 		prm, err := protocol.DecodeParams("agent.view.set", []byte(`{"source":"plugin:e2e.fixture"}`))
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := system.Root.RequestFuture(agents, &Request{Call: &api.Call{Method: "agent.view.set", Params: prm}}, 5*time.Second).Result()
+		res, err := system.Root.RequestFuture(agents, &Request{Call: &kit.Call{Method: "agent.view.set", Params: prm}}, 5*time.Second).Result()
 		if err != nil {
 			t.Fatal(err)
 		}
-		return res.(*api.Reply)
+		return res.(*kit.Reply)
 	}
-	code := func(r *api.Reply) string {
+	code := func(r *kit.Reply) string {
 		if r.Err == nil {
 			return ""
 		}
@@ -51,7 +51,7 @@ func TestView_EndsWithItsPlugin(t *testing.T) {
 	if r := set(); r.Err != nil {
 		t.Fatalf("view of an enabled plugin: %v", r.Err)
 	}
-	disabled := api.Done(protocol.PluginDisabled{})
+	disabled := kit.Done(protocol.PluginDisabled{})
 	system.Root.Send(agents, &SetEnabledPlugins{IDs: map[string]bool{}, Linked: on, Reply: disabled, To: standIn})
 	if r := set(); code(r) != protocol.CodePluginDisabled {
 		t.Fatalf("view of a disabled plugin: %+v", r)
@@ -60,11 +60,11 @@ func TestView_EndsWithItsPlugin(t *testing.T) {
 	var order []string
 	for _, m := range seen.all() {
 		switch m := m.(type) {
-		case *api.Push:
+		case *kit.Push:
 			if v, ok := m.Data.(protocol.AgentViewResult); ok {
 				order = append(order, map[bool]string{true: "view on", false: "view off"}[v.Active])
 			}
-		case *api.Reply:
+		case *kit.Reply:
 			if m == disabled {
 				order = append(order, "disable answered")
 			}

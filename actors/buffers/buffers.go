@@ -8,12 +8,12 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
 // Registry holds the methods the table gives the buffers actor.
-var Registry = api.NewRegistry(protocol.OwnerBuffers, "actors/buffers", map[string]func(*Buffers, actor.Context, *api.Call) *api.Reply{
+var Registry = kit.NewRegistry(protocol.OwnerBuffers, "actors/buffers", map[string]func(*Buffers, actor.Context, *kit.Call) *kit.Reply{
 	"buffer.list":   (*Buffers).list,
 	"buffer.get":    (*Buffers).get,
 	"buffer.set":    (*Buffers).set,
@@ -55,23 +55,23 @@ func Props(opts Options) *actor.Props {
 	if opts.Max <= 0 {
 		opts.Max = protocol.BufferMaxCount
 	}
-	return actor.PropsFromProducer(func() actor.Actor { return &Buffers{opts: opts} }, api.Guarded(opts.Log))
+	return actor.PropsFromProducer(func() actor.Actor { return &Buffers{opts: opts} }, kit.Guarded(opts.Log))
 }
 
 // Receive implements actor.Actor.
 func (b *Buffers) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
-	case *api.Call:
+	case *kit.Call:
 		h, ok := Registry.Lookup(msg.Method)
 		if !ok {
-			api.Unhandled(ctx, msg, b.opts.Log)
+			kit.Unhandled(ctx, msg, b.opts.Log)
 			return
 		}
 		if r := h(b, ctx, msg); r != nil {
 			ctx.Respond(r)
 		}
 	default:
-		api.Unhandled(ctx, msg, b.opts.Log)
+		kit.Unhandled(ctx, msg, b.opts.Log)
 	}
 }
 
@@ -86,28 +86,28 @@ func (b *Buffers) find(name string) int {
 	return slices.IndexFunc(b.kept, func(x buffer) bool { return x.name == name })
 }
 
-func (b *Buffers) notFound(name string) *api.Reply {
+func (b *Buffers) notFound(name string) *kit.Reply {
 	if name == "" {
-		return api.Fail(protocol.Errorf(protocol.CodeBufferNotFound, "there are no paste buffers (a yank in copy mode or buffer.set adds one)"))
+		return kit.Fail(protocol.Errorf(protocol.CodeBufferNotFound, "there are no paste buffers (a yank in copy mode or buffer.set adds one)"))
 	}
-	return api.Fail(protocol.Errorf(protocol.CodeBufferNotFound, "no paste buffer is named %q (buffer.list shows them)", name))
+	return kit.Fail(protocol.Errorf(protocol.CodeBufferNotFound, "no paste buffer is named %q (buffer.list shows them)", name))
 }
 
 func (x buffer) info() protocol.BufferInfo {
 	return protocol.BufferInfo{Name: x.name, Bytes: len(x.text), Created: x.created.UnixMilli()}
 }
 
-func (b *Buffers) list(actor.Context, *api.Call) *api.Reply {
+func (b *Buffers) list(actor.Context, *kit.Call) *kit.Reply {
 	out := protocol.BufferList{Buffers: make([]protocol.BufferInfo, 0, len(b.kept))}
 	for _, x := range b.kept {
 		info := x.info()
 		info.Preview = protocol.BufferPreview(x.text)
 		out.Buffers = append(out.Buffers, info)
 	}
-	return api.Done(out)
+	return kit.Done(out)
 }
 
-func (b *Buffers) get(_ actor.Context, call *api.Call) *api.Reply {
+func (b *Buffers) get(_ actor.Context, call *kit.Call) *kit.Reply {
 	name := call.Params.(*protocol.BufferGetParams).Buffer
 	i := b.find(name)
 	if i < 0 {
@@ -115,13 +115,13 @@ func (b *Buffers) get(_ actor.Context, call *api.Call) *api.Reply {
 	}
 	info := b.kept[i].info()
 	info.Text = b.kept[i].text
-	return api.Done(protocol.BufferInfoResult{Buffer: info})
+	return kit.Done(protocol.BufferInfoResult{Buffer: info})
 }
 
 // set keeps a text as the newest buffer: under its name (replacing the
 // buffer of that name) or the next free buffer<N>; past the bound the
 // oldest goes.
-func (b *Buffers) set(_ actor.Context, call *api.Call) *api.Reply {
+func (b *Buffers) set(_ actor.Context, call *kit.Call) *kit.Reply {
 	p := call.Params.(*protocol.BufferSetParams)
 	name := p.Name
 	if name == "" {
@@ -135,7 +135,7 @@ func (b *Buffers) set(_ actor.Context, call *api.Call) *api.Reply {
 		clear(b.kept[b.opts.Max:]) // the texts go with them
 		b.kept = b.kept[:b.opts.Max]
 	}
-	return api.Done(protocol.BufferInfoResult{Buffer: x.info()})
+	return kit.Done(protocol.BufferInfoResult{Buffer: x.info()})
 }
 
 // nextName is buffer<N> for the next N no buffer is named already (one
@@ -150,28 +150,28 @@ func (b *Buffers) nextName() string {
 	}
 }
 
-func (b *Buffers) delete(_ actor.Context, call *api.Call) *api.Reply {
+func (b *Buffers) delete(_ actor.Context, call *kit.Call) *kit.Reply {
 	name := call.Params.(*protocol.BufferDeleteParams).Buffer
 	i := b.find(name)
 	if i < 0 {
 		return b.notFound(name)
 	}
 	b.kept = slices.Delete(b.kept, i, i+1)
-	return api.OK()
+	return kit.OK()
 }
 
 // paste hands the buffer's text to the session as the pane's typing; the
 // pane answers the caller (nil: answered there).
-func (b *Buffers) paste(ctx actor.Context, call *api.Call) *api.Reply {
+func (b *Buffers) paste(ctx actor.Context, call *kit.Call) *kit.Reply {
 	p := call.Params.(*protocol.BufferPasteParams)
 	i := b.find(p.Buffer)
 	if i < 0 {
 		return b.notFound(p.Buffer)
 	}
 	if b.opts.Session == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeInternal, "buffer.paste: no session to reach the pane through"))
+		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "buffer.paste: no session to reach the pane through"))
 	}
-	typing := &api.Call{ID: call.ID, Method: "pane.send_input", Params: &protocol.PaneSendInputParams{PaneID: p.PaneID, Text: protocol.PastedText(b.kept[i].text)}}
+	typing := &kit.Call{ID: call.ID, Method: "pane.send_input", Params: &protocol.PaneSendInputParams{PaneID: p.PaneID, Text: protocol.PastedText(b.kept[i].text)}}
 	ctx.RequestWithCustomSender(b.opts.Session, typing, ctx.Sender())
 	return nil
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -22,16 +22,16 @@ func newSystem(t *testing.T) *actor.ActorSystem {
 }
 
 // ask sends one call and returns its reply.
-func ask(t *testing.T, system *actor.ActorSystem, pid *actor.PID, method string, params protocol.Params) *api.Reply {
+func ask(t *testing.T, system *actor.ActorSystem, pid *actor.PID, method string, params protocol.Params) *kit.Reply {
 	t.Helper()
 	if err := params.Validate(); err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
-	res, err := system.Root.RequestFuture(pid, &api.Call{ID: "1", Method: method, Params: params}, 5*time.Second).Result()
+	res, err := system.Root.RequestFuture(pid, &kit.Call{ID: "1", Method: method, Params: params}, 5*time.Second).Result()
 	if err != nil {
 		t.Fatalf("%s: %v", method, err)
 	}
-	return res.(*api.Reply)
+	return res.(*kit.Reply)
 }
 
 func names(t *testing.T, system *actor.ActorSystem, pid *actor.PID) []string {
@@ -44,7 +44,7 @@ func names(t *testing.T, system *actor.ActorSystem, pid *actor.PID) []string {
 	return out
 }
 
-func wantCode(t *testing.T, r *api.Reply, code string) {
+func wantCode(t *testing.T, r *kit.Reply, code string) {
 	t.Helper()
 	if r.Err == nil || protocol.AsError(r.Err).Code != code {
 		t.Fatalf("reply %+v, want %s", r, code)
@@ -153,12 +153,12 @@ func TestBuffers_ListPreview(t *testing.T) {
 
 // recorder stands in for the session: it keeps the calls it is sent and
 // answers them ok, to whoever the sender is.
-type recorder struct{ got chan *api.Call }
+type recorder struct{ got chan *kit.Call }
 
 func (r *recorder) Receive(ctx actor.Context) {
-	if c, ok := ctx.Message().(*api.Call); ok {
+	if c, ok := ctx.Message().(*kit.Call); ok {
 		r.got <- c
-		ctx.Respond(api.OK())
+		ctx.Respond(kit.OK())
 	}
 }
 
@@ -168,7 +168,7 @@ func (r *recorder) Receive(ctx actor.Context) {
 // session.
 func TestBuffers_PasteGoesToThePaneThroughTheSession(t *testing.T) {
 	system := newSystem(t)
-	rec := &recorder{got: make(chan *api.Call, 4)}
+	rec := &recorder{got: make(chan *kit.Call, 4)}
 	session := system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return rec }))
 	pid := system.Root.Spawn(Props(Options{Session: session}))
 	wantCode(t, ask(t, system, pid, "buffer.paste", &protocol.BufferPasteParams{PaneID: "w1:p1"}), protocol.CodeBufferNotFound)

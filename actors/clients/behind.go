@@ -3,7 +3,7 @@ package clients
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -39,5 +39,5 @@ func (c *Clients) frontGone(ctx actor.Context) {
 	c.front = c.behind[len(c.behind)-1]
 	c.behind = c.behind[:len(c.behind)-1]
 	c.showPopup(ctx, c.front)
-	ctx.Send(c.front, &api.Push{Event: protocol.ClientFrontEvent, Data: struct{}{}})
+	ctx.Send(c.front, &kit.Push{Event: protocol.ClientFrontEvent, Data: struct{}{}})
 }

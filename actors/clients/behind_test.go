@@ -6,8 +6,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -28,7 +28,7 @@ func TestFrontGoneBringsThePreviousClientBack(t *testing.T) {
 		defer rec.mu.Unlock()
 		n := 0
 		for _, m := range rec.msgs {
-			if p, ok := m.(*api.Push); ok && p.Event == protocol.ClientFrontEvent {
+			if p, ok := m.(*kit.Push); ok && p.Event == protocol.ClientFrontEvent {
 				n++
 			}
 		}
@@ -66,22 +66,22 @@ func TestFrontGoneBringsThePreviousClientBack(t *testing.T) {
 	if fronts(b) != 0 || fronts(gone) != 0 {
 		t.Errorf("pushes to gone clients: b %d, the other %d", fronts(b), fronts(gone))
 	}
-	res, err := system.Root.RequestFuture(pid, &api.Call{ID: "t", Method: "notification.show", Params: &protocol.NotificationShowParams{Title: "x"}}, 5*time.Second).Result()
+	res, err := system.Root.RequestFuture(pid, &kit.Call{ID: "t", Method: "notification.show", Params: &protocol.NotificationShowParams{Title: "x"}}, 5*time.Second).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := res.(*api.Reply).Result.(protocol.NotificationShown); !got.Shown {
+	if got := res.(*kit.Reply).Result.(protocol.NotificationShown); !got.Shown {
 		t.Errorf("a toast after the front went: %+v (a should be in front)", got)
 	}
 	// a goes too: nobody is in front, nobody is told.
 	if err := system.Root.StopFuture(aPID).Wait(); err != nil {
 		t.Fatal(err)
 	}
-	res, err = system.Root.RequestFuture(pid, &api.Call{ID: "t", Method: "notification.show", Params: &protocol.NotificationShowParams{Title: "y"}}, 5*time.Second).Result()
+	res, err = system.Root.RequestFuture(pid, &kit.Call{ID: "t", Method: "notification.show", Params: &protocol.NotificationShowParams{Title: "y"}}, 5*time.Second).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := res.(*api.Reply).Result.(protocol.NotificationShown); got.Shown || got.Reason != protocol.NotifyNoClient {
+	if got := res.(*kit.Reply).Result.(protocol.NotificationShown); got.Shown || got.Reason != protocol.NotifyNoClient {
 		t.Errorf("with every client gone: %+v", got)
 	}
 }

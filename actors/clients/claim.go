@@ -3,7 +3,7 @@ package clients
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -17,10 +17,10 @@ type TakenOver struct {
 // claim makes the calling connection the one controller of a terminal.
 // The terminal id is not checked here (the clients actor owns no
 // topology): the CLI resolves its target through the session first.
-func (c *Clients) claim(ctx actor.Context, prm *protocol.TerminalClaimParams) *api.Reply {
+func (c *Clients) claim(ctx actor.Context, prm *protocol.TerminalClaimParams) *kit.Reply {
 	caller := ctx.Sender()
 	if caller == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeInvalidRequest, "terminal.claim needs a connection"))
+		return kit.Fail(protocol.Errorf(protocol.CodeInvalidRequest, "terminal.claim needs a connection"))
 	}
 	if c.owners == nil {
 		c.owners = map[string]*actor.PID{}
@@ -29,14 +29,14 @@ func (c *Clients) claim(ctx actor.Context, prm *protocol.TerminalClaimParams) *a
 	tookOver := false
 	if old != nil && !old.Equal(caller) {
 		if !prm.Takeover {
-			return api.Fail(protocol.Errorf("stream_conflict", "terminal attach failed: terminal %s already has an attached client; retry with --takeover", prm.TerminalID))
+			return kit.Fail(protocol.Errorf("stream_conflict", "terminal attach failed: terminal %s already has an attached client; retry with --takeover", prm.TerminalID))
 		}
 		ctx.Send(old, &TakenOver{TerminalID: prm.TerminalID})
 		tookOver = true
 	}
 	c.owners[prm.TerminalID] = caller
 	ctx.Watch(caller)
-	return api.Done(protocol.TerminalClaimed{TerminalID: prm.TerminalID, TookOver: tookOver})
+	return kit.Done(protocol.TerminalClaimed{TerminalID: prm.TerminalID, TookOver: tookOver})
 }
 
 // releaseClaims drops the terminals a connection that went away controlled.

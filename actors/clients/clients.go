@@ -6,26 +6,26 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
 
 // Registry holds the API methods the clients actor answers.
-var Registry = api.NewRegistry(protocol.OwnerClients, "actors/clients", map[string]func(*Clients, actor.Context, *api.Call) *api.Reply{
-	"notification.show": func(c *Clients, ctx actor.Context, call *api.Call) *api.Reply {
+var Registry = kit.NewRegistry(protocol.OwnerClients, "actors/clients", map[string]func(*Clients, actor.Context, *kit.Call) *kit.Reply{
+	"notification.show": func(c *Clients, ctx actor.Context, call *kit.Call) *kit.Reply {
 		return c.show(ctx, call.Params.(*protocol.NotificationShowParams))
 	},
-	"client.window_title.set": func(c *Clients, ctx actor.Context, call *api.Call) *api.Reply {
+	"client.window_title.set": func(c *Clients, ctx actor.Context, call *kit.Call) *kit.Reply {
 		return c.setTitle(ctx, call.Params.(*protocol.ClientWindowTitleSetParams).Title, "set")
 	},
-	"client.window_title.clear": func(c *Clients, ctx actor.Context, _ *api.Call) *api.Reply {
+	"client.window_title.clear": func(c *Clients, ctx actor.Context, _ *kit.Call) *kit.Reply {
 		return c.setTitle(ctx, "", "cleared")
 	},
-	"popup.close":     func(c *Clients, ctx actor.Context, _ *api.Call) *api.Reply { return c.popupClose(ctx) },
+	"popup.close":     func(c *Clients, ctx actor.Context, _ *kit.Call) *kit.Reply { return c.popupClose(ctx) },
 	"popup.send_text": (*Clients).popupSendText,
-	"terminal.claim": func(c *Clients, ctx actor.Context, call *api.Call) *api.Reply {
+	"terminal.claim": func(c *Clients, ctx actor.Context, call *kit.Call) *kit.Reply {
 		return c.claim(ctx, call.Params.(*protocol.TerminalClaimParams))
 	},
 })
@@ -39,8 +39,8 @@ const toastInterval = time.Second
 const toastVisible = 4 * time.Second
 
 // Foreground tells the actor which connection is the interactive client in
-// front, and the size of its tab area; it gets api.Toast and
-// api.WindowTitle messages and the popup until it goes away.
+// front, and the size of its tab area; it gets kit.Toast and
+// kit.WindowTitle messages and the popup until it goes away.
 type Foreground struct {
 	PID        *actor.PID
 	Cols, Rows int
@@ -87,7 +87,7 @@ func Props(opts Options) *actor.Props {
 		opts.Log = slog.Default()
 	}
 	stop := actor.NewOneForOneStrategy(0, time.Second, func(any) actor.Directive { return actor.StopDirective })
-	return actor.PropsFromProducer(func() actor.Actor { return &Clients{opts: opts, cfg: opts.Config, startPane: opts.StartPane} }, actor.WithSupervisor(stop), api.Guarded(opts.Log))
+	return actor.PropsFromProducer(func() actor.Actor { return &Clients{opts: opts, cfg: opts.Config, startPane: opts.StartPane} }, actor.WithSupervisor(stop), kit.Guarded(opts.Log))
 }
 
 // Receive implements actor.Actor.
@@ -108,7 +108,7 @@ func (c *Clients) Receive(ctx actor.Context) {
 		c.popupGone(ctx, nil, msg.TerminalID)
 	case *SetConfig:
 		c.cfg = msg.Config
-	case *api.Push:
+	case *kit.Push:
 		if c.front != nil {
 			ctx.Send(c.front, msg)
 		}
@@ -116,12 +116,12 @@ func (c *Clients) Receive(ctx actor.Context) {
 		ctx.Respond(c.openPopup(ctx, msg))
 	case *PopupOpen:
 		ctx.Respond(c.popupOpen(ctx, msg))
-	case *api.Call:
+	case *kit.Call:
 		if reply := c.handle(ctx, msg); reply != nil {
 			ctx.Respond(reply)
 		}
 	default:
-		api.Unhandled(ctx, msg, nil)
+		kit.Unhandled(ctx, msg, nil)
 	}
 }
 
@@ -144,15 +144,15 @@ func (c *Clients) foreground(ctx actor.Context, msg *Foreground) {
 	c.resizePopup(ctx)
 }
 
-func (c *Clients) handle(ctx actor.Context, call *api.Call) *api.Reply {
+func (c *Clients) handle(ctx actor.Context, call *kit.Call) *kit.Reply {
 	h, ok := Registry.Lookup(call.Method)
 	if !ok {
-		return api.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", call.Method))
+		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", call.Method))
 	}
 	return h(c, ctx, call)
 }
 
-func (c *Clients) show(ctx actor.Context, prm *protocol.NotificationShowParams) *api.Reply {
+func (c *Clients) show(ctx actor.Context, prm *protocol.NotificationShowParams) *kit.Reply {
 	now := time.Now()
 	reason := protocol.NotifyShown
 	inApp := c.cfg.UI.Toast.Delivery == config.ToastHerdr
@@ -169,9 +169,9 @@ func (c *Clients) show(ctx actor.Context, prm *protocol.NotificationShowParams) 
 		reason = protocol.NotifyBusy // the in-app toast shown last is still up
 	}
 	if reason != protocol.NotifyShown {
-		return api.Done(protocol.NotificationShown{Shown: false, Reason: reason})
+		return kit.Done(protocol.NotificationShown{Shown: false, Reason: reason})
 	}
-	t := &api.Toast{Title: prm.Title, Sound: prm.Sound, Delivery: c.cfg.UI.Toast.Delivery}
+	t := &kit.Toast{Title: prm.Title, Sound: prm.Sound, Delivery: c.cfg.UI.Toast.Delivery}
 	if prm.Body != nil {
 		t.Body = *prm.Body
 	}
@@ -184,15 +184,15 @@ func (c *Clients) show(ctx actor.Context, prm *protocol.NotificationShowParams) 
 	}
 	c.toastAt = now
 	ctx.Send(c.front, t)
-	return api.Done(protocol.NotificationShown{Shown: true, Reason: protocol.NotifyShown})
+	return kit.Done(protocol.NotificationShown{Shown: true, Reason: protocol.NotifyShown})
 }
 
-func (c *Clients) setTitle(ctx actor.Context, title, reason string) *api.Reply {
+func (c *Clients) setTitle(ctx actor.Context, title, reason string) *kit.Reply {
 	if c.front == nil {
-		return api.Done(protocol.ClientWindowTitle{Changed: false, Reason: protocol.NotifyNoClient})
+		return kit.Done(protocol.ClientWindowTitle{Changed: false, Reason: protocol.NotifyNoClient})
 	}
 	changed := c.title != title
 	c.title = title
-	ctx.Send(c.front, &api.WindowTitle{Title: title})
-	return api.Done(protocol.ClientWindowTitle{Changed: changed, Reason: reason})
+	ctx.Send(c.front, &kit.WindowTitle{Title: title})
+	return kit.Done(protocol.ClientWindowTitle{Changed: changed, Reason: reason})
 }

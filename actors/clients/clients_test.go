@@ -7,8 +7,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -20,7 +20,7 @@ type recorder struct {
 
 func (r *recorder) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
-	case *api.Toast, *api.WindowTitle, *TakenOver, *api.Push:
+	case *kit.Toast, *kit.WindowTitle, *TakenOver, *kit.Push:
 		r.mu.Lock()
 		r.msgs = append(r.msgs, m)
 		r.mu.Unlock()
@@ -44,11 +44,11 @@ func TestForegroundClientGetsToastsAndTitles(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := system.Root.RequestFuture(pid, &api.Call{ID: "t", Method: method, Params: prm}, 5*time.Second).Result()
+		res, err := system.Root.RequestFuture(pid, &kit.Call{ID: "t", Method: method, Params: prm}, 5*time.Second).Result()
 		if err != nil {
 			t.Fatal(err)
 		}
-		return res.(*api.Reply).Result
+		return res.(*kit.Reply).Result
 	}
 	show := func() protocol.NotificationShown {
 		return call("notification.show", `{"title":"Done","body":"tests pass"}`).(protocol.NotificationShown)
@@ -104,23 +104,23 @@ func (r *recorder) last() any {
 }
 
 // spawnClients starts the actor with cfg and a recording client in front.
-func spawnClients(t *testing.T, cfg config.Config) (call func(string, string) *api.Reply, rec *recorder, client *actor.PID, system *actor.ActorSystem) {
+func spawnClients(t *testing.T, cfg config.Config) (call func(string, string) *kit.Reply, rec *recorder, client *actor.PID, system *actor.ActorSystem) {
 	system = actor.NewActorSystem()
 	pid := system.Root.Spawn(Props(Options{Config: cfg}))
 	rec = &recorder{}
 	client = system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return rec }))
 	system.Root.Send(pid, &Foreground{PID: client})
-	call = func(method, params string) *api.Reply {
+	call = func(method, params string) *kit.Reply {
 		t.Helper()
 		prm, err := protocol.DecodeParams(method, []byte(params))
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := system.Root.RequestFuture(pid, &api.Call{ID: "t", Method: method, Params: prm}, 5*time.Second).Result()
+		res, err := system.Root.RequestFuture(pid, &kit.Call{ID: "t", Method: method, Params: prm}, 5*time.Second).Result()
 		if err != nil {
 			t.Fatal(err)
 		}
-		return res.(*api.Reply)
+		return res.(*kit.Reply)
 	}
 	return call, rec, client, system
 }
@@ -143,7 +143,7 @@ func TestToastPositionDefaultsToConfig(t *testing.T) {
 	call, rec, _, _ := spawnClients(t, cfg)
 	call("notification.show", `{"title":"a"}`)
 	waitCount(t, rec, 1)
-	if got := rec.last().(*api.Toast); got.Position != "top-left" {
+	if got := rec.last().(*kit.Toast); got.Position != "top-left" {
 		t.Fatalf("default position %q, want the configured top-left", got.Position)
 	}
 }
@@ -154,7 +154,7 @@ func TestToastPositionFromRequest(t *testing.T) {
 	call, rec, _, _ := spawnClients(t, cfg)
 	call("notification.show", `{"title":"a","position":"bottom-left"}`)
 	waitCount(t, rec, 1)
-	if got := rec.last().(*api.Toast); got.Position != "bottom-left" {
+	if got := rec.last().(*kit.Toast); got.Position != "bottom-left" {
 		t.Fatalf("position %q, want the request's bottom-left", got.Position)
 	}
 }
@@ -172,7 +172,7 @@ func TestTerminalDeliveryIsRateLimitedNotBusy(t *testing.T) {
 		t.Fatalf("second at once: %+v", got)
 	}
 	waitCount(t, rec, 1)
-	if got := rec.last().(*api.Toast); got.Position != "" {
+	if got := rec.last().(*kit.Toast); got.Position != "" {
 		t.Fatalf("terminal delivery got position %q", got.Position)
 	}
 }
@@ -181,15 +181,15 @@ func TestTerminalDeliveryIsRateLimitedNotBusy(t *testing.T) {
 // the replies and TakenOver notices it gets.
 type conn struct {
 	to      *actor.PID
-	replies chan *api.Reply
+	replies chan *kit.Reply
 	taken   chan *TakenOver
 }
 
 func (c *conn) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
-	case *api.Call:
+	case *kit.Call:
 		ctx.Request(c.to, m)
-	case *api.Reply:
+	case *kit.Reply:
 		c.replies <- m
 	case *TakenOver:
 		c.taken <- m
@@ -200,12 +200,12 @@ func TestTerminalClaimTakeoverAndRelease(t *testing.T) {
 	system := actor.NewActorSystem()
 	pid := system.Root.Spawn(Props(Options{Config: config.Default()}))
 	newConn := func() (*conn, *actor.PID) {
-		c := &conn{to: pid, replies: make(chan *api.Reply, 4), taken: make(chan *TakenOver, 4)}
+		c := &conn{to: pid, replies: make(chan *kit.Reply, 4), taken: make(chan *TakenOver, 4)}
 		return c, system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return c }))
 	}
-	claim := func(c *conn, cp *actor.PID, takeover bool) *api.Reply {
+	claim := func(c *conn, cp *actor.PID, takeover bool) *kit.Reply {
 		t.Helper()
-		system.Root.Send(cp, &api.Call{ID: "t", Method: "terminal.claim", Params: &protocol.TerminalClaimParams{TerminalID: "term_1", Takeover: takeover}})
+		system.Root.Send(cp, &kit.Call{ID: "t", Method: "terminal.claim", Params: &protocol.TerminalClaimParams{TerminalID: "term_1", Takeover: takeover}})
 		select {
 		case r := <-c.replies:
 			return r
@@ -272,10 +272,10 @@ func TestForegroundFromAClientAlreadyGone(t *testing.T) {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if _, err := system.Root.RequestFuture(pid, &api.Call{ID: "t", Method: "client.window_title.set", Params: prm}, 5*time.Second).Result(); err != nil {
+		if _, err := system.Root.RequestFuture(pid, &kit.Call{ID: "t", Method: "client.window_title.set", Params: prm}, 5*time.Second).Result(); err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := rec.last().(*api.WindowTitle); ok {
+		if _, ok := rec.last().(*kit.WindowTitle); ok {
 			return
 		}
 		if time.Now().After(deadline) {

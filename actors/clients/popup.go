@@ -8,7 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -22,7 +22,7 @@ import (
 // OpenPopup asks the actor to open a popup (a plugin's); the sender is
 // the caller, who gets the answer (ok, or ui_busy while one is open).
 type OpenPopup struct {
-	Call          *api.Call
+	Call          *kit.Call
 	Title         string
 	Width, Height *protocol.PopupSize
 	Argv          []string
@@ -37,20 +37,20 @@ type OpenPopup struct {
 	FailCode string
 }
 
-// CarriedCall implements api.CallCarrier.
-func (o *OpenPopup) CarriedCall() *api.Call { return o.Call }
+// CarriedCall implements kit.CallCarrier.
+func (o *OpenPopup) CarriedCall() *kit.Call { return o.Call }
 
 // PopupOpen is popup.open ([[keys.command]] type popup), forwarded by the
 // session with the focused pane's context and the tab area; the sender
 // is the caller.
 type PopupOpen struct {
-	Call       *api.Call
+	Call       *kit.Call
 	Context    protocol.PluginInvocationContext
 	Cols, Rows int
 }
 
-// CarriedCall implements api.CallCarrier.
-func (o *PopupOpen) CarriedCall() *api.Call { return o.Call }
+// CarriedCall implements kit.CallCarrier.
+func (o *PopupOpen) CarriedCall() *kit.Call { return o.Call }
 
 // popup is the open popup.
 type popup struct {
@@ -62,11 +62,11 @@ type popup struct {
 // popupOpen runs a command line in a popup: the platform shell runs it
 // in the focused pane's folder, with the HERDR_ACTIVE_* variables a key
 // command sees.
-func (c *Clients) popupOpen(ctx actor.Context, m *PopupOpen) *api.Reply {
+func (c *Clients) popupOpen(ctx actor.Context, m *PopupOpen) *kit.Reply {
 	prm := m.Call.Params.(*protocol.PopupOpenParams)
 	x := m.Context
 	if x.FocusedPaneID == nil || x.WorkspaceID == nil || x.TabID == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeNoActivePane, "no active pane"))
+		return kit.Fail(protocol.Errorf(protocol.CodeNoActivePane, "no active pane"))
 	}
 	here := ""
 	if x.FocusedPaneCwd != nil {
@@ -92,45 +92,45 @@ func (c *Clients) popupOpen(ctx actor.Context, m *PopupOpen) *api.Reply {
 // openPopup starts the popup's program at the size its geometry gives. A
 // program not found or a bad folder fail before a popup open already
 // answers ui_busy.
-func (c *Clients) openPopup(ctx actor.Context, m *OpenPopup) *api.Reply {
+func (c *Clients) openPopup(ctx actor.Context, m *OpenPopup) *kit.Reply {
 	fail := m.FailCode
 	if fail == "" {
 		fail = protocol.CodePluginPaneOpenFailed
 	}
 	if _, err := exec.LookPath(m.Argv[0]); err != nil {
-		return api.Fail(protocol.Errorf(fail, "cannot start %s: %v", m.Argv[0], err))
+		return kit.Fail(protocol.Errorf(fail, "cannot start %s: %v", m.Argv[0], err))
 	}
 	cwd, err := c.checkCwd(m.Cwd)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	if c.popup != nil {
-		return api.Fail(protocol.Errorf(protocol.CodeUIBusy, "a popup is open already; close it first (popup.close)"))
+		return kit.Fail(protocol.Errorf(protocol.CodeUIBusy, "a popup is open already; close it first (popup.close)"))
 	}
 	if c.area == [2]int{} {
 		c.area = [2]int{m.Cols, m.Rows}
 	}
 	_, inner, ok := protocol.PopupGeometry(m.Width, m.Height, c.area[0], c.area[1])
 	if !ok {
-		return api.Fail(protocol.Errorf(fail, "terminal area too small for popup"))
+		return kit.Fail(protocol.Errorf(fail, "terminal area too small for popup"))
 	}
 	c.nextPopup++
 	termID := "term_popup_" + strconv.FormatInt(time.Now().UnixMicro(), 16) + strconv.FormatUint(c.nextPopup, 16)
 	props, abort, err := c.startPane(pane.Spec{TerminalID: termID, Argv: m.Argv, Cwd: cwd, Env: c.popupEnv(m.Env), Cols: inner.Width, Rows: inner.Height,
 		ScrollbackBytes: c.cfg.Advanced.ScrollbackLimitBytes, Log: c.opts.Log.With("popup", termID)})
 	if err != nil {
-		return api.Fail(protocol.Errorf(fail, "cannot start %s: %v", m.Argv[0], err))
+		return kit.Fail(protocol.Errorf(fail, "cannot start %s: %v", m.Argv[0], err))
 	}
 	pid, err := ctx.SpawnNamed(props, termID)
 	if err != nil {
 		abort()
-		return api.Fail(protocol.Errorf(fail, "start popup: %v", err))
+		return kit.Fail(protocol.Errorf(fail, "start popup: %v", err))
 	}
 	ctx.Watch(pid)
 	c.popup = &popup{pid: pid, cols: inner.Width, rows: inner.Height,
 		state: protocol.PopupState{Open: true, TerminalID: termID, Title: m.Title, Width: m.Width, Height: m.Height}}
 	c.showPopup(ctx, c.front)
-	return api.OK()
+	return kit.OK()
 }
 
 // showPopup tells client the popup's state and has it watch the screen.
@@ -155,7 +155,7 @@ func (c *Clients) hidePopup(ctx actor.Context, client *actor.PID) {
 // its answers and frames.
 func (c *Clients) pushPopup(ctx actor.Context, client *actor.PID, st protocol.PopupState) {
 	if line, err := protocol.EncodeDedicated(protocol.PopupEvent, st); err == nil {
-		ctx.Send(client, &api.Frames{Lines: [][]byte{line}, From: ctx.Self()})
+		ctx.Send(client, &kit.Frames{Lines: [][]byte{line}, From: ctx.Self()})
 	}
 }
 
@@ -183,22 +183,22 @@ func (c *Clients) resizePopup(ctx actor.Context) {
 	ctx.Send(c.popup.pid, &pane.Resize{Cols: inner.Width, Rows: inner.Height})
 }
 
-func (c *Clients) popupClose(ctx actor.Context) *api.Reply {
+func (c *Clients) popupClose(ctx actor.Context) *kit.Reply {
 	if c.popup == nil {
-		return api.Fail(protocol.Errorf(protocol.CodePopupNotOpen, "no popup is open"))
+		return kit.Fail(protocol.Errorf(protocol.CodePopupNotOpen, "no popup is open"))
 	}
 	c.closePopup(ctx)
-	return api.OK()
+	return kit.OK()
 }
 
 // popupSendText hands the text to the popup's terminal, which answers.
-func (c *Clients) popupSendText(ctx actor.Context, call *api.Call) *api.Reply {
+func (c *Clients) popupSendText(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if c.popup == nil {
-		return api.Fail(protocol.Errorf(protocol.CodePopupNotOpen, "no popup is open"))
+		return kit.Fail(protocol.Errorf(protocol.CodePopupNotOpen, "no popup is open"))
 	}
 	id := c.popup.state.TerminalID
 	text := call.Params.(*protocol.PopupSendTextParams).Text
-	fwd := &api.Call{ID: call.ID, Method: "pane.send_text", Params: &protocol.PaneSendTextParams{PaneID: id, Text: text}}
+	fwd := &kit.Call{ID: call.ID, Method: "pane.send_text", Params: &protocol.PaneSendTextParams{PaneID: id, Text: text}}
 	ctx.RequestWithCustomSender(c.popup.pid, &pane.Request{Call: fwd, PaneID: id}, ctx.Sender())
 	return nil
 }

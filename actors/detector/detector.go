@@ -8,8 +8,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
-	"github.com/herdr-go/herdr/actors/detect"
+	"github.com/herdr-go/herdr/actors/detector/rules"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/procs"
 )
 
@@ -28,7 +28,7 @@ type Snapshot struct {
 }
 
 // SetCatalog replaces the manifests (server.reload_agent_manifests).
-type SetCatalog struct{ Catalog *detect.Catalog }
+type SetCatalog struct{ Catalog *rules.Catalog }
 
 // Saw is told to the pane after each snapshot that changed what the
 // detector knows; Revision is the snapshot's, so the pane can drop a
@@ -36,7 +36,7 @@ type SetCatalog struct{ Catalog *detect.Catalog }
 type Saw struct {
 	Revision uint64
 	Agent    string // "" for none
-	State    detect.State
+	State    rules.State
 	Cwd      string // the foreground job's working directory, "" if unknown
 	// Job is the foreground job as this snapshot's walk found it, which
 	// the pane keeps to answer pane.process_info.
@@ -79,14 +79,14 @@ type holdCheck struct{}
 
 // Detector is the actor.
 type Detector struct {
-	catalog *detect.Catalog
+	catalog *rules.Catalog
 	procs   procs.Table
 	last    *Snapshot
 	told    Saw
 	// idleSince is when a working → idle change was first seen.
 	idleSince time.Time
 	held      bool // a holdCheck is pending
-	timers    api.Timers
+	timers    kit.Timers
 	// describing is the Describe being walked, so that a detector failing
 	// on it still answers (Restarting and Stopping come to this instance).
 	describing *Describe
@@ -94,8 +94,8 @@ type Detector struct {
 
 // Props returns the props of a detector reading table; a nil catalog
 // reports the foreground cwd only.
-func Props(catalog *detect.Catalog, table procs.Table) *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor { return &Detector{catalog: catalog, procs: table} }, api.Guarded(nil))
+func Props(catalog *rules.Catalog, table procs.Table) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor { return &Detector{catalog: catalog, procs: table} }, kit.Guarded(nil))
 }
 
 // Supervision is the strategy a pane supervises its detector with:
@@ -113,7 +113,7 @@ func Supervision(log *slog.Logger) actor.SupervisorStrategy {
 // Receive implements actor.Actor.
 func (d *Detector) Receive(ctx actor.Context) {
 	msg := ctx.Message()
-	if f, ok := msg.(*api.Fired); ok {
+	if f, ok := msg.(*kit.Fired); ok {
 		msg = d.timers.Fired(f)
 	}
 	switch msg := msg.(type) {
@@ -138,7 +138,7 @@ func (d *Detector) Receive(ctx actor.Context) {
 			ctx.Send(ctx.Parent(), &Described{Job: Job{Revision: m.Revision, Group: m.Group}, Failed: true})
 		}
 	default:
-		api.Unhandled(ctx, msg, nil)
+		kit.Unhandled(ctx, msg, nil)
 	}
 }
 
@@ -149,13 +149,13 @@ func (d *Detector) evaluate(ctx actor.Context) {
 	if s == nil {
 		return
 	}
-	saw := Saw{Revision: s.Revision, State: detect.StateUnknown}
+	saw := Saw{Revision: s.Revision, State: rules.StateUnknown}
 	if s.Group > 0 {
 		saw.Cwd = d.procs.Cwd(s.Group)
 	}
 	saw.Job = d.walk(s.Revision, s.Shell, s.Group)
 	if d.catalog != nil && s.Shell > 0 && s.Group > 0 {
-		saw.Agent, _ = detect.Recognize(d.recognizable(saw.Job))
+		saw.Agent, _ = rules.Recognize(d.recognizable(saw.Job))
 	}
 	if saw.Agent != "" {
 		saw.State = d.state(ctx, saw.Agent, s)
@@ -185,15 +185,15 @@ func (d *Detector) walk(revision uint64, shell, group int) Job {
 
 // recognizable gives the job's processes to recognition: those whose
 // argv is known, with the agent hint of their environment.
-func (d *Detector) recognizable(job Job) []detect.Process {
-	var out []detect.Process
+func (d *Detector) recognizable(job Job) []rules.Process {
+	var out []rules.Process
 	for _, pr := range job.Processes {
 		if len(pr.Argv) == 0 {
 			continue
 		}
-		p := detect.Process{PID: pr.PID, Leader: pr.PID == job.Group, Argv: pr.Argv}
-		if v, ok := d.procs.Env(pr.PID, detect.EnvAgentHint); ok {
-			p.Env = map[string]string{detect.EnvAgentHint: v}
+		p := rules.Process{PID: pr.PID, Leader: pr.PID == job.Group, Argv: pr.Argv}
+		if v, ok := d.procs.Env(pr.PID, rules.EnvAgentHint); ok {
+			p.Env = map[string]string{rules.EnvAgentHint: v}
 		}
 		out = append(out, p)
 	}
@@ -210,18 +210,18 @@ func sameJob(a, b Job) bool {
 
 // state evaluates agent's manifest on the snapshot, holding a working →
 // idle change without a visible idle marker for IdleConfirm.
-func (d *Detector) state(ctx actor.Context, agent string, s *Snapshot) detect.State {
+func (d *Detector) state(ctx actor.Context, agent string, s *Snapshot) rules.State {
 	m, ok := d.catalog.Get(agent)
 	if !ok {
-		return detect.StateIdle
+		return rules.StateIdle
 	}
-	res := m.Evaluate(detect.Input{Lines: s.Lines, Title: s.Title})
+	res := m.Evaluate(rules.Input{Lines: s.Lines, Title: s.Title})
 	state := res.State
 	same := agent == d.told.Agent
 	if res.SkipStateUpdate && same {
 		state = d.told.State
 	}
-	if state == detect.StateIdle && d.told.State == detect.StateWorking && !res.VisibleIdle && same {
+	if state == rules.StateIdle && d.told.State == rules.StateWorking && !res.VisibleIdle && same {
 		if d.idleSince.IsZero() {
 			d.idleSince = time.Now()
 		}
@@ -230,7 +230,7 @@ func (d *Detector) state(ctx actor.Context, agent string, s *Snapshot) detect.St
 				d.held = true
 				d.timers.After(ctx, IdleConfirm/3, &holdCheck{})
 			}
-			return detect.StateWorking
+			return rules.StateWorking
 		}
 	} else {
 		d.idleSince = time.Time{}

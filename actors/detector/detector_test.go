@@ -10,7 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/detect"
+	"github.com/herdr-go/herdr/actors/detector/rules"
 	"github.com/herdr-go/herdr/actors/procs"
 )
 
@@ -35,7 +35,7 @@ func (f *fakeTable) Session(int) []int              { return nil }
 // passes snapshots on and reports what the detector saw.
 func pane(t *testing.T, table procs.Table) (*actor.RootContext, *actor.PID, chan *Saw) {
 	t.Helper()
-	catalog, warnings := detect.LoadCatalog("")
+	catalog, warnings := rules.LoadCatalog("")
 	if len(warnings) > 0 {
 		t.Fatal(warnings)
 	}
@@ -99,13 +99,13 @@ func TestDetectorRecognisesAndEvaluates(t *testing.T) {
 	root, p, saw := pane(t, &fakeTable{})
 	root.Send(p, snapshot(1, working))
 	s := next(t, saw, 2*time.Second)
-	if s.Agent != "claude" || s.State != detect.StateWorking || s.Cwd != "/home/u/proj" || s.Revision != 1 {
+	if s.Agent != "claude" || s.State != rules.StateWorking || s.Cwd != "/home/u/proj" || s.Revision != 1 {
 		t.Fatalf("saw %+v, want claude working in /home/u/proj at revision 1", s)
 	}
 	// The same again: nothing new to tell.
 	root.Send(p, snapshot(2, working))
 	root.Send(p, snapshot(3, idle))
-	if s := next(t, saw, 2*time.Second); s.State != detect.StateIdle || s.Revision != 3 {
+	if s := next(t, saw, 2*time.Second); s.State != rules.StateIdle || s.Revision != 3 {
 		t.Fatalf("saw %+v, want idle at revision 3 (revision 2 changed nothing)", s)
 	}
 }
@@ -119,7 +119,7 @@ func TestDetectorHoldsUnmarkedIdle(t *testing.T) {
 	start := time.Now()
 	root.Send(p, snapshot(2, "\n❯ \n"))
 	s := next(t, saw, 2*time.Second)
-	if s.State != detect.StateIdle || time.Since(start) < IdleConfirm {
+	if s.State != rules.StateIdle || time.Since(start) < IdleConfirm {
 		t.Fatalf("saw %+v after %v; want idle, no sooner than %v", s, time.Since(start), IdleConfirm)
 	}
 }

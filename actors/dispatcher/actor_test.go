@@ -9,8 +9,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/tasks"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -30,15 +30,15 @@ type seen struct {
 // each call by answer and tells the test every call, in order, but for
 // pane.process_info (which shell a command line is quoted for): that is
 // answered here, bash in front, and not told.
-func fakeServer(t *testing.T, answer func(c *api.Call) *api.Reply) (*actor.ActorSystem, *actor.PID, chan seen) {
+func fakeServer(t *testing.T, answer func(c *kit.Call) *kit.Reply) (*actor.ActorSystem, *actor.PID, chan seen) {
 	t.Helper()
 	system := actor.NewActorSystem()
 	t.Cleanup(system.Shutdown)
 	calls := make(chan seen, 256)
 	pid := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
-		if c, ok := ctx.Message().(*api.Call); ok {
+		if c, ok := ctx.Message().(*kit.Call); ok {
 			if c.Method == "pane.process_info" {
-				ctx.Respond(api.Done(result{"process_info": map[string]any{"pane_id": "w2:p1", "shell_pid": 40, "foreground_process_group_id": 40,
+				ctx.Respond(kit.Done(result{"process_info": map[string]any{"pane_id": "w2:p1", "shell_pid": 40, "foreground_process_group_id": 40,
 					"foreground_processes": []any{map[string]any{"pid": 40, "name": "bash"}}}}))
 				return
 			}
@@ -133,16 +133,16 @@ func task(id, status string, prio int, worker map[string]any) map[string]any {
 func TestDispatcher_StepsInOrderWithinTheBound(t *testing.T) {
 	board := []any{task("task-1", "ready", 0, nil), task("task-2", "ready", 0, nil), task("task-3", "ready", 1, nil)}
 	ws := 1
-	system, server, calls := fakeServer(t, func(c *api.Call) *api.Reply {
+	system, server, calls := fakeServer(t, func(c *kit.Call) *kit.Reply {
 		switch c.Method {
 		case "task.list":
-			return api.Done(result{"tasks": board})
+			return kit.Done(result{"tasks": board})
 		case "worktree.create":
 			ws++
 			w := fmt.Sprintf("w%d", ws)
-			return api.Done(result{"workspace": map[string]any{"workspace_id": w}, "root_pane": map[string]any{"pane_id": w + ":p1"}, "worktree": map[string]any{"path": "/wt/" + w}})
+			return kit.Done(result{"workspace": map[string]any{"workspace_id": w}, "root_pane": map[string]any{"pane_id": w + ":p1"}, "worktree": map[string]any{"path": "/wt/" + w}})
 		}
-		return api.Done(result{})
+		return kit.Done(result{})
 	})
 	d := spawnDispatcher(system, server, 2)
 	if c := next(t, calls); c.method != "task.list" {
@@ -215,22 +215,22 @@ func TestDispatcher_RestartRule(t *testing.T) {
 		task("task-2", "running", 0, map[string]any{"workspace_id": "w3", "pane_id": "w3:p1", "branch": "task/task-2-do-task-2"}),
 		task("task-3", "running", 0, map[string]any{"workspace_id": "w4", "pane_id": "w4:p1", "branch": "task/task-3-do-task-3"}),
 	}
-	system, server, calls := fakeServer(t, func(c *api.Call) *api.Reply {
+	system, server, calls := fakeServer(t, func(c *kit.Call) *kit.Reply {
 		switch c.Method {
 		case "task.list":
-			return api.Done(result{"tasks": board})
+			return kit.Done(result{"tasks": board})
 		case "pane.get":
 			id := c.Params.(*protocol.PaneTarget).PaneID
 			if id == "w3:p1" {
-				return api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "no pane %s", id))
+				return kit.Fail(protocol.Errorf(protocol.CodePaneNotFound, "no pane %s", id))
 			}
-			return api.Done(result{"pane": map[string]any{"pane_id": id, "workspace_id": strings.Split(id, ":")[0]}})
+			return kit.Done(result{"pane": map[string]any{"pane_id": id, "workspace_id": strings.Split(id, ":")[0]}})
 		case "agent.get":
 			if c.Params.(*protocol.AgentTarget).Target == "w4:p1" {
-				return api.Done(result{"agent": map[string]any{"pane_id": "w4:p1", "agent": "claude"}})
+				return kit.Done(result{"agent": map[string]any{"pane_id": "w4:p1", "agent": "claude"}})
 			}
 		}
-		return api.Done(result{})
+		return kit.Done(result{})
 	})
 	spawnDispatcher(system, server, 5)
 	got := drain(calls)
@@ -265,28 +265,28 @@ func TestDispatcher_RestartRule(t *testing.T) {
 // from the claim's history) until MaxAttempts, then reported failed.
 func TestDispatcher_GivesUpRetriesThenFails(t *testing.T) {
 	var acts []protocol.TaskActivity
-	claimed := func() *api.Reply {
+	claimed := func() *kit.Reply {
 		m := task("task-1", "ready", 0, nil)
 		m["activities"] = acts
-		return api.Done(result{"task": m})
+		return kit.Done(result{"task": m})
 	}
-	system, server, calls := fakeServer(t, func(c *api.Call) *api.Reply {
+	system, server, calls := fakeServer(t, func(c *kit.Call) *kit.Reply {
 		switch c.Method {
 		case "task.list":
-			return api.Done(result{"tasks": []any{task("task-1", "ready", 0, nil)}})
+			return kit.Done(result{"tasks": []any{task("task-1", "ready", 0, nil)}})
 		case "task.claim":
 			if p := c.Params.(*protocol.TaskClaimParams); p.Release {
 				acts = append(acts, protocol.TaskActivity{Kind: protocol.ActivityUnclaimed, Message: p.Message})
 			}
 			return claimed()
 		case "worktree.create":
-			return api.Done(result{"workspace": map[string]any{"workspace_id": "w2"}, "root_pane": map[string]any{"pane_id": "w2:p1"}, "worktree": map[string]any{"path": "/wt/w2"}})
+			return kit.Done(result{"workspace": map[string]any{"workspace_id": "w2"}, "root_pane": map[string]any{"pane_id": "w2:p1"}, "worktree": map[string]any{"path": "/wt/w2"}})
 		case "agent.get":
-			return api.Fail(protocol.Errorf(protocol.CodeAgentNotFound, "no agent in w2:p1"))
+			return kit.Fail(protocol.Errorf(protocol.CodeAgentNotFound, "no agent in w2:p1"))
 		case "pane.read":
-			return api.Done(result{"read": map[string]any{"text": "$ claude 'Do task-1'\nsh: 1: claude: not found\n$ "}})
+			return kit.Done(result{"read": map[string]any{"text": "$ claude 'Do task-1'\nsh: 1: claude: not found\n$ "}})
 		}
-		return api.Done(result{})
+		return kit.Done(result{})
 	})
 	system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: server},
 		On: true, Agent: "claude {title}", BranchPrefix: "task/", AgentStart: 50 * time.Millisecond, MaxAttempts: 2, RetryDelay: -1}))
@@ -325,15 +325,15 @@ func TestDispatcher_DeadWorkersAreReleased(t *testing.T) {
 		task("task-2", "blocked", 0, map[string]any{"workspace_id": "w3", "pane_id": "w3:p1", "branch": "task/task-2-do-task-2"}),
 		task("task-3", "ready", 5, nil),
 	}
-	system, server, calls := fakeServer(t, func(c *api.Call) *api.Reply {
+	system, server, calls := fakeServer(t, func(c *kit.Call) *kit.Reply {
 		switch c.Method {
 		case "task.list":
-			return api.Done(result{"tasks": board})
+			return kit.Done(result{"tasks": board})
 		case "pane.get":
 			id := c.Params.(*protocol.PaneTarget).PaneID
-			return api.Done(result{"pane": map[string]any{"pane_id": id, "workspace_id": strings.Split(id, ":")[0]}})
+			return kit.Done(result{"pane": map[string]any{"pane_id": id, "workspace_id": strings.Split(id, ":")[0]}})
 		case "agent.get": // a restored pane: a new shell, no agent
-			return api.Done(result{"agent": map[string]any{"pane_id": c.Params.(*protocol.AgentTarget).Target, "name": "task-1"}})
+			return kit.Done(result{"agent": map[string]any{"pane_id": c.Params.(*protocol.AgentTarget).Target, "name": "task-1"}})
 		case "task.get":
 			id := c.Params.(*protocol.TaskGetParams).TaskID
 			n := 0
@@ -342,13 +342,13 @@ func TestDispatcher_DeadWorkersAreReleased(t *testing.T) {
 			}
 			m := task(id, "running", 0, nil)
 			m["activities"] = history(id, n)
-			return api.Done(result{"task": m})
+			return kit.Done(result{"task": m})
 		case "pane.read": // a new shell that has not drawn yet
-			return api.Done(result{"read": map[string]any{"text": "\n"}})
+			return kit.Done(result{"read": map[string]any{"text": "\n"}})
 		case "worktree.create":
-			return api.Done(result{"workspace": map[string]any{"workspace_id": "w9"}, "root_pane": map[string]any{"pane_id": "w9:p1"}, "worktree": map[string]any{"path": "/wt/w9"}})
+			return kit.Done(result{"workspace": map[string]any{"workspace_id": "w9"}, "root_pane": map[string]any{"pane_id": "w9:p1"}, "worktree": map[string]any{"path": "/wt/w9"}})
 		}
-		return api.Done(result{})
+		return kit.Done(result{})
 	})
 	system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: server},
 		On: true, MaxRunning: 2, Agent: "claude {title}", BranchPrefix: "task/", AgentStart: 50 * time.Millisecond, MaxAttempts: 2, RetryDelay: time.Hour}))
@@ -375,22 +375,22 @@ func TestDispatcher_DeadWorkersAreReleased(t *testing.T) {
 // At run time, a dispatched worker whose agent stops is released the
 // same way, its attempt the one its claim counted.
 func TestDispatcher_AgentStoppedAtRunTime(t *testing.T) {
-	system, server, calls := fakeServer(t, func(c *api.Call) *api.Reply {
+	system, server, calls := fakeServer(t, func(c *kit.Call) *kit.Reply {
 		switch c.Method {
 		case "task.list":
-			return api.Done(result{"tasks": []any{task("task-1", "ready", 0, nil)}})
+			return kit.Done(result{"tasks": []any{task("task-1", "ready", 0, nil)}})
 		case "task.claim":
-			return api.Done(result{"task": task("task-1", "ready", 0, nil)})
+			return kit.Done(result{"task": task("task-1", "ready", 0, nil)})
 		case "worktree.create":
-			return api.Done(result{"workspace": map[string]any{"workspace_id": "w2"}, "root_pane": map[string]any{"pane_id": "w2:p1"}, "worktree": map[string]any{"path": "/wt/w2"}})
+			return kit.Done(result{"workspace": map[string]any{"workspace_id": "w2"}, "root_pane": map[string]any{"pane_id": "w2:p1"}, "worktree": map[string]any{"path": "/wt/w2"}})
 		case "agent.get":
-			return api.Done(result{"agent": map[string]any{"pane_id": "w2:p1", "agent": "claude"}})
+			return kit.Done(result{"agent": map[string]any{"pane_id": "w2:p1", "agent": "claude"}})
 		case "task.dispatch":
-			return api.Done(result{"task": task("task-1", "running", 0, map[string]any{"workspace_id": "w2", "pane_id": "w2:p1"})})
+			return kit.Done(result{"task": task("task-1", "running", 0, map[string]any{"workspace_id": "w2", "pane_id": "w2:p1"})})
 		case "pane.read":
-			return api.Done(result{"read": map[string]any{"text": "error: the build broke\n$ "}})
+			return kit.Done(result{"read": map[string]any{"text": "error: the build broke\n$ "}})
 		}
-		return api.Done(result{})
+		return kit.Done(result{})
 	})
 	d := system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: server},
 		On: true, Agent: "claude {title}", BranchPrefix: "task/", MaxAttempts: 3, RetryDelay: time.Hour}))
@@ -422,21 +422,21 @@ func TestDispatcher_AgentStoppedAtRunTime(t *testing.T) {
 // A reload's Reconfigure turns an off dispatcher on (it reads the board)
 // with the new template, and tells the tasks actor it runs.
 func TestDispatcher_ReconfigureTurnsOn(t *testing.T) {
-	system, server, calls := fakeServer(t, func(c *api.Call) *api.Reply {
+	system, server, calls := fakeServer(t, func(c *kit.Call) *kit.Reply {
 		switch c.Method {
 		case "task.list":
-			return api.Done(result{"tasks": []any{task("task-1", "ready", 0, nil)}})
+			return kit.Done(result{"tasks": []any{task("task-1", "ready", 0, nil)}})
 		case "worktree.create":
-			return api.Done(result{"workspace": map[string]any{"workspace_id": "w2"}, "root_pane": map[string]any{"pane_id": "w2:p1"}, "worktree": map[string]any{"path": "/wt/w2"}})
+			return kit.Done(result{"workspace": map[string]any{"workspace_id": "w2"}, "root_pane": map[string]any{"pane_id": "w2:p1"}, "worktree": map[string]any{"path": "/wt/w2"}})
 		}
-		return api.Done(result{})
+		return kit.Done(result{})
 	})
 	told := make(chan bool, 4)
 	tasksPID := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
 		switch m := ctx.Message().(type) {
 		case *tasks.Dispatching:
 			told <- m.On
-		case *api.Call:
+		case *kit.Call:
 			ctx.Forward(server)
 		}
 	}))

@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -21,7 +21,7 @@ import (
 // answered is a call's answer, handed to the dispatcher with its tag.
 type answered struct {
 	tag   any
-	reply *api.Reply
+	reply *kit.Reply
 }
 
 // callExpired gives up on an owner that never answers.
@@ -30,16 +30,16 @@ type callExpired struct{}
 // caller is the child carrying one call.
 type caller struct {
 	owner  *actor.PID
-	call   *api.Call
+	call   *kit.Call
 	tag    any
 	within time.Duration
-	timers api.Timers
+	timers kit.Timers
 	done   bool
 }
 
-// encodeCall makes the api.Call a client sending params as JSON would
+// encodeCall makes the kit.Call a client sending params as JSON would
 // make: a bad param is an error here, as on the wire.
-func encodeCall(id, method string, params any) (*api.Call, error) {
+func encodeCall(id, method string, params any) (*kit.Call, error) {
 	raw, err := json.Marshal(params)
 	if err != nil {
 		return nil, err
@@ -48,7 +48,7 @@ func encodeCall(id, method string, params any) (*api.Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &api.Call{ID: id, Method: method, Params: p}, nil
+	return &kit.Call{ID: id, Method: method, Params: p}, nil
 }
 
 // Receive implements actor.Actor.
@@ -59,20 +59,20 @@ func (c *caller) Receive(ctx actor.Context) {
 		c.timers.After(ctx, c.within, &callExpired{})
 	case *actor.Stopping:
 		c.timers.StopAll()
-	case *api.Fired:
+	case *kit.Fired:
 		c.timers.Fired(msg)
-		c.answer(ctx, api.Fail(protocol.Errorf(protocol.CodeInternal, "%s: no answer within %s", c.call.Method, c.within)))
-	case *api.Reply:
+		c.answer(ctx, kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: no answer within %s", c.call.Method, c.within)))
+	case *kit.Reply:
 		c.answer(ctx, msg)
 	case *actor.DeadLetterResponse:
-		c.answer(ctx, api.Fail(protocol.Errorf(protocol.CodeInternal, "%s: its owner is gone", c.call.Method)))
+		c.answer(ctx, kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: its owner is gone", c.call.Method)))
 	case *actor.Stopped, *actor.Restarting:
 	default:
-		api.Unhandled(ctx, msg, nil)
+		kit.Unhandled(ctx, msg, nil)
 	}
 }
 
-func (c *caller) answer(ctx actor.Context, r *api.Reply) {
+func (c *caller) answer(ctx actor.Context, r *kit.Reply) {
 	if c.done {
 		return
 	}

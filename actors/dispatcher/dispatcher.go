@@ -7,8 +7,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/tasks"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -95,7 +95,7 @@ func withDefaults(opts Options) Options {
 // Props are the dispatcher's.
 func Props(opts Options) *actor.Props {
 	opts = withDefaults(opts)
-	return actor.PropsFromProducer(func() actor.Actor { return newDispatcher(opts) }, api.Guarded(opts.Log))
+	return actor.PropsFromProducer(func() actor.Actor { return newDispatcher(opts) }, kit.Guarded(opts.Log))
 }
 
 // phase is where a worker is on its way to running its task.
@@ -159,7 +159,7 @@ type Dispatcher struct {
 	listing   bool
 	recovered bool
 	seq       uint64
-	timers    api.Timers
+	timers    kit.Timers
 	// noted are the ready tasks said to have no cwd, said once each.
 	noted map[string]bool
 }
@@ -186,7 +186,7 @@ func (d *Dispatcher) Receive(ctx actor.Context) {
 		d.turnOn(ctx, msg.MaxRunning)
 	case *Reconfigure:
 		d.reconfigure(ctx, msg.Options)
-	case *api.Fired:
+	case *kit.Fired:
 		switch m := d.timers.Fired(msg).(type) {
 		case *agentBound:
 			d.agentLate(ctx, m.w)
@@ -213,7 +213,7 @@ func (d *Dispatcher) Receive(ctx actor.Context) {
 		d.timers.StopAll()
 	case *actor.Stopped, *actor.Restarting:
 	default:
-		api.Unhandled(ctx, msg, d.opts.Log)
+		kit.Unhandled(ctx, msg, d.opts.Log)
 	}
 }
 
@@ -286,7 +286,7 @@ func (d *Dispatcher) send(ctx actor.Context, tag any, method string, params any)
 	d.seq++
 	call, err := encodeCall("dispatcher:"+strconv.FormatUint(d.seq, 10), method, params)
 	if err != nil {
-		ctx.Send(ctx.Self(), &answered{tag: tag, reply: api.Fail(err)})
+		ctx.Send(ctx.Self(), &answered{tag: tag, reply: kit.Fail(err)})
 		return
 	}
 	m, _ := protocol.Lookup(method)
@@ -295,11 +295,11 @@ func (d *Dispatcher) send(ctx actor.Context, tag any, method string, params any)
 		owner = d.opts.Owners[m.Owner]
 	}
 	if owner == nil {
-		ctx.Send(ctx.Self(), &answered{tag: tag, reply: api.Fail(protocol.Errorf(protocol.CodeInternal, "no actor answers %s", method))})
+		ctx.Send(ctx.Self(), &answered{tag: tag, reply: kit.Fail(protocol.Errorf(protocol.CodeInternal, "no actor answers %s", method))})
 		return
 	}
 	c := &caller{owner: owner, call: call, tag: tag, within: callWithin}
-	ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return c }, api.Guarded(d.opts.Log)))
+	ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return c }, kit.Guarded(d.opts.Log)))
 }
 
 // answered routes a call's answer by its tag.
@@ -318,7 +318,7 @@ func (d *Dispatcher) answered(ctx actor.Context, a *answered) {
 	}
 }
 
-func (d *Dispatcher) onList(ctx actor.Context, r *api.Reply) {
+func (d *Dispatcher) onList(ctx actor.Context, r *kit.Reply) {
 	if r.Err != nil {
 		d.opts.Log.Warn("dispatcher: task.list failed", "err", r.Err)
 		return
@@ -370,6 +370,6 @@ func (d *Dispatcher) noteNoCwd(ctx actor.Context) {
 		d.noted[id] = true
 		why := "not picked by the dispatcher: the task has no cwd to make its worktree off; create it again with --cwd DIR"
 		d.opts.Log.Warn("dispatcher: task not picked", "task", id, "why", why)
-		d.chain(ctx, id, report(id, statusReady, func(*api.Reply) string { return why }))
+		d.chain(ctx, id, report(id, statusReady, func(*kit.Reply) string { return why }))
 	}
 }

@@ -3,7 +3,7 @@ package dispatcher
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 )
 
 // recover settles, once as the dispatcher first runs, the claims a
@@ -28,7 +28,7 @@ func (d *Dispatcher) recover(ctx actor.Context) {
 // workspace the claim names: a task already dispatched is watched as it
 // is; one that never got its prompt has its agent started in that pane
 // and is dispatched then, once. A worker whose pane is gone is vanished.
-func (d *Dispatcher) checked(ctx actor.Context, w *worker, r *api.Reply) {
+func (d *Dispatcher) checked(ctx actor.Context, w *worker, r *kit.Reply) {
 	t := d.tasks[w.task]
 	var res struct {
 		Pane struct {
@@ -65,7 +65,7 @@ func (d *Dispatcher) adopted(w *worker) {
 
 // agentIn reports whether an agent.get answer shows an agent running
 // (a name alone, restored with the pane, is no agent).
-func agentIn(r *api.Reply) bool {
+func agentIn(r *kit.Reply) bool {
 	var res struct {
 		Agent struct {
 			Agent *string `json:"agent"`

@@ -5,7 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -124,25 +124,25 @@ func (d *Dispatcher) agentStatus(ctx actor.Context, w *worker, st protocol.Agent
 		w.reporting = true
 		s := d.chain(ctx, w.task,
 			readPane(w.paneID, protocol.SourceVisible),
-			report(w.task, statusBlocked, func(prev *api.Reply) string {
+			report(w.task, statusBlocked, func(prev *kit.Reply) string {
 				return quote(prev, questionLines, "the worker's agent is waiting for an answer")
 			}))
 		s.done = func(actor.Context) { w.reporting = false }
 	case st == protocol.StatusWorking && t.Status == statusBlocked:
 		w.reporting = true
-		s := d.chain(ctx, w.task, report(w.task, statusRunning, func(*api.Reply) string { return "answered; the worker's agent is working again" }))
+		s := d.chain(ctx, w.task, report(w.task, statusRunning, func(*kit.Reply) string { return "answered; the worker's agent is working again" }))
 		s.done = func(actor.Context) { w.reporting = false }
 	}
 }
 
 func readPane(paneID, source string) stepFn {
-	return func(*api.Reply) (string, any) {
+	return func(*kit.Reply) (string, any) {
 		return "pane.read", map[string]any{"pane_id": paneID, "source": source, "lines": 200, "strip_ansi": true}
 	}
 }
 
 // quote is the last n non-blank lines a pane.read answered, else dflt.
-func quote(r *api.Reply, n int, dflt string) string {
+func quote(r *kit.Reply, n int, dflt string) string {
 	if r == nil || r.Err != nil {
 		return dflt
 	}

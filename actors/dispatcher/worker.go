@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -20,7 +20,7 @@ func (d *Dispatcher) start(ctx actor.Context, t *taskView) {
 		why := "not picked by the dispatcher: no branch name: " + err.Error()
 		d.opts.Log.Warn("dispatcher: no branch for task", "task", t.ID, "err", err)
 		d.held[t.ID] = true
-		d.chain(ctx, t.ID, report(t.ID, t.Status, func(*api.Reply) string { return why }))
+		d.chain(ctx, t.ID, report(t.ID, t.Status, func(*kit.Reply) string { return why }))
 		return
 	}
 	w := &worker{task: t.ID, branch: branch}
@@ -40,7 +40,7 @@ func (d *Dispatcher) to(ctx actor.Context, w *worker, p phase, method string, pa
 }
 
 // advance takes the answer of w's call in its phase and makes the next.
-func (d *Dispatcher) advance(ctx actor.Context, w *worker, r *api.Reply) {
+func (d *Dispatcher) advance(ctx actor.Context, w *worker, r *kit.Reply) {
 	t := d.tasks[w.task]
 	switch w.phase {
 	case phaseClaim:
@@ -165,7 +165,7 @@ func (d *Dispatcher) launch(ctx actor.Context, w *worker) {
 }
 
 // typeLaunch types the command line once process_info answered r.
-func (d *Dispatcher) typeLaunch(ctx actor.Context, w *worker, r *api.Reply) {
+func (d *Dispatcher) typeLaunch(ctx actor.Context, w *worker, r *kit.Reply) {
 	if r.Err != nil {
 		d.giveUp(ctx, w, true, "the worker's shell is not known", r.Err)
 		return
@@ -185,7 +185,7 @@ func (d *Dispatcher) typeLaunch(ctx actor.Context, w *worker, r *api.Reply) {
 // runningShell is the name of the program in front of the pane's
 // terminal when it is the pane's shell (the leader of the job in front),
 // "" when process_info does not say.
-func runningShell(r *api.Reply) string {
+func runningShell(r *kit.Reply) string {
 	var res struct {
 		ProcessInfo protocol.PaneProcessInfo `json:"process_info"`
 	}
@@ -237,7 +237,7 @@ const givenUpMark = "given up (attempt "
 // answered since its status was last changed by someone other than the
 // dispatcher (a person's retry starts the count again; the dispatcher's
 // own failed → ready of a dead worker does not).
-func givenUp(r *api.Reply) int {
+func givenUp(r *kit.Reply) int {
 	var res struct {
 		Task struct {
 			Activities []protocol.TaskActivity `json:"activities"`
@@ -277,7 +277,7 @@ func (d *Dispatcher) giveUp(ctx actor.Context, w *worker, release bool, why stri
 		d.opts.Log.Warn("dispatcher: worker given up", "task", w.task, "why", why)
 		msg := "not picked by the dispatcher: " + why
 		if t := d.tasks[w.task]; t != nil {
-			d.chain(ctx, w.task, report(w.task, t.Status, func(*api.Reply) string { return msg }))
+			d.chain(ctx, w.task, report(w.task, t.Status, func(*kit.Reply) string { return msg }))
 		}
 		d.fill(ctx)
 		return
@@ -285,7 +285,7 @@ func (d *Dispatcher) giveUp(ctx actor.Context, w *worker, release bool, why stri
 	attempt := max(w.attempt, 1)
 	last := attempt >= d.opts.MaxAttempts
 	d.opts.Log.Warn("dispatcher: worker given up", "task", w.task, "attempt", attempt, "max_attempts", d.opts.MaxAttempts, "why", why)
-	reason := func(prev *api.Reply) string {
+	reason := func(prev *kit.Reply) string {
 		if w.paneID != "" && w.phase >= phaseLaunch {
 			if q := quote(prev, lastLines, ""); q != "" {
 				return why + "; the pane shows:\n" + q
@@ -298,18 +298,18 @@ func (d *Dispatcher) giveUp(ctx actor.Context, w *worker, release bool, why stri
 	if w.paneID != "" && w.phase >= phaseLaunch {
 		steps = append(steps, readPane(w.paneID, protocol.SourceRecent))
 	}
-	steps = append(steps, func(prev *api.Reply) (string, any) {
+	steps = append(steps, func(prev *kit.Reply) (string, any) {
 		said = reason(prev)
 		return claimRelease(w.task, fmt.Sprintf("%s%d of %d): %s", givenUpMark, attempt, d.opts.MaxAttempts, said))(prev)
 	})
 	if w.workspaceID != "" {
 		id := w.workspaceID
-		steps = append(steps, func(*api.Reply) (string, any) {
+		steps = append(steps, func(*kit.Reply) (string, any) {
 			return "workspace.close", map[string]any{"workspace_id": id}
 		})
 	}
 	if last {
-		steps = append(steps, report(w.task, statusFailed, func(*api.Reply) string {
+		steps = append(steps, report(w.task, statusFailed, func(*kit.Reply) string {
 			if attempt == 1 {
 				return "the dispatcher gave up after 1 attempt: " + said
 			}
@@ -352,12 +352,12 @@ func (d *Dispatcher) dead(ctx actor.Context, w *worker, why string) {
 	attempt, last, said := w.attempt, false, why
 	var steps []stepFn
 	if attempt == 0 { // adopted after a restart: counted from the history
-		steps = append(steps, func(*api.Reply) (string, any) {
+		steps = append(steps, func(*kit.Reply) (string, any) {
 			return "task.get", map[string]any{"task_id": w.task, "activity_limit": protocol.MaxTaskActivities}
 		})
 	}
 	steps = append(steps,
-		func(prev *api.Reply) (string, any) {
+		func(prev *kit.Reply) (string, any) {
 			if attempt == 0 {
 				attempt = givenUp(prev) + 1
 			}
@@ -365,7 +365,7 @@ func (d *Dispatcher) dead(ctx actor.Context, w *worker, why string) {
 			d.opts.Log.Warn("dispatcher: worker gone", "task", w.task, "attempt", attempt, "max_attempts", d.opts.MaxAttempts, "why", why)
 			return readPane(w.paneID, protocol.SourceRecent)(prev)
 		},
-		report(w.task, statusFailed, func(prev *api.Reply) string {
+		report(w.task, statusFailed, func(prev *kit.Reply) string {
 			if q := quote(prev, lastLines, ""); q != "" {
 				said = why + "; the pane shows:\n" + q
 			}
@@ -374,20 +374,20 @@ func (d *Dispatcher) dead(ctx actor.Context, w *worker, why string) {
 			}
 			return said
 		}),
-		func(prev *api.Reply) (string, any) {
+		func(prev *kit.Reply) (string, any) {
 			return claimRelease(w.task, fmt.Sprintf("%s%d of %d): %s", givenUpMark, attempt, d.opts.MaxAttempts, said))(prev)
 		})
 	if w.workspaceID != "" {
 		id := w.workspaceID
-		steps = append(steps, func(*api.Reply) (string, any) {
+		steps = append(steps, func(*kit.Reply) (string, any) {
 			return "workspace.close", map[string]any{"workspace_id": id}
 		})
 	}
-	steps = append(steps, func(prev *api.Reply) (string, any) {
+	steps = append(steps, func(prev *kit.Reply) (string, any) {
 		if last {
 			return "", nil
 		}
-		return report(w.task, statusReady, func(*api.Reply) string {
+		return report(w.task, statusReady, func(*kit.Reply) string {
 			return fmt.Sprintf("returned to ready for another worker (attempt %d of %d ended: %s)", attempt, d.opts.MaxAttempts, why)
 		})(prev)
 	})
@@ -432,7 +432,7 @@ func errText(err error) string {
 }
 
 // noteTask keeps the task an answer carries.
-func (d *Dispatcher) noteTask(r *api.Reply) {
+func (d *Dispatcher) noteTask(r *kit.Reply) {
 	var res struct {
 		Task *taskView `json:"task"`
 	}
@@ -444,7 +444,7 @@ func (d *Dispatcher) noteTask(r *api.Reply) {
 // claimRelease releases a task's claim; message (why) is its unclaimed
 // activity's.
 func claimRelease(id, message string) stepFn {
-	return func(*api.Reply) (string, any) {
+	return func(*kit.Reply) (string, any) {
 		p := map[string]any{"task_id": id, "release": true}
 		if message != "" {
 			p["message"] = message
@@ -457,8 +457,8 @@ func claimRelease(id, message string) stepFn {
 // source), which givenUp tells from a person's.
 const source = "dispatcher"
 
-func report(id, status string, message func(prev *api.Reply) string) stepFn {
-	return func(prev *api.Reply) (string, any) {
+func report(id, status string, message func(prev *kit.Reply) string) stepFn {
+	return func(prev *kit.Reply) (string, any) {
 		p := map[string]any{"task_id": id, "status": status, "source": source}
 		if message != nil {
 			if m := message(prev); m != "" {
@@ -471,7 +471,7 @@ func report(id, status string, message func(prev *api.Reply) string) stepFn {
 
 // stepFn makes a sequence's next call from the answer before it (nil for
 // the first); "" ends the sequence.
-type stepFn func(prev *api.Reply) (method string, params any)
+type stepFn func(prev *kit.Reply) (method string, params any)
 
 // sequence is calls made one after another whatever each answers (each
 // refusal is logged): a report and what follows it.
@@ -488,7 +488,7 @@ func (d *Dispatcher) chain(ctx actor.Context, task string, steps ...stepFn) *seq
 	return s
 }
 
-func (d *Dispatcher) sequenceStep(ctx actor.Context, s *sequence, prev *api.Reply) {
+func (d *Dispatcher) sequenceStep(ctx actor.Context, s *sequence, prev *kit.Reply) {
 	if prev != nil && prev.Err != nil {
 		d.opts.Log.Warn("dispatcher: call refused", "task", s.task, "err", prev.Err)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -90,7 +90,7 @@ type Match struct {
 }
 
 // Wait asks for a one-shot waiter actor, which answers Sub with an
-// *api.Reply.
+// *kit.Reply.
 type Wait struct {
 	Sub     *actor.PID
 	Match   Match
@@ -167,7 +167,7 @@ func PropsCarried(history int, log *slog.Logger, c *Carried) *actor.Props {
 			subs: map[string]*child{}, waits: map[string]*child{}, byConn: map[string]*actor.PID{}, lastOutput: map[string]*volatileEvent{}}
 		b.restore(c)
 		return b
-	}, api.Guarded(log))
+	}, kit.Guarded(log))
 }
 
 // NextSeq asks the bus for the sequence number its next event gets; it
@@ -231,7 +231,7 @@ func (b *Bus) Receive(ctx actor.Context) {
 	case *actor.Terminated:
 		b.forget(msg.Who)
 	default:
-		api.Unhandled(ctx, msg, b.log)
+		kit.Unhandled(ctx, msg, b.log)
 	}
 }
 
@@ -248,7 +248,7 @@ func (b *Bus) HandleFailure(system *actor.ActorSystem, supervisor actor.Supervis
 		root.Send(c.conn, &Failed{Reason: fmt.Sprint(reason)})
 	} else if c := b.waits[pid.Id]; c != nil {
 		b.log.Error("event wait failed; stopping it", "wait", pid.Id, "reason", reason, "message", fmt.Sprintf("%T", message))
-		root.Send(c.conn, api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in events.wait: %v", reason)))
+		root.Send(c.conn, kit.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in events.wait: %v", reason)))
 	}
 	b.forget(pid)
 }
@@ -387,7 +387,7 @@ func (b *Bus) subscribe(ctx actor.Context, m *Subscribe) {
 	b.nextID++
 	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor {
 		return newSub(m, cursor, lost, initial, b.log)
-	}, inline, api.Guarded(b.log)), fmt.Sprintf("sub%d", b.nextID))
+	}, inline, kit.Guarded(b.log)), fmt.Sprintf("sub%d", b.nextID))
 	if err != nil {
 		b.log.Error("spawn event subscription", "err", err)
 		ctx.Send(m.Sub, &Failed{Reason: err.Error()})
@@ -404,7 +404,7 @@ func (b *Bus) subscribe(ctx actor.Context, m *Subscribe) {
 func (b *Bus) wait(ctx actor.Context, m *Wait) {
 	if last := b.lastOutput[m.Match.TermID]; m.Match.Kind == "pane_output_changed" && last != nil && m.Match.Matches(last.kind, last.fields) {
 		if line := last.encoded(b.log); line != nil {
-			ctx.Send(m.Sub, api.Done(protocol.WaitMatched{Event: line}))
+			ctx.Send(m.Sub, kit.Done(protocol.WaitMatched{Event: line}))
 			return
 		}
 	}
@@ -412,10 +412,10 @@ func (b *Bus) wait(ctx actor.Context, m *Wait) {
 	b.nextID++
 	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor {
 		return &waiter{conn: m.Sub, match: m.Match, from: from, timeout: m.Timeout, log: b.log}
-	}, inline, api.Guarded(b.log)), fmt.Sprintf("wait%d", b.nextID))
+	}, inline, kit.Guarded(b.log)), fmt.Sprintf("wait%d", b.nextID))
 	if err != nil {
 		b.log.Error("spawn event wait", "err", err)
-		ctx.Send(m.Sub, api.Fail(protocol.Errorf(protocol.CodeInternal, "start events.wait: %v", err)))
+		ctx.Send(m.Sub, kit.Fail(protocol.Errorf(protocol.CodeInternal, "start events.wait: %v", err)))
 		return
 	}
 	b.waits[pid.Id] = &child{pid: pid, conn: m.Sub}

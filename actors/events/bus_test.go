@@ -10,7 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -29,7 +29,7 @@ func (p *probe) Receive(ctx actor.Context) {
 		if p.ack {
 			ctx.Send(p.bus, &Ack{Sub: ctx.Self()})
 		}
-	case *Lost, *api.Reply:
+	case *Lost, *kit.Reply:
 		p.got <- m
 	}
 }
@@ -95,12 +95,12 @@ func TestBus_WaitAndTimeout(t *testing.T) {
 	system.Root.Send(bus, &Wait{Sub: w, Match: Match{Kind: "workspace_renamed", Label: "c"}})
 	system.Root.Send(bus, rename(0))
 	system.Root.Send(bus, rename(2))
-	r := next(t, got).(*api.Reply)
+	r := next(t, got).(*kit.Reply)
 	if r.Err != nil || r.Result.ResultType() != "wait_matched" {
 		t.Fatalf("wait reply = %+v", r)
 	}
 	system.Root.Send(bus, &Wait{Sub: w, Match: Match{Kind: "tab_closed"}, Timeout: 20 * time.Millisecond})
-	r = next(t, got).(*api.Reply)
+	r = next(t, got).(*kit.Reply)
 	if protocol.AsError(r.Err).Code != protocol.CodeTimeout {
 		t.Fatalf("timeout reply = %+v", r)
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/asynkron/protoactor-go/scheduler"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -231,7 +231,7 @@ func (s *sub) Receive(ctx actor.Context) {
 			s.end(ctx)
 		}
 	default:
-		api.Unhandled(ctx, msg, nil)
+		kit.Unhandled(ctx, msg, nil)
 	}
 }
 
@@ -423,7 +423,7 @@ func (w *waiter) Receive(ctx actor.Context) {
 		for _, r := range msg.recs {
 			if r.seq >= w.from && w.match.Matches(r.kind, r.fields) {
 				if line, _ := r.encoded(w.log); line != nil {
-					w.answer(ctx, api.Done(protocol.WaitMatched{Event: line}))
+					w.answer(ctx, kit.Done(protocol.WaitMatched{Event: line}))
 					return
 				}
 			}
@@ -431,7 +431,7 @@ func (w *waiter) Receive(ctx actor.Context) {
 	case *volatileEvent:
 		if w.match.Matches(msg.kind, msg.fields) {
 			if line := msg.encoded(w.log); line != nil {
-				w.answer(ctx, api.Done(protocol.WaitMatched{Event: line}))
+				w.answer(ctx, kit.Done(protocol.WaitMatched{Event: line}))
 			}
 		}
 	case *actor.Stopping: // also after a failure, when end did not run
@@ -439,17 +439,17 @@ func (w *waiter) Receive(ctx actor.Context) {
 			w.cancel()
 		}
 	case *waitExpired:
-		w.answer(ctx, api.Fail(protocol.Errorf(protocol.CodeTimeout, "timed out waiting for %s", w.match.Kind)))
+		w.answer(ctx, kit.Fail(protocol.Errorf(protocol.CodeTimeout, "timed out waiting for %s", w.match.Kind)))
 	case *actor.Terminated:
 		if msg.Who.Equal(w.conn) {
 			w.end(ctx)
 		}
 	default:
-		api.Unhandled(ctx, msg, nil)
+		kit.Unhandled(ctx, msg, nil)
 	}
 }
 
-func (w *waiter) answer(ctx actor.Context, r *api.Reply) {
+func (w *waiter) answer(ctx actor.Context, r *kit.Reply) {
 	ctx.Send(w.conn, r)
 	w.end(ctx)
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -25,7 +25,7 @@ func (f *fakeConn) Receive(ctx actor.Context) {
 		if f.auto {
 			ctx.Send(m.From, &Ack{Sub: ctx.Self()})
 		}
-	case *Lost, *Failed, *api.Reply:
+	case *Lost, *Failed, *kit.Reply:
 		f.got <- m
 	}
 }
@@ -209,12 +209,12 @@ func TestWait_Timeout(t *testing.T) {
 	system.Root.Send(bus, rename(2)) // label "c", published just before the wait
 	start := time.Now()
 	system.Root.Send(bus, &Wait{Sub: conn, Match: Match{Kind: "workspace_renamed", Label: "c"}, Timeout: 100 * time.Millisecond})
-	var r *api.Reply
+	var r *kit.Reply
 	for r == nil {
 		system.Root.Send(bus, tabRename("busy"))
 		select {
 		case m := <-got:
-			r = m.(*api.Reply)
+			r = m.(*kit.Reply)
 		case <-time.After(5 * time.Millisecond):
 		}
 		if time.Since(start) > 5*time.Second {
@@ -228,7 +228,7 @@ func TestWait_Timeout(t *testing.T) {
 	system.Root.Send(bus, &Wait{Sub: conn, Match: Match{Kind: "pane_output_changed", TermID: "term_1", MinRevision: 3}})
 	system.Root.Send(bus, &PublishVolatile{Kind: "pane_output_changed", Fields: Fields{TermID: "term_1", Revision: 3},
 		Data: protocol.PaneOutputChangedEvent{PaneID: "w1:p1", WorkspaceID: "w1", Revision: 3}})
-	if r := next(t, got).(*api.Reply); r.Err != nil || !strings.Contains(string(r.Result.(protocol.WaitMatched).Event), `"revision":3`) {
+	if r := next(t, got).(*kit.Reply); r.Err != nil || !strings.Contains(string(r.Result.(protocol.WaitMatched).Event), `"revision":3`) {
 		t.Fatalf("output wait = %+v", r)
 	}
 }
@@ -242,16 +242,16 @@ func TestWait_OutputAlreadyPassed(t *testing.T) {
 	system.Root.Send(bus, &PublishVolatile{Kind: "pane_output_changed", Fields: Fields{TermID: "term_1", Revision: 5},
 		Data: protocol.PaneOutputChangedEvent{PaneID: "w1:p1", WorkspaceID: "w1", Revision: 5}})
 	system.Root.Send(bus, &Wait{Sub: conn, Match: Match{Kind: "pane_output_changed", TermID: "term_1", MinRevision: 5}})
-	if r := next(t, got).(*api.Reply); r.Err != nil || !strings.Contains(string(r.Result.(protocol.WaitMatched).Event), `"revision":5`) {
+	if r := next(t, got).(*kit.Reply); r.Err != nil || !strings.Contains(string(r.Result.(protocol.WaitMatched).Event), `"revision":5`) {
 		t.Fatalf("a passed revision = %+v", r)
 	}
 	system.Root.Send(bus, &Wait{Sub: conn, Match: Match{Kind: "pane_output_changed", TermID: "term_1", MinRevision: 6}, Timeout: 50 * time.Millisecond})
-	if r := next(t, got).(*api.Reply); protocol.AsError(r.Err).Code != protocol.CodeTimeout {
+	if r := next(t, got).(*kit.Reply); protocol.AsError(r.Err).Code != protocol.CodeTimeout {
 		t.Fatalf("a revision not reached = %+v, want a timeout", r)
 	}
 	system.Root.Send(bus, &Publish{Data: protocol.PaneRefEvent{Kind: "pane_closed", PaneID: "w1:p1", WorkspaceID: "w1"}, Fields: Fields{TermID: "term_1"}})
 	system.Root.Send(bus, &Wait{Sub: conn, Match: Match{Kind: "pane_output_changed", TermID: "term_1", MinRevision: 5}, Timeout: 50 * time.Millisecond})
-	if r := next(t, got).(*api.Reply); protocol.AsError(r.Err).Code != protocol.CodeTimeout {
+	if r := next(t, got).(*kit.Reply); protocol.AsError(r.Err).Code != protocol.CodeTimeout {
 		t.Fatalf("after pane_closed = %+v, want a timeout", r)
 	}
 }
@@ -301,7 +301,7 @@ func TestSub_PanicStopsOnlyThatSub(t *testing.T) {
 	drain(t, system, bus)
 	wait := actor.NewPID(system.Address(), bus.Id+"/wait1") // the bus's first child
 	system.Root.Send(wait, &published{recs: []*record{nil}})
-	if r := next(t, waitGot).(*api.Reply); protocol.AsError(r.Err).Code != protocol.CodeInternal {
+	if r := next(t, waitGot).(*kit.Reply); protocol.AsError(r.Err).Code != protocol.CodeInternal {
 		t.Fatalf("the failed wait answered %+v", r)
 	}
 }
@@ -340,7 +340,7 @@ func TestSub_RemoteRecordsOnlyForFleetSubscribers(t *testing.T) {
 	quiet(t, waitGot, "a remote event answering a local wait")
 	// The local wait still answers the local event.
 	system.Root.Send(bus, status("term_1", "idle"))
-	if r := next(t, waitGot).(*api.Reply); r.Err != nil {
+	if r := next(t, waitGot).(*kit.Reply); r.Err != nil {
 		t.Fatalf("local wait = %+v", r)
 	}
 }

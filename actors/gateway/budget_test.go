@@ -14,7 +14,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -25,9 +25,9 @@ func bigSession(t *testing.T, system *actor.ActorSystem, size int) (*actor.PID, 
 	result := protocol.Encoded{Type: "big", JSON: []byte(`{"text":"` + strings.Repeat("x", size) + `"}`)}
 	var calls atomic.Int32
 	pid, err := system.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
-		if _, ok := ctx.Message().(*api.Call); ok {
+		if _, ok := ctx.Message().(*kit.Call); ok {
 			calls.Add(1)
-			ctx.Respond(api.Done(result))
+			ctx.Respond(kit.Done(result))
 		}
 	}), "session")
 	if err != nil {

@@ -13,9 +13,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -89,7 +89,7 @@ type conn struct {
 	queue   []queuedLine
 	current *protocol.Request // the request its owner is working on
 	shape   protocol.Shape    // the current request's
-	calls   api.InFlight      // its call: the deadline, and how its answer is known
+	calls   kit.InFlight      // its call: the deadline, and how its answer is known
 	routes  paneRoutes        // panes whose calls go to them directly (paneroute.go)
 	closing bool
 	long    bool // its current call or stream counts against the long share (peers.go)
@@ -111,9 +111,9 @@ type conn struct {
 
 	// A pane.graphics.stream (graphics.go): the reader waits on gfxVerdict
 	// after the stream's request line, then on frameSlot after each frame.
-	gfxVerdict chan *api.GraphicsStream
+	gfxVerdict chan *kit.GraphicsStream
 	frameSlot  chan struct{}
-	gfxStream  *api.GraphicsStream
+	gfxStream  *kit.GraphicsStream
 	gfxAs      *actor.PID                     // the identity the stream's request went out with
 	gfxAck     *protocol.PaneGraphicsFrameAck // the file frame's ack, once the pane took it
 	gfxAckID   string                         // and the id it is written with
@@ -155,7 +155,7 @@ type conn struct {
 // (the gateway spawns it through d.post).
 func connProps(c net.Conn, opts Options) (props *actor.Props, d *connDispatcher) {
 	d = &connDispatcher{}
-	return actor.PropsFromProducer(func() actor.Actor { cn := newConn(c, opts); cn.disp = d; return cn }, actor.WithDispatcher(d), api.Guarded(opts.Log)), d
+	return actor.PropsFromProducer(func() actor.Actor { cn := newConn(c, opts); cn.disp = d; return cn }, actor.WithDispatcher(d), kit.Guarded(opts.Log)), d
 }
 
 func newConn(c net.Conn, opts Options) *conn {
@@ -171,9 +171,9 @@ func newConn(c net.Conn, opts Options) *conn {
 // for good to streaming the subscription's batches.
 func (c *conn) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
-	case *api.Relayed: // sent to the connection's relay (api.InFlight)
-		ctx = api.Relay(ctx, msg)
-	case *api.Fired:
+	case *kit.Relayed: // sent to the connection's relay (kit.InFlight)
+		ctx = kit.Relay(ctx, msg)
+	case *kit.Fired:
 		if expired, ok := c.calls.Fired(ctx, msg); ok {
 			if expired != nil {
 				c.finish(ctx, expired)
@@ -196,16 +196,16 @@ func (c *conn) requests(ctx actor.Context) {
 	case *lineMsg:
 		c.queueLines(msg)
 		c.pump(ctx)
-	case *api.Reply:
+	case *kit.Reply:
 		if c.calls.Answers(ctx, msg) {
 			c.routes.sent = nil
 			c.finish(ctx, msg)
 		}
-	case *api.PaneRoute:
+	case *kit.PaneRoute:
 		c.learnRoute(msg)
-	case *api.NotThisPane:
+	case *kit.NotThisPane:
 		if c.calls.Answers(ctx, msg) && !c.resend(ctx) {
-			c.finish(ctx, api.Fail(protocol.Errorf(protocol.CodeInternal, "a pane refused a call sent through the session")))
+			c.finish(ctx, kit.Fail(protocol.Errorf(protocol.CodeInternal, "a pane refused a call sent through the session")))
 		}
 	case *handoffDone:
 		c.finishHandoff(ctx, msg)
@@ -216,7 +216,7 @@ func (c *conn) requests(ctx actor.Context) {
 		c.pump(ctx)
 	case *actor.DeadLetterResponse:
 		if c.calls.Answers(ctx, msg) && !c.resend(ctx) {
-			c.finish(ctx, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
+			c.finish(ctx, kit.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
 		}
 	case *events.Batch:
 		// The subscription's sub can be quicker than its acknowledgement.
@@ -272,7 +272,7 @@ func (c *conn) either(ctx actor.Context) {
 	case *actor.Started:
 		c.done = make(chan struct{})
 		c.credits = make(chan struct{}, window)
-		c.gfxVerdict = make(chan *api.GraphicsStream, 1)
+		c.gfxVerdict = make(chan *kit.GraphicsStream, 1)
 		c.frameSlot = make(chan struct{}, 1)
 		for i := 0; i < window; i++ {
 			c.credits <- struct{}{}
@@ -299,13 +299,13 @@ func (c *conn) either(ctx actor.Context) {
 		c.refill()
 	case *writeFailed:
 		ctx.Stop(ctx.Self()) // nobody to answer: gone, or taking nothing for StallTimeout
-	case *api.Frames:
+	case *kit.Frames:
 		c.frames(ctx, msg)
-	case *api.Toast:
+	case *kit.Toast:
 		c.push("client.toast", msg)
-	case *api.WindowTitle:
+	case *kit.WindowTitle:
 		c.push("client.window_title", msg)
-	case *api.Push:
+	case *kit.Push:
 		c.push(msg.Event, msg.Data)
 	case *clients.TakenOver:
 		c.push(protocol.TerminalTakenOver, msg)
@@ -340,7 +340,7 @@ func (c *conn) either(ctx actor.Context) {
 		c.calls.Stop()
 		c.disp.stop()
 	default:
-		api.Unhandled(ctx, msg, c.opts.Log)
+		kit.Unhandled(ctx, msg, c.opts.Log)
 	}
 }
 
@@ -400,13 +400,13 @@ func (c *conn) pump(ctx actor.Context) {
 func (c *conn) handleLine(ctx actor.Context, line []byte) {
 	req, err := protocol.DecodeRequest(line)
 	if err != nil {
-		c.reply(req.ID, api.Fail(err))
+		c.reply(req.ID, kit.Fail(err))
 		return
 	}
 	m, _ := protocol.Lookup(req.Method)
 	params, err := protocol.DecodeRouted(req.Method, req.Params)
 	if err != nil {
-		c.reply(req.ID, api.Fail(err))
+		c.reply(req.ID, kit.Fail(err))
 		if m.Shape == protocol.ShapeFrames {
 			c.streamVerdict(nil)
 		}
@@ -417,13 +417,13 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 		h(c, ctx, &req, params)
 		return
 	}
-	call := &api.Call{ID: req.ID, Method: req.Method, Params: params}
+	call := &kit.Call{ID: req.ID, Method: req.Method, Params: params}
 	if c.readLocally(m, call) {
 		return
 	}
 	if holdsConn(m.Shape) && !c.takeLong() {
 		c.opts.Log.Warn("wait or stream refused: the long share is full", "method", req.Method, "share", c.opts.longLimit)
-		c.reply(req.ID, api.Fail(longRefusal(c.opts.longLimit)))
+		c.reply(req.ID, kit.Fail(longRefusal(c.opts.longLimit)))
 		if m.Shape == protocol.ShapeFrames {
 			c.streamVerdict(nil)
 		}
@@ -432,7 +432,7 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 	owner := c.opts.ownerPID(m, params)
 	if owner == nil {
 		c.dropLong()
-		c.reply(req.ID, api.Fail(protocol.Errorf(protocol.CodeInternal, "no actor answers %s (owner %s)", req.Method, m.Owner)))
+		c.reply(req.ID, kit.Fail(protocol.Errorf(protocol.CodeInternal, "no actor answers %s (owner %s)", req.Method, m.Owner)))
 		if m.Shape == protocol.ShapeFrames {
 			c.streamVerdict(nil)
 		}
@@ -445,7 +445,7 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 // finish writes the answer of the current request and moves on. An
 // accepted subscription turns the connection into a stream; a rejected one
 // closes it.
-func (c *conn) finish(ctx actor.Context, r *api.Reply) {
+func (c *conn) finish(ctx actor.Context, r *kit.Reply) {
 	if c.current == nil {
 		return // nothing asked
 	}
@@ -456,7 +456,7 @@ func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 		c.dropLong() // a wait answered, a stream refused: the connection is short again
 	}
 	if shape == protocol.ShapeFrames {
-		if st, ok := r.Result.(api.GraphicsStream); ok && r.Err == nil {
+		if st, ok := r.Result.(kit.GraphicsStream); ok && r.Err == nil {
 			c.startGraphicsStream(ctx, req.ID, st)
 			return
 		}
@@ -469,8 +469,8 @@ func (c *conn) finish(ctx actor.Context, r *api.Reply) {
 		} else {
 			c.idle.stop()
 			// The bus knows the connection by the identity the subscribe
-			// went out with (api.InFlight).
-			root, bus, sub := c.root, c.opts.Events, api.Addressee(ctx)
+			// went out with (kit.InFlight).
+			root, bus, sub := c.root, c.opts.Events, kit.Addressee(ctx)
 			c.ackToBus = func() { root.Send(bus, &events.Ack{Sub: sub}) }
 			c.streamID = req.ID
 			c.queue = nil
@@ -530,11 +530,11 @@ func (c *conn) endStream(ctx actor.Context, err error) {
 // reply encodes an answer; its request's read-ahead credit returns when
 // the writer has written it, not now, or a client that never reads would
 // have the server queue answers without end.
-func (c *conn) reply(id string, r *api.Reply) {
+func (c *conn) reply(id string, r *kit.Reply) {
 	c.enqueue(outItem{line: encodeReply(id, r), credits: 1})
 }
 
-func encodeReply(id string, r *api.Reply) []byte {
+func encodeReply(id string, r *kit.Reply) []byte {
 	if r.Err != nil {
 		return protocol.EncodeError(id, r.Err)
 	}
@@ -766,7 +766,7 @@ func (c *conn) readLoop(root *actor.RootContext, self *actor.PID, rd *reader) {
 			c.send(root, self, msg)
 			if graphics {
 				// The bytes after it are frames if the pane takes the stream.
-				var st *api.GraphicsStream
+				var st *kit.GraphicsStream
 				select {
 				case st = <-c.gfxVerdict:
 				case <-c.done:

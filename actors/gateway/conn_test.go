@@ -11,7 +11,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 )
 
 // TestConn_SlowClientNeverBlocksTheActor fills the writer far past its
@@ -26,7 +26,7 @@ func TestConn_SlowClientNeverBlocksTheActor(t *testing.T) {
 	pid := system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return c }))
 	const n = 1000 // far more than the channel holds
 	for i := 0; i < n; i++ {
-		system.Root.Send(pid, &api.Toast{Title: strconv.Itoa(i)})
+		system.Root.Send(pid, &kit.Toast{Title: strconv.Itoa(i)})
 	}
 	// The actor is still free: a request-response round trip answers.
 	if _, err := system.Root.RequestFuture(pid, &actor.Touch{}, 2*time.Second).Result(); err != nil {

@@ -11,8 +11,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -25,7 +25,7 @@ func TestConn_Deadline_UnansweredCallIsGivenUpAndLateAnswerDropped(t *testing.T)
 	system := quietSystem(t)
 	var lost *actor.PID // the caller of the call never answered in time
 	session, err := system.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
-		call, ok := ctx.Message().(*api.Call)
+		call, ok := ctx.Message().(*kit.Call)
 		if !ok {
 			return
 		}
@@ -34,10 +34,10 @@ func TestConn_Deadline_UnansweredCallIsGivenUpAndLateAnswerDropped(t *testing.T)
 			lost = ctx.Sender() // and no answer, for now
 		default:
 			if lost != nil {
-				ctx.Send(lost, api.Fail(protocol.Errorf("late", "the late answer to the lost call")))
+				ctx.Send(lost, kit.Fail(protocol.Errorf("late", "the late answer to the lost call")))
 				lost = nil
 			}
-			ctx.Respond(api.Done(protocol.OK{}))
+			ctx.Respond(kit.Done(protocol.OK{}))
 		}
 	}), "session")
 	if err != nil {
@@ -78,7 +78,7 @@ func TestConn_Deadline_SubscriptionAfterAGivenUpCallStreams(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	bus := system.Root.Spawn(events.Props(0, log))
 	session, err := system.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
-		call, ok := ctx.Message().(*api.Call)
+		call, ok := ctx.Message().(*kit.Call)
 		if !ok {
 			return
 		}
@@ -86,7 +86,7 @@ func TestConn_Deadline_SubscriptionAfterAGivenUpCallStreams(t *testing.T) {
 		case "workspace.list": // never answered
 		case "events.subscribe":
 			ctx.Send(bus, &events.Subscribe{Sub: ctx.Sender(), Kinds: []string{"workspace_renamed"}})
-			ctx.Respond(api.Done(protocol.SubscriptionStarted{}))
+			ctx.Respond(kit.Done(protocol.SubscriptionStarted{}))
 		}
 	}), "session")
 	if err != nil {

@@ -3,7 +3,7 @@ package gateway
 import (
 	"sync/atomic"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 )
 
 // connDispatcher runs a conn actor's mailbox. What the conn's own
@@ -25,7 +25,7 @@ type connDispatcher struct {
 	inline atomic.Bool
 	// worker and stopped are only touched by Schedule and stop, which
 	// the mailbox orders (one schedule at a time, stop inside a run).
-	worker  *api.Worker
+	worker  *kit.Worker
 	stopped bool
 }
 
@@ -38,7 +38,7 @@ func (d *connDispatcher) Schedule(fn func()) {
 		go fn() // a last system message after the actor stopped
 	default:
 		if d.worker == nil {
-			d.worker = api.NewWorker()
+			d.worker = kit.NewWorker()
 		}
 		d.worker.Schedule(fn)
 	}

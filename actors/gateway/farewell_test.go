@@ -11,7 +11,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -23,8 +23,8 @@ import (
 func TestGateway_StopSaysGoodbyeToInteractiveClients(t *testing.T) {
 	system := quietSystem(t)
 	session, err := system.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
-		if _, ok := ctx.Message().(*api.Call); ok {
-			ctx.Respond(api.Done(protocol.OK{}))
+		if _, ok := ctx.Message().(*kit.Call); ok {
+			ctx.Respond(kit.Done(protocol.OK{}))
 		}
 	}), "session")
 	if err != nil {

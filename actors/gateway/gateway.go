@@ -12,7 +12,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -40,7 +40,7 @@ type Options struct {
 	Owners map[protocol.Owner]*actor.PID
 	// Reads answers the session's reads from its published read model,
 	// without a hop through its mailbox; nil sends them to the session.
-	Reads api.Reader
+	Reads kit.Reader
 	Log   *slog.Logger
 	// Stop is called once a server.stop reply has been written.
 	Stop func()
@@ -59,7 +59,7 @@ type Options struct {
 	ConnBudget, TotalBudget int64
 	StallTimeout            time.Duration
 	// CallDeadline is how long a request's answer may take before the
-	// connection gives it up (api.Deadline); zero means api.DefaultCallDeadline.
+	// connection gives it up (kit.Deadline); zero means kit.DefaultCallDeadline.
 	CallDeadline time.Duration
 	// MaxConns caps the connections served at once (peers.go divides it);
 	// zero means maxConns, or fewer under a low open-file limit.
@@ -97,7 +97,7 @@ func (o *Options) defaults() {
 		o.StallTimeout = DefaultStallTimeout
 	}
 	if o.CallDeadline <= 0 {
-		o.CallDeadline = api.DefaultCallDeadline
+		o.CallDeadline = kit.DefaultCallDeadline
 	}
 	if o.total == nil {
 		o.total = new(atomic.Int64)
@@ -157,7 +157,7 @@ func Props(opts Options) *actor.Props {
 		return actor.StopDirective
 	})
 	return actor.PropsFromProducer(func() actor.Actor { return &Gateway{opts: opts} },
-		actor.WithSupervisor(stop), actor.WithDispatcher(actor.NewSynchronizedDispatcher(300)), api.Guarded(opts.Log))
+		actor.WithSupervisor(stop), actor.WithDispatcher(actor.NewSynchronizedDispatcher(300)), kit.Guarded(opts.Log))
 }
 
 // Receive implements actor.Actor.
@@ -167,7 +167,7 @@ func (g *Gateway) Receive(ctx actor.Context) {
 		g.opts.defaults()
 		limit := g.opts.MaxConns
 		if limit <= 0 {
-			limit = connLimit(api.FDLimit())
+			limit = connLimit(kit.FDLimit())
 		}
 		g.slots = make(chan struct{}, limit)
 		g.peers = newPeerBudget(limit)
@@ -203,7 +203,7 @@ func (g *Gateway) Receive(ctx actor.Context) {
 		g.peers.ended(msg.Who.Id)
 		g.release()
 		g.trim.ended(ctx)
-	case *api.Fired:
+	case *kit.Fired:
 		if _, ok := g.trim.timers.Fired(msg).(*trimDue); ok {
 			g.trim.due(ctx)
 		}
@@ -217,7 +217,7 @@ func (g *Gateway) Receive(ctx actor.Context) {
 		close(g.opts.stopping)
 		g.opts.Listener.Close()
 	default:
-		api.Unhandled(ctx, msg, g.opts.Log)
+		kit.Unhandled(ctx, msg, g.opts.Log)
 	}
 }
 

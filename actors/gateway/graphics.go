@@ -10,7 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -81,7 +81,7 @@ func isGraphicsStream(line []byte) bool {
 
 // streamVerdict tells the waiting reader whether the stream was accepted
 // (nil: refused, go on reading requests).
-func (c *conn) streamVerdict(st *api.GraphicsStream) {
+func (c *conn) streamVerdict(st *kit.GraphicsStream) {
 	select {
 	case c.gfxVerdict <- st:
 	default:
@@ -89,9 +89,9 @@ func (c *conn) streamVerdict(st *api.GraphicsStream) {
 }
 
 // startGraphicsStream switches to the stream after the pane accepted it.
-func (c *conn) startGraphicsStream(ctx actor.Context, id string, st api.GraphicsStream) {
+func (c *conn) startGraphicsStream(ctx actor.Context, id string, st kit.GraphicsStream) {
 	c.idle.stop() // a stream may pause as long as its producer likes
-	c.streamID, c.gfxStream, c.gfxAs = id, &st, api.Addressee(ctx)
+	c.streamID, c.gfxStream, c.gfxAs = id, &st, kit.Addressee(ctx)
 	c.queue = nil
 	c.behavior.Become(c.graphicsStreaming)
 	c.streamVerdict(&st)
@@ -104,7 +104,7 @@ func (c *conn) graphicsStreaming(ctx actor.Context) {
 		switch {
 		case msg.layer != nil:
 			c.gfxAck, c.gfxAckID = msg.ack, c.streamID+msg.file
-			ctx.Send(c.gfxStream.Pane, &api.GraphicsFrame{Stream: c.gfxAs, Layer: msg.layer})
+			ctx.Send(c.gfxStream.Pane, &kit.GraphicsFrame{Stream: c.gfxAs, Layer: msg.layer})
 		case msg.fatal && msg.file != "":
 			c.write(protocol.EncodeError(c.streamID+msg.file, msg.err), nil)
 			ctx.Stop(ctx.Self())
@@ -114,7 +114,7 @@ func (c *conn) graphicsStreaming(ctx actor.Context) {
 			c.write(protocol.EncodeError(c.streamID, msg.err), nil)
 			c.nextFrame()
 		}
-	case *api.GraphicsFrameDone:
+	case *kit.GraphicsFrameDone:
 		ack := c.gfxAck
 		c.gfxAck = nil
 		switch {
@@ -133,7 +133,7 @@ func (c *conn) graphicsStreaming(ctx actor.Context) {
 			c.write(line, nil)
 		}
 		c.nextFrame()
-	case *api.GraphicsStreamEnded:
+	case *kit.GraphicsStreamEnded:
 		c.endStream(ctx, msg.Err)
 	case *eofMsg:
 		ctx.Stop(ctx.Self()) // the pane watches the connection and drops the layer
@@ -152,7 +152,7 @@ func (c *conn) nextFrame() {
 }
 
 // readFrames is the reader after the stream was accepted.
-func (c *conn) readFrames(root *actor.RootContext, self *actor.PID, r *bufio.Reader, st *api.GraphicsStream) {
+func (c *conn) readFrames(root *actor.RootContext, self *actor.PID, r *bufio.Reader, st *kit.GraphicsStream) {
 	send := func(m *frameMsg) bool {
 		root.Send(self, m)
 		if m.fatal {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -20,11 +20,11 @@ import (
 // HandoffFunc starts a live handoff for the connection that asked; done is
 // called once, from any goroutine, with the answer and, when the handoff
 // happened, what to run once that answer is written (the old server's exit).
-type HandoffFunc func(prm *protocol.ServerLiveHandoffParams, done func(r *api.Reply, after func()))
+type HandoffFunc func(prm *protocol.ServerLiveHandoffParams, done func(r *kit.Reply, after func()))
 
 // handoffDone carries a handoff's outcome back to the connection that asked.
 type handoffDone struct {
-	reply *api.Reply
+	reply *kit.Reply
 	after func()
 }
 
@@ -97,12 +97,12 @@ func (g *AcceptGate) paused() bool {
 // startHandoff runs server.live_handoff for this connection.
 func (c *conn) startHandoff(ctx actor.Context, req *protocol.Request, params any) {
 	if c.opts.Handoff == nil {
-		c.reply(req.ID, api.Fail(protocol.Errorf(protocol.CodeNotSupported, "live handoff is not supported on this platform")))
+		c.reply(req.ID, kit.Fail(protocol.Errorf(protocol.CodeNotSupported, "live handoff is not supported on this platform")))
 		return
 	}
 	c.current = req
 	root, self := ctx.ActorSystem().Root, ctx.Self()
-	c.opts.Handoff(params.(*protocol.ServerLiveHandoffParams), func(r *api.Reply, after func()) {
+	c.opts.Handoff(params.(*protocol.ServerLiveHandoffParams), func(r *kit.Reply, after func()) {
 		root.Send(self, &handoffDone{reply: r, after: after})
 	})
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -34,9 +34,9 @@ func TestGateway_LiveHandoff_WiredIsOfferedAndCalled(t *testing.T) {
 	l := newFakeListener()
 	called := make(chan *protocol.ServerLiveHandoffParams, 1)
 	opts := Options{Listener: l, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Handoff: func(prm *protocol.ServerLiveHandoffParams, done func(*api.Reply, func())) {
+		Handoff: func(prm *protocol.ServerLiveHandoffParams, done func(*kit.Reply, func())) {
 			called <- prm
-			go done(api.Fail(protocol.Errorf(protocol.CodeHandoffFailed, "test refusal")), nil)
+			go done(kit.Fail(protocol.Errorf(protocol.CodeHandoffFailed, "test refusal")), nil)
 		}}
 	if _, err := system.Root.SpawnNamed(Props(opts), "gateway"); err != nil {
 		t.Fatal(err)

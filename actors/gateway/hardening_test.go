@@ -13,7 +13,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -116,7 +116,7 @@ func TestGateway_Accept_ErrorsBackOffAndRecover(t *testing.T) {
 func TestGateway_Accept_ConnCapRefusesClearly(t *testing.T) {
 	l := newFakeListener()
 	startGateway(t, quietSystem(t), l, nil, 0)
-	limit := connLimit(api.FDLimit())
+	limit := connLimit(kit.FDLimit())
 	clients := make([]net.Conn, limit)
 	for i := range clients {
 		clients[i] = l.dial()
@@ -169,7 +169,7 @@ func TestConn_Idle_ClosesOnlyConnectionsWaitingForNothing(t *testing.T) {
 	system := quietSystem(t)
 	calls := make(chan *actor.PID, 1)
 	session, err := system.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
-		if _, ok := ctx.Message().(*api.Call); ok {
+		if _, ok := ctx.Message().(*kit.Call); ok {
 			calls <- ctx.Sender() // held: the answer comes when the test says
 		}
 	}), "session")
@@ -194,7 +194,7 @@ func TestConn_Idle_ClosesOnlyConnectionsWaitingForNothing(t *testing.T) {
 		waitClosed(t, quiet, "idle connection")
 		quiet.Close()
 	}
-	system.Root.Send(connPID, api.Done(protocol.OK{}))
+	system.Root.Send(connPID, kit.Done(protocol.OK{}))
 	if line, err := readAnswer(waiting); err != nil || line != `{"id":"w","result":{"type":"ok"}}` {
 		t.Fatalf("the waiting connection got %q, %v", line, err)
 	}
@@ -254,12 +254,12 @@ func (brokenResult) MarshalJSON() ([]byte, error) { panic("a result that cannot 
 func TestConn_PanicStopsOnlyThatConnection(t *testing.T) {
 	system := quietSystem(t)
 	session, err := system.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
-		if call, ok := ctx.Message().(*api.Call); ok {
+		if call, ok := ctx.Message().(*kit.Call); ok {
 			if call.Method == "workspace.list" {
-				ctx.Respond(api.Done(brokenResult{}))
+				ctx.Respond(kit.Done(brokenResult{}))
 				return
 			}
-			ctx.Respond(api.OK())
+			ctx.Respond(kit.OK())
 		}
 	}), "session")
 	if err != nil {

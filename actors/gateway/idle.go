@@ -5,7 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 )
 
 // The idle clock closes a connection that received nothing for
@@ -21,7 +21,7 @@ type idleCheck struct{}
 
 // idleClock is a connection's idle timeout.
 type idleClock struct {
-	timers   api.Timers
+	timers   kit.Timers
 	timer    uint64    // the pending check, 0 when the clock is off
 	lastSeen time.Time // the last message but the clock's own
 }
@@ -42,7 +42,7 @@ func (k *idleClock) stop() {
 
 // fired reports whether the timeout has run out since the last message;
 // when it has not, the clock is armed again for what is left.
-func (k *idleClock) fired(ctx actor.Context, f *api.Fired, timeout time.Duration) bool {
+func (k *idleClock) fired(ctx actor.Context, f *kit.Fired, timeout time.Duration) bool {
 	k.timers.Fired(f)
 	if k.timer == 0 {
 		return false

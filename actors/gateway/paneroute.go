@@ -5,16 +5,16 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
 // Pane routes: the calls a pane answers itself (pane.send_text,
 // pane.wait_for_output, pane.read, …) go through the session, which
 // resolves the id; the pane then tells the connection its actor
-// (api.PaneRoute), and the connection's next calls for that id go to the
-// pane directly (api.PaneCall): a keystroke crosses one goroutine less.
-// A pane that no longer has the id answers api.NotThisPane, a closed one
+// (kit.PaneRoute), and the connection's next calls for that id go to the
+// pane directly (kit.PaneCall): a keystroke crosses one goroutine less.
+// A pane that no longer has the id answers kit.NotThisPane, a closed one
 // comes back as a dead letter; the connection then forgets the route and
 // sends the call through the session after all, so the client gets one
 // answer, the session's.
@@ -32,7 +32,7 @@ type paneRoutes struct {
 }
 
 type directCall struct {
-	call   *api.Call
+	call   *kit.Call
 	paneID string
 	within time.Duration // the call's deadline
 }
@@ -46,14 +46,14 @@ func routable(m protocol.Method) bool {
 
 // sendCall sends the current call: to its pane when the route is known,
 // else to owner, asking for the route when it may be learnt.
-func (c *conn) sendCall(ctx actor.Context, m protocol.Method, owner *actor.PID, call *api.Call) {
-	within := api.Deadline(call.Params, c.opts.CallDeadline)
+func (c *conn) sendCall(ctx actor.Context, m protocol.Method, owner *actor.PID, call *kit.Call) {
+	within := kit.Deadline(call.Params, c.opts.CallDeadline)
 	if routable(m) && !protocol.ToMachines(call.Params) {
 		if t, ok := call.Params.(protocol.Targeted); ok && t.TargetID() != "" {
 			id := t.TargetID()
 			if pid := c.routes.byID[id]; pid != nil {
 				c.routes.sent = &directCall{call: call, paneID: id, within: within}
-				c.calls.SendCarried(ctx, pid, call, &api.PaneCall{Call: call, PaneID: id}, within)
+				c.calls.SendCarried(ctx, pid, call, &kit.PaneCall{Call: call, PaneID: id}, within)
 				return
 			}
 			call.Route = true
@@ -63,7 +63,7 @@ func (c *conn) sendCall(ctx actor.Context, m protocol.Method, owner *actor.PID, 
 }
 
 // learnRoute keeps a pane's route, told while its call is the current one.
-func (c *conn) learnRoute(r *api.PaneRoute) {
+func (c *conn) learnRoute(r *kit.PaneRoute) {
 	if c.current == nil || r.PID == nil {
 		return
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -30,29 +30,29 @@ func TestConn_PaneRoutes(t *testing.T) {
 		case *renamePane:
 			own = msg.id
 			ctx.Respond(msg) // acknowledged
-		case *api.Call: // forwarded by the session
+		case *kit.Call: // forwarded by the session
 			if msg.Route {
-				ctx.Send(ctx.Sender(), &api.PaneRoute{PaneID: own, PID: ctx.Self()})
+				ctx.Send(ctx.Sender(), &kit.PaneRoute{PaneID: own, PID: ctx.Self()})
 			}
-			ctx.Respond(api.OK())
-		case *api.PaneCall:
+			ctx.Respond(kit.OK())
+		case *kit.PaneCall:
 			if msg.PaneID != own {
-				ctx.Respond(&api.NotThisPane{Call: msg.Call})
+				ctx.Respond(&kit.NotThisPane{Call: msg.Call})
 				return
 			}
 			direct.Add(1)
-			ctx.Respond(api.OK())
+			ctx.Respond(kit.OK())
 		}
 	})
 	pane, renamed := system.Root.Spawn(paneProps), atomic.Bool{}
 	session := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
-		call, ok := ctx.Message().(*api.Call)
+		call, ok := ctx.Message().(*kit.Call)
 		if !ok {
 			return
 		}
 		viaSession.Add(1)
 		if id := call.Params.(protocol.Targeted).TargetID(); id != "w1:p1" || renamed.Load() {
-			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane %s not found", id)))
+			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane %s not found", id)))
 			return
 		}
 		ctx.RequestWithCustomSender(pane, call, ctx.Sender())

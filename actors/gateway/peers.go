@@ -3,7 +3,7 @@ package gateway
 import (
 	"net"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -124,7 +124,7 @@ func (c *conn) dropLong() {
 
 // keepsConn reports whether an answer turned the connection into a stream
 // for good (an accepted events.subscribe or pane.graphics.stream).
-func keepsConn(shape protocol.Shape, r *api.Reply) bool {
+func keepsConn(shape protocol.Shape, r *kit.Reply) bool {
 	if r.Err != nil {
 		return false
 	}
@@ -132,7 +132,7 @@ func keepsConn(shape protocol.Shape, r *api.Reply) bool {
 	case protocol.ShapeStream:
 		return true
 	case protocol.ShapeFrames:
-		_, ok := r.Result.(api.GraphicsStream)
+		_, ok := r.Result.(kit.GraphicsStream)
 		return ok
 	}
 	return false

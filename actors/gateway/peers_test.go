@@ -10,7 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -84,7 +84,7 @@ func holdingSession(t *testing.T, system *actor.ActorSystem) (pid *actor.PID, he
 	var waits []*actor.PID
 	count := 0
 	pid, err := system.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
-		call, ok := ctx.Message().(*api.Call)
+		call, ok := ctx.Message().(*kit.Call)
 		if !ok {
 			return
 		}
@@ -95,7 +95,7 @@ func holdingSession(t *testing.T, system *actor.ActorSystem) (pid *actor.PID, he
 			mu.Unlock()
 			return
 		}
-		ctx.Respond(api.Done(protocol.OK{}))
+		ctx.Respond(kit.Done(protocol.OK{}))
 	}), "session")
 	if err != nil {
 		t.Fatal(err)
@@ -106,7 +106,7 @@ func holdingSession(t *testing.T, system *actor.ActorSystem) (pid *actor.PID, he
 		w := waits[0]
 		waits = waits[1:]
 		mu.Unlock()
-		system.Root.Send(w, api.Done(protocol.OK{}))
+		system.Root.Send(w, kit.Done(protocol.OK{}))
 	}
 	return pid, held, answer
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -15,7 +15,7 @@ import (
 // session, and the rest to their owner's actor (Options.Owners).
 
 // Registry holds the methods a connection answers itself.
-var Registry = api.NewRegistry(protocol.OwnerGateway, "actors/gateway", map[string]func(c *conn, ctx actor.Context, req *protocol.Request, params protocol.Params){
+var Registry = kit.NewRegistry(protocol.OwnerGateway, "actors/gateway", map[string]func(c *conn, ctx actor.Context, req *protocol.Request, params protocol.Params){
 	"ping":                         (*conn).ping,
 	"server.stop":                  (*conn).serverStop,
 	"server.live_handoff":          (*conn).serverLiveHandoff,
@@ -25,7 +25,7 @@ var Registry = api.NewRegistry(protocol.OwnerGateway, "actors/gateway", map[stri
 })
 
 func (c *conn) ping(_ actor.Context, req *protocol.Request, _ protocol.Params) {
-	c.reply(req.ID, api.Done(pongs()[c.opts.Handoff != nil]))
+	c.reply(req.ID, kit.Done(pongs()[c.opts.Handoff != nil]))
 }
 
 func (c *conn) serverStop(_ actor.Context, req *protocol.Request, _ protocol.Params) {
@@ -43,7 +43,7 @@ func (c *conn) serverLiveHandoff(ctx actor.Context, req *protocol.Request, param
 // entering the session's mailbox; false leaves the call to the session
 // (nothing published yet, not a read, an id only the session resolves).
 // A call for another machine is never one.
-func (c *conn) readLocally(m protocol.Method, call *api.Call) bool {
+func (c *conn) readLocally(m protocol.Method, call *kit.Call) bool {
 	if c.opts.Reads == nil || !m.Owner.ThroughSession() || protocol.ToMachines(call.Params) {
 		return false
 	}

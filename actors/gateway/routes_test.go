@@ -9,7 +9,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -20,9 +20,9 @@ func answering(t *testing.T, system *actor.ActorSystem, name string) (*actor.PID
 	var calls atomic.Int32
 	result := protocol.Encoded{Type: name, JSON: []byte(`{}`)}
 	pid, err := system.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
-		if _, ok := ctx.Message().(*api.Call); ok {
+		if _, ok := ctx.Message().(*kit.Call); ok {
 			calls.Add(1)
-			ctx.Respond(api.Done(result))
+			ctx.Respond(kit.Done(result))
 		}
 	}), name)
 	if err != nil {
@@ -131,12 +131,12 @@ func TestRoutes_GatewayRegistryMatchesTable(t *testing.T) {
 // call to the session; it counts what it was asked.
 type fakeReads struct{ asked atomic.Int32 }
 
-func (f *fakeReads) Read(call *api.Call) *api.Reply {
+func (f *fakeReads) Read(call *kit.Call) *kit.Reply {
 	f.asked.Add(1)
 	if call.Method != "pane.list" {
 		return nil
 	}
-	return api.Done(protocol.Encoded{Type: "from_reads", JSON: []byte(`{}`)})
+	return kit.Done(protocol.Encoded{Type: "from_reads", JSON: []byte(`{}`)})
 }
 
 // A read the session's read side answers never reaches the session; one

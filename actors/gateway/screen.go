@@ -3,18 +3,18 @@ package gateway
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 )
 
 // frames writes a pane's screen frames between the connection's answers
 // (a screen.subscribe connection keeps taking requests) and acknowledges
 // them to the pane once flushed.
-func (c *conn) frames(ctx actor.Context, f *api.Frames) {
+func (c *conn) frames(ctx actor.Context, f *kit.Frames) {
 	// The pane knows the connection by the identity its screen.subscribe
-	// went out with (api.InFlight).
-	root, self, from := ctx.ActorSystem().Root, api.Addressee(ctx), f.From
+	// went out with (kit.InFlight).
+	root, self, from := ctx.ActorSystem().Root, kit.Addressee(ctx), f.From
 	if c.held(from, self) {
 		return // not shown (client_shell.surface.set): not acknowledged either (surface.go)
 	}
-	c.enqueue(outItem{lines: f.Lines, joined: f.Joined, after: func() { root.Send(from, &api.FramesWritten{Sub: self}) }, inlineAfter: true})
+	c.enqueue(outItem{lines: f.Lines, joined: f.Joined, after: func() { root.Send(from, &kit.FramesWritten{Sub: self}) }, inlineAfter: true})
 }

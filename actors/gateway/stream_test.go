@@ -12,8 +12,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -53,13 +53,13 @@ func TestConn_Stream_EndsOnItsSubsFailure(t *testing.T) {
 	conns := make(chan *actor.PID, 4)
 	failEarly := make(chan bool, 4)
 	session, err := system.Root.SpawnNamed(actor.PropsFromFunc(func(ctx actor.Context) {
-		if call, ok := ctx.Message().(*api.Call); ok && call.Method == "events.subscribe" {
+		if call, ok := ctx.Message().(*kit.Call); ok && call.Method == "events.subscribe" {
 			ctx.Send(bus, &events.Subscribe{Sub: ctx.Sender(), Kinds: []string{"workspace_renamed"}})
 			if <-failEarly {
 				ctx.Send(ctx.Sender(), &events.Failed{Reason: "early"})
 			}
 			conns <- ctx.Sender()
-			ctx.Respond(api.Done(protocol.SubscriptionStarted{}))
+			ctx.Respond(kit.Done(protocol.SubscriptionStarted{}))
 		}
 	}), "session")
 	if err != nil {

@@ -3,7 +3,7 @@ package gateway
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -48,10 +48,10 @@ func (c *conn) surfaceSet(ctx actor.Context, req *protocol.Request, params proto
 		c.surface.revision++
 		if active {
 			for _, s := range c.surface.streams {
-				ctx.Send(s.pane, &api.FramesWritten{Sub: s.sub, Resend: true})
+				ctx.Send(s.pane, &kit.FramesWritten{Sub: s.sub, Resend: true})
 			}
 			c.surface.streams = nil
 		}
 	}
-	c.reply(req.ID, api.Done(protocol.ClientShellSurfaceSet{Active: active, ProjectionRevision: c.surface.revision}))
+	c.reply(req.ID, kit.Done(protocol.ClientShellSurfaceSet{Active: active, ProjectionRevision: c.surface.revision}))
 }

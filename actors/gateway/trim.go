@@ -8,7 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 )
 
 // The Go runtime keeps the heap it grew to for the next allocations: once
@@ -30,7 +30,7 @@ type trimmer struct {
 	freed  *atomic.Int64 // added to by each conn as it stops: the most it held unsent
 	last   time.Time     // when a connection last ended
 	armed  bool
-	timers api.Timers
+	timers kit.Timers
 }
 
 // ended arms the trim once enough memory was let go.

@@ -4,7 +4,7 @@ import (
 	"net"
 	"syscall"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 )
 
 var newline = []byte{'\n'}
@@ -23,5 +23,5 @@ func tryWrite(c net.Conn, bufs ...[]byte) int {
 	if err != nil {
 		return 0
 	}
-	return api.WriteNow(rc, bufs...)
+	return kit.WriteNow(rc, bufs...)
 }

@@ -105,7 +105,7 @@ func connGoroutines() int {
 	buf = buf[:runtime.Stack(buf, true)]
 	count := 0
 	for _, g := range strings.Split(string(buf), "\n\n") {
-		if strings.Contains(g, "(*conn).writeLoop") || strings.Contains(g, "api.NewWorker.func") {
+		if strings.Contains(g, "(*conn).writeLoop") || strings.Contains(g, "kit.NewWorker.func") {
 			count++
 		}
 	}

@@ -6,14 +6,14 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/integrations/setup"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
 // Registry holds the API methods the integrations actor answers; its
 // handlers run off the actor's goroutine (run).
-var Registry = api.NewRegistry(protocol.OwnerIntegrations, "actors/integrations", map[string]func(*Integrations, *api.Call) *api.Reply{
+var Registry = kit.NewRegistry(protocol.OwnerIntegrations, "actors/integrations", map[string]func(*Integrations, *kit.Call) *kit.Reply{
 	"integration.install":   (*Integrations).install,
 	"integration.uninstall": (*Integrations).uninstall,
 	"integration.list":      (*Integrations).list,
@@ -31,25 +31,25 @@ type Integrations struct {
 
 type job struct {
 	to   *actor.PID
-	call *api.Call
+	call *kit.Call
 }
 
 // finished carries a job's reply back into the actor.
 type finished struct {
 	to    *actor.PID
-	reply *api.Reply
+	reply *kit.Reply
 }
 
 // Props returns the props of the integrations actor; env resolves HOME and
 // the agents' config-dir variables.
 func Props(env func(string) string, log *slog.Logger) *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor { return &Integrations{env: env, log: log} }, api.Guarded(log))
+	return actor.PropsFromProducer(func() actor.Actor { return &Integrations{env: env, log: log} }, kit.Guarded(log))
 }
 
 // Receive implements actor.Actor.
 func (a *Integrations) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
-	case *api.Call:
+	case *kit.Call:
 		a.queue = append(a.queue, job{to: ctx.Sender(), call: msg})
 		a.next(ctx)
 	case *finished:
@@ -59,7 +59,7 @@ func (a *Integrations) Receive(ctx actor.Context) {
 		}
 		a.next(ctx)
 	default:
-		api.Unhandled(ctx, msg, a.log)
+		kit.Unhandled(ctx, msg, a.log)
 	}
 }
 
@@ -78,42 +78,42 @@ func (a *Integrations) next(ctx actor.Context) {
 
 // run does one call's file work; it runs off the actor's goroutine and
 // reads only immutable fields.
-func (a *Integrations) run(call *api.Call) (reply *api.Reply) {
+func (a *Integrations) run(call *kit.Call) (reply *kit.Reply) {
 	defer func() {
 		if r := recover(); r != nil {
 			if a.log != nil {
 				a.log.Error("integration handler panicked", "method", call.Method, "panic", r)
 			}
-			reply = api.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", call.Method, r))
+			reply = kit.Fail(protocol.Errorf(protocol.CodeInternal, "internal error in %s: %v", call.Method, r))
 		}
 	}()
 	h, ok := Registry.Lookup(call.Method)
 	if !ok {
-		return api.Fail(fmt.Errorf("integrations: no handler for %s", call.Method))
+		return kit.Fail(fmt.Errorf("integrations: no handler for %s", call.Method))
 	}
 	return h(a, call)
 }
 
-func (a *Integrations) install(call *api.Call) *api.Reply {
+func (a *Integrations) install(call *kit.Call) *kit.Reply {
 	p := call.Params.(*protocol.IntegrationInstallParams)
 	msgs, err := setup.Install(p.Target, a.env)
 	if err != nil {
-		return api.Fail(protocol.Errorf(protocol.CodeIntegrationInstallFailed, "install %s integration: %v", p.Target, err))
+		return kit.Fail(protocol.Errorf(protocol.CodeIntegrationInstallFailed, "install %s integration: %v", p.Target, err))
 	}
-	return api.Done(protocol.IntegrationInstalled{Target: p.Target, Details: protocol.IntegrationDetails{Messages: msgs}})
+	return kit.Done(protocol.IntegrationInstalled{Target: p.Target, Details: protocol.IntegrationDetails{Messages: msgs}})
 }
 
 // list reads the installed files' markers; it runs in the queue like an
 // install, so it never sees one half written.
-func (a *Integrations) list(*api.Call) *api.Reply {
-	return api.Done(protocol.IntegrationList{Integrations: setup.List(a.env)})
+func (a *Integrations) list(*kit.Call) *kit.Reply {
+	return kit.Done(protocol.IntegrationList{Integrations: setup.List(a.env)})
 }
 
-func (a *Integrations) uninstall(call *api.Call) *api.Reply {
+func (a *Integrations) uninstall(call *kit.Call) *kit.Reply {
 	p := call.Params.(*protocol.IntegrationUninstallParams)
 	msgs, err := setup.Uninstall(p.Target, a.env)
 	if err != nil {
-		return api.Fail(protocol.Errorf(protocol.CodeIntegrationUninstallFailed, "uninstall %s integration: %v", p.Target, err))
+		return kit.Fail(protocol.Errorf(protocol.CodeIntegrationUninstallFailed, "uninstall %s integration: %v", p.Target, err))
 	}
-	return api.Done(protocol.IntegrationUninstalled{Target: p.Target, Details: protocol.IntegrationDetails{Messages: msgs}})
+	return kit.Done(protocol.IntegrationUninstalled{Target: p.Target, Details: protocol.IntegrationDetails{Messages: msgs}})
 }

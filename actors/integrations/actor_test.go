@@ -11,7 +11,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -31,15 +31,15 @@ func TestActor_InstallUninstall(t *testing.T) {
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }))
 	defer system.Shutdown()
 	pid := system.Root.Spawn(Props(env, nil))
-	install := system.Root.RequestFuture(pid, &api.Call{ID: "1", Method: "integration.install", Params: &protocol.IntegrationInstallParams{Target: "codex"}}, 5*time.Second)
-	uninstall := system.Root.RequestFuture(pid, &api.Call{ID: "2", Method: "integration.uninstall", Params: &protocol.IntegrationUninstallParams{Target: "codex"}}, 5*time.Second)
-	failed := system.Root.RequestFuture(pid, &api.Call{ID: "3", Method: "integration.install", Params: &protocol.IntegrationInstallParams{Target: "claude"}}, 5*time.Second)
+	install := system.Root.RequestFuture(pid, &kit.Call{ID: "1", Method: "integration.install", Params: &protocol.IntegrationInstallParams{Target: "codex"}}, 5*time.Second)
+	uninstall := system.Root.RequestFuture(pid, &kit.Call{ID: "2", Method: "integration.uninstall", Params: &protocol.IntegrationUninstallParams{Target: "codex"}}, 5*time.Second)
+	failed := system.Root.RequestFuture(pid, &kit.Call{ID: "3", Method: "integration.install", Params: &protocol.IntegrationInstallParams{Target: "claude"}}, 5*time.Second)
 
 	res, err := install.Result()
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, ok := res.(*api.Reply).Result.(protocol.IntegrationInstalled)
+	got, ok := res.(*kit.Reply).Result.(protocol.IntegrationInstalled)
 	if !ok || got.Target != "codex" || !strings.Contains(strings.Join(got.Details.Messages, "\n"), "installed codex integration") {
 		t.Fatalf("install reply %+v", res)
 	}
@@ -47,7 +47,7 @@ func TestActor_InstallUninstall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	un, ok := res.(*api.Reply).Result.(protocol.IntegrationUninstalled)
+	un, ok := res.(*kit.Reply).Result.(protocol.IntegrationUninstalled)
 	if !ok || un.Target != "codex" || !strings.Contains(strings.Join(un.Details.Messages, "\n"), "uninstalled codex integration") {
 		t.Fatalf("uninstall reply %+v", res)
 	}
@@ -59,7 +59,7 @@ func TestActor_InstallUninstall(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pe *protocol.Error
-	if e, ok := res.(*api.Reply).Err.(*protocol.Error); ok {
+	if e, ok := res.(*kit.Reply).Err.(*protocol.Error); ok {
 		pe = e
 	}
 	if pe == nil || pe.Code != protocol.CodeIntegrationInstallFailed || !strings.Contains(pe.Message, ".claude") {

@@ -12,16 +12,16 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// fileWriter is session.json's writer: an api.Latest that indents, writes
+// fileWriter is session.json's writer: an kit.Latest that indents, writes
 // and syncs off every actor and skips to the newest when it falls behind.
 type fileWriter struct {
 	path   string
-	latest *api.Latest
+	latest *kit.Latest
 	// keepOriginal says the restore left part of the file out: the first
 	// write copies the file aside before it replaces it (writer's goroutine).
 	keepOriginal atomic.Bool
@@ -36,7 +36,7 @@ type fileWriter struct {
 
 func newFileWriter(path string, log *slog.Logger) *fileWriter {
 	w := &fileWriter{path: path}
-	w.latest = api.NewLatest(func(compact []byte) {
+	w.latest = kit.NewLatest(func(compact []byte) {
 		gen := w.versions.take(compact)
 		report := func(err error) {
 			if w.notify != nil {

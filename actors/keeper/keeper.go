@@ -8,7 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
 )
@@ -101,7 +101,7 @@ type (
 // Keeper is the keeper actor.
 type Keeper struct {
 	opts    Options
-	timers  api.Timers
+	timers  kit.Timers
 	session *actor.PID
 	file    *fileWriter // nil when no file is kept
 	save    uint64      // the pending saveDue, 0 for none
@@ -132,7 +132,7 @@ func newKeeper(opts Options) *Keeper {
 // Receive implements actor.Actor.
 func (k *Keeper) Receive(ctx actor.Context) {
 	msg := ctx.Message()
-	if f, ok := msg.(*api.Fired); ok {
+	if f, ok := msg.(*kit.Fired); ok {
 		msg = k.timers.Fired(f)
 	}
 	switch msg := msg.(type) {

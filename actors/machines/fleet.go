@@ -12,7 +12,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -39,7 +39,7 @@ type Options struct {
 // Registry holds the methods the machines actor owns. It also takes every
 // call the connections route to it (protocol.ToMachines): calls for
 // another machine, and fleet-scoped agent.list and session.snapshot.
-var Registry = api.NewRegistry(protocol.OwnerMachines, "actors/machines", map[string]func(*Fleet, actor.Context, *api.Call){
+var Registry = kit.NewRegistry(protocol.OwnerMachines, "actors/machines", map[string]func(*Fleet, actor.Context, *kit.Call){
 	"machine.list": (*Fleet).list,
 })
 
@@ -68,10 +68,10 @@ type Fleet struct {
 	// to this actor to be answered; calls that come meanwhile wait behind
 	// them, so a connection's calls keep their order.
 	early   []earlyCall
-	replays map[*api.Call]bool
+	replays map[*kit.Call]bool
 	links   map[string]*actor.PID
 	views   map[string]*view
-	timers  api.Timers
+	timers  kit.Timers
 }
 
 // Messages of the links to the fleet, and of its file reads.
@@ -100,7 +100,7 @@ type (
 	unchanged  struct{}
 	reloadTick struct{}
 	earlyCall  struct {
-		call   *api.Call
+		call   *kit.Call
 		sender *actor.PID
 	}
 )
@@ -125,7 +125,7 @@ func Props(opts Options) *actor.Props {
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
 		return &Fleet{opts: &opts, links: map[string]*actor.PID{}, views: map[string]*view{}}
-	}, api.Guarded(opts.Log))
+	}, kit.Guarded(opts.Log))
 }
 
 // Receive implements actor.Actor.
@@ -135,7 +135,7 @@ func (f *Fleet) Receive(ctx actor.Context) {
 		f.load(ctx)
 	case *actor.Stopping:
 		f.timers.StopAll()
-	case *api.Fired:
+	case *kit.Fired:
 		if _, ok := f.timers.Fired(msg).(*reloadTick); ok {
 			f.load(ctx)
 		}
@@ -144,7 +144,7 @@ func (f *Fleet) Receive(ctx actor.Context) {
 	case *unchanged:
 		f.loading = false
 		f.timers.After(ctx, f.opts.Reload, &reloadTick{})
-	case *api.Call:
+	case *kit.Call:
 		switch {
 		case f.replays[msg]:
 			delete(f.replays, msg)
@@ -182,7 +182,7 @@ func (f *Fleet) Receive(ctx actor.Context) {
 			v.pong = &msg.pong
 		}
 	default:
-		api.Unhandled(ctx, msg, f.opts.Log)
+		kit.Unhandled(ctx, msg, f.opts.Log)
 	}
 }
 
@@ -249,7 +249,7 @@ func (f *Fleet) answerEarly(ctx actor.Context) {
 		return
 	}
 	if f.replays == nil {
-		f.replays = map[*api.Call]bool{}
+		f.replays = map[*kit.Call]bool{}
 	}
 	for _, e := range f.early {
 		f.replays[e.call] = true
@@ -282,7 +282,7 @@ func (f *Fleet) reconcile(ctx actor.Context, next []saved.Profile) {
 		}
 		f.views[p.ID] = &view{state: protocol.MachineConnecting, since: time.Now()}
 		opts, self := f.opts, ctx.Self() // as they are now (SetSSH replaces f.opts)
-		f.links[p.ID] = ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return newLink(p, opts, self) }, api.Guarded(f.opts.Log)))
+		f.links[p.ID] = ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return newLink(p, opts, self) }, kit.Guarded(f.opts.Log)))
 	}
 	for id := range old {
 		if !keep[id] {
@@ -316,17 +316,17 @@ func (f *Fleet) findInvalid(key string) (saved.Invalid, bool) {
 	return (&saved.File{Invalid: f.invalid}).FindInvalid(key)
 }
 
-func (f *Fleet) call(ctx actor.Context, call *api.Call) {
+func (f *Fleet) call(ctx actor.Context, call *kit.Call) {
 	if fwd, ok := call.Params.(*protocol.Forwarded); ok {
 		p, ok := f.find(fwd.Machine)
 		bad, isBad := f.findInvalid(fwd.Machine)
 		switch {
 		case !ok && isBad:
-			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeMachineOffline, "%v", bad.Unusable())))
+			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeMachineOffline, "%v", bad.Unusable())))
 		case !ok:
-			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeMachineNotFound, "no saved machine %q (herdr machine list shows them)", protocol.Printable(fwd.Machine))))
+			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeMachineNotFound, "no saved machine %q (herdr machine list shows them)", protocol.Printable(fwd.Machine))))
 		case f.links[p.ID] == nil:
-			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeMachineOffline, "machine %q is disabled; herdr machine enable %s allows it again", p.Label, p.ID)))
+			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeMachineOffline, "machine %q is disabled; herdr machine enable %s allows it again", p.Label, p.ID)))
 		default:
 			ctx.Forward(f.links[p.ID])
 		}
@@ -342,7 +342,7 @@ func (f *Fleet) call(ctx actor.Context, call *api.Call) {
 	}
 	h, ok := Registry.Lookup(call.Method)
 	if !ok {
-		api.Unhandled(ctx, call, f.opts.Log)
+		kit.Unhandled(ctx, call, f.opts.Log)
 		return
 	}
 	h(f, ctx, call)
@@ -353,7 +353,7 @@ func (f *Fleet) call(ctx actor.Context, call *api.Call) {
 // subscription to the session, which answers the caller and registers it
 // with the bus. Only agent status changes are streamed from a machine:
 // its output and scrolling stay on its own server.
-func (f *Fleet) subscribe(ctx actor.Context, call *api.Call, prm *protocol.EventsSubscribeParams) {
+func (f *Fleet) subscribe(ctx actor.Context, call *kit.Call, prm *protocol.EventsSubscribeParams) {
 	next := *prm
 	next.Subscriptions = slices.Clone(prm.Subscriptions)
 	for i, sub := range next.Subscriptions {
@@ -365,10 +365,10 @@ func (f *Fleet) subscribe(ctx actor.Context, call *api.Call, prm *protocol.Event
 		p, found := f.find(m)
 		switch {
 		case !found:
-			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeMachineNotFound, "%s: no saved machine %q (herdr machine list shows them)", field, protocol.Printable(m))))
+			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeMachineNotFound, "%s: no saved machine %q (herdr machine list shows them)", field, protocol.Printable(m))))
 			return
 		case sub.Type != protocol.SubAgentStatusChanged:
-			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeNotSupported, "%s: %s is not streamed from machine %q; pane.agent_status_changed is, or attach with herdr --machine %s", field, sub.Type, p.Label, p.Label)))
+			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeNotSupported, "%s: %s is not streamed from machine %q; pane.agent_status_changed is, or attach with herdr --machine %s", field, sub.Type, p.Label, p.Label)))
 			return
 		}
 		next.Subscriptions[i].PaneID = p.ID + "/" + id
@@ -416,7 +416,7 @@ func (f *Fleet) statusNow(p saved.Profile, id, status string) []byte {
 }
 
 // list answers machine.list in the file's order.
-func (f *Fleet) list(ctx actor.Context, _ *api.Call) {
+func (f *Fleet) list(ctx actor.Context, _ *kit.Call) {
 	out := protocol.MachineList{Machines: make([]protocol.MachineInfo, 0, len(f.profiles))}
 	for _, p := range f.profiles {
 		info := protocol.MachineInfo{ID: p.ID, Label: p.Label, Target: p.Target, Enabled: p.Enabled}
@@ -438,7 +438,7 @@ func (f *Fleet) list(ctx actor.Context, _ *api.Call) {
 	for _, bad := range f.invalid {
 		out.Machines = append(out.Machines, bad.Info())
 	}
-	ctx.Respond(api.Done(out))
+	ctx.Respond(kit.Done(out))
 }
 
 func unixMS(t time.Time) int64 {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -42,14 +42,14 @@ func TestFleet_CallsBeforeTheFirstReadSeeTheSavedMachines(t *testing.T) {
 	const n = 20
 	futures := make([]*actor.Future, n)
 	for i := range futures { // sent at once: the first read is still on its goroutine
-		futures[i] = system.Root.RequestFuture(fleet, &api.Call{ID: string(rune('a' + i)), Method: "machine.list"}, 5*time.Second)
+		futures[i] = system.Root.RequestFuture(fleet, &kit.Call{ID: string(rune('a' + i)), Method: "machine.list"}, 5*time.Second)
 	}
 	for i, fut := range futures {
 		res, err := fut.Result()
 		if err != nil {
 			t.Fatalf("call %d: %v", i, err)
 		}
-		r, ok := res.(*api.Reply)
+		r, ok := res.(*kit.Reply)
 		if !ok || r.Err != nil {
 			t.Fatalf("call %d: %#v", i, res)
 		}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -24,17 +24,17 @@ type part struct {
 }
 
 type gather struct {
-	call    *api.Call
+	call    *kit.Call
 	caller  *actor.PID
 	session *actor.PID
 	parts   []part
-	timers  api.Timers
+	timers  kit.Timers
 }
 
 // gatherExpired gives up on a session that never answers.
 type gatherExpired struct{}
 
-func (f *Fleet) gather(ctx actor.Context, call *api.Call) {
+func (f *Fleet) gather(ctx actor.Context, call *kit.Call) {
 	g := &gather{call: call, caller: ctx.Sender(), session: f.opts.Session}
 	for _, p := range f.profiles {
 		v := f.views[p.ID]
@@ -43,7 +43,7 @@ func (f *Fleet) gather(ctx actor.Context, call *api.Call) {
 		}
 		g.parts = append(g.parts, part{ref: protocol.MachineRef{ID: p.ID, Label: p.Label}, state: v.state, mirror: v.mirror})
 	}
-	ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return g }, api.Guarded(f.opts.Log)))
+	ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return g }, kit.Guarded(f.opts.Log)))
 }
 
 // Receive implements actor.Actor.
@@ -51,31 +51,31 @@ func (g *gather) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		// The local half, without the fleet scope.
-		ctx.Request(g.session, &api.Call{ID: g.call.ID, Method: g.call.Method, Params: &protocol.FleetParams{}})
-		g.timers.After(ctx, api.DefaultCallDeadline, &gatherExpired{})
+		ctx.Request(g.session, &kit.Call{ID: g.call.ID, Method: g.call.Method, Params: &protocol.FleetParams{}})
+		g.timers.After(ctx, kit.DefaultCallDeadline, &gatherExpired{})
 	case *actor.Stopping:
 		g.timers.StopAll()
-	case *api.Fired:
+	case *kit.Fired:
 		g.timers.Fired(msg)
-		g.answer(ctx, api.Fail(protocol.Errorf(protocol.CodeInternal, "%s: no answer from the session", g.call.Method)))
-	case *api.Reply:
+		g.answer(ctx, kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: no answer from the session", g.call.Method)))
+	case *kit.Reply:
 		if msg.Err != nil {
 			g.answer(ctx, msg)
 			return
 		}
 		merged, err := g.merge(msg.Result)
 		if err != nil {
-			g.answer(ctx, api.Fail(protocol.Errorf(protocol.CodeInternal, "%s: %v", g.call.Method, err)))
+			g.answer(ctx, kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: %v", g.call.Method, err)))
 			return
 		}
-		g.answer(ctx, api.Done(merged))
+		g.answer(ctx, kit.Done(merged))
 	case *actor.Stopped, *actor.Restarting:
 	default:
-		api.Unhandled(ctx, msg, nil)
+		kit.Unhandled(ctx, msg, nil)
 	}
 }
 
-func (g *gather) answer(ctx actor.Context, r *api.Reply) {
+func (g *gather) answer(ctx actor.Context, r *kit.Reply) {
 	ctx.Send(g.caller, r)
 	ctx.Stop(ctx.Self())
 }

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -13,7 +13,7 @@ func TestGather_MergeJoinsTheMirrorsIntoTheLocalAnswer(t *testing.T) {
 	local := protocol.AgentList{Agents: []protocol.AgentInfo{{Name: &name, PaneID: "w1:p1", AgentStatus: "idle"}}}
 	build := &mirror{agents: [][]byte{[]byte(`{"name":"rev","pane_id":"build/w1:p2","machine":{"id":"m-1","label":"build"}}`)}}
 	gpu := &mirror{agents: [][]byte{[]byte(`{"name":"trainer","pane_id":"gpu/w2:p1","machine":{"id":"m-2","label":"gpu"}}`)}}
-	g := &gather{call: &api.Call{Method: "agent.list"}, parts: []part{
+	g := &gather{call: &kit.Call{Method: "agent.list"}, parts: []part{
 		{ref: protocol.MachineRef{ID: "m-1", Label: "build"}, state: protocol.MachineOnline, mirror: build},
 		{ref: protocol.MachineRef{ID: "m-2", Label: "gpu"}, state: protocol.MachineOffline, mirror: gpu},
 		{ref: protocol.MachineRef{ID: "m-3", Label: "new"}, state: protocol.MachineConnecting},
@@ -41,14 +41,14 @@ func TestGather_MergeJoinsTheMirrorsIntoTheLocalAnswer(t *testing.T) {
 	}
 
 	// No local agents and no mirrors: an empty list, not null.
-	enc, _ = (&gather{call: &api.Call{Method: "agent.list"}}).merge(protocol.AgentList{})
+	enc, _ = (&gather{call: &kit.Call{Method: "agent.list"}}).merge(protocol.AgentList{})
 	if string(enc.JSON) != `{"agents":[]}` {
 		t.Fatalf("empty merge %s", enc.JSON)
 	}
 }
 
 func TestGather_SnapshotListsEveryMachineWithItsState(t *testing.T) {
-	g := &gather{call: &api.Call{Method: "session.snapshot"}, parts: []part{
+	g := &gather{call: &kit.Call{Method: "session.snapshot"}, parts: []part{
 		{ref: protocol.MachineRef{ID: "m-1", Label: "build"}, state: protocol.MachineOnline, mirror: &mirror{snapshot: []byte(`{"workspaces":[{"workspace_id":"build/w1"}]}`)}},
 		{ref: protocol.MachineRef{ID: "m-2", Label: "gpu"}, state: protocol.MachineAttention},
 	}}

@@ -10,8 +10,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -65,7 +65,7 @@ type link struct {
 	early      [][]byte      // events of the attempt under way, published once it is up
 	earlyBytes int
 	floods     int // the cuts for flooding since the link last stayed up
-	timers     api.Timers
+	timers     kit.Timers
 	log        func(msg string, args ...any)
 	// stopped is closed when the link stops: a connection or a wait's
 	// session that comes up after it is closed at once, not leaked.
@@ -129,7 +129,7 @@ func (l *link) Receive(ctx actor.Context) {
 		close(l.stopped)
 		l.timers.StopAll()
 		l.drop()
-	case *api.Fired:
+	case *kit.Fired:
 		l.Receive(firedContext{ctx, l.timers.Fired(msg)})
 	case *linkUp:
 		l.up(ctx, msg)
@@ -165,7 +165,7 @@ func (l *link) Receive(ctx actor.Context) {
 		l.refresh(ctx)
 	case *probeIt:
 		l.probe(ctx)
-	case *api.Call:
+	case *kit.Call:
 		l.forward(ctx, msg)
 	case *waitWire:
 		if _, wanted := l.waits[msg.caller]; wanted {
@@ -184,7 +184,7 @@ func (l *link) Receive(ctx actor.Context) {
 			}
 		}
 	default:
-		api.Unhandled(ctx, msg, l.opts.Log)
+		kit.Unhandled(ctx, msg, l.opts.Log)
 	}
 }
 
@@ -663,14 +663,14 @@ func (l *link) probed(ctx actor.Context, m *probed) {
 // caller with the remote's answer, qualified. A wait gets a session of
 // its own, so it holds up neither the other calls nor the probes, and is
 // closed when its caller leaves.
-func (l *link) forward(ctx actor.Context, call *api.Call) {
+func (l *link) forward(ctx actor.Context, call *kit.Call) {
 	fwd, ok := call.Params.(*protocol.Forwarded)
 	if !ok {
-		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "machine %s: %s is not a forwarded call", l.p.Label, call.Method)))
+		ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeInternal, "machine %s: %s is not a forwarded call", l.p.Label, call.Method)))
 		return
 	}
 	if l.state != protocol.MachineOnline || l.req == nil {
-		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeMachineOffline, "machine %q is %s", l.p.Label, l.state)))
+		ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeMachineOffline, "machine %q is %s", l.p.Label, l.state)))
 		return
 	}
 	sender, ref, root, method := ctx.Sender(), l.ref, ctx.ActorSystem().Root, call.Method
@@ -685,12 +685,12 @@ func (l *link) forward(ctx actor.Context, call *api.Call) {
 	}
 	argv, err := l.argv()
 	if err != nil {
-		ctx.Respond(api.Fail(err))
+		ctx.Respond(kit.Fail(err))
 		return
 	}
 	key, self := sender.Id, ctx.Self()
 	if _, busy := l.waits[key]; busy {
-		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "machine %s: a wait of this caller is already running", l.p.Label)))
+		ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeInternal, "machine %s: a wait of this caller is already running", l.p.Label)))
 		return
 	}
 	l.waits[key] = nil // its session is being started
@@ -721,19 +721,19 @@ func (l *link) forward(ctx actor.Context, call *api.Call) {
 // remoteReply turns a remote answer into a local one: the result
 // qualified, the remote's errors as they came, a lost connection
 // machine_offline.
-func remoteReply(ref protocol.MachineRef, raw json.RawMessage, err error) *api.Reply {
+func remoteReply(ref protocol.MachineRef, raw json.RawMessage, err error) *kit.Reply {
 	if err != nil {
 		var pe *protocol.Error
 		if errors.As(err, &pe) {
-			return api.Fail(pe)
+			return kit.Fail(pe)
 		}
-		return api.Fail(protocol.Errorf(protocol.CodeMachineOffline, "machine %q: %v", ref.Label, err))
+		return kit.Fail(protocol.Errorf(protocol.CodeMachineOffline, "machine %q: %v", ref.Label, err))
 	}
 	res, err := protocol.QualifyResult(raw, ref)
 	if err != nil {
-		return api.Fail(protocol.Errorf(protocol.CodeInternal, "machine %q: %v", ref.Label, err))
+		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "machine %q: %v", ref.Label, err))
 	}
-	return api.Done(res)
+	return kit.Done(res)
 }
 
 func isClosed(ch chan struct{}) bool {

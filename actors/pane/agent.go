@@ -5,8 +5,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
-	"github.com/herdr-go/herdr/actors/detect"
+	"github.com/herdr-go/herdr/actors/detector/rules"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -54,7 +54,7 @@ func (p *Pane) handleAgent(ctx actor.Context, r *AgentRequest) {
 		if p.readFullScreen(ctx, r, prm) {
 			return // refused, or answered once its transcript is read (altread.go)
 		}
-		ctx.Respond(api.Done(protocol.PaneRead{Read: p.readScreen(&r.Req, prm.Source, prm.Lines, prm.Format, prm.StripANSI)}))
+		ctx.Respond(kit.Done(protocol.PaneRead{Read: p.readScreen(&r.Req, prm.Source, prm.Lines, prm.Format, prm.StripANSI)}))
 	case AgentExplain:
 		ctx.Respond(p.explain(r))
 	case AgentSendKeys:
@@ -63,10 +63,10 @@ func (p *Pane) handleAgent(ctx actor.Context, r *AgentRequest) {
 			err = p.inputErr(b, protocol.CodeAgentSendKeysFailed)
 		}
 		if err != nil {
-			ctx.Respond(api.Fail(err))
+			ctx.Respond(kit.Fail(err))
 			return
 		}
-		ctx.Respond(api.OK())
+		ctx.Respond(kit.OK())
 	case AgentPrompt:
 		b := p.pasteText(nil, r.Text)
 		b = append(b, '\r')
@@ -80,7 +80,7 @@ func (p *Pane) handleAgent(ctx actor.Context, r *AgentRequest) {
 		p.jobs.launches = append(p.jobs.launches, launchAsk{to: ctx.Sender(), r: r})
 		p.walkNow(ctx)
 	default:
-		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "unknown agent request %q", r.Op)))
+		ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeInternal, "unknown agent request %q", r.Op)))
 	}
 }
 
@@ -126,21 +126,21 @@ func strPtr(s string) *string {
 }
 
 // explain evaluates the agent's manifest on the screen as it is now.
-func (p *Pane) explain(r *AgentRequest) *api.Reply {
-	var m *detect.Manifest
+func (p *Pane) explain(r *AgentRequest) *kit.Reply {
+	var m *rules.Manifest
 	if p.det.catalog != nil {
 		m, _ = p.det.catalog.Get(r.Agent)
 	}
 	var doc protocol.AgentExplanation
 	if m == nil {
 		if r.Authority == "" {
-			return api.Fail(protocol.Errorf(protocol.CodeAgentExplainUnavail, "no detection manifest for %s", r.Agent))
+			return kit.Fail(protocol.Errorf(protocol.CodeAgentExplainUnavail, "no detection manifest for %s", r.Agent))
 		}
 		doc = protocol.AgentExplanation{Agent: r.Agent, EvaluatedRules: []protocol.ExplainedRule{},
 			Warning: strPtr("no detection manifest for " + r.Agent + "; its state comes from hook " + r.Authority)}
 	} else {
 		text := p.term.Read(emulator.ReadOptions{Source: emulator.SourceDetection}).Text
-		doc = detect.Explain(r.Agent, m, m.Evaluate(detect.Input{Lines: strings.Split(text, "\n"), Title: p.title}))
+		doc = rules.Explain(r.Agent, m, m.Evaluate(rules.Input{Lines: strings.Split(text, "\n"), Title: p.title}))
 	}
 	doc.PaneID, doc.State = r.Req.PaneID, r.State
 	doc.DetectedAgent, doc.ScreenState = strPtr(p.det.agent), strPtr(string(p.det.state))
@@ -150,5 +150,5 @@ func (p *Pane) explain(r *AgentRequest) *api.Reply {
 		// the hook's state is the one in force.
 		doc.ScreenDetectionSkipReason = strPtr("full_lifecycle_hook_authority")
 	}
-	return api.Done(protocol.AgentExplainResult{Explain: doc})
+	return kit.Done(protocol.AgentExplainResult{Explain: doc})
 }

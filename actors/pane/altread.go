@@ -8,7 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -68,7 +68,7 @@ func (p *Pane) readFullScreen(ctx actor.Context, r *AgentRequest, prm *protocol.
 		if prm.Lines == nil {
 			return false
 		}
-		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeAgentNotIdle,
+		ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeAgentNotIdle,
 			"cannot read %d lines while the agent is %s: its full-screen history can only be reached while it is idle; wait and retry, or read the visible screen", lines, r.State)))
 		return true
 	case p.altRead != nil || !modes.MouseReporting():
@@ -178,7 +178,7 @@ func (p *Pane) finishAltRead(ctx actor.Context) {
 	p.altRead = nil
 	all := append(slices.Clone(a.history), a.footer...)
 	text := strings.Join(all[max(0, len(all)-a.lines):], "\n")
-	ctx.Send(a.sender, api.Done(protocol.PaneRead{Read: protocol.PaneReadResult{
+	ctx.Send(a.sender, kit.Done(protocol.PaneRead{Read: protocol.PaneReadResult{
 		PaneID: a.req.PaneID, WorkspaceID: a.req.WorkspaceID, TabID: a.req.TabID,
 		Source: a.source, Format: protocol.FormatText, Text: text, Revision: p.term.Revision(),
 		Truncated: len(all) > a.lines,

@@ -12,7 +12,7 @@ import (
 	"github.com/creack/pty"
 	"golang.org/x/sys/unix"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/procs"
 	"github.com/herdr-go/herdr/emulator"
 )
@@ -158,7 +158,7 @@ func (c *ptyConsole) TryWrite(p []byte) int {
 	if err != nil {
 		return 0
 	}
-	return api.WriteNow(rc, p)
+	return kit.WriteNow(rc, p)
 }
 
 // Resize sets the window size through SyscallConn: Fd would make the

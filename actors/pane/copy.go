@@ -5,7 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -20,24 +20,24 @@ import (
 // pane's PaneInfo: pane.scroll's answer, sent after the facts that carry
 // the new scroll position, so the session has them when it answers.
 type InfoAnswer struct {
-	Call       *api.Call
+	Call       *kit.Call
 	TerminalID string
 }
 
-// CarriedCall implements api.CallCarrier.
-func (m *InfoAnswer) CarriedCall() *api.Call { return m.Call }
+// CarriedCall implements kit.CallCarrier.
+func (m *InfoAnswer) CarriedCall() *kit.Call { return m.Call }
 
 // LinkFound hands pane.link.activate's link to the pane's parent (the
 // session), which completes the plugin context and passes it to the
 // plugins actor to run a matching link handler.
 type LinkFound struct {
-	Call   *api.Call
+	Call   *kit.Call
 	PaneID string
 	URL    string
 }
 
-// CarriedCall implements api.CallCarrier.
-func (m *LinkFound) CarriedCall() *api.Call { return m.Call }
+// CarriedCall implements kit.CallCarrier.
+func (m *LinkFound) CarriedCall() *kit.Call { return m.Call }
 
 // copySearch keeps the matches of the last search while the text has not
 // moved, so repeating it (n, N) does not scan the history again.
@@ -49,11 +49,11 @@ type copySearch struct {
 }
 
 // stale refuses a call made on text the pane has since changed.
-func (p *Pane) stale(rev *uint64) *api.Reply {
+func (p *Pane) stale(rev *uint64) *kit.Reply {
 	if rev == nil || *rev == p.term.Revision() {
 		return nil
 	}
-	return api.Fail(protocol.Errorf(protocol.CodeStaleContentRevision,
+	return kit.Fail(protocol.Errorf(protocol.CodeStaleContentRevision,
 		"the pane's text moved on: content revision %d, not %d", p.term.Revision(), *rev))
 }
 
@@ -72,7 +72,7 @@ func fromRange(r emulator.TextRange) protocol.PaneTextRange {
 // paneScroll puts the view offset_from_bottom lines above the live
 // screen, as screen.scroll moves it (view.go), and has the session answer
 // with the pane's PaneInfo.
-func (p *Pane) paneScroll(ctx actor.Context, req *Request) *api.Reply {
+func (p *Pane) paneScroll(ctx actor.Context, req *Request) *kit.Reply {
 	prm := req.Call.Params.(*protocol.PaneScrollParams)
 	_, maxOff, _ := p.term.ScrollInfo()
 	target := int(min(prm.OffsetFromBottom, maxOff))
@@ -89,22 +89,22 @@ func (p *Pane) paneScroll(ctx actor.Context, req *Request) *api.Reply {
 // caller as sender, or answers the caller itself when the revision is
 // stale.
 type ReadSelection struct {
-	Call      *api.Call
+	Call      *kit.Call
 	Selection protocol.PaneSelectionReadParams
 }
 
-// CarriedCall implements api.CallCarrier.
-func (m *ReadSelection) CarriedCall() *api.Call { return m.Call }
+// CarriedCall implements kit.CallCarrier.
+func (m *ReadSelection) CarriedCall() *kit.Call { return m.Call }
 
 // SelectionRead is the text ReadSelection asked for, on its way back to
 // the pane's parent.
 type SelectionRead struct {
-	Call *api.Call
+	Call *kit.Call
 	Text string
 }
 
-// CarriedCall implements api.CallCarrier.
-func (m *SelectionRead) CarriedCall() *api.Call { return m.Call }
+// CarriedCall implements kit.CallCarrier.
+func (m *SelectionRead) CarriedCall() *kit.Call { return m.Call }
 
 // readSelection answers ReadSelection (see there).
 func (p *Pane) readSelection(ctx actor.Context, m *ReadSelection) {
@@ -116,12 +116,12 @@ func (p *Pane) readSelection(ctx actor.Context, m *ReadSelection) {
 	ctx.RequestWithCustomSender(ctx.Parent(), &SelectionRead{Call: m.Call, Text: text}, ctx.Sender())
 }
 
-func (p *Pane) selectionRead(_ actor.Context, req *Request) *api.Reply {
+func (p *Pane) selectionRead(_ actor.Context, req *Request) *kit.Reply {
 	prm := req.Call.Params.(*protocol.PaneSelectionReadParams)
 	if r := p.stale(prm.ContentRevision); r != nil {
 		return r
 	}
-	return api.Done(protocol.PaneSelection{PaneID: req.PaneID, Text: p.term.ReadText(toPoint(prm.Anchor), toPoint(prm.Cursor))})
+	return kit.Done(protocol.PaneSelection{PaneID: req.PaneID, Text: p.term.ReadText(toPoint(prm.Anchor), toPoint(prm.Cursor))})
 }
 
 var motions = map[string]emulator.Motion{
@@ -137,20 +137,20 @@ var motions = map[string]emulator.Motion{
 	protocol.MotionNextParagraph:        emulator.MotionNextParagraph,
 }
 
-func (p *Pane) copyMotion(_ actor.Context, req *Request) *api.Reply {
+func (p *Pane) copyMotion(_ actor.Context, req *Request) *kit.Reply {
 	prm := req.Call.Params.(*protocol.PaneCopyMotionParams)
 	if r := p.stale(prm.ContentRevision); r != nil {
 		return r
 	}
 	to := p.term.Move(toPoint(prm.Cursor), motions[prm.Motion])
-	return api.Done(protocol.PaneCopyMotion{PaneID: req.PaneID, Cursor: fromPoint(to), ContentRevision: p.term.Revision()})
+	return kit.Done(protocol.PaneCopyMotion{PaneID: req.PaneID, Cursor: fromPoint(to), ContentRevision: p.term.Revision()})
 }
 
 // copySearch finds the query in the whole text (smart case: a query with
 // an upper-case letter matches case exactly, emulator.CaseSensitive) and
 // answers the match the search lands on with up to
 // protocol.CopySearchMaxMatches matches around it.
-func (p *Pane) copySearch(_ actor.Context, req *Request) *api.Reply {
+func (p *Pane) copySearch(_ actor.Context, req *Request) *kit.Reply {
 	prm := req.Call.Params.(*protocol.PaneCopySearchParams)
 	if r := p.stale(prm.ContentRevision); r != nil {
 		return r
@@ -175,7 +175,7 @@ func (p *Pane) copySearch(_ actor.Context, req *Request) *api.Reply {
 	res := protocol.PaneCopySearch{PaneID: req.PaneID, ContentRevision: rev, Matches: []protocol.PaneTextRange{}, Total: uint64(len(all))}
 	cur := emulator.SearchCurrent(all, prm.Direction == protocol.SearchBackward, toPoint(prm.Cursor), previous)
 	if cur < 0 {
-		return api.Done(res)
+		return kit.Done(res)
 	}
 	// The window of matches around the current one.
 	lo := max(cur-protocol.CopySearchMaxMatches/2, 0)
@@ -186,12 +186,12 @@ func (p *Pane) copySearch(_ actor.Context, req *Request) *api.Reply {
 	}
 	res.Current = protocol.Ptr(uint32(cur - lo))
 	res.CurrentGlobal = protocol.Ptr(uint64(cur))
-	return api.Done(res)
+	return kit.Done(res)
 }
 
 // linkAt finds the link on a cell of the view the params name (the pane's
 // own view when they name none), in the view's rows.
-func (p *Pane) linkAt(prm *protocol.PaneLinkParams) (string, []protocol.PaneLinkRegion, *api.Reply) {
+func (p *Pane) linkAt(prm *protocol.PaneLinkParams) (string, []protocol.PaneLinkRegion, *kit.Reply) {
 	if r := p.stale(prm.ContentRevision); r != nil {
 		return "", nil, r
 	}
@@ -213,7 +213,7 @@ func (p *Pane) linkAt(prm *protocol.PaneLinkParams) (string, []protocol.PaneLink
 	return url, regions, nil
 }
 
-func (p *Pane) linkResolve(_ actor.Context, req *Request) *api.Reply {
+func (p *Pane) linkResolve(_ actor.Context, req *Request) *kit.Reply {
 	url, regions, fail := p.linkAt(req.Call.Params.(*protocol.PaneLinkParams))
 	if fail != nil {
 		return fail
@@ -222,18 +222,18 @@ func (p *Pane) linkResolve(_ actor.Context, req *Request) *api.Reply {
 	if url != "" {
 		res.URL = protocol.Ptr(url)
 	}
-	return api.Done(res)
+	return kit.Done(res)
 }
 
 // linkActivate answers handled=false at once when the cell has no link;
 // otherwise the session and the plugins actor decide (LinkFound).
-func (p *Pane) linkActivate(ctx actor.Context, req *Request) *api.Reply {
+func (p *Pane) linkActivate(ctx actor.Context, req *Request) *kit.Reply {
 	url, _, fail := p.linkAt(req.Call.Params.(*protocol.PaneLinkParams))
 	if fail != nil {
 		return fail
 	}
 	if url == "" {
-		return api.Done(protocol.PaneLinkActivated{})
+		return kit.Done(protocol.PaneLinkActivated{})
 	}
 	ctx.RequestWithCustomSender(ctx.Parent(), &LinkFound{Call: req.Call, PaneID: req.PaneID, URL: url}, ctx.Sender())
 	return nil

@@ -6,8 +6,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/detector"
+	"github.com/herdr-go/herdr/actors/detector/rules"
 	"github.com/herdr-go/herdr/emulator"
 )
 
@@ -18,7 +18,7 @@ import (
 const detectEvery = 250 * time.Millisecond
 
 // SetCatalog replaces the agent manifests (server.reload_agent_manifests).
-type SetCatalog struct{ Catalog *detect.Catalog }
+type SetCatalog struct{ Catalog *rules.Catalog }
 
 // detectTick asks for a refresh after output went quiet.
 type detectTick struct{}
@@ -26,12 +26,12 @@ type detectTick struct{}
 // detection is what the pane keeps of its detector's work.
 type detection struct {
 	pid       *actor.PID // the detector
-	catalog   *detect.Catalog
+	catalog   *rules.Catalog
 	last      time.Time // when a snapshot was last sent
 	tickArmed bool
 	seen      uint64 // the revision of the newest result applied
 	agent     string
-	state     detect.State
+	state     rules.State
 }
 
 // refreshSoon re-reads the process facts (foreground cwd, agent and its

@@ -3,7 +3,7 @@ package pane
 import (
 	"testing"
 
-	"github.com/herdr-go/herdr/actors/detect"
+	"github.com/herdr-go/herdr/actors/detector/rules"
 )
 
 // TestDetectorProps_SharedWhileTheCatalogIsTheSame: every pane started
@@ -11,8 +11,8 @@ import (
 // catalog gets props of its own (a restarted detector starts from them).
 func TestDetectorProps_SharedWhileTheCatalogIsTheSame(t *testing.T) {
 	rt := NewRuntime()
-	first, _ := detect.LoadCatalog("")
-	reloaded, _ := detect.LoadCatalog("")
+	first, _ := rules.LoadCatalog("")
+	reloaded, _ := rules.LoadCatalog("")
 	a := rt.detectorProps(first)
 	if b := rt.detectorProps(first); b != a {
 		t.Fatal("two panes with the same catalog got props of their own")

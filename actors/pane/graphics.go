@@ -6,7 +6,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -119,8 +119,8 @@ func checkPlacement(term *emulator.Terminal, pl protocol.PaneGraphicsPlacement) 
 // changed, so the pane tells its watchers (graphicsHandler).
 
 // graphicsHandler makes a pane method of a graphics handler.
-func graphicsHandler(h func(g *graphicsState, ctx actor.Context, req *Request, term *emulator.Terminal) (*api.Reply, bool)) handler {
-	return func(p *Pane, ctx actor.Context, req *Request) *api.Reply {
+func graphicsHandler(h func(g *graphicsState, ctx actor.Context, req *Request, term *emulator.Terminal) (*kit.Reply, bool)) handler {
+	return func(p *Pane, ctx actor.Context, req *Request) *kit.Reply {
 		reply, changed := h(&p.gfx, ctx, req, p.term)
 		if changed {
 			p.graphicsChanged(ctx)
@@ -129,39 +129,39 @@ func graphicsHandler(h func(g *graphicsState, ctx actor.Context, req *Request, t
 	}
 }
 
-func (g *graphicsState) set(_ actor.Context, req *Request, term *emulator.Terminal) (*api.Reply, bool) {
+func (g *graphicsState) set(_ actor.Context, req *Request, term *emulator.Terminal) (*kit.Reply, bool) {
 	img := req.Call.Params.(*protocol.PaneGraphicsSetParams).Layer
 	if err := checkPlacement(term, img.Meta.Placement); err != nil {
-		return api.Fail(err), false
+		return kit.Fail(err), false
 	}
 	l := g.find(img.Meta.LayerID)
 	switch {
 	case l != nil && l.owner != nil:
-		return api.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q is owned by a pane.graphics.stream", l.id)), false
+		return kit.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q is owned by a pane.graphics.stream", l.id)), false
 	case l == nil && len(g.layers) >= protocol.GraphicsMaxLayers:
-		return api.Fail(protocol.Errorf(protocol.CodeGraphicsLayerLimit, "pane has %d layers, the most it holds; clear one first", protocol.GraphicsMaxLayers)), false
+		return kit.Fail(protocol.Errorf(protocol.CodeGraphicsLayerLimit, "pane has %d layers, the most it holds; clear one first", protocol.GraphicsMaxLayers)), false
 	case l == nil:
 		l = &gfxLayer{id: img.Meta.LayerID, z: img.Meta.ZIndex}
 		g.add(l)
 	}
 	g.setImage(l, img)
-	return api.OK(), true
+	return kit.OK(), true
 }
 
-func (g *graphicsState) clear(_ actor.Context, req *Request, _ *emulator.Terminal) (*api.Reply, bool) {
+func (g *graphicsState) clear(_ actor.Context, req *Request, _ *emulator.Terminal) (*kit.Reply, bool) {
 	id := req.Call.Params.(*protocol.PaneGraphicsClearParams).Layer()
 	l := g.find(id)
 	if l == nil {
-		return api.OK(), false // nothing there: already clear
+		return kit.OK(), false // nothing there: already clear
 	}
 	if l.owner != nil {
-		return api.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q is owned by a pane.graphics.stream; close the stream to clear it", id)), false
+		return kit.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q is owned by a pane.graphics.stream; close the stream to clear it", id)), false
 	}
 	g.remove(id)
-	return api.OK(), true
+	return kit.OK(), true
 }
 
-func (g *graphicsState) info(_ actor.Context, req *Request, _ *emulator.Terminal) (*api.Reply, bool) {
+func (g *graphicsState) info(_ actor.Context, req *Request, _ *emulator.Terminal) (*kit.Reply, bool) {
 	res := protocol.PaneGraphicsInfo{
 		CellWidthPx: protocol.DefaultCellWidthPx, CellHeightPx: protocol.DefaultCellHeightPx,
 		MaxLayers: protocol.GraphicsMaxLayers, MaxLayersPerPane: protocol.GraphicsMaxLayers,
@@ -193,40 +193,40 @@ func (g *graphicsState) info(_ actor.Context, req *Request, _ *emulator.Terminal
 		}
 		res.Layers = append(res.Layers, info)
 	}
-	return api.Done(res), false
+	return kit.Done(res), false
 }
 
 // graphicsStream makes the calling connection the owner of its layer: a
 // new layer (drawn from its first frame on), or one pane.graphics.set
 // made, whose image stays until the first frame replaces it.
-func (g *graphicsState) stream(ctx actor.Context, req *Request, _ *emulator.Terminal) (*api.Reply, bool) {
+func (g *graphicsState) stream(ctx actor.Context, req *Request, _ *emulator.Terminal) (*kit.Reply, bool) {
 	prm := req.Call.Params.(*protocol.PaneGraphicsStreamParams)
 	id, z := prm.Layer(), prm.Z()
 	conn := ctx.Sender()
 	if conn == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeInvalidStream, "pane.graphics.stream needs a connection")), false
+		return kit.Fail(protocol.Errorf(protocol.CodeInvalidStream, "pane.graphics.stream needs a connection")), false
 	}
 	l := g.find(id)
 	switch {
 	case l != nil && l.owner != nil:
-		return api.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q already has a stream", id)), false
+		return kit.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q already has a stream", id)), false
 	case l == nil && len(g.layers) >= protocol.GraphicsMaxLayers:
-		return api.Fail(protocol.Errorf(protocol.CodeGraphicsLayerLimit, "pane has %d layers, the most it holds; clear one first", protocol.GraphicsMaxLayers)), false
+		return kit.Fail(protocol.Errorf(protocol.CodeGraphicsLayerLimit, "pane has %d layers, the most it holds; clear one first", protocol.GraphicsMaxLayers)), false
 	case l == nil:
 		l = &gfxLayer{id: id, z: z}
 		g.add(l)
 	}
 	l.owner = conn
 	ctx.Watch(conn) // its end removes the layer (actor.Terminated)
-	st := api.GraphicsStream{Pane: ctx.Self(), Layer: id, ZIndex: z}
+	st := kit.GraphicsStream{Pane: ctx.Self(), Layer: id, ZIndex: z}
 	if req.Graphics != nil {
 		st.FileDir = req.Graphics.FileDir
 	}
-	return api.Done(st), false
+	return kit.Done(st), false
 }
 
 // frame applies one frame of a stream and reports whether it did.
-func (g *graphicsState) frame(ctx actor.Context, f *api.GraphicsFrame, term *emulator.Terminal) bool {
+func (g *graphicsState) frame(ctx actor.Context, f *kit.GraphicsFrame, term *emulator.Terminal) bool {
 	var l *gfxLayer
 	for _, c := range g.layers {
 		if c.owner != nil && c.owner.Equal(f.Stream) {
@@ -245,7 +245,7 @@ func (g *graphicsState) frame(ctx actor.Context, f *api.GraphicsFrame, term *emu
 	if err == nil {
 		g.setImage(l, f.Layer)
 	}
-	ctx.Send(f.Stream, &api.GraphicsFrameDone{Err: err})
+	ctx.Send(f.Stream, &kit.GraphicsFrameDone{Err: err})
 	return err == nil
 }
 
@@ -265,13 +265,13 @@ func (g *graphicsState) dropStream(who *actor.PID) bool {
 func (g *graphicsState) endStreams(ctx actor.Context) {
 	for _, l := range g.layers {
 		if l.owner != nil {
-			ctx.Send(l.owner, &api.GraphicsStreamEnded{Err: protocol.Errorf(protocol.CodeStreamClosed, "the pane closed")})
+			ctx.Send(l.owner, &kit.GraphicsStreamEnded{Err: protocol.Errorf(protocol.CodeStreamClosed, "the pane closed")})
 		}
 	}
 }
 
 // pieces is the screen.graphics line of terminal termID for s, as pieces
-// (see api.Frames.Joined), the program's own layers k after the API's, or
+// (see kit.Frames.Joined), the program's own layers k after the API's, or
 // nil when s has seen the current layers. Images s was already sent
 // travel without their data.
 func (g *graphicsState) pieces(s *screenSub, termID string, k *kittyLayers, term *emulator.Terminal) [][]byte {

@@ -5,7 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -17,7 +17,7 @@ import (
 // no byte is lost or shown twice. A handoff that fails thaws the panes.
 
 // Freeze asks a pane to stop reading and describe itself; it answers a
-// *Frozen (or an *api.Reply error when it cannot be handed off).
+// *Frozen (or an *kit.Reply error when it cannot be handed off).
 type Freeze struct{}
 
 // Thaw lets a frozen pane read again: the handoff did not happen.
@@ -57,7 +57,7 @@ type handoffConsole interface {
 func (p *Pane) freeze(ctx actor.Context) {
 	hc, ok := p.con.(handoffConsole)
 	if !ok || p.exited || p.freezer != nil || p.kept.loading {
-		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeNotSupported, "pane %s cannot be handed off", p.spec.TerminalID)))
+		ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeNotSupported, "pane %s cannot be handed off", p.spec.TerminalID)))
 		return
 	}
 	if p.resume == nil {
@@ -70,7 +70,7 @@ func (p *Pane) freeze(ctx actor.Context) {
 	p.paused.Store(true)
 	if err := hc.pauseReads(); err != nil {
 		p.paused.Store(false)
-		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeNotSupported, "pane %s cannot be handed off: %v", p.spec.TerminalID, err)))
+		ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeNotSupported, "pane %s cannot be handed off: %v", p.spec.TerminalID, err)))
 		return
 	}
 	p.freezer = ctx.Sender()
@@ -96,7 +96,7 @@ func (p *Pane) frozen(ctx actor.Context) {
 	p.publishFacts(ctx)
 	fail := func(err error) {
 		p.thaw()
-		ctx.Send(to, api.Fail(protocol.Errorf(protocol.CodeNotSupported, "pane %s cannot be handed off: %v", p.spec.TerminalID, err)))
+		ctx.Send(to, kit.Fail(protocol.Errorf(protocol.CodeNotSupported, "pane %s cannot be handed off: %v", p.spec.TerminalID, err)))
 	}
 	snap, err := p.term.Snapshot()
 	if err != nil {

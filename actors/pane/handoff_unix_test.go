@@ -12,7 +12,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -41,11 +41,11 @@ func spawnPane(t *testing.T, argv ...string) (*actor.ActorSystem, *actor.PID) {
 func screenText(t *testing.T, system *actor.ActorSystem, pid *actor.PID) string {
 	t.Helper()
 	prm, _ := protocol.DecodeParams("pane.read", []byte(`{"pane_id":"w1:p1","source":"recent"}`))
-	res, err := system.Root.RequestFuture(pid, &Request{Call: &api.Call{Method: "pane.read", Params: prm}, PaneID: "w1:p1"}, 5*time.Second).Result()
+	res, err := system.Root.RequestFuture(pid, &Request{Call: &kit.Call{Method: "pane.read", Params: prm}, PaneID: "w1:p1"}, 5*time.Second).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return res.(*api.Reply).Result.(protocol.PaneRead).Read.Text
+	return res.(*kit.Reply).Result.(protocol.PaneRead).Read.Text
 }
 
 // A frozen pane reads nothing more (its program's output waits in the
@@ -88,7 +88,7 @@ func TestFreezeTwiceRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, err := system.Root.RequestFuture(pid, &Freeze{}, 5*time.Second).Result()
-	if r, ok := res.(*api.Reply); err != nil || !ok || r.Err == nil {
+	if r, ok := res.(*kit.Reply); err != nil || !ok || r.Err == nil {
 		t.Fatalf("second freeze: %#v %v", res, err)
 	}
 }

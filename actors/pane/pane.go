@@ -9,10 +9,10 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
-	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/detector"
+	"github.com/herdr-go/herdr/actors/detector/rules"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/procs"
 	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
@@ -28,7 +28,7 @@ type Spec struct {
 	ScrollbackBytes int
 	Log             *slog.Logger
 	// Catalog holds the agent manifests; nil turns detection off.
-	Catalog *detect.Catalog
+	Catalog *rules.Catalog
 	// HistoryBytes is the output kept for pane.history (record.go); 0 keeps none.
 	HistoryBytes int
 	// KittyGraphics keeps and answers the kitty graphics the program
@@ -57,9 +57,9 @@ type IDs struct {
 type SetIDs struct{ IDs IDs }
 
 // Request is a Call the session resolved to this pane. The pane answers the
-// original sender with an *api.Reply.
+// original sender with an *kit.Reply.
 type Request struct {
-	Call        *api.Call
+	Call        *kit.Call
 	PaneID      string
 	WorkspaceID string
 	TabID       string
@@ -68,8 +68,8 @@ type Request struct {
 	Graphics *GraphicsView
 }
 
-// CarriedCall implements api.CallCarrier.
-func (r *Request) CarriedCall() *api.Call { return r.Call }
+// CarriedCall implements kit.CallCarrier.
+func (r *Request) CarriedCall() *kit.Call { return r.Call }
 
 // Resize tells the pane its new size in cells. Rev, when not 0, is the
 // size's revision: one older than the last applied is stale (sent by a tab
@@ -161,7 +161,7 @@ type Pane struct {
 	waitingTurn bool
 	// timers holds the pane's pending timers (waits, frames, detection),
 	// cancelled when it stops.
-	timers api.Timers
+	timers kit.Timers
 
 	// Live handoff (handoff.go): adopted is the emulator a pane taken over
 	// from another process starts with; paused stops the reader, which then
@@ -181,7 +181,7 @@ type Pane struct {
 // Receive implements actor.Actor.
 func (p *Pane) Receive(ctx actor.Context) {
 	msg := ctx.Message()
-	if f, ok := msg.(*api.Fired); ok {
+	if f, ok := msg.(*kit.Fired); ok {
 		msg = p.timers.Fired(f)
 	}
 	switch msg := msg.(type) {
@@ -194,7 +194,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.applyTurn(ctx)
 	case *Request:
 		p.handle(ctx, msg)
-	case *api.PaneCall:
+	case *kit.PaneCall:
 		p.direct(ctx, msg)
 	case *AgentRequest:
 		p.handleAgent(ctx, msg)
@@ -224,7 +224,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.addMatcher(ctx, msg)
 	case *SetIDs:
 		p.setIDs(msg.IDs)
-	case *api.GraphicsFrame:
+	case *kit.GraphicsFrame:
 		if p.gfx.frame(ctx, msg, p.term) {
 			p.graphicsChanged(ctx)
 		}
@@ -538,7 +538,7 @@ func (p *Pane) stop(ctx actor.Context) {
 	p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane closed while waiting for output"))
 	p.described(ctx, detector.Job{}, true) // what is still asked is answered without a walk
 	if a := p.altRead; a != nil {
-		ctx.Send(a.sender, api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed during the read")))
+		ctx.Send(a.sender, kit.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed during the read")))
 	}
 	p.rec.paneStopped()
 	p.gfx.endStreams(ctx)
@@ -581,14 +581,14 @@ func (p *Pane) stop(ctx actor.Context) {
 }
 
 // handle runs a request's handler. A panic in it is answered
-// internal_error by the pane's guard (api.GuardedKeep), and the pane
+// internal_error by the pane's guard (kit.GuardedKeep), and the pane
 // keeps its terminal.
-// direct takes a call a connection sent here itself (api.PaneCall): it is
+// direct takes a call a connection sent here itself (kit.PaneCall): it is
 // this pane's while the id it names is the pane's own.
-func (p *Pane) direct(ctx actor.Context, c *api.PaneCall) {
+func (p *Pane) direct(ctx actor.Context, c *kit.PaneCall) {
 	ids := p.spec.IDs
 	if c.PaneID == "" || c.PaneID != ids.PaneID {
-		ctx.Respond(&api.NotThisPane{Call: c.Call})
+		ctx.Respond(&kit.NotThisPane{Call: c.Call})
 		return
 	}
 	p.handle(ctx, &Request{Call: c.Call, PaneID: ids.PaneID, WorkspaceID: ids.WorkspaceID, TabID: ids.TabID})
@@ -597,12 +597,12 @@ func (p *Pane) direct(ctx actor.Context, c *api.PaneCall) {
 func (p *Pane) handle(ctx actor.Context, req *Request) {
 	h, ok := Registry.Lookup(req.Call.Method)
 	if !ok {
-		ctx.Respond(api.Fail(fmt.Errorf("pane cannot handle %s", req.Call.Method)))
+		ctx.Respond(kit.Fail(fmt.Errorf("pane cannot handle %s", req.Call.Method)))
 		return
 	}
 	if req.Call.Route && req.PaneID == p.spec.IDs.PaneID && ctx.Sender() != nil {
 		// Before the answer: the caller takes it while the call is its own.
-		ctx.Send(ctx.Sender(), &api.PaneRoute{PaneID: req.PaneID, PID: ctx.Self()})
+		ctx.Send(ctx.Sender(), &kit.PaneRoute{PaneID: req.PaneID, PID: ctx.Self()})
 	}
 	if reply := h(p, ctx, req); reply != nil {
 		ctx.Respond(reply)

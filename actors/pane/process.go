@@ -6,8 +6,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/detector"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -60,14 +60,14 @@ func (p *Pane) foregroundGroup() int {
 	return p.con.ForegroundGroup()
 }
 
-func (p *Pane) processInfo(ctx actor.Context, req *Request) *api.Reply {
+func (p *Pane) processInfo(ctx actor.Context, req *Request) *kit.Reply {
 	if !p.running() {
-		return api.Done(protocol.PaneProcessInfoResult{ProcessInfo: protocol.PaneProcessInfo{PaneID: req.PaneID}})
+		return kit.Done(protocol.PaneProcessInfoResult{ProcessInfo: protocol.PaneProcessInfo{PaneID: req.PaneID}})
 	}
 	group := p.con.ForegroundGroup()
 	c := &p.jobs
 	if j := c.job; group <= 0 || (j != nil && j.Group == group && j.Revision == p.term.Revision() && time.Since(c.at) < jobFresh) {
-		return api.Done(protocol.PaneProcessInfoResult{ProcessInfo: processInfo(req.PaneID, p.con, &detector.Job{Group: group}, c.job)})
+		return kit.Done(protocol.PaneProcessInfoResult{ProcessInfo: processInfo(req.PaneID, p.con, &detector.Job{Group: group}, c.job)})
 	}
 	c.asking = append(c.asking, infoAsk{to: ctx.Sender(), paneID: req.PaneID})
 	p.walkNow(ctx)
@@ -88,7 +88,7 @@ func (p *Pane) described(ctx actor.Context, job detector.Job, asked bool) {
 		if p.running() {
 			info = processInfo(a.paneID, p.con, &job, &job)
 		}
-		ctx.Send(a.to, api.Done(protocol.PaneProcessInfoResult{ProcessInfo: info}))
+		ctx.Send(a.to, kit.Done(protocol.PaneProcessInfoResult{ProcessInfo: info}))
 	}
 	clear(c.asking)
 	c.asking = c.asking[:0]

@@ -11,7 +11,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/procs"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -61,14 +61,14 @@ func TestProcessInfo_FromTheDetectorsWalk(t *testing.T) {
 	pid := <-child
 
 	prm, _ := protocol.DecodeParams("pane.process_info", []byte(`{"pane_id":"w1:p1"}`))
-	info := system.Root.RequestFuture(pid, &Request{Call: &api.Call{Method: "pane.process_info", Params: prm}, PaneID: "w1:p1"}, 10*time.Second)
+	info := system.Root.RequestFuture(pid, &Request{Call: &kit.Call{Method: "pane.process_info", Params: prm}, PaneID: "w1:p1"}, 10*time.Second)
 	screenText(t, system, pid) // answered while the walk hangs
 	release()
 	res, err := info.Result()
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := res.(*api.Reply).Result.(protocol.PaneProcessInfoResult).ProcessInfo
+	got := res.(*kit.Reply).Result.(protocol.PaneProcessInfoResult).ProcessInfo
 	if got.PaneID != "w1:p1" || got.ShellPID == nil || got.ForegroundProcessGroupID == nil {
 		t.Fatalf("process_info = %+v, want w1:p1 with its shell and foreground group", got)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -53,7 +53,7 @@ type recording struct {
 // recorder is the pane's recording state and its handlers; it draws on
 // the pane's timers and terminal (init).
 type recorder struct {
-	timers   *api.Timers
+	timers   *kit.Timers
 	term     *emulator.Terminal
 	next     uint64
 	active   *recording
@@ -82,7 +82,7 @@ type recordDue struct{ id uint64 }
 
 // init gives the recorder the pane's timers and terminal, and the output
 // it keeps for pane.history (Spec.HistoryBytes).
-func (r *recorder) init(timers *api.Timers, term *emulator.Terminal, historyBytes int) {
+func (r *recorder) init(timers *kit.Timers, term *emulator.Terminal, historyBytes int) {
 	r.timers, r.term, r.history.limit = timers, term, historyBytes
 }
 
@@ -97,17 +97,17 @@ func (r *recorder) receive(ctx actor.Context, msg any) bool {
 		starter := r.starter
 		r.starter = nil
 		if msg.err != nil {
-			ctx.Send(starter, api.Fail(protocol.Errorf(protocol.CodeRecordFailed, "cannot record to %s: %v", r.active.path, msg.err)))
+			ctx.Send(starter, kit.Fail(protocol.Errorf(protocol.CodeRecordFailed, "cannot record to %s: %v", r.active.path, msg.err)))
 			r.ended = "error"
 			r.close()
 			return true
 		}
-		ctx.Send(starter, api.Done(protocol.PaneRecordStarted{PaneID: r.active.paneID, Path: r.active.path}))
+		ctx.Send(starter, kit.Done(protocol.PaneRecordStarted{PaneID: r.active.paneID, Path: r.active.path}))
 	case *recordEnded:
 		s := msg.summary
 		r.last, r.ending = &s, false
 		for _, w := range r.waiters {
-			ctx.Send(w, api.Done(s))
+			ctx.Send(w, kit.Done(s))
 		}
 		r.waiters = nil
 	case *recordDue:
@@ -123,13 +123,13 @@ func (r *recorder) receive(ctx actor.Context, msg any) bool {
 
 // recordStart handles pane.record.start: the writer opens the file and
 // the caller is answered once it did (recordOpened).
-func (r *recorder) start(ctx actor.Context, req *Request, running bool) *api.Reply {
+func (r *recorder) start(ctx actor.Context, req *Request, running bool) *kit.Reply {
 	prm := req.Call.Params.(*protocol.PaneRecordStartParams)
 	if r.active != nil || r.ending {
-		return api.Fail(protocol.Errorf(protocol.CodeRecordFailed, "pane %s is already recording; stop that recording first", req.PaneID))
+		return kit.Fail(protocol.Errorf(protocol.CodeRecordFailed, "pane %s is already recording; stop that recording first", req.PaneID))
 	}
 	if !running {
-		return api.Fail(protocol.Errorf(protocol.CodeRecordFailed, "pane %s has exited", req.PaneID))
+		return kit.Fail(protocol.Errorf(protocol.CodeRecordFailed, "pane %s has exited", req.PaneID))
 	}
 	r.next++
 	rec := &recording{id: r.next, path: prm.Path, paneID: req.PaneID, started: time.Now(), ch: make(chan castEvent, 4096), queued: new(atomic.Int64)}
@@ -145,7 +145,7 @@ func (r *recorder) start(ctx actor.Context, req *Request, running bool) *api.Rep
 
 // recordStop handles pane.record.stop: answered with the recording's
 // summary once its file is complete.
-func (r *recorder) stop(ctx actor.Context, req *Request) *api.Reply {
+func (r *recorder) stop(ctx actor.Context, req *Request) *kit.Reply {
 	switch {
 	case r.active != nil:
 		r.ended = "stopped"
@@ -154,9 +154,9 @@ func (r *recorder) stop(ctx actor.Context, req *Request) *api.Reply {
 	case r.ending:
 		r.waiters = append(r.waiters, ctx.Sender())
 	case r.last != nil:
-		return api.Done(*r.last)
+		return kit.Done(*r.last)
 	default:
-		return api.Fail(protocol.Errorf(protocol.CodeNotRecording, "pane %s has no recording", req.PaneID))
+		return kit.Fail(protocol.Errorf(protocol.CodeNotRecording, "pane %s has no recording", req.PaneID))
 	}
 	return nil
 }
@@ -326,10 +326,10 @@ func (h *castHistory) push(ev castEvent, cols, rows int) {
 
 // historyCast handles pane.history: the kept events are encoded on a
 // goroutine, which answers the caller.
-func (r *recorder) historyCast(ctx actor.Context, req *Request) *api.Reply {
+func (r *recorder) historyCast(ctx actor.Context, req *Request) *kit.Reply {
 	h := &r.history
 	if !h.on() {
-		return api.Fail(protocol.Errorf(protocol.CodeHistoryOff, "pane history is off; set pane_history = true under [experimental] in config.toml and restart the server"))
+		return kit.Fail(protocol.Errorf(protocol.CodeHistoryOff, "pane history is off; set pane_history = true under [experimental] in config.toml and restart the server"))
 	}
 	events := append([]castEvent(nil), h.events...)
 	cols, rows := h.cols, h.rows
@@ -338,7 +338,7 @@ func (r *recorder) historyCast(ctx actor.Context, req *Request) *api.Reply {
 	}
 	root, caller, paneID := ctx.ActorSystem().Root, ctx.Sender(), req.PaneID
 	go func() {
-		root.Send(caller, api.Done(protocol.PaneHistory{PaneID: paneID, Cast: encodeCast(events, cols, rows)}))
+		root.Send(caller, kit.Done(protocol.PaneHistory{PaneID: paneID, Cast: encodeCast(events, cols, rows)}))
 	}()
 	return nil
 }

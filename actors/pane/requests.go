@@ -5,18 +5,18 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
 )
 
 // handler answers one request; a nil reply means it will be answered later
 // (a wait).
-type handler func(p *Pane, ctx actor.Context, req *Request) *api.Reply
+type handler func(p *Pane, ctx actor.Context, req *Request) *kit.Reply
 
 // Registry holds the methods the table gives the pane; the session
 // forwards them here with the pane resolved.
-var Registry = api.NewRegistry(protocol.OwnerPane, "actors/pane", map[string]handler{
+var Registry = kit.NewRegistry(protocol.OwnerPane, "actors/pane", map[string]handler{
 	"pane.read":            (*Pane).read,
 	"pane.send_text":       (*Pane).sendText,
 	"pane.send_keys":       (*Pane).sendKeys,
@@ -24,11 +24,11 @@ var Registry = api.NewRegistry(protocol.OwnerPane, "actors/pane", map[string]han
 	"pane.wait_for_output": (*Pane).waitForOutput,
 	"pane.process_info":    (*Pane).processInfo,
 	"screen.scroll":        (*Pane).scroll,
-	"pane.record.start": func(p *Pane, ctx actor.Context, req *Request) *api.Reply { // record.go
+	"pane.record.start": func(p *Pane, ctx actor.Context, req *Request) *kit.Reply { // record.go
 		return p.rec.start(ctx, req, p.running())
 	},
-	"pane.record.stop":     func(p *Pane, ctx actor.Context, req *Request) *api.Reply { return p.rec.stop(ctx, req) },
-	"pane.history":         func(p *Pane, ctx actor.Context, req *Request) *api.Reply { return p.rec.historyCast(ctx, req) },
+	"pane.record.stop":     func(p *Pane, ctx actor.Context, req *Request) *kit.Reply { return p.rec.stop(ctx, req) },
+	"pane.history":         func(p *Pane, ctx actor.Context, req *Request) *kit.Reply { return p.rec.historyCast(ctx, req) },
 	"pane.graphics.set":    graphicsHandler((*graphicsState).set), // graphics.go
 	"pane.graphics.clear":  graphicsHandler((*graphicsState).clear),
 	"pane.graphics.info":   graphicsHandler((*graphicsState).info),
@@ -77,27 +77,27 @@ func (p *Pane) readScreen(req *Request, source string, lines *uint32, format str
 	}
 }
 
-func (p *Pane) read(_ actor.Context, req *Request) *api.Reply {
+func (p *Pane) read(_ actor.Context, req *Request) *kit.Reply {
 	prm := req.Call.Params.(*protocol.PaneReadParams)
-	return api.Done(protocol.PaneRead{Read: p.readScreen(req, prm.Source, prm.Lines, prm.Format, prm.StripANSI)})
+	return kit.Done(protocol.PaneRead{Read: p.readScreen(req, prm.Source, prm.Lines, prm.Format, prm.StripANSI)})
 }
 
 // input writes to the program, failing cleanly once it has exited.
-func (p *Pane) input(b []byte) *api.Reply {
+func (p *Pane) input(b []byte) *kit.Reply {
 	if !p.running() {
-		return api.Fail(protocol.Errorf(protocol.CodePaneSendFailed, "pane has exited"))
+		return kit.Fail(protocol.Errorf(protocol.CodePaneSendFailed, "pane has exited"))
 	}
 	if len(b) == 0 {
-		return api.OK()
+		return kit.OK()
 	}
 	if !p.writeInput(b, false) {
-		return api.Fail(protocol.Errorf(protocol.CodePaneSendFailed, "the program in the pane is not reading its input (%d writes pending)", inputBacklog))
+		return kit.Fail(protocol.Errorf(protocol.CodePaneSendFailed, "the program in the pane is not reading its input (%d writes pending)", inputBacklog))
 	}
 	p.screen.typedAt = time.Now()
-	return api.OK()
+	return kit.OK()
 }
 
-func (p *Pane) sendText(ctx actor.Context, req *Request) *api.Reply {
+func (p *Pane) sendText(ctx actor.Context, req *Request) *kit.Reply {
 	p.typed(ctx)
 	return p.input([]byte(req.Call.Params.(*protocol.PaneSendTextParams).Text))
 }
@@ -115,10 +115,10 @@ func (p *Pane) encodeKeys(dst []byte, names []string) ([]byte, error) {
 	return dst, nil
 }
 
-func (p *Pane) sendKeys(ctx actor.Context, req *Request) *api.Reply {
+func (p *Pane) sendKeys(ctx actor.Context, req *Request) *kit.Reply {
 	b, err := p.encodeKeys(nil, req.Call.Params.(*protocol.PaneSendKeysParams).Keys)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	p.typed(ctx)
 	return p.input(b)
@@ -126,7 +126,7 @@ func (p *Pane) sendKeys(ctx actor.Context, req *Request) *api.Reply {
 
 // sendInput writes text (wrapped as a bracketed paste when the program
 // asked for it) and then keys, in one write.
-func (p *Pane) sendInput(ctx actor.Context, req *Request) *api.Reply {
+func (p *Pane) sendInput(ctx actor.Context, req *Request) *kit.Reply {
 	prm := req.Call.Params.(*protocol.PaneSendInputParams)
 	var b []byte
 	if prm.Text != "" {
@@ -140,7 +140,7 @@ func (p *Pane) sendInput(ctx actor.Context, req *Request) *api.Reply {
 	}
 	b, err := p.encodeKeys(b, prm.Keys)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	p.typed(ctx)
 	return p.input(b)

@@ -13,9 +13,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
-	"github.com/herdr-go/herdr/actors/detect"
 	"github.com/herdr-go/herdr/actors/detector"
+	"github.com/herdr-go/herdr/actors/detector/rules"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/procs"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -30,7 +30,7 @@ import (
 // process (tests) share nothing.
 type Runtime struct {
 	gate   *gate
-	pool   *api.Pool
+	pool   *kit.Pool
 	reaper *reaper
 	// procs is the process table the panes' detectors walk (procs.Host;
 	// tests put a fake one here).
@@ -46,14 +46,14 @@ type Runtime struct {
 }
 
 type detectorProps struct {
-	catalog *detect.Catalog
+	catalog *rules.Catalog
 	props   *actor.Props
 }
 
 // detectorProps returns the props of a detector with catalog. Panes start
 // on several goroutines; two that miss at once each make props, and either
 // is as good.
-func (rt *Runtime) detectorProps(catalog *detect.Catalog) *actor.Props {
+func (rt *Runtime) detectorProps(catalog *rules.Catalog) *actor.Props {
 	if d := rt.detectors.Load(); d != nil && d.catalog == catalog {
 		return d.props
 	}
@@ -69,7 +69,7 @@ func (rt *Runtime) detectorProps(catalog *detect.Catalog) *actor.Props {
 func NewRuntime() *Runtime {
 	return &Runtime{
 		gate:   newGate(max(1, runtime.GOMAXPROCS(0)-1)),
-		pool:   api.NewPool(runtime.GOMAXPROCS(0)),
+		pool:   kit.NewPool(runtime.GOMAXPROCS(0)),
 		reaper: newReaper(),
 		procs:  procs.Host,
 	}
@@ -129,7 +129,7 @@ func (rt *Runtime) props(spec Spec, con console, adopted []byte) (*actor.Props, 
 		go con.Wait()
 	}
 	props := actor.PropsFromProducer(func() actor.Actor { return &Pane{rt: rt, spec: spec, con: con, adopted: adopted} },
-		actor.WithSupervisor(detector.Supervision(spec.Log)), actor.WithDispatcher(rt.pool), api.GuardedKeep(spec.Log))
+		actor.WithSupervisor(detector.Supervision(spec.Log)), actor.WithDispatcher(rt.pool), kit.GuardedKeep(spec.Log))
 	return props, abort
 }
 

@@ -10,7 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -95,7 +95,7 @@ func (p *Pane) receiveScreen(ctx actor.Context, msg any) {
 	switch msg := msg.(type) {
 	case *ScreenWatch:
 		p.screenWatch(ctx, msg)
-	case *api.FramesWritten:
+	case *kit.FramesWritten:
 		if s := p.screenSubOf(msg.Sub); s != nil {
 			s.inflight = false
 			if msg.Resend { // the connection shows the pane again: everything, images too
@@ -114,7 +114,7 @@ func (p *Pane) receiveScreen(ctx actor.Context, msg any) {
 			p.screenChanged(ctx)
 		}
 	default:
-		api.Unhandled(ctx, msg, p.spec.Log)
+		kit.Unhandled(ctx, msg, p.spec.Log)
 	}
 }
 
@@ -275,7 +275,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		if !full && len(st.ys) == 0 && cursor == s.cursor && wireModes == s.modes && offset == s.offset && frame.Bell == 0 && frame.Clipboard == "" {
 			if gfx != nil { // only the graphics changed
 				s.inflight = true
-				ctx.Send(s.pid, &api.Frames{Joined: gfx, From: ctx.Self()})
+				ctx.Send(s.pid, &kit.Frames{Joined: gfx, From: ctx.Self()})
 			}
 			continue // nothing else this subscriber can see changed
 		}
@@ -288,7 +288,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		s.sent, s.byVersion = append(s.sent[:0], st.keys...), byVersion
 		s.cols, s.cursor, s.modes, s.offset, s.bells, s.clipSeq = cols, cursor, wireModes, offset, bells, clipSeq
 		s.inflight = true
-		ctx.Send(s.pid, &api.Frames{Lines: [][]byte{line}, Joined: gfx, From: ctx.Self()})
+		ctx.Send(s.pid, &kit.Frames{Lines: [][]byte{line}, Joined: gfx, From: ctx.Self()})
 	}
 }
 

@@ -8,7 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -17,11 +17,11 @@ import (
 // pane sends and has no other behaviour (any other call panics).
 type frameRecorder struct {
 	actor.Context
-	sent []*api.Frames
+	sent []*kit.Frames
 }
 
 func (r *frameRecorder) Send(_ *actor.PID, msg any) {
-	if f, ok := msg.(*api.Frames); ok {
+	if f, ok := msg.(*kit.Frames); ok {
 		r.sent = append(r.sent, f)
 	}
 }

@@ -3,7 +3,7 @@ package pane
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -14,7 +14,7 @@ import (
 // Reads keep reading the live screen.
 
 // scroll answers screen.scroll with the new scroll position.
-func (p *Pane) scroll(ctx actor.Context, req *Request) *api.Reply {
+func (p *Pane) scroll(ctx actor.Context, req *Request) *kit.Reply {
 	prm := req.Call.Params.(*protocol.ScreenScrollParams)
 	var moved bool
 	if prm.Bottom {
@@ -26,7 +26,7 @@ func (p *Pane) scroll(ctx actor.Context, req *Request) *api.Reply {
 		p.viewMoved(ctx)
 	}
 	off, maxOff, rows := p.term.ScrollInfo()
-	return api.Done(protocol.ScreenScrolled{PaneID: req.PaneID, Scroll: protocol.PaneScrollInfo{
+	return kit.Done(protocol.ScreenScrolled{PaneID: req.PaneID, Scroll: protocol.PaneScrollInfo{
 		OffsetFromBottom: off, MaxOffsetFromBottom: maxOff, ViewportRows: rows,
 	}})
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -57,7 +57,7 @@ type waiter struct {
 	id     uint64
 	sender *actor.PID
 	query  outputQuery
-	timer  uint64 // api.Timers id; 0 for none
+	timer  uint64 // kit.Timers id; 0 for none
 }
 
 // waitExpired is sent by a waiter's timer.
@@ -67,21 +67,21 @@ type waitExpired struct{ id uint64 }
 type waitSet struct {
 	next    uint64
 	pending []*waiter
-	timers  *api.Timers // the pane's
+	timers  *kit.Timers // the pane's
 }
 
-func (p *Pane) waitForOutput(ctx actor.Context, req *Request) *api.Reply {
+func (p *Pane) waitForOutput(ctx actor.Context, req *Request) *kit.Reply {
 	prm := req.Call.Params.(*protocol.PaneWaitForOutputParams)
 	q, err := newQuery(req, prm.Source, prm.Lines, prm.StripANSI, prm.Match)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	w := &waiter{query: q, sender: ctx.Sender()}
 	if reply := p.evaluate(w); reply != nil {
 		return reply
 	}
 	if p.exited {
-		return api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane %s has exited", req.PaneID))
+		return kit.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane %s has exited", req.PaneID))
 	}
 	p.waits.next++
 	w.id = p.waits.next
@@ -96,12 +96,12 @@ func (p *Pane) waitForOutput(ctx actor.Context, req *Request) *api.Reply {
 }
 
 // evaluate returns the waiter's reply once its query matches.
-func (p *Pane) evaluate(w *waiter) *api.Reply {
+func (p *Pane) evaluate(w *waiter) *kit.Reply {
 	line, read, ok := p.find(&w.query)
 	if !ok {
 		return nil
 	}
-	return api.Done(protocol.OutputMatched{PaneID: read.PaneID, Revision: read.Revision, MatchedLine: protocol.Ptr(line), Read: read})
+	return kit.Done(protocol.OutputMatched{PaneID: read.PaneID, Revision: read.Revision, MatchedLine: protocol.Ptr(line), Read: read})
 }
 
 // check re-evaluates every pending wait after new output.
@@ -121,7 +121,7 @@ func (s *waitSet) check(ctx actor.Context, p *Pane) {
 	s.pending = kept
 }
 
-func (s *waitSet) finish(ctx actor.Context, w *waiter, reply *api.Reply) {
+func (s *waitSet) finish(ctx actor.Context, w *waiter, reply *kit.Reply) {
 	s.timers.Cancel(w.timer)
 	if w.sender != nil {
 		ctx.Send(w.sender, reply)
@@ -143,7 +143,7 @@ func (s *waitSet) remove(match func(*waiter) bool, each func(*waiter)) {
 
 func (s *waitSet) expire(ctx actor.Context, id uint64) {
 	s.remove(func(w *waiter) bool { return w.id == id }, func(w *waiter) {
-		s.finish(ctx, w, api.Fail(protocol.Errorf(protocol.CodeTimeout, "timed out waiting for output match")))
+		s.finish(ctx, w, kit.Fail(protocol.Errorf(protocol.CodeTimeout, "timed out waiting for output match")))
 	})
 }
 
@@ -155,5 +155,5 @@ func (s *waitSet) dropSender(who *actor.PID) {
 }
 
 func (s *waitSet) failAll(ctx actor.Context, err error) {
-	s.remove(func(*waiter) bool { return true }, func(w *waiter) { s.finish(ctx, w, api.Fail(err)) })
+	s.remove(func(*waiter) bool { return true }, func(w *waiter) { s.finish(ctx, w, kit.Fail(err)) })
 }

@@ -8,9 +8,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/kit"
 	plug "github.com/herdr-go/herdr/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -28,24 +28,24 @@ import (
 // entry (nil: the id names a plugin action), Cols and Rows the session's
 // area (a popup's geometry).
 type Command struct {
-	Call       *api.Call
+	Call       *kit.Call
 	Context    protocol.PluginInvocationContext
 	Key        *config.KeyCommand
 	Cols, Rows int
 }
 
-// CarriedCall implements api.CallCarrier.
-func (m *Command) CarriedCall() *api.Call { return m.Call }
+// CarriedCall implements kit.CallCarrier.
+func (m *Command) CarriedCall() *kit.Call { return m.Call }
 
 // maxSelectedText bounds the selection a command is given: it travels in
 // an environment variable, which the system bounds too.
 const maxSelectedText = 128 << 10
 
 // command runs a Command (see there).
-func (p *Plugins) command(ctx actor.Context, m *Command) *api.Reply {
+func (p *Plugins) command(ctx actor.Context, m *Command) *kit.Reply {
 	c, kc := m.Context, m.Key
 	if sel := c.SelectedText; sel != nil && len(*sel) > maxSelectedText {
-		return api.Fail(protocol.ParamError("selection", "the selection holds %d bytes; a command takes at most %d", len(*sel), maxSelectedText))
+		return kit.Fail(protocol.ParamError("selection", "the selection holds %d bytes; a command takes at most %d", len(*sel), maxSelectedText))
 	}
 	if kc == nil || kc.Type == "plugin_action" {
 		inv := &Invoke{Call: m.Call, Context: c, ActionID: m.Call.Params.(*protocol.CommandInvokeParams).CommandID, ByID: true}
@@ -55,7 +55,7 @@ func (p *Plugins) command(ctx actor.Context, m *Command) *api.Reply {
 		return p.invokeCommand(ctx, inv)
 	}
 	if c.FocusedPaneID == nil || c.TabID == nil || c.WorkspaceID == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeNoActivePane, "no active pane for key command %s; create a workspace first", kc.ID))
+		return kit.Fail(protocol.Errorf(protocol.CodeNoActivePane, "no active pane for key command %s; create a workspace first", kc.ID))
 	}
 	cwd := ""
 	if c.FocusedPaneCwd != nil {
@@ -69,16 +69,16 @@ func (p *Plugins) command(ctx actor.Context, m *Command) *api.Reply {
 	switch kc.Type {
 	case "popup":
 		if p.opts.Clients == nil {
-			return api.Fail(protocol.Errorf(protocol.CodePopupOpenFailed, "popups are not drawn by this server"))
+			return kit.Fail(protocol.Errorf(protocol.CodePopupOpenFailed, "popups are not drawn by this server"))
 		}
-		open := &api.Call{ID: m.Call.ID, Method: "popup.open", Params: &protocol.PopupOpenParams{Command: kc.Command, Env: env, Width: popupSize(kc.Width), Height: popupSize(kc.Height)}}
+		open := &kit.Call{ID: m.Call.ID, Method: "popup.open", Params: &protocol.PopupOpenParams{Command: kc.Command, Env: env, Width: popupSize(kc.Width), Height: popupSize(kc.Height)}}
 		ctx.RequestWithCustomSender(p.opts.Clients, &clients.PopupOpen{Call: open, Context: c, Cols: m.Cols, Rows: m.Rows}, ctx.Sender())
 		return nil
 	case "pane":
 		if p.session == nil {
-			return api.Fail(protocol.Errorf(protocol.CodeNotImplemented, "no session to open the pane in"))
+			return kit.Fail(protocol.Errorf(protocol.CodeNotImplemented, "no session to open the pane in"))
 		}
-		ctx.RequestWithCustomSender(p.session, &api.OpenPane{Call: m.Call, Where: api.OpenZoomed, PaneID: c.FocusedPaneID, Direction: protocol.Ptr("down"),
+		ctx.RequestWithCustomSender(p.session, &kit.OpenPane{Call: m.Call, Where: kit.OpenZoomed, PaneID: c.FocusedPaneID, Direction: protocol.Ptr("down"),
 			Argv: ShellArgv(kc.Command), Env: env, Cwd: cwd, Focus: true,
 			Answer: func(protocol.PaneInfo) protocol.Result { return protocol.OK{} }}, ctx.Sender())
 		return nil
@@ -117,7 +117,7 @@ type shellDone struct {
 // own process group (killed when the server stops), on a goroutine; the
 // call is answered ok once it started, its output is dropped as the
 // client drops it.
-func (p *Plugins) runShell(ctx actor.Context, argv []string, dir string, extra []string) *api.Reply {
+func (p *Plugins) runShell(ctx actor.Context, argv []string, dir string, extra []string) *kit.Reply {
 	env := append(os.Environ(), "HERDR_ENV=1", "HERDR_SOCKET_PATH="+p.opts.SocketPath, "HERDR_BIN_PATH="+p.opts.BinPath)
 	cmd := plug.NewCommand(plug.Job{Argv: argv, Dir: dir, Env: append(env, extra...), Records: p.opts.Records}, keyCommandTimeout)
 	if p.shells == nil {
@@ -126,7 +126,7 @@ func (p *Plugins) runShell(ctx actor.Context, argv []string, dir string, extra [
 	p.shells[cmd] = true
 	root, self, line := ctx.ActorSystem().Root, ctx.Self(), argv[len(argv)-1]
 	go func() { root.Send(self, &shellDone{cmd: cmd, command: line, out: cmd.Run()}) }()
-	return api.OK()
+	return kit.OK()
 }
 
 func (p *Plugins) shellFinished(m *shellDone) {
@@ -139,16 +139,16 @@ func (p *Plugins) shellFinished(m *shellDone) {
 // invokeCommand runs the plugin action command.invoke named (by a key
 // command, or by its own id) and answers ok; an id that is no plugin
 // action either answers command_not_found.
-func (p *Plugins) invokeCommand(ctx actor.Context, m *Invoke) *api.Reply {
+func (p *Plugins) invokeCommand(ctx actor.Context, m *Invoke) *kit.Reply {
 	pl, a, err := p.resolveAction(m.ActionID, nil)
 	if err != nil {
 		if m.ByID && protocol.AsError(err).Code == protocol.CodePluginActionNotFound {
-			return api.Fail(protocol.Errorf(protocol.CodeCommandNotFound, "no key command or plugin action has the id %s", m.ActionID))
+			return kit.Fail(protocol.Errorf(protocol.CodeCommandNotFound, "no key command or plugin action has the id %s", m.ActionID))
 		}
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	if reply := p.run(ctx, pl, a, m.Context); reply.Err != nil {
 		return reply
 	}
-	return api.OK()
+	return kit.OK()
 }

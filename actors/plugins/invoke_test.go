@@ -14,7 +14,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -93,24 +93,24 @@ func startLinked(t *testing.T, timeout time.Duration) (*actor.ActorSystem, *acto
 
 // call sends one plugin.* method (plugin.action.invoke and plugin.pane.*
 // as the session would, in an *Invoke) and returns the reply.
-func call(t *testing.T, system *actor.ActorSystem, p *actor.PID, method, params string) *api.Reply {
+func call(t *testing.T, system *actor.ActorSystem, p *actor.PID, method, params string) *kit.Reply {
 	t.Helper()
 	prm, err := protocol.DecodeParams(method, []byte(params))
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, params, err)
 	}
-	var msg any = &api.Call{Method: method, Params: prm}
+	var msg any = &kit.Call{Method: method, Params: prm}
 	if method == "plugin.action.invoke" || strings.HasPrefix(method, "plugin.pane.") {
-		msg = &Invoke{Call: msg.(*api.Call)}
+		msg = &Invoke{Call: msg.(*kit.Call)}
 	}
 	res, err := system.Root.RequestFuture(p, msg, 5*time.Second).Result()
 	if err != nil {
 		t.Fatalf("%s: %v", method, err)
 	}
-	return res.(*api.Reply)
+	return res.(*kit.Reply)
 }
 
-func wantCode(t *testing.T, r *api.Reply, code string) {
+func wantCode(t *testing.T, r *kit.Reply, code string) {
 	t.Helper()
 	if r.Err == nil {
 		t.Fatalf("want %s, got %+v", code, r.Result)
@@ -151,7 +151,7 @@ func TestPlugins_Invoke_AmbiguousAndPlatformUnsupported(t *testing.T) {
 // counts every plugin's commands).
 func TestPlugins_Invoke_CommandLimitAndTimeout(t *testing.T) {
 	system, p := startLinked(t, 3*time.Second)
-	invoke := func() *api.Reply { return call(t, system, p, "plugin.action.invoke", `{"action_id":"t.hang.hang"}`) }
+	invoke := func() *kit.Reply { return call(t, system, p, "plugin.action.invoke", `{"action_id":"t.hang.hang"}`) }
 	for i := 0; i < maxInFlight; i++ {
 		if r := invoke(); r.Err != nil {
 			t.Fatalf("run %d: %v", i+1, r.Err)

@@ -8,7 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	plug "github.com/herdr-go/herdr/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -19,7 +19,7 @@ import (
 // and only handlers that, with their action, run on this platform. The
 // action gets the URL and the handler's id in its context. No match
 // answers handled=false with the URL, for the caller to open.
-func (p *Plugins) linkActivate(ctx actor.Context, m *Invoke) *api.Reply {
+func (p *Plugins) linkActivate(ctx actor.Context, m *Invoke) *kit.Reply {
 	url := ""
 	if m.Context.ClickedURL != nil {
 		url = *m.Context.ClickedURL
@@ -47,10 +47,10 @@ func (p *Plugins) linkActivate(ctx actor.Context, m *Invoke) *api.Reply {
 			ctxJSON, _ := json.Marshal(c)
 			actionID := pl.PluginID + "." + a.ID
 			if _, err := p.launch(ctx, pl, a.Command, &actionID, "", &c, string(ctxJSON)); err != nil {
-				return api.Fail(err)
+				return kit.Fail(err)
 			}
-			return api.Done(protocol.PaneLinkActivated{Handled: true, URL: protocol.Ptr(url)})
+			return kit.Done(protocol.PaneLinkActivated{Handled: true, URL: protocol.Ptr(url)})
 		}
 	}
-	return api.Done(protocol.PaneLinkActivated{URL: protocol.Ptr(url)})
+	return kit.Done(protocol.PaneLinkActivated{URL: protocol.Ptr(url)})
 }

@@ -12,8 +12,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	plug "github.com/herdr-go/herdr/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -60,7 +60,7 @@ type Options struct {
 // Registry holds the plugin.* methods the gateway sends to this actor.
 // plugin.action.invoke and plugin.pane.* come through the session, which
 // fills in their context or resolves their pane, as an *Invoke.
-var Registry = api.NewRegistry(protocol.OwnerPlugins, "actors/plugins", map[string]func(*Plugins, actor.Context, *api.Call) *api.Reply{
+var Registry = kit.NewRegistry(protocol.OwnerPlugins, "actors/plugins", map[string]func(*Plugins, actor.Context, *kit.Call) *kit.Reply{
 	"plugin.link":        (*Plugins).link,
 	"plugin.list":        (*Plugins).list,
 	"plugin.unlink":      (*Plugins).unlink,
@@ -80,7 +80,7 @@ type SetSession struct{ PID *actor.PID }
 // taken the new set, so the caller sees the view gone when answered.
 type Enabled struct {
 	IDs, Linked map[string]bool
-	Reply       *api.Reply
+	Reply       *kit.Reply
 	To          *actor.PID
 }
 
@@ -94,7 +94,7 @@ type RunStartup struct{}
 // and the tab area (a popup's size before a client attaches), and
 // plugin.pane.focus|close with the terminal of the pane they name.
 type Invoke struct {
-	Call       *api.Call
+	Call       *kit.Call
 	Context    protocol.PluginInvocationContext
 	Cols, Rows int
 	TermID     string
@@ -105,8 +105,8 @@ type Invoke struct {
 	ByID     bool
 }
 
-// CarriedCall implements api.CallCarrier.
-func (i *Invoke) CarriedCall() *api.Call { return i.Call }
+// CarriedCall implements kit.CallCarrier.
+func (i *Invoke) CarriedCall() *kit.Call { return i.Call }
 
 // Plugins is the plugins actor: the registry, the command log, and the
 // commands in flight.
@@ -126,7 +126,7 @@ type Plugins struct {
 	// dropped is, per plugin, the log entry counting the hooks dropped
 	// while it is still kept.
 	dropped map[string]*droppedHooks
-	saver   *api.Latest // writes the registry off Receive
+	saver   *kit.Latest // writes the registry off Receive
 	// startedUp: the startup hooks have run.
 	startedUp bool
 	session   *actor.PID
@@ -172,7 +172,7 @@ func Props(opts Options) *actor.Props {
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
 		return &Plugins{opts: opts, running: map[string]*plug.Command{}, dropped: map[string]*droppedHooks{}, startedUp: opts.HandedOver}
-	}, api.Guarded(opts.Log))
+	}, kit.Guarded(opts.Log))
 }
 
 func (p *Plugins) registryPath() string { return filepath.Join(p.opts.ConfigDir, "plugins.json") }
@@ -195,7 +195,7 @@ func (p *Plugins) Receive(ctx actor.Context) {
 		if p.saver != nil {
 			p.saver.Close(2 * time.Second)
 		}
-	case *api.Call:
+	case *kit.Call:
 		if h, ok := Registry.Lookup(msg.Method); ok {
 			if reply := h(p, ctx, msg); reply != nil {
 				ctx.Respond(reply)
@@ -205,7 +205,7 @@ func (p *Plugins) Receive(ctx actor.Context) {
 		if reply := p.forwarded(ctx, msg); reply != nil {
 			ctx.Respond(reply)
 		}
-	case *api.PaneOpened:
+	case *kit.PaneOpened:
 		p.paneOpened(ctx, msg)
 	case *actor.Terminated:
 		p.paneGone(msg.Who)
@@ -232,7 +232,7 @@ func (p *Plugins) Receive(ctx actor.Context) {
 		p.session = msg.PID
 		p.tellEnabled(ctx, nil)
 	default:
-		api.Unhandled(ctx, msg, p.opts.Log)
+		kit.Unhandled(ctx, msg, p.opts.Log)
 	}
 }
 
@@ -254,7 +254,7 @@ func (p *Plugins) start(ctx actor.Context) {
 		}
 	}
 	path, log := p.registryPath(), p.opts.Log
-	p.saver = api.NewLatest(func(data []byte) {
+	p.saver = kit.NewLatest(func(data []byte) {
 		if err := plug.WriteRegistry(path, data); err != nil {
 			log.Error("plugin registry not saved", "err", err)
 		}
@@ -291,7 +291,7 @@ func (p *Plugins) subscribe(ctx actor.Context) {
 // the answer of the call that changed them (nil: answered by the caller
 // of tellEnabled). It returns the answer when there is no session to
 // carry it.
-func (p *Plugins) tellEnabled(ctx actor.Context, answer *api.Reply) *api.Reply {
+func (p *Plugins) tellEnabled(ctx actor.Context, answer *kit.Reply) *kit.Reply {
 	if p.session == nil {
 		return answer
 	}
@@ -312,7 +312,7 @@ func (p *Plugins) tellEnabled(ctx actor.Context, answer *api.Reply) *api.Reply {
 // save hands the registry to its writer, replacing what it has not
 // written yet, and tells the session what is enabled now, with the
 // call's answer; it returns the answer when no session carries it.
-func (p *Plugins) save(ctx actor.Context, answer *api.Reply) *api.Reply {
+func (p *Plugins) save(ctx actor.Context, answer *kit.Reply) *kit.Reply {
 	answer = p.tellEnabled(ctx, answer)
 	data, err := p.reg.Encode()
 	if err != nil {
@@ -338,20 +338,20 @@ func (p *Plugins) find(id string) (*protocol.InstalledPluginInfo, error) {
 	return nil, protocol.Errorf(protocol.CodePluginNotFound, "plugin %s is not linked", id)
 }
 
-func (p *Plugins) link(ctx actor.Context, call *api.Call) *api.Reply {
+func (p *Plugins) link(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.PluginLinkParams)
 	if err := p.changeable(); err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	info, err := plug.Link(prm.Path, prm.Enabled, prm.Source, p.opts.ConfigDir, p.opts.StateDir)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	p.reg.Put(info)
-	return p.save(ctx, api.Done(protocol.PluginLinked{Plugin: info}))
+	return p.save(ctx, kit.Done(protocol.PluginLinked{Plugin: info}))
 }
 
-func (p *Plugins) list(_ actor.Context, call *api.Call) *api.Reply {
+func (p *Plugins) list(_ actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.PluginListParams)
 	out := []protocol.InstalledPluginInfo{}
 	for _, pl := range p.reg.Plugins {
@@ -359,44 +359,44 @@ func (p *Plugins) list(_ actor.Context, call *api.Call) *api.Reply {
 			out = append(out, pl)
 		}
 	}
-	return api.Done(protocol.PluginList{Plugins: out})
+	return kit.Done(protocol.PluginList{Plugins: out})
 }
 
-func (p *Plugins) unlink(ctx actor.Context, call *api.Call) *api.Reply {
+func (p *Plugins) unlink(ctx actor.Context, call *kit.Call) *kit.Reply {
 	id := call.Params.(*protocol.PluginIDParams).PluginID
 	if _, err := p.find(id); err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	if err := p.changeable(); err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	removed := p.reg.Remove(id)
-	return p.save(ctx, api.Done(protocol.PluginUnlinked{PluginID: id, Removed: removed}))
+	return p.save(ctx, kit.Done(protocol.PluginUnlinked{PluginID: id, Removed: removed}))
 }
 
 // setEnabled turns a plugin on or off and answers with answer(plugin),
 // after the agents actor took the change (a view of a plugin turned off
 // ends first).
-func (p *Plugins) setEnabled(ctx actor.Context, call *api.Call, on bool, answer func(protocol.InstalledPluginInfo) protocol.Result) *api.Reply {
+func (p *Plugins) setEnabled(ctx actor.Context, call *kit.Call, on bool, answer func(protocol.InstalledPluginInfo) protocol.Result) *kit.Reply {
 	pl, err := p.find(call.Params.(*protocol.PluginIDParams).PluginID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	if err := p.changeable(); err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	if pl.Enabled == on {
-		return api.Done(answer(*pl))
+		return kit.Done(answer(*pl))
 	}
 	pl.Enabled = on
-	return p.save(ctx, api.Done(answer(*pl)))
+	return p.save(ctx, kit.Done(answer(*pl)))
 }
 
-func (p *Plugins) enable(ctx actor.Context, call *api.Call) *api.Reply {
+func (p *Plugins) enable(ctx actor.Context, call *kit.Call) *kit.Reply {
 	return p.setEnabled(ctx, call, true, func(pl protocol.InstalledPluginInfo) protocol.Result { return protocol.PluginEnabled{Plugin: pl} })
 }
 
-func (p *Plugins) disable(ctx actor.Context, call *api.Call) *api.Reply {
+func (p *Plugins) disable(ctx actor.Context, call *kit.Call) *kit.Reply {
 	return p.setEnabled(ctx, call, false, func(pl protocol.InstalledPluginInfo) protocol.Result { return protocol.PluginDisabled{Plugin: pl} })
 }
 
@@ -427,11 +427,11 @@ func actionInfo(pl *protocol.InstalledPluginInfo, a *protocol.PluginManifestActi
 		Description: a.Description, Contexts: a.Contexts, Platforms: platforms, Command: a.Command}
 }
 
-func (p *Plugins) actionList(_ actor.Context, call *api.Call) *api.Reply {
-	return api.Done(protocol.PluginActionList{Actions: p.actions(call.Params.(*protocol.PluginListParams).PluginID)})
+func (p *Plugins) actionList(_ actor.Context, call *kit.Call) *kit.Reply {
+	return kit.Done(protocol.PluginActionList{Actions: p.actions(call.Params.(*protocol.PluginListParams).PluginID)})
 }
 
-func (p *Plugins) logList(_ actor.Context, call *api.Call) *api.Reply {
+func (p *Plugins) logList(_ actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.PluginLogListParams)
 	out := []protocol.PluginCommandLogInfo{}
 	for i := len(p.logs) - 1; i >= 0; i-- { // newest first
@@ -443,7 +443,7 @@ func (p *Plugins) logList(_ actor.Context, call *api.Call) *api.Reply {
 		}
 		out = append(out, *p.logs[i])
 	}
-	return api.Done(protocol.PluginLogList{Logs: out})
+	return kit.Done(protocol.PluginLogList{Logs: out})
 }
 
 // resolveAction finds an action by its manifest id within plugin (or
@@ -471,30 +471,30 @@ func (p *Plugins) resolveAction(actionID string, pluginID *string) (*protocol.In
 	return nil, nil, protocol.Errorf(protocol.CodeAmbiguousAction, "%d plugins have an action %s; name its plugin (plugin_id) or use <plugin>.%s", len(found), actionID, actionID)
 }
 
-func (p *Plugins) invoke(ctx actor.Context, m *Invoke) *api.Reply {
+func (p *Plugins) invoke(ctx actor.Context, m *Invoke) *kit.Reply {
 	prm := m.Call.Params.(*protocol.PluginActionInvokeParams)
 	pl, a, err := p.resolveAction(prm.ActionID, prm.PluginID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	return p.run(ctx, pl, a, m.Context)
 }
 
 // run starts a resolved plugin action with its context.
-func (p *Plugins) run(ctx actor.Context, pl *protocol.InstalledPluginInfo, a *protocol.PluginManifestAction, c protocol.PluginInvocationContext) *api.Reply {
+func (p *Plugins) run(ctx actor.Context, pl *protocol.InstalledPluginInfo, a *protocol.PluginManifestAction, c protocol.PluginInvocationContext) *kit.Reply {
 	switch {
 	case !pl.Enabled:
-		return api.Fail(protocol.Errorf(protocol.CodePluginDisabled, "plugin %s is disabled", pl.PluginID))
+		return kit.Fail(protocol.Errorf(protocol.CodePluginDisabled, "plugin %s is disabled", pl.PluginID))
 	case !plug.RunsHere(pl.Platforms, a.Platforms):
-		return api.Fail(protocol.Errorf(protocol.CodePlatformUnsupported, "action %s.%s does not run on %s", pl.PluginID, a.ID, plug.ThisPlatform()))
+		return kit.Fail(protocol.Errorf(protocol.CodePlatformUnsupported, "action %s.%s does not run on %s", pl.PluginID, a.ID, plug.ThisPlatform()))
 	}
 	ctxJSON, _ := json.Marshal(c)
 	actionID := a.ID // as Herdr: the log and HERDR_PLUGIN_ACTION_ID carry the manifest id
 	log, err := p.launch(ctx, pl, a.Command, &actionID, "", &c, string(ctxJSON))
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
-	return api.Done(protocol.PluginActionInvoked{Action: actionInfo(pl, a), Context: c, Log: *log})
+	return kit.Done(protocol.PluginActionInvoked{Action: actionInfo(pl, a), Context: c, Log: *log})
 }
 
 // onEvent runs the [[events]] hooks that match one bus event. A hook is

@@ -13,8 +13,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -61,8 +61,8 @@ func TestPlugins_EventHookAndStartupOnce(t *testing.T) {
 	bus := system.Root.Spawn(events.Props(0, log))
 	p := system.Root.Spawn(Props(Options{ConfigDir: filepath.Join(dir, "config"), StateDir: filepath.Join(dir, "state"), Events: bus, Log: log}))
 	prm, _ := protocol.DecodeParams("plugin.link", []byte(`{"path":"`+filepath.Join(pluginDir, "herdr-plugin.toml")+`"}`))
-	res, err := system.Root.RequestFuture(p, &api.Call{Method: "plugin.link", Params: prm}, 2*time.Second).Result()
-	if err != nil || res.(*api.Reply).Err != nil {
+	res, err := system.Root.RequestFuture(p, &kit.Call{Method: "plugin.link", Params: prm}, 2*time.Second).Result()
+	if err != nil || res.(*kit.Reply).Err != nil {
 		t.Fatalf("link: %v %v", err, res)
 	}
 	state := filepath.Join(dir, "state", "plugins", "t.hooks")

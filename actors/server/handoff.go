@@ -15,9 +15,9 @@ import (
 	"github.com/asynkron/protoactor-go/scheduler"
 
 	"github.com/herdr-go/herdr/actors/agents"
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/gateway"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
@@ -106,11 +106,11 @@ type handoffActors struct {
 }
 
 // handoff runs one handoff; done gets its answer.
-func (h *handoffActors) handoff(prm *protocol.ServerLiveHandoffParams, done func(*api.Reply, func())) {
+func (h *handoffActors) handoff(prm *protocol.ServerLiveHandoffParams, done func(*kit.Reply, func())) {
 	select {
 	case h.busy <- struct{}{}:
 	default:
-		done(api.Fail(protocol.Errorf(protocol.CodeHandoffFailed, "a live handoff is already in progress")), nil)
+		done(kit.Fail(protocol.Errorf(protocol.CodeHandoffFailed, "a live handoff is already in progress")), nil)
 		return
 	}
 	go func() {
@@ -119,11 +119,11 @@ func (h *handoffActors) handoff(prm *protocol.ServerLiveHandoffParams, done func
 		if err != nil {
 			<-h.busy
 			h.log.Error("live handoff failed; this server goes on", "err", err)
-			done(api.Fail(protocol.Errorf(protocol.CodeHandoffFailed, "live handoff failed; this server goes on: %v", err)), nil)
+			done(kit.Fail(protocol.Errorf(protocol.CodeHandoffFailed, "live handoff failed; this server goes on: %v", err)), nil)
 			return
 		}
 		h.log.Info("live handoff done; exiting", "pause", time.Since(start))
-		done(api.OK(), func() {
+		done(kit.OK(), func() {
 			h.system.Root.Send(h.gateway, &gateway.HangupAll{Err: protocol.Errorf(protocol.CodeServerUnavailable,
 				"the server was handed over to a new process; reconnect")})
 			h.system.Root.Send(h.web, &web.Release{})
@@ -161,7 +161,7 @@ func (h *handoffActors) run(prm *protocol.ServerLiveHandoffParams) (err error) {
 	}()
 	ask := func(pid *actor.PID, msg any) (any, error) {
 		res, err := h.system.Root.RequestFuture(pid, msg, handoffTimeout).Result()
-		if r, ok := res.(*api.Reply); ok && r.Err != nil {
+		if r, ok := res.(*kit.Reply); ok && r.Err != nil {
 			return nil, r.Err
 		}
 		return res, err

@@ -4,11 +4,11 @@ import (
 	"fmt"
 
 	"github.com/herdr-go/herdr/actors/agents"
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/buffers"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/gateway"
 	"github.com/herdr-go/herdr/actors/integrations"
+	"github.com/herdr-go/herdr/actors/kit"
 	machinesactor "github.com/herdr-go/herdr/actors/machines"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/plugins"
@@ -20,7 +20,7 @@ import (
 )
 
 // registries are the handlers of every owner of a method.
-var registries = []api.Checker{
+var registries = []kit.Checker{
 	gateway.Registry, session.Registry, agents.Registry, clients.Registry, plugins.Registry,
 	integrations.Registry, web.Registry, wsactor.Registry, tabactor.Registry, pane.Registry, machinesactor.Registry,
 	tasks.Registry, buffers.Registry,
@@ -28,8 +28,8 @@ var registries = []api.Checker{
 
 // checkRegistries compares every owner's handlers with the method table;
 // a server whose table and handlers disagree does not start.
-func checkRegistries(registries []api.Checker) error {
-	if err := api.CheckAll(registries...); err != nil {
+func checkRegistries(registries []kit.Checker) error {
+	if err := kit.CheckAll(registries...); err != nil {
 		return fmt.Errorf("the method table and the handlers disagree:\n%w", err)
 	}
 	return nil

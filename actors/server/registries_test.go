@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/web"
 )
 
@@ -19,9 +19,9 @@ func TestRegistries_MatchMethodTable(t *testing.T) {
 // Leaving an owner's registry out fails the start-up check, naming a
 // method of that owner.
 func TestRegistries_MissingOwnerFailsStartUp(t *testing.T) {
-	var without []api.Checker
+	var without []kit.Checker
 	for _, r := range registries {
-		if r != api.Checker(web.Registry) {
+		if r != kit.Checker(web.Registry) {
 			without = append(without, r)
 		}
 	}

@@ -5,9 +5,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/dispatcher"
+	"github.com/herdr-go/herdr/actors/kit"
 	machinesactor "github.com/herdr-go/herdr/actors/machines"
 	"github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/actors/tasks"
@@ -34,7 +34,7 @@ type reloadTargets struct {
 }
 
 func reloadsProps(env protocol.Env, log *slog.Logger) *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor { return &reloads{env: env, log: log} }, api.Guarded(log))
+	return actor.PropsFromProducer(func() actor.Actor { return &reloads{env: env, log: log} }, kit.Guarded(log))
 }
 
 // Receive implements actor.Actor.
@@ -54,7 +54,7 @@ func (r *reloads) Receive(ctx actor.Context) {
 		}
 	case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting:
 	default:
-		api.Unhandled(ctx, msg, r.log)
+		kit.Unhandled(ctx, msg, r.log)
 	}
 }
 

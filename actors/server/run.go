@@ -17,15 +17,15 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/buffers"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/config"
-	"github.com/herdr-go/herdr/actors/detect"
+	"github.com/herdr-go/herdr/actors/detector/rules"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/gateway"
 	"github.com/herdr-go/herdr/actors/integrations"
 	"github.com/herdr-go/herdr/actors/keeper"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/actors/session"
@@ -88,7 +88,7 @@ func Run(opts Options) error {
 	}
 
 	catalogDir := filepath.Join(protocol.ConfigDir(opts.Env), "agent-detection")
-	catalog, warnings := detect.LoadCatalog(catalogDir)
+	catalog, warnings := rules.LoadCatalog(catalogDir)
 	for _, w := range warnings {
 		log.Warn("agent manifest override ignored", "err", w.Error())
 	}
@@ -271,7 +271,7 @@ func Run(opts Options) error {
 	}
 	owners[protocol.OwnerMachines] = machinesPID
 	// A plugin command may be given longer than the default deadline.
-	callDeadline := max(api.DefaultCallDeadline, plug.CommandTimeout(opts.Env)+time.Minute)
+	callDeadline := max(kit.DefaultCallDeadline, plug.CommandTimeout(opts.Env)+time.Minute)
 	webPID, err := spawnChild(system, root, web.Props(web.Options{
 		Session: sessionPID, Events: busPID, Machines: machinesPID, Tasks: tasksPID, Log: log, CallDeadline: callDeadline,
 		Listen: cfg.Web.Listen, AllowRemote: cfg.Web.AllowRemote, TokenPath: webTokenPath(opts.LogPath, opts.Env), KeepToken: heir != nil,
@@ -403,13 +403,13 @@ func spawnChild(system *actor.ActorSystem, parent *actor.PID, props *actor.Props
 // rootProps are the root's: it keeps the structural actors alive. A panic
 // in one resumes it with its state (a restart would stop every terminal
 // the session supervises); the call that broke it was answered
-// internal_error by its guard (api.Guarded).
+// internal_error by its guard (kit.Guarded).
 func rootProps(log *slog.Logger) *actor.Props {
 	resume := actor.NewOneForOneStrategy(0, 0, func(reason any) actor.Directive {
 		log.Error("structural actor failed; resuming", "reason", reason)
 		return actor.ResumeDirective
 	})
-	return actor.PropsFromFunc(receiveRoot, actor.WithSupervisor(resume), api.Guarded(log))
+	return actor.PropsFromFunc(receiveRoot, actor.WithSupervisor(resume), kit.Guarded(log))
 }
 
 // receiveRoot is the root actor: it only spawns the structural actors as
@@ -422,7 +422,7 @@ func receiveRoot(ctx actor.Context) {
 	case *runNow:
 		msg.fn()
 	default:
-		api.Unhandled(ctx, msg, nil)
+		kit.Unhandled(ctx, msg, nil)
 	}
 }
 

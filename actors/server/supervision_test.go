@@ -8,9 +8,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -33,30 +33,30 @@ func TestSupervision_StructuralActorResumesWithItsState(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	toasts := make(chan *api.Toast, 4)
+	toasts := make(chan *kit.Toast, 4)
 	front := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
-		if m, ok := ctx.Message().(*api.Toast); ok {
+		if m, ok := ctx.Message().(*kit.Toast); ok {
 			toasts <- m
 		}
 	}))
 	system.Root.Send(pid, &clients.Foreground{PID: front, Cols: 80, Rows: 24})
-	ask := func(call *api.Call) *api.Reply {
+	ask := func(call *kit.Call) *kit.Reply {
 		t.Helper()
 		res, err := system.Root.RequestFuture(pid, call, 2*time.Second).Result()
 		if err != nil {
 			t.Fatalf("%s: %v", call.Method, err)
 		}
-		return res.(*api.Reply)
+		return res.(*kit.Reply)
 	}
 	// terminal.claim without its params: the handler's type assertion panics.
-	if e := protocol.AsError(ask(&api.Call{Method: "terminal.claim"}).Err); e == nil || e.Code != protocol.CodeInternal {
+	if e := protocol.AsError(ask(&kit.Call{Method: "terminal.claim"}).Err); e == nil || e.Code != protocol.CodeInternal {
 		t.Fatalf("the call that broke the actor answered %v, want internal_error", e)
 	}
 	prm, err := protocol.DecodeParams("notification.show", []byte(`{"title":"after","body":"the panic"}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := ask(&api.Call{Method: "notification.show", Params: prm}).Result.(protocol.NotificationShown); !got.Shown {
+	if got := ask(&kit.Call{Method: "notification.show", Params: prm}).Result.(protocol.NotificationShown); !got.Shown {
 		t.Fatalf("after the panic: %+v (the foreground client was lost)", got)
 	}
 	select {

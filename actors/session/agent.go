@@ -6,8 +6,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
-	"github.com/herdr-go/herdr/actors/api"
-	"github.com/herdr-go/herdr/actors/detect"
+	"github.com/herdr-go/herdr/actors/detector/rules"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -77,7 +77,7 @@ func (s *Session) resolveAgent(target string) (*paneRec, error) {
 
 // forwardToAgents hands a call whose target is resolved to the agents
 // actor, which answers the caller.
-func (s *Session) forwardToAgents(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
+func (s *Session) forwardToAgents(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
 	req := &agents.Request{Call: call}
 	if p != nil {
 		req.TermID = p.TermID
@@ -111,49 +111,49 @@ func (s *Session) answer(ctx actor.Context, a *agents.Answer) {
 	}
 	p := s.terms[a.TermID]
 	if p == nil {
-		ctx.Send(a.To, api.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed")))
+		ctx.Send(a.To, kit.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed")))
 		return
 	}
 	info := s.agentInfo(p)
 	switch a.Render {
 	case agents.RenderPrompted:
-		ctx.Send(a.To, api.Done(protocol.AgentPrompted{Agent: info}))
+		ctx.Send(a.To, kit.Done(protocol.AgentPrompted{Agent: info}))
 	case agents.RenderStarted:
-		ctx.Send(a.To, api.Done(protocol.AgentStarted{Agent: info, Argv: a.Argv}))
+		ctx.Send(a.To, kit.Done(protocol.AgentStarted{Agent: info, Argv: a.Argv}))
 	default:
-		ctx.Send(a.To, api.Done(protocol.AgentInfoResult{Agent: info}))
+		ctx.Send(a.To, kit.Done(protocol.AgentInfoResult{Agent: info}))
 	}
 }
 
-func (s *Session) agentList(_ actor.Context, _ *api.Call) *api.Reply {
-	return api.Done(protocol.AgentList{Agents: s.agents()})
+func (s *Session) agentList(_ actor.Context, _ *kit.Call) *kit.Reply {
+	return kit.Done(protocol.AgentList{Agents: s.agents()})
 }
 
-func (s *Session) agentGet(_ actor.Context, _ *api.Call, p *paneRec) *api.Reply {
-	return api.Done(protocol.AgentInfoResult{Agent: s.agentInfo(p)})
+func (s *Session) agentGet(_ actor.Context, _ *kit.Call, p *paneRec) *kit.Reply {
+	return kit.Done(protocol.AgentInfoResult{Agent: s.agentInfo(p)})
 }
 
-func (s *Session) paneRequest(p *paneRec, call *api.Call) pane.Request {
+func (s *Session) paneRequest(p *paneRec, call *kit.Call) pane.Request {
 	return pane.Request{Call: call, PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID}
 }
 
-func (s *Session) agentRead(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
+func (s *Session) agentRead(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
 	r := &pane.AgentRequest{Op: pane.AgentRead, Req: s.paneRequest(p, call), Agent: p.shown.Agent, State: p.shown.State}
 	ctx.RequestWithCustomSender(p.pid, r, ctx.Sender())
 	return nil
 }
 
-func (s *Session) agentExplain(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
+func (s *Session) agentExplain(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
 	sh := p.shown
 	if sh.Agent == "" {
-		return api.Fail(protocol.Errorf(protocol.CodeAgentExplainUnavail, "the agent of %s has not started yet", p.ID))
+		return kit.Fail(protocol.Errorf(protocol.CodeAgentExplainUnavail, "the agent of %s has not started yet", p.ID))
 	}
 	r := &pane.AgentRequest{Op: pane.AgentExplain, Req: s.paneRequest(p, call), Agent: sh.Agent, State: sh.State, Skipped: sh.Skipped, Authority: sh.Authority}
 	ctx.RequestWithCustomSender(p.pid, r, ctx.Sender())
 	return nil
 }
 
-func (s *Session) agentSendKeys(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
+func (s *Session) agentSendKeys(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
 	keys := call.Params.(*protocol.AgentSendKeysParams).Keys
 	ctx.RequestWithCustomSender(p.pid, &pane.AgentRequest{Op: pane.AgentSendKeys, Req: s.paneRequest(p, call), Keys: keys}, ctx.Sender())
 	return nil
@@ -161,13 +161,13 @@ func (s *Session) agentSendKeys(ctx actor.Context, call *api.Call, p *paneRec) *
 
 // agentFocus focuses the agent's pane; the agents actor answers once it
 // has the new placement (and has marked the tab's agents seen).
-func (s *Session) agentFocus(ctx actor.Context, _ *api.Call, p *paneRec) *api.Reply {
+func (s *Session) agentFocus(ctx actor.Context, _ *kit.Call, p *paneRec) *kit.Reply {
 	s.tx.FocusPane(p.Pane)
 	s.deferred = &agents.Answer{To: ctx.Sender(), Render: agents.RenderInfo, TermID: p.TermID}
 	return nil
 }
 
-func manifestInfos(c *detect.Catalog) []protocol.AgentManifestInfo {
+func manifestInfos(c *rules.Catalog) []protocol.AgentManifestInfo {
 	out := []protocol.AgentManifestInfo{}
 	for _, m := range c.Infos() {
 		info := protocol.AgentManifestInfo{Agent: m.Agent, Source: m.Source, SourceKind: m.SourceKind}
@@ -182,17 +182,17 @@ func manifestInfos(c *detect.Catalog) []protocol.AgentManifestInfo {
 	return out
 }
 
-func (s *Session) agentManifests(_ actor.Context, _ *api.Call) *api.Reply {
+func (s *Session) agentManifests(_ actor.Context, _ *kit.Call) *kit.Reply {
 	if s.catalog == nil {
-		return api.Done(protocol.AgentManifestStatus{Manifests: []protocol.AgentManifestInfo{}})
+		return kit.Done(protocol.AgentManifestStatus{Manifests: []protocol.AgentManifestInfo{}})
 	}
-	return api.Done(protocol.AgentManifestStatus{Manifests: manifestInfos(s.catalog)})
+	return kit.Done(protocol.AgentManifestStatus{Manifests: manifestInfos(s.catalog)})
 }
 
 // reloadAgentManifests re-reads the bundled manifests and local overrides
 // and hands the new catalog to every pane.
-func (s *Session) reloadAgentManifests(ctx actor.Context, _ *api.Call) *api.Reply {
-	catalog, warnings := detect.LoadCatalog(s.opts.CatalogDir)
+func (s *Session) reloadAgentManifests(ctx actor.Context, _ *kit.Call) *kit.Reply {
+	catalog, warnings := rules.LoadCatalog(s.opts.CatalogDir)
 	for _, w := range warnings {
 		s.opts.Log.Warn("agent manifest override ignored", "err", w.Error())
 	}
@@ -200,7 +200,7 @@ func (s *Session) reloadAgentManifests(ctx actor.Context, _ *api.Call) *api.Repl
 	for _, p := range s.terms {
 		ctx.Send(p.pid, &pane.SetCatalog{Catalog: catalog})
 	}
-	return api.Done(protocol.AgentManifestReload{Manifests: manifestInfos(catalog)})
+	return kit.Done(protocol.AgentManifestReload{Manifests: manifestInfos(catalog)})
 }
 
 // rollup is the most urgent status among panes.

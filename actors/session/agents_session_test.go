@@ -10,9 +10,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -123,7 +123,7 @@ type recorder struct {
 
 func (r *recorder) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
-	case *api.Toast, *api.WindowTitle, *api.Reply:
+	case *kit.Toast, *kit.WindowTitle, *kit.Reply:
 		r.mu.Lock()
 		r.msgs = append(r.msgs, m)
 		r.mu.Unlock()
@@ -137,7 +137,7 @@ func TestAgentWait_CallerGoneDropsWait(t *testing.T) {
 	dead := 0
 	h.system.EventStream.Subscribe(func(evt any) {
 		if d, ok := evt.(*actor.DeadLetterEvent); ok {
-			if _, reply := d.Message.(*api.Reply); reply {
+			if _, reply := d.Message.(*kit.Reply); reply {
 				mu.Lock()
 				dead++
 				mu.Unlock()
@@ -148,7 +148,7 @@ func TestAgentWait_CallerGoneDropsWait(t *testing.T) {
 		rec := &recorder{}
 		caller := h.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return rec }))
 		p, _ := protocol.DecodeParams("agent.wait", []byte(`{"target":"`+target+`","until":["blocked"]}`))
-		h.system.Root.RequestWithCustomSender(h.session, &api.Call{ID: "w", Method: "agent.wait", Params: p}, caller)
+		h.system.Root.RequestWithCustomSender(h.session, &kit.Call{ID: "w", Method: "agent.wait", Params: p}, caller)
 		h.call("agent.list", `{}`) // the wait is registered once this answers
 		return caller
 	}

@@ -3,7 +3,7 @@ package session
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/protocol"
@@ -18,31 +18,31 @@ var commandHandlers = map[string]handler{
 	"command.invoke": (*Session).commandInvoke,
 }
 
-func (s *Session) commandInvoke(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) commandInvoke(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.CommandInvokeParams)
 	if prm.Selection == nil {
 		return s.runCommand(ctx, call, nil)
 	}
 	if _, err := s.commandContext(prm); err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	p, err := s.resolvePane(prm.Selection.PaneID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	ctx.RequestWithCustomSender(p.pid, &pane.ReadSelection{Call: call, Selection: *prm.Selection}, ctx.Sender())
 	return nil
 }
 
 // runCommand passes command.invoke on once its selection (if any) was read.
-func (s *Session) runCommand(ctx actor.Context, call *api.Call, selected *string) *api.Reply {
+func (s *Session) runCommand(ctx actor.Context, call *kit.Call, selected *string) *kit.Reply {
 	prm := call.Params.(*protocol.CommandInvokeParams)
 	c, err := s.commandContext(prm)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	if s.opts.Plugins == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeNotImplemented, "plugins are not running in this server"))
+		return kit.Fail(protocol.Errorf(protocol.CodeNotImplemented, "plugins are not running in this server"))
 	}
 	c.SelectedText = selected
 	fillPtr(&c.InvocationSource, "api")

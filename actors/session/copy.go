@@ -3,7 +3,7 @@ package session
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/protocol"
@@ -16,19 +16,19 @@ import (
 
 // scrolledInfo answers pane.scroll once the pane scrolled: the facts it
 // sent before this message carry the new position.
-func (s *Session) scrolledInfo(m *pane.InfoAnswer) *api.Reply {
+func (s *Session) scrolledInfo(m *pane.InfoAnswer) *kit.Reply {
 	p := s.terms[m.TerminalID]
 	if p == nil {
-		return api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed"))
+		return kit.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed"))
 	}
-	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
+	return kit.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }
 
 // linkFound hands a link to the plugins actor, which runs the first
 // matching link handler or answers that none took it.
-func (s *Session) linkFound(ctx actor.Context, m *pane.LinkFound) *api.Reply {
+func (s *Session) linkFound(ctx actor.Context, m *pane.LinkFound) *kit.Reply {
 	if s.opts.Plugins == nil {
-		return api.Done(protocol.PaneLinkActivated{URL: protocol.Ptr(m.URL)})
+		return kit.Done(protocol.PaneLinkActivated{URL: protocol.Ptr(m.URL)})
 	}
 	c := protocol.PluginInvocationContext{FocusedPaneID: protocol.Ptr(m.PaneID), ClickedURL: protocol.Ptr(m.URL),
 		InvocationSource: protocol.Ptr("link_click"), CorrelationID: protocol.Ptr("link_click")}

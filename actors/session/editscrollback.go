@@ -3,7 +3,7 @@ package session
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -18,15 +18,15 @@ var editRoutes = map[string]paneHandler{
 	"pane.edit_scrollback": (*Session).editScrollback,
 }
 
-func (s *Session) editScrollback(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
+func (s *Session) editScrollback(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
 	if s.opts.BinPath == "" {
-		return api.Fail(protocol.Errorf(protocol.CodeNotSupported, "this server does not know its own program, so it cannot run the scrollback editor"))
+		return kit.Fail(protocol.Errorf(protocol.CodeNotSupported, "this server does not know its own program, so it cannot run the scrollback editor"))
 	}
-	id, where := p.ID, api.OpenZoomed
+	id, where := p.ID, kit.OpenZoomed
 	if p == s.focusedPane() {
-		where = api.OpenOverlay
+		where = kit.OpenOverlay
 	}
-	return s.openPane(ctx, &api.OpenPane{Call: call, Where: where, PaneID: &id,
+	return s.openPane(ctx, &kit.OpenPane{Call: call, Where: where, PaneID: &id,
 		Argv: []string{s.opts.BinPath, "pane", "scrollback-editor", id}, Label: "scrollback", Focus: true,
 		Answer: func(protocol.PaneInfo) protocol.Result { return protocol.OK{} }})
 }

@@ -6,8 +6,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -83,7 +83,7 @@ func (s *Session) abandon() {
 // conclude discards the transaction of a call that failed, so an error
 // answer never leaves part of a change behind; an empty one is left for
 // settle to commit.
-func (s *Session) conclude(reply *api.Reply) {
+func (s *Session) conclude(reply *kit.Reply) {
 	if reply != nil && reply.Err != nil && s.tx.Changed() {
 		s.abandon()
 		s.tx = s.m.Begin()

@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
 	"github.com/herdr-go/herdr/protocol"
@@ -90,9 +90,9 @@ func (s *Session) actorName(id string) string {
 func (s *Session) spawnWorkspace(ctx actor.Context, w *workspace) {
 	e := &entity{}
 	seed := func() wsactor.Seed {
-		return wsactor.Seed{ID: w.ID, Label: w.Label, Auto: w.Auto, Tokens: w.Tokens, Rev: e.rev, Log: api.LazyWith(s.opts.Log, slog.String("workspace", w.ID))}
+		return wsactor.Seed{ID: w.ID, Label: w.Label, Auto: w.Auto, Tokens: w.Tokens, Rev: e.rev, Log: kit.LazyWith(s.opts.Log, slog.String("workspace", w.ID))}
 	}
-	box := api.NewReseed(seed())
+	box := kit.NewReseed(seed())
 	pid, err := ctx.SpawnNamed(s.opts.WorkspaceProps(box), s.actorName(w.ID))
 	if err != nil {
 		s.opts.Log.Error("start workspace actor", "workspace", w.ID, "err", err)
@@ -107,11 +107,11 @@ func (s *Session) spawnWorkspace(ctx actor.Context, w *workspace) {
 // A restarted one starts knowing none and is sent the arrangement.
 func (s *Session) spawnTab(ctx actor.Context, t *tab) {
 	e := &entity{}
-	seed := tabactor.Seed{ID: t.ID, Label: t.Label, Log: api.LazyWith(s.opts.Log, slog.String("tab", t.ID)), Sizes: map[string]uint64{}}
+	seed := tabactor.Seed{ID: t.ID, Label: t.Label, Log: kit.LazyWith(s.opts.Log, slog.String("tab", t.ID)), Sizes: map[string]uint64{}}
 	for _, p := range s.tabPanes(t) {
 		seed.Sizes[p.TermID] = p.sizeRev
 	}
-	box := api.NewReseed(seed)
+	box := kit.NewReseed(seed)
 	pid, err := ctx.SpawnNamed(s.opts.TabProps(box), s.actorName(t.ID))
 	if err != nil {
 		s.opts.Log.Error("start tab actor", "tab", t.ID, "err", err)
@@ -177,20 +177,20 @@ func (s *Session) arrangement(t *tab) *tabactor.Arrange {
 
 // forwardToWorkspace hands a workspace's own method to its actor, which
 // answers the caller.
-func (s *Session) forwardToWorkspace(ctx actor.Context, call *api.Call, w *workspace) *api.Reply {
+func (s *Session) forwardToWorkspace(ctx actor.Context, call *kit.Call, w *workspace) *kit.Reply {
 	pid := s.actorOf(w.ID)
 	if pid == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeInternal, "workspace %s has no actor (see the server log)", w.ID))
+		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "workspace %s has no actor (see the server log)", w.ID))
 	}
 	ctx.RequestWithCustomSender(pid, &wsactor.Request{Call: call, Info: s.workspaceInfo(w), Cwd: w.Cwd}, ctx.Sender())
 	return nil
 }
 
 // forwardToTab hands a tab's own method to its actor.
-func (s *Session) forwardToTab(ctx actor.Context, call *api.Call, t *tab) *api.Reply {
+func (s *Session) forwardToTab(ctx actor.Context, call *kit.Call, t *tab) *kit.Reply {
 	pid := s.actorOf(t.ID)
 	if pid == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeInternal, "tab %s has no actor (see the server log)", t.ID))
+		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "tab %s has no actor (see the server log)", t.ID))
 	}
 	ctx.RequestWithCustomSender(pid, &tabactor.Request{Call: call, Info: s.tabInfo(t)}, ctx.Sender())
 	return nil

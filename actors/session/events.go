@@ -6,8 +6,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -28,7 +28,7 @@ func (s *Session) statusEvent(p *paneRec) protocol.PaneAgentStatusChangedEvent {
 // eventsSubscribe validates every entry first (one unknown pane rejects the
 // whole request), then registers the subscriber with the bus and the panes.
 // The connection becomes a stream once it writes the acknowledgement.
-func (s *Session) eventsSubscribe(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) eventsSubscribe(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.EventsSubscribeParams)
 	panes := make([]*paneRec, len(prm.Subscriptions))
 	for i, sub := range prm.Subscriptions {
@@ -39,17 +39,17 @@ func (s *Session) eventsSubscribe(ctx actor.Context, call *api.Call) *api.Reply 
 			// Another machine's pane: the machines actor checked the
 			// machine and named it by its id (actors/machines).
 			if !prm.AllMachines() || sub.Type != protocol.SubAgentStatusChanged {
-				return api.Fail(protocol.Errorf(protocol.CodeNotSupported, "%s of machine %q's pane %s: only pane.agent_status_changed, with \"machines\":\"all\"", sub.Type, m, sub.PaneID))
+				return kit.Fail(protocol.Errorf(protocol.CodeNotSupported, "%s of machine %q's pane %s: only pane.agent_status_changed, with \"machines\":\"all\"", sub.Type, m, sub.PaneID))
 			}
 			continue
 		}
 		p, err := s.resolvePane(sub.PaneID)
 		if err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 		if sub.Match != nil && sub.Match.Type == "regex" {
 			if _, err := regexpCheck(sub.Match.Value); err != nil {
-				return api.Fail(err)
+				return kit.Fail(err)
 			}
 		}
 		panes[i] = p
@@ -95,17 +95,17 @@ func (s *Session) eventsSubscribe(ctx actor.Context, call *api.Call) *api.Reply 
 	}
 	ctx.Send(s.opts.Events, reg)
 	initial = append(initial, prm.RemoteInitial...)
-	return api.Done(protocol.SubscriptionStarted{Initial: initial})
+	return kit.Done(protocol.SubscriptionStarted{Initial: initial})
 }
 
 // eventsWait answers at once when the state already matches, else hands
 // the wait to the bus, which answers the connection.
-func (s *Session) eventsWait(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) eventsWait(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.EventsWaitParams)
 	m := prm.MatchEvent
 	match, p, err := s.resolveMatch(m)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	if m.Event == "pane_output_changed" {
 		// A wait for a change waits for the next one unless the caller
@@ -121,9 +121,9 @@ func (s *Session) eventsWait(ctx actor.Context, call *api.Call) *api.Reply {
 	if data := s.alreadyMatches(match, p); data != nil {
 		line, err := protocol.EncodeEvent(data, 0)
 		if err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
-		return api.Done(protocol.WaitMatched{Event: line})
+		return kit.Done(protocol.WaitMatched{Event: line})
 	}
 	var timeout time.Duration
 	if prm.TimeoutMS != nil {

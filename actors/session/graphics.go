@@ -3,7 +3,7 @@ package session
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -27,15 +27,15 @@ func (s *Session) gateOpen(gate string) bool {
 }
 
 // gateClosed is the answer to a method whose switch is off.
-func gateClosed(method, gate string) *api.Reply {
-	return api.Fail(protocol.Errorf(protocol.CodeFeatureDisabled, "%s is disabled: set [terminal] %s = true and restart the server", method, gate))
+func gateClosed(method, gate string) *kit.Reply {
+	return kit.Fail(protocol.Errorf(protocol.CodeFeatureDisabled, "%s is disabled: set [terminal] %s = true and restart the server", method, gate))
 }
 
 // graphicsInfo forwards a graphics method (route: forwardPaneMethod)
 // with the pane's visibility (its workspace and tab are in front and no
 // zoom hides it; brief modes of the client do not count) and the
 // client's cell size, which pane.graphics.info reports.
-func (s *Session) graphicsInfo(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
+func (s *Session) graphicsInfo(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
 	t := p.Tab
 	visible := s.m.TabFocused(t) && (!t.Zoomed || t.Focused == p.TermID)
 	view := &pane.GraphicsView{Visible: visible, CellW: s.client.cellW, CellH: s.client.cellH,

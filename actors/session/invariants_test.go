@@ -14,8 +14,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
@@ -65,17 +65,17 @@ func (h *harness) sync() {
 }
 
 // call sends one request as the gateway would and returns its reply.
-func (h *harness) call(method string, params string) *api.Reply {
+func (h *harness) call(method string, params string) *kit.Reply {
 	h.t.Helper()
 	p, err := protocol.DecodeParams(method, []byte(params))
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
-	res, err := h.system.Root.RequestFuture(h.session, &api.Call{ID: "t", Method: method, Params: p}, 5*time.Second).Result()
+	res, err := h.system.Root.RequestFuture(h.session, &kit.Call{ID: "t", Method: method, Params: p}, 5*time.Second).Result()
 	if err != nil {
 		h.t.Fatalf("%s: %v", method, err)
 	}
-	return res.(*api.Reply)
+	return res.(*kit.Reply)
 }
 
 func (h *harness) snapshot() protocol.SessionSnapshot {
@@ -260,8 +260,8 @@ func TestSupervision_FailedEntityIsRestarted(t *testing.T) {
 	t.Cleanup(system.Shutdown)
 	h := spawnSession(t, system, Options{
 		Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40,
-		WorkspaceProps: func(s *api.Reseed[wsactor.Seed]) *actor.Props { return breakOn(wsactor.Props(s)) },
-		TabProps:       func(s *api.Reseed[tabactor.Seed]) *actor.Props { return breakOn(tabactor.Props(s)) },
+		WorkspaceProps: func(s *kit.Reseed[wsactor.Seed]) *actor.Props { return breakOn(wsactor.Props(s)) },
+		TabProps:       func(s *kit.Reseed[tabactor.Seed]) *actor.Props { return breakOn(tabactor.Props(s)) },
 	})
 	h.call("workspace.create", `{"label":"keep"}`)
 	h.call("workspace.report_metadata", `{"workspace_id":"w1","source":"ci","tokens":{"build":"green"}}`)
@@ -276,23 +276,23 @@ func TestSupervision_FailedEntityIsRestarted(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return system.Root.RequestFuture(h.session, &api.Call{Method: c.method, Params: prm}, 2*time.Second)
+			return system.Root.RequestFuture(h.session, &kit.Call{Method: c.method, Params: prm}, 2*time.Second)
 		}
 		broken := call(c.params)
 		queued := call(strings.Replace(c.params, "boom", "again", 1)) // waits in the mailbox behind it
-		// Outside any handler: the actor's guard (api.Guarded) answers it.
+		// Outside any handler: the actor's guard (kit.Guarded) answers it.
 		res, err := broken.Result()
 		if err != nil {
 			t.Fatalf("%s that broke its actor was never answered: %v", c.method, err)
 		}
-		if e := protocol.AsError(res.(*api.Reply).Err); e == nil || e.Code != protocol.CodeInternal {
+		if e := protocol.AsError(res.(*kit.Reply).Err); e == nil || e.Code != protocol.CodeInternal {
 			t.Fatalf("%s that broke its actor answered %v, want internal_error", c.method, e)
 		}
 		res, err = queued.Result()
 		if err != nil {
 			t.Fatalf("%s queued behind the failure was never answered: %v", c.method, err)
 		}
-		if r := res.(*api.Reply); r.Err != nil {
+		if r := res.(*kit.Reply); r.Err != nil {
 			t.Fatalf("%s queued behind the failure: %v", c.method, r.Err)
 		}
 	}

@@ -3,7 +3,7 @@ package session
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
@@ -32,12 +32,12 @@ func (s *Session) hiddenRects(t *tab) []layout.PaneRect {
 	return rects
 }
 
-func (s *Session) paneLayout(_ actor.Context, call *api.Call) *api.Reply {
+func (s *Session) paneLayout(_ actor.Context, call *kit.Call) *kit.Reply {
 	p, err := s.orFocused(call.Params.(*protocol.PaneOptionalTarget).PaneID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
-	return api.Done(protocol.PaneLayout{Layout: s.layoutSnapshot(p.Tab)})
+	return kit.Done(protocol.PaneLayout{Layout: s.layoutSnapshot(p.Tab)})
 }
 
 // neighborOf is the pane beside p on side, if any.
@@ -49,26 +49,26 @@ func (s *Session) neighborOf(p *paneRec, side string) *paneRec {
 	return s.terms[id]
 }
 
-func (s *Session) paneNeighbor(_ actor.Context, call *api.Call) *api.Reply {
+func (s *Session) paneNeighbor(_ actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.PaneDirectionParams)
 	p, err := s.orFocused(prm.PaneID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	res := protocol.PaneNeighborResult{PaneID: p.ID, Direction: prm.Direction, Layout: s.layoutSnapshot(p.Tab)}
 	if n := s.neighborOf(p, prm.Direction); n != nil {
 		res.NeighborPaneID = protocol.Ptr(n.ID)
 	}
-	return api.Done(protocol.PaneNeighbor{Neighbor: res})
+	return kit.Done(protocol.PaneNeighbor{Neighbor: res})
 }
 
-func (s *Session) paneEdges(_ actor.Context, call *api.Call) *api.Reply {
+func (s *Session) paneEdges(_ actor.Context, call *kit.Call) *kit.Reply {
 	p, err := s.orFocused(call.Params.(*protocol.PaneOptionalTarget).PaneID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	r := s.m.RectOf(p.Tab, p.TermID)
-	return api.Done(protocol.PaneEdges{Edges: protocol.PaneEdgesResult{
+	return kit.Done(protocol.PaneEdges{Edges: protocol.PaneEdgesResult{
 		PaneID: p.ID,
 		Left:   layout.AtEdge(s.m.Area, r, layout.Left),
 		Right:  layout.AtEdge(s.m.Area, r, layout.Right),
@@ -78,11 +78,11 @@ func (s *Session) paneEdges(_ actor.Context, call *api.Call) *api.Reply {
 	}})
 }
 
-func (s *Session) paneFocusDirection(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) paneFocusDirection(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.PaneDirectionParams)
 	p, err := s.orFocused(prm.PaneID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	res := protocol.PaneFocusDirectionResult{SourcePaneID: p.ID}
 	if n := s.neighborOf(p, prm.Direction); n != nil {
@@ -94,14 +94,14 @@ func (s *Session) paneFocusDirection(ctx actor.Context, call *api.Call) *api.Rep
 		res.Reason = reason("no_neighbor")
 	}
 	res.Layout = s.layoutSnapshot(p.Tab)
-	return api.Done(protocol.PaneFocusDirection{Focus: res})
+	return kit.Done(protocol.PaneFocusDirection{Focus: res})
 }
 
-func (s *Session) paneResize(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) paneResize(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.PaneResizeParams)
 	p, err := s.orFocused(prm.PaneID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	amount := 0.05
 	if prm.Amount != nil {
@@ -116,10 +116,10 @@ func (s *Session) paneResize(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	res.FocusedPaneID = s.terms[p.Tab.Focused].ID
 	res.Layout = s.layoutSnapshot(p.Tab)
-	return api.Done(protocol.PaneResize{Resize: res})
+	return kit.Done(protocol.PaneResize{Resize: res})
 }
 
-func (s *Session) paneSwap(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) paneSwap(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.PaneSwapParams)
 	sourceID := prm.PaneID
 	if prm.SourcePaneID != nil && *prm.SourcePaneID != "" {
@@ -127,7 +127,7 @@ func (s *Session) paneSwap(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	src, err := s.orFocused(sourceID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	res := protocol.PaneSwapResult{SourcePaneID: src.ID}
 	var dst *paneRec
@@ -155,14 +155,14 @@ func (s *Session) paneSwap(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	res.FocusedPaneID = s.terms[src.Tab.Focused].ID
 	res.Layout = s.layoutSnapshot(src.Tab)
-	return api.Done(protocol.PaneSwap{Swap: res})
+	return kit.Done(protocol.PaneSwap{Swap: res})
 }
 
-func (s *Session) paneZoom(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) paneZoom(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.PaneZoomParams)
 	p, err := s.orFocused(prm.PaneID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	t := p.Tab
 	res := protocol.PaneZoomResult{PaneID: p.ID}
@@ -184,18 +184,18 @@ func (s *Session) paneZoom(ctx actor.Context, call *api.Call) *api.Reply {
 	res.Zoomed = t.Zoomed
 	res.FocusedPaneID = s.terms[t.Focused].ID
 	res.Layout = s.layoutSnapshot(t)
-	return api.Done(protocol.PaneZoom{Zoom: res})
+	return kit.Done(protocol.PaneZoom{Zoom: res})
 }
 
-func (s *Session) paneInputSet(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) paneInputSet(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.PaneInputSetParams)
 	p, err := s.resolvePane(prm.PaneID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	s.tx.SetRightClick(p.Pane, prm.RightClick)
 	ctx.Send(p.pid, &pane.SetRightClick{ToPane: p.RightClick == "pane"})
-	return api.OK()
+	return kit.OK()
 }
 
 // tabOf resolves an optional tab id, else the tab of an optional pane id,
@@ -238,20 +238,20 @@ func (s *Session) describe(t *tab) protocol.LayoutDescription {
 	}
 }
 
-func (s *Session) layoutExport(_ actor.Context, call *api.Call) *api.Reply {
+func (s *Session) layoutExport(_ actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.LayoutExportParams)
 	t, err := s.tabOf(prm.TabID, prm.PaneID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
-	return api.Done(protocol.LayoutExport{Layout: s.describe(t)})
+	return kit.Done(protocol.LayoutExport{Layout: s.describe(t)})
 }
 
-func (s *Session) layoutSetSplitRatio(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) layoutSetSplitRatio(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.LayoutSetSplitRatioParams)
 	t, err := s.tabOf(prm.TabID, prm.PaneID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	found := s.tx.EditTree(t, func(root *layout.Node) bool {
 		split, err := root.SplitAt(prm.Path)
@@ -261,35 +261,35 @@ func (s *Session) layoutSetSplitRatio(ctx actor.Context, call *api.Call) *api.Re
 		return err == nil
 	})
 	if !found {
-		return api.Fail(protocol.Errorf("split_not_found", "no split at path %v in tab %s", prm.Path, t.ID))
+		return kit.Fail(protocol.Errorf("split_not_found", "no split at path %v in tab %s", prm.Path, t.ID))
 	}
 	s.relayout(ctx, t)
-	return api.Done(protocol.LayoutSplitRatioSet{Layout: s.describe(t)})
+	return kit.Done(protocol.LayoutSplitRatioSet{Layout: s.describe(t)})
 }
 
 // layoutApply builds a new tab from a declarative tree: every pane starts
 // or none does. With tab_id, that tab is closed once the new one exists.
-func (s *Session) layoutApply(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) layoutApply(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.LayoutApplyParams)
 	var replaced *tab
 	w := s.m.Focused
 	var err error
 	if prm.TabID != nil && *prm.TabID != "" {
 		if replaced, err = s.m.ResolveTab(*prm.TabID); err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 		w = replaced.WS
 	}
 	if prm.WorkspaceID != nil && *prm.WorkspaceID != "" {
 		if replaced != nil {
-			return api.Fail(protocol.Errorf("invalid_target", "use either tab_id or workspace_id, not both"))
+			return kit.Fail(protocol.Errorf("invalid_target", "use either tab_id or workspace_id, not both"))
 		}
 		if w, err = s.m.ResolveWorkspace(*prm.WorkspaceID); err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 	}
 	if w == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeNoActiveWorkspace, "no active workspace; create one first"))
+		return kit.Fail(protocol.Errorf(protocol.CodeNoActiveWorkspace, "no active workspace; create one first"))
 	}
 	// Build the tree with fresh terminal ids and check every cwd first, so
 	// nothing starts when any part is invalid.
@@ -324,7 +324,7 @@ func (s *Session) layoutApply(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	root, err := build(prm.Root)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	label := ""
 	switch {
@@ -340,7 +340,7 @@ func (s *Session) layoutApply(ctx actor.Context, call *api.Call) *api.Reply {
 		if _, err := s.startPane(ctx, w, t, setups[id], id, s.m.RectOf(t, id)); err != nil {
 			// The failed call's transaction is discarded: the panes
 			// started so far stop, the tab was never there.
-			return api.Fail(protocol.Errorf("layout_apply_failed", "%v", err))
+			return kit.Fail(protocol.Errorf("layout_apply_failed", "%v", err))
 		}
 	}
 	s.emitCreated(nil, t, nil)
@@ -356,5 +356,5 @@ func (s *Session) layoutApply(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	// Described after the replaced tab is gone: layout.tab_id names the tab
 	// that now holds the layout, as Herdr's answer does.
-	return api.Done(protocol.LayoutApply{Layout: s.describe(t)})
+	return kit.Done(protocol.LayoutApply{Layout: s.describe(t)})
 }

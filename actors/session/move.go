@@ -5,8 +5,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
@@ -22,11 +22,11 @@ var moveHandlers = map[string]handler{
 // paneMove moves a running pane to another tab, a new tab or a new
 // workspace. The destination is built before the source is emptied, so an
 // emptied source tab or workspace closes only after the pane has a home.
-func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) paneMove(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.PaneMoveParams)
 	p, err := s.resolvePane(prm.PaneID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	src := p.Tab
 	res := protocol.PaneMoveResult{PreviousPaneID: p.ID, PreviousTabID: src.ID, PreviousWorkspaceID: p.WS.ID}
@@ -35,7 +35,7 @@ func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
 	switch d.Type {
 	case "tab":
 		if dst, err = s.m.ResolveTab(d.TabID); err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 		if dst == src || src.Zoomed || dst.Zoomed {
 			res.Reason = reason("same_tab")
@@ -44,12 +44,12 @@ func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
 			}
 			res.Pane, res.TargetLayout = s.paneInfo(p), s.layoutSnapshot(dst)
 			res.FocusedPaneID = s.terms[dst.Focused].ID
-			return api.Done(protocol.PaneMove{MoveResult: res})
+			return kit.Done(protocol.PaneMove{MoveResult: res})
 		}
 		target := s.terms[dst.Focused]
 		if d.TargetPaneID != nil && *d.TargetPaneID != "" {
 			if target = s.rec(s.m.Pane(*d.TargetPaneID)); target == nil || target.Tab != dst {
-				return api.Fail(protocol.Errorf("target_pane_not_found", "pane %s is not in tab %s", *d.TargetPaneID, dst.ID))
+				return kit.Fail(protocol.Errorf("target_pane_not_found", "pane %s is not in tab %s", *d.TargetPaneID, dst.ID))
 			}
 		}
 		ratio := 0.5
@@ -63,7 +63,7 @@ func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
 		w := p.WS
 		if d.WorkspaceID != nil && *d.WorkspaceID != "" {
 			if w, err = s.m.ResolveWorkspace(*d.WorkspaceID); err != nil {
-				return api.Fail(err)
+				return kit.Fail(err)
 			}
 		}
 		label := ""
@@ -123,14 +123,14 @@ func (s *Session) paneMove(ctx actor.Context, call *api.Call) *api.Reply {
 		PreviousWorkspaceID: res.PreviousWorkspaceID, ClosedTabID: res.ClosedTabID, ClosedWorkspaceID: res.ClosedWorkspaceID,
 		CreatedTab: res.CreatedTab, CreatedWorkspace: res.CreatedWorkspace,
 	}, s.paneFields(p))
-	return api.Done(protocol.PaneMove{MoveResult: res})
+	return kit.Done(protocol.PaneMove{MoveResult: res})
 }
 
-func (s *Session) workspaceMove(_ actor.Context, call *api.Call) *api.Reply {
+func (s *Session) workspaceMove(_ actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.WorkspaceMoveParams)
 	w, err := s.m.ResolveWorkspace(prm.WorkspaceID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	s.tx.MoveWorkspaces(model.MoveTo(slices.Clone(s.m.Workspaces), slices.Index(s.m.Workspaces, w), *prm.InsertIndex))
 	reply := s.workspaceList(nil, call)
@@ -141,16 +141,16 @@ func (s *Session) workspaceMove(_ actor.Context, call *api.Call) *api.Reply {
 
 // workspaceMoveBlock moves the listed workspaces, in the given order, in
 // front of the anchor (or to the end). All ids are checked first.
-func (s *Session) workspaceMoveBlock(_ actor.Context, call *api.Call) *api.Reply {
+func (s *Session) workspaceMoveBlock(_ actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.WorkspaceMoveBlockParams)
 	block := make([]*workspace, 0, len(prm.WorkspaceIDs))
 	for _, id := range prm.WorkspaceIDs {
 		w, err := s.m.ResolveWorkspace(id)
 		if err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 		if slices.Contains(block, w) {
-			return api.Fail(protocol.ParamError("workspace_ids", "%s is listed twice", id))
+			return kit.Fail(protocol.ParamError("workspace_ids", "%s is listed twice", id))
 		}
 		block = append(block, w)
 	}
@@ -158,10 +158,10 @@ func (s *Session) workspaceMoveBlock(_ actor.Context, call *api.Call) *api.Reply
 	if prm.BeforeWorkspaceID != nil && *prm.BeforeWorkspaceID != "" {
 		var err error
 		if anchor, err = s.m.ResolveWorkspace(*prm.BeforeWorkspaceID); err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 		if slices.Contains(block, anchor) {
-			return api.Fail(protocol.ParamError("before_workspace_id", "the anchor %s is part of the block", anchor.ID))
+			return kit.Fail(protocol.ParamError("before_workspace_id", "the anchor %s is part of the block", anchor.ID))
 		}
 	}
 	rest := slices.DeleteFunc(slices.Clone(s.m.Workspaces), func(w *workspace) bool { return slices.Contains(block, w) })
@@ -176,11 +176,11 @@ func (s *Session) workspaceMoveBlock(_ actor.Context, call *api.Call) *api.Reply
 	return reply
 }
 
-func (s *Session) tabMove(_ actor.Context, call *api.Call) *api.Reply {
+func (s *Session) tabMove(_ actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.TabMoveParams)
 	t, err := s.m.ResolveTab(prm.TabID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	w := t.WS
 	s.tx.MoveTab(t, *prm.InsertIndex)
@@ -189,5 +189,5 @@ func (s *Session) tabMove(_ actor.Context, call *api.Call) *api.Reply {
 		out = append(out, s.tabInfo(x))
 	}
 	s.emit(protocol.TabMovedEvent{TabID: t.ID, WorkspaceID: w.ID, InsertIndex: *prm.InsertIndex, Tabs: out}, s.tabFields(t))
-	return api.Done(protocol.TabList{Tabs: out})
+	return kit.Done(protocol.TabList{Tabs: out})
 }

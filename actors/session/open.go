@@ -3,8 +3,8 @@ package session
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/clients"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/protocol"
@@ -16,7 +16,7 @@ import (
 // the tab area, or resolves the pane a call names, and forwards the call
 // to the plugins or clients actor, which answers it. When their work
 // changes the topology (a plugin pane opens, is focused or closes) they
-// ask with an api.OpenPane, FocusPane or ClosePane carrying the call,
+// ask with an kit.OpenPane, FocusPane or ClosePane carrying the call,
 // applied here as one change.
 
 var pluginHandlers = map[string]handler{
@@ -30,9 +30,9 @@ var pluginHandlers = map[string]handler{
 // pluginForward completes a plugin action's or pane's context and hands
 // the call to the plugins actor. An action's context that names what
 // does not exist fails; a pane's is left empty.
-func (s *Session) pluginForward(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) pluginForward(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if s.opts.Plugins == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeNotImplemented, "plugins are not running in this server"))
+		return kit.Fail(protocol.Errorf(protocol.CodeNotImplemented, "plugins are not running in this server"))
 	}
 	c := protocol.PluginInvocationContext{}
 	switch prm := call.Params.(type) {
@@ -41,7 +41,7 @@ func (s *Session) pluginForward(ctx actor.Context, call *api.Call) *api.Reply {
 			c = *prm.Context
 		}
 		if err := s.fillContext(&c); err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 		fillPtr(&c.InvocationSource, "api")
 		fillPtr(&c.CorrelationID, call.ID)
@@ -59,11 +59,11 @@ func (s *Session) pluginForward(ctx actor.Context, call *api.Call) *api.Reply {
 
 // pluginPaneForward resolves the pane plugin.pane.focus|close names; the
 // plugins actor knows whether it is a plugin pane.
-func (s *Session) pluginPaneForward(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) pluginPaneForward(ctx actor.Context, call *kit.Call) *kit.Reply {
 	id := call.Params.(*protocol.PluginPaneTarget).PaneID
 	p, err := s.resolvePane(id)
 	if err != nil || s.opts.Plugins == nil {
-		return api.Fail(protocol.Errorf(protocol.CodePluginPaneNotFound, "%s is not a plugin pane", id))
+		return kit.Fail(protocol.Errorf(protocol.CodePluginPaneNotFound, "%s is not a plugin pane", id))
 	}
 	ctx.RequestWithCustomSender(s.opts.Plugins, &plugins.Invoke{Call: call, TermID: p.TermID}, ctx.Sender())
 	return nil
@@ -71,9 +71,9 @@ func (s *Session) pluginPaneForward(ctx actor.Context, call *api.Call) *api.Repl
 
 // popupForward hands popup.open ([[keys.command]] type popup) to the
 // clients actor, which owns the popup, with the focused pane's context.
-func (s *Session) popupForward(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) popupForward(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if s.opts.Clients == nil {
-		return api.Fail(protocol.Errorf(protocol.CodePopupOpenFailed, "popups are not drawn by this server"))
+		return kit.Fail(protocol.Errorf(protocol.CodePopupOpenFailed, "popups are not drawn by this server"))
 	}
 	c := protocol.PluginInvocationContext{}
 	_ = s.fillContext(&c) // it names nothing, so nothing is missing
@@ -155,19 +155,19 @@ type overlay struct {
 
 // openPane opens a pane another actor asked for, as a split, a zoomed
 // split, an overlay or a tab, and tells its owner the pane's terminal.
-func (s *Session) openPane(ctx actor.Context, m *api.OpenPane) *api.Reply {
-	failed := func(err error) *api.Reply {
+func (s *Session) openPane(ctx actor.Context, m *kit.OpenPane) *kit.Reply {
+	failed := func(err error) *kit.Reply {
 		if m.FailCode == "" {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
-		return api.Fail(protocol.Errorf(m.FailCode, "%s", protocol.AsError(err).Message))
+		return kit.Fail(protocol.Errorf(m.FailCode, "%s", protocol.AsError(err).Message))
 	}
 	setup := paneSetup{cwd: m.Cwd, env: m.Env, command: m.Argv, label: m.Label}
 	var p *paneRec
 	var err error
 	var over *overlay
 	switch m.Where {
-	case api.OpenSplit, api.OpenZoomed:
+	case kit.OpenSplit, kit.OpenZoomed:
 		src, err := s.orFocused(m.PaneID)
 		if m.PaneID == nil && m.WorkspaceID != nil {
 			var w *workspace
@@ -176,7 +176,7 @@ func (s *Session) openPane(ctx actor.Context, m *api.OpenPane) *api.Reply {
 			}
 		}
 		if err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 		dir := layout.SplitRight
 		if m.Direction != nil {
@@ -185,19 +185,19 @@ func (s *Session) openPane(ctx actor.Context, m *api.OpenPane) *api.Reply {
 		if p, err = s.splitPane(ctx, src, dir, 0.5, setup); err != nil {
 			return failed(err)
 		}
-		if m.Where == api.OpenZoomed {
+		if m.Where == kit.OpenZoomed {
 			s.tx.FocusInTab(p.Tab, p.TermID, true)
 			s.relayout(ctx, p.Tab)
 		}
-	case api.OpenTab:
+	case kit.OpenTab:
 		w := s.m.Focused
 		if m.WorkspaceID != nil {
 			if w, err = s.m.ResolveWorkspace(*m.WorkspaceID); err != nil {
-				return api.Fail(err)
+				return kit.Fail(err)
 			}
 		}
 		if w == nil {
-			return api.Fail(protocol.Errorf(protocol.CodeNoActiveWorkspace, "no active workspace; create one first"))
+			return kit.Fail(protocol.Errorf(protocol.CodeNoActiveWorkspace, "no active workspace; create one first"))
 		}
 		t, err := s.newTab(ctx, w, "", setup)
 		if err != nil {
@@ -209,7 +209,7 @@ func (s *Session) openPane(ctx actor.Context, m *api.OpenPane) *api.Reply {
 	default: // an overlay: over the focused pane, which gets focus back after
 		src := s.focusedPane()
 		if src == nil {
-			return api.Fail(protocol.Errorf(protocol.CodeNoActivePane, "no active pane"))
+			return kit.Fail(protocol.Errorf(protocol.CodeNoActivePane, "no active pane"))
 		}
 		over = &overlay{prevFocus: src.TermID, prevZoomed: src.Tab.Zoomed}
 		if p, err = s.splitPane(ctx, src, layout.SplitRight, 0.5, setup); err != nil {
@@ -218,7 +218,7 @@ func (s *Session) openPane(ctx actor.Context, m *api.OpenPane) *api.Reply {
 		s.tx.FocusInTab(p.Tab, p.TermID, true)
 		s.relayout(ctx, p.Tab)
 	}
-	if m.Focus || m.Where == api.OpenZoomed || over != nil {
+	if m.Focus || m.Where == kit.OpenZoomed || over != nil {
 		s.tx.FocusPane(p.Pane)
 	}
 	s.emitCreated(nil, nil, p)
@@ -230,9 +230,9 @@ func (s *Session) openPane(ctx actor.Context, m *api.OpenPane) *api.Reply {
 		s.tx.OnDiscard(func() { delete(s.overlays, p.TermID) })
 	}
 	if m.Owner != nil {
-		ctx.Send(m.Owner, &api.PaneOpened{Tag: m.Tag, TermID: p.TermID, PID: p.pid})
+		ctx.Send(m.Owner, &kit.PaneOpened{Tag: m.Tag, TermID: p.TermID, PID: p.pid})
 	}
-	return api.Done(answerOf(m.Answer, s.paneInfo(p)))
+	return kit.Done(answerOf(m.Answer, s.paneInfo(p)))
 }
 
 func answerOf(answer func(protocol.PaneInfo) protocol.Result, info protocol.PaneInfo) protocol.Result {
@@ -254,23 +254,23 @@ func (s *Session) ownedPane(termID string, notFound error) (*paneRec, error) {
 	return nil, notFound
 }
 
-func (s *Session) focusPane(m *api.FocusPane) *api.Reply {
+func (s *Session) focusPane(m *kit.FocusPane) *kit.Reply {
 	p, err := s.ownedPane(m.TermID, m.NotFound)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	s.tx.FocusPane(p.Pane)
-	return api.Done(answerOf(m.Answer, s.paneInfo(p)))
+	return kit.Done(answerOf(m.Answer, s.paneInfo(p)))
 }
 
-func (s *Session) closeOwnedPane(ctx actor.Context, m *api.ClosePane) *api.Reply {
+func (s *Session) closeOwnedPane(ctx actor.Context, m *kit.ClosePane) *kit.Reply {
 	p, err := s.ownedPane(m.TermID, m.NotFound)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	info := s.paneInfo(p)
 	s.closePane(ctx, p)
-	return api.Done(answerOf(m.Answer, info))
+	return kit.Done(answerOf(m.Answer, info))
 }
 
 // giveFocusBack forgets a closing overlay. One still focused in its tab

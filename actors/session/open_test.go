@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -15,17 +15,17 @@ import (
 // actor) and the caller it answers: it keeps every PaneOpened and reply.
 type asker struct {
 	mu     sync.Mutex
-	opened []*api.PaneOpened
-	got    []*api.Reply
+	opened []*kit.PaneOpened
+	got    []*kit.Reply
 }
 
 func (a *asker) Receive(ctx actor.Context) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	switch m := ctx.Message().(type) {
-	case *api.PaneOpened:
+	case *kit.PaneOpened:
 		a.opened = append(a.opened, m)
-	case *api.Reply:
+	case *kit.Reply:
 		a.got = append(a.got, m)
 	}
 }
@@ -33,17 +33,17 @@ func (a *asker) Receive(ctx actor.Context) {
 // ask sends msg to the session as if from the asker, then a snapshot
 // call from it too: the session answers in order, so once the snapshot is
 // answered, every answer msg will ever get has arrived. It returns those.
-func (h *harness) ask(a *asker, pid *actor.PID, msg any) []*api.Reply {
+func (h *harness) ask(a *asker, pid *actor.PID, msg any) []*kit.Reply {
 	h.t.Helper()
 	a.mu.Lock()
 	before := len(a.got)
 	a.mu.Unlock()
 	h.system.Root.RequestWithCustomSender(h.session, msg, pid)
 	p, _ := protocol.DecodeParams("session.snapshot", []byte(`{}`))
-	h.system.Root.RequestWithCustomSender(h.session, &api.Call{ID: "s", Method: "session.snapshot", Params: p}, pid)
+	h.system.Root.RequestWithCustomSender(h.session, &kit.Call{ID: "s", Method: "session.snapshot", Params: p}, pid)
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
 		a.mu.Lock()
-		got := append([]*api.Reply(nil), a.got[before:]...)
+		got := append([]*kit.Reply(nil), a.got[before:]...)
 		a.mu.Unlock()
 		if n := len(got); n > 0 {
 			if _, snap := got[n-1].Result.(protocol.SessionSnapshotResult); snap {
@@ -56,7 +56,7 @@ func (h *harness) ask(a *asker, pid *actor.PID, msg any) []*api.Reply {
 	}
 }
 
-func code(r *api.Reply) string {
+func code(r *kit.Reply) string {
 	if r.Err == nil {
 		return ""
 	}
@@ -81,17 +81,17 @@ func TestOpenPane_TargetGoneMeanwhileChangesNothing(t *testing.T) {
 	before := h.snapshot()
 	a := &asker{}
 	pid := h.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
-	open := func(where string, paneID, workspaceID *string) *api.OpenPane {
-		return &api.OpenPane{Call: &api.Call{ID: "o", Method: "plugin.pane.open"}, Where: where, PaneID: paneID, WorkspaceID: workspaceID,
+	open := func(where string, paneID, workspaceID *string) *kit.OpenPane {
+		return &kit.OpenPane{Call: &kit.Call{ID: "o", Method: "plugin.pane.open"}, Where: where, PaneID: paneID, WorkspaceID: workspaceID,
 			Argv: []string{"/bin/sh"}, Cwd: "/", FailCode: protocol.CodePluginPaneOpenFailed, Owner: pid, Tag: "mine"}
 	}
 	for _, c := range []struct {
-		msg  *api.OpenPane
+		msg  *kit.OpenPane
 		want string
 	}{
-		{open(api.OpenTab, nil, protocol.Ptr("w2")), protocol.CodeWorkspaceNotFound},
-		{open(api.OpenSplit, protocol.Ptr("w2:p1"), nil), protocol.CodePaneNotFound},
-		{open(api.OpenZoomed, nil, protocol.Ptr("w2")), protocol.CodeWorkspaceNotFound},
+		{open(kit.OpenTab, nil, protocol.Ptr("w2")), protocol.CodeWorkspaceNotFound},
+		{open(kit.OpenSplit, protocol.Ptr("w2:p1"), nil), protocol.CodePaneNotFound},
+		{open(kit.OpenZoomed, nil, protocol.Ptr("w2")), protocol.CodeWorkspaceNotFound},
 	} {
 		got := h.ask(a, pid, c.msg)
 		if len(got) != 1 || code(got[0]) != c.want {
@@ -107,7 +107,7 @@ func TestOpenPane_TargetGoneMeanwhileChangesNothing(t *testing.T) {
 		t.Fatalf("the owner was told of a pane that never opened: %+v", a.opened[0])
 	}
 
-	ok := open(api.OpenSplit, protocol.Ptr("w1:p1"), nil)
+	ok := open(kit.OpenSplit, protocol.Ptr("w1:p1"), nil)
 	ok.Answer = func(p protocol.PaneInfo) protocol.Result {
 		return protocol.PluginPaneClosed{PaneID: "answered " + p.PaneID}
 	}
@@ -142,8 +142,8 @@ func TestClosePane_GoneAnsweredOnceWithTheOwnersCode(t *testing.T) {
 	pid := h.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
 	notFound := protocol.Errorf(protocol.CodePluginPaneNotFound, "w1:p2 is not a plugin pane")
 	for _, msg := range []any{
-		&api.ClosePane{Call: &api.Call{ID: "c", Method: "plugin.pane.close"}, TermID: term, NotFound: notFound},
-		&api.FocusPane{Call: &api.Call{ID: "f", Method: "plugin.pane.focus"}, TermID: term, NotFound: notFound},
+		&kit.ClosePane{Call: &kit.Call{ID: "c", Method: "plugin.pane.close"}, TermID: term, NotFound: notFound},
+		&kit.FocusPane{Call: &kit.Call{ID: "f", Method: "plugin.pane.focus"}, TermID: term, NotFound: notFound},
 	} {
 		got := h.ask(a, pid, msg)
 		if len(got) != 1 || code(got[0]) != protocol.CodePluginPaneNotFound {
@@ -154,7 +154,7 @@ func TestClosePane_GoneAnsweredOnceWithTheOwnersCode(t *testing.T) {
 		t.Fatalf("panes left: %+v", snap.Panes)
 	}
 	// Without an owner's error, the pane's own.
-	got := h.ask(a, pid, &api.ClosePane{Call: &api.Call{ID: "c", Method: "plugin.pane.close"}, TermID: term})
+	got := h.ask(a, pid, &kit.ClosePane{Call: &kit.Call{ID: "c", Method: "plugin.pane.close"}, TermID: term})
 	if len(got) != 1 || code(got[0]) != protocol.CodePaneNotFound {
 		t.Fatalf("ClosePane without NotFound: %+v", got)
 	}

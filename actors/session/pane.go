@@ -3,7 +3,7 @@ package session
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
@@ -37,14 +37,14 @@ func (s *Session) orFocused(id *string) (*paneRec, error) {
 
 // forwardToPane hands the call to the pane actor, which answers the
 // connection directly.
-func (s *Session) forwardToPane(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
+func (s *Session) forwardToPane(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
 	ctx.RequestWithCustomSender(p.pid, &pane.Request{Call: call, PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID}, ctx.Sender())
 	return nil
 }
 
 // paneSplit splits src, the pane its table entry's target resolved to
 // (target_pane_id, else workspace_id's focused pane, else the focused one).
-func (s *Session) paneSplit(ctx actor.Context, call *api.Call, src *paneRec) *api.Reply {
+func (s *Session) paneSplit(ctx actor.Context, call *kit.Call, src *paneRec) *kit.Reply {
 	prm := call.Params.(*protocol.PaneSplitParams)
 	fallback := src.Cwd
 	if src.facts.ForegroundCwd != "" {
@@ -52,7 +52,7 @@ func (s *Session) paneSplit(ctx actor.Context, call *api.Call, src *paneRec) *ap
 	}
 	cwd, err := s.checkCwd(prm.Cwd, fallback)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	ratio := 0.5
 	if prm.Ratio != nil {
@@ -60,7 +60,7 @@ func (s *Session) paneSplit(ctx actor.Context, call *api.Call, src *paneRec) *ap
 	}
 	p, err := s.splitPane(ctx, src, layout.Direction(prm.Direction), ratio, paneSetup{cwd: cwd, env: prm.Env})
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	if prm.RightClick != "" {
 		s.tx.SetRightClick(p.Pane, prm.RightClick)
@@ -70,7 +70,7 @@ func (s *Session) paneSplit(ctx actor.Context, call *api.Call, src *paneRec) *ap
 		s.tx.FocusPane(p.Pane)
 	}
 	s.emitCreated(nil, nil, p)
-	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
+	return kit.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }
 
 // splitPane starts a pane beside src. When it cannot start, the error
@@ -91,13 +91,13 @@ func (s *Session) splitPane(ctx actor.Context, src *paneRec, dir layout.Directio
 	return p, nil
 }
 
-func (s *Session) paneList(_ actor.Context, call *api.Call) *api.Reply {
+func (s *Session) paneList(_ actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.PaneListParams)
 	spaces := s.m.Workspaces
 	if prm.WorkspaceID != nil {
 		w, err := s.m.ResolveWorkspace(*prm.WorkspaceID)
 		if err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 		spaces = []*workspace{w}
 	}
@@ -109,27 +109,27 @@ func (s *Session) paneList(_ actor.Context, call *api.Call) *api.Reply {
 			}
 		}
 	}
-	return api.Done(protocol.PaneList{Panes: out})
+	return kit.Done(protocol.PaneList{Panes: out})
 }
 
-func (s *Session) paneGet(_ actor.Context, call *api.Call, p *paneRec) *api.Reply {
-	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
+func (s *Session) paneGet(_ actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
+	return kit.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }
 
-func (s *Session) paneCurrent(_ actor.Context, call *api.Call) *api.Reply {
+func (s *Session) paneCurrent(_ actor.Context, call *kit.Call) *kit.Reply {
 	p, err := s.orFocused(call.Params.(*protocol.PaneCurrentParams).CallerPaneID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
-	return api.Done(protocol.PaneCurrent{Pane: s.paneInfo(p)})
+	return kit.Done(protocol.PaneCurrent{Pane: s.paneInfo(p)})
 }
 
-func (s *Session) paneFocus(_ actor.Context, call *api.Call, p *paneRec) *api.Reply {
+func (s *Session) paneFocus(_ actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
 	s.tx.FocusPane(p.Pane)
-	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
+	return kit.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }
 
-func (s *Session) paneRename(_ actor.Context, call *api.Call, p *paneRec) *api.Reply {
+func (s *Session) paneRename(_ actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
 	label := ""
 	if l := call.Params.(*protocol.PaneRenameParams).Label; l != nil {
 		label = *l
@@ -137,10 +137,10 @@ func (s *Session) paneRename(_ actor.Context, call *api.Call, p *paneRec) *api.R
 	s.tx.SetPaneLabel(p.Pane, label)
 	s.renamed(p)
 	s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
-	return api.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
+	return kit.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }
 
-func (s *Session) paneClose(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
+func (s *Session) paneClose(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
 	s.closePane(ctx, p)
-	return api.OK()
+	return kit.OK()
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
 	"github.com/herdr-go/herdr/actors/worktrees"
 	"github.com/herdr-go/herdr/protocol"
@@ -50,10 +50,10 @@ func TestWorkspaceCreate_SourceWorkspace(t *testing.T) {
 // worktrees actor asks once git made it.
 func (h *harness) openCheckoutAt(repo wsactor.Repo, path string) {
 	h.t.Helper()
-	call := &api.Call{ID: "t", Method: "worktree.create", Params: &protocol.WorktreeCreateParams{}}
+	call := &kit.Call{ID: "t", Method: "worktree.create", Params: &protocol.WorktreeCreateParams{}}
 	msg := &worktrees.OpenCheckout{Call: call, SourceID: "w1", Repo: repo, Tree: protocol.WorktreeInfo{Path: path, IsLinkedWorktree: true}, Created: true}
 	res, err := h.system.Root.RequestFuture(h.session, msg, 5*time.Second).Result()
-	if err != nil || res.(*api.Reply).Err != nil {
+	if err != nil || res.(*kit.Reply).Err != nil {
 		h.t.Fatalf("open checkout %s: %v %v", path, err, res)
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -26,16 +26,16 @@ func BenchmarkFacts_200Panes(b *testing.B) {
 	opts := Options{Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40}
 	opts.Agents = system.Root.Spawn(agents.Props(agents.Options{Log: log}))
 	session := system.Root.Spawn(Props(opts))
-	call := func(method, params string) *api.Reply {
+	call := func(method, params string) *kit.Reply {
 		p, err := protocol.DecodeParams(method, []byte(params))
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := system.Root.RequestFuture(session, &api.Call{ID: "b", Method: method, Params: p}, 10*time.Second).Result()
+		res, err := system.Root.RequestFuture(session, &kit.Call{ID: "b", Method: method, Params: p}, 10*time.Second).Result()
 		if err != nil {
 			b.Fatal(err)
 		}
-		return res.(*api.Reply)
+		return res.(*kit.Reply)
 	}
 	for i := 0; i < 200; i++ {
 		call("workspace.create", `{"cwd":"/tmp"}`)
@@ -67,7 +67,7 @@ func BenchmarkFocus_200Panes(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := system.Root.RequestFuture(session, &api.Call{ID: "b", Method: method, Params: p}, 10*time.Second).Result(); err != nil {
+		if _, err := system.Root.RequestFuture(session, &kit.Call{ID: "b", Method: method, Params: p}, 10*time.Second).Result(); err != nil {
 			b.Fatal(err)
 		}
 	}

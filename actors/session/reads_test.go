@@ -13,8 +13,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/view"
 	"github.com/herdr-go/herdr/protocol"
@@ -33,19 +33,19 @@ func newReadHarness(t *testing.T) (*harness, *view.ReadSide) {
 }
 
 // read asks the read side, as a connection would.
-func read(t *testing.T, rs *view.ReadSide, method, params string) *api.Reply {
+func read(t *testing.T, rs *view.ReadSide, method, params string) *kit.Reply {
 	t.Helper()
 	p, err := protocol.DecodeParams(method, []byte(params))
 	if err != nil {
 		t.Fatalf("%s %s: %v", method, params, err)
 	}
-	return rs.Read(&api.Call{ID: "t", Method: method, Params: p})
+	return rs.Read(&kit.Call{ID: "t", Method: method, Params: p})
 }
 
 // readSettled is read once the session has handled what was sent to it
 // (panes' facts arrive on their own): the read side leaves a read to the
 // session while its mailbox holds a message the read could depend on.
-func readSettled(t *testing.T, rs *view.ReadSide, method, params string) *api.Reply {
+func readSettled(t *testing.T, rs *view.ReadSide, method, params string) *kit.Reply {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
@@ -56,7 +56,7 @@ func readSettled(t *testing.T, rs *view.ReadSide, method, params string) *api.Re
 	}
 }
 
-func encoded(r *api.Reply) string {
+func encoded(r *kit.Reply) string {
 	if r.Err != nil {
 		return "error: " + r.Err.Error()
 	}

@@ -6,8 +6,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/clients"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
@@ -51,7 +51,7 @@ func (s *Session) contentSize(r layout.Rect) (cols, rows int) {
 // streams: every pane is told whether the connection watches it, so no
 // record of the connection is kept here and a pane forgets it when the
 // connection ends.
-func (s *Session) screenSubscribe(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) screenSubscribe(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.ScreenSubscribeParams)
 	want := make(map[string]string, len(prm.PaneIDs)) // terminal id → id the client knows
 	res := protocol.ScreenSubscribed{PaneIDs: []string{}}
@@ -68,12 +68,12 @@ func (s *Session) screenSubscribe(ctx actor.Context, call *api.Call) *api.Reply 
 		id, watch := want[termID]
 		ctx.Send(p.pid, &pane.ScreenWatch{Sub: sub, PaneID: id, Watch: watch, Graphics: prm.Graphics && s.gateOpen(protocol.GateKittyGraphics)})
 	}
-	return api.Done(res)
+	return kit.Done(res)
 }
 
 // clientResize makes the caller's pane area the tab area and lays every
 // tab out again, resizing the terminals whose size changed.
-func (s *Session) clientResize(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) clientResize(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.ClientResizeParams)
 	// The client that resized last is the one in front: the clients actor
 	// sends it toasts and window titles.
@@ -87,7 +87,7 @@ func (s *Session) clientResize(ctx actor.Context, call *api.Call) *api.Reply {
 	s.client.directKitty = prm.KittyGraphicsLocal
 	area := layout.Rect{W: prm.Cols, H: prm.Rows}
 	if area == s.m.Area && s.client.inset == 1 {
-		return api.OK()
+		return kit.OK()
 	}
 	s.tx.SetArea(area)
 	s.client.inset = 1
@@ -96,22 +96,22 @@ func (s *Session) clientResize(ctx actor.Context, call *api.Call) *api.Reply {
 			s.relayout(ctx, t)
 		}
 	}
-	return api.OK()
+	return kit.OK()
 }
 
 // uiStateGet answers the sidebar state session.json keeps, for a client
 // that attaches.
-func (s *Session) uiStateGet(_ actor.Context, _ *api.Call) *api.Reply {
-	return api.Done(s.uiState())
+func (s *Session) uiStateGet(_ actor.Context, _ *kit.Call) *kit.Reply {
+	return kit.Done(s.uiState())
 }
 
 // uiStateSet changes the sidebar state: the fields given, all or none
 // (a width outside [ui] sidebar_min_width..sidebar_max_width changes
 // nothing), saved with the next debounced write of session.json.
-func (s *Session) uiStateSet(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) uiStateSet(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.ClientUIStateSetParams)
 	if w := prm.SidebarWidth; w != nil && (*w < s.cfg.UI.SidebarMinWidth || *w > s.cfg.UI.SidebarMaxWidth) {
-		return api.Fail(protocol.ParamError("sidebar_width", "must be within [ui] sidebar_min_width..sidebar_max_width (%d..%d)", s.cfg.UI.SidebarMinWidth, s.cfg.UI.SidebarMaxWidth))
+		return kit.Fail(protocol.ParamError("sidebar_width", "must be within [ui] sidebar_min_width..sidebar_max_width (%d..%d)", s.cfg.UI.SidebarMinWidth, s.cfg.UI.SidebarMaxWidth))
 	}
 	ui := s.m.UI
 	if k := prm.CollapsedSpaceKeys; k != nil {
@@ -127,7 +127,7 @@ func (s *Session) uiStateSet(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	s.tx.SetUI(ui)
 	s.changed(ctx)
-	return api.Done(s.uiState())
+	return kit.Done(s.uiState())
 }
 
 func (s *Session) uiState() protocol.ClientUIState {

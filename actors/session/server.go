@@ -3,9 +3,9 @@ package session
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -19,7 +19,7 @@ var serverHandlers = map[string]handler{
 // actors Reloaded names ([tasks], [remote] ssh_command), are handed the
 // new file; the keys read only at start that it changes are named in
 // restart_required.
-func (s *Session) reloadConfig(ctx actor.Context, _ *api.Call) *api.Reply {
+func (s *Session) reloadConfig(ctx actor.Context, _ *kit.Call) *kit.Reply {
 	cfg, diags, status := config.Load(s.opts.ConfigPath)
 	var restart []string
 	if status != config.StatusFailed {
@@ -38,10 +38,10 @@ func (s *Session) reloadConfig(ctx actor.Context, _ *api.Call) *api.Reply {
 	if diags == nil {
 		diags = []string{}
 	}
-	return api.Done(protocol.ConfigReload{Status: string(status), Diagnostics: diags, RestartRequired: restart})
+	return kit.Done(protocol.ConfigReload{Status: string(status), Diagnostics: diags, RestartRequired: restart})
 }
 
-func (s *Session) snapshot(_ actor.Context, _ *api.Call) *api.Reply {
+func (s *Session) snapshot(_ actor.Context, _ *kit.Call) *kit.Reply {
 	snap := protocol.SessionSnapshot{
 		Version:    protocol.Version,
 		Protocol:   protocol.ProtocolVersion,
@@ -70,5 +70,5 @@ func (s *Session) snapshot(_ actor.Context, _ *api.Call) *api.Reply {
 			snap.FocusedPaneID = protocol.Ptr(p.ID)
 		}
 	}
-	return api.Done(protocol.SessionSnapshotResult{Snapshot: snap})
+	return kit.Done(protocol.SessionSnapshotResult{Snapshot: snap})
 }

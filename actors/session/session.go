@@ -8,11 +8,11 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
-	"github.com/herdr-go/herdr/actors/detect"
+	"github.com/herdr-go/herdr/actors/detector/rules"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/keeper"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/plugins"
@@ -39,7 +39,7 @@ type Options struct {
 	// Area is the tab area in cells when no client is attached.
 	Cols, Rows int
 	// Catalog holds the agent manifests panes detect with.
-	Catalog *detect.Catalog
+	Catalog *rules.Catalog
 	// CatalogDir is where local manifest overrides live.
 	CatalogDir string
 	// Events is the event bus every change is published to.
@@ -63,8 +63,8 @@ type Options struct {
 	PaneProps func(pane.Spec) (props *actor.Props, abort func(), err error)
 	// WorkspaceProps and TabProps make entity actors; nil means
 	// wsactor.Props and tabactor.Props (tests wrap them).
-	WorkspaceProps func(*api.Reseed[wsactor.Seed]) *actor.Props
-	TabProps       func(*api.Reseed[tabactor.Seed]) *actor.Props
+	WorkspaceProps func(*kit.Reseed[wsactor.Seed]) *actor.Props
+	TabProps       func(*kit.Reseed[tabactor.Seed]) *actor.Props
 	// SessionFile is the session.json to keep the session in; "" keeps
 	// nothing. Restore is what it held at start (nil for nothing).
 	SessionFile string
@@ -87,13 +87,13 @@ type Options struct {
 
 // Session is the actor that owns the session's structure.
 type Session struct {
-	worker  *api.Worker // runs this actor's mailbox; stopped with it
+	worker  *kit.Worker // runs this actor's mailbox; stopped with it
 	opts    Options
 	cfg     config.Config
-	catalog *detect.Catalog
+	catalog *rules.Catalog
 	home    string
 	// timers holds every pending timer, cancelled when the session stops.
-	timers api.Timers
+	timers kit.Timers
 
 	keep     keeping // what the keeper was told (persist.go)
 	stopping bool    // the session is stopping, and its children with it
@@ -137,16 +137,16 @@ type Session struct {
 
 // Props returns the props of the session actor. Its children are the
 // pane, workspace and tab actors, supervised by HandleFailure.
-// Its mailbox runs on a goroutine of its own (api.Worker): every request
+// Its mailbox runs on a goroutine of its own (kit.Worker): every request
 // passes through it, and protoactor's default dispatcher would start a
 // goroutine, and grow its stack again, for every burst.
 func Props(opts Options) *actor.Props {
-	w := api.NewWorker()
+	w := kit.NewWorker()
 	if opts.Reads == nil {
 		opts.Reads = view.NewReadSide()
 	}
 	return actor.PropsFromProducer(func() actor.Actor { s := newSession(opts); s.worker = w; return s },
-		actor.WithDispatcher(w), actor.WithMailbox(actor.Unbounded(opts.Reads)), api.Guarded(opts.Log))
+		actor.WithDispatcher(w), actor.WithMailbox(actor.Unbounded(opts.Reads)), kit.Guarded(opts.Log))
 }
 
 func newSession(opts Options) *Session {
@@ -184,10 +184,10 @@ func newSession(opts Options) *Session {
 // declares a target has its target resolved by route before its handler
 // runs, which gets the entity itself.
 type (
-	handler          func(s *Session, ctx actor.Context, call *api.Call) *api.Reply
-	workspaceHandler func(s *Session, ctx actor.Context, call *api.Call, w *workspace) *api.Reply
-	tabHandler       func(s *Session, ctx actor.Context, call *api.Call, t *tab) *api.Reply
-	paneHandler      func(s *Session, ctx actor.Context, call *api.Call, p *paneRec) *api.Reply
+	handler          func(s *Session, ctx actor.Context, call *kit.Call) *kit.Reply
+	workspaceHandler func(s *Session, ctx actor.Context, call *kit.Call, w *workspace) *kit.Reply
+	tabHandler       func(s *Session, ctx actor.Context, call *kit.Call, t *tab) *kit.Reply
+	paneHandler      func(s *Session, ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply
 )
 
 // anyHandler is a handler of one of the four kinds; route calls the kind
@@ -210,7 +210,7 @@ func (paneHandler) takes(t protocol.Target) bool {
 // one file per area declares its handlers. The methods of the agents,
 // workspace, tab and pane actors are not here: route resolves their
 // target and forwards them because the table names their owner.
-var Registry = api.NewRegistry(protocol.OwnerSession, "actors/session",
+var Registry = kit.NewRegistry(protocol.OwnerSession, "actors/session",
 	area(serverHandlers), area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
 	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers), area(eventsHandlers),
 	area(agentHandlers), area(agentRoutes), area(screenHandlers), area(worktreeHandlers), area(worktreeRoutes),
@@ -235,7 +235,7 @@ func area[H anyHandler](handlers map[string]H) map[string]anyHandler {
 // kind's not-found error itself, and runs the session's handler or
 // forwards the call to the method's owner. nil means the handler answers
 // later or someone else answers.
-func (s *Session) route(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) route(ctx actor.Context, call *kit.Call) *kit.Reply {
 	m, _ := protocol.Lookup(call.Method)
 	if !s.gateOpen(m.Gate) {
 		return gateClosed(call.Method, m.Gate)
@@ -245,7 +245,7 @@ func (s *Session) route(ctx actor.Context, call *api.Call) *api.Reply {
 	case protocol.OwnerSession:
 		var ok bool
 		if h, ok = Registry.Lookup(call.Method); !ok {
-			return api.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", call.Method))
+			return kit.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", call.Method))
 		}
 	case protocol.OwnerAgents:
 		h = paneHandler((*Session).forwardToAgents)
@@ -259,10 +259,10 @@ func (s *Session) route(ctx actor.Context, call *api.Call) *api.Reply {
 	case protocol.OwnerPane:
 		h = paneHandler((*Session).forwardPaneMethod)
 	default:
-		return api.Fail(protocol.Errorf(protocol.CodeInternal, "%s belongs to %s, not the session", call.Method, m.Owner))
+		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s belongs to %s, not the session", call.Method, m.Owner))
 	}
 	if !h.takes(m.Target) {
-		return api.Fail(protocol.Errorf(protocol.CodeInternal, "%s: its target kind %d does not fit its owner %s", call.Method, m.Target, m.Owner))
+		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: its target kind %d does not fit its owner %s", call.Method, m.Target, m.Owner))
 	}
 	id := ""
 	if t, ok := call.Params.(protocol.Targeted); ok {
@@ -274,35 +274,35 @@ func (s *Session) route(ctx actor.Context, call *api.Call) *api.Reply {
 	case protocol.TargetWorkspace:
 		w, err := s.m.ResolveWorkspace(id)
 		if err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 		return h.(workspaceHandler)(s, ctx, call, w)
 	case protocol.TargetTab:
 		t, err := s.m.ResolveTab(id)
 		if err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 		return h.(tabHandler)(s, ctx, call, t)
 	case protocol.TargetAgent:
 		p, err := s.resolveAgent(id)
 		if err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 		return h.(paneHandler)(s, ctx, call, p)
 	case protocol.TargetPane:
 		p, err := s.resolvePane(id)
 		if err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 		return h.(paneHandler)(s, ctx, call, p)
 	case protocol.TargetFocusedPane:
 		p, err := s.resolveFocusedPane(id, call.Params)
 		if err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 		return h.(paneHandler)(s, ctx, call, p)
 	}
-	return api.Fail(protocol.Errorf(protocol.CodeInternal, "%s: unknown target kind %d", call.Method, m.Target))
+	return kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: unknown target kind %d", call.Method, m.Target))
 }
 
 // resolveFocusedPane is the pane id given, else the focused pane of the
@@ -323,13 +323,13 @@ func (s *Session) resolveFocusedPane(id string, params protocol.Params) (*paneRe
 
 // forwardUntargetedToAgents hands the agents actor one of its methods
 // that names no pane (the agent view).
-func (s *Session) forwardUntargetedToAgents(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) forwardUntargetedToAgents(ctx actor.Context, call *kit.Call) *kit.Reply {
 	return s.forwardToAgents(ctx, call, nil)
 }
 
 // forwardPaneMethod hands a method the pane actor owns to the pane; the
 // graphics methods also carry what only the session knows (graphicsInfo).
-func (s *Session) forwardPaneMethod(ctx actor.Context, call *api.Call, p *paneRec) *api.Reply {
+func (s *Session) forwardPaneMethod(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
 	if m, _ := protocol.Lookup(call.Method); m.Gate == protocol.GateKittyGraphics {
 		return s.graphicsInfo(ctx, call, p)
 	}
@@ -342,7 +342,7 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.abandon()
 	}
 	msg := ctx.Message()
-	if f, ok := msg.(*api.Fired); ok {
+	if f, ok := msg.(*kit.Fired); ok {
 		msg = s.timers.Fired(f)
 	}
 	switch msg := msg.(type) {
@@ -375,10 +375,10 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.saveLines(ctx)
 	case *HandoffExport:
 		s.handoffExport(ctx)
-	case *api.Call:
-		s.handle(ctx, msg, func() *api.Reply { return s.route(ctx, msg) })
+	case *kit.Call:
+		s.handle(ctx, msg, func() *kit.Reply { return s.route(ctx, msg) })
 	case *pane.SelectionRead: // command.go
-		s.handle(ctx, msg.Call, func() *api.Reply { return s.runCommand(ctx, msg.Call, &msg.Text) })
+		s.handle(ctx, msg.Call, func() *kit.Reply { return s.runCommand(ctx, msg.Call, &msg.Text) })
 	case *pane.InfoAnswer: // copy.go
 		ctx.Respond(s.scrolledInfo(msg))
 	case *pane.LinkFound:
@@ -409,18 +409,18 @@ func (s *Session) Receive(ctx actor.Context) {
 		} else if msg.To != nil {
 			ctx.Send(msg.To, msg.Reply)
 		}
-	case *api.OpenPane:
-		s.handle(ctx, msg.Call, func() *api.Reply { return s.openPane(ctx, msg) })
-	case *api.FocusPane:
-		s.handle(ctx, msg.Call, func() *api.Reply { return s.focusPane(msg) })
-	case *api.ClosePane:
-		s.handle(ctx, msg.Call, func() *api.Reply { return s.closeOwnedPane(ctx, msg) })
+	case *kit.OpenPane:
+		s.handle(ctx, msg.Call, func() *kit.Reply { return s.openPane(ctx, msg) })
+	case *kit.FocusPane:
+		s.handle(ctx, msg.Call, func() *kit.Reply { return s.focusPane(msg) })
+	case *kit.ClosePane:
+		s.handle(ctx, msg.Call, func() *kit.Reply { return s.closeOwnedPane(ctx, msg) })
 	case *worktrees.OpenCheckout:
-		s.handle(ctx, msg.Call, func() *api.Reply { return s.openCheckout(ctx, msg) })
+		s.handle(ctx, msg.Call, func() *kit.Reply { return s.openCheckout(ctx, msg) })
 	case *worktrees.CloseCheckout:
-		s.handle(ctx, msg.Call, func() *api.Reply { return s.closeCheckout(ctx, msg) })
+		s.handle(ctx, msg.Call, func() *kit.Reply { return s.closeCheckout(ctx, msg) })
 	case *worktrees.Listed:
-		s.handle(ctx, msg.Call, func() *api.Reply { return s.worktreeListed(msg) })
+		s.handle(ctx, msg.Call, func() *kit.Reply { return s.worktreeListed(msg) })
 	case *tabactor.Changed:
 		before := s.begin()
 		s.tabChanged(ctx, msg)
@@ -445,7 +445,7 @@ func (s *Session) Receive(ctx actor.Context) {
 			s.paneGone(ctx, p)
 		}
 	default:
-		api.Unhandled(ctx, msg, s.opts.Log)
+		kit.Unhandled(ctx, msg, s.opts.Log)
 	}
 }
 
@@ -461,10 +461,10 @@ func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
 // changed, then answers: the events and the agents actor's placement go
 // out before the caller can act on the answer. A call that fails changes
 // nothing: its transaction is discarded with what it queued. A handler
-// that panics gets no further: the receive guard (api.Guarded) answers
+// that panics gets no further: the receive guard (kit.Guarded) answers
 // its call internal_error, and the next message discards the transaction
 // it left open (Receive), so nothing of it is published or saved.
-func (s *Session) handle(ctx actor.Context, call *api.Call, run func() *api.Reply) {
+func (s *Session) handle(ctx actor.Context, call *kit.Call, run func() *kit.Reply) {
 	before := s.begin()
 	reply := run()
 	s.conclude(reply)
@@ -476,7 +476,7 @@ func (s *Session) handle(ctx actor.Context, call *api.Call, run func() *api.Repl
 // call moved the focus to another tab, the answer goes round the agents
 // actor, so it has marked that tab's agents seen, and the session has
 // their new status, before the caller can ask again.
-func (s *Session) answerCall(ctx actor.Context, reply *api.Reply) {
+func (s *Session) answerCall(ctx actor.Context, reply *kit.Reply) {
 	switch {
 	case s.deferred != nil:
 		ctx.Send(s.opts.Agents, &agents.Sync{Answer: *s.deferred})

@@ -8,7 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
@@ -151,7 +151,7 @@ func (s *Session) paneSpec(p *paneRec, setup paneSetup, argv []string, rect layo
 		ScrollbackBytes: s.cfg.Advanced.ScrollbackLimitBytes,
 		KittyGraphics:   s.opts.Config.Terminal.KittyGraphics, // read at start, as gateOpen does
 		Catalog:         s.catalog,
-		Log:             api.LazyWith(s.opts.Log, slog.String("pane", p.ID), slog.String("terminal", p.TermID)),
+		Log:             kit.LazyWith(s.opts.Log, slog.String("pane", p.ID), slog.String("terminal", p.TermID)),
 		Keep:            s.keepLines(p.TermID, setup.kept, setup.restoreKept),
 		IDs:             pane.IDs{PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID, Label: p.Label},
 		Events:          s.opts.Events,

@@ -3,7 +3,7 @@ package session
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -18,17 +18,17 @@ var tabRoutes = map[string]tabHandler{
 	"tab.close": (*Session).tabClose,
 }
 
-func (s *Session) tabCreate(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) tabCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.TabCreateParams)
 	w := s.m.Focused
 	if prm.WorkspaceID != nil {
 		var err error
 		if w, err = s.m.ResolveWorkspace(*prm.WorkspaceID); err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 	}
 	if w == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeNoActiveWorkspace, "no active workspace; create one first"))
+		return kit.Fail(protocol.Errorf(protocol.CodeNoActiveWorkspace, "no active workspace; create one first"))
 	}
 	fallback := w.Cwd
 	if p := s.terms[w.Active.Focused]; p != nil && p.facts.ForegroundCwd != "" {
@@ -36,7 +36,7 @@ func (s *Session) tabCreate(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	cwd, err := s.checkCwd(prm.Cwd, fallback)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	label := ""
 	if prm.Label != nil {
@@ -44,23 +44,23 @@ func (s *Session) tabCreate(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	t, err := s.newTab(ctx, w, label, paneSetup{cwd: cwd, env: prm.Env})
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	if prm.Focus {
 		s.tx.FocusTab(t)
 	}
 	s.emitCreated(nil, t, s.terms[t.Focused])
 	s.emitWorkspaceUpdated(w)
-	return api.Done(protocol.TabCreated{Tab: s.tabInfo(t), RootPane: s.paneInfo(s.terms[t.Focused])})
+	return kit.Done(protocol.TabCreated{Tab: s.tabInfo(t), RootPane: s.paneInfo(s.terms[t.Focused])})
 }
 
-func (s *Session) tabList(_ actor.Context, call *api.Call) *api.Reply {
+func (s *Session) tabList(_ actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.TabListParams)
 	spaces := s.m.Workspaces
 	if prm.WorkspaceID != nil {
 		w, err := s.m.ResolveWorkspace(*prm.WorkspaceID)
 		if err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 		spaces = []*workspace{w}
 	}
@@ -70,20 +70,20 @@ func (s *Session) tabList(_ actor.Context, call *api.Call) *api.Reply {
 			out = append(out, s.tabInfo(t))
 		}
 	}
-	return api.Done(protocol.TabList{Tabs: out})
+	return kit.Done(protocol.TabList{Tabs: out})
 }
 
-func (s *Session) tabGet(_ actor.Context, call *api.Call, t *tab) *api.Reply {
-	return api.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
+func (s *Session) tabGet(_ actor.Context, call *kit.Call, t *tab) *kit.Reply {
+	return kit.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
 }
 
-func (s *Session) tabFocus(_ actor.Context, call *api.Call, t *tab) *api.Reply {
+func (s *Session) tabFocus(_ actor.Context, call *kit.Call, t *tab) *kit.Reply {
 	s.tx.FocusTab(t)
-	return api.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
+	return kit.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
 }
 
-func (s *Session) tabClose(ctx actor.Context, call *api.Call, t *tab) *api.Reply {
+func (s *Session) tabClose(ctx actor.Context, call *kit.Call, t *tab) *kit.Reply {
 	s.closeTab(ctx, t)
 	s.emitWorkspaceUpdated(t.WS)
-	return api.OK()
+	return kit.OK()
 }

@@ -14,10 +14,10 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/keeper"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
@@ -60,7 +60,7 @@ func (p *published) take() []string {
 func TestTransactions_APanicLeavesNothing(t *testing.T) {
 	kinds := []struct {
 		method, params string
-		msg            func(*api.Call) any // sent instead of the call, as another actor would (nil: the call)
+		msg            func(*kit.Call) any // sent instead of the call, as another actor would (nil: the call)
 	}{
 		{"workspace.create", `{"cwd":"/tmp"}`, nil},
 		{"tab.create", `{"cwd":"/tmp","focus":true}`, nil},
@@ -86,11 +86,11 @@ func TestTransactions_APanicLeavesNothing(t *testing.T) {
 		{"client.ui_state.set", `{"collapsed_space_keys":["/r/.git"]}`, nil},
 		// Worktree group changes: the worktrees actor has run git and asks
 		// for the workspace of a new checkout, or to close a removed one's.
-		{"worktree.create", `{"cwd":"/tmp","branch":"feat"}`, func(c *api.Call) any {
+		{"worktree.create", `{"cwd":"/tmp","branch":"feat"}`, func(c *kit.Call) any {
 			repo := wsactor.Repo{Key: "/tmp/repo/.git", Name: "repo", Root: "/tmp", Checkout: "/tmp"}
 			return &worktrees.OpenCheckout{Call: c, SourceID: "w2", Repo: repo, Tree: protocol.WorktreeInfo{Path: "/tmp", IsLinkedWorktree: true}, Focus: true, Created: true}
 		}},
-		{"worktree.remove", `{"workspace_id":"w2"}`, func(c *api.Call) any {
+		{"worktree.remove", `{"workspace_id":"w2"}`, func(c *kit.Call) any {
 			return &worktrees.CloseCheckout{Call: c, WorkspaceID: "w2", Tree: protocol.WorktreeInfo{Path: "/tmp", IsLinkedWorktree: true}}
 		}},
 	}
@@ -107,7 +107,7 @@ func TestTransactions_APanicLeavesNothing(t *testing.T) {
 				bus.take()
 				saves.Store(0)
 				s.m.InjectPanic(n) // the mailbox hands this to the actor's goroutine with the call
-				var r *api.Reply
+				var r *kit.Reply
 				if k.msg == nil {
 					r = h.call(k.method, k.params)
 				} else {
@@ -193,7 +193,7 @@ func spawnBreakable(t *testing.T, restore *model.Saved, panicAt int) (*harness, 
 	opts.Agents = system.Root.Spawn(agents.Props(agents.Options{Events: opts.Events, Log: opts.Log}))
 	s := newSession(opts)
 	s.m.InjectPanic(panicAt)
-	w := api.NewWorker()
+	w := kit.NewWorker()
 	s.worker = w
 	// Under a parent that resumes it after a panic, as the server's root does.
 	resume := actor.NewOneForOneStrategy(10, time.Second, func(any) actor.Directive { return actor.ResumeDirective })
@@ -202,7 +202,7 @@ func spawnBreakable(t *testing.T, restore *model.Saved, panicAt int) (*harness, 
 			ctx.Respond(ctx.Spawn(p))
 		}
 	}, actor.WithSupervisor(resume)))
-	pid, err := system.Root.RequestFuture(parent, actor.PropsFromProducer(func() actor.Actor { return s }, actor.WithDispatcher(w), api.Guarded(log)), 5*time.Second).Result()
+	pid, err := system.Root.RequestFuture(parent, actor.PropsFromProducer(func() actor.Actor { return s }, actor.WithDispatcher(w), kit.Guarded(log)), 5*time.Second).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,17 +238,17 @@ func TestTransactions_APanicInRestoreLeavesNothing(t *testing.T) {
 
 // send sends what k makes of the call, as another actor would, and
 // returns the reply the session sends the call's caller.
-func (h *harness) send(method, params string, k func(*api.Call) any) *api.Reply {
+func (h *harness) send(method, params string, k func(*kit.Call) any) *kit.Reply {
 	h.t.Helper()
 	p, err := protocol.DecodeParams(method, []byte(params))
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	res, err := h.system.Root.RequestFuture(h.session, k(&api.Call{ID: "t", Method: method, Params: p}), 5*time.Second).Result()
+	res, err := h.system.Root.RequestFuture(h.session, k(&kit.Call{ID: "t", Method: method, Params: p}), 5*time.Second).Result()
 	if err != nil {
 		h.t.Fatalf("%s: %v", method, err)
 	}
-	return res.(*api.Reply)
+	return res.(*kit.Reply)
 }
 
 // probe goes round a stub.

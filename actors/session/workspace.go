@@ -3,7 +3,7 @@ package session
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -18,13 +18,13 @@ var workspaceRoutes = map[string]workspaceHandler{
 	"workspace.close": (*Session).workspaceClose,
 }
 
-func (s *Session) workspaceCreate(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) workspaceCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.WorkspaceCreateParams)
 	fallback := ""
 	if prm.SourceWorkspaceID != nil {
 		src, err := s.m.ResolveWorkspace(*prm.SourceWorkspaceID)
 		if err != nil {
-			return api.Fail(err) // workspace_not_found, before anything is made
+			return kit.Fail(err) // workspace_not_found, before anything is made
 		}
 		fallback = s.followCwd(src)
 	} else if s.m.Focused != nil {
@@ -32,7 +32,7 @@ func (s *Session) workspaceCreate(ctx actor.Context, call *api.Call) *api.Reply 
 	}
 	cwd, err := s.checkCwd(prm.Cwd, fallback)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	label := ""
 	if prm.Label != nil {
@@ -40,14 +40,14 @@ func (s *Session) workspaceCreate(ctx actor.Context, call *api.Call) *api.Reply 
 	}
 	w, err := s.newWorkspace(ctx, label, paneSetup{cwd: cwd, env: prm.Env})
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	if prm.Focus {
 		s.tx.FocusWorkspace(w)
 	}
 	root := s.terms[w.Active.Focused]
 	s.emitCreated(w, w.Active, root)
-	return api.Done(protocol.WorkspaceCreated{
+	return kit.Done(protocol.WorkspaceCreated{
 		Workspace: s.workspaceInfo(w),
 		Tab:       s.tabInfo(w.Active),
 		RootPane:  s.paneInfo(root),
@@ -71,21 +71,21 @@ func (s *Session) followCwd(w *workspace) string {
 	return w.Cwd
 }
 
-func (s *Session) workspaceList(_ actor.Context, _ *api.Call) *api.Reply {
+func (s *Session) workspaceList(_ actor.Context, _ *kit.Call) *kit.Reply {
 	out := make([]protocol.WorkspaceInfo, 0, len(s.m.Workspaces))
 	for _, w := range s.m.Workspaces {
 		out = append(out, s.workspaceInfo(w))
 	}
-	return api.Done(protocol.WorkspaceList{Workspaces: out})
+	return kit.Done(protocol.WorkspaceList{Workspaces: out})
 }
 
-func (s *Session) workspaceGet(_ actor.Context, call *api.Call, w *workspace) *api.Reply {
-	return api.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
+func (s *Session) workspaceGet(_ actor.Context, call *kit.Call, w *workspace) *kit.Reply {
+	return kit.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
 }
 
-func (s *Session) workspaceFocus(_ actor.Context, call *api.Call, w *workspace) *api.Reply {
+func (s *Session) workspaceFocus(_ actor.Context, call *kit.Call, w *workspace) *kit.Reply {
 	s.tx.FocusWorkspace(w)
-	return api.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
+	return kit.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
 }
 
 // workspaceClose closes a workspace. A main checkout's workspace whose
@@ -94,7 +94,7 @@ func (s *Session) workspaceFocus(_ actor.Context, call *api.Call, w *workspace) 
 // way (the main checkout's workspace and every worktree's), as the
 // client's "close group" does. Without it a worktree's workspace closes
 // alone. Either way it is one transaction: all of them or none.
-func (s *Session) workspaceClose(ctx actor.Context, call *api.Call, w *workspace) *api.Reply {
+func (s *Session) workspaceClose(ctx actor.Context, call *kit.Call, w *workspace) *kit.Reply {
 	closeGroup := call.Params.(*protocol.WorkspaceCloseParams).CloseGroup
 	var group []*workspace // the other workspaces that close with w
 	if wt := w.Worktree; wt != nil && (closeGroup || !wt.IsLinkedWorktree) {
@@ -105,13 +105,13 @@ func (s *Session) workspaceClose(ctx actor.Context, call *api.Call, w *workspace
 		}
 	}
 	if len(group) > 0 && !closeGroup {
-		return api.Fail(protocol.Errorf(protocol.CodeGroupCloseRequired, "workspace %s has %d worktree workspaces open; close them first or pass close_group", w.ID, len(group)))
+		return kit.Fail(protocol.Errorf(protocol.CodeGroupCloseRequired, "workspace %s has %d worktree workspaces open; close them first or pass close_group", w.ID, len(group)))
 	}
 	for _, x := range group {
 		s.closeWorkspace(ctx, x)
 	}
 	s.closeWorkspace(ctx, w)
-	return api.OK()
+	return kit.OK()
 }
 
 // emitCreated announces a new workspace, tab and/or pane (nil = not new).

@@ -5,7 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/actors/worktrees"
 	"github.com/herdr-go/herdr/protocol"
@@ -30,7 +30,7 @@ var worktreeRoutes = map[string]workspaceHandler{
 
 // worktreeFromSource forwards a call that starts from a workspace (the
 // named or focused one) or a folder.
-func (s *Session) worktreeFromSource(ctx actor.Context, call *api.Call) *api.Reply {
+func (s *Session) worktreeFromSource(ctx actor.Context, call *kit.Call) *kit.Reply {
 	var src protocol.WorktreeSource
 	switch prm := call.Params.(type) {
 	case *protocol.WorktreeListParams:
@@ -47,26 +47,26 @@ func (s *Session) worktreeFromSource(ctx actor.Context, call *api.Call) *api.Rep
 	if src.WorkspaceID != nil {
 		var err error
 		if w, err = s.m.ResolveWorkspace(*src.WorkspaceID); err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 	}
 	if w == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeNoActiveWorkspace, "no active workspace; give workspace_id or cwd"))
+		return kit.Fail(protocol.Errorf(protocol.CodeNoActiveWorkspace, "no active workspace; give workspace_id or cwd"))
 	}
 	return s.forwardWorktree(ctx, call, w)
 }
 
 // forwardWorktree forwards a call that starts from workspace w.
-func (s *Session) forwardWorktree(ctx actor.Context, call *api.Call, w *workspace) *api.Reply {
+func (s *Session) forwardWorktree(ctx actor.Context, call *kit.Call, w *workspace) *kit.Reply {
 	if w.Worktree != nil {
 		return s.forward(ctx, call, w.Worktree.CheckoutPath, w)
 	}
 	return s.forward(ctx, call, w.Cwd, w)
 }
 
-func (s *Session) forward(ctx actor.Context, call *api.Call, dir string, w *workspace) *api.Reply {
+func (s *Session) forward(ctx actor.Context, call *kit.Call, dir string, w *workspace) *kit.Reply {
 	if s.opts.Worktrees == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeNotImplemented, "worktrees are not running in this server"))
+		return kit.Fail(protocol.Errorf(protocol.CodeNotImplemented, "worktrees are not running in this server"))
 	}
 	req := &worktrees.Request{Call: call, Dir: dir, CheckoutDir: s.cfg.Worktrees.Directory}
 	if w != nil {
@@ -88,9 +88,9 @@ func (s *Session) sourceGone(id, done string) error {
 	return protocol.Errorf(protocol.CodeWorkspaceNotFound, "workspace %s closed during the worktree operation; %s", id, done)
 }
 
-func (s *Session) worktreeListed(msg *worktrees.Listed) *api.Reply {
+func (s *Session) worktreeListed(msg *worktrees.Listed) *kit.Reply {
 	if err := s.sourceGone(msg.SourceID, "nothing was changed"); err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	for i := range msg.Trees {
 		if w := s.openWorkspaceOf(msg.Trees[i].Path); w != nil {
@@ -102,7 +102,7 @@ func (s *Session) worktreeListed(msg *worktrees.Listed) *api.Reply {
 	if msg.SourceID != "" {
 		src.SourceWorkspaceID = protocol.Ptr(msg.SourceID)
 	}
-	return api.Done(protocol.WorktreeList{Source: src, Worktrees: msg.Trees})
+	return kit.Done(protocol.WorktreeList{Source: src, Worktrees: msg.Trees})
 }
 
 // openWorkspaceOf is the workspace open on a checkout, or nil.
@@ -117,19 +117,19 @@ func (s *Session) openWorkspaceOf(path string) *workspace {
 
 // openCheckout answers worktree.create and worktree.open: a workspace on
 // the checkout (an open one is reused unless the checkout is new).
-func (s *Session) openCheckout(ctx actor.Context, msg *worktrees.OpenCheckout) *api.Reply {
+func (s *Session) openCheckout(ctx actor.Context, msg *worktrees.OpenCheckout) *kit.Reply {
 	done := "the checkout " + msg.Tree.Path + " is there but was not opened"
 	if msg.Created {
 		done = "the checkout " + msg.Tree.Path + " was created but not opened"
 	}
 	if err := s.sourceGone(msg.SourceID, done); err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	opened, already := s.openWorkspaceOf(msg.Tree.Path), !msg.Created
 	if msg.Created || opened == nil {
 		var err error
 		if opened, err = s.newCheckoutWorkspace(ctx, msg); err != nil {
-			return api.Fail(err)
+			return kit.Fail(err)
 		}
 		already = false
 	} else if msg.Focus {
@@ -139,11 +139,11 @@ func (s *Session) openCheckout(ctx actor.Context, msg *worktrees.OpenCheckout) *
 	root := s.terms[opened.Active.Focused]
 	if msg.Created {
 		s.emit(protocol.WorktreeCreatedEvent{Workspace: s.workspaceInfo(opened), Worktree: tree}, s.workspaceFields(opened))
-		return api.Done(protocol.WorktreeCreated{Workspace: s.workspaceInfo(opened), Tab: s.tabInfo(opened.Active), RootPane: s.paneInfo(root), Worktree: tree})
+		return kit.Done(protocol.WorktreeCreated{Workspace: s.workspaceInfo(opened), Tab: s.tabInfo(opened.Active), RootPane: s.paneInfo(root), Worktree: tree})
 	}
 	tree.OpenWorkspaceID = protocol.Ptr(opened.ID)
 	s.emit(protocol.WorktreeOpenedEvent{Workspace: s.workspaceInfo(opened), Worktree: tree, AlreadyOpen: already}, s.workspaceFields(opened))
-	return api.Done(protocol.WorktreeOpened{Workspace: s.workspaceInfo(opened), Tab: s.tabInfo(opened.Active), RootPane: s.paneInfo(root), Worktree: tree, AlreadyOpen: already})
+	return kit.Done(protocol.WorktreeOpened{Workspace: s.workspaceInfo(opened), Tab: s.tabInfo(opened.Active), RootPane: s.paneInfo(root), Worktree: tree, AlreadyOpen: already})
 }
 
 // newCheckoutWorkspace opens a workspace on a checkout, in its worktree
@@ -182,9 +182,9 @@ func (s *Session) newCheckoutWorkspace(ctx actor.Context, msg *worktrees.OpenChe
 }
 
 // closeCheckout answers worktree.remove: the removed checkout's workspace closes.
-func (s *Session) closeCheckout(ctx actor.Context, msg *worktrees.CloseCheckout) *api.Reply {
+func (s *Session) closeCheckout(ctx actor.Context, msg *worktrees.CloseCheckout) *kit.Reply {
 	if err := s.sourceGone(msg.WorkspaceID, "its checkout "+msg.Tree.Path+" was removed"); err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	ev := protocol.WorktreeRemovedEvent{WorkspaceID: msg.WorkspaceID, Worktree: msg.Tree, Forced: msg.Forced}
 	open := s.m.Workspace(msg.WorkspaceID)
@@ -192,5 +192,5 @@ func (s *Session) closeCheckout(ctx actor.Context, msg *worktrees.CloseCheckout)
 	ev.Workspace = &info
 	s.emit(ev, s.workspaceFields(open))
 	s.closeWorkspace(ctx, open)
-	return api.Done(protocol.WorktreeRemoved{WorkspaceID: msg.WorkspaceID, Path: msg.Tree.Path, Forced: msg.Forced})
+	return kit.Done(protocol.WorktreeRemoved{WorkspaceID: msg.WorkspaceID, Path: msg.Tree.Path, Forced: msg.Forced})
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -27,12 +27,12 @@ type Seed struct {
 // Request is one of Methods forwarded by the session; Info is the tab's
 // record as the session has it.
 type Request struct {
-	Call *api.Call
+	Call *kit.Call
 	Info protocol.TabInfo
 }
 
-// CarriedCall implements api.CallCarrier.
-func (r *Request) CarriedCall() *api.Call { return r.Call }
+// CarriedCall implements kit.CallCarrier.
+func (r *Request) CarriedCall() *kit.Call { return r.Call }
 
 // Changed tells the session (the actor's parent) the tab's label.
 type Changed struct {
@@ -55,7 +55,7 @@ type Size struct {
 type Arrange struct{ Sizes []Size }
 
 // Registry holds the methods the tab actor answers.
-var Registry = api.NewRegistry(protocol.OwnerTab, "actors/tab", map[string]func(*Tab, actor.Context, *Request) *api.Reply{
+var Registry = kit.NewRegistry(protocol.OwnerTab, "actors/tab", map[string]func(*Tab, actor.Context, *Request) *kit.Reply{
 	"tab.rename": (*Tab).rename,
 })
 
@@ -77,11 +77,11 @@ type applied struct{}
 
 // Props returns the props of a tab actor that starts, and restarts after
 // a failure, from what seed holds at that moment.
-func Props(seed *api.Reseed[Seed]) *actor.Props {
+func Props(seed *kit.Reseed[Seed]) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
 		s := seed.Get()
 		return &Tab{seed: s, label: s.Label, rev: s.Rev, sent: maps.Clone(s.Sizes)}
-	}, api.Guarded(seed.Get().Log))
+	}, kit.Guarded(seed.Get().Log))
 }
 
 // Receive implements actor.Actor.
@@ -105,7 +105,7 @@ func (t *Tab) Receive(ctx actor.Context) {
 			t.arrange(ctx, next)
 		}
 	default:
-		api.Unhandled(ctx, msg, t.seed.Log)
+		kit.Unhandled(ctx, msg, t.seed.Log)
 	}
 }
 
@@ -124,7 +124,7 @@ func (t *Tab) arrange(ctx actor.Context, a *Arrange) {
 	ctx.Send(ctx.Self(), &applied{})
 }
 
-func (t *Tab) rename(ctx actor.Context, req *Request) *api.Reply {
+func (t *Tab) rename(ctx actor.Context, req *Request) *kit.Reply {
 	t.label = req.Call.Params.(*protocol.TabRenameParams).Label
 	t.rev++
 	ctx.Request(ctx.Parent(), &Changed{ID: t.seed.ID, Rev: t.rev, Label: t.label, Event: "tab_renamed"})
@@ -133,5 +133,5 @@ func (t *Tab) rename(ctx actor.Context, req *Request) *api.Reply {
 	if info.Label == "" {
 		info.Label = strconv.Itoa(info.Number)
 	}
-	return api.Done(protocol.TabInfoResult{Tab: info})
+	return kit.Done(protocol.TabInfoResult{Tab: info})
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -48,7 +48,7 @@ func settle(t *testing.T, system *actor.ActorSystem, tab *actor.PID) {
 	t.Helper()
 	info := protocol.TabInfo{Number: 1}
 	prm, _ := protocol.DecodeParams("tab.rename", []byte(`{"tab_id":"w1:t1","label":"x"}`))
-	if _, err := system.Root.RequestFuture(tab, &Request{Call: &api.Call{Method: "tab.rename", Params: prm}, Info: info}, time.Second).Result(); err != nil {
+	if _, err := system.Root.RequestFuture(tab, &Request{Call: &kit.Call{Method: "tab.rename", Params: prm}, Info: info}, time.Second).Result(); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(50 * time.Millisecond) // the panes' mailboxes
@@ -68,7 +68,7 @@ func TestArrange_SendsOnlyNewSizes(t *testing.T) {
 	system := newSystem(t)
 	var a, b fakePane
 	pa, pb := a.spawn(system), b.spawn(system)
-	tab := system.Root.Spawn(Props(api.NewReseed(Seed{ID: "w1:t1", Sizes: map[string]uint64{"ta": 1, "tb": 1}})))
+	tab := system.Root.Spawn(Props(kit.NewReseed(Seed{ID: "w1:t1", Sizes: map[string]uint64{"ta": 1, "tb": 1}})))
 	// The panes were started at these sizes: nothing to send.
 	system.Root.Send(tab, &Arrange{Sizes: []Size{{TerminalID: "ta", PID: pa, Cols: 80, Rows: 24, Rev: 1}, {TerminalID: "tb", PID: pb, Cols: 80, Rows: 24, Rev: 1}}})
 	settle(t, system, tab)
@@ -92,7 +92,7 @@ func TestArrange_BurstEndsAtTheLast(t *testing.T) {
 	system := newSystem(t)
 	var a fakePane
 	pa := a.spawn(system)
-	tab := system.Root.Spawn(Props(api.NewReseed(Seed{ID: "w1:t1"})))
+	tab := system.Root.Spawn(Props(kit.NewReseed(Seed{ID: "w1:t1"})))
 	const n = 200
 	for i := 1; i <= n; i++ {
 		system.Root.Send(tab, &Arrange{Sizes: []Size{{TerminalID: "ta", PID: pa, Cols: 10 + i, Rows: 24, Rev: uint64(i)}}})
@@ -122,15 +122,15 @@ func TestRename_LabelOrPosition(t *testing.T) {
 			changes <- m
 		}
 	}))
-	res, _ := system.Root.RequestFuture(parent, Props(api.NewReseed(Seed{ID: "w1:t2"})), time.Second).Result()
+	res, _ := system.Root.RequestFuture(parent, Props(kit.NewReseed(Seed{ID: "w1:t2"})), time.Second).Result()
 	tab := res.(*actor.PID)
 	rename := func(label string) protocol.TabInfo {
 		prm, _ := protocol.DecodeParams("tab.rename", []byte(`{"tab_id":"w1:t2","label":"`+label+`"}`))
-		r, err := system.Root.RequestFuture(tab, &Request{Call: &api.Call{Method: "tab.rename", Params: prm}, Info: protocol.TabInfo{TabID: "w1:t2", Number: 2}}, time.Second).Result()
+		r, err := system.Root.RequestFuture(tab, &Request{Call: &kit.Call{Method: "tab.rename", Params: prm}, Info: protocol.TabInfo{TabID: "w1:t2", Number: 2}}, time.Second).Result()
 		if err != nil {
 			t.Fatal(err)
 		}
-		return r.(*api.Reply).Result.(protocol.TabInfoResult).Tab
+		return r.(*kit.Reply).Result.(protocol.TabInfoResult).Tab
 	}
 	if got := rename("logs"); got.Label != "logs" {
 		t.Fatalf("label %q", got.Label)

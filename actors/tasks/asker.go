@@ -5,7 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -17,7 +17,7 @@ import (
 
 type asker struct {
 	session  *actor.PID
-	call     *api.Call
+	call     *kit.Call
 	caller   *actor.PID
 	taskID   string
 	target   string
@@ -29,7 +29,7 @@ type asker struct {
 	// reports only then, so the parent hears of each step once).
 	pending bool
 	before  protocol.TaskInfo
-	timers  api.Timers
+	timers  kit.Timers
 }
 
 // agentFound is the asker's report of the agent (or why there is none).
@@ -59,14 +59,14 @@ type askerExpired struct{}
 // Receive implements actor.Actor.
 func (a *asker) Receive(ctx actor.Context) {
 	msg := ctx.Message()
-	if f, ok := msg.(*api.Fired); ok {
+	if f, ok := msg.(*kit.Fired); ok {
 		msg = a.timers.Fired(f)
 	}
 	switch msg := msg.(type) {
 	case *actor.Started:
 		a.pending = true
-		ctx.Request(a.session, &api.Call{ID: a.call.ID, Method: "agent.get", Params: &protocol.AgentTarget{Target: a.target}})
-		a.timers.After(ctx, api.DefaultCallDeadline, &askerExpired{})
+		ctx.Request(a.session, &kit.Call{ID: a.call.ID, Method: "agent.get", Params: &protocol.AgentTarget{Target: a.target}})
+		a.timers.After(ctx, kit.DefaultCallDeadline, &askerExpired{})
 	case *actor.Stopping:
 		a.timers.StopAll()
 	case *askerExpired:
@@ -75,7 +75,7 @@ func (a *asker) Receive(ctx actor.Context) {
 		}
 		a.pending = false
 		a.report(ctx, protocol.Errorf(protocol.CodeInternal, "%s: no answer from the session", a.call.Method))
-	case *api.Reply:
+	case *kit.Reply:
 		if !a.pending {
 			return // after the deadline: reported already
 		}
@@ -98,10 +98,10 @@ func (a *asker) Receive(ctx actor.Context) {
 		a.prompting, a.before, a.pending = true, msg.before, true
 		// By pane id: the name may have moved since it was resolved, the
 		// pane the task was given to has not.
-		ctx.Request(a.session, &api.Call{ID: a.call.ID, Method: "agent.prompt", Params: &protocol.AgentPromptParams{Target: msg.target, Text: msg.text}})
+		ctx.Request(a.session, &kit.Call{ID: a.call.ID, Method: "agent.prompt", Params: &protocol.AgentPromptParams{Target: msg.target, Text: msg.text}})
 	case *actor.Stopped, *actor.Restarting:
 	default:
-		api.Unhandled(ctx, msg, nil)
+		kit.Unhandled(ctx, msg, nil)
 	}
 }
 

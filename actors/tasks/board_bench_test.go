@@ -9,7 +9,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -53,8 +53,8 @@ func BenchmarkTasks_Create10000(b *testing.B) {
 		runtime.ReadMemStats(&before)
 		for i := range 10000 {
 			p := &protocol.TaskCreateParams{Title: "task", Description: strings.Repeat("d", 1000)}
-			res, err := system.Root.RequestFuture(pid, &api.Call{ID: "c", Method: "task.create", Params: p}, 10*time.Second).Result()
-			if err != nil || res.(*api.Reply).Err != nil {
+			res, err := system.Root.RequestFuture(pid, &kit.Call{ID: "c", Method: "task.create", Params: p}, 10*time.Second).Result()
+			if err != nil || res.(*kit.Reply).Err != nil {
 				b.Fatalf("create %d: %v %v", i, err, res)
 			}
 		}

@@ -9,15 +9,15 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
 
 // Registry holds the task methods; each handler answers its call exactly
 // once, now or (attach, dispatch) when its agent child reports back.
-var Registry = api.NewRegistry(protocol.OwnerTasks, "actors/tasks", map[string]func(*Tasks, actor.Context, *api.Call) *api.Reply{
+var Registry = kit.NewRegistry(protocol.OwnerTasks, "actors/tasks", map[string]func(*Tasks, actor.Context, *kit.Call) *kit.Reply{
 	"task.create":   (*Tasks).create,
 	"task.list":     (*Tasks).list,
 	"task.get":      (*Tasks).get,
@@ -129,14 +129,14 @@ type Tasks struct {
 	lastGen, doneGen uint64
 	// nextIDSaved is the next id as last handed to the store.
 	nextIDSaved uint64
-	timers      api.Timers
+	timers      kit.Timers
 }
 
 // heldReply is an answer waiting for its change to reach the disk.
 type heldReply struct {
 	gen   uint64
 	to    *actor.PID
-	reply *api.Reply
+	reply *kit.Reply
 	// prompt, for a dispatch, is what its asker sends once the running
 	// task is on disk (a kill before cannot leave a prompted agent on a
 	// task the next server thinks ready).
@@ -156,7 +156,7 @@ func Props(opts Options) *actor.Props {
 	// A failed asker is stopped, not restarted (a restart would ask the
 	// session again); its Terminated answers its call.
 	stop := actor.NewOneForOneStrategy(0, 0, func(any) actor.Directive { return actor.StopDirective })
-	return actor.PropsFromProducer(func() actor.Actor { return newTasks(opts) }, api.Guarded(opts.Log), actor.WithSupervisor(stop))
+	return actor.PropsFromProducer(func() actor.Actor { return newTasks(opts) }, kit.Guarded(opts.Log), actor.WithSupervisor(stop))
 }
 
 func newTasks(opts Options) *Tasks {
@@ -172,7 +172,7 @@ func newTasks(opts Options) *Tasks {
 // Receive implements actor.Actor.
 func (t *Tasks) Receive(ctx actor.Context) {
 	msg := ctx.Message()
-	if f, ok := msg.(*api.Fired); ok {
+	if f, ok := msg.(*kit.Fired); ok {
 		msg = t.timers.Fired(f)
 	}
 	switch msg := msg.(type) {
@@ -201,10 +201,10 @@ func (t *Tasks) Receive(ctx actor.Context) {
 		t.apply(ctx, t.board.retain(t.opts.Retention))
 	case *storeWritten:
 		t.written(ctx, msg)
-	case *api.Call:
+	case *kit.Call:
 		h, ok := Registry.Lookup(msg.Method)
 		if !ok {
-			ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "tasks: no handler for %s", msg.Method)))
+			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeInternal, "tasks: no handler for %s", msg.Method)))
 			return
 		}
 		if reply := h(t, ctx, msg); reply != nil {
@@ -225,7 +225,7 @@ func (t *Tasks) Receive(ctx actor.Context) {
 		if a := t.askers[msg.Who.Id]; a != nil {
 			delete(t.askers, msg.Who.Id)
 			delete(t.inFlight, a.taskID)
-			ctx.Send(a.caller, api.Fail(protocol.Errorf(protocol.CodeInternal, "%s of %s: its agent lookup failed", a.call.Method, a.taskID)))
+			ctx.Send(a.caller, kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s of %s: its agent lookup failed", a.call.Method, a.taskID)))
 		}
 	case *SetDispatcher:
 		t.dispatcher = msg.PID
@@ -234,7 +234,7 @@ func (t *Tasks) Receive(ctx actor.Context) {
 	case *Export:
 		t.hold(ctx, heldReply{to: ctx.Sender(), export: t.board.snapshot()})
 	default:
-		api.Unhandled(ctx, msg, t.opts.Log)
+		kit.Unhandled(ctx, msg, t.opts.Log)
 	}
 }
 
@@ -338,7 +338,7 @@ func (t *Tasks) release(ctx actor.Context, h heldReply, err error) {
 		}
 		ctx.Send(h.to, h.export)
 	case err != nil:
-		ctx.Send(h.to, api.Fail(protocol.Errorf(protocol.CodeInternal, "the claim is made but not saved: %v", err)))
+		ctx.Send(h.to, kit.Fail(protocol.Errorf(protocol.CodeInternal, "the claim is made but not saved: %v", err)))
 	default:
 		ctx.Send(h.to, h.reply)
 	}
@@ -367,8 +367,8 @@ func taskFields(e protocol.EventData) events.Fields {
 
 // infoReply answers with t and its newest activities (task.get's
 // default page), never its whole history.
-func infoReply(t *protocol.TaskInfo) *api.Reply {
-	return api.Done(protocol.TaskInfoResult{Task: withPage(t, protocol.DefaultTaskActivities, 0)})
+func infoReply(t *protocol.TaskInfo) *kit.Reply {
+	return kit.Done(protocol.TaskInfoResult{Task: withPage(t, protocol.DefaultTaskActivities, 0)})
 }
 
 // withPage is a copy of t with the newest limit of its activities before
@@ -394,7 +394,7 @@ func withPage(t *protocol.TaskInfo, limit int, before uint64) protocol.TaskInfo 
 // its description and with only the activities the report added, so its
 // size is the report's (its message, kept as last_message too, as
 // Herdr's answer has it).
-func reportReply(t *protocol.TaskInfo, c change) *api.Reply {
+func reportReply(t *protocol.TaskInfo, c change) *kit.Reply {
 	r := withoutActivities(t)
 	r.Description = ""
 	r.ActivityCount = len(t.Activities)
@@ -403,17 +403,17 @@ func reportReply(t *protocol.TaskInfo, c change) *api.Reply {
 			r.Activities = append(r.Activities, a.Activity)
 		}
 	}
-	return api.Done(protocol.TaskInfoResult{Task: r})
+	return kit.Done(protocol.TaskInfoResult{Task: r})
 }
 
-func (t *Tasks) create(ctx actor.Context, call *api.Call) *api.Reply {
+func (t *Tasks) create(ctx actor.Context, call *kit.Call) *kit.Reply {
 	p := call.Params.(*protocol.TaskCreateParams)
 	if t.dispatching && p.Cwd == "" {
-		return api.Fail(protocol.ParamError("cwd", "required while the task dispatcher runs: it makes each task's worktree off the task's folder (herdr task create --cwd DIR)"))
+		return kit.Fail(protocol.ParamError("cwd", "required while the task dispatcher runs: it makes each task's worktree off the task's folder (herdr task create --cwd DIR)"))
 	}
 	task, c, err := t.board.create(p, "api")
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	t.apply(ctx, c)
 	return infoReply(task)
@@ -421,7 +421,7 @@ func (t *Tasks) create(ctx actor.Context, call *api.Call) *api.Reply {
 
 // list answers a page of the tasks asked for (all from offset without
 // a limit), with their total and the next page's offset.
-func (t *Tasks) list(_ actor.Context, call *api.Call) *api.Reply {
+func (t *Tasks) list(_ actor.Context, call *kit.Call) *kit.Reply {
 	p := call.Params.(*protocol.TaskListParams)
 	sorted := t.board.sorted(p)
 	res := protocol.TaskList{Total: len(sorted)}
@@ -436,34 +436,34 @@ func (t *Tasks) list(_ actor.Context, call *api.Call) *api.Reply {
 		info.ActivityCount = len(task.Activities)
 		res.Tasks = append(res.Tasks, info)
 	}
-	return api.Done(res)
+	return kit.Done(res)
 }
 
-func (t *Tasks) get(_ actor.Context, call *api.Call) *api.Reply {
+func (t *Tasks) get(_ actor.Context, call *kit.Call) *kit.Reply {
 	p := call.Params.(*protocol.TaskGetParams)
 	task, err := t.board.get(p.TaskID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	limit := p.ActivityLimit
 	if limit == 0 {
 		limit = protocol.DefaultTaskActivities
 	}
-	return api.Done(protocol.TaskInfoResult{Task: withPage(task, limit, p.ActivitiesBefore)})
+	return kit.Done(protocol.TaskInfoResult{Task: withPage(task, limit, p.ActivitiesBefore)})
 }
 
 // remove takes a done or cancelled task off the board (and its file
 // off the disk).
-func (t *Tasks) remove(ctx actor.Context, call *api.Call) *api.Reply {
+func (t *Tasks) remove(ctx actor.Context, call *kit.Call) *kit.Reply {
 	c, err := t.board.remove(call.Params.(*protocol.TaskIDParams).TaskID)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	t.apply(ctx, c)
-	return api.OK()
+	return kit.OK()
 }
 
-func (t *Tasks) report(ctx actor.Context, call *api.Call) *api.Reply {
+func (t *Tasks) report(ctx actor.Context, call *kit.Call) *kit.Reply {
 	p := call.Params.(*protocol.TaskReportParams)
 	source := p.Source
 	if source == "" {
@@ -471,7 +471,7 @@ func (t *Tasks) report(ctx actor.Context, call *api.Call) *api.Reply {
 	}
 	task, c, err := t.board.report(p.TaskID, p.Status, p.Message, source)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	t.apply(ctx, c)
 	return reportReply(task, c)
@@ -480,10 +480,10 @@ func (t *Tasks) report(ctx actor.Context, call *api.Call) *api.Reply {
 // claim is the dispatcher's durable record before it prompts a worker:
 // answered once a session file holding it is on disk, so a server killed
 // after the answer still knows the worker when it starts again.
-func (t *Tasks) claim(ctx actor.Context, call *api.Call) *api.Reply {
+func (t *Tasks) claim(ctx actor.Context, call *kit.Call) *kit.Reply {
 	task, c, err := t.board.claim(call.Params.(*protocol.TaskClaimParams), "dispatcher")
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	if len(c.events) == 0 || t.opts.Store == nil || ctx.Sender() == nil {
 		t.apply(ctx, c)
@@ -494,24 +494,24 @@ func (t *Tasks) claim(ctx actor.Context, call *api.Call) *api.Reply {
 	return nil
 }
 
-func (t *Tasks) run(ctx actor.Context, call *api.Call) *api.Reply {
+func (t *Tasks) run(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if t.dispatcher == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeFeatureDisabled, "this server has no task dispatcher"))
+		return kit.Fail(protocol.Errorf(protocol.CodeFeatureDisabled, "this server has no task dispatcher"))
 	}
 	n := 0
 	if p := call.Params.(*protocol.TaskRunParams); p.MaxRunning != nil {
 		n = *p.MaxRunning
 	}
 	ctx.Send(t.dispatcher, &Run{MaxRunning: n})
-	return api.OK()
+	return kit.OK()
 }
 
-func (t *Tasks) attach(ctx actor.Context, call *api.Call) *api.Reply {
+func (t *Tasks) attach(ctx actor.Context, call *kit.Call) *kit.Reply {
 	p := call.Params.(*protocol.TaskAttachParams)
 	return t.resolve(ctx, call, p.TaskID, p.Target, false, "")
 }
 
-func (t *Tasks) dispatch(ctx actor.Context, call *api.Call) *api.Reply {
+func (t *Tasks) dispatch(ctx actor.Context, call *kit.Call) *kit.Reply {
 	p := call.Params.(*protocol.TaskDispatchParams)
 	return t.resolve(ctx, call, p.TaskID, p.Target, true, p.Prompt)
 }
@@ -519,26 +519,26 @@ func (t *Tasks) dispatch(ctx actor.Context, call *api.Call) *api.Reply {
 // resolve starts an attach or a dispatch: the task is checked, marked in
 // flight, and a child asks the session for the agent; the call is
 // answered when the child reports (agentFound, prompted).
-func (t *Tasks) resolve(ctx actor.Context, call *api.Call, id, target string, dispatch bool, prompt string) *api.Reply {
+func (t *Tasks) resolve(ctx actor.Context, call *kit.Call, id, target string, dispatch bool, prompt string) *kit.Reply {
 	task, err := t.board.get(id)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	if t.inFlight[task.ID] {
-		return api.Fail(protocol.Errorf(protocol.CodeInvalidTaskTransition, "task %s: an attach or dispatch of it is already in progress", task.ID))
+		return kit.Fail(protocol.Errorf(protocol.CodeInvalidTaskTransition, "task %s: an attach or dispatch of it is already in progress", task.ID))
 	}
 	if dispatch && task.Status != protocol.TaskReady {
-		return api.Fail(notReady(task))
+		return kit.Fail(notReady(task))
 	}
 	if !dispatch && (task.Status == protocol.TaskDone || task.Status == protocol.TaskCancelled) {
-		return api.Fail(protocol.Errorf(protocol.CodeInvalidTaskTransition, "task %s is %s; a final task takes no assignee", task.ID, task.Status))
+		return kit.Fail(protocol.Errorf(protocol.CodeInvalidTaskTransition, "task %s is %s; a final task takes no assignee", task.ID, task.Status))
 	}
 	if t.opts.Session == nil {
-		return api.Fail(protocol.Errorf(protocol.CodeInternal, "tasks: no session to find agents in"))
+		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "tasks: no session to find agents in"))
 	}
 	t.inFlight[task.ID] = true
 	a := &asker{session: t.opts.Session, call: call, caller: ctx.Sender(), taskID: task.ID, target: target, dispatch: dispatch, prompt: prompt}
-	pid := ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }, api.Guarded(t.opts.Log)))
+	pid := ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }, kit.Guarded(t.opts.Log)))
 	t.askers[pid.Id] = a
 	return nil
 }
@@ -556,7 +556,7 @@ func (t *Tasks) finish(ctx actor.Context, pid *actor.PID) {
 func (t *Tasks) agentFound(ctx actor.Context, m *agentFound) {
 	if m.err != nil {
 		delete(t.inFlight, m.asker.taskID)
-		ctx.Send(m.asker.caller, api.Fail(m.err))
+		ctx.Send(m.asker.caller, kit.Fail(m.err))
 		t.finish(ctx, ctx.Sender())
 		return
 	}
@@ -584,7 +584,7 @@ func (t *Tasks) agentFound(ctx actor.Context, m *agentFound) {
 	}
 	if err != nil {
 		delete(t.inFlight, a.taskID)
-		ctx.Send(a.caller, api.Fail(err))
+		ctx.Send(a.caller, kit.Fail(err))
 		t.finish(ctx, ctx.Sender())
 		return
 	}
@@ -612,7 +612,7 @@ func (t *Tasks) prompted(ctx actor.Context, m *prompted) {
 	t.finish(ctx, ctx.Sender())
 	task, err := t.board.get(id)
 	if err != nil {
-		ctx.Send(m.asker.caller, api.Fail(err))
+		ctx.Send(m.asker.caller, kit.Fail(err))
 		return
 	}
 	if m.err == nil {
@@ -624,7 +624,7 @@ func (t *Tasks) prompted(ctx actor.Context, m *prompted) {
 		t.board.undoDispatch(task, m.before, protocol.AsError(m.err).Message, &c)
 		t.apply(ctx, c)
 	}
-	ctx.Send(m.asker.caller, api.Fail(m.err))
+	ctx.Send(m.asker.caller, kit.Fail(m.err))
 }
 
 // promptFor is the prompt a dispatch sends: the task, and how to report.

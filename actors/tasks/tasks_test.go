@@ -10,7 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -29,15 +29,15 @@ type release struct{}
 
 func (f *fakeSession) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
-	case *api.Call:
+	case *kit.Call:
 		switch p := msg.Params.(type) {
 		case *protocol.AgentTarget:
 			if p.Target == "boom" {
-				ctx.Respond(api.Done(explosive{}))
+				ctx.Respond(kit.Done(explosive{}))
 				return
 			}
 			if p.Target != "bob" {
-				ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeAgentNotFound, "no agent at %s", p.Target)))
+				ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeAgentNotFound, "no agent at %s", p.Target)))
 				return
 			}
 			if f.hold {
@@ -47,11 +47,11 @@ func (f *fakeSession) Receive(ctx actor.Context) {
 			ctx.Respond(bob())
 		case *protocol.AgentPromptParams:
 			if strings.Contains(p.Text, "FAIL") {
-				ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeAgentBlocked, "agent is blocked")))
+				ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeAgentBlocked, "agent is blocked")))
 				return
 			}
 			f.prompts <- p.Target + "|" + p.Text
-			ctx.Respond(api.Done(protocol.AgentPrompted{}))
+			ctx.Respond(kit.Done(protocol.AgentPrompted{}))
 		}
 	case *release:
 		f.hold = false // a get that has not come yet is answered as it comes
@@ -68,8 +68,8 @@ type explosive struct{}
 func (explosive) ResultType() string           { return "agent_info" }
 func (explosive) MarshalJSON() ([]byte, error) { panic("boom") }
 
-func bob() *api.Reply {
-	return api.Done(protocol.AgentInfoResult{Agent: protocol.AgentInfo{PaneID: "w1:p2", TerminalID: "term_1"}})
+func bob() *kit.Reply {
+	return kit.Done(protocol.AgentInfoResult{Agent: protocol.AgentInfo{PaneID: "w1:p2", TerminalID: "term_1"}})
 }
 
 // sink forwards every message of type T it gets to a channel.
@@ -156,16 +156,16 @@ func (r *rig) putWith(id string) (storePut, protocol.TaskInfo) {
 }
 
 func (r *rig) ask(method string, params protocol.Params) *actor.Future {
-	return r.system.Root.RequestFuture(r.tasks, &api.Call{ID: method, Method: method, Params: params}, 5*time.Second)
+	return r.system.Root.RequestFuture(r.tasks, &kit.Call{ID: method, Method: method, Params: params}, 5*time.Second)
 }
 
-func (r *rig) reply(f *actor.Future) *api.Reply {
+func (r *rig) reply(f *actor.Future) *kit.Reply {
 	r.t.Helper()
 	res, err := f.Result()
 	if err != nil {
 		r.t.Fatalf("no answer: %v", err)
 	}
-	return res.(*api.Reply)
+	return res.(*kit.Reply)
 }
 
 func (r *rig) task(f *actor.Future) protocol.TaskInfo {
@@ -317,10 +317,10 @@ func TestTasks_ClaimAnsweredWhenDurable(t *testing.T) {
 	r := startRig(t, false, nil, false)
 	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "one"}))
 	r.task(r.ask("task.create", &protocol.TaskCreateParams{Title: "two"}))
-	replies := make(chan *api.Reply, 4)
+	replies := make(chan *kit.Reply, 4)
 	probe := r.system.Root.Spawn(actor.PropsFromFunc(sink(replies)))
 	send := func(method string, p protocol.Params) {
-		r.system.Root.RequestWithCustomSender(r.tasks, &api.Call{ID: method, Method: method, Params: p}, probe)
+		r.system.Root.RequestWithCustomSender(r.tasks, &kit.Call{ID: method, Method: method, Params: p}, probe)
 	}
 	send("task.claim", &protocol.TaskClaimParams{TaskID: "task-1", Worker: &protocol.TaskWorker{WorkspaceID: "w2", Branch: "task/task-1-one"}})
 	send("task.get", &protocol.TaskGetParams{TaskID: "task-2"})

@@ -9,8 +9,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/coder/websocket"
 
-	"github.com/herdr-go/herdr/actors/api"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -71,7 +71,7 @@ type outItem struct {
 }
 
 // browser is the actor of one browser's WebSocket: it answers the page's
-// requests in order, one at a time, by sending api.Calls to the session
+// requests in order, one at a time, by sending kit.Calls to the session
 // as a socket connection does, and writes event batches and screen frames
 // to the page with the same flow control (one batch, one frame per pane
 // in flight).
@@ -87,7 +87,7 @@ type browser struct {
 	credits chan struct{}
 	queue   []*request
 	current *request
-	calls   api.InFlight // current's call: its deadline, and how its answer is known
+	calls   kit.InFlight // current's call: its deadline, and how its answer is known
 	bucket  bucket
 	replay  *actor.PID
 	root    *actor.RootContext
@@ -102,9 +102,9 @@ func newBrowser(ws wsConn, done chan struct{}, opts Options) *browser {
 func (b *browser) Receive(ctx actor.Context) {
 	msg := ctx.Message()
 	switch m := msg.(type) {
-	case *api.Relayed: // sent to the actor's relay (api.InFlight)
-		ctx, msg = api.Relay(ctx, m), m.Msg
-	case *api.Fired:
+	case *kit.Relayed: // sent to the actor's relay (kit.InFlight)
+		ctx, msg = kit.Relay(ctx, m), m.Msg
+	case *kit.Fired:
 		if expired, ok := b.calls.Fired(ctx, m); ok && expired != nil {
 			b.finish(ctx, expired)
 		}
@@ -116,18 +116,18 @@ func (b *browser) Receive(ctx actor.Context) {
 	case *wsMessage:
 		b.message(ctx, msg)
 		b.pump(ctx)
-	case *api.Reply:
+	case *kit.Reply:
 		if b.calls.Answers(ctx, msg) {
 			b.finish(ctx, msg)
 		}
 	case *actor.DeadLetterResponse:
 		if b.calls.Answers(ctx, msg) {
-			b.finish(ctx, api.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
+			b.finish(ctx, kit.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed before it could answer")))
 		}
 	case *events.Batch:
 		// The bus and the panes know the actor by the identity its
-		// subscription went out with (api.InFlight).
-		bus, root, self := b.opts.Events, b.root, api.Addressee(ctx)
+		// subscription went out with (kit.InFlight).
+		bus, root, self := b.opts.Events, b.root, kit.Addressee(ctx)
 		b.enqueue(outItem{lines: msg.Lines, after: func() { root.Send(bus, &events.Ack{Sub: self}) }})
 	case *events.Lost, *events.Failed:
 		// The page missed events: it reloads its snapshot and the actor
@@ -135,9 +135,9 @@ func (b *browser) Receive(ctx actor.Context) {
 		b.push("web.resync", struct{}{})
 		b.subscribe()
 		b.pump(ctx)
-	case *api.Frames:
-		root, self, from := b.root, api.Addressee(ctx), msg.From
-		b.enqueue(outItem{lines: msg.Lines, after: func() { root.Send(from, &api.FramesWritten{Sub: self}) }})
+	case *kit.Frames:
+		root, self, from := b.root, kit.Addressee(ctx), msg.From
+		b.enqueue(outItem{lines: msg.Lines, after: func() { root.Send(from, &kit.FramesWritten{Sub: self}) }})
 	case *replayDone:
 		if msg.From.Equal(b.replay) {
 			b.push("web.replay_done", struct{}{})
@@ -151,7 +151,7 @@ func (b *browser) Receive(ctx actor.Context) {
 		b.cancel()
 		close(b.out)
 	default:
-		api.Unhandled(ctx, msg, b.opts.Log)
+		kit.Unhandled(ctx, msg, b.opts.Log)
 	}
 }
 
@@ -190,13 +190,13 @@ func (b *browser) message(ctx actor.Context, msg *wsMessage) {
 	n := msg.credits
 	req, err := protocol.DecodeRequest(msg.data)
 	if err != nil {
-		b.answer(req.ID, api.Fail(err), n)
+		b.answer(req.ID, kit.Fail(err), n)
 		return
 	}
 	if req.Method == replayMethod {
 		var prm replayParams
 		if err := protocol.Unmarshal(req.Params, &prm); err != nil || (prm.PaneID == "") == (prm.Cast == "") {
-			b.answer(req.ID, api.Fail(protocol.ParamError("params", "web.replay takes pane_id or cast")), n)
+			b.answer(req.ID, kit.Fail(protocol.ParamError("params", "web.replay takes pane_id or cast")), n)
 			return
 		}
 		if prm.Cast != "" {
@@ -210,16 +210,16 @@ func (b *browser) message(ctx actor.Context, msg *wsMessage) {
 	// DecodeParams below), so a page can tell an older server from a refusal.
 	m, known := protocol.Lookup(req.Method)
 	if known && m.Browser == protocol.BrowserDenied {
-		b.answer(req.ID, api.Fail(protocol.Errorf(protocol.CodeInvalidRequest, "%s is not available to the web dashboard", req.Method)), n)
+		b.answer(req.ID, kit.Fail(protocol.Errorf(protocol.CodeInvalidRequest, "%s is not available to the web dashboard", req.Method)), n)
 		return
 	}
 	if m.Browser == protocol.BrowserTyping && !b.bucket.take(time.Now()) {
-		b.answer(req.ID, api.Fail(protocol.Errorf("rate_limited", "too much input from this page; at most %d writes a second", inputRate)), n)
+		b.answer(req.ID, kit.Fail(protocol.Errorf("rate_limited", "too much input from this page; at most %d writes a second", inputRate)), n)
 		return
 	}
 	params, err := protocol.DecodeRouted(req.Method, req.Params)
 	if err != nil {
-		b.answer(req.ID, api.Fail(err), n)
+		b.answer(req.ID, kit.Fail(err), n)
 		return
 	}
 	b.queue = append(b.queue, &request{id: req.ID, method: req.Method, params: params, credits: n})
@@ -236,7 +236,7 @@ func (b *browser) pump(ctx actor.Context) {
 		b.calls.Log = b.opts.Log
 		deadline := b.opts.CallDeadline
 		if deadline <= 0 {
-			deadline = api.DefaultCallDeadline
+			deadline = kit.DefaultCallDeadline
 		}
 		owner := b.opts.Session
 		m, _ := protocol.Lookup(r.method)
@@ -246,11 +246,11 @@ func (b *browser) pump(ctx actor.Context) {
 		case m.Owner == protocol.OwnerTasks && b.opts.Tasks != nil:
 			owner = b.opts.Tasks // the task board (static/tasks.js)
 		}
-		b.calls.Send(ctx, owner, &api.Call{ID: r.id, Method: r.method, Params: r.params}, api.Deadline(r.params, deadline))
+		b.calls.Send(ctx, owner, &kit.Call{ID: r.id, Method: r.method, Params: r.params}, kit.Deadline(r.params, deadline))
 	}
 }
 
-func (b *browser) finish(ctx actor.Context, r *api.Reply) {
+func (b *browser) finish(ctx actor.Context, r *kit.Reply) {
 	req := b.current
 	if req == nil {
 		return
@@ -275,7 +275,7 @@ func (b *browser) finish(ctx actor.Context, r *api.Reply) {
 }
 
 // answer writes a reply line and gives the request's read credits back.
-func (b *browser) answer(id string, r *api.Reply, credits int) {
+func (b *browser) answer(id string, r *kit.Reply, credits int) {
 	var line []byte
 	if r.Err != nil {
 		line = protocol.EncodeError(id, r.Err)

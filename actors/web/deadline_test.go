@@ -12,7 +12,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/coder/websocket"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -26,7 +26,7 @@ func TestBrowser_Deadline_UnansweredCallIsGivenUpAndLateAnswerDropped(t *testing
 	t.Cleanup(system.Shutdown)
 	var lost *actor.PID
 	session := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
-		call, ok := ctx.Message().(*api.Call)
+		call, ok := ctx.Message().(*kit.Call)
 		if !ok {
 			return
 		}
@@ -35,19 +35,19 @@ func TestBrowser_Deadline_UnansweredCallIsGivenUpAndLateAnswerDropped(t *testing
 			lost = ctx.Sender() // and no answer, for now
 		default:
 			if lost != nil {
-				ctx.Send(lost, api.Fail(protocol.Errorf("late", "the late answer to the lost call")))
+				ctx.Send(lost, kit.Fail(protocol.Errorf("late", "the late answer to the lost call")))
 				lost = nil
 			}
-			ctx.Respond(api.OK())
+			ctx.Respond(kit.OK())
 		}
 	}))
 	pid := system.Root.Spawn(Props(Options{Session: session, Events: session, Log: quiet, Listen: "127.0.0.1:0", CallDeadline: 200 * time.Millisecond}))
 	t.Cleanup(func() { _ = system.Root.StopFuture(pid).Wait() })
-	res, err := system.Root.RequestFuture(pid, &api.Call{Method: "web.url"}, 10*time.Second).Result()
+	res, err := system.Root.RequestFuture(pid, &kit.Call{Method: "web.url"}, 10*time.Second).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
-	started := res.(*api.Reply).Result.(protocol.WebStarted)
+	started := res.(*kit.Reply).Result.(protocol.WebStarted)
 	d := &dashboard{system: system, addr: started.Listen}
 	_, d.token, _ = strings.Cut(started.URL, "?token=")
 	ws := d.dialWS(t)

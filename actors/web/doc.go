@@ -1,7 +1,7 @@
 // Package web owns the built-in web dashboard: a listener actor that serves
 // one embedded page (static/, no build step, no CDN) and a WebSocket, and
 // one browser actor per WebSocket that speaks to the same session actor as
-// the socket gateway's connections, with the same api.Call messages, and
+// the socket gateway's connections, with the same kit.Call messages, and
 // subscribes to the events bus and to pane screens like a socket client.
 // So the dashboard is one model behind two transports.
 //

@@ -15,14 +15,14 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/coder/websocket"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
 // heldCall is a call the fake session keeps unanswered until the test
 // answers it.
 type heldCall struct {
-	call   *api.Call
+	call   *kit.Call
 	sender *actor.PID
 }
 
@@ -34,12 +34,12 @@ type fakeSession struct {
 }
 
 func (f *fakeSession) Receive(ctx actor.Context) {
-	if c, ok := ctx.Message().(*api.Call); ok {
+	if c, ok := ctx.Message().(*kit.Call); ok {
 		if f.hold[c.Method] {
 			f.held <- heldCall{call: c, sender: ctx.Sender()}
 			return
 		}
-		ctx.Respond(api.OK())
+		ctx.Respond(kit.OK())
 	}
 }
 
@@ -69,11 +69,11 @@ func startDashboard(t *testing.T, fds int, to *timeouts, hold ...string) *dashbo
 	}
 	pid := system.Root.Spawn(Props(opts))
 	t.Cleanup(func() { _ = system.Root.StopFuture(pid).Wait() })
-	res, err := system.Root.RequestFuture(pid, &api.Call{Method: "web.url"}, 10*time.Second).Result()
+	res, err := system.Root.RequestFuture(pid, &kit.Call{Method: "web.url"}, 10*time.Second).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := res.(*api.Reply)
+	r := res.(*kit.Reply)
 	if r.Err != nil {
 		t.Fatal(r.Err)
 	}
@@ -312,7 +312,7 @@ func TestDashboard_LargeMessageHoldsTheWindow(t *testing.T) {
 		t.Fatalf("answered while a large message was unanswered: %.100s", l)
 	case <-time.After(500 * time.Millisecond):
 	}
-	d.system.Root.Send(held.sender, api.OK())
+	d.system.Root.Send(held.sender, kit.OK())
 	for _, want := range []string{`"id":"big"`, `"id":"small"`} {
 		select {
 		case l := <-lines:

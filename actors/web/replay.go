@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
@@ -77,20 +77,20 @@ func replaySize(cols, rows int) error {
 }
 
 // startReplay parses a cast and starts its replay, replacing one that runs.
-func (b *browser) startReplay(ctx actor.Context, cast string) *api.Reply {
+func (b *browser) startReplay(ctx actor.Context, cast string) *kit.Reply {
 	h, evs, err := parseReplay(cast)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	if b.replay != nil {
 		ctx.Stop(b.replay)
 	}
-	b.replay = ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return &replayer{head: h, events: evs} }, api.Guarded(nil)))
+	b.replay = ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return &replayer{head: h, events: evs} }, kit.Guarded(nil)))
 	res := ReplayStarted{Cols: h.Width, Rows: h.Height, Events: len(evs)}
 	if len(evs) > 0 {
 		res.Duration = evs[len(evs)-1].Time
 	}
-	return api.Done(res)
+	return kit.Done(res)
 }
 
 // replayTick is the replayer's clock.
@@ -111,7 +111,7 @@ type replayer struct {
 	next     int
 	clock    float64 // the recording's time reached
 	term     *emulator.Terminal
-	timers   api.Timers
+	timers   kit.Timers
 	seq      uint64
 	inflight bool
 	stale    bool
@@ -121,7 +121,7 @@ type replayer struct {
 // Receive implements actor.Actor.
 func (r *replayer) Receive(ctx actor.Context) {
 	msg := ctx.Message()
-	if f, ok := msg.(*api.Fired); ok {
+	if f, ok := msg.(*kit.Fired); ok {
 		msg = r.timers.Fired(f)
 	}
 	switch msg := msg.(type) {
@@ -132,7 +132,7 @@ func (r *replayer) Receive(ctx actor.Context) {
 		r.timers.After(ctx, replayStep, &replayTick{})
 	case *replayTick:
 		r.advance(ctx)
-	case *api.FramesWritten:
+	case *kit.FramesWritten:
 		r.inflight = false
 		if r.ended && !r.stale {
 			// The last frame is on the page: the emulator and the
@@ -144,7 +144,7 @@ func (r *replayer) Receive(ctx actor.Context) {
 	case *actor.Stopping:
 		r.timers.StopAll()
 	default:
-		api.Unhandled(ctx, msg, nil)
+		kit.Unhandled(ctx, msg, nil)
 	}
 }
 
@@ -190,7 +190,7 @@ func (r *replayer) frame(ctx actor.Context) {
 		return
 	}
 	r.inflight = true
-	ctx.Send(ctx.Parent(), &api.Frames{Lines: [][]byte{line}, From: ctx.Self()})
+	ctx.Send(ctx.Parent(), &kit.Frames{Lines: [][]byte{line}, From: ctx.Self()})
 	if r.ended {
 		ctx.Send(ctx.Parent(), &replayDone{From: ctx.Self()})
 	}

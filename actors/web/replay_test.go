@@ -11,7 +11,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -59,8 +59,8 @@ func (p *replayParent) Receive(ctx actor.Context) {
 			return
 		}
 		ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return &replayer{head: h, events: evs} }))
-	case *api.Frames:
-		ctx.Send(msg.From, &api.FramesWritten{Sub: ctx.Self()})
+	case *kit.Frames:
+		ctx.Send(msg.From, &kit.FramesWritten{Sub: ctx.Self()})
 	case *replayDone:
 		p.done = true
 		if p.terminated {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -43,7 +43,7 @@ type Options struct {
 	// same address with the same token (it wins over Listen).
 	Adopt *Adopted
 	// CallDeadline is how long a page's request may wait for its answer
-	// (api.Deadline); zero means api.DefaultCallDeadline.
+	// (kit.Deadline); zero means kit.DefaultCallDeadline.
 	CallDeadline time.Duration
 
 	// timeouts and fdLimit replace the defaults in tests.
@@ -53,7 +53,7 @@ type Options struct {
 
 // Registry holds the socket API methods the listener actor answers; the
 // gateway routes them here.
-var Registry = api.NewRegistry(protocol.OwnerWeb, "actors/web", map[string]func(*Web, actor.Context, *api.Call){
+var Registry = kit.NewRegistry(protocol.OwnerWeb, "actors/web", map[string]func(*Web, actor.Context, *kit.Call){
 	"web.start": (*Web).webStart,
 	"web.url":   (*Web).webURL,
 })
@@ -124,7 +124,7 @@ func Props(opts Options) *actor.Props {
 		opts.Log.Error("web browser actor failed", "reason", reason)
 		return actor.StopDirective
 	})
-	return actor.PropsFromProducer(func() actor.Actor { return &Web{opts: opts} }, actor.WithSupervisor(stop), api.Guarded(opts.Log))
+	return actor.PropsFromProducer(func() actor.Actor { return &Web{opts: opts} }, actor.WithSupervisor(stop), kit.Guarded(opts.Log))
 }
 
 // Receive implements actor.Actor.
@@ -143,7 +143,7 @@ func (w *Web) Receive(ctx actor.Context) {
 			return
 		}
 		ctx.Respond(&Exported{Carried: &Carried{Listen: w.addr, Token: w.token}, Listener: w.ln})
-	case *api.Call:
+	case *kit.Call:
 		w.call(ctx, msg)
 	case *listening:
 		w.listening(ctx, msg)
@@ -151,7 +151,7 @@ func (w *Web) Receive(ctx actor.Context) {
 		w.next++
 		props := actor.PropsFromProducer(func() actor.Actor {
 			return newBrowser(msg.ws, msg.done, w.opts)
-		}, api.Guarded(w.opts.Log))
+		}, kit.Guarded(w.opts.Log))
 		if _, err := ctx.SpawnNamed(props, "browser"+strconv.FormatUint(w.next, 10)); err != nil {
 			w.opts.Log.Error("spawn browser actor", "err", err)
 			msg.ws.CloseNow()
@@ -163,7 +163,7 @@ func (w *Web) Receive(ctx actor.Context) {
 	case *actor.Stopping:
 		w.stopServing()
 	default:
-		api.Unhandled(ctx, msg, w.opts.Log)
+		kit.Unhandled(ctx, msg, w.opts.Log)
 	}
 }
 
@@ -186,22 +186,22 @@ func (w *Web) stopServing() {
 	}
 }
 
-func (w *Web) call(ctx actor.Context, c *api.Call) {
+func (w *Web) call(ctx actor.Context, c *kit.Call) {
 	h, ok := Registry.Lookup(c.Method)
 	if !ok {
-		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", c.Method)))
+		ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", c.Method)))
 		return
 	}
 	h(w, ctx, c)
 }
 
-func (w *Web) webStart(ctx actor.Context, c *api.Call) {
+func (w *Web) webStart(ctx actor.Context, c *kit.Call) {
 	listen := c.Params.(*protocol.WebStartParams).Listen
 	switch {
 	case w.srv != nil && (listen == "" || listen == w.addr || listen == w.opts.Listen):
-		ctx.Respond(api.Done(w.started()))
+		ctx.Respond(kit.Done(w.started()))
 	case w.srv != nil:
-		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeWebStartFailed, "the dashboard already listens on %s; restart the server to move it", w.addr)))
+		ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeWebStartFailed, "the dashboard already listens on %s; restart the server to move it", w.addr)))
 	case w.starting:
 		w.waiting = append(w.waiting, ctx.Sender())
 	default:
@@ -215,17 +215,17 @@ func (w *Web) webStart(ctx actor.Context, c *api.Call) {
 	}
 }
 
-func (w *Web) webURL(ctx actor.Context, _ *api.Call) {
+func (w *Web) webURL(ctx actor.Context, _ *kit.Call) {
 	if w.starting {
 		// [web] listen is still binding: answer once it has.
 		w.waiting = append(w.waiting, ctx.Sender())
 		return
 	}
 	if w.srv == nil {
-		ctx.Respond(api.Fail(protocol.Errorf(protocol.CodeWebNotRunning, "the web dashboard is not running; start it with `herdr web` or [web] listen in config.toml")))
+		ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeWebNotRunning, "the web dashboard is not running; start it with `herdr web` or [web] listen in config.toml")))
 		return
 	}
-	ctx.Respond(api.Done(w.started()))
+	ctx.Respond(kit.Done(w.started()))
 }
 
 // DefaultListen is where `herdr web` serves when neither it nor the
@@ -241,7 +241,7 @@ func (w *Web) started() protocol.WebStarted {
 func (w *Web) start(ctx actor.Context, listen string, caller *actor.PID) {
 	if err := checkListen(listen, w.opts.AllowRemote); err != nil {
 		if caller != nil {
-			ctx.Send(caller, api.Fail(protocol.Errorf(protocol.CodeWebStartFailed, "%v", err)))
+			ctx.Send(caller, kit.Fail(protocol.Errorf(protocol.CodeWebStartFailed, "%v", err)))
 		}
 		w.opts.Log.Error("web dashboard not started", "listen", listen, "err", err)
 		return
@@ -288,7 +288,7 @@ func (w *Web) listening(ctx actor.Context, l *listening) {
 		w.opts.Log.Error("web dashboard not started", "err", l.err)
 		for _, c := range callers {
 			if c != nil {
-				ctx.Send(c, api.Fail(protocol.Errorf(protocol.CodeWebStartFailed, "%v", l.err)))
+				ctx.Send(c, kit.Fail(protocol.Errorf(protocol.CodeWebStartFailed, "%v", l.err)))
 			}
 		}
 		return
@@ -300,7 +300,7 @@ func (w *Web) listening(ctx actor.Context, l *listening) {
 	if w.opts.timeouts != nil {
 		to = *w.opts.timeouts
 	}
-	limits := api.FDLimit
+	limits := kit.FDLimit
 	if w.opts.fdLimit != nil {
 		limits = w.opts.fdLimit
 	}
@@ -325,7 +325,7 @@ func (w *Web) listening(ctx actor.Context, l *listening) {
 	w.opts.Log.Info("web dashboard listening", "addr", w.addr, "token_file", w.opts.TokenPath, "max_unauthenticated", fresh, "max_authenticated", authed)
 	for _, c := range callers {
 		if c != nil {
-			ctx.Send(c, api.Done(w.started()))
+			ctx.Send(c, kit.Done(w.started()))
 		}
 	}
 }

@@ -6,7 +6,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -29,7 +29,7 @@ type statusAsk struct {
 // statusRead brings a git run's result back to the actor.
 type statusRead struct{ st protocol.WorkspaceGitStatus }
 
-func (w *Workspace) gitStatus(ctx actor.Context, req *Request) *api.Reply {
+func (w *Workspace) gitStatus(ctx actor.Context, req *Request) *kit.Reply {
 	prm := req.Call.Params.(*protocol.WorkspaceGitStatusParams)
 	cwd := req.Cwd
 	if prm.Cwd != nil {
@@ -58,7 +58,7 @@ func (w *Workspace) statusDone(ctx actor.Context, msg *statusRead) {
 	g := &w.status
 	st := msg.st
 	for _, c := range g.waiting {
-		ctx.Send(c, api.Done(st))
+		ctx.Send(c, kit.Done(st))
 	}
 	g.running, g.waiting = "", nil
 	if len(g.next) > 0 {
@@ -81,7 +81,7 @@ func (w *Workspace) statusDone(ctx actor.Context, msg *statusRead) {
 // restarted: the run's result would reach an instance that never heard
 // of them.
 func (g *gitStatusState) abandon(ctx actor.Context, id string) {
-	fail := api.Fail(protocol.Errorf(protocol.CodeInternal, "workspace %s stopped before git answered; try again", id))
+	fail := kit.Fail(protocol.Errorf(protocol.CodeInternal, "workspace %s stopped before git answered; try again", id))
 	for _, c := range g.waiting {
 		ctx.Send(c, fail)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/meta"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -29,13 +29,13 @@ type Seed struct {
 // Request is one of Methods forwarded by the session, which has resolved
 // the target; Info is the workspace's record as the session has it.
 type Request struct {
-	Call *api.Call
+	Call *kit.Call
 	Info protocol.WorkspaceInfo
 	Cwd  string // the workspace's folder
 }
 
-// CarriedCall implements api.CallCarrier.
-func (r *Request) CarriedCall() *api.Call { return r.Call }
+// CarriedCall implements kit.CallCarrier.
+func (r *Request) CarriedCall() *kit.Call { return r.Call }
 
 // Changed tells the session (the actor's parent) what the workspace now
 // holds. Event names the event the change announces.
@@ -48,7 +48,7 @@ type Changed struct {
 }
 
 // Registry holds the methods the workspace actor answers.
-var Registry = api.NewRegistry(protocol.OwnerWorkspace, "actors/workspace", map[string]func(*Workspace, actor.Context, *Request) *api.Reply{
+var Registry = kit.NewRegistry(protocol.OwnerWorkspace, "actors/workspace", map[string]func(*Workspace, actor.Context, *Request) *kit.Reply{
 	"workspace.rename":          (*Workspace).rename,
 	"workspace.report_metadata": (*Workspace).reportMetadata,
 	"workspace.git_status":      (*Workspace).gitStatus,
@@ -62,7 +62,7 @@ type Workspace struct {
 	tokens  meta.Tokens
 	rev     uint64
 	nextGen uint64 // TTL generations
-	timers  api.Timers
+	timers  kit.Timers
 	status  gitStatusState
 }
 
@@ -71,7 +71,7 @@ type ttlExpired struct{ gen uint64 }
 
 // Props returns the props of a workspace actor that starts, and restarts
 // after a failure, from what seed holds at that moment.
-func Props(seed *api.Reseed[Seed]) *actor.Props {
+func Props(seed *kit.Reseed[Seed]) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
 		s := seed.Get()
 		w := &Workspace{seed: s, label: s.Label, rev: s.Rev}
@@ -79,13 +79,13 @@ func Props(seed *api.Reseed[Seed]) *actor.Props {
 			w.tokens.Apply(map[string]*string{k: &v}, 0)
 		}
 		return w
-	}, api.Guarded(seed.Get().Log))
+	}, kit.Guarded(seed.Get().Log))
 }
 
 // Receive implements actor.Actor.
 func (w *Workspace) Receive(ctx actor.Context) {
 	msg := ctx.Message()
-	if f, ok := msg.(*api.Fired); ok {
+	if f, ok := msg.(*kit.Fired); ok {
 		msg = w.timers.Fired(f)
 	}
 	switch msg := msg.(type) {
@@ -104,7 +104,7 @@ func (w *Workspace) Receive(ctx actor.Context) {
 	case *statusRead:
 		w.statusDone(ctx, msg)
 	default:
-		api.Unhandled(ctx, msg, w.seed.Log)
+		kit.Unhandled(ctx, msg, w.seed.Log)
 	}
 }
 
@@ -121,18 +121,18 @@ func (w *Workspace) displayLabel() string {
 	return w.seed.Auto
 }
 
-func (w *Workspace) rename(ctx actor.Context, req *Request) *api.Reply {
+func (w *Workspace) rename(ctx actor.Context, req *Request) *kit.Reply {
 	w.label = req.Call.Params.(*protocol.WorkspaceRenameParams).Label
 	w.changed(ctx, "workspace_renamed")
 	info := req.Info
 	info.Label = w.displayLabel()
-	return api.Done(protocol.WorkspaceInfoResult{Workspace: info})
+	return kit.Done(protocol.WorkspaceInfoResult{Workspace: info})
 }
 
-func (w *Workspace) reportMetadata(ctx actor.Context, req *Request) *api.Reply {
+func (w *Workspace) reportMetadata(ctx actor.Context, req *Request) *kit.Reply {
 	prm := req.Call.Params.(*protocol.WorkspaceReportMetadataParams)
 	if ok, err := w.seqs.Accept("meta", prm.Source, prm.Seq); err != nil || !ok {
-		return api.OkOrFail(err)
+		return kit.OkOrFail(err)
 	}
 	var gen uint64 // 0: no expiry
 	if prm.TTLMS != nil {
@@ -142,10 +142,10 @@ func (w *Workspace) reportMetadata(ctx actor.Context, req *Request) *api.Reply {
 	}
 	before := w.tokens.Wire()
 	if err := w.tokens.Apply(prm.Tokens, gen); err != nil {
-		return api.Fail(err) // its timer finds nothing to expire
+		return kit.Fail(err) // its timer finds nothing to expire
 	}
 	if !maps.Equal(before, w.tokens.Wire()) {
 		w.changed(ctx, "workspace_metadata_updated")
 	}
-	return api.OK()
+	return kit.OK()
 }

@@ -9,7 +9,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -50,7 +50,7 @@ func newParent(t *testing.T, seed Seed) *parent {
 	}, actor.WithSupervisor(stop)))
 	p.self = pp
 	seed.Log = log
-	res, err := system.Root.RequestFuture(pp, &spawnChild{Props(api.NewReseed(seed))}, time.Second).Result()
+	res, err := system.Root.RequestFuture(pp, &spawnChild{Props(kit.NewReseed(seed))}, time.Second).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,18 +58,18 @@ func newParent(t *testing.T, seed Seed) *parent {
 	return p
 }
 
-func (p *parent) call(t *testing.T, method, params string) *api.Reply {
+func (p *parent) call(t *testing.T, method, params string) *kit.Reply {
 	t.Helper()
 	prm, err := protocol.DecodeParams(method, []byte(params))
 	if err != nil {
 		t.Fatal(err)
 	}
 	info := protocol.WorkspaceInfo{WorkspaceID: "w1", Number: 1, Label: "old", TabCount: 2}
-	res, err := p.system.Root.RequestFuture(p.pid, &Request{Call: &api.Call{Method: method, Params: prm}, Info: info}, time.Second).Result()
+	res, err := p.system.Root.RequestFuture(p.pid, &Request{Call: &kit.Call{Method: method, Params: prm}, Info: info}, time.Second).Result()
 	if err != nil {
 		t.Fatalf("%s: %v", method, err)
 	}
-	return res.(*api.Reply)
+	return res.(*kit.Reply)
 }
 
 func (p *parent) change(t *testing.T) *Changed {
@@ -141,7 +141,7 @@ func TestReportMetadata_SeqLimitAndTTL(t *testing.T) {
 		t.Fatalf("after the TTL %+v", c)
 	}
 	// Too many tokens: refused, nothing changes.
-	report := func(prefix string) *api.Reply {
+	report := func(prefix string) *kit.Reply {
 		body := `{"workspace_id":"w1","source":"ci","tokens":{`
 		for i := range protocol.MaxTokensPerResource / 2 {
 			if i > 0 {
@@ -166,14 +166,14 @@ func TestReportMetadata_SeqLimitAndTTL(t *testing.T) {
 // actor is stopped by its parent's supervision.
 func TestGuard_PanicAnswersAndStops(t *testing.T) {
 	saved := Registry
-	Registry = Registry.With("test.panic", func(*Workspace, actor.Context, *Request) *api.Reply { panic("broken") })
+	Registry = Registry.With("test.panic", func(*Workspace, actor.Context, *Request) *kit.Reply { panic("broken") })
 	defer func() { Registry = saved }()
 	p := newParent(t, Seed{ID: "w1"})
-	res, err := p.system.Root.RequestFuture(p.pid, &Request{Call: &api.Call{Method: "test.panic"}}, time.Second).Result()
+	res, err := p.system.Root.RequestFuture(p.pid, &Request{Call: &kit.Call{Method: "test.panic"}}, time.Second).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if e := protocol.AsError(res.(*api.Reply).Err); e.Code != protocol.CodeInternal {
+	if e := protocol.AsError(res.(*kit.Reply).Err); e.Code != protocol.CodeInternal {
 		t.Fatalf("answer %v, want internal_error", e)
 	}
 	select {

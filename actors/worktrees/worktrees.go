@@ -7,7 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -32,7 +32,7 @@ type SetSession struct{ PID *actor.PID }
 // Request is a worktree.* call whose source the session has resolved;
 // the caller is the sender.
 type Request struct {
-	Call *api.Call
+	Call *kit.Call
 	// Dir is the folder the call starts from: the source workspace's
 	// checkout or folder, or the call's cwd.
 	Dir string
@@ -50,7 +50,7 @@ type Request struct {
 // made and announced as worktree_created; otherwise one already open on it
 // is reused.
 type OpenCheckout struct {
-	Call     *api.Call
+	Call     *kit.Call
 	SourceID string
 	Repo     wsactor.Repo
 	Tree     protocol.WorktreeInfo
@@ -62,7 +62,7 @@ type OpenCheckout struct {
 // CloseCheckout tells the session a linked checkout was removed: its
 // workspace closes; the caller is the sender.
 type CloseCheckout struct {
-	Call        *api.Call
+	Call        *kit.Call
 	WorkspaceID string
 	Tree        protocol.WorktreeInfo
 	Forced      bool
@@ -71,7 +71,7 @@ type CloseCheckout struct {
 // Listed asks the session to mark which of a repository's checkouts are
 // open and answer worktree.list; the caller is the sender.
 type Listed struct {
-	Call     *api.Call
+	Call     *kit.Call
 	SourceID string
 	Repo     wsactor.Repo
 	Trees    []protocol.WorktreeInfo
@@ -87,7 +87,7 @@ type Worktrees struct {
 // jobDone brings a job's result back to the actor: a message for the
 // session, or an error for the caller.
 type jobDone struct {
-	call     *api.Call
+	call     *kit.Call
 	caller   *actor.PID
 	sourceID string
 	result   any
@@ -95,21 +95,21 @@ type jobDone struct {
 
 // Props returns the props of the worktrees actor.
 func Props(opts Options) *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor { return &Worktrees{opts: opts, busy: map[string]bool{}} }, api.Guarded(opts.Log))
+	return actor.PropsFromProducer(func() actor.Actor { return &Worktrees{opts: opts, busy: map[string]bool{}} }, kit.Guarded(opts.Log))
 }
 
-// CarriedCall implements api.CallCarrier, for each message that carries
+// CarriedCall implements kit.CallCarrier, for each message that carries
 // the call it is for: a panic handling one answers that call.
-func (r *Request) CarriedCall() *api.Call { return r.Call }
+func (r *Request) CarriedCall() *kit.Call { return r.Call }
 
-// CarriedCall implements api.CallCarrier.
-func (m *OpenCheckout) CarriedCall() *api.Call { return m.Call }
+// CarriedCall implements kit.CallCarrier.
+func (m *OpenCheckout) CarriedCall() *kit.Call { return m.Call }
 
-// CarriedCall implements api.CallCarrier.
-func (m *CloseCheckout) CarriedCall() *api.Call { return m.Call }
+// CarriedCall implements kit.CallCarrier.
+func (m *CloseCheckout) CarriedCall() *kit.Call { return m.Call }
 
-// CarriedCall implements api.CallCarrier.
-func (m *Listed) CarriedCall() *api.Call { return m.Call }
+// CarriedCall implements kit.CallCarrier.
+func (m *Listed) CarriedCall() *kit.Call { return m.Call }
 
 // Receive implements actor.Actor.
 func (w *Worktrees) Receive(ctx actor.Context) {
@@ -123,20 +123,20 @@ func (w *Worktrees) Receive(ctx actor.Context) {
 	case *jobDone:
 		w.finish(ctx, msg)
 	default:
-		api.Unhandled(ctx, msg, w.opts.Log)
+		kit.Unhandled(ctx, msg, w.opts.Log)
 	}
 }
 
 // start runs the call's job on a goroutine; its result comes back as a
 // jobDone. A source workspace runs one job at a time.
-func (w *Worktrees) start(ctx actor.Context, req *Request) *api.Reply {
+func (w *Worktrees) start(ctx actor.Context, req *Request) *kit.Reply {
 	job, err := Methods[req.Call.Method](req, w.opts.Home)
 	if err != nil {
-		return api.Fail(err)
+		return kit.Fail(err)
 	}
 	if id := req.SourceID; id != "" {
 		if w.busy[id] {
-			return api.Fail(protocol.Errorf(protocol.CodeWorktreeBusy, "another worktree operation is running for workspace %s", id))
+			return kit.Fail(protocol.Errorf(protocol.CodeWorktreeBusy, "another worktree operation is running for workspace %s", id))
 		}
 		w.busy[id] = true
 	}
@@ -162,11 +162,11 @@ func (w *Worktrees) start(ctx actor.Context, req *Request) *api.Reply {
 func (w *Worktrees) finish(ctx actor.Context, d *jobDone) {
 	delete(w.busy, d.sourceID)
 	if err, ok := d.result.(error); ok {
-		ctx.Send(d.caller, api.Fail(err))
+		ctx.Send(d.caller, kit.Fail(err))
 		return
 	}
 	if w.session == nil {
-		ctx.Send(d.caller, api.Fail(protocol.Errorf(protocol.CodeInternal, "%s: no session to open the checkout in", d.call.Method)))
+		ctx.Send(d.caller, kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: no session to open the checkout in", d.call.Method)))
 		return
 	}
 	ctx.RequestWithCustomSender(w.session, d.result, d.caller)

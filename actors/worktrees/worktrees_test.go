@@ -10,7 +10,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -54,7 +54,7 @@ func gitRepo(t *testing.T) string {
 }
 
 func list(dir, source string) *Request {
-	return &Request{Call: &api.Call{ID: "1", Method: "worktree.list", Params: &protocol.WorktreeListParams{}}, Dir: dir, SourceID: source}
+	return &Request{Call: &kit.Call{ID: "1", Method: "worktree.list", Params: &protocol.WorktreeListParams{}}, Dir: dir, SourceID: source}
 }
 
 // A failed job answers its caller here and frees its source workspace; a
@@ -68,7 +68,7 @@ func TestJobAnswersOnceAndFreesItsSource(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := res.(*api.Reply); r.Err == nil || protocol.AsError(r.Err).Code != protocol.CodeNotGitWorktree {
+	if r := res.(*kit.Reply); r.Err == nil || protocol.AsError(r.Err).Code != protocol.CodeNotGitWorktree {
 		t.Fatalf("reply %+v, want not_git_worktree", r)
 	}
 
@@ -91,14 +91,14 @@ func TestJobAnswersOnceAndFreesItsSource(t *testing.T) {
 // before any git runs, and leaves the workspace free.
 func TestRemoveRefusesAMainCheckout(t *testing.T) {
 	system, pid, _ := start(t)
-	req := &Request{Call: &api.Call{ID: "1", Method: "worktree.remove", Params: &protocol.WorktreeRemoveParams{WorkspaceID: "w1"}}, SourceID: "w1",
+	req := &Request{Call: &kit.Call{ID: "1", Method: "worktree.remove", Params: &protocol.WorktreeRemoveParams{WorkspaceID: "w1"}}, SourceID: "w1",
 		Worktree: &protocol.WorkspaceWorktreeInfo{RepoRoot: "/r", CheckoutPath: "/r"}}
 	for range 2 { // the second is not refused as busy
 		res, err := system.Root.RequestFuture(pid, req, 10*time.Second).Result()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if r := res.(*api.Reply); r.Err == nil || protocol.AsError(r.Err).Code != protocol.CodeNotLinkedWorktree {
+		if r := res.(*kit.Reply); r.Err == nil || protocol.AsError(r.Err).Code != protocol.CodeNotLinkedWorktree {
 			t.Fatalf("reply %+v, want not_linked_worktree", r)
 		}
 	}

@@ -3,7 +3,7 @@ package view
 import (
 	"sync/atomic"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -48,8 +48,8 @@ func (r *ReadSide) caughtUp() bool {
 // to the session until its first message is done.
 func NewReadSide() *ReadSide { return &ReadSide{} }
 
-// Read implements api.Reader.
-func (r *ReadSide) Read(call *api.Call) *api.Reply {
+// Read implements kit.Reader.
+func (r *ReadSide) Read(call *kit.Call) *kit.Reply {
 	if !r.caughtUp() {
 		return nil
 	}
@@ -139,7 +139,7 @@ func (v *View) Index() {
 // handlers are the methods answered from the View. Each answers as
 // the session's handler of the same method does, or nil to leave the
 // call to the session.
-var handlers = map[string]func(v *View, call *api.Call) *api.Reply{
+var handlers = map[string]func(v *View, call *kit.Call) *kit.Reply{
 	"workspace.list":   (*View).workspaceList,
 	"workspace.get":    (*View).workspaceGet,
 	"tab.list":         (*View).tabList,
@@ -155,7 +155,7 @@ var handlers = map[string]func(v *View, call *api.Call) *api.Reply{
 }
 
 // targetID is the id a targeted call names.
-func targetID(call *api.Call) string {
+func targetID(call *kit.Call) string {
 	if t, ok := call.Params.(protocol.Targeted); ok {
 		return t.TargetID()
 	}
@@ -172,23 +172,23 @@ func (v *View) space(id *string) (first, end int, ok bool) {
 	return i, i + 1, ok
 }
 
-func (v *View) workspaceList(*api.Call) *api.Reply {
+func (v *View) workspaceList(*kit.Call) *kit.Reply {
 	out := make([]protocol.WorkspaceInfo, len(v.Spaces))
 	for i := range v.Spaces {
 		out[i] = v.Spaces[i].Info
 	}
-	return api.Done(protocol.WorkspaceList{Workspaces: out})
+	return kit.Done(protocol.WorkspaceList{Workspaces: out})
 }
 
-func (v *View) workspaceGet(call *api.Call) *api.Reply {
+func (v *View) workspaceGet(call *kit.Call) *kit.Reply {
 	i, ok := v.WSByID[targetID(call)]
 	if !ok {
 		return nil
 	}
-	return api.Done(protocol.WorkspaceInfoResult{Workspace: v.Spaces[i].Info})
+	return kit.Done(protocol.WorkspaceInfoResult{Workspace: v.Spaces[i].Info})
 }
 
-func (v *View) tabList(call *api.Call) *api.Reply {
+func (v *View) tabList(call *kit.Call) *kit.Reply {
 	first, end, ok := v.space(call.Params.(*protocol.TabListParams).WorkspaceID)
 	if !ok {
 		return nil
@@ -199,18 +199,18 @@ func (v *View) tabList(call *api.Call) *api.Reply {
 			out = append(out, v.Tabs[i].Info)
 		}
 	}
-	return api.Done(protocol.TabList{Tabs: out})
+	return kit.Done(protocol.TabList{Tabs: out})
 }
 
-func (v *View) tabGet(call *api.Call) *api.Reply {
+func (v *View) tabGet(call *kit.Call) *kit.Reply {
 	i, ok := v.TabByID[targetID(call)]
 	if !ok {
 		return nil
 	}
-	return api.Done(protocol.TabInfoResult{Tab: v.Tabs[i].Info})
+	return kit.Done(protocol.TabInfoResult{Tab: v.Tabs[i].Info})
 }
 
-func (v *View) paneList(call *api.Call) *api.Reply {
+func (v *View) paneList(call *kit.Call) *kit.Reply {
 	first, end, ok := v.space(call.Params.(*protocol.PaneListParams).WorkspaceID)
 	if !ok {
 		return nil
@@ -223,7 +223,7 @@ func (v *View) paneList(call *api.Call) *api.Reply {
 			out[i] = v.Rec(from + i).Info
 		}
 	}
-	return api.Done(protocol.PaneList{Panes: out})
+	return kit.Done(protocol.PaneList{Panes: out})
 }
 
 // pane is the pane with current id id, else (for "" and allowFocused)
@@ -238,20 +238,20 @@ func (v *View) pane(id *string) int {
 	return v.FocusedPane
 }
 
-func (v *View) paneGet(call *api.Call) *api.Reply {
+func (v *View) paneGet(call *kit.Call) *kit.Reply {
 	i, ok := v.PaneByID[targetID(call)]
 	if !ok {
 		return nil
 	}
-	return api.Done(protocol.PaneInfoResult{Pane: v.Rec(i).Info})
+	return kit.Done(protocol.PaneInfoResult{Pane: v.Rec(i).Info})
 }
 
-func (v *View) paneCurrent(call *api.Call) *api.Reply {
+func (v *View) paneCurrent(call *kit.Call) *kit.Reply {
 	i := v.pane(call.Params.(*protocol.PaneCurrentParams).CallerPaneID)
 	if i < 0 {
 		return nil
 	}
-	return api.Done(protocol.PaneCurrent{Pane: v.Rec(i).Info})
+	return kit.Done(protocol.PaneCurrent{Pane: v.Rec(i).Info})
 }
 
 // tabOf is the tab holding panes[i].
@@ -259,15 +259,15 @@ func (v *View) tabOf(i int) *Tab {
 	return &v.Tabs[v.TabByID[v.Rec(i).Info.TabID]]
 }
 
-func (v *View) paneLayout(call *api.Call) *api.Reply {
+func (v *View) paneLayout(call *kit.Call) *kit.Reply {
 	i := v.pane(call.Params.(*protocol.PaneOptionalTarget).PaneID)
 	if i < 0 {
 		return nil
 	}
-	return api.Done(protocol.PaneLayout{Layout: *v.tabOf(i).Layout})
+	return kit.Done(protocol.PaneLayout{Layout: *v.tabOf(i).Layout})
 }
 
-func (v *View) paneEdges(call *api.Call) *api.Reply {
+func (v *View) paneEdges(call *kit.Call) *kit.Reply {
 	i := v.pane(call.Params.(*protocol.PaneOptionalTarget).PaneID)
 	if i < 0 {
 		return nil
@@ -279,7 +279,7 @@ func (v *View) paneEdges(call *api.Call) *api.Reply {
 			r = rect(lp.Rect)
 		}
 	}
-	return api.Done(protocol.PaneEdges{Edges: protocol.PaneEdgesResult{
+	return kit.Done(protocol.PaneEdges{Edges: protocol.PaneEdgesResult{
 		PaneID: id,
 		Left:   layout.AtEdge(area, r, layout.Left),
 		Right:  layout.AtEdge(area, r, layout.Right),
@@ -302,13 +302,13 @@ func (v *View) agents() []protocol.AgentInfo {
 	return out
 }
 
-func (v *View) agentList(*api.Call) *api.Reply {
-	return api.Done(protocol.AgentList{Agents: v.agents()})
+func (v *View) agentList(*kit.Call) *kit.Reply {
+	return kit.Done(protocol.AgentList{Agents: v.agents()})
 }
 
 // agentGet answers for a current pane id whose pane hosts an agent; a
 // name, or any other form, is the session's to resolve (resolveAgent).
-func (v *View) agentGet(call *api.Call) *api.Reply {
+func (v *View) agentGet(call *kit.Call) *kit.Reply {
 	i, ok := v.PaneByID[targetID(call)]
 	if !ok {
 		return nil
@@ -317,10 +317,10 @@ func (v *View) agentGet(call *api.Call) *api.Reply {
 	if p.Agent == nil {
 		return nil
 	}
-	return api.Done(protocol.AgentInfoResult{Agent: *p.Agent})
+	return kit.Done(protocol.AgentInfoResult{Agent: *p.Agent})
 }
 
-func (v *View) snapshot(*api.Call) *api.Reply {
+func (v *View) snapshot(*kit.Call) *kit.Reply {
 	snap := protocol.SessionSnapshot{
 		Version:    protocol.Version,
 		Protocol:   protocol.ProtocolVersion,
@@ -348,5 +348,5 @@ func (v *View) snapshot(*api.Call) *api.Reply {
 			snap.FocusedPaneID = protocol.Ptr(v.Rec(v.FocusedPane).Info.PaneID)
 		}
 	}
-	return api.Done(protocol.SessionSnapshotResult{Snapshot: snap})
+	return kit.Done(protocol.SessionSnapshotResult{Snapshot: snap})
 }

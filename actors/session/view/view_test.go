@@ -5,7 +5,7 @@ import (
 
 	"testing"
 
-	"github.com/herdr-go/herdr/actors/api"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -28,8 +28,8 @@ func tiny() *ReadSide {
 	return r
 }
 
-func call(method string, p protocol.Params) *api.Call {
-	return &api.Call{ID: "1", Method: method, Params: p}
+func call(method string, p protocol.Params) *kit.Call {
+	return &kit.Call{ID: "1", Method: method, Params: p}
 }
 
 func TestRead_AnswersCurrentIDsAndLeavesTheRest(t *testing.T) {
@@ -45,7 +45,7 @@ func TestRead_AnswersCurrentIDsAndLeavesTheRest(t *testing.T) {
 	if !edges.Left || edges.Right || !edges.Up || !edges.Down {
 		t.Fatalf("w1:p1's edges: %+v, want left, up and down", edges)
 	}
-	for _, c := range []*api.Call{
+	for _, c := range []*kit.Call{
 		call("pane.get", &protocol.PaneTarget{PaneID: "p_1"}),                        // a legacy form: the session's
 		call("pane.current", &protocol.PaneCurrentParams{CallerPaneID: id("w9:p9")}), // unknown: the session's error
 		call("tab.list", &protocol.TabListParams{WorkspaceID: id("1")}),              // a position: the session's

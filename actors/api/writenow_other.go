@@ -1,8 +1,0 @@
-//go:build !linux && !darwin
-
-package api
-
-import "syscall"
-
-// WriteNow takes nothing here: callers hand everything to their writers.
-func WriteNow(syscall.RawConn, ...[]byte) int { return 0 }

@@ -1,0 +1,19 @@
+// Package kit holds the two messages every request travels in inside the
+// server: a decoded Call going from a connection to the actor that owns the
+// target, and the Reply coming back to the connection — Timers, the one
+// way actors schedule messages to themselves, and the two dispatchers that
+// replace protoactor's goroutine per burst: Worker (one goroutine kept for
+// one actor) and Pool (a few shared by every pane) — and WriteNow, the
+// write without waiting with which an actor sends a small answer itself
+// and leaves only what a full descriptor refuses to its writer goroutine —
+// Guarded, the receive guard every actor's props carry (a panic answers
+// the call it held internal_error, once, then goes to the supervisor),
+// with Unhandled for what a Receive does not handle; InFlight, a
+// connection's one call in flight with its safety deadline; and Registry,
+// one owner's handlers keyed by method, which the server checks against
+// the method table's owners when it starts; Reader, what a connection
+// answers reads with without a hop through their owner's mailbox (the
+// session's published read model).
+// It is a leaf package so
+// the gateway, the session and the panes can all speak it.
+package kit
