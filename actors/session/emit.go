@@ -9,6 +9,7 @@ import (
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/view"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -189,7 +190,7 @@ func (s *Session) updateFacts(ctx actor.Context, p *paneRec, msg *pane.Facts) {
 		s.tx.SetLiveCwd(p.Pane, f.ForegroundCwd) // where its next shell starts
 		s.changed(ctx)
 	}
-	if stripSpinner(f.Title) != stripSpinner(old.Title) {
+	if view.StripSpinner(f.Title) != view.StripSpinner(old.Title) {
 		s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
 	}
 }

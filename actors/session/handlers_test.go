@@ -107,16 +107,3 @@ func TestRoute_UnknownTargets(t *testing.T) {
 		}
 	}
 }
-
-func TestStripSpinner(t *testing.T) {
-	for in, want := range map[string]string{
-		"⠋ Working on it": "Working on it",
-		"✳ Claude Code":   "Claude Code",
-		"plain title":     "plain title",
-		"":                "",
-	} {
-		if got := stripSpinner(in); got != want {
-			t.Errorf("stripSpinner(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

@@ -132,7 +132,7 @@ type Session struct {
 	reads     *view.ReadSide
 	viewDirty bool
 	touched   []*paneRec
-	tabCaches []*tabCache // beside the last View's Tabs (reads.go)
+	tabCaches []*view.TabCache // beside the last View's Tabs (reads.go)
 }
 
 // Props returns the props of the session actor. Its children are the

@@ -7,6 +7,9 @@
 // facts. A read answers only what it resolves exactly as the session
 // would (a current id); anything else (a legacy or former id, an agent's
 // name, an unknown id) is left to the session (nil), which answers it as
-// before, errors included. The session builds and publishes Views
-// (actors/session/reads.go); nothing here imports it.
+// before, errors included. The View's records are rendered here, by
+// pure functions of the model and of each pane's facts (render.go), which
+// the session's own answers use too, and Build makes a whole View from the
+// model (build.go): the session calls it after a commit and publishes the
+// result (actors/session/reads.go); nothing here imports the session.
 package view
