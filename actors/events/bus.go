@@ -124,6 +124,7 @@ type flush struct{}
 // maps below have one writer.
 type Bus struct {
 	log      *slog.Logger
+	present  Present // nil: no fast path
 	ring     []*record
 	size     int // retained records
 	start    int // index of the oldest
@@ -159,11 +160,23 @@ func PropsFrom(history int, log *slog.Logger, next uint64) *actor.Props {
 // on from c.NextSeq, so a subscriber that resumes with its since_seq gets
 // what it missed on either side of the handoff.
 func PropsCarried(history int, log *slog.Logger, c *Carried) *actor.Props {
+	return PropsPresent(history, log, c, nil)
+}
+
+// Present is events.wait's fast path: the event a wait would get when
+// the state it waits for already holds (a status, a focus, a label, a
+// revision), nil when it does not. The server's is the session's read
+// side (actors/session/view), read on the bus's goroutine.
+type Present func(Match) protocol.EventData
+
+// PropsPresent is PropsCarried for a bus that answers a wait the present
+// state matches at once (nil: only from what it published).
+func PropsPresent(history int, log *slog.Logger, c *Carried, present Present) *actor.Props {
 	if history <= 0 {
 		history = DefaultHistory
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
-		b := &Bus{log: log, ring: make([]*record, history), nextSeq: 1,
+		b := &Bus{log: log, present: present, ring: make([]*record, history), nextSeq: 1,
 			subs: map[string]*child{}, waits: map[string]*child{}, byConn: map[string]*actor.PID{}, lastOutput: map[string]*volatileEvent{}}
 		b.restore(c)
 		return b
@@ -400,8 +413,20 @@ func (b *Bus) subscribe(ctx actor.Context, m *Subscribe) {
 }
 
 // wait spawns a waiter that matches only what is published from now on,
-// or answers at once an output wait its terminal's newest event matches.
+// or answers at once a wait the present state matches (Present), or an
+// output wait its terminal's newest event matches.
 func (b *Bus) wait(ctx actor.Context, m *Wait) {
+	if b.present != nil {
+		if data := b.present(m.Match); data != nil {
+			line, err := protocol.EncodeEvent(data, 0)
+			if err != nil {
+				ctx.Send(m.Sub, kit.Fail(err))
+			} else {
+				ctx.Send(m.Sub, kit.Done(protocol.WaitMatched{Event: line}))
+			}
+			return
+		}
+	}
 	if last := b.lastOutput[m.Match.TermID]; m.Match.Kind == "pane_output_changed" && last != nil && m.Match.Matches(last.kind, last.fields) {
 		if line := last.encoded(b.log); line != nil {
 			ctx.Send(m.Sub, kit.Done(protocol.WaitMatched{Event: line}))

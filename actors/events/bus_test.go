@@ -5,6 +5,7 @@ import (
 	"io"
 	"log/slog"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -233,5 +234,37 @@ func TestBus_CarriedGapIsLost(t *testing.T) {
 	system.Root.Send(bus, &Subscribe{Sub: pid, Kinds: []string{"workspace_renamed"}, Since: &since})
 	if s := seqs(t, next(t, got).(*Batch)); !slices.Equal(s, []uint64{3, 4}) {
 		t.Fatalf("resumed after the gap: %v, want [3 4]", s)
+	}
+}
+
+// A wait the present state already matches is answered at once, from
+// Present, before anything is published; one it does not match waits for
+// the event.
+func TestBus_WaitPresentAnswersAtOnce(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
+	t.Cleanup(system.Shutdown)
+	present := func(m Match) protocol.EventData {
+		if m.Kind == "workspace_renamed" && m.Label == "now" {
+			return protocol.WorkspaceRenamedEvent{WorkspaceID: "w1", Label: "now"}
+		}
+		return nil
+	}
+	bus := system.Root.Spawn(PropsPresent(8, log, &Carried{NextSeq: 1}, present))
+	w, got := spawnProbe(system, bus, false)
+	system.Root.Send(bus, &Wait{Sub: w, Match: Match{Kind: "workspace_renamed", WorkspaceID: "w1", Label: "now"}})
+	r := next(t, got).(*kit.Reply)
+	if r.Err != nil || !strings.Contains(string(r.Result.(protocol.WaitMatched).Event), `"now"`) {
+		t.Fatalf("present wait reply = %+v", r)
+	}
+	system.Root.Send(bus, &Wait{Sub: w, Match: Match{Kind: "workspace_renamed", Label: "c"}})
+	select {
+	case m := <-got:
+		t.Fatalf("a wait the present state does not match was answered: %+v", m)
+	default:
+	}
+	system.Root.Send(bus, rename(2))
+	if r := next(t, got).(*kit.Reply); r.Err != nil || !strings.Contains(string(r.Result.(protocol.WaitMatched).Event), `"c"`) {
+		t.Fatalf("wait reply = %+v", r)
 	}
 }

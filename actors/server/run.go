@@ -136,7 +136,8 @@ func Run(opts Options) error {
 		listener.Close()
 		return fmt.Errorf("spawn server actor: %w", err)
 	}
-	busPID, err := spawnChild(system, root, events.PropsCarried(0, log, history), "events")
+	reads := view.NewReadSide() // the session publishes, connections and the bus read
+	busPID, err := spawnChild(system, root, events.PropsPresent(0, log, history, reads.Present), "events")
 	if err != nil {
 		listener.Close()
 		return err
@@ -211,7 +212,6 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	reads := view.NewReadSide() // the session publishes, connections read
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Reads:       reads,
 		Events:      busPID,

@@ -98,8 +98,9 @@ func (s *Session) eventsSubscribe(ctx actor.Context, call *kit.Call) *kit.Reply 
 	return kit.Done(protocol.SubscriptionStarted{Initial: initial})
 }
 
-// eventsWait answers at once when the state already matches, else hands
-// the wait to the bus, which answers the connection.
+// eventsWait resolves the wait's ids and hands it to the bus, which
+// answers the connection: at once when the state already matches
+// (view.ReadSide.Present), else with the first event that does.
 func (s *Session) eventsWait(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.EventsWaitParams)
 	m := prm.MatchEvent
@@ -117,13 +118,6 @@ func (s *Session) eventsWait(ctx actor.Context, call *kit.Call) *kit.Reply {
 		default:
 			match.MinRevision = p.facts.Revision + 1
 		}
-	}
-	if data := s.alreadyMatches(match, p); data != nil {
-		line, err := protocol.EncodeEvent(data, 0)
-		if err != nil {
-			return kit.Fail(err)
-		}
-		return kit.Done(protocol.WaitMatched{Event: line})
 	}
 	var timeout time.Duration
 	if prm.TimeoutMS != nil {
@@ -182,42 +176,6 @@ func (s *Session) resolveMatch(m *protocol.EventMatch) (events.Match, *paneRec, 
 		match.TermID = p.TermID
 	}
 	return match, p, nil
-}
-
-// alreadyMatches returns the event a wait would get when the state it
-// waits for already holds: a status, a focus, a label, a revision.
-func (s *Session) alreadyMatches(m events.Match, p *paneRec) protocol.EventData {
-	switch m.Kind {
-	case "pane_agent_status_changed":
-		if string(p.shown.PublicStatus()) == m.AgentStatus {
-			return s.statusEvent(p)
-		}
-	case "pane_output_changed":
-		if p.facts.Revision >= m.MinRevision {
-			return protocol.PaneOutputChangedEvent{PaneID: p.ID, WorkspaceID: p.WS.ID, Revision: p.facts.Revision}
-		}
-	case "pane_focused":
-		if s.paneFocused(p) {
-			return protocol.PaneRefEvent{Kind: m.Kind, PaneID: p.ID, WorkspaceID: p.WS.ID}
-		}
-	case "tab_focused":
-		if t, err := s.m.ResolveTab(m.TabID); err == nil && s.m.TabFocused(t) {
-			return protocol.TabRefEvent{Kind: m.Kind, TabID: t.ID, WorkspaceID: t.WS.ID}
-		}
-	case "workspace_focused":
-		if w, err := s.m.ResolveWorkspace(m.WorkspaceID); err == nil && s.m.Focused == w {
-			return protocol.WorkspaceFocusedEvent{WorkspaceID: w.ID}
-		}
-	case "workspace_renamed":
-		if w, err := s.m.ResolveWorkspace(m.WorkspaceID); err == nil && m.Label != "" && w.DisplayLabel() == m.Label {
-			return protocol.WorkspaceRenamedEvent{WorkspaceID: w.ID, Label: m.Label}
-		}
-	case "tab_renamed":
-		if t, err := s.m.ResolveTab(m.TabID); err == nil && m.Label != "" && s.tabInfo(t).Label == m.Label {
-			return protocol.TabRenamedEvent{TabID: t.ID, WorkspaceID: t.WS.ID, Label: m.Label}
-		}
-	}
-	return nil
 }
 
 // regexpCheck compiles a pattern to report invalid_regex before registering.

@@ -5,6 +5,7 @@ import (
 
 	"testing"
 
+	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -55,5 +56,43 @@ func TestRead_AnswersCurrentIDsAndLeavesTheRest(t *testing.T) {
 		if got := r.Read(c); got != nil {
 			t.Errorf("%s %+v answered %+v; the session should", c.Method, c.Params, got)
 		}
+	}
+}
+
+// Present answers a wait from the View's records: a state already shown
+// gives its event, anything else nil (the bus then waits).
+func TestPresent_MatchesTheViewsState(t *testing.T) {
+	r := tiny()
+	v := r.Newest()
+	agent := "claude"
+	v.Panes[0].Store(&Pane{Info: protocol.PaneInfo{PaneID: "w1:p1", TerminalID: "t1", WorkspaceID: "w1", TabID: "w1:t1",
+		Revision: 7, AgentStatus: protocol.AgentStatus("idle"), Agent: &agent}})
+	v.Panes[1].Store(&Pane{Info: protocol.PaneInfo{PaneID: "w1:p2", TerminalID: "t2", WorkspaceID: "w1", TabID: "w1:t1", Focused: true}})
+	v.Spaces[0].Info.Label, v.Spaces[0].Info.Focused, v.Tabs[0].Info.Focused = "api", true, true
+	for _, c := range []struct {
+		m    events.Match
+		want bool
+	}{
+		{events.Match{Kind: "pane_agent_status_changed", TermID: "t1", AgentStatus: "idle"}, true},
+		{events.Match{Kind: "pane_agent_status_changed", TermID: "t1", AgentStatus: "working"}, false},
+		{events.Match{Kind: "pane_output_changed", TermID: "t1", MinRevision: 7}, true},
+		{events.Match{Kind: "pane_output_changed", TermID: "t1", MinRevision: 8}, false},
+		{events.Match{Kind: "pane_focused", TermID: "t2"}, true},
+		{events.Match{Kind: "pane_focused", TermID: "t1"}, false},
+		{events.Match{Kind: "tab_focused", TabID: "w1:t1"}, true},
+		{events.Match{Kind: "tab_focused", TabID: "w1:t2"}, false},
+		{events.Match{Kind: "workspace_focused", WorkspaceID: "w1"}, true},
+		{events.Match{Kind: "workspace_renamed", WorkspaceID: "w1", Label: "api"}, true},
+		{events.Match{Kind: "workspace_renamed", WorkspaceID: "w1", Label: "web"}, false},
+		{events.Match{Kind: "pane_exited", TermID: "t1"}, false},
+	} {
+		got := r.Present(c.m)
+		if (got != nil) != c.want {
+			t.Errorf("Present(%+v) = %+v, want a match: %v", c.m, got, c.want)
+		}
+	}
+	ev, ok := r.Present(events.Match{Kind: "pane_agent_status_changed", TermID: "t1", AgentStatus: "idle"}).(protocol.PaneAgentStatusChangedEvent)
+	if !ok || ev.PaneID != "w1:p1" || ev.Agent == nil || *ev.Agent != "claude" {
+		t.Fatalf("status event = %+v", ev)
 	}
 }
