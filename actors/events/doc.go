@@ -27,7 +27,9 @@
 // Resume, sent when the handoff failed), so no number is given twice. The
 // new server's bus starts from it (PropsCarried) and numbers on.
 //
-// A wait is a short-lived child: it answers its connection with the first
+// A wait the present state already matches is answered by the bus at once
+// (Present: the server's reads the session's newest View); else a wait is a
+// short-lived child: it answers its connection with the first
 // matching record published after it was spawned, or a timeout error from
 // a scheduler timer (not SetReceiveTimeout, which races in this protoactor
 // version when messages keep arriving, as they do for a wait).

@@ -10,7 +10,8 @@
 // persist_scrollback_lines = 0) each pane's lines in history/ beside it; the session tells it what
 // changed and hands it a detached model.Saved when it asks (persist.go).
 // After each message that changed the read model it publishes a
-// view.View (reads.go, package view): the reads (lists, gets, pane.layout, pane.edges,
+// view.View built by view.Build (reads.go; the records are rendered by
+// package view, with the same functions as the session's answers): the reads (lists, gets, pane.layout, pane.edges,
 // session.snapshot) are answered from the newest one by the caller's
 // connection, without entering the session's mailbox; published before
 // the message's answer and events, and first once the restore is done.
