@@ -369,3 +369,34 @@ func TestMouseSel_Text(t *testing.T) {
 		t.Fatal("a press on the frame started a selection")
 	}
 }
+
+// The copy-mode cursor moves on its own state, with no server and no
+// terminal: keys that need the server are not its.
+func TestCopy_CursorKeyOnItsOwnState(t *testing.T) {
+	c := &copyState{rows: 10, cols: 20, hist: 5}
+	for _, k := range []string{"j", "j", "l", "l", "l", "h"} {
+		if !c.cursorKey(k) {
+			t.Fatalf("%q is not a cursor key", k)
+		}
+	}
+	if c.cur.Row != 2 || c.cur.Col != 2 {
+		t.Fatalf("cursor at %+v, want row 2 col 2", c.cur)
+	}
+	c.cursorKey("V")
+	if !c.sel || c.anchor.Row != 2 || c.anchor.Col != 0 || c.cur.Col != 19 {
+		t.Fatalf("V: sel %v anchor %+v cur %+v", c.sel, c.anchor, c.cur)
+	}
+	c.cursorKey("v")
+	if c.sel {
+		t.Fatalf("v did not end the selection")
+	}
+	c.cursorKey("G")
+	if c.cur.Row != c.lastRow() {
+		t.Fatalf("G: row %d, want %d", c.cur.Row, c.lastRow())
+	}
+	for _, k := range []string{"w", "ctrl+d", "/", "y", "q"} {
+		if c.cursorKey(k) {
+			t.Errorf("%q moved the cursor locally", k)
+		}
+	}
+}
