@@ -198,7 +198,8 @@ type model struct {
 	reconnecting   bool  // the server went away; looking for it (reconnect.go)
 	gone           error // ErrServerStopped or ErrServerGone: not coming back
 
-	// out is the outer terminal (nil in tests that only look at View).
+	// out is the outer terminal (nil: nothing is drawn, as for a model
+	// driven without one).
 	out       io.Writer
 	outer     *outerTerm // nil in tests
 	sw        screenWriter

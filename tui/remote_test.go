@@ -91,7 +91,7 @@ func (h *remoteHarness) choose(label string) {
 	h.send(tea.MouseMsg{X: 4, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
 }
 
-func (h *remoteHarness) shows(s string) bool { return strings.Contains(ansi.Strip(h.m.View()), s) }
+func (h *remoteHarness) shows(s string) bool { return strings.Contains(ansi.Strip(render(h.m)), s) }
 
 func TestRemote_ChosenWorkspaceStreamsItsPaneAndTakesInput(t *testing.T) {
 	h := newRemoteHarness(t)
@@ -126,7 +126,7 @@ func TestRemote_LostLinkDimsReconnectsAndKeepsTheSelection(t *testing.T) {
 		t.Fatalf("selection moved to %q", h.m.fleet.selected)
 	}
 	if !h.shows("reconnecting") || !h.shows("remote hello") {
-		t.Fatalf("the lost pane is not kept with its mark:\n%s", ansi.Strip(h.m.View()))
+		t.Fatalf("the lost pane is not kept with its mark:\n%s", ansi.Strip(render(h.m)))
 	}
 	c := h.m.canvas(nil)
 	g := h.m.geometry()
@@ -160,7 +160,7 @@ func TestRemote_OfflineMachineIsNotDialled(t *testing.T) {
 		t.Fatalf("a link to an offline machine: %+v", h.m.remote)
 	}
 	if !h.shows("gpu is offline: ssh: connection refused") {
-		t.Fatalf("the pane area does not say why:\n%s", ansi.Strip(h.m.View()))
+		t.Fatalf("the pane area does not say why:\n%s", ansi.Strip(render(h.m)))
 	}
 }
 

@@ -174,14 +174,10 @@ func (m *model) tabItems(g geometry) []tabItem {
 	return out
 }
 
-// View implements tea.Model: the frame as text with SGR sequences. The
-// client draws through draw (screenWriter), not through Bubble Tea; View
-// serves tests.
+// View implements tea.Model. It is empty: the program runs without
+// Bubble Tea's renderer, and draw writes the frames.
 func (m *model) View() string {
-	if m.out != nil || m.width <= 0 || m.height <= 0 {
-		return "" // Bubble Tea asks after every message; draw does the work
-	}
-	return m.canvas(nil).String()
+	return ""
 }
 
 // canvas draws the whole frame, into reuse when it has the right size.
