@@ -668,8 +668,8 @@ func (m *model) copyStatus() string {
 		s += " · v select"
 	}
 	s += " · / search · q "
-	if m.toast != "" {
-		s = " " + m.toast + " ·" + s
+	if m.toast.text != "" {
+		s = " " + m.toast.text + " ·" + s
 	}
 	return s
 }

@@ -203,7 +203,7 @@ func copyModel(t *testing.T, n int) (*model, *fakeText) {
 	m.copyRPC = f.call
 	drive(m, m.enterCopy())
 	if m.mode != modeCopy || m.copy.paneID != "w1:p2" {
-		t.Fatalf("copy mode did not start: mode %v, toast %q", m.mode, m.toast)
+		t.Fatalf("copy mode did not start: mode %v, toast %q", m.mode, m.toast.text)
 	}
 	return m, f
 }
@@ -236,7 +236,7 @@ func TestCopy_WholeHistorySearchSelectCopy(t *testing.T) {
 	}
 	typeKeys(m, "?", "line 3:", "enter")
 	if c.cur != (protocol.PaneTextPoint{Row: 2}) {
-		t.Fatalf("? line 3: went to %+v, want row 2 (toast %q)", c.cur, m.toast)
+		t.Fatalf("? line 3: went to %+v, want row 2 (toast %q)", c.cur, m.toast.text)
 	}
 	if f.offset != f.hist()-2 || c.offset != f.offset {
 		t.Fatalf("the view is at offset %d (copy mode thinks %d), want %d: row 2 on top", f.offset, c.offset, f.hist()-2)
@@ -270,8 +270,8 @@ func TestCopy_StaleRevisionRereadsOnce(t *testing.T) {
 	}
 	f.prints = 100
 	typeKeys(m, "w")
-	if !strings.Contains(m.toast, "keeps changing") || c.cur.Col != 5 {
-		t.Fatalf("a pane that keeps printing: toast %q, cursor %+v", m.toast, c.cur)
+	if !strings.Contains(m.toast.text, "keeps changing") || c.cur.Col != 5 {
+		t.Fatalf("a pane that keeps printing: toast %q, cursor %+v", m.toast.text, c.cur)
 	}
 }
 

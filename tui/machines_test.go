@@ -224,8 +224,8 @@ func TestFleet_OfflineWorkspaceRefusesInput(t *testing.T) {
 	if len(m.input) != 0 || len(f.requests("pane.send_text")) != 0 {
 		t.Fatalf("input went somewhere: queued %v, sent %v", m.input, f.requests("pane.send_text"))
 	}
-	if !strings.Contains(m.toast, "gpu is offline") || !strings.Contains(ansi.Strip(render(m)), "gpu is offline: input not sent") {
-		t.Fatalf("toast = %q, not shown:\n%s", m.toast, ansi.Strip(render(m)))
+	if !strings.Contains(m.toast.text, "gpu is offline") || !strings.Contains(ansi.Strip(render(m)), "gpu is offline: input not sent") {
+		t.Fatalf("toast = %q, not shown:\n%s", m.toast.text, ansi.Strip(render(m)))
 	}
 	if !strings.Contains(ansi.Strip(render(m)), "ssh: connection refused") {
 		t.Fatal("the pane area does not say why the machine is offline")
@@ -316,8 +316,8 @@ func TestFleet_UnknownMethodShowsNoSectionsAndNoError(t *testing.T) {
 		if cmd := m.applyFleet(msg); cmd != nil {
 			t.Fatalf("%s: the fleet is read again", code)
 		}
-		if !m.fleet.unsupported || m.toast != "" {
-			t.Fatalf("%s: unsupported %v, toast %q", code, m.fleet.unsupported, m.toast)
+		if !m.fleet.unsupported || m.toast.text != "" {
+			t.Fatalf("%s: unsupported %v, toast %q", code, m.fleet.unsupported, m.toast.text)
 		}
 		for _, it := range m.sidebarItems() {
 			if strings.HasPrefix(it.kind, "machine") || strings.HasPrefix(it.kind, "remote") {

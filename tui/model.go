@@ -179,8 +179,7 @@ type model struct {
 	// wantWorkspace is the workspace this client last focused, until a
 	// snapshot shows it focused.
 	wantWorkspace string
-	toast         string
-	toastSeq      int
+	toast         toastLine                       // the tab bar's message (toast.go)
 	statuses      map[string]protocol.AgentStatus // last seen, for toasts; nil before the first snapshot
 	drag          *dragState
 	title         string
@@ -556,9 +555,7 @@ func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
 		m.customTitle = protocol.Printable(msg.title)
 		m.title = m.windowTitle()
 	case toastExpired:
-		if msg.seq == m.toastSeq {
-			m.toast = ""
-		}
+		m.toast.expire(msg)
 	default:
 		return nil, false
 	}
@@ -610,10 +607,7 @@ func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 func (m *model) showToast(text string) tea.Cmd {
-	m.toastSeq++
-	m.toast = protocol.Printable(text) // error messages echo what callers sent
-	seq := m.toastSeq
-	return tea.Tick(toastTime, func(time.Time) tea.Msg { return toastExpired{seq: seq} })
+	return m.toast.show(text)
 }
 
 // fail reports an API error as a toast, from any goroutine.

@@ -24,7 +24,7 @@ func TestPaneIDs_ShownOnFrameMenuAndPrefixI(t *testing.T) {
 	m.closeMenu()
 	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
 	m.Update(keyRunes("i"))
-	if !strings.HasPrefix(m.toast, "pane w1:p2") {
-		t.Errorf("prefix i toast = %q, want the focused pane's id", m.toast)
+	if !strings.HasPrefix(m.toast.text, "pane w1:p2") {
+		t.Errorf("prefix i toast = %q, want the focused pane's id", m.toast.text)
 	}
 }

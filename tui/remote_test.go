@@ -137,8 +137,8 @@ func TestRemote_LostLinkDimsReconnectsAndKeepsTheSelection(t *testing.T) {
 		t.Fatalf("a cursor %+v on a lost pane", hc)
 	}
 	h.send(keyRunes("y"))
-	if !strings.Contains(h.m.toast, "reconnecting") {
-		t.Fatalf("toast = %q", h.m.toast)
+	if !strings.Contains(h.m.toast.text, "reconnecting") {
+		t.Fatalf("toast = %q", h.m.toast.text)
 	}
 	h.until("a redial and the link live again", func() bool { return h.dials.Load() == 4 && h.m.remote.state == remoteLive })
 	if h.m.fleet.selected != "build/w1" {
@@ -187,8 +187,8 @@ func TestRemote_PaneBindingsDoNotActOnTheHiddenLocalSession(t *testing.T) {
 	if h.m.mode == modeConfirm || len(h.local.requests("pane.close")) != 0 {
 		t.Fatal("close pane went to the local session's hidden pane")
 	}
-	if !strings.Contains(h.m.toast, "close_pane works on local workspaces") {
-		t.Fatalf("toast = %q", h.m.toast)
+	if !strings.Contains(h.m.toast.text, "close_pane works on local workspaces") {
+		t.Fatalf("toast = %q", h.m.toast.text)
 	}
 	if h.m.fleet.selected != "build/w1" {
 		t.Fatalf("selection moved to %q", h.m.fleet.selected)

@@ -280,8 +280,8 @@ func TestTasks_OlderServerHidesThem(t *testing.T) {
 	m.tasks.dock, m.mode = dockRight, modeTaskDock
 	cmd := m.fetchTasks()
 	m.Update(cmd())
-	if !m.tasks.unsupported || m.tasks.dock != dockHidden || m.mode != modeTerminal || m.toast != "" {
-		t.Fatalf("unsupported %v dock %v mode %v toast %q", m.tasks.unsupported, m.tasks.dock, m.mode, m.toast)
+	if !m.tasks.unsupported || m.tasks.dock != dockHidden || m.mode != modeTerminal || m.toast.text != "" {
+		t.Fatalf("unsupported %v dock %v mode %v toast %q", m.tasks.unsupported, m.tasks.dock, m.mode, m.toast.text)
 	}
 	if g := m.geometry(); g.dock.Width != 0 || g.area.Width != 160-m.ui.SidebarWidth {
 		t.Fatalf("geometry %+v", g)

@@ -398,7 +398,7 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 	if y < 0 {
 		// Hidden: the bar comes back over the panes' first row only
 		// while it has something to say (a mode, a message).
-		if m.mode == modeTerminal && m.toast == "" {
+		if m.mode == modeTerminal && m.toast.text == "" {
 			return
 		}
 		y = 0
@@ -477,8 +477,8 @@ func (m *model) barStatus() (string, cellStyle) {
 	case modeCopy:
 		return m.copyStatus(), m.theme.mode
 	}
-	if m.toast != "" {
-		return " " + m.toast + " ", m.theme.toast
+	if m.toast.text != "" {
+		return " " + m.toast.text + " ", m.theme.toast
 	}
 	// The one hint a new user needs: how to see the keys.
 	return " " + m.keys.prefixName() + " ? keys ", m.theme.dim
