@@ -49,7 +49,7 @@ func panelModel(t *testing.T, cfgText string) *model {
 func sidebarText(m *model) []string {
 	var out []string
 	in := false
-	for _, l := range strings.Split(ansi.Strip(m.View()), "\n") {
+	for _, l := range strings.Split(ansi.Strip(render(m)), "\n") {
 		side, _, _ := strings.Cut(l, "│")
 		side = strings.TrimRight(side, " ")
 		if strings.HasPrefix(side, " agents") {
@@ -122,7 +122,7 @@ func TestPanel_CompactRail(t *testing.T) {
 	if g := m.geometry(); g.sidebarW != railWidth {
 		t.Fatalf("rail width = %d", g.sidebarW)
 	}
-	lines := strings.Split(ansi.Strip(m.View()), "\n")
+	lines := strings.Split(ansi.Strip(render(m)), "\n")
 	got := []string{}
 	for _, l := range lines[:6] {
 		got = append(got, []string(strings.Fields(strings.SplitN(l, "│", 2)[0]))...)

@@ -61,8 +61,8 @@ func TestBuffer_YankSaysWhenNotKept(t *testing.T) {
 	if m.mode != modeTerminal || !strings.Contains(string(m.toHost), "\x1b]52;c;") {
 		t.Fatalf("mode %v, toHost %q: the clipboard copy is lost", m.mode, m.toHost)
 	}
-	if !strings.Contains(m.toast, "clipboard (OSC 52) only") || !strings.Contains(m.toast, "the server broke") {
-		t.Fatalf("toast %q", m.toast)
+	if !strings.Contains(m.toast.text, "clipboard (OSC 52) only") || !strings.Contains(m.toast.text, "the server broke") {
+		t.Fatalf("toast %q", m.toast.text)
 	}
 }
 

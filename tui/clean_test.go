@@ -26,7 +26,7 @@ func TestHostileStringsNeverReachTheTerminal(t *testing.T) {
 	m.applySnapshot(snap, protocol.AgentViewList{})
 	m.showToast("workspace " + evil + " not found")
 	m.Update(titleMsg{title: evil})
-	view := m.View()
+	view := render(m)
 	for _, bad := range []string{"\x1b]", "\x1bP", "\x07", "\u009b", "\t", "\x1b\\"} {
 		if strings.Contains(view, bad) {
 			t.Errorf("the frame carries %q", bad)

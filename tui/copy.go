@@ -396,6 +396,15 @@ func (m *model) yank() tea.Cmd {
 	})
 }
 
+// copyMotions are the copy-mode keys the server's motions answer.
+var copyMotions = map[string]string{
+	"^": protocol.MotionFirstNonBlank,
+	"$": protocol.MotionLineEnd, "end": protocol.MotionLineEnd, "ctrl+e": protocol.MotionLineEnd,
+	"w": protocol.MotionNextWordStart, "b": protocol.MotionPreviousWordStart, "e": protocol.MotionNextWordEnd,
+	"W": protocol.MotionNextBigWordStart, "B": protocol.MotionPreviousBigWordStart, "E": protocol.MotionNextBigWordEnd,
+	"{": protocol.MotionPreviousParagraph, "}": protocol.MotionNextParagraph,
+}
+
 func (m *model) copyKey(k tea.KeyMsg) tea.Cmd {
 	c := &m.copy
 	if c.typing {
@@ -407,15 +416,23 @@ func (m *model) copyKey(k tea.KeyMsg) tea.Cmd {
 		}
 		return nil
 	}
-	page := max(c.rows-1, 1)
-	switch k.String() {
-	case "q", "esc", "ctrl+c":
-		if k.String() == "esc" && (c.sel || c.query != "") {
-			// Esc clears a selection or a search before it leaves.
-			c.sel, c.query, c.matches, c.total, c.current = false, "", nil, 0, -1
-			return nil
-		}
-		return m.leaveCopy()
+	key := k.String()
+	if mo, ok := copyMotions[key]; ok {
+		return m.motion(mo)
+	}
+	if c.cursorKey(key) {
+		return m.follow()
+	}
+	if cmd, ok := m.copyScrollKey(key); ok {
+		return cmd
+	}
+	return m.copyActionKey(key)
+}
+
+// cursorKey moves the cursor by a key that needs no server: it says
+// whether the key was one.
+func (c *copyState) cursorKey(key string) bool {
+	switch key {
 	case "h", "left":
 		c.cur.Col = uint16(max(int(c.cur.Col)-1, 0))
 	case "l", "right":
@@ -426,52 +443,10 @@ func (m *model) copyKey(k tea.KeyMsg) tea.Cmd {
 		c.cur.Row = uint32(max(int64(c.cur.Row)-1, 0))
 	case "0", "home", "ctrl+a":
 		c.cur.Col = 0
-	case "^":
-		return m.motion(protocol.MotionFirstNonBlank)
-	case "$", "end", "ctrl+e":
-		return m.motion(protocol.MotionLineEnd)
-	case "w":
-		return m.motion(protocol.MotionNextWordStart)
-	case "b":
-		return m.motion(protocol.MotionPreviousWordStart)
-	case "e":
-		return m.motion(protocol.MotionNextWordEnd)
-	case "W":
-		return m.motion(protocol.MotionNextBigWordStart)
-	case "B":
-		return m.motion(protocol.MotionPreviousBigWordStart)
-	case "E":
-		return m.motion(protocol.MotionNextBigWordEnd)
-	case "{":
-		return m.motion(protocol.MotionPreviousParagraph)
-	case "}":
-		return m.motion(protocol.MotionNextParagraph)
 	case "g", "alt+<":
 		c.cur = protocol.PaneTextPoint{}
 	case "G", "alt+>":
 		c.cur = protocol.PaneTextPoint{Row: c.lastRow()}
-	case "ctrl+u":
-		return m.copyPage(-page / 2)
-	case "ctrl+d":
-		return m.copyPage(page / 2)
-	case "ctrl+b", "pgup", "alt+v":
-		return m.copyPage(-page)
-	case "ctrl+f", "pgdown", "ctrl+v":
-		return m.copyPage(page)
-	case "ctrl+y":
-		// The view one line up; the cursor stays unless it falls off.
-		offset := min(c.offset+1, c.hist)
-		if bottom := int64(c.hist) - int64(offset) + int64(c.rows) - 1; int64(c.cur.Row) > bottom {
-			c.cur.Row = uint32(max(bottom, 0))
-		}
-		return m.scrollTo(offset)
-	case "/", "?":
-		c.typing, c.back, c.prompt = true, k.String() == "?", nil
-		return nil
-	case "n":
-		return m.search(c.back, true)
-	case "N":
-		return m.search(!c.back, true)
 	case "v", " ", "ctrl+@":
 		if c.sel {
 			c.sel = false
@@ -482,6 +457,54 @@ func (m *model) copyKey(k tea.KeyMsg) tea.Cmd {
 		c.sel = true
 		c.anchor = protocol.PaneTextPoint{Row: c.cur.Row}
 		c.cur.Col = uint16(max(c.cols-1, 0))
+	default:
+		return false
+	}
+	return true
+}
+
+// copyScrollKey moves the view by pages and lines.
+func (m *model) copyScrollKey(key string) (tea.Cmd, bool) {
+	c := &m.copy
+	page := max(c.rows-1, 1)
+	switch key {
+	case "ctrl+u":
+		return m.copyPage(-page / 2), true
+	case "ctrl+d":
+		return m.copyPage(page / 2), true
+	case "ctrl+b", "pgup", "alt+v":
+		return m.copyPage(-page), true
+	case "ctrl+f", "pgdown", "ctrl+v":
+		return m.copyPage(page), true
+	case "ctrl+y":
+		// The view one line up; the cursor stays unless it falls off.
+		offset := min(c.offset+1, c.hist)
+		if bottom := int64(c.hist) - int64(offset) + int64(c.rows) - 1; int64(c.cur.Row) > bottom {
+			c.cur.Row = uint32(max(bottom, 0))
+		}
+		return m.scrollTo(offset), true
+	}
+	return nil, false
+}
+
+// copyActionKey: leaving, searching and yanking.
+func (m *model) copyActionKey(key string) tea.Cmd {
+	c := &m.copy
+	switch key {
+	case "q", "esc", "ctrl+c":
+		if key == "esc" && (c.sel || c.query != "") {
+			// Esc clears a selection or a search before it leaves.
+			c.sel, c.query, c.matches, c.total, c.current = false, "", nil, 0, -1
+			return nil
+		}
+		return m.leaveCopy()
+	case "/", "?":
+		c.typing, c.back, c.prompt = true, key == "?", nil
+		return nil
+	case "n":
+		return m.search(c.back, true)
+	case "N":
+		return m.search(!c.back, true)
 	case "y", "enter", "alt+w":
 		if !c.sel {
 			return nil
@@ -645,8 +668,8 @@ func (m *model) copyStatus() string {
 		s += " · v select"
 	}
 	s += " · / search · q "
-	if m.toast != "" {
-		s = " " + m.toast + " ·" + s
+	if m.toast.text != "" {
+		s = " " + m.toast.text + " ·" + s
 	}
 	return s
 }

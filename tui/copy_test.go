@@ -203,7 +203,7 @@ func copyModel(t *testing.T, n int) (*model, *fakeText) {
 	m.copyRPC = f.call
 	drive(m, m.enterCopy())
 	if m.mode != modeCopy || m.copy.paneID != "w1:p2" {
-		t.Fatalf("copy mode did not start: mode %v, toast %q", m.mode, m.toast)
+		t.Fatalf("copy mode did not start: mode %v, toast %q", m.mode, m.toast.text)
 	}
 	return m, f
 }
@@ -236,7 +236,7 @@ func TestCopy_WholeHistorySearchSelectCopy(t *testing.T) {
 	}
 	typeKeys(m, "?", "line 3:", "enter")
 	if c.cur != (protocol.PaneTextPoint{Row: 2}) {
-		t.Fatalf("? line 3: went to %+v, want row 2 (toast %q)", c.cur, m.toast)
+		t.Fatalf("? line 3: went to %+v, want row 2 (toast %q)", c.cur, m.toast.text)
 	}
 	if f.offset != f.hist()-2 || c.offset != f.offset {
 		t.Fatalf("the view is at offset %d (copy mode thinks %d), want %d: row 2 on top", f.offset, c.offset, f.hist()-2)
@@ -270,8 +270,8 @@ func TestCopy_StaleRevisionRereadsOnce(t *testing.T) {
 	}
 	f.prints = 100
 	typeKeys(m, "w")
-	if !strings.Contains(m.toast, "keeps changing") || c.cur.Col != 5 {
-		t.Fatalf("a pane that keeps printing: toast %q, cursor %+v", m.toast, c.cur)
+	if !strings.Contains(m.toast.text, "keeps changing") || c.cur.Col != 5 {
+		t.Fatalf("a pane that keeps printing: toast %q, cursor %+v", m.toast.text, c.cur)
 	}
 }
 
@@ -367,5 +367,36 @@ func TestMouseSel_Text(t *testing.T) {
 	m.selectPress("w1:p2", -1, 2)
 	if m.msel != nil {
 		t.Fatal("a press on the frame started a selection")
+	}
+}
+
+// The copy-mode cursor moves on its own state, with no server and no
+// terminal: keys that need the server are not its.
+func TestCopy_CursorKeyOnItsOwnState(t *testing.T) {
+	c := &copyState{rows: 10, cols: 20, hist: 5}
+	for _, k := range []string{"j", "j", "l", "l", "l", "h"} {
+		if !c.cursorKey(k) {
+			t.Fatalf("%q is not a cursor key", k)
+		}
+	}
+	if c.cur.Row != 2 || c.cur.Col != 2 {
+		t.Fatalf("cursor at %+v, want row 2 col 2", c.cur)
+	}
+	c.cursorKey("V")
+	if !c.sel || c.anchor.Row != 2 || c.anchor.Col != 0 || c.cur.Col != 19 {
+		t.Fatalf("V: sel %v anchor %+v cur %+v", c.sel, c.anchor, c.cur)
+	}
+	c.cursorKey("v")
+	if c.sel {
+		t.Fatalf("v did not end the selection")
+	}
+	c.cursorKey("G")
+	if c.cur.Row != c.lastRow() {
+		t.Fatalf("G: row %d, want %d", c.cur.Row, c.lastRow())
+	}
+	for _, k := range []string{"w", "ctrl+d", "/", "y", "q"} {
+		if c.cursorKey(k) {
+			t.Errorf("%q moved the cursor locally", k)
+		}
 	}
 }

@@ -45,6 +45,13 @@
 // (prefix B, "task board") and a task's activity, read from task.list and
 // task.get again on each task event; hidden on a server without them.
 //
+// Messages are routed by kind (model.go: update): the session's structure
+// and screens, the link, notices, input. Prefix bindings run from a table
+// of actions (bindings.go). The mouse goes to a gesture in progress, else
+// to the region under the pointer: sidebar, tab bar or pane canvas
+// (mouse.go). The tab bar's toast is its own small component (toast.go).
+// View is empty: the client has no Bubble Tea renderer.
+//
 // When the server goes (reconnect.go), the client exits at once with the
 // terminal restored if the server said it was stopping or nothing listens
 // on its socket any more, and reconnects by itself after a live handoff.

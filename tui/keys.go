@@ -115,61 +115,9 @@ func defaultKeymap() *keymap {
 // (action = "combo" or ["combo", …]; prefix likewise). Unknown actions
 // and unparsable combos are reported and skipped.
 func newKeymap(keys map[string]any) (*keymap, []string) {
-	var diags []string
-	km := &keymap{preset: "herdr", prefix: map[string]bool{}, bindings: map[string]binding{}}
-	combos := func(name string, v any) []string {
-		switch v := v.(type) {
-		case string:
-			return []string{v}
-		case []any:
-			var out []string
-			for _, x := range v {
-				if s, ok := x.(string); ok {
-					out = append(out, s)
-				}
-			}
-			return out
-		}
-		diags = append(diags, fmt.Sprintf("keys.%s: expected a string or an array of strings", name))
-		return nil
-	}
-	prefix := []string{"ctrl+b"}
-	if v, ok := keys["prefix"]; ok {
-		prefix = combos("prefix", v)
-	}
-	for _, c := range prefix {
-		if k, err := teaKeyName(c); err == nil {
-			km.prefix[k] = true
-		} else {
-			diags = append(diags, "keys.prefix: "+err.Error())
-		}
-	}
-	bind := func(a action, list []string) {
-		for _, c := range list {
-			if c == "" {
-				continue // "" unbinds
-			}
-			// Config writes prefix bindings as "prefix+v"; the keymap
-			// holds the key pressed after the prefix.
-			if rest, ok := cutFold(c, "prefix+"); ok {
-				c = rest
-			}
-			k, err := teaKeyName(c)
-			if err != nil {
-				diags = append(diags, fmt.Sprintf("keys.%s: %v", a, err))
-				continue
-			}
-			km.bindings[k] = binding{act: a}
-		}
-	}
-	base := defaultBindings
-	switch v := keys["preset"]; v {
-	case nil, "herdr":
-	case "tmux":
-		km.preset, base = "tmux", tmuxBindings()
-	default:
-		diags = append(diags, fmt.Sprintf("keys.preset: %v is not a preset (herdr, tmux); using herdr", v))
-	}
+	kb := &keymapBuild{keys: keys, km: &keymap{preset: "herdr", prefix: map[string]bool{}, bindings: map[string]binding{}}}
+	kb.setPrefix()
+	base := kb.preset()
 	// The preset's keys first, then the user's, so that a key the user
 	// gives another action is theirs.
 	for _, user := range []bool{false, true} {
@@ -178,37 +126,115 @@ func newKeymap(keys map[string]any) (*keymap, []string) {
 			switch {
 			case set != user:
 			case set:
-				bind(a, combos(string(a), v))
+				kb.bind(a, kb.combos(string(a), v))
 			default:
-				bind(a, base[a])
+				kb.bind(a, base[a])
 			}
 		}
 	}
 	for i := 1; i <= 9; i++ {
-		km.bindings[fmt.Sprint(i)] = binding{act: actSwitchTab, index: i}
+		kb.km.bindings[fmt.Sprint(i)] = binding{act: actSwitchTab, index: i}
 	}
+	kb.checkOthers()
+	return kb.km, kb.diags
+}
+
+// keymapBuild is a keymap being built from [keys], and the problems found.
+type keymapBuild struct {
+	keys  map[string]any
+	km    *keymap
+	diags []string
+}
+
+// combos is a binding's value as its list of combos.
+func (kb *keymapBuild) combos(name string, v any) []string {
+	switch v := v.(type) {
+	case string:
+		return []string{v}
+	case []any:
+		var out []string
+		for _, x := range v {
+			if s, ok := x.(string); ok {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	kb.diags = append(kb.diags, fmt.Sprintf("keys.%s: expected a string or an array of strings", name))
+	return nil
+}
+
+// setPrefix takes keys.prefix (ctrl+b when unset).
+func (kb *keymapBuild) setPrefix() {
+	prefix := []string{"ctrl+b"}
+	if v, ok := kb.keys["prefix"]; ok {
+		prefix = kb.combos("prefix", v)
+	}
+	for _, c := range prefix {
+		if k, err := teaKeyName(c); err == nil {
+			kb.km.prefix[k] = true
+		} else {
+			kb.diags = append(kb.diags, "keys.prefix: "+err.Error())
+		}
+	}
+}
+
+// preset is keys.preset's bindings.
+func (kb *keymapBuild) preset() map[action][]string {
+	switch v := kb.keys["preset"]; v {
+	case nil, "herdr":
+	case "tmux":
+		kb.km.preset = "tmux"
+		return tmuxBindings()
+	default:
+		kb.diags = append(kb.diags, fmt.Sprintf("keys.preset: %v is not a preset (herdr, tmux); using herdr", v))
+	}
+	return defaultBindings
+}
+
+// bind gives action a the keys of list.
+func (kb *keymapBuild) bind(a action, list []string) {
+	for _, c := range list {
+		if c == "" {
+			continue // "" unbinds
+		}
+		// Config writes prefix bindings as "prefix+v"; the keymap holds
+		// the key pressed after the prefix.
+		if rest, ok := cutFold(c, "prefix+"); ok {
+			c = rest
+		}
+		k, err := teaKeyName(c)
+		if err != nil {
+			kb.diags = append(kb.diags, fmt.Sprintf("keys.%s: %v", a, err))
+			continue
+		}
+		kb.km.bindings[k] = binding{act: a}
+	}
+}
+
+// checkOthers reports the keys of [keys] this client does not bind.
+func (kb *keymapBuild) checkOthers() {
 	herdr := map[string][]string{}
 	for _, a := range config.Actions() {
 		herdr[a.Name] = a.Default
 	}
-	for _, name := range slices.Sorted(maps.Keys(keys)) {
-		v := keys[name]
+	for _, name := range slices.Sorted(maps.Keys(kb.keys)) {
+		v := kb.keys[name]
 		_, bindable := defaultBindings[action(name)]
 		def, known := herdr[name]
 		switch {
 		case name == "prefix" || name == "preset" || name == "command" || bindable:
 		case name == "remote_image_paste" || name == "indexed": // unsupportedKeys says why
 		case !known:
-			diags = append(diags, fmt.Sprintf("keys.%s: not a binding this client knows", name))
-		case sameCombos(combos(name, v), def):
+			kb.diags = append(kb.diags, fmt.Sprintf("keys.%s: not a binding this client knows", name))
+		case sameCombos(kb.combos(name, v), def):
 			// Herdr's default: what this client does (or, when unbound, does not).
 		case def == nil:
-			diags = append(diags, fmt.Sprintf("keys.%s: not supported by this client (the action is not built); ignored", name))
+			kb.diags = append(kb.diags, fmt.Sprintf("keys.%s: not supported by this client (the action is not built); ignored", name))
 		default:
-			diags = append(diags, fmt.Sprintf("keys.%s: not supported by this client (it keeps Herdr's default %s); ignored", name, strings.Join(def, ", ")))
+			kb.diags = append(kb.diags, fmt.Sprintf("keys.%s: not supported by this client (it keeps Herdr's default %s); ignored", name, strings.Join(def, ", ")))
 		}
 	}
-	return km, diags
 }
 
 // sameCombos says whether a binding's combos are def's; "" binds nothing.

@@ -137,7 +137,7 @@ func fleetModel(t *testing.T, f *fleetServer) *model {
 // sideRow is the sidebar row whose text contains s, and its text.
 func sideRow(t *testing.T, m *model, s string) (int, string) {
 	t.Helper()
-	lines := strings.Split(ansi.Strip(m.View()), "\n")
+	lines := strings.Split(ansi.Strip(render(m)), "\n")
 	sb := m.geometry().sidebarW
 	for y, l := range lines {
 		r := []rune(l)
@@ -169,7 +169,7 @@ func TestFleet_SidebarShowsEachMachineItsWorkspacesAndAgents(t *testing.T) {
 	if !strings.Contains(agent, "●") {
 		t.Fatalf("agent row %q lacks its state icon", agent)
 	}
-	if strings.Contains(m.View(), "old") {
+	if strings.Contains(render(m), "old") {
 		t.Fatal("a disabled machine has a section")
 	}
 
@@ -224,10 +224,10 @@ func TestFleet_OfflineWorkspaceRefusesInput(t *testing.T) {
 	if len(m.input) != 0 || len(f.requests("pane.send_text")) != 0 {
 		t.Fatalf("input went somewhere: queued %v, sent %v", m.input, f.requests("pane.send_text"))
 	}
-	if !strings.Contains(m.toast, "gpu is offline") || !strings.Contains(ansi.Strip(m.View()), "gpu is offline: input not sent") {
-		t.Fatalf("toast = %q, not shown:\n%s", m.toast, ansi.Strip(m.View()))
+	if !strings.Contains(m.toast.text, "gpu is offline") || !strings.Contains(ansi.Strip(render(m)), "gpu is offline: input not sent") {
+		t.Fatalf("toast = %q, not shown:\n%s", m.toast.text, ansi.Strip(render(m)))
 	}
-	if !strings.Contains(ansi.Strip(m.View()), "ssh: connection refused") {
+	if !strings.Contains(ansi.Strip(render(m)), "ssh: connection refused") {
 		t.Fatal("the pane area does not say why the machine is offline")
 	}
 }
@@ -316,8 +316,8 @@ func TestFleet_UnknownMethodShowsNoSectionsAndNoError(t *testing.T) {
 		if cmd := m.applyFleet(msg); cmd != nil {
 			t.Fatalf("%s: the fleet is read again", code)
 		}
-		if !m.fleet.unsupported || m.toast != "" {
-			t.Fatalf("%s: unsupported %v, toast %q", code, m.fleet.unsupported, m.toast)
+		if !m.fleet.unsupported || m.toast.text != "" {
+			t.Fatalf("%s: unsupported %v, toast %q", code, m.fleet.unsupported, m.toast.text)
 		}
 		for _, it := range m.sidebarItems() {
 			if strings.HasPrefix(it.kind, "machine") || strings.HasPrefix(it.kind, "remote") {
@@ -337,7 +337,7 @@ func TestFleet_RemoteStringsReachTheTerminalPrintable(t *testing.T) {
 	f := &fleetServer{list: list, snapshot: evil}
 	m := fleetModel(t, f)
 	m.fleet.selected = "gpu/w1" // the pane area shows the error
-	if v := m.View(); strings.Contains(v, "\x1b]") || strings.Contains(v, "\x1b[2J") || strings.Contains(v, "\a") {
+	if v := render(m); strings.Contains(v, "\x1b]") || strings.Contains(v, "\x1b[2J") || strings.Contains(v, "\a") {
 		t.Fatalf("a remote string reached the terminal raw: %q", v)
 	}
 	sideRow(t, m, "a\ufffd]52;c;aGk=\ufffdpi")
@@ -350,7 +350,7 @@ func TestFleet_MachineHeaderFoldsItsSection(t *testing.T) {
 	click := tea.MouseMsg{X: 2, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
 	m.update(click)
 	sideRow(t, m, "▸ build · online")
-	if strings.Contains(ansi.Strip(m.View()), "1 api") {
+	if strings.Contains(ansi.Strip(render(m)), "1 api") {
 		t.Fatal("a folded machine still lists its workspaces")
 	}
 	if ids := m.remoteWorkspaceIDs(); len(ids) != 1 || ids[0] != "gpu/w1" {
@@ -368,7 +368,7 @@ func TestFleet_ChosenRemoteWorkspaceIsScrolledIntoView(t *testing.T) {
 		id := "w" + strconv.Itoa(i)
 		m.snap.Workspaces = append(m.snap.Workspaces, protocol.WorkspaceInfo{WorkspaceID: id, Number: i, Label: "local" + id, TabCount: 1})
 	}
-	if strings.Contains(ansi.Strip(m.View()), "1 train") {
+	if strings.Contains(ansi.Strip(render(m)), "1 train") {
 		t.Fatal("gpu's workspace is in view before it is chosen: the test shows nothing")
 	}
 	m.stepWorkspace(-1) // from w1 back round to gpu's workspace, the last

@@ -121,7 +121,7 @@ func TestMenu_PlacedInWindowAndKeysChoose(t *testing.T) {
 	if x+w > m.width || y+h > m.height || x < 0 || y < 0 {
 		t.Fatalf("menu at %d,%d %dx%d leaves the %dx%d window", x, y, w, h, m.width, m.height)
 	}
-	view := m.View()
+	view := render(m)
 	if !strings.Contains(view, itemClosePane) {
 		t.Fatalf("the menu is not drawn:\n%s", view)
 	}

@@ -179,8 +179,7 @@ type model struct {
 	// wantWorkspace is the workspace this client last focused, until a
 	// snapshot shows it focused.
 	wantWorkspace string
-	toast         string
-	toastSeq      int
+	toast         toastLine                       // the tab bar's message (toast.go)
 	statuses      map[string]protocol.AgentStatus // last seen, for toasts; nil before the first snapshot
 	drag          *dragState
 	title         string
@@ -198,7 +197,8 @@ type model struct {
 	reconnecting   bool  // the server went away; looking for it (reconnect.go)
 	gone           error // ErrServerStopped or ErrServerGone: not coming back
 
-	// out is the outer terminal (nil in tests that only look at View).
+	// out is the outer terminal (nil: nothing is drawn, as for a model
+	// driven without one).
 	out       io.Writer
 	outer     *outerTerm // nil in tests
 	sw        screenWriter
@@ -398,6 +398,8 @@ func (m *model) draw() {
 	}
 }
 
+// update routes a message to the part of the client that owns it; each
+// handler says whether the message was its.
 func (m *model) update(msg tea.Msg) tea.Cmd {
 	if cmd, ok := m.updateRemote(msg); ok {
 		return cmd
@@ -405,6 +407,21 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	if cmd, ok := m.updateTasks(msg); ok {
 		return cmd
 	}
+	if cmd, ok := m.updateSession(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.updateLink(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.updateNotices(msg); ok {
+		return cmd
+	}
+	cmd, _ := m.updateInput(msg)
+	return cmd
+}
+
+// updateSession takes the session's structure and its screens.
+func (m *model) updateSession(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
@@ -416,92 +433,112 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	case changedMsg:
 		if m.refreshing {
 			m.stale = true
-			return nil
+			return nil, true
 		}
 		m.refreshing = true
-		return m.fetchSnapshot()
+		return m.fetchSnapshot(), true
 	case snapshotMsg:
-		m.refreshing = false
-		var cmds []tea.Cmd
-		if msg.err == nil {
-			cmds = m.applySnapshot(msg.snap, msg.view)
-		}
-		if m.stale {
-			m.stale, m.refreshing = false, true
-			cmds = append(cmds, m.fetchSnapshot())
-		}
-		return tea.Batch(cmds...)
+		return m.snapshotArrived(msg), true
 	case uiStateMsg:
 		m.applyUIState(msg)
 	case fleetMsg:
-		return m.applyFleet(msg)
+		return m.applyFleet(msg), true
 	case fleetDue:
 		m.fleet.tick = false
-		return m.fetchFleet()
+		return m.fetchFleet(), true
 	case fleetSettled:
 		m.fleet.settling = false
-		return m.fetchFleet()
+		return m.fetchFleet(), true
 	case fleetChangedMsg:
-		return m.fleetChanged()
+		return m.fleetChanged(), true
 	case popupMsg:
 		m.setPopup(msg.st)
-	case linkMsg:
-		if msg.err != nil {
-			return m.showToast("open link: " + msg.err.Error())
-		}
 	case graphicsMsg:
-		return m.applyGraphics(msg.u)
+		return m.applyGraphics(msg.u), true
 	case frameMsg:
-		if m.popupFrame(msg.f) {
+		return m.frameArrived(msg.f), true
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// snapshotArrived applies a snapshot, and asks again when an event came
+// while it was on its way.
+func (m *model) snapshotArrived(msg snapshotMsg) tea.Cmd {
+	m.refreshing = false
+	var cmds []tea.Cmd
+	if msg.err == nil {
+		cmds = m.applySnapshot(msg.snap, msg.view)
+	}
+	if m.stale {
+		m.stale, m.refreshing = false, true
+		cmds = append(cmds, m.fetchSnapshot())
+	}
+	return tea.Batch(cmds...)
+}
+
+// frameArrived applies a screen frame to its pane (or the popup).
+func (m *model) frameArrived(f *protocol.ScreenFrame) tea.Cmd {
+	if m.popupFrame(f) {
+		return nil
+	}
+	s := m.screens[f.PaneID]
+	if s == nil {
+		if !slices.Contains(m.watched, f.PaneID) {
 			return nil
 		}
-		s := m.screens[msg.f.PaneID]
-		if s == nil {
-			if !slices.Contains(m.watched, msg.f.PaneID) {
-				return nil
-			}
-			s = &paneScreen{}
-			m.screens[msg.f.PaneID] = s
-		}
-		s.apply(msg.f)
-		m.copyFrame(msg.f.PaneID)
-		cmd := m.gitAfterOutput() // output may have been a commit or a checkout
-		if msg.f.Clipboard != "" {
-			m.toHost = append(m.toHost, "\x1b]52;c;"+msg.f.Clipboard+"\a"...) // a program copied
-		}
-		if msg.f.Bell > 0 {
-			m.toHost = append(m.toHost, '\a') // the pane rang: so does the outer terminal
-		}
-		return cmd
+		s = &paneScreen{}
+		m.screens[f.PaneID] = s
+	}
+	s.apply(f)
+	m.copyFrame(f.PaneID)
+	cmd := m.gitAfterOutput() // output may have been a commit or a checkout
+	if f.Clipboard != "" {
+		m.toHost = append(m.toHost, "\x1b]52;c;"+f.Clipboard+"\a"...) // a program copied
+	}
+	if f.Bell > 0 {
+		m.toHost = append(m.toHost, '\a') // the pane rang: so does the outer terminal
+	}
+	return cmd
+}
+
+// updateLink follows the connection to the server.
+func (m *model) updateLink(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
 	case lostMsg:
-		return m.reconnect()
+		return m.reconnect(), true
 	case reconnectedMsg:
-		return m.reconnected(msg)
+		return m.reconnected(msg), true
 	case reconnectFailedMsg:
 		m.lost = true
-		return tea.Quit
+		return tea.Quit, true
 	case serverGoneMsg:
 		m.gone = ErrServerGone
 		if msg.stopped {
 			m.gone = ErrServerStopped
 		}
-		return tea.Quit
+		return tea.Quit, true
+	case frontAgainMsg:
+		m.claimSize(true) // the panes take this client's size back at once
+		return nil, true
+	}
+	return nil, false
+}
+
+// updateNotices: toasts, notifications, sounds, git marks, the title.
+func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
 	case toastMsg:
-		return m.showToast(msg.text)
-	case pasteBufferMsg:
-		return m.pasteBuffer() // buffer.go
+		return m.showToast(msg.text), true
 	case noticeMsg:
-		return m.notify(notice{title: msg.Title, body: msg.Body, position: msg.Position, sound: msg.Sound, delivery: msg.Delivery})
+		return m.notify(notice{title: msg.Title, body: msg.Body, position: msg.Position, sound: msg.Sound, delivery: msg.Delivery}), true
 	case agentDue:
-		if p, ok := m.paneInfo(msg.paneID); ok && p.AgentStatus == msg.status {
-			if n, ok := m.agentNotice(p, msg.status); ok {
-				return m.notify(n)
-			}
-		}
+		return m.agentWasDue(msg), true
 	case gitMsg:
 		m.gitAnswer(msg)
 	case gitDue:
-		return tea.Batch(m.gitFocused()...)
+		return tea.Batch(m.gitFocused()...), true
 	case diagExpired:
 		m.diags = nil
 	case cornerExpired:
@@ -509,7 +546,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 			m.corner = nil
 		}
 	case systemDone:
-		return m.systemFailed(msg)
+		return m.systemFailed(msg), true
 	case soundPlayed:
 		if msg.bell {
 			m.toHost = append(m.toHost, '\a') // no player: the terminal's bell
@@ -518,38 +555,59 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		m.customTitle = protocol.Printable(msg.title)
 		m.title = m.windowTitle()
 	case toastExpired:
-		if msg.seq == m.toastSeq {
-			m.toast = ""
+		m.toast.expire(msg)
+	default:
+		return nil, false
+	}
+	return nil, true
+}
+
+// agentWasDue notifies about an agent whose status held its delay.
+func (m *model) agentWasDue(msg agentDue) tea.Cmd {
+	if p, ok := m.paneInfo(msg.paneID); ok && p.AgentStatus == msg.status {
+		if n, ok := m.agentNotice(p, msg.status); ok {
+			return m.notify(n)
 		}
-	case sentMsg:
-		return m.sent(msg)
-	case retryMsg:
-		m.retry(msg)
-	case commandDone:
-		return m.commandFinished(msg)
-	case createdMsg:
-		return m.created(msg)
-	case worktreeCreatedMsg:
-		return m.worktreeCreated(msg)
-	case frontAgainMsg:
-		m.claimSize(true) // the panes take this client's size back at once
-	case closeCheckedMsg:
-		m.closeChecked(msg)
-	case copyAnswerMsg:
-		return m.copyAnswered(msg)
-	case tea.KeyMsg:
-		return m.key(msg)
-	case tea.MouseMsg:
-		return m.mouse(msg)
 	}
 	return nil
 }
 
+// updateInput: keys, the mouse, and the answers to what they asked.
+func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		return m.key(msg), true
+	case tea.MouseMsg:
+		return m.mouse(msg), true
+	case sentMsg:
+		return m.sent(msg), true
+	case retryMsg:
+		m.retry(msg)
+		return nil, true
+	case pasteBufferMsg:
+		return m.pasteBuffer(), true // buffer.go
+	case linkMsg:
+		if msg.err != nil {
+			return m.showToast("open link: " + msg.err.Error()), true
+		}
+		return nil, true
+	case commandDone:
+		return m.commandFinished(msg), true
+	case createdMsg:
+		return m.created(msg), true
+	case worktreeCreatedMsg:
+		return m.worktreeCreated(msg), true
+	case closeCheckedMsg:
+		m.closeChecked(msg)
+		return nil, true
+	case copyAnswerMsg:
+		return m.copyAnswered(msg), true
+	}
+	return nil, false
+}
+
 func (m *model) showToast(text string) tea.Cmd {
-	m.toastSeq++
-	m.toast = protocol.Printable(text) // error messages echo what callers sent
-	seq := m.toastSeq
-	return tea.Tick(toastTime, func(time.Time) tea.Msg { return toastExpired{seq: seq} })
+	return m.toast.show(text)
 }
 
 // fail reports an API error as a toast, from any goroutine.

@@ -75,9 +75,8 @@ func (m *model) showCorner(n notice) tea.Cmd {
 	if pos == "" {
 		pos = m.ui.Toast.HerdrPosition
 	}
-	m.toastSeq++
-	m.corner = &cornerToast{text: protocol.Printable(text), position: pos, seq: m.toastSeq}
-	seq := m.toastSeq
+	seq := m.toast.next()
+	m.corner = &cornerToast{text: protocol.Printable(text), position: pos, seq: seq}
 	return tea.Tick(protocol.ToastVisible, func(time.Time) tea.Msg { return cornerExpired{seq: seq} })
 }
 

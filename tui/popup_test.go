@@ -21,7 +21,7 @@ func TestPopup_DrawnOverPanesTakesKeys(t *testing.T) {
 	m.update(frameMsg{f: &protocol.ScreenFrame{PaneID: "term_popup_1", Cols: 27, Rows: 6, Full: true,
 		Cursor: protocol.ScreenCursor{X: 3, Y: 1, Visible: true},
 		Lines:  []protocol.ScreenLine{{Y: 0, Runs: []protocol.ScreenRun{{X: 0, W: 11, Text: "popup-ready"}}}}}})
-	lines := strings.Split(ansi.Strip(m.View()), "\n")
+	lines := strings.Split(ansi.Strip(render(m)), "\n")
 	// 50% of 60 is 30 wide at x 24+15; 8 high at y 1+6.
 	if got := lines[7]; !strings.HasPrefix(got[len(string([]rune(got)[:39])):], "╭─ Board") {
 		t.Errorf("popup top border not at (39, 7): %q", got)
@@ -37,7 +37,7 @@ func TestPopup_DrawnOverPanesTakesKeys(t *testing.T) {
 		t.Errorf("keys went to %+v, want the popup", m.input)
 	}
 	m.update(popupMsg{protocol.PopupState{Open: false, TerminalID: "term_popup_1"}})
-	if m.popup != nil || len(m.input) != 0 || strings.Contains(ansi.Strip(m.View()), "Board") {
+	if m.popup != nil || len(m.input) != 0 || strings.Contains(ansi.Strip(render(m)), "Board") {
 		t.Errorf("popup still shown or its input kept after it closed")
 	}
 	m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
@@ -72,7 +72,7 @@ func TestPopup_TitleAndViewLabelReachTheTerminalPrintable(t *testing.T) {
 	const evil = "Evil\x1b]52;c;aGk=\aT\u009b2J\x7f"
 	m, _ := viewModel(t)
 	m.update(popupMsg{protocol.PopupState{Open: true, TerminalID: "term_popup_1", Title: evil, Width: &protocol.PopupSize{Percent: 90}, Height: &protocol.PopupSize{Cells: 8}}})
-	view := m.View()
+	view := render(m)
 	if bad := foreignControls(view); len(bad) > 0 {
 		t.Errorf("the popup title put %v on the terminal", bad)
 	}
@@ -83,7 +83,7 @@ func TestPopup_TitleAndViewLabelReachTheTerminalPrintable(t *testing.T) {
 	m.update(popupMsg{protocol.PopupState{Open: false, TerminalID: "term_popup_1"}})
 	m.watched = []string{"w1:p1", "w1:p2"} // already streaming: no call goes out
 	m.applySnapshot(m.snap, protocol.AgentViewList{Active: true, Label: protocol.Ptr("V\x1b]0;pwned\a")})
-	view = m.View()
+	view = render(m)
 	if bad := foreignControls(view); len(bad) > 0 {
 		t.Errorf("the agent view's label put %v on the terminal", bad)
 	}

@@ -91,7 +91,7 @@ func (h *remoteHarness) choose(label string) {
 	h.send(tea.MouseMsg{X: 4, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
 }
 
-func (h *remoteHarness) shows(s string) bool { return strings.Contains(ansi.Strip(h.m.View()), s) }
+func (h *remoteHarness) shows(s string) bool { return strings.Contains(ansi.Strip(render(h.m)), s) }
 
 func TestRemote_ChosenWorkspaceStreamsItsPaneAndTakesInput(t *testing.T) {
 	h := newRemoteHarness(t)
@@ -126,7 +126,7 @@ func TestRemote_LostLinkDimsReconnectsAndKeepsTheSelection(t *testing.T) {
 		t.Fatalf("selection moved to %q", h.m.fleet.selected)
 	}
 	if !h.shows("reconnecting") || !h.shows("remote hello") {
-		t.Fatalf("the lost pane is not kept with its mark:\n%s", ansi.Strip(h.m.View()))
+		t.Fatalf("the lost pane is not kept with its mark:\n%s", ansi.Strip(render(h.m)))
 	}
 	c := h.m.canvas(nil)
 	g := h.m.geometry()
@@ -137,8 +137,8 @@ func TestRemote_LostLinkDimsReconnectsAndKeepsTheSelection(t *testing.T) {
 		t.Fatalf("a cursor %+v on a lost pane", hc)
 	}
 	h.send(keyRunes("y"))
-	if !strings.Contains(h.m.toast, "reconnecting") {
-		t.Fatalf("toast = %q", h.m.toast)
+	if !strings.Contains(h.m.toast.text, "reconnecting") {
+		t.Fatalf("toast = %q", h.m.toast.text)
 	}
 	h.until("a redial and the link live again", func() bool { return h.dials.Load() == 4 && h.m.remote.state == remoteLive })
 	if h.m.fleet.selected != "build/w1" {
@@ -160,7 +160,7 @@ func TestRemote_OfflineMachineIsNotDialled(t *testing.T) {
 		t.Fatalf("a link to an offline machine: %+v", h.m.remote)
 	}
 	if !h.shows("gpu is offline: ssh: connection refused") {
-		t.Fatalf("the pane area does not say why:\n%s", ansi.Strip(h.m.View()))
+		t.Fatalf("the pane area does not say why:\n%s", ansi.Strip(render(h.m)))
 	}
 }
 
@@ -187,8 +187,8 @@ func TestRemote_PaneBindingsDoNotActOnTheHiddenLocalSession(t *testing.T) {
 	if h.m.mode == modeConfirm || len(h.local.requests("pane.close")) != 0 {
 		t.Fatal("close pane went to the local session's hidden pane")
 	}
-	if !strings.Contains(h.m.toast, "close_pane works on local workspaces") {
-		t.Fatalf("toast = %q", h.m.toast)
+	if !strings.Contains(h.m.toast.text, "close_pane works on local workspaces") {
+		t.Fatalf("toast = %q", h.m.toast.text)
 	}
 	if h.m.fleet.selected != "build/w1" {
 		t.Fatalf("selection moved to %q", h.m.fleet.selected)

@@ -46,88 +46,119 @@ func (w *screenWriter) frame(c *canvas, cur hostCursor, extra, over []byte) []by
 	full := w.prev == nil || w.prev.w != c.w || w.prev.h != c.h
 	b.WriteString("\x1b[?2026h")
 	start := b.Len()
-	hidden := false
-	hide := func() {
-		if !hidden && w.cursor.visible {
-			b.WriteString("\x1b[?25l")
-			w.cursor.visible = false
-		}
-		hidden = true
-	}
+	f := frameWrite{w: w}
 	if full {
-		hide()
+		f.hide()
 		b.WriteString("\x1b[0m\x1b[H\x1b[2J")
 	}
-	cur0 := cellStyle{}
-	styled := false
 	for y := 0; y < c.h; y++ {
-		row := c.cells[y*c.w : (y+1)*c.w]
 		var old []cell
 		if !full {
 			old = w.prev.cells[y*c.w : (y+1)*c.w]
 		}
-		x := 0
-		for x < c.w {
-			if !full && sameCell(&row[x], &old[x]) {
-				x++
-				continue
-			}
-			// A changed span starts here (at the first half of a wide cell).
-			if row[x].s == "" && x > 0 {
-				x--
-			}
-			hide()
-			moveTo(b, x, y)
-			same := 0
-			for x < c.w && same <= gap {
-				if !full && sameCell(&row[x], &old[x]) {
-					same++
-				} else {
-					same = 0
-				}
-				cl := row[x]
-				if cl.s == "" { // second half of a wide cell: written with it
-					x++
-					continue
-				}
-				if !styled || cl.st != cur0 {
-					b.WriteString(sgr(cl.st))
-					cur0, styled = cl.st, true
-				}
-				wide := x+1 < c.w && row[x+1].s == ""
-				if len(cl.s) > 1 && (wide || !isSingleRune(cl.s)) {
-					// A cluster the outer terminal may measure differently:
-					// blank its cells first, then put the cursor back where
-					// the grid says the next cell is, whatever it did.
-					n := 1
-					if wide {
-						n = 2
-					}
-					b.WriteString("  "[:n])
-					moveTo(b, x, y)
-					b.WriteString(cl.s)
-					moveTo(b, x+n, y)
-				} else {
-					b.WriteString(cl.s)
-				}
-				x++
-			}
-		}
+		f.row(c.cells[y*c.w:(y+1)*c.w], old, y)
 	}
-	if styled {
+	if f.styled {
 		b.WriteString("\x1b[0m")
 	}
 	b.Write(extra)
 	if len(over) > 0 {
-		hide()
+		f.hide()
 		b.Write(over)
 	}
+	w.placeCursor(cur, f.hidden)
+	w.prev = c
+	if b.Len() == start {
+		return nil
+	}
+	b.WriteString("\x1b[?2026l")
+	return b.Bytes()
+}
+
+// frameWrite is one frame being written: whether the cursor is hidden
+// yet and the style last set.
+type frameWrite struct {
+	w      *screenWriter
+	hidden bool
+	styled bool
+	st     cellStyle
+}
+
+// hide hides the terminal's cursor while the frame moves it.
+func (f *frameWrite) hide() {
+	if !f.hidden && f.w.cursor.visible {
+		f.w.buf.WriteString("\x1b[?25l")
+		f.w.cursor.visible = false
+	}
+	f.hidden = true
+}
+
+// row writes the spans of row y that differ from old (nil: all of it).
+func (f *frameWrite) row(row, old []cell, y int) {
+	full := old == nil
+	x := 0
+	for x < len(row) {
+		if !full && sameCell(&row[x], &old[x]) {
+			x++
+			continue
+		}
+		// A changed span starts here (at the first half of a wide cell).
+		if row[x].s == "" && x > 0 {
+			x--
+		}
+		f.hide()
+		moveTo(&f.w.buf, x, y)
+		same := 0
+		for x < len(row) && same <= gap {
+			if !full && sameCell(&row[x], &old[x]) {
+				same++
+			} else {
+				same = 0
+			}
+			if row[x].s != "" { // the second half of a wide cell is written with it
+				f.cell(row, x, y)
+			}
+			x++
+		}
+	}
+}
+
+// cell writes row[x], its style first when it differs.
+func (f *frameWrite) cell(row []cell, x, y int) {
+	b := &f.w.buf
+	cl := &row[x]
+	if !f.styled || cl.st != f.st {
+		b.WriteString(sgr(cl.st))
+		f.st, f.styled = cl.st, true
+	}
+	wide := x+1 < len(row) && row[x+1].s == ""
+	if len(cl.s) <= 1 || !wide && isSingleRune(cl.s) {
+		b.WriteString(cl.s)
+		return
+	}
+	// A cluster the outer terminal may measure differently: blank its
+	// cells first, then put the cursor back where the grid says the next
+	// cell is, whatever it did.
+	n := 1
+	if wide {
+		n = 2
+	}
+	b.WriteString("  "[:n])
+	moveTo(b, x, y)
+	b.WriteString(cl.s)
+	moveTo(b, x+n, y)
+}
+
+// placeCursor puts the terminal's cursor where cur says, in its shape;
+// moved: the frame moved it.
+func (w *screenWriter) placeCursor(cur hostCursor, moved bool) {
+	b := &w.buf
 	if cur.visible {
 		if cur.shape != w.shape {
 			b.WriteString("\x1b[" + strconv.Itoa(cur.shape) + " q")
 			w.shape = cur.shape
 		}
-		if hidden || !w.cursor.visible || cur.x != w.cursor.x || cur.y != w.cursor.y {
+		if moved || !w.cursor.visible || cur.x != w.cursor.x || cur.y != w.cursor.y {
 			moveTo(b, cur.x, cur.y)
 		}
 		if !w.cursor.visible {
@@ -137,12 +168,6 @@ func (w *screenWriter) frame(c *canvas, cur hostCursor, extra, over []byte) []by
 		b.WriteString("\x1b[?25l")
 	}
 	w.cursor = hostCursor{x: cur.x, y: cur.y, visible: cur.visible}
-	w.prev = c
-	if b.Len() == start {
-		return nil
-	}
-	b.WriteString("\x1b[?2026l")
-	return b.Bytes()
 }
 
 // sameCell is row[x] == old[x] for the diff, which compares every cell of

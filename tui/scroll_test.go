@@ -16,14 +16,14 @@ func TestView_ScrolledBackMarker(t *testing.T) {
 		t.Fatalf("marker on a pane at the bottom: %q", lines[1])
 	}
 	m.screens["w1:p1"].apply(&protocol.ScreenFrame{Cols: 28, Rows: 18, ViewOffset: 42})
-	lines = strings.Split(ansi.Strip(m.View()), "\n")
+	lines = strings.Split(ansi.Strip(render(m)), "\n")
 	// Pane 1's frame spans columns 24–53: the marker ends two cells
 	// before its top-right corner.
 	if !strings.Contains(lines[1], "─[+42]─╮╭") {
 		t.Fatalf("top border = %q, want a [+42] marker in pane 1's", lines[1])
 	}
 	m.screens["w1:p1"].apply(&protocol.ScreenFrame{Cols: 28, Rows: 18})
-	lines = strings.Split(ansi.Strip(m.View()), "\n")
+	lines = strings.Split(ansi.Strip(render(m)), "\n")
 	if strings.Contains(lines[1], "[+") {
 		t.Fatalf("marker left after returning to the bottom: %q", lines[1])
 	}

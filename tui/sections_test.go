@@ -148,7 +148,7 @@ func TestSections_SpacesScroll(t *testing.T) {
 
 func ptr[T any](v T) *T { return &v }
 
-func viewText(m *model) string { return ansi.Strip(m.View()) }
+func viewText(m *model) string { return ansi.Strip(render(m)) }
 
 // sidebarModel is the view model wired to a fake server that records the
 // requests, its pane area already claimed.

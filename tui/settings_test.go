@@ -17,12 +17,12 @@ func TestSettings_ChangeWritesAndApplies(t *testing.T) {
 	m.configPath = filepath.Join(t.TempDir(), "herdr", "config.toml") // no file yet
 	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
 	m.Update(keyRunes("s"))
-	if m.mode != modeSettings || !strings.Contains(m.View(), "status indicators") {
-		t.Fatalf("prefix s: mode %v, screen:\n%s", m.mode, m.View())
+	if m.mode != modeSettings || !strings.Contains(render(m), "status indicators") {
+		t.Fatalf("prefix s: mode %v, screen:\n%s", m.mode, render(m))
 	}
 	m.Update(keyRunes("jjj")) // status indicators
 	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
-	if m.ui.StatusIndicators != "symbols" || !strings.Contains(m.View(), "‹ symbols ›") {
+	if m.ui.StatusIndicators != "symbols" || !strings.Contains(render(m), "‹ symbols ›") {
 		t.Errorf("status_indicators = %q after enter", m.ui.StatusIndicators)
 	}
 	b, err := os.ReadFile(m.configPath)
@@ -61,8 +61,8 @@ func TestSettings_WriteFailureChangesNothing(t *testing.T) {
 	m.openSettings()
 	m.settings.sel = 3
 	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
-	if m.ui.StatusIndicators != "dots" || !m.settings.failed || !strings.Contains(m.View(), "not saved") {
-		t.Errorf("status_indicators %q, status %q, screen:\n%s", m.ui.StatusIndicators, m.settings.status, m.View())
+	if m.ui.StatusIndicators != "dots" || !m.settings.failed || !strings.Contains(render(m), "not saved") {
+		t.Errorf("status_indicators %q, status %q, screen:\n%s", m.ui.StatusIndicators, m.settings.status, render(m))
 	}
 	if b, _ := os.ReadFile(file); len(b) != 0 {
 		t.Errorf("the file changed: %q", b)

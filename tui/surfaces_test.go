@@ -17,7 +17,7 @@ func TestSurfaces_PromiseOnlyWhatIsBuilt(t *testing.T) {
 	m := panelModel(t, "")
 	m.width, m.height = 120, 40
 	m.mode = modeHelp
-	help := ansi.Strip(m.View())
+	help := ansi.Strip(render(m))
 	for _, want := range []string{"G            new worktree", "shift+tab  previous pane", "i            the pane's id"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("help lacks %q:\n%s", want, help)
@@ -25,7 +25,7 @@ func TestSurfaces_PromiseOnlyWhatIsBuilt(t *testing.T) {
 	}
 	m.mode = modeTerminal
 	m.openSettings()
-	if s := ansi.Strip(m.View()); strings.Contains(s, "pane gaps") || !strings.Contains(s, "pane scrollbars") {
+	if s := ansi.Strip(render(m)); strings.Contains(s, "pane gaps") || !strings.Contains(s, "pane scrollbars") {
 		t.Errorf("settings screen:\n%s", s)
 	}
 	if f := config.DefaultFile(); strings.Contains(f, "onboarding") {

@@ -29,7 +29,7 @@ func withTasks(m *model) {
 	m.Update(taskListMsg{tasks: sampleTasks()})
 }
 
-func viewLines(m *model) []string { return strings.Split(ansi.Strip(m.View()), "\n") }
+func viewLines(m *model) []string { return strings.Split(ansi.Strip(render(m)), "\n") }
 
 // The dock reserves its share of the pane area: beside the panes in a wide
 // window, below them in a narrow one (a right dock too), and the panes'
@@ -261,7 +261,7 @@ func TestTasks_TextIsCleaned(t *testing.T) {
 			t.Fatalf("kept a control character: %q", s)
 		}
 	}
-	if v := m.View(); strings.Contains(v, "\x1b]") || strings.Contains(v, "\x07") {
+	if v := render(m); strings.Contains(v, "\x1b]") || strings.Contains(v, "\x07") {
 		t.Fatalf("the view carries the title's sequence: %q", v)
 	}
 }
@@ -280,8 +280,8 @@ func TestTasks_OlderServerHidesThem(t *testing.T) {
 	m.tasks.dock, m.mode = dockRight, modeTaskDock
 	cmd := m.fetchTasks()
 	m.Update(cmd())
-	if !m.tasks.unsupported || m.tasks.dock != dockHidden || m.mode != modeTerminal || m.toast != "" {
-		t.Fatalf("unsupported %v dock %v mode %v toast %q", m.tasks.unsupported, m.tasks.dock, m.mode, m.toast)
+	if !m.tasks.unsupported || m.tasks.dock != dockHidden || m.mode != modeTerminal || m.toast.text != "" {
+		t.Fatalf("unsupported %v dock %v mode %v toast %q", m.tasks.unsupported, m.tasks.dock, m.mode, m.toast.text)
 	}
 	if g := m.geometry(); g.dock.Width != 0 || g.area.Width != 160-m.ui.SidebarWidth {
 		t.Fatalf("geometry %+v", g)

@@ -109,8 +109,8 @@ func TestUnboundHint(t *testing.T) {
 			m.keys = c.km
 			m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
 			m.Update(c.key)
-			if !strings.HasPrefix(m.toast, c.want) {
-				t.Errorf("toast %q, want it to start %q", m.toast, c.want)
+			if !strings.HasPrefix(m.toast.text, c.want) {
+				t.Errorf("toast %q, want it to start %q", m.toast.text, c.want)
 			}
 			if m.mode != modeTerminal {
 				t.Errorf("mode %v after the hint, want terminal", m.mode)
@@ -120,8 +120,8 @@ func TestUnboundHint(t *testing.T) {
 	m, _ := testModel(t, &fakeServer{})
 	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
 	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
-	if m.toast != "" || m.mode != modeTerminal {
-		t.Errorf("prefix esc: toast %q, mode %v; want none and terminal", m.toast, m.mode)
+	if m.toast.text != "" || m.mode != modeTerminal {
+		t.Errorf("prefix esc: toast %q, mode %v; want none and terminal", m.toast.text, m.mode)
 	}
 }
 
@@ -159,8 +159,8 @@ func TestLastPane(t *testing.T) {
 	m.keys, _ = newKeymap(map[string]any{"preset": "tmux"})
 	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
 	m.Update(keyRunes(";"))
-	if !strings.Contains(m.toast, "no previous pane") {
-		t.Errorf("prefix ; with no earlier pane: toast %q", m.toast)
+	if !strings.Contains(m.toast.text, "no previous pane") {
+		t.Errorf("prefix ; with no earlier pane: toast %q", m.toast.text)
 	}
 	snap := twoPanes()
 	m.applySnapshot(snap, protocol.AgentViewList{}) // w1:p2 focused
@@ -182,11 +182,11 @@ func TestTmuxHooks(t *testing.T) {
 	m, _ := testModel(t, &fakeServer{})
 	m.keys, _ = newKeymap(map[string]any{"preset": "tmux"})
 	for key, want := range map[string]string{"s": "session", ":": "command prompt"} {
-		m.toast = ""
+		m.toast.text = ""
 		m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
 		m.Update(keyRunes(key))
-		if !strings.Contains(m.toast, want) {
-			t.Errorf("prefix %s: toast %q, want it to mention %q", key, m.toast, want)
+		if !strings.Contains(m.toast.text, want) {
+			t.Errorf("prefix %s: toast %q, want it to mention %q", key, m.toast.text, want)
 		}
 	}
 }

@@ -174,14 +174,10 @@ func (m *model) tabItems(g geometry) []tabItem {
 	return out
 }
 
-// View implements tea.Model: the frame as text with SGR sequences. The
-// client draws through draw (screenWriter), not through Bubble Tea; View
-// serves tests.
+// View implements tea.Model. It is empty: the program runs without
+// Bubble Tea's renderer, and draw writes the frames.
 func (m *model) View() string {
-	if m.out != nil || m.width <= 0 || m.height <= 0 {
-		return "" // Bubble Tea asks after every message; draw does the work
-	}
-	return m.canvas(nil).String()
+	return ""
 }
 
 // canvas draws the whole frame, into reuse when it has the right size.
@@ -402,7 +398,7 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 	if y < 0 {
 		// Hidden: the bar comes back over the panes' first row only
 		// while it has something to say (a mode, a message).
-		if m.mode == modeTerminal && m.toast == "" {
+		if m.mode == modeTerminal && m.toast.text == "" {
 			return
 		}
 		y = 0
@@ -411,14 +407,24 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 	if g.sidebarW == 0 && m.snap.FocusedWorkspaceID != nil {
 		c.text(g.area.X+1, y, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, m.theme.barLabel)
 	}
-	end := g.area.X
 	if m.fleet.selected != "" { // a machine's workspace (remote.go): no local tabs
-		c.text(end, y, " "+m.remoteTitle()+" ", m.width-end, m.theme.tabOn)
+		c.text(g.area.X, y, " "+m.remoteTitle()+" ", m.width-g.area.X, m.theme.tabOn)
+	} else {
+		m.drawTabs(c, g, y)
 	}
+	right, st := m.barStatus()
+	if right != "" {
+		w := min(textWidth(right), g.area.Width)
+		c.fill(m.width-w, y, w, 1, " ", st)
+		c.text(m.width-w, y, right, w, st)
+	}
+}
+
+// drawTabs draws the focused workspace's tabs on row y, then what is
+// odd about the tab's size: zoomed, or another client's.
+func (m *model) drawTabs(c *canvas, g geometry, y int) {
+	end := g.area.X
 	for _, t := range m.tabItems(g) {
-		if m.fleet.selected != "" {
-			break
-		}
 		st := m.theme.tab
 		if t.on {
 			st = m.theme.tabOn
@@ -426,61 +432,56 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		c.text(t.x0, y, t.text, m.width-t.x0, st)
 		end = t.x1
 	}
-	if l, ok := m.focusedLayout(); ok && m.fleet.selected == "" {
-		if l.Zoomed {
-			end += 1 + c.text(end+1, y, " ZOOM ", m.width-end-1, m.theme.mode)
-		}
-		// Another client owns the size: say so, and what it is (typing
-		// here takes it back).
-		if l.Area.Width > 0 && (l.Area.Width != g.area.Width || l.Area.Height != g.area.Height) {
-			c.text(end+1, y, " SIZE "+strconv.Itoa(l.Area.Width)+"×"+strconv.Itoa(l.Area.Height)+" (another client) ", m.width-end-1, m.theme.toast)
-		}
+	l, ok := m.focusedLayout()
+	if !ok {
+		return
 	}
-	right := ""
-	st := m.theme.mode
+	if l.Zoomed {
+		end += 1 + c.text(end+1, y, " ZOOM ", m.width-end-1, m.theme.mode)
+	}
+	// Another client owns the size: say so, and what it is (typing here
+	// takes it back).
+	if l.Area.Width > 0 && (l.Area.Width != g.area.Width || l.Area.Height != g.area.Height) {
+		c.text(end+1, y, " SIZE "+strconv.Itoa(l.Area.Width)+"×"+strconv.Itoa(l.Area.Height)+" (another client) ", m.width-end-1, m.theme.toast)
+	}
+}
+
+// modeHints are the tab bar's words for the modes that say only their name
+// and keys.
+var modeHints = map[mode]string{
+	modePrefix:       " PREFIX ",
+	modeResize:       " RESIZE h/j/k/l · esc ",
+	modeHelp:         " HELP ",
+	modePicker:       " WORKSPACES j/k · enter · esc ",
+	modeSettings:     " SETTINGS ↑↓/jk select · ←→/enter/space change · esc/q close ",
+	modeNavigate:     " NAVIGATE ↑↓ workspace · hjkl pane · tab · esc ",
+	modeMenu:         " MENU ↑↓ · enter · esc ",
+	modeTaskDock:     " TASKS j/k · enter activity · esc ",
+	modeTaskBoard:    " TASK BOARD ",
+	modeTaskActivity: " ACTIVITY ",
+}
+
+// barStatus is the tab bar's right end: the mode, a toast, or the hint.
+func (m *model) barStatus() (string, cellStyle) {
+	if h, ok := modeHints[m.mode]; ok {
+		return h, m.theme.mode
+	}
 	switch m.mode {
-	case modePrefix:
-		right = " PREFIX "
-	case modeResize:
-		right = " RESIZE h/j/k/l · esc "
 	case modeRename:
-		right = " rename " + m.rename.what + ": " + string(m.rename.buf) + "▏"
 		if m.rename.what == "worktree" {
-			right = " new worktree · branch (blank: generated): " + string(m.rename.buf) + "▏"
+			return " new worktree · branch (blank: generated): " + string(m.rename.buf) + "▏", m.theme.mode
 		}
-	case modeHelp:
-		right = " HELP "
-	case modePicker:
-		right = " WORKSPACES j/k · enter · esc "
-	case modeSettings:
-		right = " SETTINGS ↑↓/jk select · ←→/enter/space change · esc/q close "
-	case modeNavigate:
-		right = " NAVIGATE ↑↓ workspace · hjkl pane · tab · esc "
+		return " rename " + m.rename.what + ": " + string(m.rename.buf) + "▏", m.theme.mode
 	case modeConfirm:
-		right = m.confirmText()
-	case modeMenu:
-		right = " MENU ↑↓ · enter · esc "
-	case modeTaskDock:
-		right = " TASKS j/k · enter activity · esc "
-	case modeTaskBoard:
-		right = " TASK BOARD "
-	case modeTaskActivity:
-		right = " ACTIVITY "
+		return m.confirmText(), m.theme.mode
 	case modeCopy:
-		right = m.copyStatus()
-	default:
-		if m.toast != "" {
-			right, st = " "+m.toast+" ", m.theme.toast
-		} else {
-			// The one hint a new user needs: how to see the keys.
-			right, st = " "+m.keys.prefixName()+" ? keys ", m.theme.dim
-		}
+		return m.copyStatus(), m.theme.mode
 	}
-	if right != "" {
-		w := min(textWidth(right), g.area.Width)
-		c.fill(m.width-w, y, w, 1, " ", st)
-		c.text(m.width-w, y, right, w, st)
+	if m.toast.text != "" {
+		return " " + m.toast.text + " ", m.theme.toast
 	}
+	// The one hint a new user needs: how to see the keys.
+	return " " + m.keys.prefixName() + " ? keys ", m.theme.dim
 }
 
 func (m *model) drawPanes(c *canvas, g geometry) {

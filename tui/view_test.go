@@ -54,7 +54,7 @@ func viewModel(t *testing.T) (*model, []string) {
 	if g := m.geometry(); g.sidebarW != 24 || g.area != (protocol.Rect{X: 24, Y: 1, Width: 60, Height: 20}) {
 		t.Fatalf("geometry = %+v", g)
 	}
-	view := m.View()
+	view := render(m)
 	lines := strings.Split(ansi.Strip(view), "\n")
 	if len(lines) != m.height {
 		t.Fatalf("view has %d lines, want %d", len(lines), m.height)
@@ -97,7 +97,7 @@ func TestView_Layout(t *testing.T) {
 		t.Errorf("first pane's title lacks its status, or names its agent by default: %q", lines[1])
 	}
 	m.ui.ShowAgentLabelsOnPaneBorders = true
-	if l := strings.Split(ansi.Strip(m.View()), "\n")[1]; !strings.Contains(l, "! w1:p1 claude") {
+	if l := strings.Split(ansi.Strip(render(m)), "\n")[1]; !strings.Contains(l, "! w1:p1 claude") {
 		t.Errorf("with show_agent_labels_on_pane_borders, the agent is not named: %q", l)
 	}
 	if !strings.HasPrefix(string([]rune(lines[2])[25:]), "$ echo hi") {
@@ -145,7 +145,7 @@ func TestView_ZoomShowsOnlyFocused(t *testing.T) {
 	if got := m.visiblePanes(); len(got) != 1 || got[0] != "w1:p2" {
 		t.Fatalf("visible when zoomed = %v", got)
 	}
-	lines := strings.Split(ansi.Strip(m.View()), "\n")
+	lines := strings.Split(ansi.Strip(render(m)), "\n")
 	if strings.Count(lines[1], "╭") != 1 || []rune(lines[1])[24] != '╭' || []rune(lines[1])[83] != '╮' {
 		t.Errorf("zoomed frame should fill the area: %q", lines[1])
 	}
@@ -159,7 +159,7 @@ func TestView_HiddenSidebar(t *testing.T) {
 	if g.sidebarW != 0 || g.area.X != 0 || g.area.Width != m.width {
 		t.Fatalf("geometry without sidebar = %+v", g)
 	}
-	lines := strings.Split(ansi.Strip(m.View()), "\n")
+	lines := strings.Split(ansi.Strip(render(m)), "\n")
 	if !strings.HasPrefix(lines[0], " proj") || strings.Contains(lines[0], "spaces") {
 		t.Errorf("tab bar without sidebar = %q", lines[0])
 	}
@@ -207,4 +207,13 @@ func TestCanvas_SGR(t *testing.T) {
 	if got := c.String(); got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
+}
+
+// render is the frame the client would draw, as text: what tests look at
+// in place of a terminal.
+func render(m *model) string {
+	if m.width <= 0 || m.height <= 0 {
+		return ""
+	}
+	return m.canvas(nil).String()
 }

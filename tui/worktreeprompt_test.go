@@ -29,7 +29,7 @@ func TestWorktreePrompt_AsksForTheBranchAndUnfoldsTheGroup(t *testing.T) {
 		if typed != "" {
 			m.Update(keyRunes(typed))
 		}
-		if bar := ansi.Strip(m.View()); !strings.Contains(bar, "new worktree · branch") || !strings.Contains(bar, typed+"▏") {
+		if bar := ansi.Strip(render(m)); !strings.Contains(bar, "new worktree · branch") || !strings.Contains(bar, typed+"▏") {
 			t.Fatalf("the prompt is not drawn:\n%s", bar)
 		}
 		_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})

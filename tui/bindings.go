@@ -1,0 +1,260 @@
+package tui
+
+import (
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// bindingFunc runs one prefix binding: k is the key that chose it and
+// pane the focused pane ("" when none).
+type bindingFunc func(m *model, b binding, k tea.KeyMsg, pane string) tea.Cmd
+
+// bindingFuncs is what each action does; each is one API call or a mode.
+// Filled in init: some of them reach do again (menus, the command prompt).
+var bindingFuncs map[action]bindingFunc
+
+func init() {
+	bindingFuncs = map[action]bindingFunc{
+		actSendPrefix: func(m *model, _ binding, k tea.KeyMsg, pane string) tea.Cmd {
+			if enc, ok := encodeKey(k, false); ok && pane != "" {
+				m.sendBytes(pane, enc)
+			}
+			return nil
+		},
+		actDetach: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+			m.detached = true
+			return tea.Quit
+		},
+		actHelp:            setMode(modeHelp),
+		actGoto:            setMode(modeNavigate),
+		actResizeMode:      setMode(modeResize),
+		actSettings:        func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.openSettings(); return nil },
+		actSplitVertical:   (*model).doSplit,
+		actSplitHorizontal: (*model).doSplit,
+		actFocusLeft:       (*model).doFocusDirection,
+		actFocusDown:       (*model).doFocusDirection,
+		actFocusUp:         (*model).doFocusDirection,
+		actFocusRight:      (*model).doFocusDirection,
+		actSwapLeft:        (*model).doSwap,
+		actSwapDown:        (*model).doSwap,
+		actSwapUp:          (*model).doSwap,
+		actSwapRight:       (*model).doSwap,
+		actCycleNext:       (*model).doCycle,
+		actCyclePrev:       (*model).doCycle,
+		actZoom: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+			m.call("pane.zoom", protocol.PaneZoomParams{Mode: "toggle"})
+			return nil
+		},
+		actClosePane: func(m *model, _ binding, _ tea.KeyMsg, pane string) tea.Cmd {
+			if pane == "" {
+				return nil
+			}
+			return m.askClose(closeReq{what: "pane", method: "pane.close", params: protocol.PaneTarget{PaneID: pane}}, []string{pane})
+		},
+		actNewTab:    (*model).doNewTab,
+		actNextTab:   (*model).doStepTab,
+		actPrevTab:   (*model).doStepTab,
+		actSwitchTab: (*model).doStepTab,
+		actCloseTab: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+			if m.snap.FocusedTabID == nil {
+				return nil
+			}
+			id := *m.snap.FocusedTabID
+			return m.askClose(closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}, m.panesOf(id, ""))
+		},
+		actPaneInfo: func(m *model, _ binding, _ tea.KeyMsg, pane string) tea.Cmd {
+			if pane == "" {
+				return nil
+			}
+			return m.showToast(m.paneInfoText(pane))
+		},
+		actNewWorktree: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+			// A new branch and checkout of the focused workspace's
+			// repository, opened as a workspace in its group, once its
+			// branch is named.
+			if m.snap.FocusedWorkspaceID != nil {
+				m.startWorktreePrompt(*m.snap.FocusedWorkspaceID)
+			}
+			return nil
+		},
+		actNewWorkspace: (*model).doNewWorkspace,
+		actCloseWorkspace: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+			if m.snap.FocusedWorkspaceID == nil {
+				return nil
+			}
+			id := *m.snap.FocusedWorkspaceID
+			return m.askClose(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
+		},
+		actPicker:          func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.openPicker(); return nil },
+		actAttention:       func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.openAttention() },
+		actPrevWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepWorkspace(-1); return nil },
+		actNextWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepWorkspace(1); return nil },
+		actCopyMode:        func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.enterCopy() },
+		actEditScrollback:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.editScrollback() },
+		actRenameWorkspace: (*model).doRename,
+		actRenameTab:       (*model).doRename,
+		actRenamePane:      (*model).doRename,
+		actToggleSidebar: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+			m.sidebar = !m.sidebar
+			m.claimSize(true)
+			return nil
+		},
+		actReloadConfig: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.reloadConfig() },
+		actNextAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepAgent(true); return nil },
+		actPrevAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepAgent(false); return nil },
+		actTaskPanel:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.cycleDock() },
+		actTaskBoard:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.openBoard() },
+		actPasteBuffer:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.pasteBuffer() }, // buffer.go
+	}
+}
+
+// setMode is a binding that only changes what keys do.
+func setMode(md mode) bindingFunc {
+	return func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+		m.mode = md
+		return nil
+	}
+}
+
+// do runs a prefix binding.
+func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
+	if cmd, done := m.remoteBinding(b, k); done {
+		return cmd // a machine's workspace is shown (remote.go)
+	}
+	if cmd, done := m.tmuxAction(b); done {
+		return cmd // tmuxkeys.go
+	}
+	m.claimSize(false)
+	if f := bindingFuncs[b.act]; f != nil {
+		return f(m, b, k, m.focusedPaneID())
+	}
+	return nil
+}
+
+// actionDir is the direction an action's name ends with ("left").
+func actionDir(a action) string {
+	s := string(a)
+	return s[strings.LastIndexByte(s, '_')+1:]
+}
+
+func (m *model) doSplit(b binding, _ tea.KeyMsg, pane string) tea.Cmd {
+	d := "right"
+	if b.act == actSplitHorizontal {
+		d = "down"
+	}
+	p := protocol.PaneSplitParams{Direction: d, Focus: true}
+	if pane != "" {
+		p.TargetPaneID = &pane
+	}
+	m.call("pane.split", p)
+	return nil
+}
+
+func (m *model) doFocusDirection(b binding, _ tea.KeyMsg, _ string) tea.Cmd {
+	m.call("pane.focus_direction", protocol.PaneDirectionParams{Direction: actionDir(b.act)})
+	return nil
+}
+
+func (m *model) doSwap(b binding, _ tea.KeyMsg, _ string) tea.Cmd {
+	d := actionDir(b.act)
+	m.call("pane.swap", protocol.PaneSwapParams{Direction: &d})
+	return nil
+}
+
+// doCycle focuses the next or the previous pane of the tab, in order.
+func (m *model) doCycle(b binding, _ tea.KeyMsg, _ string) tea.Cmd {
+	l, ok := m.focusedLayout()
+	if !ok || len(l.Panes) < 2 {
+		return nil
+	}
+	i := 0
+	for j, p := range l.Panes {
+		if p.PaneID == l.FocusedPaneID {
+			i = j
+		}
+	}
+	step := 1
+	if b.act == actCyclePrev {
+		step = len(l.Panes) - 1
+	}
+	m.call("pane.focus", protocol.PaneTarget{PaneID: l.Panes[(i+step)%len(l.Panes)].PaneID})
+	return nil
+}
+
+func (m *model) doNewTab(_ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+	p := protocol.TabCreateParams{Focus: true, WorkspaceID: m.snap.FocusedWorkspaceID}
+	if !m.ui.PromptNewTabName {
+		m.call("tab.create", p)
+		return nil
+	}
+	// [ui] prompt_new_tab_name: name it once it exists.
+	return m.createThenName("tab.create", p)
+}
+
+// doStepTab focuses the next, the previous or the numbered tab.
+func (m *model) doStepTab(b binding, _ tea.KeyMsg, _ string) tea.Cmd {
+	tabs := m.focusedTabs()
+	if len(tabs) == 0 {
+		return nil
+	}
+	cur := 0
+	for i, t := range tabs {
+		if t.Focused {
+			cur = i
+		}
+	}
+	next := cur
+	switch {
+	case b.act == actNextTab:
+		next = (cur + 1) % len(tabs)
+	case b.act == actPrevTab:
+		next = (cur + len(tabs) - 1) % len(tabs)
+	case b.index >= 1 && b.index <= len(tabs):
+		next = b.index - 1
+	}
+	m.call("tab.focus", protocol.TabTarget{TabID: tabs[next].TabID})
+	return nil
+}
+
+// doNewWorkspace opens a workspace where the focused pane's program is.
+func (m *model) doNewWorkspace(_ binding, _ tea.KeyMsg, pane string) tea.Cmd {
+	p := protocol.WorkspaceCreateParams{Focus: true}
+	if info, ok := m.paneInfo(pane); ok {
+		if info.ForegroundCwd != nil {
+			p.Cwd = info.ForegroundCwd
+		} else {
+			p.Cwd = info.Cwd
+		}
+	}
+	if !m.ui.PromptNewWorkspaceName {
+		m.call("workspace.create", p)
+		return nil
+	}
+	return m.createThenName("workspace.create", p)
+}
+
+// doRename starts editing the focused workspace's, tab's or pane's label.
+func (m *model) doRename(b binding, _ tea.KeyMsg, pane string) tea.Cmd {
+	switch b.act {
+	case actRenameWorkspace:
+		if id := m.snap.FocusedWorkspaceID; id != nil {
+			m.startRename("workspace", "workspace.rename", *id, m.workspaceLabel(*id))
+		}
+	case actRenameTab:
+		if id := m.snap.FocusedTabID; id != nil {
+			m.startRename("tab", "tab.rename", *id, m.tabLabel(*id))
+		}
+	case actRenamePane:
+		if info, ok := m.paneInfo(pane); ok {
+			label := ""
+			if info.Label != nil {
+				label = *info.Label
+			}
+			m.startRename("pane", "pane.rename", pane, label)
+		}
+	}
+	return nil
+}
