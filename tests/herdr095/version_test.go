@@ -32,7 +32,7 @@ func TestHerdr095_PingIsHerdr095WithOurBuildBeside(t *testing.T) {
 	t.Parallel()
 	s := StartServer(t)
 	got := wire(t, s, `{"id":"v1","method":"ping","params":{}}`)
-	const head = `{"id":"v1","result":{"type":"pong","version":"0.9.5","protocol":22,"capabilities":{"live_handoff":true,"detached_server_daemon":true,"endpoint_protocol_generation":1,"surface_interest":true,"health_check":true,"ssh_agent_registration":true},"pid":`
+	const head = `{"id":"v1","result":{"type":"pong","version":"0.9.5","protocol":22,"capabilities":{"live_handoff":true,"detached_server_daemon":true,"endpoint_protocol_generation":1,"surface_interest":true,"health_check":true},"pid":`
 	if !strings.HasPrefix(got, head) {
 		t.Fatalf("ping answered\n%s\nwant it to begin\n%s", got, head)
 	}
@@ -66,7 +66,7 @@ func TestHerdr095_PluginForHerdr09Links(t *testing.T) {
 	for _, min := range []string{"0.9.0", "0.9.5"} {
 		id := "compat.v" + strings.ReplaceAll(min, ".", "")
 		got := OK[protocol.PluginLinked](t, s.Call("plugin.link", map[string]any{"path": write(id, min)}), "plugin_linked")
-		if got.Plugin.ID != id {
+		if got.Plugin.PluginID != id || got.Plugin.MinHerdrVersion != min {
 			t.Errorf("linked %+v, want %s", got.Plugin, id)
 		}
 	}
