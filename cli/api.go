@@ -51,7 +51,9 @@ the current state as the event, when the state it waits for already holds:
   pane_output_changed        pane_id: the next change of the pane's output;
                              with seen_revision N: already true when the
                              pane's revision is past N; with min_revision N:
-                             already true when it is N or more
+                             already true when it is N or more. Only with
+                             "allow_extensions":true beside match_event;
+                             without it, Herdr's unsupported_event_wait_match
   pane_focused               pane_id: already true when that pane has the focus
   tab_focused                tab_id: already true when that tab is on screen
   workspace_focused          workspace_id: already true when it is focused

@@ -122,6 +122,7 @@ func TestAPI_Schema_JSONIsOneLineAndOutputWritesFile(t *testing.T) {
 // fields Herdr's schema does not have.
 var ourExtensions = map[string][]string{
 	"client.resize":        nil,
+	"events.wait":          {"allow_extensions"},
 	"screen.scroll":        nil,
 	"screen.subscribe":     nil,
 	"popup.send_text":      nil,

@@ -186,7 +186,7 @@ func (a *app) waitEventCmd() *cobra.Command {
 			if cmd.Flags().Changed("seen-revision") {
 				m.SeenRevision = &seenRev
 			}
-			p := protocol.EventsWaitParams{MatchEvent: &m}
+			p := protocol.EventsWaitParams{MatchEvent: &m, AllowExtensions: protocol.ExtensionWaits[m.Event]} // our CLI offers our waits
 			if cmd.Flags().Changed("timeout") {
 				p.TimeoutMS = &timeout
 			}

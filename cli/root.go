@@ -228,7 +228,9 @@ JSON response line, {"id":…,"result":{"type":…,…}}, local lists included.`
 			return exit(a.attach())
 		},
 	}
-	root.SetVersionTemplate("herdr {{.Version}}\n")
+	// The Herdr version whose wire this speaks first (what scripts that
+	// read `herdr --version` compare), then this program's own build.
+	root.SetVersionTemplate("herdr {{.Version}} (" + protocol.Build() + ")\n")
 	root.Flags().BoolP("version", "V", false, "print the version and exit")
 	root.Flags().StringVar(&a.remoteTarget, "remote", "", "attach to the herdr server on ssh host `TARGET` (its session with --session); the far side runs $HERDR_REMOTE_BINARY (default herdr); local keybindings apply")
 	root.Flags().BoolVar(&a.noSession, "no-session", false, "run the server inside this client for its lifetime: nothing is restored or saved, and detaching (or quitting) ends it with its panes")

@@ -337,7 +337,7 @@ func TestVersionAndBare(t *testing.T) {
 	env := newEnv(t)
 	for _, flag := range []string{"--version", "-V"} {
 		r := run(t, env, flag)
-		if r.code != 0 || r.stdout != "herdr "+protocol.Version+"\n" {
+		if r.code != 0 || r.stdout != "herdr "+protocol.Version+" ("+protocol.Build()+")\n" || !strings.HasPrefix(r.stdout, "herdr 0.9.5 (herdr-go ") {
 			t.Errorf("%s: exit %d stdout %q", flag, r.code, r.stdout)
 		}
 	}

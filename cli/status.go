@@ -250,6 +250,9 @@ func (a *app) probe(sock string) *serverStatus {
 		s.StartedAt = &pong.StartedAt
 	}
 	s.Compatible = protocol.Ptr(pong.Protocol == protocol.ProtocolVersion)
-	s.RestartNeeded = protocol.Ptr(pong.Version != protocol.Version)
+	// The Herdr version is the wire's, the same across our builds: the
+	// build tells a server older than this client (a server before the
+	// field: only the version).
+	s.RestartNeeded = protocol.Ptr(pong.Version != protocol.Version || pong.Build != "" && pong.Build != protocol.Build())
 	return s
 }

@@ -7,8 +7,10 @@ import (
 	"unicode/utf8"
 )
 
-// Version is the herdr version this build reports in ping and status.
-const Version = "0.8.0"
+// Version is the Herdr version whose wire this server implements, what
+// ping and status report: clients and plugins written for Herdr gate on
+// it (min_herdr_version). The project's own build is Build.
+const Version = "0.9.5"
 
 // ProtocolVersion is the socket protocol number shared with Herdr (0.9
 // speaks 22). 22 only adds to 20: every protocol-20 request is still valid.
@@ -132,7 +134,7 @@ func EncodeError(id string, err error) []byte {
 // aliases line.
 func DecodeRequest(line []byte) (Request, error) {
 	if !utf8.Valid(line) {
-		return Request{}, Errorf(CodeInvalidRequest, "invalid request: not valid UTF-8")
+		return Request{ID: LeadingID(line)}, Errorf(CodeInvalidRequest, "invalid request: not valid UTF-8")
 	}
 	if !json.Valid(line) {
 		var req Request // only for encoding/json's description of the fault
@@ -140,7 +142,7 @@ func DecodeRequest(line []byte) (Request, error) {
 		if err == nil {
 			err = fmt.Errorf("invalid JSON")
 		}
-		return Request{}, Errorf(CodeInvalidRequest, "invalid request: %v", err)
+		return Request{ID: LeadingID(line)}, Errorf(CodeInvalidRequest, "invalid request: %v", err)
 	}
 	env, ok := scanEnvelope(line)
 	if !ok {
@@ -296,4 +298,40 @@ func valueEnd(b []byte, i int) int {
 		i++
 	}
 	return i
+}
+
+// LeadingID is the id of a request line that cannot be decoded whole (not
+// JSON, cut short, too long) when the line begins with it, `{"id":"…"`:
+// Herdr answers such a line with the id it could read, so a client that
+// matches answers by id still finds its error. "" when there is none.
+func LeadingID(line []byte) string {
+	i := skipSpace(line, 0)
+	if i >= len(line) || line[i] != '{' {
+		return ""
+	}
+	i = skipSpace(line, i+1)
+	if !bytes.HasPrefix(line[i:], []byte(`"id"`)) {
+		return ""
+	}
+	i = skipSpace(line, i+4)
+	if i >= len(line) || line[i] != ':' {
+		return ""
+	}
+	i = skipSpace(line, i+1)
+	if i >= len(line) || line[i] != '"' {
+		return ""
+	}
+	for j := i + 1; j < len(line); j++ {
+		switch line[j] {
+		case '\\':
+			j++ // the escaped byte
+		case '"':
+			var id string
+			if !utf8.Valid(line[i:j+1]) || Unmarshal(line[i:j+1], &id) != nil {
+				return ""
+			}
+			return id
+		}
+	}
+	return ""
 }

@@ -31,14 +31,15 @@ func TestEnvelope_DecodeRequest(t *testing.T) {
 		{"upper-case id is not id", `{"ID":"1","method":"ping"}`, "", "", ``, "missing field `id`"},
 		{"null id", `{"id":null,"method":"ping"}`, "", "", ``, "`id` must be a string"},
 		{"numeric id", `{"id":1,"method":"ping"}`, "", "", ``, "`id` must be a string"},
-		{"invalid UTF-8 in a string", "{\"id\":\"1\",\"method\":\"pane.send_text\",\"params\":{\"pane_id\":\"p\",\"text\":\"\xff\xfe\"}}", "", "", ``, "UTF-8"},
+		{"invalid UTF-8 in a string", "{\"id\":\"1\",\"method\":\"pane.send_text\",\"params\":{\"pane_id\":\"p\",\"text\":\"\xff\xfe\"}}", "1", "", ``, "UTF-8"}, // the id was readable: kept
 		{"invalid UTF-8 in the id", "{\"id\":\"\xc3\",\"method\":\"ping\"}", "", "", ``, "UTF-8"},
 
 		{"missing method", `{"id":"4"}`, "4", "", ``, "missing field `method`"},
 		{"method not a string", `{"id":"4","method":7}`, "4", "", ``, "`method` must be a string"},
 		{"not an object", `["ping"]`, "", "", ``, "expected a JSON object"},
-		{"bad JSON", `{"id":"1",`, "", "", ``, "invalid request"},
-		{"trailing garbage", `{"id":"1","method":"ping"} x`, "", "", ``, "invalid request"},
+		{"bad JSON", `{"id":"1",`, "1", "", ``, "invalid request"},
+		{"bad JSON, id not first", `{"method":"ping","id":"1",`, "", "", ``, "invalid request"},
+		{"trailing garbage", `{"id":"1","method":"ping"} x`, "1", "", ``, "invalid request"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -33,6 +33,12 @@ const (
 	// CodeStaleContentRevision: a copy-mode call named a content revision
 	// the pane's text has moved on from (copy.go).
 	CodeStaleContentRevision = "stale_content"
+	// Herdr 0.9's refusals: client_shell.surface.set from a connection
+	// that is no client shell; a dismissal of release notes or an
+	// announcement the server does not hold (any more).
+	CodeConnectionLocalOnly = "connection_local_only"
+	CodeStaleReleaseNotes   = "stale_release_notes"
+	CodeStaleAnnouncement   = "stale_announcement"
 
 	// CLI-side codes.
 	CodeServerNotRunning   = "server_not_running"

@@ -186,7 +186,15 @@ var waitRequires = map[string][]string{
 type EventsWaitParams struct {
 	MatchEvent *EventMatch `json:"match_event"`
 	TimeoutMS  *uint64     `json:"timeout_ms,omitempty"`
+	// AllowExtensions (ours) opts in to the matches Herdr does not wait
+	// for (pane_output_changed): without it they are refused with Herdr's
+	// unsupported_event_wait_match, so a client written against Herdr
+	// sees Herdr's answer.
+	AllowExtensions bool `json:"allow_extensions,omitempty"`
 }
+
+// ExtensionWaits are the events.wait matches only AllowExtensions reaches.
+var ExtensionWaits = map[string]bool{"pane_output_changed": true}
 
 // Validate implements Params.
 func (p *EventsWaitParams) Validate() error {
@@ -197,6 +205,9 @@ func (p *EventsWaitParams) Validate() error {
 	need, ok := waitRequires[m.Event]
 	if !ok {
 		return Errorf("unsupported_event_wait_match", "events.wait cannot wait for %q", m.Event)
+	}
+	if ExtensionWaits[m.Event] && !p.AllowExtensions {
+		return Errorf("unsupported_event_wait_match", "events.wait on %s is an extension over Herdr: pass \"allow_extensions\": true", m.Event)
 	}
 	given := map[string]*string{"workspace_id": m.WorkspaceID, "tab_id": m.TabID, "pane_id": m.PaneID, "agent_status": m.AgentStatus}
 	for _, f := range need {

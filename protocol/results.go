@@ -12,6 +12,9 @@ type Pong struct {
 	// `herdr status` (an extension over Herdr's pong).
 	PID       int    `json:"pid,omitempty"`
 	StartedAt string `json:"started_at,omitempty"`
+	// Build is the server's own build (protocol.Build), an extension:
+	// Version is the Herdr version whose wire it speaks.
+	Build string `json:"build,omitempty"`
 }
 
 // ConfigReload answers server.reload_config.

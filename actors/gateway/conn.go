@@ -32,14 +32,16 @@ const writeGrace = 5 * time.Second
 // writes ahead sends many in one go), or the news that a line was too
 // long.
 type lineMsg struct {
-	lines   [][]byte
-	tooLong bool
+	lines     [][]byte
+	tooLong   bool
+	tooLongID string // the too long line's id, when it begins with one
 }
 
 // queuedLine is a request line waiting for its turn.
 type queuedLine struct {
-	line    []byte
-	tooLong bool
+	line      []byte
+	tooLong   bool
+	tooLongID string
 }
 
 // writerCaughtUp says the writer emptied its channel while a backlog waited.
@@ -73,7 +75,7 @@ var pongs = sync.OnceValue(func() map[bool]protocol.Encoded {
 	out := map[bool]protocol.Encoded{}
 	for _, handoff := range []bool{false, true} {
 		out[handoff], _ = protocol.Encode(protocol.Pong{Version: protocol.Version, Protocol: protocol.ProtocolVersion,
-			Capabilities: protocol.Capabilities(handoff), PID: os.Getpid(), StartedAt: processStart.Format(time.RFC3339)})
+			Capabilities: protocol.Capabilities(handoff), PID: os.Getpid(), StartedAt: processStart.Format(time.RFC3339), Build: protocol.Build()})
 	}
 	return out
 })
@@ -369,7 +371,7 @@ func (c *conn) queueLines(msg *lineMsg) {
 		c.queue = append(c.queue, queuedLine{line: line})
 	}
 	if msg.tooLong {
-		c.queue = append(c.queue, queuedLine{tooLong: true})
+		c.queue = append(c.queue, queuedLine{tooLong: true, tooLongID: msg.tooLongID})
 	}
 }
 
@@ -384,7 +386,7 @@ func (c *conn) pump(ctx actor.Context) {
 		c.queue[0] = queuedLine{}
 		c.queue = c.queue[1:]
 		if msg.tooLong {
-			c.write(protocol.EncodeError("", protocol.Errorf(protocol.CodeInvalidRequest, "invalid request: line exceeds %d bytes", protocol.MaxLineBytes)), nil)
+			c.write(protocol.EncodeError(msg.tooLongID, protocol.Errorf(protocol.CodeInvalidRequest, "invalid request: line exceeds %d bytes", protocol.MaxLineBytes)), nil)
 			c.closing = true
 			c.queue = nil
 			break
@@ -754,7 +756,7 @@ func (c *conn) readLoop(root *actor.RootContext, self *actor.PID, rd *reader) {
 		}
 		line, err := readLine(r)
 		if errors.Is(err, errLineTooLong) {
-			c.send(root, self, &lineMsg{tooLong: true})
+			c.send(root, self, &lineMsg{tooLong: true, tooLongID: protocol.LeadingID(line)})
 			return
 		}
 		if len(bytes.TrimSpace(line)) > 0 {
@@ -831,7 +833,10 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 	for {
 		chunk, err := r.ReadSlice('\n')
 		if len(line)+len(chunk) > protocol.MaxLineBytes+1 {
-			return nil, errLineTooLong
+			if len(line) == 0 {
+				line = chunk // valid until the next read: the caller looks for the id at once
+			}
+			return line, errLineTooLong // the head, for its id
 		}
 		line = append(line, chunk...)
 		if err == nil {

@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"bytes"
 	"errors"
 	"log/slog"
 	"net"
@@ -265,7 +266,7 @@ func (g *Gateway) acceptLoop(root *actor.RootContext, self *actor.PID, slots cha
 				peer, known := countedPeer(g.opts.peerOf, conn)
 				root.Send(self, &accepted{conn: conn, peer: peer, known: known})
 			default:
-				refuse(conn, totalRefusal(cap(slots)))
+				go refuse(conn, totalRefusal(cap(slots)))
 			}
 			continue
 		}
@@ -283,7 +284,7 @@ func (g *Gateway) acceptLoop(root *actor.RootContext, self *actor.PID, slots cha
 			spare.Close()
 			c, aerr := g.opts.Listener.Accept()
 			if aerr == nil {
-				refuse(c, protocol.Errorf(protocol.CodeServerUnavailable,
+				go refuse(c, protocol.Errorf(protocol.CodeServerUnavailable,
 					"server out of file descriptors; retry later, or raise its limit (ulimit -n)"))
 			}
 			spare, _ = os.Open(os.DevNull)
@@ -297,11 +298,28 @@ func (g *Gateway) acceptLoop(root *actor.RootContext, self *actor.PID, slots cha
 	}
 }
 
+// refuseReadFor is how long a refused client's first request is waited
+// for, so that the refusal carries its id (a client that writes at once,
+// as they do, has it there already).
+const refuseReadFor = 250 * time.Millisecond
+
 // refuse writes one error line to a client that will not be served and
-// closes its connection. The line fits the new socket's empty buffer; the
-// deadline is for a peer that is somehow not a fresh socket.
+// closes its connection; it runs on a goroutine of its own (it reads). The
+// line answers the client's first request by its id when it came in
+// time; it fits the new socket's empty buffer, and the write deadline is
+// for a peer that is somehow not a fresh socket.
 func refuse(c net.Conn, e *protocol.Error) {
+	_ = c.SetReadDeadline(time.Now().Add(refuseReadFor))
+	var head [4 << 10]byte
+	n := 0
+	for n < len(head) && bytes.IndexByte(head[:n], '\n') < 0 {
+		m, err := c.Read(head[n:])
+		n += m
+		if err != nil {
+			break
+		}
+	}
 	_ = c.SetWriteDeadline(time.Now().Add(time.Second))
-	_, _ = c.Write(append(protocol.EncodeError("", e), '\n'))
+	_, _ = c.Write(append(protocol.EncodeError(protocol.LeadingID(head[:n]), e), '\n'))
 	c.Close()
 }

@@ -42,6 +42,14 @@ func (c *conn) held(pane, sub *actor.PID) bool {
 }
 
 func (c *conn) surfaceSet(ctx actor.Context, req *protocol.Request, params protocol.Params) {
+	// As in Herdr, only a client shell has a surface: here, a connection
+	// that watches screens (screen.subscribe). A plain API connection
+	// shows nothing, so it is refused rather than told ok.
+	if !c.watching {
+		c.reply(req.ID, kit.Fail(protocol.Errorf(protocol.CodeConnectionLocalOnly,
+			"client_shell.surface.set is only available to a client shell connection (one that has called screen.subscribe)")))
+		return
+	}
 	active := *params.(*protocol.ClientShellSurfaceSetParams).Active
 	if active == c.surface.hidden {
 		c.surface.hidden = !active

@@ -147,7 +147,7 @@ func TestEvents_OutputMatchedAndWaits(t *testing.T) {
 	// Output revision waits and timeouts.
 	var pane protocol.PaneInfoResult
 	c.Call("pane.get", map[string]any{"pane_id": "w1:p1"}, &pane)
-	if err := c.Call("events.wait", map[string]any{"match_event": map[string]any{"event": "pane_output_changed", "pane_id": "w1:p1", "min_revision": pane.Pane.Revision}}, &got); err != nil {
+	if err := c.Call("events.wait", map[string]any{"allow_extensions": true, "match_event": map[string]any{"event": "pane_output_changed", "pane_id": "w1:p1", "min_revision": pane.Pane.Revision}}, &got); err != nil {
 		t.Fatalf("revision wait: %v", err)
 	}
 	err = c.Call("events.wait", map[string]any{"match_event": map[string]any{"event": "workspace_closed", "workspace_id": "w1"}, "timeout_ms": 50}, nil)

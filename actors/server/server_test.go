@@ -222,7 +222,7 @@ func TestServer_PaneNotReadingInputStaysResponsive(t *testing.T) {
 	}
 	var before protocol.PaneInfoResult
 	c.Call("pane.get", map[string]any{"pane_id": "w1:p1"}, &before)
-	if err := c.Call("events.wait", map[string]any{"match_event": map[string]any{"event": "pane_output_changed", "pane_id": "w1:p1",
+	if err := c.Call("events.wait", map[string]any{"allow_extensions": true, "match_event": map[string]any{"event": "pane_output_changed", "pane_id": "w1:p1",
 		"min_revision": before.Pane.Revision + 3}, "timeout_ms": 5000}, nil); err != nil {
 		t.Fatalf("the pane stopped applying output after the input flood: %v", err)
 	}

@@ -124,7 +124,7 @@ func (h *herdr) watch(ctx context.Context, uri, id string, seen uint64) {
 		var w protocol.WaitMatched
 		err := h.watchCall(ctx, "events.wait", protocol.EventsWaitParams{
 			MatchEvent: &protocol.EventMatch{Event: "pane_output_changed", PaneID: &id, SeenRevision: &seen},
-			TimeoutMS:  protocol.Ptr(uint64(watchWaitMS))}, &w)
+			TimeoutMS:  protocol.Ptr(uint64(watchWaitMS)), AllowExtensions: true}, &w)
 		var te *toolError
 		switch {
 		case ctx.Err() != nil:

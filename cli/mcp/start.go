@@ -119,7 +119,7 @@ func (h *herdr) launch(ctx context.Context, req *sdk.CallToolRequest, pane proto
 		seen := uint64(0)
 		var first protocol.WaitMatched
 		_ = h.call(ctx, "events.wait", protocol.EventsWaitParams{MatchEvent: &protocol.EventMatch{Event: "pane_output_changed", PaneID: &pane.PaneID, SeenRevision: &seen},
-			TimeoutMS: protocol.Ptr(uint64(5000))}, &first) // a shell that prints nothing is typed into all the same
+			TimeoutMS: protocol.Ptr(uint64(5000)), AllowExtensions: true}, &first) // a shell that prints nothing is typed into all the same
 	}
 	var started protocol.AgentStarted
 	p := protocol.AgentStartParams{Name: name, Kind: kind, PaneID: pane.PaneID, Args: args, TimeoutMS: &timeoutMS}

@@ -98,7 +98,7 @@ func TestEventsWait_AlreadyTrueRules(t *testing.T) {
 		t.Run("immediate/"+c.name, func(t *testing.T) {
 			m := c.match()
 			start := time.Now()
-			ev := waitMatched(t, s.CallT(t, "events.wait", map[string]any{"match_event": m, "timeout_ms": 5000}))
+			ev := waitMatched(t, s.CallT(t, "events.wait", map[string]any{"match_event": m, "timeout_ms": 5000, "allow_extensions": true}))
 			if ev.Event != m["event"] || time.Since(start) > 2*time.Second {
 				t.Fatalf("got %s after %v", ev.Event, time.Since(start))
 			}
@@ -170,13 +170,13 @@ func TestEventsWait_AlreadyTrueRules(t *testing.T) {
 	for _, c := range waiting {
 		t.Run("waits/"+c.name, func(t *testing.T) {
 			m := c.match()
-			Fail(t, s.CallT(t, "events.wait", map[string]any{"match_event": m, "timeout_ms": 300}), "timeout")
+			Fail(t, s.CallT(t, "events.wait", map[string]any{"match_event": m, "timeout_ms": 300, "allow_extensions": true}), "timeout")
 			if c.trigger == nil {
 				return
 			}
 			conn := s.Dial(t)
 			defer conn.Close()
-			line, _ := json.Marshal(map[string]any{"id": "w", "method": "events.wait", "params": map[string]any{"match_event": m, "timeout_ms": 10000}})
+			line, _ := json.Marshal(map[string]any{"id": "w", "method": "events.wait", "params": map[string]any{"match_event": m, "timeout_ms": 10000, "allow_extensions": true}})
 			if err := conn.WriteLine(line); err != nil {
 				t.Fatal(err)
 			}
@@ -200,6 +200,6 @@ func TestEventsWait_RevisionParamsRejected(t *testing.T) {
 		{"event": "pane_output_changed", "pane_id": ws.RootPane.PaneID, "min_revision": 1, "seen_revision": 1},
 		{"event": "pane_focused", "pane_id": ws.RootPane.PaneID, "seen_revision": 1},
 	} {
-		Fail(t, s.CallT(t, "events.wait", map[string]any{"match_event": m}), "invalid_params")
+		Fail(t, s.CallT(t, "events.wait", map[string]any{"match_event": m, "allow_extensions": true}), "invalid_params")
 	}
 }

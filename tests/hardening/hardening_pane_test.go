@@ -57,7 +57,7 @@ func TestPane_EventsCarryTheIDsOfAMovedPane(t *testing.T) {
 	OK[protocol.PaneInfoResult](t, s.CallT(t, "pane.rename", map[string]any{"pane_id": p.PaneID, "label": "renamed-pane"}), "pane_info")
 	waiter := s.Dial(t)
 	wait, _ := json.Marshal(map[string]any{"id": "w", "method": "events.wait", "params": map[string]any{
-		"match_event": map[string]any{"event": "pane_output_changed", "pane_id": p.PaneID, "label": "renamed-pane"}, "timeout_ms": 20000}})
+		"match_event": map[string]any{"event": "pane_output_changed", "pane_id": p.PaneID, "label": "renamed-pane"}, "timeout_ms": 20000, "allow_extensions": true}})
 	if err := waiter.WriteLine(wait); err != nil {
 		t.Fatal(err)
 	}

@@ -46,8 +46,8 @@ func TestSchema_ValidatorRejectsBadLines(t *testing.T) {
 		}
 	}
 	const ref, ours = "success_response of the reference", "success_response of herdr api schema"
-	check(`{"id":"1","result":{"type":"pong","version":"0.8.0","protocol":20}}`, true, ref)
-	check(`{"id":"1","result":{"type":"pong","version":"0.8.0","protocol":"20"}}`, false, ref)
+	check(`{"id":"1","result":{"type":"pong","version":"0.9.5","protocol":20}}`, true, ref)
+	check(`{"id":"1","result":{"type":"pong","version":"0.9.5","protocol":"20"}}`, false, ref)
 	check(`{"id":"1","result":{"type":"no_such_result"}}`, false, ours)
 	check(`{"id":"","error":{"code":"invalid_request","message":"x"}}`, true, "error_response of the reference")
 	check(`{"id":"","error":{"message":"x"}}`, false, "error_response of the reference")
