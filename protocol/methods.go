@@ -42,6 +42,20 @@ type Method struct {
 	// Browser says whether the web dashboard's page may call it.
 	Browser Browser
 
+	// Since is the Herdr version that introduced the method; empty for an
+	// Extension. It was read off Herdr's release tags: the oldest tag whose
+	// source names the method (v0.2.0 for the first socket API); the
+	// methods no tag up to v0.8.2 names are protocol 22's, Herdr 0.9.0's
+	// (spec/protocol-22.md).
+	Since string
+	// Extension marks a method of this server that Herdr has not: the
+	// schema marks it x-extension and a Herdr client never needs it.
+	Extension bool
+	// Pipeline says the CLI may send the method in the same write as the
+	// ping that checks the protocol (cli/pipeline.go): it changes nothing,
+	// so a server of another protocol has been asked nothing harmful.
+	Pipeline bool
+
 	// targets lists the params' entity-naming keys, found once, when the
 	// method is first decoded (targetfields.go).
 	targets func() targetFields
@@ -94,19 +108,25 @@ func areas() [][]Method {
 	return [][]Method{serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, uiStateMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods, copyMethods, clientShellMethods, dismissMethods, machineMethods, taskMethods, bufferMethods}
 }
 
-// Summary is a method's one line of help, found in the area lists without
-// building the table: a command line's help strings need no more, and
-// building the table (its checks, a params value per method) cost a CLI
-// call more than its request.
-func Summary(name string) (string, bool) {
+// Entry is a method's table entry, found in the area lists without
+// building the table: a command line needs one entry's help, flags and
+// Pipeline, and building the table (its checks, a params value per
+// method) cost a CLI call more than its request.
+func Entry(name string) (Method, bool) {
 	for _, area := range areas() {
 		for _, m := range area {
 			if m.Name == name {
-				return m.Summary, true
+				return m, true
 			}
 		}
 	}
-	return "", false
+	return Method{}, false
+}
+
+// Summary is a method's one line of help (Entry's Summary).
+func Summary(name string) (string, bool) {
+	m, ok := Entry(name)
+	return m.Summary, ok
 }
 
 func buildTable(areas ...[]Method) map[string]Method {

@@ -1,13 +1,13 @@
 package protocol
 
 var tabMethods = []Method{
-	{Name: "tab.create", Params: func() Params { return &TabCreateParams{} }, Result: "tab_created", Summary: "Create a tab with one pane", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "tab.list", Params: func() Params { return &TabListParams{} }, Result: "tab_list", Summary: "List tabs, optionally of one workspace", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "tab.get", Params: func() Params { return &TabTarget{} }, Result: "tab_info", Summary: "Describe one tab", Target: TargetTab, Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "tab.focus", Params: func() Params { return &TabTarget{} }, Result: "tab_info", Summary: "Focus a tab", Target: TargetTab, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "tab.rename", Params: func() Params { return &TabRenameParams{} }, Result: "tab_info", Summary: "Rename a tab", Target: TargetTab, Owner: OwnerTab, Shape: ShapeAnswer},
-	{Name: "tab.move", Params: func() Params { return &TabMoveParams{} }, Result: "tab_list", Summary: "Move a tab to a position in its workspace", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "tab.close", Params: func() Params { return &TabTarget{} }, Result: "ok", Summary: "Close a tab and its panes", Target: TargetTab, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "tab.create", Since: "0.3.0", Params: func() Params { return &TabCreateParams{} }, Result: "tab_created", Summary: "Create a tab with one pane", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "tab.list", Since: "0.3.0", Pipeline: true, Params: func() Params { return &TabListParams{} }, Result: "tab_list", Summary: "List tabs, optionally of one workspace", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "tab.get", Since: "0.3.0", Pipeline: true, Params: func() Params { return &TabTarget{} }, Result: "tab_info", Summary: "Describe one tab", Target: TargetTab, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "tab.focus", Since: "0.3.0", Params: func() Params { return &TabTarget{} }, Result: "tab_info", Summary: "Focus a tab", Target: TargetTab, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "tab.rename", Since: "0.3.0", Params: func() Params { return &TabRenameParams{} }, Result: "tab_info", Summary: "Rename a tab", Target: TargetTab, Owner: OwnerTab, Shape: ShapeAnswer},
+	{Name: "tab.move", Since: "0.7.2", Params: func() Params { return &TabMoveParams{} }, Result: "tab_list", Summary: "Move a tab to a position in its workspace", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "tab.close", Since: "0.3.0", Params: func() Params { return &TabTarget{} }, Result: "ok", Summary: "Close a tab and its panes", Target: TargetTab, Owner: OwnerSession, Shape: ShapeAnswer},
 }
 
 // TabCreateParams are the params of tab.create.

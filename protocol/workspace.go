@@ -1,14 +1,14 @@
 package protocol
 
 var workspaceMethods = []Method{
-	{Name: "workspace.create", Params: func() Params { return &WorkspaceCreateParams{} }, Result: "workspace_created", Summary: "Create a workspace with one tab and one pane", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "workspace.list", Params: empty, Result: "workspace_list", Summary: "List workspaces in order", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "workspace.get", Params: func() Params { return &WorkspaceTarget{} }, Result: "workspace_info", Summary: "Describe one workspace", Target: TargetWorkspace, Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "workspace.focus", Params: func() Params { return &WorkspaceTarget{} }, Result: "workspace_info", Summary: "Focus a workspace", Target: TargetWorkspace, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "workspace.rename", Params: func() Params { return &WorkspaceRenameParams{} }, Result: "workspace_info", Summary: "Rename a workspace", Target: TargetWorkspace, Owner: OwnerWorkspace, Shape: ShapeAnswer},
-	{Name: "workspace.move", Params: func() Params { return &WorkspaceMoveParams{} }, Result: "workspace_list", Summary: "Move a workspace to a position", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "workspace.move_block", Params: func() Params { return &WorkspaceMoveBlockParams{} }, Result: "workspace_list", Summary: "Move several workspaces, in order, before another", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "workspace.close", Params: func() Params { return &WorkspaceCloseParams{} }, Result: "ok", Summary: "Close a workspace and all its panes", Target: TargetWorkspace, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "workspace.create", Since: "0.2.0", Params: func() Params { return &WorkspaceCreateParams{} }, Result: "workspace_created", Summary: "Create a workspace with one tab and one pane", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "workspace.list", Since: "0.2.0", Pipeline: true, Params: empty, Result: "workspace_list", Summary: "List workspaces in order", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "workspace.get", Since: "0.2.0", Pipeline: true, Params: func() Params { return &WorkspaceTarget{} }, Result: "workspace_info", Summary: "Describe one workspace", Target: TargetWorkspace, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "workspace.focus", Since: "0.2.0", Params: func() Params { return &WorkspaceTarget{} }, Result: "workspace_info", Summary: "Focus a workspace", Target: TargetWorkspace, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "workspace.rename", Since: "0.2.0", Params: func() Params { return &WorkspaceRenameParams{} }, Result: "workspace_info", Summary: "Rename a workspace", Target: TargetWorkspace, Owner: OwnerWorkspace, Shape: ShapeAnswer},
+	{Name: "workspace.move", Since: "0.7.2", Params: func() Params { return &WorkspaceMoveParams{} }, Result: "workspace_list", Summary: "Move a workspace to a position", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "workspace.move_block", Since: "0.8.0", Params: func() Params { return &WorkspaceMoveBlockParams{} }, Result: "workspace_list", Summary: "Move several workspaces, in order, before another", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "workspace.close", Since: "0.2.0", Params: func() Params { return &WorkspaceCloseParams{} }, Result: "ok", Summary: "Close a workspace and all its panes", Target: TargetWorkspace, Owner: OwnerSession, Shape: ShapeAnswer},
 	WorkspaceGitStatusMethod,
 }
 
