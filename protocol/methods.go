@@ -23,6 +23,10 @@ type Method struct {
 	Params func() Params
 	// Result is the wire "type" of the success result ("*" when it varies).
 	Result string
+	// Answer is a zero value of the success result, which lists it in
+	// ResultTypes (the printed schema's results) and, when Result is
+	// empty, gives it.
+	Answer Result
 	// Summary is one line of help, shared by the CLI and the schema summary.
 	Summary string
 	// Target is the kind of entity the method acts on; its params then
@@ -55,6 +59,16 @@ type Method struct {
 	// ping that checks the protocol (cli/pipeline.go): it changes nothing,
 	// so a server of another protocol has been asked nothing harmful.
 	Pipeline bool
+
+	// CLI is the method's command path ("workspace get"): the CLI builds
+	// that verb from this entry, its positional arguments and flags from
+	// the params fields' `cli` and `help` tags (cli/fromtable.go). Empty
+	// when the verb is hand-written (where Herdr's CLI differs from the
+	// params) or there is none.
+	CLI string
+	// CLIHelp follows Summary in the verb's long help; CLIExample is its
+	// example block.
+	CLIHelp, CLIExample string
 
 	// targets lists the params' entity-naming keys, found once, when the
 	// method is first decoded (targetfields.go).
@@ -123,6 +137,15 @@ func Entry(name string) (Method, bool) {
 	return Method{}, false
 }
 
+// Entries lists every entry, in area order, without building the table.
+func Entries() []Method {
+	var out []Method
+	for _, area := range areas() {
+		out = append(out, area...)
+	}
+	return out
+}
+
 // Summary is a method's one line of help (Entry's Summary).
 func Summary(name string) (string, bool) {
 	m, ok := Entry(name)
@@ -138,6 +161,9 @@ func buildTable(areas ...[]Method) map[string]Method {
 			}
 			if _, dup := t[m.Name]; dup {
 				panic(fmt.Sprintf("protocol: method %s registered twice", m.Name))
+			}
+			if m.Result == "" && m.Answer != nil {
+				m.Result = m.Answer.ResultType()
 			}
 			checkRouting(m)
 			m.targets = sync.OnceValue(func() targetFields { return targetFieldsOf(m.Params()) })
