@@ -73,19 +73,25 @@ unsupported_event_wait_match.
 const schemaVersion = 1
 
 func (a *app) apiSchemaCmd() *cobra.Command {
-	var asJSON bool
+	var asJSON, methods bool
 	var output string
 	cmd := &cobra.Command{
-		Use:   "schema [--json] [--output FILE]",
+		Use:   "schema [--json] [--output FILE] [--methods]",
 		Short: "Print the JSON schema of the socket API",
 		Long: `Print the JSON schema of the socket API, generated from this binary's own
 method table and event types: raw requests (one shape per method, its params
 from the Go types' JSON fields), success and error responses, lifecycle
 events and subscription events. Bare, it prints a short summary; --json
 prints the whole document on one line, --output writes it (pretty-printed)
-to FILE.`,
+to FILE; --methods lists every method with the Herdr version that
+introduced it, or "extension" for this server's own (the document's
+x-since and x-extension).`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if methods {
+				_, err := io.WriteString(a.stdout, schemaMethods())
+				return err
+			}
 			if !asJSON && output == "" {
 				_, err := io.WriteString(a.stdout, schemaSummary())
 				return err
@@ -110,7 +116,24 @@ to FILE.`,
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the schema on one line")
 	cmd.Flags().StringVar(&output, "output", "", "write the schema to `FILE` instead of stdout")
+	cmd.Flags().BoolVar(&methods, "methods", false, "list every method with the Herdr version that introduced it, or extension")
+	cmd.MarkFlagsMutuallyExclusive("methods", "json")
+	cmd.MarkFlagsMutuallyExclusive("methods", "output")
 	return cmd
+}
+
+// schemaMethods is what `herdr api schema --methods` prints: a method a
+// line, with the Herdr version that introduced it or "extension".
+func schemaMethods() string {
+	var b strings.Builder
+	for _, m := range protocol.Methods() {
+		since := "herdr " + m.Since
+		if m.Extension {
+			since = "extension"
+		}
+		fmt.Fprintf(&b, "%-32s %s\n", m.Name, since)
+	}
+	return b.String()
 }
 
 // apiSchema builds the schema document from protocol.Methods().
@@ -129,8 +152,10 @@ func apiSchema() map[string]any {
 			"required":      []string{"method", "params"},
 			"x-result-type": m.Result,
 		}
-		if protocol.ExtensionMethods[m.Name] {
+		if m.Extension {
 			request["x-extension"] = true // this server's, not Herdr's
+		} else {
+			request["x-since"] = m.Since // the Herdr version that introduced it
 		}
 		if m.Name == binaryStreamMethod {
 			request["x-binary-stream"] = true
@@ -271,7 +296,7 @@ func schemaSummary() string {
 	herdr, ext := 0, 0
 	for _, m := range protocol.Methods() {
 		switch {
-		case protocol.ExtensionMethods[m.Name]:
+		case m.Extension:
 			ext++
 		case m.Name != binaryStreamMethod:
 			herdr++
@@ -283,6 +308,7 @@ sections: request, success_response, error_response, event (%d kinds), subscript
 
   herdr api schema --json           the whole JSON Schema document, on one line
   herdr api schema --output FILE    write it, pretty-printed, to FILE
+  herdr api schema --methods        each method's Herdr version, or extension
 `, protocol.ProtocolVersion, schemaVersion, herdr+ext+1, herdr, binaryStreamMethod, ext, len(protocol.LifecycleKinds), len(protocol.SubscriptionEventTypes()))
 }
 

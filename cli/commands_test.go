@@ -2,10 +2,13 @@ package cli
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // TestCommandsSendMethodAndParams checks each command's request against the
@@ -204,5 +207,26 @@ func TestPaneReadPrintsTextRaw(t *testing.T) {
 		if r.code != 0 || r.stdout != c.want || r.stderr != "" {
 			t.Errorf("text %s: exit %d stdout %q stderr %q, want %q", c.text, r.code, r.stdout, r.stderr, c.want)
 		}
+	}
+}
+
+// Every table entry that names a command path has its verb in the whole
+// tree (a bad cli tag panics building it, which fails here).
+func TestTableCommands_EveryCLIPathIsBuilt(t *testing.T) {
+	a := &app{stdout: io.Discard, stderr: io.Discard}
+	root := a.rootCmd([]string{"--help"})
+	n := 0
+	for _, m := range protocol.Entries() {
+		if m.CLI == "" {
+			continue
+		}
+		n++
+		c, rest, err := root.Find(strings.Fields(m.CLI))
+		if err != nil || len(rest) != 0 || c.CommandPath() != "herdr "+m.CLI {
+			t.Errorf("%s: no verb %q (%v)", m.Name, m.CLI, err)
+		}
+	}
+	if n < 18 {
+		t.Errorf("%d table verbs, want at least 18", n)
 	}
 }

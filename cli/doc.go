@@ -1,13 +1,16 @@
 // Package cli is the herdr command line: `herdr server` runs the server in
 // the foreground, `herdr status` reports on client and server, and the noun
 // commands (`workspace`, `tab`, `pane`, `layout`, `api`) are thin wrappers that send one
-// request over the API socket and print the answer.
+// request over the API socket and print the answer. A verb whose method's
+// table entry names its command path (protocol.Method.CLI) is built from
+// the entry and its params' cli/help tags (fromtable.go); the hand-written
+// ones are where Herdr's CLI differs from the params.
 //
 // Every socket command connects to the socket of the selected session, sends
 // `ping` to check the protocol number, then sends its request on the same
 // connection; a read (a list, a get) goes in the same write as its ping,
 // one round trip, and a change only once the ping has answered
-// (pipeline.go). Success responses go to stdout as the raw JSON line (exit 0),
+// (the entry's Pipeline; pipeline.go). Success responses go to stdout as the raw JSON line (exit 0),
 // error responses to stderr (exit 1); usage errors exit 2, with a "did you
 // mean" for a mistyped command, subcommand or option (suggest.go). The hook
 // reports and pane send-text/send-keys/run are silent on success, as in

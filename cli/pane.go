@@ -48,18 +48,7 @@ focused pane. Directions are left, right, up and down.`,
 		a.paneHistoryCmd(),
 	)
 	cmd.AddCommand(a.paneEditScrollbackCmds()...) // edit_scrollback.go
-	for _, verb := range []struct{ name, method string }{
-		{"get", "pane.get"}, {"close", "pane.close"},
-	} {
-		cmd.AddCommand(&cobra.Command{
-			Use:   verb.name + " <pane>",
-			Short: summary(verb.method),
-			Args:  exactArgs("<pane>"),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return exit(a.call("cli:pane:"+verb.name, verb.method, protocol.PaneTarget{PaneID: args[0]}))
-			},
-		})
-	}
+	// get and close: the table's (cli/fromtable.go).
 	return cmd
 }
 

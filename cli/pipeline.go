@@ -6,21 +6,16 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// readsOnly reports the requests that change nothing on the server. They
-// are written together with the ping that checks the protocol, in one
-// write, so a list or a read costs one round trip instead of two: a
-// server of another protocol has then been asked something harmless,
-// whose answer is dropped unread. Every other request still waits for the
-// ping's answer, so a mismatched server is never asked to change anything.
+// readsOnly reports the requests that change nothing on the server (the
+// table's Pipeline). They are written together with the ping that checks
+// the protocol, in one write, so a list or a read costs one round trip
+// instead of two: a server of another protocol has then been asked
+// something harmless, whose answer is dropped unread. Every other request
+// still waits for the ping's answer, so a mismatched server is never asked
+// to change anything.
 func readsOnly(method string) bool {
-	switch method {
-	case "pane.list", "pane.get", "pane.read", "pane.process_info",
-		"tab.list", "tab.get", "workspace.list", "workspace.get",
-		"agent.list", "agent.get", "agent.read", "session.snapshot",
-		"task.list", "task.get", "integration.list", "plugin.list":
-		return true
-	}
-	return false
+	m, ok := protocol.Entry(method)
+	return ok && m.Pipeline
 }
 
 // pipelined is request for a read (readsOnly): the ping and the request

@@ -51,17 +51,6 @@ link, list, install and uninstall work on the plugin registry file itself.`,
 	}
 	link.Flags().BoolVar(&disabled, "disabled", false, "link it disabled")
 
-	byID := func(verb, method string) *cobra.Command {
-		return &cobra.Command{
-			Use:   verb + " <id>",
-			Short: summary(method),
-			Args:  exactArgs("<id>"),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return exit(a.call("cli:plugin:"+verb, method, protocol.PluginIDParams{PluginID: args[0]}))
-			},
-		}
-	}
-
 	var listPlugin string
 	var listJSON bool
 	list := jsonFlag(&cobra.Command{
@@ -162,8 +151,8 @@ named first or by --plugin (needed only when two plugins have that action).`,
 	logList.Flags().Uint64Var(&limit, "limit", 0, "at most `N` runs, newest first")
 	logs.AddCommand(logList)
 
-	cmd.AddCommand(link, byID("unlink", "plugin.unlink"), byID("enable", "plugin.enable"), byID("disable", "plugin.disable"),
-		list, configDir, action, logs, a.pluginPaneCmd(), a.pluginInstallCmd(), a.pluginUninstallCmd())
+	// unlink, enable and disable: the table's (cli/fromtable.go).
+	cmd.AddCommand(link, list, configDir, action, logs, a.pluginPaneCmd(), a.pluginInstallCmd(), a.pluginUninstallCmd())
 	return cmd
 }
 
@@ -226,17 +215,7 @@ tab area such as 80%.`,
 	f.StringVar(&target, "target-pane", "", "pane to split or zoom beside")
 	f.StringVar(&direction, "direction", "", "split direction: right or down")
 	spawn.bind(open, "plugin pane")
-	byPane := func(verb, method string) *cobra.Command {
-		return &cobra.Command{
-			Use:   verb + " <pane_id>",
-			Short: summary(method),
-			Args:  exactArgs("<pane_id>"),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return exit(a.call("cli:plugin:pane:"+verb, method, protocol.PluginPaneTarget{PaneID: args[0]}))
-			},
-		}
-	}
-	group.AddCommand(open, byPane("focus", "plugin.pane.focus"), byPane("close", "plugin.pane.close"))
+	group.AddCommand(open) // focus and close: the table's (cli/fromtable.go)
 	return group
 }
 

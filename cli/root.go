@@ -247,6 +247,7 @@ JSON response line, {"id":…,"result":{"type":…,…}}, local lists included.`
 		root.CompletionOptions.DisableDefaultCmd = true
 		if n != nil {
 			root.AddCommand(n.build())
+			a.addTableCmds(root) // the table's verbs, cli/fromtable.go
 			a.addHookCmds(root)
 		}
 		suggestSubcommands(root)
@@ -255,6 +256,7 @@ JSON response line, {"id":…,"result":{"type":…,…}}, local lists included.`
 	for _, n := range a.nouns() {
 		root.AddCommand(n.build())
 	}
+	a.addTableCmds(root)      // the table's verbs, cli/fromtable.go
 	a.addHookCmds(root)       // pane/workspace report-* verbs, cli/hooks.go
 	a.addLiveCompletion(root) // live ids for the shell's completion, cli/complete_live.go
 	root.SetOut(a.stdout)     // the completion command takes its writer now

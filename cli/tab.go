@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -31,29 +30,7 @@ request and prints the JSON response line. Tab ids look like w1:t1.`,
 	list.Flags().StringVar(&listWorkspace, "workspace", "", "only the tabs of this workspace")
 	cmd.AddCommand(list)
 
-	for _, verb := range []struct{ name, method string }{
-		{"get", "tab.get"}, {"focus", "tab.focus"}, {"close", "tab.close"},
-	} {
-		cmd.AddCommand(&cobra.Command{
-			Use:   verb.name + " <tab>",
-			Short: summary(verb.method),
-			Args:  exactArgs("<tab>"),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return exit(a.call("cli:tab:"+verb.name, verb.method, protocol.TabTarget{TabID: args[0]}))
-			},
-		})
-	}
-	cmd.AddCommand(&cobra.Command{
-		Use:     "rename <tab> <label...>",
-		Short:   summary("tab.rename"),
-		Long:    summary("tab.rename") + "; the label is the remaining arguments joined by spaces.",
-		Example: "  herdr tab rename w1:t2 build logs",
-		Args:    minArgs("<tab>", "<label>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:tab:rename", "tab.rename",
-				protocol.TabRenameParams{TabID: args[0], Label: strings.Join(args[1:], " ")}))
-		},
-	})
+	// get, focus, close and rename: the table's (cli/fromtable.go).
 
 	var (
 		workspace, label string

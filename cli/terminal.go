@@ -30,21 +30,7 @@ the JSON socket API (screen.subscribe), not Herdr's binary client socket.
 	session := a.group(&cobra.Command{Use: "session", Short: "Observe or control a terminal as an NDJSON stream"})
 	session.AddCommand(a.terminalObserveCmd(), a.terminalControlCmd())
 	title := a.group(&cobra.Command{Use: "title", Short: "Set or clear the attached client's window title"})
-	title.AddCommand(&cobra.Command{
-		Use:   "set <title>",
-		Short: summary("client.window_title.set"),
-		Args:  exactArgs("<title>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:terminal:title:set", "client.window_title.set", protocol.ClientWindowTitleSetParams{Title: args[0]}))
-		},
-	}, &cobra.Command{
-		Use:   "clear",
-		Short: summary("client.window_title.clear"),
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:terminal:title:clear", "client.window_title.clear", nil))
-		},
-	})
+	// set and clear: the table's (cli/fromtable.go).
 	cmd.AddCommand(a.terminalAttachCmd(), session, title)
 	return cmd
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -28,43 +27,7 @@ prints the JSON response line. Workspace ids look like w1.`,
 			return exit(a.request("cli:workspace:list", "workspace.list", nil, tableFor(a, listJSON, drawWorkspaces)))
 		},
 	}, &listJSON))
-	for _, verb := range []struct{ name, method string }{
-		{"get", "workspace.get"}, {"focus", "workspace.focus"},
-	} {
-		cmd.AddCommand(&cobra.Command{
-			Use:   verb.name + " <workspace>",
-			Short: summary(verb.method),
-			Args:  exactArgs("<workspace>"),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return exit(a.call("cli:workspace:"+verb.name, verb.method, protocol.WorkspaceTarget{WorkspaceID: args[0]}))
-			},
-		})
-	}
-	var closeGroup bool
-	closeCmd := &cobra.Command{
-		Use:   "close <workspace>",
-		Short: summary("workspace.close"),
-		Long: summary("workspace.close") + `. A repository's workspace whose worktree
-workspaces are open closes only with --group, and then with all of them;
---group on a worktree workspace closes its whole group too.`,
-		Args: exactArgs("<workspace>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:workspace:close", "workspace.close", protocol.WorkspaceCloseParams{WorkspaceID: args[0], CloseGroup: closeGroup}))
-		},
-	}
-	closeCmd.Flags().BoolVar(&closeGroup, "group", false, "close the workspace's worktree group with it (close_group)")
-	cmd.AddCommand(closeCmd)
-	cmd.AddCommand(&cobra.Command{
-		Use:     "rename <workspace> <label...>",
-		Short:   summary("workspace.rename"),
-		Long:    summary("workspace.rename") + "; the label is the remaining arguments joined by spaces.",
-		Example: "  herdr workspace rename w1 api server",
-		Args:    minArgs("<workspace>", "<label>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:workspace:rename", "workspace.rename",
-				protocol.WorkspaceRenameParams{WorkspaceID: args[0], Label: strings.Join(args[1:], " ")}))
-		},
-	})
+	// get, focus, close, rename and count: the table's (cli/fromtable.go).
 
 	var (
 		label  string

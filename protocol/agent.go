@@ -5,21 +5,21 @@ import (
 )
 
 var agentMethods = []Method{
-	{Name: "agent.list", Params: fleetParams, Result: "agent_list", Summary: "List panes that run a recognised agent", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "agent.get", Params: func() Params { return &AgentTarget{} }, Result: "agent_info", Summary: "Describe one agent, by pane id or name", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "agent.read", Params: func() Params { return &AgentReadParams{} }, Result: "pane_read", Summary: "Read an agent's screen or recent output", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "agent.explain", Params: func() Params { return &AgentTarget{} }, Result: "agent_explain", Summary: "Why an agent has its state: matched rule and evidence", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "agent.send_keys", Params: func() Params { return &AgentSendKeysParams{} }, Result: "ok", Summary: "Send key combos to an agent", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "agent.rename", Params: func() Params { return &AgentRenameParams{} }, Result: "agent_info", Summary: "Name an agent (or clear its name)", Target: TargetAgent, Owner: OwnerAgents, Shape: ShapeAnswer},
-	{Name: "agent.focus", Params: func() Params { return &AgentTarget{} }, Result: "agent_info", Summary: "Focus an agent's pane, tab and workspace", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "agent.start", Params: func() Params { return &AgentStartParams{} }, Result: "agent_started", Summary: "Start a named agent in an idle shell pane", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
-	{Name: "agent.prompt", Params: func() Params { return &AgentPromptParams{} }, Result: "agent_prompted", Summary: "Type a prompt into an agent, optionally waiting for it to settle", Target: TargetAgent, Owner: OwnerAgents, Shape: ShapeWait},
-	{Name: "agent.wait", Params: func() Params { return &AgentWaitParams{} }, Result: "agent_info", Summary: "Wait until an agent reaches one of some statuses", Target: TargetAgent, Owner: OwnerAgents, Shape: ShapeWait},
-	{Name: "agent.view.set", Params: func() Params { return &AgentViewSetParams{} }, Result: "agent_view", Summary: "Set the filtered, sorted agent view", Owner: OwnerAgents, Shape: ShapeAnswer},
-	{Name: "agent.view.clear", Params: func() Params { return &AgentViewClearParams{} }, Result: "agent_view", Summary: "Clear the agent view", Owner: OwnerAgents, Shape: ShapeAnswer},
-	{Name: "agent.view.get", Params: empty, Result: "agent_view_list", Summary: "The active agent view and the panes of the agents it shows, in its order (extension)", Owner: OwnerAgents, Shape: ShapeAnswer},
-	{Name: "server.agent_manifests", Params: empty, Result: "agent_manifest_status", Summary: "The agent detection manifests in use", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "server.reload_agent_manifests", Params: empty, Result: "agent_manifest_reload", Summary: "Reload agent manifests, local overrides included", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "agent.list", Since: "0.5.10", Pipeline: true, Params: fleetParams, Result: "agent_list", Summary: "List panes that run a recognised agent", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "agent.get", Since: "0.5.10", Pipeline: true, Params: func() Params { return &AgentTarget{} }, Result: "agent_info", Summary: "Describe one agent, by pane id or name", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "agent.read", Since: "0.5.10", Pipeline: true, Params: func() Params { return &AgentReadParams{} }, Result: "pane_read", Summary: "Read an agent's screen or recent output", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "agent.explain", Since: "0.6.9", Params: func() Params { return &AgentTarget{} }, Result: "agent_explain", Summary: "Why an agent has its state: matched rule and evidence", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "agent.send_keys", Since: "0.7.5", Params: func() Params { return &AgentSendKeysParams{} }, Result: "ok", Summary: "Send key combos to an agent", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "agent.rename", Since: "0.5.10", Params: func() Params { return &AgentRenameParams{} }, Result: "agent_info", Summary: "Name an agent (or clear its name)", Target: TargetAgent, Owner: OwnerAgents, Shape: ShapeAnswer},
+	{Name: "agent.focus", Since: "0.5.10", Params: func() Params { return &AgentTarget{} }, Result: "agent_info", Summary: "Focus an agent's pane, tab and workspace", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "agent.start", Since: "0.5.10", Params: func() Params { return &AgentStartParams{} }, Result: "agent_started", Summary: "Start a named agent in an idle shell pane", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
+	{Name: "agent.prompt", Since: "0.7.5", Params: func() Params { return &AgentPromptParams{} }, Result: "agent_prompted", Summary: "Type a prompt into an agent, optionally waiting for it to settle", Target: TargetAgent, Owner: OwnerAgents, Shape: ShapeWait},
+	{Name: "agent.wait", Since: "0.7.5", Params: func() Params { return &AgentWaitParams{} }, Result: "agent_info", Summary: "Wait until an agent reaches one of some statuses", Target: TargetAgent, Owner: OwnerAgents, Shape: ShapeWait},
+	{Name: "agent.view.set", Since: "0.7.5", Params: func() Params { return &AgentViewSetParams{} }, Result: "agent_view", Summary: "Set the filtered, sorted agent view", Owner: OwnerAgents, Shape: ShapeAnswer},
+	{Name: "agent.view.clear", Since: "0.7.5", Params: func() Params { return &AgentViewClearParams{} }, Result: "agent_view", Summary: "Clear the agent view", Owner: OwnerAgents, Shape: ShapeAnswer},
+	{Name: "agent.view.get", Extension: true, Params: empty, Result: "agent_view_list", Summary: "The active agent view and the panes of the agents it shows, in its order (extension)", Owner: OwnerAgents, Shape: ShapeAnswer},
+	{Name: "server.agent_manifests", Since: "0.6.9", Params: empty, Result: "agent_manifest_status", Summary: "The agent detection manifests in use", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "server.reload_agent_manifests", Since: "0.6.9", Params: empty, Result: "agent_manifest_reload", Summary: "Reload agent manifests, local overrides included", Owner: OwnerSession, Shape: ShapeAnswer},
 }
 
 // Agent error codes.

@@ -15,18 +15,11 @@ import (
 // server: they are not saved.
 
 var bufferMethods = []Method{
-	{Name: "buffer.list", Params: empty, Result: "buffer_list", Summary: "The paste buffers, newest first, without their text (extension)", Owner: OwnerBuffers, Shape: ShapeAnswer},
-	{Name: "buffer.get", Params: func() Params { return &BufferGetParams{} }, Result: "buffer_info", Summary: "One paste buffer with its text; the newest when none is named (extension)", Owner: OwnerBuffers, Shape: ShapeAnswer},
-	{Name: "buffer.set", Params: func() Params { return &BufferSetParams{} }, Result: "buffer_info", Summary: "Keep a text as the newest paste buffer, named or numbered (extension)", Owner: OwnerBuffers, Shape: ShapeAnswer},
-	{Name: "buffer.delete", Params: func() Params { return &BufferDeleteParams{} }, Result: "ok", Summary: "Delete a paste buffer (extension)", Owner: OwnerBuffers, Shape: ShapeAnswer},
-	{Name: "buffer.paste", Params: func() Params { return &BufferPasteParams{} }, Result: "ok", Summary: "Type a paste buffer into a pane, bracketed when its program asked; the newest when none is named (extension)", Owner: OwnerBuffers, Shape: ShapeAnswer},
-}
-
-// Every buffer method is an extension of the Herdr surface.
-func init() {
-	for _, m := range bufferMethods {
-		ExtensionMethods[m.Name] = true
-	}
+	{Name: "buffer.list", Extension: true, Params: empty, Result: "buffer_list", Summary: "The paste buffers, newest first, without their text (extension)", Owner: OwnerBuffers, Shape: ShapeAnswer},
+	{Name: "buffer.get", Extension: true, Params: func() Params { return &BufferGetParams{} }, Result: "buffer_info", Summary: "One paste buffer with its text; the newest when none is named (extension)", Owner: OwnerBuffers, Shape: ShapeAnswer},
+	{Name: "buffer.set", Extension: true, Params: func() Params { return &BufferSetParams{} }, Result: "buffer_info", Summary: "Keep a text as the newest paste buffer, named or numbered (extension)", Owner: OwnerBuffers, Shape: ShapeAnswer},
+	{Name: "buffer.delete", Extension: true, Params: func() Params { return &BufferDeleteParams{} }, Result: "ok", Summary: "Delete a paste buffer (extension)", Owner: OwnerBuffers, Shape: ShapeAnswer},
+	{Name: "buffer.paste", Extension: true, Params: func() Params { return &BufferPasteParams{} }, Result: "ok", Summary: "Type a paste buffer into a pane, bracketed when its program asked; the newest when none is named (extension)", Owner: OwnerBuffers, Shape: ShapeAnswer},
 }
 
 // Bounds of the paste buffers. A buffer's text fits a request line with

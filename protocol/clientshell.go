@@ -6,15 +6,15 @@ package protocol
 // small file beside the session's, so a client does not show them again.
 
 var clientShellMethods = []Method{
-	{Name: "client_shell.surface.set", Params: func() Params { return &ClientShellSurfaceSetParams{} }, Result: "client_shell_surface_set",
+	{Name: "client_shell.surface.set", Since: "0.9.0", Params: func() Params { return &ClientShellSurfaceSetParams{} }, Result: "client_shell_surface_set",
 		Summary: "Say whether this connection shows this server: screen frames stream only while it does", Owner: OwnerGateway, Shape: ShapeAnswer},
 }
 
 // dismissMethods are the dismissals a client asks the server to remember.
 var dismissMethods = []Method{
-	{Name: "release_notes.dismiss", Params: func() Params { return &ReleaseNotesDismissParams{} }, Result: "ok",
+	{Name: "release_notes.dismiss", Since: "0.9.0", Params: func() Params { return &ReleaseNotesDismissParams{} }, Result: "ok",
 		Summary: "Remember that a version's release notes were dismissed", Owner: OwnerGateway, Shape: ShapeAnswer},
-	{Name: "product_announcement.dismiss", Params: func() Params { return &ProductAnnouncementDismissParams{} }, Result: "ok",
+	{Name: "product_announcement.dismiss", Since: "0.9.0", Params: func() Params { return &ProductAnnouncementDismissParams{} }, Result: "ok",
 		Summary: "Remember that a product announcement was dismissed", Owner: OwnerGateway, Shape: ShapeAnswer},
 }
 

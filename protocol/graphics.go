@@ -57,10 +57,10 @@ const (
 const GateKittyGraphics = "kitty_graphics"
 
 var graphicsMethods = []Method{
-	{Name: "pane.graphics.info", Params: func() Params { return &PaneTarget{} }, Result: "pane_graphics_info", Summary: "Cell size, limits, visibility and layers of a pane's graphics", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeAnswer},
-	{Name: "pane.graphics.set", Params: func() Params { return &PaneGraphicsSetParams{} }, Result: "ok", Summary: "Place an image (png, rgb or rgba) on a layer of a pane", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeAnswer},
-	{Name: "pane.graphics.clear", Params: func() Params { return &PaneGraphicsClearParams{} }, Result: "ok", Summary: "Remove a layer's image from a pane", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeAnswer},
-	{Name: "pane.graphics.stream", Params: func() Params { return &PaneGraphicsStreamParams{} }, Result: "ok", Summary: "Stream frames to a layer of a pane on this connection", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeFrames},
+	{Name: "pane.graphics.info", Since: "0.7.4", Params: func() Params { return &PaneTarget{} }, Result: "pane_graphics_info", Summary: "Cell size, limits, visibility and layers of a pane's graphics", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeAnswer},
+	{Name: "pane.graphics.set", Since: "0.7.4", Params: func() Params { return &PaneGraphicsSetParams{} }, Result: "ok", Summary: "Place an image (png, rgb or rgba) on a layer of a pane", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeAnswer},
+	{Name: "pane.graphics.clear", Since: "0.7.4", Params: func() Params { return &PaneGraphicsClearParams{} }, Result: "ok", Summary: "Remove a layer's image from a pane", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeAnswer},
+	{Name: "pane.graphics.stream", Since: "0.7.4", Params: func() Params { return &PaneGraphicsStreamParams{} }, Result: "ok", Summary: "Stream frames to a layer of a pane on this connection", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeFrames},
 }
 
 // Image formats.

@@ -9,12 +9,12 @@ import (
 // Hook authority and metadata: what agent integrations and scripts report
 // about a pane or workspace.
 var hookMethods = []Method{
-	{Name: "pane.report_agent", Params: func() Params { return &PaneReportAgentParams{} }, Result: "ok", Summary: "Report a pane's agent and state from a hook", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
-	{Name: "pane.report_agent_session", Params: func() Params { return &PaneReportAgentSessionParams{} }, Result: "ok", Summary: "Report the agent session a pane runs", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
-	{Name: "pane.report_metadata", Params: func() Params { return &PaneReportMetadataParams{} }, Result: "ok", Summary: "Report a pane's title, display name, state labels and tokens", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
-	{Name: "pane.clear_agent_authority", Params: func() Params { return &PaneClearAgentAuthorityParams{} }, Result: "ok", Summary: "Drop hook authority over a pane's agent state", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
-	{Name: "pane.release_agent", Params: func() Params { return &PaneReleaseAgentParams{} }, Result: "ok", Summary: "End a hook's authority: its agent has finished", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
-	{Name: "workspace.report_metadata", Params: func() Params { return &WorkspaceReportMetadataParams{} }, Result: "ok", Summary: "Report a workspace's tokens", Target: TargetWorkspace, Owner: OwnerWorkspace, Shape: ShapeAnswer},
+	{Name: "pane.report_agent", Since: "0.3.0", Params: func() Params { return &PaneReportAgentParams{} }, Result: "ok", Summary: "Report a pane's agent and state from a hook", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
+	{Name: "pane.report_agent_session", Since: "0.6.7", Params: func() Params { return &PaneReportAgentSessionParams{} }, Result: "ok", Summary: "Report the agent session a pane runs", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
+	{Name: "pane.report_metadata", Since: "0.6.3", Params: func() Params { return &PaneReportMetadataParams{} }, Result: "ok", Summary: "Report a pane's title, display name, state labels and tokens", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
+	{Name: "pane.clear_agent_authority", Since: "0.3.0", Params: func() Params { return &PaneClearAgentAuthorityParams{} }, Result: "ok", Summary: "Drop hook authority over a pane's agent state", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
+	{Name: "pane.release_agent", Since: "0.3.0", Params: func() Params { return &PaneReleaseAgentParams{} }, Result: "ok", Summary: "End a hook's authority: its agent has finished", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
+	{Name: "workspace.report_metadata", Since: "0.7.4", Params: func() Params { return &WorkspaceReportMetadataParams{} }, Result: "ok", Summary: "Report a workspace's tokens", Target: TargetWorkspace, Owner: OwnerWorkspace, Shape: ShapeAnswer},
 }
 
 // Metadata error codes and limits.

@@ -1,9 +1,9 @@
 package protocol
 
 var integrationMethods = []Method{
-	{Name: "integration.install", Params: func() Params { return &IntegrationInstallParams{} }, Result: "integration_install", Summary: "Install an agent's herdr hook and register it in that agent's settings", Owner: OwnerIntegrations, Shape: ShapeAnswer},
-	{Name: "integration.uninstall", Params: func() Params { return &IntegrationUninstallParams{} }, Result: "integration_uninstall", Summary: "Remove an agent's herdr hook and its registration", Owner: OwnerIntegrations, Shape: ShapeAnswer},
-	{Name: "integration.list", Params: empty, Result: "integration_list", Summary: "Every integration target: its agent's command, whether it can be installed here, and whether it is installed and current", Owner: OwnerIntegrations, Shape: ShapeAnswer},
+	{Name: "integration.install", Since: "0.5.0", Params: func() Params { return &IntegrationInstallParams{} }, Result: "integration_install", Summary: "Install an agent's herdr hook and register it in that agent's settings", Owner: OwnerIntegrations, Shape: ShapeAnswer},
+	{Name: "integration.uninstall", Since: "0.5.0", Params: func() Params { return &IntegrationUninstallParams{} }, Result: "integration_uninstall", Summary: "Remove an agent's herdr hook and its registration", Owner: OwnerIntegrations, Shape: ShapeAnswer},
+	{Name: "integration.list", Since: "0.9.0", Pipeline: true, Params: empty, Result: "integration_list", Summary: "Every integration target: its agent's command, whether it can be installed here, and whether it is installed and current", Owner: OwnerIntegrations, Shape: ShapeAnswer},
 }
 
 // IntegrationTargets are the wire names of the agents herdr integrates

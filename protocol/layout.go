@@ -3,18 +3,18 @@ package protocol
 import "math"
 
 var layoutMethods = []Method{
-	{Name: "pane.swap", Params: func() Params { return &PaneSwapParams{} }, Result: "pane_swap", Summary: "Swap a pane with its neighbour or with another pane of the tab", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.move", Params: func() Params { return &PaneMoveParams{} }, Result: "pane_move", Summary: "Move a running pane to another tab, a new tab or a new workspace", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.zoom", Params: func() Params { return &PaneZoomParams{} }, Result: "pane_zoom", Summary: "Zoom a pane to fill its tab, or unzoom", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.layout", Params: func() Params { return &PaneOptionalTarget{} }, Result: "pane_layout", Summary: "The computed layout of a pane's tab", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.neighbor", Params: func() Params { return &PaneDirectionParams{} }, Result: "pane_neighbor", Summary: "The pane beside a pane in a direction", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.edges", Params: func() Params { return &PaneOptionalTarget{} }, Result: "pane_edges", Summary: "Which edges of the tab area a pane touches", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.focus_direction", Params: func() Params { return &PaneDirectionParams{} }, Result: "pane_focus_direction", Summary: "Focus the pane beside a pane", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.resize", Params: func() Params { return &PaneResizeParams{} }, Result: "pane_resize", Summary: "Move the border of a pane's split", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.input.set", Params: func() Params { return &PaneInputSetParams{} }, Result: "ok", Summary: "Choose where right clicks on a pane go", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "layout.export", Params: func() Params { return &LayoutExportParams{} }, Result: "layout_export", Summary: "Export a tab's layout as a portable tree", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "layout.apply", Params: func() Params { return &LayoutApplyParams{} }, Result: "layout_apply", Summary: "Create a tab from a layout tree", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "layout.set_split_ratio", Params: func() Params { return &LayoutSetSplitRatioParams{} }, Result: "layout_split_ratio_set", Summary: "Set the ratio of one split of a tab", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.swap", Since: "0.6.9", Params: func() Params { return &PaneSwapParams{} }, Result: "pane_swap", Summary: "Swap a pane with its neighbour or with another pane of the tab", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.move", Since: "0.7.0", Params: func() Params { return &PaneMoveParams{} }, Result: "pane_move", Summary: "Move a running pane to another tab, a new tab or a new workspace", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.zoom", Since: "0.6.9", Params: func() Params { return &PaneZoomParams{} }, Result: "pane_zoom", Summary: "Zoom a pane to fill its tab, or unzoom", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.layout", Since: "0.6.9", Params: func() Params { return &PaneOptionalTarget{} }, Result: "pane_layout", Summary: "The computed layout of a pane's tab", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.neighbor", Since: "0.6.9", Params: func() Params { return &PaneDirectionParams{} }, Result: "pane_neighbor", Summary: "The pane beside a pane in a direction", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.edges", Since: "0.6.9", Params: func() Params { return &PaneOptionalTarget{} }, Result: "pane_edges", Summary: "Which edges of the tab area a pane touches", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.focus_direction", Since: "0.6.9", Params: func() Params { return &PaneDirectionParams{} }, Result: "pane_focus_direction", Summary: "Focus the pane beside a pane", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.resize", Since: "0.6.9", Params: func() Params { return &PaneResizeParams{} }, Result: "pane_resize", Summary: "Move the border of a pane's split", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.input.set", Since: "0.8.2", Params: func() Params { return &PaneInputSetParams{} }, Result: "ok", Summary: "Choose where right clicks on a pane go", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "layout.export", Since: "0.7.0", Params: func() Params { return &LayoutExportParams{} }, Result: "layout_export", Summary: "Export a tab's layout as a portable tree", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "layout.apply", Since: "0.7.0", Params: func() Params { return &LayoutApplyParams{} }, Result: "layout_apply", Summary: "Create a tab from a layout tree", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "layout.set_split_ratio", Since: "0.7.2", Params: func() Params { return &LayoutSetSplitRatioParams{} }, Result: "layout_split_ratio_set", Summary: "Set the ratio of one split of a tab", Owner: OwnerSession, Shape: ShapeAnswer},
 }
 
 var directions = []string{"left", "right", "up", "down"}

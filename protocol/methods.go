@@ -23,6 +23,10 @@ type Method struct {
 	Params func() Params
 	// Result is the wire "type" of the success result ("*" when it varies).
 	Result string
+	// Answer is a zero value of the success result, which lists it in
+	// ResultTypes (the printed schema's results) and, when Result is
+	// empty, gives it.
+	Answer Result
 	// Summary is one line of help, shared by the CLI and the schema summary.
 	Summary string
 	// Target is the kind of entity the method acts on; its params then
@@ -41,6 +45,30 @@ type Method struct {
 	Shape Shape
 	// Browser says whether the web dashboard's page may call it.
 	Browser Browser
+
+	// Since is the Herdr version that introduced the method; empty for an
+	// Extension. It was read off Herdr's release tags: the oldest tag whose
+	// source names the method (v0.2.0 for the first socket API); the
+	// methods no tag up to v0.8.2 names are protocol 22's, Herdr 0.9.0's
+	// (spec/protocol-22.md).
+	Since string
+	// Extension marks a method of this server that Herdr has not: the
+	// schema marks it x-extension and a Herdr client never needs it.
+	Extension bool
+	// Pipeline says the CLI may send the method in the same write as the
+	// ping that checks the protocol (cli/pipeline.go): it changes nothing,
+	// so a server of another protocol has been asked nothing harmful.
+	Pipeline bool
+
+	// CLI is the method's command path ("workspace get"): the CLI builds
+	// that verb from this entry, its positional arguments and flags from
+	// the params fields' `cli` and `help` tags (cli/fromtable.go). Empty
+	// when the verb is hand-written (where Herdr's CLI differs from the
+	// params) or there is none.
+	CLI string
+	// CLIHelp follows Summary in the verb's long help; CLIExample is its
+	// example block.
+	CLIHelp, CLIExample string
 
 	// targets lists the params' entity-naming keys, found once, when the
 	// method is first decoded (targetfields.go).
@@ -94,19 +122,34 @@ func areas() [][]Method {
 	return [][]Method{serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, uiStateMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods, copyMethods, clientShellMethods, dismissMethods, machineMethods, taskMethods, bufferMethods}
 }
 
-// Summary is a method's one line of help, found in the area lists without
-// building the table: a command line's help strings need no more, and
-// building the table (its checks, a params value per method) cost a CLI
-// call more than its request.
-func Summary(name string) (string, bool) {
+// Entry is a method's table entry, found in the area lists without
+// building the table: a command line needs one entry's help, flags and
+// Pipeline, and building the table (its checks, a params value per
+// method) cost a CLI call more than its request.
+func Entry(name string) (Method, bool) {
 	for _, area := range areas() {
 		for _, m := range area {
 			if m.Name == name {
-				return m.Summary, true
+				return m, true
 			}
 		}
 	}
-	return "", false
+	return Method{}, false
+}
+
+// Entries lists every entry, in area order, without building the table.
+func Entries() []Method {
+	var out []Method
+	for _, area := range areas() {
+		out = append(out, area...)
+	}
+	return out
+}
+
+// Summary is a method's one line of help (Entry's Summary).
+func Summary(name string) (string, bool) {
+	m, ok := Entry(name)
+	return m.Summary, ok
 }
 
 func buildTable(areas ...[]Method) map[string]Method {
@@ -118,6 +161,9 @@ func buildTable(areas ...[]Method) map[string]Method {
 			}
 			if _, dup := t[m.Name]; dup {
 				panic(fmt.Sprintf("protocol: method %s registered twice", m.Name))
+			}
+			if m.Result == "" && m.Answer != nil {
+				m.Result = m.Answer.ResultType()
 			}
 			checkRouting(m)
 			m.targets = sync.OnceValue(func() targetFields { return targetFieldsOf(m.Params()) })

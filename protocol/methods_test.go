@@ -1,7 +1,11 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -62,7 +66,7 @@ func TestMethods_DecodeParams(t *testing.T) {
 
 func TestMethods_TableIsComplete(t *testing.T) {
 	for _, m := range Methods() {
-		if !herdrMethods()[m.Name] && !ExtensionMethods[m.Name] {
+		if !herdrMethods()[m.Name] && !m.Extension {
 			t.Errorf("%s is not a Herdr method", m.Name)
 		}
 		if m.Result == "" || m.Summary == "" {
@@ -126,5 +130,50 @@ func TestSummary_AgreesWithTheTable(t *testing.T) {
 	}
 	if s, ok := Summary("no.such_method"); ok || s != "" {
 		t.Errorf("Summary of an unknown method = %q, %v", s, ok)
+	}
+}
+
+// Every method says where it comes from: the Herdr version that introduced
+// it, or that it is this server's own; never both, never neither. An
+// extension is no method of Herdr's surface, and, where the Herdr spec is
+// beside the checkout (../shared/spec from its root), no method it lists.
+func TestMethods_SinceOrExtension(t *testing.T) {
+	version := regexp.MustCompile(`^0\.[0-9]+\.[0-9]+$`)
+	for _, m := range Methods() {
+		switch {
+		case m.Extension && m.Since != "":
+			t.Errorf("%s: an extension with since %q", m.Name, m.Since)
+		case !m.Extension && !version.MatchString(m.Since):
+			t.Errorf("%s: since %q is no Herdr version, and it is not an extension", m.Name, m.Since)
+		case m.Extension && herdrMethods()[m.Name]:
+			t.Errorf("%s: an extension, but Herdr has it", m.Name)
+		}
+		if m.Pipeline && m.Shape != ShapeAnswer {
+			t.Errorf("%s: pipelined by the CLI but not one answer (%s)", m.Name, m.Shape)
+		}
+		if e, ok := Entry(m.Name); !ok || e.Since != m.Since || e.Extension != m.Extension {
+			t.Errorf("%s: Entry disagrees with the table", m.Name)
+		}
+	}
+	spec := filepath.Join("..", "..", "shared", "spec")
+	var listed []string
+	for file, section := range map[string]string{"methods.md": "## 1. Request methods", "protocol-22.md": "## New methods"} {
+		b, err := os.ReadFile(filepath.Join(spec, file))
+		if err != nil {
+			t.Skipf("no Herdr spec beside the checkout (%v): extensions not compared with it", err)
+		}
+		_, b, _ = bytes.Cut(b, []byte(section))
+		b, _, _ = bytes.Cut(b, []byte("\n## "))
+		for _, m := range regexp.MustCompile("(?m)^\\|(?: [0-9]+ \\|)? `([a-z_.]+)` \\|").FindAllSubmatch(b, -1) {
+			listed = append(listed, string(m[1]))
+		}
+	}
+	if len(listed) != 91+12 {
+		t.Fatalf("read %d methods from the spec, want 103", len(listed))
+	}
+	for _, name := range listed {
+		if m, ok := Lookup(name); !ok || m.Extension {
+			t.Errorf("the spec's %s: built %v, extension %v", name, ok, m.Extension)
+		}
 	}
 }

@@ -3,9 +3,9 @@ package protocol
 import "time"
 
 var notificationMethods = []Method{
-	{Name: "notification.show", Params: func() Params { return &NotificationShowParams{} }, Result: "notification_show", Summary: "Show a toast notification on the attached client", Owner: OwnerClients, Shape: ShapeAnswer},
-	{Name: "client.window_title.set", Params: func() Params { return &ClientWindowTitleSetParams{} }, Result: "client_window_title", Summary: "Set the attached client's terminal window title", Owner: OwnerClients, Shape: ShapeAnswer},
-	{Name: "client.window_title.clear", Params: empty, Result: "client_window_title", Summary: "Give the window title back to herdr", Owner: OwnerClients, Shape: ShapeAnswer},
+	{Name: "notification.show", Since: "0.6.9", Params: func() Params { return &NotificationShowParams{} }, Result: "notification_show", Summary: "Show a toast notification on the attached client", Owner: OwnerClients, Shape: ShapeAnswer},
+	{Name: "client.window_title.set", Since: "0.7.0", CLI: "terminal title set", Params: func() Params { return &ClientWindowTitleSetParams{} }, Result: "client_window_title", Summary: "Set the attached client's terminal window title", Owner: OwnerClients, Shape: ShapeAnswer},
+	{Name: "client.window_title.clear", Since: "0.7.0", CLI: "terminal title clear", Params: empty, Result: "client_window_title", Summary: "Give the window title back to herdr", Owner: OwnerClients, Shape: ShapeAnswer},
 }
 
 // Notification limits.
@@ -59,7 +59,7 @@ func (p *NotificationShowParams) Validate() error {
 
 // ClientWindowTitleSetParams are the params of client.window_title.set.
 type ClientWindowTitleSetParams struct {
-	Title string `json:"title"`
+	Title string `json:"title" cli:"<title>"`
 }
 
 // Validate implements Params.

@@ -1,20 +1,20 @@
 package protocol
 
 var paneMethods = []Method{
-	{Name: "pane.split", Params: func() Params { return &PaneSplitParams{} }, Result: "pane_info", Summary: "Split a pane right or down, starting a new shell", Target: TargetFocusedPane, Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.list", Params: func() Params { return &PaneListParams{} }, Result: "pane_list", Summary: "List panes, optionally of one workspace", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "pane.get", Params: func() Params { return &PaneTarget{} }, Result: "pane_info", Summary: "Describe one pane", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "pane.current", Params: func() Params { return &PaneCurrentParams{} }, Result: "pane_current", Summary: "The caller's pane, else the focused pane", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.focus", Params: func() Params { return &PaneTarget{} }, Result: "pane_info", Summary: "Focus a pane (and its tab and workspace)", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "pane.rename", Params: func() Params { return &PaneRenameParams{} }, Result: "pane_info", Summary: "Set or clear a pane's label", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.close", Params: func() Params { return &PaneTarget{} }, Result: "ok", Summary: "Close a pane and stop its process", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "pane.send_text", Params: func() Params { return &PaneSendTextParams{} }, Result: "ok", Summary: "Write raw text to a pane", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserTyping},
-	{Name: "pane.send_keys", Params: func() Params { return &PaneSendKeysParams{} }, Result: "ok", Summary: "Send key combos to a pane", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserTyping},
-	{Name: "pane.send_input", Params: func() Params { return &PaneSendInputParams{} }, Result: "ok", Summary: "Send text (pasted when the program asks) then keys", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserTyping},
-	{Name: "pane.read", Params: func() Params { return &PaneReadParams{} }, Result: "pane_read", Summary: "Read a pane's screen or recent output", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "pane.wait_for_output", Params: func() Params { return &PaneWaitForOutputParams{} }, Result: "output_matched", Summary: "Wait until a pane shows matching output", Target: TargetPane, Owner: OwnerPane, Shape: ShapeWait},
-	{Name: "pane.process_info", Params: func() Params { return &PaneProcessInfoParams{} }, Result: "pane_process_info", Summary: "The pane's shell and foreground processes", Target: TargetFocusedPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "pane.edit_scrollback", Params: func() Params { return &PaneEditScrollbackParams{} }, Result: "ok", Summary: "Open a pane's whole scrollback in $VISUAL or $EDITOR, in a zoomed pane of its own that closes with the editor", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.split", Since: "0.2.0", Params: func() Params { return &PaneSplitParams{} }, Result: "pane_info", Summary: "Split a pane right or down, starting a new shell", Target: TargetFocusedPane, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.list", Since: "0.2.0", Pipeline: true, Params: func() Params { return &PaneListParams{} }, Result: "pane_list", Summary: "List panes, optionally of one workspace", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.get", Since: "0.2.0", Pipeline: true, CLI: "pane get", Params: func() Params { return &PaneTarget{} }, Result: "pane_info", Summary: "Describe one pane", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.current", Since: "0.7.0", Params: func() Params { return &PaneCurrentParams{} }, Result: "pane_current", Summary: "The caller's pane, else the focused pane", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.focus", Since: "0.7.2", Params: func() Params { return &PaneTarget{} }, Result: "pane_info", Summary: "Focus a pane (and its tab and workspace)", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.rename", Since: "0.5.8", Params: func() Params { return &PaneRenameParams{} }, Result: "pane_info", Summary: "Set or clear a pane's label", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.close", Since: "0.2.0", CLI: "pane close", Params: func() Params { return &PaneTarget{} }, Result: "ok", Summary: "Close a pane and stop its process", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.send_text", Since: "0.2.0", Params: func() Params { return &PaneSendTextParams{} }, Result: "ok", Summary: "Write raw text to a pane", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserTyping},
+	{Name: "pane.send_keys", Since: "0.2.0", Params: func() Params { return &PaneSendKeysParams{} }, Result: "ok", Summary: "Send key combos to a pane", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserTyping},
+	{Name: "pane.send_input", Since: "0.4.4", Params: func() Params { return &PaneSendInputParams{} }, Result: "ok", Summary: "Send text (pasted when the program asks) then keys", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserTyping},
+	{Name: "pane.read", Since: "0.2.0", Pipeline: true, Params: func() Params { return &PaneReadParams{} }, Result: "pane_read", Summary: "Read a pane's screen or recent output", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.wait_for_output", Since: "0.2.0", Params: func() Params { return &PaneWaitForOutputParams{} }, Result: "output_matched", Summary: "Wait until a pane shows matching output", Target: TargetPane, Owner: OwnerPane, Shape: ShapeWait},
+	{Name: "pane.process_info", Since: "0.7.0", Pipeline: true, Params: func() Params { return &PaneProcessInfoParams{} }, Result: "pane_process_info", Summary: "The pane's shell and foreground processes", Target: TargetFocusedPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.edit_scrollback", Since: "0.9.0", Params: func() Params { return &PaneEditScrollbackParams{} }, Result: "ok", Summary: "Open a pane's whole scrollback in $VISUAL or $EDITOR, in a zoomed pane of its own that closes with the editor", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer},
 }
 
 // Read sources and formats.
@@ -38,7 +38,7 @@ var readSources = []string{SourceVisible, SourceRecent, SourceRecentUnwrapped, S
 
 // PaneTarget names one pane.
 type PaneTarget struct {
-	PaneID string `json:"pane_id"`
+	PaneID string `json:"pane_id" cli:"<pane>"`
 }
 
 // Validate implements Params.

@@ -3,14 +3,14 @@ package protocol
 // pluginMethods holds command.invoke too: it runs key commands and plugin
 // actions alike.
 var pluginMethods = append([]Method{
-	{Name: "plugin.link", Params: func() Params { return &PluginLinkParams{} }, Result: "plugin_linked", Summary: "Link a plugin from its herdr-plugin.toml", Owner: OwnerPlugins, Shape: ShapeAnswer},
-	{Name: "plugin.list", Params: func() Params { return &PluginListParams{} }, Result: "plugin_list", Summary: "List linked plugins", Owner: OwnerPlugins, Shape: ShapeAnswer},
-	{Name: "plugin.unlink", Params: func() Params { return &PluginIDParams{} }, Result: "plugin_unlinked", Summary: "Unlink a plugin", Owner: OwnerPlugins, Shape: ShapeAnswer},
-	{Name: "plugin.enable", Params: func() Params { return &PluginIDParams{} }, Result: "plugin_enabled", Summary: "Enable a plugin", Owner: OwnerPlugins, Shape: ShapeAnswer},
-	{Name: "plugin.disable", Params: func() Params { return &PluginIDParams{} }, Result: "plugin_disabled", Summary: "Disable a plugin", Owner: OwnerPlugins, Shape: ShapeAnswer},
-	{Name: "plugin.action.list", Params: func() Params { return &PluginListParams{} }, Result: "plugin_action_list", Summary: "List plugin actions", Owner: OwnerPlugins, Shape: ShapeAnswer},
-	{Name: "plugin.action.invoke", Params: func() Params { return &PluginActionInvokeParams{} }, Result: "plugin_action_invoked", Summary: "Run a plugin action", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "plugin.log.list", Params: func() Params { return &PluginLogListParams{} }, Result: "plugin_log_list", Summary: "List recent plugin command runs", Owner: OwnerPlugins, Shape: ShapeAnswer},
+	{Name: "plugin.link", Since: "0.7.0", Params: func() Params { return &PluginLinkParams{} }, Result: "plugin_linked", Summary: "Link a plugin from its herdr-plugin.toml", Owner: OwnerPlugins, Shape: ShapeAnswer},
+	{Name: "plugin.list", Since: "0.7.0", Pipeline: true, Params: func() Params { return &PluginListParams{} }, Result: "plugin_list", Summary: "List linked plugins", Owner: OwnerPlugins, Shape: ShapeAnswer},
+	{Name: "plugin.unlink", Since: "0.7.0", CLI: "plugin unlink", Params: func() Params { return &PluginIDParams{} }, Result: "plugin_unlinked", Summary: "Unlink a plugin", Owner: OwnerPlugins, Shape: ShapeAnswer},
+	{Name: "plugin.enable", Since: "0.7.0", CLI: "plugin enable", Params: func() Params { return &PluginIDParams{} }, Result: "plugin_enabled", Summary: "Enable a plugin", Owner: OwnerPlugins, Shape: ShapeAnswer},
+	{Name: "plugin.disable", Since: "0.7.0", CLI: "plugin disable", Params: func() Params { return &PluginIDParams{} }, Result: "plugin_disabled", Summary: "Disable a plugin", Owner: OwnerPlugins, Shape: ShapeAnswer},
+	{Name: "plugin.action.list", Since: "0.7.0", Params: func() Params { return &PluginListParams{} }, Result: "plugin_action_list", Summary: "List plugin actions", Owner: OwnerPlugins, Shape: ShapeAnswer},
+	{Name: "plugin.action.invoke", Since: "0.7.0", Params: func() Params { return &PluginActionInvokeParams{} }, Result: "plugin_action_invoked", Summary: "Run a plugin action", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "plugin.log.list", Since: "0.7.0", Params: func() Params { return &PluginLogListParams{} }, Result: "plugin_log_list", Summary: "List recent plugin command runs", Owner: OwnerPlugins, Shape: ShapeAnswer},
 }, commandMethods...)
 
 // Plugin error codes.
@@ -47,7 +47,7 @@ func (*PluginListParams) Validate() error { return nil }
 
 // PluginIDParams name one plugin.
 type PluginIDParams struct {
-	PluginID string `json:"plugin_id"`
+	PluginID string `json:"plugin_id" cli:"<id>"`
 }
 
 // Validate implements Params.
@@ -240,9 +240,9 @@ func (PluginActionInvoked) ResultType() string { return "plugin_action_invoked" 
 // pluginPaneMethods holds the popup methods too: a popup is a plugin pane
 // placement.
 var pluginPaneMethods = append([]Method{
-	{Name: "plugin.pane.open", Params: func() Params { return &PluginPaneOpenParams{} }, Result: "*", Summary: "Open a plugin's pane entrypoint as an overlay, popup, split, tab or zoomed pane", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "plugin.pane.focus", Params: func() Params { return &PluginPaneTarget{} }, Result: "plugin_pane_focused", Summary: "Focus a plugin pane", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "plugin.pane.close", Params: func() Params { return &PluginPaneTarget{} }, Result: "plugin_pane_closed", Summary: "Close a plugin pane", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "plugin.pane.open", Since: "0.7.0", Params: func() Params { return &PluginPaneOpenParams{} }, Result: "*", Summary: "Open a plugin's pane entrypoint as an overlay, popup, split, tab or zoomed pane", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "plugin.pane.focus", Since: "0.7.0", CLI: "plugin pane focus", Params: func() Params { return &PluginPaneTarget{} }, Result: "plugin_pane_focused", Summary: "Focus a plugin pane", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "plugin.pane.close", Since: "0.7.0", CLI: "plugin pane close", Params: func() Params { return &PluginPaneTarget{} }, Result: "plugin_pane_closed", Summary: "Close a plugin pane", Owner: OwnerSession, Shape: ShapeAnswer},
 }, popupMethods...)
 
 // CodePluginPaneNotFound and CodePluginPaneOpenFailed are plugin pane errors.
@@ -293,7 +293,7 @@ func (p *PluginPaneOpenParams) Validate() error {
 
 // PluginPaneTarget names a plugin pane (plugin.pane.focus, plugin.pane.close).
 type PluginPaneTarget struct {
-	PaneID string `json:"pane_id"`
+	PaneID string `json:"pane_id" cli:"<pane_id>"`
 }
 
 // Validate implements Params.

@@ -26,9 +26,9 @@ const ScreenFrameEvent = "screen.frame"
 const ScreenMaxFPS = 60
 
 var screenMethods = []Method{
-	{Name: "screen.subscribe", Params: func() Params { return &ScreenSubscribeParams{} }, Result: "screen_subscribed", Summary: "Stream the screens of these panes on this connection (extension; replaces the set)", Owner: OwnerSession, Shape: ShapeWatch, Browser: BrowserAllowed},
-	{Name: "client.resize", Params: func() Params { return &ClientResizeParams{} }, Result: "ok", Summary: "Size every tab to this client's pane area (extension)", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "screen.scroll", Params: func() Params { return &ScreenScrollParams{} }, Result: "screen_scrolled", Summary: "Scroll a pane's view back into its history or forward (extension)", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "screen.subscribe", Extension: true, Params: func() Params { return &ScreenSubscribeParams{} }, Result: "screen_subscribed", Summary: "Stream the screens of these panes on this connection (extension; replaces the set)", Owner: OwnerSession, Shape: ShapeWatch, Browser: BrowserAllowed},
+	{Name: "client.resize", Extension: true, Params: func() Params { return &ClientResizeParams{} }, Result: "ok", Summary: "Size every tab to this client's pane area (extension)", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "screen.scroll", Extension: true, Params: func() Params { return &ScreenScrollParams{} }, Result: "screen_scrolled", Summary: "Scroll a pane's view back into its history or forward (extension)", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
 }
 
 // ScreenSubscribeParams are the params of screen.subscribe.
@@ -210,11 +210,6 @@ type ScreenFrame struct {
 	Clipboard string       `json:"clipboard,omitempty"`
 	Lines     []ScreenLine `json:"lines"`
 }
-
-// ExtensionMethods names the methods this server adds to the Herdr surface.
-var ExtensionMethods = map[string]bool{"screen.subscribe": true, "client.resize": true, "screen.scroll": true, "popup.send_text": true,
-	"web.start": true, "web.url": true, "pane.record.start": true, "pane.record.stop": true, "pane.history": true, "agent.view.get": true,
-	"workspace.git_status": true, "terminal.claim": true, "client.ui_state.get": true, "client.ui_state.set": true, "popup.open": true, "machine.list": true}
 
 // TargetID implements Targeted.
 func (p *ScreenScrollParams) TargetID() string { return p.PaneID }

@@ -1,10 +1,10 @@
 package protocol
 
 var serverMethods = []Method{
-	{Name: "ping", Params: empty, Result: "pong", Summary: "Check the server and read its version and protocol", Owner: OwnerGateway, Shape: ShapeAnswer},
-	{Name: "server.stop", Params: empty, Result: "ok", Summary: "Stop the server and every pane", Owner: OwnerGateway, Shape: ShapeAnswer},
-	{Name: "server.reload_config", Params: empty, Result: "config_reload", Summary: "Reload config.toml and report diagnostics", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "server.live_handoff", Params: func() Params { return &ServerLiveHandoffParams{} }, Result: "ok",
+	{Name: "ping", Since: "0.2.0", Params: empty, Result: "pong", Summary: "Check the server and read its version and protocol", Owner: OwnerGateway, Shape: ShapeAnswer},
+	{Name: "server.stop", Since: "0.5.0", Params: empty, Result: "ok", Summary: "Stop the server and every pane", Owner: OwnerGateway, Shape: ShapeAnswer},
+	{Name: "server.reload_config", Since: "0.5.2", Params: empty, Result: "config_reload", Summary: "Reload config.toml and report diagnostics", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "server.live_handoff", Since: "0.6.3", Params: func() Params { return &ServerLiveHandoffParams{} }, Result: "ok",
 		Summary: "Hand every pane, its program still running, to a new server process", Owner: OwnerGateway, Shape: ShapeAnswer},
 }
 
@@ -22,5 +22,5 @@ type ServerLiveHandoffParams struct {
 func (p *ServerLiveHandoffParams) Validate() error { return absolute("import_exe", p.ImportExe) }
 
 var sessionMethods = []Method{
-	{Name: "session.snapshot", Params: fleetParams, Result: "session_snapshot", Summary: "One consistent view of workspaces, tabs, panes and layouts", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "session.snapshot", Since: "0.7.2", Pipeline: true, Params: fleetParams, Result: "session_snapshot", Summary: "One consistent view of workspaces, tabs, panes and layouts", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
 }

@@ -1,13 +1,13 @@
 package protocol
 
 var tabMethods = []Method{
-	{Name: "tab.create", Params: func() Params { return &TabCreateParams{} }, Result: "tab_created", Summary: "Create a tab with one pane", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "tab.list", Params: func() Params { return &TabListParams{} }, Result: "tab_list", Summary: "List tabs, optionally of one workspace", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "tab.get", Params: func() Params { return &TabTarget{} }, Result: "tab_info", Summary: "Describe one tab", Target: TargetTab, Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "tab.focus", Params: func() Params { return &TabTarget{} }, Result: "tab_info", Summary: "Focus a tab", Target: TargetTab, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "tab.rename", Params: func() Params { return &TabRenameParams{} }, Result: "tab_info", Summary: "Rename a tab", Target: TargetTab, Owner: OwnerTab, Shape: ShapeAnswer},
-	{Name: "tab.move", Params: func() Params { return &TabMoveParams{} }, Result: "tab_list", Summary: "Move a tab to a position in its workspace", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "tab.close", Params: func() Params { return &TabTarget{} }, Result: "ok", Summary: "Close a tab and its panes", Target: TargetTab, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "tab.create", Since: "0.3.0", Params: func() Params { return &TabCreateParams{} }, Result: "tab_created", Summary: "Create a tab with one pane", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "tab.list", Since: "0.3.0", Pipeline: true, Params: func() Params { return &TabListParams{} }, Result: "tab_list", Summary: "List tabs, optionally of one workspace", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "tab.get", Since: "0.3.0", Pipeline: true, CLI: "tab get", Params: func() Params { return &TabTarget{} }, Result: "tab_info", Summary: "Describe one tab", Target: TargetTab, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "tab.focus", Since: "0.3.0", CLI: "tab focus", Params: func() Params { return &TabTarget{} }, Result: "tab_info", Summary: "Focus a tab", Target: TargetTab, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "tab.rename", Since: "0.3.0", CLI: "tab rename", CLIHelp: "; the label is the remaining arguments joined by spaces.", CLIExample: "  herdr tab rename w1:t2 build logs", Params: func() Params { return &TabRenameParams{} }, Result: "tab_info", Summary: "Rename a tab", Target: TargetTab, Owner: OwnerTab, Shape: ShapeAnswer},
+	{Name: "tab.move", Since: "0.7.2", Params: func() Params { return &TabMoveParams{} }, Result: "tab_list", Summary: "Move a tab to a position in its workspace", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "tab.close", Since: "0.3.0", CLI: "tab close", Params: func() Params { return &TabTarget{} }, Result: "ok", Summary: "Close a tab and its panes", Target: TargetTab, Owner: OwnerSession, Shape: ShapeAnswer},
 }
 
 // TabCreateParams are the params of tab.create.
@@ -32,7 +32,7 @@ func (p *TabListParams) Validate() error { return nil }
 
 // TabTarget names one tab.
 type TabTarget struct {
-	TabID string `json:"tab_id"`
+	TabID string `json:"tab_id" cli:"<tab>"`
 }
 
 // Validate implements Params.
@@ -40,8 +40,8 @@ func (p *TabTarget) Validate() error { return required("tab_id", p.TabID) }
 
 // TabRenameParams are the params of tab.rename.
 type TabRenameParams struct {
-	TabID string `json:"tab_id"`
-	Label string `json:"label"`
+	TabID string `json:"tab_id" cli:"<tab>"`
+	Label string `json:"label" cli:"<label...>"`
 }
 
 // Validate implements Params.

@@ -14,22 +14,15 @@ import (
 // clients check what the tasks actor enforces.
 
 var taskMethods = []Method{
-	{Name: "task.create", Params: func() Params { return &TaskCreateParams{} }, Result: "task_info", Summary: "Create a task on the board (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
-	{Name: "task.list", Params: func() Params { return &TaskListParams{} }, Result: "task_list", Summary: "List tasks by priority, optionally of some statuses, a page at a time (extension)", Owner: OwnerTasks, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "task.get", Params: func() Params { return &TaskGetParams{} }, Result: "task_info", Summary: "Describe one task with its newest activities (extension)", Owner: OwnerTasks, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "task.attach", Params: func() Params { return &TaskAttachParams{} }, Result: "task_info", Summary: "Assign a live agent to a task (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
-	{Name: "task.dispatch", Params: func() Params { return &TaskDispatchParams{} }, Result: "task_info", Summary: "Assign a ready task to a live agent and send it as its next prompt (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
-	{Name: "task.report", Params: func() Params { return &TaskReportParams{} }, Result: "task_info", Summary: "Report a task's status or progress message (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
-	{Name: "task.claim", Params: func() Params { return &TaskClaimParams{} }, Result: "task_info", Summary: "Record or release the dispatcher's worker of a task (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
-	{Name: "task.remove", Params: func() Params { return &TaskIDParams{} }, Result: "ok", Summary: "Remove a done or cancelled task from the board (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
-	{Name: "task.run", Params: func() Params { return &TaskRunParams{} }, Result: "ok", Summary: "Turn the task dispatcher on for this server's life (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
-}
-
-// Every task method is an extension of the Herdr 0.9 surface.
-func init() {
-	for _, m := range taskMethods {
-		ExtensionMethods[m.Name] = true
-	}
+	{Name: "task.create", Extension: true, Params: func() Params { return &TaskCreateParams{} }, Result: "task_info", Summary: "Create a task on the board (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
+	{Name: "task.list", Extension: true, Pipeline: true, Params: func() Params { return &TaskListParams{} }, Result: "task_list", Summary: "List tasks by priority, optionally of some statuses, a page at a time (extension)", Owner: OwnerTasks, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "task.get", Extension: true, Pipeline: true, Params: func() Params { return &TaskGetParams{} }, Result: "task_info", Summary: "Describe one task with its newest activities (extension)", Owner: OwnerTasks, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "task.attach", Extension: true, Params: func() Params { return &TaskAttachParams{} }, Result: "task_info", Summary: "Assign a live agent to a task (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
+	{Name: "task.dispatch", Extension: true, Params: func() Params { return &TaskDispatchParams{} }, Result: "task_info", Summary: "Assign a ready task to a live agent and send it as its next prompt (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
+	{Name: "task.report", Extension: true, Params: func() Params { return &TaskReportParams{} }, Result: "task_info", Summary: "Report a task's status or progress message (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
+	{Name: "task.claim", Extension: true, Params: func() Params { return &TaskClaimParams{} }, Result: "task_info", Summary: "Record or release the dispatcher's worker of a task (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
+	{Name: "task.remove", Extension: true, Params: func() Params { return &TaskIDParams{} }, Result: "ok", Summary: "Remove a done or cancelled task from the board (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
+	{Name: "task.run", Extension: true, Params: func() Params { return &TaskRunParams{} }, Result: "ok", Summary: "Turn the task dispatcher on for this server's life (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
 }
 
 // TaskEventKinds are the task board's lifecycle kinds, which LifecycleKinds

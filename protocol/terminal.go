@@ -22,7 +22,7 @@ const (
 )
 
 var terminalMethods = []Method{
-	{Name: "terminal.claim", Params: func() Params { return &TerminalClaimParams{} }, Result: "terminal_claimed", Summary: "Become the one controller of a terminal for the life of this connection (extension)", Owner: OwnerClients, Shape: ShapeAnswer},
+	{Name: "terminal.claim", Extension: true, Params: func() Params { return &TerminalClaimParams{} }, Result: "terminal_claimed", Summary: "Become the one controller of a terminal for the life of this connection (extension)", Owner: OwnerClients, Shape: ShapeAnswer},
 }
 
 // TerminalClaimParams are the params of terminal.claim.

@@ -1,16 +1,27 @@
 package protocol
 
 var workspaceMethods = []Method{
-	{Name: "workspace.create", Params: func() Params { return &WorkspaceCreateParams{} }, Result: "workspace_created", Summary: "Create a workspace with one tab and one pane", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "workspace.list", Params: empty, Result: "workspace_list", Summary: "List workspaces in order", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "workspace.get", Params: func() Params { return &WorkspaceTarget{} }, Result: "workspace_info", Summary: "Describe one workspace", Target: TargetWorkspace, Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "workspace.focus", Params: func() Params { return &WorkspaceTarget{} }, Result: "workspace_info", Summary: "Focus a workspace", Target: TargetWorkspace, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "workspace.rename", Params: func() Params { return &WorkspaceRenameParams{} }, Result: "workspace_info", Summary: "Rename a workspace", Target: TargetWorkspace, Owner: OwnerWorkspace, Shape: ShapeAnswer},
-	{Name: "workspace.move", Params: func() Params { return &WorkspaceMoveParams{} }, Result: "workspace_list", Summary: "Move a workspace to a position", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "workspace.move_block", Params: func() Params { return &WorkspaceMoveBlockParams{} }, Result: "workspace_list", Summary: "Move several workspaces, in order, before another", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "workspace.close", Params: func() Params { return &WorkspaceCloseParams{} }, Result: "ok", Summary: "Close a workspace and all its panes", Target: TargetWorkspace, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "workspace.create", Since: "0.2.0", Params: func() Params { return &WorkspaceCreateParams{} }, Result: "workspace_created", Summary: "Create a workspace with one tab and one pane", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "workspace.list", Since: "0.2.0", Pipeline: true, Params: empty, Result: "workspace_list", Summary: "List workspaces in order", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "workspace.get", Since: "0.2.0", Pipeline: true, CLI: "workspace get", Params: func() Params { return &WorkspaceTarget{} }, Result: "workspace_info", Summary: "Describe one workspace", Target: TargetWorkspace, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "workspace.focus", Since: "0.2.0", CLI: "workspace focus", Params: func() Params { return &WorkspaceTarget{} }, Result: "workspace_info", Summary: "Focus a workspace", Target: TargetWorkspace, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "workspace.rename", Since: "0.2.0", CLI: "workspace rename", CLIHelp: "; the label is the remaining arguments joined by spaces.", CLIExample: "  herdr workspace rename w1 api server", Params: func() Params { return &WorkspaceRenameParams{} }, Result: "workspace_info", Summary: "Rename a workspace", Target: TargetWorkspace, Owner: OwnerWorkspace, Shape: ShapeAnswer},
+	{Name: "workspace.move", Since: "0.7.2", Params: func() Params { return &WorkspaceMoveParams{} }, Result: "workspace_list", Summary: "Move a workspace to a position", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "workspace.move_block", Since: "0.8.0", Params: func() Params { return &WorkspaceMoveBlockParams{} }, Result: "workspace_list", Summary: "Move several workspaces, in order, before another", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "workspace.close", Since: "0.2.0", CLI: "workspace close", CLIHelp: `. A repository's workspace whose worktree
+workspaces are open closes only with --group, and then with all of them;
+--group on a worktree workspace closes its whole group too.`, Params: func() Params { return &WorkspaceCloseParams{} }, Result: "ok", Summary: "Close a workspace and all its panes", Target: TargetWorkspace, Owner: OwnerSession, Shape: ShapeAnswer},
 	WorkspaceGitStatusMethod,
+	{Name: "workspace.count", Extension: true, Pipeline: true, CLI: "workspace count", Params: empty, Answer: WorkspaceCount{}, Summary: "Count the workspaces (extension)", Owner: OwnerSession, Shape: ShapeAnswer},
 }
+
+// WorkspaceCount answers workspace.count.
+type WorkspaceCount struct {
+	Count int `json:"count"`
+}
+
+// ResultType implements Result.
+func (WorkspaceCount) ResultType() string { return "workspace_count" }
 
 // WorkspaceCreateParams are the params of workspace.create.
 // SourceWorkspaceID (protocol 22) names the workspace whose focused pane
@@ -34,7 +45,7 @@ func (p *WorkspaceCreateParams) Validate() error {
 
 // WorkspaceTarget names one workspace.
 type WorkspaceTarget struct {
-	WorkspaceID string `json:"workspace_id"`
+	WorkspaceID string `json:"workspace_id" cli:"<workspace>"`
 }
 
 // Validate implements Params.
@@ -43,8 +54,8 @@ func (p *WorkspaceTarget) Validate() error { return required("workspace_id", p.W
 // WorkspaceCloseParams are the params of workspace.close. CloseGroup
 // allows closing a main checkout's workspace with its worktrees' ones.
 type WorkspaceCloseParams struct {
-	WorkspaceID string `json:"workspace_id"`
-	CloseGroup  bool   `json:"close_group,omitempty"`
+	WorkspaceID string `json:"workspace_id" cli:"<workspace>"`
+	CloseGroup  bool   `json:"close_group,omitempty" cli:"--group" help:"close the workspace's worktree group with it (close_group)"`
 }
 
 // Validate implements Params.
@@ -55,8 +66,8 @@ func (p *WorkspaceCloseParams) TargetID() string { return p.WorkspaceID }
 
 // WorkspaceRenameParams are the params of workspace.rename.
 type WorkspaceRenameParams struct {
-	WorkspaceID string `json:"workspace_id"`
-	Label       string `json:"label"`
+	WorkspaceID string `json:"workspace_id" cli:"<workspace>"`
+	Label       string `json:"label" cli:"<label...>"`
 }
 
 // Validate implements Params.

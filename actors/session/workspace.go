@@ -10,6 +10,7 @@ import (
 var workspaceHandlers = map[string]handler{
 	"workspace.create": (*Session).workspaceCreate,
 	"workspace.list":   (*Session).workspaceList,
+	"workspace.count":  (*Session).workspaceCount,
 }
 
 var workspaceRoutes = map[string]workspaceHandler{
@@ -77,6 +78,10 @@ func (s *Session) workspaceList(_ actor.Context, _ *kit.Call) *kit.Reply {
 		out = append(out, s.workspaceInfo(w))
 	}
 	return kit.Done(protocol.WorkspaceList{Workspaces: out})
+}
+
+func (s *Session) workspaceCount(_ actor.Context, _ *kit.Call) *kit.Reply {
+	return kit.Done(protocol.WorkspaceCount{Count: len(s.m.Workspaces)})
 }
 
 func (s *Session) workspaceGet(_ actor.Context, call *kit.Call, w *workspace) *kit.Reply {

@@ -301,8 +301,9 @@ func TestProtocol22_APISchema(t *testing.T) {
 		Protocol int `json:"protocol"`
 		Schemas  map[string]struct {
 			OneOf []struct {
-				Extension  bool `json:"x-extension"`
-				Binary     bool `json:"x-binary-stream"`
+				Extension  bool   `json:"x-extension"`
+				Since      string `json:"x-since"`
+				Binary     bool   `json:"x-binary-stream"`
 				Properties struct {
 					Method struct {
 						Const string `json:"const"`
@@ -330,8 +331,11 @@ func TestProtocol22_APISchema(t *testing.T) {
 	for _, r := range doc.Schemas["request"].OneOf {
 		name := r.Properties.Method.Const
 		listed[name] = true
-		if r.Extension != protocol.ExtensionMethods[name] {
+		if m, _ := protocol.Lookup(name); r.Extension != m.Extension {
 			t.Errorf("%s: x-extension %v", name, r.Extension)
+		}
+		if m, _ := protocol.Lookup(name); r.Since != m.Since || (r.Since == "") != m.Extension {
+			t.Errorf("%s: x-since %q, extension %v", name, r.Since, r.Extension)
 		}
 		if r.Binary != (name == "pane.graphics.stream") {
 			t.Errorf("%s: x-binary-stream %v", name, r.Binary)
@@ -377,8 +381,9 @@ func TestProtocol22_APISchema(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, r := range ref.Schemas.Request.OneOf {
-			if name := r.Properties.Method.Const; !listed[name] || protocol.ExtensionMethods[name] {
-				t.Errorf("Herdr's method %s: listed %v, as an extension %v", name, listed[name], protocol.ExtensionMethods[name])
+			name := r.Properties.Method.Const
+			if m, _ := protocol.Lookup(name); !listed[name] || m.Extension {
+				t.Errorf("Herdr's method %s: listed %v, as an extension %v", name, listed[name], m.Extension)
 			}
 		}
 	} else {
