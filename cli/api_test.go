@@ -223,6 +223,9 @@ func TestAPI_Schema_MatchesReference(t *testing.T) {
 	t.Logf("reference methods not implemented yet: %q", missing)
 	for m, fields := range ours {
 		extra, isExt := ourExtensions[m]
+		if entry, ok := protocol.Lookup(m); ok && entry.Extension {
+			isExt = true // the table says so; a new extension needs no entry here
+		}
 		refFields, inRef := refParams[m]
 		if !inRef {
 			if !isExt {
