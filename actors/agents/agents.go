@@ -99,6 +99,7 @@ type rec struct {
 	seen         bool   // the user has seen its latest state
 	status       protocol.AgentStatus
 	stateSeq     uint64     // state_change_seq of its last public status change
+	completions  uint64     // completion_seq: its agent's finished turns
 	hook         *hookState // hook authority, metadata, name (hooks.go)
 	dirty        bool       // its Shown is to be sent at the end of the message
 	ws, tab, pos int        // positions, for views
