@@ -129,6 +129,7 @@ type Agents struct {
 	// session references already resumed.
 	resumes     []pendingResume
 	resumeTaken map[string]bool
+	resumeChain bool // a resumeNext is timed: the next resume waits for it
 
 	// What one message produced, sent once it is applied, in this order.
 	dirty   []*rec
@@ -199,6 +200,8 @@ func (a *Agents) Receive(ctx actor.Context) {
 		a.startResumes()
 	case *resumeDue:
 		a.startResumes()
+	case *resumeNext:
+		a.resumeOne()
 	case *pane.Facts:
 		if r := a.recs[msg.TerminalID]; r != nil {
 			a.screenChanged(r, msg.Agent, msg.AgentState)

@@ -58,7 +58,7 @@ func (sh *Shown) Decorate(info *protocol.PaneInfo) {
 	}
 	info.AgentStatus = sh.PublicStatus()
 	info.Title, info.DisplayAgent, info.StateLabels = sh.Title, sh.DisplayAgent, sh.StateLabels
-	info.Tokens, info.AgentSession = sh.Tokens, sh.Session
+	info.Tokens, info.AgentSession = sh.Tokens, sh.Session.Public()
 }
 
 // Info is the agent record of the pane whose (decorated) record is pi.
