@@ -80,6 +80,8 @@ func TestCommandsSendMethodAndParams(t *testing.T) {
 		{args: []string{"pane", "split", "w1:p1", "--direction", "right", "--ratio", "0.25", "--env", "K=V", "--focus"}, id: "cli:pane:split", method: "pane.split",
 			params: `{"direction":"right","target_pane_id":"w1:p1","ratio":0.25,"env":{"K":"V"},"focus":true}`},
 		{args: []string{"pane", "split", "--direction", "down"}, env: map[string]string{"HERDR_PANE_ID": "w1:p3"}, id: "cli:pane:split", method: "pane.split",
+			params: `{"direction":"down","target_pane_id":"w1:p3"}`},
+		{args: []string{"pane", "split", "--direction", "down"}, id: "cli:pane:split", method: "pane.split",
 			params: `{"direction":"down"}`},
 		{args: []string{"pane", "split", "--current", "--direction", "down", "--cwd", "/srv"}, env: map[string]string{"HERDR_PANE_ID": "w1:p3"}, id: "cli:pane:split", method: "pane.split",
 			params: `{"direction":"down","target_pane_id":"w1:p3","cwd":"/srv"}`},

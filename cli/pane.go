@@ -188,9 +188,10 @@ func (a *app) paneSplitCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "split [<pane>] --direction right|down",
 		Short: summary("pane.split"),
-		Long: summary("pane.split") + `. The split pane is <pane>, --pane, the calling
-pane with --current, else the server's focused pane. The new pane is not
-focused unless --focus is given.`,
+		Long: summary("pane.split") + `. The split pane is <pane>, --pane, else the
+calling pane ($HERDR_PANE_ID, so a command run inside a pane splits that
+pane), else the server's focused pane. The new pane is not focused unless
+--focus is given.`,
 		Example: `  herdr pane split w1:p1 --direction right --ratio 0.4
   herdr pane split --current --direction down --cwd ../other`,
 		Args: cobra.MaximumNArgs(1),
@@ -201,6 +202,9 @@ focused unless --focus is given.`,
 			target, err := sel.target(a, cmd, args)
 			if err != nil {
 				return err
+			}
+			if target == nil { // from inside a pane, that pane (Herdr 0.9.1)
+				target = sel.resolve(a, cmd, true)
 			}
 			if err := checkRightClick(cmd, rightClick); err != nil {
 				return err
