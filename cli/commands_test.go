@@ -83,6 +83,8 @@ func TestCommandsSendMethodAndParams(t *testing.T) {
 			params: `{"direction":"down","target_pane_id":"w1:p3"}`},
 		{args: []string{"pane", "split", "--direction", "down"}, id: "cli:pane:split", method: "pane.split",
 			params: `{"direction":"down"}`},
+		{args: []string{"pane", "clear", "w1:p2"}, id: "cli:pane:clear", method: "pane.clear", params: `{"pane_id":"w1:p2"}`},
+		{args: []string{"pane", "clear"}, env: map[string]string{"HERDR_PANE_ID": "w1:p3"}, id: "cli:pane:clear", method: "pane.clear", params: `{"pane_id":"w1:p3"}`},
 		{args: []string{"pane", "split", "--current", "--direction", "down", "--cwd", "/srv"}, env: map[string]string{"HERDR_PANE_ID": "w1:p3"}, id: "cli:pane:split", method: "pane.split",
 			params: `{"direction":"down","target_pane_id":"w1:p3","cwd":"/srv"}`},
 		{args: []string{"pane", "split", "--pane", "w1:p4", "--direction", "right"}, id: "cli:pane:split", method: "pane.split",

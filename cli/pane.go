@@ -29,6 +29,7 @@ focused pane. Directions are left, right, up and down.`,
 		a.paneCurrentCmd(),
 		a.paneRenameCmd(),
 		a.paneSplitCmd(),
+		a.paneClearCmd(),
 		a.paneSendTextCmd(),
 		a.paneSendKeysCmd(),
 		a.paneRunCmd(),
@@ -61,6 +62,29 @@ focused pane. Directions are left, right, up and down.`,
 		})
 	}
 	return cmd
+}
+
+// paneClearCmd is `pane clear [<pane>]`: the pane given, else the calling
+// pane ($HERDR_PANE_ID), so `herdr pane clear` inside a pane clears it.
+func (a *app) paneClearCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "clear [<pane>]",
+		Short: summary("pane.clear"),
+		Long: summary("pane.clear") + `. The pane is <pane>, else the calling pane
+($HERDR_PANE_ID).`,
+		Example: `  herdr pane clear w1:p2`,
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id := a.env("HERDR_PANE_ID")
+			if len(args) == 1 {
+				id = args[0]
+			}
+			if id == "" {
+				return errors.New("give the pane to clear (outside a herdr pane there is no calling pane)")
+			}
+			return exit(a.call("cli:pane:clear", "pane.clear", protocol.PaneTarget{PaneID: id}))
+		},
+	}
 }
 
 // paneSel is the --pane ID | --current pair.

@@ -8,6 +8,7 @@ var paneMethods = []Method{
 	{Name: "pane.focus", Params: func() Params { return &PaneTarget{} }, Result: "pane_info", Summary: "Focus a pane (and its tab and workspace)", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "pane.rename", Params: func() Params { return &PaneRenameParams{} }, Result: "pane_info", Summary: "Set or clear a pane's label", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "pane.close", Params: func() Params { return &PaneTarget{} }, Result: "ok", Summary: "Close a pane and stop its process", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.clear", Params: func() Params { return &PaneTarget{} }, Result: "ok", Summary: "Clear a pane's screen and scrollback (its program is not told)", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer},
 	{Name: "pane.send_text", Params: func() Params { return &PaneSendTextParams{} }, Result: "ok", Summary: "Write raw text to a pane", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserTyping},
 	{Name: "pane.send_keys", Params: func() Params { return &PaneSendKeysParams{} }, Result: "ok", Summary: "Send key combos to a pane", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserTyping},
 	{Name: "pane.send_input", Params: func() Params { return &PaneSendInputParams{} }, Result: "ok", Summary: "Send text (pasted when the program asks) then keys", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserTyping},
