@@ -29,6 +29,7 @@ focused pane. Directions are left, right, up and down.`,
 		a.paneCurrentCmd(),
 		a.paneRenameCmd(),
 		a.paneSplitCmd(),
+		a.paneClearCmd(),
 		a.paneSendTextCmd(),
 		a.paneSendKeysCmd(),
 		a.paneRunCmd(),
@@ -50,6 +51,29 @@ focused pane. Directions are left, right, up and down.`,
 	cmd.AddCommand(a.paneEditScrollbackCmds()...) // edit_scrollback.go
 	// get and close: the table's (cli/fromtable.go).
 	return cmd
+}
+
+// paneClearCmd is `pane clear [<pane>]`: the pane given, else the calling
+// pane ($HERDR_PANE_ID), so `herdr pane clear` inside a pane clears it.
+func (a *app) paneClearCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:   "clear [<pane>]",
+		Short: summary("pane.clear"),
+		Long: summary("pane.clear") + `. The pane is <pane>, else the calling pane
+($HERDR_PANE_ID).`,
+		Example: `  herdr pane clear w1:p2`,
+		Args:    cobra.MaximumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			id := a.env("HERDR_PANE_ID")
+			if len(args) == 1 {
+				id = args[0]
+			}
+			if id == "" {
+				return errors.New("give the pane to clear (outside a herdr pane there is no calling pane)")
+			}
+			return exit(a.call("cli:pane:clear", "pane.clear", protocol.PaneTarget{PaneID: id}))
+		},
+	}
 }
 
 // paneSel is the --pane ID | --current pair.
@@ -177,9 +201,10 @@ func (a *app) paneSplitCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "split [<pane>] --direction right|down",
 		Short: summary("pane.split"),
-		Long: summary("pane.split") + `. The split pane is <pane>, --pane, the calling
-pane with --current, else the server's focused pane. The new pane is not
-focused unless --focus is given.`,
+		Long: summary("pane.split") + `. The split pane is <pane>, --pane, else the
+calling pane ($HERDR_PANE_ID, so a command run inside a pane splits that
+pane), else the server's focused pane. The new pane is not focused unless
+--focus is given.`,
 		Example: `  herdr pane split w1:p1 --direction right --ratio 0.4
   herdr pane split --current --direction down --cwd ../other`,
 		Args: cobra.MaximumNArgs(1),
@@ -190,6 +215,9 @@ focused unless --focus is given.`,
 			target, err := sel.target(a, cmd, args)
 			if err != nil {
 				return err
+			}
+			if target == nil { // from inside a pane, that pane (Herdr 0.9.1)
+				target = sel.resolve(a, cmd, true)
 			}
 			if err := checkRightClick(cmd, rightClick); err != nil {
 				return err

@@ -247,8 +247,22 @@ type AgentManifestInfo struct {
 type AgentSessionInfo struct {
 	Source string `json:"source"`
 	Agent  string `json:"agent"`
-	Kind   string `json:"kind"` // "id" or "path"
+	Kind   string `json:"kind"` // "id" or "path"; "" when only ResumeArgv was reported
 	Value  string `json:"value"`
+	// ResumeArgv is the command the agent's hook said resumes it; it is
+	// saved with the session and never shown in a record (Public).
+	ResumeArgv []string `json:"resume_argv,omitempty"`
+}
+
+// Public is the reference as records show it: without the resume
+// command, and nil when the hook reported only that.
+func (s *AgentSessionInfo) Public() *AgentSessionInfo {
+	if s == nil || s.Kind == "" {
+		return nil
+	}
+	out := *s
+	out.ResumeArgv = nil
+	return &out
 }
 
 // AgentList answers agent.list.

@@ -115,6 +115,10 @@ type PaneReportAgentParams struct {
 	Seq              *uint64 `json:"seq,omitempty"`
 	AgentSessionID   *string `json:"agent_session_id,omitempty"`
 	AgentSessionPath *string `json:"agent_session_path,omitempty"`
+	// ResumeArgv is the exact command that resumes the agent's session
+	// after a restart (Herdr 0.9.2); restore runs it, quoted, in the
+	// pane's new shell.
+	ResumeArgv []string `json:"resume_argv,omitempty"`
 }
 
 // Validate implements Params.
@@ -131,18 +135,49 @@ func (p *PaneReportAgentParams) Validate() error {
 	if err := required("state", p.State); err != nil {
 		return err
 	}
+	if err := ValidResumeArgv(p.ResumeArgv); err != nil {
+		return err
+	}
 	return oneOf("state", p.State, "idle", "working", "blocked", "unknown")
+}
+
+// Limits of a resume_argv.
+const (
+	MaxResumeArgs   = 128
+	MaxResumeArgLen = 4096
+)
+
+// ValidResumeArgv checks a reported resume_argv: absent, or a program
+// and its arguments, each a line of printable text within the limits
+// (it is typed into a shell, quoted, so nothing else may end it).
+func ValidResumeArgv(argv []string) error {
+	if len(argv) == 0 {
+		return nil
+	}
+	if strings.TrimSpace(argv[0]) == "" {
+		return ParamError("resume_argv", "must name the program to run first")
+	}
+	if len(argv) > MaxResumeArgs {
+		return ParamError("resume_argv", "at most %d words, got %d", MaxResumeArgs, len(argv))
+	}
+	for i, a := range argv {
+		if len(a) > MaxResumeArgLen || strings.ContainsFunc(a, unicode.IsControl) || !utf8.ValidString(a) {
+			return ParamError("resume_argv", "word %d must be valid text of at most %d bytes without control characters", i, MaxResumeArgLen)
+		}
+	}
+	return nil
 }
 
 // PaneReportAgentSessionParams are the params of pane.report_agent_session.
 type PaneReportAgentSessionParams struct {
-	PaneID             string  `json:"pane_id"`
-	Source             string  `json:"source"`
-	Agent              string  `json:"agent"`
-	Seq                *uint64 `json:"seq,omitempty"`
-	AgentSessionID     *string `json:"agent_session_id,omitempty"`
-	AgentSessionPath   *string `json:"agent_session_path,omitempty"`
-	SessionStartSource *string `json:"session_start_source,omitempty"`
+	PaneID             string   `json:"pane_id"`
+	Source             string   `json:"source"`
+	Agent              string   `json:"agent"`
+	Seq                *uint64  `json:"seq,omitempty"`
+	AgentSessionID     *string  `json:"agent_session_id,omitempty"`
+	AgentSessionPath   *string  `json:"agent_session_path,omitempty"`
+	SessionStartSource *string  `json:"session_start_source,omitempty"`
+	ResumeArgv         []string `json:"resume_argv,omitempty"`
 }
 
 // Validate implements Params.
@@ -151,6 +186,9 @@ func (p *PaneReportAgentSessionParams) Validate() error {
 		return err
 	}
 	if err := validSource("source", p.Source); err != nil {
+		return err
+	}
+	if err := ValidResumeArgv(p.ResumeArgv); err != nil {
 		return err
 	}
 	return validAgentLabel(p.Agent)

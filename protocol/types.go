@@ -68,7 +68,9 @@ type PaneInfo struct {
 	Revision              uint64            `json:"revision"`
 }
 
-// AgentInfo describes a pane that hosts a recognised agent.
+// AgentInfo describes a pane that hosts a recognised agent. CompletionSeq
+// counts the agent's finished turns in its pane (Herdr 0.9.2): it goes up
+// on each, so a client sees two dones in a row.
 type AgentInfo struct {
 	TerminalID             string            `json:"terminal_id"`
 	Name                   *string           `json:"name,omitempty"`
@@ -89,6 +91,7 @@ type AgentInfo struct {
 	LaunchPending          bool              `json:"launch_pending,omitempty"`
 	InteractiveReady       bool              `json:"interactive_ready"`
 	StateChangeSeq         uint64            `json:"state_change_seq"`
+	CompletionSeq          uint64            `json:"completion_seq"`
 	Cwd                    *string           `json:"cwd,omitempty"`
 	ForegroundCwd          *string           `json:"foreground_cwd,omitempty"`
 	Revision               uint64            `json:"revision"`

@@ -99,6 +99,7 @@ type rec struct {
 	seen         bool   // the user has seen its latest state
 	status       protocol.AgentStatus
 	stateSeq     uint64     // state_change_seq of its last public status change
+	completions  uint64     // completion_seq: its agent's finished turns
 	hook         *hookState // hook authority, metadata, name (hooks.go)
 	dirty        bool       // its Shown is to be sent at the end of the message
 	ws, tab, pos int        // positions, for views
@@ -128,6 +129,7 @@ type Agents struct {
 	// session references already resumed.
 	resumes     []pendingResume
 	resumeTaken map[string]bool
+	resumeChain bool // a resumeNext is timed: the next resume waits for it
 
 	// What one message produced, sent once it is applied, in this order.
 	dirty   []*rec
@@ -198,6 +200,8 @@ func (a *Agents) Receive(ctx actor.Context) {
 		a.startResumes()
 	case *resumeDue:
 		a.startResumes()
+	case *resumeNext:
+		a.resumeOne()
 	case *pane.Facts:
 		if r := a.recs[msg.TerminalID]; r != nil {
 			a.screenChanged(r, msg.Agent, msg.AgentState)

@@ -288,3 +288,40 @@ func answered(r *rig) map[string]int {
 	}
 	return n
 }
+
+// completion_seq counts every finished turn: two turns ended off screen
+// in a row stay done, and the counter says there were two. An agent's
+// first turn counts too, though it appeared already working (started
+// with a prompt), and a turn ended on screen counts though it is idle.
+func TestCompletionSeqCountsEveryTurn(t *testing.T) {
+	r := newRig(t)
+	r.place("w1:t1", "w1:t1", "w1:t2")
+	r.screen("term_2", "claude", "working") // appeared working: its first task
+	r.screen("term_2", "claude", "idle")
+	r.settle()
+	first := r.lastShown("term_2")
+	if first.Status != protocol.StatusDone || first.Completions != 1 {
+		t.Fatalf("first task: %s with completion_seq %d, want done with 1", first.Status, first.Completions)
+	}
+	r.screen("term_2", "claude", "working")
+	r.screen("term_2", "claude", "idle")
+	r.settle()
+	second := r.lastShown("term_2")
+	if second.Status != protocol.StatusDone || second.Completions != 2 {
+		t.Fatalf("second turn in a row: %s with completion_seq %d, want done with 2", second.Status, second.Completions)
+	}
+	if info := second.Info(protocol.PaneInfo{PaneID: "w1:p2", Agent: protocol.Ptr("claude")}); info.CompletionSeq != 2 {
+		t.Fatalf("agent info completion_seq %d, want 2", info.CompletionSeq)
+	}
+	r.screen("term_1", "claude", "idle") // appeared idle: finished nothing
+	r.settle()
+	if n := r.lastShown("term_1").Completions; n != 0 {
+		t.Fatalf("an agent that appeared idle: completion_seq %d, want 0", n)
+	}
+	r.screen("term_1", "claude", "blocked")
+	r.screen("term_1", "claude", "idle") // on screen: idle, still a finished turn
+	r.settle()
+	if sh := r.lastShown("term_1"); sh.Status != protocol.StatusIdle || sh.Completions != 1 {
+		t.Fatalf("turn ended on screen: %s with completion_seq %d, want idle with 1", sh.Status, sh.Completions)
+	}
+}

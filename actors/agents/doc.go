@@ -21,8 +21,10 @@
 //
 // The session tells it, as it restores, which restored panes' agents to
 // resume (a Resume each), and when the first client attaches
-// (ClientAttached): the actor types the resume commands then, or after a
-// grace period without a client (resume.go).
+// (ClientAttached): the actor types the resume commands then, 100 ms
+// apart, or after a grace period without a client (resume.go). A hook's
+// resume_argv is kept with the agent session, saved with it and typed
+// word for word, but no record shows it.
 //
 // An agent.start's pane watches the shell it typed into (pane/launch.go):
 // when the shell has the terminal back before the agent shows (not

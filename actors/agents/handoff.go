@@ -27,6 +27,7 @@ type CarriedPane struct {
 	Seen           bool
 	Status         protocol.AgentStatus
 	StateSeq       uint64
+	Completions    uint64
 	Auth           *CarriedAuthority
 	Exited         string
 	Session        *protocol.AgentSessionInfo
@@ -52,7 +53,7 @@ type CarriedMeta struct {
 func (a *Agents) export() *Carried {
 	out := &Carried{Panes: make(map[string]CarriedPane, len(a.recs)), StateSeq: a.stateSeq}
 	for id, r := range a.recs {
-		c := CarriedPane{Agent: r.agent, State: r.state, Seen: r.seen, Status: r.status, StateSeq: r.stateSeq}
+		c := CarriedPane{Agent: r.agent, State: r.state, Seen: r.seen, Status: r.status, StateSeq: r.stateSeq, Completions: r.completions}
 		if h := r.hook; h != nil {
 			c.Exited, c.Session, c.Name, c.NameKind = h.exited, h.session, h.name, h.nameKind
 			if h.launchPending { // its launch's caller is not carried over
@@ -79,7 +80,7 @@ func (a *Agents) export() *Carried {
 
 // adopt gives a new record what the old server knew of its pane.
 func (a *Agents) adopt(r *rec, c CarriedPane) {
-	r.agent, r.state, r.seen, r.status, r.stateSeq = c.Agent, c.State, c.Seen, c.Status, c.StateSeq
+	r.agent, r.state, r.seen, r.status, r.stateSeq, r.completions = c.Agent, c.State, c.Seen, c.Status, c.StateSeq, c.Completions
 	h := a.hookOf(r)
 	h.exited, h.session, h.name, h.nameKind = c.Exited, c.Session, c.Name, c.NameKind
 	if au := c.Auth; au != nil {

@@ -162,7 +162,7 @@ func (a *Agents) reportAgent(_ actor.Context, call *kit.Call, r *rec) *kit.Reply
 		return kit.OK() // its process has already exited
 	}
 	before := presentationKey(r)
-	if ref := sessionRef(prm.Source, agent, prm.AgentSessionID, prm.AgentSessionPath); ref != nil {
+	if ref := sessionRef(prm.Source, agent, prm.AgentSessionID, prm.AgentSessionPath, prm.ResumeArgv); ref != nil {
 		h.session = ref
 	}
 	if !identityOnlySources[prm.Source] {
@@ -177,14 +177,20 @@ func (a *Agents) reportAgent(_ actor.Context, call *kit.Call, r *rec) *kit.Reply
 	return kit.OK()
 }
 
-func sessionRef(source, agent string, id, path *string) *protocol.AgentSessionInfo {
+// sessionRef is the agent session a hook reported: by id or path, with
+// the command that resumes it when the hook gave one (resume_argv alone
+// is a reference too: restore runs it, records do not show it).
+func sessionRef(source, agent string, id, path *string, resume []string) *protocol.AgentSessionInfo {
+	ref := &protocol.AgentSessionInfo{Source: source, Agent: agent, ResumeArgv: slices.Clone(resume)}
 	switch {
 	case id != nil && *id != "":
-		return &protocol.AgentSessionInfo{Source: source, Agent: agent, Kind: "id", Value: *id}
+		ref.Kind, ref.Value = "id", *id
 	case path != nil && *path != "":
-		return &protocol.AgentSessionInfo{Source: source, Agent: agent, Kind: "path", Value: *path}
+		ref.Kind, ref.Value = "path", *path
+	case len(resume) == 0:
+		return nil
 	}
-	return nil
+	return ref
 }
 
 func (a *Agents) reportAgentSession(_ actor.Context, call *kit.Call, r *rec) *kit.Reply {
@@ -198,7 +204,7 @@ func (a *Agents) reportAgentSession(_ actor.Context, call *kit.Call, r *rec) *ki
 		return kit.OK()
 	}
 	before := presentationKey(r)
-	h.session = sessionRef(prm.Source, agent, prm.AgentSessionID, prm.AgentSessionPath)
+	h.session = sessionRef(prm.Source, agent, prm.AgentSessionID, prm.AgentSessionPath, prm.ResumeArgv)
 	a.presentationChanged(r, before)
 	return kit.OK()
 }

@@ -21,6 +21,8 @@ type Shown struct {
 	Authority string
 	Status    protocol.AgentStatus
 	StateSeq  uint64
+	// Completions is the agent's completion_seq: its finished turns.
+	Completions uint64
 
 	Title, DisplayAgent *string
 	StateLabels         map[string]string
@@ -56,7 +58,7 @@ func (sh *Shown) Decorate(info *protocol.PaneInfo) {
 	}
 	info.AgentStatus = sh.PublicStatus()
 	info.Title, info.DisplayAgent, info.StateLabels = sh.Title, sh.DisplayAgent, sh.StateLabels
-	info.Tokens, info.AgentSession = sh.Tokens, sh.Session
+	info.Tokens, info.AgentSession = sh.Tokens, sh.Session.Public()
 }
 
 // Info is the agent record of the pane whose (decorated) record is pi.
@@ -79,6 +81,7 @@ func (sh *Shown) Info(pi protocol.PaneInfo) protocol.AgentInfo {
 		Focused:                pi.Focused,
 		InteractiveReady:       pi.Agent != nil && sh.State == string(protocol.StatusIdle),
 		StateChangeSeq:         sh.StateSeq,
+		CompletionSeq:          sh.Completions,
 		Cwd:                    pi.Cwd,
 		ForegroundCwd:          pi.ForegroundCwd,
 		Revision:               pi.Revision,
@@ -120,7 +123,7 @@ func fillPresentation(sh *Shown, r *rec) {
 // shown is the Shown of a record.
 func (a *Agents) shown(r *rec) *Shown {
 	agent, state, skipped := effective(r)
-	sh := &Shown{TermID: r.TermID, Agent: agent, State: state, Skipped: skipped, Status: r.status, StateSeq: r.stateSeq}
+	sh := &Shown{TermID: r.TermID, Agent: agent, State: state, Skipped: skipped, Status: r.status, StateSeq: r.stateSeq, Completions: r.completions}
 	fillPresentation(sh, r)
 	if h := r.hook; h != nil {
 		if h.auth != nil && h.auth.agent == agent {

@@ -2,6 +2,7 @@ package agents
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -66,9 +67,16 @@ var resumeCommand = map[string]struct {
 	"herdr:grok":            {"grok", "grok", func(r string) []string { return []string{"--resume", r} }, false},
 }
 
-// ResumeArgv is the command resuming ref, or nil when ref is not an
-// official integration's valid reference.
+// ResumeArgv is the command resuming ref: the one its hook reported
+// (resume_argv), else its official integration's; nil when there is
+// neither, or the reference is not valid.
 func ResumeArgv(ref *protocol.AgentSessionInfo) []string {
+	if len(ref.ResumeArgv) > 0 {
+		if protocol.ValidResumeArgv(ref.ResumeArgv) != nil { // a session file edited by hand
+			return nil
+		}
+		return slices.Clone(ref.ResumeArgv)
+	}
 	c, ok := resumeCommand[ref.Source]
 	if !ok || c.agent != ref.Agent || ref.Value == "" || strings.IndexFunc(ref.Value, unicode.IsControl) >= 0 {
 		return nil
@@ -93,7 +101,7 @@ func ResumeArgv(ref *protocol.AgentSessionInfo) []string {
 func (a *Agents) planResume(m *Resume) {
 	ref := &m.Session
 	argv := ResumeArgv(ref)
-	key := ref.Source + "\x00" + ref.Agent + "\x00" + ref.Kind + "\x00" + ref.Value
+	key := ref.Source + "\x00" + ref.Agent + "\x00" + ref.Kind + "\x00" + ref.Value + "\x00" + strings.Join(ref.ResumeArgv, "\x00")
 	if argv == nil || a.resumeTaken[key] {
 		a.opts.Log.Warn("agent not resumed: invalid or duplicate session reference", "terminal", m.TermID, "source", ref.Source)
 		return
@@ -108,17 +116,41 @@ func (a *Agents) planResume(m *Resume) {
 	a.resumes = append(a.resumes, pendingResume{termID: m.TermID, argv: argv})
 }
 
-// startResumes types each pending resume into its pane's shell; a pane
-// closed meanwhile is passed over. The pane's answer carries token 0,
-// which no input of the actor's has, so it is dropped.
+// resumeSpacing is the time between two resumed agents' starts (as in
+// Herdr 0.9.2): a restart does not start every agent at the same moment.
+// A variable so a test can hold the next start back.
+var resumeSpacing = 100 * time.Millisecond
+
+// resumeNext is the spacing after one resume ending: the next one starts.
+type resumeNext struct{}
+
+// startResumes starts the pending resumes, one now and each next one
+// resumeSpacing later, unless that chain is already running.
 func (a *Agents) startResumes() {
-	for _, p := range a.resumes {
+	if !a.resumeChain {
+		a.resumeOne()
+	}
+}
+
+// resumeOne types the first pending resume into its pane's shell (a pane
+// closed meanwhile is passed over) and times the next. The pane's answer
+// carries token 0, which no input of the actor's has, so it is dropped.
+func (a *Agents) resumeOne() {
+	a.resumeChain = false
+	for len(a.resumes) > 0 {
+		p := a.resumes[0]
+		a.resumes = a.resumes[1:]
 		r := a.recs[p.termID]
 		if r == nil {
 			continue
 		}
 		a.opts.Log.Info("resuming agent", "pane", r.PaneID, "argv", p.argv)
 		a.ctx.Request(r.PID, &pane.AgentRequest{Op: pane.AgentLaunch, Req: pane.Request{PaneID: r.PaneID}, Argv: p.argv})
+		if len(a.resumes) > 0 {
+			a.resumeChain = true
+			a.after(resumeSpacing, &resumeNext{})
+		}
+		return
 	}
 	a.resumes = nil
 }

@@ -116,3 +116,91 @@ func TestResume_OnClientAttach_OncePerLivePane(t *testing.T) {
 		t.Fatalf("typed %v, want claude --resume s-1 once into pane 1 only", got)
 	}
 }
+
+// Restored agents start resumeSpacing apart, in restore order: the first
+// when the client attaches, each next one when the spacing ends (the test
+// holds the timer back and ends the spacing itself). A hook's resume_argv
+// is run exactly as reported, whoever the source.
+func TestResume_Staggered_ExactArgv(t *testing.T) {
+	saved := resumeSpacing
+	resumeSpacing = time.Hour
+	t.Cleanup(func() { resumeSpacing = saved })
+	r := newRig(t)
+	var mu sync.Mutex
+	var typed [][]string
+	pl := &Placement{FocusedWorkspace: "w1", FocusedTab: "w1:t1"}
+	var pids []*actor.PID
+	for _, id := range []string{"1", "2", "3"} {
+		pid := r.system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+			switch m := ctx.Message().(type) {
+			case *pane.AgentRequest:
+				mu.Lock()
+				typed = append(typed, append([]string{id}, m.Argv...))
+				mu.Unlock()
+			case string:
+				ctx.Respond(m)
+			}
+		}))
+		pids = append(pids, pid)
+		pl.Panes = append(pl.Panes, Place{TermID: "term_" + id, PaneID: "w1:p" + id, TabID: "w1:t1", WorkspaceID: "w1", PID: pid})
+	}
+	exact := []string{"sandbox", "--", "claude", "--resume", "s 2; rm -rf ~", "$HOME"}
+	for _, m := range []*Resume{
+		{TermID: "term_1", Session: protocol.AgentSessionInfo{Source: "herdr:claude", Agent: "claude", Kind: "id", Value: "s-1"}},
+		{TermID: "term_2", Session: protocol.AgentSessionInfo{Source: "shepherd", Agent: "claude", ResumeArgv: exact}},
+		{TermID: "term_3", Session: protocol.AgentSessionInfo{Source: "herdr:codex", Agent: "codex", Kind: "id", Value: "t-3"}},
+	} {
+		r.system.Root.Send(r.agents, m)
+	}
+	r.system.Root.Send(r.agents, pl)
+	r.system.Root.Send(r.agents, &ClientAttached{})
+	count := func() [][]string {
+		r.settle()
+		for _, pid := range pids {
+			if _, err := r.system.Root.RequestFuture(pid, "drain", 5*time.Second).Result(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(typed)
+	}
+	if got := count(); len(got) != 1 || !slices.Equal(got[0], []string{"1", "claude", "--resume", "s-1"}) {
+		t.Fatalf("when the client attached: %q, want pane 1's resume alone", got)
+	}
+	r.system.Root.Send(r.agents, &resumeDue{}) // the grace period ending starts no second chain
+	if got := count(); len(got) != 1 {
+		t.Fatalf("the grace period ended: %q, want still pane 1's resume alone", got)
+	}
+	r.system.Root.Send(r.agents, &resumeNext{})
+	if got := count(); len(got) != 2 || !slices.Equal(got[1], append([]string{"2"}, exact...)) {
+		t.Fatalf("after one spacing: %q, want pane 2's reported argv exactly", got)
+	}
+	r.system.Root.Send(r.agents, &resumeNext{})
+	if got := count(); len(got) != 3 || !slices.Equal(got[2], []string{"3", "codex", "resume", "t-3"}) {
+		t.Fatalf("after two spacings: %q, want pane 3's resume last", got)
+	}
+}
+
+// A hook's resume_argv is kept with its agent session (saved with the
+// session) but no record shows it; reported alone, no agent_session shows.
+func TestReportAgent_ResumeArgvKeptNotShown(t *testing.T) {
+	r := newRig(t)
+	r.place("w1:t1", "w1:t1", "w1:t1")
+	r.call("pane.report_agent", "term_1", `{"pane_id":"w1:p1","source":"shepherd","agent":"claude","state":"working","agent_session_id":"s-1","resume_argv":["claude","--resume","s-1"]}`)
+	r.call("pane.report_agent_session", "term_2", `{"pane_id":"w1:p2","source":"shepherd","agent":"claude","resume_argv":["sb","claude","-c"]}`)
+	r.settle()
+	sh1, sh2 := r.lastShown("term_1"), r.lastShown("term_2")
+	if sh1.Session == nil || !slices.Equal(sh1.Session.ResumeArgv, []string{"claude", "--resume", "s-1"}) || sh1.Session.Value != "s-1" {
+		t.Fatalf("kept session %+v, want id s-1 with its resume_argv", sh1.Session)
+	}
+	if sh2.Session == nil || !slices.Equal(ResumeArgv(sh2.Session), []string{"sb", "claude", "-c"}) {
+		t.Fatalf("kept session %+v, want the reported argv to resume", sh2.Session)
+	}
+	var p1, p2 protocol.PaneInfo
+	sh1.Decorate(&p1)
+	sh2.Decorate(&p2)
+	if p1.AgentSession == nil || p1.AgentSession.ResumeArgv != nil || p1.AgentSession.Value != "s-1" || p2.AgentSession != nil {
+		t.Fatalf("records show %+v and %+v: want id s-1 without argv, and none", p1.AgentSession, p2.AgentSession)
+	}
+}

@@ -9,7 +9,9 @@ import (
 // the agent is not idle; on a completion (working or blocked → idle, or
 // unknown → idle for the same agent) it becomes whether its tab is the one
 // on screen; an agent that appears idle is seen (it finished nothing yet);
-// focusing a tab marks all its panes seen. Reads never do.
+// focusing a tab marks all its panes seen. Reads never do. Each
+// completion also counts in the pane's completion_seq, which only goes up
+// (two turns finished in a row are two, though the status stays done).
 
 // Rank orders statuses for roll-ups and attention: blocked > done >
 // working > idle > unknown.
@@ -75,6 +77,7 @@ func (a *Agents) reconcile(r *rec) {
 		(oldState == string(protocol.StatusUnknown) && oldAgent == agent):
 		if oldState != state || oldAgent != agent {
 			r.seen = r.TabID == a.focusedTab
+			r.completions++ // a finished turn, seen or not
 		}
 	}
 	a.touch(r)

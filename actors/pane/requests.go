@@ -23,6 +23,7 @@ var Registry = kit.NewRegistry(protocol.OwnerPane, "actors/pane", map[string]han
 	"pane.send_input":      (*Pane).sendInput,
 	"pane.wait_for_output": (*Pane).waitForOutput,
 	"pane.process_info":    (*Pane).processInfo,
+	"pane.clear":           (*Pane).clear,
 	"screen.scroll":        (*Pane).scroll,
 	"pane.record.start": func(p *Pane, ctx actor.Context, req *Request) *kit.Reply { // record.go
 		return p.rec.start(ctx, req, p.running())
@@ -144,4 +145,19 @@ func (p *Pane) sendInput(ctx actor.Context, req *Request) *kit.Reply {
 	}
 	p.typed(ctx)
 	return p.input(b)
+}
+
+// clearScreen is what pane.clear feeds the pane's terminal: the cursor
+// home, the screen erased, then the scrollback (ED 3), as a person's
+// "clear" would; the program is sent nothing and draws on as before.
+var clearScreen = []byte("\x1b[H\x1b[2J\x1b[3J")
+
+// clear answers pane.clear (Herdr 0.9.2): the screen and scrollback go,
+// and every viewer and reader sees the cleared pane.
+func (p *Pane) clear(ctx actor.Context, _ *Request) *kit.Reply {
+	p.term.Write(clearScreen)
+	p.publishFacts(ctx)
+	p.screenChanged(ctx)
+	p.refreshSoon(ctx)
+	return kit.OK()
 }

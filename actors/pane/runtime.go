@@ -169,10 +169,18 @@ func CheckCwd(cwd, home string) (string, error) {
 	return cwd, nil
 }
 
+// outerMarkers name the terminal the server was started in, or the agent
+// that started it (as Herdr 0.9.2 does): a program in a pane runs in
+// herdr's terminal, not in that one, and not under that agent.
+var outerMarkers = []string{"TERM_SESSION_ID", "ITERM_SESSION_ID", "WT_SESSION", "KITTY_WINDOW_ID", "WEZTERM_PANE",
+	"CLAUDECODE", "CLAUDE_CODE_ENTRYPOINT"}
+
 // TerminalEnv is a terminal's environment, sorted: the server's less
-// drop, then extra, then herdr's own variables, which win (TERM,
-// COLORTERM, HERDR_ENV, HERDR_BIN_PATH and own); the server's own binary
-// comes first on PATH, so `herdr` works in every terminal.
+// drop and the outer terminal's session markers, then extra, then herdr's
+// own variables, which win (TERM, COLORTERM, TERM_PROGRAM=herdr with the
+// Herdr version this server implements, HERDR_ENV, HERDR_BIN_PATH and
+// own); the server's own binary comes first on PATH, so `herdr` works in
+// every terminal.
 func TerminalEnv(extra map[string]string, drop []string, binPath string, own map[string]string) []string {
 	env := map[string]string{}
 	for _, kv := range os.Environ() {
@@ -180,7 +188,7 @@ func TerminalEnv(extra map[string]string, drop []string, binPath string, own map
 			env[k] = v
 		}
 	}
-	for _, k := range drop {
+	for _, k := range slices.Concat(drop, outerMarkers) {
 		delete(env, k)
 	}
 	maps.Copy(env, extra)
@@ -188,6 +196,7 @@ func TerminalEnv(extra map[string]string, drop []string, binPath string, own map
 		env["PATH"] = dir + string(filepath.ListSeparator) + env["PATH"]
 	}
 	env["TERM"], env["COLORTERM"], env["HERDR_ENV"], env["HERDR_BIN_PATH"] = "xterm-256color", "truecolor", "1", binPath
+	env["TERM_PROGRAM"], env["TERM_PROGRAM_VERSION"] = "herdr", protocol.Version
 	maps.Copy(env, own)
 	out := make([]string, 0, len(env))
 	for k, v := range env {

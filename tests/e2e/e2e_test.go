@@ -733,6 +733,9 @@ func TestE2E_Pane_Env(t *testing.T) {
 	s.WaitLine(t, "w1:p1", "w1:p1 w1 xterm-256color")
 	s.Run(t, "w1:p1", `echo "sock=$HERDR_SOCKET_PATH tab=$HERDR_TAB_ID env=$HERDR_ENV"`)
 	s.WaitLine(t, "w1:p1", fmt.Sprintf("sock=%s tab=w1:t1 env=1", s.Socket))
+	// Herdr 0.9.2: every pane says which terminal it runs in.
+	s.Run(t, "w1:p1", `echo "prog=$TERM_PROGRAM ver=$TERM_PROGRAM_VERSION"`)
+	s.WaitLine(t, "w1:p1", "prog=herdr ver="+protocol.Version)
 
 	out, errOut, code := s.CLI("workspace", "create", "--env", "FOO=bar", "--env", "HERDR_PANE_ID=spoofed", "--cwd", dir)
 	if code != 0 {

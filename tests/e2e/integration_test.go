@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -73,7 +74,7 @@ func TestIntegration_ClaudeHookReportsSession(t *testing.T) {
 		return got != nil
 	})
 	want := protocol.AgentSessionInfo{Source: "herdr:claude", Agent: "claude", Kind: "id", Value: "5b0c1e2a-claude-session"}
-	if *got != want {
+	if !reflect.DeepEqual(*got, want) {
 		t.Errorf("agent_session = %+v, want %+v", *got, want)
 	}
 

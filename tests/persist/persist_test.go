@@ -317,6 +317,33 @@ func TestE2E_Persist_AgentResume(t *testing.T) {
 	}
 }
 
+// A hook's resume_argv (Herdr 0.9.2) is saved with the session and run
+// exactly, word for word, by the restore after a restart, whatever the
+// hook's source: the shell the pane restores into interprets none of it.
+func TestE2E_Persist_ResumeArgv(t *testing.T) {
+	h := NewHome(t)
+	s := h.Start(t, "argv")
+	s.CreateWorkspace(t, nil)
+	s.WaitPrompt(t, "w1:p1")
+	OK[protocol.OK](t, s.Call("pane.report_agent", map[string]any{"pane_id": "w1:p1", "source": "sandbox-runner", "agent": "claude",
+		"state": "working", "resume_argv": []string{"printf", `%s|%s|%s\n`, "a  b", "$HOME", "x;echo leaked"}}), "ok")
+	if got := OK[protocol.PaneInfoResult](t, s.Call("pane.get", map[string]any{"pane_id": "w1:p1"}), "pane_info").Pane.AgentSession; got != nil {
+		t.Fatalf("pane info shows %+v; a resume_argv alone shows no agent_session", got)
+	}
+	s.Stop()
+	saved, err := os.ReadFile(h.SessionFile("argv"))
+	if err != nil || !strings.Contains(string(saved), `"resume_argv"`) || !strings.Contains(string(saved), `"x;echo leaked"`) {
+		t.Fatalf("session file %q (%v): want the resume_argv saved", saved, err)
+	}
+	s = h.Start(t, "argv")
+	s.WaitPrompt(t, "w1:p1")
+	OK[protocol.OK](t, s.Call("client.resize", map[string]any{"cols": 100, "rows": 30}), "ok")
+	s.WaitLine(t, "w1:p1", "a  b|$HOME|x;echo leaked")
+	if strings.Contains(s.Read(t, "w1:p1", "recent", 50).Text, "\nleaked") {
+		t.Fatal("a word of the resume_argv ran as a command")
+	}
+}
+
 // TestE2E_Persist_UIState: client.ui_state.set changes the sidebar state
 // (bad values change nothing), it is written to session.json, and it is
 // there again after a restart (the debounced write is the one every
