@@ -26,8 +26,11 @@
 // context only it knows: open.go); its own handlers are Registry. Another
 // actor that needs the topology changed asks with one message carrying
 // the call (api.OpenPane, FocusPane, ClosePane; worktrees.OpenCheckout,
-// CloseCheckout), applied as one transaction. Pane, workspace and tab
-// actors are its children (HandleFailure says what happens when one
-// fails); the entity actors are started and stopped at the end of the
-// message that made or removed their entity.
+// CloseCheckout), applied as one transaction. Pane actors are its
+// children (HandleFailure stops one that fails), spawned inside the
+// message so a pane that cannot start fails its call and its PID is there
+// for the next forward. The workspace and tab actors are the entities
+// supervisor's (actors/entities, its child), told at the end of the
+// message that made or removed their entity to start or stop them
+// (entities.go).
 package session

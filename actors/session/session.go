@@ -10,6 +10,7 @@ import (
 	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detector/rules"
+	"github.com/herdr-go/herdr/actors/entities"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/keeper"
 	"github.com/herdr-go/herdr/actors/kit"
@@ -61,8 +62,9 @@ type Options struct {
 	// the session's own. Tests of
 	// the structure alone pass an actor without a PTY.
 	PaneProps func(pane.Spec) (props *actor.Props, abort func(), err error)
-	// WorkspaceProps and TabProps make entity actors; nil means
-	// wsactor.Props and tabactor.Props (tests wrap them).
+	// WorkspaceProps and TabProps make entity actors, which the entities
+	// supervisor starts; nil means wsactor.Props and tabactor.Props (tests
+	// wrap them).
 	WorkspaceProps func(*kit.Reseed[wsactor.Seed]) *actor.Props
 	TabProps       func(*kit.Reseed[tabactor.Seed]) *actor.Props
 	// SessionFile is the session.json to keep the session in; "" keeps
@@ -101,20 +103,22 @@ type Session struct {
 	overlays map[string]overlay
 	// m is the topology; terms are the session's records of its panes.
 	// tx is the transaction of the message being handled (begin).
-	m        *model.Model
-	tx       *model.Tx
-	terms    map[string]*paneRec // by terminal id
-	entities map[string]*entity  // workspace and tab actors, by id
+	m     *model.Model
+	tx    *model.Tx
+	terms map[string]*paneRec // by terminal id
+	// ents supervises the workspace and tab actors (entities.go); revs
+	// is the revision of the last Changed taken from each.
+	ents *actor.PID
+	revs map[string]uint64
 
 	// What handling one message queued, done once its transaction commits
 	// (settle) and dropped with it when it is discarded (abandon).
 	outbox    []*events.Publish
 	dirtyTabs []*tab
 	newborn   []any        // workspaces and tabs whose actors start at settle
-	retired   []*actor.PID // entity actors to stop at settle
+	retired   []string     // ids of the entity actors to stop at settle
 	poisoned  []*actor.PID // pane actors to stop at settle
 	newIDs    []*paneRec   // panes to tell their new ids at settle
-	spawned   uint64       // entity actors started, for their names
 	nextMatch uint64
 
 	// placed is the placement the agents actor last got; synced says this
@@ -157,25 +161,19 @@ func newSession(opts Options) *Session {
 	if opts.PaneProps == nil {
 		opts.PaneProps = pane.NewRuntime().Start
 	}
-	if opts.WorkspaceProps == nil {
-		opts.WorkspaceProps = wsactor.Props
-	}
-	if opts.TabProps == nil {
-		opts.TabProps = tabactor.Props
-	}
 	if opts.Reads == nil {
 		opts.Reads = view.NewReadSide()
 	}
 	return &Session{
-		reads:    opts.Reads,
-		opts:     opts,
-		cfg:      opts.Config,
-		catalog:  opts.Catalog,
-		home:     opts.Env("HOME"),
-		m:        model.New(layout.Rect{W: cols, H: rows}),
-		terms:    map[string]*paneRec{},
-		entities: map[string]*entity{},
-		keep:     keeping{keys: keeper.NewLineKeys(opts.Lines, opts.SessionFile)},
+		reads:   opts.Reads,
+		opts:    opts,
+		cfg:     opts.Config,
+		catalog: opts.Catalog,
+		home:    opts.Env("HOME"),
+		m:       model.New(layout.Rect{W: cols, H: rows}),
+		terms:   map[string]*paneRec{},
+		revs:    map[string]uint64{},
+		keep:    keeping{keys: keeper.NewLineKeys(opts.Lines, opts.SessionFile)},
 	}
 }
 
@@ -347,6 +345,7 @@ func (s *Session) Receive(ctx actor.Context) {
 	}
 	switch msg := msg.(type) {
 	case *actor.Started:
+		s.ents = ctx.Spawn(entities.Props(entities.Options{WorkspaceProps: s.opts.WorkspaceProps, TabProps: s.opts.TabProps, Log: s.opts.Log}))
 		ctx.Send(s.opts.Agents, &agents.SetSession{PID: ctx.Self()})
 		if s.opts.Worktrees != nil {
 			ctx.Send(s.opts.Worktrees, &worktrees.SetSession{PID: ctx.Self()})

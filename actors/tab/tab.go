@@ -22,6 +22,9 @@ type Seed struct {
 	// sent an Arrange at once.
 	Sizes map[string]uint64
 	Log   *slog.Logger
+	// Session is told each Changed (nil: the parent, its supervisor), so
+	// the change is there before the call's answer reaches the caller.
+	Session *actor.PID
 }
 
 // Request is one of Methods forwarded by the session; Info is the tab's
@@ -127,7 +130,11 @@ func (t *Tab) arrange(ctx actor.Context, a *Arrange) {
 func (t *Tab) rename(ctx actor.Context, req *Request) *kit.Reply {
 	t.label = req.Call.Params.(*protocol.TabRenameParams).Label
 	t.rev++
-	ctx.Request(ctx.Parent(), &Changed{ID: t.seed.ID, Rev: t.rev, Label: t.label, Event: "tab_renamed"})
+	to := t.seed.Session
+	if to == nil {
+		to = ctx.Parent()
+	}
+	ctx.Request(to, &Changed{ID: t.seed.ID, Rev: t.rev, Label: t.label, Event: "tab_renamed"})
 	info := req.Info
 	info.Label = t.label
 	if info.Label == "" {

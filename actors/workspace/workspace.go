@@ -24,6 +24,10 @@ type Seed struct {
 	Tokens map[string]string
 	Rev    uint64 // of the last Changed the session took from this workspace
 	Log    *slog.Logger
+	// Session is told each Changed (nil: the parent). The actor's parent
+	// is its supervisor; the change goes straight to the session, so it is
+	// there before the call's answer reaches the caller.
+	Session *actor.PID
 }
 
 // Request is one of Methods forwarded by the session, which has resolved
@@ -111,7 +115,11 @@ func (w *Workspace) Receive(ctx actor.Context) {
 // changed tells the session the workspace's new state.
 func (w *Workspace) changed(ctx actor.Context, event string) {
 	w.rev++
-	ctx.Request(ctx.Parent(), &Changed{ID: w.seed.ID, Rev: w.rev, Label: w.label, Tokens: w.tokens.Wire(), Event: event})
+	to := w.seed.Session
+	if to == nil {
+		to = ctx.Parent()
+	}
+	ctx.Request(to, &Changed{ID: w.seed.ID, Rev: w.rev, Label: w.label, Tokens: w.tokens.Wire(), Event: event})
 }
 
 func (w *Workspace) displayLabel() string {
