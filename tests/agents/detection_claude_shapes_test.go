@@ -31,7 +31,7 @@ func TestDetection_ClaudeBoxedPromptUnderAStaleTitle(t *testing.T) {
 	t.Parallel()
 	s := StartServer(t)
 	bin := Mkdir(t, s, "bin")
-	screens := filepath.Join(ModuleRoot, "actors", "detect", "testdata", "screens", "claude")
+	screens := filepath.Join(AgentScreens(t), "claude")
 	if strings.Contains(screens, "'") {
 		t.Skipf("module path %q cannot be quoted for sh", screens)
 	}

@@ -29,7 +29,7 @@ func TestDetection(t *testing.T) {
 	t.Parallel()
 	s := StartServer(t)
 	bin := Mkdir(t, s, "bin")
-	screens := filepath.Join(ModuleRoot, "actors", "detect", "testdata", "screens")
+	screens := AgentScreens(t)
 	for _, a := range detectionAgents {
 		dir := filepath.Join(screens, a)
 		if strings.Contains(dir, "'") {

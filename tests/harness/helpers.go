@@ -641,3 +641,15 @@ func (h *Home) ServerLog(name string) string {
 	b, _ := os.ReadFile(filepath.Join(h.Dir, "s", "herdr", "sessions", name, "herdr-server.log"))
 	return string(b)
 }
+
+// AgentScreens is the folder of recorded agent screens the fake agent CLIs
+// print (the detection rules' test data); a test fails at once when it has
+// moved, rather than watching agents that print nothing.
+func AgentScreens(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join(ModuleRoot, "actors", "detector", "rules", "testdata", "screens")
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		t.Fatalf("the recorded agent screens are not at %s: %v", dir, err)
+	}
+	return dir
+}

@@ -28,7 +28,7 @@ func TestWeb_FourAgents(t *testing.T) {
 	url := strings.TrimSpace(AgentCLI(t, s, "web", "url"))
 
 	bin := Mkdir(t, s, "bin")
-	screens := filepath.Join(ModuleRoot, "actors", "detect", "testdata", "screens")
+	screens := AgentScreens(t)
 	if strings.Contains(screens, "'") {
 		t.Skipf("module path %q cannot be quoted for sh", screens)
 	}
