@@ -140,8 +140,12 @@ type Gateway struct {
 	opts  Options
 	next  uint64
 	slots chan struct{}
-	peers peerBudget
-	trim  trimmer
+	// refusing bounds the refusals that wait for the client's first line
+	// (to answer by its id): under a flood, the rest are answered at once,
+	// so refused connections do not hold descriptors the server needs.
+	refusing chan struct{}
+	peers    peerBudget
+	trim     trimmer
 }
 
 // Props returns the gateway's props; a failing conn actor is stopped (its
@@ -171,6 +175,7 @@ func (g *Gateway) Receive(ctx actor.Context) {
 			limit = connLimit(kit.FDLimit())
 		}
 		g.slots = make(chan struct{}, limit)
+		g.refusing = make(chan struct{}, refuseWaiters)
 		g.peers = newPeerBudget(limit)
 		g.opts.longLimit = int64(longShare(limit))
 		g.trim.freed = g.opts.freed
@@ -179,7 +184,7 @@ func (g *Gateway) Receive(ctx actor.Context) {
 		if msg.known && !g.peers.take(msg.peer) {
 			g.release()
 			g.opts.Log.Warn("connection refused: its process holds its share", "pid", msg.peer.PID, "share", g.peers.share)
-			go refuse(msg.conn, peerRefusal(msg.peer, g.peers.share)) // off the actor: a write
+			go g.refuse(msg.conn, peerRefusal(msg.peer, g.peers.share)) // off the actor: a write
 			return
 		}
 		g.next++
@@ -266,7 +271,7 @@ func (g *Gateway) acceptLoop(root *actor.RootContext, self *actor.PID, slots cha
 				peer, known := countedPeer(g.opts.peerOf, conn)
 				root.Send(self, &accepted{conn: conn, peer: peer, known: known})
 			default:
-				go refuse(conn, totalRefusal(cap(slots)))
+				go g.refuse(conn, totalRefusal(cap(slots)))
 			}
 			continue
 		}
@@ -284,8 +289,8 @@ func (g *Gateway) acceptLoop(root *actor.RootContext, self *actor.PID, slots cha
 			spare.Close()
 			c, aerr := g.opts.Listener.Accept()
 			if aerr == nil {
-				go refuse(c, protocol.Errorf(protocol.CodeServerUnavailable,
-					"server out of file descriptors; retry later, or raise its limit (ulimit -n)"))
+				go g.refuse(c, protocol.Errorf(protocol.CodeServerUnavailable,
+					"server busy: out of file descriptors; retry later, or raise its limit (ulimit -n)"))
 			}
 			spare, _ = os.Open(os.DevNull)
 			if aerr == nil && spare != nil {
@@ -300,24 +305,34 @@ func (g *Gateway) acceptLoop(root *actor.RootContext, self *actor.PID, slots cha
 
 // refuseReadFor is how long a refused client's first request is waited
 // for, so that the refusal carries its id (a client that writes at once,
-// as they do, has it there already).
-const refuseReadFor = 250 * time.Millisecond
+// as they do, has it there already); at most refuseWaiters refusals wait
+// at a time.
+const (
+	refuseReadFor = 250 * time.Millisecond
+	refuseWaiters = 16
+)
 
 // refuse writes one error line to a client that will not be served and
 // closes its connection; it runs on a goroutine of its own (it reads). The
 // line answers the client's first request by its id when it came in
-// time; it fits the new socket's empty buffer, and the write deadline is
-// for a peer that is somehow not a fresh socket.
-func refuse(c net.Conn, e *protocol.Error) {
-	_ = c.SetReadDeadline(time.Now().Add(refuseReadFor))
+// time and a waiting place was free; it fits the new socket's empty
+// buffer, and the write deadline is for a peer that is somehow not a
+// fresh socket.
+func (g *Gateway) refuse(c net.Conn, e *protocol.Error) {
 	var head [4 << 10]byte
 	n := 0
-	for n < len(head) && bytes.IndexByte(head[:n], '\n') < 0 {
-		m, err := c.Read(head[n:])
-		n += m
-		if err != nil {
-			break
+	select {
+	case g.refusing <- struct{}{}:
+		_ = c.SetReadDeadline(time.Now().Add(refuseReadFor))
+		for n < len(head) && bytes.IndexByte(head[:n], '\n') < 0 {
+			m, err := c.Read(head[n:])
+			n += m
+			if err != nil {
+				break
+			}
 		}
+		<-g.refusing
+	default:
 	}
 	_ = c.SetWriteDeadline(time.Now().Add(time.Second))
 	_, _ = c.Write(append(protocol.EncodeError(protocol.LeadingID(head[:n]), e), '\n'))

@@ -103,6 +103,13 @@ func TestE2E_Buffer_PasteIntoAPane(t *testing.T) {
 	}
 	WaitFor(t, "the newest buffer", func() bool { return HasLine(s.Read(t, p, "recent", 0).Text, "newest-text") })
 	OK[protocol.OK](t, s.Call("pane.send_keys", map[string]any{"pane_id": p, "keys": []string{"ctrl+c"}}), "ok")
+	// The shell's prompt after the ^C: a line typed while cat still runs
+	// is flushed with it by the terminal's interrupt.
+	WaitFor(t, "the prompt after ^C", func() bool {
+		text := strings.TrimRight(s.Read(t, p, "recent", 0).Text, " \n")
+		i := strings.LastIndex(text, "^C\n")
+		return i >= 0 && strings.TrimSpace(text[i+3:]) != ""
+	})
 
 	// Bracketed: wrapped once, the inner marker gone.
 	s.Run(t, p, `printf '\033[?2004h'; echo paste-$((1+1)); cat -v`)

@@ -86,7 +86,7 @@ func TestHardening_Gateway_StrictEnvelope(t *testing.T) {
 	cases := []struct{ line, id, inMsg string }{
 		{`{"id":"d","method":"ping","method":"workspace.list","params":{}}`, "d", "duplicate field `method`"},
 		{`{"method":"ping","params":{}}`, "", "missing field `id`"},
-		{"{\"id\":\"u\",\"method\":\"ping\",\"params\":{\"x\":\"\xff\"}}", "", "UTF-8"},
+		{"{\"id\":\"u\",\"method\":\"ping\",\"params\":{\"x\":\"\xff\"}}", "u", "UTF-8"}, // Herdr 0.9 keeps the id it could read
 	}
 	for _, c := range cases {
 		conn := s.Dial(t)
