@@ -136,6 +136,9 @@ func Run(opts Options) error {
 	m.setConfig(cfg, truecolorTerminal(os.Getenv("COLORTERM")))
 	m.sidebar = !cfg.UI.SidebarStartCollapsed
 	m.socket, m.configPath = opts.Socket, opts.ConfigPath
+	// The chooser and the prompt run herdr; a client through ssh can
+	// list sessions but not attach elsewhere in this process.
+	m.herdr, m.canSwitch = newExecHerdr(opts.Socket), opts.Dial == nil
 	if opts.ConfigPath != "" {
 		m.diags = ConfigDiagnostics(opts.ConfigPath)
 	}
@@ -169,6 +172,9 @@ func Run(opts Options) error {
 	if fm, ok := final.(*model); ok {
 		if fm.detached {
 			return ErrDetached
+		}
+		if fm.switchTo != "" {
+			return switchErr(fm.switchTo)
 		}
 		switch {
 		case fm.lost:
