@@ -650,6 +650,7 @@ var helpLines = []string{
 	"tab          next pane  shift+tab  previous pane",
 	"i            the pane's id (for scripts) and folder",
 	"G            new worktree (asks its branch)",
+	"S : Space    sessions · herdr command · next layout",
 	"q            detach (everything keeps running)",
 	"ctrl+b       send ctrl+b to the pane",
 }
