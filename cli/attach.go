@@ -74,6 +74,7 @@ func (a *app) runClient(opts ClientOptions) int {
 		opts.ConfigPath = filepath.Join(protocol.ConfigDir(a.env), "config.toml")
 	}
 	opts.Input, opts.Output = a.stdin, a.stdout
+	opts.NoSessionSwitch = opts.Dial != nil || a.noSession
 	if opts.Dial == nil { // the saved machines are this machine's: its server's fleet
 		opts.DialMachine = a.dialMachine
 	}

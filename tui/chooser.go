@@ -161,7 +161,7 @@ func (m *model) chooserKey(k tea.KeyMsg) tea.Cmd {
 	case chooserSwitch:
 		m.chooser, m.mode = nil, modeTerminal
 		if !m.canSwitch {
-			return m.showToast("this client cannot switch sessions (it reaches its server through ssh): detach, then herdr session attach " + protocol.Printable(name))
+			return m.showToast("this client cannot switch sessions (its server is reached through ssh, or ends with it): detach, then herdr session attach " + protocol.Printable(name))
 		}
 		m.switchTo = name
 		return tea.Quit
