@@ -186,6 +186,9 @@ func (m *model) drawChooser(c *canvas) {
 	if len(m.chooser.sessions) > 0 && !m.chooser.loading && m.chooser.err == "" {
 		sel = m.chooser.sel
 	}
+	if rows := h - 2; rows > 0 && sel >= rows { // keep the selection in sight
+		lines, sel = lines[sel-rows+1:], rows-1
+	}
 	m.drawListBox(c, x, y, w, h, " sessions ", lines, sel, h-2)
 }
 

@@ -157,3 +157,26 @@ func TestChooser_ListFails(t *testing.T) {
 		t.Errorf("no runner: mode %v toast %q", m.mode, m.toast.text)
 	}
 }
+
+// TestChooser_SelectionStaysInSight: more sessions than rows scroll with
+// the selection.
+func TestChooser_SelectionStaysInSight(t *testing.T) {
+	m, f := chooserModel(t)
+	var b strings.Builder
+	b.WriteString(`{"sessions":[`)
+	for i := range 30 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`{"name":"s` + string(rune('a'+i%26)) + string(rune('a'+i/26)) + `","socket_path":"/x"}`)
+	}
+	b.WriteString(`]}`)
+	f.answer = func([]string) (string, string, error) { return b.String(), "", nil }
+	runPart(m, m.openChooser())
+	for range 29 {
+		m.Update(tea.KeyMsg{Type: tea.KeyDown})
+	}
+	if view := render(m); !strings.Contains(view, "sdb  stopped") || strings.Contains(view, "saa  stopped") {
+		t.Errorf("the last session is not in sight (or the first still is):\n%s", view)
+	}
+}

@@ -15,8 +15,8 @@ import (
 // The command prompt (command_prompt: prefix :) runs a herdr command line
 // against this session — `pane split --direction right`, `workspace
 // create` — as a child herdr (herdrcmd.go says why a child), and shows
-// what it printed: one line in the toast, more in a box that any key
-// closes. Tab completes verbs and flags from the CLI's own command tree
+// what it printed: one line in the toast, more in a box that ↑↓ scroll
+// and any other key closes. Tab completes verbs and flags from the CLI's own command tree
 // (cobra's __complete, which also knows the live pane and tab ids); up and
 // down walk the lines run before.
 
@@ -34,6 +34,7 @@ type cmdPrompt struct {
 	draft   string // what was typed before walking the history
 	hints   []string
 	output  []string // a finished command's output, shown until a key
+	top     int      // the first line of output shown (↑↓ scroll it)
 	title   string
 }
 
@@ -72,8 +73,20 @@ func (p *cmdPrompt) Open() {
 // last, "" after a space); err is set when the line does not split.
 func (p *cmdPrompt) Update(k tea.KeyMsg) (out promptOutcome, args []string, err error) {
 	if p.output != nil {
-		p.output, p.open = nil, false
-		return promptClose, nil, nil
+		switch k.String() {
+		case "up", "k":
+			p.top = max(p.top-1, 0)
+		case "down", "j":
+			p.top = min(p.top+1, max(len(p.output)-1, 0))
+		case "pgup":
+			p.top = max(p.top-10, 0)
+		case "pgdown", " ":
+			p.top = min(p.top+10, max(len(p.output)-1, 0))
+		default:
+			p.output, p.open = nil, false
+			return promptClose, nil, nil
+		}
+		return promptStay, nil, nil
 	}
 	switch k.String() {
 	case "esc", "ctrl+c":
@@ -188,7 +201,7 @@ func (p *cmdPrompt) Finished(args []string, d herdrDone) (toast string) {
 		}
 		return lines[0]
 	}
-	p.output, p.title, p.open = lines, " herdr "+strings.Join(args, " ")+" ", true
+	p.output, p.top, p.title, p.open = lines, 0, " herdr "+strings.Join(args, " ")+" ", true
 	return ""
 }
 
@@ -196,7 +209,7 @@ func (p *cmdPrompt) Finished(args []string, d herdrDone) (toast string) {
 // completions offered; or the output of the last command.
 func (p *cmdPrompt) View() []string {
 	if p.output != nil {
-		return p.output
+		return p.output[min(p.top, len(p.output)):]
 	}
 	v, pos := []rune(p.in.Value()), p.in.Position()
 	pos = min(pos, len(v))

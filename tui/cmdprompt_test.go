@@ -74,6 +74,10 @@ func TestPrompt_OutputAndErrors(t *testing.T) {
 	if m.mode != modePrompt || !strings.Contains(view, "w2  other") || !strings.Contains(view, "herdr workspace list") {
 		t.Fatalf("mode %v; the output box is not drawn:\n%s", m.mode, view)
 	}
+	m.Update(tea.KeyMsg{Type: tea.KeyDown}) // scrolls
+	if view := render(m); m.mode != modePrompt || strings.Contains(view, "ID  LABEL") || !strings.Contains(view, "w1  proj") {
+		t.Errorf("down did not scroll the output by a line:\n%s", view)
+	}
 	m.Update(keyRunes("x"))
 	if m.mode != modeTerminal || strings.Contains(render(m), "w2  other") {
 		t.Errorf("a key did not close the output: mode %v", m.mode)
