@@ -96,6 +96,17 @@ func arrange(c layoutCaller, tab string, panes []string, focused string, steps [
 		return res.MoveResult, err
 	}
 	park := ""
+	parked := map[string]bool{}
+	// unpark brings what is parked back into the tab after a failure, so
+	// that no pane is left in the parking tab.
+	unpark := func(err error) error {
+		for _, s := range steps {
+			if parked[s.pane] {
+				_, _ = move(s.pane, protocol.PaneMoveDestination{Type: "tab", TabID: tab, Split: "down"})
+			}
+		}
+		return err
+	}
 	for _, s := range steps {
 		d := protocol.PaneMoveDestination{Type: "new_tab"}
 		if park != "" {
@@ -103,8 +114,9 @@ func arrange(c layoutCaller, tab string, panes []string, focused string, steps [
 		}
 		res, err := move(s.pane, d)
 		if err != nil {
-			return fmt.Errorf("park pane %s: %w", ids[s.pane], err)
+			return unpark(fmt.Errorf("park pane %s: %w", ids[s.pane], err))
 		}
+		parked[s.pane] = true
 		if park == "" && res.CreatedTab != nil {
 			park = res.CreatedTab.TabID
 		}
@@ -112,8 +124,9 @@ func arrange(c layoutCaller, tab string, panes []string, focused string, steps [
 	for _, s := range steps {
 		target, ratio := ids[s.target], s.ratio
 		if _, err := move(s.pane, protocol.PaneMoveDestination{Type: "tab", TabID: tab, Split: s.split, Ratio: &ratio, TargetPaneID: &target}); err != nil {
-			return fmt.Errorf("place pane %s: %w", ids[s.pane], err)
+			return unpark(fmt.Errorf("place pane %s: %w", ids[s.pane], err))
 		}
+		parked[s.pane] = false
 	}
 	if f := ids[focused]; f != "" {
 		return c.call("pane.focus", protocol.PaneTarget{PaneID: f}, nil)

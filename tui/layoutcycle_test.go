@@ -66,8 +66,9 @@ func TestLayoutSteps(t *testing.T) {
 // fakeMover is the server as the layout cycle sees it: pane.move answers
 // with the pane's new id (moving renames it) and the parking tab's id.
 type fakeMover struct {
-	calls []string
-	moved int
+	calls  []string
+	moved  int
+	failAt int // the pane.move that fails (1 is the first); 0: none
 }
 
 func (f *fakeMover) call(method string, params, out any) error {
@@ -79,6 +80,9 @@ func (f *fakeMover) call(method string, params, out any) error {
 	var p protocol.PaneMoveParams
 	_ = protocol.Unmarshal(b, &p)
 	f.moved++
+	if f.moved == f.failAt {
+		return &protocol.Error{Code: "pane_not_found", Message: "pane gone"}
+	}
 	res := protocol.PaneMove{MoveResult: protocol.PaneMoveResult{Pane: protocol.PaneInfo{PaneID: fmt.Sprintf("%s.%d", p.PaneID, f.moved)}}}
 	if p.Destination.Type == "new_tab" {
 		res.MoveResult.CreatedTab = &protocol.TabInfo{TabID: "w1:t9"}
@@ -138,5 +142,20 @@ func TestNextLayout_Cycles(t *testing.T) {
 	m.Update(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
 	if !strings.Contains(m.toast.text, "nothing to arrange") {
 		t.Errorf("one pane: toast %q", m.toast.text)
+	}
+}
+
+// TestArrange_FailureUnparks: when a move fails, the panes still parked
+// come back into the tab, and the error says which pane and why.
+func TestArrange_FailureUnparks(t *testing.T) {
+	f := &fakeMover{failAt: 4} // parks p2, p3, places p2, fails placing p3
+	panes := []string{"p1", "p2", "p3"}
+	err := arrange(f, "w1:t1", panes, "p1", layoutSteps("even-horizontal", panes))
+	if err == nil || !strings.Contains(err.Error(), "place pane p3.2: pane_not_found: pane gone") {
+		t.Fatalf("err %v", err)
+	}
+	last := f.calls[len(f.calls)-1]
+	if len(f.calls) != 5 || last != `pane.move {"pane_id":"p3.2","destination":{"type":"tab","tab_id":"w1:t1","split":"down"}}` {
+		t.Errorf("after the failure: %s", strings.Join(f.calls, "\n"))
 	}
 }
