@@ -74,11 +74,21 @@ func (a *app) runClient(opts ClientOptions) int {
 		opts.ConfigPath = filepath.Join(protocol.ConfigDir(a.env), "config.toml")
 	}
 	opts.Input, opts.Output = a.stdin, a.stdout
+	opts.NoSessionSwitch = opts.Dial != nil || a.noSession
 	if opts.Dial == nil { // the saved machines are this machine's: its server's fleet
 		opts.DialMachine = a.dialMachine
 	}
 	detached, err := a.rt.Client(opts)
+	var sw interface{ SessionSwitch() string }
 	switch {
+	case errors.As(err, &sw) && opts.Dial == nil && !a.noSession:
+		// The session chooser picked another session: attach to it in
+		// this process, starting its server when none runs.
+		a.session = sw.SessionSwitch()
+		return a.attach()
+	case errors.As(err, &sw):
+		fmt.Fprintf(a.stderr, "[detached; this client cannot switch sessions — `herdr session attach %s` does]\n", sw.SessionSwitch())
+		return 0
 	case detached && a.noSession:
 		fmt.Fprintln(a.stderr, "[detached; --no-session: the server and its panes stop with this client]")
 		return 0

@@ -69,6 +69,9 @@ type ClientOptions struct {
 	Dial       func() (net.Conn, error)
 	// DialMachine reaches a saved machine's server (machine_dial.go).
 	DialMachine func(machine string) (net.Conn, error)
+	// NoSessionSwitch: the session chooser lists but does not switch (the
+	// server is reached through ssh, or ends with this client).
+	NoSessionSwitch bool
 }
 
 // How an interactive client ended when its server went away for good:

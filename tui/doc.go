@@ -25,8 +25,10 @@
 // and [ui.sidebar.*] rows of tokens (agents.go), git marks per workspace
 // (git.go), [theme] palettes (theme.go), notifications and sounds
 // (notify.go, sound.go), [[keys.command]] (keycmd.go), the tmux preset,
-// the hint for a prefix key bound to nothing, last pane and the hooks of
-// paste, the session chooser and the command prompt (tmuxkeys.go), right-click menus
+// the hint for a prefix key bound to nothing and last pane (tmuxkeys.go),
+// the session chooser (chooser.go), the command prompt (cmdprompt.go,
+// a bubbles text input) — both run herdr as a child (herdrcmd.go) — and
+// the layout cycle (layoutcycle.go), right-click menus
 // and where right clicks go (menu.go), the session's popup (popup.go),
 // config diagnostics shown on attach (diagnostics.go), the settings
 // screen, which writes one key of config.toml at a time (settings.go),

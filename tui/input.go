@@ -62,6 +62,10 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		return m.boardKey(k)
 	case modeTaskActivity:
 		return m.modalKey(k)
+	case modeChooser:
+		return m.chooserKey(k) // chooser.go
+	case modePrompt:
+		return m.promptKey(k) // cmdprompt.go
 	case modePrefix:
 		m.mode = modeTerminal
 		if c, ok := m.keys.commands[k.String()]; ok {

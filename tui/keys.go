@@ -65,8 +65,9 @@ const (
 	actPasteBuffer     action = "paste_buffer" // the newest paste buffer into the focused pane (buffer.go)
 	actNewTabNamed     action = "new_tab_named"
 	actLastPane        action = "last_pane"      // the pane focused before this one (tmuxkeys.go)
-	actChooseSession   action = "choose_session" // hook: a session chooser (tmuxkeys.go)
-	actCommandPrompt   action = "command_prompt" // hook: a command prompt (tmuxkeys.go)
+	actChooseSession   action = "choose_session" // the session chooser (chooser.go)
+	actCommandPrompt   action = "command_prompt" // the command prompt (cmdprompt.go)
+	actNextLayout      action = "next_layout"    // the tab's next layout preset (layoutcycle.go)
 )
 
 // binding is a resolved prefix binding.
@@ -99,7 +100,7 @@ var defaultBindings = map[action][]string{
 	actTaskPanel: {"t"}, actTaskBoard: {"shift+b"}, actPasteBuffer: {"]"},
 	// Unset in Herdr too: they walk the agent panel, in its order.
 	actPrevAgent: nil, actNextAgent: nil, actLastPane: nil,
-	actChooseSession: nil, actCommandPrompt: nil,
+	actChooseSession: {"shift+s"}, actCommandPrompt: {":"}, actNextLayout: {"space"},
 	// Herdr leaves these unset; tmux's keys for the previous and next
 	// session.
 	actPrevWorkspace: {"("}, actNextWorkspace: {")"},

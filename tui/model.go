@@ -176,6 +176,8 @@ type model struct {
 	attention string
 	// focusHistory is the focused pane and the one before (last_pane).
 	focusHistory paneHistory
+	// The session chooser, the command prompt, the layout cycle (herdrcmd.go).
+	tmuxParts
 	// wantWorkspace is the workspace this client last focused, until a
 	// snapshot shows it focused.
 	wantWorkspace string
@@ -602,6 +604,8 @@ func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, true
 	case copyAnswerMsg:
 		return m.copyAnswered(msg), true
+	case partMsg:
+		return msg.apply(m), true // the chooser, the prompt, the layout cycle
 	}
 	return nil, false
 }

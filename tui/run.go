@@ -35,6 +35,10 @@ type Options struct {
 	// label or id), for a remote workspace chosen in the sidebar; nil:
 	// remote workspaces are listed but not shown.
 	DialMachine func(machine string) (net.Conn, error)
+	// NoSessionSwitch: the session chooser lists the sessions but does not
+	// switch to one (the server is reached through ssh, or ends with this
+	// client: --no-session).
+	NoSessionSwitch bool
 }
 
 // ErrDetached is returned by Run when the user detached (prefix q).
@@ -136,6 +140,9 @@ func Run(opts Options) error {
 	m.setConfig(cfg, truecolorTerminal(os.Getenv("COLORTERM")))
 	m.sidebar = !cfg.UI.SidebarStartCollapsed
 	m.socket, m.configPath = opts.Socket, opts.ConfigPath
+	// The chooser and the prompt run herdr; a client through ssh, or one
+	// whose server ends with it, lists sessions but does not switch.
+	m.herdr, m.canSwitch = newExecHerdr(opts.Socket), opts.Dial == nil && !opts.NoSessionSwitch
 	if opts.ConfigPath != "" {
 		m.diags = ConfigDiagnostics(opts.ConfigPath)
 	}
@@ -169,6 +176,9 @@ func Run(opts Options) error {
 	if fm, ok := final.(*model); ok {
 		if fm.detached {
 			return ErrDetached
+		}
+		if fm.switchTo != "" {
+			return switchErr(fm.switchTo)
 		}
 		switch {
 		case fm.lost:

@@ -56,7 +56,7 @@ var tmuxHabits = map[string]tmuxHabit{
 	"?":  {what: "key list", act: actHelp},
 	"q":  {what: "pane ids", act: actPaneInfo},
 	"i":  {what: "pane info", act: actPaneInfo},
-	" ":  {what: "next layout", note: "there are no layout presets; prefix z zooms, prefix r resizes"},
+	" ":  {what: "next layout", act: actNextLayout},
 	"!":  {what: "break pane", note: "herdr pane move --new-tab moves a pane to a tab of its own"},
 	"t":  {what: "clock", note: "there is no clock"},
 }
@@ -113,9 +113,11 @@ func (m *model) tmuxAction(b binding) (cmd tea.Cmd, ok bool) {
 	case actLastPane:
 		return m.lastPane(), true
 	case actChooseSession:
-		return m.chooseSession(), true
+		return m.openChooser(), true // chooser.go
 	case actCommandPrompt:
-		return m.commandPrompt(), true
+		return m.openPrompt(), true // cmdprompt.go
+	case actNextLayout:
+		return m.nextLayout(), true // layoutcycle.go
 	}
 	return nil, false
 }
@@ -139,16 +141,4 @@ func (m *model) lastPane() tea.Cmd {
 	}
 	m.call("pane.focus", protocol.PaneTarget{PaneID: prev})
 	return nil
-}
-
-// chooseSession is the hook of the session chooser; until the client has
-// one, it says how sessions are switched.
-func (m *model) chooseSession() tea.Cmd {
-	return m.showToast("no session chooser yet: herdr session list, then herdr session attach NAME")
-}
-
-// commandPrompt is the hook of the command prompt; until the client has
-// one, it says so.
-func (m *model) commandPrompt() tea.Cmd {
-	return m.showToast("no command prompt yet: run herdr verbs in a pane (herdr --help)")
 }

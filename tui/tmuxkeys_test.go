@@ -20,7 +20,7 @@ func TestTmuxPreset_Bindings(t *testing.T) {
 		"d": actDetach, "%": actSplitVertical, `"`: actSplitHorizontal, ",": actRenameTab, "$": actRenameWorkspace,
 		"o": actCycleNext, ";": actLastPane, "[": actCopyMode, "]": actPasteBuffer, "c": actNewTab, "C": actNewTabNamed,
 		"n": actNextTab, "p": actPrevTab, "x": actClosePane, "z": actZoom, "&": actCloseTab,
-		"s": actChooseSession, ":": actCommandPrompt, "S": actSettings, "O": actAttention, "w": actPicker,
+		"s": actChooseSession, ":": actCommandPrompt, " ": actNextLayout, "S": actSettings, "O": actAttention, "w": actPicker,
 		"v": actSplitVertical, "-": actSplitHorizontal, // Herdr's keys that tmux leaves free stay
 	}
 	for key, a := range want {
@@ -38,7 +38,12 @@ func TestTmuxPreset_Bindings(t *testing.T) {
 			t.Errorf("herdr preset: prefix %s = %+v, want %s", key, b, a)
 		}
 	}
-	for _, key := range []string{"d", "%", `"`, ";", ":"} {
+	for key, a := range map[string]action{"S": actChooseSession, ":": actCommandPrompt, " ": actNextLayout} {
+		if b, ok := def.lookup(runes(key)); !ok || b.act != a {
+			t.Errorf("herdr preset: prefix %q = %+v, want %s", key, b, a)
+		}
+	}
+	for _, key := range []string{"d", "%", `"`, ";"} {
 		if b, ok := def.lookup(runes(key)); ok {
 			t.Errorf("herdr preset: prefix %s = %s, want unbound", key, b.act)
 		}
@@ -96,7 +101,7 @@ func TestUnboundHint(t *testing.T) {
 		{"split down in herdr", defaultKeymap(), runes(`"`), "split down is prefix -"},
 		{"rename in herdr", defaultKeymap(), runes(","), "rename tab is prefix T"},
 		{"close tab in herdr", defaultKeymap(), runes("&"), "close tab is prefix X"},
-		{"no layouts", defaultKeymap(), tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}}, "prefix Space is not bound (next layout in tmux): there are no layout presets"},
+		{"no break pane", defaultKeymap(), runes("!"), "prefix ! is not bound (break pane in tmux): herdr pane move"},
 		{"last pane unbound in herdr", defaultKeymap(), runes(";"), "prefix ; is not bound; last pane has no key ([keys] last_pane)"},
 		{"detach unbound", noDetach, runes("d"), "prefix d is not bound; detach has no key ([keys] detach)"},
 		{"q in tmux", tmux, runes("q"), "pane ids is prefix i"},
@@ -173,20 +178,5 @@ func TestLastPane(t *testing.T) {
 	var p protocol.PaneTarget
 	if err := protocol.Unmarshal(f.requests("pane.focus")[0].Params, &p); err != nil || p.PaneID != "w1:p2" {
 		t.Errorf("prefix ; focused %+v (%v), want w1:p2", p, err)
-	}
-}
-
-// TestTmuxHooks: the keys of features still to come say so instead of
-// doing nothing.
-func TestTmuxHooks(t *testing.T) {
-	m, _ := testModel(t, &fakeServer{})
-	m.keys, _ = newKeymap(map[string]any{"preset": "tmux"})
-	for key, want := range map[string]string{"s": "session", ":": "command prompt"} {
-		m.toast.text = ""
-		m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
-		m.Update(keyRunes(key))
-		if !strings.Contains(m.toast.text, want) {
-			t.Errorf("prefix %s: toast %q, want it to mention %q", key, m.toast.text, want)
-		}
 	}
 }

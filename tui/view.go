@@ -209,6 +209,10 @@ func (m *model) canvas(reuse *canvas) *canvas {
 		m.drawSettings(c)
 	case modeMenu:
 		m.drawMenu(c)
+	case modeChooser:
+		m.drawChooser(c)
+	case modePrompt:
+		m.drawPrompt(c)
 	}
 	if m.tasks.modal != nil {
 		m.drawModal(c)
@@ -459,6 +463,8 @@ var modeHints = map[mode]string{
 	modeTaskDock:     " TASKS j/k · enter activity · esc ",
 	modeTaskBoard:    " TASK BOARD ",
 	modeTaskActivity: " ACTIVITY ",
+	modeChooser:      " SESSIONS ↑↓ · enter switch · esc ",
+	modePrompt:       " COMMAND ",
 }
 
 // barStatus is the tab bar's right end: the mode, a toast, or the hint.
@@ -644,6 +650,7 @@ var helpLines = []string{
 	"tab          next pane  shift+tab  previous pane",
 	"i            the pane's id (for scripts) and folder",
 	"G            new worktree (asks its branch)",
+	"S : Space    sessions · herdr command · next layout",
 	"q            detach (everything keeps running)",
 	"ctrl+b       send ctrl+b to the pane",
 }
