@@ -1,6 +1,10 @@
 package protocol
 
-import "math"
+import (
+	"math"
+	"slices"
+	"strings"
+)
 
 var layoutMethods = []Method{
 	{Name: "pane.swap", Since: "0.6.9", Params: func() Params { return &PaneSwapParams{} }, Result: "pane_swap", Summary: "Swap a pane with its neighbour or with another pane of the tab", Owner: OwnerSession, Shape: ShapeAnswer},
@@ -14,6 +18,7 @@ var layoutMethods = []Method{
 	{Name: "pane.input.set", Since: "0.8.2", Params: func() Params { return &PaneInputSetParams{} }, Result: "ok", Summary: "Choose where right clicks on a pane go", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "layout.export", Since: "0.7.0", Params: func() Params { return &LayoutExportParams{} }, Result: "layout_export", Summary: "Export a tab's layout as a portable tree", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "layout.apply", Since: "0.7.0", Params: func() Params { return &LayoutApplyParams{} }, Result: "layout_apply", Summary: "Create a tab from a layout tree", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "layout.select", Extension: true, CLI: "layout select", Params: func() Params { return &LayoutSelectParams{} }, Answer: LayoutSelected{}, Summary: "Arrange a tab's panes in one of tmux's layouts (extension)", CLIHelp: ": " + strings.Join(LayoutPresets, ", ") + ", the first pane the main one.", CLIExample: "  herdr layout select tiled\n  herdr layout select main-vertical --tab w1:t2", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "layout.set_split_ratio", Since: "0.7.2", Params: func() Params { return &LayoutSetSplitRatioParams{} }, Result: "layout_split_ratio_set", Summary: "Set the ratio of one split of a tab", Owner: OwnerSession, Shape: ShapeAnswer},
 }
 
@@ -246,6 +251,40 @@ func (p *LayoutApplyParams) Validate() error {
 	panes := 0
 	return p.Root.Validate("root", 0, &panes)
 }
+
+// LayoutPresets are tmux's layouts, in the order its next-layout cycles
+// them; layout.select arranges a tab as one.
+var LayoutPresets = []string{"even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled"}
+
+// LayoutSelectParams are the params of layout.select: the tab given, else
+// the tab of the pane given, else the focused tab.
+type LayoutSelectParams struct {
+	Layout string  `json:"layout" cli:"<layout>"`
+	TabID  *string `json:"tab_id,omitempty" cli:"--tab" help:"the tab to arrange (default: the pane's, else the focused one)"`
+	PaneID *string `json:"pane_id,omitempty" cli:"--pane" help:"arrange this pane's tab"`
+}
+
+// Validate implements Params.
+func (p *LayoutSelectParams) Validate() error {
+	if p.Layout == "" {
+		return ParamError("layout", "missing required field")
+	}
+	if !slices.Contains(LayoutPresets, p.Layout) {
+		return ParamError("layout", "unknown layout %q (one of %s)", p.Layout, strings.Join(LayoutPresets, ", "))
+	}
+	return nil
+}
+
+// LayoutSelected answers layout.select: the tab's new layout.
+type LayoutSelected struct {
+	TabID   string             `json:"tab_id"`
+	Layout  string             `json:"layout_name"`
+	Changed bool               `json:"changed"`
+	Panes   PaneLayoutSnapshot `json:"layout"`
+}
+
+// ResultType implements Result.
+func (LayoutSelected) ResultType() string { return "layout_selected" }
 
 // LayoutSetSplitRatioParams are the params of layout.set_split_ratio.
 type LayoutSetSplitRatioParams struct {

@@ -21,6 +21,7 @@ var layoutHandlers = map[string]handler{
 	"layout.export":          (*Session).layoutExport,
 	"layout.apply":           (*Session).layoutApply,
 	"layout.set_split_ratio": (*Session).layoutSetSplitRatio,
+	"layout.select":          (*Session).layoutSelect,
 }
 
 func reason(r string) *string { return &r }
@@ -265,6 +266,29 @@ func (s *Session) layoutSetSplitRatio(ctx actor.Context, call *kit.Call) *kit.Re
 	}
 	s.relayout(ctx, t)
 	return kit.Done(protocol.LayoutSplitRatioSet{Layout: s.describe(t)})
+}
+
+// layoutSelect arranges a tab's panes as one of tmux's layouts, in the
+// order they stand, keeping the focus; a zoomed tab is unzoomed, so the
+// layout shows.
+func (s *Session) layoutSelect(ctx actor.Context, call *kit.Call) *kit.Reply {
+	prm := call.Params.(*protocol.LayoutSelectParams)
+	t, err := s.tabOf(prm.TabID, prm.PaneID)
+	if err != nil {
+		return kit.Fail(err)
+	}
+	root, err := layout.Preset(prm.Layout, t.Root.Leaves())
+	if err != nil {
+		return kit.Fail(protocol.ParamError("layout", "%v", err))
+	}
+	res := protocol.LayoutSelected{TabID: t.ID, Layout: prm.Layout}
+	if res.Changed = t.Zoomed || root.String() != t.Root.String(); res.Changed {
+		s.tx.SetRoot(t, root, t.Focused)
+		s.tx.FocusInTab(t, t.Focused, false)
+		s.relayout(ctx, t)
+	}
+	res.Panes = s.layoutSnapshot(t)
+	return kit.Done(res)
 }
 
 // layoutApply builds a new tab from a declarative tree: every pane starts
