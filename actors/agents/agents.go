@@ -97,6 +97,8 @@ type rec struct {
 	Place
 	agent, state string       // the screen's agent and state, from the pane's facts
 	job          pane.JobKind // what holds the terminal, from the pane's facts
+	resuming     string       // the agent a restore typed the resume of, until it fails
+	restoreError string       // why its agent was not resumed
 	seen         bool         // the user has seen its latest state
 	status       protocol.AgentStatus
 	stateSeq     uint64     // state_change_seq of its last public status change
