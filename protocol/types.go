@@ -66,6 +66,9 @@ type PaneInfo struct {
 	AgentSession          *AgentSessionInfo `json:"agent_session,omitempty"`
 	Scroll                *PaneScrollInfo   `json:"scroll,omitempty"`
 	Revision              uint64            `json:"revision"`
+	// RestoreError says why a pane restored after a restart is not as it
+	// was saved (Herdr 0.9.2); omitted when it is.
+	RestoreError *string `json:"restore_error,omitempty"`
 }
 
 // AgentInfo describes a pane that hosts a recognised agent. CompletionSeq

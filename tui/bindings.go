@@ -62,8 +62,7 @@ func init() {
 			if m.snap.FocusedTabID == nil {
 				return nil
 			}
-			id := *m.snap.FocusedTabID
-			return m.askClose(closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}, m.panesOf(id, ""))
+			return m.askCloseTab(*m.snap.FocusedTabID)
 		},
 		actPaneInfo: func(m *model, _ binding, _ tea.KeyMsg, pane string) tea.Cmd {
 			if pane == "" {

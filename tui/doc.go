@@ -46,6 +46,9 @@
 // sidebar header's right click opens), a full board of status columns
 // (prefix B, "task board") and a task's activity, read from task.list and
 // task.get again on each task event; hidden on a server without them.
+// Closing a workspace's last tab asks y/n first, whatever runs there;
+// other closes ask only when a program would end ([ui] confirm_close;
+// lasttab.go, nav.go).
 //
 // Messages are routed by kind (model.go: update): the session's structure
 // and screens, the link, notices, input. Prefix bindings run from a table

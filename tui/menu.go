@@ -289,7 +289,7 @@ func (m *model) chooseMenu(i int) tea.Cmd {
 		case itemRename:
 			m.startRename("tab", "tab.rename", id, m.tabLabel(id))
 		case itemClose:
-			return m.askClose(closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}, m.panesOf(id, ""))
+			return m.askCloseTab(id)
 		}
 	case menuGlobal:
 		return m.globalMenuItem(menu.items[i])

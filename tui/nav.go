@@ -161,6 +161,7 @@ type closeReq struct {
 	what, method string
 	params       any
 	busy         []string // programs that would be ended
+	question     string   // asked whatever runs (lasttab.go); "" asks only about busy
 }
 
 // closeCheckedMsg carries what runs in the panes a close would end.
@@ -170,7 +171,7 @@ type closeCheckedMsg struct{ req closeReq }
 // server what runs in the panes that would close and asks the person when
 // something other than their shell does.
 func (m *model) askClose(req closeReq, panes []string) tea.Cmd {
-	if !m.confirmClose || len(panes) == 0 {
+	if !m.confirmClose || len(panes) == 0 && req.question == "" {
 		m.call(req.method, req.params)
 		return nil
 	}
@@ -206,7 +207,7 @@ func busyPrograms(pi protocol.PaneProcessInfo) []string {
 }
 
 func (m *model) closeChecked(msg closeCheckedMsg) {
-	if len(msg.req.busy) == 0 {
+	if len(msg.req.busy) == 0 && msg.req.question == "" {
 		m.call(msg.req.method, msg.req.params)
 		return
 	}
@@ -228,6 +229,9 @@ func (m *model) confirmKey(k tea.KeyMsg) tea.Cmd {
 // confirmText is the question in the tab bar.
 func (m *model) confirmText() string {
 	progs := m.confirm.busy
+	if m.confirm.question != "" {
+		return lastTabQuestion(m.confirm.question, progs)
+	}
 	if len(progs) > 3 {
 		progs = append(progs[:3:3], "…")
 	}

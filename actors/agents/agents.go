@@ -95,8 +95,11 @@ type Sync struct{ Answer Answer }
 // rec is the actor's record of one pane.
 type rec struct {
 	Place
-	agent, state string // the screen's agent and state, from the pane's facts
-	seen         bool   // the user has seen its latest state
+	agent, state string       // the screen's agent and state, from the pane's facts
+	job          pane.JobKind // what holds the terminal, from the pane's facts
+	resuming     string       // the agent a restore typed the resume of, until it fails
+	restoreError string       // why its agent was not resumed
+	seen         bool         // the user has seen its latest state
 	status       protocol.AgentStatus
 	stateSeq     uint64     // state_change_seq of its last public status change
 	completions  uint64     // completion_seq: its agent's finished turns
@@ -204,6 +207,7 @@ func (a *Agents) Receive(ctx actor.Context) {
 		a.resumeOne()
 	case *pane.Facts:
 		if r := a.recs[msg.TerminalID]; r != nil {
+			a.jobChanged(r, msg.Job)
 			a.screenChanged(r, msg.Agent, msg.AgentState)
 		}
 	case *Request:

@@ -325,3 +325,55 @@ func TestCompletionSeqCountsEveryTurn(t *testing.T) {
 		t.Fatalf("turn ended on screen: %s with completion_seq %d, want idle with 1", sh.Status, sh.Completions)
 	}
 }
+
+// A self-reported agent (hook authority for an agent the screen does not
+// show) is cleared when the program it ran in gives the terminal back to
+// the shell; a report made while the shell waits, and one the screen's own
+// agent backs, are kept.
+func TestSelfReportedAgentClearedWhenTheShellIsBack(t *testing.T) {
+	r := newRig(t)
+	r.place("w1:t1", "w1:t1", "w1:t1")
+	job := func(term string, k pane.JobKind) {
+		r.system.Root.Send(r.agents, &pane.Facts{TerminalID: term, Job: k})
+	}
+	job("term_1", pane.JobShell)
+	job("term_2", pane.JobShell)
+	r.call("pane.report_agent", "term_1", `{"pane_id":"w1:p1","source":"sandbox","agent":"mybot","state":"working"}`)
+	r.call("pane.report_agent", "term_2", `{"pane_id":"w1:p2","source":"sandbox","agent":"mybot","state":"working"}`)
+	job("term_1", pane.JobShell) // nothing ran: the report stays
+	r.settle()
+	if sh := r.lastShown("term_1"); sh.Agent != "mybot" || sh.Status != protocol.StatusWorking {
+		t.Fatalf("reported on an idle shell: agent %q %s, want mybot working", sh.Agent, sh.Status)
+	}
+	job("term_1", pane.JobOther)
+	r.settle()
+	if sh := r.lastShown("term_1"); sh.Agent != "mybot" {
+		t.Fatalf("while its program runs: agent %q, want mybot", sh.Agent)
+	}
+	job("term_1", pane.JobShell)
+	r.settle()
+	if sh := r.lastShown("term_1"); sh.Agent != "" || sh.Status != protocol.StatusUnknown {
+		t.Fatalf("after its program exited: agent %q %s, want none, unknown", sh.Agent, sh.Status)
+	}
+	if sh := r.lastShown("term_2"); sh.Agent != "mybot" {
+		t.Fatalf("the other pane's agent: %q, want mybot kept", sh.Agent)
+	}
+	var cleared bool
+	for _, m := range r.seen.all() {
+		if p, ok := m.(*events.Publish); ok {
+			if ev, ok := p.Data.(protocol.PaneAgentDetectedEvent); ok && ev.PaneID == "w1:p1" && ev.Agent == nil {
+				cleared = true
+			}
+		}
+	}
+	if !cleared {
+		t.Fatal("no pane_agent_detected without an agent for w1:p1")
+	}
+	// The next run's report counts again.
+	job("term_1", pane.JobOther)
+	r.call("pane.report_agent", "term_1", `{"pane_id":"w1:p1","source":"sandbox","agent":"mybot","state":"idle"}`)
+	r.settle()
+	if sh := r.lastShown("term_1"); sh.Agent != "mybot" {
+		t.Fatalf("a new run's report: agent %q, want mybot", sh.Agent)
+	}
+}

@@ -234,6 +234,10 @@ func (a *Agents) inputDone(msg *pane.AgentInput) {
 // that ended before it was recognised), keeping why for agent.get.
 func (a *Agents) launchFailed(m *pane.LaunchFailed) {
 	r := a.recs[m.TerminalID]
+	if r != nil && m.Token == 0 && r.resuming != "" {
+		a.resumeFailed(r, m.Reason)
+		return
+	}
 	if r == nil || r.hook == nil || !r.hook.launchPending || r.hook.launchToken != m.Token {
 		return // named since, or another launch's
 	}

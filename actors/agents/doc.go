@@ -26,6 +26,15 @@
 // resume_argv is kept with the agent session, saved with it and typed
 // word for word, but no record shows it.
 //
+// A self-reported agent (hook authority for an agent the screen does not
+// show) is cleared when the pane's facts say a program gave the terminal
+// back to the shell (pane.Facts.Job, status.go: jobChanged); a report
+// asks its pane for a fresh look at the job (pane.RefreshJob), so a
+// program that prints nothing is seen running. A report made while the
+// shell waits is kept until a program has run. A resume whose command the
+// shell refused, or that ended before its agent showed, is the pane's
+// restore_error (resume.go: resumeFailed).
+//
 // An agent.start's pane watches the shell it typed into (pane/launch.go):
 // when the shell has the terminal back before the agent shows (not
 // found, or ended), it tells this actor LaunchFailed, which drops the

@@ -10,6 +10,7 @@ import (
 	"github.com/herdr-go/herdr/actors/detector/rules"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/meta"
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -171,6 +172,9 @@ func (a *Agents) reportAgent(_ actor.Context, call *kit.Call, r *rec) *kit.Reply
 			msg = *prm.Message
 		}
 		h.auth = &authority{source: prm.Source, agent: agent, state: prm.State, message: msg, full: full}
+		if r.agent == "" && r.job != pane.JobOther && r.PID != nil {
+			a.ctx.Send(r.PID, &pane.RefreshJob{}) // a silent program: see that it runs (jobChanged)
+		}
 	}
 	a.reconcile(r)
 	a.presentationChanged(r, before)

@@ -36,6 +36,9 @@ type Shown struct {
 	// FailedName is the name of the last agent.start in the pane whose
 	// program did not start, FailedReason the shell's words.
 	FailedName, FailedReason string
+	// RestoreError says why the pane's agent was not resumed after a
+	// restart (pane info's restore_error).
+	RestoreError string
 }
 
 // HostsAgent reports whether agent.* targets may name the pane: it runs
@@ -59,6 +62,13 @@ func (sh *Shown) Decorate(info *protocol.PaneInfo) {
 	info.AgentStatus = sh.PublicStatus()
 	info.Title, info.DisplayAgent, info.StateLabels = sh.Title, sh.DisplayAgent, sh.StateLabels
 	info.Tokens, info.AgentSession = sh.Tokens, sh.Session.Public()
+	if sh.RestoreError != "" { // after the session's own reason (its folder), if any
+		why := sh.RestoreError
+		if info.RestoreError != nil {
+			why = *info.RestoreError + "; " + why
+		}
+		info.RestoreError = &why
+	}
 }
 
 // Info is the agent record of the pane whose (decorated) record is pi.
@@ -123,7 +133,7 @@ func fillPresentation(sh *Shown, r *rec) {
 // shown is the Shown of a record.
 func (a *Agents) shown(r *rec) *Shown {
 	agent, state, skipped := effective(r)
-	sh := &Shown{TermID: r.TermID, Agent: agent, State: state, Skipped: skipped, Status: r.status, StateSeq: r.stateSeq, Completions: r.completions}
+	sh := &Shown{TermID: r.TermID, Agent: agent, State: state, Skipped: skipped, Status: r.status, StateSeq: r.stateSeq, Completions: r.completions, RestoreError: r.restoreError}
 	fillPresentation(sh, r)
 	if h := r.hook; h != nil {
 		if h.auth != nil && h.auth.agent == agent {

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -38,6 +39,7 @@ type resumeDue struct{}
 
 type pendingResume struct {
 	termID string
+	agent  string
 	argv   []string
 }
 
@@ -113,7 +115,7 @@ func (a *Agents) planResume(m *Resume) {
 	if len(a.resumes) == 0 {
 		a.after(resumeGrace, &resumeDue{})
 	}
-	a.resumes = append(a.resumes, pendingResume{termID: m.TermID, argv: argv})
+	a.resumes = append(a.resumes, pendingResume{termID: m.TermID, agent: ref.Agent, argv: argv})
 }
 
 // resumeSpacing is the time between two resumed agents' starts (as in
@@ -145,6 +147,7 @@ func (a *Agents) resumeOne() {
 			continue
 		}
 		a.opts.Log.Info("resuming agent", "pane", r.PaneID, "argv", p.argv)
+		r.resuming = p.agent // a LaunchFailed of token 0 is this resume's (resumeFailed)
 		a.ctx.Request(r.PID, &pane.AgentRequest{Op: pane.AgentLaunch, Req: pane.Request{PaneID: r.PaneID}, Argv: p.argv})
 		if len(a.resumes) > 0 {
 			a.resumeChain = true
@@ -153,4 +156,14 @@ func (a *Agents) resumeOne() {
 		return
 	}
 	a.resumes = nil
+}
+
+// resumeFailed records that a resumed agent did not start (the shell had
+// the terminal back first, saying why): its pane's restore_error says so,
+// as in Herdr, and the pane keeps its shell.
+func (a *Agents) resumeFailed(r *rec, reason string) {
+	a.opts.Log.Warn("agent not resumed", "pane", r.PaneID, "agent", r.resuming, "reason", reason)
+	r.restoreError = fmt.Sprintf("cannot resume %s: %s", r.resuming, reason)
+	r.resuming = ""
+	a.touch(r)
 }

@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -57,6 +58,26 @@ func (a *Agents) screenChanged(r *rec, agent, state string) {
 	if agent != "" && h.exited == agent {
 		h.exited = ""
 	}
+	a.reconcile(r)
+}
+
+// jobChanged follows what holds the pane's terminal. When a program the
+// shell ran gives the terminal back to the shell alone, an agent that
+// reported itself (hook authority the screen does not show) has exited
+// with it and is cleared, as Herdr does: nothing else would ever say so
+// for an agent the detector does not recognise. A report made while the
+// shell waits at its prompt is kept until a program has run and ended
+// (Herdr drops it within a second; integrations and scripts that report
+// from a shell count on it staying).
+func (a *Agents) jobChanged(r *rec, job pane.JobKind) {
+	was := r.job
+	r.job = job
+	if was != pane.JobOther || job != pane.JobShell || r.hook == nil || r.hook.auth == nil || r.agent != "" {
+		return
+	}
+	// Not marked exited: the next run's report of the same agent counts.
+	a.opts.Log.Debug("self-reported agent exited", "pane", r.PaneID, "agent", r.hook.auth.agent)
+	r.hook.auth = nil
 	a.reconcile(r)
 }
 

@@ -94,8 +94,36 @@ func (p *Pane) saw(ctx actor.Context, r *detector.Saw) {
 	if r.Cwd != "" {
 		f.ForegroundCwd = r.Cwd
 	}
+	f.Job = p.jobKind(r.Job)
 	if f != p.facts {
 		p.facts = f
+		p.sendFacts(ctx)
+	}
+}
+
+// jobKind says whether job, a walk of the terminal's foreground, is the
+// shell alone or a program it started. A child in the shell's own group
+// (a shell without job control) is a program too.
+func (p *Pane) jobKind(job detector.Job) JobKind {
+	if !p.running() || job.Group <= 0 {
+		return JobUnknown
+	}
+	shell := p.con.Pid()
+	if job.Group != shell {
+		return JobOther
+	}
+	for _, pr := range job.Processes {
+		if pr.PID != shell {
+			return JobOther
+		}
+	}
+	return JobShell
+}
+
+// jobWalked keeps what a walk made for a Describe says holds the terminal.
+func (p *Pane) jobWalked(ctx actor.Context, job detector.Job) {
+	if k := p.jobKind(job); k != JobUnknown && k != p.facts.Job {
+		p.facts.Job = k
 		p.sendFacts(ctx)
 	}
 }

@@ -15,7 +15,9 @@
 // keeps no mutable state of its own but the pool of output blocks.
 //
 // pane.process_info is answered from the detector's walk of the
-// foreground job (process.go); recordings, graphics layers and the
+// foreground job (process.go), which also says in the pane's Facts
+// whether the shell is alone or runs a program (Facts.Job, detect.go;
+// RefreshJob asks for a fresh look); recordings, graphics layers and the
 // program's kitty images are the recorder, graphicsState and kittyLayers
 // the pane holds (record.go, graphics.go, kitty.go).
 //

@@ -91,12 +91,31 @@ type Facts struct {
 	// state: idle, working, blocked or unknown.
 	Agent      string
 	AgentState string
+	// Job is what holds the terminal, as the detector's last walk found
+	// it: JobUnknown until a walk, JobShell when the shell runs nothing,
+	// JobOther when it runs a program. The agents actor clears a
+	// self-reported agent when it goes from JobOther back to JobShell.
+	Job JobKind
 	// ShellPID and ShellStart identify the terminal's session, for
 	// session.json: its leader's pid and start stamp (procs.StartStamp;
 	// "" where the platform cannot tell).
 	ShellPID   int
 	ShellStart string
 }
+
+// RefreshJob asks the pane for a fresh look at its foreground job (the
+// agents actor, when a program reports itself as an agent), so Facts.Job
+// says it runs even if it prints nothing.
+type RefreshJob struct{}
+
+// JobKind says what holds a pane's terminal (Facts.Job).
+type JobKind uint8
+
+const (
+	JobUnknown JobKind = iota
+	JobShell           // the shell alone: it waits at its prompt
+	JobOther           // a program the shell started
+)
 
 // Exited is told to the parent once the child has exited and its output has
 // been read to the end.
@@ -220,6 +239,11 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.saw(ctx, msg)
 	case *detector.Described:
 		p.described(ctx, msg.Job, true)
+		p.jobWalked(ctx, msg.Job)
+	case *RefreshJob:
+		if !p.exited {
+			p.refreshSoon(ctx)
+		}
 	case *AddMatcher:
 		p.addMatcher(ctx, msg)
 	case *SetIDs:

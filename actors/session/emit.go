@@ -183,7 +183,7 @@ func (s *Session) place(ctx actor.Context) {
 func (s *Session) updateFacts(ctx actor.Context, p *paneRec, msg *pane.Facts) {
 	old, f := p.facts, *msg
 	p.facts = f
-	if f.Agent != old.Agent || f.AgentState != old.AgentState {
+	if f.Agent != old.Agent || f.AgentState != old.AgentState || f.Job != old.Job {
 		ctx.Send(s.opts.Agents, msg)
 	}
 	if f.ForegroundCwd != "" && f.ForegroundCwd != p.LiveCwd {

@@ -31,7 +31,7 @@ type paneKey struct {
 // paneIn is what p's records are rendered from, but its agent.
 func (s *Session) paneIn(p *paneRec) view.PaneIn {
 	return view.PaneIn{ID: p.ID, TermID: p.TermID, WS: p.WS.ID, Tab: p.Tab.ID, Label: p.Label, Cwd: p.Cwd,
-		Focused: s.paneFocused(p), Rows: p.rows, Facts: p.facts}
+		Focused: s.paneFocused(p), Rows: p.rows, Facts: p.facts, RestoreError: p.RestoreError}
 }
 
 // paneView is p's records, rendered again only when they changed.

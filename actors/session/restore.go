@@ -48,7 +48,11 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		p := &paneRec{Pane: r.Pane}
 		_, adopted := s.opts.Adopt[p.TermID]
 		if !adopted { // a new shell, in the folder the pane was last seen in
-			s.tx.SetCwd(p.Pane, s.restoreCwd(p.LiveCwd, p.Cwd, p.WS.Cwd), "")
+			cwd, why := s.restoreCwd(p.LiveCwd, p.Cwd, p.WS.Cwd)
+			s.tx.SetCwd(p.Pane, cwd, "")
+			if why != "" {
+				s.tx.SetRestoreError(p.Pane, why)
+			}
 		}
 		if shellErr != nil {
 			s.opts.Log.Error("pane not restored", "pane", p.ID, "err", shellErr)
@@ -65,6 +69,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		starts = append(starts, terminalStart{p: p, ref: ref, resume: resume, spec: spec})
 	}
 	s.startTerminals(starts)
+	s.retryInHome(starts)
 	// A restore a panic breaks from here did not happen: what started and
 	// has no actor yet ends with it (an actor that has one is stopped).
 	s.tx.OnDiscard(func() {
@@ -114,6 +119,36 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 	// workspaces or tabs left out whole.
 	s.opts.Log.Info("session restored", "workspaces", len(s.m.Workspaces), "panes", len(panes)-len(failed), "failed", len(failed)+len(skipped))
 	return len(failed)+len(skipped) > 0
+}
+
+// retryInHome starts again, in the home folder, the terminals of starts
+// that could not start in their own folder (one it may not enter, say):
+// the pane is kept with a shell and its restore_error says why, rather
+// than dropped. One whose shell cannot start at all still fails.
+func (s *Session) retryInHome(starts []terminalStart) {
+	var again []terminalStart
+	var at []int
+	for i := range starts {
+		if st := &starts[i]; st.err != nil && s.home != "" && st.spec.Cwd != s.home {
+			retry := *st
+			retry.spec.Cwd, retry.err = s.home, nil
+			again, at = append(again, retry), append(at, i)
+		}
+	}
+	if len(again) == 0 {
+		return
+	}
+	s.startTerminals(again)
+	for j, i := range at {
+		first, st := &starts[i], &again[j]
+		if st.err != nil {
+			continue
+		}
+		s.opts.Log.Warn("restored pane started in home", "pane", st.p.ID, "cwd", first.spec.Cwd, "err", first.err)
+		s.tx.SetCwd(st.p.Pane, s.home, "")
+		s.tx.SetRestoreError(st.p.Pane, fmt.Sprintf("cannot start the shell in %s: %v; it started in %s", first.spec.Cwd, first.err, s.home))
+		*first = *st
+	}
 }
 
 // terminalStart is one restored pane's terminal: what it starts with, and
@@ -166,19 +201,23 @@ func (st *terminalStart) start(props func(pane.Spec) (*actor.Props, func(), erro
 
 // restoreCwd is a restored pane's working directory: the folder it was
 // last seen in if that still exists, else the one it was started in, else
-// its workspace's, else home, else /.
-func (s *Session) restoreCwd(live, created, workspace string) string {
+// its workspace's, else home, else /. why says, for the pane's
+// restore_error, that the saved folder is gone ("" when it is not).
+func (s *Session) restoreCwd(live, created, workspace string) (dir, why string) {
 	saved := live
 	if saved == "" {
 		saved = created
 	}
-	for _, dir := range []string{saved, created, workspace, s.home} {
-		if fi, err := os.Stat(dir); dir != "" && err == nil && fi.IsDir() {
-			if dir != saved {
-				s.opts.Log.Warn("saved pane cwd is gone; using another", "saved", saved, "cwd", dir)
-			}
-			return dir
+	dir = "/"
+	for _, d := range []string{saved, created, workspace, s.home} {
+		if fi, err := os.Stat(d); d != "" && err == nil && fi.IsDir() {
+			dir = d
+			break
 		}
 	}
-	return "/"
+	if saved != "" && dir != saved {
+		s.opts.Log.Warn("saved pane cwd is gone; using another", "saved", saved, "cwd", dir)
+		why = fmt.Sprintf("the saved working directory %s no longer exists; the shell started in %s", saved, dir)
+	}
+	return dir, why
 }

@@ -79,7 +79,8 @@ func TestE2E_Persist_RestartKeepsTheSession(t *testing.T) {
 	}
 	for i := range before.Panes {
 		if before.Panes[i].WorkspaceID == "w2" {
-			before.Panes[i].Cwd = after.Panes[i].Cwd // checked below
+			before.Panes[i].Cwd = after.Panes[i].Cwd                   // checked below
+			before.Panes[i].RestoreError = after.Panes[i].RestoreError // checked below
 		}
 	}
 	if b, a := MustJSON(t, before), MustJSON(t, after); a != b {
@@ -88,6 +89,9 @@ func TestE2E_Persist_RestartKeepsTheSession(t *testing.T) {
 	for _, p := range after.Panes {
 		if p.WorkspaceID == "w2" && (p.Cwd == nil || *p.Cwd == gone) {
 			t.Fatalf("pane %s restored in a folder that is gone: %v", p.PaneID, p.Cwd)
+		}
+		if p.WorkspaceID == "w2" && (p.RestoreError == nil || !strings.Contains(*p.RestoreError, gone)) {
+			t.Fatalf("pane %s restored away from its folder says %v; want a restore_error naming %s", p.PaneID, p.RestoreError, gone)
 		}
 	}
 	// Every pane runs a new shell.

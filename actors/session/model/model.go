@@ -52,6 +52,9 @@ type Pane struct {
 	// p_<ws>_<raw> name: the pane's place in the order this server
 	// registered panes, session-wide (restored ones first, in file order).
 	Raw uint64
+	// RestoreError says why the pane did not come back as it was saved
+	// (its folder gone, its agent not resumed); "" when it did. Not saved.
+	RestoreError string
 }
 
 // Model is the whole topology of one session.

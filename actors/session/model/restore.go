@@ -258,3 +258,6 @@ func buildTree(n SavedNode, terms map[uint64]string) (*layout.Node, error) {
 	}
 	return nil, fmt.Errorf("a layout node with neither Pane nor Split")
 }
+
+// SetRestoreError records why a restored pane did not come back as saved.
+func (tx *Tx) SetRestoreError(p *Pane, why string) { set(tx, &p.RestoreError, why) }

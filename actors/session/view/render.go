@@ -22,6 +22,7 @@ import (
 // pane from a changed one.
 type PaneIn struct {
 	ID, TermID, WS, Tab, Label, Cwd string
+	RestoreError                    string // why a restored pane is not as saved
 	Focused                         bool
 	Rows                            int // its terminal's rows
 	Facts                           pane.Facts
@@ -54,6 +55,9 @@ func PaneInfo(in PaneIn, shown *agents.Shown) protocol.PaneInfo {
 	if in.Facts.Title != "" {
 		info.TerminalTitle = protocol.Ptr(in.Facts.Title)
 		info.TerminalTitleStripped = protocol.Ptr(StripSpinner(in.Facts.Title))
+	}
+	if in.RestoreError != "" {
+		info.RestoreError = protocol.Ptr(in.RestoreError)
 	}
 	shown.Decorate(&info) // the agent's part
 	return info

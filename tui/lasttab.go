@@ -1,0 +1,56 @@
+package tui
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Closing a workspace's last tab closes the workspace with it, so the
+// client asks first, whatever runs there (as Herdr 0.9.2's client does);
+// other tabs are asked about only when a program would be ended.
+// confirm_close = false turns both questions off.
+
+// askCloseTab closes tab id, asking first when it is its workspace's last.
+func (m *model) askCloseTab(id string) tea.Cmd {
+	req := closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}
+	if ws, last := m.lastTabOf(id); last && m.confirmClose {
+		req.question = " close the last tab of " + protocol.Printable(ws) + " and the workspace with it"
+	}
+	return m.askClose(req, m.panesOf(id, ""))
+}
+
+// lastTabOf reports whether tab id is the only tab of its workspace, and
+// that workspace's label.
+func (m *model) lastTabOf(id string) (label string, last bool) {
+	for _, t := range m.snap.Tabs {
+		if t.TabID != id {
+			continue
+		}
+		for _, w := range m.snap.Workspaces {
+			if w.WorkspaceID == t.WorkspaceID {
+				return w.Label, w.TabCount == 1
+			}
+		}
+	}
+	return "", false
+}
+
+// lastTabQuestion is the confirm line for a question asked whatever runs:
+// the programs that would end, if any, follow it.
+func lastTabQuestion(question string, busy []string) string {
+	if len(busy) == 0 {
+		return question + "? y/n "
+	}
+	if len(busy) > 3 {
+		busy = append(busy[:3:3], "…")
+	}
+	out := question + ", ending "
+	for i, b := range busy {
+		if i > 0 {
+			out += ", "
+		}
+		out += b
+	}
+	return out + "? y/n "
+}
