@@ -130,6 +130,11 @@ func (d *Detector) Receive(ctx actor.Context) {
 		d.describing = msg
 		job := d.walk(msg.Revision, msg.Shell, msg.Group)
 		d.describing = nil
+		// The pane keeps this walk's job too: the next snapshot's walk is
+		// told when it differs from this one, not from the last Saw (a
+		// program that started and ended between two snapshots would
+		// otherwise leave the pane believing it still runs).
+		d.told.Job = job
 		ctx.Send(ctx.Parent(), &Described{Job: job})
 	case *actor.Stopping, *actor.Restarting:
 		d.timers.StopAll()

@@ -141,3 +141,63 @@ func TestDetectorRestartsAfterAPanic(t *testing.T) {
 		t.Fatalf("after the restart saw %+v, want claude at revision 2", s)
 	}
 }
+
+// shellTable is a terminal whose shell (pid 10, its own group) runs a
+// child (pid 11) while running is set.
+type shellTable struct{ running atomic.Bool }
+
+func (s *shellTable) Job(shell, group int) []procs.Entry {
+	if s.running.Load() {
+		return []procs.Entry{{PID: 10, Name: "sh"}, {PID: 11, Name: "cat"}}
+	}
+	return []procs.Entry{{PID: 10, Name: "sh"}}
+}
+func (s *shellTable) Argv(pid int) []string          { return nil }
+func (s *shellTable) Cwd(int) string                 { return "/tmp" }
+func (s *shellTable) Env(int, string) (string, bool) { return "", false }
+func (s *shellTable) Session(int) []int              { return nil }
+
+// A program that starts and ends between two snapshots, seen only by a
+// Describe walk (pane.process_info) in between: the next snapshot's walk
+// still tells the pane the shell is alone again, since the pane took the
+// Describe's job as what it knows.
+func TestDetectorTellsTheJobAfterADescribe(t *testing.T) {
+	table := &shellTable{}
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger {
+		return slog.New(slog.NewTextHandler(io.Discard, nil))
+	}))
+	saw, described := make(chan *Saw, 16), make(chan *Described, 4)
+	var child *actor.PID
+	p := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		switch m := ctx.Message().(type) {
+		case *actor.Started:
+			child = ctx.Spawn(Props(nil, table))
+		case *Snapshot, *Describe:
+			ctx.Send(child, m)
+		case *Saw:
+			saw <- m
+		case *Described:
+			described <- m
+		}
+	}))
+	shell := func(rev uint64) *Snapshot { return &Snapshot{Revision: rev, Lines: []string{"$"}, Shell: 10, Group: 10} }
+	system.Root.Send(p, shell(1))
+	if s := next(t, saw, 5*time.Second); len(s.Job.Processes) != 1 {
+		t.Fatalf("first walk: %+v, want the shell alone", s.Job)
+	}
+	table.running.Store(true)
+	system.Root.Send(p, &Describe{Revision: 2, Shell: 10, Group: 10})
+	select {
+	case d := <-described:
+		if len(d.Job.Processes) != 2 {
+			t.Fatalf("describe: %+v, want the shell and its child", d.Job)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no Described")
+	}
+	table.running.Store(false)
+	system.Root.Send(p, shell(3))
+	if s := next(t, saw, 5*time.Second); len(s.Job.Processes) != 1 || s.Revision != 3 {
+		t.Fatalf("after the child ended: %+v, want the shell alone at revision 3", s)
+	}
+}
