@@ -180,7 +180,9 @@ func TestDetectorTellsTheJobAfterADescribe(t *testing.T) {
 			described <- m
 		}
 	}))
-	shell := func(rev uint64) *Snapshot { return &Snapshot{Revision: rev, Lines: []string{"$"}, Shell: 10, Group: 10} }
+	shell := func(rev uint64) *Snapshot {
+		return &Snapshot{Revision: rev, Lines: []string{"$"}, Shell: 10, Group: 10}
+	}
 	system.Root.Send(p, shell(1))
 	if s := next(t, saw, 5*time.Second); len(s.Job.Processes) != 1 {
 		t.Fatalf("first walk: %+v, want the shell alone", s.Job)
