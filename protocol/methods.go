@@ -216,6 +216,8 @@ var herdrMethods = sync.OnceValue(func() map[string]bool {
 		"pane.scroll", "pane.selection.read", "pane.copy_motion", "pane.copy_search", "pane.edit_scrollback",
 		"pane.link.resolve", "pane.link.activate", "integration.list", "command.invoke",
 		"client_shell.surface.set", "product_announcement.dismiss", "release_notes.dismiss",
+		// Added by Herdr 0.9.1-0.9.5.
+		"server.ssh_agent.register",
 	}
 	m := make(map[string]bool, len(names))
 	for _, n := range names {

@@ -69,7 +69,7 @@ func TestMethods_TableIsComplete(t *testing.T) {
 			t.Errorf("%s lacks a result type or summary", m.Name)
 		}
 	}
-	if len(herdrMethods()) != 104 { // 103 protocol-22 schema methods + pane.graphics.stream from the seeds
+	if len(herdrMethods()) != 105 { // 103 protocol-22 schema methods + pane.graphics.stream from the seeds + server.ssh_agent.register
 		t.Errorf("herdrMethods has %d names", len(herdrMethods()))
 	}
 	// Every method of the Herdr surface is built: none answers not_implemented.

@@ -121,6 +121,9 @@ type conn struct {
 	gfxAckID   string                         // and the id it is written with
 
 	surface surface // client_shell.surface.set: whether frames are written (surface.go)
+	// giveBackAgent ends the ssh agent loan this connection made
+	// (sshagent.go); set, the connection is held and takes no request.
+	giveBackAgent func()
 
 	behavior actor.Behavior // requests, then perhaps streaming
 	idle     idleClock      // closes a connection that waits for nothing (idle.go)
@@ -211,6 +214,8 @@ func (c *conn) requests(ctx actor.Context) {
 		}
 	case *handoffDone:
 		c.finishHandoff(ctx, msg)
+	case *agentChecked:
+		c.agentLent(ctx, msg)
 	case *drained:
 		c.pump(ctx)
 	case *writable:
@@ -313,6 +318,9 @@ func (c *conn) either(ctx actor.Context) {
 		c.push(protocol.TerminalTakenOver, msg)
 	case *actor.Stopping:
 		c.dropLong()
+		if c.giveBackAgent != nil {
+			c.giveBackAgent()
+		}
 		if c.peak > 0 {
 			c.opts.freed.Add(c.peak) // for the gateway's trim (trim.go)
 		}
@@ -381,6 +389,9 @@ func (c *conn) queueLines(msg *lineMsg) {
 func (c *conn) pump(ctx actor.Context) {
 	c.gathering = true
 	defer c.flushGathered()
+	if c.giveBackAgent != nil && len(c.queue) > 0 {
+		c.queue, c.closing = nil, true // a held connection: a further line ends it (sshagent.go)
+	}
 	for c.current == nil && len(c.queue) > 0 && !c.heldBack() {
 		msg := c.queue[0]
 		c.queue[0] = queuedLine{}
@@ -499,7 +510,7 @@ func (c *conn) finish(ctx actor.Context, r *kit.Reply) {
 // idleOut runs when the connection received nothing for IdleTimeout; one
 // that waits for nothing is closed.
 func (c *conn) idleOut(ctx actor.Context) {
-	if c.current != nil || c.watching {
+	if c.current != nil || c.watching || c.giveBackAgent != nil {
 		c.idle.start(ctx, c.opts.IdleTimeout)
 		return
 	}
