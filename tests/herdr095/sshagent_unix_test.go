@@ -75,12 +75,38 @@ func TestHerdr095_SSHAgentRegister(t *testing.T) {
 
 // TestHerdr095_SSHAgentReachesMachineHops: while a client's agent is
 // registered, the ssh of a saved machine's link runs with it as
-// SSH_AUTH_SOCK; the "ssh" here is a script that records it and fails as
-// an unreachable host would, so the link retries.
+// SSH_AUTH_SOCK.
 func TestHerdr095_SSHAgentReachesMachineHops(t *testing.T) {
 	t.Parallel()
-	h := NewHome(t)
-	seen := filepath.Join(h.Dir, "seen")
+	h, seen := agentHome(t)
+	s := h.Start(t, "e2e")
+	sock := agentSocket(t, h)
+	c := s.Dial(t)
+	got, err := c.RoundTrip([]byte(`{"id":"r","method":"server.ssh_agent.register","params":{"socket_path":"` + sock + `"}}`))
+	if err != nil || string(got) != `{"id":"r","result":{"type":"ok"}}` {
+		t.Fatalf("register: %s, %v", got, err)
+	}
+	waitSeen(t, seen, sock)
+}
+
+// TestHerdr095_ClientLendsItsAgent: the interactive client registers its
+// SSH_AUTH_SOCK at attach, so the machine hops use it.
+func TestHerdr095_ClientLendsItsAgent(t *testing.T) {
+	t.Parallel()
+	h, seen := agentHome(t)
+	h.Start(t, "e2e")
+	sock := agentSocket(t, h)
+	AttachWith(t, h, "e2e", "SSH_AUTH_SOCK="+sock)
+	waitSeen(t, seen, sock)
+}
+
+// agentHome is a home with one saved machine whose "ssh" is a script that
+// records its SSH_AUTH_SOCK in seen and fails as an unreachable host
+// would, so the link keeps retrying.
+func agentHome(t *testing.T) (h *Home, seen string) {
+	t.Helper()
+	h = NewHome(t)
+	seen = filepath.Join(h.Dir, "seen")
 	bin := filepath.Join(h.Dir, "fake-ssh")
 	script := "#!/bin/sh\nprintf '%s\\n' \"${SSH_AUTH_SOCK:-none}\" >> " + ShellQuoted(seen) + "\necho 'ssh: connect to host build: Connection refused' >&2\nexit 255\n"
 	if err := os.WriteFile(bin, []byte(script), 0o700); err != nil {
@@ -90,23 +116,29 @@ func TestHerdr095_SSHAgentReachesMachineHops(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.Env = append(h.Env, "HERDR_SSH_COMMAND="+bin)
-	s := h.Start(t, "e2e")
+	return h, seen
+}
+
+// agentSocket listens on a unix socket standing for an ssh agent.
+func agentSocket(t *testing.T, h *Home) string {
+	t.Helper()
 	sock := filepath.Join(h.Dir, "agent.sock")
 	l, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer l.Close()
-	c := s.Dial(t)
-	got, err := c.RoundTrip([]byte(`{"id":"r","method":"server.ssh_agent.register","params":{"socket_path":"` + sock + `"}}`))
-	if err != nil || string(got) != `{"id":"r","result":{"type":"ok"}}` {
-		t.Fatalf("register: %s, %v", got, err)
-	}
+	t.Cleanup(func() { l.Close() })
+	return sock
+}
+
+// waitSeen waits until an ssh of the link ran with SSH_AUTH_SOCK=sock.
+func waitSeen(t *testing.T, seen, sock string) {
+	t.Helper()
 	deadline := time.Now().Add(time.Minute) // a bound on a broken build, not the measure of a pass
 	for {
 		b, _ := os.ReadFile(seen)
 		if strings.Contains(string(b), sock+"\n") {
-			break
+			return
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("no ssh of the link ran with SSH_AUTH_SOCK=%s; it saw:\n%s", sock, b)
