@@ -229,7 +229,7 @@ func (c *conn) requests(ctx actor.Context) {
 		// The subscription's sub can be quicker than its acknowledgement.
 		c.early = append(c.early, msg)
 	case *events.Lost:
-		c.ending = errEventsLost
+		c.ending = lostError(msg)
 	case *events.Failed:
 		c.ending = subFailed(msg)
 	case *eofMsg:
@@ -257,7 +257,7 @@ func (c *conn) streaming(ctx actor.Context) {
 	case *events.Batch:
 		c.stream(msg)
 	case *events.Lost:
-		c.endStream(ctx, errEventsLost)
+		c.endStream(ctx, lostError(msg))
 	case *events.Failed:
 		c.endStream(ctx, subFailed(msg))
 	case *eofMsg:
@@ -268,6 +268,15 @@ func (c *conn) streaming(ctx actor.Context) {
 }
 
 var errEventsLost = protocol.Errorf("events_lost", "subscriber fell behind the retained event history; resubscribe")
+
+// lostError is the events_lost line of a sub that fell behind, or that
+// was dropped because its connection wrote nothing for the stall timeout.
+func lostError(l *events.Lost) error {
+	if l.Stalled > 0 {
+		return protocol.Errorf("events_lost", "subscriber made no progress for %s; resubscribe", l.Stalled)
+	}
+	return errEventsLost
+}
 
 func subFailed(f *events.Failed) error {
 	return protocol.Errorf(protocol.CodeInternal, "internal error in event subscription: %s; resubscribe", f.Reason)
