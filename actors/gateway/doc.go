@@ -1,7 +1,8 @@
 // Package gateway accepts API connections and gives each one a conn actor.
 //
 // A conn actor decodes request lines, answers the methods the table gives
-// the gateway itself (ping, server.stop, server.live_handoff, client_shell.surface.set:
+// the gateway itself (ping, server.stop, server.live_handoff, client_shell.surface.set,
+// server.ssh_agent.register — a loan held for the connection's life, sshagent.go:
 // Registry),
 // sends the rest to their owner — the session for every method whose
 // target it resolves (it hands them on to a pane, workspace, tab or the
