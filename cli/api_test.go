@@ -153,6 +153,12 @@ var ourExtensions = map[string][]string{
 // protocol22 is what protocol 22 adds to the reference's protocol 20: the
 // new methods with their params fields, and the optional fields it adds
 // to older methods.
+// herdr091to095 are the methods Herdr 0.9.1-0.9.5 added after the
+// reference schema (0.9.0), with their params fields.
+var herdr091to095 = map[string][]string{
+	"server.ssh_agent.register": {"socket_path"},
+}
+
 var protocol22 = map[string][]string{
 	"pane.scroll":                  {"pane_id", "offset_from_bottom"},
 	"pane.selection.read":          {"pane_id", "anchor", "cursor", "content_revision"},
@@ -212,6 +218,9 @@ func TestAPI_Schema_MatchesReference(t *testing.T) {
 		}
 	default:
 		t.Errorf("reference protocol %d, ours %d", ref.Protocol, protocol.ProtocolVersion)
+	}
+	for m, fields := range herdr091to095 {
+		refParams[m] = fields
 	}
 	var missing []string
 	for m := range refParams {
