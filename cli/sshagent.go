@@ -14,7 +14,7 @@ import (
 // machines then authenticate as the person here, with the agent ssh
 // forwarded to this login. The registration is a connection of its own,
 // held open; end closes it, and says on stderr (the client's screen is
-// gone by then) why the server refused the agent, if it did.
+// gone by then) why the server refused the agent as invalid, if it did.
 func (a *app) lendAgent(sock string) (end func()) {
 	path := a.env("SSH_AUTH_SOCK")
 	if path == "" || runtime.GOOS == "windows" {
@@ -29,7 +29,10 @@ func (a *app) lendAgent(sock string) (end func()) {
 		c := protocol.NewClient(conn)
 		defer c.Close()
 		if err := c.Call("server.ssh_agent.register", protocol.ServerSSHAgentRegisterParams{SocketPath: &path}, nil); err != nil {
-			if code := protocol.AsError(err).Code; code == protocol.CodeInvalidSSHAgent || code == protocol.CodeSSHAgentUnavailable {
+			// A socket that is gone (a stale SSH_AUTH_SOCK, common in a
+			// long-lived shell) is not worth a line at every detach; one
+			// that is no agent socket of this user is a mistake to fix.
+			if protocol.AsError(err).Code == protocol.CodeInvalidSSHAgent {
 				refused <- err
 			}
 			return
