@@ -103,6 +103,9 @@ type conn struct {
 	// watching: a screen.subscribe made this an interactive client, whose
 	// quiet spells are not idleness.
 	watching bool
+	// observer: it watches screens or streams events, so its writes stall
+	// out after ObserverStall (budget.go); read by the writer goroutine.
+	observer atomic.Bool
 
 	// An events.subscribe turns the connection into a stream fed by a sub
 	// actor of the bus.
@@ -314,6 +317,9 @@ func (c *conn) either(ctx actor.Context) {
 	case *writerCaughtUp:
 		c.refill()
 	case *writeFailed:
+		if msg.stalled && c.observer.Load() {
+			c.opts.Log.Warn("observer dropped: its client took nothing", "for", c.opts.ObserverStall)
+		}
 		ctx.Stop(ctx.Self()) // nobody to answer: gone, or taking nothing for StallTimeout
 	case *kit.Frames:
 		c.frames(ctx, msg)
@@ -495,6 +501,7 @@ func (c *conn) finish(ctx actor.Context, r *kit.Reply) {
 			root, bus, sub := c.root, c.opts.Events, kit.Addressee(ctx)
 			c.ackToBus = func() { root.Send(bus, &events.Ack{Sub: sub}) }
 			c.streamID = req.ID
+			c.observer.Store(true)
 			c.queue = nil
 			c.behavior.Become(c.streaming)
 			for _, line := range r.Result.(protocol.SubscriptionStarted).Initial {
@@ -512,6 +519,7 @@ func (c *conn) finish(ctx actor.Context, r *kit.Reply) {
 	}
 	if shape == protocol.ShapeWatch && r.Err == nil {
 		c.watching = true
+		c.observer.Store(true)
 	}
 	c.pump(ctx)
 }
@@ -874,7 +882,7 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 // writeLoop writes answers, flushing when no more are queued, and closes
 // the connection when the actor stops.
 func (c *conn) writeLoop() {
-	w := bufio.NewWriterSize(&stallWriter{c: c.c, timeout: c.opts.StallTimeout, stopping: &c.stopping}, 4<<10)
+	w := bufio.NewWriterSize(&stallWriter{c: c.c, timeout: c.opts.StallTimeout, observerTimeout: c.opts.ObserverStall, observer: &c.observer, stopping: &c.stopping}, 4<<10)
 	failed := false
 	for item := range c.out {
 		if !failed {
@@ -893,11 +901,13 @@ func (c *conn) writeLoop() {
 				w.WriteByte('\n')
 			}
 			w.Write(item.raw)
+			var err error
 			if len(c.out) == 0 || w.Buffered() == 0 {
-				failed = w.Flush() != nil
+				err = w.Flush()
+				failed = err != nil
 			}
 			if failed {
-				c.root.Send(c.self, &writeFailed{})
+				c.root.Send(c.self, &writeFailed{stalled: errors.Is(err, os.ErrDeadlineExceeded)})
 			}
 		}
 		c.release(item.size)

@@ -43,7 +43,8 @@
 // written to it; and a connection whose unsent answers are over its
 // budget (or over the budget of all connections) answers no further
 // request until they go out, and is closed when its client takes nothing
-// for StallTimeout (budget.go); over the budget of all connections, one
+// for StallTimeout (budget.go) — for an observer, a connection that
+// watches screens or streams events, ObserverStall (30 s, Herdr 0.9.2's); over the budget of all connections, one
 // whose socket is full (its client reads nothing) has no further answer
 // made either. Once connections that held much have ended, one collection
 // hands the memory back (trim.go).

@@ -63,6 +63,9 @@ type Options struct {
 	// for clients that do not read (budget.go); zero means the default.
 	ConnBudget, TotalBudget int64
 	StallTimeout            time.Duration
+	// ObserverStall is StallTimeout for a connection that watches screens
+	// or streams events; zero means DefaultObserverStall.
+	ObserverStall time.Duration
 	// CallDeadline is how long a request's answer may take before the
 	// connection gives it up (kit.Deadline); zero means kit.DefaultCallDeadline.
 	CallDeadline time.Duration
@@ -97,6 +100,9 @@ func (o *Options) defaults() {
 	}
 	if o.TotalBudget <= 0 {
 		o.TotalBudget = DefaultTotalBudget
+	}
+	if o.ObserverStall <= 0 {
+		o.ObserverStall = DefaultObserverStall
 	}
 	if o.StallTimeout <= 0 {
 		o.StallTimeout = DefaultStallTimeout
