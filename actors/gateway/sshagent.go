@@ -18,6 +18,7 @@ import (
 
 // agentChecked carries the socket check, made off the mailbox, back.
 type agentChecked struct {
+	req  *protocol.Request
 	path string
 	err  *protocol.Error
 }
@@ -30,13 +31,13 @@ func (c *conn) sshAgentRegister(ctx actor.Context, req *protocol.Request, params
 	path := *params.(*protocol.ServerSSHAgentRegisterParams).SocketPath
 	c.current = req
 	root, self := ctx.ActorSystem().Root, ctx.Self()
-	go func() { root.Send(self, &agentChecked{path: path, err: saved.CheckAgentSocket(path)}) }()
+	go func() { root.Send(self, &agentChecked{req: req, path: path, err: saved.CheckAgentSocket(path)}) }()
 }
 
 // agentLent answers the registration once its socket was checked.
 func (c *conn) agentLent(ctx actor.Context, msg *agentChecked) {
-	if c.current == nil {
-		return
+	if c.current != msg.req {
+		return // the request was answered otherwise (the connection hung up)
 	}
 	id := c.current.ID
 	c.current = nil
