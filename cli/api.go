@@ -287,29 +287,28 @@ func subscriptionEventSchema() map[string]any {
 	}
 }
 
-// binaryStreamMethod is Herdr's one method its own schema leaves out: its
-// connection turns into a stream of binary frames. Ours lists it, marked.
+// binaryStreamMethod is the one method whose connection turns into a stream
+// of binary frames (ours: Herdr's schema never listed it). It is marked.
 const binaryStreamMethod = "pane.graphics.stream"
 
 // schemaSummary is what a bare `herdr api schema` prints.
 func schemaSummary() string {
 	herdr, ext := 0, 0
 	for _, m := range protocol.Methods() {
-		switch {
-		case m.Extension:
+		if m.Extension {
 			ext++
-		case m.Name != binaryStreamMethod:
+		} else {
 			herdr++
 		}
 	}
 	return fmt.Sprintf(`Herdr API schema: protocol %d, schema_version %d
-methods: %d (%d of Herdr's schema, its binary %s marked x-binary-stream, %d extensions of this server marked x-extension)
+methods: %d (%d of Herdr's schema, %d extensions of this server marked x-extension; the binary %s also marked x-binary-stream)
 sections: request, success_response, error_response, event (%d kinds), subscription_event (%d kinds)
 
   herdr api schema --json           the whole JSON Schema document, on one line
   herdr api schema --output FILE    write it, pretty-printed, to FILE
   herdr api schema --methods        each method's Herdr version, or extension
-`, protocol.ProtocolVersion, schemaVersion, herdr+ext+1, herdr, binaryStreamMethod, ext, len(protocol.LifecycleKinds), len(protocol.SubscriptionEventTypes()))
+`, protocol.ProtocolVersion, schemaVersion, herdr+ext, herdr, ext, binaryStreamMethod, len(protocol.LifecycleKinds), len(protocol.SubscriptionEventTypes()))
 }
 
 // schemaGen turns Go types into JSON schema, naming each struct in defs.

@@ -180,6 +180,7 @@ var protocol22 = map[string][]string{
 // (its release notes; the reference file predates them).
 var herdr092 = map[string][]string{
 	"pane.clear":                {"pane_id"},
+	"server.ssh_agent.register": {"socket_path"},
 	"pane.report_agent":         {"resume_argv"},
 	"pane.report_agent_session": {"resume_argv"},
 }

@@ -54,6 +54,7 @@ func (a *app) attach() int {
 		return code
 	}
 	c.Close()
+	defer a.lendAgent(sock)()
 	return a.runClient(ClientOptions{Socket: sock})
 }
 

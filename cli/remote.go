@@ -18,7 +18,27 @@ import (
 // (ssh is $HERDR_SSH_COMMAND or [remote] ssh_command when set: machine_ssh.go),
 // whose stdin and stdout the bridge joins to the far server's socket, so
 // the JSON API is all that crosses the network. Keys are read by the local
-// client, so the local keybindings apply.
+// client, so the local keybindings apply: Herdr's --remote-keybindings
+// local is what this does, and server is refused (checkRemoteKeys).
+
+// checkRemoteKeys checks --remote-keybindings: only with --remote, and
+// only local. Herdr's server value has the far server interpret the
+// prefix keys; this client reads every key itself and sends the far
+// server API calls, never keystrokes to bind, so it says so rather than
+// pretend.
+func checkRemoteKeys(v string, given, remote bool) error {
+	switch {
+	case !given:
+		return nil
+	case !remote:
+		return fmt.Errorf("--remote-keybindings needs --remote")
+	case v == "local":
+		return nil
+	case v == "server":
+		return fmt.Errorf("--remote-keybindings server is not supported: this client interprets the keys itself, with this machine's keybindings (local)")
+	}
+	return fmt.Errorf("--remote-keybindings must be local or server, got %q", protocol.Printable(v))
+}
 
 // remote runs the interactive client over ssh.
 func (a *app) remote(target string) int {

@@ -37,6 +37,10 @@ type app struct {
 	noSession bool
 	// remoteTarget is --remote: attach to a server on that ssh host.
 	remoteTarget string
+	// remoteKeys is --remote-keybindings (Herdr's): which side's
+	// keybindings a remote attach uses. Only local is: our client reads
+	// the keys itself (remote.go).
+	remoteKeys string
 	// machine is --machine: talk to that saved machine's server
 	// (machine_connect.go).
 	machine string
@@ -213,6 +217,9 @@ JSON response line, {"id":…,"result":{"type":…,…}}, local lists included.`
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkRemoteKeys(a.remoteKeys, cmd.Flags().Changed("remote-keybindings"), cmd.Flags().Changed("remote")); err != nil {
+				return err
+			}
 			if cmd.Flags().Changed("remote") {
 				if a.remoteTarget == "" || a.noSession {
 					return fmt.Errorf("--remote needs an ssh TARGET and cannot be combined with --no-session")
@@ -233,6 +240,7 @@ JSON response line, {"id":…,"result":{"type":…,…}}, local lists included.`
 	root.SetVersionTemplate("herdr {{.Version}} (" + protocol.Build() + ")\n")
 	root.Flags().BoolP("version", "V", false, "print the version and exit")
 	root.Flags().StringVar(&a.remoteTarget, "remote", "", "attach to the herdr server on ssh host `TARGET` (its session with --session); the far side runs $HERDR_REMOTE_BINARY (default herdr); local keybindings apply")
+	root.Flags().StringVar(&a.remoteKeys, "remote-keybindings", "local", "with --remote, whose keybindings apply: `local|server` (local, this machine's config.toml, is the one supported)")
 	root.Flags().BoolVar(&a.noSession, "no-session", false, "run the server inside this client for its lifetime: nothing is restored or saved, and detaching (or quitting) ends it with its panes")
 	root.PersistentFlags().StringVar(&a.session, "session", "", "talk to the server of session `NAME` (default: $HERDR_SOCKET_PATH, then $HERDR_SESSION, then the default session)")
 	a.sessionFlag = func() bool { return root.PersistentFlags().Changed("session") }

@@ -96,6 +96,8 @@ func (a *app) terminalControlCmd() *cobra.Command {
   {"type":"terminal.input","text":"ls\r"}      or "bytes":<base64>
   {"type":"terminal.resize","cols":100,"rows":30}   (the size of the frames)
   {"type":"terminal.scroll","direction":"up","lines":5,"source":"wheel"|"page_key"}
+  {"type":"terminal.mouse","action":"down"|"up"|"drag"|"move","button":"left"|"right"|"middle","column":0,"row":0}
+                                              (sent as the program asked for the mouse; else dropped)
   {"type":"terminal.release"}                 (also at end of input)
 A terminal has one controller: another one is refused unless it passes
 --takeover, and the one taken over from ends with "terminal attach taken over".

@@ -30,6 +30,10 @@ type termStream struct {
 	termID string
 	cv     *canvas
 	seq    uint64
+	// modes and size are the pane's as its last frame said: what
+	// terminal.mouse encodes for, and where its cells end.
+	modes      protocol.ScreenModes
+	cols, rows int
 	// emit writes one frame's bytes (a terminal.frame line, or raw bytes
 	// for attach); closed writes the end of the stream once.
 	emit   func(seq uint64, cv *canvas, full bool, b []byte)
@@ -201,6 +205,7 @@ func (s *termStream) readFrames(c *protocol.Client) {
 				continue
 			}
 			s.mu.Lock()
+			s.modes, s.cols, s.rows = f.Modes, f.Cols, f.Rows
 			if !s.ended {
 				b, full := s.cv.apply(&f)
 				s.seq++
@@ -279,7 +284,7 @@ func jsonFrames(s *termStream, w io.Writer) {
 	}
 }
 
-// controlInput reads terminal.input|resize|scroll|release lines from r and
+// controlInput reads terminal.input|resize|scroll|mouse|release lines from r and
 // applies them; a bad line is reported on stderr and skipped, as Herdr
 // does. End of input releases the terminal.
 func controlInput(r io.Reader, stderr io.Writer) func(s *termStream, in *protocol.Client) {
@@ -324,6 +329,10 @@ func (s *termStream) control1(in *protocol.Client, line []byte) (release bool, e
 		Direction string  `json:"direction"`
 		Lines     *int    `json:"lines"`
 		Source    string  `json:"source"`
+		Action    string  `json:"action"`
+		Button    string  `json:"button"`
+		Column    *int    `json:"column"`
+		Row       *int    `json:"row"`
 	}
 	if err := protocol.Unmarshal(line, &cmd); err != nil {
 		return false, fmt.Errorf("invalid json command: %v", err)
@@ -378,8 +387,66 @@ func (s *termStream) control1(in *protocol.Client, line []byte) (release bool, e
 			return false, in.Call("pane.send_text", protocol.PaneSendTextParams{PaneID: s.pane(), Text: key}, nil)
 		}
 		return false, fmt.Errorf("terminal.scroll source must be wheel or page_key, got %q", cmd.Source)
+	case "terminal.mouse":
+		if cmd.Column == nil || cmd.Row == nil || *cmd.Column < 0 || *cmd.Row < 0 {
+			return false, errors.New("terminal.mouse needs a column and a row of 0 or more")
+		}
+		b, err := s.mouseBytes(cmd.Action, cmd.Button, *cmd.Column, *cmd.Row)
+		if err != nil || b == "" {
+			return false, err
+		}
+		return false, in.Call("pane.send_text", protocol.PaneSendTextParams{PaneID: s.pane(), Text: b}, nil)
 	case "terminal.release":
 		return true, nil
 	}
 	return false, fmt.Errorf("unknown command type %q", cmd.Type)
+}
+
+// mouseBytes encodes a terminal.mouse (a cell of the viewport, which
+// shows the pane from its top left) for what the pane's program asked
+// of the mouse, SGR or X10 coordinates; "" when it asked for none of
+// this event, or the cell is off the viewport or the pane: as in Herdr,
+// such an event is dropped, not typed.
+func (s *termStream) mouseBytes(action, button string, col, row int) (string, error) {
+	var b int
+	switch button {
+	case "left":
+		b = 0
+	case "middle":
+		b = 1
+	case "right":
+		b = 2
+	default:
+		return "", fmt.Errorf("terminal.mouse button must be left, right or middle, got %q", protocol.Printable(button))
+	}
+	s.mu.Lock()
+	m, cols, rows := s.modes, min(s.cols, s.cv.width), min(s.rows, s.cv.height)
+	s.mu.Unlock()
+	send := m.Mouse && col < cols && row < rows
+	switch action {
+	case "down":
+	case "up":
+		send = send && !m.MousePressOnly
+	case "drag":
+		send, b = send && m.MouseDrag, b+32
+	case "move":
+		send, b = send && m.MouseMotion, 3+32
+	default:
+		return "", fmt.Errorf("terminal.mouse action must be down, up, drag or move, got %q", protocol.Printable(action))
+	}
+	switch {
+	case !send:
+		return "", nil
+	case m.MouseSGR:
+		end := 'M'
+		if action == "up" {
+			end = 'm'
+		}
+		return fmt.Sprintf("\x1b[<%d;%d;%d%c", b, col+1, row+1, end), nil
+	case col+33 > 255 || row+33 > 255:
+		return "", nil // past what X10 coordinates hold
+	case action == "up":
+		b = 3
+	}
+	return "\x1b[M" + string([]byte{byte(32 + b), byte(33 + col), byte(33 + row)}), nil
 }

@@ -39,6 +39,11 @@ const (
 	CodeConnectionLocalOnly = "connection_local_only"
 	CodeStaleReleaseNotes   = "stale_release_notes"
 	CodeStaleAnnouncement   = "stale_announcement"
+	// server.ssh_agent.register (Herdr 0.9.2): a path that is no agent
+	// socket of this user; a socket that cannot be used (gone, or a
+	// platform without the registration).
+	CodeInvalidSSHAgent     = "invalid_ssh_agent"
+	CodeSSHAgentUnavailable = "ssh_agent_unavailable"
 
 	// CLI-side codes.
 	CodeServerNotRunning   = "server_not_running"

@@ -56,11 +56,16 @@ const (
 // GateKittyGraphics names the config switch of the graphics methods.
 const GateKittyGraphics = "kitty_graphics"
 
+// Herdr 0.9.2 removed pane.graphics.*; ours stay (the kitty graphics work
+// is this server's), so each is an extension now. Nothing of them reaches
+// a client that never calls them: no capability, no field of ping, pane
+// info or snapshots, and screen.graphics lines only on a screen.subscribe
+// that asked for graphics.
 var graphicsMethods = []Method{
-	{Name: "pane.graphics.info", Since: "0.7.4", Params: func() Params { return &PaneTarget{} }, Result: "pane_graphics_info", Summary: "Cell size, limits, visibility and layers of a pane's graphics", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeAnswer},
-	{Name: "pane.graphics.set", Since: "0.7.4", Params: func() Params { return &PaneGraphicsSetParams{} }, Result: "ok", Summary: "Place an image (png, rgb or rgba) on a layer of a pane", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeAnswer},
-	{Name: "pane.graphics.clear", Since: "0.7.4", Params: func() Params { return &PaneGraphicsClearParams{} }, Result: "ok", Summary: "Remove a layer's image from a pane", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeAnswer},
-	{Name: "pane.graphics.stream", Since: "0.7.4", Params: func() Params { return &PaneGraphicsStreamParams{} }, Result: "ok", Summary: "Stream frames to a layer of a pane on this connection", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeFrames},
+	{Name: "pane.graphics.info", Extension: true, Params: func() Params { return &PaneTarget{} }, Result: "pane_graphics_info", Summary: "Cell size, limits, visibility and layers of a pane's graphics (extension)", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeAnswer},
+	{Name: "pane.graphics.set", Extension: true, Params: func() Params { return &PaneGraphicsSetParams{} }, Result: "ok", Summary: "Place an image (png, rgb or rgba) on a layer of a pane (extension)", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeAnswer},
+	{Name: "pane.graphics.clear", Extension: true, Params: func() Params { return &PaneGraphicsClearParams{} }, Result: "ok", Summary: "Remove a layer's image from a pane (extension)", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeAnswer},
+	{Name: "pane.graphics.stream", Extension: true, Params: func() Params { return &PaneGraphicsStreamParams{} }, Result: "ok", Summary: "Stream frames to a layer of a pane on this connection (extension)", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeFrames},
 }
 
 // Image formats.

@@ -252,7 +252,7 @@ var herdrMethods = sync.OnceValue(func() map[string]bool {
 		"pane.process_info", "layout.export", "layout.apply", "layout.set_split_ratio", "pane.neighbor", "pane.edges",
 		"pane.focus_direction", "pane.resize", "pane.list", "pane.current", "pane.get", "pane.focus",
 		"pane.input.set", "pane.rename", "pane.send_text", "pane.send_keys", "pane.send_input", "pane.read",
-		"pane.graphics.set", "pane.graphics.clear", "pane.graphics.info", "pane.graphics.stream", "pane.report_agent",
+		"pane.report_agent",
 		"pane.report_agent_session", "pane.report_metadata", "pane.clear_agent_authority", "pane.release_agent",
 		"pane.close", "popup.close", "events.subscribe", "events.wait", "pane.wait_for_output",
 		"integration.install", "integration.uninstall", "plugin.link", "plugin.list", "plugin.unlink",
@@ -264,6 +264,8 @@ var herdrMethods = sync.OnceValue(func() map[string]bool {
 		"client_shell.surface.set", "product_announcement.dismiss", "release_notes.dismiss",
 		// Added by Herdr 0.9.2 (protocol 22).
 		"pane.clear",
+		// Added by Herdr 0.9.1-0.9.5.
+		"server.ssh_agent.register",
 	}
 	m := make(map[string]bool, len(names))
 	for _, n := range names {

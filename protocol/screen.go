@@ -179,6 +179,13 @@ type ScreenModes struct {
 	BracketedPaste bool `json:"bracketed_paste,omitempty"`
 	Mouse          bool `json:"mouse,omitempty"`
 	MouseSGR       bool `json:"mouse_sgr,omitempty"`
+	// MouseDrag: the program asked for motion with a button held (?1002
+	// or ?1003); MouseMotion: for all motion (?1003); MousePressOnly: for
+	// presses alone (?9, X10). A client forwarding the mouse sends what
+	// was asked for and nothing else.
+	MouseDrag      bool `json:"mouse_drag,omitempty"`
+	MouseMotion    bool `json:"mouse_motion,omitempty"`
+	MousePressOnly bool `json:"mouse_press_only,omitempty"`
 	AltScreen      bool `json:"alt_screen,omitempty"`
 	// RightClickPane is the pane's right_click = "pane" (pane.input.set,
 	// pane.split): a plain right click goes to a program that asked for

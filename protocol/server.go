@@ -6,6 +6,25 @@ var serverMethods = []Method{
 	{Name: "server.reload_config", Since: "0.5.2", Params: empty, Result: "config_reload", Summary: "Reload config.toml and report diagnostics", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "server.live_handoff", Since: "0.6.3", Params: func() Params { return &ServerLiveHandoffParams{} }, Result: "ok",
 		Summary: "Hand every pane, its program still running, to a new server process", Owner: OwnerGateway, Shape: ShapeAnswer},
+	{Name: "server.ssh_agent.register", Since: "0.9.2", Params: func() Params { return &ServerSSHAgentRegisterParams{} }, Result: "ok",
+		Summary: "Lend the server this client's ssh agent socket for as long as this connection stays open", Owner: OwnerGateway, Shape: ShapeAnswer},
+}
+
+// ServerSSHAgentRegisterParams are the params of server.ssh_agent.register
+// (Herdr 0.9.2): SocketPath is the client's agent socket (its
+// SSH_AUTH_SOCK) on the server's host. The gateway checks it, not the
+// decoder, so a bad path is answered invalid_ssh_agent as in Herdr.
+type ServerSSHAgentRegisterParams struct {
+	SocketPath *string `json:"socket_path"`
+}
+
+// Validate implements Params: socket_path must be there; what it names is
+// the gateway's to check.
+func (p *ServerSSHAgentRegisterParams) Validate() error {
+	if p.SocketPath == nil {
+		return ParamError("socket_path", "missing required field")
+	}
+	return nil
 }
 
 // ServerLiveHandoffParams are the params of server.live_handoff.

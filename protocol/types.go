@@ -1,5 +1,7 @@
 package protocol
 
+import "runtime"
+
 // AgentStatus is the rolled-up state of an agent, pane, tab or workspace.
 type AgentStatus string
 
@@ -193,6 +195,10 @@ type ServerCapabilities struct {
 	// HealthCheck: ping is answered at once, whatever else is busy, so a
 	// client may poll it to tell a live server from a hung one.
 	HealthCheck bool `json:"health_check,omitempty"`
+	// SSHAgentRegistration: server.ssh_agent.register is served (Herdr
+	// 0.9.2; not on Windows, which has no agent socket to lend). Always
+	// written, as Herdr does.
+	SSHAgentRegistration bool `json:"ssh_agent_registration"`
 }
 
 // EndpointProtocolGeneration is what ping reports in its capabilities.
@@ -202,7 +208,8 @@ const EndpointProtocolGeneration = 1
 // offered (not on Windows, nor when the server was started without it).
 func Capabilities(liveHandoff bool) *ServerCapabilities {
 	return &ServerCapabilities{LiveHandoff: liveHandoff, DetachedServerDaemon: true,
-		EndpointProtocolGeneration: Ptr(uint32(EndpointProtocolGeneration)), SurfaceInterest: true, HealthCheck: true}
+		EndpointProtocolGeneration: Ptr(uint32(EndpointProtocolGeneration)), SurfaceInterest: true, HealthCheck: true,
+		SSHAgentRegistration: runtime.GOOS != "windows"}
 }
 
 // Ptr returns a pointer to v, for optional wire fields.

@@ -14,6 +14,11 @@ import (
 // DefaultHistory is how many events the bus retains.
 const DefaultHistory = 1024
 
+// DefaultStallTimeout is how long a subscriber's batch may stay
+// unwritten before the subscriber is dropped with events_lost, as Herdr
+// 0.9.2 drops an observer that makes no progress.
+const DefaultStallTimeout = 30 * time.Second
+
 // maxBatch bounds the lines of one batch.
 const maxBatch = 256
 
@@ -124,7 +129,8 @@ type flush struct{}
 // maps below have one writer.
 type Bus struct {
 	log      *slog.Logger
-	present  Present // nil: no fast path
+	present  Present       // nil: no fast path
+	stall    time.Duration // a subscriber's stall timeout (sub.go)
 	ring     []*record
 	size     int // retained records
 	start    int // index of the oldest
@@ -172,11 +178,17 @@ type Present func(Match) protocol.EventData
 // PropsPresent is PropsCarried for a bus that answers a wait the present
 // state matches at once (nil: only from what it published).
 func PropsPresent(history int, log *slog.Logger, c *Carried, present Present) *actor.Props {
+	return PropsStall(history, log, c, present, DefaultStallTimeout)
+}
+
+// PropsStall is PropsPresent with the stall timeout of its subscribers
+// (0: none is ever dropped for stalling).
+func PropsStall(history int, log *slog.Logger, c *Carried, present Present, stall time.Duration) *actor.Props {
 	if history <= 0 {
 		history = DefaultHistory
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
-		b := &Bus{log: log, present: present, ring: make([]*record, history), nextSeq: 1,
+		b := &Bus{log: log, present: present, stall: stall, ring: make([]*record, history), nextSeq: 1,
 			subs: map[string]*child{}, waits: map[string]*child{}, byConn: map[string]*actor.PID{}, lastOutput: map[string]*volatileEvent{}}
 		b.restore(c)
 		return b
@@ -399,7 +411,7 @@ func (b *Bus) subscribe(ctx actor.Context, m *Subscribe) {
 	}
 	b.nextID++
 	pid, err := ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor {
-		return newSub(m, cursor, lost, initial, b.log)
+		return newSub(m, cursor, lost, initial, b.stall, b.log)
 	}, inline, kit.Guarded(b.log)), fmt.Sprintf("sub%d", b.nextID))
 	if err != nil {
 		b.log.Error("spawn event subscription", "err", err)

@@ -15,7 +15,10 @@
 // batch, and connections acknowledge through the bus, whose mailbox paces
 // them as before. A sub that asks for records the history no longer holds
 // sees the gap, tells its connection events_lost and stops; nobody else is
-// slowed, and memory is the history plus one batch per subscriber.
+// slowed, and memory is the history plus one batch per subscriber. A
+// connection's sub whose batch stays unwritten for the stall timeout
+// (DefaultStallTimeout, 30 s, as Herdr 0.9.2; PropsStall sets it) is
+// dropped the same way: its connection gets events_lost saying so.
 //
 // since_seq: a sub is spawned with the retained history after since_seq,
 // or lost at once when that history is gone. Volatile events (output and

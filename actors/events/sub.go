@@ -43,8 +43,12 @@ type Events struct {
 // the same.
 type Ack struct{ Sub *actor.PID }
 
-// Lost tells a connection it fell behind the history; it must close.
-type Lost struct{}
+// Lost tells a connection it fell behind the history, or (Stalled) that
+// it wrote nothing of its batch for the bus's stall timeout; it must
+// close.
+type Lost struct {
+	Stalled time.Duration
+}
 
 // Failed tells a connection its subscription failed (its sub actor
 // panicked and was stopped); it must close, like after Lost.
@@ -86,6 +90,12 @@ func (r *record) encoded(log *slog.Logger) (line, dedicated []byte) {
 		}
 	})
 	return r.line, r.dedicated
+}
+
+func logWarn(log *slog.Logger, msg string, args ...any) {
+	if log != nil {
+		log.Warn(msg, args...)
+	}
 }
 
 func logError(log *slog.Logger, msg string, args ...any) {
@@ -181,10 +191,25 @@ type sub struct {
 	asked    bool
 	lost     bool
 	ended    bool
+
+	// stall drops a connection's sub whose batch stays unwritten that
+	// long (the bus's stall timeout; 0: never): one clock per sub, armed
+	// while a batch is in flight, re-armed for what is left (sentAt is
+	// when the batch went out).
+	stall    time.Duration
+	timers   kit.Timers
+	checking bool
+	sentAt   time.Time
 }
 
-func newSub(m *Subscribe, next uint64, lost bool, initial []*record, log *slog.Logger) *sub {
-	s := &sub{conn: m.Sub, log: log, kinds: map[string]bool{}, statuses: m.Statuses, scrolls: map[string]bool{}, matchers: map[uint64]bool{},
+// stallCheck is a sub's stall clock going off.
+type stallCheck struct{}
+
+func newSub(m *Subscribe, next uint64, lost bool, initial []*record, stall time.Duration, log *slog.Logger) *sub {
+	if m.Typed {
+		stall = 0 // an actor of this server handles what it is told; it never stalls on a client
+	}
+	s := &sub{conn: m.Sub, log: log, stall: stall, kinds: map[string]bool{}, statuses: m.Statuses, scrolls: map[string]bool{}, matchers: map[uint64]bool{},
 		fleet: m.Fleet, typed: m.Typed, initial: initial, next: next, lost: lost, asked: !lost} // the bus starts it hungry
 	for _, k := range m.Kinds {
 		s.kinds[k] = true
@@ -226,6 +251,9 @@ func (s *sub) Receive(ctx actor.Context) {
 	case *Ack:
 		s.inflight = false
 		s.deliver(ctx)
+	case *kit.Fired:
+		s.timers.Fired(msg)
+		s.stallFired(ctx)
 	case *actor.Terminated:
 		if msg.Who.Equal(s.conn) {
 			s.end(ctx)
@@ -326,6 +354,13 @@ func (s *sub) deliver(ctx actor.Context) {
 	if msg != nil {
 		s.inflight = true
 		ctx.Send(s.conn, msg)
+		if s.stall > 0 {
+			s.sentAt = time.Now()
+			if !s.checking {
+				s.checking = true
+				s.timers.After(ctx, s.stall, stallCheck{})
+			}
+		}
 		return
 	}
 	if len(s.queue) > 0 { // none of those could be encoded
@@ -379,7 +414,26 @@ func (s *sub) takeEvents(n int, self *actor.PID) *Events {
 	return &Events{List: list, From: self}
 }
 
+// stallFired drops the sub when its batch in flight went out s.stall ago
+// or more and is still not written: its connection gets events_lost, as
+// Herdr drops an observer that makes no progress.
+func (s *sub) stallFired(ctx actor.Context) {
+	s.checking = false
+	if !s.inflight {
+		return
+	}
+	if left := s.stall - time.Since(s.sentAt); left > 0 {
+		s.checking = true
+		s.timers.After(ctx, left, stallCheck{})
+		return
+	}
+	logWarn(s.log, "event subscriber dropped: it wrote nothing", "for", s.stall)
+	ctx.Send(s.conn, &Lost{Stalled: s.stall})
+	s.end(ctx)
+}
+
 func (s *sub) end(ctx actor.Context) {
+	s.timers.StopAll()
 	s.ended = true
 	s.queue, s.volatile = nil, nil
 	ctx.Stop(ctx.Self())

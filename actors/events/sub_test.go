@@ -1,6 +1,8 @@
 package events
 
 import (
+	"io"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -373,4 +375,37 @@ func TestSub_RemotePaneStatusFilter(t *testing.T) {
 	drain(t, system, bus, bus)
 	quiet(t, fleetGot, "a status change the sub did not name")
 	quiet(t, localGot, "a remote status change for a sub without the fleet")
+}
+
+// TestSub_StalledIsDropped: a connection's sub whose batch stays
+// unwritten for the bus's stall timeout tells its connection Lost (with
+// the timeout) and stops; one that writes its batches is kept however
+// long it waits between them.
+func TestSub_StalledIsDropped(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
+	t.Cleanup(system.Shutdown)
+	const stall = 300 * time.Millisecond
+	bus := system.Root.Spawn(PropsStall(64, log, &Carried{NextSeq: 1}, nil, stall))
+
+	stuck, stuckGot := spawnConn(system, false)
+	system.Root.Send(bus, &Subscribe{Sub: stuck, Kinds: []string{"workspace_renamed"}})
+	writing, writingGot := spawnConn(system, true)
+	system.Root.Send(bus, &Subscribe{Sub: writing, Kinds: []string{"workspace_renamed"}})
+	system.Root.Send(bus, rename(0))
+	first := batchOf(t, stuckGot)
+	batchOf(t, writingGot)
+	m, ok := next(t, stuckGot).(*Lost)
+	if !ok || m.Stalled != stall {
+		t.Fatalf("the stalled sub's connection got %#v, want Lost{Stalled: %v}", m, stall)
+	}
+	if _, err := system.Root.RequestFuture(first.From, &actor.Touch{}, 200*time.Millisecond).Result(); err == nil {
+		t.Fatal("a stalled sub is still running")
+	}
+	time.Sleep(2 * stall) // longer than the timeout between two written batches
+	system.Root.Send(bus, rename(1))
+	if b := batchOf(t, writingGot); len(b.Lines) != 1 {
+		t.Fatalf("the writing sub got %d lines", len(b.Lines))
+	}
+	quiet(t, writingGot, "the writing sub after its batches")
 }

@@ -25,6 +25,11 @@ const (
 	DefaultConnBudget   = 1 << 20
 	DefaultTotalBudget  = 16 << 20
 	DefaultStallTimeout = 5 * time.Minute
+	// DefaultObserverStall is StallTimeout for an observer (a connection
+	// that watches screens or streams events): as in Herdr 0.9.2, one
+	// that makes no progress for 30 s is dropped. (Its event sub gives up
+	// first, with events_lost: actors/events.)
+	DefaultObserverStall = 30 * time.Second
 )
 
 // stallChunk is the most the writer hands the socket at once: a client
@@ -75,7 +80,9 @@ func (c *conn) awaitWritable() {
 
 // writeFailed tells the conn actor its writer could not write (a client
 // gone, or one that took nothing for StallTimeout): it stops.
-type writeFailed struct{}
+type writeFailed struct {
+	stalled bool // the write deadline passed: the client took nothing
+}
 
 // bytes is how many bytes the writer will hand the socket for item.
 func (item *outItem) bytes() int64 {
@@ -153,18 +160,25 @@ func (c *conn) heldBack() bool {
 // (moved on at most every quarter of it, not on every write), so a write
 // fails once the client has taken nothing for about that long. Once the
 // actor stops, its shorter writeGrace deadline stands.
+// An observer's writes have the shorter observerTimeout.
 type stallWriter struct {
-	c        net.Conn
-	timeout  time.Duration
-	armed    time.Time
-	stopping *atomic.Bool
+	c               net.Conn
+	timeout         time.Duration
+	observerTimeout time.Duration
+	observer        *atomic.Bool
+	armed           time.Time
+	stopping        *atomic.Bool
 }
 
 func (w *stallWriter) Write(p []byte) (int, error) {
 	written := 0
+	timeout := w.timeout
+	if w.observer != nil && w.observer.Load() {
+		timeout = min(timeout, w.observerTimeout)
+	}
 	for written < len(p) {
-		if now := time.Now(); !w.stopping.Load() && now.Sub(w.armed) > w.timeout/4 {
-			_ = w.c.SetWriteDeadline(now.Add(w.timeout))
+		if now := time.Now(); !w.stopping.Load() && now.Sub(w.armed) > timeout/4 {
+			_ = w.c.SetWriteDeadline(now.Add(timeout))
 			w.armed = now
 			if w.stopping.Load() { // the actor's deadline may have come first
 				_ = w.c.SetWriteDeadline(now.Add(writeGrace))

@@ -187,3 +187,40 @@ func TestConn_Budget_StalledClientIsClosed(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestConn_Budget_StalledObserverIsDropped: a connection that watches
+// screens and takes nothing is closed after ObserverStall (Herdr 0.9.2
+// drops an observer that makes no progress for 30 s), long before
+// StallTimeout, which still holds for a connection that only calls.
+func TestConn_Budget_StalledObserverIsDropped(t *testing.T) {
+	system := quietSystem(t)
+	session, _ := bigSession(t, system, 4<<20)
+	l := startGatewayWith(t, system, Options{Session: session, StallTimeout: time.Hour, ObserverStall: time.Second})
+
+	observer, caller := l.dial(), l.dial()
+	defer observer.Close()
+	defer caller.Close()
+	r := bufio.NewReaderSize(observer, 16<<20)
+	_ = observer.SetDeadline(time.Now().Add(10 * time.Second))
+	fmt.Fprintln(observer, `{"id":"w","method":"screen.subscribe","params":{"pane_ids":["w1:p1"]}}`)
+	if line, err := r.ReadString('\n'); err != nil || !strings.HasPrefix(line, `{"id":"w","result"`) {
+		t.Fatalf("screen.subscribe: %q, %v", line, err)
+	}
+	sendReads(observer, "o", 1) // a large answer it does not read
+	sendReads(caller, "c", 1)   // the same, on a connection that only calls
+
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		_ = observer.SetWriteDeadline(time.Now().Add(time.Second))
+		_, err := fmt.Fprintln(observer, `{"id":"x","method":"ping"}`)
+		if errors.Is(err, io.ErrClosedPipe) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the observer that took nothing was not dropped")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// The caller is held back, not closed: it still gets its answer.
+	readAll(t, caller, "c", 1)
+}

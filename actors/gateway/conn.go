@@ -103,6 +103,9 @@ type conn struct {
 	// watching: a screen.subscribe made this an interactive client, whose
 	// quiet spells are not idleness.
 	watching bool
+	// observer: it watches screens or streams events, so its writes stall
+	// out after ObserverStall (budget.go); read by the writer goroutine.
+	observer atomic.Bool
 
 	// An events.subscribe turns the connection into a stream fed by a sub
 	// actor of the bus.
@@ -121,6 +124,9 @@ type conn struct {
 	gfxAckID   string                         // and the id it is written with
 
 	surface surface // client_shell.surface.set: whether frames are written (surface.go)
+	// giveBackAgent ends the ssh agent loan this connection made
+	// (sshagent.go); set, the connection is held and takes no request.
+	giveBackAgent func()
 
 	behavior actor.Behavior // requests, then perhaps streaming
 	idle     idleClock      // closes a connection that waits for nothing (idle.go)
@@ -211,6 +217,8 @@ func (c *conn) requests(ctx actor.Context) {
 		}
 	case *handoffDone:
 		c.finishHandoff(ctx, msg)
+	case *agentChecked:
+		c.agentLent(ctx, msg)
 	case *drained:
 		c.pump(ctx)
 	case *writable:
@@ -224,7 +232,7 @@ func (c *conn) requests(ctx actor.Context) {
 		// The subscription's sub can be quicker than its acknowledgement.
 		c.early = append(c.early, msg)
 	case *events.Lost:
-		c.ending = errEventsLost
+		c.ending = lostError(msg)
 	case *events.Failed:
 		c.ending = subFailed(msg)
 	case *eofMsg:
@@ -252,7 +260,7 @@ func (c *conn) streaming(ctx actor.Context) {
 	case *events.Batch:
 		c.stream(msg)
 	case *events.Lost:
-		c.endStream(ctx, errEventsLost)
+		c.endStream(ctx, lostError(msg))
 	case *events.Failed:
 		c.endStream(ctx, subFailed(msg))
 	case *eofMsg:
@@ -263,6 +271,15 @@ func (c *conn) streaming(ctx actor.Context) {
 }
 
 var errEventsLost = protocol.Errorf("events_lost", "subscriber fell behind the retained event history; resubscribe")
+
+// lostError is the events_lost line of a sub that fell behind, or that
+// was dropped because its connection wrote nothing for the stall timeout.
+func lostError(l *events.Lost) error {
+	if l.Stalled > 0 {
+		return protocol.Errorf("events_lost", "subscriber made no progress for %s; resubscribe", l.Stalled)
+	}
+	return errEventsLost
+}
 
 func subFailed(f *events.Failed) error {
 	return protocol.Errorf(protocol.CodeInternal, "internal error in event subscription: %s; resubscribe", f.Reason)
@@ -300,6 +317,9 @@ func (c *conn) either(ctx actor.Context) {
 	case *writerCaughtUp:
 		c.refill()
 	case *writeFailed:
+		if msg.stalled && c.observer.Load() {
+			c.opts.Log.Warn("observer dropped: its client took nothing", "for", c.opts.ObserverStall)
+		}
 		ctx.Stop(ctx.Self()) // nobody to answer: gone, or taking nothing for StallTimeout
 	case *kit.Frames:
 		c.frames(ctx, msg)
@@ -313,6 +333,9 @@ func (c *conn) either(ctx actor.Context) {
 		c.push(protocol.TerminalTakenOver, msg)
 	case *actor.Stopping:
 		c.dropLong()
+		if c.giveBackAgent != nil {
+			c.giveBackAgent()
+		}
 		if c.peak > 0 {
 			c.opts.freed.Add(c.peak) // for the gateway's trim (trim.go)
 		}
@@ -381,6 +404,9 @@ func (c *conn) queueLines(msg *lineMsg) {
 func (c *conn) pump(ctx actor.Context) {
 	c.gathering = true
 	defer c.flushGathered()
+	if c.giveBackAgent != nil && len(c.queue) > 0 {
+		c.queue, c.closing = nil, true // a held connection: a further line ends it (sshagent.go)
+	}
 	for c.current == nil && len(c.queue) > 0 && !c.heldBack() {
 		msg := c.queue[0]
 		c.queue[0] = queuedLine{}
@@ -475,6 +501,7 @@ func (c *conn) finish(ctx actor.Context, r *kit.Reply) {
 			root, bus, sub := c.root, c.opts.Events, kit.Addressee(ctx)
 			c.ackToBus = func() { root.Send(bus, &events.Ack{Sub: sub}) }
 			c.streamID = req.ID
+			c.observer.Store(true)
 			c.queue = nil
 			c.behavior.Become(c.streaming)
 			for _, line := range r.Result.(protocol.SubscriptionStarted).Initial {
@@ -492,6 +519,7 @@ func (c *conn) finish(ctx actor.Context, r *kit.Reply) {
 	}
 	if shape == protocol.ShapeWatch && r.Err == nil {
 		c.watching = true
+		c.observer.Store(true)
 	}
 	c.pump(ctx)
 }
@@ -499,7 +527,7 @@ func (c *conn) finish(ctx actor.Context, r *kit.Reply) {
 // idleOut runs when the connection received nothing for IdleTimeout; one
 // that waits for nothing is closed.
 func (c *conn) idleOut(ctx actor.Context) {
-	if c.current != nil || c.watching {
+	if c.current != nil || c.watching || c.giveBackAgent != nil {
 		c.idle.start(ctx, c.opts.IdleTimeout)
 		return
 	}
@@ -854,7 +882,7 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 // writeLoop writes answers, flushing when no more are queued, and closes
 // the connection when the actor stops.
 func (c *conn) writeLoop() {
-	w := bufio.NewWriterSize(&stallWriter{c: c.c, timeout: c.opts.StallTimeout, stopping: &c.stopping}, 4<<10)
+	w := bufio.NewWriterSize(&stallWriter{c: c.c, timeout: c.opts.StallTimeout, observerTimeout: c.opts.ObserverStall, observer: &c.observer, stopping: &c.stopping}, 4<<10)
 	failed := false
 	for item := range c.out {
 		if !failed {
@@ -873,11 +901,13 @@ func (c *conn) writeLoop() {
 				w.WriteByte('\n')
 			}
 			w.Write(item.raw)
+			var err error
 			if len(c.out) == 0 || w.Buffered() == 0 {
-				failed = w.Flush() != nil
+				err = w.Flush()
+				failed = err != nil
 			}
 			if failed {
-				c.root.Send(c.self, &writeFailed{})
+				c.root.Send(c.self, &writeFailed{stalled: errors.Is(err, os.ErrDeadlineExceeded)})
 			}
 		}
 		c.release(item.size)

@@ -1,7 +1,8 @@
 // Package gateway accepts API connections and gives each one a conn actor.
 //
 // A conn actor decodes request lines, answers the methods the table gives
-// the gateway itself (ping, server.stop, server.live_handoff, client_shell.surface.set:
+// the gateway itself (ping, server.stop, server.live_handoff, client_shell.surface.set,
+// server.ssh_agent.register — a loan held for the connection's life, sshagent.go:
 // Registry),
 // sends the rest to their owner — the session for every method whose
 // target it resolves (it hands them on to a pane, workspace, tab or the
@@ -42,7 +43,8 @@
 // written to it; and a connection whose unsent answers are over its
 // budget (or over the budget of all connections) answers no further
 // request until they go out, and is closed when its client takes nothing
-// for StallTimeout (budget.go); over the budget of all connections, one
+// for StallTimeout (budget.go) — for an observer, a connection that
+// watches screens or streams events, ObserverStall (30 s, Herdr 0.9.2's); over the budget of all connections, one
 // whose socket is full (its client reads nothing) has no further answer
 // made either. Once connections that held much have ended, one collection
 // hands the memory back (trim.go).

@@ -14,6 +14,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -55,10 +56,16 @@ type Options struct {
 	// product_announcement.dismiss (their params); done is called once,
 	// from any goroutine. Nil: dismissals are acknowledged, not kept.
 	Dismiss func(params protocol.Params, done func(error))
+	// Agents records the ssh agents clients lend (server.ssh_agent.register,
+	// sshagent.go). Nil: registration is answered ssh_agent_unavailable.
+	Agents *saved.SSHAgents
 	// ConnBudget, TotalBudget and StallTimeout bound what the server holds
 	// for clients that do not read (budget.go); zero means the default.
 	ConnBudget, TotalBudget int64
 	StallTimeout            time.Duration
+	// ObserverStall is StallTimeout for a connection that watches screens
+	// or streams events; zero means DefaultObserverStall.
+	ObserverStall time.Duration
 	// CallDeadline is how long a request's answer may take before the
 	// connection gives it up (kit.Deadline); zero means kit.DefaultCallDeadline.
 	CallDeadline time.Duration
@@ -93,6 +100,9 @@ func (o *Options) defaults() {
 	}
 	if o.TotalBudget <= 0 {
 		o.TotalBudget = DefaultTotalBudget
+	}
+	if o.ObserverStall <= 0 {
+		o.ObserverStall = DefaultObserverStall
 	}
 	if o.StallTimeout <= 0 {
 		o.StallTimeout = DefaultStallTimeout

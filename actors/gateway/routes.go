@@ -19,6 +19,7 @@ var Registry = kit.NewRegistry(protocol.OwnerGateway, "actors/gateway", map[stri
 	"ping":                         (*conn).ping,
 	"server.stop":                  (*conn).serverStop,
 	"server.live_handoff":          (*conn).serverLiveHandoff,
+	"server.ssh_agent.register":    (*conn).sshAgentRegister,
 	"client_shell.surface.set":     (*conn).surfaceSet,
 	"release_notes.dismiss":        (*conn).dismiss,
 	"product_announcement.dismiss": (*conn).dismiss,

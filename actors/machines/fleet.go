@@ -30,6 +30,10 @@ type Options struct {
 	// ControlDir holds OpenSSH's shared-connection sockets ("" or a
 	// platform without ControlMaster: one connection per session).
 	ControlDir string
+	// Agents are the ssh agents clients lent (server.ssh_agent.register):
+	// the newest is SSH_AUTH_SOCK of each ssh session started while it is
+	// lent. Nil: the server's own environment.
+	Agents *saved.SSHAgents
 	// Events is the bus remote events and state changes go to; Session
 	// answers the local half of a fleet-scoped call.
 	Events, Session *actor.PID

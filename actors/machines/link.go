@@ -214,9 +214,9 @@ func (l *link) dial(ctx actor.Context) {
 		l.down(ctx, err, true)
 		return
 	}
-	stopped := l.stopped
+	stopped, env := l.stopped, l.opts.Agents.Env()
 	go func() {
-		result := connect(gen, argv, since, l.ref, func(line []byte, q *inbox) { root.Send(self, &remoteLine{gen: gen, line: line, q: q}) })
+		result := connect(gen, argv, env, since, l.ref, func(line []byte, q *inbox) { root.Send(self, &remoteLine{gen: gen, line: line, q: q}) })
 		if up, ok := result.(*linkUp); ok && isClosed(stopped) {
 			up.req.close()
 			up.ev.close()
@@ -231,8 +231,8 @@ func (l *link) dial(ctx actor.Context) {
 // event stream subscribed (resumed after since when the remote still has
 // it), then the mirror read. It runs on a goroutine and touches no field
 // of the link.
-func connect(gen uint64, argv []string, since uint64, ref protocol.MachineRef, onEvent func([]byte, *inbox)) any {
-	req, err := dialWire(argv, nil)
+func connect(gen uint64, argv, env []string, since uint64, ref protocol.MachineRef, onEvent func([]byte, *inbox)) any {
+	req, err := dialWire(argv, env, nil)
 	if err != nil {
 		return &linkDown{gen: gen, err: err, attention: true}
 	}
@@ -249,7 +249,7 @@ func connect(gen uint64, argv []string, since uint64, ref protocol.MachineRef, o
 		req.close()
 		return &linkDown{gen: gen, err: fmt.Errorf("the remote herdr %s speaks protocol %d, this one %d", protocol.Printable(pong.Version), pong.Protocol, protocol.ProtocolVersion), attention: true}
 	}
-	ev, err := subscribe(argv, since, onEvent)
+	ev, err := subscribe(argv, env, since, onEvent)
 	if err != nil {
 		req.close()
 		return &linkDown{gen: gen, err: err}
@@ -278,9 +278,9 @@ func streamKinds() []protocol.Subscription {
 
 // subscribe opens the event session, resuming after since when the
 // remote still retains it, else from now.
-func subscribe(argv []string, since uint64, onEvent func([]byte, *inbox)) (*wire, error) {
+func subscribe(argv, env []string, since uint64, onEvent func([]byte, *inbox)) (*wire, error) {
 	for {
-		ev, err := dialWire(argv, onEvent)
+		ev, err := dialWire(argv, env, onEvent)
 		if err != nil {
 			return nil, err
 		}
@@ -695,11 +695,11 @@ func (l *link) forward(ctx actor.Context, call *kit.Call) {
 	}
 	l.waits[key] = nil // its session is being started
 	ctx.Watch(sender)
-	stopped := l.stopped
+	stopped, env := l.stopped, l.opts.Agents.Env()
 	go func() {
 		// waitOver goes before the answer, so the caller's next wait
 		// finds its slot free.
-		w, err := dialWire(argv, nil)
+		w, err := dialWire(argv, env, nil)
 		if err != nil {
 			root.Send(self, &waitOver{caller: key})
 			answer(nil, err)

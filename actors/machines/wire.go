@@ -73,10 +73,11 @@ type answer struct {
 // errWireClosed is a call on a wire whose ssh has ended.
 var errWireClosed = errors.New("connection closed")
 
-// dialWire starts argv (an ssh command line) and reads its output.
-func dialWire(argv []string, stray func(line []byte, q *inbox)) (*wire, error) {
+// dialWire starts argv (an ssh command line) with env (nil: the
+// server's) and reads its output.
+func dialWire(argv, env []string, stray func(line []byte, q *inbox)) (*wire, error) {
 	tail := &tailBuffer{}
-	child, err := saved.StartPipe(argv, tail)
+	child, err := saved.StartPipeEnv(argv, env, tail)
 	if err != nil {
 		return nil, err
 	}

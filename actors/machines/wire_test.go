@@ -12,7 +12,7 @@ import (
 // a reader that waits for room.
 func TestWireInboxIsBounded(t *testing.T) {
 	got := make(chan *inbox, 4*queueLines)
-	w, err := dialWire([]string{"sh", "-c", `yes '{"event":"x","data":{}}'`}, func(_ []byte, q *inbox) { got <- q })
+	w, err := dialWire([]string{"sh", "-c", `yes '{"event":"x","data":{}}'`}, nil, func(_ []byte, q *inbox) { got <- q })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -240,6 +240,9 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		BracketedPaste: modes.BracketedPaste,
 		Mouse:          modes.MouseReporting(),
 		MouseSGR:       modes.MouseSGR,
+		MouseDrag:      modes.MouseButton || modes.MouseAny,
+		MouseMotion:    modes.MouseAny,
+		MousePressOnly: modes.MouseX10 && !modes.MouseNormal && !modes.MouseButton && !modes.MouseAny,
 		AltScreen:      modes.AltScreen,
 		RightClickPane: st.rightClickPane,
 	}

@@ -26,6 +26,7 @@ import (
 	"github.com/herdr-go/herdr/actors/integrations"
 	"github.com/herdr-go/herdr/actors/keeper"
 	"github.com/herdr-go/herdr/actors/kit"
+	machinesaved "github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/actors/session"
@@ -260,7 +261,8 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	machinesPID, controlDir, err := startMachines(system, root, opts.Env, cfg, busPID, sessionPID, log)
+	agents := &machinesaved.SSHAgents{} // lent by clients (server.ssh_agent.register), used by the machines' ssh
+	machinesPID, controlDir, err := startMachines(system, root, opts.Env, cfg, busPID, sessionPID, agents, log)
 	if err != nil {
 		listener.Close()
 		return err
@@ -292,7 +294,7 @@ func Run(opts Options) error {
 			os.Exit(0)
 		}}
 	gw := gateway.Options{Listener: listener, Session: sessionPID, Reads: reads, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
-		CallDeadline: callDeadline}
+		CallDeadline: callDeadline, Agents: agents}
 	if handoffSupported {
 		gw.Handoff = handoff.handoff
 	}

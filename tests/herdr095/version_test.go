@@ -32,7 +32,7 @@ func TestHerdr095_PingIsHerdr095WithOurBuildBeside(t *testing.T) {
 	t.Parallel()
 	s := StartServer(t)
 	got := wire(t, s, `{"id":"v1","method":"ping","params":{}}`)
-	const head = `{"id":"v1","result":{"type":"pong","version":"0.9.5","protocol":22,"capabilities":{"live_handoff":true,"detached_server_daemon":true,"endpoint_protocol_generation":1,"surface_interest":true,"health_check":true},"pid":`
+	const head = `{"id":"v1","result":{"type":"pong","version":"0.9.5","protocol":22,"capabilities":{"live_handoff":true,"detached_server_daemon":true,"endpoint_protocol_generation":1,"surface_interest":true,"health_check":true,"ssh_agent_registration":true},"pid":`
 	if !strings.HasPrefix(got, head) {
 		t.Fatalf("ping answered\n%s\nwant it to begin\n%s", got, head)
 	}

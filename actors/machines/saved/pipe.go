@@ -33,10 +33,18 @@ type Child struct {
 // as pipes and its stderr to stderr: the one way both the CLI and the
 // server's machine links run ssh.
 func StartPipe(argv []string, stderr io.Writer) (*Child, error) {
+	return StartPipeEnv(argv, nil, stderr)
+}
+
+// StartPipeEnv is StartPipe with the child's environment (nil: this
+// process's): a machine link's ssh gets the agent a client lent
+// (SSHAgents.Env).
+func StartPipeEnv(argv, env []string, stderr io.Writer) (*Child, error) {
 	if len(argv) == 0 {
 		return nil, errors.New("no command to run")
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
