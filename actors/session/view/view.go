@@ -93,8 +93,13 @@ type View struct {
 	Panes []atomic.Pointer[Pane]
 	// by current public id, the index in Spaces, Tabs or Panes
 	WSByID, TabByID, PaneByID map[string]int
-	FocusedPane               int // index in Panes, -1 for none
-	FocusedWS, FocusedTab     string
+	// Raw is each pane's raw id (model.Pane.Raw), beside Panes; Former
+	// maps the ids panes had before moving workspaces to their index.
+	// Both serve the id forms the model resolves (resolve.go).
+	Raw                   []uint64
+	Former                map[string]int
+	FocusedPane           int // index in Panes, -1 for none
+	FocusedWS, FocusedTab string
 }
 
 // Space is a workspace's record and where its tabs and panes are.
