@@ -124,7 +124,8 @@ type flush struct{}
 // maps below have one writer.
 type Bus struct {
 	log      *slog.Logger
-	present  Present // nil: no fast path
+	present  Present  // nil: no fast path
+	reads    ReadSide // nil: events.wait is not answered (wait.go)
 	ring     []*record
 	size     int // retained records
 	start    int // index of the oldest
@@ -172,11 +173,15 @@ type Present func(Match) protocol.EventData
 // PropsPresent is PropsCarried for a bus that answers a wait the present
 // state matches at once (nil: only from what it published).
 func PropsPresent(history int, log *slog.Logger, c *Carried, present Present) *actor.Props {
+	return props(history, log, c, present, nil)
+}
+
+func props(history int, log *slog.Logger, c *Carried, present Present, reads ReadSide) *actor.Props {
 	if history <= 0 {
 		history = DefaultHistory
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
-		b := &Bus{log: log, present: present, ring: make([]*record, history), nextSeq: 1,
+		b := &Bus{log: log, present: present, reads: reads, ring: make([]*record, history), nextSeq: 1,
 			subs: map[string]*child{}, waits: map[string]*child{}, byConn: map[string]*actor.PID{}, lastOutput: map[string]*volatileEvent{}}
 		b.restore(c)
 		return b
@@ -227,6 +232,14 @@ func (b *Bus) Receive(ctx actor.Context) {
 		b.subscribe(ctx, msg)
 	case *Wait:
 		b.wait(ctx, msg)
+	case *kit.Call:
+		if h, ok := Registry.Lookup(msg.Method); ok {
+			h(b, ctx, msg)
+		} else {
+			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", msg.Method)))
+		}
+	case *caughtUp:
+		b.startWait(ctx, msg.call, msg.to)
 	case *Ack:
 		// Connections acknowledge through the bus: the Ack queues behind
 		// the publishes already here, so a subscriber that keeps up gets

@@ -137,7 +137,7 @@ func Run(opts Options) error {
 		return fmt.Errorf("spawn server actor: %w", err)
 	}
 	reads := view.NewReadSide() // the session publishes, connections and the bus read
-	busPID, err := spawnChild(system, root, events.PropsPresent(0, log, history, reads.Present), "events")
+	busPID, err := spawnChild(system, root, events.PropsRead(0, log, history, reads), "events")
 	if err != nil {
 		listener.Close()
 		return err
@@ -149,7 +149,7 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	owners := map[protocol.Owner]*actor.PID{protocol.OwnerClients: clientsPID}
+	owners := map[protocol.Owner]*actor.PID{protocol.OwnerClients: clientsPID, protocol.OwnerEvents: busPID}
 	pluginsPID, err := spawnChild(system, root, plugins.Props(plugins.Options{
 		ConfigDir: protocol.ConfigDir(opts.Env), StateDir: protocol.StateDir(opts.Env),
 		SocketPath: opts.SocketPath, BinPath: bin, Events: busPID, Clients: clientsPID, Log: log,

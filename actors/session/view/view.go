@@ -21,6 +21,10 @@ type ReadSide struct {
 	cur      atomic.Pointer[View]
 	posted   atomic.Int64
 	received atomic.Int64
+	// waits are events.wait calls waiting for the session to catch up
+	// (wait.go); pending counts them, so a message costs a load when none.
+	waits   waiters
+	pending atomic.Int32
 }
 
 // MailboxStarted implements actor.MailboxMiddleware.
@@ -32,7 +36,10 @@ func (r *ReadSide) MessagePosted(any) { r.posted.Add(1) }
 
 // MessageReceived implements actor.MailboxMiddleware: called after the
 // message was handled.
-func (r *ReadSide) MessageReceived(any) { r.received.Add(1) }
+func (r *ReadSide) MessageReceived(any) {
+	r.received.Add(1)
+	r.wake()
+}
 
 // MailboxEmpty implements actor.MailboxMiddleware.
 func (r *ReadSide) MailboxEmpty() {}
@@ -69,7 +76,10 @@ func (r *ReadSide) Newest() *View { return r.cur.Load() }
 
 // Publish makes v the View reads answer from. v is not changed after,
 // but for its panes' records (View.Panes).
-func (r *ReadSide) Publish(v *View) { r.cur.Store(v) }
+func (r *ReadSide) Publish(v *View) {
+	r.cur.Store(v)
+	r.wake()
+}
 
 // Methods are the methods a ReadSide answers.
 func Methods() []string {
