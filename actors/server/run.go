@@ -144,7 +144,7 @@ func Run(opts Options) error {
 	}
 	// Every pane of this server, popups included, shares one runtime.
 	panes := pane.NewRuntime()
-	clientsPID, err := spawnChild(system, root, clients.Props(clients.Options{Config: cfg, SocketPath: opts.SocketPath, BinPath: bin, Home: opts.Env("HOME"), Log: log, StartPane: panes.Start}), "clients")
+	clientsPID, err := spawnChild(system, root, clients.Props(clients.Options{Config: cfg, SocketPath: opts.SocketPath, BinPath: bin, Home: opts.Env("HOME"), Log: log, StartPane: panes.Start, Reads: reads}), "clients")
 	if err != nil {
 		listener.Close()
 		return err
@@ -243,6 +243,7 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	system.Root.Send(clientsPID, &clients.Peers{Session: sessionPID, Plugins: pluginsPID})
 	tasksPID, err := spawnChild(system, root, tasks.Props(tasks.Options{Events: busPID, Session: sessionPID, Store: taskStore, Restore: savedTasks, Retention: taskRetention(cfg.Tasks), Log: log}), "tasks")
 	if err != nil {
 		listener.Close()

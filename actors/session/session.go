@@ -214,7 +214,7 @@ var Registry = kit.NewRegistry(protocol.OwnerSession, "actors/session",
 	area(serverHandlers), area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
 	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers), area(eventsHandlers),
 	area(agentHandlers), area(agentRoutes), area(screenHandlers), area(worktreeHandlers), area(worktreeRoutes),
-	area(pluginHandlers), area(editRoutes), area(commandHandlers),
+	area(pluginHandlers), area(commandHandlers),
 ).WithFit(func(m protocol.Method, h anyHandler) error {
 	if !h.takes(m.Target) {
 		return fmt.Errorf("its handler is a %T, which does not take target kind %d", h, m.Target)
