@@ -91,13 +91,15 @@ func (p *Pane) paneScroll(ctx actor.Context, req *Request) *kit.Reply {
 type ReadSelection struct {
 	Call      *kit.Call
 	Selection protocol.PaneSelectionReadParams
+	// To gets the SelectionRead (nil: the pane's parent).
+	To *actor.PID
 }
 
 // CarriedCall implements kit.CallCarrier.
 func (m *ReadSelection) CarriedCall() *kit.Call { return m.Call }
 
 // SelectionRead is the text ReadSelection asked for, on its way back to
-// the pane's parent.
+// ReadSelection.To.
 type SelectionRead struct {
 	Call *kit.Call
 	Text string
@@ -113,7 +115,11 @@ func (p *Pane) readSelection(ctx actor.Context, m *ReadSelection) {
 		return
 	}
 	text := p.term.ReadText(toPoint(m.Selection.Anchor), toPoint(m.Selection.Cursor))
-	ctx.RequestWithCustomSender(ctx.Parent(), &SelectionRead{Call: m.Call, Text: text}, ctx.Sender())
+	to := m.To
+	if to == nil {
+		to = ctx.Parent()
+	}
+	ctx.RequestWithCustomSender(to, &SelectionRead{Call: m.Call, Text: text}, ctx.Sender())
 }
 
 func (p *Pane) selectionRead(_ actor.Context, req *Request) *kit.Reply {

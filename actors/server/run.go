@@ -19,6 +19,7 @@ import (
 	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/buffers"
 	"github.com/herdr-go/herdr/actors/clients"
+	"github.com/herdr-go/herdr/actors/commands"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detector/rules"
 	"github.com/herdr-go/herdr/actors/events"
@@ -212,6 +213,14 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	// command.invoke: told a reload before the actors reloads hands it to.
+	commandsPID, err := spawnChild(system, root, commands.Props(commands.Options{Reads: reads, Plugins: pluginsPID,
+		Keys: cfg.Keys.Commands, Reloaded: reloadsPID, Log: log}), "commands")
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	owners[protocol.OwnerCommands] = commandsPID
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Reads:       reads,
 		Events:      busPID,
@@ -227,7 +236,7 @@ func Run(opts Options) error {
 		Env:         opts.Env,
 		Log:         log,
 		Config:      cfg,
-		Reloaded:    reloadsPID,
+		Reloaded:    commandsPID,
 		Cols:        cfg.Advanced.HeadlessCols,
 		Rows:        cfg.Advanced.HeadlessRows,
 		SessionFile: sessionFile,

@@ -36,6 +36,7 @@ func Build(m *model.Model, old *View, caches []*TabCache, panes int, paneOf Pane
 		Panes:       make([]atomic.Pointer[Pane], panes),
 		Raw:         make([]uint64, panes),
 		FocusedPane: -1,
+		Area:        m.Area,
 	}
 	out := make([]*TabCache, 0, tabs)
 	focused := ""
@@ -46,7 +47,7 @@ func Build(m *model.Model, old *View, caches []*TabCache, panes int, paneOf Pane
 	same := old != nil // the ids, in the same order, as old's
 	for i, w := range m.Workspaces {
 		same = same && i < len(old.Spaces) && old.Spaces[i].Info.WorkspaceID == w.ID
-		wv := Space{FirstTab: len(v.Tabs), FirstPane: n}
+		wv := Space{FirstTab: len(v.Tabs), FirstPane: n, Cwd: w.Cwd}
 		wsStatus, wsPanes := protocol.StatusUnknown, 0
 		for _, t := range w.Tabs {
 			j := len(v.Tabs)

@@ -3,6 +3,8 @@ package view
 import (
 	"sync/atomic"
 
+	"github.com/asynkron/protoactor-go/actor"
+
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/protocol"
@@ -110,11 +112,14 @@ type View struct {
 	Former                map[string]int
 	FocusedPane           int // index in Panes, -1 for none
 	FocusedWS, FocusedTab string
+	// Area is the tab area in cells (the size commands are run with).
+	Area layout.Rect
 }
 
 // Space is a workspace's record and where its tabs and panes are.
 type Space struct {
 	Info               protocol.WorkspaceInfo
+	Cwd                string // the workspace's folder (a command's context)
 	FirstTab, TabEnd   int
 	FirstPane, PaneEnd int
 }
@@ -130,6 +135,9 @@ type Tab struct {
 type Pane struct {
 	Info  protocol.PaneInfo
 	Agent *protocol.AgentInfo // nil when it hosts no agent
+	// PID is the pane's actor, for the actors that resolve a pane from
+	// the View and then ask it something (its selection's text).
+	PID *actor.PID
 }
 
 // Rec is the record of Panes[i].
