@@ -48,6 +48,42 @@ func Props(opts Options) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor { return &Commands{opts: opts, keys: opts.Keys} }, kit.Guarded(opts.Log))
 }
 
+// held is a message held until the read side caught up with it.
+type held struct {
+	to  *actor.PID
+	run func(ctx actor.Context, to *actor.PID) *kit.Reply
+}
+
+// afterCaughtUp runs run, answering the sender with what it returns (nil:
+// run answers, or someone it asked does), once the read side shows every
+// message the session was sent before this one came.
+func (c *Commands) afterCaughtUp(ctx actor.Context, run func(ctx actor.Context, to *actor.PID) *kit.Reply) {
+	to, self, root := ctx.Sender(), ctx.Self(), ctx.ActorSystem().Root
+	if c.opts.Reads == nil {
+		ctx.Send(to, kit.Fail(protocol.Errorf(protocol.CodeInternal, "the commands actor has no read side")))
+		return
+	}
+	if c.opts.Reads.AfterCaughtUp(func() { root.Send(self, &held{to: to, run: run}) }) {
+		if reply := run(ctx, to); reply != nil {
+			ctx.Send(to, reply)
+		}
+	}
+}
+
+// linkFound hands a link pane.link.activate found to the plugins actor,
+// with the context of the pane clicked, which runs the first matching
+// link handler or answers that none took it.
+func (c *Commands) linkFound(ctx actor.Context, m *pane.LinkFound, to *actor.PID) *kit.Reply {
+	if c.opts.Plugins == nil {
+		return kit.Done(protocol.PaneLinkActivated{URL: protocol.Ptr(m.URL)})
+	}
+	ic := protocol.PluginInvocationContext{FocusedPaneID: protocol.Ptr(m.PaneID), ClickedURL: protocol.Ptr(m.URL),
+		InvocationSource: protocol.Ptr("link_click"), CorrelationID: protocol.Ptr("link_click")}
+	_ = c.opts.Reads.Newest().FillContext(&ic) // it names the pane only, which the pane just vouched for
+	ctx.RequestWithCustomSender(c.opts.Plugins, &plugins.Invoke{Call: m.Call, Context: ic}, to)
+	return nil
+}
+
 // caughtUp is a call held until the read side caught up with it.
 type caughtUp struct {
 	call *kit.Call
@@ -68,6 +104,12 @@ func (c *Commands) Receive(ctx actor.Context) {
 		}
 	case *caughtUp:
 		if reply := c.resolve(ctx, msg.call, msg.to); reply != nil {
+			ctx.Send(msg.to, reply)
+		}
+	case *pane.LinkFound:
+		c.afterCaughtUp(ctx, func(ctx actor.Context, to *actor.PID) *kit.Reply { return c.linkFound(ctx, msg, to) })
+	case *held:
+		if reply := msg.run(ctx, msg.to); reply != nil {
 			ctx.Send(msg.to, reply)
 		}
 	case *pane.SelectionRead:

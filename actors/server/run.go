@@ -221,6 +221,7 @@ func Run(opts Options) error {
 		return err
 	}
 	owners[protocol.OwnerCommands] = commandsPID
+	panes.SendLinksTo(commandsPID) // pane.link.activate's links
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Reads:       reads,
 		Events:      busPID,

@@ -379,10 +379,6 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.handle(ctx, msg, func() *kit.Reply { return s.route(ctx, msg) })
 	case *pane.InfoAnswer: // copy.go
 		ctx.Respond(s.scrolledInfo(msg))
-	case *pane.LinkFound:
-		if reply := s.linkFound(ctx, msg); reply != nil {
-			ctx.Respond(reply)
-		}
 	case *pane.Facts:
 		if p := s.terms[msg.TerminalID]; p != nil {
 			s.touch(p)
