@@ -26,7 +26,7 @@ func oneTab() *view.ReadSide {
 		Panes:       make([]atomic.Pointer[view.Pane], 2),
 		Raw:         []uint64{1, 2},
 		FocusedPane: 1, FocusedWS: "w1", FocusedTab: "w1:t1",
-		Area:        layout.Rect{W: 100, H: 30},
+		Area: layout.Rect{W: 100, H: 30},
 	}
 	v.Panes[0].Store(&view.Pane{Info: protocol.PaneInfo{PaneID: "w1:p1", TerminalID: "t1", WorkspaceID: "w1", TabID: "w1:t1", Cwd: protocol.Ptr("/src/a")}})
 	v.Panes[1].Store(&view.Pane{Info: protocol.PaneInfo{PaneID: "w1:p2", TerminalID: "t2", WorkspaceID: "w1", TabID: "w1:t1", Cwd: protocol.Ptr("/src/b")}})
