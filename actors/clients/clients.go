@@ -30,6 +30,7 @@ var Registry = kit.NewRegistry(protocol.OwnerClients, "actors/clients", map[stri
 		return c.claim(ctx, call.Params.(*protocol.TerminalClaimParams))
 	},
 	"pane.edit_scrollback": (*Clients).editScrollback, // session.go
+	"screen.subscribe":     (*Clients).screenSubscribe,
 })
 
 // toastInterval is the least time between two toasts.

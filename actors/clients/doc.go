@@ -10,8 +10,8 @@
 // front and forwards popup.open with the focused pane's context, and the
 // plugins actor sends it plugin popups. It checks a popup's program and
 // folder and makes its environment (popup.go). It owns no topology: the
-// calls about the session's panes it answers (pane.edit_scrollback,
-// session.go) resolve their ids from the session's published read side
+// calls about the session's panes it answers (screen.subscribe,
+// pane.edit_scrollback: session.go) resolve their ids from the session's published read side
 // (Options.Reads) and ask the session only for the pane they open
 // (kit.OpenPane), which the session answers the caller with.
 package clients

@@ -4,12 +4,13 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/view"
 	"github.com/herdr-go/herdr/protocol"
 )
 
 // The calls the clients actor answers about the session's panes
-// (pane.edit_scrollback, command.invoke): it resolves their ids from the
+// (pane.edit_scrollback, screen.subscribe): it resolves their ids from the
 // session's published read side (Options.Reads), never entering the
 // session's mailbox, and asks the session only for the topology change a
 // call needs (kit.OpenPane), which the session answers the caller with.
@@ -78,4 +79,35 @@ func (c *Clients) openScrollbackEditor(ctx actor.Context, v *view.View, call *ki
 		Argv: []string{c.opts.BinPath, "pane", "scrollback-editor", id}, Label: "scrollback", Focus: true,
 		Answer: func(protocol.PaneInfo) protocol.Result { return protocol.OK{} }}, to)
 	return nil
+}
+
+// screen.subscribe replaces the set of panes the calling connection
+// streams: every pane the read side shows is told whether the connection
+// watches it (the panes send the frames themselves), so no record of the
+// connection is kept here and a pane forgets it when the connection ends.
+// An id that names no pane is left out of the answer.
+func (c *Clients) screenSubscribe(ctx actor.Context, call *kit.Call) *kit.Reply {
+	return c.withView(ctx, call, (*Clients).watchScreens)
+}
+
+func (c *Clients) watchScreens(ctx actor.Context, v *view.View, call *kit.Call, to *actor.PID) *kit.Reply {
+	prm := call.Params.(*protocol.ScreenSubscribeParams)
+	want := make(map[int]string, len(prm.PaneIDs)) // index in v.Panes → id the client knows
+	res := protocol.ScreenSubscribed{PaneIDs: []string{}}
+	for _, id := range prm.PaneIDs {
+		if i, err := v.ResolvePane(id); err == nil {
+			if _, dup := want[i]; !dup {
+				want[i] = id
+				res.PaneIDs = append(res.PaneIDs, id)
+			}
+		}
+	}
+	graphics := prm.Graphics && c.opts.Config.Terminal.KittyGraphics // read at start, as the gate is
+	for i := range v.Panes {
+		if pid := v.Rec(i).PID; pid != nil {
+			id, watch := want[i]
+			ctx.Send(pid, &pane.ScreenWatch{Sub: to, PaneID: id, Watch: watch, Graphics: graphics})
+		}
+	}
+	return kit.Done(res)
 }

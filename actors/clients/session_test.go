@@ -8,6 +8,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/view"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -96,5 +97,49 @@ func TestEditScrollback_ResolvesFromTheReadSideAndAsksTheSession(t *testing.T) {
 	res, _ := system.Root.RequestFuture(noBin, &kit.Call{ID: "e", Method: "pane.edit_scrollback", Params: &protocol.PaneEditScrollbackParams{PaneID: "w1:p1"}}, 5*time.Second).Result()
 	if r := res.(*kit.Reply); protocol.AsError(r.Err).Code != protocol.CodeNotSupported {
 		t.Fatalf("without the program's path: %+v", r)
+	}
+}
+
+// watcher is a stand-in pane that keeps the ScreenWatch it is told.
+type watcher struct{ got chan *pane.ScreenWatch }
+
+func (w *watcher) Receive(ctx actor.Context) {
+	if m, ok := ctx.Message().(*pane.ScreenWatch); ok {
+		w.got <- m
+	}
+}
+
+// screen.subscribe is the clients actor's: every pane the read side shows
+// is told whether the caller watches it, under the id the caller used (a
+// legacy form too); an unknown id and a second id of the same pane are
+// left out of the answer.
+func TestScreenSubscribe_TellsEveryPaneFromTheReadSide(t *testing.T) {
+	system := actor.NewActorSystem()
+	reads := twoPanes()
+	v := reads.Newest()
+	panes := make([]*watcher, 2)
+	for i := range panes {
+		panes[i] = &watcher{got: make(chan *pane.ScreenWatch, 4)}
+		w := panes[i]
+		rec := *v.Rec(i)
+		rec.PID = system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return w }))
+		v.Panes[i].Store(&rec)
+	}
+	pid := system.Root.Spawn(Props(Options{Reads: reads}))
+	system.Root.Send(pid, &Peers{Session: pid})
+	res, err := system.Root.RequestFuture(pid, &kit.Call{ID: "s", Method: "screen.subscribe", Params: &protocol.ScreenSubscribeParams{
+		PaneIDs: []string{"p_2", "w9:p9", "w1:p2"}}}, 5*time.Second).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := res.(*kit.Reply).Result.(protocol.ScreenSubscribed).PaneIDs
+	if len(got) != 1 || got[0] != "p_2" {
+		t.Fatalf("subscribed %v, want [p_2]", got)
+	}
+	if m := <-panes[0].got; m.Watch {
+		t.Errorf("w1:p1 was told %+v, want not watched", m)
+	}
+	if m := <-panes[1].got; !m.Watch || m.PaneID != "p_2" || m.Sub == nil {
+		t.Errorf("w1:p2 was told %+v, want watched as p_2", m)
 	}
 }
