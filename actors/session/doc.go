@@ -30,4 +30,11 @@
 // actors are its children (HandleFailure says what happens when one
 // fails); the entity actors are started and stopped at the end of the
 // message that made or removed their entity.
+//
+// Some calls about the session's panes never enter its mailbox: their
+// owners resolve the ids from the newest View (view.View.Resolve*, every
+// form the model accepts) and ask the session only for the topology
+// change they need (kit.OpenPane): events.wait (the bus),
+// screen.subscribe and pane.edit_scrollback (the clients actor),
+// command.invoke and pane.link.activate's links (the commands actor).
 package session
