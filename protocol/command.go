@@ -4,7 +4,7 @@ import "strings"
 
 // commandMethods run a configured command by id (protocol 22).
 var commandMethods = []Method{
-	{Name: "command.invoke", Since: "0.9.0", Params: func() Params { return &CommandInvokeParams{} }, Result: "ok", Summary: "Run a [[keys.command]] (by its id, else keys.command.<index>) or a plugin action by id, with a workspace, tab and pane as its context", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "command.invoke", Since: "0.9.0", Params: func() Params { return &CommandInvokeParams{} }, Result: "ok", Summary: "Run a [[keys.command]] (by its id, else keys.command.<index>) or a plugin action by id, with a workspace, tab and pane as its context", Owner: OwnerCommands, Shape: ShapeAnswer},
 }
 
 // CodeCommandNotFound: command.invoke named no key command and no plugin

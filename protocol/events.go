@@ -8,7 +8,7 @@ import (
 
 var eventsMethods = []Method{
 	{Name: "events.subscribe", Since: "0.2.0", Params: func() Params { return &EventsSubscribeParams{} }, Result: "subscription_started", Summary: "Stream events on this connection", Owner: OwnerSession, Shape: ShapeStream},
-	{Name: "events.wait", Since: "0.2.0", Params: func() Params { return &EventsWaitParams{} }, Result: "wait_matched", Summary: "Wait for one event (or a state that already matches)", Owner: OwnerSession, Shape: ShapeWait},
+	{Name: "events.wait", Since: "0.2.0", Params: func() Params { return &EventsWaitParams{} }, Result: "wait_matched", Summary: "Wait for one event (or a state that already matches)", Owner: OwnerEvents, Shape: ShapeWait},
 }
 
 // EventData is implemented by every lifecycle event payload; EventKind is

@@ -15,7 +15,7 @@ var paneMethods = []Method{
 	{Name: "pane.read", Since: "0.2.0", Pipeline: true, Params: func() Params { return &PaneReadParams{} }, Result: "pane_read", Summary: "Read a pane's screen or recent output", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "pane.wait_for_output", Since: "0.2.0", Params: func() Params { return &PaneWaitForOutputParams{} }, Result: "output_matched", Summary: "Wait until a pane shows matching output", Target: TargetPane, Owner: OwnerPane, Shape: ShapeWait},
 	{Name: "pane.process_info", Since: "0.7.0", Pipeline: true, Params: func() Params { return &PaneProcessInfoParams{} }, Result: "pane_process_info", Summary: "The pane's shell and foreground processes", Target: TargetFocusedPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "pane.edit_scrollback", Since: "0.9.0", Params: func() Params { return &PaneEditScrollbackParams{} }, Result: "ok", Summary: "Open a pane's whole scrollback in $VISUAL or $EDITOR, in a zoomed pane of its own that closes with the editor", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.edit_scrollback", Since: "0.9.0", Params: func() Params { return &PaneEditScrollbackParams{} }, Result: "ok", Summary: "Open a pane's whole scrollback in $VISUAL or $EDITOR, in a zoomed pane of its own that closes with the editor", Target: TargetPane, Owner: OwnerClients, Shape: ShapeAnswer},
 }
 
 // Read sources and formats.

@@ -39,10 +39,16 @@ const (
 	OwnerTasks
 	// OwnerBuffers: the paste buffers' actor.
 	OwnerBuffers
+	// OwnerEvents: the event bus (events.wait, resolved from the session's
+	// published read side).
+	OwnerEvents
+	// OwnerCommands: the commands actor (command.invoke, resolved from the
+	// session's published read side).
+	OwnerCommands
 	ownerEnd
 )
 
-var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks", "buffers"}
+var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks", "buffers", "events", "commands"}
 
 // String is the owner's name, as errors and the docs spell it.
 func (o Owner) String() string {

@@ -9,6 +9,7 @@ import (
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/view"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -28,6 +29,8 @@ var Registry = kit.NewRegistry(protocol.OwnerClients, "actors/clients", map[stri
 	"terminal.claim": func(c *Clients, ctx actor.Context, call *kit.Call) *kit.Reply {
 		return c.claim(ctx, call.Params.(*protocol.TerminalClaimParams))
 	},
+	"pane.edit_scrollback": (*Clients).editScrollback, // session.go
+	"screen.subscribe":     (*Clients).screenSubscribe,
 })
 
 // toastInterval is the least time between two toasts.
@@ -59,6 +62,9 @@ type Options struct {
 	// StartPane starts a popup's terminal (the server's pane.Runtime.Start;
 	// nil: no popups).
 	StartPane func(pane.Spec) (*actor.Props, func(), error)
+	// Reads is the session's read side, which the calls about its panes
+	// resolve ids from (session.go); nil answers them internal_error.
+	Reads *view.ReadSide
 }
 
 // Clients is the actor.
@@ -78,6 +84,8 @@ type Clients struct {
 	// owners is the controlling connection of each claimed terminal
 	// (terminal.claim), released when that connection goes away.
 	owners map[string]*actor.PID
+	// session and plugins are told by Peers (session.go).
+	session, plugins *actor.PID
 }
 
 // Props returns the props of the clients actor. A popup's terminal that
@@ -108,6 +116,10 @@ func (c *Clients) Receive(ctx actor.Context) {
 		c.popupGone(ctx, nil, msg.TerminalID)
 	case *SetConfig:
 		c.cfg = msg.Config
+	case *Peers:
+		c.session, c.plugins = msg.Session, msg.Plugins
+	case *caughtUp:
+		c.caughtUpRun(ctx, msg)
 	case *kit.Push:
 		if c.front != nil {
 			ctx.Send(c.front, msg)

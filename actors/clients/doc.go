@@ -9,6 +9,9 @@
 // popup.send_text calls; the session tells it which connection is in
 // front and forwards popup.open with the focused pane's context, and the
 // plugins actor sends it plugin popups. It checks a popup's program and
-// folder and makes its environment (popup.go). It owns no topology and
-// never asks the session anything.
+// folder and makes its environment (popup.go). It owns no topology: the
+// calls about the session's panes it answers (screen.subscribe,
+// pane.edit_scrollback: session.go) resolve their ids from the session's published read side
+// (Options.Reads) and ask the session only for the pane they open
+// (kit.OpenPane), which the session answers the caller with.
 package clients

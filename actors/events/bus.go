@@ -130,6 +130,7 @@ type flush struct{}
 type Bus struct {
 	log      *slog.Logger
 	present  Present       // nil: no fast path
+	reads    ReadSide      // nil: events.wait is not answered (wait.go)
 	stall    time.Duration // a subscriber's stall timeout (sub.go)
 	ring     []*record
 	size     int // retained records
@@ -178,17 +179,21 @@ type Present func(Match) protocol.EventData
 // PropsPresent is PropsCarried for a bus that answers a wait the present
 // state matches at once (nil: only from what it published).
 func PropsPresent(history int, log *slog.Logger, c *Carried, present Present) *actor.Props {
-	return PropsStall(history, log, c, present, DefaultStallTimeout)
+	return props(history, log, c, present, nil, DefaultStallTimeout)
 }
 
 // PropsStall is PropsPresent with the stall timeout of its subscribers
 // (0: none is ever dropped for stalling).
 func PropsStall(history int, log *slog.Logger, c *Carried, present Present, stall time.Duration) *actor.Props {
+	return props(history, log, c, present, nil, stall)
+}
+
+func props(history int, log *slog.Logger, c *Carried, present Present, reads ReadSide, stall time.Duration) *actor.Props {
 	if history <= 0 {
 		history = DefaultHistory
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
-		b := &Bus{log: log, present: present, stall: stall, ring: make([]*record, history), nextSeq: 1,
+		b := &Bus{log: log, present: present, reads: reads, stall: stall, ring: make([]*record, history), nextSeq: 1,
 			subs: map[string]*child{}, waits: map[string]*child{}, byConn: map[string]*actor.PID{}, lastOutput: map[string]*volatileEvent{}}
 		b.restore(c)
 		return b
@@ -239,6 +244,14 @@ func (b *Bus) Receive(ctx actor.Context) {
 		b.subscribe(ctx, msg)
 	case *Wait:
 		b.wait(ctx, msg)
+	case *kit.Call:
+		if h, ok := Registry.Lookup(msg.Method); ok {
+			h(b, ctx, msg)
+		} else {
+			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", msg.Method)))
+		}
+	case *caughtUp:
+		b.startWait(ctx, msg.call, msg.to)
 	case *Ack:
 		// Connections acknowledge through the bus: the Ack queues behind
 		// the publishes already here, so a subscriber that keeps up gets

@@ -268,3 +268,71 @@ func TestBus_WaitPresentAnswersAtOnce(t *testing.T) {
 		t.Fatalf("wait reply = %+v", r)
 	}
 }
+
+// fakeReads is a read side whose catching up the test controls.
+type fakeReads struct {
+	caught chan bool // AfterCaughtUp's answer, one per call
+	later  chan func()
+}
+
+func (f *fakeReads) Present(m Match) protocol.EventData {
+	if m.Kind == "workspace_renamed" && m.WorkspaceID == "w1" && m.Label == "now" {
+		return protocol.WorkspaceRenamedEvent{WorkspaceID: "w1", Label: "now"}
+	}
+	return nil
+}
+
+func (f *fakeReads) ResolveWait(m *protocol.EventMatch) (Match, error) {
+	if m.WorkspaceID == nil || (*m.WorkspaceID != "1" && *m.WorkspaceID != "w1") {
+		return Match{}, protocol.Errorf(protocol.CodeWorkspaceNotFound, "workspace not found")
+	}
+	return Match{Kind: m.Event, WorkspaceID: "w1", Label: *m.Label}, nil
+}
+
+func (f *fakeReads) AfterCaughtUp(fn func()) bool {
+	if <-f.caught {
+		return true
+	}
+	f.later <- fn
+	return false
+}
+
+// The bus answers events.wait itself: ids resolved by the read side (a
+// position becomes w1), a state already shown answered at once, an
+// unknown id its not-found code, and a wait that came before the session
+// caught up resolved only once it has.
+func TestBus_EventsWaitCall(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
+	t.Cleanup(system.Shutdown)
+	reads := &fakeReads{caught: make(chan bool, 4), later: make(chan func(), 4)}
+	bus := system.Root.Spawn(PropsRead(8, log, &Carried{NextSeq: 1}, reads))
+	w, got := spawnProbe(system, bus, false)
+	wait := func(ws, label string) {
+		system.Root.RequestWithCustomSender(bus, &kit.Call{ID: "1", Method: "events.wait", Params: &protocol.EventsWaitParams{
+			MatchEvent: &protocol.EventMatch{Event: "workspace_renamed", WorkspaceID: &ws, Label: &label}}}, w)
+	}
+	reads.caught <- true
+	wait("1", "now")
+	if r := next(t, got).(*kit.Reply); r.Err != nil || !strings.Contains(string(r.Result.(protocol.WaitMatched).Event), `"now"`) {
+		t.Fatalf("present wait reply = %+v", r)
+	}
+	reads.caught <- true
+	wait("w9", "now")
+	if r := next(t, got).(*kit.Reply); protocol.AsError(r.Err).Code != protocol.CodeWorkspaceNotFound {
+		t.Fatalf("unknown workspace: %+v", r)
+	}
+	reads.caught <- false
+	wait("1", "later")
+	var fn func()
+	select {
+	case fn = <-reads.later:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the bus did not wait for the read side")
+	}
+	fn()
+	system.Root.Send(bus, &Publish{Data: protocol.WorkspaceRenamedEvent{WorkspaceID: "w1", Label: "later"}, Fields: Fields{WorkspaceID: "w1", Label: "later"}})
+	if r := next(t, got).(*kit.Reply); r.Err != nil || !strings.Contains(string(r.Result.(protocol.WaitMatched).Event), `"later"`) {
+		t.Fatalf("wait reply = %+v", r)
+	}
+}

@@ -30,8 +30,13 @@
 // Resume, sent when the handoff failed), so no number is given twice. The
 // new server's bus starts from it (PropsCarried) and numbers on.
 //
-// A wait the present state already matches is answered by the bus at once
-// (Present: the server's reads the session's newest View); else a wait is a
+// events.wait is the bus's own method (wait.go, Registry): it resolves the
+// wait's ids from the session's published read side (ReadSide, the
+// server's is actors/session/view.ReadSide), once that shows every
+// message the session was sent before the call came, so a write answered
+// before the wait was sent is seen; the session is not asked. A wait the
+// present state already matches is answered by the bus at once
+// (ReadSide.Present); else a wait is a
 // short-lived child: it answers its connection with the first
 // matching record published after it was spawned, or a timeout error from
 // a scheduler timer (not SetReceiveTimeout, which races in this protoactor

@@ -195,7 +195,7 @@ func TestConn_Budget_StalledClientIsClosed(t *testing.T) {
 func TestConn_Budget_StalledObserverIsDropped(t *testing.T) {
 	system := quietSystem(t)
 	session, _ := bigSession(t, system, 4<<20)
-	l := startGatewayWith(t, system, Options{Session: session, StallTimeout: time.Hour, ObserverStall: time.Second})
+	l := startGatewayWith(t, system, Options{Session: session, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerClients: session}, StallTimeout: time.Hour, ObserverStall: time.Second})
 
 	observer, caller := l.dial(), l.dial()
 	defer observer.Close()

@@ -31,7 +31,8 @@ func TestGateway_StopSaysGoodbyeToInteractiveClients(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := newFakeListener()
-	opts := Options{Listener: l, Session: session, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	// screen.subscribe is the clients actor's: the stand-in answers it too.
+	opts := Options{Listener: l, Session: session, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerClients: session}, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	gw, err := system.Root.SpawnNamed(Props(opts), "gateway")
 	if err != nil {
 		t.Fatal(err)

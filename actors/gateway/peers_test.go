@@ -123,7 +123,8 @@ func TestConn_LongShare_WaitsLeaveRoomForShortCalls(t *testing.T) {
 	system := quietSystem(t)
 	session, held, answer := holdingSession(t, system)
 	const limit = 8
-	l := startGatewayWith(t, system, Options{Session: session, MaxConns: limit})
+	// events.wait is the bus's: the holding actor stands in for it too.
+	l := startGatewayWith(t, system, Options{Session: session, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerEvents: session}, MaxConns: limit})
 	long := longShare(limit)
 	waiters := make([]net.Conn, long)
 	for i := range waiters {

@@ -27,9 +27,10 @@ type InfoAnswer struct {
 // CarriedCall implements kit.CallCarrier.
 func (m *InfoAnswer) CarriedCall() *kit.Call { return m.Call }
 
-// LinkFound hands pane.link.activate's link to the pane's parent (the
-// session), which completes the plugin context and passes it to the
-// plugins actor to run a matching link handler.
+// LinkFound hands pane.link.activate's link to the runtime's links actor
+// (Runtime.SendLinksTo: the server's commands actor), which completes the
+// plugin context and passes it to the plugins actor to run a matching
+// link handler.
 type LinkFound struct {
 	Call   *kit.Call
 	PaneID string
@@ -91,13 +92,15 @@ func (p *Pane) paneScroll(ctx actor.Context, req *Request) *kit.Reply {
 type ReadSelection struct {
 	Call      *kit.Call
 	Selection protocol.PaneSelectionReadParams
+	// To gets the SelectionRead (nil: the pane's parent).
+	To *actor.PID
 }
 
 // CarriedCall implements kit.CallCarrier.
 func (m *ReadSelection) CarriedCall() *kit.Call { return m.Call }
 
 // SelectionRead is the text ReadSelection asked for, on its way back to
-// the pane's parent.
+// ReadSelection.To.
 type SelectionRead struct {
 	Call *kit.Call
 	Text string
@@ -113,7 +116,11 @@ func (p *Pane) readSelection(ctx actor.Context, m *ReadSelection) {
 		return
 	}
 	text := p.term.ReadText(toPoint(m.Selection.Anchor), toPoint(m.Selection.Cursor))
-	ctx.RequestWithCustomSender(ctx.Parent(), &SelectionRead{Call: m.Call, Text: text}, ctx.Sender())
+	to := m.To
+	if to == nil {
+		to = ctx.Parent()
+	}
+	ctx.RequestWithCustomSender(to, &SelectionRead{Call: m.Call, Text: text}, ctx.Sender())
 }
 
 func (p *Pane) selectionRead(_ actor.Context, req *Request) *kit.Reply {
@@ -226,7 +233,7 @@ func (p *Pane) linkResolve(_ actor.Context, req *Request) *kit.Reply {
 }
 
 // linkActivate answers handled=false at once when the cell has no link;
-// otherwise the session and the plugins actor decide (LinkFound).
+// otherwise the links actor and the plugins actor decide (LinkFound).
 func (p *Pane) linkActivate(ctx actor.Context, req *Request) *kit.Reply {
 	url, _, fail := p.linkAt(req.Call.Params.(*protocol.PaneLinkParams))
 	if fail != nil {
@@ -235,6 +242,10 @@ func (p *Pane) linkActivate(ctx actor.Context, req *Request) *kit.Reply {
 	if url == "" {
 		return kit.Done(protocol.PaneLinkActivated{})
 	}
-	ctx.RequestWithCustomSender(ctx.Parent(), &LinkFound{Call: req.Call, PaneID: req.PaneID, URL: url}, ctx.Sender())
+	to := p.rt.linksActor()
+	if to == nil { // no one runs link handlers: the client opens it
+		return kit.Done(protocol.PaneLinkActivated{URL: protocol.Ptr(url)})
+	}
+	ctx.RequestWithCustomSender(to, &LinkFound{Call: req.Call, PaneID: req.PaneID, URL: url}, ctx.Sender())
 	return nil
 }

@@ -43,6 +43,9 @@ type Runtime struct {
 	// every pane started with the same catalog: a Props is only read once
 	// made, and one per pane was about 300 bytes each idle pane kept.
 	detectors atomic.Pointer[detectorProps]
+	// links is the actor the panes hand pane.link.activate's links to
+	// (links.go).
+	links atomic.Pointer[actor.PID]
 }
 
 type detectorProps struct {

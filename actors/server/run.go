@@ -19,6 +19,7 @@ import (
 	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/buffers"
 	"github.com/herdr-go/herdr/actors/clients"
+	"github.com/herdr-go/herdr/actors/commands"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detector/rules"
 	"github.com/herdr-go/herdr/actors/events"
@@ -138,19 +139,19 @@ func Run(opts Options) error {
 		return fmt.Errorf("spawn server actor: %w", err)
 	}
 	reads := view.NewReadSide() // the session publishes, connections and the bus read
-	busPID, err := spawnChild(system, root, events.PropsPresent(0, log, history, reads.Present), "events")
+	busPID, err := spawnChild(system, root, events.PropsRead(0, log, history, reads), "events")
 	if err != nil {
 		listener.Close()
 		return err
 	}
 	// Every pane of this server, popups included, shares one runtime.
 	panes := pane.NewRuntime()
-	clientsPID, err := spawnChild(system, root, clients.Props(clients.Options{Config: cfg, SocketPath: opts.SocketPath, BinPath: bin, Home: opts.Env("HOME"), Log: log, StartPane: panes.Start}), "clients")
+	clientsPID, err := spawnChild(system, root, clients.Props(clients.Options{Config: cfg, SocketPath: opts.SocketPath, BinPath: bin, Home: opts.Env("HOME"), Log: log, StartPane: panes.Start, Reads: reads}), "clients")
 	if err != nil {
 		listener.Close()
 		return err
 	}
-	owners := map[protocol.Owner]*actor.PID{protocol.OwnerClients: clientsPID}
+	owners := map[protocol.Owner]*actor.PID{protocol.OwnerClients: clientsPID, protocol.OwnerEvents: busPID}
 	pluginsPID, err := spawnChild(system, root, plugins.Props(plugins.Options{
 		ConfigDir: protocol.ConfigDir(opts.Env), StateDir: protocol.StateDir(opts.Env),
 		SocketPath: opts.SocketPath, BinPath: bin, Events: busPID, Clients: clientsPID, Log: log,
@@ -213,6 +214,15 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	// command.invoke: told a reload before the actors reloads hands it to.
+	commandsPID, err := spawnChild(system, root, commands.Props(commands.Options{Reads: reads, Plugins: pluginsPID,
+		Keys: cfg.Keys.Commands, Reloaded: reloadsPID, Log: log}), "commands")
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	owners[protocol.OwnerCommands] = commandsPID
+	panes.SendLinksTo(commandsPID) // pane.link.activate's links
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Reads:       reads,
 		Events:      busPID,
@@ -228,7 +238,7 @@ func Run(opts Options) error {
 		Env:         opts.Env,
 		Log:         log,
 		Config:      cfg,
-		Reloaded:    reloadsPID,
+		Reloaded:    commandsPID,
 		Cols:        cfg.Advanced.HeadlessCols,
 		Rows:        cfg.Advanced.HeadlessRows,
 		SessionFile: sessionFile,
@@ -244,6 +254,7 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	system.Root.Send(clientsPID, &clients.Peers{Session: sessionPID, Plugins: pluginsPID})
 	tasksPID, err := spawnChild(system, root, tasks.Props(tasks.Options{Events: busPID, Session: sessionPID, Store: taskStore, Restore: savedTasks, Retention: taskRetention(cfg.Tasks), Log: log}), "tasks")
 	if err != nil {
 		listener.Close()
@@ -275,7 +286,7 @@ func Run(opts Options) error {
 	// A plugin command may be given longer than the default deadline.
 	callDeadline := max(kit.DefaultCallDeadline, plug.CommandTimeout(opts.Env)+time.Minute)
 	webPID, err := spawnChild(system, root, web.Props(web.Options{
-		Session: sessionPID, Events: busPID, Machines: machinesPID, Tasks: tasksPID, Log: log, CallDeadline: callDeadline,
+		Session: sessionPID, Events: busPID, Machines: machinesPID, Tasks: tasksPID, Clients: clientsPID, Log: log, CallDeadline: callDeadline,
 		Listen: cfg.Web.Listen, AllowRemote: cfg.Web.AllowRemote, TokenPath: webTokenPath(opts.LogPath, opts.Env), KeepToken: heir != nil,
 		Adopt: heir.webAdoption(),
 	}), "web")

@@ -2,7 +2,6 @@ package session
 
 import (
 	"regexp"
-	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -12,9 +11,9 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
+// events.wait is the bus's (actors/events), resolved from the read side.
 var eventsHandlers = map[string]handler{
 	"events.subscribe": (*Session).eventsSubscribe,
-	"events.wait":      (*Session).eventsWait,
 }
 
 func (s *Session) statusEvent(p *paneRec) protocol.PaneAgentStatusChangedEvent {
@@ -96,86 +95,6 @@ func (s *Session) eventsSubscribe(ctx actor.Context, call *kit.Call) *kit.Reply 
 	ctx.Send(s.opts.Events, reg)
 	initial = append(initial, prm.RemoteInitial...)
 	return kit.Done(protocol.SubscriptionStarted{Initial: initial})
-}
-
-// eventsWait resolves the wait's ids and hands it to the bus, which
-// answers the connection: at once when the state already matches
-// (view.ReadSide.Present), else with the first event that does.
-func (s *Session) eventsWait(ctx actor.Context, call *kit.Call) *kit.Reply {
-	prm := call.Params.(*protocol.EventsWaitParams)
-	m := prm.MatchEvent
-	match, p, err := s.resolveMatch(m)
-	if err != nil {
-		return kit.Fail(err)
-	}
-	if m.Event == "pane_output_changed" {
-		// A wait for a change waits for the next one unless the caller
-		// names a revision: min_revision to reach, or seen_revision to pass.
-		switch {
-		case m.MinRevision != nil:
-		case m.SeenRevision != nil:
-			match.MinRevision = *m.SeenRevision + 1
-		default:
-			match.MinRevision = p.facts.Revision + 1
-		}
-	}
-	var timeout time.Duration
-	if prm.TimeoutMS != nil {
-		timeout = max(time.Duration(*prm.TimeoutMS)*time.Millisecond, time.Millisecond)
-	}
-	ctx.Send(s.opts.Events, &events.Wait{Sub: ctx.Sender(), Match: match, Timeout: timeout})
-	return nil
-}
-
-// resolveMatch turns a wait's match into the bus's filter: every id it
-// names, in any form the model accepts (legacy ones included), becomes the
-// canonical id the bus compares with, and an id naming nothing answers the
-// entity's not-found code. The one exception is the id of the entity a
-// workspace_created or tab_created wait waits for, which cannot exist yet
-// and is kept as given, a legacy tab form made canonical by its syntax
-// (model.FutureTabID).
-func (s *Session) resolveMatch(m *protocol.EventMatch) (events.Match, *paneRec, error) {
-	str := func(p *string) string {
-		if p == nil {
-			return ""
-		}
-		return *p
-	}
-	match := events.Match{Kind: m.Event, Label: str(m.Label), Agent: str(m.Agent), AgentStatus: str(m.AgentStatus)}
-	if m.MinRevision != nil {
-		match.MinRevision = *m.MinRevision
-	}
-	if id := str(m.WorkspaceID); id != "" {
-		w, err := s.m.ResolveWorkspace(id)
-		switch {
-		case err == nil:
-			match.WorkspaceID = w.ID
-		case m.Event == "workspace_created":
-			match.WorkspaceID = id
-		default:
-			return match, nil, err
-		}
-	}
-	if id := str(m.TabID); id != "" {
-		t, err := s.m.ResolveTab(id)
-		switch {
-		case err == nil:
-			match.TabID = t.ID
-		case m.Event == "tab_created":
-			match.TabID = s.m.FutureTabID(id)
-		default:
-			return match, nil, err
-		}
-	}
-	var p *paneRec
-	if m.PaneID != nil {
-		var err error
-		if p, err = s.resolvePane(*m.PaneID); err != nil {
-			return match, nil, err
-		}
-		match.TermID = p.TermID
-	}
-	return match, p, nil
 }
 
 // regexpCheck compiles a pattern to report invalid_regex before registering.

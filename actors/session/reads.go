@@ -1,6 +1,8 @@
 package session
 
 import (
+	"github.com/asynkron/protoactor-go/actor"
+
 	"github.com/herdr-go/herdr/actors/session/view"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -26,6 +28,7 @@ type paneView struct {
 type paneKey struct {
 	in    view.PaneIn
 	shown uint64 // paneRec.shownRev
+	pid   *actor.PID
 }
 
 // paneIn is what p's records are rendered from, but its agent.
@@ -36,11 +39,13 @@ func (s *Session) paneIn(p *paneRec) view.PaneIn {
 
 // paneView is p's records, rendered again only when they changed.
 func (s *Session) paneView(p *paneRec) *paneView {
-	k := paneKey{in: s.paneIn(p), shown: p.shownRev}
+	k := paneKey{in: s.paneIn(p), shown: p.shownRev, pid: p.pid}
 	if p.view != nil && p.view.key == k {
 		return p.view
 	}
-	p.view = &paneView{key: k, rec: view.RenderPane(k.in, &p.shown)}
+	rec := view.RenderPane(k.in, &p.shown)
+	rec.PID = p.pid
+	p.view = &paneView{key: k, rec: rec}
 	return p.view
 }
 

@@ -9,17 +9,15 @@ import (
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
-	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// The interactive client's side of the session: which panes a connection
-// streams (the panes send the frames themselves), whose size the tab
+// The interactive client's side of the session (which panes a connection
+// streams is the clients actor's: screen.subscribe): whose size the tab
 // area follows (the most recent client.resize wins), and the sidebar
 // state session.json keeps for every client (client.ui_state.*).
 
 var screenHandlers = map[string]handler{
-	"screen.subscribe":    (*Session).screenSubscribe,
 	"client.resize":       (*Session).clientResize,
 	"client.ui_state.get": (*Session).uiStateGet,
 	"client.ui_state.set": (*Session).uiStateSet,
@@ -45,30 +43,6 @@ type screenClient struct {
 // attached; all of r before.
 func (s *Session) contentSize(r layout.Rect) (cols, rows int) {
 	return max(r.W-2*s.client.inset, 1), max(r.H-2*s.client.inset, 1)
-}
-
-// screenSubscribe replaces the set of panes the calling connection
-// streams: every pane is told whether the connection watches it, so no
-// record of the connection is kept here and a pane forgets it when the
-// connection ends.
-func (s *Session) screenSubscribe(ctx actor.Context, call *kit.Call) *kit.Reply {
-	prm := call.Params.(*protocol.ScreenSubscribeParams)
-	want := make(map[string]string, len(prm.PaneIDs)) // terminal id → id the client knows
-	res := protocol.ScreenSubscribed{PaneIDs: []string{}}
-	for _, id := range prm.PaneIDs {
-		if p, err := s.resolvePane(id); err == nil {
-			if _, dup := want[p.TermID]; !dup {
-				want[p.TermID] = id
-				res.PaneIDs = append(res.PaneIDs, id)
-			}
-		}
-	}
-	sub := ctx.Sender()
-	for termID, p := range s.terms {
-		id, watch := want[termID]
-		ctx.Send(p.pid, &pane.ScreenWatch{Sub: sub, PaneID: id, Watch: watch, Graphics: prm.Graphics && s.gateOpen(protocol.GateKittyGraphics)})
-	}
-	return kit.Done(res)
 }
 
 // clientResize makes the caller's pane area the tab area and lays every

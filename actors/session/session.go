@@ -212,7 +212,7 @@ var Registry = kit.NewRegistry(protocol.OwnerSession, "actors/session",
 	area(serverHandlers), area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
 	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers), area(eventsHandlers),
 	area(agentHandlers), area(agentRoutes), area(screenHandlers), area(worktreeHandlers), area(worktreeRoutes),
-	area(pluginHandlers), area(editRoutes), area(commandHandlers),
+	area(pluginHandlers),
 ).WithFit(func(m protocol.Method, h anyHandler) error {
 	if !h.takes(m.Target) {
 		return fmt.Errorf("its handler is a %T, which does not take target kind %d", h, m.Target)
@@ -376,14 +376,8 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.handoffExport(ctx)
 	case *kit.Call:
 		s.handle(ctx, msg, func() *kit.Reply { return s.route(ctx, msg) })
-	case *pane.SelectionRead: // command.go
-		s.handle(ctx, msg.Call, func() *kit.Reply { return s.runCommand(ctx, msg.Call, &msg.Text) })
 	case *pane.InfoAnswer: // copy.go
 		ctx.Respond(s.scrolledInfo(msg))
-	case *pane.LinkFound:
-		if reply := s.linkFound(ctx, msg); reply != nil {
-			ctx.Respond(reply)
-		}
 	case *pane.Facts:
 		if p := s.terms[msg.TerminalID]; p != nil {
 			s.touch(p)

@@ -245,6 +245,8 @@ func (b *browser) pump(ctx actor.Context) {
 			owner = b.opts.Machines
 		case m.Owner == protocol.OwnerTasks && b.opts.Tasks != nil:
 			owner = b.opts.Tasks // the task board (static/tasks.js)
+		case m.Owner == protocol.OwnerClients && b.opts.Clients != nil:
+			owner = b.opts.Clients // screen.subscribe
 		}
 		b.calls.Send(ctx, owner, &kit.Call{ID: r.id, Method: r.method, Params: r.params}, kit.Deadline(r.params, deadline))
 	}

@@ -27,7 +27,10 @@ type Options struct {
 	// Tasks answers the page's task.* calls (the task board; nil: the
 	// session refuses them as not its own).
 	Tasks *actor.PID
-	Log   *slog.Logger
+	// Clients answers the page's screen.subscribe (the panes it streams;
+	// nil: the session refuses it as not its own).
+	Clients *actor.PID
+	Log     *slog.Logger
 	// Listen is [web] listen: served from the start when set.
 	Listen string
 	// AllowRemote is [web] allow_remote.

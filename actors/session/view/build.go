@@ -34,7 +34,9 @@ func Build(m *model.Model, old *View, caches []*TabCache, panes int, paneOf Pane
 		Spaces:      make([]Space, 0, len(m.Workspaces)),
 		Tabs:        make([]Tab, 0, tabs),
 		Panes:       make([]atomic.Pointer[Pane], panes),
+		Raw:         make([]uint64, panes),
 		FocusedPane: -1,
+		Area:        m.Area,
 	}
 	out := make([]*TabCache, 0, tabs)
 	focused := ""
@@ -45,7 +47,7 @@ func Build(m *model.Model, old *View, caches []*TabCache, panes int, paneOf Pane
 	same := old != nil // the ids, in the same order, as old's
 	for i, w := range m.Workspaces {
 		same = same && i < len(old.Spaces) && old.Spaces[i].Info.WorkspaceID == w.ID
-		wv := Space{FirstTab: len(v.Tabs), FirstPane: n}
+		wv := Space{FirstTab: len(v.Tabs), FirstPane: n, Cwd: w.Cwd}
 		wsStatus, wsPanes := protocol.StatusUnknown, 0
 		for _, t := range w.Tabs {
 			j := len(v.Tabs)
@@ -66,6 +68,15 @@ func Build(m *model.Model, old *View, caches []*TabCache, panes int, paneOf Pane
 				}
 				same = same && n < len(old.Panes) && old.Rec(n).Info.PaneID == rec.Info.PaneID
 				v.Panes[n].Store(rec)
+				if mp := m.Term(id); mp != nil {
+					v.Raw[n] = mp.Raw
+					for _, alias := range mp.Aliases {
+						if v.Former == nil {
+							v.Former = map[string]int{}
+						}
+						v.Former[alias] = n
+					}
+				}
 				n++
 				status = Worse(status, st)
 			}
@@ -81,7 +92,7 @@ func Build(m *model.Model, old *View, caches []*TabCache, panes int, paneOf Pane
 		wv.TabEnd, wv.PaneEnd = len(v.Tabs), n
 		v.Spaces = append(v.Spaces, wv)
 	}
-	v.Panes = v.Panes[:n]
+	v.Panes, v.Raw = v.Panes[:n], v.Raw[:n]
 	if same && len(old.Spaces) == len(v.Spaces) && len(old.Tabs) == len(v.Tabs) && len(old.Panes) == n {
 		v.WSByID, v.TabByID, v.PaneByID = old.WSByID, old.TabByID, old.PaneByID
 	} else {

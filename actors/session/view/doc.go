@@ -12,4 +12,10 @@
 // the session's own answers use too, and Build makes a whole View from the
 // model (build.go): the session calls it after a commit and publishes the
 // result (actors/session/reads.go); nothing here imports the session.
+//
+// The View also resolves every id form the model does (resolve.go:
+// former ids after a move, positions, Herdr's legacy forms), so actors
+// other than the session resolve ids from it: the bus answers events.wait
+// that way (wait.go, events.ReadSide), once the session has handled every
+// message sent to it before the wait came (ReadSide.AfterCaughtUp).
 package view

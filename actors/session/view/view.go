@@ -3,6 +3,8 @@ package view
 import (
 	"sync/atomic"
 
+	"github.com/asynkron/protoactor-go/actor"
+
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/protocol"
@@ -21,6 +23,10 @@ type ReadSide struct {
 	cur      atomic.Pointer[View]
 	posted   atomic.Int64
 	received atomic.Int64
+	// waits are events.wait calls waiting for the session to catch up
+	// (wait.go); pending counts them, so a message costs a load when none.
+	waits   waiters
+	pending atomic.Int32
 }
 
 // MailboxStarted implements actor.MailboxMiddleware.
@@ -32,7 +38,10 @@ func (r *ReadSide) MessagePosted(any) { r.posted.Add(1) }
 
 // MessageReceived implements actor.MailboxMiddleware: called after the
 // message was handled.
-func (r *ReadSide) MessageReceived(any) { r.received.Add(1) }
+func (r *ReadSide) MessageReceived(any) {
+	r.received.Add(1)
+	r.wake()
+}
 
 // MailboxEmpty implements actor.MailboxMiddleware.
 func (r *ReadSide) MailboxEmpty() {}
@@ -69,7 +78,10 @@ func (r *ReadSide) Newest() *View { return r.cur.Load() }
 
 // Publish makes v the View reads answer from. v is not changed after,
 // but for its panes' records (View.Panes).
-func (r *ReadSide) Publish(v *View) { r.cur.Store(v) }
+func (r *ReadSide) Publish(v *View) {
+	r.cur.Store(v)
+	r.wake()
+}
 
 // Methods are the methods a ReadSide answers.
 func Methods() []string {
@@ -93,13 +105,21 @@ type View struct {
 	Panes []atomic.Pointer[Pane]
 	// by current public id, the index in Spaces, Tabs or Panes
 	WSByID, TabByID, PaneByID map[string]int
-	FocusedPane               int // index in Panes, -1 for none
-	FocusedWS, FocusedTab     string
+	// Raw is each pane's raw id (model.Pane.Raw), beside Panes; Former
+	// maps the ids panes had before moving workspaces to their index.
+	// Both serve the id forms the model resolves (resolve.go).
+	Raw                   []uint64
+	Former                map[string]int
+	FocusedPane           int // index in Panes, -1 for none
+	FocusedWS, FocusedTab string
+	// Area is the tab area in cells (the size commands are run with).
+	Area layout.Rect
 }
 
 // Space is a workspace's record and where its tabs and panes are.
 type Space struct {
 	Info               protocol.WorkspaceInfo
+	Cwd                string // the workspace's folder (a command's context)
 	FirstTab, TabEnd   int
 	FirstPane, PaneEnd int
 }
@@ -115,6 +135,9 @@ type Tab struct {
 type Pane struct {
 	Info  protocol.PaneInfo
 	Agent *protocol.AgentInfo // nil when it hosts no agent
+	// PID is the pane's actor, for the actors that resolve a pane from
+	// the View and then ask it something (its selection's text).
+	PID *actor.PID
 }
 
 // Rec is the record of Panes[i].

@@ -1,0 +1,150 @@
+package view
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// The View resolves every id form the model does (model.Resolve*), so an
+// actor holding only the newest View finds the same workspace, tab or
+// pane the session would: current and former pane ids, positions, and
+// Herdr's legacy forms. Each answers the index in Spaces, Tabs or Panes,
+// or the kind's not-found error.
+
+// ResolveWorkspace accepts "w1", a bare 1-based position, or the legacy "w_N".
+func (v *View) ResolveWorkspace(id string) (int, error) {
+	if i, ok := v.WSByID[id]; ok {
+		return i, nil
+	}
+	pos := strings.TrimPrefix(id, "w_")
+	if n, err := strconv.Atoi(pos); err == nil && n >= 1 && n <= len(v.Spaces) {
+		return n - 1, nil
+	}
+	return -1, protocol.Errorf(protocol.CodeWorkspaceNotFound, "workspace %s not found", id)
+}
+
+// ResolveTab accepts "w1:t1" and the legacy position forms "w1:N" and
+// "t_w1_N" (N 1-based).
+func (v *View) ResolveTab(id string) (int, error) {
+	if rest, ok := strings.CutPrefix(id, "t_"); ok {
+		if i := strings.LastIndexByte(rest, '_'); i > 0 {
+			id = rest[:i] + ":" + rest[i+1:]
+		}
+	}
+	if ws, kind, num, ok := protocol.SplitChildID(id); ok {
+		if w, found := v.WSByID[ws]; found {
+			s := &v.Spaces[w]
+			if i, ok := v.TabByID[id]; ok && i >= s.FirstTab && i < s.TabEnd {
+				return i, nil
+			}
+			if n, err := strconv.Atoi(string(kind) + num); err == nil && n >= 1 && n <= s.TabEnd-s.FirstTab {
+				return s.FirstTab + n - 1, nil
+			}
+		}
+	}
+	return -1, protocol.Errorf(protocol.CodeTabNotFound, "tab %s not found", id)
+}
+
+// FutureTabID is model.FutureTabID over the View: the canonical id a
+// legacy tab form names for a tab_created wait when no tab has it yet.
+func (v *View) FutureTabID(id string) string {
+	ws, num := "", ""
+	if rest, ok := strings.CutPrefix(id, "t_"); ok {
+		if i := strings.LastIndexByte(rest, '_'); i > 0 {
+			ws, num = rest[:i], rest[i+1:]
+		}
+	} else if i := strings.LastIndexByte(id, ':'); i > 0 {
+		ws, num = id[:i], id[i+1:]
+	}
+	n, err := strconv.ParseUint(num, 10, 32)
+	if ws == "" || err != nil || n < 1 {
+		return id
+	}
+	if w, err := v.ResolveWorkspace(ws); err == nil {
+		ws = v.Spaces[w].Info.WorkspaceID
+	}
+	return protocol.TabID(ws, n)
+}
+
+// ResolvePane accepts a public pane id, current or former, and the legacy
+// forms "w1-N", "p_N" and "p_w1_N" as model.ResolvePane does.
+func (v *View) ResolvePane(id string) (int, error) {
+	if i, ok := v.anyPaneID(id); ok {
+		return i, nil
+	}
+	if i := v.legacyPane(id); i >= 0 {
+		return i, nil
+	}
+	return -1, protocol.Errorf(protocol.CodePaneNotFound, "pane %s not found", id)
+}
+
+// IsFormer reports whether id is a pane id a pane had before it moved to
+// another workspace (agents answer to their current ids only).
+func (v *View) IsFormer(id string) bool {
+	_, ok := v.Former[id]
+	return ok
+}
+
+// anyPaneID is the pane a public id, current or former, names.
+func (v *View) anyPaneID(id string) (int, bool) {
+	if i, ok := v.PaneByID[id]; ok {
+		return i, true
+	}
+	i, ok := v.Former[id]
+	return i, ok
+}
+
+func (v *View) legacyPane(id string) int {
+	ws, num := "", ""
+	if rest, ok := strings.CutPrefix(id, "p_"); ok {
+		if i := strings.LastIndexByte(rest, '_'); i > 0 {
+			ws, num = rest[:i], rest[i+1:]
+		} else {
+			num = rest
+		}
+	} else if i := strings.LastIndexByte(id, '-'); i > 0 {
+		ws, num = id[:i], id[i+1:]
+	} else {
+		return -1
+	}
+	n, err := strconv.ParseUint(num, 10, 64)
+	if err != nil || n == 0 {
+		return -1
+	}
+	if i := v.rawPane(n); i >= 0 && strings.HasPrefix(id, "p_") {
+		if ws == "" {
+			return i
+		}
+		if w, err := v.ResolveWorkspace(ws); err == nil && v.Rec(i).Info.WorkspaceID == v.Spaces[w].Info.WorkspaceID {
+			return i
+		}
+	}
+	if ws != "" {
+		if i, ok := v.anyPaneID(protocol.PaneID(ws, n)); ok {
+			return i
+		}
+		return -1
+	}
+	found := -1
+	for w := range v.Spaces {
+		if i, ok := v.PaneByID[protocol.PaneID(v.Spaces[w].Info.WorkspaceID, n)]; ok {
+			if found >= 0 {
+				return -1 // ambiguous
+			}
+			found = i
+		}
+	}
+	return found
+}
+
+// rawPane is the index of the pane whose raw id is n, or -1.
+func (v *View) rawPane(n uint64) int {
+	for i, r := range v.Raw {
+		if r == n {
+			return i
+		}
+	}
+	return -1
+}
