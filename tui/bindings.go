@@ -105,8 +105,8 @@ func init() {
 		actReloadConfig: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.reloadConfig() },
 		actNextAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepAgent(true); return nil },
 		actPrevAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepAgent(false); return nil },
-		actTaskPanel:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.cycleDock() },
-		actTaskBoard:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.openBoard() },
+		actTaskPanel:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.tasks.cycleDock() },
+		actTaskBoard:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.tasks.openBoard() },
 		actPasteBuffer:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.pasteBuffer() }, // buffer.go
 	}
 }

@@ -57,11 +57,15 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 	case modeMenu:
 		return m.menuKey(k)
 	case modeTaskDock:
-		return m.dockKey(k)
+		if m.keys.isPrefix(k) {
+			m.mode = modePrefix
+			return nil
+		}
+		return m.tasks.dockKey(k)
 	case modeTaskBoard:
-		return m.boardKey(k)
+		return m.tasks.boardKey(k)
 	case modeTaskActivity:
-		return m.modalKey(k)
+		return m.tasks.modalKey(k, m.geometry())
 	case modePrefix:
 		m.mode = modeTerminal
 		if c, ok := m.keys.commands[k.String()]; ok {

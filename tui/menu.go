@@ -292,7 +292,7 @@ func (m *model) chooseMenu(i int) tea.Cmd {
 			return m.askClose(closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}, m.panesOf(id, ""))
 		}
 	case menuGlobal:
-		return m.globalMenuItem(menu.items[i])
+		return m.tasks.menuItem(menu.items[i])
 	case menuWorkspace:
 		switch menu.items[i] {
 		case itemRename:

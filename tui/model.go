@@ -147,7 +147,7 @@ type model struct {
 	// fleet is the saved machines and their sessions (machines.go);
 	// remote the connection showing a remote workspace's pane (remote.go).
 	fleet     fleetState
-	tasks     taskState // the task dock, board and activity modal (tasks.go)
+	tasks     taskPanel // the task dock, board and activity modal (tasks.go)
 	remote    *remoteLink
 	remoteGen int
 
@@ -234,6 +234,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.getenv = func(string) string { return "" }
 	m.ctx = context.Background()
 	m.tones = &toneFiles{}
+	m.tasks = newTaskPanel(clientHost{m}, &m.mode)
 	m.setConfig(config.Default(), true)
 	return m
 }
@@ -254,9 +255,9 @@ func (m *model) setConfig(cfg config.Config, truecolor bool) {
 func (m *model) Init() tea.Cmd {
 	m.refreshing = true
 	if len(m.diags) > 0 {
-		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet(), m.fetchTasks(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
+		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet(), m.tasks.fetchTasks(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
 	}
-	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet(), m.fetchTasks())
+	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet(), m.tasks.fetchTasks())
 }
 
 func (m *model) fetchSnapshot() tea.Cmd {
@@ -404,7 +405,7 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	if cmd, ok := m.updateRemote(msg); ok {
 		return cmd
 	}
-	if cmd, ok := m.updateTasks(msg); ok {
+	if cmd, ok := m.tasks.update(msg); ok {
 		return cmd
 	}
 	if cmd, ok := m.updateSession(msg); ok {

@@ -63,7 +63,7 @@ func (m *model) mouseGesture(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
 	if m.popup != nil {
 		return m.popupMouse(ev), true
 	}
-	if cmd, ok := m.taskMouse(ev, g); ok {
+	if cmd, ok := m.tasks.mouse(ev, g); ok {
 		return cmd, true
 	}
 	if m.rightPassMouse(ev) {
@@ -163,7 +163,9 @@ func (m *model) sidebarMouse(ev tea.MouseMsg, g geometry) tea.Cmd {
 				m.openWorkspaceMenu(ev, it.id)
 			}
 			if it.y == ev.Y && it.kind == "header" {
-				m.openGlobalMenu(ev)
+				if menu := m.tasks.globalMenu(ev); menu != nil {
+					m.openMenu(menu)
+				}
 			}
 		}
 		return nil

@@ -14,6 +14,7 @@ type geometry struct {
 	area     protocol.Rect // the pane area
 	dock     protocol.Rect // the task dock (tasks.go); zero when hidden
 	dockAt   dockPlace     // where the dock is drawn
+	w, h     int           // the window
 }
 
 // railWidth is the width of the collapsed sidebar's compact rail, its
@@ -32,14 +33,14 @@ func (m *model) geometry() geometry {
 	case m.ui.SidebarCollapsedMode == "compact":
 		sb = railWidth
 	}
-	g := geometry{sidebarW: sb, barY: 0, area: protocol.Rect{X: sb, Y: 1, Width: m.width - sb, Height: m.height - 1}}
+	g := geometry{sidebarW: sb, barY: 0, w: m.width, h: m.height, area: protocol.Rect{X: sb, Y: 1, Width: m.width - sb, Height: m.height - 1}}
 	switch {
 	case m.ui.HideTabBarWhenSingleTab && len(m.focusedTabs()) <= 1 && m.haveSnap:
 		g.barY, g.area.Y, g.area.Height = -1, 0, m.height
 	case m.ui.TabBarPosition == "bottom":
 		g.barY, g.area.Y = m.height-1, 0
 	}
-	g.dock, g.area, g.dockAt = m.dockRect(g.area) // the task dock takes its share
+	g.dock, g.area, g.dockAt = m.tasks.dockRect(g.area) // the task dock takes its share
 	return g
 }
 
@@ -195,9 +196,9 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	} else {
 		m.drawPanes(c, g)
 	}
-	m.drawDock(c, g)
+	m.tasks.drawDock(c, g, m.theme)
 	if m.tasks.board {
-		m.drawBoard(c, g)
+		m.tasks.drawBoard(c, g, m.theme)
 	}
 	m.drawCursor(c)
 	switch m.mode {
@@ -211,7 +212,7 @@ func (m *model) canvas(reuse *canvas) *canvas {
 		m.drawMenu(c)
 	}
 	if m.tasks.modal != nil {
-		m.drawModal(c)
+		m.tasks.drawModal(c, g, m.theme)
 	}
 	if m.popup != nil {
 		m.drawPopup(c)
@@ -667,12 +668,18 @@ func (m *model) drawHelp(c *canvas) {
 // most rows of them, line sel highlighted: the workspace picker, the
 // settings screen and the right-click menus.
 func (m *model) drawListBox(c *canvas, x, y, w, h int, title string, lines []string, sel, rows int) {
+	m.theme.listBox(c, x, y, w, h, title, lines, sel, rows)
+}
+
+// listBox draws a box of lines, line sel selected (-1: none), rows of
+// them at most.
+func (th *theme) listBox(c *canvas, x, y, w, h int, title string, lines []string, sel, rows int) {
 	c.fill(x, y, w, h, " ", cellStyle{})
-	m.drawBoxPlain(c, x, y, w, h, title)
+	th.box(c, x, y, w, h, title)
 	for i, l := range lines[:min(len(lines), max(rows, 0))] {
 		st := cellStyle{}
 		if i == sel {
-			st = m.theme.selected
+			st = th.selected
 			c.fill(x+1, y+1+i, w-2, 1, " ", st)
 		}
 		c.text(x+2, y+1+i, l, w-4, st)
@@ -680,7 +687,12 @@ func (m *model) drawListBox(c *canvas, x, y, w, h int, title string, lines []str
 }
 
 func (m *model) drawBoxPlain(c *canvas, x, y, w, h int, title string) {
-	st := m.theme.focus
+	m.theme.box(c, x, y, w, h, title)
+}
+
+// box draws a rounded frame with a title in the focus colour.
+func (th *theme) box(c *canvas, x, y, w, h int, title string) {
+	st := th.focus
 	c.set(x, y, "╭", 1, st)
 	c.set(x+w-1, y, "╮", 1, st)
 	c.set(x, y+h-1, "╰", 1, st)

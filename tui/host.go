@@ -1,0 +1,22 @@
+package tui
+
+// clientHost is the client as its components see it: the few things a
+// component asks of the root (a call to the server, the pane area claimed
+// again), each behind the small interface the component declares, so a
+// test drives the component with a fake instead of a model and a server.
+type clientHost struct{ m *model }
+
+// rpc calls on the request connection as it is now (a reconnect, or a
+// test, replaces it); nil while there is none.
+func (h clientHost) rpc() rpcFunc {
+	if h.m.link == nil || h.m.link.req == nil {
+		return nil
+	}
+	return h.m.link.req.call
+}
+
+func (h clientHost) tasksEvented() bool {
+	return h.m.link != nil && h.m.link.taskEvents.Load()
+}
+
+func (h clientHost) claimSize(force bool) { h.m.claimSize(force) }
