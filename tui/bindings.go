@@ -92,7 +92,7 @@ func init() {
 		actAttention:       func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.openAttention() },
 		actPrevWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepWorkspace(-1); return nil },
 		actNextWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepWorkspace(1); return nil },
-		actCopyMode:        func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.enterCopy() },
+		actCopyMode:        func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.copy.enterCopy(m.focusedPaneID()) },
 		actEditScrollback:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.editScrollback() },
 		actRenameWorkspace: (*model).doRename,
 		actRenameTab:       (*model).doRename,

@@ -187,7 +187,7 @@ func drive(m *model, cmd tea.Cmd) {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
 		case copyAnswerMsg:
-			queue = append(queue, m.copyAnswered(msg))
+			queue = append(queue, m.copy.copyAnswered(msg))
 		case toastMsg:
 			m.showToast(msg.text)
 		}
@@ -201,7 +201,7 @@ func copyModel(t *testing.T, n int) (*model, *fakeText) {
 	m, _ := viewModel(t)
 	f := newFakeText(n, 18)
 	m.copyRPC = f.call
-	drive(m, m.enterCopy())
+	drive(m, m.copy.enterCopy(m.focusedPaneID()))
 	if m.mode != modeCopy || m.copy.paneID != "w1:p2" {
 		t.Fatalf("copy mode did not start: mode %v, toast %q", m.mode, m.toast.text)
 	}
@@ -241,7 +241,7 @@ func TestCopy_WholeHistorySearchSelectCopy(t *testing.T) {
 	if f.offset != f.hist()-2 || c.offset != f.offset {
 		t.Fatalf("the view is at offset %d (copy mode thinks %d), want %d: row 2 on top", f.offset, c.offset, f.hist()-2)
 	}
-	if st := m.copyStatus(); !strings.Contains(st, "[1/1]") {
+	if st := m.copy.copyStatus(m.toast.text); !strings.Contains(st, "[1/1]") {
 		t.Errorf("status %q does not count the match", st)
 	}
 	typeKeys(m, "v", "$", "y")

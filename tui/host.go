@@ -1,5 +1,11 @@
 package tui
 
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
 // clientHost is the client as its components see it: the few things a
 // component asks of the root (a call to the server, the pane area claimed
 // again), each behind the small interface the component declares, so a
@@ -20,3 +26,10 @@ func (h clientHost) tasksEvented() bool {
 }
 
 func (h clientHost) claimSize(force bool) { h.m.claimSize(force) }
+
+func (h clientHost) copyCall() rpcFunc                { return h.m.copyCallFunc() }
+func (h clientHost) screen(paneID string) *paneScreen { return h.m.screens[paneID] }
+func (h clientHost) toast(text string) tea.Cmd        { return h.m.showToast(text) }
+func (h clientHost) yanked(text string, kept protocol.BufferInfo, err error) tea.Cmd {
+	return h.m.yanked(text, kept, err)
+}

@@ -51,7 +51,7 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 	case modeConfirm:
 		return m.confirmKey(k)
 	case modeCopy:
-		return m.copyKey(k)
+		return m.copy.copyKey(k)
 	case modeSettings:
 		return m.settingsKey(k)
 	case modeMenu:

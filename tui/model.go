@@ -159,7 +159,7 @@ type model struct {
 	mode   mode
 	rename renameState
 	picker pickerState
-	copy   copyState
+	copy   copyMode // copy mode (copy.go)
 	// copyRPC is how copy mode calls the server (nil: the request
 	// connection; a fake in tests).
 	copyRPC  rpcFunc
@@ -235,6 +235,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.ctx = context.Background()
 	m.tones = &toneFiles{}
 	m.tasks = newTaskPanel(clientHost{m}, &m.mode)
+	m.copy = copyMode{host: clientHost{m}, mode: &m.mode}
 	m.setConfig(config.Default(), true)
 	return m
 }
@@ -493,7 +494,7 @@ func (m *model) frameArrived(f *protocol.ScreenFrame) tea.Cmd {
 		m.screens[f.PaneID] = s
 	}
 	s.apply(f)
-	m.copyFrame(f.PaneID)
+	m.copy.copyFrame(f.PaneID)
 	cmd := m.gitAfterOutput() // output may have been a commit or a checkout
 	if f.Clipboard != "" {
 		m.toHost = append(m.toHost, "\x1b]52;c;"+f.Clipboard+"\a"...) // a program copied
@@ -602,7 +603,7 @@ func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 		m.closeChecked(msg)
 		return nil, true
 	case copyAnswerMsg:
-		return m.copyAnswered(msg), true
+		return m.copy.copyAnswered(msg), true
 	}
 	return nil, false
 }

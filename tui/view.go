@@ -268,7 +268,7 @@ func (m *model) paneCursor() hostCursor {
 		if m.copy.paneID != l.FocusedPaneID {
 			return hostCursor{}
 		}
-		x, y := m.viewCursor()
+		x, y := m.copy.viewCursor()
 		cur = protocol.ScreenCursor{X: x, Y: y, Visible: true}
 	} else if !cur.Visible || s.offset > 0 {
 		return hostCursor{}
@@ -476,7 +476,7 @@ func (m *model) barStatus() (string, cellStyle) {
 	case modeConfirm:
 		return m.confirmText(), m.theme.mode
 	case modeCopy:
-		return m.copyStatus(), m.theme.mode
+		return m.copy.copyStatus(m.toast.text), m.theme.mode
 	}
 	if m.toast.text != "" {
 		return " " + m.toast.text + " ", m.theme.toast
@@ -504,7 +504,7 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 		focused := p.PaneID == l.FocusedPaneID
 		m.drawBox(c, x, y, w, h, p.PaneID, focused)
 		if m.mode == modeCopy && p.PaneID == m.copy.paneID && w > 2 && h > 2 {
-			m.drawCopy(c, x+1, y+1, w-2, h-2)
+			m.copy.drawCopy(c, x+1, y+1, w-2, h-2, m.theme)
 		} else if s := m.screens[p.PaneID]; s != nil && w > 2 && h > 2 {
 			s.drawInto(c, x+1, y+1, w-2, h-2)
 			if sel := m.msel; sel != nil && sel.paneID == p.PaneID {
