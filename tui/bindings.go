@@ -31,7 +31,7 @@ func init() {
 		actHelp:            setMode(modeHelp),
 		actGoto:            setMode(modeNavigate),
 		actResizeMode:      setMode(modeResize),
-		actSettings:        func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.openSettings(); return nil },
+		actSettings:        func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.settings.open(); return nil },
 		actSplitVertical:   (*model).doSplit,
 		actSplitHorizontal: (*model).doSplit,
 		actFocusLeft:       (*model).doFocusDirection,

@@ -1,8 +1,11 @@
 package tui
 
 import (
+	"strconv"
+
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -32,4 +35,27 @@ func (h clientHost) screen(paneID string) *paneScreen { return h.m.screens[paneI
 func (h clientHost) toast(text string) tea.Cmd        { return h.m.showToast(text) }
 func (h clientHost) yanked(text string, kept protocol.BufferInfo, err error) tea.Cmd {
 	return h.m.yanked(text, kept, err)
+}
+
+func (h clientHost) shownConfig() config.Config {
+	c := h.m.cfg
+	c.UI.SidebarWidth = h.m.ui.SidebarWidth
+	return c
+}
+
+func (h clientHost) configFile() string { return h.m.configPath }
+
+// settingSaved applies config.toml after the settings screen wrote it;
+// a sidebar width set there is the session's too (it wins over the
+// file's, so both move).
+func (h clientHost) settingSaved(section, key, value string) {
+	m := h.m
+	width := section == "ui" && key == "sidebar_width"
+	if width {
+		m.sessionWidth, _ = strconv.Atoi(value)
+	}
+	m.applyConfigFile()
+	if width {
+		m.setSessionWidth(m.sessionWidth)
+	}
 }

@@ -53,7 +53,7 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 	case modeCopy:
 		return m.copy.copyKey(k)
 	case modeSettings:
-		return m.settingsKey(k)
+		return m.settings.key(k)
 	case modeMenu:
 		return m.menuKey(k)
 	case modeTaskDock:

@@ -164,7 +164,7 @@ type model struct {
 	// connection; a fake in tests).
 	copyRPC  rpcFunc
 	confirm  closeReq
-	settings settingsState
+	settings settingsScreen // the settings screen (settings.go)
 	// confirmClose asks before closing a program ([ui] confirm_close).
 	confirmClose bool
 	// copyOnSelect copies a mouse selection when it ends ([ui] copy_on_select).
@@ -236,6 +236,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.tones = &toneFiles{}
 	m.tasks = newTaskPanel(clientHost{m}, &m.mode)
 	m.copy = copyMode{host: clientHost{m}, mode: &m.mode}
+	m.settings = settingsScreen{host: clientHost{m}, mode: &m.mode}
 	m.setConfig(config.Default(), true)
 	return m
 }

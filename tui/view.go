@@ -207,7 +207,7 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	case modePicker:
 		m.drawPicker(c)
 	case modeSettings:
-		m.drawSettings(c)
+		m.settings.draw(c, m.width, m.height, m.theme)
 	case modeMenu:
 		m.drawMenu(c)
 	}
