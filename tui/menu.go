@@ -189,38 +189,43 @@ func (m *model) closeMenu() {
 	}
 }
 
-// menuRect is the open menu's frame in window cells: as wide as its
-// longest item and a margin (at least 14), placed at the click and moved
-// in to fit the window.
-func (m *model) menuRect() (x, y, w, h int) {
-	for _, it := range m.menu.items {
+// rect is the menu's frame in a window winW×winH: as wide as its longest
+// item and a margin (at least 14), placed at the click and moved in to
+// fit the window.
+func (mn *menuState) rect(winW, winH int) (x, y, w, h int) {
+	for _, it := range mn.items {
 		w = max(w, textWidth(it))
 	}
-	w = min(max(w+4, textWidth(m.menu.title)+4, 14), max(m.width, 1))
-	h = min(len(m.menu.items)+2, max(m.height, 1))
-	x = max(min(m.menu.x, m.width-w), 0)
-	y = max(min(m.menu.y, m.height-h), 0)
+	w = min(max(w+4, textWidth(mn.title)+4, 14), max(winW, 1))
+	h = min(len(mn.items)+2, max(winH, 1))
+	x = max(min(mn.x, winW-w), 0)
+	y = max(min(mn.y, winH-h), 0)
 	return x, y, w, h
 }
 
-// menuItemAt is the item at window cell (x, y), or -1.
-func (m *model) menuItemAt(x, y int) int {
-	mx, my, w, h := m.menuRect()
+// itemAt is the item at window cell (x, y), or -1.
+func (mn *menuState) itemAt(x, y, winW, winH int) int {
+	mx, my, w, h := mn.rect(winW, winH)
 	if x <= mx || x >= mx+w-1 || y <= my || y >= my+h-1 {
 		return -1
 	}
-	if i := y - my - 1; i < len(m.menu.items) {
+	if i := y - my - 1; i < len(mn.items) {
 		return i
 	}
 	return -1
 }
 
-func (m *model) drawMenu(c *canvas) {
-	if m.menu == nil {
+func (mn *menuState) draw(c *canvas, winW, winH int, th *theme) {
+	if mn == nil {
 		return
 	}
-	x, y, w, h := m.menuRect()
-	m.drawListBox(c, x, y, w, h, m.menu.title, m.menu.items, m.menu.sel, h-2)
+	x, y, w, h := mn.rect(winW, winH)
+	th.listBox(c, x, y, w, h, mn.title, mn.items, mn.sel, h-2)
+}
+
+// move moves the selection by step, around the ends.
+func (mn *menuState) move(step int) {
+	mn.sel = (mn.sel + step + len(mn.items)) % len(mn.items)
 }
 
 func (m *model) menuKey(k tea.KeyMsg) tea.Cmd {
@@ -228,9 +233,9 @@ func (m *model) menuKey(k tea.KeyMsg) tea.Cmd {
 	case "esc", "ctrl+c", "q":
 		m.closeMenu()
 	case "up", "k":
-		m.menu.sel = (m.menu.sel + len(m.menu.items) - 1) % len(m.menu.items)
+		m.menu.move(-1)
 	case "down", "j":
-		m.menu.sel = (m.menu.sel + 1) % len(m.menu.items)
+		m.menu.move(1)
 	case "enter":
 		return m.chooseMenu(m.menu.sel)
 	}
@@ -240,7 +245,7 @@ func (m *model) menuKey(k tea.KeyMsg) tea.Cmd {
 // menuMouse handles a mouse event while the menu is open; false lets it
 // through (a right press elsewhere opens the menu there).
 func (m *model) menuMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
-	i := m.menuItemAt(ev.X, ev.Y)
+	i := m.menu.itemAt(ev.X, ev.Y, m.width, m.height)
 	if ev.Action == tea.MouseActionPress && (ev.Button == tea.MouseButtonLeft || ev.Button == tea.MouseButtonMiddle || ev.Button == tea.MouseButtonRight) {
 		m.eatRelease = true // a wheel notch has no release
 	}

@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -117,7 +119,7 @@ func TestMenu_PlacedInWindowAndKeysChoose(t *testing.T) {
 	f := &fakeServer{}
 	m, _ := testModel(t, f)
 	m.Update(rightPress(83, 20))
-	x, y, w, h := m.menuRect()
+	x, y, w, h := m.menu.rect(m.width, m.height)
 	if x+w > m.width || y+h > m.height || x < 0 || y < 0 {
 		t.Fatalf("menu at %d,%d %dx%d leaves the %dx%d window", x, y, w, h, m.width, m.height)
 	}
@@ -157,7 +159,7 @@ func TestMenu_ClickReleaseStaysWithTheMenu(t *testing.T) {
 	p2.modes.Mouse, p2.modes.MouseSGR = true, true
 	m.Update(rightPress(60, 5))
 	m.Update(tea.MouseMsg{X: 60, Y: 5, Button: tea.MouseButtonRight, Action: tea.MouseActionRelease})
-	x, y, _, _ := m.menuRect()
+	x, y, _, _ := m.menu.rect(m.width, m.height)
 	m.Update(tea.MouseMsg{X: x + 3, Y: y + 1, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}) // Rename pane
 	m.Update(tea.MouseMsg{X: x + 3, Y: y + 1, Button: tea.MouseButtonLeft, Action: tea.MouseActionRelease})
 	if m.mode != modeRename || m.rename.id != "w1:p2" {
@@ -214,5 +216,29 @@ func TestMenu_WorkspaceMenus(t *testing.T) {
 	var p protocol.WorktreeCreateParams
 	if err := json.Unmarshal(f.requests("worktree.create")[0].Params, &p); err != nil || p.WorkspaceID == nil || *p.WorkspaceID != "w1" || !p.Focus {
 		t.Errorf("worktree.create params %+v, %v", p, err)
+	}
+}
+
+// A menu on its own: it is moved in to fit the window, the cell under an
+// item is that item and its border is none, the selection wraps around,
+// and it draws its items with the selected one marked.
+func TestMenuState_OnItsOwn(t *testing.T) {
+	mn := &menuState{x: 70, y: 20, items: []string{"Split right", "Split down", "Zoom"}, title: " w1:p1 "}
+	x, y, w, h := mn.rect(80, 24)
+	if x+w > 80 || y+h > 24 || w != 15 || h != 5 {
+		t.Fatalf("rect %d,%d %dx%d in 80x24", x, y, w, h)
+	}
+	if mn.itemAt(x+2, y+2, 80, 24) != 1 || mn.itemAt(x, y+2, 80, 24) != -1 || mn.itemAt(x+2, y, 80, 24) != -1 {
+		t.Fatal("itemAt: the second row is not item 1, or a border is an item")
+	}
+	mn.move(-1)
+	if mn.sel != 2 {
+		t.Fatalf("up from the first: sel %d", mn.sel)
+	}
+	c := newCanvas(80, 24)
+	th := newTheme(config.Default(), true)
+	mn.draw(c, 80, 24, th)
+	if row := ansi.Strip(strings.Split(c.String(), "\n")[y+3]); !strings.Contains(row, "Zoom") || c.cells[(y+3)*80+x+1].st != th.selected {
+		t.Fatalf("row %q is not the selected Zoom", row)
 	}
 }

@@ -209,7 +209,7 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	case modeSettings:
 		m.settings.draw(c, m.width, m.height, m.theme)
 	case modeMenu:
-		m.drawMenu(c)
+		m.menu.draw(c, m.width, m.height, m.theme)
 	}
 	if m.tasks.modal != nil {
 		m.tasks.drawModal(c, g, m.theme)
