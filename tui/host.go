@@ -59,3 +59,6 @@ func (h clientHost) settingSaved(section, key, value string) {
 		m.setSessionWidth(m.sessionWidth)
 	}
 }
+
+func (h clientHost) snapshot() *protocol.SessionSnapshot { return &h.m.snap }
+func (h clientHost) gitShown() bool                      { return gitShown(h.m.ui) }

@@ -108,7 +108,7 @@ type model struct {
 	configDir string // where relative sound paths start
 	corner    *cornerToast
 	diags     []string // config problems shown after attaching (diagnostics.go)
-	git       gitState // sidebar git marks (git.go)
+	git       gitMarks // sidebar git marks (git.go)
 	// collapsed are the folded worktree groups, by repo key, and
 	// sessionWidth the sidebar width the session keeps (0: config.toml's);
 	// both are session.json's (uistate.go).
@@ -237,6 +237,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.tasks = newTaskPanel(clientHost{m}, &m.mode)
 	m.copy = copyMode{host: clientHost{m}, mode: &m.mode}
 	m.settings = settingsScreen{host: clientHost{m}, mode: &m.mode}
+	m.git = gitMarks{host: clientHost{m}}
 	m.setConfig(config.Default(), true)
 	return m
 }
@@ -496,7 +497,7 @@ func (m *model) frameArrived(f *protocol.ScreenFrame) tea.Cmd {
 	}
 	s.apply(f)
 	m.copy.copyFrame(f.PaneID)
-	cmd := m.gitAfterOutput() // output may have been a commit or a checkout
+	cmd := m.git.afterOutput() // output may have been a commit or a checkout
 	if f.Clipboard != "" {
 		m.toHost = append(m.toHost, "\x1b]52;c;"+f.Clipboard+"\a"...) // a program copied
 	}
@@ -539,9 +540,9 @@ func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
 	case agentDue:
 		return m.agentWasDue(msg), true
 	case gitMsg:
-		m.gitAnswer(msg)
+		m.git.answer(msg)
 	case gitDue:
-		return tea.Batch(m.gitFocused()...), true
+		return tea.Batch(m.git.focused()...), true
 	case diagExpired:
 		m.diags = nil
 	case cornerExpired:
@@ -657,7 +658,7 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 	if g := m.geometry(); m.sentArea != [2]int{} && m.sentArea != [2]int{g.area.Width, g.area.Height} {
 		m.claimSize(true)
 	}
-	cmds = append(cmds, m.gitAsk("")...)
+	cmds = append(cmds, m.git.ask("")...)
 	return append(cmds, m.agentChanges()...)
 }
 
