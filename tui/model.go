@@ -484,7 +484,7 @@ func (m *model) snapshotArrived(msg snapshotMsg) tea.Cmd {
 
 // frameArrived applies a screen frame to its pane (or the popup).
 func (m *model) frameArrived(f *protocol.ScreenFrame) tea.Cmd {
-	if m.popupFrame(f) {
+	if m.popup.frame(f) {
 		return nil
 	}
 	s := m.screens[f.PaneID]

@@ -61,7 +61,10 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 // says it was its.
 func (m *model) mouseGesture(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
 	if m.popup != nil {
-		return m.popupMouse(ev), true
+		if seq := m.popup.mouse(ev, m.geometry().area); seq != nil {
+			m.sendBytes(m.popup.st.TerminalID, seq)
+		}
+		return nil, true
 	}
 	if cmd, ok := m.tasks.mouse(ev, g); ok {
 		return cmd, true

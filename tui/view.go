@@ -215,7 +215,7 @@ func (m *model) canvas(reuse *canvas) *canvas {
 		m.tasks.drawModal(c, g, m.theme)
 	}
 	if m.popup != nil {
-		m.drawPopup(c)
+		m.popup.draw(c, g.area, m.theme)
 	}
 	m.drawCorner(c)
 	m.drawDiagnostics(c)
@@ -249,7 +249,7 @@ func (m *model) drawCursor(c *canvas) {
 // go to that pane and it shows one.
 func (m *model) paneCursor() hostCursor {
 	if m.popup != nil {
-		return m.popupCursor()
+		return m.popup.cursor(m.geometry().area, m.mode == modeTerminal)
 	}
 	if m.fleet.selected != "" {
 		return m.remoteCursor() // the local panes are not drawn
