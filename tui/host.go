@@ -62,3 +62,5 @@ func (h clientHost) settingSaved(section, key, value string) {
 
 func (h clientHost) snapshot() *protocol.SessionSnapshot { return &h.m.snap }
 func (h clientHost) gitShown() bool                      { return gitShown(h.m.ui) }
+
+func (h clientHost) fleetEvented() bool { return h.m.link != nil && h.m.link.fleetEvents.Load() }

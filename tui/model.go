@@ -146,7 +146,7 @@ type model struct {
 	popup *popupView
 	// fleet is the saved machines and their sessions (machines.go);
 	// remote the connection showing a remote workspace's pane (remote.go).
-	fleet     fleetState
+	fleet     fleetView
 	tasks     taskPanel // the task dock, board and activity modal (tasks.go)
 	remote    *remoteLink
 	remoteGen int
@@ -238,6 +238,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.copy = copyMode{host: clientHost{m}, mode: &m.mode}
 	m.settings = settingsScreen{host: clientHost{m}, mode: &m.mode}
 	m.git = gitMarks{host: clientHost{m}}
+	m.fleet = fleetView{host: clientHost{m}}
 	m.setConfig(config.Default(), true)
 	return m
 }
@@ -258,9 +259,9 @@ func (m *model) setConfig(cfg config.Config, truecolor bool) {
 func (m *model) Init() tea.Cmd {
 	m.refreshing = true
 	if len(m.diags) > 0 {
-		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet(), m.tasks.fetchTasks(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
+		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fleet.fetch(), m.tasks.fetchTasks(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
 	}
-	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet(), m.tasks.fetchTasks())
+	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fleet.fetch(), m.tasks.fetchTasks())
 }
 
 func (m *model) fetchSnapshot() tea.Cmd {
@@ -411,6 +412,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	if cmd, ok := m.tasks.update(msg); ok {
 		return cmd
 	}
+	if cmd, ok := m.fleet.update(msg); ok {
+		return cmd
+	}
 	if cmd, ok := m.updateSession(msg); ok {
 		return cmd
 	}
@@ -445,16 +449,6 @@ func (m *model) updateSession(msg tea.Msg) (tea.Cmd, bool) {
 		return m.snapshotArrived(msg), true
 	case uiStateMsg:
 		m.applyUIState(msg)
-	case fleetMsg:
-		return m.applyFleet(msg), true
-	case fleetDue:
-		m.fleet.tick = false
-		return m.fetchFleet(), true
-	case fleetSettled:
-		m.fleet.settling = false
-		return m.fetchFleet(), true
-	case fleetChangedMsg:
-		return m.fleetChanged(), true
 	case popupMsg:
 		m.setPopup(msg.st)
 	case graphicsMsg:

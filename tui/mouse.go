@@ -195,9 +195,9 @@ func (m *model) clickSideItem(ev tea.MouseMsg, it sideItem) {
 		m.fleet.selected = "" // back from a machine's workspace
 		m.call("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: it.id})
 	case "machine":
-		m.toggleMachine(it.id)
+		m.fleet.toggle(it.id)
 	case "remote-workspace", "remote-agent":
-		if ws := m.remoteWorkspaceOf(it); ws != "" {
+		if ws := m.fleet.workspaceOf(it); ws != "" {
 			m.chooseRemote(ws)
 		}
 	case "agent":

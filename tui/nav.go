@@ -65,7 +65,7 @@ func (m *model) focusWorkspace(id string) {
 // The machines' workspaces follow the local ones (machines.go).
 func (m *model) stepWorkspace(step int) {
 	ws := m.snap.Workspaces
-	remote := m.remoteWorkspaceIDs()
+	remote := m.fleet.workspaceIDs()
 	n := len(ws) + len(remote)
 	if n < 2 {
 		return

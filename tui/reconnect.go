@@ -108,5 +108,5 @@ func (m *model) reconnected(msg reconnectedMsg) tea.Cmd {
 	m.dropGraphics(nil) // the new subscription sends every image again
 	m.refreshing = true
 	m.fleet.fetching = false // a read on the lost connection answered with an error, or never will
-	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet())
+	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fleet.fetch())
 }

@@ -102,7 +102,7 @@ func remotePane(snap *protocol.SessionSnapshot, workspace string) string {
 // syncRemote opens, moves or closes the remote link to match what is
 // chosen; it runs after every message and does nothing when they match.
 func (m *model) syncRemote() tea.Cmd {
-	fm := m.remoteWorkspace(m.fleet.selected)
+	fm := m.fleet.remoteWorkspace(m.fleet.selected)
 	pane := ""
 	if fm != nil && m.link.dialMachine != nil {
 		pane = remotePane(fm.Snap, m.fleet.selected)
@@ -231,7 +231,7 @@ func (m *model) retryRemote() tea.Cmd {
 // remoteInput writes a key to the remote pane shown; a machine that is
 // not online, or a link that is down, refuses it with a toast.
 func (m *model) remoteInput(k tea.KeyMsg) tea.Cmd {
-	fm := m.remoteWorkspace(m.fleet.selected)
+	fm := m.fleet.remoteWorkspace(m.fleet.selected)
 	if fm == nil {
 		return nil
 	}
@@ -257,7 +257,7 @@ func (m *model) remoteInput(k tea.KeyMsg) tea.Cmd {
 
 // remoteTitle names the remote workspace shown: machine · workspace.
 func (m *model) remoteTitle() string {
-	fm := m.remoteWorkspace(m.fleet.selected)
+	fm := m.fleet.remoteWorkspace(m.fleet.selected)
 	if fm == nil {
 		return ""
 	}
@@ -274,7 +274,7 @@ func (m *model) remoteTitle() string {
 // pane when the link has streamed it, dimmed unless both the machine and
 // the link are up; else why it is not shown.
 func (m *model) drawRemote(c *canvas, g geometry) {
-	fm := m.remoteWorkspace(m.fleet.selected)
+	fm := m.fleet.remoteWorkspace(m.fleet.selected)
 	if fm == nil {
 		return
 	}
@@ -322,7 +322,7 @@ func (m *model) drawRemote(c *canvas, g geometry) {
 // live and keys go to it.
 func (m *model) remoteCursor() hostCursor {
 	r := m.remote
-	fm := m.remoteWorkspace(m.fleet.selected)
+	fm := m.fleet.remoteWorkspace(m.fleet.selected)
 	if r == nil || r.screen == nil || r.state != remoteLive || fm == nil || fm.State != machineOnline || m.mode != modeTerminal {
 		return hostCursor{}
 	}
@@ -355,7 +355,7 @@ func (m *model) remoteBinding(b binding, k tea.KeyMsg) (cmd tea.Cmd, done bool) 
 		return nil, false // not about the pane shown
 	}
 	label := "this machine"
-	if fm := m.remoteWorkspace(m.fleet.selected); fm != nil {
+	if fm := m.fleet.remoteWorkspace(m.fleet.selected); fm != nil {
 		label = fm.Label
 	}
 	return m.showToast(string(b.act) + " works on local workspaces; " + label + "'s panes take keys and the prefix only"), true

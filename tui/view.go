@@ -354,7 +354,7 @@ func (m *model) railItems() []sideItem {
 		items = append(items, sideItem{y: y, kind: "workspace", id: ws.WorkspaceID, status: ws.AgentStatus, on: ws.Focused && m.fleet.selected == ""})
 		y++
 	}
-	for _, it := range m.machineRail() {
+	for _, it := range m.fleet.rail() {
 		it.y = y
 		items = append(items, it)
 		y++
