@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"net"
 	"strconv"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -64,3 +65,24 @@ func (h clientHost) snapshot() *protocol.SessionSnapshot { return &h.m.snap }
 func (h clientHost) gitShown() bool                      { return gitShown(h.m.ui) }
 
 func (h clientHost) fleetEvented() bool { return h.m.link != nil && h.m.link.fleetEvents.Load() }
+
+func (h clientHost) chosenRemote() (*fleetMachine, string) {
+	return h.m.fleet.remoteWorkspace(h.m.fleet.selected), h.m.fleet.selected
+}
+
+func (h clientHost) dialMachine() func(machine string) (net.Conn, error) {
+	if h.m.link == nil {
+		return nil
+	}
+	return h.m.link.dialMachine
+}
+
+func (h clientHost) sender() func(tea.Msg) {
+	if h.m.link == nil {
+		return nil
+	}
+	return h.m.link.send
+}
+
+func (h clientHost) paneArea() protocol.Rect { return h.m.geometry().area }
+func (h clientHost) fail(err error)          { h.m.fail(err) }

@@ -86,7 +86,7 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	if m.fleet.selected != "" {
-		return m.remoteInput(k) // the pane shown is a machine's
+		return m.remote.input(k) // the pane shown is a machine's
 	}
 	m.sendKey(k)
 	return nil

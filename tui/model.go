@@ -146,10 +146,9 @@ type model struct {
 	popup *popupView
 	// fleet is the saved machines and their sessions (machines.go);
 	// remote the connection showing a remote workspace's pane (remote.go).
-	fleet     fleetView
-	tasks     taskPanel // the task dock, board and activity modal (tasks.go)
-	remote    *remoteLink
-	remoteGen int
+	fleet  fleetView
+	tasks  taskPanel  // the task dock, board and activity modal (tasks.go)
+	remote remoteView // a remote workspace shown (remote.go)
 
 	width, height int
 	sidebar       bool
@@ -239,6 +238,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.settings = settingsScreen{host: clientHost{m}, mode: &m.mode}
 	m.git = gitMarks{host: clientHost{m}}
 	m.fleet = fleetView{host: clientHost{m}}
+	m.remote = remoteView{host: clientHost{m}}
 	m.setConfig(config.Default(), true)
 	return m
 }
@@ -298,7 +298,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// comes in bursts nobody waits on, keeps waiting for the drain.
 		m.flushInput()
 	}
-	if rc := m.syncRemote(); rc != nil { // a remote workspace chosen, left, or its pane changed
+	if rc := m.remote.sync(); rc != nil { // a remote workspace chosen, left, or its pane changed
 		cmd = tea.Batch(cmd, rc)
 	}
 	if f, ok := msg.(frameMsg); ok && f.last && !m.drainQueued && m.out != nil {
@@ -406,7 +406,7 @@ func (m *model) draw() {
 // update routes a message to the part of the client that owns it; each
 // handler says whether the message was its.
 func (m *model) update(msg tea.Msg) tea.Cmd {
-	if cmd, ok := m.updateRemote(msg); ok {
+	if cmd, ok := m.remote.update(msg); ok {
 		return cmd
 	}
 	if cmd, ok := m.tasks.update(msg); ok {

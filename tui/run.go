@@ -157,8 +157,8 @@ func Run(opts Options) error {
 	}
 
 	final, err := p.Run()
-	if fm, ok := final.(*model); ok && fm.remote != nil {
-		fm.remote.close() // ends the ssh to the machine shown
+	if fm, ok := final.(*model); ok && fm.remote.link != nil {
+		fm.remote.link.close() // ends the ssh to the machine shown
 	}
 	if m.gfx.supported && m.gfx.nextID > 0 {
 		_, _ = io.WriteString(opts.Output, "\x1b_Ga=d,d=A,q=2\x1b\\") // the panes' images leave with the client

@@ -192,7 +192,7 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	m.drawSidebar(c, g)
 	m.drawTabBar(c, g)
 	if m.fleet.selected != "" {
-		m.drawRemote(c, g)
+		m.remote.draw(c, g, m.theme)
 	} else {
 		m.drawPanes(c, g)
 	}
@@ -252,7 +252,7 @@ func (m *model) paneCursor() hostCursor {
 		return m.popup.cursor(m.geometry().area, m.mode == modeTerminal)
 	}
 	if m.fleet.selected != "" {
-		return m.remoteCursor() // the local panes are not drawn
+		return m.remote.cursor(m.geometry(), m.mode == modeTerminal) // the local panes are not drawn
 	}
 	l, ok := m.focusedLayout()
 	if !ok || m.mode != modeTerminal && m.mode != modeCopy {
@@ -409,7 +409,7 @@ func (m *model) drawTabBar(c *canvas, g geometry) {
 		c.text(g.area.X+1, y, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, m.theme.barLabel)
 	}
 	if m.fleet.selected != "" { // a machine's workspace (remote.go): no local tabs
-		c.text(g.area.X, y, " "+m.remoteTitle()+" ", m.width-g.area.X, m.theme.tabOn)
+		c.text(g.area.X, y, " "+m.remote.title()+" ", m.width-g.area.X, m.theme.tabOn)
 	} else {
 		m.drawTabs(c, g, y)
 	}
