@@ -562,7 +562,7 @@ func (m *model) copyToClipboard(text string) tea.Cmd {
 	if !m.ui.Toast.ClipboardEnabled { // [ui.toast.clipboard]
 		return nil
 	}
-	return m.showCorner(notice{title: "copied " + strconv.Itoa(len([]rune(text))) + " characters", position: m.ui.Toast.ClipboardPosition})
+	return m.notes.showCorner(notice{title: "copied " + strconv.Itoa(len([]rune(text))) + " characters", position: m.ui.Toast.ClipboardPosition})
 }
 
 // osc52 is the sequence that sets the system clipboard to text.

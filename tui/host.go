@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"context"
 	"net"
 	"strconv"
 
@@ -86,3 +87,9 @@ func (h clientHost) sender() func(tea.Msg) {
 
 func (h clientHost) paneArea() protocol.Rect { return h.m.geometry().area }
 func (h clientHost) fail(err error)          { h.m.fail(err) }
+
+func (h clientHost) toastConfig() config.Toast { return h.m.ui.Toast }
+func (h clientHost) getenv(key string) string  { return h.m.getenv(key) }
+func (h clientHost) context() context.Context  { return h.m.ctx }
+func (h clientHost) toOuter(b []byte)          { h.m.toHost = append(h.m.toHost, b...) }
+func (h clientHost) nextToast() int            { return h.m.toast.next() }

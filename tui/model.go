@@ -103,12 +103,10 @@ type model struct {
 	theme *theme
 	// view is the server's agent view as last asked (agents.go).
 	view protocol.AgentViewList
-	// Notifications (notify.go) and sounds (sound.go).
-	sound     config.Sound
-	configDir string // where relative sound paths start
-	corner    *cornerToast
-	diags     []string // config problems shown after attaching (diagnostics.go)
-	git       gitMarks // sidebar git marks (git.go)
+	// notes delivers notifications (notify.go) and plays sounds (sound.go).
+	notes notifier
+	diags []string // config problems shown after attaching (diagnostics.go)
+	git   gitMarks // sidebar git marks (git.go)
 	// collapsed are the folded worktree groups, by repo key, and
 	// sessionWidth the sidebar width the session keeps (0: config.toml's);
 	// both are session.json's (uistate.go).
@@ -118,12 +116,10 @@ type model struct {
 	// spaceScroll the first space the list shows, followed the focused
 	// space it last scrolled to; sideDrag is a drag of the divider or
 	// the sidebar's border (sections.go).
-	split          float64
-	spaceScroll    int
-	followed       string
-	sideDrag       *sideDrag
-	saidNoNotifier bool
-	tones          *toneFiles
+	split       float64
+	spaceScroll int
+	followed    string
+	sideDrag    *sideDrag
 	// getenv reads the client's environment (os.Getenv; a fake in tests).
 	getenv func(string) string
 	// socket is the server's, for [[keys.command]]s.
@@ -232,7 +228,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m := &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}, inFlight: map[string]bool{}}
 	m.getenv = func(string) string { return "" }
 	m.ctx = context.Background()
-	m.tones = &toneFiles{}
+	m.notes = notifier{tones: &toneFiles{}, host: clientHost{m}}
 	m.tasks = newTaskPanel(clientHost{m}, &m.mode)
 	m.copy = copyMode{host: clientHost{m}, mode: &m.mode}
 	m.settings = settingsScreen{host: clientHost{m}, mode: &m.mode}
@@ -250,7 +246,7 @@ func (m *model) setConfig(cfg config.Config, truecolor bool) {
 	if m.sessionWidth > 0 {
 		m.ui.SidebarWidth = m.sessionWidth
 	}
-	m.sound = cfg.UI.Sound
+	m.notes.sound = cfg.UI.Sound
 	m.toastsOn = cfg.UI.Toast.Delivery != config.ToastOff && cfg.UI.Toast.Delivery != ""
 	m.theme = newTheme(cfg, truecolor)
 }
@@ -530,7 +526,7 @@ func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
 	case toastMsg:
 		return m.showToast(msg.text), true
 	case noticeMsg:
-		return m.notify(notice{title: msg.Title, body: msg.Body, position: msg.Position, sound: msg.Sound, delivery: msg.Delivery}), true
+		return m.notes.notify(notice{title: msg.Title, body: msg.Body, position: msg.Position, sound: msg.Sound, delivery: msg.Delivery}), true
 	case agentDue:
 		return m.agentWasDue(msg), true
 	case gitMsg:
@@ -540,11 +536,9 @@ func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
 	case diagExpired:
 		m.diags = nil
 	case cornerExpired:
-		if m.corner != nil && m.corner.seq == msg.seq {
-			m.corner = nil
-		}
+		m.notes.expire(msg)
 	case systemDone:
-		return m.systemFailed(msg), true
+		return m.notes.systemFailed(msg), true
 	case soundPlayed:
 		if msg.bell {
 			m.toHost = append(m.toHost, '\a') // no player: the terminal's bell
@@ -564,7 +558,7 @@ func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
 func (m *model) agentWasDue(msg agentDue) tea.Cmd {
 	if p, ok := m.paneInfo(msg.paneID); ok && p.AgentStatus == msg.status {
 		if n, ok := m.agentNotice(p, msg.status); ok {
-			return m.notify(n)
+			return m.notes.notify(n)
 		}
 	}
 	return nil

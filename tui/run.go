@@ -129,9 +129,9 @@ func Run(opts Options) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel() // ends a notifier or player still running
 	m.ctx = ctx
-	defer m.tones.remove()
+	defer m.notes.tones.remove()
 	if opts.ConfigPath != "" {
-		m.configDir = filepath.Dir(opts.ConfigPath)
+		m.notes.configDir = filepath.Dir(opts.ConfigPath)
 	}
 	m.setConfig(cfg, truecolorTerminal(os.Getenv("COLORTERM")))
 	m.sidebar = !cfg.UI.SidebarStartCollapsed

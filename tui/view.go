@@ -217,7 +217,7 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	if m.popup != nil {
 		m.popup.draw(c, g.area, m.theme)
 	}
-	m.drawCorner(c)
+	m.notes.drawCorner(c, m.width, m.height, m.theme)
 	m.drawDiagnostics(c)
 	return c
 }
