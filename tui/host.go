@@ -93,3 +93,34 @@ func (h clientHost) getenv(key string) string  { return h.m.getenv(key) }
 func (h clientHost) context() context.Context  { return h.m.ctx }
 func (h clientHost) toOuter(b []byte)          { h.m.toHost = append(h.m.toHost, b...) }
 func (h clientHost) nextToast() int            { return h.m.toast.next() }
+
+func (h clientHost) watched() []string { return h.m.watched }
+
+func (h clientHost) unwatchGraphics() {
+	h.m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: h.m.watched}, h.m.fail)
+}
+
+// paneInsides are the insides of the focused tab's panes drawn (the
+// zoomed one alone), in window cells; none while an overlay covers them.
+func (h clientHost) paneInsides() map[string]protocol.Rect {
+	m := h.m
+	out := map[string]protocol.Rect{}
+	l, ok := m.focusedLayout()
+	if !ok || m.popup != nil || m.mode == modeHelp || m.mode == modePicker {
+		return out
+	}
+	g := m.geometry()
+	for _, p := range l.Panes {
+		if l.Zoomed && p.PaneID != l.FocusedPaneID {
+			continue
+		}
+		r := p.Rect
+		if l.Zoomed {
+			r = l.Area
+		}
+		x, y := g.area.X+r.X+1, g.area.Y+r.Y+1 // inside the frame
+		w, hh := min(r.Width, m.width-x+1)-2, min(r.Height, m.height-y+1)-2
+		out[p.PaneID] = protocol.Rect{X: x, Y: y, Width: w, Height: hh}
+	}
+	return out
+}

@@ -235,6 +235,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.git = gitMarks{host: clientHost{m}}
 	m.fleet = fleetView{host: clientHost{m}}
 	m.remote = remoteView{host: clientHost{m}}
+	m.gfx.host = clientHost{m}
 	m.setConfig(config.Default(), true)
 	return m
 }
@@ -392,7 +393,7 @@ func (m *model) draw() {
 	// Draw into the canvas before last (the writer keeps the last one).
 	old := m.sw.prev
 	full := old == nil || old.w != m.width || old.h != m.height // the frame clears the screen
-	b := m.sw.frame(m.canvas(m.spare), m.hostCursor(), extra, m.graphicsBytes(full))
+	b := m.sw.frame(m.canvas(m.spare), m.hostCursor(), extra, m.gfx.bytes(full))
 	m.spare = old
 	if len(b) > 0 {
 		_, _ = m.out.Write(b)
@@ -448,7 +449,7 @@ func (m *model) updateSession(msg tea.Msg) (tea.Cmd, bool) {
 	case popupMsg:
 		m.setPopup(msg.st)
 	case graphicsMsg:
-		return m.applyGraphics(msg.u), true
+		return m.gfx.apply(msg.u), true
 	case frameMsg:
 		return m.frameArrived(msg.f), true
 	default:
@@ -636,8 +637,8 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 				delete(m.screens, id)
 			}
 		}
-		m.dropGraphics(visible)
-		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: visible, Graphics: m.wantGraphics()}, m.fail)
+		m.gfx.drop(visible)
+		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: visible, Graphics: m.gfx.want()}, m.fail)
 	}
 	m.title = m.windowTitle()
 	m.followFocusedSpace()

@@ -105,7 +105,7 @@ func (m *model) reconnected(msg reconnectedMsg) tea.Cmd {
 	m.reconnecting = false
 	m.watched = nil
 	clear(m.screens)
-	m.dropGraphics(nil) // the new subscription sends every image again
+	m.gfx.drop(nil) // the new subscription sends every image again
 	m.refreshing = true
 	m.fleet.fetching = false // a read on the lost connection answered with an error, or never will
 	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fleet.fetch())
