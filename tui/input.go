@@ -80,7 +80,7 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		}
 		return m.do(b, k)
 	}
-	m.msel = nil // typing ends a mouse selection
+	m.msel.sel = nil // typing ends a mouse selection
 	if m.keys.isPrefix(k) {
 		m.mode = modePrefix
 		return nil

@@ -179,7 +179,7 @@ func (m *model) openWorkspaceMenu(ev tea.MouseMsg, id string) {
 
 // openMenu shows a menu; keys go to it until it closes.
 func (m *model) openMenu(menu *menuState) {
-	m.menu, m.mode, m.msel = menu, modeMenu, nil
+	m.menu, m.mode, m.msel.sel = menu, modeMenu, nil
 }
 
 func (m *model) closeMenu() {

@@ -164,8 +164,7 @@ type model struct {
 	confirmClose bool
 	// copyOnSelect copies a mouse selection when it ends ([ui] copy_on_select).
 	copyOnSelect bool
-	msel         *mouseSel
-	lastClick    mouseSel // the last press in a pane, for double and triple clicks
+	msel         mouseSelect // a mouse selection in a pane (mousesel.go)
 	// attention is the pane whose agent last became blocked or done out
 	// of sight (prefix o goes there).
 	attention string
@@ -236,6 +235,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.fleet = fleetView{host: clientHost{m}}
 	m.remote = remoteView{host: clientHost{m}}
 	m.gfx.host = clientHost{m}
+	m.msel.host = clientHost{m}
 	m.setConfig(config.Default(), true)
 	return m
 }

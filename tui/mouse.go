@@ -43,7 +43,7 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 		return cmd
 	}
 	if ev.Action == tea.MouseActionPress {
-		m.msel = nil
+		m.msel.sel = nil
 	}
 	switch m.regionAt(g, ev.X, ev.Y) {
 	case regionSidebar:
@@ -124,7 +124,7 @@ func (m *model) dragMouse(ev tea.MouseMsg, g geometry) bool {
 
 // selectionMouse extends a mouse selection being dragged in a pane.
 func (m *model) selectionMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
-	s := m.msel
+	s := m.msel.sel
 	if s == nil || !s.dragging {
 		return nil, false
 	}
@@ -134,12 +134,14 @@ func (m *model) selectionMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
 	}
 	switch ev.Action {
 	case tea.MouseActionMotion:
-		m.selectMotion(ev.X-r.X, ev.Y-r.Y)
+		m.msel.motion(ev.X-r.X, ev.Y-r.Y)
 		return nil, true
 	case tea.MouseActionRelease:
-		m.selectMotion(ev.X-r.X, ev.Y-r.Y)
-		_, cmd := m.selectRelease()
-		return cmd, true
+		m.msel.motion(ev.X-r.X, ev.Y-r.Y)
+		if _, text := m.msel.release(); text != "" && m.copyOnSelect {
+			return m.copyToClipboard(text), true
+		}
+		return nil, true
 	}
 	return nil, false
 }
@@ -289,7 +291,7 @@ func (m *model) paneMouse(ev tea.MouseMsg, l protocol.PaneLayoutSnapshot, id str
 			m.sendBytes(id, seq)
 		}
 	case press && ev.Button == tea.MouseButtonLeft:
-		m.selectPress(id, x-r.X-1, y-r.Y-1)
+		m.msel.press(id, x-r.X-1, y-r.Y-1)
 	}
 	return nil
 }

@@ -507,7 +507,7 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 			m.copy.drawCopy(c, x+1, y+1, w-2, h-2, m.theme)
 		} else if s := m.screens[p.PaneID]; s != nil && w > 2 && h > 2 {
 			s.drawInto(c, x+1, y+1, w-2, h-2)
-			if sel := m.msel; sel != nil && sel.paneID == p.PaneID {
+			if sel := m.msel.sel; sel != nil && sel.paneID == p.PaneID {
 				for cy := 0; cy < h-2; cy++ {
 					for cx := 0; cx < w-2; cx++ {
 						if sel.selected(cx, cy) {
