@@ -52,7 +52,7 @@ func init() {
 			if pane == "" {
 				return nil
 			}
-			return m.askClose(closeReq{what: "pane", method: "pane.close", params: protocol.PaneTarget{PaneID: pane}}, []string{pane})
+			return m.confirm.ask(closeReq{what: "pane", method: "pane.close", params: protocol.PaneTarget{PaneID: pane}}, []string{pane})
 		},
 		actNewTab:    (*model).doNewTab,
 		actNextTab:   (*model).doStepTab,
@@ -63,7 +63,7 @@ func init() {
 				return nil
 			}
 			id := *m.snap.FocusedTabID
-			return m.askClose(closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}, m.panesOf(id, ""))
+			return m.confirm.ask(closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}, m.panesOf(id, ""))
 		},
 		actPaneInfo: func(m *model, _ binding, _ tea.KeyMsg, pane string) tea.Cmd {
 			if pane == "" {
@@ -86,9 +86,9 @@ func init() {
 				return nil
 			}
 			id := *m.snap.FocusedWorkspaceID
-			return m.askClose(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
+			return m.confirm.ask(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
 		},
-		actPicker:          func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.openPicker(); return nil },
+		actPicker:          func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.picker.open(); return nil },
 		actAttention:       func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.openAttention() },
 		actPrevWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepWorkspace(-1); return nil },
 		actNextWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepWorkspace(1); return nil },

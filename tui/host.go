@@ -124,3 +124,10 @@ func (h clientHost) paneInsides() map[string]protocol.Rect {
 	}
 	return out
 }
+
+func (h clientHost) focusWorkspace(id string) { h.m.focusWorkspace(id) }
+func (h clientHost) statusIcon(s protocol.AgentStatus) (string, cellStyle) {
+	return h.m.statusIcon(s)
+}
+func (h clientHost) confirmClose() bool             { return h.m.confirmClose }
+func (h clientHost) send(method string, params any) { h.m.call(method, params) }

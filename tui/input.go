@@ -45,11 +45,11 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 	case modeResize:
 		return m.resizeKey(k)
 	case modePicker:
-		return m.pickerKey(k)
+		return m.picker.key(k)
 	case modeNavigate:
 		return m.navigateKey(k)
 	case modeConfirm:
-		return m.confirmKey(k)
+		return m.confirm.key(k)
 	case modeCopy:
 		return m.copy.copyKey(k)
 	case modeSettings:

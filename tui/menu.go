@@ -294,7 +294,7 @@ func (m *model) chooseMenu(i int) tea.Cmd {
 		case itemRename:
 			m.startRename("tab", "tab.rename", id, m.tabLabel(id))
 		case itemClose:
-			return m.askClose(closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}, m.panesOf(id, ""))
+			return m.confirm.ask(closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}, m.panesOf(id, ""))
 		}
 	case menuGlobal:
 		return m.tasks.menuItem(menu.items[i])
@@ -303,7 +303,7 @@ func (m *model) chooseMenu(i int) tea.Cmd {
 		case itemRename:
 			m.startRename("workspace", "workspace.rename", id, m.workspaceLabel(id))
 		case itemClose:
-			return m.askClose(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
+			return m.confirm.ask(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
 		case itemCloseGroup:
 			var panes []string
 			key := m.repoKey(id)
@@ -312,7 +312,7 @@ func (m *model) chooseMenu(i int) tea.Cmd {
 					panes = append(panes, m.panesOf("", w.WorkspaceID)...)
 				}
 			}
-			return m.askClose(closeReq{what: "workspace group", method: "workspace.close", params: protocol.WorkspaceCloseParams{WorkspaceID: id, CloseGroup: true}}, panes)
+			return m.confirm.ask(closeReq{what: "workspace group", method: "workspace.close", params: protocol.WorkspaceCloseParams{WorkspaceID: id, CloseGroup: true}}, panes)
 		case itemNewWorktree:
 			m.startWorktreePrompt(id)
 		case itemCollapse, itemExpand:
@@ -364,7 +364,7 @@ func (m *model) paneMenuItem(menu *menuState, item string) tea.Cmd {
 		m.call("pane.input.set", protocol.PaneInputSetParams{PaneID: id, RightClick: to})
 	case itemClosePane:
 		m.call("pane.focus", protocol.PaneTarget{PaneID: id})
-		return m.askClose(closeReq{what: "pane", method: "pane.close", params: protocol.PaneTarget{PaneID: id}}, []string{id})
+		return m.confirm.ask(closeReq{what: "pane", method: "pane.close", params: protocol.PaneTarget{PaneID: id}}, []string{id})
 	}
 	return nil
 }

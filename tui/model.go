@@ -153,12 +153,12 @@ type model struct {
 
 	mode   mode
 	rename renameState
-	picker pickerState
-	copy   copyMode // copy mode (copy.go)
+	picker workspacePicker // the workspace picker (nav.go)
+	copy   copyMode        // copy mode (copy.go)
 	// copyRPC is how copy mode calls the server (nil: the request
 	// connection; a fake in tests).
 	copyRPC  rpcFunc
-	confirm  closeReq
+	confirm  closeConfirm   // the question before a close (nav.go)
 	settings settingsScreen // the settings screen (settings.go)
 	// confirmClose asks before closing a program ([ui] confirm_close).
 	confirmClose bool
@@ -236,6 +236,8 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.remote = remoteView{host: clientHost{m}}
 	m.gfx.host = clientHost{m}
 	m.msel.host = clientHost{m}
+	m.picker = workspacePicker{host: clientHost{m}, mode: &m.mode}
+	m.confirm = closeConfirm{host: clientHost{m}, mode: &m.mode}
 	m.setConfig(config.Default(), true)
 	return m
 }
@@ -591,7 +593,7 @@ func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 	case worktreeCreatedMsg:
 		return m.worktreeCreated(msg), true
 	case closeCheckedMsg:
-		m.closeChecked(msg)
+		m.confirm.checked(msg)
 		return nil, true
 	case copyAnswerMsg:
 		return m.copy.copyAnswered(msg), true

@@ -205,7 +205,7 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	case modeHelp:
 		m.drawHelp(c)
 	case modePicker:
-		m.drawPicker(c)
+		m.picker.draw(c, m.width, m.height, m.theme)
 	case modeSettings:
 		m.settings.draw(c, m.width, m.height, m.theme)
 	case modeMenu:
@@ -474,7 +474,7 @@ func (m *model) barStatus() (string, cellStyle) {
 		}
 		return " rename " + m.rename.what + ": " + string(m.rename.buf) + "▏", m.theme.mode
 	case modeConfirm:
-		return m.confirmText(), m.theme.mode
+		return m.confirm.text(), m.theme.mode
 	case modeCopy:
 		return m.copy.copyStatus(m.toast.text), m.theme.mode
 	}
