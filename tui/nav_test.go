@@ -27,7 +27,7 @@ func (h *fakeNavHost) focusWorkspace(id string)            { h.focused = append(
 func (h *fakeNavHost) statusIcon(protocol.AgentStatus) (string, cellStyle) {
 	return "●", cellStyle{}
 }
-func (h *fakeNavHost) confirmClose() bool              { return h.confirm }
+func (h *fakeNavHost) confirmClose() bool             { return h.confirm }
 func (h *fakeNavHost) send(method string, params any) { h.sent = append(h.sent, method) }
 func (h *fakeNavHost) rpc() rpcFunc {
 	return func(_ string, params, out any) error {
