@@ -76,7 +76,7 @@ func init() {
 			// repository, opened as a workspace in its group, once its
 			// branch is named.
 			if m.snap.FocusedWorkspaceID != nil {
-				m.startWorktreePrompt(*m.snap.FocusedWorkspaceID)
+				m.rename.startWorktree(*m.snap.FocusedWorkspaceID)
 			}
 			return nil
 		},

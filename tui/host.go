@@ -131,3 +131,12 @@ func (h clientHost) statusIcon(s protocol.AgentStatus) (string, cellStyle) {
 }
 func (h clientHost) confirmClose() bool             { return h.m.confirmClose }
 func (h clientHost) send(method string, params any) { h.m.call(method, params) }
+
+func (h clientHost) flushInput() { h.m.flushInput() }
+
+// unfoldGroup shows a folded worktree group again (the session keeps it).
+func (h clientHost) unfoldGroup(key string) {
+	if h.m.collapsed[key] {
+		h.m.toggleGroup(key)
+	}
+}

@@ -41,7 +41,7 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		m.mode = modeTerminal
 		return nil
 	case modeRename:
-		return m.renameKey(k)
+		return m.rename.key(k)
 	case modeResize:
 		return m.resizeKey(k)
 	case modePicker:
@@ -132,88 +132,6 @@ func (m *model) sendBytes(paneID string, b []byte) {
 		}
 	}
 	m.input = append(m.input, paneInput{paneID: paneID, b: append([]byte(nil), b...)})
-}
-
-func (m *model) startRename(what, method, id, current string) {
-	m.mode = modeRename
-	m.rename = renameState{what: what, method: method, id: id, buf: []rune(current)}
-}
-
-// createdMsg is the answer to a tab.create or workspace.create whose new
-// tab or workspace is to be named.
-type createdMsg struct {
-	method string
-	tab    protocol.TabCreated
-	ws     protocol.WorkspaceCreated
-	err    error
-}
-
-// createThenName creates a tab or workspace, then asks for its name.
-func (m *model) createThenName(method string, params any) tea.Cmd {
-	m.flushInput()
-	req := m.link.req
-	return func() tea.Msg {
-		msg := createdMsg{method: method}
-		if method == "tab.create" {
-			msg.err = req.call(method, params, &msg.tab)
-		} else {
-			msg.err = req.call(method, params, &msg.ws)
-		}
-		return msg
-	}
-}
-
-func (m *model) created(msg createdMsg) tea.Cmd {
-	if msg.err != nil {
-		return m.showToast(msg.method + ": " + msg.err.Error())
-	}
-	if m.mode != modeTerminal {
-		return nil // the person went on to something else
-	}
-	if msg.method == "tab.create" {
-		m.startRename("tab", "tab.rename", msg.tab.Tab.TabID, "")
-	} else {
-		m.startRename("workspace", "workspace.rename", msg.ws.Workspace.WorkspaceID, "")
-	}
-	m.rename.fresh = true
-	return nil
-}
-
-func (m *model) renameKey(k tea.KeyMsg) tea.Cmd {
-	r := &m.rename
-	switch k.Type {
-	case tea.KeyEsc, tea.KeyCtrlC:
-		m.mode = modeTerminal
-	case tea.KeyEnter:
-		m.mode = modeTerminal
-		label := string(r.buf)
-		if r.fresh && strings.TrimSpace(label) == "" {
-			return nil // a new one left unnamed keeps its own name
-		}
-		switch r.what {
-		case "worktree":
-			return m.createWorktree(r.id, label)
-		case "workspace":
-			m.call(r.method, protocol.WorkspaceRenameParams{WorkspaceID: r.id, Label: label})
-		case "tab":
-			m.call(r.method, protocol.TabRenameParams{TabID: r.id, Label: label})
-		case "pane":
-			m.call(r.method, protocol.PaneRenameParams{PaneID: r.id, Label: &label})
-		}
-	case tea.KeyBackspace, tea.KeyCtrlH:
-		if len(r.buf) > 0 {
-			r.buf = r.buf[:len(r.buf)-1]
-		}
-	case tea.KeyCtrlU:
-		r.buf = r.buf[:0]
-	case tea.KeyRunes, tea.KeySpace:
-		if k.Type == tea.KeySpace {
-			r.buf = append(r.buf, ' ')
-		} else {
-			r.buf = append(r.buf, k.Runes...)
-		}
-	}
-	return nil
 }
 
 // resizeStep is how far one key moves a border in resize mode.

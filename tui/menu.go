@@ -314,7 +314,7 @@ func (m *model) chooseMenu(i int) tea.Cmd {
 			}
 			return m.confirm.ask(closeReq{what: "workspace group", method: "workspace.close", params: protocol.WorkspaceCloseParams{WorkspaceID: id, CloseGroup: true}}, panes)
 		case itemNewWorktree:
-			m.startWorktreePrompt(id)
+			m.rename.startWorktree(id)
 		case itemCollapse, itemExpand:
 			m.toggleGroup(m.repoKey(id)) // as a click on the group's chevron does
 		}

@@ -209,7 +209,7 @@ func TestMenu_WorkspaceMenus(t *testing.T) {
 	}
 	m.openWorkspaceMenu(tea.MouseMsg{X: 2, Y: 1}, "w1")
 	m.chooseMenu(2) // New worktree: its branch asked first
-	if cmd := m.renameKey(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil {
+	if cmd := m.rename.key(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil {
 		cmd()
 	}
 	waitFor(t, "worktree.create", func() bool { return len(f.requests("worktree.create")) == 1 })

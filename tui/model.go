@@ -152,7 +152,7 @@ type model struct {
 	lastActive    time.Time
 
 	mode   mode
-	rename renameState
+	rename labelPrompt     // the label prompt (prompt.go)
 	picker workspacePicker // the workspace picker (nav.go)
 	copy   copyMode        // copy mode (copy.go)
 	// copyRPC is how copy mode calls the server (nil: the request
@@ -215,14 +215,6 @@ type paneInput struct {
 	b      []byte
 }
 
-// renameState is the label being edited.
-type renameState struct {
-	method, id string
-	what       string // "workspace", "tab", "pane"
-	buf        []rune
-	fresh      bool // naming what was just created: empty keeps its name
-}
-
 func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m := &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}, inFlight: map[string]bool{}}
 	m.getenv = func(string) string { return "" }
@@ -236,6 +228,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.remote = remoteView{host: clientHost{m}}
 	m.gfx.host = clientHost{m}
 	m.msel.host = clientHost{m}
+	m.rename = labelPrompt{host: clientHost{m}, mode: &m.mode}
 	m.picker = workspacePicker{host: clientHost{m}, mode: &m.mode}
 	m.confirm = closeConfirm{host: clientHost{m}, mode: &m.mode}
 	m.setConfig(config.Default(), true)
@@ -589,9 +582,9 @@ func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 	case commandDone:
 		return m.commandFinished(msg), true
 	case createdMsg:
-		return m.created(msg), true
+		return m.rename.created(msg), true
 	case worktreeCreatedMsg:
-		return m.worktreeCreated(msg), true
+		return m.rename.worktreeCreated(msg), true
 	case closeCheckedMsg:
 		m.confirm.checked(msg)
 		return nil, true

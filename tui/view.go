@@ -469,10 +469,7 @@ func (m *model) barStatus() (string, cellStyle) {
 	}
 	switch m.mode {
 	case modeRename:
-		if m.rename.what == "worktree" {
-			return " new worktree · branch (blank: generated): " + string(m.rename.buf) + "▏", m.theme.mode
-		}
-		return " rename " + m.rename.what + ": " + string(m.rename.buf) + "▏", m.theme.mode
+		return m.rename.status(), m.theme.mode
 	case modeConfirm:
 		return m.confirm.text(), m.theme.mode
 	case modeCopy:
