@@ -20,7 +20,7 @@ func init() {
 	bindingFuncs = map[action]bindingFunc{
 		actSendPrefix: func(m *model, _ binding, k tea.KeyMsg, pane string) tea.Cmd {
 			if enc, ok := encodeKey(k, false); ok && pane != "" {
-				m.sendBytes(pane, enc)
+				m.input.add(pane, enc)
 			}
 			return nil
 		},

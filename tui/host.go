@@ -140,3 +140,14 @@ func (h clientHost) unfoldGroup(key string) {
 		h.m.toggleGroup(key)
 	}
 }
+
+func (h clientHost) popupTerminal() string {
+	if h.m.popup == nil {
+		return ""
+	}
+	return h.m.popup.st.TerminalID
+}
+
+func (h clientHost) sendThen(method string, params any, done func(error)) {
+	h.m.link.req.sendThen(method, params, done)
+}

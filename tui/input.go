@@ -106,7 +106,7 @@ func (m *model) sendKey(k tea.KeyMsg) {
 		return
 	}
 	if b, ok := keyBytes(k, modes); ok {
-		m.sendBytes(id, b)
+		m.input.add(id, b)
 	}
 }
 
@@ -120,18 +120,6 @@ func keyBytes(k tea.KeyMsg, modes protocol.ScreenModes) ([]byte, bool) {
 		return []byte(text), true
 	}
 	return encodeKey(k, modes.AppCursor)
-}
-
-// sendBytes queues input for a pane; it is sent with the rest of the
-// burst when the program drains (flushInput).
-func (m *model) sendBytes(paneID string, b []byte) {
-	for i := range m.input {
-		if m.input[i].paneID == paneID {
-			m.input[i].b = append(m.input[i].b, b...)
-			return
-		}
-	}
-	m.input = append(m.input, paneInput{paneID: paneID, b: append([]byte(nil), b...)})
 }
 
 // resizeStep is how far one key moves a border in resize mode.

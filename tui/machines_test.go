@@ -221,8 +221,8 @@ func TestFleet_OfflineWorkspaceRefusesInput(t *testing.T) {
 	}
 	m.update(keyRunes("x"))
 	m.flushInput()
-	if len(m.input) != 0 || len(f.requests("pane.send_text")) != 0 {
-		t.Fatalf("input went somewhere: queued %v, sent %v", m.input, f.requests("pane.send_text"))
+	if len(m.input.pending) != 0 || len(f.requests("pane.send_text")) != 0 {
+		t.Fatalf("input went somewhere: queued %v, sent %v", m.input.pending, f.requests("pane.send_text"))
 	}
 	if !strings.Contains(m.toast.text, "gpu is offline") || !strings.Contains(ansi.Strip(render(m)), "gpu is offline: input not sent") {
 		t.Fatalf("toast = %q, not shown:\n%s", m.toast.text, ansi.Strip(render(m)))

@@ -127,7 +127,7 @@ func (m *model) passRight(ev tea.MouseMsg) {
 		ev.Alt = false
 	}
 	if seq := encodeMouse(ev, max(ev.X-r.X, 0), max(ev.Y-r.Y, 0), s.modes.MouseSGR); seq != nil {
-		m.sendBytes(p.paneID, seq)
+		m.input.add(p.paneID, seq)
 	}
 }
 

@@ -36,7 +36,7 @@ func rightPress(x, y int) tea.MouseMsg {
 
 // queued is the input waiting for a pane.
 func queued(m *model, id string) string {
-	for _, in := range m.input {
+	for _, in := range m.input.pending {
 		if in.paneID == id {
 			return string(in.b)
 		}
@@ -79,7 +79,7 @@ func TestMenu_RightClickGoesToMenuOrProgram(t *testing.T) {
 	if got, want := queued(m, "w1:p2"), "\x1b[<2;6;4M\x1b[<34;7;4M\x1b[<2;7;4m"; got != want || m.menu != nil || m.rightPass != nil {
 		t.Fatalf("ctrl+right: input %q, want %q; menu %+v pass %+v", got, want, m.menu, m.rightPass)
 	}
-	m.input = nil
+	m.input.pending = nil
 
 	// alt is not the modifier: the menu.
 	ev = rightPress(60, 5)
@@ -97,7 +97,7 @@ func TestMenu_RightClickGoesToMenuOrProgram(t *testing.T) {
 		t.Fatalf("right_click pane: input %q menu %+v", got, m.menu)
 	}
 	m.Update(tea.MouseMsg{X: 60, Y: 5, Button: tea.MouseButtonRight, Action: tea.MouseActionRelease})
-	m.input = nil
+	m.input.pending = nil
 	m.Update(rightPress(54, 5)) // the left border
 	if m.mode != modeMenu || queued(m, "w1:p2") != "" || !strings.Contains(strings.Join(m.menu.items, ","), itemClicksHerdr) {
 		t.Fatalf("frame click: mode %v input %q menu %+v", m.mode, queued(m, "w1:p2"), m.menu)

@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"io"
 	"slices"
 	"strings"
@@ -201,22 +200,13 @@ type model struct {
 	// toHost are bytes for the outer terminal sent with the next frame
 	// (BEL, OSC 52).
 	toHost []byte
-	// input is what keys produced and is not sent yet, by pane, in order.
-	// A pane has at most one write in flight (inFlight); what is typed
-	// meanwhile waits here and leaves as one write when it is answered.
-	input       []paneInput
-	inFlight    map[string]bool
+	// input is what keys produced on its way to the panes (inputq.go).
+	input       inputQueue
 	drainQueued bool
 }
 
-// paneInput is bytes on their way to a pane.
-type paneInput struct {
-	paneID string
-	b      []byte
-}
-
 func newModel(l *link, km *keymap, toastsOn bool) *model {
-	m := &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}, inFlight: map[string]bool{}}
+	m := &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}}
 	m.getenv = func(string) string { return "" }
 	m.ctx = context.Background()
 	m.notes = notifier{tones: &toneFiles{}, host: clientHost{m}}
@@ -228,6 +218,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.remote = remoteView{host: clientHost{m}}
 	m.gfx.host = clientHost{m}
 	m.msel.host = clientHost{m}
+	m.input = inputQueue{inFlight: map[string]bool{}, host: clientHost{m}}
 	m.rename = labelPrompt{host: clientHost{m}, mode: &m.mode}
 	m.picker = workspacePicker{host: clientHost{m}, mode: &m.mode}
 	m.confirm = closeConfirm{host: clientHost{m}, mode: &m.mode}
@@ -282,7 +273,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	cmd := m.update(msg)
-	if _, key := msg.(tea.KeyMsg); key && len(m.input) > 0 {
+	if _, key := msg.(tea.KeyMsg); key && m.input.waiting() {
 		// A key for a pane goes out now, from this turn: waiting for the
 		// drain cost two goroutine hand-offs before the request was even
 		// written. Keys typed while it is in flight are still coalesced
@@ -301,78 +292,15 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.draw()
 		return m, cmd
 	}
-	if !m.drainQueued && (m.out != nil || len(m.input) > 0) {
+	if !m.drainQueued && (m.out != nil || m.input.waiting()) {
 		m.drainQueued = true
 		cmd = tea.Batch(cmd, drain)
 	}
 	return m, cmd
 }
 
-// flushInput sends what keys produced: one pane.send_text per pane and
-// burst, however many keys it held, and none to a pane whose last write
-// is not answered yet.
-func (m *model) flushInput() {
-	if len(m.input) == 0 {
-		return
-	}
-	m.claimSize(false)
-	kept := m.input[:0]
-	for _, in := range m.input {
-		if m.inFlight[in.paneID] {
-			kept = append(kept, in)
-			continue
-		}
-		m.inFlight[in.paneID] = true
-		id, b, send := in.paneID, in.b, m.link.send
-		method, params := "pane.send_text", any(protocol.PaneSendTextParams{PaneID: id, Text: string(b)})
-		if m.popup != nil && id == m.popup.st.TerminalID {
-			method, params = "popup.send_text", protocol.PopupSendTextParams{Text: string(b)}
-		}
-		m.link.req.sendThen(method, params, func(err error) {
-			if send != nil {
-				send(sentMsg{paneID: id, b: b, err: err})
-			}
-		})
-	}
-	clear(m.input[len(kept):])
-	m.input = kept
-}
-
-// retryInput is how long input refused by a pane whose program reads
-// slowly waits before it is offered again.
-const retryInput = 20 * time.Millisecond
-
-// sent takes the answer to a write: the next one may go. Input the pane
-// refused because its program has not read what it was sent yet goes back
-// in front of what was typed since, and is offered again shortly; nothing
-// typed is dropped while the pane lives.
-func (m *model) sent(msg sentMsg) tea.Cmd {
-	delete(m.inFlight, msg.paneID)
-	var pe *protocol.Error
-	if errors.As(msg.err, &pe) && pe.Code == protocol.CodePaneSendFailed && strings.Contains(pe.Message, "not reading") {
-		m.inFlight[msg.paneID] = true // held until the retry
-		return tea.Tick(retryInput, func(time.Time) tea.Msg { return retryMsg{paneID: msg.paneID, b: msg.b} })
-	}
-	if errors.As(msg.err, &pe) && pe.Code == protocol.CodePopupNotOpen {
-		return nil // typed as the popup closed
-	}
-	if msg.err != nil {
-		return m.showToast("pane.send_text: " + msg.err.Error())
-	}
-	return nil
-}
-
-// retry puts refused input back in front of the pane's queue.
-func (m *model) retry(msg retryMsg) {
-	delete(m.inFlight, msg.paneID)
-	for i := range m.input {
-		if m.input[i].paneID == msg.paneID {
-			m.input[i].b = append(msg.b, m.input[i].b...)
-			return
-		}
-	}
-	m.input = append([]paneInput{{paneID: msg.paneID, b: msg.b}}, m.input...)
-}
+// flushInput sends what keys produced (inputq.go).
+func (m *model) flushInput() { m.input.flush() }
 
 // draw brings the outer terminal up to date.
 func (m *model) draw() {
@@ -568,9 +496,9 @@ func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 	case tea.MouseMsg:
 		return m.mouse(msg), true
 	case sentMsg:
-		return m.sent(msg), true
+		return m.input.sent(msg), true
 	case retryMsg:
-		m.retry(msg)
+		m.input.retry(msg)
 		return nil, true
 	case pasteBufferMsg:
 		return m.pasteBuffer(), true // buffer.go

@@ -62,7 +62,7 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 func (m *model) mouseGesture(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
 	if m.popup != nil {
 		if seq := m.popup.mouse(ev, m.geometry().area); seq != nil {
-			m.sendBytes(m.popup.st.TerminalID, seq)
+			m.input.add(m.popup.st.TerminalID, seq)
 		}
 		return nil, true
 	}
@@ -288,7 +288,7 @@ func (m *model) paneMouse(ev tea.MouseMsg, l protocol.PaneLayoutSnapshot, id str
 	switch {
 	case programMouse:
 		if seq := encodeMouse(ev, x-r.X-1, y-r.Y-1, s.modes.MouseSGR); seq != nil {
-			m.sendBytes(id, seq)
+			m.input.add(id, seq)
 		}
 	case press && ev.Button == tea.MouseButtonLeft:
 		m.msel.press(id, x-r.X-1, y-r.Y-1)

@@ -29,7 +29,7 @@ func (m *model) setPopup(st protocol.PopupState) {
 	if !st.Open {
 		if m.popup != nil && (st.TerminalID == "" || st.TerminalID == m.popup.st.TerminalID) {
 			m.popup = nil
-			m.dropInput(st.TerminalID)
+			m.input.drop(st.TerminalID)
 		}
 		return
 	}
@@ -37,18 +37,6 @@ func (m *model) setPopup(st protocol.PopupState) {
 		m.popup = &popupView{st: st}
 		m.closeMenu() // the popup takes the keys
 	}
-}
-
-// dropInput forgets input queued for a terminal that is gone.
-func (m *model) dropInput(id string) {
-	kept := m.input[:0]
-	for _, in := range m.input {
-		if in.paneID != id {
-			kept = append(kept, in)
-		}
-	}
-	clear(m.input[len(kept):])
-	m.input = kept
 }
 
 // frame applies a frame of the popup's terminal; false when there is no

@@ -34,16 +34,16 @@ func TestPopup_DrawnOverPanesTakesKeys(t *testing.T) {
 		t.Errorf("host cursor %+v, want the popup's at (43, 9)", c)
 	}
 	m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("hi")})
-	if len(m.input) != 1 || m.input[0].paneID != "term_popup_1" || string(m.input[0].b) != "hi" {
-		t.Errorf("keys went to %+v, want the popup", m.input)
+	if len(m.input.pending) != 1 || m.input.pending[0].paneID != "term_popup_1" || string(m.input.pending[0].b) != "hi" {
+		t.Errorf("keys went to %+v, want the popup", m.input.pending)
 	}
 	m.update(popupMsg{protocol.PopupState{Open: false, TerminalID: "term_popup_1"}})
-	if m.popup != nil || len(m.input) != 0 || strings.Contains(ansi.Strip(render(m)), "Board") {
+	if m.popup != nil || len(m.input.pending) != 0 || strings.Contains(ansi.Strip(render(m)), "Board") {
 		t.Errorf("popup still shown or its input kept after it closed")
 	}
 	m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
-	if len(m.input) != 1 || m.input[0].paneID != "w1:p2" {
-		t.Errorf("after the popup keys go to %+v, want w1:p2", m.input)
+	if len(m.input.pending) != 1 || m.input.pending[0].paneID != "w1:p2" {
+		t.Errorf("after the popup keys go to %+v, want w1:p2", m.input.pending)
 	}
 }
 
