@@ -165,14 +165,14 @@ func (g *gitMarks) focused() []tea.Cmd {
 // spaceRows resolves the [ui.sidebar.spaces] rows of one workspace; under
 // says it is drawn under its own repository's workspace (a worktree group's
 // member, spaceOrder), the only place a worktree is marked ↳.
-func (m *model) spaceRows(w protocol.WorkspaceInfo, under bool) [][]seg {
+func (sb *sidebar) spaceRows(w protocol.WorkspaceInfo, under bool) [][]seg {
 	var out [][]seg
-	st := m.git.st[w.WorkspaceID]
+	st := sb.h.gitMarks()[w.WorkspaceID]
 	linked := w.Worktree != nil && w.Worktree.IsLinkedWorktree
-	for _, row := range m.ui.Sidebar.Spaces.Rows {
+	for _, row := range sb.h.uiConfig().Sidebar.Spaces.Rows {
 		var line []seg
 		for _, tok := range row {
-			if s, ok := m.spaceToken(tok, w, st, linked, under); ok {
+			if s, ok := sb.spaceToken(tok, w, st, linked, under); ok {
 				line = append(line, styled(s, tok))
 			}
 		}
@@ -183,13 +183,13 @@ func (m *model) spaceRows(w protocol.WorkspaceInfo, under bool) [][]seg {
 	return out
 }
 
-func (m *model) spaceToken(tok config.SidebarToken, w protocol.WorkspaceInfo, st protocol.WorkspaceGitStatus, linked, under bool) (seg, bool) {
+func (sb *sidebar) spaceToken(tok config.SidebarToken, w protocol.WorkspaceInfo, st protocol.WorkspaceGitStatus, linked, under bool) (seg, bool) {
 	switch tok.Token {
 	case "state_icon":
-		icon, ist := m.statusIcon(w.AgentStatus)
+		icon, ist := sb.h.th().statusIcon(w.AgentStatus)
 		return seg{text: icon, st: ist, icon: true}, true
 	case "state_text":
-		_, ist := m.statusIcon(w.AgentStatus)
+		_, ist := sb.h.th().statusIcon(w.AgentStatus)
 		return seg{text: stateText(w.AgentStatus, nil), st: ist}, true
 	case "workspace":
 		text := strconv.Itoa(w.Number) + " " + w.Label
@@ -203,7 +203,7 @@ func (m *model) spaceToken(tok config.SidebarToken, w protocol.WorkspaceInfo, st
 		if st.Branch == "" || linked { // a worktree's label is its branch already
 			return seg{}, false
 		}
-		return seg{text: st.Branch, st: m.theme.dim}, true
+		return seg{text: st.Branch, st: sb.h.th().dim}, true
 	case "git_status":
 		text := ""
 		if st.Ahead > 0 {
@@ -224,20 +224,20 @@ func (m *model) spaceToken(tok config.SidebarToken, w protocol.WorkspaceInfo, st
 		if text == "" || linked {
 			return seg{}, false
 		}
-		return seg{text: text, st: cellStyle{fg: m.theme.p.peach}, git: true}, true
+		return seg{text: text, st: cellStyle{fg: sb.h.th().p.peach}, git: true}, true
 	}
 	if name, ok := cutDollar(tok.Token); ok {
 		if v := w.Tokens[name]; v != "" {
-			return seg{text: v, st: m.theme.dim}, true
+			return seg{text: v, st: sb.h.th().dim}, true
 		}
 	}
 	return seg{}, false
 }
 
 // groupStatus is the most urgent status of a worktree group.
-func (m *model) groupStatus(key string) protocol.AgentStatus {
+func (sb *sidebar) groupStatus(key string) protocol.AgentStatus {
 	best := protocol.StatusUnknown
-	for _, w := range m.snap.Workspaces {
+	for _, w := range sb.h.snapshot().Workspaces {
 		if w.Worktree != nil && w.Worktree.RepoKey == key && attentionRank(w.AgentStatus) > attentionRank(best) {
 			best = w.AgentStatus
 		}

@@ -26,7 +26,7 @@ func TestSidebar_WorktreeGroupFoldsAndGitMarks(t *testing.T) {
 	m.git.st = map[string]protocol.WorkspaceGitStatus{"w1": {Repo: true, Branch: "main", Ahead: 2, Dirty: true}}
 	spaces := func() []string {
 		var out []string
-		for _, it := range m.sidebarItems() {
+		for _, it := range m.side.sidebarItems() {
 			if it.kind == "workspace" {
 				var b strings.Builder
 				for _, s := range it.segs {
@@ -41,7 +41,7 @@ func TestSidebar_WorktreeGroupFoldsAndGitMarks(t *testing.T) {
 		t.Errorf("unfolded = %q", got)
 	}
 	var chevron sideItem
-	for _, it := range m.sidebarItems() {
+	for _, it := range m.side.sidebarItems() {
 		if it.toggle != "" {
 			chevron = it
 		}

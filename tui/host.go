@@ -136,8 +136,8 @@ func (h clientHost) flushInput() { h.m.flushInput() }
 
 // unfoldGroup shows a folded worktree group again (the session keeps it).
 func (h clientHost) unfoldGroup(key string) {
-	if h.m.collapsed[key] {
-		h.m.toggleGroup(key)
+	if h.m.side.collapsed[key] {
+		h.m.side.toggleGroup(key)
 	}
 }
 
@@ -150,4 +150,21 @@ func (h clientHost) popupTerminal() string {
 
 func (h clientHost) sendThen(method string, params any, done func(error)) {
 	h.m.link.req.sendThen(method, params, done)
+}
+
+func (h clientHost) agentView() *protocol.AgentViewList               { return &h.m.view }
+func (h clientHost) uiConfig() *config.UI                             { return &h.m.ui }
+func (h clientHost) th() *theme                                       { return h.m.theme }
+func (h clientHost) width() int                                       { return h.m.width }
+func (h clientHost) height() int                                      { return h.m.height }
+func (h clientHost) expanded() bool                                   { return h.m.sidebar }
+func (h clientHost) gitMarks() map[string]protocol.WorkspaceGitStatus { return h.m.git.st }
+func (h clientHost) fleet() *fleetView                                { return &h.m.fleet }
+func (h clientHost) tabLabel(id string) string                        { return h.m.tabLabel(id) }
+func (h clientHost) workspaceLabel(id string) string                  { return h.m.workspaceLabel(id) }
+func (h clientHost) paneInfo(id string) (protocol.PaneInfo, bool)     { return h.m.paneInfo(id) }
+
+func (h clientHost) keepWidth(w int) {
+	h.m.sessionWidth = w
+	h.m.setSessionWidth(w)
 }

@@ -257,41 +257,41 @@ func machineStateText(fm fleetMachine) string {
 
 // machineEntries are the machines' sections of the spaces list: a header
 // entry per machine, then one entry per workspace with its agents under it.
-func (m *model) machineEntries() []spaceEntry {
+func (sb *sidebar) machineEntries() []spaceEntry {
 	var entries []spaceEntry
-	gap := m.ui.Sidebar.Spaces.RowGap
-	for _, fm := range m.fleet.machines {
+	gap := sb.h.uiConfig().Sidebar.Spaces.RowGap
+	for _, fm := range sb.h.fleet().machines {
 		dim := fm.State != machineOnline
 		chevron := "▾ "
-		if m.fleet.folded[fm.ID] {
+		if sb.h.fleet().folded[fm.ID] {
 			chevron = "▸ "
 		}
 		header := sideItem{x: 1, kind: "machine", id: fm.ID, segs: []seg{
-			{text: chevron + fm.Label, st: m.theme.header}, {text: machineStateText(fm), st: m.theme.dim},
+			{text: chevron + fm.Label, st: sb.h.th().header}, {text: machineStateText(fm), st: sb.h.th().dim},
 		}}
-		entries = append(entries, spaceEntry{id: "machine:" + fm.ID, rows: []sideItem{dimItem(header, dim, m.theme)}, gap: 0})
-		if fm.Snap == nil || m.fleet.folded[fm.ID] {
+		entries = append(entries, spaceEntry{id: "machine:" + fm.ID, rows: []sideItem{dimItem(header, dim, sb.h.th())}, gap: 0})
+		if fm.Snap == nil || sb.h.fleet().folded[fm.ID] {
 			continue
 		}
 		for _, w := range fm.Snap.Workspaces {
 			e := spaceEntry{id: w.WorkspaceID, gap: gap}
-			on := m.fleet.selected == w.WorkspaceID
-			for i, row := range m.spaceRows(w, false) { // a machine's list is flat
+			on := sb.h.fleet().selected == w.WorkspaceID
+			for i, row := range sb.spaceRows(w, false) { // a machine's list is flat
 				x := 2
 				if i > 0 {
 					x += 2
 				}
 				it := sideItem{y: i, x: x, kind: "remote-workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: on}
-				e.rows = append(e.rows, dimItem(it, dim, m.theme))
+				e.rows = append(e.rows, dimItem(it, dim, sb.h.th()))
 			}
 			for _, a := range fm.Snap.Agents {
 				if a.WorkspaceID != w.WorkspaceID {
 					continue
 				}
-				icon, ist := m.statusIcon(a.AgentStatus)
-				row := []seg{{text: icon, st: ist, icon: true}, {text: fm.Label, st: m.theme.name}, {text: agentLabel(a)}}
+				icon, ist := sb.h.th().statusIcon(a.AgentStatus)
+				row := []seg{{text: icon, st: ist, icon: true}, {text: fm.Label, st: sb.h.th().name}, {text: agentLabel(a)}}
 				it := sideItem{y: len(e.rows), x: 4, kind: "remote-agent", id: a.PaneID, segs: row, status: a.AgentStatus}
-				e.rows = append(e.rows, dimItem(it, dim, m.theme))
+				e.rows = append(e.rows, dimItem(it, dim, sb.h.th()))
 			}
 			entries = append(entries, e)
 		}
@@ -340,7 +340,7 @@ func (f *fleetView) workspaceIDs() []string {
 // left where it is.
 func (m *model) chooseRemote(id string) {
 	m.fleet.selected = id
-	m.followFocusedSpace()
+	m.side.followFocusedSpace()
 }
 
 // workspaceOf is the workspace a remote sidebar row belongs to.

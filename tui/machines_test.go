@@ -122,7 +122,7 @@ const twoMachinesSnapshot = `{"type":"session_snapshot","snapshot":{"workspaces"
 func fleetModel(t *testing.T, f *fleetServer) *model {
 	t.Helper()
 	m, _ := viewModel(t)
-	m.height, m.split = 40, 0.8
+	m.height, m.side.split = 40, 0.8
 	a, b := net.Pipe()
 	go f.serve(b)
 	t.Cleanup(func() { a.Close(); b.Close() })
@@ -319,7 +319,7 @@ func TestFleet_UnknownMethodShowsNoSectionsAndNoError(t *testing.T) {
 		if !m.fleet.unsupported || m.toast.text != "" {
 			t.Fatalf("%s: unsupported %v, toast %q", code, m.fleet.unsupported, m.toast.text)
 		}
-		for _, it := range m.sidebarItems() {
+		for _, it := range m.side.sidebarItems() {
 			if strings.HasPrefix(it.kind, "machine") || strings.HasPrefix(it.kind, "remote") {
 				t.Fatalf("%s: a machine row %+v", code, it)
 			}
@@ -363,7 +363,7 @@ func TestFleet_MachineHeaderFoldsItsSection(t *testing.T) {
 func TestFleet_ChosenRemoteWorkspaceIsScrolledIntoView(t *testing.T) {
 	f := &fleetServer{list: twoMachinesList, snapshot: twoMachinesSnapshot}
 	m := fleetModel(t, f)
-	m.height, m.split = 21, 0.5
+	m.height, m.side.split = 21, 0.5
 	for i := 3; i <= 9; i++ { // more local workspaces than the spaces' body holds
 		id := "w" + strconv.Itoa(i)
 		m.snap.Workspaces = append(m.snap.Workspaces, protocol.WorkspaceInfo{WorkspaceID: id, Number: i, Label: "local" + id, TabCount: 1})
@@ -383,7 +383,7 @@ func TestFleet_RailListsMachineWorkspacesAndTakesClicks(t *testing.T) {
 	m := fleetModel(t, f)
 	m.sidebar, m.ui.SidebarCollapsedMode = false, "compact"
 	var ys []int
-	for _, it := range m.railItems() {
+	for _, it := range m.side.railItems() {
 		if it.kind == "remote-workspace" {
 			ys = append(ys, it.y)
 		}

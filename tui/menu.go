@@ -164,9 +164,9 @@ func (m *model) openWorkspaceMenu(ev tea.MouseMsg, id string) {
 		wt := w.Worktree
 		switch {
 		case wt != nil && wt.IsLinkedWorktree:
-		case wt != nil && m.worktreeGroups()[wt.RepoKey] == id:
+		case wt != nil && m.side.worktreeGroups()[wt.RepoKey] == id:
 			fold := itemCollapse
-			if m.collapsed[wt.RepoKey] {
+			if m.side.collapsed[wt.RepoKey] {
 				fold = itemExpand
 			}
 			menu.items = []string{itemRename, itemCloseGroup, itemNewWorktree, fold}
@@ -316,7 +316,7 @@ func (m *model) chooseMenu(i int) tea.Cmd {
 		case itemNewWorktree:
 			m.rename.startWorktree(id)
 		case itemCollapse, itemExpand:
-			m.toggleGroup(m.repoKey(id)) // as a click on the group's chevron does
+			m.side.toggleGroup(m.repoKey(id)) // as a click on the group's chevron does
 		}
 	}
 	return nil

@@ -204,8 +204,8 @@ func TestMenu_WorkspaceMenus(t *testing.T) {
 
 	m.openWorkspaceMenu(tea.MouseMsg{X: 2, Y: 1}, "w1")
 	m.chooseMenu(3) // Collapse
-	if !m.collapsed["r"] || items("w1") != "Rename,Close group,New worktree,Expand" {
-		t.Errorf("collapse: collapsed %v", m.collapsed)
+	if !m.side.collapsed["r"] || items("w1") != "Rename,Close group,New worktree,Expand" {
+		t.Errorf("collapse: collapsed %v", m.side.collapsed)
 	}
 	m.openWorkspaceMenu(tea.MouseMsg{X: 2, Y: 1}, "w1")
 	m.chooseMenu(2) // New worktree: its branch asked first

@@ -106,19 +106,11 @@ type model struct {
 	notes notifier
 	diags []string // config problems shown after attaching (diagnostics.go)
 	git   gitMarks // sidebar git marks (git.go)
-	// collapsed are the folded worktree groups, by repo key, and
-	// sessionWidth the sidebar width the session keeps (0: config.toml's);
-	// both are session.json's (uistate.go).
-	collapsed    map[string]bool
+	// sessionWidth is the sidebar width the session keeps (0:
+	// config.toml's; session.json's, uistate.go).
 	sessionWidth int
-	// split is the session's section split (0: Herdr's default), and
-	// spaceScroll the first space the list shows, followed the focused
-	// space it last scrolled to; sideDrag is a drag of the divider or
-	// the sidebar's border (sections.go).
-	split       float64
-	spaceScroll int
-	followed    string
-	sideDrag    *sideDrag
+	// side is the sidebar (sidebar.go).
+	side sidebar
 	// getenv reads the client's environment (os.Getenv; a fake in tests).
 	getenv func(string) string
 	// socket is the server's, for [[keys.command]]s.
@@ -219,6 +211,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.gfx.host = clientHost{m}
 	m.msel.host = clientHost{m}
 	m.input = inputQueue{inFlight: map[string]bool{}, host: clientHost{m}}
+	m.side = sidebar{h: clientHost{m}}
 	m.rename = labelPrompt{host: clientHost{m}, mode: &m.mode}
 	m.picker = workspacePicker{host: clientHost{m}, mode: &m.mode}
 	m.confirm = closeConfirm{host: clientHost{m}, mode: &m.mode}
@@ -564,7 +557,7 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: visible, Graphics: m.gfx.want()}, m.fail)
 	}
 	m.title = m.windowTitle()
-	m.followFocusedSpace()
+	m.side.followFocusedSpace()
 	// A tab bar hidden or shown again (hide_tab_bar_when_single_tab)
 	// changes the pane area this client gave the server.
 	if g := m.geometry(); m.sentArea != [2]int{} && m.sentArea != [2]int{g.area.Width, g.area.Height} {

@@ -112,12 +112,12 @@ func (m *model) dragMouse(ev tea.MouseMsg, g geometry) bool {
 		}
 		return true
 	}
-	if m.sideDrag != nil {
+	if m.side.drag != nil {
 		if ev.Action == tea.MouseActionMotion || ev.Action == tea.MouseActionRelease {
-			m.dragSidebar(ev)
+			m.side.dragSidebar(ev)
 			return true
 		}
-		m.sideDrag = nil // a release the terminal never sent
+		m.side.drag = nil // a release the terminal never sent
 	}
 	return false
 }
@@ -155,15 +155,15 @@ func (m *model) menuPress(ev tea.MouseMsg) bool {
 // sidebarMouse: the sidebar takes clicks, drags of its borders and the
 // wheel over its spaces.
 func (m *model) sidebarMouse(ev tea.MouseMsg, g geometry) tea.Cmd {
-	if m.grabSidebar(ev, g) {
+	if m.side.grabSidebar(ev, g) {
 		return nil
 	}
-	if n := wheelLines(ev, 1); n != 0 && m.sidebar && ev.Y < spacesRows(m.height, m.sectionSplit()) {
-		m.scrollSpaces(-n) // a notch is one space, as Herdr's
+	if n := wheelLines(ev, 1); n != 0 && m.sidebar && ev.Y < spacesRows(m.height, m.side.sectionSplit()) {
+		m.side.scrollSpaces(-n) // a notch is one space, as Herdr's
 		return nil
 	}
 	if m.menuPress(ev) {
-		for _, it := range m.sideItems() {
+		for _, it := range m.side.sideItems() {
 			if it.y == ev.Y && it.kind == "workspace" {
 				m.openWorkspaceMenu(ev, it.id)
 			}
@@ -176,7 +176,7 @@ func (m *model) sidebarMouse(ev tea.MouseMsg, g geometry) tea.Cmd {
 		return nil
 	}
 	if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
-		for _, it := range m.sideItems() {
+		for _, it := range m.side.sideItems() {
 			if it.y == ev.Y {
 				m.clickSideItem(ev, it)
 			}
@@ -191,7 +191,7 @@ func (m *model) clickSideItem(ev tea.MouseMsg, it sideItem) {
 	case "workspace":
 		// The chevron after the icon folds a worktree group.
 		if it.toggle != "" && ev.X >= it.x+2 && ev.X < it.x+4 {
-			m.toggleGroup(it.toggle)
+			m.side.toggleGroup(it.toggle)
 			return
 		}
 		m.fleet.selected = "" // back from a machine's workspace

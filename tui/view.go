@@ -60,12 +60,12 @@ type sideItem struct {
 // sidebarItems are the expanded sidebar's rows: the spaces section's
 // header and the spaces that fit below it from the scroll, then the agents
 // header where the section split puts it, and the agents.
-func (m *model) sidebarItems() []sideItem {
+func (sb *sidebar) sidebarItems() []sideItem {
 	items := []sideItem{{y: 0, kind: "header", text: "spaces"}}
-	spaces := spacesRows(m.height, m.sectionSplit())
+	spaces := spacesRows(sb.h.height(), sb.sectionSplit())
 	body := spacesBody(spaces)
-	entries := m.spaceEntries()
-	first := spaceFirst(entries, m.spaceScroll, body)
+	entries := sb.spaceEntries()
+	first := spaceFirst(entries, sb.scroll, body)
 	y := 1
 	for _, e := range entries[first : first+spacesShown(entries, first, body)] {
 		for _, it := range e.rows[:min(len(e.rows), body)] {
@@ -76,23 +76,23 @@ func (m *model) sidebarItems() []sideItem {
 	}
 	y = spaces
 	header := "agents"
-	if m.view.Active && m.view.Label != nil && *m.view.Label != "" {
-		header += " · " + *m.view.Label // the view a plugin or script set
-	} else if !m.view.Sorted && m.ui.AgentPanelSort == "priority" {
+	if sb.h.agentView().Active && sb.h.agentView().Label != nil && *sb.h.agentView().Label != "" {
+		header += " · " + *sb.h.agentView().Label // the view a plugin or script set
+	} else if !sb.h.agentView().Sorted && sb.h.uiConfig().AgentPanelSort == "priority" {
 		header += " · priority"
 	}
 	items = append(items, sideItem{y: y, kind: "header", text: header})
 	y++
 	multiTab := map[string]bool{}
-	for _, w := range m.snap.Workspaces {
+	for _, w := range sb.h.snapshot().Workspaces {
 		multiTab[w.WorkspaceID] = w.TabCount > 1
 	}
-	gap := m.ui.Sidebar.Agents.RowGap
-	for i, a := range m.panelAgents() {
+	gap := sb.h.uiConfig().Sidebar.Agents.RowGap
+	for i, a := range sb.panelAgents() {
 		if i > 0 {
 			y += gap
 		}
-		for i, row := range m.agentRows(a, multiTab[a.WorkspaceID]) {
+		for i, row := range sb.agentRows(a, multiTab[a.WorkspaceID]) {
 			x := 1
 			if i > 0 {
 				x = 3 // an entry's later rows sit under the text after its icon
@@ -106,26 +106,26 @@ func (m *model) sidebarItems() []sideItem {
 
 // spaceEntries are the spaces of the list in the order drawn (spaceOrder):
 // worktrees under their repository's workspace, a folded group's left out.
-func (m *model) spaceEntries() []spaceEntry {
+func (sb *sidebar) spaceEntries() []spaceEntry {
 	var entries []spaceEntry
-	for _, r := range m.spaceOrder() {
+	for _, r := range sb.spaceOrder() {
 		w, toggle, indent := r.w, r.toggle, 1
 		if r.indented {
 			indent = 3 // a worktree, under its repository's workspace
 		}
-		if toggle != "" && m.collapsed[toggle] {
-			w.AgentStatus = m.groupStatus(toggle) // the folded worktrees' roll-up
+		if toggle != "" && sb.collapsed[toggle] {
+			w.AgentStatus = sb.groupStatus(toggle) // the folded worktrees' roll-up
 		}
-		e := spaceEntry{id: w.WorkspaceID, gap: m.ui.Sidebar.Spaces.RowGap}
-		for i, row := range m.spaceRows(w, r.indented) {
+		e := spaceEntry{id: w.WorkspaceID, gap: sb.h.uiConfig().Sidebar.Spaces.RowGap}
+		for i, row := range sb.spaceRows(w, r.indented) {
 			x := indent
 			if i > 0 {
 				x += 2
 			}
-			it := sideItem{y: i, x: x, kind: "workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: w.Focused && m.fleet.selected == ""}
+			it := sideItem{y: i, x: x, kind: "workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: w.Focused && sb.h.fleet().selected == ""}
 			if i == 0 && toggle != "" && len(row) > 1 {
 				chevron := "▾ "
-				if m.collapsed[toggle] {
+				if sb.collapsed[toggle] {
 					chevron = "▸ "
 				}
 				row[1].text = chevron + row[1].text
@@ -135,7 +135,7 @@ func (m *model) spaceEntries() []spaceEntry {
 		}
 		entries = append(entries, e)
 	}
-	return append(entries, m.machineEntries()...)
+	return append(entries, sb.machineEntries()...)
 }
 
 func (m *model) tabLabel(id string) string {
@@ -189,7 +189,7 @@ func (m *model) canvas(reuse *canvas) *canvas {
 		c.text(1, 0, "herdr: connecting…", m.width-1, m.theme.dim)
 		return c
 	}
-	m.drawSidebar(c, g)
+	m.side.drawSidebar(c, g)
 	m.drawTabBar(c, g)
 	if m.fleet.selected != "" {
 		m.remote.draw(c, g, m.theme)
@@ -292,75 +292,75 @@ func (m *model) paneCursor() hostCursor {
 	return hostCursor{}
 }
 
-func (m *model) drawSidebar(c *canvas, g geometry) {
+func (sb *sidebar) drawSidebar(c *canvas, g geometry) {
 	if g.sidebarW == 0 {
 		return
 	}
 	w := g.sidebarW - 1
-	if bg := m.theme.p.sidebarBg; bg != 0 {
-		c.fill(0, 0, w, m.height, " ", cellStyle{bg: bg})
+	if bg := sb.h.th().p.sidebarBg; bg != 0 {
+		c.fill(0, 0, w, sb.h.height(), " ", cellStyle{bg: bg})
 	}
-	for y := 0; y < m.height; y++ {
-		c.set(w, y, "│", 1, m.theme.border)
+	for y := 0; y < sb.h.height(); y++ {
+		c.set(w, y, "│", 1, sb.h.th().border)
 	}
-	if !m.sidebar {
-		m.drawRail(c, w)
+	if !sb.h.expanded() {
+		sb.drawRail(c, w)
 		return
 	}
-	base := cellStyle{bg: m.theme.p.sidebarBg}
-	for _, it := range m.sidebarItems() {
-		if it.y >= m.height {
+	base := cellStyle{bg: sb.h.th().p.sidebarBg}
+	for _, it := range sb.sidebarItems() {
+		if it.y >= sb.h.height() {
 			break
 		}
 		switch it.kind {
 		case "header":
-			st := m.theme.header
+			st := sb.h.th().header
 			st.bg = base.bg
 			c.text(1, it.y, it.text, w-1, st)
 		case "agent", "workspace", "machine", "remote-workspace", "remote-agent":
 			st := base
 			if it.on && (it.kind == "workspace" || it.kind == "remote-workspace") {
-				st = m.theme.selected
+				st = sb.h.th().selected
 				c.fill(0, it.y, w, 1, " ", st)
 			} else if it.on { // the agent in the focused pane
-				st = cellStyle{bg: m.theme.p.surfaceDim}
+				st = cellStyle{bg: sb.h.th().p.surfaceDim}
 				c.fill(0, it.y, w, 1, " ", st)
 			}
 			if it.dim {
-				st.fg = m.theme.dim.fg // separators too: the whole row is last known
+				st.fg = sb.h.th().dim.fg // separators too: the whole row is last known
 			}
 			drawSegs(c, it.x, it.y, w-it.x, it.segs, st)
 		default:
 			st := base
 			if it.on {
-				st = m.theme.selected
+				st = sb.h.th().selected
 				c.fill(0, it.y, w, 1, " ", st)
 			}
-			icon, ist := m.statusIcon(it.status)
+			icon, ist := sb.h.th().statusIcon(it.status)
 			ist.bg = st.bg
 			c.text(1, it.y, icon, 1, ist)
 			c.text(3, it.y, it.text, w-3, st)
 		}
 	}
-	m.drawSpacesScrollbar(c, w-1)
+	sb.drawSpacesScrollbar(c, w-1)
 }
 
 // railItems are the collapsed sidebar's compact rail: one icon per
 // workspace, then one per agent of the panel.
-func (m *model) railItems() []sideItem {
+func (sb *sidebar) railItems() []sideItem {
 	var items []sideItem
 	y := 0
-	for _, ws := range m.snap.Workspaces {
-		items = append(items, sideItem{y: y, kind: "workspace", id: ws.WorkspaceID, status: ws.AgentStatus, on: ws.Focused && m.fleet.selected == ""})
+	for _, ws := range sb.h.snapshot().Workspaces {
+		items = append(items, sideItem{y: y, kind: "workspace", id: ws.WorkspaceID, status: ws.AgentStatus, on: ws.Focused && sb.h.fleet().selected == ""})
 		y++
 	}
-	for _, it := range m.fleet.rail() {
+	for _, it := range sb.h.fleet().rail() {
 		it.y = y
 		items = append(items, it)
 		y++
 	}
 	y++
-	for _, a := range m.panelAgents() {
+	for _, a := range sb.panelAgents() {
 		items = append(items, sideItem{y: y, kind: "agent", id: a.PaneID, status: a.AgentStatus, on: a.Focused})
 		y++
 	}
@@ -368,27 +368,27 @@ func (m *model) railItems() []sideItem {
 }
 
 // sideItems are the items of the sidebar as drawn: the full list or the rail.
-func (m *model) sideItems() []sideItem {
-	if !m.sidebar {
-		return m.railItems()
+func (sb *sidebar) sideItems() []sideItem {
+	if !sb.h.expanded() {
+		return sb.railItems()
 	}
-	return m.sidebarItems()
+	return sb.sidebarItems()
 }
 
-func (m *model) drawRail(c *canvas, w int) {
-	for _, it := range m.railItems() {
-		if it.y >= m.height {
+func (sb *sidebar) drawRail(c *canvas, w int) {
+	for _, it := range sb.railItems() {
+		if it.y >= sb.h.height() {
 			return
 		}
 		st := cellStyle{}
 		if it.on && (it.kind == "workspace" || it.kind == "remote-workspace") {
-			st = m.theme.selected
+			st = sb.h.th().selected
 			c.fill(0, it.y, w, 1, " ", st)
 		}
-		icon, ist := m.statusIcon(it.status)
+		icon, ist := sb.h.th().statusIcon(it.status)
 		ist.bg = st.bg
 		if it.dim {
-			ist.fg = m.theme.dim.fg
+			ist.fg = sb.h.th().dim.fg
 		}
 		c.text(1, it.y, icon, 1, ist)
 	}
