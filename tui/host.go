@@ -168,3 +168,15 @@ func (h clientHost) keepWidth(w int) {
 	h.m.sessionWidth = w
 	h.m.setSessionWidth(w)
 }
+
+func (h clientHost) focusedTabs() []protocol.TabInfo { return h.m.focusedTabs() }
+func (h clientHost) focusedLayout() (protocol.PaneLayoutSnapshot, bool) {
+	return h.m.focusedLayout()
+}
+
+func (h clientHost) remoteTitle() (string, bool) {
+	if h.m.fleet.selected == "" {
+		return "", false
+	}
+	return h.m.remote.title(), true
+}

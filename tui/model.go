@@ -109,8 +109,9 @@ type model struct {
 	// sessionWidth is the sidebar width the session keeps (0:
 	// config.toml's; session.json's, uistate.go).
 	sessionWidth int
-	// side is the sidebar (sidebar.go).
+	// side is the sidebar (sidebar.go), tabs the tab bar (view.go).
 	side sidebar
+	tabs tabBar
 	// getenv reads the client's environment (os.Getenv; a fake in tests).
 	getenv func(string) string
 	// socket is the server's, for [[keys.command]]s.
@@ -212,6 +213,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.msel.host = clientHost{m}
 	m.input = inputQueue{inFlight: map[string]bool{}, host: clientHost{m}}
 	m.side = sidebar{h: clientHost{m}}
+	m.tabs = tabBar{h: clientHost{m}}
 	m.rename = labelPrompt{host: clientHost{m}, mode: &m.mode}
 	m.picker = workspacePicker{host: clientHost{m}, mode: &m.mode}
 	m.confirm = closeConfirm{host: clientHost{m}, mode: &m.mode}

@@ -214,7 +214,7 @@ func (m *model) tabBarMouse(ev tea.MouseMsg, g geometry) tea.Cmd {
 		return nil
 	}
 	rightPress := m.menuPress(ev)
-	for _, t := range m.tabItems(g) {
+	for _, t := range m.tabs.items(g) {
 		if ev.X < t.x0 || ev.X >= t.x1 {
 			continue
 		}

@@ -156,16 +156,36 @@ type tabItem struct {
 	on     bool
 }
 
-func (m *model) tabItems(g geometry) []tabItem {
+// tabBar is the tab bar as a component: the focused workspace's tabs,
+// where each is for a click, and the bar drawn with what the root says at
+// its right end. It reads the session through h.
+type tabBar struct{ h tabBarHost }
+
+// tabBarHost is what the tab bar needs of the client around it.
+type tabBarHost interface {
+	snapshot() *protocol.SessionSnapshot
+	th() *theme
+	width() int
+	workspaceLabel(id string) string
+	// focusedTabs are the focused workspace's tabs, in order.
+	focusedTabs() []protocol.TabInfo
+	focusedLayout() (protocol.PaneLayoutSnapshot, bool)
+	// remoteTitle names the machine's workspace shown; remote is false
+	// while a local one is.
+	remoteTitle() (title string, remote bool)
+}
+
+// items are the tabs as the bar lays them out.
+func (b tabBar) items(g geometry) []tabItem {
 	x := g.area.X
-	if g.sidebarW == 0 && m.snap.FocusedWorkspaceID != nil {
-		x += textWidth(m.workspaceLabel(*m.snap.FocusedWorkspaceID)) + 3
+	if snap := b.h.snapshot(); g.sidebarW == 0 && snap.FocusedWorkspaceID != nil {
+		x += textWidth(b.h.workspaceLabel(*snap.FocusedWorkspaceID)) + 3
 	}
 	var out []tabItem
-	for _, t := range m.focusedTabs() {
+	for _, t := range b.h.focusedTabs() {
 		text := " " + strconv.Itoa(t.Number) + ":" + t.Label + " "
 		if t.AgentStatus != protocol.StatusUnknown && t.AgentStatus != "" {
-			icon, _ := m.statusIcon(t.AgentStatus)
+			icon, _ := b.h.th().statusIcon(t.AgentStatus)
 			text += icon + " "
 		}
 		w := textWidth(text)
@@ -394,56 +414,66 @@ func (sb *sidebar) drawRail(c *canvas, w int) {
 	}
 }
 
+// drawTabBar draws the tab bar with the root's status at its right end;
+// a bar hidden over a single tab comes back while that says something.
 func (m *model) drawTabBar(c *canvas, g geometry) {
+	right, st := m.barStatus()
+	m.tabs.draw(c, g, m.mode == modeTerminal && m.toast.text == "", right, st)
+}
+
+// draw draws the bar, right at its right end in style rst; quiet: there
+// is nothing to say, so a hidden bar stays hidden.
+func (b tabBar) draw(c *canvas, g geometry, quiet bool, right string, rst cellStyle) {
+	th, width := b.h.th(), b.h.width()
 	y := g.barY
 	if y < 0 {
 		// Hidden: the bar comes back over the panes' first row only
 		// while it has something to say (a mode, a message).
-		if m.mode == modeTerminal && m.toast.text == "" {
+		if quiet {
 			return
 		}
 		y = 0
 	}
-	c.fill(g.area.X, y, g.area.Width, 1, " ", m.theme.bar)
-	if g.sidebarW == 0 && m.snap.FocusedWorkspaceID != nil {
-		c.text(g.area.X+1, y, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, m.theme.barLabel)
+	c.fill(g.area.X, y, g.area.Width, 1, " ", th.bar)
+	if snap := b.h.snapshot(); g.sidebarW == 0 && snap.FocusedWorkspaceID != nil {
+		c.text(g.area.X+1, y, b.h.workspaceLabel(*snap.FocusedWorkspaceID), g.area.Width-1, th.barLabel)
 	}
-	if m.fleet.selected != "" { // a machine's workspace (remote.go): no local tabs
-		c.text(g.area.X, y, " "+m.remote.title()+" ", m.width-g.area.X, m.theme.tabOn)
+	if title, remote := b.h.remoteTitle(); remote { // a machine's workspace (remote.go): no local tabs
+		c.text(g.area.X, y, " "+title+" ", width-g.area.X, th.tabOn)
 	} else {
-		m.drawTabs(c, g, y)
+		b.drawTabs(c, g, y)
 	}
-	right, st := m.barStatus()
 	if right != "" {
 		w := min(textWidth(right), g.area.Width)
-		c.fill(m.width-w, y, w, 1, " ", st)
-		c.text(m.width-w, y, right, w, st)
+		c.fill(width-w, y, w, 1, " ", rst)
+		c.text(width-w, y, right, w, rst)
 	}
 }
 
 // drawTabs draws the focused workspace's tabs on row y, then what is
 // odd about the tab's size: zoomed, or another client's.
-func (m *model) drawTabs(c *canvas, g geometry, y int) {
+func (b tabBar) drawTabs(c *canvas, g geometry, y int) {
+	th, width := b.h.th(), b.h.width()
 	end := g.area.X
-	for _, t := range m.tabItems(g) {
-		st := m.theme.tab
+	for _, t := range b.items(g) {
+		st := th.tab
 		if t.on {
-			st = m.theme.tabOn
+			st = th.tabOn
 		}
-		c.text(t.x0, y, t.text, m.width-t.x0, st)
+		c.text(t.x0, y, t.text, width-t.x0, st)
 		end = t.x1
 	}
-	l, ok := m.focusedLayout()
+	l, ok := b.h.focusedLayout()
 	if !ok {
 		return
 	}
 	if l.Zoomed {
-		end += 1 + c.text(end+1, y, " ZOOM ", m.width-end-1, m.theme.mode)
+		end += 1 + c.text(end+1, y, " ZOOM ", width-end-1, th.mode)
 	}
 	// Another client owns the size: say so, and what it is (typing here
 	// takes it back).
 	if l.Area.Width > 0 && (l.Area.Width != g.area.Width || l.Area.Height != g.area.Height) {
-		c.text(end+1, y, " SIZE "+strconv.Itoa(l.Area.Width)+"×"+strconv.Itoa(l.Area.Height)+" (another client) ", m.width-end-1, m.theme.toast)
+		c.text(end+1, y, " SIZE "+strconv.Itoa(l.Area.Width)+"×"+strconv.Itoa(l.Area.Height)+" (another client) ", width-end-1, th.toast)
 	}
 }
 

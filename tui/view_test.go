@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -216,4 +217,55 @@ func render(m *model) string {
 		return ""
 	}
 	return m.canvas(nil).String()
+}
+
+// fakeBarHost is the client as the tab bar sees it.
+type fakeBarHost struct {
+	snap   protocol.SessionSnapshot
+	theme  *theme
+	remote string
+}
+
+func (f *fakeBarHost) snapshot() *protocol.SessionSnapshot { return &f.snap }
+func (f *fakeBarHost) th() *theme                          { return f.theme }
+func (f *fakeBarHost) width() int                          { return 84 }
+func (f *fakeBarHost) workspaceLabel(id string) string     { return "ws-" + id }
+func (f *fakeBarHost) remoteTitle() (string, bool)         { return f.remote, f.remote != "" }
+func (f *fakeBarHost) focusedTabs() []protocol.TabInfo     { return f.snap.Tabs }
+func (f *fakeBarHost) focusedLayout() (protocol.PaneLayoutSnapshot, bool) {
+	return f.snap.Layouts[0], true
+}
+
+// The tab bar on its own: its tabs are laid out after the workspace's
+// name when the sidebar is hidden, drawn with a zoom mark and the root's
+// status at the right end; a hidden bar stays hidden while quiet; a
+// machine's workspace shows its title instead of local tabs.
+func TestTabBar_OnItsOwn(t *testing.T) {
+	h := &fakeBarHost{snap: twoPanes(), theme: newTheme(config.Default(), true)}
+	h.snap.Tabs = append(h.snap.Tabs, protocol.TabInfo{TabID: "w1:t2", WorkspaceID: "w1", Number: 2, Label: "logs", AgentStatus: protocol.StatusDone})
+	h.snap.Layouts[0].Zoomed = true
+	b := tabBar{h: h}
+	g := geometry{sidebarW: 0, barY: 0, area: protocol.Rect{X: 0, Y: 1, Width: 84, Height: 20}}
+	items := b.items(g)
+	if len(items) != 2 || items[0].x0 != len("ws-w1")+3 || items[1].x0 != items[0].x1+1 || !strings.Contains(items[1].text, "2:logs") {
+		t.Fatalf("items %+v", items)
+	}
+	c := newCanvas(84, 21)
+	b.draw(c, g, true, " PREFIX ", h.theme.mode)
+	row := strings.Split(ansi.Strip(c.String()), "\n")[0]
+	if !strings.HasPrefix(row, " ws-w1") || !strings.Contains(row, " 1:1 ") || !strings.Contains(row, "ZOOM") || !strings.HasSuffix(row, " PREFIX ") {
+		t.Fatalf("bar %q", row)
+	}
+	hidden := geometry{barY: -1, area: g.area}
+	c = newCanvas(84, 21)
+	b.draw(c, hidden, true, "", cellStyle{})
+	if row := strings.Split(ansi.Strip(c.String()), "\n")[0]; strings.TrimSpace(row) != "" {
+		t.Fatalf("a quiet hidden bar drew %q", row)
+	}
+	h.remote = "gpu · train"
+	c = newCanvas(84, 21)
+	b.draw(c, g, true, "", cellStyle{})
+	if row := strings.Split(ansi.Strip(c.String()), "\n")[0]; !strings.Contains(row, " gpu · train ") || strings.Contains(row, "1:1") {
+		t.Fatalf("remote bar %q", row)
+	}
 }
