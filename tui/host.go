@@ -180,3 +180,12 @@ func (h clientHost) remoteTitle() (string, bool) {
 	}
 	return h.m.remote.title(), true
 }
+
+func (h clientHost) copyView() *copyMode {
+	if h.m.mode != modeCopy {
+		return nil
+	}
+	return &h.m.copy
+}
+
+func (h clientHost) selection() *mouseSel { return h.m.msel.sel }

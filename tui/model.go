@@ -112,6 +112,8 @@ type model struct {
 	// side is the sidebar (sidebar.go), tabs the tab bar (view.go).
 	side sidebar
 	tabs tabBar
+	// panes draws the focused tab's panes (view.go).
+	panes paneView
 	// getenv reads the client's environment (os.Getenv; a fake in tests).
 	getenv func(string) string
 	// socket is the server's, for [[keys.command]]s.
@@ -214,6 +216,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.input = inputQueue{inFlight: map[string]bool{}, host: clientHost{m}}
 	m.side = sidebar{h: clientHost{m}}
 	m.tabs = tabBar{h: clientHost{m}}
+	m.panes = paneView{h: clientHost{m}}
 	m.rename = labelPrompt{host: clientHost{m}, mode: &m.mode}
 	m.picker = workspacePicker{host: clientHost{m}, mode: &m.mode}
 	m.confirm = closeConfirm{host: clientHost{m}, mode: &m.mode}

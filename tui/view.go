@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -214,7 +215,7 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	if m.fleet.selected != "" {
 		m.remote.draw(c, g, m.theme)
 	} else {
-		m.drawPanes(c, g)
+		m.panes.draw(c, g)
 	}
 	m.tasks.drawDock(c, g, m.theme)
 	if m.tasks.board {
@@ -512,10 +513,32 @@ func (m *model) barStatus() (string, cellStyle) {
 	return " " + m.keys.prefixName() + " ? keys ", m.theme.dim
 }
 
-func (m *model) drawPanes(c *canvas, g geometry) {
-	l, ok := m.focusedLayout()
+// paneView draws the focused tab's panes as a component: their frames
+// with titles, marks and scrollbars, their screens, copy mode's view and
+// the mouse selection over them. It reads all of it through h.
+type paneView struct{ h paneViewHost }
+
+// paneViewHost is what the pane view needs of the client around it.
+type paneViewHost interface {
+	focusedLayout() (protocol.PaneLayoutSnapshot, bool)
+	screen(paneID string) *paneScreen
+	paneInfo(id string) (protocol.PaneInfo, bool)
+	uiConfig() *config.UI
+	th() *theme
+	width() int
+	height() int
+	// copyView is copy mode while it is on (nil: off).
+	copyView() *copyMode
+	// selection is the mouse selection (nil: none).
+	selection() *mouseSel
+}
+
+// draw draws the panes in the pane area.
+func (pv paneView) draw(c *canvas, g geometry) {
+	th := pv.h.th()
+	l, ok := pv.h.focusedLayout()
 	if !ok {
-		c.text(g.area.X+2, g.area.Y+1, "no workspace: press the prefix, then shift+n", g.area.Width-2, m.theme.dim)
+		c.text(g.area.X+2, g.area.Y+1, "no workspace: press the prefix, then shift+n", g.area.Width-2, th.dim)
 		return
 	}
 	for _, p := range l.Panes {
@@ -527,18 +550,18 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 			r = l.Area
 		}
 		x, y := g.area.X+r.X, g.area.Y+r.Y
-		w, h := min(r.Width, m.width-x), min(r.Height, m.height-y)
+		w, h := min(r.Width, pv.h.width()-x), min(r.Height, pv.h.height()-y)
 		focused := p.PaneID == l.FocusedPaneID
-		m.drawBox(c, x, y, w, h, p.PaneID, focused)
-		if m.mode == modeCopy && p.PaneID == m.copy.paneID && w > 2 && h > 2 {
-			m.copy.drawCopy(c, x+1, y+1, w-2, h-2, m.theme)
-		} else if s := m.screens[p.PaneID]; s != nil && w > 2 && h > 2 {
+		pv.drawBox(c, x, y, w, h, p.PaneID, focused)
+		if cm := pv.h.copyView(); cm != nil && p.PaneID == cm.paneID && w > 2 && h > 2 {
+			cm.drawCopy(c, x+1, y+1, w-2, h-2, th)
+		} else if s := pv.h.screen(p.PaneID); s != nil && w > 2 && h > 2 {
 			s.drawInto(c, x+1, y+1, w-2, h-2)
-			if sel := m.msel.sel; sel != nil && sel.paneID == p.PaneID {
+			if sel := pv.h.selection(); sel != nil && sel.paneID == p.PaneID {
 				for cy := 0; cy < h-2; cy++ {
 					for cx := 0; cx < w-2; cx++ {
 						if sel.selected(cx, cy) {
-							c.restyle(x+1+cx, y+1+cy, func(cellStyle) cellStyle { return m.theme.selection })
+							c.restyle(x+1+cx, y+1+cy, func(cellStyle) cellStyle { return th.selection })
 						}
 					}
 				}
@@ -547,17 +570,17 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 	}
 }
 
-// paneTitle is the label in a pane's top border: the pane's id (what a
+// title is the label in a pane's top border: the pane's id (what a
 // script addresses it by, not its place in the tab), then its name.
-func (m *model) paneTitle(id string) (string, protocol.AgentStatus) {
-	p, _ := m.paneInfo(id)
+func (pv paneView) title(id string) (string, protocol.AgentStatus) {
+	p, _ := pv.h.paneInfo(id)
 	title := ""
 	// Herdr's rule: a border shows the pane's own label, and the agent's
 	// name only with [ui] show_agent_labels_on_pane_borders.
 	switch {
 	case p.Label != nil && *p.Label != "":
 		title = *p.Label
-	case !m.ui.ShowAgentLabelsOnPaneBorders:
+	case !pv.h.uiConfig().ShowAgentLabelsOnPaneBorders:
 	case p.DisplayAgent != nil && *p.DisplayAgent != "":
 		title = *p.DisplayAgent
 	case p.Agent != nil && *p.Agent != "":
@@ -570,13 +593,14 @@ func (m *model) paneTitle(id string) (string, protocol.AgentStatus) {
 	return text, p.AgentStatus
 }
 
-func (m *model) drawBox(c *canvas, x, y, w, h int, id string, focused bool) {
+func (pv paneView) drawBox(c *canvas, x, y, w, h int, id string, focused bool) {
+	th := pv.h.th()
 	if w < 2 || h < 2 {
 		return
 	}
-	st := m.theme.border
+	st := th.border
 	if focused {
-		st = m.theme.focus
+		st = th.focus
 	}
 	c.set(x, y, "╭", 1, st)
 	c.set(x+w-1, y, "╮", 1, st)
@@ -590,19 +614,19 @@ func (m *model) drawBox(c *canvas, x, y, w, h int, id string, focused bool) {
 		c.set(x, j, "│", 1, st)
 		c.set(x+w-1, j, "│", 1, st)
 	}
-	title, status := m.paneTitle(id)
+	title, status := pv.title(id)
 	if w < 6 {
 		return
 	}
 	col := x + 1
 	if status != protocol.StatusUnknown && status != "" {
-		icon, ist := m.statusIcon(status)
+		icon, ist := th.statusIcon(status)
 		c.text(col, y, " ", 1, st)
 		c.text(col+1, y, icon, 1, ist)
 		col += 2
 	}
 	end := x + w - 1
-	if s := m.screens[id]; s != nil && s.offset > 0 {
+	if s := pv.h.screen(id); s != nil && s.offset > 0 {
 		// Scrolled back through history: a marker at the right.
 		mark := "[+" + strconv.Itoa(s.offset) + "]"
 		if mx := end - len(mark) - 1; mx > col {
@@ -611,22 +635,23 @@ func (m *model) drawBox(c *canvas, x, y, w, h int, id string, focused bool) {
 		}
 	}
 	col += c.text(col, y, " "+title+" ", end-col, st)
-	m.drawScrollbar(c, x+w-1, y+1, h-2, id)
+	pv.drawScrollbar(c, x+w-1, y+1, h-2, id)
 }
 
 // drawScrollbar draws a pane's scrollbar thumb on its right border when
 // it has history ([ui] pane_scrollbars): its length is the screen's share
 // of screen and history, its place the view's.
-func (m *model) drawScrollbar(c *canvas, x, y, h int, id string) {
-	p, ok := m.paneInfo(id)
-	if !m.ui.PaneScrollbars || !ok || h < 2 {
+func (pv paneView) drawScrollbar(c *canvas, x, y, h int, id string) {
+	th := pv.h.th()
+	p, ok := pv.h.paneInfo(id)
+	if !pv.h.uiConfig().PaneScrollbars || !ok || h < 2 {
 		return
 	}
 	var maxOff, rows, off int
 	if p.Scroll != nil {
 		maxOff, rows, off = int(p.Scroll.MaxOffsetFromBottom), int(p.Scroll.ViewportRows), int(p.Scroll.OffsetFromBottom)
 	}
-	if s := m.screens[id]; s != nil {
+	if s := pv.h.screen(id); s != nil {
 		// Frames are newer than the snapshot: the history gained while
 		// attached shows at once (a server before frames said so: 0).
 		off, rows = s.offset, max(rows, s.rows)
@@ -643,7 +668,7 @@ func (m *model) drawScrollbar(c *canvas, x, y, h int, id string) {
 	thumb := min(max((max(rows, 1)*h+total/2)/total, 1), h)
 	top := (h - thumb) * (maxOff - off) / maxOff
 	for i := 0; i < thumb; i++ {
-		c.set(x, y+top+i, "┃", 1, m.theme.dim)
+		c.set(x, y+top+i, "┃", 1, th.dim)
 	}
 }
 

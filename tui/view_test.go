@@ -116,7 +116,7 @@ func TestView_FocusAndCursor(t *testing.T) {
 	m, _ := viewModel(t)
 	c := newCanvas(m.width, m.height)
 	g := m.geometry()
-	m.drawPanes(c, g)
+	m.panes.draw(c, g)
 	// The focused pane's frame is highlighted, the other's is not.
 	if c.cells[1*c.w+54].st != m.theme.focus || c.cells[1*c.w+24].st != m.theme.border {
 		t.Errorf("frame styles: focused %+v, other %+v", c.cells[1*c.w+54].st, c.cells[1*c.w+24].st)
@@ -267,5 +267,81 @@ func TestTabBar_OnItsOwn(t *testing.T) {
 	b.draw(c, g, true, "", cellStyle{})
 	if row := strings.Split(ansi.Strip(c.String()), "\n")[0]; !strings.Contains(row, " gpu · train ") || strings.Contains(row, "1:1") {
 		t.Fatalf("remote bar %q", row)
+	}
+}
+
+// fakePaneHost is the client as the pane view sees it: the sample
+// session's layout and screens, [ui], and a mouse selection.
+type fakePaneHost struct {
+	snap    protocol.SessionSnapshot
+	screens map[string]*paneScreen
+	ui      config.UI
+	theme   *theme
+	sel     *mouseSel
+}
+
+func (f *fakePaneHost) focusedLayout() (protocol.PaneLayoutSnapshot, bool) {
+	return f.snap.Layouts[0], true
+}
+func (f *fakePaneHost) screen(id string) *paneScreen { return f.screens[id] }
+func (f *fakePaneHost) paneInfo(id string) (protocol.PaneInfo, bool) {
+	for _, p := range f.snap.Panes {
+		if p.PaneID == id {
+			return p, true
+		}
+	}
+	return protocol.PaneInfo{}, false
+}
+func (f *fakePaneHost) uiConfig() *config.UI { return &f.ui }
+func (f *fakePaneHost) th() *theme           { return f.theme }
+func (f *fakePaneHost) width() int           { return 84 }
+func (f *fakePaneHost) height() int          { return 21 }
+func (f *fakePaneHost) copyView() *copyMode  { return nil }
+func (f *fakePaneHost) selection() *mouseSel { return f.sel }
+
+// The pane view on its own: each pane gets a frame titled with its id and
+// label (the focused one in the focus colour), its screen inside, a
+// scrolled-back mark, a scrollbar when it has history, and the mouse
+// selection over its cells.
+func TestPaneView_OnItsOwn(t *testing.T) {
+	cfg := config.Default()
+	snap := twoPanes()
+	label := "build"
+	snap.Panes[0].Label = &label
+	s1, s2 := &paneScreen{}, &paneScreen{}
+	s1.apply(&protocol.ScreenFrame{Cols: 28, Rows: 18, Full: true, ViewOffset: 3, History: 40, Lines: []protocol.ScreenLine{
+		{Y: 0, Runs: []protocol.ScreenRun{{X: 0, W: 5, Text: "older"}}}}})
+	s2.apply(&protocol.ScreenFrame{Cols: 28, Rows: 18, Full: true, Lines: []protocol.ScreenLine{
+		{Y: 1, Runs: []protocol.ScreenRun{{X: 0, W: 5, Text: "hello"}}}}})
+	h := &fakePaneHost{snap: snap, screens: map[string]*paneScreen{"w1:p1": s1, "w1:p2": s2}, ui: cfg.UI, theme: newTheme(cfg, true),
+		sel: &mouseSel{paneID: "w1:p2", x0: 0, y0: 1, x1: 4, y1: 1}}
+	h.ui.PaneScrollbars = true
+	pv := paneView{h: h}
+	g := geometry{sidebarW: 24, area: protocol.Rect{X: 24, Y: 1, Width: 60, Height: 20}}
+	c := newCanvas(84, 21)
+	pv.draw(c, g)
+	lines := strings.Split(ansi.Strip(c.String()), "\n")
+	if !strings.Contains(lines[1], "w1:p1 build") || !strings.Contains(lines[1], "[+3]") || !strings.Contains(lines[1], "w1:p2") {
+		t.Fatalf("titles: %q", lines[1])
+	}
+	if !strings.Contains(lines[2], "older") || !strings.Contains(lines[3], "hello") {
+		t.Fatalf("screens:\n%s", strings.Join(lines, "\n"))
+	}
+	if !strings.Contains(strings.Join(lines[2:20], "\n"), "┃") {
+		t.Fatal("no scrollbar on the pane with history")
+	}
+	l := snap.Layouts[0]
+	var r protocol.Rect
+	for _, p := range l.Panes {
+		if p.PaneID == "w1:p2" {
+			r = p.Rect
+		}
+	}
+	x, y := g.area.X+r.X+1, g.area.Y+r.Y+2
+	if c.cells[y*84+x].st != h.theme.selection || c.cells[y*84+x+5].st == h.theme.selection {
+		t.Fatal("the selection is not drawn over its cells alone")
+	}
+	if c.cells[(g.area.Y+r.Y)*84+g.area.X+r.X].st != h.theme.focus {
+		t.Fatal("the focused pane's frame is not in the focus colour")
 	}
 }
