@@ -11,46 +11,60 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// clientHost is the client as its components see it: the few things a
-// component asks of the root (a call to the server, the pane area claimed
-// again), each behind the small interface the component declares, so a
-// test drives the component with a fake instead of a model and a server.
-type clientHost struct{ m *model }
+// clientHost is the client as its components see it: what a component
+// reads of the root and asks it to do (a call to the server, the pane
+// area claimed again), each component through the small interface it
+// declares, so a test drives the component with a fake instead of a model
+// and a server. It is glue, with no state of its own.
+type clientHost struct {
+	sessionView
+	clientActions
+}
+
+// sessionView is what components read of the client: the session, the
+// config, the window and the other components' state.
+type sessionView struct{ m *model }
+
+// clientActions is what components ask the client to do: calls to the
+// server, toasts, the size claimed again.
+type clientActions struct{ m *model }
+
+func hostOf(m *model) clientHost { return clientHost{sessionView{m}, clientActions{m}} }
 
 // rpc calls on the request connection as it is now (a reconnect, or a
 // test, replaces it); nil while there is none.
-func (h clientHost) rpc() rpcFunc {
+func (h clientActions) rpc() rpcFunc {
 	if h.m.link == nil || h.m.link.req == nil {
 		return nil
 	}
 	return h.m.link.req.call
 }
 
-func (h clientHost) tasksEvented() bool {
+func (h sessionView) tasksEvented() bool {
 	return h.m.link != nil && h.m.link.taskEvents.Load()
 }
 
-func (h clientHost) claimSize(force bool) { h.m.claimSize(force) }
+func (h clientActions) claimSize(force bool) { h.m.claimSize(force) }
 
-func (h clientHost) copyCall() rpcFunc                { return h.m.copyCallFunc() }
-func (h clientHost) screen(paneID string) *paneScreen { return h.m.screens[paneID] }
-func (h clientHost) toast(text string) tea.Cmd        { return h.m.showToast(text) }
-func (h clientHost) yanked(text string, kept protocol.BufferInfo, err error) tea.Cmd {
+func (h clientActions) copyCall() rpcFunc              { return h.m.copyCallFunc() }
+func (h sessionView) screen(paneID string) *paneScreen { return h.m.screens[paneID] }
+func (h clientActions) toast(text string) tea.Cmd      { return h.m.showToast(text) }
+func (h clientActions) yanked(text string, kept protocol.BufferInfo, err error) tea.Cmd {
 	return h.m.yanked(text, kept, err)
 }
 
-func (h clientHost) shownConfig() config.Config {
+func (h sessionView) shownConfig() config.Config {
 	c := h.m.cfg
 	c.UI.SidebarWidth = h.m.ui.SidebarWidth
 	return c
 }
 
-func (h clientHost) configFile() string { return h.m.configPath }
+func (h sessionView) configFile() string { return h.m.configPath }
 
 // settingSaved applies config.toml after the settings screen wrote it;
 // a sidebar width set there is the session's too (it wins over the
 // file's, so both move).
-func (h clientHost) settingSaved(section, key, value string) {
+func (h clientActions) settingSaved(section, key, value string) {
 	m := h.m
 	width := section == "ui" && key == "sidebar_width"
 	if width {
@@ -62,47 +76,47 @@ func (h clientHost) settingSaved(section, key, value string) {
 	}
 }
 
-func (h clientHost) snapshot() *protocol.SessionSnapshot { return &h.m.snap }
-func (h clientHost) gitShown() bool                      { return gitShown(h.m.ui) }
+func (h sessionView) snapshot() *protocol.SessionSnapshot { return &h.m.snap }
+func (h sessionView) gitShown() bool                      { return gitShown(h.m.ui) }
 
-func (h clientHost) fleetEvented() bool { return h.m.link != nil && h.m.link.fleetEvents.Load() }
+func (h sessionView) fleetEvented() bool { return h.m.link != nil && h.m.link.fleetEvents.Load() }
 
-func (h clientHost) chosenRemote() (*fleetMachine, string) {
+func (h sessionView) chosenRemote() (*fleetMachine, string) {
 	return h.m.fleet.remoteWorkspace(h.m.fleet.selected), h.m.fleet.selected
 }
 
-func (h clientHost) dialMachine() func(machine string) (net.Conn, error) {
+func (h clientActions) dialMachine() func(machine string) (net.Conn, error) {
 	if h.m.link == nil {
 		return nil
 	}
 	return h.m.link.dialMachine
 }
 
-func (h clientHost) sender() func(tea.Msg) {
+func (h clientActions) sender() func(tea.Msg) {
 	if h.m.link == nil {
 		return nil
 	}
 	return h.m.link.send
 }
 
-func (h clientHost) paneArea() protocol.Rect { return h.m.geometry().area }
-func (h clientHost) fail(err error)          { h.m.fail(err) }
+func (h sessionView) paneArea() protocol.Rect { return h.m.geometry().area }
+func (h clientActions) fail(err error)        { h.m.fail(err) }
 
-func (h clientHost) toastConfig() config.Toast { return h.m.ui.Toast }
-func (h clientHost) getenv(key string) string  { return h.m.getenv(key) }
-func (h clientHost) context() context.Context  { return h.m.ctx }
-func (h clientHost) toOuter(b []byte)          { h.m.toHost = append(h.m.toHost, b...) }
-func (h clientHost) nextToast() int            { return h.m.toast.next() }
+func (h sessionView) toastConfig() config.Toast { return h.m.ui.Toast }
+func (h sessionView) getenv(key string) string  { return h.m.getenv(key) }
+func (h sessionView) context() context.Context  { return h.m.ctx }
+func (h clientActions) toOuter(b []byte)        { h.m.toHost = append(h.m.toHost, b...) }
+func (h clientActions) nextToast() int          { return h.m.toast.next() }
 
-func (h clientHost) watched() []string { return h.m.watched }
+func (h sessionView) watched() []string { return h.m.watched }
 
-func (h clientHost) unwatchGraphics() {
+func (h clientActions) unwatchGraphics() {
 	h.m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: h.m.watched}, h.m.fail)
 }
 
 // paneInsides are the insides of the focused tab's panes drawn (the
 // zoomed one alone), in window cells; none while an overlay covers them.
-func (h clientHost) paneInsides() map[string]protocol.Rect {
+func (h sessionView) paneInsides() map[string]protocol.Rect {
 	m := h.m
 	out := map[string]protocol.Rect{}
 	l, ok := m.focusedLayout()
@@ -125,67 +139,67 @@ func (h clientHost) paneInsides() map[string]protocol.Rect {
 	return out
 }
 
-func (h clientHost) focusWorkspace(id string) { h.m.focusWorkspace(id) }
-func (h clientHost) statusIcon(s protocol.AgentStatus) (string, cellStyle) {
+func (h clientActions) focusWorkspace(id string) { h.m.focusWorkspace(id) }
+func (h sessionView) statusIcon(s protocol.AgentStatus) (string, cellStyle) {
 	return h.m.statusIcon(s)
 }
-func (h clientHost) confirmClose() bool             { return h.m.confirmClose }
-func (h clientHost) send(method string, params any) { h.m.call(method, params) }
+func (h sessionView) confirmClose() bool               { return h.m.confirmClose }
+func (h clientActions) send(method string, params any) { h.m.call(method, params) }
 
-func (h clientHost) flushInput() { h.m.flushInput() }
+func (h clientActions) flushInput() { h.m.flushInput() }
 
 // unfoldGroup shows a folded worktree group again (the session keeps it).
-func (h clientHost) unfoldGroup(key string) {
+func (h clientActions) unfoldGroup(key string) {
 	if h.m.side.collapsed[key] {
 		h.m.side.toggleGroup(key)
 	}
 }
 
-func (h clientHost) popupTerminal() string {
+func (h sessionView) popupTerminal() string {
 	if h.m.popup == nil {
 		return ""
 	}
 	return h.m.popup.st.TerminalID
 }
 
-func (h clientHost) sendThen(method string, params any, done func(error)) {
+func (h clientActions) sendThen(method string, params any, done func(error)) {
 	h.m.link.req.sendThen(method, params, done)
 }
 
-func (h clientHost) agentView() *protocol.AgentViewList               { return &h.m.view }
-func (h clientHost) uiConfig() *config.UI                             { return &h.m.ui }
-func (h clientHost) th() *theme                                       { return h.m.theme }
-func (h clientHost) width() int                                       { return h.m.width }
-func (h clientHost) height() int                                      { return h.m.height }
-func (h clientHost) expanded() bool                                   { return h.m.sidebar }
-func (h clientHost) gitMarks() map[string]protocol.WorkspaceGitStatus { return h.m.git.st }
-func (h clientHost) fleet() *fleetView                                { return &h.m.fleet }
-func (h clientHost) tabLabel(id string) string                        { return h.m.tabLabel(id) }
-func (h clientHost) workspaceLabel(id string) string                  { return h.m.workspaceLabel(id) }
-func (h clientHost) paneInfo(id string) (protocol.PaneInfo, bool)     { return h.m.paneInfo(id) }
+func (h sessionView) agentView() *protocol.AgentViewList               { return &h.m.view }
+func (h sessionView) uiConfig() *config.UI                             { return &h.m.ui }
+func (h sessionView) th() *theme                                       { return h.m.theme }
+func (h sessionView) width() int                                       { return h.m.width }
+func (h sessionView) height() int                                      { return h.m.height }
+func (h sessionView) expanded() bool                                   { return h.m.sidebar }
+func (h sessionView) gitMarks() map[string]protocol.WorkspaceGitStatus { return h.m.git.st }
+func (h sessionView) fleet() *fleetView                                { return &h.m.fleet }
+func (h sessionView) tabLabel(id string) string                        { return h.m.tabLabel(id) }
+func (h sessionView) workspaceLabel(id string) string                  { return h.m.workspaceLabel(id) }
+func (h sessionView) paneInfo(id string) (protocol.PaneInfo, bool)     { return h.m.paneInfo(id) }
 
-func (h clientHost) keepWidth(w int) {
+func (h clientActions) keepWidth(w int) {
 	h.m.sessionWidth = w
 	h.m.setSessionWidth(w)
 }
 
-func (h clientHost) focusedTabs() []protocol.TabInfo { return h.m.focusedTabs() }
-func (h clientHost) focusedLayout() (protocol.PaneLayoutSnapshot, bool) {
+func (h sessionView) focusedTabs() []protocol.TabInfo { return h.m.focusedTabs() }
+func (h sessionView) focusedLayout() (protocol.PaneLayoutSnapshot, bool) {
 	return h.m.focusedLayout()
 }
 
-func (h clientHost) remoteTitle() (string, bool) {
+func (h sessionView) remoteTitle() (string, bool) {
 	if h.m.fleet.selected == "" {
 		return "", false
 	}
 	return h.m.remote.title(), true
 }
 
-func (h clientHost) copyView() *copyMode {
+func (h sessionView) copyView() *copyMode {
 	if h.m.mode != modeCopy {
 		return nil
 	}
 	return &h.m.copy
 }
 
-func (h clientHost) selection() *mouseSel { return h.m.msel.sel }
+func (h sessionView) selection() *mouseSel { return h.m.msel.sel }

@@ -204,22 +204,22 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m := &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}}
 	m.getenv = func(string) string { return "" }
 	m.ctx = context.Background()
-	m.notes = notifier{tones: &toneFiles{}, host: clientHost{m}}
-	m.tasks = newTaskPanel(clientHost{m}, &m.mode)
-	m.copy = copyMode{host: clientHost{m}, mode: &m.mode}
-	m.settings = settingsScreen{host: clientHost{m}, mode: &m.mode}
-	m.git = gitMarks{host: clientHost{m}}
-	m.fleet = fleetView{host: clientHost{m}}
-	m.remote = remoteView{host: clientHost{m}}
-	m.gfx.host = clientHost{m}
-	m.msel.host = clientHost{m}
-	m.input = inputQueue{inFlight: map[string]bool{}, host: clientHost{m}}
-	m.side = sidebar{h: clientHost{m}}
-	m.tabs = tabBar{h: clientHost{m}}
-	m.panes = paneView{h: clientHost{m}}
-	m.rename = labelPrompt{host: clientHost{m}, mode: &m.mode}
-	m.picker = workspacePicker{host: clientHost{m}, mode: &m.mode}
-	m.confirm = closeConfirm{host: clientHost{m}, mode: &m.mode}
+	m.notes = notifier{tones: &toneFiles{}, host: hostOf(m)}
+	m.tasks = newTaskPanel(hostOf(m), &m.mode)
+	m.copy = copyMode{host: hostOf(m), mode: &m.mode}
+	m.settings = settingsScreen{host: hostOf(m), mode: &m.mode}
+	m.git = gitMarks{host: hostOf(m)}
+	m.fleet = fleetView{host: hostOf(m)}
+	m.remote = remoteView{host: hostOf(m)}
+	m.gfx.host = hostOf(m)
+	m.msel.host = hostOf(m)
+	m.input = inputQueue{inFlight: map[string]bool{}, host: hostOf(m)}
+	m.side = sidebar{h: hostOf(m)}
+	m.tabs = tabBar{h: hostOf(m)}
+	m.panes = paneView{h: hostOf(m)}
+	m.rename = labelPrompt{host: hostOf(m), mode: &m.mode}
+	m.picker = workspacePicker{host: hostOf(m), mode: &m.mode}
+	m.confirm = closeConfirm{host: hostOf(m), mode: &m.mode}
 	m.setConfig(config.Default(), true)
 	return m
 }
