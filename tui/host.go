@@ -203,3 +203,15 @@ func (h sessionView) copyView() *copyMode {
 }
 
 func (h sessionView) selection() *mouseSel { return h.m.msel.sel }
+
+func (h clientActions) openWorkspaceMenu(ev tea.MouseMsg, id string) { h.m.openWorkspaceMenu(ev, id) }
+
+func (h clientActions) openGlobalMenu(ev tea.MouseMsg) {
+	if menu := h.m.tasks.globalMenu(ev); menu != nil {
+		h.m.openMenu(menu)
+	}
+}
+
+func (h clientActions) openTabMenu(ev tea.MouseMsg, id string) {
+	h.m.openMenu(&menuState{kind: menuTab, id: id, x: ev.X, y: ev.Y, items: []string{itemNewTab, itemRename, itemClose}})
+}

@@ -47,9 +47,9 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 	}
 	switch m.regionAt(g, ev.X, ev.Y) {
 	case regionSidebar:
-		return m.sidebarMouse(ev, g)
+		m.side.mouse(ev, g, m.menuPress(ev))
 	case regionTabBar:
-		return m.tabBarMouse(ev, g)
+		m.tabs.mouse(ev, g, m.menuPress(ev))
 	case regionCanvas:
 		return m.canvasMouse(ev, g)
 	}
@@ -150,82 +150,6 @@ func (m *model) selectionMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
 // terminal (or prefix) mode, not over a rename, copy mode or a question.
 func (m *model) menuPress(ev tea.MouseMsg) bool {
 	return ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonRight && (m.mode == modeTerminal || m.mode == modePrefix)
-}
-
-// sidebarMouse: the sidebar takes clicks, drags of its borders and the
-// wheel over its spaces.
-func (m *model) sidebarMouse(ev tea.MouseMsg, g geometry) tea.Cmd {
-	if m.side.grabSidebar(ev, g) {
-		return nil
-	}
-	if n := wheelLines(ev, 1); n != 0 && m.sidebar && ev.Y < spacesRows(m.height, m.side.sectionSplit()) {
-		m.side.scrollSpaces(-n) // a notch is one space, as Herdr's
-		return nil
-	}
-	if m.menuPress(ev) {
-		for _, it := range m.side.sideItems() {
-			if it.y == ev.Y && it.kind == "workspace" {
-				m.openWorkspaceMenu(ev, it.id)
-			}
-			if it.y == ev.Y && it.kind == "header" {
-				if menu := m.tasks.globalMenu(ev); menu != nil {
-					m.openMenu(menu)
-				}
-			}
-		}
-		return nil
-	}
-	if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
-		for _, it := range m.side.sideItems() {
-			if it.y == ev.Y {
-				m.clickSideItem(ev, it)
-			}
-		}
-	}
-	return nil
-}
-
-// clickSideItem is a left click on a sidebar row.
-func (m *model) clickSideItem(ev tea.MouseMsg, it sideItem) {
-	switch it.kind {
-	case "workspace":
-		// The chevron after the icon folds a worktree group.
-		if it.toggle != "" && ev.X >= it.x+2 && ev.X < it.x+4 {
-			m.side.toggleGroup(it.toggle)
-			return
-		}
-		m.fleet.selected = "" // back from a machine's workspace
-		m.call("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: it.id})
-	case "machine":
-		m.fleet.toggle(it.id)
-	case "remote-workspace", "remote-agent":
-		if ws := m.fleet.workspaceOf(it); ws != "" {
-			m.chooseRemote(ws)
-		}
-	case "agent":
-		m.fleet.selected = "" // a local agent's pane is shown again
-		m.call("pane.focus", protocol.PaneTarget{PaneID: it.id})
-	}
-}
-
-// tabBarMouse: a left press focuses a tab, a right one opens its menu.
-func (m *model) tabBarMouse(ev tea.MouseMsg, g geometry) tea.Cmd {
-	if ev.Action != tea.MouseActionPress {
-		return nil
-	}
-	rightPress := m.menuPress(ev)
-	for _, t := range m.tabs.items(g) {
-		if ev.X < t.x0 || ev.X >= t.x1 {
-			continue
-		}
-		switch {
-		case ev.Button == tea.MouseButtonLeft:
-			m.call("tab.focus", protocol.TabTarget{TabID: t.id})
-		case rightPress:
-			m.openMenu(&menuState{kind: menuTab, id: t.id, x: ev.X, y: ev.Y, items: []string{itemNewTab, itemRename, itemClose}})
-		}
-	}
-	return nil
 }
 
 // canvasMouse: the pane area. A press on a split's border drags it;

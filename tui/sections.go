@@ -211,3 +211,59 @@ func (sb *sidebar) dragSidebar(ev tea.MouseMsg) {
 		}
 	}
 }
+
+// mouse takes the sidebar's clicks, drags of its borders and the wheel
+// over its spaces; menu says a right press opens a menu (the keys' mode
+// allows one).
+func (sb *sidebar) mouse(ev tea.MouseMsg, g geometry, menu bool) {
+	if sb.grabSidebar(ev, g) {
+		return
+	}
+	if n := wheelLines(ev, 1); n != 0 && sb.h.expanded() && ev.Y < spacesRows(sb.h.height(), sb.sectionSplit()) {
+		sb.scrollSpaces(-n) // a notch is one space, as Herdr's
+		return
+	}
+	if menu {
+		for _, it := range sb.sideItems() {
+			if it.y == ev.Y && it.kind == "workspace" {
+				sb.h.openWorkspaceMenu(ev, it.id)
+			}
+			if it.y == ev.Y && it.kind == "header" {
+				sb.h.openGlobalMenu(ev)
+			}
+		}
+		return
+	}
+	if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
+		for _, it := range sb.sideItems() {
+			if it.y == ev.Y {
+				sb.click(ev, it)
+			}
+		}
+	}
+}
+
+// click is a left click on a sidebar row.
+func (sb *sidebar) click(ev tea.MouseMsg, it sideItem) {
+	fl := sb.h.fleet()
+	switch it.kind {
+	case "workspace":
+		// The chevron after the icon folds a worktree group.
+		if it.toggle != "" && ev.X >= it.x+2 && ev.X < it.x+4 {
+			sb.toggleGroup(it.toggle)
+			return
+		}
+		fl.selected = "" // back from a machine's workspace
+		sb.h.send("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: it.id})
+	case "machine":
+		fl.toggle(it.id)
+	case "remote-workspace", "remote-agent":
+		if ws := fl.workspaceOf(it); ws != "" {
+			fl.selected = ws // the local session's focus is left where it is
+			sb.followFocusedSpace()
+		}
+	case "agent":
+		fl.selected = "" // a local agent's pane is shown again
+		sb.h.send("pane.focus", protocol.PaneTarget{PaneID: it.id})
+	}
+}

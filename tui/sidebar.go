@@ -1,6 +1,8 @@
 package tui
 
 import (
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -50,4 +52,8 @@ type sidebarHost interface {
 	send(method string, params any)
 	// keepWidth makes a sidebar width the session's.
 	keepWidth(w int)
+	// openWorkspaceMenu and openGlobalMenu open the right-click menus of
+	// a workspace's row and of a section header.
+	openWorkspaceMenu(ev tea.MouseMsg, id string)
+	openGlobalMenu(ev tea.MouseMsg)
 }

@@ -25,6 +25,7 @@ type fakeSideHost struct {
 	sent   []string
 	kept   []int
 	claims int
+	menus  []string
 }
 
 func (f *fakeSideHost) snapshot() *protocol.SessionSnapshot              { return &f.snap }
@@ -41,6 +42,10 @@ func (f *fakeSideHost) workspaceLabel(id string) string                  { retur
 func (f *fakeSideHost) paneInfo(string) (protocol.PaneInfo, bool)        { return protocol.PaneInfo{}, false }
 func (f *fakeSideHost) claimSize(bool)                                   { f.claims++ }
 func (f *fakeSideHost) keepWidth(w int)                                  { f.kept = append(f.kept, w) }
+func (f *fakeSideHost) openWorkspaceMenu(_ tea.MouseMsg, id string) {
+	f.menus = append(f.menus, "workspace "+id)
+}
+func (f *fakeSideHost) openGlobalMenu(tea.MouseMsg) { f.menus = append(f.menus, "global") }
 func (f *fakeSideHost) send(method string, params any) {
 	b, _ := json.Marshal(params)
 	f.sent = append(f.sent, method+" "+string(b))
@@ -95,6 +100,26 @@ func TestSidebar_OnItsOwn(t *testing.T) {
 	sb.dragSidebar(tea.MouseMsg{X: 29, Y: 2, Action: tea.MouseActionRelease})
 	if h.ui.SidebarWidth != 30 || len(h.kept) != 1 || h.kept[0] != 30 || h.claims == 0 {
 		t.Fatalf("border drag: width %d kept %v claims %d", h.ui.SidebarWidth, h.kept, h.claims)
+	}
+
+	// Clicks: a workspace row focuses it, a right press on it or on a
+	// header opens their menus.
+	var wsRow sideItem
+	for _, it := range sb.sideItems() {
+		if it.kind == "workspace" && it.id == "w2" {
+			wsRow = it
+		}
+	}
+	sb.mouse(tea.MouseMsg{X: 6, Y: wsRow.y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}, g, false)
+	if last := h.sent[len(h.sent)-1]; last != `workspace.focus {"workspace_id":"w2"}` {
+		t.Fatalf("click on w2: %q", last)
+	}
+	right := tea.MouseMsg{X: 6, Y: wsRow.y, Action: tea.MouseActionPress, Button: tea.MouseButtonRight}
+	sb.mouse(right, g, true)
+	right.Y = 0
+	sb.mouse(right, g, true)
+	if strings.Join(h.menus, ",") != "workspace w2,global" {
+		t.Fatalf("menus %q", h.menus)
 	}
 
 	sb.toggleGroup("/repo")

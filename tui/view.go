@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -174,6 +175,29 @@ type tabBarHost interface {
 	// remoteTitle names the machine's workspace shown; remote is false
 	// while a local one is.
 	remoteTitle() (title string, remote bool)
+	// send makes a request whose answer only matters when it fails.
+	send(method string, params any)
+	// openTabMenu opens a tab's right-click menu at the click.
+	openTabMenu(ev tea.MouseMsg, id string)
+}
+
+// mouse: a left press focuses a tab; a right one opens its menu when menu
+// says the keys' mode allows one.
+func (b tabBar) mouse(ev tea.MouseMsg, g geometry, menu bool) {
+	if ev.Action != tea.MouseActionPress {
+		return
+	}
+	for _, t := range b.items(g) {
+		if ev.X < t.x0 || ev.X >= t.x1 {
+			continue
+		}
+		switch {
+		case ev.Button == tea.MouseButtonLeft:
+			b.h.send("tab.focus", protocol.TabTarget{TabID: t.id})
+		case menu:
+			b.h.openTabMenu(ev, t.id)
+		}
+	}
 }
 
 // items are the tabs as the bar lays them out.

@@ -1,9 +1,11 @@
 package tui
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/herdr-go/herdr/actors/config"
@@ -224,6 +226,7 @@ type fakeBarHost struct {
 	snap   protocol.SessionSnapshot
 	theme  *theme
 	remote string
+	sent   []string
 }
 
 func (f *fakeBarHost) snapshot() *protocol.SessionSnapshot { return &f.snap }
@@ -231,7 +234,12 @@ func (f *fakeBarHost) th() *theme                          { return f.theme }
 func (f *fakeBarHost) width() int                          { return 84 }
 func (f *fakeBarHost) workspaceLabel(id string) string     { return "ws-" + id }
 func (f *fakeBarHost) remoteTitle() (string, bool)         { return f.remote, f.remote != "" }
-func (f *fakeBarHost) focusedTabs() []protocol.TabInfo     { return f.snap.Tabs }
+func (f *fakeBarHost) send(method string, params any) {
+	b, _ := json.Marshal(params)
+	f.sent = append(f.sent, method+" "+string(b))
+}
+func (f *fakeBarHost) openTabMenu(_ tea.MouseMsg, id string) { f.sent = append(f.sent, "menu "+id) }
+func (f *fakeBarHost) focusedTabs() []protocol.TabInfo       { return f.snap.Tabs }
 func (f *fakeBarHost) focusedLayout() (protocol.PaneLayoutSnapshot, bool) {
 	return f.snap.Layouts[0], true
 }
@@ -255,6 +263,12 @@ func TestTabBar_OnItsOwn(t *testing.T) {
 	row := strings.Split(ansi.Strip(c.String()), "\n")[0]
 	if !strings.HasPrefix(row, " ws-w1") || !strings.Contains(row, " 1:1 ") || !strings.Contains(row, "ZOOM") || !strings.HasSuffix(row, " PREFIX ") {
 		t.Fatalf("bar %q", row)
+	}
+	b.mouse(tea.MouseMsg{X: items[1].x0, Y: 0, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}, g, false)
+	b.mouse(tea.MouseMsg{X: items[0].x0, Y: 0, Action: tea.MouseActionPress, Button: tea.MouseButtonRight}, g, false)
+	b.mouse(tea.MouseMsg{X: items[0].x0, Y: 0, Action: tea.MouseActionPress, Button: tea.MouseButtonRight}, g, true)
+	if strings.Join(h.sent, ",") != `tab.focus {"tab_id":"w1:t2"},menu w1:t1` {
+		t.Fatalf("clicks sent %q", h.sent)
 	}
 	hidden := geometry{barY: -1, area: g.area}
 	c = newCanvas(84, 21)
