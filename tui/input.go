@@ -248,22 +248,6 @@ func splitPath(id string) (tabID string, path []bool, ok bool) {
 	return tabID, path, true
 }
 
-func (m *model) dragTo(x, y int) {
-	d := m.drag
-	var ratio float64
-	if d.dir == "right" {
-		ratio = float64(x-d.rect.X+1) / float64(max(d.rect.Width, 1))
-	} else {
-		ratio = float64(y-d.rect.Y+1) / float64(max(d.rect.Height, 1))
-	}
-	ratio = min(0.9, max(0.1, ratio))
-	if ratio == d.last {
-		return
-	}
-	d.last = ratio
-	m.call("layout.set_split_ratio", protocol.LayoutSetSplitRatioParams{Path: d.path, Ratio: &ratio, TabID: &d.tabID})
-}
-
 // encodeMouse encodes a mouse event at pane cell (x, y) for a program that
 // asked for mouse reports (SGR or the legacy X10 form).
 func encodeMouse(ev tea.MouseMsg, x, y int, sgrMode bool) []byte {

@@ -169,7 +169,6 @@ type model struct {
 	wantWorkspace string
 	toast         toastLine                       // the tab bar's message (toast.go)
 	statuses      map[string]protocol.AgentStatus // last seen, for toasts; nil before the first snapshot
-	drag          *dragState
 	title         string
 	// customTitle is the window title set through client.window_title.set.
 	customTitle string

@@ -2,8 +2,6 @@ package tui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/herdr-go/herdr/protocol"
 )
 
 // Mouse events go first to a gesture in progress (a popup, a menu, a drag,
@@ -51,7 +49,7 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 	case regionTabBar:
 		m.tabs.mouse(ev, g, m.menuPress(ev))
 	case regionCanvas:
-		return m.canvasMouse(ev, g)
+		return m.panes.mouse(ev, g, m.menuPress(ev))
 	}
 	return nil
 }
@@ -103,13 +101,7 @@ func (m *model) rightPassMouse(ev tea.MouseMsg) bool {
 
 // dragMouse moves a split border or the sidebar's while one is dragged.
 func (m *model) dragMouse(ev tea.MouseMsg, g geometry) bool {
-	if m.drag != nil {
-		switch ev.Action {
-		case tea.MouseActionMotion:
-			m.dragTo(ev.X-g.area.X, ev.Y-g.area.Y)
-		case tea.MouseActionRelease:
-			m.drag = nil
-		}
+	if m.panes.dragMouse(ev, g) {
 		return true
 	}
 	if m.side.drag != nil {
@@ -150,86 +142,4 @@ func (m *model) selectionMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
 // terminal (or prefix) mode, not over a rename, copy mode or a question.
 func (m *model) menuPress(ev tea.MouseMsg) bool {
 	return ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonRight && (m.mode == modeTerminal || m.mode == modePrefix)
-}
-
-// canvasMouse: the pane area. A press on a split's border drags it;
-// otherwise the pane under the pointer takes the event.
-func (m *model) canvasMouse(ev tea.MouseMsg, g geometry) tea.Cmd {
-	l, ok := m.focusedLayout()
-	if !ok {
-		return nil
-	}
-	x, y := ev.X-g.area.X, ev.Y-g.area.Y
-	if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft && !l.Zoomed {
-		if d := grabSplit(l, x, y); d != nil {
-			m.drag = d
-			return nil
-		}
-	}
-	for _, p := range l.Panes {
-		r := p.Rect
-		if l.Zoomed {
-			if p.PaneID != l.FocusedPaneID {
-				continue
-			}
-			r = l.Area
-		}
-		if x >= r.X && y >= r.Y && x < r.X+r.Width && y < r.Y+r.Height {
-			return m.paneMouse(ev, l, p.PaneID, r, x, y)
-		}
-	}
-	return nil
-}
-
-// paneMouse is an event over pane id, whose frame is r; (x, y) are in
-// pane-area cells.
-func (m *model) paneMouse(ev tea.MouseMsg, l protocol.PaneLayoutSnapshot, id string, r protocol.Rect, x, y int) tea.Cmd {
-	inside := x > r.X && x < r.X+r.Width-1 && y > r.Y && y < r.Y+r.Height-1
-	press := ev.Action == tea.MouseActionPress
-	if m.menuPress(ev) {
-		m.paneRightPress(ev, l, id, inside)
-		return nil
-	}
-	if ev.Ctrl && press && ev.Button == tea.MouseButtonLeft && inside {
-		// Ctrl-click on a link: a plugin's link handler, or the browser
-		// (link.go), even over a program that takes the mouse.
-		return m.clickLink(id, x-r.X-1, y-r.Y-1)
-	}
-	s := m.screens[id]
-	programMouse := s != nil && s.modes.Mouse
-	if lines := wheelLines(ev, m.ui.MouseScrollLines); lines != 0 && !programMouse {
-		// The program did not ask for the mouse: the wheel scrolls the
-		// pane's view through its history.
-		m.call("screen.scroll", protocol.ScreenScrollParams{PaneID: id, Lines: lines})
-		return nil
-	}
-	if press && id != l.FocusedPaneID {
-		m.call("pane.focus", protocol.PaneTarget{PaneID: id})
-		return nil
-	}
-	// The other buttons, and the right one's drags and release, go to a
-	// program that asked for the mouse.
-	switch {
-	case programMouse:
-		if seq := encodeMouse(ev, x-r.X-1, y-r.Y-1, s.modes.MouseSGR); seq != nil {
-			m.input.add(id, seq)
-		}
-	case press && ev.Button == tea.MouseButtonLeft:
-		m.msel.press(id, x-r.X-1, y-r.Y-1)
-	}
-	return nil
-}
-
-// paneRightPress: right-click menus (menu.go). The frame's is always the
-// menu; the inside's may go to the program.
-func (m *model) paneRightPress(ev tea.MouseMsg, l protocol.PaneLayoutSnapshot, id string, inside bool) {
-	if pass, ok := m.rightClickToPane(ev, id); ok && inside {
-		if id != l.FocusedPaneID {
-			m.call("pane.focus", protocol.PaneTarget{PaneID: id})
-		}
-		m.rightPass = &pass
-		m.passRight(ev)
-		return
-	}
-	m.openPaneMenu(ev, id)
 }

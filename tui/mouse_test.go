@@ -40,16 +40,16 @@ func TestMouse_RegionDispatchAndGesture(t *testing.T) {
 	g := m.geometry()
 	// The split between w1:p1 and w1:p2 is at pane-area column 29/30.
 	m.Update(tea.MouseMsg{X: g.area.X + 29, Y: g.area.Y + 5, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
-	if m.drag == nil {
+	if m.panes.drag == nil {
 		t.Fatalf("a press on the split's border began no drag")
 	}
 	// Motion over the sidebar still belongs to the drag.
 	m.Update(tea.MouseMsg{X: 2, Y: 5, Button: tea.MouseButtonLeft, Action: tea.MouseActionMotion})
-	if m.drag == nil {
+	if m.panes.drag == nil {
 		t.Fatalf("motion over the sidebar ended the drag")
 	}
 	m.Update(tea.MouseMsg{X: 2, Y: 5, Button: tea.MouseButtonLeft, Action: tea.MouseActionRelease})
-	if m.drag != nil {
+	if m.panes.drag != nil {
 		t.Fatalf("release did not end the drag")
 	}
 	// A press inside the unfocused pane selects nothing and focuses it.

@@ -539,8 +539,12 @@ func (m *model) barStatus() (string, cellStyle) {
 
 // paneView draws the focused tab's panes as a component: their frames
 // with titles, marks and scrollbars, their screens, copy mode's view and
-// the mouse selection over them. It reads all of it through h.
-type paneView struct{ h paneViewHost }
+// the mouse selection over them, and the mouse over them (panemouse.go),
+// with a drag of a split's border in progress. It reads and acts through h.
+type paneView struct {
+	drag *dragState // a split's border being dragged
+	h    paneViewHost
+}
 
 // paneViewHost is what the pane view needs of the client around it.
 type paneViewHost interface {
@@ -555,10 +559,26 @@ type paneViewHost interface {
 	copyView() *copyMode
 	// selection is the mouse selection (nil: none).
 	selection() *mouseSel
+
+	// send makes a request whose answer only matters when it fails.
+	send(method string, params any)
+	// clickLink activates the link at a cell of a pane's view (link.go).
+	clickLink(paneID string, col, row int) tea.Cmd
+	// sendInput queues bytes for a pane's program.
+	sendInput(paneID string, b []byte)
+	// selectPress starts a mouse selection at a pane's cell.
+	selectPress(paneID string, x, y int)
+	// rightClickToPane says whether a right press goes to the pane's
+	// program, and passRightFrom sends it and the rest of its gesture
+	// there (menu.go).
+	rightClickToPane(ev tea.MouseMsg, id string) (rightPass, bool)
+	passRightFrom(pass rightPass, ev tea.MouseMsg)
+	// openPaneMenu opens a pane's right-click menu at the click.
+	openPaneMenu(ev tea.MouseMsg, id string)
 }
 
 // draw draws the panes in the pane area.
-func (pv paneView) draw(c *canvas, g geometry) {
+func (pv *paneView) draw(c *canvas, g geometry) {
 	th := pv.h.th()
 	l, ok := pv.h.focusedLayout()
 	if !ok {
@@ -596,7 +616,7 @@ func (pv paneView) draw(c *canvas, g geometry) {
 
 // title is the label in a pane's top border: the pane's id (what a
 // script addresses it by, not its place in the tab), then its name.
-func (pv paneView) title(id string) (string, protocol.AgentStatus) {
+func (pv *paneView) title(id string) (string, protocol.AgentStatus) {
 	p, _ := pv.h.paneInfo(id)
 	title := ""
 	// Herdr's rule: a border shows the pane's own label, and the agent's
@@ -617,7 +637,7 @@ func (pv paneView) title(id string) (string, protocol.AgentStatus) {
 	return text, p.AgentStatus
 }
 
-func (pv paneView) drawBox(c *canvas, x, y, w, h int, id string, focused bool) {
+func (pv *paneView) drawBox(c *canvas, x, y, w, h int, id string, focused bool) {
 	th := pv.h.th()
 	if w < 2 || h < 2 {
 		return
@@ -665,7 +685,7 @@ func (pv paneView) drawBox(c *canvas, x, y, w, h int, id string, focused bool) {
 // drawScrollbar draws a pane's scrollbar thumb on its right border when
 // it has history ([ui] pane_scrollbars): its length is the screen's share
 // of screen and history, its place the view's.
-func (pv paneView) drawScrollbar(c *canvas, x, y, h int, id string) {
+func (pv *paneView) drawScrollbar(c *canvas, x, y, h int, id string) {
 	th := pv.h.th()
 	p, ok := pv.h.paneInfo(id)
 	if !pv.h.uiConfig().PaneScrollbars || !ok || h < 2 {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -292,6 +293,7 @@ type fakePaneHost struct {
 	ui      config.UI
 	theme   *theme
 	sel     *mouseSel
+	did     []string
 }
 
 func (f *fakePaneHost) focusedLayout() (protocol.PaneLayoutSnapshot, bool) {
@@ -312,6 +314,25 @@ func (f *fakePaneHost) width() int           { return 84 }
 func (f *fakePaneHost) height() int          { return 21 }
 func (f *fakePaneHost) copyView() *copyMode  { return nil }
 func (f *fakePaneHost) selection() *mouseSel { return f.sel }
+func (f *fakePaneHost) send(method string, params any) {
+	b, _ := json.Marshal(params)
+	f.did = append(f.did, method+" "+string(b))
+}
+func (f *fakePaneHost) clickLink(id string, col, row int) tea.Cmd {
+	f.did = append(f.did, fmt.Sprintf("link %s %d,%d", id, col, row))
+	return nil
+}
+func (f *fakePaneHost) sendInput(id string, b []byte) {
+	f.did = append(f.did, fmt.Sprintf("input %s %q", id, b))
+}
+func (f *fakePaneHost) selectPress(id string, x, y int) {
+	f.did = append(f.did, fmt.Sprintf("select %s %d,%d", id, x, y))
+}
+func (f *fakePaneHost) rightClickToPane(tea.MouseMsg, string) (rightPass, bool) {
+	return rightPass{}, false
+}
+func (f *fakePaneHost) passRightFrom(rightPass, tea.MouseMsg)  {}
+func (f *fakePaneHost) openPaneMenu(_ tea.MouseMsg, id string) { f.did = append(f.did, "menu "+id) }
 
 // The pane view on its own: each pane gets a frame titled with its id and
 // label (the focused one in the focus colour), its screen inside, a
@@ -357,5 +378,34 @@ func TestPaneView_OnItsOwn(t *testing.T) {
 	}
 	if c.cells[(g.area.Y+r.Y)*84+g.area.X+r.X].st != h.theme.focus {
 		t.Fatal("the focused pane's frame is not in the focus colour")
+	}
+
+	// The mouse: a press in the unfocused pane focuses it; one in the
+	// focused pane selects; the wheel scrolls a pane whose program did
+	// not ask for the mouse; ctrl-click asks for the link; a right press
+	// opens the menu; a press on the split's border drags it until the
+	// release, asking for the ratio as it moves.
+	at := func(x, y int, b tea.MouseButton, a tea.MouseAction) tea.MouseMsg {
+		return tea.MouseMsg{X: g.area.X + x, Y: g.area.Y + y, Button: b, Action: a}
+	}
+	pv.mouse(at(3, 3, tea.MouseButtonLeft, tea.MouseActionPress), g, false)
+	pv.mouse(at(r.X+3, 3, tea.MouseButtonLeft, tea.MouseActionPress), g, false)
+	pv.mouse(at(r.X+3, 3, tea.MouseButtonWheelUp, tea.MouseActionPress), g, false)
+	ctrl := at(r.X+3, 3, tea.MouseButtonLeft, tea.MouseActionPress)
+	ctrl.Ctrl = true
+	pv.mouse(ctrl, g, false)
+	pv.mouse(at(r.X+3, 3, tea.MouseButtonRight, tea.MouseActionPress), g, true)
+	want := []string{`pane.focus {"pane_id":"w1:p1"}`, "select w1:p2 2,2", `screen.scroll {"pane_id":"w1:p2","lines":3}`, "link w1:p2 2,2", "menu w1:p2"}
+	if strings.Join(h.did, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("mouse did\n%s\nwant\n%s", strings.Join(h.did, "\n"), strings.Join(want, "\n"))
+	}
+	h.did = nil
+	pv.mouse(at(r.X-1, 5, tea.MouseButtonLeft, tea.MouseActionPress), g, false)
+	if pv.drag == nil || !pv.dragMouse(at(r.X+4, 5, tea.MouseButtonLeft, tea.MouseActionMotion), g) || len(h.did) != 1 || !strings.HasPrefix(h.did[0], "layout.set_split_ratio") {
+		t.Fatalf("split drag: %+v did %q", pv.drag, h.did)
+	}
+	pv.dragMouse(at(r.X+4, 5, tea.MouseButtonLeft, tea.MouseActionRelease), g)
+	if pv.drag != nil || pv.dragMouse(at(1, 1, tea.MouseButtonLeft, tea.MouseActionMotion), g) {
+		t.Fatal("the release did not end the drag")
 	}
 }
