@@ -760,15 +760,9 @@ func (m *model) drawHelp(c *canvas) {
 	}
 }
 
-// drawListBox draws a box over what is under it with lines inside, at
-// most rows of them, line sel highlighted: the workspace picker, the
-// settings screen and the right-click menus.
-func (m *model) drawListBox(c *canvas, x, y, w, h int, title string, lines []string, sel, rows int) {
-	m.theme.listBox(c, x, y, w, h, title, lines, sel, rows)
-}
-
-// listBox draws a box of lines, line sel selected (-1: none), rows of
-// them at most.
+// listBox draws a box over what is under it with lines inside, at most
+// rows of them, line sel highlighted (-1: none): the workspace picker,
+// the settings screen, the right-click menus and the task activity.
 func (th *theme) listBox(c *canvas, x, y, w, h int, title string, lines []string, sel, rows int) {
 	c.fill(x, y, w, h, " ", cellStyle{})
 	th.box(c, x, y, w, h, title)
