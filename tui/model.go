@@ -159,16 +159,12 @@ type model struct {
 	// copyOnSelect copies a mouse selection when it ends ([ui] copy_on_select).
 	copyOnSelect bool
 	msel         mouseSelect // a mouse selection in a pane (mousesel.go)
-	// attention is the pane whose agent last became blocked or done out
-	// of sight (prefix o goes there).
-	attention string
 	// focusHistory is the focused pane and the one before (last_pane).
 	focusHistory paneHistory
 	// wantWorkspace is the workspace this client last focused, until a
 	// snapshot shows it focused.
 	wantWorkspace string
-	toast         toastLine                       // the tab bar's message (toast.go)
-	statuses      map[string]protocol.AgentStatus // last seen, for toasts; nil before the first snapshot
+	toast         toastLine // the tab bar's message (toast.go)
 	title         string
 	// customTitle is the window title set through client.window_title.set.
 	customTitle string
@@ -449,7 +445,7 @@ func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
 	case noticeMsg:
 		return m.notes.notify(notice{title: msg.Title, body: msg.Body, position: msg.Position, sound: msg.Sound, delivery: msg.Delivery}), true
 	case agentDue:
-		return m.agentWasDue(msg), true
+		return m.notes.agentWasDue(msg), true
 	case gitMsg:
 		m.git.answer(msg)
 	case gitDue:
@@ -473,16 +469,6 @@ func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	return nil, true
-}
-
-// agentWasDue notifies about an agent whose status held its delay.
-func (m *model) agentWasDue(msg agentDue) tea.Cmd {
-	if p, ok := m.paneInfo(msg.paneID); ok && p.AgentStatus == msg.status {
-		if n, ok := m.agentNotice(p, msg.status); ok {
-			return m.notes.notify(n)
-		}
-	}
-	return nil
 }
 
 // updateInput: keys, the mouse, and the answers to what they asked.
@@ -568,44 +554,7 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 		m.claimSize(true)
 	}
 	cmds = append(cmds, m.git.ask("")...)
-	return append(cmds, m.agentChanges()...)
-}
-
-// agentChanges notices agents that became blocked or done: out of sight
-// they become the attention target (prefix o); outside the focused tab
-// they notify, once the status has held for [ui.toast] delay_seconds.
-func (m *model) agentChanges() []tea.Cmd {
-	var cmds []tea.Cmd
-	focusedTab := ""
-	if m.snap.FocusedTabID != nil {
-		focusedTab = *m.snap.FocusedTabID
-	}
-	seen := make(map[string]protocol.AgentStatus, len(m.snap.Panes))
-	for _, p := range m.snap.Panes {
-		seen[p.PaneID] = p.AgentStatus
-		old, known := m.statuses[p.PaneID]
-		if !known && m.statuses != nil {
-			known, old = true, protocol.StatusUnknown // a pane new since the last snapshot
-		}
-		if !known || old == p.AgentStatus || p.Focused {
-			continue
-		}
-		if p.AgentStatus != protocol.StatusBlocked && p.AgentStatus != protocol.StatusDone {
-			continue
-		}
-		m.attention = p.PaneID
-		if p.TabID == focusedTab {
-			continue // the person is looking at it
-		}
-		due := agentDue{paneID: p.PaneID, status: p.AgentStatus}
-		if d := time.Duration(m.ui.Toast.DelaySeconds) * time.Second; d > 0 {
-			cmds = append(cmds, tea.Tick(d, func(time.Time) tea.Msg { return due }))
-		} else {
-			cmds = append(cmds, func() tea.Msg { return due })
-		}
-	}
-	m.statuses = seen
-	return cmds
+	return append(cmds, m.notes.agentChanges()...)
 }
 
 // focusedLayout is the layout of the focused tab.

@@ -150,8 +150,8 @@ func (m *model) navigateKey(k tea.KeyMsg) tea.Cmd {
 // while it was not focused; failing that, any blocked, then any done one.
 func (m *model) openAttention() tea.Cmd {
 	target := ""
-	if m.attention != "" {
-		if p, ok := m.paneInfo(m.attention); ok && (p.AgentStatus == protocol.StatusBlocked || p.AgentStatus == protocol.StatusDone) {
+	if m.notes.attention != "" {
+		if p, ok := m.paneInfo(m.notes.attention); ok && (p.AgentStatus == protocol.StatusBlocked || p.AgentStatus == protocol.StatusDone) {
 			target = p.PaneID
 		}
 	}
@@ -165,7 +165,7 @@ func (m *model) openAttention() tea.Cmd {
 	if target == "" {
 		return m.showToast("no agent needs attention")
 	}
-	m.attention = ""
+	m.notes.attention = ""
 	m.call("pane.focus", protocol.PaneTarget{PaneID: target})
 	return nil
 }

@@ -57,7 +57,12 @@ type notifier struct {
 	sound          config.Sound
 	configDir      string // where relative sound paths start
 	tones          *toneFiles
-	host           notifyHost
+	// statuses are the agents' statuses last seen (nil before the first
+	// snapshot); attention is the pane whose agent last became blocked or
+	// done out of sight (prefix o goes there).
+	statuses  map[string]protocol.AgentStatus
+	attention string
+	host      notifyHost
 }
 
 // notifyHost is what the notifier needs of the client around it.
@@ -73,6 +78,11 @@ type notifyHost interface {
 	// nextToast numbers a toast (shared with the tab bar's).
 	nextToast() int
 	toast(text string) tea.Cmd
+	// The session, for the agents' notifications.
+	snapshot() *protocol.SessionSnapshot
+	paneInfo(id string) (protocol.PaneInfo, bool)
+	workspaceLabel(id string) string
+	tabLabel(id string) string
 }
 
 // notify delivers n and plays its sound.
@@ -210,8 +220,8 @@ func (nf *notifier) systemFailed(msg systemDone) tea.Cmd {
 
 // agentNotice is the notification for an agent that became blocked or
 // done (Herdr's wording), or ok false for any other change.
-func (m *model) agentNotice(p protocol.PaneInfo, status protocol.AgentStatus) (notice, bool) {
-	n := notice{body: m.workspaceLabel(p.WorkspaceID) + " · " + m.tabLabel(p.TabID)}
+func (nf *notifier) agentNotice(p protocol.PaneInfo, status protocol.AgentStatus) (notice, bool) {
+	n := notice{body: nf.host.workspaceLabel(p.WorkspaceID) + " · " + nf.host.tabLabel(p.TabID)}
 	if p.Agent != nil {
 		n.agent = *p.Agent
 	}
@@ -224,4 +234,52 @@ func (m *model) agentNotice(p protocol.PaneInfo, status protocol.AgentStatus) (n
 		return notice{}, false
 	}
 	return n, true
+}
+
+// agentChanges notices agents that became blocked or done: out of sight
+// they become the attention target (prefix o); outside the focused tab
+// they notify, once the status has held for [ui.toast] delay_seconds.
+func (nf *notifier) agentChanges() []tea.Cmd {
+	var cmds []tea.Cmd
+	snap := nf.host.snapshot()
+	focusedTab := ""
+	if snap.FocusedTabID != nil {
+		focusedTab = *snap.FocusedTabID
+	}
+	seen := make(map[string]protocol.AgentStatus, len(snap.Panes))
+	for _, p := range snap.Panes {
+		seen[p.PaneID] = p.AgentStatus
+		old, known := nf.statuses[p.PaneID]
+		if !known && nf.statuses != nil {
+			known, old = true, protocol.StatusUnknown // a pane new since the last snapshot
+		}
+		if !known || old == p.AgentStatus || p.Focused {
+			continue
+		}
+		if p.AgentStatus != protocol.StatusBlocked && p.AgentStatus != protocol.StatusDone {
+			continue
+		}
+		nf.attention = p.PaneID
+		if p.TabID == focusedTab {
+			continue // the person is looking at it
+		}
+		due := agentDue{paneID: p.PaneID, status: p.AgentStatus}
+		if d := time.Duration(nf.host.toastConfig().DelaySeconds) * time.Second; d > 0 {
+			cmds = append(cmds, tea.Tick(d, func(time.Time) tea.Msg { return due }))
+		} else {
+			cmds = append(cmds, func() tea.Msg { return due })
+		}
+	}
+	nf.statuses = seen
+	return cmds
+}
+
+// agentWasDue notifies about an agent whose status held its delay.
+func (nf *notifier) agentWasDue(msg agentDue) tea.Cmd {
+	if p, ok := nf.host.paneInfo(msg.paneID); ok && p.AgentStatus == msg.status {
+		if n, ok := nf.agentNotice(p, msg.status); ok {
+			return nf.notify(n)
+		}
+	}
+	return nil
 }

@@ -248,7 +248,7 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	m.drawCursor(c)
 	switch m.mode {
 	case modeHelp:
-		m.drawHelp(c)
+		drawHelp(c, m.width, m.height, m.theme)
 	case modePicker:
 		m.picker.draw(c, m.width, m.height, m.theme)
 	case modeSettings:
@@ -745,16 +745,17 @@ var helpLines = []string{
 	"ctrl+b       send ctrl+b to the pane",
 }
 
-func (m *model) drawHelp(c *canvas) {
+// drawHelp draws the keys' help in the middle of a window width×height.
+func drawHelp(c *canvas, width, height int, th *theme) {
 	w := 0
 	for _, l := range helpLines {
 		w = max(w, textWidth(l))
 	}
 	w += 4
 	h := len(helpLines) + 2
-	x, y := max((m.width-w)/2, 0), max((m.height-h)/2, 0)
+	x, y := max((width-w)/2, 0), max((height-h)/2, 0)
 	c.fill(x, y, w, h, " ", cellStyle{})
-	m.drawBoxPlain(c, x, y, w, h, " keys ")
+	th.box(c, x, y, w, h, " keys ")
 	for i, l := range helpLines {
 		c.text(x+2, y+1+i, l, w-4, cellStyle{})
 	}
@@ -774,10 +775,6 @@ func (th *theme) listBox(c *canvas, x, y, w, h int, title string, lines []string
 		}
 		c.text(x+2, y+1+i, l, w-4, st)
 	}
-}
-
-func (m *model) drawBoxPlain(c *canvas, x, y, w, h int, title string) {
-	m.theme.box(c, x, y, w, h, title)
 }
 
 // box draws a rounded frame with a title in the focus colour.
