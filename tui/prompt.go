@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -49,6 +50,10 @@ func (p *labelPrompt) start(what, method, id, current string) {
 	p.renameState = renameState{what: what, method: method, id: id, buf: []rune(current)}
 }
 
+// errNotConnected answers a request made while the client has no
+// connection to its server.
+var errNotConnected = errors.New("not connected to the server")
+
 // createdMsg is the answer to a tab.create or workspace.create whose new
 // tab or workspace is to be named.
 type createdMsg struct {
@@ -64,6 +69,10 @@ func (p *labelPrompt) createThenName(method string, params any) tea.Cmd {
 	call := p.host.rpc()
 	return func() tea.Msg {
 		msg := createdMsg{method: method}
+		if call == nil {
+			msg.err = errNotConnected
+			return msg
+		}
 		if method == "tab.create" {
 			msg.err = call(method, params, &msg.tab)
 		} else {

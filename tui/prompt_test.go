@@ -95,3 +95,21 @@ func TestLabelPrompt_OnItsOwn(t *testing.T) {
 		t.Fatalf("unfolded %v", h.unfolded)
 	}
 }
+
+// noConnPromptHost is a client without a connection to its server.
+type noConnPromptHost struct{ fakePromptHost }
+
+func (*noConnPromptHost) rpc() rpcFunc { return nil }
+
+// Without a connection, creating a tab or a worktree says so and names
+// nothing (no panic in the command).
+func TestLabelPrompt_NoConnection(t *testing.T) {
+	h := &noConnPromptHost{}
+	md := modeTerminal
+	p := &labelPrompt{host: h, mode: &md}
+	p.created(p.createThenName("tab.create", protocol.TabCreateParams{})().(createdMsg))
+	p.worktreeCreated(p.createWorktree("w1", "b")().(worktreeCreatedMsg))
+	if md != modeTerminal || len(h.toasts) != 2 || h.toasts[0] != "tab.create: not connected to the server" || h.toasts[1] != "new worktree: not connected to the server" {
+		t.Fatalf("mode %v toasts %q", md, h.toasts)
+	}
+}

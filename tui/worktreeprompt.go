@@ -37,6 +37,10 @@ func (p *labelPrompt) createWorktree(source, branch string) tea.Cmd {
 	call := p.host.rpc()
 	return func() tea.Msg {
 		var msg worktreeCreatedMsg
+		if call == nil {
+			msg.err = errNotConnected
+			return msg
+		}
 		msg.err = call("worktree.create", prm, &msg.res)
 		return msg
 	}
