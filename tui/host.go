@@ -219,14 +219,6 @@ func (h clientActions) openTabMenu(ev tea.MouseMsg, id string) {
 func (h clientActions) clickLink(paneID string, col, row int) tea.Cmd {
 	return h.m.clickLink(paneID, col, row)
 }
-func (h clientActions) sendInput(paneID string, b []byte)   { h.m.input.add(paneID, b) }
-func (h clientActions) selectPress(paneID string, x, y int) { h.m.msel.press(paneID, x, y) }
-func (h sessionView) rightClickToPane(ev tea.MouseMsg, id string) (rightPass, bool) {
-	return h.m.rightClickToPane(ev, id)
-}
-
-func (h clientActions) passRightFrom(pass rightPass, ev tea.MouseMsg) {
-	h.m.rightPass = &pass
-	h.m.passRight(ev)
-}
+func (h clientActions) sendInput(paneID string, b []byte)       { h.m.input.add(paneID, b) }
+func (h clientActions) selectPress(paneID string, x, y int)     { h.m.msel.press(paneID, x, y) }
 func (h clientActions) openPaneMenu(ev tea.MouseMsg, id string) { h.m.openPaneMenu(ev, id) }

@@ -158,13 +158,9 @@ type dragState struct {
 	last  float64
 }
 
-// paneInside is the rectangle of a visible pane's inside, in window cells.
-func (m *model) paneInside(id string) (r struct{ X, Y, W, H int }, ok bool) {
-	l, found := m.focusedLayout()
-	if !found {
-		return r, false
-	}
-	g := m.geometry()
+// paneInside is the rectangle of a visible pane's inside in layout l, in
+// window cells of geometry g.
+func paneInside(l protocol.PaneLayoutSnapshot, g geometry, id string) (r struct{ X, Y, W, H int }, ok bool) {
 	for _, p := range l.Panes {
 		if p.PaneID != id || l.Zoomed && p.PaneID != l.FocusedPaneID {
 			continue

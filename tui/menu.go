@@ -93,44 +93,6 @@ func passthroughMods(s string) (ctrl, alt, ok bool) {
 	return ctrl, alt, true
 }
 
-// rightClickToPane says whether a right press on pane id's inside goes to
-// its program, and which modifiers come off it on the way.
-func (m *model) rightClickToPane(ev tea.MouseMsg, id string) (pass rightPass, ok bool) {
-	s := m.screens[id]
-	if s == nil || !s.modes.Mouse {
-		return pass, false // the program did not ask for the mouse: the menu
-	}
-	if ctrl, alt, set := passthroughMods(m.ui.RightClickPassthroughModifier); set && ev.Ctrl == ctrl && ev.Alt == alt && !ev.Shift {
-		return rightPass{paneID: id, ctrl: ctrl, alt: alt}, true
-	}
-	if !ev.Ctrl && !ev.Alt && !ev.Shift && s.modes.RightClickPane {
-		return rightPass{paneID: id}, true
-	}
-	return pass, false
-}
-
-// passRight sends a mouse event of the right-click gesture to its pane.
-func (m *model) passRight(ev tea.MouseMsg) {
-	p := m.rightPass
-	if ev.Action == tea.MouseActionRelease {
-		m.rightPass = nil
-	}
-	r, ok := m.paneInside(p.paneID)
-	s := m.screens[p.paneID]
-	if !ok || s == nil || !s.modes.Mouse {
-		return
-	}
-	if p.ctrl {
-		ev.Ctrl = false
-	}
-	if p.alt {
-		ev.Alt = false
-	}
-	if seq := encodeMouse(ev, max(ev.X-r.X, 0), max(ev.Y-r.Y, 0), s.modes.MouseSGR); seq != nil {
-		m.input.add(p.paneID, seq)
-	}
-}
-
 // openPaneMenu opens pane id's menu at the click.
 func (m *model) openPaneMenu(ev tea.MouseMsg, id string) {
 	menu := &menuState{kind: menuPane, id: id, x: ev.X, y: ev.Y, items: []string{itemRenamePane}, title: " " + id + " "}

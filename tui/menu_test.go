@@ -76,8 +76,8 @@ func TestMenu_RightClickGoesToMenuOrProgram(t *testing.T) {
 	m.Update(ev)
 	ev.Action = tea.MouseActionRelease
 	m.Update(ev)
-	if got, want := queued(m, "w1:p2"), "\x1b[<2;6;4M\x1b[<34;7;4M\x1b[<2;7;4m"; got != want || m.menu != nil || m.rightPass != nil {
-		t.Fatalf("ctrl+right: input %q, want %q; menu %+v pass %+v", got, want, m.menu, m.rightPass)
+	if got, want := queued(m, "w1:p2"), "\x1b[<2;6;4M\x1b[<34;7;4M\x1b[<2;7;4m"; got != want || m.menu != nil || m.panes.pass != nil {
+		t.Fatalf("ctrl+right: input %q, want %q; menu %+v pass %+v", got, want, m.menu, m.panes.pass)
 	}
 	m.input.pending = nil
 

@@ -169,10 +169,8 @@ type model struct {
 	// customTitle is the window title set through client.window_title.set.
 	customTitle string
 
-	// menu is the open right-click menu, rightPass a right-button
-	// gesture going to a program (menu.go).
-	menu      *menuState
-	rightPass *rightPass
+	// menu is the open right-click menu (menu.go).
+	menu *menuState
 	// eatRelease: the menu took a press, and the release is its too.
 	eatRelease bool
 

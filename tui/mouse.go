@@ -67,7 +67,7 @@ func (m *model) mouseGesture(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
 	if cmd, ok := m.tasks.mouse(ev, g); ok {
 		return cmd, true
 	}
-	if m.rightPassMouse(ev) {
+	if m.panes.passMouse(ev, g) {
 		return nil, true
 	}
 	if m.eatRelease && ev.Action == tea.MouseActionRelease {
@@ -83,20 +83,6 @@ func (m *model) mouseGesture(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
 		return nil, true
 	}
 	return m.selectionMouse(ev)
-}
-
-// rightPassMouse sends the drags and the release of a right click that
-// went to a program after it.
-func (m *model) rightPassMouse(ev tea.MouseMsg) bool {
-	if m.rightPass == nil {
-		return false
-	}
-	if ev.Action == tea.MouseActionRelease || ev.Action == tea.MouseActionMotion && ev.Button == tea.MouseButtonRight {
-		m.passRight(ev)
-		return true
-	}
-	m.rightPass = nil
-	return false
 }
 
 // dragMouse moves a split border or the sidebar's while one is dragged.
@@ -120,7 +106,8 @@ func (m *model) selectionMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
 	if s == nil || !s.dragging {
 		return nil, false
 	}
-	r, ok := m.paneInside(s.paneID)
+	l, _ := m.focusedLayout()
+	r, ok := paneInside(l, m.geometry(), s.paneID)
 	if !ok {
 		return nil, false
 	}

@@ -65,7 +65,7 @@ func (pv *paneView) mouse(ev tea.MouseMsg, g geometry, menu bool) tea.Cmd {
 			r = l.Area
 		}
 		if x >= r.X && y >= r.Y && x < r.X+r.Width && y < r.Y+r.Height {
-			return pv.paneMouse(ev, l, p.PaneID, r, x, y, menu)
+			return pv.paneMouse(ev, g, l, p.PaneID, r, x, y, menu)
 		}
 	}
 	return nil
@@ -73,11 +73,11 @@ func (pv *paneView) mouse(ev tea.MouseMsg, g geometry, menu bool) tea.Cmd {
 
 // paneMouse is an event over pane id, whose frame is r; (x, y) are in
 // pane-area cells.
-func (pv *paneView) paneMouse(ev tea.MouseMsg, l protocol.PaneLayoutSnapshot, id string, r protocol.Rect, x, y int, menu bool) tea.Cmd {
+func (pv *paneView) paneMouse(ev tea.MouseMsg, g geometry, l protocol.PaneLayoutSnapshot, id string, r protocol.Rect, x, y int, menu bool) tea.Cmd {
 	inside := x > r.X && x < r.X+r.Width-1 && y > r.Y && y < r.Y+r.Height-1
 	press := ev.Action == tea.MouseActionPress
 	if menu {
-		pv.rightPress(ev, l, id, inside)
+		pv.rightPress(ev, g, l, id, inside)
 		return nil
 	}
 	if ev.Ctrl && press && ev.Button == tea.MouseButtonLeft && inside {
@@ -112,13 +112,67 @@ func (pv *paneView) paneMouse(ev tea.MouseMsg, l protocol.PaneLayoutSnapshot, id
 
 // rightPress: right-click menus (menu.go). The frame's is always the
 // menu; the inside's may go to the program.
-func (pv *paneView) rightPress(ev tea.MouseMsg, l protocol.PaneLayoutSnapshot, id string, inside bool) {
-	if pass, ok := pv.h.rightClickToPane(ev, id); ok && inside {
+func (pv *paneView) rightPress(ev tea.MouseMsg, g geometry, l protocol.PaneLayoutSnapshot, id string, inside bool) {
+	if pass, ok := pv.toProgram(ev, id); ok && inside {
 		if id != l.FocusedPaneID {
 			pv.h.send("pane.focus", protocol.PaneTarget{PaneID: id})
 		}
-		pv.h.passRightFrom(pass, ev)
+		pv.pass = &pass
+		pv.passRight(ev, g)
 		return
 	}
 	pv.h.openPaneMenu(ev, id)
+}
+
+// passMouse sends the drags and the release of a right click that went to
+// a program after it: taken says one was going.
+func (pv *paneView) passMouse(ev tea.MouseMsg, g geometry) bool {
+	if pv.pass == nil {
+		return false
+	}
+	if ev.Action == tea.MouseActionRelease || ev.Action == tea.MouseActionMotion && ev.Button == tea.MouseButtonRight {
+		pv.passRight(ev, g)
+		return true
+	}
+	pv.pass = nil
+	return false
+}
+
+// toProgram says whether a right press on pane id's inside goes to its
+// program, and which modifiers come off it on the way.
+func (pv *paneView) toProgram(ev tea.MouseMsg, id string) (pass rightPass, ok bool) {
+	s := pv.h.screen(id)
+	if s == nil || !s.modes.Mouse {
+		return pass, false // the program did not ask for the mouse: the menu
+	}
+	if ctrl, alt, set := passthroughMods(pv.h.uiConfig().RightClickPassthroughModifier); set && ev.Ctrl == ctrl && ev.Alt == alt && !ev.Shift {
+		return rightPass{paneID: id, ctrl: ctrl, alt: alt}, true
+	}
+	if !ev.Ctrl && !ev.Alt && !ev.Shift && s.modes.RightClickPane {
+		return rightPass{paneID: id}, true
+	}
+	return pass, false
+}
+
+// passRight sends a mouse event of the right-click gesture to its pane.
+func (pv *paneView) passRight(ev tea.MouseMsg, g geometry) {
+	p := pv.pass
+	if ev.Action == tea.MouseActionRelease {
+		pv.pass = nil
+	}
+	l, _ := pv.h.focusedLayout()
+	r, ok := paneInside(l, g, p.paneID)
+	s := pv.h.screen(p.paneID)
+	if !ok || s == nil || !s.modes.Mouse {
+		return
+	}
+	if p.ctrl {
+		ev.Ctrl = false
+	}
+	if p.alt {
+		ev.Alt = false
+	}
+	if seq := encodeMouse(ev, max(ev.X-r.X, 0), max(ev.Y-r.Y, 0), s.modes.MouseSGR); seq != nil {
+		pv.h.sendInput(p.paneID, seq)
+	}
 }

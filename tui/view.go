@@ -543,6 +543,7 @@ func (m *model) barStatus() (string, cellStyle) {
 // with a drag of a split's border in progress. It reads and acts through h.
 type paneView struct {
 	drag *dragState // a split's border being dragged
+	pass *rightPass // a right-button gesture going to a program
 	h    paneViewHost
 }
 
@@ -568,11 +569,6 @@ type paneViewHost interface {
 	sendInput(paneID string, b []byte)
 	// selectPress starts a mouse selection at a pane's cell.
 	selectPress(paneID string, x, y int)
-	// rightClickToPane says whether a right press goes to the pane's
-	// program, and passRightFrom sends it and the rest of its gesture
-	// there (menu.go).
-	rightClickToPane(ev tea.MouseMsg, id string) (rightPass, bool)
-	passRightFrom(pass rightPass, ev tea.MouseMsg)
 	// openPaneMenu opens a pane's right-click menu at the click.
 	openPaneMenu(ev tea.MouseMsg, id string)
 }

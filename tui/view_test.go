@@ -328,10 +328,6 @@ func (f *fakePaneHost) sendInput(id string, b []byte) {
 func (f *fakePaneHost) selectPress(id string, x, y int) {
 	f.did = append(f.did, fmt.Sprintf("select %s %d,%d", id, x, y))
 }
-func (f *fakePaneHost) rightClickToPane(tea.MouseMsg, string) (rightPass, bool) {
-	return rightPass{}, false
-}
-func (f *fakePaneHost) passRightFrom(rightPass, tea.MouseMsg)  {}
 func (f *fakePaneHost) openPaneMenu(_ tea.MouseMsg, id string) { f.did = append(f.did, "menu "+id) }
 
 // The pane view on its own: each pane gets a frame titled with its id and
@@ -407,5 +403,17 @@ func TestPaneView_OnItsOwn(t *testing.T) {
 	pv.dragMouse(at(r.X+4, 5, tea.MouseButtonLeft, tea.MouseActionRelease), g)
 	if pv.drag != nil || pv.dragMouse(at(1, 1, tea.MouseButtonLeft, tea.MouseActionMotion), g) {
 		t.Fatal("the release did not end the drag")
+	}
+
+	// A right press over a program that asked for the mouse and right
+	// clicks goes to it, and so does its release; then nothing is held.
+	s2.modes = protocol.ScreenModes{Mouse: true, MouseSGR: true, RightClickPane: true}
+	h.did = nil
+	pv.mouse(at(r.X+3, 3, tea.MouseButtonRight, tea.MouseActionPress), g, true)
+	if pv.pass == nil || !pv.passMouse(at(r.X+3, 3, tea.MouseButtonRight, tea.MouseActionRelease), g) || pv.pass != nil {
+		t.Fatalf("right gesture: pass %+v", pv.pass)
+	}
+	if strings.Join(h.did, ",") != `input w1:p2 "\x1b[<2;3;3M",input w1:p2 "\x1b[<2;3;3m"` {
+		t.Fatalf("right gesture sent %q", h.did)
 	}
 }
