@@ -197,6 +197,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m := &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}}
 	m.getenv = func(string) string { return "" }
 	m.ctx = context.Background()
+	// The components, each given the client through its host (host.go).
 	m.notes = notifier{tones: &toneFiles{}, host: hostOf(m)}
 	m.tasks = newTaskPanel(hostOf(m), &m.mode)
 	m.copy = copyMode{host: hostOf(m), mode: &m.mode}
