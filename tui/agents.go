@@ -33,24 +33,24 @@ func attentionRank(s protocol.AgentStatus) int {
 }
 
 // panelAgents are the agents the panel lists, in order.
-func (m *model) panelAgents() []protocol.AgentInfo {
-	agents := m.snap.Agents
-	if m.view.Active {
+func (sb *sidebar) panelAgents() []protocol.AgentInfo {
+	agents := sb.h.snapshot().Agents
+	if sb.h.agentView().Active {
 		byPane := make(map[string]protocol.AgentInfo, len(agents))
 		for _, a := range agents {
 			byPane[a.PaneID] = a
 		}
-		agents = make([]protocol.AgentInfo, 0, len(m.view.PaneIDs))
-		for _, id := range m.view.PaneIDs {
+		agents = make([]protocol.AgentInfo, 0, len(sb.h.agentView().PaneIDs))
+		for _, id := range sb.h.agentView().PaneIDs {
 			if a, ok := byPane[id]; ok { // one that is gone waits for the next answer
 				agents = append(agents, a)
 			}
 		}
-		if m.view.Sorted {
+		if sb.h.agentView().Sorted {
 			return agents // the view's own sort replaces the policy
 		}
 	}
-	if m.ui.AgentPanelSort == "priority" {
+	if sb.h.uiConfig().AgentPanelSort == "priority" {
 		agents = slices.Clone(agents)
 		slices.SortStableFunc(agents, func(x, y protocol.AgentInfo) int {
 			return cmp.Or(cmp.Compare(attentionRank(y.AgentStatus), attentionRank(x.AgentStatus)),
@@ -97,10 +97,10 @@ func agentLabel(a protocol.AgentInfo) string {
 
 // agentRows resolves the [ui.sidebar.agents] rows of one agent; a token
 // without a value is left out, and a row left empty is not drawn.
-func (m *model) agentRows(a protocol.AgentInfo, multiTab bool) [][]seg {
-	rows := m.ui.Sidebar.Agents.Rows
+func (sb *sidebar) agentRows(a protocol.AgentInfo, multiTab bool) [][]seg {
+	rows := sb.h.uiConfig().Sidebar.Agents.Rows
 	if a.Agent != nil {
-		if by, ok := m.ui.Sidebar.Agents.RowsByAgent[*a.Agent]; ok {
+		if by, ok := sb.h.uiConfig().Sidebar.Agents.RowsByAgent[*a.Agent]; ok {
 			rows = by
 		}
 	}
@@ -108,7 +108,7 @@ func (m *model) agentRows(a protocol.AgentInfo, multiTab bool) [][]seg {
 	for _, row := range rows {
 		var line []seg
 		for _, tok := range row {
-			s, ok := m.agentToken(tok, a, multiTab)
+			s, ok := sb.agentToken(tok, a, multiTab)
 			if !ok {
 				continue
 			}
@@ -121,7 +121,7 @@ func (m *model) agentRows(a protocol.AgentInfo, multiTab bool) [][]seg {
 	return out
 }
 
-func (m *model) agentToken(tok config.SidebarToken, a protocol.AgentInfo, multiTab bool) (seg, bool) {
+func (sb *sidebar) agentToken(tok config.SidebarToken, a protocol.AgentInfo, multiTab bool) (seg, bool) {
 	str := func(p *string) (seg, bool) {
 		if p == nil || *p == "" {
 			return seg{}, false
@@ -130,20 +130,20 @@ func (m *model) agentToken(tok config.SidebarToken, a protocol.AgentInfo, multiT
 	}
 	switch tok.Token {
 	case "state_icon":
-		icon, st := m.statusIcon(a.AgentStatus)
+		icon, st := sb.h.th().statusIcon(a.AgentStatus)
 		return seg{text: icon, st: st, icon: true}, true
 	case "state_text":
-		_, st := m.statusIcon(a.AgentStatus)
+		_, st := sb.h.th().statusIcon(a.AgentStatus)
 		return seg{text: stateText(a.AgentStatus, a.StateLabels), st: st}, true
 	case "workspace":
-		return seg{text: m.workspaceLabel(a.WorkspaceID), st: m.theme.name}, true
+		return seg{text: sb.h.workspaceLabel(a.WorkspaceID), st: sb.h.th().name}, true
 	case "tab":
 		if !multiTab {
 			return seg{}, false
 		}
-		return seg{text: m.tabLabel(a.TabID), st: m.theme.name}, true
+		return seg{text: sb.h.tabLabel(a.TabID), st: sb.h.th().name}, true
 	case "pane":
-		if p, ok := m.paneInfo(a.PaneID); ok {
+		if p, ok := sb.h.paneInfo(a.PaneID); ok {
 			return str(p.Label)
 		}
 		return seg{}, false
@@ -156,7 +156,7 @@ func (m *model) agentToken(tok config.SidebarToken, a protocol.AgentInfo, multiT
 	}
 	if name, ok := cutDollar(tok.Token); ok {
 		if v := a.Tokens[name]; v != "" {
-			return seg{text: v, st: m.theme.dim}, true
+			return seg{text: v, st: sb.h.th().dim}, true
 		}
 	}
 	return seg{}, false
@@ -236,7 +236,7 @@ func drawSegs(c *canvas, x, y, w int, segs []seg, base cellStyle) {
 // pane's in the panel's order, wrapping; from a pane without an agent,
 // the first (or last).
 func (m *model) stepAgent(next bool) {
-	agents := m.panelAgents()
+	agents := m.side.panelAgents()
 	if len(agents) == 0 {
 		return
 	}

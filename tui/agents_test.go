@@ -109,7 +109,7 @@ rows = [["state_icon", "agent"]]
 		t.Errorf("sorted view:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// A click on an agent's row focuses its pane.
-	for _, it := range m.sideItems() {
+	for _, it := range m.side.sideItems() {
 		if it.kind == "agent" && it.id == "w1:p4" && !strings.Contains(it.segs[1].text, "amp") {
 			t.Errorf("row of w1:p4 = %+v", it.segs)
 		}

@@ -20,7 +20,7 @@ func init() {
 	bindingFuncs = map[action]bindingFunc{
 		actSendPrefix: func(m *model, _ binding, k tea.KeyMsg, pane string) tea.Cmd {
 			if enc, ok := encodeKey(k, false); ok && pane != "" {
-				m.sendBytes(pane, enc)
+				m.input.add(pane, enc)
 			}
 			return nil
 		},
@@ -31,7 +31,7 @@ func init() {
 		actHelp:            setMode(modeHelp),
 		actGoto:            setMode(modeNavigate),
 		actResizeMode:      setMode(modeResize),
-		actSettings:        func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.openSettings(); return nil },
+		actSettings:        func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.settings.open(); return nil },
 		actSplitVertical:   (*model).doSplit,
 		actSplitHorizontal: (*model).doSplit,
 		actFocusLeft:       (*model).doFocusDirection,
@@ -52,7 +52,7 @@ func init() {
 			if pane == "" {
 				return nil
 			}
-			return m.askClose(closeReq{what: "pane", method: "pane.close", params: protocol.PaneTarget{PaneID: pane}}, []string{pane})
+			return m.confirm.ask(closeReq{what: "pane", method: "pane.close", params: protocol.PaneTarget{PaneID: pane}}, []string{pane})
 		},
 		actNewTab:    (*model).doNewTab,
 		actNextTab:   (*model).doStepTab,
@@ -75,7 +75,7 @@ func init() {
 			// repository, opened as a workspace in its group, once its
 			// branch is named.
 			if m.snap.FocusedWorkspaceID != nil {
-				m.startWorktreePrompt(*m.snap.FocusedWorkspaceID)
+				m.rename.startWorktree(*m.snap.FocusedWorkspaceID)
 			}
 			return nil
 		},
@@ -85,13 +85,13 @@ func init() {
 				return nil
 			}
 			id := *m.snap.FocusedWorkspaceID
-			return m.askClose(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
+			return m.confirm.ask(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
 		},
-		actPicker:          func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.openPicker(); return nil },
+		actPicker:          func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.picker.open(); return nil },
 		actAttention:       func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.openAttention() },
 		actPrevWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepWorkspace(-1); return nil },
 		actNextWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepWorkspace(1); return nil },
-		actCopyMode:        func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.enterCopy() },
+		actCopyMode:        func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.copy.enterCopy(m.focusedPaneID()) },
 		actEditScrollback:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.editScrollback() },
 		actRenameWorkspace: (*model).doRename,
 		actRenameTab:       (*model).doRename,
@@ -104,8 +104,8 @@ func init() {
 		actReloadConfig: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.reloadConfig() },
 		actNextAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepAgent(true); return nil },
 		actPrevAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepAgent(false); return nil },
-		actTaskPanel:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.cycleDock() },
-		actTaskBoard:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.openBoard() },
+		actTaskPanel:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.tasks.cycleDock() },
+		actTaskBoard:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.tasks.openBoard() },
 		actPasteBuffer:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.pasteBuffer() }, // buffer.go
 	}
 }

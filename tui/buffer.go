@@ -54,5 +54,5 @@ func (m *model) yanked(text string, kept protocol.BufferInfo, err error) tea.Cmd
 	if !m.ui.Toast.ClipboardEnabled { // [ui.toast.clipboard]
 		return nil
 	}
-	return m.showCorner(notice{title: "copied " + strconv.Itoa(len(text)) + " bytes to " + kept.Name, position: m.ui.Toast.ClipboardPosition})
+	return m.notes.showCorner(notice{title: "copied " + strconv.Itoa(len(text)) + " bytes to " + kept.Name, position: m.ui.Toast.ClipboardPosition})
 }

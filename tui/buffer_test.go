@@ -44,8 +44,8 @@ func TestBuffer_YankKeepsABufferAndSaysSo(t *testing.T) {
 		t.Fatalf("the yank did not reach the clipboard: %q", m.toHost)
 	}
 	want := "copied " + strconv.Itoa(len(kept[0])) + " bytes to buffer7"
-	if m.corner == nil || m.corner.text != want {
-		t.Fatalf("toast %+v, want %q", m.corner, want)
+	if m.notes.corner == nil || m.notes.corner.text != want {
+		t.Fatalf("toast %+v, want %q", m.notes.corner, want)
 	}
 }
 

@@ -189,7 +189,7 @@ func (m *model) drawChooser(c *canvas) {
 	if rows := h - 2; rows > 0 && sel >= rows { // keep the selection in sight
 		lines, sel = lines[sel-rows+1:], rows-1
 	}
-	m.drawListBox(c, x, y, w, h, " sessions ", lines, sel, h-2)
+	m.theme.listBox(c, x, y, w, h, " sessions ", lines, sel, h-2)
 }
 
 // switchErr is Run's answer when the client ended to switch sessions.

@@ -399,12 +399,12 @@ func (m *model) drawPrompt(c *canvas) {
 		for i := range lines {
 			lines[i] = protocol.Printable(lines[i])
 		}
-		m.drawListBox(c, x, y, w, h, m.prompt.title, lines, -1, h-2)
+		m.theme.listBox(c, x, y, w, h, m.prompt.title, lines, -1, h-2)
 		return
 	}
 	for i := range lines {
 		lines[i] = protocol.Printable(lines[i])
 	}
 	h := min(len(lines)+2, m.height)
-	m.drawListBox(c, 0, max(m.height-h, 0), m.width, h, " herdr command (tab completes · ↑↓ history · esc) ", lines, -1, h-2)
+	m.theme.listBox(c, 0, max(m.height-h, 0), m.width, h, " herdr command (tab completes · ↑↓ history · esc) ", lines, -1, h-2)
 }

@@ -59,6 +59,28 @@ type copyState struct {
 // rpcFunc is one call to the server (rpcConn.call).
 type rpcFunc func(method string, params, out any) error
 
+// copyMode is copy mode as a component: its state, keys, calls and
+// drawing. It reaches the client only through host and takes and gives
+// back the keys through mode (the client's key mode).
+type copyMode struct {
+	copyState
+	host copyHost
+	mode *mode
+}
+
+// copyHost is what copy mode needs of the client around it.
+type copyHost interface {
+	// copyCall calls the server for copy mode.
+	copyCall() rpcFunc
+	// screen is a shown pane's screen (nil: not shown).
+	screen(paneID string) *paneScreen
+	// toast shows a message in the tab bar.
+	toast(text string) tea.Cmd
+	// yanked sends a yank to the clipboard and says where it went
+	// (buffer.go).
+	yanked(text string, kept protocol.BufferInfo, err error) tea.Cmd
+}
+
 // copyCallFunc is how copy mode calls the server: the request connection,
 // or a fake in tests.
 func (m *model) copyCallFunc() rpcFunc {
@@ -77,13 +99,13 @@ type copyView struct {
 
 // copyOp makes one call against the text at v and returns what to do with
 // its answer in the model.
-type copyOp func(call rpcFunc, v copyView, shift int64) (func(*model) tea.Cmd, error)
+type copyOp func(call rpcFunc, v copyView, shift int64) (func(*copyMode) tea.Cmd, error)
 
 // copyAnswerMsg carries the answer of a copy-mode call.
 type copyAnswerMsg struct {
 	seq   uint64
 	fresh *copyFresh // what a re-read found, when there was one
-	apply func(*model) tea.Cmd
+	apply func(*copyMode) tea.Cmd
 	err   error
 }
 
@@ -137,10 +159,9 @@ func copyReread(call rpcFunc, paneID string, offset uint64, pinned bool, hist ui
 
 // copyDo runs op off the model's goroutine; a stale revision re-reads the
 // pane and retries once.
-func (m *model) copyDo(op copyOp) tea.Cmd {
-	c := &m.copy
+func (c *copyMode) copyDo(op copyOp) tea.Cmd {
 	c.busy = true
-	call, id, seq, offset, hist := m.copyCallFunc(), c.paneID, c.seq, c.offset, c.hist
+	call, id, seq, offset, hist := c.host.copyCall(), c.paneID, c.seq, c.offset, c.hist
 	v := copyView{rev: c.rev, top: int64(c.hist) - int64(c.offset)}
 	return func() tea.Msg {
 		apply, err := op(call, v, 0)
@@ -158,8 +179,7 @@ func (m *model) copyDo(op copyOp) tea.Cmd {
 }
 
 // copyAnswered applies an answer, then the keys that waited for it.
-func (m *model) copyAnswered(msg copyAnswerMsg) tea.Cmd {
-	c := &m.copy
+func (c *copyMode) copyAnswered(msg copyAnswerMsg) tea.Cmd {
 	if msg.seq != c.seq || c.paneID == "" {
 		return nil // copy mode ended, or another began
 	}
@@ -178,59 +198,56 @@ func (m *model) copyAnswered(msg copyAnswerMsg) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	if msg.err != nil {
-		cmds = append(cmds, m.showToast("copy mode: "+msg.err.Error()))
-		if m.mode != modeCopy {
+		cmds = append(cmds, c.host.toast("copy mode: "+msg.err.Error()))
+		if *c.mode != modeCopy {
 			c.paneID, c.queued = "", nil // it never started
 		}
 	} else if msg.apply != nil {
-		cmds = append(cmds, msg.apply(m))
+		cmds = append(cmds, msg.apply(c))
 	}
-	for len(c.queued) > 0 && !c.busy && m.mode == modeCopy {
+	for len(c.queued) > 0 && !c.busy && *c.mode == modeCopy {
 		k := c.queued[0]
 		c.queued = c.queued[1:]
-		cmds = append(cmds, m.copyKey(k))
+		cmds = append(cmds, c.copyKey(k))
 	}
 	return tea.Batch(cmds...)
 }
 
-// enterCopy starts copy mode on the focused pane: it reads the pane's
-// revision and view, and the cursor starts where the pane's is.
-func (m *model) enterCopy() tea.Cmd {
-	id := m.focusedPaneID()
-	s := m.screens[id]
+// enterCopy starts copy mode on pane id (the focused one): it reads the
+// pane's revision and view, and the cursor starts where the pane's is.
+func (c *copyMode) enterCopy(id string) tea.Cmd {
+	s := c.host.screen(id)
 	if id == "" || s == nil {
 		return nil
 	}
-	m.copy = copyState{paneID: id, seq: m.copy.seq + 1, rows: max(s.rows, 1), cols: max(s.cols, 1), current: -1}
+	c.copyState = copyState{paneID: id, seq: c.seq + 1, rows: max(s.rows, 1), cols: max(s.cols, 1), current: -1}
 	offset := uint64(max(s.offset, 0))
 	cx, cy := s.cursor.X, s.cursor.Y
 	if !s.cursor.Visible || s.offset > 0 {
 		cx, cy = 0, s.rows-1
 	}
-	m.copy.offset = offset
-	m.copy.busy = true
-	call, seq := m.copyCallFunc(), m.copy.seq
+	c.offset = offset
+	c.busy = true
+	call, seq := c.host.copyCall(), c.seq
 	return func() tea.Msg {
 		f, err := copyReread(call, id, offset, false, 0)
 		if err != nil {
 			return copyAnswerMsg{seq: seq, err: err}
 		}
-		return copyAnswerMsg{seq: seq, fresh: f, apply: func(m *model) tea.Cmd {
-			c := &m.copy
+		return copyAnswerMsg{seq: seq, fresh: f, apply: func(c *copyMode) tea.Cmd {
 			c.cur = protocol.PaneTextPoint{Row: uint32(int(c.top()) + min(max(cy, 0), c.rows-1)), Col: uint16(max(cx, 0))}
 			c.clamp()
-			m.mode = modeCopy
+			*c.mode = modeCopy
 			return nil
 		}}
 	}
 }
 
 // leaveCopy ends copy mode and returns the pane's view to the bottom.
-func (m *model) leaveCopy() tea.Cmd {
-	c := &m.copy
-	id, call := c.paneID, m.copyCallFunc()
-	m.mode = modeTerminal
-	m.copy = copyState{seq: c.seq + 1, current: -1}
+func (c *copyMode) leaveCopy() tea.Cmd {
+	id, call := c.paneID, c.host.copyCall()
+	*c.mode = modeTerminal
+	c.copyState = copyState{seq: c.seq + 1, current: -1}
 	return func() tea.Msg {
 		if err := call("pane.scroll", protocol.PaneScrollParams{PaneID: id}, nil); err != nil {
 			return toastMsg{"copy mode: " + err.Error()}
@@ -252,8 +269,7 @@ func (c *copyState) clamp() {
 }
 
 // follow scrolls the view (pane.scroll) so the cursor is on it.
-func (m *model) follow() tea.Cmd {
-	c := &m.copy
+func (c *copyMode) follow() tea.Cmd {
 	c.clamp()
 	row, top := uint64(c.cur.Row), c.top()
 	offset := c.offset
@@ -263,26 +279,24 @@ func (m *model) follow() tea.Cmd {
 	case row >= top+uint64(c.rows):
 		offset = c.hist - min(row-uint64(c.rows)+1, c.hist)
 	}
-	return m.scrollTo(offset)
+	return c.scrollTo(offset)
 }
 
 // scrollTo moves the view to offset (pane.scroll), unless it is there.
-func (m *model) scrollTo(offset uint64) tea.Cmd {
-	c := &m.copy
+func (c *copyMode) scrollTo(offset uint64) tea.Cmd {
 	offset = min(offset, c.hist)
 	if offset == c.offset {
 		return nil
 	}
 	c.offset = offset
 	id := c.paneID
-	return m.copyDo(func(call rpcFunc, _ copyView, _ int64) (func(*model) tea.Cmd, error) {
+	return c.copyDo(func(call rpcFunc, _ copyView, _ int64) (func(*copyMode) tea.Cmd, error) {
 		var info protocol.PaneInfoResult
 		if err := call("pane.scroll", protocol.PaneScrollParams{PaneID: id, OffsetFromBottom: offset}, &info); err != nil {
 			return nil, err
 		}
-		return func(m *model) tea.Cmd {
+		return func(c *copyMode) tea.Cmd {
 			if s := info.Pane.Scroll; s != nil {
-				c := &m.copy
 				c.hist, c.offset = s.MaxOffsetFromBottom, s.OffsetFromBottom
 				c.clamp()
 			}
@@ -294,10 +308,9 @@ func (m *model) scrollTo(offset uint64) tea.Cmd {
 // copyFrame follows a frame of the copy-mode pane: a scrolled-back view
 // stays on its lines while output pushes more into history, so the frame's
 // offset grew by as many rows as the history did.
-func (m *model) copyFrame(paneID string) {
-	c := &m.copy
-	s := m.screens[paneID]
-	if m.mode != modeCopy || paneID != c.paneID || c.busy || s == nil || c.offset == 0 {
+func (c *copyMode) copyFrame(paneID string) {
+	s := c.host.screen(paneID)
+	if *c.mode != modeCopy || paneID != c.paneID || c.busy || s == nil || c.offset == 0 {
 		return
 	}
 	if off := uint64(max(s.offset, 0)); off > c.offset {
@@ -314,18 +327,17 @@ func shifted(p protocol.PaneTextPoint, shift int64) protocol.PaneTextPoint {
 }
 
 // motion asks pane.copy_motion where name takes the cursor.
-func (m *model) motion(name string) tea.Cmd {
-	c := &m.copy
+func (c *copyMode) motion(name string) tea.Cmd {
 	id, cur := c.paneID, c.cur
-	return m.copyDo(func(call rpcFunc, v copyView, shift int64) (func(*model) tea.Cmd, error) {
+	return c.copyDo(func(call rpcFunc, v copyView, shift int64) (func(*copyMode) tea.Cmd, error) {
 		at := shifted(cur, shift)
 		var res protocol.PaneCopyMotion
 		if err := call("pane.copy_motion", protocol.PaneCopyMotionParams{PaneID: id, Cursor: at, Motion: name, ContentRevision: &v.rev}, &res); err != nil {
 			return nil, err
 		}
-		return func(m *model) tea.Cmd {
-			m.copy.cur, m.copy.rev = res.Cursor, res.ContentRevision
-			return m.follow()
+		return func(c *copyMode) tea.Cmd {
+			c.cur, c.rev = res.Cursor, res.ContentRevision
+			return c.follow()
 		}, nil
 	})
 }
@@ -333,8 +345,7 @@ func (m *model) motion(name string) tea.Cmd {
 // search asks pane.copy_search for the next match of the query in
 // direction back (or forward); again: the cursor is on the current match,
 // which the search moves past.
-func (m *model) search(back, again bool) tea.Cmd {
-	c := &m.copy
+func (c *copyMode) search(back, again bool) tea.Cmd {
 	if c.query == "" {
 		return nil
 	}
@@ -348,7 +359,7 @@ func (m *model) search(back, again bool) tea.Cmd {
 		prev = &p
 	}
 	id, cur, query := c.paneID, c.cur, c.query
-	return m.copyDo(func(call rpcFunc, v copyView, shift int64) (func(*model) tea.Cmd, error) {
+	return c.copyDo(func(call rpcFunc, v copyView, shift int64) (func(*copyMode) tea.Cmd, error) {
 		at := shifted(cur, shift)
 		p := prev
 		if shift != 0 {
@@ -358,28 +369,26 @@ func (m *model) search(back, again bool) tea.Cmd {
 		if err := call("pane.copy_search", protocol.PaneCopySearchParams{PaneID: id, Query: query, Direction: dir, Cursor: at, ContentRevision: &v.rev, Previous: p}, &res); err != nil {
 			return nil, err
 		}
-		return func(m *model) tea.Cmd {
-			c := &m.copy
+		return func(c *copyMode) tea.Cmd {
 			c.rev, c.matches, c.total, c.current = res.ContentRevision, res.Matches, res.Total, -1
 			if res.Current == nil || int(*res.Current) >= len(res.Matches) {
-				return m.showToast("not found: " + protocol.Printable(query))
+				return c.host.toast("not found: " + protocol.Printable(query))
 			}
 			c.current = int(*res.Current)
 			if res.CurrentGlobal != nil {
 				c.global = *res.CurrentGlobal
 			}
 			c.cur = res.Matches[c.current].Start
-			return m.follow()
+			return c.follow()
 		}, nil
 	})
 }
 
 // yank copies the selection (pane.selection.read) to a paste buffer and
 // the clipboard, and leaves copy mode.
-func (m *model) yank() tea.Cmd {
-	c := &m.copy
+func (c *copyMode) yank() tea.Cmd {
 	id, anchor, cur := c.paneID, c.anchor, c.cur
-	return m.copyDo(func(call rpcFunc, v copyView, shift int64) (func(*model) tea.Cmd, error) {
+	return c.copyDo(func(call rpcFunc, v copyView, shift int64) (func(*copyMode) tea.Cmd, error) {
 		at := shifted(cur, shift)
 		var res protocol.PaneSelection
 		if err := call("pane.selection.read", protocol.PaneSelectionReadParams{PaneID: id, Anchor: anchor, Cursor: at, ContentRevision: &v.rev}, &res); err != nil {
@@ -390,8 +399,8 @@ func (m *model) yank() tea.Cmd {
 		if res.Text != "" {
 			kept, keepErr = keepYank(call, res.Text) // buffer.go
 		}
-		return func(m *model) tea.Cmd {
-			return tea.Batch(m.leaveCopy(), m.yanked(res.Text, kept, keepErr))
+		return func(c *copyMode) tea.Cmd {
+			return tea.Batch(c.leaveCopy(), c.host.yanked(res.Text, kept, keepErr))
 		}, nil
 	})
 }
@@ -405,10 +414,9 @@ var copyMotions = map[string]string{
 	"{": protocol.MotionPreviousParagraph, "}": protocol.MotionNextParagraph,
 }
 
-func (m *model) copyKey(k tea.KeyMsg) tea.Cmd {
-	c := &m.copy
+func (c *copyMode) copyKey(k tea.KeyMsg) tea.Cmd {
 	if c.typing {
-		return m.copyPromptKey(k)
+		return c.copyPromptKey(k)
 	}
 	if c.busy {
 		if len(c.queued) < copyKeysQueued {
@@ -418,15 +426,15 @@ func (m *model) copyKey(k tea.KeyMsg) tea.Cmd {
 	}
 	key := k.String()
 	if mo, ok := copyMotions[key]; ok {
-		return m.motion(mo)
+		return c.motion(mo)
 	}
 	if c.cursorKey(key) {
-		return m.follow()
+		return c.follow()
 	}
-	if cmd, ok := m.copyScrollKey(key); ok {
+	if cmd, ok := c.copyScrollKey(key); ok {
 		return cmd
 	}
-	return m.copyActionKey(key)
+	return c.copyActionKey(key)
 }
 
 // cursorKey moves the cursor by a key that needs no server: it says
@@ -464,32 +472,30 @@ func (c *copyState) cursorKey(key string) bool {
 }
 
 // copyScrollKey moves the view by pages and lines.
-func (m *model) copyScrollKey(key string) (tea.Cmd, bool) {
-	c := &m.copy
+func (c *copyMode) copyScrollKey(key string) (tea.Cmd, bool) {
 	page := max(c.rows-1, 1)
 	switch key {
 	case "ctrl+u":
-		return m.copyPage(-page / 2), true
+		return c.copyPage(-page / 2), true
 	case "ctrl+d":
-		return m.copyPage(page / 2), true
+		return c.copyPage(page / 2), true
 	case "ctrl+b", "pgup", "alt+v":
-		return m.copyPage(-page), true
+		return c.copyPage(-page), true
 	case "ctrl+f", "pgdown", "ctrl+v":
-		return m.copyPage(page), true
+		return c.copyPage(page), true
 	case "ctrl+y":
 		// The view one line up; the cursor stays unless it falls off.
 		offset := min(c.offset+1, c.hist)
 		if bottom := int64(c.hist) - int64(offset) + int64(c.rows) - 1; int64(c.cur.Row) > bottom {
 			c.cur.Row = uint32(max(bottom, 0))
 		}
-		return m.scrollTo(offset), true
+		return c.scrollTo(offset), true
 	}
 	return nil, false
 }
 
 // copyActionKey: leaving, searching and yanking.
-func (m *model) copyActionKey(key string) tea.Cmd {
-	c := &m.copy
+func (c *copyMode) copyActionKey(key string) tea.Cmd {
 	switch key {
 	case "q", "esc", "ctrl+c":
 		if key == "esc" && (c.sel || c.query != "") {
@@ -497,38 +503,36 @@ func (m *model) copyActionKey(key string) tea.Cmd {
 			c.sel, c.query, c.matches, c.total, c.current = false, "", nil, 0, -1
 			return nil
 		}
-		return m.leaveCopy()
+		return c.leaveCopy()
 	case "/", "?":
 		c.typing, c.back, c.prompt = true, key == "?", nil
 		return nil
 	case "n":
-		return m.search(c.back, true)
+		return c.search(c.back, true)
 	case "N":
-		return m.search(!c.back, true)
+		return c.search(!c.back, true)
 	case "y", "enter", "alt+w":
 		if !c.sel {
 			return nil
 		}
-		return m.yank()
+		return c.yank()
 	}
-	return m.follow()
+	return c.follow()
 }
 
 // copyPage moves the view and the cursor n rows (negative: back).
-func (m *model) copyPage(n int) tea.Cmd {
-	c := &m.copy
+func (c *copyMode) copyPage(n int) tea.Cmd {
 	offset := uint64(min(max(int64(c.offset)-int64(n), 0), int64(c.hist)))
 	c.cur.Row = uint32(min(max(int64(c.cur.Row)+int64(n), 0), int64(c.lastRow())))
-	cmd := m.scrollTo(offset)
+	cmd := c.scrollTo(offset)
 	if cmd == nil {
-		return m.follow()
+		return c.follow()
 	}
 	return cmd
 }
 
 // copyPromptKey edits the search query.
-func (m *model) copyPromptKey(k tea.KeyMsg) tea.Cmd {
-	c := &m.copy
+func (c *copyMode) copyPromptKey(k tea.KeyMsg) tea.Cmd {
 	switch k.Type {
 	case tea.KeyEsc, tea.KeyCtrlC:
 		c.typing = false
@@ -537,7 +541,7 @@ func (m *model) copyPromptKey(k tea.KeyMsg) tea.Cmd {
 		if len(c.prompt) > 0 {
 			c.query = string(c.prompt)
 		}
-		return m.search(c.back, false)
+		return c.search(c.back, false)
 	case tea.KeyBackspace, tea.KeyCtrlH:
 		if len(c.prompt) > 0 {
 			c.prompt = c.prompt[:len(c.prompt)-1]
@@ -558,7 +562,7 @@ func (m *model) copyToClipboard(text string) tea.Cmd {
 	if !m.ui.Toast.ClipboardEnabled { // [ui.toast.clipboard]
 		return nil
 	}
-	return m.showCorner(notice{title: "copied " + strconv.Itoa(len([]rune(text))) + " characters", position: m.ui.Toast.ClipboardPosition})
+	return m.notes.showCorner(notice{title: "copied " + strconv.Itoa(len([]rune(text))) + " characters", position: m.ui.Toast.ClipboardPosition})
 }
 
 // osc52 is the sequence that sets the system clipboard to text.
@@ -589,16 +593,14 @@ func (c *copyState) selection() (protocol.PaneTextRange, bool) {
 }
 
 // viewCursor is the cursor's cell on the view, as drawn.
-func (m *model) viewCursor() (x, y int) {
-	c := &m.copy
-	return int(c.cur.Col), int(int64(c.cur.Row) - int64(m.drawnTop()))
+func (c *copyMode) viewCursor() (x, y int) {
+	return int(c.cur.Col), int(int64(c.cur.Row) - int64(c.drawnTop()))
 }
 
 // drawnTop is the text row of the view's first row as the pane's frames
 // draw it (their offset, which follows pane.scroll).
-func (m *model) drawnTop() uint64 {
-	c := &m.copy
-	if s := m.screens[c.paneID]; s != nil {
+func (c *copyMode) drawnTop() uint64 {
+	if s := c.host.screen(c.paneID); s != nil {
 		return c.hist - min(uint64(max(s.offset, 0)), c.hist)
 	}
 	return c.top()
@@ -606,15 +608,14 @@ func (m *model) drawnTop() uint64 {
 
 // drawCopy draws the pane's view at (x, y, w, h) with the matches and the
 // selection over it.
-func (m *model) drawCopy(cv *canvas, x, y, w, h int) {
-	c := &m.copy
+func (c *copyMode) drawCopy(cv *canvas, x, y, w, h int, th *theme) {
 	cv.fill(x, y, w, h, " ", cellStyle{})
-	s := m.screens[c.paneID]
+	s := c.host.screen(c.paneID)
 	if s == nil {
 		return
 	}
 	s.drawInto(cv, x, y, w, h)
-	top := uint32(m.drawnTop())
+	top := uint32(c.drawnTop())
 	bottom := top + uint32(max(h-1, 0))
 	// Only the matches on the view are looked at per cell.
 	var shown []protocol.PaneTextRange
@@ -630,9 +631,9 @@ func (m *model) drawCopy(cv *canvas, x, y, w, h int) {
 			cell := uint16(col)
 			switch {
 			case hasSel && inRange(sel, abs, cell):
-				cv.restyle(x+col, y+row, func(cellStyle) cellStyle { return m.theme.selection })
+				cv.restyle(x+col, y+row, func(cellStyle) cellStyle { return th.selection })
 			case matchAt(shown, abs, cell):
-				cv.restyle(x+col, y+row, func(cellStyle) cellStyle { return m.theme.match })
+				cv.restyle(x+col, y+row, func(cellStyle) cellStyle { return th.match })
 			}
 		}
 	}
@@ -648,9 +649,8 @@ func matchAt(matches []protocol.PaneTextRange, row uint32, col uint16) bool {
 	return false
 }
 
-// copyStatus is copy mode's line in the tab bar.
-func (m *model) copyStatus() string {
-	c := &m.copy
+// copyStatus is copy mode's line in the tab bar, after the toast's text.
+func (c *copyMode) copyStatus(toast string) string {
 	if c.typing {
 		dir := "/"
 		if c.back {
@@ -668,8 +668,8 @@ func (m *model) copyStatus() string {
 		s += " · v select"
 	}
 	s += " · / search · q "
-	if m.toast.text != "" {
-		s = " " + m.toast.text + " ·" + s
+	if toast != "" {
+		s = " " + toast + " ·" + s
 	}
 	return s
 }

@@ -187,7 +187,7 @@ func drive(m *model, cmd tea.Cmd) {
 		case tea.BatchMsg:
 			queue = append(queue, msg...)
 		case copyAnswerMsg:
-			queue = append(queue, m.copyAnswered(msg))
+			queue = append(queue, m.copy.copyAnswered(msg))
 		case toastMsg:
 			m.showToast(msg.text)
 		}
@@ -201,7 +201,7 @@ func copyModel(t *testing.T, n int) (*model, *fakeText) {
 	m, _ := viewModel(t)
 	f := newFakeText(n, 18)
 	m.copyRPC = f.call
-	drive(m, m.enterCopy())
+	drive(m, m.copy.enterCopy(m.focusedPaneID()))
 	if m.mode != modeCopy || m.copy.paneID != "w1:p2" {
 		t.Fatalf("copy mode did not start: mode %v, toast %q", m.mode, m.toast.text)
 	}
@@ -241,7 +241,7 @@ func TestCopy_WholeHistorySearchSelectCopy(t *testing.T) {
 	if f.offset != f.hist()-2 || c.offset != f.offset {
 		t.Fatalf("the view is at offset %d (copy mode thinks %d), want %d: row 2 on top", f.offset, c.offset, f.hist()-2)
 	}
-	if st := m.copyStatus(); !strings.Contains(st, "[1/1]") {
+	if st := m.copy.copyStatus(m.toast.text); !strings.Contains(st, "[1/1]") {
 		t.Errorf("status %q does not count the match", st)
 	}
 	typeKeys(m, "v", "$", "y")
@@ -345,27 +345,27 @@ func TestMouseSel_Text(t *testing.T) {
 	m.screens["w1:p2"].apply(&protocol.ScreenFrame{Cols: 28, Rows: 18, Lines: []protocol.ScreenLine{
 		{Y: 2, Runs: []protocol.ScreenRun{{X: 0, W: 14, Text: "漢字 word-one x"}}},
 	}})
-	m.selectPress("w1:p2", 0, 1)
-	m.selectMotion(5, 2)
+	m.msel.press("w1:p2", 0, 1)
+	m.msel.motion(5, 2)
 	m.copyOnSelect = false
-	if ok, _ := m.selectRelease(); !ok || m.mouseSelection() != "漢字\n漢字 w" {
-		t.Fatalf("drag selection = %q", m.mouseSelection())
+	if ok, _ := m.msel.release(); !ok || m.msel.text() != "漢字\n漢字 w" {
+		t.Fatalf("drag selection = %q", m.msel.text())
 	}
-	m.selectPress("w1:p2", 7, 2)
-	m.selectRelease()
-	m.selectPress("w1:p2", 7, 2)
-	m.selectRelease()
-	if got := m.mouseSelection(); got != "word-one" {
+	m.msel.press("w1:p2", 7, 2)
+	m.msel.release()
+	m.msel.press("w1:p2", 7, 2)
+	m.msel.release()
+	if got := m.msel.text(); got != "word-one" {
 		t.Fatalf("double click = %q", got)
 	}
-	m.selectPress("w1:p2", 7, 2)
-	m.selectRelease()
-	if got := m.mouseSelection(); got != "漢字 word-one x" {
+	m.msel.press("w1:p2", 7, 2)
+	m.msel.release()
+	if got := m.msel.text(); got != "漢字 word-one x" {
 		t.Fatalf("triple click = %q", got)
 	}
-	m.msel = nil
-	m.selectPress("w1:p2", -1, 2)
-	if m.msel != nil {
+	m.msel.sel = nil
+	m.msel.press("w1:p2", -1, 2)
+	if m.msel.sel != nil {
 		t.Fatal("a press on the frame started a selection")
 	}
 }

@@ -50,12 +50,29 @@
 // other closes ask only when a program would end ([ui] confirm_close;
 // lasttab.go, nav.go).
 //
-// Messages are routed by kind (model.go: update): the session's structure
-// and screens, the link, notices, input. Prefix bindings run from a table
-// of actions (bindings.go). The mouse goes to a gesture in progress, else
-// to the region under the pointer: sidebar, tab bar or pane canvas
-// (mouse.go). The tab bar's toast is its own small component (toast.go).
-// View is empty: the client has no Bubble Tea renderer.
+// The root model is small: it holds the session (the snapshot and the
+// screens), the link and the key mode, and routes to components, each a
+// type with its own state, keys or mouse, and drawing: the sidebar
+// (sidebar.go, sections.go, agents.go, spaceorder.go), the tab bar and
+// the pane view (view.go, panemouse.go), copy mode (copyMode), the mouse
+// selection (mouseSelect), the label prompt (prompt.go), menus (menuState),
+// the workspace picker and the close question (nav.go), the popup
+// (popupView), the task panel (taskPanel), settings (settingsScreen),
+// notifications and sounds (notifier), the git marks (gitMarks), the
+// fleet (fleetView), the remote view (remoteView), pane graphics
+// (graphicsState), the input queue (inputq.go) and the tab bar's toast
+// (toast.go). A component reaches the root only through the small
+// interface it declares (a caller for the server, the snapshot, a toast),
+// which host.go implements and a test fakes: each component has a test
+// that drives it without a terminal and without a server.
+//
+// Messages are routed by kind (model.go: update): the components' own
+// (the task panel's, the fleet's, the remote view's), the session's
+// structure and screens, the link, notices, input. Prefix bindings run
+// from a table of actions (bindings.go). The mouse goes to a gesture in
+// progress, else to the component that owns the region under the
+// pointer: sidebar, tab bar or pane view (mouse.go). View is empty: the
+// client has no Bubble Tea renderer.
 //
 // When the server goes (reconnect.go), the client exits at once with the
 // terminal restored if the server said it was stopping or nothing listens

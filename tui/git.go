@@ -45,10 +45,28 @@ type gitState struct {
 	off     bool                                   // the server does not answer it
 }
 
+// gitMarks is the sidebar's git marks as a component: what the client
+// knows of its workspaces' git facts and when it asks again. It reads the
+// session and calls the server through host.
+type gitMarks struct {
+	gitState
+	host gitHost
+}
+
+// gitHost is what the git marks need of the client around them.
+type gitHost interface {
+	// rpc calls the server; nil while there is no connection.
+	rpc() rpcFunc
+	// snapshot is the session as last read.
+	snapshot() *protocol.SessionSnapshot
+	// gitShown reports whether the spaces rows draw any git token.
+	gitShown() bool
+}
+
 // workspaceCwd is the folder of a workspace's marks: its active tab's
 // first pane's, as the server last reported it.
-func (m *model) workspaceCwd(w protocol.WorkspaceInfo) string {
-	for _, p := range m.snap.Panes {
+func workspaceCwd(snap *protocol.SessionSnapshot, w protocol.WorkspaceInfo) string {
+	for _, p := range snap.Panes {
 		if p.WorkspaceID == w.WorkspaceID && p.TabID == w.ActiveTabID && p.Cwd != nil {
 			return *p.Cwd
 		}
@@ -56,38 +74,39 @@ func (m *model) workspaceCwd(w protocol.WorkspaceInfo) string {
 	return ""
 }
 
-// gitAsk reads the marks of the workspaces whose folder changed (all of
+// ask reads the marks of the workspaces whose folder changed (all of
 // them when force names none… or only force's workspace again).
-func (m *model) gitAsk(force string) []tea.Cmd {
-	if m.git.off || !m.gitShown() {
+func (g *gitMarks) ask(force string) []tea.Cmd {
+	if g.off || !g.host.gitShown() {
 		return nil
 	}
-	if m.git.st == nil {
-		m.git.st, m.git.asked = map[string]protocol.WorkspaceGitStatus{}, map[string]string{}
+	if g.st == nil {
+		g.st, g.asked = map[string]protocol.WorkspaceGitStatus{}, map[string]string{}
 	}
+	snap := g.host.snapshot()
 	var cmds []tea.Cmd
-	for _, w := range m.snap.Workspaces {
-		cwd := m.workspaceCwd(w)
-		if cwd == "" || cwd == m.git.asked[w.WorkspaceID] && w.WorkspaceID != force {
+	for _, w := range snap.Workspaces {
+		cwd := workspaceCwd(snap, w)
+		if cwd == "" || cwd == g.asked[w.WorkspaceID] && w.WorkspaceID != force {
 			continue
 		}
-		m.git.asked[w.WorkspaceID] = cwd
-		req, prm := m.link.req, protocol.WorkspaceGitStatusParams{WorkspaceID: w.WorkspaceID, Cwd: &cwd}
-		if req == nil {
+		g.asked[w.WorkspaceID] = cwd
+		call, prm := g.host.rpc(), protocol.WorkspaceGitStatusParams{WorkspaceID: w.WorkspaceID, Cwd: &cwd}
+		if call == nil {
 			continue
 		}
 		cmds = append(cmds, func() tea.Msg {
 			var st protocol.WorkspaceGitStatus
-			err := req.call("workspace.git_status", prm, &st)
+			err := call("workspace.git_status", prm, &st)
 			return gitMsg{st: st, err: err}
 		})
 	}
 	return cmds
 }
 
-// gitShown reports whether the spaces rows draw any git token.
-func (m *model) gitShown() bool {
-	for _, row := range m.ui.Sidebar.Spaces.Rows {
+// gitShown reports whether [ui.sidebar.spaces] rows draw any git token.
+func gitShown(ui config.UI) bool {
+	for _, row := range ui.Sidebar.Spaces.Rows {
 		for _, t := range row {
 			if t.Token == "branch" || t.Token == "git_status" {
 				return true
@@ -97,63 +116,63 @@ func (m *model) gitShown() bool {
 	return false
 }
 
-func (m *model) gitAnswer(msg gitMsg) {
+func (g *gitMarks) answer(msg gitMsg) {
 	if msg.err != nil {
 		if pe, ok := msg.err.(*protocol.Error); ok && pe.Code == protocol.CodeUnknownMethod {
-			m.git.off = true
+			g.off = true
 		}
 		return
 	}
 	clean(&msg.st) // a branch name may hold C1 controls (git takes any byte past ASCII)
-	m.git.st[msg.st.WorkspaceID] = msg.st
+	g.st[msg.st.WorkspaceID] = msg.st
 }
 
-// gitAfterOutput notes output in the focused workspace; one timer at a
-// time leads to a read of its marks once the output pauses.
-func (m *model) gitAfterOutput() tea.Cmd {
-	if m.git.off || !m.gitShown() {
+// afterOutput notes output in the focused workspace; one timer at a time
+// leads to a read of its marks once the output pauses.
+func (g *gitMarks) afterOutput() tea.Cmd {
+	if g.off || !g.host.gitShown() {
 		return nil
 	}
 	now := time.Now()
-	m.git.last = now
-	if m.git.burst.IsZero() {
-		m.git.burst = now
+	g.last = now
+	if g.burst.IsZero() {
+		g.burst = now
 	}
-	if m.git.pending {
+	if g.pending {
 		return nil
 	}
-	m.git.pending = true
+	g.pending = true
 	return tea.Tick(gitQuiet, func(time.Time) tea.Msg { return gitDue{} })
 }
 
-// gitFocused reads the focused workspace's marks, or waits on while its
+// focused reads the focused workspace's marks, or waits on while its
 // output goes on (up to gitMaxWait since it began).
-func (m *model) gitFocused() []tea.Cmd {
+func (g *gitMarks) focused() []tea.Cmd {
 	now := time.Now()
 	// Output that goes on is read every gitMaxWait, unless it is the echo
 	// of someone typing: git's processes would share the keystrokes' cores.
-	typing := now.Sub(m.git.typed) < gitQuiet
-	if quiet := now.Sub(m.git.last); quiet < gitQuiet && (typing || now.Sub(m.git.burst) < gitMaxWait) {
+	typing := now.Sub(g.typed) < gitQuiet
+	if quiet := now.Sub(g.last); quiet < gitQuiet && (typing || now.Sub(g.burst) < gitMaxWait) {
 		return []tea.Cmd{tea.Tick(gitQuiet-quiet, func(time.Time) tea.Msg { return gitDue{} })}
 	}
-	m.git.pending, m.git.burst = false, time.Time{}
-	if m.snap.FocusedWorkspaceID == nil {
-		return nil
+	g.pending, g.burst = false, time.Time{}
+	if snap := g.host.snapshot(); snap.FocusedWorkspaceID != nil {
+		return g.ask(*snap.FocusedWorkspaceID)
 	}
-	return m.gitAsk(*m.snap.FocusedWorkspaceID)
+	return nil
 }
 
 // spaceRows resolves the [ui.sidebar.spaces] rows of one workspace; under
 // says it is drawn under its own repository's workspace (a worktree group's
 // member, spaceOrder), the only place a worktree is marked ↳.
-func (m *model) spaceRows(w protocol.WorkspaceInfo, under bool) [][]seg {
+func (sb *sidebar) spaceRows(w protocol.WorkspaceInfo, under bool) [][]seg {
 	var out [][]seg
-	st := m.git.st[w.WorkspaceID]
+	st := sb.h.gitMarks()[w.WorkspaceID]
 	linked := w.Worktree != nil && w.Worktree.IsLinkedWorktree
-	for _, row := range m.ui.Sidebar.Spaces.Rows {
+	for _, row := range sb.h.uiConfig().Sidebar.Spaces.Rows {
 		var line []seg
 		for _, tok := range row {
-			if s, ok := m.spaceToken(tok, w, st, linked, under); ok {
+			if s, ok := sb.spaceToken(tok, w, st, linked, under); ok {
 				line = append(line, styled(s, tok))
 			}
 		}
@@ -164,13 +183,13 @@ func (m *model) spaceRows(w protocol.WorkspaceInfo, under bool) [][]seg {
 	return out
 }
 
-func (m *model) spaceToken(tok config.SidebarToken, w protocol.WorkspaceInfo, st protocol.WorkspaceGitStatus, linked, under bool) (seg, bool) {
+func (sb *sidebar) spaceToken(tok config.SidebarToken, w protocol.WorkspaceInfo, st protocol.WorkspaceGitStatus, linked, under bool) (seg, bool) {
 	switch tok.Token {
 	case "state_icon":
-		icon, ist := m.statusIcon(w.AgentStatus)
+		icon, ist := sb.h.th().statusIcon(w.AgentStatus)
 		return seg{text: icon, st: ist, icon: true}, true
 	case "state_text":
-		_, ist := m.statusIcon(w.AgentStatus)
+		_, ist := sb.h.th().statusIcon(w.AgentStatus)
 		return seg{text: stateText(w.AgentStatus, nil), st: ist}, true
 	case "workspace":
 		text := strconv.Itoa(w.Number) + " " + w.Label
@@ -184,7 +203,7 @@ func (m *model) spaceToken(tok config.SidebarToken, w protocol.WorkspaceInfo, st
 		if st.Branch == "" || linked { // a worktree's label is its branch already
 			return seg{}, false
 		}
-		return seg{text: st.Branch, st: m.theme.dim}, true
+		return seg{text: st.Branch, st: sb.h.th().dim}, true
 	case "git_status":
 		text := ""
 		if st.Ahead > 0 {
@@ -205,20 +224,20 @@ func (m *model) spaceToken(tok config.SidebarToken, w protocol.WorkspaceInfo, st
 		if text == "" || linked {
 			return seg{}, false
 		}
-		return seg{text: text, st: cellStyle{fg: m.theme.p.peach}, git: true}, true
+		return seg{text: text, st: cellStyle{fg: sb.h.th().p.peach}, git: true}, true
 	}
 	if name, ok := cutDollar(tok.Token); ok {
 		if v := w.Tokens[name]; v != "" {
-			return seg{text: v, st: m.theme.dim}, true
+			return seg{text: v, st: sb.h.th().dim}, true
 		}
 	}
 	return seg{}, false
 }
 
 // groupStatus is the most urgent status of a worktree group.
-func (m *model) groupStatus(key string) protocol.AgentStatus {
+func (sb *sidebar) groupStatus(key string) protocol.AgentStatus {
 	best := protocol.StatusUnknown
-	for _, w := range m.snap.Workspaces {
+	for _, w := range sb.h.snapshot().Workspaces {
 		if w.Worktree != nil && w.Worktree.RepoKey == key && attentionRank(w.AgentStatus) > attentionRank(best) {
 			best = w.AgentStatus
 		}

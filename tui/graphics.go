@@ -56,6 +56,20 @@ type graphicsState struct {
 	gone []uint32
 	// cellW, cellH are the outer terminal's cell size in pixels (0: unknown).
 	cellW, cellH int
+	host         graphicsHost
+}
+
+// graphicsHost is what pane graphics need of the client around them.
+type graphicsHost interface {
+	// watched are the panes the screen stream sends.
+	watched() []string
+	// unwatchGraphics subscribes the screen stream again without graphics.
+	unwatchGraphics()
+	toast(text string) tea.Cmd
+	// paneInsides are the insides of the panes drawn, in window cells, by
+	// pane; none while an overlay (a popup, the help, the picker) covers
+	// the panes.
+	paneInsides() map[string]protocol.Rect
 }
 
 // kittyTerminal reports whether the terminal the client runs in speaks
@@ -82,36 +96,36 @@ func localTerminal(getenv func(string) string) bool {
 	return true
 }
 
-// wantGraphics is whether screen.subscribe asks for graphics.
-func (m *model) wantGraphics() bool { return !m.gfx.said }
+// want is whether screen.subscribe asks for graphics.
+func (gs *graphicsState) want() bool { return !gs.said }
 
-// applyGraphics takes a screen.graphics line.
-func (m *model) applyGraphics(u *protocol.GraphicsUpdate) tea.Cmd {
-	if !slices.Contains(m.watched, u.PaneID) {
+// apply takes a screen.graphics line.
+func (gs *graphicsState) apply(u *protocol.GraphicsUpdate) tea.Cmd {
+	if !slices.Contains(gs.host.watched(), u.PaneID) {
 		return nil
 	}
-	if !m.gfx.supported {
-		if len(u.Layers) == 0 || m.gfx.said {
+	if !gs.supported {
+		if len(u.Layers) == 0 || gs.said {
 			return nil
 		}
-		m.gfx.said = true
-		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: m.watched}, m.fail) // without graphics from now on
-		return m.showToast("graphics unsupported by this terminal (pane " + u.PaneID + " has images; kitty, Ghostty and WezTerm show them)")
+		gs.said = true
+		gs.host.unwatchGraphics() // without graphics from now on
+		return gs.host.toast("graphics unsupported by this terminal (pane " + u.PaneID + " has images; kitty, Ghostty and WezTerm show them)")
 	}
-	if m.gfx.panes == nil {
-		m.gfx.panes = map[string][]*gfxImage{}
+	if gs.panes == nil {
+		gs.panes = map[string][]*gfxImage{}
 	}
-	old := m.gfx.panes[u.PaneID]
+	old := gs.panes[u.PaneID]
 	next := make([]*gfxImage, 0, len(u.Layers))
 	for _, l := range u.Layers {
 		i := slices.IndexFunc(old, func(g *gfxImage) bool { return g.meta.LayerID == l.LayerID })
 		switch {
 		case l.DataBase64 != "":
 			if i >= 0 {
-				m.gfx.gone = append(m.gfx.gone, old[i].id)
+				gs.gone = append(gs.gone, old[i].id)
 			}
-			m.gfx.nextID++
-			next = append(next, &gfxImage{meta: l.GraphicsLayerMeta, data: l.DataBase64, id: m.gfx.nextID})
+			gs.nextID++
+			next = append(next, &gfxImage{meta: l.GraphicsLayerMeta, data: l.DataBase64, id: gs.nextID})
 		case i >= 0:
 			old[i].meta = l.GraphicsLayerMeta
 			next = append(next, old[i])
@@ -121,45 +135,45 @@ func (m *model) applyGraphics(u *protocol.GraphicsUpdate) tea.Cmd {
 		}
 	}
 	for _, g := range old {
-		m.gfx.gone = append(m.gfx.gone, g.id)
+		gs.gone = append(gs.gone, g.id)
 	}
-	m.gfx.panes[u.PaneID] = next
+	gs.panes[u.PaneID] = next
 	return nil
 }
 
-// dropGraphics forgets the images of panes no longer watched.
-func (m *model) dropGraphics(keep []string) {
-	for id, imgs := range m.gfx.panes {
+// drop forgets the images of panes no longer watched.
+func (gs *graphicsState) drop(keep []string) {
+	for id, imgs := range gs.panes {
 		if !slices.Contains(keep, id) {
 			for _, g := range imgs {
-				m.gfx.gone = append(m.gfx.gone, g.id)
+				gs.gone = append(gs.gone, g.id)
 			}
-			delete(m.gfx.panes, id)
+			delete(gs.panes, id)
 		}
 	}
 }
 
-// graphicsBytes is what the outer terminal must be sent for its images to
+// bytes is what the outer terminal must be sent for its images to
 // match the frame being drawn; full says the frame clears the screen, so
 // every image is sent and placed again.
-func (m *model) graphicsBytes(full bool) []byte {
-	if !m.gfx.supported {
+func (gs *graphicsState) bytes(full bool) []byte {
+	if !gs.supported {
 		return nil
 	}
 	var b bytes.Buffer
-	for _, id := range m.gfx.gone {
+	for _, id := range gs.gone {
 		b.WriteString("\x1b_Ga=d,d=I,q=2,i=" + strconv.FormatUint(uint64(id), 10) + "\x1b\\")
 	}
-	m.gfx.gone = m.gfx.gone[:0]
+	gs.gone = gs.gone[:0]
 	if full {
-		for _, imgs := range m.gfx.panes {
+		for _, imgs := range gs.panes {
 			for _, g := range imgs {
 				g.sent, g.placed = false, nil
 			}
 		}
 	}
-	want := m.placements()
-	for _, imgs := range m.gfx.panes {
+	want := gs.placements()
+	for _, imgs := range gs.panes {
 		for _, g := range imgs {
 			p, ok := want[g.id]
 			switch {
@@ -182,29 +196,18 @@ func (m *model) graphicsBytes(full bool) []byte {
 // placements are where each image goes in this frame: on the panes drawn,
 // clipped to their inside, and nowhere while an overlay (a popup, the
 // help, the picker) covers the panes.
-func (m *model) placements() map[uint32]kittyPlacement {
+func (gs *graphicsState) placements() map[uint32]kittyPlacement {
 	out := map[uint32]kittyPlacement{}
-	l, ok := m.focusedLayout()
-	if !ok || m.popup != nil || m.mode == modeHelp || m.mode == modePicker || len(m.gfx.panes) == 0 {
+	if len(gs.panes) == 0 {
 		return out
 	}
-	g := m.geometry()
-	cw, ch := m.gfx.cellW, m.gfx.cellH
+	cw, ch := gs.cellW, gs.cellH
 	if cw <= 0 || ch <= 0 {
 		cw, ch = protocol.DefaultCellWidthPx, protocol.DefaultCellHeightPx
 	}
-	for _, p := range l.Panes {
-		if l.Zoomed && p.PaneID != l.FocusedPaneID {
-			continue
-		}
-		r := p.Rect
-		if l.Zoomed {
-			r = l.Area
-		}
-		x, y := g.area.X+r.X+1, g.area.Y+r.Y+1 // inside the frame
-		w, h := min(r.Width, m.width-x+1)-2, min(r.Height, m.height-y+1)-2
-		for _, img := range m.gfx.panes[p.PaneID] {
-			if pl, ok := clipPlacement(img.meta, x, y, w, h, cw, ch); ok {
+	for id, r := range gs.host.paneInsides() {
+		for _, img := range gs.panes[id] {
+			if pl, ok := clipPlacement(img.meta, r.X, r.Y, r.Width, r.Height, cw, ch); ok {
 				out[img.id] = pl
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -60,5 +62,64 @@ func TestGraphics_KittyTerminal(t *testing.T) {
 	}
 	if kittyTerminal(func(s string) string { return map[string]string{"TERM": "xterm-kitty", "TMUX": "/tmp/x"}[s] }) {
 		t.Errorf("kitty inside tmux counts as kitty")
+	}
+}
+
+// fakeGraphicsHost is the client as pane graphics see it: the panes
+// watched and where their insides are, and what it was asked to do.
+type fakeGraphicsHost struct {
+	insides   map[string]protocol.Rect
+	unwatched int
+	toasts    []string
+}
+
+func (h *fakeGraphicsHost) watched() []string                     { return []string{"w1:p1"} }
+func (h *fakeGraphicsHost) unwatchGraphics()                      { h.unwatched++ }
+func (h *fakeGraphicsHost) paneInsides() map[string]protocol.Rect { return h.insides }
+func (h *fakeGraphicsHost) toast(text string) tea.Cmd {
+	h.toasts = append(h.toasts, text)
+	return nil
+}
+
+// Pane graphics on their own: a terminal without the kitty protocol says
+// so once and stops asking; one with it transmits an image once, places
+// it in its pane's inside, places it again only when that moves, takes it
+// off while nothing shows the pane, and deletes it when its pane goes.
+func TestGraphicsState_OnItsOwn(t *testing.T) {
+	layer := protocol.GraphicsLayerWire{GraphicsLayerMeta: protocol.GraphicsLayerMeta{LayerID: "l1", ImageWidth: 20, ImageHeight: 40,
+		Placement: protocol.PaneGraphicsPlacement{GridCols: 2, GridRows: 2}}, DataBase64: "aGk="}
+	h := &fakeGraphicsHost{insides: map[string]protocol.Rect{"w1:p1": {X: 5, Y: 2, Width: 10, Height: 5}}}
+	off := &graphicsState{host: h}
+	for range 2 {
+		off.apply(&protocol.GraphicsUpdate{PaneID: "w1:p1", Layers: []protocol.GraphicsLayerWire{layer}})
+	}
+	if !off.said || off.want() || h.unwatched != 1 || len(h.toasts) != 1 || off.bytes(true) != nil {
+		t.Fatalf("unsupported: said %v unwatched %d toasts %q", off.said, h.unwatched, h.toasts)
+	}
+
+	gs := &graphicsState{host: h, supported: true, cellW: 10, cellH: 20}
+	gs.apply(&protocol.GraphicsUpdate{PaneID: "elsewhere", Layers: []protocol.GraphicsLayerWire{layer}})
+	if len(gs.panes) != 0 {
+		t.Fatal("a pane not watched got an image")
+	}
+	gs.apply(&protocol.GraphicsUpdate{PaneID: "w1:p1", Layers: []protocol.GraphicsLayerWire{layer}})
+	first := string(gs.bytes(false))
+	if !strings.Contains(first, "a=t") || !strings.Contains(first, "a=p") {
+		t.Fatalf("first frame: %q", first)
+	}
+	if b := gs.bytes(false); len(b) != 0 {
+		t.Fatalf("an unchanged frame sent %q", b)
+	}
+	h.insides["w1:p1"] = protocol.Rect{X: 6, Y: 2, Width: 10, Height: 5}
+	if b := string(gs.bytes(false)); !strings.Contains(b, "a=p") || strings.Contains(b, "a=t") {
+		t.Fatalf("moved: %q", b)
+	}
+	h.insides = map[string]protocol.Rect{}
+	if b := string(gs.bytes(false)); !strings.Contains(b, "a=d,d=i") {
+		t.Fatalf("covered: %q", b)
+	}
+	gs.drop(nil)
+	if b := string(gs.bytes(false)); !strings.Contains(b, "a=d,d=I") || len(gs.panes) != 0 {
+		t.Fatalf("dropped: %q", b)
 	}
 }

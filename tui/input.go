@@ -41,27 +41,31 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		m.mode = modeTerminal
 		return nil
 	case modeRename:
-		return m.renameKey(k)
+		return m.rename.key(k)
 	case modeResize:
 		return m.resizeKey(k)
 	case modePicker:
-		return m.pickerKey(k)
+		return m.picker.key(k)
 	case modeNavigate:
 		return m.navigateKey(k)
 	case modeConfirm:
-		return m.confirmKey(k)
+		return m.confirm.key(k)
 	case modeCopy:
-		return m.copyKey(k)
+		return m.copy.copyKey(k)
 	case modeSettings:
-		return m.settingsKey(k)
+		return m.settings.key(k)
 	case modeMenu:
 		return m.menuKey(k)
 	case modeTaskDock:
-		return m.dockKey(k)
+		if m.keys.isPrefix(k) {
+			m.mode = modePrefix
+			return nil
+		}
+		return m.tasks.dockKey(k)
 	case modeTaskBoard:
-		return m.boardKey(k)
+		return m.tasks.boardKey(k)
 	case modeTaskActivity:
-		return m.modalKey(k)
+		return m.tasks.modalKey(k, m.geometry())
 	case modeChooser:
 		return m.chooserKey(k) // chooser.go
 	case modePrompt:
@@ -80,13 +84,13 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		}
 		return m.do(b, k)
 	}
-	m.msel = nil // typing ends a mouse selection
+	m.msel.sel = nil // typing ends a mouse selection
 	if m.keys.isPrefix(k) {
 		m.mode = modePrefix
 		return nil
 	}
 	if m.fleet.selected != "" {
-		return m.remoteInput(k) // the pane shown is a machine's
+		return m.remote.input(k) // the pane shown is a machine's
 	}
 	m.sendKey(k)
 	return nil
@@ -106,7 +110,7 @@ func (m *model) sendKey(k tea.KeyMsg) {
 		return
 	}
 	if b, ok := keyBytes(k, modes); ok {
-		m.sendBytes(id, b)
+		m.input.add(id, b)
 	}
 }
 
@@ -120,100 +124,6 @@ func keyBytes(k tea.KeyMsg, modes protocol.ScreenModes) ([]byte, bool) {
 		return []byte(text), true
 	}
 	return encodeKey(k, modes.AppCursor)
-}
-
-// sendBytes queues input for a pane; it is sent with the rest of the
-// burst when the program drains (flushInput).
-func (m *model) sendBytes(paneID string, b []byte) {
-	for i := range m.input {
-		if m.input[i].paneID == paneID {
-			m.input[i].b = append(m.input[i].b, b...)
-			return
-		}
-	}
-	m.input = append(m.input, paneInput{paneID: paneID, b: append([]byte(nil), b...)})
-}
-
-func (m *model) startRename(what, method, id, current string) {
-	m.mode = modeRename
-	m.rename = renameState{what: what, method: method, id: id, buf: []rune(current)}
-}
-
-// createdMsg is the answer to a tab.create or workspace.create whose new
-// tab or workspace is to be named.
-type createdMsg struct {
-	method string
-	tab    protocol.TabCreated
-	ws     protocol.WorkspaceCreated
-	err    error
-}
-
-// createThenName creates a tab or workspace, then asks for its name.
-func (m *model) createThenName(method string, params any) tea.Cmd {
-	m.flushInput()
-	req := m.link.req
-	return func() tea.Msg {
-		msg := createdMsg{method: method}
-		if method == "tab.create" {
-			msg.err = req.call(method, params, &msg.tab)
-		} else {
-			msg.err = req.call(method, params, &msg.ws)
-		}
-		return msg
-	}
-}
-
-func (m *model) created(msg createdMsg) tea.Cmd {
-	if msg.err != nil {
-		return m.showToast(msg.method + ": " + msg.err.Error())
-	}
-	if m.mode != modeTerminal {
-		return nil // the person went on to something else
-	}
-	if msg.method == "tab.create" {
-		m.startRename("tab", "tab.rename", msg.tab.Tab.TabID, "")
-	} else {
-		m.startRename("workspace", "workspace.rename", msg.ws.Workspace.WorkspaceID, "")
-	}
-	m.rename.fresh = true
-	return nil
-}
-
-func (m *model) renameKey(k tea.KeyMsg) tea.Cmd {
-	r := &m.rename
-	switch k.Type {
-	case tea.KeyEsc, tea.KeyCtrlC:
-		m.mode = modeTerminal
-	case tea.KeyEnter:
-		m.mode = modeTerminal
-		label := string(r.buf)
-		if r.fresh && strings.TrimSpace(label) == "" {
-			return nil // a new one left unnamed keeps its own name
-		}
-		switch r.what {
-		case "worktree":
-			return m.createWorktree(r.id, label)
-		case "workspace":
-			m.call(r.method, protocol.WorkspaceRenameParams{WorkspaceID: r.id, Label: label})
-		case "tab":
-			m.call(r.method, protocol.TabRenameParams{TabID: r.id, Label: label})
-		case "pane":
-			m.call(r.method, protocol.PaneRenameParams{PaneID: r.id, Label: &label})
-		}
-	case tea.KeyBackspace, tea.KeyCtrlH:
-		if len(r.buf) > 0 {
-			r.buf = r.buf[:len(r.buf)-1]
-		}
-	case tea.KeyCtrlU:
-		r.buf = r.buf[:0]
-	case tea.KeyRunes, tea.KeySpace:
-		if k.Type == tea.KeySpace {
-			r.buf = append(r.buf, ' ')
-		} else {
-			r.buf = append(r.buf, k.Runes...)
-		}
-	}
-	return nil
 }
 
 // resizeStep is how far one key moves a border in resize mode.
@@ -252,13 +162,9 @@ type dragState struct {
 	last  float64
 }
 
-// paneInside is the rectangle of a visible pane's inside, in window cells.
-func (m *model) paneInside(id string) (r struct{ X, Y, W, H int }, ok bool) {
-	l, found := m.focusedLayout()
-	if !found {
-		return r, false
-	}
-	g := m.geometry()
+// paneInside is the rectangle of a visible pane's inside in layout l, in
+// window cells of geometry g.
+func paneInside(l protocol.PaneLayoutSnapshot, g geometry, id string) (r struct{ X, Y, W, H int }, ok bool) {
 	for _, p := range l.Panes {
 		if p.PaneID != id || l.Zoomed && p.PaneID != l.FocusedPaneID {
 			continue
@@ -340,22 +246,6 @@ func splitPath(id string) (tabID string, path []bool, ok bool) {
 		}
 	}
 	return tabID, path, true
-}
-
-func (m *model) dragTo(x, y int) {
-	d := m.drag
-	var ratio float64
-	if d.dir == "right" {
-		ratio = float64(x-d.rect.X+1) / float64(max(d.rect.Width, 1))
-	} else {
-		ratio = float64(y-d.rect.Y+1) / float64(max(d.rect.Height, 1))
-	}
-	ratio = min(0.9, max(0.1, ratio))
-	if ratio == d.last {
-		return
-	}
-	d.last = ratio
-	m.call("layout.set_split_ratio", protocol.LayoutSetSplitRatioParams{Path: d.path, Ratio: &ratio, TabID: &d.tabID})
 }
 
 // encodeMouse encodes a mouse event at pane cell (x, y) for a program that

@@ -17,7 +17,7 @@ func (m *model) askCloseTab(id string) tea.Cmd {
 	if ws, last := m.lastTabOf(id); last && m.confirmClose {
 		req.question = " close the last tab of " + protocol.Printable(ws) + " and the workspace with it"
 	}
-	return m.askClose(req, m.panesOf(id, ""))
+	return m.confirm.ask(req, m.panesOf(id, ""))
 }
 
 // lastTabOf reports whether tab id is the only tab of its workspace, and

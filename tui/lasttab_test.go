@@ -35,7 +35,7 @@ func TestLastTab_CloseAsksFirst(t *testing.T) {
 	if m.mode != modeConfirm {
 		t.Fatalf("closing w1's only tab: mode %v, want a question", m.mode)
 	}
-	if q := m.confirmText(); q != " close the last tab of proj and the workspace with it? y/n " {
+	if q := m.confirm.text(); q != " close the last tab of proj and the workspace with it? y/n " {
 		t.Fatalf("question %q", q)
 	}
 	if !strings.Contains(render(m), "close the last tab of proj") {
@@ -58,7 +58,7 @@ func TestLastTab_CloseAsksFirst(t *testing.T) {
 	m.snap.Tabs = append(m.snap.Tabs, protocol.TabInfo{TabID: "w1:t2", WorkspaceID: "w1", Number: 2, Label: "2"})
 	closeTabKeys(t, m)
 	if m.mode == modeConfirm {
-		t.Fatalf("closing one of two tabs asked %q", m.confirmText())
+		t.Fatalf("closing one of two tabs asked %q", m.confirm.text())
 	}
 	waitFor(t, "a second tab.close", func() bool { return len(f.requests("tab.close")) == 2 })
 

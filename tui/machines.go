@@ -78,6 +78,40 @@ type fleetState struct {
 	fetching, stale, tick, settling bool
 }
 
+// fleetView is the saved machines as a component: what the client knows
+// of them, when it reads them again, and which remote workspace is
+// chosen. It calls the server through host.
+type fleetView struct {
+	fleetState
+	host fleetHost
+}
+
+// fleetHost is what the fleet needs of the client around it.
+type fleetHost interface {
+	// rpc calls the server; nil while there is no connection.
+	rpc() rpcFunc
+	// fleetEvented says whether the event subscription carries every
+	// machine's events (else the fleet is read on a timer).
+	fleetEvented() bool
+}
+
+// update takes the fleet's messages; ok is false for any other.
+func (f *fleetView) update(msg tea.Msg) (tea.Cmd, bool) {
+	switch msg := msg.(type) {
+	case fleetMsg:
+		return f.apply(msg), true
+	case fleetDue:
+		f.tick = false
+		return f.fetch(), true
+	case fleetSettled:
+		f.settling = false
+		return f.fetch(), true
+	case fleetChangedMsg:
+		return f.changed(), true
+	}
+	return nil, false
+}
+
 // fleetSnapshotResult is what session.snapshot {"machines":"all"} adds
 // to the local snapshot: each machine's last known session.
 type fleetSnapshotResult struct {
@@ -99,19 +133,19 @@ type fleetDue struct{}
 
 // fetchFleet reads machine.list and, when a machine is enabled, the fleet
 // snapshot, on the request connection.
-func (m *model) fetchFleet() tea.Cmd {
-	req := m.link.req
-	if req == nil || m.fleet.unsupported {
+func (f *fleetView) fetch() tea.Cmd {
+	call := f.host.rpc()
+	if call == nil || f.unsupported {
 		return nil
 	}
-	if m.fleet.fetching {
-		m.fleet.stale = true
+	if f.fetching {
+		f.stale = true
 		return nil
 	}
-	m.fleet.fetching = true
+	f.fetching = true
 	return func() tea.Msg {
 		var list protocol.MachineList
-		if err := req.call("machine.list", nil, &list); err != nil {
+		if err := call("machine.list", nil, &list); err != nil {
 			var pe *protocol.Error
 			if errors.As(err, &pe) && (pe.Code == protocol.CodeUnknownMethod || pe.Code == protocol.CodeNotImplemented) {
 				return fleetMsg{unsupported: true}
@@ -128,7 +162,7 @@ func (m *model) fetchFleet() tea.Cmd {
 			return fleetMsg{}
 		}
 		var snap fleetSnapshotResult
-		if err := req.call("session.snapshot", protocol.FleetParams{FleetScope: protocol.FleetScope{Machines: protocol.MachinesAll}}, &snap); err != nil {
+		if err := call("session.snapshot", protocol.FleetParams{FleetScope: protocol.FleetScope{Machines: protocol.MachinesAll}}, &snap); err != nil {
 			return fleetMsg{machines: out} // the states alone; the last known rows stay
 		}
 		for _, s := range snap.Machines {
@@ -144,20 +178,20 @@ func (m *model) fetchFleet() tea.Cmd {
 
 // applyFleet takes a fleet read, and asks for the next one when an event
 // came during it or when no event will say so.
-func (m *model) applyFleet(msg fleetMsg) tea.Cmd {
-	m.fleet.fetching = false
+func (f *fleetView) apply(msg fleetMsg) tea.Cmd {
+	f.fetching = false
 	if msg.unsupported {
-		m.fleet.unsupported, m.fleet.machines, m.fleet.selected = true, nil, ""
+		f.unsupported, f.machines, f.selected = true, nil, ""
 		return nil
 	}
 	var next tea.Cmd
 	switch {
-	case m.fleet.stale:
-		m.fleet.stale = false
-		next = m.fetchFleet()
-	case m.fleet.tick:
-	case msg.err != nil || !m.link.fleetEvents.Load() || len(msg.machines) > 0:
-		m.fleet.tick = true
+	case f.stale:
+		f.stale = false
+		next = f.fetch()
+	case f.tick:
+	case msg.err != nil || !f.host.fleetEvented() || len(msg.machines) > 0:
+		f.tick = true
 		next = tea.Tick(fleetEvery, func(time.Time) tea.Msg { return fleetDue{} })
 	}
 	if msg.err != nil {
@@ -169,42 +203,42 @@ func (m *model) applyFleet(msg fleetMsg) tea.Cmd {
 			continue
 		}
 		// Not in this answer: the last known session stays.
-		if old := m.machine(msg.machines[i].ID); old != nil {
+		if old := f.machine(msg.machines[i].ID); old != nil {
 			msg.machines[i].Snap = old.Snap
 		}
 	}
-	m.fleet.machines = msg.machines
-	if m.fleet.selected != "" && m.remoteWorkspace(m.fleet.selected) == nil {
-		m.fleet.selected = "" // its machine was removed or disabled, or the workspace closed
+	f.machines = msg.machines
+	if f.selected != "" && f.remoteWorkspace(f.selected) == nil {
+		f.selected = "" // its machine was removed or disabled, or the workspace closed
 	}
 	return next
 }
 
 // fleetChanged reads the fleet now, and once more fleetSettle after the
 // first event of a burst.
-func (m *model) fleetChanged() tea.Cmd {
-	read := m.fetchFleet()
-	if m.fleet.settling || read == nil && !m.fleet.stale {
+func (f *fleetView) changed() tea.Cmd {
+	read := f.fetch()
+	if f.settling || read == nil && !f.stale {
 		return read
 	}
-	m.fleet.settling = true
+	f.settling = true
 	return tea.Batch(read, tea.Tick(fleetSettle, func(time.Time) tea.Msg { return fleetSettled{} }))
 }
 
 // machine is the saved machine with this id, or nil.
-func (m *model) machine(id string) *fleetMachine {
-	for i := range m.fleet.machines {
-		if m.fleet.machines[i].ID == id {
-			return &m.fleet.machines[i]
+func (f *fleetView) machine(id string) *fleetMachine {
+	for i := range f.machines {
+		if f.machines[i].ID == id {
+			return &f.machines[i]
 		}
 	}
 	return nil
 }
 
 // remoteWorkspace is the machine a qualified workspace id lives on, or nil.
-func (m *model) remoteWorkspace(id string) *fleetMachine {
-	for i := range m.fleet.machines {
-		fm := &m.fleet.machines[i]
+func (f *fleetView) remoteWorkspace(id string) *fleetMachine {
+	for i := range f.machines {
+		fm := &f.machines[i]
 		if fm.Snap != nil && slices.ContainsFunc(fm.Snap.Workspaces, func(w protocol.WorkspaceInfo) bool { return w.WorkspaceID == id }) {
 			return fm
 		}
@@ -223,41 +257,41 @@ func machineStateText(fm fleetMachine) string {
 
 // machineEntries are the machines' sections of the spaces list: a header
 // entry per machine, then one entry per workspace with its agents under it.
-func (m *model) machineEntries() []spaceEntry {
+func (sb *sidebar) machineEntries() []spaceEntry {
 	var entries []spaceEntry
-	gap := m.ui.Sidebar.Spaces.RowGap
-	for _, fm := range m.fleet.machines {
+	gap := sb.h.uiConfig().Sidebar.Spaces.RowGap
+	for _, fm := range sb.h.fleet().machines {
 		dim := fm.State != machineOnline
 		chevron := "▾ "
-		if m.fleet.folded[fm.ID] {
+		if sb.h.fleet().folded[fm.ID] {
 			chevron = "▸ "
 		}
 		header := sideItem{x: 1, kind: "machine", id: fm.ID, segs: []seg{
-			{text: chevron + fm.Label, st: m.theme.header}, {text: machineStateText(fm), st: m.theme.dim},
+			{text: chevron + fm.Label, st: sb.h.th().header}, {text: machineStateText(fm), st: sb.h.th().dim},
 		}}
-		entries = append(entries, spaceEntry{id: "machine:" + fm.ID, rows: []sideItem{m.dimItem(header, dim)}, gap: 0})
-		if fm.Snap == nil || m.fleet.folded[fm.ID] {
+		entries = append(entries, spaceEntry{id: "machine:" + fm.ID, rows: []sideItem{dimItem(header, dim, sb.h.th())}, gap: 0})
+		if fm.Snap == nil || sb.h.fleet().folded[fm.ID] {
 			continue
 		}
 		for _, w := range fm.Snap.Workspaces {
 			e := spaceEntry{id: w.WorkspaceID, gap: gap}
-			on := m.fleet.selected == w.WorkspaceID
-			for i, row := range m.spaceRows(w, false) { // a machine's list is flat
+			on := sb.h.fleet().selected == w.WorkspaceID
+			for i, row := range sb.spaceRows(w, false) { // a machine's list is flat
 				x := 2
 				if i > 0 {
 					x += 2
 				}
 				it := sideItem{y: i, x: x, kind: "remote-workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: on}
-				e.rows = append(e.rows, m.dimItem(it, dim))
+				e.rows = append(e.rows, dimItem(it, dim, sb.h.th()))
 			}
 			for _, a := range fm.Snap.Agents {
 				if a.WorkspaceID != w.WorkspaceID {
 					continue
 				}
-				icon, ist := m.statusIcon(a.AgentStatus)
-				row := []seg{{text: icon, st: ist, icon: true}, {text: fm.Label, st: m.theme.name}, {text: agentLabel(a)}}
+				icon, ist := sb.h.th().statusIcon(a.AgentStatus)
+				row := []seg{{text: icon, st: ist, icon: true}, {text: fm.Label, st: sb.h.th().name}, {text: agentLabel(a)}}
 				it := sideItem{y: len(e.rows), x: 4, kind: "remote-agent", id: a.PaneID, segs: row, status: a.AgentStatus}
-				e.rows = append(e.rows, m.dimItem(it, dim))
+				e.rows = append(e.rows, dimItem(it, dim, sb.h.th()))
 			}
 			entries = append(entries, e)
 		}
@@ -267,13 +301,13 @@ func (m *model) machineEntries() []spaceEntry {
 
 // dimItem draws a row of a machine that is not online in the theme's dim
 // colour, icons and all: it is the last known state, not the live one.
-func (m *model) dimItem(it sideItem, dim bool) sideItem {
+func dimItem(it sideItem, dim bool, th *theme) sideItem {
 	if !dim {
 		return it
 	}
 	segs := make([]seg, len(it.segs))
 	for i, s := range it.segs {
-		s.st = m.theme.dim
+		s.st = th.dim
 		segs[i] = s
 	}
 	it.segs, it.dim = segs, true
@@ -282,18 +316,18 @@ func (m *model) dimItem(it sideItem, dim bool) sideItem {
 
 // toggleMachine folds or unfolds a machine's section (a click on its
 // header), as a worktree group folds.
-func (m *model) toggleMachine(id string) {
-	if m.fleet.folded == nil {
-		m.fleet.folded = map[string]bool{}
+func (f *fleetView) toggle(id string) {
+	if f.folded == nil {
+		f.folded = map[string]bool{}
 	}
-	m.fleet.folded[id] = !m.fleet.folded[id]
+	f.folded[id] = !f.folded[id]
 }
 
-// remoteWorkspaceIDs are the unfolded machines' workspaces in sidebar order.
-func (m *model) remoteWorkspaceIDs() []string {
+// workspaceIDs are the unfolded machines' workspaces in sidebar order.
+func (f *fleetView) workspaceIDs() []string {
 	var ids []string
-	for _, fm := range m.fleet.machines {
-		if fm.Snap != nil && !m.fleet.folded[fm.ID] {
+	for _, fm := range f.machines {
+		if fm.Snap != nil && !f.folded[fm.ID] {
 			for _, w := range fm.Snap.Workspaces {
 				ids = append(ids, w.WorkspaceID)
 			}
@@ -306,15 +340,15 @@ func (m *model) remoteWorkspaceIDs() []string {
 // left where it is.
 func (m *model) chooseRemote(id string) {
 	m.fleet.selected = id
-	m.followFocusedSpace()
+	m.side.followFocusedSpace()
 }
 
-// remoteWorkspaceOf is the workspace a remote sidebar row belongs to.
-func (m *model) remoteWorkspaceOf(it sideItem) string {
+// workspaceOf is the workspace a remote sidebar row belongs to.
+func (f *fleetView) workspaceOf(it sideItem) string {
 	if it.kind == "remote-workspace" {
 		return it.id
 	}
-	for _, fm := range m.fleet.machines {
+	for _, fm := range f.machines {
 		if fm.Snap == nil {
 			continue
 		}
@@ -329,14 +363,14 @@ func (m *model) remoteWorkspaceOf(it sideItem) string {
 
 // machineRail are the machines' workspaces in the collapsed sidebar's
 // rail, after the local ones: an icon each, dimmed when not online.
-func (m *model) machineRail() []sideItem {
+func (f *fleetView) rail() []sideItem {
 	var items []sideItem
-	for _, fm := range m.fleet.machines {
-		if fm.Snap == nil || m.fleet.folded[fm.ID] {
+	for _, fm := range f.machines {
+		if fm.Snap == nil || f.folded[fm.ID] {
 			continue
 		}
 		for _, w := range fm.Snap.Workspaces {
-			items = append(items, sideItem{kind: "remote-workspace", id: w.WorkspaceID, status: w.AgentStatus, on: m.fleet.selected == w.WorkspaceID, dim: fm.State != machineOnline})
+			items = append(items, sideItem{kind: "remote-workspace", id: w.WorkspaceID, status: w.AgentStatus, on: f.selected == w.WorkspaceID, dim: fm.State != machineOnline})
 		}
 	}
 	return items

@@ -122,13 +122,13 @@ const twoMachinesSnapshot = `{"type":"session_snapshot","snapshot":{"workspaces"
 func fleetModel(t *testing.T, f *fleetServer) *model {
 	t.Helper()
 	m, _ := viewModel(t)
-	m.height, m.split = 40, 0.8
+	m.height, m.side.split = 40, 0.8
 	a, b := net.Pipe()
 	go f.serve(b)
 	t.Cleanup(func() { a.Close(); b.Close() })
 	conn := newRPCConn(a, nil)
 	m.link = &link{req: conn, scr: conn, send: func(tea.Msg) {}}
-	if cmd := m.applyFleet(m.fetchFleet()().(fleetMsg)); cmd == nil {
+	if cmd := m.fleet.apply(m.fleet.fetch()().(fleetMsg)); cmd == nil {
 		t.Fatal("no next fleet read scheduled")
 	}
 	return m
@@ -206,7 +206,7 @@ func TestFleet_OfflineMachineKeepsItsLastKnownWorkspaces(t *testing.T) {
 	f.mu.Lock()
 	f.snapshot = `{"type":"session_snapshot","snapshot":{},"machines":[{"machine":{"id":"m-00000002","label":"gpu"},"state":"offline","stale":true}]}`
 	f.mu.Unlock()
-	m.applyFleet(m.fetchFleet()().(fleetMsg))
+	m.fleet.apply(m.fleet.fetch()().(fleetMsg))
 	sideRow(t, m, "1 train")
 	sideRow(t, m, "1 api")
 }
@@ -221,8 +221,8 @@ func TestFleet_OfflineWorkspaceRefusesInput(t *testing.T) {
 	}
 	m.update(keyRunes("x"))
 	m.flushInput()
-	if len(m.input) != 0 || len(f.requests("pane.send_text")) != 0 {
-		t.Fatalf("input went somewhere: queued %v, sent %v", m.input, f.requests("pane.send_text"))
+	if len(m.input.pending) != 0 || len(f.requests("pane.send_text")) != 0 {
+		t.Fatalf("input went somewhere: queued %v, sent %v", m.input.pending, f.requests("pane.send_text"))
 	}
 	if !strings.Contains(m.toast.text, "gpu is offline") || !strings.Contains(ansi.Strip(render(m)), "gpu is offline: input not sent") {
 		t.Fatalf("toast = %q, not shown:\n%s", m.toast.text, ansi.Strip(render(m)))
@@ -265,7 +265,7 @@ func TestFleet_EventsDriveTheReads(t *testing.T) {
 	m := fleetModel(t, f)
 	m.link.fleetEvents.Store(true)
 	reads := len(f.requests("machine.list"))
-	first := m.fetchFleet()
+	first := m.fleet.fetch()
 	if first == nil || !m.fleet.fetching {
 		t.Fatal("no read started")
 	}
@@ -277,7 +277,7 @@ func TestFleet_EventsDriveTheReads(t *testing.T) {
 			t.Fatalf("event %d of the burst: cmd %v, settling %v, stale %v", i, cmd != nil, m.fleet.settling, m.fleet.stale)
 		}
 	}
-	again := m.applyFleet(first().(fleetMsg))
+	again := m.fleet.apply(first().(fleetMsg))
 	if again == nil {
 		t.Fatal("the events during the read were dropped")
 	}
@@ -285,10 +285,10 @@ func TestFleet_EventsDriveTheReads(t *testing.T) {
 	// not one more per read.
 	last := again().(fleetMsg)
 	m.fleet.tick = false // the timer the model's first read armed has fired
-	if cmd := m.applyFleet(last); cmd == nil || !m.fleet.tick {
+	if cmd := m.fleet.apply(last); cmd == nil || !m.fleet.tick {
 		t.Fatal("no periodic read while machines are saved")
 	}
-	if cmd := m.applyFleet(last); cmd != nil {
+	if cmd := m.fleet.apply(last); cmd != nil {
 		t.Fatal("a second periodic timer")
 	}
 	if n := len(f.requests("machine.list")) - reads; n != 2 {
@@ -312,14 +312,14 @@ func TestFleet_UnknownMethodShowsNoSectionsAndNoError(t *testing.T) {
 		go f.serve(b)
 		t.Cleanup(func() { a.Close(); b.Close() })
 		m.link = &link{req: newRPCConn(a, nil)}
-		msg := m.fetchFleet()().(fleetMsg)
-		if cmd := m.applyFleet(msg); cmd != nil {
+		msg := m.fleet.fetch()().(fleetMsg)
+		if cmd := m.fleet.apply(msg); cmd != nil {
 			t.Fatalf("%s: the fleet is read again", code)
 		}
 		if !m.fleet.unsupported || m.toast.text != "" {
 			t.Fatalf("%s: unsupported %v, toast %q", code, m.fleet.unsupported, m.toast.text)
 		}
-		for _, it := range m.sidebarItems() {
+		for _, it := range m.side.sidebarItems() {
 			if strings.HasPrefix(it.kind, "machine") || strings.HasPrefix(it.kind, "remote") {
 				t.Fatalf("%s: a machine row %+v", code, it)
 			}
@@ -353,7 +353,7 @@ func TestFleet_MachineHeaderFoldsItsSection(t *testing.T) {
 	if strings.Contains(ansi.Strip(render(m)), "1 api") {
 		t.Fatal("a folded machine still lists its workspaces")
 	}
-	if ids := m.remoteWorkspaceIDs(); len(ids) != 1 || ids[0] != "gpu/w1" {
+	if ids := m.fleet.workspaceIDs(); len(ids) != 1 || ids[0] != "gpu/w1" {
 		t.Fatalf("navigation goes through %v", ids)
 	}
 	m.update(click)
@@ -363,7 +363,7 @@ func TestFleet_MachineHeaderFoldsItsSection(t *testing.T) {
 func TestFleet_ChosenRemoteWorkspaceIsScrolledIntoView(t *testing.T) {
 	f := &fleetServer{list: twoMachinesList, snapshot: twoMachinesSnapshot}
 	m := fleetModel(t, f)
-	m.height, m.split = 21, 0.5
+	m.height, m.side.split = 21, 0.5
 	for i := 3; i <= 9; i++ { // more local workspaces than the spaces' body holds
 		id := "w" + strconv.Itoa(i)
 		m.snap.Workspaces = append(m.snap.Workspaces, protocol.WorkspaceInfo{WorkspaceID: id, Number: i, Label: "local" + id, TabCount: 1})
@@ -383,7 +383,7 @@ func TestFleet_RailListsMachineWorkspacesAndTakesClicks(t *testing.T) {
 	m := fleetModel(t, f)
 	m.sidebar, m.ui.SidebarCollapsedMode = false, "compact"
 	var ys []int
-	for _, it := range m.railItems() {
+	for _, it := range m.side.railItems() {
 		if it.kind == "remote-workspace" {
 			ys = append(ys, it.y)
 		}
@@ -398,5 +398,84 @@ func TestFleet_RailListsMachineWorkspacesAndTakesClicks(t *testing.T) {
 	m.update(tea.MouseMsg{X: 1, Y: 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
 	if m.fleet.selected != "build/w1" {
 		t.Fatalf("a click on build's icon selected %q", m.fleet.selected)
+	}
+}
+
+// fakeFleetHost is the client as the fleet sees it: machine.list and the
+// fleet snapshot answered from fields (or machine.list refused), and
+// whether the event subscription carries the fleet's events.
+type fakeFleetHost struct {
+	list    []protocol.MachineInfo
+	snaps   map[string]*protocol.SessionSnapshot
+	refuse  bool
+	evented bool
+}
+
+func (h *fakeFleetHost) fleetEvented() bool { return h.evented }
+func (h *fakeFleetHost) rpc() rpcFunc {
+	return func(method string, _, out any) error {
+		switch method {
+		case "machine.list":
+			if h.refuse {
+				return &protocol.Error{Code: protocol.CodeUnknownMethod, Message: method}
+			}
+			out.(*protocol.MachineList).Machines = h.list
+		case "session.snapshot":
+			res := out.(*fleetSnapshotResult)
+			for id, s := range h.snaps {
+				res.Machines = append(res.Machines, struct {
+					Machine  protocol.MachineRef       `json:"machine"`
+					Snapshot *protocol.SessionSnapshot `json:"snapshot,omitempty"`
+				}{protocol.MachineRef{ID: id}, s})
+			}
+		}
+		return nil
+	}
+}
+
+// The fleet on its own: a read keeps the enabled machines with their
+// sessions; a machine gone offline and missing from the next answer keeps
+// its last session; its workspaces list and fold; a chosen workspace that
+// disappears is let go; a server whose events carry the fleet is not
+// polled once it has no machines; one without machine.list turns it off.
+func TestFleetView_OnItsOwn(t *testing.T) {
+	snap := &protocol.SessionSnapshot{Workspaces: []protocol.WorkspaceInfo{{WorkspaceID: "gpu/w1", Label: "train"}},
+		Agents: []protocol.AgentInfo{{PaneID: "gpu/w1:p1", WorkspaceID: "gpu/w1"}}}
+	h := &fakeFleetHost{evented: true,
+		list:  []protocol.MachineInfo{{ID: "gpu", Label: "gpu", Enabled: true, State: machineOnline}, {ID: "off", Enabled: false}},
+		snaps: map[string]*protocol.SessionSnapshot{"gpu": snap}}
+	f := &fleetView{host: h}
+	f.apply(f.fetch()().(fleetMsg))
+	if len(f.machines) != 1 || f.machine("gpu") == nil || f.remoteWorkspace("gpu/w1") != f.machine("gpu") {
+		t.Fatalf("machines %+v", f.machines)
+	}
+	if ids := f.workspaceIDs(); len(ids) != 1 || ids[0] != "gpu/w1" || f.workspaceOf(sideItem{kind: "remote-agent", id: "gpu/w1:p1"}) != "gpu/w1" {
+		t.Fatalf("workspaces %v", ids)
+	}
+	f.selected = "gpu/w1"
+	if r := f.rail(); len(r) != 1 || !r[0].on || r[0].dim {
+		t.Fatalf("rail %+v", r)
+	}
+	f.toggle("gpu")
+	if len(f.workspaceIDs()) != 0 || len(f.rail()) != 0 {
+		t.Fatal("a folded machine still lists its workspaces")
+	}
+	f.toggle("gpu")
+
+	h.list[0].State, h.snaps = "offline", nil
+	f.tick = false
+	f.apply(f.fetch()().(fleetMsg))
+	if fm := f.machine("gpu"); fm == nil || fm.Snap == nil || f.selected != "gpu/w1" || !f.rail()[0].dim {
+		t.Fatalf("offline: %+v selected %q", fm, f.selected)
+	}
+	h.list = nil
+	f.tick = false
+	if next := f.apply(f.fetch()().(fleetMsg)); next != nil || f.selected != "" {
+		t.Fatalf("no machines: next %v selected %q", next != nil, f.selected)
+	}
+	h.refuse = true
+	f.apply(f.fetch()().(fleetMsg))
+	if !f.unsupported || f.fetch() != nil {
+		t.Fatal("a server without machine.list is still read")
 	}
 }

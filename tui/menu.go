@@ -93,44 +93,6 @@ func passthroughMods(s string) (ctrl, alt, ok bool) {
 	return ctrl, alt, true
 }
 
-// rightClickToPane says whether a right press on pane id's inside goes to
-// its program, and which modifiers come off it on the way.
-func (m *model) rightClickToPane(ev tea.MouseMsg, id string) (pass rightPass, ok bool) {
-	s := m.screens[id]
-	if s == nil || !s.modes.Mouse {
-		return pass, false // the program did not ask for the mouse: the menu
-	}
-	if ctrl, alt, set := passthroughMods(m.ui.RightClickPassthroughModifier); set && ev.Ctrl == ctrl && ev.Alt == alt && !ev.Shift {
-		return rightPass{paneID: id, ctrl: ctrl, alt: alt}, true
-	}
-	if !ev.Ctrl && !ev.Alt && !ev.Shift && s.modes.RightClickPane {
-		return rightPass{paneID: id}, true
-	}
-	return pass, false
-}
-
-// passRight sends a mouse event of the right-click gesture to its pane.
-func (m *model) passRight(ev tea.MouseMsg) {
-	p := m.rightPass
-	if ev.Action == tea.MouseActionRelease {
-		m.rightPass = nil
-	}
-	r, ok := m.paneInside(p.paneID)
-	s := m.screens[p.paneID]
-	if !ok || s == nil || !s.modes.Mouse {
-		return
-	}
-	if p.ctrl {
-		ev.Ctrl = false
-	}
-	if p.alt {
-		ev.Alt = false
-	}
-	if seq := encodeMouse(ev, max(ev.X-r.X, 0), max(ev.Y-r.Y, 0), s.modes.MouseSGR); seq != nil {
-		m.sendBytes(p.paneID, seq)
-	}
-}
-
 // openPaneMenu opens pane id's menu at the click.
 func (m *model) openPaneMenu(ev tea.MouseMsg, id string) {
 	menu := &menuState{kind: menuPane, id: id, x: ev.X, y: ev.Y, items: []string{itemRenamePane}, title: " " + id + " "}
@@ -164,9 +126,9 @@ func (m *model) openWorkspaceMenu(ev tea.MouseMsg, id string) {
 		wt := w.Worktree
 		switch {
 		case wt != nil && wt.IsLinkedWorktree:
-		case wt != nil && m.worktreeGroups()[wt.RepoKey] == id:
+		case wt != nil && m.side.worktreeGroups()[wt.RepoKey] == id:
 			fold := itemCollapse
-			if m.collapsed[wt.RepoKey] {
+			if m.side.collapsed[wt.RepoKey] {
 				fold = itemExpand
 			}
 			menu.items = []string{itemRename, itemCloseGroup, itemNewWorktree, fold}
@@ -179,7 +141,7 @@ func (m *model) openWorkspaceMenu(ev tea.MouseMsg, id string) {
 
 // openMenu shows a menu; keys go to it until it closes.
 func (m *model) openMenu(menu *menuState) {
-	m.menu, m.mode, m.msel = menu, modeMenu, nil
+	m.menu, m.mode, m.msel.sel = menu, modeMenu, nil
 }
 
 func (m *model) closeMenu() {
@@ -189,38 +151,43 @@ func (m *model) closeMenu() {
 	}
 }
 
-// menuRect is the open menu's frame in window cells: as wide as its
-// longest item and a margin (at least 14), placed at the click and moved
-// in to fit the window.
-func (m *model) menuRect() (x, y, w, h int) {
-	for _, it := range m.menu.items {
+// rect is the menu's frame in a window winW×winH: as wide as its longest
+// item and a margin (at least 14), placed at the click and moved in to
+// fit the window.
+func (mn *menuState) rect(winW, winH int) (x, y, w, h int) {
+	for _, it := range mn.items {
 		w = max(w, textWidth(it))
 	}
-	w = min(max(w+4, textWidth(m.menu.title)+4, 14), max(m.width, 1))
-	h = min(len(m.menu.items)+2, max(m.height, 1))
-	x = max(min(m.menu.x, m.width-w), 0)
-	y = max(min(m.menu.y, m.height-h), 0)
+	w = min(max(w+4, textWidth(mn.title)+4, 14), max(winW, 1))
+	h = min(len(mn.items)+2, max(winH, 1))
+	x = max(min(mn.x, winW-w), 0)
+	y = max(min(mn.y, winH-h), 0)
 	return x, y, w, h
 }
 
-// menuItemAt is the item at window cell (x, y), or -1.
-func (m *model) menuItemAt(x, y int) int {
-	mx, my, w, h := m.menuRect()
+// itemAt is the item at window cell (x, y), or -1.
+func (mn *menuState) itemAt(x, y, winW, winH int) int {
+	mx, my, w, h := mn.rect(winW, winH)
 	if x <= mx || x >= mx+w-1 || y <= my || y >= my+h-1 {
 		return -1
 	}
-	if i := y - my - 1; i < len(m.menu.items) {
+	if i := y - my - 1; i < len(mn.items) {
 		return i
 	}
 	return -1
 }
 
-func (m *model) drawMenu(c *canvas) {
-	if m.menu == nil {
+func (mn *menuState) draw(c *canvas, winW, winH int, th *theme) {
+	if mn == nil {
 		return
 	}
-	x, y, w, h := m.menuRect()
-	m.drawListBox(c, x, y, w, h, m.menu.title, m.menu.items, m.menu.sel, h-2)
+	x, y, w, h := mn.rect(winW, winH)
+	th.listBox(c, x, y, w, h, mn.title, mn.items, mn.sel, h-2)
+}
+
+// move moves the selection by step, around the ends.
+func (mn *menuState) move(step int) {
+	mn.sel = (mn.sel + step + len(mn.items)) % len(mn.items)
 }
 
 func (m *model) menuKey(k tea.KeyMsg) tea.Cmd {
@@ -228,9 +195,9 @@ func (m *model) menuKey(k tea.KeyMsg) tea.Cmd {
 	case "esc", "ctrl+c", "q":
 		m.closeMenu()
 	case "up", "k":
-		m.menu.sel = (m.menu.sel + len(m.menu.items) - 1) % len(m.menu.items)
+		m.menu.move(-1)
 	case "down", "j":
-		m.menu.sel = (m.menu.sel + 1) % len(m.menu.items)
+		m.menu.move(1)
 	case "enter":
 		return m.chooseMenu(m.menu.sel)
 	}
@@ -240,7 +207,7 @@ func (m *model) menuKey(k tea.KeyMsg) tea.Cmd {
 // menuMouse handles a mouse event while the menu is open; false lets it
 // through (a right press elsewhere opens the menu there).
 func (m *model) menuMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
-	i := m.menuItemAt(ev.X, ev.Y)
+	i := m.menu.itemAt(ev.X, ev.Y, m.width, m.height)
 	if ev.Action == tea.MouseActionPress && (ev.Button == tea.MouseButtonLeft || ev.Button == tea.MouseButtonMiddle || ev.Button == tea.MouseButtonRight) {
 		m.eatRelease = true // a wheel notch has no release
 	}
@@ -292,13 +259,13 @@ func (m *model) chooseMenu(i int) tea.Cmd {
 			return m.askCloseTab(id)
 		}
 	case menuGlobal:
-		return m.globalMenuItem(menu.items[i])
+		return m.tasks.menuItem(menu.items[i])
 	case menuWorkspace:
 		switch menu.items[i] {
 		case itemRename:
 			m.startRename("workspace", "workspace.rename", id, m.workspaceLabel(id))
 		case itemClose:
-			return m.askClose(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
+			return m.confirm.ask(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
 		case itemCloseGroup:
 			var panes []string
 			key := m.repoKey(id)
@@ -307,11 +274,11 @@ func (m *model) chooseMenu(i int) tea.Cmd {
 					panes = append(panes, m.panesOf("", w.WorkspaceID)...)
 				}
 			}
-			return m.askClose(closeReq{what: "workspace group", method: "workspace.close", params: protocol.WorkspaceCloseParams{WorkspaceID: id, CloseGroup: true}}, panes)
+			return m.confirm.ask(closeReq{what: "workspace group", method: "workspace.close", params: protocol.WorkspaceCloseParams{WorkspaceID: id, CloseGroup: true}}, panes)
 		case itemNewWorktree:
-			m.startWorktreePrompt(id)
+			m.rename.startWorktree(id)
 		case itemCollapse, itemExpand:
-			m.toggleGroup(m.repoKey(id)) // as a click on the group's chevron does
+			m.side.toggleGroup(m.repoKey(id)) // as a click on the group's chevron does
 		}
 	}
 	return nil
@@ -359,7 +326,7 @@ func (m *model) paneMenuItem(menu *menuState, item string) tea.Cmd {
 		m.call("pane.input.set", protocol.PaneInputSetParams{PaneID: id, RightClick: to})
 	case itemClosePane:
 		m.call("pane.focus", protocol.PaneTarget{PaneID: id})
-		return m.askClose(closeReq{what: "pane", method: "pane.close", params: protocol.PaneTarget{PaneID: id}}, []string{id})
+		return m.confirm.ask(closeReq{what: "pane", method: "pane.close", params: protocol.PaneTarget{PaneID: id}}, []string{id})
 	}
 	return nil
 }

@@ -6,7 +6,9 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -34,7 +36,7 @@ func rightPress(x, y int) tea.MouseMsg {
 
 // queued is the input waiting for a pane.
 func queued(m *model, id string) string {
-	for _, in := range m.input {
+	for _, in := range m.input.pending {
 		if in.paneID == id {
 			return string(in.b)
 		}
@@ -74,10 +76,10 @@ func TestMenu_RightClickGoesToMenuOrProgram(t *testing.T) {
 	m.Update(ev)
 	ev.Action = tea.MouseActionRelease
 	m.Update(ev)
-	if got, want := queued(m, "w1:p2"), "\x1b[<2;6;4M\x1b[<34;7;4M\x1b[<2;7;4m"; got != want || m.menu != nil || m.rightPass != nil {
-		t.Fatalf("ctrl+right: input %q, want %q; menu %+v pass %+v", got, want, m.menu, m.rightPass)
+	if got, want := queued(m, "w1:p2"), "\x1b[<2;6;4M\x1b[<34;7;4M\x1b[<2;7;4m"; got != want || m.menu != nil || m.panes.pass != nil {
+		t.Fatalf("ctrl+right: input %q, want %q; menu %+v pass %+v", got, want, m.menu, m.panes.pass)
 	}
-	m.input = nil
+	m.input.pending = nil
 
 	// alt is not the modifier: the menu.
 	ev = rightPress(60, 5)
@@ -95,7 +97,7 @@ func TestMenu_RightClickGoesToMenuOrProgram(t *testing.T) {
 		t.Fatalf("right_click pane: input %q menu %+v", got, m.menu)
 	}
 	m.Update(tea.MouseMsg{X: 60, Y: 5, Button: tea.MouseButtonRight, Action: tea.MouseActionRelease})
-	m.input = nil
+	m.input.pending = nil
 	m.Update(rightPress(54, 5)) // the left border
 	if m.mode != modeMenu || queued(m, "w1:p2") != "" || !strings.Contains(strings.Join(m.menu.items, ","), itemClicksHerdr) {
 		t.Fatalf("frame click: mode %v input %q menu %+v", m.mode, queued(m, "w1:p2"), m.menu)
@@ -117,7 +119,7 @@ func TestMenu_PlacedInWindowAndKeysChoose(t *testing.T) {
 	f := &fakeServer{}
 	m, _ := testModel(t, f)
 	m.Update(rightPress(83, 20))
-	x, y, w, h := m.menuRect()
+	x, y, w, h := m.menu.rect(m.width, m.height)
 	if x+w > m.width || y+h > m.height || x < 0 || y < 0 {
 		t.Fatalf("menu at %d,%d %dx%d leaves the %dx%d window", x, y, w, h, m.width, m.height)
 	}
@@ -157,7 +159,7 @@ func TestMenu_ClickReleaseStaysWithTheMenu(t *testing.T) {
 	p2.modes.Mouse, p2.modes.MouseSGR = true, true
 	m.Update(rightPress(60, 5))
 	m.Update(tea.MouseMsg{X: 60, Y: 5, Button: tea.MouseButtonRight, Action: tea.MouseActionRelease})
-	x, y, _, _ := m.menuRect()
+	x, y, _, _ := m.menu.rect(m.width, m.height)
 	m.Update(tea.MouseMsg{X: x + 3, Y: y + 1, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}) // Rename pane
 	m.Update(tea.MouseMsg{X: x + 3, Y: y + 1, Button: tea.MouseButtonLeft, Action: tea.MouseActionRelease})
 	if m.mode != modeRename || m.rename.id != "w1:p2" {
@@ -202,17 +204,41 @@ func TestMenu_WorkspaceMenus(t *testing.T) {
 
 	m.openWorkspaceMenu(tea.MouseMsg{X: 2, Y: 1}, "w1")
 	m.chooseMenu(3) // Collapse
-	if !m.collapsed["r"] || items("w1") != "Rename,Close group,New worktree,Expand" {
-		t.Errorf("collapse: collapsed %v", m.collapsed)
+	if !m.side.collapsed["r"] || items("w1") != "Rename,Close group,New worktree,Expand" {
+		t.Errorf("collapse: collapsed %v", m.side.collapsed)
 	}
 	m.openWorkspaceMenu(tea.MouseMsg{X: 2, Y: 1}, "w1")
 	m.chooseMenu(2) // New worktree: its branch asked first
-	if cmd := m.renameKey(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil {
+	if cmd := m.rename.key(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil {
 		cmd()
 	}
 	waitFor(t, "worktree.create", func() bool { return len(f.requests("worktree.create")) == 1 })
 	var p protocol.WorktreeCreateParams
 	if err := json.Unmarshal(f.requests("worktree.create")[0].Params, &p); err != nil || p.WorkspaceID == nil || *p.WorkspaceID != "w1" || !p.Focus {
 		t.Errorf("worktree.create params %+v, %v", p, err)
+	}
+}
+
+// A menu on its own: it is moved in to fit the window, the cell under an
+// item is that item and its border is none, the selection wraps around,
+// and it draws its items with the selected one marked.
+func TestMenuState_OnItsOwn(t *testing.T) {
+	mn := &menuState{x: 70, y: 20, items: []string{"Split right", "Split down", "Zoom"}, title: " w1:p1 "}
+	x, y, w, h := mn.rect(80, 24)
+	if x+w > 80 || y+h > 24 || w != 15 || h != 5 {
+		t.Fatalf("rect %d,%d %dx%d in 80x24", x, y, w, h)
+	}
+	if mn.itemAt(x+2, y+2, 80, 24) != 1 || mn.itemAt(x, y+2, 80, 24) != -1 || mn.itemAt(x+2, y, 80, 24) != -1 {
+		t.Fatal("itemAt: the second row is not item 1, or a border is an item")
+	}
+	mn.move(-1)
+	if mn.sel != 2 {
+		t.Fatalf("up from the first: sel %d", mn.sel)
+	}
+	c := newCanvas(80, 24)
+	th := newTheme(config.Default(), true)
+	mn.draw(c, 80, 24, th)
+	if row := ansi.Strip(strings.Split(c.String(), "\n")[y+3]); !strings.Contains(row, "Zoom") || c.cells[(y+3)*80+x+1].st != th.selected {
+		t.Fatalf("row %q is not the selected Zoom", row)
 	}
 }

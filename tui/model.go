@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"errors"
 	"io"
 	"slices"
 	"strings"
@@ -103,27 +102,18 @@ type model struct {
 	theme *theme
 	// view is the server's agent view as last asked (agents.go).
 	view protocol.AgentViewList
-	// Notifications (notify.go) and sounds (sound.go).
-	sound     config.Sound
-	configDir string // where relative sound paths start
-	corner    *cornerToast
-	diags     []string // config problems shown after attaching (diagnostics.go)
-	git       gitState // sidebar git marks (git.go)
-	// collapsed are the folded worktree groups, by repo key, and
-	// sessionWidth the sidebar width the session keeps (0: config.toml's);
-	// both are session.json's (uistate.go).
-	collapsed    map[string]bool
+	// notes delivers notifications (notify.go) and plays sounds (sound.go).
+	notes notifier
+	diags []string // config problems shown after attaching (diagnostics.go)
+	git   gitMarks // sidebar git marks (git.go)
+	// sessionWidth is the sidebar width the session keeps (0:
+	// config.toml's; session.json's, uistate.go).
 	sessionWidth int
-	// split is the session's section split (0: Herdr's default), and
-	// spaceScroll the first space the list shows, followed the focused
-	// space it last scrolled to; sideDrag is a drag of the divider or
-	// the sidebar's border (sections.go).
-	split          float64
-	spaceScroll    int
-	followed       string
-	sideDrag       *sideDrag
-	saidNoNotifier bool
-	tones          *toneFiles
+	// side is the sidebar (sidebar.go), tabs the tab bar (view.go).
+	side sidebar
+	tabs tabBar
+	// panes draws the focused tab's panes (view.go).
+	panes paneView
 	// getenv reads the client's environment (os.Getenv; a fake in tests).
 	getenv func(string) string
 	// socket is the server's, for [[keys.command]]s.
@@ -146,10 +136,9 @@ type model struct {
 	popup *popupView
 	// fleet is the saved machines and their sessions (machines.go);
 	// remote the connection showing a remote workspace's pane (remote.go).
-	fleet     fleetState
-	tasks     taskState // the task dock, board and activity modal (tasks.go)
-	remote    *remoteLink
-	remoteGen int
+	fleet  fleetView
+	tasks  taskPanel  // the task dock, board and activity modal (tasks.go)
+	remote remoteView // a remote workspace shown (remote.go)
 
 	width, height int
 	sidebar       bool
@@ -157,23 +146,19 @@ type model struct {
 	lastActive    time.Time
 
 	mode   mode
-	rename renameState
-	picker pickerState
-	copy   copyState
+	rename labelPrompt     // the label prompt (prompt.go)
+	picker workspacePicker // the workspace picker (nav.go)
+	copy   copyMode        // copy mode (copy.go)
 	// copyRPC is how copy mode calls the server (nil: the request
 	// connection; a fake in tests).
 	copyRPC  rpcFunc
-	confirm  closeReq
-	settings settingsState
+	confirm  closeConfirm   // the question before a close (nav.go)
+	settings settingsScreen // the settings screen (settings.go)
 	// confirmClose asks before closing a program ([ui] confirm_close).
 	confirmClose bool
 	// copyOnSelect copies a mouse selection when it ends ([ui] copy_on_select).
 	copyOnSelect bool
-	msel         *mouseSel
-	lastClick    mouseSel // the last press in a pane, for double and triple clicks
-	// attention is the pane whose agent last became blocked or done out
-	// of sight (prefix o goes there).
-	attention string
+	msel         mouseSelect // a mouse selection in a pane (mousesel.go)
 	// focusHistory is the focused pane and the one before (last_pane).
 	focusHistory paneHistory
 	// The session chooser, the command prompt, the layout cycle (herdrcmd.go).
@@ -181,17 +166,13 @@ type model struct {
 	// wantWorkspace is the workspace this client last focused, until a
 	// snapshot shows it focused.
 	wantWorkspace string
-	toast         toastLine                       // the tab bar's message (toast.go)
-	statuses      map[string]protocol.AgentStatus // last seen, for toasts; nil before the first snapshot
-	drag          *dragState
+	toast         toastLine // the tab bar's message (toast.go)
 	title         string
 	// customTitle is the window title set through client.window_title.set.
 	customTitle string
 
-	// menu is the open right-click menu, rightPass a right-button
-	// gesture going to a program (menu.go).
-	menu      *menuState
-	rightPass *rightPass
+	// menu is the open right-click menu (menu.go).
+	menu *menuState
 	// eatRelease: the menu took a press, and the release is its too.
 	eatRelease bool
 
@@ -209,33 +190,32 @@ type model struct {
 	// toHost are bytes for the outer terminal sent with the next frame
 	// (BEL, OSC 52).
 	toHost []byte
-	// input is what keys produced and is not sent yet, by pane, in order.
-	// A pane has at most one write in flight (inFlight); what is typed
-	// meanwhile waits here and leaves as one write when it is answered.
-	input       []paneInput
-	inFlight    map[string]bool
+	// input is what keys produced on its way to the panes (inputq.go).
+	input       inputQueue
 	drainQueued bool
 }
 
-// paneInput is bytes on their way to a pane.
-type paneInput struct {
-	paneID string
-	b      []byte
-}
-
-// renameState is the label being edited.
-type renameState struct {
-	method, id string
-	what       string // "workspace", "tab", "pane"
-	buf        []rune
-	fresh      bool // naming what was just created: empty keeps its name
-}
-
 func newModel(l *link, km *keymap, toastsOn bool) *model {
-	m := &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}, inFlight: map[string]bool{}}
+	m := &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}}
 	m.getenv = func(string) string { return "" }
 	m.ctx = context.Background()
-	m.tones = &toneFiles{}
+	// The components, each given the client through its host (host.go).
+	m.notes = notifier{tones: &toneFiles{}, host: hostOf(m)}
+	m.tasks = newTaskPanel(hostOf(m), &m.mode)
+	m.copy = copyMode{host: hostOf(m), mode: &m.mode}
+	m.settings = settingsScreen{host: hostOf(m), mode: &m.mode}
+	m.git = gitMarks{host: hostOf(m)}
+	m.fleet = fleetView{host: hostOf(m)}
+	m.remote = remoteView{host: hostOf(m)}
+	m.gfx.host = hostOf(m)
+	m.msel.host = hostOf(m)
+	m.input = inputQueue{inFlight: map[string]bool{}, host: hostOf(m)}
+	m.side = sidebar{h: hostOf(m)}
+	m.tabs = tabBar{h: hostOf(m)}
+	m.panes = paneView{h: hostOf(m)}
+	m.rename = labelPrompt{host: hostOf(m), mode: &m.mode}
+	m.picker = workspacePicker{host: hostOf(m), mode: &m.mode}
+	m.confirm = closeConfirm{host: hostOf(m), mode: &m.mode}
 	m.setConfig(config.Default(), true)
 	return m
 }
@@ -247,7 +227,7 @@ func (m *model) setConfig(cfg config.Config, truecolor bool) {
 	if m.sessionWidth > 0 {
 		m.ui.SidebarWidth = m.sessionWidth
 	}
-	m.sound = cfg.UI.Sound
+	m.notes.sound = cfg.UI.Sound
 	m.toastsOn = cfg.UI.Toast.Delivery != config.ToastOff && cfg.UI.Toast.Delivery != ""
 	m.theme = newTheme(cfg, truecolor)
 }
@@ -256,9 +236,9 @@ func (m *model) setConfig(cfg config.Config, truecolor bool) {
 func (m *model) Init() tea.Cmd {
 	m.refreshing = true
 	if len(m.diags) > 0 {
-		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet(), m.fetchTasks(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
+		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fleet.fetch(), m.tasks.fetchTasks(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
 	}
-	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet(), m.fetchTasks())
+	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fleet.fetch(), m.tasks.fetchTasks())
 }
 
 func (m *model) fetchSnapshot() tea.Cmd {
@@ -287,7 +267,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	cmd := m.update(msg)
-	if _, key := msg.(tea.KeyMsg); key && len(m.input) > 0 {
+	if _, key := msg.(tea.KeyMsg); key && m.input.waiting() {
 		// A key for a pane goes out now, from this turn: waiting for the
 		// drain cost two goroutine hand-offs before the request was even
 		// written. Keys typed while it is in flight are still coalesced
@@ -295,7 +275,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// comes in bursts nobody waits on, keeps waiting for the drain.
 		m.flushInput()
 	}
-	if rc := m.syncRemote(); rc != nil { // a remote workspace chosen, left, or its pane changed
+	if rc := m.remote.sync(); rc != nil { // a remote workspace chosen, left, or its pane changed
 		cmd = tea.Batch(cmd, rc)
 	}
 	if f, ok := msg.(frameMsg); ok && f.last && !m.drainQueued && m.out != nil {
@@ -306,78 +286,15 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.draw()
 		return m, cmd
 	}
-	if !m.drainQueued && (m.out != nil || len(m.input) > 0) {
+	if !m.drainQueued && (m.out != nil || m.input.waiting()) {
 		m.drainQueued = true
 		cmd = tea.Batch(cmd, drain)
 	}
 	return m, cmd
 }
 
-// flushInput sends what keys produced: one pane.send_text per pane and
-// burst, however many keys it held, and none to a pane whose last write
-// is not answered yet.
-func (m *model) flushInput() {
-	if len(m.input) == 0 {
-		return
-	}
-	m.claimSize(false)
-	kept := m.input[:0]
-	for _, in := range m.input {
-		if m.inFlight[in.paneID] {
-			kept = append(kept, in)
-			continue
-		}
-		m.inFlight[in.paneID] = true
-		id, b, send := in.paneID, in.b, m.link.send
-		method, params := "pane.send_text", any(protocol.PaneSendTextParams{PaneID: id, Text: string(b)})
-		if m.popup != nil && id == m.popup.st.TerminalID {
-			method, params = "popup.send_text", protocol.PopupSendTextParams{Text: string(b)}
-		}
-		m.link.req.sendThen(method, params, func(err error) {
-			if send != nil {
-				send(sentMsg{paneID: id, b: b, err: err})
-			}
-		})
-	}
-	clear(m.input[len(kept):])
-	m.input = kept
-}
-
-// retryInput is how long input refused by a pane whose program reads
-// slowly waits before it is offered again.
-const retryInput = 20 * time.Millisecond
-
-// sent takes the answer to a write: the next one may go. Input the pane
-// refused because its program has not read what it was sent yet goes back
-// in front of what was typed since, and is offered again shortly; nothing
-// typed is dropped while the pane lives.
-func (m *model) sent(msg sentMsg) tea.Cmd {
-	delete(m.inFlight, msg.paneID)
-	var pe *protocol.Error
-	if errors.As(msg.err, &pe) && pe.Code == protocol.CodePaneSendFailed && strings.Contains(pe.Message, "not reading") {
-		m.inFlight[msg.paneID] = true // held until the retry
-		return tea.Tick(retryInput, func(time.Time) tea.Msg { return retryMsg{paneID: msg.paneID, b: msg.b} })
-	}
-	if errors.As(msg.err, &pe) && pe.Code == protocol.CodePopupNotOpen {
-		return nil // typed as the popup closed
-	}
-	if msg.err != nil {
-		return m.showToast("pane.send_text: " + msg.err.Error())
-	}
-	return nil
-}
-
-// retry puts refused input back in front of the pane's queue.
-func (m *model) retry(msg retryMsg) {
-	delete(m.inFlight, msg.paneID)
-	for i := range m.input {
-		if m.input[i].paneID == msg.paneID {
-			m.input[i].b = append(msg.b, m.input[i].b...)
-			return
-		}
-	}
-	m.input = append([]paneInput{{paneID: msg.paneID, b: msg.b}}, m.input...)
-}
+// flushInput sends what keys produced (inputq.go).
+func (m *model) flushInput() { m.input.flush() }
 
 // draw brings the outer terminal up to date.
 func (m *model) draw() {
@@ -393,7 +310,7 @@ func (m *model) draw() {
 	// Draw into the canvas before last (the writer keeps the last one).
 	old := m.sw.prev
 	full := old == nil || old.w != m.width || old.h != m.height // the frame clears the screen
-	b := m.sw.frame(m.canvas(m.spare), m.hostCursor(), extra, m.graphicsBytes(full))
+	b := m.sw.frame(m.canvas(m.spare), m.hostCursor(), extra, m.gfx.bytes(full))
 	m.spare = old
 	if len(b) > 0 {
 		_, _ = m.out.Write(b)
@@ -403,10 +320,13 @@ func (m *model) draw() {
 // update routes a message to the part of the client that owns it; each
 // handler says whether the message was its.
 func (m *model) update(msg tea.Msg) tea.Cmd {
-	if cmd, ok := m.updateRemote(msg); ok {
+	if cmd, ok := m.remote.update(msg); ok {
 		return cmd
 	}
-	if cmd, ok := m.updateTasks(msg); ok {
+	if cmd, ok := m.tasks.update(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.fleet.update(msg); ok {
 		return cmd
 	}
 	if cmd, ok := m.updateSession(msg); ok {
@@ -443,20 +363,10 @@ func (m *model) updateSession(msg tea.Msg) (tea.Cmd, bool) {
 		return m.snapshotArrived(msg), true
 	case uiStateMsg:
 		m.applyUIState(msg)
-	case fleetMsg:
-		return m.applyFleet(msg), true
-	case fleetDue:
-		m.fleet.tick = false
-		return m.fetchFleet(), true
-	case fleetSettled:
-		m.fleet.settling = false
-		return m.fetchFleet(), true
-	case fleetChangedMsg:
-		return m.fleetChanged(), true
 	case popupMsg:
 		m.setPopup(msg.st)
 	case graphicsMsg:
-		return m.applyGraphics(msg.u), true
+		return m.gfx.apply(msg.u), true
 	case frameMsg:
 		return m.frameArrived(msg.f), true
 	default:
@@ -482,7 +392,7 @@ func (m *model) snapshotArrived(msg snapshotMsg) tea.Cmd {
 
 // frameArrived applies a screen frame to its pane (or the popup).
 func (m *model) frameArrived(f *protocol.ScreenFrame) tea.Cmd {
-	if m.popupFrame(f) {
+	if m.popup.frame(f) {
 		return nil
 	}
 	s := m.screens[f.PaneID]
@@ -494,8 +404,8 @@ func (m *model) frameArrived(f *protocol.ScreenFrame) tea.Cmd {
 		m.screens[f.PaneID] = s
 	}
 	s.apply(f)
-	m.copyFrame(f.PaneID)
-	cmd := m.gitAfterOutput() // output may have been a commit or a checkout
+	m.copy.copyFrame(f.PaneID)
+	cmd := m.git.afterOutput() // output may have been a commit or a checkout
 	if f.Clipboard != "" {
 		m.toHost = append(m.toHost, "\x1b]52;c;"+f.Clipboard+"\a"...) // a program copied
 	}
@@ -534,21 +444,19 @@ func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
 	case toastMsg:
 		return m.showToast(msg.text), true
 	case noticeMsg:
-		return m.notify(notice{title: msg.Title, body: msg.Body, position: msg.Position, sound: msg.Sound, delivery: msg.Delivery}), true
+		return m.notes.notify(notice{title: msg.Title, body: msg.Body, position: msg.Position, sound: msg.Sound, delivery: msg.Delivery}), true
 	case agentDue:
-		return m.agentWasDue(msg), true
+		return m.notes.agentWasDue(msg), true
 	case gitMsg:
-		m.gitAnswer(msg)
+		m.git.answer(msg)
 	case gitDue:
-		return tea.Batch(m.gitFocused()...), true
+		return tea.Batch(m.git.focused()...), true
 	case diagExpired:
 		m.diags = nil
 	case cornerExpired:
-		if m.corner != nil && m.corner.seq == msg.seq {
-			m.corner = nil
-		}
+		m.notes.expire(msg)
 	case systemDone:
-		return m.systemFailed(msg), true
+		return m.notes.systemFailed(msg), true
 	case soundPlayed:
 		if msg.bell {
 			m.toHost = append(m.toHost, '\a') // no player: the terminal's bell
@@ -564,16 +472,6 @@ func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// agentWasDue notifies about an agent whose status held its delay.
-func (m *model) agentWasDue(msg agentDue) tea.Cmd {
-	if p, ok := m.paneInfo(msg.paneID); ok && p.AgentStatus == msg.status {
-		if n, ok := m.agentNotice(p, msg.status); ok {
-			return m.notify(n)
-		}
-	}
-	return nil
-}
-
 // updateInput: keys, the mouse, and the answers to what they asked.
 func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
@@ -582,9 +480,9 @@ func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 	case tea.MouseMsg:
 		return m.mouse(msg), true
 	case sentMsg:
-		return m.sent(msg), true
+		return m.input.sent(msg), true
 	case retryMsg:
-		m.retry(msg)
+		m.input.retry(msg)
 		return nil, true
 	case pasteBufferMsg:
 		return m.pasteBuffer(), true // buffer.go
@@ -596,14 +494,14 @@ func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 	case commandDone:
 		return m.commandFinished(msg), true
 	case createdMsg:
-		return m.created(msg), true
+		return m.rename.created(msg), true
 	case worktreeCreatedMsg:
-		return m.worktreeCreated(msg), true
+		return m.rename.worktreeCreated(msg), true
 	case closeCheckedMsg:
-		m.closeChecked(msg)
+		m.confirm.checked(msg)
 		return nil, true
 	case copyAnswerMsg:
-		return m.copyAnswered(msg), true
+		return m.copy.copyAnswered(msg), true
 	case partMsg:
 		return msg.apply(m), true // the chooser, the prompt, the layout cycle
 	}
@@ -648,55 +546,18 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 				delete(m.screens, id)
 			}
 		}
-		m.dropGraphics(visible)
-		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: visible, Graphics: m.wantGraphics()}, m.fail)
+		m.gfx.drop(visible)
+		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: visible, Graphics: m.gfx.want()}, m.fail)
 	}
 	m.title = m.windowTitle()
-	m.followFocusedSpace()
+	m.side.followFocusedSpace()
 	// A tab bar hidden or shown again (hide_tab_bar_when_single_tab)
 	// changes the pane area this client gave the server.
 	if g := m.geometry(); m.sentArea != [2]int{} && m.sentArea != [2]int{g.area.Width, g.area.Height} {
 		m.claimSize(true)
 	}
-	cmds = append(cmds, m.gitAsk("")...)
-	return append(cmds, m.agentChanges()...)
-}
-
-// agentChanges notices agents that became blocked or done: out of sight
-// they become the attention target (prefix o); outside the focused tab
-// they notify, once the status has held for [ui.toast] delay_seconds.
-func (m *model) agentChanges() []tea.Cmd {
-	var cmds []tea.Cmd
-	focusedTab := ""
-	if m.snap.FocusedTabID != nil {
-		focusedTab = *m.snap.FocusedTabID
-	}
-	seen := make(map[string]protocol.AgentStatus, len(m.snap.Panes))
-	for _, p := range m.snap.Panes {
-		seen[p.PaneID] = p.AgentStatus
-		old, known := m.statuses[p.PaneID]
-		if !known && m.statuses != nil {
-			known, old = true, protocol.StatusUnknown // a pane new since the last snapshot
-		}
-		if !known || old == p.AgentStatus || p.Focused {
-			continue
-		}
-		if p.AgentStatus != protocol.StatusBlocked && p.AgentStatus != protocol.StatusDone {
-			continue
-		}
-		m.attention = p.PaneID
-		if p.TabID == focusedTab {
-			continue // the person is looking at it
-		}
-		due := agentDue{paneID: p.PaneID, status: p.AgentStatus}
-		if d := time.Duration(m.ui.Toast.DelaySeconds) * time.Second; d > 0 {
-			cmds = append(cmds, tea.Tick(d, func(time.Time) tea.Msg { return due }))
-		} else {
-			cmds = append(cmds, func() tea.Msg { return due })
-		}
-	}
-	m.statuses = seen
-	return cmds
+	cmds = append(cmds, m.git.ask("")...)
+	return append(cmds, m.notes.agentChanges()...)
 }
 
 // focusedLayout is the layout of the focused tab.

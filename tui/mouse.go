@@ -2,8 +2,6 @@ package tui
 
 import (
 	tea "github.com/charmbracelet/bubbletea"
-
-	"github.com/herdr-go/herdr/protocol"
 )
 
 // Mouse events go first to a gesture in progress (a popup, a menu, a drag,
@@ -43,15 +41,15 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 		return cmd
 	}
 	if ev.Action == tea.MouseActionPress {
-		m.msel = nil
+		m.msel.sel = nil
 	}
 	switch m.regionAt(g, ev.X, ev.Y) {
 	case regionSidebar:
-		return m.sidebarMouse(ev, g)
+		m.side.mouse(ev, g, m.menuPress(ev))
 	case regionTabBar:
-		return m.tabBarMouse(ev, g)
+		m.tabs.mouse(ev, g, m.menuPress(ev))
 	case regionCanvas:
-		return m.canvasMouse(ev, g)
+		return m.panes.mouse(ev, g, m.menuPress(ev))
 	}
 	return nil
 }
@@ -61,12 +59,15 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 // says it was its.
 func (m *model) mouseGesture(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
 	if m.popup != nil {
-		return m.popupMouse(ev), true
+		if seq := m.popup.mouse(ev, m.geometry().area); seq != nil {
+			m.input.add(m.popup.st.TerminalID, seq)
+		}
+		return nil, true
 	}
-	if cmd, ok := m.taskMouse(ev, g); ok {
+	if cmd, ok := m.tasks.mouse(ev, g); ok {
 		return cmd, true
 	}
-	if m.rightPassMouse(ev) {
+	if m.panes.passMouse(ev, g) {
 		return nil, true
 	}
 	if m.eatRelease && ev.Action == tea.MouseActionRelease {
@@ -84,59 +85,42 @@ func (m *model) mouseGesture(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
 	return m.selectionMouse(ev)
 }
 
-// rightPassMouse sends the drags and the release of a right click that
-// went to a program after it.
-func (m *model) rightPassMouse(ev tea.MouseMsg) bool {
-	if m.rightPass == nil {
-		return false
-	}
-	if ev.Action == tea.MouseActionRelease || ev.Action == tea.MouseActionMotion && ev.Button == tea.MouseButtonRight {
-		m.passRight(ev)
-		return true
-	}
-	m.rightPass = nil
-	return false
-}
-
 // dragMouse moves a split border or the sidebar's while one is dragged.
 func (m *model) dragMouse(ev tea.MouseMsg, g geometry) bool {
-	if m.drag != nil {
-		switch ev.Action {
-		case tea.MouseActionMotion:
-			m.dragTo(ev.X-g.area.X, ev.Y-g.area.Y)
-		case tea.MouseActionRelease:
-			m.drag = nil
-		}
+	if m.panes.dragMouse(ev, g) {
 		return true
 	}
-	if m.sideDrag != nil {
+	if m.side.drag != nil {
 		if ev.Action == tea.MouseActionMotion || ev.Action == tea.MouseActionRelease {
-			m.dragSidebar(ev)
+			m.side.dragSidebar(ev)
 			return true
 		}
-		m.sideDrag = nil // a release the terminal never sent
+		m.side.drag = nil // a release the terminal never sent
 	}
 	return false
 }
 
 // selectionMouse extends a mouse selection being dragged in a pane.
 func (m *model) selectionMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
-	s := m.msel
+	s := m.msel.sel
 	if s == nil || !s.dragging {
 		return nil, false
 	}
-	r, ok := m.paneInside(s.paneID)
+	l, _ := m.focusedLayout()
+	r, ok := paneInside(l, m.geometry(), s.paneID)
 	if !ok {
 		return nil, false
 	}
 	switch ev.Action {
 	case tea.MouseActionMotion:
-		m.selectMotion(ev.X-r.X, ev.Y-r.Y)
+		m.msel.motion(ev.X-r.X, ev.Y-r.Y)
 		return nil, true
 	case tea.MouseActionRelease:
-		m.selectMotion(ev.X-r.X, ev.Y-r.Y)
-		_, cmd := m.selectRelease()
-		return cmd, true
+		m.msel.motion(ev.X-r.X, ev.Y-r.Y)
+		if _, text := m.msel.release(); text != "" && m.copyOnSelect {
+			return m.copyToClipboard(text), true
+		}
+		return nil, true
 	}
 	return nil, false
 }
@@ -145,160 +129,4 @@ func (m *model) selectionMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
 // terminal (or prefix) mode, not over a rename, copy mode or a question.
 func (m *model) menuPress(ev tea.MouseMsg) bool {
 	return ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonRight && (m.mode == modeTerminal || m.mode == modePrefix)
-}
-
-// sidebarMouse: the sidebar takes clicks, drags of its borders and the
-// wheel over its spaces.
-func (m *model) sidebarMouse(ev tea.MouseMsg, g geometry) tea.Cmd {
-	if m.grabSidebar(ev, g) {
-		return nil
-	}
-	if n := wheelLines(ev, 1); n != 0 && m.sidebar && ev.Y < spacesRows(m.height, m.sectionSplit()) {
-		m.scrollSpaces(-n) // a notch is one space, as Herdr's
-		return nil
-	}
-	if m.menuPress(ev) {
-		for _, it := range m.sideItems() {
-			if it.y == ev.Y && it.kind == "workspace" {
-				m.openWorkspaceMenu(ev, it.id)
-			}
-			if it.y == ev.Y && it.kind == "header" {
-				m.openGlobalMenu(ev)
-			}
-		}
-		return nil
-	}
-	if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
-		for _, it := range m.sideItems() {
-			if it.y == ev.Y {
-				m.clickSideItem(ev, it)
-			}
-		}
-	}
-	return nil
-}
-
-// clickSideItem is a left click on a sidebar row.
-func (m *model) clickSideItem(ev tea.MouseMsg, it sideItem) {
-	switch it.kind {
-	case "workspace":
-		// The chevron after the icon folds a worktree group.
-		if it.toggle != "" && ev.X >= it.x+2 && ev.X < it.x+4 {
-			m.toggleGroup(it.toggle)
-			return
-		}
-		m.fleet.selected = "" // back from a machine's workspace
-		m.call("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: it.id})
-	case "machine":
-		m.toggleMachine(it.id)
-	case "remote-workspace", "remote-agent":
-		if ws := m.remoteWorkspaceOf(it); ws != "" {
-			m.chooseRemote(ws)
-		}
-	case "agent":
-		m.fleet.selected = "" // a local agent's pane is shown again
-		m.call("pane.focus", protocol.PaneTarget{PaneID: it.id})
-	}
-}
-
-// tabBarMouse: a left press focuses a tab, a right one opens its menu.
-func (m *model) tabBarMouse(ev tea.MouseMsg, g geometry) tea.Cmd {
-	if ev.Action != tea.MouseActionPress {
-		return nil
-	}
-	rightPress := m.menuPress(ev)
-	for _, t := range m.tabItems(g) {
-		if ev.X < t.x0 || ev.X >= t.x1 {
-			continue
-		}
-		switch {
-		case ev.Button == tea.MouseButtonLeft:
-			m.call("tab.focus", protocol.TabTarget{TabID: t.id})
-		case rightPress:
-			m.openMenu(&menuState{kind: menuTab, id: t.id, x: ev.X, y: ev.Y, items: []string{itemNewTab, itemRename, itemClose}})
-		}
-	}
-	return nil
-}
-
-// canvasMouse: the pane area. A press on a split's border drags it;
-// otherwise the pane under the pointer takes the event.
-func (m *model) canvasMouse(ev tea.MouseMsg, g geometry) tea.Cmd {
-	l, ok := m.focusedLayout()
-	if !ok {
-		return nil
-	}
-	x, y := ev.X-g.area.X, ev.Y-g.area.Y
-	if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft && !l.Zoomed {
-		if d := grabSplit(l, x, y); d != nil {
-			m.drag = d
-			return nil
-		}
-	}
-	for _, p := range l.Panes {
-		r := p.Rect
-		if l.Zoomed {
-			if p.PaneID != l.FocusedPaneID {
-				continue
-			}
-			r = l.Area
-		}
-		if x >= r.X && y >= r.Y && x < r.X+r.Width && y < r.Y+r.Height {
-			return m.paneMouse(ev, l, p.PaneID, r, x, y)
-		}
-	}
-	return nil
-}
-
-// paneMouse is an event over pane id, whose frame is r; (x, y) are in
-// pane-area cells.
-func (m *model) paneMouse(ev tea.MouseMsg, l protocol.PaneLayoutSnapshot, id string, r protocol.Rect, x, y int) tea.Cmd {
-	inside := x > r.X && x < r.X+r.Width-1 && y > r.Y && y < r.Y+r.Height-1
-	press := ev.Action == tea.MouseActionPress
-	if m.menuPress(ev) {
-		m.paneRightPress(ev, l, id, inside)
-		return nil
-	}
-	if ev.Ctrl && press && ev.Button == tea.MouseButtonLeft && inside {
-		// Ctrl-click on a link: a plugin's link handler, or the browser
-		// (link.go), even over a program that takes the mouse.
-		return m.clickLink(id, x-r.X-1, y-r.Y-1)
-	}
-	s := m.screens[id]
-	programMouse := s != nil && s.modes.Mouse
-	if lines := wheelLines(ev, m.ui.MouseScrollLines); lines != 0 && !programMouse {
-		// The program did not ask for the mouse: the wheel scrolls the
-		// pane's view through its history.
-		m.call("screen.scroll", protocol.ScreenScrollParams{PaneID: id, Lines: lines})
-		return nil
-	}
-	if press && id != l.FocusedPaneID {
-		m.call("pane.focus", protocol.PaneTarget{PaneID: id})
-		return nil
-	}
-	// The other buttons, and the right one's drags and release, go to a
-	// program that asked for the mouse.
-	switch {
-	case programMouse:
-		if seq := encodeMouse(ev, x-r.X-1, y-r.Y-1, s.modes.MouseSGR); seq != nil {
-			m.sendBytes(id, seq)
-		}
-	case press && ev.Button == tea.MouseButtonLeft:
-		m.selectPress(id, x-r.X-1, y-r.Y-1)
-	}
-	return nil
-}
-
-// paneRightPress: right-click menus (menu.go). The frame's is always the
-// menu; the inside's may go to the program.
-func (m *model) paneRightPress(ev tea.MouseMsg, l protocol.PaneLayoutSnapshot, id string, inside bool) {
-	if pass, ok := m.rightClickToPane(ev, id); ok && inside {
-		if id != l.FocusedPaneID {
-			m.call("pane.focus", protocol.PaneTarget{PaneID: id})
-		}
-		m.rightPass = &pass
-		m.passRight(ev)
-		return
-	}
-	m.openPaneMenu(ev, id)
 }

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/herdr-go/herdr/emulator"
 )
 
@@ -27,45 +25,60 @@ type mouseSel struct {
 	at             time.Time
 }
 
-// selectPress starts a selection at pane cell (x, y).
-func (m *model) selectPress(paneID string, x, y int) {
-	if sc := m.screens[paneID]; sc == nil || x < 0 || y < 0 || x >= sc.cols || y >= sc.rows {
+// mouseSelect is the mouse selection as a component: the selection
+// and the last press (for double and triple clicks), over the screens the
+// host shows.
+type mouseSelect struct {
+	sel  *mouseSel // nil: no selection
+	last mouseSel  // the last press in a pane
+	host screenSource
+}
+
+// screenSource gives the screens of the panes shown.
+type screenSource interface {
+	screen(paneID string) *paneScreen
+}
+
+// press starts a selection at pane cell (x, y).
+func (ms *mouseSelect) press(paneID string, x, y int) {
+	if sc := ms.host.screen(paneID); sc == nil || x < 0 || y < 0 || x >= sc.cols || y >= sc.rows {
 		return // on the frame, or outside the screen
 	}
 	now := time.Now()
 	clicks := 1
-	if c := m.lastClick; c.paneID == paneID && c.x0 == x && c.y0 == y && now.Sub(c.at) < multiClick && c.clicks < 3 {
+	if c := ms.last; c.paneID == paneID && c.x0 == x && c.y0 == y && now.Sub(c.at) < multiClick && c.clicks < 3 {
 		clicks = c.clicks + 1
 	}
-	m.msel = &mouseSel{paneID: paneID, x0: x, y0: y, x1: x, y1: y, dragging: true, clicks: clicks, at: now}
-	m.lastClick = *m.msel
+	ms.sel = &mouseSel{paneID: paneID, x0: x, y0: y, x1: x, y1: y, dragging: true, clicks: clicks, at: now}
+	ms.last = *ms.sel
 }
 
-// selectMotion and selectRelease follow a drag; both return true when a
-// selection was being dragged.
-func (m *model) selectMotion(x, y int) bool {
-	s := m.msel
+// motion and release follow a drag; both say whether a selection was
+// being dragged.
+func (ms *mouseSelect) motion(x, y int) bool {
+	s := ms.sel
 	if s == nil || !s.dragging {
 		return false
 	}
-	if sc := m.screens[s.paneID]; sc != nil {
+	if sc := ms.host.screen(s.paneID); sc != nil {
 		x, y = min(max(x, 0), max(sc.cols-1, 0)), min(max(y, 0), max(sc.rows-1, 0))
 	}
 	s.x1, s.y1 = x, y
 	return true
 }
 
-func (m *model) selectRelease() (bool, tea.Cmd) {
-	s := m.msel
+// release ends a drag: text is what it selected (a word for a double
+// click, a line for a triple click), "" for a plain click.
+func (ms *mouseSelect) release() (dragged bool, text string) {
+	s := ms.sel
 	if s == nil || !s.dragging {
-		return false, nil
+		return false, ""
 	}
 	s.dragging = false
-	sc := m.screens[s.paneID]
+	sc := ms.host.screen(s.paneID)
 	if sc == nil {
-		return true, nil
+		return true, ""
 	}
-	var text string
 	switch {
 	case s.clicks == 2:
 		cells := sc.cells(s.y0)
@@ -82,15 +95,12 @@ func (m *model) selectRelease() (bool, tea.Cmd) {
 		s.x0, s.x1, s.y1 = 0, sc.cols-1, s.y0
 		text = strings.TrimRight(sc.text(s.y0), " ")
 	case s.x0 == s.x1 && s.y0 == s.y1:
-		m.msel = nil // a plain click
-		return true, nil
+		ms.sel = nil // a plain click
+		return true, ""
 	default:
-		text = m.mouseSelection()
+		text = ms.text()
 	}
-	if text == "" || !m.copyOnSelect {
-		return true, nil
-	}
-	return true, m.copyToClipboard(text)
+	return true, text
 }
 
 // ordered returns the selection's ends in reading order.
@@ -102,10 +112,10 @@ func (s *mouseSel) ordered() (sx, sy, ex, ey int) {
 	return
 }
 
-// mouseSelection is the selected text, lines joined by \n.
-func (m *model) mouseSelection() string {
-	s := m.msel
-	sc := m.screens[s.paneID]
+// text is the selected text, lines joined by \n.
+func (ms *mouseSelect) text() string {
+	s := ms.sel
+	sc := ms.host.screen(s.paneID)
 	if sc == nil {
 		return ""
 	}

@@ -15,41 +15,57 @@ import (
 // last asked for attention (prefix o). Closing asks first when a program
 // other than the shell runs in what would close (confirm_close).
 
-// pickerState is the workspace picker's selection.
-type pickerState struct{ sel int }
+// workspacePicker is the workspace picker (prefix w) as a component: its
+// selection, keys and drawing, over the workspaces host lists.
+type workspacePicker struct {
+	sel  int
+	host pickerHost
+	mode *mode
+}
 
-func (m *model) openPicker() {
-	m.mode = modePicker
-	m.picker = pickerState{}
-	for i, w := range m.snap.Workspaces {
+// pickerHost is what the picker needs of the client around it.
+type pickerHost interface {
+	snapshot() *protocol.SessionSnapshot
+	// focusWorkspace shows a local workspace.
+	focusWorkspace(id string)
+	// statusIcon is an agent status's mark.
+	statusIcon(s protocol.AgentStatus) (string, cellStyle)
+}
+
+// open shows the picker on the focused workspace.
+func (p *workspacePicker) open() {
+	*p.mode = modePicker
+	p.sel = 0
+	for i, w := range p.host.snapshot().Workspaces {
 		if w.Focused {
-			m.picker.sel = i
+			p.sel = i
 		}
 	}
 }
 
-func (m *model) pickerKey(k tea.KeyMsg) tea.Cmd {
-	n := len(m.snap.Workspaces)
+func (p *workspacePicker) key(k tea.KeyMsg) tea.Cmd {
+	wss := p.host.snapshot().Workspaces
+	n := len(wss)
 	switch s := k.String(); s {
 	case "esc", "q", "ctrl+c":
-		m.mode = modeTerminal
+		*p.mode = modeTerminal
 	case "j", "down", "ctrl+n", "tab":
 		if n > 0 {
-			m.picker.sel = (m.picker.sel + 1) % n
+			p.sel = (p.sel + 1) % n
 		}
 	case "k", "up", "ctrl+p", "shift+tab":
 		if n > 0 {
-			m.picker.sel = (m.picker.sel + n - 1) % n
+			p.sel = (p.sel + n - 1) % n
 		}
 	case "enter", " ":
-		m.mode = modeTerminal
-		if m.picker.sel < n {
-			m.focusWorkspace(m.snap.Workspaces[m.picker.sel].WorkspaceID)
+		*p.mode = modeTerminal
+		if p.sel < n {
+			p.host.focusWorkspace(wss[p.sel].WorkspaceID)
 		}
 	default:
 		if i, err := strconv.Atoi(s); err == nil && i >= 1 && i <= n {
-			m.mode = modeTerminal
-			m.focusWorkspace(m.snap.Workspaces[i-1].WorkspaceID)
+			*p.mode = modeTerminal
+			p.host.focusWorkspace(wss[i-1].WorkspaceID)
 		}
 	}
 	return nil
@@ -65,7 +81,7 @@ func (m *model) focusWorkspace(id string) {
 // The machines' workspaces follow the local ones (machines.go).
 func (m *model) stepWorkspace(step int) {
 	ws := m.snap.Workspaces
-	remote := m.remoteWorkspaceIDs()
+	remote := m.fleet.workspaceIDs()
 	n := len(ws) + len(remote)
 	if n < 2 {
 		return
@@ -134,8 +150,8 @@ func (m *model) navigateKey(k tea.KeyMsg) tea.Cmd {
 // while it was not focused; failing that, any blocked, then any done one.
 func (m *model) openAttention() tea.Cmd {
 	target := ""
-	if m.attention != "" {
-		if p, ok := m.paneInfo(m.attention); ok && (p.AgentStatus == protocol.StatusBlocked || p.AgentStatus == protocol.StatusDone) {
+	if m.notes.attention != "" {
+		if p, ok := m.paneInfo(m.notes.attention); ok && (p.AgentStatus == protocol.StatusBlocked || p.AgentStatus == protocol.StatusDone) {
 			target = p.PaneID
 		}
 	}
@@ -149,7 +165,7 @@ func (m *model) openAttention() tea.Cmd {
 	if target == "" {
 		return m.showToast("no agent needs attention")
 	}
-	m.attention = ""
+	m.notes.attention = ""
 	m.call("pane.focus", protocol.PaneTarget{PaneID: target})
 	return nil
 }
@@ -167,19 +183,40 @@ type closeReq struct {
 // closeCheckedMsg carries what runs in the panes a close would end.
 type closeCheckedMsg struct{ req closeReq }
 
-// askClose closes at once when confirm_close is off; otherwise it asks the
+// closeConfirm is the question before closing what runs a program, as a
+// component: the close waiting for y/n, its keys and its words.
+type closeConfirm struct {
+	req  closeReq
+	host confirmHost
+	mode *mode
+}
+
+// confirmHost is what the question needs of the client around it.
+type confirmHost interface {
+	// confirmClose is [ui] confirm_close.
+	confirmClose() bool
+	// send makes a request whose answer only matters when it fails.
+	send(method string, params any)
+	// rpc calls the server; nil while there is no connection.
+	rpc() rpcFunc
+}
+
+// ask closes at once when confirm_close is off; otherwise it asks the
 // server what runs in the panes that would close and asks the person when
 // something other than their shell does.
-func (m *model) askClose(req closeReq, panes []string) tea.Cmd {
-	if !m.confirmClose || len(panes) == 0 && req.question == "" {
-		m.call(req.method, req.params)
+func (cc *closeConfirm) ask(req closeReq, panes []string) tea.Cmd {
+	if !cc.host.confirmClose() || len(panes) == 0 && req.question == "" {
+		cc.host.send(req.method, req.params)
 		return nil
 	}
-	conn := m.link.req
+	call := cc.host.rpc()
+	if call == nil {
+		return nil // no server to ask, nor to close anything
+	}
 	return func() tea.Msg {
 		for _, id := range panes {
 			var res protocol.PaneProcessInfoResult
-			if conn.call("pane.process_info", protocol.PaneProcessInfoParams{PaneID: &id}, &res) != nil {
+			if call("pane.process_info", protocol.PaneProcessInfoParams{PaneID: &id}, &res) != nil {
 				continue
 			}
 			req.busy = append(req.busy, busyPrograms(res.ProcessInfo)...)
@@ -206,36 +243,37 @@ func busyPrograms(pi protocol.PaneProcessInfo) []string {
 	return out
 }
 
-func (m *model) closeChecked(msg closeCheckedMsg) {
+// checked closes when nothing but shells would end, else asks.
+func (cc *closeConfirm) checked(msg closeCheckedMsg) {
 	if len(msg.req.busy) == 0 && msg.req.question == "" {
-		m.call(msg.req.method, msg.req.params)
+		cc.host.send(msg.req.method, msg.req.params)
 		return
 	}
-	m.confirm = msg.req
-	m.mode = modeConfirm
+	cc.req = msg.req
+	*cc.mode = modeConfirm
 }
 
-func (m *model) confirmKey(k tea.KeyMsg) tea.Cmd {
+func (cc *closeConfirm) key(k tea.KeyMsg) tea.Cmd {
 	switch k.String() {
 	case "y", "Y", "enter":
-		m.mode = modeTerminal
-		m.call(m.confirm.method, m.confirm.params)
+		*cc.mode = modeTerminal
+		cc.host.send(cc.req.method, cc.req.params)
 	case "n", "N", "esc", "q", "ctrl+c":
-		m.mode = modeTerminal
+		*cc.mode = modeTerminal
 	}
 	return nil
 }
 
-// confirmText is the question in the tab bar.
-func (m *model) confirmText() string {
-	progs := m.confirm.busy
-	if m.confirm.question != "" {
-		return lastTabQuestion(m.confirm.question, progs)
+// text is the question in the tab bar.
+func (cc *closeConfirm) text() string {
+	progs := cc.req.busy
+	if cc.req.question != "" {
+		return lastTabQuestion(cc.req.question, progs)
 	}
 	if len(progs) > 3 {
 		progs = append(progs[:3:3], "…")
 	}
-	return " close " + m.confirm.what + " running " + strings.Join(progs, ", ") + "? y/n "
+	return " close " + cc.req.what + " running " + strings.Join(progs, ", ") + "? y/n "
 }
 
 // panesOf lists the panes in a tab or workspace.
@@ -249,18 +287,18 @@ func (m *model) panesOf(tabID, workspaceID string) []string {
 	return out
 }
 
-// drawPicker draws the workspace picker over the panes.
-func (m *model) drawPicker(c *canvas) {
+// draw draws the picker over the panes of a window width×height.
+func (p *workspacePicker) draw(c *canvas, width, height int, th *theme) {
 	lines := []string{}
 	w := 24
-	for _, ws := range m.snap.Workspaces {
-		icon, _ := m.statusIcon(ws.AgentStatus)
+	for _, ws := range p.host.snapshot().Workspaces {
+		icon, _ := p.host.statusIcon(ws.AgentStatus)
 		l := strconv.Itoa(ws.Number) + " " + icon + " " + ws.Label
 		lines = append(lines, l)
 		w = max(w, textWidth(l)+4)
 	}
-	w = min(w, m.width)
-	h := min(len(lines)+2, m.height)
-	x, y := max((m.width-w)/2, 0), max((m.height-h)/2, 0)
-	m.drawListBox(c, x, y, w, h, " workspaces ", lines, m.picker.sel, h-2)
+	w = min(w, width)
+	h := min(len(lines)+2, height)
+	x, y := max((width-w)/2, 0), max((height-h)/2, 0)
+	th.listBox(c, x, y, w, h, " workspaces ", lines, p.sel, h-2)
 }

@@ -47,57 +47,103 @@ type systemDone struct {
 	err  error
 }
 
+// notifier delivers notifications and plays sounds, as a component: the
+// corner toast it shows, the sound settings, whether it said the system
+// notifier fails. The toast settings, the environment and the outer
+// terminal come through host.
+type notifier struct {
+	corner         *cornerToast
+	saidNoNotifier bool
+	sound          config.Sound
+	configDir      string // where relative sound paths start
+	tones          *toneFiles
+	// statuses are the agents' statuses last seen (nil before the first
+	// snapshot); attention is the pane whose agent last became blocked or
+	// done out of sight (prefix o goes there).
+	statuses  map[string]protocol.AgentStatus
+	attention string
+	host      notifyHost
+}
+
+// notifyHost is what the notifier needs of the client around it.
+type notifyHost interface {
+	// toastConfig is [ui.toast].
+	toastConfig() config.Toast
+	// getenv reads the client's environment.
+	getenv(key string) string
+	// context ends what the notifier started when the client exits.
+	context() context.Context
+	// toOuter sends bytes to the outer terminal with the next frame.
+	toOuter(b []byte)
+	// nextToast numbers a toast (shared with the tab bar's).
+	nextToast() int
+	toast(text string) tea.Cmd
+	// The session, for the agents' notifications.
+	snapshot() *protocol.SessionSnapshot
+	paneInfo(id string) (protocol.PaneInfo, bool)
+	workspaceLabel(id string) string
+	tabLabel(id string) string
+}
+
 // notify delivers n and plays its sound.
-func (m *model) notify(n notice) tea.Cmd {
+func (nf *notifier) notify(n notice) tea.Cmd {
 	var cmds []tea.Cmd
-	delivery := m.ui.Toast.Delivery
+	delivery := nf.host.toastConfig().Delivery
 	if n.delivery != "" {
 		delivery = n.delivery
 	}
 	switch delivery {
 	case config.ToastHerdr:
-		cmds = append(cmds, m.showCorner(n))
+		cmds = append(cmds, nf.showCorner(n))
 	case config.ToastTerminal:
-		m.toHost = append(m.toHost, terminalNotice(n.title, n.body, m.getenv)...)
+		nf.host.toOuter(terminalNotice(n.title, n.body, nf.host.getenv))
 	case config.ToastSystem:
-		cmds = append(cmds, m.systemNotice(n))
+		cmds = append(cmds, nf.systemNotice(n))
 	}
-	cmds = append(cmds, m.playSound(n.sound, n.agent))
+	cmds = append(cmds, nf.playSound(n.sound, n.agent))
 	return tea.Batch(cmds...)
 }
 
-func (m *model) showCorner(n notice) tea.Cmd {
+func (nf *notifier) showCorner(n notice) tea.Cmd {
 	text := n.title
 	if n.body != "" {
 		text += ": " + n.body
 	}
 	pos := n.position
 	if pos == "" {
-		pos = m.ui.Toast.HerdrPosition
+		pos = nf.host.toastConfig().HerdrPosition
 	}
-	seq := m.toast.next()
-	m.corner = &cornerToast{text: protocol.Printable(text), position: pos, seq: seq}
+	seq := nf.host.nextToast()
+	nf.corner = &cornerToast{text: protocol.Printable(text), position: pos, seq: seq}
 	return tea.Tick(protocol.ToastVisible, func(time.Time) tea.Msg { return cornerExpired{seq: seq} })
 }
 
-// drawCorner draws the in-app toast in its corner of the whole window.
-func (m *model) drawCorner(c *canvas) {
-	t := m.corner
-	if t == nil || m.width < 8 || m.height < 4 {
+// expire hides corner toast seq, unless another has replaced it.
+func (nf *notifier) expire(msg cornerExpired) {
+	if nf.corner != nil && nf.corner.seq == msg.seq {
+		nf.corner = nil
+	}
+}
+
+// drawCorner draws the in-app toast in its corner of the whole window,
+// width×height.
+func (nf *notifier) drawCorner(c *canvas, width, height int, th *theme) {
+	t := nf.corner
+	if t == nil || width < 8 || height < 4 {
 		return
 	}
-	w := min(textWidth(t.text)+4, m.width-2)
+	w := min(textWidth(t.text)+4, width-2)
 	h := 3
-	x, y := m.width-w-1, m.height-h-1
+	x, y := width-w-1, height-h-1
 	if strings.HasSuffix(t.position, "-left") {
 		x = 1
 	} else if strings.HasSuffix(t.position, "-center") {
-		x = (m.width - w) / 2
+		x = (width - w) / 2
 	}
 	if strings.HasPrefix(t.position, "top-") {
 		y = 1
 	}
-	st := m.theme.toast
+	st := th.toast
 	c.fill(x, y, w, h, " ", st)
 	c.text(x+2, y+1, t.text, w-4, st)
 }
@@ -148,9 +194,9 @@ func terminalNotice(title, body string, getenv func(string) string) []byte {
 }
 
 // systemNotice runs the platform's notifier off the loop.
-func (m *model) systemNotice(n notice) tea.Cmd {
+func (nf *notifier) systemNotice(n notice) tea.Cmd {
 	prog, args, env := systemNotifier(n.title, n.body)
-	getenv, ctx := m.getenv, m.ctx
+	getenv, ctx := nf.host.getenv, nf.host.context()
 	return func() tea.Msg {
 		if err := notifierUsable(prog, getenv); err != nil {
 			return systemDone{prog: prog, err: err}
@@ -164,18 +210,18 @@ func (m *model) systemNotice(n notice) tea.Cmd {
 }
 
 // systemFailed says once that system notifications cannot be shown.
-func (m *model) systemFailed(msg systemDone) tea.Cmd {
-	if msg.err == nil || m.saidNoNotifier {
+func (nf *notifier) systemFailed(msg systemDone) tea.Cmd {
+	if msg.err == nil || nf.saidNoNotifier {
 		return nil
 	}
-	m.saidNoNotifier = true
-	return m.showToast("system notifications: " + msg.prog + ": " + msg.err.Error() + "; set [ui.toast] delivery to herdr or terminal")
+	nf.saidNoNotifier = true
+	return nf.host.toast("system notifications: " + msg.prog + ": " + msg.err.Error() + "; set [ui.toast] delivery to herdr or terminal")
 }
 
 // agentNotice is the notification for an agent that became blocked or
 // done (Herdr's wording), or ok false for any other change.
-func (m *model) agentNotice(p protocol.PaneInfo, status protocol.AgentStatus) (notice, bool) {
-	n := notice{body: m.workspaceLabel(p.WorkspaceID) + " · " + m.tabLabel(p.TabID)}
+func (nf *notifier) agentNotice(p protocol.PaneInfo, status protocol.AgentStatus) (notice, bool) {
+	n := notice{body: nf.host.workspaceLabel(p.WorkspaceID) + " · " + nf.host.tabLabel(p.TabID)}
 	if p.Agent != nil {
 		n.agent = *p.Agent
 	}
@@ -188,4 +234,52 @@ func (m *model) agentNotice(p protocol.PaneInfo, status protocol.AgentStatus) (n
 		return notice{}, false
 	}
 	return n, true
+}
+
+// agentChanges notices agents that became blocked or done: out of sight
+// they become the attention target (prefix o); outside the focused tab
+// they notify, once the status has held for [ui.toast] delay_seconds.
+func (nf *notifier) agentChanges() []tea.Cmd {
+	var cmds []tea.Cmd
+	snap := nf.host.snapshot()
+	focusedTab := ""
+	if snap.FocusedTabID != nil {
+		focusedTab = *snap.FocusedTabID
+	}
+	seen := make(map[string]protocol.AgentStatus, len(snap.Panes))
+	for _, p := range snap.Panes {
+		seen[p.PaneID] = p.AgentStatus
+		old, known := nf.statuses[p.PaneID]
+		if !known && nf.statuses != nil {
+			known, old = true, protocol.StatusUnknown // a pane new since the last snapshot
+		}
+		if !known || old == p.AgentStatus || p.Focused {
+			continue
+		}
+		if p.AgentStatus != protocol.StatusBlocked && p.AgentStatus != protocol.StatusDone {
+			continue
+		}
+		nf.attention = p.PaneID
+		if p.TabID == focusedTab {
+			continue // the person is looking at it
+		}
+		due := agentDue{paneID: p.PaneID, status: p.AgentStatus}
+		if d := time.Duration(nf.host.toastConfig().DelaySeconds) * time.Second; d > 0 {
+			cmds = append(cmds, tea.Tick(d, func(time.Time) tea.Msg { return due }))
+		} else {
+			cmds = append(cmds, func() tea.Msg { return due })
+		}
+	}
+	nf.statuses = seen
+	return cmds
+}
+
+// agentWasDue notifies about an agent whose status held its delay.
+func (nf *notifier) agentWasDue(msg agentDue) tea.Cmd {
+	if p, ok := nf.host.paneInfo(msg.paneID); ok && p.AgentStatus == msg.status {
+		if n, ok := nf.agentNotice(p, msg.status); ok {
+			return nf.notify(n)
+		}
+	}
+	return nil
 }

@@ -29,7 +29,7 @@ func (m *model) setPopup(st protocol.PopupState) {
 	if !st.Open {
 		if m.popup != nil && (st.TerminalID == "" || st.TerminalID == m.popup.st.TerminalID) {
 			m.popup = nil
-			m.dropInput(st.TerminalID)
+			m.input.drop(st.TerminalID)
 		}
 		return
 	}
@@ -39,81 +39,66 @@ func (m *model) setPopup(st protocol.PopupState) {
 	}
 }
 
-// dropInput forgets input queued for a terminal that is gone.
-func (m *model) dropInput(id string) {
-	kept := m.input[:0]
-	for _, in := range m.input {
-		if in.paneID != id {
-			kept = append(kept, in)
-		}
-	}
-	clear(m.input[len(kept):])
-	m.input = kept
-}
-
-// popupFrame applies a frame of the popup's terminal; false when the
-// frame is not the popup's.
-func (m *model) popupFrame(f *protocol.ScreenFrame) bool {
-	if m.popup == nil || f.PaneID != m.popup.st.TerminalID {
+// frame applies a frame of the popup's terminal; false when there is no
+// popup or the frame is not its.
+func (p *popupView) frame(f *protocol.ScreenFrame) bool {
+	if p == nil || f.PaneID != p.st.TerminalID {
 		return false
 	}
-	m.popup.screen.apply(f)
+	p.screen.apply(f)
 	return true
 }
 
-// popupRects are the popup's frame and its terminal, in window cells: its
+// rects are the popup's frame and its terminal, in window cells: its
 // geometry is the server's, in the tab area this client sized.
-func (m *model) popupRects() (outer, inner protocol.Rect, ok bool) {
-	if m.popup == nil {
+func (p *popupView) rects(area protocol.Rect) (outer, inner protocol.Rect, ok bool) {
+	if p == nil {
 		return outer, inner, false
 	}
-	g := m.geometry()
-	outer, inner, ok = protocol.PopupGeometry(m.popup.st.Width, m.popup.st.Height, g.area.Width, g.area.Height)
-	outer.X, outer.Y = outer.X+g.area.X, outer.Y+g.area.Y
-	inner.X, inner.Y = inner.X+g.area.X, inner.Y+g.area.Y
+	outer, inner, ok = protocol.PopupGeometry(p.st.Width, p.st.Height, area.Width, area.Height)
+	outer.X, outer.Y = outer.X+area.X, outer.Y+area.Y
+	inner.X, inner.Y = inner.X+area.X, inner.Y+area.Y
 	return outer, inner, ok
 }
 
-// drawPopup paints the popup over everything else: a focused frame with
-// its title, its screen inside, the rest of its inside blank.
-func (m *model) drawPopup(c *canvas) {
-	outer, inner, ok := m.popupRects()
+// draw paints the popup over everything else in the tab area: a focused
+// frame with its title, its screen inside, the rest of its inside blank.
+func (p *popupView) draw(c *canvas, area protocol.Rect, th *theme) {
+	outer, inner, ok := p.rects(area)
 	if !ok {
 		return
 	}
 	c.fill(outer.X, outer.Y, outer.Width, outer.Height, " ", cellStyle{})
-	title := m.popup.st.Title
+	title := p.st.Title
 	if title == "" {
 		title = "popup"
 	}
-	m.drawBoxPlain(c, outer.X, outer.Y, outer.Width, outer.Height, " "+title+" ")
-	m.popup.screen.drawInto(c, inner.X, inner.Y, inner.Width, inner.Height)
+	th.box(c, outer.X, outer.Y, outer.Width, outer.Height, " "+title+" ")
+	p.screen.drawInto(c, inner.X, inner.Y, inner.Width, inner.Height)
 }
 
-// popupCursor is the host cursor at the popup's cursor.
-func (m *model) popupCursor() hostCursor {
-	_, inner, ok := m.popupRects()
-	cur := m.popup.screen.cursor
-	if !ok || m.mode != modeTerminal || !cur.Visible || cur.X >= inner.Width || cur.Y >= inner.Height {
+// cursor is the host cursor at the popup's cursor, while the keys go to
+// the terminals (keys).
+func (p *popupView) cursor(area protocol.Rect, keys bool) hostCursor {
+	_, inner, ok := p.rects(area)
+	cur := p.screen.cursor
+	if !ok || !keys || !cur.Visible || cur.X >= inner.Width || cur.Y >= inner.Height {
 		return hostCursor{}
 	}
 	return hostCursor{x: inner.X + cur.X, y: inner.Y + cur.Y, visible: true, shape: cur.Shape}
 }
 
-// popupMouse takes every mouse event while the popup is open: the
-// popup's program gets those over its terminal when it asked for the
-// mouse; the panes under it get nothing.
-func (m *model) popupMouse(ev tea.MouseMsg) tea.Cmd {
-	_, inner, ok := m.popupRects()
-	if !ok || !m.popup.screen.modes.Mouse {
+// mouse is what a mouse event over the popup sends its program: the
+// bytes of those over its terminal when it asked for the mouse, else
+// none (the panes under it get nothing either).
+func (p *popupView) mouse(ev tea.MouseMsg, area protocol.Rect) []byte {
+	_, inner, ok := p.rects(area)
+	if !ok || !p.screen.modes.Mouse {
 		return nil
 	}
 	x, y := ev.X-inner.X, ev.Y-inner.Y
 	if x < 0 || y < 0 || x >= inner.Width || y >= inner.Height {
 		return nil
 	}
-	if seq := encodeMouse(ev, x, y, m.popup.screen.modes.MouseSGR); seq != nil {
-		m.sendBytes(m.popup.st.TerminalID, seq)
-	}
-	return nil
+	return encodeMouse(ev, x, y, p.screen.modes.MouseSGR)
 }

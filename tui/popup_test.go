@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -33,16 +34,16 @@ func TestPopup_DrawnOverPanesTakesKeys(t *testing.T) {
 		t.Errorf("host cursor %+v, want the popup's at (43, 9)", c)
 	}
 	m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("hi")})
-	if len(m.input) != 1 || m.input[0].paneID != "term_popup_1" || string(m.input[0].b) != "hi" {
-		t.Errorf("keys went to %+v, want the popup", m.input)
+	if len(m.input.pending) != 1 || m.input.pending[0].paneID != "term_popup_1" || string(m.input.pending[0].b) != "hi" {
+		t.Errorf("keys went to %+v, want the popup", m.input.pending)
 	}
 	m.update(popupMsg{protocol.PopupState{Open: false, TerminalID: "term_popup_1"}})
-	if m.popup != nil || len(m.input) != 0 || strings.Contains(ansi.Strip(render(m)), "Board") {
+	if m.popup != nil || len(m.input.pending) != 0 || strings.Contains(ansi.Strip(render(m)), "Board") {
 		t.Errorf("popup still shown or its input kept after it closed")
 	}
 	m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
-	if len(m.input) != 1 || m.input[0].paneID != "w1:p2" {
-		t.Errorf("after the popup keys go to %+v, want w1:p2", m.input)
+	if len(m.input.pending) != 1 || m.input.pending[0].paneID != "w1:p2" {
+		t.Errorf("after the popup keys go to %+v, want w1:p2", m.input.pending)
 	}
 }
 
@@ -100,5 +101,52 @@ func TestGitMarks_BranchReachesTheTerminalPrintable(t *testing.T) {
 	m.update(gitMsg{st: protocol.WorkspaceGitStatus{WorkspaceID: "w1", Repo: true, Branch: "a\u009b2Jb"}})
 	if got := m.git.st["w1"].Branch; got != "a\uFFFD2Jb" {
 		t.Errorf("branch kept as %q", got)
+	}
+}
+
+// The popup on its own: it takes only its terminal's frames, sits in the
+// middle of the tab area it is given, draws its title and screen, puts
+// the cursor there only while keys go to the terminals, and encodes for
+// its program only the mouse over its terminal, once the program asked.
+func TestPopupView_OnItsOwn(t *testing.T) {
+	var none *popupView
+	if none.frame(&protocol.ScreenFrame{PaneID: "t9"}) {
+		t.Fatal("no popup took a frame")
+	}
+	p := &popupView{st: protocol.PopupState{Open: true, TerminalID: "t1", Title: "Board"}}
+	if p.frame(&protocol.ScreenFrame{PaneID: "w1:p1"}) {
+		t.Fatal("the popup took a pane's frame")
+	}
+	if !p.frame(&protocol.ScreenFrame{PaneID: "t1", Cols: 20, Rows: 8, Full: true, Cursor: protocol.ScreenCursor{X: 1, Y: 0, Visible: true},
+		Lines: []protocol.ScreenLine{{Y: 0, Runs: []protocol.ScreenRun{{X: 0, W: 5, Text: "hello"}}}}}) {
+		t.Fatal("the popup did not take its frame")
+	}
+	area := protocol.Rect{X: 10, Y: 1, Width: 60, Height: 20}
+	outer, inner, ok := p.rects(area)
+	if !ok || outer.X < area.X || outer.X+outer.Width > area.X+area.Width || inner.X != outer.X+1 || inner.Y != outer.Y+1 {
+		t.Fatalf("rects %+v %+v in %+v", outer, inner, area)
+	}
+	c := newCanvas(80, 22)
+	p.draw(c, area, newTheme(config.Default(), true))
+	lines := strings.Split(ansi.Strip(c.String()), "\n")
+	if !strings.Contains(lines[outer.Y], " Board ") || !strings.Contains(lines[inner.Y], "hello") {
+		t.Fatalf("popup drawn:\n%s", strings.Join(lines, "\n"))
+	}
+	if cur := p.cursor(area, true); !cur.visible || cur.x != inner.X+1 || cur.y != inner.Y {
+		t.Fatalf("cursor %+v", cur)
+	}
+	if p.cursor(area, false).visible {
+		t.Fatal("the cursor shows while keys go elsewhere")
+	}
+	press := tea.MouseMsg{X: inner.X + 2, Y: inner.Y + 1, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
+	if p.mouse(press, area) != nil {
+		t.Fatal("mouse sent to a program that did not ask for it")
+	}
+	p.screen.modes = protocol.ScreenModes{Mouse: true, MouseSGR: true}
+	if got := string(p.mouse(press, area)); got != "\x1b[<0;3;2M" {
+		t.Fatalf("press inside: %q", got)
+	}
+	if p.mouse(tea.MouseMsg{X: outer.X, Y: outer.Y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}, area) != nil {
+		t.Fatal("a press on the frame went to the program")
 	}
 }

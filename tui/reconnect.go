@@ -105,8 +105,8 @@ func (m *model) reconnected(msg reconnectedMsg) tea.Cmd {
 	m.reconnecting = false
 	m.watched = nil
 	clear(m.screens)
-	m.dropGraphics(nil) // the new subscription sends every image again
+	m.gfx.drop(nil) // the new subscription sends every image again
 	m.refreshing = true
 	m.fleet.fetching = false // a read on the lost connection answered with an error, or never will
-	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fetchFleet())
+	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fleet.fetch())
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"net"
 	"strings"
 	"time"
 
@@ -72,6 +73,33 @@ type (
 	remoteRedialMsg struct{ gen int }
 )
 
+// remoteView is the remote workspace shown, as a component: the link to
+// its machine, its messages, keys and drawing. What is chosen, the dialer
+// and the pane area come from host.
+type remoteView struct {
+	link *remoteLink // nil while none is open
+	gen  int         // the last link's number
+	host remoteHost
+}
+
+// remoteHost is what the remote view needs of the client around it.
+type remoteHost interface {
+	// chosenRemote is the remote workspace chosen in the sidebar and its
+	// machine (nil while a local one is shown).
+	chosenRemote() (*fleetMachine, string)
+	// dialMachine opens a connection to a machine's server (nil: this
+	// client cannot reach machines).
+	dialMachine() func(machine string) (net.Conn, error)
+	// sender delivers a message to the program from any goroutine.
+	sender() func(tea.Msg)
+	// paneArea is the pane area the remote pane is shown in.
+	paneArea() protocol.Rect
+	toast(text string) tea.Cmd
+	// fail reports an error of a request whose answer only matters when
+	// it fails.
+	fail(err error)
+}
+
 // unqualified is a qualified id as the machine's own server names it.
 func unqualified(id string) string {
 	_, rest, _ := strings.Cut(id, "/")
@@ -99,39 +127,39 @@ func remotePane(snap *protocol.SessionSnapshot, workspace string) string {
 	return ""
 }
 
-// syncRemote opens, moves or closes the remote link to match what is
+// sync opens, moves or closes the remote link to match what is
 // chosen; it runs after every message and does nothing when they match.
-func (m *model) syncRemote() tea.Cmd {
-	fm := m.remoteWorkspace(m.fleet.selected)
+func (v *remoteView) sync() tea.Cmd {
+	fm, selected := v.host.chosenRemote()
 	pane := ""
-	if fm != nil && m.link.dialMachine != nil {
-		pane = remotePane(fm.Snap, m.fleet.selected)
+	if fm != nil && v.host.dialMachine() != nil {
+		pane = remotePane(fm.Snap, selected)
 	}
-	r := m.remote
+	r := v.link
 	if r != nil && pane != "" && r.machine == fm.Label {
 		if r.pane != pane {
 			r.pane, r.screen = pane, nil
-			m.subscribeRemote()
+			v.subscribe()
 		}
 		return nil // a link that drops redials by itself (retryRemote)
 	}
 	if r != nil {
 		r.close()
-		m.remote = nil
+		v.link = nil
 	}
 	if pane == "" || fm.State != machineOnline {
 		// Nothing to show, or a machine the server cannot reach either:
 		// a link is opened once it is online.
 		return nil
 	}
-	m.remoteGen++
-	m.remote = &remoteLink{machine: fm.Label, pane: pane, gen: m.remoteGen, state: remoteConnecting, backoff: remoteFirstRetry}
-	return m.dialRemote()
+	v.gen++
+	v.link = &remoteLink{machine: fm.Label, pane: pane, gen: v.gen, state: remoteConnecting, backoff: remoteFirstRetry}
+	return v.dial()
 }
 
-// dialRemote opens the link's two connections, off the program's loop.
-func (m *model) dialRemote() tea.Cmd {
-	r, dialer, send := m.remote, m.link.dialMachine, m.link.send
+// dial opens the link's two connections, off the program's loop.
+func (v *remoteView) dial() tea.Cmd {
+	r, dialer, send := v.link, v.host.dialMachine(), v.host.sender()
 	gen, machine := r.gen, r.machine
 	return func() tea.Msg {
 		c, err := dialer(machine)
@@ -165,22 +193,22 @@ func (m *model) dialRemote() tea.Cmd {
 	}
 }
 
-// subscribeRemote streams the link's pane, in this client's pane area.
-func (m *model) subscribeRemote() {
-	r := m.remote
+// subscribe streams the link's pane, in this client's pane area.
+func (v *remoteView) subscribe() {
+	r := v.link
 	if r == nil || r.state != remoteLive {
 		return
 	}
-	g := m.geometry()
+	area := v.host.paneArea()
 	// Sized to this client's area, as an attach is; an upstream Herdr
 	// remote, which lacks the extension, keeps its own size quietly.
-	r.scr.send("client.resize", protocol.ClientResizeParams{Cols: g.area.Width, Rows: g.area.Height}, nil)
-	r.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: []string{unqualified(r.pane)}}, m.fail)
+	r.scr.send("client.resize", protocol.ClientResizeParams{Cols: area.Width, Rows: area.Height}, nil)
+	r.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: []string{unqualified(r.pane)}}, v.host.fail)
 }
 
-// updateRemote takes the link's messages; false: msg is not one.
-func (m *model) updateRemote(msg tea.Msg) (tea.Cmd, bool) {
-	r := m.remote
+// update takes the link's messages; false: msg is not one.
+func (v *remoteView) update(msg tea.Msg) (tea.Cmd, bool) {
+	r := v.link
 	switch msg := msg.(type) {
 	case remoteDialedMsg:
 		if r == nil || msg.gen != r.gen {
@@ -192,10 +220,10 @@ func (m *model) updateRemote(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		if msg.err != nil {
-			return m.retryRemote(), true
+			return v.retry(), true
 		}
 		r.req, r.scr, r.state, r.backoff = msg.req, msg.scr, remoteLive, remoteFirstRetry
-		m.subscribeRemote()
+		v.subscribe()
 	case remoteFrameMsg:
 		if r != nil && msg.gen == r.gen && msg.f.PaneID == unqualified(r.pane) {
 			if r.screen == nil {
@@ -205,11 +233,11 @@ func (m *model) updateRemote(msg tea.Msg) (tea.Cmd, bool) {
 		}
 	case remoteLostMsg:
 		if r != nil && msg.gen == r.gen && r.state == remoteLive {
-			return m.retryRemote(), true
+			return v.retry(), true
 		}
 	case remoteRedialMsg:
 		if r != nil && msg.gen == r.gen {
-			return m.dialRemote(), true
+			return v.dial(), true
 		}
 	default:
 		return nil, false
@@ -217,10 +245,10 @@ func (m *model) updateRemote(msg tea.Msg) (tea.Cmd, bool) {
 	return nil, true
 }
 
-// retryRemote marks the link reconnecting and dials again after its
+// retry marks the link reconnecting and dials again after its
 // backoff, which doubles up to remoteMaxRetry.
-func (m *model) retryRemote() tea.Cmd {
-	r := m.remote
+func (v *remoteView) retry() tea.Cmd {
+	r := v.link
 	r.close()
 	r.state = remoteReconnecting
 	wait, gen := r.backoff, r.gen
@@ -228,58 +256,58 @@ func (m *model) retryRemote() tea.Cmd {
 	return tea.Tick(wait, func(time.Time) tea.Msg { return remoteRedialMsg{gen: gen} })
 }
 
-// remoteInput writes a key to the remote pane shown; a machine that is
+// input writes a key to the remote pane shown; a machine that is
 // not online, or a link that is down, refuses it with a toast.
-func (m *model) remoteInput(k tea.KeyMsg) tea.Cmd {
-	fm := m.remoteWorkspace(m.fleet.selected)
+func (v *remoteView) input(k tea.KeyMsg) tea.Cmd {
+	fm, _ := v.host.chosenRemote()
 	if fm == nil {
 		return nil
 	}
 	if fm.State != machineOnline {
-		return m.showToast(fm.Label + " is " + machineStateText(*fm) + ": input not sent")
+		return v.host.toast(fm.Label + " is " + machineStateText(*fm) + ": input not sent")
 	}
-	r := m.remote
+	r := v.link
 	if r == nil {
-		return m.showToast(fm.Label + ": this client cannot reach machines: input not sent")
+		return v.host.toast(fm.Label + ": this client cannot reach machines: input not sent")
 	}
 	if r.state != remoteLive {
-		return m.showToast(fm.Label + " is " + r.state + ": input not sent")
+		return v.host.toast(fm.Label + " is " + r.state + ": input not sent")
 	}
 	var modes protocol.ScreenModes
 	if r.screen != nil {
 		modes = r.screen.modes
 	}
 	if b, ok := keyBytes(k, modes); ok {
-		r.req.send("pane.send_text", protocol.PaneSendTextParams{PaneID: unqualified(r.pane), Text: string(b)}, m.fail)
+		r.req.send("pane.send_text", protocol.PaneSendTextParams{PaneID: unqualified(r.pane), Text: string(b)}, v.host.fail)
 	}
 	return nil
 }
 
-// remoteTitle names the remote workspace shown: machine · workspace.
-func (m *model) remoteTitle() string {
-	fm := m.remoteWorkspace(m.fleet.selected)
+// title names the remote workspace shown: machine · workspace.
+func (v *remoteView) title() string {
+	fm, selected := v.host.chosenRemote()
 	if fm == nil {
 		return ""
 	}
 	title := fm.Label
 	for _, w := range fm.Snap.Workspaces {
-		if w.WorkspaceID == m.fleet.selected {
+		if w.WorkspaceID == selected {
 			title += " · " + w.Label
 		}
 	}
 	return title
 }
 
-// drawRemote fills the pane area while a remote workspace is shown: its
+// draw fills the pane area while a remote workspace is shown: its
 // pane when the link has streamed it, dimmed unless both the machine and
 // the link are up; else why it is not shown.
-func (m *model) drawRemote(c *canvas, g geometry) {
-	fm := m.remoteWorkspace(m.fleet.selected)
+func (v *remoteView) draw(c *canvas, g geometry, th *theme) {
+	fm, _ := v.host.chosenRemote()
 	if fm == nil {
 		return
 	}
-	title := m.remoteTitle()
-	r := m.remote
+	title := v.title()
+	r := v.link
 	live := fm.State == machineOnline && r != nil && r.state == remoteLive
 	if r != nil && r.state != remoteLive {
 		title += " · " + r.state
@@ -288,14 +316,14 @@ func (m *model) drawRemote(c *canvas, g geometry) {
 	if w < 3 || h < 3 {
 		return
 	}
-	m.drawBoxPlain(c, x, y, w, h, " "+title+" ")
+	th.box(c, x, y, w, h, " "+title+" ")
 	if r != nil && r.screen != nil {
 		r.screen.drawInto(c, x+1, y+1, w-2, h-2)
 		if !live {
 			for cy := y; cy < y+h; cy++ {
 				for cx := x; cx < x+w; cx++ {
 					c.restyle(cx, cy, func(st cellStyle) cellStyle {
-						st.fg, st.attrs = m.theme.dim.fg, st.attrs|protocol.ScreenDim
+						st.fg, st.attrs = th.dim.fg, st.attrs|protocol.ScreenDim
 						return st
 					})
 				}
@@ -315,18 +343,18 @@ func (m *model) drawRemote(c *canvas, g geometry) {
 			text = fm.Label + ": reconnecting"
 		}
 	}
-	c.text(x+2, y+1, text, w-4, m.theme.dim)
+	c.text(x+2, y+1, text, w-4, th.dim)
 }
 
-// remoteCursor is the remote pane's cursor on screen, while its link is
-// live and keys go to it.
-func (m *model) remoteCursor() hostCursor {
-	r := m.remote
-	fm := m.remoteWorkspace(m.fleet.selected)
-	if r == nil || r.screen == nil || r.state != remoteLive || fm == nil || fm.State != machineOnline || m.mode != modeTerminal {
+// cursor is the remote pane's cursor on screen, while its link is
+// live and keys go to it (keys: the terminals have them).
+func (v *remoteView) cursor(g geometry, keys bool) hostCursor {
+	r := v.link
+	fm, _ := v.host.chosenRemote()
+	if r == nil || r.screen == nil || r.state != remoteLive || fm == nil || fm.State != machineOnline || !keys {
 		return hostCursor{}
 	}
-	cur, g := r.screen.cursor, m.geometry()
+	cur := r.screen.cursor
 	x, y := g.area.X+1+cur.X, g.area.Y+1+cur.Y
 	if !cur.Visible || cur.X < 0 || cur.Y < 0 || cur.X >= g.area.Width-2 || cur.Y >= g.area.Height-2 {
 		return hostCursor{}
@@ -346,7 +374,7 @@ func (m *model) remoteBinding(b binding, k tea.KeyMsg) (cmd tea.Cmd, done bool) 
 	}
 	switch b.act {
 	case actSendPrefix:
-		return m.remoteInput(k), true
+		return m.remote.input(k), true
 	case actNextAgent, actPrevAgent, actAttention:
 		m.fleet.selected = ""
 		return nil, false
@@ -355,7 +383,7 @@ func (m *model) remoteBinding(b binding, k tea.KeyMsg) (cmd tea.Cmd, done bool) 
 		return nil, false // not about the pane shown
 	}
 	label := "this machine"
-	if fm := m.remoteWorkspace(m.fleet.selected); fm != nil {
+	if fm := m.fleet.remoteWorkspace(m.fleet.selected); fm != nil {
 		label = fm.Label
 	}
 	return m.showToast(string(b.act) + " works on local workspaces; " + label + "'s panes take keys and the prefix only"), true

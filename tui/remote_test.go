@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"errors"
 	"net"
 	"strings"
 	"sync/atomic"
@@ -11,6 +12,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -121,7 +123,7 @@ func TestRemote_LostLinkDimsReconnectsAndKeepsTheSelection(t *testing.T) {
 	h.choose("1 api")
 	h.until("the remote pane's frame drawn", func() bool { return h.shows("remote hello") })
 	h.remote.drop()
-	h.until("the link reconnecting", func() bool { return h.m.remote != nil && h.m.remote.state == remoteReconnecting })
+	h.until("the link reconnecting", func() bool { return h.m.remote.link != nil && h.m.remote.link.state == remoteReconnecting })
 	if h.m.fleet.selected != "build/w1" {
 		t.Fatalf("selection moved to %q", h.m.fleet.selected)
 	}
@@ -140,7 +142,7 @@ func TestRemote_LostLinkDimsReconnectsAndKeepsTheSelection(t *testing.T) {
 	if !strings.Contains(h.m.toast.text, "reconnecting") {
 		t.Fatalf("toast = %q", h.m.toast.text)
 	}
-	h.until("a redial and the link live again", func() bool { return h.dials.Load() == 4 && h.m.remote.state == remoteLive })
+	h.until("a redial and the link live again", func() bool { return h.dials.Load() == 4 && h.m.remote.link.state == remoteLive })
 	if h.m.fleet.selected != "build/w1" {
 		t.Fatalf("selection moved to %q", h.m.fleet.selected)
 	}
@@ -156,8 +158,8 @@ func TestRemote_OfflineMachineIsNotDialled(t *testing.T) {
 		return nil, net.ErrClosed
 	}
 	h.choose("1 train") // gpu: offline by the server's link
-	if h.m.remote != nil || h.dials.Load() != 0 {
-		t.Fatalf("a link to an offline machine: %+v", h.m.remote)
+	if h.m.remote.link != nil || h.dials.Load() != 0 {
+		t.Fatalf("a link to an offline machine: %+v", h.m.remote.link)
 	}
 	if !h.shows("gpu is offline: ssh: connection refused") {
 		t.Fatalf("the pane area does not say why:\n%s", ansi.Strip(render(h.m)))
@@ -192,5 +194,82 @@ func TestRemote_PaneBindingsDoNotActOnTheHiddenLocalSession(t *testing.T) {
 	}
 	if h.m.fleet.selected != "build/w1" {
 		t.Fatalf("selection moved to %q", h.m.fleet.selected)
+	}
+}
+
+// fakeRemoteHost is the client as the remote view sees it: the machine
+// chosen, a dialer that fails (counting its dials), and the toasts.
+type fakeRemoteHost struct {
+	fm       *fleetMachine
+	selected string
+	dials    int
+	toasts   []string
+}
+
+func (h *fakeRemoteHost) chosenRemote() (*fleetMachine, string) { return h.fm, h.selected }
+func (h *fakeRemoteHost) dialMachine() func(string) (net.Conn, error) {
+	return func(machine string) (net.Conn, error) {
+		h.dials++
+		return nil, errors.New("ssh: " + machine + " unreachable")
+	}
+}
+func (h *fakeRemoteHost) sender() func(tea.Msg) { return nil }
+func (h *fakeRemoteHost) paneArea() protocol.Rect {
+	return protocol.Rect{X: 20, Y: 1, Width: 40, Height: 10}
+}
+func (h *fakeRemoteHost) toast(text string) tea.Cmd {
+	h.toasts = append(h.toasts, text)
+	return nil
+}
+func (h *fakeRemoteHost) fail(error) {}
+
+// The remote view on its own: an offline machine is not dialled, refuses
+// keys with a toast and says why in the pane area; an online one is
+// dialled, and a failed dial marks the link reconnecting with a doubled
+// backoff; a dial answered for a link since replaced is dropped.
+func TestRemoteView_OnItsOwn(t *testing.T) {
+	snap := &protocol.SessionSnapshot{Workspaces: []protocol.WorkspaceInfo{{WorkspaceID: "gpu/w1", Label: "train"}},
+		Panes: []protocol.PaneInfo{{PaneID: "gpu/w1:p1", WorkspaceID: "gpu/w1"}}}
+	h := &fakeRemoteHost{fm: &fleetMachine{ID: "gpu", Label: "gpu", State: "offline", Error: "no route", Snap: snap}, selected: "gpu/w1"}
+	v := &remoteView{host: h}
+	if v.sync() != nil || v.link != nil || h.dials != 0 {
+		t.Fatal("an offline machine was dialled")
+	}
+	v.input(keyRunes("x"))
+	if len(h.toasts) != 1 || h.toasts[0] != "gpu is offline: input not sent" {
+		t.Fatalf("toasts %q", h.toasts)
+	}
+	if v.title() != "gpu · train" {
+		t.Fatalf("title %q", v.title())
+	}
+	th := newTheme(config.Default(), true)
+	c := newCanvas(60, 11)
+	g := geometry{w: 60, h: 11, area: h.paneArea()}
+	v.draw(c, g, th)
+	if out := ansi.Strip(c.String()); !strings.Contains(out, "gpu · train") || !strings.Contains(out, "gpu is offline: no route") {
+		t.Fatalf("drawn:\n%s", out)
+	}
+
+	h.fm.State = machineOnline
+	dial := v.sync()
+	if v.link == nil || v.link.state != remoteConnecting || dial == nil {
+		t.Fatalf("online: link %+v", v.link)
+	}
+	msg := dial().(remoteDialedMsg)
+	if h.dials != 1 || msg.err == nil {
+		t.Fatalf("dials %d err %v", h.dials, msg.err)
+	}
+	if cmd, ok := v.update(msg); !ok || cmd == nil || v.link.state != remoteReconnecting || v.link.backoff != 2*remoteFirstRetry {
+		t.Fatalf("failed dial: link %+v", v.link)
+	}
+	if v.cursor(g, true).visible {
+		t.Fatal("a cursor for a link that is down")
+	}
+	if _, ok := v.update(remoteRedialMsg{gen: v.gen + 1}); !ok || h.dials != 1 {
+		t.Fatal("a redial of another link dialled")
+	}
+	v.input(keyRunes("x"))
+	if h.toasts[len(h.toasts)-1] != "gpu is reconnecting: input not sent" {
+		t.Fatalf("toasts %q", h.toasts)
 	}
 }

@@ -133,9 +133,9 @@ func Run(opts Options) error {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel() // ends a notifier or player still running
 	m.ctx = ctx
-	defer m.tones.remove()
+	defer m.notes.tones.remove()
 	if opts.ConfigPath != "" {
-		m.configDir = filepath.Dir(opts.ConfigPath)
+		m.notes.configDir = filepath.Dir(opts.ConfigPath)
 	}
 	m.setConfig(cfg, truecolorTerminal(os.Getenv("COLORTERM")))
 	m.sidebar = !cfg.UI.SidebarStartCollapsed
@@ -164,8 +164,8 @@ func Run(opts Options) error {
 	}
 
 	final, err := p.Run()
-	if fm, ok := final.(*model); ok && fm.remote != nil {
-		fm.remote.close() // ends the ssh to the machine shown
+	if fm, ok := final.(*model); ok && fm.remote.link != nil {
+		fm.remote.link.close() // ends the ssh to the machine shown
 	}
 	if m.gfx.supported && m.gfx.nextID > 0 {
 		_, _ = io.WriteString(opts.Output, "\x1b_Ga=d,d=A,q=2\x1b\\") // the panes' images leave with the client

@@ -21,9 +21,9 @@ import (
 const defaultSectionSplit = 0.5
 
 // sectionSplit is the split the sidebar is drawn with.
-func (m *model) sectionSplit() float64 {
-	if m.split > 0 && m.split < 1 {
-		return m.split
+func (sb *sidebar) sectionSplit() float64 {
+	if sb.split > 0 && sb.split < 1 {
+		return sb.split
 	}
 	return defaultSectionSplit
 }
@@ -49,11 +49,11 @@ func spacesBody(spaces int) int { return max(spaces-2, 0) }
 
 // dividerRow is the agents header's row, or -1 when the sidebar is too
 // short for a divider.
-func (m *model) dividerRow() int {
-	if !m.sidebar || m.height < 6 {
+func (sb *sidebar) dividerRow() int {
+	if !sb.h.expanded() || sb.h.height() < 6 {
 		return -1
 	}
-	return spacesRows(m.height, m.sectionSplit())
+	return spacesRows(sb.h.height(), sb.sectionSplit())
 }
 
 // spaceEntry is one space of the list: its rows (y counted from its
@@ -102,17 +102,17 @@ func spacesShown(entries []spaceEntry, first, body int) int {
 
 // followFocusedSpace scrolls the list to the focused space when the
 // focus moved to another, as Herdr does; a wheel may scroll it away.
-func (m *model) followFocusedSpace() {
-	id := m.fleet.selected // a machine's workspace shown (machines.go)
-	if f := m.snap.FocusedWorkspaceID; f != nil && id == "" {
+func (sb *sidebar) followFocusedSpace() {
+	id := sb.h.fleet().selected // a machine's workspace shown (machines.go)
+	if f := sb.h.snapshot().FocusedWorkspaceID; f != nil && id == "" {
 		id = *f
 	}
-	if id == m.followed {
+	if id == sb.followed {
 		return
 	}
-	m.followed = id
-	entries := m.spaceEntries()
-	body := spacesBody(spacesRows(m.height, m.sectionSplit()))
+	sb.followed = id
+	entries := sb.spaceEntries()
+	body := spacesBody(spacesRows(sb.h.height(), sb.sectionSplit()))
 	at := -1
 	for i, e := range entries {
 		if e.id == id {
@@ -122,40 +122,40 @@ func (m *model) followFocusedSpace() {
 	if at < 0 || body == 0 {
 		return
 	}
-	first := min(spaceFirst(entries, m.spaceScroll, body), at)
+	first := min(spaceFirst(entries, sb.scroll, body), at)
 	for at >= first+spacesShown(entries, first, body) {
 		first++
 	}
-	m.spaceScroll = spaceFirst(entries, first, body)
+	sb.scroll = spaceFirst(entries, first, body)
 }
 
 // scrollSpaces moves the list by n spaces (a wheel notch is one).
-func (m *model) scrollSpaces(n int) {
-	entries := m.spaceEntries()
-	body := spacesBody(spacesRows(m.height, m.sectionSplit()))
+func (sb *sidebar) scrollSpaces(n int) {
+	entries := sb.spaceEntries()
+	body := spacesBody(spacesRows(sb.h.height(), sb.sectionSplit()))
 	// From the first shown: a taller window may show more than the scroll.
-	m.spaceScroll = spaceFirst(entries, spaceFirst(entries, m.spaceScroll, body)+n, body)
+	sb.scroll = spaceFirst(entries, spaceFirst(entries, sb.scroll, body)+n, body)
 }
 
 // drawSpacesScrollbar draws the spaces' scrollbar in the section's last
 // column, over the body, while they scroll: Herdr's track and thumb.
-func (m *model) drawSpacesScrollbar(c *canvas, x int) {
-	entries := m.spaceEntries()
-	body := spacesBody(spacesRows(m.height, m.sectionSplit()))
+func (sb *sidebar) drawSpacesScrollbar(c *canvas, x int) {
+	entries := sb.spaceEntries()
+	body := spacesBody(spacesRows(sb.h.height(), sb.sectionSplit()))
 	maxOff := spacesLast(entries, body)
 	if maxOff == 0 || body == 0 {
 		return
 	}
-	first := spaceFirst(entries, m.spaceScroll, body)
+	first := spaceFirst(entries, sb.scroll, body)
 	shown := spacesShown(entries, first, body)
 	total := maxOff + shown
 	thumb := min(max((shown*body+total/2)/total, 1), body)
 	top := ((body-thumb)*first*2 + maxOff) / (2 * maxOff) // rounded
-	bg := m.theme.p.sidebarBg
+	bg := sb.h.th().p.sidebarBg
 	for y := range body {
-		st := cellStyle{fg: m.theme.p.surfaceDim, bg: bg}
+		st := cellStyle{fg: sb.h.th().p.surfaceDim, bg: bg}
 		if y >= top && y < top+thumb {
-			st.fg = m.theme.p.overlay0
+			st.fg = sb.h.th().p.overlay0
 		}
 		c.set(x, 1+y, "▕", 1, st)
 	}
@@ -169,46 +169,101 @@ type sideDrag struct {
 
 // grabSidebar starts a drag when a left press lands on the divider or on
 // the expanded sidebar's border, so it is no click on an item.
-func (m *model) grabSidebar(ev tea.MouseMsg, g geometry) bool {
-	if ev.Action != tea.MouseActionPress || ev.Button != tea.MouseButtonLeft || !m.sidebar || g.sidebarW == 0 {
+func (sb *sidebar) grabSidebar(ev tea.MouseMsg, g geometry) bool {
+	if ev.Action != tea.MouseActionPress || ev.Button != tea.MouseButtonLeft || !sb.h.expanded() || g.sidebarW == 0 {
 		return false
 	}
 	switch {
 	case ev.X == g.sidebarW-1:
-		m.sideDrag = &sideDrag{width: true, from: float64(m.ui.SidebarWidth)}
-	case ev.Y == m.dividerRow():
-		m.sideDrag = &sideDrag{from: m.sectionSplit()}
+		sb.drag = &sideDrag{width: true, from: float64(sb.h.uiConfig().SidebarWidth)}
+	case ev.Y == sb.dividerRow():
+		sb.drag = &sideDrag{from: sb.sectionSplit()}
 	default:
 		return false
 	}
-	m.dragSidebar(ev)
+	sb.dragSidebar(ev)
 	return true
 }
 
 // dragSidebar follows the drag; the release tells the session a change.
-func (m *model) dragSidebar(ev tea.MouseMsg) {
-	d := m.sideDrag
+func (sb *sidebar) dragSidebar(ev tea.MouseMsg) {
+	d := sb.drag
 	if d.width {
 		// The border is the sidebar's last column, as Herdr counts it.
-		w := min(max(ev.X+1, m.ui.SidebarMinWidth, 1), m.ui.SidebarMaxWidth)
-		m.ui.SidebarWidth = w
+		w := min(max(ev.X+1, sb.h.uiConfig().SidebarMinWidth, 1), sb.h.uiConfig().SidebarMaxWidth)
+		sb.h.uiConfig().SidebarWidth = w
 		if ev.Action == tea.MouseActionRelease {
-			m.sideDrag = nil
+			sb.drag = nil
 			if float64(w) != d.from {
-				m.sessionWidth = w
-				m.setSessionWidth(w)
+				sb.h.keepWidth(w)
 			}
 		}
-		m.claimSize(false)
+		sb.h.claimSize(false)
 		return
 	}
-	if m.height >= 6 {
-		m.split = min(max(float64(ev.Y)/float64(m.height), 0.1), 0.9)
+	if sb.h.height() >= 6 {
+		sb.split = min(max(float64(ev.Y)/float64(sb.h.height()), 0.1), 0.9)
 	}
 	if ev.Action == tea.MouseActionRelease {
-		m.sideDrag = nil
-		if split := m.sectionSplit(); split != d.from {
-			m.call("client.ui_state.set", protocol.ClientUIStateSetParams{SidebarSectionSplit: &split})
+		sb.drag = nil
+		if split := sb.sectionSplit(); split != d.from {
+			sb.h.send("client.ui_state.set", protocol.ClientUIStateSetParams{SidebarSectionSplit: &split})
 		}
+	}
+}
+
+// mouse takes the sidebar's clicks, drags of its borders and the wheel
+// over its spaces; menu says a right press opens a menu (the keys' mode
+// allows one).
+func (sb *sidebar) mouse(ev tea.MouseMsg, g geometry, menu bool) {
+	if sb.grabSidebar(ev, g) {
+		return
+	}
+	if n := wheelLines(ev, 1); n != 0 && sb.h.expanded() && ev.Y < spacesRows(sb.h.height(), sb.sectionSplit()) {
+		sb.scrollSpaces(-n) // a notch is one space, as Herdr's
+		return
+	}
+	if menu {
+		for _, it := range sb.sideItems() {
+			if it.y == ev.Y && it.kind == "workspace" {
+				sb.h.openWorkspaceMenu(ev, it.id)
+			}
+			if it.y == ev.Y && it.kind == "header" {
+				sb.h.openGlobalMenu(ev)
+			}
+		}
+		return
+	}
+	if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
+		for _, it := range sb.sideItems() {
+			if it.y == ev.Y {
+				sb.click(ev, it)
+			}
+		}
+	}
+}
+
+// click is a left click on a sidebar row.
+func (sb *sidebar) click(ev tea.MouseMsg, it sideItem) {
+	fl := sb.h.fleet()
+	switch it.kind {
+	case "workspace":
+		// The chevron after the icon folds a worktree group.
+		if it.toggle != "" && ev.X >= it.x+2 && ev.X < it.x+4 {
+			sb.toggleGroup(it.toggle)
+			return
+		}
+		fl.selected = "" // back from a machine's workspace
+		sb.h.send("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: it.id})
+	case "machine":
+		fl.toggle(it.id)
+	case "remote-workspace", "remote-agent":
+		if ws := fl.workspaceOf(it); ws != "" {
+			fl.selected = ws // the local session's focus is left where it is
+			sb.followFocusedSpace()
+		}
+	case "agent":
+		fl.selected = "" // a local agent's pane is shown again
+		sb.h.send("pane.focus", protocol.PaneTarget{PaneID: it.id})
 	}
 }

@@ -62,7 +62,7 @@ func rowOf(m *model, prefix string) int {
 
 func spaceIDs(m *model) []string {
 	var ids []string
-	for _, it := range m.sidebarItems() {
+	for _, it := range m.side.sidebarItems() {
 		if it.kind == "workspace" {
 			ids = append(ids, it.id)
 		}
@@ -289,7 +289,7 @@ func TestSections_SpacesScrollbar(t *testing.T) {
 	if len(track) != 9 || track[0] != 1 || track[8] != 9 || len(thumb) != 5 || thumb[0] != 1 {
 		t.Errorf("at the top: track %v, thumb %v; want rows 1..9, thumb 1..5", track, thumb)
 	}
-	m.scrollSpaces(20)
+	m.side.scrollSpaces(20)
 	if track, thumb = thumbRows(); len(track) != 9 || len(thumb) != 5 || thumb[4] != 9 {
 		t.Errorf("at the end: track %v, thumb %v; want the thumb on rows 5..9", track, thumb)
 	}

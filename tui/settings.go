@@ -61,41 +61,56 @@ var settings = []setting{
 		get: func(c config.Config) string { return strconv.Itoa(c.UI.SidebarWidth) }},
 }
 
-// settingsState is the open screen: the selected row and the last
-// write's outcome.
-type settingsState struct {
+// settingsScreen is the settings screen as a component: the selected row,
+// the last write's outcome, its keys and its drawing. It reads and applies
+// config.toml through host and takes and gives back the keys through mode
+// (the client's key mode).
+type settingsScreen struct {
 	sel    int
 	status string
 	failed bool
+	host   settingsHost
+	mode   *mode
 }
 
-// openSettings shows the screen with the file's current values.
-func (m *model) openSettings() {
-	m.mode = modeSettings
-	m.settings = settingsState{}
+// settingsHost is what the settings screen needs of the client around it.
+type settingsHost interface {
+	// shownConfig is config.toml as the client applies it: the sidebar
+	// width the session keeps, if any, is the one in use.
+	shownConfig() config.Config
+	// configFile is config.toml's path ("": none).
+	configFile() string
+	// settingSaved applies the file after section.key was set to value.
+	settingSaved(section, key, value string)
 }
 
-func (m *model) settingsKey(k tea.KeyMsg) tea.Cmd {
-	s := &m.settings
+// open shows the screen with the file's current values.
+func (s *settingsScreen) open() {
+	*s.mode = modeSettings
+	s.sel, s.status, s.failed = 0, "", false
+}
+
+func (s *settingsScreen) key(k tea.KeyMsg) tea.Cmd {
 	switch k.String() {
 	case "esc", "q", "ctrl+c":
-		m.mode = modeTerminal
+		*s.mode = modeTerminal
 	case "up", "k":
 		s.sel = (s.sel + len(settings) - 1) % len(settings)
 	case "down", "j":
 		s.sel = (s.sel + 1) % len(settings)
 	case "right", "l", "enter", " ", "space":
-		return m.changeSetting(settings[s.sel], 1)
+		return s.change(settings[s.sel], 1)
 	case "left", "h":
-		return m.changeSetting(settings[s.sel], -1)
+		return s.change(settings[s.sel], -1)
 	}
 	return nil
 }
 
-// changeSetting moves a setting one value on (step 1) or back (-1),
-// writes it and applies the file.
-func (m *model) changeSetting(st setting, step int) tea.Cmd {
-	cur := st.get(m.shownConfig())
+// change moves a setting one value on (step 1) or back (-1), writes it
+// and applies the file.
+func (s *settingsScreen) change(st setting, step int) tea.Cmd {
+	cfg := s.host.shownConfig()
+	cur := st.get(cfg)
 	var next, literal string
 	if st.options != nil {
 		i := max(slices.Index(st.options, cur), 0)
@@ -106,43 +121,37 @@ func (m *model) changeSetting(st setting, step int) tea.Cmd {
 		}
 	} else {
 		n, _ := strconv.Atoi(cur)
-		v := min(max(n+step, st.lo(m.cfg)), st.hi(m.cfg))
+		v := min(max(n+step, st.lo(cfg)), st.hi(cfg))
 		if v == n {
 			return nil // at its bound
 		}
 		next = strconv.Itoa(v)
 		literal = next
 	}
-	if err := m.writeSetting(st.section, st.key, literal); err != nil {
-		m.settings.status, m.settings.failed = "not saved: "+err.Error(), true
+	if err := writeSetting(s.host.configFile(), st.section, st.key, literal); err != nil {
+		s.status, s.failed = "not saved: "+err.Error(), true
 		return nil
 	}
-	width := st.section == "ui" && st.key == "sidebar_width"
-	if width {
-		m.sessionWidth, _ = strconv.Atoi(next) // what the session keeps wins over the file: both move
-	}
-	m.applyConfigFile()
-	if width {
-		m.setSessionWidth(m.sessionWidth)
-	}
-	m.settings.status, m.settings.failed = st.section+"."+st.key+" = "+next+" saved", false
+	s.host.settingSaved(st.section, st.key, next)
+	s.status, s.failed = st.section+"."+st.key+" = "+next+" saved", false
 	return nil
 }
 
-// writeSetting sets one key in config.toml, creating the file if need be;
-// the file is replaced whole (protocol.WriteFileAtomic) or not at all.
-func (m *model) writeSetting(section, key, literal string) error {
-	if m.configPath == "" {
+// writeSetting sets one key in config.toml at path, creating the file if
+// need be; the file is replaced whole (protocol.WriteFileAtomic) or not at
+// all.
+func writeSetting(path, section, key, literal string) error {
+	if path == "" {
 		return errors.New("no config.toml path")
 	}
 	perm := fs.FileMode(0o600)
-	data, err := protocol.ReadRegularFile(m.configPath, protocol.MaxConfigBytes)
+	data, err := protocol.ReadRegularFile(path, protocol.MaxConfigBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return err
 	default:
-		if fi, err := os.Stat(m.configPath); err == nil {
+		if fi, err := os.Stat(path); err == nil {
 			perm = fi.Mode().Perm()
 		}
 	}
@@ -150,30 +159,23 @@ func (m *model) writeSetting(section, key, literal string) error {
 	if err != nil {
 		return err
 	}
-	if err := protocol.WriteFileAtomic(m.configPath, []byte(text), perm); err != nil {
-		return fmt.Errorf("cannot write %s: %w", m.configPath, err)
+	if err := protocol.WriteFileAtomic(path, []byte(text), perm); err != nil {
+		return fmt.Errorf("cannot write %s: %w", path, err)
 	}
 	return nil
 }
 
-// shownConfig is config.toml as this client applies it: the sidebar
-// width the session keeps, if any, is the one in use.
-func (m *model) shownConfig() config.Config {
-	c := m.cfg
-	c.UI.SidebarWidth = m.ui.SidebarWidth
-	return c
-}
-
-// drawSettings draws the screen in the middle of the window.
-func (m *model) drawSettings(c *canvas) {
+// draw draws the screen in the middle of a window w×h.
+func (s *settingsScreen) draw(c *canvas, width, height int, th *theme) {
 	labelW := 0
 	for _, st := range settings {
 		labelW = max(labelW, textWidth(st.label))
 	}
+	cfg := s.host.shownConfig()
 	lines := make([]string, len(settings))
 	w := 40
 	for i, st := range settings {
-		v := "‹ " + st.get(m.shownConfig()) + " ›"
+		v := "‹ " + st.get(cfg) + " ›"
 		lines[i] = st.label + strings.Repeat(" ", labelW-textWidth(st.label)+2) + v
 		if st.note != "" {
 			lines[i] += "  " + st.note
@@ -181,15 +183,15 @@ func (m *model) drawSettings(c *canvas) {
 		w = max(w, textWidth(lines[i])+4)
 	}
 	hint := "changes are saved to config.toml at once"
-	w = min(max(w, textWidth(hint)+4, textWidth(m.settings.status)+4), m.width)
-	h := min(len(lines)+4, m.height)
-	x, y := max((m.width-w)/2, 0), max((m.height-h)/2, 0)
-	m.drawListBox(c, x, y, w, h, " settings ", lines, m.settings.sel, h-4)
-	foot, st := hint, m.theme.dim
-	if m.settings.status != "" {
-		foot = m.settings.status
-		if m.settings.failed {
-			st = m.theme.diag
+	w = min(max(w, textWidth(hint)+4, textWidth(s.status)+4), width)
+	h := min(len(lines)+4, height)
+	x, y := max((width-w)/2, 0), max((height-h)/2, 0)
+	th.listBox(c, x, y, w, h, " settings ", lines, s.sel, h-4)
+	foot, st := hint, th.dim
+	if s.status != "" {
+		foot = s.status
+		if s.failed {
+			st = th.diag
 		}
 	}
 	c.text(x+2, y+h-2, foot, w-4, st)

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/herdr-go/herdr/actors/config"
 )
 
 // TestSettings_ChangeWritesAndApplies: a change is written to the file
@@ -33,7 +35,7 @@ func TestSettings_ChangeWritesAndApplies(t *testing.T) {
 
 	m.Update(keyRunes("k")) // back up to sound, left: off
 	m.Update(tea.KeyMsg{Type: tea.KeyLeft})
-	if m.sound.Enabled {
+	if m.notes.sound.Enabled {
 		t.Errorf("sound still enabled")
 	}
 	m.settings.sel = len(settings) - 1 // sidebar width
@@ -58,7 +60,7 @@ func TestSettings_WriteFailureChangesNothing(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.configPath = filepath.Join(file, "config.toml") // its folder is a file
-	m.openSettings()
+	m.settings.open()
 	m.settings.sel = 3
 	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
 	if m.ui.StatusIndicators != "dots" || !m.settings.failed || !strings.Contains(render(m), "not saved") {
@@ -66,5 +68,56 @@ func TestSettings_WriteFailureChangesNothing(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(file); len(b) != 0 {
 		t.Errorf("the file changed: %q", b)
+	}
+}
+
+// fakeSettingsHost is the client as the settings screen sees it: a
+// config and its file, and the saves it was told of.
+type fakeSettingsHost struct {
+	cfg   config.Config
+	path  string
+	saved []string
+}
+
+func (h *fakeSettingsHost) shownConfig() config.Config { return h.cfg }
+func (h *fakeSettingsHost) configFile() string         { return h.path }
+func (h *fakeSettingsHost) settingSaved(section, key, value string) {
+	h.saved = append(h.saved, section+"."+key+"="+value)
+}
+
+// The settings screen on its own: the keys move and cycle a value, which
+// is written to the file and reported to the host; a number stops at its
+// bound without a write; the screen draws the rows and the outcome.
+func TestSettingsScreen_OnItsOwn(t *testing.T) {
+	h := &fakeSettingsHost{cfg: config.Default(), path: filepath.Join(t.TempDir(), "config.toml")}
+	md := modeTerminal
+	s := &settingsScreen{host: h, mode: &md}
+	s.open()
+	if md != modeSettings {
+		t.Fatalf("open: mode %v", md)
+	}
+	s.key(keyRunes("k")) // wraps to the last row: sidebar width
+	h.cfg.UI.SidebarWidth = h.cfg.UI.SidebarMaxWidth
+	s.key(tea.KeyMsg{Type: tea.KeyRight})
+	if len(h.saved) != 0 {
+		t.Fatalf("a width at its bound was saved: %v", h.saved)
+	}
+	s.key(keyRunes("j")) // the first row: theme
+	s.key(keyRunes("l"))
+	want := "theme.name=" + config.ThemeNames[1]
+	if len(h.saved) != 1 || h.saved[0] != want {
+		t.Fatalf("saved %v, want %s", h.saved, want)
+	}
+	if b, err := os.ReadFile(h.path); err != nil || !strings.Contains(string(b), "name = \""+config.ThemeNames[1]+"\"") {
+		t.Fatalf("config.toml = %q, %v", b, err)
+	}
+	c := newCanvas(80, 24)
+	s.draw(c, 80, 24, newTheme(h.cfg, true))
+	if out := c.String(); !strings.Contains(out, "status indicators") || !strings.Contains(out, "theme.name = "+config.ThemeNames[1]+" saved") {
+		t.Fatalf("screen:\n%s", out)
+	}
+	s.key(keyRunes("q"))
+	if md != modeTerminal {
+		t.Fatalf("q: mode %v", md)
 	}
 }

@@ -29,11 +29,11 @@ var soundAgentKeys = map[string]string{"opencode": "open_code", "copilot": "gith
 type soundPlayed struct{ bell bool }
 
 // soundOn reports whether sound kind plays for agent.
-func (m *model) soundOn(kind, agent string) bool {
-	if kind != "done" && kind != "request" || !m.sound.Enabled {
+func (nf *notifier) soundOn(kind, agent string) bool {
+	if kind != "done" && kind != "request" || !nf.sound.Enabled {
 		return false
 	}
-	if v := strings.ToLower(m.getenv("HERDR_DISABLE_SOUND")); v != "" && v != "0" && v != "false" {
+	if v := strings.ToLower(nf.host.getenv("HERDR_DISABLE_SOUND")); v != "" && v != "0" && v != "false" {
 		return false
 	}
 	if agent != "" {
@@ -41,7 +41,7 @@ func (m *model) soundOn(kind, agent string) bool {
 		if k, ok := soundAgentKeys[agent]; ok {
 			key = k
 		}
-		if m.sound.Agents[key] == "off" {
+		if nf.sound.Agents[key] == "off" {
 			return false
 		}
 	}
@@ -49,26 +49,26 @@ func (m *model) soundOn(kind, agent string) bool {
 }
 
 // soundFile is the configured mp3 for kind, "" for the built-in tone.
-func (m *model) soundFile(kind string) string {
-	p := m.sound.Path
-	if kind == "done" && m.sound.DonePath != "" {
-		p = m.sound.DonePath
+func (nf *notifier) soundFile(kind string) string {
+	p := nf.sound.Path
+	if kind == "done" && nf.sound.DonePath != "" {
+		p = nf.sound.DonePath
 	}
-	if kind == "request" && m.sound.RequestPath != "" {
-		p = m.sound.RequestPath
+	if kind == "request" && nf.sound.RequestPath != "" {
+		p = nf.sound.RequestPath
 	}
-	if p != "" && !filepath.IsAbs(p) && m.configDir != "" {
-		p = filepath.Join(m.configDir, p)
+	if p != "" && !filepath.IsAbs(p) && nf.configDir != "" {
+		p = filepath.Join(nf.configDir, p)
 	}
 	return p
 }
 
 // playSound plays sound kind off the loop, or rings the bell.
-func (m *model) playSound(kind, agent string) tea.Cmd {
-	if !m.soundOn(kind, agent) {
+func (nf *notifier) playSound(kind, agent string) tea.Cmd {
+	if !nf.soundOn(kind, agent) {
 		return nil
 	}
-	file, ctx, tones := m.soundFile(kind), m.ctx, m.tones
+	file, ctx, tones := nf.soundFile(kind), nf.host.context(), nf.tones
 	return func() tea.Msg {
 		wav := file == ""
 		if wav {

@@ -15,17 +15,17 @@ type spaceRow struct {
 // checkout's row followed by the other members, indented, in the session's
 // order. A folded group shows only its parent, and the focused member when
 // that is one of its other members.
-func (m *model) spaceOrder() []spaceRow {
-	groups := m.worktreeGroups()
+func (sb *sidebar) spaceOrder() []spaceRow {
+	groups := sb.worktreeGroups()
 	members := map[string][]protocol.WorkspaceInfo{}
-	for _, w := range m.snap.Workspaces {
+	for _, w := range sb.h.snapshot().Workspaces {
 		if wt := w.Worktree; wt != nil && groups[wt.RepoKey] != "" {
 			members[wt.RepoKey] = append(members[wt.RepoKey], w)
 		}
 	}
 	var out []spaceRow
 	emitted := map[string]bool{}
-	for _, w := range m.snap.Workspaces {
+	for _, w := range sb.h.snapshot().Workspaces {
 		wt := w.Worktree
 		if wt == nil || groups[wt.RepoKey] == "" {
 			out = append(out, spaceRow{w: w})
@@ -43,7 +43,7 @@ func (m *model) spaceOrder() []spaceRow {
 			}
 		}
 		for _, c := range members[key] {
-			if c.WorkspaceID == parent || (m.collapsed[key] && !(c.Focused && m.fleet.selected == "")) {
+			if c.WorkspaceID == parent || (sb.collapsed[key] && !(c.Focused && sb.h.fleet().selected == "")) {
 				continue
 			}
 			out = append(out, spaceRow{w: c, indented: true})
@@ -55,9 +55,9 @@ func (m *model) spaceOrder() []spaceRow {
 // worktreeGroups maps the repo key of each worktree group to its parent, the
 // first workspace of its main checkout: a group is two or more workspaces of
 // one repository, one of them on the main checkout (Herdr's rule).
-func (m *model) worktreeGroups() map[string]string {
+func (sb *sidebar) worktreeGroups() map[string]string {
 	count, parent := map[string]int{}, map[string]string{}
-	for _, w := range m.snap.Workspaces {
+	for _, w := range sb.h.snapshot().Workspaces {
 		if wt := w.Worktree; wt != nil {
 			count[wt.RepoKey]++
 			if !wt.IsLinkedWorktree && parent[wt.RepoKey] == "" {

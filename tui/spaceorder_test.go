@@ -13,7 +13,7 @@ import (
 func spacesDrawn(m *model) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, it := range m.sidebarItems() {
+	for _, it := range m.side.sidebarItems() {
 		if it.kind != "workspace" || seen[it.id] {
 			continue
 		}
@@ -47,7 +47,7 @@ func TestSidebar_WorktreeUnderItsRepositoryInHerdrsOrder(t *testing.T) {
 	if got := strings.Join(spacesDrawn(m), " / "); got != want {
 		t.Errorf("unfolded:\n got %q\nwant %q", got, want)
 	}
-	m.collapsed = map[string]bool{"/repo": true}
+	m.side.collapsed = map[string]bool{"/repo": true}
 	want = "1:1 notes / 1:▸ 3 repo / 1:4 scratch"
 	if got := strings.Join(spacesDrawn(m), " / "); got != want {
 		t.Errorf("folded:\n got %q\nwant %q", got, want)

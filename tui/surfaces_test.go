@@ -24,7 +24,7 @@ func TestSurfaces_PromiseOnlyWhatIsBuilt(t *testing.T) {
 		}
 	}
 	m.mode = modeTerminal
-	m.openSettings()
+	m.settings.open()
 	if s := ansi.Strip(render(m)); strings.Contains(s, "pane gaps") || !strings.Contains(s, "pane scrollbars") {
 		t.Errorf("settings screen:\n%s", s)
 	}

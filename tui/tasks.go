@@ -111,9 +111,34 @@ type (
 	tasksChangedMsg struct{}
 )
 
-// tasksEvented says whether the client's event subscription carries the
-// task events; when it does not, the tasks are polled while they are shown.
-func (m *model) tasksEvented() bool { return m.link != nil && m.link.taskEvents.Load() }
+// taskPanel is the task dock, the board and the activity modal: a
+// component with its own state, keys, mouse and drawing, which the root
+// routes to (update, key1, mouse, canvas). It reaches the client around it
+// only through host, and takes and gives back the keys through mode (the
+// client's key mode).
+type taskPanel struct {
+	taskState
+	host taskHost
+	mode *mode
+}
+
+// taskHost is what the task panel needs of the client around it.
+type taskHost interface {
+	// rpc calls the server on the request connection; nil while there
+	// is none.
+	rpc() rpcFunc
+	// tasksEvented says whether the client's event subscription carries
+	// the task events; when it does not, the tasks are polled while they
+	// are shown.
+	tasksEvented() bool
+	// claimSize tells the server the pane area again (the dock took or
+	// gave back its share).
+	claimSize(force bool)
+}
+
+func newTaskPanel(h taskHost, mode *mode) taskPanel {
+	return taskPanel{host: h, mode: mode}
+}
 
 // subscribeEvents subscribes ev to every lifecycle kind but
 // pane_output_changed, and to every saved machine's events ("machines":
@@ -167,19 +192,19 @@ func unsupportedCall(err error) bool {
 }
 
 // fetchTasks reads task.list on the request connection, one read at a time.
-func (m *model) fetchTasks() tea.Cmd {
-	if m.tasks.unsupported || m.link == nil || m.link.req == nil {
+func (p *taskPanel) fetchTasks() tea.Cmd {
+	call := p.host.rpc()
+	if p.unsupported || call == nil {
 		return nil
 	}
-	if m.tasks.fetching {
-		m.tasks.stale = true
+	if p.fetching {
+		p.stale = true
 		return nil
 	}
-	m.tasks.fetching = true
-	req := m.link.req
+	p.fetching = true
 	return func() tea.Msg {
 		var res protocol.TaskList
-		if err := req.call("task.list", nil, &res); err != nil {
+		if err := call("task.list", nil, &res); err != nil {
 			if unsupportedCall(err) {
 				return taskListMsg{unsupported: true}
 			}
@@ -190,30 +215,30 @@ func (m *model) fetchTasks() tea.Cmd {
 }
 
 // fetchTask reads one task with its activities for the modal.
-func (m *model) fetchTask(id string) tea.Cmd {
-	if m.link == nil || m.link.req == nil {
+func (p *taskPanel) fetchTask(id string) tea.Cmd {
+	call := p.host.rpc()
+	if call == nil {
 		return nil
 	}
-	req := m.link.req
 	return func() tea.Msg {
 		var res protocol.TaskInfoResult
-		err := req.call("task.get", protocol.TaskIDParams{TaskID: id}, &res)
+		err := call("task.get", protocol.TaskIDParams{TaskID: id}, &res)
 		return taskGetMsg{id: id, task: res.Task, err: err}
 	}
 }
 
 // tasksShown says whether anything on screen shows the tasks.
-func (m *model) tasksShown() bool {
-	return !m.tasks.unsupported && (m.tasks.dock != dockHidden || m.tasks.board || m.tasks.modal != nil)
+func (p *taskPanel) tasksShown() bool {
+	return !p.unsupported && (p.dock != dockHidden || p.board || p.modal != nil)
 }
 
-// updateTasks handles the task messages; ok is false for any other.
-func (m *model) updateTasks(msg tea.Msg) (tea.Cmd, bool) {
+// update handles the task messages; ok is false for any other.
+func (p *taskPanel) update(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case taskListMsg:
-		return m.applyTaskList(msg), true
+		return p.applyTaskList(msg), true
 	case taskGetMsg:
-		if md := m.tasks.modal; md != nil && md.id == msg.id {
+		if md := p.modal; md != nil && md.id == msg.id {
 			if msg.err != nil {
 				md.err = msg.err
 			} else {
@@ -223,18 +248,18 @@ func (m *model) updateTasks(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return nil, true
 	case taskDue:
-		m.tasks.polling = false
-		if !m.tasksShown() {
+		p.polling = false
+		if !p.tasksShown() {
 			return nil, true
 		}
-		return m.fetchTasks(), true
+		return p.fetchTasks(), true
 	case tasksChangedMsg:
-		if !m.tasksShown() {
+		if !p.tasksShown() {
 			return nil, true
 		}
-		cmds := []tea.Cmd{m.fetchTasks()}
-		if md := m.tasks.modal; md != nil {
-			cmds = append(cmds, m.fetchTask(md.id))
+		cmds := []tea.Cmd{p.fetchTasks()}
+		if md := p.modal; md != nil {
+			cmds = append(cmds, p.fetchTask(md.id))
 		}
 		return tea.Batch(cmds...), true
 	}
@@ -242,88 +267,88 @@ func (m *model) updateTasks(msg tea.Msg) (tea.Cmd, bool) {
 }
 
 // applyTaskList takes a task.list answer and arms the next poll.
-func (m *model) applyTaskList(msg taskListMsg) tea.Cmd {
-	m.tasks.fetching = false
+func (p *taskPanel) applyTaskList(msg taskListMsg) tea.Cmd {
+	p.fetching = false
 	if msg.unsupported {
-		m.tasksUnsupported()
+		p.tasksUnsupported()
 		return nil
 	}
 	var cmds []tea.Cmd
 	if msg.err == nil {
 		clean(&msg.tasks) // titles and messages are anyone's text
-		m.tasks.tasks, m.tasks.have = msg.tasks, true
-		m.fixTaskSelection()
+		p.tasks, p.have = msg.tasks, true
+		p.fixTaskSelection()
 	}
-	if m.tasks.stale {
-		m.tasks.stale = false
-		cmds = append(cmds, m.fetchTasks())
+	if p.stale {
+		p.stale = false
+		cmds = append(cmds, p.fetchTasks())
 	}
-	if m.tasksShown() && !m.tasks.polling && !m.tasksEvented() {
-		m.tasks.polling = true
+	if p.tasksShown() && !p.polling && !p.host.tasksEvented() {
+		p.polling = true
 		cmds = append(cmds, tea.Tick(taskPollEvery, func(time.Time) tea.Msg { return taskDue{} }))
 	}
 	return tea.Batch(cmds...)
 }
 
 // tasksUnsupported hides everything of the tasks: the server has none.
-func (m *model) tasksUnsupported() {
-	hadDock := m.tasks.dock != dockHidden
-	m.tasks = taskState{unsupported: true}
-	switch m.mode {
+func (p *taskPanel) tasksUnsupported() {
+	hadDock := p.dock != dockHidden
+	p.taskState = taskState{unsupported: true}
+	switch *p.mode {
 	case modeTaskDock, modeTaskBoard, modeTaskActivity:
-		m.mode = modeTerminal
+		*p.mode = modeTerminal
 	}
 	if hadDock {
-		m.claimSize(true)
+		p.host.claimSize(true)
 	}
 }
 
 // cycleDock moves the dock hidden → right → bottom → hidden; a shown dock
 // takes the keys.
-func (m *model) cycleDock() tea.Cmd {
-	if m.tasks.unsupported {
+func (p *taskPanel) cycleDock() tea.Cmd {
+	if p.unsupported {
 		return nil
 	}
-	m.tasks.dock = (m.tasks.dock + 1) % 3
-	m.claimSize(true)
-	if m.tasks.dock == dockHidden {
-		if m.mode == modeTaskDock {
-			m.mode = modeTerminal
+	p.dock = (p.dock + 1) % 3
+	p.host.claimSize(true)
+	if p.dock == dockHidden {
+		if *p.mode == modeTaskDock {
+			*p.mode = modeTerminal
 		}
 		return nil
 	}
-	m.mode = modeTaskDock
-	return m.fetchTasks()
+	*p.mode = modeTaskDock
+	return p.fetchTasks()
 }
 
 // openBoard shows the full board.
-func (m *model) openBoard() tea.Cmd {
-	if m.tasks.unsupported {
+func (p *taskPanel) openBoard() tea.Cmd {
+	if p.unsupported {
 		return nil
 	}
-	m.tasks.board, m.tasks.back, m.mode = true, modeTerminal, modeTaskBoard
-	m.fixTaskSelection()
-	return m.fetchTasks()
+	p.board, p.back, *p.mode = true, modeTerminal, modeTaskBoard
+	p.fixTaskSelection()
+	return p.fetchTasks()
 }
 
-func (m *model) closeBoard() {
-	m.tasks.board = false
-	m.mode = modeTerminal
+func (p *taskPanel) closeBoard() {
+	p.board = false
+	*p.mode = modeTerminal
 }
 
 // openModal opens task id's activity over the surface in mode from.
-func (m *model) openModal(id string, from mode) tea.Cmd {
+func (p *taskPanel) openModal(id string, from mode) tea.Cmd {
 	if id == "" {
 		return nil
 	}
 	md := &taskModal{id: id, from: from}
-	for _, t := range m.tasks.tasks {
+	for _, t := range p.tasks {
 		if t.ID == id {
 			md.task = t // shown until task.get answers
 		}
 	}
-	m.tasks.modal, m.mode = md, modeTaskActivity
-	return m.fetchTask(id)
+	p.modal, *p.mode = md, modeTaskActivity
+	return p.fetchTask(id)
 }
 
 // --- the dock ------------------------------------------------------------------
@@ -331,8 +356,8 @@ func (m *model) openModal(id string, from mode) tea.Cmd {
 // dockRect is the dock's rectangle in the window and where it is, given
 // the pane area before the dock took its share, and the pane area that
 // remains.
-func (m *model) dockRect(area protocol.Rect) (dock, rest protocol.Rect, place dockPlace) {
-	place = m.dockPlacement(area)
+func (p *taskPanel) dockRect(area protocol.Rect) (dock, rest protocol.Rect, place dockPlace) {
+	place = p.dockPlacement(area)
 	rest = area
 	switch place {
 	case dockRight:
@@ -352,31 +377,31 @@ func (m *model) dockRect(area protocol.Rect) (dock, rest protocol.Rect, place do
 
 // dockPlacement is where the dock goes in a pane area this size: a right
 // dock in a narrow one goes to the bottom.
-func (m *model) dockPlacement(area protocol.Rect) dockPlace {
-	if m.tasks.unsupported {
+func (p *taskPanel) dockPlacement(area protocol.Rect) dockPlace {
+	if p.unsupported {
 		return dockHidden
 	}
-	if m.tasks.dock == dockRight && area.Width < dockNarrow {
+	if p.dock == dockRight && area.Width < dockNarrow {
 		return dockBottom
 	}
-	return m.tasks.dock
+	return p.dock
 }
 
 // dockIndex is the selected task's index in the list, or -1.
-func (m *model) dockIndex() int {
-	return slices.IndexFunc(m.tasks.tasks, func(t taskInfo) bool { return t.ID == m.tasks.dockSel })
+func (p *taskPanel) dockIndex() int {
+	return slices.IndexFunc(p.tasks, func(t taskInfo) bool { return t.ID == p.dockSel })
 }
 
 // fixTaskSelection keeps the selections on tasks that exist.
-func (m *model) fixTaskSelection() {
-	ts := &m.tasks
-	if m.dockIndex() < 0 {
+func (p *taskPanel) fixTaskSelection() {
+	ts := &p.taskState
+	if p.dockIndex() < 0 {
 		ts.dockSel = ""
 		if len(ts.tasks) > 0 {
 			ts.dockSel = ts.tasks[0].ID
 		}
 	}
-	cols := m.boardColumns()
+	cols := p.boardColumns()
 	if len(cols) == 0 {
 		ts.boardCol, ts.boardRow = 0, 0
 		return
@@ -385,33 +410,30 @@ func (m *model) fixTaskSelection() {
 	ts.boardRow = min(max(ts.boardRow, 0), len(cols[ts.boardCol].tasks)-1)
 }
 
-// dockKey handles a key while the dock has the focus.
-func (m *model) dockKey(k tea.KeyMsg) tea.Cmd {
-	if m.keys.isPrefix(k) {
-		m.mode = modePrefix
-		return nil
-	}
-	i := m.dockIndex()
+// dockKey handles a key while the dock has the focus (the root takes the
+// prefix key first).
+func (p *taskPanel) dockKey(k tea.KeyMsg) tea.Cmd {
+	i := p.dockIndex()
 	switch k.String() {
 	case "j", "down":
-		if i+1 < len(m.tasks.tasks) {
-			m.tasks.dockSel = m.tasks.tasks[i+1].ID
+		if i+1 < len(p.tasks) {
+			p.dockSel = p.tasks[i+1].ID
 		}
 	case "k", "up":
 		if i > 0 {
-			m.tasks.dockSel = m.tasks.tasks[i-1].ID
+			p.dockSel = p.tasks[i-1].ID
 		}
 	case "l", "right", "enter":
-		return m.openModal(m.tasks.dockSel, modeTaskDock)
+		return p.openModal(p.dockSel, modeTaskDock)
 	case "h", "left", "q", "esc":
-		m.mode = modeTerminal // the dock stays
+		*p.mode = modeTerminal // the dock stays
 	}
 	return nil
 }
 
 // taskGlyph is a status's mark and colour.
-func (m *model) taskGlyph(status string) (string, cellStyle) {
-	p := m.theme.p
+func taskGlyph(th *theme, status string) (string, cellStyle) {
+	p := th.p
 	switch status {
 	case protocol.TaskBacklog:
 		return "·", cellStyle{fg: p.overlay0}
@@ -433,49 +455,49 @@ func (m *model) taskGlyph(status string) (string, cellStyle) {
 
 // drawDock draws the dock in its rectangle: a rule on its side, a title,
 // one task a row.
-func (m *model) drawDock(c *canvas, g geometry) {
+func (p *taskPanel) drawDock(c *canvas, g geometry, th *theme) {
 	d := g.dock
 	if d.Width < 4 || d.Height < 2 {
 		return
 	}
 	c.fill(d.X, d.Y, d.Width, d.Height, " ", cellStyle{})
-	st := m.theme.border
-	if m.mode == modeTaskDock {
-		st = m.theme.focus
+	st := th.border
+	if *p.mode == modeTaskDock {
+		st = th.focus
 	}
 	x0, y0, w, h := d.X, d.Y+1, d.Width, d.Height-1 // the rows below the title
 	if g.dockAt == dockBottom {
 		c.text(d.X, d.Y, strings.Repeat("─", d.Width), d.Width, st)
-		c.text(d.X+2, d.Y, " tasks ", d.Width-4, m.theme.header)
+		c.text(d.X+2, d.Y, " tasks ", d.Width-4, th.header)
 	} else {
 		for y := d.Y; y < d.Y+d.Height; y++ {
 			c.set(d.X, y, "│", 1, st)
 		}
 		x0, w = d.X+1, d.Width-1
-		c.text(x0+1, d.Y, "tasks", w-1, m.theme.header)
+		c.text(x0+1, d.Y, "tasks", w-1, th.header)
 	}
-	if len(m.tasks.tasks) == 0 {
+	if len(p.tasks) == 0 {
 		msg := "no tasks"
-		if !m.tasks.have {
+		if !p.have {
 			msg = "reading tasks…"
 		}
-		c.text(x0+1, y0, msg, w-1, m.theme.dim)
+		c.text(x0+1, y0, msg, w-1, th.dim)
 		return
 	}
-	sel := max(m.dockIndex(), 0)
-	top := min(max(m.tasks.dockTop, sel-h+1, 0), sel)
-	m.tasks.dockTop = top
-	for i, t := range m.tasks.tasks[top:min(len(m.tasks.tasks), top+h)] {
+	sel := max(p.dockIndex(), 0)
+	top := min(max(p.dockTop, sel-h+1, 0), sel)
+	p.dockTop = top
+	for i, t := range p.tasks[top:min(len(p.tasks), top+h)] {
 		y := y0 + i
 		row := cellStyle{}
 		if top+i == sel {
-			row = m.theme.selected
-			if m.mode != modeTaskDock {
-				row = cellStyle{bg: m.theme.p.surfaceDim}
+			row = th.selected
+			if *p.mode != modeTaskDock {
+				row = cellStyle{bg: th.p.surfaceDim}
 			}
 			c.fill(x0, y, w, 1, " ", row)
 		}
-		glyph, gst := m.taskGlyph(t.Status)
+		glyph, gst := taskGlyph(th, t.Status)
 		gst.bg = row.bg
 		c.text(x0+1, y, glyph, 1, gst)
 		c.text(x0+3, y, taskRowText(t), w-3, row)
@@ -492,10 +514,10 @@ func taskRowText(t taskInfo) string {
 }
 
 // dockRowAt is the index of the task at window row y of the dock, or -1.
-func (m *model) dockRowAt(g geometry, y int) int {
+func (p *taskPanel) dockRowAt(g geometry, y int) int {
 	first := g.dock.Y + 1 // below the title or the rule
-	i := m.tasks.dockTop + y - first
-	if y < first || i < 0 || i >= len(m.tasks.tasks) {
+	i := p.dockTop + y - first
+	if y < first || i < 0 || i >= len(p.tasks) {
 		return -1
 	}
 	return i
@@ -511,11 +533,11 @@ type boardColumn struct {
 
 // boardColumns are the non-empty status columns, in the lifecycle's order,
 // each in the list's order (priority, then id).
-func (m *model) boardColumns() []boardColumn {
+func (p *taskPanel) boardColumns() []boardColumn {
 	var cols []boardColumn
 	for _, s := range protocol.TaskStatuses {
 		var ts []taskInfo
-		for _, t := range m.tasks.tasks {
+		for _, t := range p.tasks {
 			if t.Status == s {
 				ts = append(ts, t)
 			}
@@ -528,22 +550,22 @@ func (m *model) boardColumns() []boardColumn {
 }
 
 // boardSelected is the board's selected task's id, or "".
-func (m *model) boardSelected() string {
-	cols := m.boardColumns()
-	if m.tasks.boardCol >= len(cols) {
+func (p *taskPanel) boardSelected() string {
+	cols := p.boardColumns()
+	if p.boardCol >= len(cols) {
 		return ""
 	}
-	col := cols[m.tasks.boardCol]
-	if m.tasks.boardRow < 0 || m.tasks.boardRow >= len(col.tasks) {
+	col := cols[p.boardCol]
+	if p.boardRow < 0 || p.boardRow >= len(col.tasks) {
 		return ""
 	}
-	return col.tasks[m.tasks.boardRow].ID
+	return col.tasks[p.boardRow].ID
 }
 
 // boardKey handles a key while the board is open.
-func (m *model) boardKey(k tea.KeyMsg) tea.Cmd {
-	cols := m.boardColumns()
-	ts := &m.tasks
+func (p *taskPanel) boardKey(k tea.KeyMsg) tea.Cmd {
+	cols := p.boardColumns()
+	ts := &p.taskState
 	switch k.String() {
 	case "h", "left":
 		if ts.boardCol > 0 {
@@ -564,25 +586,25 @@ func (m *model) boardKey(k tea.KeyMsg) tea.Cmd {
 			ts.boardRow--
 		}
 	case "enter":
-		return m.openModal(m.boardSelected(), modeTaskBoard)
+		return p.openModal(p.boardSelected(), modeTaskBoard)
 	case "p":
-		m.closeBoard()
-		return m.cycleDock()
+		p.closeBoard()
+		return p.cycleDock()
 	case "esc", "q", "ctrl+c":
-		m.closeBoard()
+		p.closeBoard()
 	}
 	return nil
 }
 
 // boardRect is where the board is drawn: the window right of the sidebar,
 // the tab bar's row left alone.
-func (m *model) boardRect(g geometry) protocol.Rect {
-	r := protocol.Rect{X: g.sidebarW, Y: 0, Width: m.width - g.sidebarW, Height: m.height}
+func (p *taskPanel) boardRect(g geometry) protocol.Rect {
+	r := protocol.Rect{X: g.sidebarW, Y: 0, Width: g.w - g.sidebarW, Height: g.h}
 	switch {
 	case g.barY == 0:
-		r.Y, r.Height = 1, m.height-1
+		r.Y, r.Height = 1, g.h-1
 	case g.barY > 0:
-		r.Height = m.height - 1
+		r.Height = g.h - 1
 	}
 	return r
 }
@@ -592,55 +614,55 @@ func (m *model) boardRect(g geometry) protocol.Rect {
 // selected one in sight. It returns the first column shown and the width.
 const boardMinCol = 16
 
-func (m *model) boardLayout(r protocol.Rect, n int) (first, colW int) {
+func (p *taskPanel) boardLayout(r protocol.Rect, n int) (first, colW int) {
 	if n == 0 {
 		return 0, r.Width
 	}
 	fit := max((r.Width-1)/boardMinCol, 1)
 	shown := min(n, fit)
 	colW = (r.Width - 1) / shown
-	first = min(max(m.tasks.boardCol-shown+1, 0), n-shown)
+	first = min(max(p.boardCol-shown+1, 0), n-shown)
 	return first, colW
 }
 
 // drawBoard draws the full board over the panes and the dock.
-func (m *model) drawBoard(c *canvas, g geometry) {
-	r := m.boardRect(g)
+func (p *taskPanel) drawBoard(c *canvas, g geometry, th *theme) {
+	r := p.boardRect(g)
 	if r.Width < 10 || r.Height < 4 {
 		return
 	}
 	c.fill(r.X, r.Y, r.Width, r.Height, " ", cellStyle{})
-	m.drawBoxPlain(c, r.X, r.Y, r.Width, r.Height, " task board · h/l j/k · enter activity · p dock · esc ")
+	th.box(c, r.X, r.Y, r.Width, r.Height, " task board · h/l j/k · enter activity · p dock · esc ")
 	inner := protocol.Rect{X: r.X + 1, Y: r.Y + 1, Width: r.Width - 2, Height: r.Height - 2}
-	cols := m.boardColumns()
+	cols := p.boardColumns()
 	if len(cols) == 0 {
 		msg := "no tasks: herdr task create --title …"
-		if !m.tasks.have {
+		if !p.have {
 			msg = "reading tasks…"
 		}
-		c.text(inner.X+1, inner.Y, msg, inner.Width-1, m.theme.dim)
+		c.text(inner.X+1, inner.Y, msg, inner.Width-1, th.dim)
 		return
 	}
-	first, colW := m.boardLayout(inner, len(cols))
+	first, colW := p.boardLayout(inner, len(cols))
 	for ci := first; ci < len(cols); ci++ {
 		x := inner.X + (ci-first)*colW
 		if x+colW > inner.X+inner.Width {
 			break
 		}
 		col := cols[ci]
-		glyph, gst := m.taskGlyph(col.status)
+		glyph, gst := taskGlyph(th, col.status)
 		c.text(x+1, inner.Y, glyph, 1, gst)
-		c.text(x+3, inner.Y, col.status+" ("+strconv.Itoa(len(col.tasks))+")", colW-4, m.theme.header)
+		c.text(x+3, inner.Y, col.status+" ("+strconv.Itoa(len(col.tasks))+")", colW-4, th.header)
 		rows := inner.Height - 1
 		top := 0
-		if ci == m.tasks.boardCol {
-			top = max(m.tasks.boardRow-rows+1, 0)
+		if ci == p.boardCol {
+			top = max(p.boardRow-rows+1, 0)
 		}
 		for ri := top; ri < len(col.tasks) && ri-top < rows; ri++ {
 			y := inner.Y + 1 + ri - top
 			st := cellStyle{}
-			if ci == m.tasks.boardCol && ri == m.tasks.boardRow {
-				st = m.theme.selected
+			if ci == p.boardCol && ri == p.boardRow {
+				st = th.selected
 				c.fill(x, y, colW-1, 1, " ", st)
 			}
 			c.text(x+1, y, taskRowText(col.tasks[ri]), colW-2, st)
@@ -650,11 +672,11 @@ func (m *model) drawBoard(c *canvas, g geometry) {
 
 // boardTaskAt is the board cell under window cell (x, y): column, row and
 // ok.
-func (m *model) boardTaskAt(g geometry, x, y int) (ci, ri int, ok bool) {
-	r := m.boardRect(g)
+func (p *taskPanel) boardTaskAt(g geometry, x, y int) (ci, ri int, ok bool) {
+	r := p.boardRect(g)
 	inner := protocol.Rect{X: r.X + 1, Y: r.Y + 1, Width: r.Width - 2, Height: r.Height - 2}
-	cols := m.boardColumns()
-	first, colW := m.boardLayout(inner, len(cols))
+	cols := p.boardColumns()
+	first, colW := p.boardLayout(inner, len(cols))
 	if colW <= 0 || x < inner.X || y <= inner.Y || y >= inner.Y+inner.Height {
 		return 0, 0, false
 	}
@@ -663,8 +685,8 @@ func (m *model) boardTaskAt(g geometry, x, y int) (ci, ri int, ok bool) {
 		return 0, 0, false
 	}
 	top := 0
-	if ci == m.tasks.boardCol {
-		top = max(m.tasks.boardRow-(inner.Height-1)+1, 0)
+	if ci == p.boardCol {
+		top = max(p.boardRow-(inner.Height-1)+1, 0)
 	}
 	ri = top + y - inner.Y - 1
 	if ri >= len(cols[ci].tasks) {
@@ -749,59 +771,59 @@ func activityText(a protocol.TaskActivity, loc *time.Location) string {
 }
 
 // modalRect is the modal's frame: most of the window, centred.
-func (m *model) modalRect() protocol.Rect {
-	w := min(max(m.width*4/5, 20), m.width)
-	h := min(max(m.height*4/5, 6), m.height)
-	return protocol.Rect{X: (m.width - w) / 2, Y: (m.height - h) / 2, Width: w, Height: h}
+func (p *taskPanel) modalRect(g geometry) protocol.Rect {
+	w := min(max(g.w*4/5, 20), g.w)
+	h := min(max(g.h*4/5, 6), g.h)
+	return protocol.Rect{X: (g.w - w) / 2, Y: (g.h - h) / 2, Width: w, Height: h}
 }
 
 // modalBody is the lines of the open modal and how many fit.
-func (m *model) modalBody() (lines []string, rows int) {
-	md := m.tasks.modal
+func (p *taskPanel) modalBody(g geometry) (lines []string, rows int) {
+	md := p.modal
 	lines = modalLines(md.task, md.full, time.Local)
 	if md.err != nil {
 		lines = append(lines, "  "+protocol.Printable(md.err.Error()))
 	}
-	return lines, m.modalRect().Height - 2
+	return lines, p.modalRect(g).Height - 2
 }
 
 // scrollModal moves the modal's view by n lines, within its lines.
-func (m *model) scrollModal(n int) {
-	lines, rows := m.modalBody()
-	m.tasks.modal.scroll = min(max(m.tasks.modal.scroll+n, 0), max(len(lines)-rows, 0))
+func (p *taskPanel) scrollModal(g geometry, n int) {
+	lines, rows := p.modalBody(g)
+	p.modal.scroll = min(max(p.modal.scroll+n, 0), max(len(lines)-rows, 0))
 }
 
 // modalKey handles a key while the activity modal is open.
-func (m *model) modalKey(k tea.KeyMsg) tea.Cmd {
-	_, rows := m.modalBody()
+func (p *taskPanel) modalKey(k tea.KeyMsg, g geometry) tea.Cmd {
+	_, rows := p.modalBody(g)
 	switch k.String() {
 	case "j", "down":
-		m.scrollModal(1)
+		p.scrollModal(g, 1)
 	case "k", "up":
-		m.scrollModal(-1)
+		p.scrollModal(g, -1)
 	case "pgdown", " ":
-		m.scrollModal(max(rows-1, 1))
+		p.scrollModal(g, max(rows-1, 1))
 	case "pgup":
-		m.scrollModal(-max(rows-1, 1))
+		p.scrollModal(g, -max(rows-1, 1))
 	case "esc", "q", "h", "left", "ctrl+c":
-		from := m.tasks.modal.from
-		m.tasks.modal, m.mode = nil, from
-		if from == modeTaskBoard && !m.tasks.board || from == modeTaskDock && m.tasks.dock == dockHidden {
-			m.mode = modeTerminal
+		from := p.modal.from
+		p.modal, *p.mode = nil, from
+		if from == modeTaskBoard && !p.board || from == modeTaskDock && p.dock == dockHidden {
+			*p.mode = modeTerminal
 		}
 	}
 	return nil
 }
 
 // drawModal draws the activity modal over everything.
-func (m *model) drawModal(c *canvas) {
-	r := m.modalRect()
+func (p *taskPanel) drawModal(c *canvas, g geometry, th *theme) {
+	r := p.modalRect(g)
 	if r.Width < 8 || r.Height < 3 {
 		return
 	}
-	lines, rows := m.modalBody()
-	top := min(m.tasks.modal.scroll, max(len(lines)-rows, 0))
-	m.drawListBox(c, r.X, r.Y, r.Width, r.Height, " activity · j/k pgup/pgdn · esc ", lines[top:], -1, rows)
+	lines, rows := p.modalBody(g)
+	top := min(p.modal.scroll, max(len(lines)-rows, 0))
+	th.listBox(c, r.X, r.Y, r.Width, r.Height, " activity · j/k pgup/pgdn · esc ", lines[top:], -1, rows)
 }
 
 // --- the global menu -----------------------------------------------------------
@@ -812,67 +834,67 @@ const (
 	itemTaskBoard = "task board"
 )
 
-// openGlobalMenu opens the menu of a sidebar header at the click: the task
-// dock and board, while the server has tasks.
-func (m *model) openGlobalMenu(ev tea.MouseMsg) {
-	if m.tasks.unsupported {
-		return
+// globalMenu is the menu of a sidebar header at the click: the task dock
+// and board, while the server has tasks (nil: no menu).
+func (p *taskPanel) globalMenu(ev tea.MouseMsg) *menuState {
+	if p.unsupported {
+		return nil
 	}
-	m.openMenu(&menuState{kind: menuGlobal, x: ev.X, y: ev.Y, items: []string{itemTaskPanel, itemTaskBoard}})
+	return &menuState{kind: menuGlobal, x: ev.X, y: ev.Y, items: []string{itemTaskPanel, itemTaskBoard}}
 }
 
-func (m *model) globalMenuItem(item string) tea.Cmd {
+func (p *taskPanel) menuItem(item string) tea.Cmd {
 	switch item {
 	case itemTaskPanel:
-		return m.cycleDock()
+		return p.cycleDock()
 	case itemTaskBoard:
-		return m.openBoard()
+		return p.openBoard()
 	}
 	return nil
 }
 
 // --- the mouse -----------------------------------------------------------------
 
-// taskMouse handles the mouse over the board, the modal and the dock;
+// mouse handles the mouse over the board, the modal and the dock;
 // false lets the event through.
-func (m *model) taskMouse(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
+func (p *taskPanel) mouse(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
 	press := ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft
-	if m.tasks.modal != nil {
+	if p.modal != nil {
 		if n := wheelLines(ev, 1); n != 0 {
-			m.scrollModal(-n)
+			p.scrollModal(g, -n)
 		}
 		return nil, true
 	}
-	if m.tasks.board {
+	if p.board {
 		if press {
-			if ci, ri, ok := m.boardTaskAt(g, ev.X, ev.Y); ok {
-				m.tasks.boardCol, m.tasks.boardRow = ci, ri
-				return m.openModal(m.boardSelected(), modeTaskBoard), true
+			if ci, ri, ok := p.boardTaskAt(g, ev.X, ev.Y); ok {
+				p.boardCol, p.boardRow = ci, ri
+				return p.openModal(p.boardSelected(), modeTaskBoard), true
 			}
 		}
 		return nil, true
 	}
 	d := g.dock
 	if d.Width == 0 || ev.X < d.X || ev.X >= d.X+d.Width || ev.Y < d.Y || ev.Y >= d.Y+d.Height {
-		if press && m.mode == modeTaskDock {
-			m.mode = modeTerminal // a click elsewhere takes the keys back there
+		if press && *p.mode == modeTaskDock {
+			*p.mode = modeTerminal // a click elsewhere takes the keys back there
 		}
 		return nil, false
 	}
 	if n := wheelLines(ev, 1); n != 0 {
-		m.tasks.dockTop = max(m.tasks.dockTop-n, 0)
+		p.dockTop = max(p.dockTop-n, 0)
 		return nil, true
 	}
 	if !press {
 		return nil, true
 	}
-	i := m.dockRowAt(g, ev.Y)
-	if i >= 0 && m.mode == modeTaskDock && m.tasks.tasks[i].ID == m.tasks.dockSel {
-		return m.openModal(m.tasks.dockSel, modeTaskDock), true // the selected row again
+	i := p.dockRowAt(g, ev.Y)
+	if i >= 0 && *p.mode == modeTaskDock && p.tasks[i].ID == p.dockSel {
+		return p.openModal(p.dockSel, modeTaskDock), true // the selected row again
 	}
 	if i >= 0 {
-		m.tasks.dockSel = m.tasks.tasks[i].ID
+		p.dockSel = p.tasks[i].ID
 	}
-	m.mode = modeTaskDock
+	*p.mode = modeTaskDock
 	return nil, true
 }

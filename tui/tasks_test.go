@@ -168,7 +168,7 @@ func TestTasks_BoardNavigation(t *testing.T) {
 	}
 	for i, s := range steps {
 		m.Update(s.key)
-		if got := m.boardSelected(); got != s.want {
+		if got := m.tasks.boardSelected(); got != s.want {
 			t.Fatalf("step %d (%s): selected %q, want %q", i, s.key, got, s.want)
 		}
 	}
@@ -189,9 +189,9 @@ func TestTasks_BoardNavigation(t *testing.T) {
 	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
 	prefixed(m, "B")
 	g := m.geometry()
-	r := m.boardRect(g)
+	r := m.tasks.boardRect(g)
 	inner := protocol.Rect{X: r.X + 1, Y: r.Y + 1, Width: r.Width - 2, Height: r.Height - 2}
-	_, colW := m.boardLayout(inner, 3)
+	_, colW := m.tasks.boardLayout(inner, 3)
 	m.Update(tea.MouseMsg{X: inner.X + 2*colW + 2, Y: inner.Y + 3, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
 	if m.tasks.modal == nil || m.tasks.modal.id != "task-6" {
 		t.Fatalf("click on review row 2: modal %+v", m.tasks.modal)
@@ -278,7 +278,7 @@ func TestTasks_OlderServerHidesThem(t *testing.T) {
 	m, _ := testModel(t, f)
 	m.width, m.height = 160, 30
 	m.tasks.dock, m.mode = dockRight, modeTaskDock
-	cmd := m.fetchTasks()
+	cmd := m.tasks.fetchTasks()
 	m.Update(cmd())
 	if !m.tasks.unsupported || m.tasks.dock != dockHidden || m.mode != modeTerminal || m.toast.text != "" {
 		t.Fatalf("unsupported %v dock %v mode %v toast %q", m.tasks.unsupported, m.tasks.dock, m.mode, m.toast.text)
@@ -288,7 +288,7 @@ func TestTasks_OlderServerHidesThem(t *testing.T) {
 	}
 	prefixed(m, "t")
 	prefixed(m, "B")
-	if m.tasks.dock != dockHidden || m.tasks.board || m.fetchTasks() != nil {
+	if m.tasks.dock != dockHidden || m.tasks.board || m.tasks.fetchTasks() != nil {
 		t.Fatalf("after prefix t, B: dock %v board %v", m.tasks.dock, m.tasks.board)
 	}
 	if n := len(f.requests("task.list")); n != 1 {
@@ -347,22 +347,22 @@ func TestTasks_SubscriptionOnAnOlderServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	subs := f.requests("events.subscribe")
-	if len(subs) != 3 || strings.Contains(string(subs[2].Params), "task_") || !strings.Contains(string(subs[2].Params), "pane_created") || m.tasksEvented() || m.link.fleetEvents.Load() {
-		t.Fatalf("subscriptions %d, the second %s, task events %v", len(subs), subs[len(subs)-1].Params, m.tasksEvented())
+	if len(subs) != 3 || strings.Contains(string(subs[2].Params), "task_") || !strings.Contains(string(subs[2].Params), "pane_created") || m.tasks.host.tasksEvented() || m.link.fleetEvents.Load() {
+		t.Fatalf("subscriptions %d, the second %s, task events %v", len(subs), subs[len(subs)-1].Params, m.tasks.host.tasksEvented())
 	}
 	// Shown and not carried by events: the tasks are polled.
 	m.tasks.dock = dockRight
-	if cmd := m.applyTaskList(taskListMsg{tasks: sampleTasks()}); cmd == nil || !m.tasks.polling {
+	if cmd := m.tasks.applyTaskList(taskListMsg{tasks: sampleTasks()}); cmd == nil || !m.tasks.polling {
 		t.Fatalf("no poll armed: polling %v", m.tasks.polling)
 	}
 
 	f2 := &fakeServer{}
 	m2, _ := testModel(t, f2)
-	if err := subscribeEvents(m2.link.req, &m2.link.taskEvents, &m2.link.fleetEvents); err != nil || !m2.tasksEvented() || len(f2.requests("events.subscribe")) != 1 {
-		t.Fatalf("current server: err %v, task events %v", err, m2.tasksEvented())
+	if err := subscribeEvents(m2.link.req, &m2.link.taskEvents, &m2.link.fleetEvents); err != nil || !m2.tasks.host.tasksEvented() || len(f2.requests("events.subscribe")) != 1 {
+		t.Fatalf("current server: err %v, task events %v", err, m2.tasks.host.tasksEvented())
 	}
 	m2.tasks.dock = dockRight
-	if m2.applyTaskList(taskListMsg{tasks: sampleTasks()}); m2.tasks.polling {
+	if m2.tasks.applyTaskList(taskListMsg{tasks: sampleTasks()}); m2.tasks.polling {
 		t.Fatal("polled although the events carry the tasks")
 	}
 }

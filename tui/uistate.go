@@ -38,13 +38,13 @@ func (m *model) applyUIState(msg uiStateMsg) {
 	if msg.err != nil {
 		return
 	}
-	m.collapsed = map[string]bool{}
+	m.side.collapsed = map[string]bool{}
 	for _, k := range msg.st.CollapsedSpaceKeys {
-		m.collapsed[k] = true
+		m.side.collapsed[k] = true
 	}
-	m.split = 0
+	m.side.split = 0
 	if s := msg.st.SidebarSectionSplit; s != nil {
-		m.split = *s
+		m.side.split = *s
 	}
 	m.sessionWidth = 0
 	if w := msg.st.SidebarWidth; w != nil {
@@ -55,17 +55,17 @@ func (m *model) applyUIState(msg uiStateMsg) {
 }
 
 // toggleGroup folds or unfolds a worktree group and tells the session.
-func (m *model) toggleGroup(key string) {
-	if m.collapsed == nil {
-		m.collapsed = map[string]bool{}
+func (sb *sidebar) toggleGroup(key string) {
+	if sb.collapsed == nil {
+		sb.collapsed = map[string]bool{}
 	}
-	if m.collapsed[key] {
-		delete(m.collapsed, key)
+	if sb.collapsed[key] {
+		delete(sb.collapsed, key)
 	} else {
-		m.collapsed[key] = true
+		sb.collapsed[key] = true
 	}
-	keys := append([]string{}, slices.Sorted(maps.Keys(m.collapsed))...) // [] when none: null would set nothing
-	m.call("client.ui_state.set", protocol.ClientUIStateSetParams{CollapsedSpaceKeys: &keys})
+	keys := append([]string{}, slices.Sorted(maps.Keys(sb.collapsed))...) // [] when none: null would set nothing
+	sb.h.send("client.ui_state.set", protocol.ClientUIStateSetParams{CollapsedSpaceKeys: &keys})
 }
 
 // setSessionWidth tells the session the sidebar's width.

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -14,6 +16,7 @@ type geometry struct {
 	area     protocol.Rect // the pane area
 	dock     protocol.Rect // the task dock (tasks.go); zero when hidden
 	dockAt   dockPlace     // where the dock is drawn
+	w, h     int           // the window
 }
 
 // railWidth is the width of the collapsed sidebar's compact rail, its
@@ -32,14 +35,14 @@ func (m *model) geometry() geometry {
 	case m.ui.SidebarCollapsedMode == "compact":
 		sb = railWidth
 	}
-	g := geometry{sidebarW: sb, barY: 0, area: protocol.Rect{X: sb, Y: 1, Width: m.width - sb, Height: m.height - 1}}
+	g := geometry{sidebarW: sb, barY: 0, w: m.width, h: m.height, area: protocol.Rect{X: sb, Y: 1, Width: m.width - sb, Height: m.height - 1}}
 	switch {
 	case m.ui.HideTabBarWhenSingleTab && len(m.focusedTabs()) <= 1 && m.haveSnap:
 		g.barY, g.area.Y, g.area.Height = -1, 0, m.height
 	case m.ui.TabBarPosition == "bottom":
 		g.barY, g.area.Y = m.height-1, 0
 	}
-	g.dock, g.area, g.dockAt = m.dockRect(g.area) // the task dock takes its share
+	g.dock, g.area, g.dockAt = m.tasks.dockRect(g.area) // the task dock takes its share
 	return g
 }
 
@@ -59,12 +62,12 @@ type sideItem struct {
 // sidebarItems are the expanded sidebar's rows: the spaces section's
 // header and the spaces that fit below it from the scroll, then the agents
 // header where the section split puts it, and the agents.
-func (m *model) sidebarItems() []sideItem {
+func (sb *sidebar) sidebarItems() []sideItem {
 	items := []sideItem{{y: 0, kind: "header", text: "spaces"}}
-	spaces := spacesRows(m.height, m.sectionSplit())
+	spaces := spacesRows(sb.h.height(), sb.sectionSplit())
 	body := spacesBody(spaces)
-	entries := m.spaceEntries()
-	first := spaceFirst(entries, m.spaceScroll, body)
+	entries := sb.spaceEntries()
+	first := spaceFirst(entries, sb.scroll, body)
 	y := 1
 	for _, e := range entries[first : first+spacesShown(entries, first, body)] {
 		for _, it := range e.rows[:min(len(e.rows), body)] {
@@ -75,23 +78,23 @@ func (m *model) sidebarItems() []sideItem {
 	}
 	y = spaces
 	header := "agents"
-	if m.view.Active && m.view.Label != nil && *m.view.Label != "" {
-		header += " · " + *m.view.Label // the view a plugin or script set
-	} else if !m.view.Sorted && m.ui.AgentPanelSort == "priority" {
+	if sb.h.agentView().Active && sb.h.agentView().Label != nil && *sb.h.agentView().Label != "" {
+		header += " · " + *sb.h.agentView().Label // the view a plugin or script set
+	} else if !sb.h.agentView().Sorted && sb.h.uiConfig().AgentPanelSort == "priority" {
 		header += " · priority"
 	}
 	items = append(items, sideItem{y: y, kind: "header", text: header})
 	y++
 	multiTab := map[string]bool{}
-	for _, w := range m.snap.Workspaces {
+	for _, w := range sb.h.snapshot().Workspaces {
 		multiTab[w.WorkspaceID] = w.TabCount > 1
 	}
-	gap := m.ui.Sidebar.Agents.RowGap
-	for i, a := range m.panelAgents() {
+	gap := sb.h.uiConfig().Sidebar.Agents.RowGap
+	for i, a := range sb.panelAgents() {
 		if i > 0 {
 			y += gap
 		}
-		for i, row := range m.agentRows(a, multiTab[a.WorkspaceID]) {
+		for i, row := range sb.agentRows(a, multiTab[a.WorkspaceID]) {
 			x := 1
 			if i > 0 {
 				x = 3 // an entry's later rows sit under the text after its icon
@@ -105,26 +108,26 @@ func (m *model) sidebarItems() []sideItem {
 
 // spaceEntries are the spaces of the list in the order drawn (spaceOrder):
 // worktrees under their repository's workspace, a folded group's left out.
-func (m *model) spaceEntries() []spaceEntry {
+func (sb *sidebar) spaceEntries() []spaceEntry {
 	var entries []spaceEntry
-	for _, r := range m.spaceOrder() {
+	for _, r := range sb.spaceOrder() {
 		w, toggle, indent := r.w, r.toggle, 1
 		if r.indented {
 			indent = 3 // a worktree, under its repository's workspace
 		}
-		if toggle != "" && m.collapsed[toggle] {
-			w.AgentStatus = m.groupStatus(toggle) // the folded worktrees' roll-up
+		if toggle != "" && sb.collapsed[toggle] {
+			w.AgentStatus = sb.groupStatus(toggle) // the folded worktrees' roll-up
 		}
-		e := spaceEntry{id: w.WorkspaceID, gap: m.ui.Sidebar.Spaces.RowGap}
-		for i, row := range m.spaceRows(w, r.indented) {
+		e := spaceEntry{id: w.WorkspaceID, gap: sb.h.uiConfig().Sidebar.Spaces.RowGap}
+		for i, row := range sb.spaceRows(w, r.indented) {
 			x := indent
 			if i > 0 {
 				x += 2
 			}
-			it := sideItem{y: i, x: x, kind: "workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: w.Focused && m.fleet.selected == ""}
+			it := sideItem{y: i, x: x, kind: "workspace", id: w.WorkspaceID, segs: row, status: w.AgentStatus, on: w.Focused && sb.h.fleet().selected == ""}
 			if i == 0 && toggle != "" && len(row) > 1 {
 				chevron := "▾ "
-				if m.collapsed[toggle] {
+				if sb.collapsed[toggle] {
 					chevron = "▸ "
 				}
 				row[1].text = chevron + row[1].text
@@ -134,7 +137,7 @@ func (m *model) spaceEntries() []spaceEntry {
 		}
 		entries = append(entries, e)
 	}
-	return append(entries, m.machineEntries()...)
+	return append(entries, sb.machineEntries()...)
 }
 
 func (m *model) tabLabel(id string) string {
@@ -155,16 +158,59 @@ type tabItem struct {
 	on     bool
 }
 
-func (m *model) tabItems(g geometry) []tabItem {
+// tabBar is the tab bar as a component: the focused workspace's tabs,
+// where each is for a click, and the bar drawn with what the root says at
+// its right end. It reads the session through h.
+type tabBar struct{ h tabBarHost }
+
+// tabBarHost is what the tab bar needs of the client around it.
+type tabBarHost interface {
+	snapshot() *protocol.SessionSnapshot
+	th() *theme
+	width() int
+	workspaceLabel(id string) string
+	// focusedTabs are the focused workspace's tabs, in order.
+	focusedTabs() []protocol.TabInfo
+	focusedLayout() (protocol.PaneLayoutSnapshot, bool)
+	// remoteTitle names the machine's workspace shown; remote is false
+	// while a local one is.
+	remoteTitle() (title string, remote bool)
+	// send makes a request whose answer only matters when it fails.
+	send(method string, params any)
+	// openTabMenu opens a tab's right-click menu at the click.
+	openTabMenu(ev tea.MouseMsg, id string)
+}
+
+// mouse: a left press focuses a tab; a right one opens its menu when menu
+// says the keys' mode allows one.
+func (b tabBar) mouse(ev tea.MouseMsg, g geometry, menu bool) {
+	if ev.Action != tea.MouseActionPress {
+		return
+	}
+	for _, t := range b.items(g) {
+		if ev.X < t.x0 || ev.X >= t.x1 {
+			continue
+		}
+		switch {
+		case ev.Button == tea.MouseButtonLeft:
+			b.h.send("tab.focus", protocol.TabTarget{TabID: t.id})
+		case menu:
+			b.h.openTabMenu(ev, t.id)
+		}
+	}
+}
+
+// items are the tabs as the bar lays them out.
+func (b tabBar) items(g geometry) []tabItem {
 	x := g.area.X
-	if g.sidebarW == 0 && m.snap.FocusedWorkspaceID != nil {
-		x += textWidth(m.workspaceLabel(*m.snap.FocusedWorkspaceID)) + 3
+	if snap := b.h.snapshot(); g.sidebarW == 0 && snap.FocusedWorkspaceID != nil {
+		x += textWidth(b.h.workspaceLabel(*snap.FocusedWorkspaceID)) + 3
 	}
 	var out []tabItem
-	for _, t := range m.focusedTabs() {
+	for _, t := range b.h.focusedTabs() {
 		text := " " + strconv.Itoa(t.Number) + ":" + t.Label + " "
 		if t.AgentStatus != protocol.StatusUnknown && t.AgentStatus != "" {
-			icon, _ := m.statusIcon(t.AgentStatus)
+			icon, _ := b.h.th().statusIcon(t.AgentStatus)
 			text += icon + " "
 		}
 		w := textWidth(text)
@@ -188,39 +234,39 @@ func (m *model) canvas(reuse *canvas) *canvas {
 		c.text(1, 0, "herdr: connecting…", m.width-1, m.theme.dim)
 		return c
 	}
-	m.drawSidebar(c, g)
+	m.side.drawSidebar(c, g)
 	m.drawTabBar(c, g)
 	if m.fleet.selected != "" {
-		m.drawRemote(c, g)
+		m.remote.draw(c, g, m.theme)
 	} else {
-		m.drawPanes(c, g)
+		m.panes.draw(c, g)
 	}
-	m.drawDock(c, g)
+	m.tasks.drawDock(c, g, m.theme)
 	if m.tasks.board {
-		m.drawBoard(c, g)
+		m.tasks.drawBoard(c, g, m.theme)
 	}
 	m.drawCursor(c)
 	switch m.mode {
 	case modeHelp:
-		m.drawHelp(c)
+		drawHelp(c, m.width, m.height, m.theme)
 	case modePicker:
-		m.drawPicker(c)
+		m.picker.draw(c, m.width, m.height, m.theme)
 	case modeSettings:
-		m.drawSettings(c)
+		m.settings.draw(c, m.width, m.height, m.theme)
 	case modeMenu:
-		m.drawMenu(c)
+		m.menu.draw(c, m.width, m.height, m.theme)
 	case modeChooser:
 		m.drawChooser(c)
 	case modePrompt:
 		m.drawPrompt(c)
 	}
 	if m.tasks.modal != nil {
-		m.drawModal(c)
+		m.tasks.drawModal(c, g, m.theme)
 	}
 	if m.popup != nil {
-		m.drawPopup(c)
+		m.popup.draw(c, g.area, m.theme)
 	}
-	m.drawCorner(c)
+	m.notes.drawCorner(c, m.width, m.height, m.theme)
 	m.drawDiagnostics(c)
 	return c
 }
@@ -252,10 +298,10 @@ func (m *model) drawCursor(c *canvas) {
 // go to that pane and it shows one.
 func (m *model) paneCursor() hostCursor {
 	if m.popup != nil {
-		return m.popupCursor()
+		return m.popup.cursor(m.geometry().area, m.mode == modeTerminal)
 	}
 	if m.fleet.selected != "" {
-		return m.remoteCursor() // the local panes are not drawn
+		return m.remote.cursor(m.geometry(), m.mode == modeTerminal) // the local panes are not drawn
 	}
 	l, ok := m.focusedLayout()
 	if !ok || m.mode != modeTerminal && m.mode != modeCopy {
@@ -271,7 +317,7 @@ func (m *model) paneCursor() hostCursor {
 		if m.copy.paneID != l.FocusedPaneID {
 			return hostCursor{}
 		}
-		x, y := m.viewCursor()
+		x, y := m.copy.viewCursor()
 		cur = protocol.ScreenCursor{X: x, Y: y, Visible: true}
 	} else if !cur.Visible || s.offset > 0 {
 		return hostCursor{}
@@ -295,75 +341,75 @@ func (m *model) paneCursor() hostCursor {
 	return hostCursor{}
 }
 
-func (m *model) drawSidebar(c *canvas, g geometry) {
+func (sb *sidebar) drawSidebar(c *canvas, g geometry) {
 	if g.sidebarW == 0 {
 		return
 	}
 	w := g.sidebarW - 1
-	if bg := m.theme.p.sidebarBg; bg != 0 {
-		c.fill(0, 0, w, m.height, " ", cellStyle{bg: bg})
+	if bg := sb.h.th().p.sidebarBg; bg != 0 {
+		c.fill(0, 0, w, sb.h.height(), " ", cellStyle{bg: bg})
 	}
-	for y := 0; y < m.height; y++ {
-		c.set(w, y, "│", 1, m.theme.border)
+	for y := 0; y < sb.h.height(); y++ {
+		c.set(w, y, "│", 1, sb.h.th().border)
 	}
-	if !m.sidebar {
-		m.drawRail(c, w)
+	if !sb.h.expanded() {
+		sb.drawRail(c, w)
 		return
 	}
-	base := cellStyle{bg: m.theme.p.sidebarBg}
-	for _, it := range m.sidebarItems() {
-		if it.y >= m.height {
+	base := cellStyle{bg: sb.h.th().p.sidebarBg}
+	for _, it := range sb.sidebarItems() {
+		if it.y >= sb.h.height() {
 			break
 		}
 		switch it.kind {
 		case "header":
-			st := m.theme.header
+			st := sb.h.th().header
 			st.bg = base.bg
 			c.text(1, it.y, it.text, w-1, st)
 		case "agent", "workspace", "machine", "remote-workspace", "remote-agent":
 			st := base
 			if it.on && (it.kind == "workspace" || it.kind == "remote-workspace") {
-				st = m.theme.selected
+				st = sb.h.th().selected
 				c.fill(0, it.y, w, 1, " ", st)
 			} else if it.on { // the agent in the focused pane
-				st = cellStyle{bg: m.theme.p.surfaceDim}
+				st = cellStyle{bg: sb.h.th().p.surfaceDim}
 				c.fill(0, it.y, w, 1, " ", st)
 			}
 			if it.dim {
-				st.fg = m.theme.dim.fg // separators too: the whole row is last known
+				st.fg = sb.h.th().dim.fg // separators too: the whole row is last known
 			}
 			drawSegs(c, it.x, it.y, w-it.x, it.segs, st)
 		default:
 			st := base
 			if it.on {
-				st = m.theme.selected
+				st = sb.h.th().selected
 				c.fill(0, it.y, w, 1, " ", st)
 			}
-			icon, ist := m.statusIcon(it.status)
+			icon, ist := sb.h.th().statusIcon(it.status)
 			ist.bg = st.bg
 			c.text(1, it.y, icon, 1, ist)
 			c.text(3, it.y, it.text, w-3, st)
 		}
 	}
-	m.drawSpacesScrollbar(c, w-1)
+	sb.drawSpacesScrollbar(c, w-1)
 }
 
 // railItems are the collapsed sidebar's compact rail: one icon per
 // workspace, then one per agent of the panel.
-func (m *model) railItems() []sideItem {
+func (sb *sidebar) railItems() []sideItem {
 	var items []sideItem
 	y := 0
-	for _, ws := range m.snap.Workspaces {
-		items = append(items, sideItem{y: y, kind: "workspace", id: ws.WorkspaceID, status: ws.AgentStatus, on: ws.Focused && m.fleet.selected == ""})
+	for _, ws := range sb.h.snapshot().Workspaces {
+		items = append(items, sideItem{y: y, kind: "workspace", id: ws.WorkspaceID, status: ws.AgentStatus, on: ws.Focused && sb.h.fleet().selected == ""})
 		y++
 	}
-	for _, it := range m.machineRail() {
+	for _, it := range sb.h.fleet().rail() {
 		it.y = y
 		items = append(items, it)
 		y++
 	}
 	y++
-	for _, a := range m.panelAgents() {
+	for _, a := range sb.panelAgents() {
 		items = append(items, sideItem{y: y, kind: "agent", id: a.PaneID, status: a.AgentStatus, on: a.Focused})
 		y++
 	}
@@ -371,82 +417,92 @@ func (m *model) railItems() []sideItem {
 }
 
 // sideItems are the items of the sidebar as drawn: the full list or the rail.
-func (m *model) sideItems() []sideItem {
-	if !m.sidebar {
-		return m.railItems()
+func (sb *sidebar) sideItems() []sideItem {
+	if !sb.h.expanded() {
+		return sb.railItems()
 	}
-	return m.sidebarItems()
+	return sb.sidebarItems()
 }
 
-func (m *model) drawRail(c *canvas, w int) {
-	for _, it := range m.railItems() {
-		if it.y >= m.height {
+func (sb *sidebar) drawRail(c *canvas, w int) {
+	for _, it := range sb.railItems() {
+		if it.y >= sb.h.height() {
 			return
 		}
 		st := cellStyle{}
 		if it.on && (it.kind == "workspace" || it.kind == "remote-workspace") {
-			st = m.theme.selected
+			st = sb.h.th().selected
 			c.fill(0, it.y, w, 1, " ", st)
 		}
-		icon, ist := m.statusIcon(it.status)
+		icon, ist := sb.h.th().statusIcon(it.status)
 		ist.bg = st.bg
 		if it.dim {
-			ist.fg = m.theme.dim.fg
+			ist.fg = sb.h.th().dim.fg
 		}
 		c.text(1, it.y, icon, 1, ist)
 	}
 }
 
+// drawTabBar draws the tab bar with the root's status at its right end;
+// a bar hidden over a single tab comes back while that says something.
 func (m *model) drawTabBar(c *canvas, g geometry) {
+	right, st := m.barStatus()
+	m.tabs.draw(c, g, m.mode == modeTerminal && m.toast.text == "", right, st)
+}
+
+// draw draws the bar, right at its right end in style rst; quiet: there
+// is nothing to say, so a hidden bar stays hidden.
+func (b tabBar) draw(c *canvas, g geometry, quiet bool, right string, rst cellStyle) {
+	th, width := b.h.th(), b.h.width()
 	y := g.barY
 	if y < 0 {
 		// Hidden: the bar comes back over the panes' first row only
 		// while it has something to say (a mode, a message).
-		if m.mode == modeTerminal && m.toast.text == "" {
+		if quiet {
 			return
 		}
 		y = 0
 	}
-	c.fill(g.area.X, y, g.area.Width, 1, " ", m.theme.bar)
-	if g.sidebarW == 0 && m.snap.FocusedWorkspaceID != nil {
-		c.text(g.area.X+1, y, m.workspaceLabel(*m.snap.FocusedWorkspaceID), g.area.Width-1, m.theme.barLabel)
+	c.fill(g.area.X, y, g.area.Width, 1, " ", th.bar)
+	if snap := b.h.snapshot(); g.sidebarW == 0 && snap.FocusedWorkspaceID != nil {
+		c.text(g.area.X+1, y, b.h.workspaceLabel(*snap.FocusedWorkspaceID), g.area.Width-1, th.barLabel)
 	}
-	if m.fleet.selected != "" { // a machine's workspace (remote.go): no local tabs
-		c.text(g.area.X, y, " "+m.remoteTitle()+" ", m.width-g.area.X, m.theme.tabOn)
+	if title, remote := b.h.remoteTitle(); remote { // a machine's workspace (remote.go): no local tabs
+		c.text(g.area.X, y, " "+title+" ", width-g.area.X, th.tabOn)
 	} else {
-		m.drawTabs(c, g, y)
+		b.drawTabs(c, g, y)
 	}
-	right, st := m.barStatus()
 	if right != "" {
 		w := min(textWidth(right), g.area.Width)
-		c.fill(m.width-w, y, w, 1, " ", st)
-		c.text(m.width-w, y, right, w, st)
+		c.fill(width-w, y, w, 1, " ", rst)
+		c.text(width-w, y, right, w, rst)
 	}
 }
 
 // drawTabs draws the focused workspace's tabs on row y, then what is
 // odd about the tab's size: zoomed, or another client's.
-func (m *model) drawTabs(c *canvas, g geometry, y int) {
+func (b tabBar) drawTabs(c *canvas, g geometry, y int) {
+	th, width := b.h.th(), b.h.width()
 	end := g.area.X
-	for _, t := range m.tabItems(g) {
-		st := m.theme.tab
+	for _, t := range b.items(g) {
+		st := th.tab
 		if t.on {
-			st = m.theme.tabOn
+			st = th.tabOn
 		}
-		c.text(t.x0, y, t.text, m.width-t.x0, st)
+		c.text(t.x0, y, t.text, width-t.x0, st)
 		end = t.x1
 	}
-	l, ok := m.focusedLayout()
+	l, ok := b.h.focusedLayout()
 	if !ok {
 		return
 	}
 	if l.Zoomed {
-		end += 1 + c.text(end+1, y, " ZOOM ", m.width-end-1, m.theme.mode)
+		end += 1 + c.text(end+1, y, " ZOOM ", width-end-1, th.mode)
 	}
 	// Another client owns the size: say so, and what it is (typing here
 	// takes it back).
 	if l.Area.Width > 0 && (l.Area.Width != g.area.Width || l.Area.Height != g.area.Height) {
-		c.text(end+1, y, " SIZE "+strconv.Itoa(l.Area.Width)+"×"+strconv.Itoa(l.Area.Height)+" (another client) ", m.width-end-1, m.theme.toast)
+		c.text(end+1, y, " SIZE "+strconv.Itoa(l.Area.Width)+"×"+strconv.Itoa(l.Area.Height)+" (another client) ", width-end-1, th.toast)
 	}
 }
 
@@ -474,14 +530,11 @@ func (m *model) barStatus() (string, cellStyle) {
 	}
 	switch m.mode {
 	case modeRename:
-		if m.rename.what == "worktree" {
-			return " new worktree · branch (blank: generated): " + string(m.rename.buf) + "▏", m.theme.mode
-		}
-		return " rename " + m.rename.what + ": " + string(m.rename.buf) + "▏", m.theme.mode
+		return m.rename.status(), m.theme.mode
 	case modeConfirm:
-		return m.confirmText(), m.theme.mode
+		return m.confirm.text(), m.theme.mode
 	case modeCopy:
-		return m.copyStatus(), m.theme.mode
+		return m.copy.copyStatus(m.toast.text), m.theme.mode
 	}
 	if m.toast.text != "" {
 		return " " + m.toast.text + " ", m.theme.toast
@@ -490,10 +543,48 @@ func (m *model) barStatus() (string, cellStyle) {
 	return " " + m.keys.prefixName() + " ? keys ", m.theme.dim
 }
 
-func (m *model) drawPanes(c *canvas, g geometry) {
-	l, ok := m.focusedLayout()
+// paneView draws the focused tab's panes as a component: their frames
+// with titles, marks and scrollbars, their screens, copy mode's view and
+// the mouse selection over them, and the mouse over them (panemouse.go),
+// with a drag of a split's border in progress. It reads and acts through h.
+type paneView struct {
+	drag *dragState // a split's border being dragged
+	pass *rightPass // a right-button gesture going to a program
+	h    paneViewHost
+}
+
+// paneViewHost is what the pane view needs of the client around it.
+type paneViewHost interface {
+	focusedLayout() (protocol.PaneLayoutSnapshot, bool)
+	screen(paneID string) *paneScreen
+	paneInfo(id string) (protocol.PaneInfo, bool)
+	uiConfig() *config.UI
+	th() *theme
+	width() int
+	height() int
+	// copyView is copy mode while it is on (nil: off).
+	copyView() *copyMode
+	// selection is the mouse selection (nil: none).
+	selection() *mouseSel
+
+	// send makes a request whose answer only matters when it fails.
+	send(method string, params any)
+	// clickLink activates the link at a cell of a pane's view (link.go).
+	clickLink(paneID string, col, row int) tea.Cmd
+	// sendInput queues bytes for a pane's program.
+	sendInput(paneID string, b []byte)
+	// selectPress starts a mouse selection at a pane's cell.
+	selectPress(paneID string, x, y int)
+	// openPaneMenu opens a pane's right-click menu at the click.
+	openPaneMenu(ev tea.MouseMsg, id string)
+}
+
+// draw draws the panes in the pane area.
+func (pv *paneView) draw(c *canvas, g geometry) {
+	th := pv.h.th()
+	l, ok := pv.h.focusedLayout()
 	if !ok {
-		c.text(g.area.X+2, g.area.Y+1, "no workspace: press the prefix, then shift+n", g.area.Width-2, m.theme.dim)
+		c.text(g.area.X+2, g.area.Y+1, "no workspace: press the prefix, then shift+n", g.area.Width-2, th.dim)
 		return
 	}
 	for _, p := range l.Panes {
@@ -505,18 +596,18 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 			r = l.Area
 		}
 		x, y := g.area.X+r.X, g.area.Y+r.Y
-		w, h := min(r.Width, m.width-x), min(r.Height, m.height-y)
+		w, h := min(r.Width, pv.h.width()-x), min(r.Height, pv.h.height()-y)
 		focused := p.PaneID == l.FocusedPaneID
-		m.drawBox(c, x, y, w, h, p.PaneID, focused)
-		if m.mode == modeCopy && p.PaneID == m.copy.paneID && w > 2 && h > 2 {
-			m.drawCopy(c, x+1, y+1, w-2, h-2)
-		} else if s := m.screens[p.PaneID]; s != nil && w > 2 && h > 2 {
+		pv.drawBox(c, x, y, w, h, p.PaneID, focused)
+		if cm := pv.h.copyView(); cm != nil && p.PaneID == cm.paneID && w > 2 && h > 2 {
+			cm.drawCopy(c, x+1, y+1, w-2, h-2, th)
+		} else if s := pv.h.screen(p.PaneID); s != nil && w > 2 && h > 2 {
 			s.drawInto(c, x+1, y+1, w-2, h-2)
-			if sel := m.msel; sel != nil && sel.paneID == p.PaneID {
+			if sel := pv.h.selection(); sel != nil && sel.paneID == p.PaneID {
 				for cy := 0; cy < h-2; cy++ {
 					for cx := 0; cx < w-2; cx++ {
 						if sel.selected(cx, cy) {
-							c.restyle(x+1+cx, y+1+cy, func(cellStyle) cellStyle { return m.theme.selection })
+							c.restyle(x+1+cx, y+1+cy, func(cellStyle) cellStyle { return th.selection })
 						}
 					}
 				}
@@ -525,17 +616,17 @@ func (m *model) drawPanes(c *canvas, g geometry) {
 	}
 }
 
-// paneTitle is the label in a pane's top border: the pane's id (what a
+// title is the label in a pane's top border: the pane's id (what a
 // script addresses it by, not its place in the tab), then its name.
-func (m *model) paneTitle(id string) (string, protocol.AgentStatus) {
-	p, _ := m.paneInfo(id)
+func (pv *paneView) title(id string) (string, protocol.AgentStatus) {
+	p, _ := pv.h.paneInfo(id)
 	title := ""
 	// Herdr's rule: a border shows the pane's own label, and the agent's
 	// name only with [ui] show_agent_labels_on_pane_borders.
 	switch {
 	case p.Label != nil && *p.Label != "":
 		title = *p.Label
-	case !m.ui.ShowAgentLabelsOnPaneBorders:
+	case !pv.h.uiConfig().ShowAgentLabelsOnPaneBorders:
 	case p.DisplayAgent != nil && *p.DisplayAgent != "":
 		title = *p.DisplayAgent
 	case p.Agent != nil && *p.Agent != "":
@@ -548,13 +639,14 @@ func (m *model) paneTitle(id string) (string, protocol.AgentStatus) {
 	return text, p.AgentStatus
 }
 
-func (m *model) drawBox(c *canvas, x, y, w, h int, id string, focused bool) {
+func (pv *paneView) drawBox(c *canvas, x, y, w, h int, id string, focused bool) {
+	th := pv.h.th()
 	if w < 2 || h < 2 {
 		return
 	}
-	st := m.theme.border
+	st := th.border
 	if focused {
-		st = m.theme.focus
+		st = th.focus
 	}
 	c.set(x, y, "╭", 1, st)
 	c.set(x+w-1, y, "╮", 1, st)
@@ -568,19 +660,19 @@ func (m *model) drawBox(c *canvas, x, y, w, h int, id string, focused bool) {
 		c.set(x, j, "│", 1, st)
 		c.set(x+w-1, j, "│", 1, st)
 	}
-	title, status := m.paneTitle(id)
+	title, status := pv.title(id)
 	if w < 6 {
 		return
 	}
 	col := x + 1
 	if status != protocol.StatusUnknown && status != "" {
-		icon, ist := m.statusIcon(status)
+		icon, ist := th.statusIcon(status)
 		c.text(col, y, " ", 1, st)
 		c.text(col+1, y, icon, 1, ist)
 		col += 2
 	}
 	end := x + w - 1
-	if s := m.screens[id]; s != nil && s.offset > 0 {
+	if s := pv.h.screen(id); s != nil && s.offset > 0 {
 		// Scrolled back through history: a marker at the right.
 		mark := "[+" + strconv.Itoa(s.offset) + "]"
 		if mx := end - len(mark) - 1; mx > col {
@@ -589,22 +681,23 @@ func (m *model) drawBox(c *canvas, x, y, w, h int, id string, focused bool) {
 		}
 	}
 	col += c.text(col, y, " "+title+" ", end-col, st)
-	m.drawScrollbar(c, x+w-1, y+1, h-2, id)
+	pv.drawScrollbar(c, x+w-1, y+1, h-2, id)
 }
 
 // drawScrollbar draws a pane's scrollbar thumb on its right border when
 // it has history ([ui] pane_scrollbars): its length is the screen's share
 // of screen and history, its place the view's.
-func (m *model) drawScrollbar(c *canvas, x, y, h int, id string) {
-	p, ok := m.paneInfo(id)
-	if !m.ui.PaneScrollbars || !ok || h < 2 {
+func (pv *paneView) drawScrollbar(c *canvas, x, y, h int, id string) {
+	th := pv.h.th()
+	p, ok := pv.h.paneInfo(id)
+	if !pv.h.uiConfig().PaneScrollbars || !ok || h < 2 {
 		return
 	}
 	var maxOff, rows, off int
 	if p.Scroll != nil {
 		maxOff, rows, off = int(p.Scroll.MaxOffsetFromBottom), int(p.Scroll.ViewportRows), int(p.Scroll.OffsetFromBottom)
 	}
-	if s := m.screens[id]; s != nil {
+	if s := pv.h.screen(id); s != nil {
 		// Frames are newer than the snapshot: the history gained while
 		// attached shows at once (a server before frames said so: 0).
 		off, rows = s.offset, max(rows, s.rows)
@@ -621,7 +714,7 @@ func (m *model) drawScrollbar(c *canvas, x, y, h int, id string) {
 	thumb := min(max((max(rows, 1)*h+total/2)/total, 1), h)
 	top := (h - thumb) * (maxOff - off) / maxOff
 	for i := 0; i < thumb; i++ {
-		c.set(x, y+top+i, "┃", 1, m.theme.dim)
+		c.set(x, y+top+i, "┃", 1, th.dim)
 	}
 }
 
@@ -655,39 +748,41 @@ var helpLines = []string{
 	"ctrl+b       send ctrl+b to the pane",
 }
 
-func (m *model) drawHelp(c *canvas) {
+// drawHelp draws the keys' help in the middle of a window width×height.
+func drawHelp(c *canvas, width, height int, th *theme) {
 	w := 0
 	for _, l := range helpLines {
 		w = max(w, textWidth(l))
 	}
 	w += 4
 	h := len(helpLines) + 2
-	x, y := max((m.width-w)/2, 0), max((m.height-h)/2, 0)
+	x, y := max((width-w)/2, 0), max((height-h)/2, 0)
 	c.fill(x, y, w, h, " ", cellStyle{})
-	m.drawBoxPlain(c, x, y, w, h, " keys ")
+	th.box(c, x, y, w, h, " keys ")
 	for i, l := range helpLines {
 		c.text(x+2, y+1+i, l, w-4, cellStyle{})
 	}
 }
 
-// drawListBox draws a box over what is under it with lines inside, at
-// most rows of them, line sel highlighted: the workspace picker, the
-// settings screen and the right-click menus.
-func (m *model) drawListBox(c *canvas, x, y, w, h int, title string, lines []string, sel, rows int) {
+// listBox draws a box over what is under it with lines inside, at most
+// rows of them, line sel highlighted (-1: none): the workspace picker,
+// the settings screen, the right-click menus and the task activity.
+func (th *theme) listBox(c *canvas, x, y, w, h int, title string, lines []string, sel, rows int) {
 	c.fill(x, y, w, h, " ", cellStyle{})
-	m.drawBoxPlain(c, x, y, w, h, title)
+	th.box(c, x, y, w, h, title)
 	for i, l := range lines[:min(len(lines), max(rows, 0))] {
 		st := cellStyle{}
 		if i == sel {
-			st = m.theme.selected
+			st = th.selected
 			c.fill(x+1, y+1+i, w-2, 1, " ", st)
 		}
 		c.text(x+2, y+1+i, l, w-4, st)
 	}
 }
 
-func (m *model) drawBoxPlain(c *canvas, x, y, w, h int, title string) {
-	st := m.theme.focus
+// box draws a rounded frame with a title in the focus colour.
+func (th *theme) box(c *canvas, x, y, w, h int, title string) {
+	st := th.focus
 	c.set(x, y, "╭", 1, st)
 	c.set(x+w-1, y, "╮", 1, st)
 	c.set(x, y+h-1, "╰", 1, st)

@@ -1,11 +1,15 @@
 package tui
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -115,7 +119,7 @@ func TestView_FocusAndCursor(t *testing.T) {
 	m, _ := viewModel(t)
 	c := newCanvas(m.width, m.height)
 	g := m.geometry()
-	m.drawPanes(c, g)
+	m.panes.draw(c, g)
 	// The focused pane's frame is highlighted, the other's is not.
 	if c.cells[1*c.w+54].st != m.theme.focus || c.cells[1*c.w+24].st != m.theme.border {
 		t.Errorf("frame styles: focused %+v, other %+v", c.cells[1*c.w+54].st, c.cells[1*c.w+24].st)
@@ -216,4 +220,200 @@ func render(m *model) string {
 		return ""
 	}
 	return m.canvas(nil).String()
+}
+
+// fakeBarHost is the client as the tab bar sees it.
+type fakeBarHost struct {
+	snap   protocol.SessionSnapshot
+	theme  *theme
+	remote string
+	sent   []string
+}
+
+func (f *fakeBarHost) snapshot() *protocol.SessionSnapshot { return &f.snap }
+func (f *fakeBarHost) th() *theme                          { return f.theme }
+func (f *fakeBarHost) width() int                          { return 84 }
+func (f *fakeBarHost) workspaceLabel(id string) string     { return "ws-" + id }
+func (f *fakeBarHost) remoteTitle() (string, bool)         { return f.remote, f.remote != "" }
+func (f *fakeBarHost) send(method string, params any) {
+	b, _ := json.Marshal(params)
+	f.sent = append(f.sent, method+" "+string(b))
+}
+func (f *fakeBarHost) openTabMenu(_ tea.MouseMsg, id string) { f.sent = append(f.sent, "menu "+id) }
+func (f *fakeBarHost) focusedTabs() []protocol.TabInfo       { return f.snap.Tabs }
+func (f *fakeBarHost) focusedLayout() (protocol.PaneLayoutSnapshot, bool) {
+	return f.snap.Layouts[0], true
+}
+
+// The tab bar on its own: its tabs are laid out after the workspace's
+// name when the sidebar is hidden, drawn with a zoom mark and the root's
+// status at the right end; a hidden bar stays hidden while quiet; a
+// machine's workspace shows its title instead of local tabs.
+func TestTabBar_OnItsOwn(t *testing.T) {
+	h := &fakeBarHost{snap: twoPanes(), theme: newTheme(config.Default(), true)}
+	h.snap.Tabs = append(h.snap.Tabs, protocol.TabInfo{TabID: "w1:t2", WorkspaceID: "w1", Number: 2, Label: "logs", AgentStatus: protocol.StatusDone})
+	h.snap.Layouts[0].Zoomed = true
+	b := tabBar{h: h}
+	g := geometry{sidebarW: 0, barY: 0, area: protocol.Rect{X: 0, Y: 1, Width: 84, Height: 20}}
+	items := b.items(g)
+	if len(items) != 2 || items[0].x0 != len("ws-w1")+3 || items[1].x0 != items[0].x1+1 || !strings.Contains(items[1].text, "2:logs") {
+		t.Fatalf("items %+v", items)
+	}
+	c := newCanvas(84, 21)
+	b.draw(c, g, true, " PREFIX ", h.theme.mode)
+	row := strings.Split(ansi.Strip(c.String()), "\n")[0]
+	if !strings.HasPrefix(row, " ws-w1") || !strings.Contains(row, " 1:1 ") || !strings.Contains(row, "ZOOM") || !strings.HasSuffix(row, " PREFIX ") {
+		t.Fatalf("bar %q", row)
+	}
+	b.mouse(tea.MouseMsg{X: items[1].x0, Y: 0, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}, g, false)
+	b.mouse(tea.MouseMsg{X: items[0].x0, Y: 0, Action: tea.MouseActionPress, Button: tea.MouseButtonRight}, g, false)
+	b.mouse(tea.MouseMsg{X: items[0].x0, Y: 0, Action: tea.MouseActionPress, Button: tea.MouseButtonRight}, g, true)
+	if strings.Join(h.sent, ",") != `tab.focus {"tab_id":"w1:t2"},menu w1:t1` {
+		t.Fatalf("clicks sent %q", h.sent)
+	}
+	hidden := geometry{barY: -1, area: g.area}
+	c = newCanvas(84, 21)
+	b.draw(c, hidden, true, "", cellStyle{})
+	if row := strings.Split(ansi.Strip(c.String()), "\n")[0]; strings.TrimSpace(row) != "" {
+		t.Fatalf("a quiet hidden bar drew %q", row)
+	}
+	h.remote = "gpu · train"
+	c = newCanvas(84, 21)
+	b.draw(c, g, true, "", cellStyle{})
+	if row := strings.Split(ansi.Strip(c.String()), "\n")[0]; !strings.Contains(row, " gpu · train ") || strings.Contains(row, "1:1") {
+		t.Fatalf("remote bar %q", row)
+	}
+}
+
+// fakePaneHost is the client as the pane view sees it: the sample
+// session's layout and screens, [ui], and a mouse selection.
+type fakePaneHost struct {
+	snap    protocol.SessionSnapshot
+	screens map[string]*paneScreen
+	ui      config.UI
+	theme   *theme
+	sel     *mouseSel
+	did     []string
+}
+
+func (f *fakePaneHost) focusedLayout() (protocol.PaneLayoutSnapshot, bool) {
+	return f.snap.Layouts[0], true
+}
+func (f *fakePaneHost) screen(id string) *paneScreen { return f.screens[id] }
+func (f *fakePaneHost) paneInfo(id string) (protocol.PaneInfo, bool) {
+	for _, p := range f.snap.Panes {
+		if p.PaneID == id {
+			return p, true
+		}
+	}
+	return protocol.PaneInfo{}, false
+}
+func (f *fakePaneHost) uiConfig() *config.UI { return &f.ui }
+func (f *fakePaneHost) th() *theme           { return f.theme }
+func (f *fakePaneHost) width() int           { return 84 }
+func (f *fakePaneHost) height() int          { return 21 }
+func (f *fakePaneHost) copyView() *copyMode  { return nil }
+func (f *fakePaneHost) selection() *mouseSel { return f.sel }
+func (f *fakePaneHost) send(method string, params any) {
+	b, _ := json.Marshal(params)
+	f.did = append(f.did, method+" "+string(b))
+}
+func (f *fakePaneHost) clickLink(id string, col, row int) tea.Cmd {
+	f.did = append(f.did, fmt.Sprintf("link %s %d,%d", id, col, row))
+	return nil
+}
+func (f *fakePaneHost) sendInput(id string, b []byte) {
+	f.did = append(f.did, fmt.Sprintf("input %s %q", id, b))
+}
+func (f *fakePaneHost) selectPress(id string, x, y int) {
+	f.did = append(f.did, fmt.Sprintf("select %s %d,%d", id, x, y))
+}
+func (f *fakePaneHost) openPaneMenu(_ tea.MouseMsg, id string) { f.did = append(f.did, "menu "+id) }
+
+// The pane view on its own: each pane gets a frame titled with its id and
+// label (the focused one in the focus colour), its screen inside, a
+// scrolled-back mark, a scrollbar when it has history, and the mouse
+// selection over its cells.
+func TestPaneView_OnItsOwn(t *testing.T) {
+	cfg := config.Default()
+	snap := twoPanes()
+	label := "build"
+	snap.Panes[0].Label = &label
+	s1, s2 := &paneScreen{}, &paneScreen{}
+	s1.apply(&protocol.ScreenFrame{Cols: 28, Rows: 18, Full: true, ViewOffset: 3, History: 40, Lines: []protocol.ScreenLine{
+		{Y: 0, Runs: []protocol.ScreenRun{{X: 0, W: 5, Text: "older"}}}}})
+	s2.apply(&protocol.ScreenFrame{Cols: 28, Rows: 18, Full: true, Lines: []protocol.ScreenLine{
+		{Y: 1, Runs: []protocol.ScreenRun{{X: 0, W: 5, Text: "hello"}}}}})
+	h := &fakePaneHost{snap: snap, screens: map[string]*paneScreen{"w1:p1": s1, "w1:p2": s2}, ui: cfg.UI, theme: newTheme(cfg, true),
+		sel: &mouseSel{paneID: "w1:p2", x0: 0, y0: 1, x1: 4, y1: 1}}
+	h.ui.PaneScrollbars = true
+	pv := paneView{h: h}
+	g := geometry{sidebarW: 24, area: protocol.Rect{X: 24, Y: 1, Width: 60, Height: 20}}
+	c := newCanvas(84, 21)
+	pv.draw(c, g)
+	lines := strings.Split(ansi.Strip(c.String()), "\n")
+	if !strings.Contains(lines[1], "w1:p1 build") || !strings.Contains(lines[1], "[+3]") || !strings.Contains(lines[1], "w1:p2") {
+		t.Fatalf("titles: %q", lines[1])
+	}
+	if !strings.Contains(lines[2], "older") || !strings.Contains(lines[3], "hello") {
+		t.Fatalf("screens:\n%s", strings.Join(lines, "\n"))
+	}
+	if !strings.Contains(strings.Join(lines[2:20], "\n"), "┃") {
+		t.Fatal("no scrollbar on the pane with history")
+	}
+	l := snap.Layouts[0]
+	var r protocol.Rect
+	for _, p := range l.Panes {
+		if p.PaneID == "w1:p2" {
+			r = p.Rect
+		}
+	}
+	x, y := g.area.X+r.X+1, g.area.Y+r.Y+2
+	if c.cells[y*84+x].st != h.theme.selection || c.cells[y*84+x+5].st == h.theme.selection {
+		t.Fatal("the selection is not drawn over its cells alone")
+	}
+	if c.cells[(g.area.Y+r.Y)*84+g.area.X+r.X].st != h.theme.focus {
+		t.Fatal("the focused pane's frame is not in the focus colour")
+	}
+
+	// The mouse: a press in the unfocused pane focuses it; one in the
+	// focused pane selects; the wheel scrolls a pane whose program did
+	// not ask for the mouse; ctrl-click asks for the link; a right press
+	// opens the menu; a press on the split's border drags it until the
+	// release, asking for the ratio as it moves.
+	at := func(x, y int, b tea.MouseButton, a tea.MouseAction) tea.MouseMsg {
+		return tea.MouseMsg{X: g.area.X + x, Y: g.area.Y + y, Button: b, Action: a}
+	}
+	pv.mouse(at(3, 3, tea.MouseButtonLeft, tea.MouseActionPress), g, false)
+	pv.mouse(at(r.X+3, 3, tea.MouseButtonLeft, tea.MouseActionPress), g, false)
+	pv.mouse(at(r.X+3, 3, tea.MouseButtonWheelUp, tea.MouseActionPress), g, false)
+	ctrl := at(r.X+3, 3, tea.MouseButtonLeft, tea.MouseActionPress)
+	ctrl.Ctrl = true
+	pv.mouse(ctrl, g, false)
+	pv.mouse(at(r.X+3, 3, tea.MouseButtonRight, tea.MouseActionPress), g, true)
+	want := []string{`pane.focus {"pane_id":"w1:p1"}`, "select w1:p2 2,2", `screen.scroll {"pane_id":"w1:p2","lines":3}`, "link w1:p2 2,2", "menu w1:p2"}
+	if strings.Join(h.did, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("mouse did\n%s\nwant\n%s", strings.Join(h.did, "\n"), strings.Join(want, "\n"))
+	}
+	h.did = nil
+	pv.mouse(at(r.X-1, 5, tea.MouseButtonLeft, tea.MouseActionPress), g, false)
+	if pv.drag == nil || !pv.dragMouse(at(r.X+4, 5, tea.MouseButtonLeft, tea.MouseActionMotion), g) || len(h.did) != 1 || !strings.HasPrefix(h.did[0], "layout.set_split_ratio") {
+		t.Fatalf("split drag: %+v did %q", pv.drag, h.did)
+	}
+	pv.dragMouse(at(r.X+4, 5, tea.MouseButtonLeft, tea.MouseActionRelease), g)
+	if pv.drag != nil || pv.dragMouse(at(1, 1, tea.MouseButtonLeft, tea.MouseActionMotion), g) {
+		t.Fatal("the release did not end the drag")
+	}
+
+	// A right press over a program that asked for the mouse and right
+	// clicks goes to it, and so does its release; then nothing is held.
+	s2.modes = protocol.ScreenModes{Mouse: true, MouseSGR: true, RightClickPane: true}
+	h.did = nil
+	pv.mouse(at(r.X+3, 3, tea.MouseButtonRight, tea.MouseActionPress), g, true)
+	if pv.pass == nil || !pv.passMouse(at(r.X+3, 3, tea.MouseButtonRight, tea.MouseActionRelease), g) || pv.pass != nil {
+		t.Fatalf("right gesture: pass %+v", pv.pass)
+	}
+	if strings.Join(h.did, ",") != `input w1:p2 "\x1b[<2;3;3M",input w1:p2 "\x1b[<2;3;3m"` {
+		t.Fatalf("right gesture sent %q", h.did)
+	}
 }

@@ -13,43 +13,47 @@ import (
 // lets the server generate a name, as Herdr does. The group the new
 // workspace lands in is unfolded, so the focused workspace is in sight.
 
-// startWorktreePrompt asks for the branch of a new worktree of workspace
-// source's repository.
-func (m *model) startWorktreePrompt(source string) {
-	m.mode = modeRename
-	m.rename = renameState{what: "worktree", method: "worktree.create", id: source}
-}
-
 // worktreeCreatedMsg is the answer to the prompt's worktree.create.
 type worktreeCreatedMsg struct {
 	res protocol.WorktreeCreated
 	err error
 }
 
+// startWorktree asks for the branch of a new worktree of workspace
+// source's repository.
+func (p *labelPrompt) startWorktree(source string) {
+	*p.mode = modeRename
+	p.renameState = renameState{what: "worktree", method: "worktree.create", id: source}
+}
+
 // createWorktree creates the worktree on branch (generated when empty) and
 // focuses its workspace.
-func (m *model) createWorktree(source, branch string) tea.Cmd {
-	p := protocol.WorktreeCreateParams{WorktreeSource: protocol.WorktreeSource{WorkspaceID: &source}, Focus: true}
+func (p *labelPrompt) createWorktree(source, branch string) tea.Cmd {
+	prm := protocol.WorktreeCreateParams{WorktreeSource: protocol.WorktreeSource{WorkspaceID: &source}, Focus: true}
 	if b := strings.TrimSpace(branch); b != "" {
-		p.Branch = &b
+		prm.Branch = &b
 	}
-	m.flushInput()
-	req := m.link.req
+	p.host.flushInput()
+	call := p.host.rpc()
 	return func() tea.Msg {
 		var msg worktreeCreatedMsg
-		msg.err = req.call("worktree.create", p, &msg.res)
+		if call == nil {
+			msg.err = errNotConnected
+			return msg
+		}
+		msg.err = call("worktree.create", prm, &msg.res)
 		return msg
 	}
 }
 
 // worktreeCreated unfolds the new workspace's group, or tells why there is
 // no new worktree.
-func (m *model) worktreeCreated(msg worktreeCreatedMsg) tea.Cmd {
+func (p *labelPrompt) worktreeCreated(msg worktreeCreatedMsg) tea.Cmd {
 	if msg.err != nil {
-		return m.showToast("new worktree: " + msg.err.Error())
+		return p.host.toast("new worktree: " + msg.err.Error())
 	}
-	if wt := msg.res.Workspace.Worktree; wt != nil && m.collapsed[wt.RepoKey] {
-		m.toggleGroup(wt.RepoKey)
+	if wt := msg.res.Workspace.Worktree; wt != nil {
+		p.host.unfoldGroup(wt.RepoKey)
 	}
 	return nil
 }

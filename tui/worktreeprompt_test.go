@@ -17,7 +17,7 @@ import (
 func TestWorktreePrompt_AsksForTheBranchAndUnfoldsTheGroup(t *testing.T) {
 	f := &fakeServer{}
 	m, _ := testModel(t, f)
-	m.collapsed = map[string]bool{"/repo": true, "/other": true}
+	m.side.collapsed = map[string]bool{"/repo": true, "/other": true}
 	create := func(typed string) protocol.WorktreeCreateParams {
 		t.Helper()
 		before := len(f.requests("worktree.create"))
@@ -65,8 +65,8 @@ func TestWorktreePrompt_AsksForTheBranchAndUnfoldsTheGroup(t *testing.T) {
 	}
 
 	m.Update(worktreeCreatedMsg{res: protocol.WorktreeCreated{Workspace: protocol.WorkspaceInfo{WorkspaceID: "w3", Worktree: &protocol.WorkspaceWorktreeInfo{RepoKey: "/repo", IsLinkedWorktree: true}}}})
-	if m.collapsed["/repo"] || !m.collapsed["/other"] {
-		t.Errorf("after the create: folded %v, want only /other", m.collapsed)
+	if m.side.collapsed["/repo"] || !m.side.collapsed["/other"] {
+		t.Errorf("after the create: folded %v, want only /other", m.side.collapsed)
 	}
 	waitFor(t, "the unfold told to the session", func() bool { return len(f.requests("client.ui_state.set")) == 1 })
 	if got := string(f.requests("client.ui_state.set")[0].Params); got != `{"collapsed_space_keys":["/other"]}` {

@@ -137,6 +137,9 @@ func TestTUI_TwoClientsSeeEachOther(t *testing.T) {
 	WaitFor(t, "a second tab", func() bool { return len(SessionSnapshot(t, s).Tabs) == 2 })
 	// No name prompt (prompt_new_tab_name is off by default): what is typed next reaches the new tab's shell.
 	a.WaitText(t, "2:2")
+	// b's keys go to the pane b shows focused: wait until it shows the
+	// new tab's, or they reach the first tab's pane out of a's sight.
+	b.WaitText(t, "w1:p2")
 	ShellReady(t, b, "tab-two")
 	a.WaitText(t, "tab-two-42")
 

@@ -86,6 +86,9 @@ func TestTUI_TmuxPresetInTmux(t *testing.T) {
 	// A new tab asks no name: what is typed next reaches its shell.
 	m.keys("C-b", "c")
 	WaitFor(t, "a second tab", func() bool { return len(SessionSnapshot(t, s).Tabs) == 2 })
+	// Keys go to the pane the client shows focused: wait until it shows
+	// the new tab (one frame), or they reach the old tab's pane.
+	m.waitScreen("the new tab", func(sc string) bool { return FramedPanes(sc) == 1 })
 	m.keys("-l", "echo tab-$((6*7))")
 	m.keys("Enter")
 	sc := m.waitScreen("the new tab's shell", func(sc string) bool { return strings.Contains(sc, "tab-42") })
