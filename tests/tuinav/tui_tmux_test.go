@@ -122,7 +122,9 @@ func TestTUI_TmuxPromptLayoutChooser(t *testing.T) {
 	m := tmuxHost{t: t, sock: filepath.Join(h.Dir, "tm.sock")}
 	m.start(h, "tmx")
 	m.waitScreen("one pane", func(sc string) bool { return FramedPanes(sc) == 1 })
-	panes := func() []protocol.PaneInfo { return OK[protocol.PaneList](t, s.Call("pane.list", nil), "pane_list").Panes }
+	panes := func() []protocol.PaneInfo {
+		return OK[protocol.PaneList](t, s.Call("pane.list", nil), "pane_list").Panes
+	}
 
 	// The prompt: Tab completes the verb from the CLI's tree, enter runs it.
 	m.keys("C-b", ":")
