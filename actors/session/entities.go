@@ -14,49 +14,20 @@ import (
 
 // The session's side of the workspace and tab actors, which the entities
 // supervisor (its child, actors/entities) owns. The session changes
-// topology inside one message; when the message is done (settle) it tells
+// topology inside one transaction; once it commits (settle, txn.go) it tells
 // the supervisor to start the actors of the workspaces and tabs that
-// message made and stop those of the ones it removed, and hands it the size
+// transaction made and stop those of the ones it removed, and hands it the size
 // of each pane of every tab whose rectangles moved. The entity actors tell
 // the session their changes directly; the session tells the supervisor the
 // record it took, which a failed actor restarts from.
 
-// born queues a new workspace or tab for its actor at the end of the message.
-func (s *Session) born(entity any) { s.newborn = append(s.newborn, entity) }
+// born starts the actor of a new workspace or tab once the transaction
+// commits.
+func (s *Session) born(entity any) { s.tx.do(startEntity{entity}) }
 
-// retire stops the actor of a workspace or tab that is gone, at the end
-// of the message, after what is already queued for it.
-func (s *Session) retire(id string) { s.retired = append(s.retired, id) }
-
-// settleEntities runs at the end of every message: it has the supervisor
-// start and stop entity actors and send the tabs their new sizes.
-func (s *Session) settleEntities(ctx actor.Context) {
-	for _, e := range s.newborn {
-		switch e := e.(type) {
-		case *workspace:
-			if s.m.Alive(e) {
-				ctx.Send(s.ents, &entities.StartWorkspace{Seed: wsactor.Seed{ID: e.ID, Label: e.Label, Auto: e.Auto, Tokens: e.Tokens,
-					Rev: s.revs[e.ID], Log: kit.LazyWith(s.opts.Log, slog.String("workspace", e.ID))}})
-			}
-		case *tab:
-			if s.m.TabAlive(e) {
-				s.startTab(ctx, e)
-			}
-		}
-	}
-	clear(s.newborn)
-	s.newborn = s.newborn[:0]
-	for _, id := range s.retired {
-		delete(s.revs, id)
-		ctx.Send(s.ents, &entities.Retire{ID: id})
-	}
-	s.retired = s.retired[:0]
-	for _, t := range s.dirtyTabs {
-		if s.m.TabAlive(t) {
-			ctx.Send(s.ents, &entities.Arrange{ID: t.ID, Arrange: s.arrangement(t)})
-		}
-	}
-}
+// retire stops the actor of a workspace or tab that is gone, once the
+// transaction commits, after what is already queued for it.
+func (s *Session) retire(id string) { s.tx.do(stopEntity{id}) }
 
 // startTab has t's actor started, knowing the sizes its panes were
 // started at.
