@@ -84,14 +84,17 @@ func (s *Session) forwardToTab(ctx actor.Context, call *kit.Call, t *tab) *kit.R
 
 // fresh takes a Changed's revision: false for one older than one already
 // taken (from an actor that restarted from an older record), which is
-// dropped. The supervisor is told what was taken, for a restart.
-func (s *Session) fresh(ctx actor.Context, id string, rev uint64, rec entities.Record) bool {
-	if rev <= s.revs[id] {
+// dropped. The supervisor is told what was taken, for a restart, once the
+// transaction commits.
+func (s *Session) fresh(id string, rev uint64, rec entities.Record) bool {
+	old, had := s.revs[id]
+	if rev <= old {
 		return false
 	}
+	s.tx.undo(revBack{id, old, had})
 	s.revs[id] = rev
 	rec.ID, rec.Rev = id, rev
-	ctx.Send(s.ents, &rec)
+	s.tell(s.ents, &rec)
 	return true
 }
 
@@ -99,7 +102,7 @@ func (s *Session) fresh(ctx actor.Context, id string, rev uint64, rec entities.R
 // the event it names.
 func (s *Session) workspaceChanged(ctx actor.Context, m *wsactor.Changed) {
 	w := s.m.Workspace(m.ID)
-	if w == nil || !s.fresh(ctx, m.ID, m.Rev, entities.Record{Label: m.Label, Tokens: m.Tokens}) {
+	if w == nil || !s.fresh(m.ID, m.Rev, entities.Record{Label: m.Label, Tokens: m.Tokens}) {
 		return
 	}
 	s.tx.SetWorkspaceRecord(w, m.Label, m.Tokens)
@@ -114,7 +117,7 @@ func (s *Session) workspaceChanged(ctx actor.Context, m *wsactor.Changed) {
 // tabChanged takes in a tab actor's label.
 func (s *Session) tabChanged(ctx actor.Context, m *tabactor.Changed) {
 	t, err := s.m.ResolveTab(m.ID)
-	if err != nil || t.ID != m.ID || !s.fresh(ctx, m.ID, m.Rev, entities.Record{Label: m.Label}) {
+	if err != nil || t.ID != m.ID || !s.fresh(m.ID, m.Rev, entities.Record{Label: m.Label}) {
 		return
 	}
 	s.tx.SetTabLabel(t, m.Label)

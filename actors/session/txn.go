@@ -30,7 +30,7 @@ type txn struct {
 
 // An effect is what a transaction does outside the session's own state,
 // once it commits. settle applies them kind by kind, in this order:
-// stopPane, tellIDs, startEntity, stopEntity, arrangeTab, then the events
+// stopPane, tellIDs and tell, startEntity, stopEntity, arrangeTab, then the events
 // (publishEvent, in the order emitted, followed by the layout and focus
 // events the commit implies).
 type effect interface{ isEffect() }
@@ -51,6 +51,11 @@ type (
 	// arrangeTab says a tab's rectangles may have moved: layout_updated
 	// is published and its panes resized.
 	arrangeTab struct{ t *tab }
+	// tell sends another actor a message (sent with tellIDs, in order).
+	tell struct {
+		to  *actor.PID
+		msg any
+	}
 )
 
 func (publishEvent) isEffect() {}
@@ -59,6 +64,7 @@ func (tellIDs) isEffect()      {}
 func (startEntity) isEffect()  {}
 func (stopEntity) isEffect()   {}
 func (arrangeTab) isEffect()   {}
+func (tell) isEffect()         {}
 
 // A sideUndo puts back one change a transaction made beside the model: the
 // records the session keeps of its panes and overlays, and the pane actors
@@ -83,6 +89,12 @@ type (
 	unspawn struct{ pid *actor.PID }
 	// unstart ends the terminals a restore started that got no actor.
 	unstart struct{ starts []terminalStart }
+	// revBack puts back the revision taken from an entity actor.
+	revBack struct {
+		id  string
+		rev uint64
+		had bool
+	}
 )
 
 func (u termBack) undo(s *Session, _ actor.Context) {
@@ -98,6 +110,14 @@ func (u overlayBack) undo(s *Session, _ actor.Context) {
 		s.overlays[u.id] = u.o
 	} else {
 		delete(s.overlays, u.id)
+	}
+}
+
+func (u revBack) undo(s *Session, _ actor.Context) {
+	if u.had {
+		s.revs[u.id] = u.rev
+	} else {
+		delete(s.revs, u.id)
 	}
 }
 
@@ -117,6 +137,9 @@ func (tx *txn) undo(u sideUndo) { tx.side = append(tx.side, u) }
 
 // do queues an effect for the commit.
 func (tx *txn) do(e effect) { tx.effects = append(tx.effects, e) }
+
+// tell sends msg to an actor once the transaction commits.
+func (s *Session) tell(to *actor.PID, msg any) { s.tx.do(tell{to, msg}) }
 
 // dirty reports whether the transaction did anything at all.
 func (tx *txn) dirty() bool { return tx.Changed() || len(tx.side) > 0 || len(tx.effects) > 0 }
@@ -189,9 +212,13 @@ func (s *Session) settle(ctx actor.Context, tx *txn) {
 		}
 	}
 	for _, e := range tx.effects {
-		if e, ok := e.(tellIDs); ok && s.terms[e.p.TermID] == e.p {
-			p := e.p
-			ctx.Send(p.pid, &pane.SetIDs{IDs: pane.IDs{PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID, Label: p.Label}})
+		switch e := e.(type) {
+		case tellIDs:
+			if p := e.p; s.terms[p.TermID] == p {
+				ctx.Send(p.pid, &pane.SetIDs{IDs: pane.IDs{PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID, Label: p.Label}})
+			}
+		case tell:
+			ctx.Send(e.to, e.msg)
 		}
 	}
 	for _, t := range tabs {
