@@ -105,7 +105,7 @@ func (l *effectLog) entity(props *actor.Props, kind, id string) *actor.Props {
 // spawnRecorded starts a session whose effects l records, under a parent
 // that resumes it after a panic, as the server's root does; its model can
 // be broken (s.m.InjectPanic).
-func spawnRecorded(t *testing.T, l *effectLog, failDir string) (*harness, *Session) {
+func spawnRecorded(t *testing.T, l *effectLog, failDir string, wrap func(*Session) actor.Actor) (*harness, *Session) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
 	t.Cleanup(system.Shutdown)
@@ -127,7 +127,7 @@ func spawnRecorded(t *testing.T, l *effectLog, failDir string) (*harness, *Sessi
 			ctx.Respond(ctx.Spawn(p))
 		}
 	}, actor.WithSupervisor(resume)))
-	pid, err := system.Root.RequestFuture(parent, actor.PropsFromProducer(func() actor.Actor { return s }, actor.WithDispatcher(s.worker), kit.Guarded(log)), 5*time.Second).Result()
+	pid, err := system.Root.RequestFuture(parent, actor.PropsFromProducer(func() actor.Actor { return wrap(s) }, actor.WithDispatcher(s.worker), kit.Guarded(log)), 5*time.Second).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,8 +171,13 @@ func (h *harness) terminal(paneID string) string {
 // newRecorded is a session with workspace w1 (tab w1:t1 of panes w1:p1 and
 // w1:p2, tab w1:t2 of w1:p3), focused on w1:t2, its effects recorded.
 func newRecorded(t *testing.T, failDir string) (*harness, *Session, *effectLog) {
+	return newRecordedAs(t, failDir, func(s *Session) actor.Actor { return s })
+}
+
+// newRecordedAs is newRecorded with the session wrapped by wrap.
+func newRecordedAs(t *testing.T, failDir string, wrap func(*Session) actor.Actor) (*harness, *Session, *effectLog) {
 	l := &effectLog{}
-	h, s := spawnRecorded(t, l, failDir)
+	h, s := spawnRecorded(t, l, failDir, wrap)
 	for _, c := range [][2]string{
 		{"workspace.create", `{"cwd":"/tmp"}`},
 		{"pane.split", `{"target_pane_id":"w1:p1","direction":"right"}`},
@@ -323,4 +328,90 @@ func sameSet(a, b []string) bool {
 	slices.Sort(a)
 	slices.Sort(b)
 	return slices.Equal(a, b)
+}
+
+// scripted is a session that also runs a test's script as the handler of
+// a call, to queue any effects a handler can and then fail or not.
+type scripted struct{ *Session }
+
+type script struct {
+	run func(s *Session, ctx actor.Context) *kit.Reply
+}
+
+func (w scripted) Receive(ctx actor.Context) {
+	if m, ok := ctx.Message().(*script); ok {
+		w.handle(ctx, &kit.Call{ID: "t", Method: "test.script"}, func() *kit.Reply { return m.run(w.Session, ctx) })
+		return
+	}
+	w.Session.Receive(ctx)
+}
+
+// TestEffects_AFailedCallDropsWhatItQueued: a handler that queues one
+// effect of every kind (an event, a pane actor to stop, a pane to tell its
+// ids, a tab actor to start, a message to another actor, a tab to resize)
+// and then fails applies none of them; the same effects committed apply
+// once each, the events in the order they were made, then the layout and
+// focus events the change implies.
+func TestEffects_AFailedCallDropsWhatItQueued(t *testing.T) {
+	h, _, l := newRecordedAs(t, "", func(s *Session) actor.Actor { return scripted{s} })
+	p1, p2 := h.terminal("w1:p1"), h.terminal("w1:p2")
+	run := func(fail bool) *kit.Reply {
+		res, err := h.system.Root.RequestFuture(h.session, &script{run: func(s *Session, ctx actor.Context) *kit.Reply {
+			a, b := s.terms[p1], s.terms[p2]
+			s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: a.ID, WorkspaceID: a.WS.ID}, s.paneFields(a))
+			s.closePane(ctx, a) // pane_closed, a stopped, its tab resized
+			s.renamed(b)
+			s.tell(b.pid, &pane.SetIDs{IDs: pane.IDs{PaneID: "told"}})
+			if fail {
+				s.addTab(a.WS, "never") // a tab whose actor would start
+				return kit.Fail(protocol.Errorf("test_failure", "the script fails"))
+			}
+			return kit.OK()
+		}}, 5*time.Second).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.(*kit.Reply)
+	}
+	before, _ := json.Marshal(h.snapshot())
+	if r := run(true); r.Err == nil || protocol.AsError(r.Err).Code != "test_failure" {
+		t.Fatalf("failing script answered %v, want test_failure", r.Err)
+	}
+	if evs, lines := h.settled(l); len(evs)+len(lines) > 0 {
+		t.Errorf("a failed call applied events %q and %q", evs, lines)
+	}
+	if after, _ := json.Marshal(h.snapshot()); string(after) != string(before) {
+		t.Errorf("a failed call changed the session:\n%s\nwant\n%s", after, before)
+	}
+	// One that wrote nothing to the model but queued effects drops them too.
+	res, err := h.system.Root.RequestFuture(h.session, &script{run: func(s *Session, ctx actor.Context) *kit.Reply {
+		b := s.terms[p2]
+		s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(b)}, s.paneFields(b))
+		s.renamed(b)
+		s.poison(b.pid)
+		return kit.Fail(protocol.Errorf("test_failure", "the script fails"))
+	}}, 5*time.Second).Result()
+	if err != nil || res.(*kit.Reply).Err == nil {
+		t.Fatalf("failing script: %v, %v", err, res)
+	}
+	if evs, lines := h.settled(l); len(evs)+len(lines) > 0 {
+		t.Errorf("a failed call that wrote no topology applied events %q and %q", evs, lines)
+	}
+
+	if r := run(false); r.Err != nil {
+		t.Fatal(r.Err)
+	}
+	evs, lines := h.settled(l)
+	if want := []string{"pane_exited w1:p1", "pane_closed w1:p1", "layout_updated w1:t1"}; !slices.Equal(evs, want) {
+		t.Errorf("events:\n%q\nwant\n%q", evs, want)
+	}
+	// The pane stops; the other is told its ids (tellIDs), then the
+	// message (tell), in that order (one actor's mailbox keeps it).
+	if want := []string{"ids " + p2 + " w1:p2", "ids " + p2 + " told", "stop pane " + p1}; !sameSet(lines, want) {
+		t.Errorf("actors:\n%q\nwant\n%q", lines, want)
+	}
+	told := slices.DeleteFunc(slices.Clone(lines), func(s string) bool { return !strings.HasPrefix(s, "ids ") })
+	if want := []string{"ids " + p2 + " w1:p2", "ids " + p2 + " told"}; !slices.Equal(told, want) {
+		t.Errorf("told %q, want %q in order", told, want)
+	}
 }

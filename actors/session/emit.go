@@ -66,7 +66,9 @@ func (s *Session) renamed(p *paneRec) { s.tx.do(tellIDs{p}) }
 // place tells the agents actor where panes are, when that changed. Every
 // change to where panes are publishes an event, so settle asks only after
 // a message that published one or moved the focus.
-func (s *Session) place(ctx actor.Context) {
+//
+// It reports whether the focused tab it sent is new.
+func (s *Session) place(ctx actor.Context) (newTab bool) {
 	pl := agents.Placement{Panes: make([]agents.Place, 0, len(s.terms))}
 	if w := s.m.Focused; w != nil {
 		pl.FocusedWorkspace = w.ID
@@ -81,11 +83,12 @@ func (s *Session) place(ctx actor.Context) {
 		}
 	}
 	if pl.FocusedWorkspace == s.placed.FocusedWorkspace && pl.FocusedTab == s.placed.FocusedTab && slices.Equal(pl.Panes, s.placed.Panes) {
-		return
+		return false
 	}
-	s.synced = s.synced || pl.FocusedTab != s.placed.FocusedTab
+	newTab = pl.FocusedTab != s.placed.FocusedTab
 	s.placed = pl
 	ctx.Send(s.opts.Agents, &pl)
+	return newTab
 }
 
 // updateFacts stores what a pane told us and publishes what changed: a

@@ -113,12 +113,8 @@ type Session struct {
 
 	nextMatch uint64 // the last events.wait matcher id (events.go)
 
-	// placed is the placement the agents actor last got; synced says this
-	// message sent it a new focused tab, so the answer goes through it
-	// (see answerCall); deferred is an answer a handler left for it.
-	placed   agents.Placement
-	synced   bool
-	deferred *agents.Answer
+	// placed is the placement the agents actor last got.
+	placed agents.Placement
 
 	client screenClient // the interactive client's frame around panes (screen.go)
 
@@ -456,26 +452,26 @@ func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
 // its call internal_error, and the next message discards the transaction
 // it left open (Receive), so nothing of it is published or saved.
 func (s *Session) handle(ctx actor.Context, call *kit.Call, run func() *kit.Reply) {
-	before := s.begin()
+	s.begin()
 	reply := run()
-	s.conclude(ctx, reply)
-	s.settle(ctx, before)
-	s.answerCall(ctx, reply)
+	s.conclude(ctx, reply) // may replace the transaction by an empty one
+	tx := s.tx
+	s.settle(ctx, tx)
+	s.answerCall(ctx, tx, reply)
 }
 
 // answerCall sends a call's answer (nil: answered elsewhere). When the
 // call moved the focus to another tab, the answer goes round the agents
 // actor, so it has marked that tab's agents seen, and the session has
 // their new status, before the caller can ask again.
-func (s *Session) answerCall(ctx actor.Context, reply *kit.Reply) {
+func (s *Session) answerCall(ctx actor.Context, tx *txn, reply *kit.Reply) {
 	switch {
-	case s.deferred != nil:
-		ctx.Send(s.opts.Agents, &agents.Sync{Answer: *s.deferred})
+	case tx.deferred != nil:
+		ctx.Send(s.opts.Agents, &agents.Sync{Answer: *tx.deferred})
 	case reply == nil:
-	case s.synced:
+	case tx.synced:
 		ctx.Send(s.opts.Agents, &agents.Sync{Answer: agents.Answer{To: ctx.Sender(), Reply: reply}})
 	default:
 		ctx.Respond(reply)
 	}
-	s.deferred, s.synced = nil, false
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/entities"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/kit"
@@ -26,6 +27,11 @@ type txn struct {
 	before  focusState // the focus path when it began
 	side    []sideUndo
 	effects []effect
+	// synced says the commit sent the agents actor a new focused tab, so
+	// the answer goes through it (answerCall); deferred is an answer a
+	// handler left for it.
+	synced   bool
+	deferred *agents.Answer
 }
 
 // An effect is what a transaction does outside the session's own state,
@@ -161,7 +167,6 @@ func (s *Session) dropTerm(p *paneRec) {
 // begin opens the transaction of a message that may change the topology
 // and returns it; it is also s.tx until settle or abandon ends it.
 func (s *Session) begin() *txn {
-	s.synced = false // only this message's placement counts
 	s.tx = &txn{Tx: s.m.Begin(), before: s.focusNow()}
 	return s.tx
 }
@@ -175,8 +180,8 @@ func (s *Session) abandon(ctx actor.Context) {
 		tx.side[i].undo(s, ctx)
 	}
 	tx.Discard()
-	s.tx = nil // a change outside a transaction fails at once
-	s.deferred, s.synced = nil, false
+	tx.side, tx.effects, tx.deferred = nil, nil, nil // nothing of it is applied, even through a stale reference
+	s.tx = nil                                       // a change outside a transaction fails at once
 }
 
 // conclude discards the transaction of a call that failed, so an error
@@ -234,7 +239,7 @@ func (s *Session) settle(ctx actor.Context, tx *txn) {
 	}
 	s.publish(topo) // before the answer and the events: a read after them sees this
 	if len(evs) > 0 || after != tx.before {
-		s.place(ctx)
+		tx.synced = s.place(ctx)
 	}
 	if len(evs) > 0 {
 		s.changed(ctx) // to the session file, in a while
