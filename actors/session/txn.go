@@ -139,10 +139,24 @@ func (u unstart) undo(*Session, actor.Context) {
 
 // undo journals a side change the caller has just made, before anything
 // can fail.
-func (tx *txn) undo(u sideUndo) { tx.side = append(tx.side, u) }
+func (tx *txn) undo(u sideUndo) {
+	tx.mustBeOpen()
+	tx.side = append(tx.side, u)
+}
 
 // do queues an effect for the commit.
-func (tx *txn) do(e effect) { tx.effects = append(tx.effects, e) }
+func (tx *txn) do(e effect) {
+	tx.mustBeOpen()
+	tx.effects = append(tx.effects, e)
+}
+
+// mustBeOpen refuses an effect outside a transaction (s.tx is nil between
+// messages): it would belong to no commit, so it would never be applied.
+func (tx *txn) mustBeOpen() {
+	if tx == nil {
+		panic("session: a change or effect outside a transaction (begin ... settle)")
+	}
+}
 
 // tell sends msg to an actor once the transaction commits.
 func (s *Session) tell(to *actor.PID, msg any) { s.tx.do(tell{to, msg}) }
