@@ -163,7 +163,7 @@ func (s *Session) agentSendKeys(ctx actor.Context, call *kit.Call, p *paneRec) *
 // has the new placement (and has marked the tab's agents seen).
 func (s *Session) agentFocus(ctx actor.Context, _ *kit.Call, p *paneRec) *kit.Reply {
 	s.tx.FocusPane(p.Pane)
-	s.deferred = &agents.Answer{To: ctx.Sender(), Render: agents.RenderInfo, TermID: p.TermID}
+	s.tx.deferred = &agents.Answer{To: ctx.Sender(), Render: agents.RenderInfo, TermID: p.TermID}
 	return nil
 }
 

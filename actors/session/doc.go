@@ -15,6 +15,13 @@
 // session.snapshot) are answered from the newest one by the caller's
 // connection, without entering the session's mailbox; published before
 // the message's answer and events, and first once the restore is done.
+// Each message that may change the topology runs in one transaction, a
+// txn value (txn.go) holding the model's journal, typed undos of the
+// session's own records it changed (which pane actor runs which pane, the
+// overlays), and typed effects (events, entity and pane actors to start or
+// stop, messages to other actors): settle commits it and applies the
+// effects once, in a fixed order; abandon drops them. The session keeps no
+// queue of its own.
 // A saved session is restored as the session's first message, so calls
 // wait for it and every list answers the whole of it (restore.go).
 //

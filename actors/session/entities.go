@@ -14,49 +14,20 @@ import (
 
 // The session's side of the workspace and tab actors, which the entities
 // supervisor (its child, actors/entities) owns. The session changes
-// topology inside one message; when the message is done (settle) it tells
+// topology inside one transaction; once it commits (settle, txn.go) it tells
 // the supervisor to start the actors of the workspaces and tabs that
-// message made and stop those of the ones it removed, and hands it the size
+// transaction made and stop those of the ones it removed, and hands it the size
 // of each pane of every tab whose rectangles moved. The entity actors tell
 // the session their changes directly; the session tells the supervisor the
 // record it took, which a failed actor restarts from.
 
-// born queues a new workspace or tab for its actor at the end of the message.
-func (s *Session) born(entity any) { s.newborn = append(s.newborn, entity) }
+// born starts the actor of a new workspace or tab once the transaction
+// commits.
+func (s *Session) born(entity any) { s.tx.do(startEntity{entity}) }
 
-// retire stops the actor of a workspace or tab that is gone, at the end
-// of the message, after what is already queued for it.
-func (s *Session) retire(id string) { s.retired = append(s.retired, id) }
-
-// settleEntities runs at the end of every message: it has the supervisor
-// start and stop entity actors and send the tabs their new sizes.
-func (s *Session) settleEntities(ctx actor.Context) {
-	for _, e := range s.newborn {
-		switch e := e.(type) {
-		case *workspace:
-			if s.m.Alive(e) {
-				ctx.Send(s.ents, &entities.StartWorkspace{Seed: wsactor.Seed{ID: e.ID, Label: e.Label, Auto: e.Auto, Tokens: e.Tokens,
-					Rev: s.revs[e.ID], Log: kit.LazyWith(s.opts.Log, slog.String("workspace", e.ID))}})
-			}
-		case *tab:
-			if s.m.TabAlive(e) {
-				s.startTab(ctx, e)
-			}
-		}
-	}
-	clear(s.newborn)
-	s.newborn = s.newborn[:0]
-	for _, id := range s.retired {
-		delete(s.revs, id)
-		ctx.Send(s.ents, &entities.Retire{ID: id})
-	}
-	s.retired = s.retired[:0]
-	for _, t := range s.dirtyTabs {
-		if s.m.TabAlive(t) {
-			ctx.Send(s.ents, &entities.Arrange{ID: t.ID, Arrange: s.arrangement(t)})
-		}
-	}
-}
+// retire stops the actor of a workspace or tab that is gone, once the
+// transaction commits, after what is already queued for it.
+func (s *Session) retire(id string) { s.tx.do(stopEntity{id}) }
 
 // startTab has t's actor started, knowing the sizes its panes were
 // started at.
@@ -113,14 +84,17 @@ func (s *Session) forwardToTab(ctx actor.Context, call *kit.Call, t *tab) *kit.R
 
 // fresh takes a Changed's revision: false for one older than one already
 // taken (from an actor that restarted from an older record), which is
-// dropped. The supervisor is told what was taken, for a restart.
-func (s *Session) fresh(ctx actor.Context, id string, rev uint64, rec entities.Record) bool {
-	if rev <= s.revs[id] {
+// dropped. The supervisor is told what was taken, for a restart, once the
+// transaction commits.
+func (s *Session) fresh(id string, rev uint64, rec entities.Record) bool {
+	old, had := s.revs[id]
+	if rev <= old {
 		return false
 	}
+	s.tx.undo(revBack{id, old, had})
 	s.revs[id] = rev
 	rec.ID, rec.Rev = id, rev
-	ctx.Send(s.ents, &rec)
+	s.tell(s.ents, &rec)
 	return true
 }
 
@@ -128,7 +102,7 @@ func (s *Session) fresh(ctx actor.Context, id string, rev uint64, rec entities.R
 // the event it names.
 func (s *Session) workspaceChanged(ctx actor.Context, m *wsactor.Changed) {
 	w := s.m.Workspace(m.ID)
-	if w == nil || !s.fresh(ctx, m.ID, m.Rev, entities.Record{Label: m.Label, Tokens: m.Tokens}) {
+	if w == nil || !s.fresh(m.ID, m.Rev, entities.Record{Label: m.Label, Tokens: m.Tokens}) {
 		return
 	}
 	s.tx.SetWorkspaceRecord(w, m.Label, m.Tokens)
@@ -143,7 +117,7 @@ func (s *Session) workspaceChanged(ctx actor.Context, m *wsactor.Changed) {
 // tabChanged takes in a tab actor's label.
 func (s *Session) tabChanged(ctx actor.Context, m *tabactor.Changed) {
 	t, err := s.m.ResolveTab(m.ID)
-	if err != nil || t.ID != m.ID || !s.fresh(ctx, m.ID, m.Rev, entities.Record{Label: m.Label}) {
+	if err != nil || t.ID != m.ID || !s.fresh(m.ID, m.Rev, entities.Record{Label: m.Label}) {
 		return
 	}
 	s.tx.SetTabLabel(t, m.Label)

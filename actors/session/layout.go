@@ -195,7 +195,7 @@ func (s *Session) paneInputSet(ctx actor.Context, call *kit.Call) *kit.Reply {
 		return kit.Fail(err)
 	}
 	s.tx.SetRightClick(p.Pane, prm.RightClick)
-	ctx.Send(p.pid, &pane.SetRightClick{ToPane: p.RightClick == "pane"})
+	s.tell(p.pid, &pane.SetRightClick{ToPane: p.RightClick == "pane"})
 	return kit.OK()
 }
 

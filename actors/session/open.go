@@ -227,7 +227,7 @@ func (s *Session) openPane(ctx actor.Context, m *kit.OpenPane) *kit.Reply {
 			s.overlays = map[string]overlay{}
 		}
 		s.overlays[p.TermID] = *over
-		s.tx.OnDiscard(func() { delete(s.overlays, p.TermID) })
+		s.tx.undo(overlayBack{id: p.TermID})
 	}
 	if m.Owner != nil {
 		ctx.Send(m.Owner, &kit.PaneOpened{Tag: m.Tag, TermID: p.TermID, PID: p.pid})
@@ -280,7 +280,7 @@ func (s *Session) giveFocusBack(p *paneRec) {
 	o, ok := s.overlays[p.TermID]
 	if ok {
 		delete(s.overlays, p.TermID)
-		s.tx.OnDiscard(func() { s.overlays[p.TermID] = o })
+		s.tx.undo(overlayBack{id: p.TermID, o: o, had: true})
 	}
 	if !ok || p.Tab.Focused != p.TermID {
 		return

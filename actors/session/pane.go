@@ -64,7 +64,7 @@ func (s *Session) paneSplit(ctx actor.Context, call *kit.Call, src *paneRec) *ki
 	}
 	if prm.RightClick != "" {
 		s.tx.SetRightClick(p.Pane, prm.RightClick)
-		ctx.Send(p.pid, &pane.SetRightClick{ToPane: p.RightClick == "pane"})
+		s.tell(p.pid, &pane.SetRightClick{ToPane: p.RightClick == "pane"})
 	}
 	if prm.Focus {
 		s.tx.FocusPane(p.Pane)

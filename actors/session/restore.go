@@ -72,13 +72,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 	s.retryInHome(starts)
 	// A restore a panic breaks from here did not happen: what started and
 	// has no actor yet ends with it (an actor that has one is stopped).
-	s.tx.OnDiscard(func() {
-		for i := range starts {
-			if st := &starts[i]; st.err == nil && st.p.pid == nil {
-				st.abort()
-			}
-		}
-	})
+	s.tx.undo(unstart{starts})
 	for i := range starts {
 		st := &starts[i]
 		p := st.p
@@ -92,15 +86,14 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 			failed = append(failed, p.Pane)
 			continue
 		}
-		s.tx.OnDiscard(func() { ctx.Stop(p.pid) }) // a restore a panic broke did not happen
+		s.tx.undo(unspawn{p.pid}) // a restore a panic broke did not happen
 		if st.ref != nil {
 			p.shown.Session, p.restored = st.ref, st.ref // kept for the next save
 		}
 		if st.resume { // the agents actor types it once a client attaches
-			ctx.Send(s.opts.Agents, &agents.Resume{TermID: p.TermID, Session: *st.ref})
+			s.tell(s.opts.Agents, &agents.Resume{TermID: p.TermID, Session: *st.ref})
 		}
-		s.terms[p.TermID] = p
-		s.tx.OnDiscard(func() { delete(s.terms, p.TermID) })
+		s.putTerm(p)
 	}
 	for _, p := range failed {
 		s.tx.Forget(p)

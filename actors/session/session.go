@@ -11,7 +11,6 @@ import (
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detector/rules"
 	"github.com/herdr-go/herdr/actors/entities"
-	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/keeper"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
@@ -102,31 +101,20 @@ type Session struct {
 	// overlays are the overlay panes open, by terminal id (open.go).
 	overlays map[string]overlay
 	// m is the topology; terms are the session's records of its panes.
-	// tx is the transaction of the message being handled (begin).
+	// tx is the transaction of the message being handled (begin): its
+	// journal, and what it does once it commits (txn.go).
 	m     *model.Model
-	tx    *model.Tx
+	tx    *txn
 	terms map[string]*paneRec // by terminal id
 	// ents supervises the workspace and tab actors (entities.go); revs
 	// is the revision of the last Changed taken from each.
 	ents *actor.PID
 	revs map[string]uint64
 
-	// What handling one message queued, done once its transaction commits
-	// (settle) and dropped with it when it is discarded (abandon).
-	outbox    []*events.Publish
-	dirtyTabs []*tab
-	newborn   []any        // workspaces and tabs whose actors start at settle
-	retired   []string     // ids of the entity actors to stop at settle
-	poisoned  []*actor.PID // pane actors to stop at settle
-	newIDs    []*paneRec   // panes to tell their new ids at settle
-	nextMatch uint64
+	nextMatch uint64 // the last events.wait matcher id (events.go)
 
-	// placed is the placement the agents actor last got; synced says this
-	// message sent it a new focused tab, so the answer goes through it
-	// (see answerCall); deferred is an answer a handler left for it.
-	placed   agents.Placement
-	synced   bool
-	deferred *agents.Answer
+	// placed is the placement the agents actor last got.
+	placed agents.Placement
 
 	client screenClient // the interactive client's frame around panes (screen.go)
 
@@ -337,7 +325,7 @@ func (s *Session) forwardPaneMethod(ctx actor.Context, call *kit.Call, p *paneRe
 // Receive implements actor.Actor.
 func (s *Session) Receive(ctx actor.Context) {
 	if s.m.Open() { // the last message panicked half-way (handle)
-		s.abandon()
+		s.abandon(ctx)
 	}
 	msg := ctx.Message()
 	if f, ok := msg.(*kit.Fired); ok {
@@ -458,26 +446,26 @@ func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
 // its call internal_error, and the next message discards the transaction
 // it left open (Receive), so nothing of it is published or saved.
 func (s *Session) handle(ctx actor.Context, call *kit.Call, run func() *kit.Reply) {
-	before := s.begin()
+	s.begin()
 	reply := run()
-	s.conclude(reply)
-	s.settle(ctx, before)
-	s.answerCall(ctx, reply)
+	s.conclude(ctx, reply) // may replace the transaction by an empty one
+	tx := s.tx
+	s.settle(ctx, tx)
+	s.answerCall(ctx, tx, reply)
 }
 
 // answerCall sends a call's answer (nil: answered elsewhere). When the
 // call moved the focus to another tab, the answer goes round the agents
 // actor, so it has marked that tab's agents seen, and the session has
 // their new status, before the caller can ask again.
-func (s *Session) answerCall(ctx actor.Context, reply *kit.Reply) {
+func (s *Session) answerCall(ctx actor.Context, tx *txn, reply *kit.Reply) {
 	switch {
-	case s.deferred != nil:
-		ctx.Send(s.opts.Agents, &agents.Sync{Answer: *s.deferred})
+	case tx.deferred != nil:
+		ctx.Send(s.opts.Agents, &agents.Sync{Answer: *tx.deferred})
 	case reply == nil:
-	case s.synced:
+	case tx.synced:
 		ctx.Send(s.opts.Agents, &agents.Sync{Answer: agents.Answer{To: ctx.Sender(), Reply: reply}})
 	default:
 		ctx.Respond(reply)
 	}
-	s.deferred, s.synced = nil, false
 }

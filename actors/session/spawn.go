@@ -116,10 +116,9 @@ func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneS
 	if err := s.spawnPane(ctx, p, setup, rect); err != nil {
 		return nil, err
 	}
-	s.tx.OnDiscard(func() { ctx.Stop(p.pid) }) // the change that started it did not happen
+	s.tx.undo(unspawn{p.pid}) // the change that started it did not happen
 	s.tx.AddPane(p.Pane)
-	s.terms[termID] = p
-	s.tx.OnDiscard(func() { delete(s.terms, termID) })
+	s.putTerm(p)
 	return p, nil
 }
 
@@ -214,8 +213,7 @@ func (s *Session) closePane(ctx actor.Context, p *paneRec) {
 func (s *Session) forget(p *paneRec) {
 	s.emit(protocol.PaneRefEvent{Kind: "pane_closed", PaneID: p.ID, WorkspaceID: p.WS.ID}, s.paneFields(p))
 	s.tx.Forget(p.Pane)
-	delete(s.terms, p.TermID)
-	s.tx.OnDiscard(func() { s.terms[p.TermID] = p })
+	s.dropTerm(p)
 	s.giveFocusBack(p) // open.go: an overlay gives focus back
 }
 

@@ -70,15 +70,6 @@ func (tx *Tx) close() {
 	tx.open = false
 }
 
-// OnDiscard journals an undo of the caller's own: records it keeps beside
-// the model (which actor runs which pane) go back with the model. The
-// caller has already made its change, so the undo is journalled before
-// anything can fail.
-func (tx *Tx) OnDiscard(undo func()) {
-	tx.undo = append(tx.undo, undo)
-	tx.wrote()
-}
-
 func (tx *Tx) wrote() {
 	if !tx.open {
 		panic("model: write outside a transaction")
