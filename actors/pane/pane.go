@@ -244,7 +244,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 		if !p.exited {
 			p.refreshSoon(ctx)
 		}
-	case *AddMatcher:
+	case *events.AddMatcher:
 		p.addMatcher(ctx, msg)
 	case *SetIDs:
 		p.setIDs(msg.IDs)

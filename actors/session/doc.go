@@ -37,7 +37,7 @@
 // Some calls about the session's panes never enter its mailbox: their
 // owners resolve the ids from the newest View (view.View.Resolve*, every
 // form the model accepts) and ask the session only for the topology
-// change they need (kit.OpenPane): events.wait (the bus),
+// change they need (kit.OpenPane): events.wait and events.subscribe (the bus),
 // screen.subscribe and pane.edit_scrollback (the clients actor),
 // command.invoke and pane.link.activate's links (the commands actor).
 package session

@@ -119,7 +119,6 @@ type Session struct {
 	retired   []string     // ids of the entity actors to stop at settle
 	poisoned  []*actor.PID // pane actors to stop at settle
 	newIDs    []*paneRec   // panes to tell their new ids at settle
-	nextMatch uint64
 
 	// placed is the placement the agents actor last got; synced says this
 	// message sent it a new focused tab, so the answer goes through it
@@ -210,7 +209,7 @@ func (paneHandler) takes(t protocol.Target) bool {
 // target and forwards them because the table names their owner.
 var Registry = kit.NewRegistry(protocol.OwnerSession, "actors/session",
 	area(serverHandlers), area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
-	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers), area(eventsHandlers),
+	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers),
 	area(agentHandlers), area(agentRoutes), area(screenHandlers), area(worktreeHandlers), area(worktreeRoutes),
 	area(pluginHandlers),
 ).WithFit(func(m protocol.Method, h anyHandler) error {
