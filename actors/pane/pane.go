@@ -63,9 +63,6 @@ type Request struct {
 	PaneID      string
 	WorkspaceID string
 	TabID       string
-	// Graphics is set for the graphics methods; pane.graphics.info
-	// reports it (graphics.go).
-	Graphics *GraphicsView
 }
 
 // CarriedCall implements kit.CallCarrier.

@@ -223,6 +223,8 @@ func Run(opts Options) error {
 	}
 	owners[protocol.OwnerCommands] = commandsPID
 	panes.SendLinksTo(commandsPID) // pane.link.activate's links
+	// pane.graphics.info's answers get the client's cell size there.
+	panes.SendGraphicsTo(clientsPID, gfxDir)
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Reads:       reads,
 		Events:      busPID,
@@ -247,8 +249,6 @@ func Run(opts Options) error {
 		Lines:       lines,
 		Adopt:       adopt,
 		PaneProps:   paneProps,
-
-		GraphicsFileDir: gfxDir,
 	}), "session")
 	if err != nil {
 		listener.Close()

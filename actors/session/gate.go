@@ -1,0 +1,27 @@
+package session
+
+import (
+	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// A method's table entry can name a config switch that must be on (Gate):
+// the session checks it before resolving the target ([terminal]
+// kitty_graphics, read when the server starts: a reload does not change
+// it).
+
+// gateOpen reports whether the config switch a method's entry names is on.
+func (s *Session) gateOpen(gate string) bool {
+	switch gate {
+	case "":
+		return true
+	case protocol.GateKittyGraphics:
+		return s.opts.Config.Terminal.KittyGraphics
+	}
+	return false
+}
+
+// gateClosed is the answer to a method whose switch is off.
+func gateClosed(method, gate string) *kit.Reply {
+	return kit.Fail(protocol.Errorf(protocol.CodeFeatureDisabled, "%s is disabled: set [terminal] %s = true and restart the server", method, gate))
+}
