@@ -305,6 +305,7 @@ func Run(opts Options) error {
 			os.Exit(0)
 		}}
 	gw := gateway.Options{Listener: listener, Session: sessionPID, Reads: reads, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
+		GateOpen:     func(gate string) bool { return session.GateOpen(cfg, gate) }, // the start's, as the session's
 		CallDeadline: callDeadline, Agents: agents}
 	if handoffSupported {
 		gw.Handoff = handoff.handoff

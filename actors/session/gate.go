@@ -1,6 +1,7 @@
 package session
 
 import (
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -11,12 +12,17 @@ import (
 // it).
 
 // gateOpen reports whether the config switch a method's entry names is on.
-func (s *Session) gateOpen(gate string) bool {
+func (s *Session) gateOpen(gate string) bool { return GateOpen(s.opts.Config, gate) }
+
+// GateOpen reports whether the switch gate names is on in cfg ("" is no
+// switch: always on); the gateway asks it before sending a gated pane
+// method straight to its pane.
+func GateOpen(cfg config.Config, gate string) bool {
 	switch gate {
 	case "":
 		return true
 	case protocol.GateKittyGraphics:
-		return s.opts.Config.Terminal.KittyGraphics
+		return cfg.Terminal.KittyGraphics
 	}
 	return false
 }
