@@ -7,7 +7,7 @@ import (
 )
 
 var eventsMethods = []Method{
-	{Name: "events.subscribe", Since: "0.2.0", Params: func() Params { return &EventsSubscribeParams{} }, Result: "subscription_started", Summary: "Stream events on this connection", Owner: OwnerSession, Shape: ShapeStream},
+	{Name: "events.subscribe", Since: "0.2.0", Params: func() Params { return &EventsSubscribeParams{} }, Result: "subscription_started", Summary: "Stream events on this connection", Owner: OwnerEvents, Shape: ShapeStream},
 	{Name: "events.wait", Since: "0.2.0", Params: func() Params { return &EventsWaitParams{} }, Result: "wait_matched", Summary: "Wait for one event (or a state that already matches)", Owner: OwnerEvents, Shape: ShapeWait},
 }
 

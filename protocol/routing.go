@@ -39,8 +39,8 @@ const (
 	OwnerTasks
 	// OwnerBuffers: the paste buffers' actor.
 	OwnerBuffers
-	// OwnerEvents: the event bus (events.wait, resolved from the session's
-	// published read side).
+	// OwnerEvents: the event bus (events.wait and events.subscribe,
+	// resolved from the session's published read side).
 	OwnerEvents
 	// OwnerCommands: the commands actor (command.invoke, resolved from the
 	// session's published read side).

@@ -31,6 +31,7 @@ var Registry = kit.NewRegistry(protocol.OwnerClients, "actors/clients", map[stri
 	},
 	"pane.edit_scrollback": (*Clients).editScrollback, // session.go
 	"screen.subscribe":     (*Clients).screenSubscribe,
+	"client.resize":        (*Clients).clientResize, // geometry.go
 })
 
 // toastInterval is the least time between two toasts.
@@ -77,7 +78,8 @@ type Clients struct {
 	title   string
 	// area is the tab area of the client in front (0×0 before one).
 	area      [2]int
-	popup     *popup // the open popup (popup.go), or nil
+	geo       geometry // the cell size the client in front reported (geometry.go)
+	popup     *popup   // the open popup (popup.go), or nil
 	nextPopup uint64
 	// startPane starts a popup's program: the runtime's Start, or a fake in tests.
 	startPane func(pane.Spec) (*actor.Props, func(), error)
@@ -114,6 +116,8 @@ func (c *Clients) Receive(ctx actor.Context) {
 		c.releaseClaims(msg.Who)
 	case *pane.Exited:
 		c.popupGone(ctx, nil, msg.TerminalID)
+	case *pane.GraphicsInfo: // geometry.go
+		c.graphicsInfo(ctx, msg)
 	case *SetConfig:
 		c.cfg = msg.Config
 	case *Peers:

@@ -6,8 +6,13 @@
 // actor's own child, drawn by the client in front over its tab area and
 // closed by popup.close or when its program exits. The gateway sends it
 // the notification.*, client.window_title.*, popup.close and
-// popup.send_text calls; the session tells it which connection is in
-// front and forwards popup.open with the focused pane's context, and the
+// popup.send_text calls, and client.resize, which makes the caller the
+// client in front and keeps its frame geometry (cell size, local kitty;
+// geometry.go) and hands the session the tab area (kit.SetArea, a
+// topology write the session answers the caller with); the panes send it
+// their pane.graphics.info answers to complete with that geometry and
+// the pane's visibility (pane.GraphicsInfo). The session forwards
+// popup.open with the focused pane's context, and the
 // plugins actor sends it plugin popups. It checks a popup's program and
 // folder and makes its environment (popup.go). It owns no topology: the
 // calls about the session's panes it answers (screen.subscribe,

@@ -147,6 +147,7 @@ type Bus struct {
 	lastOutput map[string]*volatileEvent
 	byConn     map[string]*actor.PID // a connection's sub, to pass its Acks on
 	nextID     uint64
+	nextMatch  uint64 // the last output matcher's id (subscribe.go)
 	// exported: a live handoff took the history (Export); what is
 	// published meanwhile is held, unnumbered, until Resume.
 	exported bool
@@ -251,7 +252,7 @@ func (b *Bus) Receive(ctx actor.Context) {
 			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", msg.Method)))
 		}
 	case *caughtUp:
-		b.startWait(ctx, msg.call, msg.to)
+		b.startCall(ctx, msg.call, msg.to)
 	case *Ack:
 		// Connections acknowledge through the bus: the Ack queues behind
 		// the publishes already here, so a subscriber that keeps up gets

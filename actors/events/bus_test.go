@@ -30,7 +30,7 @@ func (p *probe) Receive(ctx actor.Context) {
 		if p.ack {
 			ctx.Send(p.bus, &Ack{Sub: ctx.Self()})
 		}
-	case *Lost, *kit.Reply:
+	case *Lost, *kit.Reply, *AddMatcher:
 		p.got <- m
 	}
 }
@@ -273,6 +273,7 @@ func TestBus_WaitPresentAnswersAtOnce(t *testing.T) {
 type fakeReads struct {
 	caught chan bool // AfterCaughtUp's answer, one per call
 	later  chan func()
+	pane   *actor.PID // pane "p1"'s actor (subscribe_test.go)
 }
 
 func (f *fakeReads) Present(m Match) protocol.EventData {

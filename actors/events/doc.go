@@ -30,6 +30,11 @@
 // Resume, sent when the handoff failed), so no number is given twice. The
 // new server's bus starts from it (PropsCarried) and numbers on.
 //
+// events.subscribe is the bus's own method too (subscribe.go): its
+// panes are resolved from the read side as a wait's ids are, every entry
+// checked before any is registered, and each pane.output_matched entry
+// starts a matcher on its pane (AddMatcher).
+//
 // events.wait is the bus's own method (wait.go, Registry): it resolves the
 // wait's ids from the session's published read side (ReadSide, the
 // server's is actors/session/view.ReadSide), once that shows every

@@ -92,7 +92,7 @@ func TestConn_Deadline_SubscriptionAfterAGivenUpCallStreams(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := startGatewayWith(t, system, Options{Session: session, Events: bus, CallDeadline: 200 * time.Millisecond})
+	l := startGatewayWith(t, system, Options{Session: session, Events: bus, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerEvents: session}, CallDeadline: 200 * time.Millisecond})
 	s := &streamClient{c: l.dial()}
 	defer s.c.Close()
 	s.r = bufio.NewReader(s.c)

@@ -69,6 +69,11 @@ type Options struct {
 	// CallDeadline is how long a request's answer may take before the
 	// connection gives it up (kit.Deadline); zero means kit.DefaultCallDeadline.
 	CallDeadline time.Duration
+	// GateOpen says whether the config switch a method's table entry
+	// names (its Gate) is on; nil: none is. A gated pane method goes
+	// straight to a pane the connection knows only while its switch is on
+	// (paneroute.go); the session answers it when it is off.
+	GateOpen func(gate string) bool
 	// MaxConns caps the connections served at once (peers.go divides it);
 	// zero means maxConns, or fewer under a low open-file limit.
 	MaxConns int

@@ -38,9 +38,12 @@ type directCall struct {
 }
 
 // routable reports whether m is a pane's own method addressed by an
-// explicit pane id, one the session only resolves and forwards.
-func routable(m protocol.Method) bool {
-	return m.Owner == protocol.OwnerPane && m.Target == protocol.TargetPane && m.Gate == "" &&
+// explicit pane id, one the session only resolves and forwards: a gated
+// one (pane.graphics.*) only while its switch is on, since the session
+// answers it feature_disabled otherwise.
+func (c *conn) routable(m protocol.Method) bool {
+	return m.Owner == protocol.OwnerPane && m.Target == protocol.TargetPane &&
+		(m.Gate == "" || c.opts.GateOpen != nil && c.opts.GateOpen(m.Gate)) &&
 		(m.Shape == protocol.ShapeAnswer || m.Shape == protocol.ShapeWait)
 }
 
@@ -48,7 +51,7 @@ func routable(m protocol.Method) bool {
 // else to owner, asking for the route when it may be learnt.
 func (c *conn) sendCall(ctx actor.Context, m protocol.Method, owner *actor.PID, call *kit.Call) {
 	within := kit.Deadline(call.Params, c.opts.CallDeadline)
-	if routable(m) && !protocol.ToMachines(call.Params) {
+	if c.routable(m) && !protocol.ToMachines(call.Params) {
 		if t, ok := call.Params.(protocol.Targeted); ok && t.TargetID() != "" {
 			id := t.TargetID()
 			if pid := c.routes.byID[id]; pid != nil {

@@ -113,3 +113,49 @@ func TestConn_PaneRoutes(t *testing.T) {
 		t.Fatalf("after the pane went: %d through the session, %d direct; want 4 and 2", viaSession.Load(), direct.Load())
 	}
 }
+
+// A gated pane method (pane.graphics.clear) goes straight to a pane the
+// connection knows only while its switch is on; off, every call goes
+// through the session, which answers feature_disabled.
+func TestConn_GatedPaneMethodsRouteOnlyWhileOn(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		system := quietSystem(t)
+		var viaSession, direct atomic.Int32
+		pane := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+			switch msg := ctx.Message().(type) {
+			case *kit.Call:
+				if msg.Route {
+					ctx.Send(ctx.Sender(), &kit.PaneRoute{PaneID: "w1:p1", PID: ctx.Self()})
+				}
+				ctx.Respond(kit.OK())
+			case *kit.PaneCall:
+				direct.Add(1)
+				ctx.Respond(kit.OK())
+			}
+		}))
+		session := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+			if call, ok := ctx.Message().(*kit.Call); ok {
+				viaSession.Add(1)
+				ctx.RequestWithCustomSender(pane, call, ctx.Sender())
+			}
+		}))
+		l := startGatewayWith(t, system, Options{Session: session, GateOpen: func(gate string) bool { return on && gate == protocol.GateKittyGraphics }})
+		c := l.dial()
+		_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+		r := bufio.NewReader(c)
+		for i := 1; i <= 3; i++ {
+			fmt.Fprintf(c, `{"id":"%d","method":"pane.graphics.clear","params":{"pane_id":"w1:p1","layer_id":"a"}}`+"\n", i)
+			if line, err := r.ReadString('\n'); err != nil || strings.TrimSpace(line) != fmt.Sprintf(`{"id":"%d","result":{"type":"ok"}}`, i) {
+				t.Fatalf("on=%v call %d: %q, %v", on, i, line, err)
+			}
+		}
+		c.Close()
+		wantSession, wantDirect := int32(3), int32(0)
+		if on {
+			wantSession, wantDirect = 1, 2
+		}
+		if viaSession.Load() != wantSession || direct.Load() != wantDirect {
+			t.Fatalf("on=%v: %d through the session, %d direct; want %d and %d", on, viaSession.Load(), direct.Load(), wantSession, wantDirect)
+		}
+	}
+}

@@ -66,7 +66,7 @@ func TestConn_Stream_EndsOnItsSubsFailure(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := newFakeListener()
-	opts := Options{Listener: l, Session: session, Events: bus, Log: log}
+	opts := Options{Listener: l, Session: session, Events: bus, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerEvents: session}, Log: log}
 	if _, err := system.Root.SpawnNamed(Props(opts), "gateway"); err != nil {
 		t.Fatal(err)
 	}

@@ -26,3 +26,12 @@ type Push struct {
 	Event string
 	Data  any
 }
+
+// SetArea is a client.resize as the clients actor hands it to the
+// session: the tab area of the client in front, which every tab is laid
+// out in again, its panes framed from then on. The session answers Call's
+// sender once the panes have their new size.
+type SetArea struct {
+	Call       *Call
+	Cols, Rows int
+}

@@ -354,8 +354,7 @@ func (f *Fleet) call(ctx actor.Context, call *kit.Call) {
 
 // subscribe checks the machines a fleet subscription's panes name, names
 // each by its id (a rename later changes nothing), and hands the
-// subscription to the session, which answers the caller and registers it
-// with the bus. Only agent status changes are streamed from a machine:
+// subscription to the bus, which answers the caller and registers it. Only agent status changes are streamed from a machine:
 // its output and scrolling stay on its own server.
 func (f *Fleet) subscribe(ctx actor.Context, call *kit.Call, prm *protocol.EventsSubscribeParams) {
 	next := *prm
@@ -383,7 +382,7 @@ func (f *Fleet) subscribe(ctx actor.Context, call *kit.Call, prm *protocol.Event
 		}
 	}
 	call.Params = &next
-	ctx.Forward(f.opts.Session)
+	ctx.Forward(f.opts.Events)
 }
 
 // statusNow is the dedicated status line of machine p's pane id when its

@@ -19,17 +19,56 @@ import (
 // (screen.go), at most one in flight per watcher, so a client that falls
 // behind a stream skips to its newest frame.
 
-// GraphicsView is what the session adds to a pane.graphics.info request:
-// whether the pane is on screen and the attached client's cell size
-// (0 when it reported none).
+// pane.graphics.info also reports what the pane does not know: whether
+// it is on screen (the session's published layout) and the cell size of
+// the client in front (the clients actor's). The pane fills in its layers
+// and hands the answer to the runtime's graphics actor (GraphicsInfo,
+// Runtime.SendGraphicsTo: the server's clients actor), which adds the
+// rest (GraphicsView.Complete) and answers the caller.
+
+// GraphicsInfo is pane.graphics.info's answer as the pane made it, on its
+// way to the runtime's graphics actor, which answers Call's sender.
+type GraphicsInfo struct {
+	Call   *kit.Call
+	TermID string // the pane's terminal, whose visibility the answer reports
+	// FileDir is the server's file frame directory ("": file frames are
+	// not taken).
+	FileDir string
+	Info    protocol.PaneGraphicsInfo
+}
+
+// CarriedCall implements kit.CallCarrier.
+func (m *GraphicsInfo) CarriedCall() *kit.Call { return m.Call }
+
+// GraphicsView is what the graphics actor knows of a GraphicsInfo's pane
+// and of the client in front: whether the pane is on screen and the
+// client's cell size (0 when it reported none). DirectKitty: the client in
+// front is local and its terminal speaks kitty graphics, so info offers
+// file frames.
 type GraphicsView struct {
 	Visible      bool
 	CellW, CellH int
-	// FileDir is the server's file frame directory ("": file frames are
-	// not taken); DirectKitty: the client in front is local and its
-	// terminal speaks kitty graphics, so info offers file frames.
-	FileDir     string
-	DirectKitty bool
+	DirectKitty  bool
+}
+
+// Complete is m's answer with v's facts.
+func (v GraphicsView) Complete(m *GraphicsInfo) protocol.PaneGraphicsInfo {
+	res := m.Info
+	res.PaneVisible = v.Visible
+	if v.CellW > 0 && v.CellH > 0 {
+		res.CellWidthPx, res.CellHeightPx, res.CellSizeReported = uint32(v.CellW), uint32(v.CellH), true
+	}
+	if v.DirectKitty && m.FileDir != "" {
+		// File frames are copied onto the layer and drawn as every
+		// layer is (the inline fallback), so the direct limit is the
+		// inline one; damage metadata is accepted and the whole file
+		// read.
+		transport, dir, limit := protocol.GraphicsFileTransport, m.FileDir, protocol.GraphicsFrameMaxBytes
+		res.FileFrameTransport, res.FileFrameDirectory, res.FileFrameDirectMaxBytes = &transport, &dir, &limit
+		res.FileFrameFormats = []string{protocol.GraphicsRGBA, protocol.GraphicsBGRA}
+		res.FileFrameDamage = true
+	}
+	return res
 }
 
 // gfxLayer is one layer. Invariant: img is nil only for a stream's layer
@@ -161,28 +200,26 @@ func (g *graphicsState) clear(_ actor.Context, req *Request, _ *emulator.Termina
 	return kit.OK(), true
 }
 
-func (g *graphicsState) info(_ actor.Context, req *Request, _ *emulator.Terminal) (*kit.Reply, bool) {
+// graphicsInfo answers pane.graphics.info's layers and limits, through
+// the runtime's graphics actor when there is one (GraphicsInfo).
+func (p *Pane) graphicsInfo(ctx actor.Context, req *Request) *kit.Reply {
+	res := p.gfx.info()
+	to, dir := p.rt.graphicsActor()
+	if to == nil { // no one knows the client: the defaults
+		return kit.Done(res)
+	}
+	ctx.RequestWithCustomSender(to, &GraphicsInfo{Call: req.Call, TermID: p.spec.TerminalID, FileDir: dir, Info: res}, ctx.Sender())
+	return nil
+}
+
+// info is pane.graphics.info's answer as the pane knows it: the default
+// cell size, the limits and the layers.
+func (g *graphicsState) info() protocol.PaneGraphicsInfo {
 	res := protocol.PaneGraphicsInfo{
 		CellWidthPx: protocol.DefaultCellWidthPx, CellHeightPx: protocol.DefaultCellHeightPx,
 		MaxLayers: protocol.GraphicsMaxLayers, MaxLayersPerPane: protocol.GraphicsMaxLayers,
 		SetMaxBase64Bytes: protocol.GraphicsSetMaxBase64,
 		FileFrameMaxBytes: protocol.GraphicsFrameMaxBytes, Revision: g.version, Layers: []protocol.GraphicsLayerInfo{},
-	}
-	if v := req.Graphics; v != nil {
-		res.PaneVisible = v.Visible
-		if v.CellW > 0 && v.CellH > 0 {
-			res.CellWidthPx, res.CellHeightPx, res.CellSizeReported = uint32(v.CellW), uint32(v.CellH), true
-		}
-		if v.DirectKitty && v.FileDir != "" {
-			// File frames are copied onto the layer and drawn as every
-			// layer is (the inline fallback), so the direct limit is the
-			// inline one; damage metadata is accepted and the whole file
-			// read.
-			transport, dir, limit := protocol.GraphicsFileTransport, v.FileDir, protocol.GraphicsFrameMaxBytes
-			res.FileFrameTransport, res.FileFrameDirectory, res.FileFrameDirectMaxBytes = &transport, &dir, &limit
-			res.FileFrameFormats = []string{protocol.GraphicsRGBA, protocol.GraphicsBGRA}
-			res.FileFrameDamage = true
-		}
 	}
 	for _, l := range g.layers {
 		info := protocol.GraphicsLayerInfo{Streamed: l.owner != nil, Empty: l.img == nil}
@@ -193,36 +230,38 @@ func (g *graphicsState) info(_ actor.Context, req *Request, _ *emulator.Terminal
 		}
 		res.Layers = append(res.Layers, info)
 	}
-	return kit.Done(res), false
+	return res
 }
 
 // graphicsStream makes the calling connection the owner of its layer: a
 // new layer (drawn from its first frame on), or one pane.graphics.set
-// made, whose image stays until the first frame replaces it.
-func (g *graphicsState) stream(ctx actor.Context, req *Request, _ *emulator.Terminal) (*kit.Reply, bool) {
+// made, whose image stays until the first frame replaces it. The
+// connection takes file frames from the runtime's directory.
+func (p *Pane) graphicsStream(ctx actor.Context, req *Request) *kit.Reply {
+	_, dir := p.rt.graphicsActor()
+	return p.gfx.stream(ctx, req, dir)
+}
+
+func (g *graphicsState) stream(ctx actor.Context, req *Request, fileDir string) *kit.Reply {
 	prm := req.Call.Params.(*protocol.PaneGraphicsStreamParams)
 	id, z := prm.Layer(), prm.Z()
 	conn := ctx.Sender()
 	if conn == nil {
-		return kit.Fail(protocol.Errorf(protocol.CodeInvalidStream, "pane.graphics.stream needs a connection")), false
+		return kit.Fail(protocol.Errorf(protocol.CodeInvalidStream, "pane.graphics.stream needs a connection"))
 	}
 	l := g.find(id)
 	switch {
 	case l != nil && l.owner != nil:
-		return kit.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q already has a stream", id)), false
+		return kit.Fail(protocol.Errorf(protocol.CodeStreamConflict, "layer %q already has a stream", id))
 	case l == nil && len(g.layers) >= protocol.GraphicsMaxLayers:
-		return kit.Fail(protocol.Errorf(protocol.CodeGraphicsLayerLimit, "pane has %d layers, the most it holds; clear one first", protocol.GraphicsMaxLayers)), false
+		return kit.Fail(protocol.Errorf(protocol.CodeGraphicsLayerLimit, "pane has %d layers, the most it holds; clear one first", protocol.GraphicsMaxLayers))
 	case l == nil:
 		l = &gfxLayer{id: id, z: z}
 		g.add(l)
 	}
 	l.owner = conn
 	ctx.Watch(conn) // its end removes the layer (actor.Terminated)
-	st := kit.GraphicsStream{Pane: ctx.Self(), Layer: id, ZIndex: z}
-	if req.Graphics != nil {
-		st.FileDir = req.Graphics.FileDir
-	}
-	return kit.Done(st), false
+	return kit.Done(kit.GraphicsStream{Pane: ctx.Self(), Layer: id, ZIndex: z, FileDir: fileDir})
 }
 
 // frame applies one frame of a stream and reports whether it did.

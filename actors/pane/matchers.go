@@ -7,20 +7,6 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// AddMatcher registers a pane.output_matched subscription: each time the
-// query goes from not matching to matching, the pane publishes an event to
-// Bus tagged with ID. The matcher lives as long as Sub (the connection).
-type AddMatcher struct {
-	ID     uint64
-	Bus    *actor.PID
-	Sub    *actor.PID
-	IDs    Request // pane, workspace and tab ids
-	Source string
-	Lines  *uint32
-	Strip  *bool
-	Match  protocol.OutputMatch
-}
-
 type matcher struct {
 	id       uint64
 	bus, sub *actor.PID
@@ -30,11 +16,11 @@ type matcher struct {
 
 // addMatcher starts a matcher. It starts as not matching, so output that
 // is already on screen fires once at once.
-func (p *Pane) addMatcher(ctx actor.Context, m *AddMatcher) {
-	ids := m.IDs
+func (p *Pane) addMatcher(ctx actor.Context, m *events.AddMatcher) {
+	ids := Request{PaneID: m.PaneID, WorkspaceID: m.WorkspaceID, TabID: m.TabID}
 	q, err := newQuery(&ids, m.Source, m.Lines, m.Strip, m.Match)
 	if err != nil {
-		return // the session validated the regex before registering
+		return // the bus validated the regex before registering
 	}
 	p.matchers = append(p.matchers, &matcher{id: m.ID, bus: m.Bus, sub: m.Sub, query: q})
 	ctx.Watch(m.Sub)

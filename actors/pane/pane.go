@@ -63,9 +63,6 @@ type Request struct {
 	PaneID      string
 	WorkspaceID string
 	TabID       string
-	// Graphics is set for the graphics methods; pane.graphics.info
-	// reports it (graphics.go).
-	Graphics *GraphicsView
 }
 
 // CarriedCall implements kit.CallCarrier.
@@ -244,7 +241,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 		if !p.exited {
 			p.refreshSoon(ctx)
 		}
-	case *AddMatcher:
+	case *events.AddMatcher:
 		p.addMatcher(ctx, msg)
 	case *SetIDs:
 		p.setIDs(msg.IDs)

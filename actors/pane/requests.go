@@ -32,8 +32,8 @@ var Registry = kit.NewRegistry(protocol.OwnerPane, "actors/pane", map[string]han
 	"pane.history":         func(p *Pane, ctx actor.Context, req *Request) *kit.Reply { return p.rec.historyCast(ctx, req) },
 	"pane.graphics.set":    graphicsHandler((*graphicsState).set), // graphics.go
 	"pane.graphics.clear":  graphicsHandler((*graphicsState).clear),
-	"pane.graphics.info":   graphicsHandler((*graphicsState).info),
-	"pane.graphics.stream": graphicsHandler((*graphicsState).stream),
+	"pane.graphics.info":   (*Pane).graphicsInfo,
+	"pane.graphics.stream": (*Pane).graphicsStream,
 	"pane.scroll":          (*Pane).paneScroll, // copy.go
 	"pane.selection.read":  (*Pane).selectionRead,
 	"pane.copy_motion":     (*Pane).copyMotion,

@@ -46,6 +46,9 @@ type Runtime struct {
 	// links is the actor the panes hand pane.link.activate's links to
 	// (links.go).
 	links atomic.Pointer[actor.PID]
+	// graphics is where pane.graphics.info's answers go, and the file
+	// frame directory (links.go).
+	graphics atomic.Pointer[graphicsTo]
 }
 
 type detectorProps struct {

@@ -223,6 +223,8 @@ func Run(opts Options) error {
 	}
 	owners[protocol.OwnerCommands] = commandsPID
 	panes.SendLinksTo(commandsPID) // pane.link.activate's links
+	// pane.graphics.info's answers get the client's cell size there.
+	panes.SendGraphicsTo(clientsPID, gfxDir)
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Reads:       reads,
 		Events:      busPID,
@@ -247,8 +249,6 @@ func Run(opts Options) error {
 		Lines:       lines,
 		Adopt:       adopt,
 		PaneProps:   paneProps,
-
-		GraphicsFileDir: gfxDir,
 	}), "session")
 	if err != nil {
 		listener.Close()
@@ -305,6 +305,7 @@ func Run(opts Options) error {
 			os.Exit(0)
 		}}
 	gw := gateway.Options{Listener: listener, Session: sessionPID, Reads: reads, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
+		GateOpen:     func(gate string) bool { return session.GateOpen(cfg, gate) }, // the start's, as the session's
 		CallDeadline: callDeadline, Agents: agents}
 	if handoffSupported {
 		gw.Handoff = handoff.handoff

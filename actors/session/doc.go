@@ -44,7 +44,9 @@
 // Some calls about the session's panes never enter its mailbox: their
 // owners resolve the ids from the newest View (view.View.Resolve*, every
 // form the model accepts) and ask the session only for the topology
-// change they need (kit.OpenPane): events.wait (the bus),
-// screen.subscribe and pane.edit_scrollback (the clients actor),
+// change they need (kit.OpenPane): events.wait and events.subscribe (the bus),
+// screen.subscribe, pane.edit_scrollback and client.resize (the clients
+// actor, which keeps the client's frame geometry and hands the session
+// the tab area, kit.SetArea),
 // command.invoke and pane.link.activate's links (the commands actor).
 package session

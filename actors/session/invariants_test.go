@@ -78,6 +78,17 @@ func (h *harness) call(method string, params string) *kit.Reply {
 	return res.(*kit.Reply)
 }
 
+// setArea is a client.resize as the clients actor hands it on.
+func (h *harness) setArea(cols, rows int) *kit.Reply {
+	h.t.Helper()
+	call := &kit.Call{ID: "t", Method: "client.resize", Params: &protocol.ClientResizeParams{Cols: cols, Rows: rows}}
+	res, err := h.system.Root.RequestFuture(h.session, &kit.SetArea{Call: call, Cols: cols, Rows: rows}, 5*time.Second).Result()
+	if err != nil {
+		h.t.Fatalf("client.resize: %v", err)
+	}
+	return res.(*kit.Reply)
+}
+
 func (h *harness) snapshot() protocol.SessionSnapshot {
 	r := h.call("session.snapshot", "{}")
 	return r.Result.(protocol.SessionSnapshotResult).Snapshot
@@ -213,7 +224,7 @@ func TestSupervision_FailedPaneCloses(t *testing.T) {
 	if n := len(h.snapshot().Panes); n != 2 {
 		t.Fatalf("%d panes, want 2", n)
 	}
-	h.call("client.resize", `{"cols":100,"rows":30}`)
+	h.setArea(100, 30)
 	deadline := time.Now().Add(5 * time.Second)
 	for len(h.snapshot().Panes) > 0 && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)

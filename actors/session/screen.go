@@ -6,65 +6,43 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
-	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// The interactive client's side of the session (which panes a connection
-// streams is the clients actor's: screen.subscribe): whose size the tab
-// area follows (the most recent client.resize wins), and the sidebar
-// state session.json keeps for every client (client.ui_state.*).
+// The interactive client's side of the session: the tab area it sizes
+// (client.resize, which the clients actor owns: it keeps the client in
+// front and its cell size, and hands the session the area, kit.SetArea),
+// and the sidebar state session.json keeps for every client
+// (client.ui_state.*).
 
 var screenHandlers = map[string]handler{
-	"client.resize":       (*Session).clientResize,
 	"client.ui_state.get": (*Session).uiStateGet,
 	"client.ui_state.set": (*Session).uiStateSet,
-}
-
-// screenClient is what the session knows of interactive clients: only
-// whether one has sized the tab area, since then panes are drawn framed.
-type screenClient struct {
-	// inset is the cells a pane's frame takes on each side: 0 until a
-	// client sends client.resize, 1 from then on (also after it detaches,
-	// like the size it set).
-	inset int
-	// cellW and cellH are the pixel size of a cell the client in front
-	// reported with client.resize (0: unknown), for pane.graphics.info.
-	cellW, cellH int
-	// directKitty: that client is local and its terminal speaks kitty
-	// graphics (client.resize), so pane.graphics.info offers file frames.
-	directKitty bool
 }
 
 // contentSize is the terminal size of a pane shown in r: the inside of the
 // one-cell frame the interactive client draws around it, once a client has
 // attached; all of r before.
 func (s *Session) contentSize(r layout.Rect) (cols, rows int) {
-	return max(r.W-2*s.client.inset, 1), max(r.H-2*s.client.inset, 1)
+	return max(r.W-2*s.inset, 1), max(r.H-2*s.inset, 1)
 }
 
-// clientResize makes the caller's pane area the tab area and lays every
-// tab out again, resizing the terminals whose size changed.
-func (s *Session) clientResize(ctx actor.Context, call *kit.Call) *kit.Reply {
-	prm := call.Params.(*protocol.ClientResizeParams)
-	// The client that resized last is the one in front: the clients actor
-	// sends it toasts and window titles.
-	if s.opts.Clients != nil {
-		ctx.Send(s.opts.Clients, &clients.Foreground{PID: ctx.Sender(), Cols: prm.Cols, Rows: prm.Rows})
-	}
-	if s.client.inset == 0 { // the first client: restored agents resume
+// setArea makes the client's pane area the tab area and lays every tab
+// out again, resizing the terminals whose size changed. The panes are
+// framed from the first one on (inset 1), also after the client detaches,
+// like the size it set.
+func (s *Session) setArea(ctx actor.Context, msg *kit.SetArea) *kit.Reply {
+	if s.inset == 0 { // the first client: restored agents resume
 		defer ctx.Send(s.opts.Agents, &agents.ClientAttached{}) // once the panes have their real size
 	}
-	s.client.cellW, s.client.cellH = prm.CellWidthPx, prm.CellHeightPx
-	s.client.directKitty = prm.KittyGraphicsLocal
-	area := layout.Rect{W: prm.Cols, H: prm.Rows}
-	if area == s.m.Area && s.client.inset == 1 {
+	area := layout.Rect{W: msg.Cols, H: msg.Rows}
+	if area == s.m.Area && s.inset == 1 {
 		return kit.OK()
 	}
 	s.tx.SetArea(area)
-	s.client.inset = 1
+	s.inset = 1
 	for _, w := range s.m.Workspaces {
 		for _, t := range w.Tabs {
 			s.relayout(ctx, t)

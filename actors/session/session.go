@@ -75,9 +75,6 @@ type Options struct {
 	// writer, nil when [advanced] persist_scrollback_lines is 0.
 	Keeper *actor.PID
 	Lines  *pane.LinesWriter
-	// GraphicsFileDir is the private folder graphics streams' file frames
-	// must be in ("": file frames are refused).
-	GraphicsFileDir string
 	// Reads is where the session publishes its read model for the reads
 	// answered without entering its mailbox (reads.go); nil makes one.
 	Reads *view.ReadSide
@@ -111,12 +108,11 @@ type Session struct {
 	ents *actor.PID
 	revs map[string]uint64
 
-	nextMatch uint64 // the last events.wait matcher id (events.go)
-
 	// placed is the placement the agents actor last got.
 	placed agents.Placement
 
-	client screenClient // the interactive client's frame around panes (screen.go)
+	// inset is the cells a pane's frame takes on each side (screen.go).
+	inset int
 
 	// reads is the read side the session publishes to after each change;
 	// viewDirty says a change outside the model (an agent's status) shows
@@ -198,7 +194,7 @@ func (paneHandler) takes(t protocol.Target) bool {
 // target and forwards them because the table names their owner.
 var Registry = kit.NewRegistry(protocol.OwnerSession, "actors/session",
 	area(serverHandlers), area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
-	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers), area(eventsHandlers),
+	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers),
 	area(agentHandlers), area(agentRoutes), area(screenHandlers), area(worktreeHandlers), area(worktreeRoutes),
 	area(pluginHandlers),
 ).WithFit(func(m protocol.Method, h anyHandler) error {
@@ -243,7 +239,7 @@ func (s *Session) route(ctx actor.Context, call *kit.Call) *kit.Reply {
 	case protocol.OwnerTab:
 		h = tabHandler((*Session).forwardToTab)
 	case protocol.OwnerPane:
-		h = paneHandler((*Session).forwardPaneMethod)
+		h = paneHandler((*Session).forwardToPane)
 	default:
 		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s belongs to %s, not the session", call.Method, m.Owner))
 	}
@@ -311,15 +307,6 @@ func (s *Session) resolveFocusedPane(id string, params protocol.Params) (*paneRe
 // that names no pane (the agent view).
 func (s *Session) forwardUntargetedToAgents(ctx actor.Context, call *kit.Call) *kit.Reply {
 	return s.forwardToAgents(ctx, call, nil)
-}
-
-// forwardPaneMethod hands a method the pane actor owns to the pane; the
-// graphics methods also carry what only the session knows (graphicsInfo).
-func (s *Session) forwardPaneMethod(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
-	if m, _ := protocol.Lookup(call.Method); m.Gate == protocol.GateKittyGraphics {
-		return s.graphicsInfo(ctx, call, p)
-	}
-	return s.forwardToPane(ctx, call, p)
 }
 
 // Receive implements actor.Actor.
@@ -392,6 +379,8 @@ func (s *Session) Receive(ctx actor.Context) {
 		}
 	case *kit.OpenPane:
 		s.handle(ctx, msg.Call, func() *kit.Reply { return s.openPane(ctx, msg) })
+	case *kit.SetArea: // client.resize (screen.go)
+		s.handle(ctx, msg.Call, func() *kit.Reply { return s.setArea(ctx, msg) })
 	case *kit.FocusPane:
 		s.handle(ctx, msg.Call, func() *kit.Reply { return s.focusPane(msg) })
 	case *kit.ClosePane:

@@ -247,6 +247,8 @@ func (b *browser) pump(ctx actor.Context) {
 			owner = b.opts.Tasks // the task board (static/tasks.js)
 		case m.Owner == protocol.OwnerClients && b.opts.Clients != nil:
 			owner = b.opts.Clients // screen.subscribe
+		case m.Owner == protocol.OwnerEvents && b.opts.Events != nil:
+			owner = b.opts.Events // events.subscribe, events.wait
 		}
 		b.calls.Send(ctx, owner, &kit.Call{ID: r.id, Method: r.method, Params: r.params}, kit.Deadline(r.params, deadline))
 	}

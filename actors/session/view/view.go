@@ -373,3 +373,16 @@ func (v *View) snapshot(*kit.Call) *kit.Reply {
 	}
 	return kit.Done(protocol.SessionSnapshotResult{Snapshot: snap})
 }
+
+// Visible reports whether the pane of terminal termID is on screen: its
+// workspace and tab are in front and no zoom hides it (brief modes of the
+// client do not count), as pane.graphics.info reports it.
+func (v *View) Visible(termID string) bool {
+	for i := range v.Panes {
+		if p := v.Rec(i); p.Info.TerminalID == termID {
+			t := v.tabOf(i)
+			return t.Info.Focused && (t.Layout == nil || !t.Layout.Zoomed || p.Info.Focused)
+		}
+	}
+	return false
+}

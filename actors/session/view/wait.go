@@ -134,3 +134,26 @@ func (r *ReadSide) ResolveWait(m *protocol.EventMatch) (events.Match, error) {
 	}
 	return match, nil
 }
+
+// ResolvePanes implements events.ReadSide: an events.subscribe's pane ids
+// resolved as the session resolved them, all from the newest View.
+func (r *ReadSide) ResolvePanes(ids []string) ([]events.PaneRef, error) {
+	out := make([]events.PaneRef, len(ids))
+	v := r.Newest()
+	if v == nil {
+		return nil, protocol.Errorf(protocol.CodeInternal, "events.subscribe: the session has published nothing yet")
+	}
+	for i, id := range ids {
+		if id == "" {
+			continue
+		}
+		n, err := v.ResolvePane(id)
+		if err != nil {
+			return nil, err
+		}
+		p := v.Rec(n)
+		out[i] = events.PaneRef{PaneID: p.Info.PaneID, WorkspaceID: p.Info.WorkspaceID, TabID: p.Info.TabID,
+			TermID: p.Info.TerminalID, PID: p.PID, Status: StatusEvent(&p.Info)}
+	}
+	return out, nil
+}
