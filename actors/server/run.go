@@ -351,8 +351,10 @@ func Run(opts Options) error {
 	// The session first: it tells the keeper its last save and its panes,
 	// which hang up their terminals, hand their last lines as they stop.
 	// Then the keeper, poisoned so it takes those first, writes them. Then
-	// the root stops the rest.
-	if err := system.Root.StopFuture(sessionPID).Wait(); err != nil {
+	// the root stops the rest. The session is poisoned, not stopped: a
+	// change already in its mailbox (a workspace actor's rename, answered
+	// before the stop came) is applied and saved first.
+	if err := system.Root.PoisonFuture(sessionPID).Wait(); err != nil {
 		log.Warn("stop session", "err", err)
 	}
 	if err := system.Root.PoisonFuture(keeperPID).Wait(); err != nil {
