@@ -41,7 +41,7 @@ func (s *Session) agentInfo(p *paneRec) protocol.AgentInfo {
 // agents lists the panes hosting an agent, in workspace, tab and layout order.
 func (s *Session) agents() []protocol.AgentInfo {
 	out := []protocol.AgentInfo{}
-	for _, w := range s.m.Workspaces {
+	for _, w := range s.m.Workspaces() {
 		for _, p := range s.workspacePanes(w) {
 			if p.shown.HostsAgent() {
 				out = append(out, s.agentInfo(p))
@@ -55,7 +55,7 @@ func (s *Session) agents() []protocol.AgentInfo {
 // first; not a moved pane's old id) or by its name.
 func (s *Session) resolveAgent(target string) (*paneRec, error) {
 	// Any form of a pane's id but the ones it had before a move.
-	if mp, err := s.m.ResolvePane(target); err == nil && !slices.Contains(mp.Aliases, target) {
+	if mp, err := s.m.ResolvePane(target); err == nil && !slices.Contains(mp.Aliases(), target) {
 		if p := s.rec(mp); p != nil && p.shown.HostsAgent() {
 			return p, nil
 		}
@@ -80,7 +80,7 @@ func (s *Session) resolveAgent(target string) (*paneRec, error) {
 func (s *Session) forwardToAgents(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
 	req := &agents.Request{Call: call}
 	if p != nil {
-		req.TermID = p.TermID
+		req.TermID = p.TermID()
 	}
 	ctx.RequestWithCustomSender(s.opts.Agents, req, ctx.Sender())
 	return nil
@@ -134,7 +134,7 @@ func (s *Session) agentGet(_ actor.Context, _ *kit.Call, p *paneRec) *kit.Reply 
 }
 
 func (s *Session) paneRequest(p *paneRec, call *kit.Call) pane.Request {
-	return pane.Request{Call: call, PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID}
+	return pane.Request{Call: call, PaneID: p.ID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID()}
 }
 
 func (s *Session) agentRead(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
@@ -146,7 +146,7 @@ func (s *Session) agentRead(ctx actor.Context, call *kit.Call, p *paneRec) *kit.
 func (s *Session) agentExplain(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
 	sh := p.shown
 	if sh.Agent == "" {
-		return kit.Fail(protocol.Errorf(protocol.CodeAgentExplainUnavail, "the agent of %s has not started yet", p.ID))
+		return kit.Fail(protocol.Errorf(protocol.CodeAgentExplainUnavail, "the agent of %s has not started yet", p.ID()))
 	}
 	r := &pane.AgentRequest{Op: pane.AgentExplain, Req: s.paneRequest(p, call), Agent: sh.Agent, State: sh.State, Skipped: sh.Skipped, Authority: sh.Authority}
 	ctx.RequestWithCustomSender(p.pid, r, ctx.Sender())
@@ -163,7 +163,7 @@ func (s *Session) agentSendKeys(ctx actor.Context, call *kit.Call, p *paneRec) *
 // has the new placement (and has marked the tab's agents seen).
 func (s *Session) agentFocus(ctx actor.Context, _ *kit.Call, p *paneRec) *kit.Reply {
 	s.tx.FocusPane(p.Pane)
-	s.tx.deferred = &agents.Answer{To: ctx.Sender(), Render: agents.RenderInfo, TermID: p.TermID}
+	s.tx.deferred = &agents.Answer{To: ctx.Sender(), Render: agents.RenderInfo, TermID: p.TermID()}
 	return nil
 }
 
@@ -216,7 +216,7 @@ func rollup(panes []*paneRec) protocol.AgentStatus {
 
 func (s *Session) workspacePanes(w *workspace) []*paneRec {
 	var out []*paneRec
-	for _, t := range w.Tabs {
+	for _, t := range w.Tabs() {
 		out = append(out, s.tabPanes(t)...)
 	}
 	return out

@@ -360,12 +360,12 @@ func TestEffects_AFailedCallDropsWhatItQueued(t *testing.T) {
 	run := func(fail bool) *kit.Reply {
 		res, err := h.system.Root.RequestFuture(h.session, &script{run: func(s *Session, ctx actor.Context) *kit.Reply {
 			a, b := s.terms[p1], s.terms[p2]
-			s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: a.ID, WorkspaceID: a.WS.ID}, s.paneFields(a))
+			s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: a.ID(), WorkspaceID: a.WS().ID()}, s.paneFields(a))
 			s.closePane(ctx, a) // pane_closed, a stopped, its tab resized
 			s.renamed(b)
 			s.tell(b.pid, &pane.SetIDs{IDs: pane.IDs{PaneID: "told"}})
 			if fail {
-				s.addTab(a.WS, "never") // a tab whose actor would start
+				s.addTab(a.WS(), "never") // a tab whose actor would start
 				return kit.Fail(protocol.Errorf("test_failure", "the script fails"))
 			}
 			return kit.OK()

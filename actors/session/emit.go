@@ -24,15 +24,15 @@ func (s *Session) emit(d protocol.EventData, f events.Fields) {
 }
 
 func (s *Session) workspaceFields(w *workspace) events.Fields {
-	return events.Fields{WorkspaceID: w.ID, Label: w.DisplayLabel()}
+	return events.Fields{WorkspaceID: w.ID(), Label: w.DisplayLabel()}
 }
 
 func (s *Session) tabFields(t *tab) events.Fields {
-	return events.Fields{WorkspaceID: t.WS.ID, TabID: t.ID, Label: s.tabInfo(t).Label}
+	return events.Fields{WorkspaceID: t.WS().ID(), TabID: t.ID(), Label: s.tabInfo(t).Label}
 }
 
 func (s *Session) paneFields(p *paneRec) events.Fields {
-	return events.Fields{WorkspaceID: p.WS.ID, TabID: p.Tab.ID, PaneID: p.ID, TermID: p.TermID, Label: p.Label, Revision: p.facts.Revision}
+	return events.Fields{WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), PaneID: p.ID(), TermID: p.TermID(), Label: p.Label(), Revision: p.facts.Revision}
 }
 
 // markLayout records that a tab's layout changed in this transaction.
@@ -43,13 +43,13 @@ type focusState struct{ ws, tab, pane string }
 
 func (s *Session) focusNow() focusState {
 	var f focusState
-	if s.m.Focused != nil {
-		f.ws = s.m.Focused.ID
-		if s.m.Focused.Active != nil {
-			f.tab = s.m.Focused.Active.ID
+	if s.m.Focused() != nil {
+		f.ws = s.m.Focused().ID()
+		if s.m.Focused().Active() != nil {
+			f.tab = s.m.Focused().Active().ID()
 		}
 		if p := s.focusedPane(); p != nil {
-			f.pane = p.TermID
+			f.pane = p.TermID()
 		}
 	}
 	return f
@@ -70,15 +70,15 @@ func (s *Session) renamed(p *paneRec) { s.tx.do(tellIDs{p}) }
 // It reports whether the focused tab it sent is new.
 func (s *Session) place(ctx actor.Context) (newTab bool) {
 	pl := agents.Placement{Panes: make([]agents.Place, 0, len(s.terms))}
-	if w := s.m.Focused; w != nil {
-		pl.FocusedWorkspace = w.ID
-		if w.Active != nil {
-			pl.FocusedTab = w.Active.ID
+	if w := s.m.Focused(); w != nil {
+		pl.FocusedWorkspace = w.ID()
+		if w.Active() != nil {
+			pl.FocusedTab = w.Active().ID()
 		}
 	}
-	for _, w := range s.m.Workspaces {
+	for _, w := range s.m.Workspaces() {
 		for _, p := range s.workspacePanes(w) {
-			pl.Panes = append(pl.Panes, agents.Place{TermID: p.TermID, PaneID: p.ID, TabID: p.Tab.ID, WorkspaceID: p.WS.ID, Label: p.Label, PID: p.pid, Restored: p.restored})
+			pl.Panes = append(pl.Panes, agents.Place{TermID: p.TermID(), PaneID: p.ID(), TabID: p.Tab().ID(), WorkspaceID: p.WS().ID(), Label: p.Label(), PID: p.pid, Restored: p.restored})
 			p.restored = nil
 		}
 	}
@@ -101,7 +101,7 @@ func (s *Session) updateFacts(ctx actor.Context, p *paneRec, msg *pane.Facts) {
 	if f.Agent != old.Agent || f.AgentState != old.AgentState || f.Job != old.Job {
 		ctx.Send(s.opts.Agents, msg)
 	}
-	if f.ForegroundCwd != "" && f.ForegroundCwd != p.LiveCwd {
+	if f.ForegroundCwd != "" && f.ForegroundCwd != p.LiveCwd() {
 		s.tx.SetLiveCwd(p.Pane, f.ForegroundCwd) // where its next shell starts
 		s.changed(ctx)
 	}

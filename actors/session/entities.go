@@ -32,9 +32,9 @@ func (s *Session) retire(id string) { s.tx.do(stopEntity{id}) }
 // startTab has t's actor started, knowing the sizes its panes were
 // started at.
 func (s *Session) startTab(ctx actor.Context, t *tab) {
-	seed := tabactor.Seed{ID: t.ID, Label: t.Label, Rev: s.revs[t.ID], Log: kit.LazyWith(s.opts.Log, slog.String("tab", t.ID)), Sizes: map[string]uint64{}}
+	seed := tabactor.Seed{ID: t.ID(), Label: t.Label(), Rev: s.revs[t.ID()], Log: kit.LazyWith(s.opts.Log, slog.String("tab", t.ID())), Sizes: map[string]uint64{}}
 	for _, p := range s.tabPanes(t) {
-		seed.Sizes[p.TermID] = p.sizeRev
+		seed.Sizes[p.TermID()] = p.sizeRev
 	}
 	ctx.Send(s.ents, &entities.StartTab{Seed: seed})
 }
@@ -64,7 +64,7 @@ func (s *Session) arrangement(t *tab) *tabactor.Arrange {
 			p.sizeRev++
 			s.touch(p) // its viewport rows (reads.go)
 		}
-		a.Sizes = append(a.Sizes, tabactor.Size{TerminalID: p.TermID, PID: p.pid, Cols: p.cols, Rows: p.rows, Rev: p.sizeRev})
+		a.Sizes = append(a.Sizes, tabactor.Size{TerminalID: p.TermID(), PID: p.pid, Cols: p.cols, Rows: p.rows, Rev: p.sizeRev})
 	}
 	return a
 }
@@ -72,13 +72,13 @@ func (s *Session) arrangement(t *tab) *tabactor.Arrange {
 // forwardToWorkspace hands a workspace's own method to its actor, through
 // the supervisor, which answers the caller.
 func (s *Session) forwardToWorkspace(ctx actor.Context, call *kit.Call, w *workspace) *kit.Reply {
-	ctx.RequestWithCustomSender(s.ents, &entities.Deliver{ID: w.ID, Msg: &wsactor.Request{Call: call, Info: s.workspaceInfo(w), Cwd: w.Cwd}}, ctx.Sender())
+	ctx.RequestWithCustomSender(s.ents, &entities.Deliver{ID: w.ID(), Msg: &wsactor.Request{Call: call, Info: s.workspaceInfo(w), Cwd: w.Cwd()}}, ctx.Sender())
 	return nil
 }
 
 // forwardToTab hands a tab's own method to its actor.
 func (s *Session) forwardToTab(ctx actor.Context, call *kit.Call, t *tab) *kit.Reply {
-	ctx.RequestWithCustomSender(s.ents, &entities.Deliver{ID: t.ID, Msg: &tabactor.Request{Call: call, Info: s.tabInfo(t)}}, ctx.Sender())
+	ctx.RequestWithCustomSender(s.ents, &entities.Deliver{ID: t.ID(), Msg: &tabactor.Request{Call: call, Info: s.tabInfo(t)}}, ctx.Sender())
 	return nil
 }
 
@@ -108,7 +108,7 @@ func (s *Session) workspaceChanged(ctx actor.Context, m *wsactor.Changed) {
 	s.tx.SetWorkspaceRecord(w, m.Label, m.Tokens)
 	switch m.Event {
 	case "workspace_renamed":
-		s.emit(protocol.WorkspaceRenamedEvent{WorkspaceID: w.ID, Label: w.Label}, s.workspaceFields(w))
+		s.emit(protocol.WorkspaceRenamedEvent{WorkspaceID: w.ID(), Label: w.Label()}, s.workspaceFields(w))
 	case "workspace_metadata_updated":
 		s.emit(protocol.WorkspaceEvent{Kind: "workspace_metadata_updated", Workspace: s.workspaceInfo(w)}, s.workspaceFields(w))
 	}
@@ -117,11 +117,11 @@ func (s *Session) workspaceChanged(ctx actor.Context, m *wsactor.Changed) {
 // tabChanged takes in a tab actor's label.
 func (s *Session) tabChanged(ctx actor.Context, m *tabactor.Changed) {
 	t, err := s.m.ResolveTab(m.ID)
-	if err != nil || t.ID != m.ID || !s.fresh(m.ID, m.Rev, entities.Record{Label: m.Label}) {
+	if err != nil || t.ID() != m.ID || !s.fresh(m.ID, m.Rev, entities.Record{Label: m.Label}) {
 		return
 	}
 	s.tx.SetTabLabel(t, m.Label)
 	if m.Event == "tab_renamed" {
-		s.emit(protocol.TabRenamedEvent{TabID: t.ID, WorkspaceID: t.WS.ID, Label: s.tabInfo(t).Label}, s.tabFields(t))
+		s.emit(protocol.TabRenamedEvent{TabID: t.ID(), WorkspaceID: t.WS().ID(), Label: s.tabInfo(t).Label}, s.tabFields(t))
 	}
 }

@@ -24,7 +24,7 @@ type Handoff struct {
 func (s *Session) handoffExport(ctx actor.Context) {
 	h := &Handoff{Saved: keeper.Detached(s.m.Save(func(p *model.Pane) model.SavedPane {
 		sp := s.savedPane(p)
-		sp.TerminalID = p.TermID
+		sp.TerminalID = p.TermID()
 		return sp
 	}))}
 	for _, p := range s.terms {

@@ -14,7 +14,7 @@ import (
 
 func (s *Session) workspaceInfo(w *workspace) protocol.WorkspaceInfo {
 	number := 0
-	for i, x := range s.m.Workspaces {
+	for i, x := range s.m.Workspaces() {
 		if x == w {
 			number = i + 1
 		}
@@ -23,7 +23,7 @@ func (s *Session) workspaceInfo(w *workspace) protocol.WorkspaceInfo {
 }
 
 func (s *Session) tabInfo(t *tab) protocol.TabInfo {
-	return view.TabInfo(s.m, t, len(t.Root.Leaves()), rollup(s.tabPanes(t)))
+	return view.TabInfo(s.m, t, len(t.Root().Leaves()), rollup(s.tabPanes(t)))
 }
 
 func (s *Session) paneInfo(p *paneRec) protocol.PaneInfo { return view.PaneInfo(s.paneIn(p), &p.shown) }

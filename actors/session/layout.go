@@ -29,7 +29,7 @@ func reason(r string) *string { return &r }
 // hiddenRects is a tab's layout without the zoom override, which is what
 // navigation between panes follows.
 func (s *Session) hiddenRects(t *tab) []layout.PaneRect {
-	rects, _ := t.Root.Compute(s.m.Area)
+	rects, _ := t.Root().Compute(s.m.Area())
 	return rects
 }
 
@@ -38,12 +38,12 @@ func (s *Session) paneLayout(_ actor.Context, call *kit.Call) *kit.Reply {
 	if err != nil {
 		return kit.Fail(err)
 	}
-	return kit.Done(protocol.PaneLayout{Layout: s.layoutSnapshot(p.Tab)})
+	return kit.Done(protocol.PaneLayout{Layout: s.layoutSnapshot(p.Tab())})
 }
 
 // neighborOf is the pane beside p on side, if any.
 func (s *Session) neighborOf(p *paneRec, side string) *paneRec {
-	id, ok := layout.Neighbor(s.hiddenRects(p.Tab), p.TermID, layout.Side(side))
+	id, ok := layout.Neighbor(s.hiddenRects(p.Tab()), p.TermID(), layout.Side(side))
 	if !ok {
 		return nil
 	}
@@ -56,9 +56,9 @@ func (s *Session) paneNeighbor(_ actor.Context, call *kit.Call) *kit.Reply {
 	if err != nil {
 		return kit.Fail(err)
 	}
-	res := protocol.PaneNeighborResult{PaneID: p.ID, Direction: prm.Direction, Layout: s.layoutSnapshot(p.Tab)}
+	res := protocol.PaneNeighborResult{PaneID: p.ID(), Direction: prm.Direction, Layout: s.layoutSnapshot(p.Tab())}
 	if n := s.neighborOf(p, prm.Direction); n != nil {
-		res.NeighborPaneID = protocol.Ptr(n.ID)
+		res.NeighborPaneID = protocol.Ptr(n.ID())
 	}
 	return kit.Done(protocol.PaneNeighbor{Neighbor: res})
 }
@@ -68,14 +68,14 @@ func (s *Session) paneEdges(_ actor.Context, call *kit.Call) *kit.Reply {
 	if err != nil {
 		return kit.Fail(err)
 	}
-	r := s.m.RectOf(p.Tab, p.TermID)
+	r := s.m.RectOf(p.Tab(), p.TermID())
 	return kit.Done(protocol.PaneEdges{Edges: protocol.PaneEdgesResult{
-		PaneID: p.ID,
-		Left:   layout.AtEdge(s.m.Area, r, layout.Left),
-		Right:  layout.AtEdge(s.m.Area, r, layout.Right),
-		Up:     layout.AtEdge(s.m.Area, r, layout.Up),
-		Down:   layout.AtEdge(s.m.Area, r, layout.Down),
-		Layout: s.layoutSnapshot(p.Tab),
+		PaneID: p.ID(),
+		Left:   layout.AtEdge(s.m.Area(), r, layout.Left),
+		Right:  layout.AtEdge(s.m.Area(), r, layout.Right),
+		Up:     layout.AtEdge(s.m.Area(), r, layout.Up),
+		Down:   layout.AtEdge(s.m.Area(), r, layout.Down),
+		Layout: s.layoutSnapshot(p.Tab()),
 	}})
 }
 
@@ -85,16 +85,16 @@ func (s *Session) paneFocusDirection(ctx actor.Context, call *kit.Call) *kit.Rep
 	if err != nil {
 		return kit.Fail(err)
 	}
-	res := protocol.PaneFocusDirectionResult{SourcePaneID: p.ID}
+	res := protocol.PaneFocusDirectionResult{SourcePaneID: p.ID()}
 	if n := s.neighborOf(p, prm.Direction); n != nil {
 		res.Changed = !s.paneFocused(n)
 		s.tx.FocusPane(n.Pane)
-		s.relayout(ctx, n.Tab) // a zoomed tab shows the newly focused pane
-		res.FocusedPaneID = protocol.Ptr(n.ID)
+		s.relayout(ctx, n.Tab()) // a zoomed tab shows the newly focused pane
+		res.FocusedPaneID = protocol.Ptr(n.ID())
 	} else {
 		res.Reason = reason("no_neighbor")
 	}
-	res.Layout = s.layoutSnapshot(p.Tab)
+	res.Layout = s.layoutSnapshot(p.Tab())
 	return kit.Done(protocol.PaneFocusDirection{Focus: res})
 }
 
@@ -108,15 +108,15 @@ func (s *Session) paneResize(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if prm.Amount != nil {
 		amount = *prm.Amount
 	}
-	res := protocol.PaneResizeResult{PaneID: p.ID}
+	res := protocol.PaneResizeResult{PaneID: p.ID()}
 	// An amount of 0 changes nothing and says so, as Herdr does.
-	if res.Changed = amount != 0 && s.tx.EditTree(p.Tab, func(root *layout.Node) bool { return root.Resize(p.TermID, layout.Side(prm.Direction), amount) }); res.Changed {
-		s.relayout(ctx, p.Tab)
+	if res.Changed = amount != 0 && s.tx.EditTree(p.Tab(), func(root *layout.Node) bool { return root.Resize(p.TermID(), layout.Side(prm.Direction), amount) }); res.Changed {
+		s.relayout(ctx, p.Tab())
 	} else {
 		res.Reason = reason("unchanged")
 	}
-	res.FocusedPaneID = s.terms[p.Tab.Focused].ID
-	res.Layout = s.layoutSnapshot(p.Tab)
+	res.FocusedPaneID = s.terms[p.Tab().Focused()].ID()
+	res.Layout = s.layoutSnapshot(p.Tab())
 	return kit.Done(protocol.PaneResize{Resize: res})
 }
 
@@ -130,7 +130,7 @@ func (s *Session) paneSwap(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if err != nil {
 		return kit.Fail(err)
 	}
-	res := protocol.PaneSwapResult{SourcePaneID: src.ID}
+	res := protocol.PaneSwapResult{SourcePaneID: src.ID()}
 	var dst *paneRec
 	if prm.Direction != nil {
 		if dst = s.neighborOf(src, *prm.Direction); dst == nil {
@@ -143,19 +143,19 @@ func (s *Session) paneSwap(ctx actor.Context, call *kit.Call) *kit.Reply {
 			res.Reason = reason("not_found")
 		case found == src:
 			res.Reason = reason("same_pane")
-		case found.Tab != src.Tab:
+		case found.Tab() != src.Tab():
 			res.Reason = reason("cross_tab")
 		default:
 			dst = found
 		}
 	}
 	if dst != nil {
-		res.TargetPaneID = protocol.Ptr(dst.ID)
-		res.Changed = s.tx.EditTree(src.Tab, func(root *layout.Node) bool { return root.Swap(src.TermID, dst.TermID) })
-		s.relayout(ctx, src.Tab)
+		res.TargetPaneID = protocol.Ptr(dst.ID())
+		res.Changed = s.tx.EditTree(src.Tab(), func(root *layout.Node) bool { return root.Swap(src.TermID(), dst.TermID()) })
+		s.relayout(ctx, src.Tab())
 	}
-	res.FocusedPaneID = s.terms[src.Tab.Focused].ID
-	res.Layout = s.layoutSnapshot(src.Tab)
+	res.FocusedPaneID = s.terms[src.Tab().Focused()].ID()
+	res.Layout = s.layoutSnapshot(src.Tab())
 	return kit.Done(protocol.PaneSwap{Swap: res})
 }
 
@@ -165,25 +165,25 @@ func (s *Session) paneZoom(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if err != nil {
 		return kit.Fail(err)
 	}
-	t := p.Tab
-	res := protocol.PaneZoomResult{PaneID: p.ID}
-	want := prm.Mode == "on" || (prm.Mode == "toggle" && !(t.Zoomed && t.Focused == p.TermID))
+	t := p.Tab()
+	res := protocol.PaneZoomResult{PaneID: p.ID()}
+	want := prm.Mode == "on" || (prm.Mode == "toggle" && !(t.Zoomed() && t.Focused() == p.TermID()))
 	switch {
-	case want && len(t.Root.Leaves()) == 1:
+	case want && len(t.Root().Leaves()) == 1:
 		res.Reason = reason("single_pane")
-	case want && t.Zoomed && t.Focused == p.TermID:
+	case want && t.Zoomed() && t.Focused() == p.TermID():
 		res.Reason = reason("already_zoomed")
-	case !want && !t.Zoomed:
+	case !want && !t.Zoomed():
 		res.Reason = reason("already_unzoomed")
 	default:
-		res.FocusChanged = t.Focused != p.TermID
-		res.ZoomChanged = t.Zoomed != want
-		s.tx.FocusInTab(t, p.TermID, want)
+		res.FocusChanged = t.Focused() != p.TermID()
+		res.ZoomChanged = t.Zoomed() != want
+		s.tx.FocusInTab(t, p.TermID(), want)
 		res.Changed = res.FocusChanged || res.ZoomChanged
 		s.relayout(ctx, t)
 	}
-	res.Zoomed = t.Zoomed
-	res.FocusedPaneID = s.terms[t.Focused].ID
+	res.Zoomed = t.Zoomed()
+	res.FocusedPaneID = s.terms[t.Focused()].ID()
 	res.Layout = s.layoutSnapshot(t)
 	return kit.Done(protocol.PaneZoom{Zoom: res})
 }
@@ -195,7 +195,7 @@ func (s *Session) paneInputSet(ctx actor.Context, call *kit.Call) *kit.Reply {
 		return kit.Fail(err)
 	}
 	s.tx.SetRightClick(p.Pane, prm.RightClick)
-	s.tell(p.pid, &pane.SetRightClick{ToPane: p.RightClick == "pane"})
+	s.tell(p.pid, &pane.SetRightClick{ToPane: p.RightClick() == "pane"})
 	return kit.OK()
 }
 
@@ -209,7 +209,7 @@ func (s *Session) tabOf(tabID, paneID *string) (*tab, error) {
 	if err != nil {
 		return nil, err
 	}
-	return p.Tab, nil
+	return p.Tab(), nil
 }
 
 // describe renders a tab as a portable layout tree.
@@ -218,12 +218,12 @@ func (s *Session) describe(t *tab) protocol.LayoutDescription {
 	conv = func(n *layout.Node) protocol.LayoutNode {
 		if n.IsLeaf() {
 			p := s.terms[n.Leaf]
-			out := protocol.LayoutNode{Type: "pane", PaneID: protocol.Ptr(p.ID), Cwd: protocol.Ptr(p.Cwd), Command: p.Command}
+			out := protocol.LayoutNode{Type: "pane", PaneID: protocol.Ptr(p.ID()), Cwd: protocol.Ptr(p.Cwd()), Command: p.Command()}
 			if p.facts.ForegroundCwd != "" {
 				out.Cwd = protocol.Ptr(p.facts.ForegroundCwd)
 			}
-			if p.Label != "" {
-				out.Label = protocol.Ptr(p.Label)
+			if p.Label() != "" {
+				out.Label = protocol.Ptr(p.Label())
 			}
 			return out
 		}
@@ -231,11 +231,11 @@ func (s *Session) describe(t *tab) protocol.LayoutDescription {
 		return protocol.LayoutNode{Type: "split", Direction: string(n.Dir), Ratio: protocol.Ptr(n.Ratio), First: &first, Second: &second}
 	}
 	return protocol.LayoutDescription{
-		WorkspaceID:   t.WS.ID,
-		TabID:         t.ID,
-		Zoomed:        t.Zoomed,
-		FocusedPaneID: s.terms[t.Focused].ID,
-		Root:          conv(t.Root),
+		WorkspaceID:   t.WS().ID(),
+		TabID:         t.ID(),
+		Zoomed:        t.Zoomed(),
+		FocusedPaneID: s.terms[t.Focused()].ID(),
+		Root:          conv(t.Root()),
 	}
 }
 
@@ -262,7 +262,7 @@ func (s *Session) layoutSetSplitRatio(ctx actor.Context, call *kit.Call) *kit.Re
 		return err == nil
 	})
 	if !found {
-		return kit.Fail(protocol.Errorf("split_not_found", "no split at path %v in tab %s", prm.Path, t.ID))
+		return kit.Fail(protocol.Errorf("split_not_found", "no split at path %v in tab %s", prm.Path, t.ID()))
 	}
 	s.relayout(ctx, t)
 	return kit.Done(protocol.LayoutSplitRatioSet{Layout: s.describe(t)})
@@ -277,14 +277,14 @@ func (s *Session) layoutSelect(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if err != nil {
 		return kit.Fail(err)
 	}
-	root, err := layout.Preset(prm.Layout, t.Root.Leaves())
+	root, err := layout.Preset(prm.Layout, t.Root().Leaves())
 	if err != nil {
 		return kit.Fail(protocol.ParamError("layout", "%v", err))
 	}
-	res := protocol.LayoutSelected{TabID: t.ID, Layout: prm.Layout}
-	if res.Changed = t.Zoomed || root.String() != t.Root.String(); res.Changed {
-		s.tx.SetRoot(t, root, t.Focused)
-		s.tx.FocusInTab(t, t.Focused, false)
+	res := protocol.LayoutSelected{TabID: t.ID(), Layout: prm.Layout}
+	if res.Changed = t.Zoomed() || root.String() != t.Root().String(); res.Changed {
+		s.tx.SetRoot(t, root, t.Focused())
+		s.tx.FocusInTab(t, t.Focused(), false)
 		s.relayout(ctx, t)
 	}
 	res.Panes = s.layoutSnapshot(t)
@@ -296,13 +296,13 @@ func (s *Session) layoutSelect(ctx actor.Context, call *kit.Call) *kit.Reply {
 func (s *Session) layoutApply(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.LayoutApplyParams)
 	var replaced *tab
-	w := s.m.Focused
+	w := s.m.Focused()
 	var err error
 	if prm.TabID != nil && *prm.TabID != "" {
 		if replaced, err = s.m.ResolveTab(*prm.TabID); err != nil {
 			return kit.Fail(err)
 		}
-		w = replaced.WS
+		w = replaced.WS()
 	}
 	if prm.WorkspaceID != nil && *prm.WorkspaceID != "" {
 		if replaced != nil {
@@ -321,7 +321,7 @@ func (s *Session) layoutApply(ctx actor.Context, call *kit.Call) *kit.Reply {
 	var build func(n *protocol.LayoutNode) (*layout.Node, error)
 	build = func(n *protocol.LayoutNode) (*layout.Node, error) {
 		if n.Type == "pane" {
-			cwd, err := s.checkCwd(n.Cwd, w.Cwd)
+			cwd, err := s.checkCwd(n.Cwd, w.Cwd())
 			if err != nil {
 				return nil, err
 			}
@@ -355,7 +355,7 @@ func (s *Session) layoutApply(ctx actor.Context, call *kit.Call) *kit.Reply {
 	case prm.TabLabel != nil:
 		label = *prm.TabLabel
 	case replaced != nil:
-		label = replaced.Label // the replacement keeps the replaced tab's name
+		label = replaced.Label() // the replacement keeps the replaced tab's name
 	}
 	t := s.addTab(w, label)
 	leaves := root.Leaves()

@@ -28,8 +28,8 @@ func (s *Session) paneMove(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if err != nil {
 		return kit.Fail(err)
 	}
-	src := p.Tab
-	res := protocol.PaneMoveResult{PreviousPaneID: p.ID, PreviousTabID: src.ID, PreviousWorkspaceID: p.WS.ID}
+	src := p.Tab()
+	res := protocol.PaneMoveResult{PreviousPaneID: p.ID(), PreviousTabID: src.ID(), PreviousWorkspaceID: p.WS().ID()}
 	d := prm.Destination
 	var dst *tab
 	switch d.Type {
@@ -37,19 +37,19 @@ func (s *Session) paneMove(ctx actor.Context, call *kit.Call) *kit.Reply {
 		if dst, err = s.m.ResolveTab(d.TabID); err != nil {
 			return kit.Fail(err)
 		}
-		if dst == src || src.Zoomed || dst.Zoomed {
+		if dst == src || src.Zoomed() || dst.Zoomed() {
 			res.Reason = reason("same_tab")
 			if dst != src {
 				res.Reason = reason("zoomed_tab")
 			}
 			res.Pane, res.TargetLayout = s.paneInfo(p), s.layoutSnapshot(dst)
-			res.FocusedPaneID = s.terms[dst.Focused].ID
+			res.FocusedPaneID = s.terms[dst.Focused()].ID()
 			return kit.Done(protocol.PaneMove{MoveResult: res})
 		}
-		target := s.terms[dst.Focused]
+		target := s.terms[dst.Focused()]
 		if d.TargetPaneID != nil && *d.TargetPaneID != "" {
-			if target = s.rec(s.m.Pane(*d.TargetPaneID)); target == nil || target.Tab != dst {
-				return kit.Fail(protocol.Errorf("target_pane_not_found", "pane %s is not in tab %s", *d.TargetPaneID, dst.ID))
+			if target = s.rec(s.m.Pane(*d.TargetPaneID)); target == nil || target.Tab() != dst {
+				return kit.Fail(protocol.Errorf("target_pane_not_found", "pane %s is not in tab %s", *d.TargetPaneID, dst.ID()))
 			}
 		}
 		ratio := 0.5
@@ -57,10 +57,10 @@ func (s *Session) paneMove(ctx actor.Context, call *kit.Call) *kit.Reply {
 			ratio = *d.Ratio
 		}
 		s.tx.EditTree(dst, func(root *layout.Node) bool {
-			return root.Split(target.TermID, p.TermID, layout.Direction(d.Split), ratio)
+			return root.Split(target.TermID(), p.TermID(), layout.Direction(d.Split), ratio)
 		})
 	case "new_tab":
-		w := p.WS
+		w := p.WS()
 		if d.WorkspaceID != nil && *d.WorkspaceID != "" {
 			if w, err = s.m.ResolveWorkspace(*d.WorkspaceID); err != nil {
 				return kit.Fail(err)
@@ -71,7 +71,7 @@ func (s *Session) paneMove(ctx actor.Context, call *kit.Call) *kit.Reply {
 			label = *d.Label
 		}
 		dst = s.addTab(w, label)
-		s.tx.SetRoot(dst, layout.NewLeaf(p.TermID), p.TermID)
+		s.tx.SetRoot(dst, layout.NewLeaf(p.TermID()), p.TermID())
 		res.CreatedTab = &protocol.TabInfo{}
 	case "new_workspace":
 		label, tabLabel := "", ""
@@ -81,13 +81,13 @@ func (s *Session) paneMove(ctx actor.Context, call *kit.Call) *kit.Reply {
 		if d.TabLabel != nil {
 			tabLabel = *d.TabLabel
 		}
-		cwd := p.Cwd
+		cwd := p.Cwd()
 		if p.facts.ForegroundCwd != "" {
 			cwd = p.facts.ForegroundCwd
 		}
 		w := s.addWorkspace(label, cwd)
 		dst = s.addTab(w, tabLabel)
-		s.tx.SetRoot(dst, layout.NewLeaf(p.TermID), p.TermID)
+		s.tx.SetRoot(dst, layout.NewLeaf(p.TermID()), p.TermID())
 		res.CreatedTab = &protocol.TabInfo{}
 		res.CreatedWorkspace = &protocol.WorkspaceInfo{}
 	}
@@ -101,7 +101,7 @@ func (s *Session) paneMove(ctx actor.Context, call *kit.Call) *kit.Reply {
 	res.Changed = true
 	res.Pane = s.paneInfo(p)
 	res.TargetLayout = s.layoutSnapshot(dst)
-	res.FocusedPaneID = s.terms[dst.Focused].ID
+	res.FocusedPaneID = s.terms[dst.Focused()].ID()
 	if closedTab != "" {
 		res.ClosedTabID = protocol.Ptr(closedTab)
 	} else {
@@ -111,8 +111,8 @@ func (s *Session) paneMove(ctx actor.Context, call *kit.Call) *kit.Reply {
 		res.ClosedWorkspaceID = protocol.Ptr(closedWorkspace)
 	}
 	if res.CreatedWorkspace != nil {
-		res.CreatedWorkspace = protocol.Ptr(s.workspaceInfo(dst.WS))
-		s.emitCreated(dst.WS, nil, nil)
+		res.CreatedWorkspace = protocol.Ptr(s.workspaceInfo(dst.WS()))
+		s.emitCreated(dst.WS(), nil, nil)
 	}
 	if res.CreatedTab != nil {
 		res.CreatedTab = protocol.Ptr(s.tabInfo(dst))
@@ -132,9 +132,9 @@ func (s *Session) workspaceMove(_ actor.Context, call *kit.Call) *kit.Reply {
 	if err != nil {
 		return kit.Fail(err)
 	}
-	s.tx.MoveWorkspaces(model.MoveTo(slices.Clone(s.m.Workspaces), slices.Index(s.m.Workspaces, w), *prm.InsertIndex))
+	s.tx.MoveWorkspaces(model.MoveTo(slices.Clone(s.m.Workspaces()), slices.Index(s.m.Workspaces(), w), *prm.InsertIndex))
 	reply := s.workspaceList(nil, call)
-	s.emit(protocol.WorkspaceMovedEvent{WorkspaceID: w.ID, InsertIndex: *prm.InsertIndex,
+	s.emit(protocol.WorkspaceMovedEvent{WorkspaceID: w.ID(), InsertIndex: *prm.InsertIndex,
 		Workspaces: reply.Result.(protocol.WorkspaceList).Workspaces}, s.workspaceFields(w))
 	return reply
 }
@@ -161,10 +161,10 @@ func (s *Session) workspaceMoveBlock(_ actor.Context, call *kit.Call) *kit.Reply
 			return kit.Fail(err)
 		}
 		if slices.Contains(block, anchor) {
-			return kit.Fail(protocol.ParamError("before_workspace_id", "the anchor %s is part of the block", anchor.ID))
+			return kit.Fail(protocol.ParamError("before_workspace_id", "the anchor %s is part of the block", anchor.ID()))
 		}
 	}
-	rest := slices.DeleteFunc(slices.Clone(s.m.Workspaces), func(w *workspace) bool { return slices.Contains(block, w) })
+	rest := slices.DeleteFunc(slices.Clone(s.m.Workspaces()), func(w *workspace) bool { return slices.Contains(block, w) })
 	at := len(rest)
 	if anchor != nil {
 		at = slices.Index(rest, anchor)
@@ -182,12 +182,12 @@ func (s *Session) tabMove(_ actor.Context, call *kit.Call) *kit.Reply {
 	if err != nil {
 		return kit.Fail(err)
 	}
-	w := t.WS
+	w := t.WS()
 	s.tx.MoveTab(t, *prm.InsertIndex)
-	out := make([]protocol.TabInfo, 0, len(w.Tabs))
-	for _, x := range w.Tabs {
+	out := make([]protocol.TabInfo, 0, len(w.Tabs()))
+	for _, x := range w.Tabs() {
 		out = append(out, s.tabInfo(x))
 	}
-	s.emit(protocol.TabMovedEvent{TabID: t.ID, WorkspaceID: w.ID, InsertIndex: *prm.InsertIndex, Tabs: out}, s.tabFields(t))
+	s.emit(protocol.TabMovedEvent{TabID: t.ID(), WorkspaceID: w.ID(), InsertIndex: *prm.InsertIndex, Tabs: out}, s.tabFields(t))
 	return kit.Done(protocol.TabList{Tabs: out})
 }

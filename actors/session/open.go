@@ -53,7 +53,7 @@ func (s *Session) pluginForward(ctx actor.Context, call *kit.Call) *kit.Reply {
 		}
 		c.InvocationSource, c.CorrelationID = protocol.Ptr("api"), protocol.Ptr("plugin-pane")
 	}
-	ctx.RequestWithCustomSender(s.opts.Plugins, &plugins.Invoke{Call: call, Context: c, Cols: s.m.Area.W, Rows: s.m.Area.H}, ctx.Sender())
+	ctx.RequestWithCustomSender(s.opts.Plugins, &plugins.Invoke{Call: call, Context: c, Cols: s.m.Area().W, Rows: s.m.Area().H}, ctx.Sender())
 	return nil
 }
 
@@ -65,7 +65,7 @@ func (s *Session) pluginPaneForward(ctx actor.Context, call *kit.Call) *kit.Repl
 	if err != nil || s.opts.Plugins == nil {
 		return kit.Fail(protocol.Errorf(protocol.CodePluginPaneNotFound, "%s is not a plugin pane", id))
 	}
-	ctx.RequestWithCustomSender(s.opts.Plugins, &plugins.Invoke{Call: call, TermID: p.TermID}, ctx.Sender())
+	ctx.RequestWithCustomSender(s.opts.Plugins, &plugins.Invoke{Call: call, TermID: p.TermID()}, ctx.Sender())
 	return nil
 }
 
@@ -77,7 +77,7 @@ func (s *Session) popupForward(ctx actor.Context, call *kit.Call) *kit.Reply {
 	}
 	c := protocol.PluginInvocationContext{}
 	_ = s.fillContext(&c) // it names nothing, so nothing is missing
-	ctx.RequestWithCustomSender(s.opts.Clients, &clients.PopupOpen{Call: call, Context: c, Cols: s.m.Area.W, Rows: s.m.Area.H}, ctx.Sender())
+	ctx.RequestWithCustomSender(s.opts.Clients, &clients.PopupOpen{Call: call, Context: c, Cols: s.m.Area().W, Rows: s.m.Area().H}, ctx.Sender())
 	return nil
 }
 
@@ -92,11 +92,11 @@ func fillPtr(dst **string, v string) {
 // pane. A caller that names the pane (a link click names the pane clicked)
 // gets that pane's tab, workspace, cwd and agent.
 func (s *Session) fillContext(c *protocol.PluginInvocationContext) error {
-	w := s.m.Focused
+	w := s.m.Focused()
 	var p *paneRec
 	if c.FocusedPaneID != nil {
 		if named, err := s.resolvePane(*c.FocusedPaneID); err == nil {
-			p, w = named, named.WS
+			p, w = named, named.WS()
 		}
 	}
 	if c.WorkspaceID != nil {
@@ -109,25 +109,25 @@ func (s *Session) fillContext(c *protocol.PluginInvocationContext) error {
 		return nil
 	}
 	info := s.workspaceInfo(w)
-	c.WorkspaceID = protocol.Ptr(w.ID)
+	c.WorkspaceID = protocol.Ptr(w.ID())
 	fillPtr(&c.WorkspaceLabel, info.Label)
-	fillPtr(&c.WorkspaceCwd, w.Cwd)
+	fillPtr(&c.WorkspaceCwd, w.Cwd())
 	if c.Worktree == nil {
-		c.Worktree = w.Worktree
+		c.Worktree = w.Worktree()
 	}
-	t := w.Active
-	if p != nil && p.WS == w {
-		t = p.Tab
+	t := w.Active()
+	if p != nil && p.WS() == w {
+		t = p.Tab()
 	}
 	if t != nil && c.TabID == nil {
-		c.TabID = protocol.Ptr(t.ID)
+		c.TabID = protocol.Ptr(t.ID())
 		fillPtr(&c.TabLabel, s.tabInfo(t).Label)
 	}
 	if p == nil && c.FocusedPaneID == nil && t != nil {
-		p = s.terms[t.Focused]
+		p = s.terms[t.Focused()]
 	}
 	if p != nil {
-		fillPtr(&c.FocusedPaneID, p.ID)
+		fillPtr(&c.FocusedPaneID, p.ID())
 		pi := s.paneInfo(p)
 		if c.FocusedPaneCwd == nil {
 			c.FocusedPaneCwd = pi.Cwd
@@ -172,7 +172,7 @@ func (s *Session) openPane(ctx actor.Context, m *kit.OpenPane) *kit.Reply {
 		if m.PaneID == nil && m.WorkspaceID != nil {
 			var w *workspace
 			if w, err = s.m.ResolveWorkspace(*m.WorkspaceID); err == nil {
-				src = s.terms[w.Active.Focused]
+				src = s.terms[w.Active().Focused()]
 			}
 		}
 		if err != nil {
@@ -186,11 +186,11 @@ func (s *Session) openPane(ctx actor.Context, m *kit.OpenPane) *kit.Reply {
 			return failed(err)
 		}
 		if m.Where == kit.OpenZoomed {
-			s.tx.FocusInTab(p.Tab, p.TermID, true)
-			s.relayout(ctx, p.Tab)
+			s.tx.FocusInTab(p.Tab(), p.TermID(), true)
+			s.relayout(ctx, p.Tab())
 		}
 	case kit.OpenTab:
-		w := s.m.Focused
+		w := s.m.Focused()
 		if m.WorkspaceID != nil {
 			if w, err = s.m.ResolveWorkspace(*m.WorkspaceID); err != nil {
 				return kit.Fail(err)
@@ -203,7 +203,7 @@ func (s *Session) openPane(ctx actor.Context, m *kit.OpenPane) *kit.Reply {
 		if err != nil {
 			return failed(err)
 		}
-		p = s.terms[t.Focused]
+		p = s.terms[t.Focused()]
 		s.emitCreated(nil, t, nil)
 		s.emitWorkspaceUpdated(w)
 	default: // an overlay: over the focused pane, which gets focus back after
@@ -211,12 +211,12 @@ func (s *Session) openPane(ctx actor.Context, m *kit.OpenPane) *kit.Reply {
 		if src == nil {
 			return kit.Fail(protocol.Errorf(protocol.CodeNoActivePane, "no active pane"))
 		}
-		over = &overlay{prevFocus: src.TermID, prevZoomed: src.Tab.Zoomed}
+		over = &overlay{prevFocus: src.TermID(), prevZoomed: src.Tab().Zoomed()}
 		if p, err = s.splitPane(ctx, src, layout.SplitRight, 0.5, setup); err != nil {
 			return failed(err)
 		}
-		s.tx.FocusInTab(p.Tab, p.TermID, true)
-		s.relayout(ctx, p.Tab)
+		s.tx.FocusInTab(p.Tab(), p.TermID(), true)
+		s.relayout(ctx, p.Tab())
 	}
 	if m.Focus || m.Where == kit.OpenZoomed || over != nil {
 		s.tx.FocusPane(p.Pane)
@@ -226,11 +226,11 @@ func (s *Session) openPane(ctx actor.Context, m *kit.OpenPane) *kit.Reply {
 		if s.overlays == nil {
 			s.overlays = map[string]overlay{}
 		}
-		s.overlays[p.TermID] = *over
-		s.tx.undo(overlayBack{id: p.TermID})
+		s.overlays[p.TermID()] = *over
+		s.tx.undo(overlayBack{id: p.TermID()})
 	}
 	if m.Owner != nil {
-		ctx.Send(m.Owner, &kit.PaneOpened{Tag: m.Tag, TermID: p.TermID, PID: p.pid})
+		ctx.Send(m.Owner, &kit.PaneOpened{Tag: m.Tag, TermID: p.TermID(), PID: p.pid})
 	}
 	return kit.Done(answerOf(m.Answer, s.paneInfo(p)))
 }
@@ -277,15 +277,15 @@ func (s *Session) closeOwnedPane(ctx actor.Context, m *kit.ClosePane) *kit.Reply
 // gives focus back to the pane it covered, and the tab its zoom, before
 // its leaf is taken out.
 func (s *Session) giveFocusBack(p *paneRec) {
-	o, ok := s.overlays[p.TermID]
+	o, ok := s.overlays[p.TermID()]
 	if ok {
-		delete(s.overlays, p.TermID)
-		s.tx.undo(overlayBack{id: p.TermID, o: o, had: true})
+		delete(s.overlays, p.TermID())
+		s.tx.undo(overlayBack{id: p.TermID(), o: o, had: true})
 	}
-	if !ok || p.Tab.Focused != p.TermID {
+	if !ok || p.Tab().Focused() != p.TermID() {
 		return
 	}
-	if prev := s.terms[o.prevFocus]; prev != nil && prev.Tab == p.Tab {
-		s.tx.FocusInTab(p.Tab, prev.TermID, o.prevZoomed)
+	if prev := s.terms[o.prevFocus]; prev != nil && prev.Tab() == p.Tab() {
+		s.tx.FocusInTab(p.Tab(), prev.TermID(), o.prevZoomed)
 	}
 }

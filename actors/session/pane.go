@@ -38,7 +38,7 @@ func (s *Session) orFocused(id *string) (*paneRec, error) {
 // forwardToPane hands the call to the pane actor, which answers the
 // connection directly.
 func (s *Session) forwardToPane(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
-	ctx.RequestWithCustomSender(p.pid, &pane.Request{Call: call, PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID}, ctx.Sender())
+	ctx.RequestWithCustomSender(p.pid, &pane.Request{Call: call, PaneID: p.ID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID()}, ctx.Sender())
 	return nil
 }
 
@@ -46,7 +46,7 @@ func (s *Session) forwardToPane(ctx actor.Context, call *kit.Call, p *paneRec) *
 // (target_pane_id, else workspace_id's focused pane, else the focused one).
 func (s *Session) paneSplit(ctx actor.Context, call *kit.Call, src *paneRec) *kit.Reply {
 	prm := call.Params.(*protocol.PaneSplitParams)
-	fallback := src.Cwd
+	fallback := src.Cwd()
 	if src.facts.ForegroundCwd != "" {
 		fallback = src.facts.ForegroundCwd
 	}
@@ -64,7 +64,7 @@ func (s *Session) paneSplit(ctx actor.Context, call *kit.Call, src *paneRec) *ki
 	}
 	if prm.RightClick != "" {
 		s.tx.SetRightClick(p.Pane, prm.RightClick)
-		s.tell(p.pid, &pane.SetRightClick{ToPane: p.RightClick == "pane"})
+		s.tell(p.pid, &pane.SetRightClick{ToPane: p.RightClick() == "pane"})
 	}
 	if prm.Focus {
 		s.tx.FocusPane(p.Pane)
@@ -79,11 +79,11 @@ func (s *Session) splitPane(ctx actor.Context, src *paneRec, dir layout.Directio
 	if _, err := s.argv(setup); err != nil {
 		return nil, err
 	}
-	t := src.Tab
+	t := src.Tab()
 	termID := s.newTermID()
-	s.tx.EditTree(t, func(root *layout.Node) bool { return root.Split(src.TermID, termID, dir, ratio) })
-	s.tx.FocusInTab(t, t.Focused, false)
-	p, err := s.startPane(ctx, src.WS, t, setup, termID, s.m.RectOf(t, termID))
+	s.tx.EditTree(t, func(root *layout.Node) bool { return root.Split(src.TermID(), termID, dir, ratio) })
+	s.tx.FocusInTab(t, t.Focused(), false)
+	p, err := s.startPane(ctx, src.WS(), t, setup, termID, s.m.RectOf(t, termID))
 	if err != nil {
 		return nil, err
 	}
@@ -93,7 +93,7 @@ func (s *Session) splitPane(ctx actor.Context, src *paneRec, dir layout.Directio
 
 func (s *Session) paneList(_ actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.PaneListParams)
-	spaces := s.m.Workspaces
+	spaces := s.m.Workspaces()
 	if prm.WorkspaceID != nil {
 		w, err := s.m.ResolveWorkspace(*prm.WorkspaceID)
 		if err != nil {
@@ -103,7 +103,7 @@ func (s *Session) paneList(_ actor.Context, call *kit.Call) *kit.Reply {
 	}
 	out := []protocol.PaneInfo{}
 	for _, w := range spaces {
-		for _, t := range w.Tabs {
+		for _, t := range w.Tabs() {
 			for _, p := range s.tabPanes(t) {
 				out = append(out, s.paneInfo(p))
 			}

@@ -39,7 +39,7 @@ func (s *Session) rec(p *model.Pane) *paneRec {
 	if p == nil {
 		return nil
 	}
-	return s.terms[p.TermID]
+	return s.terms[p.TermID()]
 }
 
 // resolvePane accepts a public pane id, current or former.
@@ -58,7 +58,7 @@ func (s *Session) tabPanes(t *tab) []*paneRec {
 	panes := s.m.TabPanes(t)
 	out := make([]*paneRec, 0, len(panes))
 	for _, p := range panes {
-		if r := s.terms[p.TermID]; r != nil { // nil only while a restore starts panes
+		if r := s.terms[p.TermID()]; r != nil { // nil only while a restore starts panes
 			out = append(out, r)
 		}
 	}

@@ -84,7 +84,7 @@ func (s *Session) save(ctx actor.Context) {
 // session's leader (for the next server to end it should this one die:
 // pane.EndLeftovers).
 func (s *Session) savedPane(p *model.Pane) model.SavedPane {
-	r := s.terms[p.TermID]
+	r := s.terms[p.TermID()]
 	if r == nil {
 		return model.SavedPane{}
 	}
@@ -93,7 +93,7 @@ func (s *Session) savedPane(p *model.Pane) model.SavedPane {
 		ref := *r.shown.Session
 		sp.AgentSession = &ref
 	}
-	sp.History = s.keep.keys.Key(p.TermID)
+	sp.History = s.keep.keys.Key(p.TermID())
 	if r.facts.ShellStart != "" {
 		sp.Process = &model.SavedProcess{Pid: r.facts.ShellPID, Start: r.facts.ShellStart}
 	}

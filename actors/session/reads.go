@@ -33,8 +33,8 @@ type paneKey struct {
 
 // paneIn is what p's records are rendered from, but its agent.
 func (s *Session) paneIn(p *paneRec) view.PaneIn {
-	return view.PaneIn{ID: p.ID, TermID: p.TermID, WS: p.WS.ID, Tab: p.Tab.ID, Label: p.Label, Cwd: p.Cwd,
-		Focused: s.paneFocused(p), Rows: p.rows, Facts: p.facts, RestoreError: p.RestoreError}
+	return view.PaneIn{ID: p.ID(), TermID: p.TermID(), WS: p.WS().ID(), Tab: p.Tab().ID(), Label: p.Label(), Cwd: p.Cwd(),
+		Focused: s.paneFocused(p), Rows: p.rows, Facts: p.facts, RestoreError: p.RestoreError()}
 }
 
 // paneView is p's records, rendered again only when they changed.
@@ -66,8 +66,8 @@ func (s *Session) publish(topo bool) {
 		return
 	}
 	for _, p := range s.touched {
-		i, ok := old.PaneByID[p.ID]
-		if !ok || s.terms[p.TermID] != p || old.Rec(i).Info.TerminalID != p.TermID {
+		i, ok := old.PaneByID[p.ID()]
+		if !ok || s.terms[p.TermID()] != p || old.Rec(i).Info.TerminalID != p.TermID() {
 			continue // not shown: gone, or not yet placed (a model change)
 		}
 		if nv := s.paneView(p).rec; nv != old.Rec(i) {

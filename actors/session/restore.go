@@ -46,16 +46,16 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 	}
 	for _, r := range panes {
 		p := &paneRec{Pane: r.Pane}
-		_, adopted := s.opts.Adopt[p.TermID]
+		_, adopted := s.opts.Adopt[p.TermID()]
 		if !adopted { // a new shell, in the folder the pane was last seen in
-			cwd, why := s.restoreCwd(p.LiveCwd, p.Cwd, p.WS.Cwd)
+			cwd, why := s.restoreCwd(p.LiveCwd(), p.Cwd(), p.WS().Cwd())
 			s.tx.SetCwd(p.Pane, cwd, "")
 			if why != "" {
 				s.tx.SetRestoreError(p.Pane, why)
 			}
 		}
 		if shellErr != nil {
-			s.opts.Log.Error("pane not restored", "pane", p.ID, "err", shellErr)
+			s.opts.Log.Error("pane not restored", "pane", p.ID(), "err", shellErr)
 			failed = append(failed, r.Pane)
 			continue
 		}
@@ -64,8 +64,8 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		ref := r.Saved.AgentSession
 		resume := ref != nil && s.cfg.Session.ResumeAgentsOnRestore && !adopted // an adopted agent is still running
 		resuming := resume && agents.ResumeArgv(ref) != nil
-		setup := paneSetup{cwd: p.Cwd, kept: r.Saved.History, restoreKept: !adopted && !resuming}
-		spec := s.adoption(s.paneSpec(p, setup, shell, s.m.RectOf(p.Tab, p.TermID)))
+		setup := paneSetup{cwd: p.Cwd(), kept: r.Saved.History, restoreKept: !adopted && !resuming}
+		spec := s.adoption(s.paneSpec(p, setup, shell, s.m.RectOf(p.Tab(), p.TermID())))
 		starts = append(starts, terminalStart{p: p, ref: ref, resume: resume, spec: spec})
 	}
 	s.startTerminals(starts)
@@ -82,7 +82,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 			st.err = s.spawnActor(ctx, p, st.props, st.abort) // aborts what it cannot spawn
 		}
 		if st.err != nil {
-			s.opts.Log.Error("pane not restored", "pane", p.ID, "err", st.err)
+			s.opts.Log.Error("pane not restored", "pane", p.ID(), "err", st.err)
 			failed = append(failed, p.Pane)
 			continue
 		}
@@ -91,26 +91,26 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 			p.shown.Session, p.restored = st.ref, st.ref // kept for the next save
 		}
 		if st.resume { // the agents actor types it once a client attaches
-			s.tell(s.opts.Agents, &agents.Resume{TermID: p.TermID, Session: *st.ref})
+			s.tell(s.opts.Agents, &agents.Resume{TermID: p.TermID(), Session: *st.ref})
 		}
 		s.putTerm(p)
 	}
 	for _, p := range failed {
 		s.tx.Forget(p)
-		if s.tx.Detach(p) && s.tx.DropTab(p.Tab) {
-			s.tx.DropWorkspace(p.WS)
+		if s.tx.Detach(p) && s.tx.DropTab(p.Tab()) {
+			s.tx.DropWorkspace(p.WS())
 		}
 	}
-	for _, w := range s.m.Workspaces {
-		s.tx.SetAuto(w, deriveLabel(w.Cwd, s.home))
+	for _, w := range s.m.Workspaces() {
+		s.tx.SetAuto(w, deriveLabel(w.Cwd(), s.home))
 		s.born(w)
-		for _, t := range w.Tabs {
+		for _, t := range w.Tabs() {
 			s.born(t)
 		}
 	}
 	// failed counts what the file held and this start lost: panes, and
 	// workspaces or tabs left out whole.
-	s.opts.Log.Info("session restored", "workspaces", len(s.m.Workspaces), "panes", len(panes)-len(failed), "failed", len(failed)+len(skipped))
+	s.opts.Log.Info("session restored", "workspaces", len(s.m.Workspaces()), "panes", len(panes)-len(failed), "failed", len(failed)+len(skipped))
 	return len(failed)+len(skipped) > 0
 }
 
@@ -137,7 +137,7 @@ func (s *Session) retryInHome(starts []terminalStart) {
 		if st.err != nil {
 			continue
 		}
-		s.opts.Log.Warn("restored pane started in home", "pane", st.p.ID, "cwd", first.spec.Cwd, "err", first.err)
+		s.opts.Log.Warn("restored pane started in home", "pane", st.p.ID(), "cwd", first.spec.Cwd, "err", first.err)
 		s.tx.SetCwd(st.p.Pane, s.home, "")
 		s.tx.SetRestoreError(st.p.Pane, fmt.Sprintf("cannot start the shell in %s: %v; it started in %s", first.spec.Cwd, first.err, s.home))
 		*first = *st

@@ -38,13 +38,13 @@ func (s *Session) setArea(ctx actor.Context, msg *kit.SetArea) *kit.Reply {
 		defer ctx.Send(s.opts.Agents, &agents.ClientAttached{}) // once the panes have their real size
 	}
 	area := layout.Rect{W: msg.Cols, H: msg.Rows}
-	if area == s.m.Area && s.inset == 1 {
+	if area == s.m.Area() && s.inset == 1 {
 		return kit.OK()
 	}
 	s.tx.SetArea(area)
 	s.inset = 1
-	for _, w := range s.m.Workspaces {
-		for _, t := range w.Tabs {
+	for _, w := range s.m.Workspaces() {
+		for _, t := range w.Tabs() {
 			s.relayout(ctx, t)
 		}
 	}
@@ -65,7 +65,7 @@ func (s *Session) uiStateSet(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if w := prm.SidebarWidth; w != nil && (*w < s.cfg.UI.SidebarMinWidth || *w > s.cfg.UI.SidebarMaxWidth) {
 		return kit.Fail(protocol.ParamError("sidebar_width", "must be within [ui] sidebar_min_width..sidebar_max_width (%d..%d)", s.cfg.UI.SidebarMinWidth, s.cfg.UI.SidebarMaxWidth))
 	}
-	ui := s.m.UI
+	ui := s.m.UI()
 	if k := prm.CollapsedSpaceKeys; k != nil {
 		ui.CollapsedSpaceKeys = slices.Clone(*k)
 	}
@@ -83,7 +83,7 @@ func (s *Session) uiStateSet(ctx actor.Context, call *kit.Call) *kit.Reply {
 }
 
 func (s *Session) uiState() protocol.ClientUIState {
-	ui := s.m.UI
+	ui := s.m.UI()
 	out := protocol.ClientUIState{CollapsedSpaceKeys: slices.Clone(ui.CollapsedSpaceKeys), SidebarSectionSplit: ui.SectionSplit, SidebarWidth: ui.Width}
 	if out.CollapsedSpaceKeys == nil {
 		out.CollapsedSpaceKeys = []string{}

@@ -51,9 +51,9 @@ func (s *Session) snapshot(_ actor.Context, _ *kit.Call) *kit.Reply {
 		Layouts:    []protocol.PaneLayoutSnapshot{},
 		Agents:     s.agents(),
 	}
-	for _, w := range s.m.Workspaces {
+	for _, w := range s.m.Workspaces() {
 		snap.Workspaces = append(snap.Workspaces, s.workspaceInfo(w))
-		for _, t := range w.Tabs {
+		for _, t := range w.Tabs() {
 			snap.Tabs = append(snap.Tabs, s.tabInfo(t))
 			snap.Layouts = append(snap.Layouts, s.layoutSnapshot(t))
 			for _, p := range s.tabPanes(t) {
@@ -61,13 +61,13 @@ func (s *Session) snapshot(_ actor.Context, _ *kit.Call) *kit.Reply {
 			}
 		}
 	}
-	if w := s.m.Focused; w != nil {
-		snap.FocusedWorkspaceID = protocol.Ptr(w.ID)
-		if w.Active != nil {
-			snap.FocusedTabID = protocol.Ptr(w.Active.ID)
+	if w := s.m.Focused(); w != nil {
+		snap.FocusedWorkspaceID = protocol.Ptr(w.ID())
+		if w.Active() != nil {
+			snap.FocusedTabID = protocol.Ptr(w.Active().ID())
 		}
 		if p := s.focusedPane(); p != nil {
-			snap.FocusedPaneID = protocol.Ptr(p.ID)
+			snap.FocusedPaneID = protocol.Ptr(p.ID())
 		}
 	}
 	return kit.Done(protocol.SessionSnapshotResult{Snapshot: snap})

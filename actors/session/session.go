@@ -295,7 +295,7 @@ func (s *Session) resolveFocusedPane(id string, params protocol.Params) (*paneRe
 		if err != nil {
 			return nil, err
 		}
-		if p := s.terms[w.Active.Focused]; p != nil {
+		if p := s.terms[w.Active().Focused()]; p != nil {
 			return p, nil
 		}
 		return nil, protocol.Errorf(protocol.CodeNoActivePane, "workspace %s has no active pane", in.InWorkspaceID())
@@ -400,7 +400,7 @@ func (s *Session) Receive(ctx actor.Context) {
 		// actor hung up the terminal) keeps its place: the last save,
 		// made when stopping began, has it, and a restart brings it back.
 		if p := s.terms[msg.TerminalID]; p != nil && !s.stopping {
-			s.opts.Log.Info("pane exited", "pane", p.ID, "terminal", p.TermID, "code", msg.ExitCode)
+			s.opts.Log.Info("pane exited", "pane", p.ID(), "terminal", p.TermID(), "code", msg.ExitCode)
 			s.paneGone(ctx, p)
 		}
 	case *actor.Terminated:
@@ -411,7 +411,7 @@ func (s *Session) Receive(ctx actor.Context) {
 		// forgotten before it stops): it closes as if its program had
 		// exited, so nothing is left pointing at a dead actor.
 		if p := s.terms[msg.Who.Id[strings.LastIndexByte(msg.Who.Id, '/')+1:]]; p != nil && p.pid.Equal(msg.Who) {
-			s.opts.Log.Error("pane actor stopped after a failure; closing the pane", "pane", p.ID, "terminal", p.TermID)
+			s.opts.Log.Error("pane actor stopped after a failure; closing the pane", "pane", p.ID(), "terminal", p.TermID())
 			s.paneGone(ctx, p)
 		}
 	default:
@@ -422,7 +422,7 @@ func (s *Session) Receive(ctx actor.Context) {
 // paneGone closes a pane whose program or actor is gone.
 func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
 	before := s.begin()
-	s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: p.ID, WorkspaceID: p.WS.ID}, s.paneFields(p))
+	s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: p.ID(), WorkspaceID: p.WS().ID()}, s.paneFields(p))
 	s.closePane(ctx, p)
 	s.settle(ctx, before)
 }

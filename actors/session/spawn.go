@@ -11,7 +11,6 @@ import (
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
-	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -63,11 +62,11 @@ func (s *Session) newTab(ctx actor.Context, w *workspace, label string, setup pa
 	}
 	t := s.addTab(w, label)
 	termID := s.newTermID()
-	p, err := s.startPane(ctx, w, t, setup, termID, s.m.Area)
+	p, err := s.startPane(ctx, w, t, setup, termID, s.m.Area())
 	if err != nil {
 		return nil, err // the failed call's transaction is discarded
 	}
-	s.tx.SetRoot(t, layout.NewLeaf(p.TermID), p.TermID)
+	s.tx.SetRoot(t, layout.NewLeaf(p.TermID()), p.TermID())
 	return t, nil
 }
 
@@ -104,15 +103,7 @@ func (s *Session) newTermID() string {
 // startPane allocates a public id for terminal termID in tab t and spawns
 // its actor at the size of rect.
 func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneSetup, termID string, rect layout.Rect) (*paneRec, error) {
-	p := &paneRec{Pane: &model.Pane{
-		ID:      s.m.NextPaneID(w),
-		TermID:  termID,
-		WS:      w,
-		Tab:     t,
-		Cwd:     setup.cwd,
-		Label:   setup.label,
-		Command: setup.command,
-	}}
+	p := &paneRec{Pane: s.m.NewPane(w, t, termID, setup.cwd, setup.label, setup.command)}
 	if err := s.spawnPane(ctx, p, setup, rect); err != nil {
 		return nil, err
 	}
@@ -141,7 +132,7 @@ func (s *Session) paneSpec(p *paneRec, setup paneSetup, argv []string, rect layo
 	p.cols, p.rows = s.contentSize(rect)
 	p.sizeRev = 1
 	return pane.Spec{
-		TerminalID:      p.TermID,
+		TerminalID:      p.TermID(),
 		Argv:            argv,
 		Cwd:             setup.cwd,
 		Env:             s.paneEnv(p, setup.env),
@@ -150,9 +141,9 @@ func (s *Session) paneSpec(p *paneRec, setup paneSetup, argv []string, rect layo
 		ScrollbackBytes: s.cfg.Advanced.ScrollbackLimitBytes,
 		KittyGraphics:   s.opts.Config.Terminal.KittyGraphics, // read at start, as gateOpen does
 		Catalog:         s.catalog,
-		Log:             kit.LazyWith(s.opts.Log, slog.String("pane", p.ID), slog.String("terminal", p.TermID)),
-		Keep:            s.keepLines(p.TermID, setup.kept, setup.restoreKept),
-		IDs:             pane.IDs{PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID, Label: p.Label},
+		Log:             kit.LazyWith(s.opts.Log, slog.String("pane", p.ID()), slog.String("terminal", p.TermID())),
+		Keep:            s.keepLines(p.TermID(), setup.kept, setup.restoreKept),
+		IDs:             pane.IDs{PaneID: p.ID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), Label: p.Label()},
 		Events:          s.opts.Events,
 	}
 }
@@ -160,7 +151,7 @@ func (s *Session) paneSpec(p *paneRec, setup paneSetup, argv []string, rect layo
 // spawnActor spawns the actor of p's started terminal (props); abort
 // ends the terminal when the actor cannot be spawned.
 func (s *Session) spawnActor(ctx actor.Context, p *paneRec, props *actor.Props, abort func()) error {
-	pid, err := ctx.SpawnNamed(props, p.TermID)
+	pid, err := ctx.SpawnNamed(props, p.TermID())
 	if err != nil {
 		abort()
 		return protocol.Errorf(protocol.CodePaneSplitFailed, "start pane: %v", err)
@@ -190,9 +181,9 @@ func (s *Session) adoption(spec pane.Spec) pane.Spec {
 func (s *Session) paneEnv(p *paneRec, extra map[string]string) []string {
 	return pane.TerminalEnv(extra, []string{"CODEX_THREAD_ID"}, s.opts.BinPath, map[string]string{
 		"HERDR_SOCKET_PATH":  s.opts.SocketPath,
-		"HERDR_WORKSPACE_ID": p.WS.ID,
-		"HERDR_TAB_ID":       p.Tab.ID,
-		"HERDR_PANE_ID":      p.ID,
+		"HERDR_WORKSPACE_ID": p.WS().ID(),
+		"HERDR_TAB_ID":       p.Tab().ID(),
+		"HERDR_PANE_ID":      p.ID(),
 	})
 }
 
@@ -211,7 +202,7 @@ func (s *Session) closePane(ctx actor.Context, p *paneRec) {
 
 // forget removes a pane's ids (and the aliases it kept after moves).
 func (s *Session) forget(p *paneRec) {
-	s.emit(protocol.PaneRefEvent{Kind: "pane_closed", PaneID: p.ID, WorkspaceID: p.WS.ID}, s.paneFields(p))
+	s.emit(protocol.PaneRefEvent{Kind: "pane_closed", PaneID: p.ID(), WorkspaceID: p.WS().ID()}, s.paneFields(p))
 	s.tx.Forget(p.Pane)
 	s.dropTerm(p)
 	s.giveFocusBack(p) // open.go: an overlay gives focus back
@@ -220,11 +211,11 @@ func (s *Session) forget(p *paneRec) {
 // detach takes a pane's leaf out of its tab, closing the tab (and its
 // workspace) when it was the last one. It reports what closed.
 func (s *Session) detach(ctx actor.Context, p *paneRec) (closedTab, closedWorkspace string) {
-	t := p.Tab
+	t := p.Tab()
 	if s.tx.Detach(p.Pane) {
-		closedTab = t.ID
-		if len(t.WS.Tabs) == 1 {
-			closedWorkspace = t.WS.ID
+		closedTab = t.ID()
+		if len(t.WS().Tabs()) == 1 {
+			closedWorkspace = t.WS().ID()
 		}
 		s.dropTab(t)
 		return closedTab, closedWorkspace
@@ -244,9 +235,9 @@ func (s *Session) closeTab(ctx actor.Context, t *tab) {
 
 // dropTab removes an (already emptied) tab; the last tab takes its workspace.
 func (s *Session) dropTab(t *tab) {
-	w := t.WS
-	s.emit(protocol.TabRefEvent{Kind: "tab_closed", TabID: t.ID, WorkspaceID: w.ID}, s.tabFields(t))
-	s.retire(t.ID)
+	w := t.WS()
+	s.emit(protocol.TabRefEvent{Kind: "tab_closed", TabID: t.ID(), WorkspaceID: w.ID()}, s.tabFields(t))
+	s.retire(t.ID())
 	if s.tx.DropTab(t) {
 		s.dropWorkspace(w)
 	}
@@ -255,16 +246,16 @@ func (s *Session) dropTab(t *tab) {
 // dropWorkspace removes an emptied workspace and moves focus to a neighbour.
 func (s *Session) dropWorkspace(w *workspace) {
 	info := s.workspaceInfo(w)
-	s.emit(protocol.WorkspaceClosedEvent{WorkspaceID: w.ID, Workspace: &info}, s.workspaceFields(w))
-	s.retire(w.ID)
+	s.emit(protocol.WorkspaceClosedEvent{WorkspaceID: w.ID(), Workspace: &info}, s.workspaceFields(w))
+	s.retire(w.ID())
 	s.tx.DropWorkspace(w)
 }
 
 // closeWorkspace stops every pane of a workspace and removes it.
 func (s *Session) closeWorkspace(ctx actor.Context, w *workspace) {
-	for len(w.Tabs) > 0 {
-		s.closeTab(ctx, w.Tabs[0])
-		if s.m.Workspace(w.ID) == nil {
+	for len(w.Tabs()) > 0 {
+		s.closeTab(ctx, w.Tabs()[0])
+		if s.m.Workspace(w.ID()) == nil {
 			return
 		}
 	}

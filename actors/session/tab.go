@@ -20,7 +20,7 @@ var tabRoutes = map[string]tabHandler{
 
 func (s *Session) tabCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.TabCreateParams)
-	w := s.m.Focused
+	w := s.m.Focused()
 	if prm.WorkspaceID != nil {
 		var err error
 		if w, err = s.m.ResolveWorkspace(*prm.WorkspaceID); err != nil {
@@ -30,8 +30,8 @@ func (s *Session) tabCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if w == nil {
 		return kit.Fail(protocol.Errorf(protocol.CodeNoActiveWorkspace, "no active workspace; create one first"))
 	}
-	fallback := w.Cwd
-	if p := s.terms[w.Active.Focused]; p != nil && p.facts.ForegroundCwd != "" {
+	fallback := w.Cwd()
+	if p := s.terms[w.Active().Focused()]; p != nil && p.facts.ForegroundCwd != "" {
 		fallback = p.facts.ForegroundCwd
 	}
 	cwd, err := s.checkCwd(prm.Cwd, fallback)
@@ -49,14 +49,14 @@ func (s *Session) tabCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if prm.Focus {
 		s.tx.FocusTab(t)
 	}
-	s.emitCreated(nil, t, s.terms[t.Focused])
+	s.emitCreated(nil, t, s.terms[t.Focused()])
 	s.emitWorkspaceUpdated(w)
-	return kit.Done(protocol.TabCreated{Tab: s.tabInfo(t), RootPane: s.paneInfo(s.terms[t.Focused])})
+	return kit.Done(protocol.TabCreated{Tab: s.tabInfo(t), RootPane: s.paneInfo(s.terms[t.Focused()])})
 }
 
 func (s *Session) tabList(_ actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.TabListParams)
-	spaces := s.m.Workspaces
+	spaces := s.m.Workspaces()
 	if prm.WorkspaceID != nil {
 		w, err := s.m.ResolveWorkspace(*prm.WorkspaceID)
 		if err != nil {
@@ -66,7 +66,7 @@ func (s *Session) tabList(_ actor.Context, call *kit.Call) *kit.Reply {
 	}
 	out := []protocol.TabInfo{}
 	for _, w := range spaces {
-		for _, t := range w.Tabs {
+		for _, t := range w.Tabs() {
 			out = append(out, s.tabInfo(t))
 		}
 	}
@@ -84,6 +84,6 @@ func (s *Session) tabFocus(_ actor.Context, call *kit.Call, t *tab) *kit.Reply {
 
 func (s *Session) tabClose(ctx actor.Context, call *kit.Call, t *tab) *kit.Reply {
 	s.closeTab(ctx, t)
-	s.emitWorkspaceUpdated(t.WS)
+	s.emitWorkspaceUpdated(t.WS())
 	return kit.OK()
 }

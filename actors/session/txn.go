@@ -166,15 +166,15 @@ func (tx *txn) dirty() bool { return tx.Changed() || len(tx.side) > 0 || len(tx.
 
 // putTerm records p as its terminal's pane, within the transaction.
 func (s *Session) putTerm(p *paneRec) {
-	s.tx.undo(termBack{id: p.TermID, rec: s.terms[p.TermID]})
-	s.terms[p.TermID] = p
+	s.tx.undo(termBack{id: p.TermID(), rec: s.terms[p.TermID()]})
+	s.terms[p.TermID()] = p
 }
 
 // dropTerm forgets p's terminal record, within the transaction.
 func (s *Session) dropTerm(p *paneRec) {
-	if old, ok := s.terms[p.TermID]; ok {
-		s.tx.undo(termBack{id: p.TermID, rec: old})
-		delete(s.terms, p.TermID)
+	if old, ok := s.terms[p.TermID()]; ok {
+		s.tx.undo(termBack{id: p.TermID(), rec: old})
+		delete(s.terms, p.TermID())
 	}
 }
 
@@ -233,15 +233,15 @@ func (s *Session) settle(ctx actor.Context, tx *txn) {
 	for _, e := range tx.effects {
 		switch e := e.(type) {
 		case tellIDs:
-			if p := e.p; s.terms[p.TermID] == p {
-				ctx.Send(p.pid, &pane.SetIDs{IDs: pane.IDs{PaneID: p.ID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID, Label: p.Label}})
+			if p := e.p; s.terms[p.TermID()] == p {
+				ctx.Send(p.pid, &pane.SetIDs{IDs: pane.IDs{PaneID: p.ID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), Label: p.Label()}})
 			}
 		case tell:
 			ctx.Send(e.to, e.msg)
 		}
 	}
 	for _, t := range tabs {
-		if t.Root != nil && t.WS.TabIndex(t) >= 0 && s.m.Workspace(t.WS.ID) == t.WS {
+		if t.Root() != nil && t.WS().TabIndex(t) >= 0 && s.m.Workspace(t.WS().ID()) == t.WS() {
 			evs = append(evs, &events.Publish{Data: protocol.LayoutUpdatedEvent{Layout: s.layoutSnapshot(t)}, Fields: s.tabFields(t)})
 		}
 	}
@@ -268,15 +268,15 @@ func (s *Session) settle(ctx actor.Context, tx *txn) {
 // focusEvents appends the focus events of a move from before to after.
 func (s *Session) focusEvents(evs []*events.Publish, before, after focusState) []*events.Publish {
 	if after.ws != before.ws && after.ws != "" {
-		evs = append(evs, &events.Publish{Data: protocol.WorkspaceFocusedEvent{WorkspaceID: after.ws}, Fields: s.workspaceFields(s.m.Focused)})
+		evs = append(evs, &events.Publish{Data: protocol.WorkspaceFocusedEvent{WorkspaceID: after.ws}, Fields: s.workspaceFields(s.m.Focused())})
 	}
 	if after.tab != before.tab && after.tab != "" {
-		t := s.m.Focused.Active
-		evs = append(evs, &events.Publish{Data: protocol.TabRefEvent{Kind: "tab_focused", TabID: t.ID, WorkspaceID: t.WS.ID}, Fields: s.tabFields(t)})
+		t := s.m.Focused().Active()
+		evs = append(evs, &events.Publish{Data: protocol.TabRefEvent{Kind: "tab_focused", TabID: t.ID(), WorkspaceID: t.WS().ID()}, Fields: s.tabFields(t)})
 	}
 	if after.pane != before.pane && after.pane != "" {
 		p := s.terms[after.pane]
-		evs = append(evs, &events.Publish{Data: protocol.PaneRefEvent{Kind: "pane_focused", PaneID: p.ID, WorkspaceID: p.WS.ID}, Fields: s.paneFields(p)})
+		evs = append(evs, &events.Publish{Data: protocol.PaneRefEvent{Kind: "pane_focused", PaneID: p.ID(), WorkspaceID: p.WS().ID()}, Fields: s.paneFields(p)})
 	}
 	return evs
 }
@@ -290,8 +290,8 @@ func (s *Session) settleEntities(ctx actor.Context, fx []effect, tabs []*tab) {
 			switch e := e.entity.(type) {
 			case *workspace:
 				if s.m.Alive(e) {
-					ctx.Send(s.ents, &entities.StartWorkspace{Seed: wsactor.Seed{ID: e.ID, Label: e.Label, Auto: e.Auto, Tokens: e.Tokens,
-						Rev: s.revs[e.ID], Log: kit.LazyWith(s.opts.Log, slog.String("workspace", e.ID))}})
+					ctx.Send(s.ents, &entities.StartWorkspace{Seed: wsactor.Seed{ID: e.ID(), Label: e.Label(), Auto: e.Auto(), Tokens: e.Tokens(),
+						Rev: s.revs[e.ID()], Log: kit.LazyWith(s.opts.Log, slog.String("workspace", e.ID()))}})
 				}
 			case *tab:
 				if s.m.TabAlive(e) {
@@ -308,7 +308,7 @@ func (s *Session) settleEntities(ctx actor.Context, fx []effect, tabs []*tab) {
 	}
 	for _, t := range tabs {
 		if s.m.TabAlive(t) {
-			ctx.Send(s.ents, &entities.Arrange{ID: t.ID, Arrange: s.arrangement(t)})
+			ctx.Send(s.ents, &entities.Arrange{ID: t.ID(), Arrange: s.arrangement(t)})
 		}
 	}
 }

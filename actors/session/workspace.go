@@ -28,8 +28,8 @@ func (s *Session) workspaceCreate(ctx actor.Context, call *kit.Call) *kit.Reply 
 			return kit.Fail(err) // workspace_not_found, before anything is made
 		}
 		fallback = s.followCwd(src)
-	} else if s.m.Focused != nil {
-		fallback = s.m.Focused.Cwd
+	} else if s.m.Focused() != nil {
+		fallback = s.m.Focused().Cwd()
 	}
 	cwd, err := s.checkCwd(prm.Cwd, fallback)
 	if err != nil {
@@ -46,11 +46,11 @@ func (s *Session) workspaceCreate(ctx actor.Context, call *kit.Call) *kit.Reply 
 	if prm.Focus {
 		s.tx.FocusWorkspace(w)
 	}
-	root := s.terms[w.Active.Focused]
-	s.emitCreated(w, w.Active, root)
+	root := s.terms[w.Active().Focused()]
+	s.emitCreated(w, w.Active(), root)
 	return kit.Done(protocol.WorkspaceCreated{
 		Workspace: s.workspaceInfo(w),
-		Tab:       s.tabInfo(w.Active),
+		Tab:       s.tabInfo(w.Active()),
 		RootPane:  s.paneInfo(root),
 	})
 }
@@ -59,29 +59,29 @@ func (s *Session) workspaceCreate(ctx actor.Context, call *kit.Call) *kit.Reply 
 // policy of [terminal] new_cwd): where w's focused pane's foreground
 // process is, else where that pane started, else w's own folder.
 func (s *Session) followCwd(w *workspace) string {
-	if w.Active != nil {
-		if p := s.terms[w.Active.Focused]; p != nil {
+	if w.Active() != nil {
+		if p := s.terms[w.Active().Focused()]; p != nil {
 			if p.facts.ForegroundCwd != "" {
 				return p.facts.ForegroundCwd
 			}
-			if p.Cwd != "" {
-				return p.Cwd
+			if p.Cwd() != "" {
+				return p.Cwd()
 			}
 		}
 	}
-	return w.Cwd
+	return w.Cwd()
 }
 
 func (s *Session) workspaceList(_ actor.Context, _ *kit.Call) *kit.Reply {
-	out := make([]protocol.WorkspaceInfo, 0, len(s.m.Workspaces))
-	for _, w := range s.m.Workspaces {
+	out := make([]protocol.WorkspaceInfo, 0, len(s.m.Workspaces()))
+	for _, w := range s.m.Workspaces() {
 		out = append(out, s.workspaceInfo(w))
 	}
 	return kit.Done(protocol.WorkspaceList{Workspaces: out})
 }
 
 func (s *Session) workspaceCount(_ actor.Context, _ *kit.Call) *kit.Reply {
-	return kit.Done(protocol.WorkspaceCount{Count: len(s.m.Workspaces)})
+	return kit.Done(protocol.WorkspaceCount{Count: len(s.m.Workspaces())})
 }
 
 func (s *Session) workspaceGet(_ actor.Context, call *kit.Call, w *workspace) *kit.Reply {
@@ -102,15 +102,15 @@ func (s *Session) workspaceFocus(_ actor.Context, call *kit.Call, w *workspace) 
 func (s *Session) workspaceClose(ctx actor.Context, call *kit.Call, w *workspace) *kit.Reply {
 	closeGroup := call.Params.(*protocol.WorkspaceCloseParams).CloseGroup
 	var group []*workspace // the other workspaces that close with w
-	if wt := w.Worktree; wt != nil && (closeGroup || !wt.IsLinkedWorktree) {
-		for _, x := range s.m.Workspaces {
-			if x != w && x.Worktree != nil && x.Worktree.RepoKey == wt.RepoKey && (x.Worktree.IsLinkedWorktree || wt.IsLinkedWorktree) {
+	if wt := w.Worktree(); wt != nil && (closeGroup || !wt.IsLinkedWorktree) {
+		for _, x := range s.m.Workspaces() {
+			if x != w && x.Worktree() != nil && x.Worktree().RepoKey == wt.RepoKey && (x.Worktree().IsLinkedWorktree || wt.IsLinkedWorktree) {
 				group = append(group, x)
 			}
 		}
 	}
 	if len(group) > 0 && !closeGroup {
-		return kit.Fail(protocol.Errorf(protocol.CodeGroupCloseRequired, "workspace %s has %d worktree workspaces open; close them first or pass close_group", w.ID, len(group)))
+		return kit.Fail(protocol.Errorf(protocol.CodeGroupCloseRequired, "workspace %s has %d worktree workspaces open; close them first or pass close_group", w.ID(), len(group)))
 	}
 	for _, x := range group {
 		s.closeWorkspace(ctx, x)
@@ -134,7 +134,7 @@ func (s *Session) emitCreated(w *workspace, t *tab, p *paneRec) {
 
 // emitWorkspaceUpdated announces a change of a workspace's record (its tabs).
 func (s *Session) emitWorkspaceUpdated(w *workspace) {
-	if s.m.Workspace(w.ID) == w {
+	if s.m.Workspace(w.ID()) == w {
 		s.emit(protocol.WorkspaceEvent{Kind: "workspace_updated", Workspace: s.workspaceInfo(w)}, s.workspaceFields(w))
 	}
 }

@@ -43,7 +43,7 @@ func (s *Session) worktreeFromSource(ctx actor.Context, call *kit.Call) *kit.Rep
 	if src.Cwd != nil {
 		return s.forward(ctx, call, *src.Cwd, nil)
 	}
-	w := s.m.Focused
+	w := s.m.Focused()
 	if src.WorkspaceID != nil {
 		var err error
 		if w, err = s.m.ResolveWorkspace(*src.WorkspaceID); err != nil {
@@ -58,10 +58,10 @@ func (s *Session) worktreeFromSource(ctx actor.Context, call *kit.Call) *kit.Rep
 
 // forwardWorktree forwards a call that starts from workspace w.
 func (s *Session) forwardWorktree(ctx actor.Context, call *kit.Call, w *workspace) *kit.Reply {
-	if w.Worktree != nil {
-		return s.forward(ctx, call, w.Worktree.CheckoutPath, w)
+	if w.Worktree() != nil {
+		return s.forward(ctx, call, w.Worktree().CheckoutPath, w)
 	}
-	return s.forward(ctx, call, w.Cwd, w)
+	return s.forward(ctx, call, w.Cwd(), w)
 }
 
 func (s *Session) forward(ctx actor.Context, call *kit.Call, dir string, w *workspace) *kit.Reply {
@@ -70,8 +70,8 @@ func (s *Session) forward(ctx actor.Context, call *kit.Call, dir string, w *work
 	}
 	req := &worktrees.Request{Call: call, Dir: dir, CheckoutDir: s.cfg.Worktrees.Directory}
 	if w != nil {
-		req.SourceID = w.ID
-		if wt := w.Worktree; wt != nil {
+		req.SourceID = w.ID()
+		if wt := w.Worktree(); wt != nil {
 			req.Worktree = protocol.Ptr(*wt) // a copy: the record is the session's
 		}
 	}
@@ -94,7 +94,7 @@ func (s *Session) worktreeListed(msg *worktrees.Listed) *kit.Reply {
 	}
 	for i := range msg.Trees {
 		if w := s.openWorkspaceOf(msg.Trees[i].Path); w != nil {
-			msg.Trees[i].OpenWorkspaceID = protocol.Ptr(w.ID)
+			msg.Trees[i].OpenWorkspaceID = protocol.Ptr(w.ID())
 		}
 	}
 	r := msg.Repo
@@ -107,8 +107,8 @@ func (s *Session) worktreeListed(msg *worktrees.Listed) *kit.Reply {
 
 // openWorkspaceOf is the workspace open on a checkout, or nil.
 func (s *Session) openWorkspaceOf(path string) *workspace {
-	for _, w := range s.m.Workspaces {
-		if w.Worktree != nil && w.Worktree.CheckoutPath == path {
+	for _, w := range s.m.Workspaces() {
+		if w.Worktree() != nil && w.Worktree().CheckoutPath == path {
 			return w
 		}
 	}
@@ -136,14 +136,14 @@ func (s *Session) openCheckout(ctx actor.Context, msg *worktrees.OpenCheckout) *
 		s.tx.FocusWorkspace(opened)
 	}
 	tree := msg.Tree
-	root := s.terms[opened.Active.Focused]
+	root := s.terms[opened.Active().Focused()]
 	if msg.Created {
 		s.emit(protocol.WorktreeCreatedEvent{Workspace: s.workspaceInfo(opened), Worktree: tree}, s.workspaceFields(opened))
-		return kit.Done(protocol.WorktreeCreated{Workspace: s.workspaceInfo(opened), Tab: s.tabInfo(opened.Active), RootPane: s.paneInfo(root), Worktree: tree})
+		return kit.Done(protocol.WorktreeCreated{Workspace: s.workspaceInfo(opened), Tab: s.tabInfo(opened.Active()), RootPane: s.paneInfo(root), Worktree: tree})
 	}
-	tree.OpenWorkspaceID = protocol.Ptr(opened.ID)
+	tree.OpenWorkspaceID = protocol.Ptr(opened.ID())
 	s.emit(protocol.WorktreeOpenedEvent{Workspace: s.workspaceInfo(opened), Worktree: tree, AlreadyOpen: already}, s.workspaceFields(opened))
-	return kit.Done(protocol.WorktreeOpened{Workspace: s.workspaceInfo(opened), Tab: s.tabInfo(opened.Active), RootPane: s.paneInfo(root), Worktree: tree, AlreadyOpen: already})
+	return kit.Done(protocol.WorktreeOpened{Workspace: s.workspaceInfo(opened), Tab: s.tabInfo(opened.Active()), RootPane: s.paneInfo(root), Worktree: tree, AlreadyOpen: already})
 }
 
 // newCheckoutWorkspace opens a workspace on a checkout, in its worktree
@@ -151,7 +151,7 @@ func (s *Session) openCheckout(ctx actor.Context, msg *worktrees.OpenCheckout) *
 // source workspace without provenance joins the group as its main checkout.
 func (s *Session) newCheckoutWorkspace(ctx actor.Context, msg *worktrees.OpenCheckout) (*workspace, error) {
 	r := msg.Repo
-	if src := s.m.Workspace(msg.SourceID); src != nil && src.Worktree == nil {
+	if src := s.m.Workspace(msg.SourceID); src != nil && src.Worktree() == nil {
 		s.tx.SetWorktree(src, &protocol.WorkspaceWorktreeInfo{RepoKey: r.Key, RepoName: r.Name, RepoRoot: r.Root, CheckoutPath: r.Checkout, IsLinkedWorktree: r.Checkout != r.Root})
 		s.emitWorkspaceUpdated(src)
 	}
@@ -166,18 +166,18 @@ func (s *Session) newCheckoutWorkspace(ctx actor.Context, msg *worktrees.OpenChe
 	s.tx.SetWorktree(w, &protocol.WorkspaceWorktreeInfo{RepoKey: r.Key, RepoName: r.Name, RepoRoot: r.Root, CheckoutPath: msg.Tree.Path, IsLinkedWorktree: msg.Tree.IsLinkedWorktree})
 	// Grouped: after the last workspace of the same repository.
 	last := -1
-	for i, x := range s.m.Workspaces {
-		if x != w && x.Worktree != nil && x.Worktree.RepoKey == r.Key {
+	for i, x := range s.m.Workspaces() {
+		if x != w && x.Worktree() != nil && x.Worktree().RepoKey == r.Key {
 			last = i
 		}
 	}
-	if from := slices.Index(s.m.Workspaces, w); last >= 0 && last+1 < from {
-		s.tx.MoveWorkspaces(model.MoveTo(slices.Clone(s.m.Workspaces), from, last+1))
+	if from := slices.Index(s.m.Workspaces(), w); last >= 0 && last+1 < from {
+		s.tx.MoveWorkspaces(model.MoveTo(slices.Clone(s.m.Workspaces()), from, last+1))
 	}
 	if msg.Focus {
 		s.tx.FocusWorkspace(w)
 	}
-	s.emitCreated(w, w.Active, s.terms[w.Active.Focused])
+	s.emitCreated(w, w.Active(), s.terms[w.Active().Focused()])
 	return w, nil
 }
 

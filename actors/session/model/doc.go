@@ -4,9 +4,10 @@
 // writer. Every write goes through a transaction (Tx, tx.go) that journals
 // what it replaced: the session opens one per message and commits it, or
 // discards it when the change fails or panics half-way, so nothing
-// half-applied is ever published or saved. The fields stay exported for
-// reading; tx_test.go checks that no code outside this package writes
-// them. Everything here is tested on its own, including random sequences
+// half-applied is ever published or saved. The fields are unexported, so
+// no other package can write them: it reads them through getters
+// (read.go); tx_test.go checks that nothing writes through what a getter
+// hands out (a slice, the tokens map, a layout tree). Everything here is tested on its own, including random sequences
 // of operations that must keep the invariants and that a discard must
 // undo exactly.
 //

@@ -16,9 +16,9 @@ func TestSaveRestore_LiveCwd(t *testing.T) {
 	b := newBuilder(layout.Rect{W: 120, H: 40})
 	_, moved := b.workspace("api")
 	stayed, unknown := b.split(moved), b.split(moved)
-	moved.Cwd, moved.LiveCwd = "/repo", "/repo/sub"
-	stayed.Cwd, stayed.LiveCwd = "/repo", "/repo"
-	unknown.Cwd = "/repo"
+	moved.cwd, moved.liveCwd = "/repo", "/repo/sub"
+	stayed.cwd, stayed.liveCwd = "/repo", "/repo"
+	unknown.cwd = "/repo"
 	data, err := json.Marshal(b.m.Save(nil))
 	if err != nil {
 		t.Fatal(err)
@@ -39,14 +39,14 @@ func TestSaveRestore_LiveCwd(t *testing.T) {
 	if n := strings.Count(string(data), `"created_cwd"`); n != 1 {
 		t.Errorf("created_cwd written %d times:\n%s", n, data)
 	}
-	m := New(b.m.Area)
+	m := New(b.m.area)
 	restored, _, err := restoreInto(m, s, terms())
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string][2]string{}
 	for _, r := range restored {
-		got[r.Pane.ID] = [2]string{r.Pane.Cwd, r.Pane.LiveCwd}
+		got[r.Pane.id] = [2]string{r.Pane.cwd, r.Pane.liveCwd}
 	}
 	want := map[string][2]string{"w1:p1": {"/repo", "/repo/sub"}, "w1:p2": {"/repo", ""}, "w1:p3": {"/repo", ""}}
 	for id, w := range want {

@@ -11,63 +11,63 @@ import (
 
 // Workspace is a named group of tabs.
 type Workspace struct {
-	ID       string
-	Label    string // custom label, or "" to show Auto
-	Auto     string // derived from the cwd once, at creation
-	Cwd      string
-	Tabs     []*Tab
-	Active   *Tab
-	NextTab  uint64
-	NextPane uint64
-	Tokens   map[string]string // reported by hooks (the workspace actor's)
+	id       string
+	label    string // custom label, or "" to show Auto
+	auto     string // derived from the cwd once, at creation
+	cwd      string
+	tabs     []*Tab
+	active   *Tab
+	nextTab  uint64
+	nextPane uint64
+	tokens   map[string]string // reported by hooks (the workspace actor's)
 	// Worktree is its place in a worktree group (nil: none).
-	Worktree *protocol.WorkspaceWorktreeInfo
+	worktree *protocol.WorkspaceWorktreeInfo
 }
 
 // Tab is one layout of panes within a workspace.
 type Tab struct {
-	ID      string
-	WS      *Workspace
-	Label   string // custom label, or "" for its position
-	Root    *layout.Node
-	Focused string // terminal id of the focused pane
-	Zoomed  bool   // the focused pane fills the tab
+	id      string
+	ws      *Workspace
+	label   string // custom label, or "" for its position
+	root    *layout.Node
+	focused string // terminal id of the focused pane
+	zoomed  bool   // the focused pane fills the tab
 }
 
 // Pane is one terminal's place in the topology.
 type Pane struct {
-	ID     string // public id, e.g. "w1:p2"
-	TermID string
-	WS     *Workspace
-	Tab    *Tab
-	Label  string
-	Cwd    string // the folder it was started in
+	id     string // public id, e.g. "w1:p2"
+	termID string
+	ws     *Workspace
+	tab    *Tab
+	label  string
+	cwd    string // the folder it was started in
 	// LiveCwd is the folder it was last seen in (its foreground process's,
 	// else its shell's), as the pane reported it; "" when unknown.
-	LiveCwd    string
-	Command    []string // argv it was started with, when not the shell
-	Aliases    []string // public ids it had before moving between workspaces
-	RightClick string
+	liveCwd    string
+	command    []string // argv it was started with, when not the shell
+	aliases    []string // public ids it had before moving between workspaces
+	rightClick string
 	// Raw is Herdr's raw pane id, which the legacy ids p_<raw> and
 	// p_<ws>_<raw> name: the pane's place in the order this server
 	// registered panes, session-wide (restored ones first, in file order).
-	Raw uint64
+	raw uint64
 	// RestoreError says why the pane did not come back as it was saved
 	// (its folder gone, its agent not resumed); "" when it did. Not saved.
-	RestoreError string
+	restoreError string
 }
 
 // Model is the whole topology of one session.
 type Model struct {
-	Workspaces []*Workspace
-	Focused    *Workspace
+	workspaces []*Workspace
+	focused    *Workspace
 	// Area is the tab area in cells.
-	Area     layout.Rect
-	NextWS   uint64
-	NextTerm uint64
-	NextRaw  uint64 // the last Pane.Raw given
+	area     layout.Rect
+	nextWS   uint64
+	nextTerm uint64
+	nextRaw  uint64 // the last Pane.Raw given
 	// UI is the client's sidebar state, kept in session.json (uistate.go).
-	UI UIState
+	ui UIState
 
 	byWorkspace map[string]*Workspace
 	panes       map[string]*Pane // by public id, current and former
@@ -78,25 +78,25 @@ type Model struct {
 
 // New returns an empty model whose tabs are laid out in area.
 func New(area layout.Rect) *Model {
-	return &Model{Area: area, byWorkspace: map[string]*Workspace{}, panes: map[string]*Pane{}, terms: map[string]*Pane{}}
+	return &Model{area: area, byWorkspace: map[string]*Workspace{}, panes: map[string]*Pane{}, terms: map[string]*Pane{}}
 }
 
 // DisplayLabel is the label the workspace is shown with.
 func (w *Workspace) DisplayLabel() string {
-	if w.Label != "" {
-		return w.Label
+	if w.label != "" {
+		return w.label
 	}
-	return w.Auto
+	return w.auto
 }
 
 // TabIndex is t's position in w, or -1.
-func (w *Workspace) TabIndex(t *Tab) int { return slices.Index(w.Tabs, t) }
+func (w *Workspace) TabIndex(t *Tab) int { return slices.Index(w.tabs, t) }
 
 // PaneCount counts the panes of every tab of w.
 func (w *Workspace) PaneCount() int {
 	n := 0
-	for _, t := range w.Tabs {
-		n += len(t.Root.Leaves())
+	for _, t := range w.tabs {
+		n += len(t.root.Leaves())
 	}
 	return n
 }
@@ -105,10 +105,10 @@ func (w *Workspace) PaneCount() int {
 func (m *Model) Workspace(id string) *Workspace { return m.byWorkspace[id] }
 
 // Alive reports whether w is still in the model.
-func (m *Model) Alive(w *Workspace) bool { return m.byWorkspace[w.ID] == w }
+func (m *Model) Alive(w *Workspace) bool { return m.byWorkspace[w.id] == w }
 
 // TabAlive reports whether t is still in the model.
-func (m *Model) TabAlive(t *Tab) bool { return m.Alive(t.WS) && t.WS.TabIndex(t) >= 0 }
+func (m *Model) TabAlive(t *Tab) bool { return m.Alive(t.ws) && t.ws.TabIndex(t) >= 0 }
 
 // Term is the pane of a terminal id, or nil.
 func (m *Model) Term(termID string) *Pane { return m.terms[termID] }
@@ -122,8 +122,8 @@ func (m *Model) ResolveWorkspace(id string) (*Workspace, error) {
 		return w, nil
 	}
 	pos := strings.TrimPrefix(id, "w_")
-	if n, err := strconv.Atoi(pos); err == nil && n >= 1 && n <= len(m.Workspaces) {
-		return m.Workspaces[n-1], nil
+	if n, err := strconv.Atoi(pos); err == nil && n >= 1 && n <= len(m.workspaces) {
+		return m.workspaces[n-1], nil
 	}
 	return nil, protocol.Errorf(protocol.CodeWorkspaceNotFound, "workspace %s not found", id)
 }
@@ -138,13 +138,13 @@ func (m *Model) ResolveTab(id string) (*Tab, error) {
 	}
 	if ws, kind, num, ok := protocol.SplitChildID(id); ok {
 		if w, found := m.byWorkspace[ws]; found {
-			for _, t := range w.Tabs {
-				if t.ID == id {
+			for _, t := range w.tabs {
+				if t.id == id {
 					return t, nil
 				}
 			}
-			if n, err := strconv.Atoi(string(kind) + num); err == nil && n >= 1 && n <= len(w.Tabs) {
-				return w.Tabs[n-1], nil
+			if n, err := strconv.Atoi(string(kind) + num); err == nil && n >= 1 && n <= len(w.tabs) {
+				return w.tabs[n-1], nil
 			}
 		}
 	}
@@ -170,7 +170,7 @@ func (m *Model) FutureTabID(id string) string {
 		return id
 	}
 	if w, err := m.ResolveWorkspace(ws); err == nil {
-		ws = w.ID
+		ws = w.id
 	}
 	return protocol.TabID(ws, n)
 }
@@ -210,7 +210,7 @@ func (m *Model) legacyPane(id string) *Pane {
 		if ws == "" {
 			return p
 		}
-		if w, err := m.ResolveWorkspace(ws); err == nil && p.WS == w {
+		if w, err := m.ResolveWorkspace(ws); err == nil && p.ws == w {
 			return p
 		}
 	}
@@ -218,8 +218,8 @@ func (m *Model) legacyPane(id string) *Pane {
 		return m.panes[protocol.PaneID(ws, n)]
 	}
 	var found *Pane
-	for _, w := range m.Workspaces {
-		if p := m.panes[protocol.PaneID(w.ID, n)]; p != nil && p.ID == protocol.PaneID(w.ID, n) {
+	for _, w := range m.workspaces {
+		if p := m.panes[protocol.PaneID(w.id, n)]; p != nil && p.id == protocol.PaneID(w.id, n) {
 			if found != nil {
 				return nil // ambiguous
 			}
@@ -232,7 +232,7 @@ func (m *Model) legacyPane(id string) *Pane {
 // rawPane is the pane whose raw id is n, or nil.
 func (m *Model) rawPane(n uint64) *Pane {
 	for _, p := range m.terms {
-		if p.Raw == n {
+		if p.raw == n {
 			return p
 		}
 	}
@@ -242,21 +242,21 @@ func (m *Model) rawPane(n uint64) *Pane {
 // FocusedPane is the focused pane of the focused tab of the focused
 // workspace, or nil.
 func (m *Model) FocusedPane() *Pane {
-	if m.Focused == nil || m.Focused.Active == nil {
+	if m.focused == nil || m.focused.active == nil {
 		return nil
 	}
-	return m.terms[m.Focused.Active.Focused]
+	return m.terms[m.focused.active.focused]
 }
 
 // TabFocused reports whether t is the focused tab of the focused workspace.
-func (m *Model) TabFocused(t *Tab) bool { return m.Focused != nil && m.Focused.Active == t }
+func (m *Model) TabFocused(t *Tab) bool { return m.focused != nil && m.focused.active == t }
 
 // PaneFocused reports whether p is the focused pane on screen.
-func (m *Model) PaneFocused(p *Pane) bool { return m.TabFocused(p.Tab) && p.Tab.Focused == p.TermID }
+func (m *Model) PaneFocused(p *Pane) bool { return m.TabFocused(p.tab) && p.tab.focused == p.termID }
 
 // TabPanes returns a tab's panes in layout order.
 func (m *Model) TabPanes(t *Tab) []*Pane {
-	leaves := t.Root.Leaves()
+	leaves := t.root.Leaves()
 	out := make([]*Pane, 0, len(leaves))
 	for _, id := range leaves {
 		if p := m.terms[id]; p != nil { // nil only while a tab is being built
@@ -269,11 +269,11 @@ func (m *Model) TabPanes(t *Tab) []*Pane {
 // TabRects are the rectangles panes are shown (and sized) at: the
 // layout's, except that a zoomed tab's focused pane fills the whole area.
 func (m *Model) TabRects(t *Tab) []layout.PaneRect {
-	rects, _ := t.Root.Compute(m.Area)
-	if t.Zoomed {
+	rects, _ := t.root.Compute(m.area)
+	if t.zoomed {
 		for i := range rects {
-			if rects[i].ID == t.Focused {
-				rects[i].Rect = m.Area
+			if rects[i].ID == t.focused {
+				rects[i].Rect = m.area
 			}
 		}
 	}
@@ -287,5 +287,5 @@ func (m *Model) RectOf(t *Tab, termID string) layout.Rect {
 			return r.Rect
 		}
 	}
-	return m.Area
+	return m.area
 }

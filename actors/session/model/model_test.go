@@ -33,12 +33,12 @@ func restoreInto(m *Model, s *Saved, newTerm func() string) ([]Restored, []Skipp
 
 // splitTree splits dst's leaf to hold p, as a move or split does.
 func (b *builder) splitTree(dst *Pane, p *Pane, dir layout.Direction) {
-	b.tx.EditTree(dst.Tab, func(root *layout.Node) bool { return root.Split(dst.TermID, p.TermID, dir, 0.5) })
+	b.tx.EditTree(dst.tab, func(root *layout.Node) bool { return root.Split(dst.termID, p.termID, dir, 0.5) })
 }
 
 func (b *builder) pane(w *Workspace, t *Tab) *Pane {
 	b.term++
-	p := &Pane{ID: b.m.NextPaneID(w), TermID: fmt.Sprintf("term_%d", b.term), WS: w, Tab: t}
+	p := &Pane{id: b.m.NextPaneID(w), termID: fmt.Sprintf("term_%d", b.term), ws: w, tab: t}
 	b.tx.AddPane(p)
 	return p
 }
@@ -53,12 +53,12 @@ func (b *builder) workspace(label string) (*Workspace, *Pane) {
 func (b *builder) tab(w *Workspace) (*Tab, *Pane) {
 	t := b.tx.AddTab(w, "")
 	p := b.pane(w, t)
-	b.tx.SetRoot(t, layout.NewLeaf(p.TermID), p.TermID)
+	b.tx.SetRoot(t, layout.NewLeaf(p.termID), p.termID)
 	return t, p
 }
 
 func (b *builder) split(src *Pane) *Pane {
-	p := b.pane(src.WS, src.Tab)
+	p := b.pane(src.ws, src.tab)
 	b.splitTree(src, p, layout.SplitRight)
 	return p
 }
@@ -66,8 +66,8 @@ func (b *builder) split(src *Pane) *Pane {
 // closePane does what closing a pane does to the topology.
 func (b *builder) closePane(p *Pane) {
 	b.tx.Forget(p)
-	if b.tx.Detach(p) && b.tx.DropTab(p.Tab) {
-		b.tx.DropWorkspace(p.WS)
+	if b.tx.Detach(p) && b.tx.DropTab(p.tab) {
+		b.tx.DropWorkspace(p.ws)
 	}
 }
 
@@ -77,26 +77,26 @@ func (b *builder) closePane(p *Pane) {
 func check(t *testing.T, m *Model, step string) {
 	t.Helper()
 	leafOf := map[string]*Tab{}
-	for i, w := range m.Workspaces {
-		if m.Workspace(w.ID) != w {
-			t.Fatalf("%s: %s not indexed", step, w.ID)
+	for i, w := range m.workspaces {
+		if m.Workspace(w.id) != w {
+			t.Fatalf("%s: %s not indexed", step, w.id)
 		}
 		if got, _ := m.ResolveWorkspace(fmt.Sprint(i + 1)); got != w {
-			t.Fatalf("%s: position %d does not resolve to %s", step, i+1, w.ID)
+			t.Fatalf("%s: position %d does not resolve to %s", step, i+1, w.id)
 		}
-		if len(w.Tabs) == 0 || w.TabIndex(w.Active) < 0 {
-			t.Fatalf("%s: %s has %d tabs, active %v", step, w.ID, len(w.Tabs), w.Active)
+		if len(w.tabs) == 0 || w.TabIndex(w.active) < 0 {
+			t.Fatalf("%s: %s has %d tabs, active %v", step, w.id, len(w.tabs), w.active)
 		}
-		for _, tb := range w.Tabs {
-			if tb.WS != w {
-				t.Fatalf("%s: tab %s points at %s, lives in %s", step, tb.ID, tb.WS.ID, w.ID)
+		for _, tb := range w.tabs {
+			if tb.ws != w {
+				t.Fatalf("%s: tab %s points at %s, lives in %s", step, tb.id, tb.ws.id, w.id)
 			}
-			if got, _ := m.ResolveTab(tb.ID); got != tb {
-				t.Fatalf("%s: %s does not resolve", step, tb.ID)
+			if got, _ := m.ResolveTab(tb.id); got != tb {
+				t.Fatalf("%s: %s does not resolve", step, tb.id)
 			}
-			leaves := tb.Root.Leaves()
-			if !slices.Contains(leaves, tb.Focused) {
-				t.Fatalf("%s: tab %s focuses %s, not one of its leaves %v", step, tb.ID, tb.Focused, leaves)
+			leaves := tb.root.Leaves()
+			if !slices.Contains(leaves, tb.focused) {
+				t.Fatalf("%s: tab %s focuses %s, not one of its leaves %v", step, tb.id, tb.focused, leaves)
 			}
 			for _, id := range leaves {
 				if leafOf[id] != nil {
@@ -104,11 +104,11 @@ func check(t *testing.T, m *Model, step string) {
 				}
 				leafOf[id] = tb
 				p := m.Term(id)
-				if p == nil || p.Tab != tb || p.WS != w {
-					t.Fatalf("%s: leaf %s of %s has pane %+v", step, id, tb.ID, p)
+				if p == nil || p.tab != tb || p.ws != w {
+					t.Fatalf("%s: leaf %s of %s has pane %+v", step, id, tb.id, p)
 				}
-				if got, _ := m.ResolvePane(p.ID); got != p {
-					t.Fatalf("%s: %s does not resolve", step, p.ID)
+				if got, _ := m.ResolvePane(p.id); got != p {
+					t.Fatalf("%s: %s does not resolve", step, p.id)
 				}
 			}
 		}
@@ -116,8 +116,8 @@ func check(t *testing.T, m *Model, step string) {
 	if len(leafOf) != len(m.terms) {
 		t.Fatalf("%s: %d leaves, %d panes", step, len(leafOf), len(m.terms))
 	}
-	if (m.Focused == nil) != (len(m.Workspaces) == 0) || (m.Focused != nil && !m.Alive(m.Focused)) {
-		t.Fatalf("%s: focused %v with %d workspaces", step, m.Focused, len(m.Workspaces))
+	if (m.focused == nil) != (len(m.workspaces) == 0) || (m.focused != nil && !m.Alive(m.focused)) {
+		t.Fatalf("%s: focused %v with %d workspaces", step, m.focused, len(m.workspaces))
 	}
 }
 
@@ -125,17 +125,17 @@ func TestIDsAndCountersOnlyGrow(t *testing.T) {
 	b := newBuilder(layout.Rect{W: 80, H: 24})
 	w1, p1 := b.workspace("")
 	p2 := b.split(p1)
-	if w1.ID != "w1" || p1.ID != "w1:p1" || p2.ID != "w1:p2" {
-		t.Fatalf("ids %s %s %s", w1.ID, p1.ID, p2.ID)
+	if w1.id != "w1" || p1.id != "w1:p1" || p2.id != "w1:p2" {
+		t.Fatalf("ids %s %s %s", w1.id, p1.id, p2.id)
 	}
 	b.closePane(p2)
-	if p3 := b.split(p1); p3.ID != "w1:p3" {
-		t.Fatalf("a closed pane's id was reused: %s", p3.ID)
+	if p3 := b.split(p1); p3.id != "w1:p3" {
+		t.Fatalf("a closed pane's id was reused: %s", p3.id)
 	}
 	b.closePane(p1)
 	w2, _ := b.workspace("")
-	if w2.ID != "w2" {
-		t.Fatalf("workspace id %s", w2.ID)
+	if w2.id != "w2" {
+		t.Fatalf("workspace id %s", w2.id)
 	}
 	check(t, b.m, "ids")
 }
@@ -150,11 +150,11 @@ func TestDiscardLeavesNoTrace(t *testing.T) {
 	b.tx.Discard()
 	check(t, b.m, "after discard")
 	b.tx = b.m.Begin()
-	if w2 := b.tx.AddWorkspace("", "/", "x"); w2.ID != "w2" || b.m.Focused != w1 {
-		t.Fatalf("after a discard the next workspace is %s, focus %s", w2.ID, b.m.Focused.ID)
+	if w2 := b.tx.AddWorkspace("", "/", "x"); w2.id != "w2" || b.m.focused != w1 {
+		t.Fatalf("after a discard the next workspace is %s, focus %s", w2.id, b.m.focused.id)
 	}
-	if t2 := b.tx.AddTab(w1, ""); t2.ID != "w1:t2" {
-		t.Fatalf("after a discard the next tab is %s", t2.ID)
+	if t2 := b.tx.AddTab(w1, ""); t2.id != "w1:t2" {
+		t.Fatalf("after a discard the next tab is %s", t2.id)
 	}
 }
 
@@ -165,9 +165,9 @@ func TestRehomeKeepsFormerIDs(t *testing.T) {
 	w2, q1 := b.workspace("")
 	b.tx.Detach(p2)
 	b.splitTree(q1, p2, layout.SplitDown)
-	b.tx.Rehome(p2, q1.Tab)
-	if p2.ID != "w2:p2" || p2.WS != w2 {
-		t.Fatalf("moved pane is %s in %s", p2.ID, p2.WS.ID)
+	b.tx.Rehome(p2, q1.tab)
+	if p2.id != "w2:p2" || p2.ws != w2 {
+		t.Fatalf("moved pane is %s in %s", p2.id, p2.ws.id)
 	}
 	if got, _ := b.m.ResolvePane("w1:p2"); got != p2 {
 		t.Fatal("the former id no longer resolves")
@@ -186,15 +186,15 @@ func TestDropMovesFocusToANeighbour(t *testing.T) {
 	_, c := b.workspace("")
 	b.tx.FocusPane(bp)
 	b.closePane(bp)
-	if b.m.Focused != c.WS {
-		t.Fatalf("focus went to %s, want the next workspace %s", b.m.Focused.ID, c.WS.ID)
+	if b.m.focused != c.ws {
+		t.Fatalf("focus went to %s, want the next workspace %s", b.m.focused.id, c.ws.id)
 	}
 	b.closePane(c)
-	if b.m.Focused != a.WS {
-		t.Fatalf("focus went to %s, want the previous one", b.m.Focused.ID)
+	if b.m.focused != a.ws {
+		t.Fatalf("focus went to %s, want the previous one", b.m.focused.id)
 	}
 	b.closePane(a)
-	if b.m.Focused != nil {
+	if b.m.focused != nil {
 		t.Fatal("focus left on a closed workspace")
 	}
 	check(t, b.m, "all closed")
@@ -204,12 +204,12 @@ func TestZoomedRects(t *testing.T) {
 	b := newBuilder(layout.Rect{W: 80, H: 24})
 	_, p1 := b.workspace("")
 	p2 := b.split(p1)
-	tb := p1.Tab
-	if r := b.m.RectOf(tb, p2.TermID); r.W >= 80 {
+	tb := p1.tab
+	if r := b.m.RectOf(tb, p2.termID); r.W >= 80 {
 		t.Fatalf("split pane rect %+v", r)
 	}
-	b.tx.FocusInTab(tb, p2.TermID, true)
-	if r := b.m.RectOf(tb, p2.TermID); r != b.m.Area {
+	b.tx.FocusInTab(tb, p2.termID, true)
+	if r := b.m.RectOf(tb, p2.termID); r != b.m.area {
 		t.Fatalf("zoomed pane rect %+v, want the area", r)
 	}
 }
@@ -229,7 +229,7 @@ func TestRandomOperations_KeepInvariants(t *testing.T) {
 func (b *builder) live() []*Pane {
 	out := b.panes[:0]
 	for _, p := range b.panes {
-		if b.m.Term(p.TermID) == p {
+		if b.m.Term(p.termID) == p {
 			out = append(out, p)
 		}
 	}
@@ -250,7 +250,7 @@ func (b *builder) randomOp(rng *rand.Rand) string {
 		b.panes = append(b.panes, b.split(ps[rng.Intn(len(ps))]))
 		return "split"
 	case n == 4:
-		_, p := b.tab(ps[rng.Intn(len(ps))].WS)
+		_, p := b.tab(ps[rng.Intn(len(ps))].ws)
 		b.panes = append(b.panes, p)
 		return "tab"
 	case n <= 6:
@@ -261,20 +261,20 @@ func (b *builder) randomOp(rng *rand.Rand) string {
 		return "focus"
 	case n == 8:
 		p, dst := ps[rng.Intn(len(ps))], ps[rng.Intn(len(ps))]
-		if p.Tab == dst.Tab {
-			b.tx.FocusInTab(p.Tab, p.TermID, !p.Tab.Zoomed)
+		if p.tab == dst.tab {
+			b.tx.FocusInTab(p.tab, p.termID, !p.tab.zoomed)
 			return "zoom"
 		}
-		src := p.Tab
+		src := p.tab
 		if b.tx.Detach(p) && b.tx.DropTab(src) {
-			b.tx.DropWorkspace(src.WS)
+			b.tx.DropWorkspace(src.ws)
 		}
 		b.splitTree(dst, p, layout.SplitDown)
-		b.tx.Rehome(p, dst.Tab)
+		b.tx.Rehome(p, dst.tab)
 		return "move"
 	default:
-		if len(b.m.Workspaces) > 1 {
-			b.tx.MoveWorkspaces(MoveTo(slices.Clone(b.m.Workspaces), rng.Intn(len(b.m.Workspaces)), rng.Intn(len(b.m.Workspaces)+2)))
+		if len(b.m.workspaces) > 1 {
+			b.tx.MoveWorkspaces(MoveTo(slices.Clone(b.m.workspaces), rng.Intn(len(b.m.workspaces)), rng.Intn(len(b.m.workspaces)+2)))
 		}
 		return "reorder"
 	}
@@ -284,13 +284,13 @@ func TestResolve_LegacyForms(t *testing.T) {
 	b := newBuilder(layout.Rect{W: 80, H: 24})
 	_, p1 := b.workspace("")
 	p2 := b.split(p1)
-	t2, _ := b.tab(p1.WS)
+	t2, _ := b.tab(p1.ws)
 	_, q1 := b.workspace("")
 	// Raw ids are the order panes were registered in: p1 1, p2 2, t2's 3, q1 4.
 	for id, want := range map[string]*Pane{"w1-2": p2, "p_w1_2": p2, "p_2": p2, "w2-1": q1, "p_w2_1": q1, "w1:p2": p2,
 		"p_1": p1, "p_4": q1, "p_w2_4": q1} {
 		if got, err := b.m.ResolvePane(id); err != nil || got != want {
-			t.Errorf("ResolvePane(%q) = %v, %v; want %s", id, got, err, want.ID)
+			t.Errorf("ResolvePane(%q) = %v, %v; want %s", id, got, err, want.id)
 		}
 	}
 	for _, id := range []string{"p_9", "w3-1", "w1-x", "p_w1_0", "w1-"} {
@@ -298,9 +298,9 @@ func TestResolve_LegacyForms(t *testing.T) {
 			t.Errorf("ResolvePane(%q): %v, want pane_not_found", id, err)
 		}
 	}
-	for id, want := range map[string]*Tab{"t_w1_2": t2, "w1:2": t2, "w1:t2": t2, "t_w1_1": p1.Tab} {
+	for id, want := range map[string]*Tab{"t_w1_2": t2, "w1:2": t2, "w1:t2": t2, "t_w1_1": p1.tab} {
 		if got, err := b.m.ResolveTab(id); err != nil || got != want {
-			t.Errorf("ResolveTab(%q) = %v, %v; want %s", id, got, err, want.ID)
+			t.Errorf("ResolveTab(%q) = %v, %v; want %s", id, got, err, want.id)
 		}
 	}
 	if _, err := b.m.ResolveTab("t_w1_9"); protocol.AsError(err).Code != protocol.CodeTabNotFound {

@@ -15,9 +15,9 @@ func TestSave_KeepsEachPanesProcess(t *testing.T) {
 	_, p1 := b.workspace("api")
 	p2 := b.split(p1)
 	_, q := b.workspace("")
-	pids := map[string]int{p1.TermID: 101, p2.TermID: 102, q.TermID: 103}
+	pids := map[string]int{p1.termID: 101, p2.termID: 102, q.termID: 103}
 	data, err := json.Marshal(b.m.Save(func(p *Pane) SavedPane {
-		return SavedPane{Process: &SavedProcess{Pid: pids[p.TermID], Start: "boot/5"}}
+		return SavedPane{Process: &SavedProcess{Pid: pids[p.termID], Start: "boot/5"}}
 	}))
 	if err != nil {
 		t.Fatal(err)

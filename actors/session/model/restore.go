@@ -54,7 +54,7 @@ func (s Skipped) String() string {
 // empty is an error.
 func (tx *Tx) Restore(s *Saved, newTerm func() string) ([]Restored, []Skipped, error) {
 	m := tx.m
-	if len(m.Workspaces) > 0 {
+	if len(m.workspaces) > 0 {
 		return nil, nil, fmt.Errorf("restore into a model that is not empty")
 	}
 	var out []Restored
@@ -63,7 +63,7 @@ func (tx *Tx) Restore(s *Saved, newTerm func() string) ([]Restored, []Skipped, e
 	// not make, like "wproj1"); the counter goes past every one it could.
 	for _, sw := range s.Workspaces {
 		if n, ok := workspaceNumber(sw.ID); ok {
-			set(tx, &m.NextWS, max(m.NextWS, n))
+			set(tx, &m.nextWS, max(m.nextWS, n))
 		}
 	}
 	// A live handoff keeps terminal ids (a file never has them); each
@@ -83,8 +83,8 @@ func (tx *Tx) Restore(s *Saved, newTerm func() string) ([]Restored, []Skipped, e
 		if sw.ID != nil && strings.HasPrefix(*sw.ID, "w") && !strings.ContainsAny(*sw.ID, ":-_ ") && !used[*sw.ID] {
 			id = *sw.ID
 		} else {
-			set(tx, &m.NextWS, m.NextWS+1) // missing, odd, or a second workspace with the same id
-			id = protocol.WorkspaceID(m.NextWS)
+			set(tx, &m.nextWS, m.nextWS+1) // missing, odd, or a second workspace with the same id
+			id = protocol.WorkspaceID(m.nextWS)
 		}
 		used[id] = true
 		name := fmt.Sprintf("#%d", i+1)
@@ -113,8 +113,8 @@ func (tx *Tx) Restore(s *Saved, newTerm func() string) ([]Restored, []Skipped, e
 	var focused *Workspace
 	if s.Active != nil && restoredAt[*s.Active] != nil {
 		focused = restoredAt[*s.Active]
-	} else if len(m.Workspaces) > 0 {
-		focused = m.Workspaces[0]
+	} else if len(m.workspaces) > 0 {
+		focused = m.workspaces[0]
 	}
 	tx.FocusWorkspace(focused)
 	return out, skipped, nil
@@ -132,13 +132,13 @@ func workspaceNumber(id *string) (uint64, bool) {
 // out because their layout holds no pane; the workspace is kept without
 // them when it has another tab.
 func (tx *Tx) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(SavedPane) string) (w *Workspace, out []Restored, emptyTabs []int, err error) {
-	w = &Workspace{ID: id, Cwd: sw.IdentityCwd, NextPane: sw.NextPublicPaneNumber, NextTab: sw.NextPublicTabNumber}
-	w.NextPane, w.NextTab = max(w.NextPane, 1)-1, max(w.NextTab, 1)-1
+	w = &Workspace{id: id, cwd: sw.IdentityCwd, nextPane: sw.NextPublicPaneNumber, nextTab: sw.NextPublicTabNumber}
+	w.nextPane, w.nextTab = max(w.nextPane, 1)-1, max(w.nextTab, 1)-1
 	if sw.CustomName != nil {
-		w.Label = *sw.CustomName
+		w.label = *sw.CustomName
 	}
 	if wt := sw.WorktreeSpace; wt != nil && wt.CheckoutPath != "" {
-		w.Worktree = &protocol.WorkspaceWorktreeInfo{RepoKey: wt.Key, RepoName: wt.Label, RepoRoot: wt.RepoRoot, CheckoutPath: wt.CheckoutPath, IsLinkedWorktree: wt.IsLinkedWorktree}
+		w.worktree = &protocol.WorkspaceWorktreeInfo{RepoKey: wt.Key, RepoName: wt.Label, RepoRoot: wt.RepoRoot, CheckoutPath: wt.CheckoutPath, IsLinkedWorktree: wt.IsLinkedWorktree}
 	}
 	// Public numbers by raw number; raws the map lacks get new ones.
 	public := map[uint64]uint64{}
@@ -148,7 +148,7 @@ func (tx *Tx) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(SavedP
 			return nil, nil, emptyTabs, fmt.Errorf("bad public pane number %q: %d", raw, pub)
 		}
 		public[r] = pub
-		w.NextPane = max(w.NextPane, pub)
+		w.nextPane = max(w.nextPane, pub)
 	}
 	usedPublic, usedRaw := map[uint64]bool{}, map[uint64]bool{}
 	tabAt := map[int]*Tab{} // by place in the file, for "active_tab"
@@ -162,15 +162,15 @@ func (tx *Tx) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(SavedP
 		if i < len(sw.PublicTabNumbers) && sw.PublicTabNumbers[i] > 0 {
 			number = sw.PublicTabNumbers[i]
 		}
-		w.NextTab = max(w.NextTab, number)
-		t := &Tab{ID: protocol.TabID(w.ID, number), WS: w, Zoomed: st.Zoomed}
-		for _, x := range w.Tabs {
-			if x.ID == t.ID {
+		w.nextTab = max(w.nextTab, number)
+		t := &Tab{id: protocol.TabID(w.id, number), ws: w, zoomed: st.Zoomed}
+		for _, x := range w.tabs {
+			if x.id == t.id {
 				return nil, nil, emptyTabs, fmt.Errorf("tab number %d twice", number)
 			}
 		}
 		if st.CustomName != nil {
-			t.Label = *st.CustomName
+			t.label = *st.CustomName
 		}
 		terms := map[uint64]string{}
 		for _, r := range raws {
@@ -180,8 +180,8 @@ func (tx *Tx) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(SavedP
 			usedRaw[r] = true
 			pub, ok := public[r]
 			if !ok {
-				w.NextPane++
-				pub = w.NextPane
+				w.nextPane++
+				pub = w.nextPane
 			}
 			if usedPublic[pub] {
 				return nil, nil, emptyTabs, fmt.Errorf("public pane number %d twice", pub)
@@ -189,12 +189,12 @@ func (tx *Tx) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(SavedP
 			usedPublic[pub] = true
 			sp := st.Panes[strconv.FormatUint(r, 10)]
 			terms[r] = newTerm(sp)
-			p := &Pane{ID: protocol.PaneID(w.ID, pub), TermID: terms[r], WS: w, Tab: t, Cwd: sp.Cwd}
+			p := &Pane{id: protocol.PaneID(w.id, pub), termID: terms[r], ws: w, tab: t, cwd: sp.Cwd}
 			if sp.CreatedCwd != "" {
-				p.Cwd, p.LiveCwd = sp.CreatedCwd, sp.Cwd
+				p.cwd, p.liveCwd = sp.CreatedCwd, sp.Cwd
 			}
 			if sp.Label != nil {
-				p.Label = *sp.Label
+				p.label = *sp.Label
 			}
 			out = append(out, Restored{Pane: p, Saved: sp})
 		}
@@ -202,33 +202,33 @@ func (tx *Tx) restoreWorkspace(id string, sw SavedWorkspace, newTerm func(SavedP
 		if err != nil {
 			return nil, nil, emptyTabs, err
 		}
-		t.Root, t.Focused = root, root.Leaves()[0]
+		t.root, t.focused = root, root.Leaves()[0]
 		if st.Focused != nil {
 			id, ok := terms[*st.Focused]
 			if !ok {
 				return nil, nil, emptyTabs, fmt.Errorf("tab %d focuses pane %d, which it does not hold", number, *st.Focused)
 			}
-			t.Focused = id
+			t.focused = id
 		}
-		w.Tabs = append(w.Tabs, t)
+		w.tabs = append(w.tabs, t)
 		tabAt[i] = t
 	}
-	if len(w.Tabs) == 0 {
+	if len(w.tabs) == 0 {
 		return nil, nil, emptyTabs, errors.New("no tab whose layout holds a pane")
 	}
-	w.Active = w.Tabs[0]
+	w.active = w.tabs[0]
 	if t := tabAt[sw.ActiveTab]; t != nil {
-		w.Active = t
+		w.active = t
 	}
-	if w.Cwd == "" {
-		w.Cwd = out[0].Pane.Cwd
+	if w.cwd == "" {
+		w.cwd = out[0].Pane.cwd
 	}
 	m := tx.m
-	set(tx, &m.Workspaces, append(m.Workspaces, w))
-	setKey(tx, m.byWorkspace, w.ID, w)
+	set(tx, &m.workspaces, append(m.workspaces, w))
+	setKey(tx, m.byWorkspace, w.id, w)
 	for _, r := range out {
-		setKey(tx, m.panes, r.Pane.ID, r.Pane)
-		setKey(tx, m.terms, r.Pane.TermID, r.Pane)
+		setKey(tx, m.panes, r.Pane.id, r.Pane)
+		setKey(tx, m.terms, r.Pane.termID, r.Pane)
 	}
 	return w, out, emptyTabs, nil
 }
@@ -260,4 +260,4 @@ func buildTree(n SavedNode, terms map[uint64]string) (*layout.Node, error) {
 }
 
 // SetRestoreError records why a restored pane did not come back as saved.
-func (tx *Tx) SetRestoreError(p *Pane, why string) { set(tx, &p.RestoreError, why) }
+func (tx *Tx) SetRestoreError(p *Pane, why string) { set(tx, &p.restoreError, why) }

@@ -134,10 +134,10 @@ func (s *Saved) Processes() []SavedProcess {
 // Save describes the model as session.json. extra adds what the session
 // keeps of a pane beyond its place (its agent session).
 func (m *Model) Save(extra func(*Pane) SavedPane) Saved {
-	s := Saved{Version: SavedVersion, Workspaces: make([]SavedWorkspace, 0, len(m.Workspaces))}
-	m.UI.saveUI(&s)
-	for i, w := range m.Workspaces {
-		if w == m.Focused {
+	s := Saved{Version: SavedVersion, Workspaces: make([]SavedWorkspace, 0, len(m.workspaces))}
+	m.ui.saveUI(&s)
+	for i, w := range m.workspaces {
+		if w == m.focused {
 			s.Active, s.Selected = &i, i
 		}
 		s.Workspaces = append(s.Workspaces, saveWorkspace(m, w, extra))
@@ -146,20 +146,20 @@ func (m *Model) Save(extra func(*Pane) SavedPane) Saved {
 }
 
 func saveWorkspace(m *Model, w *Workspace, extra func(*Pane) SavedPane) SavedWorkspace {
-	id := w.ID
+	id := w.id
 	sw := SavedWorkspace{
-		ID: &id, IdentityCwd: w.Cwd, PublicPaneNumbers: map[string]uint64{},
-		NextPublicPaneNumber: w.NextPane + 1, NextPublicTabNumber: w.NextTab + 1,
-		ActiveTab: max(w.TabIndex(w.Active), 0),
+		ID: &id, IdentityCwd: w.cwd, PublicPaneNumbers: map[string]uint64{},
+		NextPublicPaneNumber: w.nextPane + 1, NextPublicTabNumber: w.nextTab + 1,
+		ActiveTab: max(w.TabIndex(w.active), 0),
 	}
-	if w.Label != "" {
-		sw.CustomName = &w.Label
+	if w.label != "" {
+		sw.CustomName = &w.label
 	}
-	if wt := w.Worktree; wt != nil {
+	if wt := w.worktree; wt != nil {
 		sw.WorktreeSpace = &SavedWorktree{Key: wt.RepoKey, Label: wt.RepoName, RepoRoot: wt.RepoRoot, CheckoutPath: wt.CheckoutPath, IsLinkedWorktree: wt.IsLinkedWorktree}
 	}
 	// Raw numbers are the public ones: unique within the workspace.
-	raw := func(termID string) uint64 { return childNumber(m.terms[termID].ID) }
+	raw := func(termID string) uint64 { return childNumber(m.terms[termID].id) }
 	var node func(n *layout.Node) SavedNode
 	node = func(n *layout.Node) SavedNode {
 		if n.IsLeaf() {
@@ -172,28 +172,28 @@ func saveWorkspace(m *Model, w *Workspace, extra func(*Pane) SavedPane) SavedWor
 		}
 		return SavedNode{Split: &SavedSplit{Direction: dir, Ratio: n.Ratio, First: node(n.First), Second: node(n.Second)}}
 	}
-	for _, t := range w.Tabs {
-		sw.PublicTabNumbers = append(sw.PublicTabNumbers, childNumber(t.ID))
-		st := SavedTab{Zoomed: t.Zoomed, Layout: node(t.Root), Panes: map[string]SavedPane{}}
-		if t.Label != "" {
-			st.CustomName = &t.Label
+	for _, t := range w.tabs {
+		sw.PublicTabNumbers = append(sw.PublicTabNumbers, childNumber(t.id))
+		st := SavedTab{Zoomed: t.zoomed, Layout: node(t.root), Panes: map[string]SavedPane{}}
+		if t.label != "" {
+			st.CustomName = &t.label
 		}
-		focused, root := raw(t.Focused), raw(t.Root.Leaves()[0])
+		focused, root := raw(t.focused), raw(t.root.Leaves()[0])
 		st.Focused, st.RootPane = &focused, &root
 		for _, p := range m.TabPanes(t) {
-			r := childNumber(p.ID)
+			r := childNumber(p.id)
 			key := strconv.FormatUint(r, 10)
 			sw.PublicPaneNumbers[key] = r
 			sp := SavedPane{}
 			if extra != nil {
 				sp = extra(p)
 			}
-			sp.Cwd, sp.CreatedCwd = p.Cwd, ""
-			if p.LiveCwd != "" && p.LiveCwd != p.Cwd {
-				sp.Cwd, sp.CreatedCwd = p.LiveCwd, p.Cwd
+			sp.Cwd, sp.CreatedCwd = p.cwd, ""
+			if p.liveCwd != "" && p.liveCwd != p.cwd {
+				sp.Cwd, sp.CreatedCwd = p.liveCwd, p.cwd
 			}
-			if p.Label != "" {
-				sp.Label = &p.Label
+			if p.label != "" {
+				sp.Label = &p.label
 			}
 			st.Panes[key] = sp
 		}

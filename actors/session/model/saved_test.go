@@ -16,19 +16,19 @@ import (
 // with its restored copy.
 func shape(m *Model) string {
 	var b strings.Builder
-	for _, w := range m.Workspaces {
-		fmt.Fprintf(&b, "%s label=%q cwd=%s next=%d/%d focused=%v active=%s\n", w.ID, w.Label, w.Cwd, w.NextTab, w.NextPane, m.Focused == w, w.Active.ID)
-		if w.Worktree != nil {
-			fmt.Fprintf(&b, "  worktree %+v\n", *w.Worktree)
+	for _, w := range m.workspaces {
+		fmt.Fprintf(&b, "%s label=%q cwd=%s next=%d/%d focused=%v active=%s\n", w.id, w.label, w.cwd, w.nextTab, w.nextPane, m.focused == w, w.active.id)
+		if w.worktree != nil {
+			fmt.Fprintf(&b, "  worktree %+v\n", *w.worktree)
 		}
-		for _, t := range w.Tabs {
-			tree := t.Root.String()
+		for _, t := range w.tabs {
+			tree := t.root.String()
 			for _, p := range m.TabPanes(t) {
-				tree = strings.ReplaceAll(tree, p.TermID, p.ID)
+				tree = strings.ReplaceAll(tree, p.termID, p.id)
 			}
-			fmt.Fprintf(&b, "  %s label=%q zoomed=%v focused=%s tree=%s\n", t.ID, t.Label, t.Zoomed, m.Term(t.Focused).ID, tree)
+			fmt.Fprintf(&b, "  %s label=%q zoomed=%v focused=%s tree=%s\n", t.id, t.label, t.zoomed, m.Term(t.focused).id, tree)
 			for _, p := range m.TabPanes(t) {
-				fmt.Fprintf(&b, "    %s label=%q cwd=%s\n", p.ID, p.Label, p.Cwd)
+				fmt.Fprintf(&b, "    %s label=%q cwd=%s\n", p.id, p.label, p.cwd)
 			}
 		}
 	}
@@ -50,7 +50,7 @@ func roundTrip(t *testing.T, m *Model) *Model {
 	if err != nil {
 		t.Fatalf("parse our own file: %v\n%s", err, data)
 	}
-	out := New(m.Area)
+	out := New(m.area)
 	if _, _, err := restoreInto(out, s, terms()); err != nil {
 		t.Fatalf("restore: %v\n%s", err, data)
 	}
@@ -60,22 +60,22 @@ func roundTrip(t *testing.T, m *Model) *Model {
 func TestSaveRestore_RoundTrip(t *testing.T) {
 	b := newBuilder(layout.Rect{W: 120, H: 40})
 	w1, p1 := b.workspace("api")
-	p1.Label, p1.Cwd = "editor", "/tmp"
-	w1.Worktree = &protocol.WorkspaceWorktreeInfo{RepoKey: "/r/.git", RepoName: "r", RepoRoot: "/r", CheckoutPath: "/wt/r/x", IsLinkedWorktree: true}
+	p1.label, p1.cwd = "editor", "/tmp"
+	w1.worktree = &protocol.WorkspaceWorktreeInfo{RepoKey: "/r/.git", RepoName: "r", RepoRoot: "/r", CheckoutPath: "/wt/r/x", IsLinkedWorktree: true}
 	p2 := b.split(p1)
 	p3 := b.split(p2)
-	p3.Tab.Root.Resize(p3.TermID, layout.Side("left"), 0.1)
+	p3.tab.root.Resize(p3.termID, layout.Side("left"), 0.1)
 	b.closePane(p2) // numbers keep their gaps
 	t2, q := b.tab(w1)
-	t2.Label = "logs"
+	t2.label = "logs"
 	z := b.split(q)
-	b.tx.FocusInTab(z.Tab, z.Tab.Focused, true)
-	t2.Focused = q.TermID
-	w1.Active = t2
+	b.tx.FocusInTab(z.tab, z.tab.focused, true)
+	t2.focused = q.termID
+	w1.active = t2
 	_, r := b.workspace("")
 	b.tx.FocusPane(r)
 	b.tx.FocusPane(p3)
-	b.tx.MoveWorkspaces(MoveTo(slices.Clone(b.m.Workspaces), 1, 0))
+	b.tx.MoveWorkspaces(MoveTo(slices.Clone(b.m.workspaces), 1, 0))
 
 	got := roundTrip(t, b.m)
 	if want := shape(b.m); shape(got) != want {
@@ -86,8 +86,8 @@ func TestSaveRestore_RoundTrip(t *testing.T) {
 	if id := got.NextPaneID(got.Workspace("w1")); id != b.m.NextPaneID(w1) {
 		t.Fatalf("next pane id %s, want %s", id, b.m.NextPaneID(w1))
 	}
-	if w := got.Begin().AddWorkspace("", "/", "x"); w.ID != "w3" {
-		t.Fatalf("next workspace %s", w.ID)
+	if w := got.Begin().AddWorkspace("", "/", "x"); w.id != "w3" {
+		t.Fatalf("next workspace %s", w.id)
 	}
 }
 
@@ -189,8 +189,8 @@ func TestRestore_SkipsBadWorkspaces(t *testing.T) {
 		if len(skipped) != 1 || skipped[0].Workspace != "w2" || skipped[0].Name != "broken" || skipped[0].Tab != 0 || skipped[0].Err == nil {
 			t.Errorf("%s: skipped %+v, want workspace w2 (broken)", name, skipped)
 		}
-		if len(m.Workspaces) != 1 || m.Workspaces[0].ID != "w1" || len(panes) != 1 || m.Focused != m.Workspaces[0] {
-			t.Errorf("%s: restored %d workspaces, %d panes", name, len(m.Workspaces), len(panes))
+		if len(m.workspaces) != 1 || m.workspaces[0].id != "w1" || len(panes) != 1 || m.focused != m.workspaces[0] {
+			t.Errorf("%s: restored %d workspaces, %d panes", name, len(m.workspaces), len(panes))
 		}
 		check(t, m, name)
 	}
@@ -214,9 +214,9 @@ func TestRestore_SkipsAnEmptyTab(t *testing.T) {
 	if len(skipped) != 1 || skipped[0].Workspace != "w1" || skipped[0].Tab != 2 || !strings.Contains(skipped[0].String(), "tab 2 of workspace w1") {
 		t.Fatalf("skipped %+v", skipped)
 	}
-	w := m.Workspaces[0]
-	if len(w.Tabs) != 2 || w.Active != w.Tabs[1] || w.Active.ID != protocol.TabID("w1", 3) {
-		t.Fatalf("tabs %d, active %v", len(w.Tabs), w.Active.ID)
+	w := m.workspaces[0]
+	if len(w.tabs) != 2 || w.active != w.tabs[1] || w.active.id != protocol.TabID("w1", 3) {
+		t.Fatalf("tabs %d, active %v", len(w.tabs), w.active.id)
 	}
 	check(t, m, "empty tab")
 }
@@ -236,11 +236,11 @@ func TestRestore_WorkspaceIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ids []string
-	for _, w := range m.Workspaces {
-		ids = append(ids, w.ID)
+	for _, w := range m.workspaces {
+		ids = append(ids, w.id)
 	}
-	if got := strings.Join(ids, ","); got != "w4,w5,w6" || m.Focused.ID != "w6" {
-		t.Fatalf("ids %s focused %s", got, m.Focused.ID)
+	if got := strings.Join(ids, ","); got != "w4,w5,w6" || m.focused.id != "w6" {
+		t.Fatalf("ids %s focused %s", got, m.focused.id)
 	}
 	check(t, m, "ids")
 	if _, err := m.ResolvePane(protocol.PaneID("w5", 1)); err != nil {
@@ -263,7 +263,7 @@ func TestSaveRestore_UIState(t *testing.T) {
 	split, width := 0.7, 30
 	b.tx.SetUI(UIState{CollapsedSpaceKeys: []string{"/r/.git", "/s/.git"}, SectionSplit: &split, Width: &width})
 	got := roundTrip(t, b.m)
-	if ui := got.UI; !slices.Equal(ui.CollapsedSpaceKeys, b.m.UI.CollapsedSpaceKeys) || ui.SectionSplit == nil || *ui.SectionSplit != 0.7 || ui.Width == nil || *ui.Width != 30 {
+	if ui := got.ui; !slices.Equal(ui.CollapsedSpaceKeys, b.m.ui.CollapsedSpaceKeys) || ui.SectionSplit == nil || *ui.SectionSplit != 0.7 || ui.Width == nil || *ui.Width != 30 {
 		t.Errorf("restored UI state %+v", ui)
 	}
 
@@ -280,7 +280,7 @@ func TestSaveRestore_UIState(t *testing.T) {
 		if _, _, err := restoreInto(m, s, terms()); err != nil {
 			t.Fatal(err)
 		}
-		if ui := m.UI; len(ui.CollapsedSpaceKeys) != 0 || ui.SectionSplit != nil || ui.Width != nil {
+		if ui := m.ui; len(ui.CollapsedSpaceKeys) != 0 || ui.SectionSplit != nil || ui.Width != nil {
 			t.Errorf("%s: UI state %+v, want unset", file, ui)
 		}
 	}

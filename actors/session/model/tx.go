@@ -124,12 +124,12 @@ func delKey[K comparable, V any](tx *Tx, m map[K]V, k K) {
 // the same transaction. The first one is focused.
 func (tx *Tx) AddWorkspace(label, cwd, auto string) *Workspace {
 	m := tx.m
-	set(tx, &m.NextWS, m.NextWS+1)
-	w := &Workspace{ID: protocol.WorkspaceID(m.NextWS), Label: label, Cwd: cwd, Auto: auto}
-	set(tx, &m.Workspaces, append(m.Workspaces, w))
-	setKey(tx, m.byWorkspace, w.ID, w)
-	if m.Focused == nil {
-		set(tx, &m.Focused, w)
+	set(tx, &m.nextWS, m.nextWS+1)
+	w := &Workspace{id: protocol.WorkspaceID(m.nextWS), label: label, cwd: cwd, auto: auto}
+	set(tx, &m.workspaces, append(m.workspaces, w))
+	setKey(tx, m.byWorkspace, w.id, w)
+	if m.focused == nil {
+		set(tx, &m.focused, w)
 	}
 	return w
 }
@@ -137,55 +137,55 @@ func (tx *Tx) AddWorkspace(label, cwd, auto string) *Workspace {
 // AddTab appends an empty tab to w; the caller gives it a root in the same
 // transaction (SetRoot).
 func (tx *Tx) AddTab(w *Workspace, label string) *Tab {
-	set(tx, &w.NextTab, w.NextTab+1)
-	t := &Tab{ID: protocol.TabID(w.ID, w.NextTab), WS: w, Label: label}
-	set(tx, &w.Tabs, append(w.Tabs, t))
-	if w.Active == nil {
-		set(tx, &w.Active, t)
+	set(tx, &w.nextTab, w.nextTab+1)
+	t := &Tab{id: protocol.TabID(w.id, w.nextTab), ws: w, label: label}
+	set(tx, &w.tabs, append(w.tabs, t))
+	if w.active == nil {
+		set(tx, &w.active, t)
 	}
 	return t
 }
 
 // NextPaneID is the id the next pane of w will get.
-func (m *Model) NextPaneID(w *Workspace) string { return protocol.PaneID(w.ID, w.NextPane+1) }
+func (m *Model) NextPaneID(w *Workspace) string { return protocol.PaneID(w.id, w.nextPane+1) }
 
 // NewTerm takes the next terminal number; counters only grow.
 func (tx *Tx) NewTerm() uint64 {
-	set(tx, &tx.m.NextTerm, tx.m.NextTerm+1)
-	return tx.m.NextTerm
+	set(tx, &tx.m.nextTerm, tx.m.nextTerm+1)
+	return tx.m.nextTerm
 }
 
 // AddPane registers a pane whose terminal has started, taking the id
 // NextPaneID gave. Its leaf is the caller's to place.
 func (tx *Tx) AddPane(p *Pane) {
-	set(tx, &p.WS.NextPane, p.WS.NextPane+1)
-	set(tx, &tx.m.NextRaw, tx.m.NextRaw+1)
-	set(tx, &p.Raw, tx.m.NextRaw)
-	setKey(tx, tx.m.panes, p.ID, p)
-	setKey(tx, tx.m.terms, p.TermID, p)
+	set(tx, &p.ws.nextPane, p.ws.nextPane+1)
+	set(tx, &tx.m.nextRaw, tx.m.nextRaw+1)
+	set(tx, &p.raw, tx.m.nextRaw)
+	setKey(tx, tx.m.panes, p.id, p)
+	setKey(tx, tx.m.terms, p.termID, p)
 }
 
 // Forget removes a pane's ids (and the aliases it kept after moves). Its
 // leaf stays where it is: Detach or DropTab takes it out.
 func (tx *Tx) Forget(p *Pane) {
-	delKey(tx, tx.m.panes, p.ID)
-	for _, alias := range p.Aliases {
+	delKey(tx, tx.m.panes, p.id)
+	for _, alias := range p.aliases {
 		delKey(tx, tx.m.panes, alias)
 	}
-	delKey(tx, tx.m.terms, p.TermID)
+	delKey(tx, tx.m.terms, p.termID)
 }
 
 // Detach takes p's leaf out of its tab. It reports whether that emptied
 // the tab, which the caller then drops (with DropTab); otherwise the tab's
 // focus moves off p (unzooming) if it was on it.
 func (tx *Tx) Detach(p *Pane) (emptied bool) {
-	t := p.Tab
-	root, _ := layout.Remove(t.Root.Clone(), p.TermID)
+	t := p.tab
+	root, _ := layout.Remove(t.root.Clone(), p.termID)
 	if root == nil {
 		return true
 	}
-	set(tx, &t.Root, root)
-	if t.Focused == p.TermID {
+	set(tx, &t.root, root)
+	if t.focused == p.termID {
 		tx.FocusInTab(t, root.Leaves()[0], false)
 	}
 	return false
@@ -194,14 +194,14 @@ func (tx *Tx) Detach(p *Pane) (emptied bool) {
 // DropTab removes a tab and reports whether it was its workspace's last
 // one, which the caller then drops (with DropWorkspace).
 func (tx *Tx) DropTab(t *Tab) (emptied bool) {
-	w := t.WS
+	w := t.ws
 	i := w.TabIndex(t)
-	set(tx, &w.Tabs, slices.Delete(slices.Clone(w.Tabs), i, i+1))
-	if len(w.Tabs) == 0 {
+	set(tx, &w.tabs, slices.Delete(slices.Clone(w.tabs), i, i+1))
+	if len(w.tabs) == 0 {
 		return true
 	}
-	if w.Active == t {
-		set(tx, &w.Active, w.Tabs[min(i, len(w.Tabs)-1)])
+	if w.active == t {
+		set(tx, &w.active, w.tabs[min(i, len(w.tabs)-1)])
 	}
 	return false
 }
@@ -209,53 +209,53 @@ func (tx *Tx) DropTab(t *Tab) (emptied bool) {
 // DropWorkspace removes a workspace and moves focus to a neighbour.
 func (tx *Tx) DropWorkspace(w *Workspace) {
 	m := tx.m
-	i := slices.Index(m.Workspaces, w)
-	set(tx, &m.Workspaces, slices.Delete(slices.Clone(m.Workspaces), i, i+1))
-	delKey(tx, m.byWorkspace, w.ID)
-	if m.Focused == w {
+	i := slices.Index(m.workspaces, w)
+	set(tx, &m.workspaces, slices.Delete(slices.Clone(m.workspaces), i, i+1))
+	delKey(tx, m.byWorkspace, w.id)
+	if m.focused == w {
 		var next *Workspace
-		if len(m.Workspaces) > 0 {
-			next = m.Workspaces[min(i, len(m.Workspaces)-1)]
+		if len(m.workspaces) > 0 {
+			next = m.workspaces[min(i, len(m.workspaces)-1)]
 		}
-		set(tx, &m.Focused, next)
+		set(tx, &m.focused, next)
 	}
 }
 
 // FocusPane focuses a pane, its tab and its workspace.
 func (tx *Tx) FocusPane(p *Pane) {
-	set(tx, &p.Tab.Focused, p.TermID)
-	tx.FocusTab(p.Tab)
+	set(tx, &p.tab.focused, p.termID)
+	tx.FocusTab(p.tab)
 }
 
 // FocusTab makes t its workspace's active tab and focuses the workspace.
 func (tx *Tx) FocusTab(t *Tab) {
-	set(tx, &t.WS.Active, t)
-	tx.FocusWorkspace(t.WS)
+	set(tx, &t.ws.active, t)
+	tx.FocusWorkspace(t.ws)
 }
 
 // FocusWorkspace focuses w.
-func (tx *Tx) FocusWorkspace(w *Workspace) { set(tx, &tx.m.Focused, w) }
+func (tx *Tx) FocusWorkspace(w *Workspace) { set(tx, &tx.m.focused, w) }
 
 // FocusInTab sets which pane of t has the focus and whether it fills the tab.
 func (tx *Tx) FocusInTab(t *Tab, termID string, zoomed bool) {
-	set(tx, &t.Focused, termID)
-	set(tx, &t.Zoomed, zoomed)
+	set(tx, &t.focused, termID)
+	set(tx, &t.zoomed, zoomed)
 }
 
 // SetRoot gives t a new layout tree and the pane focused in it.
 func (tx *Tx) SetRoot(t *Tab, root *layout.Node, focused string) {
-	set(tx, &t.Root, root)
-	tx.FocusInTab(t, focused, t.Zoomed)
+	set(tx, &t.root, root)
+	tx.FocusInTab(t, focused, t.zoomed)
 }
 
 // EditTree runs edit on a copy of t's tree and keeps the copy when edit
 // reports a change.
 func (tx *Tx) EditTree(t *Tab, edit func(root *layout.Node) bool) bool {
-	root := t.Root.Clone()
+	root := t.root.Clone()
 	if !edit(root) {
 		return false
 	}
-	set(tx, &t.Root, root)
+	set(tx, &t.root, root)
 	return true
 }
 
@@ -263,59 +263,59 @@ func (tx *Tx) EditTree(t *Tab, edit func(root *layout.Node) bool) bool {
 // leaf). A pane that changes workspace gets the next id there; its old id
 // keeps resolving until the pane closes.
 func (tx *Tx) Rehome(p *Pane, dst *Tab) {
-	if dst.WS != p.WS {
-		set(tx, &p.Aliases, append(p.Aliases, p.ID))
-		set(tx, &dst.WS.NextPane, dst.WS.NextPane+1)
-		set(tx, &p.ID, protocol.PaneID(dst.WS.ID, dst.WS.NextPane))
-		setKey(tx, tx.m.panes, p.ID, p)
+	if dst.ws != p.ws {
+		set(tx, &p.aliases, append(p.aliases, p.id))
+		set(tx, &dst.ws.nextPane, dst.ws.nextPane+1)
+		set(tx, &p.id, protocol.PaneID(dst.ws.id, dst.ws.nextPane))
+		setKey(tx, tx.m.panes, p.id, p)
 	}
-	set(tx, &p.Tab, dst)
-	set(tx, &p.WS, dst.WS)
+	set(tx, &p.tab, dst)
+	set(tx, &p.ws, dst.ws)
 }
 
 // MoveWorkspaces sets the workspaces' order (the same workspaces, reordered).
-func (tx *Tx) MoveWorkspaces(order []*Workspace) { set(tx, &tx.m.Workspaces, order) }
+func (tx *Tx) MoveWorkspaces(order []*Workspace) { set(tx, &tx.m.workspaces, order) }
 
 // MoveTab moves t to index (clamped) among its workspace's tabs.
 func (tx *Tx) MoveTab(t *Tab, index int) {
-	w := t.WS
-	set(tx, &w.Tabs, MoveTo(slices.Clone(w.Tabs), w.TabIndex(t), index))
+	w := t.ws
+	set(tx, &w.tabs, MoveTo(slices.Clone(w.tabs), w.TabIndex(t), index))
 }
 
 // SetWorkspaceRecord takes a workspace actor's label and tokens.
 func (tx *Tx) SetWorkspaceRecord(w *Workspace, label string, tokens map[string]string) {
-	set(tx, &w.Label, label)
-	set(tx, &w.Tokens, tokens)
+	set(tx, &w.label, label)
+	set(tx, &w.tokens, tokens)
 }
 
 // SetAuto sets the label a workspace shows without a custom one.
-func (tx *Tx) SetAuto(w *Workspace, auto string) { set(tx, &w.Auto, auto) }
+func (tx *Tx) SetAuto(w *Workspace, auto string) { set(tx, &w.auto, auto) }
 
 // SetWorktree sets a workspace's place in a worktree group (nil: none).
 func (tx *Tx) SetWorktree(w *Workspace, info *protocol.WorkspaceWorktreeInfo) {
-	set(tx, &w.Worktree, info)
+	set(tx, &w.worktree, info)
 }
 
 // SetTabLabel takes a tab actor's label.
-func (tx *Tx) SetTabLabel(t *Tab, label string) { set(tx, &t.Label, label) }
+func (tx *Tx) SetTabLabel(t *Tab, label string) { set(tx, &t.label, label) }
 
 // SetPaneLabel sets a pane's label ("" for none).
-func (tx *Tx) SetPaneLabel(p *Pane, label string) { set(tx, &p.Label, label) }
+func (tx *Tx) SetPaneLabel(p *Pane, label string) { set(tx, &p.label, label) }
 
 // SetRightClick sets what right-clicking a pane does.
-func (tx *Tx) SetRightClick(p *Pane, action string) { set(tx, &p.RightClick, action) }
+func (tx *Tx) SetRightClick(p *Pane, action string) { set(tx, &p.rightClick, action) }
 
 // SetCwd sets where a pane started and where it was last seen.
 func (tx *Tx) SetCwd(p *Pane, cwd, live string) {
-	set(tx, &p.Cwd, cwd)
-	set(tx, &p.LiveCwd, live)
+	set(tx, &p.cwd, cwd)
+	set(tx, &p.liveCwd, live)
 }
 
 // SetLiveCwd records the folder a pane was last seen in.
-func (tx *Tx) SetLiveCwd(p *Pane, live string) { set(tx, &p.LiveCwd, live) }
+func (tx *Tx) SetLiveCwd(p *Pane, live string) { set(tx, &p.liveCwd, live) }
 
 // SetArea sets the tab area in cells.
-func (tx *Tx) SetArea(area layout.Rect) { set(tx, &tx.m.Area, area) }
+func (tx *Tx) SetArea(area layout.Rect) { set(tx, &tx.m.area, area) }
 
 // SetUI sets the client's sidebar state.
-func (tx *Tx) SetUI(ui UIState) { set(tx, &tx.m.UI, ui) }
+func (tx *Tx) SetUI(ui UIState) { set(tx, &tx.m.ui, ui) }

@@ -27,17 +27,17 @@ func dump(m *Model) string {
 		if w == nil {
 			return "-"
 		}
-		return w.ID
+		return w.id
 	}
-	fmt.Fprintf(&b, "focused=%s area=%+v next=%d/%d ui=%+v\n", id(m.Focused), m.Area, m.NextWS, m.NextTerm, m.UI)
-	for _, w := range m.Workspaces {
+	fmt.Fprintf(&b, "focused=%s area=%+v next=%d/%d ui=%+v\n", id(m.focused), m.area, m.nextWS, m.nextTerm, m.ui)
+	for _, w := range m.workspaces {
 		active := "-"
-		if w.Active != nil {
-			active = w.Active.ID
+		if w.active != nil {
+			active = w.active.id
 		}
-		fmt.Fprintf(&b, "%s %q auto=%q cwd=%s next=%d/%d active=%s tokens=%v wt=%+v\n", w.ID, w.Label, w.Auto, w.Cwd, w.NextTab, w.NextPane, active, w.Tokens, w.Worktree)
-		for _, t := range w.Tabs {
-			fmt.Fprintf(&b, "  %s ws=%s %q tree=%s focused=%s zoomed=%v\n", t.ID, t.WS.ID, t.Label, t.Root, t.Focused, t.Zoomed)
+		fmt.Fprintf(&b, "%s %q auto=%q cwd=%s next=%d/%d active=%s tokens=%v wt=%+v\n", w.id, w.label, w.auto, w.cwd, w.nextTab, w.nextPane, active, w.tokens, w.worktree)
+		for _, t := range w.tabs {
+			fmt.Fprintf(&b, "  %s ws=%s %q tree=%s focused=%s zoomed=%v\n", t.id, t.ws.id, t.label, t.root, t.focused, t.zoomed)
 		}
 	}
 	index := func(name string, keys []string, show func(string) string) {
@@ -55,14 +55,14 @@ func dump(m *Model) string {
 	for k := range m.panes {
 		keys = append(keys, k)
 	}
-	index("pane", keys, func(k string) string { return m.panes[k].TermID })
+	index("pane", keys, func(k string) string { return m.panes[k].termID })
 	keys = keys[:0]
 	for k := range m.terms {
 		keys = append(keys, k)
 	}
 	index("term", keys, func(k string) string {
 		p := m.terms[k]
-		return fmt.Sprintf("%s ws=%s tab=%s %q cwd=%s live=%s cmd=%v aliases=%v rc=%q", p.ID, p.WS.ID, p.Tab.ID, p.Label, p.Cwd, p.LiveCwd, p.Command, p.Aliases, p.RightClick)
+		return fmt.Sprintf("%s ws=%s tab=%s %q cwd=%s live=%s cmd=%v aliases=%v rc=%q", p.id, p.ws.id, p.tab.id, p.label, p.cwd, p.liveCwd, p.command, p.aliases, p.rightClick)
 	})
 	return b.String()
 }
@@ -107,7 +107,7 @@ func TestRandomTransactions_DiscardUndoesExactly(t *testing.T) {
 		if got := dump(b.m); got != before {
 			t.Fatalf("%s (panic %v): after the discard\n%s\nwant\n%s", step, broke, got, before)
 		}
-		if len(b.m.Workspaces) > 0 {
+		if len(b.m.workspaces) > 0 {
 			check(t, b.m, step)
 		}
 	}
@@ -129,13 +129,16 @@ func TestWriteOutsideATransactionPanics(t *testing.T) {
 	tx.SetAuto(w, "y")
 }
 
-// TestNoWritesOutsideTheModel type-checks every package that imports this
-// one and fails on any write to the model's fields that does not go
-// through a Tx: an assignment or ++ to a field of Model, Workspace, Tab or
-// Pane (or to anything reached through one), taking such a field's address, a call on a tab's
-// layout tree that can change it (only its reads are allowed), and an
-// in-place slices edit or MoveTo of a model slice. Without it a write
-// outside a transaction would not be undone when the session discards one.
+// TestNoWritesOutsideTheModel: the fields of Model, Workspace, Tab and Pane
+// are unexported, so no other package can assign them; what a getter
+// hands out still shares the model's memory (a slice, the tokens map, a
+// layout tree). The test type-checks every package that imports this one
+// and fails on any write through one: an assignment or ++ to an element
+// reached through a getter, taking its address, a call on a tab's layout
+// tree that can change it (only its reads are allowed), an in-place
+// slices edit or MoveTo of a model slice, and delete, clear or copy into
+// one. Without it a write outside a transaction would not be undone when
+// the session discards one.
 func TestNoWritesOutsideTheModel(t *testing.T) {
 	if testing.Short() {
 		t.Skip("type-checks the module's packages")
@@ -173,11 +176,19 @@ func TestNoWritesOutsideTheModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fields := map[*types.Var]bool{}
+	getters := map[*types.Func]bool{} // the methods that read a field
 	for _, name := range []string{"Model", "Workspace", "Tab", "Pane"} {
-		st := modelPkg.Scope().Lookup(name).Type().Underlying().(*types.Struct)
+		named := modelPkg.Scope().Lookup(name).Type().(*types.Named)
+		st := named.Underlying().(*types.Struct)
 		for i := range st.NumFields() {
-			fields[st.Field(i)] = true
+			if f := st.Field(i); f.Exported() {
+				t.Fatalf("%s.%s is exported: any package could write it", name, f.Name())
+			}
+		}
+		for i := range named.NumMethods() {
+			if m := named.Method(i); m.Signature().Params().Len() == 0 {
+				getters[m] = true
+			}
 		}
 	}
 	for _, p := range users {
@@ -193,9 +204,9 @@ func TestNoWritesOutsideTheModel(t *testing.T) {
 		if _, err := (&types.Config{Importer: imp}).Check(p.path, fset, files, info); err != nil {
 			t.Fatalf("type-check %s: %v", p.path, err)
 		}
-		// modelField reports the first field of Model, Workspace, Tab or
-		// Pane on the way from e to its variable: a.Tab.Label, m.UI.Width
-		// and w.Tabs[0] all write the model.
+		// modelField reports the first getter of Model, Workspace, Tab or
+		// Pane on the way from e to its variable: w.Tabs()[0],
+		// p.Tab().Root() and m.UI().Width all reach the model's memory.
 		modelField := func(e ast.Expr) (string, bool) {
 			for {
 				switch x := e.(type) {
@@ -206,14 +217,16 @@ func TestNoWritesOutsideTheModel(t *testing.T) {
 				case *ast.StarExpr:
 					e = x.X
 				case *ast.SelectorExpr:
-					sel := info.Selections[x]
-					if sel == nil || sel.Kind() != types.FieldVal {
+					e = x.X
+				case *ast.CallExpr:
+					fn, ok := x.Fun.(*ast.SelectorExpr)
+					if !ok {
 						return "", false
 					}
-					if v := sel.Obj().(*types.Var); fields[v] {
-						return v.Name(), true
+					if m, ok := info.Uses[fn.Sel].(*types.Func); ok && getters[m.Origin()] {
+						return m.Name(), true
 					}
-					e = x.X
+					return "", false
 				default:
 					return "", false
 				}
@@ -240,6 +253,13 @@ func TestNoWritesOutsideTheModel(t *testing.T) {
 						report(n, "takes the address of "+name)
 					}
 				case *ast.CallExpr:
+					if id, ok := n.Fun.(*ast.Ident); ok && len(n.Args) > 0 {
+						if b, ok := info.Uses[id].(*types.Builtin); ok && (b.Name() == "delete" || b.Name() == "clear" || b.Name() == "copy") {
+							if name, ok := modelField(n.Args[0]); ok {
+								report(n, b.Name()+" edits "+name+" in place")
+							}
+						}
+					}
 					fn, ok := n.Fun.(*ast.SelectorExpr)
 					if !ok {
 						return true

@@ -27,34 +27,34 @@ type Built struct {
 // number of panes.
 func Build(m *model.Model, old *View, caches []*TabCache, panes int, paneOf PaneOf) Built {
 	tabs := 0
-	for _, w := range m.Workspaces {
-		tabs += len(w.Tabs)
+	for _, w := range m.Workspaces() {
+		tabs += len(w.Tabs())
 	}
 	v := &View{
-		Spaces:      make([]Space, 0, len(m.Workspaces)),
+		Spaces:      make([]Space, 0, len(m.Workspaces())),
 		Tabs:        make([]Tab, 0, tabs),
 		Panes:       make([]atomic.Pointer[Pane], panes),
 		Raw:         make([]uint64, panes),
 		FocusedPane: -1,
-		Area:        m.Area,
+		Area:        m.Area(),
 	}
 	out := make([]*TabCache, 0, tabs)
 	focused := ""
 	if p := m.FocusedPane(); p != nil {
-		focused = p.TermID
+		focused = p.TermID()
 	}
 	n := 0
 	same := old != nil // the ids, in the same order, as old's
-	for i, w := range m.Workspaces {
-		same = same && i < len(old.Spaces) && old.Spaces[i].Info.WorkspaceID == w.ID
-		wv := Space{FirstTab: len(v.Tabs), FirstPane: n, Cwd: w.Cwd}
+	for i, w := range m.Workspaces() {
+		same = same && i < len(old.Spaces) && old.Spaces[i].Info.WorkspaceID == w.ID()
+		wv := Space{FirstTab: len(v.Tabs), FirstPane: n, Cwd: w.Cwd()}
 		wsStatus, wsPanes := protocol.StatusUnknown, 0
-		for _, t := range w.Tabs {
+		for _, t := range w.Tabs() {
 			j := len(v.Tabs)
-			same = same && j < len(old.Tabs) && old.Tabs[j].Info.TabID == t.ID
+			same = same && j < len(old.Tabs) && old.Tabs[j].Info.TabID == t.ID()
 			c := cacheOf(old, caches, t, j, same)
-			if c == nil || c.root != t.Root {
-				c = &TabCache{t: t, root: t.Root, leaves: t.Root.Leaves()}
+			if c == nil || c.root != t.Root() {
+				c = &TabCache{t: t, root: t.Root(), leaves: t.Root().Leaves()}
 			}
 			tv := Tab{FirstPane: n}
 			status := protocol.StatusUnknown
@@ -69,8 +69,8 @@ func Build(m *model.Model, old *View, caches []*TabCache, panes int, paneOf Pane
 				same = same && n < len(old.Panes) && old.Rec(n).Info.PaneID == rec.Info.PaneID
 				v.Panes[n].Store(rec)
 				if mp := m.Term(id); mp != nil {
-					v.Raw[n] = mp.Raw
-					for _, alias := range mp.Aliases {
+					v.Raw[n] = mp.Raw()
+					for _, alias := range mp.Aliases() {
 						if v.Former == nil {
 							v.Former = map[string]int{}
 						}
@@ -98,10 +98,10 @@ func Build(m *model.Model, old *View, caches []*TabCache, panes int, paneOf Pane
 	} else {
 		v.Index()
 	}
-	if w := m.Focused; w != nil {
-		v.FocusedWS = w.ID
-		if w.Active != nil {
-			v.FocusedTab = w.Active.ID
+	if w := m.Focused(); w != nil {
+		v.FocusedWS = w.ID()
+		if w.Active() != nil {
+			v.FocusedTab = w.Active().ID()
 		}
 	}
 	return Built{View: v, Caches: out}
@@ -115,7 +115,7 @@ func cacheOf(old *View, caches []*TabCache, t *model.Tab, j int, same bool) *Tab
 	}
 	if !same {
 		var ok bool
-		if j, ok = old.TabByID[t.ID]; !ok {
+		if j, ok = old.TabByID[t.ID()]; !ok {
 			return nil
 		}
 	}
@@ -145,16 +145,16 @@ type TabCache struct {
 // cachedLayout is c, or a copy of it with t's layout rendered again when
 // its tree, the area, zoom, focus or its panes' ids changed.
 func cachedLayout(m *model.Model, c *TabCache, t *model.Tab, panes []atomic.Pointer[Pane]) *TabCache {
-	same := c.ids != nil && c.area == m.Area && c.zoomed == t.Zoomed && c.focused == t.Focused &&
-		c.wsID == t.WS.ID && c.tabID == t.ID && len(c.ids) == len(panes)
+	same := c.ids != nil && c.area == m.Area() && c.zoomed == t.Zoomed() && c.focused == t.Focused() &&
+		c.wsID == t.WS().ID() && c.tabID == t.ID() && len(c.ids) == len(panes)
 	for i := 0; same && i < len(panes); i++ {
 		same = c.ids[i] == panes[i].Load().Info.PaneID
 	}
 	if same {
 		return c
 	}
-	n := &TabCache{t: t, root: c.root, leaves: c.leaves, layout: Layout(m, t), area: m.Area, zoomed: t.Zoomed,
-		focused: t.Focused, wsID: t.WS.ID, tabID: t.ID, ids: make([]string, len(panes))}
+	n := &TabCache{t: t, root: c.root, leaves: c.leaves, layout: Layout(m, t), area: m.Area(), zoomed: t.Zoomed(),
+		focused: t.Focused(), wsID: t.WS().ID(), tabID: t.ID(), ids: make([]string, len(panes))}
 	for i := range panes {
 		n.ids[i] = panes[i].Load().Info.PaneID
 	}

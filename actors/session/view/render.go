@@ -88,34 +88,34 @@ func StripSpinner(title string) string {
 // model m, with panes panes whose roll-up is status.
 func WorkspaceInfo(m *model.Model, w *model.Workspace, number, panes int, status protocol.AgentStatus) protocol.WorkspaceInfo {
 	active := ""
-	if w.Active != nil {
-		active = w.Active.ID
+	if w.Active() != nil {
+		active = w.Active().ID()
 	}
 	return protocol.WorkspaceInfo{
-		WorkspaceID: w.ID,
+		WorkspaceID: w.ID(),
 		Number:      number,
 		Label:       w.DisplayLabel(),
-		Focused:     m.Focused == w,
+		Focused:     m.Focused() == w,
 		PaneCount:   panes,
-		TabCount:    len(w.Tabs),
+		TabCount:    len(w.Tabs()),
 		ActiveTabID: active,
 		AgentStatus: status,
-		Tokens:      w.Tokens,
-		Worktree:    w.Worktree,
+		Tokens:      w.Tokens(),
+		Worktree:    w.Worktree(),
 	}
 }
 
 // TabInfo is t's record, with panes leaves in its layout and status
 // their roll-up.
 func TabInfo(m *model.Model, t *model.Tab, panes int, status protocol.AgentStatus) protocol.TabInfo {
-	n := t.WS.TabIndex(t) + 1
-	label := t.Label
+	n := t.WS().TabIndex(t) + 1
+	label := t.Label()
 	if label == "" {
 		label = strconv.Itoa(n)
 	}
 	return protocol.TabInfo{
-		TabID:       t.ID,
-		WorkspaceID: t.WS.ID,
+		TabID:       t.ID(),
+		WorkspaceID: t.WS().ID(),
 		Number:      n,
 		Label:       label,
 		Focused:     m.TabFocused(t),
@@ -126,23 +126,23 @@ func TabInfo(m *model.Model, t *model.Tab, panes int, status protocol.AgentStatu
 
 // Layout is t's layout in m's tab area.
 func Layout(m *model.Model, t *model.Tab) protocol.PaneLayoutSnapshot {
-	paneID := func(termID string) string { return m.Term(termID).ID }
+	paneID := func(termID string) string { return m.Term(termID).ID() }
 	panes := m.TabRects(t)
-	_, splits := t.Root.Compute(m.Area)
+	_, splits := t.Root().Compute(m.Area())
 	snap := protocol.PaneLayoutSnapshot{
-		WorkspaceID:   t.WS.ID,
-		TabID:         t.ID,
-		Zoomed:        t.Zoomed,
-		Area:          WireRect(m.Area),
-		FocusedPaneID: paneID(t.Focused),
+		WorkspaceID:   t.WS().ID(),
+		TabID:         t.ID(),
+		Zoomed:        t.Zoomed(),
+		Area:          WireRect(m.Area()),
+		FocusedPaneID: paneID(t.Focused()),
 		Panes:         make([]protocol.PaneLayoutPane, 0, len(panes)),
 		Splits:        make([]protocol.PaneLayoutSplit, 0, len(splits)),
 	}
 	for _, pr := range panes {
-		snap.Panes = append(snap.Panes, protocol.PaneLayoutPane{PaneID: paneID(pr.ID), Focused: pr.ID == t.Focused, Rect: WireRect(pr.Rect)})
+		snap.Panes = append(snap.Panes, protocol.PaneLayoutPane{PaneID: paneID(pr.ID), Focused: pr.ID == t.Focused(), Rect: WireRect(pr.Rect)})
 	}
 	for _, sr := range splits {
-		snap.Splits = append(snap.Splits, protocol.PaneLayoutSplit{ID: t.ID + ":" + sr.ID(), Direction: string(sr.Dir), Ratio: sr.Ratio, Rect: WireRect(sr.Rect)})
+		snap.Splits = append(snap.Splits, protocol.PaneLayoutSplit{ID: t.ID() + ":" + sr.ID(), Direction: string(sr.Dir), Ratio: sr.Ratio, Rect: WireRect(sr.Rect)})
 	}
 	return snap
 }

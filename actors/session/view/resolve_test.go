@@ -19,33 +19,33 @@ func renumbered(t *testing.T) *model.Model {
 	term := 0
 	pane := func(w *model.Workspace, tb *model.Tab) *model.Pane {
 		term++
-		p := &model.Pane{ID: m.NextPaneID(w), TermID: fmt.Sprintf("term_%d", term), WS: w, Tab: tb}
+		p := m.NewPane(w, tb, fmt.Sprintf("term_%d", term), "", "", nil)
 		tx.AddPane(p)
 		return p
 	}
 	tab := func(w *model.Workspace) (*model.Tab, *model.Pane) {
 		tb := tx.AddTab(w, "")
 		p := pane(w, tb)
-		tx.SetRoot(tb, layout.NewLeaf(p.TermID), p.TermID)
+		tx.SetRoot(tb, layout.NewLeaf(p.TermID()), p.TermID())
 		return tb, p
 	}
 	split := func(src *model.Pane) *model.Pane {
-		p := pane(src.WS, src.Tab)
-		tx.EditTree(src.Tab, func(root *layout.Node) bool { return root.Split(src.TermID, p.TermID, layout.SplitRight, 0.5) })
+		p := pane(src.WS(), src.Tab())
+		tx.EditTree(src.Tab(), func(root *layout.Node) bool { return root.Split(src.TermID(), p.TermID(), layout.SplitRight, 0.5) })
 		return p
 	}
 	closePane := func(p *model.Pane) {
 		tx.Forget(p)
-		if tx.Detach(p) && tx.DropTab(p.Tab) {
-			tx.DropWorkspace(p.WS)
+		if tx.Detach(p) && tx.DropTab(p.Tab()) {
+			tx.DropWorkspace(p.WS())
 		}
 	}
 	move := func(p *model.Pane, dst *model.Pane) {
-		if tx.Detach(p) && tx.DropTab(p.Tab) {
-			tx.DropWorkspace(p.WS)
+		if tx.Detach(p) && tx.DropTab(p.Tab()) {
+			tx.DropWorkspace(p.WS())
 		}
-		tx.EditTree(dst.Tab, func(root *layout.Node) bool { return root.Split(dst.TermID, p.TermID, layout.SplitDown, 0.5) })
-		tx.Rehome(p, dst.Tab)
+		tx.EditTree(dst.Tab(), func(root *layout.Node) bool { return root.Split(dst.TermID(), p.TermID(), layout.SplitDown, 0.5) })
+		tx.Rehome(p, dst.Tab())
 	}
 	w1 := tx.AddWorkspace("", "/", "one")
 	_, a := tab(w1)
@@ -80,14 +80,14 @@ func TestResolve_AsTheModelDoes(t *testing.T) {
 	m := renumbered(t)
 	panes := 0
 	var ids []string
-	for wi, w := range m.Workspaces {
-		ids = append(ids, w.ID, fmt.Sprint(wi+1), fmt.Sprintf("w_%d", wi+1))
-		for ti, tb := range w.Tabs {
-			ids = append(ids, tb.ID, fmt.Sprintf("%s:%d", w.ID, ti+1), fmt.Sprintf("t_%s_%d", w.ID, ti+1))
+	for wi, w := range m.Workspaces() {
+		ids = append(ids, w.ID(), fmt.Sprint(wi+1), fmt.Sprintf("w_%d", wi+1))
+		for ti, tb := range w.Tabs() {
+			ids = append(ids, tb.ID(), fmt.Sprintf("%s:%d", w.ID(), ti+1), fmt.Sprintf("t_%s_%d", w.ID(), ti+1))
 			for _, p := range m.TabPanes(tb) {
 				panes++
-				ids = append(ids, p.ID, fmt.Sprintf("p_%d", p.Raw), fmt.Sprintf("p_%s_%d", w.ID, p.Raw))
-				ids = append(ids, p.Aliases...)
+				ids = append(ids, p.ID(), fmt.Sprintf("p_%d", p.Raw()), fmt.Sprintf("p_%s_%d", w.ID(), p.Raw()))
+				ids = append(ids, p.Aliases()...)
 			}
 		}
 	}
@@ -101,7 +101,7 @@ func TestResolve_AsTheModelDoes(t *testing.T) {
 	ids = append(ids, "", "x", "w1-", "p_", "t_w1", "w1:x", "p_w1_x", "w1:p", ":", "-1")
 	paneOf := func(termID string) (*Pane, protocol.AgentStatus, bool) {
 		p := m.Term(termID)
-		return &Pane{Info: protocol.PaneInfo{PaneID: p.ID, TerminalID: p.TermID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID}}, protocol.StatusUnknown, true
+		return &Pane{Info: protocol.PaneInfo{PaneID: p.ID(), TerminalID: p.TermID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID()}}, protocol.StatusUnknown, true
 	}
 	v := Build(m, nil, nil, panes, paneOf).View
 	if len(v.Former) == 0 {
@@ -116,21 +116,21 @@ func TestResolve_AsTheModelDoes(t *testing.T) {
 	for _, id := range ids {
 		mw, merr := m.ResolveWorkspace(id)
 		vw, verr := v.ResolveWorkspace(id)
-		if code(merr) != code(verr) || (merr == nil && v.Spaces[vw].Info.WorkspaceID != mw.ID) {
+		if code(merr) != code(verr) || (merr == nil && v.Spaces[vw].Info.WorkspaceID != mw.ID()) {
 			t.Errorf("workspace %q: model %v %v, view %d %v", id, mw, merr, vw, verr)
 		}
 		mt, merr := m.ResolveTab(id)
 		vt, verr := v.ResolveTab(id)
-		if code(merr) != code(verr) || (merr == nil && v.Tabs[vt].Info.TabID != mt.ID) {
+		if code(merr) != code(verr) || (merr == nil && v.Tabs[vt].Info.TabID != mt.ID()) {
 			t.Errorf("tab %q: model %v %v, view %d %v", id, mt, merr, vt, verr)
 		}
 		mp, merr := m.ResolvePane(id)
 		vp, verr := v.ResolvePane(id)
-		if code(merr) != code(verr) || (merr == nil && v.Rec(vp).Info.TerminalID != mp.TermID) {
+		if code(merr) != code(verr) || (merr == nil && v.Rec(vp).Info.TerminalID != mp.TermID()) {
 			t.Errorf("pane %q: model %v %v, view %d %v", id, mp, merr, vp, verr)
 		}
-		if merr == nil && (v.IsFormer(id) != (id != mp.ID && containsStr(mp.Aliases, id))) {
-			t.Errorf("pane %q: IsFormer %v, model's aliases %v", id, v.IsFormer(id), mp.Aliases)
+		if merr == nil && (v.IsFormer(id) != (id != mp.ID() && containsStr(mp.Aliases(), id))) {
+			t.Errorf("pane %q: IsFormer %v, model's aliases %v", id, v.IsFormer(id), mp.Aliases())
 		}
 		if got, want := v.FutureTabID(id), m.FutureTabID(id); got != want {
 			t.Errorf("FutureTabID(%q) = %q, the model's %q", id, got, want)

@@ -48,7 +48,7 @@ func TestResolveWait_AsTheSessionDid(t *testing.T) {
 	m := renumbered(t)
 	paneOf := func(termID string) (*Pane, protocol.AgentStatus, bool) {
 		p := m.Term(termID)
-		return &Pane{Info: protocol.PaneInfo{PaneID: p.ID, TerminalID: p.TermID, WorkspaceID: p.WS.ID, TabID: p.Tab.ID, Revision: 41}}, protocol.StatusUnknown, true
+		return &Pane{Info: protocol.PaneInfo{PaneID: p.ID(), TerminalID: p.TermID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), Revision: 41}}, protocol.StatusUnknown, true
 	}
 	r := NewReadSide()
 	r.Publish(Build(m, nil, nil, 16, paneOf).View)
@@ -65,9 +65,9 @@ func TestResolveWait_AsTheSessionDid(t *testing.T) {
 		want events.Match
 		code string
 	}{
-		{protocol.EventMatch{Event: "pane_output_changed", PaneID: s(former)}, events.Match{Kind: "pane_output_changed", TermID: mp.TermID, MinRevision: 42}, ""},
-		{protocol.EventMatch{Event: "pane_output_changed", PaneID: s(former), SeenRevision: &seen}, events.Match{Kind: "pane_output_changed", TermID: mp.TermID, MinRevision: 8}, ""},
-		{protocol.EventMatch{Event: "workspace_renamed", WorkspaceID: s("1"), Label: s("x")}, events.Match{Kind: "workspace_renamed", WorkspaceID: m.Workspaces[0].ID, Label: "x"}, ""},
+		{protocol.EventMatch{Event: "pane_output_changed", PaneID: s(former)}, events.Match{Kind: "pane_output_changed", TermID: mp.TermID(), MinRevision: 42}, ""},
+		{protocol.EventMatch{Event: "pane_output_changed", PaneID: s(former), SeenRevision: &seen}, events.Match{Kind: "pane_output_changed", TermID: mp.TermID(), MinRevision: 8}, ""},
+		{protocol.EventMatch{Event: "workspace_renamed", WorkspaceID: s("1"), Label: s("x")}, events.Match{Kind: "workspace_renamed", WorkspaceID: m.Workspaces()[0].ID(), Label: "x"}, ""},
 		{protocol.EventMatch{Event: "tab_created", TabID: s("t_w1_9")}, events.Match{Kind: "tab_created", TabID: "w1:t9"}, ""},
 		{protocol.EventMatch{Event: "workspace_created", WorkspaceID: s("w9")}, events.Match{Kind: "workspace_created", WorkspaceID: "w9"}, ""},
 		{protocol.EventMatch{Event: "tab_closed", TabID: s("w1:9")}, events.Match{}, protocol.CodeTabNotFound},
