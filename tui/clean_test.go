@@ -32,8 +32,8 @@ func TestHostileStringsNeverReachTheTerminal(t *testing.T) {
 			t.Errorf("the frame carries %q", bad)
 		}
 	}
-	if strings.Contains(m.customTitle, "\x1b") || strings.Contains(m.windowTitle(), "\x1b") {
-		t.Errorf("window title carries ESC: %q", m.windowTitle())
+	if strings.Contains(m.customTitle, "\x1b") || strings.Contains(m.session.windowTitle(m.customTitle, m.ui.WindowTitle), "\x1b") {
+		t.Errorf("window title carries ESC: %q", m.session.windowTitle(m.customTitle, m.ui.WindowTitle))
 	}
 	if *m.snap.Panes[1].Label != protocol.Printable(evil) || m.snap.Panes[0].Tokens["n"] != protocol.Printable(evil) {
 		t.Error("snapshot strings were not cleaned")

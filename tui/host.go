@@ -141,7 +141,7 @@ func (h sessionView) paneInsides() map[string]protocol.Rect {
 
 func (h clientActions) focusWorkspace(id string) { h.m.focusWorkspace(id) }
 func (h sessionView) statusIcon(s protocol.AgentStatus) (string, cellStyle) {
-	return h.m.statusIcon(s)
+	return h.m.theme.statusIcon(s)
 }
 func (h sessionView) confirmClose() bool               { return h.m.confirmClose }
 func (h clientActions) send(method string, params any) { h.m.call(method, params) }

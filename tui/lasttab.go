@@ -20,22 +20,6 @@ func (m *model) askCloseTab(id string) tea.Cmd {
 	return m.confirm.ask(req, m.panesOf(id, ""))
 }
 
-// lastTabOf reports whether tab id is the only tab of its workspace, and
-// that workspace's label.
-func (m *model) lastTabOf(id string) (label string, last bool) {
-	for _, t := range m.snap.Tabs {
-		if t.TabID != id {
-			continue
-		}
-		for _, w := range m.snap.Workspaces {
-			if w.WorkspaceID == t.WorkspaceID {
-				return w.Label, w.TabCount == 1
-			}
-		}
-	}
-	return "", false
-}
-
 // lastTabQuestion is the confirm line for a question asked whatever runs:
 // the programs that would end, if any, follow it.
 func lastTabQuestion(question string, busy []string) string {

@@ -284,16 +284,6 @@ func (m *model) chooseMenu(i int) tea.Cmd {
 	return nil
 }
 
-// repoKey is the repository key of workspace id's worktree group, or "".
-func (m *model) repoKey(id string) string {
-	for _, w := range m.snap.Workspaces {
-		if w.WorkspaceID == id && w.Worktree != nil {
-			return w.Worktree.RepoKey
-		}
-	}
-	return ""
-}
-
 func (m *model) paneMenuItem(menu *menuState, item string) tea.Cmd {
 	id := menu.id
 	switch item {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"slices"
-	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -100,8 +99,6 @@ type model struct {
 	cfg   config.Config
 	ui    config.UI
 	theme *theme
-	// view is the server's agent view as last asked (agents.go).
-	view protocol.AgentViewList
 	// notes delivers notifications (notify.go) and plays sounds (sound.go).
 	notes notifier
 	diags []string // config problems shown after attaching (diagnostics.go)
@@ -125,8 +122,9 @@ type model struct {
 	// ctx ends the commands the client started when it exits.
 	ctx context.Context
 
-	snap       protocol.SessionSnapshot
-	haveSnap   bool
+	// session is the snapshot and the agent view as last seen, and the
+	// questions asked of them (session.go).
+	session
 	refreshing bool // a snapshot request is out
 	stale      bool // an event arrived while it was
 	screens    map[string]*paneScreen
@@ -463,7 +461,7 @@ func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
 		}
 	case titleMsg:
 		m.customTitle = protocol.Printable(msg.title)
-		m.title = m.windowTitle()
+		m.title = m.session.windowTitle(m.customTitle, m.ui.WindowTitle)
 	case toastExpired:
 		m.toast.expire(msg)
 	default:
@@ -549,7 +547,7 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 		m.gfx.drop(visible)
 		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: visible, Graphics: m.gfx.want()}, m.fail)
 	}
-	m.title = m.windowTitle()
+	m.title = m.session.windowTitle(m.customTitle, m.ui.WindowTitle)
 	m.side.followFocusedSpace()
 	// A tab bar hidden or shown again (hide_tab_bar_when_single_tab)
 	// changes the pane area this client gave the server.
@@ -558,105 +556,6 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 	}
 	cmds = append(cmds, m.git.ask("")...)
 	return append(cmds, m.notes.agentChanges()...)
-}
-
-// focusedLayout is the layout of the focused tab.
-func (m *model) focusedLayout() (protocol.PaneLayoutSnapshot, bool) {
-	if m.snap.FocusedTabID == nil {
-		return protocol.PaneLayoutSnapshot{}, false
-	}
-	for _, l := range m.snap.Layouts {
-		if l.TabID == *m.snap.FocusedTabID {
-			return l, true
-		}
-	}
-	return protocol.PaneLayoutSnapshot{}, false
-}
-
-// visiblePanes are the panes drawn: the focused tab's, or only its focused
-// pane when zoomed. Sorted, to compare.
-func (m *model) visiblePanes() []string {
-	l, ok := m.focusedLayout()
-	if !ok {
-		return []string{}
-	}
-	out := []string{}
-	for _, p := range l.Panes {
-		if !l.Zoomed || p.PaneID == l.FocusedPaneID {
-			out = append(out, p.PaneID)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-func (m *model) focusedPaneID() string {
-	if m.snap.FocusedPaneID == nil {
-		return ""
-	}
-	return *m.snap.FocusedPaneID
-}
-
-func (m *model) paneInfo(id string) (protocol.PaneInfo, bool) {
-	for _, p := range m.snap.Panes {
-		if p.PaneID == id {
-			return p, true
-		}
-	}
-	return protocol.PaneInfo{}, false
-}
-
-func (m *model) workspaceLabel(id string) string {
-	for _, w := range m.snap.Workspaces {
-		if w.WorkspaceID == id {
-			return w.Label
-		}
-	}
-	return id
-}
-
-// windowTitle is the outer window's title: one a program set through
-// client.window_title.set, else [ui] window_title filled in.
-func (m *model) windowTitle() string {
-	if m.customTitle != "" {
-		return m.customTitle
-	}
-	if m.snap.FocusedWorkspaceID == nil {
-		return "herdr"
-	}
-	p, _ := m.paneInfo(m.focusedPaneID())
-	tab := ""
-	if m.snap.FocusedTabID != nil {
-		tab = m.tabLabel(*m.snap.FocusedTabID)
-	}
-	agent, status := "", ""
-	if p.Agent != nil {
-		agent, status = agentName(p), string(p.AgentStatus)
-	}
-	pane := p.PaneID
-	if p.Label != nil && *p.Label != "" {
-		pane = *p.Label
-	}
-	t := strings.NewReplacer("{workspace}", m.workspaceLabel(*m.snap.FocusedWorkspaceID), "{tab}", tab,
-		"{pane}", pane, "{agent}", agent, "{status}", status).Replace(m.ui.WindowTitle)
-	if t = protocol.Printable(strings.TrimSpace(t)); t == "" {
-		return "herdr"
-	}
-	return t
-}
-
-// focusedTabs are the tabs of the focused workspace, in order.
-func (m *model) focusedTabs() []protocol.TabInfo {
-	var out []protocol.TabInfo
-	if m.snap.FocusedWorkspaceID == nil {
-		return out
-	}
-	for _, t := range m.snap.Tabs {
-		if t.WorkspaceID == *m.snap.FocusedWorkspaceID {
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // frontAgainMsg says this client is in front again: the client that took

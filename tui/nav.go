@@ -276,17 +276,6 @@ func (cc *closeConfirm) text() string {
 	return " close " + cc.req.what + " running " + strings.Join(progs, ", ") + "? y/n "
 }
 
-// panesOf lists the panes in a tab or workspace.
-func (m *model) panesOf(tabID, workspaceID string) []string {
-	var out []string
-	for _, p := range m.snap.Panes {
-		if (tabID != "" && p.TabID == tabID) || (workspaceID != "" && p.WorkspaceID == workspaceID) {
-			out = append(out, p.PaneID)
-		}
-	}
-	return out
-}
-
 // draw draws the picker over the panes of a window width×height.
 func (p *workspacePicker) draw(c *canvas, width, height int, th *theme) {
 	lines := []string{}

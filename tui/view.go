@@ -140,15 +140,6 @@ func (sb *sidebar) spaceEntries() []spaceEntry {
 	return append(entries, sb.machineEntries()...)
 }
 
-func (m *model) tabLabel(id string) string {
-	for _, t := range m.snap.Tabs {
-		if t.TabID == id {
-			return t.Label
-		}
-	}
-	return id
-}
-
 // tabItem is one tab in the tab bar, covering columns [x0, x1).
 type tabItem struct {
 	x0, x1 int
@@ -794,18 +785,4 @@ func (th *theme) box(c *canvas, x, y, w, h int, title string) {
 		c.set(x+w-1, j, "│", 1, st)
 	}
 	c.text(x+2, y, title, w-4, st)
-}
-
-// paneInfoText is what prefix i shows of a pane: its id, what a script
-// addresses it by, and the folder its program is in.
-func (m *model) paneInfoText(id string) string {
-	text := "pane " + id
-	if p, ok := m.paneInfo(id); ok {
-		if cwd := p.ForegroundCwd; cwd != nil && *cwd != "" {
-			text += " · " + *cwd
-		} else if p.Cwd != nil && *p.Cwd != "" {
-			text += " · " + *p.Cwd
-		}
-	}
-	return text
 }
