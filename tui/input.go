@@ -82,7 +82,7 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		if !ok {
 			return nil // esc leaves prefix mode
 		}
-		return m.do(b, k)
+		return runBinding(m, b, k)
 	}
 	m.msel.sel = nil // typing ends a mouse selection
 	if m.keys.isPrefix(k) {
