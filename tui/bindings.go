@@ -62,7 +62,7 @@ func init() {
 			if m.snap.FocusedTabID == nil {
 				return nil
 			}
-			return m.askCloseTab(*m.snap.FocusedTabID)
+			return m.confirm.askTab(*m.snap.FocusedTabID)
 		},
 		actPaneInfo: func(m *model, _ binding, _ tea.KeyMsg, pane string) tea.Cmd {
 			if pane == "" {
@@ -191,7 +191,7 @@ func doNewTab(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
 		return nil
 	}
 	// [ui] prompt_new_tab_name: name it once it exists.
-	return m.createThenName("tab.create", p)
+	return m.rename.createThenName("tab.create", p)
 }
 
 // doStepTab focuses the next, the previous or the numbered tab.
@@ -233,7 +233,7 @@ func doNewWorkspace(m *model, _ binding, _ tea.KeyMsg, pane string) tea.Cmd {
 		m.call("workspace.create", p)
 		return nil
 	}
-	return m.createThenName("workspace.create", p)
+	return m.rename.createThenName("workspace.create", p)
 }
 
 // doRename starts editing the focused workspace's, tab's or pane's label.
@@ -241,11 +241,11 @@ func doRename(m *model, b binding, _ tea.KeyMsg, pane string) tea.Cmd {
 	switch b.act {
 	case actRenameWorkspace:
 		if id := m.snap.FocusedWorkspaceID; id != nil {
-			m.startRename("workspace", "workspace.rename", *id, m.workspaceLabel(*id))
+			m.rename.start("workspace", "workspace.rename", *id, m.workspaceLabel(*id))
 		}
 	case actRenameTab:
 		if id := m.snap.FocusedTabID; id != nil {
-			m.startRename("tab", "tab.rename", *id, m.tabLabel(*id))
+			m.rename.start("tab", "tab.rename", *id, m.tabLabel(*id))
 		}
 	case actRenamePane:
 		if info, ok := m.paneInfo(pane); ok {
@@ -253,7 +253,7 @@ func doRename(m *model, b binding, _ tea.KeyMsg, pane string) tea.Cmd {
 			if info.Label != nil {
 				label = *info.Label
 			}
-			m.startRename("pane", "pane.rename", pane, label)
+			m.rename.start("pane", "pane.rename", pane, label)
 		}
 	}
 	return nil

@@ -204,16 +204,16 @@ func (h sessionView) copyView() *copyMode {
 
 func (h sessionView) selection() *mouseSel { return h.m.msel.sel }
 
-func (h clientActions) openWorkspaceMenu(ev tea.MouseMsg, id string) { h.m.openWorkspaceMenu(ev, id) }
+func (h clientActions) openWorkspaceMenu(ev tea.MouseMsg, id string) { h.m.menus.openWorkspace(ev, id) }
 
 func (h clientActions) openGlobalMenu(ev tea.MouseMsg) {
 	if menu := h.m.tasks.globalMenu(ev); menu != nil {
-		h.m.openMenu(menu)
+		h.m.menus.show(menu)
 	}
 }
 
 func (h clientActions) openTabMenu(ev tea.MouseMsg, id string) {
-	h.m.openMenu(&menuState{kind: menuTab, id: id, x: ev.X, y: ev.Y, items: []string{itemNewTab, itemRename, itemClose}})
+	h.m.menus.show(&menuState{kind: menuTab, id: id, x: ev.X, y: ev.Y, items: []string{itemNewTab, itemRename, itemClose}})
 }
 
 func (h clientActions) clickLink(paneID string, col, row int) tea.Cmd {
@@ -221,4 +221,27 @@ func (h clientActions) clickLink(paneID string, col, row int) tea.Cmd {
 }
 func (h clientActions) sendInput(paneID string, b []byte)       { h.m.input.add(paneID, b) }
 func (h clientActions) selectPress(paneID string, x, y int)     { h.m.msel.press(paneID, x, y) }
-func (h clientActions) openPaneMenu(ev tea.MouseMsg, id string) { h.m.openPaneMenu(ev, id) }
+func (h clientActions) openPaneMenu(ev tea.MouseMsg, id string) { h.m.menus.openPane(ev, id) }
+
+func (h sessionView) focusedPaneID() string { return h.m.focusedPaneID() }
+func (h sessionView) panesOf(tabID, workspaceID string) []string {
+	return h.m.panesOf(tabID, workspaceID)
+}
+func (h sessionView) repoKey(id string) string          { return h.m.repoKey(id) }
+func (h sessionView) worktreeGroups() map[string]string { return h.m.side.worktreeGroups() }
+func (h sessionView) groupFolded(key string) bool       { return h.m.side.collapsed[key] }
+func (h clientActions) toggleGroup(key string)          { h.m.side.toggleGroup(key) }
+func (h clientActions) clearSelection()                 { h.m.msel.sel = nil }
+func (h clientActions) startRename(what, method, id, current string) {
+	h.m.rename.start(what, method, id, current)
+}
+func (h clientActions) createThenName(method string, params any) tea.Cmd {
+	return h.m.rename.createThenName(method, params)
+}
+func (h clientActions) startWorktree(workspaceID string) { h.m.rename.startWorktree(workspaceID) }
+func (h clientActions) askClose(req closeReq, panes []string) tea.Cmd {
+	return h.m.confirm.ask(req, panes)
+}
+func (h clientActions) askCloseTab(id string) tea.Cmd    { return h.m.confirm.askTab(id) }
+func (h clientActions) taskMenuItem(item string) tea.Cmd { return h.m.tasks.menuItem(item) }
+func (h sessionView) lastTabOf(id string) (string, bool) { return h.m.lastTabOf(id) }

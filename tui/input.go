@@ -55,7 +55,7 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 	case modeSettings:
 		return m.settings.key(k)
 	case modeMenu:
-		return m.menuKey(k)
+		return m.menus.key(k)
 	case modeTaskDock:
 		if m.keys.isPrefix(k) {
 			m.mode = modePrefix

@@ -169,10 +169,8 @@ type model struct {
 	// customTitle is the window title set through client.window_title.set.
 	customTitle string
 
-	// menu is the open right-click menu (menu.go).
-	menu *menuState
-	// eatRelease: the menu took a press, and the release is its too.
-	eatRelease bool
+	// menus is the right-click menu (menu.go).
+	menus menus
 
 	detached, lost bool
 	reconnecting   bool  // the server went away; looking for it (reconnect.go)
@@ -214,6 +212,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.rename = labelPrompt{host: hostOf(m), mode: &m.mode}
 	m.picker = workspacePicker{host: hostOf(m), mode: &m.mode}
 	m.confirm = closeConfirm{host: hostOf(m), mode: &m.mode}
+	m.menus = menus{h: hostOf(m), mode: &m.mode}
 	m.setConfig(config.Default(), true)
 	return m
 }

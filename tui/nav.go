@@ -199,6 +199,9 @@ type confirmHost interface {
 	send(method string, params any)
 	// rpc calls the server; nil while there is no connection.
 	rpc() rpcFunc
+	// lastTabOf and panesOf read the session (session.go).
+	lastTabOf(id string) (label string, last bool)
+	panesOf(tabID, workspaceID string) []string
 }
 
 // ask closes at once when confirm_close is off; otherwise it asks the

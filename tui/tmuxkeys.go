@@ -120,7 +120,7 @@ func (h *paneHistory) note(id string) {
 func tmuxAction(m *model, b binding) (cmd tea.Cmd, ok bool) {
 	switch b.act {
 	case actNewTabNamed:
-		return m.createThenName("tab.create", protocol.TabCreateParams{Focus: true, WorkspaceID: m.snap.FocusedWorkspaceID}), true
+		return m.rename.createThenName("tab.create", protocol.TabCreateParams{Focus: true, WorkspaceID: m.snap.FocusedWorkspaceID}), true
 	case actLastPane:
 		return lastPane(m), true
 	case actChooseSession:

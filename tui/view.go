@@ -245,7 +245,7 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	case modeSettings:
 		m.settings.draw(c, m.width, m.height, m.theme)
 	case modeMenu:
-		m.menu.draw(c, m.width, m.height, m.theme)
+		m.menus.open.draw(c, m.width, m.height, m.theme)
 	case modeChooser:
 		m.drawChooser(c)
 	case modePrompt:
