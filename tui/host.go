@@ -245,3 +245,5 @@ func (h clientActions) askClose(req closeReq, panes []string) tea.Cmd {
 func (h clientActions) askCloseTab(id string) tea.Cmd    { return h.m.confirm.askTab(id) }
 func (h clientActions) taskMenuItem(item string) tea.Cmd { return h.m.tasks.menuItem(item) }
 func (h sessionView) lastTabOf(id string) (string, bool) { return h.m.lastTabOf(id) }
+func (h clientActions) setToastText(text string)         { h.m.toast.text = text }
+func (h sessionView) socketPath() string                 { return h.m.socket }

@@ -67,9 +67,9 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 	case modeTaskActivity:
 		return m.tasks.modalKey(k, m.geometry())
 	case modeChooser:
-		return m.chooserKey(k) // chooser.go
+		return m.tmux.chooserKey(k) // chooser.go
 	case modePrompt:
-		return m.promptKey(k) // cmdprompt.go
+		return m.tmux.promptKey(k) // cmdprompt.go
 	case modePrefix:
 		m.mode = modeTerminal
 		if c, ok := m.keys.commands[k.String()]; ok {

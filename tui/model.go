@@ -159,8 +159,9 @@ type model struct {
 	msel         mouseSelect // a mouse selection in a pane (mousesel.go)
 	// focusHistory is the focused pane and the one before (last_pane).
 	focusHistory paneHistory
-	// The session chooser, the command prompt, the layout cycle (herdrcmd.go).
-	tmuxParts
+	// tmux is the session chooser, the command prompt and the layout cycle
+	// (herdrcmd.go).
+	tmux tmuxParts
 	// wantWorkspace is the workspace this client last focused, until a
 	// snapshot shows it focused.
 	wantWorkspace string
@@ -213,6 +214,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.picker = workspacePicker{host: hostOf(m), mode: &m.mode}
 	m.confirm = closeConfirm{host: hostOf(m), mode: &m.mode}
 	m.menus = menus{h: hostOf(m), mode: &m.mode}
+	m.tmux = tmuxParts{h: hostOf(m), mode: &m.mode}
 	m.setConfig(config.Default(), true)
 	return m
 }
@@ -500,7 +502,7 @@ func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 	case copyAnswerMsg:
 		return m.copy.copyAnswered(msg), true
 	case partMsg:
-		return msg.apply(m), true // the chooser, the prompt, the layout cycle
+		return msg.apply(&m.tmux), true // the chooser, the prompt, the layout cycle
 	}
 	return nil, false
 }

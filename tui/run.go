@@ -142,7 +142,7 @@ func Run(opts Options) error {
 	m.socket, m.configPath = opts.Socket, opts.ConfigPath
 	// The chooser and the prompt run herdr; a client through ssh, or one
 	// whose server ends with it, lists sessions but does not switch.
-	m.herdr, m.canSwitch = newExecHerdr(opts.Socket), opts.Dial == nil && !opts.NoSessionSwitch
+	m.tmux.herdr, m.tmux.canSwitch = newExecHerdr(opts.Socket), opts.Dial == nil && !opts.NoSessionSwitch
 	if opts.ConfigPath != "" {
 		m.diags = ConfigDiagnostics(opts.ConfigPath)
 	}
@@ -177,8 +177,8 @@ func Run(opts Options) error {
 		if fm.detached {
 			return ErrDetached
 		}
-		if fm.switchTo != "" {
-			return switchErr(fm.switchTo)
+		if fm.tmux.switchTo != "" {
+			return switchErr(fm.tmux.switchTo)
 		}
 		switch {
 		case fm.lost:

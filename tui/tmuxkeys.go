@@ -124,11 +124,11 @@ func tmuxAction(m *model, b binding) (cmd tea.Cmd, ok bool) {
 	case actLastPane:
 		return lastPane(m), true
 	case actChooseSession:
-		return m.openChooser(), true // chooser.go
+		return m.tmux.openChooser(), true // chooser.go
 	case actCommandPrompt:
-		return m.openPrompt(), true // cmdprompt.go
+		return m.tmux.openPrompt(), true // cmdprompt.go
 	case actNextLayout:
-		return m.nextLayout(), true // layoutcycle.go
+		return m.tmux.nextLayout(), true // layoutcycle.go
 	}
 	return nil, false
 }

@@ -247,9 +247,9 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	case modeMenu:
 		m.menus.open.draw(c, m.width, m.height, m.theme)
 	case modeChooser:
-		m.drawChooser(c)
+		m.tmux.drawChooser(c)
 	case modePrompt:
-		m.drawPrompt(c)
+		m.tmux.drawPrompt(c)
 	}
 	if m.tasks.modal != nil {
 		m.tasks.drawModal(c, g, m.theme)
