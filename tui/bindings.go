@@ -88,9 +88,9 @@ func init() {
 			return m.confirm.ask(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
 		},
 		actPicker:          func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.picker.open(); return nil },
-		actAttention:       func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.openAttention() },
-		actPrevWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepWorkspace(-1); return nil },
-		actNextWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepWorkspace(1); return nil },
+		actAttention:       func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.nav.openAttention() },
+		actPrevWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepWorkspace(-1); return nil },
+		actNextWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepWorkspace(1); return nil },
 		actCopyMode:        func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.copy.enterCopy(m.focusedPaneID()) },
 		actEditScrollback:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.editScrollback() },
 		actRenameWorkspace: doRename,
@@ -102,8 +102,8 @@ func init() {
 			return nil
 		},
 		actReloadConfig: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.reloadConfig() },
-		actNextAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepAgent(true); return nil },
-		actPrevAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepAgent(false); return nil },
+		actNextAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepAgent(true); return nil },
+		actPrevAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepAgent(false); return nil },
 		actTaskPanel:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.tasks.cycleDock() },
 		actTaskBoard:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.tasks.openBoard() },
 		actPasteBuffer:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.pasteBuffer() }, // buffer.go

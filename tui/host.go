@@ -139,7 +139,7 @@ func (h sessionView) paneInsides() map[string]protocol.Rect {
 	return out
 }
 
-func (h clientActions) focusWorkspace(id string) { h.m.focusWorkspace(id) }
+func (h clientActions) focusWorkspace(id string) { h.m.nav.focusWorkspace(id) }
 func (h sessionView) statusIcon(s protocol.AgentStatus) (string, cellStyle) {
 	return h.m.theme.statusIcon(s)
 }
@@ -242,8 +242,22 @@ func (h clientActions) startWorktree(workspaceID string) { h.m.rename.startWorkt
 func (h clientActions) askClose(req closeReq, panes []string) tea.Cmd {
 	return h.m.confirm.ask(req, panes)
 }
-func (h clientActions) askCloseTab(id string) tea.Cmd    { return h.m.confirm.askTab(id) }
-func (h clientActions) taskMenuItem(item string) tea.Cmd { return h.m.tasks.menuItem(item) }
-func (h sessionView) lastTabOf(id string) (string, bool) { return h.m.lastTabOf(id) }
-func (h clientActions) setToastText(text string)         { h.m.toast.text = text }
-func (h sessionView) socketPath() string                 { return h.m.socket }
+func (h clientActions) askCloseTab(id string) tea.Cmd     { return h.m.confirm.askTab(id) }
+func (h clientActions) taskMenuItem(item string) tea.Cmd  { return h.m.tasks.menuItem(item) }
+func (h sessionView) lastTabOf(id string) (string, bool)  { return h.m.lastTabOf(id) }
+func (h clientActions) setToastText(text string)          { h.m.toast.text = text }
+func (h sessionView) socketPath() string                  { return h.m.socket }
+func (h sessionView) remoteWorkspaces() []string          { return h.m.fleet.workspaceIDs() }
+func (h sessionView) shownRemote() string                 { return h.m.fleet.selected }
+func (h sessionView) sidebarAgents() []protocol.AgentInfo { return h.m.side.panelAgents() }
+func (h sessionView) attention() string                   { return h.m.notes.attention }
+func (h clientActions) takeAttention()                    { h.m.notes.attention = "" }
+
+// showRemote shows a machine's workspace, or the local session's again
+// (""); the local session's focus is left where it is.
+func (h clientActions) showRemote(id string) {
+	h.m.fleet.selected = id
+	if id != "" {
+		h.m.side.followFocusedSpace()
+	}
+}

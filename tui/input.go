@@ -47,7 +47,7 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 	case modePicker:
 		return m.picker.key(k)
 	case modeNavigate:
-		return m.navigateKey(k)
+		return m.nav.key(k)
 	case modeConfirm:
 		return m.confirm.key(k)
 	case modeCopy:

@@ -162,11 +162,10 @@ type model struct {
 	// tmux is the session chooser, the command prompt and the layout cycle
 	// (herdrcmd.go).
 	tmux tmuxParts
-	// wantWorkspace is the workspace this client last focused, until a
-	// snapshot shows it focused.
-	wantWorkspace string
-	toast         toastLine // the tab bar's message (toast.go)
-	title         string
+	// nav moves between workspaces, tabs and agents (nav.go).
+	nav   navigator
+	toast toastLine // the tab bar's message (toast.go)
+	title string
 	// customTitle is the window title set through client.window_title.set.
 	customTitle string
 
@@ -215,6 +214,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.confirm = closeConfirm{host: hostOf(m), mode: &m.mode}
 	m.menus = menus{h: hostOf(m), mode: &m.mode}
 	m.tmux = tmuxParts{h: hostOf(m), mode: &m.mode}
+	m.nav = navigator{h: hostOf(m), mode: &m.mode}
 	m.setConfig(config.Default(), true)
 	return m
 }
@@ -532,10 +532,7 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 	clean(&view) // its label is agent.view.set's caller's
 	m.snap, m.haveSnap, m.view = snap, true, view
 	m.focusHistory.note(m.focusedPaneID())
-	if snap.FocusedWorkspaceID != nil && *snap.FocusedWorkspaceID == m.wantWorkspace ||
-		!slices.ContainsFunc(snap.Workspaces, func(w protocol.WorkspaceInfo) bool { return w.WorkspaceID == m.wantWorkspace }) {
-		m.wantWorkspace = ""
-	}
+	m.nav.followSnapshot(&snap)
 	var cmds []tea.Cmd
 	visible := m.visiblePanes()
 	if !slices.Equal(visible, m.watched) {
