@@ -73,7 +73,7 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 	case modePrefix:
 		m.mode = modeTerminal
 		if c, ok := m.keys.commands[k.String()]; ok {
-			return m.runCommand(c)
+			return m.keyCmds.run(c)
 		}
 		b, ok := m.keys.lookup(k)
 		if !ok && k.Type != tea.KeyEsc {

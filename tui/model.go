@@ -163,9 +163,11 @@ type model struct {
 	// (herdrcmd.go).
 	tmux tmuxParts
 	// nav moves between workspaces, tabs and agents (nav.go).
-	nav   navigator
-	toast toastLine // the tab bar's message (toast.go)
-	title string
+	nav navigator
+	// keyCmds runs the [[keys.command]]s (keycmd.go).
+	keyCmds keyCommands
+	toast   toastLine // the tab bar's message (toast.go)
+	title   string
 	// customTitle is the window title set through client.window_title.set.
 	customTitle string
 
@@ -215,6 +217,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.menus = menus{h: hostOf(m), mode: &m.mode}
 	m.tmux = tmuxParts{h: hostOf(m), mode: &m.mode}
 	m.nav = navigator{h: hostOf(m), mode: &m.mode}
+	m.keyCmds = keyCommands{h: hostOf(m)}
 	m.setConfig(config.Default(), true)
 	return m
 }
@@ -491,7 +494,7 @@ func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 		}
 		return nil, true
 	case commandDone:
-		return m.commandFinished(msg), true
+		return m.keyCmds.finished(msg), true
 	case createdMsg:
 		return m.rename.created(msg), true
 	case worktreeCreatedMsg:
