@@ -175,7 +175,6 @@ type model struct {
 	menus menus
 
 	detached, lost bool
-	reconnecting   bool  // the server went away; looking for it (reconnect.go)
 	gone           error // ErrServerStopped or ErrServerGone: not coming back
 
 	// out is the outer terminal (nil: nothing is drawn, as for a model
@@ -421,9 +420,18 @@ func (m *model) frameArrived(f *protocol.ScreenFrame) tea.Cmd {
 func (m *model) updateLink(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case lostMsg:
-		return m.reconnect(), true
+		return m.link.reconnect(), true
 	case reconnectedMsg:
-		return m.reconnected(msg), true
+		// Start over on the new connections: every visible pane is
+		// subscribed again (its first frames are whole) from a fresh
+		// snapshot.
+		m.link.reconnected(msg)
+		m.watched = nil
+		clear(m.screens)
+		m.gfx.drop(nil) // the new subscription sends every image again
+		m.refreshing = true
+		m.fleet.fetching = false // a read on the lost connection answered with an error, or never will
+		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fleet.fetch()), true
 	case reconnectFailedMsg:
 		m.lost = true
 		return tea.Quit, true

@@ -56,6 +56,8 @@ type link struct {
 	dialMachine func(machine string) (net.Conn, error)
 	// stopping: the server said it is stopping (reconnect.go).
 	stopping atomic.Bool
+	// reconnecting: the server went away; looking for it (reconnect.go).
+	reconnecting bool
 	// taskEvents: the event subscription carries the task events (a
 	// server before the task board refuses them: tasks.go polls).
 	taskEvents atomic.Bool
