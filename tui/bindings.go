@@ -68,7 +68,7 @@ func init() {
 			if pane == "" {
 				return nil
 			}
-			return m.showToast(m.paneInfoText(pane))
+			return m.toast.show(m.paneInfoText(pane))
 		},
 		actNewWorktree: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
 			// A new branch and checkout of the focused workspace's
@@ -283,5 +283,5 @@ func remoteBinding(m *model, b binding, k tea.KeyMsg) (cmd tea.Cmd, done bool) {
 	if fm := m.fleet.remoteWorkspace(m.fleet.selected); fm != nil {
 		label = fm.Label
 	}
-	return m.showToast(string(b.act) + " works on local workspaces; " + label + "'s panes take keys and the prefix only"), true
+	return m.toast.show(string(b.act) + " works on local workspaces; " + label + "'s panes take keys and the prefix only"), true
 }

@@ -23,7 +23,7 @@ type pasteBufferMsg struct{}
 func (m *model) pasteBuffer() tea.Cmd {
 	pane := m.focusedPaneID()
 	if pane == "" {
-		return m.showToast("paste: no pane to paste into")
+		return m.toast.show("paste: no pane to paste into")
 	}
 	m.call("buffer.paste", protocol.BufferPasteParams{PaneID: pane})
 	return nil
@@ -45,11 +45,11 @@ func keepYank(call rpcFunc, text string) (protocol.BufferInfo, error) {
 // shows even with [ui.toast.clipboard] off, since it reports a failure).
 func (m *model) yanked(text string, kept protocol.BufferInfo, err error) tea.Cmd {
 	if text == "" {
-		return m.showToast("copy mode: nothing selected, nothing copied")
+		return m.toast.show("copy mode: nothing selected, nothing copied")
 	}
 	m.toHost = append(m.toHost, osc52(text)...)
 	if err != nil {
-		return m.showToast("copied " + strconv.Itoa(len(text)) + " bytes to the clipboard (OSC 52) only, not kept as a buffer: " + err.Error())
+		return m.toast.show("copied " + strconv.Itoa(len(text)) + " bytes to the clipboard (OSC 52) only, not kept as a buffer: " + err.Error())
 	}
 	if !m.ui.Toast.ClipboardEnabled { // [ui.toast.clipboard]
 		return nil

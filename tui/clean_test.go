@@ -24,7 +24,7 @@ func TestHostileStringsNeverReachTheTerminal(t *testing.T) {
 	m.width, m.height = 84, 21
 	m.watched = []string{"w1:p1", "w1:p2"} // already streaming: no call goes out
 	m.applySnapshot(snap, protocol.AgentViewList{})
-	m.showToast("workspace " + evil + " not found")
+	m.toast.show("workspace " + evil + " not found")
 	m.Update(titleMsg{title: evil})
 	view := render(m)
 	for _, bad := range []string{"\x1b]", "\x1bP", "\x07", "\u009b", "\t", "\x1b\\"} {

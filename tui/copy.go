@@ -81,14 +81,6 @@ type copyHost interface {
 	yanked(text string, kept protocol.BufferInfo, err error) tea.Cmd
 }
 
-// copyCallFunc is how copy mode calls the server: the request connection,
-// or a fake in tests.
-func (m *model) copyCallFunc() rpcFunc {
-	if m.copyRPC != nil {
-		return m.copyRPC
-	}
-	return m.link.req.call
-}
 
 // copyView is what a call's params are computed from: the revision and
 // where the view's top row is.

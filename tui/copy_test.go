@@ -189,7 +189,7 @@ func drive(m *model, cmd tea.Cmd) {
 		case copyAnswerMsg:
 			queue = append(queue, m.copy.copyAnswered(msg))
 		case toastMsg:
-			m.showToast(msg.text)
+			m.toast.show(msg.text)
 		}
 	}
 }

@@ -46,9 +46,17 @@ func (h sessionView) tasksEvented() bool {
 
 func (h clientActions) claimSize(force bool) { h.m.claimSize(force) }
 
-func (h clientActions) copyCall() rpcFunc              { return h.m.copyCallFunc() }
+// copyCall is how copy mode and links call the server: the request
+// connection, or a test's.
+func (h clientActions) copyCall() rpcFunc {
+	if h.m.copyRPC != nil {
+		return h.m.copyRPC
+	}
+	return h.m.link.req.call
+}
+
 func (h sessionView) screen(paneID string) *paneScreen { return h.m.screens[paneID] }
-func (h clientActions) toast(text string) tea.Cmd      { return h.m.showToast(text) }
+func (h clientActions) toast(text string) tea.Cmd      { return h.m.toast.show(text) }
 func (h clientActions) yanked(text string, kept protocol.BufferInfo, err error) tea.Cmd {
 	return h.m.yanked(text, kept, err)
 }
@@ -72,7 +80,7 @@ func (h clientActions) settingSaved(section, key, value string) {
 	}
 	m.applyConfigFile()
 	if width {
-		m.setSessionWidth(m.sessionWidth)
+		m.side.keepWidth(m.sessionWidth)
 	}
 }
 
@@ -146,7 +154,7 @@ func (h sessionView) statusIcon(s protocol.AgentStatus) (string, cellStyle) {
 func (h sessionView) confirmClose() bool               { return h.m.confirmClose }
 func (h clientActions) send(method string, params any) { h.m.call(method, params) }
 
-func (h clientActions) flushInput() { h.m.flushInput() }
+func (h clientActions) flushInput() { h.m.input.flush() }
 
 // unfoldGroup shows a folded worktree group again (the session keeps it).
 func (h clientActions) unfoldGroup(key string) {
@@ -180,7 +188,7 @@ func (h sessionView) paneInfo(id string) (protocol.PaneInfo, bool)     { return 
 
 func (h clientActions) keepWidth(w int) {
 	h.m.sessionWidth = w
-	h.m.setSessionWidth(w)
+	h.m.side.keepWidth(w)
 }
 
 func (h sessionView) focusedTabs() []protocol.TabInfo { return h.m.focusedTabs() }

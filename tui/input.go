@@ -77,7 +77,7 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		}
 		b, ok := m.keys.lookup(k)
 		if !ok && k.Type != tea.KeyEsc {
-			return m.showToast(m.keys.unboundHint(k))
+			return m.toast.show(m.keys.unboundHint(k))
 		}
 		if !ok {
 			return nil // esc leaves prefix mode

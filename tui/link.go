@@ -31,7 +31,7 @@ func (m *model) clickLink(paneID string, col, row int) tea.Cmd {
 	if s := m.screens[paneID]; s != nil {
 		offset = uint64(max(s.offset, 0))
 	}
-	call := m.copyCallFunc()
+	call := hostOf(m).copyCall()
 	prm := protocol.PaneLinkParams{PaneID: paneID, ViewportRow: uint16(max(row, 0)), Col: uint16(max(col, 0)), OffsetFromBottom: &offset}
 	return func() tea.Msg {
 		var res protocol.PaneLinkActivated

@@ -220,7 +220,7 @@ func TestFleet_OfflineWorkspaceRefusesInput(t *testing.T) {
 		t.Fatalf("selected = %q after a click on gpu's workspace", m.fleet.selected)
 	}
 	m.update(keyRunes("x"))
-	m.flushInput()
+	m.input.flush()
 	if len(m.input.pending) != 0 || len(f.requests("pane.send_text")) != 0 {
 		t.Fatalf("input went somewhere: queued %v, sent %v", m.input.pending, f.requests("pane.send_text"))
 	}

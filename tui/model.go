@@ -101,7 +101,7 @@ type model struct {
 	theme *theme
 	// notes delivers notifications (notify.go) and plays sounds (sound.go).
 	notes notifier
-	diags []string // config problems shown after attaching (diagnostics.go)
+	diags diagLines // config problems shown after attaching (diagnostics.go)
 	git   gitMarks // sidebar git marks (git.go)
 	// sessionWidth is the sidebar width the session keeps (0:
 	// config.toml's; session.json's, uistate.go).
@@ -237,13 +237,14 @@ func (m *model) setConfig(cfg config.Config, truecolor bool) {
 func (m *model) Init() tea.Cmd {
 	m.refreshing = true
 	if len(m.diags) > 0 {
-		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fleet.fetch(), m.tasks.fetchTasks(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
+		return tea.Batch(m.link.fetchSnapshot(), m.link.fetchUIState(), m.fleet.fetch(), m.tasks.fetchTasks(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
 	}
-	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fleet.fetch(), m.tasks.fetchTasks())
+	return tea.Batch(m.link.fetchSnapshot(), m.link.fetchUIState(), m.fleet.fetch(), m.tasks.fetchTasks())
 }
 
-func (m *model) fetchSnapshot() tea.Cmd {
-	req := m.link.req
+// fetchSnapshot asks for a session.snapshot and the agent view.
+func (l *link) fetchSnapshot() tea.Cmd {
+	req := l.req
 	return func() tea.Msg {
 		var res protocol.SessionSnapshotResult
 		if err := req.call("session.snapshot", nil, &res); err != nil {
@@ -263,7 +264,7 @@ func (m *model) fetchSnapshot() tea.Cmd {
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(drainMsg); ok {
 		m.drainQueued = false
-		m.flushInput()
+		m.input.flush()
 		m.draw()
 		return m, nil
 	}
@@ -274,7 +275,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// written. Keys typed while it is in flight are still coalesced
 		// (one pane.send_text in flight per pane); mouse motion, which
 		// comes in bursts nobody waits on, keeps waiting for the drain.
-		m.flushInput()
+		m.input.flush()
 	}
 	if rc := m.remote.sync(); rc != nil { // a remote workspace chosen, left, or its pane changed
 		cmd = tea.Batch(cmd, rc)
@@ -283,7 +284,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// Nothing queued behind the frame on its socket: draw it now (the
 		// echo someone waits for) rather than after a round through Bubble
 		// Tea's command goroutines.
-		m.flushInput()
+		m.input.flush()
 		m.draw()
 		return m, cmd
 	}
@@ -293,9 +294,6 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	return m, cmd
 }
-
-// flushInput sends what keys produced (inputq.go).
-func (m *model) flushInput() { m.input.flush() }
 
 // draw brings the outer terminal up to date.
 func (m *model) draw() {
@@ -359,7 +357,7 @@ func (m *model) updateSession(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		m.refreshing = true
-		return m.fetchSnapshot(), true
+		return m.link.fetchSnapshot(), true
 	case snapshotMsg:
 		return m.snapshotArrived(msg), true
 	case uiStateMsg:
@@ -386,7 +384,7 @@ func (m *model) snapshotArrived(msg snapshotMsg) tea.Cmd {
 	}
 	if m.stale {
 		m.stale, m.refreshing = false, true
-		cmds = append(cmds, m.fetchSnapshot())
+		cmds = append(cmds, m.link.fetchSnapshot())
 	}
 	return tea.Batch(cmds...)
 }
@@ -431,7 +429,7 @@ func (m *model) updateLink(msg tea.Msg) (tea.Cmd, bool) {
 		m.gfx.drop(nil) // the new subscription sends every image again
 		m.refreshing = true
 		m.fleet.fetching = false // a read on the lost connection answered with an error, or never will
-		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fleet.fetch()), true
+		return tea.Batch(m.link.fetchSnapshot(), m.link.fetchUIState(), m.fleet.fetch()), true
 	case reconnectFailedMsg:
 		m.lost = true
 		return tea.Quit, true
@@ -452,7 +450,7 @@ func (m *model) updateLink(msg tea.Msg) (tea.Cmd, bool) {
 func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case toastMsg:
-		return m.showToast(msg.text), true
+		return m.toast.show(msg.text), true
 	case noticeMsg:
 		return m.notes.notify(notice{title: msg.Title, body: msg.Body, position: msg.Position, sound: msg.Sound, delivery: msg.Delivery}), true
 	case agentDue:
@@ -498,7 +496,7 @@ func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 		return m.pasteBuffer(), true // buffer.go
 	case linkMsg:
 		if msg.err != nil {
-			return m.showToast("open link: " + msg.err.Error()), true
+			return m.toast.show("open link: " + msg.err.Error()), true
 		}
 		return nil, true
 	case commandDone:
@@ -518,10 +516,6 @@ func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 	return nil, false
 }
 
-func (m *model) showToast(text string) tea.Cmd {
-	return m.toast.show(text)
-}
-
 // fail reports an API error as a toast, from any goroutine.
 func (m *model) fail(err error) {
 	if m.link.send != nil {
@@ -532,7 +526,7 @@ func (m *model) fail(err error) {
 // call sends a request whose answer only matters when it fails: the
 // change itself comes back as events.
 func (m *model) call(method string, params any) {
-	m.flushInput() // keys typed before the binding reach their pane first
+	m.input.flush() // keys typed before the binding reach their pane first
 	m.link.req.send(method, params, m.fail)
 }
 

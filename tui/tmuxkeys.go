@@ -137,7 +137,7 @@ func tmuxAction(m *model, b binding) (cmd tea.Cmd, ok bool) {
 func lastPane(m *model) tea.Cmd {
 	prev := m.focusHistory.prev
 	if _, ok := m.paneInfo(prev); !ok || prev == m.focusedPaneID() {
-		return m.showToast("no previous pane to go back to")
+		return m.toast.show("no previous pane to go back to")
 	}
 	m.call("pane.focus", protocol.PaneTarget{PaneID: prev})
 	return nil

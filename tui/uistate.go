@@ -23,8 +23,8 @@ type uiStateMsg struct {
 }
 
 // fetchUIState asks for the session's sidebar state.
-func (m *model) fetchUIState() tea.Cmd {
-	req := m.link.req
+func (l *link) fetchUIState() tea.Cmd {
+	req := l.req
 	return func() tea.Msg {
 		var st protocol.ClientUIState
 		err := req.call("client.ui_state.get", nil, &st)
@@ -68,7 +68,7 @@ func (sb *sidebar) toggleGroup(key string) {
 	sb.h.send("client.ui_state.set", protocol.ClientUIStateSetParams{CollapsedSpaceKeys: &keys})
 }
 
-// setSessionWidth tells the session the sidebar's width.
-func (m *model) setSessionWidth(width int) {
-	m.call("client.ui_state.set", protocol.ClientUIStateSetParams{SidebarWidth: &width})
+// keepWidth tells the session the sidebar's width.
+func (sb *sidebar) keepWidth(width int) {
+	sb.h.send("client.ui_state.set", protocol.ClientUIStateSetParams{SidebarWidth: &width})
 }

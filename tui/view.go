@@ -258,7 +258,7 @@ func (m *model) canvas(reuse *canvas) *canvas {
 		m.popup.draw(c, g.area, m.theme)
 	}
 	m.notes.drawCorner(c, m.width, m.height, m.theme)
-	m.drawDiagnostics(c)
+	m.diags.draw(c, m.width, m.theme)
 	return c
 }
 
