@@ -92,7 +92,7 @@ func init() {
 		actPrevWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepWorkspace(-1); return nil },
 		actNextWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepWorkspace(1); return nil },
 		actCopyMode:        func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.copy.enterCopy(m.focusedPaneID()) },
-		actEditScrollback:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.editScrollback() },
+		actEditScrollback:  doEditScrollback,
 		actRenameWorkspace: doRename,
 		actRenameTab:       doRename,
 		actRenamePane:      doRename,
@@ -106,7 +106,7 @@ func init() {
 		actPrevAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepAgent(false); return nil },
 		actTaskPanel:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.tasks.cycleDock() },
 		actTaskBoard:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.tasks.openBoard() },
-		actPasteBuffer:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.pasteBuffer() }, // buffer.go
+		actPasteBuffer:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.clip.paste() }, // buffer.go
 	}
 }
 
@@ -284,4 +284,15 @@ func remoteBinding(m *model, b binding, k tea.KeyMsg) (cmd tea.Cmd, done bool) {
 		label = fm.Label
 	}
 	return m.toast.show(string(b.act) + " works on local workspaces; " + label + "'s panes take keys and the prefix only"), true
+}
+
+// doEditScrollback (prefix e) asks the server for pane.edit_scrollback on
+// the focused pane: it opens the pane's whole scrollback in $VISUAL or
+// $EDITOR in a zoomed pane of its own, which closes when the editor ends
+// (cli/edit_scrollback.go runs in it).
+func doEditScrollback(m *model, _ binding, _ tea.KeyMsg, pane string) tea.Cmd {
+	if pane != "" {
+		m.call("pane.edit_scrollback", protocol.PaneTarget{PaneID: pane})
+	}
+	return nil
 }

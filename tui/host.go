@@ -58,7 +58,7 @@ func (h clientActions) copyCall() rpcFunc {
 func (h sessionView) screen(paneID string) *paneScreen { return h.m.screens[paneID] }
 func (h clientActions) toast(text string) tea.Cmd      { return h.m.toast.show(text) }
 func (h clientActions) yanked(text string, kept protocol.BufferInfo, err error) tea.Cmd {
-	return h.m.yanked(text, kept, err)
+	return h.m.clip.yanked(text, kept, err)
 }
 
 func (h sessionView) shownConfig() config.Config {
@@ -225,7 +225,7 @@ func (h clientActions) openTabMenu(ev tea.MouseMsg, id string) {
 }
 
 func (h clientActions) clickLink(paneID string, col, row int) tea.Cmd {
-	return h.m.clickLink(paneID, col, row)
+	return activateLink(h.copyCall(), h.m.screens[paneID], paneID, col, row)
 }
 func (h clientActions) sendInput(paneID string, b []byte)       { h.m.input.add(paneID, b) }
 func (h clientActions) selectPress(paneID string, x, y int)     { h.m.msel.press(paneID, x, y) }
@@ -269,3 +269,4 @@ func (h clientActions) showRemote(id string) {
 		h.m.side.followFocusedSpace()
 	}
 }
+func (h clientActions) corner(n notice) tea.Cmd { return h.m.notes.showCorner(n) }

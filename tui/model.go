@@ -102,7 +102,7 @@ type model struct {
 	// notes delivers notifications (notify.go) and plays sounds (sound.go).
 	notes notifier
 	diags diagLines // config problems shown after attaching (diagnostics.go)
-	git   gitMarks // sidebar git marks (git.go)
+	git   gitMarks  // sidebar git marks (git.go)
 	// sessionWidth is the sidebar width the session keeps (0:
 	// config.toml's; session.json's, uistate.go).
 	sessionWidth int
@@ -166,8 +166,10 @@ type model struct {
 	nav navigator
 	// keyCmds runs the [[keys.command]]s (keycmd.go).
 	keyCmds keyCommands
-	toast   toastLine // the tab bar's message (toast.go)
-	title   string
+	// clip sends copies out and pastes buffers (buffer.go).
+	clip  clipboard
+	toast toastLine // the tab bar's message (toast.go)
+	title string
 	// customTitle is the window title set through client.window_title.set.
 	customTitle string
 
@@ -217,6 +219,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.tmux = tmuxParts{h: hostOf(m), mode: &m.mode}
 	m.nav = navigator{h: hostOf(m), mode: &m.mode}
 	m.keyCmds = keyCommands{h: hostOf(m)}
+	m.clip = clipboard{h: hostOf(m)}
 	m.setConfig(config.Default(), true)
 	return m
 }
@@ -493,7 +496,7 @@ func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 		m.input.retry(msg)
 		return nil, true
 	case pasteBufferMsg:
-		return m.pasteBuffer(), true // buffer.go
+		return m.clip.paste(), true // buffer.go
 	case linkMsg:
 		if msg.err != nil {
 			return m.toast.show("open link: " + msg.err.Error()), true

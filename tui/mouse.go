@@ -118,7 +118,7 @@ func (m *model) selectionMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
 	case tea.MouseActionRelease:
 		m.msel.motion(ev.X-r.X, ev.Y-r.Y)
 		if _, text := m.msel.release(); text != "" && m.copyOnSelect {
-			return m.copyToClipboard(text), true
+			return m.clip.copy(text), true
 		}
 		return nil, true
 	}
