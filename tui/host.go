@@ -17,19 +17,23 @@ import (
 // declares, so a test drives the component with a fake instead of a model
 // and a server. It is glue, with no state of its own.
 type clientHost struct {
+	*session
 	sessionView
 	clientActions
 }
 
-// sessionView is what components read of the client: the session, the
-// config, the window and the other components' state.
+// sessionView is what components read of the client besides the session
+// (its snapshot and the questions asked of it are session's, embedded in
+// clientHost): the config, the window and the other components' state.
 type sessionView struct{ m *model }
 
 // clientActions is what components ask the client to do: calls to the
 // server, toasts, the size claimed again.
 type clientActions struct{ m *model }
 
-func hostOf(m *model) clientHost { return clientHost{sessionView{m}, clientActions{m}} }
+func hostOf(m *model) clientHost {
+	return clientHost{&m.session, sessionView{m}, clientActions{m}}
+}
 
 // rpc calls on the request connection as it is now (a reconnect, or a
 // test, replaces it); nil while there is none.
@@ -84,8 +88,7 @@ func (h clientActions) settingSaved(section, key, value string) {
 	}
 }
 
-func (h sessionView) snapshot() *protocol.SessionSnapshot { return &h.m.snap }
-func (h sessionView) gitShown() bool                      { return gitShown(h.m.ui) }
+func (h sessionView) gitShown() bool { return gitShown(h.m.ui) }
 
 func (h sessionView) fleetEvented() bool { return h.m.link != nil && h.m.link.fleetEvents.Load() }
 
@@ -174,7 +177,6 @@ func (h clientActions) sendThen(method string, params any, done func(error)) {
 	h.m.link.req.sendThen(method, params, done)
 }
 
-func (h sessionView) agentView() *protocol.AgentViewList               { return &h.m.view }
 func (h sessionView) uiConfig() *config.UI                             { return &h.m.ui }
 func (h sessionView) th() *theme                                       { return h.m.theme }
 func (h sessionView) width() int                                       { return h.m.width }
@@ -182,18 +184,10 @@ func (h sessionView) height() int                                      { return 
 func (h sessionView) expanded() bool                                   { return h.m.sidebar }
 func (h sessionView) gitMarks() map[string]protocol.WorkspaceGitStatus { return h.m.git.st }
 func (h sessionView) fleet() *fleetView                                { return &h.m.fleet }
-func (h sessionView) tabLabel(id string) string                        { return h.m.tabLabel(id) }
-func (h sessionView) workspaceLabel(id string) string                  { return h.m.workspaceLabel(id) }
-func (h sessionView) paneInfo(id string) (protocol.PaneInfo, bool)     { return h.m.paneInfo(id) }
 
 func (h clientActions) keepWidth(w int) {
 	h.m.sessionWidth = w
 	h.m.side.keepWidth(w)
-}
-
-func (h sessionView) focusedTabs() []protocol.TabInfo { return h.m.focusedTabs() }
-func (h sessionView) focusedLayout() (protocol.PaneLayoutSnapshot, bool) {
-	return h.m.focusedLayout()
 }
 
 func (h sessionView) remoteTitle() (string, bool) {
@@ -231,11 +225,6 @@ func (h clientActions) sendInput(paneID string, b []byte)       { h.m.input.add(
 func (h clientActions) selectPress(paneID string, x, y int)     { h.m.msel.press(paneID, x, y) }
 func (h clientActions) openPaneMenu(ev tea.MouseMsg, id string) { h.m.menus.openPane(ev, id) }
 
-func (h sessionView) focusedPaneID() string { return h.m.focusedPaneID() }
-func (h sessionView) panesOf(tabID, workspaceID string) []string {
-	return h.m.panesOf(tabID, workspaceID)
-}
-func (h sessionView) repoKey(id string) string          { return h.m.repoKey(id) }
 func (h sessionView) worktreeGroups() map[string]string { return h.m.side.worktreeGroups() }
 func (h sessionView) groupFolded(key string) bool       { return h.m.side.collapsed[key] }
 func (h clientActions) toggleGroup(key string)          { h.m.side.toggleGroup(key) }
@@ -252,7 +241,6 @@ func (h clientActions) askClose(req closeReq, panes []string) tea.Cmd {
 }
 func (h clientActions) askCloseTab(id string) tea.Cmd     { return h.m.confirm.askTab(id) }
 func (h clientActions) taskMenuItem(item string) tea.Cmd  { return h.m.tasks.menuItem(item) }
-func (h sessionView) lastTabOf(id string) (string, bool)  { return h.m.lastTabOf(id) }
 func (h clientActions) setToastText(text string)          { h.m.toast.text = text }
 func (h sessionView) socketPath() string                  { return h.m.socket }
 func (h sessionView) remoteWorkspaces() []string          { return h.m.fleet.workspaceIDs() }

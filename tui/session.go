@@ -178,3 +178,8 @@ func (s *session) repoKey(id string) string {
 	}
 	return ""
 }
+
+// snapshot and agentView are the session as last seen, for the components
+// that walk it.
+func (s *session) snapshot() *protocol.SessionSnapshot { return &s.snap }
+func (s *session) agentView() *protocol.AgentViewList  { return &s.view }
