@@ -216,7 +216,7 @@ func (m *model) applyConfigFile() {
 	if m.outer != nil && cfg.UI.MouseCapture != m.ui.MouseCapture {
 		m.toHost = append(m.toHost, m.outer.setMouse(cfg.UI.MouseCapture)...)
 	}
-	m.setConfig(cfg, m.truecolor)
+	m.clientConfig.set(cfg, m.truecolor)
 	m.confirmClose, m.copyOnSelect = cfg.UI.ConfirmClose, cfg.UI.CopyOnSelect
 	m.sw.prev = nil // every colour may have changed: draw it all
 	m.claimSize(false)

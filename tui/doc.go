@@ -50,7 +50,9 @@
 // other closes ask only when a program would end ([ui] confirm_close;
 // lasttab.go, nav.go).
 //
-// The root model is small: it holds the session (session.go: the
+// The root model is small: it holds the client's config (uiconfig.go:
+// config.toml as drawn, the session's sidebar width over it), the
+// session (session.go: the
 // snapshot and the agent view, and the questions asked of them: what is
 // focused, labels, the panes drawn), the screens, the link (which also
 // reconnects and asks for the snapshot and the ui state) and the key

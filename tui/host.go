@@ -114,6 +114,7 @@ func (h sessionView) paneArea() protocol.Rect { return h.m.geometry().area }
 func (h clientActions) fail(err error)        { h.m.fail(err) }
 
 func (h sessionView) toastConfig() config.Toast { return h.m.ui.Toast }
+func (h sessionView) soundConfig() config.Sound { return h.m.ui.Sound }
 func (h sessionView) getenv(key string) string  { return h.m.getenv(key) }
 func (h sessionView) context() context.Context  { return h.m.ctx }
 func (h clientActions) toOuter(b []byte)        { h.m.toHost = append(h.m.toHost, b...) }

@@ -91,21 +91,15 @@ const activeAfter = time.Second
 // model is the Bubble Tea model. It holds the latest snapshot and the
 // screens of the panes it shows; everything else lives in the server.
 type model struct {
-	link     *link
-	keys     *keymap
-	toastsOn bool
-	// cfg is config.toml as last read, ui its [ui] and theme the colours
-	// drawn (setConfig).
-	cfg   config.Config
-	ui    config.UI
-	theme *theme
+	link *link
+	keys *keymap
+	// clientConfig is config.toml as the client draws and acts with it
+	// (uiconfig.go).
+	clientConfig
 	// notes delivers notifications (notify.go) and plays sounds (sound.go).
 	notes notifier
 	diags diagLines // config problems shown after attaching (diagnostics.go)
 	git   gitMarks  // sidebar git marks (git.go)
-	// sessionWidth is the sidebar width the session keeps (0:
-	// config.toml's; session.json's, uistate.go).
-	sessionWidth int
 	// side is the sidebar (sidebar.go), tabs the tab bar (view.go).
 	side sidebar
 	tabs tabBar
@@ -115,10 +109,6 @@ type model struct {
 	getenv func(string) string
 	// socket is the server's, for [[keys.command]]s.
 	socket string
-	// configPath is config.toml (prefix R reads it again); truecolor
-	// says whether the outer terminal shows 24-bit colour.
-	configPath string
-	truecolor  bool
 	// ctx ends the commands the client started when it exits.
 	ctx context.Context
 
@@ -152,11 +142,7 @@ type model struct {
 	copyRPC  rpcFunc
 	confirm  closeConfirm   // the question before a close (nav.go)
 	settings settingsScreen // the settings screen (settings.go)
-	// confirmClose asks before closing a program ([ui] confirm_close).
-	confirmClose bool
-	// copyOnSelect copies a mouse selection when it ends ([ui] copy_on_select).
-	copyOnSelect bool
-	msel         mouseSelect // a mouse selection in a pane (mousesel.go)
+	msel     mouseSelect    // a mouse selection in a pane (mousesel.go)
 	// focusHistory is the focused pane and the one before (last_pane).
 	focusHistory paneHistory
 	// tmux is the session chooser, the command prompt and the layout cycle
@@ -195,7 +181,8 @@ type model struct {
 }
 
 func newModel(l *link, km *keymap, toastsOn bool) *model {
-	m := &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}}
+	m := &model{link: l, keys: km, sidebar: true, screens: map[string]*paneScreen{}}
+	m.clientConfig = clientConfig{toastsOn: toastsOn, confirmClose: true, copyOnSelect: true}
 	m.getenv = func(string) string { return "" }
 	m.ctx = context.Background()
 	// The components, each given the client through its host (host.go).
@@ -220,20 +207,8 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.nav = navigator{h: hostOf(m), mode: &m.mode}
 	m.keyCmds = keyCommands{h: hostOf(m)}
 	m.clip = clipboard{h: hostOf(m)}
-	m.setConfig(config.Default(), true)
+	m.clientConfig.set(config.Default(), true)
 	return m
-}
-
-// setConfig takes the settings of config.toml the client draws with.
-func (m *model) setConfig(cfg config.Config, truecolor bool) {
-	m.truecolor = truecolor
-	m.cfg, m.ui = cfg, cfg.UI
-	if m.sessionWidth > 0 {
-		m.ui.SidebarWidth = m.sessionWidth
-	}
-	m.notes.sound = cfg.UI.Sound
-	m.toastsOn = cfg.UI.Toast.Delivery != config.ToastOff && cfg.UI.Toast.Delivery != ""
-	m.theme = newTheme(cfg, truecolor)
 }
 
 // Init asks for the first snapshot.
@@ -364,7 +339,13 @@ func (m *model) updateSession(msg tea.Msg) (tea.Cmd, bool) {
 	case snapshotMsg:
 		return m.snapshotArrived(msg), true
 	case uiStateMsg:
-		m.applyUIState(msg)
+		// A server without the method leaves this client's own (nothing
+		// folded, config.toml's width).
+		if msg.err == nil {
+			m.side.takeUIState(msg.st)
+			m.clientConfig.keepSessionWidth(msg.st.SidebarWidth)
+			m.claimSize(false)
+		}
 	case popupMsg:
 		m.setPopup(msg.st)
 	case graphicsMsg:

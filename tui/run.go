@@ -125,7 +125,7 @@ func Run(opts Options) error {
 	if opts.ConfigPath != "" {
 		m.notes.configDir = filepath.Dir(opts.ConfigPath)
 	}
-	m.setConfig(cfg, truecolorTerminal(os.Getenv("COLORTERM")))
+	m.clientConfig.set(cfg, truecolorTerminal(os.Getenv("COLORTERM")))
 	m.sidebar = !cfg.UI.SidebarStartCollapsed
 	m.socket, m.configPath = opts.Socket, opts.ConfigPath
 	// The chooser and the prompt run herdr; a client through ssh, or one
