@@ -51,23 +51,22 @@
 // lasttab.go, nav.go).
 //
 // The root model is small: it holds the client's config (uiconfig.go:
-// config.toml as drawn, the session's sidebar width over it), the
-// session (session.go: the
-// snapshot and the agent view, and the questions asked of them: what is
-// focused, labels, the panes drawn), the screens, the link (which also
-// reconnects and asks for the snapshot and the ui state) and the key
-// mode, and routes to components, each a type with its own state, keys or
-// mouse, and drawing: the sidebar (sidebar.go, sections.go, agents.go,
-// spaceorder.go), the tab bar and the pane view (view.go, panemouse.go),
-// copy mode (copyMode), the mouse selection (mouseSelect), the clipboard
-// (clipboard: copies out, yanks kept, buffers pasted), the label prompt
-// (prompt.go), the right-click menus (menus), navigation (navigator), the
-// workspace picker and the close question (nav.go), the tmux parts
-// (tmuxParts: the session chooser, the command prompt, the layout cycle),
-// the key commands (keyCommands), the popup (popupView), the task panel
-// (taskPanel), settings (settingsScreen), notifications and sounds
-// (notifier), the git marks (gitMarks), the fleet (fleetView), the remote
-// view (remoteView), pane graphics (graphicsState), the input queue
+// config.toml as drawn, the session's sidebar width over it), the session
+// (session.go: the snapshot and the agent view, and the questions asked of
+// them: what is focused, labels, the panes drawn), the screens, the link
+// (which also reconnects and asks for the snapshot and the ui state) and
+// the key mode, and routes to components, each a type with its own state,
+// keys or mouse, and drawing: the sidebar (sidebar.go, sections.go,
+// agents.go, spaceorder.go), the tab bar and the pane view (view.go,
+// panemouse.go), copy mode (copyMode), the mouse selection (mouseSelect),
+// the clipboard (clipboard: copies out, yanks kept, buffers pasted), the
+// label prompt (prompt.go), the right-click menus (menus), navigation
+// (navigator), the workspace picker and the close question (nav.go), the
+// tmux parts (tmuxParts: the session chooser, the command prompt, the
+// layout cycle), the key commands (keyCommands), the popup (popupView),
+// the task panel (taskPanel), settings (settingsScreen), notifications and
+// sounds (notifier), the git marks (gitMarks), the fleet (fleetView), the
+// remote view (remoteView), pane graphics (graphicsState), the input queue
 // (inputq.go) and the tab bar's toast (toast.go). A component reaches the
 // root only through the small interface it declares (a caller for the
 // server, the session, a toast), which host.go implements (the session
