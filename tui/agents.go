@@ -231,24 +231,3 @@ func drawSegs(c *canvas, x, y, w int, segs []seg, base cellStyle) {
 		}
 	}
 }
-
-// stepAgent focuses the pane of the agent after (or before) the focused
-// pane's in the panel's order, wrapping; from a pane without an agent,
-// the first (or last).
-func (m *model) stepAgent(next bool) {
-	agents := m.side.panelAgents()
-	if len(agents) == 0 {
-		return
-	}
-	cur := slices.IndexFunc(agents, func(a protocol.AgentInfo) bool { return a.PaneID == m.focusedPaneID() })
-	i := 0
-	switch {
-	case cur < 0 && !next:
-		i = len(agents) - 1
-	case cur >= 0 && next:
-		i = (cur + 1) % len(agents)
-	case cur >= 0:
-		i = (cur + len(agents) - 1) % len(agents)
-	}
-	m.call("pane.focus", protocol.PaneTarget{PaneID: agents[i].PaneID})
-}

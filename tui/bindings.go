@@ -13,7 +13,7 @@ import (
 type bindingFunc func(m *model, b binding, k tea.KeyMsg, pane string) tea.Cmd
 
 // bindingFuncs is what each action does; each is one API call or a mode.
-// Filled in init: some of them reach do again (menus, the command prompt).
+// Filled in init: some of them reach runBinding again (menus, the command prompt).
 var bindingFuncs map[action]bindingFunc
 
 func init() {
@@ -32,18 +32,18 @@ func init() {
 		actGoto:            setMode(modeNavigate),
 		actResizeMode:      setMode(modeResize),
 		actSettings:        func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.settings.open(); return nil },
-		actSplitVertical:   (*model).doSplit,
-		actSplitHorizontal: (*model).doSplit,
-		actFocusLeft:       (*model).doFocusDirection,
-		actFocusDown:       (*model).doFocusDirection,
-		actFocusUp:         (*model).doFocusDirection,
-		actFocusRight:      (*model).doFocusDirection,
-		actSwapLeft:        (*model).doSwap,
-		actSwapDown:        (*model).doSwap,
-		actSwapUp:          (*model).doSwap,
-		actSwapRight:       (*model).doSwap,
-		actCycleNext:       (*model).doCycle,
-		actCyclePrev:       (*model).doCycle,
+		actSplitVertical:   doSplit,
+		actSplitHorizontal: doSplit,
+		actFocusLeft:       doFocusDirection,
+		actFocusDown:       doFocusDirection,
+		actFocusUp:         doFocusDirection,
+		actFocusRight:      doFocusDirection,
+		actSwapLeft:        doSwap,
+		actSwapDown:        doSwap,
+		actSwapUp:          doSwap,
+		actSwapRight:       doSwap,
+		actCycleNext:       doCycle,
+		actCyclePrev:       doCycle,
 		actZoom: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
 			m.call("pane.zoom", protocol.PaneZoomParams{Mode: "toggle"})
 			return nil
@@ -54,21 +54,21 @@ func init() {
 			}
 			return m.confirm.ask(closeReq{what: "pane", method: "pane.close", params: protocol.PaneTarget{PaneID: pane}}, []string{pane})
 		},
-		actNewTab:    (*model).doNewTab,
-		actNextTab:   (*model).doStepTab,
-		actPrevTab:   (*model).doStepTab,
-		actSwitchTab: (*model).doStepTab,
+		actNewTab:    doNewTab,
+		actNextTab:   doStepTab,
+		actPrevTab:   doStepTab,
+		actSwitchTab: doStepTab,
 		actCloseTab: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
 			if m.snap.FocusedTabID == nil {
 				return nil
 			}
-			return m.askCloseTab(*m.snap.FocusedTabID)
+			return m.confirm.askTab(*m.snap.FocusedTabID)
 		},
 		actPaneInfo: func(m *model, _ binding, _ tea.KeyMsg, pane string) tea.Cmd {
 			if pane == "" {
 				return nil
 			}
-			return m.showToast(m.paneInfoText(pane))
+			return m.toast.show(m.paneInfoText(pane))
 		},
 		actNewWorktree: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
 			// A new branch and checkout of the focused workspace's
@@ -79,7 +79,7 @@ func init() {
 			}
 			return nil
 		},
-		actNewWorkspace: (*model).doNewWorkspace,
+		actNewWorkspace: doNewWorkspace,
 		actCloseWorkspace: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
 			if m.snap.FocusedWorkspaceID == nil {
 				return nil
@@ -88,25 +88,25 @@ func init() {
 			return m.confirm.ask(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
 		},
 		actPicker:          func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.picker.open(); return nil },
-		actAttention:       func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.openAttention() },
-		actPrevWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepWorkspace(-1); return nil },
-		actNextWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepWorkspace(1); return nil },
+		actAttention:       func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.nav.openAttention() },
+		actPrevWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepWorkspace(-1); return nil },
+		actNextWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepWorkspace(1); return nil },
 		actCopyMode:        func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.copy.enterCopy(m.focusedPaneID()) },
-		actEditScrollback:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.editScrollback() },
-		actRenameWorkspace: (*model).doRename,
-		actRenameTab:       (*model).doRename,
-		actRenamePane:      (*model).doRename,
+		actEditScrollback:  doEditScrollback,
+		actRenameWorkspace: doRename,
+		actRenameTab:       doRename,
+		actRenamePane:      doRename,
 		actToggleSidebar: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
 			m.sidebar = !m.sidebar
 			m.claimSize(true)
 			return nil
 		},
 		actReloadConfig: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.reloadConfig() },
-		actNextAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepAgent(true); return nil },
-		actPrevAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.stepAgent(false); return nil },
+		actNextAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepAgent(true); return nil },
+		actPrevAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepAgent(false); return nil },
 		actTaskPanel:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.tasks.cycleDock() },
 		actTaskBoard:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.tasks.openBoard() },
-		actPasteBuffer:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.pasteBuffer() }, // buffer.go
+		actPasteBuffer:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.clip.paste() }, // buffer.go
 	}
 }
 
@@ -118,12 +118,19 @@ func setMode(md mode) bindingFunc {
 	}
 }
 
-// do runs a prefix binding.
-func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
-	if cmd, done := m.remoteBinding(b, k); done {
+// actionDir is the direction an action's name ends with ("left").
+func actionDir(a action) string {
+	s := string(a)
+	return s[strings.LastIndexByte(s, '_')+1:]
+}
+
+// runBinding runs a prefix binding: the functions of this file are the
+// bindings over the client, one table entry each (bindingFuncs).
+func runBinding(m *model, b binding, k tea.KeyMsg) tea.Cmd {
+	if cmd, done := remoteBinding(m, b, k); done {
 		return cmd // a machine's workspace is shown (remote.go)
 	}
-	if cmd, done := m.tmuxAction(b); done {
+	if cmd, done := tmuxAction(m, b); done {
 		return cmd // tmuxkeys.go
 	}
 	m.claimSize(false)
@@ -133,13 +140,7 @@ func (m *model) do(b binding, k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-// actionDir is the direction an action's name ends with ("left").
-func actionDir(a action) string {
-	s := string(a)
-	return s[strings.LastIndexByte(s, '_')+1:]
-}
-
-func (m *model) doSplit(b binding, _ tea.KeyMsg, pane string) tea.Cmd {
+func doSplit(m *model, b binding, _ tea.KeyMsg, pane string) tea.Cmd {
 	d := "right"
 	if b.act == actSplitHorizontal {
 		d = "down"
@@ -152,19 +153,19 @@ func (m *model) doSplit(b binding, _ tea.KeyMsg, pane string) tea.Cmd {
 	return nil
 }
 
-func (m *model) doFocusDirection(b binding, _ tea.KeyMsg, _ string) tea.Cmd {
+func doFocusDirection(m *model, b binding, _ tea.KeyMsg, _ string) tea.Cmd {
 	m.call("pane.focus_direction", protocol.PaneDirectionParams{Direction: actionDir(b.act)})
 	return nil
 }
 
-func (m *model) doSwap(b binding, _ tea.KeyMsg, _ string) tea.Cmd {
+func doSwap(m *model, b binding, _ tea.KeyMsg, _ string) tea.Cmd {
 	d := actionDir(b.act)
 	m.call("pane.swap", protocol.PaneSwapParams{Direction: &d})
 	return nil
 }
 
 // doCycle focuses the next or the previous pane of the tab, in order.
-func (m *model) doCycle(b binding, _ tea.KeyMsg, _ string) tea.Cmd {
+func doCycle(m *model, b binding, _ tea.KeyMsg, _ string) tea.Cmd {
 	l, ok := m.focusedLayout()
 	if !ok || len(l.Panes) < 2 {
 		return nil
@@ -183,18 +184,18 @@ func (m *model) doCycle(b binding, _ tea.KeyMsg, _ string) tea.Cmd {
 	return nil
 }
 
-func (m *model) doNewTab(_ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+func doNewTab(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
 	p := protocol.TabCreateParams{Focus: true, WorkspaceID: m.snap.FocusedWorkspaceID}
 	if !m.ui.PromptNewTabName {
 		m.call("tab.create", p)
 		return nil
 	}
 	// [ui] prompt_new_tab_name: name it once it exists.
-	return m.createThenName("tab.create", p)
+	return m.rename.createThenName("tab.create", p)
 }
 
 // doStepTab focuses the next, the previous or the numbered tab.
-func (m *model) doStepTab(b binding, _ tea.KeyMsg, _ string) tea.Cmd {
+func doStepTab(m *model, b binding, _ tea.KeyMsg, _ string) tea.Cmd {
 	tabs := m.focusedTabs()
 	if len(tabs) == 0 {
 		return nil
@@ -219,7 +220,7 @@ func (m *model) doStepTab(b binding, _ tea.KeyMsg, _ string) tea.Cmd {
 }
 
 // doNewWorkspace opens a workspace where the focused pane's program is.
-func (m *model) doNewWorkspace(_ binding, _ tea.KeyMsg, pane string) tea.Cmd {
+func doNewWorkspace(m *model, _ binding, _ tea.KeyMsg, pane string) tea.Cmd {
 	p := protocol.WorkspaceCreateParams{Focus: true}
 	if info, ok := m.paneInfo(pane); ok {
 		if info.ForegroundCwd != nil {
@@ -232,19 +233,19 @@ func (m *model) doNewWorkspace(_ binding, _ tea.KeyMsg, pane string) tea.Cmd {
 		m.call("workspace.create", p)
 		return nil
 	}
-	return m.createThenName("workspace.create", p)
+	return m.rename.createThenName("workspace.create", p)
 }
 
 // doRename starts editing the focused workspace's, tab's or pane's label.
-func (m *model) doRename(b binding, _ tea.KeyMsg, pane string) tea.Cmd {
+func doRename(m *model, b binding, _ tea.KeyMsg, pane string) tea.Cmd {
 	switch b.act {
 	case actRenameWorkspace:
 		if id := m.snap.FocusedWorkspaceID; id != nil {
-			m.startRename("workspace", "workspace.rename", *id, m.workspaceLabel(*id))
+			m.rename.start("workspace", "workspace.rename", *id, m.workspaceLabel(*id))
 		}
 	case actRenameTab:
 		if id := m.snap.FocusedTabID; id != nil {
-			m.startRename("tab", "tab.rename", *id, m.tabLabel(*id))
+			m.rename.start("tab", "tab.rename", *id, m.tabLabel(*id))
 		}
 	case actRenamePane:
 		if info, ok := m.paneInfo(pane); ok {
@@ -252,8 +253,46 @@ func (m *model) doRename(b binding, _ tea.KeyMsg, pane string) tea.Cmd {
 			if info.Label != nil {
 				label = *info.Label
 			}
-			m.startRename("pane", "pane.rename", pane, label)
+			m.rename.start("pane", "pane.rename", pane, label)
 		}
+	}
+	return nil
+}
+
+// remoteBinding takes the prefix bindings while a machine's workspace is
+// shown. Those that act on the focused pane, tab or workspace would act
+// on the local session's, which is not on the screen: they are refused
+// with a toast rather than changing what the person cannot see. The
+// prefix itself goes to the remote pane; the bindings that go to a local
+// agent's pane show the local session again. done: handled here.
+func remoteBinding(m *model, b binding, k tea.KeyMsg) (cmd tea.Cmd, done bool) {
+	if m.fleet.selected == "" {
+		return nil, false
+	}
+	switch b.act {
+	case actSendPrefix:
+		return m.remote.input(k), true
+	case actNextAgent, actPrevAgent, actAttention:
+		m.fleet.selected = ""
+		return nil, false
+	case actHelp, actSettings, actDetach, actNewWorkspace, actToggleSidebar, actPicker, actGoto,
+		actPrevWorkspace, actNextWorkspace, actReloadConfig, actChooseSession, actCommandPrompt:
+		return nil, false // not about the pane shown
+	}
+	label := "this machine"
+	if fm := m.fleet.remoteWorkspace(m.fleet.selected); fm != nil {
+		label = fm.Label
+	}
+	return m.toast.show(string(b.act) + " works on local workspaces; " + label + "'s panes take keys and the prefix only"), true
+}
+
+// doEditScrollback (prefix e) asks the server for pane.edit_scrollback on
+// the focused pane: it opens the pane's whole scrollback in $VISUAL or
+// $EDITOR in a zoomed pane of its own, which closes when the editor ends
+// (cli/edit_scrollback.go runs in it).
+func doEditScrollback(m *model, _ binding, _ tea.KeyMsg, pane string) tea.Cmd {
+	if pane != "" {
+		m.call("pane.edit_scrollback", protocol.PaneTarget{PaneID: pane})
 	}
 	return nil
 }

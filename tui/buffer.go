@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -18,14 +19,32 @@ import (
 // focused pane, as the paste_buffer action does.
 type pasteBufferMsg struct{}
 
-// pasteBuffer types the newest buffer into the focused pane; a failure
-// (no buffer yet, the pane gone) comes back as a toast.
-func (m *model) pasteBuffer() tea.Cmd {
-	pane := m.focusedPaneID()
+// clipboard is what leaves the client as a copy, as a component: a mouse
+// selection or a yank sent to the outer terminal's clipboard (OSC 52) and
+// said in a toast, a yank's buffer named, the newest buffer pasted. It
+// reaches the client through clipboardHost (a fake in tests).
+type clipboard struct{ h clipboardHost }
+
+// clipboardHost is what the clipboard needs of the client.
+type clipboardHost interface {
+	// toOuter sends bytes to the outer terminal with the next frame.
+	toOuter(b []byte)
+	toastConfig() config.Toast
+	// corner shows a corner toast ([ui.toast] position).
+	corner(n notice) tea.Cmd
+	toast(text string) tea.Cmd
+	focusedPaneID() string
+	send(method string, params any)
+}
+
+// paste types the newest buffer into the focused pane; a failure (no
+// buffer yet, the pane gone) comes back as a toast.
+func (cb clipboard) paste() tea.Cmd {
+	pane := cb.h.focusedPaneID()
 	if pane == "" {
-		return m.showToast("paste: no pane to paste into")
+		return cb.h.toast("paste: no pane to paste into")
 	}
-	m.call("buffer.paste", protocol.BufferPasteParams{PaneID: pane})
+	cb.h.send("buffer.paste", protocol.BufferPasteParams{PaneID: pane})
 	return nil
 }
 
@@ -43,16 +62,27 @@ func keepYank(call rpcFunc, text string) (protocol.BufferInfo, error) {
 // yanked sends a yank to the clipboard and says where it went: the
 // buffer it is kept in, or why it is on the clipboard only (that toast
 // shows even with [ui.toast.clipboard] off, since it reports a failure).
-func (m *model) yanked(text string, kept protocol.BufferInfo, err error) tea.Cmd {
+func (cb clipboard) yanked(text string, kept protocol.BufferInfo, err error) tea.Cmd {
 	if text == "" {
-		return m.showToast("copy mode: nothing selected, nothing copied")
+		return cb.h.toast("copy mode: nothing selected, nothing copied")
 	}
-	m.toHost = append(m.toHost, osc52(text)...)
+	cb.h.toOuter([]byte(osc52(text)))
 	if err != nil {
-		return m.showToast("copied " + strconv.Itoa(len(text)) + " bytes to the clipboard (OSC 52) only, not kept as a buffer: " + err.Error())
+		return cb.h.toast("copied " + strconv.Itoa(len(text)) + " bytes to the clipboard (OSC 52) only, not kept as a buffer: " + err.Error())
 	}
-	if !m.ui.Toast.ClipboardEnabled { // [ui.toast.clipboard]
+	tc := cb.h.toastConfig()
+	if !tc.ClipboardEnabled { // [ui.toast.clipboard]
 		return nil
 	}
-	return m.notes.showCorner(notice{title: "copied " + strconv.Itoa(len(text)) + " bytes to " + kept.Name, position: m.ui.Toast.ClipboardPosition})
+	return cb.h.corner(notice{title: "copied " + strconv.Itoa(len(text)) + " bytes to " + kept.Name, position: tc.ClipboardPosition})
+}
+
+// copy sends text to the outer terminal's clipboard (OSC 52).
+func (cb clipboard) copy(text string) tea.Cmd {
+	cb.h.toOuter([]byte(osc52(text)))
+	tc := cb.h.toastConfig()
+	if !tc.ClipboardEnabled { // [ui.toast.clipboard]
+		return nil
+	}
+	return cb.h.corner(notice{title: "copied " + strconv.Itoa(len([]rune(text))) + " characters", position: tc.ClipboardPosition})
 }

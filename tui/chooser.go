@@ -38,11 +38,11 @@ type chooser struct {
 // chooserListed carries the session list to the chooser.
 type chooserListed struct{ herdrDone }
 
-func (msg chooserListed) apply(m *model) tea.Cmd {
-	if m.chooser == nil {
+func (msg chooserListed) apply(t *tmuxParts) tea.Cmd {
+	if t.chooser == nil {
 		return nil // closed meanwhile
 	}
-	m.chooser.listed(msg.herdrDone)
+	t.chooser.listed(msg.herdrDone)
 	return nil
 }
 
@@ -143,53 +143,53 @@ func firstLine(s, def string) string {
 }
 
 // openChooser opens the session chooser and asks for the list.
-func (m *model) openChooser() tea.Cmd {
-	if m.herdr == nil {
-		return m.showToast("no session chooser here: this client cannot run herdr; use herdr session list and herdr session attach NAME")
+func (t *tmuxParts) openChooser() tea.Cmd {
+	if t.herdr == nil {
+		return t.h.toast("no session chooser here: this client cannot run herdr; use herdr session list and herdr session attach NAME")
 	}
-	m.chooser = &chooser{loading: true, socket: m.socket}
-	m.mode = modeChooser
-	return runHerdr(m.herdr, []string{"session", "list", "--json"}, func(d herdrDone) tea.Msg { return chooserListed{d} })
+	t.chooser = &chooser{loading: true, socket: t.h.socketPath()}
+	*t.mode = modeChooser
+	return runHerdr(t.herdr, []string{"session", "list", "--json"}, func(d herdrDone) tea.Msg { return chooserListed{d} })
 }
 
 // chooserKey routes a key to the chooser and acts on its outcome.
-func (m *model) chooserKey(k tea.KeyMsg) tea.Cmd {
-	out, name := m.chooser.Update(k)
+func (t *tmuxParts) chooserKey(k tea.KeyMsg) tea.Cmd {
+	out, name := t.chooser.Update(k)
 	switch out {
 	case chooserClose:
-		m.chooser, m.mode = nil, modeTerminal
+		t.chooser, *t.mode = nil, modeTerminal
 	case chooserSwitch:
-		m.chooser, m.mode = nil, modeTerminal
-		if !m.canSwitch {
-			return m.showToast("this client cannot switch sessions (its server is reached through ssh, or ends with it): detach, then herdr session attach " + protocol.Printable(name))
+		t.chooser, *t.mode = nil, modeTerminal
+		if !t.canSwitch {
+			return t.h.toast("this client cannot switch sessions (its server is reached through ssh, or ends with it): detach, then herdr session attach " + protocol.Printable(name))
 		}
-		m.switchTo = name
+		t.switchTo = name
 		return tea.Quit
 	}
 	return nil
 }
 
 // drawChooser draws the chooser in the middle of the screen.
-func (m *model) drawChooser(c *canvas) {
-	if m.chooser == nil {
+func (t *tmuxParts) drawChooser(c *canvas) {
+	if t.chooser == nil {
 		return
 	}
-	lines := m.chooser.View()
+	lines := t.chooser.View()
 	w := 32
 	for _, l := range lines {
 		w = max(w, textWidth(l)+4)
 	}
-	w = min(w, m.width)
-	h := min(len(lines)+2, m.height)
-	x, y := max((m.width-w)/2, 0), max((m.height-h)/2, 0)
+	w = min(w, t.h.width())
+	h := min(len(lines)+2, t.h.height())
+	x, y := max((t.h.width()-w)/2, 0), max((t.h.height()-h)/2, 0)
 	sel := -1
-	if len(m.chooser.sessions) > 0 && !m.chooser.loading && m.chooser.err == "" {
-		sel = m.chooser.sel
+	if len(t.chooser.sessions) > 0 && !t.chooser.loading && t.chooser.err == "" {
+		sel = t.chooser.sel
 	}
 	if rows := h - 2; rows > 0 && sel >= rows { // keep the selection in sight
 		lines, sel = lines[sel-rows+1:], rows-1
 	}
-	m.theme.listBox(c, x, y, w, h, " sessions ", lines, sel, h-2)
+	t.h.th().listBox(c, x, y, w, h, " sessions ", lines, sel, h-2)
 }
 
 // switchErr is Run's answer when the client ended to switch sessions.

@@ -68,7 +68,7 @@ const sessionsJSON = `{"sessions":[` +
 func chooserModel(t *testing.T) (*model, *fakeHerdr) {
 	m, _ := testModel(t, &fakeServer{})
 	f := &fakeHerdr{answer: func([]string) (string, string, error) { return sessionsJSON, "", nil }}
-	m.herdr, m.canSwitch, m.socket = f, true, "/cfg/herdr.sock"
+	m.tmux.herdr, m.tmux.canSwitch, m.socket = f, true, "/cfg/herdr.sock"
 	return m, f
 }
 
@@ -96,24 +96,24 @@ func TestChooser_ListsAndSwitches(t *testing.T) {
 			t.Errorf("chooser lacks %q:\n%s", want, view)
 		}
 	}
-	if strings.Contains(view, "\x1b[31m") || strings.Contains(strings.Join(m.chooser.View(), ""), "\x1b") {
-		t.Errorf("a session name's escape reached the screen: %q", m.chooser.View())
+	if strings.Contains(view, "\x1b[31m") || strings.Contains(strings.Join(m.tmux.chooser.View(), ""), "\x1b") {
+		t.Errorf("a session name's escape reached the screen: %q", m.tmux.chooser.View())
 	}
-	if m.chooser.sel != 0 {
-		t.Errorf("selection %d, want this client's session (0)", m.chooser.sel)
+	if m.tmux.chooser.sel != 0 {
+		t.Errorf("selection %d, want this client's session (0)", m.tmux.chooser.sel)
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyDown})
 	m.Update(tea.KeyMsg{Type: tea.KeyDown})
 	m.Update(tea.KeyMsg{Type: tea.KeyDown}) // stops at the last
 	_, cmd = m.Update(tea.KeyMsg{Type: tea.KeyEnter})
-	if m.switchTo != "work" || cmd == nil {
-		t.Fatalf("enter on work: switchTo %q, cmd %v", m.switchTo, cmd)
+	if m.tmux.switchTo != "work" || cmd == nil {
+		t.Fatalf("enter on work: switchTo %q, cmd %v", m.tmux.switchTo, cmd)
 	}
 	if _, ok := cmd().(tea.QuitMsg); !ok {
 		t.Errorf("enter on work did not end the client")
 	}
 	var sw interface{ SessionSwitch() string }
-	if err := switchErr(m.switchTo); !errors.As(err, &sw) || sw.SessionSwitch() != "work" {
+	if err := switchErr(m.tmux.switchTo); !errors.As(err, &sw) || sw.SessionSwitch() != "work" {
 		t.Errorf("Run's answer %v, want a switch to work", err)
 	}
 }
@@ -122,21 +122,21 @@ func TestChooser_ListsAndSwitches(t *testing.T) {
 // session only closes; a client that cannot switch says how instead.
 func TestChooser_EscAndCurrent(t *testing.T) {
 	m, _ := chooserModel(t)
-	runPart(m, m.openChooser())
+	runPart(m, m.tmux.openChooser())
 	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
-	if m.mode != modeTerminal || m.chooser != nil || m.switchTo != "" {
-		t.Errorf("esc: mode %v chooser %v switchTo %q", m.mode, m.chooser, m.switchTo)
+	if m.mode != modeTerminal || m.tmux.chooser != nil || m.tmux.switchTo != "" {
+		t.Errorf("esc: mode %v chooser %v switchTo %q", m.mode, m.tmux.chooser, m.tmux.switchTo)
 	}
-	runPart(m, m.openChooser())
-	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil || m.switchTo != "" || m.mode != modeTerminal {
-		t.Errorf("enter on the attached session: switchTo %q mode %v", m.switchTo, m.mode)
+	runPart(m, m.tmux.openChooser())
+	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil || m.tmux.switchTo != "" || m.mode != modeTerminal {
+		t.Errorf("enter on the attached session: switchTo %q mode %v", m.tmux.switchTo, m.mode)
 	}
-	m.canSwitch = false
-	runPart(m, m.openChooser())
+	m.tmux.canSwitch = false
+	runPart(m, m.tmux.openChooser())
 	m.Update(keyRunes("j"))
 	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
-	if m.switchTo != "" || !strings.Contains(m.toast.text, "herdr session attach") {
-		t.Errorf("a client through ssh: switchTo %q, toast %q", m.switchTo, m.toast.text)
+	if m.tmux.switchTo != "" || !strings.Contains(m.toast.text, "herdr session attach") {
+		t.Errorf("a client through ssh: switchTo %q, toast %q", m.tmux.switchTo, m.toast.text)
 	}
 }
 
@@ -146,13 +146,13 @@ func TestChooser_ListFails(t *testing.T) {
 	f.answer = func([]string) (string, string, error) {
 		return "", "herdr: permission denied reading sessions\n", errors.New("exit status 1")
 	}
-	runPart(m, m.openChooser())
+	runPart(m, m.tmux.openChooser())
 	if !strings.Contains(render(m), "permission denied reading sessions") {
 		t.Errorf("the list's error is not shown:\n%s", render(m))
 	}
-	m.herdr = nil
+	m.tmux.herdr = nil
 	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
-	m.openChooser()
+	m.tmux.openChooser()
 	if m.mode != modeTerminal || !strings.Contains(m.toast.text, "herdr session attach") {
 		t.Errorf("no runner: mode %v toast %q", m.mode, m.toast.text)
 	}
@@ -172,7 +172,7 @@ func TestChooser_SelectionStaysInSight(t *testing.T) {
 	}
 	b.WriteString(`]}`)
 	f.answer = func([]string) (string, string, error) { return b.String(), "", nil }
-	runPart(m, m.openChooser())
+	runPart(m, m.tmux.openChooser())
 	for range 29 {
 		m.Update(tea.KeyMsg{Type: tea.KeyDown})
 	}

@@ -24,7 +24,7 @@ func TestHostileStringsNeverReachTheTerminal(t *testing.T) {
 	m.width, m.height = 84, 21
 	m.watched = []string{"w1:p1", "w1:p2"} // already streaming: no call goes out
 	m.applySnapshot(snap, protocol.AgentViewList{})
-	m.showToast("workspace " + evil + " not found")
+	m.toast.show("workspace " + evil + " not found")
 	m.Update(titleMsg{title: evil})
 	view := render(m)
 	for _, bad := range []string{"\x1b]", "\x1bP", "\x07", "\u009b", "\t", "\x1b\\"} {
@@ -32,8 +32,8 @@ func TestHostileStringsNeverReachTheTerminal(t *testing.T) {
 			t.Errorf("the frame carries %q", bad)
 		}
 	}
-	if strings.Contains(m.customTitle, "\x1b") || strings.Contains(m.windowTitle(), "\x1b") {
-		t.Errorf("window title carries ESC: %q", m.windowTitle())
+	if strings.Contains(m.customTitle, "\x1b") || strings.Contains(m.session.windowTitle(m.customTitle, m.ui.WindowTitle), "\x1b") {
+		t.Errorf("window title carries ESC: %q", m.session.windowTitle(m.customTitle, m.ui.WindowTitle))
 	}
 	if *m.snap.Panes[1].Label != protocol.Printable(evil) || m.snap.Panes[0].Tokens["n"] != protocol.Printable(evil) {
 		t.Error("snapshot strings were not cleaned")

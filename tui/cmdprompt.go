@@ -324,87 +324,87 @@ type promptRan struct {
 	herdrDone
 }
 
-func (msg promptRan) apply(m *model) tea.Cmd {
-	if m.mode != modeTerminal && m.mode != modePrompt {
-		return m.showToast(firstLine(msg.stdout+msg.stderr, "herdr "+strings.Join(msg.args, " ")+": done"))
+func (msg promptRan) apply(t *tmuxParts) tea.Cmd {
+	if *t.mode != modeTerminal && *t.mode != modePrompt {
+		return t.h.toast(firstLine(msg.stdout+msg.stderr, "herdr "+strings.Join(msg.args, " ")+": done"))
 	}
-	if toast := m.prompt.Finished(msg.args, msg.herdrDone); toast != "" {
-		return m.showToast(toast)
+	if toast := t.prompt.Finished(msg.args, msg.herdrDone); toast != "" {
+		return t.h.toast(toast)
 	}
-	m.toast.text = "" // the output is in the box
-	m.mode = modePrompt
+	t.h.setToastText("") // the output is in the box
+	*t.mode = modePrompt
 	return nil
 }
 
 // promptCompleted carries cobra's completions to the prompt.
 type promptCompleted struct{ herdrDone }
 
-func (msg promptCompleted) apply(m *model) tea.Cmd {
-	if m.mode != modePrompt || m.prompt == nil || !m.prompt.open || m.prompt.output != nil {
+func (msg promptCompleted) apply(t *tmuxParts) tea.Cmd {
+	if *t.mode != modePrompt || t.prompt == nil || !t.prompt.open || t.prompt.output != nil {
 		return nil
 	}
 	if msg.err != nil {
-		m.prompt.hints = []string{"(completion failed: " + firstLine(msg.stderr, msg.err.Error()) + ")"}
+		t.prompt.hints = []string{"(completion failed: " + firstLine(msg.stderr, msg.err.Error()) + ")"}
 		return nil
 	}
-	m.prompt.Completed(parseCompletions(msg.stdout))
+	t.prompt.Completed(parseCompletions(msg.stdout))
 	return nil
 }
 
 // openPrompt opens the command prompt.
-func (m *model) openPrompt() tea.Cmd {
-	if m.herdr == nil {
-		return m.showToast("no command prompt here: this client cannot run herdr; run herdr verbs in a pane")
+func (t *tmuxParts) openPrompt() tea.Cmd {
+	if t.herdr == nil {
+		return t.h.toast("no command prompt here: this client cannot run herdr; run herdr verbs in a pane")
 	}
-	if m.prompt == nil {
-		m.prompt = newCmdPrompt()
+	if t.prompt == nil {
+		t.prompt = newCmdPrompt()
 	}
-	m.prompt.Open()
-	m.mode = modePrompt
+	t.prompt.Open()
+	*t.mode = modePrompt
 	return nil
 }
 
 // promptKey routes a key to the prompt and acts on its outcome.
-func (m *model) promptKey(k tea.KeyMsg) tea.Cmd {
-	out, args, err := m.prompt.Update(k)
-	if !m.prompt.open {
-		m.mode = modeTerminal
+func (t *tmuxParts) promptKey(k tea.KeyMsg) tea.Cmd {
+	out, args, err := t.prompt.Update(k)
+	if !t.prompt.open {
+		*t.mode = modeTerminal
 	}
 	if err != nil {
-		return m.showToast(err.Error())
+		return t.h.toast(err.Error())
 	}
 	switch out {
 	case promptRun:
 		// Said until the answer's toast replaces it (no expiry of its own).
-		m.toast.text = protocol.Printable("herdr " + strings.Join(args, " ") + " …")
-		return runHerdr(m.herdr, args, func(d herdrDone) tea.Msg { return promptRan{args, d} })
+		t.h.setToastText(protocol.Printable("herdr " + strings.Join(args, " ") + " …"))
+		return runHerdr(t.herdr, args, func(d herdrDone) tea.Msg { return promptRan{args, d} })
 	case promptComplete:
-		return runHerdr(m.herdr, append([]string{"__complete"}, args...), func(d herdrDone) tea.Msg { return promptCompleted{d} })
+		return runHerdr(t.herdr, append([]string{"__complete"}, args...), func(d herdrDone) tea.Msg { return promptCompleted{d} })
 	}
 	return nil
 }
 
 // drawPrompt draws the prompt at the foot of the screen, or a command's
 // output in the middle.
-func (m *model) drawPrompt(c *canvas) {
-	lines := m.prompt.View()
-	if m.prompt.output != nil {
-		w := textWidth(protocol.Printable(m.prompt.title)) + 4
+func (t *tmuxParts) drawPrompt(c *canvas) {
+	lines := t.prompt.View()
+	if t.prompt.output != nil {
+		w := textWidth(protocol.Printable(t.prompt.title)) + 4
 		for _, l := range lines {
 			w = max(w, textWidth(protocol.Printable(l))+4)
 		}
-		w = min(w, m.width)
-		h := min(len(lines)+2, m.height)
-		x, y := max((m.width-w)/2, 0), max((m.height-h)/2, 0)
+		w = min(w, t.h.width())
+		h := min(len(lines)+2, t.h.height())
+		x, y := max((t.h.width()-w)/2, 0), max((t.h.height()-h)/2, 0)
 		for i := range lines {
 			lines[i] = protocol.Printable(lines[i])
 		}
-		m.theme.listBox(c, x, y, w, h, m.prompt.title, lines, -1, h-2)
+		t.h.th().listBox(c, x, y, w, h, t.prompt.title, lines, -1, h-2)
 		return
 	}
 	for i := range lines {
 		lines[i] = protocol.Printable(lines[i])
 	}
-	h := min(len(lines)+2, m.height)
-	m.theme.listBox(c, 0, max(m.height-h, 0), m.width, h, " herdr command (tab completes · ↑↓ history · esc) ", lines, -1, h-2)
+	h := min(len(lines)+2, t.h.height())
+	t.h.th().listBox(c, 0, max(t.h.height()-h, 0), t.h.width(), h, " herdr command (tab completes · ↑↓ history · esc) ", lines, -1, h-2)
 }

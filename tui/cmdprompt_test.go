@@ -12,7 +12,7 @@ import (
 func promptModel(t *testing.T, answer func(args []string) (string, string, error)) (*model, *fakeHerdr) {
 	m, _ := testModel(t, &fakeServer{})
 	f := &fakeHerdr{answer: answer}
-	m.herdr = f
+	m.tmux.herdr = f
 	return m, f
 }
 
@@ -66,7 +66,7 @@ func TestPrompt_OutputAndErrors(t *testing.T) {
 		}
 		return "ID  LABEL\nw1  proj\nw2  other\n", "", nil
 	})
-	m.openPrompt()
+	m.tmux.openPrompt()
 	typeLine(m, "workspace list")
 	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
 	runPart(m, cmd)
@@ -82,7 +82,7 @@ func TestPrompt_OutputAndErrors(t *testing.T) {
 	if m.mode != modeTerminal || strings.Contains(render(m), "w2  other") {
 		t.Errorf("a key did not close the output: mode %v", m.mode)
 	}
-	m.openPrompt()
+	m.tmux.openPrompt()
 	typeLine(m, "bad verb")
 	_, cmd = m.Update(tea.KeyMsg{Type: tea.KeyEnter})
 	runPart(m, cmd)
@@ -91,7 +91,7 @@ func TestPrompt_OutputAndErrors(t *testing.T) {
 	}
 	n := len(f.calls)
 	for line, want := range map[string]string{`pane run "oops`: "unfinished quote", "mcp": "needs a terminal", "herdr session attach x": "needs a terminal", "--json": "give a herdr command"} {
-		m.openPrompt()
+		m.tmux.openPrompt()
 		typeLine(m, line)
 		m.Update(tea.KeyMsg{Type: tea.KeyEnter}) // its command is the toast's expiry
 		if !strings.Contains(m.toast.text, want) {
@@ -101,7 +101,7 @@ func TestPrompt_OutputAndErrors(t *testing.T) {
 	if len(f.calls) != n {
 		t.Errorf("refused lines ran: %q", f.calls[n:])
 	}
-	m.openPrompt()
+	m.tmux.openPrompt()
 	typeLine(m, "pane list")
 	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
 	if m.mode != modeTerminal || len(f.calls) != n {
@@ -114,13 +114,13 @@ func TestPrompt_OutputAndErrors(t *testing.T) {
 func TestPrompt_History(t *testing.T) {
 	m, _ := promptModel(t, nil)
 	for _, line := range []string{"tab create", "pane split", "tab create"} {
-		m.openPrompt()
+		m.tmux.openPrompt()
 		typeLine(m, line)
 		runPart(m, func() tea.Cmd { _, c := m.Update(tea.KeyMsg{Type: tea.KeyEnter}); return c }())
 	}
-	m.openPrompt()
+	m.tmux.openPrompt()
 	typeLine(m, "wor")
-	value := func() string { return m.prompt.in.Value() }
+	value := func() string { return m.tmux.prompt.in.Value() }
 	for i, step := range []struct {
 		key  tea.KeyType
 		want string
@@ -147,20 +147,20 @@ func TestPrompt_Completion(t *testing.T) {
 		}
 		return ":0\n", "", nil
 	})
-	m.openPrompt()
+	m.tmux.openPrompt()
 	tab := func() { _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyTab}); runPart(m, cmd) }
 	typeLine(m, "pan")
 	tab()
-	if got := m.prompt.in.Value(); got != "pane " {
+	if got := m.tmux.prompt.in.Value(); got != "pane " {
 		t.Fatalf("pan⇥ = %q, want %q (asked %q)", got, "pane ", f.last())
 	}
 	tab()
-	if got := m.prompt.in.Value(); got != "pane s" || !strings.Contains(render(m), "split  send-text  send-keys") {
+	if got := m.tmux.prompt.in.Value(); got != "pane s" || !strings.Contains(render(m), "split  send-text  send-keys") {
 		t.Errorf("pane ⇥ = %q, want the common prefix and the three listed:\n%s", got, render(m))
 	}
 	typeLine(m, "plit --d")
 	tab()
-	if got := m.prompt.in.Value(); got != "pane split --direction " {
+	if got := m.tmux.prompt.in.Value(); got != "pane split --direction " {
 		t.Errorf("flag ⇥ = %q (asked %q)", got, f.last())
 	}
 	typeLine(m, "zz")

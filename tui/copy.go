@@ -81,15 +81,6 @@ type copyHost interface {
 	yanked(text string, kept protocol.BufferInfo, err error) tea.Cmd
 }
 
-// copyCallFunc is how copy mode calls the server: the request connection,
-// or a fake in tests.
-func (m *model) copyCallFunc() rpcFunc {
-	if m.copyRPC != nil {
-		return m.copyRPC
-	}
-	return m.link.req.call
-}
-
 // copyView is what a call's params are computed from: the revision and
 // where the view's top row is.
 type copyView struct {
@@ -554,15 +545,6 @@ func (c *copyMode) copyPromptKey(k tea.KeyMsg) tea.Cmd {
 		c.prompt = append(c.prompt, k.Runes...)
 	}
 	return nil
-}
-
-// copyToClipboard sends text to the outer terminal's clipboard (OSC 52).
-func (m *model) copyToClipboard(text string) tea.Cmd {
-	m.toHost = append(m.toHost, osc52(text)...)
-	if !m.ui.Toast.ClipboardEnabled { // [ui.toast.clipboard]
-		return nil
-	}
-	return m.notes.showCorner(notice{title: "copied " + strconv.Itoa(len([]rune(text))) + " characters", position: m.ui.Toast.ClipboardPosition})
 }
 
 // osc52 is the sequence that sets the system clipboard to text.

@@ -57,111 +57,128 @@ func (f *fakeText) call(method string, params, out any) error {
 		f.prints--
 		f.print()
 	}
-	checkRev := func(rev *uint64) error {
-		if rev != nil && *rev != f.rev {
-			return &protocol.Error{Code: protocol.CodeStaleContentRevision, Message: "stale"}
-		}
-		return nil
-	}
-	var res any
-	switch method {
-	case "pane.scroll":
-		var p protocol.PaneScrollParams
-		_ = json.Unmarshal(b, &p)
-		f.offset = min(p.OffsetFromBottom, f.hist())
-		res = protocol.PaneInfoResult{Pane: protocol.PaneInfo{PaneID: p.PaneID, Scroll: &protocol.PaneScrollInfo{OffsetFromBottom: f.offset, MaxOffsetFromBottom: f.hist(), ViewportRows: uint64(f.rows)}}}
-	case "pane.copy_motion":
-		var p protocol.PaneCopyMotionParams
-		_ = json.Unmarshal(b, &p)
-		if err := checkRev(p.ContentRevision); err != nil {
-			return err
-		}
-		if p.ContentRevision != nil { // not a re-read
-			f.motions = append(f.motions, p.Motion)
-		}
-		cur := p.Cursor
-		switch p.Motion {
-		case protocol.MotionLineEnd:
-			cur.Col = uint16(max(len(strings.TrimRight(f.lines[cur.Row], " "))-1, 0))
-		case protocol.MotionNextWordStart:
-			for f.cell(cur) != ' ' {
-				cur.Col++
-			}
-			cur.Col++
-		}
-		res = protocol.PaneCopyMotion{PaneID: p.PaneID, Cursor: cur, ContentRevision: f.rev}
-	case "pane.copy_search":
-		var p protocol.PaneCopySearchParams
-		_ = json.Unmarshal(b, &p)
-		if err := checkRev(p.ContentRevision); err != nil {
-			return err
-		}
-		var all []protocol.PaneTextRange
-		for row, l := range f.lines {
-			for i := 0; ; {
-				j := strings.Index(l[i:], p.Query)
-				if j < 0 {
-					break
-				}
-				all = append(all, protocol.PaneTextRange{Start: protocol.PaneTextPoint{Row: uint32(row), Col: uint16(i + j)}, End: protocol.PaneTextPoint{Row: uint32(row), Col: uint16(i + j + len(p.Query) - 1)}})
-				i += j + 1
-			}
-		}
-		r := protocol.PaneCopySearch{PaneID: p.PaneID, ContentRevision: f.rev, Total: uint64(len(all))}
-		cur := -1
-		for i, m := range all {
-			if p.Direction == protocol.SearchForward && before(p.Cursor, m.Start) && cur < 0 {
-				cur = i
-			}
-			if p.Direction == protocol.SearchBackward && before(m.Start, p.Cursor) {
-				cur = i
-			}
-		}
-		if cur < 0 && len(all) > 0 { // wrap around
-			cur = 0
-			if p.Direction == protocol.SearchBackward {
-				cur = len(all) - 1
-			}
-		}
-		if cur >= 0 {
-			from := max(cur-protocol.CopySearchMaxMatches/2, 0)
-			to := min(from+protocol.CopySearchMaxMatches, len(all))
-			r.Matches = all[from:to]
-			c, g := uint32(cur-from), uint64(cur)
-			r.Current, r.CurrentGlobal = &c, &g
-		}
-		res = r
-	case "pane.selection.read":
-		var p protocol.PaneSelectionReadParams
-		_ = json.Unmarshal(b, &p)
-		if err := checkRev(p.ContentRevision); err != nil {
-			return err
-		}
-		a, c := p.Anchor, p.Cursor
-		if before(c, a) {
-			a, c = c, a
-		}
-		var out []string
-		for row := a.Row; row <= c.Row; row++ {
-			l := f.lines[row]
-			from, to := 0, len(l)
-			if row == a.Row {
-				from = min(int(a.Col), len(l))
-			}
-			if row == c.Row {
-				to = min(int(c.Col)+1, len(l))
-			}
-			out = append(out, strings.TrimRight(l[from:max(to, from)], " "))
-		}
-		res = protocol.PaneSelection{PaneID: p.PaneID, Text: strings.Join(out, "\n")}
-	default:
+	answer := map[string]func([]byte) (any, error){
+		"pane.scroll": f.scroll, "pane.copy_motion": f.motion,
+		"pane.copy_search": f.search, "pane.selection.read": f.selection,
+	}[method]
+	if answer == nil {
 		return &protocol.Error{Code: protocol.CodeUnknownMethod, Message: method}
 	}
-	if out != nil {
-		rb, _ := json.Marshal(res)
-		return json.Unmarshal(rb, out)
+	res, err := answer(b)
+	if err != nil || out == nil {
+		return err
+	}
+	rb, _ := json.Marshal(res)
+	return json.Unmarshal(rb, out)
+}
+
+// checkRev refuses a call made against another revision of the text.
+func (f *fakeText) checkRev(rev *uint64) error {
+	if rev != nil && *rev != f.rev {
+		return &protocol.Error{Code: protocol.CodeStaleContentRevision, Message: "stale"}
 	}
 	return nil
+}
+
+// scroll answers pane.scroll.
+func (f *fakeText) scroll(b []byte) (any, error) {
+	var p protocol.PaneScrollParams
+	_ = json.Unmarshal(b, &p)
+	f.offset = min(p.OffsetFromBottom, f.hist())
+	return protocol.PaneInfoResult{Pane: protocol.PaneInfo{PaneID: p.PaneID, Scroll: &protocol.PaneScrollInfo{OffsetFromBottom: f.offset, MaxOffsetFromBottom: f.hist(), ViewportRows: uint64(f.rows)}}}, nil
+}
+
+// motion answers pane.copy_motion.
+func (f *fakeText) motion(b []byte) (any, error) {
+	var p protocol.PaneCopyMotionParams
+	_ = json.Unmarshal(b, &p)
+	if err := f.checkRev(p.ContentRevision); err != nil {
+		return nil, err
+	}
+	if p.ContentRevision != nil { // not a re-read
+		f.motions = append(f.motions, p.Motion)
+	}
+	cur := p.Cursor
+	switch p.Motion {
+	case protocol.MotionLineEnd:
+		cur.Col = uint16(max(len(strings.TrimRight(f.lines[cur.Row], " "))-1, 0))
+	case protocol.MotionNextWordStart:
+		for f.cell(cur) != ' ' {
+			cur.Col++
+		}
+		cur.Col++
+	}
+	return protocol.PaneCopyMotion{PaneID: p.PaneID, Cursor: cur, ContentRevision: f.rev}, nil
+}
+
+// search answers pane.copy_search.
+func (f *fakeText) search(b []byte) (any, error) {
+	var p protocol.PaneCopySearchParams
+	_ = json.Unmarshal(b, &p)
+	if err := f.checkRev(p.ContentRevision); err != nil {
+		return nil, err
+	}
+	var all []protocol.PaneTextRange
+	for row, l := range f.lines {
+		for i := 0; ; {
+			j := strings.Index(l[i:], p.Query)
+			if j < 0 {
+				break
+			}
+			all = append(all, protocol.PaneTextRange{Start: protocol.PaneTextPoint{Row: uint32(row), Col: uint16(i + j)}, End: protocol.PaneTextPoint{Row: uint32(row), Col: uint16(i + j + len(p.Query) - 1)}})
+			i += j + 1
+		}
+	}
+	r := protocol.PaneCopySearch{PaneID: p.PaneID, ContentRevision: f.rev, Total: uint64(len(all))}
+	cur := -1
+	for i, m := range all {
+		if p.Direction == protocol.SearchForward && before(p.Cursor, m.Start) && cur < 0 {
+			cur = i
+		}
+		if p.Direction == protocol.SearchBackward && before(m.Start, p.Cursor) {
+			cur = i
+		}
+	}
+	if cur < 0 && len(all) > 0 { // wrap around
+		cur = 0
+		if p.Direction == protocol.SearchBackward {
+			cur = len(all) - 1
+		}
+	}
+	if cur >= 0 {
+		from := max(cur-protocol.CopySearchMaxMatches/2, 0)
+		to := min(from+protocol.CopySearchMaxMatches, len(all))
+		r.Matches = all[from:to]
+		c, g := uint32(cur-from), uint64(cur)
+		r.Current, r.CurrentGlobal = &c, &g
+	}
+	return r, nil
+}
+
+// selection answers pane.selection.read.
+func (f *fakeText) selection(b []byte) (any, error) {
+	var p protocol.PaneSelectionReadParams
+	_ = json.Unmarshal(b, &p)
+	if err := f.checkRev(p.ContentRevision); err != nil {
+		return nil, err
+	}
+	a, c := p.Anchor, p.Cursor
+	if before(c, a) {
+		a, c = c, a
+	}
+	var out []string
+	for row := a.Row; row <= c.Row; row++ {
+		l := f.lines[row]
+		from, to := 0, len(l)
+		if row == a.Row {
+			from = min(int(a.Col), len(l))
+		}
+		if row == c.Row {
+			to = min(int(c.Col)+1, len(l))
+		}
+		out = append(out, strings.TrimRight(l[from:max(to, from)], " "))
+	}
+	return protocol.PaneSelection{PaneID: p.PaneID, Text: strings.Join(out, "\n")}, nil
 }
 
 // drive runs cmd and what its answers lead to, feeding copy mode's
@@ -189,7 +206,7 @@ func drive(m *model, cmd tea.Cmd) {
 		case copyAnswerMsg:
 			queue = append(queue, m.copy.copyAnswered(msg))
 		case toastMsg:
-			m.showToast(msg.text)
+			m.toast.show(msg.text)
 		}
 	}
 }

@@ -148,20 +148,23 @@ const maxDiagLines = 6
 // diagExpired hides the diagnostics.
 type diagExpired struct{}
 
-// drawDiagnostics shows the config's problems at the top right.
-func (m *model) drawDiagnostics(c *canvas) {
-	if len(m.diags) == 0 {
+// diagLines are the config's problems shown after attaching or a reload.
+type diagLines []string
+
+// draw shows them at the top right of a window width cells wide.
+func (d diagLines) draw(c *canvas, width int, th *theme) {
+	if len(d) == 0 {
 		return
 	}
-	lines := m.diags
+	lines := []string(d)
 	if len(lines) > maxDiagLines {
-		lines = append(slices.Clone(lines[:maxDiagLines-1]), fmt.Sprintf("… %d more: run herdr config check", len(m.diags)-maxDiagLines+1))
+		lines = append(slices.Clone(lines[:maxDiagLines-1]), fmt.Sprintf("… %d more: run herdr config check", len(d)-maxDiagLines+1))
 	}
 	for i, l := range append([]string{"config.toml:"}, lines...) {
 		text := " " + l + " "
-		w := min(textWidth(text), m.width)
-		c.fill(m.width-w, 1+i, w, 1, " ", m.theme.diag)
-		c.text(m.width-w, 1+i, text, w, m.theme.diag)
+		w := min(textWidth(text), width)
+		c.fill(width-w, 1+i, w, 1, " ", th.diag)
+		c.text(width-w, 1+i, text, w, th.diag)
 	}
 }
 
@@ -175,7 +178,7 @@ func (m *model) reloadConfig() tea.Cmd {
 	m.applyConfigFile()
 	m.diags = ConfigDiagnostics(m.configPath)
 	if len(m.diags) == 0 {
-		return m.showToast("config reloaded")
+		return m.toast.show("config reloaded")
 	}
 	return tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} })
 }
@@ -201,7 +204,7 @@ func (l *link) reloadConfig() {
 // applyConfigFile reads config.toml again and applies it: the server its
 // part, this client the rest.
 func (m *model) applyConfigFile() {
-	m.flushInput() // keys typed before the binding reach their pane first
+	m.input.flush() // keys typed before the binding reach their pane first
 	m.link.reloadConfig()
 	cfg, _, status := config.Load(m.configPath)
 	if status == config.StatusFailed {
@@ -213,7 +216,7 @@ func (m *model) applyConfigFile() {
 	if m.outer != nil && cfg.UI.MouseCapture != m.ui.MouseCapture {
 		m.toHost = append(m.toHost, m.outer.setMouse(cfg.UI.MouseCapture)...)
 	}
-	m.setConfig(cfg, m.truecolor)
+	m.clientConfig.set(cfg, m.truecolor)
 	m.confirmClose, m.copyOnSelect = cfg.UI.ConfirmClose, cfg.UI.CopyOnSelect
 	m.sw.prev = nil // every colour may have changed: draw it all
 	m.claimSize(false)

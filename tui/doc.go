@@ -37,7 +37,7 @@
 // pane.selection.read: copy.go); a yank also keeps a server paste
 // buffer (buffer.set) and prefix ] pastes the newest (buffer.paste:
 // buffer.go). Ctrl-click asks pane.link.activate
-// (link.go); prefix e asks pane.edit_scrollback (edit.go). The saved
+// (link.go); prefix e asks pane.edit_scrollback (bindings.go). The saved
 // machines get sidebar sections of their own, polled from machine.list
 // and the fleet snapshot (machines.go); a remote workspace chosen there
 // is streamed from the machine's server over Options.DialMachine, with
@@ -50,26 +50,33 @@
 // other closes ask only when a program would end ([ui] confirm_close;
 // lasttab.go, nav.go).
 //
-// The root model is small: it holds the session (the snapshot and the
-// screens), the link and the key mode, and routes to components, each a
-// type with its own state, keys or mouse, and drawing: the sidebar
-// (sidebar.go, sections.go, agents.go, spaceorder.go), the tab bar and
-// the pane view (view.go, panemouse.go), copy mode (copyMode), the mouse
-// selection (mouseSelect), the label prompt (prompt.go), menus (menuState),
-// the workspace picker and the close question (nav.go), the popup
-// (popupView), the task panel (taskPanel), settings (settingsScreen),
-// notifications and sounds (notifier), the git marks (gitMarks), the
-// fleet (fleetView), the remote view (remoteView), pane graphics
-// (graphicsState), the input queue (inputq.go) and the tab bar's toast
-// (toast.go). A component reaches the root only through the small
-// interface it declares (a caller for the server, the snapshot, a toast),
-// which host.go implements and a test fakes: each component has a test
-// that drives it without a terminal and without a server.
+// The root model is small: it holds the client's config (uiconfig.go:
+// config.toml as drawn, the session's sidebar width over it), the session
+// (session.go: the snapshot and the agent view, and the questions asked of
+// them: what is focused, labels, the panes drawn), the screens, the link
+// (which also reconnects and asks for the snapshot and the ui state) and
+// the key mode, and routes to components, each a type with its own state,
+// keys or mouse, and drawing: the sidebar (sidebar.go, sections.go,
+// agents.go, spaceorder.go), the tab bar and the pane view (view.go,
+// panemouse.go), copy mode (copyMode), the mouse selection (mouseSelect),
+// the clipboard (clipboard: copies out, yanks kept, buffers pasted), the
+// label prompt (prompt.go), the right-click menus (menus), navigation
+// (navigator), the workspace picker and the close question (nav.go), the
+// tmux parts (tmuxParts: the session chooser, the command prompt, the
+// layout cycle), the key commands (keyCommands), the popup (popupView),
+// the task panel (taskPanel), settings (settingsScreen), notifications and
+// sounds (notifier), the git marks (gitMarks), the fleet (fleetView), the
+// remote view (remoteView), pane graphics (graphicsState), the input queue
+// (inputq.go) and the tab bar's toast (toast.go). A component reaches the
+// root only through the small interface it declares (a caller for the
+// server, the session, a toast), which host.go implements (the session
+// embedded) and a test fakes: each component has a test that drives it
+// without a terminal and without a server.
 //
 // Messages are routed by kind (model.go: update): the components' own
 // (the task panel's, the fleet's, the remote view's), the session's
 // structure and screens, the link, notices, input. Prefix bindings run
-// from a table of actions (bindings.go). The mouse goes to a gesture in
+// from a table of actions, each a function of the table (bindings.go). The mouse goes to a gesture in
 // progress, else to the component that owns the region under the
 // pointer: sidebar, tab bar or pane view (mouse.go). View is empty: the
 // client has no Bubble Tea renderer.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // herdrRunner runs a herdr command line and gives back what it printed.
@@ -91,14 +92,18 @@ func runHerdr(r herdrRunner, args []string, wrap func(herdrDone) tea.Msg) tea.Cm
 
 // partMsg is a message for one of the parts that came with the tmux
 // preset (the session chooser, the command prompt, the layout cycle): it
-// applies itself to the model, so the model routes them all with one case.
+// applies itself to them, so the model routes them all with one case.
 type partMsg interface {
-	apply(m *model) tea.Cmd
+	apply(t *tmuxParts) tea.Cmd
 }
 
-// tmuxParts is the state of the parts that came with the tmux preset,
-// held by the model as one embedded field: each is a component of its own.
+// tmuxParts is the component of the parts that came with the tmux preset
+// (the session chooser, the command prompt, the layout cycle): their
+// state, their keys and drawing, and what they ask of the client through
+// tmuxHost (a fake in tests).
 type tmuxParts struct {
+	h         tmuxHost
+	mode      *mode
 	herdr     herdrRunner // runs herdr verbs; nil: the chooser and prompt say they cannot
 	canSwitch bool        // the client reaches its server on a local socket (a switch can attach elsewhere)
 	switchTo  string      // the session chosen: Run returns SwitchSession
@@ -106,6 +111,22 @@ type tmuxParts struct {
 	prompt    *cmdPrompt  // the command prompt, made on first use (cmdprompt.go)
 	layoutOf  map[string]int
 	arranging bool // a layout is being applied (layoutcycle.go)
+}
+
+// tmuxHost is what the tmux parts read of the client and ask it to do.
+type tmuxHost interface {
+	toast(text string) tea.Cmd
+	// setToastText says text in the tab bar until the next toast.
+	setToastText(text string)
+	focusedLayout() (protocol.PaneLayoutSnapshot, bool)
+	// rpc calls the server; nil while there is no connection.
+	rpc() rpcFunc
+	flushInput()
+	// socketPath is this client's session's socket (the chooser marks it).
+	socketPath() string
+	th() *theme
+	width() int
+	height() int
 }
 
 // Modes of the tmux parts.

@@ -17,19 +17,23 @@ import (
 // declares, so a test drives the component with a fake instead of a model
 // and a server. It is glue, with no state of its own.
 type clientHost struct {
+	*session
 	sessionView
 	clientActions
 }
 
-// sessionView is what components read of the client: the session, the
-// config, the window and the other components' state.
+// sessionView is what components read of the client besides the session
+// (its snapshot and the questions asked of it are session's, embedded in
+// clientHost): the config, the window and the other components' state.
 type sessionView struct{ m *model }
 
 // clientActions is what components ask the client to do: calls to the
 // server, toasts, the size claimed again.
 type clientActions struct{ m *model }
 
-func hostOf(m *model) clientHost { return clientHost{sessionView{m}, clientActions{m}} }
+func hostOf(m *model) clientHost {
+	return clientHost{&m.session, sessionView{m}, clientActions{m}}
+}
 
 // rpc calls on the request connection as it is now (a reconnect, or a
 // test, replaces it); nil while there is none.
@@ -46,11 +50,19 @@ func (h sessionView) tasksEvented() bool {
 
 func (h clientActions) claimSize(force bool) { h.m.claimSize(force) }
 
-func (h clientActions) copyCall() rpcFunc              { return h.m.copyCallFunc() }
+// copyCall is how copy mode and links call the server: the request
+// connection, or a test's.
+func (h clientActions) copyCall() rpcFunc {
+	if h.m.copyRPC != nil {
+		return h.m.copyRPC
+	}
+	return h.m.link.req.call
+}
+
 func (h sessionView) screen(paneID string) *paneScreen { return h.m.screens[paneID] }
-func (h clientActions) toast(text string) tea.Cmd      { return h.m.showToast(text) }
+func (h clientActions) toast(text string) tea.Cmd      { return h.m.toast.show(text) }
 func (h clientActions) yanked(text string, kept protocol.BufferInfo, err error) tea.Cmd {
-	return h.m.yanked(text, kept, err)
+	return h.m.clip.yanked(text, kept, err)
 }
 
 func (h sessionView) shownConfig() config.Config {
@@ -72,12 +84,11 @@ func (h clientActions) settingSaved(section, key, value string) {
 	}
 	m.applyConfigFile()
 	if width {
-		m.setSessionWidth(m.sessionWidth)
+		m.side.keepWidth(m.sessionWidth)
 	}
 }
 
-func (h sessionView) snapshot() *protocol.SessionSnapshot { return &h.m.snap }
-func (h sessionView) gitShown() bool                      { return gitShown(h.m.ui) }
+func (h sessionView) gitShown() bool { return gitShown(h.m.ui) }
 
 func (h sessionView) fleetEvented() bool { return h.m.link != nil && h.m.link.fleetEvents.Load() }
 
@@ -103,6 +114,7 @@ func (h sessionView) paneArea() protocol.Rect { return h.m.geometry().area }
 func (h clientActions) fail(err error)        { h.m.fail(err) }
 
 func (h sessionView) toastConfig() config.Toast { return h.m.ui.Toast }
+func (h sessionView) soundConfig() config.Sound { return h.m.ui.Sound }
 func (h sessionView) getenv(key string) string  { return h.m.getenv(key) }
 func (h sessionView) context() context.Context  { return h.m.ctx }
 func (h clientActions) toOuter(b []byte)        { h.m.toHost = append(h.m.toHost, b...) }
@@ -139,14 +151,14 @@ func (h sessionView) paneInsides() map[string]protocol.Rect {
 	return out
 }
 
-func (h clientActions) focusWorkspace(id string) { h.m.focusWorkspace(id) }
+func (h clientActions) focusWorkspace(id string) { h.m.nav.focusWorkspace(id) }
 func (h sessionView) statusIcon(s protocol.AgentStatus) (string, cellStyle) {
-	return h.m.statusIcon(s)
+	return h.m.theme.statusIcon(s)
 }
 func (h sessionView) confirmClose() bool               { return h.m.confirmClose }
 func (h clientActions) send(method string, params any) { h.m.call(method, params) }
 
-func (h clientActions) flushInput() { h.m.flushInput() }
+func (h clientActions) flushInput() { h.m.input.flush() }
 
 // unfoldGroup shows a folded worktree group again (the session keeps it).
 func (h clientActions) unfoldGroup(key string) {
@@ -166,7 +178,6 @@ func (h clientActions) sendThen(method string, params any, done func(error)) {
 	h.m.link.req.sendThen(method, params, done)
 }
 
-func (h sessionView) agentView() *protocol.AgentViewList               { return &h.m.view }
 func (h sessionView) uiConfig() *config.UI                             { return &h.m.ui }
 func (h sessionView) th() *theme                                       { return h.m.theme }
 func (h sessionView) width() int                                       { return h.m.width }
@@ -174,18 +185,10 @@ func (h sessionView) height() int                                      { return 
 func (h sessionView) expanded() bool                                   { return h.m.sidebar }
 func (h sessionView) gitMarks() map[string]protocol.WorkspaceGitStatus { return h.m.git.st }
 func (h sessionView) fleet() *fleetView                                { return &h.m.fleet }
-func (h sessionView) tabLabel(id string) string                        { return h.m.tabLabel(id) }
-func (h sessionView) workspaceLabel(id string) string                  { return h.m.workspaceLabel(id) }
-func (h sessionView) paneInfo(id string) (protocol.PaneInfo, bool)     { return h.m.paneInfo(id) }
 
 func (h clientActions) keepWidth(w int) {
 	h.m.sessionWidth = w
-	h.m.setSessionWidth(w)
-}
-
-func (h sessionView) focusedTabs() []protocol.TabInfo { return h.m.focusedTabs() }
-func (h sessionView) focusedLayout() (protocol.PaneLayoutSnapshot, bool) {
-	return h.m.focusedLayout()
+	h.m.side.keepWidth(w)
 }
 
 func (h sessionView) remoteTitle() (string, bool) {
@@ -204,21 +207,55 @@ func (h sessionView) copyView() *copyMode {
 
 func (h sessionView) selection() *mouseSel { return h.m.msel.sel }
 
-func (h clientActions) openWorkspaceMenu(ev tea.MouseMsg, id string) { h.m.openWorkspaceMenu(ev, id) }
+func (h clientActions) openWorkspaceMenu(ev tea.MouseMsg, id string) { h.m.menus.openWorkspace(ev, id) }
 
 func (h clientActions) openGlobalMenu(ev tea.MouseMsg) {
 	if menu := h.m.tasks.globalMenu(ev); menu != nil {
-		h.m.openMenu(menu)
+		h.m.menus.show(menu)
 	}
 }
 
 func (h clientActions) openTabMenu(ev tea.MouseMsg, id string) {
-	h.m.openMenu(&menuState{kind: menuTab, id: id, x: ev.X, y: ev.Y, items: []string{itemNewTab, itemRename, itemClose}})
+	h.m.menus.show(&menuState{kind: menuTab, id: id, x: ev.X, y: ev.Y, items: []string{itemNewTab, itemRename, itemClose}})
 }
 
 func (h clientActions) clickLink(paneID string, col, row int) tea.Cmd {
-	return h.m.clickLink(paneID, col, row)
+	return activateLink(h.copyCall(), h.m.screens[paneID], paneID, col, row)
 }
 func (h clientActions) sendInput(paneID string, b []byte)       { h.m.input.add(paneID, b) }
 func (h clientActions) selectPress(paneID string, x, y int)     { h.m.msel.press(paneID, x, y) }
-func (h clientActions) openPaneMenu(ev tea.MouseMsg, id string) { h.m.openPaneMenu(ev, id) }
+func (h clientActions) openPaneMenu(ev tea.MouseMsg, id string) { h.m.menus.openPane(ev, id) }
+
+func (h sessionView) worktreeGroups() map[string]string { return h.m.side.worktreeGroups() }
+func (h sessionView) groupFolded(key string) bool       { return h.m.side.collapsed[key] }
+func (h clientActions) toggleGroup(key string)          { h.m.side.toggleGroup(key) }
+func (h clientActions) clearSelection()                 { h.m.msel.sel = nil }
+func (h clientActions) startRename(what, method, id, current string) {
+	h.m.rename.start(what, method, id, current)
+}
+func (h clientActions) createThenName(method string, params any) tea.Cmd {
+	return h.m.rename.createThenName(method, params)
+}
+func (h clientActions) startWorktree(workspaceID string) { h.m.rename.startWorktree(workspaceID) }
+func (h clientActions) askClose(req closeReq, panes []string) tea.Cmd {
+	return h.m.confirm.ask(req, panes)
+}
+func (h clientActions) askCloseTab(id string) tea.Cmd     { return h.m.confirm.askTab(id) }
+func (h clientActions) taskMenuItem(item string) tea.Cmd  { return h.m.tasks.menuItem(item) }
+func (h clientActions) setToastText(text string)          { h.m.toast.text = text }
+func (h sessionView) socketPath() string                  { return h.m.socket }
+func (h sessionView) remoteWorkspaces() []string          { return h.m.fleet.workspaceIDs() }
+func (h sessionView) shownRemote() string                 { return h.m.fleet.selected }
+func (h sessionView) sidebarAgents() []protocol.AgentInfo { return h.m.side.panelAgents() }
+func (h sessionView) attention() string                   { return h.m.notes.attention }
+func (h clientActions) takeAttention()                    { h.m.notes.attention = "" }
+
+// showRemote shows a machine's workspace, or the local session's again
+// (""); the local session's focus is left where it is.
+func (h clientActions) showRemote(id string) {
+	h.m.fleet.selected = id
+	if id != "" {
+		h.m.side.followFocusedSpace()
+	}
+}
+func (h clientActions) corner(n notice) tea.Cmd { return h.m.notes.showCorner(n) }

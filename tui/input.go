@@ -47,7 +47,7 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 	case modePicker:
 		return m.picker.key(k)
 	case modeNavigate:
-		return m.navigateKey(k)
+		return m.nav.key(k)
 	case modeConfirm:
 		return m.confirm.key(k)
 	case modeCopy:
@@ -55,7 +55,7 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 	case modeSettings:
 		return m.settings.key(k)
 	case modeMenu:
-		return m.menuKey(k)
+		return m.menus.key(k)
 	case modeTaskDock:
 		if m.keys.isPrefix(k) {
 			m.mode = modePrefix
@@ -67,22 +67,22 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 	case modeTaskActivity:
 		return m.tasks.modalKey(k, m.geometry())
 	case modeChooser:
-		return m.chooserKey(k) // chooser.go
+		return m.tmux.chooserKey(k) // chooser.go
 	case modePrompt:
-		return m.promptKey(k) // cmdprompt.go
+		return m.tmux.promptKey(k) // cmdprompt.go
 	case modePrefix:
 		m.mode = modeTerminal
 		if c, ok := m.keys.commands[k.String()]; ok {
-			return m.runCommand(c)
+			return m.keyCmds.run(c)
 		}
 		b, ok := m.keys.lookup(k)
 		if !ok && k.Type != tea.KeyEsc {
-			return m.showToast(m.keys.unboundHint(k))
+			return m.toast.show(m.keys.unboundHint(k))
 		}
 		if !ok {
 			return nil // esc leaves prefix mode
 		}
-		return m.do(b, k)
+		return runBinding(m, b, k)
 	}
 	m.msel.sel = nil // typing ends a mouse selection
 	if m.keys.isPrefix(k) {

@@ -52,22 +52,42 @@ type commandDone struct {
 	err     error
 }
 
-// runCommand runs a [[keys.command]].
-func (m *model) runCommand(c config.KeyCommand) tea.Cmd {
-	m.flushInput()
-	p, _ := m.paneInfo(m.focusedPaneID())
+// keyCommands runs the [[keys.command]]s as a component: what it reads
+// of where the person is and the requests it makes go through
+// keyCommandHost (a fake in tests).
+type keyCommands struct{ h keyCommandHost }
+
+// keyCommandHost is what the key commands need of the client.
+type keyCommandHost interface {
+	focusedPaneID() string
+	paneInfo(id string) (protocol.PaneInfo, bool)
+	// socketPath is the session's socket, for HERDR_SOCKET_PATH.
+	socketPath() string
+	// context ends the commands when the client exits.
+	context() context.Context
+	flushInput()
+	send(method string, params any)
+	// rpc calls the server; nil while there is no connection.
+	rpc() rpcFunc
+	toast(text string) tea.Cmd
+}
+
+// run runs a [[keys.command]].
+func (kc keyCommands) run(c config.KeyCommand) tea.Cmd {
+	kc.h.flushInput()
+	p, _ := kc.h.paneInfo(kc.h.focusedPaneID())
 	switch c.Type {
 	case "plugin_action":
-		m.call("plugin.action.invoke", protocol.PluginActionInvokeParams{ActionID: c.Command})
+		kc.h.send("plugin.action.invoke", protocol.PluginActionInvokeParams{ActionID: c.Command})
 	case "pane":
-		return m.commandPane(c.Command, p)
+		return kc.inPane(c.Command, p)
 	case "popup":
 		// The server runs it with the same HERDR_ACTIVE_* the client
 		// would give it.
-		m.call("popup.open", protocol.PopupOpenParams{Command: c.Command, Width: popupSize(c.Width), Height: popupSize(c.Height)})
+		kc.h.send("popup.open", protocol.PopupOpenParams{Command: c.Command, Width: popupSize(c.Width), Height: popupSize(c.Height)})
 	default:
-		env := append(os.Environ(), m.commandEnv(p)...)
-		ctx := m.ctx
+		env := append(os.Environ(), kc.env(p)...)
+		ctx := kc.h.context()
 		return func() tea.Msg {
 			ctx, cancel := context.WithTimeout(ctx, 10*time.Minute)
 			defer cancel()
@@ -95,10 +115,10 @@ func popupSize(s string) any {
 	return s // the server says what is wrong with it
 }
 
-// commandEnv is what a command learns of where the person is.
-func (m *model) commandEnv(p protocol.PaneInfo) []string {
+// env is what a command learns of where the person is.
+func (kc keyCommands) env(p protocol.PaneInfo) []string {
 	bin, _ := os.Executable()
-	env := []string{"HERDR_SOCKET_PATH=" + m.socket, "HERDR_BIN_PATH=" + bin, "HERDR_ACTIVE_PANE_ID=" + p.PaneID,
+	env := []string{"HERDR_SOCKET_PATH=" + kc.h.socketPath(), "HERDR_BIN_PATH=" + bin, "HERDR_ACTIVE_PANE_ID=" + p.PaneID,
 		"HERDR_ACTIVE_TAB_ID=" + p.TabID, "HERDR_ACTIVE_WORKSPACE_ID=" + p.WorkspaceID}
 	if p.Cwd != nil {
 		env = append(env, "HERDR_ACTIVE_PANE_CWD="+*p.Cwd)
@@ -106,12 +126,15 @@ func (m *model) commandEnv(p protocol.PaneInfo) []string {
 	return env
 }
 
-// commandPane splits the focused pane, zooms the new one and runs the
+// inPane splits the focused pane, zooms the new one and runs the
 // command in it with exec, so the pane closes when the command ends.
-func (m *model) commandPane(command string, p protocol.PaneInfo) tea.Cmd {
-	req := m.link.req
+func (kc keyCommands) inPane(command string, p protocol.PaneInfo) tea.Cmd {
+	call := kc.h.rpc()
+	if call == nil {
+		return nil // no server to open the pane in
+	}
 	env := map[string]string{}
-	for _, kv := range m.commandEnv(p) {
+	for _, kv := range kc.env(p) {
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
 	}
@@ -122,19 +145,19 @@ func (m *model) commandPane(command string, p protocol.PaneInfo) tea.Cmd {
 		if p.PaneID != "" {
 			prm.TargetPaneID = &p.PaneID
 		}
-		if err := req.call("pane.split", prm, &res); err != nil {
+		if err := call("pane.split", prm, &res); err != nil {
 			return commandDone{command: command, err: err}
 		}
 		id := res.Pane.PaneID
-		err := req.call("pane.zoom", protocol.PaneZoomParams{PaneID: &id, Mode: "on"}, nil)
+		err := call("pane.zoom", protocol.PaneZoomParams{PaneID: &id, Mode: "on"}, nil)
 		if err == nil {
-			err = req.call("pane.send_text", protocol.PaneSendTextParams{PaneID: id, Text: runKeyCommand}, nil)
+			err = call("pane.send_text", protocol.PaneSendTextParams{PaneID: id, Text: runKeyCommand}, nil)
 		}
 		return commandDone{command: command, err: err}
 	}
 }
 
-// runKeyCommand is what commandPane types into the new pane's shell: the
+// runKeyCommand is what inPane types into the new pane's shell: the
 // command itself travels in the pane's environment, so nothing of it is
 // quoted for a shell the client cannot see (fish reads \\ and \' inside
 // single quotes, which POSIX quoting leaves as they are); this line means
@@ -144,9 +167,10 @@ const runKeyCommand = `exec /bin/sh -c "$` + keyCommandEnv + `"` + "\r"
 // keyCommandEnv names the variable that carries a pane key command.
 const keyCommandEnv = "HERDR_KEY_COMMAND"
 
-func (m *model) commandFinished(msg commandDone) tea.Cmd {
+// finished says when a command failed.
+func (kc keyCommands) finished(msg commandDone) tea.Cmd {
 	if msg.err == nil {
 		return nil
 	}
-	return m.showToast("keys.command " + msg.command + ": " + msg.err.Error())
+	return kc.h.toast("keys.command " + msg.command + ": " + msg.err.Error())
 }

@@ -11,29 +11,13 @@ import (
 // other tabs are asked about only when a program would be ended.
 // confirm_close = false turns both questions off.
 
-// askCloseTab closes tab id, asking first when it is its workspace's last.
-func (m *model) askCloseTab(id string) tea.Cmd {
+// askTab closes tab id, asking first when it is its workspace's last.
+func (cc *closeConfirm) askTab(id string) tea.Cmd {
 	req := closeReq{what: "tab", method: "tab.close", params: protocol.TabTarget{TabID: id}}
-	if ws, last := m.lastTabOf(id); last && m.confirmClose {
+	if ws, last := cc.host.lastTabOf(id); last && cc.host.confirmClose() {
 		req.question = " close the last tab of " + protocol.Printable(ws) + " and the workspace with it"
 	}
-	return m.confirm.ask(req, m.panesOf(id, ""))
-}
-
-// lastTabOf reports whether tab id is the only tab of its workspace, and
-// that workspace's label.
-func (m *model) lastTabOf(id string) (label string, last bool) {
-	for _, t := range m.snap.Tabs {
-		if t.TabID != id {
-			continue
-		}
-		for _, w := range m.snap.Workspaces {
-			if w.WorkspaceID == t.WorkspaceID {
-				return w.Label, w.TabCount == 1
-			}
-		}
-	}
-	return "", false
+	return cc.ask(req, cc.host.panesOf(id, ""))
 }
 
 // lastTabQuestion is the confirm line for a question asked whatever runs:

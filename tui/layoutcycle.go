@@ -18,39 +18,39 @@ type layoutDone struct {
 	err  error
 }
 
-func (msg layoutDone) apply(m *model) tea.Cmd {
-	m.arranging = false
+func (msg layoutDone) apply(t *tmuxParts) tea.Cmd {
+	t.arranging = false
 	if msg.err != nil {
-		return m.showToast("layout " + msg.name + ": " + msg.err.Error())
+		return t.h.toast("layout " + msg.name + ": " + msg.err.Error())
 	}
-	return m.showToast("layout " + msg.name)
+	return t.h.toast("layout " + msg.name)
 }
 
 // nextLayout arranges the focused tab in the layout after the one it had
 // from this client (the first: even-horizontal).
-func (m *model) nextLayout() tea.Cmd {
-	l, ok := m.focusedLayout()
+func (t *tmuxParts) nextLayout() tea.Cmd {
+	l, ok := t.h.focusedLayout()
 	switch {
-	case !ok || m.link == nil || m.link.req == nil:
-		return m.showToast("no tab to arrange")
-	case m.arranging:
-		return m.showToast("a layout is still being applied")
+	case !ok || t.h.rpc() == nil:
+		return t.h.toast("no tab to arrange")
+	case t.arranging:
+		return t.h.toast("a layout is still being applied")
 	case len(l.Panes) < 2:
-		return m.showToast("one pane: nothing to arrange")
+		return t.h.toast("one pane: nothing to arrange")
 	}
-	if m.layoutOf == nil {
-		m.layoutOf = map[string]int{}
+	if t.layoutOf == nil {
+		t.layoutOf = map[string]int{}
 	}
-	i, seen := m.layoutOf[l.TabID]
+	i, seen := t.layoutOf[l.TabID]
 	if seen {
 		i = (i + 1) % len(protocol.LayoutPresets)
 	}
-	m.layoutOf[l.TabID] = i
+	t.layoutOf[l.TabID] = i
 	name := protocol.LayoutPresets[i]
-	m.flushInput()
-	m.arranging = true
-	c, tab := m.link.req, l.TabID
+	t.h.flushInput()
+	t.arranging = true
+	call, tab := t.h.rpc(), l.TabID
 	return func() tea.Msg {
-		return layoutDone{name, c.call("layout.select", protocol.LayoutSelectParams{Layout: name, TabID: &tab}, nil)}
+		return layoutDone{name, call("layout.select", protocol.LayoutSelectParams{Layout: name, TabID: &tab}, nil)}
 	}
 }

@@ -26,8 +26,8 @@ func TestNextLayout_Cycles(t *testing.T) {
 			t.Fatalf("press %d: %#v, want %s", i, msg, name)
 		}
 		m.Update(msg)
-		if m.toast.text != "layout "+name || m.arranging {
-			t.Errorf("press %d: toast %q arranging %v", i, m.toast.text, m.arranging)
+		if m.toast.text != "layout "+name || m.tmux.arranging {
+			t.Errorf("press %d: toast %q arranging %v", i, m.toast.text, m.tmux.arranging)
 		}
 	}
 	sel := f.requests("layout.select")

@@ -25,13 +25,13 @@ func linkOpens(u string) bool {
 	return err == nil && (p.Scheme == "http" || p.Scheme == "https") && p.Host != ""
 }
 
-// clickLink activates the link at cell (col, row) of the pane's view.
-func (m *model) clickLink(paneID string, col, row int) tea.Cmd {
+// activateLink activates the link at cell (col, row) of the view of pane
+// paneID (its screen s scrolled or not; nil: not scrolled) through call.
+func activateLink(call rpcFunc, s *paneScreen, paneID string, col, row int) tea.Cmd {
 	var offset uint64
-	if s := m.screens[paneID]; s != nil {
+	if s != nil {
 		offset = uint64(max(s.offset, 0))
 	}
-	call := m.copyCallFunc()
 	prm := protocol.PaneLinkParams{PaneID: paneID, ViewportRow: uint16(max(row, 0)), Col: uint16(max(col, 0)), OffsetFromBottom: &offset}
 	return func() tea.Msg {
 		var res protocol.PaneLinkActivated

@@ -336,13 +336,6 @@ func (f *fleetView) workspaceIDs() []string {
 	return ids
 }
 
-// chooseRemote shows a remote workspace; the local session's focus is
-// left where it is.
-func (m *model) chooseRemote(id string) {
-	m.fleet.selected = id
-	m.side.followFocusedSpace()
-}
-
 // workspaceOf is the workspace a remote sidebar row belongs to.
 func (f *fleetView) workspaceOf(it sideItem) string {
 	if it.kind == "remote-workspace" {

@@ -220,7 +220,7 @@ func TestFleet_OfflineWorkspaceRefusesInput(t *testing.T) {
 		t.Fatalf("selected = %q after a click on gpu's workspace", m.fleet.selected)
 	}
 	m.update(keyRunes("x"))
-	m.flushInput()
+	m.input.flush()
 	if len(m.input.pending) != 0 || len(f.requests("pane.send_text")) != 0 {
 		t.Fatalf("input went somewhere: queued %v, sent %v", m.input.pending, f.requests("pane.send_text"))
 	}
@@ -236,15 +236,15 @@ func TestFleet_NavigationMovesThroughMachineWorkspaces(t *testing.T) {
 	f := &fleetServer{list: twoMachinesList, snapshot: twoMachinesSnapshot}
 	m := fleetModel(t, f)
 	// w1 of w1, w2 is focused; the ring is w1 w2 build/w1 gpu/w1.
-	m.stepWorkspace(2)
+	m.nav.stepWorkspace(2)
 	if m.fleet.selected != "build/w1" {
 		t.Fatalf("two down from w1: selected %q", m.fleet.selected)
 	}
-	m.stepWorkspace(1)
+	m.nav.stepWorkspace(1)
 	if m.fleet.selected != "gpu/w1" {
 		t.Fatalf("three down from w1: selected %q", m.fleet.selected)
 	}
-	m.stepWorkspace(1) // wraps to the local session
+	m.nav.stepWorkspace(1) // wraps to the local session
 	if m.fleet.selected != "" {
 		t.Fatalf("selected = %q after wrapping", m.fleet.selected)
 	}
@@ -371,7 +371,7 @@ func TestFleet_ChosenRemoteWorkspaceIsScrolledIntoView(t *testing.T) {
 	if strings.Contains(ansi.Strip(render(m)), "1 train") {
 		t.Fatal("gpu's workspace is in view before it is chosen: the test shows nothing")
 	}
-	m.stepWorkspace(-1) // from w1 back round to gpu's workspace, the last
+	m.nav.stepWorkspace(-1) // from w1 back round to gpu's workspace, the last
 	if m.fleet.selected != "gpu/w1" {
 		t.Fatalf("selected %q", m.fleet.selected)
 	}

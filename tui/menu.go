@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -93,61 +94,103 @@ func passthroughMods(s string) (ctrl, alt, ok bool) {
 	return ctrl, alt, true
 }
 
-// openPaneMenu opens pane id's menu at the click.
-func (m *model) openPaneMenu(ev tea.MouseMsg, id string) {
+// menus is the right-click menu as a component: the menu open, the keys
+// and the mouse while it is, and what its items do, asked of the client
+// through menuHost (a fake in tests).
+type menus struct {
+	open *menuState
+	// eatRelease: the menu took a press, and the release is its too.
+	eatRelease bool
+	h          menuHost
+	mode       *mode
+}
+
+// menuHost is what the menus read of the client and ask it to do.
+type menuHost interface {
+	paneInfo(id string) (protocol.PaneInfo, bool)
+	focusedPaneID() string
+	tabLabel(id string) string
+	workspaceLabel(id string) string
+	panesOf(tabID, workspaceID string) []string
+	repoKey(id string) string
+	snapshot() *protocol.SessionSnapshot
+	screen(paneID string) *paneScreen
+	gitMarks() map[string]protocol.WorkspaceGitStatus
+	uiConfig() *config.UI
+	width() int
+	height() int
+	// groupFolded says whether the worktree group of repository key is
+	// folded in the sidebar, and which workspace heads it.
+	worktreeGroups() map[string]string
+	groupFolded(key string) bool
+	toggleGroup(key string)
+	// clearSelection drops a mouse selection (a menu opens over it).
+	clearSelection()
+	send(method string, params any)
+	startRename(what, method, id, current string)
+	createThenName(method string, params any) tea.Cmd
+	startWorktree(workspaceID string)
+	askClose(req closeReq, panes []string) tea.Cmd
+	askCloseTab(id string) tea.Cmd
+	taskMenuItem(item string) tea.Cmd
+}
+
+// openPane opens pane id's menu at the click.
+func (mn *menus) openPane(ev tea.MouseMsg, id string) {
 	menu := &menuState{kind: menuPane, id: id, x: ev.X, y: ev.Y, items: []string{itemRenamePane}, title: " " + id + " "}
-	if info, ok := m.paneInfo(id); ok && info.Label != nil && *info.Label != "" {
+	if info, ok := mn.h.paneInfo(id); ok && info.Label != nil && *info.Label != "" {
 		menu.items = append(menu.items, itemClearName)
 	}
-	if f := m.focusedPaneID(); f != "" && f != id {
+	if f := mn.h.focusedPaneID(); f != "" && f != id {
 		menu.source = f
 		menu.items = append(menu.items, itemSwap)
 	}
 	menu.items = append(menu.items, itemSplitRight, itemSplitDown, itemZoom)
-	if s := m.screens[id]; s != nil && s.modes.RightClickPane {
+	if s := mn.h.screen(id); s != nil && s.modes.RightClickPane {
 		menu.items = append(menu.items, itemClicksHerdr)
 	} else {
 		menu.items = append(menu.items, itemClicksPane)
 	}
 	menu.items = append(menu.items, itemClosePane)
-	m.openMenu(menu)
+	mn.show(menu)
 }
 
-// openWorkspaceMenu opens workspace id's menu at the click: a git
+// openWorkspace opens workspace id's menu at the click: a git
 // repository's offers a new worktree, a repository with worktrees under
 // it closes or folds the group. (Herdr's "Open worktree..." and "Delete
 // worktree checkout..." open dialogs this client does not have.)
-func (m *model) openWorkspaceMenu(ev tea.MouseMsg, id string) {
+func (mn *menus) openWorkspace(ev tea.MouseMsg, id string) {
 	menu := &menuState{kind: menuWorkspace, id: id, x: ev.X, y: ev.Y, items: []string{itemRename, itemClose}}
-	for _, w := range m.snap.Workspaces {
+	for _, w := range mn.h.snapshot().Workspaces {
 		if w.WorkspaceID != id {
 			continue
 		}
 		wt := w.Worktree
 		switch {
 		case wt != nil && wt.IsLinkedWorktree:
-		case wt != nil && m.side.worktreeGroups()[wt.RepoKey] == id:
+		case wt != nil && mn.h.worktreeGroups()[wt.RepoKey] == id:
 			fold := itemCollapse
-			if m.side.collapsed[wt.RepoKey] {
+			if mn.h.groupFolded(wt.RepoKey) {
 				fold = itemExpand
 			}
 			menu.items = []string{itemRename, itemCloseGroup, itemNewWorktree, fold}
-		case wt != nil || m.git.st[id].Repo:
+		case wt != nil || mn.h.gitMarks()[id].Repo:
 			menu.items = append(menu.items, itemNewWorktree)
 		}
 	}
-	m.openMenu(menu)
+	mn.show(menu)
 }
 
-// openMenu shows a menu; keys go to it until it closes.
-func (m *model) openMenu(menu *menuState) {
-	m.menu, m.mode, m.msel.sel = menu, modeMenu, nil
+// show shows a menu; keys go to it until it closes.
+func (mn *menus) show(menu *menuState) {
+	mn.open, *mn.mode = menu, modeMenu
+	mn.h.clearSelection()
 }
 
-func (m *model) closeMenu() {
-	m.menu = nil
-	if m.mode == modeMenu {
-		m.mode = modeTerminal
+func (mn *menus) close() {
+	mn.open = nil
+	if *mn.mode == modeMenu {
+		*mn.mode = modeTerminal
 	}
 }
 
@@ -190,143 +233,139 @@ func (mn *menuState) move(step int) {
 	mn.sel = (mn.sel + step + len(mn.items)) % len(mn.items)
 }
 
-func (m *model) menuKey(k tea.KeyMsg) tea.Cmd {
+func (mn *menus) key(k tea.KeyMsg) tea.Cmd {
 	switch k.String() {
 	case "esc", "ctrl+c", "q":
-		m.closeMenu()
+		mn.close()
 	case "up", "k":
-		m.menu.move(-1)
+		mn.open.move(-1)
 	case "down", "j":
-		m.menu.move(1)
+		mn.open.move(1)
 	case "enter":
-		return m.chooseMenu(m.menu.sel)
+		return mn.choose(mn.open.sel)
 	}
 	return nil
 }
 
-// menuMouse handles a mouse event while the menu is open; false lets it
+// mouse handles a mouse event while the menu is open; false lets it
 // through (a right press elsewhere opens the menu there).
-func (m *model) menuMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
-	i := m.menu.itemAt(ev.X, ev.Y, m.width, m.height)
+func (mn *menus) mouse(ev tea.MouseMsg) (tea.Cmd, bool) {
+	i := mn.open.itemAt(ev.X, ev.Y, mn.h.width(), mn.h.height())
 	if ev.Action == tea.MouseActionPress && (ev.Button == tea.MouseButtonLeft || ev.Button == tea.MouseButtonMiddle || ev.Button == tea.MouseButtonRight) {
-		m.eatRelease = true // a wheel notch has no release
+		mn.eatRelease = true // a wheel notch has no release
 	}
 	switch {
 	case ev.Action == tea.MouseActionMotion:
 		if i >= 0 {
-			m.menu.sel = i
+			mn.open.sel = i
 		}
 	case ev.Action != tea.MouseActionPress:
 	case ev.Button == tea.MouseButtonLeft && i >= 0:
-		return m.chooseMenu(i), true
+		return mn.choose(i), true
 	case ev.Button == tea.MouseButtonRight && i < 0:
-		m.closeMenu()
-		m.eatRelease = false // the press opens the menu there, or goes to a program
+		mn.close()
+		mn.eatRelease = false // the press opens the menu there, or goes to a program
 		return nil, false
 	case ev.Button == tea.MouseButtonLeft || ev.Button == tea.MouseButtonRight || ev.Button == tea.MouseButtonMiddle:
-		m.closeMenu()
+		mn.close()
 	}
 	return nil, true
 }
 
-// chooseMenu runs item i of the open menu, which closes.
-func (m *model) chooseMenu(i int) tea.Cmd {
-	menu := m.menu
-	m.closeMenu()
+// choose runs item i of the open menu, which closes.
+func (mn *menus) choose(i int) tea.Cmd {
+	menu := mn.open
+	mn.close()
 	if menu == nil || i < 0 || i >= len(menu.items) {
 		return nil
 	}
 	id := menu.id
 	switch menu.kind {
 	case menuPane:
-		return m.paneMenuItem(menu, menu.items[i])
+		return mn.paneItem(menu, menu.items[i])
 	case menuTab:
 		switch menu.items[i] {
 		case itemNewTab:
 			p := protocol.TabCreateParams{Focus: true}
-			for _, t := range m.snap.Tabs {
+			for _, t := range mn.h.snapshot().Tabs {
 				if t.TabID == id {
 					p.WorkspaceID = protocol.Ptr(t.WorkspaceID)
 				}
 			}
-			if m.ui.PromptNewTabName {
-				return m.createThenName("tab.create", p)
+			if mn.h.uiConfig().PromptNewTabName {
+				return mn.h.createThenName("tab.create", p)
 			}
-			m.call("tab.create", p)
+			mn.h.send("tab.create", p)
 		case itemRename:
-			m.startRename("tab", "tab.rename", id, m.tabLabel(id))
+			mn.h.startRename("tab", "tab.rename", id, mn.h.tabLabel(id))
 		case itemClose:
-			return m.askCloseTab(id)
+			return mn.h.askCloseTab(id)
 		}
 	case menuGlobal:
-		return m.tasks.menuItem(menu.items[i])
+		return mn.h.taskMenuItem(menu.items[i])
 	case menuWorkspace:
 		switch menu.items[i] {
 		case itemRename:
-			m.startRename("workspace", "workspace.rename", id, m.workspaceLabel(id))
+			mn.h.startRename("workspace", "workspace.rename", id, mn.h.workspaceLabel(id))
 		case itemClose:
-			return m.confirm.ask(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
+			return mn.h.askClose(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, mn.h.panesOf("", id))
 		case itemCloseGroup:
 			var panes []string
-			key := m.repoKey(id)
-			for _, w := range m.snap.Workspaces {
+			key := mn.h.repoKey(id)
+			for _, w := range mn.h.snapshot().Workspaces {
 				if w.Worktree != nil && w.Worktree.RepoKey == key {
-					panes = append(panes, m.panesOf("", w.WorkspaceID)...)
+					panes = append(panes, mn.h.panesOf("", w.WorkspaceID)...)
 				}
 			}
-			return m.confirm.ask(closeReq{what: "workspace group", method: "workspace.close", params: protocol.WorkspaceCloseParams{WorkspaceID: id, CloseGroup: true}}, panes)
+			return mn.h.askClose(closeReq{what: "workspace group", method: "workspace.close", params: protocol.WorkspaceCloseParams{WorkspaceID: id, CloseGroup: true}}, panes)
 		case itemNewWorktree:
-			m.rename.startWorktree(id)
+			mn.h.startWorktree(id)
 		case itemCollapse, itemExpand:
-			m.side.toggleGroup(m.repoKey(id)) // as a click on the group's chevron does
+			mn.h.toggleGroup(mn.h.repoKey(id)) // as a click on the group's chevron does
 		}
 	}
 	return nil
 }
 
-// repoKey is the repository key of workspace id's worktree group, or "".
-func (m *model) repoKey(id string) string {
-	for _, w := range m.snap.Workspaces {
-		if w.WorkspaceID == id && w.Worktree != nil {
-			return w.Worktree.RepoKey
-		}
-	}
-	return ""
-}
-
-func (m *model) paneMenuItem(menu *menuState, item string) tea.Cmd {
+func (mn *menus) paneItem(menu *menuState, item string) tea.Cmd {
 	id := menu.id
 	switch item {
 	case itemRenamePane:
 		label := ""
-		if info, ok := m.paneInfo(id); ok && info.Label != nil {
+		if info, ok := mn.h.paneInfo(id); ok && info.Label != nil {
 			label = *info.Label
 		}
-		m.startRename("pane", "pane.rename", id, label)
+		mn.h.startRename("pane", "pane.rename", id, label)
 	case itemClearName:
-		m.call("pane.rename", protocol.PaneRenameParams{PaneID: id})
+		mn.h.send("pane.rename", protocol.PaneRenameParams{PaneID: id})
 	case itemSwap:
 		src := menu.source
-		m.call("pane.swap", protocol.PaneSwapParams{SourcePaneID: &src, TargetPaneID: &id})
-		m.call("pane.focus", protocol.PaneTarget{PaneID: src})
+		mn.h.send("pane.swap", protocol.PaneSwapParams{SourcePaneID: &src, TargetPaneID: &id})
+		mn.h.send("pane.focus", protocol.PaneTarget{PaneID: src})
 	case itemSplitRight, itemSplitDown:
 		d := "right"
 		if item == itemSplitDown {
 			d = "down"
 		}
-		m.call("pane.split", protocol.PaneSplitParams{Direction: d, Focus: true, TargetPaneID: &id})
+		mn.h.send("pane.split", protocol.PaneSplitParams{Direction: d, Focus: true, TargetPaneID: &id})
 	case itemZoom:
-		m.call("pane.focus", protocol.PaneTarget{PaneID: id})
-		m.call("pane.zoom", protocol.PaneZoomParams{PaneID: &id, Mode: "toggle"})
+		mn.h.send("pane.focus", protocol.PaneTarget{PaneID: id})
+		mn.h.send("pane.zoom", protocol.PaneZoomParams{PaneID: &id, Mode: "toggle"})
 	case itemClicksPane, itemClicksHerdr:
 		to := "pane"
 		if item == itemClicksHerdr {
 			to = "herdr"
 		}
-		m.call("pane.input.set", protocol.PaneInputSetParams{PaneID: id, RightClick: to})
+		mn.h.send("pane.input.set", protocol.PaneInputSetParams{PaneID: id, RightClick: to})
 	case itemClosePane:
-		m.call("pane.focus", protocol.PaneTarget{PaneID: id})
-		return m.confirm.ask(closeReq{what: "pane", method: "pane.close", params: protocol.PaneTarget{PaneID: id}}, []string{id})
+		mn.h.send("pane.focus", protocol.PaneTarget{PaneID: id})
+		return mn.h.askClose(closeReq{what: "pane", method: "pane.close", params: protocol.PaneTarget{PaneID: id}}, []string{id})
 	}
 	return nil
+}
+
+// pressOpens says a press opens a right-click menu: menus open from the
+// terminal (or prefix) mode, not over a rename, copy mode or a question.
+func (mn *menus) pressOpens(ev tea.MouseMsg) bool {
+	return ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonRight && (*mn.mode == modeTerminal || *mn.mode == modePrefix)
 }

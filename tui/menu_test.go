@@ -56,15 +56,15 @@ func TestMenu_RightClickGoesToMenuOrProgram(t *testing.T) {
 	// w1:p2 is window columns 54–83, rows 1–20; its inside starts at (55, 2).
 
 	m.Update(rightPress(60, 5))
-	if m.mode != modeMenu || m.menu == nil || m.menu.id != "w1:p2" || queued(m, "w1:p2") != "" {
-		t.Fatalf("right_click herdr over a mouse program: mode %v menu %+v input %q", m.mode, m.menu, queued(m, "w1:p2"))
+	if m.mode != modeMenu || m.menus.open == nil || m.menus.open.id != "w1:p2" || queued(m, "w1:p2") != "" {
+		t.Fatalf("right_click herdr over a mouse program: mode %v menu %+v input %q", m.mode, m.menus.open, queued(m, "w1:p2"))
 	}
-	if !strings.Contains(strings.Join(m.menu.items, ","), itemClicksPane) {
-		t.Errorf("items %q lack %q", m.menu.items, itemClicksPane)
+	if !strings.Contains(strings.Join(m.menus.open.items, ","), itemClicksPane) {
+		t.Errorf("items %q lack %q", m.menus.open.items, itemClicksPane)
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
-	if m.mode != modeTerminal || m.menu != nil {
-		t.Fatalf("esc left mode %v menu %+v", m.mode, m.menu)
+	if m.mode != modeTerminal || m.menus.open != nil {
+		t.Fatalf("esc left mode %v menu %+v", m.mode, m.menus.open)
 	}
 
 	// ctrl held: the press, its drag and release go, without ctrl.
@@ -76,8 +76,8 @@ func TestMenu_RightClickGoesToMenuOrProgram(t *testing.T) {
 	m.Update(ev)
 	ev.Action = tea.MouseActionRelease
 	m.Update(ev)
-	if got, want := queued(m, "w1:p2"), "\x1b[<2;6;4M\x1b[<34;7;4M\x1b[<2;7;4m"; got != want || m.menu != nil || m.panes.pass != nil {
-		t.Fatalf("ctrl+right: input %q, want %q; menu %+v pass %+v", got, want, m.menu, m.panes.pass)
+	if got, want := queued(m, "w1:p2"), "\x1b[<2;6;4M\x1b[<34;7;4M\x1b[<2;7;4m"; got != want || m.menus.open != nil || m.panes.pass != nil {
+		t.Fatalf("ctrl+right: input %q, want %q; menu %+v pass %+v", got, want, m.menus.open, m.panes.pass)
 	}
 	m.input.pending = nil
 
@@ -88,21 +88,21 @@ func TestMenu_RightClickGoesToMenuOrProgram(t *testing.T) {
 	if m.mode != modeMenu || queued(m, "w1:p2") != "" {
 		t.Fatalf("alt+right: mode %v input %q", m.mode, queued(m, "w1:p2"))
 	}
-	m.closeMenu()
+	m.menus.close()
 
 	// right_click = pane: a plain click goes; the frame opens the menu.
 	p2.modes.RightClickPane = true
 	m.Update(rightPress(60, 5))
-	if got := queued(m, "w1:p2"); got != "\x1b[<2;6;4M" || m.menu != nil {
-		t.Fatalf("right_click pane: input %q menu %+v", got, m.menu)
+	if got := queued(m, "w1:p2"); got != "\x1b[<2;6;4M" || m.menus.open != nil {
+		t.Fatalf("right_click pane: input %q menu %+v", got, m.menus.open)
 	}
 	m.Update(tea.MouseMsg{X: 60, Y: 5, Button: tea.MouseButtonRight, Action: tea.MouseActionRelease})
 	m.input.pending = nil
 	m.Update(rightPress(54, 5)) // the left border
-	if m.mode != modeMenu || queued(m, "w1:p2") != "" || !strings.Contains(strings.Join(m.menu.items, ","), itemClicksHerdr) {
-		t.Fatalf("frame click: mode %v input %q menu %+v", m.mode, queued(m, "w1:p2"), m.menu)
+	if m.mode != modeMenu || queued(m, "w1:p2") != "" || !strings.Contains(strings.Join(m.menus.open.items, ","), itemClicksHerdr) {
+		t.Fatalf("frame click: mode %v input %q menu %+v", m.mode, queued(m, "w1:p2"), m.menus.open)
 	}
-	m.closeMenu()
+	m.menus.close()
 
 	// A program that did not ask for the mouse never gets it.
 	p2.modes.Mouse = false
@@ -119,7 +119,7 @@ func TestMenu_PlacedInWindowAndKeysChoose(t *testing.T) {
 	f := &fakeServer{}
 	m, _ := testModel(t, f)
 	m.Update(rightPress(83, 20))
-	x, y, w, h := m.menu.rect(m.width, m.height)
+	x, y, w, h := m.menus.open.rect(m.width, m.height)
 	if x+w > m.width || y+h > m.height || x < 0 || y < 0 {
 		t.Fatalf("menu at %d,%d %dx%d leaves the %dx%d window", x, y, w, h, m.width, m.height)
 	}
@@ -127,21 +127,21 @@ func TestMenu_PlacedInWindowAndKeysChoose(t *testing.T) {
 	if !strings.Contains(view, itemClosePane) {
 		t.Fatalf("the menu is not drawn:\n%s", view)
 	}
-	m.closeMenu()
+	m.menus.close()
 
 	m.Update(rightPress(30, 5)) // w1:p1, not the focused pane
-	if want := []string{itemRenamePane, itemSwap, itemSplitRight, itemSplitDown, itemZoom, itemClicksPane, itemClosePane}; strings.Join(m.menu.items, ",") != strings.Join(want, ",") {
-		t.Fatalf("items %q, want %q", m.menu.items, want)
+	if want := []string{itemRenamePane, itemSwap, itemSplitRight, itemSplitDown, itemZoom, itemClicksPane, itemClosePane}; strings.Join(m.menus.open.items, ",") != strings.Join(want, ",") {
+		t.Fatalf("items %q, want %q", m.menus.open.items, want)
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyUp}) // wraps to the last
-	if m.menu.sel != len(m.menu.items)-1 {
-		t.Fatalf("up from the first item: sel %d", m.menu.sel)
+	if m.menus.open.sel != len(m.menus.open.items)-1 {
+		t.Fatalf("up from the first item: sel %d", m.menus.open.sel)
 	}
 	for range 4 {
 		m.Update(tea.KeyMsg{Type: tea.KeyDown}) // 0, 1, 2, 3: Split down
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
-	if m.mode != modeTerminal || m.menu != nil {
+	if m.mode != modeTerminal || m.menus.open != nil {
 		t.Fatalf("enter left mode %v", m.mode)
 	}
 	waitFor(t, "the split", func() bool { return len(f.requests("pane.split")) == 1 })
@@ -159,7 +159,7 @@ func TestMenu_ClickReleaseStaysWithTheMenu(t *testing.T) {
 	p2.modes.Mouse, p2.modes.MouseSGR = true, true
 	m.Update(rightPress(60, 5))
 	m.Update(tea.MouseMsg{X: 60, Y: 5, Button: tea.MouseButtonRight, Action: tea.MouseActionRelease})
-	x, y, _, _ := m.menu.rect(m.width, m.height)
+	x, y, _, _ := m.menus.open.rect(m.width, m.height)
 	m.Update(tea.MouseMsg{X: x + 3, Y: y + 1, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}) // Rename pane
 	m.Update(tea.MouseMsg{X: x + 3, Y: y + 1, Button: tea.MouseButtonLeft, Action: tea.MouseActionRelease})
 	if m.mode != modeRename || m.rename.id != "w1:p2" {
@@ -170,8 +170,8 @@ func TestMenu_ClickReleaseStaysWithTheMenu(t *testing.T) {
 	}
 	// A right click over a rename does not open a menu.
 	m.Update(rightPress(60, 5))
-	if m.mode != modeRename || m.menu != nil {
-		t.Fatalf("a right click during a rename: mode %v menu %+v", m.mode, m.menu)
+	if m.mode != modeRename || m.menus.open != nil {
+		t.Fatalf("a right click during a rename: mode %v menu %+v", m.mode, m.menus.open)
 	}
 }
 
@@ -182,9 +182,9 @@ func TestMenu_WorkspaceMenus(t *testing.T) {
 	f := &fakeServer{}
 	m, _ := testModel(t, f)
 	items := func(id string) string {
-		m.openWorkspaceMenu(tea.MouseMsg{X: 2, Y: 1}, id)
-		defer m.closeMenu()
-		return strings.Join(m.menu.items, ",")
+		m.menus.openWorkspace(tea.MouseMsg{X: 2, Y: 1}, id)
+		defer m.menus.close()
+		return strings.Join(m.menus.open.items, ",")
 	}
 	if got := items("w1"); got != "Rename,Close" {
 		t.Errorf("a plain workspace: %q", got)
@@ -202,13 +202,13 @@ func TestMenu_WorkspaceMenus(t *testing.T) {
 		t.Errorf("a worktree: %q", got)
 	}
 
-	m.openWorkspaceMenu(tea.MouseMsg{X: 2, Y: 1}, "w1")
-	m.chooseMenu(3) // Collapse
+	m.menus.openWorkspace(tea.MouseMsg{X: 2, Y: 1}, "w1")
+	m.menus.choose(3) // Collapse
 	if !m.side.collapsed["r"] || items("w1") != "Rename,Close group,New worktree,Expand" {
 		t.Errorf("collapse: collapsed %v", m.side.collapsed)
 	}
-	m.openWorkspaceMenu(tea.MouseMsg{X: 2, Y: 1}, "w1")
-	m.chooseMenu(2) // New worktree: its branch asked first
+	m.menus.openWorkspace(tea.MouseMsg{X: 2, Y: 1}, "w1")
+	m.menus.choose(2) // New worktree: its branch asked first
 	if cmd := m.rename.key(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil {
 		cmd()
 	}

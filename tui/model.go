@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"slices"
-	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -92,23 +91,15 @@ const activeAfter = time.Second
 // model is the Bubble Tea model. It holds the latest snapshot and the
 // screens of the panes it shows; everything else lives in the server.
 type model struct {
-	link     *link
-	keys     *keymap
-	toastsOn bool
-	// cfg is config.toml as last read, ui its [ui] and theme the colours
-	// drawn (setConfig).
-	cfg   config.Config
-	ui    config.UI
-	theme *theme
-	// view is the server's agent view as last asked (agents.go).
-	view protocol.AgentViewList
+	link *link
+	keys *keymap
+	// clientConfig is config.toml as the client draws and acts with it
+	// (uiconfig.go).
+	clientConfig
 	// notes delivers notifications (notify.go) and plays sounds (sound.go).
 	notes notifier
-	diags []string // config problems shown after attaching (diagnostics.go)
-	git   gitMarks // sidebar git marks (git.go)
-	// sessionWidth is the sidebar width the session keeps (0:
-	// config.toml's; session.json's, uistate.go).
-	sessionWidth int
+	diags diagLines // config problems shown after attaching (diagnostics.go)
+	git   gitMarks  // sidebar git marks (git.go)
 	// side is the sidebar (sidebar.go), tabs the tab bar (view.go).
 	side sidebar
 	tabs tabBar
@@ -118,15 +109,12 @@ type model struct {
 	getenv func(string) string
 	// socket is the server's, for [[keys.command]]s.
 	socket string
-	// configPath is config.toml (prefix R reads it again); truecolor
-	// says whether the outer terminal shows 24-bit colour.
-	configPath string
-	truecolor  bool
 	// ctx ends the commands the client started when it exits.
 	ctx context.Context
 
-	snap       protocol.SessionSnapshot
-	haveSnap   bool
+	// session is the snapshot and the agent view as last seen, and the
+	// questions asked of them (session.go).
+	session
 	refreshing bool // a snapshot request is out
 	stale      bool // an event arrived while it was
 	screens    map[string]*paneScreen
@@ -154,30 +142,27 @@ type model struct {
 	copyRPC  rpcFunc
 	confirm  closeConfirm   // the question before a close (nav.go)
 	settings settingsScreen // the settings screen (settings.go)
-	// confirmClose asks before closing a program ([ui] confirm_close).
-	confirmClose bool
-	// copyOnSelect copies a mouse selection when it ends ([ui] copy_on_select).
-	copyOnSelect bool
-	msel         mouseSelect // a mouse selection in a pane (mousesel.go)
+	msel     mouseSelect    // a mouse selection in a pane (mousesel.go)
 	// focusHistory is the focused pane and the one before (last_pane).
 	focusHistory paneHistory
-	// The session chooser, the command prompt, the layout cycle (herdrcmd.go).
-	tmuxParts
-	// wantWorkspace is the workspace this client last focused, until a
-	// snapshot shows it focused.
-	wantWorkspace string
-	toast         toastLine // the tab bar's message (toast.go)
-	title         string
+	// tmux is the session chooser, the command prompt and the layout cycle
+	// (herdrcmd.go).
+	tmux tmuxParts
+	// nav moves between workspaces, tabs and agents (nav.go).
+	nav navigator
+	// keyCmds runs the [[keys.command]]s (keycmd.go).
+	keyCmds keyCommands
+	// clip sends copies out and pastes buffers (buffer.go).
+	clip  clipboard
+	toast toastLine // the tab bar's message (toast.go)
+	title string
 	// customTitle is the window title set through client.window_title.set.
 	customTitle string
 
-	// menu is the open right-click menu (menu.go).
-	menu *menuState
-	// eatRelease: the menu took a press, and the release is its too.
-	eatRelease bool
+	// menus is the right-click menu (menu.go).
+	menus menus
 
 	detached, lost bool
-	reconnecting   bool  // the server went away; looking for it (reconnect.go)
 	gone           error // ErrServerStopped or ErrServerGone: not coming back
 
 	// out is the outer terminal (nil: nothing is drawn, as for a model
@@ -196,7 +181,8 @@ type model struct {
 }
 
 func newModel(l *link, km *keymap, toastsOn bool) *model {
-	m := &model{link: l, keys: km, toastsOn: toastsOn, confirmClose: true, copyOnSelect: true, sidebar: true, screens: map[string]*paneScreen{}}
+	m := &model{link: l, keys: km, sidebar: true, screens: map[string]*paneScreen{}}
+	m.clientConfig = clientConfig{toastsOn: toastsOn, confirmClose: true, copyOnSelect: true}
 	m.getenv = func(string) string { return "" }
 	m.ctx = context.Background()
 	// The components, each given the client through its host (host.go).
@@ -216,33 +202,27 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.rename = labelPrompt{host: hostOf(m), mode: &m.mode}
 	m.picker = workspacePicker{host: hostOf(m), mode: &m.mode}
 	m.confirm = closeConfirm{host: hostOf(m), mode: &m.mode}
-	m.setConfig(config.Default(), true)
+	m.menus = menus{h: hostOf(m), mode: &m.mode}
+	m.tmux = tmuxParts{h: hostOf(m), mode: &m.mode}
+	m.nav = navigator{h: hostOf(m), mode: &m.mode}
+	m.keyCmds = keyCommands{h: hostOf(m)}
+	m.clip = clipboard{h: hostOf(m)}
+	m.clientConfig.set(config.Default(), true)
 	return m
-}
-
-// setConfig takes the settings of config.toml the client draws with.
-func (m *model) setConfig(cfg config.Config, truecolor bool) {
-	m.truecolor = truecolor
-	m.cfg, m.ui = cfg, cfg.UI
-	if m.sessionWidth > 0 {
-		m.ui.SidebarWidth = m.sessionWidth
-	}
-	m.notes.sound = cfg.UI.Sound
-	m.toastsOn = cfg.UI.Toast.Delivery != config.ToastOff && cfg.UI.Toast.Delivery != ""
-	m.theme = newTheme(cfg, truecolor)
 }
 
 // Init asks for the first snapshot.
 func (m *model) Init() tea.Cmd {
 	m.refreshing = true
 	if len(m.diags) > 0 {
-		return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fleet.fetch(), m.tasks.fetchTasks(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
+		return tea.Batch(m.link.fetchSnapshot(), m.link.fetchUIState(), m.fleet.fetch(), m.tasks.fetchTasks(), tea.Tick(diagTime, func(time.Time) tea.Msg { return diagExpired{} }))
 	}
-	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fleet.fetch(), m.tasks.fetchTasks())
+	return tea.Batch(m.link.fetchSnapshot(), m.link.fetchUIState(), m.fleet.fetch(), m.tasks.fetchTasks())
 }
 
-func (m *model) fetchSnapshot() tea.Cmd {
-	req := m.link.req
+// fetchSnapshot asks for a session.snapshot and the agent view.
+func (l *link) fetchSnapshot() tea.Cmd {
+	req := l.req
 	return func() tea.Msg {
 		var res protocol.SessionSnapshotResult
 		if err := req.call("session.snapshot", nil, &res); err != nil {
@@ -262,7 +242,7 @@ func (m *model) fetchSnapshot() tea.Cmd {
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(drainMsg); ok {
 		m.drainQueued = false
-		m.flushInput()
+		m.input.flush()
 		m.draw()
 		return m, nil
 	}
@@ -273,7 +253,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// written. Keys typed while it is in flight are still coalesced
 		// (one pane.send_text in flight per pane); mouse motion, which
 		// comes in bursts nobody waits on, keeps waiting for the drain.
-		m.flushInput()
+		m.input.flush()
 	}
 	if rc := m.remote.sync(); rc != nil { // a remote workspace chosen, left, or its pane changed
 		cmd = tea.Batch(cmd, rc)
@@ -282,7 +262,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// Nothing queued behind the frame on its socket: draw it now (the
 		// echo someone waits for) rather than after a round through Bubble
 		// Tea's command goroutines.
-		m.flushInput()
+		m.input.flush()
 		m.draw()
 		return m, cmd
 	}
@@ -292,9 +272,6 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	return m, cmd
 }
-
-// flushInput sends what keys produced (inputq.go).
-func (m *model) flushInput() { m.input.flush() }
 
 // draw brings the outer terminal up to date.
 func (m *model) draw() {
@@ -358,11 +335,17 @@ func (m *model) updateSession(msg tea.Msg) (tea.Cmd, bool) {
 			return nil, true
 		}
 		m.refreshing = true
-		return m.fetchSnapshot(), true
+		return m.link.fetchSnapshot(), true
 	case snapshotMsg:
 		return m.snapshotArrived(msg), true
 	case uiStateMsg:
-		m.applyUIState(msg)
+		// A server without the method leaves this client's own (nothing
+		// folded, config.toml's width).
+		if msg.err == nil {
+			m.side.takeUIState(msg.st)
+			m.clientConfig.keepSessionWidth(msg.st.SidebarWidth)
+			m.claimSize(false)
+		}
 	case popupMsg:
 		m.setPopup(msg.st)
 	case graphicsMsg:
@@ -385,7 +368,7 @@ func (m *model) snapshotArrived(msg snapshotMsg) tea.Cmd {
 	}
 	if m.stale {
 		m.stale, m.refreshing = false, true
-		cmds = append(cmds, m.fetchSnapshot())
+		cmds = append(cmds, m.link.fetchSnapshot())
 	}
 	return tea.Batch(cmds...)
 }
@@ -419,9 +402,18 @@ func (m *model) frameArrived(f *protocol.ScreenFrame) tea.Cmd {
 func (m *model) updateLink(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case lostMsg:
-		return m.reconnect(), true
+		return m.link.reconnect(), true
 	case reconnectedMsg:
-		return m.reconnected(msg), true
+		// Start over on the new connections: every visible pane is
+		// subscribed again (its first frames are whole) from a fresh
+		// snapshot.
+		m.link.reconnected(msg)
+		m.watched = nil
+		clear(m.screens)
+		m.gfx.drop(nil) // the new subscription sends every image again
+		m.refreshing = true
+		m.fleet.fetching = false // a read on the lost connection answered with an error, or never will
+		return tea.Batch(m.link.fetchSnapshot(), m.link.fetchUIState(), m.fleet.fetch()), true
 	case reconnectFailedMsg:
 		m.lost = true
 		return tea.Quit, true
@@ -442,7 +434,7 @@ func (m *model) updateLink(msg tea.Msg) (tea.Cmd, bool) {
 func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case toastMsg:
-		return m.showToast(msg.text), true
+		return m.toast.show(msg.text), true
 	case noticeMsg:
 		return m.notes.notify(notice{title: msg.Title, body: msg.Body, position: msg.Position, sound: msg.Sound, delivery: msg.Delivery}), true
 	case agentDue:
@@ -463,7 +455,7 @@ func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
 		}
 	case titleMsg:
 		m.customTitle = protocol.Printable(msg.title)
-		m.title = m.windowTitle()
+		m.title = m.session.windowTitle(m.customTitle, m.ui.WindowTitle)
 	case toastExpired:
 		m.toast.expire(msg)
 	default:
@@ -485,14 +477,14 @@ func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 		m.input.retry(msg)
 		return nil, true
 	case pasteBufferMsg:
-		return m.pasteBuffer(), true // buffer.go
+		return m.clip.paste(), true // buffer.go
 	case linkMsg:
 		if msg.err != nil {
-			return m.showToast("open link: " + msg.err.Error()), true
+			return m.toast.show("open link: " + msg.err.Error()), true
 		}
 		return nil, true
 	case commandDone:
-		return m.commandFinished(msg), true
+		return m.keyCmds.finished(msg), true
 	case createdMsg:
 		return m.rename.created(msg), true
 	case worktreeCreatedMsg:
@@ -503,13 +495,9 @@ func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 	case copyAnswerMsg:
 		return m.copy.copyAnswered(msg), true
 	case partMsg:
-		return msg.apply(m), true // the chooser, the prompt, the layout cycle
+		return msg.apply(&m.tmux), true // the chooser, the prompt, the layout cycle
 	}
 	return nil, false
-}
-
-func (m *model) showToast(text string) tea.Cmd {
-	return m.toast.show(text)
 }
 
 // fail reports an API error as a toast, from any goroutine.
@@ -522,7 +510,7 @@ func (m *model) fail(err error) {
 // call sends a request whose answer only matters when it fails: the
 // change itself comes back as events.
 func (m *model) call(method string, params any) {
-	m.flushInput() // keys typed before the binding reach their pane first
+	m.input.flush() // keys typed before the binding reach their pane first
 	m.link.req.send(method, params, m.fail)
 }
 
@@ -533,10 +521,7 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 	clean(&view) // its label is agent.view.set's caller's
 	m.snap, m.haveSnap, m.view = snap, true, view
 	m.focusHistory.note(m.focusedPaneID())
-	if snap.FocusedWorkspaceID != nil && *snap.FocusedWorkspaceID == m.wantWorkspace ||
-		!slices.ContainsFunc(snap.Workspaces, func(w protocol.WorkspaceInfo) bool { return w.WorkspaceID == m.wantWorkspace }) {
-		m.wantWorkspace = ""
-	}
+	m.nav.followSnapshot(&snap)
 	var cmds []tea.Cmd
 	visible := m.visiblePanes()
 	if !slices.Equal(visible, m.watched) {
@@ -549,7 +534,7 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 		m.gfx.drop(visible)
 		m.link.scr.send("screen.subscribe", protocol.ScreenSubscribeParams{PaneIDs: visible, Graphics: m.gfx.want()}, m.fail)
 	}
-	m.title = m.windowTitle()
+	m.title = m.session.windowTitle(m.customTitle, m.ui.WindowTitle)
 	m.side.followFocusedSpace()
 	// A tab bar hidden or shown again (hide_tab_bar_when_single_tab)
 	// changes the pane area this client gave the server.
@@ -558,105 +543,6 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 	}
 	cmds = append(cmds, m.git.ask("")...)
 	return append(cmds, m.notes.agentChanges()...)
-}
-
-// focusedLayout is the layout of the focused tab.
-func (m *model) focusedLayout() (protocol.PaneLayoutSnapshot, bool) {
-	if m.snap.FocusedTabID == nil {
-		return protocol.PaneLayoutSnapshot{}, false
-	}
-	for _, l := range m.snap.Layouts {
-		if l.TabID == *m.snap.FocusedTabID {
-			return l, true
-		}
-	}
-	return protocol.PaneLayoutSnapshot{}, false
-}
-
-// visiblePanes are the panes drawn: the focused tab's, or only its focused
-// pane when zoomed. Sorted, to compare.
-func (m *model) visiblePanes() []string {
-	l, ok := m.focusedLayout()
-	if !ok {
-		return []string{}
-	}
-	out := []string{}
-	for _, p := range l.Panes {
-		if !l.Zoomed || p.PaneID == l.FocusedPaneID {
-			out = append(out, p.PaneID)
-		}
-	}
-	slices.Sort(out)
-	return out
-}
-
-func (m *model) focusedPaneID() string {
-	if m.snap.FocusedPaneID == nil {
-		return ""
-	}
-	return *m.snap.FocusedPaneID
-}
-
-func (m *model) paneInfo(id string) (protocol.PaneInfo, bool) {
-	for _, p := range m.snap.Panes {
-		if p.PaneID == id {
-			return p, true
-		}
-	}
-	return protocol.PaneInfo{}, false
-}
-
-func (m *model) workspaceLabel(id string) string {
-	for _, w := range m.snap.Workspaces {
-		if w.WorkspaceID == id {
-			return w.Label
-		}
-	}
-	return id
-}
-
-// windowTitle is the outer window's title: one a program set through
-// client.window_title.set, else [ui] window_title filled in.
-func (m *model) windowTitle() string {
-	if m.customTitle != "" {
-		return m.customTitle
-	}
-	if m.snap.FocusedWorkspaceID == nil {
-		return "herdr"
-	}
-	p, _ := m.paneInfo(m.focusedPaneID())
-	tab := ""
-	if m.snap.FocusedTabID != nil {
-		tab = m.tabLabel(*m.snap.FocusedTabID)
-	}
-	agent, status := "", ""
-	if p.Agent != nil {
-		agent, status = agentName(p), string(p.AgentStatus)
-	}
-	pane := p.PaneID
-	if p.Label != nil && *p.Label != "" {
-		pane = *p.Label
-	}
-	t := strings.NewReplacer("{workspace}", m.workspaceLabel(*m.snap.FocusedWorkspaceID), "{tab}", tab,
-		"{pane}", pane, "{agent}", agent, "{status}", status).Replace(m.ui.WindowTitle)
-	if t = protocol.Printable(strings.TrimSpace(t)); t == "" {
-		return "herdr"
-	}
-	return t
-}
-
-// focusedTabs are the tabs of the focused workspace, in order.
-func (m *model) focusedTabs() []protocol.TabInfo {
-	var out []protocol.TabInfo
-	if m.snap.FocusedWorkspaceID == nil {
-		return out
-	}
-	for _, t := range m.snap.Tabs {
-		if t.WorkspaceID == *m.snap.FocusedWorkspaceID {
-			out = append(out, t)
-		}
-	}
-	return out
 }
 
 // frontAgainMsg says this client is in front again: the client that took

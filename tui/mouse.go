@@ -45,11 +45,11 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 	}
 	switch m.regionAt(g, ev.X, ev.Y) {
 	case regionSidebar:
-		m.side.mouse(ev, g, m.menuPress(ev))
+		m.side.mouse(ev, g, m.menus.pressOpens(ev))
 	case regionTabBar:
-		m.tabs.mouse(ev, g, m.menuPress(ev))
+		m.tabs.mouse(ev, g, m.menus.pressOpens(ev))
 	case regionCanvas:
-		return m.panes.mouse(ev, g, m.menuPress(ev))
+		return m.panes.mouse(ev, g, m.menus.pressOpens(ev))
 	}
 	return nil
 }
@@ -70,12 +70,12 @@ func (m *model) mouseGesture(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
 	if m.panes.passMouse(ev, g) {
 		return nil, true
 	}
-	if m.eatRelease && ev.Action == tea.MouseActionRelease {
-		m.eatRelease = false
+	if m.menus.eatRelease && ev.Action == tea.MouseActionRelease {
+		m.menus.eatRelease = false
 		return nil, true
 	}
-	if m.menu != nil {
-		if cmd, done := m.menuMouse(ev); done {
+	if m.menus.open != nil {
+		if cmd, done := m.menus.mouse(ev); done {
 			return cmd, true
 		}
 	}
@@ -118,15 +118,9 @@ func (m *model) selectionMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
 	case tea.MouseActionRelease:
 		m.msel.motion(ev.X-r.X, ev.Y-r.Y)
 		if _, text := m.msel.release(); text != "" && m.copyOnSelect {
-			return m.copyToClipboard(text), true
+			return m.clip.copy(text), true
 		}
 		return nil, true
 	}
 	return nil, false
-}
-
-// menuPress says a press opens a right-click menu: menus open from the
-// terminal (or prefix) mode, not over a rename, copy mode or a question.
-func (m *model) menuPress(ev tea.MouseMsg) bool {
-	return ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonRight && (m.mode == modeTerminal || m.mode == modePrefix)
 }

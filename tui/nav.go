@@ -71,43 +71,85 @@ func (p *workspacePicker) key(k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func (m *model) focusWorkspace(id string) {
-	m.fleet.selected = "" // a local workspace is shown again
-	m.wantWorkspace = id
-	m.call("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: id})
+// navigator moves between workspaces, tabs, panes and agents without the
+// mouse: previous/next workspace (the machines' workspaces after the local
+// ones), tab and agent, navigate mode's keys, the jump to attention. It
+// reads the session and asks for focus through navHost (a fake in tests).
+type navigator struct {
+	// want is the workspace this client last focused, until a snapshot
+	// shows it focused.
+	want string
+	h    navHost
+	mode *mode
+}
+
+// navHost is what navigation reads of the client and asks it to do.
+type navHost interface {
+	snapshot() *protocol.SessionSnapshot
+	focusedTabs() []protocol.TabInfo
+	focusedPaneID() string
+	paneInfo(id string) (protocol.PaneInfo, bool)
+	send(method string, params any)
+	toast(text string) tea.Cmd
+	// remoteWorkspaces are the machines' workspaces in sidebar order;
+	// shownRemote the one shown ("" for the local session's).
+	remoteWorkspaces() []string
+	shownRemote() string
+	// showRemote shows a machine's workspace ("" the local session again).
+	showRemote(id string)
+	// sidebarAgents are the agents in the sidebar's order.
+	sidebarAgents() []protocol.AgentInfo
+	// attention is the pane that last asked for it; takeAttention clears it.
+	attention() string
+	takeAttention()
+}
+
+// followSnapshot forgets the workspace asked for once a snapshot shows it
+// focused, or shows it gone.
+func (n *navigator) followSnapshot(snap *protocol.SessionSnapshot) {
+	if snap.FocusedWorkspaceID != nil && *snap.FocusedWorkspaceID == n.want ||
+		!slices.ContainsFunc(snap.Workspaces, func(w protocol.WorkspaceInfo) bool { return w.WorkspaceID == n.want }) {
+		n.want = ""
+	}
+}
+
+func (n *navigator) focusWorkspace(id string) {
+	n.h.showRemote("") // a local workspace is shown again
+	n.want = id
+	n.h.send("workspace.focus", protocol.WorkspaceTarget{WorkspaceID: id})
 }
 
 // stepWorkspace focuses the workspace step places after the focused one.
 // The machines' workspaces follow the local ones (machines.go).
-func (m *model) stepWorkspace(step int) {
-	ws := m.snap.Workspaces
-	remote := m.fleet.workspaceIDs()
-	n := len(ws) + len(remote)
-	if n < 2 {
+func (n *navigator) stepWorkspace(step int) {
+	ws := n.h.snapshot().Workspaces
+	remote := n.h.remoteWorkspaces()
+	total := len(ws) + len(remote)
+	if total < 2 {
 		return
 	}
 	// Count from the workspace last asked for when the snapshot does not
 	// show it yet: two quick presses move two places.
 	cur := 0
 	for i, w := range ws {
-		if w.Focused && m.wantWorkspace == "" || w.WorkspaceID == m.wantWorkspace {
+		if w.Focused && n.want == "" || w.WorkspaceID == n.want {
 			cur = i
 		}
 	}
-	if i := slices.Index(remote, m.fleet.selected); m.fleet.selected != "" && i >= 0 {
+	if i := slices.Index(remote, n.h.shownRemote()); n.h.shownRemote() != "" && i >= 0 {
 		cur = len(ws) + i
 	}
-	next := (cur + step + n) % n
+	next := (cur + step + total) % total
 	if next >= len(ws) {
-		m.chooseRemote(remote[next-len(ws)])
+		n.h.showRemote(remote[next-len(ws)])
 		return
 	}
-	m.focusWorkspace(ws[next].WorkspaceID)
+	n.focusWorkspace(ws[next].WorkspaceID)
 }
 
 // stepTab focuses the tab step places after the focused one.
-func (m *model) stepTab(step int) {
-	tabs := m.focusedTabs()
+func (n *navigator) stepTab(step int) {
+	tabs := n.h.focusedTabs()
 	if len(tabs) < 2 {
 		return
 	}
@@ -117,30 +159,30 @@ func (m *model) stepTab(step int) {
 			cur = i
 		}
 	}
-	m.call("tab.focus", protocol.TabTarget{TabID: tabs[(cur+step+len(tabs))%len(tabs)].TabID})
+	n.h.send("tab.focus", protocol.TabTarget{TabID: tabs[(cur+step+len(tabs))%len(tabs)].TabID})
 }
 
-// navigateKey handles navigate mode: workspaces with up/down, panes with
+// key handles navigate mode: workspaces with up/down, panes with
 // h/j/k/l (arrows left/right too), tabs with tab/shift+tab, a workspace by
 // number; enter or esc go back to the terminal.
-func (m *model) navigateKey(k tea.KeyMsg) tea.Cmd {
+func (n *navigator) key(k tea.KeyMsg) tea.Cmd {
 	switch s := k.String(); s {
 	case "esc", "enter", "q", "ctrl+c":
-		m.mode = modeTerminal
+		*n.mode = modeTerminal
 	case "up":
-		m.stepWorkspace(-1)
+		n.stepWorkspace(-1)
 	case "down":
-		m.stepWorkspace(1)
+		n.stepWorkspace(1)
 	case "h", "left", "j", "k", "l", "right":
 		d := map[string]string{"h": "left", "left": "left", "j": "down", "k": "up", "l": "right", "right": "right"}[s]
-		m.call("pane.focus_direction", protocol.PaneDirectionParams{Direction: d})
+		n.h.send("pane.focus_direction", protocol.PaneDirectionParams{Direction: d})
 	case "tab":
-		m.stepTab(1)
+		n.stepTab(1)
 	case "shift+tab":
-		m.stepTab(-1)
+		n.stepTab(-1)
 	default:
-		if i, err := strconv.Atoi(s); err == nil && i >= 1 && i <= len(m.snap.Workspaces) {
-			m.focusWorkspace(m.snap.Workspaces[i-1].WorkspaceID)
+		if i, err := strconv.Atoi(s); err == nil && i >= 1 && i <= len(n.h.snapshot().Workspaces) {
+			n.focusWorkspace(n.h.snapshot().Workspaces[i-1].WorkspaceID)
 		}
 	}
 	return nil
@@ -148,26 +190,47 @@ func (m *model) navigateKey(k tea.KeyMsg) tea.Cmd {
 
 // openAttention focuses the pane whose agent last became blocked or done
 // while it was not focused; failing that, any blocked, then any done one.
-func (m *model) openAttention() tea.Cmd {
+func (n *navigator) openAttention() tea.Cmd {
 	target := ""
-	if m.notes.attention != "" {
-		if p, ok := m.paneInfo(m.notes.attention); ok && (p.AgentStatus == protocol.StatusBlocked || p.AgentStatus == protocol.StatusDone) {
+	if att := n.h.attention(); att != "" {
+		if p, ok := n.h.paneInfo(att); ok && (p.AgentStatus == protocol.StatusBlocked || p.AgentStatus == protocol.StatusDone) {
 			target = p.PaneID
 		}
 	}
 	for _, want := range []protocol.AgentStatus{protocol.StatusBlocked, protocol.StatusDone} {
-		for _, p := range m.snap.Panes {
+		for _, p := range n.h.snapshot().Panes {
 			if target == "" && p.AgentStatus == want && !p.Focused {
 				target = p.PaneID
 			}
 		}
 	}
 	if target == "" {
-		return m.showToast("no agent needs attention")
+		return n.h.toast("no agent needs attention")
 	}
-	m.notes.attention = ""
-	m.call("pane.focus", protocol.PaneTarget{PaneID: target})
+	n.h.takeAttention()
+	n.h.send("pane.focus", protocol.PaneTarget{PaneID: target})
 	return nil
+}
+
+// stepAgent focuses the pane of the agent after (or before) the focused
+// pane's in the panel's order, wrapping; from a pane without an agent,
+// the first (or last).
+func (n *navigator) stepAgent(next bool) {
+	agents := n.h.sidebarAgents()
+	if len(agents) == 0 {
+		return
+	}
+	cur := slices.IndexFunc(agents, func(a protocol.AgentInfo) bool { return a.PaneID == n.h.focusedPaneID() })
+	i := 0
+	switch {
+	case cur < 0 && !next:
+		i = len(agents) - 1
+	case cur >= 0 && next:
+		i = (cur + 1) % len(agents)
+	case cur >= 0:
+		i = (cur + len(agents) - 1) % len(agents)
+	}
+	n.h.send("pane.focus", protocol.PaneTarget{PaneID: agents[i].PaneID})
 }
 
 // --- confirm_close ---------------------------------------------------------
@@ -199,6 +262,9 @@ type confirmHost interface {
 	send(method string, params any)
 	// rpc calls the server; nil while there is no connection.
 	rpc() rpcFunc
+	// lastTabOf and panesOf read the session (session.go).
+	lastTabOf(id string) (label string, last bool)
+	panesOf(tabID, workspaceID string) []string
 }
 
 // ask closes at once when confirm_close is off; otherwise it asks the
@@ -274,17 +340,6 @@ func (cc *closeConfirm) text() string {
 		progs = append(progs[:3:3], "…")
 	}
 	return " close " + cc.req.what + " running " + strings.Join(progs, ", ") + "? y/n "
-}
-
-// panesOf lists the panes in a tab or workspace.
-func (m *model) panesOf(tabID, workspaceID string) []string {
-	var out []string
-	for _, p := range m.snap.Panes {
-		if (tabID != "" && p.TabID == tabID) || (workspaceID != "" && p.WorkspaceID == workspaceID) {
-			out = append(out, p.PaneID)
-		}
-	}
-	return out
 }
 
 // draw draws the picker over the panes of a window width×height.

@@ -27,7 +27,15 @@ func (h *fakeNavHost) focusWorkspace(id string)            { h.focused = append(
 func (h *fakeNavHost) statusIcon(protocol.AgentStatus) (string, cellStyle) {
 	return "●", cellStyle{}
 }
-func (h *fakeNavHost) confirmClose() bool             { return h.confirm }
+func (h *fakeNavHost) confirmClose() bool { return h.confirm }
+func (h *fakeNavHost) lastTabOf(id string) (string, bool) {
+	s := session{snap: h.snap}
+	return s.lastTabOf(id)
+}
+func (h *fakeNavHost) panesOf(tab, ws string) []string {
+	s := session{snap: h.snap}
+	return s.panesOf(tab, ws)
+}
 func (h *fakeNavHost) send(method string, params any) { h.sent = append(h.sent, method) }
 func (h *fakeNavHost) rpc() rpcFunc {
 	return func(_ string, params, out any) error {
@@ -99,5 +107,11 @@ func TestCloseConfirm_OnItsOwn(t *testing.T) {
 	cc.key(keyRunes("y"))
 	if md != modeTerminal || len(h.sent) != 3 || h.sent[2] != "tab.close" {
 		t.Fatalf("y: mode %v sent %v", md, h.sent)
+	}
+	// A workspace's last tab is asked about whatever runs in it.
+	h.snap, h.busy = twoPanes(), nil
+	cc.checked(cc.askTab("w1:t1")().(closeCheckedMsg))
+	if md != modeConfirm || !strings.Contains(cc.text(), "last tab of proj") || len(h.sent) != 3 {
+		t.Fatalf("last tab: mode %v text %q sent %v", md, cc.text(), h.sent)
 	}
 }

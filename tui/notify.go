@@ -54,7 +54,6 @@ type systemDone struct {
 type notifier struct {
 	corner         *cornerToast
 	saidNoNotifier bool
-	sound          config.Sound
 	configDir      string // where relative sound paths start
 	tones          *toneFiles
 	// statuses are the agents' statuses last seen (nil before the first
@@ -67,8 +66,9 @@ type notifier struct {
 
 // notifyHost is what the notifier needs of the client around it.
 type notifyHost interface {
-	// toastConfig is [ui.toast].
+	// toastConfig is [ui.toast], soundConfig [ui.sound].
 	toastConfig() config.Toast
+	soundConfig() config.Sound
 	// getenv reads the client's environment.
 	getenv(key string) string
 	// context ends what the notifier started when the client exits.

@@ -18,6 +18,7 @@ import (
 // environment, and what it sent the outer terminal and the tab bar.
 type fakeNotifyHost struct {
 	cfg    config.Toast
+	sound  config.Sound
 	env    map[string]string
 	outer  []byte
 	seq    int
@@ -26,6 +27,7 @@ type fakeNotifyHost struct {
 }
 
 func (h *fakeNotifyHost) toastConfig() config.Toast           { return h.cfg }
+func (h *fakeNotifyHost) soundConfig() config.Sound           { return h.sound }
 func (h *fakeNotifyHost) getenv(k string) string              { return h.env[k] }
 func (h *fakeNotifyHost) context() context.Context            { return context.Background() }
 func (h *fakeNotifyHost) toOuter(b []byte)                    { h.outer = append(h.outer, b...) }
@@ -82,7 +84,7 @@ func TestNotifier_OnItsOwn(t *testing.T) {
 		t.Fatalf("toasts %q", h.toasts)
 	}
 
-	nf.sound = config.Sound{Enabled: true, Path: "ding.mp3", Agents: map[string]string{"open_code": "off"}}
+	h.sound = config.Sound{Enabled: true, Path: "ding.mp3", Agents: map[string]string{"open_code": "off"}}
 	nf.configDir = "/home/me/.config/herdr"
 	if !nf.soundOn("done", "claude") || nf.soundOn("done", "opencode") || nf.soundOn("bell", "") {
 		t.Fatal("sound switches")

@@ -17,11 +17,11 @@ func TestPaneIDs_ShownOnFrameMenuAndPrefixI(t *testing.T) {
 	if !strings.Contains(screen, "╭ ! w1:p1 ─") || !strings.Contains(screen, "╭ w1:p2 ─") {
 		t.Errorf("frame titles lack the pane ids:\n%s", screen)
 	}
-	m.openPaneMenu(tea.MouseMsg{X: 30, Y: 3}, "w1:p2")
+	m.menus.openPane(tea.MouseMsg{X: 30, Y: 3}, "w1:p2")
 	if s := ansi.Strip(render(m)); !strings.Contains(s, "╭ w1:p2 ──") || !strings.Contains(s, itemRenamePane) {
 		t.Errorf("the pane menu does not name its pane:\n%s", s)
 	}
-	m.closeMenu()
+	m.menus.close()
 	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
 	m.Update(keyRunes("i"))
 	if !strings.HasPrefix(m.toast.text, "pane w1:p2") {

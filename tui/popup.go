@@ -35,7 +35,7 @@ func (m *model) setPopup(st protocol.PopupState) {
 	}
 	if m.popup == nil || m.popup.st.TerminalID != st.TerminalID {
 		m.popup = &popupView{st: st}
-		m.closeMenu() // the popup takes the keys
+		m.menus.close() // the popup takes the keys
 	}
 }
 

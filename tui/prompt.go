@@ -148,13 +148,3 @@ func (p *labelPrompt) status() string {
 	}
 	return " rename " + p.what + ": " + string(p.buf) + "▏"
 }
-
-// startRename and createThenName are the root's entry points to the
-// prompt, for bindings and menus.
-func (m *model) startRename(what, method, id, current string) {
-	m.rename.start(what, method, id, current)
-}
-
-func (m *model) createThenName(method string, params any) tea.Cmd {
-	return m.rename.createThenName(method, params)
-}

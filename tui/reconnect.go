@@ -51,12 +51,12 @@ type (
 )
 
 // reconnect judges a loss and looks for the server again, once per loss.
-func (m *model) reconnect() tea.Cmd {
-	if m.reconnecting {
+// Like the connections, reconnecting is the model goroutine's.
+func (l *link) reconnect() tea.Cmd {
+	if l.reconnecting {
 		return nil
 	}
-	m.reconnecting = true
-	l := m.link
+	l.reconnecting = true
 	lost := []*rpcConn{l.req, l.ev, l.scr}
 	return func() tea.Msg { // the new connections go to the model in a message: it owns l's fields
 		deadline := time.Now().Add(noticeWait)
@@ -98,15 +98,8 @@ func (m *model) reconnect() tea.Cmd {
 	}
 }
 
-// reconnected starts over on the new connections: every visible pane is
-// subscribed again (its first frames are whole) from a fresh snapshot.
-func (m *model) reconnected(msg reconnectedMsg) tea.Cmd {
-	m.link.req, m.link.ev, m.link.scr = msg.req, msg.ev, msg.scr
-	m.reconnecting = false
-	m.watched = nil
-	clear(m.screens)
-	m.gfx.drop(nil) // the new subscription sends every image again
-	m.refreshing = true
-	m.fleet.fetching = false // a read on the lost connection answered with an error, or never will
-	return tea.Batch(m.fetchSnapshot(), m.fetchUIState(), m.fleet.fetch())
+// reconnected takes the new connections.
+func (l *link) reconnected(msg reconnectedMsg) {
+	l.req, l.ev, l.scr = msg.req, msg.ev, msg.scr
+	l.reconnecting = false
 }

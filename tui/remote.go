@@ -361,30 +361,3 @@ func (v *remoteView) cursor(g geometry, keys bool) hostCursor {
 	}
 	return hostCursor{x: x, y: y, visible: true, shape: cur.Shape}
 }
-
-// remoteBinding takes the prefix bindings while a machine's workspace is
-// shown. Those that act on the focused pane, tab or workspace would act
-// on the local session's, which is not on the screen: they are refused
-// with a toast rather than changing what the person cannot see. The
-// prefix itself goes to the remote pane; the bindings that go to a local
-// agent's pane show the local session again. done: handled here.
-func (m *model) remoteBinding(b binding, k tea.KeyMsg) (cmd tea.Cmd, done bool) {
-	if m.fleet.selected == "" {
-		return nil, false
-	}
-	switch b.act {
-	case actSendPrefix:
-		return m.remote.input(k), true
-	case actNextAgent, actPrevAgent, actAttention:
-		m.fleet.selected = ""
-		return nil, false
-	case actHelp, actSettings, actDetach, actNewWorkspace, actToggleSidebar, actPicker, actGoto,
-		actPrevWorkspace, actNextWorkspace, actReloadConfig, actChooseSession, actCommandPrompt:
-		return nil, false // not about the pane shown
-	}
-	label := "this machine"
-	if fm := m.fleet.remoteWorkspace(m.fleet.selected); fm != nil {
-		label = fm.Label
-	}
-	return m.showToast(string(b.act) + " works on local workspaces; " + label + "'s panes take keys and the prefix only"), true
-}

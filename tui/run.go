@@ -56,6 +56,8 @@ type link struct {
 	dialMachine func(machine string) (net.Conn, error)
 	// stopping: the server said it is stopping (reconnect.go).
 	stopping atomic.Bool
+	// reconnecting: the server went away; looking for it (reconnect.go).
+	reconnecting bool
 	// taskEvents: the event subscription carries the task events (a
 	// server before the task board refuses them: tasks.go polls).
 	taskEvents atomic.Bool
@@ -106,22 +108,8 @@ func Run(opts Options) error {
 	}
 	l := &link{socket: opts.Socket, dialer: opts.Dial, dialMachine: opts.DialMachine}
 	defer l.close()
-	var err error
-	if l.req, err = l.dial(nil); err != nil {
-		return fmt.Errorf("connect to %s: %w", opts.Socket, err)
-	}
-	var snap protocol.SessionSnapshotResult
-	if err := l.req.call("session.snapshot", nil, &snap); err != nil {
-		return fmt.Errorf("read the session: %w", err)
-	}
-	if len(snap.Snapshot.Workspaces) == 0 {
-		params := protocol.WorkspaceCreateParams{Focus: true}
-		if opts.Cwd != "" {
-			params.Cwd = &opts.Cwd
-		}
-		if err := l.req.call("workspace.create", params, nil); err != nil {
-			return fmt.Errorf("create the first workspace: %w", err)
-		}
+	if err := l.attach(opts); err != nil {
+		return err
 	}
 
 	m := newModel(l, km, toastsOn)
@@ -137,12 +125,12 @@ func Run(opts Options) error {
 	if opts.ConfigPath != "" {
 		m.notes.configDir = filepath.Dir(opts.ConfigPath)
 	}
-	m.setConfig(cfg, truecolorTerminal(os.Getenv("COLORTERM")))
+	m.clientConfig.set(cfg, truecolorTerminal(os.Getenv("COLORTERM")))
 	m.sidebar = !cfg.UI.SidebarStartCollapsed
 	m.socket, m.configPath = opts.Socket, opts.ConfigPath
 	// The chooser and the prompt run herdr; a client through ssh, or one
 	// whose server ends with it, lists sessions but does not switch.
-	m.herdr, m.canSwitch = newExecHerdr(opts.Socket), opts.Dial == nil && !opts.NoSessionSwitch
+	m.tmux.herdr, m.tmux.canSwitch = newExecHerdr(opts.Socket), opts.Dial == nil && !opts.NoSessionSwitch
 	if opts.ConfigPath != "" {
 		m.diags = ConfigDiagnostics(opts.ConfigPath)
 	}
@@ -173,21 +161,48 @@ func Run(opts Options) error {
 	if err != nil {
 		return err
 	}
-	if fm, ok := final.(*model); ok {
-		if fm.detached {
-			return ErrDetached
-		}
-		if fm.switchTo != "" {
-			return switchErr(fm.switchTo)
-		}
-		switch {
-		case fm.lost:
-			return fmt.Errorf("lost the connection to the herdr server at %s", opts.Socket)
-		case fm.gone != nil:
-			return fm.gone
-		}
+	return endOf(final, opts.Socket)
+}
+
+// attach opens the request connection and makes sure the session has a
+// workspace to show (a new one in opts.Cwd).
+func (l *link) attach(opts Options) error {
+	var err error
+	if l.req, err = l.dial(nil); err != nil {
+		return fmt.Errorf("connect to %s: %w", opts.Socket, err)
+	}
+	var snap protocol.SessionSnapshotResult
+	if err := l.req.call("session.snapshot", nil, &snap); err != nil {
+		return fmt.Errorf("read the session: %w", err)
+	}
+	if len(snap.Snapshot.Workspaces) > 0 {
+		return nil
+	}
+	params := protocol.WorkspaceCreateParams{Focus: true}
+	if opts.Cwd != "" {
+		params.Cwd = &opts.Cwd
+	}
+	if err := l.req.call("workspace.create", params, nil); err != nil {
+		return fmt.Errorf("create the first workspace: %w", err)
 	}
 	return nil
+}
+
+// endOf is Run's answer for how the client ended: detached, switching
+// sessions, or the server lost or gone.
+func endOf(final tea.Model, socket string) error {
+	fm, ok := final.(*model)
+	switch {
+	case !ok:
+		return nil
+	case fm.detached:
+		return ErrDetached
+	case fm.tmux.switchTo != "":
+		return switchErr(fm.tmux.switchTo)
+	case fm.lost:
+		return fmt.Errorf("lost the connection to the herdr server at %s", socket)
+	}
+	return fm.gone
 }
 
 // connect opens the event and screen connections (the request one is

@@ -84,19 +84,19 @@ func TestSections_SplitAppliedAndSpacesClipped(t *testing.T) {
 	if got := rowOf(m, " ○ 10 s10"); got != -1 {
 		t.Errorf("a space that does not fit is drawn at row %d", got)
 	}
-	m.applyUIState(uiStateMsg{st: protocol.ClientUIState{SidebarSectionSplit: ptr(0.25)}})
+	m.update(uiStateMsg{st: protocol.ClientUIState{SidebarSectionSplit: ptr(0.25)}})
 	if got := rowOf(m, " agents"); got != 5 {
 		t.Errorf("agents header at row %d with split 0.25, want 5", got)
 	}
 	if got := spaceIDs(m); len(got) != 3 {
 		t.Errorf("spaces shown at split 0.25 = %v, want three", got)
 	}
-	m.applyUIState(uiStateMsg{st: protocol.ClientUIState{SidebarSectionSplit: ptr(0.99)}})
+	m.update(uiStateMsg{st: protocol.ClientUIState{SidebarSectionSplit: ptr(0.99)}})
 	if got := rowOf(m, " agents"); got != 18 {
 		t.Errorf("agents header at row %d with split 0.99, want 18 (three rows kept)", got)
 	}
 	// Attached to a session that never set it: Herdr's default again.
-	m.applyUIState(uiStateMsg{st: protocol.ClientUIState{}})
+	m.update(uiStateMsg{st: protocol.ClientUIState{}})
 	if got := rowOf(m, " agents"); got != 11 {
 		t.Errorf("agents header at row %d with no split kept, want 11", got)
 	}

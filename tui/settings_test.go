@@ -35,7 +35,7 @@ func TestSettings_ChangeWritesAndApplies(t *testing.T) {
 
 	m.Update(keyRunes("k")) // back up to sound, left: off
 	m.Update(tea.KeyMsg{Type: tea.KeyLeft})
-	if m.notes.sound.Enabled {
+	if m.notes.host.soundConfig().Enabled {
 		t.Errorf("sound still enabled")
 	}
 	m.settings.sel = len(settings) - 1 // sidebar width

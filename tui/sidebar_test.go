@@ -52,10 +52,7 @@ func (f *fakeSideHost) send(method string, params any) {
 }
 
 // The sidebar on its own: it lists the spaces and the agents under their
-// headers and draws them; the rail has an icon a workspace and agent; a
-// drag of the divider moves the split and tells the session on release
-// only; a drag of the border keeps the width; folding a group tells the
-// session the folded keys.
+// headers and draws them; the rail has an icon a workspace and agent.
 func TestSidebar_OnItsOwn(t *testing.T) {
 	cfg := config.Default()
 	h := &fakeSideHost{snap: twoPanes(), ui: cfg.UI, theme: newTheme(cfg, true), w: 84, h: 21, full: true}
@@ -82,6 +79,16 @@ func TestSidebar_OnItsOwn(t *testing.T) {
 	}
 	h.full = true
 
+}
+
+// The sidebar on its own, driven by the mouse: a drag of the divider
+// moves the split and tells the session on release only; a drag of the
+// border keeps the width; clicks and right presses on rows and headers;
+// folding a group tells the session the folded keys.
+func TestSidebar_DragsClicksAndFolds(t *testing.T) {
+	cfg := config.Default()
+	h := &fakeSideHost{snap: twoPanes(), ui: cfg.UI, theme: newTheme(cfg, true), w: 84, h: 21, full: true}
+	sb := &sidebar{h: h}
 	g := geometry{sidebarW: 24}
 	div := sb.dividerRow()
 	press := tea.MouseMsg{X: 3, Y: div, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}

@@ -30,7 +30,7 @@ type soundPlayed struct{ bell bool }
 
 // soundOn reports whether sound kind plays for agent.
 func (nf *notifier) soundOn(kind, agent string) bool {
-	if kind != "done" && kind != "request" || !nf.sound.Enabled {
+	if kind != "done" && kind != "request" || !nf.host.soundConfig().Enabled {
 		return false
 	}
 	if v := strings.ToLower(nf.host.getenv("HERDR_DISABLE_SOUND")); v != "" && v != "0" && v != "false" {
@@ -41,7 +41,7 @@ func (nf *notifier) soundOn(kind, agent string) bool {
 		if k, ok := soundAgentKeys[agent]; ok {
 			key = k
 		}
-		if nf.sound.Agents[key] == "off" {
+		if nf.host.soundConfig().Agents[key] == "off" {
 			return false
 		}
 	}
@@ -50,12 +50,12 @@ func (nf *notifier) soundOn(kind, agent string) bool {
 
 // soundFile is the configured mp3 for kind, "" for the built-in tone.
 func (nf *notifier) soundFile(kind string) string {
-	p := nf.sound.Path
-	if kind == "done" && nf.sound.DonePath != "" {
-		p = nf.sound.DonePath
+	p := nf.host.soundConfig().Path
+	if kind == "done" && nf.host.soundConfig().DonePath != "" {
+		p = nf.host.soundConfig().DonePath
 	}
-	if kind == "request" && nf.sound.RequestPath != "" {
-		p = nf.sound.RequestPath
+	if kind == "request" && nf.host.soundConfig().RequestPath != "" {
+		p = nf.host.soundConfig().RequestPath
 	}
 	if p != "" && !filepath.IsAbs(p) && nf.configDir != "" {
 		p = filepath.Join(nf.configDir, p)

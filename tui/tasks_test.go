@@ -316,8 +316,8 @@ func TestTasks_GlobalMenu(t *testing.T) {
 	m, _ := testModel(t, &fakeServer{})
 	withTasks(m)
 	m.Update(rightPress(3, 0)) // the spaces header
-	if m.menu == nil || m.menu.kind != menuGlobal || strings.Join(m.menu.items, ",") != "task panel,task board" {
-		t.Fatalf("menu %+v", m.menu)
+	if m.menus.open == nil || m.menus.open.kind != menuGlobal || strings.Join(m.menus.open.items, ",") != "task panel,task board" {
+		t.Fatalf("menu %+v", m.menus.open)
 	}
 	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
 	if m.tasks.dock != dockRight || m.mode != modeTaskDock {

@@ -222,8 +222,6 @@ func (t *theme) statusIcon(s protocol.AgentStatus) (string, cellStyle) {
 	return dots, cellStyle{fg: fg}
 }
 
-func (m *model) statusIcon(s protocol.AgentStatus) (string, cellStyle) { return m.theme.statusIcon(s) }
-
 // to256 is the nearest colour of the xterm 256-colour palette to a true
 // colour (the 6×6×6 cube or the grey ramp); other colours are kept.
 func to256(c color) color {

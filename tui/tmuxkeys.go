@@ -104,24 +104,6 @@ func keyLabel(name string) string {
 	return name
 }
 
-// tmuxAction runs the actions that came with the tmux preset; ok is false
-// for the others (do runs them).
-func (m *model) tmuxAction(b binding) (cmd tea.Cmd, ok bool) {
-	switch b.act {
-	case actNewTabNamed:
-		return m.createThenName("tab.create", protocol.TabCreateParams{Focus: true, WorkspaceID: m.snap.FocusedWorkspaceID}), true
-	case actLastPane:
-		return m.lastPane(), true
-	case actChooseSession:
-		return m.openChooser(), true // chooser.go
-	case actCommandPrompt:
-		return m.openPrompt(), true // cmdprompt.go
-	case actNextLayout:
-		return m.nextLayout(), true // layoutcycle.go
-	}
-	return nil, false
-}
-
 // paneHistory remembers the focused pane and the one before it, for
 // last_pane.
 type paneHistory struct{ cur, prev string }
@@ -133,11 +115,29 @@ func (h *paneHistory) note(id string) {
 	}
 }
 
+// tmuxAction runs the actions that came with the tmux preset; ok is false
+// for the others (runBinding runs them).
+func tmuxAction(m *model, b binding) (cmd tea.Cmd, ok bool) {
+	switch b.act {
+	case actNewTabNamed:
+		return m.rename.createThenName("tab.create", protocol.TabCreateParams{Focus: true, WorkspaceID: m.snap.FocusedWorkspaceID}), true
+	case actLastPane:
+		return lastPane(m), true
+	case actChooseSession:
+		return m.tmux.openChooser(), true // chooser.go
+	case actCommandPrompt:
+		return m.tmux.openPrompt(), true // cmdprompt.go
+	case actNextLayout:
+		return m.tmux.nextLayout(), true // layoutcycle.go
+	}
+	return nil, false
+}
+
 // lastPane focuses the pane focused before this one, if it still exists.
-func (m *model) lastPane() tea.Cmd {
+func lastPane(m *model) tea.Cmd {
 	prev := m.focusHistory.prev
 	if _, ok := m.paneInfo(prev); !ok || prev == m.focusedPaneID() {
-		return m.showToast("no previous pane to go back to")
+		return m.toast.show("no previous pane to go back to")
 	}
 	m.call("pane.focus", protocol.PaneTarget{PaneID: prev})
 	return nil

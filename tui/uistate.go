@@ -23,8 +23,8 @@ type uiStateMsg struct {
 }
 
 // fetchUIState asks for the session's sidebar state.
-func (m *model) fetchUIState() tea.Cmd {
-	req := m.link.req
+func (l *link) fetchUIState() tea.Cmd {
+	req := l.req
 	return func() tea.Msg {
 		var st protocol.ClientUIState
 		err := req.call("client.ui_state.get", nil, &st)
@@ -32,26 +32,16 @@ func (m *model) fetchUIState() tea.Cmd {
 	}
 }
 
-// applyUIState takes the session's sidebar state. A server without the
-// method leaves this client's own (nothing folded, config.toml's width).
-func (m *model) applyUIState(msg uiStateMsg) {
-	if msg.err != nil {
-		return
+// takeUIState takes the session's folded groups and section split.
+func (sb *sidebar) takeUIState(st protocol.ClientUIState) {
+	sb.collapsed = map[string]bool{}
+	for _, k := range st.CollapsedSpaceKeys {
+		sb.collapsed[k] = true
 	}
-	m.side.collapsed = map[string]bool{}
-	for _, k := range msg.st.CollapsedSpaceKeys {
-		m.side.collapsed[k] = true
+	sb.split = 0
+	if s := st.SidebarSectionSplit; s != nil {
+		sb.split = *s
 	}
-	m.side.split = 0
-	if s := msg.st.SidebarSectionSplit; s != nil {
-		m.side.split = *s
-	}
-	m.sessionWidth = 0
-	if w := msg.st.SidebarWidth; w != nil {
-		m.sessionWidth = *w
-	}
-	m.setConfig(m.cfg, m.truecolor)
-	m.claimSize(false)
 }
 
 // toggleGroup folds or unfolds a worktree group and tells the session.
@@ -68,7 +58,7 @@ func (sb *sidebar) toggleGroup(key string) {
 	sb.h.send("client.ui_state.set", protocol.ClientUIStateSetParams{CollapsedSpaceKeys: &keys})
 }
 
-// setSessionWidth tells the session the sidebar's width.
-func (m *model) setSessionWidth(width int) {
-	m.call("client.ui_state.set", protocol.ClientUIStateSetParams{SidebarWidth: &width})
+// keepWidth tells the session the sidebar's width.
+func (sb *sidebar) keepWidth(width int) {
+	sb.h.send("client.ui_state.set", protocol.ClientUIStateSetParams{SidebarWidth: &width})
 }

@@ -140,15 +140,6 @@ func (sb *sidebar) spaceEntries() []spaceEntry {
 	return append(entries, sb.machineEntries()...)
 }
 
-func (m *model) tabLabel(id string) string {
-	for _, t := range m.snap.Tabs {
-		if t.TabID == id {
-			return t.Label
-		}
-	}
-	return id
-}
-
 // tabItem is one tab in the tab bar, covering columns [x0, x1).
 type tabItem struct {
 	x0, x1 int
@@ -254,11 +245,11 @@ func (m *model) canvas(reuse *canvas) *canvas {
 	case modeSettings:
 		m.settings.draw(c, m.width, m.height, m.theme)
 	case modeMenu:
-		m.menu.draw(c, m.width, m.height, m.theme)
+		m.menus.open.draw(c, m.width, m.height, m.theme)
 	case modeChooser:
-		m.drawChooser(c)
+		m.tmux.drawChooser(c)
 	case modePrompt:
-		m.drawPrompt(c)
+		m.tmux.drawPrompt(c)
 	}
 	if m.tasks.modal != nil {
 		m.tasks.drawModal(c, g, m.theme)
@@ -267,7 +258,7 @@ func (m *model) canvas(reuse *canvas) *canvas {
 		m.popup.draw(c, g.area, m.theme)
 	}
 	m.notes.drawCorner(c, m.width, m.height, m.theme)
-	m.drawDiagnostics(c)
+	m.diags.draw(c, m.width, m.theme)
 	return c
 }
 
@@ -794,18 +785,4 @@ func (th *theme) box(c *canvas, x, y, w, h int, title string) {
 		c.set(x+w-1, j, "│", 1, st)
 	}
 	c.text(x+2, y, title, w-4, st)
-}
-
-// paneInfoText is what prefix i shows of a pane: its id, what a script
-// addresses it by, and the folder its program is in.
-func (m *model) paneInfoText(id string) string {
-	text := "pane " + id
-	if p, ok := m.paneInfo(id); ok {
-		if cwd := p.ForegroundCwd; cwd != nil && *cwd != "" {
-			text += " · " + *cwd
-		} else if p.Cwd != nil && *p.Cwd != "" {
-			text += " · " + *p.Cwd
-		}
-	}
-	return text
 }
