@@ -347,10 +347,18 @@ func (b *Board) Create(ctx context.Context, s Spec) (*Task, error) {
 
 // Get returns one task.
 func (b *Board) Get(ctx context.Context, id string) (*Task, error) {
-	if _, ok := protocol.TaskNumber(id); !ok {
-		return nil, protocol.ParamError("task_id", "expected a task id (task-N), got %q", id)
+	if err := validID(id); err != nil {
+		return nil, err
 	}
 	return b.read(ctx, id)
+}
+
+// validID refuses what is not a task id, before it nears a key.
+func validID(id string) error {
+	if _, ok := protocol.TaskNumber(id); !ok {
+		return protocol.ParamError("task_id", "expected a task id (task-N), got %q", id)
+	}
+	return nil
 }
 
 // List returns the tasks of the statuses given (all without), by priority

@@ -449,3 +449,58 @@ func TestBoardSurvivesHubRestart(t *testing.T) {
 		t.Fatalf("next id %s", next.ID)
 	}
 }
+
+// A watcher gets the board as it is, then each change, by sending only.
+func TestWatchDeliversTheBoardThenChanges(t *testing.T) {
+	ctx := context.Background()
+	_, b := setup(t, Config{})
+	mustCreate(t, b, Spec{Title: "one"})
+	ch := make(chan Change, 64)
+	stop, err := b.Watch(ctx, func(c Change) { ch <- c })
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	next := func() Change {
+		select {
+		case c := <-ch:
+			return c
+		case <-time.After(30 * time.Second):
+			t.Fatal("no change in 30s")
+		}
+		return Change{}
+	}
+	if c := next(); c.Task == nil || c.Task.ID != "task-1" {
+		t.Fatalf("first %+v", c)
+	}
+	if c := next(); !c.Current {
+		t.Fatalf("want Current, got %+v", c)
+	}
+	mustCreate(t, b, Spec{Title: "two"})
+	if c := next(); c.Task == nil || c.Task.ID != "task-2" || c.Task.Status != protocol.TaskReady {
+		t.Fatalf("create %+v", c)
+	}
+	if _, _, err := b.Claim(ctx, "task-2", Member{Name: "alpha"}); err != nil {
+		t.Fatal(err)
+	}
+	if c := next(); c.Task == nil || c.Task.Worker == nil || c.Task.Worker.Machine != "alpha" {
+		t.Fatalf("claim %+v", c)
+	}
+	if _, err := b.Move(ctx, "task-1", protocol.TaskCancelled, "", "cli"); err != nil {
+		t.Fatal(err)
+	}
+	next()
+	if err := b.Remove(ctx, "task-1"); err != nil {
+		t.Fatal(err)
+	}
+	if c := next(); c.Removed != "task-1" {
+		t.Fatalf("remove %+v", c)
+	}
+	// A view kept from the watch claims like ClaimNext.
+	mustCreate(t, b, Spec{Title: "three", Priority: 1})
+	view, _ := b.List(ctx)
+	got, _, err := b.ClaimFirst(ctx, Member{Name: "beta"}, view)
+	if err != nil || got == nil || got.ID != "task-3" {
+		t.Fatalf("claim first %v %v", got, err)
+	}
+}

@@ -37,6 +37,15 @@
 // protocol's state machine (running→ready): the task is not failed, its
 // worker is.
 //
+// Claiming: ClaimNext lists the board and claims the first ready task the
+// member may take; it is stateless and costs a listing per claim (a
+// consumer on the bucket, so tens of milliseconds on a board of hundreds).
+// A dispatcher that claims often keeps its view with Watch instead and
+// claims from it with ClaimFirst (a claim is then a read and a CAS write,
+// well under a millisecond on a local hub; board_bench_test.go measures
+// both). A stale view costs nothing but a lost race: every claim reads
+// the task afresh.
+//
 // No actor code and no server wiring: every call does network I/O and
 // waits for the hub, so the fleet actor calls it from a goroutine that
 // sends the result back to its Receive.

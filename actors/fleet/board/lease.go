@@ -31,7 +31,7 @@ func (b *Board) Claim(ctx context.Context, id string, m Member) (*Task, Lease, e
 	if err := m.validate(); err != nil {
 		return nil, Lease{}, err
 	}
-	if _, err := b.Get(ctx, id); err != nil {
+	if err := validID(id); err != nil {
 		return nil, Lease{}, err
 	}
 	l := Lease{TaskID: id, Machine: m.Name, Token: newToken(), TTL: b.cfg.LeaseTTL}
@@ -76,18 +76,7 @@ func (b *Board) ClaimNext(ctx context.Context, m Member) (*Task, Lease, error) {
 			return nil, Lease{}, nil
 		}
 	}
-	for _, t := range all {
-		if t.Status != protocol.TaskReady || !m.Eligible(t) {
-			continue
-		}
-		got, l, err := b.Claim(ctx, t.ID, m)
-		var pe *protocol.Error
-		if errors.As(err, &pe) && (pe.Code == protocol.CodeTaskNotReady || pe.Code == protocol.CodeTaskNotFound) {
-			continue // another member was first, or it was removed
-		}
-		return got, l, err
-	}
-	return nil, Lease{}, nil
+	return b.ClaimFirst(ctx, m, all)
 }
 
 // holding checks that l still holds t.
@@ -171,7 +160,7 @@ func (b *Board) Move(ctx context.Context, id, to, message, source string) (*Task
 	if len(message) > protocol.MaxTaskMessage {
 		return nil, protocol.ParamError("message", "longer than %d bytes", protocol.MaxTaskMessage)
 	}
-	if _, err := b.Get(ctx, id); err != nil {
+	if err := validID(id); err != nil {
 		return nil, err
 	}
 	return b.change(ctx, id, func(t *Task) error {
