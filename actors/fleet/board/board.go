@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"sync"
 	"time"
 	"unicode"
 
@@ -129,8 +130,15 @@ var ErrLeaseLost = errors.New("lease lost")
 // Board is the fleet board in one KV bucket.
 type Board struct {
 	kv  jetstream.KeyValue
+	js  jetstream.JetStream
 	cfg Config
 	now func() time.Time
+	// up is the sweeper's watch on its own connection (sweep.go).
+	up struct {
+		sync.Mutex
+		reconnects uint64
+		since      time.Time
+	}
 }
 
 // Open creates the bucket if missing and returns the board.
@@ -150,7 +158,7 @@ func Open(ctx context.Context, js jetstream.JetStream, cfg Config) (*Board, erro
 	if err != nil {
 		return nil, fmt.Errorf("fleet board %s: %w", cfg.Bucket, err)
 	}
-	return &Board{kv: kv, cfg: cfg, now: time.Now}, nil
+	return &Board{kv: kv, js: js, cfg: cfg, now: time.Now}, nil
 }
 
 func taskKey(id string) string { return "task." + id }

@@ -243,6 +243,11 @@ func TestTwoSweepersReleaseOnce(t *testing.T) {
 	ttl := 500 * time.Millisecond
 	h, b := setup(t, Config{LeaseTTL: ttl})
 	sweepers := []*Board{open(t, h, Config{}), open(t, h, Config{}), open(t, h, Config{})}
+	for _, s := range sweepers { // each starts its time connected
+		if _, err := s.Sweep(ctx, "warm"); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for round := 0; round < 5; round++ {
 		task := mustCreate(t, b, Spec{})
 		claimed, _, err := b.Claim(ctx, task.ID, Member{Name: "alpha"})
@@ -502,5 +507,74 @@ func TestWatchDeliversTheBoardThenChanges(t *testing.T) {
 	got, _, err := b.ClaimFirst(ctx, Member{Name: "beta"}, view)
 	if err != nil || got == nil || got.ID != "task-3" {
 		t.Fatalf("claim first %v %v", got, err)
+	}
+}
+
+// The hub down for longer than a lease's TTL: its live holder, which
+// renews as soon as it is back, keeps its task, though its last renewal
+// is older than the TTL when the hub returns and another member sweeps
+// all along.
+func TestHubDownLongerThanTTLKeepsLiveLeases(t *testing.T) {
+	if testing.Short() {
+		t.Skip("stops a server for seconds")
+	}
+	ctx := context.Background()
+	ttl := 2 * time.Second
+	h, b := setup(t, Config{LeaseTTL: ttl})
+	beta := open(t, h, Config{})
+	if _, err := beta.Sweep(ctx, "beta"); err != nil {
+		t.Fatal(err)
+	}
+	task := mustCreate(t, b, Spec{})
+	_, lease, err := b.Claim(ctx, task.ID, Member{Name: "alpha"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	var lostErr error
+	released := 0
+	loop := func(every time.Duration, f func(context.Context) bool) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				case <-time.After(every):
+				}
+				c, cancel := context.WithTimeout(ctx, time.Second)
+				more := f(c)
+				cancel()
+				if !more {
+					return
+				}
+			}
+		}()
+	}
+	loop(ttl/3, func(c context.Context) bool { // alpha renews, every TTL/3
+		if err := b.Renew(c, lease); errors.Is(err, ErrLeaseLost) {
+			lostErr = err
+			return false
+		}
+		return true
+	})
+	loop(100*time.Millisecond, func(c context.Context) bool { // beta sweeps
+		r, _ := beta.Sweep(c, "beta")
+		released += len(r)
+		return true
+	})
+	h.restartAfter(ttl + time.Second)
+	// Let beta sweep for two TTLs past the restart.
+	back := now(b)
+	for now(b).Before(back.Add(2 * ttl)) {
+		time.Sleep(100 * time.Millisecond)
+	}
+	close(stop)
+	wg.Wait()
+	got, err := b.Get(ctx, task.ID)
+	if err != nil || lostErr != nil || released != 0 || !got.Held() || got.Worker.Machine != "alpha" {
+		t.Fatalf("after the hub's return: lost %v, %d released, %+v %v", lostErr, released, got, err)
 	}
 }

@@ -31,7 +31,11 @@
 // every held task whose last renewal is older than its TTL back to ready,
 // with an activity naming the lost worker; it does so by CAS on the
 // revision it judged, so a renewal that came in between wins and two
-// sweepers cannot release one task twice. A holder whose lease went finds
+// sweepers cannot release one task twice. A sweeper judges no lease
+// before it has itself been connected for that lease's TTL (since it
+// opened the board or last reconnected), so a hub restart or a partition
+// that healed costs no live member its tasks: each had a full TTL to
+// renew first. A holder whose lease went finds
 // out at its next Renew or Report (ErrLeaseLost) and must stop the work.
 // The lease returning a task to ready is this board's one move outside
 // protocol's state machine (running→ready): the task is not failed, its

@@ -45,8 +45,12 @@ func (h *hub) stop() {
 }
 
 // restart stops the server and starts it again on the same port and store.
-func (h *hub) restart() {
+func (h *hub) restart() { h.restartAfter(0) }
+
+// restartAfter stops the server, waits d, and starts it again.
+func (h *hub) restartAfter(d time.Duration) {
 	h.stop()
+	time.Sleep(d)
 	n := startHub(h.t, h.dir, h.port)
 	h.srv = n.srv
 }
