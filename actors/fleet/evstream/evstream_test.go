@@ -294,3 +294,75 @@ func TestEnsureUpdatesBounds(t *testing.T) {
 		t.Fatalf("bounds not applied: %v %v", info.Config.MaxAge, info.Config.MaxBytes)
 	}
 }
+
+// A live subscriber whose own connection drops misses what is published
+// meanwhile, and gets it back in order, without a duplicate, once its
+// connection returns by itself.
+func TestDisconnectedSubscriberGetsWhatItMissed(t *testing.T) {
+	ctx := context.Background()
+	h, js := setup(t, Config{})
+	p, _ := NewPublisher(js, Config{}, "alpha")
+	px := startProxy(t, h.srv.Addr().String())
+	nc, sjs := connect(t, px.url())
+	ch, deliver := collector()
+	sub, err := Subscribe(ctx, sjs, Config{}, Options{From: 1}, deliver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Stop()
+	publishN(t, p, 3, "before")
+	for i := uint64(1); i <= 3; i++ {
+		wantEvent(t, ch, i, "alpha")
+	}
+	px.cut()
+	for nc.IsConnected() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	publishN(t, p, 20, "missed")
+	px.up()
+	for i := uint64(4); i <= 23; i++ {
+		wantEvent(t, ch, i, "alpha")
+	}
+	publishN(t, p, 1, "after")
+	wantEvent(t, ch, 24, "alpha")
+}
+
+// Events dropped by the stream's bound while a live subscriber was cut
+// off are reported as a Lost with the gap when it returns, then the rest
+// follow.
+func TestDisconnectedSubscriberIsToldWhatWasDropped(t *testing.T) {
+	ctx := context.Background()
+	cfg := Config{MaxBytes: 4096}
+	h, js := setup(t, cfg)
+	p, _ := NewPublisher(js, cfg, "alpha")
+	px := startProxy(t, h.srv.Addr().String())
+	nc, sjs := connect(t, px.url())
+	ch, deliver := collector()
+	sub, err := Subscribe(ctx, sjs, cfg, Options{From: 1}, deliver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Stop()
+	publishN(t, p, 2, "before")
+	wantEvent(t, ch, 1, "alpha")
+	wantEvent(t, ch, 2, "alpha")
+	px.cut()
+	for nc.IsConnected() {
+		time.Sleep(10 * time.Millisecond)
+	}
+	publishN(t, p, 200, "dropped")
+	s, _ := js.Stream(ctx, DefaultStream)
+	info, _ := s.Info(ctx)
+	first := info.State.FirstSeq
+	if first <= 3 {
+		t.Fatalf("the bound dropped nothing: %+v", info.State)
+	}
+	px.up()
+	d := next(t, ch)
+	if d.Lost == nil || d.Lost.Wanted != 3 || d.Lost.First != first {
+		t.Fatalf("want Lost{3,%d}, got %+v %+v", first, d.Lost, d.Event)
+	}
+	for i := first; i <= 202; i++ {
+		wantEvent(t, ch, i, "alpha")
+	}
+}
