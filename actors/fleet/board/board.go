@@ -158,6 +158,23 @@ func Open(ctx context.Context, js jetstream.JetStream, cfg Config) (*Board, erro
 	if err != nil {
 		return nil, fmt.Errorf("fleet board %s: %w", cfg.Bucket, err)
 	}
+	// A KV bucket answers reads from any replica (direct get), which on
+	// a clustered hub may lag a write just acknowledged: a member would
+	// not find a task another just created, or claim from a stale
+	// revision again and again. The board reads from the stream's leader.
+	s, err := js.Stream(ctx, "KV_"+cfg.Bucket)
+	if err != nil {
+		return nil, fmt.Errorf("fleet board %s: %w", cfg.Bucket, err)
+	}
+	if sc := s.CachedInfo().Config; sc.AllowDirect {
+		sc.AllowDirect = false
+		if _, err := js.UpdateStream(ctx, sc); err != nil {
+			return nil, fmt.Errorf("fleet board %s: reads from the leader: %w", cfg.Bucket, err)
+		}
+		if kv, err = js.KeyValue(ctx, cfg.Bucket); err != nil {
+			return nil, fmt.Errorf("fleet board %s: %w", cfg.Bucket, err)
+		}
+	}
 	return &Board{kv: kv, js: js, cfg: cfg, now: time.Now}, nil
 }
 

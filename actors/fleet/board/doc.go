@@ -18,6 +18,11 @@
 // renewals only by the lease's holder (its token), and a lost lease
 // released once however many members sweep.
 //
+// On a clustered hub (Replicas 3) the bucket's reads go to its stream's
+// leader, not to any replica (Open turns direct gets off): a replica may
+// lag a write just acknowledged, and a member would then miss a task
+// another just created or claim from a stale revision.
+//
 // Keys: task.<id> (the task), next (the number of the next task id, bumped
 // by CAS), clock (written by a sweep to read the hub's time).
 //
