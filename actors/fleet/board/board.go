@@ -287,6 +287,7 @@ func isConflict(err error) bool {
 }
 
 // activity appends a to t (the newest protocol.MaxTaskActivities kept).
+// A message also becomes the task's last one.
 func (b *Board) activity(t *Task, a protocol.TaskActivity) {
 	a.Seq = 1
 	if n := len(t.Activities); n > 0 {
@@ -296,6 +297,20 @@ func (b *Board) activity(t *Task, a protocol.TaskActivity) {
 	t.Activities = append(t.Activities, a)
 	if over := len(t.Activities) - protocol.MaxTaskActivities; over > 0 {
 		t.Activities = slices.Delete(t.Activities, 0, over)
+	}
+	// As on the local board, the messages kept stay under
+	// MaxTaskActivityBytes (the newest always kept), so a task is one
+	// value well under the hub's 1 MB message bound.
+	total, keep := 0, 0
+	for i := len(t.Activities) - 1; i >= 0; i-- {
+		total += len(t.Activities[i].Message)
+		if total > protocol.MaxTaskActivityBytes && keep > 0 {
+			break
+		}
+		keep++
+	}
+	if drop := len(t.Activities) - keep; drop > 0 {
+		t.Activities = slices.Delete(t.Activities, 0, drop)
 	}
 	if a.Message != "" {
 		t.LastMessage = a.Message

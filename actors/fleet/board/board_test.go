@@ -578,3 +578,33 @@ func TestHubDownLongerThanTTLKeepsLiveLeases(t *testing.T) {
 		t.Fatalf("after the hub's return: lost %v, %d released, %+v %v", lostErr, released, got, err)
 	}
 }
+
+// A long-running task's reports never make it too big to store: its
+// activities are bounded in number and bytes as on the local board.
+func TestActivitiesStayBounded(t *testing.T) {
+	ctx := context.Background()
+	_, b := setup(t, Config{})
+	task := mustCreate(t, b, Spec{})
+	_, l, err := b.Claim(ctx, task.ID, Member{Name: "alpha"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat("x", protocol.MaxTaskMessage-8)
+	for i := 0; i < 70; i++ { // 1.1 MB of messages, were they all kept
+		if _, err := b.Report(ctx, l, "", fmt.Sprintf("%d %s", i, big)); err != nil {
+			t.Fatalf("report %d: %v", i, err)
+		}
+	}
+	for i := 0; i < protocol.MaxTaskActivities+10; i++ {
+		if _, err := b.Report(ctx, l, "", fmt.Sprintf("step %d", i)); err != nil {
+			t.Fatalf("report %d: %v", i, err)
+		}
+	}
+	got, _ := b.Get(ctx, task.ID)
+	last := got.Activities[len(got.Activities)-1]
+	if len(got.Activities) != protocol.MaxTaskActivities || last.Message != fmt.Sprintf("step %d", protocol.MaxTaskActivities+9) || got.LastMessage != last.Message {
+		t.Fatalf("%d activities, last %q", len(got.Activities), last.Message)
+	}
+	_, err = b.Report(ctx, l, "", big+"123456789")
+	wantCode(t, err, protocol.CodeInvalidParams)
+}
