@@ -15,6 +15,10 @@
 // told so with a Lost (the wanted sequence and the first one it gets),
 // the events_lost of the socket API, never silently.
 //
+// A member that retries a publish uses PublishOnce with the event's id
+// (its name and bus sequence): the stream keeps one of each id, so a
+// retry after a timeout whose first try was stored makes no duplicate.
+//
 // The package is shaped for an actor: Subscribe calls the caller's
 // deliver func from NATS's goroutine, one delivery at a time and in
 // order, and that func must only send a message (to an actor's PID or a

@@ -134,6 +134,25 @@ func (p *Publisher) Publish(ctx context.Context, kind string, envelope []byte) (
 	return ack.Sequence, nil
 }
 
+// PublishOnce is Publish for an event a member may send again (a retry
+// after a timeout, whose first try the stream may have stored): id names
+// the event (the member's name and its bus sequence, say), and the stream
+// keeps one of each id within its duplicate window (two minutes). A
+// duplicate answers the sequence of the one kept.
+func (p *Publisher) PublishOnce(ctx context.Context, kind, id string, envelope []byte) (uint64, error) {
+	if err := ValidToken("event kind", kind); err != nil {
+		return 0, err
+	}
+	if id == "" {
+		return 0, fmt.Errorf("publish %s event of %s: empty id", kind, p.member)
+	}
+	ack, err := p.js.Publish(ctx, p.prefix+"."+p.member+"."+kind, envelope, jetstream.WithMsgID(id))
+	if err != nil {
+		return 0, fmt.Errorf("publish %s event of %s: %w", kind, p.member, err)
+	}
+	return ack.Sequence, nil
+}
+
 // Event is one stored event.
 type Event struct {
 	Seq    uint64

@@ -366,3 +366,25 @@ func TestDisconnectedSubscriberIsToldWhatWasDropped(t *testing.T) {
 		wantEvent(t, ch, i, "alpha")
 	}
 }
+
+// An event published again with its id (a retry) is stored once.
+func TestPublishOnceStoresARetryOnce(t *testing.T) {
+	ctx := context.Background()
+	_, js := setup(t, Config{})
+	p, _ := NewPublisher(js, Config{}, "alpha")
+	a, err := p.PublishOnce(ctx, "pane_created", "alpha-7", []byte(`{"n":1}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := p.PublishOnce(ctx, "pane_created", "alpha-7", []byte(`{"n":1}`))
+	if err != nil || a != b {
+		t.Fatalf("retry stored as %d (first %d): %v", b, a, err)
+	}
+	c, _ := p.PublishOnce(ctx, "pane_created", "alpha-8", []byte(`{"n":2}`))
+	if c != a+1 {
+		t.Fatalf("next event at %d, want %d", c, a+1)
+	}
+	if _, err := p.PublishOnce(ctx, "pane_created", "", nil); err == nil {
+		t.Fatal("an empty id was accepted")
+	}
+}
