@@ -203,7 +203,9 @@ type Subscription struct {
 	cc jetstream.ConsumeContext
 }
 
-// Stop ends the subscription; no delivery starts after it returns.
+// Stop ends the subscription. A delivery already under way may still
+// finish, so an actor tells its subscriptions' messages apart (by the
+// child that owns each, say) and drops a stopped one's.
 func (s *Subscription) Stop() { s.cc.Stop() }
 
 // Subscribe reads the stream from opts.From and calls deliver with each
