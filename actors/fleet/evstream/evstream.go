@@ -180,10 +180,14 @@ func (l Lost) String() string {
 	return fmt.Sprintf("fleet events %d to %d are no longer in the stream (its age or size bound); resuming at %d", l.Wanted, l.First-1, l.First)
 }
 
-// Delivery is one thing a subscriber is told: an event, or a gap.
+// Delivery is one thing a subscriber is told: an event, a gap, or a
+// trouble of its consumer (Err: a missed heartbeat, the hub gone, the
+// stream deleted), for the log; the subscription goes on resuming by
+// itself until stopped.
 type Delivery struct {
 	Event *Event
 	Lost  *Lost
+	Err   error
 }
 
 // Options say what a subscription reads.
@@ -293,7 +297,9 @@ func Subscribe(ctx context.Context, js jetstream.JetStream, cfg Config, opts Opt
 		}
 		deliver(Delivery{Event: &Event{Seq: seq, Member: member, Kind: kind, Data: m.Data(), Time: meta.Timestamp}})
 	}
-	cc, err := cons.Consume(handler)
+	cc, err := cons.Consume(handler, jetstream.ConsumeErrHandler(func(_ jetstream.ConsumeContext, err error) {
+		deliver(Delivery{Err: fmt.Errorf("fleet event subscriber: %w", err)})
+	}))
 	if err != nil {
 		return nil, fmt.Errorf("fleet event subscriber: %w", err)
 	}

@@ -20,13 +20,18 @@ func collector() (chan Delivery, func(Delivery)) {
 // hanging; it decides nothing when things work).
 func next(t *testing.T, ch chan Delivery) Delivery {
 	t.Helper()
-	select {
-	case d := <-ch:
-		return d
-	case <-time.After(30 * time.Second):
-		t.Fatal("no delivery in 30s")
+	for {
+		select {
+		case d := <-ch:
+			if d.Err != nil { // for the log; the subscription goes on
+				t.Log(d.Err)
+				continue
+			}
+			return d
+		case <-time.After(30 * time.Second):
+			t.Fatal("no delivery in 30s")
+		}
 	}
-	return Delivery{}
 }
 
 // wantEvent reads one delivery and checks it is the event at seq.
@@ -386,5 +391,30 @@ func TestPublishOnceStoresARetryOnce(t *testing.T) {
 	}
 	if _, err := p.PublishOnce(ctx, "pane_created", "", nil); err == nil {
 		t.Fatal("an empty id was accepted")
+	}
+}
+
+// A subscriber whose stream is deleted under it is told so.
+func TestSubscriberIsToldOfTrouble(t *testing.T) {
+	ctx := context.Background()
+	_, js := setup(t, Config{})
+	ch, deliver := collector()
+	sub, err := Subscribe(ctx, js, Config{}, Options{}, deliver)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Stop()
+	if err := js.DeleteStream(ctx, DefaultStream); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		select {
+		case d := <-ch:
+			if d.Err != nil {
+				return
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("no error delivered in 30s after the stream was deleted")
+		}
 	}
 }
