@@ -164,4 +164,3 @@ func request(nc *nats.Conn, from, name string, fwd *protocol.Forwarded, method s
 func notMember(name string) error {
 	return protocol.Errorf(protocol.CodeMachineNotFound, "no saved machine or fleet member %q (herdr machine list and herdr fleet status show them)", protocol.Printable(name))
 }
-

@@ -116,7 +116,9 @@ func TestCalls_GoneMemberIsOffline(t *testing.T) {
 	hub := hubConfig(t, "alpha")
 	a := sys.Root.Spawn(Props(Options{Config: hub, StateDir: t.TempDir(), Log: quiet()}))
 	defer sys.Root.Stop(a)
-	status(t, sys, a, func(s protocol.FleetStatus) bool { return len(s.Members) == 1 && s.Hub.State == protocol.FleetHubConnected })
+	status(t, sys, a, func(s protocol.FleetStatus) bool {
+		return len(s.Members) == 1 && s.Hub.State == protocol.FleetHubConnected
+	})
 	nc := connectT(t, hubURL(hub.Listen))
 	kv, err := jsKV(nc)
 	if err != nil {

@@ -97,7 +97,9 @@ func TestPresence_MembersAndTTL(t *testing.T) {
 	hub.Labels = []string{"gpu"}
 	a := sys.Root.Spawn(Props(Options{Config: hub, StateDir: t.TempDir(), Version: "t1", PresenceTTL: 2 * time.Second, KeepAlive: 300 * time.Millisecond, Log: quiet()}))
 	defer sys.Root.Stop(a)
-	st := status(t, sys, a, func(s protocol.FleetStatus) bool { return len(s.Members) == 1 && s.Hub.State == protocol.FleetHubConnected })
+	st := status(t, sys, a, func(s protocol.FleetStatus) bool {
+		return len(s.Members) == 1 && s.Hub.State == protocol.FleetHubConnected
+	})
 	if m := st.Members[0]; m.Name != "alpha" || m.Version != "t1" || len(m.Labels) != 1 || m.Labels[0] != "gpu" || !m.Self || m.State != protocol.FleetMemberOnline {
 		t.Fatalf("member %+v", m)
 	}

@@ -33,7 +33,9 @@ func jsKV(nc *nats.Conn) (jetstream.KeyValue, error) {
 	}
 }
 
-func containsFold(s, sub string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
 
 func connectT(t *testing.T, url string) *nats.Conn {
 	t.Helper()
