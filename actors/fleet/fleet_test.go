@@ -63,8 +63,13 @@ func TestHub_RefusesWrongCredentials(t *testing.T) {
 // status asks the fleet actor until ok says its answer is the one wanted.
 func status(t *testing.T, sys *actor.ActorSystem, pid *actor.PID, ok func(protocol.FleetStatus) bool) protocol.FleetStatus {
 	t.Helper()
+	return statusWithin(t, sys, pid, 15*time.Second, ok)
+}
+
+func statusWithin(t *testing.T, sys *actor.ActorSystem, pid *actor.PID, within time.Duration, ok func(protocol.FleetStatus) bool) protocol.FleetStatus {
+	t.Helper()
 	var last protocol.FleetStatus
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(within)
 	for time.Now().Before(deadline) {
 		res, err := sys.Root.RequestFuture(pid, &kit.Call{Method: "fleet.status", Params: &protocol.EmptyParams{}}, 5*time.Second).Result()
 		if err != nil {

@@ -98,7 +98,7 @@ func (p *presence) Receive(ctx actor.Context) {
 		if msg.err != nil {
 			p.fail(ctx, "the presence bucket", msg.err)
 			p.tries++
-			p.timers.After(ctx, reconnectDelay(p.tries), &setupAgain{})
+			p.timers.After(ctx, setupDelay(p.tries), &setupAgain{})
 			return
 		}
 		p.tries = 0
@@ -111,7 +111,7 @@ func (p *presence) Receive(ctx actor.Context) {
 			// found or made again before the next write.
 			p.fail(ctx, "keeping this member's presence", msg.err)
 			p.tries++
-			p.timers.After(ctx, reconnectDelay(p.tries), &setupAgain{})
+			p.timers.After(ctx, setupDelay(p.tries), &setupAgain{})
 			return
 		}
 		p.lastErr = ""
@@ -120,6 +120,17 @@ func (p *presence) Receive(ctx actor.Context) {
 	default:
 		kit.Unhandled(ctx, msg, p.log)
 	}
+}
+
+// setupDelay is the wait before the bucket is looked for again: 250 ms
+// doubling to 5 s (a clustered hub electing its leaders answers within
+// seconds; the connection's own backoff covers a hub that is away).
+func setupDelay(tries int) time.Duration {
+	d := 250 * time.Millisecond
+	for i := 1; i < tries && d < 5*time.Second; i++ {
+		d *= 2
+	}
+	return min(d, 5*time.Second)
 }
 
 // fail says why in the log at warn, once per distinct reason.
@@ -135,7 +146,9 @@ func (p *presence) fail(ctx actor.Context, what string, err error) {
 func (p *presence) setup(ctx actor.Context) {
 	js, ttl, replicas, self, root := p.js, p.ttl, p.replicas, ctx.Self(), ctx.ActorSystem().Root
 	go func() {
-		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		// Short: a clustered hub still electing its leaders does not
+		// answer, and is asked again sooner.
+		c, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 		defer cancel()
 		kv, err := js.KeyValue(c, MembersBucket)
 		if errors.Is(err, jetstream.ErrBucketNotFound) {
