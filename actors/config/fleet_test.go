@@ -56,3 +56,14 @@ func TestFleet_NoSectionNoFleet(t *testing.T) {
 		t.Fatalf("fleet = %+v", cfg.Fleet)
 	}
 }
+
+func TestFleet_ReadAtStartOnly(t *testing.T) {
+	a, _, _ := Parse([]byte("[fleet]\nname = \"a\"\nurl = [\"nats://h:4222\"]\n"))
+	b, _, _ := Parse([]byte("[fleet]\nname = \"a\"\nurl = [\"nats://h:4223\"]\n"))
+	if got := RestartRequired(&a, &b); !slices.Contains(got, "fleet") {
+		t.Fatalf("RestartRequired = %v, want fleet", got)
+	}
+	if got := RestartRequired(&a, &a); len(got) != 0 {
+		t.Fatalf("RestartRequired of the same = %v", got)
+	}
+}

@@ -152,3 +152,19 @@ func TestJoin_WrongCredentialsSaysWhy(t *testing.T) {
 		t.Fatal("a refused member is listed")
 	}
 }
+
+// Without a [fleet] section the actor only says so: the hub is off, no
+// members, and a member's qualified id is machine_not_found.
+func TestStatus_NoFleet(t *testing.T) {
+	sys := actor.NewActorSystem()
+	a := sys.Root.Spawn(Props(Options{Log: quiet()}))
+	defer sys.Root.Stop(a)
+	st := status(t, sys, a, func(protocol.FleetStatus) bool { return true })
+	if st.Hub.State != protocol.FleetHubOff || len(st.Members) != 0 || st.Members == nil {
+		t.Fatalf("status %+v", st)
+	}
+	r := ask(t, sys, a, forwarded(t, "pane.get", `{"pane_id":"alpha/w1:p2"}`))
+	if pe, ok := r.Err.(*protocol.Error); !ok || pe.Code != protocol.CodeMachineNotFound {
+		t.Fatalf("no fleet: %v", r.Err)
+	}
+}
