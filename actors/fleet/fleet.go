@@ -57,6 +57,37 @@ type Fleet struct {
 	srv     *server.Server // the embedded hub, when this server runs one
 	nc      *nats.Conn
 	members map[string]*member
+
+	hubTries int
+	timers   kit.Timers
+}
+
+type (
+	hubAgain   struct{}
+	hubStarted struct {
+		srv *server.Server
+		err error
+	}
+)
+
+// hubFailed says why the embedded hub did not start and tries again
+// after a backoff (1 s doubling to 30 s).
+func (f *Fleet) hubFailed(ctx actor.Context, err error) {
+	if f.hub.EmbeddedError != err.Error() {
+		f.opts.Log.Warn("fleet: the embedded hub did not start; trying again", "err", err)
+	}
+	f.hub.Embedded, f.hub.EmbeddedError = false, err.Error()
+	f.hubTries++
+	f.timers.After(ctx, reconnectDelay(f.hubTries), &hubAgain{})
+}
+
+// restartHub starts the embedded hub again, on a goroutine.
+func (f *Fleet) restartHub(ctx actor.Context) {
+	cfg, dir, self, root := f.opts.Config, f.opts.StateDir, ctx.Self(), ctx.ActorSystem().Root
+	go func() {
+		srv, err := startHub(cfg, dir)
+		root.Send(self, &hubStarted{srv: srv, err: err})
+	}()
 }
 
 // Messages of the goroutine that starts the hub and the connection.
@@ -86,9 +117,25 @@ func (f *Fleet) Receive(ctx actor.Context) {
 	case *actor.Started:
 		f.start(ctx)
 	case *actor.Stopping:
+		f.timers.StopAll()
 		f.leave()
 	case *joined:
 		f.joined(ctx, msg)
+	case *kit.Fired:
+		if _, ok := f.timers.Fired(msg).(*hubAgain); ok {
+			f.restartHub(ctx)
+		}
+	case *hubStarted:
+		if msg.err != nil {
+			f.hubFailed(ctx, msg.err)
+			return
+		}
+		f.srv, f.hubTries = msg.srv, 0
+		f.hub.Embedded, f.hub.EmbeddedError = true, ""
+		f.opts.Log.Info("fleet: the embedded hub runs", "listen", f.opts.Config.Listen)
+		if f.nc != nil && !f.nc.IsConnected() {
+			_ = f.nc.ForceReconnect() // now, not after the backoff (it only starts the attempt)
+		}
 	case *linkUp:
 		f.setHub(protocol.FleetHubConnected, "")
 		f.hub.URL, f.hub.Name = msg.url, msg.server
@@ -160,7 +207,10 @@ func (f *Fleet) start(ctx actor.Context) {
 		urls := slices.Clone(cfg.URL)
 		if cfg.Hub {
 			j.srv, j.hubErr = startHub(cfg, dir)
-			if j.hubErr == nil && len(urls) == 0 {
+			if len(urls) == 0 {
+				// Joined even when the hub did not start (its port still
+				// held by the server this one took over from): it is
+				// started again, and the connection retries meanwhile.
 				urls = []string{hubURL(cfg.Listen)}
 			}
 		}
@@ -180,9 +230,7 @@ func (f *Fleet) start(ctx actor.Context) {
 func (f *Fleet) joined(ctx actor.Context, j *joined) {
 	f.srv, f.nc = j.srv, j.nc
 	if j.hubErr != nil {
-		f.opts.Log.Warn("fleet: the embedded hub did not start", "err", j.hubErr)
-		f.hub.EmbeddedError = j.hubErr.Error()
-		f.hub.Embedded = false
+		f.hubFailed(ctx, j.hubErr)
 	}
 	if j.err != nil || j.nc == nil {
 		reason := "nothing to join"

@@ -168,3 +168,26 @@ func TestStatus_NoFleet(t *testing.T) {
 		t.Fatalf("no fleet: %v", r.Err)
 	}
 }
+
+// A hub whose port is held (by the server this one took over from, say)
+// says why, and starts once the port is free; the member then joins it.
+func TestHub_StartsOnceItsPortIsFree(t *testing.T) {
+	held, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := hubConfig(t, "alpha")
+	cfg.Listen = held.Addr().String()
+	sys := actor.NewActorSystem()
+	a := sys.Root.Spawn(Props(Options{Config: cfg, StateDir: t.TempDir(), Log: quiet()}))
+	defer sys.Root.Stop(a)
+	st := status(t, sys, a, func(s protocol.FleetStatus) bool { return s.Hub.EmbeddedError != "" })
+	if st.Hub.Embedded || st.Hub.State == protocol.FleetHubConnected {
+		t.Fatalf("hub %+v", st.Hub)
+	}
+	held.Close()
+	st = status(t, sys, a, func(s protocol.FleetStatus) bool { return len(s.Members) == 1 && s.Hub.Embedded })
+	if st.Hub.EmbeddedError != "" || st.Hub.State != protocol.FleetHubConnected {
+		t.Fatalf("hub %+v", st.Hub)
+	}
+}

@@ -61,6 +61,18 @@ func startHub(cfg config.Fleet, dir string) (*server.Server, error) {
 			opts.Routes = append(opts.Routes, u)
 		}
 	}
+	// The server does not fail on a port in use, it waits: asked first,
+	// the reason comes at once.
+	for _, addr := range []string{cfg.Listen, cfg.ClusterListen} {
+		if addr == "" {
+			continue
+		}
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			return nil, fmt.Errorf("cannot listen on %s: %w", addr, err)
+		}
+		l.Close()
+	}
 	srv, err := server.NewServer(opts)
 	if err != nil {
 		return nil, fmt.Errorf("the embedded NATS server: %w", err)
