@@ -60,6 +60,7 @@ type Fleet struct {
 
 	hubTries int
 	timers   kit.Timers
+	presence *actor.PID
 }
 
 type (
@@ -139,6 +140,11 @@ func (f *Fleet) Receive(ctx actor.Context) {
 	case *linkUp:
 		f.setHub(protocol.FleetHubConnected, "")
 		f.hub.URL, f.hub.Name = msg.url, msg.server
+		if f.presence != nil {
+			ctx.Send(f.presence, &rewatch{})
+		}
+	case *membersReset:
+		clear(f.members)
 	case *linkDown:
 		reason := ""
 		if msg.err != nil {
@@ -264,7 +270,7 @@ func (f *Fleet) joined(ctx actor.Context, j *joined) {
 	}
 	entry := encodeEntry(presenceEntry{Name: cfg.Name, Version: f.opts.Version, Labels: labels, Started: f.started.UnixMilli()})
 	p := &presence{js: js, name: cfg.Name, entry: entry, ttl: f.opts.PresenceTTL, keepAlive: f.opts.KeepAlive, replicas: replicas, parent: ctx.Self(), log: f.opts.Log}
-	ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return p }, kit.Guarded(f.opts.Log)), "presence")
+	f.presence, _ = ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return p }, kit.Guarded(f.opts.Log)), "presence")
 	a := &answerer{nc: j.nc, name: cfg.Name, socket: f.opts.Socket, log: f.opts.Log}
 	ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return a }, kit.Guarded(f.opts.Log)), "calls")
 }

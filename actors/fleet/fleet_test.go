@@ -191,3 +191,30 @@ func TestHub_StartsOnceItsPortIsFree(t *testing.T) {
 		t.Fatalf("hub %+v", st.Hub)
 	}
 }
+
+// The hub's server restarted (its fleet actor stopped, a new one started
+// on the same address and store): the other member reconnects by itself,
+// keeps its presence, and both list each other again.
+func TestHub_RestartedMembersComeBack(t *testing.T) {
+	sys := actor.NewActorSystem()
+	hub := hubConfig(t, "alpha")
+	dir := t.TempDir()
+	opts := Options{Config: hub, StateDir: dir, PresenceTTL: 3 * time.Second, KeepAlive: 300 * time.Millisecond, Log: quiet()}
+	a := sys.Root.Spawn(Props(opts))
+	b := sys.Root.Spawn(Props(Options{Config: config.Fleet{Name: "beta", URL: []string{hubURL(hub.Listen)}, User: "herdr", Password: "secret"},
+		PresenceTTL: 3 * time.Second, KeepAlive: 300 * time.Millisecond, Log: quiet()}))
+	defer sys.Root.Stop(b)
+	both := func(s protocol.FleetStatus) bool { return len(memberList(s)) == 2 }
+	status(t, sys, b, both)
+	if err := sys.Root.StopFuture(a).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	status(t, sys, b, func(s protocol.FleetStatus) bool { return s.Hub.State != protocol.FleetHubConnected })
+	a = sys.Root.Spawn(Props(opts))
+	defer sys.Root.Stop(a)
+	status(t, sys, a, both)
+	st := status(t, sys, b, func(s protocol.FleetStatus) bool { return both(s) && s.Hub.State == protocol.FleetHubConnected })
+	if st.Hub.Error != "" {
+		t.Fatalf("hub %+v", st.Hub)
+	}
+}

@@ -65,9 +65,15 @@ type (
 		kv  jetstream.KeyValue
 		err error
 	}
-	putDone    struct{ err error }
-	setupAgain struct{}
-	keepTick   struct{}
+	putDone struct{ err error }
+	// rewatch: the connection is back (the hub restarted, say); the
+	// watch is made again, so no change made meanwhile is missed.
+	rewatch struct{}
+	// membersReset tells the parent a watch starts: the members it knew
+	// are forgotten, the watch sends each one there is.
+	membersReset struct{}
+	setupAgain   struct{}
+	keepTick     struct{}
 )
 
 func (p *presence) Receive(ctx actor.Context) {
@@ -105,6 +111,11 @@ func (p *presence) Receive(ctx actor.Context) {
 		p.kv = msg.kv
 		p.watch(ctx)
 		p.put(ctx)
+	case *rewatch:
+		if p.kv != nil {
+			p.watch(ctx)
+			p.put(ctx)
+		}
 	case *putDone:
 		if msg.err != nil {
 			// The bucket may be gone with a hub that lost its store:
@@ -192,6 +203,7 @@ func (p *presence) watch(ctx actor.Context) {
 			return
 		}
 		defer w.Stop()
+		root.Send(parent, &membersReset{}) // what follows is the whole bucket
 		for e := range w.Updates() {
 			if e == nil {
 				continue // the initial values are all in
@@ -202,6 +214,9 @@ func (p *presence) watch(ctx actor.Context) {
 				continue
 			}
 			root.Send(parent, m)
+		}
+		if c.Err() == nil {
+			root.Send(self, &bucketReady{err: errors.New("the presence watch ended")}) // made again
 		}
 	}()
 }
