@@ -134,3 +134,28 @@ func TestCalls_GoneMemberIsOffline(t *testing.T) {
 		t.Fatalf("gone member: %v", r.Err)
 	}
 }
+
+// What another member sends is checked before this server's socket sees
+// it: not JSON, an unknown method, or a stream (which one answer cannot
+// carry) are refused with their codes.
+func TestAnswer_RefusesWhatCannotBeAnswered(t *testing.T) {
+	sock, seen := fakeServer(t)
+	for _, c := range []struct{ data, code string }{
+		{`{`, protocol.CodeInvalidRequest},
+		{`{"method":"no.such"}`, protocol.CodeUnknownMethod},
+		{`{"method":"events.subscribe","params":{}}`, protocol.CodeNotSupported},
+	} {
+		var resp protocol.Response
+		if err := protocol.Unmarshal(answer(sock, "alpha", []byte(c.data)), &resp); err != nil {
+			t.Fatal(err)
+		}
+		if resp.Error == nil || resp.Error.Code != c.code {
+			t.Errorf("%s: answered %+v, want %s", c.data, resp, c.code)
+		}
+	}
+	select {
+	case req := <-seen:
+		t.Fatalf("the socket was asked %s", req.Method)
+	default:
+	}
+}
