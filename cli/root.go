@@ -168,7 +168,7 @@ func (a *app) nouns() []noun {
 		{[]string{"channel"}, a.channelCmd}, {[]string{"web"}, a.webCmd}, {[]string{"terminal"}, a.terminalCmd},
 		{[]string{"remote-client-bridge"}, a.bridgeCmd}, {[]string{"update"}, a.updateCmd},
 		{[]string{"machine"}, a.machineCmd}, {[]string{"mcp"}, a.mcpCmd}, {[]string{"task"}, a.taskCmd},
-		{[]string{"buffer"}, a.bufferCmd},
+		{[]string{"buffer"}, a.bufferCmd}, {[]string{"fleet"}, a.fleetCmd},
 	}
 }
 

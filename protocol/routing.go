@@ -45,10 +45,12 @@ const (
 	// OwnerCommands: the commands actor (command.invoke, resolved from the
 	// session's published read side).
 	OwnerCommands
+	// OwnerFleet: the fleet actor (membership of a fleet on NATS).
+	OwnerFleet
 	ownerEnd
 )
 
-var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks", "buffers", "events", "commands"}
+var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks", "buffers", "events", "commands", "fleet"}
 
 // String is the owner's name, as errors and the docs spell it.
 func (o Owner) String() string {

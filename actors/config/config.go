@@ -54,6 +54,7 @@ type Config struct {
 	Web          Web          // [web]
 	MCP          MCP          // [mcp]
 	Tasks        Tasks        // [tasks]
+	Fleet        Fleet        // [fleet]
 }
 
 // Theme holds the [theme] section; names are stored in canonical form.

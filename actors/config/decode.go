@@ -60,6 +60,7 @@ var sectionDecoders = []sectionDecoder{
 	{"web", (*decoder).web},
 	{"mcp", (*decoder).mcp},
 	{"tasks", (*decoder).tasks},
+	{"fleet", (*decoder).fleet},
 }
 
 func (d *decoder) walk(raw map[string]any) {

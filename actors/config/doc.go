@@ -12,7 +12,9 @@
 // unknown key costs only that key, which keeps its default. Every section
 // Herdr has is modelled (onboarding, theme, terminal, session, update, keys,
 // ui with its sidebar, toast and sound tables, worktrees, advanced,
-// experimental, remote, server), and herdr's own [web] and [mcp]. Scalar
+// experimental, remote, server), and herdr's own [web], [mcp], [tasks] and
+// [fleet] (a [fleet] that fails its checks across keys is reported key by
+// key and joins no fleet). Scalar
 // keys are described once, in field tables that drive both decoding and
 // DefaultFile (`herdr --default-config`); key combos are checked with
 // protocol.ParseKey.

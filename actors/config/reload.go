@@ -1,5 +1,7 @@
 package config
 
+import "reflect"
+
 // Reloaded carries a configuration server.reload_config read and applied
 // to the session, to the actors that apply the rest of it (the
 // dispatcher's [tasks], the machines' [remote] ssh_command).
@@ -27,6 +29,7 @@ var startOnly = []struct {
 	{"server.headless_rows", func(a, b *Config) bool { return a.Advanced.HeadlessRows == b.Advanced.HeadlessRows }},
 	{"web.listen", func(a, b *Config) bool { return a.Web.Listen == b.Web.Listen }},
 	{"web.allow_remote", func(a, b *Config) bool { return a.Web.AllowRemote == b.Web.AllowRemote }},
+	{"fleet", func(a, b *Config) bool { return reflect.DeepEqual(a.Fleet, b.Fleet) }},
 }
 
 // RestartRequired names ("section.key") the keys whose value in next

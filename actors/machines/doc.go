@@ -19,7 +19,9 @@
 //
 // Calls whose targets are machine-qualified ("build/w1:p2") reach the
 // fleet, which forwards them to the link; the link sends them on and
-// answers the caller with the remote's answer qualified. Fleet-scoped
+// answers the caller with the remote's answer qualified; one naming no
+// saved machine goes on to the fleet actor (Options.Fleet) when this
+// server is a member of a fleet on NATS (actors/fleet). Fleet-scoped
 // agent.list and session.snapshot are answered by a gather child
 // (gather.go): the session's local answer merged with the mirrors. A
 // fleet events.subscribe naming another machine's pane comes here too:

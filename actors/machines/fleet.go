@@ -37,7 +37,11 @@ type Options struct {
 	// Events is the bus remote events and state changes go to; Session
 	// answers the local half of a fleet-scoped call.
 	Events, Session *actor.PID
-	Log             *slog.Logger
+	// Fleet, when this server is a member of a fleet on NATS, takes the
+	// calls for a machine no saved machine is (a member's qualified id);
+	// a saved machine of that name wins.
+	Fleet *actor.PID
+	Log   *slog.Logger
 }
 
 // Registry holds the methods the machines actor owns. It also takes every
@@ -327,6 +331,8 @@ func (f *Fleet) call(ctx actor.Context, call *kit.Call) {
 		switch {
 		case !ok && isBad:
 			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeMachineOffline, "%v", bad.Unusable())))
+		case !ok && f.opts.Fleet != nil:
+			ctx.Forward(f.opts.Fleet)
 		case !ok:
 			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeMachineNotFound, "no saved machine %q (herdr machine list shows them)", protocol.Printable(fwd.Machine))))
 		case f.links[p.ID] == nil:

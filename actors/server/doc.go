@@ -9,5 +9,6 @@
 // apply a part of the file are handed the new one by a small relay
 // (reload.go): the dispatcher its [tasks] (dispatcher.Reconfigure), the
 // machines actor its ssh command (machines.SetSSH). The keys read only
-// here, as the server starts, are config.RestartRequired's.
+// here, as the server starts, are config.RestartRequired's ([fleet] among
+// them: the fleet actor, fleet.go, joins with the section it started with).
 package server

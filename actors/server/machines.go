@@ -27,7 +27,7 @@ const sshDirPrefix = "herdr-ssh-"
 // made, or on Windows, each session has its own connection. A folder a
 // server that died (kill -9, a crash) left behind is removed at the next
 // start, by any server of the user's.
-func startMachines(system *actor.ActorSystem, root *actor.PID, env protocol.Env, cfg config.Config, bus, session *actor.PID, agents *saved.SSHAgents, log *slog.Logger) (*actor.PID, string, error) {
+func startMachines(system *actor.ActorSystem, root *actor.PID, env protocol.Env, cfg config.Config, bus, session, fleet *actor.PID, agents *saved.SSHAgents, log *slog.Logger) (*actor.PID, string, error) {
 	ssh := sshCommand(env, cfg, log)
 	dir := ""
 	if runtime.GOOS != "windows" {
@@ -40,6 +40,7 @@ func startMachines(system *actor.ActorSystem, root *actor.PID, env protocol.Env,
 	}
 	pid, err := spawnChild(system, root, machinesactor.Props(machinesactor.Options{
 		File: saved.Path(env), SSH: ssh, ControlDir: dir, Agents: agents, Events: bus, Session: session, Log: log,
+		Fleet: fleetIfJoined(cfg, fleet),
 	}), "machines")
 	if err != nil && dir != "" {
 		os.RemoveAll(dir)

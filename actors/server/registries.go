@@ -8,6 +8,7 @@ import (
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/commands"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/fleet"
 	"github.com/herdr-go/herdr/actors/gateway"
 	"github.com/herdr-go/herdr/actors/integrations"
 	"github.com/herdr-go/herdr/actors/kit"
@@ -25,7 +26,7 @@ import (
 var registries = []kit.Checker{
 	gateway.Registry, session.Registry, agents.Registry, clients.Registry, plugins.Registry,
 	integrations.Registry, web.Registry, wsactor.Registry, tabactor.Registry, pane.Registry, machinesactor.Registry,
-	tasks.Registry, buffers.Registry, events.Registry, commands.Registry,
+	tasks.Registry, buffers.Registry, events.Registry, commands.Registry, fleet.Registry,
 }
 
 // checkRegistries compares every owner's handlers with the method table;

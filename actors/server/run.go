@@ -273,7 +273,13 @@ func Run(opts Options) error {
 		return err
 	}
 	agents := &machinesaved.SSHAgents{} // lent by clients (server.ssh_agent.register), used by the machines' ssh
-	machinesPID, controlDir, err := startMachines(system, root, opts.Env, cfg, busPID, sessionPID, agents, log)
+	fleetPID, err := startFleet(system, root, opts.Env, cfg, opts.SocketPath, log)
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	owners[protocol.OwnerFleet] = fleetPID
+	machinesPID, controlDir, err := startMachines(system, root, opts.Env, cfg, busPID, sessionPID, fleetPID, agents, log)
 	if err != nil {
 		listener.Close()
 		return err

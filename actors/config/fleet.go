@@ -1,0 +1,173 @@
+package config
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Fleet holds the [fleet] section: this server's membership of a fleet on
+// NATS JetStream (actors/fleet). Name is "" when the section is absent or
+// failed its checks: no fleet then. Read only as the server starts.
+type Fleet struct {
+	// Name (name) is this machine's name in the fleet: its qualified ids
+	// are NAME/w1:p2, so it follows a saved machine's id rules.
+	Name string
+	// URL (url) lists the NATS servers to join (nats:// or tls://); a hub
+	// may leave it out and joins itself.
+	URL []string
+	// User and Password (user, password), or Creds (creds: a .creds file,
+	// or an nkey seed file), authenticate the member. CA (ca) is the PEM
+	// file of the authority the servers' TLS certificates chain to.
+	User, Password, Creds, CA string
+	// Labels (labels) say what fleet tasks may require of this member.
+	Labels []string
+	// Hub (hub) runs the NATS server, JetStream on, inside this herdr
+	// server; Listen (listen, default 127.0.0.1:4222) is its client
+	// address. A hub always requires the user and password.
+	Hub    bool
+	Listen string
+	// ClusterListen (cluster_listen) and Routes (routes) make the hub one
+	// node of a clustered hub: its route address and the other nodes'.
+	ClusterListen string
+	Routes        []string
+}
+
+// DefaultFleetListen is a hub's client address when listen is not set.
+const DefaultFleetListen = "127.0.0.1:4222"
+
+var fleetFields = []field{
+	{key: "name", doc: "This machine's name in the fleet; its qualified ids are NAME/w1:p2.",
+		ptr: func(c *Config) any { return &c.Fleet.Name }, check: fleetName, example: "alpha"},
+	{key: "url", doc: "The NATS servers to join (nats:// or tls://); a hub may leave it out.",
+		ptr: func(c *Config) any { return &c.Fleet.URL }},
+	{key: "user", doc: "The NATS user (with password), or use creds.",
+		ptr: func(c *Config) any { return &c.Fleet.User }},
+	{key: "password", doc: "The NATS user's password.",
+		ptr: func(c *Config) any { return &c.Fleet.Password }},
+	{key: "creds", doc: "A NATS .creds file or an nkey seed file, instead of user and password.",
+		ptr: func(c *Config) any { return &c.Fleet.Creds }},
+	{key: "ca", doc: "The PEM file of the authority the NATS servers' TLS certificates chain to.",
+		ptr: func(c *Config) any { return &c.Fleet.CA }},
+	{key: "labels", doc: "What fleet tasks may require of this member.",
+		ptr: func(c *Config) any { return &c.Fleet.Labels }},
+	{key: "hub", doc: "Run the NATS server (JetStream) inside this herdr server; auth is always required.",
+		ptr: func(c *Config) any { return &c.Fleet.Hub }},
+	{key: "listen", doc: "The hub's client address (host:port).",
+		ptr: func(c *Config) any { return &c.Fleet.Listen }, check: hostPort},
+	{key: "cluster_listen", doc: "A clustered hub: this node's route address (host:port).",
+		ptr: func(c *Config) any { return &c.Fleet.ClusterListen }, check: hostPort},
+	{key: "routes", doc: "A clustered hub: the other nodes' route URLs (nats://host:port).",
+		ptr: func(c *Config) any { return &c.Fleet.Routes }},
+}
+
+// fleet decodes [fleet]; a section that fails the checks across its keys
+// is reported, each problem naming its key, and no fleet is joined.
+func (d *decoder) fleet(t map[string]any) {
+	before := len(d.diags)
+	d.fields("fleet", t, fleetFields)
+	f := &d.cfg.Fleet
+	if f.Hub && f.Listen == "" {
+		f.Listen = DefaultFleetListen
+	}
+	problems := FleetProblems(*f)
+	for _, p := range problems {
+		d.addf("%s; the fleet is not joined", p)
+	}
+	if len(problems) > 0 || len(d.diags) > before {
+		*f = Fleet{}
+	}
+}
+
+// FleetProblems are the reasons a [fleet] section cannot be used, each
+// naming its key ("fleet.url[0]: …"); none when it can.
+func FleetProblems(f Fleet) []string {
+	var out []string
+	add := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	if f.Name == "" {
+		add("fleet.name: missing (this machine's name in the fleet)")
+	}
+	if len(f.URL) == 0 && !f.Hub {
+		add("fleet.url: missing (the NATS servers to join), unless hub = true")
+	}
+	for i, u := range f.URL {
+		if err := natsURL(u, "nats", "tls"); err != nil {
+			add("fleet.url[%d]: %v", i, err)
+		}
+	}
+	switch {
+	case f.User != "" && f.Creds != "":
+		add("fleet.creds: give either creds or user and password, not both")
+	case f.User != "" && f.Password == "":
+		add("fleet.password: missing (fleet.user is set)")
+	case f.User == "" && f.Password != "":
+		add("fleet.user: missing (fleet.password is set)")
+	}
+	if f.Hub && (f.User == "" || f.Password == "") {
+		add("fleet.hub: a hub requires fleet.user and fleet.password (auth is always on)")
+	}
+	if !f.Hub {
+		for _, k := range []struct{ key, val string }{{"listen", f.Listen}, {"cluster_listen", f.ClusterListen}} {
+			if k.val != "" {
+				add("fleet.%s: only a hub listens (set hub = true)", k.key)
+			}
+		}
+		if len(f.Routes) > 0 {
+			add("fleet.routes: only a hub has routes (set hub = true)")
+		}
+	}
+	if len(f.Routes) > 0 && f.ClusterListen == "" {
+		add("fleet.cluster_listen: missing (fleet.routes is set)")
+	}
+	for i, r := range f.Routes {
+		if err := natsURL(r, "nats"); err != nil {
+			add("fleet.routes[%d]: %v", i, err)
+		}
+	}
+	for i, l := range f.Labels {
+		if l == "" || strings.ContainsAny(l, " \t\r\n,") {
+			add("fleet.labels[%d]: %q is not a label (one word)", i, l)
+		}
+	}
+	return out
+}
+
+// fleetName checks a member's name: a saved machine's id rules, since
+// both name the machine of a qualified id.
+func fleetName(s string) (string, error) {
+	if s == "" || len(s) > 64 {
+		return "", fmt.Errorf("%q: a name of 1 to 64 characters", s)
+	}
+	for _, r := range s {
+		ok := r == '-' || r == '_' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (r >= '0' && r <= '9')
+		if !ok {
+			return "", fmt.Errorf("%q: letters, digits, - and _ only (it is a NATS subject token and a qualified id's machine)", protocol.Printable(s))
+		}
+	}
+	return s, nil
+}
+
+// hostPort checks a host:port listen address.
+func hostPort(s string) (string, error) {
+	if _, port, err := net.SplitHostPort(s); err != nil || port == "" {
+		return "", fmt.Errorf("%q is not host:port", s)
+	}
+	return s, nil
+}
+
+// natsURL checks a URL of one of the schemes with a host and a port.
+func natsURL(s string, schemes ...string) error {
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" {
+		return fmt.Errorf("%q is not a URL like %s://host:4222", s, schemes[0])
+	}
+	for _, sc := range schemes {
+		if u.Scheme == sc {
+			return nil
+		}
+	}
+	return fmt.Errorf("%q: the scheme must be %s://", s, strings.Join(schemes, ":// or "))
+}

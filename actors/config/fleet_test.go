@@ -1,0 +1,69 @@
+package config
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestFleet_Parses(t *testing.T) {
+	cfg, diags, st := Parse([]byte(`[fleet]
+name = "alpha"
+user = "herdr"
+password = "pw"
+labels = ["gpu"]
+hub = true
+cluster_listen = "0.0.0.0:6222"
+routes = ["nats://10.0.0.2:6222", "nats://10.0.0.3:6222"]
+`))
+	if st != StatusApplied || len(diags) != 0 {
+		t.Fatalf("status %s, diags %v", st, diags)
+	}
+	f := cfg.Fleet
+	if f.Name != "alpha" || !f.Hub || f.Listen != DefaultFleetListen || len(f.Routes) != 2 || !slices.Equal(f.Labels, []string{"gpu"}) {
+		t.Fatalf("fleet = %+v", f)
+	}
+}
+
+func TestFleet_BadSectionsNameTheKeyAndJoinNothing(t *testing.T) {
+	for _, c := range []struct{ toml, want string }{
+		{`name = "a"`, "fleet.url: missing"},
+		{`url = ["nats://h:4222"]`, "fleet.name: missing"},
+		{`name = "a/b"` + "\n" + `url = ["nats://h:4222"]`, "fleet.name:"},
+		{`name = "a"` + "\n" + `url = ["http://h:4222"]`, "fleet.url[0]:"},
+		{`name = "a"` + "\n" + `hub = true`, "fleet.hub: a hub requires fleet.user and fleet.password"},
+		{`name = "a"` + "\n" + `url = ["nats://h:4222"]` + "\n" + `user = "u"`, "fleet.password: missing"},
+		{`name = "a"` + "\n" + `url = ["nats://h:4222"]` + "\n" + `user = "u"` + "\n" + `password = "p"` + "\n" + `creds = "/x"`, "fleet.creds: give either"},
+		{`name = "a"` + "\n" + `url = ["nats://h:4222"]` + "\n" + `listen = "127.0.0.1:4222"`, "fleet.listen: only a hub"},
+		{`name = "a"` + "\n" + `hub = true` + "\n" + `user = "u"` + "\n" + `password = "p"` + "\n" + `routes = ["nats://h:6222"]`, "fleet.cluster_listen: missing"},
+		{`name = "a"` + "\n" + `hub = true` + "\n" + `user = "u"` + "\n" + `password = "p"` + "\n" + `listen = "nope"`, "fleet.listen:"},
+		{`name = "a"` + "\n" + `url = ["nats://h:4222"]` + "\n" + `labels = ["a b"]`, "fleet.labels[0]:"},
+		{`name = "a"` + "\n" + `url = ["nats://h:4222"]` + "\n" + `lables = ["x"]`, "unknown key fleet.lables"},
+	} {
+		cfg, diags, st := Parse([]byte("[fleet]\n" + c.toml + "\n"))
+		if st != StatusPartial || !strings.Contains(strings.Join(diags, "\n"), c.want) {
+			t.Errorf("%q: status %s, diags %q; want one with %q", c.toml, st, diags, c.want)
+		}
+		if cfg.Fleet.Name != "" {
+			t.Errorf("%q: a bad [fleet] still joins as %q", c.toml, cfg.Fleet.Name)
+		}
+	}
+}
+
+func TestFleet_NoSectionNoFleet(t *testing.T) {
+	cfg, _, _ := Parse([]byte(""))
+	if cfg.Fleet.Name != "" || cfg.Fleet.Hub {
+		t.Fatalf("fleet = %+v", cfg.Fleet)
+	}
+}
+
+func TestFleet_ReadAtStartOnly(t *testing.T) {
+	a, _, _ := Parse([]byte("[fleet]\nname = \"a\"\nurl = [\"nats://h:4222\"]\n"))
+	b, _, _ := Parse([]byte("[fleet]\nname = \"a\"\nurl = [\"nats://h:4223\"]\n"))
+	if got := RestartRequired(&a, &b); !slices.Contains(got, "fleet") {
+		t.Fatalf("RestartRequired = %v, want fleet", got)
+	}
+	if got := RestartRequired(&a, &a); len(got) != 0 {
+		t.Fatalf("RestartRequired of the same = %v", got)
+	}
+}

@@ -1,0 +1,40 @@
+// Package fleet is the fleet actor: this server's membership of a fleet on
+// NATS JetStream (issue 48), when config.toml has a [fleet] section.
+//
+// As it starts, a goroutine of its own runs the embedded hub when
+// [fleet] hub = true (nats-server in this process, JetStream's store
+// under the state dir, the configured user and password required of
+// every client, a node of a clustered hub when routes are set: buckets
+// then made with 3 replicas), then connects to the NATS servers (url, or
+// the hub itself). The connection retries forever with a backoff of 1 s
+// doubling to 30 s, an authorization error too; its callbacks only send
+// the actor messages (the hub's state and the last error, which
+// fleet.status shows and the log says at warn).
+//
+// Two children, each owning one subscription:
+//
+//   - presence keeps this member's entry in the key-value bucket
+//     herdr-members ({name, version, labels, started}, a TTL of 15 s,
+//     rewritten every 5 s) and watches the bucket, sending the parent
+//     every member written, deleted or expired. fleet.status lists them:
+//     online while the entry is fresh, dropped once it expired.
+//   - calls answers the calls other members send on herdr.<name>.call:
+//     each on a goroutine, through this server's own socket, so an answer
+//     is exactly a local call's (its shapes and errors).
+//
+// A call for "NAME/w1:p2" whose NAME is no saved machine reaches this
+// actor from the machines actor; it goes to member NAME as a NATS request
+// and its answer comes back with every id qualified by NAME, as a saved
+// machine's are. Unknown member: machine_not_found; a member that does not
+// answer (gone, no responders, the timeout): machine_offline.
+//
+// Permissions: with the shared user and password of an embedded hub every
+// member may publish and subscribe every subject, so a member could
+// answer another's calls; per-member credentials (creds, on NATS servers
+// you run with an operator or a users block) can limit each member to
+// subscribe herdr.<own name>.> and publish herdr.*.call, _INBOX.> and the
+// JetStream API; the embedded hub does not express that.
+//
+// This package links nats-server; only the server (herdr-full) imports
+// it, never the light front (cmd/herdr).
+package fleet

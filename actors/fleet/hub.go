@@ -1,0 +1,110 @@
+package fleet
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/herdr-go/herdr/actors/config"
+)
+
+// hubMaxPayload bounds one NATS message on the embedded hub: a call's
+// answer (a pane's read, a snapshot) fits as it fits a socket line.
+const hubMaxPayload = 8 << 20
+
+// hubReady bounds how long the embedded hub has to accept connections.
+const hubReady = 10 * time.Second
+
+// startHub runs the NATS server, JetStream on, in this process: the
+// configured user and password required of every client, JetStream's
+// store under dir, and, when routes are set, a node of the clustered hub
+// named "herdr" (its routes authenticated with the same user). It returns
+// once the server accepts connections; it runs on a goroutine of the
+// fleet actor's, never in its Receive.
+func startHub(cfg config.Fleet, dir string) (*server.Server, error) {
+	if cfg.User == "" || cfg.Password == "" {
+		return nil, fmt.Errorf("a hub requires [fleet] user and password (auth is always on)")
+	}
+	host, port, err := splitHostPort(cfg.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("fleet.listen: %w", err)
+	}
+	opts := &server.Options{
+		ServerName: cfg.Name,
+		Host:       host,
+		Port:       port,
+		Username:   cfg.User,
+		Password:   cfg.Password,
+		JetStream:  true,
+		StoreDir:   filepath.Join(dir, "jetstream"),
+		MaxPayload: hubMaxPayload,
+		NoSigs:     true,
+		NoLog:      true,
+	}
+	if cfg.ClusterListen != "" {
+		ch, cp, err := splitHostPort(cfg.ClusterListen)
+		if err != nil {
+			return nil, fmt.Errorf("fleet.cluster_listen: %w", err)
+		}
+		opts.Cluster = server.ClusterOpts{Name: "herdr", Host: ch, Port: cp, Username: cfg.User, Password: cfg.Password}
+		for i, r := range cfg.Routes {
+			u, err := url.Parse(r)
+			if err != nil {
+				return nil, fmt.Errorf("fleet.routes[%d]: %w", i, err)
+			}
+			u.User = url.UserPassword(cfg.User, cfg.Password)
+			opts.Routes = append(opts.Routes, u)
+		}
+	}
+	// The server does not fail on a port in use, it waits: asked first,
+	// the reason comes at once.
+	for _, addr := range []string{cfg.Listen, cfg.ClusterListen} {
+		if addr == "" {
+			continue
+		}
+		l, err := net.Listen("tcp", addr)
+		if err != nil {
+			return nil, fmt.Errorf("cannot listen on %s: %w", addr, err)
+		}
+		l.Close()
+	}
+	srv, err := server.NewServer(opts)
+	if err != nil {
+		return nil, fmt.Errorf("the embedded NATS server: %w", err)
+	}
+	srv.Start()
+	if !srv.ReadyForConnections(hubReady) {
+		srv.Shutdown()
+		return nil, fmt.Errorf("the embedded NATS server is not accepting connections on %s after %v (address in use?)", cfg.Listen, hubReady)
+	}
+	return srv, nil
+}
+
+// hubURL is the client URL a hub member joins itself by.
+func hubURL(listen string) string {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return "nats://" + listen
+	}
+	if host == "" || host == "0.0.0.0" || host == "::" {
+		host = "127.0.0.1"
+	}
+	return "nats://" + net.JoinHostPort(host, port)
+}
+
+func splitHostPort(s string) (string, int, error) {
+	host, p, err := net.SplitHostPort(s)
+	if err != nil {
+		return "", 0, err
+	}
+	port, err := strconv.Atoi(p)
+	if err != nil || port < 0 || port > 65535 {
+		return "", 0, fmt.Errorf("%q: bad port", s)
+	}
+	return host, port, nil
+}
