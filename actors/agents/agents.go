@@ -377,3 +377,6 @@ func (a *Agents) place(pl *Placement) {
 		a.markSeen(a.focusedTab)
 	}
 }
+
+// PassOn implements kit.PassOn.
+func (*Answer) PassOn() {}

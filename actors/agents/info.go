@@ -144,3 +144,6 @@ func (a *Agents) shown(r *rec) *Shown {
 	}
 	return sh
 }
+
+// Fact implements kit.Fact.
+func (*Shown) Fact() {}

@@ -243,3 +243,9 @@ func (k *Keeper) close() {
 		k.opts.Lines = nil
 	}
 }
+
+// Keeping implements kit.Keeping.
+func (*SaveNow) Keeping() {}
+
+// Keeping implements kit.Keeping.
+func (*LinesNow) Keeping() {}

@@ -249,3 +249,6 @@ func (p *Pane) linkActivate(ctx actor.Context, req *Request) *kit.Reply {
 	ctx.RequestWithCustomSender(to, &LinkFound{Call: req.Call, PaneID: req.PaneID, URL: url}, ctx.Sender())
 	return nil
 }
+
+// PassOn implements kit.PassOn.
+func (*InfoAnswer) PassOn() {}

@@ -629,3 +629,6 @@ func (p *Pane) handle(ctx actor.Context, req *Request) {
 		ctx.Respond(reply)
 	}
 }
+
+// Fact implements kit.Fact.
+func (*Facts) Fact() {}

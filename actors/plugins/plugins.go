@@ -837,3 +837,6 @@ func (p *Plugins) finished(m *ran) {
 		p.opts.Log.Warn("plugin command failed", "plugin", log.PluginID, "log", log.LogID, "exit", o.ExitCode, "err", o.Err)
 	}
 }
+
+// PassOn implements kit.PassOn.
+func (*Enabled) PassOn() {}

@@ -49,4 +49,11 @@
 // actor, which keeps the client's frame geometry and hands the session
 // the tab area, kit.SetArea),
 // command.invoke and pane.link.activate's links (the commands actor).
+//
+// Receive switches on kinds of message, not on each message (kinds.go,
+// kit/session.go): a call; a kit.TopologyAsk (another actor's topology
+// change for a call it carries); a kit.Fact (what a pane, entity or the
+// agents actor says changed); a kit.Keeping (the keeper's or a handoff's
+// prompt to write the session down); a kit.PassOn (an answer passing
+// through); its own lifecycle; and a pane gone (Exited, Terminated).
 package session

@@ -15,6 +15,9 @@ import (
 // HandoffExport asks for the session's state; the answer is a *Handoff.
 type HandoffExport struct{}
 
+// Keeping implements kit.Keeping.
+func (*HandoffExport) Keeping() {}
+
 // Handoff is the session's part of a live handoff.
 type Handoff struct {
 	Saved model.Saved

@@ -343,58 +343,16 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.timers.StopAll()
 	case *actor.Stopped:
 		s.worker.Stop()
-	case *keeper.SaveNow:
-		s.save(ctx)
-	case *keeper.LinesNow:
-		s.saveLines(ctx)
-	case *HandoffExport:
-		s.handoffExport(ctx)
 	case *kit.Call:
 		s.handle(ctx, msg, func() *kit.Reply { return s.route(ctx, msg) })
-	case *pane.InfoAnswer: // copy.go
-		ctx.Respond(s.scrolledInfo(msg))
-	case *pane.Facts:
-		if p := s.terms[msg.TerminalID]; p != nil {
-			s.touch(p)
-			before := s.begin()
-			s.linesChanged(ctx, p, msg)
-			s.updateFacts(ctx, p, msg)
-			s.settle(ctx, before)
-		}
-	case *agents.Shown:
-		before := s.begin()
-		s.shownChanged(msg)
-		s.settle(ctx, before)
-	case *agents.Answer:
-		s.answer(ctx, msg)
-	case *wsactor.Changed:
-		before := s.begin()
-		s.workspaceChanged(ctx, msg)
-		s.settle(ctx, before)
-	case *plugins.Enabled:
-		if s.opts.Agents != nil {
-			ctx.Send(s.opts.Agents, &agents.SetEnabledPlugins{IDs: msg.IDs, Linked: msg.Linked, Reply: msg.Reply, To: msg.To})
-		} else if msg.To != nil {
-			ctx.Send(msg.To, msg.Reply)
-		}
-	case *kit.OpenPane:
-		s.handle(ctx, msg.Call, func() *kit.Reply { return s.openPane(ctx, msg) })
-	case *kit.SetArea: // client.resize (screen.go)
-		s.handle(ctx, msg.Call, func() *kit.Reply { return s.setArea(ctx, msg) })
-	case *kit.FocusPane:
-		s.handle(ctx, msg.Call, func() *kit.Reply { return s.focusPane(msg) })
-	case *kit.ClosePane:
-		s.handle(ctx, msg.Call, func() *kit.Reply { return s.closeOwnedPane(ctx, msg) })
-	case *worktrees.OpenCheckout:
-		s.handle(ctx, msg.Call, func() *kit.Reply { return s.openCheckout(ctx, msg) })
-	case *worktrees.CloseCheckout:
-		s.handle(ctx, msg.Call, func() *kit.Reply { return s.closeCheckout(ctx, msg) })
-	case *worktrees.Listed:
-		s.handle(ctx, msg.Call, func() *kit.Reply { return s.worktreeListed(msg) })
-	case *tabactor.Changed:
-		before := s.begin()
-		s.tabChanged(ctx, msg)
-		s.settle(ctx, before)
+	case kit.TopologyAsk: // kinds.go
+		s.handle(ctx, msg.CarriedCall(), func() *kit.Reply { return s.ask(ctx, msg) })
+	case kit.Fact:
+		s.fact(ctx, msg)
+	case kit.Keeping:
+		s.keeping(ctx, msg)
+	case kit.PassOn:
+		s.passOn(ctx, msg)
 	case *pane.Exited:
 		// A pane whose program ends because the server is stopping (its
 		// actor hung up the terminal) keeps its place: the last save,

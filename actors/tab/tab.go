@@ -142,3 +142,6 @@ func (t *Tab) rename(ctx actor.Context, req *Request) *kit.Reply {
 	}
 	return kit.Done(protocol.TabInfoResult{Tab: info})
 }
+
+// Fact implements kit.Fact.
+func (*Changed) Fact() {}

@@ -157,3 +157,6 @@ func (w *Workspace) reportMetadata(ctx actor.Context, req *Request) *kit.Reply {
 	}
 	return kit.OK()
 }
+
+// Fact implements kit.Fact.
+func (*Changed) Fact() {}

@@ -111,6 +111,15 @@ func (m *CloseCheckout) CarriedCall() *kit.Call { return m.Call }
 // CarriedCall implements kit.CallCarrier.
 func (m *Listed) CarriedCall() *kit.Call { return m.Call }
 
+// TopologyAsk implements kit.TopologyAsk.
+func (*OpenCheckout) TopologyAsk() {}
+
+// TopologyAsk implements kit.TopologyAsk.
+func (*CloseCheckout) TopologyAsk() {}
+
+// TopologyAsk implements kit.TopologyAsk.
+func (*Listed) TopologyAsk() {}
+
 // Receive implements actor.Actor.
 func (w *Worktrees) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {

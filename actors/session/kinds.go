@@ -1,0 +1,105 @@
+package session
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/agents"
+	"github.com/herdr-go/herdr/actors/keeper"
+	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/plugins"
+	tabactor "github.com/herdr-go/herdr/actors/tab"
+	wsactor "github.com/herdr-go/herdr/actors/workspace"
+	"github.com/herdr-go/herdr/actors/worktrees"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// The members of each kind of message Receive takes (kit/session.go). A
+// message of a kind with no case here is a programming error: an ask is
+// answered internal_error, anything else is logged.
+
+// ask runs one topology change another actor asks for, inside the
+// transaction handle opened for its call.
+func (s *Session) ask(ctx actor.Context, a kit.TopologyAsk) *kit.Reply {
+	switch a := a.(type) {
+	case *kit.OpenPane:
+		return s.openPane(ctx, a)
+	case *kit.FocusPane:
+		return s.focusPane(a)
+	case *kit.ClosePane:
+		return s.closeOwnedPane(ctx, a)
+	case *kit.SetArea: // client.resize (screen.go)
+		return s.setArea(ctx, a)
+	case *worktrees.OpenCheckout:
+		return s.openCheckout(ctx, a)
+	case *worktrees.CloseCheckout:
+		return s.closeCheckout(ctx, a)
+	case *worktrees.Listed:
+		return s.worktreeListed(a)
+	}
+	return kit.Fail(protocol.Errorf(protocol.CodeInternal, "the session takes no %T", a))
+}
+
+// fact takes what a pane, the agents actor or an entity actor says
+// changed into the model, in one transaction.
+func (s *Session) fact(ctx actor.Context, f kit.Fact) {
+	switch f := f.(type) {
+	case *pane.Facts:
+		p := s.terms[f.TerminalID]
+		if p == nil {
+			return // a pane closed meanwhile
+		}
+		s.touch(p)
+		before := s.begin()
+		s.linesChanged(ctx, p, f)
+		s.updateFacts(ctx, p, f)
+		s.settle(ctx, before)
+	case *agents.Shown:
+		before := s.begin()
+		s.shownChanged(f)
+		s.settle(ctx, before)
+	case *wsactor.Changed:
+		before := s.begin()
+		s.workspaceChanged(ctx, f)
+		s.settle(ctx, before)
+	case *tabactor.Changed:
+		before := s.begin()
+		s.tabChanged(ctx, f)
+		s.settle(ctx, before)
+	default:
+		kit.Unhandled(ctx, f, s.opts.Log)
+	}
+}
+
+// keeping answers a prompt to write the session down (persist.go,
+// handoff.go).
+func (s *Session) keeping(ctx actor.Context, k kit.Keeping) {
+	switch k.(type) {
+	case *keeper.SaveNow:
+		s.save(ctx)
+	case *keeper.LinesNow:
+		s.saveLines(ctx)
+	case *HandoffExport:
+		s.handoffExport(ctx)
+	default:
+		kit.Unhandled(ctx, k, s.opts.Log)
+	}
+}
+
+// passOn passes an answer on, with what the session adds to it.
+func (s *Session) passOn(ctx actor.Context, r kit.PassOn) {
+	switch r := r.(type) {
+	case *pane.InfoAnswer: // copy.go
+		ctx.Respond(s.scrolledInfo(r))
+	case *agents.Answer:
+		s.answer(ctx, r)
+	case *plugins.Enabled:
+		if s.opts.Agents != nil {
+			ctx.Send(s.opts.Agents, &agents.SetEnabledPlugins{IDs: r.IDs, Linked: r.Linked, Reply: r.Reply, To: r.To})
+		} else if r.To != nil {
+			ctx.Send(r.To, r.Reply)
+		}
+	default:
+		kit.Unhandled(ctx, r, s.opts.Log)
+	}
+}
