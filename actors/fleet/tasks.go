@@ -316,7 +316,7 @@ func keepLease(b *board.Board, socket, id string, r running) *leaseNews {
 	}
 	if status == r.status {
 		if err := b.Renew(c, r.lease); err != nil {
-			return &leaseNews{id: id, gone: errors.Is(err, board.ErrLeaseLost), err: err}
+			return lost(socket, id, r, err)
 		}
 		return &leaseNews{id: id, status: status}
 	}
@@ -325,9 +325,22 @@ func keepLease(b *board.Board, socket, id string, r running) *leaseNews {
 	}
 	t, err := b.Report(c, r.lease, status, message)
 	if err != nil {
-		return &leaseNews{id: id, gone: errors.Is(err, board.ErrLeaseLost), err: err}
+		return lost(socket, id, r, err)
 	}
 	return &leaseNews{id: id, status: status, gone: !t.Held()}
+}
+
+// lost is a failed renewal or report: a lease that is gone stops the
+// local task (cancelled, saying why: another member may hold the fleet
+// task now); any other error keeps it, to try again at the next tick.
+func lost(socket, id string, r running, err error) *leaseNews {
+	if !errors.Is(err, board.ErrLeaseLost) {
+		return &leaseNews{id: id, err: err}
+	}
+	var res protocol.TaskInfoResult
+	_ = localCall(socket, "task.report", protocol.TaskReportParams{TaskID: r.local, Status: protocol.TaskCancelled,
+		Message: fmt.Sprintf("fleet task %s is no longer this machine's: %v", id, err), Source: "fleet"}, &res)
+	return &leaseNews{id: id, gone: true, err: err}
 }
 
 func (k *tasker) leaseNews(n *leaseNews) {
