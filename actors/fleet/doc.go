@@ -21,7 +21,6 @@
 //   - calls answers the calls other members send on herdr.<name>.call:
 //     each on a goroutine, through this server's own socket, so an answer
 //     is exactly a local call's (its shapes and errors).
-//
 //   - tasks wires in the fleet board (package board): it answers
 //     task.create, task.list and task.get with fleet: true (the tasks
 //     actor hands them over), watches the board, and claims the ready
