@@ -160,6 +160,9 @@ func drawTasks(w io.Writer, r protocol.TaskList) {
 		if t.Assignee != nil {
 			assignee = t.Assignee.Target
 		}
+		if t.Worker != nil && t.Worker.Machine != "" {
+			assignee = "machine " + t.Worker.Machine // a fleet task: the member running it
+		}
 		row(w, t.ID, t.Status, fmt.Sprint(t.Priority), t.Title, assignee, fmt.Sprint(t.Attempts), t.Cwd)
 	}
 }

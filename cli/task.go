@@ -55,11 +55,13 @@ and are never reused. Every verb but board prints the JSON response line.`,
 	create.Flags().StringArrayVar(&depends, "depends-on", nil, "a task that must be done first (repeatable)")
 	create.Flags().StringVar(&c.AgentSessionID, "agent-session-id", "", "the agent session the task came from")
 	create.Flags().BoolVar(&c.Backlog, "backlog", false, "start in the backlog, not ready")
+	create.Flags().BoolVar(&c.Fleet, "fleet", false, "put it on the fleet's board, for any member's dispatcher to run")
+	create.Flags().StringArrayVar(&c.Requires, "requires", nil, "a fleet task: a label its member must have (repeatable)")
 	_ = create.MarkFlagRequired("title")
 	cmd.AddCommand(create)
 
 	var statuses []string
-	var listJSON bool
+	var listJSON, listFleet bool
 	var limit, offset int
 	list := jsonFlag(&cobra.Command{
 		Use:   "list",
@@ -67,7 +69,7 @@ and are never reused. Every verb but board prints the JSON response line.`,
 		Long:  summary("task.list") + ". A table at a terminal; the JSON response line with --json or when piped.",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p := protocol.TaskListParams{Status: statuses, Limit: limit, Offset: offset}
+			p := protocol.TaskListParams{Status: statuses, Limit: limit, Offset: offset, Fleet: listFleet}
 			if err := validate(&p); err != nil {
 				return err
 			}
@@ -77,10 +79,12 @@ and are never reused. Every verb but board prints the JSON response line.`,
 	list.Flags().StringArrayVar(&statuses, "status", nil, "only tasks of this status (repeatable)")
 	list.Flags().IntVar(&limit, "limit", 0, fmt.Sprintf("at most this many tasks (1-%d; default: every one); the answer's next_offset starts the next page", protocol.MaxTaskListLimit))
 	list.Flags().IntVar(&offset, "offset", 0, "skip this many tasks of the listing first")
+	list.Flags().BoolVar(&listFleet, "fleet", false, "the fleet's board, each task with the member running it")
 	cmd.AddCommand(list)
 
 	var activities int
 	var before uint64
+	var getFleet bool
 	get := &cobra.Command{
 		Use:   "get <task>",
 		Short: summary("task.get"),
@@ -88,7 +92,7 @@ and are never reused. Every verb but board prints the JSON response line.`,
 activity_count, how many it keeps; --before SEQ pages back through older ones.`,
 		Args: exactArgs("<task>"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p := protocol.TaskGetParams{TaskID: args[0], ActivityLimit: activities, ActivitiesBefore: before}
+			p := protocol.TaskGetParams{TaskID: args[0], ActivityLimit: activities, ActivitiesBefore: before, Fleet: getFleet}
 			if err := validate(&p); err != nil {
 				return err
 			}
@@ -97,6 +101,7 @@ activity_count, how many it keeps; --before SEQ pages back through older ones.`,
 	}
 	get.Flags().IntVar(&activities, "activities", 0, fmt.Sprintf("this many of its newest activities (1-%d)", protocol.MaxTaskActivities))
 	get.Flags().Uint64Var(&before, "before", 0, "only activities older than this seq")
+	get.Flags().BoolVar(&getFleet, "fleet", false, "a task of the fleet's board")
 	cmd.AddCommand(get)
 
 	cmd.AddCommand(&cobra.Command{

@@ -48,6 +48,9 @@ const (
 	CodeTaskDependencyNotFound = "task_dependency_not_found"
 	CodeTaskDependencyCycle    = "task_dependency_cycle"
 	CodeTaskNotReady           = "task_not_ready"
+	// CodeFleetUnavailable: a fleet task was asked of a server that is
+	// in no fleet ([fleet] in config.toml) or not connected to its hub.
+	CodeFleetUnavailable = "fleet_unavailable"
 )
 
 // Task statuses.
@@ -171,6 +174,8 @@ type TaskWorker struct {
 	Branch      string `json:"branch,omitempty"`
 	Path        string `json:"path,omitempty"`
 	ClaimedMS   int64  `json:"claimed_ms"`
+	// Machine is the fleet member running a fleet task.
+	Machine string `json:"machine,omitempty"`
 }
 
 // TaskActivity is one entry of a task's history.
@@ -204,6 +209,10 @@ type TaskInfo struct {
 	UpdatedMS      int64          `json:"updated_ms"`
 	Activities     []TaskActivity `json:"activities,omitempty"`
 	ActivityCount  int            `json:"activity_count,omitempty"`
+	// Fleet marks a task of the fleet's board; Requires are the member
+	// labels it needs.
+	Fleet    bool     `json:"fleet,omitempty"`
+	Requires []string `json:"requires,omitempty"`
 }
 
 // TaskInfoResult answers task.create, get, attach, dispatch, report, claim.
@@ -274,6 +283,10 @@ type TaskCreateParams struct {
 	DependsOn      []string `json:"depends_on,omitempty"`
 	AgentSessionID string   `json:"agent_session_id,omitempty"`
 	Backlog        bool     `json:"backlog,omitempty"`
+	// Fleet puts the task on the fleet's board (issue 48), for any
+	// member whose labels hold every one of Requires to run.
+	Fleet    bool     `json:"fleet,omitempty"`
+	Requires []string `json:"requires,omitempty"`
 }
 
 // Validate implements Params.
@@ -291,6 +304,17 @@ func (p *TaskCreateParams) Validate() error {
 		return err
 	}
 	seen := map[string]bool{}
+	if len(p.Requires) > 0 && !p.Fleet {
+		return ParamError("requires", "only a fleet task requires labels (add fleet: true, herdr task create --fleet)")
+	}
+	if p.Fleet && (len(p.DependsOn) > 0 || p.AgentSessionID != "") {
+		return ParamError("fleet", "a fleet task takes no depends_on or agent_session_id (its member's dispatcher runs it)")
+	}
+	for i, r := range p.Requires {
+		if err := taskText(fmt.Sprintf("requires[%d]", i), r, 128, true); err != nil {
+			return err
+		}
+	}
 	for i, d := range p.DependsOn {
 		if _, ok := TaskNumber(d); !ok {
 			return ParamError(fmt.Sprintf("depends_on[%d]", i), "expected a task id (task-N), got %q", d)
@@ -347,6 +371,8 @@ type TaskListParams struct {
 	Status TaskStatusFilter `json:"status,omitempty"`
 	Limit  int              `json:"limit,omitempty"`
 	Offset int              `json:"offset,omitempty"`
+	// Fleet lists the fleet's board instead of this server's.
+	Fleet bool `json:"fleet,omitempty"`
 }
 
 // Validate implements Params.
@@ -394,6 +420,8 @@ type TaskGetParams struct {
 	TaskID           string `json:"task_id"`
 	ActivityLimit    int    `json:"activity_limit,omitempty"`
 	ActivitiesBefore uint64 `json:"activities_before,omitempty"`
+	// Fleet reads the task from the fleet's board.
+	Fleet bool `json:"fleet,omitempty"`
 }
 
 // Validate implements Params.

@@ -34,6 +34,10 @@ type Fleet struct {
 	// node of a clustered hub: its route address and the other nodes'.
 	ClusterListen string
 	Routes        []string
+	// LeaseTTL (lease_ttl, seconds, 0: the board's 30) is how long a
+	// fleet task's claim lives unrenewed: a member gone that long loses
+	// its tasks to the others.
+	LeaseTTL int
 }
 
 // DefaultFleetListen is a hub's client address when listen is not set.
@@ -62,6 +66,8 @@ var fleetFields = []field{
 		ptr: func(c *Config) any { return &c.Fleet.ClusterListen }, check: hostPort},
 	{key: "routes", doc: "A clustered hub: the other nodes' route URLs (nats://host:port).",
 		ptr: func(c *Config) any { return &c.Fleet.Routes }},
+	{key: "lease_ttl", doc: "Seconds a fleet task's claim lives unrenewed before another member may take it (default 30).",
+		ptr: func(c *Config) any { return &c.Fleet.LeaseTTL }, lo: 0, hi: 3600},
 }
 
 // fleet decodes [fleet]; a section that fails the checks across its keys

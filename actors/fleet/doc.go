@@ -11,7 +11,7 @@
 // the actor messages (the hub's state and the last error, which
 // fleet.status shows and the log says at warn).
 //
-// Two children, each owning one subscription:
+// Three children, each owning one subscription:
 //
 //   - presence keeps this member's entry in the key-value bucket
 //     herdr-members ({name, version, labels, started}, a TTL of 15 s,
@@ -21,6 +21,19 @@
 //   - calls answers the calls other members send on herdr.<name>.call:
 //     each on a goroutine, through this server's own socket, so an answer
 //     is exactly a local call's (its shapes and errors).
+//   - tasks wires in the fleet board (package board): it answers
+//     task.create, task.list and task.get with fleet: true (the tasks
+//     actor hands them over), watches the board, and claims the ready
+//     tasks this member is eligible for (labels) while it holds fewer
+//     than Capacity (its dispatcher's max_running when the dispatcher
+//     runs by config; none otherwise). A claimed task runs as a task of
+//     this server's own board, made through its socket, so the local
+//     dispatcher runs it as any other; every third of the lease's TTL the
+//     child reads that local task and reports a new status (and its last
+//     message) to the board, else renews the lease. Review, done, failed
+//     or cancelled ends the lease; a lease found lost cancels the local
+//     task. Every member sweeps the board every half TTL, returning the
+//     leases of dead members to ready. Board calls run on goroutines.
 //
 // A call for "NAME/w1:p2" whose NAME is no saved machine reaches this
 // actor from the machines actor; it goes to member NAME as a NATS request

@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/fleet/board"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -32,7 +33,13 @@ type Options struct {
 	// PresenceTTL (15 s when 0) is how long a member's entry lives
 	// unless kept alive, every KeepAlive (5 s when 0).
 	PresenceTTL, KeepAlive time.Duration
-	Log                    *slog.Logger
+	// LeaseTTL is a fleet task's lease ([fleet] lease_ttl; board's
+	// default when 0). Capacity is how many fleet tasks this member runs
+	// at once (its dispatcher's max_running; 0: it takes none, as when
+	// its dispatcher is off).
+	LeaseTTL time.Duration
+	Capacity int
+	Log      *slog.Logger
 }
 
 // Registry holds the methods the fleet actor owns. It also takes the
@@ -61,6 +68,7 @@ type Fleet struct {
 	hubTries int
 	timers   kit.Timers
 	presence *actor.PID
+	tasks    *actor.PID
 }
 
 type (
@@ -169,6 +177,10 @@ func (f *Fleet) Receive(ctx actor.Context) {
 			f.forward(ctx, msg, fwd)
 			return
 		}
+		if strings.HasPrefix(msg.Method, "task.") {
+			f.boardCall(ctx, msg)
+			return
+		}
 		h, ok := Registry.Lookup(msg.Method)
 		if !ok {
 			kit.Unhandled(ctx, msg, f.opts.Log)
@@ -271,8 +283,25 @@ func (f *Fleet) joined(ctx actor.Context, j *joined) {
 	entry := encodeEntry(presenceEntry{Name: cfg.Name, Version: f.opts.Version, Labels: labels, Started: f.started.UnixMilli()})
 	p := &presence{js: js, name: cfg.Name, entry: entry, ttl: f.opts.PresenceTTL, keepAlive: f.opts.KeepAlive, replicas: replicas, parent: ctx.Self(), log: f.opts.Log}
 	f.presence, _ = ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return p }, kit.Guarded(f.opts.Log)), "presence")
+	k := &tasker{js: js, cfg: board.Config{LeaseTTL: f.opts.LeaseTTL, Replicas: replicas}, socket: f.opts.Socket, log: f.opts.Log,
+		member: board.Member{Name: cfg.Name, Labels: labels, Capacity: f.opts.Capacity}}
+	f.tasks, _ = ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return k }, kit.Guarded(f.opts.Log)), "tasks")
 	a := &answerer{nc: j.nc, name: cfg.Name, socket: f.opts.Socket, log: f.opts.Log}
 	ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return a }, kit.Guarded(f.opts.Log)), "calls")
+}
+
+// boardCall hands a call for the fleet's board (task.* with fleet: true,
+// from the tasks actor) to the child that holds it.
+func (f *Fleet) boardCall(ctx actor.Context, call *kit.Call) {
+	if f.tasks == nil {
+		reason := f.hub.Error
+		if reason == "" {
+			reason = f.hub.State
+		}
+		ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeFleetUnavailable, "%s with fleet: this server has not joined the fleet's hub (%s)", call.Method, reason)))
+		return
+	}
+	ctx.Forward(f.tasks)
 }
 
 // leave closes the connection and the embedded hub, on a goroutine: the

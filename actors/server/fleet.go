@@ -3,6 +3,7 @@ package server
 import (
 	"log/slog"
 	"path/filepath"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -17,7 +18,18 @@ import (
 func startFleet(system *actor.ActorSystem, root *actor.PID, env protocol.Env, cfg config.Config, socket string, log *slog.Logger) (*actor.PID, error) {
 	return spawnChild(system, root, fleet.Props(fleet.Options{
 		Config: cfg.Fleet, StateDir: filepath.Join(protocol.StateDir(env), "fleet"), Socket: socket, Version: protocol.Version, Log: log,
+		LeaseTTL: time.Duration(cfg.Fleet.LeaseTTL) * time.Second, Capacity: fleetCapacity(cfg.Tasks),
 	}), "fleet")
+}
+
+// fleetCapacity is how many fleet tasks this member runs at once: its
+// dispatcher's bound when the dispatcher runs by config, else none (a
+// member whose dispatcher is off takes no fleet task it could not run).
+func fleetCapacity(t config.Tasks) int {
+	if !t.Dispatcher {
+		return 0
+	}
+	return t.MaxRunning
 }
 
 // fleetIfJoined is the fleet actor the machines actor hands the calls for

@@ -279,6 +279,7 @@ func Run(opts Options) error {
 		return err
 	}
 	owners[protocol.OwnerFleet] = fleetPID
+	system.Root.Send(tasksPID, &tasks.SetFleet{PID: fleetIfJoined(cfg, fleetPID)})
 	machinesPID, controlDir, err := startMachines(system, root, opts.Env, cfg, busPID, sessionPID, fleetPID, agents, log)
 	if err != nil {
 		listener.Close()

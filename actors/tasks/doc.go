@@ -24,5 +24,10 @@
 // it runs (Dispatching) task.create refuses a task without a cwd. A
 // dispatch's prompt names the task's worker's worktree when it has one.
 //
+// task.create, task.list and task.get with fleet: true are the fleet's
+// board, not this one: they go, with their caller, to the fleet actor
+// (named by SetFleet when this server is a member), and are refused
+// fleet_unavailable when it is in no fleet.
+//
 // board.go is the state machine as plain data, tested without actors.
 package tasks

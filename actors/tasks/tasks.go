@@ -84,6 +84,36 @@ type Dispatching struct {
 	On bool
 }
 
+// SetFleet names the fleet actor, which answers the calls for the
+// fleet's board (task.create, task.list and task.get with fleet: true);
+// a nil PID: this server is in no fleet.
+type SetFleet struct {
+	PID *actor.PID
+}
+
+// fleetCall reports whether call is one for the fleet's board.
+func fleetCall(call *kit.Call) bool {
+	switch p := call.Params.(type) {
+	case *protocol.TaskCreateParams:
+		return p.Fleet
+	case *protocol.TaskListParams:
+		return p.Fleet
+	case *protocol.TaskGetParams:
+		return p.Fleet
+	}
+	return false
+}
+
+// toFleet hands a call for the fleet's board to the fleet actor, which
+// answers the caller; without a fleet it is refused, saying why.
+func (t *Tasks) toFleet(ctx actor.Context, call *kit.Call) {
+	if t.fleet == nil {
+		ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeFleetUnavailable, "%s with fleet: this server is in no fleet (add a [fleet] section to config.toml; herdr fleet status shows the fleet)", call.Method)))
+		return
+	}
+	ctx.Forward(t.fleet)
+}
+
 // Export asks for the board, for a live handoff; the answer is a
 // *model.SavedTasks, sent once the store holds every change before it.
 type Export struct{}
@@ -111,6 +141,9 @@ type Tasks struct {
 	opts       Options
 	board      *board
 	dispatcher *actor.PID
+	// fleet is the fleet actor (SetFleet): it holds the fleet's board,
+	// when this server is a member.
+	fleet *actor.PID
 	// dispatching: the dispatcher runs (Dispatching).
 	dispatching bool
 	// inFlight marks the tasks an attach or dispatch is resolving its
@@ -207,6 +240,10 @@ func (t *Tasks) Receive(ctx actor.Context) {
 			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeInternal, "tasks: no handler for %s", msg.Method)))
 			return
 		}
+		if fleetCall(msg) {
+			t.toFleet(ctx, msg)
+			return
+		}
 		if reply := h(t, ctx, msg); reply != nil {
 			ctx.Respond(reply)
 		}
@@ -231,6 +268,8 @@ func (t *Tasks) Receive(ctx actor.Context) {
 		t.dispatcher = msg.PID
 	case *Dispatching:
 		t.dispatching = msg.On
+	case *SetFleet:
+		t.fleet = msg.PID
 	case *Export:
 		t.hold(ctx, heldReply{to: ctx.Sender(), export: t.board.snapshot()})
 	default:

@@ -404,3 +404,33 @@ func TestTasks_PromptNamesTheWorktree(t *testing.T) {
 		t.Fatalf("prompt without a worker %q", p)
 	}
 }
+
+// A fleet call (task.create, task.list, task.get with fleet) is refused
+// fleet_unavailable while no fleet actor is named, and goes to it, with
+// its caller, once one is; this board is left alone either way.
+func TestTasks_FleetCallsGoToTheFleet(t *testing.T) {
+	r := newRig(t, false, nil)
+	msg := r.fails(r.ask("task.create", &protocol.TaskCreateParams{Title: "x", Fleet: true}), protocol.CodeFleetUnavailable)
+	if !strings.Contains(msg, "no fleet") {
+		t.Fatalf("fleet_unavailable: %s", msg)
+	}
+	fleet := r.system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		if _, ok := ctx.Message().(*kit.Call); ok {
+			ctx.Respond(kit.Done(protocol.TaskList{Tasks: []protocol.TaskInfo{{ID: "task-9", Fleet: true}}, Total: 1}))
+		}
+	}))
+	r.system.Root.Send(r.tasks, &SetFleet{PID: fleet})
+	for method, p := range map[string]protocol.Params{
+		"task.list":   &protocol.TaskListParams{Fleet: true},
+		"task.get":    &protocol.TaskGetParams{TaskID: "task-9", Fleet: true},
+		"task.create": &protocol.TaskCreateParams{Title: "y", Fleet: true},
+	} {
+		rep := r.reply(r.ask(method, p))
+		if l, ok := rep.Result.(protocol.TaskList); !ok || l.Tasks[0].ID != "task-9" {
+			t.Fatalf("%s: not the fleet's answer: %+v", method, rep)
+		}
+	}
+	if l := r.reply(r.ask("task.list", &protocol.TaskListParams{})).Result.(protocol.TaskList); l.Total != 0 {
+		t.Fatalf("this board: %+v", l)
+	}
+}
