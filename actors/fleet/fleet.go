@@ -164,6 +164,8 @@ func (f *Fleet) Receive(ctx actor.Context) {
 			return
 		}
 		f.members[msg.name] = &member{entry: msg.entry, contact: msg.at}
+	case *Gather:
+		f.gather(ctx, msg)
 	case *kit.Call:
 		if fwd, ok := msg.Params.(*protocol.Forwarded); ok {
 			f.forward(ctx, msg, fwd)
