@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/fleet/evstream"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -32,7 +33,14 @@ type Options struct {
 	// PresenceTTL (15 s when 0) is how long a member's entry lives
 	// unless kept alive, every KeepAlive (5 s when 0).
 	PresenceTTL, KeepAlive time.Duration
-	Log                    *slog.Logger
+	// Events is this server's event bus: its lifecycle events go to the
+	// fleet's event stream, the other members' come back on it (events.go).
+	// Nil: no events relayed.
+	Events *actor.PID
+	// Stream bounds the fleet's event stream ([fleet] events_max_age,
+	// events_max_bytes); its replicas follow the hub's.
+	Stream evstream.Config
+	Log    *slog.Logger
 }
 
 // Registry holds the methods the fleet actor owns. It also takes the
@@ -273,6 +281,12 @@ func (f *Fleet) joined(ctx actor.Context, j *joined) {
 	entry := encodeEntry(presenceEntry{Name: cfg.Name, Version: f.opts.Version, Labels: labels, Started: f.started.UnixMilli()})
 	p := &presence{js: js, name: cfg.Name, entry: entry, ttl: f.opts.PresenceTTL, keepAlive: f.opts.KeepAlive, replicas: replicas, parent: ctx.Self(), log: f.opts.Log}
 	f.presence, _ = ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return p }, kit.Guarded(f.opts.Log)), "presence")
+	if f.opts.Events != nil {
+		sc := f.opts.Stream
+		sc.Replicas = replicas
+		r := &relay{js: js, name: cfg.Name, started: f.started.UnixMilli(), bus: f.opts.Events, cfg: sc, log: f.opts.Log}
+		ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return r }, kit.Guarded(f.opts.Log)), "events")
+	}
 	a := &answerer{nc: j.nc, name: cfg.Name, socket: f.opts.Socket, log: f.opts.Log}
 	ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return a }, kit.Guarded(f.opts.Log)), "calls")
 }
