@@ -110,6 +110,40 @@ func TestNATSFleet_EventsFromMembersAndResume(t *testing.T) {
 	if !(last < s2 && s2 < s3) {
 		t.Fatalf("resumed out of order: seen %d, then %d and %d", last, s2, s3)
 	}
+	// A member's pane named in a fleet subscription: its agent's status
+	// changes come from the stream, the pane id qualified.
+	pane := AgentWorkspace(t, a)
+	a.WaitPrompt(t, pane)
+	q := "alpha/" + pane
+	sc := b.Dial(t)
+	req, _ := json.Marshal(map[string]any{"id": "st", "method": "events.subscribe", "params": map[string]any{
+		"machines": "all", "subscriptions": []map[string]any{{"type": "pane.agent_status_changed", "pane_id": q}}}})
+	if err := sc.WriteLine(req); err != nil {
+		t.Fatal(err)
+	}
+	OK[protocol.SubscriptionStarted](t, ReadResponse(t, sc), "subscription_started")
+	AgentCLI(t, a, "agent", "start", "a1", "--kind", "claude", "--pane", pane, "--timeout", "10000")
+	if out, errOut, code := b.CLI("agent", "prompt", "alpha/a1", "w"); code != 0 {
+		t.Fatalf("agent prompt alpha/a1 from beta: exit %d, %s %s", code, out, errOut)
+	}
+	for {
+		line, err := sc.ReadLine()
+		if err != nil {
+			t.Fatalf("the status subscription for %s: %v", q, err)
+		}
+		if strings.Contains(string(line), `"working"`) {
+			if !strings.Contains(string(line), `"pane_id":"`+q+`"`) {
+				t.Fatalf("alpha's status change lacks its qualified pane: %s", line)
+			}
+			break
+		}
+	}
+	// A kind a member does not stream for one pane is refused, saying so.
+	bad := b.CallT(t, "events.subscribe", map[string]any{"machines": "all", "subscriptions": []map[string]any{{"type": "pane.output_matched", "pane_id": q, "source": "visible", "match": map[string]any{"type": "substring", "value": "x"}}}})
+	if bad.Error == nil || bad.Error.Code != protocol.CodeNotSupported {
+		t.Fatalf("a pane.output_matched subscription on alpha's pane: %+v", bad.Error)
+	}
+
 	// Beta's own events are not alpha's: a workspace of beta's comes
 	// unqualified on the same subscription.
 	b.CreateWorkspace(t, map[string]any{"label": "mine", "cwd": b.Home.Dir})
