@@ -67,6 +67,10 @@ type (
 // dropped with a warning (the hub is gone; the bus must not stall).
 const relayPublishTimeout = 10 * time.Second
 
+// maxPending bounds the bus batches waiting while the stream is not
+// joined (a batch is up to 256 events).
+const maxPending = 16
+
 func (r *relay) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
@@ -91,6 +95,12 @@ func (r *relay) Receive(ctx actor.Context) {
 			r.join(ctx)
 		}
 	case *events.Events:
+		if len(r.pending) >= maxPending {
+			// Not joined for long (each batch waits for the stream): the
+			// oldest go unpublished rather than pile up.
+			r.log.Warn("fleet: the event stream is not reachable; this server's oldest events were not published to the fleet", "events", len(r.pending[0].List))
+			r.pending = r.pending[1:]
+		}
 		r.pending = append(r.pending, msg)
 		r.send(ctx)
 	case *relaySent:
