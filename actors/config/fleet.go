@@ -38,6 +38,11 @@ type Fleet struct {
 	// fleet task's claim lives unrenewed: a member gone that long loses
 	// its tasks to the others.
 	LeaseTTL int
+	// EventsMaxAgeHours (events_max_age_hours) and EventsMaxMiB
+	// (events_max_mib) bound the fleet's event stream; 0 takes its
+	// defaults (a day, 256 MiB). The hub's stream takes the bounds of the
+	// member that made it or last changed them.
+	EventsMaxAgeHours, EventsMaxMiB int
 }
 
 // DefaultFleetListen is a hub's client address when listen is not set.
@@ -68,6 +73,10 @@ var fleetFields = []field{
 		ptr: func(c *Config) any { return &c.Fleet.Routes }},
 	{key: "lease_ttl", doc: "Seconds a fleet task's claim lives unrenewed before another member may take it (default 30).",
 		ptr: func(c *Config) any { return &c.Fleet.LeaseTTL }, lo: 0, hi: 3600},
+	{key: "events_max_age_hours", doc: "How long the fleet's event stream keeps an event (hours, 0: a day).",
+		ptr: func(c *Config) any { return &c.Fleet.EventsMaxAgeHours }, hi: 24 * 365},
+	{key: "events_max_mib", doc: "How many MiB the fleet's event stream keeps (0: 256).",
+		ptr: func(c *Config) any { return &c.Fleet.EventsMaxMiB }, hi: 1 << 20},
 }
 
 // fleet decodes [fleet]; a section that fails the checks across its keys

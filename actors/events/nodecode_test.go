@@ -18,8 +18,8 @@ import (
 )
 
 // Events travel typed inside the server: no actor decodes one from JSON.
-// The machines link is the one place events arrive as JSON (another
-// machine's stream) and decodes them once; the gateway and the web are the
+// The machines link and the fleet's events child are the places events
+// arrive as JSON (another machine's stream) and are decoded once; the gateway and the web are the
 // edges that write lines. This scans the actors' code for the forms such a
 // decode takes: an envelope struct (a field tagged "event"), a decode into
 // an event type, DecodeEventData, and an actor other than an edge reading
@@ -135,7 +135,9 @@ func eventDecodes(t *testing.T, rel, src string) []string {
 	if err != nil {
 		t.Fatalf("%s: %v", rel, err)
 	}
-	link := rel == "actors/machines/link.go" || rel == "actors/machines/wire.go"
+	// The fleet's events child reads other members' events off the NATS
+	// stream: JSON arriving from another machine, decoded once, as a link's.
+	link := rel == "actors/machines/link.go" || rel == "actors/machines/wire.go" || rel == "actors/fleet/events.go"
 	edge := strings.HasPrefix(rel, "actors/gateway/") || strings.HasPrefix(rel, "actors/web/")
 	var bad []string
 	report := func(n ast.Node, what string) {

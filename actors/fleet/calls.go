@@ -132,6 +132,11 @@ func request(nc *nats.Conn, from, name string, fwd *protocol.Forwarded, method s
 	if waits, d := fwd.Waits(); waits {
 		timeout += d
 	}
+	return requestWithin(nc, from, name, fwd, method, timeout)
+}
+
+// requestWithin is request with its own bound on the answer.
+func requestWithin(nc *nats.Conn, from, name string, fwd *protocol.Forwarded, method string, timeout time.Duration) *kit.Reply {
 	data, err := json.Marshal(callRequest{Method: method, Params: fwd.Raw, From: from})
 	if err != nil {
 		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "member %q: %v", name, err))

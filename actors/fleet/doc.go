@@ -11,7 +11,7 @@
 // the actor messages (the hub's state and the last error, which
 // fleet.status shows and the log says at warn).
 //
-// Three children, each owning one subscription:
+// Four children, each owning its subscriptions:
 //
 //   - presence keeps this member's entry in the key-value bucket
 //     herdr-members ({name, version, labels, started}, a TTL of 15 s,
@@ -34,6 +34,18 @@
 //     or cancelled ends the lease; a lease found lost cancels the local
 //     task. Every member sweeps the board every half TTL, returning the
 //     leases of dead members to ready. Board calls run on goroutines.
+//   - events relays this server's lifecycle events (the bus's, typed)
+//     into the fleet's event stream (evstream, bounded by [fleet]
+//     events_max_age_hours and events_max_mib) and publishes the other
+//     members' on the bus as a saved machine's remote events are,
+//     qualified by the member's name; fleet subscribers (events.subscribe
+//     with "machines":"all") get them with this bus's sequence numbers,
+//     so since_seq resumes them. A member republishes nothing it got from
+//     the stream.
+//
+// A fleet-scoped agent.list or session.snapshot (the machines actor's
+// gather child) sends Gather: every online member is asked at once over
+// NATS, bounded by 5 s, and the answers come back as a Gathered.
 //
 // A call for "NAME/w1:p2" whose NAME is no saved machine reaches this
 // actor from the machines actor; it goes to member NAME as a NATS request

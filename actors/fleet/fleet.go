@@ -13,6 +13,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/fleet/board"
+	"github.com/herdr-go/herdr/actors/fleet/evstream"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -39,7 +40,14 @@ type Options struct {
 	// its dispatcher is off).
 	LeaseTTL time.Duration
 	Capacity int
-	Log      *slog.Logger
+	// Events is this server's event bus: its lifecycle events go to the
+	// fleet's event stream, the other members' come back on it (events.go).
+	// Nil: no events relayed.
+	Events *actor.PID
+	// Stream bounds the fleet's event stream ([fleet] events_max_age,
+	// events_max_bytes); its replicas follow the hub's.
+	Stream evstream.Config
+	Log    *slog.Logger
 }
 
 // Registry holds the methods the fleet actor owns. It also takes the
@@ -172,6 +180,8 @@ func (f *Fleet) Receive(ctx actor.Context) {
 			return
 		}
 		f.members[msg.name] = &member{entry: msg.entry, contact: msg.at}
+	case *Gather:
+		f.gather(ctx, msg)
 	case *kit.Call:
 		if fwd, ok := msg.Params.(*protocol.Forwarded); ok {
 			f.forward(ctx, msg, fwd)
@@ -286,6 +296,12 @@ func (f *Fleet) joined(ctx actor.Context, j *joined) {
 	k := &tasker{js: js, cfg: board.Config{LeaseTTL: f.opts.LeaseTTL, Replicas: replicas}, socket: f.opts.Socket, log: f.opts.Log,
 		member: board.Member{Name: cfg.Name, Labels: labels, Capacity: f.opts.Capacity}}
 	f.tasks, _ = ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return k }, kit.Guarded(f.opts.Log)), "tasks")
+	if f.opts.Events != nil {
+		sc := f.opts.Stream
+		sc.Replicas = replicas
+		r := &relay{js: js, name: cfg.Name, started: f.started.UnixMilli(), bus: f.opts.Events, cfg: sc, log: f.opts.Log}
+		ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return r }, kit.Guarded(f.opts.Log)), "events")
+	}
 	a := &answerer{nc: j.nc, name: cfg.Name, socket: f.opts.Socket, log: f.opts.Log}
 	ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return a }, kit.Guarded(f.opts.Log)), "calls")
 }

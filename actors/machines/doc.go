@@ -23,7 +23,9 @@
 // saved machine goes on to the fleet actor (Options.Fleet) when this
 // server is a member of a fleet on NATS (actors/fleet). Fleet-scoped
 // agent.list and session.snapshot are answered by a gather child
-// (gather.go): the session's local answer merged with the mirrors. A
+// (gather.go): the session's local answer merged with the mirrors and,
+// on a fleet member, the other NATS members' answers (fleet.Gather to
+// the fleet actor), one id space. A
 // fleet events.subscribe naming another machine's pane comes here too:
 // its machine is checked and named by id, and the session registers it
 // with the bus, which matches the link's events by machine and pane.

@@ -373,6 +373,14 @@ func (f *Fleet) subscribe(ctx actor.Context, call *kit.Call, prm *protocol.Event
 		field := fmt.Sprintf("subscriptions[%d].pane_id", i)
 		p, found := f.find(m)
 		switch {
+		case !found && f.opts.Fleet != nil && sub.Type == protocol.SubAgentStatusChanged:
+			// A NATS member's pane: its events come from the fleet's
+			// stream marked with the member's name (actors/fleet's
+			// events child), so the name is the machine the bus matches.
+			continue
+		case !found && f.opts.Fleet != nil:
+			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeNotSupported, "%s: %s is not streamed from fleet member %q; pane.agent_status_changed is", field, sub.Type, protocol.Printable(m))))
+			return
 		case !found:
 			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeMachineNotFound, "%s: no saved machine %q (herdr machine list shows them)", field, protocol.Printable(m))))
 			return

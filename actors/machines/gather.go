@@ -7,6 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/fleet"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -29,13 +30,20 @@ type gather struct {
 	session *actor.PID
 	parts   []part
 	timers  kit.Timers
+
+	// fleet, when this server is a NATS member, is asked for the other
+	// members' answers (one id space with the saved machines); members
+	// is what it answered, local the session's answer, both awaited.
+	fleet   *actor.PID
+	members []fleet.MemberPart
+	local   *kit.Reply
 }
 
 // gatherExpired gives up on a session that never answers.
 type gatherExpired struct{}
 
 func (f *Fleet) gather(ctx actor.Context, call *kit.Call) {
-	g := &gather{call: call, caller: ctx.Sender(), session: f.opts.Session}
+	g := &gather{call: call, caller: ctx.Sender(), session: f.opts.Session, fleet: f.opts.Fleet}
 	for _, p := range f.profiles {
 		v := f.views[p.ID]
 		if v == nil || !p.Enabled {
@@ -52,27 +60,42 @@ func (g *gather) Receive(ctx actor.Context) {
 	case *actor.Started:
 		// The local half, without the fleet scope.
 		ctx.Request(g.session, &kit.Call{ID: g.call.ID, Method: g.call.Method, Params: &protocol.FleetParams{}})
+		if g.fleet != nil {
+			ctx.Request(g.fleet, &fleet.Gather{Method: g.call.Method})
+		}
 		g.timers.After(ctx, kit.DefaultCallDeadline, &gatherExpired{})
 	case *actor.Stopping:
 		g.timers.StopAll()
 	case *kit.Fired:
 		g.timers.Fired(msg)
 		g.answer(ctx, kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: no answer from the session", g.call.Method)))
+	case *fleet.Gathered:
+		g.members, g.fleet = msg.Parts, nil
+		g.done(ctx)
 	case *kit.Reply:
 		if msg.Err != nil {
 			g.answer(ctx, msg)
 			return
 		}
-		merged, err := g.merge(msg.Result)
-		if err != nil {
-			g.answer(ctx, kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: %v", g.call.Method, err)))
-			return
-		}
-		g.answer(ctx, kit.Done(merged))
+		g.local = msg
+		g.done(ctx)
 	case *actor.Stopped, *actor.Restarting:
 	default:
 		kit.Unhandled(ctx, msg, nil)
 	}
+}
+
+// done answers once the session and the fleet (when asked) have.
+func (g *gather) done(ctx actor.Context) {
+	if g.local == nil || g.fleet != nil {
+		return
+	}
+	merged, err := g.merge(g.local.Result)
+	if err != nil {
+		g.answer(ctx, kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: %v", g.call.Method, err)))
+		return
+	}
+	g.answer(ctx, kit.Done(merged))
 }
 
 func (g *gather) answer(ctx actor.Context, r *kit.Reply) {
@@ -123,6 +146,18 @@ func (g *gather) merge(local protocol.Result) (protocol.Encoded, error) {
 				}
 			}
 		}
+		for _, m := range g.members {
+			var res struct {
+				Agents []json.RawMessage `json:"agents"`
+			}
+			if len(m.Result) == 0 || protocol.Unmarshal(m.Result, &res) != nil {
+				continue
+			}
+			for _, a := range res.Agents {
+				sep()
+				out.Write(a)
+			}
+		}
 		out.WriteString("]}")
 	case "session.snapshot":
 		// {"snapshot":{…}} + ,"machines":[…]}
@@ -141,6 +176,28 @@ func (g *gather) merge(local protocol.Result) (protocol.Encoded, error) {
 			if p.mirror != nil && p.mirror.snapshot != nil {
 				out.WriteString(`,"snapshot":`)
 				out.Write(p.mirror.snapshot)
+			}
+			out.WriteByte('}')
+		}
+		for i, m := range g.members {
+			if i > 0 || len(g.parts) > 0 {
+				out.WriteByte(',')
+			}
+			ref, _ := json.Marshal(protocol.MachineRef{ID: m.Name, Label: m.Name})
+			state := protocol.MachineOnline
+			var res struct {
+				Snapshot json.RawMessage `json:"snapshot"`
+			}
+			if len(m.Result) == 0 || protocol.Unmarshal(m.Result, &res) != nil || len(res.Snapshot) == 0 {
+				state = protocol.MachineOffline
+			}
+			fmt.Fprintf(&out, `{"machine":%s,"fleet_member":true,"state":%q,"stale":%t`, ref, state, state != protocol.MachineOnline)
+			if m.Err != "" {
+				fmt.Fprintf(&out, `,"error":%q`, m.Err)
+			}
+			if len(res.Snapshot) > 0 {
+				out.WriteString(`,"snapshot":`)
+				out.Write(res.Snapshot)
 			}
 			out.WriteByte('}')
 		}

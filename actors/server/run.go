@@ -273,7 +273,7 @@ func Run(opts Options) error {
 		return err
 	}
 	agents := &machinesaved.SSHAgents{} // lent by clients (server.ssh_agent.register), used by the machines' ssh
-	fleetPID, err := startFleet(system, root, opts.Env, cfg, opts.SocketPath, log)
+	fleetPID, err := startFleet(system, root, opts.Env, cfg, opts.SocketPath, busPID, log)
 	if err != nil {
 		listener.Close()
 		return err

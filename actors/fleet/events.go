@@ -1,0 +1,224 @@
+package fleet
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/fleet/evstream"
+	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// relay is the fleet actor's child that joins this server's event bus to
+// the fleet's event stream (evstream), both ways:
+//
+//   - out: it subscribes to the bus's lifecycle events of this server
+//     (typed, not the fleet's: a member never republishes another's) and
+//     publishes each, as its wire line, on herdr.events.<name>.<kind>; a
+//     batch is acknowledged to the bus once the stream stored it, so the
+//     bus paces the relay and the order is kept.
+//   - in: it reads the stream from the moment it joined (then, across a
+//     reconnection, from the sequence after the last it got: an ordered
+//     consumer) and publishes every other member's event on the bus as a
+//     saved machine's remote event is, qualified by the member's name. So
+//     a fleet subscriber (events.subscribe with "machines":"all") gets the
+//     members' events with the machines', numbered by this bus: since_seq
+//     resumes it after a disconnect, and a gap the bus no longer holds is
+//     events_lost, as for any subscriber.
+//
+// The stream's callbacks only send this actor messages; publishing waits
+// for the stream's acknowledgement on a goroutine.
+type relay struct {
+	js      jetstream.JetStream
+	name    string
+	started int64 // ms: with the bus sequence, an event's id in the stream
+	bus     *actor.PID
+	cfg     evstream.Config
+	log     *slog.Logger
+
+	pub     *evstream.Publisher
+	sub     *evstream.Subscription
+	pending []*events.Events // bus batches waiting for the publisher
+	sending bool
+	tries   int
+	timers  kit.Timers
+	lastErr string
+}
+
+type (
+	relayReady struct {
+		pub *evstream.Publisher
+		sub *evstream.Subscription
+		err error
+	}
+	relayAgain  struct{}
+	relayStream struct{ d evstream.Delivery }
+	relaySent   struct{ err error }
+)
+
+// relayPublishTimeout bounds one batch's publishing: past it the batch is
+// dropped with a warning (the hub is gone; the bus must not stall).
+const relayPublishTimeout = 10 * time.Second
+
+// maxPending bounds the bus batches waiting while the stream is not
+// joined (a batch is up to 256 events).
+const maxPending = 16
+
+func (r *relay) Receive(ctx actor.Context) {
+	switch msg := ctx.Message().(type) {
+	case *actor.Started:
+		ctx.Send(r.bus, &events.Subscribe{Sub: ctx.Self(), Kinds: protocol.LifecycleKinds, Typed: true})
+		r.join(ctx)
+	case *actor.Stopping:
+		r.timers.StopAll()
+		if r.sub != nil {
+			r.sub.Stop()
+		}
+	case *relayReady:
+		if msg.err != nil {
+			r.tries++
+			r.warn("fleet: the event stream is not joined; trying again", msg.err)
+			r.timers.After(ctx, reconnectDelay(r.tries), &relayAgain{})
+			return
+		}
+		r.pub, r.sub, r.tries, r.lastErr = msg.pub, msg.sub, 0, ""
+		r.send(ctx)
+	case *kit.Fired:
+		if _, ok := r.timers.Fired(msg).(*relayAgain); ok {
+			r.join(ctx)
+		}
+	case *events.Events:
+		if len(r.pending) >= maxPending {
+			// Not joined for long (each batch waits for the stream): the
+			// oldest go unpublished rather than pile up.
+			r.log.Warn("fleet: the event stream is not reachable; this server's oldest events were not published to the fleet", "events", len(r.pending[0].List))
+			r.pending = r.pending[1:]
+		}
+		r.pending = append(r.pending, msg)
+		r.send(ctx)
+	case *relaySent:
+		r.sending = false
+		if msg.err != nil {
+			r.warn("fleet: events not published to the fleet's stream", msg.err)
+		}
+		ctx.Send(r.bus, &events.Ack{Sub: ctx.Self()})
+		r.send(ctx)
+	case *events.Lost, *events.Failed:
+		// Behind the bus's history (the hub slow for long): what was
+		// skipped is lost to the fleet; subscribe anew from now.
+		r.log.Warn("fleet: the relay fell behind this server's events; some were not published to the fleet", "why", fmt.Sprint(msg))
+		ctx.Send(r.bus, &events.Subscribe{Sub: ctx.Self(), Kinds: protocol.LifecycleKinds, Typed: true})
+	case *relayStream:
+		r.in(ctx, msg.d)
+	case *actor.Stopped, *actor.Restarting:
+	default:
+		kit.Unhandled(ctx, msg, r.log)
+	}
+}
+
+func (r *relay) warn(what string, err error) {
+	if err.Error() != r.lastErr {
+		r.log.Warn(what, "err", err)
+	}
+	r.lastErr = err.Error()
+}
+
+// join makes the stream (or updates its bounds), the publisher and the
+// subscription, on a goroutine.
+func (r *relay) join(ctx actor.Context) {
+	self, root := ctx.Self(), ctx.ActorSystem().Root
+	js, cfg, name := r.js, r.cfg, r.name
+	go func() {
+		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		var ready relayReady
+		if _, err := evstream.Ensure(c, js, cfg); err != nil {
+			ready.err = err
+		} else if ready.pub, err = evstream.NewPublisher(js, cfg, name); err != nil {
+			ready.err = err
+		} else {
+			ready.sub, ready.err = evstream.Subscribe(c, js, cfg, evstream.Options{}, func(d evstream.Delivery) {
+				root.Send(self, &relayStream{d: d})
+			})
+		}
+		root.Send(self, &ready)
+	}()
+}
+
+// send publishes the oldest pending batch, one at a time.
+func (r *relay) send(ctx actor.Context) {
+	if r.sending || r.pub == nil || len(r.pending) == 0 {
+		return
+	}
+	b := r.pending[0]
+	r.pending = r.pending[1:]
+	r.sending = true
+	type out struct {
+		kind, id string
+		line     []byte
+	}
+	var list []out
+	for _, e := range b.List {
+		line, err := protocol.EncodeEvent(e.Data, e.Seq)
+		if err != nil {
+			continue
+		}
+		list = append(list, out{kind: e.Data.EventKind(), id: fmt.Sprintf("%s.%d.%d", r.name, r.started, e.Seq), line: line})
+	}
+	self, root, pub := ctx.Self(), ctx.ActorSystem().Root, r.pub
+	go func() {
+		c, cancel := context.WithTimeout(context.Background(), relayPublishTimeout)
+		defer cancel()
+		var err error
+		for _, o := range list {
+			if _, err = pub.PublishOnce(c, o.kind, o.id, o.line); err != nil {
+				break
+			}
+		}
+		root.Send(self, &relaySent{err: err})
+	}()
+}
+
+// in publishes another member's event on this server's bus, qualified.
+func (r *relay) in(ctx actor.Context, d evstream.Delivery) {
+	switch {
+	case d.Err != nil:
+		r.warn("fleet: the event stream's subscriber", d.Err)
+		return
+	case d.Lost != nil:
+		r.log.Warn("fleet: events of other members were lost", "why", d.Lost.String())
+		return
+	case d.Event == nil || d.Event.Member == r.name:
+		return
+	}
+	v, err := protocol.DecodeJSON(d.Event.Data)
+	obj, ok := v.(map[string]any)
+	if err != nil || !ok {
+		return
+	}
+	kind, _ := obj["event"].(string)
+	data, _ := obj["data"].(map[string]any)
+	if kind == "" || data == nil {
+		return
+	}
+	delete(data, "type")
+	ref := protocol.MachineRef{ID: d.Event.Member, Label: d.Event.Member}
+	fields := events.Fields{Machine: ref.ID}
+	fields.PaneID, _ = data["pane_id"].(string)
+	fields.AgentStatus, _ = data["agent_status"].(string)
+	protocol.QualifyValue(data, ref)
+	data["machine"] = ref
+	body, err := json.Marshal(data)
+	if err != nil {
+		return
+	}
+	typed, _ := protocol.DecodeEventData(kind, body)
+	ctx.Send(r.bus, &events.Publish{Data: protocol.RemoteEvent{Kind: kind, Data: body, Event: typed}, Fields: fields})
+}
