@@ -23,6 +23,7 @@ func (t *Terminal) printRun(p []byte) int {
 		}
 		l := t.scr.lines[t.y]
 		l.own()
+		plain := l.plain
 		t.damage(l)
 		x := t.x
 		cells := l.cells[x:t.cols]
@@ -61,6 +62,10 @@ func (t *Terminal) printRun(p []byte) int {
 			}
 		}
 		end := x + n
+		if pen == 0 && l.comb == nil && int(plain) >= x {
+			// The cells before x were plain, and so are the ones written.
+			l.plain = max(plain, uint16(end))
+		}
 		l.touch(end)
 		if end < t.cols && l.cells[end].flags&cellCont != 0 {
 			l.cells[end] = cell{style: l.cells[end].style}
