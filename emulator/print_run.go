@@ -1,5 +1,7 @@
 package emulator
 
+import "encoding/binary"
+
 // printRun prints the run of printable ASCII (0x20..0x7e) at the start of p
 // (p[0] is one) and returns its length. It finds the end of the run while
 // writing the cells, one pass over the bytes instead of a scan and a copy:
@@ -39,14 +41,12 @@ func (t *Terminal) printRun(p []byte) int {
 			if cells[0].flags != 0 {
 				l.breakWide(x)
 			}
-			cells = cells[:len(src)]
-			for n < len(src) {
-				c := src[n]
-				if c < 0x20 || c >= 0x7f {
-					break
-				}
-				cells[n] = cell{ch: rune(c), style: pen}
-				n++
+			// Find the run's end a word at a time, then write its cells
+			// in a loop without a branch.
+			n = printablePrefix(src)
+			cells = cells[:n]
+			for k, c := range src[:n] {
+				cells[k] = cell{ch: rune(c), style: pen}
 			}
 		} else {
 			for n < len(src) {
@@ -81,5 +81,24 @@ func (t *Terminal) printRun(p []byte) int {
 		}
 	}
 	t.lastRune = rune(p[i-1])
+	return i
+}
+
+// printablePrefix returns how many bytes at the start of b are printable
+// ASCII (0x20..0x7e), testing eight at a time: a word holds none outside
+// the range when no byte is below 0x20 (the borrow test) and none is above
+// 0x7e (adding 1 sets no high bit).
+func printablePrefix(b []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if (w-0x20*ones)&^w&highs != 0 || (w+ones|w)&highs != 0 {
+			break
+		}
+	}
+	for i < len(b) && b[i]-0x20 < 0x7f-0x20 {
+		i++
+	}
 	return i
 }

@@ -89,3 +89,27 @@ func TestPlainPrefixHolds(t *testing.T) {
 		t.Fatal("nothing reached scrollback: the test checks nothing of pushPlain")
 	}
 }
+
+// TestPrintablePrefix checks the word-at-a-time scan against a byte loop
+// for every byte value at every position of words of several lengths.
+func TestPrintablePrefix(t *testing.T) {
+	want := func(b []byte) int {
+		for i, c := range b {
+			if c < 0x20 || c >= 0x7f {
+				return i
+			}
+		}
+		return len(b)
+	}
+	for _, size := range []int{0, 1, 7, 8, 9, 16, 23} {
+		for pos := 0; pos < size; pos++ {
+			for v := 0; v < 256; v++ {
+				b := []byte(strings.Repeat("a~ Z", 6)[:size])
+				b[pos] = byte(v)
+				if got, w := printablePrefix(b), want(b); got != w {
+					t.Fatalf("printablePrefix(%q) = %d, want %d", b, got, w)
+				}
+			}
+		}
+	}
+}
