@@ -43,7 +43,14 @@ func (t *Terminal) printRun(p []byte) int {
 			}
 			// Find the run's end a word at a time, then write its cells
 			// in a loop without a branch.
-			n = printablePrefix(src)
+			if len(src) < 16 {
+				// Short runs (`seq`'s numbers) skip the call.
+				for n < len(src) && src[n]-0x20 < 0x7f-0x20 {
+					n++
+				}
+			} else {
+				n = printablePrefix(src)
+			}
 			cells = cells[:n]
 			for k, c := range src[:n] {
 				cells[k] = cell{ch: rune(c), style: pen}
