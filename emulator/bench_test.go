@@ -86,6 +86,22 @@ func BenchmarkWrite_PrintableText(b *testing.B) {
 	benchFeed(b, printableText(), 200, 50)
 }
 
+// BenchmarkWrite_PrintableWrapped is printable text in lines longer than
+// the width (300 columns into 200: every other row soft-wraps), the
+// printRun path that wraps inside a run.
+func BenchmarkWrite_PrintableWrapped(b *testing.B) {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789 ."
+	rng := rand.New(rand.NewSource(5))
+	var buf bytes.Buffer
+	for buf.Len() < 1<<20 {
+		for i := 0; i < 300; i++ {
+			buf.WriteByte(alphabet[rng.Intn(len(alphabet))])
+		}
+		buf.WriteString("\r\n")
+	}
+	benchFeed(b, buf.Bytes(), 200, 50)
+}
+
 // sgrHeavy is colourful output like `ls --color` or a syntax highlighter:
 // a style change every few characters, including 256 and truecolor (from a
 // palette of 512 truecolor values).

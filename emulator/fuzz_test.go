@@ -73,6 +73,9 @@ func FuzzWrite(f *testing.F) {
 						t.Fatalf("continuation cell at %d without head", x)
 					}
 				}
+				if bad := plainViolation(l); bad >= 0 {
+					t.Fatalf("cell %d under plain=%d is %+v", bad, l.plain, l.cells[bad])
+				}
 				for i := int(l.hi); i < len(l.cells); i++ {
 					if l.cells[i] != (cell{}) {
 						t.Fatalf("cell %d beyond hi=%d is %+v", i, l.hi, l.cells[i])

@@ -82,8 +82,13 @@ type line struct {
 	// An int32 (a width fits: maxCols) packs it with wrapped, so a line
 	// record takes 48 bytes, not 56 (a 64-byte allocation class).
 	hi      int32
-	wrapped bool           // soft-wrapped: continues on the next row
-	comb    map[int]string // combining marks by column (rare, nil if none)
+	wrapped bool // soft-wrapped: continues on the next row
+	// plain counts the leading cells known to be printable ASCII in the
+	// default style (printRun keeps it; damage and fill lower it), so
+	// pushing the line to scrollback copies them without checking each.
+	// A uint16 (a width fits: maxCols) sits in wrapped's padding.
+	plain uint16
+	comb  map[int]string // combining marks by column (rare, nil if none)
 	// ver is the line's content version (Terminal.damage): a line whose
 	// ver is unchanged reads the same; 0 is a line never written.
 	ver uint64
@@ -134,6 +139,9 @@ func (l *line) fill(from, to int, st uint16) {
 	}
 	if from >= to {
 		return
+	}
+	if int(l.plain) > from {
+		l.plain = uint16(from)
 	}
 	if st == 0 {
 		if hi := int(l.hi); to > hi {
@@ -196,6 +204,9 @@ func (l *line) resize(cols int) {
 	}
 	if int(l.hi) > cols {
 		l.hi = int32(cols)
+	}
+	if int(l.plain) > cols {
+		l.plain = uint16(cols)
 	}
 	if cols > 0 && l.cells[cols-1].flags&cellWide != 0 {
 		// A wide character cut in half by the new width.

@@ -458,8 +458,11 @@ func (t *Terminal) repeat(n int) {
 // wrap performs the deferred autowrap: mark the line soft-wrapped and move
 // to the start of the next line.
 func (t *Terminal) wrap() {
-	t.scr.lines[t.y].wrapped = true
-	t.damage(t.scr.lines[t.y])
+	l := t.scr.lines[t.y]
+	l.wrapped = true
+	plain := l.plain // the flag changes no cell
+	t.damage(l)
+	l.plain = plain
 	t.pendingWrap = false
 	t.x = 0
 	t.index()

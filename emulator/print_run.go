@@ -1,5 +1,7 @@
 package emulator
 
+import "encoding/binary"
+
 // printRun prints the run of printable ASCII (0x20..0x7e) at the start of p
 // (p[0] is one) and returns its length. It finds the end of the run while
 // writing the cells, one pass over the bytes instead of a scan and a copy:
@@ -23,6 +25,7 @@ func (t *Terminal) printRun(p []byte) int {
 		}
 		l := t.scr.lines[t.y]
 		l.own()
+		plain := l.plain
 		t.damage(l)
 		x := t.x
 		cells := l.cells[x:t.cols]
@@ -38,14 +41,19 @@ func (t *Terminal) printRun(p []byte) int {
 			if cells[0].flags != 0 {
 				l.breakWide(x)
 			}
-			cells = cells[:len(src)]
-			for n < len(src) {
-				c := src[n]
-				if c < 0x20 || c >= 0x7f {
-					break
+			// Find the run's end a word at a time, then write its cells
+			// in a loop without a branch.
+			if len(src) < 16 {
+				// Short runs (`seq`'s numbers) skip the call.
+				for n < len(src) && src[n]-0x20 < 0x7f-0x20 {
+					n++
 				}
-				cells[n] = cell{ch: rune(c), style: pen}
-				n++
+			} else {
+				n = printablePrefix(src)
+			}
+			cells = cells[:n]
+			for k, c := range src[:n] {
+				cells[k] = cell{ch: rune(c), style: pen}
 			}
 		} else {
 			for n < len(src) {
@@ -61,6 +69,10 @@ func (t *Terminal) printRun(p []byte) int {
 			}
 		}
 		end := x + n
+		if pen == 0 && l.comb == nil && int(plain) >= x {
+			// The cells before x were plain, and so are the ones written.
+			l.plain = max(plain, uint16(end))
+		}
 		l.touch(end)
 		if end < t.cols && l.cells[end].flags&cellCont != 0 {
 			l.cells[end] = cell{style: l.cells[end].style}
@@ -76,5 +88,24 @@ func (t *Terminal) printRun(p []byte) int {
 		}
 	}
 	t.lastRune = rune(p[i-1])
+	return i
+}
+
+// printablePrefix returns how many bytes at the start of b are printable
+// ASCII (0x20..0x7e), testing eight at a time: a word holds none outside
+// the range when no byte is below 0x20 (the borrow test) and none is above
+// 0x7e (adding 1 sets no high bit).
+func printablePrefix(b []byte) int {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		w := binary.LittleEndian.Uint64(b[i:])
+		if (w-0x20*ones)&^w&highs != 0 || (w+ones|w)&highs != 0 {
+			break
+		}
+	}
+	for i < len(b) && b[i]-0x20 < 0x7f-0x20 {
+		i++
+	}
 	return i
 }

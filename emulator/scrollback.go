@@ -372,7 +372,13 @@ func (s *scrollback) pushPlain(l *line, n int) int {
 		return -1
 	}
 	dst := blk.data[off : off+n]
-	for k, c := range l.cells[:n] {
+	// The line's plain prefix needs no check (printRun wrote it).
+	p := min(int(l.plain), n)
+	for k, c := range l.cells[:p] {
+		dst[k] = byte(c.ch)
+	}
+	for k := p; k < n; k++ {
+		c := l.cells[k]
 		if c.style != 0 || c.flags != 0 || uint32(c.ch)-0x20 >= 0x7f-0x20 {
 			return k
 		}

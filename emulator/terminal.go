@@ -542,6 +542,7 @@ func (t *Terminal) sendReply(b []byte) {
 func (t *Terminal) damage(l *line) {
 	t.ver++
 	l.ver = t.ver
+	l.plain = 0 // whatever changed, printRun alone vouches for it again
 }
 
 // damageRows damages each of ls.
