@@ -27,6 +27,7 @@ const hubReady = 10 * time.Second
 // once the server accepts connections; it runs on a goroutine of the
 // fleet actor's, never in its Receive.
 func startHub(cfg config.Fleet, dir string) (*server.Server, error) {
+	resumeProcessSampler() // herdr-full quiets it; a hub reports what it samples
 	if cfg.User == "" || cfg.Password == "" {
 		return nil, fmt.Errorf("a hub requires [fleet] user and password (auth is always on)")
 	}

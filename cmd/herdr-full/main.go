@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/herdr-go/herdr/actors/fleet"
 	"github.com/herdr-go/herdr/actors/server"
 	"github.com/herdr-go/herdr/cli"
 	"github.com/herdr-go/herdr/cli/mcp"
@@ -56,5 +57,8 @@ func serveMCP(o cli.MCPOptions) error {
 }
 
 func main() {
+	// nats-server, linked for the fleet's hub, starts a once-a-second
+	// sampler in every process; only a hub wants it (it starts it again).
+	fleet.QuietProcessSampler()
 	os.Exit(cli.Main(runtime, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, os.Getenv))
 }
