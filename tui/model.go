@@ -133,16 +133,13 @@ type model struct {
 	sentArea      [2]int
 	lastActive    time.Time
 
-	mode   mode
-	rename labelPrompt     // the label prompt (prompt.go)
-	picker workspacePicker // the workspace picker (nav.go)
-	copy   copyMode        // copy mode (copy.go)
-	// copyRPC is how copy mode calls the server (nil: the request
-	// connection; a fake in tests).
-	copyRPC  rpcFunc
-	confirm  closeConfirm   // the question before a close (nav.go)
-	settings settingsScreen // the settings screen (settings.go)
-	msel     mouseSelect    // a mouse selection in a pane (mousesel.go)
+	mode     mode
+	rename   labelPrompt     // the label prompt (prompt.go)
+	picker   workspacePicker // the workspace picker (nav.go)
+	copy     copyMode        // copy mode (copy.go)
+	confirm  closeConfirm    // the question before a close (nav.go)
+	settings settingsScreen  // the settings screen (settings.go)
+	msel     mouseSelect     // a mouse selection in a pane (mousesel.go)
 	// focusHistory is the focused pane and the one before (last_pane).
 	focusHistory paneHistory
 	// tmux is the session chooser, the command prompt and the layout cycle
