@@ -147,7 +147,6 @@ func Run(opts Options) error {
 	if opts.ConfigPath != "" {
 		m.diags = ConfigDiagnostics(opts.ConfigPath)
 	}
-	m.out = opts.Output
 	m.confirmClose, m.copyOnSelect = confirmClose, copyOnSelect
 	// The client draws itself (render.go) and sets up the terminal
 	// (outer.go); Bubble Tea reads and decodes the keys and runs the loop.
@@ -158,7 +157,7 @@ func Run(opts Options) error {
 		return fmt.Errorf("set up the terminal: %w", err)
 	}
 	defer outer.close()
-	m.outer = outer
+	m.term = outer
 
 	if err := l.connect(); err != nil {
 		return err
