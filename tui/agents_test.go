@@ -39,6 +39,7 @@ func panelModel(t *testing.T, cfgText string) *model {
 		t.Fatalf("config: %v", diags)
 	}
 	m := newModel(&link{}, defaultKeymap(), false)
+	m.term = &fakeTerm{}
 	m.clientConfig.set(cfg, true)
 	m.width, m.height = 90, 24
 	m.snap, m.haveSnap = fourAgents(), true

@@ -35,7 +35,7 @@ func TestBuffer_YankKeepsABufferAndSaysSo(t *testing.T) {
 	m, f := copyModel(t, 50)
 	m.ui.Toast.ClipboardEnabled = true
 	var kept []string
-	m.copyRPC = keeping(f, &kept, nil)
+	m.link.req = fakeReq(keeping(f, &kept, nil))
 	typeKeys(m, "0", "v", "$", "y")
 	if len(kept) != 1 || kept[0] == "" {
 		t.Fatalf("buffer.set got %q", kept)
@@ -56,7 +56,7 @@ func TestBuffer_YankSaysWhenNotKept(t *testing.T) {
 	m, f := copyModel(t, 50)
 	m.ui.Toast.ClipboardEnabled = false
 	var kept []string
-	m.copyRPC = keeping(f, &kept, protocol.Errorf(protocol.CodeInternal, "the server broke"))
+	m.link.req = fakeReq(keeping(f, &kept, protocol.Errorf(protocol.CodeInternal, "the server broke")))
 	typeKeys(m, "0", "v", "$", "y")
 	if m.mode != modeTerminal || !strings.Contains(string(m.toHost), "\x1b]52;c;") {
 		t.Fatalf("mode %v, toHost %q: the clipboard copy is lost", m.mode, m.toHost)

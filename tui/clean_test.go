@@ -21,6 +21,7 @@ func TestHostileStringsNeverReachTheTerminal(t *testing.T) {
 	snap.Agents[0].Agent = &evil
 	snap.Panes[0].Tokens = map[string]string{"n": evil}
 	m := newModel(&link{}, defaultKeymap(), true)
+	m.term = &fakeTerm{}
 	m.width, m.height = 84, 21
 	m.watched = []string{"w1:p1", "w1:p2"} // already streaming: no call goes out
 	m.applySnapshot(snap, protocol.AgentViewList{})

@@ -176,6 +176,22 @@ func (r *rpcConn) send(method string, params any, onErr func(error)) {
 
 func (r *rpcConn) close() error { return r.c.Close() }
 
+// requester is the request connection as the client uses it: an rpcConn,
+// or a test's fake server (copy mode's text, a refusing buffer.set).
+type requester interface {
+	call(method string, params, out any) error
+	send(method string, params any, onErr func(error))
+	sendThen(method string, params any, done func(error))
+	close() error
+	// ended is closed when the connection's reader ends.
+	ended() <-chan struct{}
+	// handedOff: the server answered server_unavailable (a live handoff).
+	handedOff() bool
+}
+
+func (r *rpcConn) ended() <-chan struct{} { return r.done }
+func (r *rpcConn) handedOff() bool        { return r.handedOver.Load() }
+
 // sendThen writes a request without waiting and calls done, from another
 // goroutine, with its outcome: nil, errClosed, or the *protocol.Error the
 // server answered.

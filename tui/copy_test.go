@@ -217,7 +217,7 @@ func copyModel(t *testing.T, n int) (*model, *fakeText) {
 	t.Helper()
 	m, _ := viewModel(t)
 	f := newFakeText(n, 18)
-	m.copyRPC = f.call
+	m.link.req = fakeReq(f.call)
 	drive(m, m.copy.enterCopy(m.focusedPaneID()))
 	if m.mode != modeCopy || m.copy.paneID != "w1:p2" {
 		t.Fatalf("copy mode did not start: mode %v, toast %q", m.mode, m.toast.text)
@@ -417,3 +417,25 @@ func TestCopy_CursorKeyOnItsOwnState(t *testing.T) {
 		}
 	}
 }
+
+// fakeReq is a request connection whose every request goes to a test's
+// fake server; its send and sendThen report as rpcConn's do, from another
+// goroutine.
+type fakeReq rpcFunc
+
+func (f fakeReq) call(method string, params, out any) error { return f(method, params, out) }
+
+func (f fakeReq) send(method string, params any, onErr func(error)) {
+	if err := f(method, params, nil); err != nil && onErr != nil {
+		go onErr(err)
+	}
+}
+
+func (f fakeReq) sendThen(method string, params any, done func(error)) {
+	err := f(method, params, nil)
+	go done(err)
+}
+
+func (fakeReq) close() error           { return nil }
+func (fakeReq) ended() <-chan struct{} { return nil }
+func (fakeReq) handedOff() bool        { return false }

@@ -213,8 +213,8 @@ func (m *model) applyConfigFile() {
 	km, _ := loadKeymap(m.configPath)
 	km.bindCommands(cfg.Keys.Commands)
 	m.keys = km
-	if m.outer != nil && cfg.UI.MouseCapture != m.ui.MouseCapture {
-		m.toHost = append(m.toHost, m.outer.setMouse(cfg.UI.MouseCapture)...)
+	if cfg.UI.MouseCapture != m.ui.MouseCapture {
+		m.toHost = append(m.toHost, m.term.setMouse(cfg.UI.MouseCapture)...)
 	}
 	m.clientConfig.set(cfg, m.truecolor)
 	m.confirmClose, m.copyOnSelect = cfg.UI.ConfirmClose, cfg.UI.CopyOnSelect

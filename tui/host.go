@@ -51,13 +51,8 @@ func (h sessionView) tasksEvented() bool {
 func (h clientActions) claimSize(force bool) { h.m.claimSize(force) }
 
 // copyCall is how copy mode and links call the server: the request
-// connection, or a test's.
-func (h clientActions) copyCall() rpcFunc {
-	if h.m.copyRPC != nil {
-		return h.m.copyRPC
-	}
-	return h.m.link.req.call
-}
+// connection.
+func (h clientActions) copyCall() rpcFunc { return h.m.link.req.call }
 
 func (h sessionView) screen(paneID string) *paneScreen { return h.m.screens[paneID] }
 func (h clientActions) toast(text string) tea.Cmd      { return h.m.toast.show(text) }

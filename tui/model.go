@@ -2,7 +2,6 @@ package tui
 
 import (
 	"context"
-	"io"
 	"slices"
 	"time"
 
@@ -133,16 +132,13 @@ type model struct {
 	sentArea      [2]int
 	lastActive    time.Time
 
-	mode   mode
-	rename labelPrompt     // the label prompt (prompt.go)
-	picker workspacePicker // the workspace picker (nav.go)
-	copy   copyMode        // copy mode (copy.go)
-	// copyRPC is how copy mode calls the server (nil: the request
-	// connection; a fake in tests).
-	copyRPC  rpcFunc
-	confirm  closeConfirm   // the question before a close (nav.go)
-	settings settingsScreen // the settings screen (settings.go)
-	msel     mouseSelect    // a mouse selection in a pane (mousesel.go)
+	mode     mode
+	rename   labelPrompt     // the label prompt (prompt.go)
+	picker   workspacePicker // the workspace picker (nav.go)
+	copy     copyMode        // copy mode (copy.go)
+	confirm  closeConfirm    // the question before a close (nav.go)
+	settings settingsScreen  // the settings screen (settings.go)
+	msel     mouseSelect     // a mouse selection in a pane (mousesel.go)
 	// focusHistory is the focused pane and the one before (last_pane).
 	focusHistory paneHistory
 	// tmux is the session chooser, the command prompt and the layout cycle
@@ -165,10 +161,8 @@ type model struct {
 	detached, lost bool
 	gone           error // ErrServerStopped or ErrServerGone: not coming back
 
-	// out is the outer terminal (nil: nothing is drawn, as for a model
-	// driven without one).
-	out       io.Writer
-	outer     *outerTerm // nil in tests
+	// term is the outer terminal (outer.go).
+	term      terminal
 	sw        screenWriter
 	spare     *canvas // a canvas to draw the next frame in
 	sentTitle string
@@ -258,7 +252,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if rc := m.remote.sync(); rc != nil { // a remote workspace chosen, left, or its pane changed
 		cmd = tea.Batch(cmd, rc)
 	}
-	if f, ok := msg.(frameMsg); ok && f.last && !m.drainQueued && m.out != nil {
+	if f, ok := msg.(frameMsg); ok && f.last && !m.drainQueued {
 		// Nothing queued behind the frame on its socket: draw it now (the
 		// echo someone waits for) rather than after a round through Bubble
 		// Tea's command goroutines.
@@ -266,7 +260,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.draw()
 		return m, cmd
 	}
-	if !m.drainQueued && (m.out != nil || m.input.waiting()) {
+	if !m.drainQueued {
 		m.drainQueued = true
 		cmd = tea.Batch(cmd, drain)
 	}
@@ -275,7 +269,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // draw brings the outer terminal up to date.
 func (m *model) draw() {
-	if m.out == nil || m.width <= 0 || m.height <= 0 {
+	if m.width <= 0 || m.height <= 0 {
 		return
 	}
 	extra := m.toHost
@@ -290,7 +284,7 @@ func (m *model) draw() {
 	b := m.sw.frame(m.canvas(m.spare), m.hostCursor(), extra, m.gfx.bytes(full))
 	m.spare = old
 	if len(b) > 0 {
-		_, _ = m.out.Write(b)
+		_, _ = m.term.Write(b)
 	}
 }
 
@@ -324,9 +318,7 @@ func (m *model) updateSession(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.width, m.height = msg.Width, msg.Height
-		if m.out != nil {
-			m.gfx.cellW, m.gfx.cellH = cellPixels(m.out)
-		}
+		m.gfx.cellW, m.gfx.cellH = m.term.cellPixels()
 		m.sw.prev = nil // the terminal may have reflowed what it showed: redraw all
 		m.claimSize(true)
 	case changedMsg:

@@ -57,6 +57,32 @@ func openOuter(in io.Reader, out io.Writer, send func(tea.Msg), mouse bool) (*ou
 	return o, nil
 }
 
+// terminal is the outer terminal as the model draws on it: outerTerm,
+// or a test's fake that keeps what was drawn.
+type terminal interface {
+	io.Writer
+	// cellPixels is a cell's size in pixels (0, 0: unknown).
+	cellPixels() (w, h int)
+	// setMouse turns mouse reports on or off: the bytes to send.
+	setMouse(on bool) string
+}
+
+// Write draws on the terminal.
+func (o *outerTerm) Write(b []byte) (int, error) {
+	w, ok := o.out.(io.Writer)
+	if !ok {
+		return len(b), nil
+	}
+	return w.Write(b)
+}
+
+func (o *outerTerm) cellPixels() (w, h int) {
+	if out, ok := o.out.(io.Writer); ok {
+		return cellPixels(out)
+	}
+	return 0, 0
+}
+
 // setMouse turns mouse reports on or off while the client runs ([ui]
 // mouse_capture changed): the bytes to send, and what leaving undoes.
 func (o *outerTerm) setMouse(on bool) string {

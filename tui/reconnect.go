@@ -45,7 +45,10 @@ var (
 // reconnectedMsg carries the new connections; failedMsg says there are
 // none; goneMsg says the server is not coming back.
 type (
-	reconnectedMsg     struct{ req, ev, scr *rpcConn }
+	reconnectedMsg struct {
+		req     requester
+		ev, scr *rpcConn
+	}
 	reconnectFailedMsg struct{}
 	serverGoneMsg      struct{ stopped bool }
 )
@@ -57,23 +60,19 @@ func (l *link) reconnect() tea.Cmd {
 		return nil
 	}
 	l.reconnecting = true
-	lost := []*rpcConn{l.req, l.ev, l.scr}
+	lost := l.conns()
 	return func() tea.Msg { // the new connections go to the model in a message: it owns l's fields
 		deadline := time.Now().Add(noticeWait)
 		for _, c := range lost {
-			if c != nil {
-				select {
-				case <-c.done:
-				case <-time.After(time.Until(deadline)):
-				}
+			select {
+			case <-c.ended():
+			case <-time.After(time.Until(deadline)):
 			}
 		}
 		handedOver := false
 		for _, c := range lost {
-			if c != nil {
-				handedOver = handedOver || c.handedOver.Load()
-				c.close()
-			}
+			handedOver = handedOver || c.handedOff()
+			c.close()
 		}
 		if l.stopping.Load() {
 			return serverGoneMsg{stopped: true}

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"io"
 	"testing"
 
 	"github.com/herdr-go/herdr/protocol"
@@ -12,6 +11,7 @@ import (
 // the whole canvas is drawn and diffed against the last frame.
 func BenchmarkDrawKey(b *testing.B) {
 	m := newModel(&link{}, defaultKeymap(), false)
+	m.term = &fakeTerm{}
 	m.width, m.height = 120, 36
 	m.snap, m.haveSnap = twoPanes(), true
 	m.snap.Layouts[0].Area = protocol.Rect{X: 26, Y: 1, Width: 94, Height: 35}
@@ -23,7 +23,6 @@ func BenchmarkDrawKey(b *testing.B) {
 			{Y: 1, Runs: []protocol.ScreenRun{{X: 0, W: 4, Text: "$ ab"}}},
 		}})
 	}
-	m.out = io.Discard
 	m.draw()
 	text := "$ "
 	b.ReportAllocs()

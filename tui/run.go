@@ -47,9 +47,10 @@ var ErrDetached = errors.New("detached")
 // link holds the client's connections; it is shared by the model and the
 // reader goroutines, which hand what they read to the program with send.
 type link struct {
-	req, scr, ev *rpcConn
-	send         func(tea.Msg)
-	socket       string
+	req     requester // the request connection (conn.go)
+	scr, ev *rpcConn
+	send    func(tea.Msg)
+	socket  string
 	// dialer opens a connection (Options.Dial); nil dials socket.
 	dialer func() (net.Conn, error)
 	// dialMachine is Options.DialMachine.
@@ -79,11 +80,23 @@ func (l *link) dial(onPush func([]byte, bool)) (*rpcConn, error) {
 	return newRPCConn(c, onPush), nil
 }
 
-func (l *link) close() {
-	for _, c := range []*rpcConn{l.req, l.scr, l.ev} {
-		if c != nil {
-			c.close()
+// conns are the link's open connections.
+func (l *link) conns() []requester {
+	var cs []requester
+	if l.req != nil {
+		cs = append(cs, l.req)
+	}
+	for _, c := range []*rpcConn{l.ev, l.scr} {
+		if c != nil { // a nil *rpcConn in the interface would not be nil
+			cs = append(cs, c)
 		}
+	}
+	return cs
+}
+
+func (l *link) close() {
+	for _, c := range l.conns() {
+		c.close()
 	}
 }
 
@@ -134,7 +147,6 @@ func Run(opts Options) error {
 	if opts.ConfigPath != "" {
 		m.diags = ConfigDiagnostics(opts.ConfigPath)
 	}
-	m.out = opts.Output
 	m.confirmClose, m.copyOnSelect = confirmClose, copyOnSelect
 	// The client draws itself (render.go) and sets up the terminal
 	// (outer.go); Bubble Tea reads and decodes the keys and runs the loop.
@@ -145,7 +157,7 @@ func Run(opts Options) error {
 		return fmt.Errorf("set up the terminal: %w", err)
 	}
 	defer outer.close()
-	m.outer = outer
+	m.term = outer
 
 	if err := l.connect(); err != nil {
 		return err
@@ -167,10 +179,11 @@ func Run(opts Options) error {
 // attach opens the request connection and makes sure the session has a
 // workspace to show (a new one in opts.Cwd).
 func (l *link) attach(opts Options) error {
-	var err error
-	if l.req, err = l.dial(nil); err != nil {
+	req, err := l.dial(nil)
+	if err != nil {
 		return fmt.Errorf("connect to %s: %w", opts.Socket, err)
 	}
+	l.req = req
 	var snap protocol.SessionSnapshotResult
 	if err := l.req.call("session.snapshot", nil, &snap); err != nil {
 		return fmt.Errorf("read the session: %w", err)
@@ -214,7 +227,7 @@ func (l *link) connect() error {
 }
 
 // dialStreams opens the event and screen connections beside req.
-func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
+func (l *link) dialStreams(req requester) (ev, scr *rpcConn, err error) {
 	// Events first, then the snapshot the model asks for, so no change
 	// falls between them.
 	if ev, err = l.dial(func(line []byte, _ bool) {
@@ -283,7 +296,7 @@ func (l *link) dialStreams(req *rpcConn) (ev, scr *rpcConn, err error) {
 		select {
 		case <-ev.done:
 		case <-scr.done:
-		case <-req.done:
+		case <-req.ended():
 		}
 		l.send(lostMsg{})
 	}()

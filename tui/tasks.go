@@ -145,7 +145,7 @@ func newTaskPanel(h taskHost, mode *mode) taskPanel {
 // "all"). A server that refuses the fleet scope is asked without it, and
 // one that refuses the task kinds (from before the task board) is asked
 // for Herdr's kinds only. taskEvents and fleetEvents say what it took.
-func subscribeEvents(ev *rpcConn, taskEvents, fleetEvents *atomic.Bool) error {
+func subscribeEvents(ev requester, taskEvents, fleetEvents *atomic.Bool) error {
 	kinds := func(all bool) []protocol.Subscription {
 		var out []protocol.Subscription
 		for _, k := range protocol.LifecycleKinds {

@@ -44,6 +44,7 @@ func twoPanes() protocol.SessionSnapshot {
 func viewModel(t *testing.T) (*model, []string) {
 	t.Helper()
 	m := newModel(&link{}, defaultKeymap(), false)
+	m.term = &fakeTerm{}
 	m.width, m.height = 84, 21 // sidebar 24 + 60 columns; tab bar + 20 rows
 	m.ui.SidebarWidth = 24     // the layout these tests measure (Herdr's default is 26)
 	m.snap, m.haveSnap = twoPanes(), true
@@ -415,5 +416,42 @@ func TestPaneView_OnItsOwn(t *testing.T) {
 	}
 	if strings.Join(h.did, ",") != `input w1:p2 "\x1b[<2;3;3M",input w1:p2 "\x1b[<2;3;3m"` {
 		t.Fatalf("right gesture sent %q", h.did)
+	}
+}
+
+// fakeTerm is an outer terminal that keeps what the client drew.
+type fakeTerm struct {
+	drawn []byte
+	mouse []bool // each setMouse
+}
+
+func (f *fakeTerm) Write(b []byte) (int, error) {
+	f.drawn = append(f.drawn, b...)
+	return len(b), nil
+}
+
+func (f *fakeTerm) cellPixels() (w, h int) { return 0, 0 }
+
+func (f *fakeTerm) setMouse(on bool) string {
+	f.mouse = append(f.mouse, on)
+	if on {
+		return mouseOn
+	}
+	return mouseOff
+}
+
+// A drain draws the frame on the model's terminal, and only what changed
+// the next time.
+func TestModel_DrawsOnItsTerminal(t *testing.T) {
+	m, _ := viewModel(t)
+	term := m.term.(*fakeTerm)
+	m.Update(drainMsg{})
+	if !strings.Contains(ansi.Strip(string(term.drawn)), "$ echo") {
+		t.Fatalf("the frame did not reach the terminal: %q", term.drawn)
+	}
+	full := len(term.drawn)
+	m.Update(drainMsg{})
+	if again := len(term.drawn) - full; again >= full {
+		t.Fatalf("an unchanged frame was drawn again in full (%d bytes after %d)", again, full)
 	}
 }
