@@ -181,6 +181,13 @@ func canonical(p string) string {
 // ListWorktrees lists the repository's checkouts, main one first.
 func ListWorktrees(t *Trust, repo Repo) ([]protocol.WorktreeInfo, error) {
 	out, err := t.git(repo.Root, "worktree", "list", "--porcelain")
+	// A checkout another git command is adding at this moment can be
+	// half-written (git: "failed to read .git/worktrees/X/commondir"); it
+	// is whole a moment later, so the list is asked again a few times.
+	for try := 0; try < 5 && err != nil && strings.Contains(err.Error(), "worktrees/"); try++ {
+		time.Sleep(20 * time.Millisecond << try)
+		out, err = t.git(repo.Root, "worktree", "list", "--porcelain")
+	}
 	if u := asUntrusted(err); u != nil {
 		return nil, u
 	}
