@@ -258,8 +258,10 @@ func TestNATSFleet_KilledMemberLosesTaskToAnother(t *testing.T) {
 		time.Sleep(100 * time.Millisecond) // poll interval
 	}
 	// The hub goes (kill -9) and comes back with its store: the members
-	// reconnect, the board holds the task as it was, and the survivor's
-	// lease is still its own.
+	// reconnect and the board holds the task. With this test's 2 s lease
+	// the hub's restart may outlast the survivor's lease: it is then
+	// released and taken again by the survivor, the one eligible member
+	// left, so the task still ends there, never held by two.
 	f.alpha.Kill(t)
 	f.alpha = f.homes["alpha"].Start(t, "e2e")
 	if !Eventually(func() bool { return status(t, f.member(other)).Hub.State == protocol.FleetHubConnected }) {
@@ -269,7 +271,7 @@ func TestNATSFleet_KilledMemberLosesTaskToAnother(t *testing.T) {
 		t.Fatal(err)
 	}
 	ti = waitFleet(t, f.alpha, id, "in review", func(ti protocol.TaskInfo) bool { return ti.Status == protocol.TaskReview })
-	if machineOf(ti) != other || ti.Attempts != 2 {
+	if machineOf(ti) != other || ti.Attempts < 2 {
 		t.Fatalf("after the hub's restart: %+v", ti)
 	}
 	oneWorkerAtATime(t, ti)
