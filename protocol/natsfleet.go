@@ -11,6 +11,10 @@ var natsFleetMethods = []Method{
 	{Name: "fleet.status", Extension: true, Pipeline: true, Params: empty, Answer: FleetStatus{}, Summary: "The fleet's members on NATS and this server's link to its hub (extension)", Owner: OwnerFleet, Shape: ShapeAnswer},
 }
 
+// CodeNotAllowed refuses a call from another member that the called
+// member's [fleet] allow leaves out.
+const CodeNotAllowed = "not_allowed"
+
 // Fleet member states, as fleet.status spells them: a member is online
 // while its presence entry is kept alive, offline once it was not for
 // longer than the presence TTL (its entry then expires and it drops from

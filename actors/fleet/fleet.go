@@ -302,7 +302,7 @@ func (f *Fleet) joined(ctx actor.Context, j *joined) {
 		r := &relay{js: js, name: cfg.Name, started: f.started.UnixMilli(), bus: f.opts.Events, cfg: sc, log: f.opts.Log}
 		ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return r }, kit.Guarded(f.opts.Log)), "events")
 	}
-	a := &answerer{nc: j.nc, name: cfg.Name, socket: f.opts.Socket, log: f.opts.Log}
+	a := &answerer{nc: j.nc, name: cfg.Name, socket: f.opts.Socket, allow: cfg.Allow, log: f.opts.Log}
 	ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return a }, kit.Guarded(f.opts.Log)), "calls")
 }
 
