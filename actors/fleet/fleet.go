@@ -100,9 +100,9 @@ func (f *Fleet) hubFailed(ctx actor.Context, err error) {
 
 // restartHub starts the embedded hub again, on a goroutine.
 func (f *Fleet) restartHub(ctx actor.Context) {
-	cfg, dir, self, root := f.opts.Config, f.opts.StateDir, ctx.Self(), ctx.ActorSystem().Root
+	cfg, dir, log, self, root := f.opts.Config, f.opts.StateDir, f.opts.Log, ctx.Self(), ctx.ActorSystem().Root
 	go func() {
-		srv, err := startHub(cfg, dir)
+		srv, err := startHub(cfg, dir, log)
 		root.Send(self, &hubStarted{srv: srv, err: err})
 	}()
 }
@@ -229,12 +229,12 @@ func (f *Fleet) start(ctx actor.Context) {
 	}
 	self, root := ctx.Self(), ctx.ActorSystem().Root
 	send := func(m any) { root.Send(self, m) }
-	dir := f.opts.StateDir
+	dir, log := f.opts.StateDir, f.opts.Log
 	go func() {
 		var j joined
 		urls := slices.Clone(cfg.URL)
 		if cfg.Hub {
-			j.srv, j.hubErr = startHub(cfg, dir)
+			j.srv, j.hubErr = startHub(cfg, dir, log)
 			if len(urls) == 0 {
 				// Joined even when the hub did not start (its port still
 				// held by the server this one took over from): it is

@@ -35,14 +35,14 @@ func hubConfig(t *testing.T, name string) config.Fleet {
 func TestHub_RequiresCredentials(t *testing.T) {
 	cfg := hubConfig(t, "a")
 	cfg.Password = ""
-	if _, err := startHub(cfg, t.TempDir()); err == nil {
+	if _, err := startHub(cfg, t.TempDir(), nil); err == nil {
 		t.Fatal("a hub without credentials started")
 	}
 }
 
 func TestHub_RefusesWrongCredentials(t *testing.T) {
 	cfg := hubConfig(t, "a")
-	srv, err := startHub(cfg, t.TempDir())
+	srv, err := startHub(cfg, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
