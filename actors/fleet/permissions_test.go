@@ -117,7 +117,9 @@ func TestHub_MembersAnswerOnlyTheirOwnCalls(t *testing.T) {
 		case <-time.After(10 * time.Second):
 			t.Fatalf("%s was not refused", what)
 		}
-		if !eventually(func() bool { return strings.Contains(logged.String(), strings.Trim(what, `"`)) && strings.Contains(logged.String(), "level=WARN") }) {
+		if !eventually(func() bool {
+			return strings.Contains(logged.String(), strings.Trim(what, `"`)) && strings.Contains(logged.String(), "level=WARN")
+		}) {
 			t.Fatalf("the hub's log does not say it refused %s:\n%s", what, logged.String())
 		}
 	}
