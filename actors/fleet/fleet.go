@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"log/slog"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -49,6 +50,11 @@ type Options struct {
 	Stream evstream.Config
 	Log    *slog.Logger
 }
+
+// EventsSeqFile (under the state dir) keeps the last sequence of the
+// fleet's event stream this member saw, so it resumes there after a
+// restart.
+const EventsSeqFile = "events.seq"
 
 // Registry holds the methods the fleet actor owns. It also takes the
 // calls for a qualified id whose machine is no saved machine, which the
@@ -300,6 +306,9 @@ func (f *Fleet) joined(ctx actor.Context, j *joined) {
 		sc := f.opts.Stream
 		sc.Replicas = replicas
 		r := &relay{js: js, name: cfg.Name, started: f.started.UnixMilli(), bus: f.opts.Events, cfg: sc, log: f.opts.Log}
+		if f.opts.StateDir != "" {
+			r.seqFile = filepath.Join(f.opts.StateDir, EventsSeqFile)
+		}
 		ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return r }, kit.Guarded(f.opts.Log)), "events")
 	}
 	a := &answerer{nc: j.nc, name: cfg.Name, socket: f.opts.Socket, allow: cfg.Allow, log: f.opts.Log}
