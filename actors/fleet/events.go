@@ -55,6 +55,8 @@ type relay struct {
 
 	seen, saved uint64 // the last stream sequence seen, and the one seqFile holds
 	saving      bool
+	saveDue     time.Time // no write before (one a second at most)
+	saveTimer   bool
 
 	pub     *evstream.Publisher
 	sub     *evstream.Subscription
@@ -77,6 +79,7 @@ type (
 		err error
 	}
 	relayAgain  struct{}
+	relaySoon   struct{} // the next write of seqFile is due
 	relayStream struct{ d evstream.Delivery }
 	relaySent   struct{ err error }
 )
@@ -99,6 +102,10 @@ func (r *relay) Receive(ctx actor.Context) {
 		if r.sub != nil {
 			r.sub.Stop()
 		}
+		if r.seqFile != "" && r.seen != r.saved && !r.saving {
+			file, seq := r.seqFile, r.seen
+			go func() { _ = writeSeq(file, seq) }() // the last place, as the server stops
+		}
 	case *relayReady:
 		if msg.err != nil {
 			r.tries++
@@ -107,12 +114,18 @@ func (r *relay) Receive(ctx actor.Context) {
 			return
 		}
 		r.pub, r.sub, r.tries, r.lastErr = msg.pub, msg.sub, 0, ""
+		if start := msg.sub.Start(); start > 0 && start-1 > r.seen {
+			// Where this member stands even before an event comes: one
+			// that never saw any still replays from here after a restart.
+			r.seen = start - 1
+			r.save(ctx)
+		}
 		if msg.from > 1 {
 			r.log.Info("fleet: reading the event stream from where this member left it", "seq", msg.from)
 		}
 		r.send(ctx)
 	case *relaySaved:
-		r.saving = false
+		r.saving, r.saveDue = false, time.Now().Add(time.Second)
 		if msg.err != nil {
 			r.warn("fleet: the last event stream sequence seen was not saved", msg.err)
 		} else {
@@ -120,8 +133,12 @@ func (r *relay) Receive(ctx actor.Context) {
 		}
 		r.save(ctx)
 	case *kit.Fired:
-		if _, ok := r.timers.Fired(msg).(*relayAgain); ok {
+		switch r.timers.Fired(msg).(type) {
+		case *relayAgain:
 			r.join(ctx)
+		case *relaySoon:
+			r.saveTimer = false
+			r.save(ctx)
 		}
 	case *events.Events:
 		if len(r.pending) >= maxPending {
@@ -271,9 +288,17 @@ func (r *relay) in(ctx actor.Context, d evstream.Delivery) {
 }
 
 // save writes the last stream sequence seen to seqFile, on a goroutine,
-// one write at a time (the newest when the last is done).
+// one write at a time and at most one a second (the newest when due): a
+// member killed replays at most that second's events again.
 func (r *relay) save(ctx actor.Context) {
 	if r.seqFile == "" || r.saving || r.seen == r.saved {
+		return
+	}
+	if wait := time.Until(r.saveDue); wait > 0 {
+		if !r.saveTimer {
+			r.saveTimer = true
+			r.timers.After(ctx, wait, &relaySoon{})
+		}
 		return
 	}
 	r.saving = true
