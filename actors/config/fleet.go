@@ -182,6 +182,8 @@ func FleetProblems(f Fleet) []string {
 		key := fmt.Sprintf("fleet.member[%d]", i)
 		if _, err := fleetName(m.Name); err != nil {
 			add("%s.name: %v", key, err)
+		} else if m.Name == f.Name {
+			add("%s.name: %q is this hub's own name (its user is fleet.user)", key, m.Name)
 		}
 		switch {
 		case m.Nkey != "" && (m.User != "" || m.Password != ""):

@@ -110,6 +110,10 @@ nkey = "UDXU4RCSJNZOIQHZNWXHXORDPRTGNJAHAHFRGZNEEJCPQTT2M7NLCNF4"
 		{hub + "[[fleet.member]]\nname = \"b\"\nuser = \"u\"\npassword = \"x\"", `"u" is fleet.user's already`},
 		{hub + "[[fleet.member]]\nname = \"b/c\"\nuser = \"b\"\npassword = \"x\"", "fleet.member[0].name:"},
 		{hub + "[[fleet.member]]\nname = \"b\"\nuser = \"b\"\npasword = \"x\"", "did you mean fleet.member[0].password?"},
+		{hub + "[[fleet.member]]\nname = \"a\"\nuser = \"b\"\npassword = \"x\"", "this hub's own name"},
+		{hub + "[[fleet.member]]\nname = \"b\"\nuser = \"b\"\npassword = \"x\"\n[[fleet.member]]\nname = \"b\"\nuser = \"c\"\npassword = \"y\"", `"b" is named twice`},
+		{hub + "member = \"b\"", "fleet.member: expected [[fleet.member]] tables"},
+		{`url = ["nats://h:4222"]` + "\nallow = 5", "fleet.allow: expected an array of strings"},
 	} {
 		cfg, diags, st := Parse([]byte("[fleet]\n" + c.toml + "\n"))
 		if st != StatusPartial || !strings.Contains(strings.Join(diags, "\n"), c.want) {

@@ -39,7 +39,11 @@ func allowed(allow []string, method string) bool {
 // naming the setting as a local refusal names its switch.
 func notAllowed(name, method string, allow []string) *protocol.Error {
 	setting := fmt.Sprintf("%q", strings.Join(allow, `", "`))
-	if len(allow) != 1 {
+	switch len(allow) {
+	case 0:
+		setting = "[]"
+	case 1:
+	default:
 		setting = "[" + setting + "]"
 	}
 	return protocol.Errorf(protocol.CodeNotAllowed, "member %q does not let other members call %s: its [fleet] allow = %s", name, method, setting)

@@ -151,6 +151,7 @@ func TestAnswer_RefusesWhatCannotBeAnswered(t *testing.T) {
 		{`{"method":"pane.send_text","params":{"pane_id":"w1:p1","text":"x"}}`, protocol.CodeNotAllowed, read},
 		{`{"method":"pane.close","params":{"pane_id":"w1:p1"}}`, protocol.CodeNotAllowed, some},
 		{`{"method":"pane.list","params":{}}`, protocol.CodeNotAllowed, []string{"pane.get"}},
+		{`{"method":"ping","params":{}}`, protocol.CodeNotAllowed, []string{}},
 	} {
 		var resp protocol.Response
 		if err := protocol.Unmarshal(answer(sock, "alpha", c.allow, []byte(c.data)), &resp); err != nil {
