@@ -156,7 +156,7 @@ type hubLog struct{ log *slog.Logger }
 
 func (h hubLog) refusal(format string, v []any) bool {
 	msg := fmt.Sprintf(format, v...)
-	if strings.Contains(msg, "Violation") {
+	if strings.Contains(msg, "Violation") || strings.Contains(msg, "authentication error") {
 		h.log.Warn("fleet: the hub refused a client", "why", msg)
 		return true
 	}

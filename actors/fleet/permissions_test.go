@@ -161,4 +161,13 @@ func TestHub_MembersAnswerOnlyTheirOwnCalls(t *testing.T) {
 		t.Fatalf("gamma's own subject refused too: %v", err)
 	default:
 	}
+
+	// Wrong credentials: refused, and the hub's log names the user.
+	if nc, err := nats.Connect(url, nats.UserInfo("beta", "wrong")); err == nil {
+		nc.Close()
+		t.Fatal("beta connected with a wrong password")
+	}
+	if !eventually(func() bool { return strings.Contains(logged.String(), "authentication error") && strings.Contains(logged.String(), "beta") }) {
+		t.Fatalf("the hub's log does not say it refused beta's wrong password:\n%s", logged.String())
+	}
 }
