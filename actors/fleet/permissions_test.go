@@ -44,7 +44,7 @@ func (l *lockedBuffer) String() string {
 // alpha's call subject or read alpha's replies, nor publish alpha's
 // events, and gamma (an nkey) cannot read beta's calls. The server says
 // each refusal to the client, and the hub's log says it at warn, naming
-// the subject.
+// the subject (and a wrong password, naming the user).
 func TestHub_MembersAnswerOnlyTheirOwnCalls(t *testing.T) {
 	kp, err := nkeys.CreateUser()
 	if err != nil {
@@ -167,7 +167,9 @@ func TestHub_MembersAnswerOnlyTheirOwnCalls(t *testing.T) {
 		nc.Close()
 		t.Fatal("beta connected with a wrong password")
 	}
-	if !eventually(func() bool { return strings.Contains(logged.String(), "authentication error") && strings.Contains(logged.String(), "beta") }) {
+	if !eventually(func() bool {
+		return strings.Contains(logged.String(), "authentication error") && strings.Contains(logged.String(), "beta")
+	}) {
 		t.Fatalf("the hub's log does not say it refused beta's wrong password:\n%s", logged.String())
 	}
 }
