@@ -20,11 +20,11 @@ func member(t *testing.T, name, fleet string) *Server {
 }
 
 // hub starts alpha, the member running the embedded hub, and returns it
-// with the URL the others join.
-func hub(t *testing.T) (*Server, string) {
+// with the URL the others join; extra follows its [fleet] keys.
+func hub(t *testing.T, extra ...string) (*Server, string) {
 	t.Helper()
 	addr := fmt.Sprintf("127.0.0.1:%d", FreePort(t))
-	s := member(t, "alpha", "hub = true\nuser = \"herdr\"\npassword = \"s3cret\"\nlabels = [\"gpu\"]\nlisten = \""+addr+"\"\n")
+	s := member(t, "alpha", "hub = true\nuser = \"herdr\"\npassword = \"s3cret\"\nlabels = [\"gpu\"]\nlisten = \""+addr+"\"\n"+strings.Join(extra, "\n"))
 	return s, "nats://" + addr
 }
 
@@ -101,12 +101,13 @@ func TestNATSFleet_ThreeMembersSeeEachOther(t *testing.T) {
 // A call from member beta for alpha's qualified ids is answered by
 // alpha's server, its ids qualified; text sent through it reaches alpha's
 // pane and is read back through it; an unknown member and a bad pane id
-// on the member are refused with the machines' errors. Beta is read-only
-// to the others ([fleet] allow = "read"): alpha lists its panes but its
+// on the member are refused with the machines' errors. Beta joins with a
+// user of its own the hub names ([[fleet.member]]), and is read-only to
+// the others ([fleet] allow = "read"): alpha lists its panes but its
 // pane.send_text is refused naming the setting.
 func TestNATSFleet_QualifiedCalls(t *testing.T) {
-	a, url := hub(t)
-	b := join(t, "beta", url, "s3cret", `allow = "read"`)
+	a, url := hub(t, "[[fleet.member]]\nname = \"beta\"\nuser = \"beta\"\npassword = \"b-pw\"\n")
+	b := member(t, "beta", fmt.Sprintf("url = [%q]\nuser = \"beta\"\npassword = \"b-pw\"\nallow = \"read\"\n", url))
 	waitMembers(t, b, "alpha", "beta")
 	pane := FirstPane(t, a)
 	a.WaitPrompt(t, pane)
