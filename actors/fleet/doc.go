@@ -41,8 +41,8 @@
 //     qualified by the member's name; fleet subscribers (events.subscribe
 //     with "machines":"all") get them with this bus's sequence numbers,
 //     so since_seq resumes them. A member republishes nothing it got from
-//     the stream. It keeps the last stream sequence it read in
-//     events.seq under the state dir (written at most once a second), so
+//     the stream. It keeps its place in the stream (the next
+//     sequence to read) in events.seq under the state dir (written at most once a second), so
 //     a member that was down replays the stream from there as it rejoins;
 //     a gap the stream no longer holds is a protocol.FleetEventsLost
 //     (events_lost) on the bus for the fleet subscribers, and a warning.

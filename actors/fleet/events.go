@@ -29,7 +29,7 @@ import (
 //     batch is acknowledged to the bus once the stream stored it, so the
 //     bus paces the relay and the order is kept.
 //   - in: it reads the stream from the sequence after the last it saw,
-//     kept in seqFile (so a member that was down replays what the stream
+//     kept (the next to read) in seqFile (so a member that was down replays what the stream
 //     kept from while it was away), or from the moment it joined when it
 //     never saw one; across a reconnection the ordered consumer resumes
 //     by itself. It publishes every other member's event on the bus as a
@@ -50,10 +50,10 @@ type relay struct {
 	started int64 // ms: with the bus sequence, an event's id in the stream
 	bus     *actor.PID
 	cfg     evstream.Config
-	seqFile string // the last stream sequence seen, kept across restarts ("": not kept)
+	seqFile string // the next stream sequence to read, kept across restarts ("": not kept)
 	log     *slog.Logger
 
-	seen, saved uint64 // the last stream sequence seen, and the one seqFile holds
+	next, saved uint64 // the next stream sequence to read (0: none yet), and the one seqFile holds
 	saving      bool
 	saveDue     time.Time // no write before (one a second at most)
 	saveTimer   bool
@@ -102,8 +102,8 @@ func (r *relay) Receive(ctx actor.Context) {
 		if r.sub != nil {
 			r.sub.Stop()
 		}
-		if r.seqFile != "" && r.seen != r.saved && !r.saving {
-			file, seq := r.seqFile, r.seen
+		if r.seqFile != "" && r.next != r.saved && !r.saving {
+			file, seq := r.seqFile, r.next
 			go func() { _ = writeSeq(file, seq) }() // the last place, as the server stops
 		}
 	case *relayReady:
@@ -114,10 +114,10 @@ func (r *relay) Receive(ctx actor.Context) {
 			return
 		}
 		r.pub, r.sub, r.tries, r.lastErr = msg.pub, msg.sub, 0, ""
-		if start := msg.sub.Start(); start > 0 && start-1 > r.seen {
+		if start := msg.sub.Start(); start > r.next {
 			// Where this member stands even before an event comes: one
 			// that never saw any still replays from here after a restart.
-			r.seen = start - 1
+			r.next = start
 			r.save(ctx)
 		}
 		if msg.from > 1 {
@@ -127,7 +127,7 @@ func (r *relay) Receive(ctx actor.Context) {
 	case *relaySaved:
 		r.saving, r.saveDue = false, time.Now().Add(time.Second)
 		if msg.err != nil {
-			r.warn("fleet: the last event stream sequence seen was not saved", msg.err)
+			r.warn("fleet: this member's place in the event stream was not saved", msg.err)
 		} else {
 			r.saved = msg.seq
 		}
@@ -178,23 +178,18 @@ func (r *relay) warn(what string, err error) {
 
 // join makes the stream (or updates its bounds), the publisher and the
 // subscription, on a goroutine.
-// It reads from the sequence after the last seen: this run's, else the
-// one seqFile kept; none seen, from now.
+// It reads from the next sequence: this run's, else the one seqFile
+// kept; none, from now.
 func (r *relay) join(ctx actor.Context) {
 	self, root := ctx.Self(), ctx.ActorSystem().Root
 	js, cfg, name, file := r.js, r.cfg, r.name, r.seqFile
-	var from uint64
-	if r.seen > 0 {
-		from = r.seen + 1
-	}
+	from := r.next
 	go func() {
 		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		ready := relayReady{from: from}
 		if ready.from == 0 && file != "" {
-			if n := readSeq(file); n > 0 {
-				ready.from = n + 1
-			}
+			ready.from = readSeq(file)
 		}
 		if _, err := evstream.Ensure(c, js, cfg); err != nil {
 			ready.err = err
@@ -257,7 +252,7 @@ func (r *relay) in(ctx actor.Context, d evstream.Delivery) {
 	case d.Event == nil:
 		return
 	}
-	r.seen = d.Event.Seq
+	r.next = d.Event.Seq + 1
 	r.save(ctx)
 	if d.Event.Member == r.name {
 		return
@@ -287,11 +282,11 @@ func (r *relay) in(ctx actor.Context, d evstream.Delivery) {
 	ctx.Send(r.bus, &events.Publish{Data: protocol.RemoteEvent{Kind: kind, Data: body, Event: typed}, Fields: fields})
 }
 
-// save writes the last stream sequence seen to seqFile, on a goroutine,
+// save writes the next stream sequence to read to seqFile, on a goroutine,
 // one write at a time and at most one a second (the newest when due): a
 // member killed replays at most that second's events again.
 func (r *relay) save(ctx actor.Context) {
-	if r.seqFile == "" || r.saving || r.seen == r.saved {
+	if r.seqFile == "" || r.saving || r.next == r.saved {
 		return
 	}
 	if wait := time.Until(r.saveDue); wait > 0 {
@@ -302,7 +297,7 @@ func (r *relay) save(ctx actor.Context) {
 		return
 	}
 	r.saving = true
-	self, root, file, seq := ctx.Self(), ctx.ActorSystem().Root, r.seqFile, r.seen
+	self, root, file, seq := ctx.Self(), ctx.ActorSystem().Root, r.seqFile, r.next
 	go func() { root.Send(self, &relaySaved{seq: seq, err: writeSeq(file, seq)}) }()
 }
 

@@ -190,8 +190,8 @@ func TestRelay_MemberDownReplaysOrSaysLost(t *testing.T) {
 	}
 	stop := func(b *actor.PID, last uint64) {
 		t.Helper()
-		if !eventually(func() bool { return readSeq(filepath.Join(dir, EventsSeqFile)) == last }) {
-			t.Fatalf("beta never saved sequence %d (it holds %d)", last, readSeq(filepath.Join(dir, EventsSeqFile)))
+		if !eventually(func() bool { return readSeq(filepath.Join(dir, EventsSeqFile)) == last+1 }) {
+			t.Fatalf("beta never saved its place after sequence %d (it holds %d)", last, readSeq(filepath.Join(dir, EventsSeqFile)))
 		}
 		if err := sys.Root.StopFuture(b).Wait(); err != nil {
 			t.Fatal(err)
@@ -201,6 +201,10 @@ func TestRelay_MemberDownReplaysOrSaysLost(t *testing.T) {
 	// First run: from the moment it joined (published until seen: its
 	// subscription may still be on its way).
 	b, got := start()
+	// Its place is kept before any event comes (the stream is empty: 1).
+	if !eventually(func() bool { return readSeq(filepath.Join(dir, EventsSeqFile)) == 1 }) {
+		t.Fatalf("beta did not keep its place in the empty stream (it holds %d)", readSeq(filepath.Join(dir, EventsSeqFile)))
+	}
 	var last uint64
 	for seen := false; !seen; {
 		last = publish("live")
@@ -210,7 +214,7 @@ func TestRelay_MemberDownReplaysOrSaysLost(t *testing.T) {
 		case <-time.After(300 * time.Millisecond):
 		}
 	}
-	for len(got) > 0 || readSeq(filepath.Join(dir, EventsSeqFile)) != last {
+	for len(got) > 0 || readSeq(filepath.Join(dir, EventsSeqFile)) != last+1 {
 		select {
 		case <-got:
 		case <-time.After(100 * time.Millisecond):

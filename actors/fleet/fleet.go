@@ -51,9 +51,9 @@ type Options struct {
 	Log    *slog.Logger
 }
 
-// EventsSeqFile (under the state dir) keeps the last sequence of the
-// fleet's event stream this member saw, so it resumes there after a
-// restart.
+// EventsSeqFile (under the state dir) keeps the next sequence of the
+// fleet's event stream this member has to read, so it resumes there
+// after a restart.
 const EventsSeqFile = "events.seq"
 
 // Registry holds the methods the fleet actor owns. It also takes the

@@ -16,7 +16,7 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -28,7 +28,7 @@ func freePort(t *testing.T) int {
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
-func hubConfig(t *testing.T, name string) config.Fleet {
+func hubConfig(t testing.TB, name string) config.Fleet {
 	return config.Fleet{Name: name, Hub: true, User: "herdr", Password: "secret", Listen: "127.0.0.1:" + strconv.Itoa(freePort(t))}
 }
 
