@@ -65,6 +65,9 @@ type FleetMember struct {
 	LastContactMS int64 `json:"last_contact_ms"`
 	// Self marks this server.
 	Self bool `json:"self,omitempty"`
+	// Allow is the member's [fleet] allow, what the others may call on
+	// it ("read", methods); absent: everything.
+	Allow []string `json:"allow,omitempty"`
 }
 
 // FleetHub is this server's link to the NATS servers: the state, the

@@ -296,7 +296,7 @@ func (f *Fleet) joined(ctx actor.Context, j *joined) {
 	if labels == nil {
 		labels = []string{}
 	}
-	entry := encodeEntry(presenceEntry{Name: cfg.Name, Version: f.opts.Version, Labels: labels, Started: f.started.UnixMilli()})
+	entry := encodeEntry(presenceEntry{Name: cfg.Name, Version: f.opts.Version, Labels: labels, Started: f.started.UnixMilli(), Allow: cfg.Allow})
 	p := &presence{js: js, name: cfg.Name, entry: entry, ttl: f.opts.PresenceTTL, keepAlive: f.opts.KeepAlive, replicas: replicas, parent: ctx.Self(), log: f.opts.Log}
 	f.presence, _ = ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return p }, kit.Guarded(f.opts.Log)), "presence")
 	k := &tasker{js: js, cfg: board.Config{LeaseTTL: f.opts.LeaseTTL, Replicas: replicas}, socket: f.opts.Socket, log: f.opts.Log,
@@ -363,7 +363,7 @@ func (f *Fleet) status(ctx actor.Context, _ *kit.Call) {
 		}
 		out.Members = append(out.Members, protocol.FleetMember{
 			Name: name, Version: m.entry.Version, Labels: labels, State: state,
-			StartedMS: m.entry.Started, LastContactMS: m.contact.UnixMilli(), Self: name == f.opts.Config.Name,
+			StartedMS: m.entry.Started, LastContactMS: m.contact.UnixMilli(), Self: name == f.opts.Config.Name, Allow: m.entry.Allow,
 		})
 	}
 	slices.SortFunc(out.Members, func(a, b protocol.FleetMember) int { return strings.Compare(a.Name, b.Name) })

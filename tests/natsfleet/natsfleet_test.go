@@ -135,7 +135,10 @@ func TestNATSFleet_QualifiedCalls(t *testing.T) {
 	}
 	Fail(t, b.CallT(t, "pane.get", map[string]any{"pane_id": "alpha/w99:p99"}), protocol.CodePaneNotFound)
 
-	waitMembers(t, a, "alpha", "beta")
+	st := waitMembers(t, a, "alpha", "beta")
+	if !slices.Equal(st.Members[1].Allow, []string{"read"}) || st.Members[0].Allow != nil {
+		t.Fatalf("fleet.status does not say beta is read-only (and alpha is not): %+v", st.Members)
+	}
 	bp := FirstPane(t, b)
 	bq := "beta/" + bp
 	bw := OK[protocol.PaneInfoResult](t, b.CallT(t, "pane.get", map[string]any{"pane_id": bp}), "pane_info").Pane.WorkspaceID
