@@ -11,6 +11,30 @@ var natsFleetMethods = []Method{
 	{Name: "fleet.status", Extension: true, Pipeline: true, Params: empty, Answer: FleetStatus{}, Summary: "The fleet's members on NATS and this server's link to its hub (extension)", Owner: OwnerFleet, Shape: ShapeAnswer},
 }
 
+// CodeNotAllowed refuses a call from another member that the called
+// member's [fleet] allow leaves out.
+const CodeNotAllowed = "not_allowed"
+
+// FleetEventsLost is the event a fleet subscriber (events.subscribe with
+// "machines":"all") is given when the fleet's event stream no longer
+// holds events this member had not read yet (its age or size bound
+// dropped them while the member was down, or the hub lost its store:
+// Reset): WantedSeq is the stream sequence it wanted, FirstSeq the one it
+// got instead. The events from FirstSeq on follow.
+type FleetEventsLost struct {
+	Member    string `json:"member"`
+	WantedSeq uint64 `json:"wanted_seq"`
+	FirstSeq  uint64 `json:"first_seq"`
+	Reset     bool   `json:"reset,omitempty"`
+	Message   string `json:"message"`
+}
+
+// EventKind implements EventData.
+func (FleetEventsLost) EventKind() string { return FleetEventsLostKind }
+
+// FleetEventsLostKind is FleetEventsLost's kind.
+const FleetEventsLostKind = "events_lost"
+
 // Fleet member states, as fleet.status spells them: a member is online
 // while its presence entry is kept alive, offline once it was not for
 // longer than the presence TTL (its entry then expires and it drops from
@@ -41,6 +65,9 @@ type FleetMember struct {
 	LastContactMS int64 `json:"last_contact_ms"`
 	// Self marks this server.
 	Self bool `json:"self,omitempty"`
+	// Allow is the member's [fleet] allow, what the others may call on
+	// it ("read", methods); absent: everything.
+	Allow []string `json:"allow,omitempty"`
 }
 
 // FleetHub is this server's link to the NATS servers: the state, the

@@ -43,7 +43,25 @@ type Fleet struct {
 	// defaults (a day, 256 MiB). The hub's stream takes the bounds of the
 	// member that made it or last changed them.
 	EventsMaxAgeHours, EventsMaxMiB int
+	// Allow (allow) is what other members may call on this one over
+	// NATS: nil (absent, or "all") every method; "read" (FleetAllowRead)
+	// the methods that change nothing; or a list of methods and "read".
+	Allow []string
+	// Members ([[fleet.member]], a hub only) give each member a user of
+	// its own on the embedded hub, allowed to answer only its own calls.
+	Members []FleetMemberUser
 }
+
+// FleetMemberUser is one [[fleet.member]]: a member's name and its
+// credentials on the embedded hub, a user and password or an nkey (the
+// public key, U…, of the seed the member's creds file holds).
+type FleetMemberUser struct {
+	Name, User, Password, Nkey string
+}
+
+// FleetAllowRead is the allow entry that stands for every method that
+// changes nothing (actors/fleet lists them).
+const FleetAllowRead = "read"
 
 // DefaultFleetListen is a hub's client address when listen is not set.
 const DefaultFleetListen = "127.0.0.1:4222"
@@ -83,8 +101,14 @@ var fleetFields = []field{
 // is reported, each problem naming its key, and no fleet is joined.
 func (d *decoder) fleet(t map[string]any) {
 	before := len(d.diags)
-	d.fields("fleet", t, fleetFields)
+	d.fields("fleet", t, fleetFields, "allow", "member")
 	f := &d.cfg.Fleet
+	if v, ok := t["allow"]; ok {
+		d.fleetAllow(v)
+	}
+	if v, ok := t["member"]; ok {
+		d.fleetMembers(v)
+	}
 	if f.Hub && f.Listen == "" {
 		f.Listen = DefaultFleetListen
 	}
@@ -142,6 +166,50 @@ func FleetProblems(f Fleet) []string {
 			add("fleet.routes[%d]: %v", i, err)
 		}
 	}
+	for i, a := range f.Allow {
+		if a == FleetAllowRead {
+			continue
+		}
+		if _, ok := protocol.Lookup(a); !ok {
+			add("fleet.allow[%d]: %q is neither \"read\" nor a method%s", i, protocol.Printable(a), didYouMean(a))
+		}
+	}
+	if len(f.Members) > 0 && !f.Hub {
+		add("fleet.member: only a hub has members' users (set hub = true)")
+	}
+	seen := map[string]string{f.User: "fleet.user"}
+	for i, m := range f.Members {
+		key := fmt.Sprintf("fleet.member[%d]", i)
+		if _, err := fleetName(m.Name); err != nil {
+			add("%s.name: %v", key, err)
+		} else if m.Name == f.Name {
+			add("%s.name: %q is this hub's own name (its user is fleet.user)", key, m.Name)
+		}
+		switch {
+		case m.Nkey != "" && (m.User != "" || m.Password != ""):
+			add("%s: give either nkey or user and password, not both", key)
+		case m.Nkey != "":
+			if len(m.Nkey) != 56 || m.Nkey[0] != 'U' {
+				add("%s.nkey: %q is not a user's public nkey (56 characters starting U)", key, protocol.Printable(m.Nkey))
+			}
+		case m.User == "" || m.Password == "":
+			add("%s: needs user and password, or nkey", key)
+		}
+		for _, id := range []string{m.User, m.Nkey} {
+			if id == "" {
+				continue
+			}
+			if other, dup := seen[id]; dup {
+				add("%s: %q is %s's already", key, protocol.Printable(id), other)
+			}
+			seen[id] = key
+		}
+		for _, o := range f.Members[:i] {
+			if o.Name == m.Name {
+				add("%s.name: %q is named twice", key, m.Name)
+			}
+		}
+	}
 	for i, l := range f.Labels {
 		if l == "" || strings.ContainsAny(l, " \t\r\n,") {
 			add("fleet.labels[%d]: %q is not a label (one word)", i, l)
@@ -185,4 +253,75 @@ func natsURL(s string, schemes ...string) error {
 		}
 	}
 	return fmt.Errorf("%q: the scheme must be %s://", s, strings.Join(schemes, ":// or "))
+}
+
+// fleetAllow decodes [fleet] allow: "all", "read", or a list of methods
+// (and "read").
+func (d *decoder) fleetAllow(v any) {
+	if s, ok := v.(string); ok {
+		switch s {
+		case "all":
+			d.cfg.Fleet.Allow = nil
+		case FleetAllowRead:
+			d.cfg.Fleet.Allow = []string{FleetAllowRead}
+		default:
+			d.addf("fleet.allow: %q: give \"all\", \"read\" or a list of methods", protocol.Printable(s))
+		}
+		return
+	}
+	if list, ok := d.strings("fleet.allow", v); ok {
+		d.cfg.Fleet.Allow = append([]string{}, list...)
+	}
+}
+
+// fleetMemberFields are the keys of one [[fleet.member]].
+var fleetMemberFields = []string{"name", "user", "password", "nkey"}
+
+// fleetMembers decodes [[fleet.member]], the hub's users of the members.
+func (d *decoder) fleetMembers(v any) {
+	arr, ok := v.([]any)
+	if !ok {
+		d.addf("fleet.member: expected [[fleet.member]] tables, got %s", typeName(v))
+		return
+	}
+	for i, x := range arr {
+		key := fmt.Sprintf("fleet.member[%d]", i)
+		t, ok := d.table(key, x)
+		if !ok {
+			continue
+		}
+		var m FleetMemberUser
+		dst := map[string]*string{"name": &m.Name, "user": &m.User, "password": &m.Password, "nkey": &m.Nkey}
+		for _, k := range sortedKeys(t) {
+			p, known := dst[k]
+			if !known {
+				near := ""
+				if c := protocol.Closest(k, fleetMemberFields); c != "" {
+					near = "; did you mean " + key + "." + c + "?"
+				}
+				d.addf("unknown key %s.%s%s", key, k, near)
+				continue
+			}
+			s, ok := t[k].(string)
+			if !ok {
+				d.addf("%s.%s: expected a string, got %s", key, k, typeName(t[k]))
+				continue
+			}
+			*p = s
+		}
+		d.cfg.Fleet.Members = append(d.cfg.Fleet.Members, m)
+	}
+}
+
+// didYouMean is "; did you mean pane.send_text?" for the method a
+// misspelt one most likely meant, "" when none is close.
+func didYouMean(name string) string {
+	var known []string
+	for _, m := range protocol.Methods() {
+		known = append(known, m.Name)
+	}
+	if near := protocol.Closest(name, known); near != "" {
+		return "; did you mean " + near + "?"
+	}
+	return ""
 }

@@ -67,3 +67,60 @@ func TestFleet_ReadAtStartOnly(t *testing.T) {
 		t.Fatalf("RestartRequired of the same = %v", got)
 	}
 }
+
+func TestFleet_AllowAndMembers(t *testing.T) {
+	cfg, diags, st := Parse([]byte(`[fleet]
+name = "alpha"
+user = "herdr"
+password = "pw"
+hub = true
+allow = "read"
+
+[[fleet.member]]
+name = "beta"
+user = "beta"
+password = "b"
+
+[[fleet.member]]
+name = "gamma"
+nkey = "UDXU4RCSJNZOIQHZNWXHXORDPRTGNJAHAHFRGZNEEJCPQTT2M7NLCNF4"
+`))
+	if st != StatusApplied || len(diags) != 0 {
+		t.Fatalf("status %s, diags %v", st, diags)
+	}
+	f := cfg.Fleet
+	if !slices.Equal(f.Allow, []string{FleetAllowRead}) || len(f.Members) != 2 || f.Members[0] != (FleetMemberUser{Name: "beta", User: "beta", Password: "b"}) || f.Members[1].Nkey == "" {
+		t.Fatalf("fleet = %+v", f)
+	}
+	cfg, _, _ = Parse([]byte("[fleet]\nname = \"a\"\nurl = [\"nats://h:4222\"]\nallow = [\"read\", \"pane.send_text\"]\n"))
+	if !slices.Equal(cfg.Fleet.Allow, []string{"read", "pane.send_text"}) {
+		t.Fatalf("allow = %q", cfg.Fleet.Allow)
+	}
+	cfg, _, _ = Parse([]byte("[fleet]\nname = \"a\"\nurl = [\"nats://h:4222\"]\nallow = \"all\"\n"))
+	if cfg.Fleet.Name != "a" || cfg.Fleet.Allow != nil {
+		t.Fatalf("allow = all: %+v", cfg.Fleet)
+	}
+	hub := "name = \"a\"\nhub = true\nuser = \"u\"\npassword = \"p\"\n"
+	for _, c := range []struct{ toml, want string }{
+		{`url = ["nats://h:4222"]` + "\nallow = \"write\"", `fleet.allow: "write"`},
+		{`url = ["nats://h:4222"]` + "\nallow = [\"pane.sendtext\"]", "did you mean pane.send_text?"},
+		{`url = ["nats://h:4222"]` + "\n[[fleet.member]]\nname = \"b\"\nuser = \"b\"\npassword = \"p\"", "fleet.member: only a hub"},
+		{hub + "[[fleet.member]]\nname = \"b\"\nuser = \"b\"", "fleet.member[0]: needs user and password, or nkey"},
+		{hub + "[[fleet.member]]\nname = \"b\"\nnkey = \"SU123\"", "fleet.member[0].nkey:"},
+		{hub + "[[fleet.member]]\nname = \"b\"\nuser = \"u\"\npassword = \"x\"", `"u" is fleet.user's already`},
+		{hub + "[[fleet.member]]\nname = \"b/c\"\nuser = \"b\"\npassword = \"x\"", "fleet.member[0].name:"},
+		{hub + "[[fleet.member]]\nname = \"b\"\nuser = \"b\"\npasword = \"x\"", "did you mean fleet.member[0].password?"},
+		{hub + "[[fleet.member]]\nname = \"a\"\nuser = \"b\"\npassword = \"x\"", "this hub's own name"},
+		{hub + "[[fleet.member]]\nname = \"b\"\nuser = \"b\"\npassword = \"x\"\n[[fleet.member]]\nname = \"b\"\nuser = \"c\"\npassword = \"y\"", `"b" is named twice`},
+		{hub + "member = \"b\"", "fleet.member: expected [[fleet.member]] tables"},
+		{`url = ["nats://h:4222"]` + "\nallow = 5", "fleet.allow: expected an array of strings"},
+	} {
+		cfg, diags, st := Parse([]byte("[fleet]\n" + c.toml + "\n"))
+		if st != StatusPartial || !strings.Contains(strings.Join(diags, "\n"), c.want) {
+			t.Errorf("%q: status %s, diags %q; want one with %q", c.toml, st, diags, c.want)
+		}
+		if cfg.Fleet.Name != "" {
+			t.Errorf("%q: a bad [fleet] still joins as %q", c.toml, cfg.Fleet.Name)
+		}
+	}
+}

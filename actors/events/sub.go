@@ -293,15 +293,15 @@ const machineStateChanged = "machine_state_changed"
 func (s *sub) wanted(r *record) (want, dedicated bool) {
 	if r.fields.Machine != "" {
 		// Another machine's: for fleet subscribers, of the kinds they
-		// asked for or of a pane they named, and every change of a
-		// machine's state.
+		// asked for or of a pane they named, every change of a
+		// machine's state and every gap of the fleet's event stream.
 		if !s.fleet {
 			return false, false
 		}
 		if s.namedStatus(r) {
 			return true, true
 		}
-		return s.kinds[r.kind] || r.kind == machineStateChanged, false
+		return s.kinds[r.kind] || r.kind == machineStateChanged || r.kind == protocol.FleetEventsLostKind, false
 	}
 	if s.namedStatus(r) {
 		return true, true

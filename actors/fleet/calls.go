@@ -40,6 +40,7 @@ type answerer struct {
 	nc     *nats.Conn
 	name   string
 	socket string
+	allow  []string // [fleet] allow: what others may call (nil: all)
 	log    *slog.Logger
 
 	sub     *nats.Subscription
@@ -71,10 +72,10 @@ func (a *answerer) Receive(ctx actor.Context) {
 			return
 		}
 		a.running++
-		self, root, socket, name, log := ctx.Self(), ctx.ActorSystem().Root, a.socket, a.name, a.log
+		self, root, socket, name, allow, log := ctx.Self(), ctx.ActorSystem().Root, a.socket, a.name, a.allow, a.log
 		go func() {
 			defer root.Send(self, &answered{})
-			if err := msg.msg.Respond(answer(socket, name, msg.msg.Data)); err != nil {
+			if err := msg.msg.Respond(answer(socket, name, allow, msg.msg.Data)); err != nil {
 				log.Warn("fleet: a call's answer was not sent", "err", err)
 			}
 		}()
@@ -86,8 +87,9 @@ func (a *answerer) Receive(ctx actor.Context) {
 }
 
 // answer runs one call of another member through this server's socket and
-// returns the socket's answer line (or an error line saying why not).
-func answer(socket, name string, data []byte) []byte {
+// returns the socket's answer line (or an error line saying why not: a
+// method [fleet] allow leaves out is refused before the socket).
+func answer(socket, name string, allow []string, data []byte) []byte {
 	var req callRequest
 	if err := protocol.Unmarshal(data, &req); err != nil {
 		return errorLine(protocol.Errorf(protocol.CodeInvalidRequest, "member %q: the call is not JSON: %v", name, err))
@@ -98,6 +100,8 @@ func answer(socket, name string, data []byte) []byte {
 		return errorLine(protocol.Errorf(protocol.CodeUnknownMethod, "unknown method %q", protocol.Printable(req.Method)))
 	case m.Shape != protocol.ShapeAnswer && m.Shape != protocol.ShapeWait:
 		return errorLine(protocol.Errorf(protocol.CodeNotSupported, "%s cannot be called on member %q over the fleet", req.Method, name))
+	case !allowed(allow, req.Method):
+		return errorLine(notAllowed(name, req.Method, allow))
 	}
 	if len(req.Params) == 0 {
 		req.Params = json.RawMessage(`{}`)

@@ -140,22 +140,62 @@ func TestCalls_GoneMemberIsOffline(t *testing.T) {
 // carry) are refused with their codes.
 func TestAnswer_RefusesWhatCannotBeAnswered(t *testing.T) {
 	sock, seen := fakeServer(t)
-	for _, c := range []struct{ data, code string }{
-		{`{`, protocol.CodeInvalidRequest},
-		{`{"method":"no.such"}`, protocol.CodeUnknownMethod},
-		{`{"method":"events.subscribe","params":{}}`, protocol.CodeNotSupported},
+	read, some := []string{"read"}, []string{"read", "pane.send_keys"}
+	for _, c := range []struct {
+		data, code string
+		allow      []string
+	}{
+		{`{`, protocol.CodeInvalidRequest, nil},
+		{`{"method":"no.such"}`, protocol.CodeUnknownMethod, nil},
+		{`{"method":"events.subscribe","params":{}}`, protocol.CodeNotSupported, nil},
+		{`{"method":"pane.send_text","params":{"pane_id":"w1:p1","text":"x"}}`, protocol.CodeNotAllowed, read},
+		{`{"method":"pane.close","params":{"pane_id":"w1:p1"}}`, protocol.CodeNotAllowed, some},
+		{`{"method":"pane.list","params":{}}`, protocol.CodeNotAllowed, []string{"pane.get"}},
+		{`{"method":"ping","params":{}}`, protocol.CodeNotAllowed, []string{}},
 	} {
 		var resp protocol.Response
-		if err := protocol.Unmarshal(answer(sock, "alpha", []byte(c.data)), &resp); err != nil {
+		if err := protocol.Unmarshal(answer(sock, "alpha", c.allow, []byte(c.data)), &resp); err != nil {
 			t.Fatal(err)
 		}
 		if resp.Error == nil || resp.Error.Code != c.code {
 			t.Errorf("%s: answered %+v, want %s", c.data, resp, c.code)
+		}
+		if c.code == protocol.CodeNotAllowed && !strings.Contains(resp.Error.Message, "[fleet] allow") {
+			t.Errorf("%s: the refusal does not name the setting: %s", c.data, resp.Error.Message)
 		}
 	}
 	select {
 	case req := <-seen:
 		t.Fatalf("the socket was asked %s", req.Method)
 	default:
+	}
+}
+
+// allow = "read" lets in what reads and refuses what writes; a list adds
+// methods by name; every method of the read set is one the fleet answers.
+func TestAllowed(t *testing.T) {
+	for _, c := range []struct {
+		allow  []string
+		method string
+		want   bool
+	}{
+		{nil, "pane.close", true},
+		{[]string{"read"}, "pane.list", true},
+		{[]string{"read"}, "pane.read", true},
+		{[]string{"read"}, "pane.send_text", false},
+		{[]string{"read"}, "workspace.create", false},
+		{[]string{"read", "pane.send_keys"}, "pane.send_keys", true},
+		{[]string{"pane.get"}, "pane.list", false},
+		{[]string{}, "ping", false},
+	} {
+		if got := allowed(c.allow, c.method); got != c.want {
+			t.Errorf("allowed(%q, %s) = %v", c.allow, c.method, got)
+		}
+	}
+	for _, name := range readMethods {
+		m, ok := protocol.Lookup(name)
+		if !ok || (m.Shape != protocol.ShapeAnswer && m.Shape != protocol.ShapeWait) {
+			t.Errorf("read method %s: in the table %v, shape %v", name, ok, m.Shape)
+		}
 	}
 }

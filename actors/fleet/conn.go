@@ -39,6 +39,7 @@ func reconnectDelay(attempts int) time.Duration {
 func natsOptions(cfg config.Fleet, send func(any)) ([]nats.Option, error) {
 	opts := []nats.Option{
 		nats.Name("herdr " + cfg.Name),
+		nats.CustomInboxPrefix(InboxPrefix(cfg.Name)),
 		nats.RetryOnFailedConnect(true),
 		nats.MaxReconnects(-1),
 		nats.IgnoreAuthErrorAbort(),

@@ -41,7 +41,11 @@
 //     qualified by the member's name; fleet subscribers (events.subscribe
 //     with "machines":"all") get them with this bus's sequence numbers,
 //     so since_seq resumes them. A member republishes nothing it got from
-//     the stream.
+//     the stream. It keeps its place in the stream (the next
+//     sequence to read) in events.seq under the state dir (written at most once a second), so
+//     a member that was down replays the stream from there as it rejoins;
+//     a gap the stream no longer holds is a protocol.FleetEventsLost
+//     (events_lost) on the bus for the fleet subscribers, and a warning.
 //
 // A fleet-scoped agent.list or session.snapshot (the machines actor's
 // gather child) sends Gather: every online member is asked at once over
@@ -53,12 +57,19 @@
 // machine's are. Unknown member: machine_not_found; a member that does not
 // answer (gone, no responders, the timeout): machine_offline.
 //
-// Permissions: with the shared user and password of an embedded hub every
-// member may publish and subscribe every subject, so a member could
-// answer another's calls; per-member credentials (creds, on NATS servers
-// you run with an operator or a users block) can limit each member to
-// subscribe herdr.<own name>.> and publish herdr.*.call, _INBOX.> and the
-// JetStream API; the embedded hub does not express that.
+// Permissions: a hub whose config names its members ([[fleet.member]]
+// name with a user and password or an nkey) gives each a user of its own
+// (hub.go, memberPermissions): it may subscribe only its own call subject
+// herdr.<name>.call and its own replies _INBOX.<name>.> (every member
+// takes that inbox prefix), publish only its own events, call the others,
+// answer callers and use JetStream; the hub's own user is member <name>
+// of the hub. The server's refusals (a subject out of bounds, wrong
+// credentials) are logged at warn naming the client. Without members
+// every client of the shared user may do anything. The same permissions
+// can be given on a NATS server you run. [fleet] allow limits what the
+// other members may call on this one (allow.go): "read" lets in only
+// methods that change nothing; a refusal is not_allowed naming the
+// setting, answered before this server's socket sees the call.
 //
 // This package links nats-server; only the server (herdr-full) imports
 // it, never the light front (cmd/herdr).

@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -24,14 +28,19 @@ import (
 //     publishes each, as its wire line, on herdr.events.<name>.<kind>; a
 //     batch is acknowledged to the bus once the stream stored it, so the
 //     bus paces the relay and the order is kept.
-//   - in: it reads the stream from the moment it joined (then, across a
-//     reconnection, from the sequence after the last it got: an ordered
-//     consumer) and publishes every other member's event on the bus as a
+//   - in: it reads the stream from the sequence after the last it saw,
+//     kept (the next to read) in seqFile (so a member that was down replays what the stream
+//     kept from while it was away), or from the moment it joined when it
+//     never saw one; across a reconnection the ordered consumer resumes
+//     by itself. It publishes every other member's event on the bus as a
 //     saved machine's remote event is, qualified by the member's name. So
 //     a fleet subscriber (events.subscribe with "machines":"all") gets the
 //     members' events with the machines', numbered by this bus: since_seq
 //     resumes it after a disconnect, and a gap the bus no longer holds is
-//     events_lost, as for any subscriber.
+//     events_lost, as for any subscriber. A gap in the stream itself
+//     (its bounds dropped what this member had not seen, or the hub lost
+//     its store) is an events_lost event to the fleet subscribers
+//     (protocol.FleetEventsLost) and a warning in the log, naming it.
 //
 // The stream's callbacks only send this actor messages; publishing waits
 // for the stream's acknowledgement on a goroutine.
@@ -41,7 +50,13 @@ type relay struct {
 	started int64 // ms: with the bus sequence, an event's id in the stream
 	bus     *actor.PID
 	cfg     evstream.Config
+	seqFile string // the next stream sequence to read, kept across restarts ("": not kept)
 	log     *slog.Logger
+
+	next, saved uint64 // the next stream sequence to read (0: none yet), and the one seqFile holds
+	saving      bool
+	saveDue     time.Time // no write before (one a second at most)
+	saveTimer   bool
 
 	pub     *evstream.Publisher
 	sub     *evstream.Subscription
@@ -54,11 +69,17 @@ type relay struct {
 
 type (
 	relayReady struct {
-		pub *evstream.Publisher
-		sub *evstream.Subscription
+		pub  *evstream.Publisher
+		sub  *evstream.Subscription
+		from uint64
+		err  error
+	}
+	relaySaved struct {
+		seq uint64
 		err error
 	}
 	relayAgain  struct{}
+	relaySoon   struct{} // the next write of seqFile is due
 	relayStream struct{ d evstream.Delivery }
 	relaySent   struct{ err error }
 )
@@ -81,6 +102,10 @@ func (r *relay) Receive(ctx actor.Context) {
 		if r.sub != nil {
 			r.sub.Stop()
 		}
+		if r.seqFile != "" && r.next != r.saved && !r.saving {
+			file, seq := r.seqFile, r.next
+			go func() { _ = writeSeq(file, seq) }() // the last place, as the server stops
+		}
 	case *relayReady:
 		if msg.err != nil {
 			r.tries++
@@ -89,10 +114,31 @@ func (r *relay) Receive(ctx actor.Context) {
 			return
 		}
 		r.pub, r.sub, r.tries, r.lastErr = msg.pub, msg.sub, 0, ""
+		if start := msg.sub.Start(); start > r.next {
+			// Where this member stands even before an event comes: one
+			// that never saw any still replays from here after a restart.
+			r.next = start
+			r.save(ctx)
+		}
+		if msg.from > 1 {
+			r.log.Info("fleet: reading the event stream from where this member left it", "seq", msg.from)
+		}
 		r.send(ctx)
+	case *relaySaved:
+		r.saving, r.saveDue = false, time.Now().Add(time.Second)
+		if msg.err != nil {
+			r.warn("fleet: this member's place in the event stream was not saved", msg.err)
+		} else {
+			r.saved = msg.seq
+		}
+		r.save(ctx)
 	case *kit.Fired:
-		if _, ok := r.timers.Fired(msg).(*relayAgain); ok {
+		switch r.timers.Fired(msg).(type) {
+		case *relayAgain:
 			r.join(ctx)
+		case *relaySoon:
+			r.saveTimer = false
+			r.save(ctx)
 		}
 	case *events.Events:
 		if len(r.pending) >= maxPending {
@@ -132,19 +178,25 @@ func (r *relay) warn(what string, err error) {
 
 // join makes the stream (or updates its bounds), the publisher and the
 // subscription, on a goroutine.
+// It reads from the next sequence: this run's, else the one seqFile
+// kept; none, from now.
 func (r *relay) join(ctx actor.Context) {
 	self, root := ctx.Self(), ctx.ActorSystem().Root
-	js, cfg, name := r.js, r.cfg, r.name
+	js, cfg, name, file := r.js, r.cfg, r.name, r.seqFile
+	from := r.next
 	go func() {
 		c, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		var ready relayReady
+		ready := relayReady{from: from}
+		if ready.from == 0 && file != "" {
+			ready.from = readSeq(file)
+		}
 		if _, err := evstream.Ensure(c, js, cfg); err != nil {
 			ready.err = err
 		} else if ready.pub, err = evstream.NewPublisher(js, cfg, name); err != nil {
 			ready.err = err
 		} else {
-			ready.sub, ready.err = evstream.Subscribe(c, js, cfg, evstream.Options{}, func(d evstream.Delivery) {
+			ready.sub, ready.err = evstream.Subscribe(c, js, cfg, evstream.Options{From: ready.from}, func(d evstream.Delivery) {
 				root.Send(self, &relayStream{d: d})
 			})
 		}
@@ -194,8 +246,15 @@ func (r *relay) in(ctx actor.Context, d evstream.Delivery) {
 		return
 	case d.Lost != nil:
 		r.log.Warn("fleet: events of other members were lost", "why", d.Lost.String())
+		ctx.Send(r.bus, &events.Publish{Data: protocol.FleetEventsLost{Member: r.name, WantedSeq: d.Lost.Wanted, FirstSeq: d.Lost.First, Reset: d.Lost.Reset, Message: d.Lost.String()},
+			Fields: events.Fields{Machine: r.name}})
 		return
-	case d.Event == nil || d.Event.Member == r.name:
+	case d.Event == nil:
+		return
+	}
+	r.next = d.Event.Seq + 1
+	r.save(ctx)
+	if d.Event.Member == r.name {
 		return
 	}
 	v, err := protocol.DecodeJSON(d.Event.Data)
@@ -221,4 +280,46 @@ func (r *relay) in(ctx actor.Context, d evstream.Delivery) {
 	}
 	typed, _ := protocol.DecodeEventData(kind, body)
 	ctx.Send(r.bus, &events.Publish{Data: protocol.RemoteEvent{Kind: kind, Data: body, Event: typed}, Fields: fields})
+}
+
+// save writes the next stream sequence to read to seqFile, on a goroutine,
+// one write at a time and at most one a second (the newest when due): a
+// member killed replays at most that second's events again.
+func (r *relay) save(ctx actor.Context) {
+	if r.seqFile == "" || r.saving || r.next == r.saved {
+		return
+	}
+	if wait := time.Until(r.saveDue); wait > 0 {
+		if !r.saveTimer {
+			r.saveTimer = true
+			r.timers.After(ctx, wait, &relaySoon{})
+		}
+		return
+	}
+	r.saving = true
+	self, root, file, seq := ctx.Self(), ctx.ActorSystem().Root, r.seqFile, r.next
+	go func() { root.Send(self, &relaySaved{seq: seq, err: writeSeq(file, seq)}) }()
+}
+
+// readSeq is the sequence seqFile holds, 0 when none (or unreadable: the
+// member then reads from now, as one that never joined).
+func readSeq(file string) uint64 {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 64)
+	return n
+}
+
+// writeSeq replaces seqFile with seq, whole (a new file renamed over).
+func writeSeq(file string, seq uint64) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return err
+	}
+	tmp := file + ".tmp"
+	if err := os.WriteFile(tmp, []byte(strconv.FormatUint(seq, 10)+"\n"), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, file)
 }

@@ -2,6 +2,8 @@ package fleet
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/fleet/evstream"
 	"github.com/herdr-go/herdr/protocol"
@@ -113,5 +116,130 @@ func TestRelay_BusToStreamAndBack(t *testing.T) {
 		case <-timeout:
 			t.Fatal("beta's event never reached alpha's bus")
 		}
+	}
+}
+
+// A member that was down replays what the stream kept from while it was
+// away: beta, restarted with its state dir, gets gamma's events published
+// meanwhile (and none it had seen before); when the stream no longer holds
+// them (purged, as its bounds would), beta's fleet subscribers are told
+// events_lost with the gap, then get what followed.
+func TestRelay_MemberDownReplaysOrSaysLost(t *testing.T) {
+	hubCfg := hubConfig(t, "hub")
+	srv, err := startHub(hubCfg, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Shutdown()
+	url := hubURL(hubCfg.Listen)
+	js, _ := jetstream.New(connectT(t, url))
+	mem := evstream.Config{Memory: true}
+	stream, err := evstream.Ensure(ctxT(t), js, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, _ := evstream.NewPublisher(js, mem, "gamma")
+	publish := func(label string) uint64 {
+		t.Helper()
+		seq, err := pub.Publish(ctxT(t), "workspace_renamed", []byte(`{"event":"workspace_renamed","seq":1,"data":{"type":"workspace_renamed","workspace_id":"w1","label":"`+label+`"}}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return seq
+	}
+
+	sys := actor.NewActorSystem()
+	dir := t.TempDir()
+	// start runs beta anew (a new bus: a restarted server) and returns
+	// what its fleet subscriber gets: gamma's labels, and the gaps.
+	start := func() (*actor.PID, chan string) {
+		bus := sys.Root.Spawn(events.Props(64, quiet()))
+		got := make(chan string, 64)
+		probe := sys.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+			if m, ok := ctx.Message().(*events.Events); ok {
+				for _, e := range m.List {
+					switch d := e.Data.(type) {
+					case protocol.FleetEventsLost:
+						got <- fmt.Sprintf("lost %d-%d", d.WantedSeq, d.FirstSeq)
+					case protocol.RemoteEvent:
+						var w struct {
+							Label string `json:"label"`
+						}
+						_ = protocol.Unmarshal(d.Data, &w)
+						got <- w.Label
+					}
+				}
+				ctx.Send(bus, &events.Ack{Sub: ctx.Self()})
+			}
+		}))
+		sys.Root.Send(bus, &events.Subscribe{Sub: probe, Kinds: protocol.LifecycleKinds, Fleet: true, Typed: true})
+		cfg := config.Fleet{Name: "beta", URL: []string{url}, User: "herdr", Password: "secret"}
+		b := sys.Root.Spawn(Props(Options{Config: cfg, StateDir: dir, Events: bus, Stream: mem, Log: quiet()}))
+		status(t, sys, b, func(s protocol.FleetStatus) bool { return s.Hub.State == protocol.FleetHubConnected })
+		return b, got
+	}
+	next := func(got chan string) string {
+		t.Helper()
+		select {
+		case s := <-got:
+			return s
+		case <-time.After(10 * time.Second):
+			t.Fatal("beta's fleet subscriber got nothing more")
+			return ""
+		}
+	}
+	stop := func(b *actor.PID, last uint64) {
+		t.Helper()
+		if !eventually(func() bool { return readSeq(filepath.Join(dir, EventsSeqFile)) == last+1 }) {
+			t.Fatalf("beta never saved its place after sequence %d (it holds %d)", last, readSeq(filepath.Join(dir, EventsSeqFile)))
+		}
+		if err := sys.Root.StopFuture(b).Wait(); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	// First run: from the moment it joined (published until seen: its
+	// subscription may still be on its way).
+	b, got := start()
+	// Its place is kept before any event comes (the stream is empty: 1).
+	if !eventually(func() bool { return readSeq(filepath.Join(dir, EventsSeqFile)) == 1 }) {
+		t.Fatalf("beta did not keep its place in the empty stream (it holds %d)", readSeq(filepath.Join(dir, EventsSeqFile)))
+	}
+	var last uint64
+	for seen := false; !seen; {
+		last = publish("live")
+		select {
+		case s := <-got:
+			seen = s == "live"
+		case <-time.After(300 * time.Millisecond):
+		}
+	}
+	for len(got) > 0 || readSeq(filepath.Join(dir, EventsSeqFile)) != last+1 {
+		select {
+		case <-got:
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	stop(b, last)
+
+	publish("missed-1")
+	last = publish("missed-2")
+	b, got = start()
+	if a, c := next(got), next(got); a != "missed-1" || c != "missed-2" {
+		t.Fatalf("after a restart beta's subscriber got %q, %q; want missed-1, missed-2", a, c)
+	}
+	stop(b, last)
+
+	publish("gone")
+	if err := stream.Purge(ctxT(t)); err != nil {
+		t.Fatal(err)
+	}
+	after := publish("after")
+	_, got = start()
+	if s := next(got); s != fmt.Sprintf("lost %d-%d", last+1, after) {
+		t.Fatalf("a gap in the stream: beta's subscriber got %q; want events_lost %d-%d", s, last+1, after)
+	}
+	if s := next(got); s != "after" {
+		t.Fatalf("after the gap: %q", s)
 	}
 }

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"log/slog"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -49,6 +50,11 @@ type Options struct {
 	Stream evstream.Config
 	Log    *slog.Logger
 }
+
+// EventsSeqFile (under the state dir) keeps the next sequence of the
+// fleet's event stream this member has to read, so it resumes there
+// after a restart.
+const EventsSeqFile = "events.seq"
 
 // Registry holds the methods the fleet actor owns. It also takes the
 // calls for a qualified id whose machine is no saved machine, which the
@@ -100,9 +106,9 @@ func (f *Fleet) hubFailed(ctx actor.Context, err error) {
 
 // restartHub starts the embedded hub again, on a goroutine.
 func (f *Fleet) restartHub(ctx actor.Context) {
-	cfg, dir, self, root := f.opts.Config, f.opts.StateDir, ctx.Self(), ctx.ActorSystem().Root
+	cfg, dir, log, self, root := f.opts.Config, f.opts.StateDir, f.opts.Log, ctx.Self(), ctx.ActorSystem().Root
 	go func() {
-		srv, err := startHub(cfg, dir)
+		srv, err := startHub(cfg, dir, log)
 		root.Send(self, &hubStarted{srv: srv, err: err})
 	}()
 }
@@ -229,12 +235,12 @@ func (f *Fleet) start(ctx actor.Context) {
 	}
 	self, root := ctx.Self(), ctx.ActorSystem().Root
 	send := func(m any) { root.Send(self, m) }
-	dir := f.opts.StateDir
+	dir, log := f.opts.StateDir, f.opts.Log
 	go func() {
 		var j joined
 		urls := slices.Clone(cfg.URL)
 		if cfg.Hub {
-			j.srv, j.hubErr = startHub(cfg, dir)
+			j.srv, j.hubErr = startHub(cfg, dir, log)
 			if len(urls) == 0 {
 				// Joined even when the hub did not start (its port still
 				// held by the server this one took over from): it is
@@ -290,7 +296,7 @@ func (f *Fleet) joined(ctx actor.Context, j *joined) {
 	if labels == nil {
 		labels = []string{}
 	}
-	entry := encodeEntry(presenceEntry{Name: cfg.Name, Version: f.opts.Version, Labels: labels, Started: f.started.UnixMilli()})
+	entry := encodeEntry(presenceEntry{Name: cfg.Name, Version: f.opts.Version, Labels: labels, Started: f.started.UnixMilli(), Allow: cfg.Allow})
 	p := &presence{js: js, name: cfg.Name, entry: entry, ttl: f.opts.PresenceTTL, keepAlive: f.opts.KeepAlive, replicas: replicas, parent: ctx.Self(), log: f.opts.Log}
 	f.presence, _ = ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return p }, kit.Guarded(f.opts.Log)), "presence")
 	k := &tasker{js: js, cfg: board.Config{LeaseTTL: f.opts.LeaseTTL, Replicas: replicas}, socket: f.opts.Socket, log: f.opts.Log,
@@ -300,9 +306,12 @@ func (f *Fleet) joined(ctx actor.Context, j *joined) {
 		sc := f.opts.Stream
 		sc.Replicas = replicas
 		r := &relay{js: js, name: cfg.Name, started: f.started.UnixMilli(), bus: f.opts.Events, cfg: sc, log: f.opts.Log}
+		if f.opts.StateDir != "" {
+			r.seqFile = filepath.Join(f.opts.StateDir, EventsSeqFile)
+		}
 		ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return r }, kit.Guarded(f.opts.Log)), "events")
 	}
-	a := &answerer{nc: j.nc, name: cfg.Name, socket: f.opts.Socket, log: f.opts.Log}
+	a := &answerer{nc: j.nc, name: cfg.Name, socket: f.opts.Socket, allow: cfg.Allow, log: f.opts.Log}
 	ctx.SpawnNamed(actor.PropsFromProducer(func() actor.Actor { return a }, kit.Guarded(f.opts.Log)), "calls")
 }
 
@@ -354,7 +363,7 @@ func (f *Fleet) status(ctx actor.Context, _ *kit.Call) {
 		}
 		out.Members = append(out.Members, protocol.FleetMember{
 			Name: name, Version: m.entry.Version, Labels: labels, State: state,
-			StartedMS: m.entry.Started, LastContactMS: m.contact.UnixMilli(), Self: name == f.opts.Config.Name,
+			StartedMS: m.entry.Started, LastContactMS: m.contact.UnixMilli(), Self: name == f.opts.Config.Name, Allow: m.entry.Allow,
 		})
 	}
 	slices.SortFunc(out.Members, func(a, b protocol.FleetMember) int { return strings.Compare(a.Name, b.Name) })

@@ -16,7 +16,7 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-func freePort(t *testing.T) int {
+func freePort(t testing.TB) int {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -28,21 +28,21 @@ func freePort(t *testing.T) int {
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
 
-func hubConfig(t *testing.T, name string) config.Fleet {
+func hubConfig(t testing.TB, name string) config.Fleet {
 	return config.Fleet{Name: name, Hub: true, User: "herdr", Password: "secret", Listen: "127.0.0.1:" + strconv.Itoa(freePort(t))}
 }
 
 func TestHub_RequiresCredentials(t *testing.T) {
 	cfg := hubConfig(t, "a")
 	cfg.Password = ""
-	if _, err := startHub(cfg, t.TempDir()); err == nil {
+	if _, err := startHub(cfg, t.TempDir(), nil); err == nil {
 		t.Fatal("a hub without credentials started")
 	}
 }
 
 func TestHub_RefusesWrongCredentials(t *testing.T) {
 	cfg := hubConfig(t, "a")
-	srv, err := startHub(cfg, t.TempDir())
+	srv, err := startHub(cfg, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,7 @@ type presenceEntry struct {
 	Version string   `json:"version"`
 	Labels  []string `json:"labels"`
 	Started int64    `json:"started"` // unix ms
+	Allow   []string `json:"allow,omitempty"`
 }
 
 // memberMsg is a change of the bucket, seen by the watcher's goroutine

@@ -12,6 +12,8 @@
 // page hides that view on an older server. The task board
 // (static/tasks.js) is drawn from task.list, a task's activity from
 // task.get, read again on task events; it too is hidden without task.list.
+// A server in a fleet adds the fleet's board (task.list with fleet) to the
+// same columns, each task with the member running it, polled while open.
 // A pane with no agent is badged with its foreground program (bash, vim)
 // from pane.process_info, asked again every few seconds since a program
 // starts without an event; only an agent's pane shows a status.

@@ -83,7 +83,8 @@ func (f *fleetSub) next(t *testing.T, machine, label string) (line string, seq u
 // A fleet subscriber on beta gets alpha's events, qualified by alpha's
 // name as a saved machine's are; disconnected, it misses alpha's next
 // events, and resumed from the sequence after its last it gets them all,
-// in order.
+// in order. Beta killed and started again replays from the stream what
+// alpha did while it was down.
 func TestNATSFleet_EventsFromMembersAndResume(t *testing.T) {
 	a, url := hub(t)
 	b := join(t, "beta", url, "s3cret")
@@ -147,7 +148,7 @@ func TestNATSFleet_EventsFromMembersAndResume(t *testing.T) {
 	// Beta's own events are not alpha's: a workspace of beta's comes
 	// unqualified on the same subscription.
 	b.CreateWorkspace(t, map[string]any{"label": "mine", "cwd": b.Home.Dir})
-	for {
+	for mine := false; !mine; {
 		select {
 		case l, ok := <-again.lines:
 			if !ok {
@@ -157,10 +158,20 @@ func TestNATSFleet_EventsFromMembersAndResume(t *testing.T) {
 				if strings.Contains(l, `"machine"`) {
 					t.Fatalf("beta's own workspace came qualified: %s", l)
 				}
-				return
+				mine = true
 			}
 		case <-time.After(WaitTimeout):
 			t.Fatal("beta's own workspace_created never came")
 		}
 	}
+
+	// Beta down (kill -9) while alpha makes a workspace: started again,
+	// beta reads the stream on from where it was, so a fleet subscriber
+	// of the new beta (from its bus's start) gets what it missed.
+	again.c.Close()
+	b.Kill(t)
+	a.CreateWorkspace(t, map[string]any{"label": "while-away", "cwd": a.Home.Dir})
+	b = b.Home.Start(t, "e2e")
+	zero := uint64(0)
+	subscribeAll(t, b, &zero).next(t, "alpha", "while-away")
 }

@@ -20,17 +20,17 @@ func member(t *testing.T, name, fleet string) *Server {
 }
 
 // hub starts alpha, the member running the embedded hub, and returns it
-// with the URL the others join.
-func hub(t *testing.T) (*Server, string) {
+// with the URL the others join; extra follows its [fleet] keys.
+func hub(t *testing.T, extra ...string) (*Server, string) {
 	t.Helper()
 	addr := fmt.Sprintf("127.0.0.1:%d", FreePort(t))
-	s := member(t, "alpha", "hub = true\nuser = \"herdr\"\npassword = \"s3cret\"\nlabels = [\"gpu\"]\nlisten = \""+addr+"\"\n")
+	s := member(t, "alpha", "hub = true\nuser = \"herdr\"\npassword = \"s3cret\"\nlabels = [\"gpu\"]\nlisten = \""+addr+"\"\n"+strings.Join(extra, "\n"))
 	return s, "nats://" + addr
 }
 
-func join(t *testing.T, name, url, password string) *Server {
+func join(t *testing.T, name, url, password string, extra ...string) *Server {
 	t.Helper()
-	return member(t, name, fmt.Sprintf("url = [%q]\nuser = \"herdr\"\npassword = %q\n", url, password))
+	return member(t, name, fmt.Sprintf("url = [%q]\nuser = \"herdr\"\npassword = %q\n", url, password)+strings.Join(extra, "\n"))
 }
 
 func status(t *testing.T, s *Server) protocol.FleetStatus {
@@ -101,10 +101,13 @@ func TestNATSFleet_ThreeMembersSeeEachOther(t *testing.T) {
 // A call from member beta for alpha's qualified ids is answered by
 // alpha's server, its ids qualified; text sent through it reaches alpha's
 // pane and is read back through it; an unknown member and a bad pane id
-// on the member are refused with the machines' errors.
+// on the member are refused with the machines' errors. Beta joins with a
+// user of its own the hub names ([[fleet.member]]), and is read-only to
+// the others ([fleet] allow = "read"): alpha lists its panes but its
+// pane.send_text is refused naming the setting.
 func TestNATSFleet_QualifiedCalls(t *testing.T) {
-	a, url := hub(t)
-	b := join(t, "beta", url, "s3cret")
+	a, url := hub(t, "[[fleet.member]]\nname = \"beta\"\nuser = \"beta\"\npassword = \"b-pw\"\n")
+	b := member(t, "beta", fmt.Sprintf("url = [%q]\nuser = \"beta\"\npassword = \"b-pw\"\nallow = \"read\"\n", url))
 	waitMembers(t, b, "alpha", "beta")
 	pane := FirstPane(t, a)
 	a.WaitPrompt(t, pane)
@@ -131,6 +134,22 @@ func TestNATSFleet_QualifiedCalls(t *testing.T) {
 		t.Fatalf("unknown member: %s", msg)
 	}
 	Fail(t, b.CallT(t, "pane.get", map[string]any{"pane_id": "alpha/w99:p99"}), protocol.CodePaneNotFound)
+
+	st := waitMembers(t, a, "alpha", "beta")
+	if !slices.Equal(st.Members[1].Allow, []string{"read"}) || st.Members[0].Allow != nil {
+		t.Fatalf("fleet.status does not say beta is read-only (and alpha is not): %+v", st.Members)
+	}
+	bp := FirstPane(t, b)
+	bq := "beta/" + bp
+	bw := OK[protocol.PaneInfoResult](t, b.CallT(t, "pane.get", map[string]any{"pane_id": bp}), "pane_info").Pane.WorkspaceID
+	bl := OK[protocol.PaneList](t, a.CallT(t, "pane.list", map[string]any{"workspace_id": "beta/" + bw}), "pane_list")
+	if len(bl.Panes) != 1 || bl.Panes[0].PaneID != bq {
+		t.Fatalf("read-only beta's panes were not listed to alpha: %+v", bl.Panes)
+	}
+	msg = Fail(t, a.CallT(t, "pane.send_text", map[string]any{"pane_id": bq, "text": "echo no\n"}), protocol.CodeNotAllowed)
+	if !strings.Contains(msg, `[fleet] allow = "read"`) || !strings.Contains(msg, "pane.send_text") {
+		t.Fatalf("the refusal does not say why: %s", msg)
+	}
 }
 
 // A member with the wrong password is refused: its fleet.status says why

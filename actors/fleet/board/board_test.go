@@ -10,20 +10,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/herdr-go/herdr/actors/fleet/internal/natstest"
 	"github.com/herdr-go/herdr/protocol"
 )
 
 // setup starts a hub storing in a temp dir and opens the board on it.
-func setup(t *testing.T, cfg Config) (*hub, *Board) {
+func setup(t *testing.T, cfg Config) (*natstest.Hub, *Board) {
 	t.Helper()
-	h := startHub(t, t.TempDir(), 0)
+	h := natstest.Start(t, t.TempDir(), 0)
 	return h, open(t, h, cfg)
 }
 
 // open opens the board on a connection of its own (a member).
-func open(t *testing.T, h *hub, cfg Config) *Board {
+func open(t *testing.T, h *natstest.Hub, cfg Config) *Board {
 	t.Helper()
-	_, js := connect(t, h.url())
+	_, js := natstest.Connect(t, h.URL())
 	b, err := Open(context.Background(), js, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -434,7 +435,7 @@ func TestBoardSurvivesHubRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	before, _ := b.List(ctx)
-	h.restart()
+	h.Restart()
 	var after []*Task
 	for {
 		lctx, cancel := context.WithTimeout(ctx, 2*time.Second)
@@ -571,7 +572,7 @@ func TestHubDownLongerThanTTLKeepsLiveLeases(t *testing.T) {
 		released += len(r)
 		return true
 	})
-	h.restartAfter(ttl + time.Second)
+	h.RestartAfter(ttl + time.Second)
 	// Let beta sweep for two TTLs past the restart.
 	back := now(b)
 	for now(b).Before(back.Add(2 * ttl)) {

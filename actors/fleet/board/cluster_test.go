@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net"
-	"net/url"
 	"strings"
 	"sync"
 	"testing"
@@ -15,59 +13,9 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/herdr-go/herdr/actors/fleet/internal/natstest"
 	"github.com/herdr-go/herdr/protocol"
 )
-
-// freePorts reserves n local ports and frees them for servers to take.
-func freePorts(t *testing.T, n int) []int {
-	t.Helper()
-	var out []int
-	var lns []net.Listener
-	for range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		lns = append(lns, ln)
-		out = append(out, ln.Addr().(*net.TCPAddr).Port)
-	}
-	for _, ln := range lns {
-		ln.Close()
-	}
-	return out
-}
-
-// startCluster starts a three-node hub routed together, in process.
-func startCluster(t *testing.T) []*server.Server {
-	t.Helper()
-	ports := freePorts(t, 3)
-	var routes []*url.URL
-	for _, p := range ports {
-		routes = append(routes, &url.URL{Scheme: "nats", Host: fmt.Sprintf("127.0.0.1:%d", p)})
-	}
-	var out []*server.Server
-	for i, p := range ports {
-		o := &server.Options{
-			ServerName: fmt.Sprintf("n%d", i), Host: "127.0.0.1", Port: -1,
-			JetStream: true, StoreDir: t.TempDir(), NoLog: true, NoSigs: true,
-			Cluster: server.ClusterOpts{Name: "herdr", Host: "127.0.0.1", Port: p},
-			Routes:  routes,
-		}
-		s, err := server.NewServer(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		go s.Start()
-		t.Cleanup(s.Shutdown)
-		out = append(out, s)
-	}
-	for _, s := range out {
-		if !s.ReadyForConnections(30 * time.Second) {
-			t.Fatal("a cluster node did not start")
-		}
-	}
-	return out
-}
 
 // openOn opens a board with three replicas, connected to every node.
 func openOn(t *testing.T, nodes []*server.Server, cfg Config) *Board {
@@ -106,7 +54,7 @@ func TestClusteredBoardRaceAndNodeLoss(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs a three-node hub")
 	}
-	nodes := startCluster(t)
+	nodes := natstest.StartCluster(t)
 	a := openOn(t, nodes, Config{})
 	b := openOn(t, nodes, Config{})
 	ctx := context.Background()

@@ -204,8 +204,14 @@ type Options struct {
 
 // Subscription is a running subscriber.
 type Subscription struct {
-	cc jetstream.ConsumeContext
+	cc    jetstream.ConsumeContext
+	start uint64
 }
+
+// Start is the first stream sequence the subscription reads: with From
+// 0, the one after the last the stream held as it began, so a subscriber
+// that keeps its place knows where it stood even before an event came.
+func (s *Subscription) Start() uint64 { return s.start }
 
 // Stop ends the subscription. A delivery already under way may still
 // finish, so an actor tells its subscriptions' messages apart (by the
@@ -303,7 +309,7 @@ func Subscribe(ctx context.Context, js jetstream.JetStream, cfg Config, opts Opt
 	if err != nil {
 		return nil, fmt.Errorf("fleet event subscriber: %w", err)
 	}
-	return &Subscription{cc: cc}, nil
+	return &Subscription{cc: cc, start: next}, nil
 }
 
 // IsNoStream reports whether err says the stream is missing.

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/herdr-go/herdr/actors/fleet/internal/natstest"
 )
 
 // collector is a deliver func that only sends, as an actor's would.
@@ -48,10 +50,10 @@ func wantEvent(t *testing.T, ch chan Delivery, seq uint64, member string) *Event
 }
 
 // setup starts a hub and makes the stream.
-func setup(t *testing.T, cfg Config) (*hub, jetstream.JetStream) {
+func setup(t *testing.T, cfg Config) (*natstest.Hub, jetstream.JetStream) {
 	t.Helper()
-	h := startHub(t, t.TempDir(), 0)
-	_, js := connect(t, h.url())
+	h := natstest.Start(t, t.TempDir(), 0)
+	_, js := natstest.Connect(t, h.URL())
 	if _, err := Ensure(context.Background(), js, cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +171,7 @@ func TestSubscriberSurvivesHubRestart(t *testing.T) {
 	for i := uint64(1); i <= 3; i++ {
 		wantEvent(t, ch, i, "alpha")
 	}
-	h.restart()
+	h.Restart()
 	// Publishing waits for the reconnection; retry until the hub answers.
 	for i := 0; i < 3; i++ {
 		for {
@@ -307,8 +309,8 @@ func TestDisconnectedSubscriberGetsWhatItMissed(t *testing.T) {
 	ctx := context.Background()
 	h, js := setup(t, Config{})
 	p, _ := NewPublisher(js, Config{}, "alpha")
-	px := startProxy(t, h.srv.Addr().String())
-	nc, sjs := connect(t, px.url())
+	px := startProxy(t, h.Srv.Addr().String())
+	nc, sjs := natstest.Connect(t, px.url())
 	ch, deliver := collector()
 	sub, err := Subscribe(ctx, sjs, Config{}, Options{From: 1}, deliver)
 	if err != nil {
@@ -340,8 +342,8 @@ func TestDisconnectedSubscriberIsToldWhatWasDropped(t *testing.T) {
 	cfg := Config{MaxBytes: 4096}
 	h, js := setup(t, cfg)
 	p, _ := NewPublisher(js, cfg, "alpha")
-	px := startProxy(t, h.srv.Addr().String())
-	nc, sjs := connect(t, px.url())
+	px := startProxy(t, h.Srv.Addr().String())
+	nc, sjs := natstest.Connect(t, px.url())
 	ch, deliver := collector()
 	sub, err := Subscribe(ctx, sjs, cfg, Options{From: 1}, deliver)
 	if err != nil {
