@@ -55,6 +55,7 @@ type Config struct {
 	MCP          MCP          // [mcp]
 	Tasks        Tasks        // [tasks]
 	Fleet        Fleet        // [fleet]
+	Notify       Notify       // [notify]
 }
 
 // Theme holds the [theme] section; names are stored in canonical form.
@@ -317,6 +318,7 @@ func Default() Config {
 		Remote:       Remote{ManageSSHConfig: true},
 		MCP:          MCP{AllowStart: true, AllowClose: true},
 		Tasks:        defaultTasks(),
+		Notify:       defaultNotify(),
 	}
 }
 

@@ -267,6 +267,12 @@ func Run(opts Options) error {
 		return err
 	}
 	owners[protocol.OwnerBuffers] = buffersPID
+	loopPID, err := startLoop(system, root, cfg.Notify, sessionFile, heir != nil, sessionPID, reads, agentsPID, busPID, log)
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	owners[protocol.OwnerLoop] = loopPID
 	dispatcherPID, err := startDispatcher(system, root, cfg.Tasks, sessionPID, tasksPID, busPID, log)
 	if err != nil {
 		listener.Close()
@@ -293,7 +299,7 @@ func Run(opts Options) error {
 	// A plugin command may be given longer than the default deadline.
 	callDeadline := max(kit.DefaultCallDeadline, plug.CommandTimeout(opts.Env)+time.Minute)
 	webPID, err := spawnChild(system, root, web.Props(web.Options{
-		Session: sessionPID, Events: busPID, Machines: machinesPID, Tasks: tasksPID, Clients: clientsPID, Log: log, CallDeadline: callDeadline,
+		Session: sessionPID, Events: busPID, Machines: machinesPID, Tasks: tasksPID, Loop: loopPID, Clients: clientsPID, Log: log, CallDeadline: callDeadline,
 		Listen: cfg.Web.Listen, AllowRemote: cfg.Web.AllowRemote, TokenPath: webTokenPath(opts.LogPath, opts.Env), KeepToken: heir != nil,
 		Adopt: heir.webAdoption(),
 	}), "web")
