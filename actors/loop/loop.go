@@ -165,9 +165,10 @@ func (l *Loop) answered(ctx actor.Context, a *answered) {
 func (l *Loop) onEvent(ctx actor.Context, e events.Event) {
 	switch ev := e.Data.(type) {
 	case protocol.PaneAgentStatusChangedEvent:
+		q := l.adopt(ctx, ev.PaneID, e.Fields.TermID)
 		switch ev.AgentStatus {
 		case protocol.StatusDone, protocol.StatusIdle:
-			if q := l.queues[e.Fields.TermID]; q != nil {
+			if q != nil {
 				q.paneID = ev.PaneID
 				l.check(ctx, q)
 			}

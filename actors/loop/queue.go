@@ -59,14 +59,14 @@ func (l *Loop) target(id string) (paneID, term string, err error) {
 	return "", "", protocol.Errorf(protocol.CodeAgentNotFound, "no agent has the pane id or name %q (agent list shows them)", id)
 }
 
-// queueOf is the target's queue, made when make is set (else an empty
+// queueOf is the target's queue, made when create is set (else an empty
 // one that is not kept).
-func (l *Loop) queueOf(target string, create bool) (*queue, error) {
+func (l *Loop) queueOf(ctx actor.Context, target string, create bool) (*queue, error) {
 	pane, term, err := l.target(target)
 	if err != nil {
 		return nil, err
 	}
-	q := l.queues[term]
+	q := l.adopt(ctx, pane, term)
 	if q == nil {
 		q = &queue{term: term}
 		if create {
@@ -87,7 +87,7 @@ func (q *queue) info() protocol.AgentQueueResult {
 
 func (l *Loop) queueAdd(ctx actor.Context, call *kit.Call) *kit.Reply {
 	p := call.Params.(*protocol.AgentQueueAddParams)
-	q, err := l.queueOf(p.Target, false)
+	q, err := l.queueOf(ctx, p.Target, false)
 	if err != nil {
 		return kit.Fail(err)
 	}
@@ -101,8 +101,8 @@ func (l *Loop) queueAdd(ctx actor.Context, call *kit.Call) *kit.Reply {
 	return kit.Done(q.info())
 }
 
-func (l *Loop) queueList(_ actor.Context, call *kit.Call) *kit.Reply {
-	q, err := l.queueOf(call.Params.(*protocol.AgentQueueTarget).Target, false)
+func (l *Loop) queueList(ctx actor.Context, call *kit.Call) *kit.Reply {
+	q, err := l.queueOf(ctx, call.Params.(*protocol.AgentQueueTarget).Target, false)
 	if err != nil {
 		return kit.Fail(err)
 	}
@@ -111,7 +111,7 @@ func (l *Loop) queueList(_ actor.Context, call *kit.Call) *kit.Reply {
 
 func (l *Loop) queueRemove(ctx actor.Context, call *kit.Call) *kit.Reply {
 	p := call.Params.(*protocol.AgentQueueRemoveParams)
-	q, err := l.queueOf(p.Target, false)
+	q, err := l.queueOf(ctx, p.Target, false)
 	if err != nil {
 		return kit.Fail(err)
 	}
@@ -127,7 +127,7 @@ func (l *Loop) queueRemove(ctx actor.Context, call *kit.Call) *kit.Reply {
 }
 
 func (l *Loop) queueClear(ctx actor.Context, call *kit.Call) *kit.Reply {
-	q, err := l.queueOf(call.Params.(*protocol.AgentQueueTarget).Target, false)
+	q, err := l.queueOf(ctx, call.Params.(*protocol.AgentQueueTarget).Target, false)
 	if err != nil {
 		return kit.Fail(err)
 	}
@@ -140,7 +140,7 @@ func (l *Loop) queueClear(ctx actor.Context, call *kit.Call) *kit.Reply {
 
 func (l *Loop) queuePause(ctx actor.Context, call *kit.Call) *kit.Reply {
 	p := call.Params.(*protocol.AgentQueuePauseParams)
-	q, err := l.queueOf(p.Target, false)
+	q, err := l.queueOf(ctx, p.Target, false)
 	if err != nil {
 		return kit.Fail(err)
 	}
@@ -270,4 +270,24 @@ func (l *Loop) delivered(ctx actor.Context, d *delivery, r *kit.Reply) {
 		q.delivered--
 		l.changed(ctx, q, "added", "")
 	}
+}
+
+// adopt is terminal term's queue in pane. A restart gives the restored
+// panes new terminals: the queue saved for the pane's former terminal,
+// one no pane shows now, becomes this one's.
+func (l *Loop) adopt(ctx actor.Context, pane, term string) *queue {
+	if q := l.queues[term]; q != nil || pane == "" {
+		return q
+	}
+	for old, q := range l.queues {
+		if q.paneID == pane && !l.live(old) {
+			delete(l.queues, old)
+			q.term = term
+			l.queues[term] = q
+			l.opts.Log.Info("loop: queue taken by the pane's new terminal", "pane", pane, "terminal", term, "was", old)
+			l.tellLengths(ctx)
+			return q
+		}
+	}
+	return nil
 }
