@@ -216,16 +216,15 @@ func Question(screen string) (string, []protocol.InboxChoice) {
 	seen := map[string]bool{}
 	for i, l := range lines {
 		m := numbered.FindStringSubmatch(l)
-		if m == nil || seen[m[1]] {
+		if m == nil {
 			continue
 		}
+		if m[1] == "1" && len(choices) > 0 { // a new list below an older one: the last counts
+			choices, first, seen = choices[:0], -1, map[string]bool{}
+		}
 		// Choices count from 1 up, one after the other.
-		if len(choices) == 0 && m[1] != "1" || len(choices) > 0 && m[1] != itoa(len(choices)+1) {
-			if m[1] == "1" { // a new list below an older one: start over
-				choices, first, seen = choices[:0], -1, map[string]bool{}
-			} else {
-				continue
-			}
+		if seen[m[1]] || m[1] != itoa(len(choices)+1) {
+			continue
 		}
 		seen[m[1]] = true
 		choices = append(choices, protocol.InboxChoice{Key: m[1], Label: m[2]})
