@@ -305,7 +305,7 @@ func Default() Config {
 			Accent:           "cyan",
 			WindowTitle:      "herdr · {workspace}",
 			Sidebar: Sidebar{
-				Agents: AgentsSidebar{Rows: tokenRows([]string{"state_icon", "workspace", "tab"}, []string{"agent"})},
+				Agents: AgentsSidebar{Rows: tokenRows([]string{"state_icon", "workspace", "tab"}, []string{"agent", "queue"})},
 				Spaces: SpacesSidebar{Rows: tokenRows([]string{"state_icon", "workspace"}, []string{"branch", "git_status"})},
 			},
 			Toast: Toast{Delivery: ToastOff, DelaySeconds: 1, HerdrPosition: "bottom-right", ClipboardEnabled: true, ClipboardPosition: "bottom-center"},
