@@ -15,14 +15,15 @@ import (
 // fakeClaude draws Claude Code's screens and logs what it is given to
 // $FAKE_LOG. It reads one character at a time, as Claude does: a line
 // ended by Enter is a prompt ("." ends the turn, "b" and "c" ask two
-// different permission questions); while it asks, a digit answers at
-// once.
+// different permission questions, a prompt starting "quiet" is taken
+// without a turn); while it asks, a digit answers at once. A prompt that
+// comes while it works is logged "busy prompt …", which no test wants.
 const fakeClaude = `#!/bin/sh
 stty -echo -icanon min 1
 printf 'claude ready\n'
 mode=idle
 line=''
-turn() { printf '\033[2J\033[H* Working on %s… (esc to interrupt)\n' "$1"; }
+turn() { printf '\033[2J\033[H* Working on %s… (esc to interrupt)\n' "$1"; mode=work; }
 ask() {
   printf '\033[2J\033[H'
   case "$1" in
@@ -35,7 +36,7 @@ while :; do
   c=$(dd bs=1 count=1 2>/dev/null)
   if [ "$mode" = ask ]; then
     case "$c" in
-      [0-9]) printf 'answer %s\n' "$c" >> "$FAKE_LOG"; mode=idle; turn "the answer"; continue ;;
+      [0-9]) printf 'answer %s\n' "$c" >> "$FAKE_LOG"; turn "the answer"; continue ;;
     esac
   fi
   if [ -n "$c" ]; then line="$line$c"; continue; fi
@@ -45,7 +46,8 @@ while :; do
     .) printf '\033[2J\033[HDone.\n'; mode=idle ;;
     b|c) ask "$cue" ;;
     q) exit 0 ;;
-    *) printf 'prompt %s\n' "$cue" >> "$FAKE_LOG"; mode=idle; turn "$cue" ;;
+    quiet*) printf 'prompt %s\n' "$cue" >> "$FAKE_LOG"; printf '\033[2J\033[HNothing to do.\n' ;;
+    *) [ "$mode" = work ] && printf 'busy ' >> "$FAKE_LOG"; printf 'prompt %s\n' "$cue" >> "$FAKE_LOG"; turn "$cue" ;;
   esac
 done
 `
