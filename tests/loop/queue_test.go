@@ -39,6 +39,13 @@ func TestQueue_OnePromptPerTurnInOrderAcrossARestart(t *testing.T) {
 		t.Fatalf("bad input queued something: %+v", q)
 	}
 
+	sub := s.Dial(t)
+	if err := sub.WriteLine([]byte(`{"id":"sub","method":"events.subscribe","params":{"subscriptions":[{"type":"agent.queue_changed"}]}}`)); err != nil {
+		t.Fatal(err)
+	}
+	if ack, err := sub.ReadLine(); err != nil || !strings.Contains(string(ack), `"id":"sub"`) || strings.Contains(string(ack), `"error"`) {
+		t.Fatalf("subscribe: %s, %v", ack, err)
+	}
 	OK[protocol.AgentQueueResult](t, s.CallT(t, "agent.queue.pause", map[string]any{"target": pane}), "agent_queue")
 	for _, p := range []string{"one", "two", "three", "dropped"} {
 		AgentCLI(t, s, "agent", "queue", "add", pane, p)
@@ -48,6 +55,13 @@ func TestQueue_OnePromptPerTurnInOrderAcrossARestart(t *testing.T) {
 	if q := queueOf(t, s, pane); len(q.Prompts) != 3 || q.Prompts[2].Text != "three" || !q.Paused {
 		t.Fatalf("queue after adds and a remove: %+v", q)
 	}
+	for _, change := range []string{"paused", "added", "added", "added", "added", "removed"} {
+		line, err := sub.ReadLine()
+		if err != nil || !strings.Contains(string(line), `"change":"`+change+`"`) || !strings.Contains(string(line), `"pane_id":"`+pane+`"`) {
+			t.Fatalf("agent_queue_changed %s: %s, %v", change, line, err)
+		}
+	}
+	sub.Close()
 	WaitFor(t, "queue_length 3 in the agent's record", func() bool { return agent(t, s, pane).QueueLength == 3 })
 
 	// A finished turn while paused types nothing.
