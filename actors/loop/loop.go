@@ -122,6 +122,9 @@ func (l *Loop) Receive(ctx actor.Context) {
 		l.onStored(ctx, msg)
 	case *notified:
 		l.notify.done(msg)
+	case *Reconfigure:
+		l.notify.init(msg.Notify, l.opts.Log, l.opts.Now)
+		l.opts.Log.Info("loop: [notify] reloaded", "webhook", msg.Notify.Webhook != "", "per_minute", l.notify.cfg.PerMinute)
 	case *events.Events:
 		for _, e := range msg.List {
 			l.onEvent(ctx, e)

@@ -46,6 +46,12 @@ type notified struct {
 	err   error
 }
 
+// Reconfigure applies a reloaded [notify] (server.reload_config); the
+// sends of the last minute still count against the new bound.
+type Reconfigure struct {
+	Notify Notify
+}
+
 func (n *notifier) init(cfg Notify, log *slog.Logger, now func() time.Time) {
 	if cfg.PerMinute <= 0 {
 		cfg.PerMinute = DefaultPerMinute

@@ -18,6 +18,12 @@ func startLoop(system *actor.ActorSystem, root *actor.PID, cfg config.Notify, se
 	return spawnChild(system, root, loop.Props(loop.Options{
 		Session: session, Reads: reads, Agents: agents, Events: bus, Log: log,
 		File: file, Restore: loop.ReadFile(file, log), HandedOver: handedOver,
-		Notify: loop.Notify{Webhook: cfg.Webhook, PerMinute: cfg.PerMinute, On: cfg.On},
+		Notify: notifyOptions(cfg),
 	}), "loop")
+}
+
+// notifyOptions are [notify] as the loop actor takes them (at start and
+// for a reload's loop.Reconfigure).
+func notifyOptions(cfg config.Notify) loop.Notify {
+	return loop.Notify{Webhook: cfg.Webhook, PerMinute: cfg.PerMinute, On: cfg.On}
 }

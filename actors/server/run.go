@@ -291,7 +291,7 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	system.Root.Send(reloadsPID, &reloadTargets{dispatcher: dispatcherPID, machines: machinesPID, tasks: tasksPID})
+	system.Root.Send(reloadsPID, &reloadTargets{dispatcher: dispatcherPID, machines: machinesPID, tasks: tasksPID, loop: loopPID})
 	if controlDir != "" {
 		defer os.RemoveAll(controlDir)
 	}
