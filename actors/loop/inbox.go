@@ -39,7 +39,6 @@ type answering struct {
 	step   int // 0 agent.get, 1 pane.read, 2 pane.send_input
 	typed  string
 	qid    string
-	status protocol.AgentStatus
 }
 
 func (l *Loop) inboxList(ctx actor.Context, call *kit.Call) *kit.Reply {
