@@ -33,12 +33,12 @@ type listRead struct {
 // answering is one inbox.answer: the agent's state, then its screen,
 // then the typing.
 type answering struct {
-	call   *kit.Call
-	to     *actor.PID
-	p      *protocol.InboxAnswerParams
-	step   int // 0 agent.get, 1 pane.read, 2 pane.send_input
-	typed  string
-	qid    string
+	call  *kit.Call
+	to    *actor.PID
+	p     *protocol.InboxAnswerParams
+	step  int // 0 agent.get, 1 pane.read, 2 pane.send_input
+	typed string
+	qid   string
 }
 
 func (l *Loop) inboxList(ctx actor.Context, call *kit.Call) *kit.Reply {
