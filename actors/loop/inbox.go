@@ -169,6 +169,10 @@ func (l *Loop) answerStep(ctx actor.Context, a *answering, r *kit.Reply) {
 				for _, c := range choices {
 					keys = append(keys, c.Key)
 				}
+				if len(keys) == 0 {
+					fail(protocol.ParamError("choice", "the agent's screen offers no choices to pick from; answer with text; nothing was typed"))
+					return
+				}
 				fail(protocol.ParamError("choice", "%q is not one of the answers the screen offers (%s); nothing was typed", a.p.Choice, strings.Join(keys, ", ")))
 				return
 			}

@@ -113,4 +113,10 @@ func TestInbox_AnswersOnlyTheSameQuestionAndNotifies(t *testing.T) {
 	if n := len(got.all()); n != 1 {
 		t.Fatalf("notifications past the bound: %d", n)
 	}
+	// Free text answers too: typed, then Enter.
+	ans = OK[protocol.InboxAnswered](t, s.CallT(t, "inbox.answer", map[string]any{"pane_id": pane, "text": "use the staging database"}), "inbox_answered")
+	if ans.Typed != "use the staging database" {
+		t.Fatalf("text answer: %+v", ans)
+	}
+	waitLog(t, log, "answer 2", "prompt use the staging database")
 }
