@@ -81,8 +81,14 @@ func TestQueue_OnePromptPerTurnInOrderAcrossARestart(t *testing.T) {
 	if q := queueOf(t, s, pane); len(q.Prompts) != 2 || q.Delivered != 1 {
 		t.Fatalf("after one delivery: %+v", q)
 	}
+	// Blocked mid-turn: nothing is typed into the question; the answer's
+	// turn, once finished, takes the next prompt.
+	cue(t, s, pane, "b")
+	waitStatus(t, s, pane, protocol.StatusBlocked)
+	OK[protocol.InboxAnswered](t, s.CallT(t, "inbox.answer", map[string]any{"pane_id": pane, "choice": "1"}), "inbox_answered")
+	waitStatus(t, s, pane, protocol.StatusWorking)
 	cue(t, s, pane, ".")
-	waitLog(t, log, "prompt start", "prompt one", "prompt two")
+	waitLog(t, log, "prompt start", "prompt one", "answer 1", "prompt two")
 
 	// Paused again, then the server restarts with "three" queued.
 	OK[protocol.AgentQueueResult](t, s.CallT(t, "agent.queue.pause", map[string]any{"target": pane, "paused": true}), "agent_queue")
@@ -104,13 +110,13 @@ func TestQueue_OnePromptPerTurnInOrderAcrossARestart(t *testing.T) {
 	cue(t, s, pane, "again")
 	waitStatus(t, s, pane, protocol.StatusWorking)
 	cue(t, s, pane, ".")
-	waitLog(t, log, "prompt start", "prompt one", "prompt two", "prompt again", "prompt three")
+	waitLog(t, log, "prompt start", "prompt one", "answer 1", "prompt two", "prompt again", "prompt three")
 	cue(t, s, pane, ".")
 	waitStatus(t, s, pane, protocol.StatusDone, protocol.StatusIdle)
 	if q := queueOf(t, s, pane); len(q.Prompts) != 0 {
 		t.Fatalf("queue at the end: %+v", q)
 	}
-	if got := logLines(t, log); len(got) != 5 {
+	if got := logLines(t, log); len(got) != 6 {
 		t.Fatalf("a prompt typed twice: %q", got)
 	}
 	if a := agent(t, s, pane); a.QueueLength != 0 {
