@@ -218,6 +218,9 @@ func Question(screen string) (string, []protocol.InboxChoice) {
 	first, last := -1, -1
 	seen := map[string]bool{}
 	for i, l := range lines {
+		if !strings.ContainsAny(l, "0123456789") { // most lines: no regexp
+			continue
+		}
 		m := numbered.FindStringSubmatch(l)
 		if m == nil {
 			continue

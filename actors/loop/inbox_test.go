@@ -79,3 +79,14 @@ func TestNotifier_BoundsPerMinute(t *testing.T) {
 		t.Fatalf("default statuses %v", n.cfg.On)
 	}
 }
+
+// BenchmarkQuestion parses a full 40-row Claude screen with a permission
+// prompt, as inbox.list does once per blocked agent.
+func BenchmarkQuestion(b *testing.B) {
+	screen := strings.Repeat("  some earlier output of the agent's turn, wide enough to matter\n", 30) +
+		"Bash command\n  rm -rf build\nDo you want to proceed?\n❯ 1. Yes\n  2. Yes, and don't ask again\n  3. No, and tell Claude what to do differently (esc)\n"
+	for b.Loop() {
+		q, _ := Question(screen)
+		_ = Fingerprint(q)
+	}
+}
