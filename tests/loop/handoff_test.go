@@ -16,6 +16,7 @@ import (
 // prompt comes after the probe's turn, never before it, and nothing is
 // typed twice.
 func TestQueue_LiveHandoffKeepsTheKey(t *testing.T) {
+	t.Parallel()
 	h := NewHome(t)
 	s := h.Start(t, "ho")
 	StopHeir(t, s)

@@ -32,6 +32,7 @@ func (p *posted) all() []string {
 // [notify] webhook (a real local HTTP server) with its question; past
 // per_minute the rest are dropped and said in the log.
 func TestInbox_AnswersOnlyTheSameQuestionAndNotifies(t *testing.T) {
+	t.Parallel()
 	var got posted
 	hook := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(r.Body)

@@ -16,6 +16,7 @@ import (
 // nothing; a paused queue and its prompts come back after a restart and
 // go on from there.
 func TestQueue_OnePromptPerTurnInOrderAcrossARestart(t *testing.T) {
+	t.Parallel()
 	h := NewHome(t)
 	s := h.Start(t, "q")
 	pane, log := startFake(t, s)

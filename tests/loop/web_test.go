@@ -19,6 +19,7 @@ import (
 // agent's queued prompts. With HERDR_WEB_SHOTS set, the phone's
 // screenshot is kept there as web-inbox.png.
 func TestWebInbox_AnswersFromAPhone(t *testing.T) {
+	t.Parallel()
 	exe := Chromium(t)
 	h := NewHome(t)
 	h.WriteConfig(t, "[web]\nlisten = \"127.0.0.1:0\"\n")
