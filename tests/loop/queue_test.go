@@ -1,6 +1,7 @@
 package loop
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,5 +123,20 @@ func TestQueue_OnePromptPerTurnInOrderAcrossARestart(t *testing.T) {
 	}
 	if a := agent(t, s, pane); a.QueueLength != 0 {
 		t.Fatalf("queue_length at the end: %d", a.QueueLength)
+	}
+
+	// Bounded: past QueueMaxLength an add is refused and changes nothing;
+	// clear empties it.
+	OK[protocol.AgentQueueResult](t, s.CallT(t, "agent.queue.pause", map[string]any{"target": pane}), "agent_queue")
+	for i := range protocol.QueueMaxLength {
+		OK[protocol.AgentQueueResult](t, s.CallT(t, "agent.queue.add", map[string]any{"target": pane, "text": fmt.Sprint("p", i)}), "agent_queue")
+	}
+	Fail(t, s.Call("agent.queue.add", map[string]any{"target": pane, "text": "one too many"}), protocol.CodeQueueFull)
+	if q := queueOf(t, s, pane); len(q.Prompts) != protocol.QueueMaxLength || q.Prompts[protocol.QueueMaxLength-1].Text != fmt.Sprint("p", protocol.QueueMaxLength-1) {
+		t.Fatalf("a full queue changed: %d prompts", len(q.Prompts))
+	}
+	AgentCLI(t, s, "agent", "queue", "clear", pane)
+	if q := queueOf(t, s, pane); len(q.Prompts) != 0 || !q.Paused {
+		t.Fatalf("after clear: %+v", q)
 	}
 }
