@@ -2,7 +2,11 @@
 // once herdr knows an agent finished or asks a question.
 //
 // Queued prompts (agent.queue.*): a list of prompts per agent, kept by the
-// agent's terminal id (stable across moves, restarts and a live handoff).
+// agent's terminal id (stable across moves and a live handoff); a cold
+// restart gives the restored panes new terminals, and the queue saved for
+// a pane's former terminal, which no pane shows any more, is taken over by
+// the pane's new one. Bounds: protocol.QueueMaxBytes a prompt,
+// protocol.QueueMaxLength prompts a queue.
 // Each time the agent finishes a turn (its status becomes done, or idle
 // after working) the next prompt is typed into it with agent.prompt, never
 // while it is blocked or working, nor while the queue is paused. Delivery
