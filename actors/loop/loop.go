@@ -73,7 +73,22 @@ type Loop struct {
 	// asked are the questions inbox.list last showed, by pane id.
 	asked  map[string]string
 	notify notifier
+	// frozen: a live handoff is under way (HandoffFlush): no delivery
+	// starts; flushed waits for the newest version on disk.
+	frozen  bool
+	flushed *actor.PID
 }
+
+// HandoffFlush is asked by a live handoff before the new server starts:
+// the loop starts no more deliveries and answers Flushed once its newest
+// queues are on disk. Thaw undoes it (the handoff failed).
+type HandoffFlush struct{}
+
+// Flushed answers HandoffFlush.
+type Flushed struct{}
+
+// Thaw ends a HandoffFlush.
+type Thaw struct{}
 
 // Props returns the loop actor's props.
 func Props(opts Options) *actor.Props {
@@ -122,6 +137,16 @@ func (l *Loop) Receive(ctx actor.Context) {
 		l.onStored(ctx, msg)
 	case *notified:
 		l.notify.done(msg)
+	case *HandoffFlush:
+		l.frozen = true
+		if l.store == nil || l.saved >= l.version {
+			ctx.Respond(&Flushed{})
+		} else {
+			l.flushed = ctx.Sender()
+		}
+	case *Thaw:
+		l.frozen = false
+		l.checkAll(ctx)
 	case *Reconfigure:
 		l.notify.init(msg.Notify, l.opts.Log, l.opts.Now)
 		l.opts.Log.Info("loop: [notify] reloaded", "webhook", msg.Notify.Webhook != "", "per_minute", l.notify.cfg.PerMinute)

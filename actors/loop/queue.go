@@ -177,7 +177,7 @@ func (l *Loop) changed(ctx actor.Context, q *queue, change, delivered string) {
 
 // check asks the agent's state when its queue may deliver.
 func (l *Loop) check(ctx actor.Context, q *queue) {
-	if q.busy || q.paused || len(q.items) == 0 || q.paneID == "" {
+	if q.busy || q.paused || len(q.items) == 0 || q.paneID == "" || l.frozen {
 		return
 	}
 	q.busy = true
@@ -196,7 +196,7 @@ func (l *Loop) checkAll(ctx actor.Context) {
 func (l *Loop) checked(ctx actor.Context, c *check, r *kit.Reply) {
 	q := c.q
 	q.busy = false
-	if l.queues[q.term] != q || q.paused || len(q.items) == 0 {
+	if l.queues[q.term] != q || q.paused || len(q.items) == 0 || l.frozen {
 		return
 	}
 	if r.Err != nil {
@@ -234,10 +234,18 @@ func (l *Loop) checked(ctx actor.Context, c *check, r *kit.Reply) {
 func (l *Loop) onStored(ctx actor.Context, s *stored) {
 	if s.err != nil {
 		l.opts.Log.Warn("loop: queues not saved; deliveries wait for the next save", "file", l.opts.File, "err", s.err)
+		if l.flushed != nil { // the new server would read older queues
+			ctx.Send(l.flushed, kit.Fail(protocol.Errorf(protocol.CodeHandoffFailed, "queued prompts not saved: %v", s.err)))
+			l.flushed = nil
+		}
 		return
 	}
 	if s.version > l.saved {
 		l.saved = s.version
+	}
+	if l.flushed != nil && l.saved >= l.version {
+		ctx.Send(l.flushed, &Flushed{})
+		l.flushed = nil
 	}
 	keep := l.pending[:0]
 	for _, d := range l.pending {
