@@ -3,6 +3,9 @@
 package loop
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/herdr-go/herdr/protocol"
@@ -49,4 +52,16 @@ func TestQueue_LiveHandoffKeepsTheKey(t *testing.T) {
 	waitLog(t, log, "prompt start", "prompt quiet please", "prompt probe", "prompt next")
 	cue(t, s, pane, ".")
 	waitLog(t, log, "prompt start", "prompt quiet please", "prompt probe", "prompt next", "prompt last")
+
+	// A closed pane's queue goes, from queues.json too.
+	file := filepath.Join(filepath.Dir(h.SessionFile("ho")), "queues.json")
+	term := agent(t, s, pane).TerminalID
+	if raw, err := os.ReadFile(file); err != nil || !strings.Contains(string(raw), term) {
+		t.Fatalf("queues.json before the close: %s, %v", raw, err)
+	}
+	OK[protocol.OK](t, s.CallT(t, "pane.close", map[string]any{"pane_id": pane}), "ok")
+	WaitFor(t, "the closed pane's queue gone from queues.json", func() bool {
+		raw, err := os.ReadFile(file)
+		return err == nil && !strings.Contains(string(raw), term)
+	})
 }
