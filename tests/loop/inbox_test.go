@@ -29,8 +29,9 @@ func (p *posted) all() []string {
 // a question it no longer asks, a choice its screen does not offer, and
 // an answer to an agent no longer blocked are refused and type nothing;
 // the answer to the question it asks is typed. The block is POSTed to
-// [notify] webhook (a real local HTTP server) with its question; past
-// per_minute the rest are dropped and said in the log.
+// [notify] webhook (a real local HTTP server) with its question, a turn
+// finished out of sight with its last lines; past per_minute the rest are
+// dropped and said in the log.
 func TestInbox_AnswersOnlyTheSameQuestionAndNotifies(t *testing.T) {
 	t.Parallel()
 	var got posted
@@ -42,7 +43,7 @@ func TestInbox_AnswersOnlyTheSameQuestionAndNotifies(t *testing.T) {
 	}))
 	defer hook.Close()
 	h := NewHome(t)
-	h.WriteConfig(t, "[notify]\nwebhook = \""+hook.URL+"/herdr\"\nper_minute = 1\non = [\"blocked\"]\n")
+	h.WriteConfig(t, "[notify]\nwebhook = \""+hook.URL+"/herdr\"\nper_minute = 2\n")
 	s := h.Start(t, "in")
 	pane, log := startFake(t, s)
 
@@ -104,14 +105,24 @@ func TestInbox_AnswersOnlyTheSameQuestionAndNotifies(t *testing.T) {
 		t.Fatalf("inbox after the answer: %+v", l)
 	}
 
-	// A second block within the minute is over per_minute = 1: dropped,
+	// The answer's turn ends while another workspace is in front: done,
+	// and notified with the screen's last lines.
+	s.CreateWorkspace(t, map[string]any{"cwd": h.Dir, "focus": true})
+	cue(t, s, pane, ".")
+	waitStatus(t, s, pane, protocol.StatusDone)
+	WaitFor(t, "the webhook told of the finished turn", func() bool { return len(got.all()) == 2 })
+	if n := got.all()[1]; !strings.Contains(n, " finished\n") || !strings.Contains(n, "Done.") {
+		t.Fatalf("done notification: %q", n)
+	}
+
+	// A second block within the minute is over per_minute = 2: dropped,
 	// and the log says so.
 	cue(t, s, pane, "b")
 	waitStatus(t, s, pane, protocol.StatusBlocked)
 	WaitFor(t, "the dropped notification in the log", func() bool {
 		return strings.Contains(h.ServerLog("in"), "notification dropped")
 	})
-	if n := len(got.all()); n != 1 {
+	if n := len(got.all()); n != 2 {
 		t.Fatalf("notifications past the bound: %d", n)
 	}
 	// Free text answers too: typed, then Enter.
