@@ -47,6 +47,7 @@ explain prints a summary unless --json.
 		a.agentWaitCmd(),
 		a.agentStartCmd(),
 		a.agentAttachCmd(),
+		a.agentQueueCmd(),
 	)
 	for _, verb := range []struct{ name, method string }{{"get", "agent.get"}, {"focus", "agent.focus"}} {
 		cmd.AddCommand(&cobra.Command{

@@ -27,6 +27,7 @@ var LifecycleKinds = []string{
 	"pane_created", "pane_closed", "pane_updated", "pane_focused", "pane_moved", "pane_output_changed",
 	"pane_exited", "pane_agent_detected", "pane_agent_status_changed", "layout_updated",
 	"task_created", "task_updated", "task_activity", "task_removed",
+	"agent_queue_changed",
 }
 
 // Dedicated subscription types, pushed in the dotted envelope without a type.

@@ -42,6 +42,7 @@ func EventTypes() map[string]EventData {
 		"task_updated":               TaskUpdatedEvent{},
 		"task_activity":              TaskActivityEvent{},
 		"task_removed":               TaskRemovedEvent{},
+		"agent_queue_changed":        AgentQueueChangedEvent{},
 	}
 }
 

@@ -33,6 +33,11 @@ var TaskEventKinds = []string{"task_created", "task_updated", "task_activity", "
 // server knows, so a subscription to another machine's server, which may
 // be Herdr's, asks for no other.
 func HerdrEventKind(kind string) bool {
+	for _, k := range LoopEventKinds {
+		if k == kind {
+			return false
+		}
+	}
 	for _, k := range TaskEventKinds {
 		if k == kind {
 			return false

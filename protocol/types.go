@@ -97,9 +97,11 @@ type AgentInfo struct {
 	InteractiveReady       bool              `json:"interactive_ready"`
 	StateChangeSeq         uint64            `json:"state_change_seq"`
 	CompletionSeq          uint64            `json:"completion_seq"`
-	Cwd                    *string           `json:"cwd,omitempty"`
-	ForegroundCwd          *string           `json:"foreground_cwd,omitempty"`
-	Revision               uint64            `json:"revision"`
+	// QueueLength counts the agent's queued prompts (agent.queue.*).
+	QueueLength   int     `json:"queue_length"`
+	Cwd           *string `json:"cwd,omitempty"`
+	ForegroundCwd *string `json:"foreground_cwd,omitempty"`
+	Revision      uint64  `json:"revision"`
 }
 
 // Rect is a cell rectangle of the tab area.

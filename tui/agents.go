@@ -153,6 +153,8 @@ func (sb *sidebar) agentToken(tok config.SidebarToken, a protocol.AgentInfo, mul
 		return str(a.TerminalTitle)
 	case "terminal_title_stripped":
 		return str(a.TerminalTitleStripped)
+	case "queue":
+		return sb.queueToken(a) // inbox.go
 	}
 	if name, ok := cutDollar(tok.Token); ok {
 		if v := a.Tokens[name]; v != "" {

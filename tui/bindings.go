@@ -104,6 +104,7 @@ func init() {
 		actReloadConfig: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.reloadConfig() },
 		actNextAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepAgent(true); return nil },
 		actPrevAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepAgent(false); return nil },
+		actNextBlocked:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.nav.stepBlocked() },
 		actTaskPanel:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.tasks.cycleDock() },
 		actTaskBoard:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.tasks.openBoard() },
 		actPasteBuffer:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.clip.paste() }, // buffer.go
@@ -272,7 +273,7 @@ func remoteBinding(m *model, b binding, k tea.KeyMsg) (cmd tea.Cmd, done bool) {
 	switch b.act {
 	case actSendPrefix:
 		return m.remote.input(k), true
-	case actNextAgent, actPrevAgent, actAttention:
+	case actNextAgent, actPrevAgent, actAttention, actNextBlocked:
 		m.fleet.selected = ""
 		return nil, false
 	case actHelp, actSettings, actDetach, actNewWorkspace, actToggleSidebar, actPicker, actGoto,

@@ -68,6 +68,7 @@ const (
 	actChooseSession   action = "choose_session" // the session chooser (chooser.go)
 	actCommandPrompt   action = "command_prompt" // the command prompt (cmdprompt.go)
 	actNextLayout      action = "next_layout"    // the tab's next layout preset (layoutcycle.go)
+	actNextBlocked     action = "next_blocked"   // the next agent waiting for an answer (inbox.go)
 )
 
 // binding is a resolved prefix binding.
@@ -101,6 +102,7 @@ var defaultBindings = map[action][]string{
 	// Unset in Herdr too: they walk the agent panel, in its order.
 	actPrevAgent: nil, actNextAgent: nil, actLastPane: nil,
 	actChooseSession: {"shift+s"}, actCommandPrompt: {":"}, actNextLayout: {"space"},
+	actNextBlocked: {"a"},
 	// Herdr leaves these unset; tmux's keys for the previous and next
 	// session.
 	actPrevWorkspace: {"("}, actNextWorkspace: {")"},

@@ -133,6 +133,8 @@ type Agents struct {
 	resumes     []pendingResume
 	resumeTaken map[string]bool
 	resumeChain bool // a resumeNext is timed: the next resume waits for it
+	// queued are the queue lengths by terminal (QueueLengths).
+	queued map[string]int
 
 	// What one message produced, sent once it is applied, in this order.
 	dirty   []*rec
@@ -224,6 +226,8 @@ func (a *Agents) Receive(ctx actor.Context) {
 		a.launchExpired(msg)
 	case *pane.LaunchFailed:
 		a.launchFailed(msg)
+	case *QueueLengths:
+		a.queueLengths(msg)
 	case *actor.Terminated:
 		a.dropCaller(msg.Who)
 	default:

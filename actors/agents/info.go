@@ -23,6 +23,8 @@ type Shown struct {
 	StateSeq  uint64
 	// Completions is the agent's completion_seq: its finished turns.
 	Completions uint64
+	// Queued is the agent's queue_length (QueueLengths).
+	Queued int
 
 	Title, DisplayAgent *string
 	StateLabels         map[string]string
@@ -92,6 +94,7 @@ func (sh *Shown) Info(pi protocol.PaneInfo) protocol.AgentInfo {
 		InteractiveReady:       pi.Agent != nil && sh.State == string(protocol.StatusIdle),
 		StateChangeSeq:         sh.StateSeq,
 		CompletionSeq:          sh.Completions,
+		QueueLength:            sh.Queued,
 		Cwd:                    pi.Cwd,
 		ForegroundCwd:          pi.ForegroundCwd,
 		Revision:               pi.Revision,
@@ -133,7 +136,7 @@ func fillPresentation(sh *Shown, r *rec) {
 // shown is the Shown of a record.
 func (a *Agents) shown(r *rec) *Shown {
 	agent, state, skipped := effective(r)
-	sh := &Shown{TermID: r.TermID, Agent: agent, State: state, Skipped: skipped, Status: r.status, StateSeq: r.stateSeq, Completions: r.completions, RestoreError: r.restoreError}
+	sh := &Shown{TermID: r.TermID, Agent: agent, State: state, Skipped: skipped, Status: r.status, StateSeq: r.stateSeq, Completions: r.completions, RestoreError: r.restoreError, Queued: a.queued[r.TermID]}
 	fillPresentation(sh, r)
 	if h := r.hook; h != nil {
 		if h.auth != nil && h.auth.agent == agent {

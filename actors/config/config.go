@@ -55,6 +55,7 @@ type Config struct {
 	MCP          MCP          // [mcp]
 	Tasks        Tasks        // [tasks]
 	Fleet        Fleet        // [fleet]
+	Notify       Notify       // [notify]
 }
 
 // Theme holds the [theme] section; names are stored in canonical form.
@@ -304,7 +305,7 @@ func Default() Config {
 			Accent:           "cyan",
 			WindowTitle:      "herdr · {workspace}",
 			Sidebar: Sidebar{
-				Agents: AgentsSidebar{Rows: tokenRows([]string{"state_icon", "workspace", "tab"}, []string{"agent"})},
+				Agents: AgentsSidebar{Rows: tokenRows([]string{"state_icon", "workspace", "tab"}, []string{"agent", "queue"})},
 				Spaces: SpacesSidebar{Rows: tokenRows([]string{"state_icon", "workspace"}, []string{"branch", "git_status"})},
 			},
 			Toast: Toast{Delivery: ToastOff, DelaySeconds: 1, HerdrPosition: "bottom-right", ClipboardEnabled: true, ClipboardPosition: "bottom-center"},
@@ -317,6 +318,7 @@ func Default() Config {
 		Remote:       Remote{ManageSSHConfig: true},
 		MCP:          MCP{AllowStart: true, AllowClose: true},
 		Tasks:        defaultTasks(),
+		Notify:       defaultNotify(),
 	}
 }
 

@@ -61,6 +61,7 @@ var sectionDecoders = []sectionDecoder{
 	{"mcp", (*decoder).mcp},
 	{"tasks", (*decoder).tasks},
 	{"fleet", (*decoder).fleet},
+	{"notify", (*decoder).notify},
 }
 
 func (d *decoder) walk(raw map[string]any) {

@@ -35,6 +35,7 @@ func DefaultFile() string {
 	w.line("# The tools `herdr mcp` offers (absent: all of them), e.g.")
 	w.line(`# allow = ["list_agents", "read_pane", "wait_agent"]`)
 	w.section("tasks", tasksFields)
+	w.section("notify", notifyFields)
 	return w.b.String()
 }
 

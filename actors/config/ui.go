@@ -223,7 +223,7 @@ func (d *decoder) sound(t map[string]any) {
 
 // sidebarTokens are the built-in tokens of each sidebar list.
 var sidebarTokens = map[string][]string{
-	"agents": {"state_icon", "state_text", "workspace", "tab", "pane", "agent", "terminal_title", "terminal_title_stripped"},
+	"agents": {"state_icon", "state_text", "workspace", "tab", "pane", "agent", "terminal_title", "terminal_title_stripped", "queue"},
 	"spaces": {"state_icon", "state_text", "workspace", "branch", "git_status"},
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/gateway"
 	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/actors/loop"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
@@ -93,6 +94,7 @@ type handoffActors struct {
 	session, agents, bus *actor.PID
 	tasks                *actor.PID
 	web                  *actor.PID
+	loop                 *actor.PID // queued prompts: on disk before the heir reads them
 	gateway              *actor.PID
 	root                 *actor.PID // runs h.exit when its timer fires
 	listener             net.Listener
@@ -153,6 +155,9 @@ func (h *handoffActors) run(prm *protocol.ServerLiveHandoffParams) (err error) {
 			for _, pid := range frozen {
 				h.system.Root.Send(pid, &pane.Thaw{})
 			}
+			if h.loop != nil {
+				h.system.Root.Send(h.loop, &loop.Thaw{})
+			}
 			if exported {
 				h.system.Root.Send(h.bus, &events.Resume{})
 			}
@@ -210,6 +215,13 @@ func (h *handoffActors) run(prm *protocol.ServerLiveHandoffParams) (err error) {
 		return err
 	}
 	state.Saved.Tasks = res.(*model.SavedTasks)
+	// The queues' newest version on disk, and no prompt started after it:
+	// the new server reads queues.json as it starts.
+	if h.loop != nil {
+		if _, err = ask(h.loop, &loop.HandoffFlush{}); err != nil {
+			return err
+		}
+	}
 	// Last: from here on this bus numbers nothing (events wait until a
 	// failed handoff resumes it), so the new server's numbers are its own.
 	if res, err = ask(h.bus, &events.Export{}); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/herdr-go/herdr/actors/gateway"
 	"github.com/herdr-go/herdr/actors/integrations"
 	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/actors/loop"
 	machinesactor "github.com/herdr-go/herdr/actors/machines"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/plugins"
@@ -27,6 +28,7 @@ var registries = []kit.Checker{
 	gateway.Registry, session.Registry, agents.Registry, clients.Registry, plugins.Registry,
 	integrations.Registry, web.Registry, wsactor.Registry, tabactor.Registry, pane.Registry, machinesactor.Registry,
 	tasks.Registry, buffers.Registry, events.Registry, commands.Registry, fleet.Registry,
+	loop.Registry,
 }
 
 // checkRegistries compares every owner's handlers with the method table;

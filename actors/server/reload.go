@@ -8,6 +8,7 @@ import (
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/dispatcher"
 	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/actors/loop"
 	machinesactor "github.com/herdr-go/herdr/actors/machines"
 	"github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/actors/tasks"
@@ -18,7 +19,7 @@ import (
 // session tells it) to the actors spawned after the session that apply a
 // part of it: the dispatcher its [tasks], the tasks actor its retention
 // (keep_done, keep_done_days), the machines actor its ssh
-// command. It is spawned before the session, and told those actors once
+// command, the loop actor its [notify]. It is spawned before the session, and told those actors once
 // they exist (reloadTargets); a reload before that has no one to tell.
 type reloads struct {
 	env        protocol.Env
@@ -26,11 +27,12 @@ type reloads struct {
 	dispatcher *actor.PID
 	machines   *actor.PID
 	tasks      *actor.PID
+	loop       *actor.PID
 }
 
 // reloadTargets names the actors a reload is handed to.
 type reloadTargets struct {
-	dispatcher, machines, tasks *actor.PID
+	dispatcher, machines, tasks, loop *actor.PID
 }
 
 func reloadsProps(env protocol.Env, log *slog.Logger) *actor.Props {
@@ -41,13 +43,16 @@ func reloadsProps(env protocol.Env, log *slog.Logger) *actor.Props {
 func (r *reloads) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *reloadTargets:
-		r.dispatcher, r.machines, r.tasks = msg.dispatcher, msg.machines, msg.tasks
+		r.dispatcher, r.machines, r.tasks, r.loop = msg.dispatcher, msg.machines, msg.tasks, msg.loop
 	case *config.Reloaded:
 		if r.dispatcher != nil {
 			ctx.Send(r.dispatcher, &dispatcher.Reconfigure{Options: dispatcherOptions(msg.Config.Tasks)})
 		}
 		if r.tasks != nil {
 			ctx.Send(r.tasks, &tasks.Reconfigure{Retention: taskRetention(msg.Config.Tasks)})
+		}
+		if r.loop != nil {
+			ctx.Send(r.loop, &loop.Reconfigure{Notify: notifyOptions(msg.Config.Notify)})
 		}
 		if r.machines != nil {
 			ctx.Send(r.machines, &machinesactor.SetSSH{SSH: sshCommand(r.env, msg.Config, r.log)})

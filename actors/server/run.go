@@ -267,6 +267,12 @@ func Run(opts Options) error {
 		return err
 	}
 	owners[protocol.OwnerBuffers] = buffersPID
+	loopPID, err := startLoop(system, root, cfg.Notify, sessionFile, heir != nil, sessionPID, reads, agentsPID, busPID, log)
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	owners[protocol.OwnerLoop] = loopPID
 	dispatcherPID, err := startDispatcher(system, root, cfg.Tasks, sessionPID, tasksPID, busPID, log)
 	if err != nil {
 		listener.Close()
@@ -285,7 +291,7 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	system.Root.Send(reloadsPID, &reloadTargets{dispatcher: dispatcherPID, machines: machinesPID, tasks: tasksPID})
+	system.Root.Send(reloadsPID, &reloadTargets{dispatcher: dispatcherPID, machines: machinesPID, tasks: tasksPID, loop: loopPID})
 	if controlDir != "" {
 		defer os.RemoveAll(controlDir)
 	}
@@ -293,7 +299,7 @@ func Run(opts Options) error {
 	// A plugin command may be given longer than the default deadline.
 	callDeadline := max(kit.DefaultCallDeadline, plug.CommandTimeout(opts.Env)+time.Minute)
 	webPID, err := spawnChild(system, root, web.Props(web.Options{
-		Session: sessionPID, Events: busPID, Machines: machinesPID, Tasks: tasksPID, Clients: clientsPID, Log: log, CallDeadline: callDeadline,
+		Session: sessionPID, Events: busPID, Machines: machinesPID, Tasks: tasksPID, Loop: loopPID, Clients: clientsPID, Log: log, CallDeadline: callDeadline,
 		Listen: cfg.Web.Listen, AllowRemote: cfg.Web.AllowRemote, TokenPath: webTokenPath(opts.LogPath, opts.Env), KeepToken: heir != nil,
 		Adopt: heir.webAdoption(),
 	}), "web")
@@ -302,7 +308,7 @@ func Run(opts Options) error {
 		return err
 	}
 	owners[protocol.OwnerWeb] = webPID
-	handoff := &handoffActors{system: system, root: root, session: sessionPID, agents: agentsPID, tasks: tasksPID, web: webPID, bus: busPID, listener: listener, socket: opts.SocketPath,
+	handoff := &handoffActors{system: system, root: root, session: sessionPID, agents: agentsPID, tasks: tasksPID, web: webPID, loop: loopPID, bus: busPID, listener: listener, socket: opts.SocketPath,
 		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], bin: bin, busy: make(chan struct{}, 1),
 		exit: func() {
 			log.Info("handed off to a new server; exiting")

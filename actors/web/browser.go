@@ -245,6 +245,8 @@ func (b *browser) pump(ctx actor.Context) {
 			owner = b.opts.Machines
 		case m.Owner == protocol.OwnerTasks && b.opts.Tasks != nil:
 			owner = b.opts.Tasks // the task board (static/tasks.js)
+		case m.Owner == protocol.OwnerLoop && b.opts.Loop != nil:
+			owner = b.opts.Loop // the inbox (static/inbox.js)
 		case m.Owner == protocol.OwnerClients && b.opts.Clients != nil:
 			owner = b.opts.Clients // screen.subscribe
 		case m.Owner == protocol.OwnerEvents && b.opts.Events != nil:

@@ -17,6 +17,9 @@
 // A pane with no agent is badged with its foreground program (bash, vim)
 // from pane.process_info, asked again every few seconds since a program
 // starts without an event; only an agent's pane shows a status.
+// The inbox (static/inbox.js) is drawn from inbox.list and answered with
+// inbox.answer (agent.queue.* and inbox.* go to the loop actor), laid out
+// for a phone; the tree badges each agent's queue_length.
 //
 // A live handoff carries a running dashboard: Export gives its address,
 // token and listener; the new server's actor serves that listener from

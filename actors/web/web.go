@@ -27,6 +27,8 @@ type Options struct {
 	// Tasks answers the page's task.* calls (the task board; nil: the
 	// session refuses them as not its own).
 	Tasks *actor.PID
+	// Loop answers the page's agent.queue.* and inbox.* calls (the inbox).
+	Loop *actor.PID
 	// Clients answers the page's screen.subscribe (the panes it streams;
 	// nil: the session refuses it as not its own).
 	Clients *actor.PID

@@ -76,6 +76,7 @@ function onLine(m) {
     case "pane_agent_status_changed":
     case "pane.agent_status_changed": setStatus(m.data.pane_id, m.data.agent_status, m.data.agent); break;
   }
+  if ((m.event === "pane_agent_status_changed" || m.event === "agent_queue_changed") && window.inboxSoon && inbox.shown) inboxSoon(); // inbox.js
   if (typeof m.event === "string" && m.event.startsWith("task_") && window.tasksSoon) { tasksSoon(); return; } // tasks.js
   if (m.event) refreshSoon();
 }
@@ -129,6 +130,7 @@ function drawTree() {
         // vim), which is not a status and is not counted.
         if (p.agent) li.append(el("span", "badge " + known(p.agent_status, statusOrder, "unknown"), p.agent_status));
         else if (state.programs[p.pane_id]) li.append(el("span", "badge program", state.programs[p.pane_id]));
+        if (window.decoratePane) decoratePane(li, p); // inbox.js: queued prompts
         li.onclick = () => openPane(p.pane_id);
         ul.append(li);
         if (counts[p.agent_status] !== undefined) counts[p.agent_status]++;
@@ -137,6 +139,7 @@ function drawTree() {
     }
   }
   $("counts").textContent = `${counts.working} working · ${counts.blocked} blocked · ${counts.done} done`;
+  if (window.inboxCount) inboxCount(); // inbox.js
 }
 
 // readPrograms asks each pane with no agent for its foreground program
@@ -185,6 +188,7 @@ function openPane(id) {
   state.screens = {};
   $("view").hidden = false;
   if (window.toggleTasks) toggleTasks(false); // tasks.js: the board steps aside for the pane
+  if (window.toggleInbox && inbox.shown) toggleInbox(false); // inbox.js
   $("live").hidden = true;
   $("screen").classList.remove("replaying");
   $("term").replaceChildren();
