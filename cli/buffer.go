@@ -25,16 +25,7 @@ exists replaces its text. Past the bound the oldest goes. Where a buffer may be
 omitted, the newest is meant.`, protocol.BufferMaxCount, protocol.BufferMaxBytes),
 	})
 
-	var listJSON bool
-	cmd.AddCommand(jsonFlag(&cobra.Command{
-		Use:   "list",
-		Short: summary("buffer.list"),
-		Long:  summary("buffer.list") + ". A table at a terminal; the JSON response line with --json or when piped.",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.request("cli:buffer:list", "buffer.list", protocol.EmptyParams{}, tableFor(a, listJSON, drawBuffers)))
-		},
-	}, &listJSON))
+	// list: the table's (cli/fromtable.go).
 
 	var getJSON bool
 	cmd.AddCommand(jsonFlag(&cobra.Command{

@@ -225,8 +225,9 @@ func TestTableCommands_EveryCLIPathIsBuilt(t *testing.T) {
 			continue
 		}
 		n++
-		c, rest, err := root.Find(strings.Fields(m.CLI))
-		if err != nil || len(rest) != 0 || c.CommandPath() != "herdr "+m.CLI {
+		path, _ := cliPath(m.CLI)
+		c, rest, err := root.Find(path)
+		if err != nil || len(rest) != 0 || c.CommandPath() != "herdr "+strings.Join(path, " ") {
 			t.Errorf("%s: no verb %q (%v)", m.Name, m.CLI, err)
 		}
 	}

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"reflect"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -20,16 +21,25 @@ import (
 // A params field is on the command line by its `cli` tag:
 //
 //	`cli:"<pane>"`         a positional argument, in field order
-//	`cli:"<label...>"`     the remaining arguments (a string joins them with spaces)
+//	`cli:"<label...>"`     the remaining arguments (a string joins them with
+//	                       spaces, a []string keeps them)
 //	`cli:"--group"`        a flag; `cli:"-n,--name"` with a short form,
-//	                       `cli:"--index,required"` one that must be given
+//	                       `cli:"--index,required"` one that must be given,
+//	                       `cli:"--index,min=0"` an int refused below 0
+//	                       before any request (a usage error)
 //	`help:"…"`             a flag's help line
 //
 // A field without the tag is not on the command line. A pointer field is
 // set only when its flag is given (the server then sees the key).
 //
+// The entry's CLI is the command path, then, when the usage line says more
+// than the positional arguments ("tab move <tab> --index N"), that line:
+// the words from the first that starts with <, [ or -.
+//
 // The command's Short is the entry's Summary; its Long, the Summary and
-// CLIHelp; its Example, CLIExample. It prints the answer line (a.call).
+// CLIHelp; its Example, CLIExample. It prints the answer line (a.call),
+// unless the method is in answerPrinters (tables.go): a list draws its
+// table at a terminal and takes --json; a silent verb prints nothing.
 
 // addTableCmds adds the table's commands to the nouns root holds: a path
 // whose first word is no noun of root (another noun, not built for these
@@ -39,7 +49,7 @@ func (a *app) addTableCmds(root *cobra.Command) {
 		if m.CLI == "" {
 			continue
 		}
-		words := strings.Fields(m.CLI)
+		words, _ := cliPath(m.CLI)
 		parent := root
 		for _, w := range words[:len(words)-1] {
 			parent = subcommand(parent, w)
@@ -52,6 +62,18 @@ func (a *app) addTableCmds(root *cobra.Command) {
 		}
 		parent.AddCommand(a.tableCmd(m, words))
 	}
+}
+
+// cliPath splits an entry's CLI into the command path and the usage line
+// after the verb ("" when the positional arguments spell it).
+func cliPath(cli string) (path []string, use string) {
+	words := strings.Fields(cli)
+	for i, w := range words {
+		if strings.ContainsAny(w[:1], "<[-") {
+			return words[:i], strings.Join(words[i:], " ")
+		}
+	}
+	return words, ""
 }
 
 // subcommand is cmd's subcommand called name (or aliased so), or nil.
@@ -69,15 +91,23 @@ func (a *app) tableCmd(m protocol.Method, words []string) *cobra.Command {
 	params := m.Params()
 	v := reflect.ValueOf(params).Elem()
 	cmd := &cobra.Command{Short: m.Summary, Example: m.CLIExample}
-	if m.CLIHelp != "" {
+	printer, printed := answerPrinters[m.Name]
+	var asJSON bool
+	if printer.table != nil {
+		jsonFlag(cmd, &asJSON)
+	}
+	switch {
+	case m.CLIHelp != "":
 		cmd.Long = m.Summary + m.CLIHelp
+	case printer.table != nil:
+		cmd.Long = m.Summary + ". A table at a terminal; the JSON response line with --json or when piped."
 	}
 	var (
 		args     []reflect.Value // the positional fields, in order
 		names    []string        // their placeholders, "<label>" for "<label...>"
 		use      []string
 		variadic bool
-		onRun    []func(*cobra.Command) // pointer flags set when given
+		onRun    []func(*cobra.Command) error // pointer flags set when given, checks
 	)
 	for i := range v.NumField() {
 		f := v.Type().Field(i)
@@ -102,6 +132,9 @@ func (a *app) tableCmd(m protocol.Method, words []string) *cobra.Command {
 		onRun = append(onRun, bindFlag(cmd, m.Name, tag, f.Tag.Get("help"), field))
 	}
 	cmd.Use = strings.Join(append([]string{words[len(words)-1]}, use...), " ")
+	if _, line := cliPath(m.CLI); line != "" {
+		cmd.Use = words[len(words)-1] + " " + line
+	}
 	switch {
 	case variadic:
 		cmd.Args = minArgs(names...)
@@ -120,9 +153,18 @@ func (a *app) tableCmd(m protocol.Method, words []string) *cobra.Command {
 			field.SetString(given[i])
 		}
 		for _, set := range onRun {
-			set(cmd)
+			if err := set(cmd); err != nil {
+				return err
+			}
 		}
-		return exit(a.call(id, m.Name, params))
+		switch {
+		case !printed:
+			return exit(a.call(id, m.Name, params))
+		case printer.table != nil:
+			return exit(a.request(id, m.Name, params, printer.table(a, asJSON)))
+		default:
+			return exit(a.silent(id, m.Name, params))
+		}
 	}
 	return cmd
 }
@@ -137,11 +179,12 @@ func setVariadic(field reflect.Value, rest []string) {
 }
 
 // bindFlag declares the flag a `cli:"…"` tag names and binds it to field;
-// what it returns sets a pointer field once the command runs, when the flag
-// was given.
-func bindFlag(cmd *cobra.Command, method, tag, help string, field reflect.Value) func(*cobra.Command) {
+// what it returns, once the command runs, checks the value and sets a
+// pointer field when the flag was given.
+func bindFlag(cmd *cobra.Command, method, tag, help string, field reflect.Value) func(*cobra.Command) error {
 	var name, short string
 	required := false
+	var floor *int
 	for _, part := range strings.Split(tag, ",") {
 		switch {
 		case strings.HasPrefix(part, "--"):
@@ -150,6 +193,12 @@ func bindFlag(cmd *cobra.Command, method, tag, help string, field reflect.Value)
 			short = part[1:]
 		case part == "required":
 			required = true
+		case strings.HasPrefix(part, "min="):
+			n, err := strconv.Atoi(part[4:])
+			if err != nil {
+				panic(fmt.Sprintf("cli: %s: bad cli tag %q", method, tag))
+			}
+			floor = &n
 		default:
 			panic(fmt.Sprintf("cli: %s: bad cli tag %q", method, tag))
 		}
@@ -158,17 +207,29 @@ func bindFlag(cmd *cobra.Command, method, tag, help string, field reflect.Value)
 		panic(fmt.Sprintf("cli: %s: cli tag %q names no flag", method, tag))
 	}
 	flags := cmd.Flags()
-	set := func(*cobra.Command) {}
 	target := field
 	if field.Kind() == reflect.Pointer {
 		target = reflect.New(field.Type().Elem()).Elem()
-		set = func(cmd *cobra.Command) {
-			if cmd.Flags().Changed(name) {
-				p := reflect.New(target.Type())
-				p.Elem().Set(target)
-				field.Set(p)
-			}
+	}
+	if floor != nil && target.Kind() != reflect.Int {
+		panic(fmt.Sprintf("cli: %s: min= on flag --%s of type %s", method, name, target.Type()))
+	}
+	set := func(cmd *cobra.Command) error {
+		if !cmd.Flags().Changed(name) {
+			return nil
 		}
+		if floor != nil && target.Int() < int64(*floor) {
+			if *floor == 0 {
+				return fmt.Errorf("invalid --%s %d: must not be negative", name, target.Int())
+			}
+			return fmt.Errorf("invalid --%s %d: must be at least %d", name, target.Int(), *floor)
+		}
+		if field.Kind() == reflect.Pointer {
+			p := reflect.New(target.Type())
+			p.Elem().Set(target)
+			field.Set(p)
+		}
+		return nil
 	}
 	switch p := target.Addr().Interface().(type) {
 	case *string:

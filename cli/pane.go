@@ -25,7 +25,6 @@ swap) act on --pane, the calling pane with --current, else the server's
 focused pane. Directions are left, right, up and down.`,
 	})
 	cmd.AddCommand(
-		a.paneListCmd(),
 		a.paneCurrentCmd(),
 		a.paneRenameCmd(),
 		a.paneSplitCmd(),
@@ -130,22 +129,6 @@ func (s *paneSel) argOrResolve(a *app, cmd *cobra.Command, args []string) (*stri
 		return &args[0], nil
 	}
 	return s.resolve(a, cmd, false), nil
-}
-
-func (a *app) paneListCmd() *cobra.Command {
-	var workspace string
-	var asJSON bool
-	cmd := jsonFlag(&cobra.Command{
-		Use:   "list",
-		Short: summary("pane.list"),
-		Long:  summary("pane.list") + ". A table at a terminal; the JSON response line with --json or when piped.",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.request("cli:pane:list", "pane.list", protocol.PaneListParams{WorkspaceID: optional(cmd, "workspace", workspace)}, tableFor(a, asJSON, drawPanes)))
-		},
-	}, &asJSON)
-	cmd.Flags().StringVar(&workspace, "workspace", "", "only the panes of this workspace")
-	return cmd
 }
 
 func (a *app) paneCurrentCmd() *cobra.Command {

@@ -204,3 +204,20 @@ func drawSessions(w io.Writer, sessions []sessionInfo) {
 		row(w, s.Name, status, s.SessionDir, s.SocketPath)
 	}
 }
+
+// answerPrinter is how a table-built verb (fromtable.go) shows a success:
+// a list's table at a terminal (then it takes --json), or, with no table,
+// nothing at all (a silent verb).
+type answerPrinter struct {
+	table func(a *app, asJSON bool) onSuccess
+}
+
+// answerPrinters are the table-built verbs that do not print the answer
+// line, by method.
+var answerPrinters = map[string]answerPrinter{
+	"workspace.list": {func(a *app, j bool) onSuccess { return tableFor(a, j, drawWorkspaces) }},
+	"tab.list":       {func(a *app, j bool) onSuccess { return tableFor(a, j, drawTabs) }},
+	"pane.list":      {func(a *app, j bool) onSuccess { return tableFor(a, j, drawPanes) }},
+	"buffer.list":    {func(a *app, j bool) onSuccess { return tableFor(a, j, drawBuffers) }},
+	"fleet.status":   {func(a *app, j bool) onSuccess { return tableFor(a, j, drawFleet) }},
+}

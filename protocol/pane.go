@@ -2,7 +2,7 @@ package protocol
 
 var paneMethods = []Method{
 	{Name: "pane.split", Since: "0.2.0", Params: func() Params { return &PaneSplitParams{} }, Result: "pane_info", Summary: "Split a pane right or down, starting a new shell", Target: TargetFocusedPane, Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.list", Since: "0.2.0", Pipeline: true, Params: func() Params { return &PaneListParams{} }, Result: "pane_list", Summary: "List panes, optionally of one workspace", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.list", Since: "0.2.0", Pipeline: true, CLI: "pane list", Params: func() Params { return &PaneListParams{} }, Result: "pane_list", Summary: "List panes, optionally of one workspace", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "pane.get", Since: "0.2.0", Pipeline: true, CLI: "pane get", Params: func() Params { return &PaneTarget{} }, Result: "pane_info", Summary: "Describe one pane", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "pane.current", Since: "0.7.0", Params: func() Params { return &PaneCurrentParams{} }, Result: "pane_current", Summary: "The caller's pane, else the focused pane", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "pane.focus", Since: "0.7.2", Params: func() Params { return &PaneTarget{} }, Result: "pane_info", Summary: "Focus a pane (and its tab and workspace)", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
@@ -78,7 +78,7 @@ func (p *PaneSplitParams) Validate() error {
 
 // PaneListParams are the params of pane.list.
 type PaneListParams struct {
-	WorkspaceID *string `json:"workspace_id,omitempty"`
+	WorkspaceID *string `json:"workspace_id,omitempty" cli:"--workspace" help:"only the panes of this workspace"`
 }
 
 // Validate implements Params.

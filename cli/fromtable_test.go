@@ -1,0 +1,49 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+)
+
+// A table-built verb refuses what its tags forbid before any request: a
+// usage error (exit 2) naming the flag, and the server is asked nothing.
+func TestTableVerbs_RefuseBeforeRequest(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"tab", "move", "w1:t1", "--index", "-1"}, "herdr: invalid --index -1: must not be negative (see 'herdr tab move --help')\n"},
+		{[]string{"workspace", "move", "w1", "--index=-3"}, "herdr: invalid --index -3: must not be negative (see 'herdr workspace move --help')\n"},
+		{[]string{"workspace", "move", "w1"}, "herdr: required flag(s) \"index\" not set (see 'herdr workspace move --help')\n"},
+		{[]string{"workspace", "move-block"}, "herdr: missing argument <workspace> (see 'herdr workspace move-block --help')\n"},
+		{[]string{"pane", "list", "extra"}, "unknown command: extra (see 'herdr pane list --help')\n"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			f := startFake(t, "")
+			r := run(t, f.envFor(t), c.args...)
+			if r.code != 2 || r.stdout != "" || r.stderr != c.want {
+				t.Errorf("exit %d stdout %q stderr %q, want 2 and %q", r.code, r.stdout, r.stderr, c.want)
+			}
+			if reqs := f.requests(); len(reqs) != 0 {
+				t.Errorf("the server was asked %+v", reqs)
+			}
+		})
+	}
+}
+
+// The usage line after the path in an entry's CLI is the verb's Use.
+func TestCLIPath(t *testing.T) {
+	cases := []struct{ cli, path, use string }{
+		{"workspace get", "workspace get", ""},
+		{"tab move <tab> --index N", "tab move", "<tab> --index N"},
+		{"workspace move-block <workspace>... [--before WORKSPACE]", "workspace move-block", "<workspace>... [--before WORKSPACE]"},
+		{"terminal title set", "terminal title set", ""},
+	}
+	for _, c := range cases {
+		path, use := cliPath(c.cli)
+		if strings.Join(path, " ") != c.path || use != c.use {
+			t.Errorf("cliPath(%q) = %q, %q; want %q, %q", c.cli, path, use, c.path, c.use)
+		}
+	}
+}
