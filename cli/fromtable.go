@@ -36,6 +36,9 @@ import (
 // than the positional arguments ("tab move <tab> --index N"), that line:
 // the words from the first that starts with <, [ or -.
 //
+// Before any request the params pass their Validate, the server's own
+// check: what it would refuse is a usage error here (validate, root.go).
+//
 // The command's Short is the entry's Summary; its Long, the Summary and
 // CLIHelp; its Example, CLIExample. It prints the answer line (a.call),
 // unless the method is in answerPrinters (tables.go): a list draws its
@@ -156,6 +159,9 @@ func (a *app) tableCmd(m protocol.Method, words []string) *cobra.Command {
 			if err := set(cmd); err != nil {
 				return err
 			}
+		}
+		if err := validate(params); err != nil {
+			return err // what the server would refuse, refused before connecting
 		}
 		switch {
 		case !printed:
