@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -25,8 +26,17 @@ import (
 //	                       spaces, a []string keeps them)
 //	`cli:"--group"`        a flag; `cli:"-n,--name"` with a short form,
 //	                       `cli:"--index,required"` one that must be given,
-//	                       `cli:"--index,min=0"` an int refused below 0
-//	                       before any request (a usage error)
+//	                       `cli:"--index,min=0"` an int refused below 0,
+//	                       `cli:"--direction,oneof=left|right"` a string
+//	                       refused unless one of those (usage errors, before
+//	                       any request), `cli:"--amount,default=0.05"` a
+//	                       default other than the zero value
+//	`cli:"[<pane>|--pane|--current]"`
+//	                       a *string pane: the optional argument, --pane, or
+//	                       the calling pane with --current ($HERDR_PANE_ID),
+//	                       else unset (the server's focused pane);
+//	                       `cli:"--pane|--current"` the same without the
+//	                       argument (paneSel, pane.go)
 //	`help:"…"`             a flag's help line
 //
 // A field without the tag is not on the command line. A pointer field is
@@ -111,6 +121,8 @@ func (a *app) tableCmd(m protocol.Method, words []string) *cobra.Command {
 		use      []string
 		variadic bool
 		onRun    []func(*cobra.Command) error // pointer flags set when given, checks
+		pane     func(*cobra.Command, []string) error
+		paneArg  bool
 	)
 	for i := range v.NumField() {
 		f := v.Type().Field(i)
@@ -119,6 +131,19 @@ func (a *app) tableCmd(m protocol.Method, words []string) *cobra.Command {
 			continue
 		}
 		field := v.Field(i)
+		if tag == "[<pane>|--pane|--current]" || tag == "--pane|--current" {
+			if field.Type() != reflect.TypeFor[*string]() || pane != nil {
+				panic(fmt.Sprintf("cli: %s: %s wants one *string field", m.Name, tag))
+			}
+			paneArg = tag[0] == '['
+			if paneArg {
+				use = append(use, "[<pane>|--pane ID|--current]")
+			} else {
+				use = append(use, "[--pane ID|--current]")
+			}
+			pane = paneSelector(a, cmd, paneArg, field)
+			continue
+		}
 		if strings.HasPrefix(tag, "<") {
 			if variadic {
 				panic(fmt.Sprintf("cli: %s: positional %s after a variadic one", m.Name, tag))
@@ -139,6 +164,11 @@ func (a *app) tableCmd(m protocol.Method, words []string) *cobra.Command {
 		cmd.Use = words[len(words)-1] + " " + line
 	}
 	switch {
+	case paneArg:
+		if len(names) > 0 {
+			panic(fmt.Sprintf("cli: %s: an optional pane argument with other positionals", m.Name))
+		}
+		cmd.Args = cobra.MaximumNArgs(1)
 	case variadic:
 		cmd.Args = minArgs(names...)
 	case len(names) == 0:
@@ -160,6 +190,11 @@ func (a *app) tableCmd(m protocol.Method, words []string) *cobra.Command {
 				return err
 			}
 		}
+		if pane != nil {
+			if err := pane(cmd, given); err != nil {
+				return err
+			}
+		}
 		if err := validate(params); err != nil {
 			return err // what the server would refuse, refused before connecting
 		}
@@ -173,6 +208,28 @@ func (a *app) tableCmd(m protocol.Method, words []string) *cobra.Command {
 		}
 	}
 	return cmd
+}
+
+// paneSelector binds --pane and --current to cmd; what it returns sets
+// field, once the command runs, to the pane they (or the argument) name.
+func paneSelector(a *app, cmd *cobra.Command, withArg bool, field reflect.Value) func(*cobra.Command, []string) error {
+	sel := &paneSel{}
+	sel.bind(cmd)
+	return func(cmd *cobra.Command, given []string) error {
+		var t *string
+		if withArg {
+			var err error
+			if t, err = sel.argOrResolve(a, cmd, given); err != nil {
+				return err
+			}
+		} else {
+			t = sel.resolve(a, cmd, false)
+		}
+		if t != nil {
+			field.Set(reflect.ValueOf(t))
+		}
+		return nil
+	}
 }
 
 // setVariadic fills the last positional field with the remaining arguments.
@@ -191,6 +248,8 @@ func bindFlag(cmd *cobra.Command, method, tag, help string, field reflect.Value)
 	var name, short string
 	required := false
 	var floor *int
+	var oneof []string
+	def := ""
 	for _, part := range strings.Split(tag, ",") {
 		switch {
 		case strings.HasPrefix(part, "--"):
@@ -205,6 +264,10 @@ func bindFlag(cmd *cobra.Command, method, tag, help string, field reflect.Value)
 				panic(fmt.Sprintf("cli: %s: bad cli tag %q", method, tag))
 			}
 			floor = &n
+		case strings.HasPrefix(part, "oneof="):
+			oneof = strings.Split(part[6:], "|")
+		case strings.HasPrefix(part, "default="):
+			def = part[8:]
 		default:
 			panic(fmt.Sprintf("cli: %s: bad cli tag %q", method, tag))
 		}
@@ -217,12 +280,15 @@ func bindFlag(cmd *cobra.Command, method, tag, help string, field reflect.Value)
 	if field.Kind() == reflect.Pointer {
 		target = reflect.New(field.Type().Elem()).Elem()
 	}
-	if floor != nil && target.Kind() != reflect.Int {
-		panic(fmt.Sprintf("cli: %s: min= on flag --%s of type %s", method, name, target.Type()))
+	if floor != nil && target.Kind() != reflect.Int || oneof != nil && target.Kind() != reflect.String {
+		panic(fmt.Sprintf("cli: %s: bad check on flag --%s of type %s", method, name, target.Type()))
 	}
 	set := func(cmd *cobra.Command) error {
 		if !cmd.Flags().Changed(name) {
 			return nil
+		}
+		if oneof != nil && !slices.Contains(oneof, target.String()) {
+			return fmt.Errorf("invalid --%s %q: expected %s or %s", name, target.String(), strings.Join(oneof[:len(oneof)-1], ", "), oneof[len(oneof)-1])
 		}
 		if floor != nil && target.Int() < int64(*floor) {
 			if *floor == 0 {
@@ -237,6 +303,17 @@ func bindFlag(cmd *cobra.Command, method, tag, help string, field reflect.Value)
 		}
 		return nil
 	}
+	if def != "" {
+		// The flag's own parser reads the default: a bad one is caught
+		// building the verb, in TestTableCommands_EveryCLIPathIsBuilt.
+		defer func() {
+			f := flags.Lookup(name)
+			if err := f.Value.Set(def); err != nil {
+				panic(fmt.Sprintf("cli: %s: --%s default=%s: %v", method, name, def, err))
+			}
+			f.DefValue = f.Value.String()
+		}()
+	}
 	switch p := target.Addr().Interface().(type) {
 	case *string:
 		flags.StringVarP(p, name, short, *p, help)
@@ -248,6 +325,8 @@ func bindFlag(cmd *cobra.Command, method, tag, help string, field reflect.Value)
 		flags.Uint32VarP(p, name, short, *p, help)
 	case *uint64:
 		flags.Uint64VarP(p, name, short, *p, help)
+	case *float64:
+		flags.Float64VarP(p, name, short, *p, help)
 	case *[]string:
 		flags.StringArrayVarP(p, name, short, *p, help)
 	default:

@@ -17,6 +17,12 @@ func TestTableVerbs_RefuseBeforeRequest(t *testing.T) {
 		{[]string{"workspace", "move", "w1"}, "herdr: required flag(s) \"index\" not set (see 'herdr workspace move --help')\n"},
 		{[]string{"workspace", "move-block"}, "herdr: missing argument <workspace> (see 'herdr workspace move-block --help')\n"},
 		{[]string{"pane", "list", "extra"}, "unknown command: extra (see 'herdr pane list --help')\n"},
+		{[]string{"pane", "neighbor", "--direction", "sideways"}, "herdr: invalid --direction \"sideways\": expected left, right, up or down (see 'herdr pane neighbor --help')\n"},
+		{[]string{"pane", "layout", "w1:p1", "--current"}, "herdr: give the pane as an argument or with --pane/--current, not both (see 'herdr pane layout --help')\n"},
+		{[]string{"pane", "edges", "--pane", "w1:p1", "--current"}, "herdr: --current and --pane cannot be used together (see 'herdr pane edges --help')\n"},
+		{[]string{"pane", "resize", "--direction", "left", "--amount", "0.9"}, "herdr: invalid params: amount: must be a fraction of at most 0.5, got 0.9 (see 'herdr pane resize --help')\n"},
+		{[]string{"task", "run", "--max-running", "0"}, "herdr: invalid params: max_running: expected 1 to 64, got 0 (see 'herdr task run --help')\n"},
+		{[]string{"task", "remove", "nope"}, "herdr: invalid params: task_id: expected a task id (task-N), got \"nope\" (see 'herdr task remove --help')\n"},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {

@@ -14,7 +14,8 @@ var paneMethods = []Method{
 	{Name: "pane.send_input", Since: "0.4.4", Params: func() Params { return &PaneSendInputParams{} }, Result: "ok", Summary: "Send text (pasted when the program asks) then keys", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserTyping},
 	{Name: "pane.read", Since: "0.2.0", Pipeline: true, Params: func() Params { return &PaneReadParams{} }, Result: "pane_read", Summary: "Read a pane's screen or recent output", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "pane.wait_for_output", Since: "0.2.0", Params: func() Params { return &PaneWaitForOutputParams{} }, Result: "output_matched", Summary: "Wait until a pane shows matching output", Target: TargetPane, Owner: OwnerPane, Shape: ShapeWait},
-	{Name: "pane.process_info", Since: "0.7.0", Pipeline: true, Params: func() Params { return &PaneProcessInfoParams{} }, Result: "pane_process_info", Summary: "The pane's shell and foreground processes", Target: TargetFocusedPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.process_info", Since: "0.7.0", Pipeline: true, CLI: "pane process-info", CLIHelp: ` of <pane>, --pane, the calling pane
+with --current, else the server's focused pane.`, Params: func() Params { return &PaneProcessInfoParams{} }, Result: "pane_process_info", Summary: "The pane's shell and foreground processes", Target: TargetFocusedPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "pane.edit_scrollback", Since: "0.9.0", Params: func() Params { return &PaneEditScrollbackParams{} }, Result: "ok", Summary: "Open a pane's whole scrollback in $VISUAL or $EDITOR, in a zoomed pane of its own that closes with the editor", Target: TargetPane, Owner: OwnerClients, Shape: ShapeAnswer},
 }
 
@@ -204,7 +205,7 @@ func (p *PaneWaitForOutputParams) Validate() error {
 
 // PaneProcessInfoParams are the params of pane.process_info.
 type PaneProcessInfoParams struct {
-	PaneID *string `json:"pane_id,omitempty"`
+	PaneID *string `json:"pane_id,omitempty" cli:"[<pane>|--pane|--current]"`
 }
 
 // Validate implements Params.
