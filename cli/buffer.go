@@ -25,7 +25,7 @@ exists replaces its text. Past the bound the oldest goes. Where a buffer may be
 omitted, the newest is meant.`, protocol.BufferMaxCount, protocol.BufferMaxBytes),
 	})
 
-	// list: the table's (cli/fromtable.go).
+	// list and delete: the table's (cli/fromtable.go).
 
 	var getJSON bool
 	cmd.AddCommand(jsonFlag(&cobra.Command{
@@ -77,20 +77,6 @@ The text is the argument, or stdin when it is - or omitted.`,
 	}
 	set.Flags().StringVar(&name, "name", "", "name the buffer (replacing one of that name)")
 	cmd.AddCommand(set)
-
-	cmd.AddCommand(&cobra.Command{
-		Use:   "delete <buffer>",
-		Short: summary("buffer.delete"),
-		Long:  summary("buffer.delete") + "; prints nothing on success.",
-		Args:  exactArgs("<buffer>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			p := protocol.BufferDeleteParams{Buffer: args[0]}
-			if err := validate(&p); err != nil {
-				return err
-			}
-			return exit(a.silent("cli:buffer:delete", "buffer.delete", p))
-		},
-	})
 
 	var sel paneSel
 	var which string

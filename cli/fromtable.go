@@ -46,13 +46,12 @@ import (
 // than the positional arguments ("tab move <tab> --index N"), that line:
 // the words from the first that starts with <, [ or -.
 //
-// Before any request the params pass their Validate, the server's own
-// check: what it would refuse is a usage error here (validate, root.go).
-//
 // The command's Short is the entry's Summary; its Long, the Summary and
 // CLIHelp; its Example, CLIExample. It prints the answer line (a.call),
-// unless the method is in answerPrinters (tables.go): a list draws its
-// table at a terminal and takes --json; a silent verb prints nothing.
+// unless the method's verbStyle (tables.go) says otherwise: a list draws
+// its table at a terminal and takes --json; a silent verb prints nothing,
+// a verbatim one also sends every argument after the first as is; a
+// checked one runs the params' Validate before connecting.
 
 // addTableCmds adds the table's commands to the nouns root holds: a path
 // whose first word is no noun of root (another noun, not built for these
@@ -104,15 +103,15 @@ func (a *app) tableCmd(m protocol.Method, words []string) *cobra.Command {
 	params := m.Params()
 	v := reflect.ValueOf(params).Elem()
 	cmd := &cobra.Command{Short: m.Summary, Example: m.CLIExample}
-	printer, printed := answerPrinters[m.Name]
+	style := verbStyles[m.Name]
 	var asJSON bool
-	if printer.table != nil {
+	if style.table != nil {
 		jsonFlag(cmd, &asJSON)
 	}
 	switch {
 	case m.CLIHelp != "":
 		cmd.Long = m.Summary + m.CLIHelp
-	case printer.table != nil:
+	case style.table != nil:
 		cmd.Long = m.Summary + ". A table at a terminal; the JSON response line with --json or when piped."
 	}
 	var (
@@ -176,6 +175,9 @@ func (a *app) tableCmd(m protocol.Method, words []string) *cobra.Command {
 	default:
 		cmd.Args = exactArgs(names...)
 	}
+	if style.verbatim {
+		silentCmd(cmd) // pane.go
+	}
 	id := "cli:" + strings.Join(words, ":")
 	cmd.RunE = func(cmd *cobra.Command, given []string) error {
 		for i, field := range args {
@@ -195,16 +197,18 @@ func (a *app) tableCmd(m protocol.Method, words []string) *cobra.Command {
 				return err
 			}
 		}
-		if err := validate(params); err != nil {
-			return err // what the server would refuse, refused before connecting
+		if style.check {
+			if err := validate(params); err != nil {
+				return err
+			}
 		}
 		switch {
-		case !printed:
-			return exit(a.call(id, m.Name, params))
-		case printer.table != nil:
-			return exit(a.request(id, m.Name, params, printer.table(a, asJSON)))
-		default:
+		case style.table != nil:
+			return exit(a.request(id, m.Name, params, style.table(a, asJSON)))
+		case style.silent:
 			return exit(a.silent(id, m.Name, params))
+		default:
+			return exit(a.call(id, m.Name, params))
 		}
 	}
 	return cmd

@@ -20,7 +20,7 @@ func TestTableVerbs_RefuseBeforeRequest(t *testing.T) {
 		{[]string{"pane", "neighbor", "--direction", "sideways"}, "herdr: invalid --direction \"sideways\": expected left, right, up or down (see 'herdr pane neighbor --help')\n"},
 		{[]string{"pane", "layout", "w1:p1", "--current"}, "herdr: give the pane as an argument or with --pane/--current, not both (see 'herdr pane layout --help')\n"},
 		{[]string{"pane", "edges", "--pane", "w1:p1", "--current"}, "herdr: --current and --pane cannot be used together (see 'herdr pane edges --help')\n"},
-		{[]string{"pane", "resize", "--direction", "left", "--amount", "0.9"}, "herdr: invalid params: amount: must be a fraction of at most 0.5, got 0.9 (see 'herdr pane resize --help')\n"},
+		{[]string{"buffer", "delete", ""}, "herdr: invalid params: buffer: missing required field (see 'herdr buffer delete --help')\n"},
 		{[]string{"task", "run", "--max-running", "0"}, "herdr: invalid params: max_running: expected 1 to 64, got 0 (see 'herdr task run --help')\n"},
 		{[]string{"task", "remove", "nope"}, "herdr: invalid params: task_id: expected a task id (task-N), got \"nope\" (see 'herdr task remove --help')\n"},
 	}
@@ -51,5 +51,20 @@ func TestCLIPath(t *testing.T) {
 		if strings.Join(path, " ") != c.path || use != c.use {
 			t.Errorf("cliPath(%q) = %q, %q; want %q, %q", c.cli, path, use, c.path, c.use)
 		}
+	}
+}
+
+// An unchecked verb leaves the params' check to the server, whose error
+// answer a script reads (exit 1), as Herdr's: an unknown key is invalid_key.
+func TestTableVerbs_ServerChecks(t *testing.T) {
+	f := startFake(t, "")
+	f.replies["pane.send_keys"] = `{"id":%[1]s,"error":{"code":"invalid_key","message":"invalid key"}}`
+	r := run(t, f.envFor(t), "pane", "send-keys", "w1:p2", "ctrl+nosuchkey")
+	if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, `"invalid_key"`) {
+		t.Errorf("exit %d stdout %q stderr %q, want 1 and the error answer", r.code, r.stdout, r.stderr)
+	}
+	reqs := f.requests()
+	if len(reqs) != 2 || reqs[1].Method != "pane.send_keys" {
+		t.Errorf("requests %+v, want ping and pane.send_keys", reqs)
 	}
 }

@@ -29,8 +29,6 @@ focused pane. Directions are left, right, up and down.`,
 		a.paneRenameCmd(),
 		a.paneSplitCmd(),
 		a.paneClearCmd(),
-		a.paneSendTextCmd(),
-		a.paneSendKeysCmd(),
 		a.paneRunCmd(),
 		a.paneReadCmd(),
 		a.paneWaitOutputCmd(),
@@ -43,8 +41,8 @@ focused pane. Directions are left, right, up and down.`,
 		a.paneHistoryCmd(),
 	)
 	cmd.AddCommand(a.paneEditScrollbackCmds()...) // edit_scrollback.go
-	// list, get, close, process-info, layout, edges, neighbor and resize:
-	// the table's (cli/fromtable.go).
+	// list, get, close, process-info, layout, edges, neighbor, resize,
+	// send-text, send-keys and edit-scrollback: the table's (cli/fromtable.go).
 	return cmd
 }
 
@@ -227,37 +225,6 @@ func silentCmd(cmd *cobra.Command) *cobra.Command {
 	cmd.Flags().SetInterspersed(false)
 	cmd.Long += "\n\nFlags such as --session go before <pane>; every argument after it is sent as is."
 	return cmd
-}
-
-func (a *app) paneSendTextCmd() *cobra.Command {
-	return silentCmd(&cobra.Command{
-		Use:   "send-text <pane> <text...>",
-		Short: summary("pane.send_text"),
-		Long: summary("pane.send_text") + `: the remaining arguments joined by spaces, with no
-Enter. Prints nothing on success.`,
-		Example: `  herdr pane send-text w1:p2 'ls -la'`,
-		Args:    minArgs("<pane>", "<text>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.silent("cli:pane:send-text", "pane.send_text",
-				protocol.PaneSendTextParams{PaneID: args[0], Text: strings.Join(args[1:], " ")}))
-		},
-	})
-}
-
-func (a *app) paneSendKeysCmd() *cobra.Command {
-	return silentCmd(&cobra.Command{
-		Use:   "send-keys <pane> <key>...",
-		Short: summary("pane.send_keys"),
-		Long: summary("pane.send_keys") + `, in order, e.g. Enter, ctrl+c, alt+x, Up,
-F5. Prints nothing on success.`,
-		Example: `  herdr pane send-keys w1:p2 ctrl+c
-  herdr pane send-keys w1:p2 Up Enter`,
-		Args: minArgs("<pane>", "<key>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.silent("cli:pane:send-keys", "pane.send_keys",
-				protocol.PaneSendKeysParams{PaneID: args[0], Keys: args[1:]}))
-		},
-	})
 }
 
 func (a *app) paneRunCmd() *cobra.Command {
