@@ -21,6 +21,7 @@ func TestTableVerbs_RefuseBeforeRequest(t *testing.T) {
 		{[]string{"pane", "layout", "w1:p1", "--current"}, "herdr: give the pane as an argument or with --pane/--current, not both (see 'herdr pane layout --help')\n"},
 		{[]string{"pane", "edges", "--pane", "w1:p1", "--current"}, "herdr: --current and --pane cannot be used together (see 'herdr pane edges --help')\n"},
 		{[]string{"buffer", "delete", ""}, "herdr: invalid params: buffer: missing required field (see 'herdr buffer delete --help')\n"},
+		{[]string{"pane", "report-agent", "w1:p1", "--source", "my-hook", "--agent", "pi", "--state", "sleepy"}, "herdr: invalid params: state: expected one of [idle working blocked unknown], got \"sleepy\" (see 'herdr pane report-agent --help')\n"},
 		{[]string{"task", "run", "--max-running", "0"}, "herdr: invalid params: max_running: expected 1 to 64, got 0 (see 'herdr task run --help')\n"},
 		{[]string{"task", "remove", "nope"}, "herdr: invalid params: task_id: expected a task id (task-N), got \"nope\" (see 'herdr task remove --help')\n"},
 	}
