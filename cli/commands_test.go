@@ -119,6 +119,8 @@ func TestCommandsSendMethodAndParams(t *testing.T) {
 		{args: []string{"pane", "release-agent", "w1:p1", "--source", "my-hook", "--agent", "pi"}, id: "cli:pane:release-agent", method: "pane.release_agent",
 			params: `{"pane_id":"w1:p1","source":"my-hook","agent":"pi"}`, silent: true},
 		{args: []string{"buffer", "delete", "tests"}, id: "cli:buffer:delete", method: "buffer.delete", params: `{"buffer":"tests"}`, silent: true},
+		{args: []string{"plugin", "action", "list"}, id: "cli:plugin:action:list", method: "plugin.action.list", params: `{}`},
+		{args: []string{"plugin", "log", "list", "--plugin", "notes", "--limit", "5"}, id: "cli:plugin:log:list", method: "plugin.log.list", params: `{"plugin_id":"notes","limit":5}`},
 		{args: []string{"task", "run"}, id: "cli:task:run", method: "task.run", params: `{}`},
 		{args: []string{"task", "run", "--max-running", "3"}, id: "cli:task:run", method: "task.run", params: `{"max_running":3}`},
 		{args: []string{"task", "dispatch", "task-3", "w1:p2", "--prompt", "go"}, id: "cli:task:dispatch", method: "task.dispatch", params: `{"task_id":"task-3","target":"w1:p2","prompt":"go"}`},

@@ -30,7 +30,9 @@ import (
 //	                       `cli:"--direction,oneof=left|right"` a string
 //	                       refused unless one of those (usage errors, before
 //	                       any request), `cli:"--amount,default=0.05"` a
-//	                       default other than the zero value
+//	                       default other than the zero value,
+//	                       `cli:"--plugin,value=ID"` the flag's value named
+//	                       in its help (--plugin ID; the word in help:)
 //	`cli:"[<pane>|--pane|--current]"`
 //	                       a *string pane: the optional argument, --pane, or
 //	                       the calling pane with --current ($HERDR_PANE_ID),
@@ -272,6 +274,14 @@ func bindFlag(cmd *cobra.Command, method, tag, help string, field reflect.Value)
 			oneof = strings.Split(part[6:], "|")
 		case strings.HasPrefix(part, "default="):
 			def = part[8:]
+		case strings.HasPrefix(part, "value="):
+			// pflag names a flag's value by the word its help backquotes,
+			// which a raw-string tag cannot hold.
+			value := part[6:]
+			if !strings.Contains(help, value) {
+				panic(fmt.Sprintf("cli: %s: value=%s is not in the help of %q", method, value, tag))
+			}
+			help = strings.Replace(help, value, "`"+value+"`", 1)
 		default:
 			panic(fmt.Sprintf("cli: %s: bad cli tag %q", method, tag))
 		}
