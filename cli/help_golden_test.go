@@ -43,14 +43,15 @@ func TestHelpGolden(t *testing.T) {
 	if got == string(want) {
 		return
 	}
-	// Name the first command whose dump differs.
+	// Name the first command whose dump differs, and how to accept it.
+	const accept = "a change meant: go test ./cli -run TestHelpGolden -update-help, and review the diff"
 	g, w := strings.Split(got, "\n=== "), strings.Split(string(want), "\n=== ")
 	for i := range min(len(g), len(w)) {
 		if g[i] != w[i] {
-			t.Fatalf("help differs from testdata/help.golden at:\n--- got\n%s\n--- want\n%s", g[i], w[i])
+			t.Fatalf("help differs from testdata/help.golden at:\n--- got\n%s\n--- want\n%s\n(%s)", g[i], w[i], accept)
 		}
 	}
-	t.Fatalf("help has %d commands, testdata/help.golden %d", len(g), len(w))
+	t.Fatalf("help has %d commands, testdata/help.golden %d (%s)", len(g), len(w), accept)
 }
 
 // helpDump renders the whole tree, one section per command in path order.
