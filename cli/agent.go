@@ -15,8 +15,7 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-const targetHelp = `An agent target is the public id of the pane hosting it (w1:p2, tried
-first) or the agent's unique name.`
+const targetHelp = protocol.AgentTargetHelp
 
 func (a *app) agentCmd() *cobra.Command {
 	cmd := a.group(&cobra.Command{
@@ -41,7 +40,6 @@ explain prints a summary unless --json.
 		}), &listJSON),
 		a.agentReadCmd(),
 		a.agentExplainCmd(),
-		a.agentSendKeysCmd(),
 		a.agentRenameCmd(),
 		a.agentPromptCmd(),
 		a.agentWaitCmd(),
@@ -49,17 +47,7 @@ explain prints a summary unless --json.
 		a.agentAttachCmd(),
 		a.agentQueueCmd(),
 	)
-	for _, verb := range []struct{ name, method string }{{"get", "agent.get"}, {"focus", "agent.focus"}} {
-		cmd.AddCommand(&cobra.Command{
-			Use:   verb.name + " <target>",
-			Short: summary(verb.method),
-			Long:  summary(verb.method) + ".\n\n" + targetHelp,
-			Args:  exactArgs("<target>"),
-			RunE: func(cmd *cobra.Command, args []string) error {
-				return exit(a.call("cli:agent:"+verb.name, verb.method, protocol.AgentTarget{Target: args[0]}))
-			},
-		})
-	}
+	// get, focus and send-keys: the table's (cli/fromtable.go).
 	return cmd
 }
 
@@ -188,18 +176,6 @@ func (a *app) explainFile(path, label string, asJSON, verbose bool) int {
 		return 0
 	}
 	return a.printExplain(raw, verbose)
-}
-
-func (a *app) agentSendKeysCmd() *cobra.Command {
-	return &cobra.Command{
-		Use:   "send-keys <target> <key>...",
-		Short: summary("agent.send_keys"),
-		Long:  summary("agent.send_keys") + " (Enter, C-c, Up, …); prints the response line.\n\n" + targetHelp,
-		Args:  minArgs("<target>", "<key>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:agent:send-keys", "agent.send_keys", protocol.AgentSendKeysParams{Target: args[0], Keys: args[1:]}))
-		},
-	}
 }
 
 func (a *app) agentRenameCmd() *cobra.Command {

@@ -25,16 +25,7 @@ exists replaces its text. Past the bound the oldest goes. Where a buffer may be
 omitted, the newest is meant.`, protocol.BufferMaxCount, protocol.BufferMaxBytes),
 	})
 
-	var listJSON bool
-	cmd.AddCommand(jsonFlag(&cobra.Command{
-		Use:   "list",
-		Short: summary("buffer.list"),
-		Long:  summary("buffer.list") + ". A table at a terminal; the JSON response line with --json or when piped.",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.request("cli:buffer:list", "buffer.list", protocol.EmptyParams{}, tableFor(a, listJSON, drawBuffers)))
-		},
-	}, &listJSON))
+	// list and delete: the table's (cli/fromtable.go).
 
 	var getJSON bool
 	cmd.AddCommand(jsonFlag(&cobra.Command{
@@ -86,20 +77,6 @@ The text is the argument, or stdin when it is - or omitted.`,
 	}
 	set.Flags().StringVar(&name, "name", "", "name the buffer (replacing one of that name)")
 	cmd.AddCommand(set)
-
-	cmd.AddCommand(&cobra.Command{
-		Use:   "delete <buffer>",
-		Short: summary("buffer.delete"),
-		Long:  summary("buffer.delete") + "; prints nothing on success.",
-		Args:  exactArgs("<buffer>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			p := protocol.BufferDeleteParams{Buffer: args[0]}
-			if err := validate(&p); err != nil {
-				return err
-			}
-			return exit(a.silent("cli:buffer:delete", "buffer.delete", p))
-		},
-	})
 
 	var sel paneSel
 	var which string

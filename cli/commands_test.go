@@ -107,6 +107,25 @@ func TestCommandsSendMethodAndParams(t *testing.T) {
 		{args: []string{"pane", "process-info"}, env: map[string]string{"HERDR_PANE_ID": "w1:p3"}, id: "cli:pane:process-info", method: "pane.process_info", params: `{}`},
 		{args: []string{"pane", "process-info", "--current"}, env: map[string]string{"HERDR_PANE_ID": "w1:p3"}, id: "cli:pane:process-info", method: "pane.process_info", params: `{"pane_id":"w1:p3"}`},
 		{args: []string{"pane", "process-info", "--pane", "w2:p2"}, id: "cli:pane:process-info", method: "pane.process_info", params: `{"pane_id":"w2:p2"}`},
+		{args: []string{"pane", "edges"}, env: map[string]string{"HERDR_PANE_ID": "w1:p3"}, id: "cli:pane:edges", method: "pane.edges", params: `{}`},
+		{args: []string{"pane", "layout", "--pane", "w2:p1"}, id: "cli:pane:layout", method: "pane.layout", params: `{"pane_id":"w2:p1"}`},
+		{args: []string{"pane", "layout", "w2:p4"}, id: "cli:pane:layout", method: "pane.layout", params: `{"pane_id":"w2:p4"}`},
+		{args: []string{"pane", "resize", "--direction", "left"}, id: "cli:pane:resize", method: "pane.resize", params: `{"direction":"left"}`},
+		{args: []string{"pane", "resize", "--direction", "up", "--amount", "0.1", "--current"}, env: map[string]string{"HERDR_PANE_ID": "w1:p3"}, id: "cli:pane:resize", method: "pane.resize",
+			params: `{"direction":"up","amount":0.1,"pane_id":"w1:p3"}`},
+		{args: []string{"pane", "neighbor", "--direction", "right", "--pane", "w1:p1"}, id: "cli:pane:neighbor", method: "pane.neighbor", params: `{"direction":"right","pane_id":"w1:p1"}`},
+		{args: []string{"pane", "report-agent", "w1:p1", "--source", "my-hook", "--agent", "pi", "--state", "idle", "--seq", "3", "--message", ""}, id: "cli:pane:report-agent", method: "pane.report_agent",
+			params: `{"pane_id":"w1:p1","source":"my-hook","agent":"pi","state":"idle","seq":3,"message":""}`, silent: true},
+		{args: []string{"pane", "release-agent", "w1:p1", "--source", "my-hook", "--agent", "pi"}, id: "cli:pane:release-agent", method: "pane.release_agent",
+			params: `{"pane_id":"w1:p1","source":"my-hook","agent":"pi"}`, silent: true},
+		{args: []string{"buffer", "delete", "tests"}, id: "cli:buffer:delete", method: "buffer.delete", params: `{"buffer":"tests"}`, silent: true},
+		{args: []string{"plugin", "action", "list"}, id: "cli:plugin:action:list", method: "plugin.action.list", params: `{}`},
+		{args: []string{"plugin", "log", "list", "--plugin", "notes", "--limit", "5"}, id: "cli:plugin:log:list", method: "plugin.log.list", params: `{"plugin_id":"notes","limit":5}`},
+		{args: []string{"task", "run"}, id: "cli:task:run", method: "task.run", params: `{}`},
+		{args: []string{"task", "run", "--max-running", "3"}, id: "cli:task:run", method: "task.run", params: `{"max_running":3}`},
+		{args: []string{"task", "dispatch", "task-3", "w1:p2", "--prompt", "go"}, id: "cli:task:dispatch", method: "task.dispatch", params: `{"task_id":"task-3","target":"w1:p2","prompt":"go"}`},
+		{args: []string{"agent", "send-keys", "bob", "C-c", "Enter"}, id: "cli:agent:send-keys", method: "agent.send_keys", params: `{"target":"bob","keys":["C-c","Enter"]}`},
+		{args: []string{"notification", "show", "done", "--body", ""}, id: "cli:notification:show", method: "notification.show", params: `{"title":"done","body":""}`},
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
@@ -225,8 +244,9 @@ func TestTableCommands_EveryCLIPathIsBuilt(t *testing.T) {
 			continue
 		}
 		n++
-		c, rest, err := root.Find(strings.Fields(m.CLI))
-		if err != nil || len(rest) != 0 || c.CommandPath() != "herdr "+m.CLI {
+		path, _ := cliPath(m.CLI)
+		c, rest, err := root.Find(path)
+		if err != nil || len(rest) != 0 || c.CommandPath() != "herdr "+strings.Join(path, " ") {
 			t.Errorf("%s: no verb %q (%v)", m.Name, m.CLI, err)
 		}
 	}

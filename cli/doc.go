@@ -3,8 +3,12 @@
 // commands (`workspace`, `tab`, `pane`, `layout`, `api`) are thin wrappers that send one
 // request over the API socket and print the answer. A verb whose method's
 // table entry names its command path (protocol.Method.CLI) is built from
-// the entry and its params' cli/help tags (fromtable.go); the hand-written
-// ones are where Herdr's CLI differs from the params.
+// the entry and its params' cli/help tags (fromtable.go), a list's table,
+// silence or a check before the request from its verbStyle (tables.go);
+// the hand-written ones are where Herdr's CLI differs from the params in a
+// way the builder does not know (docs/cli.md says how, for each).
+// TestHelpGolden holds every command's help, byte for byte
+// (testdata/help.golden).
 //
 // Every socket command connects to the socket of the selected session, sends
 // `ping` to check the protocol number, then sends its request on the same

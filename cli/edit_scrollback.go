@@ -29,14 +29,7 @@ const ScrollbackEditMaxBytes = 64 << 20
 const scrollbackChunkRows = 2000
 
 func (a *app) paneEditScrollbackCmds() []*cobra.Command {
-	edit := &cobra.Command{
-		Use:   "edit-scrollback <pane>",
-		Short: summary("pane.edit_scrollback"),
-		Args:  exactArgs("<pane>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:pane:edit-scrollback", "pane.edit_scrollback", protocol.PaneTarget{PaneID: args[0]}))
-		},
-	}
+	// edit-scrollback: the table's (cli/fromtable.go).
 	run := &cobra.Command{
 		Use:    "scrollback-editor <pane>",
 		Short:  "Edit a pane's scrollback in $VISUAL or $EDITOR here (what pane.edit_scrollback's pane runs)",
@@ -46,7 +39,7 @@ func (a *app) paneEditScrollbackCmds() []*cobra.Command {
 			return exit(a.scrollbackEditor(args[0]))
 		},
 	}
-	return []*cobra.Command{edit, run}
+	return []*cobra.Command{run}
 }
 
 func (a *app) scrollbackEditor(paneID string) int {

@@ -21,16 +21,7 @@ func (a *app) fleetCmd() *cobra.Command {
 (or runs its hub, hub = true): its panes are NAME/w1:p2 to the other members,
 as a saved machine's are.`,
 	})
-	var asJSON bool
-	cmd.AddCommand(jsonFlag(&cobra.Command{
-		Use:   "status",
-		Short: summary("fleet.status"),
-		Long:  summary("fleet.status") + ". A table of the members and a line for the hub at a terminal; the JSON response line (fleet_status) with --json or when piped.",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.request("cli:fleet:status", "fleet.status", protocol.EmptyParams{}, tableFor(a, asJSON, drawFleet)))
-		},
-	}, &asJSON))
+	// status: the table's (cli/fromtable.go).
 	return cmd
 }
 

@@ -9,15 +9,16 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// addHookCmds adds the hook reporting verbs to the pane and workspace
-// groups: pane report-agent|report-agent-session|report-metadata|
-// release-agent and workspace report-metadata. They print nothing on
-// success.
+// addHookCmds adds the hand-written hook reporting verbs to the pane and
+// workspace groups: pane report-metadata and workspace report-metadata
+// (tokens, state labels and TTLs parsed). pane report-agent,
+// report-agent-session and release-agent are the table's. They print
+// nothing on success.
 func (a *app) addHookCmds(root *cobra.Command) {
 	for _, c := range root.Commands() {
 		switch c.Name() {
 		case "pane":
-			c.AddCommand(a.paneReportAgentCmd(), a.paneReportAgentSessionCmd(), a.paneReportMetadataCmd(), a.paneReleaseAgentCmd())
+			c.AddCommand(a.paneReportMetadataCmd())
 		case "workspace":
 			c.AddCommand(a.workspaceReportMetadataCmd())
 		}
@@ -49,97 +50,6 @@ func parseTokens(set, clear []string) (map[string]*string, error) {
 		out[k] = nil
 	}
 	return out, nil
-}
-
-func (a *app) paneReportAgentCmd() *cobra.Command {
-	var (
-		p                     protocol.PaneReportAgentParams
-		seq                   uint64
-		message, sessID, path string
-	)
-	cmd := &cobra.Command{
-		Use:   "report-agent <pane> --source ID --agent LABEL --state idle|working|blocked|unknown",
-		Short: summary("pane.report_agent"),
-		Long: summary("pane.report_agent") + `. Full-lifecycle sources (herdr:pi, herdr:opencode, …)
-own the agent's state while it runs; identity-only ones (herdr:claude, herdr:codex, …)
-only record its session; any other source's state is used unless the screen shows a
-blocker. Reports with --seq not above the last one from the source are ignored.
-Prints nothing on success.`,
-		Args: exactArgs("<pane>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			p.PaneID, p.Seq = args[0], optSeq(cmd, seq)
-			p.Message = optional(cmd, "message", message)
-			p.AgentSessionID = optional(cmd, "agent-session-id", sessID)
-			p.AgentSessionPath = optional(cmd, "agent-session-path", path)
-			if err := validate(&p); err != nil {
-				return err
-			}
-			return exit(a.silent("cli:pane:report-agent", "pane.report_agent", p))
-		},
-	}
-	cmd.Flags().StringVar(&p.Source, "source", "", "who reports (e.g. herdr:pi or my-hook)")
-	cmd.Flags().StringVar(&p.Agent, "agent", "", "the agent's label")
-	cmd.Flags().StringVar(&p.State, "state", "", "idle, working, blocked or unknown")
-	cmd.Flags().StringVar(&message, "message", "", "a note on the state")
-	cmd.Flags().Uint64Var(&seq, "seq", 0, "ordering number; reports not above the last are ignored")
-	cmd.Flags().StringVar(&sessID, "agent-session-id", "", "the agent's session id")
-	cmd.Flags().StringVar(&path, "agent-session-path", "", "the agent's session file")
-	return cmd
-}
-
-func (a *app) paneReportAgentSessionCmd() *cobra.Command {
-	var (
-		p                   protocol.PaneReportAgentSessionParams
-		seq                 uint64
-		sessID, path, start string
-	)
-	cmd := &cobra.Command{
-		Use:   "report-agent-session <pane> --source ID --agent LABEL [--agent-session-id ID] [--agent-session-path P]",
-		Short: summary("pane.report_agent_session"),
-		Long:  summary("pane.report_agent_session") + ". Prints nothing on success.",
-		Args:  exactArgs("<pane>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			p.PaneID, p.Seq = args[0], optSeq(cmd, seq)
-			p.AgentSessionID = optional(cmd, "agent-session-id", sessID)
-			p.AgentSessionPath = optional(cmd, "agent-session-path", path)
-			p.SessionStartSource = optional(cmd, "session-start-source", start)
-			if err := validate(&p); err != nil {
-				return err
-			}
-			return exit(a.silent("cli:pane:report-agent-session", "pane.report_agent_session", p))
-		},
-	}
-	cmd.Flags().StringVar(&p.Source, "source", "", "who reports")
-	cmd.Flags().StringVar(&p.Agent, "agent", "", "the agent's label")
-	cmd.Flags().Uint64Var(&seq, "seq", 0, "ordering number; reports not above the last are ignored")
-	cmd.Flags().StringVar(&sessID, "agent-session-id", "", "the agent's session id")
-	cmd.Flags().StringVar(&path, "agent-session-path", "", "the agent's session file")
-	cmd.Flags().StringVar(&start, "session-start-source", "", "why the session started (startup, resume, …)")
-	return cmd
-}
-
-func (a *app) paneReleaseAgentCmd() *cobra.Command {
-	var (
-		p   protocol.PaneReleaseAgentParams
-		seq uint64
-	)
-	cmd := &cobra.Command{
-		Use:   "release-agent <pane> --source ID --agent LABEL [--seq N]",
-		Short: summary("pane.release_agent"),
-		Long:  summary("pane.release_agent") + ". Prints nothing on success.",
-		Args:  exactArgs("<pane>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			p.PaneID, p.Seq = args[0], optSeq(cmd, seq)
-			if err := validate(&p); err != nil {
-				return err
-			}
-			return exit(a.silent("cli:pane:release-agent", "pane.release_agent", p))
-		},
-	}
-	cmd.Flags().StringVar(&p.Source, "source", "", "who reports")
-	cmd.Flags().StringVar(&p.Agent, "agent", "", "the agent's label")
-	cmd.Flags().Uint64Var(&seq, "seq", 0, "ordering number; reports not above the last are ignored")
-	return cmd
 }
 
 func (a *app) paneReportMetadataCmd() *cobra.Command {

@@ -24,15 +24,6 @@ func (a *app) manifestCmds() []*cobra.Command {
 	}
 	list.Flags().BoolVar(&asJSON, "json", false, "print the JSON response")
 
-	reload := &cobra.Command{
-		Use:   "reload-agent-manifests",
-		Short: summary("server.reload_agent_manifests"),
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:server:reload-agent-manifests", "server.reload_agent_manifests", nil))
-		},
-	}
-
 	var updateJSON bool
 	update := &cobra.Command{
 		Use:   "update-agent-manifests [--json]",
@@ -46,7 +37,7 @@ func (a *app) manifestCmds() []*cobra.Command {
 		},
 	}
 	update.Flags().BoolVar(&updateJSON, "json", false, "print the JSON response")
-	return []*cobra.Command{list, reload, update}
+	return []*cobra.Command{list, update} // reload-agent-manifests: the table's (cli/fromtable.go)
 }
 
 // manifestPrinter prints agent_manifest_status as JSON or as a table.

@@ -25,22 +25,14 @@ swap) act on --pane, the calling pane with --current, else the server's
 focused pane. Directions are left, right, up and down.`,
 	})
 	cmd.AddCommand(
-		a.paneListCmd(),
 		a.paneCurrentCmd(),
 		a.paneRenameCmd(),
 		a.paneSplitCmd(),
 		a.paneClearCmd(),
-		a.paneSendTextCmd(),
-		a.paneSendKeysCmd(),
 		a.paneRunCmd(),
 		a.paneReadCmd(),
 		a.paneWaitOutputCmd(),
-		a.paneProcessInfoCmd(),
 		a.paneFocusCmd(),
-		a.paneLayoutCmd("layout", "pane.layout"),
-		a.paneLayoutCmd("edges", "pane.edges"),
-		a.paneNeighborCmd(),
-		a.paneResizeCmd(),
 		a.paneZoomCmd(),
 		a.paneInputCmd(),
 		a.paneSwapCmd(),
@@ -49,7 +41,8 @@ focused pane. Directions are left, right, up and down.`,
 		a.paneHistoryCmd(),
 	)
 	cmd.AddCommand(a.paneEditScrollbackCmds()...) // edit_scrollback.go
-	// get and close: the table's (cli/fromtable.go).
+	// list, get, close, process-info, layout, edges, neighbor, resize,
+	// send-text, send-keys and edit-scrollback: the table's (cli/fromtable.go).
 	return cmd
 }
 
@@ -130,22 +123,6 @@ func (s *paneSel) argOrResolve(a *app, cmd *cobra.Command, args []string) (*stri
 		return &args[0], nil
 	}
 	return s.resolve(a, cmd, false), nil
-}
-
-func (a *app) paneListCmd() *cobra.Command {
-	var workspace string
-	var asJSON bool
-	cmd := jsonFlag(&cobra.Command{
-		Use:   "list",
-		Short: summary("pane.list"),
-		Long:  summary("pane.list") + ". A table at a terminal; the JSON response line with --json or when piped.",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.request("cli:pane:list", "pane.list", protocol.PaneListParams{WorkspaceID: optional(cmd, "workspace", workspace)}, tableFor(a, asJSON, drawPanes)))
-		},
-	}, &asJSON)
-	cmd.Flags().StringVar(&workspace, "workspace", "", "only the panes of this workspace")
-	return cmd
 }
 
 func (a *app) paneCurrentCmd() *cobra.Command {
@@ -248,37 +225,6 @@ func silentCmd(cmd *cobra.Command) *cobra.Command {
 	cmd.Flags().SetInterspersed(false)
 	cmd.Long += "\n\nFlags such as --session go before <pane>; every argument after it is sent as is."
 	return cmd
-}
-
-func (a *app) paneSendTextCmd() *cobra.Command {
-	return silentCmd(&cobra.Command{
-		Use:   "send-text <pane> <text...>",
-		Short: summary("pane.send_text"),
-		Long: summary("pane.send_text") + `: the remaining arguments joined by spaces, with no
-Enter. Prints nothing on success.`,
-		Example: `  herdr pane send-text w1:p2 'ls -la'`,
-		Args:    minArgs("<pane>", "<text>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.silent("cli:pane:send-text", "pane.send_text",
-				protocol.PaneSendTextParams{PaneID: args[0], Text: strings.Join(args[1:], " ")}))
-		},
-	})
-}
-
-func (a *app) paneSendKeysCmd() *cobra.Command {
-	return silentCmd(&cobra.Command{
-		Use:   "send-keys <pane> <key>...",
-		Short: summary("pane.send_keys"),
-		Long: summary("pane.send_keys") + `, in order, e.g. Enter, ctrl+c, alt+x, Up,
-F5. Prints nothing on success.`,
-		Example: `  herdr pane send-keys w1:p2 ctrl+c
-  herdr pane send-keys w1:p2 Up Enter`,
-		Args: minArgs("<pane>", "<key>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.silent("cli:pane:send-keys", "pane.send_keys",
-				protocol.PaneSendKeysParams{PaneID: args[0], Keys: args[1:]}))
-		},
-	})
 }
 
 func (a *app) paneRunCmd() *cobra.Command {
@@ -437,26 +383,6 @@ expression with --regex), then print the output_matched JSON line. Without
 	return cmd
 }
 
-func (a *app) paneProcessInfoCmd() *cobra.Command {
-	var sel paneSel
-	cmd := &cobra.Command{
-		Use:   "process-info [<pane>|--pane ID|--current]",
-		Short: summary("pane.process_info"),
-		Long: summary("pane.process_info") + ` of <pane>, --pane, the calling pane
-with --current, else the server's focused pane.`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			target, err := sel.argOrResolve(a, cmd, args)
-			if err != nil {
-				return err
-			}
-			return exit(a.call("cli:pane:process-info", "pane.process_info", protocol.PaneProcessInfoParams{PaneID: target}))
-		},
-	}
-	sel.bind(cmd)
-	return cmd
-}
-
 // --- layout and structure ----------------------------------------------------
 
 // checkDirection accepts the four directions of travel.
@@ -517,92 +443,6 @@ changed:false, reason no_neighbor.`,
 	}
 	sel.bind(cmd)
 	cmd.Flags().StringVar(&direction, "direction", "", "focus the pane beside the target in this "+directionHelp)
-	return cmd
-}
-
-// paneLayoutCmd is a read-only layout query with an optional target pane.
-func (a *app) paneLayoutCmd(verb, method string) *cobra.Command {
-	var sel paneSel
-	long := map[string]string{
-		"pane.layout": `: the tab area, every pane's rectangle, every split's
-rectangle and ratio, the focused pane and whether the tab is zoomed`,
-		"pane.edges": ` (left, right, up, down)`,
-	}[method]
-	cmd := &cobra.Command{
-		Use:   verb + " [<pane>|--pane ID|--current]",
-		Short: summary(method),
-		Long: summary(method) + long + `. The pane is <pane>, --pane, the calling pane
-with --current, else the server's focused pane.`,
-		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			target, err := sel.argOrResolve(a, cmd, args)
-			if err != nil {
-				return err
-			}
-			return exit(a.call("cli:pane:"+verb, method, protocol.PaneOptionalTarget{PaneID: target}))
-		},
-	}
-	sel.bind(cmd)
-	return cmd
-}
-
-func (a *app) paneNeighborCmd() *cobra.Command {
-	var (
-		sel       paneSel
-		direction string
-	)
-	cmd := &cobra.Command{
-		Use:   "neighbor --direction left|right|up|down [--pane ID|--current]",
-		Short: summary("pane.neighbor"),
-		Long: summary("pane.neighbor") + ` (--pane, the calling pane with --current, else
-the server's focused pane). neighbor_pane_id is absent when nothing is there.
-Nothing changes.`,
-		Example: `  herdr pane neighbor --direction right --pane w1:p1`,
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkDirection("direction", direction); err != nil {
-				return err
-			}
-			return exit(a.call("cli:pane:neighbor", "pane.neighbor",
-				protocol.PaneDirectionParams{Direction: direction, PaneID: sel.resolve(a, cmd, false)}))
-		},
-	}
-	sel.bind(cmd)
-	cmd.Flags().StringVar(&direction, "direction", "", directionHelp+" (required)")
-	_ = cmd.MarkFlagRequired("direction")
-	return cmd
-}
-
-func (a *app) paneResizeCmd() *cobra.Command {
-	var (
-		sel       paneSel
-		direction string
-		amount    float64
-	)
-	cmd := &cobra.Command{
-		Use:   "resize --direction left|right|up|down [--amount F] [--pane ID|--current]",
-		Short: summary("pane.resize"),
-		Long: summary("pane.resize") + ` nearest to the pane across that direction:
-right and down move it right or down, left and up move it left or up, by
---amount (a fraction of the split, default 0.05). Ratios stay within 0.1-0.9;
-when nothing moves the result says changed:false, reason unchanged.`,
-		Example: `  herdr pane resize --direction right --amount 0.1 --current`,
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := checkDirection("direction", direction); err != nil {
-				return err
-			}
-			p := protocol.PaneResizeParams{Direction: direction, PaneID: sel.resolve(a, cmd, false)}
-			if cmd.Flags().Changed("amount") {
-				p.Amount = &amount
-			}
-			return exit(a.call("cli:pane:resize", "pane.resize", p))
-		},
-	}
-	sel.bind(cmd)
-	cmd.Flags().StringVar(&direction, "direction", "", directionHelp+" (required)")
-	cmd.Flags().Float64Var(&amount, "amount", 0.05, "how far to move the border, as a fraction of the split")
-	_ = cmd.MarkFlagRequired("direction")
 	return cmd
 }
 

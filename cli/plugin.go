@@ -90,16 +90,6 @@ link, list, install and uninstall work on the plugin registry file itself.`,
 	}
 
 	action := a.group(&cobra.Command{Use: "action", Short: "List and invoke plugin actions"})
-	var actionPlugin string
-	actionList := &cobra.Command{
-		Use:   "list [--plugin ID]",
-		Short: summary("plugin.action.list"),
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.call("cli:plugin:action:list", "plugin.action.list", protocol.PluginListParams{PluginID: opt(cmd, "plugin", actionPlugin)}))
-		},
-	}
-	actionList.Flags().StringVar(&actionPlugin, "plugin", "", "only plugin `ID`")
 	var invokePlugin string
 	invoke := &cobra.Command{
 		Use:   "invoke [<plugin>] <action_id> [--plugin ID]",
@@ -130,28 +120,12 @@ named first or by --plugin (needed only when two plugins have that action).`,
 		},
 	}
 	invoke.Flags().StringVar(&invokePlugin, "plugin", "", "the action's plugin `ID`")
-	action.AddCommand(actionList, invoke)
+	action.AddCommand(invoke)
 
 	logs := a.group(&cobra.Command{Use: "log", Short: "Show plugin command runs"})
-	var logPlugin string
-	var limit uint64
-	logList := &cobra.Command{
-		Use:   "list [--plugin ID] [--limit N]",
-		Short: summary("plugin.log.list"),
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			prm := protocol.PluginLogListParams{PluginID: opt(cmd, "plugin", logPlugin)}
-			if cmd.Flags().Changed("limit") {
-				prm.Limit = &limit
-			}
-			return exit(a.call("cli:plugin:log:list", "plugin.log.list", prm))
-		},
-	}
-	logList.Flags().StringVar(&logPlugin, "plugin", "", "only plugin `ID`")
-	logList.Flags().Uint64Var(&limit, "limit", 0, "at most `N` runs, newest first")
-	logs.AddCommand(logList)
 
-	// unlink, enable and disable: the table's (cli/fromtable.go).
+	// unlink, enable, disable, action list and log list: the table's
+	// (cli/fromtable.go).
 	cmd.AddCommand(link, list, configDir, action, logs, a.pluginPaneCmd(), a.pluginInstallCmd(), a.pluginUninstallCmd())
 	return cmd
 }

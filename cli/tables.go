@@ -204,3 +204,37 @@ func drawSessions(w io.Writer, sessions []sessionInfo) {
 		row(w, s.Name, status, s.SessionDir, s.SocketPath)
 	}
 }
+
+// verbStyle is how a table-built verb (fromtable.go) differs from one
+// that sends its params and prints the answer line.
+type verbStyle struct {
+	// table draws a list at a terminal (the verb then takes --json).
+	table func(a *app, asJSON bool) onSuccess
+	// silent prints nothing on success; verbatim also stops flags at the
+	// first argument, so text like "-la" reaches the pane.
+	silent, verbatim bool
+	// check runs the params' Validate before connecting: what the server
+	// would refuse is a usage error (exit 2), where Herdr's parser
+	// refuses it too; elsewhere the server's error answer (exit 1) stands.
+	check bool
+}
+
+// verbStyles are the table-built verbs that differ so, by method.
+var verbStyles = map[string]verbStyle{
+	"workspace.list":            {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawWorkspaces) }},
+	"tab.list":                  {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawTabs) }},
+	"pane.list":                 {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawPanes) }},
+	"buffer.list":               {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawBuffers) }},
+	"fleet.status":              {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawFleet) }},
+	"buffer.delete":             {silent: true, check: true},
+	"pane.send_text":            {silent: true, verbatim: true},
+	"pane.send_keys":            {silent: true, verbatim: true},
+	"task.remove":               {check: true},
+	"task.attach":               {check: true},
+	"task.dispatch":             {check: true},
+	"task.run":                  {check: true},
+	"pane.report_agent":         {silent: true, check: true},
+	"pane.report_agent_session": {silent: true, check: true},
+	"pane.release_agent":        {silent: true, check: true},
+	"notification.show":         {check: true},
+}

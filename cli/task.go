@@ -105,23 +105,6 @@ activity_count, how many it keeps; --before SEQ pages back through older ones.`,
 	cmd.AddCommand(get)
 
 	cmd.AddCommand(&cobra.Command{
-		Use:   "remove <task>",
-		Short: summary("task.remove"),
-		Long: summary("task.remove") + `; a task not done or cancelled is refused
-(invalid_task_transition: cancel it first), as is one a backlog task depends
-on. Finished tasks also go by themselves: [tasks] keep_done and keep_done_days.`,
-		Example: "  herdr task remove task-3",
-		Args:    exactArgs("<task>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			p := protocol.TaskIDParams{TaskID: args[0]}
-			if err := validate(&p); err != nil {
-				return err
-			}
-			return exit(a.call("cli:task:remove", "task.remove", p))
-		},
-	})
-
-	cmd.AddCommand(&cobra.Command{
 		Use:   "board",
 		Short: "Print the board: a column per status, each task with its newest activity",
 		Args:  cobra.NoArgs,
@@ -129,40 +112,6 @@ on. Finished tasks also go by themselves: [tasks] keep_done and keep_done_days.`
 			return exit(a.board())
 		},
 	})
-
-	cmd.AddCommand(&cobra.Command{
-		Use:     "attach <task> <target>",
-		Short:   summary("task.attach"),
-		Long:    summary("task.attach") + "; the target is an agent's name or its pane id, as agent commands take.",
-		Example: "  herdr task attach task-3 reviewer",
-		Args:    exactArgs("<task>", "<target>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			p := protocol.TaskAttachParams{TaskID: args[0], Target: args[1]}
-			if err := validate(&p); err != nil {
-				return err
-			}
-			return exit(a.call("cli:task:attach", "task.attach", p))
-		},
-	})
-
-	var prompt string
-	dispatch := &cobra.Command{
-		Use:   "dispatch <task> <target> [--prompt P]",
-		Short: summary("task.dispatch"),
-		Long: summary("task.dispatch") + `: the task must be ready; it becomes running, and the
-agent gets the task's title, description and how to report (or --prompt).`,
-		Example: "  herdr task dispatch task-3 w1:p2",
-		Args:    exactArgs("<task>", "<target>"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			p := protocol.TaskDispatchParams{TaskID: args[0], Target: args[1], Prompt: prompt}
-			if err := validate(&p); err != nil {
-				return err
-			}
-			return exit(a.call("cli:task:dispatch", "task.dispatch", p))
-		},
-	}
-	dispatch.Flags().StringVar(&prompt, "prompt", "", "send this instead of the prompt made from the task")
-	cmd.AddCommand(dispatch)
 
 	var message string
 	report := &cobra.Command{
@@ -181,31 +130,7 @@ agent gets the task's title, description and how to report (or --prompt).`,
 	report.Flags().StringVar(&message, "message", "", "what happened")
 	cmd.AddCommand(report)
 
-	var maxRunning int
-	run := &cobra.Command{
-		Use:   "run [--max-running N]",
-		Short: summary("task.run"),
-		Long: summary("task.run") + `: it takes ready tasks that have a folder (--cwd;
-task create refuses one without while it runs), each on a worker of its own:
-a worktree off the task's folder and the [tasks] agent command in its pane.
-A worker that cannot start (no worktree, the agent command not found, an
-agent not recognised within [tasks] agent_start_timeout) is given up, its
-reason in the task's activity; the task is retried after [tasks]
-retry_delay, doubled each time, and fails after [tasks] max_attempts.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			var p protocol.TaskRunParams
-			if cmd.Flags().Changed("max-running") {
-				p.MaxRunning = &maxRunning
-			}
-			if err := validate(&p); err != nil {
-				return err
-			}
-			return exit(a.call("cli:task:run", "task.run", p))
-		},
-	}
-	run.Flags().IntVar(&maxRunning, "max-running", 0, "at most this many workers at once (default: [tasks] max_running)")
-	cmd.AddCommand(run)
+	// remove, attach, dispatch and run: the table's (cli/fromtable.go).
 	return cmd
 }
 

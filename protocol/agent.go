@@ -6,12 +6,12 @@ import (
 
 var agentMethods = []Method{
 	{Name: "agent.list", Since: "0.5.10", Pipeline: true, Params: fleetParams, Result: "agent_list", Summary: "List panes that run a recognised agent", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "agent.get", Since: "0.5.10", Pipeline: true, Params: func() Params { return &AgentTarget{} }, Result: "agent_info", Summary: "Describe one agent, by pane id or name", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "agent.get", Since: "0.5.10", Pipeline: true, CLI: "agent get", CLIHelp: ".\n\n" + AgentTargetHelp, Params: func() Params { return &AgentTarget{} }, Result: "agent_info", Summary: "Describe one agent, by pane id or name", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "agent.read", Since: "0.5.10", Pipeline: true, Params: func() Params { return &AgentReadParams{} }, Result: "pane_read", Summary: "Read an agent's screen or recent output", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "agent.explain", Since: "0.6.9", Params: func() Params { return &AgentTarget{} }, Result: "agent_explain", Summary: "Why an agent has its state: matched rule and evidence", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "agent.send_keys", Since: "0.7.5", Params: func() Params { return &AgentSendKeysParams{} }, Result: "ok", Summary: "Send key combos to an agent", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "agent.send_keys", Since: "0.7.5", CLI: "agent send-keys <target> <key>...", CLIHelp: " (Enter, C-c, Up, …); prints the response line.\n\n" + AgentTargetHelp, Params: func() Params { return &AgentSendKeysParams{} }, Result: "ok", Summary: "Send key combos to an agent", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "agent.rename", Since: "0.5.10", Params: func() Params { return &AgentRenameParams{} }, Result: "agent_info", Summary: "Name an agent (or clear its name)", Target: TargetAgent, Owner: OwnerAgents, Shape: ShapeAnswer},
-	{Name: "agent.focus", Since: "0.5.10", Params: func() Params { return &AgentTarget{} }, Result: "agent_info", Summary: "Focus an agent's pane, tab and workspace", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "agent.focus", Since: "0.5.10", CLI: "agent focus", CLIHelp: ".\n\n" + AgentTargetHelp, Params: func() Params { return &AgentTarget{} }, Result: "agent_info", Summary: "Focus an agent's pane, tab and workspace", Target: TargetAgent, Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "agent.start", Since: "0.5.10", Params: func() Params { return &AgentStartParams{} }, Result: "agent_started", Summary: "Start a named agent in an idle shell pane", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
 	{Name: "agent.prompt", Since: "0.7.5", Params: func() Params { return &AgentPromptParams{} }, Result: "agent_prompted", Summary: "Type a prompt into an agent, optionally waiting for it to settle", Target: TargetAgent, Owner: OwnerAgents, Shape: ShapeWait},
 	{Name: "agent.wait", Since: "0.7.5", Params: func() Params { return &AgentWaitParams{} }, Result: "agent_info", Summary: "Wait until an agent reaches one of some statuses", Target: TargetAgent, Owner: OwnerAgents, Shape: ShapeWait},
@@ -19,7 +19,7 @@ var agentMethods = []Method{
 	{Name: "agent.view.clear", Since: "0.7.5", Params: func() Params { return &AgentViewClearParams{} }, Result: "agent_view", Summary: "Clear the agent view", Owner: OwnerAgents, Shape: ShapeAnswer},
 	{Name: "agent.view.get", Extension: true, Params: empty, Result: "agent_view_list", Summary: "The active agent view and the panes of the agents it shows, in its order (extension)", Owner: OwnerAgents, Shape: ShapeAnswer},
 	{Name: "server.agent_manifests", Since: "0.6.9", Params: empty, Result: "agent_manifest_status", Summary: "The agent detection manifests in use", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "server.reload_agent_manifests", Since: "0.6.9", Params: empty, Result: "agent_manifest_reload", Summary: "Reload agent manifests, local overrides included", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "server.reload_agent_manifests", Since: "0.6.9", CLI: "server reload-agent-manifests", Params: empty, Result: "agent_manifest_reload", Summary: "Reload agent manifests, local overrides included", Owner: OwnerSession, Shape: ShapeAnswer},
 }
 
 // Agent error codes.
@@ -70,9 +70,13 @@ func AgentExecutable(kind string) string {
 	return kind
 }
 
+// AgentTargetHelp is what the CLI's agent verbs say of their <target>.
+const AgentTargetHelp = `An agent target is the public id of the pane hosting it (w1:p2, tried
+first) or the agent's unique name.`
+
 // AgentTarget names an agent: the pane id hosting it, or its name.
 type AgentTarget struct {
-	Target string `json:"target"`
+	Target string `json:"target" cli:"<target>"`
 }
 
 // Validate implements Params.
@@ -97,8 +101,8 @@ func (p *AgentReadParams) Validate() error {
 
 // AgentSendKeysParams are the params of agent.send_keys.
 type AgentSendKeysParams struct {
-	Target string   `json:"target"`
-	Keys   []string `json:"keys"`
+	Target string   `json:"target" cli:"<target>"`
+	Keys   []string `json:"keys" cli:"<key...>"`
 }
 
 // Validate implements Params: every key must parse before any is sent.

@@ -9,11 +9,15 @@ import (
 // Hook authority and metadata: what agent integrations and scripts report
 // about a pane or workspace.
 var hookMethods = []Method{
-	{Name: "pane.report_agent", Since: "0.3.0", Params: func() Params { return &PaneReportAgentParams{} }, Result: "ok", Summary: "Report a pane's agent and state from a hook", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
-	{Name: "pane.report_agent_session", Since: "0.6.7", Params: func() Params { return &PaneReportAgentSessionParams{} }, Result: "ok", Summary: "Report the agent session a pane runs", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
+	{Name: "pane.report_agent", Since: "0.3.0", CLI: "pane report-agent <pane> --source ID --agent LABEL --state idle|working|blocked|unknown", CLIHelp: `. Full-lifecycle sources (herdr:pi, herdr:opencode, …)
+own the agent's state while it runs; identity-only ones (herdr:claude, herdr:codex, …)
+only record its session; any other source's state is used unless the screen shows a
+blocker. Reports with --seq not above the last one from the source are ignored.
+Prints nothing on success.`, Params: func() Params { return &PaneReportAgentParams{} }, Result: "ok", Summary: "Report a pane's agent and state from a hook", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
+	{Name: "pane.report_agent_session", Since: "0.6.7", CLI: "pane report-agent-session <pane> --source ID --agent LABEL [--agent-session-id ID] [--agent-session-path P]", CLIHelp: ". Prints nothing on success.", Params: func() Params { return &PaneReportAgentSessionParams{} }, Result: "ok", Summary: "Report the agent session a pane runs", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
 	{Name: "pane.report_metadata", Since: "0.6.3", Params: func() Params { return &PaneReportMetadataParams{} }, Result: "ok", Summary: "Report a pane's title, display name, state labels and tokens", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
 	{Name: "pane.clear_agent_authority", Since: "0.3.0", Params: func() Params { return &PaneClearAgentAuthorityParams{} }, Result: "ok", Summary: "Drop hook authority over a pane's agent state", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
-	{Name: "pane.release_agent", Since: "0.3.0", Params: func() Params { return &PaneReleaseAgentParams{} }, Result: "ok", Summary: "End a hook's authority: its agent has finished", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
+	{Name: "pane.release_agent", Since: "0.3.0", CLI: "pane release-agent <pane> --source ID --agent LABEL [--seq N]", CLIHelp: ". Prints nothing on success.", Params: func() Params { return &PaneReleaseAgentParams{} }, Result: "ok", Summary: "End a hook's authority: its agent has finished", Target: TargetPane, Owner: OwnerAgents, Shape: ShapeAnswer},
 	{Name: "workspace.report_metadata", Since: "0.7.4", Params: func() Params { return &WorkspaceReportMetadataParams{} }, Result: "ok", Summary: "Report a workspace's tokens", Target: TargetWorkspace, Owner: OwnerWorkspace, Shape: ShapeAnswer},
 }
 
@@ -107,14 +111,14 @@ func SanitizeText(s string, limit int) string {
 
 // PaneReportAgentParams are the params of pane.report_agent.
 type PaneReportAgentParams struct {
-	PaneID           string  `json:"pane_id"`
-	Source           string  `json:"source"`
-	Agent            string  `json:"agent"`
-	State            string  `json:"state"`
-	Message          *string `json:"message,omitempty"`
-	Seq              *uint64 `json:"seq,omitempty"`
-	AgentSessionID   *string `json:"agent_session_id,omitempty"`
-	AgentSessionPath *string `json:"agent_session_path,omitempty"`
+	PaneID           string  `json:"pane_id" cli:"<pane>"`
+	Source           string  `json:"source" cli:"--source" help:"who reports (e.g. herdr:pi or my-hook)"`
+	Agent            string  `json:"agent" cli:"--agent" help:"the agent's label"`
+	State            string  `json:"state" cli:"--state" help:"idle, working, blocked or unknown"`
+	Message          *string `json:"message,omitempty" cli:"--message" help:"a note on the state"`
+	Seq              *uint64 `json:"seq,omitempty" cli:"--seq" help:"ordering number; reports not above the last are ignored"`
+	AgentSessionID   *string `json:"agent_session_id,omitempty" cli:"--agent-session-id" help:"the agent's session id"`
+	AgentSessionPath *string `json:"agent_session_path,omitempty" cli:"--agent-session-path" help:"the agent's session file"`
 	// ResumeArgv is the exact command that resumes the agent's session
 	// after a restart (Herdr 0.9.2); restore runs it, quoted, in the
 	// pane's new shell.
@@ -170,13 +174,13 @@ func ValidResumeArgv(argv []string) error {
 
 // PaneReportAgentSessionParams are the params of pane.report_agent_session.
 type PaneReportAgentSessionParams struct {
-	PaneID             string   `json:"pane_id"`
-	Source             string   `json:"source"`
-	Agent              string   `json:"agent"`
-	Seq                *uint64  `json:"seq,omitempty"`
-	AgentSessionID     *string  `json:"agent_session_id,omitempty"`
-	AgentSessionPath   *string  `json:"agent_session_path,omitempty"`
-	SessionStartSource *string  `json:"session_start_source,omitempty"`
+	PaneID             string   `json:"pane_id" cli:"<pane>"`
+	Source             string   `json:"source" cli:"--source" help:"who reports"`
+	Agent              string   `json:"agent" cli:"--agent" help:"the agent's label"`
+	Seq                *uint64  `json:"seq,omitempty" cli:"--seq" help:"ordering number; reports not above the last are ignored"`
+	AgentSessionID     *string  `json:"agent_session_id,omitempty" cli:"--agent-session-id" help:"the agent's session id"`
+	AgentSessionPath   *string  `json:"agent_session_path,omitempty" cli:"--agent-session-path" help:"the agent's session file"`
+	SessionStartSource *string  `json:"session_start_source,omitempty" cli:"--session-start-source" help:"why the session started (startup, resume, …)"`
 	ResumeArgv         []string `json:"resume_argv,omitempty"`
 }
 
@@ -266,10 +270,10 @@ func (p *PaneClearAgentAuthorityParams) Validate() error {
 
 // PaneReleaseAgentParams are the params of pane.release_agent.
 type PaneReleaseAgentParams struct {
-	PaneID string  `json:"pane_id"`
-	Source string  `json:"source"`
-	Agent  string  `json:"agent"`
-	Seq    *uint64 `json:"seq,omitempty"`
+	PaneID string  `json:"pane_id" cli:"<pane>"`
+	Source string  `json:"source" cli:"--source" help:"who reports"`
+	Agent  string  `json:"agent" cli:"--agent" help:"the agent's label"`
+	Seq    *uint64 `json:"seq,omitempty" cli:"--seq" help:"ordering number; reports not above the last are ignored"`
 }
 
 // Validate implements Params.

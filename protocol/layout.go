@@ -10,11 +10,19 @@ var layoutMethods = []Method{
 	{Name: "pane.swap", Since: "0.6.9", Params: func() Params { return &PaneSwapParams{} }, Result: "pane_swap", Summary: "Swap a pane with its neighbour or with another pane of the tab", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "pane.move", Since: "0.7.0", Params: func() Params { return &PaneMoveParams{} }, Result: "pane_move", Summary: "Move a running pane to another tab, a new tab or a new workspace", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "pane.zoom", Since: "0.6.9", Params: func() Params { return &PaneZoomParams{} }, Result: "pane_zoom", Summary: "Zoom a pane to fill its tab, or unzoom", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.layout", Since: "0.6.9", Params: func() Params { return &PaneOptionalTarget{} }, Result: "pane_layout", Summary: "The computed layout of a pane's tab", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.neighbor", Since: "0.6.9", Params: func() Params { return &PaneDirectionParams{} }, Result: "pane_neighbor", Summary: "The pane beside a pane in a direction", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.edges", Since: "0.6.9", Params: func() Params { return &PaneOptionalTarget{} }, Result: "pane_edges", Summary: "Which edges of the tab area a pane touches", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.layout", Since: "0.6.9", CLI: "pane layout", CLIHelp: `: the tab area, every pane's rectangle, every split's
+rectangle and ratio, the focused pane and whether the tab is zoomed. The pane is <pane>, --pane, the calling pane
+with --current, else the server's focused pane.`, Params: func() Params { return &PaneOptionalTarget{} }, Result: "pane_layout", Summary: "The computed layout of a pane's tab", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.neighbor", Since: "0.6.9", CLI: "pane neighbor --direction left|right|up|down [--pane ID|--current]", CLIHelp: ` (--pane, the calling pane with --current, else
+the server's focused pane). neighbor_pane_id is absent when nothing is there.
+Nothing changes.`, CLIExample: "  herdr pane neighbor --direction right --pane w1:p1", Params: func() Params { return &PaneDirectionParams{} }, Result: "pane_neighbor", Summary: "The pane beside a pane in a direction", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.edges", Since: "0.6.9", CLI: "pane edges", CLIHelp: ` (left, right, up, down). The pane is <pane>, --pane, the calling pane
+with --current, else the server's focused pane.`, Params: func() Params { return &PaneOptionalTarget{} }, Result: "pane_edges", Summary: "Which edges of the tab area a pane touches", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "pane.focus_direction", Since: "0.6.9", Params: func() Params { return &PaneDirectionParams{} }, Result: "pane_focus_direction", Summary: "Focus the pane beside a pane", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.resize", Since: "0.6.9", Params: func() Params { return &PaneResizeParams{} }, Result: "pane_resize", Summary: "Move the border of a pane's split", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "pane.resize", Since: "0.6.9", CLI: "pane resize --direction left|right|up|down [--amount F] [--pane ID|--current]", CLIHelp: ` nearest to the pane across that direction:
+right and down move it right or down, left and up move it left or up, by
+--amount (a fraction of the split, default 0.05). Ratios stay within 0.1-0.9;
+when nothing moves the result says changed:false, reason unchanged.`, CLIExample: "  herdr pane resize --direction right --amount 0.1 --current", Params: func() Params { return &PaneResizeParams{} }, Result: "pane_resize", Summary: "Move the border of a pane's split", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "pane.input.set", Since: "0.8.2", Params: func() Params { return &PaneInputSetParams{} }, Result: "ok", Summary: "Choose where right clicks on a pane go", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "layout.export", Since: "0.7.0", Params: func() Params { return &LayoutExportParams{} }, Result: "layout_export", Summary: "Export a tab's layout as a portable tree", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "layout.apply", Since: "0.7.0", Params: func() Params { return &LayoutApplyParams{} }, Result: "layout_apply", Summary: "Create a tab from a layout tree", Owner: OwnerSession, Shape: ShapeAnswer},
@@ -26,7 +34,7 @@ var directions = []string{"left", "right", "up", "down"}
 
 // PaneOptionalTarget names a pane, defaulting to the focused one.
 type PaneOptionalTarget struct {
-	PaneID *string `json:"pane_id,omitempty"`
+	PaneID *string `json:"pane_id,omitempty" cli:"[<pane>|--pane|--current]"`
 }
 
 // Validate implements Params.
@@ -34,8 +42,8 @@ func (p *PaneOptionalTarget) Validate() error { return nil }
 
 // PaneDirectionParams are the params of pane.neighbor and pane.focus_direction.
 type PaneDirectionParams struct {
-	Direction string  `json:"direction"`
-	PaneID    *string `json:"pane_id,omitempty"`
+	Direction string  `json:"direction" cli:"--direction,required,oneof=left|right|up|down" help:"direction: left, right, up or down (required)"`
+	PaneID    *string `json:"pane_id,omitempty" cli:"--pane|--current"`
 }
 
 // Validate implements Params.
@@ -127,9 +135,9 @@ func (p *PaneZoomParams) Validate() error {
 
 // PaneResizeParams are the params of pane.resize.
 type PaneResizeParams struct {
-	Direction string   `json:"direction"`
-	Amount    *float64 `json:"amount,omitempty"`
-	PaneID    *string  `json:"pane_id,omitempty"`
+	Direction string   `json:"direction" cli:"--direction,required,oneof=left|right|up|down" help:"direction: left, right, up or down (required)"`
+	Amount    *float64 `json:"amount,omitempty" cli:"--amount,default=0.05" help:"how far to move the border, as a fraction of the split"`
+	PaneID    *string  `json:"pane_id,omitempty" cli:"--pane|--current"`
 }
 
 // Validate implements Params.

@@ -8,7 +8,7 @@ package protocol
 // the NATS servers (the hub).
 
 var natsFleetMethods = []Method{
-	{Name: "fleet.status", Extension: true, Pipeline: true, Params: empty, Answer: FleetStatus{}, Summary: "The fleet's members on NATS and this server's link to its hub (extension)", Owner: OwnerFleet, Shape: ShapeAnswer},
+	{Name: "fleet.status", Extension: true, Pipeline: true, CLI: "fleet status", CLIHelp: ". A table of the members and a line for the hub at a terminal; the JSON response line (fleet_status) with --json or when piped.", Params: empty, Answer: FleetStatus{}, Summary: "The fleet's members on NATS and this server's link to its hub (extension)", Owner: OwnerFleet, Shape: ShapeAnswer},
 }
 
 // CodeNotAllowed refuses a call from another member that the called

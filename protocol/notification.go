@@ -3,7 +3,9 @@ package protocol
 import "time"
 
 var notificationMethods = []Method{
-	{Name: "notification.show", Since: "0.6.9", Params: func() Params { return &NotificationShowParams{} }, Result: "notification_show", Summary: "Show a toast notification on the attached client", Owner: OwnerClients, Shape: ShapeAnswer},
+	{Name: "notification.show", Since: "0.6.9", CLI: "notification show <title> [--body T] [--position top-left|top-right|bottom-left|bottom-right] [--sound none|done|request]", CLIHelp: ` and print the response: shown, or why not
+(disabled when [ui.toast] delivery is off, rate_limited, no_foreground_client,
+busy). The title is cut to 80 characters, the body to 240.`, Params: func() Params { return &NotificationShowParams{} }, Result: "notification_show", Summary: "Show a toast notification on the attached client", Owner: OwnerClients, Shape: ShapeAnswer},
 	{Name: "client.window_title.set", Since: "0.7.0", CLI: "terminal title set", Params: func() Params { return &ClientWindowTitleSetParams{} }, Result: "client_window_title", Summary: "Set the attached client's terminal window title", Owner: OwnerClients, Shape: ShapeAnswer},
 	{Name: "client.window_title.clear", Since: "0.7.0", CLI: "terminal title clear", Params: empty, Result: "client_window_title", Summary: "Give the window title back to herdr", Owner: OwnerClients, Shape: ShapeAnswer},
 }
@@ -30,10 +32,10 @@ const (
 // NotificationShowParams are the params of notification.show. Validate
 // sanitises Title and Body in place.
 type NotificationShowParams struct {
-	Title    string  `json:"title"`
-	Body     *string `json:"body,omitempty"`
-	Position *string `json:"position,omitempty"`
-	Sound    string  `json:"sound,omitempty"`
+	Title    string  `json:"title" cli:"<title>"`
+	Body     *string `json:"body,omitempty" cli:"--body" help:"text under the title"`
+	Position *string `json:"position,omitempty" cli:"--position" help:"corner of the screen (herdr delivery)"`
+	Sound    string  `json:"sound,omitempty" cli:"--sound" help:"none, done or request"`
 }
 
 // Validate implements Params.

@@ -2,20 +2,21 @@ package protocol
 
 var paneMethods = []Method{
 	{Name: "pane.split", Since: "0.2.0", Params: func() Params { return &PaneSplitParams{} }, Result: "pane_info", Summary: "Split a pane right or down, starting a new shell", Target: TargetFocusedPane, Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.list", Since: "0.2.0", Pipeline: true, Params: func() Params { return &PaneListParams{} }, Result: "pane_list", Summary: "List panes, optionally of one workspace", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.list", Since: "0.2.0", Pipeline: true, CLI: "pane list", Params: func() Params { return &PaneListParams{} }, Result: "pane_list", Summary: "List panes, optionally of one workspace", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "pane.get", Since: "0.2.0", Pipeline: true, CLI: "pane get", Params: func() Params { return &PaneTarget{} }, Result: "pane_info", Summary: "Describe one pane", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "pane.current", Since: "0.7.0", Params: func() Params { return &PaneCurrentParams{} }, Result: "pane_current", Summary: "The caller's pane, else the focused pane", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "pane.focus", Since: "0.7.2", Params: func() Params { return &PaneTarget{} }, Result: "pane_info", Summary: "Focus a pane (and its tab and workspace)", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "pane.rename", Since: "0.5.8", Params: func() Params { return &PaneRenameParams{} }, Result: "pane_info", Summary: "Set or clear a pane's label", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "pane.close", Since: "0.2.0", CLI: "pane close", Params: func() Params { return &PaneTarget{} }, Result: "ok", Summary: "Close a pane and stop its process", Target: TargetPane, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "pane.clear", Since: "0.9.2", Params: func() Params { return &PaneTarget{} }, Result: "ok", Summary: "Clear a pane's screen and scrollback (its program is not told)", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer},
-	{Name: "pane.send_text", Since: "0.2.0", Params: func() Params { return &PaneSendTextParams{} }, Result: "ok", Summary: "Write raw text to a pane", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserTyping},
-	{Name: "pane.send_keys", Since: "0.2.0", Params: func() Params { return &PaneSendKeysParams{} }, Result: "ok", Summary: "Send key combos to a pane", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserTyping},
+	{Name: "pane.send_text", Since: "0.2.0", CLI: "pane send-text", CLIHelp: ": the remaining arguments joined by spaces, with no\nEnter. Prints nothing on success.", CLIExample: "  herdr pane send-text w1:p2 'ls -la'", Params: func() Params { return &PaneSendTextParams{} }, Result: "ok", Summary: "Write raw text to a pane", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserTyping},
+	{Name: "pane.send_keys", Since: "0.2.0", CLI: "pane send-keys <pane> <key>...", CLIHelp: ", in order, e.g. Enter, ctrl+c, alt+x, Up,\nF5. Prints nothing on success.", CLIExample: "  herdr pane send-keys w1:p2 ctrl+c\n  herdr pane send-keys w1:p2 Up Enter", Params: func() Params { return &PaneSendKeysParams{} }, Result: "ok", Summary: "Send key combos to a pane", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserTyping},
 	{Name: "pane.send_input", Since: "0.4.4", Params: func() Params { return &PaneSendInputParams{} }, Result: "ok", Summary: "Send text (pasted when the program asks) then keys", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserTyping},
 	{Name: "pane.read", Since: "0.2.0", Pipeline: true, Params: func() Params { return &PaneReadParams{} }, Result: "pane_read", Summary: "Read a pane's screen or recent output", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "pane.wait_for_output", Since: "0.2.0", Params: func() Params { return &PaneWaitForOutputParams{} }, Result: "output_matched", Summary: "Wait until a pane shows matching output", Target: TargetPane, Owner: OwnerPane, Shape: ShapeWait},
-	{Name: "pane.process_info", Since: "0.7.0", Pipeline: true, Params: func() Params { return &PaneProcessInfoParams{} }, Result: "pane_process_info", Summary: "The pane's shell and foreground processes", Target: TargetFocusedPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "pane.edit_scrollback", Since: "0.9.0", Params: func() Params { return &PaneEditScrollbackParams{} }, Result: "ok", Summary: "Open a pane's whole scrollback in $VISUAL or $EDITOR, in a zoomed pane of its own that closes with the editor", Target: TargetPane, Owner: OwnerClients, Shape: ShapeAnswer},
+	{Name: "pane.process_info", Since: "0.7.0", Pipeline: true, CLI: "pane process-info", CLIHelp: ` of <pane>, --pane, the calling pane
+with --current, else the server's focused pane.`, Params: func() Params { return &PaneProcessInfoParams{} }, Result: "pane_process_info", Summary: "The pane's shell and foreground processes", Target: TargetFocusedPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.edit_scrollback", Since: "0.9.0", CLI: "pane edit-scrollback", Params: func() Params { return &PaneEditScrollbackParams{} }, Result: "ok", Summary: "Open a pane's whole scrollback in $VISUAL or $EDITOR, in a zoomed pane of its own that closes with the editor", Target: TargetPane, Owner: OwnerClients, Shape: ShapeAnswer},
 }
 
 // Read sources and formats.
@@ -78,7 +79,7 @@ func (p *PaneSplitParams) Validate() error {
 
 // PaneListParams are the params of pane.list.
 type PaneListParams struct {
-	WorkspaceID *string `json:"workspace_id,omitempty"`
+	WorkspaceID *string `json:"workspace_id,omitempty" cli:"--workspace" help:"only the panes of this workspace"`
 }
 
 // Validate implements Params.
@@ -103,8 +104,8 @@ func (p *PaneRenameParams) Validate() error { return required("pane_id", p.PaneI
 
 // PaneSendTextParams are the params of pane.send_text.
 type PaneSendTextParams struct {
-	PaneID string `json:"pane_id"`
-	Text   string `json:"text"`
+	PaneID string `json:"pane_id" cli:"<pane>"`
+	Text   string `json:"text" cli:"<text...>"`
 }
 
 // Validate implements Params.
@@ -112,8 +113,8 @@ func (p *PaneSendTextParams) Validate() error { return required("pane_id", p.Pan
 
 // PaneSendKeysParams are the params of pane.send_keys.
 type PaneSendKeysParams struct {
-	PaneID string   `json:"pane_id"`
-	Keys   []string `json:"keys"`
+	PaneID string   `json:"pane_id" cli:"<pane>"`
+	Keys   []string `json:"keys" cli:"<key...>"`
 }
 
 // Validate implements Params: every key must parse before any is sent.
@@ -204,7 +205,7 @@ func (p *PaneWaitForOutputParams) Validate() error {
 
 // PaneProcessInfoParams are the params of pane.process_info.
 type PaneProcessInfoParams struct {
-	PaneID *string `json:"pane_id,omitempty"`
+	PaneID *string `json:"pane_id,omitempty" cli:"[<pane>|--pane|--current]"`
 }
 
 // Validate implements Params.

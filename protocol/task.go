@@ -17,12 +17,21 @@ var taskMethods = []Method{
 	{Name: "task.create", Extension: true, Params: func() Params { return &TaskCreateParams{} }, Result: "task_info", Summary: "Create a task on the board (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
 	{Name: "task.list", Extension: true, Pipeline: true, Params: func() Params { return &TaskListParams{} }, Result: "task_list", Summary: "List tasks by priority, optionally of some statuses, a page at a time (extension)", Owner: OwnerTasks, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "task.get", Extension: true, Pipeline: true, Params: func() Params { return &TaskGetParams{} }, Result: "task_info", Summary: "Describe one task with its newest activities (extension)", Owner: OwnerTasks, Shape: ShapeAnswer, Browser: BrowserAllowed},
-	{Name: "task.attach", Extension: true, Params: func() Params { return &TaskAttachParams{} }, Result: "task_info", Summary: "Assign a live agent to a task (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
-	{Name: "task.dispatch", Extension: true, Params: func() Params { return &TaskDispatchParams{} }, Result: "task_info", Summary: "Assign a ready task to a live agent and send it as its next prompt (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
+	{Name: "task.attach", Extension: true, CLI: "task attach", CLIHelp: "; the target is an agent's name or its pane id, as agent commands take.", CLIExample: "  herdr task attach task-3 reviewer", Params: func() Params { return &TaskAttachParams{} }, Result: "task_info", Summary: "Assign a live agent to a task (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
+	{Name: "task.dispatch", Extension: true, CLI: "task dispatch <task> <target> [--prompt P]", CLIHelp: `: the task must be ready; it becomes running, and the
+agent gets the task's title, description and how to report (or --prompt).`, CLIExample: "  herdr task dispatch task-3 w1:p2", Params: func() Params { return &TaskDispatchParams{} }, Result: "task_info", Summary: "Assign a ready task to a live agent and send it as its next prompt (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
 	{Name: "task.report", Extension: true, Params: func() Params { return &TaskReportParams{} }, Result: "task_info", Summary: "Report a task's status or progress message (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
 	{Name: "task.claim", Extension: true, Params: func() Params { return &TaskClaimParams{} }, Result: "task_info", Summary: "Record or release the dispatcher's worker of a task (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
-	{Name: "task.remove", Extension: true, Params: func() Params { return &TaskIDParams{} }, Result: "ok", Summary: "Remove a done or cancelled task from the board (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
-	{Name: "task.run", Extension: true, Params: func() Params { return &TaskRunParams{} }, Result: "ok", Summary: "Turn the task dispatcher on for this server's life (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
+	{Name: "task.remove", Extension: true, CLI: "task remove", CLIHelp: `; a task not done or cancelled is refused
+(invalid_task_transition: cancel it first), as is one a backlog task depends
+on. Finished tasks also go by themselves: [tasks] keep_done and keep_done_days.`, CLIExample: "  herdr task remove task-3", Params: func() Params { return &TaskIDParams{} }, Result: "ok", Summary: "Remove a done or cancelled task from the board (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
+	{Name: "task.run", Extension: true, CLI: "task run [--max-running N]", CLIHelp: `: it takes ready tasks that have a folder (--cwd;
+task create refuses one without while it runs), each on a worker of its own:
+a worktree off the task's folder and the [tasks] agent command in its pane.
+A worker that cannot start (no worktree, the agent command not found, an
+agent not recognised within [tasks] agent_start_timeout) is given up, its
+reason in the task's activity; the task is retried after [tasks]
+retry_delay, doubled each time, and fails after [tasks] max_attempts.`, Params: func() Params { return &TaskRunParams{} }, Result: "ok", Summary: "Turn the task dispatcher on for this server's life (extension)", Owner: OwnerTasks, Shape: ShapeAnswer},
 }
 
 // TaskEventKinds are the task board's lifecycle kinds, which LifecycleKinds
@@ -411,7 +420,7 @@ func (p *TaskListParams) Wants(s string) bool {
 
 // TaskIDParams name one task (task.remove).
 type TaskIDParams struct {
-	TaskID string `json:"task_id"`
+	TaskID string `json:"task_id" cli:"<task>"`
 }
 
 // Validate implements Params.
@@ -453,8 +462,8 @@ func validTaskID(id string) error {
 // TaskAttachParams are task.attach's: target is an agent's name or its
 // pane id, as agent.*'s.
 type TaskAttachParams struct {
-	TaskID string `json:"task_id"`
-	Target string `json:"target"`
+	TaskID string `json:"task_id" cli:"<task>"`
+	Target string `json:"target" cli:"<target>"`
 }
 
 // Validate implements Params.
@@ -468,9 +477,9 @@ func (p *TaskAttachParams) Validate() error {
 // TaskDispatchParams are task.dispatch's; Prompt replaces the prompt made
 // from the task.
 type TaskDispatchParams struct {
-	TaskID string `json:"task_id"`
-	Target string `json:"target"`
-	Prompt string `json:"prompt,omitempty"`
+	TaskID string `json:"task_id" cli:"<task>"`
+	Target string `json:"target" cli:"<target>"`
+	Prompt string `json:"prompt,omitempty" cli:"--prompt" help:"send this instead of the prompt made from the task"`
 }
 
 // Validate implements Params.
@@ -541,7 +550,7 @@ func (p *TaskClaimParams) Validate() error {
 
 // TaskRunParams are task.run's.
 type TaskRunParams struct {
-	MaxRunning *int `json:"max_running,omitempty"`
+	MaxRunning *int `json:"max_running,omitempty" cli:"--max-running" help:"at most this many workers at once (default: [tasks] max_running)"`
 }
 
 // Validate implements Params.

@@ -2,12 +2,15 @@ package protocol
 
 var workspaceMethods = []Method{
 	{Name: "workspace.create", Since: "0.2.0", Params: func() Params { return &WorkspaceCreateParams{} }, Result: "workspace_created", Summary: "Create a workspace with one tab and one pane", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "workspace.list", Since: "0.2.0", Pipeline: true, Params: empty, Result: "workspace_list", Summary: "List workspaces in order", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "workspace.list", Since: "0.2.0", Pipeline: true, CLI: "workspace list", Params: empty, Result: "workspace_list", Summary: "List workspaces in order", Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "workspace.get", Since: "0.2.0", Pipeline: true, CLI: "workspace get", Params: func() Params { return &WorkspaceTarget{} }, Result: "workspace_info", Summary: "Describe one workspace", Target: TargetWorkspace, Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "workspace.focus", Since: "0.2.0", CLI: "workspace focus", Params: func() Params { return &WorkspaceTarget{} }, Result: "workspace_info", Summary: "Focus a workspace", Target: TargetWorkspace, Owner: OwnerSession, Shape: ShapeAnswer, Browser: BrowserAllowed},
 	{Name: "workspace.rename", Since: "0.2.0", CLI: "workspace rename", CLIHelp: "; the label is the remaining arguments joined by spaces.", CLIExample: "  herdr workspace rename w1 api server", Params: func() Params { return &WorkspaceRenameParams{} }, Result: "workspace_info", Summary: "Rename a workspace", Target: TargetWorkspace, Owner: OwnerWorkspace, Shape: ShapeAnswer},
-	{Name: "workspace.move", Since: "0.7.2", Params: func() Params { return &WorkspaceMoveParams{} }, Result: "workspace_list", Summary: "Move a workspace to a position", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "workspace.move_block", Since: "0.8.0", Params: func() Params { return &WorkspaceMoveBlockParams{} }, Result: "workspace_list", Summary: "Move several workspaces, in order, before another", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "workspace.move", Since: "0.7.2", CLI: "workspace move <workspace> --index N", CLIHelp: `: --index is its 0-based position once moved
+(past the end means last). Prints the workspace list in its new order.`, CLIExample: "  herdr workspace move w3 --index 0", Params: func() Params { return &WorkspaceMoveParams{} }, Result: "workspace_list", Summary: "Move a workspace to a position", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "workspace.move_block", Since: "0.8.0", CLI: "workspace move-block <workspace>... [--before WORKSPACE]", CLIHelp: ` (or to the end without --before), in the
+order given, in one step: nothing moves when any id is unknown, listed twice,
+or the anchor is part of the block. Prints the workspace list in its new order.`, CLIExample: "  herdr workspace move-block w4 w2 --before w1", Params: func() Params { return &WorkspaceMoveBlockParams{} }, Result: "workspace_list", Summary: "Move several workspaces, in order, before another", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "workspace.close", Since: "0.2.0", CLI: "workspace close", CLIHelp: `. A repository's workspace whose worktree
 workspaces are open closes only with --group, and then with all of them;
 --group on a worktree workspace closes its whole group too.`, Params: func() Params { return &WorkspaceCloseParams{} }, Result: "ok", Summary: "Close a workspace and all its panes", Target: TargetWorkspace, Owner: OwnerSession, Shape: ShapeAnswer},
@@ -75,8 +78,8 @@ func (p *WorkspaceRenameParams) Validate() error { return required("workspace_id
 
 // WorkspaceMoveParams are the params of workspace.move.
 type WorkspaceMoveParams struct {
-	WorkspaceID string `json:"workspace_id"`
-	InsertIndex *int   `json:"insert_index"`
+	WorkspaceID string `json:"workspace_id" cli:"<workspace>"`
+	InsertIndex *int   `json:"insert_index" cli:"--index,required,min=0" help:"0-based position to move the workspace to (required)"`
 }
 
 // Validate implements Params.
@@ -92,8 +95,8 @@ func (p *WorkspaceMoveParams) Validate() error {
 
 // WorkspaceMoveBlockParams are the params of workspace.move_block.
 type WorkspaceMoveBlockParams struct {
-	WorkspaceIDs      []string `json:"workspace_ids"`
-	BeforeWorkspaceID *string  `json:"before_workspace_id,omitempty"`
+	WorkspaceIDs      []string `json:"workspace_ids" cli:"<workspace...>"`
+	BeforeWorkspaceID *string  `json:"before_workspace_id,omitempty" cli:"--before" help:"put the block in front of this workspace (default: at the end)"`
 }
 
 // Validate implements Params.
