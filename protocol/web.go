@@ -18,7 +18,7 @@ var webMethods = []Method{
 	{Name: "web.url", Extension: true, Params: empty, Result: "web_started", Summary: "The web dashboard's address with its token (extension)", Owner: OwnerWeb, Shape: ShapeAnswer},
 	{Name: "pane.record.start", Extension: true, Params: func() Params { return &PaneRecordStartParams{} }, Result: "pane_record_started", Summary: "Record a pane's output to an asciicast v2 file (extension)", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer},
 	{Name: "pane.record.stop", Extension: true, Params: func() Params { return &PaneTarget{} }, Result: "pane_record_stopped", Summary: "Stop a pane's recording (extension)", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer},
-	{Name: "pane.history", Extension: true, Params: func() Params { return &PaneTarget{} }, Result: "pane_history", Summary: "A pane's recent output as asciicast v2, under [experimental] pane_history (extension)", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.history", Access: AccessRead, Extension: true, Params: func() Params { return &PaneTarget{} }, Result: "pane_history", Summary: "A pane's recent output as asciicast v2, under [experimental] pane_history (extension)", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
 }
 
 // WebStartParams are the params of web.start. Listen overrides [web]

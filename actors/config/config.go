@@ -55,6 +55,7 @@ type Config struct {
 	MCP          MCP          // [mcp]
 	Tasks        Tasks        // [tasks]
 	Fleet        Fleet        // [fleet]
+	Policies     []Policy     // [[policy]] (policy.go)
 }
 
 // Theme holds the [theme] section; names are stored in canonical form.

@@ -17,6 +17,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
+	"github.com/herdr-go/herdr/actors/audit"
 	"github.com/herdr-go/herdr/actors/buffers"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/commands"
@@ -209,7 +210,9 @@ func Run(opts Options) error {
 		}
 	}
 	// A reload's [tasks] and ssh command go on to actors spawned later.
-	reloadsPID, err := spawnChild(system, root, reloadsProps(opts.Env, log), "reloads")
+	pols := &policies{}
+	pols.set(cfg)
+	reloadsPID, err := spawnChild(system, root, reloadsProps(opts.Env, log, pols), "reloads")
 	if err != nil {
 		listener.Close()
 		return err
@@ -302,6 +305,12 @@ func Run(opts Options) error {
 		return err
 	}
 	owners[protocol.OwnerWeb] = webPID
+	auditPID, err := spawnChild(system, root, audit.Props(audit.Options{Path: auditPath(opts.LogPath, opts.Env), Log: log}), "audit")
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	owners[protocol.OwnerAudit] = auditPID
 	handoff := &handoffActors{system: system, root: root, session: sessionPID, agents: agentsPID, tasks: tasksPID, web: webPID, bus: busPID, listener: listener, socket: opts.SocketPath,
 		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], bin: bin, busy: make(chan struct{}, 1),
 		exit: func() {
@@ -313,7 +322,8 @@ func Run(opts Options) error {
 		}}
 	gw := gateway.Options{Listener: listener, Session: sessionPID, Reads: reads, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
 		GateOpen:     func(gate string) bool { return session.GateOpen(cfg, gate) }, // the start's, as the session's
-		CallDeadline: callDeadline, Agents: agents}
+		CallDeadline: callDeadline, Agents: agents,
+		Policies: pols.find, Locate: audit.ViewLocator{Newest: reads.Newest}, Audit: auditPID}
 	if handoffSupported {
 		gw.Handoff = handoff.handoff
 	}
