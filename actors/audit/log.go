@@ -74,7 +74,9 @@ func Props(opts Options) *actor.Props {
 	if opts.Keep <= 0 {
 		opts.Keep = DefaultKeep
 	}
-	return actor.PropsFromProducer(func() actor.Actor { return &Log{opts: opts, file: &fileState{path: opts.Path, max: opts.MaxBytes, keep: opts.Keep}} }, kit.Guarded(opts.Log))
+	return actor.PropsFromProducer(func() actor.Actor {
+		return &Log{opts: opts, file: &fileState{path: opts.Path, max: opts.MaxBytes, keep: opts.Keep}}
+	}, kit.Guarded(opts.Log))
 }
 
 // Receive implements actor.Actor.
