@@ -52,7 +52,8 @@ func (c *conn) checkMethod(req *protocol.Request, m protocol.Method) bool {
 		return false
 	}
 	if err := audit.CheckMethod(c.lim.policy, m); err != nil {
-		c.refuse(req, m, nil, err)
+		params, _ := protocol.DecodeRouted(req.Method, req.Params) // for the audit line's target only
+		c.refuse(req, m, params, err)
 		return true
 	}
 	return false
