@@ -149,13 +149,24 @@ type fileState struct {
 	size int64
 }
 
-// write appends entries as JSON lines, rotating first when they would
+// write appends entries as JSON lines, rotating at the line that would
 // take the file past its bound.
 func (s *fileState) write(entries []protocol.AuditEntry) error {
 	if len(entries) == 0 {
 		return nil
 	}
+	if s.f == nil {
+		if err := s.open(); err != nil {
+			return err
+		}
+	}
 	var buf bytes.Buffer
+	flush := func() error {
+		n, err := s.f.Write(buf.Bytes())
+		s.size += int64(n)
+		buf.Reset()
+		return err
+	}
 	for i := range entries {
 		e := &entries[i]
 		if len(e.Error) > maxErrorBytes {
@@ -165,25 +176,19 @@ func (s *fileState) write(entries []protocol.AuditEntry) error {
 		if err != nil {
 			continue
 		}
-		buf.Write(line)
-		buf.WriteByte('\n')
-	}
-	if s.f == nil {
-		if err := s.open(); err != nil {
-			return err
-		}
-	}
-	if s.size > 0 && s.size+int64(buf.Len()) > s.max {
-		s.rotate()
-		if s.f == nil {
+		if full := s.size + int64(buf.Len()); full > 0 && full+int64(len(line))+1 > s.max {
+			if err := flush(); err != nil {
+				return err
+			}
+			s.rotate()
 			if err := s.open(); err != nil {
 				return err
 			}
 		}
+		buf.Write(line)
+		buf.WriteByte('\n')
 	}
-	n, err := s.f.Write(buf.Bytes())
-	s.size += int64(n)
-	return err
+	return flush()
 }
 
 func (s *fileState) open() error {
