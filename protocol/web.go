@@ -25,6 +25,10 @@ var webMethods = []Method{
 // listen; a non-loopback address still needs [web] allow_remote.
 type WebStartParams struct {
 	Listen string `json:"listen,omitempty"`
+	// Policy (extension, issue 49) asks for a token of its own that
+	// carries this [[policy]]: the URL answered opens a page whose every
+	// call the policy limits.
+	Policy string `json:"policy,omitempty"`
 }
 
 // Validate implements Params.

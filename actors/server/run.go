@@ -293,24 +293,25 @@ func Run(opts Options) error {
 		defer os.RemoveAll(controlDir)
 	}
 	owners[protocol.OwnerMachines] = machinesPID
-	// A plugin command may be given longer than the default deadline.
-	callDeadline := max(kit.DefaultCallDeadline, plug.CommandTimeout(opts.Env)+time.Minute)
-	webPID, err := spawnChild(system, root, web.Props(web.Options{
-		Session: sessionPID, Events: busPID, Machines: machinesPID, Tasks: tasksPID, Clients: clientsPID, Log: log, CallDeadline: callDeadline,
-		Listen: cfg.Web.Listen, AllowRemote: cfg.Web.AllowRemote, TokenPath: webTokenPath(opts.LogPath, opts.Env), KeepToken: heir != nil,
-		Adopt: heir.webAdoption(),
-	}), "web")
-	if err != nil {
-		listener.Close()
-		return err
-	}
-	owners[protocol.OwnerWeb] = webPID
 	auditPID, err := spawnChild(system, root, audit.Props(audit.Options{Path: auditPath(opts.LogPath, opts.Env), Log: log}), "audit")
 	if err != nil {
 		listener.Close()
 		return err
 	}
 	owners[protocol.OwnerAudit] = auditPID
+	// A plugin command may be given longer than the default deadline.
+	callDeadline := max(kit.DefaultCallDeadline, plug.CommandTimeout(opts.Env)+time.Minute)
+	webPID, err := spawnChild(system, root, web.Props(web.Options{
+		Session: sessionPID, Events: busPID, Machines: machinesPID, Tasks: tasksPID, Clients: clientsPID, Log: log, CallDeadline: callDeadline,
+		Listen: cfg.Web.Listen, AllowRemote: cfg.Web.AllowRemote, TokenPath: webTokenPath(opts.LogPath, opts.Env), KeepToken: heir != nil,
+		Adopt:    heir.webAdoption(),
+		Policies: pols.find, Locate: audit.ViewLocator{Newest: reads.Newest}, Audit: auditPID,
+	}), "web")
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	owners[protocol.OwnerWeb] = webPID
 	handoff := &handoffActors{system: system, root: root, session: sessionPID, agents: agentsPID, tasks: tasksPID, web: webPID, bus: busPID, listener: listener, socket: opts.SocketPath,
 		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], bin: bin, busy: make(chan struct{}, 1),
 		exit: func() {
