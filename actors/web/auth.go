@@ -149,17 +149,11 @@ const (
 	fullAccess        // the token: the WebSocket too
 )
 
-// authorized reports what r's credential opens, and whether the token
-// came in the query (the link `herdr web url` prints).
-func (h *handler) authorized(r *http.Request) (a access, fromQuery bool) {
-	a, fromQuery, _ = h.authorizedAs(r)
-	return a, fromQuery
-}
-
-// authorizedAs is authorized with the policy the token carries: a token
-// minted by `herdr web --policy NAME` opens the WebSocket for a page
+// authorized reports what r's credential opens, whether the token came
+// in the query (the link `herdr web url` prints), and the policy the
+// token carries: a token minted by `herdr web --policy NAME` opens the WebSocket for a page
 // whose every call that policy limits (nil: the full token).
-func (h *handler) authorizedAs(r *http.Request) (a access, fromQuery bool, pol *config.Policy) {
+func (h *handler) authorized(r *http.Request) (a access, fromQuery bool, pol *config.Policy) {
 	match := func(s, want string) bool {
 		return s != "" && subtle.ConstantTimeCompare([]byte(s), []byte(want)) == 1
 	}
@@ -232,7 +226,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, "herdr: the dashboard takes no request body", http.StatusRequestEntityTooLarge)
 		return
 	}
-	a, fromQuery, pol := h.authorizedAs(r)
+	a, fromQuery, pol := h.authorized(r)
 	if a == noAccess || (a == pageAccess && r.URL.Path == "/ws") {
 		refuse(w, "herdr: missing or wrong token; open the address `herdr web url` prints", http.StatusUnauthorized)
 		return
