@@ -174,3 +174,27 @@ func TestCheck_Limits(t *testing.T) {
 		}
 	}
 }
+
+// Filter narrows this server's lists to the allowed workspaces (by id or
+// label) and leaves other answers alone.
+func TestFilter_NarrowsLists(t *testing.T) {
+	v := twoSpaces()
+	loc := ViewLocator{Newest: func() *view.View { return v }}
+	api := &config.Policy{Name: "api", Workspaces: []string{"api"}}
+	panes := Filter(api, loc, protocol.PaneList{Panes: []protocol.PaneInfo{{PaneID: "w1:p1", WorkspaceID: "w1"}, {PaneID: "w2:p1", WorkspaceID: "w2"}}}).(protocol.PaneList)
+	if len(panes.Panes) != 1 || panes.Panes[0].PaneID != "w1:p1" {
+		t.Fatalf("panes: %+v", panes)
+	}
+	w2 := "w2"
+	snap := Filter(api, loc, protocol.SessionSnapshotResult{Snapshot: protocol.SessionSnapshot{FocusedWorkspaceID: &w2,
+		Workspaces: []protocol.WorkspaceInfo{{WorkspaceID: "w1"}, {WorkspaceID: "w2"}},
+		Tabs:       []protocol.TabInfo{{TabID: "w1:t1", WorkspaceID: "w1"}, {TabID: "w2:t1", WorkspaceID: "w2"}},
+		Layouts:    []protocol.PaneLayoutSnapshot{{TabID: "w1:t1"}, {TabID: "w2:t1"}},
+		Agents:     []protocol.AgentInfo{{WorkspaceID: "w2"}}}}).(protocol.SessionSnapshotResult).Snapshot
+	if len(snap.Workspaces) != 1 || len(snap.Tabs) != 1 || len(snap.Layouts) != 1 || snap.Layouts[0].TabID != "w1:t1" || len(snap.Agents) != 0 || snap.FocusedWorkspaceID != nil {
+		t.Fatalf("snapshot: %+v", snap)
+	}
+	if got := Filter(&config.Policy{Name: "all"}, loc, protocol.PaneList{Panes: make([]protocol.PaneInfo, 2)}).(protocol.PaneList); len(got.Panes) != 2 {
+		t.Fatal("a policy without a workspace limit narrowed a list")
+	}
+}

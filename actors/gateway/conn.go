@@ -577,6 +577,7 @@ func (c *conn) endStream(ctx actor.Context, err error) {
 // have the server queue answers without end.
 func (c *conn) reply(id string, r *kit.Reply) {
 	c.auditAnswer(id, r)
+	r = c.narrowed(r)
 	c.enqueue(outItem{line: encodeReply(id, r), credits: 1})
 }
 

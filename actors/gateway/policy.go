@@ -80,7 +80,18 @@ func (c *conn) refuse(req *protocol.Request, m protocol.Method, params protocol.
 	c.reply(req.ID, kit.Fail(err))
 }
 
-// audited sends the current request's audit line with its answer r.
+// narrowed is r with its lists narrowed to the workspaces the
+// connection's policy allows (audit.Filter).
+func (c *conn) narrowed(r *kit.Reply) *kit.Reply {
+	if c.lim.policy == nil || c.lim.policy.Workspaces == nil || r.Err != nil || r.Result == nil {
+		return r
+	}
+	n := *r
+	n.Result = audit.Filter(c.lim.policy, c.opts.Locate, r.Result)
+	return &n
+}
+
+// auditAnswer sends the current request's audit line with its answer r.
 func (c *conn) auditAnswer(id string, r *kit.Reply) {
 	if c.lim.entry == nil || c.lim.entryID != id {
 		return

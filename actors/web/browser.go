@@ -272,6 +272,7 @@ func (b *browser) finish(ctx actor.Context, r *kit.Reply) {
 	}
 	b.current = nil
 	b.audited(req, r)
+	r = b.narrowed(r)
 	switch {
 	case req.internal:
 		if r.Err != nil {

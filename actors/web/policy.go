@@ -97,3 +97,14 @@ func (b *browser) sendAudit(e *protocol.AuditEntry) {
 		b.root.Send(b.opts.Audit, e)
 	}
 }
+
+// narrowed is r with its lists narrowed to the workspaces the page's
+// policy allows (audit.Filter).
+func (b *browser) narrowed(r *kit.Reply) *kit.Reply {
+	if b.policy == nil || b.policy.Workspaces == nil || r.Err != nil || r.Result == nil {
+		return r
+	}
+	n := *r
+	n.Result = audit.Filter(b.policy, b.opts.Locate, r.Result)
+	return &n
+}

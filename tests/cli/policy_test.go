@@ -57,7 +57,7 @@ func callTool(t *testing.T, cs *sdk.ClientSession, name string, args map[string]
 // An agent handed `herdr mcp --policy reviewer` (read-only) lists panes
 // and is refused typing into one, the error naming the policy, and
 // `herdr audit --json` shows both calls; one handed a policy limited to
-// w1 types into w1's pane and is refused w2's; a raw connection cannot
+// w1 sees and types into w1's pane only; a raw connection cannot
 // take another policy after one, and its pipelined writes are refused
 // too. Unknown policies and policies naming methods that do not exist
 // are refused at start, in one line.
@@ -102,6 +102,9 @@ func TestPolicy_MCPReadOnlyWorkspaceLimitAndAudit(t *testing.T) {
 	}
 
 	w1 := startMCPWith(t, s, "--policy", "w1only")
+	if res := callTool(t, w1, "list_panes", nil); res.IsError || !strings.Contains(mcpText(res), "w1:p1") || strings.Contains(mcpText(res), "w2:p1") {
+		t.Fatalf("list_panes under w1only shows only w1's: error %v, %s", res.IsError, mcpText(res))
+	}
 	if res := callTool(t, w1, "send_text", map[string]any{"pane_id": "w1:p1", "text": "echo in-w1", "enter": true}); res.IsError {
 		t.Fatalf("send_text into w1 under w1only: %s", mcpText(res))
 	}
