@@ -244,10 +244,14 @@ func Check(p *config.Policy, m protocol.Method, params protocol.Params, loc Loca
 // CheckMethod is the part of Check that needs no params: the method is
 // one p allows, and a read when p is read-only.
 func CheckMethod(p *config.Policy, m protocol.Method) error {
+	reads, _ := m.Reads()
+	if reads && m.Owner == protocol.OwnerGateway {
+		return nil // the connection's own (ping, connection.policy): no methods list names them
+	}
 	if p.Methods != nil && !slices.ContainsFunc(p.Methods, func(pat string) bool { return config.MethodMatches(pat, m.Name) }) {
 		return forbidden(p, "%s is not among the methods it allows (%s)", m.Name, strings.Join(p.Methods, ", "))
 	}
-	if reads, _ := m.Reads(); p.ReadOnly && !reads {
+	if p.ReadOnly && !reads {
 		return forbidden(p, "it is read-only and %s changes things", m.Name)
 	}
 	return nil

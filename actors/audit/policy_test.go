@@ -139,6 +139,9 @@ func TestCheck_Limits(t *testing.T) {
 		{panes, "pane.graphics.info", `{"pane_id":"w1:p1"}`, "", ""},
 		{panes, "pane.send_text", `{"pane_id":"w1:p1","text":"x"}`, "", ""},
 		{panes, "workspace.create", `{}`, protocol.CodeForbidden, "not among the methods"},
+		{panes, "ping", `{}`, "", ""},
+		{panes, "connection.policy", `{"policy":"panes"}`, "", ""},
+		{panes, "server.stop", `{}`, protocol.CodeForbidden, "not among the methods"},
 		{api, "pane.send_text", `{"pane_id":"w1:p1","text":"x"}`, "", ""},
 		{api, "agent.prompt", `{"target":"rev","text":"x"}`, "", ""},
 		{api, "pane.send_text", `{"pane_id":"w2:p1","text":"x"}`, protocol.CodeForbidden, "workspace w2 (docs)"},
@@ -196,5 +199,25 @@ func TestFilter_NarrowsLists(t *testing.T) {
 	}
 	if got := Filter(&config.Policy{Name: "all"}, loc, protocol.PaneList{Panes: make([]protocol.PaneInfo, 2)}).(protocol.PaneList); len(got.Panes) != 2 {
 		t.Fatal("a policy without a workspace limit narrowed a list")
+	}
+}
+
+// BenchmarkCheck is the cost a limited connection's call pays before it
+// goes anywhere: a write naming a pane, under a read-only-free policy
+// limited to a workspace (the method, the refs, the View lookup).
+func BenchmarkCheck(b *testing.B) {
+	v := twoSpaces()
+	loc := ViewLocator{Newest: func() *view.View { return v }}
+	p := &config.Policy{Name: "api", Methods: []string{"pane.*"}, Workspaces: []string{"api"}}
+	m, _ := protocol.Lookup("pane.send_text")
+	params, err := protocol.DecodeRouted("pane.send_text", json.RawMessage(`{"pane_id":"w1:p1","text":"x"}`))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := Check(p, m, params, loc); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
