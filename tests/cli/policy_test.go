@@ -117,6 +117,18 @@ func TestPolicy_MCPReadOnlyWorkspaceLimitAndAudit(t *testing.T) {
 		t.Fatalf("a refused call typed into w2:\n%s", r.Text)
 	}
 
+	// herdr mcp without a policy is audited too, as MCP's.
+	free := startMCPWith(t, s)
+	if res := callTool(t, free, "send_text", map[string]any{"pane_id": "w2:p1", "text": "x"}); res.IsError {
+		t.Fatalf("send_text without a policy: %s", mcpText(res))
+	}
+	out, _, _ = s.CLI("audit", "--json", "--limit", "1")
+	list = protocol.AuditList{} // decoded afresh: an absent key would keep the old entry's value
+	if err := protocol.Unmarshal(CLIResponse(t, out).Result, &list); err != nil || len(list.Entries) != 1 ||
+		list.Entries[0].Client != "mcp" || list.Entries[0].Policy != "" || list.Entries[0].Method != "pane.send_input" || list.Entries[0].Outcome != "ok" {
+		t.Fatalf("the unlimited MCP's write in the audit: %v %+v", err, list.Entries)
+	}
+
 	// A raw connection: the policy sticks, and pipelined lines are checked.
 	c := s.Dial(t)
 	defer c.Close()
@@ -149,5 +161,8 @@ func TestPolicy_MCPReadOnlyWorkspaceLimitAndAudit(t *testing.T) {
 	_, errOut, code = s.CLI("mcp", "--policy", "typo")
 	if code != 1 || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, `no method \"pane.reed\"`) {
 		t.Fatalf("herdr mcp --policy typo: exit %d, %q", code, errOut)
+	}
+	if out, errOut, _ := s.CLI("config", "check"); !strings.Contains(out+errOut, `policy "typo": methods: no method "pane.reed"`) {
+		t.Fatalf("herdr config check does not report the bad policy:\n%s%s", out, errOut)
 	}
 }
