@@ -38,3 +38,26 @@ func TestMethods_Classification(t *testing.T) {
 		t.Error("a plain answer without Access or Pipeline is not a write")
 	}
 }
+
+func TestAuditParams_BadInput(t *testing.T) {
+	for method, raw := range map[string]string{
+		"audit.list":        `{"limit":-1}`,
+		"connection.policy": `{}`,
+	} {
+		if _, err := DecodeParams(method, []byte(raw)); err == nil || AsError(err).Code != CodeInvalidParams {
+			t.Errorf("%s %s: %v", method, raw, err)
+		}
+	}
+	for _, raw := range []string{`{"limit":10001}`, `{"since":"yesterday"}`} {
+		if _, err := DecodeParams("audit.list", []byte(raw)); err == nil || AsError(err).Code != CodeInvalidParams {
+			t.Errorf("audit.list %s: %v", raw, err)
+		}
+	}
+	long := `{"client":"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"}`
+	if _, err := DecodeParams("connection.policy", []byte(long)); err == nil {
+		t.Error("a client name past 64 bytes was taken")
+	}
+	if p, err := DecodeParams("audit.list", []byte(`{"limit":5,"since":"2026-01-02T03:04:05Z"}`)); err != nil || p.(*AuditListParams).SinceTime().Year() != 2026 {
+		t.Errorf("a good audit.list: %v", err)
+	}
+}
