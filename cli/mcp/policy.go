@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"errors"
+
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -14,7 +16,12 @@ func Declaring(dial func() (*protocol.Client, error), policy string) func() (*pr
 		if err != nil {
 			return nil, err
 		}
-		if err := c.Call("connection.policy", protocol.ConnectionPolicyParams{Client: "mcp", Policy: policy}, nil); err != nil {
+		err = c.Call("connection.policy", protocol.ConnectionPolicyParams{Client: "mcp", Policy: policy}, nil)
+		var pe *protocol.Error
+		if err != nil && policy == "" && errors.As(err, &pe) && pe.Code == protocol.CodeUnknownMethod {
+			return c, nil // a server older than policies: nothing to declare, nothing audited
+		}
+		if err != nil {
 			c.Close()
 			return nil, err
 		}
