@@ -30,7 +30,18 @@ the server.`,
   herdr web --policy reviewer`,
 		Args: exactArgs(),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return exit(a.request("cli:web", "web.start", protocol.WebStartParams{Listen: listen, Policy: policy}, a.printWebURL))
+			onOK := a.printWebURL
+			if policy != "" {
+				onOK = func(line []byte, resp protocol.Response) int {
+					var r protocol.WebStarted
+					if err := protocol.Unmarshal(resp.Result, &r); err != nil || r.Policy != policy {
+						// Never print an unlimited URL for a limited one.
+						return a.fail(resp.ID, protocol.Errorf(protocol.CodeNotSupported, "the server did not mint a token for policy %s (a server older than policies?); restart it with this herdr", policy))
+					}
+					return a.printWebURL(line, resp)
+				}
+			}
+			return exit(a.request("cli:web", "web.start", protocol.WebStartParams{Listen: listen, Policy: policy}, onOK))
 		},
 	}
 	cmd.Flags().StringVar(&listen, "listen", "", "serve on `ADDR` (host:port)")

@@ -39,6 +39,10 @@ func (p *WebStartParams) Validate() error { return nil }
 type WebStarted struct {
 	Listen string `json:"listen"`
 	URL    string `json:"url"`
+	// Policy is the [[policy]] the URL's token carries ("" for the full
+	// token): a CLI that asked for one refuses an answer without it (a
+	// server older than policies ignores the request's policy).
+	Policy string `json:"policy,omitempty"`
 }
 
 func (WebStarted) ResultType() string { return "web_started" }

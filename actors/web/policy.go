@@ -49,7 +49,7 @@ func (w *Web) startLimited(ctx actor.Context, listen, name string) {
 	if m := w.limited.Load(); m != nil {
 		for tok, p := range *m {
 			if p.Name == name {
-				ctx.Respond(kit.Done(protocol.WebStarted{Listen: w.addr, URL: "http://" + w.addr + "/?token=" + tok}))
+				ctx.Respond(kit.Done(protocol.WebStarted{Listen: w.addr, URL: "http://" + w.addr + "/?token=" + tok, Policy: name}))
 				return
 			}
 			next[tok] = p
@@ -64,7 +64,7 @@ func (w *Web) startLimited(ctx actor.Context, listen, name string) {
 	next[tok] = pol
 	w.limited.Store(&next)
 	w.opts.Log.Info("web dashboard token minted for a policy", "policy", name)
-	ctx.Respond(kit.Done(protocol.WebStarted{Listen: w.addr, URL: "http://" + w.addr + "/?token=" + tok}))
+	ctx.Respond(kit.Done(protocol.WebStarted{Listen: w.addr, URL: "http://" + w.addr + "/?token=" + tok, Policy: name}))
 }
 
 // check refuses a page's call its token's policy does not allow (the
