@@ -59,7 +59,7 @@ func callTool(t *testing.T, cs *sdk.ClientSession, name string, args map[string]
 // `herdr audit --json` shows both calls; one handed a policy limited to
 // w1 sees and types into w1's pane only; a raw connection cannot
 // take another policy after one, and its pipelined writes are refused
-// too. Unknown policies and policies naming methods that do not exist
+// too, as are subscriptions to another workspace's pane. Unknown policies and policies naming methods that do not exist
 // are refused at start, in one line.
 func TestPolicy_MCPReadOnlyWorkspaceLimitAndAudit(t *testing.T) {
 	h := NewHome(t)
@@ -147,6 +147,16 @@ func TestPolicy_MCPReadOnlyWorkspaceLimitAndAudit(t *testing.T) {
 		if (want == "") != (resp.Error == nil) || (resp.Error != nil && resp.Error.Code != want) {
 			t.Fatalf("pipelined %s: %+v", resp.ID, resp.Error)
 		}
+	}
+	// A subscription's pane filters are placed like any target.
+	c2 := s.Dial(t)
+	defer c2.Close()
+	if err := c2.Call("connection.policy", map[string]any{"policy": "w1only"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	err := c2.Call("events.subscribe", map[string]any{"subscriptions": []map[string]any{{"type": "pane.agent_status_changed", "pane_id": "w2:p1"}}}, nil)
+	if err == nil || !strings.HasPrefix(err.Error(), "forbidden: policy w1only: ") {
+		t.Fatalf("a w1only subscription to w2's pane: %v", err)
 	}
 	if n := len(OK[protocol.WorkspaceList](t, s.Call("workspace.list", nil), "workspace_list").Workspaces); n != 2 {
 		t.Fatalf("%d workspaces after a refused workspace.create", n)
