@@ -170,6 +170,7 @@ func (a *app) nouns() []noun {
 		{[]string{"machine"}, a.machineCmd}, {[]string{"mcp"}, a.mcpCmd}, {[]string{"task"}, a.taskCmd},
 		{[]string{"buffer"}, a.bufferCmd}, {[]string{"fleet"}, a.fleetCmd},
 		{[]string{"inbox"}, a.inboxCmd},
+		{[]string{"audit"}, a.auditCmd},
 	}
 }
 

@@ -7,8 +7,8 @@ import (
 )
 
 var eventsMethods = []Method{
-	{Name: "events.subscribe", Since: "0.2.0", Params: func() Params { return &EventsSubscribeParams{} }, Result: "subscription_started", Summary: "Stream events on this connection", Owner: OwnerEvents, Shape: ShapeStream},
-	{Name: "events.wait", Since: "0.2.0", Params: func() Params { return &EventsWaitParams{} }, Result: "wait_matched", Summary: "Wait for one event (or a state that already matches)", Owner: OwnerEvents, Shape: ShapeWait},
+	{Name: "events.subscribe", Access: AccessRead, Since: "0.2.0", Params: func() Params { return &EventsSubscribeParams{} }, Result: "subscription_started", Summary: "Stream events on this connection", Owner: OwnerEvents, Shape: ShapeStream},
+	{Name: "events.wait", Access: AccessRead, Since: "0.2.0", Params: func() Params { return &EventsWaitParams{} }, Result: "wait_matched", Summary: "Wait for one event (or a state that already matches)", Owner: OwnerEvents, Shape: ShapeWait},
 }
 
 // EventData is implemented by every lifecycle event payload; EventKind is

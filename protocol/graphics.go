@@ -62,7 +62,7 @@ const GateKittyGraphics = "kitty_graphics"
 // info or snapshots, and screen.graphics lines only on a screen.subscribe
 // that asked for graphics.
 var graphicsMethods = []Method{
-	{Name: "pane.graphics.info", Extension: true, Params: func() Params { return &PaneTarget{} }, Result: "pane_graphics_info", Summary: "Cell size, limits, visibility and layers of a pane's graphics (extension)", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeAnswer},
+	{Name: "pane.graphics.info", Access: AccessRead, Extension: true, Params: func() Params { return &PaneTarget{} }, Result: "pane_graphics_info", Summary: "Cell size, limits, visibility and layers of a pane's graphics (extension)", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeAnswer},
 	{Name: "pane.graphics.set", Extension: true, Params: func() Params { return &PaneGraphicsSetParams{} }, Result: "ok", Summary: "Place an image (png, rgb or rgba) on a layer of a pane (extension)", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeAnswer},
 	{Name: "pane.graphics.clear", Extension: true, Params: func() Params { return &PaneGraphicsClearParams{} }, Result: "ok", Summary: "Remove a layer's image from a pane (extension)", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeAnswer},
 	{Name: "pane.graphics.stream", Extension: true, Params: func() Params { return &PaneGraphicsStreamParams{} }, Result: "ok", Summary: "Stream frames to a layer of a pane on this connection (extension)", Target: TargetPane, Gate: GateKittyGraphics, Owner: OwnerPane, Shape: ShapeFrames},

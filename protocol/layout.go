@@ -10,13 +10,13 @@ var layoutMethods = []Method{
 	{Name: "pane.swap", Since: "0.6.9", Params: func() Params { return &PaneSwapParams{} }, Result: "pane_swap", Summary: "Swap a pane with its neighbour or with another pane of the tab", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "pane.move", Since: "0.7.0", Params: func() Params { return &PaneMoveParams{} }, Result: "pane_move", Summary: "Move a running pane to another tab, a new tab or a new workspace", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "pane.zoom", Since: "0.6.9", Params: func() Params { return &PaneZoomParams{} }, Result: "pane_zoom", Summary: "Zoom a pane to fill its tab, or unzoom", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.layout", Since: "0.6.9", CLI: "pane layout", CLIHelp: `: the tab area, every pane's rectangle, every split's
+	{Name: "pane.layout", Access: AccessRead, Since: "0.6.9", CLI: "pane layout", CLIHelp: `: the tab area, every pane's rectangle, every split's
 rectangle and ratio, the focused pane and whether the tab is zoomed. The pane is <pane>, --pane, the calling pane
 with --current, else the server's focused pane.`, Params: func() Params { return &PaneOptionalTarget{} }, Result: "pane_layout", Summary: "The computed layout of a pane's tab", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.neighbor", Since: "0.6.9", CLI: "pane neighbor --direction left|right|up|down [--pane ID|--current]", CLIHelp: ` (--pane, the calling pane with --current, else
+	{Name: "pane.neighbor", Access: AccessRead, Since: "0.6.9", CLI: "pane neighbor --direction left|right|up|down [--pane ID|--current]", CLIHelp: ` (--pane, the calling pane with --current, else
 the server's focused pane). neighbor_pane_id is absent when nothing is there.
 Nothing changes.`, CLIExample: "  herdr pane neighbor --direction right --pane w1:p1", Params: func() Params { return &PaneDirectionParams{} }, Result: "pane_neighbor", Summary: "The pane beside a pane in a direction", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "pane.edges", Since: "0.6.9", CLI: "pane edges", CLIHelp: ` (left, right, up, down). The pane is <pane>, --pane, the calling pane
+	{Name: "pane.edges", Access: AccessRead, Since: "0.6.9", CLI: "pane edges", CLIHelp: ` (left, right, up, down). The pane is <pane>, --pane, the calling pane
 with --current, else the server's focused pane.`, Params: func() Params { return &PaneOptionalTarget{} }, Result: "pane_edges", Summary: "Which edges of the tab area a pane touches", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "pane.focus_direction", Since: "0.6.9", Params: func() Params { return &PaneDirectionParams{} }, Result: "pane_focus_direction", Summary: "Focus the pane beside a pane", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "pane.resize", Since: "0.6.9", CLI: "pane resize --direction left|right|up|down [--amount F] [--pane ID|--current]", CLIHelp: ` nearest to the pane across that direction:
@@ -24,7 +24,7 @@ right and down move it right or down, left and up move it left or up, by
 --amount (a fraction of the split, default 0.05). Ratios stay within 0.1-0.9;
 when nothing moves the result says changed:false, reason unchanged.`, CLIExample: "  herdr pane resize --direction right --amount 0.1 --current", Params: func() Params { return &PaneResizeParams{} }, Result: "pane_resize", Summary: "Move the border of a pane's split", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "pane.input.set", Since: "0.8.2", Params: func() Params { return &PaneInputSetParams{} }, Result: "ok", Summary: "Choose where right clicks on a pane go", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "layout.export", Since: "0.7.0", Params: func() Params { return &LayoutExportParams{} }, Result: "layout_export", Summary: "Export a tab's layout as a portable tree", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "layout.export", Access: AccessRead, Since: "0.7.0", Params: func() Params { return &LayoutExportParams{} }, Result: "layout_export", Summary: "Export a tab's layout as a portable tree", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "layout.apply", Since: "0.7.0", Params: func() Params { return &LayoutApplyParams{} }, Result: "layout_apply", Summary: "Create a tab from a layout tree", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "layout.select", Extension: true, CLI: "layout select", Params: func() Params { return &LayoutSelectParams{} }, Answer: LayoutSelected{}, Summary: "Arrange a tab's panes in one of tmux's layouts (extension)", CLIHelp: ": " + strings.Join(LayoutPresets, ", ") + ", the first pane the main one.", CLIExample: "  herdr layout select tiled\n  herdr layout select main-vertical --tab w1:t2", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "layout.set_split_ratio", Since: "0.7.2", Params: func() Params { return &LayoutSetSplitRatioParams{} }, Result: "layout_split_ratio_set", Summary: "Set the ratio of one split of a tab", Owner: OwnerSession, Shape: ShapeAnswer},

@@ -8,7 +8,7 @@ import "strings"
 // and machine-qualified ids (fleet.go).
 
 var machineMethods = []Method{
-	{Name: "machine.list", Extension: true, Params: empty, Result: "machine_list", Summary: "Saved machines with their connection state (extension)", Owner: OwnerMachines, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "machine.list", Access: AccessRead, Extension: true, Params: empty, Result: "machine_list", Summary: "Saved machines with their connection state (extension)", Owner: OwnerMachines, Shape: ShapeAnswer, Browser: BrowserAllowed},
 }
 
 // Error codes of machine-qualified calls.

@@ -59,6 +59,10 @@ type Method struct {
 	// ping that checks the protocol (cli/pipeline.go): it changes nothing,
 	// so a server of another protocol has been asked nothing harmful.
 	Pipeline bool
+	// Access says whether the method changes anything, for a connection's
+	// policy (read_only) and the audit log; zero derives it (audit.go:
+	// Method.Reads).
+	Access Access
 
 	// CLI is the method's command path ("workspace get"): the CLI builds
 	// that verb from this entry, its positional arguments and flags from
@@ -119,7 +123,7 @@ var table = sync.OnceValue(func() map[string]Method { return buildTable(areas().
 
 // areas lists the per-area method lists the table is built from.
 func areas() [][]Method {
-	return [][]Method{serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, uiStateMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods, copyMethods, clientShellMethods, dismissMethods, machineMethods, taskMethods, bufferMethods, natsFleetMethods, loopMethods}
+	return [][]Method{serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, uiStateMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods, copyMethods, clientShellMethods, dismissMethods, machineMethods, taskMethods, bufferMethods, natsFleetMethods, loopMethods, auditMethods}
 }
 
 // Entry is a method's table entry, found in the area lists without

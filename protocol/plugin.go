@@ -8,9 +8,9 @@ var pluginMethods = append([]Method{
 	{Name: "plugin.unlink", Since: "0.7.0", CLI: "plugin unlink", Params: func() Params { return &PluginIDParams{} }, Result: "plugin_unlinked", Summary: "Unlink a plugin", Owner: OwnerPlugins, Shape: ShapeAnswer},
 	{Name: "plugin.enable", Since: "0.7.0", CLI: "plugin enable", Params: func() Params { return &PluginIDParams{} }, Result: "plugin_enabled", Summary: "Enable a plugin", Owner: OwnerPlugins, Shape: ShapeAnswer},
 	{Name: "plugin.disable", Since: "0.7.0", CLI: "plugin disable", Params: func() Params { return &PluginIDParams{} }, Result: "plugin_disabled", Summary: "Disable a plugin", Owner: OwnerPlugins, Shape: ShapeAnswer},
-	{Name: "plugin.action.list", Since: "0.7.0", CLI: "plugin action list [--plugin ID]", Params: func() Params { return &PluginListParams{} }, Result: "plugin_action_list", Summary: "List plugin actions", Owner: OwnerPlugins, Shape: ShapeAnswer},
+	{Name: "plugin.action.list", Access: AccessRead, Since: "0.7.0", CLI: "plugin action list [--plugin ID]", Params: func() Params { return &PluginListParams{} }, Result: "plugin_action_list", Summary: "List plugin actions", Owner: OwnerPlugins, Shape: ShapeAnswer},
 	{Name: "plugin.action.invoke", Since: "0.7.0", Params: func() Params { return &PluginActionInvokeParams{} }, Result: "plugin_action_invoked", Summary: "Run a plugin action", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "plugin.log.list", Since: "0.7.0", CLI: "plugin log list [--plugin ID] [--limit N]", Params: func() Params { return &PluginLogListParams{} }, Result: "plugin_log_list", Summary: "List recent plugin command runs", Owner: OwnerPlugins, Shape: ShapeAnswer},
+	{Name: "plugin.log.list", Access: AccessRead, Since: "0.7.0", CLI: "plugin log list [--plugin ID] [--limit N]", Params: func() Params { return &PluginLogListParams{} }, Result: "plugin_log_list", Summary: "List recent plugin command runs", Owner: OwnerPlugins, Shape: ShapeAnswer},
 }, commandMethods...)
 
 // Plugin error codes.

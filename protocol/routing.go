@@ -49,10 +49,12 @@ const (
 	OwnerFleet
 	// OwnerLoop: the agent loop's actor (queued prompts, the inbox).
 	OwnerLoop
+	// OwnerAudit: the audit log's actor (audit.list).
+	OwnerAudit
 	ownerEnd
 )
 
-var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks", "buffers", "events", "commands", "fleet", "loop"}
+var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks", "buffers", "events", "commands", "fleet", "loop", "audit"}
 
 // String is the owner's name, as errors and the docs spell it.
 func (o Owner) String() string {

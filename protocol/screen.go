@@ -26,7 +26,7 @@ const ScreenFrameEvent = "screen.frame"
 const ScreenMaxFPS = 60
 
 var screenMethods = []Method{
-	{Name: "screen.subscribe", Extension: true, Params: func() Params { return &ScreenSubscribeParams{} }, Result: "screen_subscribed", Summary: "Stream the screens of these panes on this connection (extension; replaces the set)", Owner: OwnerClients, Shape: ShapeWatch, Browser: BrowserAllowed},
+	{Name: "screen.subscribe", Access: AccessRead, Extension: true, Params: func() Params { return &ScreenSubscribeParams{} }, Result: "screen_subscribed", Summary: "Stream the screens of these panes on this connection (extension; replaces the set)", Owner: OwnerClients, Shape: ShapeWatch, Browser: BrowserAllowed},
 	{Name: "client.resize", Extension: true, Params: func() Params { return &ClientResizeParams{} }, Result: "ok", Summary: "Size every tab to this client's pane area (extension)", Owner: OwnerClients, Shape: ShapeAnswer},
 	{Name: "screen.scroll", Extension: true, Params: func() Params { return &ScreenScrollParams{} }, Result: "screen_scrolled", Summary: "Scroll a pane's view back into its history or forward (extension)", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
 }

@@ -12,7 +12,7 @@ import (
 // restarts, shows the sidebar as the person left it.
 
 var uiStateMethods = []Method{
-	{Name: "client.ui_state.get", Extension: true, Params: empty, Result: "client_ui_state", Summary: "The session's sidebar state: folded worktree groups, section split, width (extension)", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "client.ui_state.get", Access: AccessRead, Extension: true, Params: empty, Result: "client_ui_state", Summary: "The session's sidebar state: folded worktree groups, section split, width (extension)", Owner: OwnerSession, Shape: ShapeAnswer},
 	{Name: "client.ui_state.set", Extension: true, Params: func() Params { return &ClientUIStateSetParams{} }, Result: "client_ui_state",
 		Summary: "Change the session's sidebar state; the fields left out keep their values (extension)", Owner: OwnerSession, Shape: ShapeAnswer},
 }

@@ -18,13 +18,17 @@ var webMethods = []Method{
 	{Name: "web.url", Extension: true, Params: empty, Result: "web_started", Summary: "The web dashboard's address with its token (extension)", Owner: OwnerWeb, Shape: ShapeAnswer},
 	{Name: "pane.record.start", Extension: true, Params: func() Params { return &PaneRecordStartParams{} }, Result: "pane_record_started", Summary: "Record a pane's output to an asciicast v2 file (extension)", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer},
 	{Name: "pane.record.stop", Extension: true, Params: func() Params { return &PaneTarget{} }, Result: "pane_record_stopped", Summary: "Stop a pane's recording (extension)", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer},
-	{Name: "pane.history", Extension: true, Params: func() Params { return &PaneTarget{} }, Result: "pane_history", Summary: "A pane's recent output as asciicast v2, under [experimental] pane_history (extension)", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
+	{Name: "pane.history", Access: AccessRead, Extension: true, Params: func() Params { return &PaneTarget{} }, Result: "pane_history", Summary: "A pane's recent output as asciicast v2, under [experimental] pane_history (extension)", Target: TargetPane, Owner: OwnerPane, Shape: ShapeAnswer, Browser: BrowserAllowed},
 }
 
 // WebStartParams are the params of web.start. Listen overrides [web]
 // listen; a non-loopback address still needs [web] allow_remote.
 type WebStartParams struct {
 	Listen string `json:"listen,omitempty"`
+	// Policy (extension, issue 49) asks for a token of its own that
+	// carries this [[policy]]: the URL answered opens a page whose every
+	// call the policy limits.
+	Policy string `json:"policy,omitempty"`
 }
 
 // Validate implements Params.
@@ -35,6 +39,10 @@ func (p *WebStartParams) Validate() error { return nil }
 type WebStarted struct {
 	Listen string `json:"listen"`
 	URL    string `json:"url"`
+	// Policy is the [[policy]] the URL's token carries ("" for the full
+	// token): a CLI that asked for one refuses an answer without it (a
+	// server older than policies ignores the request's policy).
+	Policy string `json:"policy,omitempty"`
 }
 
 func (WebStarted) ResultType() string { return "web_started" }

@@ -7,7 +7,7 @@ import "path/filepath"
 // The workspace actor runs git off its Receive, one run at a time, and
 // callers who ask while it runs share its answer.
 var WorkspaceGitStatusMethod = Method{
-	Name: "workspace.git_status", Extension: true, Params: func() Params { return &WorkspaceGitStatusParams{} },
+	Name: "workspace.git_status", Access: AccessRead, Extension: true, Params: func() Params { return &WorkspaceGitStatusParams{} },
 	Result: "workspace_git_status", Summary: "Git branch, ahead/behind and dirty state of a workspace's folder (extension)", Target: TargetWorkspace, Owner: OwnerWorkspace, Shape: ShapeAnswer,
 }
 

@@ -56,6 +56,7 @@ type Config struct {
 	Tasks        Tasks        // [tasks]
 	Fleet        Fleet        // [fleet]
 	Notify       Notify       // [notify]
+	Policies     []Policy     // [[policy]] (policy.go)
 }
 
 // Theme holds the [theme] section; names are stored in canonical form.

@@ -81,6 +81,8 @@ func (d *decoder) walk(raw map[string]any) {
 			if t, ok := d.table(name, v); ok {
 				sectionDecoders[i].decode(d, t)
 			}
+		case name == "policy":
+			d.policies(v)
 		case name == "toast":
 			d.addf("unknown section [toast]: did you mean [ui.toast]?")
 		default:

@@ -128,6 +128,9 @@ type conn struct {
 	// (sshagent.go); set, the connection is held and takes no request.
 	giveBackAgent func()
 
+	lim     limits // its policy and audit line (policy.go)
+	peerPID int    // the process at the other end, when known
+
 	behavior actor.Behavior // requests, then perhaps streaming
 	idle     idleClock      // closes a connection that waits for nothing (idle.go)
 
@@ -161,9 +164,9 @@ type conn struct {
 
 // connProps are a conn's props, with the dispatcher that runs its mailbox
 // (the gateway spawns it through d.post).
-func connProps(c net.Conn, opts Options) (props *actor.Props, d *connDispatcher) {
+func connProps(c net.Conn, opts Options, peerPID int) (props *actor.Props, d *connDispatcher) {
 	d = &connDispatcher{}
-	return actor.PropsFromProducer(func() actor.Actor { cn := newConn(c, opts); cn.disp = d; return cn }, actor.WithDispatcher(d), kit.Guarded(opts.Log)), d
+	return actor.PropsFromProducer(func() actor.Actor { cn := newConn(c, opts); cn.disp = d; cn.peerPID = peerPID; return cn }, actor.WithDispatcher(d), kit.Guarded(opts.Log)), d
 }
 
 func newConn(c net.Conn, opts Options) *conn {
@@ -332,6 +335,7 @@ func (c *conn) either(ctx actor.Context) {
 	case *clients.TakenOver:
 		c.push(protocol.TerminalTakenOver, msg)
 	case *actor.Stopping:
+		c.auditAnswer(c.lim.entryID, kit.Fail(protocol.Errorf("unanswered", "the connection ended first")))
 		c.dropLong()
 		if c.giveBackAgent != nil {
 			c.giveBackAgent()
@@ -431,10 +435,21 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 		c.reply(req.ID, kit.Fail(err))
 		return
 	}
-	m, _ := protocol.Lookup(req.Method)
+	m, known := protocol.Lookup(req.Method)
+	if known && c.checkMethod(&req, m) {
+		if m.Shape == protocol.ShapeFrames {
+			c.streamVerdict(nil)
+		}
+		return
+	}
 	params, err := protocol.DecodeRouted(req.Method, req.Params)
+	if err == nil && c.checkCall(&req, m, params) {
+		err = errRefused
+	}
 	if err != nil {
-		c.reply(req.ID, kit.Fail(err))
+		if err != errRefused {
+			c.reply(req.ID, kit.Fail(err))
+		}
 		if m.Shape == protocol.ShapeFrames {
 			c.streamVerdict(nil)
 		}
@@ -561,6 +576,8 @@ func (c *conn) endStream(ctx actor.Context, err error) {
 // the writer has written it, not now, or a client that never reads would
 // have the server queue answers without end.
 func (c *conn) reply(id string, r *kit.Reply) {
+	c.auditAnswer(id, r)
+	r = c.narrowed(r)
 	c.enqueue(outItem{line: encodeReply(id, r), credits: 1})
 }
 

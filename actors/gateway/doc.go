@@ -48,4 +48,10 @@
 // whose socket is full (its client reads nothing) has no further answer
 // made either. Once connections that held much have ended, one collection
 // hands the memory back (trim.go).
+//
+// A connection that declared a [[policy]] (connection.policy, policy.go)
+// has every call checked against it before it is answered or sent on
+// (audit.Check), pipelined ones included, and keeps it until it ends;
+// the calls of such a connection and of one that named itself (herdr
+// mcp's) are sent to the audit log's actor with their outcome.
 package gateway

@@ -13,6 +13,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/audit"
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/protocol"
@@ -74,6 +76,13 @@ type Options struct {
 	// straight to a pane the connection knows only while its switch is on
 	// (paneroute.go); the session answers it when it is off.
 	GateOpen func(gate string) bool
+	// Policies finds a [[policy]] of the config in force by name, for
+	// connection.policy (policy.go); nil: none can be declared. Locate
+	// places a limited connection's targets (audit.ViewLocator); Audit
+	// is the audit log's actor (nil: nothing is logged).
+	Policies func(name string) (config.Policy, error)
+	Locate   audit.Locator
+	Audit    *actor.PID
 	// MaxConns caps the connections served at once (peers.go divides it);
 	// zero means maxConns, or fewer under a low open-file limit.
 	MaxConns int
@@ -204,7 +213,7 @@ func (g *Gateway) Receive(ctx actor.Context) {
 		}
 		g.next++
 		name := "conn" + strconv.FormatUint(g.next, 10)
-		props, d := connProps(msg.conn, g.opts)
+		props, d := connProps(msg.conn, g.opts, msg.peer.PID)
 		var pid *actor.PID
 		var err error
 		d.post(func() { pid, err = ctx.SpawnNamed(props, name) }) // its Started runs here

@@ -23,6 +23,7 @@ var Registry = kit.NewRegistry(protocol.OwnerGateway, "actors/gateway", map[stri
 	"client_shell.surface.set":     (*conn).surfaceSet,
 	"release_notes.dismiss":        (*conn).dismiss,
 	"product_announcement.dismiss": (*conn).dismiss,
+	"connection.policy":            (*conn).connectionPolicy,
 })
 
 func (c *conn) ping(_ actor.Context, req *protocol.Request, _ protocol.Params) {
@@ -31,6 +32,7 @@ func (c *conn) ping(_ actor.Context, req *protocol.Request, _ protocol.Params) {
 
 func (c *conn) serverStop(_ actor.Context, req *protocol.Request, _ protocol.Params) {
 	line, _ := protocol.EncodeSuccess(req.ID, protocol.OK{})
+	c.auditAnswer(req.ID, kit.Done(protocol.OK{}))
 	c.write(line, c.opts.Stop)
 	c.closing = true
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/herdr-go/herdr/actors/agents"
+	"github.com/herdr-go/herdr/actors/audit"
 	"github.com/herdr-go/herdr/actors/buffers"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/commands"
@@ -29,6 +30,7 @@ var registries = []kit.Checker{
 	integrations.Registry, web.Registry, wsactor.Registry, tabactor.Registry, pane.Registry, machinesactor.Registry,
 	tasks.Registry, buffers.Registry, events.Registry, commands.Registry, fleet.Registry,
 	loop.Registry,
+	audit.Registry,
 }
 
 // checkRegistries compares every owner's handlers with the method table;

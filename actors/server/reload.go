@@ -28,6 +28,7 @@ type reloads struct {
 	machines   *actor.PID
 	tasks      *actor.PID
 	loop       *actor.PID
+	policies   *policies
 }
 
 // reloadTargets names the actors a reload is handed to.
@@ -35,8 +36,8 @@ type reloadTargets struct {
 	dispatcher, machines, tasks, loop *actor.PID
 }
 
-func reloadsProps(env protocol.Env, log *slog.Logger) *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor { return &reloads{env: env, log: log} }, kit.Guarded(log))
+func reloadsProps(env protocol.Env, log *slog.Logger, pol *policies) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor { return &reloads{env: env, log: log, policies: pol} }, kit.Guarded(log))
 }
 
 // Receive implements actor.Actor.
@@ -45,6 +46,9 @@ func (r *reloads) Receive(ctx actor.Context) {
 	case *reloadTargets:
 		r.dispatcher, r.machines, r.tasks, r.loop = msg.dispatcher, msg.machines, msg.tasks, msg.loop
 	case *config.Reloaded:
+		if r.policies != nil {
+			r.policies.set(msg.Config)
+		}
 		if r.dispatcher != nil {
 			ctx.Send(r.dispatcher, &dispatcher.Reconfigure{Options: dispatcherOptions(msg.Config.Tasks)})
 		}

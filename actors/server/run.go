@@ -17,6 +17,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
+	"github.com/herdr-go/herdr/actors/audit"
 	"github.com/herdr-go/herdr/actors/buffers"
 	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/commands"
@@ -209,7 +210,9 @@ func Run(opts Options) error {
 		}
 	}
 	// A reload's [tasks] and ssh command go on to actors spawned later.
-	reloadsPID, err := spawnChild(system, root, reloadsProps(opts.Env, log), "reloads")
+	pols := &policies{}
+	pols.set(cfg)
+	reloadsPID, err := spawnChild(system, root, reloadsProps(opts.Env, log, pols), "reloads")
 	if err != nil {
 		listener.Close()
 		return err
@@ -296,12 +299,19 @@ func Run(opts Options) error {
 		defer os.RemoveAll(controlDir)
 	}
 	owners[protocol.OwnerMachines] = machinesPID
+	auditPID, err := spawnChild(system, root, audit.Props(audit.Options{Path: auditPath(opts.LogPath, opts.Env), Log: log}), "audit")
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	owners[protocol.OwnerAudit] = auditPID
 	// A plugin command may be given longer than the default deadline.
 	callDeadline := max(kit.DefaultCallDeadline, plug.CommandTimeout(opts.Env)+time.Minute)
 	webPID, err := spawnChild(system, root, web.Props(web.Options{
 		Session: sessionPID, Events: busPID, Machines: machinesPID, Tasks: tasksPID, Loop: loopPID, Clients: clientsPID, Log: log, CallDeadline: callDeadline,
 		Listen: cfg.Web.Listen, AllowRemote: cfg.Web.AllowRemote, TokenPath: webTokenPath(opts.LogPath, opts.Env), KeepToken: heir != nil,
-		Adopt: heir.webAdoption(),
+		Adopt:    heir.webAdoption(),
+		Policies: pols.find, Locate: audit.ViewLocator{Newest: reads.Newest}, Audit: auditPID,
 	}), "web")
 	if err != nil {
 		listener.Close()
@@ -319,7 +329,8 @@ func Run(opts Options) error {
 		}}
 	gw := gateway.Options{Listener: listener, Session: sessionPID, Reads: reads, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
 		GateOpen:     func(gate string) bool { return session.GateOpen(cfg, gate) }, // the start's, as the session's
-		CallDeadline: callDeadline, Agents: agents}
+		CallDeadline: callDeadline, Agents: agents,
+		Policies: pols.find, Locate: audit.ViewLocator{Newest: reads.Newest}, Audit: auditPID}
 	if handoffSupported {
 		gw.Handoff = handoff.handoff
 	}

@@ -15,10 +15,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/coder/websocket"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -127,6 +129,9 @@ type handler struct {
 	log     *slog.Logger
 	files   http.Handler
 	quit    chan struct{} // closed when the listener stops
+	// limited are the tokens `herdr web --policy` minted, each with its
+	// policy (the listener actor replaces the map, never changes it).
+	limited *atomic.Pointer[map[string]config.Policy]
 }
 
 func newHandler(token, port string, remote bool, root *actor.RootContext, self *actor.PID, log *slog.Logger, quit chan struct{}) *handler {
@@ -144,29 +149,51 @@ const (
 	fullAccess        // the token: the WebSocket too
 )
 
-// authorized reports what r's credential opens, and whether the token
-// came in the query (the link `herdr web url` prints).
-func (h *handler) authorized(r *http.Request) (a access, fromQuery bool) {
+// authorized reports what r's credential opens, whether the token came
+// in the query (the link `herdr web url` prints), and the policy the
+// token carries: a token minted by `herdr web --policy NAME` opens the WebSocket for a page
+// whose every call that policy limits (nil: the full token).
+func (h *handler) authorized(r *http.Request) (a access, fromQuery bool, pol *config.Policy) {
 	match := func(s, want string) bool {
 		return s != "" && subtle.ConstantTimeCompare([]byte(s), []byte(want)) == 1
 	}
-	if match(r.URL.Query().Get("token"), h.token) {
-		return fullAccess, true
+	// Each offered token: the full one, else one carrying a policy.
+	check := func(s string) (bool, *config.Policy) {
+		if match(s, h.token) {
+			return true, nil
+		}
+		if h.limited != nil {
+			if m := h.limited.Load(); m != nil {
+				for tok, p := range *m {
+					if match(s, tok) {
+						return true, &p
+					}
+				}
+			}
+		}
+		return false, nil
 	}
-	if b, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); found && match(b, h.token) {
-		return fullAccess, false
+	if ok, p := check(r.URL.Query().Get("token")); ok {
+		return fullAccess, true, p
+	}
+	if b, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); found {
+		if ok, p := check(b); ok {
+			return fullAccess, false, p
+		}
 	}
 	for _, v := range r.Header.Values("Sec-WebSocket-Protocol") {
-		for _, p := range strings.Split(v, ",") {
-			if t, found := strings.CutPrefix(strings.TrimSpace(p), tokenProtocol); found && match(t, h.token) {
-				return fullAccess, false
+		for _, s := range strings.Split(v, ",") {
+			if t, found := strings.CutPrefix(strings.TrimSpace(s), tokenProtocol); found {
+				if ok, p := check(t); ok {
+					return fullAccess, false, p
+				}
 			}
 		}
 	}
 	if c, err := r.Cookie(h.cookie); err == nil && match(c.Value, h.pageKey) {
-		return pageAccess, false
+		return pageAccess, false, nil
 	}
-	return noAccess, false
+	return noAccess, false, nil
 }
 
 // refuse answers a request the dashboard will not serve and closes its
@@ -199,7 +226,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		refuse(w, "herdr: the dashboard takes no request body", http.StatusRequestEntityTooLarge)
 		return
 	}
-	a, fromQuery := h.authorized(r)
+	a, fromQuery, pol := h.authorized(r)
 	if a == noAccess || (a == pageAccess && r.URL.Path == "/ws") {
 		refuse(w, "herdr: missing or wrong token; open the address `herdr web url` prints", http.StatusUnauthorized)
 		return
@@ -210,7 +237,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	switch r.URL.Path {
 	case "/ws":
-		h.websocket(w, r)
+		h.websocket(w, r, pol)
 		return
 	case "/":
 		if fromQuery {
@@ -237,7 +264,7 @@ const maxMessage = 8 << 20
 // websocket upgrades the request (its Origin must be this host's: the
 // library refuses others) and hands the socket to a new browser actor,
 // keeping the handler alive while that actor uses it.
-func (h *handler) websocket(w http.ResponseWriter, r *http.Request) {
+func (h *handler) websocket(w http.ResponseWriter, r *http.Request, pol *config.Policy) {
 	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{Subprotocols: []string{wsProtocol}})
 	if err != nil {
 		h.log.Info("web socket refused", "err", err, "origin", r.Header.Get("Origin"))
@@ -245,7 +272,7 @@ func (h *handler) websocket(w http.ResponseWriter, r *http.Request) {
 	}
 	ws.SetReadLimit(maxMessage)
 	done := make(chan struct{})
-	h.root.Send(h.self, &accepted{ws: ws, done: done})
+	h.root.Send(h.self, &accepted{ws: ws, done: done, policy: pol})
 	select {
 	case <-done:
 	case <-h.quit:

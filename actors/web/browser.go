@@ -9,6 +9,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 	"github.com/coder/websocket"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
@@ -61,8 +62,9 @@ type request struct {
 	method   string
 	params   protocol.Params
 	internal bool
-	credits  int           // of the window, given back with the answer
-	replay   *replayParams // for web.replay of a pane: the history's use
+	credits  int                  // of the window, given back with the answer
+	replay   *replayParams        // for web.replay of a pane: the history's use
+	audit    *protocol.AuditEntry // its audit line, sent with its answer (policy.go)
 }
 
 type outItem struct {
@@ -92,6 +94,7 @@ type browser struct {
 	replay  *actor.PID
 	root    *actor.RootContext
 	self    *actor.PID
+	policy  *config.Policy // its token's (policy.go); nil: the full token
 }
 
 func newBrowser(ws wsConn, done chan struct{}, opts Options) *browser {
@@ -203,7 +206,11 @@ func (b *browser) message(ctx actor.Context, msg *wsMessage) {
 			b.answer(req.ID, b.startReplay(ctx, prm.Cast), n)
 			return
 		}
-		b.queue = append(b.queue, &request{id: req.ID, method: "pane.history", params: &protocol.PaneTarget{PaneID: prm.PaneID}, replay: &prm, credits: n})
+		r := &request{id: req.ID, method: "pane.history", params: &protocol.PaneTarget{PaneID: prm.PaneID}, replay: &prm, credits: n}
+		if m, _ := protocol.Lookup(r.method); b.check(r, m) {
+			return
+		}
+		b.queue = append(b.queue, r)
 		return
 	}
 	// A method this server does not know is answered unknown_method (by
@@ -222,7 +229,11 @@ func (b *browser) message(ctx actor.Context, msg *wsMessage) {
 		b.answer(req.ID, kit.Fail(err), n)
 		return
 	}
-	b.queue = append(b.queue, &request{id: req.ID, method: req.Method, params: params, credits: n})
+	r := &request{id: req.ID, method: req.Method, params: params, credits: n}
+	if b.check(r, m) {
+		return
+	}
+	b.queue = append(b.queue, r)
 }
 
 // pump sends queued calls to the session, one at a time, so answers keep
@@ -262,6 +273,8 @@ func (b *browser) finish(ctx actor.Context, r *kit.Reply) {
 		return
 	}
 	b.current = nil
+	b.audited(req, r)
+	r = b.narrowed(r)
 	switch {
 	case req.internal:
 		if r.Err != nil {

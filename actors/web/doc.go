@@ -43,4 +43,8 @@
 // no body and small headers; a WebSocket message is at most 8 MB and a
 // large one holds the page's whole read window. A replay's screen is at
 // most 1000×500, and its emulator goes once the replay has ended.
+//
+// `herdr web --policy NAME` (web.start's policy) mints a token carrying a
+// [[policy]]: a page opened with it has every call checked against it and
+// logged to the audit log (policy.go); such tokens live in memory only.
 package web

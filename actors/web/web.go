@@ -8,11 +8,14 @@ import (
 	"net"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/audit"
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -47,6 +50,12 @@ type Options struct {
 	// token are served from the start, so an open page reconnects to the
 	// same address with the same token (it wins over Listen).
 	Adopt *Adopted
+	// Policies finds a [[policy]] by name for `herdr web --policy`
+	// (nil: none can be asked for); Locate places a limited page's
+	// targets; Audit is the audit log's actor (nil: nothing is logged).
+	Policies func(name string) (config.Policy, error)
+	Locate   audit.Locator
+	Audit    *actor.PID
 	// CallDeadline is how long a page's request may wait for its answer
 	// (kit.Deadline); zero means kit.DefaultCallDeadline.
 	CallDeadline time.Duration
@@ -104,8 +113,9 @@ type Adopted struct {
 // accepted is a browser's WebSocket, handed over by the HTTP handler,
 // which waits on done until the browser's actor has finished with it.
 type accepted struct {
-	ws   wsConn
-	done chan struct{}
+	ws     wsConn
+	done   chan struct{}
+	policy *config.Policy // the token's, nil for the full one
 }
 
 // Web is the dashboard's listener actor. It owns the HTTP server and
@@ -120,6 +130,9 @@ type Web struct {
 	starting bool
 	waiting  []*actor.PID // web.start and web.url callers while starting
 	next     uint64
+	// limited are the tokens minted for policies (web.start's policy),
+	// by token; replaced whole, read by the HTTP handler.
+	limited atomic.Pointer[map[string]config.Policy]
 }
 
 // Props returns the listener's props; a failing browser actor is
@@ -155,7 +168,9 @@ func (w *Web) Receive(ctx actor.Context) {
 	case *accepted:
 		w.next++
 		props := actor.PropsFromProducer(func() actor.Actor {
-			return newBrowser(msg.ws, msg.done, w.opts)
+			b := newBrowser(msg.ws, msg.done, w.opts)
+			b.policy = msg.policy
+			return b
 		}, kit.Guarded(w.opts.Log))
 		if _, err := ctx.SpawnNamed(props, "browser"+strconv.FormatUint(w.next, 10)); err != nil {
 			w.opts.Log.Error("spawn browser actor", "err", err)
@@ -202,6 +217,10 @@ func (w *Web) call(ctx actor.Context, c *kit.Call) {
 
 func (w *Web) webStart(ctx actor.Context, c *kit.Call) {
 	listen := c.Params.(*protocol.WebStartParams).Listen
+	if name := c.Params.(*protocol.WebStartParams).Policy; name != "" {
+		w.startLimited(ctx, listen, name)
+		return
+	}
 	switch {
 	case w.srv != nil && (listen == "" || listen == w.addr || listen == w.opts.Listen):
 		ctx.Respond(kit.Done(w.started()))
@@ -311,7 +330,7 @@ func (w *Web) listening(ctx actor.Context, l *listening) {
 	}
 	fresh, authed := connLimits(limits())
 	w.srv = &http.Server{
-		Handler:           newHandler(l.token, port, !isLoopback(w.addr), ctx.ActorSystem().Root, ctx.Self(), w.opts.Log, w.quit),
+		Handler:           w.handler(l.token, port, ctx),
 		ReadHeaderTimeout: to.header,
 		ReadTimeout:       to.read,
 		WriteTimeout:      to.write,

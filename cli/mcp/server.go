@@ -216,6 +216,10 @@ func (h *herdr) send(ctx context.Context, method string, params, out any) error 
 		return ctx.Err()
 	}
 	c, err := h.opts.Dial()
+	var refused *protocol.Error
+	if errors.As(err, &refused) {
+		return asToolError(err) // the server refused the connection's policy
+	}
 	if err != nil {
 		return &toolError{protocol.CodeServerNotRunning, "cannot reach the herdr server: " + err.Error()}
 	}

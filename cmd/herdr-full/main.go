@@ -48,7 +48,7 @@ func serveMCP(o cli.MCPOptions) error {
 		}
 	}
 	return mcp.Serve(context.Background(), mcp.Options{
-		Dial:       func() (*protocol.Client, error) { return protocol.Connect(o.Socket) },
+		Dial:       mcp.Declaring(func() (*protocol.Client, error) { return protocol.Connect(o.Socket) }, o.Policy),
 		Allow:      o.Config.Allow,
 		AllowStart: o.Config.AllowStart, AllowClose: o.Config.AllowClose, AllowCloseCaller: o.Config.AllowCloseCaller,
 		CallerPane: o.CallerPane,
