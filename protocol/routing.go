@@ -47,10 +47,12 @@ const (
 	OwnerCommands
 	// OwnerFleet: the fleet actor (membership of a fleet on NATS).
 	OwnerFleet
+	// OwnerReview: the review actor (worktree.diff, review.*).
+	OwnerReview
 	ownerEnd
 )
 
-var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks", "buffers", "events", "commands", "fleet"}
+var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks", "buffers", "events", "commands", "fleet", "review"}
 
 // String is the owner's name, as errors and the docs spell it.
 func (o Owner) String() string {

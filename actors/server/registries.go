@@ -15,6 +15,7 @@ import (
 	machinesactor "github.com/herdr-go/herdr/actors/machines"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/plugins"
+	"github.com/herdr-go/herdr/actors/review"
 	"github.com/herdr-go/herdr/actors/session"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	"github.com/herdr-go/herdr/actors/tasks"
@@ -27,6 +28,7 @@ var registries = []kit.Checker{
 	gateway.Registry, session.Registry, agents.Registry, clients.Registry, plugins.Registry,
 	integrations.Registry, web.Registry, wsactor.Registry, tabactor.Registry, pane.Registry, machinesactor.Registry,
 	tasks.Registry, buffers.Registry, events.Registry, commands.Registry, fleet.Registry,
+	review.Registry,
 }
 
 // checkRegistries compares every owner's handlers with the method table;

@@ -1,0 +1,24 @@
+package server
+
+import (
+	"log/slog"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/review"
+)
+
+// startReview spawns the review actor with the threads kept beside the
+// session file (none without one); a file that cannot be read is set
+// aside in the log and the threads start empty.
+func startReview(system *actor.ActorSystem, root *actor.PID, sessionFile string, session, tasksPID, bus *actor.PID, log *slog.Logger) (*actor.PID, error) {
+	path := review.Path(sessionFile)
+	var kept []*review.Thread
+	if path != "" {
+		var err error
+		if kept, err = review.Load(path); err != nil {
+			log.Warn("review comments not restored; starting without them", "path", path, "err", err)
+		}
+	}
+	return spawnChild(system, root, review.Props(review.Options{Session: session, Tasks: tasksPID, Events: bus, Path: path, Restore: kept, Log: log}), "review")
+}
