@@ -40,14 +40,7 @@ func (a *asker) ask(method string, params protocol.Params, out any) error {
 	if owner == nil {
 		return protocol.Errorf(protocol.CodeInternal, "review: nothing answers %s in this server", method)
 	}
-	res, err := a.root.RequestFuture(owner, &kit.Call{ID: a.id, Method: method, Params: params}, a.within).Result()
-	if err != nil {
-		return protocol.Errorf(protocol.CodeInternal, "%s: no answer: %v", method, err)
-	}
-	reply, ok := res.(*kit.Reply)
-	if !ok {
-		return protocol.Errorf(protocol.CodeInternal, "%s: answered %T", method, res)
-	}
+	reply := a.request(owner, &kit.Call{ID: a.id, Method: method, Params: params})
 	if reply.Err != nil {
 		return reply.Err
 	}
@@ -55,6 +48,40 @@ func (a *asker) ask(method string, params protocol.Params, out any) error {
 		return nil
 	}
 	return decode(reply.Result, out)
+}
+
+// request sends call to owner from an actor of its own, which the owner
+// may watch (agent.prompt does: a future would take the watch for the
+// answer), and waits for the reply.
+func (a *asker) request(owner *actor.PID, call *kit.Call) *kit.Reply {
+	got := make(chan *kit.Reply, 1)
+	pid := a.root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		switch msg := ctx.Message().(type) {
+		case *actor.Started:
+			ctx.Request(owner, call)
+		case *kit.Reply:
+			select {
+			case got <- msg:
+			default:
+			}
+			ctx.Stop(ctx.Self())
+		case *actor.DeadLetterResponse:
+			select {
+			case got <- kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: its owner is gone", call.Method)):
+			default:
+			}
+			ctx.Stop(ctx.Self())
+		}
+	}))
+	timer := time.NewTimer(a.within)
+	defer timer.Stop()
+	select {
+	case r := <-got:
+		return r
+	case <-timer.C:
+		a.root.Stop(pid)
+		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: no answer within %s", call.Method, a.within))
+	}
 }
 
 // decode reads a result's wire shape into out, whichever way its owner
