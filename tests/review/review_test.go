@@ -68,14 +68,11 @@ func statuses(t *testing.T, s *Server, ws string) []string {
 	return out
 }
 
-// The whole review of a worktree workspace: its diff against the main
-// checkout's branch (a binary file named, not dumped), comments refused
-// off the diff and kept on it, sent to the agent as one prompt (typed at
-// once into an agent at rest; queued while it works and typed when its
-// turn ends), and accepted with a merge — after a dirty base and a
-// conflicting base were each refused with nothing changed.
-func TestE2E_Review_DiffCommentSendAcceptMerge(t *testing.T) {
-	h := NewHome(t)
+// reviewHome is a home whose panes find the fake agent as claude, whose
+// server's git has an identity to merge with, and a git repository.
+func reviewHome(t *testing.T) (h *Home, dir, repo string) {
+	t.Helper()
+	h = NewHome(t)
 	dir, bin, repo := filepath.Join(h.Dir, "d"), filepath.Join(h.Dir, "bin"), filepath.Join(h.Dir, "repo")
 	for _, d := range []string{dir, bin} {
 		if err := os.MkdirAll(d, 0o700); err != nil {
@@ -93,6 +90,17 @@ func TestE2E_Review_DiffCommentSendAcceptMerge(t *testing.T) {
 	// The merge commit is the server's git's: it needs an identity.
 	h.Env = append(h.Env, "GIT_AUTHOR_NAME=r", "GIT_AUTHOR_EMAIL=r@e", "GIT_COMMITTER_NAME=r", "GIT_COMMITTER_EMAIL=r@e")
 	GitRepo(t, repo)
+	return h, dir, repo
+}
+
+// The whole review of a worktree workspace: its diff against the main
+// checkout's branch (a binary file named, not dumped), comments refused
+// off the diff and kept on it, sent to the agent as one prompt (typed at
+// once into an agent at rest; queued while it works and typed when its
+// turn ends), and accepted with a merge — after a dirty base and a
+// conflicting base were each refused with nothing changed.
+func TestE2E_Review_DiffCommentSendAcceptMerge(t *testing.T) {
+	h, dir, repo := reviewHome(t)
 	write(t, filepath.Join(repo, "a.txt"), "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n")
 	write(t, filepath.Join(repo, "c.txt"), "base\n")
 	git(t, repo, "add", ".")
@@ -225,4 +233,74 @@ func TestE2E_Review_DiffCommentSendAcceptMerge(t *testing.T) {
 	if len(statuses(t, s, ws)) != 0 {
 		t.Fatal("the accepted review kept its comments")
 	}
+}
+
+// A task in review: its worker's worktree is what is reviewed, whether the
+// call names the task or its workspace; a send moves it back to running;
+// its comments outlive a server restart; an accept without a merge answers
+// the push command (nothing is pushed, the base unchanged) and makes the
+// task done, after which it takes no second accept.
+func TestE2E_Review_TaskSentBackAndAcceptedForAPullRequest(t *testing.T) {
+	h, dir, repo := reviewHome(t)
+	s := h.Start(t, "e2e")
+	created := OK[protocol.WorktreeCreated](t, s.Call("worktree.create", map[string]any{"cwd": repo, "branch": "fix/login"}), "worktree_created")
+	ws, pane, co := created.Workspace.WorkspaceID, created.RootPane.PaneID, created.Worktree.Path
+	write(t, filepath.Join(co, "login.go"), "package login\n\nfunc Login() {}\n")
+	git(t, co, "add", ".")
+	git(t, co, "commit", "-qm", "login")
+	s.Run(t, pane, "claude")
+	WaitFor(t, "the agent recognised", func() bool { return s.Call("agent.get", map[string]any{"target": pane}).Error == nil })
+
+	task := OK[protocol.TaskInfoResult](t, s.Call("task.create", map[string]any{"title": "Fix the login", "cwd": repo}), "task_info").Task.ID
+	OK[protocol.TaskInfoResult](t, s.Call("task.claim", map[string]any{"task_id": task, "worker": map[string]any{"workspace_id": ws, "pane_id": pane, "branch": "fix/login", "path": co}}), "task_info")
+	OK[protocol.TaskInfoResult](t, s.Call("task.attach", map[string]any{"task_id": task, "target": pane}), "task_info")
+	for _, st := range []string{"running", "review"} {
+		OK[protocol.TaskInfoResult](t, s.Call("task.report", map[string]any{"task_id": task, "status": st}), "task_info")
+	}
+	taskStatus := func() string {
+		return OK[protocol.TaskInfoResult](t, s.Call("task.get", map[string]any{"task_id": task}), "task_info").Task.Status
+	}
+
+	// Named by its workspace, the thread is the task's.
+	got := OK[protocol.ReviewCommentResult](t, s.Call("review.comment", map[string]any{"workspace_id": ws, "file": "login.go", "line": 3, "text": "check the password"}), "review_comment")
+	if got.Thread.TaskID != task || got.Thread.Branch != "fix/login" {
+		t.Fatalf("the comment's thread: %+v", got.Thread)
+	}
+	sent := OK[protocol.ReviewSent](t, s.Call("review.send", map[string]any{"task_id": task}), "review_sent")
+	if !sent.Delivered || sent.TaskStatus != "running" || taskStatus() != "running" {
+		t.Fatalf("send: %+v; task %s", sent, taskStatus())
+	}
+	WaitFor(t, "the agent to read the prompt", func() bool {
+		return strings.Contains(read(filepath.Join(dir, "prompt")), "login.go:3")
+	})
+
+	// Kept across a restart.
+	OK[protocol.TaskInfoResult](t, s.Call("task.report", map[string]any{"task_id": task, "status": "review"}), "task_info")
+	OK[protocol.ReviewCommentResult](t, s.Call("review.comment", map[string]any{"task_id": task, "file": "login.go", "line": 1, "text": "name the package auth"}), "review_comment")
+	s.Stop()
+	s = h.Start(t, "e2e")
+	list := OK[protocol.ReviewList](t, s.Call("review.list", map[string]any{"task_id": task}), "review_list")
+	if len(list.Threads) != 1 || len(list.Threads[0].Comments) != 2 || list.Threads[0].Comments[0].Status != "sent" || list.Threads[0].Comments[1].Status != "pending" {
+		t.Fatalf("after a restart: %+v", list)
+	}
+
+	// For a pull request: the push command, nothing pushed or merged.
+	mainHead := git(t, repo, "rev-parse", "HEAD")
+	acc := OK[protocol.ReviewAccepted](t, s.Call("review.accept", map[string]any{"task_id": task}), "review_accepted")
+	if acc.Merged || !strings.Contains(acc.PushCommand, "push -u origin fix/login") || acc.TaskStatus != "done" || taskStatus() != "done" {
+		t.Fatalf("accept: %+v", acc)
+	}
+	if git(t, repo, "rev-parse", "HEAD") != mainHead {
+		t.Fatal("an accept without merge changed the base")
+	}
+	Fail(t, s.Call("review.accept", map[string]any{"task_id": task, "merge": true}), protocol.CodeInvalidTaskTransition)
+	if git(t, repo, "rev-parse", "HEAD") != mainHead {
+		t.Fatal("a refused accept merged")
+	}
+	// Bad subjects: both named, neither, a workspace that is no worktree.
+	Fail(t, s.Call("worktree.diff", map[string]any{"task_id": task, "workspace_id": ws}), protocol.CodeInvalidParams)
+	Fail(t, s.Call("worktree.diff", map[string]any{}), protocol.CodeInvalidParams)
+	plain := s.CreateWorkspace(t, map[string]any{"cwd": repo}).Workspace.WorkspaceID
+	Fail(t, s.Call("worktree.diff", map[string]any{"workspace_id": plain}), protocol.CodeNoReviewBranch)
+	Fail(t, s.Call("worktree.diff", map[string]any{"workspace_id": ws, "base": "-D"}), protocol.CodeInvalidParams)
 }
