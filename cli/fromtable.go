@@ -111,6 +111,10 @@ func (a *app) tableCmd(m protocol.Method, words []string) *cobra.Command {
 		cmd.Args = exactArgs(names...)
 	}
 	id := "cli:" + strings.Join(words, ":")
+	view, asJSON := tableViews[m.Name], false // drawn at a terminal (cli/review.go)
+	if view != nil {
+		jsonFlag(cmd, &asJSON)
+	}
 	cmd.RunE = func(cmd *cobra.Command, given []string) error {
 		for i, field := range args {
 			if i == len(args)-1 && variadic {
@@ -121,6 +125,9 @@ func (a *app) tableCmd(m protocol.Method, words []string) *cobra.Command {
 		}
 		for _, set := range onRun {
 			set(cmd)
+		}
+		if view != nil {
+			return exit(a.request(id, m.Name, params, view(a, asJSON)))
 		}
 		return exit(a.call(id, m.Name, params))
 	}

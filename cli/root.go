@@ -169,6 +169,7 @@ func (a *app) nouns() []noun {
 		{[]string{"remote-client-bridge"}, a.bridgeCmd}, {[]string{"update"}, a.updateCmd},
 		{[]string{"machine"}, a.machineCmd}, {[]string{"mcp"}, a.mcpCmd}, {[]string{"task"}, a.taskCmd},
 		{[]string{"buffer"}, a.bufferCmd}, {[]string{"fleet"}, a.fleetCmd},
+		{[]string{"review"}, a.reviewCmd},
 	}
 }
 

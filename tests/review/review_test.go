@@ -152,7 +152,14 @@ func TestE2E_Review_DiffCommentSendAcceptMerge(t *testing.T) {
 		r := s.Call("agent.get", map[string]any{"target": pane})
 		return r.Error == nil
 	})
-	OK[protocol.ReviewCommentResult](t, s.Call("review.comment", map[string]any{"workspace_id": ws, "file": "a.txt", "line": 5, "text": "use a word for every line"}), "review_comment")
+	// By the CLI: the table's verbs; a pipe gets the answer line.
+	out, errOut, code := s.CLI("review", "comment", "--workspace", ws, "--line", "5", "a.txt", "use", "a", "word", "for", "every", "line")
+	if code != 0 || !strings.Contains(out, `"type":"review_comment"`) {
+		t.Fatalf("herdr review comment: %d %s %s", code, out, errOut)
+	}
+	if out, _, code := s.CLI("worktree", "diff", "--workspace", ws); code != 0 || !strings.Contains(out, `"type":"worktree_diff"`) || !strings.Contains(out, "+five") {
+		t.Fatalf("herdr worktree diff: %d %s", code, out)
+	}
 	OK[protocol.ReviewCommentResult](t, s.Call("review.comment", map[string]any{"workspace_id": ws, "file": "b.txt", "line": 2, "text": "two is spelled 2 elsewhere"}), "review_comment")
 	sent := OK[protocol.ReviewSent](t, s.Call("review.send", map[string]any{"workspace_id": ws}), "review_sent")
 	if !sent.Delivered || sent.Agent != pane {
