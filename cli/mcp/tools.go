@@ -114,7 +114,7 @@ func (h *herdr) tools() []tool {
 			closing, schemaHints{}, h.closePane)),
 		closes(define("close_workspace", "Close a workspace with every pane in it. The caller's own workspace is refused.",
 			closing, schemaHints{}, h.closeWorkspace)),
-	}, h.taskTools()...)
+	}, append(h.taskTools(), h.reviewTools()...)...)
 }
 
 // --- lists and reads -------------------------------------------------------
