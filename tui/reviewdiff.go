@@ -67,7 +67,6 @@ type (
 		say    string
 		err    error
 		reload bool
-		closed bool
 	}
 )
 
@@ -92,7 +91,7 @@ func (v *diffView) load() tea.Cmd {
 			return diffLoadedMsg{subject: s, err: err}
 		}
 		var l protocol.ReviewList
-		err := call("review.list", protocol.ReviewListParams{WorkspaceID: s.WorkspaceID, TaskID: s.TaskID}, &l)
+		err := call("review.list", protocol.ReviewListParams(s), &l)
 		return diffLoadedMsg{subject: s, diff: d, threads: l.Threads, err: err}
 	}
 }

@@ -13,9 +13,6 @@ import (
 // its calls on a job's goroutine; the job's result comes back to the
 // actor, which changes the threads and answers (finish).
 
-// subjectOf is what a call's params name.
-type subjectOf interface{ Subject() protocol.ReviewSubject }
-
 // computeDiff is the diff of the subject's branch against its base.
 func computeDiff(sub *subject, base string) (protocol.WorktreeDiff, diffRange, error) {
 	b, err := baseOf(sub.checkout, sub.branch, base)

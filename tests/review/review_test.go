@@ -52,10 +52,6 @@ func read(path string) string {
 	return string(b)
 }
 
-type thread struct {
-	Comments []protocol.ReviewComment `json:"comments"`
-}
-
 func statuses(t *testing.T, s *Server, ws string) []string {
 	t.Helper()
 	got := OK[protocol.ReviewList](t, s.Call("review.list", map[string]any{"workspace_id": ws}), "review_list")
