@@ -12,6 +12,9 @@
 // page hides that view on an older server. The task board
 // (static/tasks.js) is drawn from task.list, a task's activity from
 // task.get, read again on task events; it too is hidden without task.list.
+// The diff view (static/review.js, review.css) is drawn from worktree.diff
+// and review.list, its calls (review.*) sent to the review actor
+// (Options.Review).
 // A pane with no agent is badged with its foreground program (bash, vim)
 // from pane.process_info, asked again every few seconds since a program
 // starts without an event; only an agent's pane shows a status.
