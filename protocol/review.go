@@ -62,6 +62,9 @@ const (
 	MaxReviewComments    = 100
 	MaxReviewSubjects    = 200
 	MaxReviewPathBytes   = 4 << 10
+	// MaxReviewListBytes bounds the comments review.list answers for
+	// every thread (one thread is answered whole).
+	MaxReviewListBytes   = 1 << 20
 	ReviewCommentPending = "pending"
 	ReviewCommentSent    = "sent"
 	ReviewCommentQueued  = "queued"
@@ -294,9 +297,11 @@ type ReviewCommentResult struct {
 // ResultType implements Result.
 func (ReviewCommentResult) ResultType() string { return "review_comment" }
 
-// ReviewList answers review.list.
+// ReviewList answers review.list. Truncated: the list of every thread
+// was cut at MaxReviewListBytes of comments (name one to read it whole).
 type ReviewList struct {
-	Threads []ReviewThread `json:"threads"`
+	Threads   []ReviewThread `json:"threads"`
+	Truncated bool           `json:"truncated,omitempty"`
 }
 
 // ResultType implements Result.

@@ -2,6 +2,7 @@ package review
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -146,7 +147,8 @@ func (r *Review) list(ctx actor.Context, call *kit.Call) *kit.Reply {
 	s := call.Params.(*protocol.ReviewListParams).Subject()
 	switch {
 	case s.TaskID == "" && s.WorkspaceID == "":
-		return kit.Done(protocol.ReviewList{Threads: r.threadsOf("")})
+		list, cut := bounded(r.threadsOf(""))
+		return kit.Done(protocol.ReviewList{Threads: list, Truncated: cut})
 	case s.TaskID != "":
 		return kit.Done(protocol.ReviewList{Threads: r.threadsOf(s.TaskID)})
 	}
@@ -216,7 +218,10 @@ func (r *Review) startSend(ctx actor.Context, d *jobDone, res *sendReady) *kit.R
 	t := r.threads[res.sub.key]
 	var list []protocol.ReviewComment
 	if t != nil {
-		list = t.with(protocol.ReviewCommentPending)
+		// Comments still queued for an agent (its pane closed, or it
+		// never came to rest) go with the new send, to this agent.
+		list = append(t.with(protocol.ReviewCommentQueued), t.with(protocol.ReviewCommentPending)...)
+		slices.SortFunc(list, func(a, b protocol.ReviewComment) int { return a.ID - b.ID })
 	}
 	if len(list) == 0 {
 		return kit.Fail(protocol.Errorf(protocol.CodeNoReviewComments, "%s has no pending comments to send (review.comment adds them)", res.sub.key))
@@ -272,6 +277,9 @@ func (r *Review) sentNow(s *sent) *kit.Reply {
 	}
 	if s.delivered {
 		t.mark(s.ids, protocol.ReviewCommentSent, r.now())
+		if len(t.with(protocol.ReviewCommentQueued)) == 0 {
+			t.QueuedTo = ""
+		}
 		t.UpdatedMS = r.now()
 		r.save()
 	}
@@ -422,4 +430,19 @@ func (r *Review) acceptedNow(a *acceptedNow) *kit.Reply {
 		r.save()
 	}
 	return kit.Done(a.answer)
+}
+
+// bounded cuts a list of every thread at MaxReviewListBytes of comment
+// text (a thread whole or not at all); cut says threads were left out.
+func bounded(list []protocol.ReviewThread) ([]protocol.ReviewThread, bool) {
+	n := 0
+	for i, t := range list {
+		for _, c := range t.Comments {
+			n += len(c.Text) + len(c.File)
+		}
+		if n > protocol.MaxReviewListBytes && i > 0 {
+			return list[:i], true
+		}
+	}
+	return list, false
 }

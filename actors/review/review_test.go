@@ -107,3 +107,18 @@ func TestStore_RoundTrip(t *testing.T) {
 		t.Fatalf("Path: %q", Path("/s/session.json"))
 	}
 }
+
+// The list of every thread stops before the thread that passes the bound
+// (the first is always answered), and says so.
+func TestBounded_CutsWholeThreads(t *testing.T) {
+	big := strings.Repeat("x", protocol.MaxReviewListBytes/2+1)
+	th := func() protocol.ReviewThread {
+		return protocol.ReviewThread{Comments: []protocol.ReviewComment{{Text: big}}}
+	}
+	if got, cut := bounded([]protocol.ReviewThread{th(), th(), th()}); len(got) != 1 || !cut {
+		t.Fatalf("%d threads, cut %v", len(got), cut)
+	}
+	if got, cut := bounded([]protocol.ReviewThread{th()}); len(got) != 1 || cut {
+		t.Fatalf("one thread: %d, cut %v", len(got), cut)
+	}
+}
