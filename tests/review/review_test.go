@@ -1,6 +1,7 @@
 package review
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -306,4 +307,26 @@ func TestE2E_Review_TaskSentBackAndAcceptedForAPullRequest(t *testing.T) {
 	plain := s.CreateWorkspace(t, map[string]any{"cwd": repo}).Workspace.WorkspaceID
 	Fail(t, s.Call("worktree.diff", map[string]any{"workspace_id": plain}), protocol.CodeNoReviewBranch)
 	Fail(t, s.Call("worktree.diff", map[string]any{"workspace_id": ws, "base": "-D"}), protocol.CodeInvalidParams)
+}
+
+// A branch past the bounds: its answer holds MaxDiffFiles files and at
+// most MaxDiffBytes of diff, cut at a line's end, and says it was cut.
+func TestE2E_Review_DiffIsBounded(t *testing.T) {
+	h, _, repo := reviewHome(t)
+	s := h.Start(t, "e2e")
+	created := OK[protocol.WorktreeCreated](t, s.Call("worktree.create", map[string]any{"cwd": repo, "branch": "huge"}), "worktree_created")
+	co := created.Worktree.Path
+	if err := os.MkdirAll(filepath.Join(co, "many"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < protocol.MaxDiffFiles+200; i++ {
+		write(t, filepath.Join(co, "many", fmt.Sprintf("f%05d.txt", i)), "x\n")
+	}
+	write(t, filepath.Join(co, "big.txt"), strings.Repeat("a long line of text to pass the bound\n", 2*protocol.MaxDiffBytes/38))
+	git(t, co, "add", ".")
+	git(t, co, "commit", "-qm", "huge")
+	d := OK[protocol.WorktreeDiff](t, s.Call("worktree.diff", map[string]any{"workspace_id": created.Workspace.WorkspaceID}), "worktree_diff")
+	if !d.Truncated || len(d.Files) != protocol.MaxDiffFiles || len(d.Diff) > protocol.MaxDiffBytes || !strings.HasSuffix(d.Diff, "\n") {
+		t.Fatalf("truncated %v, %d files, %d bytes of diff", d.Truncated, len(d.Files), len(d.Diff))
+	}
 }
