@@ -63,7 +63,8 @@ const review = { subject: null, diff: null, threads: [], hunk: -1 };
   // Review, in a task's activity, for a task with a worker.
   const box = $("activity");
   if (box) new MutationObserver(() => {
-    if (!box.dataset.task || box.querySelector("button.rvopen")) return;
+    const facts = box.querySelector(".facts");
+    if (!box.dataset.task || box.querySelector("button.rvopen") || !facts || !facts.textContent.includes("worker ")) return; // a task with a worker
     const b = el("button", "rvopen", "Review diff");
     b.type = "button";
     b.onclick = () => openReview({ task_id: box.dataset.task });
