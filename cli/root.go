@@ -171,6 +171,7 @@ func (a *app) nouns() []noun {
 		{[]string{"buffer"}, a.bufferCmd}, {[]string{"fleet"}, a.fleetCmd},
 		{[]string{"inbox"}, a.inboxCmd},
 		{[]string{"audit"}, a.auditCmd},
+		{[]string{"review"}, a.reviewCmd},
 	}
 }
 

@@ -237,4 +237,6 @@ var verbStyles = map[string]verbStyle{
 	"pane.report_agent_session": {silent: true, check: true},
 	"pane.release_agent":        {silent: true, check: true},
 	"notification.show":         {check: true},
+	"worktree.diff":             {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawDiff) }},    // cli/review.go
+	"review.list":               {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawReviews) }}, // cli/review.go
 }

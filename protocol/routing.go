@@ -51,10 +51,12 @@ const (
 	OwnerLoop
 	// OwnerAudit: the audit log's actor (audit.list).
 	OwnerAudit
+	// OwnerReview: the review actor (worktree.diff, review.*).
+	OwnerReview
 	ownerEnd
 )
 
-var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks", "buffers", "events", "commands", "fleet", "loop", "audit"}
+var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks", "buffers", "events", "commands", "fleet", "loop", "audit", "review"}
 
 // String is the owner's name, as errors and the docs spell it.
 func (o Owner) String() string {

@@ -9,7 +9,7 @@
 // The areas (tests/e2e, cli, readme, gorun, agents, dispatch, events,
 // fleet, fleetagents, fleetloss, machines, web, plugins, handoff, lossless,
 // persist, history, hardening, procs, protocol22, tui, screen, tuinav,
-// layout), each a few seconds to some twenty, dot-import it. A test
+// layout, review), each a few seconds to some twenty, dot-import it. A test
 // needing a program beyond Go, git and a POSIX shell skips, naming it,
 // where it is absent. tests/bench holds the side-by-side throughput
 // scripts.

@@ -38,7 +38,7 @@ func TestRoutes_ByOwner(t *testing.T) {
 	system := quietSystem(t)
 	session, sessionCalls := answering(t, system, "session")
 	owners := map[protocol.Owner]*actor.PID{}
-	for _, o := range []protocol.Owner{protocol.OwnerClients, protocol.OwnerPlugins, protocol.OwnerIntegrations, protocol.OwnerWeb, protocol.OwnerMachines, protocol.OwnerTasks, protocol.OwnerBuffers, protocol.OwnerEvents, protocol.OwnerCommands, protocol.OwnerFleet, protocol.OwnerAudit, protocol.OwnerLoop} {
+	for _, o := range []protocol.Owner{protocol.OwnerClients, protocol.OwnerPlugins, protocol.OwnerIntegrations, protocol.OwnerWeb, protocol.OwnerMachines, protocol.OwnerTasks, protocol.OwnerBuffers, protocol.OwnerEvents, protocol.OwnerCommands, protocol.OwnerFleet, protocol.OwnerAudit, protocol.OwnerLoop, protocol.OwnerReview} {
 		owners[o], _ = answering(t, system, o.String())
 	}
 	var stopped atomic.Bool
@@ -99,11 +99,11 @@ func TestRoutes_ByOwner(t *testing.T) {
 func TestRoutes_CheckRefusesAnUnroutableOwner(t *testing.T) {
 	system := quietSystem(t)
 	pid, _ := answering(t, system, "any")
-	full := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid, protocol.OwnerWeb: pid, protocol.OwnerMachines: pid, protocol.OwnerTasks: pid, protocol.OwnerBuffers: pid, protocol.OwnerEvents: pid, protocol.OwnerCommands: pid, protocol.OwnerFleet: pid, protocol.OwnerAudit: pid, protocol.OwnerLoop: pid}
+	full := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid, protocol.OwnerWeb: pid, protocol.OwnerMachines: pid, protocol.OwnerTasks: pid, protocol.OwnerBuffers: pid, protocol.OwnerEvents: pid, protocol.OwnerCommands: pid, protocol.OwnerFleet: pid, protocol.OwnerAudit: pid, protocol.OwnerLoop: pid, protocol.OwnerReview: pid}
 	if err := (&Options{Session: pid, Owners: full}).Check(); err != nil {
 		t.Fatalf("every owner given: %v", err)
 	}
-	noWeb := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid, protocol.OwnerMachines: pid, protocol.OwnerTasks: pid, protocol.OwnerBuffers: pid, protocol.OwnerEvents: pid, protocol.OwnerCommands: pid, protocol.OwnerFleet: pid, protocol.OwnerAudit: pid, protocol.OwnerLoop: pid}
+	noWeb := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid, protocol.OwnerMachines: pid, protocol.OwnerTasks: pid, protocol.OwnerBuffers: pid, protocol.OwnerEvents: pid, protocol.OwnerCommands: pid, protocol.OwnerFleet: pid, protocol.OwnerAudit: pid, protocol.OwnerLoop: pid, protocol.OwnerReview: pid}
 	err := (&Options{Session: pid, Owners: noWeb}).Check()
 	if err == nil || !strings.Contains(err.Error(), "gives it to web, and no actor is given for that owner") {
 		t.Errorf("web missing: %v", err)

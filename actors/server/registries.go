@@ -17,6 +17,7 @@ import (
 	machinesactor "github.com/herdr-go/herdr/actors/machines"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/plugins"
+	"github.com/herdr-go/herdr/actors/review"
 	"github.com/herdr-go/herdr/actors/session"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	"github.com/herdr-go/herdr/actors/tasks"
@@ -31,6 +32,7 @@ var registries = []kit.Checker{
 	tasks.Registry, buffers.Registry, events.Registry, commands.Registry, fleet.Registry,
 	loop.Registry,
 	audit.Registry,
+	review.Registry,
 }
 
 // checkRegistries compares every owner's handlers with the method table;

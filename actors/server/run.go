@@ -275,7 +275,14 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	// worktree.diff and review.*: threads kept beside session.json.
+	reviewPID, err := startReview(system, root, sessionFile, sessionPID, tasksPID, busPID, log)
+	if err != nil {
+		listener.Close()
+		return err
+	}
 	owners[protocol.OwnerLoop] = loopPID
+	owners[protocol.OwnerReview] = reviewPID
 	dispatcherPID, err := startDispatcher(system, root, cfg.Tasks, sessionPID, tasksPID, busPID, log)
 	if err != nil {
 		listener.Close()
@@ -308,7 +315,7 @@ func Run(opts Options) error {
 	// A plugin command may be given longer than the default deadline.
 	callDeadline := max(kit.DefaultCallDeadline, plug.CommandTimeout(opts.Env)+time.Minute)
 	webPID, err := spawnChild(system, root, web.Props(web.Options{
-		Session: sessionPID, Events: busPID, Machines: machinesPID, Tasks: tasksPID, Loop: loopPID, Clients: clientsPID, Log: log, CallDeadline: callDeadline,
+		Session: sessionPID, Events: busPID, Machines: machinesPID, Tasks: tasksPID, Loop: loopPID, Review: reviewPID, Clients: clientsPID, Log: log, CallDeadline: callDeadline,
 		Listen: cfg.Web.Listen, AllowRemote: cfg.Web.AllowRemote, TokenPath: webTokenPath(opts.LogPath, opts.Env), KeepToken: heir != nil,
 		Adopt:    heir.webAdoption(),
 		Policies: pols.find, Locate: audit.ViewLocator{Newest: reads.Newest}, Audit: auditPID,

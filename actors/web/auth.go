@@ -249,7 +249,7 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			http.SetCookie(w, &http.Cookie{Name: h.cookie, Value: h.pageKey, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
 			http.SetCookie(w, &http.Cookie{Name: legacyCookie, Value: "", Path: "/", MaxAge: -1})
 		}
-	case "/app.js", "/fleet.js", "/tasks.js", "/inbox.js", "/app.css":
+	case "/app.js", "/fleet.js", "/tasks.js", "/inbox.js", "/app.css", "/review.js", "/review.css":
 	default:
 		http.NotFound(w, r)
 		return

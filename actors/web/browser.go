@@ -262,6 +262,8 @@ func (b *browser) pump(ctx actor.Context) {
 			owner = b.opts.Clients // screen.subscribe
 		case m.Owner == protocol.OwnerEvents && b.opts.Events != nil:
 			owner = b.opts.Events // events.subscribe, events.wait
+		case m.Owner == protocol.OwnerReview && b.opts.Review != nil:
+			owner = b.opts.Review // the diff view (static/review.js)
 		}
 		b.calls.Send(ctx, owner, &kit.Call{ID: r.id, Method: r.method, Params: r.params}, kit.Deadline(r.params, deadline))
 	}

@@ -14,6 +14,9 @@
 // task.get, read again on task events; it too is hidden without task.list.
 // A server in a fleet adds the fleet's board (task.list with fleet) to the
 // same columns, each task with the member running it, polled while open.
+// The diff view (static/review.js, review.css) is drawn from worktree.diff
+// and review.list, its calls (review.*) sent to the review actor
+// (Options.Review).
 // A pane with no agent is badged with its foreground program (bash, vim)
 // from pane.process_info, asked again every few seconds since a program
 // starts without an event; only an agent's pane shows a status.

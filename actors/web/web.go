@@ -35,7 +35,9 @@ type Options struct {
 	// Clients answers the page's screen.subscribe (the panes it streams;
 	// nil: the session refuses it as not its own).
 	Clients *actor.PID
-	Log     *slog.Logger
+	// Review answers the page's worktree.diff and review.* (its diff view).
+	Review *actor.PID
+	Log    *slog.Logger
 	// Listen is [web] listen: served from the start when set.
 	Listen string
 	// AllowRemote is [web] allow_remote.

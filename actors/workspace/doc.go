@@ -4,7 +4,8 @@
 // custom label and the tokens hooks report for it (with their sequence
 // books and TTL timers), and workspace.git_status (the sidebar's branch
 // and marks), read by git on its own goroutines. The git work of the
-// worktree.* methods is the worktrees actor's.
+// worktree.* methods is the worktrees actor's; git_review.go holds the
+// bounded git reads of the review actor.
 //
 // The session forwards the workspace's own methods with a snapshot of the
 // workspace's record; the actor answers the caller directly and tells the
