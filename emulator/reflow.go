@@ -132,6 +132,7 @@ func (s *scrollback) reflow(oldCols, cols int) {
 	*s = newScrollback(old.limit)
 	s.evicted, s.gen = old.evicted, old.gen+1
 	s.enc = old.enc
+	s.zc.hot = old.zc.hot
 	// Styles and links are interned in tables of the reflow's own (renewed
 	// between logical lines when they fill up), never in the terminal's.
 	st := newStyleTable()
