@@ -23,7 +23,12 @@ const defaultHotBlocks = 2
 
 // compactor is the compression state of one scrollback.
 type compactor struct {
-	hot    int         // filled blocks kept raw; < 0: never compress
+	hot int // filled blocks kept raw; < 0: never compress
+	// paused leaves filled blocks queued, uncompressed: a restore, an
+	// import or a reflow (which fill the whole scrollback at once) are
+	// not slowed down by it; the blocks are compressed a few at a time as
+	// new ones fill, and all at once by Compact.
+	paused bool
 	queue  []queuedBlk // filled raw blocks, oldest first
 	stamps uint32      // the last stamp handed out
 	// The decode cache: block cacheBlk (when its stamp is cacheStamp)
@@ -66,7 +71,9 @@ func (s *scrollback) filled(bi uint32) {
 	st := c.stamp()
 	s.blocks[bi].stamp = st
 	c.queue = append(c.queue, queuedBlk{bi, st})
-	for len(c.queue) > c.hot {
+	// Two at most: one keeps up with a flood, the other works off what a
+	// pause left.
+	for k := 0; k < 2 && !c.paused && len(c.queue) > c.hot; k++ {
 		q := c.queue[0]
 		c.queue = append(c.queue[:0], c.queue[1:]...)
 		s.compress(q)
