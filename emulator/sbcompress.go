@@ -163,8 +163,10 @@ func (s *scrollback) inflate(bi uint32) []byte {
 }
 
 // compact compresses every filled block, the hot ones too, and lets go of
-// the decode cache and the spare buffers: what a quiet terminal does.
-func (s *scrollback) compact() {
+// the decode cache and the spare buffers: what a quiet terminal does. It
+// returns the bytes of storage that let go of.
+func (s *scrollback) compact() int {
+	_, before := s.storage()
 	c := &s.zc
 	if c.hot >= 0 {
 		for _, q := range c.queue {
@@ -178,13 +180,16 @@ func (s *scrollback) compact() {
 		s.drop(sp)
 		s.zc.zspare = nil
 	}
+	_, after := s.storage()
+	return before - after
 }
 
 // ScrollbackStorage reports what the scrollback holds: the encoded bytes
 // of its lines and the bytes its storage takes (raw blocks at their
 // capacity, compressed blocks, the decode cache).
-func (t *Terminal) ScrollbackStorage() (encoded, stored int) {
-	s := &t.sb
+func (t *Terminal) ScrollbackStorage() (encoded, stored int) { return t.sb.storage() }
+
+func (s *scrollback) storage() (encoded, stored int) {
 	for i := range s.blocks {
 		b := &s.blocks[i]
 		stored += cap(b.data) + cap(b.z)
@@ -202,5 +207,5 @@ func (t *Terminal) ScrollbackStorage() (encoded, stored int) {
 // Compact makes a quiet terminal small: the whole scrollback but the
 // block being filled is compressed, and buffers kept for the next output
 // are let go. Reads stay correct (and as they were); the pane calls it once
-// its output has gone quiet.
-func (t *Terminal) Compact() { t.sb.compact() }
+// its output has gone quiet. It returns the bytes it let go of.
+func (t *Terminal) Compact() int { return t.sb.compact() }

@@ -1,6 +1,8 @@
 package pane
 
 import (
+	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -40,5 +42,33 @@ func (p *Pane) compactTicked(ctx actor.Context) {
 		p.timers.After(ctx, left, &compactTick{})
 		return
 	}
-	p.term.Compact()
+	if p.term.Compact() >= trimFreed {
+		p.rt.trimSoon()
+	}
+}
+
+// trimFreed is what a compaction must let go of for the server to hand
+// memory back: a pane that printed a few lines does not ask.
+const trimFreed = 128 << 10
+
+// trimAfter gathers the compactions of panes gone quiet together into
+// one trim.
+const trimAfter = time.Second
+
+// memTrim hands the memory compacted panes let go of back to the system.
+// A flood leaves the Go heap at about twice what it keeps live (the
+// runtime keeps what it grew to for the next allocations): once the
+// output stopped, one collection returns it. One trim at most is pending
+// for the whole server.
+type memTrim struct{ armed atomic.Bool }
+
+// trimSoon returns the memory after trimAfter, on a goroutine of its own
+// (a full collection: off every Receive).
+func (rt *Runtime) trimSoon() {
+	if rt.trim.armed.CompareAndSwap(false, true) {
+		time.AfterFunc(trimAfter, func() {
+			rt.trim.armed.Store(false)
+			debug.FreeOSMemory()
+		})
+	}
 }
