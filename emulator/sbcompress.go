@@ -205,7 +205,30 @@ func (s *scrollback) storage() (encoded, stored int) {
 }
 
 // Compact makes a quiet terminal small: the whole scrollback but the
-// block being filled is compressed, and buffers kept for the next output
-// are let go. Reads stay correct (and as they were); the pane calls it once
-// its output has gone quiet. It returns the bytes it let go of.
-func (t *Terminal) Compact() int { return t.sb.compact() }
+// block being filled is compressed, the buffers kept for the next output
+// are let go (the alternate screen kept for the next full-screen program,
+// the cells of blank rows, which read through blankCells again). Reads
+// stay correct (and as they were); the pane calls it once its output has
+// gone quiet. It returns the bytes it let go of.
+func (t *Terminal) Compact() int {
+	freed := t.sb.compact()
+	if s := t.altSpare; s != nil {
+		for _, l := range s.lines {
+			freed += 8 * cap(l.cells)
+		}
+		t.altSpare = nil
+	}
+	for _, scr := range []*screen{t.primary, t.alt} {
+		if scr == nil {
+			continue
+		}
+		for _, l := range scr.lines {
+			// hi 0: every cell is the zero cell, as blankCells'.
+			if l.hi == 0 && l.comb == nil && !l.shared() && len(l.cells) <= maxCols {
+				freed += 8 * cap(l.cells)
+				l.cells = blankCells[:len(l.cells):len(l.cells)]
+			}
+		}
+	}
+	return freed
+}

@@ -128,11 +128,19 @@ func TestCompressedScrollbackReadsTheSame(t *testing.T) {
 				c, r := 10+rng.Intn(70), 3+rng.Intn(20)
 				plain.Resize(c, r)
 				packed.Resize(c, r)
-			case 1:
+			case 1, 3:
 				packed.Compact()
+				plain.altSpare = nil // a snapshot records the spare's size
 			case 2: // clear the scrollback, then more output
 				plain.Write([]byte("\x1b[3J"))
 				packed.Write([]byte("\x1b[3J"))
+			case 4: // a full-screen program comes and goes; the screen is cleared
+				for _, s := range []string{"\x1b[?1049h\x1b[2J\x1b[HFULL\x1b[7;3Hscreen", "\x1b[?1049l\x1b[2J\x1b[H"} {
+					plain.WriteString(s)
+					packed.WriteString(s)
+					packed.Compact()
+					plain.altSpare = nil
+				}
 			}
 			sawCompressed = max(sawCompressed, compressedBlocks(packed))
 			if compressedBlocks(plain) != 0 {
@@ -140,6 +148,11 @@ func TestCompressedScrollbackReadsTheSame(t *testing.T) {
 			}
 			if step%40 == 39 {
 				sameTerminals(t, fmt.Sprintf("seed %d step %d", seed, step), plain, packed)
+			}
+		}
+		for i := range blankCells {
+			if blankCells[i] != (cell{}) {
+				t.Fatalf("seed %d: a write went into the shared blank cells at %d", seed, i)
 			}
 		}
 		if sawCompressed < 4 {
@@ -209,5 +222,37 @@ func TestCompressedScrollbackStorage(t *testing.T) {
 	term.Resize(80, 40)
 	if got := term.ReadText(pt(term.TextRows()-40, 0), pt(term.TextRows()-40, 80)); !strings.HasPrefix(got, "line 049961") {
 		t.Fatalf("top of the grown screen %q", got)
+	}
+}
+
+// TestCompactGivesBackIdleBuffers checks what a quiet pane's terminal
+// lets go of besides its scrollback: the alternate screen kept for the
+// next full-screen program and the cells of rows that are blank again;
+// the terminal then works as before.
+func TestCompactGivesBackIdleBuffers(t *testing.T) {
+	term := New(120, 30, Options{})
+	term.WriteString("\x1b[?1049h\x1b[2J")
+	for y := 1; y <= 30; y++ {
+		fmt.Fprintf(term, "\x1b[%d;1H%s", y, strings.Repeat("v", 120))
+	}
+	term.WriteString("\x1b[?1049l\x1b[2J\x1b[Hprompt$ ")
+	if term.altSpare == nil {
+		t.Fatal("no alternate screen kept: the test checks nothing")
+	}
+	if freed := term.Compact(); freed < 30*120*8 {
+		t.Fatalf("Compact let go of %d bytes", freed)
+	}
+	owned := 0
+	for _, l := range term.primary.lines {
+		if !l.shared() {
+			owned++
+		}
+	}
+	if term.altSpare != nil || owned != 1 {
+		t.Fatalf("after Compact: spare screen %v, %d rows with cells of their own (the prompt's only wanted)", term.altSpare != nil, owned)
+	}
+	term.WriteString("ls\r\nfile\r\n\x1b[?1049hagain\x1b[?1049l")
+	if got := term.ReadText(pt(0, 0), pt(1, 120)); got != "prompt$ ls\nfile" {
+		t.Fatalf("after Compact the screen reads %q", got)
 	}
 }
