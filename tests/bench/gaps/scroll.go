@@ -7,9 +7,10 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// scrollLines is how many lines each pane of the scroll row prints: 12 MB
-// of `yes` lines, more than the default 10 MB scrollback holds.
-const scrollLines = 250_000
+// scrollLines is how many lines each pane of the scroll row prints: 5.9 MB
+// of `yes` lines, 11.5 MB as the scrollback counts them (48 bytes a line
+// on top of the text): more than the default 10 MB holds.
+const scrollLines = 120_000
 
 // scrollRow prints the server's RSS before and after n panes each flood
 // their default scrollback full and go quiet (the issue's "100 panes
@@ -41,7 +42,7 @@ func scrollRow(bin, before, dir string, env []string, n int) {
 		}
 		for _, pane := range panes {
 			call(f.herdr, "pane.wait_for_output", map[string]any{"pane_id": pane, "source": "recent", "lines": 5,
-				"match": map[string]string{"type": "substring", "value": "scroll42done"}, "timeout_ms": 300_000}, nil)
+				"match": map[string]string{"type": "substring", "value": "scroll42done"}, "timeout_ms": 600_000}, nil)
 		}
 		r.took = time.Since(start)
 		// Quiet for the pane's compaction (2 s) and the runtime's return
