@@ -1,25 +1,28 @@
 package emulator
 
 import (
+	"math"
 	"sync"
 
 	"github.com/klauspost/compress/s2"
 )
 
 // Scrollback far out of view is kept compressed. A block that stops being
-// the one filled joins a queue; once more than compactor.hot filled blocks
-// are raw, the oldest is compressed (s2: about 0.5–1 GB/s each way, which
-// keeps a flood's cost small) and its buffer becomes the spare for the
-// next block. Reads of a compressed block (pane.read, search, copy mode,
+// the one filled joins a queue, and Compact (which the pane calls once its
+// output went quiet, and every few seconds of a flood) compresses the
+// queued blocks (s2: about 0.5–1 GB/s each way); the write path itself
+// compresses nothing, so a flood runs at the speed it had (compressing as
+// blocks filled cost text floods about a third) and only what is still
+// kept when Compact runs is compressed, once. compactor.hot can make
+// filled blocks compress as they fill (beyond the newest hot ones; the
+// tests do). Reads of a compressed block (pane.read, search, copy mode,
 // export, snapshot, reflow) go through data, which decodes the whole block
 // into a one-block cache: they walk lines in order, so a block is decoded
 // once per pass. The byte limit still counts the encoded lines, so which
 // lines are kept does not depend on how well they compress.
 
-// defaultHotBlocks is how many filled blocks stay raw: with 64 KiB blocks,
-// the newest 128 KiB or more of history above the block being filled,
-// which is what scrolling back a few pages and recent reads touch.
-const defaultHotBlocks = 2
+// defaultHotBlocks leaves every filled block to Compact.
+const defaultHotBlocks = math.MaxInt
 
 // compactor is the compression state of one scrollback.
 type compactor struct {
@@ -70,6 +73,17 @@ func (s *scrollback) filled(bi uint32) {
 	}
 	st := c.stamp()
 	s.blocks[bi].stamp = st
+	if len(c.queue) >= 2*len(s.blocks)+8 {
+		// Blocks dropped before a Compact leave entries behind: the
+		// queue holds no more than the live blocks, twice over.
+		live := c.queue[:0]
+		for _, q := range c.queue {
+			if b := &s.blocks[q.blk]; b.stamp == q.stamp && b.data != nil && b.live > 0 {
+				live = append(live, q)
+			}
+		}
+		c.queue = live
+	}
 	c.queue = append(c.queue, queuedBlk{bi, st})
 	// Two at most: one keeps up with a flood, the other works off what a
 	// pause left.

@@ -13,15 +13,21 @@ import (
 // scrollback compressed, the buffers kept for the next output let go.
 const quietAfter = 2 * time.Second
 
+// compactEvery is how often a terminal whose output goes on is compacted
+// anyway: a pane that never pauses for quietAfter (a busy log) keeps its
+// scrollback compressed too, at the cost of compressing what it holds
+// every so often (10 MB in ~20 ms), a small fraction of a flood's work.
+const compactEvery = 10 * time.Second
+
 // compactTick checks whether the terminal went quiet.
 type compactTick struct{}
 
-// quiet is when the terminal last changed and whether a compactTick is on
-// its way: one timer at most, re-armed by the tick itself, so a flood
-// costs a clock read per batch and no timer.
+// quiet is when the terminal last changed and was last compacted, and
+// whether a compactTick is on its way: one timer at most, re-armed by the
+// tick itself, so a flood costs a clock read per batch and no timer.
 type quiet struct {
-	changed time.Time
-	armed   bool
+	changed, compacted time.Time
+	armed              bool
 }
 
 // termChanged notes output or a resize, arming the quiet check.
@@ -34,17 +40,31 @@ func (p *Pane) termChanged(ctx actor.Context) {
 }
 
 // compactTicked compacts the terminal once it has been quiet for
-// quietAfter, or waits for the rest of that time.
+// quietAfter (and then asks for a trim if that let go of a flood's
+// buffers), or compactEvery after the last compaction while output goes
+// on; else it waits for the nearer of the two.
 func (p *Pane) compactTicked(ctx actor.Context) {
 	p.quiet.armed = false
-	if left := quietAfter - time.Since(p.quiet.changed); left > 0 {
-		p.quiet.armed = true
-		p.timers.After(ctx, left, &compactTick{})
+	now := time.Now()
+	left := quietAfter - now.Sub(p.quiet.changed)
+	if left <= 0 {
+		p.quiet.compacted = now
+		if p.term.Compact() >= trimFreed {
+			p.rt.trimSoon()
+		}
 		return
 	}
-	if p.term.Compact() >= trimFreed {
-		p.rt.trimSoon()
+	if p.quiet.compacted.IsZero() {
+		p.quiet.compacted = now // a pane's first output starts the clock
 	}
+	if due := compactEvery - now.Sub(p.quiet.compacted); due <= 0 {
+		p.quiet.compacted = now
+		p.term.Compact()
+	} else {
+		left = min(left, due)
+	}
+	p.quiet.armed = true
+	p.timers.After(ctx, left, &compactTick{})
 }
 
 // trimFreed is what a compaction must let go of for the server to hand
