@@ -113,13 +113,13 @@ func compressedBlocks(t *Terminal) int {
 // other compresses every block as soon as it is filled (and compacts at
 // random points). Everything read from them must be the same.
 func TestCompressedScrollbackReadsTheSame(t *testing.T) {
-	for seed := int64(1); seed <= 3; seed++ {
+	for seed := int64(1); seed <= 2; seed++ {
 		rng := rand.New(rand.NewSource(seed))
 		opts := Options{ScrollbackLimitBytes: 64 << 10} // 4 KiB blocks
 		plain, packed := New(37, 9, opts), New(37, 9, opts)
 		plain.sb.zc.hot, packed.sb.zc.hot = -1, 0
 		sawCompressed := 0
-		for step := 0; step < 200; step++ {
+		for step := 0; step < 160; step++ {
 			out := randomOutput(rng)
 			plain.Write(out)
 			packed.Write(out)
