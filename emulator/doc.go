@@ -25,7 +25,9 @@
 //     the table holds 8192, so new colours keep it in the cache) and
 //     hyperlinks (osc.go), a
 //     byte-bounded scrollback ring of compactly encoded lines
-//     (scrollback.go) and reflow of the screen and the scrollback on a
+//     (scrollback.go) whose blocks far out of view are compressed and
+//     decoded a block at a time on reads (sbcompress.go; Compact for a
+//     quiet terminal), and reflow of the screen and the scrollback on a
 //     width change (reflow.go);
 //   - kitty graphics written by the program (kitty.go, behind
 //     Options.KittyGraphics): APCs read outside the parser, chunked and

@@ -200,6 +200,8 @@ func (t *Terminal) ImportHistory(data []byte, marker string) error {
 		}
 		sb.recs, sb.head = recs, 0
 	}
+	sb.zc.paused = true
+	defer func() { sb.zc.paused = false }()
 	for _, l := range lines {
 		sb.pushEncoded(l.data, l.wrapped, l.comb)
 	}

@@ -132,6 +132,8 @@ func (s *scrollback) reflow(oldCols, cols int) {
 	*s = newScrollback(old.limit)
 	s.evicted, s.gen = old.evicted, old.gen+1
 	s.enc = old.enc
+	s.zc.hot, s.zc.paused = old.zc.hot, true
+	defer func() { s.zc.paused = false }()
 	// Styles and links are interned in tables of the reflow's own (renewed
 	// between logical lines when they fill up), never in the terminal's.
 	st := newStyleTable()

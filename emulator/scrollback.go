@@ -220,8 +220,13 @@ func max1(k int) int {
 // grown or copied: a line that does not fit starts a new block, and a block
 // goes back to the spare slot once its last line was dropped.
 type sbBlock struct {
-	data []byte
-	live int // lines stored in it
+	data []byte // nil while the block is compressed
+	live int    // lines stored in it
+	// z is the block compressed (sbcompress.go), nil while it is raw;
+	// stamp tells a reuse of the slot from the block the decode cache
+	// holds, and a filled block from the one queued for compression.
+	z     []byte
+	stamp uint32
 }
 
 // noBlock is the block index of no block.
@@ -266,10 +271,11 @@ type scrollback struct {
 	// by eviction (popNewest, clear, reflow, pushEncoded): an incremental
 	// export (ExportHistorySince) made before must then start over.
 	gen uint64
+	zc  compactor // compression of the blocks far out of view
 }
 
 func newScrollback(limit int) scrollback {
-	return scrollback{limit: limit, blockSize: clamp(limit/16, 1024, 64<<10), cur: noBlock, spare: noBlock}
+	return scrollback{limit: limit, blockSize: clamp(limit/16, 1024, 64<<10), cur: noBlock, spare: noBlock, zc: newCompactor()}
 }
 
 func (s *scrollback) len() int { return s.count }
@@ -277,8 +283,18 @@ func (s *scrollback) len() int { return s.count }
 // at returns line i, 0 being the oldest.
 func (s *scrollback) at(i int) *sbLine { return &s.recs[(s.head+i)&(len(s.recs)-1)] }
 
-// data returns the encoded cells of r.
-func (s *scrollback) data(r *sbLine) []byte { return s.blocks[r.blk].data[r.off : r.off+r.n] }
+// data returns the encoded cells of r. The bytes of a compressed block are
+// valid until the next call (they live in the decode cache).
+func (s *scrollback) data(r *sbLine) []byte {
+	b := s.blocks[r.blk].data
+	if b == nil {
+		b = s.inflate(r.blk)
+	}
+	if int(r.off+r.n) > len(b) {
+		return nil // a block that did not decode: the line reads as blank
+	}
+	return b[r.off : r.off+r.n]
+}
 
 // comb returns the combining marks of line i (nil if none), by column.
 func (s *scrollback) comb(i int) map[int]string {
@@ -465,17 +481,23 @@ func (s *scrollback) room(n int) uint32 {
 }
 
 // setCur makes bi the block being filled, freeing the previous one if it
-// holds no line.
+// holds no line, or else queueing it for compression.
 func (s *scrollback) setCur(bi uint32) uint32 {
-	if old := s.cur; old != noBlock && old != bi && s.blocks[old].live == 0 {
-		s.drop(old)
-	}
+	old := s.cur
 	s.cur = bi
+	if old != noBlock && old != bi {
+		if s.blocks[old].live == 0 {
+			s.drop(old)
+		} else {
+			s.filled(old)
+		}
+	}
 	return bi
 }
 
 // drop frees the storage of block bi (which holds no line).
 func (s *scrollback) drop(bi uint32) {
+	s.keepZ(s.blocks[bi].z)
 	s.blocks[bi] = sbBlock{}
 	s.free = append(s.free, bi)
 }
@@ -493,6 +515,10 @@ func (s *scrollback) release(bi uint32) {
 // frees it.
 func (s *scrollback) emptied(bi uint32) {
 	blk := &s.blocks[bi]
+	if blk.data == nil { // compressed: no buffer to reuse
+		s.drop(bi)
+		return
+	}
 	blk.data = blk.data[:0]
 	switch {
 	case s.spare == noBlock:
@@ -593,4 +619,5 @@ func (s *scrollback) clear() {
 	s.blocks, s.free = nil, nil
 	s.cur, s.spare = noBlock, noBlock
 	s.combs = nil
+	s.zc.reset()
 }

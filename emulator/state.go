@@ -631,6 +631,8 @@ func (r *snapReader) scrollback(s *scrollback) {
 		// Size the ring once instead of doubling it up to n.
 		s.recs = make([]sbLine, 1<<bits.Len(uint(n-1)))
 	}
+	s.zc.paused = true
+	defer func() { s.zc.paused = false }()
 	for i := 0; i < n && r.err == nil; i++ {
 		h := r.uint(uint64(len(r.b))<<2|3, "line")
 		data := r.raw(int(h>>2), "line")

@@ -192,6 +192,8 @@ type Pane struct {
 	launch  *launchWatch // an agent.start typed here, until its agent shows (launch.go)
 
 	kept keptLines // lines kept across restarts (history_lines.go)
+
+	quiet quiet // when the terminal last changed (compact.go)
 }
 
 // Receive implements actor.Actor.
@@ -203,6 +205,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 	switch msg := msg.(type) {
 	case *actor.Started:
 		p.start(ctx)
+		p.termChanged(ctx) // a restored terminal is compacted once quiet too
 	case *outputReady:
 		p.applyOutput(ctx)
 	case *turnGranted:
@@ -218,11 +221,14 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.readSelection(ctx, msg)
 	case *Resize:
 		if p.resize(msg) {
+			p.termChanged(ctx)
 			p.rec.resized()
 			p.screenChanged(ctx)
 		}
 	case *waitExpired:
 		p.waits.expire(ctx, msg.id)
+	case *compactTick:
+		p.compactTicked(ctx)
 	case *detectTick:
 		p.det.tickArmed = false
 		if !p.exited {
@@ -404,6 +410,7 @@ func (p *Pane) applyTurn(ctx actor.Context) {
 			}
 			p.rec.output(batch) // copies what it keeps
 			p.in.release()
+			p.termChanged(ctx)
 			p.publishFacts(ctx)
 			p.waits.check(ctx, p)
 			p.checkMatchers(ctx)

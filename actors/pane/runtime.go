@@ -49,6 +49,8 @@ type Runtime struct {
 	// graphics is where pane.graphics.info's answers go, and the file
 	// frame directory (links.go).
 	graphics atomic.Pointer[graphicsTo]
+	// trim hands back the memory of panes gone quiet (compact.go).
+	trim memTrim
 }
 
 type detectorProps struct {

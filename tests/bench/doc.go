@@ -9,14 +9,15 @@
 //     either only reading (the floor) or feeding every chunk into an
 //     emulator.Terminal (herdr's pane path without the socket);
 //   - scrollrss: fills one emulator with scrollback and prints the memory
-//     it costs;
+//     it costs, then what it costs compacted as a quiet pane's is;
 //   - gaps: the rows where tmux is the anchor and cost, not throughput,
 //     is measured, side by side in one run: idle memory and threads per
 //     pane, one command as one process, pipelined requests, a typed
 //     command until a waiting program sees its output (match),
 //     keystroke → echo through an attached client (keys), a no-op
-//     request's round trip while 100 panes flood (flood), and a flood's
-//     slowdown with 10 watching clients (subs); idle and flood start
+//     request's round trip while 100 panes flood (flood), a flood's
+//     slowdown with 10 watching clients (subs), and the server's RSS after
+//     100 panes each filled their scrollback (scroll); idle and flood start
 //     servers of their own (the idle row's in-process twin, which the
 //     machine's load does not move, is actors/server's
 //     BenchmarkIdlePane_Heap: live heap, objects and stacks per added tab);

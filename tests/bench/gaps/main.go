@@ -26,11 +26,14 @@
 //     send-keys + %output in control mode;
 //   - subs: a flood with 0 and with 10 watching clients (screen.subscribe
 //     connections; tmux control-mode clients), the slowdown each server's
-//     watchers cost (subs.go).
+//     watchers cost (subs.go);
+//   - scroll: the server's RSS after N panes each filled their default
+//     scrollback with a flood and went quiet (scroll.go; -before BIN: the
+//     same for another build's server, after it).
 //
 // Linux only (it reads /proc). Usage:
 //
-//	go run ./tests/bench/gaps [-herdr BIN] [-before BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|flood|cli|pipe|ping|match|keys|subs|trace]
+//	go run ./tests/bench/gaps [-herdr BIN] [-before BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|flood|cli|pipe|ping|match|keys|subs|scroll|trace]
 package main
 
 import (
@@ -53,8 +56,8 @@ func main() {
 	panes := flag.Int("panes", 100, "idle panes to add for the memory row")
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
 	nkeys := flag.Int("keys", 60, "keys each client types per pace for the keys row")
-	before := flag.String("before", "", "ping and cli rows: another build's herdr (herdr-full beside it) timed in the same rounds")
-	only := flag.String("only", "", "run only this row: idle, flood, cli, pipe, ping, match, keys or subs; or trace (the keystroke trace under strace, only when asked)")
+	before := flag.String("before", "", "ping, cli and scroll rows: another build's herdr (herdr-full beside it) timed in the same rounds")
+	only := flag.String("only", "", "run only this row: idle, flood, cli, pipe, ping, match, keys, subs or scroll; or trace (the keystroke trace under strace, only when asked)")
 	floodRounds := flag.Int("flood-rounds", 2, "alternating rounds of the flood row")
 	subsRuns := flag.Int("subs-runs", 3, "alternating runs per flood for the subs row")
 	flag.Parse()
@@ -114,6 +117,7 @@ func main() {
 		{"cli", func() { cliRow(*bin, *before, env, *runs, tmux) }},
 		{"idle", func() { idleFresh(*bin, dir, env, *panes) }},
 		{"flood", func() { flood(*bin, dir, env, *panes, *floodRounds) }},
+		{"scroll", func() { scrollRow(*bin, *before, dir, env, *panes) }},
 	}
 	for _, r := range rows {
 		if *only == "" || *only == r.name {

@@ -1,7 +1,11 @@
 // Command scrollrss feeds -lines lines of -width printable characters into
 // one 200×50 emulator (the pane's scrollback) and prints the memory that
-// cost: the VmRSS delta and the Go heap in use, in KiB. With -color every
-// few characters change colour, like tmux's "with colour" figure.
+// cost: the VmRSS delta and the Go heap in use, in KiB, and the bytes its
+// scrollback stores (compressed far out of view) for the bytes it encodes;
+// then the same once the terminal was compacted as a quiet pane's is. With
+// -color every few characters change colour, like tmux's "with colour"
+// figure; with -yes every line is the same (the flood of `gaps -only
+// scroll`).
 package main
 
 import (
@@ -10,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -20,6 +25,7 @@ func main() {
 	lines := flag.Int("lines", 10000, "lines of scrollback")
 	width := flag.Int("width", 120, "characters per line")
 	color := flag.Bool("color", false, "colour every 8 characters")
+	yes := flag.Bool("yes", false, "the same line every time, as yes(1) prints")
 	flag.Parse()
 
 	// Build the input first so that it is not counted.
@@ -31,7 +37,11 @@ func main() {
 				in = strconv.AppendInt(in, int64(1+(i+c/8)%7), 10)
 				in = append(in, 'm')
 			}
-			in = append(in, byte('!'+(i+c)%90))
+			if *yes {
+				in = append(in, byte('a'+c%26))
+			} else {
+				in = append(in, byte('!'+(i+c)%90))
+			}
 		}
 		in = append(in, "\x1b[0m\r\n"...)
 	}
@@ -48,8 +58,16 @@ func main() {
 	var ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms1)
 	rss1 := vmRSS()
-	fmt.Printf("scrollback_lines=%d rss_delta_kib=%d heap_delta_kib=%d\n",
-		term.ScrollbackLines(), rss1-rss0, (int64(ms1.HeapInuse)-int64(ms0.HeapInuse))/1024)
+	enc, stored := term.ScrollbackStorage()
+	fmt.Printf("scrollback_lines=%d rss_delta_kib=%d heap_delta_kib=%d encoded_kib=%d stored_kib=%d\n",
+		term.ScrollbackLines(), rss1-rss0, (int64(ms1.HeapInuse)-int64(ms0.HeapInuse))/1024, enc/1024, stored/1024)
+	term.Compact()
+	runtime.GC()
+	debug.FreeOSMemory()
+	runtime.ReadMemStats(&ms1)
+	enc, stored = term.ScrollbackStorage()
+	fmt.Printf("compacted: rss_delta_kib=%d heap_delta_kib=%d encoded_kib=%d stored_kib=%d\n",
+		vmRSS()-rss0, (int64(ms1.HeapInuse)-int64(ms0.HeapInuse))/1024, enc/1024, stored/1024)
 	runtime.KeepAlive(in)
 	runtime.KeepAlive(term)
 }
