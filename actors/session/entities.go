@@ -39,11 +39,11 @@ func (s *Session) startTab(ctx actor.Context, t *tab) {
 	ctx.Send(s.ents, &entities.StartTab{Seed: seed})
 }
 
-// HandleFailure supervises the session's children (protoactor asks an
-// actor's own HandleFailure before its props' strategy). It runs on the
-// session's goroutine, between two of its messages. A pane that fails is
-// stopped, never restarted: a restart would start a new shell under the
-// old identity, so the pane closes as if its program had exited.
+// HandleFailure supervises the session's children, the entities
+// supervisor (and the panes supervisor when the session started it):
+// one that fails is stopped (protoactor asks an actor's own HandleFailure
+// before its props' strategy). The pane actors are the panes
+// supervisor's (actors/panes).
 func (s *Session) HandleFailure(_ *actor.ActorSystem, sup actor.Supervisor, child *actor.PID, _ *actor.RestartStatistics, reason, _ any) {
 	s.opts.Log.Error("actor failed; stopping it", "actor", child.Id, "reason", reason)
 	sup.StopChildren(child)

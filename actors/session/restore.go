@@ -46,7 +46,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 	}
 	for _, r := range panes {
 		p := &paneRec{Pane: r.Pane}
-		_, adopted := s.opts.Adopt[p.TermID()]
+		adopted := s.spawner.Adopting(p.TermID())
 		if !adopted { // a new shell, in the folder the pane was last seen in
 			cwd, why := s.restoreCwd(p.LiveCwd(), p.Cwd(), p.WS().Cwd())
 			s.tx.SetCwd(p.Pane, cwd, "")
@@ -65,7 +65,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		resume := ref != nil && s.cfg.Session.ResumeAgentsOnRestore && !adopted // an adopted agent is still running
 		resuming := resume && agents.ResumeArgv(ref) != nil
 		setup := paneSetup{cwd: p.Cwd(), kept: r.Saved.History, restoreKept: !adopted && !resuming}
-		spec := s.adoption(s.paneSpec(p, setup, shell, s.m.RectOf(p.Tab(), p.TermID())))
+		spec := s.spawner.Prepare(s.paneSpec(p, setup, shell, s.m.RectOf(p.Tab(), p.TermID())))
 		starts = append(starts, terminalStart{p: p, ref: ref, resume: resume, spec: spec})
 	}
 	s.startTerminals(starts)
@@ -86,7 +86,6 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 			failed = append(failed, p.Pane)
 			continue
 		}
-		s.tx.undo(unspawn{p.pid}) // a restore a panic broke did not happen
 		if st.ref != nil {
 			p.shown.Session, p.restored = st.ref, st.ref // kept for the next save
 		}
@@ -170,7 +169,7 @@ func (s *Session) startTerminals(starts []terminalStart) {
 		go func() {
 			defer wg.Done()
 			for st := range next {
-				st.start(s.opts.PaneProps)
+				st.start(s.spawner.Start)
 			}
 		}()
 	}
