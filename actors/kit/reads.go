@@ -1,5 +1,7 @@
 package kit
 
+import "github.com/asynkron/protoactor-go/actor"
+
 // Reader answers a read from the newest snapshot its owner published,
 // on the caller's goroutine: a list or get does not wait in the owner's
 // mailbox behind writes. nil means it cannot answer this call from the
@@ -8,4 +10,14 @@ package kit
 // as before, which answers it, errors included.
 type Reader interface {
 	Read(call *Call) *Reply
+}
+
+// PaneFinder finds, from the newest snapshot, the actor of the pane a call
+// names by id (any form the session resolves), and the pane's current id,
+// which the pane checks is still its own (PaneCall). A nil PID means the
+// snapshot cannot say (nothing published, a message to the session still
+// waiting, an id it does not know): the call goes through the session,
+// which answers it, errors included.
+type PaneFinder interface {
+	PaneActor(call *Call) (pid *actor.PID, paneID string)
 }

@@ -73,6 +73,25 @@ func (r *ReadSide) Read(call *kit.Call) *kit.Reply {
 	return h(v, call)
 }
 
+// PaneActor implements kit.PaneFinder: the actor of the pane call's
+// target names, once every message sent to the session so far is handled
+// (a pane closed or moved by one of them is not found here).
+func (r *ReadSide) PaneActor(call *kit.Call) (*actor.PID, string) {
+	if !r.caughtUp() {
+		return nil, ""
+	}
+	v := r.cur.Load()
+	if v == nil {
+		return nil, ""
+	}
+	i, err := v.ResolvePane(targetID(call))
+	if err != nil {
+		return nil, ""
+	}
+	rec := v.Rec(i)
+	return rec.PID, rec.Info.PaneID
+}
+
 // Newest is the View last published, nil for none.
 func (r *ReadSide) Newest() *View { return r.cur.Load() }
 
