@@ -52,6 +52,9 @@ func (c *conn) routable(m protocol.Method) bool {
 // sendCall sends the current call: to its pane when the route is known,
 // else to owner, asking for the route when it may be learnt.
 func (c *conn) sendCall(ctx actor.Context, m protocol.Method, owner *actor.PID, call *kit.Call) {
+	if c.sendToAgents(ctx, m, call) {
+		return
+	}
 	within := kit.Deadline(call.Params, c.opts.CallDeadline)
 	if c.routable(m) && !protocol.ToMachines(call.Params) {
 		if t, ok := call.Params.(protocol.Targeted); ok && t.TargetID() != "" {

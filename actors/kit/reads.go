@@ -1,6 +1,10 @@
 package kit
 
-import "github.com/asynkron/protoactor-go/actor"
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/protocol"
+)
 
 // Reader answers a read from the newest snapshot its owner published,
 // on the caller's goroutine: a list or get does not wait in the owner's
@@ -20,4 +24,10 @@ type Reader interface {
 // which answers it, errors included.
 type PaneFinder interface {
 	PaneActor(call *Call) (pid *actor.PID, paneID string)
+	// AgentTerm is the terminal of the pane a call for the agents actor
+	// with target kind t names: a pane by any id form (TargetPane), an
+	// agent by the current id of the pane hosting it (TargetAgent; names
+	// are the session's), none for TargetNone. ok false: the session
+	// resolves it.
+	AgentTerm(call *Call, t protocol.Target) (termID string, ok bool)
 }

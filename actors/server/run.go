@@ -319,7 +319,7 @@ func Run(opts Options) error {
 			}
 			os.Exit(0)
 		}}
-	gw := gateway.Options{Listener: listener, Session: sessionPID, Reads: reads, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
+	gw := gateway.Options{Listener: listener, Session: sessionPID, Reads: reads, AgentsActor: agentsPID, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
 		GateOpen:     func(gate string) bool { return session.GateOpen(cfg, gate) }, // the start's, as the session's
 		CallDeadline: callDeadline, Agents: agents}
 	if handoffSupported {

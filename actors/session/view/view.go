@@ -73,6 +73,9 @@ func (r *ReadSide) Read(call *kit.Call) *kit.Reply {
 	return h(v, call)
 }
 
+// The gateway's connections find panes' and agents' targets here.
+var _ kit.PaneFinder = (*ReadSide)(nil)
+
 // PaneActor implements kit.PaneFinder: the actor of the pane call's
 // target names, once every message sent to the session so far is handled
 // (a pane closed or moved by one of them is not found here).
@@ -90,6 +93,34 @@ func (r *ReadSide) PaneActor(call *kit.Call) (*actor.PID, string) {
 	}
 	rec := v.Rec(i)
 	return rec.PID, rec.Info.PaneID
+}
+
+// AgentTerm implements kit.PaneFinder, resolving as the session's route
+// does for the agents actor's methods: a pane by any id form, an agent by
+// the current id of the pane hosting it (its name, or another form, is the
+// session's to resolve), once every message sent to the session so far is
+// handled.
+func (r *ReadSide) AgentTerm(call *kit.Call, t protocol.Target) (string, bool) {
+	v := r.cur.Load()
+	if v == nil || !r.caughtUp() {
+		return "", false
+	}
+	id := targetID(call)
+	switch t {
+	case protocol.TargetNone:
+		return "", true
+	case protocol.TargetPane:
+		i, err := v.ResolvePane(id)
+		if err != nil {
+			return "", false
+		}
+		return v.Rec(i).Info.TerminalID, true
+	case protocol.TargetAgent:
+		if i, ok := v.PaneByID[id]; ok && v.Rec(i).Agent != nil {
+			return v.Rec(i).Info.TerminalID, true
+		}
+	}
+	return "", false
 }
 
 // Newest is the View last published, nil for none.
