@@ -139,8 +139,8 @@ func (u unspawn) undo(s *Session, ctx actor.Context) {
 
 func (u unstart) undo(*Session, actor.Context) {
 	for i := range u.starts {
-		if st := &u.starts[i]; st.err == nil && st.p.pid == nil {
-			st.abort()
+		if st := &u.starts[i]; st.Err == nil && st.p.pid == nil {
+			st.Abort()
 		}
 	}
 }
