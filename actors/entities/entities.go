@@ -96,14 +96,18 @@ func (s *Supervisor) Receive(ctx actor.Context) {
 		if s.entities[m.Seed.ID] != nil {
 			return
 		}
-		m.Seed.Session = ctx.Parent()
+		if m.Seed.Session == nil {
+			m.Seed.Session = ctx.Parent()
+		}
 		box := kit.NewReseed(m.Seed)
 		s.spawn(ctx, m.Seed.ID, s.opts.WorkspaceProps(box), &entity{ws: box})
 	case *StartTab:
 		if s.entities[m.Seed.ID] != nil {
 			return
 		}
-		m.Seed.Session = ctx.Parent()
+		if m.Seed.Session == nil {
+			m.Seed.Session = ctx.Parent()
+		}
 		box := kit.NewReseed(m.Seed)
 		s.spawn(ctx, m.Seed.ID, s.opts.TabProps(box), &entity{tab: box})
 	case *Retire:

@@ -46,7 +46,11 @@ type Options struct {
 	// AgentsActor takes the agents actor's calls whose target the read
 	// model resolves (agentroute.go); nil sends them through the session.
 	AgentsActor *actor.PID
-	Log         *slog.Logger
+	// Entities takes the workspace and tab actors' calls whose target the
+	// read model resolves (entityroute.go); nil sends them through the
+	// session.
+	Entities *actor.PID
+	Log      *slog.Logger
 	// Stop is called once a server.stop reply has been written.
 	Stop func()
 	// IdleTimeout closes idle connections; zero means DefaultIdleTimeout.

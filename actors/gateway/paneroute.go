@@ -52,7 +52,7 @@ func (c *conn) routable(m protocol.Method) bool {
 // sendCall sends the current call: to its pane when the route is known,
 // else to owner, asking for the route when it may be learnt.
 func (c *conn) sendCall(ctx actor.Context, m protocol.Method, owner *actor.PID, call *kit.Call) {
-	if c.sendToAgents(ctx, m, call) {
+	if c.sendToAgents(ctx, m, call) || c.sendToEntity(ctx, m, call) {
 		return
 	}
 	within := kit.Deadline(call.Params, c.opts.CallDeadline)

@@ -171,6 +171,12 @@ func (f *finder) Read(*kit.Call) *kit.Reply { return nil }
 
 func (f *finder) AgentTerm(*kit.Call, protocol.Target) (string, bool) { return "", false }
 
+func (f *finder) Workspace(*kit.Call) (protocol.WorkspaceInfo, string, bool) {
+	return protocol.WorkspaceInfo{}, "", false
+}
+
+func (f *finder) Tab(*kit.Call) (protocol.TabInfo, bool) { return protocol.TabInfo{}, false }
+
 func (f *finder) PaneActor(call *kit.Call) (*actor.PID, string) {
 	if id := call.Params.(protocol.Targeted).TargetID(); f.on.Load() && (id == "w1:p1" || id == "p_1") {
 		return f.pid, "w1:p1"

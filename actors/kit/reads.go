@@ -30,4 +30,9 @@ type PaneFinder interface {
 	// are the session's), none for TargetNone. ok false: the session
 	// resolves it.
 	AgentTerm(call *Call, t protocol.Target) (termID string, ok bool)
+	// Workspace and Tab are the records of the workspace or tab a call
+	// names (any id form), for its actor (ok false: the session resolves
+	// it).
+	Workspace(call *Call) (info protocol.WorkspaceInfo, cwd string, ok bool)
+	Tab(call *Call) (info protocol.TabInfo, ok bool)
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/herdr-go/herdr/actors/commands"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detector/rules"
+	"github.com/herdr-go/herdr/actors/entities"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/gateway"
 	"github.com/herdr-go/herdr/actors/integrations"
@@ -232,8 +233,16 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	// The workspace and tab actors' supervisor: connections send their
+	// calls to it, with the records the session's read model holds.
+	entitiesPID, err := spawnChild(system, root, entities.Props(entities.Options{Log: log}), "entities")
+	if err != nil {
+		listener.Close()
+		return err
+	}
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
 		Panes:       panesPID,
+		Entities:    entitiesPID,
 		Reads:       reads,
 		Events:      busPID,
 		Agents:      agentsPID,
@@ -319,7 +328,7 @@ func Run(opts Options) error {
 			}
 			os.Exit(0)
 		}}
-	gw := gateway.Options{Listener: listener, Session: sessionPID, Reads: reads, AgentsActor: agentsPID, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
+	gw := gateway.Options{Listener: listener, Session: sessionPID, Reads: reads, AgentsActor: agentsPID, Entities: entitiesPID, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
 		GateOpen:     func(gate string) bool { return session.GateOpen(cfg, gate) }, // the start's, as the session's
 		CallDeadline: callDeadline, Agents: agents}
 	if handoffSupported {

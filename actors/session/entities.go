@@ -32,7 +32,7 @@ func (s *Session) retire(id string) { s.tx.do(stopEntity{id}) }
 // startTab has t's actor started, knowing the sizes its panes were
 // started at.
 func (s *Session) startTab(ctx actor.Context, t *tab) {
-	seed := tabactor.Seed{ID: t.ID(), Label: t.Label(), Rev: s.revs[t.ID()], Log: kit.LazyWith(s.opts.Log, slog.String("tab", t.ID())), Sizes: map[string]uint64{}}
+	seed := tabactor.Seed{ID: t.ID(), Label: t.Label(), Session: ctx.Self(), Rev: s.revs[t.ID()], Log: kit.LazyWith(s.opts.Log, slog.String("tab", t.ID())), Sizes: map[string]uint64{}}
 	for _, p := range s.tabPanes(t) {
 		seed.Sizes[p.TermID()] = p.sizeRev
 	}

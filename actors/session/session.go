@@ -61,6 +61,9 @@ type Options struct {
 	// the session's own. Tests of
 	// the structure alone pass an actor without a PTY.
 	PaneProps func(pane.Spec) (props *actor.Props, abort func(), err error)
+	// Entities is the workspace and tab actors' supervisor
+	// (actors/entities); nil: the session starts one as its child.
+	Entities *actor.PID
 	// Panes is the panes supervisor the pane actors are spawned under
 	// (actors/panes); the server stops it after the session (StopAll).
 	// nil: the session starts one as its child.
@@ -329,7 +332,9 @@ func (s *Session) Receive(ctx actor.Context) {
 	switch msg := msg.(type) {
 	case *actor.Started:
 		s.startPanes(ctx)
-		s.ents = ctx.Spawn(entities.Props(entities.Options{WorkspaceProps: s.opts.WorkspaceProps, TabProps: s.opts.TabProps, Log: s.opts.Log}))
+		if s.ents = s.opts.Entities; s.ents == nil {
+			s.ents = ctx.Spawn(entities.Props(entities.Options{WorkspaceProps: s.opts.WorkspaceProps, TabProps: s.opts.TabProps, Log: s.opts.Log}))
+		}
 		ctx.Send(s.opts.Agents, &agents.SetSession{PID: ctx.Self()})
 		if s.opts.Worktrees != nil {
 			ctx.Send(s.opts.Worktrees, &worktrees.SetSession{PID: ctx.Self()})

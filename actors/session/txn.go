@@ -300,7 +300,7 @@ func (s *Session) settleEntities(ctx actor.Context, fx []effect, tabs []*tab) {
 			switch e := e.entity.(type) {
 			case *workspace:
 				if s.m.Alive(e) {
-					ctx.Send(s.ents, &entities.StartWorkspace{Seed: wsactor.Seed{ID: e.ID(), Label: e.Label(), Auto: e.Auto(), Tokens: e.Tokens(),
+					ctx.Send(s.ents, &entities.StartWorkspace{Seed: wsactor.Seed{ID: e.ID(), Label: e.Label(), Auto: e.Auto(), Tokens: e.Tokens(), Session: ctx.Self(),
 						Rev: s.revs[e.ID()], Log: kit.LazyWith(s.opts.Log, slog.String("workspace", e.ID()))}})
 				}
 			case *tab:

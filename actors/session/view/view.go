@@ -123,6 +123,33 @@ func (r *ReadSide) AgentTerm(call *kit.Call, t protocol.Target) (string, bool) {
 	return "", false
 }
 
+// Workspace implements kit.PaneFinder: the record of the workspace call
+// names, and its folder.
+func (r *ReadSide) Workspace(call *kit.Call) (protocol.WorkspaceInfo, string, bool) {
+	v := r.cur.Load()
+	if v == nil || !r.caughtUp() {
+		return protocol.WorkspaceInfo{}, "", false
+	}
+	i, err := v.ResolveWorkspace(targetID(call))
+	if err != nil {
+		return protocol.WorkspaceInfo{}, "", false
+	}
+	return v.Spaces[i].Info, v.Spaces[i].Cwd, true
+}
+
+// Tab implements kit.PaneFinder: the record of the tab call names.
+func (r *ReadSide) Tab(call *kit.Call) (protocol.TabInfo, bool) {
+	v := r.cur.Load()
+	if v == nil || !r.caughtUp() {
+		return protocol.TabInfo{}, false
+	}
+	i, err := v.ResolveTab(targetID(call))
+	if err != nil {
+		return protocol.TabInfo{}, false
+	}
+	return v.Tabs[i].Info, true
+}
+
 // Newest is the View last published, nil for none.
 func (r *ReadSide) Newest() *View { return r.cur.Load() }
 
