@@ -23,7 +23,7 @@ type Options struct {
 }
 
 // StartWorkspace starts the actor of a workspace the session made. Its
-// Session is filled in with the supervisor's parent.
+// Session, when not set, is filled in with the supervisor's parent.
 type StartWorkspace struct{ Seed wsactor.Seed }
 
 // StartTab starts the actor of a tab the session made, knowing the size
