@@ -136,6 +136,23 @@ func TestSupervisor_OwnsThePaneActors(t *testing.T) {
 		t.Fatalf("told gone %s, which was stopped on purpose", g.TermID)
 	default:
 	}
+	// A pane committed once the stop is under way is stopped at once, and
+	// nothing is told the session from then on.
+	late := spawn("t_late", true)
+	for got := ""; got != late.Id; {
+		got = <-stopped
+	}
+	// Round trips: the supervisor has taken t_late's end once it answers
+	// StopAll again, and the session anything sent before once it answers.
+	if _, err := system.Root.RequestFuture(sup, &StopAll{}, 10*time.Second).Result(); err != nil {
+		t.Fatal(err)
+	}
+	spawn("t_flush", false)
+	select {
+	case g := <-f.gone:
+		t.Fatalf("told gone %s after StopAll", g.TermID)
+	default:
+	}
 	// A spawn under a name taken fails with the pane's error, and ends the
 	// terminal it was given.
 	ended := false
