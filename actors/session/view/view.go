@@ -5,6 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/protocol"
@@ -462,4 +463,20 @@ func (v *View) Visible(termID string) bool {
 		}
 	}
 	return false
+}
+
+// Placement is where every pane is, in workspace, tab and layout order,
+// and the tab on screen: what the agents actor places agents by (the
+// session sends it when it changed).
+func (v *View) Placement() agents.Placement {
+	pl := agents.Placement{Panes: make([]agents.Place, 0, len(v.Panes)), FocusedWorkspace: v.FocusedWS, FocusedTab: v.FocusedTab}
+	for i := range v.Panes {
+		p := v.Rec(i)
+		label := ""
+		if p.Info.Label != nil {
+			label = *p.Info.Label
+		}
+		pl.Panes = append(pl.Panes, agents.Place{TermID: p.Info.TerminalID, PaneID: p.Info.PaneID, TabID: p.Info.TabID, WorkspaceID: p.Info.WorkspaceID, Label: label, PID: p.PID})
+	}
+	return pl
 }
