@@ -23,7 +23,7 @@ type Options struct {
 }
 
 // StartWorkspace starts the actor of a workspace the session made. Its
-// Session is filled in with the supervisor's parent.
+// Session, when not set, is filled in with the supervisor's parent.
 type StartWorkspace struct{ Seed wsactor.Seed }
 
 // StartTab starts the actor of a tab the session made, knowing the size
@@ -96,14 +96,18 @@ func (s *Supervisor) Receive(ctx actor.Context) {
 		if s.entities[m.Seed.ID] != nil {
 			return
 		}
-		m.Seed.Session = ctx.Parent()
+		if m.Seed.Session == nil {
+			m.Seed.Session = ctx.Parent()
+		}
 		box := kit.NewReseed(m.Seed)
 		s.spawn(ctx, m.Seed.ID, s.opts.WorkspaceProps(box), &entity{ws: box})
 	case *StartTab:
 		if s.entities[m.Seed.ID] != nil {
 			return
 		}
-		m.Seed.Session = ctx.Parent()
+		if m.Seed.Session == nil {
+			m.Seed.Session = ctx.Parent()
+		}
 		box := kit.NewReseed(m.Seed)
 		s.spawn(ctx, m.Seed.ID, s.opts.TabProps(box), &entity{tab: box})
 	case *Retire:

@@ -45,7 +45,14 @@ type Options struct {
 	// Reads answers the session's reads from its published read model,
 	// without a hop through its mailbox; nil sends them to the session.
 	Reads kit.Reader
-	Log   *slog.Logger
+	// AgentsActor takes the agents actor's calls whose target the read
+	// model resolves (agentroute.go); nil sends them through the session.
+	AgentsActor *actor.PID
+	// Entities takes the workspace and tab actors' calls whose target the
+	// read model resolves (entityroute.go); nil sends them through the
+	// session.
+	Entities *actor.PID
+	Log      *slog.Logger
 	// Stop is called once a server.stop reply has been written.
 	Stop func()
 	// IdleTimeout closes idle connections; zero means DefaultIdleTimeout.

@@ -10,10 +10,12 @@ import (
 )
 
 // Pane routes: the calls a pane answers itself (pane.send_text,
-// pane.wait_for_output, pane.read, …) go through the session, which
-// resolves the id; the pane then tells the connection its actor
-// (kit.PaneRoute), and the connection's next calls for that id go to the
-// pane directly (kit.PaneCall): a keystroke crosses one goroutine less.
+// pane.wait_for_output, pane.read, …) go to the pane directly
+// (kit.PaneCall), not through the session: the connection finds the
+// pane's actor in the session's newest read model (kit.PaneFinder, every
+// id form the session resolves), else sends the call through the session,
+// which resolves the id and has the pane tell the connection its actor
+// (kit.PaneRoute) for the next calls naming that id.
 // A pane that no longer has the id answers kit.NotThisPane, a closed one
 // comes back as a dead letter; the connection then forgets the route and
 // sends the call through the session after all, so the client gets one
@@ -50,19 +52,35 @@ func (c *conn) routable(m protocol.Method) bool {
 // sendCall sends the current call: to its pane when the route is known,
 // else to owner, asking for the route when it may be learnt.
 func (c *conn) sendCall(ctx actor.Context, m protocol.Method, owner *actor.PID, call *kit.Call) {
+	if c.sendToAgents(ctx, m, call) || c.sendToEntity(ctx, m, call) {
+		return
+	}
 	within := kit.Deadline(call.Params, c.opts.CallDeadline)
 	if c.routable(m) && !protocol.ToMachines(call.Params) {
 		if t, ok := call.Params.(protocol.Targeted); ok && t.TargetID() != "" {
 			id := t.TargetID()
-			if pid := c.routes.byID[id]; pid != nil {
+			paneID, pid := id, c.routes.byID[id]
+			if pid == nil {
+				pid, paneID = c.findPane(call)
+			}
+			if pid != nil {
 				c.routes.sent = &directCall{call: call, paneID: id, within: within}
-				c.calls.SendCarried(ctx, pid, call, &kit.PaneCall{Call: call, PaneID: id}, within)
+				c.calls.SendCarried(ctx, pid, call, &kit.PaneCall{Call: call, PaneID: paneID}, within)
 				return
 			}
 			call.Route = true
 		}
 	}
 	c.calls.Send(ctx, owner, call, within)
+}
+
+// findPane is the actor of the pane call names, from the session's newest
+// read model (nil when it cannot say).
+func (c *conn) findPane(call *kit.Call) (*actor.PID, string) {
+	if f, ok := c.opts.Reads.(kit.PaneFinder); ok {
+		return f.PaneActor(call)
+	}
+	return nil, ""
 }
 
 // learnRoute keeps a pane's route, told while its call is the current one.

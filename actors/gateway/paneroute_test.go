@@ -159,3 +159,101 @@ func TestConn_GatedPaneMethodsRouteOnlyWhileOn(t *testing.T) {
 		}
 	}
 }
+
+// finder is a read model that knows one pane, under two id forms, while
+// on is set.
+type finder struct {
+	pid *actor.PID
+	on  atomic.Bool
+}
+
+func (f *finder) Read(*kit.Call) *kit.Reply { return nil }
+
+func (f *finder) AgentTerm(*kit.Call, protocol.Target) (string, bool) { return "", false }
+
+func (f *finder) Workspace(*kit.Call) (protocol.WorkspaceInfo, string, bool) {
+	return protocol.WorkspaceInfo{}, "", false
+}
+
+func (f *finder) Tab(*kit.Call) (protocol.TabInfo, bool) { return protocol.TabInfo{}, false }
+
+func (f *finder) PaneActor(call *kit.Call) (*actor.PID, string) {
+	if id := call.Params.(protocol.Targeted).TargetID(); f.on.Load() && (id == "w1:p1" || id == "p_1") {
+		return f.pid, "w1:p1"
+	}
+	return nil, ""
+}
+
+// A pane's call whose id the session's read model resolves goes straight
+// to the pane, named by its current id, without entering the session's
+// mailbox; one the read model cannot resolve (the session has messages
+// waiting, an unknown id) goes through the session, and so does one the
+// pane refuses (NotThisPane: it lost the id since).
+func TestConn_PaneCallsFoundInTheReadModel(t *testing.T) {
+	system := quietSystem(t)
+	var viaSession atomic.Int32
+	own := "w1:p1"
+	named := make(chan string, 8)
+	pane := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		switch msg := ctx.Message().(type) {
+		case *renamePane:
+			own = msg.id
+			ctx.Respond(msg)
+		case *kit.Call:
+			ctx.Respond(kit.OK())
+		case *kit.PaneCall:
+			named <- msg.PaneID
+			if msg.PaneID != own {
+				ctx.Respond(&kit.NotThisPane{Call: msg.Call})
+				return
+			}
+			ctx.Respond(kit.OK())
+		}
+	}))
+	session := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		if call, ok := ctx.Message().(*kit.Call); ok {
+			viaSession.Add(1)
+			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane %s not found", call.Params.(protocol.Targeted).TargetID())))
+		}
+	}))
+	f := &finder{pid: pane}
+	f.on.Store(true)
+	l := startGatewayWith(t, system, Options{Session: session, Reads: f})
+	c := l.dial()
+	defer c.Close()
+	_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+	r := bufio.NewReader(c)
+	send := func(id, paneID string) string {
+		t.Helper()
+		fmt.Fprintf(c, `{"id":"%s","method":"pane.send_text","params":{"pane_id":"%s","text":"a"}}`+"\n", id, paneID)
+		line, err := r.ReadString('\n')
+		if err != nil {
+			t.Fatalf("no answer to %s: %v", id, err)
+		}
+		return strings.TrimSpace(line)
+	}
+	for i, id := range []string{"p_1", "w1:p1"} {
+		if a := send(fmt.Sprint(i+1), id); a != fmt.Sprintf(`{"id":"%d","result":{"type":"ok"}}`, i+1) {
+			t.Fatalf("call naming %s: %s", id, a)
+		}
+		if got := <-named; got != "w1:p1" {
+			t.Fatalf("the pane was sent id %q for %s, want its current id w1:p1", got, id)
+		}
+	}
+	if n := viaSession.Load(); n != 0 {
+		t.Fatalf("%d calls entered the session, want none", n)
+	}
+	// Not resolvable now: through the session, which answers.
+	f.on.Store(false)
+	if a := send("3", "p_1"); !strings.Contains(a, "pane p_1 not found") || viaSession.Load() != 1 {
+		t.Fatalf("an id the read model cannot resolve: %s, %d through the session", a, viaSession.Load())
+	}
+	// The pane lost the id the read model still gives it: the session answers.
+	f.on.Store(true)
+	if _, err := system.Root.RequestFuture(pane, &renamePane{id: "w2:p1"}, time.Second).Result(); err != nil {
+		t.Fatal(err)
+	}
+	if a := send("4", "w1:p1"); !strings.Contains(a, "pane w1:p1 not found") || viaSession.Load() != 2 {
+		t.Fatalf("a pane that lost the id: %s, %d through the session", a, viaSession.Load())
+	}
+}

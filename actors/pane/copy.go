@@ -80,7 +80,7 @@ func (p *Pane) paneScroll(ctx actor.Context, req *Request) *kit.Reply {
 	if p.term.ScrollView(target - p.term.ViewOffset()) {
 		p.viewMoved(ctx)
 	}
-	ctx.RequestWithCustomSender(ctx.Parent(), &InfoAnswer{Call: req.Call, TerminalID: p.spec.TerminalID}, ctx.Sender())
+	ctx.RequestWithCustomSender(p.owner(ctx), &InfoAnswer{Call: req.Call, TerminalID: p.spec.TerminalID}, ctx.Sender())
 	return nil
 }
 
@@ -118,7 +118,7 @@ func (p *Pane) readSelection(ctx actor.Context, m *ReadSelection) {
 	text := p.term.ReadText(toPoint(m.Selection.Anchor), toPoint(m.Selection.Cursor))
 	to := m.To
 	if to == nil {
-		to = ctx.Parent()
+		to = p.owner(ctx)
 	}
 	ctx.RequestWithCustomSender(to, &SelectionRead{Call: m.Call, Text: text}, ctx.Sender())
 }

@@ -45,6 +45,10 @@ type Spec struct {
 	// A pane without a PaneID (a popup) publishes none.
 	IDs    IDs
 	Events *actor.PID
+	// Owner is told the pane's facts and its program's end, and answers
+	// what only the topology knows (InfoAnswer, SelectionRead): the
+	// session. nil means the parent (tests that spawn a pane alone).
+	Owner *actor.PID
 }
 
 // IDs are a pane's public ids, as the session's model gives them.
@@ -114,12 +118,15 @@ const (
 	JobOther           // a program the shell started
 )
 
-// Exited is told to the parent once the child has exited and its output has
-// been read to the end.
+// Exited is told to the owner (Spec.Owner) once the child has exited and
+// its output has been read to the end.
 type Exited struct {
 	TerminalID string
 	ExitCode   int
 }
+
+// Fact marks Exited a kit.Fact.
+func (*Exited) Fact() {}
 
 // outputReady rings the actor: the inbox has a batch.
 type outputReady struct{}
@@ -374,7 +381,7 @@ func (p *Pane) childExited(ctx actor.Context) {
 	}
 	p.exited = true
 	p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane exited while waiting for output"))
-	ctx.Send(ctx.Parent(), &Exited{TerminalID: p.spec.TerminalID, ExitCode: p.code})
+	ctx.Send(p.owner(ctx), &Exited{TerminalID: p.spec.TerminalID, ExitCode: p.code})
 }
 
 // applyOutput applies pending output in turns of the runtime's gate: it takes a
@@ -482,7 +489,7 @@ func (p *Pane) requestIDs() *Request {
 // sendFacts tells the parent the current facts.
 func (p *Pane) sendFacts(ctx actor.Context) {
 	f := p.facts
-	ctx.Send(ctx.Parent(), &f)
+	ctx.Send(p.owner(ctx), &f)
 }
 
 // writeBack sends emulator replies (DA, DSR) to the program; a program
@@ -639,3 +646,11 @@ func (p *Pane) handle(ctx actor.Context, req *Request) {
 
 // Fact implements kit.Fact.
 func (*Facts) Fact() {}
+
+// owner is the actor told the pane's facts (Spec.Owner, else the parent).
+func (p *Pane) owner(ctx actor.Context) *actor.PID {
+	if p.spec.Owner != nil {
+		return p.spec.Owner
+	}
+	return ctx.Parent()
+}

@@ -23,6 +23,7 @@ import (
 	"github.com/herdr-go/herdr/actors/commands"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detector/rules"
+	"github.com/herdr-go/herdr/actors/entities"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/gateway"
 	"github.com/herdr-go/herdr/actors/integrations"
@@ -30,6 +31,7 @@ import (
 	"github.com/herdr-go/herdr/actors/kit"
 	machinesaved "github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/actors/pane"
+	panesup "github.com/herdr-go/herdr/actors/panes"
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
@@ -228,7 +230,22 @@ func Run(opts Options) error {
 	panes.SendLinksTo(commandsPID) // pane.link.activate's links
 	// pane.graphics.info's answers get the client's cell size there.
 	panes.SendGraphicsTo(clientsPID, gfxDir)
+	// The pane actors' supervisor, stopped after the session (below).
+	panesPID, err := spawnChild(system, root, panesup.Props(panesup.Options{Log: log}), "panes")
+	if err != nil {
+		listener.Close()
+		return err
+	}
+	// The workspace and tab actors' supervisor: connections send their
+	// calls to it, with the records the session's read model holds.
+	entitiesPID, err := spawnChild(system, root, entities.Props(entities.Options{Log: log}), "entities")
+	if err != nil {
+		listener.Close()
+		return err
+	}
 	sessionPID, err := spawnChild(system, root, session.Props(session.Options{
+		Panes:       panesPID,
+		Entities:    entitiesPID,
 		Reads:       reads,
 		Events:      busPID,
 		Agents:      agentsPID,
@@ -334,7 +351,7 @@ func Run(opts Options) error {
 			}
 			os.Exit(0)
 		}}
-	gw := gateway.Options{Listener: listener, Session: sessionPID, Reads: reads, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
+	gw := gateway.Options{Listener: listener, Session: sessionPID, Reads: reads, AgentsActor: agentsPID, Entities: entitiesPID, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
 		GateOpen:     func(gate string) bool { return session.GateOpen(cfg, gate) }, // the start's, as the session's
 		CallDeadline: callDeadline, Agents: agents,
 		Policies: pols.find, Locate: audit.ViewLocator{Newest: reads.Newest}, Audit: auditPID}
@@ -379,14 +396,18 @@ func Run(opts Options) error {
 	}
 	listener.Close()
 	panes.BeginShutdown()
-	// The session first: it tells the keeper its last save and its panes,
-	// which hang up their terminals, hand their last lines as they stop.
+	// The session first: it tells the keeper its last save. Then the panes
+	// (their supervisor answers StopAll once every one has stopped), which
+	// hang up their terminals and hand their last lines as they stop.
 	// Then the keeper, poisoned so it takes those first, writes them. Then
 	// the root stops the rest. The session is poisoned, not stopped: a
 	// change already in its mailbox (a workspace actor's rename, answered
 	// before the stop came) is applied and saved first.
 	if err := system.Root.PoisonFuture(sessionPID).Wait(); err != nil {
 		log.Warn("stop session", "err", err)
+	}
+	if _, err := system.Root.RequestFuture(panesPID, &panesup.StopAll{}, 10*time.Second).Result(); err != nil {
+		log.Warn("stop panes", "err", err)
 	}
 	if err := system.Root.PoisonFuture(keeperPID).Wait(); err != nil {
 		log.Warn("stop keeper", "err", err)

@@ -25,19 +25,29 @@
 // A saved session is restored as the session's first message, so calls
 // wait for it and every list answers the whole of it (restore.go).
 //
-// Everything else is another actor's: the session resolves a request's
-// target once, as the method's table entry declares, and forwards it,
-// already resolved, to the pane, workspace, tab or agents actor the entry
-// names as its owner (route, session.go), or to the clients, plugins or
+// Everything else is another actor's. A connection sends a call the
+// table gives a pane, the agents actor, a workspace or a tab straight to
+// its owner, its target resolved from the newest View (kit.PaneFinder);
+// what the View cannot resolve (an agent's name, a message to the session
+// still waiting) comes here: the session resolves the target once, as the
+// method's table entry declares, and forwards it, already resolved, to
+// the owner (route, session.go), or to the clients, plugins or
 // worktrees actor that does the work (plugin calls and popup.open with the
 // context only it knows: open.go); its own handlers are Registry. Another
 // actor that needs the topology changed asks with one message carrying
 // the call (api.OpenPane, FocusPane, ClosePane; worktrees.OpenCheckout,
-// CloseCheckout), applied as one transaction. Pane actors are its
-// children (HandleFailure stops one that fails), spawned inside the
-// message so a pane that cannot start fails its call and its PID is there
-// for the next forward. The workspace and tab actors are the entities
-// supervisor's (actors/entities, its child), told at the end of the
+// CloseCheckout), applied as one transaction. Pane actors are the panes
+// supervisor's children (actors/panes: it stops one that fails and tells
+// the session it is gone, and stops them all at the server's stop, after
+// the session's last save): the session starts the terminal and spawns
+// the actor under the supervisor inside the message (panes.Spawner), so a
+// pane that cannot start fails its call and its PID is there for the next
+// forward, and its transaction's effects hand the supervisor the pane
+// (startPane) or have it stop one (stopPane). A pane tells the session
+// its facts and its program's end directly (pane.Spec.Owner), no hop.
+// The workspace and tab actors are the entities supervisor's
+// (actors/entities, the server's; the session starts its own supervisors
+// when none is given, as its tests do), told at the end of the
 // message that made or removed their entity to start or stop them
 // (entities.go).
 //
@@ -55,5 +65,6 @@
 // change for a call it carries); a kit.Fact (what a pane, entity or the
 // agents actor says changed); a kit.Keeping (the keeper's or a handoff's
 // prompt to write the session down); a kit.PassOn (an answer passing
-// through); its own lifecycle; and a pane gone (Exited, Terminated).
+// through); and its own lifecycle. A pane gone is a fact: its program
+// exited (pane.Exited) or its actor failed (panes.Gone).
 package session

@@ -5,7 +5,6 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/view"
@@ -63,23 +62,21 @@ func (s *Session) poison(pid *actor.PID) { s.tx.do(stopPane{pid}) }
 // commits: it stamps its own events with them.
 func (s *Session) renamed(p *paneRec) { s.tx.do(tellIDs{p}) }
 
-// place tells the agents actor where panes are, when that changed. Every
-// change to where panes are publishes an event, so settle asks only after
-// a message that published one or moved the focus.
+// place tells the agents actor where panes are (the newest View's
+// placement, with what a restored pane's agent had), when that changed.
+// Every change to where panes are publishes an event, so settle asks only
+// after a message that published one or moved the focus.
 //
 // It reports whether the focused tab it sent is new.
 func (s *Session) place(ctx actor.Context) (newTab bool) {
-	pl := agents.Placement{Panes: make([]agents.Place, 0, len(s.terms))}
-	if w := s.m.Focused(); w != nil {
-		pl.FocusedWorkspace = w.ID()
-		if w.Active() != nil {
-			pl.FocusedTab = w.Active().ID()
-		}
+	v := s.reads.Newest()
+	if v == nil {
+		return false
 	}
-	for _, w := range s.m.Workspaces() {
-		for _, p := range s.workspacePanes(w) {
-			pl.Panes = append(pl.Panes, agents.Place{TermID: p.TermID(), PaneID: p.ID(), TabID: p.Tab().ID(), WorkspaceID: p.WS().ID(), Label: p.Label(), PID: p.pid, Restored: p.restored})
-			p.restored = nil
+	pl := v.Placement()
+	for i := range pl.Panes {
+		if p := s.terms[pl.Panes[i].TermID]; p != nil && p.restored != nil {
+			pl.Panes[i].Restored, p.restored = p.restored, nil
 		}
 	}
 	if pl.FocusedWorkspace == s.placed.FocusedWorkspace && pl.FocusedTab == s.placed.FocusedTab && slices.Equal(pl.Panes, s.placed.Panes) {

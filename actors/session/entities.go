@@ -32,18 +32,18 @@ func (s *Session) retire(id string) { s.tx.do(stopEntity{id}) }
 // startTab has t's actor started, knowing the sizes its panes were
 // started at.
 func (s *Session) startTab(ctx actor.Context, t *tab) {
-	seed := tabactor.Seed{ID: t.ID(), Label: t.Label(), Rev: s.revs[t.ID()], Log: kit.LazyWith(s.opts.Log, slog.String("tab", t.ID())), Sizes: map[string]uint64{}}
+	seed := tabactor.Seed{ID: t.ID(), Label: t.Label(), Session: ctx.Self(), Rev: s.revs[t.ID()], Log: kit.LazyWith(s.opts.Log, slog.String("tab", t.ID())), Sizes: map[string]uint64{}}
 	for _, p := range s.tabPanes(t) {
 		seed.Sizes[p.TermID()] = p.sizeRev
 	}
 	ctx.Send(s.ents, &entities.StartTab{Seed: seed})
 }
 
-// HandleFailure supervises the session's children (protoactor asks an
-// actor's own HandleFailure before its props' strategy). It runs on the
-// session's goroutine, between two of its messages. A pane that fails is
-// stopped, never restarted: a restart would start a new shell under the
-// old identity, so the pane closes as if its program had exited.
+// HandleFailure supervises the session's children, the entities
+// supervisor (and the panes supervisor when the session started it):
+// one that fails is stopped (protoactor asks an actor's own HandleFailure
+// before its props' strategy). The pane actors are the panes
+// supervisor's (actors/panes).
 func (s *Session) HandleFailure(_ *actor.ActorSystem, sup actor.Supervisor, child *actor.PID, _ *actor.RestartStatistics, reason, _ any) {
 	s.opts.Log.Error("actor failed; stopping it", "actor", child.Id, "reason", reason)
 	sup.StopChildren(child)

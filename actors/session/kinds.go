@@ -7,6 +7,7 @@ import (
 	"github.com/herdr-go/herdr/actors/keeper"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/panes"
 	"github.com/herdr-go/herdr/actors/plugins"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
@@ -54,6 +55,22 @@ func (s *Session) fact(ctx actor.Context, f kit.Fact) {
 		s.linesChanged(ctx, p, f)
 		s.updateFacts(ctx, p, f)
 		s.settle(ctx, before)
+	case *pane.Exited:
+		// A pane whose program ends because the server is stopping (its
+		// actor hung up the terminal) keeps its place: the last save,
+		// made when stopping began, has it, and a restart brings it back.
+		if p := s.terms[f.TerminalID]; p != nil && !s.stopping {
+			s.opts.Log.Info("pane exited", "pane", p.ID(), "terminal", p.TermID(), "code", f.ExitCode)
+			s.paneGone(ctx, p)
+		}
+	case *panes.Gone:
+		// A pane actor stopped after a failure (a pane closed on purpose
+		// is forgotten before it stops): it closes as if its program had
+		// exited, so nothing is left pointing at a dead actor.
+		if p := s.terms[f.TermID]; p != nil && p.pid.Equal(f.PID) && !s.stopping {
+			s.opts.Log.Error("pane actor stopped after a failure; closing the pane", "pane", p.ID(), "terminal", p.TermID())
+			s.paneGone(ctx, p)
+		}
 	case *agents.Shown:
 		before := s.begin()
 		s.shownChanged(f)

@@ -3,13 +3,11 @@ package session
 import (
 	"fmt"
 	"os"
-	"runtime"
-	"sync"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
-	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/panes"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -29,7 +27,7 @@ import (
 // terminals start a few at once (startTerminals), not one after another:
 // starting a shell is most of a restore's time.
 func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
-	panes, skipped, err := s.tx.Restore(saved, s.newTermID)
+	restored, skipped, err := s.tx.Restore(saved, s.newTermID)
 	if err != nil {
 		s.opts.Log.Error("session not restored", "err", err)
 		return true
@@ -37,16 +35,16 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 	for _, sk := range skipped {
 		s.opts.Log.Error("saved workspace not restored", "workspace", sk.Workspace, "name", sk.Name, "tab", sk.Tab, "err", sk.Err)
 	}
-	starts := make([]terminalStart, 0, len(panes))
+	starts := make([]terminalStart, 0, len(restored))
 	var failed []*model.Pane
 	var shell []string
 	var shellErr error
-	if len(panes) > 0 {
+	if len(restored) > 0 {
 		shell, shellErr = s.argv(paneSetup{}) // once: every restored pane runs the shell
 	}
-	for _, r := range panes {
+	for _, r := range restored {
 		p := &paneRec{Pane: r.Pane}
-		_, adopted := s.opts.Adopt[p.TermID()]
+		adopted := s.spawner.Adopting(p.TermID())
 		if !adopted { // a new shell, in the folder the pane was last seen in
 			cwd, why := s.restoreCwd(p.LiveCwd(), p.Cwd(), p.WS().Cwd())
 			s.tx.SetCwd(p.Pane, cwd, "")
@@ -65,8 +63,8 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		resume := ref != nil && s.cfg.Session.ResumeAgentsOnRestore && !adopted // an adopted agent is still running
 		resuming := resume && agents.ResumeArgv(ref) != nil
 		setup := paneSetup{cwd: p.Cwd(), kept: r.Saved.History, restoreKept: !adopted && !resuming}
-		spec := s.adoption(s.paneSpec(p, setup, shell, s.m.RectOf(p.Tab(), p.TermID())))
-		starts = append(starts, terminalStart{p: p, ref: ref, resume: resume, spec: spec})
+		spec := s.spawner.Prepare(s.paneSpec(p, setup, shell, s.m.RectOf(p.Tab(), p.TermID())))
+		starts = append(starts, terminalStart{p: p, ref: ref, resume: resume, Start: panes.Start{Spec: spec}})
 	}
 	s.startTerminals(starts)
 	s.retryInHome(starts)
@@ -76,17 +74,16 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 	for i := range starts {
 		st := &starts[i]
 		p := st.p
-		if st.err != nil {
-			st.err = protocol.Errorf(protocol.CodePaneSplitFailed, "cannot start %s: %v", shell[0], st.err)
+		if st.Err != nil {
+			st.Err = protocol.Errorf(protocol.CodePaneSplitFailed, "cannot start %s: %v", shell[0], st.Err)
 		} else {
-			st.err = s.spawnActor(ctx, p, st.props, st.abort) // aborts what it cannot spawn
+			st.Err = s.spawnActor(ctx, p, st.Props, st.Abort) // aborts what it cannot spawn
 		}
-		if st.err != nil {
-			s.opts.Log.Error("pane not restored", "pane", p.ID(), "err", st.err)
+		if st.Err != nil {
+			s.opts.Log.Error("pane not restored", "pane", p.ID(), "err", st.Err)
 			failed = append(failed, p.Pane)
 			continue
 		}
-		s.tx.undo(unspawn{p.pid}) // a restore a panic broke did not happen
 		if st.ref != nil {
 			p.shown.Session, p.restored = st.ref, st.ref // kept for the next save
 		}
@@ -110,7 +107,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 	}
 	// failed counts what the file held and this start lost: panes, and
 	// workspaces or tabs left out whole.
-	s.opts.Log.Info("session restored", "workspaces", len(s.m.Workspaces()), "panes", len(panes)-len(failed), "failed", len(failed)+len(skipped))
+	s.opts.Log.Info("session restored", "workspaces", len(s.m.Workspaces()), "panes", len(restored)-len(failed), "failed", len(failed)+len(skipped))
 	return len(failed)+len(skipped) > 0
 }
 
@@ -122,9 +119,9 @@ func (s *Session) retryInHome(starts []terminalStart) {
 	var again []terminalStart
 	var at []int
 	for i := range starts {
-		if st := &starts[i]; st.err != nil && s.home != "" && st.spec.Cwd != s.home {
+		if st := &starts[i]; st.Err != nil && s.home != "" && st.Spec.Cwd != s.home {
 			retry := *st
-			retry.spec.Cwd, retry.err = s.home, nil
+			retry.Spec.Cwd, retry.Err = s.home, nil
 			again, at = append(again, retry), append(at, i)
 		}
 	}
@@ -134,12 +131,12 @@ func (s *Session) retryInHome(starts []terminalStart) {
 	s.startTerminals(again)
 	for j, i := range at {
 		first, st := &starts[i], &again[j]
-		if st.err != nil {
+		if st.Err != nil {
 			continue
 		}
-		s.opts.Log.Warn("restored pane started in home", "pane", st.p.ID(), "cwd", first.spec.Cwd, "err", first.err)
+		s.opts.Log.Warn("restored pane started in home", "pane", st.p.ID(), "cwd", first.Spec.Cwd, "err", first.Err)
 		s.tx.SetCwd(st.p.Pane, s.home, "")
-		s.tx.SetRestoreError(st.p.Pane, fmt.Sprintf("cannot start the shell in %s: %v; it started in %s", first.spec.Cwd, first.err, s.home))
+		s.tx.SetRestoreError(st.p.Pane, fmt.Sprintf("cannot start the shell in %s: %v; it started in %s", first.Spec.Cwd, first.Err, s.home))
 		*first = *st
 	}
 }
@@ -147,49 +144,20 @@ func (s *Session) retryInHome(starts []terminalStart) {
 // terminalStart is one restored pane's terminal: what it starts with, and
 // what starting it gave.
 type terminalStart struct {
-	p      *paneRec
-	ref    *protocol.AgentSessionInfo // the agent session it had
-	resume bool                       // the agent is typed again once a client attaches
-	spec   pane.Spec
-
-	props *actor.Props
-	abort func()
-	err   error
+	p           *paneRec
+	ref         *protocol.AgentSessionInfo // the agent session it had
+	resume      bool                       // the agent is typed again once a client attaches
+	panes.Start                            // its spec, and what starting it gave
 }
 
-// startTerminals starts the terminals of starts, a few at once: a shell's
-// fork and exec wait on the kernel more than on this process, and one
-// after another they made a restore of 3,000 panes take 15 s. It touches
-// nothing of the session's but starts (PaneProps is safe on any
-// goroutine), and returns once all have started or failed.
+// startTerminals starts the terminals of starts, a few at once
+// (panes.Spawner.StartAll).
 func (s *Session) startTerminals(starts []terminalStart) {
-	next := make(chan *terminalStart)
-	var wg sync.WaitGroup
-	for range min(len(starts), max(2, 2*runtime.GOMAXPROCS(0)), 8) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for st := range next {
-				st.start(s.opts.PaneProps)
-			}
-		}()
-	}
+	all := make([]*panes.Start, len(starts))
 	for i := range starts {
-		next <- &starts[i]
+		all[i] = &starts[i].Start
 	}
-	close(next)
-	wg.Wait()
-}
-
-// start starts st's terminal; a start that panics is a start that
-// failed (it runs off the session's Receive, whose guard would not see it).
-func (st *terminalStart) start(props func(pane.Spec) (*actor.Props, func(), error)) {
-	defer func() {
-		if r := recover(); r != nil {
-			st.props, st.abort, st.err = nil, nil, fmt.Errorf("panic: %v", r)
-		}
-	}()
-	st.props, st.abort, st.err = props(st.spec)
+	s.spawner.StartAll(all)
 }
 
 // restoreCwd is a restored pane's working directory: the folder it was

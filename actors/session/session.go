@@ -3,7 +3,6 @@ package session
 import (
 	"fmt"
 	"log/slog"
-	"strings"
 
 	"github.com/asynkron/protoactor-go/actor"
 
@@ -15,6 +14,7 @@ import (
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/panes"
 	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/actors/session/view"
@@ -61,6 +61,13 @@ type Options struct {
 	// the session's own. Tests of
 	// the structure alone pass an actor without a PTY.
 	PaneProps func(pane.Spec) (props *actor.Props, abort func(), err error)
+	// Entities is the workspace and tab actors' supervisor
+	// (actors/entities); nil: the session starts one as its child.
+	Entities *actor.PID
+	// Panes is the panes supervisor the pane actors are spawned under
+	// (actors/panes); the server stops it after the session (StopAll).
+	// nil: the session starts one as its child.
+	Panes *actor.PID
 	// WorkspaceProps and TabProps make entity actors, which the entities
 	// supervisor starts; nil means wsactor.Props and tabactor.Props (tests
 	// wrap them).
@@ -107,6 +114,9 @@ type Session struct {
 	// is the revision of the last Changed taken from each.
 	ents *actor.PID
 	revs map[string]uint64
+
+	// spawner starts panes under the panes supervisor (spawn.go).
+	spawner panes.Spawner
 
 	// placed is the placement the agents actor last got.
 	placed agents.Placement
@@ -158,6 +168,7 @@ func newSession(opts Options) *Session {
 		terms:   map[string]*paneRec{},
 		revs:    map[string]uint64{},
 		keep:    keeping{keys: keeper.NewLineKeys(opts.Lines, opts.SessionFile)},
+		spawner: panes.Spawner{Start: opts.PaneProps, Adopt: opts.Adopt},
 	}
 }
 
@@ -320,7 +331,10 @@ func (s *Session) Receive(ctx actor.Context) {
 	}
 	switch msg := msg.(type) {
 	case *actor.Started:
-		s.ents = ctx.Spawn(entities.Props(entities.Options{WorkspaceProps: s.opts.WorkspaceProps, TabProps: s.opts.TabProps, Log: s.opts.Log}))
+		s.startPanes(ctx)
+		if s.ents = s.opts.Entities; s.ents == nil {
+			s.ents = ctx.Spawn(entities.Props(entities.Options{WorkspaceProps: s.opts.WorkspaceProps, TabProps: s.opts.TabProps, Log: s.opts.Log}))
+		}
 		ctx.Send(s.opts.Agents, &agents.SetSession{PID: ctx.Self()})
 		if s.opts.Worktrees != nil {
 			ctx.Send(s.opts.Worktrees, &worktrees.SetSession{PID: ctx.Self()})
@@ -353,28 +367,19 @@ func (s *Session) Receive(ctx actor.Context) {
 		s.keeping(ctx, msg)
 	case kit.PassOn:
 		s.passOn(ctx, msg)
-	case *pane.Exited:
-		// A pane whose program ends because the server is stopping (its
-		// actor hung up the terminal) keeps its place: the last save,
-		// made when stopping began, has it, and a restart brings it back.
-		if p := s.terms[msg.TerminalID]; p != nil && !s.stopping {
-			s.opts.Log.Info("pane exited", "pane", p.ID(), "terminal", p.TermID(), "code", msg.ExitCode)
-			s.paneGone(ctx, p)
-		}
-	case *actor.Terminated:
-		if s.stopping {
-			return // its children stop with it
-		}
-		// A pane actor stopped after a panic (a pane closed on purpose is
-		// forgotten before it stops): it closes as if its program had
-		// exited, so nothing is left pointing at a dead actor.
-		if p := s.terms[msg.Who.Id[strings.LastIndexByte(msg.Who.Id, '/')+1:]]; p != nil && p.pid.Equal(msg.Who) {
-			s.opts.Log.Error("pane actor stopped after a failure; closing the pane", "pane", p.ID(), "terminal", p.TermID())
-			s.paneGone(ctx, p)
-		}
 	default:
 		kit.Unhandled(ctx, msg, s.opts.Log)
 	}
+}
+
+// startPanes names the panes supervisor the pane actors are spawned
+// under, starting one as the session's child when none was given.
+func (s *Session) startPanes(ctx actor.Context) {
+	s.spawner.Sup, s.spawner.Owner = s.opts.Panes, ctx.Self()
+	if s.spawner.Sup == nil {
+		s.spawner.Sup = ctx.Spawn(panes.Props(panes.Options{Log: s.opts.Log}))
+	}
+	ctx.Send(s.spawner.Sup, &panes.SetSession{PID: ctx.Self()})
 }
 
 // paneGone closes a pane whose program or actor is gone.

@@ -11,6 +11,7 @@ import (
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/panes"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -107,7 +108,6 @@ func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneS
 	if err := s.spawnPane(ctx, p, setup, rect); err != nil {
 		return nil, err
 	}
-	s.tx.undo(unspawn{p.pid}) // the change that started it did not happen
 	s.tx.AddPane(p.Pane)
 	s.putTerm(p)
 	return p, nil
@@ -120,7 +120,7 @@ func (s *Session) spawnPane(ctx actor.Context, p *paneRec, setup paneSetup, rect
 		return err
 	}
 	spec := s.paneSpec(p, setup, argv, rect)
-	props, abort, err := s.paneProps(spec)
+	props, abort, err := s.spawner.Props(spec)
 	if err != nil {
 		return protocol.Errorf(protocol.CodePaneSplitFailed, "cannot start %s: %v", argv[0], err)
 	}
@@ -135,7 +135,7 @@ func (s *Session) paneSpec(p *paneRec, setup paneSetup, argv []string, rect layo
 		TerminalID:      p.TermID(),
 		Argv:            argv,
 		Cwd:             setup.cwd,
-		Env:             s.paneEnv(p, setup.env),
+		Env:             panes.Env(setup.env, s.opts.BinPath, s.opts.SocketPath, pane.IDs{PaneID: p.ID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID()}),
 		Cols:            p.cols,
 		Rows:            p.rows,
 		ScrollbackBytes: s.cfg.Advanced.ScrollbackLimitBytes,
@@ -148,43 +148,17 @@ func (s *Session) paneSpec(p *paneRec, setup paneSetup, argv []string, rect layo
 	}
 }
 
-// spawnActor spawns the actor of p's started terminal (props); abort
-// ends the terminal when the actor cannot be spawned.
+// spawnActor spawns the actor of p's started terminal (props) under the
+// panes supervisor; abort ends the terminal when it cannot be spawned.
 func (s *Session) spawnActor(ctx actor.Context, p *paneRec, props *actor.Props, abort func()) error {
-	pid, err := ctx.SpawnNamed(props, p.TermID())
+	pid, err := s.spawner.Spawn(ctx, p.TermID(), props, abort)
 	if err != nil {
-		abort()
-		return protocol.Errorf(protocol.CodePaneSplitFailed, "start pane: %v", err)
+		return err
 	}
 	p.pid = pid
+	s.tx.undo(unspawn{pid}) // the change that started it did not happen
+	s.tx.do(startPane{pid})
 	return nil
-}
-
-// paneProps starts spec's terminal, or adopts the one a live handoff
-// brought for it.
-func (s *Session) paneProps(spec pane.Spec) (*actor.Props, func(), error) {
-	return s.opts.PaneProps(s.adoption(spec))
-}
-
-// adoption is spec with the terminal a live handoff brought for it, if
-// one did (taken: a terminal is adopted once).
-func (s *Session) adoption(spec pane.Spec) pane.Spec {
-	if a, ok := s.opts.Adopt[spec.TerminalID]; ok {
-		delete(s.opts.Adopt, spec.TerminalID)
-		spec.Adopt = &a
-	}
-	return spec
-}
-
-// paneEnv is the server's environment, then the caller's, then herdr's own
-// variables, which win.
-func (s *Session) paneEnv(p *paneRec, extra map[string]string) []string {
-	return pane.TerminalEnv(extra, []string{"CODEX_THREAD_ID"}, s.opts.BinPath, map[string]string{
-		"HERDR_SOCKET_PATH":  s.opts.SocketPath,
-		"HERDR_WORKSPACE_ID": p.WS().ID(),
-		"HERDR_TAB_ID":       p.Tab().ID(),
-		"HERDR_PANE_ID":      p.ID(),
-	})
 }
 
 // relayout marks a tab whose rectangles may have moved: at the end of

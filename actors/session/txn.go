@@ -10,6 +10,7 @@ import (
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/panes"
 	"github.com/herdr-go/herdr/actors/session/model"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
 	"github.com/herdr-go/herdr/protocol"
@@ -44,7 +45,11 @@ type effect interface{ isEffect() }
 type (
 	// publishEvent publishes an event to the bus.
 	publishEvent struct{ *events.Publish }
-	// stopPane stops a pane's actor, after the requests already queued for it.
+	// startPane hands the panes supervisor a pane actor the transaction
+	// spawned under it (panes.Started).
+	startPane struct{ pid *actor.PID }
+	// stopPane has the panes supervisor stop a pane's actor, after the
+	// requests already queued for it (panes.Stop).
 	stopPane struct{ pid *actor.PID }
 	// tellIDs tells a pane its public ids and label: it stamps its own
 	// events with them.
@@ -65,6 +70,7 @@ type (
 )
 
 func (publishEvent) isEffect() {}
+func (startPane) isEffect()    {}
 func (stopPane) isEffect()     {}
 func (tellIDs) isEffect()      {}
 func (startEntity) isEffect()  {}
@@ -127,12 +133,14 @@ func (u revBack) undo(s *Session, _ actor.Context) {
 	}
 }
 
-func (u unspawn) undo(_ *Session, ctx actor.Context) { ctx.Stop(u.pid) }
+func (u unspawn) undo(s *Session, ctx actor.Context) {
+	ctx.Send(s.spawner.Sup, &panes.Stop{PID: u.pid})
+}
 
 func (u unstart) undo(*Session, actor.Context) {
 	for i := range u.starts {
-		if st := &u.starts[i]; st.err == nil && st.p.pid == nil {
-			st.abort()
+		if st := &u.starts[i]; st.Err == nil && st.p.pid == nil {
+			st.Abort()
 		}
 	}
 }
@@ -224,8 +232,10 @@ func (s *Session) settle(ctx actor.Context, tx *txn) {
 		switch e := e.(type) {
 		case publishEvent:
 			evs = append(evs, e.Publish)
+		case startPane:
+			ctx.Send(s.spawner.Sup, &panes.Started{PID: e.pid})
 		case stopPane:
-			ctx.Poison(e.pid)
+			ctx.Send(s.spawner.Sup, &panes.Stop{PID: e.pid})
 		case arrangeTab:
 			tabs = appendNew(tabs, e.t)
 		}
@@ -290,7 +300,7 @@ func (s *Session) settleEntities(ctx actor.Context, fx []effect, tabs []*tab) {
 			switch e := e.entity.(type) {
 			case *workspace:
 				if s.m.Alive(e) {
-					ctx.Send(s.ents, &entities.StartWorkspace{Seed: wsactor.Seed{ID: e.ID(), Label: e.Label(), Auto: e.Auto(), Tokens: e.Tokens(),
+					ctx.Send(s.ents, &entities.StartWorkspace{Seed: wsactor.Seed{ID: e.ID(), Label: e.Label(), Auto: e.Auto(), Tokens: e.Tokens(), Session: ctx.Self(),
 						Rev: s.revs[e.ID()], Log: kit.LazyWith(s.opts.Log, slog.String("workspace", e.ID()))}})
 				}
 			case *tab:

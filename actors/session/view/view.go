@@ -5,6 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/protocol"
@@ -71,6 +72,83 @@ func (r *ReadSide) Read(call *kit.Call) *kit.Reply {
 		return nil
 	}
 	return h(v, call)
+}
+
+// The gateway's connections find panes' and agents' targets here.
+var _ kit.PaneFinder = (*ReadSide)(nil)
+
+// PaneActor implements kit.PaneFinder: the actor of the pane call's
+// target names, once every message sent to the session so far is handled
+// (a pane closed or moved by one of them is not found here).
+func (r *ReadSide) PaneActor(call *kit.Call) (*actor.PID, string) {
+	if !r.caughtUp() {
+		return nil, ""
+	}
+	v := r.cur.Load()
+	if v == nil {
+		return nil, ""
+	}
+	i, err := v.ResolvePane(targetID(call))
+	if err != nil {
+		return nil, ""
+	}
+	rec := v.Rec(i)
+	return rec.PID, rec.Info.PaneID
+}
+
+// AgentTerm implements kit.PaneFinder, resolving as the session's route
+// does for the agents actor's methods: a pane by any id form, an agent by
+// the current id of the pane hosting it (its name, or another form, is the
+// session's to resolve), once every message sent to the session so far is
+// handled.
+func (r *ReadSide) AgentTerm(call *kit.Call, t protocol.Target) (string, bool) {
+	v := r.cur.Load()
+	if v == nil || !r.caughtUp() {
+		return "", false
+	}
+	id := targetID(call)
+	switch t {
+	case protocol.TargetNone:
+		return "", true
+	case protocol.TargetPane:
+		i, err := v.ResolvePane(id)
+		if err != nil {
+			return "", false
+		}
+		return v.Rec(i).Info.TerminalID, true
+	case protocol.TargetAgent:
+		if i, ok := v.PaneByID[id]; ok && v.Rec(i).Agent != nil {
+			return v.Rec(i).Info.TerminalID, true
+		}
+	}
+	return "", false
+}
+
+// Workspace implements kit.PaneFinder: the record of the workspace call
+// names, and its folder.
+func (r *ReadSide) Workspace(call *kit.Call) (protocol.WorkspaceInfo, string, bool) {
+	v := r.cur.Load()
+	if v == nil || !r.caughtUp() {
+		return protocol.WorkspaceInfo{}, "", false
+	}
+	i, err := v.ResolveWorkspace(targetID(call))
+	if err != nil {
+		return protocol.WorkspaceInfo{}, "", false
+	}
+	return v.Spaces[i].Info, v.Spaces[i].Cwd, true
+}
+
+// Tab implements kit.PaneFinder: the record of the tab call names.
+func (r *ReadSide) Tab(call *kit.Call) (protocol.TabInfo, bool) {
+	v := r.cur.Load()
+	if v == nil || !r.caughtUp() {
+		return protocol.TabInfo{}, false
+	}
+	i, err := v.ResolveTab(targetID(call))
+	if err != nil {
+		return protocol.TabInfo{}, false
+	}
+	return v.Tabs[i].Info, true
 }
 
 // Newest is the View last published, nil for none.
@@ -385,4 +463,20 @@ func (v *View) Visible(termID string) bool {
 		}
 	}
 	return false
+}
+
+// Placement is where every pane is, in workspace, tab and layout order,
+// and the tab on screen: what the agents actor places agents by (the
+// session sends it when it changed).
+func (v *View) Placement() agents.Placement {
+	pl := agents.Placement{Panes: make([]agents.Place, 0, len(v.Panes)), FocusedWorkspace: v.FocusedWS, FocusedTab: v.FocusedTab}
+	for i := range v.Panes {
+		p := v.Rec(i)
+		label := ""
+		if p.Info.Label != nil {
+			label = *p.Info.Label
+		}
+		pl.Panes = append(pl.Panes, agents.Place{TermID: p.Info.TerminalID, PaneID: p.Info.PaneID, TabID: p.Info.TabID, WorkspaceID: p.Info.WorkspaceID, Label: label, PID: p.PID})
+	}
+	return pl
 }

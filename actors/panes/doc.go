@@ -1,0 +1,20 @@
+// Package panes is the supervisor of the pane actors. The session decides
+// which panes exist (topology); it starts a pane's terminal and spawns its
+// actor inside the message that makes the pane, with this actor as the
+// pane actor's parent (Spawner.Spawn), so a pane that cannot start fails
+// its call and its PID is there at once for the next forward. Once the
+// message commits, the session tells this actor the pane is one of its
+// (Started); a pane whose message is discarded is stopped and never told.
+//
+// This actor owns what happens to a pane actor after that: it stops one
+// that fails (a restart would start a new shell under the old identity),
+// tells the session a pane actor it did not stop on purpose is gone
+// (Gone, a kit.Fact, so the pane closes as if its program had exited),
+// and stops them all at the server's stop (StopAll), answering once every
+// pane actor has stopped: after the session's last save, before the keeper
+// stops, since a stopping pane hands the keeper its last lines.
+//
+// A pane tells the session its facts and its program's end directly
+// (pane.Spec.Owner): they change the session's read model, so they take
+// no hop through here.
+package panes

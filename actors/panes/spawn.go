@@ -1,0 +1,126 @@
+package panes
+
+import (
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// Spawner starts terminals and spawns their actors under the supervisor,
+// inside the session's message (a pane that cannot start fails its call,
+// and its PID is there for the next forward). The session holds one.
+type Spawner struct {
+	// Sup is the supervisor the pane actors are spawned under.
+	Sup *actor.PID
+	// Start starts a terminal (or adopts the one in the spec) and makes
+	// its actor's props: the server's pane.Runtime.Start.
+	Start func(pane.Spec) (props *actor.Props, abort func(), err error)
+	// Adopt holds, by terminal id, the terminals a live handoff brought:
+	// the pane with that terminal id goes on with it, once.
+	Adopt map[string]pane.Adoption
+	// Owner is told each pane's facts and its program's end (the session).
+	Owner *actor.PID
+}
+
+// Adopting reports whether a live handoff brought terminal termID.
+func (sp *Spawner) Adopting(termID string) bool {
+	_, ok := sp.Adopt[termID]
+	return ok
+}
+
+// Prepare is spec told its owner and given the terminal a live handoff
+// brought for it, if one did (taken: a terminal is adopted once).
+func (sp *Spawner) Prepare(spec pane.Spec) pane.Spec {
+	spec.Owner = sp.Owner
+	if a, ok := sp.Adopt[spec.TerminalID]; ok {
+		delete(sp.Adopt, spec.TerminalID)
+		spec.Adopt = &a
+	}
+	return spec
+}
+
+// Props starts spec's terminal, or adopts the one a live handoff brought
+// for it (Prepare).
+func (sp *Spawner) Props(spec pane.Spec) (*actor.Props, func(), error) {
+	return sp.Start(sp.Prepare(spec))
+}
+
+// Spawn spawns the actor of terminal termID's started terminal (props)
+// with the supervisor as its parent, from inside ctx's message; abort
+// ends the terminal when it cannot be spawned.
+func (sp *Spawner) Spawn(ctx actor.Context, termID string, props *actor.Props, abort func()) (*actor.PID, error) {
+	pid, err := actor.DefaultSpawner(ctx.ActorSystem(), sp.Sup.Id+"/"+termID, props, parentAs{ctx, sp.Sup})
+	if err != nil {
+		abort()
+		return nil, protocol.Errorf(protocol.CodePaneSplitFailed, "start pane: %v", err)
+	}
+	return pid, nil
+}
+
+// parentAs is ctx with another actor as the one spawning: the spawned
+// actor's parent, which supervises it and is told when it stops.
+type parentAs struct {
+	actor.Context
+	parent *actor.PID
+}
+
+func (p parentAs) Self() *actor.PID { return p.parent }
+
+// Env is a pane's environment: the server's, then the caller's (extra),
+// then herdr's own variables, which win.
+func Env(extra map[string]string, binPath, socket string, ids pane.IDs) []string {
+	return pane.TerminalEnv(extra, []string{"CODEX_THREAD_ID"}, binPath, map[string]string{
+		"HERDR_SOCKET_PATH":  socket,
+		"HERDR_WORKSPACE_ID": ids.WorkspaceID,
+		"HERDR_TAB_ID":       ids.TabID,
+		"HERDR_PANE_ID":      ids.PaneID,
+	})
+}
+
+// Start is one terminal to start (Spec) and what starting it gave.
+type Start struct {
+	Spec  pane.Spec
+	Props *actor.Props
+	Abort func()
+	Err   error
+}
+
+// StartAll starts the terminals of starts (already Prepared), a few at
+// once: a shell's fork and exec wait on the kernel more than on this
+// process, and one after another they made a restore of 3,000 panes take
+// 15 s. It touches nothing but starts (Start is safe on any goroutine) and
+// returns once all have started or failed.
+func (sp *Spawner) StartAll(starts []*Start) {
+	next := make(chan *Start)
+	var wg sync.WaitGroup
+	for range min(len(starts), max(2, 2*runtime.GOMAXPROCS(0)), 8) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for st := range next {
+				st.start(sp.Start)
+			}
+		}()
+	}
+	for _, st := range starts {
+		next <- st
+	}
+	close(next)
+	wg.Wait()
+}
+
+// start starts st's terminal; a start that panics is a start that failed
+// (it runs off the caller's Receive, whose guard would not see it).
+func (st *Start) start(props func(pane.Spec) (*actor.Props, func(), error)) {
+	defer func() {
+		if r := recover(); r != nil {
+			st.Props, st.Abort, st.Err = nil, nil, fmt.Errorf("panic: %v", r)
+		}
+	}()
+	st.Props, st.Abort, st.Err = props(st.Spec)
+}
