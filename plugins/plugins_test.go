@@ -114,7 +114,7 @@ func TestLoadManifest_EventWarnings(t *testing.T) {
 			t.Fatalf("on = %q: %v %q", on, err, info.Warnings)
 		}
 	}
-	if len(HookEvents) != 26 || !HookEvents["worktree.created"] || !HookEvents["task.created"] || !HookEvents["task.removed"] || !HookEvents["pane.agent_status_changed"] || HookEvents["pane.updated"] {
+	if len(HookEvents) != 27 || !HookEvents["agent.queue_changed"] || !HookEvents["worktree.created"] || !HookEvents["task.created"] || !HookEvents["task.removed"] || !HookEvents["pane.agent_status_changed"] || HookEvents["pane.updated"] {
 		t.Fatalf("hook events %v", HookEvents)
 	}
 	// An empty on, or a bad command under an unknown one, is still an error.

@@ -594,6 +594,8 @@ func factsOf(d protocol.EventData) eventFacts {
 		if e.FinalStatus != nil {
 			f.FinalStatus = *e.FinalStatus
 		}
+	case protocol.AgentQueueChangedEvent:
+		f.PaneID = e.PaneID
 	}
 	// WorkspaceReorderedEvent, LayoutUpdatedEvent, the task events and
 	// machine_state_changed name none of these.
