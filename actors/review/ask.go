@@ -19,6 +19,7 @@ type asker struct {
 	root    *actor.RootContext
 	session *actor.PID
 	tasks   *actor.PID
+	loop    *actor.PID
 	id      string
 	within  time.Duration
 }
@@ -34,8 +35,11 @@ func (a *asker) ask(method string, params protocol.Params, out any) error {
 		return protocol.Errorf(protocol.CodeInternal, "review: no method %s", method)
 	}
 	owner := a.session
-	if m.Owner == protocol.OwnerTasks {
+	switch m.Owner {
+	case protocol.OwnerTasks:
 		owner = a.tasks
+	case protocol.OwnerLoop:
+		owner = a.loop
 	}
 	if owner == nil {
 		return protocol.Errorf(protocol.CodeInternal, "review: nothing answers %s in this server", method)

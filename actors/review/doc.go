@@ -12,8 +12,9 @@
 // workspace a task's worker runs in is that task; another worktree
 // workspace is its checkout (so its comments outlive the workspace's id).
 //
-// A send to an agent at work is queued in its thread (deliverLater): the
-// actor follows pane_agent_status_changed and types the queued comments
-// when the agent's turn ends (done, or idle), never into a blocked agent.
+// A send to an agent at work goes into the agent's queue (agent.queue.add,
+// actors/loop), which types it when the agent's turn ends, never into a
+// blocked agent; the actor follows agent_queue_changed to mark the
+// comments sent (delivered) or pending again (the queue cleared).
 // The threads are kept in review.json beside session.json (store.go).
 package review

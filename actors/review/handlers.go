@@ -208,11 +208,13 @@ type sent struct {
 	agent      string
 	text       string
 	delivered  bool
+	queued     bool // in the agent's queue (agent.queue.add)
 	taskStatus string
 }
 
 // startSend takes the thread's pending comments as one prompt: typed now
-// into an agent at rest, else queued for its turn's end (deliverLater).
+// into an agent at rest, else put in the agent's queue (actors/loop),
+// which types it at its turn's end, never into a blocked agent.
 // The job goes on (nil) or the caller is answered (a reply).
 func (r *Review) startSend(ctx actor.Context, d *jobDone, res *sendReady) *kit.Reply {
 	t := r.threads[res.sub.key]
@@ -227,19 +229,20 @@ func (r *Review) startSend(ctx actor.Context, d *jobDone, res *sendReady) *kit.R
 		return kit.Fail(protocol.Errorf(protocol.CodeNoReviewComments, "%s has no pending comments to send (review.comment adds them)", res.sub.key))
 	}
 	text := prompt(t, list)
-	now := r.opts.Now().UnixMilli()
 	out := &sent{key: t.Key, ids: ids(list), agent: res.agent.PaneID, text: text}
 	task := res.sub.task
 	atRest := res.agent.AgentStatus == protocol.StatusIdle || res.agent.AgentStatus == protocol.StatusDone || res.agent.AgentStatus == protocol.StatusUnknown
-	if !atRest {
-		r.deliverLater(t, out.ids, res.agent.PaneID, now)
-	}
 	r.run(ctx, d.call, d.caller, d.busy, func(a *asker) any {
 		if atRest {
 			if err := a.ask("agent.prompt", &protocol.AgentPromptParams{Target: res.agent.PaneID, Text: text}, nil); err != nil {
 				return err
 			}
 			out.delivered = true
+		} else {
+			if err := a.ask("agent.queue.add", &protocol.AgentQueueAddParams{Target: res.agent.PaneID, Text: text}, nil); err != nil {
+				return err
+			}
+			out.queued = true
 		}
 		if task != nil {
 			out.taskStatus = task.Status
@@ -259,27 +262,23 @@ func (r *Review) startSend(ctx actor.Context, d *jobDone, res *sendReady) *kit.R
 	return nil
 }
 
-// deliverLater keeps comments for an agent at work: they are typed when
-// its turn ends. The one place a send waits for a turn's end (the agent's
-// prompt queue, agent.queue.add, takes its place when it runs here).
-func (r *Review) deliverLater(t *Thread, list []int, pane string, now int64) {
-	t.mark(list, protocol.ReviewCommentQueued, now)
-	t.QueuedTo = pane
-	t.UpdatedMS = now
-	r.save()
-}
-
 // sentNow records a send's comments as sent (typed now) and answers.
 func (r *Review) sentNow(s *sent) *kit.Reply {
 	t := r.threads[s.key]
 	if t == nil {
 		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "review: the thread of %s went during its send", s.key))
 	}
-	if s.delivered {
+	switch {
+	case s.delivered:
 		t.mark(s.ids, protocol.ReviewCommentSent, r.now())
 		if len(t.with(protocol.ReviewCommentQueued)) == 0 {
 			t.QueuedTo = ""
 		}
+	case s.queued:
+		t.mark(s.ids, protocol.ReviewCommentQueued, r.now())
+		t.QueuedTo = s.agent
+	}
+	if s.delivered || s.queued {
 		t.UpdatedMS = r.now()
 		r.save()
 	}
@@ -294,69 +293,29 @@ type delivered struct {
 	err  error
 }
 
-// deliverQueued types the comments queued for pane's agent, now at rest.
-func (r *Review) deliverQueued(ctx actor.Context, pane string) {
-	if pane == "" || r.delivering[pane] {
-		return
-	}
+// queueChanged follows the agent's queue a send went into: the prompt
+// typed (its preview matches the thread's queued comments) marks them
+// sent; a cleared queue gives them back as pending, for the next send.
+func (r *Review) queueChanged(d protocol.AgentQueueChangedEvent) {
 	for _, t := range r.threads {
-		if t.QueuedTo != pane {
+		if t.QueuedTo != d.PaneID {
 			continue
 		}
 		list := t.with(protocol.ReviewCommentQueued)
-		if len(list) == 0 {
+		switch {
+		case len(list) == 0:
 			t.QueuedTo = ""
+		case d.Change == "delivered" && d.Delivered == protocol.BufferPreview(prompt(t, list)):
+			t.mark(ids(list), protocol.ReviewCommentSent, r.now())
+		case d.Change == "cleared":
+			t.mark(ids(list), protocol.ReviewCommentPending, r.now())
+		default:
 			continue
 		}
-		r.delivering[pane] = true
-		text, key, ids := prompt(t, list), t.Key, ids(list)
-		a := &asker{root: ctx.ActorSystem().Root, session: r.opts.Session, tasks: r.opts.Tasks, id: "review:deliver", within: r.opts.Within}
-		self := ctx.Self()
-		go func() {
-			// Typed only into an agent at rest: never a blocked one.
-			var ag protocol.AgentInfoResult
-			err := a.ask("agent.get", &protocol.AgentTarget{Target: pane}, &ag)
-			if err == nil && ag.Agent.AgentStatus != protocol.StatusIdle && ag.Agent.AgentStatus != protocol.StatusDone {
-				err = errNotAtRest
-			}
-			if err == nil {
-				err = a.ask("agent.prompt", &protocol.AgentPromptParams{Target: pane, Text: text}, nil)
-			}
-			a.root.Send(self, &delivered{key: key, pane: pane, ids: ids, err: err})
-		}()
-		return // one thread per turn end: the agent works on it first
-	}
-}
-
-var errNotAtRest = protocol.Errorf(protocol.CodeNoReviewAgent, "the agent is not at rest")
-
-func (r *Review) delivered(ctx actor.Context, d *delivered) {
-	delete(r.delivering, d.pane)
-	t := r.threads[d.key]
-	if t == nil {
-		return
-	}
-	if d.err != nil {
-		if d.err != errNotAtRest {
-			r.opts.Log.Warn("review: queued comments not typed; kept for the agent's next turn end", "subject", d.key, "pane", d.pane, "err", d.err)
-		}
-		return
-	}
-	t.mark(d.ids, protocol.ReviewCommentSent, r.now())
-	if len(t.with(protocol.ReviewCommentQueued)) == 0 {
 		t.QueuedTo = ""
-	}
-	t.UpdatedMS = r.now()
-	r.save()
-}
-
-// resumeQueued looks again at every agent with queued comments (after a
-// restart, or lost events): one at rest gets them now.
-func (r *Review) resumeQueued(ctx actor.Context) {
-	for _, t := range r.threads {
-		if t.QueuedTo != "" {
-			r.deliverQueued(ctx, t.QueuedTo)
-		}
+		t.UpdatedMS = r.now()
+		r.save()
+		return
 	}
 }
 

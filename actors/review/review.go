@@ -26,9 +26,10 @@ var Registry = kit.NewRegistry(protocol.OwnerReview, "actors/review", map[string
 
 // Options configure the review actor.
 type Options struct {
-	// Session and Tasks answer the calls its jobs make; Events streams
-	// the agents' status changes (a queued send waits for its turn end).
-	Session, Tasks, Events *actor.PID
+	// Session, Tasks and Loop answer the calls its jobs make (Loop the
+	// agents' queues: a send to an agent at work goes into its queue);
+	// Events streams what follows a queued send (delivered, cleared, moved).
+	Session, Tasks, Loop, Events *actor.PID
 	// Path is the threads' file ("" keeps nothing); Restore what it held.
 	Path    string
 	Restore []*Thread
@@ -44,10 +45,8 @@ type Review struct {
 	opts    Options
 	threads map[string]*Thread
 	// busy: a send or accept of this subject (as the call named it) runs.
-	busy map[string]bool
-	// delivering: a queued send to this agent's pane is being typed.
-	delivering map[string]bool
-	writer     *kit.Latest
+	busy   map[string]bool
+	writer *kit.Latest
 }
 
 // jobDone brings a job's result back to the actor: a value to apply, or
@@ -74,7 +73,7 @@ func Props(opts Options) *actor.Props {
 		opts.Log = slog.New(slog.DiscardHandler)
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
-		r := &Review{opts: opts, threads: map[string]*Thread{}, busy: map[string]bool{}, delivering: map[string]bool{}}
+		r := &Review{opts: opts, threads: map[string]*Thread{}, busy: map[string]bool{}}
 		for _, t := range opts.Restore {
 			if t != nil && t.Key != "" {
 				r.threads[t.Key] = t
@@ -90,7 +89,6 @@ func (r *Review) Receive(ctx actor.Context) {
 	case *actor.Started:
 		r.writer = newWriter(r.opts.Path, r.opts.Log)
 		r.subscribe(ctx)
-		r.resumeQueued(ctx)
 	case *actor.Stopping:
 		if r.writer != nil && !r.writer.Close(5*time.Second) {
 			r.opts.Log.Warn("review comments: the last save did not finish")
@@ -106,8 +104,6 @@ func (r *Review) Receive(ctx actor.Context) {
 		}
 	case *jobDone:
 		r.finish(ctx, msg)
-	case *delivered:
-		r.delivered(ctx, msg)
 	case *events.Events:
 		for _, e := range msg.List {
 			r.onEvent(ctx, e.Data)
@@ -115,7 +111,6 @@ func (r *Review) Receive(ctx actor.Context) {
 		ctx.Send(r.opts.Events, &events.Ack{Sub: ctx.Self()})
 	case *events.Lost:
 		r.subscribe(ctx)
-		r.resumeQueued(ctx) // a turn's end may be among what was lost
 	case *actor.Stopped, *actor.Restarting:
 	default:
 		kit.Unhandled(ctx, msg, r.opts.Log)
@@ -124,14 +119,14 @@ func (r *Review) Receive(ctx actor.Context) {
 
 func (r *Review) subscribe(ctx actor.Context) {
 	if r.opts.Events != nil {
-		ctx.Send(r.opts.Events, &events.Subscribe{Sub: ctx.Self(), Kinds: []string{"pane_agent_status_changed", "pane_moved", "task_removed"}, Typed: true})
+		ctx.Send(r.opts.Events, &events.Subscribe{Sub: ctx.Self(), Kinds: []string{"agent_queue_changed", "pane_moved", "task_removed"}, Typed: true})
 	}
 }
 
 // run starts job on a goroutine with an asker of its own; its result
 // comes back as a jobDone (busy, when set, is freed then).
 func (r *Review) run(ctx actor.Context, call *kit.Call, caller *actor.PID, busy string, job func(a *asker) any) {
-	a := &asker{root: ctx.ActorSystem().Root, session: r.opts.Session, tasks: r.opts.Tasks, id: call.ID, within: r.opts.Within}
+	a := &asker{root: ctx.ActorSystem().Root, session: r.opts.Session, tasks: r.opts.Tasks, loop: r.opts.Loop, id: call.ID, within: r.opts.Within}
 	done := &jobDone{call: call, caller: caller, busy: busy}
 	self, log := ctx.Self(), r.opts.Log
 	go func() {
@@ -280,15 +275,14 @@ func ids(list []protocol.ReviewComment) []int {
 	return out
 }
 
-// onEvent follows the agents: a queued send is typed when its agent's
-// turn ends (done, or idle after working), never into a blocked one; a
-// pane that moved keeps its queue; a removed task's thread goes.
+// onEvent follows a send queued for an agent at work: the agent's queue
+// (actors/loop) types it at its turn's end, and its comments are then
+// sent; a cleared queue gives them back as pending; a pane that moved
+// keeps them; a removed task's thread goes.
 func (r *Review) onEvent(ctx actor.Context, d protocol.EventData) {
 	switch d := d.(type) {
-	case protocol.PaneAgentStatusChangedEvent:
-		if d.AgentStatus == protocol.StatusDone || d.AgentStatus == protocol.StatusIdle {
-			r.deliverQueued(ctx, d.PaneID)
-		}
+	case protocol.AgentQueueChangedEvent:
+		r.queueChanged(d)
 	case protocol.PaneMovedEvent:
 		if d.PreviousPaneID == d.Pane.PaneID {
 			return

@@ -293,7 +293,7 @@ func Run(opts Options) error {
 		return err
 	}
 	// worktree.diff and review.*: threads kept beside session.json.
-	reviewPID, err := startReview(system, root, sessionFile, sessionPID, tasksPID, busPID, log)
+	reviewPID, err := startReview(system, root, sessionFile, sessionPID, tasksPID, loopPID, busPID, log)
 	if err != nil {
 		listener.Close()
 		return err

@@ -187,6 +187,10 @@ func TestE2E_Review_DiffCommentSendAcceptMerge(t *testing.T) {
 	if got := strings.Join(statuses(t, s, ws), " "); got != "a.txt:sent b.txt:sent b.txt:queued" {
 		t.Fatalf("while it works: %s", got)
 	}
+	queued := OK[protocol.AgentQueueResult](t, s.Call("agent.queue.list", map[string]any{"target": pane}), "agent_queue")
+	if len(queued.Queue.Prompts) != 1 || !strings.Contains(queued.Queue.Prompts[0].Text, "b.txt:1") {
+		t.Fatalf("the send is not in the agent's queue: %+v", queued.Queue)
+	}
 	write(t, filepath.Join(dir, "release"), "")
 	WaitFor(t, "the queued comment typed at the turn's end", func() bool {
 		return strings.Contains(read(filepath.Join(dir, "prompt")), "b.txt:1")
