@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -71,7 +71,7 @@ func (p *cmdPrompt) Open() {
 // Update takes a key. On promptRun and promptComplete, args is the line
 // split into words (for promptComplete, with the word being completed
 // last, "" after a space); err is set when the line does not split.
-func (p *cmdPrompt) Update(k tea.KeyMsg) (out promptOutcome, args []string, err error) {
+func (p *cmdPrompt) Update(k tea.KeyPressMsg) (out promptOutcome, args []string, err error) {
 	if p.output != nil {
 		switch k.String() {
 		case "up", "k":
@@ -365,7 +365,7 @@ func (t *tmuxParts) openPrompt() tea.Cmd {
 }
 
 // promptKey routes a key to the prompt and acts on its outcome.
-func (t *tmuxParts) promptKey(k tea.KeyMsg) tea.Cmd {
+func (t *tmuxParts) promptKey(k tea.KeyPressMsg) tea.Cmd {
 	out, args, err := t.prompt.Update(k)
 	if !t.prompt.open {
 		*t.mode = modeTerminal

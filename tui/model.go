@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
@@ -241,7 +241,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	cmd := m.update(msg)
-	if _, key := msg.(tea.KeyMsg); key && m.input.waiting() {
+	if isKey(msg) && m.input.waiting() {
 		// A key for a pane goes out now, from this turn: waiting for the
 		// drain cost two goroutine hand-offs before the request was even
 		// written. Keys typed while it is in flight are still coalesced
@@ -459,9 +459,13 @@ func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
 // updateInput: keys, the mouse, and the answers to what they asked.
 func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		return m.key(msg), true
+	case tea.PasteMsg:
+		return m.key(pasteKey(msg.Content)), true
 	case tea.MouseMsg:
+		return m.mouse(mouseOf(msg)), true
+	case mouseMsg: // one the client made (a replayed press)
 		return m.mouse(msg), true
 	case sentMsg:
 		return m.input.sent(msg), true

@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -412,7 +412,7 @@ func (p *taskPanel) fixTaskSelection() {
 
 // dockKey handles a key while the dock has the focus (the root takes the
 // prefix key first).
-func (p *taskPanel) dockKey(k tea.KeyMsg) tea.Cmd {
+func (p *taskPanel) dockKey(k tea.KeyPressMsg) tea.Cmd {
 	i := p.dockIndex()
 	switch k.String() {
 	case "j", "down":
@@ -563,7 +563,7 @@ func (p *taskPanel) boardSelected() string {
 }
 
 // boardKey handles a key while the board is open.
-func (p *taskPanel) boardKey(k tea.KeyMsg) tea.Cmd {
+func (p *taskPanel) boardKey(k tea.KeyPressMsg) tea.Cmd {
 	cols := p.boardColumns()
 	ts := &p.taskState
 	switch k.String() {
@@ -794,7 +794,7 @@ func (p *taskPanel) scrollModal(g geometry, n int) {
 }
 
 // modalKey handles a key while the activity modal is open.
-func (p *taskPanel) modalKey(k tea.KeyMsg, g geometry) tea.Cmd {
+func (p *taskPanel) modalKey(k tea.KeyPressMsg, g geometry) tea.Cmd {
 	_, rows := p.modalBody(g)
 	switch k.String() {
 	case "j", "down":
@@ -836,7 +836,7 @@ const (
 
 // globalMenu is the menu of a sidebar header at the click: the task dock
 // and board, while the server has tasks (nil: no menu).
-func (p *taskPanel) globalMenu(ev tea.MouseMsg) *menuState {
+func (p *taskPanel) globalMenu(ev mouseMsg) *menuState {
 	if p.unsupported {
 		return nil
 	}
@@ -857,8 +857,8 @@ func (p *taskPanel) menuItem(item string) tea.Cmd {
 
 // mouse handles the mouse over the board, the modal and the dock;
 // false lets the event through.
-func (p *taskPanel) mouse(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
-	press := ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft
+func (p *taskPanel) mouse(ev mouseMsg, g geometry) (tea.Cmd, bool) {
+	press := ev.Action == mousePress && ev.Button == tea.MouseLeft
 	if p.modal != nil {
 		if n := wheelLines(ev, 1); n != 0 {
 			p.scrollModal(g, -n)

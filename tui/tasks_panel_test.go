@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/herdr-go/herdr/actors/config"
@@ -131,7 +131,7 @@ func TestTaskPanel_UnsupportedAndPolled(t *testing.T) {
 	if !p.unsupported || p.board || md != modeTerminal || p.fetchTasks() != nil || p.cycleDock() != nil || p.dock != dockHidden {
 		t.Fatalf("unsupported %v board %v mode %v dock %v", p.unsupported, p.board, md, p.dock)
 	}
-	if p.globalMenu(tea.MouseMsg{X: 1, Y: 0, Button: tea.MouseButtonRight, Action: tea.MouseActionPress}) != nil {
+	if p.globalMenu(mouseMsg{X: 1, Y: 0, Button: tea.MouseRight, Action: mousePress}) != nil {
 		t.Fatal("a server without tasks offers the task menu")
 	}
 }
