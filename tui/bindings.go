@@ -91,11 +91,13 @@ func init() {
 			id := *m.snap.FocusedWorkspaceID
 			return m.confirm.ask(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
 		},
-		actPicker:          func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { m.picker.open(); return nil },
-		actAttention:       func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { return m.nav.openAttention() },
-		actPrevWorkspace:   func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { m.nav.stepWorkspace(-1); return nil },
-		actNextWorkspace:   func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { m.nav.stepWorkspace(1); return nil },
-		actCopyMode:        func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { return m.copy.enterCopy(m.focusedPaneID()) },
+		actPicker:        func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { m.picker.open(); return nil },
+		actAttention:     func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { return m.nav.openAttention() },
+		actPrevWorkspace: func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { m.nav.stepWorkspace(-1); return nil },
+		actNextWorkspace: func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { m.nav.stepWorkspace(1); return nil },
+		actCopyMode: func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd {
+			return m.copy.enterCopy(m.focusedPaneID())
+		},
 		actEditScrollback:  doEditScrollback,
 		actRenameWorkspace: doRename,
 		actRenameTab:       doRename,

@@ -217,8 +217,8 @@ func (h clientActions) openTabMenu(ev mouseMsg, id string) {
 func (h clientActions) clickLink(paneID string, col, row int) tea.Cmd {
 	return activateLink(h.copyCall(), h.m.screens[paneID], paneID, col, row)
 }
-func (h clientActions) sendInput(paneID string, b []byte)       { h.m.input.add(paneID, b) }
-func (h clientActions) selectPress(paneID string, x, y int)     { h.m.msel.press(paneID, x, y) }
+func (h clientActions) sendInput(paneID string, b []byte)   { h.m.input.add(paneID, b) }
+func (h clientActions) selectPress(paneID string, x, y int) { h.m.msel.press(paneID, x, y) }
 func (h clientActions) openPaneMenu(ev mouseMsg, id string) { h.m.menus.openPane(ev, id) }
 
 func (h sessionView) worktreeGroups() map[string]string { return h.m.side.worktreeGroups() }

@@ -155,9 +155,9 @@ func TestTasks_BoardNavigation(t *testing.T) {
 		key  tea.KeyPressMsg
 		want string
 	}{
-		{keyRunes("j"), "task-3"},                 // ready, row 1
-		{keyRunes("l"), "task-2"},                 // running has one row
-		{keyRunes("l"), "task-4"},                 // review, row 0 (the row kept: 0)
+		{keyRunes("j"), "task-3"},                      // ready, row 1
+		{keyRunes("l"), "task-2"},                      // running has one row
+		{keyRunes("l"), "task-4"},                      // review, row 0 (the row kept: 0)
 		{tea.KeyPressMsg{Code: tea.KeyDown}, "task-5"}, // review, row 1
 		{keyRunes("j"), "task-6"},
 		{keyRunes("j"), "task-6"}, // the column's end

@@ -241,7 +241,7 @@ func (f *fakeBarHost) send(method string, params any) {
 	f.sent = append(f.sent, method+" "+string(b))
 }
 func (f *fakeBarHost) openTabMenu(_ mouseMsg, id string) { f.sent = append(f.sent, "menu "+id) }
-func (f *fakeBarHost) focusedTabs() []protocol.TabInfo       { return f.snap.Tabs }
+func (f *fakeBarHost) focusedTabs() []protocol.TabInfo   { return f.snap.Tabs }
 func (f *fakeBarHost) focusedLayout() (protocol.PaneLayoutSnapshot, bool) {
 	return f.snap.Layouts[0], true
 }
