@@ -317,6 +317,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 func (m *model) updateSession(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		if msg.Width <= 0 || msg.Height <= 0 {
+			// Bubble Tea's own start-up size when it does not own the
+			// terminal (outer.go watches the size): not a size to draw in.
+			return nil, true
+		}
 		m.width, m.height = msg.Width, msg.Height
 		m.gfx.cellW, m.gfx.cellH = m.term.cellPixels()
 		m.sw.prev = nil // the terminal may have reflowed what it showed: redraw all
