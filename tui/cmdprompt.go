@@ -80,7 +80,7 @@ func (p *cmdPrompt) Update(k tea.KeyPressMsg) (out promptOutcome, args []string,
 			p.top = min(p.top+1, max(len(p.output)-1, 0))
 		case "pgup":
 			p.top = max(p.top-10, 0)
-		case "pgdown", " ":
+		case "pgdown", "space":
 			p.top = min(p.top+10, max(len(p.output)-1, 0))
 		default:
 			p.output, p.open = nil, false

@@ -446,7 +446,7 @@ func (c *copyState) cursorKey(key string) bool {
 		c.cur = protocol.PaneTextPoint{}
 	case "G", "alt+>":
 		c.cur = protocol.PaneTextPoint{Row: c.lastRow()}
-	case "v", " ", "ctrl+@":
+	case "v", "space", "ctrl+space", "ctrl+@":
 		if c.sel {
 			c.sel = false
 		} else {

@@ -57,7 +57,7 @@ func (p *workspacePicker) key(k tea.KeyPressMsg) tea.Cmd {
 		if n > 0 {
 			p.sel = (p.sel + n - 1) % n
 		}
-	case "enter", " ":
+	case "enter", "space":
 		*p.mode = modeTerminal
 		if p.sel < n {
 			p.host.focusWorkspace(wss[p.sel].WorkspaceID)

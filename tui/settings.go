@@ -98,7 +98,7 @@ func (s *settingsScreen) key(k tea.KeyPressMsg) tea.Cmd {
 		s.sel = (s.sel + len(settings) - 1) % len(settings)
 	case "down", "j":
 		s.sel = (s.sel + 1) % len(settings)
-	case "right", "l", "enter", " ", "space":
+	case "right", "l", "enter", "space":
 		return s.change(settings[s.sel], 1)
 	case "left", "h":
 		return s.change(settings[s.sel], -1)

@@ -801,7 +801,7 @@ func (p *taskPanel) modalKey(k tea.KeyPressMsg, g geometry) tea.Cmd {
 		p.scrollModal(g, 1)
 	case "k", "up":
 		p.scrollModal(g, -1)
-	case "pgdown", " ":
+	case "pgdown", "space":
 		p.scrollModal(g, max(rows-1, 1))
 	case "pgup":
 		p.scrollModal(g, -max(rows-1, 1))
