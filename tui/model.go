@@ -470,7 +470,7 @@ func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 		return m.key(pasteKey(msg.Content)), true
 	case tea.MouseMsg:
 		return m.mouse(mouseOf(msg)), true
-	case mouseMsg: // one the client made (a replayed press)
+	case mouseMsg: // already in the client's form
 		return m.mouse(msg), true
 	case sentMsg:
 		return m.input.sent(msg), true
