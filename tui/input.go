@@ -18,6 +18,9 @@ import (
 func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	m.diags = nil // the config's problems were read: typing puts them away
 	m.git.typed = time.Now()
+	if esc, rest, ok := m.keys.escThenPrefix(k); ok {
+		return tea.Batch(m.key1(esc), m.key(rest))
+	}
 	if text, ok := typedText(k); ok && k.Code != keyPaste && utf8.RuneCountInString(text) > 1 && m.mode != modeTerminal {
 		var cmds []tea.Cmd
 		for i, r := range text {

@@ -164,3 +164,20 @@ var tildeKeys = map[rune]int{
 // kittyDisambiguate is the kitty keyboard protocol's first flag: keys a
 // legacy encoding makes ambiguous are sent as CSI u.
 const kittyDisambiguate = 1
+
+// escThenPrefix splits alt+<the prefix> into esc and the prefix: a terminal
+// without the kitty protocol sends esc as a bare ESC, and Bubble Tea reads
+// an ESC followed within its escape timeout by another key as alt and that
+// key, so esc typed just before the prefix (leaving a picker, or vim's
+// insert mode) would otherwise lose both.
+func (km *keymap) escThenPrefix(k tea.KeyPressMsg) (esc, rest tea.KeyPressMsg, ok bool) {
+	if !k.Mod.Contains(tea.ModAlt) {
+		return k, k, false
+	}
+	rest = k
+	rest.Mod &^= tea.ModAlt
+	if km.prefix[k.String()] || !km.isPrefix(rest) {
+		return k, k, false // alt+<key> is itself the prefix, or the key is not
+	}
+	return tea.KeyPressMsg{Code: tea.KeyEscape}, rest, true
+}

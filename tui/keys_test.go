@@ -179,3 +179,32 @@ func TestKeys_DiagnosticsInNameOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestKeys_EscThenPrefix: esc typed just before the prefix reaches Bubble
+// Tea from a legacy terminal as alt+ctrl+b; the client takes it as esc and
+// the prefix, so a chooser closes and the next key is a binding's.
+func TestKeys_EscThenPrefix(t *testing.T) {
+	km := defaultKeymap()
+	esc, rest, ok := km.escThenPrefix(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl | tea.ModAlt})
+	if !ok || esc.Code != tea.KeyEscape || !km.isPrefix(rest) {
+		t.Fatalf("alt+ctrl+b: %v %v %v; want esc and the prefix", esc, rest, ok)
+	}
+	for _, k := range []tea.KeyPressMsg{{Code: 'x', Mod: tea.ModAlt}, {Code: 'b', Mod: tea.ModCtrl}, textKey("b")} {
+		if _, _, ok := km.escThenPrefix(k); ok {
+			t.Errorf("%s split", k)
+		}
+	}
+	// In the terminal: esc goes to the pane, and the prefix waits for
+	// its binding.
+	f := &fakeServer{}
+	m, _ := testModel(t, f)
+	m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl | tea.ModAlt})
+	if m.mode != modePrefix {
+		t.Errorf("after esc and the prefix read as one key: mode %v, want the prefix's", m.mode)
+	}
+	m.Update(drainMsg{})
+	waitFor(t, "esc sent", func() bool { return len(f.requests("pane.send_text")) == 1 })
+	if got := sentText(t, f.requests("pane.send_text")[0]); got != "w1:p2=\x1b" {
+		t.Errorf("the pane got %q, want esc", got)
+	}
+}
