@@ -72,7 +72,7 @@ func (m *model) key1(k tea.KeyPressMsg) tea.Cmd {
 		return m.tmux.promptKey(k) // cmdprompt.go
 	case modePrefix:
 		m.mode = modeTerminal
-		if c, ok := m.keys.commands[k.String()]; ok {
+		if c, ok := m.keys.commands[keyName(k)]; ok {
 			return m.keyCmds.run(c)
 		}
 		b, ok := m.keys.lookup(k)

@@ -176,8 +176,26 @@ func (km *keymap) escThenPrefix(k tea.KeyPressMsg) (esc, rest tea.KeyPressMsg, o
 	}
 	rest = k
 	rest.Mod &^= tea.ModAlt
-	if km.prefix[k.String()] || !km.isPrefix(rest) {
+	if km.isPrefix(k) || !km.isPrefix(rest) {
 		return k, k, false // alt+<key> is itself the prefix, or the key is not
 	}
 	return tea.KeyPressMsg{Code: tea.KeyEscape}, rest, true
+}
+
+// keyName is a key's name as the keymap writes it (teaKeyName): what
+// Bubble Tea names the key a legacy terminal sends, so a binding works the
+// same whether the terminal speaks the kitty protocol or not. The protocol
+// reports shift with ctrl or alt on a letter, which a legacy terminal
+// folds into ctrl+x (the same byte as ctrl+X) or alt+X.
+func keyName(k tea.KeyPressMsg) string {
+	lower := k.Code >= 'a' && k.Code <= 'z'
+	if !lower || !k.Mod.Contains(tea.ModShift) || !k.Mod.Contains(tea.ModCtrl) && !k.Mod.Contains(tea.ModAlt) {
+		return k.String()
+	}
+	k.Mod &^= tea.ModShift
+	if !k.Mod.Contains(tea.ModCtrl) {
+		k.Code += 'A' - 'a'
+	}
+	k.Text, k.ShiftedCode, k.BaseCode = "", 0, 0
+	return k.String()
 }

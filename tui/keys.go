@@ -355,7 +355,7 @@ func teaKeyName(combo string) (string, error) {
 
 // lookup returns the binding of a key pressed after the prefix.
 func (km *keymap) lookup(k tea.KeyPressMsg) (binding, bool) {
-	name := k.String()
+	name := keyName(k)
 	if km.prefix[name] {
 		return binding{act: actSendPrefix}, true
 	}
@@ -364,7 +364,7 @@ func (km *keymap) lookup(k tea.KeyPressMsg) (binding, bool) {
 }
 
 // isPrefix reports whether k is the prefix key.
-func (km *keymap) isPrefix(k tea.KeyPressMsg) bool { return km.prefix[k.String()] }
+func (km *keymap) isPrefix(k tea.KeyPressMsg) bool { return km.prefix[keyName(k)] }
 
 // prefixName is the (first) prefix key as a person would write it.
 func (km *keymap) prefixName() string {

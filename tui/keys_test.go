@@ -208,3 +208,27 @@ func TestKeys_EscThenPrefix(t *testing.T) {
 		t.Errorf("the pane got %q, want esc", got)
 	}
 }
+
+// TestKeys_NameAsLegacy: a terminal speaking the kitty protocol reports
+// shift on ctrl and alt letters; the keymap names them as a legacy
+// terminal's keys, so [keys] bindings match either way.
+func TestKeys_NameAsLegacy(t *testing.T) {
+	for _, c := range []struct {
+		k    tea.KeyPressMsg
+		want string
+	}{
+		{tea.KeyPressMsg{Code: 'x', Mod: tea.ModCtrl | tea.ModShift}, "ctrl+x"},
+		{tea.KeyPressMsg{Code: 'x', Mod: tea.ModAlt | tea.ModShift}, "alt+X"},
+		{tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl}, "ctrl+b"},
+		{tea.KeyPressMsg{Code: 'h', ShiftedCode: 'H', Text: "H", Mod: tea.ModShift}, "H"},
+		{tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModShift}, "shift+enter"},
+	} {
+		if got := keyName(c.k); got != c.want {
+			t.Errorf("keyName(%v) = %q, want %q", c.k, got, c.want)
+		}
+	}
+	km, _ := newKeymap(map[string]any{"zoom": "prefix+alt+shift+z"})
+	if b, ok := km.lookup(tea.KeyPressMsg{Code: 'z', Mod: tea.ModAlt | tea.ModShift}); !ok || b.act != actZoom {
+		t.Errorf("alt+shift+z from a kitty terminal: %v %v, want zoom", b, ok)
+	}
+}
