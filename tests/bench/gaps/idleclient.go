@@ -17,7 +17,7 @@ import (
 // terminal, lets them settle, then counts each client process's context
 // switches (voluntary and not, summed over its threads) over secs seconds
 // in which nothing happens: the wakeups an idle client costs the machine.
-func idleClients(bin, before string, env []string, secs int, tmux func(...string) *exec.Cmd) {
+func idleClients(bin, before, dir string, env []string, secs int, tmux func(...string) *exec.Cmd) {
 	type side struct {
 		name   string
 		o      *outer
@@ -34,6 +34,9 @@ func idleClients(bin, before string, env []string, secs int, tmux func(...string
 	if before != "" {
 		srv := startSession(bin, "gapsidleb", env)
 		atExit(func() { srv.Process.Kill(); srv.Wait() })
+		// Listening before the client looks: else the client starts a
+		// server of its own build.
+		connect(filepath.Join(dir, "c/herdr/sessions/gapsidleb/herdr.sock")).Close()
 		sides = append(sides, &side{name: "before", o: client(before, "gapsidleb")})
 	}
 	tc := tmux("new-session", "-s", "idlec", "/bin/sh")

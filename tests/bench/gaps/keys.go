@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -149,7 +150,7 @@ func (o *outer) typeUntilFn(keys, why string, cond func() bool, timeout time.Dur
 // pace. With before, that build's client takes its turn too, attached to a
 // session of its own served by bin (both clients type into a server of the
 // same build, so the difference is the clients').
-func keys(bin, before string, env []string, runs int, tmux func(...string) *exec.Cmd) {
+func keys(bin, before, dir string, env []string, runs int, tmux func(...string) *exec.Cmd) {
 	type side struct {
 		name string
 		o    *outer
@@ -166,6 +167,9 @@ func keys(bin, before string, env []string, runs int, tmux func(...string) *exec
 	if before != "" {
 		srv := startSession(bin, "gapskeysb", env)
 		atExit(func() { srv.Process.Kill(); srv.Wait() })
+		// Listening before the client looks: else the client starts a
+		// server of its own build.
+		connect(filepath.Join(dir, "c/herdr/sessions/gapskeysb/herdr.sock")).Close()
 		sides = append(sides, &side{name: "before", o: client(before, "gapskeysb")})
 	}
 	tc := tmux("new-session", "-s", "keys", "/bin/sh")

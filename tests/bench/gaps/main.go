@@ -115,8 +115,8 @@ func main() {
 		{"ping", func() { pingRows(dir, sock, *before, env, *runs, tmux) }},
 		{"match", func() { matched(c, *runs, tmux) }},
 		{"subs", func() { subscribers(c, sock, dir, *subsRuns, tmux) }},
-		{"keys", func() { keys(*bin, *before, env, *nkeys, tmux) }}, // one pane each; its clients stop after it
-		{"idleclient", func() { idleClients(*bin, *before, env, *idleSecs, tmux) }},
+		{"keys", func() { keys(*bin, *before, dir, env, *nkeys, tmux) }}, // one pane each; its clients stop after it
+		{"idleclient", func() { idleClients(*bin, *before, dir, env, *idleSecs, tmux) }},
 		{"cli", func() { cliRow(*bin, *before, env, *runs, tmux) }},
 		{"idle", func() { idleFresh(*bin, dir, env, *panes) }},
 		{"flood", func() { flood(*bin, dir, env, *panes, *floodRounds) }},
