@@ -232,3 +232,25 @@ func TestKeys_NameAsLegacy(t *testing.T) {
 		t.Errorf("alt+shift+z from a kitty terminal: %v %v, want zoom", b, ok)
 	}
 }
+
+// TestKeys_KeypadTypesAsTheMainKeyboard: a terminal speaking the kitty
+// protocol reports the keypad's keys apart; they reach a pane as the
+// digits and keys a legacy terminal sends.
+func TestKeys_KeypadTypesAsTheMainKeyboard(t *testing.T) {
+	f := &fakeServer{}
+	m, msgs := testModel(t, f)
+	for _, code := range []rune{tea.KeyKp4, tea.KeyKp2, tea.KeyKpPlus, tea.KeyKpEnter, tea.KeyKpUp} {
+		m.Update(tea.KeyPressMsg{Code: code})
+	}
+	waitFor(t, "the first write", func() bool { return len(f.requests("pane.send_text")) > 0 })
+	m.Update(<-msgs) // its answer: the rest goes
+	m.Update(drainMsg{})
+	waitFor(t, "the second write", func() bool { return len(f.requests("pane.send_text")) > 1 })
+	var got string
+	for _, r := range f.requests("pane.send_text") {
+		got += strings.TrimPrefix(sentText(t, r), "w1:p2=")
+	}
+	if got != "42+\r\x1b[A" {
+		t.Errorf("the keypad typed %q, want the digits and keys a legacy terminal sends", got)
+	}
+}

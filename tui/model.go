@@ -465,7 +465,7 @@ func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
 func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
-		return m.key(msg), true
+		return m.key(plainKey(msg)), true
 	case tea.PasteMsg:
 		return m.key(pasteKey(msg.Content)), true
 	case tea.MouseMsg:

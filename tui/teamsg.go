@@ -78,3 +78,30 @@ func isKey(msg tea.Msg) bool {
 	}
 	return false
 }
+
+// keypadKeys are the keypad's keys as the main keyboard's: a terminal
+// speaking the kitty protocol reports the keypad apart (keypad 5 is
+// CSI 57404 u), where a legacy terminal sends the digit itself; the client
+// types them as a legacy terminal would.
+var keypadKeys = map[rune]tea.Key{
+	tea.KeyKp0: {Code: '0', Text: "0"}, tea.KeyKp1: {Code: '1', Text: "1"}, tea.KeyKp2: {Code: '2', Text: "2"},
+	tea.KeyKp3: {Code: '3', Text: "3"}, tea.KeyKp4: {Code: '4', Text: "4"}, tea.KeyKp5: {Code: '5', Text: "5"},
+	tea.KeyKp6: {Code: '6', Text: "6"}, tea.KeyKp7: {Code: '7', Text: "7"}, tea.KeyKp8: {Code: '8', Text: "8"},
+	tea.KeyKp9: {Code: '9', Text: "9"}, tea.KeyKpDecimal: {Code: '.', Text: "."}, tea.KeyKpDivide: {Code: '/', Text: "/"},
+	tea.KeyKpMultiply: {Code: '*', Text: "*"}, tea.KeyKpMinus: {Code: '-', Text: "-"}, tea.KeyKpPlus: {Code: '+', Text: "+"},
+	tea.KeyKpEqual: {Code: '=', Text: "="}, tea.KeyKpComma: {Code: ',', Text: ","}, tea.KeyKpSep: {Code: ',', Text: ","},
+	tea.KeyKpEnter: {Code: tea.KeyEnter}, tea.KeyKpUp: {Code: tea.KeyUp}, tea.KeyKpDown: {Code: tea.KeyDown},
+	tea.KeyKpLeft: {Code: tea.KeyLeft}, tea.KeyKpRight: {Code: tea.KeyRight}, tea.KeyKpHome: {Code: tea.KeyHome},
+	tea.KeyKpEnd: {Code: tea.KeyEnd}, tea.KeyKpPgUp: {Code: tea.KeyPgUp}, tea.KeyKpPgDown: {Code: tea.KeyPgDown},
+	tea.KeyKpInsert: {Code: tea.KeyInsert}, tea.KeyKpDelete: {Code: tea.KeyDelete},
+}
+
+// plainKey is k with a keypad key made the main keyboard's (keypadKeys).
+func plainKey(k tea.KeyPressMsg) tea.KeyPressMsg {
+	p, ok := keypadKeys[k.Code]
+	if !ok {
+		return k
+	}
+	p.Mod = k.Mod
+	return tea.KeyPressMsg(p)
+}
