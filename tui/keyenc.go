@@ -52,10 +52,14 @@ func encodeKey(k tea.KeyPressMsg, appCursor, kitty bool) ([]byte, bool) {
 		b = []byte{0x1b}
 	case mod.Contains(tea.ModCtrl):
 		c, ok := ctrlByte(k.Code)
-		if !ok {
+		switch {
+		case ok:
+			b = []byte{c}
+		case k.Code >= 0x20 && k.Code < tea.KeyExtended:
+			b = []byte(string(k.Code)) // ctrl+1 has no control byte: an xterm sends the 1
+		default:
 			return nil, false
 		}
-		b = []byte{c}
 	case k.Code == tea.KeySpace:
 		b = []byte{' '}
 	case k.Code >= 0x20 && k.Code < tea.KeyExtended:

@@ -124,6 +124,7 @@ func TestKeys_Encode(t *testing.T) {
 		{"shift+f5", tea.KeyPressMsg{Code: tea.KeyF5, Mod: tea.ModShift}, false, "\x1b[15;2~", ""},
 		{"caps lock changes nothing", tea.KeyPressMsg{Code: tea.KeyEnter, Mod: tea.ModCapsLock}, false, "\r", ""},
 		{"ctrl+[", tea.KeyPressMsg{Code: '[', Mod: tea.ModCtrl}, false, "\x1b", "\x1b[91;5u"},
+		{"ctrl+1", tea.KeyPressMsg{Code: '1', Mod: tea.ModCtrl}, false, "1", "\x1b[49;5u"},
 	}
 	for _, c := range cases {
 		got, ok := encodeKey(c.key, c.appCursor, false)
