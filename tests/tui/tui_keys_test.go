@@ -21,17 +21,19 @@ func TestTUI_ShiftEnterReachesThePaneAsAsked(t *testing.T) {
 	const shiftEnter = "\x1b[13;2u"
 
 	// Legacy: the program reads two raw bytes and prints them in hex.
-	c.Type("stty raw -echo; echo legacy-$((6*7)); dd bs=1 count=2 2>/dev/null | od -An -tx1; stty sane\r")
+	c.Type("stty raw -echo; echo legacy-$((6*7)); dd bs=1 count=2 2>/dev/null | od -An -tx1; stty sane; echo legacy-over-$((6*7))\r")
 	c.WaitText(t, "legacy-42")
 	c.Type(shiftEnter + "z")
 	c.WaitText(t, "0d 7a")
+	c.WaitText(t, "legacy-over-42") // the terminal is sane again: what is typed next is read whole
 
 	// The program pushes the kitty flag 1 and reads the eight bytes of
 	// shift+enter as CSI u and a z.
-	c.Type("clear; printf '\\033[>1u'; stty raw -echo; echo kitty-$((6*7)); dd bs=1 count=8 2>/dev/null | od -An -tx1; printf '\\033[<u'; stty sane\r")
+	c.Type("clear; printf '\\033[>1u'; stty raw -echo; echo kitty-$((6*7)); dd bs=1 count=8 2>/dev/null | od -An -tx1; printf '\\033[<u'; stty sane; echo kitty-over-$((6*7))\r")
 	c.WaitText(t, "kitty-42")
 	c.Type(shiftEnter + "z")
 	screen := c.WaitText(t, "1b 5b 31 33 3b 32 75 7a")
+	c.WaitText(t, "kitty-over-42")
 	if strings.Contains(screen, "0d 7a") {
 		t.Errorf("the legacy bytes are still on screen after clear:\n%s", screen)
 	}

@@ -38,13 +38,14 @@ func TestTUI_ShiftEnterThroughTmux(t *testing.T) {
 	m.waitScreen("one pane", func(sc string) bool { return FramedPanes(sc) == 1 })
 
 	read := func(marker, setup string, n string) {
-		m.keys("-l", "clear; "+setup+"stty raw -echo; echo "+marker+"-$((6*7)); dd bs=1 count="+n+" 2>/dev/null | od -An -tx1; printf '\\033[<u'; stty sane")
+		m.keys("-l", "clear; "+setup+"stty raw -echo; echo "+marker+"-$((6*7)); dd bs=1 count="+n+" 2>/dev/null | od -An -tx1; printf '\\033[<u'; stty sane; echo "+marker+"-over-$((6*7))")
 		m.keys("Enter")
 		m.waitScreen(marker+" armed", func(sc string) bool { return strings.Contains(sc, marker+"-42") })
 		m.keys("S-Enter", "z")
 	}
 	read("kitty", `printf '\033[>1u'; `, "8")
 	m.waitScreen("shift+enter as CSI 13;2u", func(sc string) bool { return strings.Contains(sc, "1b 5b 31 33 3b 32 75 7a") })
+	m.waitScreen("the terminal sane again", func(sc string) bool { return strings.Contains(sc, "kitty-over-42") })
 	read("legacy", "", "2")
 	m.waitScreen("shift+enter as enter", func(sc string) bool { return strings.Contains(sc, "0d 7a") })
 }
