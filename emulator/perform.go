@@ -1,5 +1,7 @@
 package emulator
 
+import "strconv"
+
 // performer adapts the vtparser callbacks to the Terminal. It is a separate
 // type so that the callback methods do not show up in Terminal's API.
 type performer struct {
@@ -163,10 +165,23 @@ func (t *Terminal) csiDispatch(params []int64, intermediates []byte, ignore bool
 			if len(intermediates) > 1 && intermediates[1] == '$' {
 				t.reportDECMode(param(params, 0, 0))
 			}
+		case 'u': // the kitty keyboard flags asked
+			t.sendReply([]byte("\x1b[?" + strconv.Itoa(t.modes.KittyKeys) + "u"))
 		}
 	case '>':
-		if action == 'c' { // DA2
+		switch action {
+		case 'c': // DA2
 			t.sendReply([]byte("\x1b[>1;10;0c"))
+		case 'u':
+			t.pushKeyFlags(param(params, 0, 0))
+		}
+	case '<':
+		if action == 'u' {
+			t.popKeyFlags(param(params, 0, 1))
+		}
+	case '=':
+		if action == 'u' {
+			t.setKeyFlags(param(params, 0, 0), param(params, 1, 1))
 		}
 	case '!':
 		if action == 'p' { // DECSTR

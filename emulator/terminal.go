@@ -45,6 +45,10 @@ type Modes struct {
 	AltScreen      bool // alternate screen active (?1049, ?1047, ?47)
 	Origin         bool // DECOM, ?6
 	Insert         bool // IRM, 4
+	// KittyKeys are the kitty keyboard protocol's flags the program set
+	// (CSI > flags u pushes, CSI < n u pops, CSI = flags ; mode u sets):
+	// the top of its stack, 0 for legacy keys (kittykeys.go).
+	KittyKeys int
 }
 
 // MouseReporting reports whether any mouse tracking mode (?9, ?1000, ?1002,
@@ -97,9 +101,10 @@ const (
 // A Terminal is not safe for concurrent use: it must be owned by a single
 // goroutine. All accessors return copies.
 type Terminal struct {
-	opts   Options
-	parser *vtparser.Parser // nil until needed (vt)
-	perf   performer
+	opts     Options
+	keyFlags []int            // the kitty keyboard flags pushed before the current ones (kittykeys.go)
+	parser   *vtparser.Parser // nil until needed (vt)
+	perf     performer
 
 	ver uint64 // last content version given to a line (damage)
 
@@ -231,6 +236,7 @@ func (t *Terminal) resetState() {
 	t.x, t.y, t.pendingWrap = 0, 0, false
 	t.top, t.bottom = 0, t.rows-1
 	t.modes = Modes{AutoWrap: true, CursorVisible: true, AltScreen: t.scr == t.alt}
+	t.keyFlags = t.keyFlags[:0]
 	t.pen, t.penID, t.eraseID = style{}, 0, 0
 	t.lineDrawing = false
 	t.charsets = charsets{}

@@ -191,6 +191,10 @@ type ScreenModes struct {
 	// pane.split): a plain right click goes to a program that asked for
 	// the mouse, not to the client's menu.
 	RightClickPane bool `json:"right_click_pane,omitempty"`
+	// KittyKeys are the kitty keyboard protocol flags the program pushed
+	// (CSI > flags u): a client sends keys a legacy encoding makes
+	// ambiguous (shift+enter, ctrl+i) as CSI u when bit 1 is set.
+	KittyKeys int `json:"kitty_keys,omitempty"`
 }
 
 // ScreenFrame is the data of a screen.frame line.

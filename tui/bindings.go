@@ -3,14 +3,14 @@ package tui
 import (
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
 
 // bindingFunc runs one prefix binding: k is the key that chose it and
 // pane the focused pane ("" when none).
-type bindingFunc func(m *model, b binding, k tea.KeyMsg, pane string) tea.Cmd
+type bindingFunc func(m *model, b binding, k tea.KeyPressMsg, pane string) tea.Cmd
 
 // bindingFuncs is what each action does; each is one API call or a mode.
 // Filled in init: some of them reach runBinding again (menus, the command prompt).
@@ -18,20 +18,24 @@ var bindingFuncs map[action]bindingFunc
 
 func init() {
 	bindingFuncs = map[action]bindingFunc{
-		actSendPrefix: func(m *model, _ binding, k tea.KeyMsg, pane string) tea.Cmd {
-			if enc, ok := encodeKey(k, false); ok && pane != "" {
+		actSendPrefix: func(m *model, _ binding, k tea.KeyPressMsg, pane string) tea.Cmd {
+			var modes protocol.ScreenModes
+			if s := m.screens[pane]; s != nil {
+				modes = s.modes
+			}
+			if enc, ok := keyBytes(k, modes); ok && pane != "" {
 				m.input.add(pane, enc)
 			}
 			return nil
 		},
-		actDetach: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+		actDetach: func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd {
 			m.detached = true
 			return tea.Quit
 		},
 		actHelp:            setMode(modeHelp),
 		actGoto:            setMode(modeNavigate),
 		actResizeMode:      setMode(modeResize),
-		actSettings:        func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.settings.open(); return nil },
+		actSettings:        func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { m.settings.open(); return nil },
 		actSplitVertical:   doSplit,
 		actSplitHorizontal: doSplit,
 		actFocusLeft:       doFocusDirection,
@@ -44,11 +48,11 @@ func init() {
 		actSwapRight:       doSwap,
 		actCycleNext:       doCycle,
 		actCyclePrev:       doCycle,
-		actZoom: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+		actZoom: func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd {
 			m.call("pane.zoom", protocol.PaneZoomParams{Mode: "toggle"})
 			return nil
 		},
-		actClosePane: func(m *model, _ binding, _ tea.KeyMsg, pane string) tea.Cmd {
+		actClosePane: func(m *model, _ binding, _ tea.KeyPressMsg, pane string) tea.Cmd {
 			if pane == "" {
 				return nil
 			}
@@ -58,19 +62,19 @@ func init() {
 		actNextTab:   doStepTab,
 		actPrevTab:   doStepTab,
 		actSwitchTab: doStepTab,
-		actCloseTab: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+		actCloseTab: func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd {
 			if m.snap.FocusedTabID == nil {
 				return nil
 			}
 			return m.confirm.askTab(*m.snap.FocusedTabID)
 		},
-		actPaneInfo: func(m *model, _ binding, _ tea.KeyMsg, pane string) tea.Cmd {
+		actPaneInfo: func(m *model, _ binding, _ tea.KeyPressMsg, pane string) tea.Cmd {
 			if pane == "" {
 				return nil
 			}
 			return m.toast.show(m.paneInfoText(pane))
 		},
-		actNewWorktree: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+		actNewWorktree: func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd {
 			// A new branch and checkout of the focused workspace's
 			// repository, opened as a workspace in its group, once its
 			// branch is named.
@@ -80,40 +84,43 @@ func init() {
 			return nil
 		},
 		actNewWorkspace: doNewWorkspace,
-		actCloseWorkspace: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+		actCloseWorkspace: func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd {
 			if m.snap.FocusedWorkspaceID == nil {
 				return nil
 			}
 			id := *m.snap.FocusedWorkspaceID
 			return m.confirm.ask(closeReq{what: "workspace", method: "workspace.close", params: protocol.WorkspaceTarget{WorkspaceID: id}}, m.panesOf("", id))
 		},
-		actPicker:          func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.picker.open(); return nil },
-		actAttention:       func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.nav.openAttention() },
-		actPrevWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepWorkspace(-1); return nil },
-		actNextWorkspace:   func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepWorkspace(1); return nil },
-		actCopyMode:        func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.copy.enterCopy(m.focusedPaneID()) },
+		actPicker:        func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { m.picker.open(); return nil },
+		actAttention:     func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { return m.nav.openAttention() },
+		actPrevWorkspace: func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { m.nav.stepWorkspace(-1); return nil },
+		actNextWorkspace: func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { m.nav.stepWorkspace(1); return nil },
+		actCopyMode: func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd {
+			return m.copy.enterCopy(m.focusedPaneID())
+		},
 		actEditScrollback:  doEditScrollback,
 		actRenameWorkspace: doRename,
 		actRenameTab:       doRename,
 		actRenamePane:      doRename,
-		actToggleSidebar: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+		actToggleSidebar: func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd {
 			m.sidebar = !m.sidebar
 			m.claimSize(true)
 			return nil
 		},
-		actReloadConfig: func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.reloadConfig() },
-		actNextAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepAgent(true); return nil },
-		actPrevAgent:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { m.nav.stepAgent(false); return nil },
-		actNextBlocked:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.nav.stepBlocked() },
-		actTaskPanel:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.tasks.cycleDock() },
-		actTaskBoard:    func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.tasks.openBoard() },
-		actPasteBuffer:  func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd { return m.clip.paste() }, // buffer.go
+		actReloadConfig: func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { return m.reloadConfig() },
+		actNextAgent:    func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { m.nav.stepAgent(true); return nil },
+		actPrevAgent:    func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { m.nav.stepAgent(false); return nil },
+		actNextBlocked:  func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { return m.nav.stepBlocked() },
+		actReviewDiff:   func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { return m.openReview() },
+		actTaskPanel:    func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { return m.tasks.cycleDock() },
+		actTaskBoard:    func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { return m.tasks.openBoard() },
+		actPasteBuffer:  func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { return m.clip.paste() }, // buffer.go
 	}
 }
 
 // setMode is a binding that only changes what keys do.
 func setMode(md mode) bindingFunc {
-	return func(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+	return func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd {
 		m.mode = md
 		return nil
 	}
@@ -127,7 +134,7 @@ func actionDir(a action) string {
 
 // runBinding runs a prefix binding: the functions of this file are the
 // bindings over the client, one table entry each (bindingFuncs).
-func runBinding(m *model, b binding, k tea.KeyMsg) tea.Cmd {
+func runBinding(m *model, b binding, k tea.KeyPressMsg) tea.Cmd {
 	if cmd, done := remoteBinding(m, b, k); done {
 		return cmd // a machine's workspace is shown (remote.go)
 	}
@@ -141,7 +148,7 @@ func runBinding(m *model, b binding, k tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
-func doSplit(m *model, b binding, _ tea.KeyMsg, pane string) tea.Cmd {
+func doSplit(m *model, b binding, _ tea.KeyPressMsg, pane string) tea.Cmd {
 	d := "right"
 	if b.act == actSplitHorizontal {
 		d = "down"
@@ -154,19 +161,19 @@ func doSplit(m *model, b binding, _ tea.KeyMsg, pane string) tea.Cmd {
 	return nil
 }
 
-func doFocusDirection(m *model, b binding, _ tea.KeyMsg, _ string) tea.Cmd {
+func doFocusDirection(m *model, b binding, _ tea.KeyPressMsg, _ string) tea.Cmd {
 	m.call("pane.focus_direction", protocol.PaneDirectionParams{Direction: actionDir(b.act)})
 	return nil
 }
 
-func doSwap(m *model, b binding, _ tea.KeyMsg, _ string) tea.Cmd {
+func doSwap(m *model, b binding, _ tea.KeyPressMsg, _ string) tea.Cmd {
 	d := actionDir(b.act)
 	m.call("pane.swap", protocol.PaneSwapParams{Direction: &d})
 	return nil
 }
 
 // doCycle focuses the next or the previous pane of the tab, in order.
-func doCycle(m *model, b binding, _ tea.KeyMsg, _ string) tea.Cmd {
+func doCycle(m *model, b binding, _ tea.KeyPressMsg, _ string) tea.Cmd {
 	l, ok := m.focusedLayout()
 	if !ok || len(l.Panes) < 2 {
 		return nil
@@ -185,7 +192,7 @@ func doCycle(m *model, b binding, _ tea.KeyMsg, _ string) tea.Cmd {
 	return nil
 }
 
-func doNewTab(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
+func doNewTab(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd {
 	p := protocol.TabCreateParams{Focus: true, WorkspaceID: m.snap.FocusedWorkspaceID}
 	if !m.ui.PromptNewTabName {
 		m.call("tab.create", p)
@@ -196,7 +203,7 @@ func doNewTab(m *model, _ binding, _ tea.KeyMsg, _ string) tea.Cmd {
 }
 
 // doStepTab focuses the next, the previous or the numbered tab.
-func doStepTab(m *model, b binding, _ tea.KeyMsg, _ string) tea.Cmd {
+func doStepTab(m *model, b binding, _ tea.KeyPressMsg, _ string) tea.Cmd {
 	tabs := m.focusedTabs()
 	if len(tabs) == 0 {
 		return nil
@@ -221,7 +228,7 @@ func doStepTab(m *model, b binding, _ tea.KeyMsg, _ string) tea.Cmd {
 }
 
 // doNewWorkspace opens a workspace where the focused pane's program is.
-func doNewWorkspace(m *model, _ binding, _ tea.KeyMsg, pane string) tea.Cmd {
+func doNewWorkspace(m *model, _ binding, _ tea.KeyPressMsg, pane string) tea.Cmd {
 	p := protocol.WorkspaceCreateParams{Focus: true}
 	if info, ok := m.paneInfo(pane); ok {
 		if info.ForegroundCwd != nil {
@@ -238,7 +245,7 @@ func doNewWorkspace(m *model, _ binding, _ tea.KeyMsg, pane string) tea.Cmd {
 }
 
 // doRename starts editing the focused workspace's, tab's or pane's label.
-func doRename(m *model, b binding, _ tea.KeyMsg, pane string) tea.Cmd {
+func doRename(m *model, b binding, _ tea.KeyPressMsg, pane string) tea.Cmd {
 	switch b.act {
 	case actRenameWorkspace:
 		if id := m.snap.FocusedWorkspaceID; id != nil {
@@ -266,7 +273,7 @@ func doRename(m *model, b binding, _ tea.KeyMsg, pane string) tea.Cmd {
 // with a toast rather than changing what the person cannot see. The
 // prefix itself goes to the remote pane; the bindings that go to a local
 // agent's pane show the local session again. done: handled here.
-func remoteBinding(m *model, b binding, k tea.KeyMsg) (cmd tea.Cmd, done bool) {
+func remoteBinding(m *model, b binding, k tea.KeyPressMsg) (cmd tea.Cmd, done bool) {
 	if m.fleet.selected == "" {
 		return nil, false
 	}
@@ -291,7 +298,7 @@ func remoteBinding(m *model, b binding, k tea.KeyMsg) (cmd tea.Cmd, done bool) {
 // the focused pane: it opens the pane's whole scrollback in $VISUAL or
 // $EDITOR in a zoomed pane of its own, which closes when the editor ends
 // (cli/edit_scrollback.go runs in it).
-func doEditScrollback(m *model, _ binding, _ tea.KeyMsg, pane string) tea.Cmd {
+func doEditScrollback(m *model, _ binding, _ tea.KeyPressMsg, pane string) tea.Cmd {
 	if pane != "" {
 		m.call("pane.edit_scrollback", protocol.PaneTarget{PaneID: pane})
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -77,7 +77,7 @@ func TestBuffer_PasteKey(t *testing.T) {
 		return ""
 	}}
 	m, msgs := testModel(t, f)
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+	m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
 	m.Update(keyRunes("]"))
 	waitFor(t, "buffer.paste", func() bool { return len(f.requests("buffer.paste")) == 1 })
 	var p protocol.BufferPasteParams

@@ -3,7 +3,7 @@ package tui
 import (
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -85,7 +85,7 @@ const (
 
 // Update moves the selection or ends the chooser; on chooserSwitch, name
 // is the session chosen. Enter on this client's session only closes it.
-func (c *chooser) Update(k tea.KeyMsg) (out chooserOutcome, name string) {
+func (c *chooser) Update(k tea.KeyPressMsg) (out chooserOutcome, name string) {
 	switch k.String() {
 	case "esc", "q", "ctrl+c":
 		return chooserClose, ""
@@ -153,7 +153,7 @@ func (t *tmuxParts) openChooser() tea.Cmd {
 }
 
 // chooserKey routes a key to the chooser and acts on its outcome.
-func (t *tmuxParts) chooserKey(k tea.KeyMsg) tea.Cmd {
+func (t *tmuxParts) chooserKey(k tea.KeyPressMsg) tea.Cmd {
 	out, name := t.chooser.Update(k)
 	switch out {
 	case chooserClose:

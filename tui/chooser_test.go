@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 )
 
 // fakeHerdr stands in for the child herdr: it records the command lines
@@ -78,7 +78,7 @@ func chooserModel(t *testing.T) (*model, *fakeHerdr) {
 // SwitchSession naming it.
 func TestChooser_ListsAndSwitches(t *testing.T) {
 	m, f := chooserModel(t)
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+	m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
 	_, cmd := m.Update(keyRunes("S"))
 	if m.mode != modeChooser {
 		t.Fatalf("prefix S: mode %v, want the chooser", m.mode)
@@ -102,10 +102,10 @@ func TestChooser_ListsAndSwitches(t *testing.T) {
 	if m.tmux.chooser.sel != 0 {
 		t.Errorf("selection %d, want this client's session (0)", m.tmux.chooser.sel)
 	}
-	m.Update(tea.KeyMsg{Type: tea.KeyDown})
-	m.Update(tea.KeyMsg{Type: tea.KeyDown})
-	m.Update(tea.KeyMsg{Type: tea.KeyDown}) // stops at the last
-	_, cmd = m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyDown}) // stops at the last
+	_, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if m.tmux.switchTo != "work" || cmd == nil {
 		t.Fatalf("enter on work: switchTo %q, cmd %v", m.tmux.switchTo, cmd)
 	}
@@ -123,18 +123,18 @@ func TestChooser_ListsAndSwitches(t *testing.T) {
 func TestChooser_EscAndCurrent(t *testing.T) {
 	m, _ := chooserModel(t)
 	runPart(m, m.tmux.openChooser())
-	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEsc})
 	if m.mode != modeTerminal || m.tmux.chooser != nil || m.tmux.switchTo != "" {
 		t.Errorf("esc: mode %v chooser %v switchTo %q", m.mode, m.tmux.chooser, m.tmux.switchTo)
 	}
 	runPart(m, m.tmux.openChooser())
-	if _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil || m.tmux.switchTo != "" || m.mode != modeTerminal {
+	if _, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); cmd != nil || m.tmux.switchTo != "" || m.mode != modeTerminal {
 		t.Errorf("enter on the attached session: switchTo %q mode %v", m.tmux.switchTo, m.mode)
 	}
 	m.tmux.canSwitch = false
 	runPart(m, m.tmux.openChooser())
 	m.Update(keyRunes("j"))
-	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if m.tmux.switchTo != "" || !strings.Contains(m.toast.text, "herdr session attach") {
 		t.Errorf("a client through ssh: switchTo %q, toast %q", m.tmux.switchTo, m.toast.text)
 	}
@@ -151,7 +151,7 @@ func TestChooser_ListFails(t *testing.T) {
 		t.Errorf("the list's error is not shown:\n%s", render(m))
 	}
 	m.tmux.herdr = nil
-	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEsc})
 	m.tmux.openChooser()
 	if m.mode != modeTerminal || !strings.Contains(m.toast.text, "herdr session attach") {
 		t.Errorf("no runner: mode %v toast %q", m.mode, m.toast.text)
@@ -174,7 +174,7 @@ func TestChooser_SelectionStaysInSight(t *testing.T) {
 	f.answer = func([]string) (string, string, error) { return b.String(), "", nil }
 	runPart(m, m.tmux.openChooser())
 	for range 29 {
-		m.Update(tea.KeyMsg{Type: tea.KeyDown})
+		m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
 	}
 	if view := render(m); !strings.Contains(view, "sdb  stopped") || strings.Contains(view, "saa  stopped") {
 		t.Errorf("the last session is not in sight (or the first still is):\n%s", view)

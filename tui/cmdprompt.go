@@ -5,9 +5,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -71,7 +71,7 @@ func (p *cmdPrompt) Open() {
 // Update takes a key. On promptRun and promptComplete, args is the line
 // split into words (for promptComplete, with the word being completed
 // last, "" after a space); err is set when the line does not split.
-func (p *cmdPrompt) Update(k tea.KeyMsg) (out promptOutcome, args []string, err error) {
+func (p *cmdPrompt) Update(k tea.KeyPressMsg) (out promptOutcome, args []string, err error) {
 	if p.output != nil {
 		switch k.String() {
 		case "up", "k":
@@ -80,7 +80,7 @@ func (p *cmdPrompt) Update(k tea.KeyMsg) (out promptOutcome, args []string, err 
 			p.top = min(p.top+1, max(len(p.output)-1, 0))
 		case "pgup":
 			p.top = max(p.top-10, 0)
-		case "pgdown", " ":
+		case "pgdown", "space":
 			p.top = min(p.top+10, max(len(p.output)-1, 0))
 		default:
 			p.output, p.open = nil, false
@@ -365,7 +365,7 @@ func (t *tmuxParts) openPrompt() tea.Cmd {
 }
 
 // promptKey routes a key to the prompt and acts on its outcome.
-func (t *tmuxParts) promptKey(k tea.KeyMsg) tea.Cmd {
+func (t *tmuxParts) promptKey(k tea.KeyPressMsg) tea.Cmd {
 	out, args, err := t.prompt.Update(k)
 	if !t.prompt.open {
 		*t.mode = modeTerminal

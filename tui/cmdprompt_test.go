@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 )
 
 func promptModel(t *testing.T, answer func(args []string) (string, string, error)) (*model, *fakeHerdr) {
@@ -20,7 +20,7 @@ func promptModel(t *testing.T, answer func(args []string) (string, string, error
 func typeLine(m *model, s string) {
 	for _, r := range s {
 		if r == ' ' {
-			m.Update(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+			m.Update(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
 			continue
 		}
 		m.Update(keyRunes(string(r)))
@@ -34,7 +34,7 @@ func TestPrompt_RunsVerb(t *testing.T) {
 	m, f := promptModel(t, func([]string) (string, string, error) {
 		return `{"id":"1","result":{"type":"pane_info"}}` + "\n", "", nil
 	})
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+	m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
 	m.Update(keyRunes(":"))
 	if m.mode != modePrompt {
 		t.Fatalf("prefix : mode %v, want the prompt", m.mode)
@@ -43,7 +43,7 @@ func TestPrompt_RunsVerb(t *testing.T) {
 	if !strings.Contains(render(m), `:pane run "echo hi; rm x" --pane w1:p1▏`) {
 		t.Errorf("the prompt line is not drawn:\n%s", render(m))
 	}
-	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if m.mode != modeTerminal {
 		t.Errorf("after enter: mode %v, want terminal", m.mode)
 	}
@@ -68,13 +68,13 @@ func TestPrompt_OutputAndErrors(t *testing.T) {
 	})
 	m.tmux.openPrompt()
 	typeLine(m, "workspace list")
-	_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	runPart(m, cmd)
 	view := render(m)
 	if m.mode != modePrompt || !strings.Contains(view, "w2  other") || !strings.Contains(view, "herdr workspace list") {
 		t.Fatalf("mode %v; the output box is not drawn:\n%s", m.mode, view)
 	}
-	m.Update(tea.KeyMsg{Type: tea.KeyDown}) // scrolls
+	m.Update(tea.KeyPressMsg{Code: tea.KeyDown}) // scrolls
 	if view := render(m); m.mode != modePrompt || strings.Contains(view, "ID  LABEL") || !strings.Contains(view, "w1  proj") {
 		t.Errorf("down did not scroll the output by a line:\n%s", view)
 	}
@@ -84,7 +84,7 @@ func TestPrompt_OutputAndErrors(t *testing.T) {
 	}
 	m.tmux.openPrompt()
 	typeLine(m, "bad verb")
-	_, cmd = m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	_, cmd = m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	runPart(m, cmd)
 	if !strings.Contains(m.toast.text, `herdr bad: unknown command "bad"`) {
 		t.Errorf("toast %q, want the verb's error", m.toast.text)
@@ -93,7 +93,7 @@ func TestPrompt_OutputAndErrors(t *testing.T) {
 	for line, want := range map[string]string{`pane run "oops`: "unfinished quote", "mcp": "needs a terminal", "herdr session attach x": "needs a terminal", "--json": "give a herdr command"} {
 		m.tmux.openPrompt()
 		typeLine(m, line)
-		m.Update(tea.KeyMsg{Type: tea.KeyEnter}) // its command is the toast's expiry
+		m.Update(tea.KeyPressMsg{Code: tea.KeyEnter}) // its command is the toast's expiry
 		if !strings.Contains(m.toast.text, want) {
 			t.Errorf("%q: toast %q, want %q", line, m.toast.text, want)
 		}
@@ -103,7 +103,7 @@ func TestPrompt_OutputAndErrors(t *testing.T) {
 	}
 	m.tmux.openPrompt()
 	typeLine(m, "pane list")
-	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEsc})
 	if m.mode != modeTerminal || len(f.calls) != n {
 		t.Errorf("esc: mode %v, %d runs", m.mode, len(f.calls)-n)
 	}
@@ -116,16 +116,16 @@ func TestPrompt_History(t *testing.T) {
 	for _, line := range []string{"tab create", "pane split", "tab create"} {
 		m.tmux.openPrompt()
 		typeLine(m, line)
-		runPart(m, func() tea.Cmd { _, c := m.Update(tea.KeyMsg{Type: tea.KeyEnter}); return c }())
+		runPart(m, func() tea.Cmd { _, c := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter}); return c }())
 	}
 	m.tmux.openPrompt()
 	typeLine(m, "wor")
 	value := func() string { return m.tmux.prompt.in.Value() }
 	for i, step := range []struct {
-		key  tea.KeyType
+		key  rune
 		want string
 	}{{tea.KeyUp, "tab create"}, {tea.KeyUp, "pane split"}, {tea.KeyUp, "pane split"}, {tea.KeyDown, "tab create"}, {tea.KeyDown, "wor"}} {
-		m.Update(tea.KeyMsg{Type: step.key})
+		m.Update(tea.KeyPressMsg{Code: step.key})
 		if value() != step.want {
 			t.Errorf("step %d: line %q, want %q", i, value(), step.want)
 		}
@@ -148,7 +148,7 @@ func TestPrompt_Completion(t *testing.T) {
 		return ":0\n", "", nil
 	})
 	m.tmux.openPrompt()
-	tab := func() { _, cmd := m.Update(tea.KeyMsg{Type: tea.KeyTab}); runPart(m, cmd) }
+	tab := func() { _, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyTab}); runPart(m, cmd) }
 	typeLine(m, "pan")
 	tab()
 	if got := m.tmux.prompt.in.Value(); got != "pane " {

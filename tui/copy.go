@@ -5,7 +5,7 @@ import (
 	"errors"
 	"strconv"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -53,7 +53,7 @@ type copyState struct {
 	typing  bool   // the search query is being typed
 	prompt  []rune
 	busy    bool // a call is out
-	queued  []tea.KeyMsg
+	queued  []tea.KeyPressMsg
 }
 
 // rpcFunc is one call to the server (rpcConn.call).
@@ -405,7 +405,7 @@ var copyMotions = map[string]string{
 	"{": protocol.MotionPreviousParagraph, "}": protocol.MotionNextParagraph,
 }
 
-func (c *copyMode) copyKey(k tea.KeyMsg) tea.Cmd {
+func (c *copyMode) copyKey(k tea.KeyPressMsg) tea.Cmd {
 	if c.typing {
 		return c.copyPromptKey(k)
 	}
@@ -446,7 +446,7 @@ func (c *copyState) cursorKey(key string) bool {
 		c.cur = protocol.PaneTextPoint{}
 	case "G", "alt+>":
 		c.cur = protocol.PaneTextPoint{Row: c.lastRow()}
-	case "v", " ", "ctrl+@":
+	case "v", "space", "ctrl+space", "ctrl+@":
 		if c.sel {
 			c.sel = false
 		} else {
@@ -523,26 +523,26 @@ func (c *copyMode) copyPage(n int) tea.Cmd {
 }
 
 // copyPromptKey edits the search query.
-func (c *copyMode) copyPromptKey(k tea.KeyMsg) tea.Cmd {
-	switch k.Type {
-	case tea.KeyEsc, tea.KeyCtrlC:
+func (c *copyMode) copyPromptKey(k tea.KeyPressMsg) tea.Cmd {
+	switch k.String() {
+	case "esc", "ctrl+c":
 		c.typing = false
-	case tea.KeyEnter:
+	case "enter":
 		c.typing = false
 		if len(c.prompt) > 0 {
 			c.query = string(c.prompt)
 		}
 		return c.search(c.back, false)
-	case tea.KeyBackspace, tea.KeyCtrlH:
+	case "backspace", "ctrl+h":
 		if len(c.prompt) > 0 {
 			c.prompt = c.prompt[:len(c.prompt)-1]
 		}
-	case tea.KeyCtrlU:
+	case "ctrl+u":
 		c.prompt = nil
-	case tea.KeySpace:
-		c.prompt = append(c.prompt, ' ')
-	case tea.KeyRunes:
-		c.prompt = append(c.prompt, k.Runes...)
+	default:
+		if text, ok := typedText(k); ok {
+			c.prompt = append(c.prompt, []rune(text)...)
+		}
 	}
 	return nil
 }

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
@@ -76,7 +76,7 @@ func TestCopyMode_OnItsOwn(t *testing.T) {
 	if cv.cells[2*30+5].st != th.selection || cv.cells[3*30+5].st == th.selection {
 		t.Fatal("the selection is not drawn on its row alone")
 	}
-	runCopy(c, c.copyKey(tea.KeyMsg{Type: tea.KeyEnter}))
+	runCopy(c, c.copyKey(tea.KeyPressMsg{Code: tea.KeyEnter}))
 	if len(h.yanks) != 1 || h.yanks[0] != "line 33: some words" || md != modeTerminal || c.paneID != "" || f.offset != 0 {
 		t.Fatalf("yank: %q mode %v pane %q offset %d", h.yanks, md, c.paneID, f.offset)
 	}
@@ -85,7 +85,7 @@ func TestCopyMode_OnItsOwn(t *testing.T) {
 	for _, k := range []string{"/", "n", "o", "p", "e"} {
 		runCopy(c, c.copyKey(keyRunes(k)))
 	}
-	runCopy(c, c.copyKey(tea.KeyMsg{Type: tea.KeyEnter}))
+	runCopy(c, c.copyKey(tea.KeyPressMsg{Code: tea.KeyEnter}))
 	if len(h.toasts) != 1 || h.toasts[0] != "not found: nope" || md != modeCopy {
 		t.Fatalf("search for nothing: toasts %q mode %v", h.toasts, md)
 	}

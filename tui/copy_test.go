@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -229,11 +229,11 @@ func typeKeys(m *model, keys ...string) {
 	for _, k := range keys {
 		switch k {
 		case "enter":
-			drive(m, m.key(tea.KeyMsg{Type: tea.KeyEnter}))
+			drive(m, m.key(tea.KeyPressMsg{Code: tea.KeyEnter}))
 		case "esc":
-			drive(m, m.key(tea.KeyMsg{Type: tea.KeyEsc}))
+			drive(m, m.key(tea.KeyPressMsg{Code: tea.KeyEsc}))
 		case "ctrl+b":
-			drive(m, m.key(tea.KeyMsg{Type: tea.KeyCtrlB}))
+			drive(m, m.key(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl}))
 		default:
 			drive(m, m.key(keyRunes(k)))
 		}

@@ -11,13 +11,17 @@
 // burst with at most one in flight per pane. The three streams use three
 // connections: requests, events and screens.
 //
-// Bubble Tea reads and decodes the keys and runs the loop; the client sets
-// up the outer terminal itself (outer.go) and draws it itself (render.go):
+// Bubble Tea (v2) reads and decodes the keys and runs the loop; the client
+// sets up the outer terminal itself (outer.go), asking it for the kitty
+// keyboard protocol's disambiguated keys, and draws it itself (render.go):
 // once after each batch of messages, only the cells that changed, with the
 // terminal's own cursor at the focused pane's cursor, and nothing at all
 // while nothing changes. Text is split into cells and measured by the
 // emulator's rule (emulator.NextCell), so a pane's row takes exactly the
-// columns its terminal gave it.
+// columns its terminal gave it. Keys go to a pane in the form its program
+// asked for (keyenc.go): shift+enter, ctrl+i and esc as CSI u to one that
+// pushed the kitty flag, as an xterm's bytes to any other. Bubble Tea's
+// split mouse messages become one event at the root (teamsg.go).
 //
 // The face of it: the sidebar's two sections, their split and the
 // sidebar's width, both dragged with the mouse, and the spaces' scroll

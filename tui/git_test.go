@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -53,12 +53,12 @@ func TestSidebar_WorktreeGroupFoldsAndGitMarks(t *testing.T) {
 	go f.serve(b)
 	t.Cleanup(func() { a.Close(); b.Close() })
 	m.link = &link{req: newRPCConn(a, nil)}
-	m.mouse(tea.MouseMsg{X: chevron.x + 2, Y: chevron.y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	m.mouse(mouseMsg{X: chevron.x + 2, Y: chevron.y, Action: mousePress, Button: tea.MouseLeft})
 	if got := strings.Join(spaces(), " / "); got != "!|▸ 1 api| / main|↑2 *|" {
 		t.Errorf("folded = %q (the worktree hidden, its blocked status on the group)", got)
 	}
 	// The session keeps the fold (session.json's collapsed_space_keys).
-	m.mouse(tea.MouseMsg{X: chevron.x + 2, Y: chevron.y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	m.mouse(mouseMsg{X: chevron.x + 2, Y: chevron.y, Action: mousePress, Button: tea.MouseLeft})
 	waitFor(t, "two client.ui_state.set", func() bool { return len(f.requests("client.ui_state.set")) == 2 })
 	sets := f.requests("client.ui_state.set")
 	if string(sets[0].Params) != `{"collapsed_space_keys":["/r"]}` || string(sets[1].Params) != `{"collapsed_space_keys":[]}` {

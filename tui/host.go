@@ -5,7 +5,7 @@ import (
 	"net"
 	"strconv"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
@@ -202,24 +202,24 @@ func (h sessionView) copyView() *copyMode {
 
 func (h sessionView) selection() *mouseSel { return h.m.msel.sel }
 
-func (h clientActions) openWorkspaceMenu(ev tea.MouseMsg, id string) { h.m.menus.openWorkspace(ev, id) }
+func (h clientActions) openWorkspaceMenu(ev mouseMsg, id string) { h.m.menus.openWorkspace(ev, id) }
 
-func (h clientActions) openGlobalMenu(ev tea.MouseMsg) {
+func (h clientActions) openGlobalMenu(ev mouseMsg) {
 	if menu := h.m.tasks.globalMenu(ev); menu != nil {
 		h.m.menus.show(menu)
 	}
 }
 
-func (h clientActions) openTabMenu(ev tea.MouseMsg, id string) {
+func (h clientActions) openTabMenu(ev mouseMsg, id string) {
 	h.m.menus.show(&menuState{kind: menuTab, id: id, x: ev.X, y: ev.Y, items: []string{itemNewTab, itemRename, itemClose}})
 }
 
 func (h clientActions) clickLink(paneID string, col, row int) tea.Cmd {
 	return activateLink(h.copyCall(), h.m.screens[paneID], paneID, col, row)
 }
-func (h clientActions) sendInput(paneID string, b []byte)       { h.m.input.add(paneID, b) }
-func (h clientActions) selectPress(paneID string, x, y int)     { h.m.msel.press(paneID, x, y) }
-func (h clientActions) openPaneMenu(ev tea.MouseMsg, id string) { h.m.menus.openPane(ev, id) }
+func (h clientActions) sendInput(paneID string, b []byte)   { h.m.input.add(paneID, b) }
+func (h clientActions) selectPress(paneID string, x, y int) { h.m.msel.press(paneID, x, y) }
+func (h clientActions) openPaneMenu(ev mouseMsg, id string) { h.m.menus.openPane(ev, id) }
 
 func (h sessionView) worktreeGroups() map[string]string { return h.m.side.worktreeGroups() }
 func (h sessionView) groupFolded(key string) bool       { return h.m.side.collapsed[key] }

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strconv"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -40,4 +40,14 @@ func (sb *sidebar) queueToken(a protocol.AgentInfo) (seg, bool) {
 		return seg{}, false
 	}
 	return seg{text: "+" + strconv.Itoa(a.QueueLength), st: sb.h.th().dim}, true
+}
+
+// openReview opens the diff view on the focused workspace (a worktree
+// workspace; the server says why another cannot be reviewed).
+func (m *model) openReview() tea.Cmd {
+	if m.snap.FocusedWorkspaceID == nil {
+		return m.toast.show("no workspace to review")
+	}
+	m.mode = modeDiff
+	return m.diff.openDiff(protocol.ReviewSubject{WorkspaceID: *m.snap.FocusedWorkspaceID})
 }

@@ -4,30 +4,30 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
 
 // key handles a key press according to the mode. Characters that arrived
-// together come as one message ("hhh"); outside the terminal mode each is
-// a key of its own, and the mode may change between them (prefix, then
-// "v", then text for the new pane).
-func (m *model) key(k tea.KeyMsg) tea.Cmd {
+// together come as one message ("hhh", or a paste); outside the terminal
+// mode each is a key of its own, and the mode may change between them
+// (prefix, then "v", then text for the new pane).
+func (m *model) key(k tea.KeyPressMsg) tea.Cmd {
 	m.diags = nil // the config's problems were read: typing puts them away
 	m.git.typed = time.Now()
-	if k.Type == tea.KeyRunes && !k.Paste && len(k.Runes) > 1 && m.mode != modeTerminal {
+	if esc, rest, ok := m.keys.escThenPrefix(k); ok {
+		return tea.Batch(m.key1(esc), m.key(rest))
+	}
+	if text, ok := typedText(k); ok && k.Code != keyPaste && utf8.RuneCountInString(text) > 1 && m.mode != modeTerminal {
 		var cmds []tea.Cmd
-		for i, r := range k.Runes {
+		for i, r := range text {
 			if m.mode == modeTerminal {
-				rest := k
-				rest.Runes = k.Runes[i:]
-				return tea.Batch(append(cmds, m.key1(rest))...)
+				return tea.Batch(append(cmds, m.key1(textKey(text[i:])))...)
 			}
-			one := k
-			one.Runes = []rune{r}
-			cmds = append(cmds, m.key1(one))
+			cmds = append(cmds, m.key1(textKey(string(r))))
 		}
 		return tea.Batch(cmds...)
 	}
@@ -35,7 +35,7 @@ func (m *model) key(k tea.KeyMsg) tea.Cmd {
 }
 
 // key1 handles one key (or, in terminal mode, a run of characters).
-func (m *model) key1(k tea.KeyMsg) tea.Cmd {
+func (m *model) key1(k tea.KeyPressMsg) tea.Cmd {
 	switch m.mode {
 	case modeHelp:
 		m.mode = modeTerminal
@@ -56,6 +56,12 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		return m.settings.key(k)
 	case modeMenu:
 		return m.menus.key(k)
+	case modeDiff:
+		cmd := m.diff.key(keyName(k))
+		if !m.diff.open {
+			m.mode = modeTerminal
+		}
+		return cmd
 	case modeTaskDock:
 		if m.keys.isPrefix(k) {
 			m.mode = modePrefix
@@ -72,11 +78,11 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 		return m.tmux.promptKey(k) // cmdprompt.go
 	case modePrefix:
 		m.mode = modeTerminal
-		if c, ok := m.keys.commands[k.String()]; ok {
+		if c, ok := m.keys.commands[keyName(k)]; ok {
 			return m.keyCmds.run(c)
 		}
 		b, ok := m.keys.lookup(k)
-		if !ok && k.Type != tea.KeyEsc {
+		if !ok && k.Code != tea.KeyEscape {
 			return m.toast.show(m.keys.unboundHint(k))
 		}
 		if !ok {
@@ -97,7 +103,7 @@ func (m *model) key1(k tea.KeyMsg) tea.Cmd {
 }
 
 // sendKey writes a key to the focused pane, encoded for its modes.
-func (m *model) sendKey(k tea.KeyMsg) {
+func (m *model) sendKey(k tea.KeyPressMsg) {
 	id := m.focusedPaneID()
 	var modes protocol.ScreenModes
 	if s := m.screens[id]; s != nil {
@@ -115,21 +121,21 @@ func (m *model) sendKey(k tea.KeyMsg) {
 }
 
 // keyBytes is what a key (or a paste) writes to a pane in these modes.
-func keyBytes(k tea.KeyMsg, modes protocol.ScreenModes) ([]byte, bool) {
-	if k.Paste {
-		text := string(k.Runes)
+func keyBytes(k tea.KeyPressMsg, modes protocol.ScreenModes) ([]byte, bool) {
+	if k.Code == keyPaste {
+		text := k.Text
 		if modes.BracketedPaste {
 			text = "\x1b[200~" + text + "\x1b[201~"
 		}
 		return []byte(text), true
 	}
-	return encodeKey(k, modes.AppCursor)
+	return encodeKey(k, modes.AppCursor, modes.KittyKeys&kittyDisambiguate != 0)
 }
 
 // resizeStep is how far one key moves a border in resize mode.
 const resizeStep = 0.05
 
-func (m *model) resizeKey(k tea.KeyMsg) tea.Cmd {
+func (m *model) resizeKey(k tea.KeyPressMsg) tea.Cmd {
 	d := ""
 	switch k.String() {
 	case "h", "left":
@@ -181,15 +187,15 @@ func paneInside(l protocol.PaneLayoutSnapshot, g geometry, id string) (r struct{
 
 // wheelLines is the screen.scroll amount of a wheel event, n lines a notch
 // ([ui] mouse_scroll_lines), 0 for other events.
-func wheelLines(ev tea.MouseMsg, n int) int {
+func wheelLines(ev mouseMsg, n int) int {
 	wheelScrollLines := max(n, 1)
-	if ev.Action != tea.MouseActionPress {
+	if ev.Action != mousePress {
 		return 0
 	}
 	switch ev.Button {
-	case tea.MouseButtonWheelUp:
+	case tea.MouseWheelUp:
 		return wheelScrollLines
-	case tea.MouseButtonWheelDown:
+	case tea.MouseWheelDown:
 		return -wheelScrollLines
 	}
 	return 0
@@ -250,28 +256,28 @@ func splitPath(id string) (tabID string, path []bool, ok bool) {
 
 // encodeMouse encodes a mouse event at pane cell (x, y) for a program that
 // asked for mouse reports (SGR or the legacy X10 form).
-func encodeMouse(ev tea.MouseMsg, x, y int, sgrMode bool) []byte {
+func encodeMouse(ev mouseMsg, x, y int, sgrMode bool) []byte {
 	if x < 0 || y < 0 {
 		return nil
 	}
 	var b int
 	switch ev.Button {
-	case tea.MouseButtonLeft:
+	case tea.MouseLeft:
 		b = 0
-	case tea.MouseButtonMiddle:
+	case tea.MouseMiddle:
 		b = 1
-	case tea.MouseButtonRight:
+	case tea.MouseRight:
 		b = 2
-	case tea.MouseButtonWheelUp:
+	case tea.MouseWheelUp:
 		b = 64
-	case tea.MouseButtonWheelDown:
+	case tea.MouseWheelDown:
 		b = 65
-	case tea.MouseButtonNone:
+	case tea.MouseNone:
 		b = 3
 	default:
 		return nil
 	}
-	if ev.Action == tea.MouseActionMotion {
+	if ev.Action == mouseMotion {
 		b += 32
 	}
 	if ev.Shift {
@@ -285,12 +291,12 @@ func encodeMouse(ev tea.MouseMsg, x, y int, sgrMode bool) []byte {
 	}
 	if sgrMode {
 		end := 'M'
-		if ev.Action == tea.MouseActionRelease {
+		if ev.Action == mouseRelease {
 			end = 'm'
 		}
 		return []byte(fmt.Sprintf("\x1b[<%d;%d;%d%c", b, x+1, y+1, end))
 	}
-	if ev.Action == tea.MouseActionRelease {
+	if ev.Action == mouseRelease {
 		b = 3
 	}
 	if x+33 > 255 || y+33 > 255 {

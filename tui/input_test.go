@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -87,7 +87,7 @@ func testModel(t *testing.T, f *fakeServer) (*model, chan tea.Msg) {
 	return m, msgs
 }
 
-func keyRunes(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
+func keyRunes(s string) tea.KeyPressMsg { return textKey(s) }
 
 // waitFor waits for a condition the fake server's goroutine makes true.
 func waitFor(t *testing.T, why string, cond func() bool) {
@@ -116,7 +116,7 @@ func sentText(t *testing.T, r protocol.Request) string {
 func TestInput_BurstIsOneWriteAfterTheFirstKey(t *testing.T) {
 	f := &fakeServer{}
 	m, msgs := testModel(t, f)
-	keys := []tea.KeyMsg{keyRunes("echo"), {Type: tea.KeySpace}, keyRunes("hello"), {Type: tea.KeyEnter}, keyRunes("ls"), {Type: tea.KeyEnter}}
+	keys := []tea.KeyPressMsg{keyRunes("echo"), {Code: tea.KeySpace, Text: " "}, keyRunes("hello"), {Code: tea.KeyEnter}, keyRunes("ls"), {Code: tea.KeyEnter}}
 	for _, k := range keys {
 		m.Update(k)
 	}
@@ -206,7 +206,7 @@ func runCmd(cmd tea.Cmd, msgs chan tea.Msg) {
 func TestInput_ResizeModeAppliesEveryKey(t *testing.T) {
 	f := &fakeServer{}
 	m, _ := testModel(t, f)
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+	m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
 	m.Update(keyRunes("r"))
 	if m.mode != modeResize {
 		t.Fatalf("prefix r: mode %v", m.mode)
@@ -220,7 +220,7 @@ func TestInput_ResizeModeAppliesEveryKey(t *testing.T) {
 	// Keys after the prefix that arrive with it: the binding, then text
 	// for the pane.
 	m.Update(keyRunes("q")) // leaves resize mode
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+	m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
 	m.Update(keyRunes("zls"))
 	m.Update(drainMsg{})
 	waitFor(t, "zoom and text", func() bool {

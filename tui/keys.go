@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/herdr-go/herdr/actors/config"
@@ -69,6 +69,7 @@ const (
 	actCommandPrompt   action = "command_prompt" // the command prompt (cmdprompt.go)
 	actNextLayout      action = "next_layout"    // the tab's next layout preset (layoutcycle.go)
 	actNextBlocked     action = "next_blocked"   // the next agent waiting for an answer (inbox.go)
+	actReviewDiff      action = "review_diff"    // the focused worktree's diff, to review (reviewdiff.go)
 )
 
 // binding is a resolved prefix binding.
@@ -102,7 +103,7 @@ var defaultBindings = map[action][]string{
 	// Unset in Herdr too: they walk the agent panel, in its order.
 	actPrevAgent: nil, actNextAgent: nil, actLastPane: nil,
 	actChooseSession: {"shift+s"}, actCommandPrompt: {":"}, actNextLayout: {"space"},
-	actNextBlocked: {"a"},
+	actNextBlocked: {"a"}, actReviewDiff: {"shift+v"},
 	// Herdr leaves these unset; tmux's keys for the previous and next
 	// session.
 	actPrevWorkspace: {"("}, actNextWorkspace: {")"},
@@ -298,7 +299,7 @@ func loadUIFlags(path string) (confirmClose, copyOnSelect bool) {
 
 // comboKeys maps combo key words to the names Bubble Tea gives keys.
 var comboKeys = map[string]string{
-	"space": " ", "enter": "enter", "return": "enter", "esc": "esc", "escape": "esc", "tab": "tab",
+	"space": "space", "enter": "enter", "return": "enter", "esc": "esc", "escape": "esc", "tab": "tab",
 	"backspace": "backspace", "bs": "backspace", "left": "left", "right": "right", "up": "up", "down": "down",
 	"minus": "-", "comma": ",", "period": ".", "slash": "/", "backslash": "\\", "quote": "'",
 	"double_quote": "\"", "double-quote": "\"", "semicolon": ";", "colon": ":", "percent": "%",
@@ -356,8 +357,8 @@ func teaKeyName(combo string) (string, error) {
 }
 
 // lookup returns the binding of a key pressed after the prefix.
-func (km *keymap) lookup(k tea.KeyMsg) (binding, bool) {
-	name := k.String()
+func (km *keymap) lookup(k tea.KeyPressMsg) (binding, bool) {
+	name := keyName(k)
 	if km.prefix[name] {
 		return binding{act: actSendPrefix}, true
 	}
@@ -366,51 +367,7 @@ func (km *keymap) lookup(k tea.KeyMsg) (binding, bool) {
 }
 
 // isPrefix reports whether k is the prefix key.
-func (km *keymap) isPrefix(k tea.KeyMsg) bool { return km.prefix[k.String()] }
-
-// encodeKey turns a key into the bytes a terminal program expects, in the
-// pane's cursor-key mode; ok is false for keys with no encoding.
-func encodeKey(k tea.KeyMsg, appCursor bool) ([]byte, bool) {
-	var b []byte
-	switch {
-	case k.Type == tea.KeyRunes:
-		b = []byte(string(k.Runes))
-	case k.Type == tea.KeySpace:
-		b = []byte{' '}
-	case k.Type >= 0 && k.Type < 32 || k.Type == 127:
-		b = []byte{byte(k.Type)}
-	default:
-		seq, ok := specialKeys[k.Type]
-		if !ok {
-			return nil, false
-		}
-		if appCursor && len(seq) == 3 && seq[1] == '[' && strings.ContainsRune("ABCDHF", rune(seq[2])) {
-			seq = "\x1bO" + seq[2:]
-		}
-		b = []byte(seq)
-	}
-	if k.Alt {
-		b = append([]byte{0x1b}, b...)
-	}
-	return b, true
-}
-
-// specialKeys are the xterm encodings of the keys that are not characters.
-var specialKeys = map[tea.KeyType]string{
-	tea.KeyUp: "\x1b[A", tea.KeyDown: "\x1b[B", tea.KeyRight: "\x1b[C", tea.KeyLeft: "\x1b[D",
-	tea.KeyHome: "\x1b[H", tea.KeyEnd: "\x1b[F", tea.KeyShiftTab: "\x1b[Z",
-	tea.KeyPgUp: "\x1b[5~", tea.KeyPgDown: "\x1b[6~", tea.KeyDelete: "\x1b[3~", tea.KeyInsert: "\x1b[2~",
-	tea.KeyCtrlPgUp: "\x1b[5;5~", tea.KeyCtrlPgDown: "\x1b[6;5~",
-	tea.KeyCtrlUp: "\x1b[1;5A", tea.KeyCtrlDown: "\x1b[1;5B", tea.KeyCtrlRight: "\x1b[1;5C", tea.KeyCtrlLeft: "\x1b[1;5D",
-	tea.KeyCtrlHome: "\x1b[1;5H", tea.KeyCtrlEnd: "\x1b[1;5F",
-	tea.KeyShiftUp: "\x1b[1;2A", tea.KeyShiftDown: "\x1b[1;2B", tea.KeyShiftRight: "\x1b[1;2C", tea.KeyShiftLeft: "\x1b[1;2D",
-	tea.KeyShiftHome: "\x1b[1;2H", tea.KeyShiftEnd: "\x1b[1;2F",
-	tea.KeyCtrlShiftUp: "\x1b[1;6A", tea.KeyCtrlShiftDown: "\x1b[1;6B", tea.KeyCtrlShiftRight: "\x1b[1;6C", tea.KeyCtrlShiftLeft: "\x1b[1;6D",
-	tea.KeyCtrlShiftHome: "\x1b[1;6H", tea.KeyCtrlShiftEnd: "\x1b[1;6F",
-	tea.KeyF1: "\x1bOP", tea.KeyF2: "\x1bOQ", tea.KeyF3: "\x1bOR", tea.KeyF4: "\x1bOS",
-	tea.KeyF5: "\x1b[15~", tea.KeyF6: "\x1b[17~", tea.KeyF7: "\x1b[18~", tea.KeyF8: "\x1b[19~",
-	tea.KeyF9: "\x1b[20~", tea.KeyF10: "\x1b[21~", tea.KeyF11: "\x1b[23~", tea.KeyF12: "\x1b[24~",
-}
+func (km *keymap) isPrefix(k tea.KeyPressMsg) bool { return km.prefix[keyName(k)] }
 
 // prefixName is the (first) prefix key as a person would write it.
 func (km *keymap) prefixName() string {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -14,7 +14,7 @@ import (
 // back, as Bubble Tea would: the check of what runs, then its answer.
 func closeTabKeys(t *testing.T, m *model) {
 	t.Helper()
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+	m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
 	_, cmd := m.Update(keyRunes("X"))
 	for cmd != nil {
 		msg := cmd()

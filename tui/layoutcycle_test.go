@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -16,8 +16,8 @@ func TestNextLayout_Cycles(t *testing.T) {
 	f := &fakeServer{}
 	m, _ := testModel(t, f)
 	for i, name := range []string{"even-horizontal", "even-vertical", "main-horizontal", "main-vertical", "tiled", "even-horizontal"} {
-		m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
-		_, cmd := m.Update(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+		m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
+		_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
 		if cmd == nil {
 			t.Fatalf("press %d: no command (toast %q)", i, m.toast.text)
 		}
@@ -45,8 +45,8 @@ func TestNextLayout_Cycles(t *testing.T) {
 	snap := twoPanes()
 	snap.Layouts[0].Panes = snap.Layouts[0].Panes[1:]
 	m.applySnapshot(snap, protocol.AgentViewList{})
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
-	m.Update(tea.KeyMsg{Type: tea.KeySpace, Runes: []rune{' '}})
+	m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
+	m.Update(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
 	if !strings.Contains(m.toast.text, "nothing to arrange") {
 		t.Errorf("one pane: toast %q", m.toast.text)
 	}

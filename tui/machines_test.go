@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/herdr-go/herdr/protocol"
@@ -215,7 +215,7 @@ func TestFleet_OfflineWorkspaceRefusesInput(t *testing.T) {
 	f := &fleetServer{list: twoMachinesList, snapshot: twoMachinesSnapshot}
 	m := fleetModel(t, f)
 	y, _ := sideRow(t, m, "1 train")
-	m.update(tea.MouseMsg{X: 4, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	m.update(mouseMsg{X: 4, Y: y, Action: mousePress, Button: tea.MouseLeft})
 	if m.fleet.selected != "gpu/w1" {
 		t.Fatalf("selected = %q after a click on gpu's workspace", m.fleet.selected)
 	}
@@ -347,7 +347,7 @@ func TestFleet_MachineHeaderFoldsItsSection(t *testing.T) {
 	f := &fleetServer{list: twoMachinesList, snapshot: twoMachinesSnapshot}
 	m := fleetModel(t, f)
 	y, _ := sideRow(t, m, "▾ build · online")
-	click := tea.MouseMsg{X: 2, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
+	click := mouseMsg{X: 2, Y: y, Action: mousePress, Button: tea.MouseLeft}
 	m.update(click)
 	sideRow(t, m, "▸ build · online")
 	if strings.Contains(ansi.Strip(render(m)), "1 api") {
@@ -395,7 +395,7 @@ func TestFleet_RailListsMachineWorkspacesAndTakesClicks(t *testing.T) {
 	if cl := c.cells[3*c.w+1]; cl.st.fg != m.theme.dim.fg {
 		t.Fatalf("gpu's icon %+v is not dimmed", cl)
 	}
-	m.update(tea.MouseMsg{X: 1, Y: 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	m.update(mouseMsg{X: 1, Y: 2, Action: mousePress, Button: tea.MouseLeft})
 	if m.fleet.selected != "build/w1" {
 		t.Fatalf("a click on build's icon selected %q", m.fleet.selected)
 	}

@@ -3,7 +3,7 @@ package tui
 import (
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
@@ -136,7 +136,7 @@ type menuHost interface {
 }
 
 // openPane opens pane id's menu at the click.
-func (mn *menus) openPane(ev tea.MouseMsg, id string) {
+func (mn *menus) openPane(ev mouseMsg, id string) {
 	menu := &menuState{kind: menuPane, id: id, x: ev.X, y: ev.Y, items: []string{itemRenamePane}, title: " " + id + " "}
 	if info, ok := mn.h.paneInfo(id); ok && info.Label != nil && *info.Label != "" {
 		menu.items = append(menu.items, itemClearName)
@@ -159,7 +159,7 @@ func (mn *menus) openPane(ev tea.MouseMsg, id string) {
 // repository's offers a new worktree, a repository with worktrees under
 // it closes or folds the group. (Herdr's "Open worktree..." and "Delete
 // worktree checkout..." open dialogs this client does not have.)
-func (mn *menus) openWorkspace(ev tea.MouseMsg, id string) {
+func (mn *menus) openWorkspace(ev mouseMsg, id string) {
 	menu := &menuState{kind: menuWorkspace, id: id, x: ev.X, y: ev.Y, items: []string{itemRename, itemClose}}
 	for _, w := range mn.h.snapshot().Workspaces {
 		if w.WorkspaceID != id {
@@ -233,7 +233,7 @@ func (mn *menuState) move(step int) {
 	mn.sel = (mn.sel + step + len(mn.items)) % len(mn.items)
 }
 
-func (mn *menus) key(k tea.KeyMsg) tea.Cmd {
+func (mn *menus) key(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "esc", "ctrl+c", "q":
 		mn.close()
@@ -249,24 +249,24 @@ func (mn *menus) key(k tea.KeyMsg) tea.Cmd {
 
 // mouse handles a mouse event while the menu is open; false lets it
 // through (a right press elsewhere opens the menu there).
-func (mn *menus) mouse(ev tea.MouseMsg) (tea.Cmd, bool) {
+func (mn *menus) mouse(ev mouseMsg) (tea.Cmd, bool) {
 	i := mn.open.itemAt(ev.X, ev.Y, mn.h.width(), mn.h.height())
-	if ev.Action == tea.MouseActionPress && (ev.Button == tea.MouseButtonLeft || ev.Button == tea.MouseButtonMiddle || ev.Button == tea.MouseButtonRight) {
+	if ev.Action == mousePress && (ev.Button == tea.MouseLeft || ev.Button == tea.MouseMiddle || ev.Button == tea.MouseRight) {
 		mn.eatRelease = true // a wheel notch has no release
 	}
 	switch {
-	case ev.Action == tea.MouseActionMotion:
+	case ev.Action == mouseMotion:
 		if i >= 0 {
 			mn.open.sel = i
 		}
-	case ev.Action != tea.MouseActionPress:
-	case ev.Button == tea.MouseButtonLeft && i >= 0:
+	case ev.Action != mousePress:
+	case ev.Button == tea.MouseLeft && i >= 0:
 		return mn.choose(i), true
-	case ev.Button == tea.MouseButtonRight && i < 0:
+	case ev.Button == tea.MouseRight && i < 0:
 		mn.close()
 		mn.eatRelease = false // the press opens the menu there, or goes to a program
 		return nil, false
-	case ev.Button == tea.MouseButtonLeft || ev.Button == tea.MouseButtonRight || ev.Button == tea.MouseButtonMiddle:
+	case ev.Button == tea.MouseLeft || ev.Button == tea.MouseRight || ev.Button == tea.MouseMiddle:
 		mn.close()
 	}
 	return nil, true
@@ -366,6 +366,6 @@ func (mn *menus) paneItem(menu *menuState, item string) tea.Cmd {
 
 // pressOpens says a press opens a right-click menu: menus open from the
 // terminal (or prefix) mode, not over a rename, copy mode or a question.
-func (mn *menus) pressOpens(ev tea.MouseMsg) bool {
-	return ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonRight && (*mn.mode == modeTerminal || *mn.mode == modePrefix)
+func (mn *menus) pressOpens(ev mouseMsg) bool {
+	return ev.Action == mousePress && ev.Button == tea.MouseRight && (*mn.mode == modeTerminal || *mn.mode == modePrefix)
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/herdr-go/herdr/actors/config"
@@ -30,8 +30,8 @@ func TestMenu_PassthroughModifier(t *testing.T) {
 	}
 }
 
-func rightPress(x, y int) tea.MouseMsg {
-	return tea.MouseMsg{X: x, Y: y, Button: tea.MouseButtonRight, Action: tea.MouseActionPress}
+func rightPress(x, y int) mouseMsg {
+	return mouseMsg{X: x, Y: y, Button: tea.MouseRight, Action: mousePress}
 }
 
 // queued is the input waiting for a pane.
@@ -62,7 +62,7 @@ func TestMenu_RightClickGoesToMenuOrProgram(t *testing.T) {
 	if !strings.Contains(strings.Join(m.menus.open.items, ","), itemClicksPane) {
 		t.Errorf("items %q lack %q", m.menus.open.items, itemClicksPane)
 	}
-	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEsc})
 	if m.mode != modeTerminal || m.menus.open != nil {
 		t.Fatalf("esc left mode %v menu %+v", m.mode, m.menus.open)
 	}
@@ -71,10 +71,10 @@ func TestMenu_RightClickGoesToMenuOrProgram(t *testing.T) {
 	ev := rightPress(60, 5)
 	ev.Ctrl = true
 	m.Update(ev)
-	ev.Action = tea.MouseActionMotion
+	ev.Action = mouseMotion
 	ev.X = 61
 	m.Update(ev)
-	ev.Action = tea.MouseActionRelease
+	ev.Action = mouseRelease
 	m.Update(ev)
 	if got, want := queued(m, "w1:p2"), "\x1b[<2;6;4M\x1b[<34;7;4M\x1b[<2;7;4m"; got != want || m.menus.open != nil || m.panes.pass != nil {
 		t.Fatalf("ctrl+right: input %q, want %q; menu %+v pass %+v", got, want, m.menus.open, m.panes.pass)
@@ -96,7 +96,7 @@ func TestMenu_RightClickGoesToMenuOrProgram(t *testing.T) {
 	if got := queued(m, "w1:p2"); got != "\x1b[<2;6;4M" || m.menus.open != nil {
 		t.Fatalf("right_click pane: input %q menu %+v", got, m.menus.open)
 	}
-	m.Update(tea.MouseMsg{X: 60, Y: 5, Button: tea.MouseButtonRight, Action: tea.MouseActionRelease})
+	m.Update(mouseMsg{X: 60, Y: 5, Button: tea.MouseRight, Action: mouseRelease})
 	m.input.pending = nil
 	m.Update(rightPress(54, 5)) // the left border
 	if m.mode != modeMenu || queued(m, "w1:p2") != "" || !strings.Contains(strings.Join(m.menus.open.items, ","), itemClicksHerdr) {
@@ -133,14 +133,14 @@ func TestMenu_PlacedInWindowAndKeysChoose(t *testing.T) {
 	if want := []string{itemRenamePane, itemSwap, itemSplitRight, itemSplitDown, itemZoom, itemClicksPane, itemClosePane}; strings.Join(m.menus.open.items, ",") != strings.Join(want, ",") {
 		t.Fatalf("items %q, want %q", m.menus.open.items, want)
 	}
-	m.Update(tea.KeyMsg{Type: tea.KeyUp}) // wraps to the last
+	m.Update(tea.KeyPressMsg{Code: tea.KeyUp}) // wraps to the last
 	if m.menus.open.sel != len(m.menus.open.items)-1 {
 		t.Fatalf("up from the first item: sel %d", m.menus.open.sel)
 	}
 	for range 4 {
-		m.Update(tea.KeyMsg{Type: tea.KeyDown}) // 0, 1, 2, 3: Split down
+		m.Update(tea.KeyPressMsg{Code: tea.KeyDown}) // 0, 1, 2, 3: Split down
 	}
-	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if m.mode != modeTerminal || m.menus.open != nil {
 		t.Fatalf("enter left mode %v", m.mode)
 	}
@@ -158,10 +158,10 @@ func TestMenu_ClickReleaseStaysWithTheMenu(t *testing.T) {
 	p2 := m.screens["w1:p2"]
 	p2.modes.Mouse, p2.modes.MouseSGR = true, true
 	m.Update(rightPress(60, 5))
-	m.Update(tea.MouseMsg{X: 60, Y: 5, Button: tea.MouseButtonRight, Action: tea.MouseActionRelease})
+	m.Update(mouseMsg{X: 60, Y: 5, Button: tea.MouseRight, Action: mouseRelease})
 	x, y, _, _ := m.menus.open.rect(m.width, m.height)
-	m.Update(tea.MouseMsg{X: x + 3, Y: y + 1, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}) // Rename pane
-	m.Update(tea.MouseMsg{X: x + 3, Y: y + 1, Button: tea.MouseButtonLeft, Action: tea.MouseActionRelease})
+	m.Update(mouseMsg{X: x + 3, Y: y + 1, Button: tea.MouseLeft, Action: mousePress}) // Rename pane
+	m.Update(mouseMsg{X: x + 3, Y: y + 1, Button: tea.MouseLeft, Action: mouseRelease})
 	if m.mode != modeRename || m.rename.id != "w1:p2" {
 		t.Fatalf("clicking Rename pane: mode %v rename %+v", m.mode, m.rename)
 	}
@@ -182,7 +182,7 @@ func TestMenu_WorkspaceMenus(t *testing.T) {
 	f := &fakeServer{}
 	m, _ := testModel(t, f)
 	items := func(id string) string {
-		m.menus.openWorkspace(tea.MouseMsg{X: 2, Y: 1}, id)
+		m.menus.openWorkspace(mouseMsg{X: 2, Y: 1}, id)
 		defer m.menus.close()
 		return strings.Join(m.menus.open.items, ",")
 	}
@@ -202,14 +202,14 @@ func TestMenu_WorkspaceMenus(t *testing.T) {
 		t.Errorf("a worktree: %q", got)
 	}
 
-	m.menus.openWorkspace(tea.MouseMsg{X: 2, Y: 1}, "w1")
+	m.menus.openWorkspace(mouseMsg{X: 2, Y: 1}, "w1")
 	m.menus.choose(3) // Collapse
 	if !m.side.collapsed["r"] || items("w1") != "Rename,Close group,New worktree,Expand" {
 		t.Errorf("collapse: collapsed %v", m.side.collapsed)
 	}
-	m.menus.openWorkspace(tea.MouseMsg{X: 2, Y: 1}, "w1")
+	m.menus.openWorkspace(mouseMsg{X: 2, Y: 1}, "w1")
 	m.menus.choose(2) // New worktree: its branch asked first
-	if cmd := m.rename.key(tea.KeyMsg{Type: tea.KeyEnter}); cmd != nil {
+	if cmd := m.rename.key(tea.KeyPressMsg{Code: tea.KeyEnter}); cmd != nil {
 		cmd()
 	}
 	waitFor(t, "worktree.create", func() bool { return len(f.requests("worktree.create")) == 1 })

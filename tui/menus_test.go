@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
@@ -53,10 +53,10 @@ func TestMenus_OnItsOwn(t *testing.T) {
 	h := &fakeMenuHost{session: session{snap: twoPanes()}}
 	md := modeTerminal
 	mn := &menus{h: h, mode: &md}
-	if !mn.pressOpens(tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonRight}) {
+	if !mn.pressOpens(mouseMsg{Action: mousePress, Button: tea.MouseRight}) {
 		t.Fatal("a right press in terminal mode should open a menu")
 	}
-	mn.openPane(tea.MouseMsg{X: 10, Y: 3}, "w1:p1")
+	mn.openPane(mouseMsg{X: 10, Y: 3}, "w1:p1")
 	if md != modeMenu || mn.open == nil || h.did[0] != "unselect" {
 		t.Fatalf("open: mode %v menu %+v did %v", md, mn.open, h.did)
 	}
@@ -64,11 +64,11 @@ func TestMenus_OnItsOwn(t *testing.T) {
 	if got := strings.Join(mn.open.items, ","); got != strings.Join(want, ",") {
 		t.Fatalf("pane items %q, want %q (another pane is focused: swap offered)", got, want)
 	}
-	if mn.pressOpens(tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonRight}) {
+	if mn.pressOpens(mouseMsg{Action: mousePress, Button: tea.MouseRight}) {
 		t.Error("no menu opens over an open menu")
 	}
 	mn.key(keyRunes("j"))
-	mn.key(tea.KeyMsg{Type: tea.KeyEnter}) // swap
+	mn.key(tea.KeyPressMsg{Code: tea.KeyEnter}) // swap
 	if md != modeTerminal || mn.open != nil || strings.Join(h.did[1:], ",") != "pane.swap,pane.focus" {
 		t.Fatalf("enter on swap: mode %v did %v", md, h.did)
 	}
@@ -76,14 +76,14 @@ func TestMenus_OnItsOwn(t *testing.T) {
 	// The mouse: motion selects, a left click on an item runs it, a left
 	// click elsewhere closes the menu and its release is eaten.
 	h.did = nil
-	mn.openWorkspace(tea.MouseMsg{X: 2, Y: 1}, "w2")
+	mn.openWorkspace(mouseMsg{X: 2, Y: 1}, "w2")
 	x, y, _, _ := mn.open.rect(80, 24)
-	mn.mouse(tea.MouseMsg{X: x + 2, Y: y + 1, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}) // Rename
+	mn.mouse(mouseMsg{X: x + 2, Y: y + 1, Action: mousePress, Button: tea.MouseLeft}) // Rename
 	if strings.Join(h.did, ",") != "unselect,rename workspace w2 other" || mn.open != nil || !mn.eatRelease {
 		t.Fatalf("click rename: did %v menu %+v eat %v", h.did, mn.open, mn.eatRelease)
 	}
-	mn.openWorkspace(tea.MouseMsg{X: 2, Y: 1}, "w2")
-	if _, done := mn.mouse(tea.MouseMsg{X: 70, Y: 20, Action: tea.MouseActionPress, Button: tea.MouseButtonRight}); done || mn.open != nil || mn.eatRelease {
+	mn.openWorkspace(mouseMsg{X: 2, Y: 1}, "w2")
+	if _, done := mn.mouse(mouseMsg{X: 70, Y: 20, Action: mousePress, Button: tea.MouseRight}); done || mn.open != nil || mn.eatRelease {
 		t.Fatalf("a right press elsewhere should close and let the press through: done %v menu %+v", done, mn.open)
 	}
 

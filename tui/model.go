@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
@@ -78,6 +78,7 @@ const (
 	modeCopy                 // copy mode: scroll, search, select, copy
 	modeSettings             // the settings screen (settings.go)
 	modeMenu                 // a right-click menu (menu.go)
+	modeDiff                 // the review diff view (reviewdiff.go)
 )
 
 // toastTime is how long a toast stays.
@@ -138,6 +139,7 @@ type model struct {
 	copy     copyMode        // copy mode (copy.go)
 	confirm  closeConfirm    // the question before a close (nav.go)
 	settings settingsScreen  // the settings screen (settings.go)
+	diff     diffView        // the review diff view (reviewdiff.go)
 	msel     mouseSelect     // a mouse selection in a pane (mousesel.go)
 	// focusHistory is the focused pane and the one before (last_pane).
 	focusHistory paneHistory
@@ -184,6 +186,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.tasks = newTaskPanel(hostOf(m), &m.mode)
 	m.copy = copyMode{host: hostOf(m), mode: &m.mode}
 	m.settings = settingsScreen{host: hostOf(m), mode: &m.mode}
+	m.diff = newDiffView(hostOf(m))
 	m.git = gitMarks{host: hostOf(m)}
 	m.fleet = fleetView{host: hostOf(m)}
 	m.remote = remoteView{host: hostOf(m)}
@@ -241,7 +244,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	}
 	cmd := m.update(msg)
-	if _, key := msg.(tea.KeyMsg); key && m.input.waiting() {
+	if isKey(msg) && m.input.waiting() {
 		// A key for a pane goes out now, from this turn: waiting for the
 		// drain cost two goroutine hand-offs before the request was even
 		// written. Keys typed while it is in flight are still coalesced
@@ -300,6 +303,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 	if cmd, ok := m.fleet.update(msg); ok {
 		return cmd
 	}
+	if cmd, ok := m.diff.update(msg); ok {
+		return cmd
+	}
 	if cmd, ok := m.updateSession(msg); ok {
 		return cmd
 	}
@@ -317,6 +323,11 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 func (m *model) updateSession(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
+		if msg.Width <= 0 || msg.Height <= 0 {
+			// Bubble Tea's own start-up size when it does not own the
+			// terminal (outer.go watches the size): not a size to draw in.
+			return nil, true
+		}
 		m.width, m.height = msg.Width, msg.Height
 		m.gfx.cellW, m.gfx.cellH = m.term.cellPixels()
 		m.sw.prev = nil // the terminal may have reflowed what it showed: redraw all
@@ -459,9 +470,13 @@ func (m *model) updateNotices(msg tea.Msg) (tea.Cmd, bool) {
 // updateInput: keys, the mouse, and the answers to what they asked.
 func (m *model) updateInput(msg tea.Msg) (tea.Cmd, bool) {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
-		return m.key(msg), true
+	case tea.KeyPressMsg:
+		return m.key(plainKey(msg)), true
+	case tea.PasteMsg:
+		return m.key(pasteKey(msg.Content)), true
 	case tea.MouseMsg:
+		return m.mouse(mouseOf(msg)), true
+	case mouseMsg: // already in the client's form
 		return m.mouse(msg), true
 	case sentMsg:
 		return m.input.sent(msg), true

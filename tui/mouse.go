@@ -1,7 +1,7 @@
 package tui
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 )
 
 // Mouse events go first to a gesture in progress (a popup, a menu, a drag,
@@ -32,15 +32,15 @@ func (m *model) regionAt(g geometry, x, y int) mouseRegion {
 	return regionCanvas
 }
 
-func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
+func (m *model) mouse(ev mouseMsg) tea.Cmd {
 	g := m.geometry()
-	if ev.Action == tea.MouseActionPress {
+	if ev.Action == mousePress {
 		m.claimSize(false)
 	}
 	if cmd, taken := m.mouseGesture(ev, g); taken {
 		return cmd
 	}
-	if ev.Action == tea.MouseActionPress {
+	if ev.Action == mousePress {
 		m.msel.sel = nil
 	}
 	switch m.regionAt(g, ev.X, ev.Y) {
@@ -57,7 +57,7 @@ func (m *model) mouse(ev tea.MouseMsg) tea.Cmd {
 // mouseGesture gives an event to what holds the mouse: an open popup, the
 // task dock or board, a menu, or a drag begun by an earlier press. taken
 // says it was its.
-func (m *model) mouseGesture(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
+func (m *model) mouseGesture(ev mouseMsg, g geometry) (tea.Cmd, bool) {
 	if m.popup != nil {
 		if seq := m.popup.mouse(ev, m.geometry().area); seq != nil {
 			m.input.add(m.popup.st.TerminalID, seq)
@@ -70,7 +70,7 @@ func (m *model) mouseGesture(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
 	if m.panes.passMouse(ev, g) {
 		return nil, true
 	}
-	if m.menus.eatRelease && ev.Action == tea.MouseActionRelease {
+	if m.menus.eatRelease && ev.Action == mouseRelease {
 		m.menus.eatRelease = false
 		return nil, true
 	}
@@ -86,12 +86,12 @@ func (m *model) mouseGesture(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
 }
 
 // dragMouse moves a split border or the sidebar's while one is dragged.
-func (m *model) dragMouse(ev tea.MouseMsg, g geometry) bool {
+func (m *model) dragMouse(ev mouseMsg, g geometry) bool {
 	if m.panes.dragMouse(ev, g) {
 		return true
 	}
 	if m.side.drag != nil {
-		if ev.Action == tea.MouseActionMotion || ev.Action == tea.MouseActionRelease {
+		if ev.Action == mouseMotion || ev.Action == mouseRelease {
 			m.side.dragSidebar(ev)
 			return true
 		}
@@ -101,7 +101,7 @@ func (m *model) dragMouse(ev tea.MouseMsg, g geometry) bool {
 }
 
 // selectionMouse extends a mouse selection being dragged in a pane.
-func (m *model) selectionMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
+func (m *model) selectionMouse(ev mouseMsg) (tea.Cmd, bool) {
 	s := m.msel.sel
 	if s == nil || !s.dragging {
 		return nil, false
@@ -112,10 +112,10 @@ func (m *model) selectionMouse(ev tea.MouseMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	switch ev.Action {
-	case tea.MouseActionMotion:
+	case mouseMotion:
 		m.msel.motion(ev.X-r.X, ev.Y-r.Y)
 		return nil, true
-	case tea.MouseActionRelease:
+	case mouseRelease:
 		m.msel.motion(ev.X-r.X, ev.Y-r.Y)
 		if _, text := m.msel.release(); text != "" && m.copyOnSelect {
 			return m.clip.copy(text), true

@@ -3,7 +3,7 @@ package tui
 import (
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -39,21 +39,21 @@ func TestMouse_RegionDispatchAndGesture(t *testing.T) {
 	m, _ := testModel(t, &fakeServer{})
 	g := m.geometry()
 	// The split between w1:p1 and w1:p2 is at pane-area column 29/30.
-	m.Update(tea.MouseMsg{X: g.area.X + 29, Y: g.area.Y + 5, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	m.Update(mouseMsg{X: g.area.X + 29, Y: g.area.Y + 5, Button: tea.MouseLeft, Action: mousePress})
 	if m.panes.drag == nil {
 		t.Fatalf("a press on the split's border began no drag")
 	}
 	// Motion over the sidebar still belongs to the drag.
-	m.Update(tea.MouseMsg{X: 2, Y: 5, Button: tea.MouseButtonLeft, Action: tea.MouseActionMotion})
+	m.Update(mouseMsg{X: 2, Y: 5, Button: tea.MouseLeft, Action: mouseMotion})
 	if m.panes.drag == nil {
 		t.Fatalf("motion over the sidebar ended the drag")
 	}
-	m.Update(tea.MouseMsg{X: 2, Y: 5, Button: tea.MouseButtonLeft, Action: tea.MouseActionRelease})
+	m.Update(mouseMsg{X: 2, Y: 5, Button: tea.MouseLeft, Action: mouseRelease})
 	if m.panes.drag != nil {
 		t.Fatalf("release did not end the drag")
 	}
 	// A press inside the unfocused pane selects nothing and focuses it.
-	m.Update(tea.MouseMsg{X: g.area.X + 5, Y: g.area.Y + 5, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	m.Update(mouseMsg{X: g.area.X + 5, Y: g.area.Y + 5, Button: tea.MouseLeft, Action: mousePress})
 	if m.msel.sel != nil {
 		t.Errorf("a press on an unfocused pane began a selection")
 	}

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -43,7 +43,7 @@ func (p *workspacePicker) open() {
 	}
 }
 
-func (p *workspacePicker) key(k tea.KeyMsg) tea.Cmd {
+func (p *workspacePicker) key(k tea.KeyPressMsg) tea.Cmd {
 	wss := p.host.snapshot().Workspaces
 	n := len(wss)
 	switch s := k.String(); s {
@@ -57,7 +57,7 @@ func (p *workspacePicker) key(k tea.KeyMsg) tea.Cmd {
 		if n > 0 {
 			p.sel = (p.sel + n - 1) % n
 		}
-	case "enter", " ":
+	case "enter", "space":
 		*p.mode = modeTerminal
 		if p.sel < n {
 			p.host.focusWorkspace(wss[p.sel].WorkspaceID)
@@ -165,7 +165,7 @@ func (n *navigator) stepTab(step int) {
 // key handles navigate mode: workspaces with up/down, panes with
 // h/j/k/l (arrows left/right too), tabs with tab/shift+tab, a workspace by
 // number; enter or esc go back to the terminal.
-func (n *navigator) key(k tea.KeyMsg) tea.Cmd {
+func (n *navigator) key(k tea.KeyPressMsg) tea.Cmd {
 	switch s := k.String(); s {
 	case "esc", "enter", "q", "ctrl+c":
 		*n.mode = modeTerminal
@@ -319,7 +319,7 @@ func (cc *closeConfirm) checked(msg closeCheckedMsg) {
 	*cc.mode = modeConfirm
 }
 
-func (cc *closeConfirm) key(k tea.KeyMsg) tea.Cmd {
+func (cc *closeConfirm) key(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "y", "Y", "enter":
 		*cc.mode = modeTerminal

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/herdr-go/herdr/actors/config"
@@ -71,7 +71,7 @@ func TestWorkspacePicker_OnItsOwn(t *testing.T) {
 	if out := ansi.Strip(c.String()); !strings.Contains(out, "1 ● proj") || !strings.Contains(out, "2 ● other") {
 		t.Fatalf("picker:\n%s", out)
 	}
-	p.key(tea.KeyMsg{Type: tea.KeyEnter})
+	p.key(tea.KeyPressMsg{Code: tea.KeyEnter})
 	p.open()
 	p.key(keyRunes("1"))
 	if md != modeTerminal || strings.Join(h.focused, ",") != "w2,w1" {

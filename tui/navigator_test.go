@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -70,8 +70,8 @@ func TestNavigator_OnItsOwn(t *testing.T) {
 	h.did = nil
 	n.key(keyRunes("l"))
 	n.key(keyRunes("2"))
-	n.key(tea.KeyMsg{Type: tea.KeyTab}) // one tab: nowhere to go
-	n.key(tea.KeyMsg{Type: tea.KeyEsc})
+	n.key(tea.KeyPressMsg{Code: tea.KeyTab}) // one tab: nowhere to go
+	n.key(tea.KeyPressMsg{Code: tea.KeyEsc})
 	if strings.Join(h.did, ",") != "pane.focus_direction right,workspace.focus w2" || md != modeTerminal {
 		t.Fatalf("navigate keys: did %v mode %v", h.did, md)
 	}

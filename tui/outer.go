@@ -3,20 +3,25 @@ package tui
 import (
 	"io"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 )
 
 // Modes the client turns on in the outer terminal, and off again when it
 // leaves: the alternate screen, a hidden cursor until a frame places it,
-// mouse button and drag reports in SGR form, and bracketed paste.
+// mouse button and drag reports in SGR form, bracketed paste, and the
+// kitty keyboard protocol's disambiguated keys (pushed, and popped on the
+// way out), so shift+enter and ctrl+i arrive distinct from enter and tab
+// (keyenc.go), with xterm's modifyOtherKeys level 1 for terminals that
+// have that instead (xterm; tmux with extended-keys on); a terminal with
+// neither ignores both requests.
 // Without [ui] mouse_capture the mouse modes stay off, so the outer
 // terminal keeps its own selection and scrolling.
 const (
-	enterModes        = "\x1b[?1049h\x1b[?25l\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[H\x1b[2J"
-	leaveModes        = "\x1b[0m\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[0 q\x1b[?25h\x1b[?1049l"
-	enterModesNoMouse = "\x1b[?1049h\x1b[?25l\x1b[?2004h\x1b[H\x1b[2J"
-	leaveModesNoMouse = "\x1b[0m\x1b[?2004l\x1b[0 q\x1b[?25h\x1b[?1049l"
+	enterModes        = "\x1b[?1049h\x1b[?25l\x1b[?1002h\x1b[?1006h\x1b[?2004h\x1b[>1u\x1b[>4;1m\x1b[H\x1b[2J"
+	leaveModes        = "\x1b[0m\x1b[>4m\x1b[<u\x1b[?2004l\x1b[?1006l\x1b[?1002l\x1b[0 q\x1b[?25h\x1b[?1049l"
+	enterModesNoMouse = "\x1b[?1049h\x1b[?25l\x1b[?2004h\x1b[>1u\x1b[>4;1m\x1b[H\x1b[2J"
+	leaveModesNoMouse = "\x1b[0m\x1b[>4m\x1b[<u\x1b[?2004l\x1b[0 q\x1b[?25h\x1b[?1049l"
 	mouseOn           = "\x1b[?1002h\x1b[?1006h"
 	mouseOff          = "\x1b[?1006l\x1b[?1002l"
 )

@@ -5,7 +5,7 @@ package tui
 import (
 	"io"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 	"golang.org/x/sys/windows"
 )

@@ -1,7 +1,7 @@
 package tui
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -12,14 +12,14 @@ import (
 // menu (menu.go).
 
 // dragMouse follows a split's border being dragged: taken says one was.
-func (pv *paneView) dragMouse(ev tea.MouseMsg, g geometry) bool {
+func (pv *paneView) dragMouse(ev mouseMsg, g geometry) bool {
 	if pv.drag == nil {
 		return false
 	}
 	switch ev.Action {
-	case tea.MouseActionMotion:
+	case mouseMotion:
 		pv.dragTo(ev.X-g.area.X, ev.Y-g.area.Y)
-	case tea.MouseActionRelease:
+	case mouseRelease:
 		pv.drag = nil
 	}
 	return true
@@ -44,13 +44,13 @@ func (pv *paneView) dragTo(x, y int) {
 // mouse: the pane area (menu: a right press opens a menu, as the keys'
 // mode allows). A press on a split's border drags it;
 // otherwise the pane under the pointer takes the event.
-func (pv *paneView) mouse(ev tea.MouseMsg, g geometry, menu bool) tea.Cmd {
+func (pv *paneView) mouse(ev mouseMsg, g geometry, menu bool) tea.Cmd {
 	l, ok := pv.h.focusedLayout()
 	if !ok {
 		return nil
 	}
 	x, y := ev.X-g.area.X, ev.Y-g.area.Y
-	if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft && !l.Zoomed {
+	if ev.Action == mousePress && ev.Button == tea.MouseLeft && !l.Zoomed {
 		if d := grabSplit(l, x, y); d != nil {
 			pv.drag = d
 			return nil
@@ -73,14 +73,14 @@ func (pv *paneView) mouse(ev tea.MouseMsg, g geometry, menu bool) tea.Cmd {
 
 // paneMouse is an event over pane id, whose frame is r; (x, y) are in
 // pane-area cells.
-func (pv *paneView) paneMouse(ev tea.MouseMsg, g geometry, l protocol.PaneLayoutSnapshot, id string, r protocol.Rect, x, y int, menu bool) tea.Cmd {
+func (pv *paneView) paneMouse(ev mouseMsg, g geometry, l protocol.PaneLayoutSnapshot, id string, r protocol.Rect, x, y int, menu bool) tea.Cmd {
 	inside := x > r.X && x < r.X+r.Width-1 && y > r.Y && y < r.Y+r.Height-1
-	press := ev.Action == tea.MouseActionPress
+	press := ev.Action == mousePress
 	if menu {
 		pv.rightPress(ev, g, l, id, inside)
 		return nil
 	}
-	if ev.Ctrl && press && ev.Button == tea.MouseButtonLeft && inside {
+	if ev.Ctrl && press && ev.Button == tea.MouseLeft && inside {
 		// Ctrl-click on a link: a plugin's link handler, or the browser
 		// (link.go), even over a program that takes the mouse.
 		return pv.h.clickLink(id, x-r.X-1, y-r.Y-1)
@@ -104,7 +104,7 @@ func (pv *paneView) paneMouse(ev tea.MouseMsg, g geometry, l protocol.PaneLayout
 		if seq := encodeMouse(ev, x-r.X-1, y-r.Y-1, s.modes.MouseSGR); seq != nil {
 			pv.h.sendInput(id, seq)
 		}
-	case press && ev.Button == tea.MouseButtonLeft:
+	case press && ev.Button == tea.MouseLeft:
 		pv.h.selectPress(id, x-r.X-1, y-r.Y-1)
 	}
 	return nil
@@ -112,7 +112,7 @@ func (pv *paneView) paneMouse(ev tea.MouseMsg, g geometry, l protocol.PaneLayout
 
 // rightPress: right-click menus (menu.go). The frame's is always the
 // menu; the inside's may go to the program.
-func (pv *paneView) rightPress(ev tea.MouseMsg, g geometry, l protocol.PaneLayoutSnapshot, id string, inside bool) {
+func (pv *paneView) rightPress(ev mouseMsg, g geometry, l protocol.PaneLayoutSnapshot, id string, inside bool) {
 	if pass, ok := pv.toProgram(ev, id); ok && inside {
 		if id != l.FocusedPaneID {
 			pv.h.send("pane.focus", protocol.PaneTarget{PaneID: id})
@@ -126,11 +126,11 @@ func (pv *paneView) rightPress(ev tea.MouseMsg, g geometry, l protocol.PaneLayou
 
 // passMouse sends the drags and the release of a right click that went to
 // a program after it: taken says one was going.
-func (pv *paneView) passMouse(ev tea.MouseMsg, g geometry) bool {
+func (pv *paneView) passMouse(ev mouseMsg, g geometry) bool {
 	if pv.pass == nil {
 		return false
 	}
-	if ev.Action == tea.MouseActionRelease || ev.Action == tea.MouseActionMotion && ev.Button == tea.MouseButtonRight {
+	if ev.Action == mouseRelease || ev.Action == mouseMotion && ev.Button == tea.MouseRight {
 		pv.passRight(ev, g)
 		return true
 	}
@@ -140,7 +140,7 @@ func (pv *paneView) passMouse(ev tea.MouseMsg, g geometry) bool {
 
 // toProgram says whether a right press on pane id's inside goes to its
 // program, and which modifiers come off it on the way.
-func (pv *paneView) toProgram(ev tea.MouseMsg, id string) (pass rightPass, ok bool) {
+func (pv *paneView) toProgram(ev mouseMsg, id string) (pass rightPass, ok bool) {
 	s := pv.h.screen(id)
 	if s == nil || !s.modes.Mouse {
 		return pass, false // the program did not ask for the mouse: the menu
@@ -155,9 +155,9 @@ func (pv *paneView) toProgram(ev tea.MouseMsg, id string) (pass rightPass, ok bo
 }
 
 // passRight sends a mouse event of the right-click gesture to its pane.
-func (pv *paneView) passRight(ev tea.MouseMsg, g geometry) {
+func (pv *paneView) passRight(ev mouseMsg, g geometry) {
 	p := pv.pass
-	if ev.Action == tea.MouseActionRelease {
+	if ev.Action == mouseRelease {
 		pv.pass = nil
 	}
 	l, _ := pv.h.focusedLayout()

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -91,7 +89,7 @@ func (p *popupView) cursor(area protocol.Rect, keys bool) hostCursor {
 // mouse is what a mouse event over the popup sends its program: the
 // bytes of those over its terminal when it asked for the mouse, else
 // none (the panes under it get nothing either).
-func (p *popupView) mouse(ev tea.MouseMsg, area protocol.Rect) []byte {
+func (p *popupView) mouse(ev mouseMsg, area protocol.Rect) []byte {
 	_, inner, ok := p.rects(area)
 	if !ok || !p.screen.modes.Mouse {
 		return nil

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/herdr-go/herdr/actors/config"
@@ -33,7 +33,7 @@ func TestPopup_DrawnOverPanesTakesKeys(t *testing.T) {
 	if c := m.hostCursor(); c != (hostCursor{x: 43, y: 9, visible: true}) {
 		t.Errorf("host cursor %+v, want the popup's at (43, 9)", c)
 	}
-	m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("hi")})
+	m.update(textKey("hi"))
 	if len(m.input.pending) != 1 || m.input.pending[0].paneID != "term_popup_1" || string(m.input.pending[0].b) != "hi" {
 		t.Errorf("keys went to %+v, want the popup", m.input.pending)
 	}
@@ -41,7 +41,7 @@ func TestPopup_DrawnOverPanesTakesKeys(t *testing.T) {
 	if m.popup != nil || len(m.input.pending) != 0 || strings.Contains(ansi.Strip(render(m)), "Board") {
 		t.Errorf("popup still shown or its input kept after it closed")
 	}
-	m.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("x")})
+	m.update(textKey("x"))
 	if len(m.input.pending) != 1 || m.input.pending[0].paneID != "w1:p2" {
 		t.Errorf("after the popup keys go to %+v, want w1:p2", m.input.pending)
 	}
@@ -138,7 +138,7 @@ func TestPopupView_OnItsOwn(t *testing.T) {
 	if p.cursor(area, false).visible {
 		t.Fatal("the cursor shows while keys go elsewhere")
 	}
-	press := tea.MouseMsg{X: inner.X + 2, Y: inner.Y + 1, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
+	press := mouseMsg{X: inner.X + 2, Y: inner.Y + 1, Action: mousePress, Button: tea.MouseLeft}
 	if p.mouse(press, area) != nil {
 		t.Fatal("mouse sent to a program that did not ask for it")
 	}
@@ -146,7 +146,7 @@ func TestPopupView_OnItsOwn(t *testing.T) {
 	if got := string(p.mouse(press, area)); got != "\x1b[<0;3;2M" {
 		t.Fatalf("press inside: %q", got)
 	}
-	if p.mouse(tea.MouseMsg{X: outer.X, Y: outer.Y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}, area) != nil {
+	if p.mouse(mouseMsg{X: outer.X, Y: outer.Y, Action: mousePress, Button: tea.MouseLeft}, area) != nil {
 		t.Fatal("a press on the frame went to the program")
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -101,23 +101,23 @@ func (p *labelPrompt) created(msg createdMsg) tea.Cmd {
 }
 
 // key edits the label; Enter sends it, Esc drops it.
-func (p *labelPrompt) key(k tea.KeyMsg) tea.Cmd {
-	switch k.Type {
-	case tea.KeyEsc, tea.KeyCtrlC:
+func (p *labelPrompt) key(k tea.KeyPressMsg) tea.Cmd {
+	switch k.String() {
+	case "esc", "ctrl+c":
 		*p.mode = modeTerminal
-	case tea.KeyEnter:
+	case "enter":
 		*p.mode = modeTerminal
 		return p.submit()
-	case tea.KeyBackspace, tea.KeyCtrlH:
+	case "backspace", "ctrl+h":
 		if len(p.buf) > 0 {
 			p.buf = p.buf[:len(p.buf)-1]
 		}
-	case tea.KeyCtrlU:
+	case "ctrl+u":
 		p.buf = p.buf[:0]
-	case tea.KeySpace:
-		p.buf = append(p.buf, ' ')
-	case tea.KeyRunes:
-		p.buf = append(p.buf, k.Runes...)
+	default:
+		if text, ok := typedText(k); ok {
+			p.buf = append(p.buf, []rune(text)...)
+		}
 	}
 	return nil
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -56,13 +56,13 @@ func TestLabelPrompt_OnItsOwn(t *testing.T) {
 	md := modeTerminal
 	p := &labelPrompt{host: h, mode: &md}
 	p.start("pane", "pane.rename", "w1:p1", "old")
-	for _, k := range []tea.KeyMsg{{Type: tea.KeyBackspace}, keyRunes("d"), {Type: tea.KeySpace}, keyRunes("x")} {
+	for _, k := range []tea.KeyPressMsg{{Code: tea.KeyBackspace}, keyRunes("d"), {Code: tea.KeySpace, Text: " "}, keyRunes("x")} {
 		p.key(k)
 	}
 	if md != modeRename || p.status() != " rename pane: old x▏" {
 		t.Fatalf("mode %v status %q", md, p.status())
 	}
-	p.key(tea.KeyMsg{Type: tea.KeyEnter})
+	p.key(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if md != modeTerminal || len(h.sent) != 1 || h.sent[0] != `pane.rename {"pane_id":"w1:p1","label":"old x"}` {
 		t.Fatalf("enter: mode %v sent %q", md, h.sent)
 	}
@@ -71,12 +71,12 @@ func TestLabelPrompt_OnItsOwn(t *testing.T) {
 	if h.flushes != 1 || md != modeRename || p.id != "w1:t9" || !p.fresh {
 		t.Fatalf("created: flushes %d mode %v prompt %+v", h.flushes, md, p.renameState)
 	}
-	p.key(tea.KeyMsg{Type: tea.KeyEnter})
+	p.key(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if len(h.sent) != 1 {
 		t.Fatalf("an unnamed new tab was renamed: %q", h.sent)
 	}
 	p.start("tab", "tab.rename", "w1:t1", "a")
-	p.key(tea.KeyMsg{Type: tea.KeyEsc})
+	p.key(tea.KeyPressMsg{Code: tea.KeyEsc})
 	if md != modeTerminal || len(h.sent) != 1 {
 		t.Fatalf("esc: mode %v sent %q", md, h.sent)
 	}
@@ -86,7 +86,7 @@ func TestLabelPrompt_OnItsOwn(t *testing.T) {
 	if !strings.Contains(p.status(), "new worktree · branch") {
 		t.Fatalf("status %q", p.status())
 	}
-	p.worktreeCreated(p.key(tea.KeyMsg{Type: tea.KeyEnter})().(worktreeCreatedMsg))
+	p.worktreeCreated(p.key(tea.KeyPressMsg{Code: tea.KeyEnter})().(worktreeCreatedMsg))
 	if len(h.toasts) != 1 || h.toasts[0] != "new worktree: branch exists" || len(h.unfolded) != 0 {
 		t.Fatalf("failed worktree: toasts %q unfolded %v", h.toasts, h.unfolded)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -258,7 +258,7 @@ func (v *remoteView) retry() tea.Cmd {
 
 // input writes a key to the remote pane shown; a machine that is
 // not online, or a link that is down, refuses it with a toast.
-func (v *remoteView) input(k tea.KeyMsg) tea.Cmd {
+func (v *remoteView) input(k tea.KeyPressMsg) tea.Cmd {
 	fm, _ := v.host.chosenRemote()
 	if fm == nil {
 		return nil

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/herdr-go/herdr/actors/config"
@@ -90,7 +90,7 @@ func (h *remoteHarness) until(why string, cond func() bool) {
 func (h *remoteHarness) choose(label string) {
 	h.t.Helper()
 	y, _ := sideRow(h.t, h.m, label)
-	h.send(tea.MouseMsg{X: 4, Y: y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft})
+	h.send(mouseMsg{X: 4, Y: y, Action: mousePress, Button: tea.MouseLeft})
 }
 
 func (h *remoteHarness) shows(s string) bool { return strings.Contains(ansi.Strip(render(h.m)), s) }
@@ -184,7 +184,7 @@ func TestRemote_PaneBindingsDoNotActOnTheHiddenLocalSession(t *testing.T) {
 	h := newRemoteHarness(t)
 	h.choose("1 api")
 	h.until("the remote pane's frame drawn", func() bool { return h.shows("remote hello") })
-	h.send(tea.KeyMsg{Type: tea.KeyCtrlB}) // the prefix, then close pane
+	h.send(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl}) // the prefix, then close pane
 	h.send(keyRunes("x"))
 	if h.m.mode == modeConfirm || len(h.local.requests("pane.close")) != 0 {
 		t.Fatal("close pane went to the local session's hidden pane")

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/herdr-go/herdr/protocol"
@@ -31,13 +31,13 @@ func TestView_ScrolledBackMarker(t *testing.T) {
 
 func TestMouse_WheelLines(t *testing.T) {
 	for _, c := range []struct {
-		ev   tea.MouseMsg
+		ev   mouseMsg
 		want int
 	}{
-		{tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonWheelUp}, 3},
-		{tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonWheelDown}, -3},
-		{tea.MouseMsg{Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}, 0},
-		{tea.MouseMsg{Action: tea.MouseActionRelease, Button: tea.MouseButtonWheelUp}, 0},
+		{mouseMsg{Action: mousePress, Button: tea.MouseWheelUp}, 3},
+		{mouseMsg{Action: mousePress, Button: tea.MouseWheelDown}, -3},
+		{mouseMsg{Action: mousePress, Button: tea.MouseLeft}, 0},
+		{mouseMsg{Action: mouseRelease, Button: tea.MouseWheelUp}, 0},
 	} {
 		if got := wheelLines(c.ev, 3); got != c.want {
 			t.Errorf("wheelLines(%+v) = %d, want %d", c.ev, got, c.want)

@@ -3,7 +3,7 @@ package tui
 import (
 	"math"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -169,8 +169,8 @@ type sideDrag struct {
 
 // grabSidebar starts a drag when a left press lands on the divider or on
 // the expanded sidebar's border, so it is no click on an item.
-func (sb *sidebar) grabSidebar(ev tea.MouseMsg, g geometry) bool {
-	if ev.Action != tea.MouseActionPress || ev.Button != tea.MouseButtonLeft || !sb.h.expanded() || g.sidebarW == 0 {
+func (sb *sidebar) grabSidebar(ev mouseMsg, g geometry) bool {
+	if ev.Action != mousePress || ev.Button != tea.MouseLeft || !sb.h.expanded() || g.sidebarW == 0 {
 		return false
 	}
 	switch {
@@ -186,13 +186,13 @@ func (sb *sidebar) grabSidebar(ev tea.MouseMsg, g geometry) bool {
 }
 
 // dragSidebar follows the drag; the release tells the session a change.
-func (sb *sidebar) dragSidebar(ev tea.MouseMsg) {
+func (sb *sidebar) dragSidebar(ev mouseMsg) {
 	d := sb.drag
 	if d.width {
 		// The border is the sidebar's last column, as Herdr counts it.
 		w := min(max(ev.X+1, sb.h.uiConfig().SidebarMinWidth, 1), sb.h.uiConfig().SidebarMaxWidth)
 		sb.h.uiConfig().SidebarWidth = w
-		if ev.Action == tea.MouseActionRelease {
+		if ev.Action == mouseRelease {
 			sb.drag = nil
 			if float64(w) != d.from {
 				sb.h.keepWidth(w)
@@ -204,7 +204,7 @@ func (sb *sidebar) dragSidebar(ev tea.MouseMsg) {
 	if sb.h.height() >= 6 {
 		sb.split = min(max(float64(ev.Y)/float64(sb.h.height()), 0.1), 0.9)
 	}
-	if ev.Action == tea.MouseActionRelease {
+	if ev.Action == mouseRelease {
 		sb.drag = nil
 		if split := sb.sectionSplit(); split != d.from {
 			sb.h.send("client.ui_state.set", protocol.ClientUIStateSetParams{SidebarSectionSplit: &split})
@@ -215,7 +215,7 @@ func (sb *sidebar) dragSidebar(ev tea.MouseMsg) {
 // mouse takes the sidebar's clicks, drags of its borders and the wheel
 // over its spaces; menu says a right press opens a menu (the keys' mode
 // allows one).
-func (sb *sidebar) mouse(ev tea.MouseMsg, g geometry, menu bool) {
+func (sb *sidebar) mouse(ev mouseMsg, g geometry, menu bool) {
 	if sb.grabSidebar(ev, g) {
 		return
 	}
@@ -234,7 +234,7 @@ func (sb *sidebar) mouse(ev tea.MouseMsg, g geometry, menu bool) {
 		}
 		return
 	}
-	if ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft {
+	if ev.Action == mousePress && ev.Button == tea.MouseLeft {
 		for _, it := range sb.sideItems() {
 			if it.y == ev.Y {
 				sb.click(ev, it)
@@ -244,7 +244,7 @@ func (sb *sidebar) mouse(ev tea.MouseMsg, g geometry, menu bool) {
 }
 
 // click is a left click on a sidebar row.
-func (sb *sidebar) click(ev tea.MouseMsg, it sideItem) {
+func (sb *sidebar) click(ev mouseMsg, it sideItem) {
 	fl := sb.h.fleet()
 	switch it.kind {
 	case "workspace":

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/herdr-go/herdr/protocol"
@@ -107,23 +107,23 @@ func TestSections_SplitAppliedAndSpacesClipped(t *testing.T) {
 func TestSections_SpacesScroll(t *testing.T) {
 	m := manySpaces(t, 15)
 	wheel := func(b tea.MouseButton, y int) {
-		m.mouse(tea.MouseMsg{X: 5, Y: y, Action: tea.MouseActionPress, Button: b})
+		m.mouse(mouseMsg{X: 5, Y: y, Action: mousePress, Button: b})
 	}
-	wheel(tea.MouseButtonWheelDown, 3)
+	wheel(tea.MouseWheelDown, 3)
 	if got := spaceIDs(m); len(got) != 9 || got[0] != "w2" {
 		t.Errorf("after a notch down: %v, want w2 first", got)
 	}
 	for range 20 {
-		wheel(tea.MouseButtonWheelDown, 3)
+		wheel(tea.MouseWheelDown, 3)
 	}
 	if got := spaceIDs(m); len(got) != 9 || got[0] != "w7" || got[8] != "w15" {
 		t.Errorf("scrolled to the end: %v, want w7..w15", got)
 	}
-	wheel(tea.MouseButtonWheelUp, 15) // over the agents: theirs, not the spaces'
+	wheel(tea.MouseWheelUp, 15) // over the agents: theirs, not the spaces'
 	if got := spaceIDs(m); got[0] != "w7" {
 		t.Errorf("a wheel over the agents scrolled the spaces: %v", got)
 	}
-	wheel(tea.MouseButtonWheelUp, 3)
+	wheel(tea.MouseWheelUp, 3)
 	if got := spaceIDs(m); got[0] != "w6" {
 		t.Errorf("after a notch up: %v, want w6 first", got)
 	}
@@ -172,27 +172,27 @@ func sidebarModel(t *testing.T) (*model, *fakeServer) {
 // split once, on release, and the press is no click on the row.
 func TestSections_DragDivider(t *testing.T) {
 	m, f := sidebarModel(t)
-	press := func(a tea.MouseAction, x, y int) {
-		m.mouse(tea.MouseMsg{X: x, Y: y, Action: a, Button: tea.MouseButtonLeft})
+	press := func(a mouseAction, x, y int) {
+		m.mouse(mouseMsg{X: x, Y: y, Action: a, Button: tea.MouseLeft})
 	}
-	press(tea.MouseActionPress, 3, 11)
-	press(tea.MouseActionMotion, 3, 9)
-	press(tea.MouseActionMotion, 3, 6)
+	press(mousePress, 3, 11)
+	press(mouseMotion, 3, 9)
+	press(mouseMotion, 3, 6)
 	if got := rowOf(m, " agents"); got != 6 {
 		t.Errorf("agents header at row %d while dragged to 6", got)
 	}
-	press(tea.MouseActionMotion, 3, 0) // past the top: the spaces keep three rows
+	press(mouseMotion, 3, 0) // past the top: the spaces keep three rows
 	if got := rowOf(m, " agents"); got != 3 {
 		t.Errorf("agents header at row %d dragged to the top, want 3", got)
 	}
-	press(tea.MouseActionMotion, 3, 7)
+	press(mouseMotion, 3, 7)
 	// Only the release is sent; a focus request would be the row's click.
 	m.call("session.ping", nil) // a request after the drag's, were there any: the pipe keeps order
 	waitFor(t, "the ping", func() bool { return len(f.requests("session.ping")) == 1 })
 	if got := len(f.requests("client.ui_state.set")) + len(f.requests("workspace.focus")) + len(f.requests("pane.focus")); got != 0 {
 		t.Fatalf("%d requests sent before the release", got)
 	}
-	press(tea.MouseActionRelease, 3, 7)
+	press(mouseRelease, 3, 7)
 	waitFor(t, "client.ui_state.set", func() bool { return len(f.requests("client.ui_state.set")) == 1 })
 	var p protocol.ClientUIStateSetParams
 	if err := json.Unmarshal(f.requests("client.ui_state.set")[0].Params, &p); err != nil {
@@ -205,7 +205,7 @@ func TestSections_DragDivider(t *testing.T) {
 		t.Errorf("agents header at row %d after the release at 7", got)
 	}
 	// Motion after the release drags nothing.
-	press(tea.MouseActionMotion, 3, 12)
+	press(mouseMotion, 3, 12)
 	if got := rowOf(m, " agents"); got != 7 {
 		t.Errorf("agents header moved to %d after the release", got)
 	}
@@ -217,29 +217,29 @@ func TestSections_DragDivider(t *testing.T) {
 func TestSections_DragBorder(t *testing.T) {
 	m, f := sidebarModel(t)
 	m.ui.SidebarMinWidth, m.ui.SidebarMaxWidth = 20, 34
-	press := func(a tea.MouseAction, x, y int) {
-		m.mouse(tea.MouseMsg{X: x, Y: y, Action: a, Button: tea.MouseButtonLeft})
+	press := func(a mouseAction, x, y int) {
+		m.mouse(mouseMsg{X: x, Y: y, Action: a, Button: tea.MouseLeft})
 	}
-	press(tea.MouseActionPress, 23, 1) // the border, on the first space's row
-	press(tea.MouseActionMotion, 29, 1)
+	press(mousePress, 23, 1) // the border, on the first space's row
+	press(mouseMotion, 29, 1)
 	if g := m.geometry(); g.sidebarW != 30 || g.area.X != 30 {
 		t.Errorf("geometry while dragged to column 29: %+v", g)
 	}
-	press(tea.MouseActionMotion, 60, 1)
+	press(mouseMotion, 60, 1)
 	if g := m.geometry(); g.sidebarW != 34 {
 		t.Errorf("sidebar %d wide dragged past the maximum, want 34", g.sidebarW)
 	}
-	press(tea.MouseActionMotion, 2, 1)
+	press(mouseMotion, 2, 1)
 	if g := m.geometry(); g.sidebarW != 20 {
 		t.Errorf("sidebar %d wide dragged past the minimum, want 20", g.sidebarW)
 	}
-	press(tea.MouseActionMotion, 27, 1)
+	press(mouseMotion, 27, 1)
 	m.call("session.ping", nil)
 	waitFor(t, "the ping", func() bool { return len(f.requests("session.ping")) == 1 })
 	if got := len(f.requests("client.ui_state.set")) + len(f.requests("workspace.focus")); got != 0 {
 		t.Fatalf("%d requests sent before the release", got)
 	}
-	press(tea.MouseActionRelease, 27, 1)
+	press(mouseRelease, 27, 1)
 	waitFor(t, "client.ui_state.set", func() bool { return len(f.requests("client.ui_state.set")) == 1 })
 	if got := string(f.requests("client.ui_state.set")[0].Params); got != `{"sidebar_width":28}` {
 		t.Errorf("client.ui_state.set %s, want the width 28", got)
@@ -258,8 +258,8 @@ func TestSections_DragBorder(t *testing.T) {
 	}
 	waitFor(t, "a client.resize of the pane area left", func() bool { return lastCols() == m.width-28 })
 	// A press and release that do not move it tell the session nothing.
-	press(tea.MouseActionPress, 27, 3)
-	press(tea.MouseActionRelease, 27, 3)
+	press(mousePress, 27, 3)
+	press(mouseRelease, 27, 3)
 	m.call("session.ping", nil)
 	waitFor(t, "the second ping", func() bool { return len(f.requests("session.ping")) == 2 })
 	if got := len(f.requests("client.ui_state.set")); got != 1 {

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
@@ -90,7 +90,7 @@ func (s *settingsScreen) open() {
 	s.sel, s.status, s.failed = 0, "", false
 }
 
-func (s *settingsScreen) key(k tea.KeyMsg) tea.Cmd {
+func (s *settingsScreen) key(k tea.KeyPressMsg) tea.Cmd {
 	switch k.String() {
 	case "esc", "q", "ctrl+c":
 		*s.mode = modeTerminal
@@ -98,7 +98,7 @@ func (s *settingsScreen) key(k tea.KeyMsg) tea.Cmd {
 		s.sel = (s.sel + len(settings) - 1) % len(settings)
 	case "down", "j":
 		s.sel = (s.sel + 1) % len(settings)
-	case "right", "l", "enter", " ", "space":
+	case "right", "l", "enter", "space":
 		return s.change(settings[s.sel], 1)
 	case "left", "h":
 		return s.change(settings[s.sel], -1)

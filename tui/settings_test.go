@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/actors/config"
 )
@@ -17,13 +17,13 @@ func TestSettings_ChangeWritesAndApplies(t *testing.T) {
 	f := &fakeServer{}
 	m, _ := testModel(t, f)
 	m.configPath = filepath.Join(t.TempDir(), "herdr", "config.toml") // no file yet
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+	m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
 	m.Update(keyRunes("s"))
 	if m.mode != modeSettings || !strings.Contains(render(m), "status indicators") {
 		t.Fatalf("prefix s: mode %v, screen:\n%s", m.mode, render(m))
 	}
 	m.Update(keyRunes("jjj")) // status indicators
-	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if m.ui.StatusIndicators != "symbols" || !strings.Contains(render(m), "‹ symbols ›") {
 		t.Errorf("status_indicators = %q after enter", m.ui.StatusIndicators)
 	}
@@ -34,13 +34,13 @@ func TestSettings_ChangeWritesAndApplies(t *testing.T) {
 	waitFor(t, "server.reload_config", func() bool { return len(f.requests("server.reload_config")) == 1 })
 
 	m.Update(keyRunes("k")) // back up to sound, left: off
-	m.Update(tea.KeyMsg{Type: tea.KeyLeft})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyLeft})
 	if m.notes.host.soundConfig().Enabled {
 		t.Errorf("sound still enabled")
 	}
 	m.settings.sel = len(settings) - 1 // sidebar width
 	for range m.cfg.UI.SidebarMaxWidth + 5 {
-		m.Update(tea.KeyMsg{Type: tea.KeyRight})
+		m.Update(tea.KeyPressMsg{Code: tea.KeyRight})
 	}
 	if m.ui.SidebarWidth != m.cfg.UI.SidebarMaxWidth {
 		t.Errorf("sidebar_width = %d, want it stopped at %d", m.ui.SidebarWidth, m.cfg.UI.SidebarMaxWidth)
@@ -62,7 +62,7 @@ func TestSettings_WriteFailureChangesNothing(t *testing.T) {
 	m.configPath = filepath.Join(file, "config.toml") // its folder is a file
 	m.settings.open()
 	m.settings.sel = 3
-	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if m.ui.StatusIndicators != "dots" || !m.settings.failed || !strings.Contains(render(m), "not saved") {
 		t.Errorf("status_indicators %q, status %q, screen:\n%s", m.ui.StatusIndicators, m.settings.status, render(m))
 	}
@@ -98,7 +98,7 @@ func TestSettingsScreen_OnItsOwn(t *testing.T) {
 	}
 	s.key(keyRunes("k")) // wraps to the last row: sidebar width
 	h.cfg.UI.SidebarWidth = h.cfg.UI.SidebarMaxWidth
-	s.key(tea.KeyMsg{Type: tea.KeyRight})
+	s.key(tea.KeyPressMsg{Code: tea.KeyRight})
 	if len(h.saved) != 0 {
 		t.Fatalf("a width at its bound was saved: %v", h.saved)
 	}

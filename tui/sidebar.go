@@ -1,8 +1,6 @@
 package tui
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
-
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -54,6 +52,6 @@ type sidebarHost interface {
 	keepWidth(w int)
 	// openWorkspaceMenu and openGlobalMenu open the right-click menus of
 	// a workspace's row and of a section header.
-	openWorkspaceMenu(ev tea.MouseMsg, id string)
-	openGlobalMenu(ev tea.MouseMsg)
+	openWorkspaceMenu(ev mouseMsg, id string)
+	openGlobalMenu(ev mouseMsg)
 }

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/herdr-go/herdr/actors/config"
@@ -42,10 +42,10 @@ func (f *fakeSideHost) workspaceLabel(id string) string                  { retur
 func (f *fakeSideHost) paneInfo(string) (protocol.PaneInfo, bool)        { return protocol.PaneInfo{}, false }
 func (f *fakeSideHost) claimSize(bool)                                   { f.claims++ }
 func (f *fakeSideHost) keepWidth(w int)                                  { f.kept = append(f.kept, w) }
-func (f *fakeSideHost) openWorkspaceMenu(_ tea.MouseMsg, id string) {
+func (f *fakeSideHost) openWorkspaceMenu(_ mouseMsg, id string) {
 	f.menus = append(f.menus, "workspace "+id)
 }
-func (f *fakeSideHost) openGlobalMenu(tea.MouseMsg) { f.menus = append(f.menus, "global") }
+func (f *fakeSideHost) openGlobalMenu(mouseMsg) { f.menus = append(f.menus, "global") }
 func (f *fakeSideHost) send(method string, params any) {
 	b, _ := json.Marshal(params)
 	f.sent = append(f.sent, method+" "+string(b))
@@ -91,20 +91,20 @@ func TestSidebar_DragsClicksAndFolds(t *testing.T) {
 	sb := &sidebar{h: h}
 	g := geometry{sidebarW: 24}
 	div := sb.dividerRow()
-	press := tea.MouseMsg{X: 3, Y: div, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}
+	press := mouseMsg{X: 3, Y: div, Action: mousePress, Button: tea.MouseLeft}
 	if !sb.grabSidebar(press, g) || sb.drag == nil {
 		t.Fatal("the divider was not grabbed")
 	}
-	sb.dragSidebar(tea.MouseMsg{X: 3, Y: 7, Action: tea.MouseActionMotion})
+	sb.dragSidebar(mouseMsg{X: 3, Y: 7, Action: mouseMotion})
 	if len(h.sent) != 0 || sb.sectionSplit() != 7.0/21 {
 		t.Fatalf("motion: split %v sent %q", sb.sectionSplit(), h.sent)
 	}
-	sb.dragSidebar(tea.MouseMsg{X: 3, Y: 7, Action: tea.MouseActionRelease})
+	sb.dragSidebar(mouseMsg{X: 3, Y: 7, Action: mouseRelease})
 	if sb.drag != nil || len(h.sent) != 1 || !strings.HasPrefix(h.sent[0], `client.ui_state.set {"sidebar_section_split":0.33`) {
 		t.Fatalf("release: %q", h.sent)
 	}
-	sb.grabSidebar(tea.MouseMsg{X: 23, Y: 2, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}, g)
-	sb.dragSidebar(tea.MouseMsg{X: 29, Y: 2, Action: tea.MouseActionRelease})
+	sb.grabSidebar(mouseMsg{X: 23, Y: 2, Action: mousePress, Button: tea.MouseLeft}, g)
+	sb.dragSidebar(mouseMsg{X: 29, Y: 2, Action: mouseRelease})
 	if h.ui.SidebarWidth != 30 || len(h.kept) != 1 || h.kept[0] != 30 || h.claims == 0 {
 		t.Fatalf("border drag: width %d kept %v claims %d", h.ui.SidebarWidth, h.kept, h.claims)
 	}
@@ -117,11 +117,11 @@ func TestSidebar_DragsClicksAndFolds(t *testing.T) {
 			wsRow = it
 		}
 	}
-	sb.mouse(tea.MouseMsg{X: 6, Y: wsRow.y, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}, g, false)
+	sb.mouse(mouseMsg{X: 6, Y: wsRow.y, Action: mousePress, Button: tea.MouseLeft}, g, false)
 	if last := h.sent[len(h.sent)-1]; last != `workspace.focus {"workspace_id":"w2"}` {
 		t.Fatalf("click on w2: %q", last)
 	}
-	right := tea.MouseMsg{X: 6, Y: wsRow.y, Action: tea.MouseActionPress, Button: tea.MouseButtonRight}
+	right := mouseMsg{X: 6, Y: wsRow.y, Action: mousePress, Button: tea.MouseRight}
 	sb.mouse(right, g, true)
 	right.Y = 0
 	sb.mouse(right, g, true)

@@ -12,7 +12,7 @@ import (
 	"sync"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 )
 
 // Sounds: "done" when an agent finishes, "request" when one needs the

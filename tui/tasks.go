@@ -10,7 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -78,6 +78,9 @@ type taskState struct {
 	modal *taskModal
 	// back is the mode the board or the modal returns to.
 	back mode
+	// fleetNote says why the fleet's tasks are not shown, once some were
+	// (a server in no fleet never had any: nothing to say).
+	fleetNote string
 	// Reads: one at a time; stale says something changed meanwhile;
 	// polling says a taskDue is on its way.
 	fetching, stale, polling bool
@@ -99,6 +102,7 @@ type (
 		tasks       []taskInfo
 		unsupported bool
 		err         error
+		fleetErr    error // the fleet's board was not read
 	}
 	taskGetMsg struct {
 		id   string
@@ -191,7 +195,9 @@ func unsupportedCall(err error) bool {
 	return errors.As(err, &pe) && (pe.Code == protocol.CodeUnknownMethod || pe.Code == protocol.CodeNotImplemented)
 }
 
-// fetchTasks reads task.list on the request connection, one read at a time.
+// fetchTasks reads task.list on the request connection, one read at a time,
+// and the fleet's board (task.list with fleet) beside it: a server in no
+// fleet answers fleet_unavailable, and the board shows its own tasks only.
 func (p *taskPanel) fetchTasks() tea.Cmd {
 	call := p.host.rpc()
 	if p.unsupported || call == nil {
@@ -210,19 +216,35 @@ func (p *taskPanel) fetchTasks() tea.Cmd {
 			}
 			return taskListMsg{err: err}
 		}
-		return taskListMsg{tasks: res.Tasks}
+		var fleet protocol.TaskList
+		fleetErr := call("task.list", protocol.TaskListParams{Fleet: true}, &fleet)
+		if fleetErr == nil {
+			for _, t := range fleet.Tasks {
+				t.Fleet = true // the fleet's board: read and shown as such
+				res.Tasks = append(res.Tasks, t)
+			}
+		}
+		return taskListMsg{tasks: res.Tasks, fleetErr: fleetErr}
 	}
 }
 
-// fetchTask reads one task with its activities for the modal.
+// fetchTask reads one task with its activities for the modal (from the
+// fleet's board for a fleet task).
 func (p *taskPanel) fetchTask(id string) tea.Cmd {
 	call := p.host.rpc()
 	if call == nil {
 		return nil
 	}
+	fleet := false
+	for _, t := range p.tasks {
+		if t.ID == id {
+			fleet = t.Fleet
+		}
+	}
 	return func() tea.Msg {
 		var res protocol.TaskInfoResult
-		err := call("task.get", protocol.TaskIDParams{TaskID: id}, &res)
+		err := call("task.get", protocol.TaskGetParams{TaskID: id, Fleet: fleet}, &res)
+		res.Task.Fleet = res.Task.Fleet || fleet
 		return taskGetMsg{id: id, task: res.Task, err: err}
 	}
 }
@@ -275,6 +297,14 @@ func (p *taskPanel) applyTaskList(msg taskListMsg) tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	if msg.err == nil {
+		p.fleetNote = fleetNote(p.tasks, msg.fleetErr)
+		if p.fleetNote != "" { // keep the fleet's tasks last read, under the note
+			for _, t := range p.tasks {
+				if t.Fleet {
+					msg.tasks = append(msg.tasks, t)
+				}
+			}
+		}
 		clean(&msg.tasks) // titles and messages are anyone's text
 		p.tasks, p.have = msg.tasks, true
 		p.fixTaskSelection()
@@ -288,6 +318,16 @@ func (p *taskPanel) applyTaskList(msg taskListMsg) tea.Cmd {
 		cmds = append(cmds, tea.Tick(taskPollEvery, func(time.Time) tea.Msg { return taskDue{} }))
 	}
 	return tea.Batch(cmds...)
+}
+
+// fleetNote is what the board says when the fleet's board could not be
+// read: nothing when it was read, or when no fleet task was ever shown
+// (a server in no fleet answers fleet_unavailable every time).
+func fleetNote(shown []taskInfo, err error) string {
+	if err == nil || !slices.ContainsFunc(shown, func(t taskInfo) bool { return t.Fleet }) {
+		return ""
+	}
+	return "fleet tasks as last read: " + err.Error()
 }
 
 // tasksUnsupported hides everything of the tasks: the server has none.
@@ -412,7 +452,7 @@ func (p *taskPanel) fixTaskSelection() {
 
 // dockKey handles a key while the dock has the focus (the root takes the
 // prefix key first).
-func (p *taskPanel) dockKey(k tea.KeyMsg) tea.Cmd {
+func (p *taskPanel) dockKey(k tea.KeyPressMsg) tea.Cmd {
 	i := p.dockIndex()
 	switch k.String() {
 	case "j", "down":
@@ -504,11 +544,19 @@ func (p *taskPanel) drawDock(c *canvas, g geometry, th *theme) {
 	}
 }
 
-// taskRowText is a task's row in the dock and the board.
+// taskRowText is a task's row in the dock and the board; a fleet task
+// names the member running it ("on gpu"), or says it is the fleet's.
 func taskRowText(t taskInfo) string {
 	s := strings.TrimPrefix(t.ID, "task-") + " " + t.Title
 	if t.Assignee != nil && t.Assignee.Target != "" {
 		s += " @" + t.Assignee.Target
+	}
+	if t.Fleet {
+		if t.Worker != nil && t.Worker.Machine != "" {
+			s += " on " + t.Worker.Machine
+		} else {
+			s += " (fleet)"
+		}
 	}
 	return s
 }
@@ -563,7 +611,7 @@ func (p *taskPanel) boardSelected() string {
 }
 
 // boardKey handles a key while the board is open.
-func (p *taskPanel) boardKey(k tea.KeyMsg) tea.Cmd {
+func (p *taskPanel) boardKey(k tea.KeyPressMsg) tea.Cmd {
 	cols := p.boardColumns()
 	ts := &p.taskState
 	switch k.String() {
@@ -633,6 +681,9 @@ func (p *taskPanel) drawBoard(c *canvas, g geometry, th *theme) {
 	}
 	c.fill(r.X, r.Y, r.Width, r.Height, " ", cellStyle{})
 	th.box(c, r.X, r.Y, r.Width, r.Height, " task board · h/l j/k · enter activity · p dock · esc ")
+	if p.fleetNote != "" { // on the bottom border: why the fleet's tasks may be stale
+		c.text(r.X+2, r.Y+r.Height-1, " "+p.fleetNote+" ", r.Width-4, th.dim)
+	}
 	inner := protocol.Rect{X: r.X + 1, Y: r.Y + 1, Width: r.Width - 2, Height: r.Height - 2}
 	cols := p.boardColumns()
 	if len(cols) == 0 {
@@ -707,6 +758,16 @@ func modalLines(t taskInfo, full bool, loc *time.Location) []string {
 		s := "assignee " + a.Target
 		if a.PaneID != "" && a.PaneID != a.Target {
 			s += " (" + a.PaneID + ")"
+		}
+		lines = append(lines, s)
+	}
+	if t.Fleet {
+		s := "fleet task"
+		if w := t.Worker; w != nil && w.Machine != "" {
+			s += " · running on " + w.Machine
+		}
+		if len(t.Requires) > 0 {
+			s += " · requires " + strings.Join(t.Requires, ", ")
 		}
 		lines = append(lines, s)
 	}
@@ -794,14 +855,14 @@ func (p *taskPanel) scrollModal(g geometry, n int) {
 }
 
 // modalKey handles a key while the activity modal is open.
-func (p *taskPanel) modalKey(k tea.KeyMsg, g geometry) tea.Cmd {
+func (p *taskPanel) modalKey(k tea.KeyPressMsg, g geometry) tea.Cmd {
 	_, rows := p.modalBody(g)
 	switch k.String() {
 	case "j", "down":
 		p.scrollModal(g, 1)
 	case "k", "up":
 		p.scrollModal(g, -1)
-	case "pgdown", " ":
+	case "pgdown", "space":
 		p.scrollModal(g, max(rows-1, 1))
 	case "pgup":
 		p.scrollModal(g, -max(rows-1, 1))
@@ -836,7 +897,7 @@ const (
 
 // globalMenu is the menu of a sidebar header at the click: the task dock
 // and board, while the server has tasks (nil: no menu).
-func (p *taskPanel) globalMenu(ev tea.MouseMsg) *menuState {
+func (p *taskPanel) globalMenu(ev mouseMsg) *menuState {
 	if p.unsupported {
 		return nil
 	}
@@ -857,8 +918,8 @@ func (p *taskPanel) menuItem(item string) tea.Cmd {
 
 // mouse handles the mouse over the board, the modal and the dock;
 // false lets the event through.
-func (p *taskPanel) mouse(ev tea.MouseMsg, g geometry) (tea.Cmd, bool) {
-	press := ev.Action == tea.MouseActionPress && ev.Button == tea.MouseButtonLeft
+func (p *taskPanel) mouse(ev mouseMsg, g geometry) (tea.Cmd, bool) {
+	press := ev.Action == mousePress && ev.Button == tea.MouseLeft
 	if p.modal != nil {
 		if n := wheelLines(ev, 1); n != 0 {
 			p.scrollModal(g, -n)

@@ -4,8 +4,9 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/herdr-go/herdr/actors/config"
@@ -16,11 +17,13 @@ import (
 // or a server: task.list and task.get answered from tasks (or err), the
 // calls and the size claims counted.
 type fakeTaskHost struct {
-	tasks   []taskInfo
-	err     error
-	evented bool
-	calls   []string
-	claims  int
+	tasks    []taskInfo
+	fleet    []taskInfo // the fleet's board; nil: the server is in no fleet
+	fleetErr error      // the fleet's board answers this
+	err      error
+	evented  bool
+	calls    []string
+	claims   int
 }
 
 func (h *fakeTaskHost) rpc() rpcFunc {
@@ -31,10 +34,26 @@ func (h *fakeTaskHost) rpc() rpcFunc {
 		}
 		switch res := out.(type) {
 		case *protocol.TaskList:
+			if lp, ok := params.(protocol.TaskListParams); ok && lp.Fleet {
+				h.calls[len(h.calls)-1] += " fleet"
+				switch {
+				case h.fleetErr != nil:
+					return h.fleetErr
+				case h.fleet == nil:
+					return protocol.Errorf(protocol.CodeFleetUnavailable, "task.list with fleet: this server is in no fleet")
+				}
+				res.Tasks = h.fleet
+				return nil
+			}
 			res.Tasks = h.tasks
 		case *protocol.TaskInfoResult:
-			id := params.(protocol.TaskIDParams).TaskID
-			for _, t := range h.tasks {
+			gp := params.(protocol.TaskGetParams)
+			id, from := gp.TaskID, h.tasks
+			if gp.Fleet {
+				h.calls[len(h.calls)-1] += " fleet"
+				from = h.fleet
+			}
+			for _, t := range from {
 				if t.ID == id {
 					res.Task = t
 					res.Task.Activities = []protocol.TaskActivity{{Kind: "created", Message: "made by a test"}}
@@ -131,7 +150,64 @@ func TestTaskPanel_UnsupportedAndPolled(t *testing.T) {
 	if !p.unsupported || p.board || md != modeTerminal || p.fetchTasks() != nil || p.cycleDock() != nil || p.dock != dockHidden {
 		t.Fatalf("unsupported %v board %v mode %v dock %v", p.unsupported, p.board, md, p.dock)
 	}
-	if p.globalMenu(tea.MouseMsg{X: 1, Y: 0, Button: tea.MouseButtonRight, Action: tea.MouseActionPress}) != nil {
+	if p.globalMenu(mouseMsg{X: 1, Y: 0, Button: tea.MouseRight, Action: mousePress}) != nil {
 		t.Fatal("a server without tasks offers the task menu")
+	}
+}
+
+// The board shows the fleet's tasks (task.list with fleet) beside the
+// server's, each naming the member running it; a fleet task's activity is
+// read from the fleet's board; a server in no fleet shows its own tasks
+// and says nothing; a fleet board that stops answering keeps the fleet
+// tasks last read under a note saying why.
+func TestTaskPanel_FleetTasksNameTheirMember(t *testing.T) {
+	h := &fakeTaskHost{tasks: sampleTasks()[:1], evented: true}
+	md := modeTerminal
+	p := newTaskPanel(h, &md)
+	p.update(p.openBoard()())
+	if len(p.tasks) != 1 || p.fleetNote != "" {
+		t.Fatalf("in no fleet: %d tasks, note %q", len(p.tasks), p.fleetNote)
+	}
+	h.fleet = []taskInfo{
+		{ID: "fleet-7", Title: "Train model", Status: "running", Worker: &protocol.TaskWorker{Machine: "gpu-box"}, Requires: []string{"gpu"}},
+		{ID: "fleet-8", Title: "Lint", Status: "ready"},
+	}
+	p.update(p.fetchTasks()())
+	g := geometry{w: 120, h: 20, area: protocol.Rect{X: 0, Y: 1, Width: 120, Height: 19}}
+	th := newTheme(config.Default(), true)
+	c := newCanvas(g.w, g.h)
+	p.drawBoard(c, g, th)
+	board := ansi.Strip(c.String())
+	for _, want := range []string{"Parse config", "fleet-7 Train model on gpu-box", "fleet-8 Lint (fleet)"} {
+		if !strings.Contains(board, want) {
+			t.Errorf("the board lacks %q:\n%s", want, board)
+		}
+	}
+	p.boardCol, p.boardRow = 0, 0
+	for ci, col := range p.boardColumns() {
+		for ri, tk := range col.tasks {
+			if tk.ID == "fleet-7" {
+				p.boardCol, p.boardRow = ci, ri
+			}
+		}
+	}
+	msg := p.openModal(p.boardSelected(), modeTaskBoard)()
+	if last := h.calls[len(h.calls)-1]; last != "task.get fleet" {
+		t.Errorf("a fleet task's activity was read with %q", last)
+	}
+	p.update(msg)
+	lines := strings.Join(modalLines(p.modal.task, p.modal.full, time.UTC), "\n")
+	if !strings.Contains(lines, "fleet task · running on gpu-box · requires gpu") || !strings.Contains(lines, "made by a test") {
+		t.Errorf("the modal:\n%s", lines)
+	}
+	h.fleetErr = protocol.Errorf(protocol.CodeFleetUnavailable, "task.list with fleet: this server has not joined the fleet's hub (dial refused)")
+	p.update(p.fetchTasks()())
+	if len(p.tasks) != 3 || !strings.Contains(p.fleetNote, "not joined the fleet's hub") {
+		t.Fatalf("a failed fleet read: %d tasks, note %q", len(p.tasks), p.fleetNote)
+	}
+	c = newCanvas(g.w, g.h)
+	p.drawBoard(c, g, th)
+	if board := ansi.Strip(c.String()); !strings.Contains(board, "fleet tasks as last read") || !strings.Contains(board, "on gpu-box") {
+		t.Errorf("the board does not say why the fleet's tasks may be stale:\n%s", board)
 	}
 }

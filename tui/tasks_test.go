@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/herdr-go/herdr/protocol"
@@ -78,7 +78,7 @@ func TestTasks_DockLayout(t *testing.T) {
 
 // prefixed presses the prefix key and then k.
 func prefixed(m *model, k string) {
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+	m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
 	m.Update(keyRunes(k))
 }
 
@@ -89,17 +89,17 @@ func TestTasks_DockKeys(t *testing.T) {
 	m, _ := testModel(t, &fakeServer{})
 	withTasks(m)
 	m.tasks.dock, m.mode = dockRight, modeTaskDock
-	for _, k := range []tea.KeyMsg{keyRunes("j"), {Type: tea.KeyDown}, keyRunes("k")} {
+	for _, k := range []tea.KeyPressMsg{keyRunes("j"), {Code: tea.KeyDown}, keyRunes("k")} {
 		m.Update(k)
 	}
 	if m.tasks.dockSel != "task-2" {
 		t.Fatalf("j, down, k: selected %q, want task-2", m.tasks.dockSel)
 	}
-	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if m.mode != modeTaskActivity || m.tasks.modal == nil || m.tasks.modal.id != "task-2" {
 		t.Fatalf("enter: mode %v modal %+v", m.mode, m.tasks.modal)
 	}
-	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEsc})
 	if m.mode != modeTaskDock || m.tasks.modal != nil {
 		t.Fatalf("esc from the activity: mode %v, want the dock's", m.mode)
 	}
@@ -111,7 +111,7 @@ func TestTasks_DockKeys(t *testing.T) {
 	// selected row opens its activity.
 	m.width, m.height = 160, 30
 	g := m.geometry()
-	click := tea.MouseMsg{X: g.dock.X + 4, Y: g.dock.Y + 3, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}
+	click := mouseMsg{X: g.dock.X + 4, Y: g.dock.Y + 3, Button: tea.MouseLeft, Action: mousePress}
 	m.Update(click)
 	if m.mode != modeTaskDock || m.tasks.dockSel != "task-3" || m.tasks.modal != nil {
 		t.Fatalf("first click: mode %v selected %q modal %+v", m.mode, m.tasks.dockSel, m.tasks.modal)
@@ -121,11 +121,11 @@ func TestTasks_DockKeys(t *testing.T) {
 		t.Fatalf("second click: modal %+v", m.tasks.modal)
 	}
 	// A click on a pane gives the keys back to the terminal.
-	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEsc})
 	if m.mode != modeTaskDock {
 		t.Fatalf("esc from the activity: mode %v", m.mode)
 	}
-	m.Update(tea.MouseMsg{X: g.area.X + 3, Y: g.area.Y + 3, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	m.Update(mouseMsg{X: g.area.X + 3, Y: g.area.Y + 3, Button: tea.MouseLeft, Action: mousePress})
 	if m.mode != modeTerminal || m.tasks.dock != dockRight {
 		t.Fatalf("click on a pane: mode %v dock %v", m.mode, m.tasks.dock)
 	}
@@ -152,16 +152,16 @@ func TestTasks_BoardNavigation(t *testing.T) {
 		t.Fatalf("an empty column is drawn:\n%s", lines)
 	}
 	steps := []struct {
-		key  tea.KeyMsg
+		key  tea.KeyPressMsg
 		want string
 	}{
-		{keyRunes("j"), "task-3"},                 // ready, row 1
-		{keyRunes("l"), "task-2"},                 // running has one row
-		{keyRunes("l"), "task-4"},                 // review, row 0 (the row kept: 0)
-		{tea.KeyMsg{Type: tea.KeyDown}, "task-5"}, // review, row 1
+		{keyRunes("j"), "task-3"},                      // ready, row 1
+		{keyRunes("l"), "task-2"},                      // running has one row
+		{keyRunes("l"), "task-4"},                      // review, row 0 (the row kept: 0)
+		{tea.KeyPressMsg{Code: tea.KeyDown}, "task-5"}, // review, row 1
 		{keyRunes("j"), "task-6"},
 		{keyRunes("j"), "task-6"}, // the column's end
-		{tea.KeyMsg{Type: tea.KeyLeft}, "task-2"},
+		{tea.KeyPressMsg{Code: tea.KeyLeft}, "task-2"},
 		{keyRunes("h"), "task-1"},
 		{keyRunes("h"), "task-1"}, // the first column
 		{keyRunes("k"), "task-1"},
@@ -173,11 +173,11 @@ func TestTasks_BoardNavigation(t *testing.T) {
 		}
 	}
 	m.Update(keyRunes("l"))
-	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if m.tasks.modal == nil || m.tasks.modal.id != "task-2" || m.mode != modeTaskActivity {
 		t.Fatalf("enter: modal %+v mode %v", m.tasks.modal, m.mode)
 	}
-	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEsc})
 	if m.mode != modeTaskBoard || !m.tasks.board || m.tasks.modal != nil {
 		t.Fatalf("esc from the activity: mode %v board %v", m.mode, m.tasks.board)
 	}
@@ -186,13 +186,13 @@ func TestTasks_BoardNavigation(t *testing.T) {
 		t.Fatalf("p: board %v dock %v", m.tasks.board, m.tasks.dock)
 	}
 	// A click on a board row opens its activity.
-	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEsc})
 	prefixed(m, "B")
 	g := m.geometry()
 	r := m.tasks.boardRect(g)
 	inner := protocol.Rect{X: r.X + 1, Y: r.Y + 1, Width: r.Width - 2, Height: r.Height - 2}
 	_, colW := m.tasks.boardLayout(inner, 3)
-	m.Update(tea.MouseMsg{X: inner.X + 2*colW + 2, Y: inner.Y + 3, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	m.Update(mouseMsg{X: inner.X + 2*colW + 2, Y: inner.Y + 3, Button: tea.MouseLeft, Action: mousePress})
 	if m.tasks.modal == nil || m.tasks.modal.id != "task-6" {
 		t.Fatalf("click on review row 2: modal %+v", m.tasks.modal)
 	}
@@ -251,7 +251,7 @@ func TestTasks_TextIsCleaned(t *testing.T) {
 	m.Update(taskListMsg{tasks: []taskInfo{{ID: "task-1", Title: evil, Status: "ready"}}})
 	prefixed(m, "t")
 	m.Update(taskGetMsg{})
-	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	m.Update(taskGetMsg{id: "task-1", task: taskInfo{ID: "task-1", Title: evil, Status: "ready", Activities: []protocol.TaskActivity{{Kind: "message", Message: evil}}}})
 	if m.tasks.modal == nil || !m.tasks.modal.full {
 		t.Fatalf("modal %+v", m.tasks.modal)
@@ -319,14 +319,14 @@ func TestTasks_GlobalMenu(t *testing.T) {
 	if m.menus.open == nil || m.menus.open.kind != menuGlobal || strings.Join(m.menus.open.items, ",") != "task panel,task board" {
 		t.Fatalf("menu %+v", m.menus.open)
 	}
-	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if m.tasks.dock != dockRight || m.mode != modeTaskDock {
 		t.Fatalf("task panel: dock %v mode %v", m.tasks.dock, m.mode)
 	}
 	m.mode = modeTerminal
 	m.Update(rightPress(3, 0))
-	m.Update(tea.KeyMsg{Type: tea.KeyDown})
-	m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyDown})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if !m.tasks.board || m.mode != modeTaskBoard {
 		t.Fatalf("task board: board %v mode %v", m.tasks.board, m.mode)
 	}

@@ -4,7 +4,7 @@ import (
 	"maps"
 	"slices"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
@@ -35,36 +35,36 @@ type tmuxHabit struct {
 
 // tmuxHabits are tmux's default prefix keys (tmux(1), DEFAULT KEY BINDINGS).
 var tmuxHabits = map[string]tmuxHabit{
-	"d":  {what: "detach", act: actDetach},
-	"%":  {what: "split right", act: actSplitVertical},
-	"\"": {what: "split down", act: actSplitHorizontal},
-	",":  {what: "rename tab", act: actRenameTab},
-	"$":  {what: "rename workspace", act: actRenameWorkspace},
-	"o":  {what: "next pane", act: actCycleNext},
-	";":  {what: "last pane", act: actLastPane},
-	"[":  {what: "copy mode", act: actCopyMode},
-	"]":  {what: "paste", act: actPasteBuffer},
-	"c":  {what: "new tab", act: actNewTab},
-	"n":  {what: "next tab", act: actNextTab},
-	"p":  {what: "previous tab", act: actPrevTab},
-	"x":  {what: "close pane", act: actClosePane},
-	"&":  {what: "close tab", act: actCloseTab},
-	"z":  {what: "zoom", act: actZoom},
-	"s":  {what: "choose session", act: actChooseSession},
-	"w":  {what: "workspace list", act: actPicker},
-	":":  {what: "command prompt", act: actCommandPrompt},
-	"?":  {what: "key list", act: actHelp},
-	"q":  {what: "pane ids", act: actPaneInfo},
-	"i":  {what: "pane info", act: actPaneInfo},
-	" ":  {what: "next layout", act: actNextLayout},
-	"!":  {what: "break pane", note: "herdr pane move --new-tab moves a pane to a tab of its own"},
-	"t":  {what: "clock", note: "there is no clock"},
+	"d":     {what: "detach", act: actDetach},
+	"%":     {what: "split right", act: actSplitVertical},
+	"\"":    {what: "split down", act: actSplitHorizontal},
+	",":     {what: "rename tab", act: actRenameTab},
+	"$":     {what: "rename workspace", act: actRenameWorkspace},
+	"o":     {what: "next pane", act: actCycleNext},
+	";":     {what: "last pane", act: actLastPane},
+	"[":     {what: "copy mode", act: actCopyMode},
+	"]":     {what: "paste", act: actPasteBuffer},
+	"c":     {what: "new tab", act: actNewTab},
+	"n":     {what: "next tab", act: actNextTab},
+	"p":     {what: "previous tab", act: actPrevTab},
+	"x":     {what: "close pane", act: actClosePane},
+	"&":     {what: "close tab", act: actCloseTab},
+	"z":     {what: "zoom", act: actZoom},
+	"s":     {what: "choose session", act: actChooseSession},
+	"w":     {what: "workspace list", act: actPicker},
+	":":     {what: "command prompt", act: actCommandPrompt},
+	"?":     {what: "key list", act: actHelp},
+	"q":     {what: "pane ids", act: actPaneInfo},
+	"i":     {what: "pane info", act: actPaneInfo},
+	"space": {what: "next layout", act: actNextLayout},
+	"!":     {what: "break pane", note: "herdr pane move --new-tab moves a pane to a tab of its own"},
+	"t":     {what: "clock", note: "there is no clock"},
 }
 
 // unboundHint is the one line said for a key pressed after the prefix that
 // nothing is bound to: the key that does what a tmux user expects of it
 // ("detach is prefix q"), or that the key is not bound.
-func (km *keymap) unboundHint(k tea.KeyMsg) string {
+func (km *keymap) unboundHint(k tea.KeyPressMsg) string {
 	name := k.String()
 	shown := keyLabel(name)
 	h, ok := tmuxHabits[name]
@@ -98,7 +98,7 @@ func (km *keymap) keyOf(a action, def string) string {
 
 // keyLabel is a Bubble Tea key name as the hints write it.
 func keyLabel(name string) string {
-	if name == " " {
+	if name == "space" {
 		return "Space"
 	}
 	return name

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -20,7 +20,7 @@ func TestTmuxPreset_Bindings(t *testing.T) {
 		"d": actDetach, "%": actSplitVertical, `"`: actSplitHorizontal, ",": actRenameTab, "$": actRenameWorkspace,
 		"o": actCycleNext, ";": actLastPane, "[": actCopyMode, "]": actPasteBuffer, "c": actNewTab, "C": actNewTabNamed,
 		"n": actNextTab, "p": actPrevTab, "x": actClosePane, "z": actZoom, "&": actCloseTab,
-		"s": actChooseSession, ":": actCommandPrompt, " ": actNextLayout, "S": actSettings, "O": actAttention, "w": actPicker,
+		"s": actChooseSession, ":": actCommandPrompt, "space": actNextLayout, "S": actSettings, "O": actAttention, "w": actPicker,
 		"v": actSplitVertical, "-": actSplitHorizontal, // Herdr's keys that tmux leaves free stay
 	}
 	for key, a := range want {
@@ -38,7 +38,7 @@ func TestTmuxPreset_Bindings(t *testing.T) {
 			t.Errorf("herdr preset: prefix %s = %+v, want %s", key, b, a)
 		}
 	}
-	for key, a := range map[string]action{"S": actChooseSession, ":": actCommandPrompt, " ": actNextLayout} {
+	for key, a := range map[string]action{"S": actChooseSession, ":": actCommandPrompt, "space": actNextLayout} {
 		if b, ok := def.lookup(runes(key)); !ok || b.act != a {
 			t.Errorf("herdr preset: prefix %q = %+v, want %s", key, b, a)
 		}
@@ -93,7 +93,7 @@ func TestUnboundHint(t *testing.T) {
 	cases := []struct {
 		name string
 		km   *keymap
-		key  tea.KeyMsg
+		key  tea.KeyPressMsg
 		want string
 	}{
 		{"detach in herdr", defaultKeymap(), runes("d"), "detach is prefix q"},
@@ -112,7 +112,7 @@ func TestUnboundHint(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			m, _ := testModel(t, &fakeServer{})
 			m.keys = c.km
-			m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+			m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
 			m.Update(c.key)
 			if !strings.HasPrefix(m.toast.text, c.want) {
 				t.Errorf("toast %q, want it to start %q", m.toast.text, c.want)
@@ -123,8 +123,8 @@ func TestUnboundHint(t *testing.T) {
 		})
 	}
 	m, _ := testModel(t, &fakeServer{})
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
-	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEsc})
 	if m.toast.text != "" || m.mode != modeTerminal {
 		t.Errorf("prefix esc: toast %q, mode %v; want none and terminal", m.toast.text, m.mode)
 	}
@@ -135,13 +135,13 @@ func TestUnboundHint(t *testing.T) {
 func TestNewTab_NoPromptUnlessAsked(t *testing.T) {
 	f := &fakeServer{}
 	m, _ := testModel(t, f)
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+	m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
 	m.Update(keyRunes("c"))
 	waitFor(t, "tab.create", func() bool { return len(f.requests("tab.create")) == 1 })
 	if m.mode != modeTerminal {
 		t.Fatalf("prefix c: mode %v, want terminal (no name prompt)", m.mode)
 	}
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+	m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
 	_, cmd := m.Update(keyRunes("C"))
 	if cmd == nil {
 		t.Fatal("prefix C: no command (it should create the tab, then ask for its name)")
@@ -162,7 +162,7 @@ func TestLastPane(t *testing.T) {
 	f := &fakeServer{}
 	m, _ := testModel(t, f)
 	m.keys, _ = newKeymap(map[string]any{"preset": "tmux"})
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+	m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
 	m.Update(keyRunes(";"))
 	if !strings.Contains(m.toast.text, "no previous pane") {
 		t.Errorf("prefix ; with no earlier pane: toast %q", m.toast.text)
@@ -172,7 +172,7 @@ func TestLastPane(t *testing.T) {
 	p1 := "w1:p1"
 	snap.FocusedPaneID = &p1
 	m.applySnapshot(snap, protocol.AgentViewList{})
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+	m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
 	m.Update(keyRunes(";"))
 	waitFor(t, "pane.focus", func() bool { return len(f.requests("pane.focus")) == 1 })
 	var p protocol.PaneTarget

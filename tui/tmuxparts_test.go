@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
@@ -62,9 +62,9 @@ func TestTmuxParts_OnItsOwn(t *testing.T) {
 	if !strings.Contains(c.String(), "sessions") {
 		t.Errorf("the chooser drawn:\n%s", c.String())
 	}
-	tp.chooserKey(tea.KeyMsg{Type: tea.KeyDown})
-	tp.chooserKey(tea.KeyMsg{Type: tea.KeyDown}) // the last: work
-	if cmd := tp.chooserKey(tea.KeyMsg{Type: tea.KeyEnter}); cmd == nil || tp.switchTo != "work" || md != modeTerminal {
+	tp.chooserKey(tea.KeyPressMsg{Code: tea.KeyDown})
+	tp.chooserKey(tea.KeyPressMsg{Code: tea.KeyDown}) // the last: work
+	if cmd := tp.chooserKey(tea.KeyPressMsg{Code: tea.KeyEnter}); cmd == nil || tp.switchTo != "work" || md != modeTerminal {
 		t.Fatalf("enter: switchTo %q mode %v", tp.switchTo, md)
 	}
 
@@ -91,7 +91,7 @@ func TestTmuxParts_OnItsOwn(t *testing.T) {
 	for _, r := range "pane list" {
 		tp.promptKey(keyRunes(string(r)))
 	}
-	cmd := tp.promptKey(tea.KeyMsg{Type: tea.KeyEnter})
+	cmd := tp.promptKey(tea.KeyPressMsg{Code: tea.KeyEnter})
 	if cmd == nil || h.status != "herdr pane list …" {
 		t.Fatalf("enter: cmd %v status %q", cmd, h.status)
 	}

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -169,13 +169,13 @@ type tabBarHost interface {
 	// send makes a request whose answer only matters when it fails.
 	send(method string, params any)
 	// openTabMenu opens a tab's right-click menu at the click.
-	openTabMenu(ev tea.MouseMsg, id string)
+	openTabMenu(ev mouseMsg, id string)
 }
 
 // mouse: a left press focuses a tab; a right one opens its menu when menu
 // says the keys' mode allows one.
-func (b tabBar) mouse(ev tea.MouseMsg, g geometry, menu bool) {
-	if ev.Action != tea.MouseActionPress {
+func (b tabBar) mouse(ev mouseMsg, g geometry, menu bool) {
+	if ev.Action != mousePress {
 		return
 	}
 	for _, t := range b.items(g) {
@@ -183,7 +183,7 @@ func (b tabBar) mouse(ev tea.MouseMsg, g geometry, menu bool) {
 			continue
 		}
 		switch {
-		case ev.Button == tea.MouseButtonLeft:
+		case ev.Button == tea.MouseLeft:
 			b.h.send("tab.focus", protocol.TabTarget{TabID: t.id})
 		case menu:
 			b.h.openTabMenu(ev, t.id)
@@ -213,8 +213,8 @@ func (b tabBar) items(g geometry) []tabItem {
 
 // View implements tea.Model. It is empty: the program runs without
 // Bubble Tea's renderer, and draw writes the frames.
-func (m *model) View() string {
-	return ""
+func (m *model) View() tea.View {
+	return tea.View{}
 }
 
 // canvas draws the whole frame, into reuse when it has the right size.
@@ -246,6 +246,8 @@ func (m *model) canvas(reuse *canvas) *canvas {
 		m.settings.draw(c, m.width, m.height, m.theme)
 	case modeMenu:
 		m.menus.open.draw(c, m.width, m.height, m.theme)
+	case modeDiff:
+		m.diff.draw(c, g.area, m.theme)
 	case modeChooser:
 		m.tmux.drawChooser(c)
 	case modePrompt:
@@ -507,6 +509,7 @@ var modeHints = map[mode]string{
 	modeSettings:     " SETTINGS ↑↓/jk select · ←→/enter/space change · esc/q close ",
 	modeNavigate:     " NAVIGATE ↑↓ workspace · hjkl pane · tab · esc ",
 	modeMenu:         " MENU ↑↓ · enter · esc ",
+	modeDiff:         " REVIEW n/p hunk · ]/[ file · c comment · s send · M merge · A accept · q ",
 	modeTaskDock:     " TASKS j/k · enter activity · esc ",
 	modeTaskBoard:    " TASK BOARD ",
 	modeTaskActivity: " ACTIVITY ",
@@ -567,7 +570,7 @@ type paneViewHost interface {
 	// selectPress starts a mouse selection at a pane's cell.
 	selectPress(paneID string, x, y int)
 	// openPaneMenu opens a pane's right-click menu at the click.
-	openPaneMenu(ev tea.MouseMsg, id string)
+	openPaneMenu(ev mouseMsg, id string)
 }
 
 // draw draws the panes in the pane area.

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/herdr-go/herdr/actors/config"
@@ -240,8 +240,8 @@ func (f *fakeBarHost) send(method string, params any) {
 	b, _ := json.Marshal(params)
 	f.sent = append(f.sent, method+" "+string(b))
 }
-func (f *fakeBarHost) openTabMenu(_ tea.MouseMsg, id string) { f.sent = append(f.sent, "menu "+id) }
-func (f *fakeBarHost) focusedTabs() []protocol.TabInfo       { return f.snap.Tabs }
+func (f *fakeBarHost) openTabMenu(_ mouseMsg, id string) { f.sent = append(f.sent, "menu "+id) }
+func (f *fakeBarHost) focusedTabs() []protocol.TabInfo   { return f.snap.Tabs }
 func (f *fakeBarHost) focusedLayout() (protocol.PaneLayoutSnapshot, bool) {
 	return f.snap.Layouts[0], true
 }
@@ -266,9 +266,9 @@ func TestTabBar_OnItsOwn(t *testing.T) {
 	if !strings.HasPrefix(row, " ws-w1") || !strings.Contains(row, " 1:1 ") || !strings.Contains(row, "ZOOM") || !strings.HasSuffix(row, " PREFIX ") {
 		t.Fatalf("bar %q", row)
 	}
-	b.mouse(tea.MouseMsg{X: items[1].x0, Y: 0, Action: tea.MouseActionPress, Button: tea.MouseButtonLeft}, g, false)
-	b.mouse(tea.MouseMsg{X: items[0].x0, Y: 0, Action: tea.MouseActionPress, Button: tea.MouseButtonRight}, g, false)
-	b.mouse(tea.MouseMsg{X: items[0].x0, Y: 0, Action: tea.MouseActionPress, Button: tea.MouseButtonRight}, g, true)
+	b.mouse(mouseMsg{X: items[1].x0, Y: 0, Action: mousePress, Button: tea.MouseLeft}, g, false)
+	b.mouse(mouseMsg{X: items[0].x0, Y: 0, Action: mousePress, Button: tea.MouseRight}, g, false)
+	b.mouse(mouseMsg{X: items[0].x0, Y: 0, Action: mousePress, Button: tea.MouseRight}, g, true)
 	if strings.Join(h.sent, ",") != `tab.focus {"tab_id":"w1:t2"},menu w1:t1` {
 		t.Fatalf("clicks sent %q", h.sent)
 	}
@@ -329,7 +329,7 @@ func (f *fakePaneHost) sendInput(id string, b []byte) {
 func (f *fakePaneHost) selectPress(id string, x, y int) {
 	f.did = append(f.did, fmt.Sprintf("select %s %d,%d", id, x, y))
 }
-func (f *fakePaneHost) openPaneMenu(_ tea.MouseMsg, id string) { f.did = append(f.did, "menu "+id) }
+func (f *fakePaneHost) openPaneMenu(_ mouseMsg, id string) { f.did = append(f.did, "menu "+id) }
 
 // The pane view on its own: each pane gets a frame titled with its id and
 // label (the focused one in the focus colour), its screen inside, a
@@ -382,27 +382,27 @@ func TestPaneView_OnItsOwn(t *testing.T) {
 	// not ask for the mouse; ctrl-click asks for the link; a right press
 	// opens the menu; a press on the split's border drags it until the
 	// release, asking for the ratio as it moves.
-	at := func(x, y int, b tea.MouseButton, a tea.MouseAction) tea.MouseMsg {
-		return tea.MouseMsg{X: g.area.X + x, Y: g.area.Y + y, Button: b, Action: a}
+	at := func(x, y int, b tea.MouseButton, a mouseAction) mouseMsg {
+		return mouseMsg{X: g.area.X + x, Y: g.area.Y + y, Button: b, Action: a}
 	}
-	pv.mouse(at(3, 3, tea.MouseButtonLeft, tea.MouseActionPress), g, false)
-	pv.mouse(at(r.X+3, 3, tea.MouseButtonLeft, tea.MouseActionPress), g, false)
-	pv.mouse(at(r.X+3, 3, tea.MouseButtonWheelUp, tea.MouseActionPress), g, false)
-	ctrl := at(r.X+3, 3, tea.MouseButtonLeft, tea.MouseActionPress)
+	pv.mouse(at(3, 3, tea.MouseLeft, mousePress), g, false)
+	pv.mouse(at(r.X+3, 3, tea.MouseLeft, mousePress), g, false)
+	pv.mouse(at(r.X+3, 3, tea.MouseWheelUp, mousePress), g, false)
+	ctrl := at(r.X+3, 3, tea.MouseLeft, mousePress)
 	ctrl.Ctrl = true
 	pv.mouse(ctrl, g, false)
-	pv.mouse(at(r.X+3, 3, tea.MouseButtonRight, tea.MouseActionPress), g, true)
+	pv.mouse(at(r.X+3, 3, tea.MouseRight, mousePress), g, true)
 	want := []string{`pane.focus {"pane_id":"w1:p1"}`, "select w1:p2 2,2", `screen.scroll {"pane_id":"w1:p2","lines":3}`, "link w1:p2 2,2", "menu w1:p2"}
 	if strings.Join(h.did, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("mouse did\n%s\nwant\n%s", strings.Join(h.did, "\n"), strings.Join(want, "\n"))
 	}
 	h.did = nil
-	pv.mouse(at(r.X-1, 5, tea.MouseButtonLeft, tea.MouseActionPress), g, false)
-	if pv.drag == nil || !pv.dragMouse(at(r.X+4, 5, tea.MouseButtonLeft, tea.MouseActionMotion), g) || len(h.did) != 1 || !strings.HasPrefix(h.did[0], "layout.set_split_ratio") {
+	pv.mouse(at(r.X-1, 5, tea.MouseLeft, mousePress), g, false)
+	if pv.drag == nil || !pv.dragMouse(at(r.X+4, 5, tea.MouseLeft, mouseMotion), g) || len(h.did) != 1 || !strings.HasPrefix(h.did[0], "layout.set_split_ratio") {
 		t.Fatalf("split drag: %+v did %q", pv.drag, h.did)
 	}
-	pv.dragMouse(at(r.X+4, 5, tea.MouseButtonLeft, tea.MouseActionRelease), g)
-	if pv.drag != nil || pv.dragMouse(at(1, 1, tea.MouseButtonLeft, tea.MouseActionMotion), g) {
+	pv.dragMouse(at(r.X+4, 5, tea.MouseLeft, mouseRelease), g)
+	if pv.drag != nil || pv.dragMouse(at(1, 1, tea.MouseLeft, mouseMotion), g) {
 		t.Fatal("the release did not end the drag")
 	}
 
@@ -410,8 +410,8 @@ func TestPaneView_OnItsOwn(t *testing.T) {
 	// clicks goes to it, and so does its release; then nothing is held.
 	s2.modes = protocol.ScreenModes{Mouse: true, MouseSGR: true, RightClickPane: true}
 	h.did = nil
-	pv.mouse(at(r.X+3, 3, tea.MouseButtonRight, tea.MouseActionPress), g, true)
-	if pv.pass == nil || !pv.passMouse(at(r.X+3, 3, tea.MouseButtonRight, tea.MouseActionRelease), g) || pv.pass != nil {
+	pv.mouse(at(r.X+3, 3, tea.MouseRight, mousePress), g, true)
+	if pv.pass == nil || !pv.passMouse(at(r.X+3, 3, tea.MouseRight, mouseRelease), g) || pv.pass != nil {
 		t.Fatalf("right gesture: pass %+v", pv.pass)
 	}
 	if strings.Join(h.did, ",") != `input w1:p2 "\x1b[<2;3;3M",input w1:p2 "\x1b[<2;3;3m"` {

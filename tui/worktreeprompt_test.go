@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/herdr-go/herdr/protocol"
@@ -21,7 +21,7 @@ func TestWorktreePrompt_AsksForTheBranchAndUnfoldsTheGroup(t *testing.T) {
 	create := func(typed string) protocol.WorktreeCreateParams {
 		t.Helper()
 		before := len(f.requests("worktree.create"))
-		m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+		m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
 		m.Update(keyRunes("G"))
 		if m.mode != modeRename || len(f.requests("worktree.create")) != before {
 			t.Fatalf("prefix G: mode %v, %d worktree.create sent before a branch was asked", m.mode, len(f.requests("worktree.create")))
@@ -32,7 +32,7 @@ func TestWorktreePrompt_AsksForTheBranchAndUnfoldsTheGroup(t *testing.T) {
 		if bar := ansi.Strip(render(m)); !strings.Contains(bar, "new worktree · branch") || !strings.Contains(bar, typed+"▏") {
 			t.Fatalf("the prompt is not drawn:\n%s", bar)
 		}
-		_, cmd := m.Update(tea.KeyMsg{Type: tea.KeyEnter})
+		_, cmd := m.Update(tea.KeyPressMsg{Code: tea.KeyEnter})
 		if cmd == nil {
 			t.Fatal("enter created nothing")
 		}
@@ -57,9 +57,9 @@ func TestWorktreePrompt_AsksForTheBranchAndUnfoldsTheGroup(t *testing.T) {
 		t.Errorf("enter alone sent branch %q; want none (the server generates it)", *p.Branch)
 	}
 	// Esc asks nothing of the server.
-	m.Update(tea.KeyMsg{Type: tea.KeyCtrlB})
+	m.Update(tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl})
 	m.Update(keyRunes("G"))
-	m.Update(tea.KeyMsg{Type: tea.KeyEsc})
+	m.Update(tea.KeyPressMsg{Code: tea.KeyEsc})
 	if n := len(f.requests("worktree.create")); m.mode != modeTerminal || n != 2 {
 		t.Errorf("esc: mode %v, %d worktree.create", m.mode, n)
 	}

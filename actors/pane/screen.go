@@ -245,6 +245,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		MousePressOnly: modes.MouseX10 && !modes.MouseNormal && !modes.MouseButton && !modes.MouseAny,
 		AltScreen:      modes.AltScreen,
 		RightClickPane: st.rightClickPane,
+		KittyKeys:      modes.KittyKeys,
 	}
 	st.lineJSON = slices.Grow(st.lineJSON[:0], len(st.keys))[:len(st.keys)]
 	clear(st.lineJSON)

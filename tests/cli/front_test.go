@@ -23,7 +23,7 @@ func TestFront_LinksNoRuntime(t *testing.T) {
 		t.Fatal(err)
 	}
 	deps := strings.Fields(string(out))
-	for _, heavy := range []string{"github.com/asynkron/protoactor-go/actor", "github.com/charmbracelet/bubbletea",
+	for _, heavy := range []string{"github.com/asynkron/protoactor-go/actor", "charm.land/bubbletea/v2",
 		"github.com/herdr-go/herdr/tui", "github.com/herdr-go/herdr/emulator", "github.com/herdr-go/herdr/actors/server",
 		"google.golang.org/protobuf/proto", "github.com/prometheus/client_golang/prometheus"} {
 		if slices.Contains(deps, heavy) {

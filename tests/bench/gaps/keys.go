@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -144,18 +145,40 @@ func (o *outer) typeUntilFn(keys, why string, cond func() bool, timeout time.Dur
 // keys times keystroke → echo through an attached client: herdr's client
 // on the gaps session and a tmux client of a session of its own, each in a
 // PTY that plays the outer terminal, typing one character at a time into
-// /bin/sh and stopping the clock when the outer terminal shows it. The two
-// take turns key by key; keys go back to back and at a typist's pace.
-func keys(bin string, env []string, runs int, tmux func(...string) *exec.Cmd) {
-	hc := exec.Command(bin, "--session", "gaps")
-	hc.Env = append(slices.Clone(env), "TERM=xterm-256color")
-	h := startOuter(hc)
+// /bin/sh and stopping the clock when the outer terminal shows it. The
+// clients take turns key by key; keys go back to back and at a typist's
+// pace. With before, that build's client takes its turn too, attached to a
+// session of its own served by bin (both clients type into a server of the
+// same build, so the difference is the clients').
+func keys(bin, before, dir string, env []string, runs int, tmux func(...string) *exec.Cmd) {
+	type side struct {
+		name string
+		o    *outer
+		lat  []time.Duration
+	}
+	client := func(b, session string) *outer {
+		c := exec.Command(b, "--session", session)
+		c.Env = append(slices.Clone(env), "TERM=xterm-256color")
+		o := startOuter(c)
+		o.typeUntil("", "╭", 10*time.Second) // the client is up: a framed pane
+		return o
+	}
+	sides := []*side{{name: "herdr", o: client(bin, "gaps")}}
+	if before != "" {
+		srv := startSession(bin, "gapskeysb", env)
+		atExit(func() { srv.Process.Kill(); srv.Wait() })
+		// Listening before the client looks: else the client starts a
+		// server of its own build.
+		connect(filepath.Join(dir, "c/herdr/sessions/gapskeysb/herdr.sock")).Close()
+		sides = append(sides, &side{name: "before", o: client(before, "gapskeysb")})
+	}
 	tc := tmux("new-session", "-s", "keys", "/bin/sh")
 	tc.Env = append(slices.Clone(env), "TERM=xterm-256color")
 	t := startOuter(tc)
-	h.typeUntil("", "╭", 10*time.Second)      // the client is up: a framed pane
 	t.typeUntil("", "[keys]", 10*time.Second) // the status line
-	for _, o := range []*outer{h, t} {
+	sides = append(sides, &side{name: "tmux", o: t})
+	for _, s := range sides {
+		o := s.o
 		o.typeUntil("echo ready-$((6*7))\r", "ready-42", 10*time.Second)
 		// Cleared, and the shell's next prompt drawn: keys typed before it
 		// are echoed by the terminal ahead of the prompt, which then
@@ -164,19 +187,28 @@ func keys(bin string, env []string, runs int, tmux func(...string) *exec.Cmd) {
 			return !o.shows("ready-42") && o.promptBack()
 		}, 10*time.Second)
 	}
-	fmt.Printf("keystroke → echo through an attached client, %d keys each, alternating (ms)\n", runs)
-	fmt.Printf("%-16s %9s %8s %9s %8s %7s\n", "", "herdr p50", "p90", "tmux p50", "p90", "ratio")
+	fmt.Printf("keystroke → echo through an attached client, %d keys each, alternating (ms; ratio: median over tmux's)\n", runs)
+	fmt.Printf("%-16s", "")
+	for _, s := range sides {
+		fmt.Printf(" %9s %8s", s.name+" p50", "p90")
+	}
+	for _, s := range sides[:len(sides)-1] {
+		fmt.Printf(" %7s", s.name[:min(len(s.name), 5)]+"/t")
+	}
+	fmt.Println()
 	line := 0 // numbers the typed lines' markers across both paces
 	for _, pace := range []struct {
 		name string
 		gap  time.Duration
 	}{{"back to back", 0}, {"every 80 ms", 80 * time.Millisecond}} {
-		var lh, lt []time.Duration
+		for _, s := range sides {
+			s.lat = s.lat[:0]
+		}
 		restart := func() string { // a fresh line starting with a marker nothing else shows
 			line++
 			m := fmt.Sprintf("Q%dX", line)
-			for _, o := range []*outer{h, t} {
-				o.typeUntil("\x15"+m, m, 10*time.Second) // ctrl+u: kill the line typed so far
+			for _, s := range sides {
+				s.o.typeUntil("\x15"+m, m, 10*time.Second) // ctrl+u: kill the line typed so far
 			}
 			return m
 		}
@@ -187,19 +219,16 @@ func keys(bin string, env []string, runs int, tmux func(...string) *exec.Cmd) {
 			}
 			ch := string(rune('a' + i%26))
 			typed += ch
-			for _, side := range []struct {
-				o   *outer
-				lat *[]time.Duration
-			}{{h, &lh}, {t, &lt}} {
+			for _, s := range sides {
 				if pace.gap > 0 {
 					time.Sleep(pace.gap) // pacing the typist
 				}
-				o, want := side.o, typed
+				o, want := s.o, typed
 				d := o.typeUntilFn(ch, want, func() bool { return o.cursorRowShows(want) }, 10*time.Second)
 				if d == 0 {
 					fail(fmt.Sprintf("%q showed before its last key was typed: the bench's markers are not unique", want))
 				}
-				*side.lat = append(*side.lat, d)
+				s.lat = append(s.lat, d)
 			}
 		}
 		p := func(d []time.Duration, q float64) time.Duration {
@@ -207,10 +236,18 @@ func keys(bin string, env []string, runs int, tmux func(...string) *exec.Cmd) {
 			slices.Sort(s)
 			return s[int(float64(len(s)-1)*q)]
 		}
-		fmt.Printf("%-16s %9.3f %8.3f %9.3f %8.3f %7.2f\n", pace.name, ms(p(lh, .5)), ms(p(lh, .9)), ms(p(lt, .5)), ms(p(lt, .9)),
-			float64(p(lh, .5))/float64(p(lt, .5)))
+		fmt.Printf("%-16s", pace.name)
+		for _, s := range sides {
+			fmt.Printf(" %9.3f %8.3f", ms(p(s.lat, .5)), ms(p(s.lat, .9)))
+		}
+		tm := sides[len(sides)-1].lat
+		for _, s := range sides[:len(sides)-1] {
+			fmt.Printf(" %7.2f", float64(p(s.lat, .5))/float64(p(tm, .5)))
+		}
+		fmt.Println()
 	}
 	fmt.Println()
-	h.stop() // the next rows measure servers without clients
-	t.stop()
+	for _, s := range sides { // the next rows measure servers without clients
+		s.o.stop()
+	}
 }

@@ -14,7 +14,11 @@
 //     its turn in the same rounds, for a before/after);
 //   - keys: keystroke → echo through an attached client (herdr's client,
 //     a tmux client), each in a PTY that plays the outer terminal, keys
-//     taking turns; p50/p90 and the ratio of the medians;
+//     taking turns; p50/p90 and the ratio of the medians (-before BIN:
+//     that build's client takes its turn too);
+//   - idleclient: an attached client's wakeups (context switches of all
+//     its threads) while nothing happens, herdr's (and -before's) beside a
+//     tmux client's (idleclient.go);
 //   - pipe: requests per second with 500 written ahead on one connection,
 //     `pane.list` on herdr's socket and `list-panes -a` through one tmux
 //     control-mode client (`tmux -C`), one pane each, rounds taking turns;
@@ -33,7 +37,7 @@
 //
 // Linux only (it reads /proc). Usage:
 //
-//	go run ./tests/bench/gaps [-herdr BIN] [-before BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|flood|cli|pipe|ping|match|keys|subs|scroll|trace]
+//	go run ./tests/bench/gaps [-herdr BIN] [-before BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|flood|cli|pipe|ping|match|keys|idleclient|subs|scroll|trace]
 package main
 
 import (
@@ -56,10 +60,11 @@ func main() {
 	panes := flag.Int("panes", 100, "idle panes to add for the memory row")
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
 	nkeys := flag.Int("keys", 60, "keys each client types per pace for the keys row")
-	before := flag.String("before", "", "ping, cli and scroll rows: another build's herdr (herdr-full beside it) timed in the same rounds")
-	only := flag.String("only", "", "run only this row: idle, flood, cli, pipe, ping, match, keys, subs or scroll; or trace (the keystroke trace under strace, only when asked)")
+	before := flag.String("before", "", "ping, cli, scroll, keys and idleclient rows: another build's herdr (herdr-full beside it for cli) timed in the same rounds")
+	only := flag.String("only", "", "run only this row: idle, flood, cli, pipe, ping, match, keys, idleclient, subs or scroll; or trace (the keystroke trace under strace, only when asked)")
 	floodRounds := flag.Int("flood-rounds", 2, "alternating rounds of the flood row")
 	subsRuns := flag.Int("subs-runs", 3, "alternating runs per flood for the subs row")
+	idleSecs := flag.Int("idle-seconds", 30, "how long the idleclient row watches the attached clients")
 	flag.Parse()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
 		fail("needs Linux's /proc")
@@ -113,7 +118,8 @@ func main() {
 		{"ping", func() { pingRows(dir, sock, *before, env, *runs, tmux) }},
 		{"match", func() { matched(c, *runs, tmux) }},
 		{"subs", func() { subscribers(c, sock, dir, *subsRuns, tmux) }},
-		{"keys", func() { keys(*bin, env, *nkeys, tmux) }}, // one pane each; its clients stop after it
+		{"keys", func() { keys(*bin, *before, dir, env, *nkeys, tmux) }}, // one pane each; its clients stop after it
+		{"idleclient", func() { idleClients(*bin, *before, dir, env, *idleSecs, tmux) }},
 		{"cli", func() { cliRow(*bin, *before, env, *runs, tmux) }},
 		{"idle", func() { idleFresh(*bin, dir, env, *panes) }},
 		{"flood", func() { flood(*bin, dir, env, *panes, *floodRounds) }},
