@@ -355,7 +355,7 @@ func (v *diffView) draw(c *canvas, r protocol.Rect, th *theme) {
 	files := v.files()
 	nf := min(len(files), max(r.Height/3, 1))
 	y := r.Y
-	c.text(r.X, y, "review: "+v.diff.Branch+" → "+v.diff.Base, r.Width, th.header)
+	c.text(r.X, y, "review: "+protocol.Printable(v.diff.Branch)+" → "+protocol.Printable(v.diff.Base), r.Width, th.header)
 	y++
 	cur := ""
 	if v.cur < len(v.rows) {
