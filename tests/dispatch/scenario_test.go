@@ -36,7 +36,7 @@ func TestLoop_WholeScenario(t *testing.T) {
 		}
 		return strings.TrimSpace(string(out))
 	}
-	stopCast := recordLoop(t, s, repo)
+	stopCast, beat := recordLoop(t, s, repo)
 	defer stopCast()
 
 	write("mode-task-1", "block")
@@ -44,6 +44,7 @@ func TestLoop_WholeScenario(t *testing.T) {
 	t1 := taskCreate(t, s, map[string]any{"title": "Clean the build", "cwd": repo})
 	t2 := taskCreate(t, s, map[string]any{"title": "Add retry policy", "cwd": repo})
 	t3 := taskCreate(t, s, map[string]any{"title": "Document the flags", "cwd": repo})
+	beat()
 
 	// Blocked: in the inbox with its question and the prompt's choices.
 	waitLong(t, "task-1 blocked", func() bool { return taskGet(t, s, t1).Status == "blocked" })
@@ -70,6 +71,7 @@ func TestLoop_WholeScenario(t *testing.T) {
 			return strings.Contains(string(b), "start "+id+"\n")
 		})
 	}
+	beat()
 	ans := OK[protocol.InboxAnswered](t, s.Call("inbox.answer", map[string]any{"pane_id": w1.PaneID, "choice": "1", "question_id": item.QuestionID}), "inbox_answered")
 	if ans.Typed != "1" {
 		t.Fatalf("answered: %+v", ans)
@@ -89,6 +91,7 @@ func TestLoop_WholeScenario(t *testing.T) {
 	// Task-1 and task-3 finish: review, then done by the reviewer.
 	for _, id := range []string{t1, t3} {
 		waitLong(t, id+" in review", func() bool { return taskGet(t, s, id).Status == "review" })
+		beat()
 		OK[struct{}](t, s.Call("task.report", map[string]any{"task_id": id, "status": "done", "message": "looks good"}), "task_info")
 	}
 	k1 := strings.Join(taskGet(t, s, t1).kinds(), " ")
@@ -105,11 +108,13 @@ func TestLoop_WholeScenario(t *testing.T) {
 		t.Fatalf("diff of task-2: %+v", d)
 	}
 	firstHead := d.Head
+	beat()
 	// Two comments, one of them by the CLI, sent back as one prompt.
 	OK[protocol.ReviewCommentResult](t, s.Call("review.comment", map[string]any{"task_id": t2, "file": work, "line": 1, "text": "say what the policy retries"}), "review_comment")
 	if out, errOut, code := s.CLI("review", "comment", "--task", t2, "--line", "1", work, "and", "how", "often"); code != 0 || !strings.Contains(out, `"type":"review_comment"`) {
 		t.Fatalf("herdr review comment: %d %s %s", code, out, errOut)
 	}
+	beat()
 	sent := OK[protocol.ReviewSent](t, s.Call("review.send", map[string]any{"task_id": t2}), "review_sent")
 	if !sent.Delivered || sent.Agent != w2.PaneID || sent.TaskStatus != "running" {
 		t.Fatalf("send: %+v", sent)
@@ -125,6 +130,7 @@ func TestLoop_WholeScenario(t *testing.T) {
 		t.Fatalf("task-2 sent back is %s", st)
 	}
 	// The fix: another commit, review again.
+	beat()
 	write("fix-"+t2, "")
 	waitLong(t, "task-2 in review again", func() bool { return taskGet(t, s, t2).Status == "review" })
 	fixed := OK[protocol.WorktreeDiff](t, s.Call("worktree.diff", map[string]any{"task_id": t2}), "worktree_diff")
@@ -133,6 +139,7 @@ func TestLoop_WholeScenario(t *testing.T) {
 	}
 
 	// Accepted with a merge: main has the merge commit of main and the branch.
+	beat()
 	mainHead := gitOut("rev-parse", "main")
 	acc := OK[protocol.ReviewAccepted](t, s.Call("review.accept", map[string]any{"task_id": t2, "merge": true}), "review_accepted")
 	if !acc.Merged || acc.Base != "main" || acc.Branch != w2.Branch || acc.TaskStatus != "done" {
@@ -164,21 +171,24 @@ func TestLoop_WholeScenario(t *testing.T) {
 }
 
 // recordLoop records, when HERDR_LOOP_CAST names a file, a pane showing
-// the board and the inbox, drawn again when they change, while the
-// scenario runs: docs/agent-loop.cast. Off, it does nothing.
-func recordLoop(t *testing.T, s *Server, cwd string) (stop func()) {
+// the board, the inbox and the review comments, drawn three times a
+// second while the scenario runs: docs/agent-loop.cast; beat holds each step a moment on
+// screen for a person to see. Off, neither does anything.
+func recordLoop(t *testing.T, s *Server, cwd string) (stop, beat func()) {
 	cast := os.Getenv("HERDR_LOOP_CAST")
 	if cast == "" {
-		return func() {}
+		return func() {}, func() {}
 	}
 	cast, _ = filepath.Abs(cast)
 	ws := s.CreateWorkspace(t, map[string]any{"cwd": cwd, "label": "loop"})
 	pane := ws.RootPane.PaneID
 	s.WaitPrompt(t, pane)
-	s.Run(t, pane, `p=; while :; do o=$(herdr task board; echo; echo '$ herdr inbox list'; herdr inbox list); [ "$o" != "$p" ] && printf '\033[H\033[2J%s\n' "$o"; p=$o; sleep 0.1; done`)
+	s.Run(t, pane, "while :; do printf '\\033[H\\033[2J'; herdr task board; printf '\\n$ herdr inbox list\\n'; herdr inbox list; printf '\\n$ herdr review list\\n'; herdr review list; sleep 0.3; done")
 	OK[struct{}](t, s.Call("pane.record.start", map[string]any{"pane_id": pane, "path": cast}), "pane_record_started")
+	beat = func() { time.Sleep(1500 * time.Millisecond) } // for the eye only
+	beat()
 	return func() {
-		time.Sleep(time.Second) // the last board, all done
+		beat() // the last board, all done
 		s.Call("pane.record.stop", map[string]any{"pane_id": pane})
-	}
+	}, beat
 }
