@@ -114,6 +114,12 @@ func TestLoop_WholeScenario(t *testing.T) {
 	if out, errOut, code := s.CLI("review", "comment", "--task", t2, "--line", "1", work, "and", "how", "often"); code != 0 || !strings.Contains(out, `"type":"review_comment"`) {
 		t.Fatalf("herdr review comment: %d %s %s", code, out, errOut)
 	}
+	// At rest, the agent gets the prompt at once (at work, at its turn's end).
+	waitLong(t, "task-2's agent at rest", func() bool {
+		r := s.Call("agent.get", map[string]any{"target": w2.PaneID})
+		var a protocol.AgentInfoResult
+		return r.Error == nil && protocol.Unmarshal(r.Result, &a) == nil && (a.Agent.AgentStatus == protocol.StatusDone || a.Agent.AgentStatus == protocol.StatusIdle)
+	})
 	beat()
 	sent := OK[protocol.ReviewSent](t, s.Call("review.send", map[string]any{"task_id": t2}), "review_sent")
 	if !sent.Delivered || sent.Agent != w2.PaneID || sent.TaskStatus != "running" {
