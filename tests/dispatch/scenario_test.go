@@ -109,6 +109,8 @@ func TestLoop_WholeScenario(t *testing.T) {
 	}
 	firstHead := d.Head
 	beat()
+	// A comment off the diff is refused, and kept nowhere.
+	Fail(t, s.Call("review.comment", map[string]any{"task_id": t2, "file": "README.md", "line": 1, "text": "x"}), protocol.CodeNotInDiff)
 	// Two comments, one of them by the CLI, sent back as one prompt.
 	OK[protocol.ReviewCommentResult](t, s.Call("review.comment", map[string]any{"task_id": t2, "file": work, "line": 1, "text": "say what the policy retries"}), "review_comment")
 	if out, errOut, code := s.CLI("review", "comment", "--task", t2, "--line", "1", work, "and", "how", "often"); code != 0 || !strings.Contains(out, `"type":"review_comment"`) {
@@ -134,6 +136,12 @@ func TestLoop_WholeScenario(t *testing.T) {
 	})
 	if st := taskGet(t, s, t2).Status; st != "running" {
 		t.Fatalf("task-2 sent back is %s", st)
+	}
+	// Sent back, it is not accepted until it is in review again.
+	base := gitOut("rev-parse", "main")
+	Fail(t, s.Call("review.accept", map[string]any{"task_id": t2, "merge": true}), protocol.CodeInvalidTaskTransition)
+	if got := gitOut("rev-parse", "main"); got != base {
+		t.Fatalf("a refused accept moved main from %s to %s", base, got)
 	}
 	// The fix: another commit, review again.
 	beat()
