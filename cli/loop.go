@@ -1,6 +1,14 @@
 package cli
 
-import "github.com/spf13/cobra"
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/herdr-go/herdr/protocol"
+)
 
 // The agent loop's nouns (issue 49); their verbs come from the method
 // table (protocol/loop.go, cli/fromtable.go).
@@ -25,4 +33,34 @@ func (a *app) inboxCmd() *cobra.Command {
 answers its prompt offers (numbered choices, yes/no). An answer is typed only
 while the agent still asks the same question.`,
 	})
+}
+
+// drawInbox writes each blocked agent, its question's lines and the
+// answers it offers, for a person at a terminal (verbStyles).
+func drawInbox(w io.Writer, l protocol.InboxList) {
+	if len(l.Items) == 0 {
+		fmt.Fprintln(w, "no agent is waiting for an answer")
+		return
+	}
+	for i, it := range l.Items {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		who := it.Agent
+		if it.Name != "" {
+			who += " " + it.Name
+		}
+		fmt.Fprintf(w, "%s  %s  question %s\n", protocol.Printable(it.PaneID), protocol.Printable(who), protocol.Printable(it.QuestionID))
+		for _, line := range strings.Split(it.Question, "\n") {
+			fmt.Fprintln(w, "  "+protocol.Printable(line))
+		}
+		var answers []string
+		for _, c := range it.Choices {
+			answers = append(answers, protocol.Printable(c.Key)+". "+protocol.Printable(c.Label))
+		}
+		if len(answers) == 0 {
+			answers = []string{"answer with --text"}
+		}
+		fmt.Fprintln(w, "  → "+strings.Join(answers, "   "))
+	}
 }

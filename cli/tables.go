@@ -239,4 +239,5 @@ var verbStyles = map[string]verbStyle{
 	"notification.show":         {check: true},
 	"worktree.diff":             {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawDiff) }},    // cli/review.go
 	"review.list":               {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawReviews) }}, // cli/review.go
+	"inbox.list":                {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawInbox) }},   // cli/loop.go
 }

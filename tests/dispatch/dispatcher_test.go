@@ -19,7 +19,10 @@ import (
 // and reports through the CLI, as the prompt asks. What it does is chosen
 // per task by a mode file in DIR: block (asks a question and waits for
 // the answer), gate (waits for DIR/gate-<id>), fail-once (its first
-// attempt crashes). DIR/log gets "start ID" and "end ID" around its work.
+// attempt crashes), review (once in review, a review prompt sent back is
+// addressed when DIR/fix-<id> exists: a commit, then review again). A
+// question is answered as Claude's are, by one key; DIR/answer-<id> has
+// it. DIR/log gets "start ID" and "end ID" around its work.
 const fakeWorker = `#!/bin/sh
 stty -echo
 dir='@DIR@'
@@ -32,7 +35,10 @@ printf '\033[2J\033[H* Thinking… (esc to interrupt)\n'
 case "$mode" in
 block)
   printf '\033[2J\033[HBash command\n  rm -rf build\nDo you want to proceed?\n❯ 1. Yes\n  2. No\n'
-  read answer
+  stty -icanon min 1
+  answer=$(dd bs=1 count=1 2>/dev/null)
+  stty icanon
+  echo "$answer" > "$dir/answer-$id"
   printf '\033[2J\033[H* Thinking… (esc to interrupt)\n'
   # The dispatcher reports the answered task running again; a worker
   # reports review from running only.
@@ -52,7 +58,20 @@ git add "work-$id.txt" && git -c user.name=w -c user.email=w@e commit -qm "$id d
 echo "end $id" >> "$dir/log"
 herdr task report "$id" review --message "committed work-$id.txt" > /dev/null
 printf '\033[2J\033[HDone. All tests pass.\n'
-while read line; do :; done
+while IFS= read -r line; do
+  echo "$line" >> "$dir/prompt-$id"
+  case "$mode:$line" in
+  "review:Review of "*)
+    printf '\033[2J\033[H* Thinking… (esc to interrupt)\n'
+    # The rest of the prompt is read (and logged) while it waits.
+    ( until [ -e "$dir/fix-$id" ]; do sleep 0.1; done
+      until herdr task get "$id" | sed 's/"activities".*//' | grep -q '"status":"running"'; do sleep 0.1; done
+      echo "$id, reviewed" >> "work-$id.txt"
+      git -c user.name=w -c user.email=w@e commit -qam "$id: review addressed"
+      herdr task report "$id" review --message "addressed the review" > /dev/null
+      printf '\033[2J\033[HDone. All tests pass.\n' ) & ;;
+  esac
+done
 `
 
 type dispTask struct {
