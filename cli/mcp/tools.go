@@ -85,7 +85,7 @@ const (
 
 // tools lists every tool in the order they are listed.
 func (h *herdr) tools() []tool {
-	return append(append(append([]tool{
+	return append(append(append(append([]tool{
 		define("list_workspaces", "List the workspaces: id (w1), label, focus, pane and tab counts, rolled-up agent status, git worktree.",
 			readOnly, schemaHints{}, h.listWorkspaces),
 		define("list_panes", "List the panes (all, or of one workspace): pane id (w1:p2), terminal id, cwd, agent and its status, focus.",
@@ -114,7 +114,7 @@ func (h *herdr) tools() []tool {
 			closing, schemaHints{}, h.closePane)),
 		closes(define("close_workspace", "Close a workspace with every pane in it. The caller's own workspace is refused.",
 			closing, schemaHints{}, h.closeWorkspace)),
-	}, h.taskTools()...), h.loopTools()...), h.reviewTools()...)
+	}, h.taskTools()...), h.loopTools()...), h.reviewTools()...), h.auditTools()...)
 }
 
 // --- lists and reads -------------------------------------------------------
