@@ -62,3 +62,59 @@ func SplitChildID(id string) (ws string, kind byte, num string, ok bool) {
 	}
 	return id[:i], id[i+1], id[i+2:], true
 }
+
+// Herdr's legacy id forms, parsed once for the two structures that
+// resolve them (the session's model and its published View).
+
+// LegacyWorkspacePos is the 1-based position "N" or "w_N" names.
+func LegacyWorkspacePos(id string) (int, bool) {
+	n, err := strconv.Atoi(strings.TrimPrefix(id, "w_"))
+	return n, err == nil && n >= 1
+}
+
+// CanonicalTabForm turns the legacy "t_w1_N" into "w1:N"; any other id is
+// returned as given.
+func CanonicalTabForm(id string) string {
+	if rest, ok := strings.CutPrefix(id, "t_"); ok {
+		if i := strings.LastIndexByte(rest, '_'); i > 0 {
+			return rest[:i] + ":" + rest[i+1:]
+		}
+	}
+	return id
+}
+
+// SplitLegacyTab splits the legacy tab forms "t_<ws>_N" and "<ws>:N" into
+// the workspace and N (decimal, 1-based); ok is false for anything else.
+func SplitLegacyTab(id string) (ws string, n uint64, ok bool) {
+	num := ""
+	if rest, cut := strings.CutPrefix(id, "t_"); cut {
+		if i := strings.LastIndexByte(rest, '_'); i > 0 {
+			ws, num = rest[:i], rest[i+1:]
+		}
+	} else if i := strings.LastIndexByte(id, ':'); i > 0 {
+		ws, num = id[:i], id[i+1:]
+	}
+	n, err := strconv.ParseUint(num, 10, 32)
+	return ws, n, ws != "" && err == nil && n >= 1
+}
+
+// SplitLegacyPane splits the legacy pane forms "w1-N", "p_N" and "p_w1_N"
+// into the workspace ("" for "p_N") and N; raw says N may be Herdr's raw
+// pane id (the "p_" forms). ok is false for anything else.
+func SplitLegacyPane(id string) (ws string, n uint64, raw, ok bool) {
+	num := ""
+	if rest, cut := strings.CutPrefix(id, "p_"); cut {
+		raw = true
+		if i := strings.LastIndexByte(rest, '_'); i > 0 {
+			ws, num = rest[:i], rest[i+1:]
+		} else {
+			num = rest
+		}
+	} else if i := strings.LastIndexByte(id, '-'); i > 0 {
+		ws, num = id[:i], id[i+1:]
+	} else {
+		return "", 0, false, false
+	}
+	n, err := strconv.ParseUint(num, 10, 64)
+	return ws, n, raw, err == nil && n != 0
+}

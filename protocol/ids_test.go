@@ -45,3 +45,39 @@ func TestIDs_Formats(t *testing.T) {
 		t.Errorf("TerminalID = %q", got)
 	}
 }
+
+// Herdr's legacy forms split as the model and the View resolve them.
+func TestLegacyIDForms(t *testing.T) {
+	if n, ok := LegacyWorkspacePos("w_3"); !ok || n != 3 {
+		t.Fatalf("w_3: %d %v", n, ok)
+	}
+	if _, ok := LegacyWorkspacePos("w_0"); ok {
+		t.Fatal("w_0 accepted")
+	}
+	if got := CanonicalTabForm("t_w1_2"); got != "w1:2" {
+		t.Fatalf("t_w1_2 → %q", got)
+	}
+	if got := CanonicalTabForm("w1:t2"); got != "w1:t2" {
+		t.Fatalf("w1:t2 → %q", got)
+	}
+	for id, want := range map[string]struct {
+		ws string
+		n  uint64
+		ok bool
+	}{"t_w1_2": {"w1", 2, true}, "w1:3": {"w1", 3, true}, "w1:t3": {"", 0, false}, "w1:0": {"", 0, false}} {
+		ws, n, ok := SplitLegacyTab(id)
+		if ok != want.ok || ok && (ws != want.ws || n != want.n) {
+			t.Fatalf("SplitLegacyTab(%q) = %q %d %v", id, ws, n, ok)
+		}
+	}
+	for id, want := range map[string]struct {
+		ws      string
+		n       uint64
+		raw, ok bool
+	}{"p_7": {"", 7, true, true}, "p_w2_7": {"w2", 7, true, true}, "w2-7": {"w2", 7, false, true}, "w2:p7": {"", 0, false, false}, "p_0": {"", 0, true, false}} {
+		ws, n, raw, ok := SplitLegacyPane(id)
+		if ok != want.ok || ok && (ws != want.ws || n != want.n || raw != want.raw) {
+			t.Fatalf("SplitLegacyPane(%q) = %q %d %v %v", id, ws, n, raw, ok)
+		}
+	}
+}

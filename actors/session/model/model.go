@@ -3,7 +3,6 @@ package model
 import (
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/protocol"
@@ -121,8 +120,7 @@ func (m *Model) ResolveWorkspace(id string) (*Workspace, error) {
 	if w, ok := m.byWorkspace[id]; ok {
 		return w, nil
 	}
-	pos := strings.TrimPrefix(id, "w_")
-	if n, err := strconv.Atoi(pos); err == nil && n >= 1 && n <= len(m.workspaces) {
+	if n, ok := protocol.LegacyWorkspacePos(id); ok && n <= len(m.workspaces) {
 		return m.workspaces[n-1], nil
 	}
 	return nil, protocol.Errorf(protocol.CodeWorkspaceNotFound, "workspace %s not found", id)
@@ -131,11 +129,7 @@ func (m *Model) ResolveWorkspace(id string) (*Workspace, error) {
 // ResolveTab accepts "w1:t1" and the legacy position forms "w1:N" and
 // "t_w1_N" (N 1-based).
 func (m *Model) ResolveTab(id string) (*Tab, error) {
-	if rest, ok := strings.CutPrefix(id, "t_"); ok {
-		if i := strings.LastIndexByte(rest, '_'); i > 0 {
-			id = rest[:i] + ":" + rest[i+1:]
-		}
-	}
+	id = protocol.CanonicalTabForm(id)
 	if ws, kind, num, ok := protocol.SplitChildID(id); ok {
 		if w, found := m.byWorkspace[ws]; found {
 			for _, t := range w.tabs {
@@ -157,16 +151,8 @@ func (m *Model) ResolveTab(id string) (*Tab, error) {
 // position gets while none of the workspace's tabs has closed, with the
 // workspace's own legacy forms resolved; any other id is kept as given.
 func (m *Model) FutureTabID(id string) string {
-	ws, num := "", ""
-	if rest, ok := strings.CutPrefix(id, "t_"); ok {
-		if i := strings.LastIndexByte(rest, '_'); i > 0 {
-			ws, num = rest[:i], rest[i+1:]
-		}
-	} else if i := strings.LastIndexByte(id, ':'); i > 0 {
-		ws, num = id[:i], id[i+1:]
-	}
-	n, err := strconv.ParseUint(num, 10, 32)
-	if ws == "" || err != nil || n < 1 {
+	ws, n, ok := protocol.SplitLegacyTab(id)
+	if !ok {
 		return id
 	}
 	if w, err := m.ResolveWorkspace(ws); err == nil {
@@ -190,23 +176,11 @@ func (m *Model) ResolvePane(id string) (*Pane, error) {
 }
 
 func (m *Model) legacyPane(id string) *Pane {
-	ws, num := "", ""
-	if rest, ok := strings.CutPrefix(id, "p_"); ok {
-		if i := strings.LastIndexByte(rest, '_'); i > 0 {
-			ws, num = rest[:i], rest[i+1:]
-		} else {
-			num = rest
-		}
-	} else if i := strings.LastIndexByte(id, '-'); i > 0 {
-		ws, num = id[:i], id[i+1:]
-	} else {
+	ws, n, raw, ok := protocol.SplitLegacyPane(id)
+	if !ok {
 		return nil
 	}
-	n, err := strconv.ParseUint(num, 10, 64)
-	if err != nil || n == 0 {
-		return nil
-	}
-	if p := m.rawPane(n); p != nil && strings.HasPrefix(id, "p_") {
+	if p := m.rawPane(n); p != nil && raw {
 		if ws == "" {
 			return p
 		}

@@ -2,7 +2,6 @@ package view
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -18,8 +17,7 @@ func (v *View) ResolveWorkspace(id string) (int, error) {
 	if i, ok := v.WSByID[id]; ok {
 		return i, nil
 	}
-	pos := strings.TrimPrefix(id, "w_")
-	if n, err := strconv.Atoi(pos); err == nil && n >= 1 && n <= len(v.Spaces) {
+	if n, ok := protocol.LegacyWorkspacePos(id); ok && n <= len(v.Spaces) {
 		return n - 1, nil
 	}
 	return -1, protocol.Errorf(protocol.CodeWorkspaceNotFound, "workspace %s not found", id)
@@ -28,11 +26,7 @@ func (v *View) ResolveWorkspace(id string) (int, error) {
 // ResolveTab accepts "w1:t1" and the legacy position forms "w1:N" and
 // "t_w1_N" (N 1-based).
 func (v *View) ResolveTab(id string) (int, error) {
-	if rest, ok := strings.CutPrefix(id, "t_"); ok {
-		if i := strings.LastIndexByte(rest, '_'); i > 0 {
-			id = rest[:i] + ":" + rest[i+1:]
-		}
-	}
+	id = protocol.CanonicalTabForm(id)
 	if ws, kind, num, ok := protocol.SplitChildID(id); ok {
 		if w, found := v.WSByID[ws]; found {
 			s := &v.Spaces[w]
@@ -50,16 +44,8 @@ func (v *View) ResolveTab(id string) (int, error) {
 // FutureTabID is model.FutureTabID over the View: the canonical id a
 // legacy tab form names for a tab_created wait when no tab has it yet.
 func (v *View) FutureTabID(id string) string {
-	ws, num := "", ""
-	if rest, ok := strings.CutPrefix(id, "t_"); ok {
-		if i := strings.LastIndexByte(rest, '_'); i > 0 {
-			ws, num = rest[:i], rest[i+1:]
-		}
-	} else if i := strings.LastIndexByte(id, ':'); i > 0 {
-		ws, num = id[:i], id[i+1:]
-	}
-	n, err := strconv.ParseUint(num, 10, 32)
-	if ws == "" || err != nil || n < 1 {
+	ws, n, ok := protocol.SplitLegacyTab(id)
+	if !ok {
 		return id
 	}
 	if w, err := v.ResolveWorkspace(ws); err == nil {
@@ -97,23 +83,11 @@ func (v *View) anyPaneID(id string) (int, bool) {
 }
 
 func (v *View) legacyPane(id string) int {
-	ws, num := "", ""
-	if rest, ok := strings.CutPrefix(id, "p_"); ok {
-		if i := strings.LastIndexByte(rest, '_'); i > 0 {
-			ws, num = rest[:i], rest[i+1:]
-		} else {
-			num = rest
-		}
-	} else if i := strings.LastIndexByte(id, '-'); i > 0 {
-		ws, num = id[:i], id[i+1:]
-	} else {
+	ws, n, raw, ok := protocol.SplitLegacyPane(id)
+	if !ok {
 		return -1
 	}
-	n, err := strconv.ParseUint(num, 10, 64)
-	if err != nil || n == 0 {
-		return -1
-	}
-	if i := v.rawPane(n); i >= 0 && strings.HasPrefix(id, "p_") {
+	if i := v.rawPane(n); i >= 0 && raw {
 		if ws == "" {
 			return i
 		}
