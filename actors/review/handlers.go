@@ -285,14 +285,6 @@ func (r *Review) sentNow(s *sent) *kit.Reply {
 	return kit.Done(protocol.ReviewSent{Thread: t.info(), Agent: s.agent, Prompt: s.text, Delivered: s.delivered, TaskStatus: s.taskStatus})
 }
 
-// delivered is a queued send's prompt typed (or refused).
-type delivered struct {
-	key  string
-	pane string
-	ids  []int
-	err  error
-}
-
 // queueChanged follows the agent's queue a send went into: the prompt
 // typed (its preview matches the thread's queued comments) marks them
 // sent; a cleared queue gives them back as pending, for the next send.
