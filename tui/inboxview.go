@@ -96,10 +96,11 @@ func (v *inboxView) update(msg tea.Msg) (tea.Cmd, bool) {
 			v.status = "inbox.list: " + msg.err.Error()
 			return nil, true
 		}
-		// The selection stays on its pane when the pane is still listed.
+		// The selection stays on its pane while the pane is listed, else
+		// on the agent that took its place.
 		sel := v.selected()
 		v.items = msg.items
-		v.cur = 0
+		v.cur = min(v.cur, max(len(v.items)-1, 0))
 		if sel != nil {
 			if i := slices.IndexFunc(v.items, func(it protocol.InboxItem) bool { return it.PaneID == sel.PaneID }); i >= 0 {
 				v.cur = i

@@ -78,19 +78,25 @@ func drawInbox(v *inboxView) string {
 	return c.String()
 }
 
-// The inbox view lists the blocked agents with their questions and
-// choices (control characters made visible), j moves, a choice's key
-// answers the selected agent with its question_id, a key no choice has
-// is refused in the view, a changed question's refusal is shown and the
-// list read again, t types free text, Enter focuses and closes.
-func TestInboxView_AnswerRefuseTextFocus(t *testing.T) {
-	f := &fakeInbox{items: []protocol.InboxItem{
+// threeBlocked is a server with three blocked agents: numbered choices,
+// yes/no (its question with an escape), and none.
+func threeBlocked() *fakeInbox {
+	return &fakeInbox{items: []protocol.InboxItem{
 		{PaneID: "w1:p1", Agent: "claude", Question: "Bash command\n  rm -rf build\nDo you want to proceed?", QuestionID: "q1",
 			Choices: []protocol.InboxChoice{{Key: "1", Label: "Yes"}, {Key: "2", Label: "No"}}},
 		{PaneID: "w2:p1", Agent: "codex", Name: "fixer", Question: "Run \x1b[31mmake\x1b[0m? [y/N]", QuestionID: "q2",
 			Choices: []protocol.InboxChoice{{Key: "y", Label: "yes"}, {Key: "n", Label: "no"}}},
 		{PaneID: "w3:p1", Agent: "claude", Question: "Which database?", QuestionID: "q3"},
 	}}
+}
+
+// The inbox view lists the blocked agents with their questions and
+// choices (control characters made visible), j moves, a choice's key
+// answers the selected agent with its question_id, a key no choice has
+// is refused in the view, a changed question's refusal is shown and the
+// list read again.
+func TestInboxView_AnswerAndRefuse(t *testing.T) {
+	f := threeBlocked()
 	v := newInboxView(f)
 	runInbox(t, &v, wrap(v.openInbox()))
 	s := drawInbox(&v)
@@ -126,14 +132,23 @@ func TestInboxView_AnswerRefuseTextFocus(t *testing.T) {
 	if !strings.Contains(v.status, `answered w2:p1: typed "y"`) {
 		t.Fatalf("status %q", v.status)
 	}
+}
 
-	// Free text to the agent with no choices.
+// t types free text to the selected agent (one with no choices, where a
+// digit is refused); the selection then takes the answered agent's place
+// and stays on its pane when r reads again; Enter focuses the selected
+// agent's pane and closes.
+func TestInboxView_TextReadFocus(t *testing.T) {
+	f := threeBlocked()
+	v := newInboxView(f)
+	runInbox(t, &v, wrap(v.openInbox()))
+	v.key("down")
 	v.key("down")
 	if v.selected().PaneID != "w3:p1" {
 		t.Fatalf("selected %+v", v.selected())
 	}
 	v.key("1") // w3:p1 offers no choices
-	if len(f.answers) != 1 || !strings.Contains(v.status, "t types an answer") {
+	if len(f.answers) != 0 || !strings.Contains(v.status, "t types an answer") {
 		t.Fatalf("1 on a question without choices: %q", v.status)
 	}
 	v.key("t")
@@ -144,14 +159,14 @@ func TestInboxView_AnswerRefuseTextFocus(t *testing.T) {
 		t.Fatalf("the text row:\n%s", s)
 	}
 	runInbox(t, &v, wrap(v.key("enter")))
-	if len(f.answers) != 2 || f.answers[1] != (protocol.InboxAnswerParams{PaneID: "w3:p1", Text: "stag db", QuestionID: "q3"}) {
+	if len(f.answers) != 1 || f.answers[0] != (protocol.InboxAnswerParams{PaneID: "w3:p1", Text: "stag db", QuestionID: "q3"}) {
 		t.Fatalf("text answer: %+v", f.answers)
 	}
 
 	// r reads again; Enter focuses the selected agent's pane and closes.
 	f.items = append(f.items, protocol.InboxItem{PaneID: "w4:p1", Agent: "claude", QuestionID: "q4"})
 	runInbox(t, &v, wrap(v.key("r")))
-	if len(v.items) != 2 {
+	if len(v.items) != 3 || v.selected().PaneID != "w2:p1" { // the answered agent's place, then kept by pane
 		t.Fatalf("read again: %+v", v.items)
 	}
 	v.key("k")
