@@ -37,13 +37,19 @@ type inboxView struct {
 	items []protocol.InboxItem
 	cur   int // the selected agent
 	top   int // the first row shown
-	// typing is the free text being typed (texting says it is open).
+	// typing is the free text being typed (texting says it is open), for
+	// the question textFor was asking when t was pressed: a list read
+	// again meanwhile never sends it to another agent.
 	typing  string
 	texting bool
+	textFor protocol.InboxItem
 	status  string
 	busy    bool
 	// gen tells a read's answer from an older read's.
 	gen int
+	// blocked is the blocked panes the last snapshot showed: when they
+	// change, the open view reads the inbox again.
+	blocked string
 }
 
 // Messages of the inbox view's calls.
@@ -53,6 +59,7 @@ type (
 		items []protocol.InboxItem
 		err   error
 		say   string // kept as the status instead of the summary
+		keep  bool   // the status stays as it is
 	}
 	inboxAnsweredMsg struct {
 		say string
@@ -70,7 +77,10 @@ func (v *inboxView) openInbox() tea.Cmd {
 }
 
 // load reads the inbox; say, when set, stays the status after it.
-func (v *inboxView) load(say string) tea.Cmd {
+func (v *inboxView) load(say string) tea.Cmd { return v.read(say, false) }
+
+// read reads the inbox; keep leaves the status as it is.
+func (v *inboxView) read(say string, keep bool) tea.Cmd {
 	call := v.host.rpc()
 	if call == nil {
 		v.status = "not connected"
@@ -81,8 +91,27 @@ func (v *inboxView) load(say string) tea.Cmd {
 	return func() tea.Msg {
 		var l protocol.InboxList
 		err := call("inbox.list", nil, &l)
-		return inboxLoadedMsg{gen: gen, items: l.Items, err: err, say: say}
+		return inboxLoadedMsg{gen: gen, items: l.Items, err: err, say: say, keep: keep}
 	}
+}
+
+// follow reads the open inbox again when the snapshot's blocked agents
+// change (one answered, one newly asking), keeping what the status says.
+func (v *inboxView) follow(agents []protocol.AgentInfo) tea.Cmd {
+	var b strings.Builder
+	for _, a := range agents {
+		if a.AgentStatus == protocol.StatusBlocked {
+			b.WriteString(a.PaneID + " ")
+		}
+	}
+	if b.String() == v.blocked {
+		return nil
+	}
+	v.blocked = b.String()
+	if !v.open || v.busy {
+		return nil
+	}
+	return v.read("", true)
 }
 
 // update handles the inbox view's messages; ok is false for any other.
@@ -106,9 +135,12 @@ func (v *inboxView) update(msg tea.Msg) (tea.Cmd, bool) {
 				v.cur = i
 			}
 		}
-		v.status = v.summary()
-		if msg.say != "" {
+		switch {
+		case msg.keep:
+		case msg.say != "":
 			v.status = msg.say
+		default:
+			v.status = v.summary()
 		}
 		return nil, true
 	case inboxAnsweredMsg:
@@ -161,7 +193,7 @@ func (v *inboxView) key(k string) tea.Cmd {
 			v.status = "no agent to answer"
 			return nil
 		}
-		v.texting, v.typing = true, ""
+		v.texting, v.typing, v.textFor = true, "", *v.selected()
 	case "enter":
 		it := v.selected()
 		if it == nil {
@@ -214,11 +246,10 @@ func (v *inboxView) typeKey(k string) tea.Cmd {
 	case "enter":
 		text := v.typing
 		v.texting, v.typing = false, ""
-		it := v.selected()
-		if it == nil || strings.TrimSpace(text) == "" {
+		if strings.TrimSpace(text) == "" {
 			return nil
 		}
-		return v.answer(protocol.InboxAnswerParams{PaneID: it.PaneID, Text: text, QuestionID: it.QuestionID})
+		return v.answer(protocol.InboxAnswerParams{PaneID: v.textFor.PaneID, Text: text, QuestionID: v.textFor.QuestionID})
 	case "backspace":
 		if rs := []rune(v.typing); len(rs) > 0 {
 			v.typing = string(rs[:len(rs)-1])
@@ -304,6 +335,9 @@ func (v *inboxView) draw(c *canvas, r protocol.Rect, th *theme) {
 	c.text(r.X, r.Y, "inbox: the agents waiting for an answer", r.Width, th.header)
 	rows := v.rows()
 	h := r.Height - 2 // the title and the status row
+	if len(rows) == 0 {
+		c.text(r.X+1, r.Y+1, "no agent is waiting for an answer", r.Width-1, th.dim)
+	}
 	first := slices.IndexFunc(rows, func(row inboxRow) bool { return row.item == v.cur })
 	if first >= 0 {
 		last := first
@@ -333,7 +367,7 @@ func (v *inboxView) draw(c *canvas, r protocol.Rect, th *theme) {
 	}
 	last := r.Y + r.Height - 1
 	if v.texting {
-		c.text(r.X, last, "answer: "+protocol.Printable(v.typing)+"▏", r.Width, th.focus)
+		c.text(r.X, last, "answer "+protocol.Printable(v.textFor.PaneID)+": "+protocol.Printable(v.typing)+"▏", r.Width, th.focus)
 	} else {
 		c.text(r.X, last, protocol.Printable(v.status), r.Width, th.dim)
 	}

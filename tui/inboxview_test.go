@@ -155,7 +155,7 @@ func TestInboxView_TextReadFocus(t *testing.T) {
 	for _, k := range []string{"s", "t", "a", "g", "space", "d", "b", "x", "backspace"} {
 		v.key(k)
 	}
-	if s := drawInbox(&v); !strings.Contains(s, "answer: stag db") {
+	if s := drawInbox(&v); !strings.Contains(s, "answer w3:p1: stag db") {
 		t.Fatalf("the text row:\n%s", s)
 	}
 	runInbox(t, &v, wrap(v.key("enter")))
@@ -163,11 +163,20 @@ func TestInboxView_TextReadFocus(t *testing.T) {
 		t.Fatalf("text answer: %+v", f.answers)
 	}
 
-	// r reads again; Enter focuses the selected agent's pane and closes.
+	// A snapshot whose blocked agents changed reads the list again and
+	// leaves the status; the same set again reads nothing.
 	f.items = append(f.items, protocol.InboxItem{PaneID: "w4:p1", Agent: "claude", QuestionID: "q4"})
+	blocked := []protocol.AgentInfo{{PaneID: "w1:p1", AgentStatus: protocol.StatusBlocked}, {PaneID: "w4:p1", AgentStatus: protocol.StatusBlocked}}
+	runInbox(t, &v, wrap(v.follow(blocked)))
+	if len(v.items) != 3 || v.selected().PaneID != "w2:p1" || !strings.Contains(v.status, `answered w3:p1: typed "stag db\r"`) {
+		t.Fatalf("followed: %+v (%q)", v.items, v.status) // the answered agent's place, then kept by pane
+	}
+	if v.follow(blocked) != nil {
+		t.Fatal("the same blocked agents read the inbox again")
+	}
 	runInbox(t, &v, wrap(v.key("r")))
-	if len(v.items) != 3 || v.selected().PaneID != "w2:p1" { // the answered agent's place, then kept by pane
-		t.Fatalf("read again: %+v", v.items)
+	if len(v.items) != 3 || !strings.Contains(v.status, "3 agents waiting") {
+		t.Fatalf("read again: %+v (%q)", v.items, v.status)
 	}
 	v.key("k")
 	v.key("enter")

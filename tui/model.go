@@ -555,6 +555,9 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 		m.claimSize(true)
 	}
 	cmds = append(cmds, m.git.ask("")...)
+	if c := m.inbox.follow(snap.Agents); c != nil {
+		cmds = append(cmds, c)
+	}
 	return append(cmds, m.notes.agentChanges()...)
 }
 

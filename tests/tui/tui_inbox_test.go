@@ -13,7 +13,7 @@ import (
 // TestTUI_InboxViewAnswers: a fake Claude asks a numbered permission
 // question; prefix A in the client shows the blocked agent, its question
 // and its choices; pressing 1 answers it through inbox.answer (the fake
-// reads "1"), and the inbox is empty after.
+// reads "1"), and the inbox is empty after, in the view too.
 func TestTUI_InboxViewAnswers(t *testing.T) {
 	h := NewHome(t)
 	s := h.Start(t, "e2e")
@@ -47,6 +47,10 @@ func TestTUI_InboxViewAnswers(t *testing.T) {
 		return len(OK[protocol.InboxList](t, s.CallT(t, "inbox.list", nil), "inbox_list").Items) == 0
 	})
 	c.WaitText(t, "answered "+pane)
+	// The agent no longer blocked, the view reads the inbox again.
+	c.WaitScreen(t, "the answered agent gone from the view", func(screen string) bool {
+		return strings.Contains(screen, "no agent is waiting for an answer") && !strings.Contains(screen, "[1] Yes  [2] No")
+	})
 	c.Type("q")
 	c.WaitScreen(t, "the view closed", func(screen string) bool { return !strings.Contains(screen, "inbox: the agents") })
 }
