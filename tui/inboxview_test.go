@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -213,3 +214,28 @@ type offline struct{}
 
 func (offline) rpc() rpcFunc     { return nil }
 func (offline) send(string, any) {}
+
+// More agents than rows: the list scrolls to keep the selected agent's
+// header and choices in sight, and back up.
+func TestInboxView_ScrollsToSelected(t *testing.T) {
+	f := &fakeInbox{}
+	for i := 1; i <= 8; i++ {
+		n := strconv.Itoa(i)
+		f.items = append(f.items, protocol.InboxItem{PaneID: "w" + n + ":p1", Agent: "claude", Question: "question " + n + "?", QuestionID: "q" + n,
+			Choices: []protocol.InboxChoice{{Key: "1", Label: "Yes " + n}}})
+	}
+	v := newInboxView(f)
+	runInbox(t, &v, wrap(v.openInbox()))
+	for range 10 {
+		v.key("j")
+	}
+	if s := drawInbox(&v); !strings.Contains(s, "w8:p1  claude") || !strings.Contains(s, "[1] Yes 8") || strings.Contains(s, "w1:p1") {
+		t.Fatalf("the last agent selected:\n%s", s)
+	}
+	for range 10 {
+		v.key("k")
+	}
+	if s := drawInbox(&v); !strings.Contains(s, "w1:p1  claude") || v.cur != 0 {
+		t.Fatalf("back to the first:\n%s", s)
+	}
+}
