@@ -112,6 +112,7 @@ func init() {
 		actPrevAgent:    func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { m.nav.stepAgent(false); return nil },
 		actNextBlocked:  func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { return m.nav.stepBlocked() },
 		actReviewDiff:   func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { return m.openReview() },
+		actInbox:        func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { return m.openInbox() },
 		actTaskPanel:    func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { return m.tasks.cycleDock() },
 		actTaskBoard:    func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { return m.tasks.openBoard() },
 		actPasteBuffer:  func(m *model, _ binding, _ tea.KeyPressMsg, _ string) tea.Cmd { return m.clip.paste() }, // buffer.go

@@ -70,7 +70,8 @@
 // layout cycle), the key commands (keyCommands), the popup (popupView),
 // the task panel (taskPanel), settings (settingsScreen), notifications and
 // sounds (notifier), the git marks (gitMarks), the fleet (fleetView), the
-// remote view (remoteView), pane graphics (graphicsState), the input queue
+// remote view (remoteView), the review diff (diffView), the inbox
+// (inboxView), pane graphics (graphicsState), the input queue
 // (inputq.go) and the tab bar's toast (toast.go). A component reaches the
 // root only through the small interface it declares (a caller for the
 // server, the session, a toast), which host.go implements (the session

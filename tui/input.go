@@ -56,12 +56,8 @@ func (m *model) key1(k tea.KeyPressMsg) tea.Cmd {
 		return m.settings.key(k)
 	case modeMenu:
 		return m.menus.key(k)
-	case modeDiff:
-		cmd := m.diff.key(keyName(k))
-		if !m.diff.open {
-			m.mode = modeTerminal
-		}
-		return cmd
+	case modeDiff, modeInbox:
+		return m.viewKey(keyName(k))
 	case modeTaskDock:
 		if m.keys.isPrefix(k) {
 			m.mode = modePrefix
@@ -303,4 +299,18 @@ func encodeMouse(ev mouseMsg, x, y int, sgrMode bool) []byte {
 		return nil
 	}
 	return []byte("\x1b[M" + string([]byte{byte(32 + b), byte(33 + x), byte(33 + y)}))
+}
+
+// viewKey hands a key to the open full-area view (the review diff, the
+// inbox) and goes back to the terminal once it closes.
+func (m *model) viewKey(k string) tea.Cmd {
+	cmd, open := m.diff.key, &m.diff.open
+	if m.mode == modeInbox {
+		cmd, open = m.inbox.key, &m.inbox.open
+	}
+	c := cmd(k)
+	if !*open {
+		m.mode = modeTerminal
+	}
+	return c
 }

@@ -70,6 +70,7 @@ const (
 	actNextLayout      action = "next_layout"    // the tab's next layout preset (layoutcycle.go)
 	actNextBlocked     action = "next_blocked"   // the next agent waiting for an answer (inbox.go)
 	actReviewDiff      action = "review_diff"    // the focused worktree's diff, to review (reviewdiff.go)
+	actInbox           action = "inbox"          // the blocked agents, to answer (inboxview.go)
 )
 
 // binding is a resolved prefix binding.
@@ -103,7 +104,7 @@ var defaultBindings = map[action][]string{
 	// Unset in Herdr too: they walk the agent panel, in its order.
 	actPrevAgent: nil, actNextAgent: nil, actLastPane: nil,
 	actChooseSession: {"shift+s"}, actCommandPrompt: {":"}, actNextLayout: {"space"},
-	actNextBlocked: {"a"}, actReviewDiff: {"shift+v"},
+	actNextBlocked: {"a"}, actReviewDiff: {"shift+v"}, actInbox: {"shift+a"},
 	// Herdr leaves these unset; tmux's keys for the previous and next
 	// session.
 	actPrevWorkspace: {"("}, actNextWorkspace: {")"},

@@ -79,6 +79,7 @@ const (
 	modeSettings             // the settings screen (settings.go)
 	modeMenu                 // a right-click menu (menu.go)
 	modeDiff                 // the review diff view (reviewdiff.go)
+	modeInbox                // the inbox view (inboxview.go)
 )
 
 // toastTime is how long a toast stays.
@@ -140,6 +141,7 @@ type model struct {
 	confirm  closeConfirm    // the question before a close (nav.go)
 	settings settingsScreen  // the settings screen (settings.go)
 	diff     diffView        // the review diff view (reviewdiff.go)
+	inbox    inboxView       // the inbox view (inboxview.go)
 	msel     mouseSelect     // a mouse selection in a pane (mousesel.go)
 	// focusHistory is the focused pane and the one before (last_pane).
 	focusHistory paneHistory
@@ -187,6 +189,7 @@ func newModel(l *link, km *keymap, toastsOn bool) *model {
 	m.copy = copyMode{host: hostOf(m), mode: &m.mode}
 	m.settings = settingsScreen{host: hostOf(m), mode: &m.mode}
 	m.diff = newDiffView(hostOf(m))
+	m.inbox = newInboxView(hostOf(m))
 	m.git = gitMarks{host: hostOf(m)}
 	m.fleet = fleetView{host: hostOf(m)}
 	m.remote = remoteView{host: hostOf(m)}
@@ -304,6 +307,9 @@ func (m *model) update(msg tea.Msg) tea.Cmd {
 		return cmd
 	}
 	if cmd, ok := m.diff.update(msg); ok {
+		return cmd
+	}
+	if cmd, ok := m.inbox.update(msg); ok {
 		return cmd
 	}
 	if cmd, ok := m.updateSession(msg); ok {
@@ -549,6 +555,9 @@ func (m *model) applySnapshot(snap protocol.SessionSnapshot, view protocol.Agent
 		m.claimSize(true)
 	}
 	cmds = append(cmds, m.git.ask("")...)
+	if c := m.inbox.follow(snap.Agents); c != nil {
+		cmds = append(cmds, c)
+	}
 	return append(cmds, m.notes.agentChanges()...)
 }
 

@@ -248,6 +248,8 @@ func (m *model) canvas(reuse *canvas) *canvas {
 		m.menus.open.draw(c, m.width, m.height, m.theme)
 	case modeDiff:
 		m.diff.draw(c, g.area, m.theme)
+	case modeInbox:
+		m.inbox.draw(c, g.area, m.theme)
 	case modeChooser:
 		m.tmux.drawChooser(c)
 	case modePrompt:
@@ -510,6 +512,7 @@ var modeHints = map[mode]string{
 	modeNavigate:     " NAVIGATE ↑↓ workspace · hjkl pane · tab · esc ",
 	modeMenu:         " MENU ↑↓ · enter · esc ",
 	modeDiff:         " REVIEW n/p hunk · ]/[ file · c comment · s send · M merge · A accept · q ",
+	modeInbox:        " INBOX j/k · 1-9/y/n answer · t text · enter focus · r · q ",
 	modeTaskDock:     " TASKS j/k · enter activity · esc ",
 	modeTaskBoard:    " TASK BOARD ",
 	modeTaskActivity: " ACTIVITY ",

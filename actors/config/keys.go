@@ -49,6 +49,7 @@ var actions = []Action{
 	{"next_agent", nil, "Focus the next agent.", plainAction},
 	{"next_blocked", []string{"prefix+a"}, "Focus the next agent waiting for an answer (the inbox).", plainAction},
 	{"review_diff", []string{"prefix+shift+v"}, "Review the current worktree workspace: its diff against its base, comments, send, accept.", plainAction},
+	{"inbox", []string{"prefix+shift+a"}, "Open the inbox: every agent waiting for an answer, its question and choices, answered from the list.", plainAction},
 	{"focus_agent", nil, `Focus agent N of the list (a range such as "prefix+alt+1..9").`, indexedAction},
 	{"new_tab", []string{"prefix+c"}, "Create a tab (it asks for a name only with [ui] prompt_new_tab_name).", plainAction},
 	{"new_tab_named", []string{"prefix+shift+c"}, "Create a tab and ask for its name.", plainAction},
