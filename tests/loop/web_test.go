@@ -65,6 +65,11 @@ func TestWebInbox_AnswersFromAPhone(t *testing.T) {
 
 	// The agent asks another question behind the page's back: the stale
 	// card's tap is refused where the person looks, and nothing is typed.
+	// The page stops reading the inbox meanwhile (as a phone that lost its
+	// link would), else its 3 s poll may replace the card before the tap.
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(window.heldRefresh = refreshInbox, refreshInbox = async () => {}, true)`)); err != nil {
+		t.Fatal(err)
+	}
 	cue(t, s, pane, "c")
 	WaitFor(t, "the second question on screen", func() bool {
 		return strings.Contains(s.Read(t, pane, "visible", 0).Text, "git push --force")
@@ -75,6 +80,9 @@ func TestWebInbox_AnswersFromAPhone(t *testing.T) {
 	}
 	if l := logLines(t, log); len(l) != 0 {
 		t.Fatalf("an answer to a changed question was typed: %q", l)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(refreshInbox = window.heldRefresh, refreshInbox(), true)`)); err != nil {
+		t.Fatal(err)
 	}
 	// The inbox is read again: the new question, three choices; its tap answers.
 	if err := chromedp.Do(ctx, chromedp.WaitVisible(chromedp.CSS(card+` button.choice[data-key="3"]`)),
