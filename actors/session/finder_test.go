@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/asynkron/protoactor-go/actor"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -38,12 +39,27 @@ func TestReadSide_FindsOwnersAsTheSessionResolves(t *testing.T) {
 		time.Sleep(time.Millisecond) // until the mailbox is idle
 	}
 	snap := h.call("session.snapshot", `{}`).Result.(protocol.SessionSnapshotResult).Snapshot
+	// The read side says "can't say" while a message is in the session's
+	// mailbox (the caller then asks the session): each lookup is asked
+	// again until the mailbox is idle.
+	settled := func(found func() bool) {
+		deadline := time.Now().Add(2 * time.Second)
+		for !found() && time.Now().Before(deadline) {
+			time.Sleep(time.Millisecond)
+		}
+	}
 	checked := 0
 	for _, p := range snap.Panes {
 		for _, id := range []string{p.PaneID, fmt.Sprintf("p_%s", p.PaneID[len(p.WorkspaceID)+2:])} {
 			got := h.call("pane.get", fmt.Sprintf(`{"pane_id":%q}`, id))
-			pid, paneID := rs.PaneActor(call("pane.send_text", fmt.Sprintf(`{"pane_id":%q,"text":""}`, id)))
-			term, ok := rs.AgentTerm(call("pane.report_metadata", fmt.Sprintf(`{"pane_id":%q,"source":"t"}`, id)), protocol.TargetPane)
+			var pid *actor.PID
+			var paneID, term string
+			var ok bool
+			settled(func() bool {
+				pid, paneID = rs.PaneActor(call("pane.send_text", fmt.Sprintf(`{"pane_id":%q,"text":""}`, id)))
+				term, ok = rs.AgentTerm(call("pane.report_metadata", fmt.Sprintf(`{"pane_id":%q,"source":"t"}`, id)), protocol.TargetPane)
+				return got.Err != nil || pid != nil && ok
+			})
 			if got.Err != nil {
 				if pid != nil || ok {
 					t.Errorf("%s: the session says %v, the read side found %v / %q", id, got.Err, pid, term)
@@ -60,7 +76,12 @@ func TestReadSide_FindsOwnersAsTheSessionResolves(t *testing.T) {
 	for _, w := range snap.Workspaces {
 		for _, id := range []string{w.WorkspaceID, fmt.Sprint(w.Number)} {
 			want := h.call("workspace.get", fmt.Sprintf(`{"workspace_id":%q}`, id)).Result.(protocol.WorkspaceInfoResult).Workspace
-			info, _, ok := rs.Workspace(call("workspace.rename", fmt.Sprintf(`{"workspace_id":%q,"label":"x"}`, id)))
+			var info protocol.WorkspaceInfo
+			var ok bool
+			settled(func() bool {
+				info, _, ok = rs.Workspace(call("workspace.rename", fmt.Sprintf(`{"workspace_id":%q,"label":"x"}`, id)))
+				return ok
+			})
 			if !ok || fmt.Sprint(info) != fmt.Sprint(want) {
 				t.Errorf("workspace %s: the read side found %+v (%v), the session answers %+v", id, info, ok, want)
 			}
@@ -69,7 +90,12 @@ func TestReadSide_FindsOwnersAsTheSessionResolves(t *testing.T) {
 	}
 	for _, tb := range snap.Tabs {
 		want := h.call("tab.get", fmt.Sprintf(`{"tab_id":%q}`, tb.TabID)).Result.(protocol.TabInfoResult).Tab
-		info, ok := rs.Tab(call("tab.rename", fmt.Sprintf(`{"tab_id":%q,"label":"x"}`, tb.TabID)))
+		var info protocol.TabInfo
+		var ok bool
+		settled(func() bool {
+			info, ok = rs.Tab(call("tab.rename", fmt.Sprintf(`{"tab_id":%q,"label":"x"}`, tb.TabID)))
+			return ok
+		})
 		if !ok || fmt.Sprint(info) != fmt.Sprint(want) {
 			t.Errorf("tab %s: the read side found %+v (%v), the session answers %+v", tb.TabID, info, ok, want)
 		}
