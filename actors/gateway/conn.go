@@ -212,11 +212,11 @@ func (c *conn) requests(ctx actor.Context) {
 			c.routes.sent = nil
 			c.finish(ctx, msg)
 		}
-	case *kit.PaneRoute:
-		c.learnRoute(msg)
+	case *caughtUp:
+		c.caughtUpWith(ctx, msg)
 	case *kit.NotThisPane:
 		if c.calls.Answers(ctx, msg) && !c.resend(ctx) {
-			c.finish(ctx, kit.Fail(protocol.Errorf(protocol.CodeInternal, "a pane refused a call sent through the session")))
+			c.finish(ctx, kit.Fail(protocol.Errorf(protocol.CodeInternal, "a pane refused a call the read side routed to it")))
 		}
 	case *handoffDone:
 		c.finishHandoff(ctx, msg)
@@ -461,8 +461,16 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 		return
 	}
 	call := &kit.Call{ID: req.ID, Method: req.Method, Params: params}
-	if c.readLocally(m, call) {
-		return
+	var routed kit.Routed
+	here, ready := c.routesHere(m, call), false
+	if here {
+		if routed, ready = c.routeNow(m, call); ready && routed.Reply != nil {
+			c.reply(req.ID, routed.Reply) // a read, or an id that names nothing
+			if m.Shape == protocol.ShapeFrames {
+				c.streamVerdict(nil)
+			}
+			return
+		}
 	}
 	if holdsConn(m.Shape) && !c.takeLong() {
 		c.opts.Log.Warn("wait or stream refused: the long share is full", "method", req.Method, "share", c.opts.longLimit)
@@ -482,7 +490,11 @@ func (c *conn) handleLine(ctx actor.Context, line []byte) {
 		return
 	}
 	c.current = &req
-	c.sendCall(ctx, m, owner, call)
+	if here {
+		c.sendRouted(ctx, m, call, routed, ready)
+		return
+	}
+	c.calls.Send(ctx, owner, call, kit.Deadline(call.Params, c.opts.CallDeadline))
 }
 
 // finish writes the answer of the current request and moves on. An

@@ -42,17 +42,16 @@ type Options struct {
 	// Owners are the actors of the method owners the session does not
 	// stand in front of: clients, plugins, integrations, web (routes.go).
 	Owners map[protocol.Owner]*actor.PID
-	// Reads answers the session's reads from its published read model,
-	// without a hop through its mailbox; nil sends them to the session.
-	Reads kit.Reader
-	// AgentsActor takes the agents actor's calls whose target the read
-	// model resolves (agentroute.go); nil sends them through the session.
+	// Reads is the session's read side: it answers the session's reads
+	// and resolves the targets of the agents', workspaces', tabs' and
+	// panes' calls, which go to their actors without a hop through the
+	// session's mailbox (paneroute.go); nil sends them all to the session.
+	Reads kit.Router
+	// AgentsActor and Entities (the workspace and tab actors' supervisor)
+	// take the calls the read side resolves for them.
 	AgentsActor *actor.PID
-	// Entities takes the workspace and tab actors' calls whose target the
-	// read model resolves (entityroute.go); nil sends them through the
-	// session.
-	Entities *actor.PID
-	Log      *slog.Logger
+	Entities    *actor.PID
+	Log         *slog.Logger
 	// Stop is called once a server.stop reply has been written.
 	Stop func()
 	// IdleTimeout closes idle connections; zero means DefaultIdleTimeout.

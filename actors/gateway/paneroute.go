@@ -9,92 +9,155 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// Pane routes: the calls a pane answers itself (pane.send_text,
-// pane.wait_for_output, pane.read, …) go to the pane directly
-// (kit.PaneCall), not through the session: the connection finds the
-// pane's actor in the session's newest read model (kit.PaneFinder, every
-// id form the session resolves), else sends the call through the session,
-// which resolves the id and has the pane tell the connection its actor
-// (kit.PaneRoute) for the next calls naming that id.
-// A pane that no longer has the id answers kit.NotThisPane, a closed one
-// comes back as a dead letter; the connection then forgets the route and
-// sends the call through the session after all, so the client gets one
-// answer, the session's.
+// Routes through the read side: the session's reads, and the calls the
+// table gives the agents actor, a workspace's, a tab's or a pane's actor,
+// are routed from the session's newest published View (kit.Router), on
+// the connection's goroutine, never through the session's mailbox: a read
+// is answered there, errors included, and any other call goes straight
+// to its owner's actor with what it needs (the pane's ids, the agent's
+// terminal, the workspace's record). While the session has not yet
+// handled a message sent to it before the call (a write the call must
+// see), the call waits in the read side (AfterCaughtUp) and is routed
+// from the first View published after it.
+//
+// A pane's own calls by explicit id also remember the pane's actor (a
+// route): the next call naming that id goes to the pane as a kit.PaneCall
+// at once, which the pane takes while the id is still its own. A pane
+// that lost the id answers kit.NotThisPane, a closed one comes back as a
+// dead letter; the connection then forgets the route and routes the call
+// from the read side again.
 
 // maxPaneRoutes bounds a connection's routes; past it they start over.
 const maxPaneRoutes = 64
 
-// paneRoutes are a connection's known panes, and the call in flight sent
-// straight to one.
+// paneRoutes are a connection's known panes, the call in flight sent
+// straight to one, and the call waiting for the session to catch up.
 type paneRoutes struct {
-	byID map[string]*actor.PID
+	byID map[string]paneRoute
 	// sent is the current call when it went to a pane directly, with what
-	// a second try through the session needs.
+	// a second routing needs.
 	sent *directCall
+	// waiting is the current call while it waits in the read side.
+	waiting *kit.Call
+}
+
+type paneRoute struct {
+	pid    *actor.PID
+	paneID string // the pane's current id when the route was learnt
 }
 
 type directCall struct {
 	call   *kit.Call
-	paneID string
-	within time.Duration // the call's deadline
+	m      protocol.Method
+	id     string // the id the call names
+	within time.Duration
 }
 
-// routable reports whether m is a pane's own method addressed by an
-// explicit pane id, one the session only resolves and forwards: a gated
-// one (pane.graphics.*) only while its switch is on, since the session
-// answers it feature_disabled otherwise.
-func (c *conn) routable(m protocol.Method) bool {
-	return m.Owner == protocol.OwnerPane && m.Target == protocol.TargetPane &&
-		(m.Gate == "" || c.opts.GateOpen != nil && c.opts.GateOpen(m.Gate)) &&
-		(m.Shape == protocol.ShapeAnswer || m.Shape == protocol.ShapeWait)
+// caughtUp tells the connection the session has caught up with its
+// waiting call.
+type caughtUp struct{ call *kit.Call }
+
+// routesHere reports whether the read side routes the call: a method it
+// routes, for this machine, with its gate open (a closed one is the
+// session's to refuse).
+func (c *conn) routesHere(m protocol.Method, call *kit.Call) bool {
+	return c.opts.Reads != nil && c.opts.Reads.Routes(m) && !protocol.ToMachines(call.Params) &&
+		(m.Gate == "" || c.opts.GateOpen != nil && c.opts.GateOpen(m.Gate))
 }
 
-// sendCall sends the current call: to its pane when the route is known,
-// else to owner, asking for the route when it may be learnt.
-func (c *conn) sendCall(ctx actor.Context, m protocol.Method, owner *actor.PID, call *kit.Call) {
-	if c.sendToAgents(ctx, m, call) || c.sendToEntity(ctx, m, call) {
-		return
+func (c *conn) owners() kit.Owners {
+	return kit.Owners{Agents: c.opts.AgentsActor, Entities: c.opts.Entities}
+}
+
+// routeNow routes call from the read side if it can say now: ok false
+// means it waits, and a caughtUp comes when the session caught up.
+func (c *conn) routeNow(m protocol.Method, call *kit.Call) (r kit.Routed, ok bool) {
+	if r, ok = c.opts.Reads.Route(call, m, c.owners()); ok {
+		return r, true
 	}
+	root, self := c.root, c.self
+	if c.opts.Reads.AfterCaughtUp(func() { root.Send(self, &caughtUp{call: call}) }) {
+		return c.opts.Reads.RouteNow(call, m, c.owners()), true
+	}
+	return r, false
+}
+
+// known is the pane route of a pane's own call by explicit id, if one
+// was learnt.
+func (c *conn) known(m protocol.Method, call *kit.Call) (paneRoute, string, bool) {
+	id, ok := routable(m, call)
+	if !ok {
+		return paneRoute{}, "", false
+	}
+	r, ok := c.routes.byID[id]
+	return r, id, ok
+}
+
+// sendRouted sends the current call where the read side routed it (r
+// holds no answer), or waits for the session to catch up (ok false).
+func (c *conn) sendRouted(ctx actor.Context, m protocol.Method, call *kit.Call, r kit.Routed, ok bool) {
 	within := kit.Deadline(call.Params, c.opts.CallDeadline)
-	if c.routable(m) && !protocol.ToMachines(call.Params) {
-		if t, ok := call.Params.(protocol.Targeted); ok && t.TargetID() != "" {
-			id := t.TargetID()
-			paneID, pid := id, c.routes.byID[id]
-			if pid == nil {
-				pid, paneID = c.findPane(call)
-			}
-			if pid != nil {
-				c.routes.sent = &directCall{call: call, paneID: id, within: within}
-				c.calls.SendCarried(ctx, pid, call, &kit.PaneCall{Call: call, PaneID: paneID}, within)
-				return
-			}
-			call.Route = true
-		}
-	}
-	c.calls.Send(ctx, owner, call, within)
-}
-
-// findPane is the actor of the pane call names, from the session's newest
-// read model (nil when it cannot say).
-func (c *conn) findPane(call *kit.Call) (*actor.PID, string) {
-	if f, ok := c.opts.Reads.(kit.PaneFinder); ok {
-		return f.PaneActor(call)
-	}
-	return nil, ""
-}
-
-// learnRoute keeps a pane's route, told while its call is the current one.
-func (c *conn) learnRoute(r *kit.PaneRoute) {
-	if c.current == nil || r.PID == nil {
+	if route, id, known := c.known(m, call); known {
+		c.routes.sent = &directCall{call: call, m: m, id: id, within: within}
+		c.calls.SendCarried(ctx, route.pid, call, &kit.PaneCall{Call: call, PaneID: route.paneID}, within)
 		return
 	}
-	if c.routes.byID == nil || len(c.routes.byID) >= maxPaneRoutes {
-		c.routes.byID = map[string]*actor.PID{}
+	if !ok {
+		c.routes.waiting = call
+		return
 	}
-	c.routes.byID[r.PaneID] = r.PID
+	c.deliver(ctx, m, call, r)
 }
 
-// resend sends the current call through the session after its pane
+// deliver sends the current call as the read side routed it.
+func (c *conn) deliver(ctx actor.Context, m protocol.Method, call *kit.Call, r kit.Routed) {
+	if r.Reply != nil {
+		c.finish(ctx, r.Reply)
+		return
+	}
+	if r.To == nil {
+		c.finish(ctx, kit.Fail(protocol.Errorf(protocol.CodeInternal, "no actor answers %s (owner %s)", call.Method, m.Owner)))
+		return
+	}
+	if id, ok := routable(m, call); ok && r.PaneID != "" {
+		c.learn(id, r)
+	}
+	c.calls.SendCarried(ctx, r.To, call, r.Msg, kit.Deadline(call.Params, c.opts.CallDeadline))
+}
+
+// routable is a pane's own call by explicit id whose route may be kept:
+// one whose answer comes soon or waits (not a frames stream).
+func routable(m protocol.Method, call *kit.Call) (string, bool) {
+	if m.Owner != protocol.OwnerPane || m.Target != protocol.TargetPane ||
+		m.Shape != protocol.ShapeAnswer && m.Shape != protocol.ShapeWait {
+		return "", false
+	}
+	t, ok := call.Params.(protocol.Targeted)
+	if !ok || t.TargetID() == "" {
+		return "", false
+	}
+	return t.TargetID(), true
+}
+
+// learn keeps the route of the pane a call naming id was routed to.
+func (c *conn) learn(id string, r kit.Routed) {
+	if c.routes.byID == nil || len(c.routes.byID) >= maxPaneRoutes {
+		c.routes.byID = map[string]paneRoute{}
+	}
+	c.routes.byID[id] = paneRoute{pid: r.To, paneID: r.PaneID}
+}
+
+// caughtUpWith routes the waiting call once the session caught up.
+func (c *conn) caughtUpWith(ctx actor.Context, msg *caughtUp) {
+	if c.current == nil || c.routes.waiting != msg.call {
+		return // answered meanwhile (a deadline) or the connection moved on
+	}
+	c.routes.waiting = nil
+	m, _ := protocol.Lookup(msg.call.Method)
+	c.deliver(ctx, m, msg.call, c.opts.Reads.RouteNow(msg.call, m, c.owners()))
+}
+
+// resend routes the current call from the read side again after its pane
 // refused it (NotThisPane) or was gone (a dead letter), and reports
 // whether it did: false when the call did not go to a pane directly.
 func (c *conn) resend(ctx actor.Context) bool {
@@ -103,8 +166,8 @@ func (c *conn) resend(ctx actor.Context) bool {
 		return false
 	}
 	c.routes.sent = nil
-	delete(c.routes.byID, d.paneID)
-	d.call.Route = true
-	c.calls.Send(ctx, c.opts.Session, d.call, d.within)
+	delete(c.routes.byID, d.id)
+	r, ok := c.routeNow(d.m, d.call)
+	c.sendRouted(ctx, d.m, d.call, r, ok)
 	return true
 }

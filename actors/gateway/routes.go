@@ -11,8 +11,10 @@ import (
 )
 
 // Routing: a connection answers the methods the table gives the gateway
-// itself (Registry), sends those whose target the session resolves to the
-// session, and the rest to their owner's actor (Options.Owners).
+// itself (Registry), routes the session's reads and the calls whose
+// target the session's ids name from the session's read side
+// (paneroute.go), sends the session's writes to the session, and the rest
+// to their owner's actor (Options.Owners).
 
 // Registry holds the methods a connection answers itself.
 var Registry = kit.NewRegistry(protocol.OwnerGateway, "actors/gateway", map[string]func(c *conn, ctx actor.Context, req *protocol.Request, params protocol.Params){
@@ -39,23 +41,6 @@ func (c *conn) serverStop(_ actor.Context, req *protocol.Request, _ protocol.Par
 
 func (c *conn) serverLiveHandoff(ctx actor.Context, req *protocol.Request, params protocol.Params) {
 	c.startHandoff(ctx, req, params)
-}
-
-// readLocally answers a read of the session from its newest published
-// read model (Options.Reads), on this connection's goroutine, without
-// entering the session's mailbox; false leaves the call to the session
-// (nothing published yet, not a read, an id only the session resolves).
-// A call for another machine is never one.
-func (c *conn) readLocally(m protocol.Method, call *kit.Call) bool {
-	if c.opts.Reads == nil || !m.Owner.ThroughSession() || protocol.ToMachines(call.Params) {
-		return false
-	}
-	r := c.opts.Reads.Read(call)
-	if r == nil {
-		return false
-	}
-	c.reply(call.ID, r)
-	return true
 }
 
 // ownerPID is the actor a call of m with params goes to; nil when none is

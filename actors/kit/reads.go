@@ -6,33 +6,41 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// Reader answers a read from the newest snapshot its owner published,
-// on the caller's goroutine: a list or get does not wait in the owner's
-// mailbox behind writes. nil means it cannot answer this call from the
-// snapshot (nothing published yet, a method it does not serve, an id in a
-// form only the owner resolves): the caller sends the call to the owner
-// as before, which answers it, errors included.
-type Reader interface {
-	Read(call *Call) *Reply
+// Router is the session's read side as a connection uses it: it answers
+// the session's reads from the newest snapshot the session published, and
+// resolves from it the target of every call the table gives the agents
+// actor, a workspace's, a tab's or a pane's actor, on the caller's
+// goroutine, never entering the session's mailbox. Every answer is
+// whole, errors included (not found, no active pane).
+type Router interface {
+	// Routes reports whether the read side routes calls of m.
+	Routes(m protocol.Method) bool
+	// Route routes call from the newest snapshot. ok is false while a
+	// message sent to the session before the call is still waiting (a
+	// write the call must see): the caller waits with AfterCaughtUp, and
+	// then routes with RouteNow.
+	Route(call *Call, m protocol.Method, o Owners) (r Routed, ok bool)
+	// RouteNow routes call from the newest snapshot, caught up or not.
+	RouteNow(call *Call, m protocol.Method, o Owners) Routed
+	// AfterCaughtUp runs f (on the session's goroutine: f only sends a
+	// message) once the session has handled every message sent to it so
+	// far; true means it has already, and f is not kept.
+	AfterCaughtUp(f func()) bool
 }
 
-// PaneFinder finds, from the newest snapshot, the actor of the pane a call
-// names by id (any form the session resolves), and the pane's current id,
-// which the pane checks is still its own (PaneCall). A nil PID means the
-// snapshot cannot say (nothing published, a message to the session still
-// waiting, an id it does not know): the call goes through the session,
-// which answers it, errors included.
-type PaneFinder interface {
-	PaneActor(call *Call) (pid *actor.PID, paneID string)
-	// AgentTerm is the terminal of the pane a call for the agents actor
-	// with target kind t names: a pane by any id form (TargetPane), an
-	// agent by the current id of the pane hosting it (TargetAgent; names
-	// are the session's), none for TargetNone. ok false: the session
-	// resolves it.
-	AgentTerm(call *Call, t protocol.Target) (termID string, ok bool)
-	// Workspace and Tab are the records of the workspace or tab a call
-	// names (any id form), for its actor (ok false: the session resolves
-	// it).
-	Workspace(call *Call) (info protocol.WorkspaceInfo, cwd string, ok bool)
-	Tab(call *Call) (info protocol.TabInfo, ok bool)
+// Owners are the actors a routed call may go on to besides a pane's (the
+// snapshot holds each pane's actor).
+type Owners struct {
+	Agents   *actor.PID // the agents actor
+	Entities *actor.PID // the workspace and tab actors' supervisor
+}
+
+// Routed is where a call goes: answered (Reply), or Msg, which carries
+// the call, sent to To, which answers the caller.
+type Routed struct {
+	Reply *Reply
+	To    *actor.PID
+	Msg   any
+	// PaneID is the pane's current id when To is a pane's actor.
+	PaneID string
 }

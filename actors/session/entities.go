@@ -69,19 +69,6 @@ func (s *Session) arrangement(t *tab) *tabactor.Arrange {
 	return a
 }
 
-// forwardToWorkspace hands a workspace's own method to its actor, through
-// the supervisor, which answers the caller.
-func (s *Session) forwardToWorkspace(ctx actor.Context, call *kit.Call, w *workspace) *kit.Reply {
-	ctx.RequestWithCustomSender(s.ents, &entities.Deliver{ID: w.ID(), Msg: &wsactor.Request{Call: call, Info: s.workspaceInfo(w), Cwd: w.Cwd()}}, ctx.Sender())
-	return nil
-}
-
-// forwardToTab hands a tab's own method to its actor.
-func (s *Session) forwardToTab(ctx actor.Context, call *kit.Call, t *tab) *kit.Reply {
-	ctx.RequestWithCustomSender(s.ents, &entities.Deliver{ID: t.ID(), Msg: &tabactor.Request{Call: call, Info: s.tabInfo(t)}}, ctx.Sender())
-	return nil
-}
-
 // fresh takes a Changed's revision: false for one older than one already
 // taken (from an actor that restarted from an older record), which is
 // dropped. The supervisor is told what was taken, for a restart, once the

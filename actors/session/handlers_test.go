@@ -22,7 +22,7 @@ func TestRegistry_MatchesMethodTable(t *testing.T) {
 func TestRegistry_RefusesAHandlerOfTheWrongKind(t *testing.T) {
 	var table []protocol.Method
 	for _, m := range protocol.Methods() {
-		if m.Name == "pane.get" {
+		if m.Name == "pane.focus" {
 			m.Target = protocol.TargetTab
 		}
 		table = append(table, m)
@@ -31,7 +31,7 @@ func TestRegistry_RefusesAHandlerOfTheWrongKind(t *testing.T) {
 	if err == nil {
 		t.Fatal("a pane handler for a tab-targeted method passed the check")
 	}
-	if want := "method pane.get: the session registry (actors/session)"; !strings.Contains(err.Error(), want) {
+	if want := "method pane.focus: the session registry (actors/session)"; !strings.Contains(err.Error(), want) {
 		t.Fatalf("error %q does not name %q", err, want)
 	}
 }

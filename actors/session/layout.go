@@ -12,13 +12,9 @@ import (
 var layoutHandlers = map[string]handler{
 	"pane.swap":              (*Session).paneSwap,
 	"pane.zoom":              (*Session).paneZoom,
-	"pane.layout":            (*Session).paneLayout,
-	"pane.neighbor":          (*Session).paneNeighbor,
-	"pane.edges":             (*Session).paneEdges,
 	"pane.focus_direction":   (*Session).paneFocusDirection,
 	"pane.resize":            (*Session).paneResize,
 	"pane.input.set":         (*Session).paneInputSet,
-	"layout.export":          (*Session).layoutExport,
 	"layout.apply":           (*Session).layoutApply,
 	"layout.set_split_ratio": (*Session).layoutSetSplitRatio,
 	"layout.select":          (*Session).layoutSelect,
@@ -33,14 +29,6 @@ func (s *Session) hiddenRects(t *tab) []layout.PaneRect {
 	return rects
 }
 
-func (s *Session) paneLayout(_ actor.Context, call *kit.Call) *kit.Reply {
-	p, err := s.orFocused(call.Params.(*protocol.PaneOptionalTarget).PaneID)
-	if err != nil {
-		return kit.Fail(err)
-	}
-	return kit.Done(protocol.PaneLayout{Layout: s.layoutSnapshot(p.Tab())})
-}
-
 // neighborOf is the pane beside p on side, if any.
 func (s *Session) neighborOf(p *paneRec, side string) *paneRec {
 	id, ok := layout.Neighbor(s.hiddenRects(p.Tab()), p.TermID(), layout.Side(side))
@@ -48,35 +36,6 @@ func (s *Session) neighborOf(p *paneRec, side string) *paneRec {
 		return nil
 	}
 	return s.terms[id]
-}
-
-func (s *Session) paneNeighbor(_ actor.Context, call *kit.Call) *kit.Reply {
-	prm := call.Params.(*protocol.PaneDirectionParams)
-	p, err := s.orFocused(prm.PaneID)
-	if err != nil {
-		return kit.Fail(err)
-	}
-	res := protocol.PaneNeighborResult{PaneID: p.ID(), Direction: prm.Direction, Layout: s.layoutSnapshot(p.Tab())}
-	if n := s.neighborOf(p, prm.Direction); n != nil {
-		res.NeighborPaneID = protocol.Ptr(n.ID())
-	}
-	return kit.Done(protocol.PaneNeighbor{Neighbor: res})
-}
-
-func (s *Session) paneEdges(_ actor.Context, call *kit.Call) *kit.Reply {
-	p, err := s.orFocused(call.Params.(*protocol.PaneOptionalTarget).PaneID)
-	if err != nil {
-		return kit.Fail(err)
-	}
-	r := s.m.RectOf(p.Tab(), p.TermID())
-	return kit.Done(protocol.PaneEdges{Edges: protocol.PaneEdgesResult{
-		PaneID: p.ID(),
-		Left:   layout.AtEdge(s.m.Area(), r, layout.Left),
-		Right:  layout.AtEdge(s.m.Area(), r, layout.Right),
-		Up:     layout.AtEdge(s.m.Area(), r, layout.Up),
-		Down:   layout.AtEdge(s.m.Area(), r, layout.Down),
-		Layout: s.layoutSnapshot(p.Tab()),
-	}})
 }
 
 func (s *Session) paneFocusDirection(ctx actor.Context, call *kit.Call) *kit.Reply {
@@ -237,15 +196,6 @@ func (s *Session) describe(t *tab) protocol.LayoutDescription {
 		FocusedPaneID: s.terms[t.Focused()].ID(),
 		Root:          conv(t.Root()),
 	}
-}
-
-func (s *Session) layoutExport(_ actor.Context, call *kit.Call) *kit.Reply {
-	prm := call.Params.(*protocol.LayoutExportParams)
-	t, err := s.tabOf(prm.TabID, prm.PaneID)
-	if err != nil {
-		return kit.Fail(err)
-	}
-	return kit.Done(protocol.LayoutExport{Layout: s.describe(t)})
 }
 
 func (s *Session) layoutSetSplitRatio(ctx actor.Context, call *kit.Call) *kit.Reply {

@@ -9,16 +9,12 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-var paneHandlers = map[string]handler{
-	"pane.list":    (*Session).paneList,
-	"pane.current": (*Session).paneCurrent,
-}
+var paneHandlers = map[string]handler{}
 
 // paneRoutes are the pane-targeted methods the session answers; those
 // the table gives the pane actor go on to it (route).
 var paneRoutes = map[string]paneHandler{
 	"pane.split":  (*Session).paneSplit,
-	"pane.get":    (*Session).paneGet,
 	"pane.focus":  (*Session).paneFocus,
 	"pane.rename": (*Session).paneRename,
 	"pane.close":  (*Session).paneClose,
@@ -33,13 +29,6 @@ func (s *Session) orFocused(id *string) (*paneRec, error) {
 		return p, nil
 	}
 	return nil, protocol.Errorf(protocol.CodeNoActivePane, "no active pane")
-}
-
-// forwardToPane hands the call to the pane actor, which answers the
-// connection directly.
-func (s *Session) forwardToPane(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
-	ctx.RequestWithCustomSender(p.pid, &pane.Request{Call: call, PaneID: p.ID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID()}, ctx.Sender())
-	return nil
 }
 
 // paneSplit splits src, the pane its table entry's target resolved to
@@ -89,39 +78,6 @@ func (s *Session) splitPane(ctx actor.Context, src *paneRec, dir layout.Directio
 	}
 	s.relayout(ctx, t)
 	return p, nil
-}
-
-func (s *Session) paneList(_ actor.Context, call *kit.Call) *kit.Reply {
-	prm := call.Params.(*protocol.PaneListParams)
-	spaces := s.m.Workspaces()
-	if prm.WorkspaceID != nil {
-		w, err := s.m.ResolveWorkspace(*prm.WorkspaceID)
-		if err != nil {
-			return kit.Fail(err)
-		}
-		spaces = []*workspace{w}
-	}
-	out := []protocol.PaneInfo{}
-	for _, w := range spaces {
-		for _, t := range w.Tabs() {
-			for _, p := range s.tabPanes(t) {
-				out = append(out, s.paneInfo(p))
-			}
-		}
-	}
-	return kit.Done(protocol.PaneList{Panes: out})
-}
-
-func (s *Session) paneGet(_ actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
-	return kit.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
-}
-
-func (s *Session) paneCurrent(_ actor.Context, call *kit.Call) *kit.Reply {
-	p, err := s.orFocused(call.Params.(*protocol.PaneCurrentParams).CallerPaneID)
-	if err != nil {
-		return kit.Fail(err)
-	}
-	return kit.Done(protocol.PaneCurrent{Pane: s.paneInfo(p)})
 }
 
 func (s *Session) paneFocus(_ actor.Context, call *kit.Call, p *paneRec) *kit.Reply {

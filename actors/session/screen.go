@@ -18,7 +18,6 @@ import (
 // (client.ui_state.*).
 
 var screenHandlers = map[string]handler{
-	"client.ui_state.get": (*Session).uiStateGet,
 	"client.ui_state.set": (*Session).uiStateSet,
 }
 
@@ -49,12 +48,6 @@ func (s *Session) setArea(ctx actor.Context, msg *kit.SetArea) *kit.Reply {
 		}
 	}
 	return kit.OK()
-}
-
-// uiStateGet answers the sidebar state session.json keeps, for a client
-// that attaches.
-func (s *Session) uiStateGet(_ actor.Context, _ *kit.Call) *kit.Reply {
-	return kit.Done(s.uiState())
 }
 
 // uiStateSet changes the sidebar state: the fields given, all or none

@@ -11,7 +11,6 @@ import (
 
 var serverHandlers = map[string]handler{
 	"server.reload_config": (*Session).reloadConfig,
-	"session.snapshot":     (*Session).snapshot,
 }
 
 // reloadConfig re-reads config.toml; invalid parts keep their defaults and
@@ -39,36 +38,4 @@ func (s *Session) reloadConfig(ctx actor.Context, _ *kit.Call) *kit.Reply {
 		diags = []string{}
 	}
 	return kit.Done(protocol.ConfigReload{Status: string(status), Diagnostics: diags, RestartRequired: restart})
-}
-
-func (s *Session) snapshot(_ actor.Context, _ *kit.Call) *kit.Reply {
-	snap := protocol.SessionSnapshot{
-		Version:    protocol.Version,
-		Protocol:   protocol.ProtocolVersion,
-		Workspaces: []protocol.WorkspaceInfo{},
-		Tabs:       []protocol.TabInfo{},
-		Panes:      []protocol.PaneInfo{},
-		Layouts:    []protocol.PaneLayoutSnapshot{},
-		Agents:     s.agents(),
-	}
-	for _, w := range s.m.Workspaces() {
-		snap.Workspaces = append(snap.Workspaces, s.workspaceInfo(w))
-		for _, t := range w.Tabs() {
-			snap.Tabs = append(snap.Tabs, s.tabInfo(t))
-			snap.Layouts = append(snap.Layouts, s.layoutSnapshot(t))
-			for _, p := range s.tabPanes(t) {
-				snap.Panes = append(snap.Panes, s.paneInfo(p))
-			}
-		}
-	}
-	if w := s.m.Focused(); w != nil {
-		snap.FocusedWorkspaceID = protocol.Ptr(w.ID())
-		if w.Active() != nil {
-			snap.FocusedTabID = protocol.Ptr(w.Active().ID())
-		}
-		if p := s.focusedPane(); p != nil {
-			snap.FocusedPaneID = protocol.Ptr(p.ID())
-		}
-	}
-	return kit.Done(protocol.SessionSnapshotResult{Snapshot: snap})
 }

@@ -130,7 +130,8 @@ type Session struct {
 	reads     *view.ReadSide
 	viewDirty bool
 	touched   []*paneRec
-	tabCaches []*view.TabCache // beside the last View's Tabs (reads.go)
+	tabCaches []*view.TabCache             // beside the last View's Tabs (reads.go)
+	manifests []protocol.AgentManifestInfo // the catalog's, as the View shows them
 }
 
 // Props returns the props of the session actor. Its children are the
@@ -200,14 +201,15 @@ func (paneHandler) takes(t protocol.Target) bool {
 }
 
 // Registry holds the methods the table gives the session (owner session);
-// one file per area declares its handlers. The methods of the agents,
-// workspace, tab and pane actors are not here: route resolves their
-// target and forwards them because the table names their owner.
+// one file per area declares its handlers. The methods the View routes
+// (its reads, reads.go) have one handler, fromView. The methods of the
+// agents, workspace, tab and pane actors are not here: the View routes
+// them because the table names their owner.
 var Registry = kit.NewRegistry(protocol.OwnerSession, "actors/session",
 	area(serverHandlers), area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
 	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers),
 	area(agentHandlers), area(agentRoutes), area(screenHandlers), area(worktreeHandlers), area(worktreeRoutes),
-	area(pluginHandlers),
+	area(pluginHandlers), area(viewRoutes()),
 ).WithFit(func(m protocol.Method, h anyHandler) error {
 	if !h.takes(m.Target) {
 		return fmt.Errorf("its handler is a %T, which does not take target kind %d", h, m.Target)
@@ -224,38 +226,23 @@ func area[H anyHandler](handlers map[string]H) map[string]anyHandler {
 	return out
 }
 
-// route resolves the call's target as its method declares, answering the
-// kind's not-found error itself, and runs the session's handler or
-// forwards the call to the method's owner. nil means the handler answers
-// later or someone else answers.
+// route runs the session's handler of a call, its target resolved as
+// its method declares (the kind's not-found error answered here). A call
+// the View routes (view.Routes: a read, or one for the agents actor, a
+// workspace, a tab or a pane) that another actor sent the session is
+// routed from the newest View (fromView), as a connection routes it. nil
+// means the handler answers later or someone else answers.
 func (s *Session) route(ctx actor.Context, call *kit.Call) *kit.Reply {
 	m, _ := protocol.Lookup(call.Method)
 	if !s.gateOpen(m.Gate) {
 		return gateClosed(call.Method, m.Gate)
 	}
-	var h anyHandler
-	switch m.Owner {
-	case protocol.OwnerSession:
-		var ok bool
-		if h, ok = Registry.Lookup(call.Method); !ok {
-			return kit.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", call.Method))
-		}
-	case protocol.OwnerAgents:
-		h = paneHandler((*Session).forwardToAgents)
-		if m.Target == protocol.TargetNone {
-			h = handler((*Session).forwardUntargetedToAgents)
-		}
-	case protocol.OwnerWorkspace:
-		h = workspaceHandler((*Session).forwardToWorkspace)
-	case protocol.OwnerTab:
-		h = tabHandler((*Session).forwardToTab)
-	case protocol.OwnerPane:
-		h = paneHandler((*Session).forwardToPane)
-	default:
-		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s belongs to %s, not the session", call.Method, m.Owner))
+	if view.Routes(m) {
+		return s.fromView(ctx, call, m)
 	}
-	if !h.takes(m.Target) {
-		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: its target kind %d does not fit its owner %s", call.Method, m.Target, m.Owner))
+	h, ok := Registry.Lookup(call.Method)
+	if !ok || m.Owner != protocol.OwnerSession {
+		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s (owner %s)", call.Method, m.Owner))
 	}
 	id := ""
 	if t, ok := call.Params.(protocol.Targeted); ok {
@@ -276,48 +263,14 @@ func (s *Session) route(ctx actor.Context, call *kit.Call) *kit.Reply {
 			return kit.Fail(err)
 		}
 		return h.(tabHandler)(s, ctx, call, t)
-	case protocol.TargetAgent:
-		p, err := s.resolveAgent(id)
-		if err != nil {
-			return kit.Fail(err)
-		}
-		return h.(paneHandler)(s, ctx, call, p)
-	case protocol.TargetPane:
-		p, err := s.resolvePane(id)
-		if err != nil {
-			return kit.Fail(err)
-		}
-		return h.(paneHandler)(s, ctx, call, p)
-	case protocol.TargetFocusedPane:
-		p, err := s.resolveFocusedPane(id, call.Params)
+	case protocol.TargetAgent, protocol.TargetPane, protocol.TargetFocusedPane:
+		p, err := s.viewPane(m.Target, id, call.Params)
 		if err != nil {
 			return kit.Fail(err)
 		}
 		return h.(paneHandler)(s, ctx, call, p)
 	}
 	return kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: unknown target kind %d", call.Method, m.Target))
-}
-
-// resolveFocusedPane is the pane id given, else the focused pane of the
-// workspace the params name (protocol.InWorkspace), else the focused pane.
-func (s *Session) resolveFocusedPane(id string, params protocol.Params) (*paneRec, error) {
-	if in, ok := params.(protocol.InWorkspace); ok && id == "" && in.InWorkspaceID() != "" {
-		w, err := s.m.ResolveWorkspace(in.InWorkspaceID())
-		if err != nil {
-			return nil, err
-		}
-		if p := s.terms[w.Active().Focused()]; p != nil {
-			return p, nil
-		}
-		return nil, protocol.Errorf(protocol.CodeNoActivePane, "workspace %s has no active pane", in.InWorkspaceID())
-	}
-	return s.orFocused(&id)
-}
-
-// forwardUntargetedToAgents hands the agents actor one of its methods
-// that names no pane (the agent view).
-func (s *Session) forwardUntargetedToAgents(ctx actor.Context, call *kit.Call) *kit.Reply {
-	return s.forwardToAgents(ctx, call, nil)
 }
 
 // Receive implements actor.Actor.

@@ -9,11 +9,9 @@ import (
 
 var tabHandlers = map[string]handler{
 	"tab.create": (*Session).tabCreate,
-	"tab.list":   (*Session).tabList,
 }
 
 var tabRoutes = map[string]tabHandler{
-	"tab.get":   (*Session).tabGet,
 	"tab.focus": (*Session).tabFocus,
 	"tab.close": (*Session).tabClose,
 }
@@ -52,29 +50,6 @@ func (s *Session) tabCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
 	s.emitCreated(nil, t, s.terms[t.Focused()])
 	s.emitWorkspaceUpdated(w)
 	return kit.Done(protocol.TabCreated{Tab: s.tabInfo(t), RootPane: s.paneInfo(s.terms[t.Focused()])})
-}
-
-func (s *Session) tabList(_ actor.Context, call *kit.Call) *kit.Reply {
-	prm := call.Params.(*protocol.TabListParams)
-	spaces := s.m.Workspaces()
-	if prm.WorkspaceID != nil {
-		w, err := s.m.ResolveWorkspace(*prm.WorkspaceID)
-		if err != nil {
-			return kit.Fail(err)
-		}
-		spaces = []*workspace{w}
-	}
-	out := []protocol.TabInfo{}
-	for _, w := range spaces {
-		for _, t := range w.Tabs() {
-			out = append(out, s.tabInfo(t))
-		}
-	}
-	return kit.Done(protocol.TabList{Tabs: out})
-}
-
-func (s *Session) tabGet(_ actor.Context, call *kit.Call, t *tab) *kit.Reply {
-	return kit.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
 }
 
 func (s *Session) tabFocus(_ actor.Context, call *kit.Call, t *tab) *kit.Reply {

@@ -9,12 +9,9 @@ import (
 
 var workspaceHandlers = map[string]handler{
 	"workspace.create": (*Session).workspaceCreate,
-	"workspace.list":   (*Session).workspaceList,
-	"workspace.count":  (*Session).workspaceCount,
 }
 
 var workspaceRoutes = map[string]workspaceHandler{
-	"workspace.get":   (*Session).workspaceGet,
 	"workspace.focus": (*Session).workspaceFocus,
 	"workspace.close": (*Session).workspaceClose,
 }
@@ -72,22 +69,6 @@ func (s *Session) followCwd(w *workspace) string {
 	return w.Cwd()
 }
 
-func (s *Session) workspaceList(_ actor.Context, _ *kit.Call) *kit.Reply {
-	out := make([]protocol.WorkspaceInfo, 0, len(s.m.Workspaces()))
-	for _, w := range s.m.Workspaces() {
-		out = append(out, s.workspaceInfo(w))
-	}
-	return kit.Done(protocol.WorkspaceList{Workspaces: out})
-}
-
-func (s *Session) workspaceCount(_ actor.Context, _ *kit.Call) *kit.Reply {
-	return kit.Done(protocol.WorkspaceCount{Count: len(s.m.Workspaces())})
-}
-
-func (s *Session) workspaceGet(_ actor.Context, call *kit.Call, w *workspace) *kit.Reply {
-	return kit.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
-}
-
 func (s *Session) workspaceFocus(_ actor.Context, call *kit.Call, w *workspace) *kit.Reply {
 	s.tx.FocusWorkspace(w)
 	return kit.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
@@ -137,4 +118,14 @@ func (s *Session) emitWorkspaceUpdated(w *workspace) {
 	if s.m.Workspace(w.ID()) == w {
 		s.emit(protocol.WorkspaceEvent{Kind: "workspace_updated", Workspace: s.workspaceInfo(w)}, s.workspaceFields(w))
 	}
+}
+
+// workspaceList is the list of workspaces as the transaction leaves them,
+// which the moves answer (move.go); workspace.list is the View's.
+func (s *Session) workspaceList(_ actor.Context, _ *kit.Call) *kit.Reply {
+	out := make([]protocol.WorkspaceInfo, 0, len(s.m.Workspaces()))
+	for _, w := range s.m.Workspaces() {
+		out = append(out, s.workspaceInfo(w))
+	}
+	return kit.Done(protocol.WorkspaceList{Workspaces: out})
 }

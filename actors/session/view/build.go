@@ -1,6 +1,7 @@
 package view
 
 import (
+	"slices"
 	"sync/atomic"
 
 	"github.com/herdr-go/herdr/actors/layout"
@@ -56,7 +57,7 @@ func Build(m *model.Model, old *View, caches []*TabCache, panes int, paneOf Pane
 			if c == nil || c.root != t.Root() {
 				c = &TabCache{t: t, root: t.Root(), leaves: t.Root().Leaves()}
 			}
-			tv := Tab{FirstPane: n}
+			tv := Tab{FirstPane: n, Root: c.root}
 			status := protocol.StatusUnknown
 			for _, id := range c.leaves {
 				rec, st, ok := paneOf(id)
@@ -94,9 +95,14 @@ func Build(m *model.Model, old *View, caches []*TabCache, panes int, paneOf Pane
 	}
 	v.Panes, v.Raw = v.Panes[:n], v.Raw[:n]
 	if same && len(old.Spaces) == len(v.Spaces) && len(old.Tabs) == len(v.Tabs) && len(old.Panes) == n {
-		v.WSByID, v.TabByID, v.PaneByID = old.WSByID, old.TabByID, old.PaneByID
+		v.WSByID, v.TabByID, v.PaneByID, v.ByTerm = old.WSByID, old.TabByID, old.PaneByID, old.ByTerm
 	} else {
 		v.Index()
+	}
+	ui := m.UI()
+	v.UI = protocol.ClientUIState{CollapsedSpaceKeys: slices.Clone(ui.CollapsedSpaceKeys), SidebarSectionSplit: ui.SectionSplit, SidebarWidth: ui.Width}
+	if v.UI.CollapsedSpaceKeys == nil {
+		v.UI.CollapsedSpaceKeys = []string{}
 	}
 	if w := m.Focused(); w != nil {
 		v.FocusedWS = w.ID()

@@ -33,29 +33,57 @@ func call(method string, p protocol.Params) *kit.Call {
 	return &kit.Call{ID: "1", Method: method, Params: p}
 }
 
-func TestRead_AnswersCurrentIDsAndLeavesTheRest(t *testing.T) {
-	if r := NewReadSide().Read(call("pane.list", &protocol.PaneListParams{})); r != nil {
+// read routes a call from r as a connection does; nil when it cannot say.
+func read(r *ReadSide, c *kit.Call) *kit.Reply {
+	m, _ := protocol.Lookup(c.Method)
+	routed, ok := r.Route(c, m, kit.Owners{})
+	if !ok {
+		return nil
+	}
+	return routed.Reply
+}
+
+// The read side answers every id form, and the error of an id that names
+// nothing, as the model resolves them; it says nothing before a View is
+// published, and routes no write of the session's.
+func TestRoute_AnswersEveryIDAndItsError(t *testing.T) {
+	if r := read(NewReadSide(), call("pane.list", &protocol.PaneListParams{})); r != nil {
 		t.Fatal("a read side with nothing published answered")
 	}
 	r := tiny()
 	id := func(s string) *string { return &s }
-	if got := r.Read(call("pane.current", &protocol.PaneCurrentParams{})); got == nil || got.Result.(protocol.PaneCurrent).Pane.PaneID != "w1:p2" {
+	if got := read(r, call("pane.current", &protocol.PaneCurrentParams{})); got == nil || got.Result.(protocol.PaneCurrent).Pane.PaneID != "w1:p2" {
 		t.Fatalf("pane.current: %+v, want the focused w1:p2", got)
 	}
-	edges := r.Read(call("pane.edges", &protocol.PaneOptionalTarget{PaneID: id("w1:p1")})).Result.(protocol.PaneEdges).Edges
+	edges := read(r, call("pane.edges", &protocol.PaneOptionalTarget{PaneID: id("w1:p1")})).Result.(protocol.PaneEdges).Edges
 	if !edges.Left || edges.Right || !edges.Up || !edges.Down {
 		t.Fatalf("w1:p1's edges: %+v, want left, up and down", edges)
 	}
-	for _, c := range []*kit.Call{
-		call("pane.get", &protocol.PaneTarget{PaneID: "p_1"}),                        // a legacy form: the session's
-		call("pane.current", &protocol.PaneCurrentParams{CallerPaneID: id("w9:p9")}), // unknown: the session's error
-		call("tab.list", &protocol.TabListParams{WorkspaceID: id("1")}),              // a position: the session's
-		call("agent.get", &protocol.AgentTarget{Target: "w1:p1"}),                    // hosts no agent
-		call("pane.split", &protocol.PaneSplitParams{}),                              // not a read
+	if got := read(r, call("pane.get", &protocol.PaneTarget{PaneID: "p_1"})); got == nil || got.Err != nil || got.Result.(protocol.PaneInfoResult).Pane.PaneID != "w1:p1" {
+		t.Fatalf("pane.get p_1 (a legacy form): %+v", got)
+	}
+	if got := read(r, call("tab.list", &protocol.TabListParams{WorkspaceID: id("1")})); got == nil || len(got.Result.(protocol.TabList).Tabs) != 1 {
+		t.Fatalf("tab.list of workspace 1 (a position): %+v", got)
+	}
+	for _, c := range []struct {
+		call *kit.Call
+		want string
+	}{
+		{call("pane.current", &protocol.PaneCurrentParams{CallerPaneID: id("w9:p9")}), "pane_not_found: pane w9:p9 not found"},
+		{call("agent.get", &protocol.AgentTarget{Target: "w1:p1"}), "agent_not_found: no agent at w1:p1"},
+		{call("workspace.get", &protocol.WorkspaceTarget{WorkspaceID: "w7"}), "workspace_not_found: workspace w7 not found"},
+		{call("tab.get", &protocol.TabTarget{TabID: "w1:t9"}), "tab_not_found: tab w1:t9 not found"},
 	} {
-		if got := r.Read(c); got != nil {
-			t.Errorf("%s %+v answered %+v; the session should", c.Method, c.Params, got)
+		got := read(r, c.call)
+		if got == nil || got.Err == nil {
+			t.Fatalf("%s %+v: %+v, want %s", c.call.Method, c.call.Params, got, c.want)
 		}
+		if e := protocol.AsError(got.Err); e.Code+": "+e.Message != c.want {
+			t.Errorf("%s %+v: %s: %s, want %s", c.call.Method, c.call.Params, e.Code, e.Message, c.want)
+		}
+	}
+	if m, _ := protocol.Lookup("pane.split"); Routes(m) {
+		t.Error("the read side routes pane.split, a write of the session's")
 	}
 }
 
