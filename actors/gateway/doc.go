@@ -4,16 +4,16 @@
 // the gateway itself (ping, server.stop, server.live_handoff, client_shell.surface.set,
 // server.ssh_agent.register — a loan held for the connection's life, sshagent.go:
 // Registry),
-// sends the rest to their owner — the session for every method whose
-// target it resolves (it hands them on to a pane, workspace, tab or the
-// agents actor), the clients, plugins, integrations or web actor for
-// theirs (Options.Owners, checked at start-up) — and writes the replies
-// back in request order. The session's reads (lists, gets, pane.layout,
-// pane.edges, session.snapshot) are answered on the connection from the
-// read model the session last published (Options.Reads, routes.go), not
-// through its mailbox; what that cannot answer goes to the session. A pane's own calls (pane.send_text,
-// pane.wait_for_output, …) go through the session until the pane has told
-// the connection its actor, then straight to the pane (paneroute.go). What a call does to the connection (a wait, a
+// routes the session's reads and every call whose target the session's
+// ids name (a pane's, a workspace's, a tab's, the agents actor's) from the
+// View the session last published (Options.Reads, paneroute.go): a read
+// is answered on the connection, errors included, the others go straight
+// to their owner's actor, and a call that finds the session behind waits
+// in the read side, never in the session's mailbox; a pane's own calls by
+// id then go to the pane it learnt at once (kit.PaneCall). It sends the
+// session's writes to the session, the rest to their owner — the clients,
+// plugins, integrations or web actor for theirs (Options.Owners, checked
+// at start-up) — and writes the replies back in request order. What a call does to the connection (a wait, a
 // watch, a stream) is the method's Shape, not its name. A connection's
 // reader goroutine hands the conn the whole lines it holds at once and,
 // while the conn is idle, runs its mailbox itself (dispatch.go); answers

@@ -17,13 +17,12 @@ type Call struct {
 	Route bool
 }
 
-// A connection sends the calls of a pane whose actor it knows to that
-// actor (PaneCall), not through the session: a keystroke's pane.send_text
-// and a waiting program's pane.wait_for_output each cross one goroutine
-// less. The session stays the one that resolves ids: the pane answers a
-// PaneCall naming an id that is no longer its own (a pane moved or
-// renumbered) with NotThisPane, a closed pane's dead letter comes back,
-// and either way the connection forgets the route and asks the session.
+// A connection sends the calls of a pane whose actor it learnt from the
+// session's read side to that actor at once (PaneCall), without routing
+// them again: the pane answers a PaneCall naming an id that is no longer
+// its own (a pane moved or renumbered) with NotThisPane, a closed pane's
+// dead letter comes back, and either way the connection forgets the route
+// and routes the call from the read side again.
 type (
 	// PaneCall is a call sent straight to the pane PaneID named.
 	PaneCall struct {

@@ -11,10 +11,13 @@
 // changed and hands it a detached model.Saved when it asks (persist.go).
 // After each message that changed the read model it publishes a
 // view.View built by view.Build (reads.go; the records are rendered by
-// package view, with the same functions as the session's answers): the reads (lists, gets, pane.layout, pane.edges,
-// session.snapshot) are answered from the newest one by the caller's
-// connection, without entering the session's mailbox; published before
-// the message's answer and events, and first once the restore is done.
+// package view, with the same functions as the session's answers): every
+// read (lists, gets, counts, pane.layout, pane.edges, pane.neighbor,
+// layout.export, session.snapshot, client.ui_state.get, the agent
+// manifests) is answered from the newest one by one function in package
+// view, and never enters the session's mailbox when a connection asks;
+// published before the message's answer and events, and first once the
+// restore is done.
 // Each message that may change the topology runs in one transaction, a
 // txn value (txn.go) holding the model's journal, typed undos of the
 // session's own records it changed (which pane actor runs which pane, the
@@ -25,15 +28,20 @@
 // A saved session is restored as the session's first message, so calls
 // wait for it and every list answers the whole of it (restore.go).
 //
-// Everything else is another actor's. A connection sends a call the
-// table gives a pane, the agents actor, a workspace or a tab straight to
-// its owner, its target resolved from the newest View (kit.PaneFinder);
-// what the View cannot resolve (an agent's name, a message to the session
-// still waiting) comes here: the session resolves the target once, as the
-// method's table entry declares, and forwards it, already resolved, to
-// the owner (route, session.go), or to the clients, plugins or
-// worktrees actor that does the work (plugin calls and popup.open with the
-// context only it knows: open.go); its own handlers are Registry. Another
+// Everything else is another actor's. A connection routes a call the
+// table gives a pane, the agents actor, a workspace or a tab, and the
+// agent calls a pane answers (agent.read, agent.explain,
+// agent.send_keys), from the newest View (view/route.go, every id form and
+// agent names resolved there, errors included) straight to its owner; a
+// call that finds the session behind waits in the read side until the
+// session caught up, not in its mailbox. The same calls sent to the
+// session by other actors (tasks, loop, web, buffers) are routed from the
+// session's own newest View by one handler (fromView, reads.go). What
+// comes here is the session's writes: route resolves the target once, as
+// the method's table entry declares, and runs the handler (session.go),
+// or hands the call to the clients, plugins or worktrees actor that does
+// the work (plugin calls and popup.open with the context only it knows:
+// open.go); its own handlers are Registry. Another
 // actor that needs the topology changed asks with one message carrying
 // the call (api.OpenPane, FocusPane, ClosePane; worktrees.OpenCheckout,
 // CloseCheckout), applied as one transaction. Pane actors are the panes
