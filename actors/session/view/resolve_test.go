@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -75,11 +77,10 @@ func renumbered(t *testing.T) *model.Model {
 
 // The View resolves every id form as the model does, over a session
 // whose ids were renumbered: the same pane, tab or workspace, or the same
-// error code.
-func TestResolve_AsTheModelDoes(t *testing.T) {
-	m := renumbered(t)
-	panes := 0
-	var ids []string
+// error, word for word.
+// idForms are every id form of every entity of m, and forms that name
+// nothing; panes is m's number of panes.
+func idForms(m *model.Model) (ids []string, panes int) {
 	for wi, w := range m.Workspaces() {
 		ids = append(ids, w.ID(), fmt.Sprint(wi+1), fmt.Sprintf("w_%d", wi+1))
 		for ti, tb := range w.Tabs() {
@@ -99,6 +100,12 @@ func TestResolve_AsTheModelDoes(t *testing.T) {
 		ids = append(ids, fmt.Sprintf("p_%d", n), fmt.Sprint(n), fmt.Sprintf("w_%d", n))
 	}
 	ids = append(ids, "", "x", "w1-", "p_", "t_w1", "w1:x", "p_w1_x", "w1:p", ":", "-1")
+	return ids, panes
+}
+
+func TestResolve_AsTheModelDoes(t *testing.T) {
+	m := renumbered(t)
+	ids, panes := idForms(m)
 	paneOf := func(termID string) (*Pane, protocol.AgentStatus, bool) {
 		p := m.Term(termID)
 		return &Pane{Info: protocol.PaneInfo{PaneID: p.ID(), TerminalID: p.TermID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID()}}, protocol.StatusUnknown, true
@@ -107,26 +114,20 @@ func TestResolve_AsTheModelDoes(t *testing.T) {
 	if len(v.Former) == 0 {
 		t.Fatal("the renumbered session has no former ids to compare")
 	}
-	code := func(err error) string {
-		if err == nil {
-			return ""
-		}
-		return protocol.AsError(err).Code
-	}
 	for _, id := range ids {
 		mw, merr := m.ResolveWorkspace(id)
 		vw, verr := v.ResolveWorkspace(id)
-		if code(merr) != code(verr) || (merr == nil && v.Spaces[vw].Info.WorkspaceID != mw.ID()) {
+		if fmt.Sprint(merr) != fmt.Sprint(verr) || (merr == nil && v.Spaces[vw].Info.WorkspaceID != mw.ID()) {
 			t.Errorf("workspace %q: model %v %v, view %d %v", id, mw, merr, vw, verr)
 		}
 		mt, merr := m.ResolveTab(id)
 		vt, verr := v.ResolveTab(id)
-		if code(merr) != code(verr) || (merr == nil && v.Tabs[vt].Info.TabID != mt.ID()) {
+		if fmt.Sprint(merr) != fmt.Sprint(verr) || (merr == nil && v.Tabs[vt].Info.TabID != mt.ID()) {
 			t.Errorf("tab %q: model %v %v, view %d %v", id, mt, merr, vt, verr)
 		}
 		mp, merr := m.ResolvePane(id)
 		vp, verr := v.ResolvePane(id)
-		if code(merr) != code(verr) || (merr == nil && v.Rec(vp).Info.TerminalID != mp.TermID()) {
+		if fmt.Sprint(merr) != fmt.Sprint(verr) || (merr == nil && v.Rec(vp).Info.TerminalID != mp.TermID()) {
 			t.Errorf("pane %q: model %v %v, view %d %v", id, mp, merr, vp, verr)
 		}
 		if merr == nil && (v.IsFormer(id) != (id != mp.ID() && containsStr(mp.Aliases(), id))) {
@@ -145,4 +146,51 @@ func containsStr(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// A call routed from the View goes where the model's resolvers send it,
+// for every id form: a pane's call to that pane with its current ids, a
+// workspace's get answers its record, and an id the model does not
+// resolve gets the model's error, word for word.
+func TestRoute_AsTheModelResolves(t *testing.T) {
+	m := renumbered(t)
+	ids, panes := idForms(m)
+	paneOf := func(termID string) (*Pane, protocol.AgentStatus, bool) {
+		p := m.Term(termID)
+		return &Pane{Info: protocol.PaneInfo{PaneID: p.ID(), TerminalID: p.TermID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID()}}, protocol.StatusUnknown, true
+	}
+	v := Build(m, nil, nil, panes, paneOf).View
+	route := func(method string, p protocol.Params) kit.Routed {
+		mt, _ := protocol.Lookup(method)
+		return v.Route(call(method, p), mt, kit.Owners{})
+	}
+	for _, id := range ids {
+		mp, merr := m.ResolvePane(id)
+		r := route("pane.send_text", &protocol.PaneSendTextParams{PaneID: id, Text: "x"})
+		if merr != nil {
+			if r.Reply == nil || fmt.Sprint(r.Reply.Err) != fmt.Sprint(merr) {
+				t.Errorf("pane.send_text %q: routed %+v, the model says %v", id, r, merr)
+			}
+		} else if req, ok := r.Msg.(*pane.Request); !ok || req.PaneID != mp.ID() || req.TabID != mp.Tab().ID() || req.WorkspaceID != mp.WS().ID() {
+			t.Errorf("pane.send_text %q: routed %+v, the model resolves %s", id, r.Msg, mp.ID())
+		}
+		mw, merr := m.ResolveWorkspace(id)
+		r = route("workspace.get", &protocol.WorkspaceTarget{WorkspaceID: id})
+		if merr != nil {
+			if fmt.Sprint(r.Reply.Err) != fmt.Sprint(merr) {
+				t.Errorf("workspace.get %q: %v, the model says %v", id, r.Reply.Err, merr)
+			}
+		} else if r.Reply.Err != nil || r.Reply.Result.(protocol.WorkspaceInfoResult).Workspace.WorkspaceID != mw.ID() {
+			t.Errorf("workspace.get %q: %+v, the model resolves %s", id, r.Reply, mw.ID())
+		}
+		mt, merr := m.ResolveTab(id)
+		r = route("tab.get", &protocol.TabTarget{TabID: id})
+		if merr != nil {
+			if fmt.Sprint(r.Reply.Err) != fmt.Sprint(merr) {
+				t.Errorf("tab.get %q: %v, the model says %v", id, r.Reply.Err, merr)
+			}
+		} else if r.Reply.Err != nil || r.Reply.Result.(protocol.TabInfoResult).Tab.TabID != mt.ID() {
+			t.Errorf("tab.get %q: %+v, the model resolves %s", id, r.Reply, mt.ID())
+		}
+	}
 }
