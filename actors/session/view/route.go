@@ -117,7 +117,7 @@ func (p *Pane) request(call *kit.Call) *pane.Request {
 // but one a pane had before a move) or by its name; a name whose agent
 // did not start says why.
 func (v *View) ResolveAgent(target string) (int, error) {
-	if i, err := v.ResolvePane(target); err == nil && !v.IsFormer(target) && v.Rec(i).Agent != nil {
+	if i, err := v.ResolvePane(target); err == nil && !v.formerOf(i, target) && v.Rec(i).Agent != nil {
 		return i, nil
 	}
 	if target != "" {
@@ -133,6 +133,12 @@ func (v *View) ResolveAgent(target string) (int, error) {
 		}
 	}
 	return -1, protocol.Errorf(protocol.CodeAgentNotFound, "no agent at %s", target)
+}
+
+// formerOf reports whether id is one Panes[i] had before it moved.
+func (v *View) formerOf(i int, id string) bool {
+	j, ok := v.Former[id]
+	return ok && j == i && v.Rec(i).Info.PaneID != id
 }
 
 // OrFocused is the pane an optional id names, else the focused pane.
