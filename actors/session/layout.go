@@ -5,7 +5,6 @@ import (
 
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
-	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -23,8 +22,6 @@ var layoutHandlers = map[string]handler{
 	"layout.set_split_ratio": (*Session).layoutSetSplitRatio,
 	"layout.select":          (*Session).layoutSelect,
 }
-
-func reason(r string) *string { return &r }
 
 // hiddenRects is a tab's layout without the zoom override, which is what
 // navigation between panes follows.
@@ -79,124 +76,24 @@ func (s *Session) paneEdges(_ actor.Context, call *kit.Call) *kit.Reply {
 	}})
 }
 
-func (s *Session) paneFocusDirection(ctx actor.Context, call *kit.Call) *kit.Reply {
-	prm := call.Params.(*protocol.PaneDirectionParams)
-	p, err := s.orFocused(prm.PaneID)
-	if err != nil {
-		return kit.Fail(err)
-	}
-	res := protocol.PaneFocusDirectionResult{SourcePaneID: p.ID()}
-	if n := s.neighborOf(p, prm.Direction); n != nil {
-		res.Changed = !s.paneFocused(n)
-		s.tx.FocusPane(n.Pane)
-		s.relayout(ctx, n.Tab()) // a zoomed tab shows the newly focused pane
-		res.FocusedPaneID = protocol.Ptr(n.ID())
-	} else {
-		res.Reason = reason("no_neighbor")
-	}
-	res.Layout = s.layoutSnapshot(p.Tab())
-	return kit.Done(protocol.PaneFocusDirection{Focus: res})
+func (s *Session) paneFocusDirection(_ actor.Context, call *kit.Call) *kit.Reply {
+	return s.did(s.tx.FocusDirection(s.env(), call.Params.(*protocol.PaneDirectionParams)))
 }
 
-func (s *Session) paneResize(ctx actor.Context, call *kit.Call) *kit.Reply {
-	prm := call.Params.(*protocol.PaneResizeParams)
-	p, err := s.orFocused(prm.PaneID)
-	if err != nil {
-		return kit.Fail(err)
-	}
-	amount := 0.05
-	if prm.Amount != nil {
-		amount = *prm.Amount
-	}
-	res := protocol.PaneResizeResult{PaneID: p.ID()}
-	// An amount of 0 changes nothing and says so, as Herdr does.
-	if res.Changed = amount != 0 && s.tx.EditTree(p.Tab(), func(root *layout.Node) bool { return root.Resize(p.TermID(), layout.Side(prm.Direction), amount) }); res.Changed {
-		s.relayout(ctx, p.Tab())
-	} else {
-		res.Reason = reason("unchanged")
-	}
-	res.FocusedPaneID = s.terms[p.Tab().Focused()].ID()
-	res.Layout = s.layoutSnapshot(p.Tab())
-	return kit.Done(protocol.PaneResize{Resize: res})
+func (s *Session) paneResize(_ actor.Context, call *kit.Call) *kit.Reply {
+	return s.did(s.tx.Resize(s.env(), call.Params.(*protocol.PaneResizeParams)))
 }
 
-func (s *Session) paneSwap(ctx actor.Context, call *kit.Call) *kit.Reply {
-	prm := call.Params.(*protocol.PaneSwapParams)
-	sourceID := prm.PaneID
-	if prm.SourcePaneID != nil && *prm.SourcePaneID != "" {
-		sourceID = prm.SourcePaneID
-	}
-	src, err := s.orFocused(sourceID)
-	if err != nil {
-		return kit.Fail(err)
-	}
-	res := protocol.PaneSwapResult{SourcePaneID: src.ID()}
-	var dst *paneRec
-	if prm.Direction != nil {
-		if dst = s.neighborOf(src, *prm.Direction); dst == nil {
-			res.Reason = reason("no_neighbor")
-		}
-	} else {
-		res.TargetPaneID = prm.TargetPaneID
-		switch found := s.rec(s.m.Pane(*prm.TargetPaneID)); {
-		case found == nil:
-			res.Reason = reason("not_found")
-		case found == src:
-			res.Reason = reason("same_pane")
-		case found.Tab() != src.Tab():
-			res.Reason = reason("cross_tab")
-		default:
-			dst = found
-		}
-	}
-	if dst != nil {
-		res.TargetPaneID = protocol.Ptr(dst.ID())
-		res.Changed = s.tx.EditTree(src.Tab(), func(root *layout.Node) bool { return root.Swap(src.TermID(), dst.TermID()) })
-		s.relayout(ctx, src.Tab())
-	}
-	res.FocusedPaneID = s.terms[src.Tab().Focused()].ID()
-	res.Layout = s.layoutSnapshot(src.Tab())
-	return kit.Done(protocol.PaneSwap{Swap: res})
+func (s *Session) paneSwap(_ actor.Context, call *kit.Call) *kit.Reply {
+	return s.did(s.tx.Swap(s.env(), call.Params.(*protocol.PaneSwapParams)))
 }
 
-func (s *Session) paneZoom(ctx actor.Context, call *kit.Call) *kit.Reply {
-	prm := call.Params.(*protocol.PaneZoomParams)
-	p, err := s.orFocused(prm.PaneID)
-	if err != nil {
-		return kit.Fail(err)
-	}
-	t := p.Tab()
-	res := protocol.PaneZoomResult{PaneID: p.ID()}
-	want := prm.Mode == "on" || (prm.Mode == "toggle" && !(t.Zoomed() && t.Focused() == p.TermID()))
-	switch {
-	case want && len(t.Root().Leaves()) == 1:
-		res.Reason = reason("single_pane")
-	case want && t.Zoomed() && t.Focused() == p.TermID():
-		res.Reason = reason("already_zoomed")
-	case !want && !t.Zoomed():
-		res.Reason = reason("already_unzoomed")
-	default:
-		res.FocusChanged = t.Focused() != p.TermID()
-		res.ZoomChanged = t.Zoomed() != want
-		s.tx.FocusInTab(t, p.TermID(), want)
-		res.Changed = res.FocusChanged || res.ZoomChanged
-		s.relayout(ctx, t)
-	}
-	res.Zoomed = t.Zoomed()
-	res.FocusedPaneID = s.terms[t.Focused()].ID()
-	res.Layout = s.layoutSnapshot(t)
-	return kit.Done(protocol.PaneZoom{Zoom: res})
+func (s *Session) paneZoom(_ actor.Context, call *kit.Call) *kit.Reply {
+	return s.did(s.tx.Zoom(s.env(), call.Params.(*protocol.PaneZoomParams)))
 }
 
-func (s *Session) paneInputSet(ctx actor.Context, call *kit.Call) *kit.Reply {
-	prm := call.Params.(*protocol.PaneInputSetParams)
-	p, err := s.resolvePane(prm.PaneID)
-	if err != nil {
-		return kit.Fail(err)
-	}
-	s.tx.SetRightClick(p.Pane, prm.RightClick)
-	s.tell(p.pid, &pane.SetRightClick{ToPane: p.RightClick() == "pane"})
-	return kit.OK()
+func (s *Session) paneInputSet(_ actor.Context, call *kit.Call) *kit.Reply {
+	return s.did(s.tx.SetInput(call.Params.(*protocol.PaneInputSetParams)))
 }
 
 // tabOf resolves an optional tab id, else the tab of an optional pane id,
@@ -248,47 +145,15 @@ func (s *Session) layoutExport(_ actor.Context, call *kit.Call) *kit.Reply {
 	return kit.Done(protocol.LayoutExport{Layout: s.describe(t)})
 }
 
-func (s *Session) layoutSetSplitRatio(ctx actor.Context, call *kit.Call) *kit.Reply {
-	prm := call.Params.(*protocol.LayoutSetSplitRatioParams)
-	t, err := s.tabOf(prm.TabID, prm.PaneID)
-	if err != nil {
-		return kit.Fail(err)
-	}
-	found := s.tx.EditTree(t, func(root *layout.Node) bool {
-		split, err := root.SplitAt(prm.Path)
-		if err == nil {
-			split.Ratio = layout.ClampRatio(*prm.Ratio)
-		}
-		return err == nil
-	})
-	if !found {
-		return kit.Fail(protocol.Errorf("split_not_found", "no split at path %v in tab %s", prm.Path, t.ID()))
-	}
-	s.relayout(ctx, t)
-	return kit.Done(protocol.LayoutSplitRatioSet{Layout: s.describe(t)})
+func (s *Session) layoutSetSplitRatio(_ actor.Context, call *kit.Call) *kit.Reply {
+	return s.did(s.tx.SetSplitRatio(s.env(), call.Params.(*protocol.LayoutSetSplitRatioParams)))
 }
 
 // layoutSelect arranges a tab's panes as one of tmux's layouts, in the
 // order they stand, keeping the focus; a zoomed tab is unzoomed, so the
 // layout shows.
-func (s *Session) layoutSelect(ctx actor.Context, call *kit.Call) *kit.Reply {
-	prm := call.Params.(*protocol.LayoutSelectParams)
-	t, err := s.tabOf(prm.TabID, prm.PaneID)
-	if err != nil {
-		return kit.Fail(err)
-	}
-	root, err := layout.Preset(prm.Layout, t.Root().Leaves())
-	if err != nil {
-		return kit.Fail(protocol.ParamError("layout", "%v", err))
-	}
-	res := protocol.LayoutSelected{TabID: t.ID(), Layout: prm.Layout}
-	if res.Changed = t.Zoomed() || root.String() != t.Root().String(); res.Changed {
-		s.tx.SetRoot(t, root, t.Focused())
-		s.tx.FocusInTab(t, t.Focused(), false)
-		s.relayout(ctx, t)
-	}
-	res.Panes = s.layoutSnapshot(t)
-	return kit.Done(res)
+func (s *Session) layoutSelect(_ actor.Context, call *kit.Call) *kit.Reply {
+	return s.did(s.tx.SelectLayout(s.env(), call.Params.(*protocol.LayoutSelectParams)))
 }
 
 // layoutApply builds a new tab from a declarative tree: every pane starts

@@ -130,14 +130,8 @@ func (s *Session) paneFocus(_ actor.Context, call *kit.Call, p *paneRec) *kit.Re
 }
 
 func (s *Session) paneRename(_ actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
-	label := ""
-	if l := call.Params.(*protocol.PaneRenameParams).Label; l != nil {
-		label = *l
-	}
-	s.tx.SetPaneLabel(p.Pane, label)
-	s.renamed(p)
-	s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
-	return kit.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
+	res, out := s.tx.RenamePane(s.env(), p.Pane, call.Params.(*protocol.PaneRenameParams).Label)
+	return s.did(res, out, nil)
 }
 
 func (s *Session) paneClose(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {

@@ -332,3 +332,63 @@ func appendNew(ts []*tab, t *tab) []*tab {
 	}
 	return append(ts, t)
 }
+
+// did hands what a model operation did to the transaction and answers
+// with its result; a failed operation changed nothing and fails the call.
+func (s *Session) did(res protocol.Result, out model.Out, err error) *kit.Reply {
+	if err != nil {
+		return kit.Fail(err)
+	}
+	s.apply(out)
+	return kit.Done(res)
+}
+
+// apply queues what a model operation did in the transaction: its events
+// and effects happen when it commits, or never.
+func (s *Session) apply(out model.Out) {
+	for _, e := range out.Events {
+		f := e.Fields
+		s.tx.do(publishEvent{&events.Publish{Data: e.Data, Fields: events.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID,
+			PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}}})
+	}
+	for _, e := range out.Effects {
+		switch e := e.(type) {
+		case model.Arrange:
+			s.markLayout(e.Tab)
+		case model.TellIDs:
+			s.renamed(s.rec(e.Pane))
+		case model.TellRightClick:
+			s.tell(s.rec(e.Pane).pid, &pane.SetRightClick{ToPane: e.Pane.RightClick() == "pane"})
+		case model.Start:
+			s.born(e.Entity)
+		case model.Retire:
+			s.retire(e.ID)
+		}
+	}
+}
+
+// env is the session as the model's operations see it (model.Env).
+type env struct{ s *Session }
+
+func (s *Session) env() model.Env { return env{s} }
+
+func (e env) WorkspaceInfo(w *workspace) protocol.WorkspaceInfo { return e.s.workspaceInfo(w) }
+func (e env) TabInfo(t *tab) protocol.TabInfo                   { return e.s.tabInfo(t) }
+func (e env) PaneInfo(p *model.Pane) protocol.PaneInfo          { return e.s.paneInfo(e.s.rec(p)) }
+func (e env) Layout(t *tab) protocol.PaneLayoutSnapshot         { return e.s.layoutSnapshot(t) }
+func (e env) Describe(t *tab) protocol.LayoutDescription        { return e.s.describe(t) }
+func (e env) AutoLabel(cwd string) string                       { return deriveLabel(cwd, e.s.home) }
+func (e env) Folder(p *model.Pane) string                       { return e.s.rec(p).facts.ForegroundCwd }
+
+func (e env) Fields(x model.Subject) model.Fields {
+	var f events.Fields
+	switch x := x.(type) {
+	case *workspace:
+		f = e.s.workspaceFields(x)
+	case *tab:
+		f = e.s.tabFields(x)
+	case *model.Pane:
+		f = e.s.paneFields(e.s.rec(x))
+	}
+	return model.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID, PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}
+}

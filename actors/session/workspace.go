@@ -4,6 +4,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -93,24 +94,13 @@ func (s *Session) workspaceFocus(_ actor.Context, call *kit.Call, w *workspace) 
 	return kit.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
 }
 
-// workspaceClose closes a workspace. A main checkout's workspace whose
-// worktrees are open closes only with close_group, and then with them;
-// close_group on a worktree's workspace closes its whole group the same
-// way (the main checkout's workspace and every worktree's), as the
-// client's "close group" does. Without it a worktree's workspace closes
-// alone. Either way it is one transaction: all of them or none.
+// workspaceClose closes a workspace, with the workspaces of its worktree
+// group when asked to (model.CloseGroup), in one transaction: all of them
+// or none.
 func (s *Session) workspaceClose(ctx actor.Context, call *kit.Call, w *workspace) *kit.Reply {
-	closeGroup := call.Params.(*protocol.WorkspaceCloseParams).CloseGroup
-	var group []*workspace // the other workspaces that close with w
-	if wt := w.Worktree(); wt != nil && (closeGroup || !wt.IsLinkedWorktree) {
-		for _, x := range s.m.Workspaces() {
-			if x != w && x.Worktree() != nil && x.Worktree().RepoKey == wt.RepoKey && (x.Worktree().IsLinkedWorktree || wt.IsLinkedWorktree) {
-				group = append(group, x)
-			}
-		}
-	}
-	if len(group) > 0 && !closeGroup {
-		return kit.Fail(protocol.Errorf(protocol.CodeGroupCloseRequired, "workspace %s has %d worktree workspaces open; close them first or pass close_group", w.ID(), len(group)))
+	group, err := s.m.CloseGroup(w, call.Params.(*protocol.WorkspaceCloseParams).CloseGroup)
+	if err != nil {
+		return kit.Fail(err)
 	}
 	for _, x := range group {
 		s.closeWorkspace(ctx, x)
@@ -121,20 +111,12 @@ func (s *Session) workspaceClose(ctx actor.Context, call *kit.Call, w *workspace
 
 // emitCreated announces a new workspace, tab and/or pane (nil = not new).
 func (s *Session) emitCreated(w *workspace, t *tab, p *paneRec) {
-	if w != nil {
-		s.emit(protocol.WorkspaceEvent{Kind: "workspace_created", Workspace: s.workspaceInfo(w)}, s.workspaceFields(w))
-	}
-	if t != nil {
-		s.emit(protocol.TabCreatedEvent{Tab: s.tabInfo(t)}, s.tabFields(t))
-	}
+	var mp *model.Pane
 	if p != nil {
-		s.emit(protocol.PaneEvent{Kind: "pane_created", Pane: s.paneInfo(p)}, s.paneFields(p))
+		mp = p.Pane
 	}
+	s.apply(model.Created(s.env(), w, t, mp))
 }
 
 // emitWorkspaceUpdated announces a change of a workspace's record (its tabs).
-func (s *Session) emitWorkspaceUpdated(w *workspace) {
-	if s.m.Workspace(w.ID()) == w {
-		s.emit(protocol.WorkspaceEvent{Kind: "workspace_updated", Workspace: s.workspaceInfo(w)}, s.workspaceFields(w))
-	}
-}
+func (s *Session) emitWorkspaceUpdated(w *workspace) { s.apply(s.m.WorkspaceUpdated(s.env(), w)) }

@@ -1,0 +1,272 @@
+package model
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// fakeEnv renders records by their ids only: the operations' answers and
+// events are then checked by what they name.
+type fakeEnv struct{}
+
+func (fakeEnv) WorkspaceInfo(w *Workspace) protocol.WorkspaceInfo {
+	return protocol.WorkspaceInfo{WorkspaceID: w.id, Label: w.DisplayLabel()}
+}
+func (fakeEnv) TabInfo(t *Tab) protocol.TabInfo {
+	return protocol.TabInfo{TabID: t.id, WorkspaceID: t.ws.id}
+}
+func (fakeEnv) PaneInfo(p *Pane) protocol.PaneInfo {
+	return protocol.PaneInfo{PaneID: p.id, TerminalID: p.termID, WorkspaceID: p.ws.id, TabID: p.tab.id, Label: protocol.Ptr(p.label)}
+}
+func (fakeEnv) Layout(t *Tab) protocol.PaneLayoutSnapshot {
+	return protocol.PaneLayoutSnapshot{WorkspaceID: t.ws.id, TabID: t.id, Zoomed: t.zoomed}
+}
+func (fakeEnv) Describe(t *Tab) protocol.LayoutDescription {
+	return protocol.LayoutDescription{WorkspaceID: t.ws.id, TabID: t.id}
+}
+func (fakeEnv) Folder(p *Pane) string       { return "" }
+func (fakeEnv) AutoLabel(cwd string) string { return "auto:" + cwd }
+func (fakeEnv) Fields(s Subject) Fields {
+	switch s := s.(type) {
+	case *Workspace:
+		return Fields{WorkspaceID: s.id}
+	case *Tab:
+		return Fields{WorkspaceID: s.ws.id, TabID: s.id}
+	case *Pane:
+		return Fields{WorkspaceID: s.ws.id, TabID: s.tab.id, PaneID: s.id}
+	}
+	return Fields{}
+}
+
+// outLine renders what an operation did: its events (kind and the id
+// they are stamped with), then its effects.
+func outLine(o Out) string {
+	var parts []string
+	for _, e := range o.Events {
+		id := e.Fields.PaneID
+		if id == "" {
+			id = e.Fields.TabID
+		}
+		if id == "" {
+			id = e.Fields.WorkspaceID
+		}
+		parts = append(parts, e.Data.EventKind()+" "+id)
+	}
+	parts = append(parts, "|")
+	for _, e := range o.Effects {
+		switch e := e.(type) {
+		case Arrange:
+			parts = append(parts, "arrange "+e.Tab.id)
+		case TellIDs:
+			parts = append(parts, "ids "+e.Pane.id)
+		case TellRightClick:
+			parts = append(parts, "rightclick "+e.Pane.id+"="+e.Pane.rightClick)
+		case Start:
+			parts = append(parts, fmt.Sprintf("start %s", e.Entity.(interface{ ID() string }).ID()))
+		case Retire:
+			parts = append(parts, "retire "+e.ID)
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// opsModel is w1 (tab t1: p1 | p2, tab t2: p3) and w2 (tab t1: p1),
+// committed, with w1:p1 focused.
+func opsModel(t *testing.T) *Model {
+	b := newBuilder(layout.Rect{W: 120, H: 40})
+	w1, p1 := b.workspace("one")
+	b.split(p1)
+	b.tab(w1)
+	b.workspace("two")
+	b.tx.FocusPane(p1)
+	b.tx.Commit()
+	check(t, b.m, "built")
+	return b.m
+}
+
+// gist joins an answer's telling parts with spaces.
+func gist(a ...any) string { return strings.TrimSuffix(fmt.Sprintln(a...), "\n") }
+
+func params[P any](t *testing.T, method, js string) P {
+	t.Helper()
+	p, err := protocol.DecodeParams(method, []byte(js))
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, js, err)
+	}
+	return p.(P)
+}
+
+// TestOps_EventsAndEffects runs each operation on a small model and checks
+// the answer's gist, the events and the effects it returns; an operation
+// that fails must return its error's code and leave the model as it was.
+func TestOps_EventsAndEffects(t *testing.T) {
+	env := fakeEnv{}
+	type result struct {
+		gist string
+		out  Out
+		err  error
+	}
+	cases := []struct {
+		name string
+		op   func(t *testing.T, tx *Tx) result
+		want string // gist, then the events | effects; or the error's code
+	}{
+		{"resize", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.Resize(env, params[*protocol.PaneResizeParams](t, "pane.resize", `{"pane_id":"w1:p1","direction":"right"}`))
+			return result{gist(r.Resize.Changed, r.Resize.FocusedPaneID), o, err}
+		}, "true w1:p1 / |, arrange w1:t1"},
+		{"resize by 0", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.Resize(env, params[*protocol.PaneResizeParams](t, "pane.resize", `{"pane_id":"w1:p1","direction":"right","amount":0}`))
+			return result{gist(r.Resize.Changed, *r.Resize.Reason), o, err}
+		}, "false unchanged / |"},
+		{"resize a pane that is not there", func(t *testing.T, tx *Tx) result {
+			_, o, err := tx.Resize(env, params[*protocol.PaneResizeParams](t, "pane.resize", `{"pane_id":"w9:p1","direction":"right"}`))
+			return result{"", o, err}
+		}, protocol.CodePaneNotFound},
+		{"focus right", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.FocusDirection(env, params[*protocol.PaneDirectionParams](t, "pane.focus_direction", `{"direction":"right"}`))
+			return result{gist(r.Focus.Changed, *r.Focus.FocusedPaneID, tx.m.FocusedPane().id), o, err}
+		}, "true w1:p2 w1:p2 / |, arrange w1:t1"},
+		{"focus left of the leftmost", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.FocusDirection(env, params[*protocol.PaneDirectionParams](t, "pane.focus_direction", `{"direction":"left"}`))
+			return result{*r.Focus.Reason, o, err}
+		}, "no_neighbor / |"},
+		{"swap across tabs", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.Swap(env, params[*protocol.PaneSwapParams](t, "pane.swap", `{"source_pane_id":"w1:p1","target_pane_id":"w1:p3"}`))
+			return result{gist(r.Swap.Changed, *r.Swap.Reason), o, err}
+		}, "false cross_tab / |"},
+		{"swap right", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.Swap(env, params[*protocol.PaneSwapParams](t, "pane.swap", `{"pane_id":"w1:p1","direction":"right"}`))
+			return result{gist(r.Swap.Changed, *r.Swap.TargetPaneID, tx.m.Pane("w1:p1").tab.root.Leaves()), o, err}
+		}, "true w1:p2 [term_2 term_1] / |, arrange w1:t1"},
+		{"zoom a lone pane", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.Zoom(env, params[*protocol.PaneZoomParams](t, "pane.zoom", `{"pane_id":"w1:p3","mode":"on"}`))
+			return result{*r.Zoom.Reason, o, err}
+		}, "single_pane / |"},
+		{"zoom", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.Zoom(env, params[*protocol.PaneZoomParams](t, "pane.zoom", `{"pane_id":"w1:p2","mode":"toggle"}`))
+			return result{gist(r.Zoom.Zoomed, r.Zoom.FocusChanged, r.Zoom.FocusedPaneID), o, err}
+		}, "true true w1:p2 / |, arrange w1:t1"},
+		{"split ratio at no split", func(t *testing.T, tx *Tx) result {
+			_, o, err := tx.SetSplitRatio(env, params[*protocol.LayoutSetSplitRatioParams](t, "layout.set_split_ratio", `{"tab_id":"w1:t2","path":[true],"ratio":0.3}`))
+			return result{"", o, err}
+		}, "split_not_found"},
+		{"split ratio", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.SetSplitRatio(env, params[*protocol.LayoutSetSplitRatioParams](t, "layout.set_split_ratio", `{"path":[],"ratio":0.3}`))
+			return result{gist(r.Layout.TabID, tx.m.Pane("w1:p1").tab.root.Ratio), o, err}
+		}, "w1:t1 0.3 / |, arrange w1:t1"},
+		{"select an unknown layout", func(t *testing.T, tx *Tx) result {
+			_, o, err := tx.SelectLayout(env, &protocol.LayoutSelectParams{Layout: "spiral"})
+			return result{"", o, err}
+		}, protocol.CodeInvalidParams},
+		{"select", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.SelectLayout(env, params[*protocol.LayoutSelectParams](t, "layout.select", `{"layout":"even-vertical"}`))
+			return result{gist(r.Changed, r.TabID), o, err}
+		}, "true w1:t1 / |, arrange w1:t1"},
+		{"right click", func(t *testing.T, tx *Tx) result {
+			_, o, err := tx.SetInput(params[*protocol.PaneInputSetParams](t, "pane.input.set", `{"pane_id":"w1:p2","right_click":"pane"}`))
+			return result{"", o, err}
+		}, " / |, rightclick w1:p2=pane"},
+		{"move into another tab", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.MovePane(env, params[*protocol.PaneMoveParams](t, "pane.move", `{"pane_id":"w1:p3","destination":{"type":"tab","tab_id":"w1:t1","split":"down"}}`))
+			return result{gist(*r.MoveResult.ClosedTabID, r.MoveResult.Pane.TabID, len(tx.m.workspaces[0].tabs)), o, err}
+		}, "w1:t2 w1:t1 1 / tab_closed w1:t2, pane_moved w1:p3, |, retire w1:t2, ids w1:p3, arrange w1:t1"},
+		{"move to a new workspace", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.MovePane(env, params[*protocol.PaneMoveParams](t, "pane.move", `{"pane_id":"w2:p1","destination":{"type":"new_workspace","label":"three"}}`))
+			mr := r.MoveResult
+			return result{gist(mr.Pane.PaneID, mr.CreatedWorkspace.WorkspaceID, *mr.ClosedWorkspaceID, tx.m.Pane("w2:p1").id), o, err}
+		}, "w3:p1 w3 w2 w3:p1 / tab_closed w2:t1, workspace_closed w2, workspace_created w3, tab_created w3:t1, pane_moved w3:p1, |, " +
+			"start w3, start w3:t1, retire w2:t1, retire w2, ids w3:p1, arrange w3:t1"},
+		{"move beside a pane of another tab", func(t *testing.T, tx *Tx) result {
+			_, o, err := tx.MovePane(env, params[*protocol.PaneMoveParams](t, "pane.move", `{"pane_id":"w1:p3","destination":{"type":"tab","tab_id":"w1:t1","split":"down","target_pane_id":"w2:p1"}}`))
+			return result{"", o, err}
+		}, "target_pane_not_found"},
+		{"move a workspace", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.MoveWorkspace(env, params[*protocol.WorkspaceMoveParams](t, "workspace.move", `{"workspace_id":"w2","insert_index":0}`))
+			return result{gist(r.Workspaces[0].WorkspaceID), o, err}
+		}, "w2 / workspace_moved w2, |"},
+		{"move a block listing one twice", func(t *testing.T, tx *Tx) result {
+			_, o, err := tx.MoveWorkspaceBlock(env, &protocol.WorkspaceMoveBlockParams{WorkspaceIDs: []string{"w2", "w2"}})
+			return result{"", o, err}
+		}, protocol.CodeInvalidParams},
+		{"move a block before itself", func(t *testing.T, tx *Tx) result {
+			_, o, err := tx.MoveWorkspaceBlock(env, &protocol.WorkspaceMoveBlockParams{WorkspaceIDs: []string{"w2"}, BeforeWorkspaceID: protocol.Ptr("w2")})
+			return result{"", o, err}
+		}, protocol.CodeInvalidParams},
+		{"move a block", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.MoveWorkspaceBlock(env, params[*protocol.WorkspaceMoveBlockParams](t, "workspace.move_block", `{"workspace_ids":["w2"],"before_workspace_id":"w1"}`))
+			return result{gist(r.Workspaces[0].WorkspaceID), o, err}
+		}, "w2 / workspace_reordered , |"},
+		{"move a tab", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.MoveTabTo(env, params[*protocol.TabMoveParams](t, "tab.move", `{"tab_id":"w1:t2","insert_index":0}`))
+			return result{gist(r.Tabs[0].TabID), o, err}
+		}, "w1:t2 / tab_moved w1:t2, |"},
+		{"move a tab that is not there", func(t *testing.T, tx *Tx) result {
+			_, o, err := tx.MoveTabTo(env, params[*protocol.TabMoveParams](t, "tab.move", `{"tab_id":"w1:t7","insert_index":0}`))
+			return result{"", o, err}
+		}, protocol.CodeTabNotFound},
+		{"rename", func(t *testing.T, tx *Tx) result {
+			r, o := tx.RenamePane(env, tx.m.Pane("w1:p2"), protocol.Ptr("logs"))
+			return result{*r.Pane.Label, o, nil}
+		}, "logs / pane_updated w1:p2, |, ids w1:p2"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := opsModel(t)
+			before := dump(m)
+			tx := m.Begin()
+			r := c.op(t, tx)
+			if r.err != nil {
+				tx.Discard()
+				if got := protocol.AsError(r.err).Code; got != c.want {
+					t.Fatalf("error %v, want code %s", r.err, c.want)
+				}
+				if len(r.out.Events)+len(r.out.Effects) > 0 {
+					t.Errorf("a failed operation returned %s", outLine(r.out))
+				}
+				if dump(m) != before {
+					t.Errorf("a failed operation changed the model:\n%s\nwas\n%s", dump(m), before)
+				}
+				return
+			}
+			tx.Commit()
+			check(t, m, c.name)
+			if got := r.gist + " / " + outLine(r.out); got != c.want {
+				t.Errorf("got  %q\nwant %q", got, c.want)
+			}
+		})
+	}
+}
+
+// TestCloseGroup: a main checkout's workspace with worktrees open closes
+// only with close_group, and then with them.
+func TestCloseGroup(t *testing.T) {
+	b := newBuilder(layout.Rect{W: 80, H: 24})
+	main, _ := b.workspace("main")
+	wt, _ := b.workspace("wt")
+	other, _ := b.workspace("other")
+	b.tx.SetWorktree(main, &protocol.WorkspaceWorktreeInfo{RepoKey: "r"})
+	b.tx.SetWorktree(wt, &protocol.WorkspaceWorktreeInfo{RepoKey: "r", IsLinkedWorktree: true})
+	b.tx.Commit()
+	if _, err := b.m.CloseGroup(main, false); err == nil || protocol.AsError(err).Code != protocol.CodeGroupCloseRequired {
+		t.Fatalf("closing the main checkout alone: %v, want %s", err, protocol.CodeGroupCloseRequired)
+	}
+	for _, c := range []struct {
+		w     *Workspace
+		group bool
+		want  string
+	}{{main, true, "[wt]"}, {wt, false, "[]"}, {wt, true, "[main]"}, {other, true, "[]"}} {
+		g, err := b.m.CloseGroup(c.w, c.group)
+		var labels []string
+		for _, x := range g {
+			labels = append(labels, x.label)
+		}
+		if got := fmt.Sprint(labels); err != nil || got != c.want {
+			t.Errorf("CloseGroup(%s, %v) = %s, %v; want %s", c.w.label, c.group, got, err, c.want)
+		}
+	}
+}
