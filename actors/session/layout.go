@@ -5,22 +5,23 @@ import (
 
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
 
 var layoutHandlers = map[string]handler{
-	"pane.swap":              (*Session).paneSwap,
-	"pane.zoom":              (*Session).paneZoom,
+	"pane.swap":              op((*model.Tx).Swap),
+	"pane.zoom":              op((*model.Tx).Zoom),
 	"pane.layout":            (*Session).paneLayout,
 	"pane.neighbor":          (*Session).paneNeighbor,
 	"pane.edges":             (*Session).paneEdges,
-	"pane.focus_direction":   (*Session).paneFocusDirection,
-	"pane.resize":            (*Session).paneResize,
-	"pane.input.set":         (*Session).paneInputSet,
+	"pane.focus_direction":   op((*model.Tx).FocusDirection),
+	"pane.resize":            op((*model.Tx).Resize),
+	"pane.input.set":         op((*model.Tx).SetInput),
 	"layout.export":          (*Session).layoutExport,
 	"layout.apply":           (*Session).layoutApply,
-	"layout.set_split_ratio": (*Session).layoutSetSplitRatio,
-	"layout.select":          (*Session).layoutSelect,
+	"layout.set_split_ratio": op((*model.Tx).SetSplitRatio),
+	"layout.select":          op((*model.Tx).SelectLayout),
 }
 
 // hiddenRects is a tab's layout without the zoom override, which is what
@@ -76,38 +77,9 @@ func (s *Session) paneEdges(_ actor.Context, call *kit.Call) *kit.Reply {
 	}})
 }
 
-func (s *Session) paneFocusDirection(_ actor.Context, call *kit.Call) *kit.Reply {
-	return s.did(s.tx.FocusDirection(s.env(), call.Params.(*protocol.PaneDirectionParams)))
-}
-
-func (s *Session) paneResize(_ actor.Context, call *kit.Call) *kit.Reply {
-	return s.did(s.tx.Resize(s.env(), call.Params.(*protocol.PaneResizeParams)))
-}
-
-func (s *Session) paneSwap(_ actor.Context, call *kit.Call) *kit.Reply {
-	return s.did(s.tx.Swap(s.env(), call.Params.(*protocol.PaneSwapParams)))
-}
-
-func (s *Session) paneZoom(_ actor.Context, call *kit.Call) *kit.Reply {
-	return s.did(s.tx.Zoom(s.env(), call.Params.(*protocol.PaneZoomParams)))
-}
-
-func (s *Session) paneInputSet(_ actor.Context, call *kit.Call) *kit.Reply {
-	return s.did(s.tx.SetInput(call.Params.(*protocol.PaneInputSetParams)))
-}
-
 // tabOf resolves an optional tab id, else the tab of an optional pane id,
 // else the focused tab.
-func (s *Session) tabOf(tabID, paneID *string) (*tab, error) {
-	if tabID != nil && *tabID != "" {
-		return s.m.ResolveTab(*tabID)
-	}
-	p, err := s.orFocused(paneID)
-	if err != nil {
-		return nil, err
-	}
-	return p.Tab(), nil
-}
+func (s *Session) tabOf(tabID, paneID *string) (*tab, error) { return s.m.TabOf(tabID, paneID) }
 
 // describe renders a tab as a portable layout tree.
 func (s *Session) describe(t *tab) protocol.LayoutDescription {
@@ -143,17 +115,6 @@ func (s *Session) layoutExport(_ actor.Context, call *kit.Call) *kit.Reply {
 		return kit.Fail(err)
 	}
 	return kit.Done(protocol.LayoutExport{Layout: s.describe(t)})
-}
-
-func (s *Session) layoutSetSplitRatio(_ actor.Context, call *kit.Call) *kit.Reply {
-	return s.did(s.tx.SetSplitRatio(s.env(), call.Params.(*protocol.LayoutSetSplitRatioParams)))
-}
-
-// layoutSelect arranges a tab's panes as one of tmux's layouts, in the
-// order they stand, keeping the focus; a zoomed tab is unzoomed, so the
-// layout shows.
-func (s *Session) layoutSelect(_ actor.Context, call *kit.Call) *kit.Reply {
-	return s.did(s.tx.SelectLayout(s.env(), call.Params.(*protocol.LayoutSelectParams)))
 }
 
 // layoutApply builds a new tab from a declarative tree: every pane starts

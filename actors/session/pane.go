@@ -26,13 +26,8 @@ var paneRoutes = map[string]paneHandler{
 
 // orFocused resolves an optional pane id, defaulting to the focused pane.
 func (s *Session) orFocused(id *string) (*paneRec, error) {
-	if id != nil && *id != "" {
-		return s.resolvePane(*id)
-	}
-	if p := s.focusedPane(); p != nil {
-		return p, nil
-	}
-	return nil, protocol.Errorf(protocol.CodeNoActivePane, "no active pane")
+	p, err := s.m.OrFocused(id)
+	return s.rec(p), err
 }
 
 // forwardToPane hands the call to the pane actor, which answers the

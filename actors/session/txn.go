@@ -333,6 +333,15 @@ func appendNew(ts []*tab, t *tab) []*tab {
 	return append(ts, t)
 }
 
+// op makes the handler of a model operation (model/op.go): it runs the
+// operation on the call's params in the message's transaction, which
+// applies what it did on commit.
+func op[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P) (R, model.Out, error)) handler {
+	return func(s *Session, _ actor.Context, call *kit.Call) *kit.Reply {
+		return s.did(o(s.tx.Tx, s.env(), call.Params.(P)))
+	}
+}
+
 // did hands what a model operation did to the transaction and answers
 // with its result; a failed operation changed nothing and fails the call.
 func (s *Session) did(res protocol.Result, out model.Out, err error) *kit.Reply {
@@ -378,7 +387,6 @@ func (e env) PaneInfo(p *model.Pane) protocol.PaneInfo          { return e.s.pan
 func (e env) Layout(t *tab) protocol.PaneLayoutSnapshot         { return e.s.layoutSnapshot(t) }
 func (e env) Describe(t *tab) protocol.LayoutDescription        { return e.s.describe(t) }
 func (e env) AutoLabel(cwd string) string                       { return deriveLabel(cwd, e.s.home) }
-func (e env) Folder(p *model.Pane) string                       { return e.s.rec(p).facts.ForegroundCwd }
 
 func (e env) Fields(x model.Subject) model.Fields {
 	var f events.Fields
@@ -391,4 +399,11 @@ func (e env) Fields(x model.Subject) model.Fields {
 		f = e.s.paneFields(e.s.rec(x))
 	}
 	return model.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID, PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}
+}
+
+func (e env) Folder(p *model.Pane) string {
+	if r := e.s.rec(p); r != nil {
+		return r.facts.ForegroundCwd
+	}
+	return ""
 }

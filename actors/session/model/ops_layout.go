@@ -203,7 +203,7 @@ func (tx *Tx) SelectLayout(env Env, prm *protocol.LayoutSelectParams) (protocol.
 }
 
 // SetInput sets what right-clicking a pane does and tells the pane.
-func (tx *Tx) SetInput(prm *protocol.PaneInputSetParams) (protocol.OK, Out, error) {
+func (tx *Tx) SetInput(_ Env, prm *protocol.PaneInputSetParams) (protocol.OK, Out, error) {
 	var out Out
 	p, err := tx.m.ResolvePane(prm.PaneID)
 	if err != nil {

@@ -168,7 +168,7 @@ func TestOps_EventsAndEffects(t *testing.T) {
 			return result{gist(r.Changed, r.TabID), o, err}
 		}, "true w1:t1 / |, arrange w1:t1"},
 		{"right click", func(t *testing.T, tx *Tx) result {
-			_, o, err := tx.SetInput(params[*protocol.PaneInputSetParams](t, "pane.input.set", `{"pane_id":"w1:p2","right_click":"pane"}`))
+			_, o, err := tx.SetInput(env, params[*protocol.PaneInputSetParams](t, "pane.input.set", `{"pane_id":"w1:p2","right_click":"pane"}`))
 			return result{"", o, err}
 		}, " / |, rightclick w1:p2=pane"},
 		{"move into another tab", func(t *testing.T, tx *Tx) result {
