@@ -6,6 +6,7 @@ import (
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -19,8 +20,8 @@ var paneHandlers = map[string]handler{
 var paneRoutes = map[string]paneHandler{
 	"pane.split":  (*Session).paneSplit,
 	"pane.get":    (*Session).paneGet,
-	"pane.focus":  (*Session).paneFocus,
-	"pane.rename": (*Session).paneRename,
+	"pane.focus":  onPane((*model.Tx).PaneFocus),
+	"pane.rename": onPane((*model.Tx).PaneRename),
 	"pane.close":  (*Session).paneClose,
 }
 
@@ -117,16 +118,6 @@ func (s *Session) paneCurrent(_ actor.Context, call *kit.Call) *kit.Reply {
 		return kit.Fail(err)
 	}
 	return kit.Done(protocol.PaneCurrent{Pane: s.paneInfo(p)})
-}
-
-func (s *Session) paneFocus(_ actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
-	s.tx.FocusPane(p.Pane)
-	return kit.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
-}
-
-func (s *Session) paneRename(_ actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
-	res, out := s.tx.RenamePane(s.env(), p.Pane, call.Params.(*protocol.PaneRenameParams).Label)
-	return s.did(res, out, nil)
 }
 
 func (s *Session) paneClose(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {

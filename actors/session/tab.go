@@ -4,6 +4,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -14,7 +15,7 @@ var tabHandlers = map[string]handler{
 
 var tabRoutes = map[string]tabHandler{
 	"tab.get":   (*Session).tabGet,
-	"tab.focus": (*Session).tabFocus,
+	"tab.focus": onTab((*model.Tx).TabFocus),
 	"tab.close": (*Session).tabClose,
 }
 
@@ -74,11 +75,6 @@ func (s *Session) tabList(_ actor.Context, call *kit.Call) *kit.Reply {
 }
 
 func (s *Session) tabGet(_ actor.Context, call *kit.Call, t *tab) *kit.Reply {
-	return kit.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
-}
-
-func (s *Session) tabFocus(_ actor.Context, call *kit.Call, t *tab) *kit.Reply {
-	s.tx.FocusTab(t)
 	return kit.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
 }
 

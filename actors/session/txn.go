@@ -342,6 +342,26 @@ func op[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P) (R
 	}
 }
 
+// onWorkspace, onTab and onPane make the handler of a model operation on
+// the call's target, which route resolved.
+func onWorkspace[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *workspace) (R, model.Out, error)) workspaceHandler {
+	return func(s *Session, _ actor.Context, call *kit.Call, w *workspace) *kit.Reply {
+		return s.did(o(s.tx.Tx, s.env(), call.Params.(P), w))
+	}
+}
+
+func onTab[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *tab) (R, model.Out, error)) tabHandler {
+	return func(s *Session, _ actor.Context, call *kit.Call, t *tab) *kit.Reply {
+		return s.did(o(s.tx.Tx, s.env(), call.Params.(P), t))
+	}
+}
+
+func onPane[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *model.Pane) (R, model.Out, error)) paneHandler {
+	return func(s *Session, _ actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
+		return s.did(o(s.tx.Tx, s.env(), call.Params.(P), p.Pane))
+	}
+}
+
 // did hands what a model operation did to the transaction and answers
 // with its result; a failed operation changed nothing and fails the call.
 func (s *Session) did(res protocol.Result, out model.Out, err error) *kit.Reply {

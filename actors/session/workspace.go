@@ -16,7 +16,7 @@ var workspaceHandlers = map[string]handler{
 
 var workspaceRoutes = map[string]workspaceHandler{
 	"workspace.get":   (*Session).workspaceGet,
-	"workspace.focus": (*Session).workspaceFocus,
+	"workspace.focus": onWorkspace((*model.Tx).WorkspaceFocus),
 	"workspace.close": (*Session).workspaceClose,
 }
 
@@ -86,11 +86,6 @@ func (s *Session) workspaceCount(_ actor.Context, _ *kit.Call) *kit.Reply {
 }
 
 func (s *Session) workspaceGet(_ actor.Context, call *kit.Call, w *workspace) *kit.Reply {
-	return kit.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
-}
-
-func (s *Session) workspaceFocus(_ actor.Context, call *kit.Call, w *workspace) *kit.Reply {
-	s.tx.FocusWorkspace(w)
 	return kit.Done(protocol.WorkspaceInfoResult{Workspace: s.workspaceInfo(w)})
 }
 

@@ -2,17 +2,36 @@ package model
 
 import "github.com/herdr-go/herdr/protocol"
 
-// The operations on records: a pane's label, the announcements of what
-// was made, and which workspaces close together.
+// The operations on records: focus, a pane's label, the announcements of
+// what was made, and which workspaces close together.
 
-// RenamePane sets a pane's label (nil or "" for none); the pane learns it,
-// and pane_updated says so.
-func (tx *Tx) RenamePane(env Env, p *Pane, label *string) (protocol.PaneInfoResult, Out) {
+// WorkspaceFocus focuses a workspace; the focus events follow from the
+// commit's before and after.
+func (tx *Tx) WorkspaceFocus(env Env, _ *protocol.WorkspaceTarget, w *Workspace) (protocol.WorkspaceInfoResult, Out, error) {
+	tx.FocusWorkspace(w)
+	return protocol.WorkspaceInfoResult{Workspace: env.WorkspaceInfo(w)}, Out{}, nil
+}
+
+// TabFocus focuses a tab and its workspace.
+func (tx *Tx) TabFocus(env Env, _ *protocol.TabTarget, t *Tab) (protocol.TabInfoResult, Out, error) {
+	tx.FocusTab(t)
+	return protocol.TabInfoResult{Tab: env.TabInfo(t)}, Out{}, nil
+}
+
+// PaneFocus focuses a pane, its tab and its workspace.
+func (tx *Tx) PaneFocus(env Env, _ *protocol.PaneTarget, p *Pane) (protocol.PaneInfoResult, Out, error) {
+	tx.FocusPane(p)
+	return protocol.PaneInfoResult{Pane: env.PaneInfo(p)}, Out{}, nil
+}
+
+// PaneRename sets a pane's label (none or "" for none); the pane learns
+// it, and pane_updated says so.
+func (tx *Tx) PaneRename(env Env, prm *protocol.PaneRenameParams, p *Pane) (protocol.PaneInfoResult, Out, error) {
 	var out Out
-	tx.SetPaneLabel(p, deref(label))
+	tx.SetPaneLabel(p, deref(prm.Label))
 	out.do(TellIDs{p})
 	out.emit(env, protocol.PaneEvent{Kind: "pane_updated", Pane: env.PaneInfo(p)}, p)
-	return protocol.PaneInfoResult{Pane: env.PaneInfo(p)}, out
+	return protocol.PaneInfoResult{Pane: env.PaneInfo(p)}, out, nil
 }
 
 // Created announces a new workspace, tab and/or pane (nil = not new), in

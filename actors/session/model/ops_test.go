@@ -210,9 +210,22 @@ func TestOps_EventsAndEffects(t *testing.T) {
 			return result{"", o, err}
 		}, protocol.CodeTabNotFound},
 		{"rename", func(t *testing.T, tx *Tx) result {
-			r, o := tx.RenamePane(env, tx.m.Pane("w1:p2"), protocol.Ptr("logs"))
-			return result{*r.Pane.Label, o, nil}
+			r, o, err := tx.PaneRename(env, &protocol.PaneRenameParams{Label: protocol.Ptr("logs")}, tx.m.Pane("w1:p2"))
+			return result{*r.Pane.Label, o, err}
 		}, "logs / pane_updated w1:p2, |, ids w1:p2"},
+		{"focus a pane", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.PaneFocus(env, nil, tx.m.Pane("w2:p1"))
+			return result{gist(r.Pane.PaneID, tx.m.focused.id, tx.m.FocusedPane().id), o, err}
+		}, "w2:p1 w2 w2:p1 / |"},
+		{"focus a tab", func(t *testing.T, tx *Tx) result {
+			w1 := tx.m.Workspace("w1")
+			r, o, err := tx.TabFocus(env, nil, w1.tabs[1])
+			return result{gist(r.Tab.TabID, w1.active.id, tx.m.FocusedPane().id), o, err}
+		}, "w1:t2 w1:t2 w1:p3 / |"},
+		{"focus a workspace", func(t *testing.T, tx *Tx) result {
+			r, o, err := tx.WorkspaceFocus(env, nil, tx.m.Workspace("w2"))
+			return result{gist(r.Workspace.WorkspaceID, tx.m.focused.id), o, err}
+		}, "w2 w2 / |"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
