@@ -121,25 +121,9 @@ func (s *Session) layoutExport(_ actor.Context, call *kit.Call) *kit.Reply {
 // or none does. With tab_id, that tab is closed once the new one exists.
 func (s *Session) layoutApply(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.LayoutApplyParams)
-	var replaced *tab
-	w := s.m.Focused()
-	var err error
-	if prm.TabID != nil && *prm.TabID != "" {
-		if replaced, err = s.m.ResolveTab(*prm.TabID); err != nil {
-			return kit.Fail(err)
-		}
-		w = replaced.WS()
-	}
-	if prm.WorkspaceID != nil && *prm.WorkspaceID != "" {
-		if replaced != nil {
-			return kit.Fail(protocol.Errorf("invalid_target", "use either tab_id or workspace_id, not both"))
-		}
-		if w, err = s.m.ResolveWorkspace(*prm.WorkspaceID); err != nil {
-			return kit.Fail(err)
-		}
-	}
-	if w == nil {
-		return kit.Fail(protocol.Errorf(protocol.CodeNoActiveWorkspace, "no active workspace; create one first"))
+	w, replaced, err := s.m.ApplyTarget(prm)
+	if err != nil {
+		return kit.Fail(err)
 	}
 	// Build the tree with fresh terminal ids and check every cwd first, so
 	// nothing starts when any part is invalid.
@@ -176,31 +160,16 @@ func (s *Session) layoutApply(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if err != nil {
 		return kit.Fail(err)
 	}
-	label := ""
-	switch {
-	case prm.TabLabel != nil:
-		label = *prm.TabLabel
-	case replaced != nil:
-		label = replaced.Label() // the replacement keeps the replaced tab's name
-	}
-	t := s.addTab(w, label)
-	leaves := root.Leaves()
-	s.tx.SetRoot(t, root, leaves[0])
-	for _, id := range leaves {
+	t, out := s.tx.ApplyTab(prm, w, replaced, root)
+	s.apply(out)
+	for _, id := range root.Leaves() {
 		if _, err := s.startPane(ctx, w, t, setups[id], id, s.m.RectOf(t, id)); err != nil {
 			// The failed call's transaction is discarded: the panes
 			// started so far stop, the tab was never there.
 			return kit.Fail(protocol.Errorf("layout_apply_failed", "%v", err))
 		}
 	}
-	s.emitCreated(nil, t, nil)
-	for _, p := range s.tabPanes(t) {
-		s.emitCreated(nil, nil, p)
-	}
-	s.markLayout(t)
-	if prm.Focus || (replaced != nil && s.m.TabFocused(replaced)) {
-		s.tx.FocusTab(t)
-	}
+	s.apply(s.tx.ApplyDone(s.env(), prm, t, replaced))
 	if replaced != nil {
 		s.closeTab(ctx, replaced)
 	}

@@ -42,11 +42,7 @@ func (s *Session) forwardToPane(ctx actor.Context, call *kit.Call, p *paneRec) *
 // (target_pane_id, else workspace_id's focused pane, else the focused one).
 func (s *Session) paneSplit(ctx actor.Context, call *kit.Call, src *paneRec) *kit.Reply {
 	prm := call.Params.(*protocol.PaneSplitParams)
-	fallback := src.Cwd()
-	if src.facts.ForegroundCwd != "" {
-		fallback = src.facts.ForegroundCwd
-	}
-	cwd, err := s.checkCwd(prm.Cwd, fallback)
+	cwd, err := s.checkCwd(prm.Cwd, s.m.SplitCwd(s.env(), src.Pane))
 	if err != nil {
 		return kit.Fail(err)
 	}
@@ -58,15 +54,8 @@ func (s *Session) paneSplit(ctx actor.Context, call *kit.Call, src *paneRec) *ki
 	if err != nil {
 		return kit.Fail(err)
 	}
-	if prm.RightClick != "" {
-		s.tx.SetRightClick(p.Pane, prm.RightClick)
-		s.tell(p.pid, &pane.SetRightClick{ToPane: p.RightClick() == "pane"})
-	}
-	if prm.Focus {
-		s.tx.FocusPane(p.Pane)
-	}
-	s.emitCreated(nil, nil, p)
-	return kit.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
+	res, out := s.tx.SplitDone(s.env(), prm, p.Pane)
+	return s.did(res, out, nil)
 }
 
 // splitPane starts a pane beside src. When it cannot start, the error
@@ -75,15 +64,13 @@ func (s *Session) splitPane(ctx actor.Context, src *paneRec, dir layout.Directio
 	if _, err := s.argv(setup); err != nil {
 		return nil, err
 	}
-	t := src.Tab()
 	termID := s.newTermID()
-	s.tx.EditTree(t, func(root *layout.Node) bool { return root.Split(src.TermID(), termID, dir, ratio) })
-	s.tx.FocusInTab(t, t.Focused(), false)
-	p, err := s.startPane(ctx, src.WS(), t, setup, termID, s.m.RectOf(t, termID))
+	rect := s.tx.SplitAt(src.Pane, termID, dir, ratio)
+	p, err := s.startPane(ctx, src.WS(), src.Tab(), setup, termID, rect)
 	if err != nil {
 		return nil, err
 	}
-	s.relayout(ctx, t)
+	s.relayout(ctx, p.Tab())
 	return p, nil
 }
 

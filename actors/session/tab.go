@@ -21,19 +21,9 @@ var tabRoutes = map[string]tabHandler{
 
 func (s *Session) tabCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.TabCreateParams)
-	w := s.m.Focused()
-	if prm.WorkspaceID != nil {
-		var err error
-		if w, err = s.m.ResolveWorkspace(*prm.WorkspaceID); err != nil {
-			return kit.Fail(err)
-		}
-	}
-	if w == nil {
-		return kit.Fail(protocol.Errorf(protocol.CodeNoActiveWorkspace, "no active workspace; create one first"))
-	}
-	fallback := w.Cwd()
-	if p := s.terms[w.Active().Focused()]; p != nil && p.facts.ForegroundCwd != "" {
-		fallback = p.facts.ForegroundCwd
+	w, fallback, err := s.m.TabPlace(s.env(), prm)
+	if err != nil {
+		return kit.Fail(err)
 	}
 	cwd, err := s.checkCwd(prm.Cwd, fallback)
 	if err != nil {
@@ -47,12 +37,8 @@ func (s *Session) tabCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if err != nil {
 		return kit.Fail(err)
 	}
-	if prm.Focus {
-		s.tx.FocusTab(t)
-	}
-	s.emitCreated(nil, t, s.terms[t.Focused()])
-	s.emitWorkspaceUpdated(w)
-	return kit.Done(protocol.TabCreated{Tab: s.tabInfo(t), RootPane: s.paneInfo(s.terms[t.Focused()])})
+	res, out := s.tx.TabMade(s.env(), prm, t)
+	return s.did(res, out, nil)
 }
 
 func (s *Session) tabList(_ actor.Context, call *kit.Call) *kit.Reply {

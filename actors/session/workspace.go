@@ -22,15 +22,9 @@ var workspaceRoutes = map[string]workspaceHandler{
 
 func (s *Session) workspaceCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.WorkspaceCreateParams)
-	fallback := ""
-	if prm.SourceWorkspaceID != nil {
-		src, err := s.m.ResolveWorkspace(*prm.SourceWorkspaceID)
-		if err != nil {
-			return kit.Fail(err) // workspace_not_found, before anything is made
-		}
-		fallback = s.followCwd(src)
-	} else if s.m.Focused() != nil {
-		fallback = s.m.Focused().Cwd()
+	fallback, err := s.m.WorkspaceCwd(s.env(), prm)
+	if err != nil {
+		return kit.Fail(err)
 	}
 	cwd, err := s.checkCwd(prm.Cwd, fallback)
 	if err != nil {
@@ -44,33 +38,8 @@ func (s *Session) workspaceCreate(ctx actor.Context, call *kit.Call) *kit.Reply 
 	if err != nil {
 		return kit.Fail(err)
 	}
-	if prm.Focus {
-		s.tx.FocusWorkspace(w)
-	}
-	root := s.terms[w.Active().Focused()]
-	s.emitCreated(w, w.Active(), root)
-	return kit.Done(protocol.WorkspaceCreated{
-		Workspace: s.workspaceInfo(w),
-		Tab:       s.tabInfo(w.Active()),
-		RootPane:  s.paneInfo(root),
-	})
-}
-
-// followCwd is the folder a new workspace follows from w (the "follow"
-// policy of [terminal] new_cwd): where w's focused pane's foreground
-// process is, else where that pane started, else w's own folder.
-func (s *Session) followCwd(w *workspace) string {
-	if w.Active() != nil {
-		if p := s.terms[w.Active().Focused()]; p != nil {
-			if p.facts.ForegroundCwd != "" {
-				return p.facts.ForegroundCwd
-			}
-			if p.Cwd() != "" {
-				return p.Cwd()
-			}
-		}
-	}
-	return w.Cwd()
+	res, out := s.tx.WorkspaceMade(s.env(), prm, w)
+	return s.did(res, out, nil)
 }
 
 func (s *Session) workspaceList(_ actor.Context, _ *kit.Call) *kit.Reply {

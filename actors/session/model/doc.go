@@ -16,7 +16,8 @@
 // before they write, and return the answer, the events and the effects
 // the session applies once the transaction commits, as values (Out,
 // op.go); what they need from outside the topology (how records render,
-// a pane's folder) comes through Env.
+// a pane's folder) comes through Env. A call that starts a pane is split
+// around the start, which is the session's (ops_create.go).
 //
 // It also carries the interactive client's sidebar state (UIState), which
 // session.json keeps beside the topology.

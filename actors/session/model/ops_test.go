@@ -11,7 +11,9 @@ import (
 
 // fakeEnv renders records by their ids only: the operations' answers and
 // events are then checked by what they name.
-type fakeEnv struct{}
+type fakeEnv struct {
+	folders map[string]string // by pane id: where its foreground process is
+}
 
 func (fakeEnv) WorkspaceInfo(w *Workspace) protocol.WorkspaceInfo {
 	return protocol.WorkspaceInfo{WorkspaceID: w.id, Label: w.DisplayLabel()}
@@ -28,7 +30,7 @@ func (fakeEnv) Layout(t *Tab) protocol.PaneLayoutSnapshot {
 func (fakeEnv) Describe(t *Tab) protocol.LayoutDescription {
 	return protocol.LayoutDescription{WorkspaceID: t.ws.id, TabID: t.id}
 }
-func (fakeEnv) Folder(p *Pane) string       { return "" }
+func (e fakeEnv) Folder(p *Pane) string     { return e.folders[p.id] }
 func (fakeEnv) AutoLabel(cwd string) string { return "auto:" + cwd }
 func (fakeEnv) Fields(s Subject) Fields {
 	switch s := s.(type) {
@@ -282,4 +284,113 @@ func TestCloseGroup(t *testing.T) {
 			t.Errorf("CloseGroup(%s, %v) = %s, %v; want %s", c.w.label, c.group, got, err, c.want)
 		}
 	}
+}
+
+// TestOps_Create: the steps of the calls that start a pane around the
+// start itself: the folder and place they choose, the split's room, and
+// the focus, events and effects once the pane runs.
+func TestOps_Create(t *testing.T) {
+	m := opsModel(t)
+	env := fakeEnv{folders: map[string]string{"w2:p1": "/srv"}}
+	if _, err := m.WorkspaceCwd(env, &protocol.WorkspaceCreateParams{SourceWorkspaceID: protocol.Ptr("w9")}); err == nil || protocol.AsError(err).Code != protocol.CodeWorkspaceNotFound {
+		t.Errorf("a missing source workspace: %v", err)
+	}
+	if cwd, _ := m.WorkspaceCwd(env, &protocol.WorkspaceCreateParams{SourceWorkspaceID: protocol.Ptr("w2")}); cwd != "/srv" {
+		t.Errorf("following w2 (its pane in /srv): %q", cwd)
+	}
+	if cwd, _ := m.WorkspaceCwd(env, &protocol.WorkspaceCreateParams{}); cwd != "/" {
+		t.Errorf("no source: %q, want the focused workspace's /", cwd)
+	}
+	if _, _, err := New(m.area).TabPlace(env, &protocol.TabCreateParams{}); err == nil || protocol.AsError(err).Code != protocol.CodeNoActiveWorkspace {
+		t.Errorf("a tab with no workspace: %v", err)
+	}
+	if w, cwd, err := m.TabPlace(env, &protocol.TabCreateParams{WorkspaceID: protocol.Ptr("w2")}); err != nil || w.id != "w2" || cwd != "/srv" {
+		t.Errorf("a tab in w2: %v %q %v", w, cwd, err)
+	}
+	setup := m.Begin()
+	setup.SetCwd(m.Pane("w1:p1"), "/home/a", "")
+	setup.Commit()
+	if cwd := m.SplitCwd(env, m.Pane("w1:p1")); cwd != "/home/a" {
+		t.Errorf("split from w1:p1 (started in /home/a, no foreground folder): %q", cwd)
+	}
+	if cwd := m.SplitCwd(env, m.Pane("w2:p1")); cwd != "/srv" {
+		t.Errorf("split from w2:p1 (its foreground in /srv): %q", cwd)
+	}
+
+	before := dump(m)
+	tx := m.Begin()
+	src := m.Pane("w1:p2")
+	tx.FocusInTab(src.tab, src.termID, true)
+	rect := tx.SplitAt(src, "term_new", layout.SplitDown, 0.5)
+	p := &Pane{id: m.NextPaneID(src.ws), termID: "term_new", ws: src.ws, tab: src.tab}
+	tx.AddPane(p)
+	if src.tab.zoomed || rect != m.RectOf(src.tab, "term_new") || rect.H >= m.area.H {
+		t.Errorf("after SplitAt: zoomed %v, rect %v", src.tab.zoomed, rect)
+	}
+	res, out := tx.SplitDone(env, &protocol.PaneSplitParams{Focus: true, RightClick: "pane"}, p)
+	if got := gist(res.Pane.PaneID, m.FocusedPane().id) + " / " + outLine(out); got != "w1:p4 w1:p4 / pane_created w1:p4, |, arrange w1:t1, rightclick w1:p4=pane" {
+		t.Errorf("SplitDone: %s", got)
+	}
+	tx.Discard()
+	if dump(m) != before {
+		t.Errorf("a discarded split left a change")
+	}
+
+	tx = m.Begin()
+	w := tx.AddWorkspace("new", "/", "auto")
+	(&builder{m: m, tx: tx, term: 100}).tab(w)
+	wres, wout := tx.WorkspaceMade(env, &protocol.WorkspaceCreateParams{Focus: true}, w)
+	if got := gist(wres.Workspace.WorkspaceID, wres.Tab.TabID, wres.RootPane.PaneID, m.focused.id) + " / " + outLine(wout); got != "w3 w3:t1 w3:p1 w3 / workspace_created w3, tab_created w3:t1, pane_created w3:p1, |" {
+		t.Errorf("WorkspaceMade: %s", got)
+	}
+	t2, _ := (&builder{m: m, tx: tx, term: 200}).tab(m.Workspace("w1"))
+	tres, tout := tx.TabMade(env, &protocol.TabCreateParams{}, t2)
+	if got := gist(tres.Tab.TabID, tres.RootPane.PaneID, m.focused.id) + " / " + outLine(tout); got != "w1:t3 w1:p4 w3 / tab_created w1:t3, pane_created w1:p4, workspace_updated w1, |" {
+		t.Errorf("TabMade: %s", got)
+	}
+	tx.Commit()
+	check(t, m, "made")
+}
+
+// TestOps_LayoutApply: where layout.apply builds, the label its tab takes,
+// and what it announces once its panes run.
+func TestOps_LayoutApply(t *testing.T) {
+	m := opsModel(t)
+	env := fakeEnv{}
+	for _, c := range []struct {
+		prm  protocol.LayoutApplyParams
+		want string
+	}{
+		{protocol.LayoutApplyParams{TabID: protocol.Ptr("w1:t2"), WorkspaceID: protocol.Ptr("w2")}, "invalid_target"},
+		{protocol.LayoutApplyParams{TabID: protocol.Ptr("w1:t9")}, protocol.CodeTabNotFound},
+		{protocol.LayoutApplyParams{WorkspaceID: protocol.Ptr("w9")}, protocol.CodeWorkspaceNotFound},
+	} {
+		if _, _, err := m.ApplyTarget(&c.prm); err == nil || protocol.AsError(err).Code != c.want {
+			t.Errorf("ApplyTarget(%+v): %v, want %s", c.prm, err, c.want)
+		}
+	}
+	if _, _, err := New(m.area).ApplyTarget(&protocol.LayoutApplyParams{}); err == nil || protocol.AsError(err).Code != protocol.CodeNoActiveWorkspace {
+		t.Errorf("ApplyTarget with no workspace: %v", err)
+	}
+	w, replaced, err := m.ApplyTarget(&protocol.LayoutApplyParams{TabID: protocol.Ptr("w1:t1")})
+	if err != nil || w.id != "w1" || replaced.id != "w1:t1" {
+		t.Fatalf("ApplyTarget(tab w1:t1): %v %v %v", w, replaced, err)
+	}
+	tx := m.Begin()
+	tx.SetTabLabel(replaced, "main")
+	prm := &protocol.LayoutApplyParams{}
+	root := &layout.Node{Dir: layout.SplitRight, Ratio: 0.5, First: layout.NewLeaf("term_a"), Second: layout.NewLeaf("term_b")}
+	nt, out := tx.ApplyTab(prm, w, replaced, root)
+	if got := gist(nt.id, nt.label, nt.focused) + " / " + outLine(out); got != "w1:t3 main term_a / |, start w1:t3" {
+		t.Errorf("ApplyTab: %s", got)
+	}
+	for _, id := range root.Leaves() {
+		tx.AddPane(&Pane{id: m.NextPaneID(w), termID: id, ws: w, tab: nt})
+	}
+	out = tx.ApplyDone(env, prm, nt, replaced)
+	if got := gist(m.focused.active.id) + " / " + outLine(out); got != "w1:t3 / tab_created w1:t3, pane_created w1:p4, pane_created w1:p5, |, arrange w1:t3" {
+		t.Errorf("ApplyDone replacing the focused tab: %s", got)
+	}
+	tx.Commit()
+	check(t, m, "applied")
 }
