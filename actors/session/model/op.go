@@ -10,7 +10,8 @@ import "github.com/herdr-go/herdr/protocol"
 // transaction, which applies it on commit and drops it on discard.
 //
 // A failing operation returns its error before its first write, so the
-// model is left as it was without a discard.
+// model is left as it was without a discard. Its params are the call's,
+// validated when they were decoded (protocol.DecodeParams).
 
 // Out is what an operation did beside the topology.
 type Out struct {

@@ -72,6 +72,8 @@ func (tx *Tx) MovePane(env Env, prm *protocol.PaneMoveParams) (protocol.PaneMove
 		tx.SetRoot(dst, layout.NewLeaf(p.termID), p.termID)
 		res.CreatedTab = &protocol.TabInfo{}
 		res.CreatedWorkspace = &protocol.WorkspaceInfo{}
+	default: // refused when the params were decoded; no write yet
+		return protocol.PaneMove{}, out, protocol.ParamError("destination.type", "expected one of [tab new_tab new_workspace], got %q", d.Type)
 	}
 	closedTab, closedWorkspace := tx.detach(env, &out, p)
 	tx.Rehome(p, dst)

@@ -187,6 +187,10 @@ func TestOps_EventsAndEffects(t *testing.T) {
 			_, o, err := tx.MovePane(env, params[*protocol.PaneMoveParams](t, "pane.move", `{"pane_id":"w1:p3","destination":{"type":"tab","tab_id":"w1:t1","split":"down","target_pane_id":"w2:p1"}}`))
 			return result{"", o, err}
 		}, "target_pane_not_found"},
+		{"move to an unknown kind of place", func(t *testing.T, tx *Tx) result {
+			_, o, err := tx.MovePane(env, &protocol.PaneMoveParams{PaneID: "w1:p1", Destination: protocol.PaneMoveDestination{Type: "elsewhere"}})
+			return result{"", o, err}
+		}, protocol.CodeInvalidParams},
 		{"move a workspace", func(t *testing.T, tx *Tx) result {
 			r, o, err := tx.MoveWorkspace(env, params[*protocol.WorkspaceMoveParams](t, "workspace.move", `{"workspace_id":"w2","insert_index":0}`))
 			return result{gist(r.Workspaces[0].WorkspaceID), o, err}
