@@ -91,6 +91,9 @@ func (tx *Tx) Resize(env Env, prm *protocol.PaneResizeParams) (protocol.PaneResi
 // named pane of the same tab; what stops it is a reason, not an error.
 func (tx *Tx) Swap(env Env, prm *protocol.PaneSwapParams) (protocol.PaneSwap, Out, error) {
 	var out Out
+	if prm.Direction == nil && prm.TargetPaneID == nil {
+		return protocol.PaneSwap{}, out, prm.Validate() // params that skipped their check
+	}
 	sourceID := prm.PaneID
 	if prm.SourcePaneID != nil && *prm.SourcePaneID != "" {
 		sourceID = prm.SourcePaneID
@@ -161,6 +164,9 @@ func (tx *Tx) Zoom(env Env, prm *protocol.PaneZoomParams) (protocol.PaneZoom, Ou
 // SetSplitRatio sets the ratio of the split at a path of a tab's tree.
 func (tx *Tx) SetSplitRatio(env Env, prm *protocol.LayoutSetSplitRatioParams) (protocol.LayoutSplitRatioSet, Out, error) {
 	var out Out
+	if prm.Ratio == nil {
+		return protocol.LayoutSplitRatioSet{}, out, prm.Validate() // params that skipped their check
+	}
 	t, err := tx.m.TabOf(prm.TabID, prm.PaneID)
 	if err != nil {
 		return protocol.LayoutSplitRatioSet{}, out, err

@@ -152,6 +152,9 @@ func (tx *Tx) dropTab(env Env, out *Out, t *Tab) {
 // MoveWorkspace moves a workspace to an index (clamped) of the order.
 func (tx *Tx) MoveWorkspace(env Env, prm *protocol.WorkspaceMoveParams) (protocol.WorkspaceList, Out, error) {
 	var out Out
+	if prm.InsertIndex == nil {
+		return protocol.WorkspaceList{}, out, prm.Validate() // params that skipped their check
+	}
 	w, err := tx.m.ResolveWorkspace(prm.WorkspaceID)
 	if err != nil {
 		return protocol.WorkspaceList{}, out, err
@@ -201,6 +204,9 @@ func (tx *Tx) MoveWorkspaceBlock(env Env, prm *protocol.WorkspaceMoveBlockParams
 // MoveTabTo moves a tab to an index (clamped) among its workspace's tabs.
 func (tx *Tx) MoveTabTo(env Env, prm *protocol.TabMoveParams) (protocol.TabList, Out, error) {
 	var out Out
+	if prm.InsertIndex == nil {
+		return protocol.TabList{}, out, prm.Validate() // params that skipped their check
+	}
 	t, err := tx.m.ResolveTab(prm.TabID)
 	if err != nil {
 		return protocol.TabList{}, out, err

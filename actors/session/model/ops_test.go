@@ -240,15 +240,15 @@ func TestOps_EventsAndEffects(t *testing.T) {
 			tx := m.Begin()
 			r := c.op(t, tx)
 			if r.err != nil {
+				if tx.Changed() || dump(m) != before { // before any discard: it wrote nothing
+					t.Errorf("a failed operation changed the model:\n%s\nwas\n%s", dump(m), before)
+				}
 				tx.Discard()
 				if got := protocol.AsError(r.err).Code; got != c.want {
 					t.Fatalf("error %v, want code %s", r.err, c.want)
 				}
 				if len(r.out.Events)+len(r.out.Effects) > 0 {
 					t.Errorf("a failed operation returned %s", outLine(r.out))
-				}
-				if dump(m) != before {
-					t.Errorf("a failed operation changed the model:\n%s\nwas\n%s", dump(m), before)
 				}
 				return
 			}
@@ -397,4 +397,58 @@ func TestOps_LayoutApply(t *testing.T) {
 	}
 	tx.Commit()
 	check(t, m, "applied")
+}
+
+// TestOps_ZeroParams: an operation handed params that skipped their
+// decoder's check answers or fails with an error; it never panics and a
+// failure changes nothing.
+func TestOps_ZeroParams(t *testing.T) {
+	env := fakeEnv{}
+	ops := map[string]func(tx *Tx) error{
+		"focus_direction": func(tx *Tx) error { _, _, err := tx.FocusDirection(env, &protocol.PaneDirectionParams{}); return err },
+		"resize":          func(tx *Tx) error { _, _, err := tx.Resize(env, &protocol.PaneResizeParams{}); return err },
+		"swap":            func(tx *Tx) error { _, _, err := tx.Swap(env, &protocol.PaneSwapParams{}); return err },
+		"zoom":            func(tx *Tx) error { _, _, err := tx.Zoom(env, &protocol.PaneZoomParams{}); return err },
+		"split_ratio": func(tx *Tx) error {
+			_, _, err := tx.SetSplitRatio(env, &protocol.LayoutSetSplitRatioParams{})
+			return err
+		},
+		"select":         func(tx *Tx) error { _, _, err := tx.SelectLayout(env, &protocol.LayoutSelectParams{}); return err },
+		"input":          func(tx *Tx) error { _, _, err := tx.SetInput(env, &protocol.PaneInputSetParams{}); return err },
+		"move":           func(tx *Tx) error { _, _, err := tx.MovePane(env, &protocol.PaneMoveParams{}); return err },
+		"workspace.move": func(tx *Tx) error { _, _, err := tx.MoveWorkspace(env, &protocol.WorkspaceMoveParams{}); return err },
+		"move_block": func(tx *Tx) error {
+			_, _, err := tx.MoveWorkspaceBlock(env, &protocol.WorkspaceMoveBlockParams{})
+			return err
+		},
+		"tab.move":      func(tx *Tx) error { _, _, err := tx.MoveTabTo(env, &protocol.TabMoveParams{}); return err },
+		"apply_target":  func(tx *Tx) error { _, _, err := tx.m.ApplyTarget(&protocol.LayoutApplyParams{}); return err },
+		"tab_place":     func(tx *Tx) error { _, _, err := tx.m.TabPlace(env, &protocol.TabCreateParams{}); return err },
+		"workspace_cwd": func(tx *Tx) error { _, err := tx.m.WorkspaceCwd(env, &protocol.WorkspaceCreateParams{}); return err },
+	}
+	for name, op := range ops {
+		t.Run(name, func(t *testing.T) {
+			m := opsModel(t)
+			before := dump(m)
+			tx := m.Begin()
+			var err error
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Fatalf("panicked: %v", r)
+					}
+				}()
+				err = op(tx)
+			}()
+			if err != nil {
+				if tx.Changed() || dump(m) != before {
+					t.Errorf("failed with %v and changed the model", err)
+				}
+				tx.Discard()
+				return
+			}
+			tx.Commit()
+			check(t, m, name)
+		})
+	}
 }
