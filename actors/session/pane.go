@@ -5,7 +5,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
-	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -15,31 +15,22 @@ var paneHandlers = map[string]handler{}
 // the table gives the pane actor go on to it (route).
 var paneRoutes = map[string]paneHandler{
 	"pane.split":  (*Session).paneSplit,
-	"pane.focus":  (*Session).paneFocus,
-	"pane.rename": (*Session).paneRename,
+	"pane.focus":  onPane((*model.Tx).PaneFocus),
+	"pane.rename": onPane((*model.Tx).PaneRename),
 	"pane.close":  (*Session).paneClose,
 }
 
 // orFocused resolves an optional pane id, defaulting to the focused pane.
 func (s *Session) orFocused(id *string) (*paneRec, error) {
-	if id != nil && *id != "" {
-		return s.resolvePane(*id)
-	}
-	if p := s.focusedPane(); p != nil {
-		return p, nil
-	}
-	return nil, protocol.Errorf(protocol.CodeNoActivePane, "no active pane")
+	p, err := s.m.OrFocused(id)
+	return s.rec(p), err
 }
 
 // paneSplit splits src, the pane its table entry's target resolved to
 // (target_pane_id, else workspace_id's focused pane, else the focused one).
 func (s *Session) paneSplit(ctx actor.Context, call *kit.Call, src *paneRec) *kit.Reply {
 	prm := call.Params.(*protocol.PaneSplitParams)
-	fallback := src.Cwd()
-	if src.facts.ForegroundCwd != "" {
-		fallback = src.facts.ForegroundCwd
-	}
-	cwd, err := s.checkCwd(prm.Cwd, fallback)
+	cwd, err := s.checkCwd(prm.Cwd, s.m.SplitCwd(s.env(), src.Pane))
 	if err != nil {
 		return kit.Fail(err)
 	}
@@ -51,15 +42,8 @@ func (s *Session) paneSplit(ctx actor.Context, call *kit.Call, src *paneRec) *ki
 	if err != nil {
 		return kit.Fail(err)
 	}
-	if prm.RightClick != "" {
-		s.tx.SetRightClick(p.Pane, prm.RightClick)
-		s.tell(p.pid, &pane.SetRightClick{ToPane: p.RightClick() == "pane"})
-	}
-	if prm.Focus {
-		s.tx.FocusPane(p.Pane)
-	}
-	s.emitCreated(nil, nil, p)
-	return kit.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
+	res, out := s.tx.SplitDone(s.env(), prm, p.Pane)
+	return s.did(res, out, nil)
 }
 
 // splitPane starts a pane beside src. When it cannot start, the error
@@ -68,32 +52,14 @@ func (s *Session) splitPane(ctx actor.Context, src *paneRec, dir layout.Directio
 	if _, err := s.argv(setup); err != nil {
 		return nil, err
 	}
-	t := src.Tab()
 	termID := s.newTermID()
-	s.tx.EditTree(t, func(root *layout.Node) bool { return root.Split(src.TermID(), termID, dir, ratio) })
-	s.tx.FocusInTab(t, t.Focused(), false)
-	p, err := s.startPane(ctx, src.WS(), t, setup, termID, s.m.RectOf(t, termID))
+	rect := s.tx.SplitAt(src.Pane, termID, dir, ratio)
+	p, err := s.startPane(ctx, src.WS(), src.Tab(), setup, termID, rect)
 	if err != nil {
 		return nil, err
 	}
-	s.relayout(ctx, t)
+	s.relayout(ctx, p.Tab())
 	return p, nil
-}
-
-func (s *Session) paneFocus(_ actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
-	s.tx.FocusPane(p.Pane)
-	return kit.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
-}
-
-func (s *Session) paneRename(_ actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
-	label := ""
-	if l := call.Params.(*protocol.PaneRenameParams).Label; l != nil {
-		label = *l
-	}
-	s.tx.SetPaneLabel(p.Pane, label)
-	s.renamed(p)
-	s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
-	return kit.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
 }
 
 func (s *Session) paneClose(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {

@@ -4,6 +4,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -12,25 +13,15 @@ var tabHandlers = map[string]handler{
 }
 
 var tabRoutes = map[string]tabHandler{
-	"tab.focus": (*Session).tabFocus,
+	"tab.focus": onTab((*model.Tx).TabFocus),
 	"tab.close": (*Session).tabClose,
 }
 
 func (s *Session) tabCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.TabCreateParams)
-	w := s.m.Focused()
-	if prm.WorkspaceID != nil {
-		var err error
-		if w, err = s.m.ResolveWorkspace(*prm.WorkspaceID); err != nil {
-			return kit.Fail(err)
-		}
-	}
-	if w == nil {
-		return kit.Fail(protocol.Errorf(protocol.CodeNoActiveWorkspace, "no active workspace; create one first"))
-	}
-	fallback := w.Cwd()
-	if p := s.terms[w.Active().Focused()]; p != nil && p.facts.ForegroundCwd != "" {
-		fallback = p.facts.ForegroundCwd
+	w, fallback, err := s.m.TabPlace(s.env(), prm)
+	if err != nil {
+		return kit.Fail(err)
 	}
 	cwd, err := s.checkCwd(prm.Cwd, fallback)
 	if err != nil {
@@ -44,17 +35,8 @@ func (s *Session) tabCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if err != nil {
 		return kit.Fail(err)
 	}
-	if prm.Focus {
-		s.tx.FocusTab(t)
-	}
-	s.emitCreated(nil, t, s.terms[t.Focused()])
-	s.emitWorkspaceUpdated(w)
-	return kit.Done(protocol.TabCreated{Tab: s.tabInfo(t), RootPane: s.paneInfo(s.terms[t.Focused()])})
-}
-
-func (s *Session) tabFocus(_ actor.Context, call *kit.Call, t *tab) *kit.Reply {
-	s.tx.FocusTab(t)
-	return kit.Done(protocol.TabInfoResult{Tab: s.tabInfo(t)})
+	res, out := s.tx.TabMade(s.env(), prm, t)
+	return s.did(res, out, nil)
 }
 
 func (s *Session) tabClose(ctx actor.Context, call *kit.Call, t *tab) *kit.Reply {

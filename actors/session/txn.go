@@ -332,3 +332,98 @@ func appendNew(ts []*tab, t *tab) []*tab {
 	}
 	return append(ts, t)
 }
+
+// op makes the handler of a model operation (model/op.go): it runs the
+// operation on the call's params in the message's transaction, which
+// applies what it did on commit.
+func op[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P) (R, model.Out, error)) handler {
+	return func(s *Session, _ actor.Context, call *kit.Call) *kit.Reply {
+		return s.did(o(s.tx.Tx, s.env(), call.Params.(P)))
+	}
+}
+
+// onWorkspace, onTab and onPane make the handler of a model operation on
+// the call's target, which route resolved.
+func onWorkspace[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *workspace) (R, model.Out, error)) workspaceHandler {
+	return func(s *Session, _ actor.Context, call *kit.Call, w *workspace) *kit.Reply {
+		return s.did(o(s.tx.Tx, s.env(), call.Params.(P), w))
+	}
+}
+
+func onTab[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *tab) (R, model.Out, error)) tabHandler {
+	return func(s *Session, _ actor.Context, call *kit.Call, t *tab) *kit.Reply {
+		return s.did(o(s.tx.Tx, s.env(), call.Params.(P), t))
+	}
+}
+
+func onPane[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *model.Pane) (R, model.Out, error)) paneHandler {
+	return func(s *Session, _ actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
+		return s.did(o(s.tx.Tx, s.env(), call.Params.(P), p.Pane))
+	}
+}
+
+// did hands what a model operation did to the transaction and answers
+// with its result; a failed operation changed nothing and fails the call.
+func (s *Session) did(res protocol.Result, out model.Out, err error) *kit.Reply {
+	if err != nil {
+		return kit.Fail(err)
+	}
+	s.apply(out)
+	return kit.Done(res)
+}
+
+// apply queues what a model operation did in the transaction: its events
+// and effects happen when it commits, or never.
+func (s *Session) apply(out model.Out) {
+	for _, e := range out.Events {
+		f := e.Fields
+		s.tx.do(publishEvent{&events.Publish{Data: e.Data, Fields: events.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID,
+			PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}}})
+	}
+	for _, e := range out.Effects {
+		switch e := e.(type) {
+		case model.Arrange:
+			s.markLayout(e.Tab)
+		case model.TellIDs:
+			s.renamed(s.rec(e.Pane))
+		case model.TellRightClick:
+			s.tell(s.rec(e.Pane).pid, &pane.SetRightClick{ToPane: e.Pane.RightClick() == "pane"})
+		case model.Start:
+			s.born(e.Entity)
+		case model.Retire:
+			s.retire(e.ID)
+		}
+	}
+}
+
+// env is the session as the model's operations see it (model.Env).
+type env struct{ s *Session }
+
+func (s *Session) env() model.Env { return env{s} }
+
+func (e env) WorkspaceInfo(w *workspace) protocol.WorkspaceInfo { return e.s.workspaceInfo(w) }
+func (e env) TabInfo(t *tab) protocol.TabInfo                   { return e.s.tabInfo(t) }
+func (e env) PaneInfo(p *model.Pane) protocol.PaneInfo          { return e.s.paneInfo(e.s.rec(p)) }
+func (e env) Layout(t *tab) protocol.PaneLayoutSnapshot         { return e.s.layoutSnapshot(t) }
+func (e env) Describe(t *tab) protocol.LayoutDescription        { return e.s.describe(t) }
+func (e env) AutoLabel(cwd string) string                       { return deriveLabel(cwd, e.s.home) }
+
+func (e env) Fields(x model.Subject) model.Fields {
+	var f events.Fields
+	switch x := x.(type) {
+	case *workspace:
+		f = e.s.workspaceFields(x)
+	case *tab:
+		f = e.s.tabFields(x)
+	case *model.Pane:
+		f = e.s.paneFields(e.s.rec(x))
+	}
+	return model.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID, PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}
+}
+
+func (e env) Folder(p *model.Pane) string {
+	if r := e.s.rec(p); r != nil {
+		return r.facts.ForegroundCwd
+	}
+	return ""
+}

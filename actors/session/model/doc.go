@@ -11,6 +11,14 @@
 // of operations that must keep the invariants and that a discard must
 // undo exactly.
 //
+// The writes a call makes (a layout edit, a move, a rename) are
+// operations of a Tx (ops_*.go): they take the call's params, check
+// before they write, and return the answer, the events and the effects
+// the session applies once the transaction commits, as values (Out,
+// op.go); what they need from outside the topology (how records render,
+// a pane's folder) comes through Env. A call that starts a pane is split
+// around the start, which is the session's (ops_create.go).
+//
 // It also carries the interactive client's sidebar state (UIState), which
 // session.json keeps beside the topology.
 //
