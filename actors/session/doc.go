@@ -31,9 +31,10 @@
 // what the View cannot resolve (an agent's name, a message to the session
 // still waiting) comes here: the session resolves the target once, as the
 // method's table entry declares, and forwards it, already resolved, to
-// the owner (route, session.go), or to the clients, plugins or
-// worktrees actor that does the work (plugin calls and popup.open with the
-// context only it knows: open.go); its own handlers are Registry. Another
+// the owner (route, session.go); its own handlers are Registry. Plugin
+// calls, popup.open and worktree.* go from the gateway to the plugins,
+// clients and worktrees actors, which take their context or source from
+// the newest View and ask here only for a topology change. Another
 // actor that needs the topology changed asks with one message carrying
 // the call (api.OpenPane, FocusPane, ClosePane; worktrees.OpenCheckout,
 // CloseCheckout), applied as one transaction. Pane actors are the panes

@@ -30,6 +30,9 @@ func (s *Session) reloadConfig(ctx actor.Context, _ *kit.Call) *kit.Reply {
 		if s.opts.Reloaded != nil {
 			ctx.Send(s.opts.Reloaded, &config.Reloaded{Config: cfg})
 		}
+		if s.opts.Worktrees != nil { // [worktrees] directory
+			ctx.Send(s.opts.Worktrees, &config.Reloaded{Config: cfg})
+		}
 		restart = config.RestartRequired(&s.opts.Config, &cfg)
 		if len(restart) > 0 && s.opts.Log != nil {
 			s.opts.Log.Warn("config reloaded; these keys apply at the next start", "keys", restart)
