@@ -197,6 +197,7 @@ func (s *Session) reloadAgentManifests(ctx actor.Context, _ *kit.Call) *kit.Repl
 		s.opts.Log.Warn("agent manifest override ignored", "err", w.Error())
 	}
 	s.catalog = catalog
+	s.spawner.Catalog = catalog // new panes detect with it
 	for _, p := range s.terms {
 		ctx.Send(p.pid, &pane.SetCatalog{Catalog: catalog})
 	}

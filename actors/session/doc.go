@@ -40,8 +40,9 @@
 // CloseCheckout), applied as one transaction. Pane actors are the panes
 // supervisor's children (actors/panes: it stops one that fails and tells
 // the session it is gone, and stops them all at the server's stop, after
-// the session's last save): the session starts the terminal and spawns
-// the actor under the supervisor inside the message (panes.Spawner), so a
+// the session's last save): the session has the terminal started and
+// the actor spawned under the supervisor inside the message
+// (panes.Spawner.StartPane, given the pane's ids, size and setup), so a
 // pane that cannot start fails its call and its PID is there for the next
 // forward, and its transaction's effects hand the supervisor the pane
 // (startPane) or have it stop one (stopPane). A pane tells the session

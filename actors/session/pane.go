@@ -50,7 +50,7 @@ func (s *Session) paneSplit(ctx actor.Context, call *kit.Call, src *paneRec) *ki
 	if src.facts.ForegroundCwd != "" {
 		fallback = src.facts.ForegroundCwd
 	}
-	cwd, err := s.checkCwd(prm.Cwd, fallback)
+	cwd, err := s.spawner.CheckCwd(prm.Cwd, fallback)
 	if err != nil {
 		return kit.Fail(err)
 	}
@@ -76,7 +76,7 @@ func (s *Session) paneSplit(ctx actor.Context, call *kit.Call, src *paneRec) *ki
 // splitPane starts a pane beside src. When it cannot start, the error
 // fails the call, whose transaction is discarded: nothing changes.
 func (s *Session) splitPane(ctx actor.Context, src *paneRec, dir layout.Direction, ratio float64, setup paneSetup) (*paneRec, error) {
-	if _, err := s.argv(setup); err != nil {
+	if _, err := s.spawner.Argv(setup.command); err != nil {
 		return nil, err
 	}
 	t := src.Tab()

@@ -24,6 +24,7 @@ func (s *Session) reloadConfig(ctx actor.Context, _ *kit.Call) *kit.Reply {
 	var restart []string
 	if status != config.StatusFailed {
 		s.cfg = cfg
+		s.spawner.Config = cfg // new panes' shell and scrollback
 		if s.opts.Clients != nil {
 			ctx.Send(s.opts.Clients, &clients.SetConfig{Config: cfg})
 		}

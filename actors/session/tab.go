@@ -34,7 +34,7 @@ func (s *Session) tabCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if p := s.terms[w.Active().Focused()]; p != nil && p.facts.ForegroundCwd != "" {
 		fallback = p.facts.ForegroundCwd
 	}
-	cwd, err := s.checkCwd(prm.Cwd, fallback)
+	cwd, err := s.spawner.CheckCwd(prm.Cwd, fallback)
 	if err != nil {
 		return kit.Fail(err)
 	}

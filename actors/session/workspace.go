@@ -31,7 +31,7 @@ func (s *Session) workspaceCreate(ctx actor.Context, call *kit.Call) *kit.Reply 
 	} else if s.m.Focused() != nil {
 		fallback = s.m.Focused().Cwd()
 	}
-	cwd, err := s.checkCwd(prm.Cwd, fallback)
+	cwd, err := s.spawner.CheckCwd(prm.Cwd, fallback)
 	if err != nil {
 		return kit.Fail(err)
 	}
