@@ -1,6 +1,7 @@
 package server
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/herdr-go/herdr/protocol"
@@ -46,6 +47,30 @@ func BenchmarkWorkspaceCreateClose(b *testing.B) {
 			b.Fatal(err)
 		}
 		if err := c.Call("workspace.close", map[string]any{"workspace_id": ws.Workspace.WorkspaceID}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkPluginActionInvoke_200Panes measures a plugin.action.invoke
+// round trip, its context filled in from the focused workspace, tab and
+// pane, with 200 panes; no plugin has the action, so it is answered
+// plugin_action_not_found once the context is made and no command runs.
+func BenchmarkPluginActionInvoke_200Panes(b *testing.B) {
+	sock := startServer(b)
+	c := dial(b, sock)
+	for range 200 {
+		if err := c.Call("workspace.create", map[string]any{"cwd": "/tmp"}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	line := []byte(`{"id":"1","method":"plugin.action.invoke","params":{"action_id":"nothing-has-this"}}`)
+	if got, err := c.RoundTrip(line); err != nil || !strings.Contains(string(got), `"plugin_action_not_found"`) {
+		b.Fatalf("answered %s, %v; want plugin_action_not_found", got, err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := c.RoundTrip(line); err != nil {
 			b.Fatal(err)
 		}
 	}
