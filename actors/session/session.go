@@ -46,15 +46,16 @@ type Options struct {
 	Events *actor.PID
 	// Clients is told which connection is the interactive client in front.
 	Clients *actor.PID
-	// Plugins runs plugin actions, and its startup hooks once the session
-	// is restored.
+	// Plugins is told where plugin panes are opened, and runs its
+	// startup hooks once the session is restored.
 	Plugins *actor.PID
 	// Agents is the agents actor: the session places panes for it,
 	// forwards agent writes and hook reports to it, and keeps what it
 	// shows of each pane (agent.go).
 	Agents *actor.PID
-	// Worktrees runs the git work of worktree.* calls the session forwards,
-	// and sends back the topology change each needs (worktree.go).
+	// Worktrees runs the git work of worktree.* calls, sends the topology
+	// change each needs (worktree.go), and is told a reloaded
+	// configuration ([worktrees] directory).
 	Worktrees *actor.PID
 	// PaneProps starts a terminal (or adopts the one in the spec) and makes
 	// its actor: the server's pane.Runtime.Start; nil means a runtime of
