@@ -9,7 +9,7 @@ var pluginMethods = append([]Method{
 	{Name: "plugin.enable", Since: "0.7.0", CLI: "plugin enable", Params: func() Params { return &PluginIDParams{} }, Result: "plugin_enabled", Summary: "Enable a plugin", Owner: OwnerPlugins, Shape: ShapeAnswer},
 	{Name: "plugin.disable", Since: "0.7.0", CLI: "plugin disable", Params: func() Params { return &PluginIDParams{} }, Result: "plugin_disabled", Summary: "Disable a plugin", Owner: OwnerPlugins, Shape: ShapeAnswer},
 	{Name: "plugin.action.list", Access: AccessRead, Since: "0.7.0", CLI: "plugin action list [--plugin ID]", Params: func() Params { return &PluginListParams{} }, Result: "plugin_action_list", Summary: "List plugin actions", Owner: OwnerPlugins, Shape: ShapeAnswer},
-	{Name: "plugin.action.invoke", Since: "0.7.0", Params: func() Params { return &PluginActionInvokeParams{} }, Result: "plugin_action_invoked", Summary: "Run a plugin action", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "plugin.action.invoke", Since: "0.7.0", Params: func() Params { return &PluginActionInvokeParams{} }, Result: "plugin_action_invoked", Summary: "Run a plugin action", Owner: OwnerPlugins, Shape: ShapeAnswer},
 	{Name: "plugin.log.list", Access: AccessRead, Since: "0.7.0", CLI: "plugin log list [--plugin ID] [--limit N]", Params: func() Params { return &PluginLogListParams{} }, Result: "plugin_log_list", Summary: "List recent plugin command runs", Owner: OwnerPlugins, Shape: ShapeAnswer},
 }, commandMethods...)
 
@@ -240,9 +240,9 @@ func (PluginActionInvoked) ResultType() string { return "plugin_action_invoked" 
 // pluginPaneMethods holds the popup methods too: a popup is a plugin pane
 // placement.
 var pluginPaneMethods = append([]Method{
-	{Name: "plugin.pane.open", Since: "0.7.0", Params: func() Params { return &PluginPaneOpenParams{} }, Result: "*", Summary: "Open a plugin's pane entrypoint as an overlay, popup, split, tab or zoomed pane", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "plugin.pane.focus", Since: "0.7.0", CLI: "plugin pane focus", Params: func() Params { return &PluginPaneTarget{} }, Result: "plugin_pane_focused", Summary: "Focus a plugin pane", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "plugin.pane.close", Since: "0.7.0", CLI: "plugin pane close", Params: func() Params { return &PluginPaneTarget{} }, Result: "plugin_pane_closed", Summary: "Close a plugin pane", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "plugin.pane.open", Since: "0.7.0", Params: func() Params { return &PluginPaneOpenParams{} }, Result: "*", Summary: "Open a plugin's pane entrypoint as an overlay, popup, split, tab or zoomed pane", Owner: OwnerPlugins, Shape: ShapeAnswer},
+	{Name: "plugin.pane.focus", Since: "0.7.0", CLI: "plugin pane focus", Params: func() Params { return &PluginPaneTarget{} }, Result: "plugin_pane_focused", Summary: "Focus a plugin pane", Owner: OwnerPlugins, Shape: ShapeAnswer},
+	{Name: "plugin.pane.close", Since: "0.7.0", CLI: "plugin pane close", Params: func() Params { return &PluginPaneTarget{} }, Result: "plugin_pane_closed", Summary: "Close a plugin pane", Owner: OwnerPlugins, Shape: ShapeAnswer},
 }, popupMethods...)
 
 // CodePluginPaneNotFound and CodePluginPaneOpenFailed are plugin pane errors.

@@ -30,7 +30,7 @@ const (
 var popupMethods = []Method{
 	{Name: "popup.close", Since: "0.7.4", Params: empty, Result: "ok", Summary: "Close the open popup", Owner: OwnerClients, Shape: ShapeAnswer},
 	{Name: "popup.send_text", Extension: true, Params: func() Params { return &PopupSendTextParams{} }, Result: "ok", Summary: "Write text to the open popup's program (extension; the interactive client's keys)", Owner: OwnerClients, Shape: ShapeAnswer},
-	{Name: "popup.open", Extension: true, Params: func() Params { return &PopupOpenParams{} }, Result: "ok", Summary: "Run a command line in a popup over the client in front (extension; [[keys.command]] type popup)", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "popup.open", Extension: true, Params: func() Params { return &PopupOpenParams{} }, Result: "ok", Summary: "Run a command line in a popup over the client in front (extension; [[keys.command]] type popup)", Owner: OwnerClients, Shape: ShapeAnswer},
 }
 
 // CodePopupOpenFailed answers a popup.open whose command cannot start.

@@ -53,10 +53,13 @@ const (
 	OwnerAudit
 	// OwnerReview: the review actor (worktree.diff, review.*).
 	OwnerReview
+	// OwnerWorktrees: the worktrees actor (worktree.list|create|open|remove,
+	// their source resolved from the session's published read side).
+	OwnerWorktrees
 	ownerEnd
 )
 
-var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks", "buffers", "events", "commands", "fleet", "loop", "audit", "review"}
+var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks", "buffers", "events", "commands", "fleet", "loop", "audit", "review", "worktrees"}
 
 // String is the owner's name, as errors and the docs spell it.
 func (o Owner) String() string {

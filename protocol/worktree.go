@@ -7,10 +7,10 @@ import (
 )
 
 var worktreeMethods = []Method{
-	{Name: "worktree.list", Access: AccessRead, Since: "0.6.2", Params: func() Params { return &WorktreeListParams{} }, Result: "worktree_list", Summary: "List the git worktrees of a workspace's repository", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "worktree.create", Since: "0.6.2", Params: func() Params { return &WorktreeCreateParams{} }, Result: "worktree_created", Summary: "Create a git worktree and open it as a workspace", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "worktree.open", Since: "0.6.2", Params: func() Params { return &WorktreeOpenParams{} }, Result: "worktree_opened", Summary: "Open an existing git worktree as a workspace", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "worktree.remove", Since: "0.6.2", Params: func() Params { return &WorktreeRemoveParams{} }, Result: "worktree_removed", Summary: "Remove a linked worktree and close its workspace (the branch is kept)", Target: TargetWorkspace, Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "worktree.list", Access: AccessRead, Since: "0.6.2", Params: func() Params { return &WorktreeListParams{} }, Result: "worktree_list", Summary: "List the git worktrees of a workspace's repository", Owner: OwnerWorktrees, Shape: ShapeAnswer},
+	{Name: "worktree.create", Since: "0.6.2", Params: func() Params { return &WorktreeCreateParams{} }, Result: "worktree_created", Summary: "Create a git worktree and open it as a workspace", Owner: OwnerWorktrees, Shape: ShapeAnswer},
+	{Name: "worktree.open", Since: "0.6.2", Params: func() Params { return &WorktreeOpenParams{} }, Result: "worktree_opened", Summary: "Open an existing git worktree as a workspace", Owner: OwnerWorktrees, Shape: ShapeAnswer},
+	{Name: "worktree.remove", Since: "0.6.2", Params: func() Params { return &WorktreeRemoveParams{} }, Result: "worktree_removed", Summary: "Remove a linked worktree and close its workspace (the branch is kept)", Target: TargetWorkspace, Owner: OwnerWorktrees, Shape: ShapeAnswer},
 }
 
 // Worktree error codes.

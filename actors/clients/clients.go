@@ -29,6 +29,7 @@ var Registry = kit.NewRegistry(protocol.OwnerClients, "actors/clients", map[stri
 	"terminal.claim": func(c *Clients, ctx actor.Context, call *kit.Call) *kit.Reply {
 		return c.claim(ctx, call.Params.(*protocol.TerminalClaimParams))
 	},
+	"popup.open":           (*Clients).popupFromCall,  // popup.go
 	"pane.edit_scrollback": (*Clients).editScrollback, // session.go
 	"screen.subscribe":     (*Clients).screenSubscribe,
 	"client.resize":        (*Clients).clientResize, // geometry.go

@@ -11,9 +11,9 @@
 // geometry.go) and hands the session the tab area (kit.SetArea, a
 // topology write the session answers the caller with); the panes send it
 // their pane.graphics.info answers to complete with that geometry and
-// the pane's visibility (pane.GraphicsInfo). The session forwards
-// popup.open with the focused pane's context, and the
-// plugins actor sends it plugin popups. It checks a popup's program and
+// the pane's visibility (pane.GraphicsInfo). The gateway sends it
+// popup.open, whose focused pane's context comes from the session's read
+// side, and the plugins actor sends it plugin popups. It checks a popup's program and
 // folder and makes its environment (popup.go). It owns no topology: the
 // calls about the session's panes it answers (screen.subscribe,
 // pane.edit_scrollback: session.go) resolve their ids from the session's published read side

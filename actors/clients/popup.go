@@ -10,6 +10,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/view"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -40,9 +41,10 @@ type OpenPopup struct {
 // CarriedCall implements kit.CallCarrier.
 func (o *OpenPopup) CarriedCall() *kit.Call { return o.Call }
 
-// PopupOpen is popup.open ([[keys.command]] type popup), forwarded by the
-// session with the focused pane's context and the tab area; the sender
-// is the caller.
+// PopupOpen is popup.open ([[keys.command]] type popup) with the focused
+// pane's context and the tab area: from the session's read side
+// (popupFromCall) or the plugins actor's key command; the sender is the
+// caller.
 type PopupOpen struct {
 	Call       *kit.Call
 	Context    protocol.PluginInvocationContext
@@ -57,6 +59,17 @@ type popup struct {
 	pid        *actor.PID
 	state      protocol.PopupState
 	cols, rows int // its terminal's size
+}
+
+// popupFromCall answers popup.open from the gateway with the focused
+// pane's context, from the newest View once it shows every message the
+// session was sent before the call.
+func (c *Clients) popupFromCall(ctx actor.Context, call *kit.Call) *kit.Reply {
+	return c.withView(ctx, call, func(c *Clients, ctx actor.Context, v *view.View, call *kit.Call, _ *actor.PID) *kit.Reply {
+		m := &PopupOpen{Call: call, Cols: v.Area.W, Rows: v.Area.H}
+		_ = v.FillContext(&m.Context) // it names nothing, so nothing is missing
+		return c.popupOpen(ctx, m)
+	})
 }
 
 // popupOpen runs a command line in a popup: the platform shell runs it

@@ -51,7 +51,7 @@ func fakeServer(t *testing.T, answer func(c *kit.Call) *kit.Reply) (*actor.Actor
 }
 
 func spawnDispatcher(system *actor.ActorSystem, server *actor.PID, maxRunning int) *actor.PID {
-	return system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: server},
+	return system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: server, protocol.OwnerWorktrees: server},
 		On: true, MaxRunning: maxRunning, Agent: "claude {title}", BranchPrefix: "task/"}))
 }
 
@@ -288,7 +288,7 @@ func TestDispatcher_GivesUpRetriesThenFails(t *testing.T) {
 		}
 		return kit.Done(result{})
 	})
-	system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: server},
+	system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: server, protocol.OwnerWorktrees: server},
 		On: true, Agent: "claude {title}", BranchPrefix: "task/", AgentStart: 50 * time.Millisecond, MaxAttempts: 2, RetryDelay: -1}))
 	got := drainUntil(t, calls,
 		`"release":true,"message":"given up (attempt 1 of 2): the agent was not recognised in its pane within 50ms; the pane shows:\n$ claude 'Do task-1'\nsh: 1: claude: not found\n$"`,
@@ -350,7 +350,7 @@ func TestDispatcher_DeadWorkersAreReleased(t *testing.T) {
 		}
 		return kit.Done(result{})
 	})
-	system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: server},
+	system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: server, protocol.OwnerWorktrees: server},
 		On: true, MaxRunning: 2, Agent: "claude {title}", BranchPrefix: "task/", AgentStart: 50 * time.Millisecond, MaxAttempts: 2, RetryDelay: time.Hour}))
 	got := drainUntil(t, calls,
 		`task.report {"task_id":"task-1","status":"failed","message":"the worker's agent is gone (the server restarted) and did not come back within 50ms","source":"dispatcher"}`,
@@ -392,7 +392,7 @@ func TestDispatcher_AgentStoppedAtRunTime(t *testing.T) {
 		}
 		return kit.Done(result{})
 	})
-	d := system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: server},
+	d := system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: server, protocol.OwnerWorktrees: server},
 		On: true, Agent: "claude {title}", BranchPrefix: "task/", MaxAttempts: 3, RetryDelay: time.Hour}))
 	for c := next(t, calls); c.method != "task.dispatch"; c = next(t, calls) {
 	}
@@ -440,7 +440,7 @@ func TestDispatcher_ReconfigureTurnsOn(t *testing.T) {
 			ctx.Forward(server)
 		}
 	}))
-	d := system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: tasksPID}, Agent: "old"}))
+	d := system.Root.Spawn(Props(Options{Session: server, Owners: map[protocol.Owner]*actor.PID{protocol.OwnerTasks: tasksPID, protocol.OwnerWorktrees: server}, Agent: "old"}))
 	none(t, calls)
 	system.Root.Send(d, &Reconfigure{Options: Options{On: true, Agent: "new {id}", MaxRunning: 1}})
 	if c := next(t, calls); c.method != "task.list" {

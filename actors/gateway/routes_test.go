@@ -39,7 +39,7 @@ func TestRoutes_ByOwner(t *testing.T) {
 	system := quietSystem(t)
 	session, sessionCalls := answering(t, system, "session")
 	owners := map[protocol.Owner]*actor.PID{}
-	for _, o := range []protocol.Owner{protocol.OwnerClients, protocol.OwnerPlugins, protocol.OwnerIntegrations, protocol.OwnerWeb, protocol.OwnerMachines, protocol.OwnerTasks, protocol.OwnerBuffers, protocol.OwnerEvents, protocol.OwnerCommands, protocol.OwnerFleet, protocol.OwnerAudit, protocol.OwnerLoop, protocol.OwnerReview} {
+	for _, o := range []protocol.Owner{protocol.OwnerClients, protocol.OwnerPlugins, protocol.OwnerIntegrations, protocol.OwnerWeb, protocol.OwnerMachines, protocol.OwnerTasks, protocol.OwnerBuffers, protocol.OwnerEvents, protocol.OwnerCommands, protocol.OwnerFleet, protocol.OwnerAudit, protocol.OwnerLoop, protocol.OwnerReview, protocol.OwnerWorktrees} {
 		owners[o], _ = answering(t, system, o.String())
 	}
 	var stopped atomic.Bool
@@ -65,6 +65,17 @@ func TestRoutes_ByOwner(t *testing.T) {
 		{"buffer.paste", `{"pane_id":"w1:p1"}`, "buffers"},
 		{"events.wait", `{"match_event":{"event":"pane_created"}}`, "events"},
 		{"command.invoke", `{"command_id":"x"}`, "commands"},
+		// The calls whose context or source their owner reads from the
+		// read side go to it, not through the session.
+		{"plugin.action.invoke", `{"action_id":"x"}`, "plugins"},
+		{"plugin.pane.open", `{"plugin_id":"p","entrypoint":"e"}`, "plugins"},
+		{"plugin.pane.focus", `{"pane_id":"w1:p1"}`, "plugins"},
+		{"plugin.pane.close", `{"pane_id":"w1:p1"}`, "plugins"},
+		{"popup.open", `{"command":"true"}`, "clients"},
+		{"worktree.list", `{}`, "worktrees"},
+		{"worktree.create", `{"cwd":"/tmp","branch":"b"}`, "worktrees"},
+		{"worktree.open", `{"cwd":"/tmp","branch":"b"}`, "worktrees"},
+		{"worktree.remove", `{"workspace_id":"w1"}`, "worktrees"},
 		// Another machine's ids and the fleet scope go to the machines actor.
 		{"pane.read", `{"pane_id":"build/w1:p1","source":"recent"}`, "machines"},
 		{"agent.list", `{"machines":"all"}`, "machines"},
@@ -100,11 +111,11 @@ func TestRoutes_ByOwner(t *testing.T) {
 func TestRoutes_CheckRefusesAnUnroutableOwner(t *testing.T) {
 	system := quietSystem(t)
 	pid, _ := answering(t, system, "any")
-	full := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid, protocol.OwnerWeb: pid, protocol.OwnerMachines: pid, protocol.OwnerTasks: pid, protocol.OwnerBuffers: pid, protocol.OwnerEvents: pid, protocol.OwnerCommands: pid, protocol.OwnerFleet: pid, protocol.OwnerAudit: pid, protocol.OwnerLoop: pid, protocol.OwnerReview: pid}
+	full := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid, protocol.OwnerWeb: pid, protocol.OwnerMachines: pid, protocol.OwnerTasks: pid, protocol.OwnerBuffers: pid, protocol.OwnerEvents: pid, protocol.OwnerCommands: pid, protocol.OwnerFleet: pid, protocol.OwnerAudit: pid, protocol.OwnerLoop: pid, protocol.OwnerReview: pid, protocol.OwnerWorktrees: pid}
 	if err := (&Options{Session: pid, Owners: full}).Check(); err != nil {
 		t.Fatalf("every owner given: %v", err)
 	}
-	noWeb := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid, protocol.OwnerMachines: pid, protocol.OwnerTasks: pid, protocol.OwnerBuffers: pid, protocol.OwnerEvents: pid, protocol.OwnerCommands: pid, protocol.OwnerFleet: pid, protocol.OwnerAudit: pid, protocol.OwnerLoop: pid, protocol.OwnerReview: pid}
+	noWeb := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid, protocol.OwnerMachines: pid, protocol.OwnerTasks: pid, protocol.OwnerBuffers: pid, protocol.OwnerEvents: pid, protocol.OwnerCommands: pid, protocol.OwnerFleet: pid, protocol.OwnerAudit: pid, protocol.OwnerLoop: pid, protocol.OwnerReview: pid, protocol.OwnerWorktrees: pid}
 	err := (&Options{Session: pid, Owners: noWeb}).Check()
 	if err == nil || !strings.Contains(err.Error(), "gives it to web, and no actor is given for that owner") {
 		t.Errorf("web missing: %v", err)

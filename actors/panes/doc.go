@@ -1,8 +1,11 @@
 // Package panes is the supervisor of the pane actors. The session decides
-// which panes exist (topology); it starts a pane's terminal and spawns its
-// actor inside the message that makes the pane, with this actor as the
-// pane actor's parent (Spawner.Spawn), so a pane that cannot start fails
-// its call and its PID is there at once for the next forward. Once the
+// which panes exist (topology) and where each goes (its ids, its size, its
+// kept lines: Pane); the Spawner it holds does the rest in one call inside
+// the message that makes the pane (StartPane): it picks the program (the
+// setup's command, else the configured shell), makes the terminal's
+// environment and spec, starts it and spawns its actor with this actor as
+// the pane actor's parent (Spawner.Spawn), so a pane that cannot start
+// fails its call and its PID is there at once for the next forward. Once the
 // message commits, the session tells this actor the pane is one of its
 // (Started); a pane whose message is discarded is stopped and never told.
 //

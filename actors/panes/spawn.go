@@ -2,18 +2,29 @@ package panes
 
 import (
 	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/detector/rules"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// Spawner starts terminals and spawns their actors under the supervisor,
-// inside the session's message (a pane that cannot start fails its call,
-// and its PID is there for the next forward). The session holds one.
+// Spawner starts panes: it picks the program (the setup's command, else
+// the configured shell), checks the folder, makes the terminal's
+// environment and spec, starts the terminal and spawns its actor under
+// the supervisor, inside the session's message (a pane that cannot start
+// fails its call, and its PID is there for the next forward). The session
+// holds one and decides only where a pane goes (its ids, its size, its
+// kept lines: Pane).
 type Spawner struct {
 	// Sup is the supervisor the pane actors are spawned under.
 	Sup *actor.PID
@@ -25,6 +36,107 @@ type Spawner struct {
 	Adopt map[string]pane.Adoption
 	// Owner is told each pane's facts and its program's end (the session).
 	Owner *actor.PID
+
+	// What every pane starts with: herdr's program and socket (its
+	// environment), the home folder (a folder's "~"), the server's
+	// environment (where the shell is looked for), the bus, the log.
+	BinPath, SocketPath, Home string
+	Env                       protocol.Env
+	Events                    *actor.PID
+	Log                       *slog.Logger
+	// Config is the configuration new panes start with (the shell, the
+	// scrollback) and Catalog the agents' manifests: the session replaces
+	// them when it reloads them. KittyGraphics is [terminal]
+	// kitty_graphics as the server started.
+	Config        config.Config
+	Catalog       *rules.Catalog
+	KittyGraphics bool
+}
+
+// Setup is what a new pane's terminal starts with.
+type Setup struct {
+	Cwd     string
+	Env     map[string]string // the caller's variables
+	Command []string          // argv to run instead of the shell
+}
+
+// Pane is one pane to start: its public ids (and label), its terminal,
+// its size in cells, the lines kept for it (the session's), its setup.
+type Pane struct {
+	IDs        pane.IDs
+	TermID     string
+	Cols, Rows int
+	Keep       *pane.KeepLines
+	Setup
+}
+
+// CheckCwd resolves a requested working directory; an empty one means fallback.
+func (sp *Spawner) CheckCwd(requested *string, fallback string) (string, error) {
+	cwd := fallback
+	if requested != nil && *requested != "" {
+		cwd = *requested
+	}
+	return pane.CheckCwd(cwd, sp.Home)
+}
+
+// Argv is the program a new pane runs: command, else the shell. Callers
+// check it before changing anything, because a program that cannot start
+// would give a pane that closes at once.
+func (sp *Spawner) Argv(command []string) ([]string, error) {
+	argv := command
+	if len(argv) == 0 {
+		env := sp.Env
+		if env == nil {
+			env = os.Getenv
+		}
+		shell, args, skipped := sp.Config.StartableShell(env)
+		if len(skipped) > 0 && sp.Log != nil { // a default_shell not installed must not fail every split
+			sp.Log.Warn("shell cannot start; falling back", "skipped", strings.Join(skipped, "; "), "shell", shell)
+		}
+		argv = append([]string{shell}, args...)
+	}
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		return nil, protocol.Errorf(protocol.CodePaneSplitFailed, "cannot start %s: %v", argv[0], err)
+	}
+	return argv, nil
+}
+
+// Spec is what p's terminal starts with, running argv.
+func (sp *Spawner) Spec(p Pane, argv []string) pane.Spec {
+	log := sp.Log
+	if log == nil {
+		log = slog.Default()
+	}
+	return pane.Spec{
+		TerminalID:      p.TermID,
+		Argv:            argv,
+		Cwd:             p.Cwd,
+		Env:             Env(p.Env, sp.BinPath, sp.SocketPath, p.IDs),
+		Cols:            p.Cols,
+		Rows:            p.Rows,
+		ScrollbackBytes: sp.Config.Advanced.ScrollbackLimitBytes,
+		KittyGraphics:   sp.KittyGraphics,
+		Catalog:         sp.Catalog,
+		Log:             kit.LazyWith(log, slog.String("pane", p.IDs.PaneID), slog.String("terminal", p.TermID)),
+		Keep:            p.Keep,
+		IDs:             p.IDs,
+		Events:          sp.Events,
+	}
+}
+
+// StartPane starts p's program and spawns its actor under the supervisor,
+// from inside ctx's message: the actor's PID, or why the pane cannot
+// start (pane_split_failed), in which case nothing is left running.
+func (sp *Spawner) StartPane(ctx actor.Context, p Pane) (*actor.PID, error) {
+	argv, err := sp.Argv(p.Command)
+	if err != nil {
+		return nil, err
+	}
+	props, abort, err := sp.Props(sp.Spec(p, argv))
+	if err != nil {
+		return nil, protocol.Errorf(protocol.CodePaneSplitFailed, "cannot start %s: %v", argv[0], err)
+	}
+	return sp.Spawn(ctx, p.TermID, props, abort)
 }
 
 // Adopting reports whether a live handoff brought terminal termID.

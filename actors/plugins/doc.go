@@ -9,16 +9,16 @@
 // queue; one beyond the queue is dropped and counted in the log) and a log
 // of recent runs. Its stop kills every running command with its process
 // group, so none outlives the server. plugin.action.invoke and
-// plugin.pane.* come through the session, which fills in their context or
-// resolves the pane they name. The actor keeps which terminal runs which
+// plugin.pane.* come from the gateway; their context, or the pane they
+// name, is read from the session's newest View (calls.go). The actor keeps which terminal runs which
 // plugin pane entrypoint (forgotten when the pane's actor stops) and asks
 // the session to open, focus or close it (api.OpenPane, FocusPane,
 // ClosePane), which answers the caller; a popup goes to the clients
 // actor, which owns it (panes.go). A ctrl-click on a URL
 // that a [[link_handlers]] pattern matches is an action invoked by the
 // interactive client with clicked_url and link_handler_id in its context.
-// command.invoke comes through the session, which resolves its context,
-// as a Command (command.go), and runs here: a plugin action, a shell
+// command.invoke comes from the commands actor, which resolves its
+// context, as a Command (command.go), and runs here: a plugin action, a shell
 // [[keys.command]] (in its own process group for at most 10 minutes,
 // killed at stop), a popup through the clients actor, a pane through the
 // session.

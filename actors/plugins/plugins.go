@@ -14,6 +14,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/actors/session/view"
 	plug "github.com/herdr-go/herdr/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -55,19 +56,26 @@ type Options struct {
 	// Records is the folder where running commands are recorded, for the
 	// next server to end them should this one die (plug.EndLeftRuns).
 	Records string
+	// Reads is the session's read side plugin calls get their context
+	// from (calls.go); nil answers them internal_error.
+	Reads *view.ReadSide
 }
 
 // Registry holds the plugin.* methods the gateway sends to this actor.
-// plugin.action.invoke and plugin.pane.* come through the session, which
-// fills in their context or resolves their pane, as an *Invoke.
+// plugin.action.invoke and plugin.pane.* get their context or pane from
+// the session's read side first (calls.go).
 var Registry = kit.NewRegistry(protocol.OwnerPlugins, "actors/plugins", map[string]func(*Plugins, actor.Context, *kit.Call) *kit.Reply{
-	"plugin.link":        (*Plugins).link,
-	"plugin.list":        (*Plugins).list,
-	"plugin.unlink":      (*Plugins).unlink,
-	"plugin.enable":      (*Plugins).enable,
-	"plugin.disable":     (*Plugins).disable,
-	"plugin.action.list": (*Plugins).actionList,
-	"plugin.log.list":    (*Plugins).logList,
+	"plugin.link":          (*Plugins).link,
+	"plugin.list":          (*Plugins).list,
+	"plugin.unlink":        (*Plugins).unlink,
+	"plugin.enable":        (*Plugins).enable,
+	"plugin.disable":       (*Plugins).disable,
+	"plugin.action.list":   (*Plugins).actionList,
+	"plugin.log.list":      (*Plugins).logList,
+	"plugin.action.invoke": (*Plugins).fromView, // calls.go
+	"plugin.pane.open":     (*Plugins).fromView,
+	"plugin.pane.focus":    (*Plugins).fromView,
+	"plugin.pane.close":    (*Plugins).fromView,
 })
 
 // SetSession tells the actor where plugin panes are opened.
@@ -89,7 +97,8 @@ type Enabled struct {
 // ran in the server before it).
 type RunStartup struct{}
 
-// Invoke is a plugin call the session forwards, the caller its sender:
+// Invoke is a plugin call with what the read side gave it (calls.go) or
+// the actor that forwarded it (commands) filled in, the caller its sender:
 // plugin.action.invoke and plugin.pane.open with their context completed
 // and the tab area (a popup's size before a client attaches), and
 // plugin.pane.focus|close with the terminal of the pane they name.
@@ -203,6 +212,10 @@ func (p *Plugins) Receive(ctx actor.Context) {
 		}
 	case *Invoke:
 		if reply := p.forwarded(ctx, msg); reply != nil {
+			ctx.Respond(reply)
+		}
+	case *resolving: // calls.go
+		if reply := p.resolve(ctx, msg.call); reply != nil {
 			ctx.Respond(reply)
 		}
 	case *kit.PaneOpened:

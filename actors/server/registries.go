@@ -23,6 +23,7 @@ import (
 	"github.com/herdr-go/herdr/actors/tasks"
 	"github.com/herdr-go/herdr/actors/web"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
+	"github.com/herdr-go/herdr/actors/worktrees"
 )
 
 // registries are the handlers of every owner of a method.
@@ -33,6 +34,7 @@ var registries = []kit.Checker{
 	loop.Registry,
 	audit.Registry,
 	review.Registry,
+	worktrees.Registry,
 }
 
 // checkRegistries compares every owner's handlers with the method table;

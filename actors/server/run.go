@@ -158,7 +158,7 @@ func Run(opts Options) error {
 	pluginsPID, err := spawnChild(system, root, plugins.Props(plugins.Options{
 		ConfigDir: protocol.ConfigDir(opts.Env), StateDir: protocol.StateDir(opts.Env),
 		SocketPath: opts.SocketPath, BinPath: bin, Events: busPID, Clients: clientsPID, Log: log,
-		HandedOver: heir != nil, Records: runs,
+		HandedOver: heir != nil, Records: runs, Reads: reads,
 	}), "plugins")
 	if err != nil {
 		listener.Close()
@@ -176,11 +176,12 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	worktreesPID, err := spawnChild(system, root, worktrees.Props(worktrees.Options{Home: opts.Env("HOME"), Log: log}), "worktrees")
+	worktreesPID, err := spawnChild(system, root, worktrees.Props(worktrees.Options{Home: opts.Env("HOME"), Log: log, Reads: reads, Directory: cfg.Worktrees.Directory}), "worktrees")
 	if err != nil {
 		listener.Close()
 		return err
 	}
+	owners[protocol.OwnerWorktrees] = worktreesPID
 	paneProps := panes.Start
 	if cfg.Experimental.PaneHistory {
 		paneProps = panes.WithHistory(pane.DefaultHistoryBytes)
@@ -300,7 +301,7 @@ func Run(opts Options) error {
 	}
 	owners[protocol.OwnerLoop] = loopPID
 	owners[protocol.OwnerReview] = reviewPID
-	dispatcherPID, err := startDispatcher(system, root, cfg.Tasks, sessionPID, tasksPID, busPID, log)
+	dispatcherPID, err := startDispatcher(system, root, cfg.Tasks, sessionPID, tasksPID, worktreesPID, busPID, log)
 	if err != nil {
 		listener.Close()
 		return err

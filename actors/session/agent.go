@@ -100,6 +100,7 @@ func (s *Session) reloadAgentManifests(ctx actor.Context, _ *kit.Call) *kit.Repl
 	}
 	s.catalog = catalog
 	s.manifests, s.viewDirty = manifestInfos(catalog), true // the View's (reads.go)
+	s.spawner.Catalog = catalog                             // new panes detect with it
 	for _, p := range s.terms {
 		ctx.Send(p.pid, &pane.SetCatalog{Catalog: catalog})
 	}

@@ -36,19 +36,21 @@
 // call that finds the session behind waits in the read side until the
 // session caught up, not in its mailbox. The same calls sent to the
 // session by other actors (tasks, loop, web, buffers) are routed from the
-// session's own newest View by one handler (fromView, reads.go). What
-// comes here is the session's writes: route resolves the target once, as
-// the method's table entry declares, and runs the handler (session.go),
-// or hands the call to the clients, plugins or worktrees actor that does
-// the work (plugin calls and popup.open with the context only it knows:
-// open.go); its own handlers are Registry. Another
+// session's own newest View by one handler (fromView, reads.go). Plugin
+// calls, popup.open and worktree.* go from the gateway to the plugins,
+// clients and worktrees actors, which take their context or source from
+// the newest View and ask here only for a topology change. What comes
+// here is the session's writes: route resolves the target once, as the
+// method's table entry declares, and runs the handler (session.go); its
+// own handlers are Registry. Another
 // actor that needs the topology changed asks with one message carrying
 // the call (api.OpenPane, FocusPane, ClosePane; worktrees.OpenCheckout,
 // CloseCheckout), applied as one transaction. Pane actors are the panes
 // supervisor's children (actors/panes: it stops one that fails and tells
 // the session it is gone, and stops them all at the server's stop, after
-// the session's last save): the session starts the terminal and spawns
-// the actor under the supervisor inside the message (panes.Spawner), so a
+// the session's last save): the session has the terminal started and
+// the actor spawned under the supervisor inside the message
+// (panes.Spawner.StartPane, given the pane's ids, size and setup), so a
 // pane that cannot start fails its call and its PID is there for the next
 // forward, and its transaction's effects hand the supervisor the pane
 // (startPane) or have it stop one (stopPane). A pane tells the session

@@ -35,8 +35,6 @@ func (s *Session) ask(ctx actor.Context, a kit.TopologyAsk) *kit.Reply {
 		return s.openCheckout(ctx, a)
 	case *worktrees.CloseCheckout:
 		return s.closeCheckout(ctx, a)
-	case *worktrees.Listed:
-		return s.worktreeListed(a)
 	}
 	return kit.Fail(protocol.Errorf(protocol.CodeInternal, "the session takes no %T", a))
 }

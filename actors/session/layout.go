@@ -61,13 +61,13 @@ func (s *Session) layoutApply(ctx actor.Context, call *kit.Call) *kit.Reply {
 	var build func(n *protocol.LayoutNode) (*layout.Node, error)
 	build = func(n *protocol.LayoutNode) (*layout.Node, error) {
 		if n.Type == "pane" {
-			cwd, err := s.checkCwd(n.Cwd, w.Cwd())
+			cwd, err := s.spawner.CheckCwd(n.Cwd, w.Cwd())
 			if err != nil {
 				return nil, err
 			}
 			id := s.newTermID()
 			setup := paneSetup{cwd: cwd, env: n.Env, command: n.Command}
-			if _, err := s.argv(setup); err != nil {
+			if _, err := s.spawner.Argv(setup.command); err != nil {
 				return nil, err
 			}
 			if n.Label != nil {

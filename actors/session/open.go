@@ -3,148 +3,16 @@ package session
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
-	"github.com/herdr-go/herdr/actors/plugins"
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// Plugin calls and popups pass through the session only for what it
-// alone knows: it fills in the context of the call (the workspace, tab
-// and pane it names or the focused ones, their folders and agent) and
-// the tab area, or resolves the pane a call names, and forwards the call
-// to the plugins or clients actor, which answers it. When their work
-// changes the topology (a plugin pane opens, is focused or closes) they
-// ask with an kit.OpenPane, FocusPane or ClosePane carrying the call,
-// applied here as one change.
-
-var pluginHandlers = map[string]handler{
-	"plugin.action.invoke": (*Session).pluginForward,
-	"plugin.pane.open":     (*Session).pluginForward,
-	"plugin.pane.focus":    (*Session).pluginPaneForward,
-	"plugin.pane.close":    (*Session).pluginPaneForward,
-	"popup.open":           (*Session).popupForward,
-}
-
-// pluginForward completes a plugin action's or pane's context and hands
-// the call to the plugins actor. An action's context that names what
-// does not exist fails; a pane's is left empty.
-func (s *Session) pluginForward(ctx actor.Context, call *kit.Call) *kit.Reply {
-	if s.opts.Plugins == nil {
-		return kit.Fail(protocol.Errorf(protocol.CodeNotImplemented, "plugins are not running in this server"))
-	}
-	c := protocol.PluginInvocationContext{}
-	switch prm := call.Params.(type) {
-	case *protocol.PluginActionInvokeParams:
-		if prm.Context != nil {
-			c = *prm.Context
-		}
-		if err := s.fillContext(&c); err != nil {
-			return kit.Fail(err)
-		}
-		fillPtr(&c.InvocationSource, "api")
-		fillPtr(&c.CorrelationID, call.ID)
-	case *protocol.PluginPaneOpenParams:
-		// That of the pane it is opened beside, or of the workspace it is opened in.
-		c = protocol.PluginInvocationContext{WorkspaceID: prm.WorkspaceID, FocusedPaneID: prm.TargetPaneID}
-		if s.fillContext(&c) != nil {
-			c = protocol.PluginInvocationContext{}
-		}
-		c.InvocationSource, c.CorrelationID = protocol.Ptr("api"), protocol.Ptr("plugin-pane")
-	}
-	ctx.RequestWithCustomSender(s.opts.Plugins, &plugins.Invoke{Call: call, Context: c, Cols: s.m.Area().W, Rows: s.m.Area().H}, ctx.Sender())
-	return nil
-}
-
-// pluginPaneForward resolves the pane plugin.pane.focus|close names; the
-// plugins actor knows whether it is a plugin pane.
-func (s *Session) pluginPaneForward(ctx actor.Context, call *kit.Call) *kit.Reply {
-	id := call.Params.(*protocol.PluginPaneTarget).PaneID
-	p, err := s.resolvePane(id)
-	if err != nil || s.opts.Plugins == nil {
-		return kit.Fail(protocol.Errorf(protocol.CodePluginPaneNotFound, "%s is not a plugin pane", id))
-	}
-	ctx.RequestWithCustomSender(s.opts.Plugins, &plugins.Invoke{Call: call, TermID: p.TermID()}, ctx.Sender())
-	return nil
-}
-
-// popupForward hands popup.open ([[keys.command]] type popup) to the
-// clients actor, which owns the popup, with the focused pane's context.
-func (s *Session) popupForward(ctx actor.Context, call *kit.Call) *kit.Reply {
-	if s.opts.Clients == nil {
-		return kit.Fail(protocol.Errorf(protocol.CodePopupOpenFailed, "popups are not drawn by this server"))
-	}
-	c := protocol.PluginInvocationContext{}
-	_ = s.fillContext(&c) // it names nothing, so nothing is missing
-	ctx.RequestWithCustomSender(s.opts.Clients, &clients.PopupOpen{Call: call, Context: c, Cols: s.m.Area().W, Rows: s.m.Area().H}, ctx.Sender())
-	return nil
-}
-
-func fillPtr(dst **string, v string) {
-	if *dst == nil && v != "" {
-		*dst = protocol.Ptr(v)
-	}
-}
-
-// fillContext completes a plugin context with what the caller left out:
-// the workspace (the focused one unless named), its active tab and focused
-// pane. A caller that names the pane (a link click names the pane clicked)
-// gets that pane's tab, workspace, cwd and agent.
-func (s *Session) fillContext(c *protocol.PluginInvocationContext) error {
-	w := s.m.Focused()
-	var p *paneRec
-	if c.FocusedPaneID != nil {
-		if named, err := s.resolvePane(*c.FocusedPaneID); err == nil {
-			p, w = named, named.WS()
-		}
-	}
-	if c.WorkspaceID != nil {
-		var err error
-		if w, err = s.m.ResolveWorkspace(*c.WorkspaceID); err != nil {
-			return err
-		}
-	}
-	if w == nil {
-		return nil
-	}
-	info := s.workspaceInfo(w)
-	c.WorkspaceID = protocol.Ptr(w.ID())
-	fillPtr(&c.WorkspaceLabel, info.Label)
-	fillPtr(&c.WorkspaceCwd, w.Cwd())
-	if c.Worktree == nil {
-		c.Worktree = w.Worktree()
-	}
-	t := w.Active()
-	if p != nil && p.WS() == w {
-		t = p.Tab()
-	}
-	if t != nil && c.TabID == nil {
-		c.TabID = protocol.Ptr(t.ID())
-		fillPtr(&c.TabLabel, s.tabInfo(t).Label)
-	}
-	if p == nil && c.FocusedPaneID == nil && t != nil {
-		p = s.terms[t.Focused()]
-	}
-	if p != nil {
-		fillPtr(&c.FocusedPaneID, p.ID())
-		pi := s.paneInfo(p)
-		if c.FocusedPaneCwd == nil {
-			c.FocusedPaneCwd = pi.Cwd
-			if pi.ForegroundCwd != nil {
-				c.FocusedPaneCwd = pi.ForegroundCwd
-			}
-		}
-		if c.FocusedPaneAgent == nil {
-			c.FocusedPaneAgent = pi.Agent
-		}
-		if c.FocusedPaneStatus == nil {
-			st := pi.AgentStatus
-			c.FocusedPaneStatus = &st
-		}
-	}
-	return nil
-}
+// Panes other actors own: the plugins actor (a plugin's pane), the
+// clients actor (the scrollback editor) resolve their calls from the
+// session's read side and ask the session here only for the topology
+// change, an kit.OpenPane, FocusPane or ClosePane carrying the call,
+// applied as one change and answered to the caller.
 
 // overlay is what the session keeps of an overlay pane: the pane focused
 // before it and whether its tab was zoomed, given back when it goes.

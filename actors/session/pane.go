@@ -30,7 +30,7 @@ func (s *Session) orFocused(id *string) (*paneRec, error) {
 // (target_pane_id, else workspace_id's focused pane, else the focused one).
 func (s *Session) paneSplit(ctx actor.Context, call *kit.Call, src *paneRec) *kit.Reply {
 	prm := call.Params.(*protocol.PaneSplitParams)
-	cwd, err := s.checkCwd(prm.Cwd, s.m.SplitCwd(s.env(), src.Pane))
+	cwd, err := s.spawner.CheckCwd(prm.Cwd, s.m.SplitCwd(s.env(), src.Pane))
 	if err != nil {
 		return kit.Fail(err)
 	}
@@ -49,7 +49,7 @@ func (s *Session) paneSplit(ctx actor.Context, call *kit.Call, src *paneRec) *ki
 // splitPane starts a pane beside src. When it cannot start, the error
 // fails the call, whose transaction is discarded: nothing changes.
 func (s *Session) splitPane(ctx actor.Context, src *paneRec, dir layout.Direction, ratio float64, setup paneSetup) (*paneRec, error) {
-	if _, err := s.argv(setup); err != nil {
+	if _, err := s.spawner.Argv(setup.command); err != nil {
 		return nil, err
 	}
 	termID := s.newTermID()

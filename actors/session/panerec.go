@@ -42,12 +42,6 @@ func (s *Session) rec(p *model.Pane) *paneRec {
 	return s.terms[p.TermID()]
 }
 
-// resolvePane accepts a public pane id, current or former.
-func (s *Session) resolvePane(id string) (*paneRec, error) {
-	p, err := s.m.ResolvePane(id)
-	return s.rec(p), err
-}
-
 // focusedPane is the focused pane on screen, or nil.
 func (s *Session) focusedPane() *paneRec { return s.rec(s.m.FocusedPane()) }
 

@@ -40,7 +40,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 	var shell []string
 	var shellErr error
 	if len(restored) > 0 {
-		shell, shellErr = s.argv(paneSetup{}) // once: every restored pane runs the shell
+		shell, shellErr = s.spawner.Argv(nil) // once: every restored pane runs the shell
 	}
 	for _, r := range restored {
 		p := &paneRec{Pane: r.Pane}
@@ -63,7 +63,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		resume := ref != nil && s.cfg.Session.ResumeAgentsOnRestore && !adopted // an adopted agent is still running
 		resuming := resume && agents.ResumeArgv(ref) != nil
 		setup := paneSetup{cwd: p.Cwd(), kept: r.Saved.History, restoreKept: !adopted && !resuming}
-		spec := s.spawner.Prepare(s.paneSpec(p, setup, shell, s.m.RectOf(p.Tab(), p.TermID())))
+		spec := s.spawner.Prepare(s.spawner.Spec(s.paneAt(p, setup, s.m.RectOf(p.Tab(), p.TermID())), shell))
 		starts = append(starts, terminalStart{p: p, ref: ref, resume: resume, Start: panes.Start{Spec: spec}})
 	}
 	s.startTerminals(starts)

@@ -23,11 +23,15 @@ func (s *Session) reloadConfig(ctx actor.Context, _ *kit.Call) *kit.Reply {
 	var restart []string
 	if status != config.StatusFailed {
 		s.cfg = cfg
+		s.spawner.Config = cfg // new panes' shell and scrollback
 		if s.opts.Clients != nil {
 			ctx.Send(s.opts.Clients, &clients.SetConfig{Config: cfg})
 		}
 		if s.opts.Reloaded != nil {
 			ctx.Send(s.opts.Reloaded, &config.Reloaded{Config: cfg})
+		}
+		if s.opts.Worktrees != nil { // [worktrees] directory
+			ctx.Send(s.opts.Worktrees, &config.Reloaded{Config: cfg})
 		}
 		restart = config.RestartRequired(&s.opts.Config, &cfg)
 		if len(restart) > 0 && s.opts.Log != nil {

@@ -46,15 +46,16 @@ type Options struct {
 	Events *actor.PID
 	// Clients is told which connection is the interactive client in front.
 	Clients *actor.PID
-	// Plugins runs plugin actions, and its startup hooks once the session
-	// is restored.
+	// Plugins is told where plugin panes are opened, and runs its
+	// startup hooks once the session is restored.
 	Plugins *actor.PID
 	// Agents is the agents actor: the session places panes for it,
 	// forwards agent writes and hook reports to it, and keeps what it
 	// shows of each pane (agent.go).
 	Agents *actor.PID
-	// Worktrees runs the git work of worktree.* calls the session forwards,
-	// and sends back the topology change each needs (worktree.go).
+	// Worktrees runs the git work of worktree.* calls, sends the topology
+	// change each needs (worktree.go), and is told a reloaded
+	// configuration ([worktrees] directory).
 	Worktrees *actor.PID
 	// PaneProps starts a terminal (or adopts the one in the spec) and makes
 	// its actor: the server's pane.Runtime.Start; nil means a runtime of
@@ -169,7 +170,8 @@ func newSession(opts Options) *Session {
 		terms:   map[string]*paneRec{},
 		revs:    map[string]uint64{},
 		keep:    keeping{keys: keeper.NewLineKeys(opts.Lines, opts.SessionFile)},
-		spawner: panes.Spawner{Start: opts.PaneProps, Adopt: opts.Adopt},
+		spawner: panes.Spawner{Start: opts.PaneProps, Adopt: opts.Adopt, BinPath: opts.BinPath, SocketPath: opts.SocketPath, Home: opts.Env("HOME"),
+			Env: opts.Env, Events: opts.Events, Log: opts.Log, Config: opts.Config, Catalog: opts.Catalog, KittyGraphics: opts.Config.Terminal.KittyGraphics},
 	}
 }
 
@@ -208,8 +210,7 @@ func (paneHandler) takes(t protocol.Target) bool {
 var Registry = kit.NewRegistry(protocol.OwnerSession, "actors/session",
 	area(serverHandlers), area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
 	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers),
-	area(agentHandlers), area(agentRoutes), area(screenHandlers), area(worktreeHandlers), area(worktreeRoutes),
-	area(pluginHandlers), area(viewRoutes()),
+	area(agentHandlers), area(agentRoutes), area(screenHandlers), area(viewRoutes()),
 ).WithFit(func(m protocol.Method, h anyHandler) error {
 	if !h.takes(m.Target) {
 		return fmt.Errorf("its handler is a %T, which does not take target kind %d", h, m.Target)

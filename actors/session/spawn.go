@@ -1,14 +1,10 @@
 package session
 
 import (
-	"log/slog"
-	"os/exec"
-	"strings"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/panes"
@@ -27,19 +23,10 @@ type paneSetup struct {
 	restoreKept bool
 }
 
-// checkCwd resolves a requested working directory; an empty one means fallback.
-func (s *Session) checkCwd(requested *string, fallback string) (string, error) {
-	cwd := fallback
-	if requested != nil && *requested != "" {
-		cwd = *requested
-	}
-	return pane.CheckCwd(cwd, s.home)
-}
-
 // newWorkspace creates a workspace with one tab and one pane. Nothing is
 // changed when the pane cannot be started.
 func (s *Session) newWorkspace(ctx actor.Context, label string, setup paneSetup) (*workspace, error) {
-	if _, err := s.argv(setup); err != nil {
+	if _, err := s.spawner.Argv(setup.command); err != nil {
 		return nil, err
 	}
 	w := s.addWorkspace(label, setup.cwd)
@@ -58,7 +45,7 @@ func (s *Session) addWorkspace(label, cwd string) *workspace {
 
 // newTab adds a tab with one pane to w.
 func (s *Session) newTab(ctx actor.Context, w *workspace, label string, setup paneSetup) (*tab, error) {
-	if _, err := s.argv(setup); err != nil {
+	if _, err := s.spawner.Argv(setup.command); err != nil {
 		return nil, err
 	}
 	t := s.addTab(w, label)
@@ -78,73 +65,35 @@ func (s *Session) addTab(w *workspace, label string) *tab {
 	return t
 }
 
-// argv is the program a new pane runs: the setup's command, else the
-// shell. Callers check it before changing anything, because a program that
-// cannot start would give a pane that closes at once.
-func (s *Session) argv(setup paneSetup) ([]string, error) {
-	argv := setup.command
-	if len(argv) == 0 {
-		shell, args, skipped := s.cfg.StartableShell(s.opts.Env)
-		if len(skipped) > 0 { // a default_shell not installed must not fail every split
-			s.opts.Log.Warn("shell cannot start; falling back", "skipped", strings.Join(skipped, "; "), "shell", shell)
-		}
-		argv = append([]string{shell}, args...)
-	}
-	if _, err := exec.LookPath(argv[0]); err != nil {
-		return nil, protocol.Errorf(protocol.CodePaneSplitFailed, "cannot start %s: %v", argv[0], err)
-	}
-	return argv, nil
-}
-
 // newTermID allocates a terminal id; counters only grow, so ids are never reused.
 func (s *Session) newTermID() string {
 	return protocol.TerminalID(time.Now().UnixMicro(), s.tx.NewTerm())
 }
 
-// startPane allocates a public id for terminal termID in tab t and spawns
-// its actor at the size of rect.
+// startPane allocates a public id for terminal termID in tab t and has
+// the spawner start it at the size of rect, inside this message.
 func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneSetup, termID string, rect layout.Rect) (*paneRec, error) {
 	p := &paneRec{Pane: s.m.NewPane(w, t, termID, setup.cwd, setup.label, setup.command)}
-	if err := s.spawnPane(ctx, p, setup, rect); err != nil {
+	pid, err := s.spawner.StartPane(ctx, s.paneAt(p, setup, rect))
+	if err != nil {
 		return nil, err
 	}
+	s.started(p, pid)
 	s.tx.AddPane(p.Pane)
 	s.putTerm(p)
 	return p, nil
 }
 
-// spawnPane starts p's program and its actor at the size of rect.
-func (s *Session) spawnPane(ctx actor.Context, p *paneRec, setup paneSetup, rect layout.Rect) error {
-	argv, err := s.argv(setup)
-	if err != nil {
-		return err
-	}
-	spec := s.paneSpec(p, setup, argv, rect)
-	props, abort, err := s.spawner.Props(spec)
-	if err != nil {
-		return protocol.Errorf(protocol.CodePaneSplitFailed, "cannot start %s: %v", argv[0], err)
-	}
-	return s.spawnActor(ctx, p, props, abort)
-}
-
-// paneSpec is what p's terminal starts with: argv at the size of rect.
-func (s *Session) paneSpec(p *paneRec, setup paneSetup, argv []string, rect layout.Rect) pane.Spec {
+// paneAt is what the spawner starts p with: its ids, the content size of
+// rect (which p keeps), its kept lines and setup.
+func (s *Session) paneAt(p *paneRec, setup paneSetup, rect layout.Rect) panes.Pane {
 	p.cols, p.rows = s.contentSize(rect)
 	p.sizeRev = 1
-	return pane.Spec{
-		TerminalID:      p.TermID(),
-		Argv:            argv,
-		Cwd:             setup.cwd,
-		Env:             panes.Env(setup.env, s.opts.BinPath, s.opts.SocketPath, pane.IDs{PaneID: p.ID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID()}),
-		Cols:            p.cols,
-		Rows:            p.rows,
-		ScrollbackBytes: s.cfg.Advanced.ScrollbackLimitBytes,
-		KittyGraphics:   s.opts.Config.Terminal.KittyGraphics, // read at start, as gateOpen does
-		Catalog:         s.catalog,
-		Log:             kit.LazyWith(s.opts.Log, slog.String("pane", p.ID()), slog.String("terminal", p.TermID())),
-		Keep:            s.keepLines(p.TermID(), setup.kept, setup.restoreKept),
-		IDs:             pane.IDs{PaneID: p.ID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), Label: p.Label()},
-		Events:          s.opts.Events,
+	return panes.Pane{
+		IDs:    pane.IDs{PaneID: p.ID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), Label: p.Label()},
+		TermID: p.TermID(), Cols: p.cols, Rows: p.rows,
+		Keep:  s.keepLines(p.TermID(), setup.kept, setup.restoreKept),
+		Setup: panes.Setup{Cwd: setup.cwd, Env: setup.env, Command: setup.command},
 	}
 }
 
@@ -155,10 +104,16 @@ func (s *Session) spawnActor(ctx actor.Context, p *paneRec, props *actor.Props, 
 	if err != nil {
 		return err
 	}
+	s.started(p, pid)
+	return nil
+}
+
+// started records p's actor, spawned inside this message: a discarded
+// transaction stops it, a committed one hands it to the supervisor.
+func (s *Session) started(p *paneRec, pid *actor.PID) {
 	p.pid = pid
 	s.tx.undo(unspawn{pid}) // the change that started it did not happen
 	s.tx.do(startPane{pid})
-	return nil
 }
 
 // relayout marks a tab whose rectangles may have moved: at the end of

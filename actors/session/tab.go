@@ -23,7 +23,7 @@ func (s *Session) tabCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if err != nil {
 		return kit.Fail(err)
 	}
-	cwd, err := s.checkCwd(prm.Cwd, fallback)
+	cwd, err := s.spawner.CheckCwd(prm.Cwd, fallback)
 	if err != nil {
 		return kit.Fail(err)
 	}

@@ -11,73 +11,12 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// Worktrees: the session resolves a worktree call's source and forwards it
-// to the worktrees actor, which runs git and keeps the call meanwhile.
-// When git is done it sends back one message carrying the call
-// (OpenCheckout, CloseCheckout, Listed); the session applies it as one
-// topology change and answers the caller, or refuses when the source
-// workspace closed meanwhile (workspace_not_found).
-
-var worktreeHandlers = map[string]handler{
-	"worktree.list":   (*Session).worktreeFromSource,
-	"worktree.create": (*Session).worktreeFromSource,
-	"worktree.open":   (*Session).worktreeFromSource,
-}
-
-var worktreeRoutes = map[string]workspaceHandler{
-	"worktree.remove": (*Session).forwardWorktree,
-}
-
-// worktreeFromSource forwards a call that starts from a workspace (the
-// named or focused one) or a folder.
-func (s *Session) worktreeFromSource(ctx actor.Context, call *kit.Call) *kit.Reply {
-	var src protocol.WorktreeSource
-	switch prm := call.Params.(type) {
-	case *protocol.WorktreeListParams:
-		src = prm.WorktreeSource
-	case *protocol.WorktreeCreateParams:
-		src = prm.WorktreeSource
-	case *protocol.WorktreeOpenParams:
-		src = prm.WorktreeSource
-	}
-	if src.Cwd != nil {
-		return s.forward(ctx, call, *src.Cwd, nil)
-	}
-	w := s.m.Focused()
-	if src.WorkspaceID != nil {
-		var err error
-		if w, err = s.m.ResolveWorkspace(*src.WorkspaceID); err != nil {
-			return kit.Fail(err)
-		}
-	}
-	if w == nil {
-		return kit.Fail(protocol.Errorf(protocol.CodeNoActiveWorkspace, "no active workspace; give workspace_id or cwd"))
-	}
-	return s.forwardWorktree(ctx, call, w)
-}
-
-// forwardWorktree forwards a call that starts from workspace w.
-func (s *Session) forwardWorktree(ctx actor.Context, call *kit.Call, w *workspace) *kit.Reply {
-	if w.Worktree() != nil {
-		return s.forward(ctx, call, w.Worktree().CheckoutPath, w)
-	}
-	return s.forward(ctx, call, w.Cwd(), w)
-}
-
-func (s *Session) forward(ctx actor.Context, call *kit.Call, dir string, w *workspace) *kit.Reply {
-	if s.opts.Worktrees == nil {
-		return kit.Fail(protocol.Errorf(protocol.CodeNotImplemented, "worktrees are not running in this server"))
-	}
-	req := &worktrees.Request{Call: call, Dir: dir, CheckoutDir: s.cfg.Worktrees.Directory}
-	if w != nil {
-		req.SourceID = w.ID()
-		if wt := w.Worktree(); wt != nil {
-			req.Worktree = protocol.Ptr(*wt) // a copy: the record is the session's
-		}
-	}
-	ctx.RequestWithCustomSender(s.opts.Worktrees, req, ctx.Sender())
-	return nil
-}
+// Worktrees: the worktrees actor resolves a worktree call's source from
+// the read side and runs git. When a checkout's workspace must open or
+// close it sends one message carrying the call (OpenCheckout,
+// CloseCheckout); the session applies it as one topology change and
+// answers the caller, or refuses when the source workspace closed
+// meanwhile (workspace_not_found).
 
 // sourceGone refuses a finished worktree call whose source workspace
 // closed while git ran; done says what git did meanwhile.
@@ -86,33 +25,6 @@ func (s *Session) sourceGone(id, done string) error {
 		return nil
 	}
 	return protocol.Errorf(protocol.CodeWorkspaceNotFound, "workspace %s closed during the worktree operation; %s", id, done)
-}
-
-func (s *Session) worktreeListed(msg *worktrees.Listed) *kit.Reply {
-	if err := s.sourceGone(msg.SourceID, "nothing was changed"); err != nil {
-		return kit.Fail(err)
-	}
-	for i := range msg.Trees {
-		if w := s.openWorkspaceOf(msg.Trees[i].Path); w != nil {
-			msg.Trees[i].OpenWorkspaceID = protocol.Ptr(w.ID())
-		}
-	}
-	r := msg.Repo
-	src := protocol.WorktreeSourceInfo{RepoKey: r.Key, RepoName: r.Name, RepoRoot: r.Root, SourceCheckoutPath: r.Checkout}
-	if msg.SourceID != "" {
-		src.SourceWorkspaceID = protocol.Ptr(msg.SourceID)
-	}
-	return kit.Done(protocol.WorktreeList{Source: src, Worktrees: msg.Trees})
-}
-
-// openWorkspaceOf is the workspace open on a checkout, or nil.
-func (s *Session) openWorkspaceOf(path string) *workspace {
-	for _, w := range s.m.Workspaces() {
-		if w.Worktree() != nil && w.Worktree().CheckoutPath == path {
-			return w
-		}
-	}
-	return nil
 }
 
 // openCheckout answers worktree.create and worktree.open: a workspace on
@@ -125,7 +37,14 @@ func (s *Session) openCheckout(ctx actor.Context, msg *worktrees.OpenCheckout) *
 	if err := s.sourceGone(msg.SourceID, done); err != nil {
 		return kit.Fail(err)
 	}
-	opened, already := s.openWorkspaceOf(msg.Tree.Path), !msg.Created
+	var opened *workspace // the first open on the checkout
+	for _, w := range s.m.Workspaces() {
+		if w.Worktree() != nil && w.Worktree().CheckoutPath == msg.Tree.Path {
+			opened = w
+			break
+		}
+	}
+	already := !msg.Created
 	if msg.Created || opened == nil {
 		var err error
 		if opened, err = s.newCheckoutWorkspace(ctx, msg); err != nil {

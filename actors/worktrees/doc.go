@@ -3,15 +3,17 @@
 // its own (one job at a time per source workspace; any number for folders
 // no workspace holds), never in Receive.
 //
-// The session resolves a call's source (the named or focused workspace, or
-// a folder) and forwards it here with the caller as the sender. Git's
-// answer goes back to the session as one typed message carrying the call —
-// OpenCheckout, CloseCheckout or Listed — whenever the topology must change
-// or be read (a workspace for a checkout, closing the workspace of a
-// removed one, which checkouts are open); the session applies it as one
-// change and answers the caller, or refuses (the source workspace closed
-// meanwhile). A git failure is answered here. Either way each call is
-// answered exactly once.
+// The gateway sends the calls here. A call's source (the named or focused
+// workspace's checkout or folder, or a folder) is resolved from the
+// session's newest View, once that View shows every message the session
+// was sent before the call (calls.go), as the session would resolve it.
+// Git's answer goes to the session as one typed message carrying the call
+// — OpenCheckout or CloseCheckout — when the topology must change (a
+// workspace for a checkout, closing the workspace of a removed one); the
+// session applies it as one change and answers the caller, or refuses
+// (the source workspace closed meanwhile). worktree.list is answered
+// here, the checkouts a workspace is open on marked from the View. A git
+// failure is answered here. Either way each call is answered exactly once.
 //
 // A call's trust_repository gives its job a workspace.Trust: the
 // repositories git refuses as another user's are trusted by path

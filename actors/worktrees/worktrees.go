@@ -7,7 +7,9 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/actors/session/view"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -24,13 +26,20 @@ var Methods = map[string]func(req *Request, home string) (func() any, error){
 type Options struct {
 	Home string // the home folder, "~" of the [worktrees] directory
 	Log  *slog.Logger
+	// Reads is the session's read side the calls' sources are resolved
+	// from (calls.go); nil answers them internal_error.
+	Reads *view.ReadSide
+	// Directory is the [worktrees] directory at start; a *config.Reloaded
+	// (the session's, sent before it answers server.reload_config)
+	// replaces it.
+	Directory string
 }
 
 // SetSession tells the actor where topology changes are asked for.
 type SetSession struct{ PID *actor.PID }
 
-// Request is a worktree.* call whose source the session has resolved;
-// the caller is the sender.
+// Request is a worktree.* call whose source is resolved (calls.go); the
+// caller is the sender.
 type Request struct {
 	Call *kit.Call
 	// Dir is the folder the call starts from: the source workspace's
@@ -68,8 +77,8 @@ type CloseCheckout struct {
 	Forced      bool
 }
 
-// Listed asks the session to mark which of a repository's checkouts are
-// open and answer worktree.list; the caller is the sender.
+// Listed is worktree.list's git work done: the actor marks which of the
+// repository's checkouts are open and answers it (calls.go).
 type Listed struct {
 	Call     *kit.Call
 	SourceID string
@@ -82,6 +91,7 @@ type Worktrees struct {
 	opts    Options
 	session *actor.PID
 	busy    map[string]bool // source workspaces with a job running
+	dir     string          // the [worktrees] directory
 }
 
 // jobDone brings a job's result back to the actor: a message for the
@@ -95,7 +105,7 @@ type jobDone struct {
 
 // Props returns the props of the worktrees actor.
 func Props(opts Options) *actor.Props {
-	return actor.PropsFromProducer(func() actor.Actor { return &Worktrees{opts: opts, busy: map[string]bool{}} }, kit.Guarded(opts.Log))
+	return actor.PropsFromProducer(func() actor.Actor { return &Worktrees{opts: opts, busy: map[string]bool{}, dir: opts.Directory} }, kit.Guarded(opts.Log))
 }
 
 // CarriedCall implements kit.CallCarrier, for each message that carries
@@ -117,14 +127,26 @@ func (*OpenCheckout) TopologyAsk() {}
 // TopologyAsk implements kit.TopologyAsk.
 func (*CloseCheckout) TopologyAsk() {}
 
-// TopologyAsk implements kit.TopologyAsk.
-func (*Listed) TopologyAsk() {}
-
 // Receive implements actor.Actor.
 func (w *Worktrees) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *SetSession:
 		w.session = msg.PID
+	case *kit.Call:
+		h, ok := Registry.Lookup(msg.Method)
+		if !ok {
+			ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s", msg.Method)))
+			return
+		}
+		if reply := h(w, ctx, msg); reply != nil {
+			ctx.Respond(reply)
+		}
+	case *caughtUp: // calls.go
+		if reply := msg.f(w, ctx, w.opts.Reads.Newest()); reply != nil {
+			ctx.Respond(reply)
+		}
+	case *config.Reloaded:
+		w.dir = msg.Config.Worktrees.Directory
 	case *Request:
 		if reply := w.start(ctx, msg); reply != nil {
 			ctx.Respond(reply)
@@ -172,6 +194,10 @@ func (w *Worktrees) finish(ctx actor.Context, d *jobDone) {
 	delete(w.busy, d.sourceID)
 	if err, ok := d.result.(error); ok {
 		ctx.Send(d.caller, kit.Fail(err))
+		return
+	}
+	if l, ok := d.result.(*Listed); ok {
+		w.listed(ctx, l, d.caller)
 		return
 	}
 	if w.session == nil {
