@@ -13,7 +13,10 @@
 //     is a board the keeper goes on writing as "tasks" only when it
 //     could not be moved there at start, so it is not lost. A Tasks with
 //     a Sync is saved at once and answered (TasksSaved) when the writer
-//     has written a version holding it (tasksync.go).
+//     has written a version holding it (tasksync.go). The sidebar state
+//     (client.ui_state.*) is the clients actor's: it hands each change
+//     (UI), which the keeper writes into every save from then on
+//     (Options.UI until the first).
 //   - kept lines ([advanced] persist_scrollback_lines, on by default):
 //     linesDelay (500 ms) after a change it asks the session which panes
 //     are left (LinesNow, answered with Lines), tells the lines writer to

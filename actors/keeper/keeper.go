@@ -40,6 +40,9 @@ type Options struct {
 	// Tasks is the task board restored at start, written with every save
 	// until the tasks actor hands a newer one (Tasks).
 	Tasks *model.SavedTasks
+	// UI is the sidebar state restored at start, written with every save
+	// until the clients actor hands a newer one (UI).
+	UI model.UIState
 }
 
 // LinesDir is the folder of the panes' kept lines, beside the session file.
@@ -92,6 +95,13 @@ type Tasks struct {
 	ReplyTo *actor.PID
 }
 
+// UI is the clients actor's sidebar state after a change
+// (client.ui_state.set): written with the session's next save (asked for
+// in a while, like a Changed). State shares nothing with the sender's.
+type UI struct {
+	State model.UIState
+}
+
 // saveDue and linesDue are the keeper's timers going off.
 type (
 	saveDue  struct{}
@@ -108,6 +118,7 @@ type Keeper struct {
 	lines   uint64      // the pending linesDue, 0 for none
 	trim    trimmer
 	tasks   *model.SavedTasks // the newest task board, added to every save
+	ui      model.UIState     // the newest sidebar state, added to every save
 	// The versions of the file handed to the writer (tasksync.go): the
 	// newest's number and digest, the newest on disk, the syncs waiting.
 	handedGen    uint64
@@ -122,7 +133,7 @@ func Props(opts Options) *actor.Props {
 }
 
 func newKeeper(opts Options) *Keeper {
-	k := &Keeper{opts: opts, tasks: opts.Tasks}
+	k := &Keeper{opts: opts, tasks: opts.Tasks, ui: opts.UI}
 	if opts.SessionFile != "" {
 		k.file = newFileWriter(opts.SessionFile, opts.Log)
 	}
@@ -142,8 +153,8 @@ func (k *Keeper) Receive(ctx actor.Context) {
 			k.file.keepOriginal.Store(true)
 		}
 	case *Changed:
-		if msg.Session && k.file != nil && k.save == 0 {
-			k.save = k.timers.After(ctx, saveDelay, &saveDue{})
+		if msg.Session {
+			k.saveSoon(ctx)
 		}
 		if msg.Lines && k.opts.Lines != nil && k.lines == 0 {
 			k.lines = k.timers.After(ctx, linesDelay, &linesDue{})
@@ -153,9 +164,12 @@ func (k *Keeper) Receive(ctx actor.Context) {
 		k.tasks = msg.Saved
 		if msg.Sync != 0 {
 			k.syncTasks(ctx, msg)
-		} else if k.file != nil && k.save == 0 {
-			k.save = k.timers.After(ctx, saveDelay, &saveDue{})
+		} else {
+			k.saveSoon(ctx)
 		}
+	case *UI:
+		k.ui = msg.State
+		k.saveSoon(ctx)
 	case *saveDue:
 		k.save = 0
 		k.ask(ctx, &SaveNow{})
@@ -183,6 +197,14 @@ func (k *Keeper) Receive(ctx actor.Context) {
 	}
 }
 
+// saveSoon arms the save, unless it is armed: the first change of a
+// spell starts the wait (saveDelay).
+func (k *Keeper) saveSoon(ctx actor.Context) {
+	if k.file != nil && k.save == 0 {
+		k.save = k.timers.After(ctx, saveDelay, &saveDue{})
+	}
+}
+
 // ask tells the session a save is due.
 func (k *Keeper) ask(ctx actor.Context, msg any) {
 	if k.session != nil {
@@ -196,6 +218,7 @@ func (k *Keeper) write(ctx actor.Context, saved *model.Saved) {
 		return
 	}
 	saved.Tasks = k.tasks
+	k.ui.SaveInto(saved)
 	data, err := encodeSession(saved)
 	if err != nil {
 		k.opts.Log.Error("session file not encoded", "err", err)

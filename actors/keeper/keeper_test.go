@@ -114,3 +114,37 @@ func TestKeeper_TheSessionsLastSaveIsWrittenBeforeTheKeeperStops(t *testing.T) {
 		t.Fatalf("after the stop the file holds %q (%v)", b, err)
 	}
 }
+
+// The sidebar state is not the session's: a UI handed by the clients
+// actor is saved on its own (no change of the session behind it) and
+// written into every save after, over the state restored at start.
+func TestKeeper_TheSidebarStateIsSavedWithoutTheSession(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "session.json")
+	system, _, kpid, session := startKeeper(t, path)
+	if _, err := system.Root.RequestFuture(session, &rename{label: "first"}, 5*time.Second).Result(); err != nil {
+		t.Fatal(err)
+	}
+	read := func(want string) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) { // poll interval
+			if b, _ := os.ReadFile(path); strings.Contains(string(b), want) {
+				return
+			}
+			if time.Now().After(deadline) {
+				b, _ := os.ReadFile(path)
+				t.Fatalf("the file never held %s: %.2000s", want, b)
+			}
+		}
+	}
+	read(`"sidebar_section_split": 0.4`) // unset, as Herdr writes it
+	width := 33
+	system.Root.Send(kpid, &UI{State: model.UIState{CollapsedSpaceKeys: []string{"/r/.git"}, Width: &width}})
+	read(`"sidebar_width": 33`)
+	if _, err := system.Root.RequestFuture(session, &rename{label: "second"}, 5*time.Second).Result(); err != nil {
+		t.Fatal(err)
+	}
+	read(`"custom_name": "second"`)
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), `"/r/.git"`) || !strings.Contains(string(b), `"sidebar_width": 33`) {
+		t.Fatalf("a save of the session's lost the sidebar state: %.2000s", b)
+	}
+}

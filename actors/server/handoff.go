@@ -15,6 +15,7 @@ import (
 	"github.com/asynkron/protoactor-go/scheduler"
 
 	"github.com/herdr-go/herdr/actors/agents"
+	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/gateway"
 	"github.com/herdr-go/herdr/actors/kit"
@@ -93,6 +94,7 @@ type handoffActors struct {
 	system               *actor.ActorSystem
 	session, agents, bus *actor.PID
 	tasks                *actor.PID
+	clients              *actor.PID // holds the sidebar state the saved session carries
 	web                  *actor.PID
 	loop                 *actor.PID // queued prompts: on disk before the heir reads them
 	gateway              *actor.PID
@@ -215,6 +217,11 @@ func (h *handoffActors) run(prm *protocol.ServerLiveHandoffParams) (err error) {
 		return err
 	}
 	state.Saved.Tasks = res.(*model.SavedTasks)
+	// So does the sidebar state, which the clients actor holds.
+	if res, err = ask(h.clients, &clients.ExportUI{}); err != nil {
+		return err
+	}
+	res.(model.UIState).SaveInto(&state.Saved)
 	// The queues' newest version on disk, and no prompt started after it:
 	// the new server reads queues.json as it starts.
 	if h.loop != nil {

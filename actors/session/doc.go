@@ -4,8 +4,7 @@
 // change that spans entities (a split, closing the last pane of a tab) is
 // one step inside one message with no asks. It also keeps the read model
 // (what every list, get and snapshot answers from, including the facts
-// panes, entity actors and the agents actor told it), with the interactive
-// client's sidebar state the session file keeps (client.ui_state.*). The
+// panes, entity actors and the agents actor told it). The
 // keeper actor writes that file and (unless [advanced]
 // persist_scrollback_lines = 0) each pane's lines in history/ beside it; the session tells it what
 // changed and hands it a detached model.Saved when it asks (persist.go).
