@@ -11,6 +11,7 @@ import (
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/actors/session/view"
 )
 
 // saveDelay is how long a change waits for the ones that follow it (a
@@ -21,10 +22,12 @@ import (
 // topology and one marshal per saveDelay.
 const saveDelay = 30 * time.Millisecond
 
-// linesDelay is how long after a change the panes are asked for their
-// lines: what a killed server loses at most (plus one write). A pane
-// copies only the lines that scrolled off since it last handed and its
-// screen, so a busy pane costs one such copy per linesDelay.
+// linesDelay is how often the keeper looks at the session's published
+// read side (Options.Reads) for panes whose record changed, and asks
+// those for their lines: what a killed server loses at most (plus one
+// write). A pane copies only the lines that scrolled off since it last
+// handed and its screen, so a busy pane costs one such copy per
+// linesDelay, and an idle server one look at the View.
 const linesDelay = 500 * time.Millisecond
 
 // Options configure the keeper.
@@ -43,6 +46,10 @@ type Options struct {
 	// UI is the sidebar state restored at start, written with every save
 	// until the clients actor hands a newer one (UI).
 	UI model.UIState
+	// Reads is the session's published read side: the panes there are
+	// (for the trim), and the ones whose record changed, which are asked
+	// for their lines (lines.go). nil: neither.
+	Reads *view.ReadSide
 }
 
 // LinesDir is the folder of the panes' kept lines, beside the session file.
@@ -58,30 +65,21 @@ type Attach struct {
 	KeepOriginal bool
 }
 
-// Changed is the session telling what changed since the keeper last asked.
-type Changed struct {
-	Session bool // what session.json holds: save it in a while
-	Lines   bool // a pane's screen, or which panes there are: ask for lines in a while
-	Panes   int  // the session's panes now, for the trim
-}
+// Changed is the session telling that what session.json holds changed
+// since the keeper last asked: it is saved in a while.
+type Changed struct{}
 
 // SaveNow asks the session for the topology to save; it answers Save.
 type SaveNow struct{}
 
 // Save is the topology to write. Saved shares nothing with the sender's
-// model: the keeper marshals it on its own goroutine.
+// model: the keeper marshals it on its own goroutine. Keys are the lines
+// keys of the panes there are, by terminal id (LineKeys.Live; nil when no
+// lines are kept): the files of the others are removed, and only these
+// panes are asked for their lines (lines.go).
 type Save struct {
 	Saved *model.Saved
-}
-
-// LinesNow asks the session which panes keep lines; it answers Lines.
-type LinesNow struct{}
-
-// Lines names the panes there are: the keys of their lines files (the
-// others' files are removed) and their actors, each asked for its lines.
-type Lines struct {
-	Live  map[string]bool
-	Panes []*actor.PID
+	Keys  map[string]string
 }
 
 // Tasks is the tasks actor's snapshot after a change: written with the
@@ -115,8 +113,8 @@ type Keeper struct {
 	session *actor.PID
 	file    *fileWriter // nil when no file is kept
 	save    uint64      // the pending saveDue, 0 for none
-	lines   uint64      // the pending linesDue, 0 for none
 	trim    trimmer
+	lines   lineState         // the panes asked for lines (lines.go)
 	tasks   *model.SavedTasks // the newest task board, added to every save
 	ui      model.UIState     // the newest sidebar state, added to every save
 	// The versions of the file handed to the writer (tasksync.go): the
@@ -152,14 +150,11 @@ func (k *Keeper) Receive(ctx actor.Context) {
 		if k.file != nil && msg.KeepOriginal {
 			k.file.keepOriginal.Store(true)
 		}
+		if k.opts.Reads != nil {
+			k.timers.After(ctx, linesDelay, &linesDue{})
+		}
 	case *Changed:
-		if msg.Session {
-			k.saveSoon(ctx)
-		}
-		if msg.Lines && k.opts.Lines != nil && k.lines == 0 {
-			k.lines = k.timers.After(ctx, linesDelay, &linesDue{})
-		}
-		k.panesNow(ctx, msg.Panes)
+		k.saveSoon(ctx)
 	case *Tasks:
 		k.tasks = msg.Saved
 		if msg.Sync != 0 {
@@ -174,17 +169,16 @@ func (k *Keeper) Receive(ctx actor.Context) {
 		k.save = 0
 		k.ask(ctx, &SaveNow{})
 	case *linesDue:
-		k.lines = 0
-		k.ask(ctx, &LinesNow{})
+		k.look(ctx)
+		k.timers.After(ctx, linesDelay, &linesDue{})
 	case *Save:
+		k.keepKeys(msg.Keys)
 		k.write(ctx, msg.Saved)
 	case *written:
 		if msg.err == nil {
 			k.writtenGen = max(k.writtenGen, msg.gen)
 		}
 		k.answerSyncs(ctx, msg.gen, msg.err)
-	case *Lines:
-		k.saveLines(ctx, msg)
 	case *trimDue:
 		k.trimNow(ctx)
 	case *actor.Stopping:
@@ -239,18 +233,6 @@ func (k *Keeper) write(ctx actor.Context, saved *model.Saved) {
 	k.handed(ctx, k.handedGen)
 }
 
-// saveLines tells the lines writer which panes are left (the files of
-// the others go) and asks every pane for its lines.
-func (k *Keeper) saveLines(ctx actor.Context, l *Lines) {
-	if k.opts.Lines == nil {
-		return
-	}
-	k.opts.Lines.Keep(l.Live)
-	for _, pid := range l.Panes {
-		ctx.Send(pid, &pane.SaveLines{})
-	}
-}
-
 // close waits for the writers, at most a few seconds each.
 func (k *Keeper) close() {
 	if k.file != nil {
@@ -269,6 +251,3 @@ func (k *Keeper) close() {
 
 // Keeping implements kit.Keeping.
 func (*SaveNow) Keeping() {}
-
-// Keeping implements kit.Keeping.
-func (*LinesNow) Keeping() {}

@@ -34,7 +34,7 @@ func (s *stubSession) Receive(ctx actor.Context) {
 		s.label = msg.label
 		if !s.saving {
 			s.saving = true
-			ctx.Send(s.keeper, &Changed{Session: true, Panes: 1})
+			ctx.Send(s.keeper, &Changed{})
 		}
 		if ctx.Sender() != nil {
 			ctx.Respond(true) // applied

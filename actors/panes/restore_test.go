@@ -31,7 +31,7 @@ func TestRestoreCwd_FallsBackInOrder(t *testing.T) {
 	gone := filepath.Join(dir, "gone")
 	for _, c := range []struct {
 		live, created, ws, home, want string
-		why                          bool
+		why                           bool
 	}{
 		{live, created, ws, home, live, false},
 		{"", created, ws, home, created, false},

@@ -196,7 +196,7 @@ func Run(opts Options) error {
 		}
 	}
 	taskStore, savedTasks := openTaskStore(sessionFile, saved, log)
-	keeperPID, err := spawnChild(system, root, keeper.Props(keeper.Options{SessionFile: sessionFile, Lines: lines, Log: log, Tasks: keptTasks(saved), UI: model.RestoreUI(saved)}), "keeper")
+	keeperPID, err := spawnChild(system, root, keeper.Props(keeper.Options{SessionFile: sessionFile, Lines: lines, Log: log, Tasks: keptTasks(saved), UI: model.RestoreUI(saved), Reads: reads}), "keeper")
 	if err != nil {
 		listener.Close()
 		return err

@@ -178,10 +178,8 @@ func spawnBreakable(t *testing.T, restore *model.Saved, panicAt int) (*harness, 
 		case *keeper.Attach:
 			session = m.Session
 		case *keeper.Changed:
-			if m.Session {
-				saves.Add(1)
-				ctx.Send(session, &keeper.SaveNow{})
-			}
+			saves.Add(1)
+			ctx.Send(session, &keeper.SaveNow{})
 		case *probe:
 			ctx.Respond(m)
 		}
