@@ -21,6 +21,7 @@ import (
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/loop"
 	"github.com/herdr-go/herdr/actors/pane"
+	panesup "github.com/herdr-go/herdr/actors/panes"
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/actors/tasks"
@@ -95,6 +96,7 @@ type handoffActors struct {
 	session, agents, bus *actor.PID
 	tasks                *actor.PID
 	clients              *actor.PID // holds the sidebar state the saved session carries
+	panes                *actor.PID // the pane actors' supervisor: the actors to freeze
 	web                  *actor.PID
 	loop                 *actor.PID // queued prompts: on disk before the heir reads them
 	gateway              *actor.PID
@@ -178,13 +180,17 @@ func (h *handoffActors) run(prm *protocol.ServerLiveHandoffParams) (err error) {
 		return err
 	}
 	topo := res.(*session.Handoff)
+	if res, err = ask(h.panes, &panesup.List{}); err != nil {
+		return err
+	}
+	paneActors := res.(*panesup.Listed).PIDs
 	state := &handoffState{Version: handoffVersion, ExpectedProtocol: prm.ExpectedProtocol, ExpectedVersion: prm.ExpectedVersion, Saved: topo.Saved}
 	lfd, err := listenerFD(h.listener)
 	if err != nil {
 		return err
 	}
 	fds := []int{lfd}
-	for _, pid := range topo.Panes {
+	for _, pid := range paneActors {
 		res, err := ask(pid, &pane.Freeze{})
 		if err != nil {
 			return err

@@ -342,7 +342,7 @@ func Run(opts Options) error {
 		return err
 	}
 	owners[protocol.OwnerWeb] = webPID
-	handoff := &handoffActors{system: system, root: root, session: sessionPID, clients: clientsPID, agents: agentsPID, tasks: tasksPID, web: webPID, loop: loopPID, bus: busPID, listener: listener, socket: opts.SocketPath,
+	handoff := &handoffActors{system: system, root: root, session: sessionPID, clients: clientsPID, panes: panesPID, agents: agentsPID, tasks: tasksPID, web: webPID, loop: loopPID, bus: busPID, listener: listener, socket: opts.SocketPath,
 		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], bin: bin, busy: make(chan struct{}, 1),
 		exit: func() {
 			log.Info("handed off to a new server; exiting")

@@ -64,8 +64,8 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		spec := s.spawner.Prepare(s.paneSpec(p, setup, shell, s.m.RectOf(p.Tab(), p.TermID())))
 		starts = append(starts, terminalStart{p: p, ref: ref, resume: resume, Start: panes.Start{Spec: spec}})
 	}
-	// The terminals start a few at once, off this goroutine's Receive
-	// only in the sense that it waits for them (panes.StartRestored).
+	// The terminals start a few at once, again in home for those that
+	// cannot start in their folder (panes.Spawner.StartRestored).
 	all := make([]*panes.Start, len(starts))
 	for i := range starts {
 		all[i] = &starts[i].Start
