@@ -113,6 +113,7 @@ type Keeper struct {
 	session *actor.PID
 	file    *fileWriter // nil when no file is kept
 	save    uint64      // the pending saveDue, 0 for none
+	unasked bool        // a save came due before the session attached
 	trim    trimmer
 	lines   lineState         // the panes asked for lines (lines.go)
 	tasks   *model.SavedTasks // the newest task board, added to every save
@@ -147,6 +148,10 @@ func (k *Keeper) Receive(ctx actor.Context) {
 	switch msg := msg.(type) {
 	case *Attach:
 		k.session = msg.Session
+		if k.unasked {
+			k.unasked = false
+			k.ask(ctx, &SaveNow{})
+		}
 		if k.file != nil && msg.KeepOriginal {
 			k.file.keepOriginal.Store(true)
 		}
@@ -199,11 +204,14 @@ func (k *Keeper) saveSoon(ctx actor.Context) {
 	}
 }
 
-// ask tells the session a save is due.
+// ask tells the session a save is due; before the session attached (a
+// sidebar change during a long restore), once it does.
 func (k *Keeper) ask(ctx actor.Context, msg any) {
-	if k.session != nil {
-		ctx.Send(k.session, msg)
+	if k.session == nil {
+		k.unasked = true
+		return
 	}
+	ctx.Send(k.session, msg)
 }
 
 // write marshals a save and hands it to the file's writer.

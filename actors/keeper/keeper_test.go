@@ -148,3 +148,27 @@ func TestKeeper_TheSidebarStateIsSavedWithoutTheSession(t *testing.T) {
 		t.Fatalf("a save of the session's lost the sidebar state: %.2000s", b)
 	}
 }
+
+// A sidebar change before the session attached (the clients actor answers
+// during a long restore) is saved once it does, though nothing else
+// changed.
+func TestKeeper_ASidebarChangeBeforeTheSessionAttachesIsSaved(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "session.json")
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
+	t.Cleanup(system.Shutdown)
+	kpid := system.Root.Spawn(Props(Options{SessionFile: path, Log: log}))
+	width := 41
+	system.Root.Send(kpid, &UI{State: model.UIState{Width: &width}})
+	time.Sleep(2 * saveDelay) // the save comes due with no session to ask (not a timing assertion)
+	system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &stubSession{keeper: kpid, label: "restored"} }))
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) { // poll interval
+		if b, _ := os.ReadFile(path); strings.Contains(string(b), `"sidebar_width": 41`) {
+			return
+		}
+		if time.Now().After(deadline) {
+			b, _ := os.ReadFile(path)
+			t.Fatalf("the sidebar change was never saved: %.2000s", b)
+		}
+	}
+}
