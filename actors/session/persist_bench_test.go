@@ -105,12 +105,13 @@ func BenchmarkSessionSave200Panes(b *testing.B) {
 // keptSession is a session of 200 workspaces kept by a real keeper (a
 // session file and kept lines in a temporary folder), and a call to it.
 func keptSession(b *testing.B) (send func(any), call func(method, params string) *kit.Reply) {
+	file := filepath.Join(b.TempDir(), "session.json") // removed last: after the keeper's writers stopped
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
 	b.Cleanup(system.Shutdown)
-	file := filepath.Join(b.TempDir(), "session.json")
 	lines := pane.NewLinesWriter(keeper.LinesDir(file), 1000, 1<<30, 1<<20, log)
 	keep := system.Root.Spawn(keeper.Props(keeper.Options{SessionFile: file, Lines: lines, Log: log}))
+	b.Cleanup(func() { _ = system.Root.PoisonFuture(keep).Wait() }) // it waits for its writers
 	opts := Options{Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40,
 		SessionFile: file, Keeper: keep, Lines: lines}
 	opts.Agents = system.Root.Spawn(agents.Props(agents.Options{Log: log}))
