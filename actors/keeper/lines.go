@@ -58,17 +58,27 @@ func (k *Keeper) look(ctx actor.Context) {
 	if k.opts.Lines == nil {
 		return
 	}
-	seen := make(map[string]*view.Pane, len(v.Panes))
+	for _, pid := range k.lines.due(v) {
+		ctx.Send(pid, &pane.SaveLines{})
+	}
+}
+
+// due is the panes of v a save named whose record is new or changed since
+// the last look (a pane no save named yet waits for one).
+func (l *lineState) due(v *view.View) []*actor.PID {
+	var out []*actor.PID
+	seen := make(map[string]*view.Pane, len(l.keys))
 	for i := range v.Panes {
 		rec := v.Rec(i)
 		term := rec.Info.TerminalID
-		if _, named := k.lines.keys[term]; !named || rec.PID == nil {
-			continue // started since the last save: asked once one names it
+		if _, named := l.keys[term]; !named || rec.PID == nil {
+			continue
 		}
 		seen[term] = rec
-		if k.lines.seen[term] != rec {
-			ctx.Send(rec.PID, &pane.SaveLines{})
+		if l.seen[term] != rec {
+			out = append(out, rec.PID)
 		}
 	}
-	k.lines.seen = seen
+	l.seen = seen
+	return out
 }

@@ -107,3 +107,28 @@ func TestKeeper_LinesAreAskedFromTheView(t *testing.T) {
 		t.Fatalf("the unchanged pane was asked %d times (want 1), the one no save named %d (want 0)", n, late)
 	}
 }
+
+// BenchmarkKeeperLook_200Panes: what one look at the View costs the keeper
+// (every linesDelay, on its own goroutine) with 200 panes, one of which
+// changed since the last.
+func BenchmarkKeeperLook_200Panes(b *testing.B) {
+	const n = 200
+	v := &view.View{Panes: make([]atomic.Pointer[view.Pane], n)}
+	l := lineState{keys: map[string]string{}}
+	pid := actor.NewPID("nonhost", "pane")
+	for i := range n {
+		term := "term_" + string(rune('a'+i%26)) + string(rune('a'+i/26))
+		v.Panes[i].Store(&view.Pane{Info: protocol.PaneInfo{TerminalID: term}, PID: pid})
+		l.keys[term] = term
+	}
+	l.due(v)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		j := i % n
+		old := v.Rec(j)
+		v.Panes[j].Store(&view.Pane{Info: old.Info, PID: pid})
+		if got := l.due(v); len(got) != 1 {
+			b.Fatalf("%d panes due, want the 1 that changed", len(got))
+		}
+	}
+}
