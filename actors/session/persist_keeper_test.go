@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -11,6 +12,8 @@ import (
 
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/keeper"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // A burst of changes tells the keeper once that the file changed, until
@@ -79,5 +82,51 @@ func TestPersist_TheKeeperIsToldOnceAndGetsATopologyOfItsOwn(t *testing.T) {
 	w := save.Saved.Workspaces[0]
 	if *w.CustomName != "renamed" || *w.Tabs[0].CustomName != "renamed" || *w.Tabs[0].Panes["1"].Label != "renamed" {
 		t.Fatalf("the topology handed to the keeper changed with the model: workspace %q, tab %v, pane %v", *w.CustomName, w.Tabs[0].CustomName, w.Tabs[0].Panes["1"].Label)
+	}
+}
+
+// A pane's output costs the session nothing towards the keeper: with
+// lines kept, a storm of facts with new screens tells the keeper nothing
+// (it finds the panes whose record changed in the published View), and
+// the Save it asks for names each pane's lines key.
+func TestPersist_OutputTellsTheKeeperNothing(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
+	t.Cleanup(system.Shutdown)
+	told := make(chan any, 1000)
+	stub := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		switch msg := ctx.Message().(type) {
+		case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting:
+		default:
+			told <- msg
+		}
+	}))
+	file := filepath.Join(t.TempDir(), "session.json")
+	lines := pane.NewLinesWriter(keeper.LinesDir(file), 100, 1<<20, 1<<20, log)
+	t.Cleanup(func() { lines.Close(time.Second) })
+	h := spawnSession(t, system, Options{Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane,
+		Cols: 120, Rows: 40, SessionFile: file, Keeper: stub, Lines: lines})
+	h.call("workspace.create", `{"label":"busy"}`)
+	h.sync()
+	for len(told) > 0 {
+		<-told // the Attach, and the change the workspace made
+	}
+	term := h.snapshot().Panes[0].TerminalID
+	for rev := uint64(1); rev <= 50; rev++ {
+		system.Root.Send(h.session, &pane.Facts{TerminalID: term, Revision: rev, Scroll: protocol.PaneScrollInfo{ViewportRows: 38, MaxOffsetFromBottom: rev}})
+	}
+	h.sync()
+	if len(told) > 0 {
+		t.Fatalf("50 screens of output told the keeper %T", <-told)
+	}
+	system.Root.Send(h.session, &keeper.SaveNow{})
+	select {
+	case m := <-told:
+		save, ok := m.(*keeper.Save)
+		if !ok || save.Keys[term] == "" || save.Keys[term] != save.Saved.Workspaces[0].Tabs[0].Panes["1"].History {
+			t.Fatalf("SaveNow answered %#v, want a Save naming %s's lines key", m, term)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("SaveNow was not answered")
 	}
 }
