@@ -97,10 +97,20 @@ func TestPersist_OutputTellsTheKeeperNothing(t *testing.T) {
 	stub := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
 		switch msg := ctx.Message().(type) {
 		case *actor.Started, *actor.Stopping, *actor.Stopped, *actor.Restarting:
+		case *probe: // after everything sent to it before
+			ctx.Respond(msg)
 		default:
 			told <- msg
 		}
 	}))
+	// caughtUp returns once the stub took what the session sent it before
+	// the session's last answer.
+	caughtUp := func() {
+		t.Helper()
+		if _, err := system.Root.RequestFuture(stub, &probe{}, 5*time.Second).Result(); err != nil {
+			t.Fatal(err)
+		}
+	}
 	file := filepath.Join(t.TempDir(), "session.json")
 	lines := pane.NewLinesWriter(keeper.LinesDir(file), 100, 1<<20, 1<<20, log)
 	t.Cleanup(func() { lines.Close(time.Second) })
@@ -108,6 +118,7 @@ func TestPersist_OutputTellsTheKeeperNothing(t *testing.T) {
 		Cols: 120, Rows: 40, SessionFile: file, Keeper: stub, Lines: lines})
 	h.call("workspace.create", `{"label":"busy"}`)
 	h.sync()
+	caughtUp()
 	for len(told) > 0 {
 		<-told // the Attach, and the change the workspace made
 	}
@@ -116,6 +127,7 @@ func TestPersist_OutputTellsTheKeeperNothing(t *testing.T) {
 		system.Root.Send(h.session, &pane.Facts{TerminalID: term, Revision: rev, Scroll: protocol.PaneScrollInfo{ViewportRows: 38, MaxOffsetFromBottom: rev}})
 	}
 	h.sync()
+	caughtUp()
 	if len(told) > 0 {
 		t.Fatalf("50 screens of output told the keeper %T", <-told)
 	}
