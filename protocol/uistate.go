@@ -6,15 +6,16 @@ import (
 	"strconv"
 )
 
-// The interactive client's sidebar state, kept by the session in
-// session.json (sidebar_width, sidebar_section_split,
-// collapsed_space_keys), so a client that attaches, or a server that
-// restarts, shows the sidebar as the person left it.
+// The interactive client's sidebar state, kept by the clients actor and
+// written by the keeper into session.json (sidebar_width,
+// sidebar_section_split, collapsed_space_keys), so a client that
+// attaches, or a server that restarts, shows the sidebar as the person
+// left it.
 
 var uiStateMethods = []Method{
-	{Name: "client.ui_state.get", Access: AccessRead, Extension: true, Params: empty, Result: "client_ui_state", Summary: "The session's sidebar state: folded worktree groups, section split, width (extension)", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "client.ui_state.get", Access: AccessRead, Extension: true, Params: empty, Result: "client_ui_state", Summary: "The session's sidebar state: folded worktree groups, section split, width (extension)", Owner: OwnerClients, Shape: ShapeAnswer},
 	{Name: "client.ui_state.set", Extension: true, Params: func() Params { return &ClientUIStateSetParams{} }, Result: "client_ui_state",
-		Summary: "Change the session's sidebar state; the fields left out keep their values (extension)", Owner: OwnerSession, Shape: ShapeAnswer},
+		Summary: "Change the session's sidebar state; the fields left out keep their values (extension)", Owner: OwnerClients, Shape: ShapeAnswer},
 }
 
 // ClientUIStateSetParams are the params of client.ui_state.set: each

@@ -9,6 +9,7 @@ import (
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/actors/session/view"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -33,6 +34,8 @@ var Registry = kit.NewRegistry(protocol.OwnerClients, "actors/clients", map[stri
 	"pane.edit_scrollback": (*Clients).editScrollback, // session.go
 	"screen.subscribe":     (*Clients).screenSubscribe,
 	"client.resize":        (*Clients).clientResize, // geometry.go
+	"client.ui_state.get":  (*Clients).uiStateGet,   // uistate.go
+	"client.ui_state.set":  (*Clients).uiStateSet,
 })
 
 // toastInterval is the least time between two toasts.
@@ -67,6 +70,8 @@ type Options struct {
 	// Reads is the session's read side, which the calls about its panes
 	// resolve ids from (session.go); nil answers them internal_error.
 	Reads *view.ReadSide
+	// UI is the sidebar state restored at start (uistate.go).
+	UI model.UIState
 }
 
 // Clients is the actor.
@@ -87,8 +92,10 @@ type Clients struct {
 	// owners is the controlling connection of each claimed terminal
 	// (terminal.claim), released when that connection goes away.
 	owners map[string]*actor.PID
-	// session and plugins are told by Peers (session.go).
-	session, plugins *actor.PID
+	// session, plugins and keeper are told by Peers (session.go).
+	session, plugins, keeper *actor.PID
+	// ui is the sidebar state session.json keeps (uistate.go).
+	ui model.UIState
 }
 
 // Props returns the props of the clients actor. A popup's terminal that
@@ -98,7 +105,9 @@ func Props(opts Options) *actor.Props {
 		opts.Log = slog.Default()
 	}
 	stop := actor.NewOneForOneStrategy(0, time.Second, func(any) actor.Directive { return actor.StopDirective })
-	return actor.PropsFromProducer(func() actor.Actor { return &Clients{opts: opts, cfg: opts.Config, startPane: opts.StartPane} }, actor.WithSupervisor(stop), kit.Guarded(opts.Log))
+	return actor.PropsFromProducer(func() actor.Actor {
+		return &Clients{opts: opts, cfg: opts.Config, startPane: opts.StartPane, ui: opts.UI.Clone()}
+	}, actor.WithSupervisor(stop), kit.Guarded(opts.Log))
 }
 
 // Receive implements actor.Actor.
@@ -122,7 +131,9 @@ func (c *Clients) Receive(ctx actor.Context) {
 	case *SetConfig:
 		c.cfg = msg.Config
 	case *Peers:
-		c.session, c.plugins = msg.Session, msg.Plugins
+		c.session, c.plugins, c.keeper = msg.Session, msg.Plugins, msg.Keeper
+	case *ExportUI: // uistate.go
+		ctx.Respond(c.ui.Clone())
 	case *caughtUp:
 		c.caughtUpRun(ctx, msg)
 	case *kit.Push:

@@ -6,7 +6,9 @@
 // actor's own child, drawn by the client in front over its tab area and
 // closed by popup.close or when its program exits. The gateway sends it
 // the notification.*, client.window_title.*, popup.close and
-// popup.send_text calls, and client.resize, which makes the caller the
+// popup.send_text calls, client.ui_state.* (the sidebar state session.json
+// keeps, which it hands the keeper on every change: uistate.go), and
+// client.resize, which makes the caller the
 // client in front and keeps its frame geometry (cell size, local kitty;
 // geometry.go) and hands the session the tab area (kit.SetArea, a
 // topology write the session answers the caller with); the panes send it

@@ -15,10 +15,10 @@ import (
 // session's mailbox, and asks the session only for the topology change a
 // call needs (kit.OpenPane), which the session answers the caller with.
 
-// Peers tells the clients actor the session and the plugins actor, which
-// are started after it.
+// Peers tells the clients actor the session, the plugins actor and the
+// keeper, which are started after it.
 type Peers struct {
-	Session, Plugins *actor.PID
+	Session, Plugins, Keeper *actor.PID
 }
 
 // caughtUp runs a call held until the read side showed every message the

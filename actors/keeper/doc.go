@@ -13,21 +13,26 @@
 //     is a board the keeper goes on writing as "tasks" only when it
 //     could not be moved there at start, so it is not lost. A Tasks with
 //     a Sync is saved at once and answered (TasksSaved) when the writer
-//     has written a version holding it (tasksync.go).
+//     has written a version holding it (tasksync.go). The sidebar state
+//     (client.ui_state.*) is the clients actor's: it hands each change
+//     (UI), which the keeper writes into every save from then on
+//     (Options.UI until the first).
 //   - kept lines ([advanced] persist_scrollback_lines, on by default):
-//     linesDelay (500 ms) after a change it asks the session which panes
-//     are left (LinesNow, answered with Lines), tells the lines writer to
-//     keep only theirs and asks each pane for its new lines, which the
-//     writer appends (pane.LinesWriter); it waits for the writer when it
-//     stops.
-//   - memory: once the number of panes has stayed the same for trimDelay,
-//     a full collection hands what their start or close left back.
+//     every linesDelay (500 ms) it looks at the session's published View
+//     (Options.Reads, without entering the session's mailbox) and asks
+//     each pane whose record changed since the last look for its new
+//     lines, which the writer appends (pane.LinesWriter); the panes' keys
+//     come with each Save, and the writer keeps only theirs (lines.go).
+//     It waits for the writer when it stops.
+//   - memory: once the number of panes in the View has stayed the same
+//     for trimDelay, a full collection hands what their start or close
+//     left back.
 //
 // It is a sibling of the session under the server's root, spawned before
 // it and stopped after it (actors/server stops the session, then poisons
 // the keeper), so the session's final Save and the lines its panes hand
 // as they stop are written before the server exits. The session tells it
-// a Changed only when it has something new to say (a first change since
-// the keeper last asked, a new number of panes), so a burst of changes
-// costs the session a flag test per change and one topology per save.
+// a Changed only at the first change since the keeper last asked, so a
+// burst of changes costs the session a flag test per change and one
+// topology per save; a pane's output costs the session nothing here.
 package keeper

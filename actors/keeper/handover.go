@@ -88,19 +88,20 @@ func (k *LineKeys) Key(termID string) string {
 	return k.keys[termID]
 }
 
-// Live forgets the panes that are gone and returns the keys of the others.
-func (k *LineKeys) Live(alive func(termID string) bool) map[string]bool {
-	live := map[string]bool{}
+// Live forgets the panes that are gone and returns the keys of the
+// others, by terminal id (a map of its own; nil when no lines are kept).
+func (k *LineKeys) Live(alive func(termID string) bool) map[string]string {
 	if k == nil {
-		return live
+		return nil
 	}
+	live := make(map[string]string, len(k.keys))
 	for termID, key := range k.keys {
 		if !alive(termID) {
 			delete(k.keys, termID)
 			delete(k.inUse, key)
 			continue
 		}
-		live[key] = true
+		live[termID] = key
 	}
 	return live
 }

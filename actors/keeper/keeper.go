@@ -11,6 +11,7 @@ import (
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/actors/session/view"
 )
 
 // saveDelay is how long a change waits for the ones that follow it (a
@@ -21,10 +22,12 @@ import (
 // topology and one marshal per saveDelay.
 const saveDelay = 30 * time.Millisecond
 
-// linesDelay is how long after a change the panes are asked for their
-// lines: what a killed server loses at most (plus one write). A pane
-// copies only the lines that scrolled off since it last handed and its
-// screen, so a busy pane costs one such copy per linesDelay.
+// linesDelay is how often the keeper looks at the session's published
+// read side (Options.Reads) for panes whose record changed, and asks
+// those for their lines: what a killed server loses at most (plus one
+// write). A pane copies only the lines that scrolled off since it last
+// handed and its screen, so a busy pane costs one such copy per
+// linesDelay, and an idle server one look at the View.
 const linesDelay = 500 * time.Millisecond
 
 // Options configure the keeper.
@@ -40,6 +43,13 @@ type Options struct {
 	// Tasks is the task board restored at start, written with every save
 	// until the tasks actor hands a newer one (Tasks).
 	Tasks *model.SavedTasks
+	// UI is the sidebar state restored at start, written with every save
+	// until the clients actor hands a newer one (UI).
+	UI model.UIState
+	// Reads is the session's published read side: the panes there are
+	// (for the trim), and the ones whose record changed, which are asked
+	// for their lines (lines.go). nil: neither.
+	Reads *view.ReadSide
 }
 
 // LinesDir is the folder of the panes' kept lines, beside the session file.
@@ -55,30 +65,21 @@ type Attach struct {
 	KeepOriginal bool
 }
 
-// Changed is the session telling what changed since the keeper last asked.
-type Changed struct {
-	Session bool // what session.json holds: save it in a while
-	Lines   bool // a pane's screen, or which panes there are: ask for lines in a while
-	Panes   int  // the session's panes now, for the trim
-}
+// Changed is the session telling that what session.json holds changed
+// since the keeper last asked: it is saved in a while.
+type Changed struct{}
 
 // SaveNow asks the session for the topology to save; it answers Save.
 type SaveNow struct{}
 
 // Save is the topology to write. Saved shares nothing with the sender's
-// model: the keeper marshals it on its own goroutine.
+// model: the keeper marshals it on its own goroutine. Keys are the lines
+// keys of the panes there are, by terminal id (LineKeys.Live; nil when no
+// lines are kept): the files of the others are removed, and only these
+// panes are asked for their lines (lines.go).
 type Save struct {
 	Saved *model.Saved
-}
-
-// LinesNow asks the session which panes keep lines; it answers Lines.
-type LinesNow struct{}
-
-// Lines names the panes there are: the keys of their lines files (the
-// others' files are removed) and their actors, each asked for its lines.
-type Lines struct {
-	Live  map[string]bool
-	Panes []*actor.PID
+	Keys  map[string]string
 }
 
 // Tasks is the tasks actor's snapshot after a change: written with the
@@ -90,6 +91,13 @@ type Tasks struct {
 	// token to ReplyTo once a file holding Saved is on disk (tasksync.go).
 	Sync    uint64
 	ReplyTo *actor.PID
+}
+
+// UI is the clients actor's sidebar state after a change
+// (client.ui_state.set): written with the session's next save (asked for
+// in a while, like a Changed). State shares nothing with the sender's.
+type UI struct {
+	State model.UIState
 }
 
 // saveDue and linesDue are the keeper's timers going off.
@@ -105,9 +113,11 @@ type Keeper struct {
 	session *actor.PID
 	file    *fileWriter // nil when no file is kept
 	save    uint64      // the pending saveDue, 0 for none
-	lines   uint64      // the pending linesDue, 0 for none
+	unasked bool        // a save came due before the session attached
 	trim    trimmer
+	lines   lineState         // the panes asked for lines (lines.go)
 	tasks   *model.SavedTasks // the newest task board, added to every save
+	ui      model.UIState     // the newest sidebar state, added to every save
 	// The versions of the file handed to the writer (tasksync.go): the
 	// newest's number and digest, the newest on disk, the syncs waiting.
 	handedGen    uint64
@@ -122,7 +132,7 @@ func Props(opts Options) *actor.Props {
 }
 
 func newKeeper(opts Options) *Keeper {
-	k := &Keeper{opts: opts, tasks: opts.Tasks}
+	k := &Keeper{opts: opts, tasks: opts.Tasks, ui: opts.UI}
 	if opts.SessionFile != "" {
 		k.file = newFileWriter(opts.SessionFile, opts.Log)
 	}
@@ -138,39 +148,42 @@ func (k *Keeper) Receive(ctx actor.Context) {
 	switch msg := msg.(type) {
 	case *Attach:
 		k.session = msg.Session
+		if k.unasked {
+			k.unasked = false
+			k.ask(ctx, &SaveNow{})
+		}
 		if k.file != nil && msg.KeepOriginal {
 			k.file.keepOriginal.Store(true)
 		}
+		if k.opts.Reads != nil {
+			k.timers.After(ctx, linesDelay, &linesDue{})
+		}
 	case *Changed:
-		if msg.Session && k.file != nil && k.save == 0 {
-			k.save = k.timers.After(ctx, saveDelay, &saveDue{})
-		}
-		if msg.Lines && k.opts.Lines != nil && k.lines == 0 {
-			k.lines = k.timers.After(ctx, linesDelay, &linesDue{})
-		}
-		k.panesNow(ctx, msg.Panes)
+		k.saveSoon(ctx)
 	case *Tasks:
 		k.tasks = msg.Saved
 		if msg.Sync != 0 {
 			k.syncTasks(ctx, msg)
-		} else if k.file != nil && k.save == 0 {
-			k.save = k.timers.After(ctx, saveDelay, &saveDue{})
+		} else {
+			k.saveSoon(ctx)
 		}
+	case *UI:
+		k.ui = msg.State
+		k.saveSoon(ctx)
 	case *saveDue:
 		k.save = 0
 		k.ask(ctx, &SaveNow{})
 	case *linesDue:
-		k.lines = 0
-		k.ask(ctx, &LinesNow{})
+		k.look(ctx)
+		k.timers.After(ctx, linesDelay, &linesDue{})
 	case *Save:
+		k.keepKeys(msg.Keys)
 		k.write(ctx, msg.Saved)
 	case *written:
 		if msg.err == nil {
 			k.writtenGen = max(k.writtenGen, msg.gen)
 		}
 		k.answerSyncs(ctx, msg.gen, msg.err)
-	case *Lines:
-		k.saveLines(ctx, msg)
 	case *trimDue:
 		k.trimNow(ctx)
 	case *actor.Stopping:
@@ -183,11 +196,22 @@ func (k *Keeper) Receive(ctx actor.Context) {
 	}
 }
 
-// ask tells the session a save is due.
-func (k *Keeper) ask(ctx actor.Context, msg any) {
-	if k.session != nil {
-		ctx.Send(k.session, msg)
+// saveSoon arms the save, unless it is armed: the first change of a
+// spell starts the wait (saveDelay).
+func (k *Keeper) saveSoon(ctx actor.Context) {
+	if k.file != nil && k.save == 0 {
+		k.save = k.timers.After(ctx, saveDelay, &saveDue{})
 	}
+}
+
+// ask tells the session a save is due; before the session attached (a
+// sidebar change during a long restore), once it does.
+func (k *Keeper) ask(ctx actor.Context, msg any) {
+	if k.session == nil {
+		k.unasked = true
+		return
+	}
+	ctx.Send(k.session, msg)
 }
 
 // write marshals a save and hands it to the file's writer.
@@ -196,6 +220,7 @@ func (k *Keeper) write(ctx actor.Context, saved *model.Saved) {
 		return
 	}
 	saved.Tasks = k.tasks
+	k.ui.SaveInto(saved)
 	data, err := encodeSession(saved)
 	if err != nil {
 		k.opts.Log.Error("session file not encoded", "err", err)
@@ -216,18 +241,6 @@ func (k *Keeper) write(ctx actor.Context, saved *model.Saved) {
 	k.handed(ctx, k.handedGen)
 }
 
-// saveLines tells the lines writer which panes are left (the files of
-// the others go) and asks every pane for its lines.
-func (k *Keeper) saveLines(ctx actor.Context, l *Lines) {
-	if k.opts.Lines == nil {
-		return
-	}
-	k.opts.Lines.Keep(l.Live)
-	for _, pid := range l.Panes {
-		ctx.Send(pid, &pane.SaveLines{})
-	}
-}
-
 // close waits for the writers, at most a few seconds each.
 func (k *Keeper) close() {
 	if k.file != nil {
@@ -246,6 +259,3 @@ func (k *Keeper) close() {
 
 // Keeping implements kit.Keeping.
 func (*SaveNow) Keeping() {}
-
-// Keeping implements kit.Keeping.
-func (*LinesNow) Keeping() {}

@@ -34,7 +34,7 @@ func (s *stubSession) Receive(ctx actor.Context) {
 		s.label = msg.label
 		if !s.saving {
 			s.saving = true
-			ctx.Send(s.keeper, &Changed{Session: true, Panes: 1})
+			ctx.Send(s.keeper, &Changed{})
 		}
 		if ctx.Sender() != nil {
 			ctx.Respond(true) // applied
@@ -112,5 +112,63 @@ func TestKeeper_TheSessionsLastSaveIsWrittenBeforeTheKeeperStops(t *testing.T) {
 	b, err := os.ReadFile(path)
 	if err != nil || !strings.Contains(string(b), `"custom_name": "just before the stop"`) {
 		t.Fatalf("after the stop the file holds %q (%v)", b, err)
+	}
+}
+
+// The sidebar state is not the session's: a UI handed by the clients
+// actor is saved on its own (no change of the session behind it) and
+// written into every save after, over the state restored at start.
+func TestKeeper_TheSidebarStateIsSavedWithoutTheSession(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "session.json")
+	system, _, kpid, session := startKeeper(t, path)
+	if _, err := system.Root.RequestFuture(session, &rename{label: "first"}, 5*time.Second).Result(); err != nil {
+		t.Fatal(err)
+	}
+	read := func(want string) {
+		t.Helper()
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) { // poll interval
+			if b, _ := os.ReadFile(path); strings.Contains(string(b), want) {
+				return
+			}
+			if time.Now().After(deadline) {
+				b, _ := os.ReadFile(path)
+				t.Fatalf("the file never held %s: %.2000s", want, b)
+			}
+		}
+	}
+	read(`"sidebar_section_split": 0.4`) // unset, as Herdr writes it
+	width := 33
+	system.Root.Send(kpid, &UI{State: model.UIState{CollapsedSpaceKeys: []string{"/r/.git"}, Width: &width}})
+	read(`"sidebar_width": 33`)
+	if _, err := system.Root.RequestFuture(session, &rename{label: "second"}, 5*time.Second).Result(); err != nil {
+		t.Fatal(err)
+	}
+	read(`"custom_name": "second"`)
+	if b, _ := os.ReadFile(path); !strings.Contains(string(b), `"/r/.git"`) || !strings.Contains(string(b), `"sidebar_width": 33`) {
+		t.Fatalf("a save of the session's lost the sidebar state: %.2000s", b)
+	}
+}
+
+// A sidebar change before the session attached (the clients actor answers
+// during a long restore) is saved once it does, though nothing else
+// changed.
+func TestKeeper_ASidebarChangeBeforeTheSessionAttachesIsSaved(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "session.json")
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
+	t.Cleanup(system.Shutdown)
+	kpid := system.Root.Spawn(Props(Options{SessionFile: path, Log: log}))
+	width := 41
+	system.Root.Send(kpid, &UI{State: model.UIState{Width: &width}})
+	time.Sleep(2 * saveDelay) // the save comes due with no session to ask (not a timing assertion)
+	system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &stubSession{keeper: kpid, label: "restored"} }))
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) { // poll interval
+		if b, _ := os.ReadFile(path); strings.Contains(string(b), `"sidebar_width": 41`) {
+			return
+		}
+		if time.Now().After(deadline) {
+			b, _ := os.ReadFile(path)
+			t.Fatalf("the sidebar change was never saved: %.2000s", b)
+		}
 	}
 }

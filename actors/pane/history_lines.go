@@ -18,7 +18,8 @@ import (
 
 // Kept lines: a pane's lines (its scrollback and screen) outlive the
 // server, on by default ([advanced] persist_scrollback_lines). When the
-// session asks (SaveLines, at most every linesDelay after a change) and
+// keeper asks (SaveLines, at most every linesDelay, when the pane's
+// record in the session's published View changed) and
 // at the server's stop, a pane whose screen changed hands the writer the
 // lines that scrolled off since its last hand and its screen
 // (emulator.ExportHistorySince: a copy of the new lines, not of the

@@ -91,6 +91,8 @@ func (s *Supervisor) Receive(ctx actor.Context) {
 			ctx.Poison(m.PID)
 		}
 		s.answerStop(ctx)
+	case *List: // handoff.go
+		s.list(ctx)
 	case *StopAll:
 		s.stopAll(ctx)
 		s.stopping = ctx.Sender()

@@ -15,11 +15,13 @@ import (
 	"github.com/asynkron/protoactor-go/scheduler"
 
 	"github.com/herdr-go/herdr/actors/agents"
+	"github.com/herdr-go/herdr/actors/clients"
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/gateway"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/loop"
 	"github.com/herdr-go/herdr/actors/pane"
+	panesup "github.com/herdr-go/herdr/actors/panes"
 	"github.com/herdr-go/herdr/actors/session"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/actors/tasks"
@@ -93,6 +95,8 @@ type handoffActors struct {
 	system               *actor.ActorSystem
 	session, agents, bus *actor.PID
 	tasks                *actor.PID
+	clients              *actor.PID // holds the sidebar state the saved session carries
+	panes                *actor.PID // the pane actors' supervisor: the actors to freeze
 	web                  *actor.PID
 	loop                 *actor.PID // queued prompts: on disk before the heir reads them
 	gateway              *actor.PID
@@ -176,13 +180,17 @@ func (h *handoffActors) run(prm *protocol.ServerLiveHandoffParams) (err error) {
 		return err
 	}
 	topo := res.(*session.Handoff)
+	if res, err = ask(h.panes, &panesup.List{}); err != nil {
+		return err
+	}
+	paneActors := res.(*panesup.Listed).PIDs
 	state := &handoffState{Version: handoffVersion, ExpectedProtocol: prm.ExpectedProtocol, ExpectedVersion: prm.ExpectedVersion, Saved: topo.Saved}
 	lfd, err := listenerFD(h.listener)
 	if err != nil {
 		return err
 	}
 	fds := []int{lfd}
-	for _, pid := range topo.Panes {
+	for _, pid := range paneActors {
 		res, err := ask(pid, &pane.Freeze{})
 		if err != nil {
 			return err
@@ -215,6 +223,11 @@ func (h *handoffActors) run(prm *protocol.ServerLiveHandoffParams) (err error) {
 		return err
 	}
 	state.Saved.Tasks = res.(*model.SavedTasks)
+	// So does the sidebar state, which the clients actor holds.
+	if res, err = ask(h.clients, &clients.ExportUI{}); err != nil {
+		return err
+	}
+	res.(model.UIState).SaveInto(&state.Saved)
 	// The queues' newest version on disk, and no prompt started after it:
 	// the new server reads queues.json as it starts.
 	if h.loop != nil {

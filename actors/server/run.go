@@ -149,7 +149,7 @@ func Run(opts Options) error {
 	}
 	// Every pane of this server, popups included, shares one runtime.
 	panes := pane.NewRuntime()
-	clientsPID, err := spawnChild(system, root, clients.Props(clients.Options{Config: cfg, SocketPath: opts.SocketPath, BinPath: bin, Home: opts.Env("HOME"), Log: log, StartPane: panes.Start, Reads: reads}), "clients")
+	clientsPID, err := spawnChild(system, root, clients.Props(clients.Options{Config: cfg, SocketPath: opts.SocketPath, BinPath: bin, Home: opts.Env("HOME"), Log: log, StartPane: panes.Start, Reads: reads, UI: model.RestoreUI(saved)}), "clients")
 	if err != nil {
 		listener.Close()
 		return err
@@ -197,7 +197,7 @@ func Run(opts Options) error {
 		}
 	}
 	taskStore, savedTasks := openTaskStore(sessionFile, saved, log)
-	keeperPID, err := spawnChild(system, root, keeper.Props(keeper.Options{SessionFile: sessionFile, Lines: lines, Log: log, Tasks: keptTasks(saved)}), "keeper")
+	keeperPID, err := spawnChild(system, root, keeper.Props(keeper.Options{SessionFile: sessionFile, Lines: lines, Log: log, Tasks: keptTasks(saved), UI: model.RestoreUI(saved), Reads: reads}), "keeper")
 	if err != nil {
 		listener.Close()
 		return err
@@ -275,7 +275,7 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	system.Root.Send(clientsPID, &clients.Peers{Session: sessionPID, Plugins: pluginsPID})
+	system.Root.Send(clientsPID, &clients.Peers{Session: sessionPID, Plugins: pluginsPID, Keeper: keeperPID})
 	tasksPID, err := spawnChild(system, root, tasks.Props(tasks.Options{Events: busPID, Session: sessionPID, Store: taskStore, Restore: savedTasks, Retention: taskRetention(cfg.Tasks), Log: log}), "tasks")
 	if err != nil {
 		listener.Close()
@@ -343,7 +343,7 @@ func Run(opts Options) error {
 		return err
 	}
 	owners[protocol.OwnerWeb] = webPID
-	handoff := &handoffActors{system: system, root: root, session: sessionPID, agents: agentsPID, tasks: tasksPID, web: webPID, loop: loopPID, bus: busPID, listener: listener, socket: opts.SocketPath,
+	handoff := &handoffActors{system: system, root: root, session: sessionPID, clients: clientsPID, panes: panesPID, agents: agentsPID, tasks: tasksPID, web: webPID, loop: loopPID, bus: busPID, listener: listener, socket: opts.SocketPath,
 		gate: gateway.NewAcceptGate(), log: log, args: os.Args[1:], bin: bin, busy: make(chan struct{}, 1),
 		exit: func() {
 			log.Info("handed off to a new server; exiting")

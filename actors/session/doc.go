@@ -4,11 +4,12 @@
 // change that spans entities (a split, closing the last pane of a tab) is
 // one step inside one message with no asks. It also keeps the read model
 // (what every list, get and snapshot answers from, including the facts
-// panes, entity actors and the agents actor told it), with the interactive
-// client's sidebar state the session file keeps (client.ui_state.*). The
+// panes, entity actors and the agents actor told it). The
 // keeper actor writes that file and (unless [advanced]
-// persist_scrollback_lines = 0) each pane's lines in history/ beside it; the session tells it what
-// changed and hands it a detached model.Saved when it asks (persist.go).
+// persist_scrollback_lines = 0) each pane's lines in history/ beside it
+// (asked of the panes it finds in the published View); the session tells
+// it the file changed and hands it a detached model.Saved, with each
+// pane's lines key, when it asks (persist.go).
 // After each message that changed the read model it publishes a
 // view.View built by view.Build (reads.go; the records are rendered by
 // package view, with the same functions as the session's answers): every

@@ -7,12 +7,13 @@ import (
 	"github.com/herdr-go/herdr/actors/session/model"
 )
 
-// Live handoff: the server asks the session for its topology (with each
-// pane's terminal id, so the new server keeps them) and the pane actors
-// to freeze. The new server's session restores that topology, adopting
-// each terminal (Options.Adopt) instead of starting a shell.
+// Live handoff: the server asks the session for its topology, with each
+// pane's terminal id, so the new server keeps them (and the panes
+// supervisor for the pane actors to freeze, panes.List). The new server's
+// session restores that topology, adopting each terminal (Options.Adopt)
+// instead of starting a shell.
 
-// HandoffExport asks for the session's state; the answer is a *Handoff.
+// HandoffExport asks for the session's topology; the answer is a *Handoff.
 type HandoffExport struct{}
 
 // Keeping implements kit.Keeping.
@@ -21,17 +22,12 @@ func (*HandoffExport) Keeping() {}
 // Handoff is the session's part of a live handoff.
 type Handoff struct {
 	Saved model.Saved
-	Panes []*actor.PID
 }
 
 func (s *Session) handoffExport(ctx actor.Context) {
-	h := &Handoff{Saved: keeper.Detached(s.m.Save(func(p *model.Pane) model.SavedPane {
+	ctx.Respond(&Handoff{Saved: keeper.Detached(s.m.Save(func(p *model.Pane) model.SavedPane {
 		sp := s.savedPane(p)
 		sp.TerminalID = p.TermID()
 		return sp
-	}))}
-	for _, p := range s.terms {
-		h.Panes = append(h.Panes, p.pid)
-	}
-	ctx.Respond(h)
+	}))})
 }

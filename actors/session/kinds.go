@@ -50,7 +50,6 @@ func (s *Session) fact(ctx actor.Context, f kit.Fact) {
 		}
 		s.touch(p)
 		before := s.begin()
-		s.linesChanged(ctx, p, f)
 		s.updateFacts(ctx, p, f)
 		s.settle(ctx, before)
 	case *pane.Exited:
@@ -92,8 +91,6 @@ func (s *Session) keeping(ctx actor.Context, k kit.Keeping) {
 	switch k.(type) {
 	case *keeper.SaveNow:
 		s.save(ctx)
-	case *keeper.LinesNow:
-		s.saveLines(ctx)
 	case *HandoffExport:
 		s.handoffExport(ctx)
 	default:

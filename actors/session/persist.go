@@ -9,21 +9,21 @@ import (
 )
 
 // The session's part in what is kept on disk (actors/keeper does the
-// rest): it tells the keeper when something changed, once until the
-// keeper asks back, and answers the keeper's SaveNow with the topology
-// (a model.Saved that shares nothing with the model) and its LinesNow
-// with the panes there are. It also names each pane's kept lines
-// ([advanced] persist_scrollback_lines: history/<key>.lines and .screen,
-// the key recorded in the pane's entry of session.json, the pane's across
+// rest, the kept lines and the trim from the published View): it tells
+// the keeper when session.json's content changed, once until the keeper
+// asks back, and answers the keeper's SaveNow with the topology (a
+// model.Saved that shares nothing with the model) and the lines key of
+// each pane. It names each pane's kept lines ([advanced]
+// persist_scrollback_lines: history/<key>.lines and .screen, the key
+// recorded in the pane's entry of session.json, the pane's across
 // restarts, moves and handoffs), because a pane is given its key as it
 // starts.
 
 // keeping is what the session told the keeper.
 type keeping struct {
-	pid            *actor.PID       // nil until started, and without a keeper
-	saving, lining bool             // a change told, not yet asked back for
-	panes          int              // the number of panes last told
-	keys           *keeper.LineKeys // each pane's lines key (nil unless lines are kept)
+	pid    *actor.PID       // nil until started, and without a keeper
+	saving bool             // a change told, not yet asked back for
+	keys   *keeper.LineKeys // each pane's lines key (nil unless lines are kept)
 }
 
 // startKeeping attaches the session to its keeper once the restore is
@@ -34,37 +34,14 @@ func (s *Session) startKeeping(ctx actor.Context, lossy bool) {
 	}
 	s.keep.pid = s.opts.Keeper
 	ctx.Send(s.keep.pid, &keeper.Attach{Session: ctx.Self(), KeepOriginal: lossy})
-	s.trimAfterChange(ctx)
 }
 
-// changed tells the keeper the session file, and the set of panes whose
-// lines are kept, changed (unless it was told and has not asked since).
+// changed tells the keeper the session file changed (unless it was told
+// and has not asked since).
 func (s *Session) changed(ctx actor.Context) {
-	k := &s.keep
-	if k.pid == nil {
-		return
-	}
-	msg := keeper.Changed{Session: !k.saving, Lines: !k.lining && s.opts.Lines != nil, Panes: k.panes}
-	if msg.Session || msg.Lines {
-		k.saving, k.lining = true, k.lining || msg.Lines
-		ctx.Send(k.pid, &msg)
-	}
-}
-
-// linesChanged tells the keeper a pane's screen changed.
-func (s *Session) linesChanged(ctx actor.Context, p *paneRec, f *pane.Facts) {
-	if k := &s.keep; k.pid != nil && s.opts.Lines != nil && !k.lining && f.Revision != p.facts.Revision {
-		k.lining = true
-		ctx.Send(k.pid, &keeper.Changed{Lines: true, Panes: k.panes})
-	}
-}
-
-// trimAfterChange tells the keeper the number of panes when it moved:
-// the memory starting or closing them left is handed back once it holds.
-func (s *Session) trimAfterChange(ctx actor.Context) {
-	if k := &s.keep; k.pid != nil && len(s.terms) != k.panes {
-		k.panes = len(s.terms)
-		ctx.Send(k.pid, &keeper.Changed{Panes: k.panes})
+	if k := &s.keep; k.pid != nil && !k.saving {
+		k.saving = true
+		ctx.Send(k.pid, &keeper.Changed{})
 	}
 }
 
@@ -76,7 +53,8 @@ func (s *Session) save(ctx actor.Context) {
 	}
 	s.keep.saving = false
 	saved := keeper.Detached(s.m.Save(s.savedPane))
-	ctx.Send(s.keep.pid, &keeper.Save{Saved: &saved})
+	keys := s.keep.keys.Live(func(termID string) bool { return s.terms[termID] != nil })
+	ctx.Send(s.keep.pid, &keeper.Save{Saved: &saved, Keys: keys})
 }
 
 // savedPane is what the session keeps of a pane beyond its place: the
@@ -103,18 +81,4 @@ func (s *Session) savedPane(p *model.Pane) model.SavedPane {
 // keepLines is a new pane's part in kept lines (keeper.LineKeys.Keep).
 func (s *Session) keepLines(termID, saved string, restore bool) *pane.KeepLines {
 	return s.keep.keys.Keep(termID, saved, restore)
-}
-
-// saveLines answers the keeper's LinesNow: the keys of the panes there
-// are (the files of the others go) and the panes to ask for their lines.
-func (s *Session) saveLines(ctx actor.Context) {
-	k := &s.keep
-	k.lining = false
-	lines := &keeper.Lines{Live: k.keys.Live(func(termID string) bool { return s.terms[termID] != nil })}
-	for _, p := range s.terms {
-		if p.pid != nil {
-			lines.Panes = append(lines.Panes, p.pid)
-		}
-	}
-	ctx.Send(k.pid, lines)
 }

@@ -3,11 +3,22 @@ package session
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
 
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/agents"
+	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/keeper"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -89,4 +100,65 @@ func BenchmarkSessionSave200Panes(b *testing.B) {
 			}
 		}
 	})
+}
+
+// keptSession is a session of 200 workspaces kept by a real keeper (a
+// session file and kept lines in a temporary folder), and a call to it.
+func keptSession(b *testing.B) (send func(any), call func(method, params string) *kit.Reply) {
+	file := filepath.Join(b.TempDir(), "session.json") // removed last: after the keeper's writers stopped
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
+	b.Cleanup(system.Shutdown)
+	lines := pane.NewLinesWriter(keeper.LinesDir(file), 1000, 1<<30, 1<<20, log)
+	keep := system.Root.Spawn(keeper.Props(keeper.Options{SessionFile: file, Lines: lines, Log: log}))
+	b.Cleanup(func() { _ = system.Root.PoisonFuture(keep).Wait() }) // it waits for its writers
+	opts := Options{Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40,
+		SessionFile: file, Keeper: keep, Lines: lines}
+	opts.Agents = system.Root.Spawn(agents.Props(agents.Options{Log: log}))
+	session := system.Root.Spawn(Props(opts))
+	call = func(method, params string) *kit.Reply {
+		p, err := protocol.DecodeParams(method, []byte(params))
+		if err != nil {
+			b.Fatal(err)
+		}
+		res, err := system.Root.RequestFuture(session, &kit.Call{ID: "b", Method: method, Params: p}, 10*time.Second).Result()
+		if err != nil {
+			b.Fatal(err)
+		}
+		return res.(*kit.Reply)
+	}
+	for range 200 {
+		call("workspace.create", `{"cwd":"/tmp"}`)
+	}
+	return func(msg any) { system.Root.Send(session, msg) }, call
+}
+
+// BenchmarkKeptFacts_200Panes: what the session spends on one pane's
+// facts (a new revision, as every output batch tells it) with 200 panes
+// and a keeper keeping the file and the lines; a call every 100 facts
+// waits for them.
+func BenchmarkKeptFacts_200Panes(b *testing.B) {
+	send, call := keptSession(b)
+	panes := call("pane.list", `{}`).Result.(protocol.PaneList).Panes
+	rev := uint64(0)
+	for b.Loop() {
+		rev++
+		p := panes[rev%uint64(len(panes))]
+		send(&pane.Facts{TerminalID: p.TerminalID, Revision: rev, Scroll: protocol.PaneScrollInfo{ViewportRows: 38, MaxOffsetFromBottom: rev}})
+		if rev%100 == 0 {
+			call("workspace.list", `{}`)
+		}
+	}
+	call("workspace.list", `{}`)
+}
+
+// BenchmarkKeptFocus_200Panes: a write (the focus) with 200 panes and a
+// keeper saving the session file as it changes.
+func BenchmarkKeptFocus_200Panes(b *testing.B) {
+	_, call := keptSession(b)
+	i := 0
+	for b.Loop() {
+		i++
+		call("workspace.focus", `{"workspace_id":"w`+[]string{"1", "2"}[i%2]+`"}`)
+	}
 }

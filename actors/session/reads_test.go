@@ -78,7 +78,7 @@ func readCases(snap protocol.SessionSnapshot) [][2]string {
 		{"session.snapshot", `{}`}, {"pane.current", `{}`}, {"pane.layout", `{}`}, {"pane.edges", `{}`},
 		{"workspace.get", `{"workspace_id":"1"}`}, {"workspace.get", `{"workspace_id":"w99"}`},
 		{"pane.get", `{"pane_id":"w99:p1"}`}, {"tab.list", `{"workspace_id":"w99"}`},
-		{"agent.get", `{"target":"nobody"}`}, {"workspace.count", `{}`}, {"client.ui_state.get", `{}`},
+		{"agent.get", `{"target":"nobody"}`}, {"workspace.count", `{}`},
 		{"layout.export", `{}`}, {"pane.neighbor", `{"direction":"right"}`}, {"tab.get", `{"tab_id":"w9:t1"}`},
 	}
 	for _, w := range snap.Workspaces {

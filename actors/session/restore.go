@@ -1,9 +1,6 @@
 package session
 
 import (
-	"fmt"
-	"os"
-
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
@@ -24,8 +21,8 @@ import (
 // It is the session's first message, so every call waits behind it in
 // the mailbox and is answered from the whole restored session: a list
 // read while thousands of workspaces come back is never a short one. The
-// terminals start a few at once (startTerminals), not one after another:
-// starting a shell is most of a restore's time.
+// terminals start a few at once (panes.Spawner.StartRestored), not one
+// after another: starting a shell is most of a restore's time.
 func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 	restored, skipped, err := s.tx.Restore(saved, s.newTermID)
 	if err != nil {
@@ -46,9 +43,10 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		p := &paneRec{Pane: r.Pane}
 		adopted := s.spawner.Adopting(p.TermID())
 		if !adopted { // a new shell, in the folder the pane was last seen in
-			cwd, why := s.restoreCwd(p.LiveCwd(), p.Cwd(), p.WS().Cwd())
+			cwd, why := panes.RestoreCwd(p.LiveCwd(), p.Cwd(), p.WS().Cwd(), s.home)
 			s.tx.SetCwd(p.Pane, cwd, "")
 			if why != "" {
+				s.opts.Log.Warn("saved pane cwd is gone; using another", "pane", p.ID(), "cwd", cwd, "why", why)
 				s.tx.SetRestoreError(p.Pane, why)
 			}
 		}
@@ -66,8 +64,18 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		spec := s.spawner.Prepare(s.spawner.Spec(s.paneAt(p, setup, s.m.RectOf(p.Tab(), p.TermID())), shell))
 		starts = append(starts, terminalStart{p: p, ref: ref, resume: resume, Start: panes.Start{Spec: spec}})
 	}
-	s.startTerminals(starts)
-	s.retryInHome(starts)
+	// The terminals start a few at once, again in home for those that
+	// cannot start in their folder (panes.Spawner.StartRestored).
+	all := make([]*panes.Start, len(starts))
+	for i := range starts {
+		all[i] = &starts[i].Start
+	}
+	for _, m := range s.spawner.StartRestored(all, s.home) {
+		p := starts[m.At].p
+		s.opts.Log.Warn("restored pane started in home", "pane", p.ID(), "cwd", m.Cwd, "err", m.Err)
+		s.tx.SetCwd(p.Pane, s.home, "")
+		s.tx.SetRestoreError(p.Pane, m.Why)
+	}
 	// A restore a panic breaks from here did not happen: what started and
 	// has no actor yet ends with it (an actor that has one is stopped).
 	s.tx.undo(unstart{starts})
@@ -111,36 +119,6 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 	return len(failed)+len(skipped) > 0
 }
 
-// retryInHome starts again, in the home folder, the terminals of starts
-// that could not start in their own folder (one it may not enter, say):
-// the pane is kept with a shell and its restore_error says why, rather
-// than dropped. One whose shell cannot start at all still fails.
-func (s *Session) retryInHome(starts []terminalStart) {
-	var again []terminalStart
-	var at []int
-	for i := range starts {
-		if st := &starts[i]; st.Err != nil && s.home != "" && st.Spec.Cwd != s.home {
-			retry := *st
-			retry.Spec.Cwd, retry.Err = s.home, nil
-			again, at = append(again, retry), append(at, i)
-		}
-	}
-	if len(again) == 0 {
-		return
-	}
-	s.startTerminals(again)
-	for j, i := range at {
-		first, st := &starts[i], &again[j]
-		if st.Err != nil {
-			continue
-		}
-		s.opts.Log.Warn("restored pane started in home", "pane", st.p.ID(), "cwd", first.Spec.Cwd, "err", first.Err)
-		s.tx.SetCwd(st.p.Pane, s.home, "")
-		s.tx.SetRestoreError(st.p.Pane, fmt.Sprintf("cannot start the shell in %s: %v; it started in %s", first.Spec.Cwd, first.Err, s.home))
-		*first = *st
-	}
-}
-
 // terminalStart is one restored pane's terminal: what it starts with, and
 // what starting it gave.
 type terminalStart struct {
@@ -148,37 +126,4 @@ type terminalStart struct {
 	ref         *protocol.AgentSessionInfo // the agent session it had
 	resume      bool                       // the agent is typed again once a client attaches
 	panes.Start                            // its spec, and what starting it gave
-}
-
-// startTerminals starts the terminals of starts, a few at once
-// (panes.Spawner.StartAll).
-func (s *Session) startTerminals(starts []terminalStart) {
-	all := make([]*panes.Start, len(starts))
-	for i := range starts {
-		all[i] = &starts[i].Start
-	}
-	s.spawner.StartAll(all)
-}
-
-// restoreCwd is a restored pane's working directory: the folder it was
-// last seen in if that still exists, else the one it was started in, else
-// its workspace's, else home, else /. why says, for the pane's
-// restore_error, that the saved folder is gone ("" when it is not).
-func (s *Session) restoreCwd(live, created, workspace string) (dir, why string) {
-	saved := live
-	if saved == "" {
-		saved = created
-	}
-	dir = "/"
-	for _, d := range []string{saved, created, workspace, s.home} {
-		if fi, err := os.Stat(d); d != "" && err == nil && fi.IsDir() {
-			dir = d
-			break
-		}
-	}
-	if saved != "" && dir != saved {
-		s.opts.Log.Warn("saved pane cwd is gone; using another", "saved", saved, "cwd", dir)
-		why = fmt.Sprintf("the saved working directory %s no longer exists; the shell started in %s", saved, dir)
-	}
-	return dir, why
 }

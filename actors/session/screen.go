@@ -1,25 +1,18 @@
 package session
 
 import (
-	"slices"
-
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
-	"github.com/herdr-go/herdr/protocol"
 )
 
 // The interactive client's side of the session: the tab area it sizes
 // (client.resize, which the clients actor owns: it keeps the client in
-// front and its cell size, and hands the session the area, kit.SetArea),
-// and the sidebar state session.json keeps for every client
-// (client.ui_state.*).
-
-var screenHandlers = map[string]handler{
-	"client.ui_state.set": (*Session).uiStateSet,
-}
+// front and its cell size, and hands the session the area, kit.SetArea).
+// The sidebar state session.json keeps (client.ui_state.*) is the clients
+// actor's too (actors/clients/uistate.go).
 
 // contentSize is the terminal size of a pane shown in r: the inside of the
 // one-cell frame the interactive client draws around it, once a client has
@@ -48,38 +41,4 @@ func (s *Session) setArea(ctx actor.Context, msg *kit.SetArea) *kit.Reply {
 		}
 	}
 	return kit.OK()
-}
-
-// uiStateSet changes the sidebar state: the fields given, all or none
-// (a width outside [ui] sidebar_min_width..sidebar_max_width changes
-// nothing), saved with the next debounced write of session.json.
-func (s *Session) uiStateSet(ctx actor.Context, call *kit.Call) *kit.Reply {
-	prm := call.Params.(*protocol.ClientUIStateSetParams)
-	if w := prm.SidebarWidth; w != nil && (*w < s.cfg.UI.SidebarMinWidth || *w > s.cfg.UI.SidebarMaxWidth) {
-		return kit.Fail(protocol.ParamError("sidebar_width", "must be within [ui] sidebar_min_width..sidebar_max_width (%d..%d)", s.cfg.UI.SidebarMinWidth, s.cfg.UI.SidebarMaxWidth))
-	}
-	ui := s.m.UI()
-	if k := prm.CollapsedSpaceKeys; k != nil {
-		ui.CollapsedSpaceKeys = slices.Clone(*k)
-	}
-	if v := prm.SidebarSectionSplit; v != nil {
-		split := *v
-		ui.SectionSplit = &split
-	}
-	if v := prm.SidebarWidth; v != nil {
-		w := *v
-		ui.Width = &w
-	}
-	s.tx.SetUI(ui)
-	s.changed(ctx)
-	return kit.Done(s.uiState())
-}
-
-func (s *Session) uiState() protocol.ClientUIState {
-	ui := s.m.UI()
-	out := protocol.ClientUIState{CollapsedSpaceKeys: slices.Clone(ui.CollapsedSpaceKeys), SidebarSectionSplit: ui.SectionSplit, SidebarWidth: ui.Width}
-	if out.CollapsedSpaceKeys == nil {
-		out.CollapsedSpaceKeys = []string{}
-	}
-	return out
 }

@@ -83,7 +83,6 @@ func TestTransactions_APanicLeavesNothing(t *testing.T) {
 		{"layout.apply", `{"tab_id":"w1:t1","focus":true,"root":{"type":"split","direction":"right","ratio":0.5,"first":{"type":"pane","cwd":"/tmp"},"second":{"type":"pane","cwd":"/tmp"}}}`, nil},
 		{"workspace.move", `{"workspace_id":"w2","insert_index":0}`, nil},
 		{"tab.move", `{"tab_id":"w1:t2","insert_index":0}`, nil},
-		{"client.ui_state.set", `{"collapsed_space_keys":["/r/.git"]}`, nil},
 		// Worktree group changes: the worktrees actor has run git and asks
 		// for the workspace of a new checkout, or to close a removed one's.
 		{"worktree.create", `{"cwd":"/tmp","branch":"feat"}`, func(c *kit.Call) any {
@@ -118,7 +117,7 @@ func TestTransactions_APanicLeavesNothing(t *testing.T) {
 					if n == 1 {
 						t.Fatalf("%s wrote nothing", k.method)
 					}
-					if after := h.state(); after == before && k.method != "client.ui_state.set" {
+					if after := h.state(); after == before {
 						t.Fatalf("%s went through but changed nothing", k.method)
 					}
 					if saves.Load() == 0 {
@@ -179,10 +178,8 @@ func spawnBreakable(t *testing.T, restore *model.Saved, panicAt int) (*harness, 
 		case *keeper.Attach:
 			session = m.Session
 		case *keeper.Changed:
-			if m.Session {
-				saves.Add(1)
-				ctx.Send(session, &keeper.SaveNow{})
-			}
+			saves.Add(1)
+			ctx.Send(session, &keeper.SaveNow{})
 		case *probe:
 			ctx.Respond(m)
 		}
@@ -268,19 +265,18 @@ func (h *harness) flush() {
 	h.sync() // and the SaveNow the stub answered with
 }
 
-// state is what a client can see of the session: its snapshot and UI
-// state, and how many pane actors run.
+// state is what a client can see of the session: its snapshot, and how
+// many pane actors run.
 func (h *harness) state() string {
 	h.t.Helper()
 	s := h.snapshot()
 	snap, _ := json.Marshal(s)
-	ui, _ := json.Marshal(h.call("client.ui_state.get", `{}`).Result)
 	// Pane actors start and stop after the session's message: wait for
 	// the count to agree with the panes the session shows, for a while.
 	for deadline := time.Now().Add(time.Second); h.running.Load() != int64(len(s.Panes)) && time.Now().Before(deadline); {
 		time.Sleep(5 * time.Millisecond)
 	}
-	return fmt.Sprintf("%s\nui %s\npanes running %d", snap, ui, h.running.Load())
+	return fmt.Sprintf("%s\npanes running %d", snap, h.running.Load())
 }
 
 // countedPanes stands in for terminals and counts the pane actors alive:

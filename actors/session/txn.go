@@ -256,7 +256,6 @@ func (s *Session) settle(ctx actor.Context, tx *txn) {
 		}
 	}
 	s.settleEntities(ctx, tx.effects, tabs)
-	s.trimAfterChange(ctx)
 	after := s.focusNow()
 	if before := tx.before; after != before {
 		evs = s.focusEvents(evs, before, after)

@@ -113,6 +113,8 @@ func TestHandoff_PanesSurviveANewServer(t *testing.T) {
 		t.Fatalf("subscribe: %s %v", ack, err)
 	}
 	OK[protocol.TabInfoResult](t, s.CallT(t, "tab.rename", map[string]any{"tab_id": "w1:t1", "label": "before"}), "tab_info")
+	// The sidebar state (the clients actor's, not the session's) comes along.
+	OK[protocol.ClientUIState](t, ExtCall(t, s, "client.ui_state.set", map[string]any{"collapsed_space_keys": []string{"/repo/.git"}, "sidebar_width": 29}), "client_ui_state")
 	var first struct {
 		Seq uint64 `json:"seq"`
 	}
@@ -158,6 +160,9 @@ func TestHandoff_PanesSurviveANewServer(t *testing.T) {
 		if err := syscall.Kill(int(pids[0]), 0); err != nil {
 			t.Fatalf("shell %d is gone: %v", pids[0], err)
 		}
+	}
+	if ui := OK[protocol.ClientUIState](t, ExtCall(t, s, "client.ui_state.get", struct{}{}), "client_ui_state"); ui.SidebarWidth == nil || *ui.SidebarWidth != 29 || len(ui.CollapsedSpaceKeys) != 1 {
+		t.Fatalf("sidebar state after the handoff: %+v", ui)
 	}
 	// Scrollback, and the agent's state, came along.
 	if text := s.Read(t, r.shell, "recent", 200).Text; !HasLine(text, "scrollback-line-0") || !HasLine(text, "scrollback-line-49") {

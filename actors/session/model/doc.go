@@ -19,8 +19,9 @@
 // a pane's folder) comes through Env. A call that starts a pane is split
 // around the start, which is the session's (ops_create.go).
 //
-// It also carries the interactive client's sidebar state (UIState), which
-// session.json keeps beside the topology.
+// It also says how session.json keeps the interactive client's sidebar
+// state (UIState), which is the clients actor's, not the model's: the
+// keeper writes it beside the topology.
 //
 // The model owns ids: counters only grow, so no id is reused within a
 // session; a pane that moves to another workspace gets the next id there

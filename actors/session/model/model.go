@@ -65,8 +65,6 @@ type Model struct {
 	nextWS   uint64
 	nextTerm uint64
 	nextRaw  uint64 // the last Pane.Raw given
-	// UI is the client's sidebar state, kept in session.json (uistate.go).
-	ui UIState
 
 	byWorkspace map[string]*Workspace
 	panes       map[string]*Pane // by public id, current and former

@@ -36,7 +36,6 @@ func (p *Pane) RestoreError() string                           { return p.restor
 func (m *Model) Workspaces() []*Workspace                      { return m.workspaces }
 func (m *Model) Focused() *Workspace                           { return m.focused }
 func (m *Model) Area() layout.Rect                             { return m.area }
-func (m *Model) UI() UIState                                   { return m.ui }
 
 // NewPane is a pane for terminal termID in tab t of w, with the id
 // NextPaneID gives; AddPane registers it once its terminal has started.

@@ -109,7 +109,6 @@ func (tx *Tx) Restore(s *Saved, newTerm func() string) ([]Restored, []Skipped, e
 		restoredAt[i] = w
 		out = append(out, panes...)
 	}
-	tx.SetUI(restoreUI(s))
 	var focused *Workspace
 	if s.Active != nil && restoredAt[*s.Active] != nil {
 		focused = restoredAt[*s.Active]

@@ -135,7 +135,6 @@ func (s *Saved) Processes() []SavedProcess {
 // keeps of a pane beyond its place (its agent session).
 func (m *Model) Save(extra func(*Pane) SavedPane) Saved {
 	s := Saved{Version: SavedVersion, Workspaces: make([]SavedWorkspace, 0, len(m.workspaces))}
-	m.ui.saveUI(&s)
 	for i, w := range m.workspaces {
 		if w == m.focused {
 			s.Active, s.Selected = &i, i

@@ -251,20 +251,36 @@ func TestRestore_WorkspaceIDs(t *testing.T) {
 // TestSaveRestore_UIState: the sidebar state round-trips through the
 // file; unset, it is written as Herdr writes it (null width, split 0.4,
 // no keys), and a Herdr-written file's nulls and odd values read as unset.
+// The file written shares nothing with the state.
 func TestSaveRestore_UIState(t *testing.T) {
 	b := newBuilder(layout.Rect{W: 80, H: 24})
 	b.workspace("a")
-	data, _ := json.Marshal(b.m.Save(func(*Pane) SavedPane { return SavedPane{} }))
+	saved := b.m.Save(func(*Pane) SavedPane { return SavedPane{} })
+	UIState{}.SaveInto(&saved)
+	data, _ := json.Marshal(saved)
 	for _, want := range []string{`"sidebar_width":null`, `"sidebar_section_split":0.4`, `"collapsed_space_keys":[]`} {
 		if !strings.Contains(string(data), want) {
 			t.Errorf("unset state: file lacks %s: %s", want, data)
 		}
 	}
 	split, width := 0.7, 30
-	b.tx.SetUI(UIState{CollapsedSpaceKeys: []string{"/r/.git", "/s/.git"}, SectionSplit: &split, Width: &width})
-	got := roundTrip(t, b.m)
-	if ui := got.ui; !slices.Equal(ui.CollapsedSpaceKeys, b.m.ui.CollapsedSpaceKeys) || ui.SectionSplit == nil || *ui.SectionSplit != 0.7 || ui.Width == nil || *ui.Width != 30 {
+	set := UIState{CollapsedSpaceKeys: []string{"/r/.git", "/s/.git"}, SectionSplit: &split, Width: &width}
+	set.SaveInto(&saved)
+	*saved.SidebarWidth, saved.CollapsedSpaceKeys[0] = 99, "changed"
+	if width != 30 || set.CollapsedSpaceKeys[0] != "/r/.git" {
+		t.Errorf("the file written shares the state: width %d, keys %v", width, set.CollapsedSpaceKeys)
+	}
+	set.SaveInto(&saved)
+	data, _ = json.Marshal(saved)
+	parsed, err := Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ui := RestoreUI(parsed); !slices.Equal(ui.CollapsedSpaceKeys, set.CollapsedSpaceKeys) || ui.SectionSplit == nil || *ui.SectionSplit != 0.7 || ui.Width == nil || *ui.Width != 30 {
 		t.Errorf("restored UI state %+v", ui)
+	}
+	if ui := RestoreUI(nil); ui.CollapsedSpaceKeys != nil || ui.SectionSplit != nil || ui.Width != nil {
+		t.Errorf("no file: UI state %+v, want unset", ui)
 	}
 
 	for _, file := range []string{
@@ -276,11 +292,7 @@ func TestSaveRestore_UIState(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
-		m := New(layout.Rect{W: 80, H: 24})
-		if _, _, err := restoreInto(m, s, terms()); err != nil {
-			t.Fatal(err)
-		}
-		if ui := m.ui; len(ui.CollapsedSpaceKeys) != 0 || ui.SectionSplit != nil || ui.Width != nil {
+		if ui := RestoreUI(s); len(ui.CollapsedSpaceKeys) != 0 || ui.SectionSplit != nil || ui.Width != nil {
 			t.Errorf("%s: UI state %+v, want unset", file, ui)
 		}
 	}

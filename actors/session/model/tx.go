@@ -316,6 +316,3 @@ func (tx *Tx) SetLiveCwd(p *Pane, live string) { set(tx, &p.liveCwd, live) }
 
 // SetArea sets the tab area in cells.
 func (tx *Tx) SetArea(area layout.Rect) { set(tx, &tx.m.area, area) }
-
-// SetUI sets the client's sidebar state.
-func (tx *Tx) SetUI(ui UIState) { set(tx, &tx.m.ui, ui) }

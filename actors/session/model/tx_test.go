@@ -29,7 +29,7 @@ func dump(m *Model) string {
 		}
 		return w.id
 	}
-	fmt.Fprintf(&b, "focused=%s area=%+v next=%d/%d ui=%+v\n", id(m.focused), m.area, m.nextWS, m.nextTerm, m.ui)
+	fmt.Fprintf(&b, "focused=%s area=%+v next=%d/%d\n", id(m.focused), m.area, m.nextWS, m.nextTerm)
 	for _, w := range m.workspaces {
 		active := "-"
 		if w.active != nil {

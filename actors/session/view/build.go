@@ -1,7 +1,6 @@
 package view
 
 import (
-	"slices"
 	"sync/atomic"
 
 	"github.com/herdr-go/herdr/actors/layout"
@@ -98,11 +97,6 @@ func Build(m *model.Model, old *View, caches []*TabCache, panes int, paneOf Pane
 		v.WSByID, v.TabByID, v.PaneByID, v.ByTerm = old.WSByID, old.TabByID, old.PaneByID, old.ByTerm
 	} else {
 		v.Index()
-	}
-	ui := m.UI()
-	v.UI = protocol.ClientUIState{CollapsedSpaceKeys: slices.Clone(ui.CollapsedSpaceKeys), SidebarSectionSplit: ui.SectionSplit, SidebarWidth: ui.Width}
-	if v.UI.CollapsedSpaceKeys == nil {
-		v.UI.CollapsedSpaceKeys = []string{}
 	}
 	if w := m.Focused(); w != nil {
 		v.FocusedWS = w.ID()

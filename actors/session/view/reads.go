@@ -27,7 +27,6 @@ var reads = map[string]func(v *View, call *kit.Call) *kit.Reply{
 	"agent.list":             (*View).agentList,
 	"agent.get":              (*View).agentGet,
 	"session.snapshot":       (*View).snapshot,
-	"client.ui_state.get":    (*View).uiStateGet,
 	"server.agent_manifests": (*View).agentManifests,
 }
 
@@ -273,12 +272,6 @@ func (v *View) snapshot(*kit.Call) *kit.Reply {
 		}
 	}
 	return kit.Done(protocol.SessionSnapshotResult{Snapshot: snap})
-}
-
-// uiStateGet answers the sidebar state session.json keeps, for a client
-// that attaches.
-func (v *View) uiStateGet(*kit.Call) *kit.Reply {
-	return kit.Done(v.UI)
 }
 
 func (v *View) agentManifests(*kit.Call) *kit.Reply {

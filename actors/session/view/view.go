@@ -122,9 +122,8 @@ type View struct {
 	FocusedWS, FocusedTab string
 	// Area is the tab area in cells (the size commands are run with).
 	Area layout.Rect
-	// UI is the sidebar state session.json keeps; Manifests the agent
-	// manifests panes detect with (nil for none loaded).
-	UI        protocol.ClientUIState
+	// Manifests are the agent manifests panes detect with (nil for none
+	// loaded).
 	Manifests []protocol.AgentManifestInfo
 }
 
