@@ -20,4 +20,10 @@
 // A pane tells the session its facts and its program's end directly
 // (pane.Spec.Owner): they change the session's read model, so they take
 // no hop through here.
+//
+// A restore's terminals start here too (restore.go): the folder each
+// starts in (RestoreCwd) and starting them a few at once, again in home
+// for those that cannot start in their folder (Spawner.StartRestored);
+// the session builds the restored topology in its transaction. A live
+// handoff asks this actor for the pane actors to freeze (List).
 package panes
