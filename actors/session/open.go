@@ -53,10 +53,6 @@ func (s *Session) openPane(ctx actor.Context, m *kit.OpenPane) *kit.Reply {
 		if p, err = s.splitPane(ctx, src, dir, 0.5, setup); err != nil {
 			return failed(err)
 		}
-		if m.Where == kit.OpenZoomed {
-			s.tx.FocusInTab(p.Tab(), p.TermID(), true)
-			s.relayout(ctx, p.Tab())
-		}
 	case kit.OpenTab:
 		w := s.m.Focused()
 		if m.WorkspaceID != nil {
@@ -83,10 +79,13 @@ func (s *Session) openPane(ctx actor.Context, m *kit.OpenPane) *kit.Reply {
 		if p, err = s.splitPane(ctx, src, layout.SplitRight, 0.5, setup); err != nil {
 			return failed(err)
 		}
+	}
+	zoomed := m.Where == kit.OpenZoomed || over != nil // zoomed in its tab, and focused
+	if zoomed {
 		s.tx.FocusInTab(p.Tab(), p.TermID(), true)
 		s.relayout(ctx, p.Tab())
 	}
-	if m.Focus || m.Where == kit.OpenZoomed || over != nil {
+	if m.Focus || zoomed {
 		s.tx.FocusPane(p.Pane)
 	}
 	s.emitCreated(nil, nil, p)
