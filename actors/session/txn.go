@@ -338,7 +338,11 @@ func appendNew(ts []*tab, t *tab) []*tab {
 // applies what it did on commit.
 func op[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P) (R, model.Out, error)) handler {
 	return func(s *Session, _ actor.Context, call *kit.Call) *kit.Reply {
-		return s.did(o(s.tx.Tx, s.env(), call.Params.(P)))
+		prm, err := paramsOf[P](call)
+		if err != nil {
+			return kit.Fail(err)
+		}
+		return s.did(o(s.tx.Tx, s.env(), prm))
 	}
 }
 
@@ -346,20 +350,43 @@ func op[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P) (R
 // the call's target, which route resolved.
 func onWorkspace[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *workspace) (R, model.Out, error)) workspaceHandler {
 	return func(s *Session, _ actor.Context, call *kit.Call, w *workspace) *kit.Reply {
-		return s.did(o(s.tx.Tx, s.env(), call.Params.(P), w))
+		prm, err := paramsOf[P](call)
+		if err != nil {
+			return kit.Fail(err)
+		}
+		return s.did(o(s.tx.Tx, s.env(), prm, w))
 	}
 }
 
 func onTab[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *tab) (R, model.Out, error)) tabHandler {
 	return func(s *Session, _ actor.Context, call *kit.Call, t *tab) *kit.Reply {
-		return s.did(o(s.tx.Tx, s.env(), call.Params.(P), t))
+		prm, err := paramsOf[P](call)
+		if err != nil {
+			return kit.Fail(err)
+		}
+		return s.did(o(s.tx.Tx, s.env(), prm, t))
 	}
 }
 
 func onPane[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *model.Pane) (R, model.Out, error)) paneHandler {
 	return func(s *Session, _ actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
-		return s.did(o(s.tx.Tx, s.env(), call.Params.(P), p.Pane))
+		prm, err := paramsOf[P](call)
+		if err != nil {
+			return kit.Fail(err)
+		}
+		return s.did(o(s.tx.Tx, s.env(), prm, p.Pane))
 	}
+}
+
+// paramsOf is the call's params as an operation takes them; a table
+// entry whose params are another type is a programming error, answered
+// internal_error rather than a panic.
+func paramsOf[P protocol.Params](call *kit.Call) (P, error) {
+	prm, ok := call.Params.(P)
+	if !ok {
+		return prm, protocol.Errorf(protocol.CodeInternal, "%s: its operation takes %T params, not %T", call.Method, prm, call.Params)
+	}
+	return prm, nil
 }
 
 // did hands what a model operation did to the transaction and answers
