@@ -432,7 +432,6 @@ func (e env) WorkspaceInfo(w *workspace) protocol.WorkspaceInfo { return e.s.wor
 func (e env) TabInfo(t *tab) protocol.TabInfo                   { return e.s.tabInfo(t) }
 func (e env) PaneInfo(p *model.Pane) protocol.PaneInfo          { return e.s.paneInfo(e.s.rec(p)) }
 func (e env) Layout(t *tab) protocol.PaneLayoutSnapshot         { return e.s.layoutSnapshot(t) }
-func (e env) Describe(t *tab) protocol.LayoutDescription        { return e.s.describe(t) }
 func (e env) AutoLabel(cwd string) string                       { return deriveLabel(cwd, e.s.home) }
 
 func (e env) Fields(x model.Subject) model.Fields {
