@@ -105,5 +105,5 @@ func (s *Session) layoutApply(ctx actor.Context, call *kit.Call) *kit.Reply {
 	}
 	// Described after the replaced tab is gone: layout.tab_id names the tab
 	// that now holds the layout, as Herdr's answer does.
-	return kit.Done(protocol.LayoutApply{Layout: s.describe(t)})
+	return kit.Done(protocol.LayoutApply{Layout: s.m.Describe(s.env(), t)})
 }

@@ -73,7 +73,6 @@ type Env interface {
 	TabInfo(t *Tab) protocol.TabInfo
 	PaneInfo(p *Pane) protocol.PaneInfo
 	Layout(t *Tab) protocol.PaneLayoutSnapshot
-	Describe(t *Tab) protocol.LayoutDescription
 	// Fields are the event fields of a subject as it is now.
 	Fields(s Subject) Fields
 	// Folder is where p's foreground process is, "" when unknown.

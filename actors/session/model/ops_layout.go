@@ -182,7 +182,7 @@ func (tx *Tx) SetSplitRatio(env Env, prm *protocol.LayoutSetSplitRatioParams) (p
 		return protocol.LayoutSplitRatioSet{}, out, protocol.Errorf("split_not_found", "no split at path %v in tab %s", prm.Path, t.id)
 	}
 	out.do(Arrange{t})
-	return protocol.LayoutSplitRatioSet{Layout: env.Describe(t)}, out, nil
+	return protocol.LayoutSplitRatioSet{Layout: tx.m.Describe(env, t)}, out, nil
 }
 
 // SelectLayout arranges a tab's panes as one of tmux's layouts, in the
@@ -218,4 +218,26 @@ func (tx *Tx) SetInput(_ Env, prm *protocol.PaneInputSetParams) (protocol.OK, Ou
 	tx.SetRightClick(p, prm.RightClick)
 	out.do(TellRightClick{p})
 	return protocol.OK{}, out, nil
+}
+
+// Describe renders a tab as a portable layout tree: each pane with the
+// folder it is in now (else the one it started in), its command and label.
+func (m *Model) Describe(env Env, t *Tab) protocol.LayoutDescription {
+	var conv func(n *layout.Node) protocol.LayoutNode
+	conv = func(n *layout.Node) protocol.LayoutNode {
+		if n.IsLeaf() {
+			p := m.terms[n.Leaf]
+			out := protocol.LayoutNode{Type: "pane", PaneID: protocol.Ptr(p.id), Cwd: protocol.Ptr(p.cwd), Command: p.command}
+			if f := env.Folder(p); f != "" {
+				out.Cwd = protocol.Ptr(f)
+			}
+			if p.label != "" {
+				out.Label = protocol.Ptr(p.label)
+			}
+			return out
+		}
+		first, second := conv(n.First), conv(n.Second)
+		return protocol.LayoutNode{Type: "split", Direction: string(n.Dir), Ratio: protocol.Ptr(n.Ratio), First: &first, Second: &second}
+	}
+	return protocol.LayoutDescription{WorkspaceID: t.ws.id, TabID: t.id, Zoomed: t.zoomed, FocusedPaneID: m.terms[t.focused].id, Root: conv(t.root)}
 }

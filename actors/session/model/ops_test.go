@@ -27,9 +27,6 @@ func (fakeEnv) PaneInfo(p *Pane) protocol.PaneInfo {
 func (fakeEnv) Layout(t *Tab) protocol.PaneLayoutSnapshot {
 	return protocol.PaneLayoutSnapshot{WorkspaceID: t.ws.id, TabID: t.id, Zoomed: t.zoomed}
 }
-func (fakeEnv) Describe(t *Tab) protocol.LayoutDescription {
-	return protocol.LayoutDescription{WorkspaceID: t.ws.id, TabID: t.id}
-}
 func (e fakeEnv) Folder(p *Pane) string     { return e.folders[p.id] }
 func (fakeEnv) AutoLabel(cwd string) string { return "auto:" + cwd }
 func (fakeEnv) Fields(s Subject) Fields {
@@ -159,8 +156,9 @@ func TestOps_EventsAndEffects(t *testing.T) {
 		}, "split_not_found"},
 		{"split ratio", func(t *testing.T, tx *Tx) result {
 			r, o, err := tx.SetSplitRatio(env, params[*protocol.LayoutSetSplitRatioParams](t, "layout.set_split_ratio", `{"path":[],"ratio":0.3}`))
-			return result{gist(r.Layout.TabID, tx.m.Pane("w1:p1").tab.root.Ratio), o, err}
-		}, "w1:t1 0.3 / |, arrange w1:t1"},
+			d := r.Layout
+			return result{gist(d.TabID, tx.m.Pane("w1:p1").tab.root.Ratio, d.Root.Type, *d.Root.Ratio, *d.Root.First.PaneID, *d.Root.Second.PaneID, d.FocusedPaneID), o, err}
+		}, "w1:t1 0.3 split 0.3 w1:p1 w1:p2 w1:p1 / |, arrange w1:t1"},
 		{"select an unknown layout", func(t *testing.T, tx *Tx) result {
 			_, o, err := tx.SelectLayout(env, &protocol.LayoutSelectParams{Layout: "spiral"})
 			return result{"", o, err}
@@ -450,5 +448,22 @@ func TestOps_ZeroParams(t *testing.T) {
 			tx.Commit()
 			check(t, m, name)
 		})
+	}
+}
+
+// TestDescribe: a pane is described in the folder it is in now, else the
+// one it started in, with its command and label.
+func TestDescribe(t *testing.T) {
+	m := opsModel(t)
+	tx := m.Begin()
+	p1, p2 := m.Pane("w1:p1"), m.Pane("w1:p2")
+	tx.SetCwd(p1, "/start", "")
+	tx.SetCwd(p2, "/start2", "")
+	tx.SetPaneLabel(p2, "logs")
+	tx.Commit()
+	d := m.Describe(fakeEnv{folders: map[string]string{"w1:p1": "/now"}}, p1.tab)
+	first, second := d.Root.First, d.Root.Second
+	if got := gist(*first.Cwd, first.Label == nil, *second.Cwd, *second.Label, d.WorkspaceID, d.Zoomed); got != "/now true /start2 logs w1 false" {
+		t.Errorf("Describe: %s", got)
 	}
 }

@@ -1,0 +1,137 @@
+package session
+
+import (
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// The session's side of the model's operations (model/op.go): a handler
+// table entry runs one in the message's transaction (op, onWorkspace,
+// onTab, onPane), which queues what it returned (apply) for the commit;
+// env is what an operation sees of the session beside the topology.
+
+// op makes the handler of a model operation (model/op.go): it runs the
+// operation on the call's params in the message's transaction, which
+// applies what it did on commit.
+func op[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P) (R, model.Out, error)) handler {
+	return func(s *Session, _ actor.Context, call *kit.Call) *kit.Reply {
+		prm, err := paramsOf[P](call)
+		if err != nil {
+			return kit.Fail(err)
+		}
+		return s.did(o(s.tx.Tx, s.env(), prm))
+	}
+}
+
+// onWorkspace, onTab and onPane make the handler of a model operation on
+// the call's target, which route resolved.
+func onWorkspace[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *workspace) (R, model.Out, error)) workspaceHandler {
+	return func(s *Session, _ actor.Context, call *kit.Call, w *workspace) *kit.Reply {
+		prm, err := paramsOf[P](call)
+		if err != nil {
+			return kit.Fail(err)
+		}
+		return s.did(o(s.tx.Tx, s.env(), prm, w))
+	}
+}
+
+func onTab[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *tab) (R, model.Out, error)) tabHandler {
+	return func(s *Session, _ actor.Context, call *kit.Call, t *tab) *kit.Reply {
+		prm, err := paramsOf[P](call)
+		if err != nil {
+			return kit.Fail(err)
+		}
+		return s.did(o(s.tx.Tx, s.env(), prm, t))
+	}
+}
+
+func onPane[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *model.Pane) (R, model.Out, error)) paneHandler {
+	return func(s *Session, _ actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
+		prm, err := paramsOf[P](call)
+		if err != nil {
+			return kit.Fail(err)
+		}
+		return s.did(o(s.tx.Tx, s.env(), prm, p.Pane))
+	}
+}
+
+// paramsOf is the call's params as an operation takes them; a table
+// entry whose params are another type is a programming error, answered
+// internal_error rather than a panic.
+func paramsOf[P protocol.Params](call *kit.Call) (P, error) {
+	prm, ok := call.Params.(P)
+	if !ok {
+		return prm, protocol.Errorf(protocol.CodeInternal, "%s: its operation takes %T params, not %T", call.Method, prm, call.Params)
+	}
+	return prm, nil
+}
+
+// did hands what a model operation did to the transaction and answers
+// with its result; a failed operation changed nothing and fails the call.
+func (s *Session) did(res protocol.Result, out model.Out, err error) *kit.Reply {
+	if err != nil {
+		return kit.Fail(err)
+	}
+	s.apply(out)
+	return kit.Done(res)
+}
+
+// apply queues what a model operation did in the transaction: its events
+// and effects happen when it commits, or never.
+func (s *Session) apply(out model.Out) {
+	for _, e := range out.Events {
+		f := e.Fields
+		s.tx.do(publishEvent{&events.Publish{Data: e.Data, Fields: events.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID,
+			PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}}})
+	}
+	for _, e := range out.Effects {
+		switch e := e.(type) {
+		case model.Arrange:
+			s.markLayout(e.Tab)
+		case model.TellIDs:
+			s.renamed(s.rec(e.Pane))
+		case model.TellRightClick:
+			s.tell(s.rec(e.Pane).pid, &pane.SetRightClick{ToPane: e.Pane.RightClick() == "pane"})
+		case model.Start:
+			s.born(e.Entity)
+		case model.Retire:
+			s.retire(e.ID)
+		}
+	}
+}
+
+// env is the session as the model's operations see it (model.Env).
+type env struct{ s *Session }
+
+func (s *Session) env() model.Env { return env{s} }
+
+func (e env) WorkspaceInfo(w *workspace) protocol.WorkspaceInfo { return e.s.workspaceInfo(w) }
+func (e env) TabInfo(t *tab) protocol.TabInfo                   { return e.s.tabInfo(t) }
+func (e env) PaneInfo(p *model.Pane) protocol.PaneInfo          { return e.s.paneInfo(e.s.rec(p)) }
+func (e env) Layout(t *tab) protocol.PaneLayoutSnapshot         { return e.s.layoutSnapshot(t) }
+func (e env) AutoLabel(cwd string) string                       { return deriveLabel(cwd, e.s.home) }
+
+func (e env) Fields(x model.Subject) model.Fields {
+	var f events.Fields
+	switch x := x.(type) {
+	case *workspace:
+		f = e.s.workspaceFields(x)
+	case *tab:
+		f = e.s.tabFields(x)
+	case *model.Pane:
+		f = e.s.paneFields(e.s.rec(x))
+	}
+	return model.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID, PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}
+}
+
+func (e env) Folder(p *model.Pane) string {
+	if r := e.s.rec(p); r != nil {
+		return r.facts.ForegroundCwd
+	}
+	return ""
+}
