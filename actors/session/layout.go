@@ -20,33 +20,6 @@ var layoutHandlers = map[string]handler{
 	"layout.select":          op((*model.Tx).SelectLayout),
 }
 
-// describe renders a tab as a portable layout tree.
-func (s *Session) describe(t *tab) protocol.LayoutDescription {
-	var conv func(n *layout.Node) protocol.LayoutNode
-	conv = func(n *layout.Node) protocol.LayoutNode {
-		if n.IsLeaf() {
-			p := s.terms[n.Leaf]
-			out := protocol.LayoutNode{Type: "pane", PaneID: protocol.Ptr(p.ID()), Cwd: protocol.Ptr(p.Cwd()), Command: p.Command()}
-			if p.facts.ForegroundCwd != "" {
-				out.Cwd = protocol.Ptr(p.facts.ForegroundCwd)
-			}
-			if p.Label() != "" {
-				out.Label = protocol.Ptr(p.Label())
-			}
-			return out
-		}
-		first, second := conv(n.First), conv(n.Second)
-		return protocol.LayoutNode{Type: "split", Direction: string(n.Dir), Ratio: protocol.Ptr(n.Ratio), First: &first, Second: &second}
-	}
-	return protocol.LayoutDescription{
-		WorkspaceID:   t.WS().ID(),
-		TabID:         t.ID(),
-		Zoomed:        t.Zoomed(),
-		FocusedPaneID: s.terms[t.Focused()].ID(),
-		Root:          conv(t.Root()),
-	}
-}
-
 // layoutApply builds a new tab from a declarative tree: every pane starts
 // or none does. With tab_id, that tab is closed once the new one exists.
 func (s *Session) layoutApply(ctx actor.Context, call *kit.Call) *kit.Reply {
