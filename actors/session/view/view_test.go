@@ -97,6 +97,7 @@ func TestPresent_MatchesTheViewsState(t *testing.T) {
 		Revision: 7, AgentStatus: protocol.AgentStatus("idle"), Agent: &agent}})
 	v.Panes[1].Store(&Pane{Info: protocol.PaneInfo{PaneID: "w1:p2", TerminalID: "t2", WorkspaceID: "w1", TabID: "w1:t1", Focused: true}})
 	v.Spaces[0].Info.Label, v.Spaces[0].Info.Focused, v.Tabs[0].Info.Focused = "api", true, true
+	v.Index() // the records now have terminals
 	for _, c := range []struct {
 		m    events.Match
 		want bool
