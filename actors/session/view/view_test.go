@@ -82,6 +82,12 @@ func TestRoute_AnswersEveryIDAndItsError(t *testing.T) {
 			t.Errorf("%s %+v: %s: %s, want %s", c.call.Method, c.call.Params, e.Code, e.Message, c.want)
 		}
 	}
+	// A View without layout trees (built by hand) still answers these.
+	for _, c := range []*kit.Call{call("pane.neighbor", &protocol.PaneDirectionParams{Direction: "left"}), call("layout.export", &protocol.LayoutExportParams{})} {
+		if got := read(r, c); got == nil || got.Err != nil {
+			t.Errorf("%s on a View without trees: %+v", c.Method, got)
+		}
+	}
 	if m, _ := protocol.Lookup("pane.split"); Routes(m) {
 		t.Error("the read side routes pane.split, a write of the session's")
 	}
