@@ -11,9 +11,10 @@
 // with Unhandled for what a Receive does not handle; InFlight, a
 // connection's one call in flight with its safety deadline; and Registry,
 // one owner's handlers keyed by method, which the server checks against
-// the method table's owners when it starts; Reader, what a connection
-// answers reads with without a hop through their owner's mailbox (the
-// session's published read model).
+// the method table's owners when it starts; Router, what a connection
+// answers the session's reads with, and routes the calls whose target the
+// session's ids name by, without a hop through the session's mailbox (its
+// published read model).
 // It is a leaf package so
 // the gateway, the session and the panes can all speak it.
 package kit

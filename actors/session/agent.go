@@ -25,10 +25,6 @@ var agentRoutes = map[string]paneHandler{
 	"agent.focus": (*Session).agentFocus,
 }
 
-func (s *Session) agentInfo(p *paneRec) protocol.AgentInfo {
-	return p.shown.Info(s.paneInfo(p))
-}
-
 // shownChanged stores what the agents actor shows of a pane; a new
 // presentation is announced as pane_updated.
 func (s *Session) shownChanged(sh *agents.Shown) {
@@ -46,18 +42,19 @@ func (s *Session) shownChanged(sh *agents.Shown) {
 }
 
 // answer sends what the agents actor decided, rendering an agent record
-// from the read model when it asks for one.
+// from the newest View (which shows what the agents actor told the
+// session before this) when it asks for one.
 func (s *Session) answer(ctx actor.Context, a *agents.Answer) {
 	if a.Render == agents.RenderReply {
 		ctx.Send(a.To, a.Reply)
 		return
 	}
-	p := s.terms[a.TermID]
-	if p == nil {
+	rec := s.reads.Newest().Term(a.TermID)
+	if rec == nil {
 		ctx.Send(a.To, kit.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed")))
 		return
 	}
-	info := s.agentInfo(p)
+	info := rec.Shown.Info(rec.Info)
 	switch a.Render {
 	case agents.RenderPrompted:
 		ctx.Send(a.To, kit.Done(protocol.AgentPrompted{Agent: info}))

@@ -7,15 +7,16 @@ import (
 )
 
 // The session's part in the pane's copy-mode methods (actors/pane/copy.go):
-// it answers pane.scroll with the PaneInfo only it can build.
+// it answers pane.scroll with the pane's record from its newest View.
 // pane.link.activate's link goes from the pane to the commands actor.
 
 // scrolledInfo answers pane.scroll once the pane scrolled: the facts it
-// sent before this message carry the new position.
+// sent before this message carry the new position, and the View published
+// after them shows it.
 func (s *Session) scrolledInfo(m *pane.InfoAnswer) *kit.Reply {
-	p := s.terms[m.TerminalID]
-	if p == nil {
+	rec := s.reads.Newest().Term(m.TerminalID)
+	if rec == nil {
 		return kit.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed"))
 	}
-	return kit.Done(protocol.PaneInfoResult{Pane: s.paneInfo(p)})
+	return kit.Done(protocol.PaneInfoResult{Pane: rec.Info})
 }

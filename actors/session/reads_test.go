@@ -61,6 +61,31 @@ func readSettled(t *testing.T, rs *view.ReadSide, method, params string) *kit.Re
 	}
 }
 
+// readAsAConnection reads as a connection does: from the newest View at
+// once if the session has caught up, else from the first View once it has
+// (AfterCaughtUp), never polling.
+func readAsAConnection(t *testing.T, rs *view.ReadSide, method, params string) *kit.Reply {
+	t.Helper()
+	p, err := protocol.DecodeParams(method, []byte(params))
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, params, err)
+	}
+	m, _ := protocol.Lookup(method)
+	call := &kit.Call{ID: "t", Method: method, Params: p}
+	if r, ok := rs.Route(call, m, kit.Owners{}); ok {
+		return r.Reply
+	}
+	caught := make(chan struct{})
+	if !rs.AfterCaughtUp(func() { close(caught) }) {
+		select {
+		case <-caught:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: the session never caught up", method)
+		}
+	}
+	return rs.RouteNow(call, m, kit.Owners{}).Reply
+}
+
 func encoded(r *kit.Reply) string {
 	if r.Err != nil {
 		return "error: " + r.Err.Error()
@@ -182,8 +207,9 @@ func TestReadSide_AnswersAsTheSessionDoes(t *testing.T) {
 	}
 }
 
-// A write is visible to every read that starts after its answer: the
-// read side is published before the session answers.
+// A write is visible to every read that starts after its answer, read as
+// a connection reads (at once, or once the session caught up): the read
+// side is published before the session answers.
 func TestReadSide_AWriteIsSeenByTheNextRead(t *testing.T) {
 	h, rs := newReadHarness(t)
 	h.call("workspace.create", `{}`)
@@ -193,16 +219,16 @@ func TestReadSide_AWriteIsSeenByTheNextRead(t *testing.T) {
 			t.Fatal(r.Err)
 		}
 		id := r.Result.(protocol.PaneInfoResult).Pane.PaneID
-		got := readSettled(t, rs, "pane.get", fmt.Sprintf(`{"pane_id":%q}`, id))
+		got := readAsAConnection(t, rs, "pane.get", fmt.Sprintf(`{"pane_id":%q}`, id))
 		if got == nil || got.Err != nil {
 			t.Fatalf("split %d: pane.get %s right after the split's answer: %v", i, id, got)
 		}
-		list := readSettled(t, rs, "pane.list", `{}`).Result.(protocol.PaneList).Panes
+		list := readAsAConnection(t, rs, "pane.list", `{}`).Result.(protocol.PaneList).Panes
 		if !slices.ContainsFunc(list, func(p protocol.PaneInfo) bool { return p.PaneID == id }) || len(list) != i+2 {
 			t.Fatalf("split %d: pane.list right after the split's answer has %d panes, without %s", i, len(list), id)
 		}
 		h.call("pane.focus", fmt.Sprintf(`{"pane_id":%q}`, id))
-		if cur := readSettled(t, rs, "pane.current", `{}`); cur.Result.(protocol.PaneCurrent).Pane.PaneID != id {
+		if cur := readAsAConnection(t, rs, "pane.current", `{}`); cur.Result.(protocol.PaneCurrent).Pane.PaneID != id {
 			t.Fatalf("pane.current after focusing %s: %s", id, encoded(cur))
 		}
 	}

@@ -61,14 +61,16 @@ func StatusEvent(info *protocol.PaneInfo) protocol.PaneAgentStatusChangedEvent {
 
 // term is the record of the pane of a terminal, nil for none ("" names
 // none).
-func (v *View) term(termID string) *Pane {
-	if termID == "" {
+func (v *View) term(termID string) *Pane { return v.Term(termID) }
+
+// Term is the record of the pane of terminal termID, nil for none (or
+// for a nil View).
+func (v *View) Term(termID string) *Pane {
+	if v == nil {
 		return nil
 	}
-	for i := range v.Panes {
-		if p := v.Rec(i); p.Info.TerminalID == termID {
-			return p
-		}
+	if i, ok := v.ByTerm[termID]; ok {
+		return v.Rec(i)
 	}
 	return nil
 }

@@ -168,6 +168,9 @@ func (v *View) paneNeighbor(call *kit.Call) *kit.Reply {
 	}
 	t, p := v.tabOf(i), v.Rec(i)
 	res := protocol.PaneNeighborResult{PaneID: p.Info.PaneID, Direction: prm.Direction, Layout: *t.Layout}
+	if t.Root == nil { // a View built by hand, without trees
+		return kit.Done(protocol.PaneNeighbor{Neighbor: res})
+	}
 	rects, _ := t.Root.Compute(v.Area)
 	if id, ok := layout.Neighbor(rects, p.Info.TerminalID, layout.Side(prm.Direction)); ok {
 		if n, ok := v.ByTerm[id]; ok {
@@ -197,6 +200,9 @@ func (v *View) layoutExport(call *kit.Call) *kit.Reply {
 	}
 	var conv func(n *layout.Node) protocol.LayoutNode
 	conv = func(n *layout.Node) protocol.LayoutNode {
+		if n == nil {
+			return protocol.LayoutNode{Type: "pane"}
+		}
 		if n.IsLeaf() {
 			out := protocol.LayoutNode{Type: "pane"}
 			if i, ok := v.ByTerm[n.Leaf]; ok {

@@ -82,6 +82,12 @@ func TestRoute_AnswersEveryIDAndItsError(t *testing.T) {
 			t.Errorf("%s %+v: %s: %s, want %s", c.call.Method, c.call.Params, e.Code, e.Message, c.want)
 		}
 	}
+	// A View without layout trees (built by hand) still answers these.
+	for _, c := range []*kit.Call{call("pane.neighbor", &protocol.PaneDirectionParams{Direction: "left"}), call("layout.export", &protocol.LayoutExportParams{})} {
+		if got := read(r, c); got == nil || got.Err != nil {
+			t.Errorf("%s on a View without trees: %+v", c.Method, got)
+		}
+	}
 	if m, _ := protocol.Lookup("pane.split"); Routes(m) {
 		t.Error("the read side routes pane.split, a write of the session's")
 	}
@@ -97,6 +103,7 @@ func TestPresent_MatchesTheViewsState(t *testing.T) {
 		Revision: 7, AgentStatus: protocol.AgentStatus("idle"), Agent: &agent}})
 	v.Panes[1].Store(&Pane{Info: protocol.PaneInfo{PaneID: "w1:p2", TerminalID: "t2", WorkspaceID: "w1", TabID: "w1:t1", Focused: true}})
 	v.Spaces[0].Info.Label, v.Spaces[0].Info.Focused, v.Tabs[0].Info.Focused = "api", true, true
+	v.Index() // the records now have terminals
 	for _, c := range []struct {
 		m    events.Match
 		want bool
