@@ -27,10 +27,17 @@ const maxPaneRoutes = 64
 // paneRoutes are a connection's known panes, and the call in flight sent
 // straight to one.
 type paneRoutes struct {
-	byID map[string]*actor.PID
+	byID map[string]paneRoute
 	// sent is the current call when it went to a pane directly, with what
 	// a second try through the session needs.
 	sent *directCall
+}
+
+// paneRoute is a pane's actor and, when it told one, how to post to it
+// with its mailbox run on the connection's goroutine (kit.PaneRoute).
+type paneRoute struct {
+	pid  *actor.PID
+	post func(send func())
 }
 
 type directCall struct {
@@ -59,13 +66,28 @@ func (c *conn) sendCall(ctx actor.Context, m protocol.Method, owner *actor.PID, 
 	if c.routable(m) && !protocol.ToMachines(call.Params) {
 		if t, ok := call.Params.(protocol.Targeted); ok && t.TargetID() != "" {
 			id := t.TargetID()
-			paneID, pid := id, c.routes.byID[id]
-			if pid == nil {
-				pid, paneID = c.findPane(call)
+			paneID, r := id, c.routes.byID[id]
+			if r.pid == nil {
+				r.pid, paneID = c.findPane(call)
+				if known := c.routes.byID[paneID]; r.pid != nil && r.pid.Equal(known.pid) {
+					r = known // the same pane by another id form: its post
+				} else {
+					// The pane tells its route, with its post, for
+					// the next calls.
+					call.Route = r.pid != nil
+				}
 			}
-			if pid != nil {
+			if r.pid != nil {
 				c.routes.sent = &directCall{call: call, paneID: id, within: within}
-				c.calls.SendCarried(ctx, pid, call, &kit.PaneCall{Call: call, PaneID: paneID}, within)
+				msg := &kit.PaneCall{Call: call, PaneID: paneID}
+				if r.post == nil {
+					c.calls.SendCarried(ctx, r.pid, call, msg, within)
+					return
+				}
+				// The pane's mailbox runs here when idle: a keystroke
+				// wakes no pane goroutine, and its answer is written
+				// by this one.
+				r.post(func() { c.calls.SendCarried(ctx, r.pid, call, msg, within) })
 				return
 			}
 			call.Route = true
@@ -89,9 +111,9 @@ func (c *conn) learnRoute(r *kit.PaneRoute) {
 		return
 	}
 	if c.routes.byID == nil || len(c.routes.byID) >= maxPaneRoutes {
-		c.routes.byID = map[string]*actor.PID{}
+		c.routes.byID = map[string]paneRoute{}
 	}
-	c.routes.byID[r.PaneID] = r.PID
+	c.routes.byID[r.PaneID] = paneRoute{pid: r.PID, post: r.Post}
 }
 
 // resend sends the current call through the session after its pane

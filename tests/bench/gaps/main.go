@@ -60,6 +60,7 @@ func main() {
 	panes := flag.Int("panes", 100, "idle panes to add for the memory row")
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
 	nkeys := flag.Int("keys", 60, "keys each client types per pace for the keys row")
+	beforeServes := flag.Bool("before-server", false, "keys row: the -before client attaches to a server of that build too (default: to one of -herdr's, so only the clients differ)")
 	before := flag.String("before", "", "ping, cli, scroll, keys and idleclient rows: another build's herdr (herdr-full beside it for cli) timed in the same rounds")
 	only := flag.String("only", "", "run only this row: idle, flood, cli, pipe, ping, match, keys, idleclient, subs or scroll; or trace (the keystroke trace under strace, only when asked)")
 	floodRounds := flag.Int("flood-rounds", 2, "alternating rounds of the flood row")
@@ -118,7 +119,7 @@ func main() {
 		{"ping", func() { pingRows(dir, sock, *before, env, *runs, tmux) }},
 		{"match", func() { matched(c, *runs, tmux) }},
 		{"subs", func() { subscribers(c, sock, dir, *subsRuns, tmux) }},
-		{"keys", func() { keys(*bin, *before, dir, env, *nkeys, tmux) }}, // one pane each; its clients stop after it
+		{"keys", func() { keys(*bin, *before, *beforeServes, dir, env, *nkeys, tmux) }}, // one pane each; its clients stop after it
 		{"idleclient", func() { idleClients(*bin, *before, dir, env, *idleSecs, tmux) }},
 		{"cli", func() { cliRow(*bin, *before, env, *runs, tmux) }},
 		{"idle", func() { idleFresh(*bin, dir, env, *panes) }},
