@@ -312,9 +312,9 @@ func (c *conn) either(ctx actor.Context) {
 			ctx.Send(self, &startReader{r})
 			return
 		}
-		go c.readLoop(root, self, r)
+		c.opts.readLoops.Go(func() { c.readLoop(root, self, r) })
 	case *startReader:
-		go c.readLoop(c.root, c.self, msg.r)
+		c.opts.readLoops.Go(func() { c.readLoop(c.root, c.self, msg.r) })
 	case *hangup:
 		c.hangupWith(ctx, msg.err)
 	case *writerCaughtUp:
