@@ -57,13 +57,17 @@ import (
 
 // addTableCmds adds the table's commands to the nouns root holds: a path
 // whose first word is no noun of root (another noun, not built for these
-// args: chosenNoun) is left out.
-func (a *app) addTableCmds(root *cobra.Command) {
+// args: chosenNoun) is left out, and with verb set, one whose second word
+// is not verb (chosenVerb).
+func (a *app) addTableCmds(root *cobra.Command, verb string) {
 	for _, m := range protocol.Entries() {
 		if m.CLI == "" {
 			continue
 		}
 		words, _ := cliPath(m.CLI)
+		if verb != "" && (len(words) < 2 || words[1] != verb) {
+			continue // verb: only its commands (chosenVerb)
+		}
 		parent := root
 		for _, w := range words[:len(words)-1] {
 			parent = subcommand(parent, w)
