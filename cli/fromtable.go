@@ -64,10 +64,10 @@ func (a *app) addTableCmds(root *cobra.Command, verb string) {
 		if m.CLI == "" {
 			continue
 		}
-		words, _ := cliPath(m.CLI)
-		if verb != "" && (len(words) < 2 || words[1] != verb) {
+		if _, second := cliWords(m.CLI); verb != "" && second != verb {
 			continue // verb: only its commands (chosenVerb)
 		}
+		words, _ := cliPath(m.CLI)
 		parent := root
 		for _, w := range words[:len(words)-1] {
 			parent = subcommand(parent, w)
@@ -92,6 +92,15 @@ func cliPath(cli string) (path []string, use string) {
 		}
 	}
 	return words, ""
+}
+
+// cliWords are the first two words of an entry's CLI, without splitting
+// the rest (a command line's start looks at every entry).
+func cliWords(cli string) (first, second string) {
+	cli = strings.TrimLeft(cli, " ")
+	first, rest, _ := strings.Cut(cli, " ")
+	second, _, _ = strings.Cut(strings.TrimLeft(rest, " "), " ")
+	return first, second
 }
 
 // subcommand is cmd's subcommand called name (or aliased so), or nil.

@@ -223,7 +223,7 @@ func chosenVerb(args []string, noun *cobra.Command) string {
 				return s
 			}
 			for _, m := range protocol.Entries() {
-				if words, _ := cliPath(m.CLI); len(words) > 1 && words[0] == noun.Name() && words[1] == s {
+				if first, second := cliWords(m.CLI); first == noun.Name() && second == s {
 					return s
 				}
 			}
