@@ -13,7 +13,11 @@
 // read model the session last published (Options.Reads, routes.go), not
 // through its mailbox; what that cannot answer goes to the session. A pane's own calls (pane.send_text,
 // pane.wait_for_output, …) go through the session until the pane has told
-// the connection its actor, then straight to the pane (paneroute.go). What a call does to the connection (a wait, a
+// the connection its actor, then straight to the pane (paneroute.go),
+// whose mailbox, when idle, then runs on the connection's goroutine
+// (kit.Inline: the pane told its post with its route), and a pane posts
+// its frames to a screen connection the same way once the connection has
+// offered it (kit.FramesWritten.Post). What a call does to the connection (a wait, a
 // watch, a stream) is the method's Shape, not its name. A connection's
 // reader goroutine hands the conn the whole lines it holds at once and,
 // while the conn is idle, runs its mailbox itself (dispatch.go); answers
@@ -24,7 +28,8 @@
 // taken in, and its conn spawned, on the accept loop's goroutine, which
 // also answers the requests the client had written by then (read without
 // waiting) before the conn's reader starts. Readers' buffers are reused
-// from ended connections.
+// from ended connections, and so are their goroutines, whose stacks have
+// grown (kit.Spare).
 // When the gateway stops with the server, each connection that watches
 // screens (an interactive client) is sent client.server_stopping before it
 // closes, so the client exits instead of waiting for a new server.

@@ -15,7 +15,8 @@
 //   - keys: keystroke → echo through an attached client (herdr's client,
 //     a tmux client), each in a PTY that plays the outer terminal, keys
 //     taking turns; p50/p90 and the ratio of the medians (-before BIN:
-//     that build's client takes its turn too);
+//     that build's client takes its turn too, on a server of -herdr's
+//     build, or of its own with -before-server);
 //   - idleclient: an attached client's wakeups (context switches of all
 //     its threads) while nothing happens, herdr's (and -before's) beside a
 //     tmux client's (idleclient.go);
@@ -37,7 +38,7 @@
 //
 // Linux only (it reads /proc). Usage:
 //
-//	go run ./tests/bench/gaps [-herdr BIN] [-before BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|flood|cli|pipe|ping|match|keys|idleclient|subs|scroll|trace]
+//	go run ./tests/bench/gaps [-herdr BIN] [-before BIN] [-panes 100] [-runs 41] [-keys 60] [-before-server] [-only idle|flood|cli|pipe|ping|match|keys|idleclient|subs|scroll|trace]
 package main
 
 import (
