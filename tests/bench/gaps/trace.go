@@ -21,7 +21,10 @@ import (
 // written to the pane's PTY, its echo read back, the screen.frame written
 // and read, the frame drawn on the terminal. strace stops each thread at
 // each syscall, so the absolute times are inflated; the hops and where the
-// gaps fall are what it shows.
+// gaps fall are what it shows. Each hop also counts the threads woken
+// meanwhile (a FUTEX_WAKE that woke one, in either process) and whether
+// its stage ran on another thread than its process's stage before it: a
+// hop that changed threads crossed a goroutine hand-off.
 
 // traceStages are the stops of one key, in order.
 var traceStages = []struct {
