@@ -48,7 +48,8 @@ type queuedLine struct {
 type writerCaughtUp struct{}
 
 // eofMsg says the client will send nothing more; gone says it also stopped
-// reading, so a pending wait has nobody to answer and is cancelled.
+// reading, so a pending wait has nobody to answer and is cancelled (when
+// not set, the requests behaviour asks the socket itself, for a wait).
 type eofMsg struct{ gone bool }
 
 // outItem is one or more lines for the writer; after runs once they are
@@ -242,7 +243,7 @@ func (c *conn) requests(ctx actor.Context) {
 		c.closing = true
 		// Stopping cancels what waits on this connection: the panes and
 		// the agents' waits watch it.
-		if msg.gone && c.current != nil && c.shape == protocol.ShapeWait {
+		if c.current != nil && c.shape == protocol.ShapeWait && (msg.gone || peerGone(c.c)) {
 			ctx.Stop(ctx.Self())
 			return
 		}
@@ -828,7 +829,9 @@ func (c *conn) readLoop(root *actor.RootContext, self *actor.PID, rd *reader) {
 			c.credits <- struct{}{}
 		}
 		if err != nil {
-			c.send(root, self, &eofMsg{gone: peerGone(c.c)})
+			// Whether the client is gone matters only to a wait: the
+			// actor asks then (a fresh connection's end costs no poll).
+			c.send(root, self, &eofMsg{})
 			return
 		}
 	}

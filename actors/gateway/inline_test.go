@@ -3,6 +3,10 @@ package gateway
 import (
 	"bufio"
 	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -141,6 +145,73 @@ func TestConn_FramesWrittenOffersThePost(t *testing.T) {
 		}
 		if !<-posted {
 			t.Fatalf("frame %d's FramesWritten offered no post", n)
+		}
+	}
+}
+
+// A client that stops writing but still reads (a half-close) gets its
+// wait's answer; one that closes the whole connection stops the
+// connection, which cancels the wait (its owner sees it end).
+func TestConn_WaitAnsweredAfterHalfCloseCancelledAfterClose(t *testing.T) {
+	system := quietSystem(t)
+	waits := make(chan *actor.PID, 2)
+	ended := make(chan *actor.PID, 2)
+	session := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		switch msg := ctx.Message().(type) {
+		case *kit.Call:
+			ctx.Watch(ctx.Sender())
+			waits <- ctx.Sender()
+		case *actor.Terminated:
+			ended <- msg.Who
+		}
+	}))
+	sock := filepath.Join(t.TempDir(), "s")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	discard := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if _, err := system.Root.SpawnNamed(Props(Options{Listener: l, Session: session, Log: discard}), "gateway"); err != nil {
+		t.Fatal(err)
+	}
+	wait := `{"id":"w","method":"pane.wait_for_output","params":{"pane_id":"w1:p1","source":"recent","match":{"type":"substring","value":"x"}}}` + "\n"
+	dial := func() *net.UnixConn {
+		c, err := net.Dial("unix", sock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = c.SetDeadline(time.Now().Add(10 * time.Second))
+		if _, err := c.Write([]byte(wait)); err != nil {
+			t.Fatal(err)
+		}
+		return c.(*net.UnixConn)
+	}
+
+	half := dial()
+	defer half.Close()
+	conn := <-waits
+	if err := half.CloseWrite(); err != nil {
+		t.Fatal(err)
+	}
+	// Most often the end of its input reaches the connection before the
+	// answer (the test passes either way: the answer must come).
+	time.Sleep(50 * time.Millisecond)
+	system.Root.Send(conn, kit.Done(protocol.OK{}))
+	if line, err := bufio.NewReader(half).ReadString('\n'); err != nil || !strings.Contains(line, `"id":"w"`) {
+		t.Fatalf("after a half-close the wait's answer was %q, %v", line, err)
+	}
+
+	full := dial()
+	fullConn := <-waits
+	full.Close()
+	for timeout := time.After(10 * time.Second); ; {
+		select {
+		case who := <-ended:
+			if who.Equal(fullConn) {
+				return
+			}
+		case <-timeout:
+			t.Fatal("a connection whose client closed it while waiting did not stop")
 		}
 	}
 }
