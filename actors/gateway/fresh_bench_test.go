@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/kit"
 )
 
 // BenchmarkGateway_FreshConnection is Herdr's model of a client: a Unix
@@ -41,5 +43,63 @@ func BenchmarkGateway_FreshConnection(b *testing.B) {
 			b.Fatal(err)
 		}
 		c.Close()
+	}
+}
+
+// BenchmarkConn_PaneCall is a keystroke's pane.send_text on one
+// connection, answered by a pane on a pool dispatcher (kit.Pool, as the
+// server's panes): with the pane's post (its mailbox run on the
+// connection's goroutine, kit.Inline) and without (woken on the pool).
+func BenchmarkConn_PaneCall(b *testing.B) {
+	for _, inline := range []bool{false, true} {
+		name := "pool"
+		if inline {
+			name = "inline"
+		}
+		b.Run(name, func(b *testing.B) {
+			discard := slog.New(slog.NewTextHandler(io.Discard, nil))
+			system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return discard }))
+			defer system.Shutdown()
+			disp := &kit.Inline{Next: kit.NewPool(2)}
+			pane := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+				if c, ok := ctx.Message().(*kit.PaneCall); ok {
+					if c.Call.Route && inline {
+						ctx.Send(ctx.Sender(), &kit.PaneRoute{PaneID: "w1:p1", PID: ctx.Self(), Post: disp.Post})
+					}
+					ctx.Respond(kit.OK())
+				}
+			}, actor.WithDispatcher(disp)))
+			f := &finder{pid: pane}
+			f.on.Store(true)
+			sock := filepath.Join(b.TempDir(), "s")
+			l, err := net.Listen("unix", sock)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if _, err := system.Root.SpawnNamed(Props(Options{Listener: l, Session: pane, Reads: f, Log: discard}), "gateway"); err != nil {
+				b.Fatal(err)
+			}
+			c, err := net.Dial("unix", sock)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer c.Close()
+			r := bufio.NewReader(c)
+			req := []byte(`{"id":"k","method":"pane.send_text","params":{"pane_id":"w1:p1","text":"a"}}` + "\n")
+			call := func() {
+				if _, err := c.Write(req); err != nil {
+					b.Fatal(err)
+				}
+				if _, err := r.ReadSlice('\n'); err != nil {
+					b.Fatal(err)
+				}
+			}
+			call() // the route learnt
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				call()
+			}
+		})
 	}
 }
