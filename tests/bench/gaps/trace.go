@@ -183,16 +183,14 @@ func readTrace(path string) []syscallLine {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
-		fields := strings.SplitN(sc.Text(), " ", 3)
-		if len(fields) < 3 {
-			continue
-		}
-		tid, err1 := strconv.Atoi(fields[0])
-		at, err2 := strconv.ParseFloat(fields[1], 64)
+		// strace pads the thread id to the widest one's digits.
+		tidText, line, _ := strings.Cut(strings.TrimLeft(sc.Text(), " "), " ")
+		atText, rest, _ := strings.Cut(strings.TrimLeft(line, " "), " ")
+		tid, err1 := strconv.Atoi(tidText)
+		at, err2 := strconv.ParseFloat(atText, 64)
 		if err1 != nil || err2 != nil {
 			continue
 		}
-		rest := fields[2]
 		if head, ok := strings.CutSuffix(rest, " <unfinished ...>"); ok {
 			pending[tid] = head
 			continue
