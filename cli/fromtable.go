@@ -57,11 +57,15 @@ import (
 
 // addTableCmds adds the table's commands to the nouns root holds: a path
 // whose first word is no noun of root (another noun, not built for these
-// args: chosenNoun) is left out.
-func (a *app) addTableCmds(root *cobra.Command) {
+// args: chosenNoun) is left out, and with verb set, one whose second word
+// is not verb (chosenVerb).
+func (a *app) addTableCmds(root *cobra.Command, verb string) {
 	for _, m := range protocol.Entries() {
 		if m.CLI == "" {
 			continue
+		}
+		if _, second := cliWords(m.CLI); verb != "" && second != verb {
+			continue // verb: only its commands (chosenVerb)
 		}
 		words, _ := cliPath(m.CLI)
 		parent := root
@@ -88,6 +92,15 @@ func cliPath(cli string) (path []string, use string) {
 		}
 	}
 	return words, ""
+}
+
+// cliWords are the first two words of an entry's CLI, without splitting
+// the rest (a command line's start looks at every entry).
+func cliWords(cli string) (first, second string) {
+	cli = strings.TrimLeft(cli, " ")
+	first, rest, _ := strings.Cut(cli, " ")
+	second, _, _ = strings.Cut(strings.TrimLeft(rest, " "), " ")
+	return first, second
 }
 
 // subcommand is cmd's subcommand called name (or aliased so), or nil.

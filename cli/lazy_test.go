@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+
+	"github.com/herdr-go/herdr/protocol"
 )
 
 func testApp() *app {
@@ -41,12 +43,12 @@ func TestRoot_NounsAreTheWholeTopLevel(t *testing.T) {
 }
 
 // A command line that names a noun builds that noun alone, with the same
-// verbs (hook verbs included) as in the whole tree.
+// verbs (hook verbs included) as in the whole tree when it names no verb.
 func TestRoot_BuildsOnlyTheChosenNoun(t *testing.T) {
 	full := testApp().rootCmd([]string{"help"})
 	for _, n := range testApp().nouns() {
 		for _, name := range n.names {
-			root := testApp().rootCmd([]string{"--session", "s", name, "list"})
+			root := testApp().rootCmd([]string{"--session", "s", name})
 			if got := names(root); !slices.Equal(got, sortedWith(n.names, "config")) {
 				t.Errorf("%s: top level %v, want %v", name, got, sortedWith(n.names, "config"))
 				continue
@@ -95,6 +97,53 @@ func TestRoot_ChosenNoun(t *testing.T) {
 		}
 		if got != tt.noun {
 			t.Errorf("chosenNoun(%q) = %q, want %q", tt.args, got, tt.noun)
+		}
+	}
+}
+
+// A command line that names a noun's verb from the table builds that
+// verb as the whole tree has it (its usage and flags), and not the
+// noun's other table verbs; one whose verb is a typo or follows a flag
+// builds them all (suggestions, help).
+func TestRoot_BuildsOnlyTheChosenVerb(t *testing.T) {
+	full := testApp().rootCmd([]string{"help"})
+	checked := 0
+	for _, m := range protocol.Entries() {
+		words, _ := cliPath(m.CLI)
+		if len(words) < 2 {
+			continue
+		}
+		root := testApp().rootCmd(append([]string{"--session", "s"}, words...))
+		want, _, _ := full.Find(words)
+		got, _, err := root.Find(words)
+		if err != nil || got.CommandPath() != want.CommandPath() || got.Use != want.Use || got.LocalFlags().FlagUsages() != want.LocalFlags().FlagUsages() {
+			t.Errorf("%s: built %q %q (%v), whole tree has %q %q", m.CLI, got.CommandPath(), got.LocalFlags().FlagUsages(), err, want.CommandPath(), want.LocalFlags().FlagUsages())
+			continue
+		}
+		checked++
+		noun, _, _ := root.Find(words[:1])
+		var own *cobra.Command // the noun's own verbs, without the table's
+		for _, n := range testApp().nouns() {
+			if n.names[0] == words[0] {
+				own = n.build()
+			}
+		}
+		for _, other := range protocol.Entries() {
+			ow, _ := cliPath(other.CLI)
+			if len(ow) > 1 && ow[0] == words[0] && ow[1] != words[1] && subcommand(own, ow[1]) == nil && subcommand(noun, ow[1]) != nil {
+				t.Errorf("%s: built the table's %s too", m.CLI, other.CLI)
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d table verbs checked", checked)
+	}
+	for _, args := range [][]string{{"pane", "lsit"}, {"pane", "--json", "list"}} {
+		root := testApp().rootCmd(args)
+		noun, _, _ := root.Find([]string{"pane"})
+		wholeNoun, _, _ := full.Find([]string{"pane"})
+		if !slices.Equal(names(noun), names(wholeNoun)) {
+			t.Errorf("%q: pane's verbs %v, want the whole tree's %v", args, names(noun), names(wholeNoun))
 		}
 	}
 }

@@ -201,6 +201,38 @@ func (a *app) chosenNoun(args []string) (n *noun, ok bool) {
 	return nil, true
 }
 
+// chosenVerb is the word after the chosen noun in args when it names one
+// of noun's verbs, its own or the table's: only the table's verbs under
+// that word are built (a noun's forty verbs, each with its flags, cost as
+// much as the process's start). "" when any may be needed: no verb, a
+// flag before it (help), a word to suggest for.
+func chosenVerb(args []string, noun *cobra.Command) string {
+	seen := false // the noun, chosenNoun's first word
+	for i := 0; i < len(args); i++ {
+		switch s := args[i]; {
+		case !seen && (s == "--session" || s == "--machine"):
+			i++
+		case strings.HasPrefix(s, "-"):
+			if seen {
+				return ""
+			}
+		case !seen:
+			seen = true
+		default:
+			if subcommand(noun, s) != nil {
+				return s
+			}
+			for _, m := range protocol.Entries() {
+				if first, second := cliWords(m.CLI); first == noun.Name() && second == s {
+					return s
+				}
+			}
+			return ""
+		}
+	}
+	return ""
+}
+
 // rootCmd builds the command tree args need (see chosenNoun).
 func (a *app) rootCmd(args []string) *cobra.Command {
 	root := &cobra.Command{
@@ -257,8 +289,9 @@ JSON response line, {"id":…,"result":{"type":…,…}}, local lists included.`
 		// tree): cobra would build it at every Execute.
 		root.CompletionOptions.DisableDefaultCmd = true
 		if n != nil {
-			root.AddCommand(n.build())
-			a.addTableCmds(root) // the table's verbs, cli/fromtable.go
+			nc := n.build()
+			root.AddCommand(nc)
+			a.addTableCmds(root, chosenVerb(args, nc)) // the table's verbs, cli/fromtable.go
 			a.addHookCmds(root)
 		}
 		suggestSubcommands(root)
@@ -267,7 +300,7 @@ JSON response line, {"id":…,"result":{"type":…,…}}, local lists included.`
 	for _, n := range a.nouns() {
 		root.AddCommand(n.build())
 	}
-	a.addTableCmds(root)      // the table's verbs, cli/fromtable.go
+	a.addTableCmds(root, "")  // the table's verbs, cli/fromtable.go
 	a.addHookCmds(root)       // pane/workspace report-* verbs, cli/hooks.go
 	a.addLiveCompletion(root) // live ids for the shell's completion, cli/complete_live.go
 	root.SetOut(a.stdout)     // the completion command takes its writer now

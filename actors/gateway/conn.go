@@ -48,7 +48,8 @@ type queuedLine struct {
 type writerCaughtUp struct{}
 
 // eofMsg says the client will send nothing more; gone says it also stopped
-// reading, so a pending wait has nobody to answer and is cancelled.
+// reading, so a pending wait has nobody to answer and is cancelled (when
+// not set, the requests behaviour asks the socket itself, for a wait).
 type eofMsg struct{ gone bool }
 
 // outItem is one or more lines for the writer; after runs once they are
@@ -214,6 +215,8 @@ func (c *conn) requests(ctx actor.Context) {
 		}
 	case *caughtUp:
 		c.caughtUpWith(ctx, msg)
+	case *kit.PaneRoute:
+		c.learnRoute(msg)
 	case *kit.NotThisPane:
 		if c.calls.Answers(ctx, msg) && !c.resend(ctx) {
 			c.finish(ctx, kit.Fail(protocol.Errorf(protocol.CodeInternal, "a pane refused a call the read side routed to it")))
@@ -242,7 +245,7 @@ func (c *conn) requests(ctx actor.Context) {
 		c.closing = true
 		// Stopping cancels what waits on this connection: the panes and
 		// the agents' waits watch it.
-		if msg.gone && c.current != nil && c.shape == protocol.ShapeWait {
+		if c.current != nil && c.shape == protocol.ShapeWait && (msg.gone || peerGone(c.c)) {
 			ctx.Stop(ctx.Self())
 			return
 		}
@@ -312,9 +315,9 @@ func (c *conn) either(ctx actor.Context) {
 			ctx.Send(self, &startReader{r})
 			return
 		}
-		go c.readLoop(root, self, r)
+		c.opts.readLoops.Go(func() { c.readLoop(root, self, r) })
 	case *startReader:
-		go c.readLoop(c.root, c.self, msg.r)
+		c.opts.readLoops.Go(func() { c.readLoop(c.root, c.self, msg.r) })
 	case *hangup:
 		c.hangupWith(ctx, msg.err)
 	case *writerCaughtUp:
@@ -840,7 +843,9 @@ func (c *conn) readLoop(root *actor.RootContext, self *actor.PID, rd *reader) {
 			c.credits <- struct{}{}
 		}
 		if err != nil {
-			c.send(root, self, &eofMsg{gone: peerGone(c.c)})
+			// Whether the client is gone matters only to a wait: the
+			// actor asks then (a fresh connection's end costs no poll).
+			c.send(root, self, &eofMsg{})
 			return
 		}
 	}

@@ -10,7 +10,11 @@
 // is answered on the connection, errors included, the others go straight
 // to their owner's actor, and a call that finds the session behind waits
 // in the read side, never in the session's mailbox; a pane's own calls by
-// id then go to the pane it learnt at once (kit.PaneCall). It sends the
+// id then go to the pane it learnt at once (kit.PaneCall), whose mailbox,
+// when idle, then runs on the connection's goroutine (kit.Inline: the
+// pane told its post with its route), and a pane posts its frames to a
+// screen connection the same way once the connection has offered it
+// (kit.FramesWritten.Post). It sends the
 // session's writes to the session, the rest to their owner — the clients,
 // plugins, integrations or web actor for theirs (Options.Owners, checked
 // at start-up) — and writes the replies back in request order. What a call does to the connection (a wait, a
@@ -24,7 +28,8 @@
 // taken in, and its conn spawned, on the accept loop's goroutine, which
 // also answers the requests the client had written by then (read without
 // waiting) before the conn's reader starts. Readers' buffers are reused
-// from ended connections.
+// from ended connections, and so are their goroutines, whose stacks have
+// grown (kit.Spare).
 // When the gateway stops with the server, each connection that watches
 // screens (an interactive client) is sent client.server_stopping before it
 // closes, so the client exits instead of waiting for a new server.

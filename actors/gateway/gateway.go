@@ -24,6 +24,11 @@ import (
 // told the server is busy instead of costing a goroutine or more and an fd.
 const maxConns = 1024
 
+// spareReaders is how many ended connections' reader goroutines wait for
+// new connections (kit.Spare): enough for a client that connects per
+// request, a few stacks of a few kB while nothing connects.
+const spareReaders = 4
+
 // DefaultIdleTimeout closes a connection that sent no request for this
 // long and has nothing in flight (no stream, no wait).
 const DefaultIdleTimeout = 10 * time.Minute
@@ -105,6 +110,9 @@ type Options struct {
 	total *atomic.Int64 // unsent bytes of every connection, shared by them
 	// readers are the buffered readers of ended connections, for new ones.
 	readers *sync.Pool
+	// readLoops run connections' readers on goroutines whose stacks have
+	// grown already (kit.Spare).
+	readLoops *kit.Spare
 	// stopping is closed when the gateway stops with the server, before
 	// its connections are stopped: each says goodbye to its client (farewell).
 	stopping chan struct{}
@@ -144,6 +152,9 @@ func (o *Options) defaults() {
 	}
 	if o.readers == nil {
 		o.readers = &sync.Pool{New: func() any { return new(reader) }}
+	}
+	if o.readLoops == nil {
+		o.readLoops = kit.NewSpare(spareReaders)
 	}
 	if o.stopping == nil {
 		o.stopping = make(chan struct{})

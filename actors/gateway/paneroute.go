@@ -44,6 +44,9 @@ type paneRoutes struct {
 type paneRoute struct {
 	pid    *actor.PID
 	paneID string // the pane's current id when the route was learnt
+	// post, once the pane told it (kit.PaneRoute), posts to the pane with
+	// its mailbox run on the connection's goroutine when idle (kit.Inline).
+	post func(send func())
 }
 
 type directCall struct {
@@ -99,7 +102,15 @@ func (c *conn) sendRouted(ctx actor.Context, m protocol.Method, call *kit.Call, 
 	within := kit.Deadline(call.Params, c.opts.CallDeadline)
 	if route, id, known := c.known(m, call); known {
 		c.routes.sent = &directCall{call: call, m: m, id: id, within: within}
-		c.calls.SendCarried(ctx, route.pid, call, &kit.PaneCall{Call: call, PaneID: route.paneID}, within)
+		msg := &kit.PaneCall{Call: call, PaneID: route.paneID}
+		if route.post == nil {
+			call.Route = true // the pane tells its post with its route
+			c.calls.SendCarried(ctx, route.pid, call, msg, within)
+			return
+		}
+		// The pane's mailbox runs here when idle: a keystroke wakes no
+		// pane goroutine, and its answer is written by this one.
+		route.post(func() { c.calls.SendCarried(ctx, route.pid, call, msg, within) })
 		return
 	}
 	if !ok {
@@ -121,6 +132,7 @@ func (c *conn) deliver(ctx actor.Context, m protocol.Method, call *kit.Call, r k
 	}
 	if id, ok := routable(m, call); ok && r.PaneID != "" {
 		c.learn(id, r)
+		call.Route = true // the pane tells its post with its route
 	}
 	c.calls.SendCarried(ctx, r.To, call, r.Msg, kit.Deadline(call.Params, c.opts.CallDeadline))
 }
@@ -145,6 +157,20 @@ func (c *conn) learn(id string, r kit.Routed) {
 		c.routes.byID = map[string]paneRoute{}
 	}
 	c.routes.byID[id] = paneRoute{pid: r.To, paneID: r.PaneID}
+}
+
+// learnRoute keeps the post a pane told with its route, while its call is
+// the current one and the route is still the one the call went by.
+func (c *conn) learnRoute(r *kit.PaneRoute) {
+	if c.current == nil || r.PID == nil || r.Post == nil {
+		return
+	}
+	for id, known := range c.routes.byID {
+		if known.pid.Equal(r.PID) && known.paneID == r.PaneID {
+			known.post = r.Post
+			c.routes.byID[id] = known
+		}
+	}
 }
 
 // caughtUpWith routes the waiting call once the session caught up.

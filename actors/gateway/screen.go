@@ -16,5 +16,11 @@ func (c *conn) frames(ctx actor.Context, f *kit.Frames) {
 	if c.held(from, self) {
 		return // not shown (client_shell.surface.set): not acknowledged either (surface.go)
 	}
-	c.enqueue(outItem{lines: f.Lines, joined: f.Joined, after: func() { root.Send(from, &kit.FramesWritten{Sub: self}) }, inlineAfter: true})
+	// A pane that knows the connection by its own identity may post its
+	// next frames with this mailbox run on the pane's goroutine.
+	var post func(func())
+	if c.disp != nil && self.Equal(ctx.Self()) {
+		post = c.disp.post
+	}
+	c.enqueue(outItem{lines: f.Lines, joined: f.Joined, after: func() { root.Send(from, &kit.FramesWritten{Sub: self, Post: post}) }, inlineAfter: true})
 }

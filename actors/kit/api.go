@@ -33,6 +33,9 @@ type (
 	PaneRoute struct {
 		PaneID string
 		PID    *actor.PID
+		// Post, when set, posts to the pane with its mailbox run on the
+		// caller's goroutine if it is idle (Inline.Post).
+		Post func(send func())
 	}
 	// NotThisPane answers a PaneCall whose id is not the pane's.
 	NotThisPane struct{ Call *Call }

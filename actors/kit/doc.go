@@ -3,7 +3,10 @@
 // target, and the Reply coming back to the connection — Timers, the one
 // way actors schedule messages to themselves, and the two dispatchers that
 // replace protoactor's goroutine per burst: Worker (one goroutine kept for
-// one actor) and Pool (a few shared by every pane) — and WriteNow, the
+// one actor) and Pool (a few shared by every pane), Inline, which lets a
+// poster run an idle actor's mailbox on its own goroutine (a keystroke's
+// call to its pane, a pane's frame to its screen connection), and Spare,
+// goroutines kept, stacks grown, for connections' readers — and WriteNow, the
 // write without waiting with which an actor sends a small answer itself
 // and leaves only what a full descriptor refuses to its writer goroutine —
 // Guarded, the receive guard every actor's props carry (a panic answers

@@ -20,4 +20,8 @@ type Frames struct {
 type FramesWritten struct {
 	Sub    *actor.PID
 	Resend bool
+	// Post, when set, posts to the connection with its mailbox run on the
+	// pane's goroutine if it is idle (the connection's dispatcher): the
+	// pane's next frames go that way.
+	Post func(send func())
 }

@@ -147,6 +147,7 @@ type (
 // Pane is the actor of one terminal.
 type Pane struct {
 	rt       *Runtime // shared with every pane of the server
+	disp     *kit.Inline
 	spec     Spec
 	con      console
 	term     *emulator.Terminal
@@ -637,11 +638,21 @@ func (p *Pane) handle(ctx actor.Context, req *Request) {
 	}
 	if req.Call.Route && req.PaneID == p.spec.IDs.PaneID && ctx.Sender() != nil {
 		// Before the answer: the caller takes it while the call is its own.
-		ctx.Send(ctx.Sender(), &kit.PaneRoute{PaneID: req.PaneID, PID: ctx.Self()})
+		ctx.Send(ctx.Sender(), &kit.PaneRoute{PaneID: req.PaneID, PID: ctx.Self(), Post: p.post()})
 	}
 	if reply := h(p, ctx, req); reply != nil {
 		ctx.Respond(reply)
 	}
+}
+
+// post is how a caller posts to the pane with its mailbox run on the
+// caller's goroutine when idle (nil for a pane spawned without the
+// runtime's props, as in tests).
+func (p *Pane) post() func(func()) {
+	if p.disp == nil {
+		return nil
+	}
+	return p.disp.Post
 }
 
 // Fact implements kit.Fact.

@@ -136,8 +136,11 @@ func (rt *Runtime) props(spec Spec, con console, adopted []byte) (*actor.Props, 
 		con.Kill()
 		go con.Wait()
 	}
-	props := actor.PropsFromProducer(func() actor.Actor { return &Pane{rt: rt, spec: spec, con: con, adopted: adopted} },
-		actor.WithSupervisor(detector.Supervision(spec.Log)), actor.WithDispatcher(rt.pool), kit.GuardedKeep(spec.Log))
+	// A connection that sends the pane its calls may run the mailbox on
+	// its own goroutine when it is idle (kit.PaneRoute's Post).
+	disp := &kit.Inline{Next: rt.pool}
+	props := actor.PropsFromProducer(func() actor.Actor { return &Pane{rt: rt, spec: spec, con: con, adopted: adopted, disp: disp} },
+		actor.WithSupervisor(detector.Supervision(spec.Log)), actor.WithDispatcher(disp), kit.GuardedKeep(spec.Log))
 	return props, abort
 }
 

@@ -64,6 +64,10 @@ type screenSub struct {
 	seq       uint64
 	inflight  bool // a frame is being written
 	stale     bool // the screen changed since the last frame
+	// post, once the connection told it (kit.FramesWritten), sends it
+	// frames with its mailbox run on the pane's goroutine when idle: an
+	// echo's frame wakes no goroutine of the connection's.
+	post func(send func())
 	// Graphics layers (graphics.go), for a connection that asked: the
 	// layers' version and each layer's image generation as last sent.
 	graphics   bool
@@ -98,6 +102,9 @@ func (p *Pane) receiveScreen(ctx actor.Context, msg any) {
 	case *kit.FramesWritten:
 		if s := p.screenSubOf(msg.Sub); s != nil {
 			s.inflight = false
+			if msg.Post != nil {
+				s.post = msg.Post
+			}
 			if msg.Resend { // the connection shows the pane again: everything, images too
 				s.sent, s.gfxVersion, s.gfxSent, s.stale = nil, 0, nil, true
 			}
@@ -116,6 +123,15 @@ func (p *Pane) receiveScreen(ctx actor.Context, msg any) {
 	default:
 		kit.Unhandled(ctx, msg, p.spec.Log)
 	}
+}
+
+// send sends the connection f, on the pane's goroutine when it can.
+func (s *screenSub) send(ctx actor.Context, f *kit.Frames) {
+	if s.post == nil {
+		ctx.Send(s.pid, f)
+		return
+	}
+	s.post(func() { ctx.Send(s.pid, f) })
 }
 
 func (p *Pane) screenSubOf(pid *actor.PID) *screenSub {
@@ -279,7 +295,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		if !full && len(st.ys) == 0 && cursor == s.cursor && wireModes == s.modes && offset == s.offset && frame.Bell == 0 && frame.Clipboard == "" {
 			if gfx != nil { // only the graphics changed
 				s.inflight = true
-				ctx.Send(s.pid, &kit.Frames{Joined: gfx, From: ctx.Self()})
+				s.send(ctx, &kit.Frames{Joined: gfx, From: ctx.Self()})
 			}
 			continue // nothing else this subscriber can see changed
 		}
@@ -292,7 +308,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		s.sent, s.byVersion = append(s.sent[:0], st.keys...), byVersion
 		s.cols, s.cursor, s.modes, s.offset, s.bells, s.clipSeq = cols, cursor, wireModes, offset, bells, clipSeq
 		s.inflight = true
-		ctx.Send(s.pid, &kit.Frames{Lines: [][]byte{line}, Joined: gfx, From: ctx.Self()})
+		s.send(ctx, &kit.Frames{Lines: [][]byte{line}, Joined: gfx, From: ctx.Self()})
 	}
 }
 

@@ -149,8 +149,10 @@ func (o *outer) typeUntilFn(keys, why string, cond func() bool, timeout time.Dur
 // clients take turns key by key; keys go back to back and at a typist's
 // pace. With before, that build's client takes its turn too, attached to a
 // session of its own served by bin (both clients type into a server of the
-// same build, so the difference is the clients').
-func keys(bin, before, dir string, env []string, runs int, tmux func(...string) *exec.Cmd) {
+// same build, so the difference is the clients'); with beforeServes,
+// before's own server serves its client (the difference is the whole
+// path's).
+func keys(bin, before string, beforeServes bool, dir string, env []string, runs int, tmux func(...string) *exec.Cmd) {
 	type side struct {
 		name string
 		o    *outer
@@ -165,7 +167,11 @@ func keys(bin, before, dir string, env []string, runs int, tmux func(...string) 
 	}
 	sides := []*side{{name: "herdr", o: client(bin, "gaps")}}
 	if before != "" {
-		srv := startSession(bin, "gapskeysb", env)
+		served := bin
+		if beforeServes {
+			served = before
+		}
+		srv := startSession(served, "gapskeysb", env)
 		atExit(func() { srv.Process.Kill(); srv.Wait() })
 		// Listening before the client looks: else the client starts a
 		// server of its own build.

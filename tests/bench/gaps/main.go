@@ -15,7 +15,8 @@
 //   - keys: keystroke → echo through an attached client (herdr's client,
 //     a tmux client), each in a PTY that plays the outer terminal, keys
 //     taking turns; p50/p90 and the ratio of the medians (-before BIN:
-//     that build's client takes its turn too);
+//     that build's client takes its turn too, on a server of -herdr's
+//     build, or of its own with -before-server);
 //   - idleclient: an attached client's wakeups (context switches of all
 //     its threads) while nothing happens, herdr's (and -before's) beside a
 //     tmux client's (idleclient.go);
@@ -37,7 +38,7 @@
 //
 // Linux only (it reads /proc). Usage:
 //
-//	go run ./tests/bench/gaps [-herdr BIN] [-before BIN] [-panes 100] [-runs 41] [-keys 60] [-only idle|flood|cli|pipe|ping|match|keys|idleclient|subs|scroll|trace]
+//	go run ./tests/bench/gaps [-herdr BIN] [-before BIN] [-panes 100] [-runs 41] [-keys 60] [-before-server] [-only idle|flood|cli|pipe|ping|match|keys|idleclient|subs|scroll|trace]
 package main
 
 import (
@@ -60,6 +61,7 @@ func main() {
 	panes := flag.Int("panes", 100, "idle panes to add for the memory row")
 	runs := flag.Int("runs", 41, "alternating runs per process timing")
 	nkeys := flag.Int("keys", 60, "keys each client types per pace for the keys row")
+	beforeServes := flag.Bool("before-server", false, "keys row: the -before client attaches to a server of that build too (default: to one of -herdr's, so only the clients differ)")
 	before := flag.String("before", "", "ping, cli, scroll, keys and idleclient rows: another build's herdr (herdr-full beside it for cli) timed in the same rounds")
 	only := flag.String("only", "", "run only this row: idle, flood, cli, pipe, ping, match, keys, idleclient, subs or scroll; or trace (the keystroke trace under strace, only when asked)")
 	floodRounds := flag.Int("flood-rounds", 2, "alternating rounds of the flood row")
@@ -118,7 +120,7 @@ func main() {
 		{"ping", func() { pingRows(dir, sock, *before, env, *runs, tmux) }},
 		{"match", func() { matched(c, *runs, tmux) }},
 		{"subs", func() { subscribers(c, sock, dir, *subsRuns, tmux) }},
-		{"keys", func() { keys(*bin, *before, dir, env, *nkeys, tmux) }}, // one pane each; its clients stop after it
+		{"keys", func() { keys(*bin, *before, *beforeServes, dir, env, *nkeys, tmux) }}, // one pane each; its clients stop after it
 		{"idleclient", func() { idleClients(*bin, *before, dir, env, *idleSecs, tmux) }},
 		{"cli", func() { cliRow(*bin, *before, env, *runs, tmux) }},
 		{"idle", func() { idleFresh(*bin, dir, env, *panes) }},

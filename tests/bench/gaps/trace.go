@@ -21,7 +21,10 @@ import (
 // written to the pane's PTY, its echo read back, the screen.frame written
 // and read, the frame drawn on the terminal. strace stops each thread at
 // each syscall, so the absolute times are inflated; the hops and where the
-// gaps fall are what it shows.
+// gaps fall are what it shows. Each hop also counts the threads woken
+// meanwhile (a FUTEX_WAKE that woke one, in either process) and whether
+// its stage ran on another thread than its process's stage before it: a
+// hop that changed threads crossed a goroutine hand-off.
 
 // traceStages are the stops of one key, in order.
 var traceStages = []struct {
@@ -69,7 +72,7 @@ func keytrace(bin string, env []string, serverPid, nkeys int) {
 
 	out := filepath.Join(os.TempDir(), "gaps-keytrace-"+strconv.Itoa(os.Getpid()))
 	defer os.Remove(out)
-	st := exec.Command("strace", "-f", "-ttt", "-s", "256", "-e", "trace=read,write,writev", "-o", out,
+	st := exec.Command("strace", "-f", "-ttt", "-s", "256", "-e", "trace=read,write,writev,futex", "-o", out,
 		"-p", strconv.Itoa(serverPid), "-p", strconv.Itoa(h.cmd.Process.Pid))
 	check(st.Start())
 	time.Sleep(time.Second) // attached to every thread
@@ -93,6 +96,8 @@ func keytrace(bin string, env []string, serverPid, nkeys int) {
 	lines := readTrace(out)
 	per := make([][]float64, len(traceStages)) // µs since the key was read
 	hops := make([][]float64, len(traceStages))
+	wakes := make([][]float64, len(traceStages)) // threads woken (futex) during the hop
+	switched := make([]int, len(traceStages))    // hops whose stage ran on another thread than the last one's of its process
 	found := 0
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
@@ -102,12 +107,19 @@ func keytrace(bin string, env []string, serverPid, nkeys int) {
 		key, t0, prev := l.data[0], l.at, l.at
 		j, ok := i, true
 		at := make([]float64, len(traceStages))
+		woke := make([]float64, len(traceStages))
+		tid := make([]int, len(traceStages))
+		tid[0] = l.tid
 		for s := 1; s < len(traceStages) && ok; s++ {
 			ok = false
 			for j++; j < len(lines); j++ {
 				c := lines[j]
+				if c.call == "wake" {
+					woke[s]++
+					continue
+				}
 				if serverTids[c.tid] == traceStages[s].server && c.call == traceStages[s].call && traceStages[s].match(c.data, key) {
-					at[s], ok = c.at, true
+					at[s], tid[s], ok = c.at, c.tid, true
 					break
 				}
 			}
@@ -119,11 +131,22 @@ func keytrace(bin string, env []string, serverPid, nkeys int) {
 		for s := 1; s < len(traceStages); s++ {
 			per[s] = append(per[s], (at[s]-t0)*1e6)
 			hops[s] = append(hops[s], (at[s]-prev)*1e6)
+			wakes[s] = append(wakes[s], woke[s])
 			prev = at[s]
+			// The stage before it in the same process.
+			for b := s - 1; b >= 0; b-- {
+				if traceStages[b].server == traceStages[s].server {
+					if tid[b] != tid[s] {
+						switched[s]++
+					}
+					break
+				}
+			}
 		}
 	}
 	fmt.Printf("keystroke trace under strace, %d of %d keys followed end to end (µs, medians)\n", found, nkeys)
-	fmt.Printf("%-26s %9s %9s\n", "", "since key", "hop")
+	fmt.Printf("wakes: threads woken (FUTEX_WAKE, both processes) during the hop, mean; other thread: the share of keys whose stage ran on another thread than the process's stage before it\n")
+	fmt.Printf("%-26s %9s %9s %7s %12s\n", "", "since key", "hop", "wakes", "other thread")
 	for s, stage := range traceStages {
 		if s == 0 {
 			fmt.Printf("%-26s %9d %9s\n", stage.name, 0, "")
@@ -132,7 +155,7 @@ func keytrace(bin string, env []string, serverPid, nkeys int) {
 		if len(per[s]) == 0 {
 			continue
 		}
-		fmt.Printf("%-26s %9.0f %9.0f\n", stage.name, medianF(per[s]), medianF(hops[s]))
+		fmt.Printf("%-26s %9.0f %9.0f %7.2f %11.0f%%\n", stage.name, medianF(per[s]), medianF(hops[s]), meanF(wakes[s]), 100*float64(switched[s])/float64(found))
 	}
 	fmt.Println()
 }
@@ -160,16 +183,14 @@ func readTrace(path string) []syscallLine {
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
-		fields := strings.SplitN(sc.Text(), " ", 3)
-		if len(fields) < 3 {
-			continue
-		}
-		tid, err1 := strconv.Atoi(fields[0])
-		at, err2 := strconv.ParseFloat(fields[1], 64)
+		// strace pads the thread id to the widest one's digits.
+		tidText, line, _ := strings.Cut(strings.TrimLeft(sc.Text(), " "), " ")
+		atText, rest, _ := strings.Cut(strings.TrimLeft(line, " "), " ")
+		tid, err1 := strconv.Atoi(tidText)
+		at, err2 := strconv.ParseFloat(atText, 64)
 		if err1 != nil || err2 != nil {
 			continue
 		}
-		rest := fields[2]
 		if head, ok := strings.CutSuffix(rest, " <unfinished ...>"); ok {
 			pending[tid] = head
 			continue
@@ -180,6 +201,14 @@ func readTrace(path string) []syscallLine {
 			delete(pending, tid)
 		}
 		call, args, ok := strings.Cut(rest, "(")
+		if ok && call == "futex" {
+			// A wake that woke a thread: one goroutine handing work to
+			// another that was parked with its thread.
+			if strings.Contains(args, "FUTEX_WAKE") && !strings.HasSuffix(rest, "= 0") {
+				out = append(out, syscallLine{tid: tid, at: at, call: "wake"})
+			}
+			continue
+		}
 		if !ok || (call != "read" && call != "write" && call != "writev") {
 			continue
 		}
@@ -221,6 +250,14 @@ func quoted(args string) string {
 		}
 	}
 	return b.String()
+}
+
+func meanF(v []float64) float64 {
+	t := 0.0
+	for _, x := range v {
+		t += x
+	}
+	return t / float64(max(len(v), 1))
 }
 
 func medianF(v []float64) float64 {
