@@ -51,6 +51,8 @@ type Runtime struct {
 	graphics atomic.Pointer[graphicsTo]
 	// trim hands back the memory of panes gone quiet (compact.go).
 	trim memTrim
+	// poll reads every pane's terminal (poller_unix.go).
+	poll poller
 }
 
 type detectorProps struct {
