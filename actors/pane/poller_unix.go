@@ -152,8 +152,8 @@ type feed struct {
 	pausing   bool // a live handoff stopped reads (Freeze, until Thaw)
 	pauseSent bool
 	pauses    uint32 // counts the pauses, so a stale note is told apart
-	stopped   bool // the pane stopped
-	done      bool // the terminal has no more output
+	stopped   bool   // the pane stopped
+	done      bool   // the terminal has no more output
 
 	// The read in progress (fields, so a read allocates no closure).
 	b     []byte
