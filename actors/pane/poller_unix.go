@@ -3,6 +3,7 @@
 package pane
 
 import (
+	"errors"
 	"os"
 	"sync"
 	"syscall"
@@ -265,30 +266,38 @@ func (f *feed) room() {
 // startReading puts the pane's terminal on the runtime's poller; a
 // terminal the poller cannot take is read by a goroutine of its own.
 func (p *Pane) startReading(root *actor.RootContext, self *actor.PID) {
-	pc, ok := p.con.(*ptyConsole)
-	var rc syscall.RawConn
-	var err error
-	if ok {
-		rc, err = pc.ptmx.SyscallConn()
+	f, err := p.rt.poll.watch(p.con, p.in,
+		func() { root.Send(self, &outputReady{}) },
+		func() { root.Send(self, &readerDone{}) },
+		func(pause uint32) { root.Send(self, &readsPaused{pause: pause}) })
+	if err == nil {
+		p.feed = f
+		return
 	}
-	if ok && err == nil {
-		f := &feed{pl: &p.rt.poll, rc: rc, in: p.in,
-			ring:   func() { root.Send(self, &outputReady{}) },
-			ended:  func() { root.Send(self, &readerDone{}) },
-			paused: func(pause uint32) { root.Send(self, &readsPaused{pause: pause}) },
-		}
-		f.readF = f.readOnce
-		p.in.onRoom = f.room
-		if err = f.pl.add(f); err == nil {
-			p.feed = f
-			return
-		}
-		p.in.onRoom = nil
-	}
-	if err != nil {
-		p.spec.Log.Warn("terminal not on the poller; read by a goroutine of its own", "terminal", p.spec.TerminalID, "err", err)
-	}
+	p.spec.Log.Warn("terminal not on the poller; read by a goroutine of its own", "terminal", p.spec.TerminalID, "err", err)
 	go p.readLoop(root, self)
+}
+
+// watch puts con's terminal on the poller, its output going to in: ring
+// is called when in has output for the actor, ended when the terminal has
+// no more, paused when a pause has taken hold.
+func (pl *poller) watch(con console, in *inbox, ring, ended func(), paused func(pause uint32)) (*feed, error) {
+	pc, ok := con.(*ptyConsole)
+	if !ok {
+		return nil, errors.New("not a PTY")
+	}
+	rc, err := pc.ptmx.SyscallConn()
+	if err != nil {
+		return nil, err
+	}
+	f := &feed{pl: pl, rc: rc, in: in, ring: ring, ended: ended, paused: paused}
+	f.readF = f.readOnce
+	in.onRoom = f.room
+	if err := pl.add(f); err != nil {
+		in.onRoom = nil
+		return nil, err
+	}
+	return f, nil
 }
 
 // pauseReading stops reads for a live handoff: readsPaused with the
