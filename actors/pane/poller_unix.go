@@ -175,16 +175,48 @@ func (f *feed) ready() {
 	}
 	f.busy = true
 	f.mu.Unlock()
-	if f.in.gate != nil && f.in.behind() && f.in.gate.contended() {
-		go func() { f.read(f.in.readTurn()) }()
+	if f.needsTurn() {
+		go f.turnReads()
 		return
 	}
-	f.read(nil)
+	_, end := f.read(nil)
+	f.finish(end)
 }
 
-// read reads one block (with a read turn, done not nil: until the block
-// is full or the terminal empty) and settles f.
-func (f *feed) read(done func()) {
+// needsTurn reports whether f's next read waits for a turn of the gate:
+// its earlier output waits and other panes wait for turns (readturn.go).
+func (f *feed) needsTurn() bool {
+	return f.in.gate != nil && f.in.behind() && f.in.gate.contended()
+}
+
+// turnReads reads f's terminal in turns of the gate, on a goroutine of
+// its own, while the pane floods behind others: as long as a turn's read
+// gets output and the pane is still behind, the next read queues for the
+// next turn here, with no round through the poller; otherwise f settles.
+func (f *feed) turnReads() {
+	for {
+		done := f.in.readTurn()
+		got, end := f.read(done)
+		if !got || end || done == nil || !f.readOn() {
+			f.finish(end)
+			return
+		}
+	}
+}
+
+// readOn reports whether a flooding pane's reads go on in turns: nothing
+// stopped or paused it, its inbox has room, and it still needs turns.
+func (f *feed) readOn() bool {
+	f.mu.Lock()
+	ok := !f.stopped && !f.pausing
+	f.mu.Unlock()
+	return ok && !f.in.parkIfFull() && f.needsTurn()
+}
+
+// read reads once (with a read turn, done not nil: until the block is
+// full or the terminal empty), queues what it got, and reports whether it
+// got output and whether the terminal has ended.
+func (f *feed) read(done func()) (got, end bool) {
 	f.turn = done != nil
 	err := f.rc.Read(f.readF)
 	if done != nil {
@@ -192,7 +224,7 @@ func (f *feed) read(done func()) {
 	}
 	b, n, rerr := f.b, f.n, f.rerr
 	f.b, f.rerr = nil, nil
-	end := err != nil // closed: the pane stopped
+	end = err != nil // closed: the pane stopped
 	switch {
 	case end:
 	case rerr == unix.EAGAIN:
@@ -201,11 +233,18 @@ func (f *feed) read(done func()) {
 		putBlock(b)
 		end = true
 	default:
+		got = true
 		if f.in.push(b[:n]) {
 			f.ring()
 		}
 	}
+	return got, end
+}
+
+// finish ends a read: f is no longer busy, and settles.
+func (f *feed) finish(end bool) {
 	f.mu.Lock()
+	defer f.mu.Unlock()
 	f.busy = false
 	if end && !f.done {
 		f.done = true
@@ -213,7 +252,6 @@ func (f *feed) read(done func()) {
 		f.ended()
 	}
 	f.settle()
-	f.mu.Unlock()
 }
 
 // readOnce is the read rc.Read runs with the descriptor held (so a
@@ -257,10 +295,18 @@ func (f *feed) settle() {
 }
 
 // room is the inbox's call once a parked pane's backlog has room again.
+// Its program most likely waits on a full terminal: a pane that reads in
+// turns queues for one at once rather than through the poller.
 func (f *feed) room() {
 	f.mu.Lock()
-	f.settle()
+	if f.busy || f.armed || f.stopped || f.done || f.pausing || !f.needsTurn() {
+		f.settle()
+		f.mu.Unlock()
+		return
+	}
+	f.busy = true
 	f.mu.Unlock()
+	go f.turnReads()
 }
 
 // startReading puts the pane's terminal on the runtime's poller; a

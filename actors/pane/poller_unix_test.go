@@ -173,3 +173,52 @@ func TestPoller_BackPressureBoundsTheBacklog(t *testing.T) {
 		t.Fatalf("the terminal was parked %d times for %d B; want it stopped each time the inbox filled", parks, want.Len())
 	}
 }
+
+// inboxText is what in holds, without taking it.
+func inboxText(in *inbox) string {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	var sb strings.Builder
+	for _, b := range in.queue {
+		sb.Write(b)
+	}
+	return sb.String()
+}
+
+// A pane whose output waits unapplied, while every turn is taken and
+// others wait, is read by the poller only in a turn of the gate: its read
+// queues behind the others (the poller itself never waits) and happens
+// once a turn comes back, which it then gives back.
+func TestPoller_APaneBehindReadsInATurn(t *testing.T) {
+	rt := NewRuntime()
+	other := contend(rt.gate)
+	con, err := startConsole(consoleSpec{Argv: []string{"/bin/sh", "-c", "printf first; read x; printf second; sleep 100"}, Dir: os.TempDir(), Env: os.Environ(), Cols: 80, Rows: 24, reaper: rt.reaper})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { con.Hangup(); con.Kill() })
+	in := newInbox(rt.gate)
+	f, err := rt.poll.watch(con, in, func() {}, func() {}, func(uint32) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the first output read at once (the pane kept up)", func() bool { return strings.Contains(inboxText(in), "first") })
+	con.Write([]byte("\n")) // the program prints again; the pane is behind now
+	waitQueued(t, rt.gate, 2)
+	if text := inboxText(in); strings.Contains(text, "second") {
+		t.Fatalf("a pane behind was read while every turn was taken: %q", text)
+	}
+	rt.gate.cancel(other)
+	rt.gate.leave() // one turn comes back: the read's
+	eventually(t, "the read in the turn given back", func() bool { return strings.Contains(inboxText(in), "second") })
+	eventually(t, "the read's turn given back", func() bool {
+		rt.gate.mu.Lock()
+		defer rt.gate.mu.Unlock()
+		return rt.gate.free == 1 && len(rt.gate.queue) == 0
+	})
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.busy || !f.armed {
+		t.Fatalf("after the read in a turn: busy %v, armed %v; want the terminal back on the poller", f.busy, f.armed)
+	}
+}
