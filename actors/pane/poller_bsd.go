@@ -37,3 +37,10 @@ func (e *pollEvents) wait(pfd int) (int, error) {
 }
 
 func (e *pollEvents) fd(i int) int { return int(e[i].Ident) }
+
+// waitBlocking waits up to pollBlockWait for ready descriptors (the loop's
+// way where Go's poller does not take the kqueue).
+func (e *pollEvents) waitBlocking(pfd int) (int, error) {
+	ts := unix.NsecToTimespec(int64(pollBlockWait))
+	return unix.Kevent(pfd, nil, e[:], &ts)
+}

@@ -26,3 +26,9 @@ func pollRemove(pfd, fd int) error { return pollCtl(pfd, unix.EPOLL_CTL_DEL, fd)
 func (e *pollEvents) wait(pfd int) (int, error) { return unix.EpollWait(pfd, e[:], 0) }
 
 func (e *pollEvents) fd(i int) int { return int(e[i].Fd) }
+
+// waitBlocking waits up to pollBlockWait for ready descriptors (the loop's
+// way where Go's poller does not take the set).
+func (e *pollEvents) waitBlocking(pfd int) (int, error) {
+	return unix.EpollWait(pfd, e[:], int(pollBlockWait.Milliseconds()))
+}

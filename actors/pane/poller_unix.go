@@ -36,10 +36,18 @@ type poller struct {
 	file  *os.File // fd, on Go's poller: the loop waits there
 	made  bool
 	feeds map[int]*feed // by terminal descriptor
+	// blocking: Go's poller does not take the set's descriptor (a kqueue
+	// in a kqueue may not be; an epoll in an epoll is), so the loop waits
+	// in the wait itself, holding a thread, and looks every pollBlockWait
+	// whether panes are left.
+	blocking bool
 	// running: the loop's goroutine is there (started by the first pane,
 	// ended once none is left: remove sets a deadline that wakes it).
 	running bool
 }
+
+// pollBlockWait is how long a blocking wait lasts (poller.blocking).
+const pollBlockWait = time.Second
 
 // add puts f's terminal in the set, armed, and starts the loop if it is
 // not running.
@@ -57,6 +65,7 @@ func (pl *poller) add(f *feed) error {
 		}
 		pl.fd, pl.file, pl.made = fd, os.NewFile(uintptr(fd), "pane-poller"), true
 		pl.feeds = map[int]*feed{}
+		pl.blocking = pl.file.SetReadDeadline(time.Time{}) != nil // not on Go's poller
 	}
 	var err error
 	if cerr := f.rc.Control(func(fd uintptr) {
@@ -72,7 +81,9 @@ func (pl *poller) add(f *feed) error {
 	pl.feeds[f.fd] = f
 	if !pl.running {
 		pl.running = true
-		pl.file.SetReadDeadline(time.Time{})
+		if !pl.blocking {
+			pl.file.SetReadDeadline(time.Time{})
+		}
 		go pl.loop()
 	}
 	return nil
@@ -87,7 +98,7 @@ func (pl *poller) remove(f *feed) {
 	if pl.feeds[f.fd] == f {
 		delete(pl.feeds, f.fd)
 	}
-	if len(pl.feeds) == 0 && pl.running {
+	if len(pl.feeds) == 0 && pl.running && !pl.blocking {
 		pl.file.SetReadDeadline(time.Now()) // the loop ends
 	}
 }
@@ -112,14 +123,27 @@ func (pl *poller) loop() {
 		return n > 0 || werr != nil
 	}
 	for {
-		if err := rc.Read(waitFn); err != nil || werr != nil {
+		// woke: the wait ended with nothing ready (remove's deadline, or
+		// a blocking wait's period): the loop ends if no pane is left.
+		var woke bool
+		if pl.blocking {
+			if n, werr = evs.waitBlocking(pl.fd); werr == unix.EINTR {
+				n, werr = 0, nil
+			}
+			woke = n == 0 && werr == nil
+		} else {
+			woke = rc.Read(waitFn) != nil
+		}
+		if woke || werr != nil {
 			pl.mu.Lock()
 			if len(pl.feeds) == 0 || werr != nil {
 				pl.running = false
 				pl.mu.Unlock()
 				return
 			}
-			pl.file.SetReadDeadline(time.Time{}) // woken as the last pane left, and a new one came
+			if !pl.blocking {
+				pl.file.SetReadDeadline(time.Time{}) // the last pane left, and a new one came
+			}
 			pl.mu.Unlock()
 			continue
 		}

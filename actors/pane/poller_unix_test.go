@@ -113,15 +113,42 @@ func TestInbox_ParkedReaderIsRearmedByRoom(t *testing.T) {
 // The poller stops reading a terminal whose inbox is over its bound
 // (maxPending) and reads on as the inbox makes room: the backlog held for
 // a pane stays bounded whatever the program writes, and every byte comes
-// through in order.
+// through in order; so too where the poller's set waits in the wait
+// itself (poller.blocking: where Go's poller would not take it), whose
+// loop ends once its last terminal has.
 func TestPoller_BackPressureBoundsTheBacklog(t *testing.T) {
+	t.Run("on Go's poller", func(t *testing.T) {
+		var pl poller
+		floodThrough(t, &pl)
+		if pl.blocking {
+			t.Fatal("the set's descriptor is not on Go's poller")
+		}
+	})
+	t.Run("blocking wait", func(t *testing.T) {
+		fd, err := pollCreate()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl := &poller{made: true, fd: fd, file: os.NewFile(uintptr(fd), "test-poller"), feeds: map[int]*feed{}, blocking: true}
+		t.Cleanup(func() { pl.file.Close() })
+		floodThrough(t, pl)
+		eventually(t, "the blocking loop to end with its last terminal", func() bool {
+			pl.mu.Lock()
+			defer pl.mu.Unlock()
+			return !pl.running
+		})
+	})
+}
+
+// floodThrough reads seq's output through pl with nothing taking until pl
+// has parked the terminal, and checks every byte came, in order.
+func floodThrough(t *testing.T, pl *poller) {
 	const lines = 300000
 	con, err := startConsole(consoleSpec{Argv: []string{"seq", "1", strconv.Itoa(lines)}, Dir: os.TempDir(), Env: os.Environ(), Cols: 80, Rows: 24, reaper: newReaper()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { con.Hangup(); con.Kill() })
-	var pl poller
 	in := newInbox(nil)
 	ended := make(chan struct{})
 	if _, err := pl.watch(con, in, func() {}, func() { close(ended) }, func(uint32) {}); err != nil {
