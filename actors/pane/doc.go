@@ -3,16 +3,18 @@
 // input, waits, process facts). One actor per terminal; it lives as long as
 // the terminal does, whatever tab or workspace shows it.
 //
-// A reader goroutine moves PTY output into an inbox and rings the actor
-// once per batch, so a flood of output is applied in large chunks and the
-// mailbox never grows with it. The pane publishes its output and scroll
+// The runtime's one poller (poller_unix.go: epoll or kqueue; a goroutine
+// per pane on Windows) moves PTY output into the pane's inbox and rings
+// the actor once per batch, so a flood of output is applied in large
+// chunks and the mailbox never grows with it, and an idle pane has no
+// goroutine of its own. The pane publishes its output and scroll
 // changes to the bus itself, under the ids the session gives it (SetIDs).
 //
-// What every pane of a server shares (the output gate, whose turns panes
-// read and apply output in under a flood, the mailbox pool, reaper, and
-// the wait for stopped panes' processes) is a Runtime the server makes
-// and starts panes through (runtime.go); the package
-// keeps no mutable state of its own but the pool of output blocks.
+// What every pane of a server shares (the poller, the output gate, whose
+// turns panes read and apply output in under a flood, the mailbox pool,
+// reaper, and the wait for stopped panes' processes) is a Runtime the
+// server makes and starts panes through (runtime.go); the package keeps
+// no mutable state of its own but the pool of output blocks.
 //
 // pane.process_info is answered from the detector's walk of the
 // foreground job (process.go), which also says in the pane's Facts

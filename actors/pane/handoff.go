@@ -43,44 +43,35 @@ type Adoption struct {
 	Emulator []byte
 }
 
-// readsPaused comes from the reader once it has stopped reading for a Freeze.
-type readsPaused struct{}
+// readsPaused comes from the poller once it has stopped reading for a Freeze.
+type readsPaused struct{ pause uint32 }
 
 // handoffConsole is a console that can be handed off (Unix PTYs).
 type handoffConsole interface {
-	pauseReads() error
-	resumeReads()
 	masterFD() (int, error)
 }
 
-// freeze pauses the reader; the answer goes out once it has stopped.
+// freeze pauses the terminal's reads; the answer goes out once they have
+// stopped (readsPaused).
 func (p *Pane) freeze(ctx actor.Context) {
-	hc, ok := p.con.(handoffConsole)
+	_, ok := p.con.(handoffConsole)
 	if !ok || p.exited || p.freezer != nil || p.kept.loading {
 		ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeNotSupported, "pane %s cannot be handed off", p.spec.TerminalID)))
 		return
 	}
-	if p.resume == nil {
-		p.resume = make(chan struct{}, 1)
-	}
-	select { // a resume left from a freeze thawed before the reader stopped
-	case <-p.resume:
-	default:
-	}
-	p.paused.Store(true)
-	if err := hc.pauseReads(); err != nil {
-		p.paused.Store(false)
-		ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeNotSupported, "pane %s cannot be handed off: %v", p.spec.TerminalID, err)))
+	pause, paused := p.pauseReading()
+	if !paused {
+		ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeNotSupported, "pane %s cannot be handed off: its terminal is not on the poller", p.spec.TerminalID)))
 		return
 	}
-	p.freezer = ctx.Sender()
+	p.freezer, p.pause = ctx.Sender(), pause
 }
 
 // frozen runs once the reader has stopped: everything read is applied to
 // the emulator, which is then described with the terminal.
-func (p *Pane) frozen(ctx actor.Context) {
+func (p *Pane) frozen(ctx actor.Context, pause uint32) {
 	to := p.freezer
-	if to == nil {
+	if to == nil || pause != p.pause { // a pause thawed before it took hold
 		return
 	}
 	for {
@@ -117,7 +108,5 @@ func (p *Pane) thaw() {
 		return
 	}
 	p.freezer = nil
-	p.paused.Store(false)
-	p.con.(handoffConsole).resumeReads()
-	p.resume <- struct{}{}
+	p.resumeReading()
 }

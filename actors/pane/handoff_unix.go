@@ -9,13 +9,6 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// pauseReads wakes the reader out of its read with a deadline in the past;
-// the master is on the runtime's poller (pollable), so this works without
-// closing anything.
-func (c *ptyConsole) pauseReads() error { return c.ptmx.SetReadDeadline(time.Now()) }
-
-func (c *ptyConsole) resumeReads() { c.ptmx.SetReadDeadline(time.Time{}) }
-
 // masterFD is the master's descriptor number, for SCM_RIGHTS. Going
 // through SyscallConn keeps the file non-blocking (Fd would not).
 func (c *ptyConsole) masterFD() (int, error) {

@@ -41,6 +41,10 @@ type inbox struct {
 	taken   [][]byte // what the last take handed out, recycled at the next
 	rung    bool
 	closed  bool
+	// parked says the poller stopped reading the terminal for room
+	// (parkIfFull); onRoom, the poller's, rearms it once take makes room.
+	parked bool
+	onRoom func()
 	// gate is the runtime's, whose turns the reader reads in while the
 	// pane is behind (readturn.go; nil: never waits): turn is its claim,
 	// granted says a queued claim's turn has come, leaveTurn gives the
@@ -68,16 +72,11 @@ func newInbox(g *gate) *inbox {
 // push queues a block read by the reader (the inbox owns it from then on)
 // and reports whether the actor must be rung (it was not already). A small
 // block joins the last one when it fits, so keystroke echoes do not hold a
-// block each. It blocks while the backlog is over maxPending.
+// block each. It never waits: the poller reads no more while the backlog
+// is over maxPending (parkIfFull), a reader of its own waits (waitRoom).
 func (in *inbox) push(b []byte) (ring bool) {
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	for in.pending >= maxPending && !in.closed {
-		if in.drained == nil {
-			in.drained = sync.NewCond(&in.mu)
-		}
-		in.drained.Wait()
-	}
 	in.pending += len(b)
 	if n := len(in.queue); n > 0 && len(in.queue[n-1])+len(b) <= cap(in.queue[n-1]) {
 		in.queue[n-1] = append(in.queue[n-1], b...)
@@ -98,7 +97,6 @@ func (in *inbox) push(b []byte) (ring bool) {
 // next take.
 func (in *inbox) take(limit int) (batch [][]byte, more bool) {
 	in.mu.Lock()
-	defer in.mu.Unlock()
 	in.recycle()
 	n, size := 0, 0
 	for n < len(in.queue) && (n == 0 || size+len(in.queue[n]) <= limit) {
@@ -114,7 +112,37 @@ func (in *inbox) take(limit int) (batch [][]byte, more bool) {
 		in.rung = false
 	}
 	in.wakeReader()
-	return in.taken, in.rung
+	room := in.parked && in.pending < maxPending && in.onRoom != nil
+	if room {
+		in.parked = false
+	}
+	batch, more = in.taken, in.rung
+	in.mu.Unlock()
+	if room {
+		in.onRoom() // not under the lock: the poller's comes before it
+	}
+	return batch, more
+}
+
+// parkIfFull reports whether the backlog is over maxPending and, if so,
+// marks the reader parked: take calls onRoom when it has made room.
+func (in *inbox) parkIfFull() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.parked = in.pending >= maxPending && !in.closed
+	return in.parked
+}
+
+// waitRoom waits while the backlog is over maxPending (a reader of its own).
+func (in *inbox) waitRoom() {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	for in.pending >= maxPending && !in.closed {
+		if in.drained == nil {
+			in.drained = sync.NewCond(&in.mu)
+		}
+		in.drained.Wait()
+	}
 }
 
 // release hands the blocks of the last take back to the pool once they
@@ -133,7 +161,7 @@ func (in *inbox) recycle() {
 	in.taken = in.taken[:0]
 }
 
-// wakeReader wakes the reader if it waits for room in push.
+// wakeReader wakes a reader of its own waiting for room (waitRoom).
 func (in *inbox) wakeReader() {
 	if in.drained != nil {
 		in.drained.Broadcast()

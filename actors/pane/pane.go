@@ -162,7 +162,6 @@ type Pane struct {
 	// the pane stops); queuedIn counts what writeLoop has not written yet.
 	toPTY    chan []byte
 	queuedIn atomic.Int32
-	paused   atomic.Bool // set by a live handoff's Freeze (below); beside queuedIn, no padding
 	det      detection
 	jobs     jobCache // the foreground job for pane.process_info (process.go)
 	screen   screenState
@@ -187,14 +186,17 @@ type Pane struct {
 	// cancelled when it stops.
 	timers kit.Timers
 
+	// feed is the terminal on the runtime's poller (poller_unix.go; nil
+	// where a goroutine of its own reads it: readLoop).
+	feed *feed
+
 	// Live handoff (handoff.go): adopted is the emulator a pane taken over
-	// from another process starts with; paused stops the reader, which then
-	// waits on resume (made by the first Freeze, before paused is set, so
-	// the reader that sees paused sees it); freezer is who asked for the
-	// Freeze.
+	// from another process starts with; freezer is who asked for the
+	// Freeze, pause the number of its pause of the terminal's reads
+	// (pauseReading).
 	adopted []byte
-	resume  chan struct{}
 	freezer *actor.PID
+	pause   uint32
 
 	altRead *altRead     // a stitched agent.read in progress (altread.go)
 	launch  *launchWatch // an agent.start typed here, until its agent shows (launch.go)
@@ -292,7 +294,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 	case *Freeze:
 		p.freeze(ctx)
 	case *readsPaused:
-		p.frozen(ctx)
+		p.frozen(ctx, msg.pause)
 	case *Thaw:
 		p.thaw()
 	case *SaveLines:
@@ -341,7 +343,7 @@ func (p *Pane) start(ctx actor.Context) {
 	}
 	p.rec.init(&p.timers, p.term, p.spec.HistoryBytes)
 	root, self, done := ctx.ActorSystem().Root, ctx.Self(), p.done
-	go p.readLoop(root, self)
+	p.startReading(root, self)
 	p.con.OnExit(func(code int) {
 		close(done) // at once: a stopped pane's kill timer waits on it
 		root.Send(self, &childReaped{code: code})
@@ -351,8 +353,10 @@ func (p *Pane) start(ctx actor.Context) {
 // inputBacklog bounds the writes waiting for a program to read its input.
 const inputBacklog = 256
 
-// readLoop runs on its own goroutine: it moves output into the inbox until
-// the terminal has no more (every holder of it is gone, or it was hung up).
+// readLoop reads a terminal no poller reports on (Windows' ConPTY) on a
+// goroutine of its own: it moves output into the inbox, waiting while the
+// inbox is full, until the terminal has no more (every holder of it is
+// gone, or it was hung up).
 func (p *Pane) readLoop(root *actor.RootContext, self *actor.PID) {
 	defer root.Send(self, &readerDone{})
 	for {
@@ -360,15 +364,10 @@ func (p *Pane) readLoop(root *actor.RootContext, self *actor.PID) {
 		if len(b) > 0 && p.in.push(b) {
 			root.Send(self, &outputReady{})
 		}
-		if err != nil && p.paused.Load() {
-			// Stopped for a handoff: everything read is in the inbox.
-			root.Send(self, &readsPaused{})
-			<-p.resume
-			continue
-		}
 		if err != nil {
 			return
 		}
+		p.in.waitRoom()
 	}
 }
 
@@ -591,6 +590,7 @@ func (p *Pane) stop(ctx actor.Context) {
 	if p.con == nil {
 		return
 	}
+	p.stopReading() // off the poller before the hang-up closes the terminal
 	con, done := p.con, p.done
 	con.Hangup()
 	rt := p.rt

@@ -24,9 +24,10 @@ package pane
 // one (a pane flooding alone reads while it parses: one pane's throughput
 // is as it was without turns; ptmx reads are short beside the parse).
 
-// readTurn is the console's admit for this inbox's reader: while output
-// read before is still waiting for the actor and others wait for turns,
-// the next read waits for a turn of the gate, given back by the function
+// readTurn is the admit of this inbox's next read (the poller's, made on
+// a goroutine of its own when it may wait: poller_unix.go; a reader's of
+// its own on Windows): while output read before is still waiting for the
+// actor and others wait for turns, the read waits for a turn of the gate, given back by the function
 // returned once the read is done; otherwise it returns nil at once. A
 // reader waiting for a turn when the pane stops reads without one (the
 // read ends the reader).

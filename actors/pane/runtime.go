@@ -20,10 +20,10 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// Runtime is what every pane of a server shares: the output gate, whose
-// turns panes read and apply output in (so panes flooding together leave a
-// core free), the pool
-// that runs their mailboxes, the reaper of their children, and the count
+// Runtime is what every pane of a server shares: the poller that reads
+// their terminals (poller_unix.go), the output gate, whose turns panes
+// read and apply output in (so panes flooding together leave a core
+// free), the pool that runs their mailboxes, the reaper of their children, and the count
 // of stopped panes whose processes may still run. A server makes one
 // (actors/server) and starts every pane through it (Start, Adopt); tests
 // make their own. Nothing of it is package state, so two servers in one
@@ -51,6 +51,8 @@ type Runtime struct {
 	graphics atomic.Pointer[graphicsTo]
 	// trim hands back the memory of panes gone quiet (compact.go).
 	trim memTrim
+	// poll reads every pane's terminal (poller_unix.go).
+	poll poller
 }
 
 type detectorProps struct {
