@@ -13,7 +13,9 @@
 // one owner's handlers keyed by method, which the server checks against
 // the method table's owners when it starts; Reader, what a connection
 // answers reads with without a hop through their owner's mailbox (the
-// session's published read model).
+// session's published read model); Caller, the child that carries one
+// call an actor (or, through Ask, a goroutine) makes as a client would, and
+// answers its parent once: the reply, a timeout or the owner gone.
 // It is a leaf package so
 // the gateway, the session and the panes can all speak it.
 package kit
