@@ -104,7 +104,7 @@ func Tap(sel string) chromedp.Action[chromedp.Void] {
 			return chromedp.Void{}, err
 		}
 		q, _ := json.Marshal(sel)
-		ok, err := chromedp.Evaluate[bool](`((e) => !!e && (e.click(), true))(document.querySelector(` + string(q) + `))`)(ctx, t)
+		ok, err := chromedp.Evaluate[bool](`((e) => !!e && (e.click(), true))(document.querySelector(`+string(q)+`))`)(ctx, t)
 		if err == nil && !ok {
 			err = fmt.Errorf("tap %s: gone from the page", sel)
 		}
