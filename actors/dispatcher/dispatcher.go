@@ -195,7 +195,7 @@ func (d *Dispatcher) Receive(ctx actor.Context) {
 			delete(d.waiting, m.task)
 			d.fill(ctx)
 		}
-	case *answered:
+	case *kit.Answered:
 		d.answered(ctx, msg)
 	case *events.Events:
 		for _, e := range msg.List {
@@ -281,12 +281,12 @@ func (d *Dispatcher) list(ctx actor.Context) {
 	d.send(ctx, listed{}, "task.list", map[string]any{})
 }
 
-// send makes one call from a child; its answer comes back as *answered.
+// send makes one call from a child; its answer comes back as *kit.Answered.
 func (d *Dispatcher) send(ctx actor.Context, tag any, method string, params any) {
 	d.seq++
-	call, err := encodeCall("dispatcher:"+strconv.FormatUint(d.seq, 10), method, params)
+	call, err := kit.EncodeCall("dispatcher:"+strconv.FormatUint(d.seq, 10), method, params)
 	if err != nil {
-		ctx.Send(ctx.Self(), &answered{tag: tag, reply: kit.Fail(err)})
+		ctx.Send(ctx.Self(), &kit.Answered{Tag: tag, Reply: kit.Fail(err)})
 		return
 	}
 	m, _ := protocol.Lookup(method)
@@ -295,26 +295,26 @@ func (d *Dispatcher) send(ctx actor.Context, tag any, method string, params any)
 		owner = d.opts.Owners[m.Owner]
 	}
 	if owner == nil {
-		ctx.Send(ctx.Self(), &answered{tag: tag, reply: kit.Fail(protocol.Errorf(protocol.CodeInternal, "no actor answers %s", method))})
+		ctx.Send(ctx.Self(), &kit.Answered{Tag: tag, Reply: kit.Fail(protocol.Errorf(protocol.CodeInternal, "no actor answers %s", method))})
 		return
 	}
-	c := &caller{owner: owner, call: call, tag: tag, within: callWithin}
-	ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return c }, kit.Guarded(d.opts.Log)))
+	c := &kit.Caller{Owner: owner, Call: call, Tag: tag, Within: callWithin}
+	c.Spawn(ctx, d.opts.Log)
 }
 
 // answered routes a call's answer by its tag.
-func (d *Dispatcher) answered(ctx actor.Context, a *answered) {
-	switch tag := a.tag.(type) {
+func (d *Dispatcher) answered(ctx actor.Context, a *kit.Answered) {
+	switch tag := a.Tag.(type) {
 	case listed:
 		d.listing = false
-		d.onList(ctx, a.reply)
+		d.onList(ctx, a.Reply)
 	case step:
 		if d.workers[tag.w.task] != tag.w || tag.w.phase != tag.phase {
 			return // the worker was given up meanwhile
 		}
-		d.advance(ctx, tag.w, a.reply)
+		d.advance(ctx, tag.w, a.Reply)
 	case *sequence:
-		d.sequenceStep(ctx, tag, a.reply)
+		d.sequenceStep(ctx, tag, a.Reply)
 	}
 }
 

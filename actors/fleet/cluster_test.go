@@ -17,6 +17,7 @@ import (
 // the three, the presence bucket has 3 replicas, and with one node gone
 // the other two still list each other and answer calls.
 func TestCluster_ThreeHubs(t *testing.T) {
+	t.Parallel() // it waits on leases, TTLs or elections: the rest of the package runs meanwhile
 	if testing.Short() {
 		t.Skip("a clustered hub takes seconds to elect its leaders")
 	}

@@ -125,6 +125,7 @@ func TestRelay_BusToStreamAndBack(t *testing.T) {
 // them (purged, as its bounds would), beta's fleet subscribers are told
 // events_lost with the gap, then get what followed.
 func TestRelay_MemberDownReplaysOrSaysLost(t *testing.T) {
+	t.Parallel() // it waits on leases, TTLs or elections: the rest of the package runs meanwhile
 	hubCfg := hubConfig(t, "hub")
 	srv, err := startHub(hubCfg, t.TempDir(), nil)
 	if err != nil {

@@ -97,6 +97,7 @@ func names(s protocol.FleetStatus) map[string]protocol.FleetMember {
 // stops keeping its entry alive (its connection closed without leaving)
 // expires after the TTL.
 func TestPresence_MembersAndTTL(t *testing.T) {
+	t.Parallel() // it waits on leases, TTLs or elections: the rest of the package runs meanwhile
 	sys := actor.NewActorSystem()
 	hub := hubConfig(t, "alpha")
 	hub.Labels = []string{"gpu"}
@@ -172,6 +173,7 @@ func TestStatus_NoFleet(t *testing.T) {
 // A hub whose port is held (by the server this one took over from, say)
 // says why, and starts once the port is free; the member then joins it.
 func TestHub_StartsOnceItsPortIsFree(t *testing.T) {
+	t.Parallel() // it waits on leases, TTLs or elections: the rest of the package runs meanwhile
 	held, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -196,6 +198,7 @@ func TestHub_StartsOnceItsPortIsFree(t *testing.T) {
 // on the same address and store): the other member reconnects by itself,
 // keeps its presence, and both list each other again.
 func TestHub_RestartedMembersComeBack(t *testing.T) {
+	t.Parallel() // it waits on leases, TTLs or elections: the rest of the package runs meanwhile
 	sys := actor.NewActorSystem()
 	hub := hubConfig(t, "alpha")
 	dir := t.TempDir()

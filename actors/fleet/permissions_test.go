@@ -46,6 +46,7 @@ func (l *lockedBuffer) String() string {
 // each refusal to the client, and the hub's log says it at warn, naming
 // the subject (and a wrong password, naming the user).
 func TestHub_MembersAnswerOnlyTheirOwnCalls(t *testing.T) {
+	t.Parallel() // it waits on leases, TTLs or elections: the rest of the package runs meanwhile
 	kp, err := nkeys.CreateUser()
 	if err != nil {
 		t.Fatal(err)

@@ -104,6 +104,7 @@ func fleetTask(t *testing.T, sys *actor.ActorSystem, pid *actor.PID, id string) 
 // board; a task requiring a label it lacks stays ready. A lease that is
 // taken from it (the task cancelled on the board) cancels its local task.
 func TestBoard_MemberClaimsRunsAndReports(t *testing.T) {
+	t.Parallel() // it waits on leases, TTLs or elections: the rest of the package runs meanwhile
 	local, socket := startLocal(t)
 	sys := actor.NewActorSystem()
 	hub := hubConfig(t, "alpha")

@@ -131,7 +131,7 @@ func (l *Loop) Receive(ctx actor.Context) {
 		if r := h(l, ctx, msg); r != nil {
 			ctx.Respond(r)
 		}
-	case *answered:
+	case *kit.Answered:
 		l.answered(ctx, msg)
 	case *stored:
 		l.onStored(ctx, msg)
@@ -174,18 +174,18 @@ func (l *Loop) Receive(ctx actor.Context) {
 }
 
 // answered routes a call's answer by its tag.
-func (l *Loop) answered(ctx actor.Context, a *answered) {
-	switch tag := a.tag.(type) {
+func (l *Loop) answered(ctx actor.Context, a *kit.Answered) {
+	switch tag := a.Tag.(type) {
 	case *check:
-		l.checked(ctx, tag, a.reply)
+		l.checked(ctx, tag, a.Reply)
 	case *delivery:
-		l.delivered(ctx, tag, a.reply)
+		l.delivered(ctx, tag, a.Reply)
 	case *listRead:
-		l.listed(ctx, tag, a.reply)
+		l.listed(ctx, tag, a.Reply)
 	case *answering:
-		l.answerStep(ctx, tag, a.reply)
+		l.answerStep(ctx, tag, a.Reply)
 	case *notifyRead:
-		l.notifyRead(ctx, tag, a.reply)
+		l.notifyRead(ctx, tag, a.Reply)
 	}
 }
 

@@ -1,8 +1,7 @@
 package review
 
 import (
-	"encoding/json"
-	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -22,6 +21,7 @@ type asker struct {
 	loop    *actor.PID
 	id      string
 	within  time.Duration
+	log     *slog.Logger
 }
 
 // ask sends method with params and decodes its answer into out (nil: not
@@ -54,55 +54,16 @@ func (a *asker) ask(method string, params protocol.Params, out any) error {
 	return decode(reply.Result, out)
 }
 
-// request sends call to owner from an actor of its own, which the owner
-// may watch (agent.prompt does: a future would take the watch for the
-// answer), and waits for the reply.
+// request sends call to owner from a kit.Caller, which the owner may
+// watch (agent.prompt does: a future would take the watch for the
+// answer), and waits for its one answer.
 func (a *asker) request(owner *actor.PID, call *kit.Call) *kit.Reply {
-	got := make(chan *kit.Reply, 1)
-	pid := a.root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
-		switch msg := ctx.Message().(type) {
-		case *actor.Started:
-			ctx.Request(owner, call)
-		case *kit.Reply:
-			select {
-			case got <- msg:
-			default:
-			}
-			ctx.Stop(ctx.Self())
-		case *actor.DeadLetterResponse:
-			select {
-			case got <- kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: its owner is gone", call.Method)):
-			default:
-			}
-			ctx.Stop(ctx.Self())
-		}
-	}))
-	timer := time.NewTimer(a.within)
-	defer timer.Stop()
-	select {
-	case r := <-got:
-		return r
-	case <-timer.C:
-		a.root.Stop(pid)
-		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: no answer within %s", call.Method, a.within))
-	}
+	return kit.Ask(a.root, owner, call, a.within, a.log)
 }
 
 // decode reads a result's wire shape into out, whichever way its owner
 // gave it (a Go value or encoded once already).
-func decode(r any, out any) error {
-	if e, ok := r.(protocol.Encoded); ok {
-		return protocol.Unmarshal(e.JSON, out)
-	}
-	raw, err := json.Marshal(r)
-	if err != nil {
-		return err
-	}
-	if err := protocol.Unmarshal(raw, out); err != nil {
-		return fmt.Errorf("decode %T: %w", r, err)
-	}
-	return nil
-}
+func decode(r any, out any) error { return kit.DecodeResult(r, out) }
 
 // subject is what a review call is about, resolved: a task (its worker's
 // checkout) or a worktree workspace with no task.

@@ -126,7 +126,7 @@ func (r *Review) subscribe(ctx actor.Context) {
 // run starts job on a goroutine with an asker of its own; its result
 // comes back as a jobDone (busy, when set, is freed then).
 func (r *Review) run(ctx actor.Context, call *kit.Call, caller *actor.PID, busy string, job func(a *asker) any) {
-	a := &asker{root: ctx.ActorSystem().Root, session: r.opts.Session, tasks: r.opts.Tasks, loop: r.opts.Loop, id: call.ID, within: r.opts.Within}
+	a := &asker{root: ctx.ActorSystem().Root, session: r.opts.Session, tasks: r.opts.Tasks, loop: r.opts.Loop, id: call.ID, within: r.opts.Within, log: r.opts.Log}
 	done := &jobDone{call: call, caller: caller, busy: busy}
 	self, log := ctx.Self(), r.opts.Log
 	go func() {

@@ -100,7 +100,9 @@ type dispTask struct {
 // git repository to work in.
 func dispatcherHome(t *testing.T, agent string) (h *Home, dir, repo string) {
 	t.Helper()
-	return dispatcherHomeWith(t, "dispatcher = true\nmax_running = 2\nagent = "+strconvQuote(agent)+"\n")
+	// retry_delay = 0: a crashed worker's task is picked again at once (the
+	// backoff's own test is the dispatcher's, not worth 5 s of every run).
+	return dispatcherHomeWith(t, "dispatcher = true\nmax_running = 2\nretry_delay = 0\nagent = "+strconvQuote(agent)+"\n")
 }
 
 // dispatcherHomeWith is dispatcherHome with its [tasks] section's keys.

@@ -66,6 +66,7 @@ func Main(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "e2e: go build failed: %v\n%s", err, out)
 		return 1
 	}
+	defer stopBrowser()
 	return m.Run()
 }
 

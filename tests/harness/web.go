@@ -3,8 +3,10 @@ package harness
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
+	"sync"
 	"testing"
 	"time"
 
@@ -53,13 +55,59 @@ func Chromium(t *testing.T) string {
 	return ""
 }
 
-// Browser starts a headless chromium the size of a phone.
+// browser is the package's one headless chromium, started by the first
+// Browser call and stopped by Main after the tests: starting one costs
+// seconds of CPU, which a browser per test paid again and again.
+var browser struct {
+	once   sync.Once
+	ctx    context.Context // the browser's first tab; tests' tabs are its children
+	err    error
+	cancel func()
+}
+
+// Browser gives a test a tab of the package's headless chromium, the size
+// of a phone, in a browser context of its own (cookies and storage of its
+// own too), closed when the test ends.
 func Browser(t *testing.T, path string) context.Context {
-	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
-		chromedp.WindowSize(412, 915), chromedp.Flag("disable-gpu", true))
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	bctx, cancelBrowser := chromedp.NewContext(actx)
-	ctx, cancel := context.WithTimeout(bctx, 45*time.Second)
-	t.Cleanup(func() { cancel(); cancelBrowser(); cancelAlloc() })
+	browser.once.Do(func() {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
+			chromedp.WindowSize(412, 915), chromedp.Flag("disable-gpu", true))
+		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		bctx, cancelBrowser := chromedp.NewContext(actx)
+		browser.ctx, browser.cancel = bctx, func() { cancelBrowser(); cancelAlloc() }
+		browser.err = chromedp.Do(bctx) // starts it
+	})
+	if browser.err != nil {
+		t.Fatalf("starting chromium: %v", browser.err)
+	}
+	tab, cancelTab := chromedp.NewContext(browser.ctx, chromedp.WithNewBrowserContext())
+	ctx, cancel := context.WithTimeout(tab, 45*time.Second)
+	t.Cleanup(func() { cancel(); cancelTab() })
 	return ctx
+}
+
+// stopBrowser stops the package's chromium if a test started it.
+func stopBrowser() {
+	if browser.cancel != nil {
+		browser.cancel()
+	}
+}
+
+// Tap clicks the element sel finds from inside the page. The dashboard
+// draws its pane list again whenever a status or a program changes, and
+// chromedp's click (find the node, then press at its box) can meet a row
+// drawn away in between ("Could not find node with given id") or press
+// where it no longer is; the page's own click finds the row it has now.
+func Tap(sel string) chromedp.Action[chromedp.Void] {
+	return func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		if _, err := chromedp.WaitVisible(chromedp.CSS(sel))(ctx, t); err != nil {
+			return chromedp.Void{}, err
+		}
+		q, _ := json.Marshal(sel)
+		ok, err := chromedp.Evaluate[bool](`((e) => !!e && (e.click(), true))(document.querySelector(`+string(q)+`))`)(ctx, t)
+		if err == nil && !ok {
+			err = fmt.Errorf("tap %s: gone from the page", sel)
+		}
+		return chromedp.Void{}, err
+	}
 }

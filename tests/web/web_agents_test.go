@@ -107,7 +107,7 @@ func TestWeb_FourAgents(t *testing.T) {
 
 	// Answer codex from the page: open its pane, type into the prompt box
 	// and send. The fake codex reads the line and finishes its turn.
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`li.pane[data-pane="`+pane["codex"]+`"]`)),
+	if err := chromedp.Do(ctx, Tap(`li.pane[data-pane="`+pane["codex"]+`"]`),
 		chromedp.WaitVisible(chromedp.CSS(`#term div`)),
 		chromedp.SetValue(chromedp.CSS(`#prompttext`), "1"),
 		chromedp.Click(chromedp.CSS(`#prompt button[type="submit"]`))); err != nil {

@@ -57,7 +57,7 @@ func TestWebDaily_ViewHiddenAndProgramBadges(t *testing.T) {
 	WaitFor(t, "sleep as the pane's badge", func() bool { got = badge(); return got == "sleep" })
 
 	// Choosing the pane shows the view; the badge row stays a program.
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`li.pane[data-pane="`+shell+`"]`)), chromedp.WaitVisible(chromedp.CSS(`#close`))); err != nil {
+	if err := chromedp.Do(ctx, Tap(`li.pane[data-pane="`+shell+`"]`), chromedp.WaitVisible(chromedp.CSS(`#close`))); err != nil {
 		t.Fatalf("open the pane: %v", err)
 	}
 }

@@ -47,7 +47,7 @@ func TestWebReview_DiffCommentAccept(t *testing.T) {
 	ctx := Browser(t, exe)
 	pane := created.RootPane.PaneID
 	if err := chromedp.Do(ctx, chromedp.Navigate(url), chromedp.WaitVisible(chromedp.CSS(`#conn[data-state="open"]`)),
-		chromedp.WaitVisible(chromedp.CSS(`li.pane[data-pane="`+pane+`"]`)), chromedp.Click(chromedp.CSS(`li.pane[data-pane="`+pane+`"]`)),
+		chromedp.WaitVisible(chromedp.CSS(`li.pane[data-pane="`+pane+`"]`)), Tap(`li.pane[data-pane="`+pane+`"]`),
 		chromedp.WaitVisible(chromedp.CSS(`#diffbtn`)), chromedp.Click(chromedp.CSS(`#diffbtn`)),
 		chromedp.WaitVisible(chromedp.CSS(`#rvdiff .ln.add[data-line="2"]`))); err != nil {
 		t.Fatalf("the diff view never showed a.txt's line 2: %v", err)

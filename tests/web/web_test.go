@@ -94,7 +94,7 @@ func TestWeb_DashboardInABrowser(t *testing.T) {
 	}
 
 	// Open the shell, type into it, and see the answer in the pane.
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`li.pane[data-pane="`+shell+`"]`)),
+	if err := chromedp.Do(ctx, Tap(`li.pane[data-pane="`+shell+`"]`),
 		chromedp.WaitVisible(chromedp.CSS(`#term div`)),
 		chromedp.SendKeys(chromedp.CSS(`#keys`), "echo hi"+kb.Enter)); err != nil {
 		t.Fatalf("type into the pane: %v", err)

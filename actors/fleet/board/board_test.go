@@ -156,6 +156,7 @@ func TestTwoClaimersNeverBothWin(t *testing.T) {
 // TTL plus a second (by the hub's clock), and the first member's next
 // renewal says it lost it.
 func TestUnrenewedLeaseExpiresAndAnotherClaims(t *testing.T) {
+	t.Parallel() // it waits on leases, TTLs or elections: the rest of the package runs meanwhile
 	ctx := context.Background()
 	ttl := time.Second
 	h, b := setup(t, Config{LeaseTTL: ttl})
@@ -213,6 +214,7 @@ func now(b *Board) time.Time {
 
 // A lease its member renews is never swept, however often others sweep.
 func TestRenewedLeaseIsKept(t *testing.T) {
+	t.Parallel() // it waits on leases, TTLs or elections: the rest of the package runs meanwhile
 	ctx := context.Background()
 	ttl := 3 * time.Second
 	h, b := setup(t, Config{LeaseTTL: ttl})
@@ -240,6 +242,7 @@ func TestRenewedLeaseIsKept(t *testing.T) {
 
 // Two members sweeping one expired lease at once release it once.
 func TestTwoSweepersReleaseOnce(t *testing.T) {
+	t.Parallel() // it waits on leases, TTLs or elections: the rest of the package runs meanwhile
 	ctx := context.Background()
 	ttl := 500 * time.Millisecond
 	h, b := setup(t, Config{LeaseTTL: ttl})
@@ -522,6 +525,7 @@ func TestWatchDeliversTheBoardThenChanges(t *testing.T) {
 // is older than the TTL when the hub returns and another member sweeps
 // all along.
 func TestHubDownLongerThanTTLKeepsLiveLeases(t *testing.T) {
+	t.Parallel() // it waits on leases, TTLs or elections: the rest of the package runs meanwhile
 	if testing.Short() {
 		t.Skip("stops a server for seconds")
 	}
@@ -589,6 +593,7 @@ func TestHubDownLongerThanTTLKeepsLiveLeases(t *testing.T) {
 // A long-running task's reports never make it too big to store: its
 // activities are bounded in number and bytes as on the local board.
 func TestActivitiesStayBounded(t *testing.T) {
+	t.Parallel() // it waits on leases, TTLs or elections: the rest of the package runs meanwhile
 	ctx := context.Background()
 	_, b := setup(t, Config{})
 	task := mustCreate(t, b, Spec{})

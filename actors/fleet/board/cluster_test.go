@@ -51,6 +51,7 @@ func openOn(t *testing.T, nodes []*server.Server, cfg Config) *Board {
 // race still has one winner and the loser is told task_not_ready; with
 // one node killed the board keeps working and keeps every task.
 func TestClusteredBoardRaceAndNodeLoss(t *testing.T) {
+	t.Parallel() // it waits on leases, TTLs or elections: the rest of the package runs meanwhile
 	if testing.Short() {
 		t.Skip("runs a three-node hub")
 	}

@@ -17,6 +17,7 @@ import (
 // order and without a gap, while one node is killed and members go on
 // publishing.
 func TestClusteredStreamSurvivesANode(t *testing.T) {
+	t.Parallel() // it waits on leases, TTLs or elections: the rest of the package runs meanwhile
 	if testing.Short() {
 		t.Skip("runs a three-node hub")
 	}

@@ -398,6 +398,7 @@ func TestPublishOnceStoresARetryOnce(t *testing.T) {
 
 // A subscriber whose stream is deleted under it is told so.
 func TestSubscriberIsToldOfTrouble(t *testing.T) {
+	t.Parallel() // it waits on the subscriber's heartbeat to miss: the rest of the package runs meanwhile
 	ctx := context.Background()
 	_, js := setup(t, Config{})
 	ch, deliver := collector()
