@@ -27,8 +27,10 @@ func pasteBody(n int) string {
 }
 
 // An unbracketed paste (what a terminal without bracketed paste sends, or
-// a fast typist) reaches the program in the pane whole, in order, and
-// quickly: the client sends bursts, not one request per key.
+// a fast typist) reaches the program in the pane whole and in order. How
+// long it takes is logged, not judged (timing decides no test): that the
+// client sends bursts, not one request per key, is
+// tui's TestInput_BurstIsOneWriteAfterTheFirstKey.
 func TestTUI_UnbracketedPasteReachesCat(t *testing.T) {
 	h := NewHome(t)
 	h.Start(t, "paste")
@@ -55,10 +57,6 @@ func TestTUI_UnbracketedPasteReachesCat(t *testing.T) {
 	}
 	if string(got) != want {
 		t.Fatalf("cat got different bytes (%d, want %d)", len(got), len(want))
-	}
-	// Generous bound for a noisy machine; the figure above is the measure.
-	if took > 5*time.Second {
-		t.Errorf("a 100 KB unbracketed paste took %v to reach cat; want well under 5 s", took)
 	}
 	c.Type("\x04")
 }
