@@ -140,19 +140,11 @@ func (s *Session) closeOwnedPane(ctx actor.Context, m *kit.ClosePane) *kit.Reply
 	return kit.Done(answerOf(m.Answer, info))
 }
 
-// giveFocusBack forgets a closing overlay. One still focused in its tab
-// gives focus back to the pane it covered, and the tab its zoom, before
-// its leaf is taken out.
-func (s *Session) giveFocusBack(p *paneRec) {
-	o, ok := s.overlays[p.TermID()]
-	if ok {
+// dropOverlay forgets a closed pane's overlay record, within the
+// transaction; the model gave the focus back (model.Tx.ClosePane).
+func (s *Session) dropOverlay(p *paneRec) {
+	if o, ok := s.overlays[p.TermID()]; ok {
 		delete(s.overlays, p.TermID())
 		s.tx.undo(overlayBack{id: p.TermID(), o: o, had: true})
-	}
-	if !ok || p.Tab().Focused() != p.TermID() {
-		return
-	}
-	if prev := s.terms[o.prevFocus]; prev != nil && prev.Tab() == p.Tab() {
-		s.tx.FocusInTab(p.Tab(), prev.TermID(), o.prevZoomed)
 	}
 }

@@ -17,7 +17,7 @@ var paneRoutes = map[string]paneHandler{
 	"pane.split":  (*Session).paneSplit,
 	"pane.focus":  onPane((*model.Tx).PaneFocus),
 	"pane.rename": onPane((*model.Tx).PaneRename),
-	"pane.close":  (*Session).paneClose,
+	"pane.close":  onPane((*model.Tx).PaneClose),
 }
 
 // orFocused resolves an optional pane id, defaulting to the focused pane.
@@ -60,9 +60,4 @@ func (s *Session) splitPane(ctx actor.Context, src *paneRec, dir layout.Directio
 	}
 	s.relayout(ctx, p.Tab())
 	return p, nil
-}
-
-func (s *Session) paneClose(ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
-	s.closePane(ctx, p)
-	return kit.OK()
 }

@@ -121,71 +121,13 @@ func (s *Session) started(p *paneRec, pid *actor.PID) {
 // redraw to their real size.
 func (s *Session) relayout(_ actor.Context, t *tab) { s.markLayout(t) }
 
-// closePane removes a pane, stopping its process; an emptied tab closes,
-// and an emptied workspace closes with it.
-func (s *Session) closePane(ctx actor.Context, p *paneRec) {
-	s.forget(p)
-	s.poison(p.pid)
-	s.detach(ctx, p)
-}
+// closePane, closeTab and closeWorkspace close what the session's own
+// messages close (a pane that exited, the tab layout.apply replaced, a
+// removed checkout's workspace) by the model's operations (ops_close.go).
+func (s *Session) closePane(_ actor.Context, p *paneRec) { s.apply(s.tx.ClosePane(s.env(), p.Pane)) }
 
-// forget removes a pane's ids (and the aliases it kept after moves).
-func (s *Session) forget(p *paneRec) {
-	s.emit(protocol.PaneRefEvent{Kind: "pane_closed", PaneID: p.ID(), WorkspaceID: p.WS().ID()}, s.paneFields(p))
-	s.tx.Forget(p.Pane)
-	s.dropTerm(p)
-	s.giveFocusBack(p) // open.go: an overlay gives focus back
-}
+func (s *Session) closeTab(_ actor.Context, t *tab) { s.apply(s.tx.CloseTab(s.env(), t)) }
 
-// detach takes a pane's leaf out of its tab, closing the tab (and its
-// workspace) when it was the last one. It reports what closed.
-func (s *Session) detach(ctx actor.Context, p *paneRec) (closedTab, closedWorkspace string) {
-	t := p.Tab()
-	if s.tx.Detach(p.Pane) {
-		closedTab = t.ID()
-		if len(t.WS().Tabs()) == 1 {
-			closedWorkspace = t.WS().ID()
-		}
-		s.dropTab(t)
-		return closedTab, closedWorkspace
-	}
-	s.relayout(ctx, t)
-	return "", ""
-}
-
-// closeTab stops every pane of a tab and removes it.
-func (s *Session) closeTab(ctx actor.Context, t *tab) {
-	for _, p := range s.tabPanes(t) {
-		s.forget(p)
-		s.poison(p.pid)
-	}
-	s.dropTab(t)
-}
-
-// dropTab removes an (already emptied) tab; the last tab takes its workspace.
-func (s *Session) dropTab(t *tab) {
-	w := t.WS()
-	s.emit(protocol.TabRefEvent{Kind: "tab_closed", TabID: t.ID(), WorkspaceID: w.ID()}, s.tabFields(t))
-	s.retire(t.ID())
-	if s.tx.DropTab(t) {
-		s.dropWorkspace(w)
-	}
-}
-
-// dropWorkspace removes an emptied workspace and moves focus to a neighbour.
-func (s *Session) dropWorkspace(w *workspace) {
-	info := s.workspaceInfo(w)
-	s.emit(protocol.WorkspaceClosedEvent{WorkspaceID: w.ID(), Workspace: &info}, s.workspaceFields(w))
-	s.retire(w.ID())
-	s.tx.DropWorkspace(w)
-}
-
-// closeWorkspace stops every pane of a workspace and removes it.
-func (s *Session) closeWorkspace(ctx actor.Context, w *workspace) {
-	for len(w.Tabs()) > 0 {
-		s.closeTab(ctx, w.Tabs()[0])
-		if s.m.Workspace(w.ID()) == nil {
-			return
-		}
-	}
+func (s *Session) closeWorkspace(_ actor.Context, w *workspace) {
+	s.apply(s.tx.CloseWorkspace(s.env(), w))
 }

@@ -14,7 +14,7 @@ var tabHandlers = map[string]handler{
 
 var tabRoutes = map[string]tabHandler{
 	"tab.focus": onTab((*model.Tx).TabFocus),
-	"tab.close": (*Session).tabClose,
+	"tab.close": onTab((*model.Tx).TabClose),
 }
 
 func (s *Session) tabCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
@@ -37,10 +37,4 @@ func (s *Session) tabCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
 	}
 	res, out := s.tx.TabMade(s.env(), prm, t)
 	return s.did(res, out, nil)
-}
-
-func (s *Session) tabClose(ctx actor.Context, call *kit.Call, t *tab) *kit.Reply {
-	s.closeTab(ctx, t)
-	s.emitWorkspaceUpdated(t.WS())
-	return kit.OK()
 }

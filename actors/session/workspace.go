@@ -14,7 +14,7 @@ var workspaceHandlers = map[string]handler{
 
 var workspaceRoutes = map[string]workspaceHandler{
 	"workspace.focus": onWorkspace((*model.Tx).WorkspaceFocus),
-	"workspace.close": (*Session).workspaceClose,
+	"workspace.close": onWorkspace((*model.Tx).WorkspaceClose),
 }
 
 func (s *Session) workspaceCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
@@ -37,21 +37,6 @@ func (s *Session) workspaceCreate(ctx actor.Context, call *kit.Call) *kit.Reply 
 	}
 	res, out := s.tx.WorkspaceMade(s.env(), prm, w)
 	return s.did(res, out, nil)
-}
-
-// workspaceClose closes a workspace, with the workspaces of its worktree
-// group when asked to (model.CloseGroup), in one transaction: all of them
-// or none.
-func (s *Session) workspaceClose(ctx actor.Context, call *kit.Call, w *workspace) *kit.Reply {
-	group, err := s.m.CloseGroup(w, call.Params.(*protocol.WorkspaceCloseParams).CloseGroup)
-	if err != nil {
-		return kit.Fail(err)
-	}
-	for _, x := range group {
-		s.closeWorkspace(ctx, x)
-	}
-	s.closeWorkspace(ctx, w)
-	return kit.OK()
 }
 
 // emitCreated announces a new workspace, tab and/or pane (nil = not new).

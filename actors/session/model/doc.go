@@ -11,13 +11,15 @@
 // of operations that must keep the invariants and that a discard must
 // undo exactly.
 //
-// The writes a call makes (a layout edit, a move, a rename) are
+// The writes a call makes (a layout edit, a move, a rename, a close) are
 // operations of a Tx (ops_*.go): they take the call's params, check
 // before they write, and return the answer, the events and the effects
 // the session applies once the transaction commits, as values (Out,
 // op.go); what they need from outside the topology (how records render,
-// a pane's folder) comes through Env. A call that starts a pane is split
-// around the start, which is the session's (ops_create.go).
+// a pane's folder, the pane an overlay covered) comes through Env. A call
+// that starts a pane is split around the start, which is the session's
+// (ops_create.go); closing stops panes and retires entities by effects
+// (ops_close.go).
 //
 // It also says how session.json keeps the interactive client's sidebar
 // state (UIState), which is the clients actor's, not the model's: the

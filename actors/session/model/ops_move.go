@@ -118,37 +118,6 @@ func (tx *Tx) newTab(out *Out, w *Workspace, label string) *Tab {
 	return t
 }
 
-// detach takes a pane's leaf out of its tab, closing the tab (and its
-// workspace) when it was the last one. It reports what closed.
-func (tx *Tx) detach(env Env, out *Out, p *Pane) (closedTab, closedWorkspace string) {
-	t := p.tab
-	if tx.Detach(p) {
-		closedTab = t.id
-		if len(t.ws.tabs) == 1 {
-			closedWorkspace = t.ws.id
-		}
-		tx.dropTab(env, out, t)
-		return closedTab, closedWorkspace
-	}
-	out.do(Arrange{t})
-	return "", ""
-}
-
-// dropTab removes an emptied tab; the last tab takes its workspace, and
-// focus moves to a neighbour.
-func (tx *Tx) dropTab(env Env, out *Out, t *Tab) {
-	w := t.ws
-	out.emit(env, protocol.TabRefEvent{Kind: "tab_closed", TabID: t.id, WorkspaceID: w.id}, t)
-	out.do(Retire{t.id})
-	if !tx.DropTab(t) {
-		return
-	}
-	info := env.WorkspaceInfo(w)
-	out.emit(env, protocol.WorkspaceClosedEvent{WorkspaceID: w.id, Workspace: &info}, w)
-	out.do(Retire{w.id})
-	tx.DropWorkspace(w)
-}
-
 // MoveWorkspace moves a workspace to an index (clamped) of the order.
 func (tx *Tx) MoveWorkspace(env Env, prm *protocol.WorkspaceMoveParams) (protocol.WorkspaceList, Out, error) {
 	var out Out

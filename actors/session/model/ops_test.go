@@ -13,6 +13,12 @@ import (
 // events are then checked by what they name.
 type fakeEnv struct {
 	folders map[string]string // by pane id: where its foreground process is
+	// overlays are the overlay panes, by terminal id: the terminal each
+	// covered and whether its tab was zoomed.
+	overlays map[string]struct {
+		prev   string
+		zoomed bool
+	}
 }
 
 func (fakeEnv) WorkspaceInfo(w *Workspace) protocol.WorkspaceInfo {
@@ -29,6 +35,10 @@ func (fakeEnv) Layout(t *Tab) protocol.PaneLayoutSnapshot {
 }
 func (e fakeEnv) Folder(p *Pane) string     { return e.folders[p.id] }
 func (fakeEnv) AutoLabel(cwd string) string { return "auto:" + cwd }
+func (e fakeEnv) Overlay(p *Pane) (string, bool, bool) {
+	o, ok := e.overlays[p.termID]
+	return o.prev, o.zoomed, ok
+}
 func (fakeEnv) Fields(s Subject) Fields {
 	switch s := s.(type) {
 	case *Workspace:
@@ -68,6 +78,8 @@ func outLine(o Out) string {
 			parts = append(parts, fmt.Sprintf("start %s", e.Entity.(interface{ ID() string }).ID()))
 		case Retire:
 			parts = append(parts, "retire "+e.ID)
+		case Stop:
+			parts = append(parts, "stop "+e.Pane.id)
 		}
 	}
 	return strings.Join(parts, ", ")
