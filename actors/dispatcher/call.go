@@ -30,6 +30,7 @@ type callExpired struct{}
 // caller is the child carrying one call.
 type caller struct {
 	owner  *actor.PID
+	routes *kit.SessionRoutes // nil: every call goes to owner
 	call   *kit.Call
 	tag    any
 	within time.Duration
@@ -55,7 +56,7 @@ func encodeCall(id, method string, params any) (*kit.Call, error) {
 func (c *caller) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
-		ctx.Request(c.owner, c.call)
+		c.routes.Send(ctx, c.owner, c.call, ctx.Self())
 		c.timers.After(ctx, c.within, &callExpired{})
 	case *actor.Stopping:
 		c.timers.StopAll()

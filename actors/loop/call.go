@@ -24,6 +24,7 @@ type answered struct {
 // caller is the child carrying one call.
 type caller struct {
 	owner  *actor.PID
+	routes *kit.SessionRoutes // nil: every call goes to owner
 	call   *kit.Call
 	tag    any
 	timers kit.Timers
@@ -34,7 +35,7 @@ type caller struct {
 func (c *caller) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
-		ctx.Request(c.owner, c.call)
+		c.routes.Send(ctx, c.owner, c.call, ctx.Self())
 		c.timers.After(ctx, callWithin, struct{}{})
 	case *actor.Stopping:
 		c.timers.StopAll()
@@ -76,7 +77,7 @@ func (l *Loop) send(ctx actor.Context, tag any, method string, params any) {
 		ctx.Send(ctx.Self(), &answered{tag: tag, reply: kit.Fail(err)})
 		return
 	}
-	c := &caller{owner: l.opts.Session, call: &kit.Call{ID: "loop:" + strconv.FormatUint(l.seq, 10), Method: method, Params: p}, tag: tag}
+	c := &caller{owner: l.opts.Session, routes: l.opts.Routes, call: &kit.Call{ID: "loop:" + strconv.FormatUint(l.seq, 10), Method: method, Params: p}, tag: tag}
 	ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return c }, kit.Guarded(l.opts.Log)))
 }
 

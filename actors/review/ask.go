@@ -18,6 +18,7 @@ import (
 type asker struct {
 	root    *actor.RootContext
 	session *actor.PID
+	routes  *kit.SessionRoutes // nil: every call goes to its owner
 	tasks   *actor.PID
 	loop    *actor.PID
 	id      string
@@ -62,7 +63,7 @@ func (a *asker) request(owner *actor.PID, call *kit.Call) *kit.Reply {
 	pid := a.root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
 		switch msg := ctx.Message().(type) {
 		case *actor.Started:
-			ctx.Request(owner, call)
+			a.routes.Send(ctx, owner, call, ctx.Self())
 		case *kit.Reply:
 			select {
 			case got <- msg:
