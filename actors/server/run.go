@@ -171,7 +171,7 @@ func Run(opts Options) error {
 		return err
 	}
 	owners[protocol.OwnerIntegrations] = integrationsPID
-	agentsPID, err := spawnChild(system, root, agents.Props(agents.Options{Events: busPID, Log: log, Carried: carried, Clients: clientsPID}), "agents")
+	agentsPID, err := spawnChild(system, root, agents.Props(agents.Options{Events: busPID, Log: log, Carried: carried, Clients: clientsPID, Answer: reads.Answerer(system.Root)}), "agents")
 	if err != nil {
 		listener.Close()
 		return err
