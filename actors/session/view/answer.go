@@ -5,6 +5,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -44,5 +45,24 @@ func (r *ReadSide) Answerer(root *actor.RootContext) func(a *agents.Answer) {
 		if r.AfterCaughtUp(func() { go send() }) {
 			send()
 		}
+	}
+}
+
+// ScrolledInfo is pane.scroll's answer, the pane's record in v.
+func ScrolledInfo(v *View, m *pane.InfoAnswer) *kit.Reply {
+	rec := v.Term(m.TerminalID)
+	if rec == nil {
+		return kit.Fail(protocol.Errorf(protocol.CodePaneNotFound, "pane closed"))
+	}
+	return kit.Done(protocol.PaneInfoResult{Pane: rec.Info})
+}
+
+// AnswerScrolled is the panes' pane.Spec.Scrolled: it answers to with the
+// pane's record from the first View that shows the facts with the new
+// scroll position, which the pane sent the session before.
+func (r *ReadSide) AnswerScrolled(root *actor.RootContext, to *actor.PID, m *pane.InfoAnswer) {
+	send := func() { root.Send(to, ScrolledInfo(r.Newest(), m)) }
+	if r.AfterCaughtUp(func() { go send() }) {
+		send()
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -60,5 +61,32 @@ func TestAnswerer_RendersOnceTheSessionCaughtUp(t *testing.T) {
 	answer(&agents.Answer{To: to, Render: agents.RenderReply, Reply: kit.OK()})
 	if rep := <-got; rep.Err != nil {
 		t.Fatalf("a plain reply: %+v", rep.Err)
+	}
+}
+
+// pane.scroll's answer is the pane's record from the first View that shows
+// the facts the pane sent before it (the new position).
+func TestAnswerScrolled_WaitsForTheFactsBefore(t *testing.T) {
+	system := actor.NewActorSystem()
+	t.Cleanup(system.Shutdown)
+	got := make(chan *kit.Reply, 2)
+	to := system.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
+		if r, ok := ctx.Message().(*kit.Reply); ok {
+			got <- r
+		}
+	}))
+	r := NewReadSide()
+	r.Publish(onePane("old"))
+	r.MessagePosted(nil) // the facts with the new position
+	r.AnswerScrolled(system.Root, to, &pane.InfoAnswer{TerminalID: "t1"})
+	r.Publish(onePane("new"))
+	r.MessageReceived(nil)
+	rep := <-got
+	if res, ok := rep.Result.(protocol.PaneInfoResult); rep.Err != nil || !ok || res.Pane.Title == nil || *res.Pane.Title != "new" {
+		t.Fatalf("answer %+v, want the record of the View after the facts (title new)", rep)
+	}
+	r.AnswerScrolled(system.Root, to, &pane.InfoAnswer{TerminalID: "gone"})
+	if rep := <-got; rep.Err == nil || rep.Err.(*protocol.Error).Code != protocol.CodePaneNotFound {
+		t.Fatalf("a closed pane's answer: %+v, want %s", rep, protocol.CodePaneNotFound)
 	}
 }
