@@ -17,7 +17,8 @@
 // the method table's owners when it starts; Router, what a connection
 // answers the session's reads with, and routes the calls whose target the
 // session's ids name by, without a hop through the session's mailbox (its
-// published read model).
+// published read model), and SessionRoutes, the same routing for the
+// actors that call the session as a client would.
 // It is a leaf package so
 // the gateway, the session and the panes can all speak it.
 package kit
