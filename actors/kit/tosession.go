@@ -39,7 +39,10 @@ func (r *SessionRoutes) Send(ctx actor.SenderContext, session *actor.PID, call *
 	root := ctx.ActorSystem().Root
 	// The wait ends on the session's goroutine: the routing (a read may
 	// render many records) runs on one of its own.
-	later := func() { deliverRouted(root, r.Reads.RouteNow(call, m, r.Owners), call, m, sender) }
+	later := func() {
+		defer RecoverTo(root, sender, call.Method)
+		deliverRouted(root, r.Reads.RouteNow(call, m, r.Owners), call, m, sender)
+	}
 	if r.Reads.AfterCaughtUp(func() { go later() }) {
 		later()
 	}
@@ -60,5 +63,15 @@ func deliverRouted(ctx actor.SenderContext, routed Routed, call *Call, m protoco
 		ctx.Send(sender, Fail(protocol.Errorf(protocol.CodeInternal, "no actor answers %s (owner %s)", call.Method, m.Owner)))
 	default:
 		ctx.RequestWithCustomSender(routed.To, routed.Msg, sender)
+	}
+}
+
+// RecoverTo, deferred on a goroutine that answers to about method outside
+// any actor (no guard there), answers a panic internal_error and logs it
+// at error, rather than ending the server.
+func RecoverTo(root *actor.RootContext, to *actor.PID, method string) {
+	if p := recover(); p != nil {
+		root.Logger().Error("panic answering a call", "method", method, "panic", p)
+		root.Send(to, Fail(protocol.Errorf(protocol.CodeInternal, "internal error: %s: %v", method, p)))
 	}
 }

@@ -32,7 +32,12 @@ func (f *fakeReads) Route(call *Call, m protocol.Method, o Owners) (Routed, bool
 	return f.route(call), true
 }
 
-func (f *fakeReads) RouteNow(call *Call, m protocol.Method, o Owners) Routed { return f.route(call) }
+func (f *fakeReads) RouteNow(call *Call, m protocol.Method, o Owners) Routed {
+	if call.Params == nil {
+		panic("no params") // a routing that breaks
+	}
+	return f.route(call)
+}
 
 func (f *fakeReads) route(call *Call) Routed {
 	if call.Method == "pane.list" {
@@ -150,4 +155,24 @@ func TestSessionRoutes_ReadsAndOwnerCallsSkipTheSession(t *testing.T) {
 		t.Fatalf("pane.read after catching up: %v", r.Err)
 	}
 	expect("pane pane.read")
+
+	// A routing that panics after the wait (outside any actor) answers
+	// internal_error and leaves the process running.
+	reads.mu.Lock()
+	reads.behind = true
+	reads.mu.Unlock()
+	go func() { done <- ask(routes, "pane.read", nil) }()
+	for {
+		reads.mu.Lock()
+		n := len(reads.waits)
+		reads.mu.Unlock()
+		if n == 1 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	reads.catchUp()
+	if r := <-done; r.Err == nil || r.Err.(*protocol.Error).Code != protocol.CodeInternal {
+		t.Fatalf("a panicking routing answered %+v, want %s", r, protocol.CodeInternal)
+	}
 }

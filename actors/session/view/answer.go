@@ -39,7 +39,10 @@ func AgentAnswer(v *View, a *agents.Answer) *kit.Reply {
 // session before a was given.
 func (r *ReadSide) Answerer(root *actor.RootContext) func(a *agents.Answer) {
 	return func(a *agents.Answer) {
-		send := func() { root.Send(a.To, AgentAnswer(r.Newest(), a)) }
+		send := func() {
+			defer kit.RecoverTo(root, a.To, "agent answer")
+			root.Send(a.To, AgentAnswer(r.Newest(), a))
+		}
 		// The wait ends on the session's goroutine: rendering runs on one
 		// of its own.
 		if r.AfterCaughtUp(func() { go send() }) {
@@ -61,7 +64,10 @@ func ScrolledInfo(v *View, m *pane.InfoAnswer) *kit.Reply {
 // pane's record from the first View that shows the facts with the new
 // scroll position, which the pane sent the session before.
 func (r *ReadSide) AnswerScrolled(root *actor.RootContext, to *actor.PID, m *pane.InfoAnswer) {
-	send := func() { root.Send(to, ScrolledInfo(r.Newest(), m)) }
+	send := func() {
+		defer kit.RecoverTo(root, to, "pane.scroll")
+		root.Send(to, ScrolledInfo(r.Newest(), m))
+	}
 	if r.AfterCaughtUp(func() { go send() }) {
 		send()
 	}
