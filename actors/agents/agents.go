@@ -24,6 +24,10 @@ type Options struct {
 	// Clients is told (kit.Push) when the agent view is set or cleared, for
 	// the interactive client in front; nil in tests without one.
 	Clients *actor.PID
+	// Answer sends an answer that carries an agent record, rendered from
+	// the session's read side once the session took what the actor told
+	// it before (view.ReadSide.Answerer); nil: the session renders it.
+	Answer func(*Answer)
 }
 
 // Place is where one pane is, as the session last told it.
@@ -305,6 +309,8 @@ func (a *Agents) flush(ctx actor.Context) {
 		case ans.To == nil:
 		case ans.Render == RenderReply && ans.Reply != nil:
 			ctx.Send(ans.To, ans.Reply)
+		case a.opts.Answer != nil:
+			a.opts.Answer(&ans)
 		case a.session != nil:
 			ctx.Send(a.session, &ans)
 		}

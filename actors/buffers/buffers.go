@@ -25,7 +25,10 @@ var Registry = kit.NewRegistry(protocol.OwnerBuffers, "actors/buffers", map[stri
 type Options struct {
 	// Session resolves buffer.paste's pane and carries its typing.
 	Session *actor.PID
-	Log     *slog.Logger
+	// Routes route the calls the read side answers or resolves from it,
+	// never through the session's mailbox (nil: all go to Session).
+	Routes *kit.SessionRoutes
+	Log    *slog.Logger
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	// Max is the most buffers kept (protocol.BufferMaxCount when 0).
@@ -172,6 +175,6 @@ func (b *Buffers) paste(ctx actor.Context, call *kit.Call) *kit.Reply {
 		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "buffer.paste: no session to reach the pane through"))
 	}
 	typing := &kit.Call{ID: call.ID, Method: "pane.send_input", Params: &protocol.PaneSendInputParams{PaneID: p.PaneID, Text: protocol.PastedText(b.kept[i].text)}}
-	ctx.RequestWithCustomSender(b.opts.Session, typing, ctx.Sender())
+	b.opts.Routes.Send(ctx, b.opts.Session, typing, ctx.Sender())
 	return nil
 }

@@ -38,6 +38,9 @@ type Options struct {
 	// Owners the rest by their table owner (the tasks actor's task.*).
 	Session *actor.PID
 	Owners  map[protocol.Owner]*actor.PID
+	// Routes route the calls the read side answers or resolves from it,
+	// never through the session's mailbox (nil: all go to Session).
+	Routes *kit.SessionRoutes
 	// Events is the bus the dispatcher watches tasks, agents and panes on.
 	Events *actor.PID
 	Log    *slog.Logger
@@ -255,7 +258,7 @@ func (d *Dispatcher) tellTasks(ctx actor.Context) {
 // rest to the workers made from now on; the dispatcher key, when it
 // changed, turns the dispatcher on or off (its workers go on either way).
 func (d *Dispatcher) reconfigure(ctx actor.Context, next Options) {
-	next.Session, next.Owners, next.Events, next.Log = d.opts.Session, d.opts.Owners, d.opts.Events, d.opts.Log
+	next.Session, next.Routes, next.Owners, next.Events, next.Log = d.opts.Session, d.opts.Routes, d.opts.Owners, d.opts.Events, d.opts.Log
 	next = withDefaults(next)
 	wasOn := d.opts.On
 	d.opts = next
@@ -298,7 +301,7 @@ func (d *Dispatcher) send(ctx actor.Context, tag any, method string, params any)
 		ctx.Send(ctx.Self(), &kit.Answered{Tag: tag, Reply: kit.Fail(protocol.Errorf(protocol.CodeInternal, "no actor answers %s", method))})
 		return
 	}
-	c := &kit.Caller{Owner: owner, Call: call, Tag: tag, Within: callWithin}
+	c := &kit.Caller{Owner: owner, Routes: d.opts.Routes, Call: call, Tag: tag, Within: callWithin}
 	c.Spawn(ctx, d.opts.Log)
 }
 

@@ -26,7 +26,10 @@ type Answered struct {
 // the owner's reply, a timeout after Within, its owner gone, or (with
 // Deliver) stopped first -- then stops; a reply after that is dropped.
 type Caller struct {
-	Owner  *actor.PID
+	Owner *actor.PID
+	// Routes routes a read or an owner call from the session's read side
+	// (nil: the call goes to Owner).
+	Routes *SessionRoutes
 	Call   *Call
 	Tag    any
 	Within time.Duration
@@ -41,7 +44,7 @@ type Caller struct {
 func (c *Caller) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
-		ctx.Request(c.Owner, c.Call)
+		c.Routes.Send(ctx, c.Owner, c.Call, ctx.Self())
 		c.timers.After(ctx, c.Within, struct{}{})
 	case *actor.Stopping:
 		c.timers.StopAll()
@@ -83,9 +86,9 @@ func (c *Caller) Spawn(ctx actor.SpawnerContext, log *slog.Logger) {
 
 // Ask makes call to owner from a Caller and waits for its answer: for a
 // goroutine (never an actor's Receive, which must not block).
-func Ask(root *actor.RootContext, owner *actor.PID, call *Call, within time.Duration, log *slog.Logger) *Reply {
+func Ask(root *actor.RootContext, owner *actor.PID, routes *SessionRoutes, call *Call, within time.Duration, log *slog.Logger) *Reply {
 	got := make(chan *Answered, 1)
-	c := &Caller{Owner: owner, Call: call, Within: within, Deliver: func(a *Answered) { got <- a }}
+	c := &Caller{Owner: owner, Routes: routes, Call: call, Within: within, Deliver: func(a *Answered) { got <- a }}
 	c.Spawn(root, log)
 	return (<-got).Reply
 }

@@ -125,10 +125,10 @@ func TestAsk(t *testing.T) {
 	held := make(chan *actor.PID, 1)
 	owner := callerOwner(system, held)
 
-	if r := Ask(system.Root, owner, &Call{ID: "a1", Method: "echo"}, time.Hour, nil); r.Err != nil || r.Result != said("a1") {
+	if r := Ask(system.Root, owner, nil, &Call{ID: "a1", Method: "echo"}, time.Hour, nil); r.Err != nil || r.Result != said("a1") {
 		t.Fatalf("echo answered %+v", r)
 	}
-	r := Ask(system.Root, owner, &Call{ID: "a2", Method: "hold"}, 20*time.Millisecond, nil)
+	r := Ask(system.Root, owner, nil, &Call{ID: "a2", Method: "hold"}, 20*time.Millisecond, nil)
 	if e, ok := r.Err.(*protocol.Error); !ok || e.Code != protocol.CodeTimeout {
 		t.Fatalf("an owner that never answers: %+v, want a %s error", r, protocol.CodeTimeout)
 	}
@@ -139,7 +139,7 @@ func TestAsk(t *testing.T) {
 	if err := system.Root.StopFuture(gone).Wait(); err != nil {
 		t.Fatal(err)
 	}
-	r = Ask(system.Root, gone, &Call{ID: "a3", Method: "echo"}, time.Hour, nil)
+	r = Ask(system.Root, gone, nil, &Call{ID: "a3", Method: "echo"}, time.Hour, nil)
 	if e, ok := r.Err.(*protocol.Error); !ok || e.Code != protocol.CodeInternal {
 		t.Fatalf("an owner that is gone: %+v, want %s", r, protocol.CodeInternal)
 	}

@@ -17,9 +17,11 @@
 // the method table's owners when it starts; Router, what a connection
 // answers the session's reads with, and routes the calls whose target the
 // session's ids name by, without a hop through the session's mailbox (its
-// published read model); Caller, the child that carries one call an actor
-// (or, through Ask, a goroutine) makes as a client would, and answers its
-// parent once: the reply, a timeout or the owner gone.
+// published read model), and SessionRoutes, the same routing for the
+// actors that call the session as a client would; Caller, the child that
+// carries one call an actor (or, through Ask, a goroutine) makes as a
+// client would, and answers its parent once: the reply, a timeout or the
+// owner gone.
 // It is a leaf package so
 // the gateway, the session and the panes can all speak it.
 package kit

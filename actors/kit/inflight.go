@@ -60,6 +60,16 @@ func (f *InFlight) SendCarried(ctx actor.Context, owner *actor.PID, call *Call, 
 	}
 }
 
+// SendVia is Send of a call whose sending send does (a routing), given
+// the sender the answer must reach.
+func (f *InFlight) SendVia(ctx actor.Context, owner *actor.PID, call *Call, within time.Duration, send func(sender *actor.PID)) {
+	f.call, f.owner, f.within = call, owner, within
+	send(f.Sender(ctx))
+	if within > 0 {
+		f.timer = f.timers.After(Unrelayed(ctx), within, &CallExpired{call: call})
+	}
+}
+
 // Sender is the identity the connection's calls go out with: a pane or a
 // bus that keeps the caller to push to (screen frames, event batches)
 // knows the connection by it.

@@ -25,7 +25,7 @@ func (l *Loop) send(ctx actor.Context, tag any, method string, params any) {
 		ctx.Send(ctx.Self(), &kit.Answered{Tag: tag, Reply: kit.Fail(err)})
 		return
 	}
-	c := &kit.Caller{Owner: l.opts.Session, Call: call, Tag: tag, Within: callWithin}
+	c := &kit.Caller{Owner: l.opts.Session, Routes: l.opts.Routes, Call: call, Tag: tag, Within: callWithin}
 	c.Spawn(ctx, l.opts.Log)
 }
 

@@ -31,6 +31,9 @@ type Options struct {
 	// agent.prompt, pane.send_input); Reads resolves targets.
 	Session *actor.PID
 	Reads   *view.ReadSide
+	// Routes route the calls the read side answers or resolves from it,
+	// never through the session's mailbox (nil: all go to Session).
+	Routes *kit.SessionRoutes
 	// Agents is told the queue lengths (agent info's queue_length).
 	Agents *actor.PID
 	// Events is the bus: agents' statuses in, agent_queue_changed out.

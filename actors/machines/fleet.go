@@ -37,6 +37,9 @@ type Options struct {
 	// Events is the bus remote events and state changes go to; Session
 	// answers the local half of a fleet-scoped call.
 	Events, Session *actor.PID
+	// Routes route the calls the read side answers or resolves from it,
+	// never through the session's mailbox (nil: all go to Session).
+	Routes *kit.SessionRoutes
 	// Fleet, when this server is a member of a fleet on NATS, takes the
 	// calls for a machine no saved machine is (a member's qualified id);
 	// a saved machine of that name wins.

@@ -28,6 +28,7 @@ type gather struct {
 	call    *kit.Call
 	caller  *actor.PID
 	session *actor.PID
+	routes  *kit.SessionRoutes // nil: the local half goes to the session
 	parts   []part
 	timers  kit.Timers
 
@@ -43,7 +44,7 @@ type gather struct {
 type gatherExpired struct{}
 
 func (f *Fleet) gather(ctx actor.Context, call *kit.Call) {
-	g := &gather{call: call, caller: ctx.Sender(), session: f.opts.Session, fleet: f.opts.Fleet}
+	g := &gather{call: call, caller: ctx.Sender(), session: f.opts.Session, routes: f.opts.Routes, fleet: f.opts.Fleet}
 	for _, p := range f.profiles {
 		v := f.views[p.ID]
 		if v == nil || !p.Enabled {
@@ -59,7 +60,7 @@ func (g *gather) Receive(ctx actor.Context) {
 	switch msg := ctx.Message().(type) {
 	case *actor.Started:
 		// The local half, without the fleet scope.
-		ctx.Request(g.session, &kit.Call{ID: g.call.ID, Method: g.call.Method, Params: &protocol.FleetParams{}})
+		g.routes.Send(ctx, g.session, &kit.Call{ID: g.call.ID, Method: g.call.Method, Params: &protocol.FleetParams{}}, ctx.Self())
 		if g.fleet != nil {
 			ctx.Request(g.fleet, &fleet.Gather{Method: g.call.Method})
 		}

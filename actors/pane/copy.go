@@ -80,7 +80,12 @@ func (p *Pane) paneScroll(ctx actor.Context, req *Request) *kit.Reply {
 	if p.term.ScrollView(target - p.term.ViewOffset()) {
 		p.viewMoved(ctx)
 	}
-	ctx.RequestWithCustomSender(p.owner(ctx), &InfoAnswer{Call: req.Call, TerminalID: p.spec.TerminalID}, ctx.Sender())
+	ans := &InfoAnswer{Call: req.Call, TerminalID: p.spec.TerminalID}
+	if p.spec.Scrolled != nil {
+		p.spec.Scrolled(ctx.ActorSystem().Root, ctx.Sender(), ans)
+		return nil
+	}
+	ctx.RequestWithCustomSender(p.owner(ctx), ans, ctx.Sender())
 	return nil
 }
 

@@ -49,6 +49,10 @@ type Spec struct {
 	// what only the topology knows (InfoAnswer, SelectionRead): the
 	// session. nil means the parent (tests that spawn a pane alone).
 	Owner *actor.PID
+	// Scrolled answers pane.scroll with the pane's record from the
+	// session's read side once the session took the facts sent before
+	// (view.ReadSide.AnswerScrolled); nil: Owner answers the InfoAnswer.
+	Scrolled func(root *actor.RootContext, to *actor.PID, m *InfoAnswer)
 }
 
 // IDs are a pane's public ids, as the session's model gives them.

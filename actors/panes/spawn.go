@@ -36,6 +36,9 @@ type Spawner struct {
 	Adopt map[string]pane.Adoption
 	// Owner is told each pane's facts and its program's end (the session).
 	Owner *actor.PID
+	// Scrolled answers each pane's pane.scroll from the read side
+	// (pane.Spec.Scrolled).
+	Scrolled func(root *actor.RootContext, to *actor.PID, m *pane.InfoAnswer)
 
 	// What every pane starts with: herdr's program and socket (its
 	// environment), the home folder (a folder's "~"), the server's
@@ -148,7 +151,7 @@ func (sp *Spawner) Adopting(termID string) bool {
 // Prepare is spec told its owner and given the terminal a live handoff
 // brought for it, if one did (taken: a terminal is adopted once).
 func (sp *Spawner) Prepare(spec pane.Spec) pane.Spec {
-	spec.Owner = sp.Owner
+	spec.Owner, spec.Scrolled = sp.Owner, sp.Scrolled
 	if a, ok := sp.Adopt[spec.TerminalID]; ok {
 		delete(sp.Adopt, spec.TerminalID)
 		spec.Adopt = &a

@@ -17,6 +17,7 @@ import (
 type asker struct {
 	root    *actor.RootContext
 	session *actor.PID
+	routes  *kit.SessionRoutes // reads and owner calls from the read side
 	tasks   *actor.PID
 	loop    *actor.PID
 	id      string
@@ -58,7 +59,7 @@ func (a *asker) ask(method string, params protocol.Params, out any) error {
 // watch (agent.prompt does: a future would take the watch for the
 // answer), and waits for its one answer.
 func (a *asker) request(owner *actor.PID, call *kit.Call) *kit.Reply {
-	return kit.Ask(a.root, owner, call, a.within, a.log)
+	return kit.Ask(a.root, owner, a.routes, call, a.within, a.log)
 }
 
 // decode reads a result's wire shape into out, whichever way its owner

@@ -30,6 +30,9 @@ type Options struct {
 	// agents' queues: a send to an agent at work goes into its queue);
 	// Events streams what follows a queued send (delivered, cleared, moved).
 	Session, Tasks, Loop, Events *actor.PID
+	// Routes route the calls the read side answers or resolves from it,
+	// never through the session's mailbox (nil: all go to Session).
+	Routes *kit.SessionRoutes
 	// Path is the threads' file ("" keeps nothing); Restore what it held.
 	Path    string
 	Restore []*Thread
@@ -126,7 +129,7 @@ func (r *Review) subscribe(ctx actor.Context) {
 // run starts job on a goroutine with an asker of its own; its result
 // comes back as a jobDone (busy, when set, is freed then).
 func (r *Review) run(ctx actor.Context, call *kit.Call, caller *actor.PID, busy string, job func(a *asker) any) {
-	a := &asker{root: ctx.ActorSystem().Root, session: r.opts.Session, tasks: r.opts.Tasks, loop: r.opts.Loop, id: call.ID, within: r.opts.Within, log: r.opts.Log}
+	a := &asker{root: ctx.ActorSystem().Root, session: r.opts.Session, routes: r.opts.Routes, tasks: r.opts.Tasks, loop: r.opts.Loop, id: call.ID, within: r.opts.Within, log: r.opts.Log}
 	done := &jobDone{call: call, caller: caller, busy: busy}
 	self, log := ctx.Self(), r.opts.Log
 	go func() {

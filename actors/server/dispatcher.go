@@ -8,6 +8,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/dispatcher"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/tasks"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -16,10 +17,10 @@ import (
 // dispatcher = true, else when task.run asks) and names it to the tasks
 // actor, which hands it task.run. It calls the session and the tasks actor
 // as a client would.
-func startDispatcher(system *actor.ActorSystem, root *actor.PID, cfg config.Tasks, session, tasksPID, worktreesPID, bus *actor.PID, log *slog.Logger) (*actor.PID, error) {
+func startDispatcher(system *actor.ActorSystem, root *actor.PID, cfg config.Tasks, session, tasksPID, worktreesPID, bus *actor.PID, routes *kit.SessionRoutes, log *slog.Logger) (*actor.PID, error) {
 	opts := dispatcherOptions(cfg)
 	owners := map[protocol.Owner]*actor.PID{protocol.OwnerTasks: tasksPID, protocol.OwnerWorktrees: worktreesPID}
-	opts.Session, opts.Owners, opts.Events, opts.Log = session, owners, bus, log
+	opts.Session, opts.Routes, opts.Owners, opts.Events, opts.Log = session, routes, owners, bus, log
 	pid, err := spawnChild(system, root, dispatcher.Props(opts), "dispatcher")
 	if err != nil {
 		return nil, err

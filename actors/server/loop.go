@@ -6,6 +6,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/loop"
 	"github.com/herdr-go/herdr/actors/session/view"
 )
@@ -13,10 +14,10 @@ import (
 // startLoop spawns the agent loop's actor (queued prompts, the inbox,
 // [notify]): its queues are read here, before it starts, from
 // queues.json beside the session file.
-func startLoop(system *actor.ActorSystem, root *actor.PID, cfg config.Notify, sessionFile string, handedOver bool, session *actor.PID, reads *view.ReadSide, agents, bus *actor.PID, log *slog.Logger) (*actor.PID, error) {
+func startLoop(system *actor.ActorSystem, root *actor.PID, cfg config.Notify, sessionFile string, handedOver bool, session *actor.PID, routes *kit.SessionRoutes, reads *view.ReadSide, agents, bus *actor.PID, log *slog.Logger) (*actor.PID, error) {
 	file := loop.Path(sessionFile)
 	return spawnChild(system, root, loop.Props(loop.Options{
-		Session: session, Reads: reads, Agents: agents, Events: bus, Log: log,
+		Session: session, Routes: routes, Reads: reads, Agents: agents, Events: bus, Log: log,
 		File: file, Restore: loop.ReadFile(file, log), HandedOver: handedOver,
 		Notify: notifyOptions(cfg),
 	}), "loop")

@@ -12,6 +12,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/kit"
 	machinesactor "github.com/herdr-go/herdr/actors/machines"
 	"github.com/herdr-go/herdr/actors/machines/saved"
 	"github.com/herdr-go/herdr/protocol"
@@ -27,7 +28,7 @@ const sshDirPrefix = "herdr-ssh-"
 // made, or on Windows, each session has its own connection. A folder a
 // server that died (kill -9, a crash) left behind is removed at the next
 // start, by any server of the user's.
-func startMachines(system *actor.ActorSystem, root *actor.PID, env protocol.Env, cfg config.Config, bus, session, fleet *actor.PID, agents *saved.SSHAgents, log *slog.Logger) (*actor.PID, string, error) {
+func startMachines(system *actor.ActorSystem, root *actor.PID, env protocol.Env, cfg config.Config, bus, session, fleet *actor.PID, routes *kit.SessionRoutes, agents *saved.SSHAgents, log *slog.Logger) (*actor.PID, string, error) {
 	ssh := sshCommand(env, cfg, log)
 	dir := ""
 	if runtime.GOOS != "windows" {
@@ -39,7 +40,7 @@ func startMachines(system *actor.ActorSystem, root *actor.PID, env protocol.Env,
 		}
 	}
 	pid, err := spawnChild(system, root, machinesactor.Props(machinesactor.Options{
-		File: saved.Path(env), SSH: ssh, ControlDir: dir, Agents: agents, Events: bus, Session: session, Log: log,
+		File: saved.Path(env), SSH: ssh, ControlDir: dir, Agents: agents, Events: bus, Session: session, Routes: routes, Log: log,
 		Fleet: fleetIfJoined(cfg, fleet),
 	}), "machines")
 	if err != nil && dir != "" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/review"
 )
 
@@ -14,7 +15,7 @@ import (
 // session file (none without one); a file that cannot be read is moved
 // aside (review.json.bad-<time>, named in the log) so the first save does
 // not write over it, and the threads start empty.
-func startReview(system *actor.ActorSystem, root *actor.PID, sessionFile string, session, tasksPID, loopPID, bus *actor.PID, log *slog.Logger) (*actor.PID, error) {
+func startReview(system *actor.ActorSystem, root *actor.PID, sessionFile string, session, tasksPID, loopPID, bus *actor.PID, routes *kit.SessionRoutes, log *slog.Logger) (*actor.PID, error) {
 	path := review.Path(sessionFile)
 	var kept []*review.Thread
 	if path != "" {
@@ -27,5 +28,5 @@ func startReview(system *actor.ActorSystem, root *actor.PID, sessionFile string,
 			log.Warn("review comments not restored; starting without them", "path", path, "err", err, "kept_as", aside)
 		}
 	}
-	return spawnChild(system, root, review.Props(review.Options{Session: session, Tasks: tasksPID, Loop: loopPID, Events: bus, Path: path, Restore: kept, Log: log}), "review")
+	return spawnChild(system, root, review.Props(review.Options{Session: session, Routes: routes, Tasks: tasksPID, Loop: loopPID, Events: bus, Path: path, Restore: kept, Log: log}), "review")
 }

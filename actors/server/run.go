@@ -171,7 +171,7 @@ func Run(opts Options) error {
 		return err
 	}
 	owners[protocol.OwnerIntegrations] = integrationsPID
-	agentsPID, err := spawnChild(system, root, agents.Props(agents.Options{Events: busPID, Log: log, Carried: carried, Clients: clientsPID}), "agents")
+	agentsPID, err := spawnChild(system, root, agents.Props(agents.Options{Events: busPID, Log: log, Carried: carried, Clients: clientsPID, Answer: reads.Answerer(system.Root)}), "agents")
 	if err != nil {
 		listener.Close()
 		return err
@@ -275,33 +275,37 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
+	// The actors that call the session as a client would route its reads
+	// and its owners' calls from the read side, as connections do.
+	routes := &kit.SessionRoutes{Reads: reads, Owners: kit.Owners{Agents: agentsPID, Entities: entitiesPID},
+		GateOpen: func(gate string) bool { return session.GateOpen(cfg, gate) }}
 	system.Root.Send(clientsPID, &clients.Peers{Session: sessionPID, Plugins: pluginsPID, Keeper: keeperPID})
-	tasksPID, err := spawnChild(system, root, tasks.Props(tasks.Options{Events: busPID, Session: sessionPID, Store: taskStore, Restore: savedTasks, Retention: taskRetention(cfg.Tasks), Log: log}), "tasks")
+	tasksPID, err := spawnChild(system, root, tasks.Props(tasks.Options{Events: busPID, Session: sessionPID, Routes: routes, Store: taskStore, Restore: savedTasks, Retention: taskRetention(cfg.Tasks), Log: log}), "tasks")
 	if err != nil {
 		listener.Close()
 		return err
 	}
 	owners[protocol.OwnerTasks] = tasksPID
-	buffersPID, err := spawnChild(system, root, buffers.Props(buffers.Options{Session: sessionPID, Log: log}), "buffers")
+	buffersPID, err := spawnChild(system, root, buffers.Props(buffers.Options{Session: sessionPID, Routes: routes, Log: log}), "buffers")
 	if err != nil {
 		listener.Close()
 		return err
 	}
 	owners[protocol.OwnerBuffers] = buffersPID
-	loopPID, err := startLoop(system, root, cfg.Notify, sessionFile, heir != nil, sessionPID, reads, agentsPID, busPID, log)
+	loopPID, err := startLoop(system, root, cfg.Notify, sessionFile, heir != nil, sessionPID, routes, reads, agentsPID, busPID, log)
 	if err != nil {
 		listener.Close()
 		return err
 	}
 	// worktree.diff and review.*: threads kept beside session.json.
-	reviewPID, err := startReview(system, root, sessionFile, sessionPID, tasksPID, loopPID, busPID, log)
+	reviewPID, err := startReview(system, root, sessionFile, sessionPID, tasksPID, loopPID, busPID, routes, log)
 	if err != nil {
 		listener.Close()
 		return err
 	}
 	owners[protocol.OwnerLoop] = loopPID
 	owners[protocol.OwnerReview] = reviewPID
-	dispatcherPID, err := startDispatcher(system, root, cfg.Tasks, sessionPID, tasksPID, worktreesPID, busPID, log)
+	dispatcherPID, err := startDispatcher(system, root, cfg.Tasks, sessionPID, tasksPID, worktreesPID, busPID, routes, log)
 	if err != nil {
 		listener.Close()
 		return err
@@ -314,7 +318,7 @@ func Run(opts Options) error {
 	}
 	owners[protocol.OwnerFleet] = fleetPID
 	system.Root.Send(tasksPID, &tasks.SetFleet{PID: fleetIfJoined(cfg, fleetPID)})
-	machinesPID, controlDir, err := startMachines(system, root, opts.Env, cfg, busPID, sessionPID, fleetPID, agents, log)
+	machinesPID, controlDir, err := startMachines(system, root, opts.Env, cfg, busPID, sessionPID, fleetPID, routes, agents, log)
 	if err != nil {
 		listener.Close()
 		return err
@@ -333,7 +337,7 @@ func Run(opts Options) error {
 	// A plugin command may be given longer than the default deadline.
 	callDeadline := max(kit.DefaultCallDeadline, plug.CommandTimeout(opts.Env)+time.Minute)
 	webPID, err := spawnChild(system, root, web.Props(web.Options{
-		Session: sessionPID, Events: busPID, Machines: machinesPID, Tasks: tasksPID, Loop: loopPID, Review: reviewPID, Clients: clientsPID, Log: log, CallDeadline: callDeadline,
+		Session: sessionPID, Routes: routes, Events: busPID, Machines: machinesPID, Tasks: tasksPID, Loop: loopPID, Review: reviewPID, Clients: clientsPID, Log: log, CallDeadline: callDeadline,
 		Listen: cfg.Web.Listen, AllowRemote: cfg.Web.AllowRemote, TokenPath: webTokenPath(opts.LogPath, opts.Env), KeepToken: heir != nil,
 		Adopt:    heir.webAdoption(),
 		Policies: pols.find, Locate: audit.ViewLocator{Newest: reads.Newest}, Audit: auditPID,

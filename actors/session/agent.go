@@ -7,6 +7,7 @@ import (
 	"github.com/herdr-go/herdr/actors/detector/rules"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/view"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -44,25 +45,10 @@ func (s *Session) shownChanged(sh *agents.Shown) {
 // answer sends what the agents actor decided, rendering an agent record
 // from the newest View (which shows what the agents actor told the
 // session before this) when it asks for one.
+// (The server's agents actor has them rendered from the read side
+// itself: agents.Options.Answer.)
 func (s *Session) answer(ctx actor.Context, a *agents.Answer) {
-	if a.Render == agents.RenderReply {
-		ctx.Send(a.To, a.Reply)
-		return
-	}
-	rec := s.reads.Newest().Term(a.TermID)
-	if rec == nil {
-		ctx.Send(a.To, kit.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed")))
-		return
-	}
-	info := rec.Shown.Info(rec.Info)
-	switch a.Render {
-	case agents.RenderPrompted:
-		ctx.Send(a.To, kit.Done(protocol.AgentPrompted{Agent: info}))
-	case agents.RenderStarted:
-		ctx.Send(a.To, kit.Done(protocol.AgentStarted{Agent: info, Argv: a.Argv}))
-	default:
-		ctx.Send(a.To, kit.Done(protocol.AgentInfoResult{Agent: info}))
-	}
+	ctx.Send(a.To, view.AgentAnswer(s.reads.Newest(), a))
 }
 
 // agentFocus focuses the agent's pane; the agents actor answers once it

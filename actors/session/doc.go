@@ -35,9 +35,12 @@
 // agent.send_keys), from the newest View (view/route.go, every id form and
 // agent names resolved there, errors included) straight to its owner; a
 // call that finds the session behind waits in the read side until the
-// session caught up, not in its mailbox. The same calls sent to the
-// session by other actors (tasks, loop, web, buffers) are routed from the
-// session's own newest View by one handler (fromView, reads.go). Plugin
+// session caught up, not in its mailbox. The actors that make such calls
+// as a client would (tasks, loop, dispatcher, buffers, machines, review,
+// web) route them the same way (kit.SessionRoutes); one sent here anyway
+// is routed from the session's own newest View (fromView, reads.go). The
+// agents actor's rendered answers and pane.scroll's answer come from the
+// read side too (view/answer.go). Plugin
 // calls, popup.open and worktree.* go from the gateway to the plugins,
 // clients and worktrees actors, which take their context or source from
 // the newest View and ask here only for a topology change. What comes

@@ -9,6 +9,7 @@ import (
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/panes"
 	"github.com/herdr-go/herdr/actors/plugins"
+	"github.com/herdr-go/herdr/actors/session/view"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
 	"github.com/herdr-go/herdr/actors/worktrees"
@@ -101,8 +102,8 @@ func (s *Session) keeping(ctx actor.Context, k kit.Keeping) {
 // passOn passes an answer on, with what the session adds to it.
 func (s *Session) passOn(ctx actor.Context, r kit.PassOn) {
 	switch r := r.(type) {
-	case *pane.InfoAnswer: // copy.go
-		ctx.Respond(s.scrolledInfo(r))
+	case *pane.InfoAnswer: // a pane spawned without Scrolled (view/answer.go)
+		ctx.Respond(view.ScrolledInfo(s.reads.Newest(), r))
 	case *agents.Answer:
 		s.answer(ctx, r)
 	case *plugins.Enabled:

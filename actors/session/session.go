@@ -171,7 +171,8 @@ func newSession(opts Options) *Session {
 		revs:    map[string]uint64{},
 		keep:    keeping{keys: keeper.NewLineKeys(opts.Lines, opts.SessionFile)},
 		spawner: panes.Spawner{Start: opts.PaneProps, Adopt: opts.Adopt, BinPath: opts.BinPath, SocketPath: opts.SocketPath, Home: opts.Env("HOME"),
-			Env: opts.Env, Events: opts.Events, Log: opts.Log, Config: opts.Config, Catalog: opts.Catalog, KittyGraphics: opts.Config.Terminal.KittyGraphics},
+			Env: opts.Env, Events: opts.Events, Log: opts.Log, Config: opts.Config, Catalog: opts.Catalog, KittyGraphics: opts.Config.Terminal.KittyGraphics,
+			Scrolled: opts.Reads.AnswerScrolled},
 	}
 }
 

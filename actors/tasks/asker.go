@@ -17,6 +17,7 @@ import (
 
 type asker struct {
 	session  *actor.PID
+	routes   *kit.SessionRoutes // nil: every call goes to the session
 	call     *kit.Call
 	caller   *actor.PID
 	taskID   string
@@ -65,7 +66,7 @@ func (a *asker) Receive(ctx actor.Context) {
 	switch msg := msg.(type) {
 	case *actor.Started:
 		a.pending = true
-		ctx.Request(a.session, &kit.Call{ID: a.call.ID, Method: "agent.get", Params: &protocol.AgentTarget{Target: a.target}})
+		a.routes.Send(ctx, a.session, &kit.Call{ID: a.call.ID, Method: "agent.get", Params: &protocol.AgentTarget{Target: a.target}}, ctx.Self())
 		a.timers.After(ctx, kit.DefaultCallDeadline, &askerExpired{})
 	case *actor.Stopping:
 		a.timers.StopAll()
@@ -98,7 +99,7 @@ func (a *asker) Receive(ctx actor.Context) {
 		a.prompting, a.before, a.pending = true, msg.before, true
 		// By pane id: the name may have moved since it was resolved, the
 		// pane the task was given to has not.
-		ctx.Request(a.session, &kit.Call{ID: a.call.ID, Method: "agent.prompt", Params: &protocol.AgentPromptParams{Target: msg.target, Text: msg.text}})
+		a.routes.Send(ctx, a.session, &kit.Call{ID: a.call.ID, Method: "agent.prompt", Params: &protocol.AgentPromptParams{Target: msg.target, Text: msg.text}}, ctx.Self())
 	case *actor.Stopped, *actor.Restarting:
 	default:
 		kit.Unhandled(ctx, msg, nil)

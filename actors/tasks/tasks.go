@@ -37,6 +37,9 @@ type Options struct {
 	// Session resolves agent targets and carries prompts (agent.get,
 	// agent.prompt), asked by a short-lived child per call.
 	Session *actor.PID
+	// Routes route those calls from the session's read side (nil: all
+	// go to Session).
+	Routes *kit.SessionRoutes
 	// Store writes each change's tasks to disk (a *Store); nil keeps
 	// nothing. The actor starts its writer and closes it when it stops.
 	Store Saver
@@ -576,7 +579,7 @@ func (t *Tasks) resolve(ctx actor.Context, call *kit.Call, id, target string, di
 		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "tasks: no session to find agents in"))
 	}
 	t.inFlight[task.ID] = true
-	a := &asker{session: t.opts.Session, call: call, caller: ctx.Sender(), taskID: task.ID, target: target, dispatch: dispatch, prompt: prompt}
+	a := &asker{session: t.opts.Session, routes: t.opts.Routes, call: call, caller: ctx.Sender(), taskID: task.ID, target: target, dispatch: dispatch, prompt: prompt}
 	pid := ctx.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }, kit.Guarded(t.opts.Log)))
 	t.askers[pid.Id] = a
 	return nil

@@ -265,7 +265,13 @@ func (b *browser) pump(ctx actor.Context) {
 		case m.Owner == protocol.OwnerReview && b.opts.Review != nil:
 			owner = b.opts.Review // the diff view (static/review.js)
 		}
-		b.calls.Send(ctx, owner, &kit.Call{ID: r.id, Method: r.method, Params: r.params}, kit.Deadline(r.params, deadline))
+		call := &kit.Call{ID: r.id, Method: r.method, Params: r.params}
+		if owner == b.opts.Session {
+			// Routed from the read side, as a socket's connection routes it.
+			b.calls.SendVia(ctx, owner, call, kit.Deadline(r.params, deadline), func(sender *actor.PID) { b.opts.Routes.Send(ctx, owner, call, sender) })
+			continue
+		}
+		b.calls.Send(ctx, owner, call, kit.Deadline(r.params, deadline))
 	}
 }
 

@@ -23,7 +23,10 @@ import (
 // Options configure the dashboard's listener actor.
 type Options struct {
 	Session *actor.PID
-	Events  *actor.PID
+	// Routes route the calls the read side answers or resolves from it,
+	// never through the session's mailbox (nil: all go to Session).
+	Routes *kit.SessionRoutes
+	Events *actor.PID
 	// Machines answers the page's calls for another machine and its
 	// fleet-scoped lists (nil: the session refuses them as it would).
 	Machines *actor.PID

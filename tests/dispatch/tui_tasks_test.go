@@ -63,7 +63,10 @@ func TestTUI_TaskDockAndBoard(t *testing.T) {
 	// The dock has the keys: j to task-2, Enter for its activity.
 	c.Type("j")
 	c.Type("\r")
-	screen = c.WaitText(t, "activity, newest first")
+	// The activity shows "reading…" until task.get's answer comes.
+	screen = c.WaitScreen(t, "task-2's activity read", func(sc string) bool {
+		return strings.Contains(sc, "activity, newest first") && !strings.Contains(sc, "reading…")
+	})
 	if !strings.Contains(screen, "task-2  Add retry policy") || !strings.Contains(screen, "bounded retries") || !strings.Contains(screen, "created") {
 		t.Fatalf("task-2's activity:\n%s", screen)
 	}
