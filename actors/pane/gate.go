@@ -68,14 +68,6 @@ func (g *gate) enterRead(t *ticket) (queued bool) {
 	return true
 }
 
-// contended reports whether panes wait for turns (a pane that is behind
-// then reads in one: readturn.go).
-func (g *gate) contended() bool {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return len(g.queue) > 0
-}
-
 // leave ends a turn, handing it to the first in the queue.
 func (g *gate) leave() {
 	g.mu.Lock()

@@ -124,15 +124,6 @@ func (in *inbox) take(limit int) (batch [][]byte, more bool) {
 	return batch, more
 }
 
-// parkIfFull reports whether the backlog is over maxPending and, if so,
-// marks the reader parked: take calls onRoom when it has made room.
-func (in *inbox) parkIfFull() bool {
-	in.mu.Lock()
-	defer in.mu.Unlock()
-	in.parked = in.pending >= maxPending && !in.closed
-	return in.parked
-}
-
 // waitRoom waits while the backlog is over maxPending (a reader of its own).
 func (in *inbox) waitRoom() {
 	in.mu.Lock()

@@ -190,9 +190,9 @@ type Pane struct {
 	// cancelled when it stops.
 	timers kit.Timers
 
-	// feed is the terminal on the runtime's poller (poller_unix.go; nil
-	// where a goroutine of its own reads it: readLoop).
-	feed *feed
+	// reading is how the terminal is read: on the runtime's poller
+	// (poller_unix.go), or by a goroutine of its own (poller_windows.go).
+	reading
 
 	// Live handoff (handoff.go): adopted is the emulator a pane taken over
 	// from another process starts with; freezer is who asked for the

@@ -30,6 +30,13 @@ import (
 // waits on its full terminal. A pane that is behind while others wait
 // for turns reads in a turn of the gate (readturn.go): that read waits
 // on a goroutine of its own, made then, so the poller never waits.
+// polling is the Runtime's part: its poller.
+type polling struct{ poll poller }
+
+// reading is the Pane's part: its terminal's feed on the poller (nil once
+// it ended, or before it started).
+type reading struct{ feed *feed }
+
 type poller struct {
 	mu    sync.Mutex
 	fd    int      // the epoll/kqueue descriptor, made on first use
@@ -413,3 +420,24 @@ func (p *Pane) stopReading() {
 		f.pl.remove(f)
 	}
 }
+
+// contended reports whether panes wait for turns (a pane that is behind
+// then reads in one: readturn.go).
+func (g *gate) contended() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.queue) > 0
+}
+
+// parkIfFull reports whether the backlog is over maxPending and, if so,
+// marks the reader parked: take calls onRoom when it has made room.
+func (in *inbox) parkIfFull() bool {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	in.parked = in.pending >= maxPending && !in.closed
+	return in.parked
+}
+
+// Readers is how many terminals are read by goroutines of their own: none
+// here, the poller reads them all (Windows has one a pane).
+func (rt *Runtime) Readers() int { return 0 }

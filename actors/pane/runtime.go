@@ -51,8 +51,9 @@ type Runtime struct {
 	graphics atomic.Pointer[graphicsTo]
 	// trim hands back the memory of panes gone quiet (compact.go).
 	trim memTrim
-	// poll reads every pane's terminal (poller_unix.go).
-	poll poller
+	// polling reads every pane's terminal where the platform can
+	// (poller_unix.go; poller_windows.go: nothing).
+	polling
 }
 
 type detectorProps struct {
