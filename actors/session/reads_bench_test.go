@@ -20,27 +20,11 @@ import (
 // (a new revision and scroll, as every output batch tells it) with 200
 // panes, publish included; a call every 100 facts waits for them.
 func BenchmarkFacts_200Panes(b *testing.B) {
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
-	b.Cleanup(system.Shutdown)
-	opts := Options{Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40}
-	opts.Agents = system.Root.Spawn(agents.Props(agents.Options{Log: log}))
-	session := system.Root.Spawn(Props(opts))
-	call := func(method, params string) *kit.Reply {
-		p, err := protocol.DecodeParams(method, []byte(params))
-		if err != nil {
-			b.Fatal(err)
-		}
-		res, err := system.Root.RequestFuture(session, &kit.Call{ID: "b", Method: method, Params: p}, 10*time.Second).Result()
-		if err != nil {
-			b.Fatal(err)
-		}
-		return res.(*kit.Reply)
-	}
+	call, system, session := benchSession(b)
 	for i := 0; i < 200; i++ {
 		call("workspace.create", `{"cwd":"/tmp"}`)
 	}
-	panes := call("pane.list", `{}`).Result.(protocol.PaneList).Panes
+	panes := call("pane.list", `{}`).(protocol.PaneList).Panes
 	rev := uint64(0)
 	for b.Loop() {
 		rev++
@@ -56,21 +40,7 @@ func BenchmarkFacts_200Panes(b *testing.B) {
 // BenchmarkFocus_200Panes: a write that changes only the focus (every
 // info's focused flag) with 200 panes, answered through the mailbox.
 func BenchmarkFocus_200Panes(b *testing.B) {
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
-	b.Cleanup(system.Shutdown)
-	opts := Options{Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40}
-	opts.Agents = system.Root.Spawn(agents.Props(agents.Options{Log: log}))
-	session := system.Root.Spawn(Props(opts))
-	call := func(method, params string) {
-		p, err := protocol.DecodeParams(method, []byte(params))
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := system.Root.RequestFuture(session, &kit.Call{ID: "b", Method: method, Params: p}, 10*time.Second).Result(); err != nil {
-			b.Fatal(err)
-		}
-	}
+	call, _, _ := benchSession(b)
 	for i := 0; i < 200; i++ {
 		call("workspace.create", `{"cwd":"/tmp"}`)
 	}
@@ -79,4 +49,32 @@ func BenchmarkFocus_200Panes(b *testing.B) {
 		i++
 		call("workspace.focus", `{"workspace_id":"w`+[]string{"1", "2"}[i%2]+`"}`)
 	}
+}
+
+// benchSession starts a session with a quiet pane runtime for a
+// benchmark, and returns its call: a method with its params as JSON,
+// answered through the mailbox; an error fails the benchmark.
+func benchSession(b *testing.B) (call func(method, params string) protocol.Result, system *actor.ActorSystem, session *actor.PID) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	system = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
+	b.Cleanup(system.Shutdown)
+	opts := Options{Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40}
+	opts.Agents = system.Root.Spawn(agents.Props(agents.Options{Log: log}))
+	session = system.Root.Spawn(Props(opts))
+	call = func(method, params string) protocol.Result {
+		p, err := protocol.DecodeParams(method, []byte(params))
+		if err != nil {
+			b.Fatal(err)
+		}
+		r, err := system.Root.RequestFuture(session, &kit.Call{ID: "b", Method: method, Params: p}, 10*time.Second).Result()
+		if err != nil {
+			b.Fatal(err)
+		}
+		reply, ok := r.(*kit.Reply)
+		if !ok || reply.Err != nil {
+			b.Fatalf("%s: %v", method, r)
+		}
+		return reply.Result
+	}
+	return call, system, session
 }
