@@ -26,19 +26,11 @@ var agentRoutes = map[string]paneHandler{
 	"agent.focus": (*Session).agentFocus,
 }
 
-// shownChanged stores what the agents actor shows of a pane; a new
-// presentation is announced as pane_updated.
+// shownChanged stores what the agents actor shows of a pane
+// (view.Records.Shown); a new presentation is announced as pane_updated.
 func (s *Session) shownChanged(sh *agents.Shown) {
-	p := s.terms[sh.TermID]
-	if p == nil {
-		return
-	}
-	old := p.shown
-	p.shown = *sh
-	p.shownRev++
-	s.viewDirty = true // the workspaces' and tabs' roll-ups
-	if sh.PresentationChanged(&old) {
-		s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
+	if updated := s.recs.Shown(sh); updated != nil {
+		s.emit(updated.Data, updated.Fields)
 	}
 }
 
@@ -82,29 +74,10 @@ func (s *Session) reloadAgentManifests(ctx actor.Context, _ *kit.Call) *kit.Repl
 		s.opts.Log.Warn("agent manifest override ignored", "err", w.Error())
 	}
 	s.catalog = catalog
-	s.manifests, s.viewDirty = manifestInfos(catalog), true // the View's (reads.go)
-	s.spawner.Catalog = catalog                             // new panes detect with it
-	for _, p := range s.terms {
-		ctx.Send(p.pid, &pane.SetCatalog{Catalog: catalog})
+	s.recs.SetManifests(manifestInfos(catalog)) // the View's
+	s.spawner.Catalog = catalog                 // new panes detect with it
+	for p := range s.recs.All() {
+		ctx.Send(p.PID, &pane.SetCatalog{Catalog: catalog})
 	}
 	return kit.Done(protocol.AgentManifestReload{Manifests: manifestInfos(catalog)})
-}
-
-// rollup is the most urgent status among panes.
-func rollup(panes []*paneRec) protocol.AgentStatus {
-	best := protocol.StatusUnknown
-	for _, p := range panes {
-		if st := p.shown.PublicStatus(); agents.Rank[st] > agents.Rank[best] {
-			best = st
-		}
-	}
-	return best
-}
-
-func (s *Session) workspacePanes(w *workspace) []*paneRec {
-	var out []*paneRec
-	for _, t := range w.Tabs() {
-		out = append(out, s.tabPanes(t)...)
-	}
-	return out
 }

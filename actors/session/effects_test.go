@@ -359,11 +359,11 @@ func TestEffects_AFailedCallDropsWhatItQueued(t *testing.T) {
 	p1, p2 := h.terminal("w1:p1"), h.terminal("w1:p2")
 	run := func(fail bool) *kit.Reply {
 		res, err := h.system.Root.RequestFuture(h.session, &script{run: func(s *Session, ctx actor.Context) *kit.Reply {
-			a, b := s.terms[p1], s.terms[p2]
-			s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: a.ID(), WorkspaceID: a.WS().ID()}, s.paneFields(a))
+			a, b := s.recs.Get(p1), s.recs.Get(p2)
+			s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: a.ID(), WorkspaceID: a.WS().ID()}, s.recs.PaneFields(a))
 			s.closePane(ctx, a) // pane_closed, a stopped, its tab resized
 			s.renamed(b)
-			s.tell(b.pid, &pane.SetIDs{IDs: pane.IDs{PaneID: "told"}})
+			s.tell(b.PID, &pane.SetIDs{IDs: pane.IDs{PaneID: "told"}})
 			if fail {
 				s.addTab(a.WS(), "never") // a tab whose actor would start
 				return kit.Fail(protocol.Errorf("test_failure", "the script fails"))
@@ -387,10 +387,10 @@ func TestEffects_AFailedCallDropsWhatItQueued(t *testing.T) {
 	}
 	// One that wrote nothing to the model but queued effects drops them too.
 	res, err := h.system.Root.RequestFuture(h.session, &script{run: func(s *Session, ctx actor.Context) *kit.Reply {
-		b := s.terms[p2]
-		s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(b)}, s.paneFields(b))
+		b := s.recs.Get(p2)
+		s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.recs.PaneInfo(b.Pane)}, s.recs.PaneFields(b))
 		s.renamed(b)
-		s.poison(b.pid)
+		s.poison(b.PID)
 		return kit.Fail(protocol.Errorf("test_failure", "the script fails"))
 	}}, 5*time.Second).Result()
 	if err != nil || res.(*kit.Reply).Err == nil {

@@ -1,8 +1,6 @@
 package session
 
 import (
-	"slices"
-
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/events"
@@ -22,37 +20,11 @@ func (s *Session) emit(d protocol.EventData, f events.Fields) {
 	s.tx.do(publishEvent{&events.Publish{Data: d, Fields: f}})
 }
 
-func (s *Session) workspaceFields(w *workspace) events.Fields {
-	return events.Fields{WorkspaceID: w.ID(), Label: w.DisplayLabel()}
-}
-
-func (s *Session) tabFields(t *tab) events.Fields {
-	return events.Fields{WorkspaceID: t.WS().ID(), TabID: t.ID(), Label: s.tabInfo(t).Label}
-}
-
-func (s *Session) paneFields(p *paneRec) events.Fields {
-	return events.Fields{WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), PaneID: p.ID(), TermID: p.TermID(), Label: p.Label(), Revision: p.facts.Revision}
-}
-
 // markLayout records that a tab's layout changed in this transaction.
 func (s *Session) markLayout(t *tab) { s.tx.do(arrangeTab{t}) }
 
 // focusState is the focus path, to compare before and after a change.
-type focusState struct{ ws, tab, pane string }
-
-func (s *Session) focusNow() focusState {
-	var f focusState
-	if s.m.Focused() != nil {
-		f.ws = s.m.Focused().ID()
-		if s.m.Focused().Active() != nil {
-			f.tab = s.m.Focused().Active().ID()
-		}
-		if p := s.focusedPane(); p != nil {
-			f.pane = p.TermID()
-		}
-	}
-	return f
-}
+type focusState = view.Focus
 
 // poison stops a pane's actor once the transaction commits, after the
 // requests already queued for it.
@@ -62,47 +34,33 @@ func (s *Session) poison(pid *actor.PID) { s.tx.do(stopPane{pid}) }
 // commits: it stamps its own events with them.
 func (s *Session) renamed(p *paneRec) { s.tx.do(tellIDs{p}) }
 
-// place tells the agents actor where panes are (the newest View's
-// placement, with what a restored pane's agent had), when that changed.
-// Every change to where panes are publishes an event, so settle asks only
-// after a message that published one or moved the focus.
+// place tells the agents actor where panes are when that changed
+// (view.Records.Placement). Every change to where panes are publishes an
+// event, so settle asks only after a message that published one or moved
+// the focus.
 //
 // It reports whether the focused tab it sent is new.
 func (s *Session) place(ctx actor.Context) (newTab bool) {
-	v := s.reads.Newest()
-	if v == nil {
-		return false
+	pl, newTab := s.recs.Placement()
+	if pl != nil {
+		ctx.Send(s.opts.Agents, pl)
 	}
-	pl := v.Placement()
-	for i := range pl.Panes {
-		if p := s.terms[pl.Panes[i].TermID]; p != nil && p.restored != nil {
-			pl.Panes[i].Restored, p.restored = p.restored, nil
-		}
-	}
-	if pl.FocusedWorkspace == s.placed.FocusedWorkspace && pl.FocusedTab == s.placed.FocusedTab && slices.Equal(pl.Panes, s.placed.Panes) {
-		return false
-	}
-	newTab = pl.FocusedTab != s.placed.FocusedTab
-	s.placed = pl
-	ctx.Send(s.opts.Agents, &pl)
 	return newTab
 }
 
-// updateFacts stores what a pane told us and publishes what changed: a
-// new title as pane_updated (the pane publishes its output and scroll
-// changes itself); a change of its agent or screen state goes on to the
-// agents actor, a new live folder to the session file.
+// updateFacts stores what a pane told us (view.Records.Facts) and passes
+// on what changed: its agent's or screen's state to the agents actor, a
+// new live folder to the session file, a new title as pane_updated.
 func (s *Session) updateFacts(ctx actor.Context, p *paneRec, msg *pane.Facts) {
-	old, f := p.facts, *msg
-	p.facts = f
-	if f.Agent != old.Agent || f.AgentState != old.AgentState || f.Job != old.Job {
+	agent, updated := s.recs.Facts(p, msg)
+	if agent {
 		ctx.Send(s.opts.Agents, msg)
 	}
-	if f.ForegroundCwd != "" && f.ForegroundCwd != p.LiveCwd() {
-		s.tx.SetLiveCwd(p.Pane, f.ForegroundCwd) // where its next shell starts
+	if f := msg.ForegroundCwd; f != "" && f != p.LiveCwd() {
+		s.tx.SetLiveCwd(p.Pane, f) // where its next shell starts
 		s.changed(ctx)
 	}
-	if view.StripSpinner(f.Title) != view.StripSpinner(old.Title) {
-		s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(p)}, s.paneFields(p))
+	if updated != nil {
+		s.emit(updated.Data, updated.Fields)
 	}
 }

@@ -32,10 +32,7 @@ func (s *Session) retire(id string) { s.tx.do(stopEntity{id}) }
 // startTab has t's actor started, knowing the sizes its panes were
 // started at.
 func (s *Session) startTab(ctx actor.Context, t *tab) {
-	seed := tabactor.Seed{ID: t.ID(), Label: t.Label(), Session: ctx.Self(), Rev: s.revs[t.ID()], Log: kit.LazyWith(s.opts.Log, slog.String("tab", t.ID())), Sizes: map[string]uint64{}}
-	for _, p := range s.tabPanes(t) {
-		seed.Sizes[p.TermID()] = p.sizeRev
-	}
+	seed := tabactor.Seed{ID: t.ID(), Label: t.Label(), Session: ctx.Self(), Rev: s.revs[t.ID()], Log: kit.LazyWith(s.opts.Log, slog.String("tab", t.ID())), Sizes: s.recs.Sizes(t)}
 	ctx.Send(s.ents, &entities.StartTab{Seed: seed})
 }
 
@@ -47,26 +44,6 @@ func (s *Session) startTab(ctx actor.Context, t *tab) {
 func (s *Session) HandleFailure(_ *actor.ActorSystem, sup actor.Supervisor, child *actor.PID, _ *actor.RestartStatistics, reason, _ any) {
 	s.opts.Log.Error("actor failed; stopping it", "actor", child.Id, "reason", reason)
 	sup.StopChildren(child)
-}
-
-// arrangement computes the size of every pane of t from its rectangles,
-// giving a pane whose size changed a new size revision.
-func (s *Session) arrangement(t *tab) *tabactor.Arrange {
-	rects := s.m.TabRects(t)
-	a := &tabactor.Arrange{Sizes: make([]tabactor.Size, 0, len(rects))}
-	for _, r := range rects {
-		p := s.terms[r.ID]
-		if p == nil {
-			continue
-		}
-		if cols, rows := s.contentSize(r.Rect); cols != p.cols || rows != p.rows {
-			p.cols, p.rows = cols, rows
-			p.sizeRev++
-			s.touch(p) // its viewport rows (reads.go)
-		}
-		a.Sizes = append(a.Sizes, tabactor.Size{TerminalID: p.TermID(), PID: p.pid, Cols: p.cols, Rows: p.rows, Rev: p.sizeRev})
-	}
-	return a
 }
 
 // fresh takes a Changed's revision: false for one older than one already
@@ -95,9 +72,9 @@ func (s *Session) workspaceChanged(ctx actor.Context, m *wsactor.Changed) {
 	s.tx.SetWorkspaceRecord(w, m.Label, m.Tokens)
 	switch m.Event {
 	case "workspace_renamed":
-		s.emit(protocol.WorkspaceRenamedEvent{WorkspaceID: w.ID(), Label: w.Label()}, s.workspaceFields(w))
+		s.emit(protocol.WorkspaceRenamedEvent{WorkspaceID: w.ID(), Label: w.Label()}, s.recs.WorkspaceFields(w))
 	case "workspace_metadata_updated":
-		s.emit(protocol.WorkspaceEvent{Kind: "workspace_metadata_updated", Workspace: s.workspaceInfo(w)}, s.workspaceFields(w))
+		s.emit(protocol.WorkspaceEvent{Kind: "workspace_metadata_updated", Workspace: s.recs.WorkspaceInfo(w)}, s.recs.WorkspaceFields(w))
 	}
 }
 
@@ -109,6 +86,6 @@ func (s *Session) tabChanged(ctx actor.Context, m *tabactor.Changed) {
 	}
 	s.tx.SetTabLabel(t, m.Label)
 	if m.Event == "tab_renamed" {
-		s.emit(protocol.TabRenamedEvent{TabID: t.ID(), WorkspaceID: t.WS().ID(), Label: s.tabInfo(t).Label}, s.tabFields(t))
+		s.emit(protocol.TabRenamedEvent{TabID: t.ID(), WorkspaceID: t.WS().ID(), Label: s.recs.TabInfo(t).Label}, s.recs.TabFields(t))
 	}
 }

@@ -45,11 +45,10 @@ func (s *Session) ask(ctx actor.Context, a kit.TopologyAsk) *kit.Reply {
 func (s *Session) fact(ctx actor.Context, f kit.Fact) {
 	switch f := f.(type) {
 	case *pane.Facts:
-		p := s.terms[f.TerminalID]
+		p := s.recs.Get(f.TerminalID)
 		if p == nil {
 			return // a pane closed meanwhile
 		}
-		s.touch(p)
 		before := s.begin()
 		s.updateFacts(ctx, p, f)
 		s.settle(ctx, before)
@@ -57,7 +56,7 @@ func (s *Session) fact(ctx actor.Context, f kit.Fact) {
 		// A pane whose program ends because the server is stopping (its
 		// actor hung up the terminal) keeps its place: the last save,
 		// made when stopping began, has it, and a restart brings it back.
-		if p := s.terms[f.TerminalID]; p != nil && !s.stopping {
+		if p := s.recs.Get(f.TerminalID); p != nil && !s.stopping {
 			s.opts.Log.Info("pane exited", "pane", p.ID(), "terminal", p.TermID(), "code", f.ExitCode)
 			s.paneGone(ctx, p)
 		}
@@ -65,7 +64,7 @@ func (s *Session) fact(ctx actor.Context, f kit.Fact) {
 		// A pane actor stopped after a failure (a pane closed on purpose
 		// is forgotten before it stops): it closes as if its program had
 		// exited, so nothing is left pointing at a dead actor.
-		if p := s.terms[f.TermID]; p != nil && p.pid.Equal(f.PID) && !s.stopping {
+		if p := s.recs.Get(f.TermID); p != nil && p.PID.Equal(f.PID) && !s.stopping {
 			s.opts.Log.Error("pane actor stopped after a failure; closing the pane", "pane", p.ID(), "terminal", p.TermID())
 			s.paneGone(ctx, p)
 		}

@@ -40,7 +40,7 @@ func (s *Session) openPane(ctx actor.Context, m *kit.OpenPane) *kit.Reply {
 		if m.PaneID == nil && m.WorkspaceID != nil {
 			var w *workspace
 			if w, err = s.m.ResolveWorkspace(*m.WorkspaceID); err == nil {
-				src = s.terms[w.Active().Focused()]
+				src = s.recs.Get(w.Active().Focused())
 			}
 		}
 		if err != nil {
@@ -67,11 +67,11 @@ func (s *Session) openPane(ctx actor.Context, m *kit.OpenPane) *kit.Reply {
 		if err != nil {
 			return failed(err)
 		}
-		p = s.terms[t.Focused()]
+		p = s.recs.Get(t.Focused())
 		s.emitCreated(nil, t, nil)
 		s.emitWorkspaceUpdated(w)
 	default: // an overlay: over the focused pane, which gets focus back after
-		src := s.focusedPane()
+		src := s.recs.Focused()
 		if src == nil {
 			return kit.Fail(protocol.Errorf(protocol.CodeNoActivePane, "no active pane"))
 		}
@@ -97,9 +97,9 @@ func (s *Session) openPane(ctx actor.Context, m *kit.OpenPane) *kit.Reply {
 		s.tx.undo(overlayBack{id: p.TermID()})
 	}
 	if m.Owner != nil {
-		ctx.Send(m.Owner, &kit.PaneOpened{Tag: m.Tag, TermID: p.TermID(), PID: p.pid})
+		ctx.Send(m.Owner, &kit.PaneOpened{Tag: m.Tag, TermID: p.TermID(), PID: p.PID})
 	}
-	return kit.Done(answerOf(m.Answer, s.paneInfo(p)))
+	return kit.Done(answerOf(m.Answer, s.recs.PaneInfo(p.Pane)))
 }
 
 func answerOf(answer func(protocol.PaneInfo) protocol.Result, info protocol.PaneInfo) protocol.Result {
@@ -112,7 +112,7 @@ func answerOf(answer func(protocol.PaneInfo) protocol.Result, info protocol.Pane
 // ownedPane is the pane of an owner's FocusPane or ClosePane, or the
 // error to answer when it is gone.
 func (s *Session) ownedPane(termID string, notFound error) (*paneRec, error) {
-	if p := s.terms[termID]; p != nil {
+	if p := s.recs.Get(termID); p != nil {
 		return p, nil
 	}
 	if notFound == nil {
@@ -127,7 +127,7 @@ func (s *Session) focusPane(m *kit.FocusPane) *kit.Reply {
 		return kit.Fail(err)
 	}
 	s.tx.FocusPane(p.Pane)
-	return kit.Done(answerOf(m.Answer, s.paneInfo(p)))
+	return kit.Done(answerOf(m.Answer, s.recs.PaneInfo(p.Pane)))
 }
 
 func (s *Session) closeOwnedPane(ctx actor.Context, m *kit.ClosePane) *kit.Reply {
@@ -135,7 +135,7 @@ func (s *Session) closeOwnedPane(ctx actor.Context, m *kit.ClosePane) *kit.Reply
 	if err != nil {
 		return kit.Fail(err)
 	}
-	info := s.paneInfo(p)
+	info := s.recs.PaneInfo(p.Pane)
 	s.closePane(ctx, p)
 	return kit.Done(answerOf(m.Answer, info))
 }

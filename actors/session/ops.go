@@ -7,6 +7,7 @@ import (
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/actors/session/view"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -94,55 +95,33 @@ func (s *Session) apply(out model.Out) {
 		case model.Arrange:
 			s.markLayout(e.Tab)
 		case model.TellIDs:
-			s.renamed(s.rec(e.Pane))
+			s.renamed(s.recs.Of(e.Pane))
 		case model.TellRightClick:
-			s.tell(s.rec(e.Pane).pid, &pane.SetRightClick{ToPane: e.Pane.RightClick() == "pane"})
+			s.tell(s.recs.Of(e.Pane).PID, &pane.SetRightClick{ToPane: e.Pane.RightClick() == "pane"})
 		case model.Start:
 			s.born(e.Entity)
 		case model.Retire:
 			s.retire(e.ID)
 		case model.Stop:
-			if r := s.rec(e.Pane); r != nil {
+			if r := s.recs.Of(e.Pane); r != nil {
 				s.dropTerm(r)
 				s.dropOverlay(r)
-				s.poison(r.pid)
+				s.poison(r.PID)
 			}
 		}
 	}
 }
 
-// env is the session as the model's operations see it (model.Env).
-type env struct{ s *Session }
-
-func (s *Session) env() model.Env { return env{s} }
-
-func (e env) WorkspaceInfo(w *workspace) protocol.WorkspaceInfo { return e.s.workspaceInfo(w) }
-func (e env) TabInfo(t *tab) protocol.TabInfo                   { return e.s.tabInfo(t) }
-func (e env) PaneInfo(p *model.Pane) protocol.PaneInfo          { return e.s.paneInfo(e.s.rec(p)) }
-func (e env) Layout(t *tab) protocol.PaneLayoutSnapshot         { return e.s.layoutSnapshot(t) }
-func (e env) AutoLabel(cwd string) string                       { return deriveLabel(cwd, e.s.home) }
-
-func (e env) Fields(x model.Subject) model.Fields {
-	var f events.Fields
-	switch x := x.(type) {
-	case *workspace:
-		f = e.s.workspaceFields(x)
-	case *tab:
-		f = e.s.tabFields(x)
-	case *model.Pane:
-		f = e.s.paneFields(e.s.rec(x))
-	}
-	return model.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID, PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}
+// env is the session as the model's operations see it (model.Env): its
+// records (view.Records) and, until the model keeps them, the overlays.
+type env struct {
+	*view.Records
+	s *Session
 }
+
+func (s *Session) env() model.Env { return env{s.recs, s} }
 
 func (e env) Overlay(p *model.Pane) (string, bool, bool) {
 	o, ok := e.s.overlays[p.TermID()]
 	return o.prevFocus, o.prevZoomed, ok
-}
-
-func (e env) Folder(p *model.Pane) string {
-	if r := e.s.rec(p); r != nil {
-		return r.facts.ForegroundCwd
-	}
-	return ""
 }

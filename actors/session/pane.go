@@ -23,7 +23,7 @@ var paneRoutes = map[string]paneHandler{
 // orFocused resolves an optional pane id, defaulting to the focused pane.
 func (s *Session) orFocused(id *string) (*paneRec, error) {
 	p, err := s.m.OrFocused(id)
-	return s.rec(p), err
+	return s.recs.Of(p), err
 }
 
 // paneSplit splits src, the pane its table entry's target resolved to

@@ -53,7 +53,7 @@ func (s *Session) save(ctx actor.Context) {
 	}
 	s.keep.saving = false
 	saved := keeper.Detached(s.m.Save(s.savedPane))
-	keys := s.keep.keys.Live(func(termID string) bool { return s.terms[termID] != nil })
+	keys := s.keep.keys.Live(func(termID string) bool { return s.recs.Get(termID) != nil })
 	ctx.Send(s.keep.pid, &keeper.Save{Saved: &saved, Keys: keys})
 }
 
@@ -62,18 +62,18 @@ func (s *Session) save(ctx actor.Context) {
 // session's leader (for the next server to end it should this one die:
 // pane.EndLeftovers).
 func (s *Session) savedPane(p *model.Pane) model.SavedPane {
-	r := s.terms[p.TermID()]
+	r := s.recs.Get(p.TermID())
 	if r == nil {
 		return model.SavedPane{}
 	}
 	var sp model.SavedPane
-	if r.shown.Session != nil {
-		ref := *r.shown.Session
+	if r.Shown.Session != nil {
+		ref := *r.Shown.Session
 		sp.AgentSession = &ref
 	}
 	sp.History = s.keep.keys.Key(p.TermID())
-	if r.facts.ShellStart != "" {
-		sp.Process = &model.SavedProcess{Pid: r.facts.ShellPID, Start: r.facts.ShellStart}
+	if r.Facts.ShellStart != "" {
+		sp.Process = &model.SavedProcess{Pid: r.Facts.ShellPID, Start: r.Facts.ShellStart}
 	}
 	return sp
 }

@@ -93,7 +93,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 			continue
 		}
 		if st.ref != nil {
-			p.shown.Session, p.restored = st.ref, st.ref // kept for the next save
+			p.Shown.Session, p.Restored = st.ref, st.ref // kept for the next save
 		}
 		if st.resume { // the agents actor types it once a client attaches
 			s.tell(s.opts.Agents, &agents.Resume{TermID: p.TermID(), Session: *st.ref})
@@ -107,7 +107,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		}
 	}
 	for _, w := range s.m.Workspaces() {
-		s.tx.SetAuto(w, deriveLabel(w.Cwd(), s.home))
+		s.tx.SetAuto(w, s.recs.AutoLabel(w.Cwd()))
 		s.born(w)
 		for _, t := range w.Tabs() {
 			s.born(t)

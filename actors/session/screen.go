@@ -14,27 +14,21 @@ import (
 // The sidebar state session.json keeps (client.ui_state.*) is the clients
 // actor's too (actors/clients/uistate.go).
 
-// contentSize is the terminal size of a pane shown in r: the inside of the
-// one-cell frame the interactive client draws around it, once a client has
-// attached; all of r before.
-func (s *Session) contentSize(r layout.Rect) (cols, rows int) {
-	return max(r.W-2*s.inset, 1), max(r.H-2*s.inset, 1)
-}
-
 // setArea makes the client's pane area the tab area and lays every tab
 // out again, resizing the terminals whose size changed. The panes are
-// framed from the first one on (inset 1), also after the client detaches,
-// like the size it set.
+// framed from the first one on (view.Records.Frame), also after the
+// client detaches, like the size it set.
 func (s *Session) setArea(ctx actor.Context, msg *kit.SetArea) *kit.Reply {
-	if s.inset == 0 { // the first client: restored agents resume
+	framed := s.recs.Framed()
+	if !framed { // the first client: restored agents resume
 		defer ctx.Send(s.opts.Agents, &agents.ClientAttached{}) // once the panes have their real size
 	}
 	area := layout.Rect{W: msg.Cols, H: msg.Rows}
-	if area == s.m.Area() && s.inset == 1 {
+	if area == s.m.Area() && framed {
 		return kit.OK()
 	}
 	s.tx.SetArea(area)
-	s.inset = 1
+	s.recs.Frame()
 	for _, w := range s.m.Workspaces() {
 		for _, t := range w.Tabs() {
 			s.relayout(ctx, t)

@@ -105,12 +105,13 @@ type Session struct {
 	stopping bool    // the session is stopping, and its children with it
 	// overlays are the overlay panes open, by terminal id (open.go).
 	overlays map[string]overlay
-	// m is the topology; terms are the session's records of its panes.
-	// tx is the transaction of the message being handled (begin): its
-	// journal, and what it does once it commits (txn.go).
-	m     *model.Model
-	tx    *txn
-	terms map[string]*paneRec // by terminal id
+	// m is the topology; recs are the records of its terminals beside it,
+	// which the read side renders and publishes (view.Records). tx is the
+	// transaction of the message being handled (begin): its journal, and
+	// what it does once it commits (txn.go).
+	m    *model.Model
+	tx   *txn
+	recs *view.Records
 	// ents supervises the workspace and tab actors (entities.go); revs
 	// is the revision of the last Changed taken from each.
 	ents *actor.PID
@@ -119,20 +120,8 @@ type Session struct {
 	// spawner starts panes under the panes supervisor (spawn.go).
 	spawner panes.Spawner
 
-	// placed is the placement the agents actor last got.
-	placed agents.Placement
-
-	// inset is the cells a pane's frame takes on each side (screen.go).
-	inset int
-
-	// reads is the read side the session publishes to after each change;
-	// viewDirty says a change outside the model (an agent's status) shows
-	// in the workspaces' and tabs' records (reads.go).
-	reads     *view.ReadSide
-	viewDirty bool
-	touched   []*paneRec
-	tabCaches []*view.TabCache             // beside the last View's Tabs (reads.go)
-	manifests []protocol.AgentManifestInfo // the catalog's, as the View shows them
+	// reads is the read side recs publishes to after each change.
+	reads *view.ReadSide
 }
 
 // Props returns the props of the session actor. Its children are the
@@ -160,14 +149,19 @@ func newSession(opts Options) *Session {
 	if opts.Reads == nil {
 		opts.Reads = view.NewReadSide()
 	}
+	m := model.New(layout.Rect{W: cols, H: rows})
+	recs := view.NewRecords(m, opts.Reads, opts.Env("HOME"))
+	if opts.Catalog != nil {
+		recs.SetManifests(manifestInfos(opts.Catalog))
+	}
 	return &Session{
 		reads:   opts.Reads,
 		opts:    opts,
 		cfg:     opts.Config,
 		catalog: opts.Catalog,
 		home:    opts.Env("HOME"),
-		m:       model.New(layout.Rect{W: cols, H: rows}),
-		terms:   map[string]*paneRec{},
+		m:       m,
+		recs:    recs,
 		revs:    map[string]uint64{},
 		keep:    keeping{keys: keeper.NewLineKeys(opts.Lines, opts.SessionFile)},
 		spawner: panes.Spawner{Start: opts.PaneProps, Adopt: opts.Adopt, BinPath: opts.BinPath, SocketPath: opts.SocketPath, Home: opts.Env("HOME"),
@@ -340,7 +334,7 @@ func (s *Session) startPanes(ctx actor.Context) {
 // paneGone closes a pane whose program or actor is gone.
 func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
 	before := s.begin()
-	s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: p.ID(), WorkspaceID: p.WS().ID()}, s.paneFields(p))
+	s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: p.ID(), WorkspaceID: p.WS().ID()}, s.recs.PaneFields(p))
 	s.closePane(ctx, p)
 	s.settle(ctx, before)
 }

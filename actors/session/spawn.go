@@ -38,7 +38,7 @@ func (s *Session) newWorkspace(ctx actor.Context, label string, setup paneSetup)
 
 // addWorkspace appends an empty workspace; the caller gives it a tab at once.
 func (s *Session) addWorkspace(label, cwd string) *workspace {
-	w := s.tx.AddWorkspace(label, cwd, deriveLabel(cwd, s.home))
+	w := s.tx.AddWorkspace(label, cwd, s.recs.AutoLabel(cwd))
 	s.born(w)
 	return w
 }
@@ -87,11 +87,10 @@ func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneS
 // paneAt is what the spawner starts p with: its ids, the content size of
 // rect (which p keeps), its kept lines and setup.
 func (s *Session) paneAt(p *paneRec, setup paneSetup, rect layout.Rect) panes.Pane {
-	p.cols, p.rows = s.contentSize(rect)
-	p.sizeRev = 1
+	s.recs.StartSize(p, rect)
 	return panes.Pane{
 		IDs:    pane.IDs{PaneID: p.ID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), Label: p.Label()},
-		TermID: p.TermID(), Cols: p.cols, Rows: p.rows,
+		TermID: p.TermID(), Cols: p.Cols, Rows: p.Rows,
 		Keep:  s.keepLines(p.TermID(), setup.kept, setup.restoreKept),
 		Setup: panes.Setup{Cwd: setup.cwd, Env: setup.env, Command: setup.command},
 	}
@@ -111,7 +110,7 @@ func (s *Session) spawnActor(ctx actor.Context, p *paneRec, props *actor.Props, 
 // started records p's actor, spawned inside this message: a discarded
 // transaction stops it, a committed one hands it to the supervisor.
 func (s *Session) started(p *paneRec, pid *actor.PID) {
-	p.pid = pid
+	p.PID = pid
 	s.tx.undo(unspawn{pid}) // the change that started it did not happen
 	s.tx.do(startPane{pid})
 }

@@ -86,7 +86,7 @@ type sideUndo interface {
 }
 
 type (
-	// termBack puts s.terms[id] back to rec (nil: none).
+	// termBack puts terminal id's record back to rec (nil: none).
 	termBack struct {
 		id  string
 		rec *paneRec
@@ -109,13 +109,7 @@ type (
 	}
 )
 
-func (u termBack) undo(s *Session, _ actor.Context) {
-	if u.rec == nil {
-		delete(s.terms, u.id)
-	} else {
-		s.terms[u.id] = u.rec
-	}
-}
+func (u termBack) undo(s *Session, _ actor.Context) { s.recs.Set(u.id, u.rec) }
 
 func (u overlayBack) undo(s *Session, _ actor.Context) {
 	if u.had {
@@ -139,7 +133,7 @@ func (u unspawn) undo(s *Session, ctx actor.Context) {
 
 func (u unstart) undo(*Session, actor.Context) {
 	for i := range u.starts {
-		if st := &u.starts[i]; st.Err == nil && st.p.pid == nil {
+		if st := &u.starts[i]; st.Err == nil && st.p.PID == nil {
 			st.Abort()
 		}
 	}
@@ -174,22 +168,20 @@ func (tx *txn) dirty() bool { return tx.Changed() || len(tx.side) > 0 || len(tx.
 
 // putTerm records p as its terminal's pane, within the transaction.
 func (s *Session) putTerm(p *paneRec) {
-	s.tx.undo(termBack{id: p.TermID(), rec: s.terms[p.TermID()]})
-	s.terms[p.TermID()] = p
+	s.tx.undo(termBack{id: p.TermID(), rec: s.recs.Set(p.TermID(), p)})
 }
 
 // dropTerm forgets p's terminal record, within the transaction.
 func (s *Session) dropTerm(p *paneRec) {
-	if old, ok := s.terms[p.TermID()]; ok {
+	if old := s.recs.Set(p.TermID(), nil); old != nil {
 		s.tx.undo(termBack{id: p.TermID(), rec: old})
-		delete(s.terms, p.TermID())
 	}
 }
 
 // begin opens the transaction of a message that may change the topology
 // and returns it; it is also s.tx until settle or abandon ends it.
 func (s *Session) begin() *txn {
-	s.tx = &txn{Tx: s.m.Begin(), before: s.focusNow()}
+	s.tx = &txn{Tx: s.m.Begin(), before: s.recs.Focus()}
 	return s.tx
 }
 
@@ -243,8 +235,8 @@ func (s *Session) settle(ctx actor.Context, tx *txn) {
 	for _, e := range tx.effects {
 		switch e := e.(type) {
 		case tellIDs:
-			if p := e.p; s.terms[p.TermID()] == p {
-				ctx.Send(p.pid, &pane.SetIDs{IDs: pane.IDs{PaneID: p.ID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), Label: p.Label()}})
+			if p := e.p; s.recs.Get(p.TermID()) == p {
+				ctx.Send(p.PID, &pane.SetIDs{IDs: pane.IDs{PaneID: p.ID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), Label: p.Label()}})
 			}
 		case tell:
 			ctx.Send(e.to, e.msg)
@@ -252,15 +244,15 @@ func (s *Session) settle(ctx actor.Context, tx *txn) {
 	}
 	for _, t := range tabs {
 		if t.Root() != nil && t.WS().TabIndex(t) >= 0 && s.m.Workspace(t.WS().ID()) == t.WS() {
-			evs = append(evs, &events.Publish{Data: protocol.LayoutUpdatedEvent{Layout: s.layoutSnapshot(t)}, Fields: s.tabFields(t)})
+			evs = append(evs, &events.Publish{Data: protocol.LayoutUpdatedEvent{Layout: s.recs.Layout(t)}, Fields: s.recs.TabFields(t)})
 		}
 	}
 	s.settleEntities(ctx, tx.effects, tabs)
-	after := s.focusNow()
+	after := s.recs.Focus()
 	if before := tx.before; after != before {
 		evs = s.focusEvents(evs, before, after)
 	}
-	s.publish(topo) // before the answer and the events: a read after them sees this
+	s.recs.Publish(topo) // before the answer and the events: a read after them sees this
 	if len(evs) > 0 || after != tx.before {
 		tx.synced = s.place(ctx)
 	}
@@ -276,16 +268,16 @@ func (s *Session) settle(ctx actor.Context, tx *txn) {
 
 // focusEvents appends the focus events of a move from before to after.
 func (s *Session) focusEvents(evs []*events.Publish, before, after focusState) []*events.Publish {
-	if after.ws != before.ws && after.ws != "" {
-		evs = append(evs, &events.Publish{Data: protocol.WorkspaceFocusedEvent{WorkspaceID: after.ws}, Fields: s.workspaceFields(s.m.Focused())})
+	if after.WS != before.WS && after.WS != "" {
+		evs = append(evs, &events.Publish{Data: protocol.WorkspaceFocusedEvent{WorkspaceID: after.WS}, Fields: s.recs.WorkspaceFields(s.m.Focused())})
 	}
-	if after.tab != before.tab && after.tab != "" {
+	if after.Tab != before.Tab && after.Tab != "" {
 		t := s.m.Focused().Active()
-		evs = append(evs, &events.Publish{Data: protocol.TabRefEvent{Kind: "tab_focused", TabID: t.ID(), WorkspaceID: t.WS().ID()}, Fields: s.tabFields(t)})
+		evs = append(evs, &events.Publish{Data: protocol.TabRefEvent{Kind: "tab_focused", TabID: t.ID(), WorkspaceID: t.WS().ID()}, Fields: s.recs.TabFields(t)})
 	}
-	if after.pane != before.pane && after.pane != "" {
-		p := s.terms[after.pane]
-		evs = append(evs, &events.Publish{Data: protocol.PaneRefEvent{Kind: "pane_focused", PaneID: p.ID(), WorkspaceID: p.WS().ID()}, Fields: s.paneFields(p)})
+	if after.Pane != before.Pane && after.Pane != "" {
+		p := s.recs.Get(after.Pane)
+		evs = append(evs, &events.Publish{Data: protocol.PaneRefEvent{Kind: "pane_focused", PaneID: p.ID(), WorkspaceID: p.WS().ID()}, Fields: s.recs.PaneFields(p)})
 	}
 	return evs
 }
@@ -317,7 +309,7 @@ func (s *Session) settleEntities(ctx actor.Context, fx []effect, tabs []*tab) {
 	}
 	for _, t := range tabs {
 		if s.m.TabAlive(t) {
-			ctx.Send(s.ents, &entities.Arrange{ID: t.ID(), Arrange: s.arrangement(t)})
+			ctx.Send(s.ents, &entities.Arrange{ID: t.ID(), Arrange: s.recs.Arrange(t)})
 		}
 	}
 }

@@ -55,14 +55,14 @@ func (s *Session) openCheckout(ctx actor.Context, msg *worktrees.OpenCheckout) *
 		s.tx.FocusWorkspace(opened)
 	}
 	tree := msg.Tree
-	root := s.terms[opened.Active().Focused()]
+	root := s.recs.Get(opened.Active().Focused())
 	if msg.Created {
-		s.emit(protocol.WorktreeCreatedEvent{Workspace: s.workspaceInfo(opened), Worktree: tree}, s.workspaceFields(opened))
-		return kit.Done(protocol.WorktreeCreated{Workspace: s.workspaceInfo(opened), Tab: s.tabInfo(opened.Active()), RootPane: s.paneInfo(root), Worktree: tree})
+		s.emit(protocol.WorktreeCreatedEvent{Workspace: s.recs.WorkspaceInfo(opened), Worktree: tree}, s.recs.WorkspaceFields(opened))
+		return kit.Done(protocol.WorktreeCreated{Workspace: s.recs.WorkspaceInfo(opened), Tab: s.recs.TabInfo(opened.Active()), RootPane: s.recs.PaneInfo(root.Pane), Worktree: tree})
 	}
 	tree.OpenWorkspaceID = protocol.Ptr(opened.ID())
-	s.emit(protocol.WorktreeOpenedEvent{Workspace: s.workspaceInfo(opened), Worktree: tree, AlreadyOpen: already}, s.workspaceFields(opened))
-	return kit.Done(protocol.WorktreeOpened{Workspace: s.workspaceInfo(opened), Tab: s.tabInfo(opened.Active()), RootPane: s.paneInfo(root), Worktree: tree, AlreadyOpen: already})
+	s.emit(protocol.WorktreeOpenedEvent{Workspace: s.recs.WorkspaceInfo(opened), Worktree: tree, AlreadyOpen: already}, s.recs.WorkspaceFields(opened))
+	return kit.Done(protocol.WorktreeOpened{Workspace: s.recs.WorkspaceInfo(opened), Tab: s.recs.TabInfo(opened.Active()), RootPane: s.recs.PaneInfo(root.Pane), Worktree: tree, AlreadyOpen: already})
 }
 
 // newCheckoutWorkspace opens a workspace on a checkout, in its worktree
@@ -96,7 +96,7 @@ func (s *Session) newCheckoutWorkspace(ctx actor.Context, msg *worktrees.OpenChe
 	if msg.Focus {
 		s.tx.FocusWorkspace(w)
 	}
-	s.emitCreated(w, w.Active(), s.terms[w.Active().Focused()])
+	s.emitCreated(w, w.Active(), s.recs.Get(w.Active().Focused()))
 	return w, nil
 }
 
@@ -107,9 +107,9 @@ func (s *Session) closeCheckout(ctx actor.Context, msg *worktrees.CloseCheckout)
 	}
 	ev := protocol.WorktreeRemovedEvent{WorkspaceID: msg.WorkspaceID, Worktree: msg.Tree, Forced: msg.Forced}
 	open := s.m.Workspace(msg.WorkspaceID)
-	info := s.workspaceInfo(open)
+	info := s.recs.WorkspaceInfo(open)
 	ev.Workspace = &info
-	s.emit(ev, s.workspaceFields(open))
+	s.emit(ev, s.recs.WorkspaceFields(open))
 	s.closeWorkspace(ctx, open)
 	return kit.Done(protocol.WorktreeRemoved{WorkspaceID: msg.WorkspaceID, Path: msg.Tree.Path, Forced: msg.Forced})
 }

@@ -108,20 +108,24 @@ func WorkspaceInfo(m *model.Model, w *model.Workspace, number, panes int, status
 // TabInfo is t's record, with panes leaves in its layout and status
 // their roll-up.
 func TabInfo(m *model.Model, t *model.Tab, panes int, status protocol.AgentStatus) protocol.TabInfo {
-	n := t.WS().TabIndex(t) + 1
-	label := t.Label()
-	if label == "" {
-		label = strconv.Itoa(n)
-	}
 	return protocol.TabInfo{
 		TabID:       t.ID(),
 		WorkspaceID: t.WS().ID(),
-		Number:      n,
-		Label:       label,
+		Number:      t.WS().TabIndex(t) + 1,
+		Label:       tabLabel(t),
 		Focused:     m.TabFocused(t),
 		PaneCount:   panes,
 		AgentStatus: status,
 	}
+}
+
+// tabLabel is t's label as its record shows it: its position when it has
+// none of its own.
+func tabLabel(t *model.Tab) string {
+	if t.Label() == "" {
+		return strconv.Itoa(t.WS().TabIndex(t) + 1)
+	}
+	return t.Label()
 }
 
 // Layout is t's layout in m's tab area.

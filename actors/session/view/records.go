@@ -1,0 +1,405 @@
+package view
+
+import (
+	"iter"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/herdr-go/herdr/actors/agents"
+	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/layout"
+	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/model"
+	tabactor "github.com/herdr-go/herdr/actors/tab"
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// The read model's records beside the topology: what the session knows of
+// each terminal that is not topology (its actor, the facts it last told,
+// what the agents actor shows of its agent, its size), rendered into the
+// *Info records, the events' fields and each View, and the agents actor's
+// placement. The session holds one Records and calls it at fixed points
+// of a message (facts in, a record put or dropped inside its transaction,
+// a publish once it commits); nothing here sends a message or changes the
+// topology.
+
+// Record is the session's record of one terminal: its pane in the model
+// and what the model does not hold.
+type Record struct {
+	*model.Pane
+	PID   *actor.PID
+	Facts pane.Facts
+	Shown agents.Shown // what the agents actor shows of its agent
+	// Restored is the agent session a restored pane's agent reported
+	// before the restart, for the agents actor's first placement.
+	Restored   *protocol.AgentSessionInfo
+	Cols, Rows int
+	SizeRev    uint64 // grows with every new Cols × Rows
+	// shownRev grows with every new Shown; drawn is the records as last
+	// rendered, reused while what they are drawn from is unchanged.
+	shownRev uint64
+	drawn    *drawn
+}
+
+// drawn is a record's rendering and what it was rendered from.
+type drawn struct {
+	key drawKey
+	rec *Pane
+}
+
+// drawKey is everything a pane's records are rendered from.
+type drawKey struct {
+	in    PaneIn
+	shown uint64 // Record.shownRev
+	pid   *actor.PID
+}
+
+// Records holds every terminal's Record and publishes the read model: the
+// model m (read only), the newest View's place (side), and what the last
+// publish left to reuse.
+type Records struct {
+	m     *model.Model
+	side  *ReadSide
+	home  string // a workspace in it is labelled "~"
+	terms map[string]*Record
+	// touched are the records told something outside the model since the
+	// last publish (facts, a size); dirty says something the workspaces'
+	// and tabs' records show changed outside the model (an agent's status,
+	// the manifests).
+	touched   []*Record
+	dirty     bool
+	caches    []*TabCache // beside the last View's Tabs
+	manifests []protocol.AgentManifestInfo
+	placed    agents.Placement // the agents actor's last
+	inset     int              // the cells a pane's frame takes on each side
+}
+
+// NewRecords returns the records of a session whose topology is m, which
+// it publishes to side.
+func NewRecords(m *model.Model, side *ReadSide, home string) *Records {
+	return &Records{m: m, side: side, home: home, terms: map[string]*Record{}}
+}
+
+// Get is the record of terminal termID, nil for none.
+func (r *Records) Get(termID string) *Record { return r.terms[termID] }
+
+// Of is the record of a model pane (nil for nil).
+func (r *Records) Of(p *model.Pane) *Record {
+	if p == nil {
+		return nil
+	}
+	return r.terms[p.TermID()]
+}
+
+// Set makes rec terminal termID's record (nil: none) and returns the one
+// it replaced, for the transaction's undo.
+func (r *Records) Set(termID string, rec *Record) (old *Record) {
+	old = r.terms[termID]
+	if rec == nil {
+		delete(r.terms, termID)
+	} else {
+		r.terms[termID] = rec
+	}
+	return old
+}
+
+// All is every record, in no order.
+func (r *Records) All() iter.Seq[*Record] { return maps.Values(r.terms) }
+
+// Focused is the focused pane's record, nil for none.
+func (r *Records) Focused() *Record { return r.Of(r.m.FocusedPane()) }
+
+// rollup is the most urgent status of t's agents.
+func (r *Records) rollup(t *model.Tab) protocol.AgentStatus {
+	st := protocol.StatusUnknown
+	for _, p := range r.m.TabPanes(t) {
+		if rec := r.terms[p.TermID()]; rec != nil { // nil only while a restore starts panes
+			st = Worse(st, rec.Shown.PublicStatus())
+		}
+	}
+	return st
+}
+
+// The records of the session's answers, rendered as the View renders them
+// (render.go); they implement model.Env for the model's operations.
+
+// WorkspaceInfo is w's record.
+func (r *Records) WorkspaceInfo(w *model.Workspace) protocol.WorkspaceInfo {
+	st := protocol.StatusUnknown
+	for _, t := range w.Tabs() {
+		st = Worse(st, r.rollup(t))
+	}
+	return WorkspaceInfo(r.m, w, slices.Index(r.m.Workspaces(), w)+1, w.PaneCount(), st)
+}
+
+// TabInfo is t's record.
+func (r *Records) TabInfo(t *model.Tab) protocol.TabInfo {
+	return TabInfo(r.m, t, len(t.Root().Leaves()), r.rollup(t))
+}
+
+// PaneInfo is p's record.
+func (r *Records) PaneInfo(p *model.Pane) protocol.PaneInfo {
+	rec := r.Of(p)
+	return PaneInfo(r.paneIn(rec), &rec.Shown)
+}
+
+// Layout is t's layout.
+func (r *Records) Layout(t *model.Tab) protocol.PaneLayoutSnapshot { return Layout(r.m, t) }
+
+// AutoLabel is the label of a workspace made in cwd that has none.
+func (r *Records) AutoLabel(cwd string) string { return AutoLabel(cwd, r.home) }
+
+// Folder is where p's foreground process is, "" when unknown.
+func (r *Records) Folder(p *model.Pane) string {
+	if rec := r.Of(p); rec != nil {
+		return rec.Facts.ForegroundCwd
+	}
+	return ""
+}
+
+// Fields are the event fields of x as it is now (model.Env).
+func (r *Records) Fields(x model.Subject) model.Fields {
+	var f events.Fields
+	switch x := x.(type) {
+	case *model.Workspace:
+		f = r.WorkspaceFields(x)
+	case *model.Tab:
+		f = r.TabFields(x)
+	case *model.Pane:
+		f = r.PaneFields(r.Of(x))
+	case *Record:
+		f = r.PaneFields(x)
+	}
+	return model.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID, PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}
+}
+
+// WorkspaceFields, TabFields and PaneFields are the event fields of a
+// workspace, tab or pane as it is now.
+func (r *Records) WorkspaceFields(w *model.Workspace) events.Fields {
+	return events.Fields{WorkspaceID: w.ID(), Label: w.DisplayLabel()}
+}
+
+func (r *Records) TabFields(t *model.Tab) events.Fields {
+	return events.Fields{WorkspaceID: t.WS().ID(), TabID: t.ID(), Label: tabLabel(t)}
+}
+
+func (r *Records) PaneFields(p *Record) events.Fields {
+	return events.Fields{WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), PaneID: p.ID(), TermID: p.TermID(), Label: p.Label(), Revision: p.Facts.Revision}
+}
+
+// AutoLabel names a workspace after its git repository folder, else its
+// cwd's base name, "~" for the home directory.
+func AutoLabel(cwd, home string) string {
+	if cwd == "" {
+		return "~"
+	}
+	for dir := cwd; ; {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			return filepath.Base(dir)
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir || dir == home {
+			break
+		}
+		dir = parent
+	}
+	if cwd == home {
+		return "~"
+	}
+	return filepath.Base(cwd)
+}
+
+// What the panes and the agents actor tell the session.
+
+// Facts stores what p told. It reports whether its agent's or screen's
+// state changed (the agents actor is to be told) and returns the event a
+// new title makes, nil for none; the pane publishes its output and scroll
+// changes itself.
+func (r *Records) Facts(p *Record, f *pane.Facts) (agent bool, updated *events.Publish) {
+	old := p.Facts
+	p.Facts = *f
+	r.touched = append(r.touched, p)
+	agent = f.Agent != old.Agent || f.AgentState != old.AgentState || f.Job != old.Job
+	if StripSpinner(f.Title) != StripSpinner(old.Title) {
+		updated = r.paneUpdated(p)
+	}
+	return agent, updated
+}
+
+// Shown stores what the agents actor shows of a pane's agent and returns
+// the event a new presentation makes, nil for none.
+func (r *Records) Shown(sh *agents.Shown) (updated *events.Publish) {
+	p := r.terms[sh.TermID]
+	if p == nil {
+		return nil
+	}
+	old := p.Shown
+	p.Shown = *sh
+	p.shownRev++
+	r.dirty = true // the workspaces' and tabs' roll-ups
+	if sh.PresentationChanged(&old) {
+		return r.paneUpdated(p)
+	}
+	return nil
+}
+
+func (r *Records) paneUpdated(p *Record) *events.Publish {
+	return &events.Publish{Data: protocol.PaneEvent{Kind: "pane_updated", Pane: r.PaneInfo(p.Pane)}, Fields: r.PaneFields(p)}
+}
+
+// SetManifests makes infos the agent manifests the View shows.
+func (r *Records) SetManifests(infos []protocol.AgentManifestInfo) {
+	r.manifests, r.dirty = infos, true
+}
+
+// Sizes: a pane's terminal is the inside of the one-cell frame the
+// interactive client draws around it once a client has attached (and
+// after it detaches, like the size it set); all of its rectangle before.
+
+// Frame says a client draws the panes' frames, from now on.
+func (r *Records) Frame() { r.inset = 1 }
+
+// Framed reports whether the panes are framed.
+func (r *Records) Framed() bool { return r.inset == 1 }
+
+func (r *Records) contentSize(rect layout.Rect) (cols, rows int) {
+	return max(rect.W-2*r.inset, 1), max(rect.H-2*r.inset, 1)
+}
+
+// StartSize gives a new pane the size of rect, its first size revision.
+func (r *Records) StartSize(p *Record, rect layout.Rect) {
+	p.Cols, p.Rows = r.contentSize(rect)
+	p.SizeRev = 1
+}
+
+// Arrange is the size of every pane of t from its rectangles, a pane
+// whose size changed given a new size revision.
+func (r *Records) Arrange(t *model.Tab) *tabactor.Arrange {
+	rects := r.m.TabRects(t)
+	a := &tabactor.Arrange{Sizes: make([]tabactor.Size, 0, len(rects))}
+	for _, rect := range rects {
+		p := r.terms[rect.ID]
+		if p == nil {
+			continue
+		}
+		if cols, rows := r.contentSize(rect.Rect); cols != p.Cols || rows != p.Rows {
+			p.Cols, p.Rows = cols, rows
+			p.SizeRev++
+			r.touched = append(r.touched, p) // its viewport rows
+		}
+		a.Sizes = append(a.Sizes, tabactor.Size{TerminalID: p.TermID(), PID: p.PID, Cols: p.Cols, Rows: p.Rows, Rev: p.SizeRev})
+	}
+	return a
+}
+
+// Sizes are the size revisions t's panes have, for its actor's start.
+func (r *Records) Sizes(t *model.Tab) map[string]uint64 {
+	sizes := map[string]uint64{}
+	for _, p := range r.m.TabPanes(t) {
+		if rec := r.terms[p.TermID()]; rec != nil {
+			sizes[p.TermID()] = rec.SizeRev
+		}
+	}
+	return sizes
+}
+
+// Publishing.
+
+// paneIn is what p's records are rendered from, but its agent.
+func (r *Records) paneIn(p *Record) PaneIn {
+	return PaneIn{ID: p.ID(), TermID: p.TermID(), WS: p.WS().ID(), Tab: p.Tab().ID(), Label: p.Label(), Cwd: p.Cwd(),
+		Focused: r.m.PaneFocused(p.Pane), Rows: p.Rows, Facts: p.Facts, RestoreError: p.RestoreError()}
+}
+
+// draw is p's records, rendered again only when what they show changed.
+func (r *Records) draw(p *Record) *Pane {
+	k := drawKey{in: r.paneIn(p), shown: p.shownRev, pid: p.PID}
+	if p.drawn != nil && p.drawn.key == k {
+		return p.drawn.rec
+	}
+	rec := RenderPane(k.in, &p.Shown)
+	rec.PID, rec.Command = p.PID, p.Command()
+	p.drawn = &drawn{key: k, rec: rec}
+	return rec
+}
+
+// paneOf is Build's PaneOf.
+func (r *Records) paneOf(termID string) (*Pane, protocol.AgentStatus, bool) {
+	p := r.terms[termID]
+	if p == nil { // only while a restore starts panes
+		return nil, "", false
+	}
+	return r.draw(p), p.Shown.PublicStatus(), true
+}
+
+// Publish makes the read model's present state the newest View. topo says
+// the topology changed (a transaction that changed the model just
+// committed); otherwise, unless something the workspaces' and tabs'
+// records show changed (dirty), only the records of panes told something
+// outside the model (their facts, their size) can have changed, and the
+// rest of the last View is shared.
+func (r *Records) Publish(topo bool) {
+	defer func() { clear(r.touched); r.touched = r.touched[:0] }()
+	old := r.side.Newest()
+	if old == nil || topo || r.dirty {
+		r.dirty = false
+		b := Build(r.m, old, r.caches, len(r.terms), r.paneOf)
+		r.caches = b.Caches
+		b.View.Manifests = r.manifests
+		r.side.Publish(b.View)
+		return
+	}
+	for _, p := range r.touched {
+		i, ok := old.PaneByID[p.ID()]
+		if !ok || r.terms[p.TermID()] != p || old.Rec(i).Info.TerminalID != p.TermID() {
+			continue // not shown: gone, or not yet placed (a model change)
+		}
+		if nv := r.draw(p); nv != old.Rec(i) {
+			old.Panes[i].Store(nv)
+		}
+	}
+}
+
+// Placement is where panes are for the agents actor (the newest View's
+// placement, with what a restored pane's agent had), nil when that is
+// what it was last given; newTab says the focused tab is new.
+func (r *Records) Placement() (pl *agents.Placement, newTab bool) {
+	v := r.side.Newest()
+	if v == nil {
+		return nil, false
+	}
+	now := v.Placement()
+	for i := range now.Panes {
+		if p := r.terms[now.Panes[i].TermID]; p != nil && p.Restored != nil {
+			now.Panes[i].Restored, p.Restored = p.Restored, nil
+		}
+	}
+	if now.FocusedWorkspace == r.placed.FocusedWorkspace && now.FocusedTab == r.placed.FocusedTab && slices.Equal(now.Panes, r.placed.Panes) {
+		return nil, false
+	}
+	newTab = now.FocusedTab != r.placed.FocusedTab
+	r.placed = now
+	return &now, newTab
+}
+
+// Focus is the focus path, to compare before and after a change.
+type Focus struct{ WS, Tab, Pane string }
+
+// Focus is the focus path now.
+func (r *Records) Focus() Focus {
+	var f Focus
+	if w := r.m.Focused(); w != nil {
+		f.WS = w.ID()
+		if w.Active() != nil {
+			f.Tab = w.Active().ID()
+		}
+		if p := r.Focused(); p != nil {
+			f.Pane = p.TermID()
+		}
+	}
+	return f
+}
