@@ -51,21 +51,3 @@ func (s *Session) fromView(ctx actor.Context, call *kit.Call, m protocol.Method)
 	ctx.RequestWithCustomSender(r.To, r.Msg, ctx.Sender())
 	return nil
 }
-
-// viewPane resolves a pane-targeted write's target from the newest View,
-// as a connection resolves a pane's call: a pane by any id form, an agent
-// by its pane's id or its name, an optional pane by the focus.
-func (s *Session) viewPane(t protocol.Target, id string, params protocol.Params) (*paneRec, error) {
-	v := s.reads.Newest()
-	if v == nil {
-		return nil, protocol.Errorf(protocol.CodeInternal, "the session has published nothing yet")
-	}
-	i, err := v.ResolveTarget(t, id, params)
-	if err != nil {
-		return nil, err
-	}
-	if p := s.recs.Get(v.Rec(i).Info.TerminalID); p != nil {
-		return p, nil
-	}
-	return nil, protocol.Errorf(protocol.CodePaneNotFound, "pane %s not found", id)
-}

@@ -260,7 +260,7 @@ func (s *Session) route(ctx actor.Context, call *kit.Call) *kit.Reply {
 		}
 		return h.(tabHandler)(s, ctx, call, t)
 	case protocol.TargetAgent, protocol.TargetPane, protocol.TargetFocusedPane:
-		p, err := s.viewPane(m.Target, id, call.Params)
+		p, err := s.recs.Target(m.Target, id, call.Params)
 		if err != nil {
 			return kit.Fail(err)
 		}

@@ -110,6 +110,25 @@ func (r *Records) Set(termID string, rec *Record) (old *Record) {
 // All is every record, in no order.
 func (r *Records) All() iter.Seq[*Record] { return maps.Values(r.terms) }
 
+// Target is the record of a pane-targeted write's target, resolved from
+// the newest View as a connection resolves a pane's call: a pane by any id
+// form, an agent by its pane's id or its name, an optional pane by the
+// focus.
+func (r *Records) Target(t protocol.Target, id string, params protocol.Params) (*Record, error) {
+	v := r.side.Newest()
+	if v == nil {
+		return nil, protocol.Errorf(protocol.CodeInternal, "the session has published nothing yet")
+	}
+	i, err := v.ResolveTarget(t, id, params)
+	if err != nil {
+		return nil, err
+	}
+	if p := r.terms[v.Rec(i).Info.TerminalID]; p != nil {
+		return p, nil
+	}
+	return nil, protocol.Errorf(protocol.CodePaneNotFound, "pane %s not found", id)
+}
+
 // Focused is the focused pane's record, nil for none.
 func (r *Records) Focused() *Record { return r.Of(r.m.FocusedPane()) }
 
@@ -378,12 +397,19 @@ func (r *Records) Placement() (pl *agents.Placement, newTab bool) {
 			now.Panes[i].Restored, p.Restored = p.Restored, nil
 		}
 	}
-	if now.FocusedWorkspace == r.placed.FocusedWorkspace && now.FocusedTab == r.placed.FocusedTab && slices.Equal(now.Panes, r.placed.Panes) {
+	if now.FocusedWorkspace == r.placed.FocusedWorkspace && now.FocusedTab == r.placed.FocusedTab && slices.EqualFunc(now.Panes, r.placed.Panes, samePlace) {
 		return nil, false
 	}
 	newTab = now.FocusedTab != r.placed.FocusedTab
 	r.placed = now
 	return &now, newTab
+}
+
+// samePlace compares two places but for the restored agent session, which
+// goes with a pane's first placement only.
+func samePlace(a, b agents.Place) bool {
+	a.Restored, b.Restored = nil, nil
+	return a == b
 }
 
 // Focus is the focus path, to compare before and after a change.
