@@ -12,9 +12,9 @@ import (
 )
 
 // Agents in the session: the agents actor is the authority for agent
-// state (hooks, names, waits, status); the session keeps what it shows of
-// each pane's agent (a Shown per pane) in its read model, which the View
-// publishes: the reads, and the resolving of agent and hook targets for
+// state (hooks, names, waits, status); what it shows of each pane's agent
+// (a Shown per pane) goes into the pane's record (view.Records.Shown),
+// which the View publishes: the reads, and the resolving of agent and hook targets for
 // the agents actor and the panes, are the View's (view/route.go).
 
 var agentHandlers = map[string]handler{

@@ -2,17 +2,21 @@
 // workspaces, tabs and panes exist, their ids, order, layout trees, zoom
 // and focus, changed only here and only through the model package, so a
 // change that spans entities (a split, closing the last pane of a tab) is
-// one step inside one message with no asks. It also keeps the read model
-// (what every list, get and snapshot answers from, including the facts
-// panes, entity actors and the agents actor told it). The
+// one step inside one message with no asks. Beside the topology it holds
+// its read side's records (view.Records: each terminal's actor, the facts
+// its pane told, what the agents actor shows of its agent, its size),
+// which render every record and publish the read model; the session
+// hands them what it learns at fixed points of a message and journals a
+// record it puts or drops in the message's transaction. The
 // keeper actor writes that file and (unless [advanced]
 // persist_scrollback_lines = 0) each pane's lines in history/ beside it
 // (asked of the panes it finds in the published View); the session tells
 // it the file changed and hands it a detached model.Saved, with each
 // pane's lines key, when it asks (persist.go).
-// After each message that changed the read model it publishes a
-// view.View built by view.Build (reads.go; the records are rendered by
-// package view, with the same functions as the session's answers): every
+// After each message that changed the read model its records publish a
+// view.View built by view.Build (view.Records.Publish, from settle; the
+// session's answers and events render their records with the same
+// functions): every
 // read (lists, gets, counts, pane.layout, pane.edges, pane.neighbor,
 // layout.export, session.snapshot, client.ui_state.get, the agent
 // manifests) is answered from the newest one by one function in package
@@ -21,8 +25,8 @@
 // restore is done.
 // Each message that may change the topology runs in one transaction, a
 // txn value (txn.go) holding the model's journal, typed undos of the
-// session's own records it changed (which pane actor runs which pane, the
-// overlays), and typed effects (events, entity and pane actors to start or
+// session's own records it changed (a terminal's record put or dropped,
+// the overlays), and typed effects (events, entity and pane actors to start or
 // stop, messages to other actors): settle commits it and applies the
 // effects once, in a fixed order; abandon drops them. The session keeps no
 // queue of its own.

@@ -21,10 +21,19 @@
 // that write.
 //
 // The View's records are rendered here, by pure functions of the model
-// and of each pane's facts (render.go), which the session's own answers
-// use too, and Build makes a whole View from the model (build.go): the
-// session calls it after a commit and publishes the result
-// (actors/session/reads.go); nothing here imports the session.
+// and of each pane's facts (render.go), and Build makes a whole View from
+// the model (build.go). Records (records.go), which the session holds,
+// keeps what the session knows of each terminal beside the topology (its
+// actor, the facts its pane told, what the agents actor shows of its
+// agent, its size) and does the rest of the read side's work for it: the
+// *Info records and event fields of the session's answers and events (it
+// is the model operations' model.Env), the panes' sizes for the tab
+// actors, the render cache (a pane's records are rendered again only when
+// what they show changed), the publish after each commit, the agents
+// actor's placement, and a write's pane resolved to its record. It sends
+// no message and changes no topology; the session calls it at fixed
+// points of a message and undoes a record it put or dropped when the
+// transaction is discarded. Nothing here imports the session.
 //
 // The View also resolves every id form the model does (resolve.go:
 // former ids after a move, positions, Herdr's legacy forms), so actors
