@@ -163,6 +163,9 @@ func (r *Records) TabInfo(t *model.Tab) protocol.TabInfo {
 // PaneInfo is p's record.
 func (r *Records) PaneInfo(p *model.Pane) protocol.PaneInfo {
 	rec := r.Of(p)
+	if rec == nil { // a pane whose terminal has no record yet: the model's part
+		rec = &Record{Pane: p}
+	}
 	return PaneInfo(r.paneIn(rec), &rec.Shown)
 }
 
@@ -189,7 +192,11 @@ func (r *Records) Fields(x model.Subject) model.Fields {
 	case *model.Tab:
 		f = r.TabFields(x)
 	case *model.Pane:
-		f = r.PaneFields(r.Of(x))
+		if rec := r.Of(x); rec != nil {
+			f = r.PaneFields(rec)
+		} else {
+			f = r.PaneFields(&Record{Pane: x})
+		}
 	case *Record:
 		f = r.PaneFields(x)
 	}

@@ -195,6 +195,11 @@ func TestRecords_Fields(t *testing.T) {
 	if info := s.r.WorkspaceInfo(w); info.Number != 1 || info.PaneCount != 2 || info.Label != "api" {
 		t.Errorf("workspace info %+v", info)
 	}
+	// A pane whose terminal has no record (yet) renders its model's part.
+	s.r.Set("t2", nil)
+	if info, f := s.r.PaneInfo(s.p2.Pane), s.r.Fields(s.p2.Pane); info.PaneID != s.p2.ID() || info.Revision != 0 || f.PaneID != s.p2.ID() || f.Revision != 0 {
+		t.Errorf("a pane without a record: info %+v, fields %+v", info, f)
+	}
 }
 
 // The agents actor's placement is sent when it changed: a restored pane's
