@@ -14,8 +14,9 @@ import (
 // Agents in the session: the agents actor is the authority for agent
 // state (hooks, names, waits, status); what it shows of each pane's agent
 // (a Shown per pane) goes into the pane's record (view.Records.Shown),
-// which the View publishes: the reads, and the resolving of agent and hook targets for
-// the agents actor and the panes, are the View's (view/route.go).
+// which the View publishes: the reads, and the resolving of agent and
+// hook targets for the agents actor and the panes, are the View's
+// (view/route.go).
 
 var agentHandlers = map[string]handler{
 	"server.reload_agent_manifests": (*Session).reloadAgentManifests,

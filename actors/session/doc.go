@@ -26,8 +26,8 @@
 // Each message that may change the topology runs in one transaction, a
 // txn value (txn.go) holding the model's journal, typed undos of the
 // session's own records it changed (a terminal's record put or dropped,
-// the overlays), and typed effects (events, entity and pane actors to start or
-// stop, messages to other actors): settle commits it and applies the
+// the overlays), and typed effects (events, entity and pane actors to
+// start or stop, messages to other actors): settle commits it and applies the
 // effects once, in a fixed order; abandon drops them. The session keeps no
 // queue of its own.
 // A saved session is restored as the session's first message, so calls

@@ -17,9 +17,10 @@ import (
 // topology inside one transaction; once it commits (settle, txn.go) it tells
 // the supervisor to start the actors of the workspaces and tabs that
 // transaction made and stop those of the ones it removed, and hands it the size
-// of each pane of every tab whose rectangles moved (view.Records.Arrange). The entity actors tell
-// the session their changes directly; the session tells the supervisor the
-// record it took, which a failed actor restarts from.
+// of each pane of every tab whose rectangles moved (view.Records.Arrange).
+// The entity actors tell the session their changes directly; the session
+// tells the supervisor the record it took, which a failed actor restarts
+// from.
 
 // born starts the actor of a new workspace or tab once the transaction
 // commits.
