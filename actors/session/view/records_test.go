@@ -1,6 +1,7 @@
 package view
 
 import (
+	"strconv"
 	"testing"
 
 	"github.com/herdr-go/herdr/actors/agents"
@@ -286,4 +287,48 @@ func TestRecords_Target(t *testing.T) {
 	if _, err := NewRecords(s.m, NewReadSide(), "").Target(protocol.TargetPane, "w1:p1", nil); protocol.AsError(err).Code != protocol.CodeInternal {
 		t.Errorf("Target before anything is published: %v", err)
 	}
+}
+
+// BenchmarkRecords_Publish_200Panes: a publish with 200 panes (200
+// workspaces of one pane) after one pane's facts (its record alone
+// rendered again, in the same View) and after a topology change (the
+// focus: a new View, the two panes whose focus changed rendered again).
+func BenchmarkRecords_Publish_200Panes(b *testing.B) {
+	m := model.New(layout.Rect{W: 120, H: 40})
+	r := NewRecords(m, NewReadSide(), "/home/u")
+	tx := m.Begin()
+	var ws []*model.Workspace
+	var recs []*Record
+	for i := range 200 {
+		w := tx.AddWorkspace("", "/tmp", "tmp")
+		tb := tx.AddTab(w, "")
+		id := "t" + strconv.Itoa(i)
+		p := &Record{Pane: m.NewPane(w, tb, id, "/tmp", "", nil)}
+		r.StartSize(p, m.Area())
+		tx.AddPane(p.Pane)
+		tx.SetRoot(tb, layout.NewLeaf(id), id)
+		r.Set(id, p)
+		ws, recs = append(ws, w), append(recs, p)
+	}
+	tx.Commit()
+	r.Publish(true)
+	b.Run("facts", func(b *testing.B) {
+		rev := uint64(0)
+		for b.Loop() {
+			rev++
+			p := recs[rev%uint64(len(recs))]
+			r.Facts(p, &pane.Facts{TerminalID: p.TermID(), Revision: rev})
+			r.Publish(false)
+		}
+	})
+	b.Run("topology", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			i++
+			tx := m.Begin()
+			tx.FocusWorkspace(ws[i%2])
+			tx.Commit()
+			r.Publish(true)
+		}
+	})
 }
