@@ -21,8 +21,8 @@
 // restore is done.
 // Each message that may change the topology runs in one transaction, a
 // txn value (txn.go) holding the model's journal, typed undos of the
-// session's own records it changed (which pane actor runs which pane, the
-// overlays), and typed effects (events, entity and pane actors to start or
+// session's own records it changed (which pane actor runs which pane),
+// and typed effects (events, entity and pane actors to start or
 // stop, messages to other actors): settle commits it and applies the
 // effects once, in a fixed order; abandon drops them. The session keeps no
 // queue of its own.

@@ -104,7 +104,6 @@ func (s *Session) apply(out model.Out) {
 		case model.Stop:
 			if r := s.rec(e.Pane); r != nil {
 				s.dropTerm(r)
-				s.dropOverlay(r)
 				s.poison(r.pid)
 			}
 		}
@@ -133,11 +132,6 @@ func (e env) Fields(x model.Subject) model.Fields {
 		f = e.s.paneFields(e.s.rec(x))
 	}
 	return model.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID, PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}
-}
-
-func (e env) Overlay(p *model.Pane) (string, bool, bool) {
-	o, ok := e.s.overlays[p.TermID()]
-	return o.prevFocus, o.prevZoomed, ok
 }
 
 func (e env) Folder(p *model.Pane) string {

@@ -19,22 +19,12 @@ var tabRoutes = map[string]tabHandler{
 
 func (s *Session) tabCreate(ctx actor.Context, call *kit.Call) *kit.Reply {
 	prm := call.Params.(*protocol.TabCreateParams)
-	w, fallback, err := s.m.TabPlace(s.env(), prm)
+	pl, err := s.tx.CreateTab(s.env(), prm, s.starts())
+	if err == nil {
+		err = s.launch(ctx, pl)
+	}
 	if err != nil {
 		return kit.Fail(err)
 	}
-	cwd, err := s.spawner.CheckCwd(prm.Cwd, fallback)
-	if err != nil {
-		return kit.Fail(err)
-	}
-	label := ""
-	if prm.Label != nil {
-		label = *prm.Label
-	}
-	t, err := s.newTab(ctx, w, label, paneSetup{cwd: cwd, env: prm.Env})
-	if err != nil {
-		return kit.Fail(err)
-	}
-	res, out := s.tx.TabMade(s.env(), prm, t)
-	return s.did(res, out, nil)
+	return s.did(s.tx.TabMade(s.env(), prm, pl.Pane().Tab()))
 }
