@@ -17,7 +17,6 @@ type paneSetup struct {
 	cwd     string
 	env     map[string]string
 	command []string // argv to run instead of the shell
-	label   string
 	// kept is the key of the pane's kept lines in session.json, and
 	// restoreKept says to show them (history.go).
 	kept        string
