@@ -23,7 +23,7 @@ import (
 // the mailbox and is answered from the whole restored session: a list
 // read while thousands of workspaces come back is never a short one.
 func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
-	restored, skipped, err := s.tx.Restore(saved, s.newTermID)
+	restored, skipped, err := s.tx.Restore(saved, s.starts().TermID)
 	if err != nil {
 		s.opts.Log.Error("session not restored", "err", err)
 		return true

@@ -23,15 +23,13 @@ type paneSetup struct {
 	restoreKept bool
 }
 
-// newTermID allocates a terminal id; counters only grow, so ids are never reused.
-func (s *Session) newTermID() string {
-	return protocol.TerminalID(time.Now().UnixMicro(), s.tx.NewTerm())
-}
-
 // starts is what the model's operations ask before they place a pane:
-// the spawner's checks of its folder and program, and its terminal id.
+// the spawner's checks of its folder and program, and its terminal id
+// (counters only grow, so ids are never reused).
 func (s *Session) starts() model.Starts {
-	return model.Starts{Cwd: s.spawner.CheckCwd, Argv: s.spawner.Argv, TermID: s.newTermID}
+	return model.Starts{Cwd: s.spawner.CheckCwd, Argv: s.spawner.Argv, TermID: func() string {
+		return protocol.TerminalID(time.Now().UnixMicro(), s.tx.NewTerm())
+	}}
 }
 
 // launch applies what a model operation that placed panes did and has
