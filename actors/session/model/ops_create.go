@@ -200,6 +200,10 @@ func (tx *Tx) TabMade(env Env, prm *protocol.TabCreateParams, t *Tab) (protocol.
 // SplitPane places pane.split's pane beside src, in the folder asked for,
 // else SplitCwd's.
 func (tx *Tx) SplitPane(env Env, prm *protocol.PaneSplitParams, src *Pane, st Starts) (Placed, error) {
+	dir, err := splitDir(&prm.Direction)
+	if err != nil {
+		return Placed{}, err // params that skipped their check
+	}
 	cwd, err := st.Cwd(prm.Cwd, tx.m.SplitCwd(env, src))
 	if err != nil {
 		return Placed{}, err
@@ -208,7 +212,18 @@ func (tx *Tx) SplitPane(env Env, prm *protocol.PaneSplitParams, src *Pane, st St
 	if prm.Ratio != nil {
 		ratio = *prm.Ratio
 	}
-	return tx.split(src, layout.Direction(prm.Direction), ratio, Program{Cwd: cwd, Env: prm.Env}, st.TermID()), nil
+	return tx.split(src, dir, ratio, Program{Cwd: cwd, Env: prm.Env}, st.TermID()), nil
+}
+
+// splitDir is a split's direction, right when none is given.
+func splitDir(d *string) (layout.Direction, error) {
+	switch {
+	case d == nil:
+		return layout.SplitRight, nil
+	case *d != string(layout.SplitRight) && *d != string(layout.SplitDown):
+		return "", protocol.ParamError("direction", "expected one of [right down], got %q", *d)
+	}
+	return layout.Direction(*d), nil
 }
 
 // SplitCwd is the folder a pane split from src starts in unless the call

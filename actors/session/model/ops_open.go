@@ -45,9 +45,9 @@ func (tx *Tx) OpenAt(o Opening, prog Program, st Starts) (Placed, error) {
 		if err != nil {
 			return Placed{}, err
 		}
-		dir := layout.SplitRight
-		if o.Direction != nil {
-			dir = layout.Direction(*o.Direction)
+		dir, err := splitDir(o.Direction)
+		if err != nil {
+			return Placed{}, err
 		}
 		return tx.split(src, dir, 0.5, prog, st.TermID()), nil
 	case OpenTab:

@@ -34,6 +34,7 @@ func TestOps_Open(t *testing.T) {
 		{"a pane that is gone", Opening{Where: OpenSplit, PaneID: ptr("w1:p9")}, protocol.CodePaneNotFound},
 		{"a workspace that is gone", Opening{Where: OpenZoomed, WorkspaceID: ptr("w9")}, protocol.CodeWorkspaceNotFound},
 		{"a tab of a workspace that is gone", Opening{Where: OpenTab, WorkspaceID: ptr("w9")}, protocol.CodeWorkspaceNotFound},
+		{"a split sideways", Opening{Where: OpenSplit, Direction: ptr("sideways")}, protocol.CodeInvalidParams},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -381,12 +381,14 @@ func TestOps_Create(t *testing.T) {
 			return err
 		},
 		"split into a bad folder": func() error {
-			_, err := tx.SplitPane(env, &protocol.PaneSplitParams{Cwd: protocol.Ptr("/bad")}, m.Pane("w1:p1"), st.Starts)
+			_, err := tx.SplitPane(env, &protocol.PaneSplitParams{Direction: "right", Cwd: protocol.Ptr("/bad")}, m.Pane("w1:p1"), st.Starts)
 			return err
 		},
 	} {
 		if err := op(); err == nil || tx.Changed() || dump(m) != before {
 			t.Errorf("%s: %v, and it wrote %v", name, err, tx.Changed())
+		} else if code := protocol.AsError(err).Code; code != "invalid_cwd" && code != protocol.CodeWorkspaceNotFound {
+			t.Errorf("%s: %v, want the folder's or the workspace's error", name, err)
 		}
 	}
 	tx.Discard()
