@@ -53,8 +53,10 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		}
 		s.started(p, st.PID)
 		if ref := r.Saved.AgentSession; ref != nil {
-			p.shown.Session, p.restored = ref, ref // kept for the next save
-			if resume[i] {                         // the agents actor types it once a client attaches
+			// Kept for the next save; a resume is typed by the agents actor
+			// once a client attaches.
+			p.shown.Session, p.restored = ref, ref
+			if resume[i] {
 				s.tell(s.opts.Agents, &agents.Resume{TermID: p.TermID(), Session: *ref})
 			}
 		}
