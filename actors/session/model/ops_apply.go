@@ -23,8 +23,8 @@ func (tx *Tx) LayoutApply(prm *protocol.LayoutApplyParams, st Starts) (Placed, *
 	var build func(n *protocol.LayoutNode, at string) (*layout.Node, error)
 	build = func(n *protocol.LayoutNode, at string) (*layout.Node, error) {
 		switch {
-		case n == nil: // refused when the params were decoded
-			return nil, protocol.ParamError(at, "missing")
+		case n == nil || (n.Type != "pane" && n.Type != "split"): // refused when the params were decoded
+			return nil, protocol.Errorf("invalid_layout", "%s: expected a pane or a split", at)
 		case n.Type == "pane":
 			cwd, err := st.Cwd(n.Cwd, w.cwd)
 			if err != nil {

@@ -521,6 +521,13 @@ func TestOps_ZeroParams(t *testing.T) {
 			_, _, err := tx.LayoutApply(&protocol.LayoutApplyParams{}, starter().Starts)
 			return err
 		},
+		"layout.apply node": func(tx *Tx) error {
+			_, _, err := tx.LayoutApply(&protocol.LayoutApplyParams{Root: &protocol.LayoutNode{Type: "row", First: &protocol.LayoutNode{Type: "pane"}, Second: &protocol.LayoutNode{Type: "pane"}}}, starter().Starts)
+			if err == nil {
+				return fmt.Errorf("a node that is neither pane nor split was taken")
+			}
+			return nil
+		},
 		"layout.apply split": func(tx *Tx) error {
 			_, _, err := tx.LayoutApply(&protocol.LayoutApplyParams{Root: &protocol.LayoutNode{Type: "split"}}, starter().Starts)
 			return err
