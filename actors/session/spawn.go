@@ -5,6 +5,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/panes"
@@ -30,6 +31,28 @@ func (s *Session) starts() model.Starts {
 	return model.Starts{Cwd: s.spawner.CheckCwd, Argv: s.spawner.Argv, TermID: func() string {
 		return protocol.TerminalID(time.Now().UnixMicro(), s.tx.NewTerm())
 	}}
+}
+
+// placing makes the handler of a call that starts panes, as op does for
+// one that does not (ops.go): the model's place checks the call and
+// places them, launch starts them, and the model's done finishes the call
+// with the first pane placed.
+func placing[P protocol.Params, R protocol.Result](place func(*model.Tx, model.Env, P, model.Starts) (model.Placed, error),
+	done func(*model.Tx, model.Env, P, *model.Pane) (R, model.Out, error)) handler {
+	return func(s *Session, ctx actor.Context, call *kit.Call) *kit.Reply {
+		prm, err := paramsOf[P](call)
+		if err != nil {
+			return kit.Fail(err)
+		}
+		pl, err := place(s.tx.Tx, s.env(), prm, s.starts())
+		if err == nil {
+			err = s.launch(ctx, pl)
+		}
+		if err != nil {
+			return kit.Fail(err)
+		}
+		return s.did(done(s.tx.Tx, s.env(), prm, pl.Pane()))
+	}
 }
 
 // launch applies what a model operation that placed panes did and has

@@ -139,8 +139,9 @@ func (m *Model) FollowCwd(env Env, w *Workspace) string {
 	return w.cwd
 }
 
-// WorkspaceMade finishes workspace.create once w's first pane runs.
-func (tx *Tx) WorkspaceMade(env Env, prm *protocol.WorkspaceCreateParams, w *Workspace) (protocol.WorkspaceCreated, Out, error) {
+// WorkspaceMade finishes workspace.create once its first pane, p, runs.
+func (tx *Tx) WorkspaceMade(env Env, prm *protocol.WorkspaceCreateParams, p *Pane) (protocol.WorkspaceCreated, Out, error) {
+	w := p.ws
 	if prm.Focus {
 		tx.FocusWorkspace(w)
 	}
@@ -185,8 +186,9 @@ func (m *Model) TabPlace(env Env, prm *protocol.TabCreateParams) (*Workspace, st
 	return w, cwd, nil
 }
 
-// TabMade finishes tab.create once t's first pane runs.
-func (tx *Tx) TabMade(env Env, prm *protocol.TabCreateParams, t *Tab) (protocol.TabCreated, Out, error) {
+// TabMade finishes tab.create once its first pane, p, runs.
+func (tx *Tx) TabMade(env Env, prm *protocol.TabCreateParams, p *Pane) (protocol.TabCreated, Out, error) {
+	t := p.tab
 	if prm.Focus {
 		tx.FocusTab(t)
 	}

@@ -351,7 +351,7 @@ func TestOps_Create(t *testing.T) {
 	if got := gist(err, pl.Pane().id, pl.Pane().termID, pl.Pane().cwd, pl.Slots[0].Rect == m.area) + " / " + outLine(pl.Out); got != "<nil> w3:p1 term_new2 / true / |, start w3, start w3:t1" {
 		t.Errorf("CreateWorkspace: %s", got)
 	}
-	wres, wout, _ := tx.WorkspaceMade(env, wprm, pl.Pane().ws)
+	wres, wout, _ := tx.WorkspaceMade(env, wprm, pl.Pane())
 	if got := gist(wres.Workspace.WorkspaceID, wres.Workspace.Label, wres.Tab.TabID, wres.RootPane.PaneID, m.focused.id) + " / " + outLine(wout); got != "w3 new w3:t1 w3:p1 w3 / workspace_created w3, tab_created w3:t1, pane_created w3:p1, |" {
 		t.Errorf("WorkspaceMade: %s", got)
 	}
@@ -360,7 +360,7 @@ func TestOps_Create(t *testing.T) {
 	if got := gist(err, pl.Pane().id, pl.Pane().tab.id, pl.Pane().cwd) + " / " + outLine(pl.Out); got != "<nil> w1:p4 w1:t3 /etc / |, start w1:t3" {
 		t.Errorf("CreateTab: %s", got)
 	}
-	tres, tout, _ := tx.TabMade(env, tprm, pl.Pane().tab)
+	tres, tout, _ := tx.TabMade(env, tprm, pl.Pane())
 	if got := gist(tres.Tab.TabID, tres.RootPane.PaneID, m.focused.id) + " / " + outLine(tout); got != "w1:t3 w1:p4 w3 / tab_created w1:t3, pane_created w1:p4, workspace_updated w1, |" {
 		t.Errorf("TabMade: %s", got)
 	}
