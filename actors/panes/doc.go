@@ -21,9 +21,13 @@
 // (pane.Spec.Owner): they change the session's read model, so they take
 // no hop through here.
 //
-// A restore's terminals start here too (restore.go): the folder each
-// starts in (RestoreCwd) and starting them a few at once, again in home
-// for those that cannot start in their folder (Spawner.StartRestored);
-// the session builds the restored topology in its transaction. A live
-// handoff asks this actor for the pane actors to freeze (List).
+// A restore's terminals start here too, in one call inside the session's
+// first message (Spawner.Restore, restore.go): the folder each starts in
+// (RestoreCwd), the shell they all run (looked up once), starting them a
+// few at once, again in home for those that cannot start in their folder
+// (StartRestored), spawning their actors and ending what did not get one;
+// it says what each gave (Restart), and the session's model takes that
+// in (model.Tx.RestoreDone) in the transaction that built the restored
+// topology. A live handoff asks this actor for the pane actors to freeze
+// (List).
 package panes

@@ -2,15 +2,20 @@ package panes
 
 import (
 	"errors"
+	"io"
+	"log/slog"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/protocol"
 )
 
 // A restored pane starts in the folder it was last seen in, else the one
@@ -92,5 +97,109 @@ func TestStartRestored_RetriesInHome(t *testing.T) {
 	}
 	if st := starts[3]; st.Err == nil || tried["never in "+home] != 2 {
 		t.Fatalf("the one in home: %+v, tried in home %d times (once for it, once as the other's retry)", st, tried["never in "+home])
+	}
+}
+
+// restoring is a session stand-in that restores panes with its Spawner
+// inside its own message, as the session does, answering what each gave.
+type restoring struct{ sp *Spawner }
+
+func (r *restoring) Receive(ctx actor.Context) {
+	if ps, ok := ctx.Message().([]Restoring); ok {
+		ctx.Respond(r.sp.Restore(ctx, ps))
+	}
+}
+
+// Restore starts each restored pane's shell in the folder it was last
+// seen in, else the one it started in (saying why), again in home when it
+// cannot start in its own, goes on with a terminal a live handoff brought
+// (no new folder), and spawns an actor for each under the supervisor; a
+// terminal that does not start, or whose start panics, is
+// pane_split_failed with no actor, and nothing that started is ended.
+func TestSpawner_Restore(t *testing.T) {
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh on PATH")
+	}
+	dir := t.TempDir()
+	live, created, home := filepath.Join(dir, "live"), filepath.Join(dir, "created"), filepath.Join(dir, "home")
+	for _, d := range []string{live, created, home} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	system := actor.NewActorSystem()
+	t.Cleanup(system.Shutdown)
+	sup := system.Root.Spawn(Props(Options{Log: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+	var mu sync.Mutex // terminals start on goroutines of their own
+	specs := map[string]pane.Spec{}
+	aborted := 0
+	sp := &Spawner{Sup: sup, Home: home, Env: func(k string) string { return map[string]string{"SHELL": sh}[k] },
+		Adopt: map[string]pane.Adoption{"term_adopted": {}},
+		Log:   slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Start: func(spec pane.Spec) (*actor.Props, func(), error) {
+			mu.Lock()
+			defer mu.Unlock()
+			specs[spec.TerminalID+" in "+spec.Cwd] = spec
+			switch {
+			case spec.TerminalID == "term_broken":
+				return nil, nil, errors.New("no pty")
+			case spec.TerminalID == "term_panicky":
+				panic("a start that breaks")
+			case spec.TerminalID == "term_locked" && spec.Cwd != home:
+				return nil, nil, os.ErrPermission
+			}
+			return actor.PropsFromFunc(func(actor.Context) {}), func() { mu.Lock(); aborted++; mu.Unlock() }, nil
+		}}
+	sp.Config.Terminal.DefaultShell = sh
+	one := func(term, live, created string) Restoring {
+		return Restoring{Pane: Pane{IDs: pane.IDs{PaneID: "w1:" + term}, TermID: term, Setup: Setup{Cwd: created}}, Live: live, Workspace: dir}
+	}
+	ps := []Restoring{
+		one("term_live", live, created),
+		one("term_gone", filepath.Join(dir, "gone"), created),
+		one("term_locked", live, created),
+		one("term_broken", live, created),
+		one("term_panicky", live, created),
+		one("term_adopted", filepath.Join(dir, "gone"), created),
+	}
+	session := system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &restoring{sp: sp} }))
+	res, err := system.Root.RequestFuture(session, ps, 10*time.Second).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := res.([]Restart)
+	for i, c := range []struct {
+		cwd, why string // why: a part of it
+		fails    bool
+	}{
+		{live, "", false},
+		{created, "no longer exists", false},
+		{home, "cannot start the shell in " + live, false},
+		{live, "", true},
+		{live, "", true},
+		{"", "", false},
+	} {
+		r, term := got[i], ps[i].TermID
+		if r.Cwd != c.cwd || (c.why == "") != (r.Why == "") || !strings.Contains(r.Why, c.why) {
+			t.Errorf("%s: in %q because %q; want %q because %q", term, r.Cwd, r.Why, c.cwd, c.why)
+		}
+		if c.fails {
+			if r.PID != nil || r.Err == nil || protocol.AsError(r.Err).Code != protocol.CodePaneSplitFailed {
+				t.Errorf("%s: %v %v, want pane_split_failed and no actor", term, r.PID, r.Err)
+			}
+			continue
+		}
+		if r.Err != nil || r.PID == nil || r.PID.Id != sup.Id+"/"+term {
+			t.Errorf("%s: %v %v, want an actor under the supervisor", term, r.PID, r.Err)
+		}
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if s := specs["term_adopted in "+created]; s.Adopt == nil || len(s.Argv) == 0 || s.Argv[0] != sh {
+		t.Errorf("the adopted terminal's spec: %+v, want its adoption and the shell", s)
+	}
+	if aborted != 0 || len(sp.Adopt) != 0 {
+		t.Errorf("%d started terminals ended; adoptions left %v", aborted, sp.Adopt)
 	}
 }

@@ -25,13 +25,17 @@
 // restore is done.
 // Each message that may change the topology runs in one transaction, a
 // txn value (txn.go) holding the model's journal, typed undos of the
-// session's own records it changed (a terminal's record put or dropped,
-// the overlays), and typed effects (events, entity and pane actors to
-// start or stop, messages to other actors): settle commits it and applies the
+// session's own records it changed (a terminal's record put or dropped),
+// and typed effects (events, entity and pane actors to start or
+// stop, messages to other actors): settle commits it and applies the
 // effects once, in a fixed order; abandon drops them. The session keeps no
-// queue of its own.
+// queue of its own. The writes are the model's operations (model/ops_*.go);
+// one that starts panes is checked and placed by the model, started here
+// (launch, spawn.go) and finished by the model.
 // A saved session is restored as the session's first message, so calls
-// wait for it and every list answers the whole of it (restore.go).
+// wait for it and every list answers the whole of it (restore.go: the
+// model builds it, panes.Spawner.Restore starts its terminals, the model
+// takes in what started).
 //
 // Everything else is another actor's. A connection routes a call the
 // table gives a pane, the agents actor, a workspace or a tab, and the

@@ -20,6 +20,7 @@ import (
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/model"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
 	"github.com/herdr-go/herdr/protocol"
@@ -361,11 +362,11 @@ func TestEffects_AFailedCallDropsWhatItQueued(t *testing.T) {
 		res, err := h.system.Root.RequestFuture(h.session, &script{run: func(s *Session, ctx actor.Context) *kit.Reply {
 			a, b := s.recs.Get(p1), s.recs.Get(p2)
 			s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: a.ID(), WorkspaceID: a.WS().ID()}, s.recs.PaneFields(a))
-			s.closePane(ctx, a) // pane_closed, a stopped, its tab resized
+			s.apply(s.tx.ClosePane(s.env(), a.Pane)) // pane_closed, a stopped, its tab resized
 			s.renamed(b)
 			s.tell(b.PID, &pane.SetIDs{IDs: pane.IDs{PaneID: "told"}})
 			if fail {
-				s.addTab(a.WS(), "never") // a tab whose actor would start
+				s.apply(model.Out{Effects: []model.Effect{model.Start{Entity: s.tx.AddTab(a.WS(), "never")}}}) // a tab whose actor would start
 				return kit.Fail(protocol.Errorf("test_failure", "the script fails"))
 			}
 			return kit.OK()

@@ -159,3 +159,48 @@ func TestClosePane_GoneAnsweredOnceWithTheOwnersCode(t *testing.T) {
 		t.Fatalf("ClosePane without NotFound: %+v", got)
 	}
 }
+
+// An owner's overlay covers the focused pane of a zoomed tab, filling the
+// tab and taking the focus; when it closes (kit.ClosePane), the pane it
+// covered has the focus back and the tab its zoom, and the owner's
+// answer names the overlay as it was.
+func TestOpenPane_OverlayGivesFocusAndZoomBack(t *testing.T) {
+	h := newHarness(t)
+	for _, c := range [][2]string{
+		{"workspace.create", `{}`},
+		{"pane.split", `{"target_pane_id":"w1:p1","direction":"right","focus":true}`},
+		{"pane.zoom", `{"pane_id":"w1:p2","mode":"on"}`},
+	} {
+		if r := h.call(c[0], c[1]); r.Err != nil {
+			t.Fatalf("%s: %v", c[0], r.Err)
+		}
+	}
+	layout := func() protocol.PaneLayoutSnapshot {
+		r := h.call("pane.layout", `{}`)
+		if r.Err != nil {
+			t.Fatal(r.Err)
+		}
+		return r.Result.(protocol.PaneLayout).Layout
+	}
+	a := &asker{}
+	pid := h.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return a }))
+	got := h.ask(a, pid, &kit.OpenPane{Call: &kit.Call{ID: "o", Method: "pane.edit_scrollback"}, Where: kit.OpenOverlay,
+		Argv: []string{"/bin/sh"}, Cwd: "/", Owner: pid, Tag: "editor"})
+	if len(got) != 1 || got[0].Err != nil || got[0].Result.(protocol.PaneInfoResult).Pane.PaneID != "w1:p3" {
+		t.Fatalf("the overlay: %+v", got)
+	}
+	if l := layout(); l.FocusedPaneID != "w1:p3" || !l.Zoomed || len(l.Panes) != 3 {
+		t.Fatalf("with the overlay open: focused %s, zoomed %v, %d panes", l.FocusedPaneID, l.Zoomed, len(l.Panes))
+	}
+	a.mu.Lock()
+	term := a.opened[0].TermID
+	a.mu.Unlock()
+	got = h.ask(a, pid, &kit.ClosePane{Call: &kit.Call{ID: "c", Method: "pane.edit_scrollback"}, TermID: term})
+	if len(got) != 1 || got[0].Err != nil || got[0].Result.(protocol.PaneInfoResult).Pane.PaneID != "w1:p3" {
+		t.Fatalf("closing the overlay: %+v", got)
+	}
+	if l := layout(); l.FocusedPaneID != "w1:p2" || !l.Zoomed || len(l.Panes) != 2 {
+		t.Fatalf("after the overlay closed: focused %s, zoomed %v, %d panes; want w1:p2 zoomed again", l.FocusedPaneID, l.Zoomed, len(l.Panes))
+	}
+	h.checkInvariants("overlay closed")
+}

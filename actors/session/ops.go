@@ -7,7 +7,6 @@ import (
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
-	"github.com/herdr-go/herdr/actors/session/view"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -105,23 +104,12 @@ func (s *Session) apply(out model.Out) {
 		case model.Stop:
 			if r := s.recs.Of(e.Pane); r != nil {
 				s.dropTerm(r)
-				s.dropOverlay(r)
 				s.poison(r.PID)
 			}
 		}
 	}
 }
 
-// env is the session as the model's operations see it (model.Env): its
-// records (view.Records) and, until the model keeps them, the overlays.
-type env struct {
-	*view.Records
-	s *Session
-}
-
-func (s *Session) env() model.Env { return env{s.recs, s} }
-
-func (e env) Overlay(p *model.Pane) (string, bool, bool) {
-	o, ok := e.s.overlays[p.TermID()]
-	return o.prevFocus, o.prevZoomed, ok
-}
+// env is the session as the model's operations see it (model.Env): the
+// records of its terminals (view.Records).
+func (s *Session) env() model.Env { return s.recs }

@@ -103,8 +103,6 @@ type Session struct {
 
 	keep     keeping // what the keeper was told (persist.go)
 	stopping bool    // the session is stopping, and its children with it
-	// overlays are the overlay panes open, by terminal id (open.go).
-	overlays map[string]overlay
 	// m is the topology; recs are the records of its terminals beside it,
 	// which the read side renders and publishes (view.Records). tx is the
 	// transaction of the message being handled (begin): its journal, and
@@ -335,7 +333,7 @@ func (s *Session) startPanes(ctx actor.Context) {
 func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
 	before := s.begin()
 	s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: p.ID(), WorkspaceID: p.WS().ID()}, s.recs.PaneFields(p))
-	s.closePane(ctx, p)
+	s.apply(s.tx.ClosePane(s.env(), p.Pane))
 	s.settle(ctx, before)
 }
 

@@ -5,9 +5,11 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/panes"
+	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -16,72 +18,59 @@ type paneSetup struct {
 	cwd     string
 	env     map[string]string
 	command []string // argv to run instead of the shell
-	label   string
 	// kept is the key of the pane's kept lines in session.json, and
 	// restoreKept says to show them (history.go).
 	kept        string
 	restoreKept bool
 }
 
-// newWorkspace creates a workspace with one tab and one pane. Nothing is
-// changed when the pane cannot be started.
-func (s *Session) newWorkspace(ctx actor.Context, label string, setup paneSetup) (*workspace, error) {
-	if _, err := s.spawner.Argv(setup.command); err != nil {
-		return nil, err
-	}
-	w := s.addWorkspace(label, setup.cwd)
-	if _, err := s.newTab(ctx, w, "", setup); err != nil {
-		return nil, err // the failed call's transaction is discarded
-	}
-	return w, nil
+// starts is what the model's operations ask before they place a pane:
+// the spawner's checks of its folder and program, and its terminal id
+// (counters only grow, so ids are never reused).
+func (s *Session) starts() model.Starts {
+	return model.Starts{Cwd: s.spawner.CheckCwd, Argv: s.spawner.Argv, TermID: func() string {
+		return protocol.TerminalID(time.Now().UnixMicro(), s.tx.NewTerm())
+	}}
 }
 
-// addWorkspace appends an empty workspace; the caller gives it a tab at once.
-func (s *Session) addWorkspace(label, cwd string) *workspace {
-	w := s.tx.AddWorkspace(label, cwd, s.recs.AutoLabel(cwd))
-	s.born(w)
-	return w
-}
-
-// newTab adds a tab with one pane to w.
-func (s *Session) newTab(ctx actor.Context, w *workspace, label string, setup paneSetup) (*tab, error) {
-	if _, err := s.spawner.Argv(setup.command); err != nil {
-		return nil, err
+// placing makes the handler of a call that starts panes, as op does for
+// one that does not (ops.go): the model's place checks the call and
+// places them, launch starts them, and the model's done finishes the call
+// with the first pane placed.
+func placing[P protocol.Params, R protocol.Result](place func(*model.Tx, model.Env, P, model.Starts) (model.Placed, error),
+	done func(*model.Tx, model.Env, P, *model.Pane) (R, model.Out, error)) handler {
+	return func(s *Session, ctx actor.Context, call *kit.Call) *kit.Reply {
+		prm, err := paramsOf[P](call)
+		if err != nil {
+			return kit.Fail(err)
+		}
+		pl, err := place(s.tx.Tx, s.env(), prm, s.starts())
+		if err == nil {
+			err = s.launch(ctx, pl)
+		}
+		if err != nil {
+			return kit.Fail(err)
+		}
+		return s.did(done(s.tx.Tx, s.env(), prm, pl.Pane()))
 	}
-	t := s.addTab(w, label)
-	termID := s.newTermID()
-	p, err := s.startPane(ctx, w, t, setup, termID, s.m.Area())
-	if err != nil {
-		return nil, err // the failed call's transaction is discarded
+}
+
+// launch applies what a model operation that placed panes did and has
+// the spawner start their terminals, in order, inside this message. An
+// error fails the call, whose transaction is discarded: the panes started
+// so far stop, the places were never there.
+func (s *Session) launch(ctx actor.Context, pl model.Placed) error {
+	s.apply(pl.Out)
+	for _, at := range pl.Slots {
+		p := &paneRec{Pane: at.Pane}
+		pid, err := s.spawner.StartPane(ctx, s.paneAt(p, paneSetup{cwd: p.Cwd(), env: at.Env, command: p.Command()}, at.Rect))
+		if err != nil {
+			return err
+		}
+		s.started(p, pid)
+		s.putTerm(p)
 	}
-	s.tx.SetRoot(t, layout.NewLeaf(p.TermID()), p.TermID())
-	return t, nil
-}
-
-// addTab appends an empty tab to w; the caller gives it a root at once.
-func (s *Session) addTab(w *workspace, label string) *tab {
-	t := s.tx.AddTab(w, label)
-	s.born(t)
-	return t
-}
-
-// newTermID allocates a terminal id; counters only grow, so ids are never reused.
-func (s *Session) newTermID() string {
-	return protocol.TerminalID(time.Now().UnixMicro(), s.tx.NewTerm())
-}
-
-// startPane allocates a public id for terminal termID in tab t and has
-// the spawner start it at the size of rect, inside this message.
-func (s *Session) startPane(ctx actor.Context, w *workspace, t *tab, setup paneSetup, termID string, rect layout.Rect) (*paneRec, error) {
-	p := &paneRec{Pane: s.m.NewPane(w, t, termID, setup.cwd, setup.label, setup.command)}
-	pid, err := s.spawner.StartPane(ctx, s.paneAt(p, setup, rect))
-	if err != nil {
-		return nil, err
-	}
-	s.started(p, pid)
-	s.tx.AddPane(p.Pane)
-	s.putTerm(p)
-	return p, nil
+	return nil
 }
 
 // paneAt is what the spawner starts p with: its ids, the content size of
@@ -96,17 +85,6 @@ func (s *Session) paneAt(p *paneRec, setup paneSetup, rect layout.Rect) panes.Pa
 	}
 }
 
-// spawnActor spawns the actor of p's started terminal (props) under the
-// panes supervisor; abort ends the terminal when it cannot be spawned.
-func (s *Session) spawnActor(ctx actor.Context, p *paneRec, props *actor.Props, abort func()) error {
-	pid, err := s.spawner.Spawn(ctx, p.TermID(), props, abort)
-	if err != nil {
-		return err
-	}
-	s.started(p, pid)
-	return nil
-}
-
 // started records p's actor, spawned inside this message: a discarded
 // transaction stops it, a committed one hands it to the supervisor.
 func (s *Session) started(p *paneRec, pid *actor.PID) {
@@ -119,14 +97,3 @@ func (s *Session) started(p *paneRec, pid *actor.PID) {
 // the message its actor resizes the panes whose size changed, so programs
 // redraw to their real size.
 func (s *Session) relayout(_ actor.Context, t *tab) { s.markLayout(t) }
-
-// closePane, closeTab and closeWorkspace close what the session's own
-// messages close (a pane that exited, the tab layout.apply replaced, a
-// removed checkout's workspace) by the model's operations (ops_close.go).
-func (s *Session) closePane(_ actor.Context, p *paneRec) { s.apply(s.tx.ClosePane(s.env(), p.Pane)) }
-
-func (s *Session) closeTab(_ actor.Context, t *tab) { s.apply(s.tx.CloseTab(s.env(), t)) }
-
-func (s *Session) closeWorkspace(_ actor.Context, w *workspace) {
-	s.apply(s.tx.CloseWorkspace(s.env(), w))
-}

@@ -92,6 +92,11 @@ func TestTransactions_APanicLeavesNothing(t *testing.T) {
 		{"worktree.remove", `{"workspace_id":"w2"}`, func(c *kit.Call) any {
 			return &worktrees.CloseCheckout{Call: c, WorkspaceID: "w2", Tree: protocol.WorktreeInfo{Path: "/tmp", IsLinkedWorktree: true}}
 		}},
+		// An owner's overlay (the scrollback editor over the focused pane):
+		// the pane it covers is kept in the model, journalled with the rest.
+		{"pane.edit_scrollback", `{"pane_id":"w1:p1"}`, func(c *kit.Call) any {
+			return &kit.OpenPane{Call: c, Where: kit.OpenOverlay, Cwd: "/tmp", Argv: []string{"sh"}}
+		}},
 	}
 	for _, k := range kinds {
 		t.Run(k.method, func(t *testing.T) {

@@ -79,8 +79,8 @@ func (arrangeTab) isEffect()   {}
 func (tell) isEffect()         {}
 
 // A sideUndo puts back one change a transaction made beside the model: the
-// records the session keeps of its panes and overlays, and the pane actors
-// it started. abandon runs them newest first.
+// records the session keeps of its panes, and the pane actors it
+// started. abandon runs them newest first.
 type sideUndo interface {
 	undo(s *Session, ctx actor.Context)
 }
@@ -91,16 +91,8 @@ type (
 		id  string
 		rec *paneRec
 	}
-	// overlayBack puts s.overlays[id] back to o (had false: none).
-	overlayBack struct {
-		id  string
-		o   overlay
-		had bool
-	}
 	// unspawn stops a pane actor the transaction started.
 	unspawn struct{ pid *actor.PID }
-	// unstart ends the terminals a restore started that got no actor.
-	unstart struct{ starts []terminalStart }
 	// revBack puts back the revision taken from an entity actor.
 	revBack struct {
 		id  string
@@ -110,14 +102,6 @@ type (
 )
 
 func (u termBack) undo(s *Session, _ actor.Context) { s.recs.Set(u.id, u.rec) }
-
-func (u overlayBack) undo(s *Session, _ actor.Context) {
-	if u.had {
-		s.overlays[u.id] = u.o
-	} else {
-		delete(s.overlays, u.id)
-	}
-}
 
 func (u revBack) undo(s *Session, _ actor.Context) {
 	if u.had {
@@ -129,14 +113,6 @@ func (u revBack) undo(s *Session, _ actor.Context) {
 
 func (u unspawn) undo(s *Session, ctx actor.Context) {
 	ctx.Send(s.spawner.Sup, &panes.Stop{PID: u.pid})
-}
-
-func (u unstart) undo(*Session, actor.Context) {
-	for i := range u.starts {
-		if st := &u.starts[i]; st.Err == nil && st.p.PID == nil {
-			st.Abort()
-		}
-	}
 }
 
 // undo journals a side change the caller has just made, before anything

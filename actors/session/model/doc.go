@@ -16,10 +16,15 @@
 // before they write, and return the answer, the events and the effects
 // the session applies once the transaction commits, as values (Out,
 // op.go); what they need from outside the topology (how records render,
-// a pane's folder, the pane an overlay covered) comes through Env. A call
-// that starts a pane is split around the start, which is the session's
-// (ops_create.go); closing stops panes and retires entities by effects
-// (ops_close.go).
+// a pane's folder) comes through Env. A call that starts panes is split
+// around the start, which is the session's: the model checks it (the
+// folder and program checks come in as Starts), places the panes and
+// returns them to start (Placed), and finishes the call once they run
+// (ops_create.go; layout.apply, ops_apply.go; the panes other actors open
+// and the overlays, whose covered pane and zoom the model keeps,
+// ops_open.go; the worktree checkouts, ops_worktree.go; a restore's
+// failed panes and labels, ops_restore.go); closing stops panes and
+// retires entities by effects (ops_close.go).
 //
 // It also says how session.json keeps the interactive client's sidebar
 // state (UIState), which is the clients actor's, not the model's: the

@@ -54,6 +54,10 @@ type Pane struct {
 	// RestoreError says why the pane did not come back as it was saved
 	// (its folder gone, its agent not resumed); "" when it did. Not saved.
 	restoreError string
+	// covers is, for an overlay, the terminal it covered, and coverZoomed
+	// whether that tab was zoomed: given back when it closes (ops_open.go).
+	covers      string
+	coverZoomed bool
 }
 
 // Model is the whole topology of one session.

@@ -79,9 +79,6 @@ type Env interface {
 	Folder(p *Pane) string
 	// AutoLabel is the label a workspace made in cwd shows without one.
 	AutoLabel(cwd string) string
-	// Overlay is, for an overlay pane, the terminal it covered and whether
-	// its tab was zoomed, which it gives back when it closes.
-	Overlay(p *Pane) (prevFocus string, prevZoomed, ok bool)
 }
 
 // emit records an event about s (nil: no fields), stamped now.

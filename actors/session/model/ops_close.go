@@ -8,8 +8,8 @@ import "github.com/herdr-go/herdr/protocol"
 // tab_closed and its actor retires, and the last tab takes its workspace
 // (workspace_closed), focus moving to a neighbour.
 
-// Stop stops a closed pane's actor and drops what the session keeps of
-// it (its terminal's record, its overlay).
+// Stop stops a closed pane's actor and drops the session's record of its
+// terminal.
 type Stop struct{ Pane *Pane }
 
 func (Stop) effect() {}
@@ -85,12 +85,11 @@ func (tx *Tx) forget(env Env, out *Out, p *Pane) {
 	out.emit(env, protocol.PaneRefEvent{Kind: "pane_closed", PaneID: p.id, WorkspaceID: p.ws.id}, p)
 	tx.Forget(p)
 	out.do(Stop{p})
-	prev, zoomed, ok := env.Overlay(p)
-	if !ok || p.tab.focused != p.termID {
+	if p.covers == "" || p.tab.focused != p.termID {
 		return
 	}
-	if q := tx.m.terms[prev]; q != nil && q.tab == p.tab {
-		tx.FocusInTab(p.tab, prev, zoomed)
+	if q := tx.m.terms[p.covers]; q != nil && q.tab == p.tab {
+		tx.FocusInTab(p.tab, p.covers, p.coverZoomed)
 	}
 }
 

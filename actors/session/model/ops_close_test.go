@@ -97,8 +97,11 @@ func TestOps_CloseOverlay(t *testing.T) {
 			t1 := m.Workspace("w1").tabs[0]
 			setup := m.Begin()
 			setup.FocusInTab(t1, c.focused, c.focused == "term_2")
+			p2 := m.Pane("w1:p2")
+			set(setup, &p2.covers, c.overlay.prev)
+			set(setup, &p2.coverZoomed, c.overlay.zoomed)
 			setup.Commit()
-			env := fakeEnv{overlays: map[string]ov{"term_2": c.overlay}}
+			env := fakeEnv{}
 			tx := m.Begin()
 			o := tx.ClosePane(env, m.Pane("w1:p2"))
 			tx.Commit()

@@ -13,12 +13,6 @@ import (
 // events are then checked by what they name.
 type fakeEnv struct {
 	folders map[string]string // by pane id: where its foreground process is
-	// overlays are the overlay panes, by terminal id: the terminal each
-	// covered and whether its tab was zoomed.
-	overlays map[string]struct {
-		prev   string
-		zoomed bool
-	}
 }
 
 func (fakeEnv) WorkspaceInfo(w *Workspace) protocol.WorkspaceInfo {
@@ -35,10 +29,6 @@ func (fakeEnv) Layout(t *Tab) protocol.PaneLayoutSnapshot {
 }
 func (e fakeEnv) Folder(p *Pane) string     { return e.folders[p.id] }
 func (fakeEnv) AutoLabel(cwd string) string { return "auto:" + cwd }
-func (e fakeEnv) Overlay(p *Pane) (string, bool, bool) {
-	o, ok := e.overlays[p.termID]
-	return o.prev, o.zoomed, ok
-}
 func (fakeEnv) Fields(s Subject) Fields {
 	switch s := s.(type) {
 	case *Workspace:
@@ -323,6 +313,7 @@ func TestOps_Create(t *testing.T) {
 	}
 	setup := m.Begin()
 	setup.SetCwd(m.Pane("w1:p1"), "/home/a", "")
+	setup.SetCwd(m.Pane("w1:p2"), "/home/b", "")
 	setup.Commit()
 	if cwd := m.SplitCwd(env, m.Pane("w1:p1")); cwd != "/home/a" {
 		t.Errorf("split from w1:p1 (started in /home/a, no foreground folder): %q", cwd)
@@ -335,14 +326,18 @@ func TestOps_Create(t *testing.T) {
 	tx := m.Begin()
 	src := m.Pane("w1:p2")
 	tx.FocusInTab(src.tab, src.termID, true)
-	rect := tx.SplitAt(src, "term_new", layout.SplitDown, 0.5)
-	p := &Pane{id: m.NextPaneID(src.ws), termID: "term_new", ws: src.ws, tab: src.tab}
-	tx.AddPane(p)
-	if src.tab.zoomed || rect != m.RectOf(src.tab, "term_new") || rect.H >= m.area.H {
-		t.Errorf("after SplitAt: zoomed %v, rect %v", src.tab.zoomed, rect)
+	st := starter()
+	prm := &protocol.PaneSplitParams{Direction: "down", Focus: true, RightClick: "pane"}
+	pl, err := tx.SplitPane(env, prm, src, st.Starts)
+	at := pl.Slots[0]
+	if err != nil || len(pl.Slots) != 1 || src.tab.zoomed || at.Rect != m.RectOf(src.tab, "term_new1") || at.Rect.H >= m.area.H || at.Pane.cwd != "/home/b" {
+		t.Errorf("SplitPane: %v, zoomed %v, rect %v, %+v", err, src.tab.zoomed, at.Rect, at.Pane)
 	}
-	res, out := tx.SplitDone(env, &protocol.PaneSplitParams{Focus: true, RightClick: "pane"}, p)
-	if got := gist(res.Pane.PaneID, m.FocusedPane().id) + " / " + outLine(out); got != "w1:p4 w1:p4 / pane_created w1:p4, |, arrange w1:t1, rightclick w1:p4=pane" {
+	if got := outLine(pl.Out); got != "|, arrange w1:t1" {
+		t.Errorf("SplitPane: %s", got)
+	}
+	res, out, _ := tx.SplitDone(env, prm, at.Pane)
+	if got := gist(res.Pane.PaneID, m.FocusedPane().id) + " / " + outLine(out); got != "w1:p4 w1:p4 / pane_created w1:p4, |, rightclick w1:p4=pane" {
 		t.Errorf("SplitDone: %s", got)
 	}
 	tx.Discard()
@@ -351,19 +346,87 @@ func TestOps_Create(t *testing.T) {
 	}
 
 	tx = m.Begin()
-	w := tx.AddWorkspace("new", "/", "auto")
-	(&builder{m: m, tx: tx, term: 100}).tab(w)
-	wres, wout := tx.WorkspaceMade(env, &protocol.WorkspaceCreateParams{Focus: true}, w)
-	if got := gist(wres.Workspace.WorkspaceID, wres.Tab.TabID, wres.RootPane.PaneID, m.focused.id) + " / " + outLine(wout); got != "w3 w3:t1 w3:p1 w3 / workspace_created w3, tab_created w3:t1, pane_created w3:p1, |" {
+	wprm := &protocol.WorkspaceCreateParams{Focus: true, Label: protocol.Ptr("new")}
+	pl, err = tx.CreateWorkspace(env, wprm, st.Starts)
+	if got := gist(err, pl.Pane().id, pl.Pane().termID, pl.Pane().cwd, pl.Slots[0].Rect == m.area) + " / " + outLine(pl.Out); got != "<nil> w3:p1 term_new2 / true / |, start w3, start w3:t1" {
+		t.Errorf("CreateWorkspace: %s", got)
+	}
+	wres, wout, _ := tx.WorkspaceMade(env, wprm, pl.Pane())
+	if got := gist(wres.Workspace.WorkspaceID, wres.Workspace.Label, wres.Tab.TabID, wres.RootPane.PaneID, m.focused.id) + " / " + outLine(wout); got != "w3 new w3:t1 w3:p1 w3 / workspace_created w3, tab_created w3:t1, pane_created w3:p1, |" {
 		t.Errorf("WorkspaceMade: %s", got)
 	}
-	t2, _ := (&builder{m: m, tx: tx, term: 200}).tab(m.Workspace("w1"))
-	tres, tout := tx.TabMade(env, &protocol.TabCreateParams{}, t2)
+	tprm := &protocol.TabCreateParams{WorkspaceID: protocol.Ptr("w1"), Cwd: protocol.Ptr("/etc")}
+	pl, err = tx.CreateTab(env, tprm, st.Starts)
+	if got := gist(err, pl.Pane().id, pl.Pane().tab.id, pl.Pane().cwd) + " / " + outLine(pl.Out); got != "<nil> w1:p4 w1:t3 /etc / |, start w1:t3" {
+		t.Errorf("CreateTab: %s", got)
+	}
+	tres, tout, _ := tx.TabMade(env, tprm, pl.Pane())
 	if got := gist(tres.Tab.TabID, tres.RootPane.PaneID, m.focused.id) + " / " + outLine(tout); got != "w1:t3 w1:p4 w3 / tab_created w1:t3, pane_created w1:p4, workspace_updated w1, |" {
 		t.Errorf("TabMade: %s", got)
 	}
 	tx.Commit()
 	check(t, m, "made")
+
+	// A folder that fails its check, or a workspace that is not there,
+	// writes nothing and takes no terminal id.
+	before = dump(m)
+	tx = m.Begin()
+	for name, op := range map[string]func() error{
+		"workspace in a bad folder": func() error {
+			_, err := tx.CreateWorkspace(env, &protocol.WorkspaceCreateParams{Cwd: protocol.Ptr("/bad")}, st.Starts)
+			return err
+		},
+		"tab in a missing workspace": func() error {
+			_, err := tx.CreateTab(env, &protocol.TabCreateParams{WorkspaceID: protocol.Ptr("w9")}, st.Starts)
+			return err
+		},
+		"split into a bad folder": func() error {
+			_, err := tx.SplitPane(env, &protocol.PaneSplitParams{Direction: "right", Cwd: protocol.Ptr("/bad")}, m.Pane("w1:p1"), st.Starts)
+			return err
+		},
+	} {
+		if err := op(); err == nil || tx.Changed() || dump(m) != before {
+			t.Errorf("%s: %v, and it wrote %v", name, err, tx.Changed())
+		} else if code := protocol.AsError(err).Code; code != "invalid_cwd" && code != protocol.CodeWorkspaceNotFound {
+			t.Errorf("%s: %v, want the folder's or the workspace's error", name, err)
+		}
+	}
+	tx.Discard()
+	if st.n != 3 {
+		t.Errorf("%d terminal ids taken, want the 3 of the panes placed", st.n)
+	}
+}
+
+// starts is a Starts whose folder check refuses /bad (a folder asked
+// for, else the fallback), whose program check refuses "nope", and
+// whose terminal ids count: term_new1, term_new2, …
+type starts struct {
+	Starts
+	n int
+}
+
+func starter() *starts {
+	st := &starts{}
+	st.Starts = Starts{
+		Cwd: func(requested *string, fallback string) (string, error) {
+			cwd := fallback
+			if requested != nil && *requested != "" {
+				cwd = *requested
+			}
+			if cwd == "/bad" {
+				return "", protocol.Errorf("invalid_cwd", "no folder %s", cwd)
+			}
+			return cwd, nil
+		},
+		Argv: func(command []string) ([]string, error) {
+			if len(command) > 0 && command[0] == "nope" {
+				return nil, protocol.Errorf(protocol.CodePaneSplitFailed, "cannot start nope")
+			}
+			return command, nil
+		},
+		TermID: func() string { st.n++; return fmt.Sprintf("term_new%d", st.n) },
+	}
+	return st
 }
 
 // TestOps_LayoutApply: where layout.apply builds, the label its tab takes,
@@ -390,19 +453,38 @@ func TestOps_LayoutApply(t *testing.T) {
 	if err != nil || w.id != "w1" || replaced.id != "w1:t1" {
 		t.Fatalf("ApplyTarget(tab w1:t1): %v %v %v", w, replaced, err)
 	}
+	// A pane whose folder or program fails its check fails the call before
+	// anything is written or any terminal id is taken.
+	st := starter()
+	before := dump(m)
 	tx := m.Begin()
+	for _, js := range []string{
+		`{"root":{"type":"split","direction":"right","ratio":0.5,"first":{"type":"pane"},"second":{"type":"pane","cwd":"/bad"}}}`,
+		`{"root":{"type":"split","direction":"right","ratio":0.5,"first":{"type":"pane","command":["nope"]},"second":{"type":"pane"}}}`,
+	} {
+		if _, _, err := tx.LayoutApply(params[*protocol.LayoutApplyParams](t, "layout.apply", js), st.Starts); err == nil || tx.Changed() || dump(m) != before || st.n != 0 {
+			t.Errorf("%s: %v; wrote %v, took %d terminal ids", js, err, tx.Changed(), st.n)
+		}
+	}
+	tx.Discard()
+
+	tx = m.Begin()
 	tx.SetTabLabel(replaced, "main")
-	prm := &protocol.LayoutApplyParams{}
-	root := &layout.Node{Dir: layout.SplitRight, Ratio: 0.5, First: layout.NewLeaf("term_a"), Second: layout.NewLeaf("term_b")}
-	nt, out := tx.ApplyTab(prm, w, replaced, root)
-	if got := gist(nt.id, nt.label, nt.focused) + " / " + outLine(out); got != "w1:t3 main term_a / |, start w1:t3" {
-		t.Errorf("ApplyTab: %s", got)
+	prm := params[*protocol.LayoutApplyParams](t, "layout.apply", `{"tab_id":"w1:t1","root":{"type":"split","direction":"down","ratio":0.3,`+
+		`"first":{"type":"pane","label":"top","command":["vim"]},"second":{"type":"pane","cwd":"/etc","env":{"A":"1"}}}}`)
+	pl, gone, err := tx.LayoutApply(prm, st.Starts)
+	if err != nil || gone != replaced || len(pl.Slots) != 2 {
+		t.Fatalf("LayoutApply: %v %v %d slots", err, gone, len(pl.Slots))
 	}
-	for _, id := range root.Leaves() {
-		tx.AddPane(&Pane{id: m.NextPaneID(w), termID: id, ws: w, tab: nt})
+	nt := pl.Pane().tab
+	a, b := pl.Slots[0], pl.Slots[1]
+	if got := gist(nt.id, nt.label, nt.root, nt.focused, a.Pane.id, a.Pane.label, a.Pane.command, a.Pane.cwd, b.Pane.id, b.Pane.cwd, b.Env, a.Rect.H < b.Rect.H) + " / " + outLine(pl.Out); got != "w1:t3 main (term_new1 down 0.30 term_new2) term_new1 w1:p4 top [vim] / w1:p5 /etc map[A:1] true / |, start w1:t3" {
+		t.Errorf("LayoutApply: %s", got)
 	}
-	out = tx.ApplyDone(env, prm, nt, replaced)
-	if got := gist(m.focused.active.id) + " / " + outLine(out); got != "w1:t3 / tab_created w1:t3, pane_created w1:p4, pane_created w1:p5, |, arrange w1:t3" {
+	res, out, _ := tx.ApplyDone(env, prm, nt, gone)
+	d := res.Layout
+	if got := gist(m.focused.active.id, len(m.Workspace("w1").tabs), d.TabID, *d.Root.First.PaneID, *d.Root.Second.PaneID) + " / " + outLine(out); got != "w1:t3 2 w1:t3 w1:p4 w1:p5 / tab_created w1:t3, pane_created w1:p4, pane_created w1:p5, pane_closed w1:p1, pane_closed w1:p2, tab_closed w1:t1, |, "+
+		"arrange w1:t3, stop w1:p1, stop w1:p2, retire w1:t1" {
 		t.Errorf("ApplyDone replacing the focused tab: %s", got)
 	}
 	tx.Commit()
@@ -435,6 +517,37 @@ func TestOps_ZeroParams(t *testing.T) {
 		"apply_target":  func(tx *Tx) error { _, _, err := tx.m.ApplyTarget(&protocol.LayoutApplyParams{}); return err },
 		"tab_place":     func(tx *Tx) error { _, _, err := tx.m.TabPlace(env, &protocol.TabCreateParams{}); return err },
 		"workspace_cwd": func(tx *Tx) error { _, err := tx.m.WorkspaceCwd(env, &protocol.WorkspaceCreateParams{}); return err },
+		"layout.apply": func(tx *Tx) error {
+			_, _, err := tx.LayoutApply(&protocol.LayoutApplyParams{}, starter().Starts)
+			return err
+		},
+		"layout.apply node": func(tx *Tx) error {
+			_, _, err := tx.LayoutApply(&protocol.LayoutApplyParams{Root: &protocol.LayoutNode{Type: "row", First: &protocol.LayoutNode{Type: "pane"}, Second: &protocol.LayoutNode{Type: "pane"}}}, starter().Starts)
+			if err == nil {
+				return fmt.Errorf("a node that is neither pane nor split was taken")
+			}
+			return nil
+		},
+		"layout.apply split": func(tx *Tx) error {
+			_, _, err := tx.LayoutApply(&protocol.LayoutApplyParams{Root: &protocol.LayoutNode{Type: "split"}}, starter().Starts)
+			return err
+		},
+		"workspace.create": func(tx *Tx) error {
+			_, err := tx.CreateWorkspace(env, &protocol.WorkspaceCreateParams{}, starter().Starts)
+			return err
+		},
+		"tab.create": func(tx *Tx) error {
+			_, err := tx.CreateTab(env, &protocol.TabCreateParams{}, starter().Starts)
+			return err
+		},
+		"pane.split": func(tx *Tx) error {
+			_, err := tx.SplitPane(env, &protocol.PaneSplitParams{}, tx.m.Pane("w1:p1"), starter().Starts)
+			return err
+		},
+		"open":           func(tx *Tx) error { _, err := tx.OpenAt(Opening{}, Program{}, starter().Starts); return err },
+		"open_checkout":  func(tx *Tx) error { _, _, err := tx.OpenCheckout(env, Checkout{}, starter().Starts); return err },
+		"close_checkout": func(tx *Tx) error { _, _, err := tx.CloseCheckout(env, "", protocol.WorktreeInfo{}, false); return err },
+		"focus_owned":    func(tx *Tx) error { _, _, err := tx.FocusOwned(env, "", nil); return err },
 	}
 	for name, op := range ops {
 		t.Run(name, func(t *testing.T) {

@@ -11,10 +11,16 @@ import (
 )
 
 // Restored is a pane Restore placed, for the caller to start, with what the
-// file kept of it.
+// file kept of it; the caller fills in what starting it gave, for
+// RestoreDone (ops_restore.go).
 type Restored struct {
 	Pane  *Pane
 	Saved SavedPane
+	// Cwd is the folder its new shell started in ("" when it goes on with
+	// a terminal a live handoff brought), Why its restore_error ("" when
+	// it came back as saved), and Failed says it did not start.
+	Cwd, Why string
+	Failed   bool
 }
 
 // Skipped is a part of a saved session Restore left out, and why: a

@@ -62,7 +62,8 @@ func dump(m *Model) string {
 	}
 	index("term", keys, func(k string) string {
 		p := m.terms[k]
-		return fmt.Sprintf("%s ws=%s tab=%s %q cwd=%s live=%s cmd=%v aliases=%v rc=%q", p.id, p.ws.id, p.tab.id, p.label, p.cwd, p.liveCwd, p.command, p.aliases, p.rightClick)
+		return fmt.Sprintf("%s ws=%s tab=%s %q cwd=%s live=%s cmd=%v aliases=%v rc=%q covers=%s/%v restore=%q", p.id, p.ws.id, p.tab.id, p.label, p.cwd, p.liveCwd, p.command, p.aliases, p.rightClick,
+			p.covers, p.coverZoomed, p.restoreError)
 	})
 	return b.String()
 }
