@@ -81,6 +81,14 @@ func (s *Session) fact(ctx actor.Context, f kit.Fact) {
 		before := s.begin()
 		s.tabChanged(ctx, f)
 		s.settle(ctx, before)
+	case *Reconfigure: // server.go
+		if f.Config != nil {
+			s.spawner.Config = *f.Config
+		}
+		if f.Catalog != nil {
+			s.spawner.Catalog, s.catalog, s.manifests, s.viewDirty = f.Catalog, f.Catalog, nil, true // the View's (reads.go)
+			s.settle(ctx, s.begin())
+		}
 	default:
 		kit.Unhandled(ctx, f, s.opts.Log)
 	}

@@ -64,7 +64,7 @@ func (s *Session) publish(topo bool) {
 		b := view.Build(s.m, old, s.tabCaches, len(s.terms), s.paneOf)
 		s.tabCaches = b.Caches
 		if s.manifests == nil && s.catalog != nil {
-			s.manifests = manifestInfos(s.catalog)
+			s.manifests = view.ManifestInfos(s.catalog)
 		}
 		b.View.Manifests = s.manifests
 		s.reads.Publish(b.View)

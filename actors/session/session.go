@@ -27,25 +27,17 @@ import (
 // Options configure the session actor.
 type Options struct {
 	SocketPath string
-	ConfigPath string
 	BinPath    string
 	Env        func(string) string
 	Log        *slog.Logger
 	// Config is the configuration loaded at start-up.
 	Config config.Config
-	// Reloaded is told each configuration server.reload_config applies
-	// (a *config.Reloaded), for the actors that apply the rest of it.
-	Reloaded *actor.PID
 	// Area is the tab area in cells when no client is attached.
 	Cols, Rows int
 	// Catalog holds the agent manifests panes detect with.
 	Catalog *rules.Catalog
-	// CatalogDir is where local manifest overrides live.
-	CatalogDir string
 	// Events is the event bus every change is published to.
 	Events *actor.PID
-	// Clients is told which connection is the interactive client in front.
-	Clients *actor.PID
 	// Plugins is told where plugin panes are opened, and runs its
 	// startup hooks once the session is restored.
 	Plugins *actor.PID
@@ -53,9 +45,8 @@ type Options struct {
 	// forwards agent writes and hook reports to it, and keeps what it
 	// shows of each pane (agent.go).
 	Agents *actor.PID
-	// Worktrees runs the git work of worktree.* calls, sends the topology
-	// change each needs (worktree.go), and is told a reloaded
-	// configuration ([worktrees] directory).
+	// Worktrees runs the git work of worktree.* calls and sends the
+	// topology change each needs (worktree.go).
 	Worktrees *actor.PID
 	// PaneProps starts a terminal (or adopts the one in the spec) and makes
 	// its actor: the server's pane.Runtime.Start; nil means a runtime of
@@ -209,9 +200,9 @@ func (paneHandler) takes(t protocol.Target) bool {
 // agents, workspace, tab and pane actors are not here: the View routes
 // them because the table names their owner.
 var Registry = kit.NewRegistry(protocol.OwnerSession, "actors/session",
-	area(serverHandlers), area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
+	area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
 	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers),
-	area(agentHandlers), area(agentRoutes), area(viewRoutes()),
+	area(agentRoutes), area(viewRoutes()),
 ).WithFit(func(m protocol.Method, h anyHandler) error {
 	if !h.takes(m.Target) {
 		return fmt.Errorf("its handler is a %T, which does not take target kind %d", h, m.Target)
