@@ -119,6 +119,7 @@ func spawnRecorded(t *testing.T, l *effectLog, failDir string, wrap func(*Sessio
 		},
 	}
 	opts.Agents = system.Root.Spawn(agents.Props(agents.Options{Events: opts.Events, Log: opts.Log}))
+	routes := connect(system, &opts)
 	s := newSession(opts)
 	s.worker = kit.NewWorker()
 	resume := actor.NewOneForOneStrategy(10, time.Second, func(any) actor.Directive { return actor.ResumeDirective })
@@ -127,11 +128,11 @@ func spawnRecorded(t *testing.T, l *effectLog, failDir string, wrap func(*Sessio
 			ctx.Respond(ctx.Spawn(p))
 		}
 	}, actor.WithSupervisor(resume)))
-	pid, err := system.Root.RequestFuture(parent, actor.PropsFromProducer(func() actor.Actor { return wrap(s) }, actor.WithDispatcher(s.worker), kit.Guarded(log)), 5*time.Second).Result()
+	pid, err := system.Root.RequestFuture(parent, actor.PropsFromProducer(func() actor.Actor { return wrap(s) }, actor.WithDispatcher(s.worker), actor.WithMailbox(actor.Unbounded(opts.Reads)), kit.Guarded(log)), 5*time.Second).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &harness{t: t, system: system, agents: opts.Agents, session: pid.(*actor.PID), bus: opts.Events}, s
+	return &harness{t: t, system: system, agents: opts.Agents, session: pid.(*actor.PID), routes: routes, bus: opts.Events}, s
 }
 
 // settled waits until the session has handled what it was sent and the
@@ -140,6 +141,7 @@ func spawnRecorded(t *testing.T, l *effectLog, failDir string, wrap func(*Sessio
 // actor stops after the session's message, on its own goroutine).
 func (h *harness) settled(l *effectLog) (evs, lines []string) {
 	h.t.Helper()
+	h.nudge() // a transaction a panic left open is discarded
 	h.sync()
 	if _, err := h.system.Root.RequestFuture(h.bus, &probe{}, 5*time.Second).Result(); err != nil {
 		h.t.Fatal(err)

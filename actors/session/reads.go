@@ -3,7 +3,6 @@ package session
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/session/view"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -93,41 +92,6 @@ func (s *Session) paneOf(termID string) (*view.Pane, protocol.AgentStatus, bool)
 // touch says p's facts or size changed outside the model: the next
 // publish renders its records again if they show it.
 func (s *Session) touch(p *paneRec) { s.touched = append(s.touched, p) }
-
-// viewHandler is the one handler of the session's methods the View
-// routes (view.Methods): fromView, whatever their target kind.
-type viewHandler func(s *Session, ctx actor.Context, call *kit.Call, m protocol.Method) *kit.Reply
-
-func (viewHandler) takes(protocol.Target) bool { return true }
-
-// viewRoutes registers fromView for the methods the View routes.
-func viewRoutes() map[string]viewHandler {
-	out := map[string]viewHandler{}
-	for _, name := range view.Methods() {
-		out[name] = (*Session).fromView
-	}
-	return out
-}
-
-// fromView routes a call another actor sent the session (a connection
-// routes its own from the read side) from the newest View, which shows
-// every message the session handled before this one: its answer, or the
-// message for its owner's actor, which answers the caller.
-func (s *Session) fromView(ctx actor.Context, call *kit.Call, m protocol.Method) *kit.Reply {
-	v := s.reads.Newest()
-	if v == nil {
-		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: the session has published nothing yet", call.Method))
-	}
-	r := v.Route(call, m, kit.Owners{Agents: s.opts.Agents, Entities: s.ents})
-	switch {
-	case r.Reply != nil:
-		return r.Reply
-	case r.To == nil:
-		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "no actor answers %s (owner %s)", call.Method, m.Owner))
-	}
-	ctx.RequestWithCustomSender(r.To, r.Msg, ctx.Sender())
-	return nil
-}
 
 // viewPane resolves a pane-targeted write's target from the newest View,
 // as a connection resolves a pane's call: a pane by any id form, an agent

@@ -195,15 +195,15 @@ func (paneHandler) takes(t protocol.Target) bool {
 }
 
 // Registry holds the methods the table gives the session (owner session);
-// one file per area declares its handlers. The methods the View routes
-// (its reads, reads.go) have one handler, fromView. The methods of the
-// agents, workspace, tab and pane actors are not here: the View routes
-// them because the table names their owner.
+// one file per area declares its handlers. The session's reads have none:
+// its read side answers them before they reach it (view.Methods, Routed).
+// The methods of the agents, workspace, tab and pane actors are not here:
+// the View routes them because the table names their owner.
 var Registry = kit.NewRegistry(protocol.OwnerSession, "actors/session",
 	area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
 	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers),
-	area(agentRoutes), area(viewRoutes()),
-).WithFit(func(m protocol.Method, h anyHandler) error {
+	area(agentRoutes),
+).Routed(view.Methods()).WithFit(func(m protocol.Method, h anyHandler) error {
 	if !h.takes(m.Target) {
 		return fmt.Errorf("its handler is a %T, which does not take target kind %d", h, m.Target)
 	}
@@ -221,19 +221,19 @@ func area[H anyHandler](handlers map[string]H) map[string]anyHandler {
 
 // route runs the session's handler of a call, its target resolved as
 // its method declares (the kind's not-found error answered here). A call
-// the View routes (view.Routes: a read, or one for the agents actor, a
-// workspace, a tab or a pane) that another actor sent the session is
-// routed from the newest View (fromView), as a connection routes it. nil
-// means the handler answers later or someone else answers.
+// the read side routes (view.Routes: a read, or one for the agents actor,
+// a workspace, a tab or a pane) has no handler here: sent to the session
+// by mistake, it is answered internal_error naming it. nil means the
+// handler answers later or someone else answers.
 func (s *Session) route(ctx actor.Context, call *kit.Call) *kit.Reply {
 	m, _ := protocol.Lookup(call.Method)
 	if !s.gateOpen(m.Gate) {
 		return gateClosed(call.Method, m.Gate)
 	}
-	if view.Routes(m) {
-		return s.fromView(ctx, call, m)
-	}
 	h, ok := Registry.Lookup(call.Method)
+	if !ok && view.Routes(m) {
+		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s is routed from the session's read side (view.ReadSide), not sent to the session", call.Method))
+	}
 	if !ok || m.Owner != protocol.OwnerSession {
 		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s (owner %s)", call.Method, m.Owner))
 	}
@@ -268,6 +268,15 @@ func (s *Session) route(ctx actor.Context, call *kit.Call) *kit.Reply {
 
 // Receive implements actor.Actor.
 func (s *Session) Receive(ctx actor.Context) {
+	// The mailbox counts a message handled for the read side only if it
+	// returns: one that panics is counted here, or every read routed
+	// from the read side would wait for it for ever.
+	handled := false
+	defer func() {
+		if !handled {
+			s.reads.MessageReceived(nil)
+		}
+	}()
 	if s.m.Open() { // the last message panicked half-way (handle)
 		s.abandon(ctx)
 	}
@@ -316,6 +325,7 @@ func (s *Session) Receive(ctx actor.Context) {
 	default:
 		kit.Unhandled(ctx, msg, s.opts.Log)
 	}
+	handled = true
 }
 
 // startPanes names the panes supervisor the pane actors are spawned
