@@ -102,10 +102,8 @@ type Session struct {
 	m     *model.Model
 	tx    *txn
 	terms map[string]*paneRec // by terminal id
-	// ents supervises the workspace and tab actors (entities.go); revs
-	// is the revision of the last Changed taken from each.
+	// ents supervises the workspace and tab actors (entities.go).
 	ents *actor.PID
-	revs map[string]uint64
 
 	// spawner starts panes under the panes supervisor (spawn.go).
 	spawner panes.Spawner
@@ -159,7 +157,6 @@ func newSession(opts Options) *Session {
 		home:    opts.Env("HOME"),
 		m:       model.New(layout.Rect{W: cols, H: rows}),
 		terms:   map[string]*paneRec{},
-		revs:    map[string]uint64{},
 		keep:    keeping{keys: keeper.NewLineKeys(opts.Lines, opts.SessionFile)},
 		spawner: panes.Spawner{Start: opts.PaneProps, Adopt: opts.Adopt, BinPath: opts.BinPath, SocketPath: opts.SocketPath, Home: opts.Env("HOME"),
 			Env: opts.Env, Events: opts.Events, Log: opts.Log, Config: opts.Config, Catalog: opts.Catalog, KittyGraphics: opts.Config.Terminal.KittyGraphics,

@@ -101,12 +101,6 @@ type (
 	unspawn struct{ pid *actor.PID }
 	// unstart ends the terminals a restore started that got no actor.
 	unstart struct{ starts []terminalStart }
-	// revBack puts back the revision taken from an entity actor.
-	revBack struct {
-		id  string
-		rev uint64
-		had bool
-	}
 )
 
 func (u termBack) undo(s *Session, _ actor.Context) {
@@ -122,14 +116,6 @@ func (u overlayBack) undo(s *Session, _ actor.Context) {
 		s.overlays[u.id] = u.o
 	} else {
 		delete(s.overlays, u.id)
-	}
-}
-
-func (u revBack) undo(s *Session, _ actor.Context) {
-	if u.had {
-		s.revs[u.id] = u.rev
-	} else {
-		delete(s.revs, u.id)
 	}
 }
 
@@ -300,7 +286,7 @@ func (s *Session) settleEntities(ctx actor.Context, fx []effect, tabs []*tab) {
 			case *workspace:
 				if s.m.Alive(e) {
 					ctx.Send(s.ents, &entities.StartWorkspace{Seed: wsactor.Seed{ID: e.ID(), Label: e.Label(), Auto: e.Auto(), Tokens: e.Tokens(), Session: ctx.Self(),
-						Rev: s.revs[e.ID()], Log: kit.LazyWith(s.opts.Log, slog.String("workspace", e.ID()))}})
+						Log: kit.LazyWith(s.opts.Log, slog.String("workspace", e.ID()))}})
 				}
 			case *tab:
 				if s.m.TabAlive(e) {
@@ -311,7 +297,6 @@ func (s *Session) settleEntities(ctx actor.Context, fx []effect, tabs []*tab) {
 	}
 	for _, e := range fx {
 		if e, ok := e.(stopEntity); ok {
-			delete(s.revs, e.id)
 			ctx.Send(s.ents, &entities.Retire{ID: e.id})
 		}
 	}
