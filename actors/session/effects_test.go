@@ -20,6 +20,7 @@ import (
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/model"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
 	"github.com/herdr-go/herdr/protocol"
@@ -364,7 +365,7 @@ func TestEffects_AFailedCallDropsWhatItQueued(t *testing.T) {
 			a, b := s.terms[p1], s.terms[p2]
 			s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: a.ID(), WorkspaceID: a.WS().ID()}, s.paneFields(a))
 			s.closePane(ctx, a) // pane_closed, a stopped, its tab resized
-			s.renamed(b)
+			s.apply(model.Out{Effects: []model.Effect{model.TellIDs{Pane: b.Pane}}})
 			s.tell(b.pid, &pane.SetIDs{IDs: pane.IDs{PaneID: "told"}})
 			if fail {
 				s.addTab(a.WS(), "never") // a tab whose actor would start
@@ -391,8 +392,7 @@ func TestEffects_AFailedCallDropsWhatItQueued(t *testing.T) {
 	res, err := h.system.Root.RequestFuture(h.session, &script{run: func(s *Session, ctx actor.Context) *kit.Reply {
 		b := s.terms[p2]
 		s.emit(protocol.PaneEvent{Kind: "pane_updated", Pane: s.paneInfo(b)}, s.paneFields(b))
-		s.renamed(b)
-		s.poison(b.pid)
+		s.apply(model.Out{Effects: []model.Effect{model.TellIDs{Pane: b.Pane}, model.Stop{Pane: b.Pane}}})
 		return kit.Fail(protocol.Errorf("test_failure", "the script fails"))
 	}}, 5*time.Second).Result()
 	if err != nil || res.(*kit.Reply).Err == nil {

@@ -19,7 +19,7 @@ import (
 
 // emit queues an event in the current transaction.
 func (s *Session) emit(d protocol.EventData, f events.Fields) {
-	s.tx.do(publishEvent{&events.Publish{Data: d, Fields: f}})
+	s.tx.event(d, f)
 }
 
 func (s *Session) workspaceFields(w *workspace) events.Fields {
@@ -33,9 +33,6 @@ func (s *Session) tabFields(t *tab) events.Fields {
 func (s *Session) paneFields(p *paneRec) events.Fields {
 	return events.Fields{WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), PaneID: p.ID(), TermID: p.TermID(), Label: p.Label(), Revision: p.facts.Revision}
 }
-
-// markLayout records that a tab's layout changed in this transaction.
-func (s *Session) markLayout(t *tab) { s.tx.do(arrangeTab{t}) }
 
 // focusState is the focus path, to compare before and after a change.
 type focusState struct{ ws, tab, pane string }
@@ -53,14 +50,6 @@ func (s *Session) focusNow() focusState {
 	}
 	return f
 }
-
-// poison stops a pane's actor once the transaction commits, after the
-// requests already queued for it.
-func (s *Session) poison(pid *actor.PID) { s.tx.do(stopPane{pid}) }
-
-// renamed tells a pane its public ids and label once the transaction
-// commits: it stamps its own events with them.
-func (s *Session) renamed(p *paneRec) { s.tx.do(tellIDs{p}) }
 
 // place tells the agents actor where panes are (the newest View's
 // placement, with what a restored pane's agent had), when that changed.

@@ -21,14 +21,6 @@ import (
 // on the entity actors' changes (a stale one dropped there), which the
 // session takes as told.
 
-// born starts the actor of a new workspace or tab once the transaction
-// commits.
-func (s *Session) born(entity any) { s.tx.do(startEntity{entity}) }
-
-// retire stops the actor of a workspace or tab that is gone, once the
-// transaction commits, after what is already queued for it.
-func (s *Session) retire(id string) { s.tx.do(stopEntity{id}) }
-
 // startTab has t's actor started, knowing the sizes its panes were
 // started at.
 func (s *Session) startTab(ctx actor.Context, t *tab) {

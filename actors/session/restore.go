@@ -108,9 +108,9 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 	}
 	for _, w := range s.m.Workspaces() {
 		s.tx.SetAuto(w, deriveLabel(w.Cwd(), s.home))
-		s.born(w)
+		s.tx.start(w)
 		for _, t := range w.Tabs() {
-			s.born(t)
+			s.tx.start(t)
 		}
 	}
 	// failed counts what the file held and this start lost: panes, and

@@ -39,7 +39,7 @@ func (s *Session) newWorkspace(ctx actor.Context, label string, setup paneSetup)
 // addWorkspace appends an empty workspace; the caller gives it a tab at once.
 func (s *Session) addWorkspace(label, cwd string) *workspace {
 	w := s.tx.AddWorkspace(label, cwd, deriveLabel(cwd, s.home))
-	s.born(w)
+	s.tx.start(w)
 	return w
 }
 
@@ -61,7 +61,7 @@ func (s *Session) newTab(ctx actor.Context, w *workspace, label string, setup pa
 // addTab appends an empty tab to w; the caller gives it a root at once.
 func (s *Session) addTab(w *workspace, label string) *tab {
 	t := s.tx.AddTab(w, label)
-	s.born(t)
+	s.tx.start(t)
 	return t
 }
 
@@ -119,7 +119,7 @@ func (s *Session) started(p *paneRec, pid *actor.PID) {
 // relayout marks a tab whose rectangles may have moved: at the end of
 // the message its actor resizes the panes whose size changed, so programs
 // redraw to their real size.
-func (s *Session) relayout(_ actor.Context, t *tab) { s.markLayout(t) }
+func (s *Session) relayout(_ actor.Context, t *tab) { s.tx.arrange(t) }
 
 // closePane, closeTab and closeWorkspace close what the session's own
 // messages close (a pane that exited, the tab layout.apply replaced, a
