@@ -366,7 +366,7 @@ func TestEffects_AFailedCallDropsWhatItQueued(t *testing.T) {
 			s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: a.ID(), WorkspaceID: a.WS().ID()}, s.paneFields(a))
 			s.closePane(ctx, a) // pane_closed, a stopped, its tab resized
 			s.apply(model.Out{Effects: []model.Effect{model.TellIDs{Pane: b.Pane}}})
-			s.tell(b.pid, &pane.SetIDs{IDs: pane.IDs{PaneID: "told"}})
+			s.tx.do(tell{b.pid, &pane.SetIDs{IDs: pane.IDs{PaneID: "told"}}})
 			if fail {
 				s.addTab(a.WS(), "never") // a tab whose actor would start
 				return kit.Fail(protocol.Errorf("test_failure", "the script fails"))

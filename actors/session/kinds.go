@@ -9,6 +9,7 @@ import (
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/panes"
 	"github.com/herdr-go/herdr/actors/plugins"
+	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/actors/session/view"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
@@ -100,8 +101,12 @@ func (s *Session) keeping(ctx actor.Context, k kit.Keeping) {
 	switch k.(type) {
 	case *keeper.SaveNow:
 		s.save(ctx)
-	case *HandoffExport:
-		s.handoffExport(ctx)
+	case *HandoffExport: // handoff.go: the topology with each pane's terminal
+		ctx.Respond(&Handoff{Saved: keeper.Detached(s.m.Save(func(p *model.Pane) model.SavedPane {
+			sp := s.savedPane(p)
+			sp.TerminalID = p.TermID()
+			return sp
+		}))})
 	default:
 		kit.Unhandled(ctx, k, s.opts.Log)
 	}

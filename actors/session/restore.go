@@ -96,7 +96,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 			p.shown.Session, p.restored = st.ref, st.ref // kept for the next save
 		}
 		if st.resume { // the agents actor types it once a client attaches
-			s.tell(s.opts.Agents, &agents.Resume{TermID: p.TermID(), Session: *st.ref})
+			s.tx.do(tell{s.opts.Agents, &agents.Resume{TermID: p.TermID(), Session: *st.ref}})
 		}
 		s.putTerm(p)
 	}

@@ -224,7 +224,7 @@ func area[H anyHandler](handlers map[string]H) map[string]anyHandler {
 // handler answers later or someone else answers.
 func (s *Session) route(ctx actor.Context, call *kit.Call) *kit.Reply {
 	m, _ := protocol.Lookup(call.Method)
-	if !s.gateOpen(m.Gate) {
+	if !GateOpen(s.opts.Config, m.Gate) {
 		return gateClosed(call.Method, m.Gate)
 	}
 	h, ok := Registry.Lookup(call.Method)
@@ -283,7 +283,12 @@ func (s *Session) Receive(ctx actor.Context) {
 	}
 	switch msg := msg.(type) {
 	case *actor.Started:
-		s.startPanes(ctx)
+		// The supervisors of the pane actors and of the entity actors: the
+		// given ones, else children of the session's own.
+		if s.spawner.Sup, s.spawner.Owner = s.opts.Panes, ctx.Self(); s.spawner.Sup == nil {
+			s.spawner.Sup = ctx.Spawn(panes.Props(panes.Options{Log: s.opts.Log}))
+		}
+		ctx.Send(s.spawner.Sup, &panes.SetSession{PID: ctx.Self()})
 		if s.ents = s.opts.Entities; s.ents == nil {
 			s.ents = ctx.Spawn(entities.Props(entities.Options{WorkspaceProps: s.opts.WorkspaceProps, TabProps: s.opts.TabProps, Log: s.opts.Log}))
 		}
@@ -325,16 +330,6 @@ func (s *Session) Receive(ctx actor.Context) {
 	handled = true
 }
 
-// startPanes names the panes supervisor the pane actors are spawned
-// under, starting one as the session's child when none was given.
-func (s *Session) startPanes(ctx actor.Context) {
-	s.spawner.Sup, s.spawner.Owner = s.opts.Panes, ctx.Self()
-	if s.spawner.Sup == nil {
-		s.spawner.Sup = ctx.Spawn(panes.Props(panes.Options{Log: s.opts.Log}))
-	}
-	ctx.Send(s.spawner.Sup, &panes.SetSession{PID: ctx.Self()})
-}
-
 // paneGone closes a pane whose program or actor is gone.
 func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
 	before := s.begin()
@@ -353,17 +348,17 @@ func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
 func (s *Session) handle(ctx actor.Context, call *kit.Call, run func() *kit.Reply) {
 	s.begin()
 	reply := run()
-	s.conclude(ctx, reply) // may replace the transaction by an empty one
+	if reply != nil && reply.Err != nil && s.tx.dirty() { // failed: an empty transaction instead
+		before := s.tx.before
+		s.abandon(ctx)
+		s.begin().before = before
+	}
 	tx := s.tx
 	s.settle(ctx, tx)
-	s.answerCall(ctx, tx, reply)
-}
-
-// answerCall sends a call's answer (nil: answered elsewhere). When the
-// call moved the focus to another tab, the answer goes round the agents
-// actor, so it has marked that tab's agents seen, and the session has
-// their new status, before the caller can ask again.
-func (s *Session) answerCall(ctx actor.Context, tx *txn, reply *kit.Reply) {
+	// nil: answered elsewhere. When the call moved the focus to another
+	// tab, the answer goes round the agents actor, so it has marked that
+	// tab's agents seen, and the session has their new status, before the
+	// caller can ask again.
 	switch {
 	case tx.deferred != nil:
 		ctx.Send(s.opts.Agents, &agents.Sync{Answer: *tx.deferred})

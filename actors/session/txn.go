@@ -32,7 +32,7 @@ type txn struct {
 	out    model.Out
 	fx     []effect
 	// synced says the commit sent the agents actor a new focused tab, so
-	// the answer goes through it (answerCall); deferred is an answer a
+	// the answer goes through it (handle); deferred is an answer a
 	// handler left for it.
 	synced   bool
 	deferred *agents.Answer
@@ -165,9 +165,6 @@ func (tx *txn) mustBeOpen() {
 	}
 }
 
-// tell sends msg to an actor once the transaction commits.
-func (s *Session) tell(to *actor.PID, msg any) { s.tx.do(tell{to, msg}) }
-
 // dirty reports whether the transaction did anything at all.
 func (tx *txn) dirty() bool {
 	return tx.Changed() || len(tx.side) > 0 || len(tx.out.Events) > 0 || len(tx.out.Effects) > 0 || len(tx.fx) > 0
@@ -205,17 +202,6 @@ func (s *Session) abandon(ctx actor.Context) {
 	tx.Discard()
 	tx.side, tx.out, tx.fx, tx.deferred = nil, model.Out{}, nil, nil // nothing of it is applied, even through a stale reference
 	s.tx = nil                                                       // a change outside a transaction fails at once
-}
-
-// conclude discards the transaction of a call that failed, so an error
-// answer never leaves part of a change behind; an empty one is left for
-// settle to commit.
-func (s *Session) conclude(ctx actor.Context, reply *kit.Reply) {
-	if reply != nil && reply.Err != nil && s.tx.dirty() {
-		before := s.tx.before
-		s.abandon(ctx)
-		s.begin().before = before
-	}
 }
 
 // settle commits the message's transaction and applies its events and
