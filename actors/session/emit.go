@@ -34,23 +34,6 @@ func (s *Session) paneFields(p *paneRec) events.Fields {
 	return events.Fields{WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), PaneID: p.ID(), TermID: p.TermID(), Label: p.Label(), Revision: p.facts.Revision}
 }
 
-// focusState is the focus path, to compare before and after a change.
-type focusState struct{ ws, tab, pane string }
-
-func (s *Session) focusNow() focusState {
-	var f focusState
-	if s.m.Focused() != nil {
-		f.ws = s.m.Focused().ID()
-		if s.m.Focused().Active() != nil {
-			f.tab = s.m.Focused().Active().ID()
-		}
-		if p := s.focusedPane(); p != nil {
-			f.pane = p.TermID()
-		}
-	}
-	return f
-}
-
 // place tells the agents actor where panes are (the newest View's
 // placement, with what a restored pane's agent had), when that changed.
 // Every change to where panes are publishes an event, so settle asks only

@@ -27,7 +27,7 @@ import (
 // message did lives and dies with its txn.
 type txn struct {
 	*model.Tx
-	before focusState // the focus path when it began
+	before model.Focus // the focus path when it began
 	side   []sideUndo
 	out    model.Out
 	fx     []effect
@@ -187,7 +187,7 @@ func (s *Session) dropTerm(p *paneRec) {
 // begin opens the transaction of a message that may change the topology
 // and returns it; it is also s.tx until settle or abandon ends it.
 func (s *Session) begin() *txn {
-	s.tx = &txn{Tx: s.m.Begin(), before: s.focusNow()}
+	s.tx = &txn{Tx: s.m.Begin(), before: s.m.Focus()}
 	return s.tx
 }
 
@@ -215,9 +215,7 @@ func (s *Session) settle(ctx actor.Context, tx *txn) {
 	s.tx = nil // a change outside a transaction fails at once
 	evs := make([]*events.Publish, 0, len(tx.out.Events))
 	for _, e := range tx.out.Events {
-		f := e.Fields
-		evs = append(evs, &events.Publish{Data: e.Data, Fields: events.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID,
-			PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}})
+		evs = append(evs, publishOf(e))
 	}
 	for _, e := range tx.fx {
 		if e, ok := e.(startPane); ok {
@@ -254,9 +252,11 @@ func (s *Session) settle(ctx actor.Context, tx *txn) {
 		}
 	}
 	s.settleEntities(ctx, tx.out.Effects, tabs)
-	after := s.focusNow()
-	if before := tx.before; after != before {
-		evs = s.focusEvents(evs, before, after)
+	after := s.m.Focus()
+	if after != tx.before {
+		for _, e := range s.m.FocusEvents(s.env(), tx.before) {
+			evs = append(evs, publishOf(e))
+		}
 	}
 	s.publish(topo) // before the answer and the events: a read after them sees this
 	if len(evs) > 0 || after != tx.before {
@@ -272,20 +272,11 @@ func (s *Session) settle(ctx actor.Context, tx *txn) {
 	}
 }
 
-// focusEvents appends the focus events of a move from before to after.
-func (s *Session) focusEvents(evs []*events.Publish, before, after focusState) []*events.Publish {
-	if after.ws != before.ws && after.ws != "" {
-		evs = append(evs, &events.Publish{Data: protocol.WorkspaceFocusedEvent{WorkspaceID: after.ws}, Fields: s.workspaceFields(s.m.Focused())})
-	}
-	if after.tab != before.tab && after.tab != "" {
-		t := s.m.Focused().Active()
-		evs = append(evs, &events.Publish{Data: protocol.TabRefEvent{Kind: "tab_focused", TabID: t.ID(), WorkspaceID: t.WS().ID()}, Fields: s.tabFields(t)})
-	}
-	if after.pane != before.pane && after.pane != "" {
-		p := s.terms[after.pane]
-		evs = append(evs, &events.Publish{Data: protocol.PaneRefEvent{Kind: "pane_focused", PaneID: p.ID(), WorkspaceID: p.WS().ID()}, Fields: s.paneFields(p)})
-	}
-	return evs
+// publishOf is the bus's message of a model event.
+func publishOf(e model.Event) *events.Publish {
+	f := e.Fields
+	return &events.Publish{Data: e.Data, Fields: events.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID,
+		PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}}
 }
 
 // settleEntities has the supervisor start and stop the entity actors of a
