@@ -60,7 +60,9 @@ func (s *Session) fact(ctx actor.Context, f kit.Fact) {
 		// made when stopping began, has it, and a restart brings it back.
 		if p := s.terms[f.TerminalID]; p != nil && !s.stopping {
 			s.opts.Log.Info("pane exited", "pane", p.ID(), "terminal", p.TermID(), "code", f.ExitCode)
-			s.paneGone(ctx, p)
+			before := s.begin()
+			s.apply(s.tx.PaneExited(s.env(), p.Pane))
+			s.settle(ctx, before)
 		}
 	case *panes.Gone:
 		// A pane actor stopped after a failure (a pane closed on purpose
@@ -68,7 +70,9 @@ func (s *Session) fact(ctx actor.Context, f kit.Fact) {
 		// exited, so nothing is left pointing at a dead actor.
 		if p := s.terms[f.TermID]; p != nil && p.pid.Equal(f.PID) && !s.stopping {
 			s.opts.Log.Error("pane actor stopped after a failure; closing the pane", "pane", p.ID(), "terminal", p.TermID())
-			s.paneGone(ctx, p)
+			before := s.begin()
+			s.apply(s.tx.PaneExited(s.env(), p.Pane))
+			s.settle(ctx, before)
 		}
 	case *agents.Shown:
 		before := s.begin()

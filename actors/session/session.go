@@ -303,7 +303,11 @@ func (s *Session) Receive(ctx actor.Context) {
 		}
 		s.settle(ctx, before)
 		s.place(ctx)
-		s.startKeeping(ctx, lost)
+		// The keeper, once the restore is done (the restore is the file's,
+		// not a change to save: persist.go).
+		if s.keep.pid = s.opts.Keeper; s.keep.pid != nil {
+			ctx.Send(s.keep.pid, &keeper.Attach{Session: ctx.Self(), KeepOriginal: lost})
+		}
 		if s.opts.Plugins != nil {
 			ctx.Send(s.opts.Plugins, &plugins.SetSession{PID: ctx.Self()})
 			ctx.Send(s.opts.Plugins, &plugins.RunStartup{})
@@ -328,14 +332,6 @@ func (s *Session) Receive(ctx actor.Context) {
 		kit.Unhandled(ctx, msg, s.opts.Log)
 	}
 	handled = true
-}
-
-// paneGone closes a pane whose program or actor is gone.
-func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
-	before := s.begin()
-	s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: p.ID(), WorkspaceID: p.WS().ID()}, s.paneFields(p))
-	s.closePane(ctx, p)
-	s.settle(ctx, before)
 }
 
 // handle runs the handler of a call in a transaction, publishes what it

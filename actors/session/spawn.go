@@ -92,7 +92,7 @@ func (s *Session) paneAt(p *paneRec, setup paneSetup, rect layout.Rect) panes.Pa
 	return panes.Pane{
 		IDs:    pane.IDs{PaneID: p.ID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), Label: p.Label()},
 		TermID: p.TermID(), Cols: p.cols, Rows: p.rows,
-		Keep:  s.keepLines(p.TermID(), setup.kept, setup.restoreKept),
+		Keep:  s.keep.keys.Keep(p.TermID(), setup.kept, setup.restoreKept),
 		Setup: panes.Setup{Cwd: setup.cwd, Env: setup.env, Command: setup.command},
 	}
 }
