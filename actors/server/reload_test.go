@@ -49,7 +49,7 @@ func TestReloads_TellTheSessionAndThePanesBeforeAnswering(t *testing.T) {
 	reads.Publish(v)
 	dir := t.TempDir()
 	cfgPath := filepath.Join(dir, "config.toml")
-	if err := os.WriteFile(cfgPath, []byte("[terminal]\ndefault_shell = \"/bin/sh\"\n"), 0o600); err != nil {
+	if err := os.WriteFile(cfgPath, []byte("[advanced]\nheadless_cols = 100\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -81,10 +81,10 @@ func TestReloads_TellTheSessionAndThePanesBeforeAnswering(t *testing.T) {
 		}
 	}
 
-	if res, ok := call("server.reload_config").Result.(protocol.ConfigReload); !ok || res.Status != "applied" {
+	if res, ok := call("server.reload_config").Result.(protocol.ConfigReload); !ok || res.Status != "applied" || len(res.RestartRequired) != 1 {
 		t.Fatalf("reload_config answered %+v", res)
 	}
-	if m := told(); len(m) != 1 || m[0].(*session.Reconfigure).Config == nil || m[0].(*session.Reconfigure).Config.Terminal.DefaultShell != "/bin/sh" {
+	if m := told(); len(m) != 1 || m[0].(*session.Reconfigure).Config == nil || m[0].(*session.Reconfigure).Config.Advanced.HeadlessCols != 100 {
 		t.Fatalf("after reload_config the session and panes were told %#v", m)
 	}
 
