@@ -19,7 +19,7 @@ var agentMethods = []Method{
 	{Name: "agent.view.clear", Since: "0.7.5", Params: func() Params { return &AgentViewClearParams{} }, Result: "agent_view", Summary: "Clear the agent view", Owner: OwnerAgents, Shape: ShapeAnswer},
 	{Name: "agent.view.get", Access: AccessRead, Extension: true, Params: empty, Result: "agent_view_list", Summary: "The active agent view and the panes of the agents it shows, in its order (extension)", Owner: OwnerAgents, Shape: ShapeAnswer},
 	{Name: "server.agent_manifests", Access: AccessRead, Since: "0.6.9", Params: empty, Result: "agent_manifest_status", Summary: "The agent detection manifests in use", Owner: OwnerSession, Shape: ShapeAnswer},
-	{Name: "server.reload_agent_manifests", Since: "0.6.9", CLI: "server reload-agent-manifests", Params: empty, Result: "agent_manifest_reload", Summary: "Reload agent manifests, local overrides included", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "server.reload_agent_manifests", Since: "0.6.9", CLI: "server reload-agent-manifests", Params: empty, Result: "agent_manifest_reload", Summary: "Reload agent manifests, local overrides included", Owner: OwnerReloads, Shape: ShapeAnswer},
 }
 
 // Agent error codes.

@@ -56,10 +56,14 @@ const (
 	// OwnerWorktrees: the worktrees actor (worktree.list|create|open|remove,
 	// their source resolved from the session's published read side).
 	OwnerWorktrees
+	// OwnerReloads: the reloads actor (server.reload_config,
+	// server.reload_agent_manifests: it loads the file or catalog and hands
+	// it to the actors that apply it, the session among them).
+	OwnerReloads
 	ownerEnd
 )
 
-var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks", "buffers", "events", "commands", "fleet", "loop", "audit", "review", "worktrees"}
+var ownerNames = [...]string{"unset", "gateway", "session", "agents", "clients", "plugins", "integrations", "web", "workspace", "tab", "pane", "machines", "tasks", "buffers", "events", "commands", "fleet", "loop", "audit", "review", "worktrees", "reloads"}
 
 // String is the owner's name, as errors and the docs spell it.
 func (o Owner) String() string {

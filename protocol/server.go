@@ -3,7 +3,7 @@ package protocol
 var serverMethods = []Method{
 	{Name: "ping", Access: AccessRead, Since: "0.2.0", Params: empty, Result: "pong", Summary: "Check the server and read its version and protocol", Owner: OwnerGateway, Shape: ShapeAnswer},
 	{Name: "server.stop", Since: "0.5.0", Params: empty, Result: "ok", Summary: "Stop the server and every pane", Owner: OwnerGateway, Shape: ShapeAnswer},
-	{Name: "server.reload_config", Since: "0.5.2", Params: empty, Result: "config_reload", Summary: "Reload config.toml and report diagnostics", Owner: OwnerSession, Shape: ShapeAnswer},
+	{Name: "server.reload_config", Since: "0.5.2", Params: empty, Result: "config_reload", Summary: "Reload config.toml and report diagnostics", Owner: OwnerReloads, Shape: ShapeAnswer},
 	{Name: "server.live_handoff", Since: "0.6.3", Params: func() Params { return &ServerLiveHandoffParams{} }, Result: "ok",
 		Summary: "Hand every pane, its program still running, to a new server process", Owner: OwnerGateway, Shape: ShapeAnswer},
 	{Name: "server.ssh_agent.register", Since: "0.9.2", Params: func() Params { return &ServerSSHAgentRegisterParams{} }, Result: "ok",

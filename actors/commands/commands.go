@@ -25,10 +25,10 @@ type Options struct {
 	// Plugins runs the commands (nil: command.invoke is not_implemented).
 	Plugins *actor.PID
 	// Keys are the [[keys.command]] entries at start-up; a
-	// *config.Reloaded the session sends (its Options.Reloaded) replaces
-	// them and goes on to Reloaded (nil: nowhere). Being told first, before
-	// the session answers server.reload_config, a command.invoke sent
-	// after that answer finds the new entries.
+	// *config.Reloaded the reloads actor sends replaces them and goes on
+	// to Reloaded (nil: nowhere). Being told before the reloads actor
+	// answers server.reload_config, a command.invoke sent after that
+	// answer finds the new entries.
 	Keys     []config.KeyCommand
 	Reloaded *actor.PID
 	Log      *slog.Logger

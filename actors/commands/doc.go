@@ -4,8 +4,8 @@
 // (view.ReadSide, once that shows every message the session was sent
 // before the call), has a selection's text read by its pane
 // (pane.ReadSelection, answered back here as SelectionRead), finds the
-// [[keys.command]] entry in the configuration it was given (the session
-// tells it a reload first, config.Reloaded, which it passes on) and hands the command to the plugins actor, which runs it and
+// [[keys.command]] entry in the configuration it was given (the reloads
+// actor tells it a reload, config.Reloaded) and hands the command to the plugins actor, which runs it and
 // answers the caller (actors/plugins/command.go). The links panes find
 // for pane.link.activate come here too (pane.LinkFound: the server's pane
 // runtime names this actor), and go on to the plugins actor with the

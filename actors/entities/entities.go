@@ -50,15 +50,6 @@ type Deliver struct {
 // CarriedCall implements kit.CallCarrier.
 func (d *Deliver) CarriedCall() *kit.Call { return d.Msg.CarriedCall() }
 
-// Record is the state the session took from an entity actor's Changed:
-// what the actor restarts from if it fails.
-type Record struct {
-	ID     string
-	Label  string
-	Tokens map[string]string // workspaces only
-	Rev    uint64
-}
-
 // entity is one workspace's or tab's actor.
 type entity struct {
 	pid *actor.PID
@@ -131,8 +122,51 @@ func (s *Supervisor) Receive(ctx actor.Context) {
 			return
 		}
 		ctx.RequestWithCustomSender(e.pid, m.Msg, ctx.Sender())
-	case *Record:
-		s.record(m)
+	case *wsactor.Changed:
+		if e := s.fresh(ctx, m.ID, m.Rev); e != nil && e.ws != nil {
+			seed := e.ws.Get()
+			seed.Label, seed.Tokens, seed.Rev = m.Label, m.Tokens, m.Rev
+			e.ws.Set(seed)
+			ctx.Send(seed.Session, m)
+		}
+		answer(ctx, m.To, m.Answer)
+	case *tabactor.Changed:
+		if e := s.fresh(ctx, m.ID, m.Rev); e != nil && e.tab != nil {
+			seed := e.tab.Get()
+			seed.Label, seed.Rev = m.Label, m.Rev
+			e.tab.Set(seed)
+			ctx.Send(seed.Session, m)
+		}
+		answer(ctx, m.To, m.Answer)
+	}
+}
+
+// fresh is the entity whose actor (the sender) told a Changed of
+// revision rev, if it is newer than the revision of the record held for
+// it: one is not from an actor that failed after it sent a newer one, nor
+// from one retired (the id's actor is another one, or none), and is
+// dropped.
+func (s *Supervisor) fresh(ctx actor.Context, id string, rev uint64) *entity {
+	e := s.entities[id]
+	if e == nil || !e.pid.Equal(ctx.Sender()) || rev <= e.rev() {
+		return nil
+	}
+	return e
+}
+
+// rev is the revision of the record a restart starts from.
+func (e *entity) rev() uint64 {
+	if e.ws != nil {
+		return e.ws.Get().Rev
+	}
+	return e.tab.Get().Rev
+}
+
+// answer sends the answer of the call that made a change, once the change
+// is passed on to the session (or dropped).
+func answer(ctx actor.Context, to *actor.PID, r *kit.Reply) {
+	if to != nil && r != nil {
+		ctx.Send(to, r)
 	}
 }
 
@@ -148,23 +182,6 @@ func (s *Supervisor) spawn(ctx actor.Context, id string, props *actor.Props, e *
 	}
 	e.pid = pid
 	s.entities[id] = e
-}
-
-// record puts what the session took from an entity where its actor
-// restarts from.
-func (s *Supervisor) record(m *Record) {
-	e := s.entities[m.ID]
-	switch {
-	case e == nil:
-	case e.ws != nil:
-		seed := e.ws.Get()
-		seed.Label, seed.Tokens, seed.Rev = m.Label, m.Tokens, m.Rev
-		e.ws.Set(seed)
-	case e.tab != nil:
-		seed := e.tab.Get()
-		seed.Label, seed.Rev = m.Label, m.Rev
-		e.tab.Set(seed)
-	}
 }
 
 // entityRestarts bounds how often one entity actor may fail: past it, a
@@ -187,7 +204,7 @@ func (s *Supervisor) HandleFailure(sys *actor.ActorSystem, sup actor.Supervisor,
 			sup.StopChildren(child)
 			return
 		}
-		s.opts.Log.Error("entity actor failed; restarting it from the session's record", "id", id, "reason", reason)
+		s.opts.Log.Error("entity actor failed; restarting it from its last record", "id", id, "reason", reason)
 		if e.tab != nil && e.last != nil { // else its seed's sizes are still the panes'
 			seed := e.tab.Get()
 			seed.Sizes = nil

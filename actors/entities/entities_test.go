@@ -1,6 +1,7 @@
 package entities
 
 import (
+	"fmt"
 	"io"
 	"log/slog"
 	"strings"
@@ -20,12 +21,16 @@ import (
 type session struct {
 	sup     chan *actor.PID
 	changed chan any
+	opts    Options // the supervisor's (zero: the real entity actors)
 }
 
 func (s *session) Receive(ctx actor.Context) {
 	switch m := ctx.Message().(type) {
 	case *actor.Started:
-		s.sup <- ctx.Spawn(Props(Options{Log: slog.New(slog.NewTextHandler(io.Discard, nil))}))
+		if s.opts.Log == nil {
+			s.opts.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
+		}
+		s.sup <- ctx.Spawn(Props(s.opts))
 	case *wsactor.Changed, *tabactor.Changed:
 		s.changed <- m
 	}
@@ -109,5 +114,54 @@ func TestDeliverToATab(t *testing.T) {
 	}
 	if c, ok := next(t, changed).(*tabactor.Changed); !ok || c.Label != "logs" {
 		t.Fatalf("the session was told %#v", c)
+	}
+}
+
+// A Changed older than the record the supervisor holds (from an actor that
+// failed after a newer one was taken), or not from the id's actor, is
+// dropped; a newer one goes on to the session and becomes the record; the
+// answer each carries reaches its caller either way, after it.
+func TestChangedOlderThanTheRecordIsDropped(t *testing.T) {
+	system := actor.NewActorSystem()
+	t.Cleanup(system.Shutdown)
+	entity := make(chan *actor.PID, 1)
+	relay := func(*kit.Reseed[wsactor.Seed]) *actor.Props { // tells its parent what the test hands it
+		return actor.PropsFromFunc(func(ctx actor.Context) {
+			switch m := ctx.Message().(type) {
+			case *actor.Started:
+				entity <- ctx.Self()
+			case *wsactor.Changed:
+				ctx.Request(ctx.Parent(), m)
+			}
+		})
+	}
+	s := &session{sup: make(chan *actor.PID, 1), changed: make(chan any, 8)}
+	s.opts = Options{WorkspaceProps: relay, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return s }))
+	sup := <-s.sup
+	system.Root.Send(sup, &StartWorkspace{Seed: wsactor.Seed{ID: "w1"}})
+	w1 := <-entity
+	tell := func(from *actor.PID, rev uint64) {
+		t.Helper()
+		f := actor.NewFuture(system, 5*time.Second)
+		c := &wsactor.Changed{ID: "w1", Rev: rev, Label: fmt.Sprint("rev", rev), Answer: kit.OK(), To: f.PID()}
+		if from == nil {
+			system.Root.RequestWithCustomSender(sup, c, actor.NewPID("nonhost", "stranger"))
+		} else {
+			system.Root.Send(from, c)
+		}
+		if _, err := f.Result(); err != nil {
+			t.Fatalf("the answer of rev %d never came: %v", rev, err)
+		}
+	}
+	tell(w1, 2)
+	tell(w1, 1)   // older than the record: dropped
+	tell(w1, 2)   // as old: dropped
+	tell(nil, 10) // not from w1's actor: dropped
+	tell(w1, 3)
+	for _, want := range []uint64{2, 3} {
+		if c, ok := next(t, s.changed).(*wsactor.Changed); !ok || c.Rev != want || c.Label != fmt.Sprint("rev", want) {
+			t.Fatalf("the session was told %#v, want rev %d", c, want)
+		}
 	}
 }

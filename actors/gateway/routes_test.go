@@ -39,7 +39,7 @@ func TestRoutes_ByOwner(t *testing.T) {
 	system := quietSystem(t)
 	session, sessionCalls := answering(t, system, "session")
 	owners := map[protocol.Owner]*actor.PID{}
-	for _, o := range []protocol.Owner{protocol.OwnerClients, protocol.OwnerPlugins, protocol.OwnerIntegrations, protocol.OwnerWeb, protocol.OwnerMachines, protocol.OwnerTasks, protocol.OwnerBuffers, protocol.OwnerEvents, protocol.OwnerCommands, protocol.OwnerFleet, protocol.OwnerAudit, protocol.OwnerLoop, protocol.OwnerReview, protocol.OwnerWorktrees} {
+	for _, o := range []protocol.Owner{protocol.OwnerClients, protocol.OwnerPlugins, protocol.OwnerIntegrations, protocol.OwnerWeb, protocol.OwnerMachines, protocol.OwnerTasks, protocol.OwnerBuffers, protocol.OwnerEvents, protocol.OwnerCommands, protocol.OwnerFleet, protocol.OwnerAudit, protocol.OwnerLoop, protocol.OwnerReview, protocol.OwnerWorktrees, protocol.OwnerReloads} {
 		owners[o], _ = answering(t, system, o.String())
 	}
 	var stopped atomic.Bool
@@ -111,11 +111,11 @@ func TestRoutes_ByOwner(t *testing.T) {
 func TestRoutes_CheckRefusesAnUnroutableOwner(t *testing.T) {
 	system := quietSystem(t)
 	pid, _ := answering(t, system, "any")
-	full := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid, protocol.OwnerWeb: pid, protocol.OwnerMachines: pid, protocol.OwnerTasks: pid, protocol.OwnerBuffers: pid, protocol.OwnerEvents: pid, protocol.OwnerCommands: pid, protocol.OwnerFleet: pid, protocol.OwnerAudit: pid, protocol.OwnerLoop: pid, protocol.OwnerReview: pid, protocol.OwnerWorktrees: pid}
+	full := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid, protocol.OwnerWeb: pid, protocol.OwnerMachines: pid, protocol.OwnerTasks: pid, protocol.OwnerBuffers: pid, protocol.OwnerEvents: pid, protocol.OwnerCommands: pid, protocol.OwnerFleet: pid, protocol.OwnerAudit: pid, protocol.OwnerLoop: pid, protocol.OwnerReview: pid, protocol.OwnerWorktrees: pid, protocol.OwnerReloads: pid}
 	if err := (&Options{Session: pid, Owners: full}).Check(); err != nil {
 		t.Fatalf("every owner given: %v", err)
 	}
-	noWeb := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid, protocol.OwnerMachines: pid, protocol.OwnerTasks: pid, protocol.OwnerBuffers: pid, protocol.OwnerEvents: pid, protocol.OwnerCommands: pid, protocol.OwnerFleet: pid, protocol.OwnerAudit: pid, protocol.OwnerLoop: pid, protocol.OwnerReview: pid, protocol.OwnerWorktrees: pid}
+	noWeb := map[protocol.Owner]*actor.PID{protocol.OwnerClients: pid, protocol.OwnerPlugins: pid, protocol.OwnerIntegrations: pid, protocol.OwnerMachines: pid, protocol.OwnerTasks: pid, protocol.OwnerBuffers: pid, protocol.OwnerEvents: pid, protocol.OwnerCommands: pid, protocol.OwnerFleet: pid, protocol.OwnerAudit: pid, protocol.OwnerLoop: pid, protocol.OwnerReview: pid, protocol.OwnerWorktrees: pid, protocol.OwnerReloads: pid}
 	err := (&Options{Session: pid, Owners: noWeb}).Check()
 	if err == nil || !strings.Contains(err.Error(), "gives it to web, and no actor is given for that owner") {
 		t.Errorf("web missing: %v", err)

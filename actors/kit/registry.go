@@ -20,6 +20,9 @@ type Registry[H any] struct {
 	// fits, when set, refuses a handler of the wrong kind for its method's
 	// entry (the session's handlers differ by target kind).
 	fits func(protocol.Method, H) error
+	// routed are methods of this owner that no handler here answers: a
+	// read side routes them before they reach the owner (Routed).
+	routed map[string]bool
 }
 
 // NewRegistry gathers an owner's handlers from one or more areas (one
@@ -40,6 +43,18 @@ func NewRegistry[H any](owner protocol.Owner, where string, areas ...map[string]
 // WithFit adds a check of each handler against its method's entry.
 func (r *Registry[H]) WithFit(fits func(protocol.Method, H) error) *Registry[H] {
 	r.fits = fits
+	return r
+}
+
+// Routed names methods the table gives this owner that its callers
+// route elsewhere before they reach it (the session's reads, answered
+// from its read side): Check takes them as handled, and Lookup finds no
+// handler for them.
+func (r *Registry[H]) Routed(names []string) *Registry[H] {
+	r.routed = map[string]bool{}
+	for _, name := range names {
+		r.routed[name] = true
+	}
 	return r
 }
 
@@ -78,6 +93,9 @@ func (r *Registry[H]) CheckAgainst(table []protocol.Method) error {
 			continue
 		}
 		h, ok := r.h[m.Name]
+		if !ok && r.routed[m.Name] {
+			continue
+		}
 		if !ok {
 			errs = append(errs, fmt.Errorf("method %s: the method table (protocol) gives it to %s, but the %s registry (%s) has no handler for it", m.Name, m.Owner, r.owner, r.where))
 			continue
@@ -135,7 +153,7 @@ func CheckAll(registries ...Checker) error {
 // handler that breaks).
 func (r *Registry[H]) With(method string, h H) *Registry[H] {
 	c := NewRegistry(r.owner, r.where, r.h)
-	c.fits = r.fits
+	c.fits, c.routed = r.fits, r.routed
 	c.h[method] = h
 	return c
 }

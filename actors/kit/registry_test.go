@@ -37,6 +37,22 @@ func TestRegistry_MissingHandlerNamesBothPlaces(t *testing.T) {
 	}
 }
 
+// A method its callers route elsewhere (Routed) needs no handler, and
+// Lookup finds none for it; another method still does.
+func TestRegistry_RoutedMethodsNeedNoHandler(t *testing.T) {
+	r := NewRegistry(protocol.OwnerClients, "actors/clients", map[string]int{"a.one": 1}).Routed([]string{"a.two"})
+	if err := r.CheckAgainst(testTable()); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := r.Lookup("a.two"); ok {
+		t.Fatal("Lookup found a handler for a routed method")
+	}
+	r = NewRegistry(protocol.OwnerClients, "actors/clients", map[string]int{"a.one": 1}).Routed([]string{"b.one"})
+	if err := r.CheckAgainst(testTable()); err == nil || !strings.Contains(err.Error(), "method a.two") {
+		t.Fatalf("a.two has no handler and is not routed: %v", err)
+	}
+}
+
 // A handler of a method the table gives another owner names the method,
 // the owner the table gives it to and the registry that holds it.
 func TestRegistry_MisplacedHandlerNamesBothPlaces(t *testing.T) {

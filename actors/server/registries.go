@@ -35,6 +35,7 @@ var registries = []kit.Checker{
 	audit.Registry,
 	review.Registry,
 	worktrees.Registry,
+	reloadRegistry,
 }
 
 // checkRegistries compares every owner's handlers with the method table;

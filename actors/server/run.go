@@ -212,17 +212,18 @@ func Run(opts Options) error {
 			gfxDir = ""
 		}
 	}
-	// A reload's [tasks] and ssh command go on to actors spawned later.
+	// server.reload_*: told the actors it hands a reload to once they exist.
 	pols := &policies{}
 	pols.set(cfg)
-	reloadsPID, err := spawnChild(system, root, reloadsProps(opts.Env, log, pols), "reloads")
+	reloadsPID, err := spawnChild(system, root, reloadsProps(reloadOptions{env: opts.Env, log: log, policies: pols,
+		configPath: opts.ConfigPath, catalogDir: catalogDir, started: cfg, reads: reads}), "reloads")
 	if err != nil {
 		listener.Close()
 		return err
 	}
-	// command.invoke: told a reload before the actors reloads hands it to.
+	// command.invoke (a reload's [[keys.command]] handed on by reloads).
 	commandsPID, err := spawnChild(system, root, commands.Props(commands.Options{Reads: reads, Plugins: pluginsPID,
-		Keys: cfg.Keys.Commands, Reloaded: reloadsPID, Log: log}), "commands")
+		Keys: cfg.Keys.Commands, Log: log}), "commands")
 	if err != nil {
 		listener.Close()
 		return err
@@ -250,18 +251,14 @@ func Run(opts Options) error {
 		Reads:       reads,
 		Events:      busPID,
 		Agents:      agentsPID,
-		Clients:     clientsPID,
 		Plugins:     pluginsPID,
 		Worktrees:   worktreesPID,
 		Catalog:     catalog,
-		CatalogDir:  catalogDir,
 		SocketPath:  opts.SocketPath,
-		ConfigPath:  opts.ConfigPath,
 		BinPath:     bin,
 		Env:         opts.Env,
 		Log:         log,
 		Config:      cfg,
-		Reloaded:    commandsPID,
 		Cols:        cfg.Advanced.HeadlessCols,
 		Rows:        cfg.Advanced.HeadlessRows,
 		SessionFile: sessionFile,
@@ -323,7 +320,9 @@ func Run(opts Options) error {
 		listener.Close()
 		return err
 	}
-	system.Root.Send(reloadsPID, &reloadTargets{dispatcher: dispatcherPID, machines: machinesPID, tasks: tasksPID, loop: loopPID})
+	system.Root.Send(reloadsPID, &reloadTargets{session: sessionPID, clients: clientsPID, commands: commandsPID, worktrees: worktreesPID,
+		dispatcher: dispatcherPID, machines: machinesPID, tasks: tasksPID, loop: loopPID})
+	owners[protocol.OwnerReloads] = reloadsPID
 	if controlDir != "" {
 		defer os.RemoveAll(controlDir)
 	}

@@ -4,11 +4,8 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
-	"github.com/herdr-go/herdr/actors/detector/rules"
 	"github.com/herdr-go/herdr/actors/kit"
-	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/view"
-	"github.com/herdr-go/herdr/protocol"
 )
 
 // Agents in the session: the agents actor is the authority for agent
@@ -17,10 +14,6 @@ import (
 // which the View publishes: the reads, and the resolving of agent and
 // hook targets for the agents actor and the panes, are the View's
 // (view/route.go).
-
-var agentHandlers = map[string]handler{
-	"server.reload_agent_manifests": (*Session).reloadAgentManifests,
-}
 
 // agentRoutes are the agent-targeted writes of the session.
 var agentRoutes = map[string]paneHandler{
@@ -50,35 +43,4 @@ func (s *Session) agentFocus(ctx actor.Context, _ *kit.Call, p *paneRec) *kit.Re
 	s.tx.FocusPane(p.Pane)
 	s.tx.deferred = &agents.Answer{To: ctx.Sender(), Render: agents.RenderInfo, TermID: p.TermID()}
 	return nil
-}
-
-func manifestInfos(c *rules.Catalog) []protocol.AgentManifestInfo {
-	out := []protocol.AgentManifestInfo{}
-	for _, m := range c.Infos() {
-		info := protocol.AgentManifestInfo{Agent: m.Agent, Source: m.Source, SourceKind: m.SourceKind}
-		if m.ActiveVersion != "" {
-			info.ActiveVersion = protocol.Ptr(m.ActiveVersion)
-		}
-		if m.Warning != "" {
-			info.Warning = protocol.Ptr(m.Warning)
-		}
-		out = append(out, info)
-	}
-	return out
-}
-
-// reloadAgentManifests re-reads the bundled manifests and local overrides
-// and hands the new catalog to every pane.
-func (s *Session) reloadAgentManifests(ctx actor.Context, _ *kit.Call) *kit.Reply {
-	catalog, warnings := rules.LoadCatalog(s.opts.CatalogDir)
-	for _, w := range warnings {
-		s.opts.Log.Warn("agent manifest override ignored", "err", w.Error())
-	}
-	s.catalog = catalog
-	s.recs.SetManifests(manifestInfos(catalog)) // the View's
-	s.spawner.Catalog = catalog                 // new panes detect with it
-	for p := range s.recs.All() {
-		ctx.Send(p.PID, &pane.SetCatalog{Catalog: catalog})
-	}
-	return kit.Done(protocol.AgentManifestReload{Manifests: manifestInfos(catalog)})
 }

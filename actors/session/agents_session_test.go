@@ -148,8 +148,8 @@ func TestAgentWait_CallerGoneDropsWait(t *testing.T) {
 		rec := &recorder{}
 		caller := h.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return rec }))
 		p, _ := protocol.DecodeParams("agent.wait", []byte(`{"target":"`+target+`","until":["blocked"]}`))
-		h.system.Root.RequestWithCustomSender(h.session, &kit.Call{ID: "w", Method: "agent.wait", Params: p}, caller)
-		h.call("agent.list", `{}`) // the wait is registered once this answers
+		h.routes.Send(h.system.Root, h.session, &kit.Call{ID: "w", Method: "agent.wait", Params: p}, caller)
+		h.sync() // the wait is registered once the agents actor answers this
 		return caller
 	}
 	// Control: a wait whose caller is gone when it is answered dead-letters.

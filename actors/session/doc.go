@@ -46,7 +46,8 @@
 // session caught up, not in its mailbox. The actors that make such calls
 // as a client would (tasks, loop, dispatcher, buffers, machines, review,
 // web) route them the same way (kit.SessionRoutes); one sent here anyway
-// is routed from the session's own newest View (fromView, reads.go). The
+// is answered internal_error naming it (the Registry has no handler for
+// it: Routed). The
 // agents actor's rendered answers and pane.scroll's answer come from the
 // read side too (view/answer.go). Plugin
 // calls, popup.open and worktree.* go from the gateway to the plugins,
@@ -65,7 +66,7 @@
 // (panes.Spawner.StartPane, given the pane's ids, size and setup), so a
 // pane that cannot start fails its call and its PID is there for the next
 // forward, and its transaction's effects hand the supervisor the pane
-// (startPane) or have it stop one (stopPane). A pane tells the session
+// (startPane) or have it stop one (the model's Stop). A pane tells the session
 // its facts and its program's end directly (pane.Spec.Owner), no hop.
 // The workspace and tab actors are the entities supervisor's
 // (actors/entities, the server's; the session starts its own supervisors

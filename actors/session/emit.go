@@ -5,7 +5,6 @@ import (
 
 	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/pane"
-	"github.com/herdr-go/herdr/actors/session/view"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -17,22 +16,8 @@ import (
 
 // emit queues an event in the current transaction.
 func (s *Session) emit(d protocol.EventData, f events.Fields) {
-	s.tx.do(publishEvent{&events.Publish{Data: d, Fields: f}})
+	s.tx.event(d, f)
 }
-
-// markLayout records that a tab's layout changed in this transaction.
-func (s *Session) markLayout(t *tab) { s.tx.do(arrangeTab{t}) }
-
-// focusState is the focus path, to compare before and after a change.
-type focusState = view.Focus
-
-// poison stops a pane's actor once the transaction commits, after the
-// requests already queued for it.
-func (s *Session) poison(pid *actor.PID) { s.tx.do(stopPane{pid}) }
-
-// renamed tells a pane its public ids and label once the transaction
-// commits: it stamps its own events with them.
-func (s *Session) renamed(p *paneRec) { s.tx.do(tellIDs{p}) }
 
 // place tells the agents actor where panes are when that changed
 // (view.Records.Placement). Every change to where panes are publishes an

@@ -18,22 +18,13 @@ import (
 // the supervisor to start the actors of the workspaces and tabs that
 // transaction made and stop those of the ones it removed, and hands it the size
 // of each pane of every tab whose rectangles moved (view.Records.Arrange).
-// The entity actors tell the session their changes directly; the session
-// tells the supervisor the record it took, which a failed actor restarts
-// from.
-
-// born starts the actor of a new workspace or tab once the transaction
-// commits.
-func (s *Session) born(entity any) { s.tx.do(startEntity{entity}) }
-
-// retire stops the actor of a workspace or tab that is gone, once the
-// transaction commits, after what is already queued for it.
-func (s *Session) retire(id string) { s.tx.do(stopEntity{id}) }
+// The supervisor passes on the entity actors' changes (a stale one
+// dropped there), which the session takes as told.
 
 // startTab has t's actor started, knowing the sizes its panes were
 // started at.
 func (s *Session) startTab(ctx actor.Context, t *tab) {
-	seed := tabactor.Seed{ID: t.ID(), Label: t.Label(), Session: ctx.Self(), Rev: s.revs[t.ID()], Log: kit.LazyWith(s.opts.Log, slog.String("tab", t.ID())), Sizes: s.recs.Sizes(t)}
+	seed := tabactor.Seed{ID: t.ID(), Label: t.Label(), Session: ctx.Self(), Log: kit.LazyWith(s.opts.Log, slog.String("tab", t.ID())), Sizes: s.recs.Sizes(t)}
 	ctx.Send(s.ents, &entities.StartTab{Seed: seed})
 }
 
@@ -47,27 +38,11 @@ func (s *Session) HandleFailure(_ *actor.ActorSystem, sup actor.Supervisor, chil
 	sup.StopChildren(child)
 }
 
-// fresh takes a Changed's revision: false for one older than one already
-// taken (from an actor that restarted from an older record), which is
-// dropped. The supervisor is told what was taken, for a restart, once the
-// transaction commits.
-func (s *Session) fresh(id string, rev uint64, rec entities.Record) bool {
-	old, had := s.revs[id]
-	if rev <= old {
-		return false
-	}
-	s.tx.undo(revBack{id, old, had})
-	s.revs[id] = rev
-	rec.ID, rec.Rev = id, rev
-	s.tell(s.ents, &rec)
-	return true
-}
-
 // workspaceChanged takes in what a workspace actor holds now and publishes
 // the event it names.
 func (s *Session) workspaceChanged(ctx actor.Context, m *wsactor.Changed) {
 	w := s.m.Workspace(m.ID)
-	if w == nil || !s.fresh(m.ID, m.Rev, entities.Record{Label: m.Label, Tokens: m.Tokens}) {
+	if w == nil {
 		return
 	}
 	s.tx.SetWorkspaceRecord(w, m.Label, m.Tokens)
@@ -82,7 +57,7 @@ func (s *Session) workspaceChanged(ctx actor.Context, m *wsactor.Changed) {
 // tabChanged takes in a tab actor's label.
 func (s *Session) tabChanged(ctx actor.Context, m *tabactor.Changed) {
 	t, err := s.m.ResolveTab(m.ID)
-	if err != nil || t.ID() != m.ID || !s.fresh(m.ID, m.Rev, entities.Record{Label: m.Label}) {
+	if err != nil || t.ID() != m.ID {
 		return
 	}
 	s.tx.SetTabLabel(t, m.Label)

@@ -11,9 +11,6 @@ import (
 // kitty_graphics, read when the server starts: a reload does not change
 // it).
 
-// gateOpen reports whether the config switch a method's entry names is on.
-func (s *Session) gateOpen(gate string) bool { return GateOpen(s.opts.Config, gate) }
-
 // GateOpen reports whether the switch gate names is on in cfg ("" is no
 // switch: always on); the gateway asks it before sending a gated pane
 // method straight to its pane.

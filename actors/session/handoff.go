@@ -1,9 +1,6 @@
 package session
 
 import (
-	"github.com/asynkron/protoactor-go/actor"
-
-	"github.com/herdr-go/herdr/actors/keeper"
 	"github.com/herdr-go/herdr/actors/session/model"
 )
 
@@ -22,12 +19,4 @@ func (*HandoffExport) Keeping() {}
 // Handoff is the session's part of a live handoff.
 type Handoff struct {
 	Saved model.Saved
-}
-
-func (s *Session) handoffExport(ctx actor.Context) {
-	ctx.Respond(&Handoff{Saved: keeper.Detached(s.m.Save(func(p *model.Pane) model.SavedPane {
-		sp := s.savedPane(p)
-		sp.TerminalID = p.TermID()
-		return sp
-	}))})
 }

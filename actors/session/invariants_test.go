@@ -15,8 +15,10 @@ import (
 
 	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/config"
+	"github.com/herdr-go/herdr/actors/entities"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
+	"github.com/herdr-go/herdr/actors/session/view"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
 	"github.com/herdr-go/herdr/protocol"
@@ -32,6 +34,7 @@ type harness struct {
 	t       *testing.T
 	system  *actor.ActorSystem
 	session *actor.PID
+	routes  *kit.SessionRoutes // how a connection routes its calls
 	agents  *actor.PID
 	running *atomic.Int64 // pane actors running, when counted
 	keeper  *actor.PID    // a stub keeper, when there is one
@@ -51,16 +54,42 @@ func newHarness(t *testing.T) *harness {
 // as the server does.
 func spawnSession(t *testing.T, system *actor.ActorSystem, opts Options) *harness {
 	opts.Agents = system.Root.Spawn(agents.Props(agents.Options{Events: opts.Events, Log: opts.Log}))
-	return &harness{t: t, system: system, session: system.Root.Spawn(Props(opts)), agents: opts.Agents}
+	routes := connect(system, &opts)
+	return &harness{t: t, system: system, session: system.Root.Spawn(Props(opts)), routes: routes, agents: opts.Agents}
+}
+
+// connect gives opts (its Agents set) what a connection routes by — a
+// read side and the entities supervisor, as the server does — and returns
+// the routes: a read answered from the read side, a call of the agents
+// actor, a workspace, a tab or a pane sent to its actor, a write to the
+// session.
+func connect(system *actor.ActorSystem, opts *Options) *kit.SessionRoutes {
+	if opts.Reads == nil {
+		opts.Reads = view.NewReadSide()
+	}
+	if opts.Entities == nil {
+		opts.Entities = system.Root.Spawn(entities.Props(entities.Options{WorkspaceProps: opts.WorkspaceProps, TabProps: opts.TabProps, Log: opts.Log}))
+	}
+	cfg := opts.Config
+	return &kit.SessionRoutes{Reads: opts.Reads, Owners: kit.Owners{Agents: opts.Agents, Entities: opts.Entities},
+		GateOpen: func(gate string) bool { return GateOpen(cfg, gate) }}
+}
+
+// ask sends call as a connection does (routes) and waits for its answer.
+func ask(system *actor.ActorSystem, routes *kit.SessionRoutes, session *actor.PID, call *kit.Call, within time.Duration) (any, error) {
+	f := actor.NewFuture(system, within)
+	routes.Send(system.Root, session, call, f.PID())
+	return f.Result()
 }
 
 // sync waits until the agents actor has applied everything the session
 // told it so far, and the session what the agents actor told it back.
 func (h *harness) sync() {
 	h.t.Helper()
-	// Routed through the session, the call reaches the agents actor after
-	// what the session forwarded before it; the agents actor sends its
-	// Shown before it answers, so the next call finds them applied.
+	// Routed once the session has handled what it was sent, the call
+	// reaches the agents actor after what the session forwarded; the
+	// agents actor sends its Shown before it answers, so the next call
+	// finds them applied.
 	h.call("agent.view.get", `{}`)
 }
 
@@ -71,7 +100,7 @@ func (h *harness) call(method string, params string) *kit.Reply {
 	if err != nil {
 		return kit.Fail(err)
 	}
-	res, err := h.system.Root.RequestFuture(h.session, &kit.Call{ID: "t", Method: method, Params: p}, 5*time.Second).Result()
+	res, err := ask(h.system, h.routes, h.session, &kit.Call{ID: "t", Method: method, Params: p}, 5*time.Second)
 	if err != nil {
 		h.t.Fatalf("%s: %v", method, err)
 	}
@@ -287,7 +316,9 @@ func TestSupervision_FailedEntityIsRestarted(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			return system.Root.RequestFuture(h.session, &kit.Call{Method: c.method, Params: prm}, 2*time.Second)
+			f := actor.NewFuture(system, 2*time.Second)
+			h.routes.Send(system.Root, h.session, &kit.Call{Method: c.method, Params: prm}, f.PID())
+			return f
 		}
 		broken := call(c.params)
 		queued := call(strings.Replace(c.params, "boom", "again", 1)) // waits in the mailbox behind it

@@ -9,6 +9,7 @@ import (
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/panes"
 	"github.com/herdr-go/herdr/actors/plugins"
+	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/actors/session/view"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
@@ -58,7 +59,9 @@ func (s *Session) fact(ctx actor.Context, f kit.Fact) {
 		// made when stopping began, has it, and a restart brings it back.
 		if p := s.recs.Get(f.TerminalID); p != nil && !s.stopping {
 			s.opts.Log.Info("pane exited", "pane", p.ID(), "terminal", p.TermID(), "code", f.ExitCode)
-			s.paneGone(ctx, p)
+			before := s.begin()
+			s.apply(s.tx.PaneExited(s.env(), p.Pane))
+			s.settle(ctx, before)
 		}
 	case *panes.Gone:
 		// A pane actor stopped after a failure (a pane closed on purpose
@@ -66,7 +69,9 @@ func (s *Session) fact(ctx actor.Context, f kit.Fact) {
 		// exited, so nothing is left pointing at a dead actor.
 		if p := s.recs.Get(f.TermID); p != nil && p.PID.Equal(f.PID) && !s.stopping {
 			s.opts.Log.Error("pane actor stopped after a failure; closing the pane", "pane", p.ID(), "terminal", p.TermID())
-			s.paneGone(ctx, p)
+			before := s.begin()
+			s.apply(s.tx.PaneExited(s.env(), p.Pane))
+			s.settle(ctx, before)
 		}
 	case *agents.Shown:
 		before := s.begin()
@@ -80,6 +85,15 @@ func (s *Session) fact(ctx actor.Context, f kit.Fact) {
 		before := s.begin()
 		s.tabChanged(ctx, f)
 		s.settle(ctx, before)
+	case *Reconfigure: // server.go
+		if f.Config != nil {
+			s.spawner.Config = *f.Config
+		}
+		if f.Catalog != nil {
+			s.spawner.Catalog = f.Catalog
+			s.recs.SetManifests(view.ManifestInfos(f.Catalog)) // the View's
+			s.settle(ctx, s.begin())
+		}
 	default:
 		kit.Unhandled(ctx, f, s.opts.Log)
 	}
@@ -91,8 +105,12 @@ func (s *Session) keeping(ctx actor.Context, k kit.Keeping) {
 	switch k.(type) {
 	case *keeper.SaveNow:
 		s.save(ctx)
-	case *HandoffExport:
-		s.handoffExport(ctx)
+	case *HandoffExport: // handoff.go: the topology with each pane's terminal
+		ctx.Respond(&Handoff{Saved: keeper.Detached(s.m.Save(func(p *model.Pane) model.SavedPane {
+			sp := s.savedPane(p)
+			sp.TerminalID = p.TermID()
+			return sp
+		}))})
 	default:
 		kit.Unhandled(ctx, k, s.opts.Log)
 	}

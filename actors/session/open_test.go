@@ -40,7 +40,8 @@ func (h *harness) ask(a *asker, pid *actor.PID, msg any) []*kit.Reply {
 	a.mu.Unlock()
 	h.system.Root.RequestWithCustomSender(h.session, msg, pid)
 	p, _ := protocol.DecodeParams("session.snapshot", []byte(`{}`))
-	h.system.Root.RequestWithCustomSender(h.session, &kit.Call{ID: "s", Method: "session.snapshot", Params: p}, pid)
+	// Routed once the session has handled msg, so answered after it.
+	h.routes.Send(h.system.Root, h.session, &kit.Call{ID: "s", Method: "session.snapshot", Params: p}, pid)
 	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
 		a.mu.Lock()
 		got := append([]*kit.Reply(nil), a.got[before:]...)

@@ -3,9 +3,7 @@ package session
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/kit"
-	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -82,32 +80,17 @@ func (s *Session) did(res protocol.Result, out model.Out, err error) *kit.Reply 
 }
 
 // apply queues what a model operation did in the transaction: its events
-// and effects happen when it commits, or never.
+// and effects happen when it commits, or never. A stopped pane's records
+// go now, with the transaction (its actor stops at commit).
 func (s *Session) apply(out model.Out) {
-	for _, e := range out.Events {
-		f := e.Fields
-		s.tx.do(publishEvent{&events.Publish{Data: e.Data, Fields: events.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID,
-			PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}}})
-	}
 	for _, e := range out.Effects {
-		switch e := e.(type) {
-		case model.Arrange:
-			s.markLayout(e.Tab)
-		case model.TellIDs:
-			s.renamed(s.recs.Of(e.Pane))
-		case model.TellRightClick:
-			s.tell(s.recs.Of(e.Pane).PID, &pane.SetRightClick{ToPane: e.Pane.RightClick() == "pane"})
-		case model.Start:
-			s.born(e.Entity)
-		case model.Retire:
-			s.retire(e.ID)
-		case model.Stop:
+		if e, ok := e.(model.Stop); ok {
 			if r := s.recs.Of(e.Pane); r != nil {
 				s.dropTerm(r)
-				s.poison(r.PID)
 			}
 		}
 	}
+	s.tx.add(out)
 }
 
 // env is the session as the model's operations see it (model.Env): the

@@ -4,7 +4,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/keeper"
-	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
 )
 
@@ -24,16 +23,6 @@ type keeping struct {
 	pid    *actor.PID       // nil until started, and without a keeper
 	saving bool             // a change told, not yet asked back for
 	keys   *keeper.LineKeys // each pane's lines key (nil unless lines are kept)
-}
-
-// startKeeping attaches the session to its keeper once the restore is
-// done (the restore itself is the file's, not a change to save).
-func (s *Session) startKeeping(ctx actor.Context, lossy bool) {
-	if s.opts.Keeper == nil {
-		return
-	}
-	s.keep.pid = s.opts.Keeper
-	ctx.Send(s.keep.pid, &keeper.Attach{Session: ctx.Self(), KeepOriginal: lossy})
 }
 
 // changed tells the keeper the session file changed (unless it was told
@@ -76,9 +65,4 @@ func (s *Session) savedPane(p *model.Pane) model.SavedPane {
 		sp.Process = &model.SavedProcess{Pid: r.Facts.ShellPID, Start: r.Facts.ShellStart}
 	}
 	return sp
-}
-
-// keepLines is a new pane's part in kept lines (keeper.LineKeys.Keep).
-func (s *Session) keepLines(termID, saved string, restore bool) *pane.KeepLines {
-	return s.keep.keys.Keep(termID, saved, restore)
 }

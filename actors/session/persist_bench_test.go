@@ -115,13 +115,14 @@ func keptSession(b *testing.B) (send func(any), call func(method, params string)
 	opts := Options{Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40,
 		SessionFile: file, Keeper: keep, Lines: lines}
 	opts.Agents = system.Root.Spawn(agents.Props(agents.Options{Log: log}))
+	routes := connect(system, &opts)
 	session := system.Root.Spawn(Props(opts))
 	call = func(method, params string) *kit.Reply {
 		p, err := protocol.DecodeParams(method, []byte(params))
 		if err != nil {
 			b.Fatal(err)
 		}
-		res, err := system.Root.RequestFuture(session, &kit.Call{ID: "b", Method: method, Params: p}, 10*time.Second).Result()
+		res, err := ask(system, routes, session, &kit.Call{ID: "b", Method: method, Params: p}, 10*time.Second)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -53,20 +53,22 @@ func BenchmarkFocus_200Panes(b *testing.B) {
 
 // benchSession starts a session with a quiet pane runtime for a
 // benchmark, and returns its call: a method with its params as JSON,
-// answered through the mailbox; an error fails the benchmark.
+// routed as a connection routes it (a read answered from the read side, a
+// write through the mailbox); an error fails the benchmark.
 func benchSession(b *testing.B) (call func(method, params string) protocol.Result, system *actor.ActorSystem, session *actor.PID) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	system = actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
 	b.Cleanup(system.Shutdown)
 	opts := Options{Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40}
 	opts.Agents = system.Root.Spawn(agents.Props(agents.Options{Log: log}))
+	routes := connect(system, &opts)
 	session = system.Root.Spawn(Props(opts))
 	call = func(method, params string) protocol.Result {
 		p, err := protocol.DecodeParams(method, []byte(params))
 		if err != nil {
 			b.Fatal(err)
 		}
-		r, err := system.Root.RequestFuture(session, &kit.Call{ID: "b", Method: method, Params: p}, 10*time.Second).Result()
+		r, err := ask(system, routes, session, &kit.Call{ID: "b", Method: method, Params: p}, 10*time.Second)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -8,11 +8,13 @@ import (
 	"math/rand"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/herdr-go/herdr/actors/agents"
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
@@ -21,15 +23,34 @@ import (
 )
 
 // newReadHarness is newHarness with the read side kept, as the server
-// hands it to the gateway.
+// hands it to the gateway; the session also answers rebuilt.
 func newReadHarness(t *testing.T) (*harness, *view.ReadSide) {
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return log }))
 	t.Cleanup(system.Shutdown)
-	rs := view.NewReadSide()
-	return spawnSession(t, system, Options{
-		Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40, Reads: rs,
-	}), rs
+	opts := Options{Env: os.Getenv, Log: log, Config: config.Default(), PaneProps: quietPane, Cols: 120, Rows: 40}
+	opts.Agents = system.Root.Spawn(agents.Props(agents.Options{Log: log}))
+	routes := connect(system, &opts)
+	s := newSession(opts)
+	s.worker = kit.NewWorker()
+	pid := system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return rebuilding{s} },
+		actor.WithDispatcher(s.worker), actor.WithMailbox(actor.Unbounded(opts.Reads)), kit.Guarded(log)))
+	return &harness{t: t, system: system, session: pid, routes: routes, agents: opts.Agents}, opts.Reads
+}
+
+// rebuilt asks the session for a View built afresh from its model (no
+// last View to share with), beside the newest View it published.
+type rebuilt struct{ got chan [2]*view.View }
+
+// rebuilding is a session that answers rebuilt, between two messages.
+type rebuilding struct{ *Session }
+
+func (r rebuilding) Receive(ctx actor.Context) {
+	if m, ok := ctx.Message().(*rebuilt); ok {
+		m.got <- [2]*view.View{r.recs.Fresh(), r.reads.Newest()}
+		return
+	}
+	r.Session.Receive(ctx)
 }
 
 // read asks the read side, as a connection would: nil while it cannot
@@ -128,33 +149,47 @@ func readCases(snap protocol.SessionSnapshot) [][2]string {
 	return cases
 }
 
-// sameAnswers checks that every read the read side answers is what the
-// session answers another actor that sends it the call (which it routes
-// from its own newest View), and returns how many it answered.
-func sameAnswers(t *testing.T, h *harness, rs *view.ReadSide, step string) int {
+// sameAnswers checks that every read the newest published View answers
+// is what a View built afresh from the session's model answers, once the
+// session has handled what it was sent, and returns how many it compared.
+func sameAnswers(t *testing.T, h *harness, step string) int {
 	t.Helper()
-	answered := 0
-	readSettled(t, rs, "pane.list", `{}`) // the step's messages handled
-	for _, c := range readCases(h.snapshot()) {
-		fromSession := h.call(c[0], c[1])
-		fromView := readSettled(t, rs, c[0], c[1])
-		if fromView == nil {
-			t.Fatalf("%s: %s %s: the read side never caught up", step, c[0], c[1])
+	got := make(chan [2]*view.View, 1)
+	h.system.Root.Send(h.session, &rebuilt{got: got})
+	var vs [2]*view.View
+	select {
+	case vs = <-got:
+	case <-time.After(5 * time.Second):
+		t.Fatalf("%s: the session did not answer rebuilt", step)
+	}
+	fresh, published := vs[0], vs[1]
+	answer := func(v *view.View, method, params string) *kit.Reply {
+		p, err := protocol.DecodeParams(method, []byte(params))
+		if err != nil {
+			t.Fatalf("%s %s: %v", method, params, err)
 		}
+		m, _ := protocol.Lookup(method)
+		return v.Route(&kit.Call{ID: "t", Method: method, Params: p}, m, kit.Owners{}).Reply
+	}
+	snap := answer(published, "session.snapshot", `{}`).Result.(protocol.SessionSnapshotResult).Snapshot
+	answered := 0
+	for _, c := range readCases(snap) {
 		answered++
-		if got, want := encoded(fromView), encoded(fromSession); got != want {
-			t.Fatalf("%s: %s %s\nread side: %s\nsession:   %s", step, c[0], c[1], got, want)
+		if got, want := encoded(answer(published, c[0], c[1])), encoded(answer(fresh, c[0], c[1])); got != want {
+			t.Fatalf("%s: %s %s\npublished: %s\nafresh:    %s", step, c[0], c[1], got, want)
 		}
 	}
 	return answered
 }
 
-// The read side answers every read, of every id form and of ids that
-// name nothing, as the session answers the actors that send it calls,
-// after every kind of change: structure, focus, zoom, sizes, a pane's own
-// facts (title, revision, scroll, folder) and its agent.
-func TestReadSide_AnswersAsTheSessionDoes(t *testing.T) {
-	h, rs := newReadHarness(t)
+// The View the session publishes after each change (sharing with the
+// last one what did not change, rendering again only the panes told
+// something) answers every read, of every id form and of ids that name
+// nothing, as a View built afresh from its model does, after every kind
+// of change: structure, focus, zoom, sizes, a pane's own facts (title,
+// revision, scroll, folder) and its agent.
+func TestReadSide_PublishedAnswersAsAFreshView(t *testing.T) {
+	h, _ := newReadHarness(t)
 	rng := rand.New(rand.NewSource(45))
 	h.call("workspace.create", `{"cwd":"/tmp"}`)
 	dirs := []string{"left", "right", "up", "down"}
@@ -201,7 +236,7 @@ func TestReadSide_AnswersAsTheSessionDoes(t *testing.T) {
 			}
 		}
 		h.sync()
-		if n := sameAnswers(t, h, rs, fmt.Sprintf("step %d %s %s", step, method, params)); n == 0 {
+		if n := sameAnswers(t, h, fmt.Sprintf("step %d %s %s", step, method, params)); n == 0 {
 			t.Fatalf("step %d: the read side answered nothing", step)
 		}
 	}
@@ -251,17 +286,43 @@ func TestReadSide_AnswersNothingBeforeTheFirstPublishOrForWrites(t *testing.T) {
 	}
 }
 
-// Every method the View routes for the session is one the session
-// answers with no gate, and the session routes it from its View too.
+// Every method the View routes for the session is one the session's
+// table gives it with no gate, and one it has no handler for: its read
+// side answers it.
 func TestReadSide_MethodsAreTheSessionsUngatedReads(t *testing.T) {
 	for _, name := range view.Methods() {
 		m, ok := protocol.Lookup(name)
 		if !ok || m.Owner != protocol.OwnerSession || m.Gate != "" || m.Shape != protocol.ShapeAnswer {
 			t.Errorf("%s: owner %s gate %q shape %v: not an ungated read of the session", name, m.Owner, m.Gate, m.Shape)
 		}
-		if _, ok := Registry.Lookup(name); !ok {
-			t.Errorf("%s: the session has no handler for it", name)
+		if _, ok := Registry.Lookup(name); ok {
+			t.Errorf("%s: the session has a handler for it, which nothing reaches", name)
 		}
+	}
+}
+
+// A read, or a call for another owner the read side routes, sent to the
+// session itself by mistake is answered internal_error naming the
+// method; the session goes on answering.
+func TestReadSide_AReadSentToTheSessionIsRefusedByName(t *testing.T) {
+	h, _ := newReadHarness(t)
+	h.call("workspace.create", `{}`)
+	for _, c := range [][2]string{{"pane.list", `{}`}, {"session.snapshot", `{}`}, {"agent.view.get", `{}`}, {"workspace.rename", `{"workspace_id":"w1","label":"x"}`}} {
+		p, err := protocol.DecodeParams(c[0], []byte(c[1]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := h.system.Root.RequestFuture(h.session, &kit.Call{ID: "t", Method: c[0], Params: p}, 5*time.Second).Result()
+		if err != nil {
+			t.Fatalf("%s sent to the session was never answered: %v", c[0], err)
+		}
+		e := protocol.AsError(res.(*kit.Reply).Err)
+		if e == nil || e.Code != protocol.CodeInternal || !strings.Contains(e.Message, c[0]) {
+			t.Fatalf("%s sent to the session: %v, want internal_error naming it", c[0], e)
+		}
+	}
+	if r := h.call("pane.split", `{"direction":"right"}`); r.Err != nil {
+		t.Fatalf("a write after them: %v", r.Err)
 	}
 }
 

@@ -57,7 +57,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 			// once a client attaches.
 			p.Shown.Session, p.Restored = ref, ref
 			if resume[i] {
-				s.tell(s.opts.Agents, &agents.Resume{TermID: p.TermID(), Session: *ref})
+				s.tx.do(tell{s.opts.Agents, &agents.Resume{TermID: p.TermID(), Session: *ref}})
 			}
 		}
 		s.putTerm(p)

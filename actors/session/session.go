@@ -27,25 +27,17 @@ import (
 // Options configure the session actor.
 type Options struct {
 	SocketPath string
-	ConfigPath string
 	BinPath    string
 	Env        func(string) string
 	Log        *slog.Logger
 	// Config is the configuration loaded at start-up.
 	Config config.Config
-	// Reloaded is told each configuration server.reload_config applies
-	// (a *config.Reloaded), for the actors that apply the rest of it.
-	Reloaded *actor.PID
 	// Area is the tab area in cells when no client is attached.
 	Cols, Rows int
 	// Catalog holds the agent manifests panes detect with.
 	Catalog *rules.Catalog
-	// CatalogDir is where local manifest overrides live.
-	CatalogDir string
 	// Events is the event bus every change is published to.
 	Events *actor.PID
-	// Clients is told which connection is the interactive client in front.
-	Clients *actor.PID
 	// Plugins is told where plugin panes are opened, and runs its
 	// startup hooks once the session is restored.
 	Plugins *actor.PID
@@ -53,9 +45,8 @@ type Options struct {
 	// forwards agent writes and hook reports to it, and keeps what it
 	// shows of each pane (agent.go).
 	Agents *actor.PID
-	// Worktrees runs the git work of worktree.* calls, sends the topology
-	// change each needs (worktree.go), and is told a reloaded
-	// configuration ([worktrees] directory).
+	// Worktrees runs the git work of worktree.* calls and sends the
+	// topology change each needs (worktree.go).
 	Worktrees *actor.PID
 	// PaneProps starts a terminal (or adopts the one in the spec) and makes
 	// its actor: the server's pane.Runtime.Start; nil means a runtime of
@@ -93,11 +84,10 @@ type Options struct {
 
 // Session is the actor that owns the session's structure.
 type Session struct {
-	worker  *kit.Worker // runs this actor's mailbox; stopped with it
-	opts    Options
-	cfg     config.Config
-	catalog *rules.Catalog
-	home    string
+	worker *kit.Worker // runs this actor's mailbox; stopped with it
+	opts   Options
+	cfg    config.Config
+	home   string
 	// timers holds every pending timer, cancelled when the session stops.
 	timers kit.Timers
 
@@ -110,10 +100,8 @@ type Session struct {
 	m    *model.Model
 	tx   *txn
 	recs *view.Records
-	// ents supervises the workspace and tab actors (entities.go); revs
-	// is the revision of the last Changed taken from each.
+	// ents supervises the workspace and tab actors (entities.go).
 	ents *actor.PID
-	revs map[string]uint64
 
 	// spawner starts panes under the panes supervisor (spawn.go).
 	spawner panes.Spawner
@@ -150,18 +138,16 @@ func newSession(opts Options) *Session {
 	m := model.New(layout.Rect{W: cols, H: rows})
 	recs := view.NewRecords(m, opts.Reads, opts.Env("HOME"))
 	if opts.Catalog != nil {
-		recs.SetManifests(manifestInfos(opts.Catalog))
+		recs.SetManifests(view.ManifestInfos(opts.Catalog))
 	}
 	return &Session{
-		reads:   opts.Reads,
-		opts:    opts,
-		cfg:     opts.Config,
-		catalog: opts.Catalog,
-		home:    opts.Env("HOME"),
-		m:       m,
-		recs:    recs,
-		revs:    map[string]uint64{},
-		keep:    keeping{keys: keeper.NewLineKeys(opts.Lines, opts.SessionFile)},
+		reads: opts.Reads,
+		opts:  opts,
+		cfg:   opts.Config,
+		home:  opts.Env("HOME"),
+		m:     m,
+		recs:  recs,
+		keep:  keeping{keys: keeper.NewLineKeys(opts.Lines, opts.SessionFile)},
 		spawner: panes.Spawner{Start: opts.PaneProps, Adopt: opts.Adopt, BinPath: opts.BinPath, SocketPath: opts.SocketPath, Home: opts.Env("HOME"),
 			Env: opts.Env, Events: opts.Events, Log: opts.Log, Config: opts.Config, Catalog: opts.Catalog, KittyGraphics: opts.Config.Terminal.KittyGraphics,
 			Scrolled: opts.Reads.AnswerScrolled},
@@ -196,15 +182,15 @@ func (paneHandler) takes(t protocol.Target) bool {
 }
 
 // Registry holds the methods the table gives the session (owner session);
-// one file per area declares its handlers. The methods the View routes
-// (its reads, reads.go) have one handler, fromView. The methods of the
-// agents, workspace, tab and pane actors are not here: the View routes
-// them because the table names their owner.
+// one file per area declares its handlers. The session's reads have none:
+// its read side answers them before they reach it (view.Methods, Routed).
+// The methods of the agents, workspace, tab and pane actors are not here:
+// the View routes them because the table names their owner.
 var Registry = kit.NewRegistry(protocol.OwnerSession, "actors/session",
-	area(serverHandlers), area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
+	area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
 	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers),
-	area(agentHandlers), area(agentRoutes), area(viewRoutes()),
-).WithFit(func(m protocol.Method, h anyHandler) error {
+	area(agentRoutes),
+).Routed(view.Methods()).WithFit(func(m protocol.Method, h anyHandler) error {
 	if !h.takes(m.Target) {
 		return fmt.Errorf("its handler is a %T, which does not take target kind %d", h, m.Target)
 	}
@@ -222,19 +208,19 @@ func area[H anyHandler](handlers map[string]H) map[string]anyHandler {
 
 // route runs the session's handler of a call, its target resolved as
 // its method declares (the kind's not-found error answered here). A call
-// the View routes (view.Routes: a read, or one for the agents actor, a
-// workspace, a tab or a pane) that another actor sent the session is
-// routed from the newest View (fromView), as a connection routes it. nil
-// means the handler answers later or someone else answers.
+// the read side routes (view.Routes: a read, or one for the agents actor,
+// a workspace, a tab or a pane) has no handler here: sent to the session
+// by mistake, it is answered internal_error naming it. nil means the
+// handler answers later or someone else answers.
 func (s *Session) route(ctx actor.Context, call *kit.Call) *kit.Reply {
 	m, _ := protocol.Lookup(call.Method)
-	if !s.gateOpen(m.Gate) {
+	if !GateOpen(s.opts.Config, m.Gate) {
 		return gateClosed(call.Method, m.Gate)
 	}
-	if view.Routes(m) {
-		return s.fromView(ctx, call, m)
-	}
 	h, ok := Registry.Lookup(call.Method)
+	if !ok && view.Routes(m) {
+		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s is routed from the session's read side (view.ReadSide), not sent to the session", call.Method))
+	}
 	if !ok || m.Owner != protocol.OwnerSession {
 		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s (owner %s)", call.Method, m.Owner))
 	}
@@ -269,6 +255,15 @@ func (s *Session) route(ctx actor.Context, call *kit.Call) *kit.Reply {
 
 // Receive implements actor.Actor.
 func (s *Session) Receive(ctx actor.Context) {
+	// The mailbox counts a message handled for the read side only if it
+	// returns: one that panics is counted here, or every read routed
+	// from the read side would wait for it for ever.
+	handled := false
+	defer func() {
+		if !handled {
+			s.reads.MessageReceived(nil)
+		}
+	}()
 	if s.m.Open() { // the last message panicked half-way (handle)
 		s.abandon(ctx)
 	}
@@ -278,7 +273,12 @@ func (s *Session) Receive(ctx actor.Context) {
 	}
 	switch msg := msg.(type) {
 	case *actor.Started:
-		s.startPanes(ctx)
+		// The supervisors of the pane actors and of the entity actors: the
+		// given ones, else children of the session's own.
+		if s.spawner.Sup, s.spawner.Owner = s.opts.Panes, ctx.Self(); s.spawner.Sup == nil {
+			s.spawner.Sup = ctx.Spawn(panes.Props(panes.Options{Log: s.opts.Log}))
+		}
+		ctx.Send(s.spawner.Sup, &panes.SetSession{PID: ctx.Self()})
 		if s.ents = s.opts.Entities; s.ents == nil {
 			s.ents = ctx.Spawn(entities.Props(entities.Options{WorkspaceProps: s.opts.WorkspaceProps, TabProps: s.opts.TabProps, Log: s.opts.Log}))
 		}
@@ -293,7 +293,11 @@ func (s *Session) Receive(ctx actor.Context) {
 		}
 		s.settle(ctx, before)
 		s.place(ctx)
-		s.startKeeping(ctx, lost)
+		// The keeper, once the restore is done (the restore is the file's,
+		// not a change to save: persist.go).
+		if s.keep.pid = s.opts.Keeper; s.keep.pid != nil {
+			ctx.Send(s.keep.pid, &keeper.Attach{Session: ctx.Self(), KeepOriginal: lost})
+		}
 		if s.opts.Plugins != nil {
 			ctx.Send(s.opts.Plugins, &plugins.SetSession{PID: ctx.Self()})
 			ctx.Send(s.opts.Plugins, &plugins.RunStartup{})
@@ -317,24 +321,7 @@ func (s *Session) Receive(ctx actor.Context) {
 	default:
 		kit.Unhandled(ctx, msg, s.opts.Log)
 	}
-}
-
-// startPanes names the panes supervisor the pane actors are spawned
-// under, starting one as the session's child when none was given.
-func (s *Session) startPanes(ctx actor.Context) {
-	s.spawner.Sup, s.spawner.Owner = s.opts.Panes, ctx.Self()
-	if s.spawner.Sup == nil {
-		s.spawner.Sup = ctx.Spawn(panes.Props(panes.Options{Log: s.opts.Log}))
-	}
-	ctx.Send(s.spawner.Sup, &panes.SetSession{PID: ctx.Self()})
-}
-
-// paneGone closes a pane whose program or actor is gone.
-func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
-	before := s.begin()
-	s.emit(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: p.ID(), WorkspaceID: p.WS().ID()}, s.recs.PaneFields(p))
-	s.apply(s.tx.ClosePane(s.env(), p.Pane))
-	s.settle(ctx, before)
+	handled = true
 }
 
 // handle runs the handler of a call in a transaction, publishes what it
@@ -347,17 +334,17 @@ func (s *Session) paneGone(ctx actor.Context, p *paneRec) {
 func (s *Session) handle(ctx actor.Context, call *kit.Call, run func() *kit.Reply) {
 	s.begin()
 	reply := run()
-	s.conclude(ctx, reply) // may replace the transaction by an empty one
+	if reply != nil && reply.Err != nil && s.tx.dirty() { // failed: an empty transaction instead
+		before := s.tx.before
+		s.abandon(ctx)
+		s.begin().before = before
+	}
 	tx := s.tx
 	s.settle(ctx, tx)
-	s.answerCall(ctx, tx, reply)
-}
-
-// answerCall sends a call's answer (nil: answered elsewhere). When the
-// call moved the focus to another tab, the answer goes round the agents
-// actor, so it has marked that tab's agents seen, and the session has
-// their new status, before the caller can ask again.
-func (s *Session) answerCall(ctx actor.Context, tx *txn, reply *kit.Reply) {
+	// nil: answered elsewhere. When the call moved the focus to another
+	// tab, the answer goes round the agents actor, so it has marked that
+	// tab's agents seen, and the session has their new status, before the
+	// caller can ask again.
 	switch {
 	case tx.deferred != nil:
 		ctx.Send(s.opts.Agents, &agents.Sync{Answer: *tx.deferred})

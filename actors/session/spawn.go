@@ -80,7 +80,7 @@ func (s *Session) paneAt(p *paneRec, setup paneSetup, rect layout.Rect) panes.Pa
 	return panes.Pane{
 		IDs:    pane.IDs{PaneID: p.ID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), Label: p.Label()},
 		TermID: p.TermID(), Cols: p.Cols, Rows: p.Rows,
-		Keep:  s.keepLines(p.TermID(), setup.kept, setup.restoreKept),
+		Keep:  s.keep.keys.Keep(p.TermID(), setup.kept, setup.restoreKept),
 		Setup: panes.Setup{Cwd: setup.cwd, Env: setup.env, Command: setup.command},
 	}
 }
@@ -96,4 +96,4 @@ func (s *Session) started(p *paneRec, pid *actor.PID) {
 // relayout marks a tab whose rectangles may have moved: at the end of
 // the message its actor resizes the panes whose size changed, so programs
 // redraw to their real size.
-func (s *Session) relayout(_ actor.Context, t *tab) { s.markLayout(t) }
+func (s *Session) relayout(_ actor.Context, t *tab) { s.tx.arrange(t) }

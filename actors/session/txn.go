@@ -18,69 +18,48 @@ import (
 
 // txn is the transaction of one message. It holds all that the message
 // did, as values: the model's journal (model.Tx), the undos of what it
-// changed beside the model (side), and the effects it has on everything
-// else (effects). settle commits it and applies the effects, in a fixed
-// order, once; abandon undoes the side changes and drops the rest. The
-// session keeps no queue of its own: what a message did lives and dies
-// with its txn.
+// changed beside the model (side), the events and effects the model's
+// operations returned (out, a model.Out: Arrange, TellIDs,
+// TellRightClick, Start, Retire, Stop), and what only the session can say
+// (fx: a pane actor it started, a message to tell). settle commits it and
+// applies them, in a fixed order, once; abandon undoes the side changes
+// and drops the rest. The session keeps no queue of its own: what a
+// message did lives and dies with its txn.
 type txn struct {
 	*model.Tx
-	before  focusState // the focus path when it began
-	side    []sideUndo
-	effects []effect
+	before model.Focus // the focus path when it began
+	side   []sideUndo
+	out    model.Out
+	fx     []effect
 	// synced says the commit sent the agents actor a new focused tab, so
-	// the answer goes through it (answerCall); deferred is an answer a
+	// the answer goes through it (handle); deferred is an answer a
 	// handler left for it.
 	synced   bool
 	deferred *agents.Answer
 }
 
-// An effect is what a transaction does outside the session's own state,
-// once it commits. settle applies them kind by kind, in this order:
-// stopPane, tellIDs and tell, startEntity, stopEntity, arrangeTab, then the events
-// (publishEvent, in the order emitted, followed by the layout and focus
-// events the commit implies).
+// An effect is what a transaction does outside the session's own state
+// that the model cannot say, once it commits: settle starts the pane
+// actors first and sends the tells after the panes learn their ids.
 type effect interface{ isEffect() }
 
 type (
-	// publishEvent publishes an event to the bus.
-	publishEvent struct{ *events.Publish }
 	// startPane hands the panes supervisor a pane actor the transaction
 	// spawned under it (panes.Started).
 	startPane struct{ pid *actor.PID }
-	// stopPane has the panes supervisor stop a pane's actor, after the
-	// requests already queued for it (panes.Stop).
-	stopPane struct{ pid *actor.PID }
-	// tellIDs tells a pane its public ids and label: it stamps its own
-	// events with them.
-	tellIDs struct{ p *paneRec }
-	// startEntity starts the actor of a new workspace or tab (if it is
-	// still there at commit).
-	startEntity struct{ entity any }
-	// stopEntity stops the actor of a workspace or tab that is gone.
-	stopEntity struct{ id string }
-	// arrangeTab says a tab's rectangles may have moved: layout_updated
-	// is published and its panes resized.
-	arrangeTab struct{ t *tab }
-	// tell sends another actor a message (sent with tellIDs, in order).
+	// tell sends another actor a message.
 	tell struct {
 		to  *actor.PID
 		msg any
 	}
 )
 
-func (publishEvent) isEffect() {}
-func (startPane) isEffect()    {}
-func (stopPane) isEffect()     {}
-func (tellIDs) isEffect()      {}
-func (startEntity) isEffect()  {}
-func (stopEntity) isEffect()   {}
-func (arrangeTab) isEffect()   {}
-func (tell) isEffect()         {}
+func (startPane) isEffect() {}
+func (tell) isEffect()      {}
 
 // A sideUndo puts back one change a transaction made beside the model: the
-// records the session keeps of its panes, and the pane actors it
-// started. abandon runs them newest first.
+// records the session keeps of its panes, and the pane actors
+// it started. abandon runs them newest first.
 type sideUndo interface {
 	undo(s *Session, ctx actor.Context)
 }
@@ -93,23 +72,9 @@ type (
 	}
 	// unspawn stops a pane actor the transaction started.
 	unspawn struct{ pid *actor.PID }
-	// revBack puts back the revision taken from an entity actor.
-	revBack struct {
-		id  string
-		rev uint64
-		had bool
-	}
 )
 
 func (u termBack) undo(s *Session, _ actor.Context) { s.recs.Set(u.id, u.rec) }
-
-func (u revBack) undo(s *Session, _ actor.Context) {
-	if u.had {
-		s.revs[u.id] = u.rev
-	} else {
-		delete(s.revs, u.id)
-	}
-}
 
 func (u unspawn) undo(s *Session, ctx actor.Context) {
 	ctx.Send(s.spawner.Sup, &panes.Stop{PID: u.pid})
@@ -122,10 +87,44 @@ func (tx *txn) undo(u sideUndo) {
 	tx.side = append(tx.side, u)
 }
 
-// do queues an effect for the commit.
+// do queues an effect the model cannot say for the commit.
 func (tx *txn) do(e effect) {
 	tx.mustBeOpen()
-	tx.effects = append(tx.effects, e)
+	tx.fx = append(tx.fx, e)
+}
+
+// add queues what a model operation returned (or the session says in the
+// model's terms) for the commit.
+func (tx *txn) add(out model.Out) {
+	tx.mustBeOpen()
+	tx.out.Events = append(tx.out.Events, out.Events...)
+	tx.out.Effects = append(tx.out.Effects, out.Effects...)
+}
+
+// event queues an event the session makes (emit).
+func (tx *txn) event(d protocol.EventData, f events.Fields) {
+	tx.add(model.Out{Events: []model.Event{{Data: d, Fields: model.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID,
+		PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}}}})
+}
+
+// start has the actor of a new workspace or tab started at commit.
+func (tx *txn) start(entity model.Subject) {
+	tx.add(model.Out{Effects: []model.Effect{model.Start{Entity: entity}}})
+}
+
+// arrange says a tab's rectangles may have moved: layout_updated is
+// published and its panes resized at commit.
+func (tx *txn) arrange(t *tab) { tx.add(model.Out{Effects: []model.Effect{model.Arrange{Tab: t}}}) }
+
+// dropped is the record of the pane with terminal id the transaction
+// dropped (dropTerm), whose actor a Stop stops at commit.
+func (tx *txn) dropped(id string) *paneRec {
+	for i := len(tx.side) - 1; i >= 0; i-- {
+		if u, ok := tx.side[i].(termBack); ok && u.id == id && u.rec != nil {
+			return u.rec
+		}
+	}
+	return nil
 }
 
 // mustBeOpen refuses an effect outside a transaction (s.tx is nil between
@@ -136,11 +135,10 @@ func (tx *txn) mustBeOpen() {
 	}
 }
 
-// tell sends msg to an actor once the transaction commits.
-func (s *Session) tell(to *actor.PID, msg any) { s.tx.do(tell{to, msg}) }
-
 // dirty reports whether the transaction did anything at all.
-func (tx *txn) dirty() bool { return tx.Changed() || len(tx.side) > 0 || len(tx.effects) > 0 }
+func (tx *txn) dirty() bool {
+	return tx.Changed() || len(tx.side) > 0 || len(tx.out.Events) > 0 || len(tx.out.Effects) > 0 || len(tx.fx) > 0
+}
 
 // putTerm records p as its terminal's pane, within the transaction.
 func (s *Session) putTerm(p *paneRec) {
@@ -157,7 +155,7 @@ func (s *Session) dropTerm(p *paneRec) {
 // begin opens the transaction of a message that may change the topology
 // and returns it; it is also s.tx until settle or abandon ends it.
 func (s *Session) begin() *txn {
-	s.tx = &txn{Tx: s.m.Begin(), before: s.recs.Focus()}
+	s.tx = &txn{Tx: s.m.Begin(), before: s.m.Focus()}
 	return s.tx
 }
 
@@ -170,51 +168,49 @@ func (s *Session) abandon(ctx actor.Context) {
 		tx.side[i].undo(s, ctx)
 	}
 	tx.Discard()
-	tx.side, tx.effects, tx.deferred = nil, nil, nil // nothing of it is applied, even through a stale reference
-	s.tx = nil                                       // a change outside a transaction fails at once
+	tx.side, tx.out, tx.fx, tx.deferred = nil, model.Out{}, nil, nil // nothing of it is applied, even through a stale reference
+	s.tx = nil                                                       // a change outside a transaction fails at once
 }
 
-// conclude discards the transaction of a call that failed, so an error
-// answer never leaves part of a change behind; an empty one is left for
-// settle to commit.
-func (s *Session) conclude(ctx actor.Context, reply *kit.Reply) {
-	if reply != nil && reply.Err != nil && s.tx.dirty() {
-		before := s.tx.before
-		s.abandon(ctx)
-		s.begin().before = before
-	}
-}
-
-// settle commits the message's transaction and applies its effects. The
-// order is fixed: panes stop and learn their ids, entity actors start and
-// stop and tabs are resized, the read side is published, the agents actor
-// and the keeper are told, and the events go out last, so a reader woken
-// by one finds the change.
+// settle commits the message's transaction and applies its events and
+// effects. The order is fixed: pane actors start and stop and panes learn
+// their ids, entity actors start and stop and tabs are resized, the read
+// side is published, the agents actor and the keeper are told, and the
+// events go out last, so a reader woken by one finds the change.
 func (s *Session) settle(ctx actor.Context, tx *txn) {
 	topo := tx.Changed()
 	tx.Commit()
 	s.tx = nil // a change outside a transaction fails at once
-	var evs []*events.Publish
-	var tabs []*tab
-	for _, e := range tx.effects {
-		switch e := e.(type) {
-		case publishEvent:
-			evs = append(evs, e.Publish)
-		case startPane:
+	evs := make([]*events.Publish, 0, len(tx.out.Events))
+	for _, e := range tx.out.Events {
+		evs = append(evs, publishOf(e))
+	}
+	for _, e := range tx.fx {
+		if e, ok := e.(startPane); ok {
 			ctx.Send(s.spawner.Sup, &panes.Started{PID: e.pid})
-		case stopPane:
-			ctx.Send(s.spawner.Sup, &panes.Stop{PID: e.pid})
-		case arrangeTab:
-			tabs = appendNew(tabs, e.t)
 		}
 	}
-	for _, e := range tx.effects {
+	var tabs []*tab
+	for _, e := range tx.out.Effects {
 		switch e := e.(type) {
-		case tellIDs:
-			if p := e.p; s.recs.Get(p.TermID()) == p {
+		case model.Stop: // its records went with the transaction (apply)
+			if r := tx.dropped(e.Pane.TermID()); r != nil {
+				ctx.Send(s.spawner.Sup, &panes.Stop{PID: r.PID})
+			}
+		case model.Arrange:
+			tabs = appendNew(tabs, e.Tab)
+		case model.TellIDs:
+			if p := s.recs.Of(e.Pane); p != nil {
 				ctx.Send(p.PID, &pane.SetIDs{IDs: pane.IDs{PaneID: p.ID(), WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), Label: p.Label()}})
 			}
-		case tell:
+		case model.TellRightClick:
+			if p := s.recs.Of(e.Pane); p != nil {
+				ctx.Send(p.PID, &pane.SetRightClick{ToPane: e.Pane.RightClick() == "pane"})
+			}
+		}
+	}
+	for _, e := range tx.fx {
+		if e, ok := e.(tell); ok {
 			ctx.Send(e.to, e.msg)
 		}
 	}
@@ -223,10 +219,12 @@ func (s *Session) settle(ctx actor.Context, tx *txn) {
 			evs = append(evs, &events.Publish{Data: protocol.LayoutUpdatedEvent{Layout: s.recs.Layout(t)}, Fields: s.recs.TabFields(t)})
 		}
 	}
-	s.settleEntities(ctx, tx.effects, tabs)
-	after := s.recs.Focus()
-	if before := tx.before; after != before {
-		evs = s.focusEvents(evs, before, after)
+	s.settleEntities(ctx, tx.out.Effects, tabs)
+	after := s.m.Focus()
+	if after != tx.before {
+		for _, e := range s.m.FocusEvents(s.env(), tx.before) {
+			evs = append(evs, publishOf(e))
+		}
 	}
 	s.recs.Publish(topo) // before the answer and the events: a read after them sees this
 	if len(evs) > 0 || after != tx.before {
@@ -242,33 +240,24 @@ func (s *Session) settle(ctx actor.Context, tx *txn) {
 	}
 }
 
-// focusEvents appends the focus events of a move from before to after.
-func (s *Session) focusEvents(evs []*events.Publish, before, after focusState) []*events.Publish {
-	if after.WS != before.WS && after.WS != "" {
-		evs = append(evs, &events.Publish{Data: protocol.WorkspaceFocusedEvent{WorkspaceID: after.WS}, Fields: s.recs.WorkspaceFields(s.m.Focused())})
-	}
-	if after.Tab != before.Tab && after.Tab != "" {
-		t := s.m.Focused().Active()
-		evs = append(evs, &events.Publish{Data: protocol.TabRefEvent{Kind: "tab_focused", TabID: t.ID(), WorkspaceID: t.WS().ID()}, Fields: s.recs.TabFields(t)})
-	}
-	if after.Pane != before.Pane && after.Pane != "" {
-		p := s.recs.Get(after.Pane)
-		evs = append(evs, &events.Publish{Data: protocol.PaneRefEvent{Kind: "pane_focused", PaneID: p.ID(), WorkspaceID: p.WS().ID()}, Fields: s.recs.PaneFields(p)})
-	}
-	return evs
+// publishOf is the bus's message of a model event.
+func publishOf(e model.Event) *events.Publish {
+	f := e.Fields
+	return &events.Publish{Data: e.Data, Fields: events.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID,
+		PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}}
 }
 
 // settleEntities has the supervisor start and stop the entity actors of a
 // committed transaction and send the tabs whose rectangles moved their
 // panes' new sizes.
-func (s *Session) settleEntities(ctx actor.Context, fx []effect, tabs []*tab) {
+func (s *Session) settleEntities(ctx actor.Context, fx []model.Effect, tabs []*tab) {
 	for _, e := range fx {
-		if e, ok := e.(startEntity); ok {
-			switch e := e.entity.(type) {
+		if e, ok := e.(model.Start); ok {
+			switch e := e.Entity.(type) {
 			case *workspace:
 				if s.m.Alive(e) {
 					ctx.Send(s.ents, &entities.StartWorkspace{Seed: wsactor.Seed{ID: e.ID(), Label: e.Label(), Auto: e.Auto(), Tokens: e.Tokens(), Session: ctx.Self(),
-						Rev: s.revs[e.ID()], Log: kit.LazyWith(s.opts.Log, slog.String("workspace", e.ID()))}})
+						Log: kit.LazyWith(s.opts.Log, slog.String("workspace", e.ID()))}})
 				}
 			case *tab:
 				if s.m.TabAlive(e) {
@@ -278,9 +267,8 @@ func (s *Session) settleEntities(ctx actor.Context, fx []effect, tabs []*tab) {
 		}
 	}
 	for _, e := range fx {
-		if e, ok := e.(stopEntity); ok {
-			delete(s.revs, e.id)
-			ctx.Send(s.ents, &entities.Retire{ID: e.id})
+		if e, ok := e.(model.Retire); ok {
+			ctx.Send(s.ents, &entities.Retire{ID: e.ID})
 		}
 	}
 	for _, t := range tabs {

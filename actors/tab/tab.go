@@ -16,14 +16,14 @@ import (
 type Seed struct {
 	ID    string
 	Label string // custom label, "" to show the tab's position
-	Rev   uint64 // of the last Changed the session took from this tab
+	Rev   uint64 // of the last Changed its supervisor took from this tab
 	// Sizes are the size revisions its panes already have (a new tab's
 	// panes were started at their size); nil for a rebuilt tab, which is
 	// sent an Arrange at once.
 	Sizes map[string]uint64
 	Log   *slog.Logger
-	// Session is told each Changed (nil: the parent, its supervisor), so
-	// the change is there before the call's answer reaches the caller.
+	// Session is where the actor's supervisor (its parent, which it tells
+	// each Changed) passes the Changed on to.
 	Session *actor.PID
 }
 
@@ -37,12 +37,17 @@ type Request struct {
 // CarriedCall implements kit.CallCarrier.
 func (r *Request) CarriedCall() *kit.Call { return r.Call }
 
-// Changed tells the session (the actor's parent) the tab's label.
+// Changed tells the actor's parent (its supervisor, which passes it on to
+// the session) the tab's label, with the answer of the call that changed
+// it (Answer, for To), sent once the change is passed on, so the session
+// has it before the caller can ask again.
 type Changed struct {
-	ID    string
-	Rev   uint64
-	Label string
-	Event string
+	ID     string
+	Rev    uint64
+	Label  string
+	Event  string
+	Answer *kit.Reply
+	To     *actor.PID
 }
 
 // Size is the size one pane of the tab should have. Rev grows with every
@@ -130,17 +135,14 @@ func (t *Tab) arrange(ctx actor.Context, a *Arrange) {
 func (t *Tab) rename(ctx actor.Context, req *Request) *kit.Reply {
 	t.label = req.Call.Params.(*protocol.TabRenameParams).Label
 	t.rev++
-	to := t.seed.Session
-	if to == nil {
-		to = ctx.Parent()
-	}
-	ctx.Request(to, &Changed{ID: t.seed.ID, Rev: t.rev, Label: t.label, Event: "tab_renamed"})
 	info := req.Info
 	info.Label = t.label
 	if info.Label == "" {
 		info.Label = strconv.Itoa(info.Number)
 	}
-	return kit.Done(protocol.TabInfoResult{Tab: info})
+	ctx.Request(ctx.Parent(), &Changed{ID: t.seed.ID, Rev: t.rev, Label: t.label, Event: "tab_renamed",
+		Answer: kit.Done(protocol.TabInfoResult{Tab: info}), To: ctx.Sender()})
+	return nil
 }
 
 // Fact implements kit.Fact.

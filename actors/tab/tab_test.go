@@ -120,6 +120,7 @@ func TestRename_LabelOrPosition(t *testing.T) {
 			ctx.Respond(ctx.Spawn(m))
 		case *Changed:
 			changes <- m
+			ctx.Send(m.To, m.Answer) // as the supervisor does, once passed on
 		}
 	}))
 	res, _ := system.Root.RequestFuture(parent, Props(kit.NewReseed(Seed{ID: "w1:t2"})), time.Second).Result()

@@ -7,10 +7,12 @@
 // worktree.* methods is the worktrees actor's; git_review.go holds the
 // bounded git reads of the review actor.
 //
-// The session forwards the workspace's own methods with a snapshot of the
-// workspace's record; the actor answers the caller directly and tells the
-// session a Changed with a growing revision before it answers, so the
-// session's read model holds the change before the caller can ask again,
-// and a stale Changed is dropped. The session publishes the event, because
-// only it has the whole record (position, focus, counts, agent roll-up).
+// Its supervisor (actors/entities) hands it the workspace's own methods
+// with a snapshot of the workspace's record. A call that changes it is
+// answered through the supervisor: the actor tells it a Changed with a
+// growing revision and the answer, and the supervisor passes the change on
+// to the session (dropping a stale one) before it answers, so the
+// session's read model holds the change before the caller can ask again.
+// The session publishes the event, because only it has the whole record
+// (position, focus, counts, agent roll-up).
 package workspace

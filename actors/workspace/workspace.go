@@ -22,11 +22,10 @@ type Seed struct {
 	// Tokens are the reported tokens; a rebuilt actor keeps them without
 	// their TTLs.
 	Tokens map[string]string
-	Rev    uint64 // of the last Changed the session took from this workspace
+	Rev    uint64 // of the last Changed its supervisor took from this workspace
 	Log    *slog.Logger
-	// Session is told each Changed (nil: the parent). The actor's parent
-	// is its supervisor; the change goes straight to the session, so it is
-	// there before the call's answer reaches the caller.
+	// Session is where the actor's supervisor (its parent, which it tells
+	// each Changed) passes the Changed on to.
 	Session *actor.PID
 }
 
@@ -41,14 +40,19 @@ type Request struct {
 // CarriedCall implements kit.CallCarrier.
 func (r *Request) CarriedCall() *kit.Call { return r.Call }
 
-// Changed tells the session (the actor's parent) what the workspace now
-// holds. Event names the event the change announces.
+// Changed tells the actor's parent (its supervisor, which passes it on to
+// the session) what the workspace now holds. Event names the event the
+// change announces. Answer, for To, is the answer of the call that made
+// the change: sent once the change is passed on, so the session has it
+// before the caller can ask again.
 type Changed struct {
 	ID     string
 	Rev    uint64
 	Label  string
 	Tokens map[string]string
 	Event  string
+	Answer *kit.Reply
+	To     *actor.PID
 }
 
 // Registry holds the methods the workspace actor answers.
@@ -103,7 +107,7 @@ func (w *Workspace) Receive(ctx actor.Context) {
 		}
 	case *ttlExpired:
 		if w.tokens.Expire(msg.gen) {
-			w.changed(ctx, "workspace_metadata_updated")
+			w.changed(ctx, "workspace_metadata_updated", nil)
 		}
 	case *statusRead:
 		w.statusDone(ctx, msg)
@@ -112,14 +116,17 @@ func (w *Workspace) Receive(ctx actor.Context) {
 	}
 }
 
-// changed tells the session the workspace's new state.
-func (w *Workspace) changed(ctx actor.Context, event string) {
+// changed tells the parent the workspace's new state, with the answer of
+// the call that made the change (nil: none), which it sends on; the
+// handler then answers nothing itself.
+func (w *Workspace) changed(ctx actor.Context, event string, answer *kit.Reply) *kit.Reply {
 	w.rev++
-	to := w.seed.Session
-	if to == nil {
-		to = ctx.Parent()
+	c := &Changed{ID: w.seed.ID, Rev: w.rev, Label: w.label, Tokens: w.tokens.Wire(), Event: event, Answer: answer}
+	if answer != nil {
+		c.To = ctx.Sender()
 	}
-	ctx.Request(to, &Changed{ID: w.seed.ID, Rev: w.rev, Label: w.label, Tokens: w.tokens.Wire(), Event: event})
+	ctx.Request(ctx.Parent(), c)
+	return nil
 }
 
 func (w *Workspace) displayLabel() string {
@@ -131,10 +138,9 @@ func (w *Workspace) displayLabel() string {
 
 func (w *Workspace) rename(ctx actor.Context, req *Request) *kit.Reply {
 	w.label = req.Call.Params.(*protocol.WorkspaceRenameParams).Label
-	w.changed(ctx, "workspace_renamed")
 	info := req.Info
 	info.Label = w.displayLabel()
-	return kit.Done(protocol.WorkspaceInfoResult{Workspace: info})
+	return w.changed(ctx, "workspace_renamed", kit.Done(protocol.WorkspaceInfoResult{Workspace: info}))
 }
 
 func (w *Workspace) reportMetadata(ctx actor.Context, req *Request) *kit.Reply {
@@ -153,7 +159,7 @@ func (w *Workspace) reportMetadata(ctx actor.Context, req *Request) *kit.Reply {
 		return kit.Fail(err) // its timer finds nothing to expire
 	}
 	if !maps.Equal(before, w.tokens.Wire()) {
-		w.changed(ctx, "workspace_metadata_updated")
+		return w.changed(ctx, "workspace_metadata_updated", kit.OK())
 	}
 	return kit.OK()
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// parent spawns the actor under test as its child, as the session does,
-// and hands on every Changed it is told.
+// parent spawns the actor under test as its child, as its supervisor
+// does, and hands on every Changed it is told, then its answer.
 type parent struct {
 	system  *actor.ActorSystem
 	pid     *actor.PID // the workspace actor
@@ -42,6 +42,9 @@ func newParent(t *testing.T, seed Seed) *parent {
 		case *Changed:
 			p.changes <- m
 			p.told++
+			if m.To != nil { // as the supervisor does, once passed on
+				ctx.Send(m.To, m.Answer)
+			}
 		case *howMany:
 			ctx.Respond(p.told)
 		case *actor.Terminated:

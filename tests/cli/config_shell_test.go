@@ -83,3 +83,33 @@ func anyContains(list []string, want string) bool {
 	}
 	return false
 }
+
+// A pane.split sent right after server.reload_config's answer starts the
+// reloaded default_shell: the reload reaches the session before it is
+// answered.
+func TestConfig_ReloadedShellStartsTheNextSplit(t *testing.T) {
+	h := NewHome(t)
+	h.WriteConfig(t, "")
+	dir, err := os.MkdirTemp("", "hs") // short: the line must fit the split pane
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	other := filepath.Join(dir, "othersh")
+	if err := os.Symlink("/bin/sh", other); err != nil {
+		t.Skipf("no symlink to /bin/sh: %v", err)
+	}
+	s := h.Start(t, "reload")
+	ws := s.CreateWorkspace(t, nil)
+	cfg := filepath.Join(h.ConfigHome, "herdr", "config.toml")
+	if err := os.WriteFile(cfg, []byte("[terminal]\ndefault_shell = \""+other+"\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := OK[protocol.ConfigReload](t, s.CallT(t, "server.reload_config", nil), "config_reload"); r.Status != "applied" {
+		t.Fatalf("reload-config: %+v", r)
+	}
+	split := OK[protocol.PaneInfoResult](t, s.CallT(t, "pane.split", map[string]any{"target_pane_id": ws.RootPane.PaneID, "direction": "right"}), "pane_info")
+	s.WaitPrompt(t, split.Pane.PaneID)
+	s.Run(t, split.Pane.PaneID, `echo "shell=$0"`)
+	s.WaitLine(t, split.Pane.PaneID, "shell="+other)
+}

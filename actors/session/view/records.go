@@ -419,20 +419,10 @@ func samePlace(a, b agents.Place) bool {
 	return a == b
 }
 
-// Focus is the focus path, to compare before and after a change.
-type Focus struct{ WS, Tab, Pane string }
-
-// Focus is the focus path now.
-func (r *Records) Focus() Focus {
-	var f Focus
-	if w := r.m.Focused(); w != nil {
-		f.WS = w.ID()
-		if w.Active() != nil {
-			f.Tab = w.Active().ID()
-		}
-		if p := r.Focused(); p != nil {
-			f.Pane = p.TermID()
-		}
-	}
-	return f
+// Fresh is a View built afresh from the model and the records, sharing
+// nothing with the last one: what Publish's incremental Views must equal.
+func (r *Records) Fresh() *View {
+	b := Build(r.m, nil, nil, len(r.terms), r.paneOf)
+	b.View.Manifests = r.manifests
+	return b.View
 }
