@@ -275,7 +275,7 @@ func Run(opts Options) error {
 	// The actors that call the session as a client would route its reads
 	// and its owners' calls from the read side, as connections do.
 	routes := &kit.SessionRoutes{Reads: reads, Owners: kit.Owners{Agents: agentsPID, Entities: entitiesPID},
-		GateOpen: func(gate string) bool { return session.GateOpen(cfg, gate) }}
+		GateOpen: func(gate string) bool { return cfg.GateOpen(gate) }}
 	system.Root.Send(clientsPID, &clients.Peers{Session: sessionPID, Plugins: pluginsPID, Keeper: keeperPID})
 	tasksPID, err := spawnChild(system, root, tasks.Props(tasks.Options{Events: busPID, Session: sessionPID, Routes: routes, Store: taskStore, Restore: savedTasks, Retention: taskRetention(cfg.Tasks), Log: log}), "tasks")
 	if err != nil {
@@ -356,7 +356,7 @@ func Run(opts Options) error {
 			os.Exit(0)
 		}}
 	gw := gateway.Options{Listener: listener, Session: sessionPID, Reads: reads, AgentsActor: agentsPID, Entities: entitiesPID, Events: busPID, Owners: owners, Log: log, Stop: stop, Gate: handoff.gate,
-		GateOpen:     func(gate string) bool { return session.GateOpen(cfg, gate) }, // the start's, as the session's
+		GateOpen:     func(gate string) bool { return cfg.GateOpen(gate) }, // the start's, as the session's
 		CallDeadline: callDeadline, Agents: agents,
 		Policies: pols.find, Locate: audit.ViewLocator{Newest: reads.Newest}, Audit: auditPID}
 	if handoffSupported {

@@ -15,9 +15,9 @@ import (
 // hook targets for the agents actor and the panes, are the View's
 // (view/route.go).
 
-// agentRoutes are the agent-targeted writes of the session.
-var agentRoutes = map[string]paneHandler{
-	"agent.focus": (*Session).agentFocus,
+// agentHandlers are the agent-targeted writes of the session.
+var agentHandlers = map[string]handler{
+	"agent.focus": atPane((*Session).agentFocus),
 }
 
 // shownChanged stores what the agents actor shows of a pane

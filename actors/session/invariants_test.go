@@ -72,7 +72,7 @@ func connect(system *actor.ActorSystem, opts *Options) *kit.SessionRoutes {
 	}
 	cfg := opts.Config
 	return &kit.SessionRoutes{Reads: opts.Reads, Owners: kit.Owners{Agents: opts.Agents, Entities: opts.Entities},
-		GateOpen: func(gate string) bool { return GateOpen(cfg, gate) }}
+		GateOpen: func(gate string) bool { return cfg.GateOpen(gate) }}
 }
 
 // ask sends call as a connection does (routes) and waits for its answer.

@@ -14,7 +14,7 @@ var layoutHandlers = map[string]handler{
 	"pane.focus_direction":   op((*model.Tx).FocusDirection),
 	"pane.resize":            op((*model.Tx).Resize),
 	"pane.input.set":         op((*model.Tx).SetInput),
-	"layout.apply":           (*Session).layoutApply,
+	"layout.apply":           {run: (*Session).layoutApply},
 	"layout.set_split_ratio": op((*model.Tx).SetSplitRatio),
 	"layout.select":          op((*model.Tx).SelectLayout),
 }

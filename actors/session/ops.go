@@ -17,45 +17,78 @@ import (
 // operation on the call's params in the message's transaction, which
 // applies what it did on commit.
 func op[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P) (R, model.Out, error)) handler {
-	return func(s *Session, _ actor.Context, call *kit.Call) *kit.Reply {
+	return handler{target: protocol.TargetNone, run: func(s *Session, _ actor.Context, call *kit.Call) *kit.Reply {
 		prm, err := paramsOf[P](call)
 		if err != nil {
 			return kit.Fail(err)
 		}
 		return s.did(o(s.tx.Tx, s.env(), prm))
-	}
+	}}
 }
 
 // onWorkspace, onTab and onPane make the handler of a model operation on
-// the call's target, which route resolved.
-func onWorkspace[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *workspace) (R, model.Out, error)) workspaceHandler {
-	return func(s *Session, _ actor.Context, call *kit.Call, w *workspace) *kit.Reply {
-		prm, err := paramsOf[P](call)
-		if err != nil {
-			return kit.Fail(err)
-		}
-		return s.did(o(s.tx.Tx, s.env(), prm, w))
-	}
+// the call's target: a workspace or tab by any id form the model
+// resolves, a pane (or an agent's) as a connection resolves it, from the
+// newest View (view.Records.Target).
+func onWorkspace[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *workspace) (R, model.Out, error)) handler {
+	return on(o, protocol.TargetWorkspace, func(s *Session, call *kit.Call) (*workspace, error) { return s.m.ResolveWorkspace(targetID(call)) })
 }
 
-func onTab[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *tab) (R, model.Out, error)) tabHandler {
-	return func(s *Session, _ actor.Context, call *kit.Call, t *tab) *kit.Reply {
-		prm, err := paramsOf[P](call)
-		if err != nil {
-			return kit.Fail(err)
-		}
-		return s.did(o(s.tx.Tx, s.env(), prm, t))
-	}
+func onTab[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *tab) (R, model.Out, error)) handler {
+	return on(o, protocol.TargetTab, func(s *Session, call *kit.Call) (*tab, error) { return s.m.ResolveTab(targetID(call)) })
 }
 
-func onPane[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *model.Pane) (R, model.Out, error)) paneHandler {
-	return func(s *Session, _ actor.Context, call *kit.Call, p *paneRec) *kit.Reply {
+func onPane[P protocol.Params, R protocol.Result](o func(*model.Tx, model.Env, P, *model.Pane) (R, model.Out, error)) handler {
+	return on(o, protocol.TargetPane, func(s *Session, call *kit.Call) (*model.Pane, error) {
+		p, err := s.paneTarget(call)
+		if err != nil {
+			return nil, err
+		}
+		return p.Pane, nil
+	})
+}
+
+// on runs operation o on the target resolve finds.
+func on[P protocol.Params, R protocol.Result, T any](o func(*model.Tx, model.Env, P, T) (R, model.Out, error), target protocol.Target, resolve func(*Session, *kit.Call) (T, error)) handler {
+	return handler{target: target, run: func(s *Session, _ actor.Context, call *kit.Call) *kit.Reply {
 		prm, err := paramsOf[P](call)
 		if err != nil {
 			return kit.Fail(err)
 		}
-		return s.did(o(s.tx.Tx, s.env(), prm, p.Pane))
+		x, err := resolve(s, call)
+		if err != nil {
+			return kit.Fail(err)
+		}
+		return s.did(o(s.tx.Tx, s.env(), prm, x))
+	}}
+}
+
+// atPane makes the handler of a pane-targeted write the session runs
+// itself (it starts a pane, or answers through the agents actor).
+func atPane(h func(s *Session, ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply) handler {
+	return handler{target: protocol.TargetPane, run: func(s *Session, ctx actor.Context, call *kit.Call) *kit.Reply {
+		p, err := s.paneTarget(call)
+		if err != nil {
+			return kit.Fail(err)
+		}
+		return h(s, ctx, call, p)
+	}}
+}
+
+// paneTarget resolves a pane-targeted write's pane as its table entry's
+// Target declares (a pane by any id form, an agent by its pane or name,
+// an optional pane by the focus).
+func (s *Session) paneTarget(call *kit.Call) (*paneRec, error) {
+	m, _ := protocol.Lookup(call.Method)
+	return s.recs.Target(m.Target, targetID(call), call.Params)
+}
+
+// targetID is the id a call's params name its target by ("" for none).
+func targetID(call *kit.Call) string {
+	if t, ok := call.Params.(protocol.Targeted); ok {
+		return t.TargetID()
 	}
+	return ""
 }
 
 // paramsOf is the call's params as an operation takes them; a table

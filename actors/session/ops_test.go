@@ -14,7 +14,7 @@ import (
 // before it touches the session (which has no transaction here).
 func TestOp_ParamsOfAnotherType(t *testing.T) {
 	call := &kit.Call{Method: "pane.resize", Params: &protocol.PaneSwapParams{}}
-	r := op((*model.Tx).Resize)(&Session{}, nil, call)
+	r := op((*model.Tx).Resize).run(&Session{}, nil, call)
 	if r == nil || r.Err == nil {
 		t.Fatalf("answer %+v, want an error", r)
 	}
@@ -22,7 +22,7 @@ func TestOp_ParamsOfAnotherType(t *testing.T) {
 		t.Errorf("error %v, want internal_error naming both params types", r.Err)
 	}
 	call = &kit.Call{Method: "pane.rename", Params: &protocol.PaneTarget{}}
-	if r := onPane((*model.Tx).PaneRename)(&Session{}, nil, call, &paneRec{}); r == nil || protocol.AsError(r.Err).Code != protocol.CodeInternal {
+	if r := onPane((*model.Tx).PaneRename).run(&Session{}, nil, call); r == nil || protocol.AsError(r.Err).Code != protocol.CodeInternal {
 		t.Errorf("a routed operation with params of another type: %+v", r)
 	}
 }

@@ -8,12 +8,10 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-var paneHandlers = map[string]handler{}
-
-// paneRoutes are the pane-targeted methods the session answers; those
-// the table gives the pane actor go on to it (route).
-var paneRoutes = map[string]paneHandler{
-	"pane.split":  (*Session).paneSplit,
+// paneHandlers are the pane-targeted writes of the session; the calls
+// the table gives a pane actor go to it from the read side.
+var paneHandlers = map[string]handler{
+	"pane.split":  atPane((*Session).paneSplit),
 	"pane.focus":  onPane((*model.Tx).PaneFocus),
 	"pane.rename": onPane((*model.Tx).PaneRename),
 	"pane.close":  onPane((*model.Tx).PaneClose),

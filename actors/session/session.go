@@ -154,68 +154,37 @@ func newSession(opts Options) *Session {
 	}
 }
 
-// handler answers one call from the session's own model.
-// Handlers, one type per target kind. A method whose protocol entry
-// declares a target has its target resolved by route before its handler
-// runs, which gets the entity itself.
-type (
-	handler          func(s *Session, ctx actor.Context, call *kit.Call) *kit.Reply
-	workspaceHandler func(s *Session, ctx actor.Context, call *kit.Call, w *workspace) *kit.Reply
-	tabHandler       func(s *Session, ctx actor.Context, call *kit.Call, t *tab) *kit.Reply
-	paneHandler      func(s *Session, ctx actor.Context, call *kit.Call, p *paneRec) *kit.Reply
-)
-
-// anyHandler is a handler of one of the four kinds; route calls the kind
-// the method's Target selects, and Registry's check refuses a handler of
-// another kind.
-type anyHandler interface {
-	takes(protocol.Target) bool
+// handler runs one of the session's writes. A write whose table entry
+// declares a target gets it resolved by its handler's adaptor (onPane,
+// atPane, onWorkspace, onTab: ops.go), the kind's not-found error
+// answered there; target is the kind it resolves, which the Registry
+// checks against the table (a pane's takes an agent's or the focused
+// pane too).
+type handler struct {
+	run    func(s *Session, ctx actor.Context, call *kit.Call) *kit.Reply
+	target protocol.Target
 }
 
-func (handler) takes(t protocol.Target) bool          { return t == protocol.TargetNone }
-func (workspaceHandler) takes(t protocol.Target) bool { return t == protocol.TargetWorkspace }
-func (tabHandler) takes(t protocol.Target) bool       { return t == protocol.TargetTab }
-
-// A pane handler takes an agent too: the agent's pane.
-func (paneHandler) takes(t protocol.Target) bool {
-	return t == protocol.TargetPane || t == protocol.TargetFocusedPane || t == protocol.TargetAgent
-}
-
-// Registry holds the methods the table gives the session (owner session);
+// Registry holds the writes the table gives the session (owner session);
 // one file per area declares its handlers. The session's reads have none:
 // its read side answers them before they reach it (view.Methods, Routed).
-// The methods of the agents, workspace, tab and pane actors are not here:
-// the View routes them because the table names their owner.
 var Registry = kit.NewRegistry(protocol.OwnerSession, "actors/session",
-	area(workspaceHandlers), area(workspaceRoutes), area(tabHandlers), area(tabRoutes),
-	area(paneHandlers), area(paneRoutes), area(layoutHandlers), area(moveHandlers),
-	area(agentRoutes),
-).Routed(view.Methods()).WithFit(func(m protocol.Method, h anyHandler) error {
-	if !h.takes(m.Target) {
-		return fmt.Errorf("its handler is a %T, which does not take target kind %d", h, m.Target)
+	workspaceHandlers, tabHandlers, paneHandlers, layoutHandlers, moveHandlers, agentHandlers,
+).Routed(view.Methods()).WithFit(func(m protocol.Method, h handler) error {
+	if h.target != m.Target && (h.target != protocol.TargetPane || m.Target != protocol.TargetFocusedPane && m.Target != protocol.TargetAgent) {
+		return fmt.Errorf("its handler resolves target kind %d, not %d", h.target, m.Target)
 	}
 	return nil
 })
 
-// area lets one file's handlers of one kind join the registry.
-func area[H anyHandler](handlers map[string]H) map[string]anyHandler {
-	out := make(map[string]anyHandler, len(handlers))
-	for name, h := range handlers {
-		out[name] = h
-	}
-	return out
-}
-
-// route runs the session's handler of a call, its target resolved as
-// its method declares (the kind's not-found error answered here). A call
-// the read side routes (view.Routes: a read, or one for the agents actor,
-// a workspace, a tab or a pane) has no handler here: sent to the session
-// by mistake, it is answered internal_error naming it. nil means the
-// handler answers later or someone else answers.
+// route runs the session's handler of a call. A call the read side
+// routes (view.Routes) has none: sent here by mistake, it is answered
+// internal_error naming it. nil means the handler answers later or
+// someone else answers.
 func (s *Session) route(ctx actor.Context, call *kit.Call) *kit.Reply {
 	m, _ := protocol.Lookup(call.Method)
-	if !GateOpen(s.opts.Config, m.Gate) {
-		return gateClosed(call.Method, m.Gate)
+	if !s.opts.Config.GateOpen(m.Gate) {
+		return kit.Fail(config.GateClosed(call.Method, m.Gate))
 	}
 	h, ok := Registry.Lookup(call.Method)
 	if !ok && view.Routes(m) {
@@ -224,33 +193,7 @@ func (s *Session) route(ctx actor.Context, call *kit.Call) *kit.Reply {
 	if !ok || m.Owner != protocol.OwnerSession {
 		return kit.Fail(protocol.Errorf(protocol.CodeInternal, "no handler for %s (owner %s)", call.Method, m.Owner))
 	}
-	id := ""
-	if t, ok := call.Params.(protocol.Targeted); ok {
-		id = t.TargetID()
-	}
-	switch m.Target {
-	case protocol.TargetNone:
-		return h.(handler)(s, ctx, call)
-	case protocol.TargetWorkspace:
-		w, err := s.m.ResolveWorkspace(id)
-		if err != nil {
-			return kit.Fail(err)
-		}
-		return h.(workspaceHandler)(s, ctx, call, w)
-	case protocol.TargetTab:
-		t, err := s.m.ResolveTab(id)
-		if err != nil {
-			return kit.Fail(err)
-		}
-		return h.(tabHandler)(s, ctx, call, t)
-	case protocol.TargetAgent, protocol.TargetPane, protocol.TargetFocusedPane:
-		p, err := s.recs.Target(m.Target, id, call.Params)
-		if err != nil {
-			return kit.Fail(err)
-		}
-		return h.(paneHandler)(s, ctx, call, p)
-	}
-	return kit.Fail(protocol.Errorf(protocol.CodeInternal, "%s: unknown target kind %d", call.Method, m.Target))
+	return h.run(s, ctx, call)
 }
 
 // Receive implements actor.Actor.

@@ -39,7 +39,7 @@ func (s *Session) starts() model.Starts {
 // with the first pane placed.
 func placing[P protocol.Params, R protocol.Result](place func(*model.Tx, model.Env, P, model.Starts) (model.Placed, error),
 	done func(*model.Tx, model.Env, P, *model.Pane) (R, model.Out, error)) handler {
-	return func(s *Session, ctx actor.Context, call *kit.Call) *kit.Reply {
+	return handler{target: protocol.TargetNone, run: func(s *Session, ctx actor.Context, call *kit.Call) *kit.Reply {
 		prm, err := paramsOf[P](call)
 		if err != nil {
 			return kit.Fail(err)
@@ -52,7 +52,7 @@ func placing[P protocol.Params, R protocol.Result](place func(*model.Tx, model.E
 			return kit.Fail(err)
 		}
 		return s.did(done(s.tx.Tx, s.env(), prm, pl.Pane()))
-	}
+	}}
 }
 
 // launch applies what a model operation that placed panes did and has

@@ -4,9 +4,6 @@ import "github.com/herdr-go/herdr/actors/session/model"
 
 var tabHandlers = map[string]handler{
 	"tab.create": placing((*model.Tx).CreateTab, (*model.Tx).TabMade),
-}
-
-var tabRoutes = map[string]tabHandler{
-	"tab.focus": onTab((*model.Tx).TabFocus),
-	"tab.close": onTab((*model.Tx).TabClose),
+	"tab.focus":  onTab((*model.Tx).TabFocus),
+	"tab.close":  onTab((*model.Tx).TabClose),
 }

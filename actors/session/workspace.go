@@ -4,9 +4,6 @@ import "github.com/herdr-go/herdr/actors/session/model"
 
 var workspaceHandlers = map[string]handler{
 	"workspace.create": placing((*model.Tx).CreateWorkspace, (*model.Tx).WorkspaceMade),
-}
-
-var workspaceRoutes = map[string]workspaceHandler{
-	"workspace.focus": onWorkspace((*model.Tx).WorkspaceFocus),
-	"workspace.close": onWorkspace((*model.Tx).WorkspaceClose),
+	"workspace.focus":  onWorkspace((*model.Tx).WorkspaceFocus),
+	"workspace.close":  onWorkspace((*model.Tx).WorkspaceClose),
 }
