@@ -20,14 +20,6 @@ var agentHandlers = map[string]handler{
 	"agent.focus": atPane((*Session).agentFocus),
 }
 
-// shownChanged stores what the agents actor shows of a pane
-// (view.Records.Shown); a new presentation is announced as pane_updated.
-func (s *Session) shownChanged(sh *agents.Shown) {
-	if updated := s.recs.Shown(sh); updated != nil {
-		s.emit(updated.Data, updated.Fields)
-	}
-}
-
 // answer sends what the agents actor decided, rendering an agent record
 // from the newest View (which shows what the agents actor told the
 // session before this) when it asks for one.

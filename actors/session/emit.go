@@ -3,21 +3,14 @@ package session
 import (
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/pane"
-	"github.com/herdr-go/herdr/protocol"
 )
 
 // Every change publishes its event exactly once, after it is applied:
-// handlers call emit as they change things, which queues the event in the
-// message's transaction (txn.go); settle sends them once it commits,
+// the model's operations return their events, which the message's
+// transaction keeps (txn.go); settle sends them once it commits,
 // adding the focus and layout events that follow from the difference
 // between before and after, and abandon drops them.
-
-// emit queues an event in the current transaction.
-func (s *Session) emit(d protocol.EventData, f events.Fields) {
-	s.tx.event(d, f)
-}
 
 // place tells the agents actor where panes are when that changed
 // (view.Records.Placement). Every change to where panes are publishes an
@@ -46,6 +39,6 @@ func (s *Session) updateFacts(ctx actor.Context, p *paneRec, msg *pane.Facts) {
 		s.changed(ctx)
 	}
 	if updated != nil {
-		s.emit(updated.Data, updated.Fields)
+		s.tx.event(updated.Data, updated.Fields)
 	}
 }

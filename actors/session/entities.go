@@ -8,8 +8,6 @@ import (
 	"github.com/herdr-go/herdr/actors/entities"
 	"github.com/herdr-go/herdr/actors/kit"
 	tabactor "github.com/herdr-go/herdr/actors/tab"
-	wsactor "github.com/herdr-go/herdr/actors/workspace"
-	"github.com/herdr-go/herdr/protocol"
 )
 
 // The session's side of the workspace and tab actors, which the entities
@@ -36,32 +34,4 @@ func (s *Session) startTab(ctx actor.Context, t *tab) {
 func (s *Session) HandleFailure(_ *actor.ActorSystem, sup actor.Supervisor, child *actor.PID, _ *actor.RestartStatistics, reason, _ any) {
 	s.opts.Log.Error("actor failed; stopping it", "actor", child.Id, "reason", reason)
 	sup.StopChildren(child)
-}
-
-// workspaceChanged takes in what a workspace actor holds now and publishes
-// the event it names.
-func (s *Session) workspaceChanged(ctx actor.Context, m *wsactor.Changed) {
-	w := s.m.Workspace(m.ID)
-	if w == nil {
-		return
-	}
-	s.tx.SetWorkspaceRecord(w, m.Label, m.Tokens)
-	switch m.Event {
-	case "workspace_renamed":
-		s.emit(protocol.WorkspaceRenamedEvent{WorkspaceID: w.ID(), Label: w.Label()}, s.recs.WorkspaceFields(w))
-	case "workspace_metadata_updated":
-		s.emit(protocol.WorkspaceEvent{Kind: "workspace_metadata_updated", Workspace: s.recs.WorkspaceInfo(w)}, s.recs.WorkspaceFields(w))
-	}
-}
-
-// tabChanged takes in a tab actor's label.
-func (s *Session) tabChanged(ctx actor.Context, m *tabactor.Changed) {
-	t, err := s.m.ResolveTab(m.ID)
-	if err != nil || t.ID() != m.ID {
-		return
-	}
-	s.tx.SetTabLabel(t, m.Label)
-	if m.Event == "tab_renamed" {
-		s.emit(protocol.TabRenamedEvent{TabID: t.ID(), WorkspaceID: t.WS().ID(), Label: s.recs.TabInfo(t).Label}, s.recs.TabFields(t))
-	}
 }

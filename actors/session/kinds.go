@@ -41,27 +41,22 @@ func (s *Session) ask(ctx actor.Context, a kit.TopologyAsk) *kit.Reply {
 	return kit.Fail(protocol.Errorf(protocol.CodeInternal, "the session takes no %T", a))
 }
 
-// fact takes what a pane, the agents actor or an entity actor says
-// changed into the model, in one transaction.
+// fact takes what a pane, the agents actor, an entity actor or the
+// reloads actor says changed into the model, in one transaction.
 func (s *Session) fact(ctx actor.Context, f kit.Fact) {
+	before := s.begin()
 	switch f := f.(type) {
 	case *pane.Facts:
-		p := s.recs.Get(f.TerminalID)
-		if p == nil {
-			return // a pane closed meanwhile
+		if p := s.recs.Get(f.TerminalID); p != nil { // nil: a pane closed meanwhile
+			s.updateFacts(ctx, p, f)
 		}
-		before := s.begin()
-		s.updateFacts(ctx, p, f)
-		s.settle(ctx, before)
 	case *pane.Exited:
 		// A pane whose program ends because the server is stopping (its
 		// actor hung up the terminal) keeps its place: the last save,
 		// made when stopping began, has it, and a restart brings it back.
 		if p := s.recs.Get(f.TerminalID); p != nil && !s.stopping {
 			s.opts.Log.Info("pane exited", "pane", p.ID(), "terminal", p.TermID(), "code", f.ExitCode)
-			before := s.begin()
 			s.apply(s.tx.PaneExited(s.env(), p.Pane))
-			s.settle(ctx, before)
 		}
 	case *panes.Gone:
 		// A pane actor stopped after a failure (a pane closed on purpose
@@ -69,22 +64,20 @@ func (s *Session) fact(ctx actor.Context, f kit.Fact) {
 		// exited, so nothing is left pointing at a dead actor.
 		if p := s.recs.Get(f.TermID); p != nil && p.PID.Equal(f.PID) && !s.stopping {
 			s.opts.Log.Error("pane actor stopped after a failure; closing the pane", "pane", p.ID(), "terminal", p.TermID())
-			before := s.begin()
 			s.apply(s.tx.PaneExited(s.env(), p.Pane))
-			s.settle(ctx, before)
 		}
 	case *agents.Shown:
-		before := s.begin()
-		s.shownChanged(f)
-		s.settle(ctx, before)
+		if updated := s.recs.Shown(f); updated != nil { // a new presentation
+			s.tx.event(updated.Data, updated.Fields)
+		}
 	case *wsactor.Changed:
-		before := s.begin()
-		s.workspaceChanged(ctx, f)
-		s.settle(ctx, before)
+		if w := s.m.Workspace(f.ID); w != nil {
+			s.apply(s.tx.WorkspaceChanged(s.env(), w, f.Label, f.Tokens, f.Event))
+		}
 	case *tabactor.Changed:
-		before := s.begin()
-		s.tabChanged(ctx, f)
-		s.settle(ctx, before)
+		if t, err := s.m.ResolveTab(f.ID); err == nil && t.ID() == f.ID {
+			s.apply(s.tx.TabChanged(s.env(), t, f.Label, f.Event))
+		}
 	case *Reconfigure: // server.go
 		if f.Config != nil {
 			s.spawner.Config = *f.Config
@@ -92,11 +85,11 @@ func (s *Session) fact(ctx actor.Context, f kit.Fact) {
 		if f.Catalog != nil {
 			s.spawner.Catalog = f.Catalog
 			s.recs.SetManifests(view.ManifestInfos(f.Catalog)) // the View's
-			s.settle(ctx, s.begin())
 		}
 	default:
 		kit.Unhandled(ctx, f, s.opts.Log)
 	}
+	s.settle(ctx, before) // a message that panics leaves it open: the next discards it (Receive)
 }
 
 // keeping answers a prompt to write the session down (persist.go,

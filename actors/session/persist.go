@@ -46,23 +46,10 @@ func (s *Session) save(ctx actor.Context) {
 	ctx.Send(s.keep.pid, &keeper.Save{Saved: &saved, Keys: keys})
 }
 
-// savedPane is what the session keeps of a pane beyond its place: the
-// agent session its agent reported, its lines' key, and its terminal
-// session's leader (for the next server to end it should this one die:
-// pane.EndLeftovers).
+// savedPane is what the session file keeps of a pane beyond its place:
+// its record's part (view.Records.Saved) and its lines' key.
 func (s *Session) savedPane(p *model.Pane) model.SavedPane {
-	r := s.recs.Get(p.TermID())
-	if r == nil {
-		return model.SavedPane{}
-	}
-	var sp model.SavedPane
-	if r.Shown.Session != nil {
-		ref := *r.Shown.Session
-		sp.AgentSession = &ref
-	}
+	sp := s.recs.Saved(p)
 	sp.History = s.keep.keys.Key(p.TermID())
-	if r.Facts.ShellStart != "" {
-		sp.Process = &model.SavedProcess{Pid: r.Facts.ShellPID, Start: r.Facts.ShellStart}
-	}
 	return sp
 }

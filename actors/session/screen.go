@@ -9,10 +9,7 @@ import (
 )
 
 // The interactive client's side of the session: the tab area it sizes
-// (client.resize, which the clients actor owns: it keeps the client in
-// front and its cell size, and hands the session the area, kit.SetArea).
-// The sidebar state session.json keeps (client.ui_state.*) is the clients
-// actor's too (actors/clients/uistate.go).
+// (client.resize, which the clients actor owns and hands on, kit.SetArea).
 
 // setArea makes the client's pane area the tab area and lays every tab
 // out again, resizing the terminals whose size changed. The panes are
@@ -31,7 +28,7 @@ func (s *Session) setArea(ctx actor.Context, msg *kit.SetArea) *kit.Reply {
 	s.recs.Frame()
 	for _, w := range s.m.Workspaces() {
 		for _, t := range w.Tabs() {
-			s.relayout(ctx, t)
+			s.tx.arrange(t) // its panes resized at commit
 		}
 	}
 	return kit.OK()

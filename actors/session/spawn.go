@@ -92,8 +92,3 @@ func (s *Session) started(p *paneRec, pid *actor.PID) {
 	s.tx.undo(unspawn{pid}) // the change that started it did not happen
 	s.tx.do(startPane{pid})
 }
-
-// relayout marks a tab whose rectangles may have moved: at the end of
-// the message its actor resizes the panes whose size changed, so programs
-// redraw to their real size.
-func (s *Session) relayout(_ actor.Context, t *tab) { s.tx.arrange(t) }

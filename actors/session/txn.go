@@ -101,15 +101,10 @@ func (tx *txn) add(out model.Out) {
 	tx.out.Effects = append(tx.out.Effects, out.Effects...)
 }
 
-// event queues an event the session makes (emit).
+// event queues an event the session makes (a pane's new title or agent).
 func (tx *txn) event(d protocol.EventData, f events.Fields) {
 	tx.add(model.Out{Events: []model.Event{{Data: d, Fields: model.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID,
 		PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}}}})
-}
-
-// start has the actor of a new workspace or tab started at commit.
-func (tx *txn) start(entity model.Subject) {
-	tx.add(model.Out{Effects: []model.Effect{model.Start{Entity: entity}}})
 }
 
 // arrange says a tab's rectangles may have moved: layout_updated is

@@ -80,3 +80,27 @@ func (m *Model) CloseGroup(w *Workspace, closeGroup bool) ([]*Workspace, error) 
 	}
 	return group, nil
 }
+
+// WorkspaceChanged takes in what a workspace's actor holds now (its label
+// and reported tokens) and announces the change its event names.
+func (tx *Tx) WorkspaceChanged(env Env, w *Workspace, label string, tokens map[string]string, event string) Out {
+	var out Out
+	tx.SetWorkspaceRecord(w, label, tokens)
+	switch event {
+	case "workspace_renamed":
+		out.emit(env, protocol.WorkspaceRenamedEvent{WorkspaceID: w.ID(), Label: w.Label()}, w)
+	case "workspace_metadata_updated":
+		out.emit(env, protocol.WorkspaceEvent{Kind: "workspace_metadata_updated", Workspace: env.WorkspaceInfo(w)}, w)
+	}
+	return out
+}
+
+// TabChanged takes in a tab actor's label and announces a rename.
+func (tx *Tx) TabChanged(env Env, t *Tab, label, event string) Out {
+	var out Out
+	tx.SetTabLabel(t, label)
+	if event == "tab_renamed" {
+		out.emit(env, protocol.TabRenamedEvent{TabID: t.ID(), WorkspaceID: t.WS().ID(), Label: env.TabInfo(t).Label}, t)
+	}
+	return out
+}

@@ -426,3 +426,22 @@ func (r *Records) Fresh() *View {
 	b.View.Manifests = r.manifests
 	return b.View
 }
+
+// Saved is what the session file keeps of p's record: the agent session
+// its agent reported, and its terminal session's leader (for the next
+// server to end it should this one die: pane.EndLeftovers).
+func (r *Records) Saved(p *model.Pane) model.SavedPane {
+	var sp model.SavedPane
+	rec := r.terms[p.TermID()]
+	if rec == nil {
+		return sp
+	}
+	if rec.Shown.Session != nil {
+		ref := *rec.Shown.Session
+		sp.AgentSession = &ref
+	}
+	if rec.Facts.ShellStart != "" {
+		sp.Process = &model.SavedProcess{Pid: rec.Facts.ShellPID, Start: rec.Facts.ShellStart}
+	}
+	return sp
+}

@@ -332,3 +332,25 @@ func BenchmarkRecords_Publish_200Panes(b *testing.B) {
 		}
 	})
 }
+
+// TestRecords_Saved: the session file keeps a pane's reported agent
+// session and its terminal session's leader, as copies.
+func TestRecords_Saved(t *testing.T) {
+	s := newSession(t)
+	if sp := s.r.Saved(s.p1.Pane); sp.AgentSession != nil || sp.Process != nil {
+		t.Fatalf("a pane that reported nothing saved %+v", sp)
+	}
+	s.p1.Shown.Session = &protocol.AgentSessionInfo{Agent: "claude", Kind: "id", Value: "abc"}
+	s.p1.Facts.ShellPID, s.p1.Facts.ShellStart = 42, "1700000000"
+	sp := s.r.Saved(s.p1.Pane)
+	if sp.AgentSession == nil || sp.AgentSession.Value != "abc" || sp.Process == nil || sp.Process.Pid != 42 || sp.Process.Start != "1700000000" {
+		t.Fatalf("saved %+v, want the agent session and the shell's leader", sp)
+	}
+	sp.AgentSession.Value = "changed"
+	if s.p1.Shown.Session.Value != "abc" {
+		t.Error("the saved agent session shares the record's")
+	}
+	if sp := s.r.Saved(&model.Pane{}); sp.AgentSession != nil || sp.Process != nil {
+		t.Errorf("a pane with no record saved %+v", sp)
+	}
+}
