@@ -23,9 +23,18 @@ type SetCatalog struct{ Catalog *rules.Catalog }
 // detectTick asks for a refresh after output went quiet.
 type detectTick struct{}
 
+// The detector is spawned by the first snapshot or walk that needs it
+// (detectorPID) and let go once the pane has been quiet for quietAfter
+// with its shell alone in front and no agent (idleDetector): an idle
+// shell's pane holds no detector actor, and any output, input, refresh
+// or walk brings one back. A detector at such a pane holds nothing the
+// next one does not rebuild from its first snapshot: the holds of an
+// agent's state (its only timer) need an agent, and its last result only
+// spares a repeat of the same Saw.
+
 // detection is what the pane keeps of its detector's work.
 type detection struct {
-	pid       *actor.PID // the detector
+	pid       *actor.PID // the detector; nil while there is none
 	catalog   *rules.Catalog
 	last      time.Time // when a snapshot was last sent
 	tickArmed bool
@@ -76,7 +85,7 @@ func (p *Pane) refresh(ctx actor.Context) {
 		text := p.term.Read(emulator.ReadOptions{Source: emulator.SourceDetection}).Text
 		snap.Lines = strings.Split(text, "\n")
 	}
-	ctx.Send(p.det.pid, snap)
+	ctx.Send(p.detectorPID(ctx), snap)
 	p.checkLaunch(ctx)
 }
 
@@ -99,6 +108,12 @@ func (p *Pane) saw(ctx actor.Context, r *detector.Saw) {
 		p.facts = f
 		p.sendFacts(ctx)
 	}
+	if p.det.pid == nil && !p.atShell() && !p.exited {
+		// The result of a snapshot a detector let go took (idleDetector)
+		// says a program runs after all: watch it again.
+		p.refreshSoon(ctx)
+	}
+	p.idleDetector(ctx)
 }
 
 // jobKind says whether job, a walk of the terminal's foreground, is the
@@ -126,4 +141,60 @@ func (p *Pane) jobWalked(ctx actor.Context, job detector.Job) {
 		p.facts.Job = k
 		p.sendFacts(ctx)
 	}
+}
+
+// detectorPID is the pane's detector, spawned now if it has none.
+func (p *Pane) detectorPID(ctx actor.Context) *actor.PID {
+	if p.det.pid == nil {
+		p.det.pid = ctx.Spawn(p.rt.detectorProps(p.det.catalog))
+		p.rt.detecting.Add(1)
+	}
+	return p.det.pid
+}
+
+// atShell reports whether the detector's last word is that the shell is
+// alone in front and no agent runs: nothing to detect until output.
+func (p *Pane) atShell() bool {
+	return p.facts.Job == JobShell && p.det.agent == ""
+}
+
+// idleDetector lets the detector go when the pane is at its shell, has
+// been quiet for quietAfter, and nothing waits for a walk or a refresh. A
+// poison pill, not a stop: it ends after the snapshots it has queued, and
+// their results still come (saw).
+func (p *Pane) idleDetector(ctx actor.Context) {
+	if p.det.pid == nil || !p.atShell() || p.det.tickArmed || p.jobs.walking || p.jobs.waiting() ||
+		p.launch != nil || time.Since(p.quiet.changed) < quietAfter {
+		return
+	}
+	ctx.Poison(p.det.pid)
+	p.det.pid = nil
+}
+
+// forgotten is sent to an ended detector's PID (detectorEnded).
+type forgotten struct{}
+
+// IgnoreDeadLetterLogging implements actor.IgnoreDeadLetterLogging.
+func (forgotten) IgnoreDeadLetterLogging() {}
+
+// detectorEnded counts a detector's end (who is the pane's child) and
+// reports whether it was the current one, which gave up (its supervision's
+// restarts ran out): the next need spawns another.
+func (p *Pane) detectorEnded(ctx actor.Context, who *actor.PID) bool {
+	if !strings.HasPrefix(who.Id, ctx.Self().Id+"/") {
+		return false // a watcher, not a child
+	}
+	p.rt.detecting.Add(-1)
+	// Protoactor's set of children keeps a removed child's PID past its
+	// end (the slot after the set's length), and the PID caches the
+	// child's process, which holds the whole stopped detector. A message
+	// to the PID finds the process dead and drops that cache, so only the
+	// PID is kept; this kind of message is not logged as a dead letter.
+	ctx.Send(who, forgotten{})
+	if !who.Equal(p.det.pid) {
+		return false
+	}
+	p.det.pid = nil
+	p.jobs.walking = false
+	return true
 }

@@ -43,6 +43,8 @@ type Runtime struct {
 	// every pane started with the same catalog: a Props is only read once
 	// made, and one per pane was about 300 bytes each idle pane kept.
 	detectors atomic.Pointer[detectorProps]
+	// detecting counts the panes' detectors running (Detectors).
+	detecting atomic.Int64
 	// links is the actor the panes hand pane.link.activate's links to
 	// (links.go).
 	links atomic.Pointer[actor.PID]
@@ -72,6 +74,10 @@ func (rt *Runtime) detectorProps(catalog *rules.Catalog) *actor.Props {
 	rt.detectors.Store(d)
 	return d.props
 }
+
+// Detectors is the number of the panes' detector actors running: one per
+// pane with something to detect, none for an idle shell's (detect.go).
+func (rt *Runtime) Detectors() int { return int(rt.detecting.Load()) }
 
 // NewRuntime makes the shared runtime of a server's panes, sized for the
 // cores Go runs on: at most GOMAXPROCS-1 (at least one) goroutines read
