@@ -106,7 +106,12 @@ func (in *inbox) take(limit int) (batch [][]byte, more bool) {
 	// Handed-out blocks leave the queue, so the reader never appends to
 	// one the actor is reading.
 	in.taken = append(in.taken[:0], in.queue[:n]...)
-	in.queue = append(in.queue[:0], in.queue[n:]...)
+	// The slots the queue leaves behind are cleared: a block they still
+	// pointed to (put back in the pool, or handed to another pane) would
+	// stay alive as long as this pane, whatever the pool let go.
+	rest := copy(in.queue, in.queue[n:])
+	clear(in.queue[rest:])
+	in.queue = in.queue[:rest]
 	in.pending -= size
 	if len(in.queue) == 0 {
 		in.rung = false

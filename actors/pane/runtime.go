@@ -148,10 +148,20 @@ func (rt *Runtime) props(spec Spec, con console, adopted []byte) (*actor.Props, 
 	// A connection that sends the pane its calls may run the mailbox on
 	// its own goroutine when it is idle (kit.PaneRoute's Post).
 	disp := &kit.Inline{Next: rt.pool}
-	props := actor.PropsFromProducer(func() actor.Actor { return &Pane{rt: rt, spec: spec, con: con, adopted: adopted, disp: disp} },
-		actor.WithSupervisor(detector.Supervision(spec.Log)), actor.WithDispatcher(disp), kit.GuardedKeep(spec.Log))
+	// The producer hands out the one Pane made here (a pane is stopped,
+	// never restarted: actors/panes), so the props, which live as long
+	// as the actor, hold a pointer rather than a copy of the spec.
+	p := &Pane{rt: rt, spec: spec, con: con, adopted: adopted, disp: disp}
+	props := actor.PropsFromProducer(func() actor.Actor { return p },
+		actor.WithSupervisor(detector.Supervision(spec.Log)), actor.WithDispatcher(disp), kit.GuardedKeep(spec.Log),
+		actor.WithMailbox(lockFreeMailbox))
 	return props, abort
 }
+
+// lockFreeMailbox is a pane's mailbox: protoactor's default one starts
+// with a ring of ten slots (about 250 bytes an idle pane kept), this
+// one's queue holds a node per message waiting, none when idle.
+func lockFreeMailbox() actor.Mailbox { return actor.UnboundedLockfree()() }
 
 // BeginShutdown makes every pane stopped from now on take all of its
 // terminal's processes with it, background jobs included, rather than only
