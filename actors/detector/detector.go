@@ -25,6 +25,8 @@ type Snapshot struct {
 	Title    string
 	Shell    int // the shell's pid; 0 once it has exited
 	Group    int // the foreground job (the console's ForegroundGroup)
+	// Pane is told the Saw (nil: the detector's parent).
+	Pane *actor.PID
 }
 
 // SetCatalog replaces the manifests (server.reload_agent_manifests).
@@ -65,6 +67,7 @@ type Process struct {
 type Describe struct {
 	Revision     uint64
 	Shell, Group int
+	Pane         *actor.PID // told the Described (nil: the parent)
 }
 
 // Described answers a Describe. Failed: the walk broke (the detector
@@ -90,6 +93,10 @@ type Detector struct {
 	// describing is the Describe being walked, so that a detector failing
 	// on it still answers (Restarting and Stopping come to this instance).
 	describing *Describe
+	// pane is who the results go to: the Pane of the last Snapshot or
+	// Describe (a pane spawns its detector as no child of its own, so that
+	// protoactor's set of children, which it keeps, is not made for it).
+	pane *actor.PID
 }
 
 // Props returns the props of a detector reading table; a nil catalog
@@ -119,6 +126,7 @@ func (d *Detector) Receive(ctx actor.Context) {
 	switch msg := msg.(type) {
 	case *Snapshot:
 		d.last = msg
+		d.tell(msg.Pane)
 		d.evaluate(ctx)
 	case *SetCatalog:
 		d.catalog = msg.Catalog
@@ -127,6 +135,7 @@ func (d *Detector) Receive(ctx actor.Context) {
 		d.held = false
 		d.evaluate(ctx)
 	case *Describe:
+		d.tell(msg.Pane)
 		d.describing = msg
 		job := d.walk(msg.Revision, msg.Shell, msg.Group)
 		d.describing = nil
@@ -135,16 +144,31 @@ func (d *Detector) Receive(ctx actor.Context) {
 		// program that started and ended between two snapshots would
 		// otherwise leave the pane believing it still runs).
 		d.told.Job = job
-		ctx.Send(ctx.Parent(), &Described{Job: job})
+		ctx.Send(d.to(ctx), &Described{Job: job})
 	case *actor.Stopping, *actor.Restarting:
 		d.timers.StopAll()
 		if m := d.describing; m != nil {
 			d.describing = nil
-			ctx.Send(ctx.Parent(), &Described{Job: Job{Revision: m.Revision, Group: m.Group}, Failed: true})
+			ctx.Send(d.to(ctx), &Described{Job: Job{Revision: m.Revision, Group: m.Group}, Failed: true})
 		}
 	default:
 		kit.Unhandled(ctx, msg, nil)
 	}
+}
+
+// tell keeps who the results go to, when a message names it.
+func (d *Detector) tell(pane *actor.PID) {
+	if pane != nil {
+		d.pane = pane
+	}
+}
+
+// to is who the results go to: the pane messages named, else the parent.
+func (d *Detector) to(ctx actor.Context) *actor.PID {
+	if d.pane != nil {
+		return d.pane
+	}
+	return ctx.Parent()
 }
 
 // evaluate recognises the agent in the last snapshot's foreground job and
@@ -169,7 +193,7 @@ func (d *Detector) evaluate(ctx actor.Context) {
 		return
 	}
 	d.told = saw
-	ctx.Send(ctx.Parent(), &saw)
+	ctx.Send(d.to(ctx), &saw)
 }
 
 // walk describes the foreground job group of shell's terminal: each of

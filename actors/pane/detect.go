@@ -85,6 +85,7 @@ func (p *Pane) refresh(ctx actor.Context) {
 		text := p.term.Read(emulator.ReadOptions{Source: emulator.SourceDetection}).Text
 		snap.Lines = strings.Split(text, "\n")
 	}
+	snap.Pane = ctx.Self()
 	ctx.Send(p.detectorPID(ctx), snap)
 	p.checkLaunch(ctx)
 }
@@ -143,10 +144,15 @@ func (p *Pane) jobWalked(ctx actor.Context, job detector.Job) {
 	}
 }
 
-// detectorPID is the pane's detector, spawned now if it has none.
+// detectorPID is the pane's detector, spawned now if it has none. It is
+// spawned from the root, supervised by its props' guardian
+// (Runtime.detectorProps), and watched: a child would make the pane's
+// context keep a set of children (protoactor keeps it, and a removed
+// child's PID in it, for good), some 500 bytes an idle pane would carry.
 func (p *Pane) detectorPID(ctx actor.Context) *actor.PID {
 	if p.det.pid == nil {
-		p.det.pid = ctx.Spawn(p.rt.detectorProps(p.det.catalog))
+		p.det.pid = ctx.ActorSystem().Root.Spawn(p.rt.detectorProps(p.det.catalog))
+		ctx.Watch(p.det.pid)
 		p.rt.detecting.Add(1)
 	}
 	return p.det.pid
@@ -167,34 +173,30 @@ func (p *Pane) idleDetector(ctx actor.Context) {
 		p.launch != nil || time.Since(p.quiet.changed) < quietAfter {
 		return
 	}
-	ctx.Poison(p.det.pid)
-	p.det.pid = nil
+	p.dropDetector(ctx, ctx.Poison)
 }
 
-// forgotten is sent to an ended detector's PID (detectorEnded).
-type forgotten struct{}
-
-// IgnoreDeadLetterLogging implements actor.IgnoreDeadLetterLogging.
-func (forgotten) IgnoreDeadLetterLogging() {}
-
-// detectorEnded counts a detector's end (who is the pane's child) and
-// reports whether it was the current one, which gave up (its supervision's
-// restarts ran out): the next need spawns another.
-func (p *Pane) detectorEnded(ctx actor.Context, who *actor.PID) bool {
-	if !strings.HasPrefix(who.Id, ctx.Self().Id+"/") {
-		return false // a watcher, not a child
+// dropDetector ends the detector (poison or stop) unwatched: its end is
+// counted now and tells the pane nothing.
+func (p *Pane) dropDetector(ctx actor.Context, end func(*actor.PID)) {
+	if p.det.pid == nil {
+		return
 	}
+	ctx.Unwatch(p.det.pid)
+	end(p.det.pid)
+	p.det.pid = nil
 	p.rt.detecting.Add(-1)
-	// Protoactor's set of children keeps a removed child's PID past its
-	// end (the slot after the set's length), and the PID caches the
-	// child's process, which holds the whole stopped detector. A message
-	// to the PID finds the process dead and drops that cache, so only the
-	// PID is kept; this kind of message is not logged as a dead letter.
-	ctx.Send(who, forgotten{})
-	if !who.Equal(p.det.pid) {
+}
+
+// detectorEnded reports whether who, ended, is the pane's detector, which
+// gave up (its supervision's restarts ran out): the next need spawns
+// another.
+func (p *Pane) detectorEnded(who *actor.PID) bool {
+	if p.det.pid == nil || !who.Equal(p.det.pid) {
 		return false
 	}
 	p.det.pid = nil
 	p.jobs.walking = false
+	p.rt.detecting.Add(-1)
 	return true
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/detector/rules"
 	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/actors/procs"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -89,4 +91,38 @@ func TestDetector_OnlyWhileThereIsSomethingToDetect(t *testing.T) {
 	settled("the shell alone again, its detector let go", func(f Facts) bool {
 		return f.Job == JobShell && f.Agent == "" && rt.Detectors() == 0
 	})
+}
+
+// panickyTable breaks at its first walk, as a hostile process table might.
+type panickyTable struct {
+	procs.Table
+	broke atomic.Bool
+}
+
+func (p *panickyTable) Job(shell, group int) []procs.Entry {
+	if p.broke.CompareAndSwap(false, true) {
+		panic("a process table that breaks")
+	}
+	return p.Table.Job(shell, group)
+}
+
+// A detector that panics (it is no child of the pane) is restarted by its
+// guardian, and the pane's next walk is answered by it.
+func TestDetector_RestartedAfterAPanic(t *testing.T) {
+	rt := NewRuntime()
+	table := &panickyTable{Table: procs.Host}
+	rt.procs = table
+	system, pid, _ := spawnOnRuntime(t, rt, "/bin/sh", "-c", "echo ready; sleep 100")
+	prm, _ := protocol.DecodeParams("pane.process_info", []byte(`{"pane_id":"w1:p1"}`))
+	eventually(t, "a walk after the detector's panic", func() bool {
+		res, err := system.Root.RequestFuture(pid, &Request{Call: &kit.Call{Method: "pane.process_info", Params: prm}, PaneID: "w1:p1"}, 5*time.Second).Result()
+		if err != nil {
+			t.Fatal(err)
+		}
+		info := res.(*kit.Reply).Result.(protocol.PaneProcessInfoResult).ProcessInfo
+		return table.broke.Load() && len(info.ForegroundProcesses) > 0
+	})
+	if n := rt.Detectors(); n != 1 {
+		t.Fatalf("%d detectors after the restart; want 1", n)
+	}
 }

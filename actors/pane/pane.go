@@ -273,7 +273,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 			p.graphicsChanged(ctx)
 		}
 	case *actor.Terminated:
-		if p.detectorEnded(ctx, msg.Who) && p.jobs.waiting() { // the detector gave up: answer without its walk
+		if p.detectorEnded(msg.Who) && p.jobs.waiting() { // the detector gave up: answer without its walk
 			p.described(ctx, detector.Job{Group: p.foregroundGroup()}, true)
 		}
 		p.waits.dropSender(msg.Who)
@@ -578,6 +578,7 @@ func (p *Pane) stop(ctx actor.Context) {
 	p.linesStopping()
 	p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane closed while waiting for output"))
 	p.described(ctx, detector.Job{}, true) // what is still asked is answered without a walk
+	p.dropDetector(ctx, ctx.Stop)
 	if a := p.altRead; a != nil {
 		ctx.Send(a.sender, kit.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed during the read")))
 	}

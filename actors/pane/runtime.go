@@ -70,7 +70,10 @@ func (rt *Runtime) detectorProps(catalog *rules.Catalog) *actor.Props {
 	if d := rt.detectors.Load(); d != nil && d.catalog == catalog {
 		return d.props
 	}
-	d := &detectorProps{catalog: catalog, props: detector.Props(catalog, rt.procs)}
+	// One guardian per props supervises the detectors (restarts one that
+	// panics): a pane spawns its detector as no child of its own (detect.go).
+	props := detector.Props(catalog, rt.procs).Configure(actor.WithGuardian(detector.Supervision(nil)))
+	d := &detectorProps{catalog: catalog, props: props}
 	rt.detectors.Store(d)
 	return d.props
 }
@@ -153,7 +156,7 @@ func (rt *Runtime) props(spec Spec, con console, adopted []byte) (*actor.Props, 
 	// as the actor, hold a pointer rather than a copy of the spec.
 	p := &Pane{rt: rt, spec: spec, con: con, adopted: adopted, disp: disp}
 	props := actor.PropsFromProducer(func() actor.Actor { return p },
-		actor.WithSupervisor(detector.Supervision(spec.Log)), actor.WithDispatcher(disp), kit.GuardedKeep(spec.Log),
+		actor.WithDispatcher(disp), kit.GuardedKeep(spec.Log),
 		actor.WithMailbox(lockFreeMailbox))
 	return props, abort
 }
