@@ -156,15 +156,9 @@ func (rt *Runtime) props(spec Spec, con console, adopted []byte) (*actor.Props, 
 	// as the actor, hold a pointer rather than a copy of the spec.
 	p := &Pane{rt: rt, spec: spec, con: con, adopted: adopted, disp: disp}
 	props := actor.PropsFromProducer(func() actor.Actor { return p },
-		actor.WithDispatcher(disp), kit.GuardedKeep(spec.Log),
-		actor.WithMailbox(lockFreeMailbox))
+		actor.WithDispatcher(disp), kit.GuardedKeep(spec.Log))
 	return props, abort
 }
-
-// lockFreeMailbox is a pane's mailbox: protoactor's default one starts
-// with a ring of ten slots (about 250 bytes an idle pane kept), this
-// one's queue holds a node per message waiting, none when idle.
-func lockFreeMailbox() actor.Mailbox { return actor.UnboundedLockfree()() }
 
 // BeginShutdown makes every pane stopped from now on take all of its
 // terminal's processes with it, background jobs included, rather than only
