@@ -1,6 +1,7 @@
 package detector
 
 import (
+	"cmp"
 	"log/slog"
 	"slices"
 	"strings"
@@ -25,8 +26,10 @@ type Snapshot struct {
 	Title    string
 	Shell    int // the shell's pid; 0 once it has exited
 	Group    int // the foreground job (the console's ForegroundGroup)
-	// Pane is told the Saw (nil: the detector's parent).
+	// Pane is told the Saw (nil: the detector's parent); Log is the
+	// pane's, which a failure on this snapshot is logged to.
 	Pane *actor.PID
+	Log  *slog.Logger
 }
 
 // SetCatalog replaces the manifests (server.reload_agent_manifests).
@@ -67,7 +70,8 @@ type Process struct {
 type Describe struct {
 	Revision     uint64
 	Shell, Group int
-	Pane         *actor.PID // told the Described (nil: the parent)
+	Pane         *actor.PID   // told the Described (nil: the parent)
+	Log          *slog.Logger // the pane's: a failure on it is logged there
 }
 
 // Described answers a Describe. Failed: the walk broke (the detector
@@ -105,16 +109,35 @@ func Props(catalog *rules.Catalog, table procs.Table) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor { return &Detector{catalog: catalog, procs: table} }, kit.Guarded(nil))
 }
 
-// Supervision is the strategy a pane supervises its detector with:
-// restart it (it rebuilds from the next snapshot) and log why.
+// Supervision is the strategy a detector is supervised with (its props'
+// guardian, or a parent): restart it (it rebuilds from the next snapshot)
+// and log why, to the Log of the Snapshot or Describe it failed on (its
+// pane's), else to log (slog.Default when nil).
 func Supervision(log *slog.Logger) actor.SupervisorStrategy {
 	if log == nil {
 		log = slog.Default()
 	}
-	return actor.NewOneForOneStrategy(10, time.Minute, func(reason any) actor.Directive {
-		log.Error("agent detector failed; restarting it", "reason", reason)
+	return &supervision{SupervisorStrategy: actor.NewOneForOneStrategy(10, time.Minute, func(any) actor.Directive {
 		return actor.RestartDirective
-	})
+	}), log: log}
+}
+
+type supervision struct {
+	actor.SupervisorStrategy
+	log *slog.Logger
+}
+
+// HandleFailure implements actor.SupervisorStrategy.
+func (s *supervision) HandleFailure(system *actor.ActorSystem, sup actor.Supervisor, child *actor.PID, rs *actor.RestartStatistics, reason, message any) {
+	log := s.log
+	switch m := actor.UnwrapEnvelopeMessage(message).(type) {
+	case *Snapshot:
+		log = cmp.Or(m.Log, log)
+	case *Describe:
+		log = cmp.Or(m.Log, log)
+	}
+	log.Error("agent detector failed; restarting it", "reason", reason)
+	s.SupervisorStrategy.HandleFailure(system, sup, child, rs, reason, message)
 }
 
 // Receive implements actor.Actor.

@@ -85,7 +85,7 @@ func (p *Pane) refresh(ctx actor.Context) {
 		text := p.term.Read(emulator.ReadOptions{Source: emulator.SourceDetection}).Text
 		snap.Lines = strings.Split(text, "\n")
 	}
-	snap.Pane = ctx.Self()
+	snap.Pane, snap.Log = ctx.Self(), p.spec.Log
 	ctx.Send(p.detectorPID(ctx), snap)
 	p.checkLaunch(ctx)
 }
