@@ -174,6 +174,8 @@ func (p *Pane) idleDetector(ctx actor.Context) {
 		return
 	}
 	p.dropDetector(ctx, ctx.Poison)
+	// Its last walk, long past jobFresh, answers no pane.process_info.
+	p.jobs.job, p.jobs.asking = nil, nil
 }
 
 // dropDetector ends the detector (poison or stop) unwatched: its end is
