@@ -38,6 +38,7 @@ type detection struct {
 	catalog   *rules.Catalog
 	last      time.Time // when a snapshot was last sent
 	tickArmed bool
+	idled     bool // the detector was let go once (idleDetector)
 	seen      uint64 // the revision of the newest result applied
 	agent     string
 	state     rules.State
@@ -176,6 +177,13 @@ func (p *Pane) idleDetector(ctx actor.Context) {
 	p.dropDetector(ctx, ctx.Poison)
 	// Its last walk, long past jobFresh, answers no pane.process_info.
 	p.jobs.job, p.jobs.asking = nil, nil
+	if !p.det.idled {
+		// The first time a pane settles, what its start left (the spawn's,
+		// the shell's first output's and walks' garbage) goes back to the
+		// system: one trim for all the panes settling within trimAfter.
+		p.det.idled = true
+		p.rt.trimSoon()
+	}
 }
 
 // dropDetector ends the detector (poison or stop) unwatched: its end is
