@@ -38,7 +38,7 @@ type detection struct {
 	catalog   *rules.Catalog
 	last      time.Time // when a snapshot was last sent
 	tickArmed bool
-	idled     bool // the detector was let go once (idleDetector)
+	idled     bool   // the detector was let go once (idleDetector)
 	seen      uint64 // the revision of the newest result applied
 	agent     string
 	state     rules.State
