@@ -1,6 +1,7 @@
 package detector
 
 import (
+	"cmp"
 	"log/slog"
 	"slices"
 	"strings"
@@ -25,6 +26,10 @@ type Snapshot struct {
 	Title    string
 	Shell    int // the shell's pid; 0 once it has exited
 	Group    int // the foreground job (the console's ForegroundGroup)
+	// Pane is told the Saw (nil: the detector's parent); Log is the
+	// pane's, which a failure on this snapshot is logged to.
+	Pane *actor.PID
+	Log  *slog.Logger
 }
 
 // SetCatalog replaces the manifests (server.reload_agent_manifests).
@@ -65,6 +70,8 @@ type Process struct {
 type Describe struct {
 	Revision     uint64
 	Shell, Group int
+	Pane         *actor.PID   // told the Described (nil: the parent)
+	Log          *slog.Logger // the pane's: a failure on it is logged there
 }
 
 // Described answers a Describe. Failed: the walk broke (the detector
@@ -90,6 +97,10 @@ type Detector struct {
 	// describing is the Describe being walked, so that a detector failing
 	// on it still answers (Restarting and Stopping come to this instance).
 	describing *Describe
+	// pane is who the results go to: the Pane of the last Snapshot or
+	// Describe (a pane spawns its detector as no child of its own, so that
+	// protoactor's set of children, which it keeps, is not made for it).
+	pane *actor.PID
 }
 
 // Props returns the props of a detector reading table; a nil catalog
@@ -98,16 +109,35 @@ func Props(catalog *rules.Catalog, table procs.Table) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor { return &Detector{catalog: catalog, procs: table} }, kit.Guarded(nil))
 }
 
-// Supervision is the strategy a pane supervises its detector with:
-// restart it (it rebuilds from the next snapshot) and log why.
+// Supervision is the strategy a detector is supervised with (its props'
+// guardian, or a parent): restart it (it rebuilds from the next snapshot)
+// and log why, to the Log of the Snapshot or Describe it failed on (its
+// pane's), else to log (slog.Default when nil).
 func Supervision(log *slog.Logger) actor.SupervisorStrategy {
 	if log == nil {
 		log = slog.Default()
 	}
-	return actor.NewOneForOneStrategy(10, time.Minute, func(reason any) actor.Directive {
-		log.Error("agent detector failed; restarting it", "reason", reason)
+	return &supervision{SupervisorStrategy: actor.NewOneForOneStrategy(10, time.Minute, func(any) actor.Directive {
 		return actor.RestartDirective
-	})
+	}), log: log}
+}
+
+type supervision struct {
+	actor.SupervisorStrategy
+	log *slog.Logger
+}
+
+// HandleFailure implements actor.SupervisorStrategy.
+func (s *supervision) HandleFailure(system *actor.ActorSystem, sup actor.Supervisor, child *actor.PID, rs *actor.RestartStatistics, reason, message any) {
+	log := s.log
+	switch m := actor.UnwrapEnvelopeMessage(message).(type) {
+	case *Snapshot:
+		log = cmp.Or(m.Log, log)
+	case *Describe:
+		log = cmp.Or(m.Log, log)
+	}
+	log.Error("agent detector failed; restarting it", "reason", reason)
+	s.SupervisorStrategy.HandleFailure(system, sup, child, rs, reason, message)
 }
 
 // Receive implements actor.Actor.
@@ -119,6 +149,7 @@ func (d *Detector) Receive(ctx actor.Context) {
 	switch msg := msg.(type) {
 	case *Snapshot:
 		d.last = msg
+		d.tell(msg.Pane)
 		d.evaluate(ctx)
 	case *SetCatalog:
 		d.catalog = msg.Catalog
@@ -127,6 +158,7 @@ func (d *Detector) Receive(ctx actor.Context) {
 		d.held = false
 		d.evaluate(ctx)
 	case *Describe:
+		d.tell(msg.Pane)
 		d.describing = msg
 		job := d.walk(msg.Revision, msg.Shell, msg.Group)
 		d.describing = nil
@@ -135,16 +167,31 @@ func (d *Detector) Receive(ctx actor.Context) {
 		// program that started and ended between two snapshots would
 		// otherwise leave the pane believing it still runs).
 		d.told.Job = job
-		ctx.Send(ctx.Parent(), &Described{Job: job})
+		ctx.Send(d.to(ctx), &Described{Job: job})
 	case *actor.Stopping, *actor.Restarting:
 		d.timers.StopAll()
 		if m := d.describing; m != nil {
 			d.describing = nil
-			ctx.Send(ctx.Parent(), &Described{Job: Job{Revision: m.Revision, Group: m.Group}, Failed: true})
+			ctx.Send(d.to(ctx), &Described{Job: Job{Revision: m.Revision, Group: m.Group}, Failed: true})
 		}
 	default:
 		kit.Unhandled(ctx, msg, nil)
 	}
+}
+
+// tell keeps who the results go to, when a message names it.
+func (d *Detector) tell(pane *actor.PID) {
+	if pane != nil {
+		d.pane = pane
+	}
+}
+
+// to is who the results go to: the pane messages named, else the parent.
+func (d *Detector) to(ctx actor.Context) *actor.PID {
+	if d.pane != nil {
+		return d.pane
+	}
+	return ctx.Parent()
 }
 
 // evaluate recognises the agent in the last snapshot's foreground job and
@@ -169,7 +216,7 @@ func (d *Detector) evaluate(ctx actor.Context) {
 		return
 	}
 	d.told = saw
-	ctx.Send(ctx.Parent(), &saw)
+	ctx.Send(d.to(ctx), &saw)
 }
 
 // walk describes the foreground job group of shell's terminal: each of

@@ -1,6 +1,7 @@
 package detector
 
 import (
+	"bytes"
 	"io"
 	"log/slog"
 	"strings"
@@ -130,7 +131,10 @@ func TestDetectorRestartsAfterAPanic(t *testing.T) {
 	table := &fakeTable{}
 	table.panics.Store(1)
 	root, p, saw := pane(t, table)
-	root.Send(p, snapshot(1, working))
+	var logged bytes.Buffer // the pane's log, where the failure is told
+	first := snapshot(1, working)
+	first.Log = slog.New(slog.NewTextHandler(&logged, nil))
+	root.Send(p, first)
 	select {
 	case s := <-saw:
 		t.Fatalf("a panicking detector reported %+v", s)
@@ -139,6 +143,9 @@ func TestDetectorRestartsAfterAPanic(t *testing.T) {
 	root.Send(p, snapshot(2, working))
 	if s := next(t, saw, 2*time.Second); s.Agent != "claude" || s.Revision != 2 {
 		t.Fatalf("after the restart saw %+v, want claude at revision 2", s)
+	}
+	if out := logged.String(); !strings.Contains(out, "agent detector failed; restarting it") || !strings.Contains(out, "a process table that breaks") {
+		t.Fatalf("the pane's log says %q; want the failure and its reason", out)
 	}
 }
 

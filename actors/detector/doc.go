@@ -1,5 +1,7 @@
-// Package detector holds the agent-detector actor: one per pane, its
-// child. The pane tells it a Snapshot after output (its revision, the
+// Package detector holds the agent-detector actor: one per pane while the
+// pane has something to detect (an idle shell's pane has none), spawned
+// from the root under its props' guardian and watched by the pane, which
+// it tells its results (Snapshot.Pane, Describe.Pane). The pane tells it a Snapshot after output (its revision, the
 // detection rows, the title, the shell and the foreground job); the
 // detector walks the job's processes, recognises the agent, evaluates that
 // agent's manifest rules on the rows, and tells the pane what it Saw. So
@@ -9,6 +11,6 @@
 // Described (even when the detector fails on it).
 //
 // A detector that panics (a hostile process table, a manifest bug) is
-// restarted by the pane (Supervision) and carries on from the next
+// restarted by its guardian (Supervision) and carries on from the next
 // snapshot; the pane and its terminal are untouched.
 package detector

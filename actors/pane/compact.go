@@ -52,6 +52,7 @@ func (p *Pane) compactTicked(ctx actor.Context) {
 		if p.term.Compact() >= trimFreed {
 			p.rt.trimSoon()
 		}
+		p.idleDetector(ctx)
 		return
 	}
 	if p.quiet.compacted.IsZero() {

@@ -23,12 +23,22 @@ type SetCatalog struct{ Catalog *rules.Catalog }
 // detectTick asks for a refresh after output went quiet.
 type detectTick struct{}
 
+// The detector is spawned by the first snapshot or walk that needs it
+// (detectorPID) and let go once the pane has been quiet for quietAfter
+// with its shell alone in front and no agent (idleDetector): an idle
+// shell's pane holds no detector actor, and any output, input, refresh
+// or walk brings one back. A detector at such a pane holds nothing the
+// next one does not rebuild from its first snapshot: the holds of an
+// agent's state (its only timer) need an agent, and its last result only
+// spares a repeat of the same Saw.
+
 // detection is what the pane keeps of its detector's work.
 type detection struct {
-	pid       *actor.PID // the detector
+	pid       *actor.PID // the detector; nil while there is none
 	catalog   *rules.Catalog
 	last      time.Time // when a snapshot was last sent
 	tickArmed bool
+	idled     bool   // the detector was let go once (idleDetector)
 	seen      uint64 // the revision of the newest result applied
 	agent     string
 	state     rules.State
@@ -76,7 +86,8 @@ func (p *Pane) refresh(ctx actor.Context) {
 		text := p.term.Read(emulator.ReadOptions{Source: emulator.SourceDetection}).Text
 		snap.Lines = strings.Split(text, "\n")
 	}
-	ctx.Send(p.det.pid, snap)
+	snap.Pane, snap.Log = ctx.Self(), p.spec.Log
+	ctx.Send(p.detectorPID(ctx), snap)
 	p.checkLaunch(ctx)
 }
 
@@ -99,6 +110,12 @@ func (p *Pane) saw(ctx actor.Context, r *detector.Saw) {
 		p.facts = f
 		p.sendFacts(ctx)
 	}
+	if p.det.pid == nil && !p.atShell() && !p.exited {
+		// The result of a snapshot a detector let go took (idleDetector)
+		// says a program runs after all: watch it again.
+		p.refreshSoon(ctx)
+	}
+	p.idleDetector(ctx)
 }
 
 // jobKind says whether job, a walk of the terminal's foreground, is the
@@ -126,4 +143,70 @@ func (p *Pane) jobWalked(ctx actor.Context, job detector.Job) {
 		p.facts.Job = k
 		p.sendFacts(ctx)
 	}
+}
+
+// detectorPID is the pane's detector, spawned now if it has none. It is
+// spawned from the root, supervised by its props' guardian
+// (Runtime.detectorProps), and watched: a child would make the pane's
+// context keep a set of children (protoactor keeps it, and a removed
+// child's PID in it, for good), some 500 bytes an idle pane would carry.
+func (p *Pane) detectorPID(ctx actor.Context) *actor.PID {
+	if p.det.pid == nil {
+		p.det.pid = ctx.ActorSystem().Root.Spawn(p.rt.detectorProps(p.det.catalog))
+		ctx.Watch(p.det.pid)
+		p.rt.detecting.Add(1)
+	}
+	return p.det.pid
+}
+
+// atShell reports whether the detector's last word is that the shell is
+// alone in front and no agent runs: nothing to detect until output.
+func (p *Pane) atShell() bool {
+	return p.facts.Job == JobShell && p.det.agent == ""
+}
+
+// idleDetector lets the detector go when the pane is at its shell, has
+// been quiet for quietAfter, and nothing waits for a walk or a refresh. A
+// poison pill, not a stop: it ends after the snapshots it has queued, and
+// their results still come (saw).
+func (p *Pane) idleDetector(ctx actor.Context) {
+	if p.det.pid == nil || !p.atShell() || p.det.tickArmed || p.jobs.walking || p.jobs.waiting() ||
+		p.launch != nil || time.Since(p.quiet.changed) < quietAfter {
+		return
+	}
+	p.dropDetector(ctx, ctx.Poison)
+	// Its last walk, long past jobFresh, answers no pane.process_info.
+	p.jobs.job, p.jobs.asking = nil, nil
+	if !p.det.idled {
+		// The first time a pane settles, what its start left (the spawn's,
+		// the shell's first output's and walks' garbage) goes back to the
+		// system: one trim for all the panes settling within trimAfter.
+		p.det.idled = true
+		p.rt.trimSoon()
+	}
+}
+
+// dropDetector ends the detector (poison or stop) unwatched: its end is
+// counted now and tells the pane nothing.
+func (p *Pane) dropDetector(ctx actor.Context, end func(*actor.PID)) {
+	if p.det.pid == nil {
+		return
+	}
+	ctx.Unwatch(p.det.pid)
+	end(p.det.pid)
+	p.det.pid = nil
+	p.rt.detecting.Add(-1)
+}
+
+// detectorEnded reports whether who, ended, is the pane's detector, which
+// gave up (its supervision's restarts ran out): the next need spawns
+// another.
+func (p *Pane) detectorEnded(who *actor.PID) bool {
+	if p.det.pid == nil || !who.Equal(p.det.pid) {
+		return false
+	}
+	p.det.pid = nil
+	p.jobs.walking = false
+	p.rt.detecting.Add(-1)
+	return true
 }

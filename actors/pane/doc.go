@@ -16,6 +16,11 @@
 // server makes and starts panes through (runtime.go); the package keeps
 // no mutable state of its own but the pool of output blocks.
 //
+// The pane's detector (actors/detector) runs only while there is
+// something to detect: spawned by the first snapshot or walk that needs
+// it, let go once the pane is quiet at its shell with no agent (detect.go),
+// so an idle shell's pane holds no detector actor.
+//
 // pane.process_info is answered from the detector's walk of the
 // foreground job (process.go), which also says in the pane's Facts
 // whether the shell is alone or runs a program (Facts.Job, detect.go;

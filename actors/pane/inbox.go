@@ -48,7 +48,8 @@ type inbox struct {
 	// gate is the runtime's, whose turns the reader reads in while the
 	// pane is behind (readturn.go; nil: never waits): turn is its claim,
 	// granted says a queued claim's turn has come, leaveTurn gives the
-	// turn back (made once, so a read allocates no closure).
+	// turn back (made once, at the first read turn, so a read allocates
+	// no closure: turnChans).
 	// ended is closed by close: a reader waiting for a turn then reads
 	// without one (it holds the terminal's descriptor, which the pane's
 	// stop is about to close, and a close waits for it).
@@ -59,14 +60,23 @@ type inbox struct {
 	leaveTurn func()
 }
 
-func newInbox(g *gate) *inbox {
-	in := &inbox{gate: g}
-	if g != nil {
+func newInbox(g *gate) *inbox { return &inbox{gate: g} }
+
+// turnChans makes what a read turn waits with, at the first one: a pane
+// that never falls behind under contention (an idle one) has none.
+func (in *inbox) turnChans() (granted, ended chan struct{}) {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.granted == nil {
 		in.granted, in.ended = make(chan struct{}, 1), make(chan struct{})
-		in.turn.grant = func() { in.granted <- struct{}{} }
-		in.leaveTurn = g.leave
+		granted := in.granted
+		in.turn.grant = func() { granted <- struct{}{} }
+		in.leaveTurn = in.gate.leave
+		if in.closed {
+			close(in.ended)
+		}
 	}
-	return in
+	return in.granted, in.ended
 }
 
 // push queues a block read by the reader (the inbox owns it from then on)
@@ -106,7 +116,12 @@ func (in *inbox) take(limit int) (batch [][]byte, more bool) {
 	// Handed-out blocks leave the queue, so the reader never appends to
 	// one the actor is reading.
 	in.taken = append(in.taken[:0], in.queue[:n]...)
-	in.queue = append(in.queue[:0], in.queue[n:]...)
+	// The slots the queue leaves behind are cleared: a block they still
+	// pointed to (put back in the pool, or handed to another pane) would
+	// stay alive as long as this pane, whatever the pool let go.
+	rest := copy(in.queue, in.queue[n:])
+	clear(in.queue[rest:])
+	in.queue = in.queue[:rest]
 	in.pending -= size
 	if len(in.queue) == 0 {
 		in.rung = false

@@ -93,3 +93,22 @@ func TestInboxReleaseKeepsNoBlock(t *testing.T) {
 		t.Fatalf("after release the inbox holds %d taken and %d queued blocks", len(in.taken), len(in.queue))
 	}
 }
+
+// A take leaves no block behind in the queue's spare slots: a block handed
+// back to the pool, or to another pane, must not stay alive as long as
+// this pane does.
+func TestInboxTakeKeepsNoBlockBehind(t *testing.T) {
+	in := newInbox(nil)
+	for range 4 {
+		in.push(getBlock()[:blockSize])
+	}
+	for more := true; more; {
+		_, more = in.take(blockSize)
+		in.release()
+	}
+	for i, b := range in.queue[:cap(in.queue)] {
+		if b != nil {
+			t.Fatalf("slot %d of the drained queue still holds a block of %d bytes", i, cap(b))
+		}
+	}
+}

@@ -250,13 +250,16 @@ func (p *Pane) Receive(ctx actor.Context) {
 		}
 	case *SetCatalog:
 		p.det.catalog = msg.Catalog
-		ctx.Send(p.det.pid, &detector.SetCatalog{Catalog: msg.Catalog})
+		if p.det.pid != nil {
+			ctx.Send(p.det.pid, &detector.SetCatalog{Catalog: msg.Catalog})
+		}
 		p.refreshSoon(ctx)
 	case *detector.Saw:
 		p.saw(ctx, msg)
 	case *detector.Described:
 		p.described(ctx, msg.Job, true)
 		p.jobWalked(ctx, msg.Job)
+		p.idleDetector(ctx)
 	case *RefreshJob:
 		if !p.exited {
 			p.refreshSoon(ctx)
@@ -270,7 +273,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 			p.graphicsChanged(ctx)
 		}
 	case *actor.Terminated:
-		if msg.Who.Equal(p.det.pid) && p.jobs.waiting() { // the detector gave up: answer without its walk
+		if p.detectorEnded(msg.Who) && p.jobs.waiting() { // the detector gave up: answer without its walk
 			p.described(ctx, detector.Job{Group: p.foregroundGroup()}, true)
 		}
 		p.waits.dropSender(msg.Who)
@@ -317,8 +320,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 func (p *Pane) start(ctx actor.Context) {
 	p.in = newInbox(p.rt.gate)
 	p.waits.timers = &p.timers
-	p.det.catalog = p.spec.Catalog
-	p.det.pid = ctx.Spawn(p.rt.detectorProps(p.spec.Catalog))
+	p.det.catalog = p.spec.Catalog // its detector is spawned when needed (detectorPID)
 	p.done = make(chan struct{})
 	p.facts.TerminalID = p.spec.TerminalID
 	p.facts.ShellPID, p.facts.ShellStart = p.con.Pid(), procs.StartStamp(p.con.Pid())
@@ -576,6 +578,7 @@ func (p *Pane) stop(ctx actor.Context) {
 	p.linesStopping()
 	p.waits.failAll(ctx, protocol.Errorf(protocol.CodePaneNotFound, "pane closed while waiting for output"))
 	p.described(ctx, detector.Job{}, true) // what is still asked is answered without a walk
+	p.dropDetector(ctx, ctx.Stop)
 	if a := p.altRead; a != nil {
 		ctx.Send(a.sender, kit.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed during the read")))
 	}

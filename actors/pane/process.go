@@ -41,7 +41,7 @@ func (p *Pane) walkNow(ctx actor.Context) {
 		return
 	}
 	p.jobs.walking = true
-	ctx.Send(p.det.pid, &detector.Describe{Revision: p.term.Revision(), Shell: p.con.Pid(), Group: p.con.ForegroundGroup()})
+	ctx.Send(p.detectorPID(ctx), &detector.Describe{Revision: p.term.Revision(), Shell: p.con.Pid(), Group: p.con.ForegroundGroup(), Pane: ctx.Self(), Log: p.spec.Log})
 }
 
 type infoAsk struct {

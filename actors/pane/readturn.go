@@ -32,13 +32,17 @@ package pane
 // reader waiting for a turn when the pane stops reads without one (the
 // read ends the reader).
 func (in *inbox) readTurn() (done func()) {
-	if in.gate == nil || !in.behind() || !in.gate.enterRead(&in.turn) {
+	if in.gate == nil || !in.behind() {
+		return nil
+	}
+	granted, ended := in.turnChans()
+	if !in.gate.enterRead(&in.turn) {
 		return nil
 	}
 	select {
-	case <-in.granted:
+	case <-granted:
 		return in.leaveTurn
-	case <-in.ended:
+	case <-ended:
 		in.gate.cancel(&in.turn) // a turn granted meanwhile is passed on
 		return nil
 	}

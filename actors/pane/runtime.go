@@ -43,6 +43,8 @@ type Runtime struct {
 	// every pane started with the same catalog: a Props is only read once
 	// made, and one per pane was about 300 bytes each idle pane kept.
 	detectors atomic.Pointer[detectorProps]
+	// detecting counts the panes' detectors running (Detectors).
+	detecting atomic.Int64
 	// links is the actor the panes hand pane.link.activate's links to
 	// (links.go).
 	links atomic.Pointer[actor.PID]
@@ -68,10 +70,17 @@ func (rt *Runtime) detectorProps(catalog *rules.Catalog) *actor.Props {
 	if d := rt.detectors.Load(); d != nil && d.catalog == catalog {
 		return d.props
 	}
-	d := &detectorProps{catalog: catalog, props: detector.Props(catalog, rt.procs)}
+	// One guardian per props supervises the detectors (restarts one that
+	// panics): a pane spawns its detector as no child of its own (detect.go).
+	props := detector.Props(catalog, rt.procs).Configure(actor.WithGuardian(detector.Supervision(nil)))
+	d := &detectorProps{catalog: catalog, props: props}
 	rt.detectors.Store(d)
 	return d.props
 }
+
+// Detectors is the number of the panes' detector actors running: one per
+// pane with something to detect, none for an idle shell's (detect.go).
+func (rt *Runtime) Detectors() int { return int(rt.detecting.Load()) }
 
 // NewRuntime makes the shared runtime of a server's panes, sized for the
 // cores Go runs on: at most GOMAXPROCS-1 (at least one) goroutines read
@@ -142,8 +151,12 @@ func (rt *Runtime) props(spec Spec, con console, adopted []byte) (*actor.Props, 
 	// A connection that sends the pane its calls may run the mailbox on
 	// its own goroutine when it is idle (kit.PaneRoute's Post).
 	disp := &kit.Inline{Next: rt.pool}
-	props := actor.PropsFromProducer(func() actor.Actor { return &Pane{rt: rt, spec: spec, con: con, adopted: adopted, disp: disp} },
-		actor.WithSupervisor(detector.Supervision(spec.Log)), actor.WithDispatcher(disp), kit.GuardedKeep(spec.Log))
+	// The producer hands out the one Pane made here (a pane is stopped,
+	// never restarted: actors/panes), so the props, which live as long
+	// as the actor, hold a pointer rather than a copy of the spec.
+	p := &Pane{rt: rt, spec: spec, con: con, adopted: adopted, disp: disp}
+	props := actor.PropsFromProducer(func() actor.Actor { return p },
+		actor.WithDispatcher(disp), kit.GuardedKeep(spec.Log))
 	return props, abort
 }
 

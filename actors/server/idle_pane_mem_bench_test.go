@@ -1,7 +1,10 @@
 package server
 
 import (
+	"flag"
+	"os"
 	"runtime"
+	"runtime/pprof"
 	"testing"
 	"time"
 
@@ -15,6 +18,11 @@ import (
 // depend on the machine's load, so it compares before and after exactly
 // (to a few bytes).
 // Run it alone: go test ./actors/server -run XXX -bench IdlePane_Heap -benchtime 1x
+// With -idleheap=P (and -memprofilerate=512) it writes the heap's profile
+// before the tabs to P.before and after them to P, while the panes live, for
+// go tool pprof -sample_index=inuse_space -base P.before.
+var idleHeap = flag.String("idleheap", "", "write heap profiles before (P.before) and after (P) BenchmarkIdlePane_Heap adds its tabs")
+
 func BenchmarkIdlePane_Heap(b *testing.B) {
 	const panes = 200
 	c := dial(b, startServer(b))
@@ -33,12 +41,24 @@ func BenchmarkIdlePane_Heap(b *testing.B) {
 				b.Fatalf("prompt of %s: %v", id, err)
 			}
 		}
-		// Past the detector's first walks and the pane's first process facts.
-		time.Sleep(2 * time.Second)
+		// Past the detector's first walks, the pane's first process facts
+		// and the panes' quiet compaction (2 s after their last output).
+		time.Sleep(3 * time.Second)
 	}
-	live := func() (bytes, objects, stacks uint64, goroutines int) {
+	live := func(profile string) (bytes, objects, stacks uint64, goroutines int) {
 		runtime.GC()
 		runtime.GC()
+		runtime.GC() // the heap profile is a collection behind
+		if *idleHeap != "" {
+			f, err := os.Create(profile)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+				b.Fatal(err)
+			}
+			f.Close()
+		}
 		var m runtime.MemStats
 		runtime.ReadMemStats(&m)
 		return m.HeapAlloc, m.HeapObjects, m.StackInuse, runtime.NumGoroutine()
@@ -50,9 +70,9 @@ func BenchmarkIdlePane_Heap(b *testing.B) {
 	per := func(after, before uint64) float64 { return float64(int64(after)-int64(before)) / panes }
 	var bytes, objects, stacks, goroutines float64
 	for b.Loop() {
-		bytes0, objs0, stacks0, g0 := live()
+		bytes0, objs0, stacks0, g0 := live(*idleHeap + ".before")
 		addTabs(panes)
-		bytes1, objs1, stacks1, g1 := live()
+		bytes1, objs1, stacks1, g1 := live(*idleHeap)
 		bytes, objects, stacks = per(bytes1, bytes0), per(objs1, objs0), per(stacks1, stacks0)
 		goroutines = per(uint64(g1), uint64(g0))
 	}
