@@ -1,0 +1,163 @@
+package emulator
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// movingOutput is a chunk of terminal output that exercises what moves
+// rows: text that wraps, wide and combining characters, erases, scroll
+// regions, IL/DL/SU/SD, reverse index, the alternate screen, clearing the
+// scrollback, a full reset.
+func movingOutput(rng *rand.Rand) string {
+	var b strings.Builder
+	for range 1 + rng.Intn(12) {
+		switch k := rng.Intn(41); {
+		case k < 14:
+			n := 1 + rng.Intn(30)
+			for range n {
+				b.WriteByte("abcxyz -=#"[rng.Intn(10)])
+			}
+		case k < 20:
+			b.WriteString("\r\n")
+		case k == 20:
+			b.WriteString("世界")
+		case k == 21:
+			b.WriteString("e\u0301")
+		case k == 22:
+			fmt.Fprintf(&b, "\x1b[%dK", rng.Intn(3))
+		case k == 23:
+			fmt.Fprintf(&b, "\x1b[%dJ", rng.Intn(4))
+		case k == 24:
+			fmt.Fprintf(&b, "\x1b[%d;%dH", 1+rng.Intn(8), 1+rng.Intn(24))
+		case k == 25:
+			fmt.Fprintf(&b, "\x1b[%dL", 1+rng.Intn(3))
+		case k == 26:
+			fmt.Fprintf(&b, "\x1b[%dM", 1+rng.Intn(3))
+		case k == 27:
+			fmt.Fprintf(&b, "\x1b[%dS", 1+rng.Intn(3))
+		case k == 28:
+			fmt.Fprintf(&b, "\x1b[%dT", 1+rng.Intn(3))
+		case k == 29:
+			b.WriteString("\x1bM")
+		case k == 30:
+			top := 1 + rng.Intn(4)
+			fmt.Fprintf(&b, "\x1b[%d;%dr", top, top+rng.Intn(5))
+		case k == 31:
+			b.WriteString("\x1b[r")
+		case k == 32 && rng.Intn(4) == 0:
+			b.WriteString("\x1b[?1049h")
+		case k == 33:
+			b.WriteString("\x1b[?1049l")
+		case k == 34 && rng.Intn(8) == 0:
+			b.WriteString("\x1bc")
+		case k == 35:
+			fmt.Fprintf(&b, "\x1b[3%dm", rng.Intn(8))
+		case k == 36:
+			b.WriteString("\x1b[0m")
+		case k == 37:
+			fmt.Fprintf(&b, "\x1b[%d@", 1+rng.Intn(4))
+		case k == 38:
+			fmt.Fprintf(&b, "\x1b[%dP", 1+rng.Intn(4))
+		case k == 39:
+			b.WriteString([]string{"\b\b", "\t", "\x1b[?7l", "\x1b[?7h", "\x1b[5X"}[rng.Intn(5)])
+		default:
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// TestReadChanged_NeverSkipsANewLine feeds random output in chunks and,
+// after each, checks that every line of the window Read returns was handed
+// to a ReadChanged match at some point since the mark last started over:
+// a query that declined them all cannot match the window, so a wait that
+// searches only what ReadChanged hands it misses nothing Read would find.
+func TestReadChanged_NeverSkipsANewLine(t *testing.T) {
+	for seed := int64(1); seed <= 30; seed++ {
+		rng := rand.New(rand.NewSource(seed))
+		limit := 2000 + rng.Intn(4000)
+		if seed%7 == 0 {
+			limit = -1 // no scrollback
+		}
+		term := New(24, 8, Options{ScrollbackLimitBytes: limit})
+		opts := ReadOptions{Source: SourceRecentUnwrapped, Lines: []int{3, 10, 30}[seed%3], ANSI: seed%2 == 0}
+		if seed%5 == 0 {
+			opts.Source = SourceRecent
+		}
+		var mark ReadMark
+		seen := map[string]bool{}
+		for step := range 400 {
+			if rng.Intn(40) == 0 {
+				term.Resize(16+rng.Intn(16), 5+rng.Intn(6))
+			}
+			term.WriteString(movingOutput(rng))
+			if mark.t == nil {
+				clear(seen) // the next search hands over the whole window
+			}
+			term.ReadChanged(opts, &mark, func(line []byte) bool {
+				seen[string(line)] = true
+				return false
+			})
+			if mark.t == nil {
+				continue // not incremental (the alternate screen): Read is the answer
+			}
+			full := term.Read(opts)
+			for _, line := range strings.Split(full.Text, "\n") {
+				if !seen[line] {
+					t.Fatalf("seed %d step %d: line %q of the window was never searched\nwindow:\n%s", seed, step, line, full.Text)
+				}
+			}
+		}
+	}
+}
+
+// TestReadChanged_SearchesOnlyNewLines: under a flood of lines, a search
+// renders about the lines written since the last one, not the window.
+func TestReadChanged_SearchesOnlyNewLines(t *testing.T) {
+	term := New(80, 24, Options{})
+	opts := ReadOptions{Source: SourceRecentUnwrapped, Lines: 200}
+	var mark ReadMark
+	searched := 0
+	count := func(line []byte) bool { searched++; return false }
+	n := 0
+	write := func(lines int) {
+		for range lines {
+			n++
+			term.WriteString(fmt.Sprintf("line %d of the flood\r\n", n))
+		}
+	}
+	write(500)
+	if term.ReadChanged(opts, &mark, count) {
+		t.Fatal("a line matched a query that matches none")
+	}
+	if searched != 200 {
+		t.Fatalf("the first search read %d lines, want the window's 200", searched)
+	}
+	for _, batch := range []int{1, 7, 30, 150} {
+		searched = 0
+		write(batch)
+		term.ReadChanged(opts, &mark, count)
+		// The batch's lines, the row the cursor sits on, and the row it
+		// left (written last time: blank then, its line now).
+		if searched > batch+2 {
+			t.Fatalf("after %d new lines, %d were searched", batch, searched)
+		}
+	}
+	// A match stops the search and the mark starts over.
+	write(3)
+	var got string
+	if !term.ReadChanged(opts, &mark, func(line []byte) bool { got = string(line); return strings.Contains(got, "line 690 ") }) {
+		t.Fatal("the new line 690 was not found")
+	}
+	if got != "line 690 of the flood" {
+		t.Fatalf("matched %q", got)
+	}
+	searched = 0
+	term.ReadChanged(opts, &mark, count)
+	if searched != 200 {
+		t.Fatalf("after a match the search read %d lines, want the whole window", searched)
+	}
+}
