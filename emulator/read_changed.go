@@ -1,5 +1,7 @@
 package emulator
 
+import "slices"
+
 // A pending wait for output (or an output matcher) searches a recent
 // window of lines after every batch of output. Reading the whole window
 // each time made the search cost as much as the window, not as the
@@ -141,10 +143,7 @@ func (t *Terminal) ReadChanged(o ReadOptions, m *ReadMark, match func(line []byt
 		}
 		s = e + 1
 	}
-	var decoded []row
-	if sbFrom < sbTo {
-		decoded = t.scrollbackRows(sbFrom, sbTo)
-	}
+	var decoded []row // made at the first scrollback line not plain
 	buf := m.buf
 	found := false
 	for _, sp := range spans {
@@ -152,6 +151,22 @@ func (t *Terminal) ReadChanged(o ReadOptions, m *ReadMark, match func(line []byt
 		for i := sp[0]; i <= sp[1]; i++ {
 			var r row
 			if j := first + i; j < sbLen {
+				if rec := t.sb.at(j); !rec.hasComb {
+					// Printable ASCII in the default style is encoded as
+					// its text (scrollback.go): no decode.
+					if d := t.sb.data(rec); len(d) <= maxDecodedCells && printablePrefix(d) == len(d) {
+						if !unwrap || !rec.wrapped || i == count-1 {
+							for len(d) > 0 && d[len(d)-1] == ' ' {
+								d = d[:len(d)-1]
+							}
+						}
+						buf = append(buf, d...)
+						continue
+					}
+				}
+				if decoded == nil {
+					decoded = t.scrollbackRows(sbFrom, sbTo)
+				}
 				r = decoded[j-sbFrom]
 			} else {
 				r = t.screenRow(lines[j-sbLen])
@@ -159,6 +174,12 @@ func (t *Terminal) ReadChanged(o ReadOptions, m *ReadMark, match func(line []byt
 			k := len(r.cells)
 			if !unwrap || !r.wrapped || i == count-1 {
 				k = keptCells(r, ansi)
+			}
+			if j := first + i; j >= sbLen && r.comb == nil && k <= int(lines[j-sbLen].plain) {
+				// Printable ASCII in the default style (printRun vouches
+				// for it): its text is its bytes.
+				buf = appendPlain(buf, r.cells[:k])
+				continue
 			}
 			buf = t.renderCells(buf, r, k, ansi)
 		}
@@ -181,4 +202,16 @@ func (t *Terminal) ReadChanged(o ReadOptions, m *ReadMark, match func(line []byt
 // screenRow is a read's view of screen line l.
 func (t *Terminal) screenRow(l *line) row {
 	return row{cells: l.cells, comb: l.comb, wrapped: l.wrapped, st: &t.styles, links: &t.links}
+}
+
+// appendPlain appends the characters of cells that are all printable
+// ASCII, a byte each.
+func appendPlain(b []byte, cells []cell) []byte {
+	n := len(b)
+	b = slices.Grow(b, len(cells))[:n+len(cells)]
+	dst := b[n:]
+	for k, c := range cells {
+		dst[k] = byte(c.ch)
+	}
+	return b
 }

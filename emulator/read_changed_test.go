@@ -1,6 +1,7 @@
 package emulator
 
 import (
+	"bytes"
 	"fmt"
 	"math/rand"
 	"strings"
@@ -160,4 +161,44 @@ func TestReadChanged_SearchesOnlyNewLines(t *testing.T) {
 	if searched != 200 {
 		t.Fatalf("after a match the search read %d lines, want the whole window", searched)
 	}
+}
+
+// BenchmarkWaitSearch is a pending wait's search after every 4 KiB of a
+// flood of printable text (a 120x40 pane, the default recent window):
+// "read" reads and splits the whole window as the pane's waits did,
+// "changed" searches the lines changed since (ReadChanged).
+func BenchmarkWaitSearch(b *testing.B) {
+	data := printableText()
+	const chunk = 4 << 10
+	opts := ReadOptions{Source: SourceRecentUnwrapped, MaxBytes: 4 << 20}
+	needle := []byte("no such line")
+	run := func(b *testing.B, search func(term *Terminal) bool) {
+		term := New(120, 40, Options{})
+		b.SetBytes(int64(len(data)))
+		b.ReportAllocs()
+		for b.Loop() {
+			for off := 0; off < len(data); off += chunk {
+				term.Write(data[off:min(off+chunk, len(data))])
+				if search(term) {
+					b.Fatal("matched")
+				}
+			}
+		}
+	}
+	b.Run("read", func(b *testing.B) {
+		run(b, func(term *Terminal) bool {
+			for _, line := range strings.Split(term.Read(opts).Text, "\n") {
+				if strings.Contains(line, string(needle)) {
+					return true
+				}
+			}
+			return false
+		})
+	})
+	b.Run("changed", func(b *testing.B) {
+		var mark ReadMark
+		run(b, func(term *Terminal) bool {
+			return term.ReadChanged(opts, &mark, func(line []byte) bool { return bytes.Contains(line, needle) })
+		})
+	})
 }
