@@ -37,9 +37,10 @@ type ReadMark struct {
 	scrolled    int64  // rows numbered from here on were on the screen
 	stored      int64  // scrollback lines stored minus scrolled: a line not stored breaks the numbering
 	first, end  int64  // the window's rows [first, end)
-	// buf and spans are a search's scratch, kept for the next.
+	// buf, spans and cells are a search's scratch, kept for the next.
 	buf   []byte
 	spans [][2]int
+	cells []cell
 }
 
 // Reset makes the next search read the whole window.
@@ -151,7 +152,8 @@ func (t *Terminal) ReadChanged(o ReadOptions, m *ReadMark, match func(line []byt
 		for i := sp[0]; i <= sp[1]; i++ {
 			var r row
 			if j := first + i; j < sbLen {
-				if rec := t.sb.at(j); !rec.hasComb {
+				rec := t.sb.at(j)
+				if !rec.hasComb {
 					// Printable ASCII in the default style is encoded as
 					// its text (scrollback.go): no decode.
 					if d := t.sb.data(rec); len(d) <= maxDecodedCells && printablePrefix(d) == len(d) {
@@ -164,10 +166,16 @@ func (t *Terminal) ReadChanged(o ReadOptions, m *ReadMark, match func(line []byt
 						continue
 					}
 				}
-				if decoded == nil {
-					decoded = t.scrollbackRows(sbFrom, sbTo)
+				if !ansi {
+					// The text alone: styles need no interning.
+					m.cells = t.sb.decode(m.cells[:0], rec, maxDecodedCells, noStyle)
+					r = row{cells: m.cells, comb: t.sb.comb(j), wrapped: rec.wrapped, st: &t.styles, links: &t.links}
+				} else {
+					if decoded == nil {
+						decoded = t.scrollbackRows(sbFrom, sbTo)
+					}
+					r = decoded[j-sbFrom]
 				}
-				r = decoded[j-sbFrom]
 			} else {
 				r = t.screenRow(lines[j-sbLen])
 			}
@@ -195,7 +203,7 @@ func (t *Terminal) ReadChanged(o ReadOptions, m *ReadMark, match func(line []byt
 		return true
 	}
 	*m = ReadMark{t: t, opts: o, layout: t.layout, gen: t.sb.gen, ver: t.ver, scrolled: t.scrolled, stored: stored, first: wFirst, end: wEnd,
-		buf: buf[:0], spans: spans[:0]}
+		buf: buf[:0], spans: spans[:0], cells: m.cells[:0]}
 	return false
 }
 
