@@ -202,3 +202,52 @@ func BenchmarkWaitSearch(b *testing.B) {
 		})
 	})
 }
+
+// TestReadChanged_CannotTellMeansReadTheWindow: where ReadChanged cannot
+// vouch for the lines it skips (another source, the alternate screen, an
+// empty window, a line over MaxBytes), it answers true without covering
+// anything, so the caller reads the whole window, and the next search
+// starts over.
+func TestReadChanged_CannotTellMeansReadTheWindow(t *testing.T) {
+	never := func([]byte) bool { return false }
+	recent := ReadOptions{Source: SourceRecentUnwrapped}
+	cases := []struct {
+		name  string
+		setup func(*Terminal)
+		opts  ReadOptions
+	}{
+		{"empty", func(*Terminal) {}, recent},
+		{"visible", func(term *Terminal) { term.WriteString("text\r\n") }, ReadOptions{Source: SourceVisible}},
+		{"detection", func(term *Terminal) { term.WriteString("text\r\n") }, ReadOptions{Source: SourceDetection}},
+		{"alternate screen", func(term *Terminal) { term.WriteString("text\x1b[?1049hmore") }, recent},
+		{"over MaxBytes", func(term *Terminal) { term.WriteString(strings.Repeat("x", 50)) }, ReadOptions{Source: SourceRecent, MaxBytes: 10}},
+	}
+	for _, c := range cases {
+		term := New(80, 10, Options{})
+		c.setup(term)
+		var mark ReadMark
+		for range 2 {
+			if !term.ReadChanged(c.opts, &mark, never) {
+				t.Fatalf("%s: ReadChanged vouched for a window it cannot search", c.name)
+			}
+			if mark.t != nil {
+				t.Fatalf("%s: the mark covers lines no search declined", c.name)
+			}
+		}
+	}
+	// Negative and huge line counts read the default and the longest
+	// window, as Read does.
+	term := New(80, 10, Options{})
+	for i := range 1200 {
+		term.WriteString(fmt.Sprintf("l%d\r\n", i))
+	}
+	for _, lines := range []int{-5, 0, 5000} {
+		var mark ReadMark
+		n := 0
+		term.ReadChanged(ReadOptions{Source: SourceRecent, Lines: lines}, &mark, func([]byte) bool { n++; return false })
+		want := len(strings.Split(term.Read(ReadOptions{Source: SourceRecent, Lines: lines}).Text, "\n"))
+		if n != want {
+			t.Fatalf("lines %d: searched %d lines, Read returns %d", lines, n, want)
+		}
+	}
+}
