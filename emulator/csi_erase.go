@@ -164,14 +164,20 @@ func (t *Terminal) scrollRegionUp(n int, toScrollback bool) {
 		return
 	}
 	region := t.scr.lines[t.top : t.bottom+1]
+	if !toScrollback || len(region) != len(t.scr.lines) {
+		t.layout++ // rows move, not all into scrollback (read_changed.go)
+	}
 	if toScrollback {
 		t.scrolled += int64(n)
 	}
 	if t.kitty != nil {
 		t.kittyScrolled(t.top, t.bottom, -n)
 	}
-	for _, l := range region[:n] {
+	for i, l := range region[:n] {
 		if toScrollback {
+			if t.pushVers != nil {
+				t.pushVers[(t.scrolled-int64(n-i))&(pushRing-1)] = l.ver
+			}
 			t.sbPush(l)
 		}
 		l.reset(t.eraseID)
@@ -195,6 +201,7 @@ func (t *Terminal) scrollDown(n int) {
 		return
 	}
 	region := t.scr.lines[t.top : t.bottom+1]
+	t.layout++
 	if t.kitty != nil {
 		t.kittyScrolled(t.top, t.bottom, n)
 	}

@@ -178,6 +178,7 @@ func (t *Terminal) enterAlt() {
 	}
 	t.alt = alt
 	t.scr = alt
+	t.layout++
 	t.view = 0 // the alternate screen has no history to look at
 	t.savedAlt = savedCursor{}
 	t.top, t.bottom = 0, t.rows-1
@@ -196,6 +197,7 @@ func (t *Terminal) exitAlt() {
 	t.altSpare = t.alt
 	t.alt = nil
 	t.scr = t.primary
+	t.layout++
 	t.top, t.bottom = 0, t.rows-1
 	t.pendingWrap = false
 	t.modes.AltScreen = false

@@ -34,7 +34,10 @@
 //     bounded uploads, images and placements that scroll with the text,
 //     replies to the program; KittyPlacements and KittyImageByID hand them
 //     to the pane;
-//   - the read API used by pane.read (read.go);
+//   - the read API used by pane.read (read.go), and the search of the
+//     lines of a recent window changed since the last search, which
+//     pending waits and output matchers make after every batch of
+//     output (read_changed.go);
 //   - copy mode's text, the kept scrollback then the screen, row 0 the
 //     oldest kept line (text.go): selections, vi motions
 //     (copymotion.go), whole-history search (copysearch.go) and links,

@@ -522,6 +522,7 @@ func (t *Terminal) reverseIndex() {
 
 // fullReset implements RIS.
 func (t *Terminal) fullReset() {
+	t.layout++
 	if t.scr != t.primary {
 		t.scr = t.primary
 		t.alt = nil

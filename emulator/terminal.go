@@ -173,6 +173,12 @@ type Terminal struct {
 	// kitty is the program's kitty graphics and the APC being read
 	// (kitty.go); nil until the first APC.
 	kitty *kittyState
+
+	// layout changes whenever rows move other than by scrolling the whole
+	// screen up; pushVers holds the content versions of the newest lines
+	// pushed to scrollback, made by the first ReadChanged (read_changed.go).
+	layout   uint64
+	pushVers *[pushRing]uint64
 }
 
 // New returns a terminal of cols×rows cells (sizes < 1 are clamped to 1).
@@ -343,6 +349,7 @@ func (t *Terminal) Resize(cols, rows int) {
 	if cols == t.cols && rows == t.rows {
 		return
 	}
+	t.layout++
 	oldRows := t.rows
 	pendingWrap := t.pendingWrap
 	mainY, altY := t.y, t.y

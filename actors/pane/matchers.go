@@ -30,7 +30,7 @@ func (p *Pane) addMatcher(ctx actor.Context, m *events.AddMatcher) {
 // checkMatchers publishes the not-matching → matching edges.
 func (p *Pane) checkMatchers(ctx actor.Context) {
 	for _, m := range p.matchers {
-		line, read, ok := p.find(&m.query)
+		line, read, ok := p.find(&m.query, !m.matching)
 		if ok && !m.matching {
 			ctx.Send(m.bus, &events.PublishVolatile{
 				Kind:    protocol.SubOutputMatched,

@@ -54,18 +54,10 @@ var sources = map[string]emulator.Source{
 
 // readScreen performs a read with the wire's defaults and caps.
 func (p *Pane) readScreen(req *Request, source string, lines *uint32, format string, stripANSI *bool) protocol.PaneReadResult {
-	n := 0
-	if lines != nil {
-		n = int(min(*lines, maxReadLines))
-	}
 	if format == "" {
 		format = protocol.FormatText
 	}
-	ansi := format == protocol.FormatANSI && source != protocol.SourceDetection
-	if stripANSI != nil && !*stripANSI {
-		ansi = source != protocol.SourceDetection
-	}
-	res := p.term.Read(emulator.ReadOptions{Source: sources[source], Lines: n, ANSI: ansi, MaxBytes: protocol.PaneReadMaxBytes})
+	res := p.term.Read(readOptions(source, lines, format, stripANSI))
 	return protocol.PaneReadResult{
 		PaneID:      req.PaneID,
 		WorkspaceID: req.WorkspaceID,
@@ -76,6 +68,20 @@ func (p *Pane) readScreen(req *Request, source string, lines *uint32, format str
 		Revision:    res.Revision,
 		Truncated:   res.Truncated,
 	}
+}
+
+// readOptions are the emulator's options for a read with the wire's
+// defaults and caps.
+func readOptions(source string, lines *uint32, format string, stripANSI *bool) emulator.ReadOptions {
+	n := 0
+	if lines != nil {
+		n = int(min(*lines, maxReadLines))
+	}
+	ansi := format == protocol.FormatANSI && source != protocol.SourceDetection
+	if stripANSI != nil && !*stripANSI {
+		ansi = source != protocol.SourceDetection
+	}
+	return emulator.ReadOptions{Source: sources[source], Lines: n, ANSI: ansi, MaxBytes: protocol.PaneReadMaxBytes}
 }
 
 func (p *Pane) read(_ actor.Context, req *Request) *kit.Reply {

@@ -1,6 +1,7 @@
 package pane
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/kit"
+	"github.com/herdr-go/herdr/emulator"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -19,11 +21,15 @@ type outputQuery struct {
 	lines     *uint32
 	stripANSI *bool
 	value     string
+	needle    []byte // value, for searching rendered lines
 	re        *regexp.Regexp
+	// mark is what the last search covered: while the query has matched
+	// nothing, only the lines changed since are searched (changedMayMatch).
+	mark emulator.ReadMark
 }
 
 func newQuery(ids *Request, source string, lines *uint32, strip *bool, m protocol.OutputMatch) (outputQuery, error) {
-	q := outputQuery{ids: ids, source: source, lines: lines, stripANSI: strip, value: m.Value}
+	q := outputQuery{ids: ids, source: source, lines: lines, stripANSI: strip, value: m.Value, needle: []byte(m.Value)}
 	if m.Type == "regex" {
 		re, err := regexp.Compile(m.Value)
 		if err != nil {
@@ -35,11 +41,18 @@ func newQuery(ids *Request, source string, lines *uint32, strip *bool, m protoco
 }
 
 // find reads the query's source and returns the first matching line.
-func (p *Pane) find(q *outputQuery) (line string, read protocol.PaneReadResult, ok bool) {
+// unmatched says the query matched nothing at its last search: the lines
+// unchanged since need no search again.
+func (p *Pane) find(q *outputQuery, unmatched bool) (line string, read protocol.PaneReadResult, ok bool) {
 	// Herdr searches recent output with soft wraps joined.
 	searched := q.source
 	if searched == protocol.SourceRecent {
 		searched = protocol.SourceRecentUnwrapped
+	}
+	if !unmatched {
+		q.mark.Reset()
+	} else if !p.changedMayMatch(q, searched) {
+		return "", read, false
 	}
 	read = p.readScreen(q.ids, searched, q.lines, protocol.FormatText, q.stripANSI)
 	read.Source = q.source
@@ -49,6 +62,20 @@ func (p *Pane) find(q *outputQuery) (line string, read protocol.PaneReadResult, 
 		}
 	}
 	return "", read, false
+}
+
+// changedMayMatch reports whether a line of the source changed since the
+// query's last search matches (or the emulator cannot tell): a wait
+// searches after every batch of output, and a full read of its window
+// each time cost more than parsing the batch.
+func (p *Pane) changedMayMatch(q *outputQuery, source string) bool {
+	o := readOptions(source, q.lines, protocol.FormatText, q.stripANSI)
+	return p.term.ReadChanged(o, &q.mark, func(line []byte) bool {
+		if q.re != nil {
+			return q.re.Match(line)
+		}
+		return bytes.Contains(line, q.needle)
+	})
 }
 
 // waiter is one pending pane.wait_for_output. It is re-evaluated each time
@@ -97,7 +124,7 @@ func (p *Pane) waitForOutput(ctx actor.Context, req *Request) *kit.Reply {
 
 // evaluate returns the waiter's reply once its query matches.
 func (p *Pane) evaluate(w *waiter) *kit.Reply {
-	line, read, ok := p.find(&w.query)
+	line, read, ok := p.find(&w.query, true)
 	if !ok {
 		return nil
 	}
