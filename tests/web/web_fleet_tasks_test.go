@@ -71,7 +71,7 @@ func TestWebTasks_FleetBoard(t *testing.T) {
 	if row := PageText(t, ctx, `li.task.fleet[data-task="task-2"]`); !strings.Contains(row, "fleet") {
 		t.Errorf("fleet task-2's row %q: want it marked fleet", row)
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(claimed)),
+	if err := chromedp.Do(ctx, Tap(claimed),
 		chromedp.WaitVisible(chromedp.CSS(`#activity[data-task="task-1"][data-fleet="true"] ol li`))); err != nil {
 		t.Fatal(err)
 	}

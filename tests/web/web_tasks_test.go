@@ -203,7 +203,7 @@ func TestWebTasks_RealServer(t *testing.T) {
 	if row := PageText(t, ctx, `li.task[data-task="task-3"]`); !strings.Contains(row, "<b>bold</b> retry") {
 		t.Errorf("task-3's row %q: want its title as text", row)
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`li.task[data-task="task-2"]`)),
+	if err := chromedp.Do(ctx, Tap(`li.task[data-task="task-2"]`),
 		chromedp.WaitVisible(chromedp.CSS(`#activity[data-task="task-2"] ol li`))); err != nil {
 		t.Fatal(err)
 	}
@@ -220,7 +220,7 @@ func TestWebTasks_RealServer(t *testing.T) {
 		t.Error("a task title ran as markup")
 	}
 
-	if err := chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`li.task[data-task="task-1"]`)),
+	if err := chromedp.Do(ctx, Tap(`li.task[data-task="task-1"]`),
 		chromedp.WaitVisible(chromedp.CSS(`#activity[data-task="task-1"] ol li`))); err != nil {
 		t.Fatal(err)
 	}
