@@ -142,14 +142,7 @@ func encodeCells(b []byte, cells []cell, st *styleTable, links *linkTable) []byt
 			b = slices.Grow(b, len(rest))
 			n := len(b)
 			out := b[n : n+len(rest)]
-			k := 0
-			for ; k < len(rest); k++ {
-				c := rest[k]
-				if c.style != cur || c.flags != 0 || uint32(c.ch)-0x20 >= 0x7f-0x20 {
-					break
-				}
-				out[k] = byte(c.ch)
-			}
+			k := asciiRun(out, rest, cur)
 			b = b[:n+k]
 			i += k
 			continue
