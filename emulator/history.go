@@ -223,7 +223,7 @@ func (t *Terminal) ImportHistory(data []byte, marker string) error {
 
 // encodeMarker encodes text as one dim line in the scrollback encoding.
 func (t *Terminal) encodeMarker(text string) []byte {
-	b := appendStyle(nil, style{attrs: attrDim}, &t.links)
+	b := appendStyle(nil, &style{attrs: attrDim}, &t.links)
 	for _, r := range text {
 		switch {
 		case r >= 0x20 && r < 0x7f:

@@ -51,10 +51,7 @@ func (t *Terminal) printRun(p []byte) int {
 			} else {
 				n = printablePrefix(src)
 			}
-			cells = cells[:n]
-			for k, c := range src[:n] {
-				cells[k] = cell{ch: rune(c), style: pen}
-			}
+			fillASCII(cells, src[:n], pen)
 		} else {
 			for n < len(src) {
 				c := src[n]

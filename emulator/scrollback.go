@@ -37,7 +37,7 @@ const (
 )
 
 // appendStyle encodes s (its link as the link string).
-func appendStyle(b []byte, s style, links *linkTable) []byte {
+func appendStyle(b []byte, s *style, links *linkTable) []byte {
 	var mask byte
 	if s.fg != 0 {
 		mask |= sfFg
@@ -54,10 +54,16 @@ func appendStyle(b []byte, s style, links *linkTable) []byte {
 	if s.under != 0 {
 		mask |= sfUnder
 	}
-	link := links.get(s.link)
+	var link string
+	if s.link != 0 {
+		link = links.get(s.link)
+	}
 	if link != "" {
 		mask |= sfLink
 	}
+	// Room for the longest encoding but the link's, so that the appends
+	// below do not each check for it.
+	b = slices.Grow(b, 2+3*binary.MaxVarintLen32+binary.MaxVarintLen16+1)
 	b = append(b, opStyle, mask)
 	if mask&sfFg != 0 {
 		b = binary.AppendUvarint(b, uint64(s.fg))
@@ -126,24 +132,23 @@ func readStyle(b []byte) (s style, link string, n int) {
 // encodeCells appends the encoding of cells.
 func encodeCells(b []byte, cells []cell, st *styleTable, links *linkTable) []byte {
 	var cur uint16
-	for i := 0; i < len(cells); i++ {
+	for i := 0; i < len(cells); {
 		c := cells[i]
 		if c.style == cur && c.flags == 0 && uint32(c.ch)-0x20 < 0x7f-0x20 {
 			// A run of printable ASCII in the current style, a byte a
-			// cell: most of what a line holds.
-			j := i + 1
-			for j < len(cells) && cells[j].style == cur && cells[j].flags == 0 && uint32(cells[j].ch)-0x20 < 0x7f-0x20 {
-				j++
-			}
-			b = slices.Grow(b, j-i)
-			for _, c := range cells[i:j] {
-				b = append(b, byte(c.ch))
-			}
-			i = j - 1
+			// cell: most of what a line holds. One pass writes it into
+			// room reserved for the rest of the line.
+			rest := cells[i:]
+			b = slices.Grow(b, len(rest))
+			n := len(b)
+			out := b[n : n+len(rest)]
+			k := asciiRun(out, rest, cur)
+			b = b[:n+k]
+			i += k
 			continue
 		}
 		if c.style != cur {
-			b = appendStyle(b, st.get(c.style), links)
+			b = appendStyle(b, st.at(c.style), links)
 			cur = c.style
 		}
 		if c.flags != 0 {
@@ -160,6 +165,7 @@ func encodeCells(b []byte, cells []cell, st *styleTable, links *linkTable) []byt
 			b = append(b, opRune)
 			b = binary.AppendUvarint(b, uint64(uint32(ch)))
 		}
+		i++
 	}
 	return b
 }

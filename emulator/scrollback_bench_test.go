@@ -104,3 +104,18 @@ func BenchmarkScrollback_SnapshotRestore(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkEncodeCells_SGR encodes the lines a coloured screen pushes to
+// scrollback: the styled-line encoding on its own.
+func BenchmarkEncodeCells_SGR(b *testing.B) {
+	term := New(200, 50, Options{})
+	term.Write(sgrHeavy()[:64<<10])
+	var buf []byte
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, l := range term.primary.lines {
+			buf = encodeCells(buf[:0], l.cells[:l.hi], &term.styles, &term.links)
+		}
+	}
+}

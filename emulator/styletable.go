@@ -158,3 +158,11 @@ func (st *styleTable) get(id uint16) style {
 	}
 	return style{}
 }
+
+// at is get by reference, for the encoders that read every field.
+func (st *styleTable) at(id uint16) *style {
+	if int(id) < len(st.list) {
+		return &st.list[id]
+	}
+	return &style{}
+}
