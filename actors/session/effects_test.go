@@ -363,7 +363,7 @@ func TestEffects_AFailedCallDropsWhatItQueued(t *testing.T) {
 	run := func(fail bool) *kit.Reply {
 		res, err := h.system.Root.RequestFuture(h.session, &script{run: func(s *Session, ctx actor.Context) *kit.Reply {
 			a, b := s.recs.Get(p1), s.recs.Get(p2)
-			s.tx.event(protocol.PaneRefEvent{Kind: "pane_exited", PaneID: a.ID(), WorkspaceID: a.WS().ID()}, s.recs.PaneFields(a))
+			s.apply(model.Out{Events: []model.Event{{Data: protocol.PaneRefEvent{Kind: "pane_exited", PaneID: a.ID(), WorkspaceID: a.WS().ID()}, Fields: s.recs.Fields(a)}}})
 			s.apply(s.tx.ClosePane(s.env(), a.Pane)) // pane_closed, a stopped, its tab resized
 			s.apply(model.Out{Effects: []model.Effect{model.TellIDs{Pane: b.Pane}}})
 			s.tx.do(tell{b.PID, &pane.SetIDs{IDs: pane.IDs{PaneID: "told"}}})
@@ -391,7 +391,7 @@ func TestEffects_AFailedCallDropsWhatItQueued(t *testing.T) {
 	// One that wrote nothing to the model but queued effects drops them too.
 	res, err := h.system.Root.RequestFuture(h.session, &script{run: func(s *Session, ctx actor.Context) *kit.Reply {
 		b := s.recs.Get(p2)
-		s.tx.event(protocol.PaneEvent{Kind: "pane_updated", Pane: s.recs.PaneInfo(b.Pane)}, s.recs.PaneFields(b))
+		s.apply(model.Out{Events: []model.Event{{Data: protocol.PaneEvent{Kind: "pane_updated", Pane: s.recs.PaneInfo(b.Pane)}, Fields: s.recs.Fields(b)}}})
 		s.apply(model.Out{Effects: []model.Effect{model.TellIDs{Pane: b.Pane}, model.Stop{Pane: b.Pane}}})
 		return kit.Fail(protocol.Errorf("test_failure", "the script fails"))
 	}}, 5*time.Second).Result()

@@ -38,7 +38,5 @@ func (s *Session) updateFacts(ctx actor.Context, p *paneRec, msg *pane.Facts) {
 		s.tx.SetLiveCwd(p.Pane, f) // where its next shell starts
 		s.changed(ctx)
 	}
-	if updated != nil {
-		s.tx.event(updated.Data, updated.Fields)
-	}
+	s.apply(updated)
 }

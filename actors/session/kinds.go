@@ -67,9 +67,7 @@ func (s *Session) fact(ctx actor.Context, f kit.Fact) {
 			s.apply(s.tx.PaneExited(s.env(), p.Pane))
 		}
 	case *agents.Shown:
-		if updated := s.recs.Shown(f); updated != nil { // a new presentation
-			s.tx.event(updated.Data, updated.Fields)
-		}
+		s.apply(s.recs.Shown(f)) // pane_updated for a new presentation
 	case *wsactor.Changed:
 		if w := s.m.Workspace(f.ID); w != nil {
 			s.apply(s.tx.WorkspaceChanged(s.env(), w, f.Label, f.Tokens, f.Event))

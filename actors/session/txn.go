@@ -101,12 +101,6 @@ func (tx *txn) add(out model.Out) {
 	tx.out.Effects = append(tx.out.Effects, out.Effects...)
 }
 
-// event queues an event the session makes (a pane's new title or agent).
-func (tx *txn) event(d protocol.EventData, f events.Fields) {
-	tx.add(model.Out{Events: []model.Event{{Data: d, Fields: model.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID,
-		PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}}}})
-}
-
 // arrange says a tab's rectangles may have moved: layout_updated is
 // published and its panes resized at commit.
 func (tx *txn) arrange(t *tab) { tx.add(model.Out{Effects: []model.Effect{model.Arrange{Tab: t}}}) }
@@ -211,7 +205,7 @@ func (s *Session) settle(ctx actor.Context, tx *txn) {
 	}
 	for _, t := range tabs {
 		if t.Root() != nil && t.WS().TabIndex(t) >= 0 && s.m.Workspace(t.WS().ID()) == t.WS() {
-			evs = append(evs, &events.Publish{Data: protocol.LayoutUpdatedEvent{Layout: s.recs.Layout(t)}, Fields: s.recs.TabFields(t)})
+			evs = append(evs, publishOf(model.Event{Data: protocol.LayoutUpdatedEvent{Layout: s.recs.Layout(t)}, Fields: s.recs.Fields(t)}))
 		}
 	}
 	s.settleEntities(ctx, tx.out.Effects, tabs)

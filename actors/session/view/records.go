@@ -10,7 +10,6 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
-	"github.com/herdr-go/herdr/actors/events"
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
@@ -185,36 +184,20 @@ func (r *Records) Folder(p *model.Pane) string {
 
 // Fields are the event fields of x as it is now (model.Env).
 func (r *Records) Fields(x model.Subject) model.Fields {
-	var f events.Fields
 	switch x := x.(type) {
 	case *model.Workspace:
-		f = r.WorkspaceFields(x)
+		return model.Fields{WorkspaceID: x.ID(), Label: x.DisplayLabel()}
 	case *model.Tab:
-		f = r.TabFields(x)
+		return model.Fields{WorkspaceID: x.WS().ID(), TabID: x.ID(), Label: tabLabel(x)}
 	case *model.Pane:
 		if rec := r.Of(x); rec != nil {
-			f = r.PaneFields(rec)
-		} else {
-			f = r.PaneFields(&Record{Pane: x})
+			return r.Fields(rec)
 		}
+		return model.Fields{WorkspaceID: x.WS().ID(), TabID: x.Tab().ID(), PaneID: x.ID(), TermID: x.TermID(), Label: x.Label()}
 	case *Record:
-		f = r.PaneFields(x)
+		return model.Fields{WorkspaceID: x.WS().ID(), TabID: x.Tab().ID(), PaneID: x.ID(), TermID: x.TermID(), Label: x.Label(), Revision: x.Facts.Revision}
 	}
-	return model.Fields{WorkspaceID: f.WorkspaceID, TabID: f.TabID, PaneID: f.PaneID, TermID: f.TermID, Label: f.Label, Revision: f.Revision}
-}
-
-// WorkspaceFields, TabFields and PaneFields are the event fields of a
-// workspace, tab or pane as it is now.
-func (r *Records) WorkspaceFields(w *model.Workspace) events.Fields {
-	return events.Fields{WorkspaceID: w.ID(), Label: w.DisplayLabel()}
-}
-
-func (r *Records) TabFields(t *model.Tab) events.Fields {
-	return events.Fields{WorkspaceID: t.WS().ID(), TabID: t.ID(), Label: tabLabel(t)}
-}
-
-func (r *Records) PaneFields(p *Record) events.Fields {
-	return events.Fields{WorkspaceID: p.WS().ID(), TabID: p.Tab().ID(), PaneID: p.ID(), TermID: p.TermID(), Label: p.Label(), Revision: p.Facts.Revision}
+	return model.Fields{}
 }
 
 // AutoLabel names a workspace after its git repository folder, else its
@@ -243,9 +226,9 @@ func AutoLabel(cwd, home string) string {
 
 // Facts stores what p told. It reports whether its agent's or screen's
 // state changed (the agents actor is to be told) and returns the event a
-// new title makes, nil for none; the pane publishes its output and scroll
+// new title makes (none for the same title); the pane publishes its output and scroll
 // changes itself.
-func (r *Records) Facts(p *Record, f *pane.Facts) (agent bool, updated *events.Publish) {
+func (r *Records) Facts(p *Record, f *pane.Facts) (agent bool, updated model.Out) {
 	old := p.Facts
 	p.Facts = *f
 	r.touched = append(r.touched, p)
@@ -257,11 +240,11 @@ func (r *Records) Facts(p *Record, f *pane.Facts) (agent bool, updated *events.P
 }
 
 // Shown stores what the agents actor shows of a pane's agent and returns
-// the event a new presentation makes, nil for none.
-func (r *Records) Shown(sh *agents.Shown) (updated *events.Publish) {
+// the event a new presentation makes (none when it makes none).
+func (r *Records) Shown(sh *agents.Shown) (updated model.Out) {
 	p := r.terms[sh.TermID]
 	if p == nil {
-		return nil
+		return model.Out{}
 	}
 	old := p.Shown
 	p.Shown = *sh
@@ -270,11 +253,11 @@ func (r *Records) Shown(sh *agents.Shown) (updated *events.Publish) {
 	if sh.PresentationChanged(&old) {
 		return r.paneUpdated(p)
 	}
-	return nil
+	return model.Out{}
 }
 
-func (r *Records) paneUpdated(p *Record) *events.Publish {
-	return &events.Publish{Data: protocol.PaneEvent{Kind: "pane_updated", Pane: r.PaneInfo(p.Pane)}, Fields: r.PaneFields(p)}
+func (r *Records) paneUpdated(p *Record) model.Out {
+	return model.Out{Events: []model.Event{{Data: protocol.PaneEvent{Kind: "pane_updated", Pane: r.PaneInfo(p.Pane)}, Fields: r.Fields(p)}}}
 }
 
 // SetManifests makes infos the agent manifests the View shows.

@@ -108,8 +108,8 @@ func TestRecords_PublishRendersOnlyWhatChanged(t *testing.T) {
 		t.Errorf("the focus moved to t1: records %+v, %+v", r3[0].Info, r3[1].Info)
 	}
 
-	if ev := s.r.Shown(&agents.Shown{TermID: "t2", Agent: "claude", State: "working", Status: protocol.AgentStatus("working")}); ev != nil {
-		t.Errorf("a new status announced %+v; only a new presentation is pane_updated", ev.Data)
+	if ev := s.r.Shown(&agents.Shown{TermID: "t2", Agent: "claude", State: "working", Status: protocol.AgentStatus("working")}); len(ev.Events) != 0 {
+		t.Errorf("a new status announced %+v; only a new presentation is pane_updated", ev.Events)
 	}
 	s.r.Publish(false)
 	v4, r4 := s.recs()
@@ -150,22 +150,22 @@ func TestRecords_FactsSayWhatChanged(t *testing.T) {
 		f := c.f
 		f.TerminalID = "t1"
 		agent, updated := s.r.Facts(s.p1, &f)
-		if agent != c.agent || (updated != nil) != c.updated {
-			t.Errorf("facts %+v: agent %v, updated %v; want %v, %v", c.f, agent, updated != nil, c.agent, c.updated)
+		if agent != c.agent || (len(updated.Events) == 1) != c.updated || len(updated.Events) > 1 || len(updated.Effects) != 0 {
+			t.Errorf("facts %+v: agent %v, updated %+v; want %v, %v", c.f, agent, updated, c.agent, c.updated)
 			continue
 		}
-		if updated != nil {
-			ev := updated.Data.(protocol.PaneEvent)
-			if ev.Kind != "pane_updated" || ev.Pane.TerminalTitle == nil || *ev.Pane.TerminalTitle != f.Title || updated.Fields.Revision != f.Revision {
-				t.Errorf("facts %+v: event %+v, fields %+v", c.f, ev, updated.Fields)
+		if len(updated.Events) == 1 {
+			ev := updated.Events[0].Data.(protocol.PaneEvent)
+			if ev.Kind != "pane_updated" || ev.Pane.TerminalTitle == nil || *ev.Pane.TerminalTitle != f.Title || updated.Events[0].Fields.Revision != f.Revision {
+				t.Errorf("facts %+v: event %+v, fields %+v", c.f, ev, updated.Events[0].Fields)
 			}
 		}
 	}
-	if s.r.Shown(&agents.Shown{TermID: "t9"}) != nil {
+	if len(s.r.Shown(&agents.Shown{TermID: "t9"}).Events) != 0 {
 		t.Error("what the agents actor shows of a terminal without a record made an event")
 	}
 	title := "Fixing the tests"
-	if ev := s.r.Shown(&agents.Shown{TermID: "t1", Agent: "claude", Title: &title}); ev == nil || ev.Data.(protocol.PaneEvent).Pane.Title == nil {
+	if ev := s.r.Shown(&agents.Shown{TermID: "t1", Agent: "claude", Title: &title}); len(ev.Events) != 1 || ev.Events[0].Data.(protocol.PaneEvent).Pane.Title == nil {
 		t.Errorf("a new agent title: %+v, want pane_updated with the title", ev)
 	}
 }
@@ -177,20 +177,20 @@ func TestRecords_Fields(t *testing.T) {
 	s := newSession(t)
 	s.r.Facts(s.p2, &pane.Facts{TerminalID: "t2", Revision: 42})
 	w, tb := s.p1.WS(), s.p1.Tab()
-	if f := s.r.PaneFields(s.p2); f.PaneID != s.p2.ID() || f.TermID != "t2" || f.TabID != tb.ID() || f.WorkspaceID != w.ID() || f.Revision != 42 {
+	if f := s.r.Fields(s.p2); f.PaneID != s.p2.ID() || f.TermID != "t2" || f.TabID != tb.ID() || f.WorkspaceID != w.ID() || f.Revision != 42 {
 		t.Errorf("pane fields %+v", f)
 	}
 	if got, want := s.r.Fields(s.p2.Pane), s.r.Fields(s.p2); got != want || got.Revision != 42 {
 		t.Errorf("Fields of the pane %+v and of its record %+v differ", got, want)
 	}
-	if f := s.r.TabFields(tb); f.Label != "1" || f.TabID != tb.ID() || f.WorkspaceID != w.ID() {
+	if f := s.r.Fields(tb); f.Label != "1" || f.TabID != tb.ID() || f.WorkspaceID != w.ID() {
 		t.Errorf("an unnamed tab's fields %+v, want label 1", f)
 	}
 	s.change(func(tx *model.Tx) { tx.SetTabLabel(tb, "logs"); tx.SetWorkspaceRecord(w, "api", nil) })
-	if f := s.r.TabFields(tb); f.Label != "logs" {
+	if f := s.r.Fields(tb); f.Label != "logs" {
 		t.Errorf("a named tab's fields %+v", f)
 	}
-	if f := s.r.WorkspaceFields(w); f.Label != "api" || f.WorkspaceID != w.ID() || f.TabID != "" {
+	if f := s.r.Fields(w); f.Label != "api" || f.WorkspaceID != w.ID() || f.TabID != "" {
 		t.Errorf("workspace fields %+v", f)
 	}
 	if info := s.r.WorkspaceInfo(w); info.Number != 1 || info.PaneCount != 2 || info.Label != "api" {
