@@ -50,11 +50,14 @@ type Supervisor struct {
 	session *actor.PID
 	// live are the pane actors told Started and not yet stopped, by
 	// actor id; gone are those that stopped before their Started or Stop
-	// came, dropped those told Stop that have not yet stopped. stopping
-	// holds the StopAll's asker until it is answered.
+	// came, dropped those told Stop that have not yet stopped (StopAll
+	// waits for them too: a pane closed just before the server's stop
+	// still hangs up its terminal, and the server awaits what that
+	// leaves running). stopping holds the StopAll's asker until it is
+	// answered.
 	live     map[string]*actor.PID
 	gone     map[string]bool
-	dropped  map[string]bool
+	dropped  map[string]*actor.PID
 	stopping *actor.PID
 	stopped  bool
 }
@@ -62,7 +65,7 @@ type Supervisor struct {
 // Props returns the supervisor's props.
 func Props(opts Options) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
-		return &Supervisor{opts: opts, live: map[string]*actor.PID{}, gone: map[string]bool{}, dropped: map[string]bool{}}
+		return &Supervisor{opts: opts, live: map[string]*actor.PID{}, gone: map[string]bool{}, dropped: map[string]*actor.PID{}}
 	}, kit.Guarded(opts.Log))
 }
 
@@ -87,7 +90,7 @@ func (s *Supervisor) Receive(ctx actor.Context) {
 		if s.gone[m.PID.Id] {
 			delete(s.gone, m.PID.Id)
 		} else {
-			s.dropped[m.PID.Id] = true
+			s.dropped[m.PID.Id] = m.PID
 			ctx.Poison(m.PID)
 		}
 		s.answerStop(ctx)
@@ -115,6 +118,12 @@ func (s *Supervisor) stopAll(ctx actor.Context) {
 		ctx.Watch(pid)
 		ctx.Stop(pid)
 	}
+	// A dropped pane is on its way out already; watching it tells its
+	// end here even when that came before (a Stop for a pane that had
+	// ended on its own: its Terminated was taken as live).
+	for _, pid := range s.dropped {
+		ctx.Watch(pid)
+	}
 }
 
 // terminated takes a pane actor's end: told to the session unless the
@@ -123,8 +132,9 @@ func (s *Supervisor) stopAll(ctx actor.Context) {
 func (s *Supervisor) terminated(ctx actor.Context, who *actor.PID) {
 	pid, ok := s.live[who.Id]
 	switch {
-	case s.dropped[who.Id]:
+	case s.dropped[who.Id] != nil:
 		delete(s.dropped, who.Id)
+		s.answerStop(ctx)
 		return
 	case !ok:
 		if !s.stopped && strings.HasPrefix(who.Id, ctx.Self().Id+"/") {
@@ -147,9 +157,9 @@ func (s *Supervisor) tellGone(ctx actor.Context, pid *actor.PID) {
 	}
 }
 
-// answerStop answers StopAll once no pane actor is left.
+// answerStop answers StopAll once no pane actor is left, live or dropped.
 func (s *Supervisor) answerStop(ctx actor.Context) {
-	if s.stopping != nil && len(s.live) == 0 {
+	if s.stopping != nil && len(s.live) == 0 && len(s.dropped) == 0 {
 		ctx.Send(s.stopping, &StoppedAll{})
 		s.stopping = nil
 	}

@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -173,6 +174,65 @@ func TestSupervisor_OwnsThePaneActors(t *testing.T) {
 	}
 	if e, ok := res.(error); !ok || !strings.Contains(e.Error(), "start pane") || !ended {
 		t.Fatalf("second spawn under one name: %v (terminal ended %v)", res, ended)
+	}
+}
+
+// TestSupervisor_StopAllWaitsForAPaneClosedJustBefore: a pane the
+// session closed (Stop) while it was still busy has not stopped yet when
+// the server's StopAll comes; StopAll answers only once it has, so its
+// terminal's hang-up is counted before the server awaits the processes
+// left (a pane stopping after that raced the server's exit).
+func TestSupervisor_StopAllWaitsForAPaneClosedJustBefore(t *testing.T) {
+	system := actor.NewActorSystem()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	start := func() (sup, session *actor.PID, f *fakeSession) {
+		sup = system.Root.Spawn(Props(Options{Log: log}))
+		f = &fakeSession{sp: &Spawner{Sup: sup}, gone: make(chan *Gone, 8)}
+		session = system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return f }))
+		system.Root.Send(sup, &SetSession{PID: session})
+		return sup, session, f
+	}
+	sup, session, _ := start()
+	release := make(chan struct{})
+	var stoppedAt atomic.Bool
+	busy := actor.PropsFromFunc(func(ctx actor.Context) {
+		switch ctx.Message().(type) {
+		case string: // busy until released
+			<-release
+		case *actor.Stopped:
+			stoppedAt.Store(true)
+		}
+	})
+	res, err := system.Root.RequestFuture(session, &spawnPane{termID: "t_busy", props: busy, tell: true}, 5*time.Second).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid := res.(*actor.PID)
+	system.Root.Send(pid, "work")
+	system.Root.Send(sup, &Stop{PID: pid})
+	// The release comes late: an answer before it is an answer before
+	// the pane stopped. (How late only decides whether the old fault
+	// shows; a right answer waits for the release whenever it comes.)
+	go func() { time.Sleep(100 * time.Millisecond); close(release) }()
+	if _, err := system.Root.RequestFuture(sup, &StopAll{}, 10*time.Second).Result(); err != nil {
+		t.Fatal(err)
+	}
+	if !stoppedAt.Load() {
+		t.Fatal("StopAll answered while a pane closed just before it was still running")
+	}
+	// A Stop for a pane that had already ended on its own leaves nothing
+	// for StopAll to wait on.
+	sup, session, f := start()
+	res, err = system.Root.RequestFuture(session, &spawnPane{termID: "t_ended", props: fragile(make(chan string, 1)), tell: true}, 5*time.Second).Result()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ended := res.(*actor.PID)
+	system.Root.Send(ended, "break")
+	<-f.gone
+	system.Root.Send(sup, &Stop{PID: ended})
+	if _, err := system.Root.RequestFuture(sup, &StopAll{}, 10*time.Second).Result(); err != nil {
+		t.Fatalf("StopAll after a Stop of an ended pane: %v", err)
 	}
 }
 
