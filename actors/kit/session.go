@@ -23,7 +23,8 @@ type Fact interface {
 }
 
 // Keeping is a prompt to write down the session: the keeper asking for
-// session.json or the kept lines, a live handoff asking for the export.
+// session.json or the kept lines, a live handoff asking for the export,
+// the session itself for the View it held back.
 type Keeping interface {
 	Keeping()
 }

@@ -26,7 +26,7 @@ var agentHandlers = map[string]handler{
 // (The server's agents actor has them rendered from the read side
 // itself: agents.Options.Answer.)
 func (s *Session) answer(ctx actor.Context, a *agents.Answer) {
-	ctx.Send(a.To, view.AgentAnswer(s.reads.Newest(), a))
+	ctx.Send(a.To, view.AgentAnswer(s.recs.View(), a))
 }
 
 // agentFocus focuses the agent's pane; the agents actor answers once it

@@ -45,6 +45,7 @@ func (s *Session) ask(ctx actor.Context, a kit.TopologyAsk) *kit.Reply {
 // reloads actor says changed into the model, in one transaction.
 func (s *Session) fact(ctx actor.Context, f kit.Fact) {
 	before := s.begin()
+	before.later = s.reads.Queued() > 0
 	switch f := f.(type) {
 	case *pane.Facts:
 		if p := s.recs.Get(f.TerminalID); p != nil { // nil: a pane closed meanwhile
@@ -96,6 +97,10 @@ func (s *Session) keeping(ctx actor.Context, k kit.Keeping) {
 	switch k.(type) {
 	case *keeper.SaveNow:
 		s.save(ctx)
+	case *view.Owed: // (txn.go's settle)
+		if s.recs.Flush() {
+			s.place(ctx)
+		}
 	case *HandoffExport: // handoff.go: the topology with each pane's terminal
 		ctx.Respond(&Handoff{Saved: keeper.Detached(s.m.Save(func(p *model.Pane) model.SavedPane {
 			sp := s.savedPane(p)
@@ -111,7 +116,7 @@ func (s *Session) keeping(ctx actor.Context, k kit.Keeping) {
 func (s *Session) passOn(ctx actor.Context, r kit.PassOn) {
 	switch r := r.(type) {
 	case *pane.InfoAnswer: // a pane spawned without Scrolled (view/answer.go)
-		ctx.Respond(view.ScrolledInfo(s.reads.Newest(), r))
+		ctx.Respond(view.ScrolledInfo(s.recs.View(), r))
 	case *agents.Answer:
 		s.answer(ctx, r)
 	case *plugins.Enabled:

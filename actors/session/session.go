@@ -204,7 +204,7 @@ func (s *Session) Receive(ctx actor.Context) {
 	handled := false
 	defer func() {
 		if !handled {
-			s.reads.MessageReceived(nil)
+			s.reads.MessageFailed()
 		}
 	}()
 	if s.m.Open() { // the last message panicked half-way (handle)

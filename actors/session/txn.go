@@ -12,6 +12,7 @@ import (
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/panes"
 	"github.com/herdr-go/herdr/actors/session/model"
+	"github.com/herdr-go/herdr/actors/session/view"
 	wsactor "github.com/herdr-go/herdr/actors/workspace"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -33,9 +34,10 @@ type txn struct {
 	fx     []effect
 	// synced says the commit sent the agents actor a new focused tab, so
 	// the answer goes through it (handle); deferred is an answer a
-	// handler left for it.
-	synced   bool
-	deferred *agents.Answer
+	// handler left for it. later holds a fact's View back while more
+	// messages wait (view.Records.Publish).
+	synced, later bool
+	deferred      *agents.Answer
 }
 
 // An effect is what a transaction does outside the session's own state
@@ -215,8 +217,10 @@ func (s *Session) settle(ctx actor.Context, tx *txn) {
 			evs = append(evs, publishOf(e))
 		}
 	}
-	s.recs.Publish(topo) // before the answer and the events: a read after them sees this
-	if len(evs) > 0 || after != tx.before {
+	if s.recs.Publish(topo, tx.later) { // before the answer and the events: a read after them sees this
+		ctx.Send(ctx.Self(), &view.Owed{}) // held back: published after what is queued now
+	}
+	if (len(evs) > 0 || after != tx.before) && !tx.later {
 		tx.synced = s.place(ctx)
 	}
 	if len(evs) > 0 {

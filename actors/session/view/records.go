@@ -71,6 +71,7 @@ type Records struct {
 	// the manifests).
 	touched   []*Record
 	dirty     bool
+	owed      bool        // a publish held back (Publish's later), made by Flush
 	caches    []*TabCache // beside the last View's Tabs
 	manifests []protocol.AgentManifestInfo
 	placed    agents.Placement // the agents actor's last
@@ -114,7 +115,7 @@ func (r *Records) All() iter.Seq[*Record] { return maps.Values(r.terms) }
 // form, an agent by its pane's id or its name, an optional pane by the
 // focus.
 func (r *Records) Target(t protocol.Target, id string, params protocol.Params) (*Record, error) {
-	v := r.side.Newest()
+	v := r.View()
 	if v == nil {
 		return nil, protocol.Errorf(protocol.CodeInternal, "the session has published nothing yet")
 	}
@@ -351,7 +352,24 @@ func (r *Records) paneOf(termID string) (*Pane, protocol.AgentStatus, bool) {
 // records show changed (dirty), only the records of panes told something
 // outside the model (their facts, their size) can have changed, and the
 // rest of the last View is shared.
-func (r *Records) Publish(topo bool) {
+//
+// later holds the publish back while more messages wait behind the one
+// being handled (a fact's: a call's answer must see its write): a
+// backlog of facts, as a restore of many panes sends, then builds one
+// View rather than one per message, each as big as the session. The
+// read side's calls wait for the View owed (ReadSide.Owe); Flush makes
+// it. Publish reports whether it held back a View where none was owed:
+// the session then sends itself an Owed, which reaches it after what is
+// queued now, whatever the count of the messages queued says.
+func (r *Records) Publish(topo, later bool) (first bool) {
+	if later {
+		r.dirty = r.dirty || topo
+		first, r.owed = !r.owed, true
+		r.side.Owe(true)
+		return first
+	}
+	r.owed = false
+	r.side.Owe(false)
 	defer func() { clear(r.touched); r.touched = r.touched[:0] }()
 	old := r.side.Newest()
 	if old == nil || topo || r.dirty {
@@ -360,7 +378,7 @@ func (r *Records) Publish(topo bool) {
 		r.caches = b.Caches
 		b.View.Manifests = r.manifests
 		r.side.Publish(b.View)
-		return
+		return false
 	}
 	for _, p := range r.touched {
 		i, ok := old.PaneByID[p.ID()]
@@ -371,13 +389,37 @@ func (r *Records) Publish(topo bool) {
 			old.Panes[i].Store(nv)
 		}
 	}
+	return false
+}
+
+// Owed is the session's prompt to itself to publish the View it held
+// back (Publish): a kit.Keeping.
+type Owed struct{}
+
+// Keeping implements kit.Keeping.
+func (*Owed) Keeping() {}
+
+// Flush publishes the View held back (Publish's later), if one is, and
+// reports whether it did.
+func (r *Records) Flush() bool {
+	if !r.owed {
+		return false
+	}
+	r.Publish(false, false)
+	return true
+}
+
+// View is the newest View, the one held back made first.
+func (r *Records) View() *View {
+	r.Flush()
+	return r.side.Newest()
 }
 
 // Placement is where panes are for the agents actor (the newest View's
 // placement, with what a restored pane's agent had), nil when that is
 // what it was last given; newTab says the focused tab is new.
 func (r *Records) Placement() (pl *agents.Placement, newTab bool) {
-	v := r.side.Newest()
+	v := r.View()
 	if v == nil {
 		return nil, false
 	}

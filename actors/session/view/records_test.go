@@ -36,7 +36,7 @@ func newSession(t *testing.T) *session {
 	tx.FocusPane(s.p2.Pane)
 	tx.Commit()
 	s.r.Arrange(tb)
-	s.r.Publish(true)
+	s.r.Publish(true, false)
 	return s
 }
 
@@ -56,7 +56,7 @@ func (s *session) change(f func(tx *model.Tx)) {
 	tx := s.m.Begin()
 	f(tx)
 	tx.Commit()
-	s.r.Publish(true)
+	s.r.Publish(true, false)
 }
 
 // recs are the newest View's pane records, in order.
@@ -81,7 +81,7 @@ func TestRecords_PublishRendersOnlyWhatChanged(t *testing.T) {
 	}
 
 	s.r.Facts(s.p1, &pane.Facts{TerminalID: "t1", Revision: 5})
-	s.r.Publish(false)
+	s.r.Publish(false, false)
 	v1, r1 := s.recs()
 	if v1 != v0 {
 		t.Error("a pane's facts built a new View; only its record should change")
@@ -111,7 +111,7 @@ func TestRecords_PublishRendersOnlyWhatChanged(t *testing.T) {
 	if ev := s.r.Shown(&agents.Shown{TermID: "t2", Agent: "claude", State: "working", Status: protocol.AgentStatus("working")}); len(ev.Events) != 0 {
 		t.Errorf("a new status announced %+v; only a new presentation is pane_updated", ev.Events)
 	}
-	s.r.Publish(false)
+	s.r.Publish(false, false)
 	v4, r4 := s.recs()
 	if v4 == v1 || v4.Spaces[0].Info.AgentStatus != "working" || v4.Tabs[0].Info.AgentStatus != "working" {
 		t.Errorf("an agent's status: roll-ups %q, %q (a new View: %v)", v4.Spaces[0].Info.AgentStatus, v4.Tabs[0].Info.AgentStatus, v4 != v1)
@@ -124,7 +124,7 @@ func TestRecords_PublishRendersOnlyWhatChanged(t *testing.T) {
 	// by a publish that only re-renders what was touched.
 	s.r.Facts(s.p2, &pane.Facts{TerminalID: "t2", Revision: 9})
 	s.r.Set("t2", nil)
-	s.r.Publish(false)
+	s.r.Publish(false, false)
 	if _, r5 := s.recs(); r5[1] != r4[1] {
 		t.Error("the record of a terminal without a record any more was rendered again")
 	}
@@ -257,7 +257,7 @@ func TestRecords_Sizes(t *testing.T) {
 	if len(a.Sizes) != 2 || a.Sizes[0].Cols != 48 || a.Sizes[0].Rows != 38 || a.Sizes[0].Rev != 3 || a.Sizes[1].Rev != 2 {
 		t.Fatalf("framed sizes %+v", a.Sizes)
 	}
-	s.r.Publish(false)
+	s.r.Publish(false, false)
 	if _, recs := s.recs(); recs[0].Info.Scroll.ViewportRows != 38 {
 		t.Errorf("t1's viewport rows %d after its resize, want 38", recs[0].Info.Scroll.ViewportRows)
 	}
@@ -311,14 +311,14 @@ func BenchmarkRecords_Publish_200Panes(b *testing.B) {
 		ws, recs = append(ws, w), append(recs, p)
 	}
 	tx.Commit()
-	r.Publish(true)
+	r.Publish(true, false)
 	b.Run("facts", func(b *testing.B) {
 		rev := uint64(0)
 		for b.Loop() {
 			rev++
 			p := recs[rev%uint64(len(recs))]
 			r.Facts(p, &pane.Facts{TerminalID: p.TermID(), Revision: rev})
-			r.Publish(false)
+			r.Publish(false, false)
 		}
 	})
 	b.Run("topology", func(b *testing.B) {
@@ -328,7 +328,7 @@ func BenchmarkRecords_Publish_200Panes(b *testing.B) {
 			tx := m.Begin()
 			tx.FocusWorkspace(ws[i%2])
 			tx.Commit()
-			r.Publish(true)
+			r.Publish(true, false)
 		}
 	})
 }
@@ -352,5 +352,76 @@ func TestRecords_Saved(t *testing.T) {
 	}
 	if sp := s.r.Saved(&model.Pane{}); sp.AgentSession != nil || sp.Process != nil {
 		t.Errorf("a pane with no record saved %+v", sp)
+	}
+}
+
+// TestRecords_ABacklogOfFactsPublishesOnce: facts handled while more
+// messages wait build no View each; the read side's calls wait for the
+// one owed (not caught up, their waits held), which Flush publishes with
+// every held change in it, and which a failed message does not leave
+// them waiting for.
+func TestRecords_ABacklogOfFactsPublishesOnce(t *testing.T) {
+	s := newSession(t)
+	first := s.side.Newest()
+	var ran int
+	post := func(n int) {
+		for range n {
+			s.side.MessagePosted(nil)
+		}
+	}
+	post(3) // three facts queued
+	// The first two are handled while others wait: held back.
+	for _, label := range []string{"one", "two"} {
+		if s.side.Queued() <= 0 {
+			t.Fatalf("queued %d with facts waiting", s.side.Queued())
+		}
+		tx := s.m.Begin()
+		tx.SetPaneLabel(s.p1.Pane, label)
+		tx.Commit()
+		if first := s.r.Publish(true, true); first != (label == "one") {
+			t.Fatalf("held %s: first %v", label, first)
+		}
+		s.side.MessageReceived(nil)
+	}
+	if s.side.caughtUp() {
+		t.Fatal("caught up with a View owed")
+	}
+	if s.side.AfterCaughtUp(func() { ran++ }) || ran != 0 {
+		t.Fatal("a wait ran with a View owed")
+	}
+	held := s.side.Newest()
+	// The last: nothing behind it, so the View owed is made.
+	if s.side.Queued() != 0 {
+		t.Fatalf("queued %d behind the last", s.side.Queued())
+	}
+	if !s.r.Flush() || s.r.Flush() {
+		t.Fatal("Flush did not publish the View owed once")
+	}
+	s.side.MessageReceived(nil)
+	v := s.side.Newest()
+	if v == held || v == first || !s.side.caughtUp() || ran != 1 {
+		t.Fatalf("after the flush: new View %v, caught up %v, waits run %d", v != held, s.side.caughtUp(), ran)
+	}
+	if got := v.Rec(v.PaneByID[s.p1.ID()]).Info.Label; got == nil || *got != "two" {
+		t.Fatalf("the View made shows label %v, want the last held change", got)
+	}
+	// A held fact that changed no topology is flushed into the View in
+	// place, and the read side caught up with it too.
+	post(1)
+	s.r.Facts(s.p2, &pane.Facts{TerminalID: "t2", Revision: 9})
+	if !s.r.Publish(false, true) || s.side.caughtUp() {
+		t.Fatal("a held record change: not owed")
+	}
+	s.r.Flush()
+	s.side.MessageReceived(nil)
+	if !s.side.caughtUp() {
+		t.Fatal("a record change flushed in place left the read side waiting")
+	}
+	// A message that panics with a View owed leaves no read waiting.
+	post(1)
+	s.r.Publish(true, true)
+	s.side.MessageFailed()
+	if !s.side.caughtUp() {
+		t.Fatal("a failed message left the read side waiting")
 	}
 }

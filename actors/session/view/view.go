@@ -21,10 +21,17 @@ import (
 // pane answers): a call that finds such a message still waiting waits
 // here until the session has handled it (AfterCaughtUp, wait.go), so a
 // read after an answer sees that write.
+//
+// shown counts the messages whose effects the published View shows:
+// every one received, but while the session owes a View (Records holds
+// a fact's publish back for the messages queued behind it, Owe) the
+// count stops, and calls wait for the View that is owed.
 type ReadSide struct {
 	cur      atomic.Pointer[View]
 	posted   atomic.Int64
 	received atomic.Int64
+	shown    atomic.Int64
+	owed     atomic.Bool
 	// waits are the calls waiting for the session to catch up (wait.go);
 	// pending counts them, so a message costs a load when none.
 	waits   waiters
@@ -41,9 +48,28 @@ func (r *ReadSide) MessagePosted(any) { r.posted.Add(1) }
 // MessageReceived implements actor.MailboxMiddleware: called after the
 // message was handled.
 func (r *ReadSide) MessageReceived(any) {
-	r.received.Add(1)
+	if n := r.received.Add(1); !r.owed.Load() {
+		r.shown.Store(n)
+	}
 	r.wake()
 }
+
+// MessageFailed counts a message that panicked handled, with the View
+// as it is: what the session owed waits for its next message, and reads
+// must not wait for that.
+func (r *ReadSide) MessageFailed() {
+	r.owed.Store(false)
+	r.MessageReceived(nil)
+}
+
+// Owe says whether the View published shows the message being handled
+// (owed: not yet, the session publishes once the messages queued behind
+// it are handled).
+func (r *ReadSide) Owe(owed bool) { r.owed.Store(owed) }
+
+// Queued is the number of messages posted to the session behind the one
+// it is handling.
+func (r *ReadSide) Queued() int64 { return r.posted.Load() - r.received.Load() - 1 }
 
 // MailboxEmpty implements actor.MailboxMiddleware.
 func (r *ReadSide) MailboxEmpty() {}
@@ -52,7 +78,7 @@ func (r *ReadSide) MailboxEmpty() {}
 // made has been handled (and so published).
 func (r *ReadSide) caughtUp() bool {
 	posted := r.posted.Load()
-	return r.received.Load() >= posted
+	return r.shown.Load() >= posted
 }
 
 // NewReadSide returns a read side with nothing published: every call

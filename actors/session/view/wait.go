@@ -28,7 +28,7 @@ type caughtUpWaiter struct {
 // ready says the session handled every message posted before mark and a
 // View is published.
 func (r *ReadSide) ready(mark int64) bool {
-	return r.received.Load() >= mark && r.cur.Load() != nil
+	return r.shown.Load() >= mark && r.cur.Load() != nil
 }
 
 // AfterCaughtUp implements events.ReadSide.
