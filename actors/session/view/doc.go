@@ -18,7 +18,9 @@
 // sent to the session before it still waiting waits here
 // (AfterCaughtUp, wait.go) and is routed from the first View published
 // once the session has handled it, so a read after a write's answer sees
-// that write.
+// that write. A fact's View may be held back while more messages wait
+// behind it (Records.Publish's later, published on the session's Owed):
+// the read side counts a message shown only once a View shows it.
 //
 // The View's records are rendered here, by pure functions of the model
 // and of each pane's facts (render.go), and Build makes a whole View from
