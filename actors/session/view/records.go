@@ -72,6 +72,7 @@ type Records struct {
 	touched   []*Record
 	dirty     bool
 	owed      bool        // a publish held back (Publish's later), made by Flush
+	placeOwed bool        // and the placement, which a later publish may not make
 	caches    []*TabCache // beside the last View's Tabs
 	manifests []protocol.AgentManifestInfo
 	placed    agents.Placement // the agents actor's last
@@ -364,7 +365,7 @@ func (r *Records) paneOf(termID string) (*Pane, protocol.AgentStatus, bool) {
 func (r *Records) Publish(topo, later bool) (first bool) {
 	if later {
 		r.dirty = r.dirty || topo
-		first, r.owed = !r.owed, true
+		first, r.owed, r.placeOwed = !r.owed, true, true
 		r.side.Owe(true)
 		return first
 	}
@@ -400,13 +401,13 @@ type Owed struct{}
 func (*Owed) Keeping() {}
 
 // Flush publishes the View held back (Publish's later), if one is, and
-// reports whether it did.
+// reports whether the placement is owed too (Placement, which a call
+// may have made since).
 func (r *Records) Flush() bool {
-	if !r.owed {
-		return false
+	if r.owed {
+		r.Publish(false, false)
 	}
-	r.Publish(false, false)
-	return true
+	return r.placeOwed
 }
 
 // View is the newest View, the one held back made first.
@@ -420,6 +421,7 @@ func (r *Records) View() *View {
 // what it was last given; newTab says the focused tab is new.
 func (r *Records) Placement() (pl *agents.Placement, newTab bool) {
 	v := r.View()
+	r.placeOwed = false
 	if v == nil {
 		return nil, false
 	}
