@@ -45,7 +45,7 @@ func (s *Session) ask(ctx actor.Context, a kit.TopologyAsk) *kit.Reply {
 // reloads actor says changed into the model, in one transaction.
 func (s *Session) fact(ctx actor.Context, f kit.Fact) {
 	before := s.begin()
-	before.later = s.reads.Queued() > 0
+	before.later = s.reads.Hold()
 	switch f := f.(type) {
 	case *pane.Facts:
 		if p := s.recs.Get(f.TerminalID); p != nil { // nil: a pane closed meanwhile

@@ -67,9 +67,28 @@ func (r *ReadSide) MessageFailed() {
 // it are handled).
 func (r *ReadSide) Owe(owed bool) { r.owed.Store(owed) }
 
-// Queued is the number of messages posted to the session behind the one
-// it is handling.
-func (r *ReadSide) Queued() int64 { return r.posted.Load() - r.received.Load() - 1 }
+// Hold says the session may hold back the View of the message it is
+// handling (a fact's: view.Records.Publish's later): more messages are
+// queued behind it, and no call waits for that message (one given
+// after it was posted), which would otherwise wait for the View owed,
+// behind all of them.
+func (r *ReadSide) Hold() bool {
+	handling := r.received.Load() + 1
+	if r.posted.Load() <= handling {
+		return false
+	}
+	if r.pending.Load() == 0 {
+		return true
+	}
+	r.waits.mu.Lock()
+	defer r.waits.mu.Unlock()
+	for _, w := range r.waits.list {
+		if w.mark <= handling {
+			return false
+		}
+	}
+	return true
+}
 
 // MailboxEmpty implements actor.MailboxMiddleware.
 func (r *ReadSide) MailboxEmpty() {}
