@@ -358,9 +358,11 @@ func (t *Terminal) Resize(cols, rows int) {
 	}
 	if cols != t.cols {
 		pendingWrap = t.reflowPrimary(cols) && t.scr == t.primary
+		t.primary.setCols(cols)
 		if t.alt != nil {
+			t.alt.setCols(cols)
 			for _, l := range t.alt.lines {
-				l.resize(cols)
+				l.resize(cols) // the blank record again: harmless, it shares blankCells
 			}
 		}
 		t.cols = cols
@@ -462,7 +464,7 @@ func (t *Terminal) resizeRows(s *screen, oldRows, rows, cursorY int, primary boo
 		}
 	}
 	for i := 0; i < add; i++ {
-		s.lines = append(s.lines, blankLine(t.cols))
+		s.lines = append(s.lines, s.blankRow(t.cols))
 	}
 	return shift
 }
