@@ -95,7 +95,7 @@ func (p *performer) EscDispatch(intermediates []byte, ignore bool, b byte) {
 			t.carriageReturn()
 			t.linefeed()
 		case 'H': // HTS
-			t.tabs[t.x] = true
+			t.ownTabs()[t.x] = true
 		case 'M': // RI
 			t.reverseIndex()
 		case 'c': // RIS

@@ -162,9 +162,9 @@ func (t *Terminal) encodeState(b []byte) []byte {
 		}
 	}
 	b = putUints(b, mb, charsetBits(t.charsets, t.lineDrawing))
-	tabs := make([]byte, (len(t.tabs)+7)/8)
-	for i, on := range t.tabs {
-		if on {
+	tabs := make([]byte, (t.cols+7)/8)
+	for i := range t.cols {
+		if t.tabStop(i) {
 			tabs[i/8] |= 1 << (i % 8)
 		}
 	}
@@ -482,8 +482,13 @@ func decodeState(data []byte, opts Options) (*Terminal, error) {
 		r.fail("tab stops")
 	}
 	t.tabs = make([]bool, cols)
+	custom := false
 	for i := range t.tabs {
 		t.tabs[i] = r.err == nil && tabs[i/8]&(1<<(i%8)) != 0
+		custom = custom || t.tabs[i] != defaultTabStop(i)
+	}
+	if !custom {
+		t.tabs = nil // the default stops need no array
 	}
 	saved := [...]*savedCursor{&t.savedMain, &t.savedAlt}
 	for _, s := range saved {
