@@ -30,7 +30,9 @@ import (
 // and what the model does not hold.
 type Record struct {
 	*model.Pane
-	PID   *actor.PID
+	PID *actor.PID
+	// Facts is what the pane last told, stored by Records.Facts alone,
+	// which counts each in factsRev.
 	Facts pane.Facts
 	Shown agents.Shown // what the agents actor shows of its agent
 	// Restored is the agent session a restored pane's agent reported
@@ -38,10 +40,11 @@ type Record struct {
 	Restored   *protocol.AgentSessionInfo
 	Cols, Rows int
 	SizeRev    uint64 // grows with every new Cols × Rows
-	// shownRev grows with every new Shown; drawn is the records as last
-	// rendered, reused while what they are drawn from is unchanged.
-	shownRev uint64
-	drawn    *drawn
+	// shownRev and factsRev grow with every new Shown and Facts; drawn
+	// is the records as last rendered, reused while what they are drawn
+	// from is unchanged.
+	shownRev, factsRev uint64
+	drawn              *drawn
 }
 
 // drawn is a record's rendering and what it was rendered from.
@@ -50,11 +53,15 @@ type drawn struct {
 	rec *Pane
 }
 
-// drawKey is everything a pane's records are rendered from.
+// drawKey is everything a pane's records are rendered from: its PaneIn,
+// with the revision of its facts in place of a copy of them (144 bytes a
+// pane).
 type drawKey struct {
-	in    PaneIn
-	shown uint64 // Record.shownRev
-	pid   *actor.PID
+	id, termID, ws, tab, label, cwd, restoreError string
+	focused                                       bool
+	rows                                          int
+	facts, shown                                  uint64 // Record.factsRev, Record.shownRev
+	pid                                           *actor.PID
 }
 
 // Records holds every terminal's Record and publishes the read model: the
@@ -230,7 +237,10 @@ func AutoLabel(cwd, home string) string {
 // changes itself.
 func (r *Records) Facts(p *Record, f *pane.Facts) (agent bool, updated model.Out) {
 	old := p.Facts
-	p.Facts = *f
+	if *f != old {
+		p.Facts = *f
+		p.factsRev++
+	}
 	r.touched = append(r.touched, p)
 	agent = f.Agent != old.Agent || f.AgentState != old.AgentState || f.Job != old.Job
 	if StripSpinner(f.Title) != StripSpinner(old.Title) {
@@ -326,11 +336,13 @@ func (r *Records) paneIn(p *Record) PaneIn {
 
 // draw is p's records, rendered again only when what they show changed.
 func (r *Records) draw(p *Record) *Pane {
-	k := drawKey{in: r.paneIn(p), shown: p.shownRev, pid: p.PID}
+	in := r.paneIn(p)
+	k := drawKey{id: in.ID, termID: in.TermID, ws: in.WS, tab: in.Tab, label: in.Label, cwd: in.Cwd, restoreError: in.RestoreError,
+		focused: in.Focused, rows: in.Rows, facts: p.factsRev, shown: p.shownRev, pid: p.PID}
 	if p.drawn != nil && p.drawn.key == k {
 		return p.drawn.rec
 	}
-	rec := RenderPane(k.in, &p.Shown)
+	rec := RenderPane(in, &p.Shown)
 	rec.PID, rec.Command = p.PID, p.Command()
 	p.drawn = &drawn{key: k, rec: rec}
 	return rec

@@ -92,6 +92,11 @@ func TestRecords_PublishRendersOnlyWhatChanged(t *testing.T) {
 	if r1[1] != r0[1] {
 		t.Error("t2's record was rendered again; nothing of it changed")
 	}
+	s.r.Facts(s.p1, &pane.Facts{TerminalID: "t1", Revision: 5})
+	s.r.Publish(false)
+	if _, again := s.recs(); again[0] != r1[0] {
+		t.Error("the same facts again rendered t1's record again")
+	}
 
 	s.change(func(tx *model.Tx) { tx.SetTabLabel(s.p1.Tab(), "build") })
 	v2, r2 := s.recs()
