@@ -34,7 +34,10 @@ type Record struct {
 	// Facts is what the pane last told, stored by Records.Facts alone,
 	// which counts each in factsRev.
 	Facts pane.Facts
-	Shown agents.Shown // what the agents actor shows of its agent
+	// Shown is what the agents actor shows of its agent; nil until it
+	// shows something (a pane without an agent needs none: shown). It is
+	// replaced, never changed, so a rendered record shares it.
+	Shown *agents.Shown
 	// Restored is the agent session a restored pane's agent reported
 	// before the restart, for the agents actor's first placement.
 	Restored   *protocol.AgentSessionInfo
@@ -45,6 +48,18 @@ type Record struct {
 	// from is unchanged.
 	shownRev, factsRev uint64
 	drawn              *drawn
+}
+
+// noShown is what a record shows before the agents actor showed anything:
+// nothing. Read only.
+var noShown = &agents.Shown{}
+
+// shown is what p shows of its agent.
+func (p *Record) shown() *agents.Shown {
+	if p.Shown == nil {
+		return noShown
+	}
+	return p.Shown
 }
 
 // drawn is a record's rendering and what it was rendered from.
@@ -143,7 +158,7 @@ func (r *Records) rollup(t *model.Tab) protocol.AgentStatus {
 	st := protocol.StatusUnknown
 	for _, p := range r.m.TabPanes(t) {
 		if rec := r.terms[p.TermID()]; rec != nil { // nil only while a restore starts panes
-			st = Worse(st, rec.Shown.PublicStatus())
+			st = Worse(st, rec.shown().PublicStatus())
 		}
 	}
 	return st
@@ -172,7 +187,7 @@ func (r *Records) PaneInfo(p *model.Pane) protocol.PaneInfo {
 	if rec == nil { // a pane whose terminal has no record yet: the model's part
 		rec = &Record{Pane: p}
 	}
-	return PaneInfo(r.paneIn(rec), &rec.Shown)
+	return PaneInfo(r.paneIn(rec), rec.shown())
 }
 
 // Layout is t's layout.
@@ -256,11 +271,12 @@ func (r *Records) Shown(sh *agents.Shown) (updated model.Out) {
 	if p == nil {
 		return model.Out{}
 	}
-	old := p.Shown
-	p.Shown = *sh
+	old := p.shown()
+	c := *sh
+	p.Shown = &c
 	p.shownRev++
 	r.dirty = true // the workspaces' and tabs' roll-ups
-	if sh.PresentationChanged(&old) {
+	if sh.PresentationChanged(old) {
 		return r.paneUpdated(p)
 	}
 	return model.Out{}
@@ -342,7 +358,7 @@ func (r *Records) draw(p *Record) *Pane {
 	if p.drawn != nil && p.drawn.key == k {
 		return p.drawn.rec
 	}
-	rec := RenderPane(in, &p.Shown)
+	rec := RenderPane(in, p.shown())
 	rec.PID, rec.Command = p.PID, p.Command()
 	p.drawn = &drawn{key: k, rec: rec}
 	return rec
@@ -354,7 +370,7 @@ func (r *Records) paneOf(termID string) (*Pane, protocol.AgentStatus, bool) {
 	if p == nil { // only while a restore starts panes
 		return nil, "", false
 	}
-	return r.draw(p), p.Shown.PublicStatus(), true
+	return r.draw(p), p.shown().PublicStatus(), true
 }
 
 // Publish makes the read model's present state the newest View. topo says
@@ -431,8 +447,8 @@ func (r *Records) Saved(p *model.Pane) model.SavedPane {
 	if rec == nil {
 		return sp
 	}
-	if rec.Shown.Session != nil {
-		ref := *rec.Shown.Session
+	if sh := rec.shown(); sh.Session != nil {
+		ref := *sh.Session
 		sp.AgentSession = &ref
 	}
 	if rec.Facts.ShellStart != "" {

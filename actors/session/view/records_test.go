@@ -345,7 +345,7 @@ func TestRecords_Saved(t *testing.T) {
 	if sp := s.r.Saved(s.p1.Pane); sp.AgentSession != nil || sp.Process != nil {
 		t.Fatalf("a pane that reported nothing saved %+v", sp)
 	}
-	s.p1.Shown.Session = &protocol.AgentSessionInfo{Agent: "claude", Kind: "id", Value: "abc"}
+	s.p1.Shown = &agents.Shown{Session: &protocol.AgentSessionInfo{Agent: "claude", Kind: "id", Value: "abc"}}
 	s.p1.Facts.ShellPID, s.p1.Facts.ShellStart = 42, "1700000000"
 	sp := s.r.Saved(s.p1.Pane)
 	if sp.AgentSession == nil || sp.AgentSession.Value != "abc" || sp.Process == nil || sp.Process.Pid != 42 || sp.Process.Start != "1700000000" {
