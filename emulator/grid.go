@@ -293,7 +293,10 @@ func (s *screen) at(y int) *line {
 
 // own gives row y, which shares the blank record, one of its own: blank
 // (its cells still shared with blankCells until line.own) and at the
-// same version, so it reads exactly as before.
+// same version, so it reads exactly as before. Not inlined: at, inlined
+// in the print loops, stays a compare and a load.
+//
+//go:noinline
 func (s *screen) own(y int) *line {
 	l := &line{cells: s.blank.cells, ver: s.blank.ver}
 	s.lines[y] = l
