@@ -59,7 +59,7 @@ func (t *Terminal) tabForward(n int) {
 	t.pendingWrap = false
 	for ; n > 0 && t.x < t.cols-1; n-- {
 		t.x++
-		for t.x < t.cols-1 && !t.tabs[t.x] {
+		for t.x < t.cols-1 && !t.tabStop(t.x) {
 			t.x++
 		}
 	}
@@ -69,7 +69,7 @@ func (t *Terminal) tabBack(n int) {
 	t.pendingWrap = false
 	for ; n > 0 && t.x > 0; n-- {
 		t.x--
-		for t.x > 0 && !t.tabs[t.x] {
+		for t.x > 0 && !t.tabStop(t.x) {
 			t.x--
 		}
 	}
@@ -78,11 +78,9 @@ func (t *Terminal) tabBack(n int) {
 func (t *Terminal) clearTabs(mode int) {
 	switch mode {
 	case 0:
-		t.tabs[t.x] = false
+		t.ownTabs()[t.x] = false
 	case 3:
-		for i := range t.tabs {
-			t.tabs[i] = false
-		}
+		clear(t.ownTabs())
 	}
 }
 

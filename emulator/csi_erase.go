@@ -9,24 +9,24 @@ func (t *Terminal) eraseDisplay(mode int) {
 	lines := t.scr.lines
 	switch mode {
 	case 0: // cursor to end
-		l := lines[t.y]
+		l := t.scr.at(t.y)
 		l.breakWide(t.x)
 		l.fill(t.x, t.cols, t.eraseID)
 		l.wrapped = false
-		for _, l := range lines[t.y+1:] {
+		for _, l := range t.erasable(t.y+1, t.rows) {
 			l.reset(t.eraseID)
 		}
 		t.damageRows(lines[t.y:])
 	case 1: // start to cursor
-		for _, l := range lines[:t.y] {
+		for _, l := range t.erasable(0, t.y) {
 			l.reset(t.eraseID)
 		}
-		l := lines[t.y]
+		l := t.scr.at(t.y)
 		l.breakWide(t.x)
 		l.fill(0, t.x+1, t.eraseID)
 		t.damageRows(lines[:t.y+1])
 	case 2: // whole screen
-		for _, l := range lines {
+		for _, l := range t.erasable(0, t.rows) {
 			l.reset(t.eraseID)
 		}
 		t.damageRows(lines)
@@ -39,10 +39,20 @@ func (t *Terminal) eraseDisplay(mode int) {
 	}
 }
 
+// erasable returns rows [from, to) of the active screen for an erase:
+// with the default erase style a row sharing the blank record stays
+// shared (resetting it writes nothing), with another each gets its own.
+func (t *Terminal) erasable(from, to int) []*line {
+	if t.eraseID == 0 {
+		return t.scr.lines[from:to]
+	}
+	return t.scr.rowsAt(from, to)
+}
+
 // eraseLine implements EL.
 func (t *Terminal) eraseLine(mode int) {
 	t.pendingWrap = false
-	l := t.scr.lines[t.y]
+	l := t.scr.at(t.y)
 	t.damage(l)
 	switch mode {
 	case 0:
@@ -60,7 +70,7 @@ func (t *Terminal) eraseLine(mode int) {
 // eraseChars implements ECH.
 func (t *Terminal) eraseChars(n int) {
 	t.pendingWrap = false
-	l := t.scr.lines[t.y]
+	l := t.scr.at(t.y)
 	t.damage(l)
 	end := t.x + n
 	if end > t.cols {
@@ -74,7 +84,7 @@ func (t *Terminal) eraseChars(n int) {
 // insertChars implements ICH.
 func (t *Terminal) insertChars(n int) {
 	t.pendingWrap = false
-	t.shiftRight(t.scr.lines[t.y], t.x, n)
+	t.shiftRight(t.scr.at(t.y), t.x, n)
 }
 
 // shiftRight moves cells [x, cols) right by n, blanking [x, x+n).
@@ -105,13 +115,13 @@ func (t *Terminal) shiftRight(l *line, x, n int) {
 func (t *Terminal) deleteChars(n int) {
 	t.pendingWrap = false
 	x := t.x
-	l := t.scr.lines[t.y]
 	if n > t.cols-x {
 		n = t.cols - x
 	}
 	if n <= 0 {
 		return
 	}
+	l := t.scr.at(t.y)
 	l.own()
 	t.damage(l)
 	l.breakWide(x)
@@ -173,7 +183,7 @@ func (t *Terminal) scrollRegionUp(n int, toScrollback bool) {
 	if t.kitty != nil {
 		t.kittyScrolled(t.top, t.bottom, -n)
 	}
-	for i, l := range region[:n] {
+	for i, l := range t.erasable(t.top, t.top+n) {
 		if toScrollback {
 			if t.pushVers != nil {
 				t.pushVers[(t.scrolled-int64(n-i))&(pushRing-1)] = l.ver
@@ -205,7 +215,7 @@ func (t *Terminal) scrollDown(n int) {
 	if t.kitty != nil {
 		t.kittyScrolled(t.top, t.bottom, n)
 	}
-	for _, l := range region[h-n:] {
+	for _, l := range t.erasable(t.bottom+1-n, t.bottom+1) {
 		l.reset(t.eraseID)
 		t.damage(l)
 	}

@@ -20,7 +20,11 @@
 //   - screen operations (cursor movement, erase, insert/delete, scrolling,
 //     modes, alternate screen; a full-screen scroll slides the rows along
 //     a longer array, scroll_window.go);
-//   - the cell grid (grid.go) with styles interned in a hash table of its
+//   - the cell grid (grid.go), whose rows share one blank record (and
+//     their cells one zero array) until their first write, which goes
+//     through screen.at, so an idle terminal's grid is little more than
+//     its row pointers; default tab stops take no array either; styles
+//     are interned in a hash table of its
 //     own (styletable.go; a new pen recycles the ids no cell uses once
 //     the table holds 8192, so new colours keep it in the cache) and
 //     hyperlinks (osc.go), a

@@ -43,6 +43,7 @@ func FuzzWrite(f *testing.F) {
 			if len(term.scr.lines) != rows {
 				t.Fatalf("screen has %d lines, want %d", len(term.scr.lines), rows)
 			}
+			checkBlankRecords(t, "fuzz", term) // no write reached a row shared as blank
 			// Scrollback stays within its budget and, reflowed on every
 			// width change, within the width.
 			if term.sb.bytes > 2000 {

@@ -66,7 +66,7 @@ func (t *Terminal) joinCluster(r rune, w int) bool {
 	if x < 0 {
 		return false
 	}
-	l := t.scr.lines[t.y]
+	l := t.scr.at(t.y)
 	l.own()
 	t.damage(l)
 	c := l.cells[x]

@@ -256,6 +256,14 @@ func (l *line) shiftComb(from, end, delta int) {
 // screen is a grid of rows.
 type screen struct {
 	lines []*line
+	// blank is the record every row of the screen shares until its first
+	// write: an idle pane's screen is mostly rows nothing ever wrote, and
+	// a record each (48 bytes) was most of what its grid cost. A row is
+	// written only through at, which gives it a record of its own first.
+	// Reads need no care: the record reads as a blank row. Damage may
+	// give it a new version (every sharing row then reads as changed,
+	// which costs a reader a look and never hides a change).
+	blank line
 	// window is the array lines slides along when the screen scrolls
 	// up (scroll_window.go); lines may be elsewhere after a resize.
 	window struct {
@@ -264,19 +272,58 @@ type screen struct {
 	}
 }
 
-// newScreen returns a blank screen. Its line records are made in one
-// allocation, not one per row: an idle pane's screen is mostly these
-// records. Lines only move between rows of a screen (scrolling rotates
-// them; scrollback keeps an encoded copy), so the block lives as long as
-// the screen, or a resize that replaced some of its rows.
+// newScreen returns a blank screen: every row shares its blank record.
 func newScreen(cols, rows int) *screen {
 	s := &screen{lines: make([]*line, rows)}
-	records := make([]line, rows)
-	for i := range records {
-		records[i].cells = blankCells[:cols:cols]
-		s.lines[i] = &records[i]
+	s.blank.cells = blankCells[:cols:cols]
+	for i := range s.lines {
+		s.lines[i] = &s.blank
 	}
 	return s
+}
+
+// at returns row y to be written, giving it a record of its own if it
+// still shares the blank one.
+func (s *screen) at(y int) *line {
+	if l := s.lines[y]; l != &s.blank {
+		return l
+	}
+	return s.own(y)
+}
+
+// own gives row y, which shares the blank record, one of its own: blank
+// (its cells still shared with blankCells until line.own) and at the
+// same version, so it reads exactly as before. Not inlined: at, inlined
+// in the print loops, stays a compare and a load.
+//
+//go:noinline
+func (s *screen) own(y int) *line {
+	l := &line{cells: s.blank.cells, ver: s.blank.ver}
+	s.lines[y] = l
+	return l
+}
+
+// rowsAt is at for rows [from, to): the rows, each with a record of its
+// own.
+func (s *screen) rowsAt(from, to int) []*line {
+	for y := from; y < to; y++ {
+		if s.lines[y] == &s.blank {
+			s.own(y)
+		}
+	}
+	return s.lines[from:to]
+}
+
+// blankRow returns a row sharing the blank record, which it first makes
+// cols wide: for rows a resize adds.
+func (s *screen) blankRow(cols int) *line {
+	s.setCols(cols)
+	return &s.blank
+}
+
+// setCols sets the width of the blank record.
+func (s *screen) setCols(cols int) {
+	s.blank.cells = blankCells[:cols:cols]
 }
 
 // widthCache is a direct-mapped cache of rune widths for non-ASCII runes.

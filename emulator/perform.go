@@ -95,7 +95,7 @@ func (p *performer) EscDispatch(intermediates []byte, ignore bool, b byte) {
 			t.carriageReturn()
 			t.linefeed()
 		case 'H': // HTS
-			t.tabs[t.x] = true
+			t.ownTabs()[t.x] = true
 		case 'M': // RI
 			t.reverseIndex()
 		case 'c': // RIS
@@ -310,7 +310,7 @@ func (t *Terminal) printASCII(b []byte) {
 		if t.pendingWrap {
 			t.wrap()
 		}
-		l := t.scr.lines[t.y]
+		l := t.scr.at(t.y)
 		l.own()
 		t.damage(l)
 		n := t.cols - t.x
@@ -386,7 +386,7 @@ func (t *Terminal) printRune(r rune) {
 	}
 	if w == 2 && t.x == t.cols-1 {
 		if t.modes.AutoWrap {
-			l := t.scr.lines[t.y]
+			l := t.scr.at(t.y)
 			l.own()
 			t.damage(l)
 			l.breakWide(t.x)
@@ -397,7 +397,7 @@ func (t *Terminal) printRune(r rune) {
 			t.x = t.cols - 2
 		}
 	}
-	l := t.scr.lines[t.y]
+	l := t.scr.at(t.y)
 	l.own()
 	t.damage(l)
 	if t.modes.Insert {
@@ -473,7 +473,7 @@ func (t *Terminal) repeat(n int) {
 // wrap performs the deferred autowrap: mark the line soft-wrapped and move
 // to the start of the next line.
 func (t *Terminal) wrap() {
-	l := t.scr.lines[t.y]
+	l := t.scr.at(t.y)
 	l.wrapped = true
 	plain := l.plain // the flag changes no cell
 	t.damage(l)
@@ -563,7 +563,7 @@ func (t *Terminal) softReset() {
 }
 
 func (t *Terminal) alignmentTest() {
-	for _, l := range t.scr.lines {
+	for _, l := range t.scr.rowsAt(0, len(t.scr.lines)) {
 		l.reset(0)
 		l.own()
 		t.damage(l)

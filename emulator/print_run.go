@@ -23,7 +23,7 @@ func (t *Terminal) printRun(p []byte) int {
 		if t.pendingWrap {
 			t.wrap()
 		}
-		l := t.scr.lines[t.y]
+		l := t.scr.at(t.y)
 		l.own()
 		plain := l.plain
 		t.damage(l)

@@ -280,7 +280,7 @@ func (t *Terminal) reflowPrimary(cols int) (pendingWrap bool) {
 		}
 	}
 	for len(out) < rows {
-		out = append(out, blankLine(cols))
+		out = append(out, s.blankRow(cols))
 	}
 	s.lines = out
 	if atBottom && newY < rows-1 {

@@ -162,9 +162,9 @@ func (t *Terminal) encodeState(b []byte) []byte {
 		}
 	}
 	b = putUints(b, mb, charsetBits(t.charsets, t.lineDrawing))
-	tabs := make([]byte, (len(t.tabs)+7)/8)
-	for i, on := range t.tabs {
-		if on {
+	tabs := make([]byte, (t.cols+7)/8)
+	for i := range t.cols {
+		if t.tabStop(i) {
 			tabs[i/8] |= 1 << (i % 8)
 		}
 	}
@@ -253,11 +253,16 @@ func (t *Terminal) encodeState(b []byte) []byte {
 
 // putScreen appends the rows of s: version, used width, wrap flag, the used
 // cells (character, then style id and flags byte in one number) and the
-// combining marks.
+// combining marks. A blank row is saved at version 0: whether it shared
+// the screen's blank record is not saved, and restored it does (reshare).
 func (t *Terminal) putScreen(b []byte, s *screen) []byte {
 	for _, l := range s.lines {
 		hi := min(int(l.hi), len(l.cells))
-		b = putUints(b, l.ver, uint64(hi)<<1|boolBit(l.wrapped))
+		ver := l.ver
+		if blankRecord(l) {
+			ver = 0
+		}
+		b = putUints(b, ver, uint64(hi)<<1|boolBit(l.wrapped))
 		for _, c := range l.cells[:hi] {
 			b = putUints(b, uint64(uint32(c.ch)), uint64(c.style)<<8|uint64(c.flags))
 		}
@@ -477,8 +482,13 @@ func decodeState(data []byte, opts Options) (*Terminal, error) {
 		r.fail("tab stops")
 	}
 	t.tabs = make([]bool, cols)
+	custom := false
 	for i := range t.tabs {
 		t.tabs[i] = r.err == nil && tabs[i/8]&(1<<(i%8)) != 0
+		custom = custom || t.tabs[i] != defaultTabStop(i)
+	}
+	if !custom {
+		t.tabs = nil // the default stops need no array
 	}
 	saved := [...]*savedCursor{&t.savedMain, &t.savedAlt}
 	for _, s := range saved {
@@ -595,6 +605,7 @@ func (r *snapReader) screen(cols, rows, nstyles int) *screen {
 		return nil
 	}
 	s := &screen{lines: make([]*line, rows)}
+	s.setCols(cols)
 	cells := make([]cell, cols*rows) // one allocation for the whole grid
 	records := make([]line, rows)    // and one for its line records
 	for y := range s.lines {
@@ -617,8 +628,23 @@ func (r *snapReader) screen(cols, rows, nstyles int) *screen {
 			return nil
 		}
 	}
+	s.reshare()
 	return s
 }
+
+// reshare makes the blank rows of a restored screen share its blank
+// record (they were saved at version 0, see putScreen).
+func (s *screen) reshare() {
+	for y, l := range s.lines {
+		if blankRecord(l) {
+			s.lines[y] = &s.blank
+		}
+	}
+}
+
+// blankRecord reports whether l reads as a blank row with nothing of its
+// own to keep: what the screen's blank record reads as.
+func blankRecord(l *line) bool { return l.hi == 0 && len(l.comb) == 0 && !l.wrapped }
 
 // scrollback reads the scrollback lines into s (which drops the oldest
 // when its limit is smaller than the snapshot's).

@@ -107,6 +107,15 @@ func sameTerminal(t *testing.T, step string, a, b *Terminal) {
 		v.ViewOffset, v.SBLines = x.ViewOffset(), x.ScrollbackLines()
 		v.Mark, v.HasMark = x.LastPromptMark()
 		v.Versions, v.Rows = x.RowVersions(nil), x.Rows(nil)
+		// Whether a blank row shares its screen's blank record is not
+		// saved (a lone sharing row looks like a row blanked by an erase),
+		// and the rows sharing it take one version at a damage: a blank
+		// row's version may differ after a restore. It reads the same.
+		for y, l := range x.scr.lines {
+			if y < len(v.Versions) && blankRecord(l) {
+				v.Versions[y] = 0
+			}
+		}
 		for _, src := range []Source{SourceVisible, SourceRecent, SourceRecentUnwrapped, SourceDetection} {
 			for _, ansi := range []bool{false, true} {
 				for _, n := range []int{0, 3, MaxRecentLines} {

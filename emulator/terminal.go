@@ -251,15 +251,31 @@ func (t *Terminal) resetState() {
 	t.resetTabs()
 }
 
-func (t *Terminal) resetTabs() {
-	if cap(t.tabs) >= t.cols {
-		t.tabs = t.tabs[:t.cols]
-	} else {
+// resetTabs puts the tab stops every 8 columns: no array (tabs nil)
+// until a program sets or clears one (ownTabs).
+func (t *Terminal) resetTabs() { t.tabs = nil }
+
+// defaultTabStop reports whether column x has a tab stop by default.
+func defaultTabStop(x int) bool { return x > 0 && x%8 == 0 }
+
+// tabStop reports whether column x has a tab stop.
+func (t *Terminal) tabStop(x int) bool {
+	if t.tabs == nil {
+		return defaultTabStop(x)
+	}
+	return t.tabs[x]
+}
+
+// ownTabs returns the tab stops, one per column, made from the default
+// ones at the first change.
+func (t *Terminal) ownTabs() []bool {
+	if t.tabs == nil {
 		t.tabs = make([]bool, t.cols)
+		for i := range t.tabs {
+			t.tabs[i] = defaultTabStop(i)
+		}
 	}
-	for i := range t.tabs {
-		t.tabs[i] = i > 0 && i%8 == 0
-	}
+	return t.tabs
 }
 
 // Write feeds bytes produced by the program. It never fails; the int is
@@ -358,14 +374,18 @@ func (t *Terminal) Resize(cols, rows int) {
 	}
 	if cols != t.cols {
 		pendingWrap = t.reflowPrimary(cols) && t.scr == t.primary
+		t.primary.setCols(cols)
 		if t.alt != nil {
+			t.alt.setCols(cols)
 			for _, l := range t.alt.lines {
-				l.resize(cols)
+				l.resize(cols) // the blank record again: harmless, it shares blankCells
 			}
 		}
 		t.cols = cols
 		oldTabs := t.tabs
-		t.tabs = make([]bool, cols)
+		if oldTabs != nil { // else the default stops, at any width
+			t.tabs = make([]bool, cols)
+		}
 		for i := range t.tabs {
 			if i < len(oldTabs) {
 				t.tabs[i] = oldTabs[i]
@@ -462,7 +482,7 @@ func (t *Terminal) resizeRows(s *screen, oldRows, rows, cursorY int, primary boo
 		}
 	}
 	for i := 0; i < add; i++ {
-		s.lines = append(s.lines, blankLine(t.cols))
+		s.lines = append(s.lines, s.blankRow(t.cols))
 	}
 	return shift
 }

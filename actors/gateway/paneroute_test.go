@@ -40,7 +40,7 @@ func oneView(ws string, pid *actor.PID, extra string) *view.View {
 	for i, id := range ids {
 		p := &view.Pane{Info: protocol.PaneInfo{PaneID: id, TerminalID: fmt.Sprintf("t_%d", i+1), WorkspaceID: ws, TabID: tab}, PID: pid}
 		if i == 0 {
-			p.Agent, p.Shown = &protocol.AgentInfo{PaneID: id}, agents.Shown{Agent: "claude", Name: "bob"}
+			p.Agent, p.Shown = &protocol.AgentInfo{PaneID: id}, &agents.Shown{Agent: "claude", Name: "bob"}
 		}
 		v.Panes[i].Store(p)
 		v.Raw[i] = uint64(i + 1)

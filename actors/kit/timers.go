@@ -14,6 +14,9 @@ import (
 //
 // A timer's message arrives wrapped in a *Fired; the actor hands that to
 // Fired, which forgets the timer and returns the message to handle.
+//
+// The scheduler and the map exist only while a timer is pending: an idle
+// actor (a thousand idle panes) holds neither.
 type Timers struct {
 	sched   *scheduler.TimerScheduler
 	pending map[uint64]scheduler.CancelFunc
@@ -29,7 +32,7 @@ type Fired struct {
 // After sends msg to the actor after d and returns the timer's id (never
 // 0, so 0 can mean "no timer").
 func (t *Timers) After(ctx actor.Context, d time.Duration, msg any) uint64 {
-	if t.sched == nil {
+	if t.pending == nil {
 		t.sched = scheduler.NewTimerScheduler(ctx)
 		t.pending = map[uint64]scheduler.CancelFunc{}
 	}
@@ -42,14 +45,22 @@ func (t *Timers) After(ctx actor.Context, d time.Duration, msg any) uint64 {
 func (t *Timers) Cancel(id uint64) {
 	if cancel, ok := t.pending[id]; ok {
 		cancel()
-		delete(t.pending, id)
+		t.forget(id)
 	}
 }
 
 // Fired forgets a timer that went off and returns its message.
 func (t *Timers) Fired(f *Fired) any {
-	delete(t.pending, f.id)
+	t.forget(f.id)
 	return f.Msg
+}
+
+// forget drops timer id, and the map and scheduler with the last one.
+func (t *Timers) forget(id uint64) {
+	delete(t.pending, id)
+	if len(t.pending) == 0 {
+		t.sched, t.pending = nil, nil
+	}
 }
 
 // Pending is how many timers have neither fired nor been cancelled.
@@ -57,8 +68,8 @@ func (t *Timers) Pending() int { return len(t.pending) }
 
 // StopAll cancels every pending timer.
 func (t *Timers) StopAll() {
-	for id, cancel := range t.pending {
+	for _, cancel := range t.pending {
 		cancel()
-		delete(t.pending, id)
 	}
+	t.sched, t.pending = nil, nil
 }

@@ -51,6 +51,20 @@ func TestTimers(t *testing.T) {
 	if n := <-pending; n != 0 {
 		t.Fatalf("pending after StopAll = %d", n)
 	}
+	// Read after the actor's answer: nothing pending holds nothing.
+	if timers.pending != nil || timers.sched != nil {
+		t.Fatal("no timer pending, and the map or the scheduler kept")
+	}
+	system.Root.Send(pid, "arm") // and timers work again after that
+	if n := <-pending; n != 2 {
+		t.Fatalf("pending after arming again = %d", n)
+	}
+	if n := <-got; n != 1 {
+		t.Fatalf("fired %d after arming again, want 1", n)
+	}
+	<-pending
+	system.Root.Send(pid, "stop")
+	<-pending
 	select {
 	case n := <-got:
 		t.Fatalf("timer %d fired after it was cancelled", n)

@@ -130,7 +130,7 @@ func (g *graphicsState) setImage(l *gfxLayer, img *protocol.GraphicsLayer) {
 
 // graphicsChanged records a change and tells the watchers.
 func (p *Pane) graphicsChanged(ctx actor.Context) {
-	p.gfx.version++
+	p.more().gfx.version++
 	if len(p.screen.subs) == 0 {
 		return
 	}
@@ -160,7 +160,7 @@ func checkPlacement(term *emulator.Terminal, pl protocol.PaneGraphicsPlacement) 
 // graphicsHandler makes a pane method of a graphics handler.
 func graphicsHandler(h func(g *graphicsState, ctx actor.Context, req *Request, term *emulator.Terminal) (*kit.Reply, bool)) handler {
 	return func(p *Pane, ctx actor.Context, req *Request) *kit.Reply {
-		reply, changed := h(&p.gfx, ctx, req, p.term)
+		reply, changed := h(&p.more().gfx, ctx, req, p.term)
 		if changed {
 			p.graphicsChanged(ctx)
 		}
@@ -203,7 +203,7 @@ func (g *graphicsState) clear(_ actor.Context, req *Request, _ *emulator.Termina
 // graphicsInfo answers pane.graphics.info's layers and limits, through
 // the runtime's graphics actor when there is one (GraphicsInfo).
 func (p *Pane) graphicsInfo(ctx actor.Context, req *Request) *kit.Reply {
-	res := p.gfx.info()
+	res := p.more().gfx.info()
 	to, dir := p.rt.graphicsActor()
 	if to == nil { // no one knows the client: the defaults
 		return kit.Done(res)
@@ -239,7 +239,7 @@ func (g *graphicsState) info() protocol.PaneGraphicsInfo {
 // connection takes file frames from the runtime's directory.
 func (p *Pane) graphicsStream(ctx actor.Context, req *Request) *kit.Reply {
 	_, dir := p.rt.graphicsActor()
-	return p.gfx.stream(ctx, req, dir)
+	return p.more().gfx.stream(ctx, req, dir)
 }
 
 func (g *graphicsState) stream(ctx actor.Context, req *Request, fileDir string) *kit.Reply {

@@ -55,9 +55,9 @@ type linesLoaded struct {
 
 // keptLines is the pane's state of kept lines.
 type keptLines struct {
-	loading  bool   // the restored lines are being read: output waits
-	savedRev uint64 // the emulator revision last handed
+	loading  bool // the restored lines are being read: output waits
 	saved    bool
+	savedRev uint64               // the emulator revision last handed
 	mark     emulator.HistoryMark // where the last hand's lines stopped
 }
 

@@ -166,12 +166,13 @@ type Pane struct {
 	// the pane stops); queuedIn counts what writeLoop has not written yet.
 	toPTY    chan []byte
 	queuedIn atomic.Int32
+	pause    uint32 // see freezer (beside queuedIn: no padding)
 	det      detection
 	jobs     jobCache // the foreground job for pane.process_info (process.go)
 	screen   screenState
-	rec      recorder      // recordings and history (record.go)
-	gfx      graphicsState // graphics layers (graphics.go)
-	kitty    kittyLayers   // the program's own images as layers (kitty.go)
+	// extras holds what few panes use (recordings, history, graphics),
+	// made at first use (more): an idle pane does without its 264 bytes.
+	extras *extras
 	// title and bells are the emulator's, kept by its OnTitle and OnBell
 	// callbacks: the title as last set, the BELs received so far.
 	title  string
@@ -180,12 +181,12 @@ type Pane struct {
 	// reaped and drained: the child has exited (with code), and the
 	// reader has read the terminal to its end (see childReaped).
 	reaped, drained bool
+	waitingTurn     bool // see turn (beside the other flags: no padding)
 	code            int
 	sizeRev         uint64 // revision of the size last applied (see Resize)
 	// turn is the pane's claim on the runtime's gate; waitingTurn is set while it
 	// is queued (or granted and the grant not yet received).
-	turn        ticket
-	waitingTurn bool
+	turn ticket
 	// timers holds the pane's pending timers (waits, frames, detection),
 	// cancelled when it stops.
 	timers kit.Timers
@@ -200,7 +201,6 @@ type Pane struct {
 	// (pauseReading).
 	adopted []byte
 	freezer *actor.PID
-	pause   uint32
 
 	altRead *altRead     // a stitched agent.read in progress (altread.go)
 	launch  *launchWatch // an agent.start typed here, until its agent shows (launch.go)
@@ -236,7 +236,9 @@ func (p *Pane) Receive(ctx actor.Context) {
 	case *Resize:
 		if p.resize(msg) {
 			p.termChanged(ctx)
-			p.rec.resized()
+			if x := p.extras; x != nil {
+				x.rec.resized()
+			}
 			p.screenChanged(ctx)
 		}
 	case *waitExpired:
@@ -269,7 +271,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 	case *SetIDs:
 		p.setIDs(msg.IDs)
 	case *kit.GraphicsFrame:
-		if p.gfx.frame(ctx, msg, p.term) {
+		if x := p.extras; x != nil && x.gfx.frame(ctx, msg, p.term) {
 			p.graphicsChanged(ctx)
 		}
 	case *actor.Terminated:
@@ -279,7 +281,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 		p.waits.dropSender(msg.Who)
 		p.dropMatchers(msg.Who)
 		p.dropScreen(msg.Who)
-		if p.gfx.dropStream(msg.Who) {
+		if x := p.extras; x != nil && x.gfx.dropStream(msg.Who) {
 			p.graphicsChanged(ctx)
 		}
 	case *childReaped:
@@ -311,10 +313,27 @@ func (p *Pane) Receive(ctx actor.Context) {
 	case *actor.Stopping:
 		p.stop(ctx)
 	default:
-		if !p.rec.receive(ctx, msg) {
+		if x := p.extras; x == nil || !x.rec.receive(ctx, msg) {
 			p.receiveScreen(ctx, msg)
 		}
 	}
+}
+
+// extras is the part of a pane few panes use.
+type extras struct {
+	rec   recorder      // recordings and history (record.go)
+	gfx   graphicsState // graphics layers (graphics.go)
+	kitty kittyLayers   // the program's own images as layers (kitty.go)
+}
+
+// more returns the pane's extras, made at the first need (after start:
+// the recorder reads the terminal).
+func (p *Pane) more() *extras {
+	if p.extras == nil {
+		p.extras = &extras{}
+		p.extras.rec.init(&p.timers, p.term, p.spec.HistoryBytes)
+	}
+	return p.extras
 }
 
 func (p *Pane) start(ctx actor.Context) {
@@ -347,7 +366,9 @@ func (p *Pane) start(ctx actor.Context) {
 		p.term = emulator.New(p.spec.Cols, p.spec.Rows, opts)
 		p.startLines(ctx)
 	}
-	p.rec.init(&p.timers, p.term, p.spec.HistoryBytes)
+	if p.spec.HistoryBytes > 0 {
+		p.more() // the history keeps output from the start
+	}
 	root, self, done := ctx.ActorSystem().Root, ctx.Self(), p.done
 	p.startReading(root, self)
 	p.con.OnExit(func(code int) {
@@ -421,7 +442,9 @@ func (p *Pane) applyTurn(ctx actor.Context) {
 			for _, b := range batch {
 				p.term.Write(b)
 			}
-			p.rec.output(batch) // copies what it keeps
+			if x := p.extras; x != nil {
+				x.rec.output(batch) // copies what it keeps
+			}
 			p.in.release()
 			p.termChanged(ctx)
 			p.publishFacts(ctx)
@@ -582,8 +605,10 @@ func (p *Pane) stop(ctx actor.Context) {
 	if a := p.altRead; a != nil {
 		ctx.Send(a.sender, kit.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed during the read")))
 	}
-	p.rec.paneStopped()
-	p.gfx.endStreams(ctx)
+	if x := p.extras; x != nil {
+		x.rec.paneStopped()
+		x.gfx.endStreams(ctx)
+	}
 	p.timers.StopAll()
 	if p.waitingTurn {
 		p.rt.gate.cancel(&p.turn)

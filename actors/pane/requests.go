@@ -26,10 +26,10 @@ var Registry = kit.NewRegistry(protocol.OwnerPane, "actors/pane", map[string]han
 	"pane.clear":           (*Pane).clear,
 	"screen.scroll":        (*Pane).scroll,
 	"pane.record.start": func(p *Pane, ctx actor.Context, req *Request) *kit.Reply { // record.go
-		return p.rec.start(ctx, req, p.running())
+		return p.more().rec.start(ctx, req, p.running())
 	},
-	"pane.record.stop":     func(p *Pane, ctx actor.Context, req *Request) *kit.Reply { return p.rec.stop(ctx, req) },
-	"pane.history":         func(p *Pane, ctx actor.Context, req *Request) *kit.Reply { return p.rec.historyCast(ctx, req) },
+	"pane.record.stop":     func(p *Pane, ctx actor.Context, req *Request) *kit.Reply { return p.more().rec.stop(ctx, req) },
+	"pane.history":         func(p *Pane, ctx actor.Context, req *Request) *kit.Reply { return p.more().rec.historyCast(ctx, req) },
 	"pane.graphics.set":    graphicsHandler((*graphicsState).set), // graphics.go
 	"pane.graphics.clear":  graphicsHandler((*graphicsState).clear),
 	"pane.graphics.info":   (*Pane).graphicsInfo,

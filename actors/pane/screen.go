@@ -83,10 +83,10 @@ type screenState struct {
 	built     []bool                 // which rows this flush has snapshotted
 	keys      []uint64               // this flush's row keys
 	lastFlush time.Time
-	armed     bool      // a screenTick is pending
-	typedAt   time.Time // when input was last written to the program
+	armed     bool // a screenTick is pending
 	// rightClickPane is SetRightClick's, sent in every frame's modes.
 	rightClickPane bool
+	typedAt        time.Time // when input was last written to the program
 	// lineJSON holds this flush's encoding of each row some subscriber
 	// lacks (nil: not encoded yet): a row is encoded once per flush
 	// however many connections watch the pane.
@@ -179,7 +179,7 @@ func (p *Pane) dropScreen(who *actor.PID) {
 
 // screenChanged is called after output or a resize changed the terminal.
 func (p *Pane) screenChanged(ctx actor.Context) {
-	if p.kitty.sync(p.term) {
+	if (p.extras != nil || p.term.KittyVersion() != 0) && p.more().kitty.sync(p.term) {
 		p.graphicsChanged(ctx)
 	}
 	if len(p.screen.subs) == 0 {
@@ -291,7 +291,10 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		if clipSeq != s.clipSeq {
 			frame.Clipboard = clip
 		}
-		gfx := p.gfx.pieces(s, p.spec.TerminalID, &p.kitty, p.term)
+		var gfx [][]byte // none without extras: no layers, version 0
+		if x := p.extras; x != nil {
+			gfx = x.gfx.pieces(s, p.spec.TerminalID, &x.kitty, p.term)
+		}
 		if !full && len(st.ys) == 0 && cursor == s.cursor && wireModes == s.modes && offset == s.offset && frame.Bell == 0 && frame.Clipboard == "" {
 			if gfx != nil { // only the graphics changed
 				s.inflight = true

@@ -24,7 +24,7 @@ func AgentAnswer(v *View, a *agents.Answer) *kit.Reply {
 	if rec == nil {
 		return kit.Fail(protocol.Errorf(protocol.CodeAgentNotRunning, "the agent's pane closed"))
 	}
-	info := rec.Shown.Info(rec.Info)
+	info := rec.Showing().Info(rec.Info)
 	switch a.Render {
 	case agents.RenderPrompted:
 		return kit.Done(protocol.AgentPrompted{Agent: info})

@@ -30,18 +30,36 @@ import (
 // and what the model does not hold.
 type Record struct {
 	*model.Pane
-	PID   *actor.PID
+	PID *actor.PID
+	// Facts is what the pane last told, stored by Records.Facts alone,
+	// which counts each in factsRev.
 	Facts pane.Facts
-	Shown agents.Shown // what the agents actor shows of its agent
+	// Shown is what the agents actor shows of its agent; nil until it
+	// shows something (a pane without an agent needs none: shown). It is
+	// replaced, never changed, so a rendered record shares it.
+	Shown *agents.Shown
 	// Restored is the agent session a restored pane's agent reported
 	// before the restart, for the agents actor's first placement.
 	Restored   *protocol.AgentSessionInfo
 	Cols, Rows int
 	SizeRev    uint64 // grows with every new Cols × Rows
-	// shownRev grows with every new Shown; drawn is the records as last
-	// rendered, reused while what they are drawn from is unchanged.
-	shownRev uint64
-	drawn    *drawn
+	// shownRev and factsRev grow with every new Shown and Facts; drawn
+	// is the records as last rendered, reused while what they are drawn
+	// from is unchanged.
+	shownRev, factsRev uint64
+	drawn              *drawn
+}
+
+// noShown is what a record shows before the agents actor showed anything:
+// nothing. Read only.
+var noShown = &agents.Shown{}
+
+// shown is what p shows of its agent.
+func (p *Record) shown() *agents.Shown {
+	if p.Shown == nil {
+		return noShown
+	}
+	return p.Shown
 }
 
 // drawn is a record's rendering and what it was rendered from.
@@ -50,11 +68,15 @@ type drawn struct {
 	rec *Pane
 }
 
-// drawKey is everything a pane's records are rendered from.
+// drawKey is everything a pane's records are rendered from: its PaneIn,
+// with the revision of its facts in place of a copy of them (144 bytes a
+// pane).
 type drawKey struct {
-	in    PaneIn
-	shown uint64 // Record.shownRev
-	pid   *actor.PID
+	id, termID, ws, tab, label, cwd, restoreError string
+	focused                                       bool
+	rows                                          int
+	facts, shown                                  uint64 // Record.factsRev, Record.shownRev
+	pid                                           *actor.PID
 }
 
 // Records holds every terminal's Record and publishes the read model: the
@@ -138,7 +160,7 @@ func (r *Records) rollup(t *model.Tab) protocol.AgentStatus {
 	st := protocol.StatusUnknown
 	for _, p := range r.m.TabPanes(t) {
 		if rec := r.terms[p.TermID()]; rec != nil { // nil only while a restore starts panes
-			st = Worse(st, rec.Shown.PublicStatus())
+			st = Worse(st, rec.shown().PublicStatus())
 		}
 	}
 	return st
@@ -167,7 +189,7 @@ func (r *Records) PaneInfo(p *model.Pane) protocol.PaneInfo {
 	if rec == nil { // a pane whose terminal has no record yet: the model's part
 		rec = &Record{Pane: p}
 	}
-	return PaneInfo(r.paneIn(rec), &rec.Shown)
+	return PaneInfo(r.paneIn(rec), rec.shown())
 }
 
 // Layout is t's layout.
@@ -232,7 +254,10 @@ func AutoLabel(cwd, home string) string {
 // changes itself.
 func (r *Records) Facts(p *Record, f *pane.Facts) (agent bool, updated model.Out) {
 	old := p.Facts
-	p.Facts = *f
+	if *f != old {
+		p.Facts = *f
+		p.factsRev++
+	}
 	r.touched = append(r.touched, p)
 	agent = f.Agent != old.Agent || f.AgentState != old.AgentState || f.Job != old.Job
 	if StripSpinner(f.Title) != StripSpinner(old.Title) {
@@ -248,11 +273,12 @@ func (r *Records) Shown(sh *agents.Shown) (updated model.Out) {
 	if p == nil {
 		return model.Out{}
 	}
-	old := p.Shown
-	p.Shown = *sh
+	old := p.shown()
+	c := *sh
+	p.Shown = &c
 	p.shownRev++
 	r.dirty = true // the workspaces' and tabs' roll-ups
-	if sh.PresentationChanged(&old) {
+	if sh.PresentationChanged(old) {
 		return r.paneUpdated(p)
 	}
 	return model.Out{}
@@ -328,11 +354,13 @@ func (r *Records) paneIn(p *Record) PaneIn {
 
 // draw is p's records, rendered again only when what they show changed.
 func (r *Records) draw(p *Record) *Pane {
-	k := drawKey{in: r.paneIn(p), shown: p.shownRev, pid: p.PID}
+	in := r.paneIn(p)
+	k := drawKey{id: in.ID, termID: in.TermID, ws: in.WS, tab: in.Tab, label: in.Label, cwd: in.Cwd, restoreError: in.RestoreError,
+		focused: in.Focused, rows: in.Rows, facts: p.factsRev, shown: p.shownRev, pid: p.PID}
 	if p.drawn != nil && p.drawn.key == k {
 		return p.drawn.rec
 	}
-	rec := RenderPane(k.in, &p.Shown)
+	rec := RenderPane(in, p.shown())
 	rec.PID, rec.Command = p.PID, p.Command()
 	p.drawn = &drawn{key: k, rec: rec}
 	return rec
@@ -344,7 +372,7 @@ func (r *Records) paneOf(termID string) (*Pane, protocol.AgentStatus, bool) {
 	if p == nil { // only while a restore starts panes
 		return nil, "", false
 	}
-	return r.draw(p), p.Shown.PublicStatus(), true
+	return r.draw(p), p.shown().PublicStatus(), true
 }
 
 // Publish makes the read model's present state the newest View. topo says
@@ -463,8 +491,8 @@ func (r *Records) Saved(p *model.Pane) model.SavedPane {
 	if rec == nil {
 		return sp
 	}
-	if rec.Shown.Session != nil {
-		ref := *rec.Shown.Session
+	if sh := rec.shown(); sh.Session != nil {
+		ref := *sh.Session
 		sp.AgentSession = &ref
 	}
 	if rec.Facts.ShellStart != "" {

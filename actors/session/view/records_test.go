@@ -92,6 +92,11 @@ func TestRecords_PublishRendersOnlyWhatChanged(t *testing.T) {
 	if r1[1] != r0[1] {
 		t.Error("t2's record was rendered again; nothing of it changed")
 	}
+	s.r.Facts(s.p1, &pane.Facts{TerminalID: "t1", Revision: 5})
+	s.r.Publish(false)
+	if _, again := s.recs(); again[0] != r1[0] {
+		t.Error("the same facts again rendered t1's record again")
+	}
 
 	s.change(func(tx *model.Tx) { tx.SetTabLabel(s.p1.Tab(), "build") })
 	v2, r2 := s.recs()
@@ -340,7 +345,7 @@ func TestRecords_Saved(t *testing.T) {
 	if sp := s.r.Saved(s.p1.Pane); sp.AgentSession != nil || sp.Process != nil {
 		t.Fatalf("a pane that reported nothing saved %+v", sp)
 	}
-	s.p1.Shown.Session = &protocol.AgentSessionInfo{Agent: "claude", Kind: "id", Value: "abc"}
+	s.p1.Shown = &agents.Shown{Session: &protocol.AgentSessionInfo{Agent: "claude", Kind: "id", Value: "abc"}}
 	s.p1.Facts.ShellPID, s.p1.Facts.ShellStart = 42, "1700000000"
 	sp := s.r.Saved(s.p1.Pane)
 	if sp.AgentSession == nil || sp.AgentSession.Value != "abc" || sp.Process == nil || sp.Process.Pid != 42 || sp.Process.Start != "1700000000" {

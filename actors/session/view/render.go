@@ -66,7 +66,7 @@ func PaneInfo(in PaneIn, shown *agents.Shown) protocol.PaneInfo {
 // RenderPane is a pane's records: its PaneInfo, and its AgentInfo when it
 // hosts an agent.
 func RenderPane(in PaneIn, shown *agents.Shown) *Pane {
-	rec := &Pane{Info: PaneInfo(in, shown), Shown: *shown}
+	rec := &Pane{Info: PaneInfo(in, shown), Shown: shown} // shown is never changed (Record.Shown)
 	if shown.HostsAgent() {
 		a := shown.Info(rec.Info)
 		rec.Agent = &a

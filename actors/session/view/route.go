@@ -122,12 +122,12 @@ func (v *View) ResolveAgent(target string) (int, error) {
 	}
 	if target != "" {
 		for i := range v.Panes {
-			if v.Rec(i).Shown.Name == target {
+			if v.Rec(i).Showing().Name == target {
 				return i, nil
 			}
 		}
 		for i := range v.Panes {
-			if sh := &v.Rec(i).Shown; sh.FailedName == target {
+			if sh := v.Rec(i).Showing(); sh.FailedName == target {
 				return -1, protocol.AgentDidNotStart(target, sh.FailedReason)
 			}
 		}
@@ -179,11 +179,11 @@ var toPanes = map[string]func(v *View, call *kit.Call, p *Pane) kit.Routed{
 }
 
 func (v *View) agentRead(call *kit.Call, p *Pane) kit.Routed {
-	return kit.Routed{To: p.PID, Msg: &pane.AgentRequest{Op: pane.AgentRead, Req: *p.request(call), Agent: p.Shown.Agent, State: p.Shown.State}}
+	return kit.Routed{To: p.PID, Msg: &pane.AgentRequest{Op: pane.AgentRead, Req: *p.request(call), Agent: p.Showing().Agent, State: p.Showing().State}}
 }
 
 func (v *View) agentExplain(call *kit.Call, p *Pane) kit.Routed {
-	sh := &p.Shown
+	sh := p.Showing()
 	if sh.Agent == "" {
 		return failed(protocol.Errorf(protocol.CodeAgentExplainUnavail, "the agent of %s has not started yet", p.Info.PaneID))
 	}

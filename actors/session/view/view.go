@@ -198,9 +198,19 @@ type Pane struct {
 	// the View and then ask it something (its selection's text).
 	PID *actor.PID
 	// Shown is what the agents actor shows of its agent (its name, its
-	// state, hook authority), Command the command it was started with.
-	Shown   agents.Shown
+	// state, hook authority), the record's own (never changed; read it
+	// through Showing), Command the command it was started with.
+	Shown   *agents.Shown
 	Command []string
+}
+
+// Showing is what p shows of its agent (nothing for a record made
+// without it).
+func (p *Pane) Showing() *agents.Shown {
+	if p.Shown == nil {
+		return noShown
+	}
+	return p.Shown
 }
 
 // Rec is the record of Panes[i].
