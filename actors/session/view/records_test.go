@@ -93,7 +93,7 @@ func TestRecords_PublishRendersOnlyWhatChanged(t *testing.T) {
 		t.Error("t2's record was rendered again; nothing of it changed")
 	}
 	s.r.Facts(s.p1, &pane.Facts{TerminalID: "t1", Revision: 5})
-	s.r.Publish(false)
+	s.r.Publish(false, false)
 	if _, again := s.recs(); again[0] != r1[0] {
 		t.Error("the same facts again rendered t1's record again")
 	}
