@@ -147,3 +147,44 @@ func TestRoot_BuildsOnlyTheChosenVerb(t *testing.T) {
 		}
 	}
 }
+
+// The version lines Main prints before building the root are what cobra
+// prints from the root's template, and every other spelling is left to
+// cobra.
+func TestMain_VersionBeforeTheTree(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		fast bool
+	}{
+		{[]string{"--version"}, true},
+		{[]string{"-V"}, true},
+		{[]string{"--session", "gaps", "--version"}, true},
+		{[]string{"-V", "--session=w"}, true},
+		{[]string{"--session", "--version"}, false}, // the session's name
+		{[]string{"--version", "--session"}, false}, // a flag without its value
+		{[]string{"--session="}, false},
+		{[]string{"--version=true"}, false},
+		{[]string{"--version", "pane"}, false},
+		{[]string{"-Vh"}, false},
+		{nil, false},
+	} {
+		if got := onlyVersion(tt.args); got != tt.fast {
+			t.Errorf("onlyVersion(%q) = %v, want %v", tt.args, got, tt.fast)
+		}
+		if !tt.fast {
+			continue
+		}
+		var fast, slow strings.Builder
+		if code := Main(nil, tt.args, strings.NewReader(""), &fast, io.Discard, os.Getenv); code != 0 {
+			t.Fatalf("%q: exit %d", tt.args, code)
+		}
+		a := testApp()
+		a.stdout = &slow
+		root := a.rootCmd(tt.args)
+		root.SetArgs(tt.args)
+		root.SetOut(&slow)
+		if err := root.Execute(); err != nil || fast.String() != slow.String() || !strings.HasPrefix(fast.String(), "herdr ") {
+			t.Errorf("%q: Main printed %q, cobra %q (%v)", tt.args, fast.String(), slow.String(), err)
+		}
+	}
+}
