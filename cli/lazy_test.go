@@ -188,3 +188,38 @@ func TestMain_VersionBeforeTheTree(t *testing.T) {
 		}
 	}
 }
+
+// Every verb a noun has in the whole tree, hand-written or the table's, is
+// built as the whole tree has it when a command line names it (by name or
+// alias); under a noun whose verbs are added with addVerbs, alone: no
+// other verb of its noun is built.
+func TestRoot_BuildsOnlyTheChosenHandWrittenVerb(t *testing.T) {
+	lazy := map[string]bool{"pane": true, "workspace": true}
+	full := testApp().rootCmd([]string{"help"})
+	checked := 0
+	for _, n := range testApp().nouns() {
+		whole, _, err := full.Find(n.names[:1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range whole.Commands() {
+			for _, name := range append([]string{want.Name()}, want.Aliases...) {
+				args := []string{"--session", "s", n.names[0], name}
+				root := testApp().rootCmd(args)
+				noun, _, _ := root.Find(n.names[:1])
+				got := subcommand(noun, name)
+				if got == nil || got.Use != want.Use || got.LocalFlags().FlagUsages() != want.LocalFlags().FlagUsages() {
+					t.Errorf("%q: built %v, whole tree has %q", args, got, want.Use)
+					continue
+				}
+				if lazy[n.names[0]] && len(noun.Commands()) != 1 {
+					t.Errorf("%q: built %v", args, names(noun))
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 120 {
+		t.Fatalf("only %d verbs checked", checked)
+	}
+}

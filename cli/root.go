@@ -50,6 +50,9 @@ type app struct {
 	// rt is what herdr-full links (nil in the front: runtime.go).
 	args []string
 	rt   *Runtime
+	// verb is the word after the chosen noun while rootCmd builds that
+	// noun: addVerbs builds only the hand-written verb it names (verbs.go).
+	verb string
 }
 
 // exitCode ends a command with a status after it has printed its own output.
@@ -254,7 +257,7 @@ func chosenVerb(args []string, noun *cobra.Command) string {
 			if subcommand(noun, s) != nil {
 				return s
 			}
-			for _, m := range protocol.Entries() {
+			for m := range protocol.EntryRefs {
 				if first, second := cliWords(m.CLI); first == noun.Name() && second == s {
 					return s
 				}
@@ -321,10 +324,11 @@ JSON response line, {"id":…,"result":{"type":…,…}}, local lists included.`
 		// tree): cobra would build it at every Execute.
 		root.CompletionOptions.DisableDefaultCmd = true
 		if n != nil {
+			a.verb = verbWord(args)
 			nc := n.build()
 			root.AddCommand(nc)
 			a.addTableCmds(root, chosenVerb(args, nc)) // the table's verbs, cli/fromtable.go
-			a.addHookCmds(root)
+			a.verb = ""
 		}
 		suggestSubcommands(root)
 		return root
@@ -333,7 +337,6 @@ JSON response line, {"id":…,"result":{"type":…,…}}, local lists included.`
 		root.AddCommand(n.build())
 	}
 	a.addTableCmds(root, "")  // the table's verbs, cli/fromtable.go
-	a.addHookCmds(root)       // pane/workspace report-* verbs, cli/hooks.go
 	a.addLiveCompletion(root) // live ids for the shell's completion, cli/complete_live.go
 	root.SetOut(a.stdout)     // the completion command takes its writer now
 	root.SetErr(a.stderr)
