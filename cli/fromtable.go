@@ -118,7 +118,7 @@ func (a *app) tableCmd(m protocol.Method, words []string) *cobra.Command {
 	params := m.Params()
 	v := reflect.ValueOf(params).Elem()
 	cmd := &cobra.Command{Short: m.Summary, Example: m.CLIExample}
-	style := verbStyles[m.Name]
+	style := verbStyleOf(m.Name)
 	var asJSON bool
 	if style.table != nil {
 		jsonFlag(cmd, &asJSON)

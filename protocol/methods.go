@@ -123,7 +123,7 @@ var table = sync.OnceValue(func() map[string]Method { return buildTable(areas().
 
 // areas lists the per-area method lists the table is built from.
 func areas() [][]Method {
-	return [][]Method{serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, pluginPaneMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, uiStateMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods, copyMethods, clientShellMethods, dismissMethods, machineMethods, taskMethods, bufferMethods, natsFleetMethods, loopMethods, auditMethods, reviewMethods}
+	return [][]Method{serverMethods, sessionMethods, workspaceMethods, worktreeMethods, pluginMethods, commandMethods, pluginPaneMethods, popupMethods, tabMethods, paneMethods, layoutMethods, eventsMethods, agentMethods, screenMethods, uiStateMethods, graphicsMethods, hookMethods, notificationMethods, integrationMethods, webMethods, terminalMethods, copyMethods, clientShellMethods, dismissMethods, machineMethods, taskMethods, bufferMethods, natsFleetMethods, loopMethods, auditMethods, reviewMethods}
 }
 
 // Entry is a method's table entry, found in the area lists without
