@@ -194,7 +194,7 @@ func TestMain_VersionBeforeTheTree(t *testing.T) {
 // alias); under a noun whose verbs are added with addVerbs, alone: no
 // other verb of its noun is built.
 func TestRoot_BuildsOnlyTheChosenHandWrittenVerb(t *testing.T) {
-	lazy := map[string]bool{"pane": true, "workspace": true}
+	lazy := map[string]bool{"pane": true, "workspace": true, "agent": true}
 	full := testApp().rootCmd([]string{"help"})
 	checked := 0
 	for _, n := range testApp().nouns() {
