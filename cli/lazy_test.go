@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"io"
 	"os"
 	"slices"
@@ -223,3 +224,15 @@ func TestRoot_BuildsOnlyTheChosenHandWrittenVerb(t *testing.T) {
 		t.Fatalf("only %d verbs checked", checked)
 	}
 }
+
+// A version that cannot be written says why on stderr and fails.
+func TestMain_VersionWriteFails(t *testing.T) {
+	var stderr strings.Builder
+	if code := Main(nil, []string{"--version"}, strings.NewReader(""), failingWriter{}, &stderr, os.Getenv); code != 1 || !strings.Contains(stderr.String(), "no room") {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no room") }

@@ -90,7 +90,10 @@ func Main(rt *Runtime, args []string, stdin io.Reader, stdout, stderr io.Writer,
 		args = []string{} // cobra reads os.Args when given nil
 	}
 	if onlyVersion(args) {
-		fmt.Fprint(stdout, versionLine())
+		if _, err := io.WriteString(stdout, versionLine()); err != nil {
+			fmt.Fprintf(stderr, "herdr: %v\n", err)
+			return 1
+		}
 		return 0
 	}
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, env: env, getwd: os.Getwd, args: args, rt: rt}
