@@ -28,27 +28,31 @@ explain prints a summary unless --json.
 
 ` + targetHelp,
 	})
-	var listJSON bool
-	cmd.AddCommand(
-		jsonFlag(fleetFlag(&cobra.Command{
-			Use:   "list",
-			Short: summary("agent.list"),
-			Long:  summary("agent.list") + ". A table at a terminal; the JSON response line with --json or when piped.",
-			Args:  cobra.NoArgs,
-		}, func(params any) error {
-			return exit(a.request("cli:agent:list", "agent.list", params, tableFor(a, listJSON, drawAgents)))
-		}), &listJSON),
-		a.agentReadCmd(),
-		a.agentExplainCmd(),
-		a.agentRenameCmd(),
-		a.agentPromptCmd(),
-		a.agentWaitCmd(),
-		a.agentStartCmd(),
-		a.agentAttachCmd(),
-		a.agentQueueCmd(),
+	a.addVerbs(cmd,
+		verb{[]string{"list"}, a.agentListCmd},
+		verb{[]string{"read"}, a.agentReadCmd},
+		verb{[]string{"explain"}, a.agentExplainCmd},
+		verb{[]string{"rename"}, a.agentRenameCmd},
+		verb{[]string{"prompt"}, a.agentPromptCmd},
+		verb{[]string{"wait"}, a.agentWaitCmd},
+		verb{[]string{"start"}, a.agentStartCmd},
+		verb{[]string{"attach"}, a.agentAttachCmd}, // terminal_attach.go
+		verb{[]string{"queue"}, a.agentQueueCmd},   // loop.go
 	)
 	// get, focus and send-keys: the table's (cli/fromtable.go).
 	return cmd
+}
+
+func (a *app) agentListCmd() *cobra.Command {
+	var listJSON bool
+	return jsonFlag(fleetFlag(&cobra.Command{
+		Use:   "list",
+		Short: summary("agent.list"),
+		Long:  summary("agent.list") + ". A table at a terminal; the JSON response line with --json or when piped.",
+		Args:  cobra.NoArgs,
+	}, func(params any) error {
+		return exit(a.request("cli:agent:list", "agent.list", params, tableFor(a, listJSON, drawAgents)))
+	}), &listJSON)
 }
 
 func (a *app) agentReadCmd() *cobra.Command {

@@ -33,5 +33,12 @@
 //
 // Main is the only entry point; it builds a fresh command tree for each call,
 // so it can run in-process in tests with its own arguments, streams and
-// environment.
+// environment. The tree is what the call needs: the noun the command line
+// names (chosenNoun) and, under it, the verb it names, the table's
+// (chosenVerb) or a hand-written one (addVerbs, verbs.go); `--version` is
+// answered before any is built. A call is one process's start, so what
+// every start pays is kept small: no package-level tables built at
+// initialisation (switches, or built when first asked), and no package
+// linked for one rare verb (a small SHA-256 for the plugin folder's name,
+// the PNG size read from its header).
 package cli

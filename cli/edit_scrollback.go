@@ -28,9 +28,9 @@ const ScrollbackEditMaxBytes = 64 << 20
 // scrollbackChunkRows is how many rows one pane.selection.read asks for.
 const scrollbackChunkRows = 2000
 
-func (a *app) paneEditScrollbackCmds() []*cobra.Command {
+func (a *app) paneScrollbackEditorCmd() *cobra.Command {
 	// edit-scrollback: the table's (cli/fromtable.go).
-	run := &cobra.Command{
+	return &cobra.Command{
 		Use:    "scrollback-editor <pane>",
 		Short:  "Edit a pane's scrollback in $VISUAL or $EDITOR here (what pane.edit_scrollback's pane runs)",
 		Args:   exactArgs("<pane>"),
@@ -39,7 +39,6 @@ func (a *app) paneEditScrollbackCmds() []*cobra.Command {
 			return exit(a.scrollbackEditor(args[0]))
 		},
 	}
-	return []*cobra.Command{run}
 }
 
 func (a *app) scrollbackEditor(paneID string) int {

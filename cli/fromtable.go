@@ -60,7 +60,7 @@ import (
 // args: chosenNoun) is left out, and with verb set, one whose second word
 // is not verb (chosenVerb).
 func (a *app) addTableCmds(root *cobra.Command, verb string) {
-	for _, m := range protocol.Entries() {
+	for m := range protocol.EntryRefs {
 		if m.CLI == "" {
 			continue
 		}
@@ -78,7 +78,7 @@ func (a *app) addTableCmds(root *cobra.Command, verb string) {
 		if parent == nil || subcommand(parent, words[len(words)-1]) != nil {
 			continue
 		}
-		parent.AddCommand(a.tableCmd(m, words))
+		parent.AddCommand(a.tableCmd(*m, words))
 	}
 }
 
@@ -118,7 +118,7 @@ func (a *app) tableCmd(m protocol.Method, words []string) *cobra.Command {
 	params := m.Params()
 	v := reflect.ValueOf(params).Elem()
 	cmd := &cobra.Command{Short: m.Summary, Example: m.CLIExample}
-	style := verbStyles[m.Name]
+	style := verbStyleOf(m.Name)
 	var asJSON bool
 	if style.table != nil {
 		jsonFlag(cmd, &asJSON)

@@ -9,21 +9,11 @@ import (
 	"github.com/herdr-go/herdr/protocol"
 )
 
-// addHookCmds adds the hand-written hook reporting verbs to the pane and
-// workspace groups: pane report-metadata and workspace report-metadata
-// (tokens, state labels and TTLs parsed). pane report-agent,
+// The hand-written hook reporting verbs, pane report-metadata and
+// workspace report-metadata (tokens, state labels and TTLs parsed), are
+// their nouns' (pane.go, workspace.go). pane report-agent,
 // report-agent-session and release-agent are the table's. They print
 // nothing on success.
-func (a *app) addHookCmds(root *cobra.Command) {
-	for _, c := range root.Commands() {
-		switch c.Name() {
-		case "pane":
-			c.AddCommand(a.paneReportMetadataCmd())
-		case "workspace":
-			c.AddCommand(a.workspaceReportMetadataCmd())
-		}
-	}
-}
 
 // optSeq returns the --seq value when given.
 func optSeq(cmd *cobra.Command, v uint64) *uint64 {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"io"
 	"os"
 	"slices"
@@ -147,3 +148,91 @@ func TestRoot_BuildsOnlyTheChosenVerb(t *testing.T) {
 		}
 	}
 }
+
+// The version lines Main prints before building the root are what cobra
+// prints from the root's template, and every other spelling is left to
+// cobra.
+func TestMain_VersionBeforeTheTree(t *testing.T) {
+	for _, tt := range []struct {
+		args []string
+		fast bool
+	}{
+		{[]string{"--version"}, true},
+		{[]string{"-V"}, true},
+		{[]string{"--session", "gaps", "--version"}, true},
+		{[]string{"-V", "--session=w"}, true},
+		{[]string{"--session", "--version"}, false}, // the session's name
+		{[]string{"--version", "--session"}, false}, // a flag without its value
+		{[]string{"--session="}, false},
+		{[]string{"--version=true"}, false},
+		{[]string{"--version", "pane"}, false},
+		{[]string{"-Vh"}, false},
+		{nil, false},
+	} {
+		if got := onlyVersion(tt.args); got != tt.fast {
+			t.Errorf("onlyVersion(%q) = %v, want %v", tt.args, got, tt.fast)
+		}
+		if !tt.fast {
+			continue
+		}
+		var fast, slow strings.Builder
+		if code := Main(nil, tt.args, strings.NewReader(""), &fast, io.Discard, os.Getenv); code != 0 {
+			t.Fatalf("%q: exit %d", tt.args, code)
+		}
+		a := testApp()
+		a.stdout = &slow
+		root := a.rootCmd(tt.args)
+		root.SetArgs(tt.args)
+		root.SetOut(&slow)
+		if err := root.Execute(); err != nil || fast.String() != slow.String() || !strings.HasPrefix(fast.String(), "herdr ") {
+			t.Errorf("%q: Main printed %q, cobra %q (%v)", tt.args, fast.String(), slow.String(), err)
+		}
+	}
+}
+
+// Every verb a noun has in the whole tree, hand-written or the table's, is
+// built as the whole tree has it when a command line names it (by name or
+// alias); under a noun whose verbs are added with addVerbs, alone: no
+// other verb of its noun is built.
+func TestRoot_BuildsOnlyTheChosenHandWrittenVerb(t *testing.T) {
+	lazy := map[string]bool{"pane": true, "workspace": true, "agent": true}
+	full := testApp().rootCmd([]string{"help"})
+	checked := 0
+	for _, n := range testApp().nouns() {
+		whole, _, err := full.Find(n.names[:1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range whole.Commands() {
+			for _, name := range append([]string{want.Name()}, want.Aliases...) {
+				args := []string{"--session", "s", n.names[0], name}
+				root := testApp().rootCmd(args)
+				noun, _, _ := root.Find(n.names[:1])
+				got := subcommand(noun, name)
+				if got == nil || got.Use != want.Use || got.LocalFlags().FlagUsages() != want.LocalFlags().FlagUsages() {
+					t.Errorf("%q: built %v, whole tree has %q", args, got, want.Use)
+					continue
+				}
+				if lazy[n.names[0]] && len(noun.Commands()) != 1 {
+					t.Errorf("%q: built %v", args, names(noun))
+				}
+				checked++
+			}
+		}
+	}
+	if checked < 120 {
+		t.Fatalf("only %d verbs checked", checked)
+	}
+}
+
+// A version that cannot be written says why on stderr and fails.
+func TestMain_VersionWriteFails(t *testing.T) {
+	var stderr strings.Builder
+	if code := Main(nil, []string{"--version"}, strings.NewReader(""), failingWriter{}, &stderr, os.Getenv); code != 1 || !strings.Contains(stderr.String(), "no room") {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+}
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no room") }

@@ -36,7 +36,7 @@ while the agent still asks the same question.`,
 }
 
 // drawInbox writes each blocked agent, its question's lines and the
-// answers it offers, for a person at a terminal (verbStyles).
+// answers it offers, for a person at a terminal (verbStyleOf).
 func drawInbox(w io.Writer, l protocol.InboxList) {
 	if len(l.Items) == 0 {
 		fmt.Fprintln(w, "no agent is waiting for an answer")

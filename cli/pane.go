@@ -24,23 +24,24 @@ Layout commands (layout, edges, neighbor, focus --direction, resize, zoom,
 swap) act on --pane, the calling pane with --current, else the server's
 focused pane. Directions are left, right, up and down.`,
 	})
-	cmd.AddCommand(
-		a.paneCurrentCmd(),
-		a.paneRenameCmd(),
-		a.paneSplitCmd(),
-		a.paneClearCmd(),
-		a.paneRunCmd(),
-		a.paneReadCmd(),
-		a.paneWaitOutputCmd(),
-		a.paneFocusCmd(),
-		a.paneZoomCmd(),
-		a.paneInputCmd(),
-		a.paneSwapCmd(),
-		a.paneMoveCmd(),
-		a.paneRecordCmd(), // record.go
-		a.paneHistoryCmd(),
+	a.addVerbs(cmd,
+		verb{[]string{"current"}, a.paneCurrentCmd},
+		verb{[]string{"rename"}, a.paneRenameCmd},
+		verb{[]string{"split"}, a.paneSplitCmd},
+		verb{[]string{"clear"}, a.paneClearCmd},
+		verb{[]string{"run"}, a.paneRunCmd},
+		verb{[]string{"read"}, a.paneReadCmd},
+		verb{[]string{"wait-output"}, a.paneWaitOutputCmd},
+		verb{[]string{"focus"}, a.paneFocusCmd},
+		verb{[]string{"zoom"}, a.paneZoomCmd},
+		verb{[]string{"input"}, a.paneInputCmd},
+		verb{[]string{"swap"}, a.paneSwapCmd},
+		verb{[]string{"move"}, a.paneMoveCmd},
+		verb{[]string{"record"}, a.paneRecordCmd},                      // record.go
+		verb{[]string{"history"}, a.paneHistoryCmd},                    // record.go
+		verb{[]string{"scrollback-editor"}, a.paneScrollbackEditorCmd}, // edit_scrollback.go
+		verb{[]string{"report-metadata"}, a.paneReportMetadataCmd},     // hooks.go
 	)
-	cmd.AddCommand(a.paneEditScrollbackCmds()...) // edit_scrollback.go
 	// list, get, close, process-info, layout, edges, neighbor, resize,
 	// send-text, send-keys and edit-scrollback: the table's (cli/fromtable.go).
 	return cmd

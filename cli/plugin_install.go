@@ -2,7 +2,6 @@ package cli
 
 import (
 	"bufio"
-	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"os"
@@ -220,7 +219,7 @@ func (a *app) installPlugin(src pluginSource, ref string, yes bool) int {
 		fmt.Fprintln(a.stderr, "plugin install: the build changed the plugin's manifest; not installing")
 		return 1
 	}
-	sum := sha256.Sum256([]byte(preview.PluginID))
+	sum := sha256Sum([]byte(preview.PluginID))
 	final := filepath.Join(protocol.ConfigDir(a.env), "plugins", "github", plugins.EscapeID(src.repo)+"-"+hex.EncodeToString(sum[:])[:12])
 	if err := os.MkdirAll(filepath.Dir(final), 0o700); err != nil {
 		fmt.Fprintf(a.stderr, "plugin install: %v\n", err)

@@ -15,7 +15,7 @@ import (
 // Review (issue 49): `herdr review comment|list|send|accept` and
 // `herdr worktree diff` are the table's verbs (protocol/review.go); the
 // noun is here, and the two that read (diff, list) are drawn for a person
-// at a terminal (verbStyles), the answer line otherwise.
+// at a terminal (verbStyleOf), the answer line otherwise.
 
 func (a *app) reviewCmd() *cobra.Command {
 	return a.group(&cobra.Command{

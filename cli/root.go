@@ -50,6 +50,9 @@ type app struct {
 	// rt is what herdr-full links (nil in the front: runtime.go).
 	args []string
 	rt   *Runtime
+	// verb is the word after the chosen noun while rootCmd builds that
+	// noun: addVerbs builds only the hand-written verb it names (verbs.go).
+	verb string
 }
 
 // exitCode ends a command with a status after it has printed its own output.
@@ -86,6 +89,13 @@ func Main(rt *Runtime, args []string, stdin io.Reader, stdout, stderr io.Writer,
 	if args == nil {
 		args = []string{} // cobra reads os.Args when given nil
 	}
+	if onlyVersion(args) {
+		if _, err := io.WriteString(stdout, versionLine()); err != nil {
+			fmt.Fprintf(stderr, "herdr: %v\n", err)
+			return 1
+		}
+		return 0
+	}
 	a := &app{stdin: stdin, stdout: stdout, stderr: stderr, env: env, getwd: os.Getwd, args: args, rt: rt}
 	root := a.rootCmd(args)
 	root.SetArgs(args)
@@ -106,6 +116,34 @@ func Main(rt *Runtime, args []string, stdin io.Reader, stdout, stderr io.Writer,
 	}
 	fmt.Fprintf(stderr, "%s (see '%s --help')\n", usageMessage(err), path)
 	return 2
+}
+
+// versionLine is what --version prints: the Herdr version whose wire this
+// speaks first (what scripts that read `herdr --version` compare), then
+// this program's own build.
+func versionLine() string {
+	return "herdr " + protocol.Version + " (" + protocol.Build() + ")\n"
+}
+
+// onlyVersion says whether args ask for the version and nothing else:
+// --version or -V, perhaps with --session NAME. Main answers those before
+// building the root, whose version template is a text/template that cobra
+// parses and runs at each call (a third of `herdr --version`'s time in
+// main); any other spelling goes through cobra, which prints the same.
+func onlyVersion(args []string) bool {
+	version := false
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--version" || a == "-V":
+			version = true
+		case a == "--session" && i+1 < len(args):
+			i++ // its value, whatever it is (cobra's reading too)
+		case strings.HasPrefix(a, "--session=") && a != "--session=":
+		default:
+			return false
+		}
+	}
+	return version
 }
 
 // usageMessage words a usage error as Herdr does: "unknown command: X",
@@ -222,7 +260,7 @@ func chosenVerb(args []string, noun *cobra.Command) string {
 			if subcommand(noun, s) != nil {
 				return s
 			}
-			for _, m := range protocol.Entries() {
+			for m := range protocol.EntryRefs {
 				if first, second := cliWords(m.CLI); first == noun.Name() && second == s {
 					return s
 				}
@@ -272,7 +310,7 @@ JSON response line, {"id":…,"result":{"type":…,…}}, local lists included.`
 	}
 	// The Herdr version whose wire this speaks first (what scripts that
 	// read `herdr --version` compare), then this program's own build.
-	root.SetVersionTemplate("herdr {{.Version}} (" + protocol.Build() + ")\n")
+	root.SetVersionTemplate(strings.ReplaceAll(versionLine(), "{{", `{{"{{"}}`))
 	root.Flags().BoolP("version", "V", false, "print the version and exit")
 	root.Flags().StringVar(&a.remoteTarget, "remote", "", "attach to the herdr server on ssh host `TARGET` (its session with --session); the far side runs $HERDR_REMOTE_BINARY (default herdr); local keybindings apply")
 	root.Flags().StringVar(&a.remoteKeys, "remote-keybindings", "local", "with --remote, whose keybindings apply: `local|server` (local, this machine's config.toml, is the one supported)")
@@ -289,10 +327,11 @@ JSON response line, {"id":…,"result":{"type":…,…}}, local lists included.`
 		// tree): cobra would build it at every Execute.
 		root.CompletionOptions.DisableDefaultCmd = true
 		if n != nil {
+			a.verb = verbWord(args)
 			nc := n.build()
 			root.AddCommand(nc)
 			a.addTableCmds(root, chosenVerb(args, nc)) // the table's verbs, cli/fromtable.go
-			a.addHookCmds(root)
+			a.verb = ""
 		}
 		suggestSubcommands(root)
 		return root
@@ -301,7 +340,6 @@ JSON response line, {"id":…,"result":{"type":…,…}}, local lists included.`
 		root.AddCommand(n.build())
 	}
 	a.addTableCmds(root, "")  // the table's verbs, cli/fromtable.go
-	a.addHookCmds(root)       // pane/workspace report-* verbs, cli/hooks.go
 	a.addLiveCompletion(root) // live ids for the shell's completion, cli/complete_live.go
 	root.SetOut(a.stdout)     // the completion command takes its writer now
 	root.SetErr(a.stderr)
@@ -518,7 +556,12 @@ func (a *app) checkPong(c *protocol.Client, id, sock string, line []byte, resp p
 		fmt.Fprintf(a.stderr, "%s\n", line)
 		return 1
 	}
-	var pong protocol.Pong
+	// Only what the check reads: decoding the whole Pong (its capabilities)
+	// built json's decoders for types a call never looks at again.
+	var pong struct {
+		Version  string `json:"version"`
+		Protocol int    `json:"protocol"`
+	}
 	if err := protocol.Unmarshal(resp.Result, &pong); err != nil {
 		return a.fail(id, protocol.Errorf(protocol.CodeProtocolMismatch, "herdr server at %s sent an unreadable ping answer: %v", sock, err))
 	}
@@ -580,11 +623,19 @@ func encodeRequest(id, method string, params any) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode params: %w", err)
 	}
-	req, err := json.Marshal(protocol.Request{ID: id, Method: method, Params: p})
-	if err != nil {
-		return nil, fmt.Errorf("encode request: %w", err)
+	// The envelope by hand, as protocol.EncodeSuccess writes answers: the
+	// same bytes as json.Marshal of a protocol.Request (TestEncodeRequest_
+	// AsMarshal), without building the Request encoder at every call's
+	// start, nor validating and compacting params a second time.
+	qid, _ := json.Marshal(id)
+	qmethod, _ := json.Marshal(method)
+	req := make([]byte, 0, len(qid)+len(qmethod)+len(p)+32)
+	req = append(append(append(req, `{"id":`...), qid...), `,"method":`...)
+	req = append(req, qmethod...)
+	if len(p) > 0 { // never empty: json.Marshal's least is "{}" or "null"
+		req = append(append(req, `,"params":`...), p...)
 	}
-	return req, nil
+	return append(req, '}'), nil
 }
 
 // decodeResponse decodes one response line, returned verbatim (without a

@@ -219,25 +219,48 @@ type verbStyle struct {
 	check bool
 }
 
-// verbStyles are the table-built verbs that differ so, by method.
-var verbStyles = map[string]verbStyle{
-	"workspace.list":            {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawWorkspaces) }},
-	"tab.list":                  {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawTabs) }},
-	"pane.list":                 {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawPanes) }},
-	"buffer.list":               {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawBuffers) }},
-	"fleet.status":              {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawFleet) }},
-	"buffer.delete":             {silent: true, check: true},
-	"pane.send_text":            {silent: true, verbatim: true},
-	"pane.send_keys":            {silent: true, verbatim: true},
-	"task.remove":               {check: true},
-	"task.attach":               {check: true},
-	"task.dispatch":             {check: true},
-	"task.run":                  {check: true},
-	"pane.report_agent":         {silent: true, check: true},
-	"pane.report_agent_session": {silent: true, check: true},
-	"pane.release_agent":        {silent: true, check: true},
-	"notification.show":         {check: true},
-	"worktree.diff":             {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawDiff) }},    // cli/review.go
-	"review.list":               {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawReviews) }}, // cli/review.go
-	"inbox.list":                {table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawInbox) }},   // cli/loop.go
+// verbStyleOf is how the table-built verb of method differs, if it does
+// (a switch: a map literal is built at every herdr call's start).
+func verbStyleOf(method string) verbStyle {
+	switch method {
+	case "workspace.list":
+		return verbStyle{table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawWorkspaces) }}
+	case "tab.list":
+		return verbStyle{table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawTabs) }}
+	case "pane.list":
+		return verbStyle{table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawPanes) }}
+	case "buffer.list":
+		return verbStyle{table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawBuffers) }}
+	case "fleet.status":
+		return verbStyle{table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawFleet) }}
+	case "buffer.delete":
+		return verbStyle{silent: true, check: true}
+	case "pane.send_text":
+		return verbStyle{silent: true, verbatim: true}
+	case "pane.send_keys":
+		return verbStyle{silent: true, verbatim: true}
+	case "task.remove":
+		return verbStyle{check: true}
+	case "task.attach":
+		return verbStyle{check: true}
+	case "task.dispatch":
+		return verbStyle{check: true}
+	case "task.run":
+		return verbStyle{check: true}
+	case "pane.report_agent":
+		return verbStyle{silent: true, check: true}
+	case "pane.report_agent_session":
+		return verbStyle{silent: true, check: true}
+	case "pane.release_agent":
+		return verbStyle{silent: true, check: true}
+	case "notification.show":
+		return verbStyle{check: true}
+	case "worktree.diff": // cli/review.go
+		return verbStyle{table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawDiff) }}
+	case "review.list": // cli/review.go
+		return verbStyle{table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawReviews) }}
+	case "inbox.list": // cli/loop.go
+		return verbStyle{table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawInbox) }}
+	}
+	return verbStyle{}
 }

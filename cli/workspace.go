@@ -17,7 +17,14 @@ prints the JSON response line. Workspace ids look like w1.`,
 
 	// list, get, focus, close, rename, count, move and move-block: the
 	// table's (cli/fromtable.go).
+	a.addVerbs(cmd,
+		verb{[]string{"create"}, a.workspaceCreateCmd},
+		verb{[]string{"report-metadata"}, a.workspaceReportMetadataCmd}, // hooks.go
+	)
+	return cmd
+}
 
+func (a *app) workspaceCreateCmd() *cobra.Command {
 	var (
 		label  string
 		source string
@@ -45,6 +52,5 @@ unless --focus is given.`,
 	create.Flags().StringVar(&label, "label", "", "label of the new workspace")
 	create.Flags().StringVar(&source, "source-workspace", "", "workspace whose focused pane's folder the new one starts in, when --cwd is not given")
 	spawn.bind(create, "workspace")
-	cmd.AddCommand(create)
-	return cmd
+	return create
 }

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -58,7 +59,9 @@ var (
 // every lifecycle event (worktree_created is worktree.created) but the
 // high-volume workspace.metadata_updated, pane.updated,
 // pane.output_changed and layout.updated, on which no hook runs.
-var HookEvents = func() map[string]bool {
+// It is built when first asked (a package-level map is built at every
+// herdr call's start).
+var HookEvents = sync.OnceValue(func() map[string]bool {
 	m := map[string]bool{}
 	for _, k := range protocol.LifecycleKinds {
 		switch k {
@@ -68,7 +71,7 @@ var HookEvents = func() map[string]bool {
 		m[strings.Replace(k, "_", ".", 1)] = true
 	}
 	return m
-}()
+})
 
 // ValidID reports whether id is a plugin id: Herdr's characters
 // (A-Z a-z 0-9 . : _ -), a letter or digit first, no "..", at most
@@ -233,7 +236,7 @@ func (m *manifest) validate() (protocol.InstalledPluginInfo, error) {
 // Herdr: the plugin links, and its info says why the hook will not run.
 // The name is escaped (no byte of it acts on a terminal).
 func eventWarning(on string) string {
-	if HookEvents[on] {
+	if HookEvents()[on] {
 		return ""
 	}
 	name := strconv.Quote(on)
@@ -248,8 +251,8 @@ func eventWarning(on string) string {
 
 // hookEventNames are HookEvents, sorted.
 func hookEventNames() []string {
-	names := make([]string, 0, len(HookEvents))
-	for n := range HookEvents {
+	names := make([]string, 0, len(HookEvents()))
+	for n := range HookEvents() {
 		names = append(names, n)
 	}
 	slices.Sort(names)

@@ -108,14 +108,14 @@ func TestLoadManifest_EventWarnings(t *testing.T) {
 	if err != nil || len(info.Warnings) != 1 || info.Warnings[0] != "unknown event 'worktree.craeted'" {
 		t.Fatalf("twice: %q %v", info.Warnings, err)
 	}
-	for on := range HookEvents {
+	for on := range HookEvents() {
 		info, err := LoadManifest(writeManifest(t, head+"[[events]]\non = \""+on+"\"\ncommand = [\"true\"]\n"))
 		if err != nil || len(info.Warnings) != 0 {
 			t.Fatalf("on = %q: %v %q", on, err, info.Warnings)
 		}
 	}
-	if len(HookEvents) != 27 || !HookEvents["agent.queue_changed"] || !HookEvents["worktree.created"] || !HookEvents["task.created"] || !HookEvents["task.removed"] || !HookEvents["pane.agent_status_changed"] || HookEvents["pane.updated"] {
-		t.Fatalf("hook events %v", HookEvents)
+	if h := HookEvents(); len(h) != 27 || !h["agent.queue_changed"] || !h["worktree.created"] || !h["task.created"] || !h["task.removed"] || !h["pane.agent_status_changed"] || h["pane.updated"] {
+		t.Fatalf("hook events %v", HookEvents())
 	}
 	// An empty on, or a bad command under an unknown one, is still an error.
 	for _, body := range []string{"[[events]]\non = \" \"\ncommand = [\"true\"]\n", "[[events]]\non = \"worktree.craeted\"\ncommand = []\n"} {

@@ -132,11 +132,25 @@ type AgentViewSort struct {
 	Order string         `json:"order,omitempty"`
 }
 
-var (
-	viewFields     = map[string]bool{"status": true, "workspace_id": true, "tab_id": true, "pane_id": true, "agent": true, "seen": true, "state_change_seq": true}
-	viewSortFields = map[string]bool{"workspace_order": true, "tab_order": true, "pane_order": true, "attention": true, "status": true, "agent": true, "seen": true, "state_change_seq": true}
-	tokenName      = LazyRegexp(`^[A-Za-z0-9_-]{1,32}$`)
-)
+var tokenName = LazyRegexp(`^[A-Za-z0-9_-]{1,32}$`)
+
+// viewField and viewSortField say whether name is a field a view filters
+// or sorts on (switches: a map literal is built at every start).
+func viewField(name string) bool {
+	switch name {
+	case "status", "workspace_id", "tab_id", "pane_id", "agent", "seen", "state_change_seq":
+		return true
+	}
+	return false
+}
+
+func viewSortField(name string) bool {
+	switch name {
+	case "workspace_order", "tab_order", "pane_order", "attention", "status", "agent", "seen", "state_change_seq":
+		return true
+	}
+	return false
+}
 
 func viewError(format string, args ...any) error {
 	return Errorf(CodeInvalidAgentView, "invalid agent view: "+format, args...)
@@ -171,7 +185,7 @@ func (p *AgentViewSetParams) Validate() error {
 			if !tokenName().MatchString(s.Field.Token) {
 				return viewError("sort token %q", s.Field.Token)
 			}
-		} else if !viewSortFields[s.Field.Name] {
+		} else if !viewSortField(s.Field.Name) {
 			return viewError("unknown sort field %q", s.Field.Name)
 		}
 		if s.Order != "" && s.Order != "asc" && s.Order != "desc" {
@@ -202,7 +216,7 @@ func (f *AgentViewFilter) validate(depth int) error {
 		if f.Field == nil {
 			return viewError("%s needs a field", f.Op)
 		}
-		if f.Field.Name != "" && !viewFields[f.Field.Name] {
+		if f.Field.Name != "" && !viewField(f.Field.Name) {
 			return viewError("unknown field %q", f.Field.Name)
 		}
 		if f.Field.Name == "" && !tokenName().MatchString(f.Field.Token) {

@@ -173,14 +173,23 @@ type EventMatch struct {
 	SeenRevision *uint64 `json:"seen_revision,omitempty"`
 }
 
-// waitRequires lists, per waitable event, the fields that must be given.
-var waitRequires = map[string][]string{
-	"workspace_created": nil, "workspace_updated": {"workspace_id"}, "workspace_closed": {"workspace_id"},
-	"workspace_renamed": {"workspace_id"}, "workspace_moved": {"workspace_id"}, "workspace_focused": {"workspace_id"},
-	"tab_created": nil, "tab_closed": {"tab_id"}, "tab_renamed": {"tab_id"}, "tab_moved": {"tab_id"},
-	"tab_focused": {"tab_id"}, "pane_created": nil, "pane_closed": {"pane_id"}, "pane_focused": {"pane_id"},
-	"pane_moved": {"pane_id"}, "pane_output_changed": {"pane_id"}, "pane_exited": {"pane_id"},
-	"pane_agent_detected": {"pane_id"}, "pane_agent_status_changed": {"pane_id", "agent_status"},
+// waitRequires lists the fields a wait for event must give; false when
+// events.wait cannot wait for it. A switch, not a map literal: a map at
+// package level is built at every herdr call's start.
+func waitRequires(event string) ([]string, bool) {
+	switch event {
+	case "workspace_created", "tab_created", "pane_created":
+		return nil, true
+	case "workspace_updated", "workspace_closed", "workspace_renamed", "workspace_moved", "workspace_focused":
+		return []string{"workspace_id"}, true
+	case "tab_closed", "tab_renamed", "tab_moved", "tab_focused":
+		return []string{"tab_id"}, true
+	case "pane_closed", "pane_focused", "pane_moved", "pane_output_changed", "pane_exited", "pane_agent_detected":
+		return []string{"pane_id"}, true
+	case "pane_agent_status_changed":
+		return []string{"pane_id", "agent_status"}, true
+	}
+	return nil, false
 }
 
 // EventsWaitParams are the params of events.wait.
@@ -203,7 +212,7 @@ func (p *EventsWaitParams) Validate() error {
 	if m == nil {
 		return ParamError("match_event", "missing required field")
 	}
-	need, ok := waitRequires[m.Event]
+	need, ok := waitRequires(m.Event)
 	if !ok {
 		return Errorf("unsupported_event_wait_match", "events.wait cannot wait for %q", m.Event)
 	}

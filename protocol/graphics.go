@@ -1,10 +1,8 @@
 package protocol
 
 import (
-	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"image/png"
 	"path/filepath"
 	"strconv"
 )
@@ -328,12 +326,12 @@ func CheckImage(format string, w, h uint32, data []byte) error {
 			return Errorf(CodeInvalidImage, "%s data of a %d×%d image must be %d bytes, got %d", format, w, h, want, len(data))
 		}
 	case GraphicsPNG:
-		cfg, err := png.DecodeConfig(bytes.NewReader(data))
+		pw, ph, err := PNGSize(data)
 		if err != nil {
 			return Errorf(CodeInvalidImage, "data is not a PNG image: %v", err)
 		}
-		if cfg.Width != int(w) || cfg.Height != int(h) {
-			return Errorf(CodeInvalidImage, "the PNG is %d×%d, not the %d×%d given", cfg.Width, cfg.Height, w, h)
+		if pw != int(w) || ph != int(h) {
+			return Errorf(CodeInvalidImage, "the PNG is %d×%d, not the %d×%d given", pw, ph, w, h)
 		}
 	default:
 		return Errorf(CodeInvalidImage, "unknown image format %q", format)

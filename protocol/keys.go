@@ -16,26 +16,72 @@ type Key struct {
 	Rune rune
 }
 
-var keyModifiers = map[string]func(*Key){
-	"ctrl": func(k *Key) { k.Ctrl = true }, "control": func(k *Key) { k.Ctrl = true },
-	"shift": func(k *Key) { k.Shift = true },
-	"alt":   func(k *Key) { k.Alt = true }, "option": func(k *Key) { k.Alt = true }, "meta": func(k *Key) { k.Alt = true },
-	"cmd": func(k *Key) { k.Super = true }, "command": func(k *Key) { k.Super = true }, "super": func(k *Key) { k.Super = true },
-	"hyper": func(k *Key) { k.Super = true },
+// The key names are switches, not map literals: a map at package level
+// is built by every process's start, and every herdr call links this.
+
+// setModifier sets the modifier named lower on k; false when it is none.
+func setModifier(k *Key, lower string) bool {
+	switch lower {
+	case "ctrl", "control":
+		k.Ctrl = true
+	case "shift":
+		k.Shift = true
+	case "alt", "option", "meta":
+		k.Alt = true
+	case "cmd", "command", "super", "hyper":
+		k.Super = true
+	default:
+		return false
+	}
+	return true
 }
 
-// keyNames maps each accepted key name to its canonical name.
-var keyNames = map[string]string{
-	"space": "space", "enter": "enter", "return": "enter", "esc": "esc", "escape": "esc",
-	"tab": "tab", "backspace": "backspace", "bs": "backspace",
-	"left": "left", "right": "right", "up": "up", "down": "down",
+// keyName is the canonical name of an accepted key name, else "".
+func keyName(lower string) string {
+	switch lower {
+	case "space", "tab", "backspace", "left", "right", "up", "down", "enter", "esc":
+		return lower
+	case "return":
+		return "enter"
+	case "escape":
+		return "esc"
+	case "bs":
+		return "backspace"
+	}
+	return ""
 }
 
-// symbolNames maps named symbols to their characters.
-var symbolNames = map[string]rune{
-	"minus": '-', "comma": ',', "period": '.', "slash": '/', "backslash": '\\', "quote": '\'',
-	"double_quote": '"', "double-quote": '"', "semicolon": ';', "colon": ':', "percent": '%',
-	"ampersand": '&', "backtick": '`', "plus": '+',
+// symbolName is the character of a named symbol, else 0.
+func symbolName(lower string) rune {
+	switch lower {
+	case "minus":
+		return '-'
+	case "comma":
+		return ','
+	case "period":
+		return '.'
+	case "slash":
+		return '/'
+	case "backslash":
+		return '\\'
+	case "quote":
+		return '\''
+	case "double_quote", "double-quote":
+		return '"'
+	case "semicolon":
+		return ';'
+	case "colon":
+		return ':'
+	case "percent":
+		return '%'
+	case "ampersand":
+		return '&'
+	case "backtick":
+		return '`'
+	case "plus":
+		return '+'
+	}
+	return 0
 }
 
 // ParseKey parses one key combo of Herdr's grammar.
@@ -64,11 +110,9 @@ func ParseKey(s string) (Key, error) {
 		if lower == "prefix" {
 			return bad("prefix bindings cannot be sent")
 		}
-		set, ok := keyModifiers[lower]
-		if !ok {
+		if !setModifier(&k, lower) {
 			return bad("unknown modifier " + strconv.Quote(mod))
 		}
-		set(&k)
 	}
 	last := parts[len(parts)-1]
 	if last == "" {
@@ -78,10 +122,10 @@ func ParseKey(s string) (Key, error) {
 	switch {
 	case lower == "prefix":
 		return bad("prefix bindings cannot be sent")
-	case keyNames[lower] != "":
-		k.Name = keyNames[lower]
-	case symbolNames[lower] != 0:
-		k.Rune = symbolNames[lower]
+	case keyName(lower) != "":
+		k.Name = keyName(lower)
+	case symbolName(lower) != 0:
+		k.Rune = symbolName(lower)
 	case len(lower) >= 2 && lower[0] == 'f' && isDigits(lower[1:]):
 		n, _ := strconv.Atoi(lower[1:])
 		if n < 1 || n > 12 {

@@ -1,8 +1,8 @@
 package protocol
 
-// pluginMethods holds command.invoke too: it runs key commands and plugin
-// actions alike.
-var pluginMethods = append([]Method{
+// pluginMethods are followed by command.invoke in the table (areas): it
+// runs key commands and plugin actions alike.
+var pluginMethods = []Method{
 	{Name: "plugin.link", Since: "0.7.0", Params: func() Params { return &PluginLinkParams{} }, Result: "plugin_linked", Summary: "Link a plugin from its herdr-plugin.toml", Owner: OwnerPlugins, Shape: ShapeAnswer},
 	{Name: "plugin.list", Since: "0.7.0", Pipeline: true, Params: func() Params { return &PluginListParams{} }, Result: "plugin_list", Summary: "List linked plugins", Owner: OwnerPlugins, Shape: ShapeAnswer},
 	{Name: "plugin.unlink", Since: "0.7.0", CLI: "plugin unlink", Params: func() Params { return &PluginIDParams{} }, Result: "plugin_unlinked", Summary: "Unlink a plugin", Owner: OwnerPlugins, Shape: ShapeAnswer},
@@ -11,7 +11,7 @@ var pluginMethods = append([]Method{
 	{Name: "plugin.action.list", Access: AccessRead, Since: "0.7.0", CLI: "plugin action list [--plugin ID]", Params: func() Params { return &PluginListParams{} }, Result: "plugin_action_list", Summary: "List plugin actions", Owner: OwnerPlugins, Shape: ShapeAnswer},
 	{Name: "plugin.action.invoke", Since: "0.7.0", Params: func() Params { return &PluginActionInvokeParams{} }, Result: "plugin_action_invoked", Summary: "Run a plugin action", Owner: OwnerPlugins, Shape: ShapeAnswer},
 	{Name: "plugin.log.list", Access: AccessRead, Since: "0.7.0", CLI: "plugin log list [--plugin ID] [--limit N]", Params: func() Params { return &PluginLogListParams{} }, Result: "plugin_log_list", Summary: "List recent plugin command runs", Owner: OwnerPlugins, Shape: ShapeAnswer},
-}, commandMethods...)
+}
 
 // Plugin error codes.
 const (
@@ -237,13 +237,13 @@ func (PluginLogList) ResultType() string       { return "plugin_log_list" }
 func (PluginUnlinked) ResultType() string      { return "plugin_unlinked" }
 func (PluginActionInvoked) ResultType() string { return "plugin_action_invoked" }
 
-// pluginPaneMethods holds the popup methods too: a popup is a plugin pane
-// placement.
-var pluginPaneMethods = append([]Method{
+// pluginPaneMethods are followed by the popup methods in the table
+// (areas): a popup is a plugin pane placement.
+var pluginPaneMethods = []Method{
 	{Name: "plugin.pane.open", Since: "0.7.0", Params: func() Params { return &PluginPaneOpenParams{} }, Result: "*", Summary: "Open a plugin's pane entrypoint as an overlay, popup, split, tab or zoomed pane", Owner: OwnerPlugins, Shape: ShapeAnswer},
 	{Name: "plugin.pane.focus", Since: "0.7.0", CLI: "plugin pane focus", Params: func() Params { return &PluginPaneTarget{} }, Result: "plugin_pane_focused", Summary: "Focus a plugin pane", Owner: OwnerPlugins, Shape: ShapeAnswer},
 	{Name: "plugin.pane.close", Since: "0.7.0", CLI: "plugin pane close", Params: func() Params { return &PluginPaneTarget{} }, Result: "plugin_pane_closed", Summary: "Close a plugin pane", Owner: OwnerPlugins, Shape: ShapeAnswer},
-}, popupMethods...)
+}
 
 // CodePluginPaneNotFound and CodePluginPaneOpenFailed are plugin pane errors.
 const (

@@ -89,11 +89,20 @@ func (l *sameUserListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		if uid, err := peerUID(c); err == nil && allowedPeer(uid, l.uid) {
-			return c, nil
+		if p, err := unixPeer(c); err == nil && allowedPeer(p.UID, l.uid) {
+			return &peerConn{UnixConn: c, peer: p}, nil
 		}
 		c.Close()
 	}
+}
+
+// peerConn is an accepted connection with the peer Accept asked the kernel
+// for: ConnPeer answers from it rather than asking again (a getsockopt a
+// connection). Embedding keeps every method of the UnixConn (SyscallConn,
+// CloseWrite, …) for the interfaces the server asserts.
+type peerConn struct {
+	*net.UnixConn
+	peer Peer
 }
 
 // peerUID is the user id of the process at the other end of c.
@@ -120,6 +129,9 @@ func unixPeer(c *net.UnixConn) (Peer, error) {
 // accepted, as far as the platform tells (ok false when it does not: not
 // a Unix socket, or the kernel would not say).
 func ConnPeer(c net.Conn) (p Peer, ok bool) {
+	if pc, known := c.(*peerConn); known {
+		return pc.peer, true
+	}
 	uc, isUnix := c.(*net.UnixConn)
 	if !isUnix {
 		return Peer{}, false

@@ -4,6 +4,7 @@ package protocol
 
 import (
 	"bufio"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -137,5 +138,40 @@ except Exception as e: print("error", e)`
 	c.SetReadDeadline(time.Now().Add(3 * time.Second))
 	if line, err := bufio.NewReader(c).ReadString('\n'); err != nil || line != "hello\n" {
 		t.Fatalf("our own connection: %q %v", line, err)
+	}
+}
+
+// A connection Listen's listener accepts names its peer, this process, from
+// what Accept already asked the kernel, and is still a Unix socket to the
+// interfaces the server asserts (syscall.Conn, CloseWrite).
+func TestListen_AcceptedConnKnowsItsPeer(t *testing.T) {
+	l, err := Listen(filepath.Join(t.TempDir(), "s.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	c, err := net.Dial("unix", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	a, err := l.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	p, ok := ConnPeer(a)
+	if !ok || p.PID != os.Getpid() || p.UID != os.Getuid() {
+		t.Fatalf("ConnPeer = %+v %v, want pid %d uid %d", p, ok, os.Getpid(), os.Getuid())
+	}
+	if _, ok := a.(syscall.Conn); !ok {
+		t.Fatal("the accepted connection is not a syscall.Conn")
+	}
+	cw, ok := a.(interface{ CloseWrite() error })
+	if !ok || cw.CloseWrite() != nil {
+		t.Fatal("the accepted connection cannot half-close")
+	}
+	if n, err := c.Read(make([]byte, 1)); n != 0 || err == nil {
+		t.Fatalf("after CloseWrite the client read %d, %v", n, err)
 	}
 }

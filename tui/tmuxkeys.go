@@ -14,7 +14,7 @@ import (
 // (config.TmuxPreset) laid over them.
 func tmuxBindings() map[action][]string {
 	out := maps.Clone(defaultBindings)
-	for name, combos := range config.TmuxPreset {
+	for name, combos := range config.TmuxPreset() {
 		keys := make([]string, 0, len(combos))
 		for _, c := range combos {
 			rest, _ := cutFold(c, "prefix+")

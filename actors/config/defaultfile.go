@@ -126,7 +126,7 @@ func (w *fileWriter) ui() {
 	w.section("ui", uiFields)
 
 	tokenHelp := func(list string) string {
-		return "Each row is an array of tokens (" + strings.Join(sidebarTokens[list], ", ") +
+		return "Each row is an array of tokens (" + strings.Join(sidebarTokens(list), ", ") +
 			`, or "$name" for a metadata token); a token may be {token = "...", fg = "#rrggbb", bold = true, dim = true}.`
 	}
 	w.table("ui.sidebar.agents", "How each agent is drawn in the sidebar's agents list.")

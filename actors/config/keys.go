@@ -104,19 +104,23 @@ var Presets = []string{"herdr", "tmux"}
 // TmuxPreset is what keys.preset = "tmux" changes from Herdr's defaults:
 // tmux's default bindings on the same prefix. Herdr keys that tmux uses for
 // something else move to a shifted key (settings, the notification jump).
-var TmuxPreset = map[string][]string{
-	"detach":                   {"prefix+d"},
-	"split_vertical":           {"prefix+%", "prefix+v"},
-	"split_horizontal":         {`prefix+"`, "prefix+minus"},
-	"rename_tab":               {"prefix+,"},
-	"rename_workspace":         {"prefix+$"},
-	"cycle_pane_next":          {"prefix+o", "prefix+tab"},
-	"last_pane":                {"prefix+;"},
-	"close_tab":                {"prefix+&"},
-	"choose_session":           {"prefix+s"},
-	"command_prompt":           {"prefix+:"},
-	"settings":                 {"prefix+shift+s"},
-	"open_notification_target": {"prefix+shift+o"},
+func TmuxPreset() map[string][]string {
+	// Built when asked: a map literal at package level is built at every
+	// herdr call's start.
+	return map[string][]string{
+		"detach":                   {"prefix+d"},
+		"split_vertical":           {"prefix+%", "prefix+v"},
+		"split_horizontal":         {`prefix+"`, "prefix+minus"},
+		"rename_tab":               {"prefix+,"},
+		"rename_workspace":         {"prefix+$"},
+		"cycle_pane_next":          {"prefix+o", "prefix+tab"},
+		"last_pane":                {"prefix+;"},
+		"close_tab":                {"prefix+&"},
+		"choose_session":           {"prefix+s"},
+		"command_prompt":           {"prefix+:"},
+		"settings":                 {"prefix+shift+s"},
+		"open_notification_target": {"prefix+shift+o"},
+	}
 }
 
 // PresetBindings is every action's combos in a preset ("" or an unknown
@@ -127,7 +131,7 @@ func PresetBindings(preset string) map[string][]string {
 		m[a.Name] = slices.Clone(a.Default)
 	}
 	if preset == "tmux" {
-		for name, combos := range TmuxPreset {
+		for name, combos := range TmuxPreset() {
 			m[name] = slices.Clone(combos)
 		}
 	}

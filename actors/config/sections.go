@@ -25,15 +25,6 @@ var ThemeNames = []string{
 	"kanagawa-lotus", "rose-pine", "rose-pine-dawn", "vesper",
 }
 
-// themeAliases are other spellings Herdr accepts for a built-in theme.
-var themeAliases = map[string]string{
-	"catppuccin-mocha": "catppuccin", "latte": "catppuccin-latte", "light": "catppuccin-latte",
-	"tokyonight": "tokyo-night", "tokyo-day": "tokyo-night-day", "tokyonight-day": "tokyo-night-day",
-	"gruvbox-dark": "gruvbox", "onedark": "one-dark", "onelight": "one-light",
-	"solarized-dark": "solarized", "lotus": "kanagawa-lotus", "rosepine": "rose-pine",
-	"rosepine-dawn": "rose-pine-dawn", "dawn": "rose-pine-dawn",
-}
-
 // ThemeTokens are the colour tokens [theme.custom] may override.
 var ThemeTokens = []string{
 	"accent", "panel_bg", "sidebar_bg", "surface0", "surface1", "surface_dim", "overlay0", "overlay1",
@@ -43,6 +34,15 @@ var ThemeTokens = []string{
 // themeName returns the canonical name of a built-in theme.
 func themeName(s string) (string, error) {
 	n := strings.NewReplacer(" ", "-", "_", "-").Replace(strings.ToLower(strings.TrimSpace(s)))
+	// The other spellings Herdr accepts, built here: a map literal at
+	// package level is built at every herdr call's start.
+	themeAliases := map[string]string{
+		"catppuccin-mocha": "catppuccin", "latte": "catppuccin-latte", "light": "catppuccin-latte",
+		"tokyonight": "tokyo-night", "tokyo-day": "tokyo-night-day", "tokyonight-day": "tokyo-night-day",
+		"gruvbox-dark": "gruvbox", "onedark": "one-dark", "onelight": "one-light",
+		"solarized-dark": "solarized", "lotus": "kanagawa-lotus", "rosepine": "rose-pine",
+		"rosepine-dawn": "rose-pine-dawn", "dawn": "rose-pine-dawn",
+	}
 	if alias, ok := themeAliases[n]; ok {
 		return alias, nil
 	}

@@ -221,10 +221,16 @@ func (d *decoder) sound(t map[string]any) {
 	})
 }
 
-// sidebarTokens are the built-in tokens of each sidebar list.
-var sidebarTokens = map[string][]string{
-	"agents": {"state_icon", "state_text", "workspace", "tab", "pane", "agent", "terminal_title", "terminal_title_stripped", "queue"},
-	"spaces": {"state_icon", "state_text", "workspace", "branch", "git_status"},
+// sidebarTokens are the built-in tokens of the sidebar list name (a
+// switch: a map literal is built at every herdr call's start).
+func sidebarTokens(name string) []string {
+	switch name {
+	case "agents":
+		return []string{"state_icon", "state_text", "workspace", "tab", "pane", "agent", "terminal_title", "terminal_title_stripped", "queue"}
+	case "spaces":
+		return []string{"state_icon", "state_text", "workspace", "branch", "git_status"}
+	}
+	return nil
 }
 
 const maxSidebarRows, maxSidebarTokens = 16, 16
@@ -245,7 +251,7 @@ func (d *decoder) sidebar(t map[string]any) {
 					d.addf("%s: unknown agent id (known: %s)", full, strings.Join(AgentIDs, ", "))
 					continue
 				}
-				if rows, ok := d.sidebarRows(full, by[id], sidebarTokens["agents"]); ok {
+				if rows, ok := d.sidebarRows(full, by[id], sidebarTokens("agents")); ok {
 					if a.RowsByAgent == nil {
 						a.RowsByAgent = map[string][][]SidebarToken{}
 					}
@@ -265,7 +271,7 @@ func (d *decoder) sidebarList(name string, t map[string]any, gap *int, rows *[][
 	section := "ui.sidebar." + name
 	d.fields(section, t, []field{{key: "row_gap", ptr: func(*Config) any { return gap }, hi: u16}}, append(special, "rows")...)
 	if v, ok := t["rows"]; ok {
-		if r, ok := d.sidebarRows(section+".rows", v, sidebarTokens[name]); ok {
+		if r, ok := d.sidebarRows(section+".rows", v, sidebarTokens(name)); ok {
 			*rows = r
 		}
 	}

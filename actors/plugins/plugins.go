@@ -515,7 +515,7 @@ func (p *Plugins) run(ctx actor.Context, pl *protocol.InstalledPluginInfo, a *pr
 // hooks.
 func (p *Plugins) onEvent(ctx actor.Context, d protocol.EventData) {
 	name := strings.Replace(d.EventKind(), "_", ".", 1)
-	if !plug.HookEvents[name] {
+	if !plug.HookEvents()[name] {
 		return // high-volume events run no hooks, as in Herdr
 	}
 	var hookCtx protocol.PluginInvocationContext

@@ -3,6 +3,12 @@
 // client, so a `herdr pane …` call starts in the time of a small program;
 // the commands that run a server or the client in their own process are
 // handed to herdr-full, beside it (cli/runtime.go says why and how).
+//
+// updatemaxprocs=0: the runtime's goroutine that follows a changing CPU
+// limit (started at every start, 4-7 % of `herdr --version`) is no use to
+// a call that lasts milliseconds; GOMAXPROCS still starts from the limit.
+//
+//go:debug updatemaxprocs=0
 package main
 
 import (

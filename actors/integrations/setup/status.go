@@ -85,8 +85,8 @@ func StatusOf(t *Target, getenv func(string) string) Status {
 // List is every target as integration.list shows it, in the schema's
 // order. An installed target is available whatever its folders say now.
 func List(getenv func(string) string) []protocol.IntegrationInfo {
-	out := make([]protocol.IntegrationInfo, 0, len(targets))
-	for _, t := range targets {
+	out := make([]protocol.IntegrationInfo, 0, len(targets()))
+	for _, t := range targets() {
 		state := StatusOf(t, getenv).State()
 		out = append(out, protocol.IntegrationInfo{Target: t.Wire, Label: t.Name, Command: t.Command(),
 			Available: state != protocol.IntegrationNotInstalled || t.Available(getenv), State: state})

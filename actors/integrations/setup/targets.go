@@ -105,11 +105,11 @@ func envOrHome(rel string, vars ...string) func(environ) (string, error) {
 }
 
 // Targets returns every target in the schema's order.
-func Targets() []*Target { return targets }
+func Targets() []*Target { return targets() }
 
 // Lookup finds a target by its CLI or wire name.
 func Lookup(name string) (*Target, bool) {
-	for _, t := range targets {
+	for _, t := range targets() {
 		if t.Name == name || t.Wire == name {
 			return t, true
 		}
