@@ -55,11 +55,7 @@ func (s *Session) restore(ctx actor.Context, saved *model.Saved) (lost bool) {
 		if ref := r.Saved.AgentSession; ref != nil {
 			// Kept for the next save; a resume is typed by the agents actor
 			// once a client attaches.
-			sh := agents.Shown{}
-			if p.Shown != nil {
-				sh = *p.Shown // replaced, never changed: a rendered record shares it
-			}
-			sh.Session, p.Shown, p.Restored = ref, &sh, ref
+			p.RestoreSession(ref)
 			if resume[i] {
 				s.tx.do(tell{s.opts.Agents, &agents.Resume{TermID: p.TermID(), Session: *ref}})
 			}

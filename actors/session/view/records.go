@@ -50,6 +50,14 @@ type Record struct {
 	drawn              *drawn
 }
 
+// RestoreSession keeps the agent session a restored pane's agent
+// reported: shown (a new Shown: one is never changed) and kept for the
+// agents actor's first placement.
+func (p *Record) RestoreSession(ref *protocol.AgentSessionInfo) {
+	sh := *p.shown()
+	sh.Session, p.Shown, p.Restored = ref, &sh, ref
+}
+
 // noShown is what a record shows before the agents actor showed anything:
 // nothing. Read only.
 var noShown = &agents.Shown{}
