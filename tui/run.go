@@ -150,7 +150,9 @@ func Run(opts Options) error {
 	m.confirmClose, m.copyOnSelect = confirmClose, copyOnSelect
 	// The client draws itself (render.go) and sets up the terminal
 	// (outer.go); Bubble Tea reads and decodes the keys and runs the loop.
-	p := tea.NewProgram(m, tea.WithoutRenderer(), tea.WithInput(opts.Input), tea.WithOutput(opts.Output))
+	in, stopIn := polledInput(opts.Input) // input_linux.go
+	defer stopIn()
+	p := tea.NewProgram(m, tea.WithoutRenderer(), tea.WithInput(in), tea.WithOutput(opts.Output))
 	l.send = p.Send
 	outer, err := openOuter(opts.Input, opts.Output, p.Send, cfg.UI.MouseCapture)
 	if err != nil {
