@@ -246,6 +246,15 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.draw()
 		return m, nil
 	}
+	if s, ok := msg.(sentMsg); ok && s.err == nil {
+		// The answer to a pane's write changes nothing shown: no drain and
+		// no draw (a draw here, a whole canvas, came just as the echo's
+		// frame arrived, which then waited for it); input typed meanwhile
+		// goes now.
+		m.input.sent(s)
+		m.input.flush()
+		return m, nil
+	}
 	cmd := m.update(msg)
 	if isKey(msg) && m.input.waiting() {
 		// A key for a pane goes out now, from this turn: waiting for the
