@@ -106,3 +106,30 @@ func TestModel_WriteAnsweredDrawsNothing(t *testing.T) {
 		t.Fatalf("a failed write: toasts %q, want one and a drain to show it", h.toasts)
 	}
 }
+
+// A key typed into the focused pane goes out at once and, with nothing on
+// screen that typing puts away, asks for no drain and draws nothing (the
+// echo's frame draws); with a mouse selection shown, the key ends it and
+// a drain draws that.
+func TestModel_KeyIntoThePaneDrawsNothing(t *testing.T) {
+	m := newModel(&link{}, defaultKeymap(), false)
+	term := &fakeTerm{}
+	m.term = term
+	m.width, m.height = 120, 36
+	m.snap, m.haveSnap = twoPanes(), true
+	h := &fakeInputHost{}
+	m.input.host = h
+	if _, cmd := m.Update(tea.KeyPressMsg{Code: 'a', Text: "a"}); cmd != nil {
+		t.Fatal("a key into the pane asked for a command (a drain)")
+	}
+	if len(term.drawn) != 0 {
+		t.Fatalf("a key into the pane drew %q", term.drawn)
+	}
+	if len(h.writes) != 1 || h.writes[0] != "pane.send_text w1:p2=a" {
+		t.Fatalf("writes %q, want the key sent at once", h.writes)
+	}
+	m.msel.sel = &mouseSel{paneID: "w1:p2"}
+	if _, cmd := m.Update(tea.KeyPressMsg{Code: 'b', Text: "b"}); cmd == nil || m.msel.sel != nil {
+		t.Fatalf("a key with a selection shown: selection %v, drain asked %v; want it ended and drawn", m.msel.sel, cmd != nil)
+	}
+}

@@ -255,7 +255,19 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.input.flush()
 		return m, nil
 	}
+	// A key typed into the focused pane with nothing shown that typing
+	// puts away (the config's problems, a mouse selection) changes
+	// nothing on screen itself: the echo's frame draws what it does.
+	_, pressed := msg.(tea.KeyPressMsg)
+	passThrough := pressed && m.mode == modeTerminal && m.diags == nil && m.msel.sel == nil && !m.input.waiting()
 	cmd := m.update(msg)
+	if passThrough && cmd == nil && m.mode == modeTerminal && m.input.waiting() {
+		m.input.flush()
+		if rc := m.remote.sync(); rc != nil {
+			return m, rc
+		}
+		return m, nil
+	}
 	if isKey(msg) && m.input.waiting() {
 		// A key for a pane goes out now, from this turn: waiting for the
 		// drain cost two goroutine hand-offs before the request was even
