@@ -238,7 +238,9 @@ func (l *link) fetchSnapshot() tea.Cmd {
 
 // Update implements tea.Model. Every message but drainMsg may change what
 // is shown or produce input, so it asks for one drain; the messages already
-// queued (the rest of a burst of keys, frames) are handled before it.
+// queued (the rest of a burst of keys, frames) are handled before it. Two
+// on a keystroke's path change nothing shown and ask for none: a key typed
+// into the pane (its echo's frame draws) and the answer to its write.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(drainMsg); ok {
 		m.drainQueued = false
