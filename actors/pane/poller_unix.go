@@ -363,15 +363,15 @@ func (f *feed) room() {
 // startReading puts the pane's terminal on the runtime's poller; a
 // terminal the poller cannot take is read by a goroutine of its own.
 func (p *Pane) startReading(root *actor.RootContext, self *actor.PID) {
-	f, err := p.rt.poll.watch(p.con, p.in,
-		func() { root.Send(self, &outputReady{}) },
+	ring := func() { root.Send(self, &outputReady{}) }
+	var ringHere func()
+	if post := p.post(); post != nil {
+		ringHere = func() { post(ring) }
+	}
+	f, err := p.rt.poll.watch(p.con, p.in, ring, ringHere,
 		func() { root.Send(self, &readerDone{}) },
 		func(pause uint32) { root.Send(self, &readsPaused{pause: pause}) })
 	if err == nil {
-		if post := p.post(); post != nil {
-			ring := f.ring
-			f.ringHere = func() { post(ring) }
-		}
 		p.feed = f
 		return
 	}
@@ -380,9 +380,11 @@ func (p *Pane) startReading(root *actor.RootContext, self *actor.PID) {
 }
 
 // watch puts con's terminal on the poller, its output going to in: ring
-// is called when in has output for the actor, ended when the terminal has
-// no more, paused when a pause has taken hold.
-func (pl *poller) watch(con console, in *inbox, ring, ended func(), paused func(pause uint32)) (*feed, error) {
+// is called when in has output for the actor (ringHere instead for an
+// echo, feed.ringHere; nil: never), ended when the terminal has no more,
+// paused when a pause has taken hold. Both rings are given here, before
+// the terminal is armed: the poller reads them from then on.
+func (pl *poller) watch(con console, in *inbox, ring, ringHere, ended func(), paused func(pause uint32)) (*feed, error) {
 	pc, ok := con.(*ptyConsole)
 	if !ok {
 		return nil, errors.New("not a PTY")
@@ -391,7 +393,7 @@ func (pl *poller) watch(con console, in *inbox, ring, ended func(), paused func(
 	if err != nil {
 		return nil, err
 	}
-	f := &feed{pl: pl, rc: rc, in: in, ring: ring, ended: ended, paused: paused}
+	f := &feed{pl: pl, rc: rc, in: in, ring: ring, ringHere: ringHere, ended: ended, paused: paused}
 	f.readF = f.readOnce
 	in.onRoom = f.room
 	if err := pl.add(f); err != nil {

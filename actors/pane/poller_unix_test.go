@@ -151,7 +151,7 @@ func floodThrough(t *testing.T, pl *poller) {
 	t.Cleanup(func() { con.Hangup(); con.Kill() })
 	in := newInbox(nil)
 	ended := make(chan struct{})
-	if _, err := pl.watch(con, in, func() {}, func() { close(ended) }, func(uint32) {}); err != nil {
+	if _, err := pl.watch(con, in, func() {}, nil, func() { close(ended) }, func(uint32) {}); err != nil {
 		t.Fatal(err)
 	}
 	var got bytes.Buffer
@@ -229,7 +229,7 @@ func TestPoller_APaneBehindReadsInATurn(t *testing.T) {
 	}
 	t.Cleanup(func() { con.Hangup(); con.Kill() })
 	in := newInbox(rt.gate)
-	f, err := rt.poll.watch(con, in, func() {}, func() {}, func(uint32) {})
+	f, err := rt.poll.watch(con, in, func() {}, nil, func() {}, func(uint32) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -276,12 +276,11 @@ func TestPoller_EchoRingsOnThePollersGoroutine(t *testing.T) {
 			in.release()
 		}
 	}
-	f, err := rt.poll.watch(con, in, drain(pool), func() {}, func(uint32) {})
+	f, err := rt.poll.watch(con, in, drain(pool), drain(here), func() {}, func(uint32) {})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { f.mu.Lock(); f.stopped = true; f.pl.remove(f); f.mu.Unlock() })
-	f.ringHere = drain(here)
 	got := func(from chan string, name, want string) {
 		t.Helper()
 		other := pool
