@@ -282,7 +282,9 @@ func (f *feed) read(done func(), polled bool) (got, end bool) {
 	default:
 		got = true
 		if f.in.push(b[:n]) {
-			if polled && n <= echoRead && f.ringHere != nil && time.Now().UnixNano() < f.echoUntil.Load() {
+			// The first such read after input only: a flood the input
+			// started is parsed on the pool, beside the poller's reads.
+			if until := f.echoUntil.Load(); polled && n <= echoRead && f.ringHere != nil && time.Now().UnixNano() < until && f.echoUntil.CompareAndSwap(until, 0) {
 				f.ringHere()
 			} else {
 				f.ring()

@@ -255,9 +255,10 @@ func TestPoller_APaneBehindReadsInATurn(t *testing.T) {
 }
 
 // Output that comes while input was just written (Pane.echoing), a small
-// read, rings the pane with ringHere, its mailbox run on the poller's
-// goroutine: the echo's path from the PTY's wake to the frame is one
-// thread. Output nobody typed for rings through the pool as before.
+// read, the first after the input, rings the pane with ringHere, its
+// mailbox run on the poller's goroutine: the echo's path from the PTY's
+// wake to the frame is one thread. Output nobody typed for, what follows
+// the echo, and output after the window ring through the pool as before.
 func TestPoller_EchoRingsOnThePollersGoroutine(t *testing.T) {
 	rt := NewRuntime()
 	con, err := startConsole(consoleSpec{Argv: []string{"/bin/sh", "-c", "printf first; read x; printf second; sleep 100"}, Dir: os.TempDir(), Env: os.Environ(), Cols: 80, Rows: 24, reaper: rt.reaper})
@@ -303,7 +304,9 @@ func TestPoller_EchoRingsOnThePollersGoroutine(t *testing.T) {
 	f.echoUntil.Store(time.Now().Add(time.Hour).UnixNano()) // as Pane.echoing
 	con.Write([]byte("k"))
 	got(here, "the poller's goroutine: the echo of a key", "k")
-	f.echoUntil.Store(0) // the echo window has passed
-	con.Write([]byte("\n"))
-	got(pool, "the pool: the echo window has passed", "second")
+	con.Write([]byte("\n")) // no new input told (Pane.echoing): the window was the echo's
+	got(pool, "the pool: only the first read after input is the echo's", "second")
+	f.echoUntil.Store(time.Now().Add(-time.Millisecond).UnixNano()) // the window has passed
+	con.Write([]byte("z"))
+	got(pool, "the pool: the echo window has passed", "z")
 }
