@@ -76,6 +76,7 @@ func (a *app) runClient(opts ClientOptions) int {
 	}
 	opts.Input, opts.Output = a.stdin, a.stdout
 	opts.NoSessionSwitch = opts.Dial != nil || a.noSession
+	opts.ClientOnly = !a.noSession
 	if opts.Dial == nil { // the saved machines are this machine's: its server's fleet
 		opts.DialMachine = a.dialMachine
 	}

@@ -72,6 +72,8 @@ type ClientOptions struct {
 	// NoSessionSwitch: the session chooser lists but does not switch (the
 	// server is reached through ssh, or ends with this client).
 	NoSessionSwitch bool
+	// ClientOnly: this process runs no server (not --no-session).
+	ClientOnly bool
 }
 
 // How an interactive client ended when its server went away for good:

@@ -12,7 +12,8 @@ import (
 // TestRunClient_SessionSwitch: a client that ends choosing another session
 // is followed by an attach to that session in the same process (which here
 // stops at once: the test has no terminal); a --no-session client is told
-// it cannot switch and is never let to (NoSessionSwitch).
+// it cannot switch and is never let to (NoSessionSwitch), and is the only
+// one not told it runs alone in its process (ClientOnly).
 func TestRunClient_SessionSwitch(t *testing.T) {
 	for _, noSession := range []bool{false, true} {
 		var stderr bytes.Buffer
@@ -23,7 +24,9 @@ func TestRunClient_SessionSwitch(t *testing.T) {
 			return false, &tui.SwitchSession{Name: "work"}
 		}}
 		code := a.runClient(ClientOptions{Socket: "/nowhere/herdr.sock"})
-		if len(got) != 1 || got[0].NoSessionSwitch != noSession {
+		// ClientOnly: only a --no-session client has its server in its
+		// process (which must keep every processor).
+		if len(got) != 1 || got[0].NoSessionSwitch != noSession || got[0].ClientOnly == noSession {
 			t.Fatalf("noSession %v: client runs %+v", noSession, got)
 		}
 		switch {

@@ -21,7 +21,11 @@
 // columns its terminal gave it. Keys go to a pane in the form its program
 // asked for (keyenc.go): shift+enter, ctrl+i and esc as CSI u to one that
 // pushed the kitty flag, as an xterm's bytes to any other. Bubble Tea's
-// split mouse messages become one event at the root (teamsg.go).
+// split mouse messages become one event at the root (teamsg.go). It
+// reads the terminal opened again, through Go's poller (input_linux.go),
+// and a client alone in its process keeps to one processor
+// (Options.ClientOnly): a key, and a frame, runs from the poller's wake
+// to its write on one thread.
 //
 // The face of it: the sidebar's two sections, their split and the
 // sidebar's width, both dragged with the mouse, and the spaces' scroll

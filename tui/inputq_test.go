@@ -79,3 +79,57 @@ func TestInputQueue_OnItsOwn(t *testing.T) {
 		t.Fatalf("a closed terminal's input stayed: %+v", q.pending)
 	}
 }
+
+// The answer to a pane's write is taken with no drain and no draw (it
+// changes nothing shown, and a draw then held up the echo's frame that
+// follows it), and input typed while the write was in flight goes at
+// once; a refused write still goes the usual way (a drain, a toast).
+func TestModel_WriteAnsweredDrawsNothing(t *testing.T) {
+	m := newModel(&link{}, defaultKeymap(), false)
+	term := &fakeTerm{}
+	m.term = term
+	m.width, m.height = 120, 36
+	h := &fakeInputHost{}
+	m.input.host = h
+	m.input.inFlight["p1"] = true
+	m.input.add("p1", []byte("x"))
+	if _, cmd := m.Update(sentMsg{paneID: "p1", b: []byte("a")}); cmd != nil {
+		t.Fatal("the answer to a write asked for a command (a drain)")
+	}
+	if len(term.drawn) != 0 {
+		t.Fatalf("the answer to a write drew %q", term.drawn)
+	}
+	if len(h.writes) != 1 || h.writes[0] != "pane.send_text p1=x" {
+		t.Fatalf("input typed while the write was in flight: %q, want it sent at once", h.writes)
+	}
+	if _, cmd := m.Update(sentMsg{paneID: "p1", err: errors.New("pane gone")}); cmd == nil || len(h.toasts) != 1 {
+		t.Fatalf("a failed write: toasts %q, want one and a drain to show it", h.toasts)
+	}
+}
+
+// A key typed into the focused pane goes out at once and, with nothing on
+// screen that typing puts away, asks for no drain and draws nothing (the
+// echo's frame draws); with a mouse selection shown, the key ends it and
+// a drain draws that.
+func TestModel_KeyIntoThePaneDrawsNothing(t *testing.T) {
+	m := newModel(&link{}, defaultKeymap(), false)
+	term := &fakeTerm{}
+	m.term = term
+	m.width, m.height = 120, 36
+	m.snap, m.haveSnap = twoPanes(), true
+	h := &fakeInputHost{}
+	m.input.host = h
+	if _, cmd := m.Update(tea.KeyPressMsg{Code: 'a', Text: "a"}); cmd != nil {
+		t.Fatal("a key into the pane asked for a command (a drain)")
+	}
+	if len(term.drawn) != 0 {
+		t.Fatalf("a key into the pane drew %q", term.drawn)
+	}
+	if len(h.writes) != 1 || h.writes[0] != "pane.send_text w1:p2=a" {
+		t.Fatalf("writes %q, want the key sent at once", h.writes)
+	}
+	m.msel.sel = &mouseSel{paneID: "w1:p2"}
+	if _, cmd := m.Update(tea.KeyPressMsg{Code: 'b', Text: "b"}); cmd == nil || m.msel.sel != nil {
+		t.Fatalf("a key with a selection shown: selection %v, drain asked %v; want it ended and drawn", m.msel.sel, cmd != nil)
+	}
+}

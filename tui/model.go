@@ -238,7 +238,9 @@ func (l *link) fetchSnapshot() tea.Cmd {
 
 // Update implements tea.Model. Every message but drainMsg may change what
 // is shown or produce input, so it asks for one drain; the messages already
-// queued (the rest of a burst of keys, frames) are handled before it.
+// queued (the rest of a burst of keys, frames) are handled before it. Two
+// on a keystroke's path change nothing shown and ask for none: a key typed
+// into the pane (its echo's frame draws) and the answer to its write.
 func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(drainMsg); ok {
 		m.drainQueued = false
@@ -246,7 +248,28 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.draw()
 		return m, nil
 	}
+	if s, ok := msg.(sentMsg); ok && s.err == nil {
+		// The answer to a pane's write changes nothing shown: no drain and
+		// no draw (a draw here, a whole canvas, came just as the echo's
+		// frame arrived, which then waited for it); input typed meanwhile
+		// goes now.
+		m.input.sent(s)
+		m.input.flush()
+		return m, nil
+	}
+	// A key typed into the focused pane with nothing shown that typing
+	// puts away (the config's problems, a mouse selection) changes
+	// nothing on screen itself: the echo's frame draws what it does.
+	_, pressed := msg.(tea.KeyPressMsg)
+	passThrough := pressed && m.mode == modeTerminal && m.diags == nil && m.msel.sel == nil && !m.input.waiting()
 	cmd := m.update(msg)
+	if passThrough && cmd == nil && m.mode == modeTerminal && m.input.waiting() {
+		m.input.flush()
+		if rc := m.remote.sync(); rc != nil {
+			return m, rc
+		}
+		return m, nil
+	}
 	if isKey(msg) && m.input.waiting() {
 		// A key for a pane goes out now, from this turn: waiting for the
 		// drain cost two goroutine hand-offs before the request was even

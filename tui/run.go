@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
@@ -39,6 +40,14 @@ type Options struct {
 	// switch to one (the server is reached through ssh, or ends with this
 	// client: --no-session).
 	NoSessionSwitch bool
+	// ClientOnly: this process runs no server. The client then keeps to
+	// one processor (GOMAXPROCS 1): its work is small and its waits are
+	// on Go's poller (input_linux.go), so a key, and a frame, runs from
+	// the poller's wake to its write on one thread and wakes no other
+	// (with more processors each hand-off between its goroutines woke an
+	// idle thread, cold at a typist's pace). A server in the process
+	// (--no-session) keeps every processor.
+	ClientOnly bool
 }
 
 // ErrDetached is returned by Run when the user detached (prefix q).
@@ -103,6 +112,9 @@ func (l *link) close() {
 // Run attaches to the server and runs the client until the user detaches
 // (ErrDetached) or the server goes away.
 func Run(opts Options) error {
+	if opts.ClientOnly {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	}
 	if opts.Input == nil {
 		opts.Input = os.Stdin
 	}
@@ -150,7 +162,9 @@ func Run(opts Options) error {
 	m.confirmClose, m.copyOnSelect = confirmClose, copyOnSelect
 	// The client draws itself (render.go) and sets up the terminal
 	// (outer.go); Bubble Tea reads and decodes the keys and runs the loop.
-	p := tea.NewProgram(m, tea.WithoutRenderer(), tea.WithInput(opts.Input), tea.WithOutput(opts.Output))
+	in, stopIn := polledInput(opts.Input) // input_linux.go
+	defer stopIn()
+	p := tea.NewProgram(m, tea.WithoutRenderer(), tea.WithInput(in), tea.WithOutput(opts.Output))
 	l.send = p.Send
 	outer, err := openOuter(opts.Input, opts.Output, p.Send, cfg.UI.MouseCapture)
 	if err != nil {

@@ -7,7 +7,9 @@
 // per pane on Windows) moves PTY output into the pane's inbox and rings
 // the actor once per batch, so a flood of output is applied in large
 // chunks and the mailbox never grows with it, and an idle pane has no
-// goroutine of its own. The pane publishes its output and scroll
+// goroutine of its own; the echo of input just written (a small read)
+// is applied on the poller's goroutine itself when the mailbox is idle,
+// so it reaches the screen connection with no hand-off. The pane publishes its output and scroll
 // changes to the bus itself, under the ids the session gives it (SetIDs).
 //
 // What every pane of a server shares (the poller, the output gate, whose

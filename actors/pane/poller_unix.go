@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -177,6 +178,16 @@ type feed struct {
 	// more, paused that a Freeze's pause has taken hold.
 	ring, ended func()
 	paused      func(pause uint32)
+	// ringHere is ring with the pane's mailbox run on the poller's
+	// goroutine if it is idle (nil: no such post). The poller rings so
+	// for a small read while echoUntil (UnixNano) is ahead: the echo of
+	// input just written, which someone waits for, goes from the PTY's
+	// wake to the frame's write on one thread, as tmux's loop does,
+	// rather than through a hand-off to the pool (a cold wake of another
+	// thread at a typist's pace). Floods and output nobody typed for go
+	// to the pool as before.
+	ringHere  func()
+	echoUntil atomic.Int64
 
 	mu        sync.Mutex
 	armed     bool // in the set, waiting to be reported ready
@@ -210,7 +221,7 @@ func (f *feed) ready() {
 		go f.turnReads()
 		return
 	}
-	_, end := f.read(nil)
+	_, end := f.read(nil, true)
 	f.finish(end)
 }
 
@@ -227,7 +238,7 @@ func (f *feed) needsTurn() bool {
 func (f *feed) turnReads() {
 	for {
 		done := f.in.readTurn()
-		got, end := f.read(done)
+		got, end := f.read(done, false)
 		if !got || end || done == nil || !f.readOn() {
 			f.finish(end)
 			return
@@ -244,10 +255,15 @@ func (f *feed) readOn() bool {
 	return ok && !f.in.parkIfFull() && f.needsTurn()
 }
 
+// echoRead is the largest read the poller may apply on its own goroutine
+// (feed.ringHere): an echo, a prompt, a line redrawn.
+const echoRead = 4 << 10
+
 // read reads once (with a read turn, done not nil: until the block is
 // full or the terminal empty), queues what it got, and reports whether it
-// got output and whether the terminal has ended.
-func (f *feed) read(done func()) (got, end bool) {
+// got output and whether the terminal has ended. polled: the poller's
+// goroutine reads (it may ring the pane with ringHere).
+func (f *feed) read(done func(), polled bool) (got, end bool) {
 	f.turn = done != nil
 	err := f.rc.Read(f.readF)
 	if done != nil {
@@ -266,7 +282,13 @@ func (f *feed) read(done func()) (got, end bool) {
 	default:
 		got = true
 		if f.in.push(b[:n]) {
-			f.ring()
+			// The first such read after input only: a flood the input
+			// started is parsed on the pool, beside the poller's reads.
+			if until := f.echoUntil.Load(); polled && n <= echoRead && f.ringHere != nil && time.Now().UnixNano() < until && f.echoUntil.CompareAndSwap(until, 0) {
+				f.ringHere()
+			} else {
+				f.ring()
+			}
 		}
 	}
 	return got, end
@@ -343,8 +365,12 @@ func (f *feed) room() {
 // startReading puts the pane's terminal on the runtime's poller; a
 // terminal the poller cannot take is read by a goroutine of its own.
 func (p *Pane) startReading(root *actor.RootContext, self *actor.PID) {
-	f, err := p.rt.poll.watch(p.con, p.in,
-		func() { root.Send(self, &outputReady{}) },
+	ring := func() { root.Send(self, &outputReady{}) }
+	var ringHere func()
+	if post := p.post(); post != nil {
+		ringHere = func() { post(ring) }
+	}
+	f, err := p.rt.poll.watch(p.con, p.in, ring, ringHere,
 		func() { root.Send(self, &readerDone{}) },
 		func(pause uint32) { root.Send(self, &readsPaused{pause: pause}) })
 	if err == nil {
@@ -356,9 +382,11 @@ func (p *Pane) startReading(root *actor.RootContext, self *actor.PID) {
 }
 
 // watch puts con's terminal on the poller, its output going to in: ring
-// is called when in has output for the actor, ended when the terminal has
-// no more, paused when a pause has taken hold.
-func (pl *poller) watch(con console, in *inbox, ring, ended func(), paused func(pause uint32)) (*feed, error) {
+// is called when in has output for the actor (ringHere instead for an
+// echo, feed.ringHere; nil: never), ended when the terminal has no more,
+// paused when a pause has taken hold. Both rings are given here, before
+// the terminal is armed: the poller reads them from then on.
+func (pl *poller) watch(con console, in *inbox, ring, ringHere, ended func(), paused func(pause uint32)) (*feed, error) {
 	pc, ok := con.(*ptyConsole)
 	if !ok {
 		return nil, errors.New("not a PTY")
@@ -367,7 +395,7 @@ func (pl *poller) watch(con console, in *inbox, ring, ended func(), paused func(
 	if err != nil {
 		return nil, err
 	}
-	f := &feed{pl: pl, rc: rc, in: in, ring: ring, ended: ended, paused: paused}
+	f := &feed{pl: pl, rc: rc, in: in, ring: ring, ringHere: ringHere, ended: ended, paused: paused}
 	f.readF = f.readOnce
 	in.onRoom = f.room
 	if err := pl.add(f); err != nil {
@@ -392,6 +420,14 @@ func (p *Pane) pauseReading() (pause uint32, ok bool) {
 	pause = f.pauses
 	f.settle()
 	return pause, true
+}
+
+// echoing says input was just written: the terminal's next small output
+// is most likely its echo, applied on the poller's goroutine (ringHere).
+func (p *Pane) echoing(until time.Time) {
+	if f := p.feed; f != nil {
+		f.echoUntil.Store(until.UnixNano())
+	}
 }
 
 // resumeReading lets reads go on after a handoff that did not happen.

@@ -151,7 +151,7 @@ func floodThrough(t *testing.T, pl *poller) {
 	t.Cleanup(func() { con.Hangup(); con.Kill() })
 	in := newInbox(nil)
 	ended := make(chan struct{})
-	if _, err := pl.watch(con, in, func() {}, func() { close(ended) }, func(uint32) {}); err != nil {
+	if _, err := pl.watch(con, in, func() {}, nil, func() { close(ended) }, func(uint32) {}); err != nil {
 		t.Fatal(err)
 	}
 	var got bytes.Buffer
@@ -229,7 +229,7 @@ func TestPoller_APaneBehindReadsInATurn(t *testing.T) {
 	}
 	t.Cleanup(func() { con.Hangup(); con.Kill() })
 	in := newInbox(rt.gate)
-	f, err := rt.poll.watch(con, in, func() {}, func() {}, func(uint32) {})
+	f, err := rt.poll.watch(con, in, func() {}, nil, func() {}, func(uint32) {})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,4 +252,61 @@ func TestPoller_APaneBehindReadsInATurn(t *testing.T) {
 	if f.busy || !f.armed {
 		t.Fatalf("after the read in a turn: busy %v, armed %v; want the terminal back on the poller", f.busy, f.armed)
 	}
+}
+
+// Output that comes while input was just written (Pane.echoing), a small
+// read, the first after the input, rings the pane with ringHere, its
+// mailbox run on the poller's goroutine: the echo's path from the PTY's
+// wake to the frame is one thread. Output nobody typed for, what follows
+// the echo, and output after the window ring through the pool as before.
+func TestPoller_EchoRingsOnThePollersGoroutine(t *testing.T) {
+	rt := NewRuntime()
+	con, err := startConsole(consoleSpec{Argv: []string{"/bin/sh", "-c", "printf first; read x; printf second; sleep 100"}, Dir: os.TempDir(), Env: os.Environ(), Cols: 80, Rows: 24, reaper: rt.reaper})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { con.Hangup(); con.Kill() })
+	in := newInbox(nil)
+	// Each ring takes what waits, as the pane's turn would, and says
+	// which way it came.
+	pool, here := make(chan string, 16), make(chan string, 16)
+	drain := func(to chan string) func() {
+		return func() {
+			batch, _ := in.take(turnBytes)
+			to <- string(bytes.Join(batch, nil))
+			in.release()
+		}
+	}
+	f, err := rt.poll.watch(con, in, drain(pool), drain(here), func() {}, func(uint32) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.mu.Lock(); f.stopped = true; f.pl.remove(f); f.mu.Unlock() })
+	got := func(from chan string, name, want string) {
+		t.Helper()
+		other := pool
+		if from == pool {
+			other = here
+		}
+		text := ""
+		for !strings.Contains(text, want) {
+			select {
+			case s := <-from:
+				text += s
+			case s := <-other:
+				t.Fatalf("%q rang the other way, want %s", s, name)
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%q never rang %s (got %q)", want, name, text)
+			}
+		}
+	}
+	got(pool, "the pool: nothing was typed", "first")
+	f.echoUntil.Store(time.Now().Add(time.Hour).UnixNano()) // as Pane.echoing
+	con.Write([]byte("k"))
+	got(here, "the poller's goroutine: the echo of a key", "k")
+	con.Write([]byte("\n")) // no new input told (Pane.echoing): the window was the echo's
+	got(pool, "the pool: only the first read after input is the echo's", "second")
+	f.echoUntil.Store(time.Now().Add(-time.Millisecond).UnixNano()) // the window has passed
+	con.Write([]byte("z"))
+	got(pool, "the pool: the echo window has passed", "z")
 }

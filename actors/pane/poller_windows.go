@@ -2,6 +2,7 @@ package pane
 
 import (
 	"sync/atomic"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 )
@@ -34,3 +35,6 @@ func (p *Pane) startReading(root *actor.RootContext, self *actor.PID) {
 func (p *Pane) pauseReading() (uint32, bool) { return 0, false }
 func (p *Pane) resumeReading()               {}
 func (p *Pane) stopReading()                 {}
+
+// echoing: a reader of its own rings the pane through the pool.
+func (p *Pane) echoing(time.Time) {}

@@ -101,6 +101,7 @@ func (p *Pane) input(b []byte) *kit.Reply {
 		return kit.Fail(protocol.Errorf(protocol.CodePaneSendFailed, "the program in the pane is not reading its input (%d writes pending)", inputBacklog))
 	}
 	p.screen.typedAt = time.Now()
+	p.echoing(p.screen.typedAt.Add(echoWindow))
 	return kit.OK()
 }
 

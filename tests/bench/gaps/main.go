@@ -66,6 +66,7 @@ func main() {
 	only := flag.String("only", "", "run only this row: idle, flood, cli, pipe, ping, match, keys, idleclient, subs or scroll; or trace (the keystroke trace under strace, only when asked)")
 	floodRounds := flag.Int("flood-rounds", 2, "alternating rounds of the flood row")
 	subsRuns := flag.Int("subs-runs", 3, "alternating runs per flood for the subs row")
+	traceOut := flag.String("trace-out", "", "trace row: keep strace's whole output in this file (every syscall of both processes, for reading one key's path by hand)")
 	idleSecs := flag.Int("idle-seconds", 30, "how long the idleclient row watches the attached clients")
 	flag.Parse()
 	if _, err := os.Stat("/proc/self/status"); err != nil {
@@ -134,7 +135,7 @@ func main() {
 		}
 	}
 	if *only == "trace" {
-		keytrace(*bin, env, h.Process.Pid, *nkeys)
+		keytrace(*bin, env, h.Process.Pid, *nkeys, *traceOut)
 	}
 	cleanup()
 }

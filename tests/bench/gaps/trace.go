@@ -54,7 +54,7 @@ type syscallLine struct {
 // keytrace types nkeys keys at a typist's pace into the gaps session through
 // an attached client under strace and prints each stage's median time
 // since the key was read, and the median hop from the stage before.
-func keytrace(bin string, env []string, serverPid, nkeys int) {
+func keytrace(bin string, env []string, serverPid, nkeys int, keep string) {
 	if _, err := exec.LookPath("strace"); err != nil {
 		fmt.Println("keystroke trace: skipped (needs strace: apt-get install -y strace)")
 		return
@@ -70,9 +70,12 @@ func keytrace(bin string, env []string, serverPid, nkeys int) {
 	}, 10*time.Second)
 	h.typeUntil("\x15T0X", "T0X", 10*time.Second)
 
-	out := filepath.Join(os.TempDir(), "gaps-keytrace-"+strconv.Itoa(os.Getpid()))
-	defer os.Remove(out)
-	st := exec.Command("strace", "-f", "-ttt", "-s", "256", "-e", "trace=read,write,writev,futex", "-o", out,
+	out, calls := keep, "trace=all"
+	if out == "" {
+		out, calls = filepath.Join(os.TempDir(), "gaps-keytrace-"+strconv.Itoa(os.Getpid())), "trace=read,write,writev,futex"
+		defer os.Remove(out)
+	}
+	st := exec.Command("strace", "-f", "-ttt", "-s", "256", "-e", calls, "-o", out,
 		"-p", strconv.Itoa(serverPid), "-p", strconv.Itoa(h.cmd.Process.Pid))
 	check(st.Start())
 	time.Sleep(time.Second) // attached to every thread
