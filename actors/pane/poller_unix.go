@@ -290,10 +290,12 @@ func (f *feed) finish(end bool) {
 func (f *feed) readOnce(fd uintptr) bool {
 	f.b = getBlock()
 	f.n, f.rerr = readRetrying(int(fd), f.b[:cap(f.b)])
-	// With a read turn (the pane floods), read on while the program has
-	// more, so the turn passes once per block rather than per 4 KiB (a
-	// PTY read rarely gives more); the next read reports an error.
-	for f.turn && f.rerr == nil && f.n > 0 && cap(f.b)-f.n >= 4<<10 {
+	// With a read turn, or after a read as big as a flood's (a PTY read
+	// rarely gives more than 4 KiB), read on while the program has more,
+	// so the turn, the rearm and the poller's wake-up pass once per block
+	// rather than per 4 KiB; the next read reports an error. A small read
+	// (an echo) is handed over at once.
+	for (f.turn || f.n >= floodRead) && f.rerr == nil && f.n > 0 && cap(f.b)-f.n >= 4<<10 {
 		m, err := readRetrying(int(fd), f.b[f.n:cap(f.b)])
 		if err != nil || m <= 0 {
 			break
@@ -302,6 +304,11 @@ func (f *feed) readOnce(fd uintptr) bool {
 	}
 	return true
 }
+
+// floodRead is the size of a read past which the terminal is read on
+// (readOnce): an echo or a prompt is smaller, a flood's PTY reads give
+// about 4 KiB each.
+const floodRead = 2 << 10
 
 // settle rearms f's terminal when nothing holds it back (f.mu held), and
 // tells a pausing pane once that no read is in progress.
