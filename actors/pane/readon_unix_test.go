@@ -36,7 +36,7 @@ func TestFeed_AFloodReadsOnAndAnEchoDoesNot(t *testing.T) {
 		return all
 	}
 	read := func() []byte {
-		var f feed
+		f := feed{nonblock: true}
 		f.readOnce(uintptr(fds[0]))
 		if f.rerr != nil {
 			t.Fatalf("read: %v", f.rerr)

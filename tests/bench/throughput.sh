@@ -143,17 +143,22 @@ start_herdr() { # name binary
 	fi
 	CONTENDERS="$CONTENDERS $name"
 }
+# cpu_of prints a process's user and system CPU time in clock ticks.
+cpu_of() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 run_herdr_as() { # name cmd
-	local name=$1 t0 t1 m n
+	local name=$1 t0 t1 m n c0
 	# A marker of its own per run: each run happens in a subshell ($(...)),
 	# so a counter kept in a variable would never move.
 	n=$(date +%s%N)
 	m="__done_${n}__"
+	c0=$(cpu_of "${SERVER_PID[$name]}")
 	t0=$(now)
 	# The typed line reads __do""ne_N__, so only the echo's output matches.
 	herdr_cli "$name" pane run "${PANE[$name]}" "$2; echo __do\"\"ne_${n}__" >/dev/null
 	herdr_cli "$name" pane wait-output "${PANE[$name]}" --match "$m" --timeout 120000 >/dev/null
 	t1=$(now)
+	# The server's CPU (user and system) for the run: the load moves it less than the time.
+	echo "$(($(cpu_of "${SERVER_PID[$name]}") - c0))" >>"$WORK/cpu.$name"
 	elapsed "$t0" "$t1"
 }
 run_herdr() { run_herdr_as herdr "$1"; }
@@ -166,6 +171,7 @@ bench() {
 	local -a order
 	declare -A times=() ratios=()
 	read -ra order <<<"$CONTENDERS"
+	rm -f "$WORK"/cpu.*
 	load0=$(load)
 	for r in $(seq "$RUNS"); do
 		# Rotate the order every round, so no contender always follows the same one.
@@ -182,8 +188,11 @@ bench() {
 	done
 	printf '%-18s load %s -> %s\n' "$name" "$load0" "$(load)"
 	for c in "${order[@]}"; do
-		printf '  %-6s median %7.3fs  / bare (per-round median) %6.3f   runs:%s\n' "$c" \
-			"$(echo "${times[$c]}" | median)" "$(echo "${ratios[$c]}" | median)" "${times[$c]}"
+		printf '  %-6s median %7.3fs  / bare (per-round median) %6.3f' "$c" "$(echo "${times[$c]}" | median)" "$(echo "${ratios[$c]}" | median)"
+		if [[ -f $WORK/cpu.$c ]]; then
+			printf '  server CPU median %5.2fs' "$(awk -v t="$(getconf CLK_TCK)" '{ print $1 / t }' "$WORK/cpu.$c" | tr '\n' ' ' | median)"
+		fi
+		printf '   runs:%s\n' "${times[$c]}"
 	done
 	if [[ -n ${times[old]:-} && -n ${times[herdr]:-} ]]; then
 		list=""
