@@ -298,7 +298,7 @@ func (f *feed) readOnce(fd uintptr) bool {
 		f.n, f.rerr = readRetrying(int(fd), f.b[:cap(f.b)])
 		return true
 	}
-	f.n, f.rerr = readNow(int(fd), f.b[:cap(f.b)])
+	f.n, f.rerr = readRetrying(int(fd), f.b[:cap(f.b)])
 	// With a read turn, or after a read as big as a flood's (a PTY read
 	// rarely gives more than 4 KiB), read on while the program has more,
 	// so the turn, the rearm and the poller's wake-up pass once per block

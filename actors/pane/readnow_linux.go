@@ -9,11 +9,16 @@ import (
 
 // readNow reads the poller's non-blocking terminal descriptor once (again
 // if a signal interrupted it) without telling the scheduler of a system
-// call: such a read never waits, and a flood makes thousands of them a
-// second, each of which the runtime's monitor (sysmon) otherwise watched
-// and, past 20 µs, handed the goroutine's processor to another thread
-// for, waking threads for nothing. Only for descriptors in non-blocking
-// mode: a read that waits would hold the processor.
+// call: such a read never waits for output, and a flood makes thousands
+// of them a second, each of which the runtime's monitor (sysmon)
+// otherwise watched and, past 20 µs, handed the goroutine's processor to
+// another thread for, waking threads for nothing. Only for descriptors in
+// non-blocking mode, and only for the reads a flood goes on with
+// (readOnce): the read after a readiness stays an ordinary system call, so
+// the pane's parser, just rung onto this processor, is handed on if the
+// kernel makes the read wait (a PTY read may wait for the kernel to move
+// the program's output along), which measured better for `seq`'s small
+// reads.
 func readNow(fd int, b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
