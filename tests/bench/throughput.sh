@@ -4,7 +4,9 @@
 # contenders take turns on the same workload, round after round (the order
 # rotates every round), and each contender's time is divided by the floor's
 # in the same round; the report gives the medians of the times and of those
-# per-round ratios, and the load at the start and end of each row.
+# per-round ratios, the load at the start and end of each row, and the
+# median CPU (user+system) of the reading process: ptydrain's own (not its
+# command's), each herdr server's. The load moves the CPU less than the time.
 #
 #   bare   ptydrain: a 200x50 PTY read until EOF, nothing else (the floor)
 #   emu    ptydrain -emu: the same, every chunk fed into emulator.New(200, 50)
@@ -108,8 +110,8 @@ if [[ $USE_TMUX == 1 ]]; then
 	CONTENDERS="$CONTENDERS tmux"
 fi
 
-run_bare() { "$WORK/ptydrain" -- sh -c "$1"; }
-run_emu() { "$WORK/ptydrain" -emu -- sh -c "$1"; }
+run_bare() { "$WORK/ptydrain" -cpu "$WORK/cpu.bare" -- sh -c "$1"; }
+run_emu() { "$WORK/ptydrain" -emu -cpu "$WORK/cpu.emu" -- sh -c "$1"; }
 run_tmux() {
 	local t0 t1
 	tmux -L bench send-keys -t bench 'clear' Enter
@@ -145,6 +147,7 @@ start_herdr() { # name binary
 }
 # cpu_of prints a process's user and system CPU time in clock ticks.
 cpu_of() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+TICKS=$(getconf CLK_TCK)
 run_herdr_as() { # name cmd
 	local name=$1 t0 t1 m n c0
 	# A marker of its own per run: each run happens in a subshell ($(...)),
@@ -158,7 +161,7 @@ run_herdr_as() { # name cmd
 	herdr_cli "$name" pane wait-output "${PANE[$name]}" --match "$m" --timeout 120000 >/dev/null
 	t1=$(now)
 	# The server's CPU (user and system) for the run: the load moves it less than the time.
-	echo "$(($(cpu_of "${SERVER_PID[$name]}") - c0))" >>"$WORK/cpu.$name"
+	awk -v a="$c0" -v b="$(cpu_of "${SERVER_PID[$name]}")" -v t="$TICKS" 'BEGIN { printf "%.3f\n", (b - a) / t }' >>"$WORK/cpu.$name"
 	elapsed "$t0" "$t1"
 }
 run_herdr() { run_herdr_as herdr "$1"; }
@@ -190,7 +193,7 @@ bench() {
 	for c in "${order[@]}"; do
 		printf '  %-6s median %7.3fs  / bare (per-round median) %6.3f' "$c" "$(echo "${times[$c]}" | median)" "$(echo "${ratios[$c]}" | median)"
 		if [[ -f $WORK/cpu.$c ]]; then
-			printf '  server CPU median %5.2fs' "$(awk -v t="$(getconf CLK_TCK)" '{ print $1 / t }' "$WORK/cpu.$c" | tr '\n' ' ' | median)"
+			printf '  CPU median %5.2fs' "$(tr '\n' ' ' <"$WORK/cpu.$c" | median)"
 		fi
 		printf '   runs:%s\n' "${times[$c]}"
 	done
