@@ -196,7 +196,7 @@ type feed struct {
 	turn  bool
 	readF func(fd uintptr) bool
 	// nonblock: the descriptor does not wait (pollable made it so), so a
-	// read may go on past the one reported ready and skip the scheduler.
+	// read may go on past the one reported ready.
 	nonblock bool
 }
 
@@ -294,18 +294,17 @@ func (f *feed) finish(end bool) {
 // concurrent Hangup's close waits for it); it never waits on Go's poller.
 func (f *feed) readOnce(fd uintptr) bool {
 	f.b = getBlock()
-	if !f.nonblock {
-		f.n, f.rerr = readRetrying(int(fd), f.b[:cap(f.b)])
-		return true
-	}
 	f.n, f.rerr = readRetrying(int(fd), f.b[:cap(f.b)])
+	if !f.nonblock {
+		return true // a read on would wait
+	}
 	// With a read turn, or after a read as big as a flood's (a PTY read
 	// rarely gives more than 4 KiB), read on while the program has more,
 	// so the turn, the rearm and the poller's wake-up pass once per block
 	// rather than per 4 KiB; the next read reports an error. A small read
 	// (an echo) is handed over at once.
 	for (f.turn || f.n >= floodRead) && f.rerr == nil && f.n > 0 && cap(f.b)-f.n >= 4<<10 {
-		m, err := readNow(int(fd), f.b[f.n:cap(f.b)])
+		m, err := readRetrying(int(fd), f.b[f.n:cap(f.b)])
 		if err != nil || m <= 0 {
 			break
 		}
