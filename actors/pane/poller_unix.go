@@ -196,8 +196,9 @@ type feed struct {
 	turn  bool
 	readF func(fd uintptr) bool
 	// nonblock: the descriptor does not wait (pollable made it so), so a
-	// read may go on past the one reported ready.
-	nonblock bool
+	// read may go on past the one reported ready; contended: other panes
+	// wait for turns (read), so it does not.
+	nonblock, contended bool
 }
 
 // ready is the poller's report that f's terminal has output (or hung up).
@@ -254,6 +255,10 @@ func (f *feed) readOn() bool {
 // got output and whether the terminal has ended.
 func (f *feed) read(done func()) (got, end bool) {
 	f.turn = done != nil
+	// Other panes waiting for turns: reads stay one PTY read a readiness
+	// outside a turn, so at most the gate's turns read or parse at once
+	// (requests keep a core).
+	f.contended = !f.turn && f.in.gate != nil && f.in.gate.contended()
 	err := f.rc.Read(f.readF)
 	if done != nil {
 		done()
@@ -299,11 +304,12 @@ func (f *feed) readOnce(fd uintptr) bool {
 		return true // a read on would wait
 	}
 	// With a read turn, or after a read as big as a flood's (a PTY read
-	// rarely gives more than 4 KiB), read on while the program has more,
-	// so the turn, the rearm and the poller's wake-up pass once per block
-	// rather than per 4 KiB; the next read reports an error. A small read
-	// (an echo) is handed over at once.
-	for (f.turn || f.n >= floodRead) && f.rerr == nil && f.n > 0 && cap(f.b)-f.n >= 4<<10 {
+	// rarely gives more than 4 KiB) while no other pane waits for a turn,
+	// read on while the program has more, so the turn, the rearm and the
+	// poller's wake-up pass once per block rather than per 4 KiB; the
+	// next read reports an error. A small read (an echo) is handed over
+	// at once.
+	for (f.turn || f.n >= floodRead && !f.contended) && f.rerr == nil && f.n > 0 && cap(f.b)-f.n >= 4<<10 {
 		m, err := readRetrying(int(fd), f.b[f.n:cap(f.b)])
 		if err != nil || m <= 0 {
 			break
