@@ -12,7 +12,8 @@ import (
 // A read as big as a flood's reads on while the terminal has more, up to
 // a block, so a flood is handed over (rearmed, rung, parsed and searched)
 // a block at a time rather than a PTY read at a time; a small read (an
-// echo) is handed over as it is. A PTY refills its master asynchronously,
+// echo) is handed over as it is, and so is a flood's read while other
+// panes wait for turns. A PTY refills its master asynchronously,
 // so a seqpacket socket stands in for it: each of its reads gives one
 // packet, as a flooded PTY's gives about 4 KiB.
 func TestFeed_AFloodReadsOnAndAnEchoDoesNot(t *testing.T) {
@@ -66,4 +67,15 @@ func TestFeed_AFloodReadsOnAndAnEchoDoesNot(t *testing.T) {
 	if got := read(); !bytes.Equal(got, want[:100]) {
 		t.Fatalf("an echo's read handed over %d B, want its own 100 B", len(got))
 	}
+	for range 2 {
+		read()
+	}
+	// Other panes wait for turns: one PTY read a readiness, as before.
+	want = send(3000, 4)
+	f := feed{nonblock: true, contended: true}
+	f.readOnce(uintptr(fds[0]))
+	if got := f.b[:f.n]; !bytes.Equal(got, want[:3000]) {
+		t.Fatalf("with other panes waiting for turns a read handed over %d B, want one read's 3000 B", len(got))
+	}
+	putBlock(f.b)
 }
