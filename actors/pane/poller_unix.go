@@ -78,6 +78,8 @@ func (pl *poller) add(f *feed) error {
 	var err error
 	if cerr := f.rc.Control(func(fd uintptr) {
 		f.fd = int(fd)
+		fl, ferr := unix.FcntlInt(fd, unix.F_GETFL, 0)
+		f.nonblock = ferr == nil && fl&unix.O_NONBLOCK != 0
 		err = pollAdd(pl.fd, f.fd)
 	}); cerr != nil {
 		return cerr
@@ -204,6 +206,10 @@ type feed struct {
 	rerr  error
 	turn  bool
 	readF func(fd uintptr) bool
+	// nonblock: the descriptor does not wait (pollable made it so), so a
+	// read may go on past the one reported ready; contended: other panes
+	// wait for turns (read), so it does not.
+	nonblock, contended bool
 }
 
 // ready is the poller's report that f's terminal has output (or hung up).
@@ -265,6 +271,10 @@ const echoRead = 4 << 10
 // goroutine reads (it may ring the pane with ringHere).
 func (f *feed) read(done func(), polled bool) (got, end bool) {
 	f.turn = done != nil
+	// Other panes waiting for turns: reads stay one PTY read a readiness
+	// outside a turn, so at most the gate's turns read or parse at once
+	// (requests keep a core).
+	f.contended = !f.turn && f.in.gate != nil && f.in.gate.contended()
 	err := f.rc.Read(f.readF)
 	if done != nil {
 		done()
@@ -312,10 +322,16 @@ func (f *feed) finish(end bool) {
 func (f *feed) readOnce(fd uintptr) bool {
 	f.b = getBlock()
 	f.n, f.rerr = readRetrying(int(fd), f.b[:cap(f.b)])
-	// With a read turn (the pane floods), read on while the program has
-	// more, so the turn passes once per block rather than per 4 KiB (a
-	// PTY read rarely gives more); the next read reports an error.
-	for f.turn && f.rerr == nil && f.n > 0 && cap(f.b)-f.n >= 4<<10 {
+	if !f.nonblock {
+		return true // a read on would wait
+	}
+	// With a read turn, or after a read as big as a flood's (a PTY read
+	// rarely gives more than 4 KiB) while no other pane waits for a turn,
+	// read on while the program has more, so the turn, the rearm and the
+	// poller's wake-up pass once per block rather than per 4 KiB; the
+	// next read reports an error. A small read (an echo) is handed over
+	// at once.
+	for (f.turn || f.n >= floodRead && !f.contended) && f.rerr == nil && f.n > 0 && cap(f.b)-f.n >= 4<<10 {
 		m, err := readRetrying(int(fd), f.b[f.n:cap(f.b)])
 		if err != nil || m <= 0 {
 			break
@@ -324,6 +340,11 @@ func (f *feed) readOnce(fd uintptr) bool {
 	}
 	return true
 }
+
+// floodRead is the size of a read past which the terminal is read on
+// (readOnce): an echo or a prompt is smaller, a flood's PTY reads give
+// about 4 KiB each.
+const floodRead = 2 << 10
 
 // settle rearms f's terminal when nothing holds it back (f.mu held), and
 // tells a pausing pane once that no read is in progress.

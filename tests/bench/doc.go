@@ -1,6 +1,9 @@
 // Package bench holds the side-by-side throughput and memory benchmarks of
 // the terminal path (herdr's emulator against a bare PTY drain and tmux).
-// throughput.sh drives them; benchpair.sh compares one Go benchmark in two
+// throughput.sh drives them (the floor, the emulator alone, tmux, this
+// tree's herdr and, with OLD_HERDR, an older build, taking turns round
+// after round, each time divided by the floor's of its round, with each
+// herdr server's CPU and the load); benchpair.sh compares one Go benchmark in two
 // test binaries (old and new code) taking turns, and seq_ab.sh two herdr
 // builds and tmux on one flood; the Go helpers live in
 // sub-directories:

@@ -5,7 +5,7 @@
 // program measures the bare PTY drain, the floor.
 // It prints the elapsed seconds.
 //
-//	ptydrain [-emu] [-cols 200] [-rows 50] -- sh -c 'seq 1 2000000'
+//	ptydrain [-emu] [-cols 200] [-rows 50] [-cpu FILE] -- sh -c 'seq 1 2000000'
 package main
 
 import (
@@ -28,6 +28,7 @@ func main() {
 	emu := flag.Bool("emu", false, "feed the output into an emulator")
 	cols := flag.Int("cols", 200, "terminal width")
 	rows := flag.Int("rows", 50, "terminal height")
+	cpuFile := flag.String("cpu", "", "append this process's own CPU seconds (user+system, not the command's) to this file")
 	flag.Parse()
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: ptydrain [-emu] -- command [args...]")
@@ -37,6 +38,19 @@ func main() {
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "ptydrain:", err)
 		os.Exit(1)
+	}
+	if *cpuFile != "" {
+		f, err := os.OpenFile(*cpuFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
+		if err == nil {
+			_, err = fmt.Fprintf(f, "%.3f\n", ownCPU())
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "ptydrain:", err)
+			os.Exit(1)
+		}
 	}
 	fmt.Printf("%.3f\n", secs)
 }
