@@ -187,7 +187,10 @@ func (s *Store) Put(changed []protocol.TaskInfo, removed []uint64, nextID uint64
 	for _, n := range removed {
 		s.queue[n] = nil
 	}
-	s.nextID = nextID
+	// 0 says the next id did not move since the last Put: a new id still
+	// queued stays, or a Put that moved it and the next that did not,
+	// both before the writer woke, lost it.
+	s.nextID = max(s.nextID, nextID)
 	s.gen++
 	gen := s.gen
 	s.mu.Unlock()

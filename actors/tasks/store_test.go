@@ -3,6 +3,7 @@ package tasks
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,5 +60,28 @@ func TestStore_WritesWhatChangedAndReadsBack(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "task-7.json")); err != nil {
 		t.Fatalf("an unreadable task file was not left in place: %v", err)
+	}
+}
+
+// A Put that moved the next id, then one that did not, both queued before
+// the writer takes them: board.json gets the new id (the second's 0,
+// "unchanged", overwrote it, and a clean stop lost the last task's id).
+func TestStore_AQueuedNextIDOutlivesAnUnchangedOne(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "tasks")
+	st, _, _, err := OpenStore(dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Put([]protocol.TaskInfo{{ID: "task-3", Title: "three", Status: protocol.TaskReady}}, nil, 4)
+	st.Put([]protocol.TaskInfo{{ID: "task-2", Title: "two", Status: protocol.TaskRunning}}, nil, 0)
+	st.Start(nil) // the writer takes both at once
+	if !st.Close(5 * time.Second) {
+		t.Fatal("the writer did not stop")
+	}
+	// board.json itself: a reopen also takes the id past the task files
+	// it finds, which hides a lost id until the newest task is removed.
+	data, err := os.ReadFile(filepath.Join(dir, boardFile))
+	if err != nil || !strings.Contains(string(data), `"next_id":4`) {
+		t.Fatalf("board.json (%v): %s, want next id 4", err, data)
 	}
 }
