@@ -136,6 +136,7 @@ type worker struct {
 	agentStatus protocol.AgentStatus // the last status its agent was seen in
 	reporting   bool                 // a report of this worker's is under way
 	attempt     int                  // this worker's attempt at its task, from 1
+	createErr   error                // why worktree.create failed, when worktree.open was tried next
 }
 
 // step tags a worker's call with the phase it answers.

@@ -66,10 +66,15 @@ func (d *Dispatcher) advance(ctx actor.Context, w *worker, r *kit.Reply) {
 		if r.Err != nil {
 			if w.phase == phaseCreate && t != nil {
 				// The branch may have a worktree already (an earlier attempt).
+				w.createErr = r.Err
 				d.to(ctx, w, phaseOpen, "worktree.open", map[string]any{"cwd": t.Cwd, "branch": w.branch, "label": w.task})
 				return
 			}
-			d.giveUp(ctx, w, true, "no worktree", r.Err)
+			why := "no worktree"
+			if w.createErr != nil { // the open's error alone hides why the create failed
+				why += ": create: " + errText(w.createErr) + "; open"
+			}
+			d.giveUp(ctx, w, true, why, r.Err)
 			return
 		}
 		var res struct {

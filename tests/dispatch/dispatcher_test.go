@@ -600,7 +600,8 @@ func recordBoard(t *testing.T, s *Server, cwd string) (stop func()) {
 }
 
 // A task whose folder is no git repository: the worktree step fails, and
-// the task's history and the log say why (git's words), then it fails.
+// the task's history and the log say why (git's words: the create's and
+// the open's tried after it), then it fails.
 func TestE2E_DispatcherNoWorktreeSaysWhy(t *testing.T) {
 	h, dir, _ := dispatcherHomeWith(t, "dispatcher = true\nmax_attempts = 1\n")
 	s := h.Start(t, "e2e")
@@ -612,7 +613,7 @@ func TestE2E_DispatcherNoWorktreeSaysWhy(t *testing.T) {
 	})
 	given := got.givenUp()
 	t.Logf("failed with %q", got.LastMsg)
-	if len(given) != 1 || !strings.Contains(given[0], "no worktree: ") || !strings.Contains(got.LastMsg, "no worktree: ") {
+	if len(given) != 1 || !strings.Contains(given[0], "no worktree: create: ") || !strings.Contains(given[0], "; open: ") || !strings.Contains(got.LastMsg, "no worktree: ") {
 		t.Fatalf("given up %q, failed with %q", given, got.LastMsg)
 	}
 	if log := h.ServerLog("e2e"); !strings.Contains(log, `level=WARN msg="dispatcher: worker given up" task=`+id) || !strings.Contains(log, "no worktree") {
