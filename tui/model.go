@@ -176,6 +176,12 @@ type model struct {
 	// input is what keys produced on its way to the panes (inputq.go).
 	input       inputQueue
 	drainQueued bool
+
+	// rowsOnly is the pane whose frame, the last applied, changed only
+	// its rows (drawRows can draw it: rowdraw.go); rowYs is drawRows'
+	// list of them.
+	rowsOnly string
+	rowYs    []int
 }
 
 func newModel(l *link, km *keymap, toastsOn bool) *model {
@@ -286,7 +292,9 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// echo someone waits for) rather than after a round through Bubble
 		// Tea's command goroutines.
 		m.input.flush()
-		m.draw()
+		if m.rowsOnly != f.f.PaneID || !m.drawRows(f.f) {
+			m.draw()
+		}
 		return m, cmd
 	}
 	if !m.drainQueued {
@@ -407,6 +415,7 @@ func (m *model) snapshotArrived(msg snapshotMsg) tea.Cmd {
 
 // frameArrived applies a screen frame to its pane (or the popup).
 func (m *model) frameArrived(f *protocol.ScreenFrame) tea.Cmd {
+	m.rowsOnly = ""
 	if m.popup.frame(f) {
 		return nil
 	}
@@ -417,6 +426,9 @@ func (m *model) frameArrived(f *protocol.ScreenFrame) tea.Cmd {
 		}
 		s = &paneScreen{}
 		m.screens[f.PaneID] = s
+	}
+	if s.rowsOnly(f) {
+		m.rowsOnly = f.PaneID
 	}
 	s.apply(f)
 	m.copy.copyFrame(f.PaneID)
