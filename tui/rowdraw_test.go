@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -69,11 +71,26 @@ func TestDrawRows_SameAsWholeDraw(t *testing.T) {
 		{"help over the panes", protocol.ScreenFrame{PaneID: "w1:p1", Cols: 45, Rows: 33, Lines: []protocol.ScreenLine{row(5, protocol.ScreenRun{W: 2, Text: "ho"})}},
 			func() { m.toast.text, m.mode = "", modeHelp }, false},
 		{"back to the panes", protocol.ScreenFrame{PaneID: "w1:p1", Cols: 45, Rows: 33, Lines: []protocol.ScreenLine{row(6, protocol.ScreenRun{W: 2, Text: "hu"})}},
-			func() { // the key that leaves help asks for a drain, which draws it all
-				m.mode = modeTerminal
+			func() { // the key that closes help, then its drain, which draws it all
+				m.Update(tea.KeyPressMsg{Code: tea.KeyEscape})
+				if m.mode != modeTerminal {
+					t.Fatalf("mode %v after esc in help", m.mode)
+				}
 				m.Update(drainMsg{})
 				whole.frame(m.canvas(nil), m.hostCursor(), nil, nil)
 			}, true},
+		{"a burst, then its drain", protocol.ScreenFrame{}, func() {
+			for _, f := range []protocol.ScreenFrame{
+				{PaneID: "w1:p1", Cols: 45, Rows: 33, Lines: []protocol.ScreenLine{row(7, protocol.ScreenRun{W: 4, Text: "left"}), row(8, protocol.ScreenRun{W: 1, Text: "l"})}},
+				{PaneID: "w1:p2", Cols: 44, Rows: 33, ViewOffset: 3, History: 10, Cursor: protocol.ScreenCursor{X: 1, Y: 8, Visible: true}, Lines: []protocol.ScreenLine{row(7, protocol.ScreenRun{X: 2, W: 5, Text: "right"})}},
+				{PaneID: "w1:p1", Cols: 45, Rows: 33, Lines: []protocol.ScreenLine{row(8, protocol.ScreenRun{W: 3, Text: "l2", Style: red}), row(40)}},
+			} {
+				m.Update(frameMsg{f: &f})
+			}
+			if !m.drainQueued {
+				t.Fatal("a frame with more behind it asked for no drain")
+			}
+		}, true},
 		{"echo again", protocol.ScreenFrame{PaneID: "w1:p1", Cols: 45, Rows: 33, Cursor: protocol.ScreenCursor{X: 3, Y: 6, Visible: true},
 			Lines: []protocol.ScreenLine{row(6, protocol.ScreenRun{W: 3, Text: "hum"})}}, nil, true},
 	}
@@ -83,8 +100,11 @@ func TestDrawRows_SameAsWholeDraw(t *testing.T) {
 		}
 		term.drawn = nil
 		kept := m.sw.prev
-		f := st.f
-		m.Update(frameMsg{f: &f, last: true})
+		if f := st.f; f.PaneID != "" {
+			m.Update(frameMsg{f: &f, last: true})
+		} else {
+			m.Update(drainMsg{})
+		}
 		if rows := m.sw.prev == kept; rows != st.rows {
 			t.Errorf("%s: drawn by its rows = %v, want %v", st.name, rows, st.rows)
 		}
