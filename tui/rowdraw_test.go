@@ -91,6 +91,22 @@ func TestDrawRows_SameAsWholeDraw(t *testing.T) {
 				t.Fatal("a frame with more behind it asked for no drain")
 			}
 		}, true},
+		{"behind a zoomed pane", protocol.ScreenFrame{PaneID: "w1:p1", Cols: 45, Rows: 33, Lines: []protocol.ScreenLine{row(-1), row(2, protocol.ScreenRun{W: 6, Text: "hidden"})}},
+			func() {
+				m.snap.Layouts[0].Zoomed = true
+				m.whole = true // as the snapshot that zoomed it
+				m.Update(drainMsg{})
+				whole.frame(m.canvas(nil), m.hostCursor(), nil, nil)
+			}, true},
+		{"the zoomed pane", protocol.ScreenFrame{PaneID: "w1:p2", Cols: 44, Rows: 33, ViewOffset: 3, History: 10,
+			Lines: []protocol.ScreenLine{row(32, protocol.ScreenRun{X: 30, W: 13, Text: "zoomed bottom"})}}, nil, true},
+		{"unzoomed", protocol.ScreenFrame{PaneID: "w1:p1", Cols: 45, Rows: 33, Lines: []protocol.ScreenLine{row(6, protocol.ScreenRun{W: 2, Text: "hu"})}},
+			func() {
+				m.snap.Layouts[0].Zoomed = false
+				m.whole = true
+				m.Update(drainMsg{})
+				whole.frame(m.canvas(nil), m.hostCursor(), nil, nil)
+			}, true},
 		{"echo again", protocol.ScreenFrame{PaneID: "w1:p1", Cols: 45, Rows: 33, Cursor: protocol.ScreenCursor{X: 3, Y: 6, Visible: true},
 			Lines: []protocol.ScreenLine{row(6, protocol.ScreenRun{W: 3, Text: "hum"})}}, nil, true},
 	}
