@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"strconv"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -151,5 +152,20 @@ func BenchmarkDrawEcho(b *testing.B) {
 		m.Update(frameMsg{last: true, f: &protocol.ScreenFrame{PaneID: "w1:p2", Cols: 45, Rows: 33, Cursor: protocol.ScreenCursor{X: len(text), Y: 1, Visible: true}, Lines: []protocol.ScreenLine{
 			{Y: 1, Runs: []protocol.ScreenRun{{X: 0, W: len(text), Text: text}}},
 		}}})
+	}
+}
+
+// BenchmarkDrawScroll is a pane scrolling under output: a frame changing
+// every row of the focused pane, drawn by its drain.
+func BenchmarkDrawScroll(b *testing.B) {
+	m := drawModel()
+	lines := make([]protocol.ScreenLine, 33)
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		for y := range lines {
+			lines[y] = protocol.ScreenLine{Y: y, Runs: []protocol.ScreenRun{{W: 12, Text: "line " + strconv.Itoa(i+y)}}}
+		}
+		m.Update(frameMsg{f: &protocol.ScreenFrame{PaneID: "w1:p2", Cols: 45, Rows: 33, Cursor: protocol.ScreenCursor{Y: 32, Visible: true}, Lines: lines}})
+		m.Update(drainMsg{})
 	}
 }
