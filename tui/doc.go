@@ -16,7 +16,9 @@
 // keyboard protocol's disambiguated keys, and draws it itself (render.go):
 // once after each batch of messages, only the cells that changed, with the
 // terminal's own cursor at the focused pane's cursor, and nothing at all
-// while nothing changes. Text is split into cells and measured by the
+// while nothing changes. When only frames came since the last draw (a
+// keystroke's echo) and nothing covers the panes, it draws and compares
+// only the rows they changed (rowdraw.go), not the whole canvas. Text is split into cells and measured by the
 // emulator's rule (emulator.NextCell), so a pane's row takes exactly the
 // columns its terminal gave it. Keys go to a pane in the form its program
 // asked for (keyenc.go): shift+enter, ctrl+i and esc as CSI u to one that

@@ -176,10 +176,17 @@ type model struct {
 	// input is what keys produced on its way to the panes (inputq.go).
 	input       inputQueue
 	drainQueued bool
+
+	// whole: something other than panes' rows changed since the last
+	// draw, so the next draws all; due are the rows frames changed
+	// meanwhile (rowdraw.go).
+	whole bool
+	due   []dueRow
+	segs  []rowSeg
 }
 
 func newModel(l *link, km *keymap, toastsOn bool) *model {
-	m := &model{link: l, keys: km, sidebar: true, screens: map[string]*paneScreen{}}
+	m := &model{link: l, keys: km, sidebar: true, screens: map[string]*paneScreen{}, whole: true}
 	m.clientConfig = clientConfig{toastsOn: toastsOn, confirmClose: true, copyOnSelect: true}
 	m.getenv = func(string) string { return "" }
 	m.ctx = context.Background()
@@ -245,7 +252,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(drainMsg); ok {
 		m.drainQueued = false
 		m.input.flush()
-		m.draw()
+		m.drawChanged()
 		return m, nil
 	}
 	if s, ok := msg.(sentMsg); ok && s.err == nil {
@@ -281,12 +288,16 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if rc := m.remote.sync(); rc != nil { // a remote workspace chosen, left, or its pane changed
 		cmd = tea.Batch(cmd, rc)
 	}
-	if f, ok := msg.(frameMsg); ok && f.last && !m.drainQueued {
+	f, isFrame := msg.(frameMsg)
+	if !isFrame {
+		m.whole = true // it may have changed anything: the next draw is whole
+	}
+	if isFrame && f.last && !m.drainQueued {
 		// Nothing queued behind the frame on its socket: draw it now (the
 		// echo someone waits for) rather than after a round through Bubble
 		// Tea's command goroutines.
 		m.input.flush()
-		m.draw()
+		m.drawChanged()
 		return m, cmd
 	}
 	if !m.drainQueued {
@@ -312,6 +323,7 @@ func (m *model) draw() {
 	full := old == nil || old.w != m.width || old.h != m.height // the frame clears the screen
 	b := m.sw.frame(m.canvas(m.spare), m.hostCursor(), extra, m.gfx.bytes(full))
 	m.spare = old
+	m.whole, m.due = false, m.due[:0]
 	if len(b) > 0 {
 		_, _ = m.term.Write(b)
 	}
@@ -408,6 +420,7 @@ func (m *model) snapshotArrived(msg snapshotMsg) tea.Cmd {
 // frameArrived applies a screen frame to its pane (or the popup).
 func (m *model) frameArrived(f *protocol.ScreenFrame) tea.Cmd {
 	if m.popup.frame(f) {
+		m.whole = true
 		return nil
 	}
 	s := m.screens[f.PaneID]
@@ -418,6 +431,7 @@ func (m *model) frameArrived(f *protocol.ScreenFrame) tea.Cmd {
 		s = &paneScreen{}
 		m.screens[f.PaneID] = s
 	}
+	m.frameDue(s, f)
 	s.apply(f)
 	m.copy.copyFrame(f.PaneID)
 	cmd := m.git.afterOutput() // output may have been a commit or a checkout

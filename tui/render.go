@@ -28,6 +28,7 @@ type screenWriter struct {
 	cursor hostCursor
 	shape  int // the DECSCUSR shape last set
 	buf    bytes.Buffer
+	row    canvas // frameRows' row being redrawn
 }
 
 // gap is how many unchanged cells a changed span may bridge before the

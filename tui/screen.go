@@ -56,12 +56,17 @@ func (s *paneScreen) text(y int) string {
 // clipping what does not fit.
 func (s *paneScreen) drawInto(c *canvas, x, y, w, h int) {
 	for row := 0; row < h && row < len(s.lines); row++ {
-		for _, r := range s.lines[row] {
-			if r.X >= w {
-				continue
-			}
-			c.text(x+r.X, y+row, r.Text, min(r.W, w-r.X), styleOf(r.Style))
+		drawRow(c, x, y+row, w, s.lines[row])
+	}
+}
+
+// drawRow paints one row's runs from (x, y), at most w columns.
+func drawRow(c *canvas, x, y, w int, runs []protocol.ScreenRun) {
+	for _, r := range runs {
+		if r.X >= w {
+			continue
 		}
+		c.text(x+r.X, y, r.Text, min(r.W, w-r.X), styleOf(r.Style))
 	}
 }
 

@@ -1,0 +1,171 @@
+package tui
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/herdr-go/herdr/protocol"
+)
+
+// A keystroke's echo changes one row of one pane. Drawing the whole
+// canvas for it (every component, then a diff of every cell) cost 70–230
+// µs a key; drawChanged redraws only the rows frames changed since the
+// last draw, into the canvas the writer keeps, and diffs only those. It
+// does so only when nothing but frames' rows changed (any other message
+// sets model.whole) and nothing is drawn over the panes; otherwise it
+// draws everything, as before.
+
+// dueRow is row y of a pane, changed by a frame since the last draw.
+type dueRow struct {
+	pane string
+	y    int
+}
+
+// rowSeg is a changed row where it is on screen: from x, w columns.
+type rowSeg struct {
+	x, y, w int
+	runs    []protocol.ScreenRun
+}
+
+// frameDue notes, before frame f is applied to s, what it changes: its
+// rows, or the whole view when it changes more than its rows (the pane's
+// size, a whole screen, the view offset or history, which its border
+// shows too).
+func (m *model) frameDue(s *paneScreen, f *protocol.ScreenFrame) {
+	if f.Full || f.Rows != s.rows || f.Cols != s.cols || f.ViewOffset != s.offset || f.History != s.history || len(s.lines) != s.rows {
+		m.whole = true
+		return
+	}
+	if m.whole {
+		return // drawn whole anyway
+	}
+	for _, l := range f.Lines {
+		m.due = append(m.due, dueRow{pane: f.PaneID, y: l.Y})
+	}
+}
+
+// drawChanged brings the outer terminal up to date: by the rows that
+// changed when it can, else by a whole draw.
+func (m *model) drawChanged() {
+	if m.whole || !m.drawRows() {
+		m.draw()
+	}
+}
+
+// drawRows draws the due rows alone; false when it cannot.
+func (m *model) drawRows() bool {
+	prev := m.sw.prev
+	if prev == nil || prev.w != m.width || prev.h != m.height || m.title != m.sentTitle || !m.panesOnTop() {
+		return false
+	}
+	segs := m.segs[:0]
+	for i, d := range m.due {
+		if i > 0 && d.pane == m.due[i-1].pane && d.y == m.due[i-1].y {
+			continue
+		}
+		s := m.screens[d.pane]
+		if s == nil || d.y < 0 || d.y >= len(s.lines) {
+			continue
+		}
+		x, y, w, h := m.paneContent(d.pane)
+		if d.y >= h {
+			continue // not on screen: clipped, or a pane not drawn
+		}
+		segs = append(segs, rowSeg{x: x, y: y + d.y, w: w, runs: s.lines[d.y]})
+	}
+	// Top to bottom, as a whole frame writes them.
+	slices.SortFunc(segs, func(a, b rowSeg) int { return cmp.Or(cmp.Compare(a.y, b.y), cmp.Compare(a.x, b.x)) })
+	segs = slices.CompactFunc(segs, func(a, b rowSeg) bool { return a.y == b.y && a.x == b.x })
+	m.segs = segs
+	m.due = m.due[:0]
+	extra := m.toHost
+	m.toHost = nil
+	b := m.sw.frameRows(segs, m.hostCursor(), extra, m.gfx.bytes(false))
+	if len(b) > 0 {
+		_, _ = m.term.Write(b)
+	}
+	return true
+}
+
+// panesOnTop reports whether the panes are the top layer: no mode, popup,
+// board, toast, notice, selection or drawn cursor puts anything over them
+// (canvas draws those after the panes).
+func (m *model) panesOnTop() bool {
+	return m.mode == modeTerminal && m.popup == nil && m.fleet.selected == "" && !m.tasks.board &&
+		m.tasks.modal == nil && m.notes.corner == nil && len(m.diags) == 0 && m.toast.text == "" &&
+		m.msel.sel == nil && m.ui.HostCursor != "drawn" && m.haveSnap
+}
+
+// paneContent is where pane id's rows are on screen, as paneView.draw
+// places them: x, y of its first cell, and the columns and rows shown (0
+// for a pane not drawn: another tab's, or behind a zoomed one).
+func (m *model) paneContent(id string) (x, y, w, h int) {
+	l, found := m.focusedLayout()
+	if !found {
+		return 0, 0, 0, 0
+	}
+	g := m.geometry()
+	for _, p := range l.Panes {
+		if p.PaneID != id || l.Zoomed && p.PaneID != l.FocusedPaneID {
+			continue
+		}
+		r := p.Rect
+		if l.Zoomed {
+			r = l.Area
+		}
+		bx, by := g.area.X+r.X, g.area.Y+r.Y
+		bw, bh := min(r.Width, m.width-bx), min(r.Height, m.height-by)
+		if bw <= 2 || bh <= 2 || bx < 0 || by < 0 {
+			return 0, 0, 0, 0
+		}
+		return bx + 1, by + 1, bw - 2, bh - 2
+	}
+	return 0, 0, 0, 0
+}
+
+// frameRows is frame for a canvas that differs from the last one only in
+// the rows segs cover (sorted by row): each such row is copied from the
+// last canvas, its segments blanked and drawn again, written where it
+// differs, and kept.
+func (w *screenWriter) frameRows(segs []rowSeg, cur hostCursor, extra, over []byte) []byte {
+	b := &w.buf
+	b.Reset()
+	c := w.prev
+	b.WriteString("\x1b[?2026h")
+	start := b.Len()
+	f := frameWrite{w: w}
+	if cap(w.row.cells) < c.w {
+		w.row.cells = make([]cell, c.w)
+	}
+	row := &w.row
+	row.w, row.h, row.cells = c.w, 1, row.cells[:c.w]
+	for i := 0; i < len(segs); {
+		y := segs[i].y
+		old := c.cells[y*c.w : (y+1)*c.w]
+		copy(row.cells, old)
+		for ; i < len(segs) && segs[i].y == y; i++ {
+			sg := &segs[i]
+			blank := row.cells[sg.x : sg.x+sg.w]
+			for j := range blank {
+				blank[j] = cell{s: " "}
+			}
+			drawRow(row, sg.x, 0, sg.w, sg.runs)
+		}
+		f.row(row.cells, old, y)
+		copy(old, row.cells)
+	}
+	if f.styled {
+		b.WriteString("\x1b[0m")
+	}
+	b.Write(extra)
+	if len(over) > 0 {
+		f.hide()
+		b.Write(over)
+	}
+	w.placeCursor(cur, f.hidden)
+	if b.Len() == start {
+		return nil
+	}
+	b.WriteString("\x1b[?2026l")
+	return b.Bytes()
+}
