@@ -36,10 +36,6 @@ var (
 // hookState is what hooks and the agent API keep for one pane. It is made
 // on first use; before that the pane's agent and state are the screen's.
 type hookState struct {
-	// The effective agent and internal state as of the last reconcile.
-	effAgent, effState string
-	skipped            bool // hook authority replaces screen detection
-
 	auth    *authority
 	exited  string // the last agent whose process exited in the pane
 	session *protocol.AgentSessionInfo
@@ -83,10 +79,11 @@ type metaExpired struct {
 	gen    uint64
 }
 
-// hookOf returns the pane's hook state, making it from the screen's facts.
+// hookOf returns the pane's hook state, made on first use: most panes
+// never have any.
 func (a *Agents) hookOf(r *rec) *hookState {
 	if r.hook == nil {
-		r.hook = &hookState{effAgent: r.agent, effState: r.state}
+		r.hook = &hookState{}
 	}
 	return r.hook
 }

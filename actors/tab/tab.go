@@ -2,7 +2,6 @@ package tab
 
 import (
 	"log/slog"
-	"maps"
 	"strconv"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -72,12 +71,23 @@ type Tab struct {
 	seed  Seed
 	label string
 	rev   uint64
-	// sent is the size revision last sent to each pane.
-	sent map[string]uint64
+	// sent is the size revision last sent to each pane, in the last
+	// Arrange's order; until the first Arrange the seed's Sizes say it
+	// (not copied: a tab that is never arranged keeps one map, not two).
+	sent    []sentRev
+	arrived bool // an Arrange was applied: sent, not the seed, holds the revisions
 	// busy is set from applying an Arrange until the applied marker comes
 	// back; Arranges that arrive meanwhile leave only the newest, in next.
 	busy bool
 	next *Arrange
+}
+
+// sentRev is the size revision last sent to one pane. A tab has few
+// panes, so a slice scanned in the Arrange's order is smaller and no
+// slower than a map.
+type sentRev struct {
+	term string
+	rev  uint64
 }
 
 // applied marks the end of the Arranges queued behind the last one applied.
@@ -88,7 +98,7 @@ type applied struct{}
 func Props(seed *kit.Reseed[Seed]) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
 		s := seed.Get()
-		return &Tab{seed: s, label: s.Label, rev: s.Rev, sent: maps.Clone(s.Sizes)}
+		return &Tab{seed: s, label: s.Label, rev: s.Rev}
 	}, kit.Guarded(seed.Get().Log))
 }
 
@@ -120,16 +130,35 @@ func (t *Tab) Receive(ctx actor.Context) {
 // arrange resizes the panes whose size revision is new to the tab, then
 // lets the Arranges that queued up behind this one collapse.
 func (t *Tab) arrange(ctx actor.Context, a *Arrange) {
-	keep := make(map[string]uint64, len(a.Sizes))
-	for _, s := range a.Sizes {
-		if s.Rev > t.sent[s.TerminalID] {
+	keep := make([]sentRev, len(a.Sizes))
+	for i, s := range a.Sizes {
+		had := t.had(s.TerminalID, i)
+		if s.Rev > had {
 			ctx.Send(s.PID, &pane.Resize{Cols: s.Cols, Rows: s.Rows, Rev: s.Rev})
 		}
-		keep[s.TerminalID] = max(s.Rev, t.sent[s.TerminalID])
+		keep[i] = sentRev{s.TerminalID, max(s.Rev, had)}
 	}
-	t.sent = keep
+	t.sent, t.arrived = keep, true
+	t.seed.Sizes = nil
 	t.busy = true
 	ctx.Send(ctx.Self(), &applied{})
+}
+
+// had is the size revision the pane already has from this tab; i is
+// where the pane stood in the last Arrange, if it has not moved.
+func (t *Tab) had(term string, i int) uint64 {
+	if !t.arrived {
+		return t.seed.Sizes[term]
+	}
+	if i < len(t.sent) && t.sent[i].term == term {
+		return t.sent[i].rev
+	}
+	for _, s := range t.sent {
+		if s.term == term {
+			return s.rev
+		}
+	}
+	return 0
 }
 
 func (t *Tab) rename(ctx actor.Context, req *Request) *kit.Reply {
