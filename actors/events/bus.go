@@ -144,7 +144,7 @@ type Bus struct {
 	// wait for a revision its pane has already passed is answered from it
 	// (the session checks the revision it knows, which can lag the pane's
 	// own event by a message).
-	lastOutput map[string]*volatileEvent
+	lastOutput map[string]lastOutput
 	byConn     map[string]*actor.PID // a connection's sub, to pass its Acks on
 	nextID     uint64
 	nextMatch  uint64 // the last output matcher's id (subscribe.go)
@@ -195,7 +195,7 @@ func props(history int, log *slog.Logger, c *Carried, present Present, reads Rea
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
 		b := &Bus{log: log, present: present, reads: reads, stall: stall, ring: make([]*record, history), nextSeq: 1,
-			subs: map[string]*child{}, waits: map[string]*child{}, byConn: map[string]*actor.PID{}, lastOutput: map[string]*volatileEvent{}}
+			subs: map[string]*child{}, waits: map[string]*child{}, byConn: map[string]*actor.PID{}, lastOutput: map[string]lastOutput{}}
 		b.restore(c)
 		return b
 	}, kit.Guarded(log))
@@ -399,7 +399,8 @@ func (b *Bus) publishVolatile(ctx actor.Context, p *PublishVolatile) {
 	if p.Kind == "pane_output_changed" {
 		targets = b.waits
 		if p.Fields.TermID != "" && p.Fields.Machine == "" {
-			b.lastOutput[p.Fields.TermID] = ev
+			f := &p.Fields
+			b.lastOutput[f.TermID] = lastOutput{data: p.Data, ws: f.WorkspaceID, tab: f.TabID, label: f.Label, rev: f.Revision}
 		}
 	}
 	for _, c := range targets {
@@ -453,8 +454,9 @@ func (b *Bus) wait(ctx actor.Context, m *Wait) {
 			return
 		}
 	}
-	if last := b.lastOutput[m.Match.TermID]; m.Match.Kind == "pane_output_changed" && last != nil && m.Match.Matches(last.kind, last.fields) {
-		if line := last.encoded(b.log); line != nil {
+	if last, ok := b.lastOutput[m.Match.TermID]; ok && m.Match.Kind == "pane_output_changed" && m.Match.Matches(m.Match.Kind, last.fields(m.Match.TermID)) {
+		ev := &volatileEvent{kind: m.Match.Kind, data: last.data}
+		if line := ev.encoded(b.log); line != nil {
 			ctx.Send(m.Sub, kit.Done(protocol.WaitMatched{Event: line}))
 			return
 		}
@@ -470,6 +472,20 @@ func (b *Bus) wait(ctx actor.Context, m *Wait) {
 		return
 	}
 	b.waits[pid.Id] = &child{pid: pid, conn: m.Sub}
+}
+
+// lastOutput is what a terminal's newest pane_output_changed leaves for
+// a later wait: its data and the fields a wait can match on (an output
+// change carries no agent), not the event, which is four times the size
+// and kept for every live terminal.
+type lastOutput struct {
+	data           any
+	ws, tab, label string
+	rev            uint64
+}
+
+func (l lastOutput) fields(term string) Fields {
+	return Fields{WorkspaceID: l.ws, TabID: l.tab, TermID: term, Label: l.label, Revision: l.rev}
 }
 
 // forget drops a child that stopped or failed.
