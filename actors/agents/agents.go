@@ -105,8 +105,6 @@ type rec struct {
 	// The effective agent and internal state as of the last reconcile
 	// (hook authority applied).
 	effAgent, effState string
-	resuming           string // the agent a restore typed the resume of, until it fails
-	restoreError       string // why its agent was not resumed
 	status             protocol.AgentStatus
 	stateSeq           uint64       // state_change_seq of its last public status change
 	completions        uint64       // completion_seq: its agent's finished turns

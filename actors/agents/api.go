@@ -234,7 +234,7 @@ func (a *Agents) inputDone(msg *pane.AgentInput) {
 // that ended before it was recognised), keeping why for agent.get.
 func (a *Agents) launchFailed(m *pane.LaunchFailed) {
 	r := a.recs[m.TerminalID]
-	if r != nil && m.Token == 0 && r.resuming != "" {
+	if r != nil && r.hook != nil && m.Token == 0 && r.hook.resuming != "" {
 		a.resumeFailed(r, m.Reason)
 		return
 	}

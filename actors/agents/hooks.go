@@ -55,6 +55,9 @@ type hookState struct {
 	// agent.get of that name says why (kept until the next launch here).
 	failedName, failedReason string
 	released                 *protocol.AgentStatus // set while a release is reconciled
+	// A restore's resume: the agent it typed, until it fails, and why it
+	// was not resumed.
+	resuming, restoreError string
 }
 
 type authority struct {
@@ -86,6 +89,14 @@ func (a *Agents) hookOf(r *rec) *hookState {
 		r.hook = &hookState{}
 	}
 	return r.hook
+}
+
+// restoreError is why the pane's agent was not resumed, if it was not.
+func restoreError(r *rec) string {
+	if r.hook == nil {
+		return ""
+	}
+	return r.hook.restoreError
 }
 
 // effective is the pane's agent and internal state with hook authority
