@@ -68,9 +68,7 @@ var Registry = kit.NewRegistry(protocol.OwnerTab, "actors/tab", map[string]func(
 
 // Tab is the tab actor.
 type Tab struct {
-	seed  Seed
-	label string
-	rev   uint64
+	seed Seed // its Label and Rev are the tab's own, changed by rename
 	// sent is the size revision last sent to each pane, in the last
 	// Arrange's order; until the first Arrange the seed's Sizes say it
 	// (not copied: a tab that is never arranged keeps one map, not two).
@@ -94,12 +92,14 @@ type sentRev struct {
 type applied struct{}
 
 // Props returns the props of a tab actor that starts, and restarts after
-// a failure, from what seed holds at that moment.
+// a failure, from what seed holds at that moment. A tab is told
+// something now and then, so it takes the lock-free mailbox: a node per
+// message, but about 200 bytes less per tab than the default's ring.
 func Props(seed *kit.Reseed[Seed]) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
 		s := seed.Get()
-		return &Tab{seed: s, label: s.Label, rev: s.Rev}
-	}, kit.Guarded(seed.Get().Log))
+		return &Tab{seed: s}
+	}, actor.WithMailbox(actor.UnboundedLockfree()), kit.Guarded(seed.Get().Log))
 }
 
 // Receive implements actor.Actor.
@@ -162,14 +162,14 @@ func (t *Tab) had(term string, i int) uint64 {
 }
 
 func (t *Tab) rename(ctx actor.Context, req *Request) *kit.Reply {
-	t.label = req.Call.Params.(*protocol.TabRenameParams).Label
-	t.rev++
+	t.seed.Label = req.Call.Params.(*protocol.TabRenameParams).Label
+	t.seed.Rev++
 	info := req.Info
-	info.Label = t.label
+	info.Label = t.seed.Label
 	if info.Label == "" {
 		info.Label = strconv.Itoa(info.Number)
 	}
-	ctx.Request(ctx.Parent(), &Changed{ID: t.seed.ID, Rev: t.rev, Label: t.label, Event: "tab_renamed",
+	ctx.Request(ctx.Parent(), &Changed{ID: t.seed.ID, Rev: t.seed.Rev, Label: t.seed.Label, Event: "tab_renamed",
 		Answer: kit.Done(protocol.TabInfoResult{Tab: info}), To: ctx.Sender()})
 	return nil
 }
