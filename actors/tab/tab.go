@@ -91,15 +91,19 @@ type sentRev struct {
 // applied marks the end of the Arranges queued behind the last one applied.
 type applied struct{}
 
+// lockFree is the tab actors' mailbox. A tab is told something now and
+// then, so it takes the lock-free mailbox: a node per message, but about
+// 170 bytes less per tab than the default's ring. The option holds no
+// state: every tab's props share it.
+var lockFree = actor.WithMailbox(actor.UnboundedLockfree())
+
 // Props returns the props of a tab actor that starts, and restarts after
-// a failure, from what seed holds at that moment. A tab is told
-// something now and then, so it takes the lock-free mailbox: a node per
-// message, but about 200 bytes less per tab than the default's ring.
+// a failure, from what seed holds at that moment.
 func Props(seed *kit.Reseed[Seed]) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
 		s := seed.Get()
 		return &Tab{seed: s}
-	}, actor.WithMailbox(actor.UnboundedLockfree()), kit.Guarded(seed.Get().Log))
+	}, lockFree, kit.Guarded(seed.Get().Log))
 }
 
 // Receive implements actor.Actor.
