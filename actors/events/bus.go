@@ -399,8 +399,7 @@ func (b *Bus) publishVolatile(ctx actor.Context, p *PublishVolatile) {
 	if p.Kind == "pane_output_changed" {
 		targets = b.waits
 		if p.Fields.TermID != "" && p.Fields.Machine == "" {
-			f := &p.Fields
-			b.lastOutput[f.TermID] = lastOutput{data: p.Data, ws: f.WorkspaceID, tab: f.TabID, label: f.Label, rev: f.Revision}
+			b.keepOutput(p)
 		}
 	}
 	for _, c := range targets {
@@ -455,7 +454,7 @@ func (b *Bus) wait(ctx actor.Context, m *Wait) {
 		}
 	}
 	if last, ok := b.lastOutput[m.Match.TermID]; ok && m.Match.Kind == "pane_output_changed" && m.Match.Matches(m.Match.Kind, last.fields(m.Match.TermID)) {
-		ev := &volatileEvent{kind: m.Match.Kind, data: last.data}
+		ev := &volatileEvent{kind: m.Match.Kind, data: protocol.PaneOutputChangedEvent{PaneID: last.pane, WorkspaceID: last.paneWS, Revision: last.rev}}
 		if line := ev.encoded(b.log); line != nil {
 			ctx.Send(m.Sub, kit.Done(protocol.WaitMatched{Event: line}))
 			return
@@ -475,13 +474,26 @@ func (b *Bus) wait(ctx actor.Context, m *Wait) {
 }
 
 // lastOutput is what a terminal's newest pane_output_changed leaves for
-// a later wait: its data and the fields a wait can match on (an output
-// change carries no agent), not the event, which is four times the size
-// and kept for every live terminal.
+// a later wait: the fields a wait can match on (an output change carries
+// no agent) and the ids its data names, which make the event again; not
+// the event, which with its data is four times the size and kept for
+// every live terminal.
 type lastOutput struct {
-	data           any
-	ws, tab, label string
+	pane, paneWS   string // the data's
+	ws, tab, label string // the fields'
 	rev            uint64
+}
+
+// keepOutput keeps a terminal's output change for a later wait when its
+// data is what the fields can make again (the pane's always is).
+func (b *Bus) keepOutput(p *PublishVolatile) {
+	f := &p.Fields
+	d, ok := p.Data.(protocol.PaneOutputChangedEvent)
+	if !ok || d.Revision != f.Revision {
+		delete(b.lastOutput, f.TermID) // a newer change is not kept: an older one must not answer
+		return
+	}
+	b.lastOutput[f.TermID] = lastOutput{pane: d.PaneID, paneWS: d.WorkspaceID, ws: f.WorkspaceID, tab: f.TabID, label: f.Label, rev: f.Revision}
 }
 
 func (l lastOutput) fields(term string) Fields {
