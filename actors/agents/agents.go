@@ -96,20 +96,23 @@ type Answer struct {
 // actor has applied a focus change the call made (the seen rule).
 type Sync struct{ Answer Answer }
 
-// rec is the actor's record of one pane.
+// rec is the actor's record of one pane. Its small fields sit together
+// (and positions are int32) so that it fits a 256-byte allocation: a
+// thousand idle panes each carry one.
 type rec struct {
 	Place
-	agent, state string       // the screen's agent and state, from the pane's facts
-	job          pane.JobKind // what holds the terminal, from the pane's facts
-	resuming     string       // the agent a restore typed the resume of, until it fails
-	restoreError string       // why its agent was not resumed
-	seen         bool         // the user has seen its latest state
-	status       protocol.AgentStatus
-	stateSeq     uint64     // state_change_seq of its last public status change
-	completions  uint64     // completion_seq: its agent's finished turns
-	hook         *hookState // hook authority, metadata, name (hooks.go)
-	dirty        bool       // its Shown is to be sent at the end of the message
-	ws, tab, pos int        // positions, for views
+	agent, state string // the screen's agent and state, from the pane's facts
+	// The effective agent and internal state as of the last reconcile
+	// (hook authority applied).
+	effAgent, effState string
+	status             protocol.AgentStatus
+	stateSeq           uint64       // state_change_seq of its last public status change
+	completions        uint64       // completion_seq: its agent's finished turns
+	hook               *hookState   // hook authority, metadata, name (hooks.go)
+	ws, tab, pos       int32        // positions, for views
+	job                pane.JobKind // what holds the terminal, from the pane's facts
+	seen               bool         // the user has seen its latest state
+	dirty              bool         // its Shown is to be sent at the end of the message
 }
 
 // Agents is the agents actor.
@@ -342,7 +345,7 @@ func (a *Agents) emit(d protocol.EventData, r *rec) {
 func (a *Agents) place(pl *Placement) {
 	live := make(map[string]bool, len(pl.Panes))
 	a.order = a.order[:0]
-	ws, tab, pos := -1, -1, 0
+	ws, tab, pos := int32(-1), int32(-1), int32(0)
 	lastWS, lastTab := "", ""
 	for _, p := range pl.Panes {
 		live[p.TermID] = true

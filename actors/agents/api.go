@@ -112,10 +112,10 @@ func (a *Agents) agentRename(ctx actor.Context, call *kit.Call, r *rec) *kit.Rep
 	if other := a.named(*prm.Name); other != nil && other != r {
 		return kit.Fail(protocol.Errorf(protocol.CodeAgentNameTaken, "agent name %s is taken by %s", *prm.Name, other.PaneID))
 	}
-	if h.launchPending && h.effAgent == "" {
+	if h.launchPending && r.effAgent == "" {
 		h.name = *prm.Name // the launch keeps waiting for its agent
 	} else {
-		h.name, h.nameKind, h.launchPending = *prm.Name, h.effAgent, false
+		h.name, h.nameKind, h.launchPending = *prm.Name, r.effAgent, false
 	}
 	a.render(ctx.Sender(), RenderInfo, r)
 	return nil
@@ -234,7 +234,7 @@ func (a *Agents) inputDone(msg *pane.AgentInput) {
 // that ended before it was recognised), keeping why for agent.get.
 func (a *Agents) launchFailed(m *pane.LaunchFailed) {
 	r := a.recs[m.TerminalID]
-	if r != nil && m.Token == 0 && r.resuming != "" {
+	if r != nil && r.hook != nil && m.Token == 0 && r.hook.resuming != "" {
 		a.resumeFailed(r, m.Reason)
 		return
 	}

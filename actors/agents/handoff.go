@@ -96,6 +96,6 @@ func (a *Agents) adopt(r *rec, c CarriedPane) {
 	if len(c.Tokens) > 0 {
 		_ = h.tokens.Apply(c.Tokens, 0) // they were valid when reported
 	}
-	h.effAgent, h.effState, h.skipped = effective(r)
+	r.effAgent, r.effState, _ = effective(r)
 	a.touch(r)
 }

@@ -36,10 +36,6 @@ var (
 // hookState is what hooks and the agent API keep for one pane. It is made
 // on first use; before that the pane's agent and state are the screen's.
 type hookState struct {
-	// The effective agent and internal state as of the last reconcile.
-	effAgent, effState string
-	skipped            bool // hook authority replaces screen detection
-
 	auth    *authority
 	exited  string // the last agent whose process exited in the pane
 	session *protocol.AgentSessionInfo
@@ -59,6 +55,9 @@ type hookState struct {
 	// agent.get of that name says why (kept until the next launch here).
 	failedName, failedReason string
 	released                 *protocol.AgentStatus // set while a release is reconciled
+	// A restore's resume: the agent it typed, until it fails, and why it
+	// was not resumed.
+	resuming, restoreError string
 }
 
 type authority struct {
@@ -83,12 +82,21 @@ type metaExpired struct {
 	gen    uint64
 }
 
-// hookOf returns the pane's hook state, making it from the screen's facts.
+// hookOf returns the pane's hook state, made on first use: most panes
+// never have any.
 func (a *Agents) hookOf(r *rec) *hookState {
 	if r.hook == nil {
-		r.hook = &hookState{effAgent: r.agent, effState: r.state}
+		r.hook = &hookState{}
 	}
 	return r.hook
+}
+
+// restoreError is why the pane's agent was not resumed, if it was not.
+func restoreError(r *rec) string {
+	if r.hook == nil {
+		return ""
+	}
+	return r.hook.restoreError
 }
 
 // effective is the pane's agent and internal state with hook authority

@@ -136,7 +136,7 @@ func fillPresentation(sh *Shown, r *rec) {
 // shown is the Shown of a record.
 func (a *Agents) shown(r *rec) *Shown {
 	agent, state, skipped := effective(r)
-	sh := &Shown{TermID: r.TermID, Agent: agent, State: state, Skipped: skipped, Status: r.status, StateSeq: r.stateSeq, Completions: r.completions, RestoreError: r.restoreError, Queued: a.queued[r.TermID]}
+	sh := &Shown{TermID: r.TermID, Agent: agent, State: state, Skipped: skipped, Status: r.status, StateSeq: r.stateSeq, Completions: r.completions, RestoreError: restoreError(r), Queued: a.queued[r.TermID]}
 	fillPresentation(sh, r)
 	if h := r.hook; h != nil {
 		if h.auth != nil && h.auth.agent == agent {

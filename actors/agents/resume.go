@@ -147,7 +147,7 @@ func (a *Agents) resumeOne() {
 			continue
 		}
 		a.opts.Log.Info("resuming agent", "pane", r.PaneID, "argv", p.argv)
-		r.resuming = p.agent // a LaunchFailed of token 0 is this resume's (resumeFailed)
+		a.hookOf(r).resuming = p.agent // a LaunchFailed of token 0 is this resume's (resumeFailed)
 		a.ctx.Request(r.PID, &pane.AgentRequest{Op: pane.AgentLaunch, Req: pane.Request{PaneID: r.PaneID}, Argv: p.argv})
 		if len(a.resumes) > 0 {
 			a.resumeChain = true
@@ -162,8 +162,9 @@ func (a *Agents) resumeOne() {
 // the terminal back first, saying why): its pane's restore_error says so,
 // as in Herdr, and the pane keeps its shell.
 func (a *Agents) resumeFailed(r *rec, reason string) {
-	a.opts.Log.Warn("agent not resumed", "pane", r.PaneID, "agent", r.resuming, "reason", reason)
-	r.restoreError = fmt.Sprintf("cannot resume %s: %s", r.resuming, reason)
-	r.resuming = ""
+	h := a.hookOf(r)
+	a.opts.Log.Warn("agent not resumed", "pane", r.PaneID, "agent", h.resuming, "reason", reason)
+	h.restoreError = fmt.Sprintf("cannot resume %s: %s", h.resuming, reason)
+	h.resuming = ""
 	a.touch(r)
 }

@@ -47,15 +47,15 @@ func (a *Agents) screenChanged(r *rec, agent, state string) {
 		return
 	}
 	old := r.agent
-	h := a.hookOf(r)
 	r.agent, r.state = agent, state
 	if old != "" && agent != old {
+		h := a.hookOf(r)
 		h.exited = old
 		if h.auth != nil && h.auth.agent == old {
 			h.auth = nil
 		}
 	}
-	if agent != "" && h.exited == agent {
+	if h := r.hook; h != nil && agent != "" && h.exited == agent {
 		h.exited = ""
 	}
 	a.reconcile(r)
@@ -85,10 +85,9 @@ func (a *Agents) jobChanged(r *rec, job pane.JobKind) {
 // state changed, keeps the agent's name with its agent, and publishes
 // what changed.
 func (a *Agents) reconcile(r *rec) {
-	h := a.hookOf(r)
-	agent, state, skipped := effective(r)
-	oldAgent, oldState := h.effAgent, h.effState
-	h.effAgent, h.effState, h.skipped = agent, state, skipped
+	agent, state, _ := effective(r)
+	oldAgent, oldState := r.effAgent, r.effState
+	r.effAgent, r.effState = agent, state
 	switch {
 	case state != string(protocol.StatusIdle):
 		r.seen = true
@@ -102,13 +101,17 @@ func (a *Agents) reconcile(r *rec) {
 		}
 	}
 	a.touch(r)
-	if agent != oldAgent || h.released != nil {
+	var released *protocol.AgentStatus
+	if r.hook != nil {
+		released = r.hook.released
+	}
+	if agent != oldAgent || released != nil {
 		ev := protocol.PaneAgentDetectedEvent{PaneID: r.PaneID, WorkspaceID: r.WorkspaceID}
 		if agent != "" {
 			ev.Agent = protocol.Ptr(agent)
 		}
-		if h.released != nil {
-			ev.Released, ev.FinalStatus = true, h.released
+		if released != nil {
+			ev.Released, ev.FinalStatus = true, released
 		}
 		a.emit(ev, r)
 		a.keepName(r, oldAgent)
@@ -120,10 +123,10 @@ func (a *Agents) reconcile(r *rec) {
 // keepName clears a name whose agent went away, and settles a pending launch.
 func (a *Agents) keepName(r *rec, oldAgent string) {
 	h := r.hook
-	if h.name == "" {
+	if h == nil || h.name == "" {
 		return
 	}
-	agent := h.effAgent
+	agent := r.effAgent
 	switch {
 	case h.launchPending && agent == h.nameKind:
 		h.launchPending = false

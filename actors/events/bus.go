@@ -144,7 +144,7 @@ type Bus struct {
 	// wait for a revision its pane has already passed is answered from it
 	// (the session checks the revision it knows, which can lag the pane's
 	// own event by a message).
-	lastOutput map[string]*volatileEvent
+	lastOutput map[string]lastOutput
 	byConn     map[string]*actor.PID // a connection's sub, to pass its Acks on
 	nextID     uint64
 	nextMatch  uint64 // the last output matcher's id (subscribe.go)
@@ -195,7 +195,7 @@ func props(history int, log *slog.Logger, c *Carried, present Present, reads Rea
 	}
 	return actor.PropsFromProducer(func() actor.Actor {
 		b := &Bus{log: log, present: present, reads: reads, stall: stall, ring: make([]*record, history), nextSeq: 1,
-			subs: map[string]*child{}, waits: map[string]*child{}, byConn: map[string]*actor.PID{}, lastOutput: map[string]*volatileEvent{}}
+			subs: map[string]*child{}, waits: map[string]*child{}, byConn: map[string]*actor.PID{}, lastOutput: map[string]lastOutput{}}
 		b.restore(c)
 		return b
 	}, kit.Guarded(log))
@@ -399,7 +399,7 @@ func (b *Bus) publishVolatile(ctx actor.Context, p *PublishVolatile) {
 	if p.Kind == "pane_output_changed" {
 		targets = b.waits
 		if p.Fields.TermID != "" && p.Fields.Machine == "" {
-			b.lastOutput[p.Fields.TermID] = ev
+			b.keepOutput(p)
 		}
 	}
 	for _, c := range targets {
@@ -453,8 +453,9 @@ func (b *Bus) wait(ctx actor.Context, m *Wait) {
 			return
 		}
 	}
-	if last := b.lastOutput[m.Match.TermID]; m.Match.Kind == "pane_output_changed" && last != nil && m.Match.Matches(last.kind, last.fields) {
-		if line := last.encoded(b.log); line != nil {
+	if last, ok := b.lastOutput[m.Match.TermID]; ok && m.Match.Kind == "pane_output_changed" && m.Match.Matches(m.Match.Kind, last.fields(m.Match.TermID)) {
+		ev := &volatileEvent{kind: m.Match.Kind, data: protocol.PaneOutputChangedEvent{PaneID: last.pane, WorkspaceID: last.paneWS, Revision: last.rev}}
+		if line := ev.encoded(b.log); line != nil {
 			ctx.Send(m.Sub, kit.Done(protocol.WaitMatched{Event: line}))
 			return
 		}
@@ -470,6 +471,33 @@ func (b *Bus) wait(ctx actor.Context, m *Wait) {
 		return
 	}
 	b.waits[pid.Id] = &child{pid: pid, conn: m.Sub}
+}
+
+// lastOutput is what a terminal's newest pane_output_changed leaves for
+// a later wait: the fields a wait can match on (an output change carries
+// no agent) and the ids its data names, which make the event again; not
+// the event, which with its data is four times the size and kept for
+// every live terminal.
+type lastOutput struct {
+	pane, paneWS   string // the data's
+	ws, tab, label string // the fields'
+	rev            uint64
+}
+
+// keepOutput keeps a terminal's output change for a later wait when its
+// data is what the fields can make again (the pane's always is).
+func (b *Bus) keepOutput(p *PublishVolatile) {
+	f := &p.Fields
+	d, ok := p.Data.(protocol.PaneOutputChangedEvent)
+	if !ok || d.Revision != f.Revision {
+		delete(b.lastOutput, f.TermID) // a newer change is not kept: an older one must not answer
+		return
+	}
+	b.lastOutput[f.TermID] = lastOutput{pane: d.PaneID, paneWS: d.WorkspaceID, ws: f.WorkspaceID, tab: f.TabID, label: f.Label, rev: f.Revision}
+}
+
+func (l lastOutput) fields(term string) Fields {
+	return Fields{WorkspaceID: l.ws, TabID: l.tab, TermID: term, Label: l.label, Revision: l.rev}
 }
 
 // forget drops a child that stopped or failed.

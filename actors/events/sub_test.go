@@ -244,7 +244,8 @@ func TestWait_OutputAlreadyPassed(t *testing.T) {
 	system.Root.Send(bus, &PublishVolatile{Kind: "pane_output_changed", Fields: Fields{TermID: "term_1", Revision: 5},
 		Data: protocol.PaneOutputChangedEvent{PaneID: "w1:p1", WorkspaceID: "w1", Revision: 5}})
 	system.Root.Send(bus, &Wait{Sub: conn, Match: Match{Kind: "pane_output_changed", TermID: "term_1", MinRevision: 5}})
-	if r := next(t, got).(*kit.Reply); r.Err != nil || !strings.Contains(string(r.Result.(protocol.WaitMatched).Event), `"revision":5`) {
+	if r := next(t, got).(*kit.Reply); r.Err != nil || !strings.Contains(string(r.Result.(protocol.WaitMatched).Event), `"revision":5`) ||
+		!strings.Contains(string(r.Result.(protocol.WaitMatched).Event), `"w1:p1"`) {
 		t.Fatalf("a passed revision = %+v", r)
 	}
 	system.Root.Send(bus, &Wait{Sub: conn, Match: Match{Kind: "pane_output_changed", TermID: "term_1", MinRevision: 6}, Timeout: 50 * time.Millisecond})
@@ -255,6 +256,40 @@ func TestWait_OutputAlreadyPassed(t *testing.T) {
 	system.Root.Send(bus, &Wait{Sub: conn, Match: Match{Kind: "pane_output_changed", TermID: "term_1", MinRevision: 5}, Timeout: 50 * time.Millisecond})
 	if r := next(t, got).(*kit.Reply); protocol.AsError(r.Err).Code != protocol.CodeTimeout {
 		t.Fatalf("after pane_closed = %+v, want a timeout", r)
+	}
+}
+
+// TestWait_OutputKeptOnlyWhenItCanBeMadeAgain: the bus keeps a terminal's
+// last output change as its ids, not the event; one whose data the ids
+// cannot make again is not kept, and the older one kept before it is
+// dropped, so a wait is never answered with a stale revision.
+func TestWait_OutputKeptOnlyWhenItCanBeMadeAgain(t *testing.T) {
+	system, bus := setup(t, 8)
+	conn, got := spawnConn(system, false)
+	f := Fields{WorkspaceID: "w1", TabID: "w1:t1", TermID: "term_1", Label: "build", Revision: 5}
+	system.Root.Send(bus, &PublishVolatile{Kind: "pane_output_changed", Fields: f,
+		Data: protocol.PaneOutputChangedEvent{PaneID: "w1:p1", WorkspaceID: "w1", Revision: 5}})
+	system.Root.Send(bus, &Wait{Sub: conn, Match: Match{Kind: "pane_output_changed", TabID: "w1:t1", TermID: "term_1", Label: "build", MinRevision: 4}})
+	r := next(t, got).(*kit.Reply)
+	if r.Err != nil {
+		t.Fatalf("a passed revision = %+v", r)
+	}
+	var ev struct {
+		Event string `json:"event"`
+		Data  protocol.PaneOutputChangedEvent
+	}
+	if err := protocol.Unmarshal(r.Result.(protocol.WaitMatched).Event, &ev); err != nil || ev.Data.PaneID != "w1:p1" || ev.Data.WorkspaceID != "w1" || ev.Data.Revision != 5 {
+		t.Fatalf("answer %s (%v): want pane w1:p1 of w1 at revision 5", r.Result.(protocol.WaitMatched).Event, err)
+	}
+	system.Root.Send(bus, &Wait{Sub: conn, Match: Match{Kind: "pane_output_changed", TermID: "term_1", Label: "other", MinRevision: 4}, Timeout: 50 * time.Millisecond})
+	if r := next(t, got).(*kit.Reply); protocol.AsError(r.Err).Code != protocol.CodeTimeout {
+		t.Fatalf("a wait for another label = %+v, want a timeout", r)
+	}
+	f.Revision = 6
+	system.Root.Send(bus, &PublishVolatile{Kind: "pane_output_changed", Fields: f, Data: map[string]int{"revision": 7}})
+	system.Root.Send(bus, &Wait{Sub: conn, Match: Match{Kind: "pane_output_changed", TermID: "term_1", MinRevision: 5}, Timeout: 50 * time.Millisecond})
+	if r := next(t, got).(*kit.Reply); protocol.AsError(r.Err).Code != protocol.CodeTimeout {
+		t.Fatalf("after an output change not kept = %+v, want a timeout", r)
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detector/rules"
-	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -120,7 +119,7 @@ func (sp *Spawner) Spec(p Pane, argv []string) pane.Spec {
 		ScrollbackBytes: sp.Config.Advanced.ScrollbackLimitBytes,
 		KittyGraphics:   sp.KittyGraphics,
 		Catalog:         sp.Catalog,
-		Log:             kit.LazyWith(log, slog.String("pane", p.IDs.PaneID), slog.String("terminal", p.TermID)),
+		Log:             paneLog(log, p.IDs.PaneID, p.TermID),
 		Keep:            p.Keep,
 		IDs:             p.IDs,
 		Events:          sp.Events,
