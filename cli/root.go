@@ -245,27 +245,13 @@ func (a *app) chosenNoun(args []string) (n *noun, ok bool) {
 // much as the process's start). "" when any may be needed: no verb, a
 // flag before it (help), a word to suggest for.
 func chosenVerb(args []string, noun *cobra.Command) string {
-	seen := false // the noun, chosenNoun's first word
-	for i := 0; i < len(args); i++ {
-		switch s := args[i]; {
-		case !seen && (s == "--session" || s == "--machine"):
-			i++
-		case strings.HasPrefix(s, "-"):
-			if seen {
-				return ""
-			}
-		case !seen:
-			seen = true
-		default:
-			if subcommand(noun, s) != nil {
-				return s
-			}
-			for m := range protocol.EntryRefs {
-				if first, second := cliWords(m.CLI); first == noun.Name() && second == s {
-					return s
-				}
-			}
-			return ""
+	s := verbWord(args)
+	if s == "" || subcommand(noun, s) != nil {
+		return s
+	}
+	for m := range protocol.EntryRefs {
+		if first, second := cliWords(m.CLI); first == noun.Name() && second == s {
+			return s
 		}
 	}
 	return ""

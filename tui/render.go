@@ -59,6 +59,14 @@ func (w *screenWriter) frame(c *canvas, cur hostCursor, extra, over []byte) []by
 		}
 		f.row(c.cells[y*c.w:(y+1)*c.w], old, y)
 	}
+	w.prev = c
+	return f.end(start, cur, extra, over)
+}
+
+// end finishes a frame begun at start in the writer's buffer: the style
+// reset, extra, over and the cursor; nil when nothing was written.
+func (f *frameWrite) end(start int, cur hostCursor, extra, over []byte) []byte {
+	b := &f.w.buf
 	if f.styled {
 		b.WriteString("\x1b[0m")
 	}
@@ -67,8 +75,7 @@ func (w *screenWriter) frame(c *canvas, cur hostCursor, extra, over []byte) []by
 		f.hide()
 		b.Write(over)
 	}
-	w.placeCursor(cur, f.hidden)
-	w.prev = c
+	f.w.placeCursor(cur, f.hidden)
 	if b.Len() == start {
 		return nil
 	}

@@ -154,18 +154,5 @@ func (w *screenWriter) frameRows(segs []rowSeg, cur hostCursor, extra, over []by
 		f.row(row.cells, old, y)
 		copy(old, row.cells)
 	}
-	if f.styled {
-		b.WriteString("\x1b[0m")
-	}
-	b.Write(extra)
-	if len(over) > 0 {
-		f.hide()
-		b.Write(over)
-	}
-	w.placeCursor(cur, f.hidden)
-	if b.Len() == start {
-		return nil
-	}
-	b.WriteString("\x1b[?2026l")
-	return b.Bytes()
+	return f.end(start, cur, extra, over)
 }
