@@ -177,16 +177,13 @@ type model struct {
 	input       inputQueue
 	drainQueued bool
 
-	// whole: something other than panes' rows changed since the last
-	// draw, so the next draws all; due are the rows frames changed
-	// meanwhile (rowdraw.go).
-	whole bool
-	due   []dueRow
-	segs  []rowSeg
+	// rows is what changed since the last draw: all of it, or the rows
+	// frames changed (rowdraw.go).
+	rows rowsDue
 }
 
 func newModel(l *link, km *keymap, toastsOn bool) *model {
-	m := &model{link: l, keys: km, sidebar: true, screens: map[string]*paneScreen{}, whole: true}
+	m := &model{link: l, keys: km, sidebar: true, screens: map[string]*paneScreen{}, rows: rowsDue{whole: true}}
 	m.clientConfig = clientConfig{toastsOn: toastsOn, confirmClose: true, copyOnSelect: true}
 	m.getenv = func(string) string { return "" }
 	m.ctx = context.Background()
@@ -290,7 +287,7 @@ func (m *model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	f, isFrame := msg.(frameMsg)
 	if !isFrame {
-		m.whole = true // it may have changed anything: the next draw is whole
+		m.rows.all() // it may have changed anything: the next draw is whole
 	}
 	if isFrame && f.last && !m.drainQueued {
 		// Nothing queued behind the frame on its socket: draw it now (the
@@ -323,7 +320,7 @@ func (m *model) draw() {
 	full := old == nil || old.w != m.width || old.h != m.height // the frame clears the screen
 	b := m.sw.frame(m.canvas(m.spare), m.hostCursor(), extra, m.gfx.bytes(full))
 	m.spare = old
-	m.whole, m.due = false, m.due[:0]
+	m.rows.drawn()
 	if len(b) > 0 {
 		_, _ = m.term.Write(b)
 	}
@@ -420,7 +417,7 @@ func (m *model) snapshotArrived(msg snapshotMsg) tea.Cmd {
 // frameArrived applies a screen frame to its pane (or the popup).
 func (m *model) frameArrived(f *protocol.ScreenFrame) tea.Cmd {
 	if m.popup.frame(f) {
-		m.whole = true
+		m.rows.all()
 		return nil
 	}
 	s := m.screens[f.PaneID]
@@ -431,7 +428,7 @@ func (m *model) frameArrived(f *protocol.ScreenFrame) tea.Cmd {
 		s = &paneScreen{}
 		m.screens[f.PaneID] = s
 	}
-	m.frameDue(s, f)
+	m.rows.frame(s, f)
 	s.apply(f)
 	m.copy.copyFrame(f.PaneID)
 	cmd := m.git.afterOutput() // output may have been a commit or a checkout

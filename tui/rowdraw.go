@@ -27,64 +27,80 @@ type rowSeg struct {
 	runs    []protocol.ScreenRun
 }
 
-// frameDue notes, before frame f is applied to s, what it changes: its
+// rowsDue is what changed on screen since the last draw: everything
+// (whole), or only the rows frames changed (due). The model's draws ask
+// it which draw to make.
+type rowsDue struct {
+	whole bool
+	due   []dueRow
+	segs  []rowSeg // segments' result, kept for its array
+}
+
+// all says the next draw is whole: something other than panes' rows
+// changed.
+func (r *rowsDue) all() { r.whole = true }
+
+// drawn says the screen is up to date.
+func (r *rowsDue) drawn() { r.whole, r.due = false, r.due[:0] }
+
+// frame notes, before frame f is applied to s, what it changes: its
 // rows, or the whole view when it changes more than its rows (the pane's
 // size, a whole screen, the view offset or history, which its border
 // shows too).
-func (m *model) frameDue(s *paneScreen, f *protocol.ScreenFrame) {
+func (r *rowsDue) frame(s *paneScreen, f *protocol.ScreenFrame) {
 	if f.Full || f.Rows != s.rows || f.Cols != s.cols || f.ViewOffset != s.offset || f.History != s.history || len(s.lines) != s.rows {
-		m.whole = true
+		r.whole = true
 		return
 	}
-	if m.whole {
+	if r.whole {
 		return // drawn whole anyway
 	}
 	for _, l := range f.Lines {
-		m.due = append(m.due, dueRow{pane: f.PaneID, y: l.Y})
+		r.due = append(r.due, dueRow{pane: f.PaneID, y: l.Y})
 	}
 }
 
-// drawChanged brings the outer terminal up to date: by the rows that
-// changed when it can, else by a whole draw.
-func (m *model) drawChanged() {
-	if m.whole || !m.drawRows() {
-		m.draw()
-	}
-}
-
-// drawRows draws the due rows alone; false when it cannot.
-func (m *model) drawRows() bool {
-	prev := m.sw.prev
-	if prev == nil || prev.w != m.width || prev.h != m.height || m.title != m.sentTitle || !m.panesOnTop() {
-		return false
-	}
-	segs := m.segs[:0]
-	for i, d := range m.due {
-		if i > 0 && d.pane == m.due[i-1].pane && d.y == m.due[i-1].y {
+// segments places the due rows on screen (place: where a pane's rows
+// are, 0 rows for one not drawn), top to bottom as a whole frame writes
+// them, each once, and takes them as drawn.
+func (r *rowsDue) segments(screens map[string]*paneScreen, place func(id string) (x, y, w, h int)) []rowSeg {
+	segs := r.segs[:0]
+	for i, d := range r.due {
+		if i > 0 && d == r.due[i-1] {
 			continue
 		}
-		s := m.screens[d.pane]
+		s := screens[d.pane]
 		if s == nil || d.y < 0 || d.y >= len(s.lines) {
 			continue
 		}
-		x, y, w, h := m.paneContent(d.pane)
+		x, y, w, h := place(d.pane)
 		if d.y >= h {
 			continue // not on screen: clipped, or a pane not drawn
 		}
 		segs = append(segs, rowSeg{x: x, y: y + d.y, w: w, runs: s.lines[d.y]})
 	}
-	// Top to bottom, as a whole frame writes them.
 	slices.SortFunc(segs, func(a, b rowSeg) int { return cmp.Or(cmp.Compare(a.y, b.y), cmp.Compare(a.x, b.x)) })
 	segs = slices.CompactFunc(segs, func(a, b rowSeg) bool { return a.y == b.y && a.x == b.x })
-	m.segs = segs
-	m.due = m.due[:0]
+	r.segs, r.due = segs, r.due[:0]
+	return segs
+}
+
+// drawChanged brings the outer terminal up to date: by the rows that
+// changed when nothing else did and nothing is drawn over the panes,
+// else by a whole draw.
+func (m *model) drawChanged() {
+	prev := m.sw.prev
+	if m.rows.whole || prev == nil || prev.w != m.width || prev.h != m.height || m.title != m.sentTitle || !m.panesOnTop() {
+		m.draw()
+		return
+	}
+	segs := m.rows.segments(m.screens, m.paneContent)
 	extra := m.toHost
 	m.toHost = nil
 	b := m.sw.frameRows(segs, m.hostCursor(), extra, m.gfx.bytes(false))
 	if len(b) > 0 {
 		_, _ = m.term.Write(b)
 	}
-	return true
 }
 
 // panesOnTop reports whether the panes are the top layer: no mode, popup,
@@ -104,23 +120,14 @@ func (m *model) paneContent(id string) (x, y, w, h int) {
 	if !found {
 		return 0, 0, 0, 0
 	}
-	g := m.geometry()
-	for _, p := range l.Panes {
-		if p.PaneID != id || l.Zoomed && p.PaneID != l.FocusedPaneID {
-			continue
-		}
-		r := p.Rect
-		if l.Zoomed {
-			r = l.Area
-		}
-		bx, by := g.area.X+r.X, g.area.Y+r.Y
-		bw, bh := min(r.Width, m.width-bx), min(r.Height, m.height-by)
-		if bw <= 2 || bh <= 2 || bx < 0 || by < 0 {
-			return 0, 0, 0, 0
-		}
-		return bx + 1, by + 1, bw - 2, bh - 2
+	r, ok := paneInside(l, m.geometry(), id)
+	// Its box, clipped to the window as paneView.draw clips it.
+	bx, by := r.X-1, r.Y-1
+	bw, bh := min(r.W+2, m.width-bx), min(r.H+2, m.height-by)
+	if !ok || bw <= 2 || bh <= 2 || bx < 0 || by < 0 {
+		return 0, 0, 0, 0
 	}
-	return 0, 0, 0, 0
+	return r.X, r.Y, bw - 2, bh - 2
 }
 
 // frameRows is frame for a canvas that differs from the last one only in

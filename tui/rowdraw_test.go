@@ -95,7 +95,7 @@ func TestDrawRows_SameAsWholeDraw(t *testing.T) {
 		{"behind a zoomed pane", protocol.ScreenFrame{PaneID: "w1:p1", Cols: 45, Rows: 33, Lines: []protocol.ScreenLine{row(-1), row(2, protocol.ScreenRun{W: 6, Text: "hidden"})}},
 			func() {
 				m.snap.Layouts[0].Zoomed = true
-				m.whole = true // as the snapshot that zoomed it
+				m.rows.all() // as the snapshot that zoomed it
 				m.Update(drainMsg{})
 				whole.frame(m.canvas(nil), m.hostCursor(), nil, nil)
 			}, true},
@@ -104,7 +104,7 @@ func TestDrawRows_SameAsWholeDraw(t *testing.T) {
 		{"unzoomed", protocol.ScreenFrame{PaneID: "w1:p1", Cols: 45, Rows: 33, Lines: []protocol.ScreenLine{row(6, protocol.ScreenRun{W: 2, Text: "hu"})}},
 			func() {
 				m.snap.Layouts[0].Zoomed = false
-				m.whole = true
+				m.rows.all()
 				m.Update(drainMsg{})
 				whole.frame(m.canvas(nil), m.hostCursor(), nil, nil)
 			}, true},
