@@ -233,27 +233,11 @@ func verbStyleOf(method string) verbStyle {
 		return verbStyle{table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawBuffers) }}
 	case "fleet.status":
 		return verbStyle{table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawFleet) }}
-	case "buffer.delete":
+	case "buffer.delete", "pane.report_agent", "pane.report_agent_session", "pane.release_agent":
 		return verbStyle{silent: true, check: true}
-	case "pane.send_text":
+	case "pane.send_text", "pane.send_keys":
 		return verbStyle{silent: true, verbatim: true}
-	case "pane.send_keys":
-		return verbStyle{silent: true, verbatim: true}
-	case "task.remove":
-		return verbStyle{check: true}
-	case "task.attach":
-		return verbStyle{check: true}
-	case "task.dispatch":
-		return verbStyle{check: true}
-	case "task.run":
-		return verbStyle{check: true}
-	case "pane.report_agent":
-		return verbStyle{silent: true, check: true}
-	case "pane.report_agent_session":
-		return verbStyle{silent: true, check: true}
-	case "pane.release_agent":
-		return verbStyle{silent: true, check: true}
-	case "notification.show":
+	case "task.remove", "task.attach", "task.dispatch", "task.run", "notification.show":
 		return verbStyle{check: true}
 	case "worktree.diff": // cli/review.go
 		return verbStyle{table: func(a *app, j bool) onSuccess { return tableFor(a, j, drawDiff) }}
