@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -60,24 +59,15 @@ func TestHardening_Gateway2_MisspeltTargetRefused(t *testing.T) {
 	}
 }
 
-// procStatusKB reads a field of /proc/<pid>/status, in kB.
+// procStatusKB reads a field of /proc/<pid>/status, in kB (statusKB),
+// failing the test when it is not there.
 func procStatusKB(t *testing.T, pid int, field string) int {
 	t.Helper()
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Fatal(err)
+	kb := statusKB(pid, field)
+	if kb == 0 {
+		t.Fatalf("no %s in /proc/%d/status", field, pid)
 	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, field+":"); ok {
-			kb, err := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(rest), " kB"))
-			if err != nil {
-				t.Fatalf("%s: %v", line, err)
-			}
-			return kb
-		}
-	}
-	t.Fatalf("no %s in /proc/%d/status", field, pid)
-	return 0
+	return int(kb)
 }
 
 // fillPane makes the pane's last lines: it cats a file of them, then
