@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -57,6 +58,24 @@ func TestHardening_Gateway2_MisspeltTargetRefused(t *testing.T) {
 	if !strings.Contains(msg, `did you mean "pane_id"`) {
 		t.Errorf("pane.zoom message %q", msg)
 	}
+}
+
+// statusKB is a field of pid's /proc status in KiB, 0 where /proc does
+// not tell (or no longer: the sampler runs until the process is gone).
+func statusKB(pid int, field string) int64 {
+	status, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(status)) {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			if f := strings.Fields(rest); len(f) > 0 {
+				kb, _ := strconv.ParseInt(f[0], 10, 64)
+				return kb
+			}
+		}
+	}
+	return 0
 }
 
 // procStatusKB reads a field of /proc/<pid>/status, in kB (statusKB),

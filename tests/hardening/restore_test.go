@@ -196,24 +196,6 @@ func sameProcess(pid int, start string) bool {
 	return len(fields) > 19 && fields[19] == ticks
 }
 
-// statusKB is a field of pid's /proc status in KiB, 0 where /proc does
-// not tell (or no longer: the sampler runs until the process is gone).
-func statusKB(pid int, field string) int64 {
-	status, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "status"))
-	if err != nil {
-		return 0
-	}
-	for line := range strings.Lines(string(status)) {
-		if rest, ok := strings.CutPrefix(line, field+":"); ok {
-			if f := strings.Fields(rest); len(f) > 0 {
-				kb, _ := strconv.ParseInt(f[0], 10, 64)
-				return kb
-			}
-		}
-	}
-	return 0
-}
-
 // tail is the end of a log, for a failure message.
 func tail(log string) string {
 	if len(log) > 4000 {
