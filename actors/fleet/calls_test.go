@@ -83,8 +83,7 @@ func TestCalls_RequestReply(t *testing.T) {
 	sock, seen := fakeServer(t)
 	sys := actor.NewActorSystem()
 	hub := hubConfig(t, "alpha")
-	a := sys.Root.Spawn(Props(Options{Config: hub, StateDir: t.TempDir(), Socket: sock, Log: quiet()}))
-	defer sys.Root.Stop(a)
+	a, _ := spawnT(t, sys, Options{Config: hub, StateDir: t.TempDir(), Socket: sock, Log: quiet()})
 	status(t, sys, a, func(s protocol.FleetStatus) bool { return len(s.Members) == 1 })
 
 	r := ask(t, sys, a, forwarded(t, "pane.get", `{"pane_id":"alpha/w1:p2"}`))
@@ -114,8 +113,7 @@ func TestCalls_RequestReply(t *testing.T) {
 func TestCalls_GoneMemberIsOffline(t *testing.T) {
 	sys := actor.NewActorSystem()
 	hub := hubConfig(t, "alpha")
-	a := sys.Root.Spawn(Props(Options{Config: hub, StateDir: t.TempDir(), Log: quiet()}))
-	defer sys.Root.Stop(a)
+	a, _ := spawnT(t, sys, Options{Config: hub, StateDir: t.TempDir(), Log: quiet()})
 	status(t, sys, a, func(s protocol.FleetStatus) bool {
 		return len(s.Members) == 1 && s.Hub.State == protocol.FleetHubConnected
 	})

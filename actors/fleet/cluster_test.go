@@ -28,7 +28,7 @@ func TestCluster_ThreeHubs(t *testing.T) {
 	for i := range names {
 		client[i], route[i] = freePort(t), freePort(t)
 	}
-	pids := make([]*actor.PID, 3)
+	pids, stops := make([]*actor.PID, 3), make([]func(), 3)
 	for i, n := range names {
 		cfg := config.Fleet{Name: n, Hub: true, User: "herdr", Password: "secret",
 			Listen: fmt.Sprintf("127.0.0.1:%d", client[i]), ClusterListen: fmt.Sprintf("127.0.0.1:%d", route[i])}
@@ -37,13 +37,8 @@ func TestCluster_ThreeHubs(t *testing.T) {
 				cfg.Routes = append(cfg.Routes, fmt.Sprintf("nats://127.0.0.1:%d", route[j]))
 			}
 		}
-		pids[i] = sys.Root.Spawn(Props(Options{Config: cfg, StateDir: t.TempDir(), PresenceTTL: 3 * time.Second, KeepAlive: 500 * time.Millisecond, Log: quiet()}))
+		pids[i], stops[i] = spawnT(t, sys, Options{Config: cfg, StateDir: t.TempDir(), PresenceTTL: 3 * time.Second, KeepAlive: 500 * time.Millisecond, Log: quiet()})
 	}
-	defer func() {
-		for _, p := range pids[:2] {
-			sys.Root.Stop(p)
-		}
-	}()
 	all := func(s protocol.FleetStatus) bool {
 		return slices.Equal(memberList(s), names)
 	}
@@ -68,7 +63,7 @@ func TestCluster_ThreeHubs(t *testing.T) {
 
 	// n3 goes (its hub with it): n1 and n2 go on, n3 expires.
 	start = time.Now()
-	sys.Root.Stop(pids[2])
+	stops[2]()
 	// Listed past a TTL after n3 went: their entries were kept alive on
 	// the two nodes left.
 	after := start.Add(3 * time.Second).UnixMilli()

@@ -51,11 +51,13 @@ type relay struct {
 	bus     *actor.PID
 	cfg     evstream.Config
 	seqFile string // the next stream sequence to read, kept across restarts ("": not kept)
+	leaving *Leaving
 	log     *slog.Logger
 
 	next, saved uint64 // the next stream sequence to read (0: none yet), and the one seqFile holds
 	saving      bool
-	saveDue     time.Time // no write before (one a second at most)
+	writing     chan struct{} // closed when the last write of seqFile ends
+	saveDue     time.Time     // no write before (one a second at most)
 	saveTimer   bool
 
 	pub     *evstream.Publisher
@@ -102,9 +104,18 @@ func (r *relay) Receive(ctx actor.Context) {
 		if r.sub != nil {
 			r.sub.Stop()
 		}
-		if r.seqFile != "" && r.next != r.saved && !r.saving {
-			file, seq := r.seqFile, r.next
-			go func() { _ = writeSeq(file, seq) }() // the last place, as the server stops
+		if r.seqFile != "" && r.next != r.saved {
+			// The last place, as the server stops: after a write still
+			// under way, so the newer one is the one left.
+			file, seq, before := r.seqFile, r.next, r.writing
+			r.leaving.Go(func() {
+				if before != nil {
+					<-before
+				}
+				if err := writeSeq(file, seq); err != nil {
+					r.log.Warn("fleet: this member's place in the event stream was not saved as it stopped", "err", err)
+				}
+			})
 		}
 	case *relayReady:
 		if msg.err != nil {
@@ -298,7 +309,13 @@ func (r *relay) save(ctx actor.Context) {
 	}
 	r.saving = true
 	self, root, file, seq := ctx.Self(), ctx.ActorSystem().Root, r.seqFile, r.next
-	go func() { root.Send(self, &relaySaved{seq: seq, err: writeSeq(file, seq)}) }()
+	done := make(chan struct{})
+	r.writing = done
+	r.leaving.Go(func() {
+		err := writeSeq(file, seq)
+		close(done)
+		root.Send(self, &relaySaved{seq: seq, err: err})
+	})
 }
 
 // readSeq is the sequence seqFile holds, 0 when none (or unreadable: the

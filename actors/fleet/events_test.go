@@ -38,8 +38,7 @@ func TestRelay_BusToStreamAndBack(t *testing.T) {
 	sys.Root.Send(bus, &events.Subscribe{Sub: probe, Kinds: protocol.LifecycleKinds, Fleet: true, Typed: true})
 
 	hub := hubConfig(t, "alpha")
-	a := sys.Root.Spawn(Props(Options{Config: hub, StateDir: t.TempDir(), Version: "t", Events: bus, Stream: evstream.Config{Memory: true}, Log: quiet()}))
-	defer sys.Root.Stop(a)
+	a, _ := spawnT(t, sys, Options{Config: hub, StateDir: t.TempDir(), Version: "t", Events: bus, Stream: evstream.Config{Memory: true}, Log: quiet()})
 	status(t, sys, a, func(s protocol.FleetStatus) bool { return len(s.Members) == 1 })
 
 	nc, err := nats.Connect(hubURL(hub.Listen), nats.UserInfo("herdr", "secret"))
@@ -153,7 +152,7 @@ func TestRelay_MemberDownReplaysOrSaysLost(t *testing.T) {
 	dir := t.TempDir()
 	// start runs beta anew (a new bus: a restarted server) and returns
 	// what its fleet subscriber gets: gamma's labels, and the gaps.
-	start := func() (*actor.PID, chan string) {
+	start := func() (func(), chan string) {
 		bus := sys.Root.Spawn(events.Props(64, quiet()))
 		got := make(chan string, 64)
 		probe := sys.Root.Spawn(actor.PropsFromFunc(func(ctx actor.Context) {
@@ -175,9 +174,9 @@ func TestRelay_MemberDownReplaysOrSaysLost(t *testing.T) {
 		}))
 		sys.Root.Send(bus, &events.Subscribe{Sub: probe, Kinds: protocol.LifecycleKinds, Fleet: true, Typed: true})
 		cfg := config.Fleet{Name: "beta", URL: []string{url}, User: "herdr", Password: "secret"}
-		b := sys.Root.Spawn(Props(Options{Config: cfg, StateDir: dir, Events: bus, Stream: mem, Log: quiet()}))
+		b, stopB := spawnT(t, sys, Options{Config: cfg, StateDir: dir, Events: bus, Stream: mem, Log: quiet()})
 		status(t, sys, b, func(s protocol.FleetStatus) bool { return s.Hub.State == protocol.FleetHubConnected })
-		return b, got
+		return stopB, got
 	}
 	next := func(got chan string) string {
 		t.Helper()
@@ -189,14 +188,12 @@ func TestRelay_MemberDownReplaysOrSaysLost(t *testing.T) {
 			return ""
 		}
 	}
-	stop := func(b *actor.PID, last uint64) {
+	stop := func(stopB func(), last uint64) {
 		t.Helper()
 		if !eventually(func() bool { return readSeq(filepath.Join(dir, EventsSeqFile)) == last+1 }) {
 			t.Fatalf("beta never saved its place after sequence %d (it holds %d)", last, readSeq(filepath.Join(dir, EventsSeqFile)))
 		}
-		if err := sys.Root.StopFuture(b).Wait(); err != nil {
-			t.Fatal(err)
-		}
+		stopB()
 	}
 
 	// First run: from the moment it joined (published until seen: its

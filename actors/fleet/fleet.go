@@ -48,7 +48,10 @@ type Options struct {
 	// Stream bounds the fleet's event stream ([fleet] events_max_age,
 	// events_max_bytes); its replicas follow the hub's.
 	Stream evstream.Config
-	Log    *slog.Logger
+	// Leaving counts what the stopping actors leave running; the server
+	// waits for it before it exits. Nil: not counted.
+	Leaving *Leaving
+	Log     *slog.Logger
 }
 
 // EventsSeqFile (under the state dir) keeps the next sequence of the
@@ -305,7 +308,7 @@ func (f *Fleet) joined(ctx actor.Context, j *joined) {
 	if f.opts.Events != nil {
 		sc := f.opts.Stream
 		sc.Replicas = replicas
-		r := &relay{js: js, name: cfg.Name, started: f.started.UnixMilli(), bus: f.opts.Events, cfg: sc, log: f.opts.Log}
+		r := &relay{js: js, name: cfg.Name, started: f.started.UnixMilli(), bus: f.opts.Events, cfg: sc, leaving: f.opts.Leaving, log: f.opts.Log}
 		if f.opts.StateDir != "" {
 			r.seqFile = filepath.Join(f.opts.StateDir, EventsSeqFile)
 		}
@@ -337,7 +340,7 @@ func (f *Fleet) leave() {
 	if nc == nil && srv == nil {
 		return
 	}
-	go func() {
+	f.opts.Leaving.Go(func() {
 		if nc != nil {
 			time.Sleep(200 * time.Millisecond) // the presence entry's delete
 			_ = nc.Drain()
@@ -345,7 +348,7 @@ func (f *Fleet) leave() {
 		if srv != nil {
 			srv.Shutdown()
 		}
-	}()
+	})
 }
 
 // status answers fleet.status: the members, by name, and the hub link.

@@ -101,8 +101,7 @@ func TestPresence_MembersAndTTL(t *testing.T) {
 	sys := actor.NewActorSystem()
 	hub := hubConfig(t, "alpha")
 	hub.Labels = []string{"gpu"}
-	a := sys.Root.Spawn(Props(Options{Config: hub, StateDir: t.TempDir(), Version: "t1", PresenceTTL: 2 * time.Second, KeepAlive: 300 * time.Millisecond, Log: quiet()}))
-	defer sys.Root.Stop(a)
+	a, _ := spawnT(t, sys, Options{Config: hub, StateDir: t.TempDir(), Version: "t1", PresenceTTL: 2 * time.Second, KeepAlive: 300 * time.Millisecond, Log: quiet()})
 	st := status(t, sys, a, func(s protocol.FleetStatus) bool {
 		return len(s.Members) == 1 && s.Hub.State == protocol.FleetHubConnected
 	})
@@ -139,12 +138,10 @@ func TestPresence_MembersAndTTL(t *testing.T) {
 func TestJoin_WrongCredentialsSaysWhy(t *testing.T) {
 	sys := actor.NewActorSystem()
 	hub := hubConfig(t, "alpha")
-	a := sys.Root.Spawn(Props(Options{Config: hub, StateDir: t.TempDir(), Log: quiet()}))
-	defer sys.Root.Stop(a)
+	a, _ := spawnT(t, sys, Options{Config: hub, StateDir: t.TempDir(), Log: quiet()})
 	status(t, sys, a, func(s protocol.FleetStatus) bool { return len(s.Members) == 1 })
 	bad := config.Fleet{Name: "beta", URL: []string{hubURL(hub.Listen)}, User: "herdr", Password: "wrong"}
-	b := sys.Root.Spawn(Props(Options{Config: bad, Log: quiet()}))
-	defer sys.Root.Stop(b)
+	b, _ := spawnT(t, sys, Options{Config: bad, Log: quiet()})
 	st := status(t, sys, b, func(s protocol.FleetStatus) bool { return s.Hub.Error != "" })
 	if st.Hub.State == protocol.FleetHubConnected || !containsFold(st.Hub.Error, "authorization") {
 		t.Fatalf("hub %+v", st.Hub)
@@ -158,8 +155,7 @@ func TestJoin_WrongCredentialsSaysWhy(t *testing.T) {
 // members, and a member's qualified id is machine_not_found.
 func TestStatus_NoFleet(t *testing.T) {
 	sys := actor.NewActorSystem()
-	a := sys.Root.Spawn(Props(Options{Log: quiet()}))
-	defer sys.Root.Stop(a)
+	a, _ := spawnT(t, sys, Options{Log: quiet()})
 	st := status(t, sys, a, func(protocol.FleetStatus) bool { return true })
 	if st.Hub.State != protocol.FleetHubOff || len(st.Members) != 0 || st.Members == nil {
 		t.Fatalf("status %+v", st)
@@ -181,8 +177,7 @@ func TestHub_StartsOnceItsPortIsFree(t *testing.T) {
 	cfg := hubConfig(t, "alpha")
 	cfg.Listen = held.Addr().String()
 	sys := actor.NewActorSystem()
-	a := sys.Root.Spawn(Props(Options{Config: cfg, StateDir: t.TempDir(), Log: quiet()}))
-	defer sys.Root.Stop(a)
+	a, _ := spawnT(t, sys, Options{Config: cfg, StateDir: t.TempDir(), Log: quiet()})
 	st := status(t, sys, a, func(s protocol.FleetStatus) bool { return s.Hub.EmbeddedError != "" })
 	if st.Hub.Embedded || st.Hub.State == protocol.FleetHubConnected {
 		t.Fatalf("hub %+v", st.Hub)
@@ -203,18 +198,14 @@ func TestHub_RestartedMembersComeBack(t *testing.T) {
 	hub := hubConfig(t, "alpha")
 	dir := t.TempDir()
 	opts := Options{Config: hub, StateDir: dir, PresenceTTL: 3 * time.Second, KeepAlive: 300 * time.Millisecond, Log: quiet()}
-	a := sys.Root.Spawn(Props(opts))
-	b := sys.Root.Spawn(Props(Options{Config: config.Fleet{Name: "beta", URL: []string{hubURL(hub.Listen)}, User: "herdr", Password: "secret"},
-		PresenceTTL: 3 * time.Second, KeepAlive: 300 * time.Millisecond, Log: quiet()}))
-	defer sys.Root.Stop(b)
+	_, stopA := spawnT(t, sys, opts)
+	b, _ := spawnT(t, sys, Options{Config: config.Fleet{Name: "beta", URL: []string{hubURL(hub.Listen)}, User: "herdr", Password: "secret"},
+		PresenceTTL: 3 * time.Second, KeepAlive: 300 * time.Millisecond, Log: quiet()})
 	both := func(s protocol.FleetStatus) bool { return len(memberList(s)) == 2 }
 	status(t, sys, b, both)
-	if err := sys.Root.StopFuture(a).Wait(); err != nil {
-		t.Fatal(err)
-	}
+	stopA()
 	status(t, sys, b, func(s protocol.FleetStatus) bool { return s.Hub.State != protocol.FleetHubConnected })
-	a = sys.Root.Spawn(Props(opts))
-	defer sys.Root.Stop(a)
+	a, _ := spawnT(t, sys, opts)
 	status(t, sys, a, both)
 	st := status(t, sys, b, func(s protocol.FleetStatus) bool { return both(s) && s.Hub.State == protocol.FleetHubConnected })
 	if st.Hub.Error != "" {

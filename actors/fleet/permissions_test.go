@@ -75,13 +75,11 @@ func TestHub_MembersAnswerOnlyTheirOwnCalls(t *testing.T) {
 		}
 	}))
 	sys.Root.Send(abus, &events.Subscribe{Sub: probe, Kinds: protocol.LifecycleKinds, Fleet: true, Typed: true})
-	a := sys.Root.Spawn(Props(Options{Config: hub, StateDir: t.TempDir(), Socket: sock, Events: abus, Stream: evstream.Config{Memory: true}, Log: log}))
-	defer sys.Root.Stop(a)
+	a, _ := spawnT(t, sys, Options{Config: hub, StateDir: t.TempDir(), Socket: sock, Events: abus, Stream: evstream.Config{Memory: true}, Log: log})
 	status(t, sys, a, func(s protocol.FleetStatus) bool { return s.Hub.State == protocol.FleetHubConnected })
 	url := hubURL(hub.Listen)
 	beta := config.Fleet{Name: "beta", URL: []string{url}, User: "beta", Password: "b-pw"}
-	b := sys.Root.Spawn(Props(Options{Config: beta, StateDir: t.TempDir(), Socket: sock, Events: bbus, Stream: evstream.Config{Memory: true}, Log: quiet()}))
-	defer sys.Root.Stop(b)
+	b, _ := spawnT(t, sys, Options{Config: beta, StateDir: t.TempDir(), Socket: sock, Events: bbus, Stream: evstream.Config{Memory: true}, Log: quiet()})
 	both := func(s protocol.FleetStatus) bool { return len(s.Members) == 2 }
 	status(t, sys, a, both)
 	status(t, sys, b, both)

@@ -62,8 +62,8 @@ func BenchmarkRelayReplay(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	member := config.Fleet{Name: "beta", URL: []string{url}, User: "herdr", Password: "secret"}
-	pid := sys.Root.Spawn(Props(Options{Config: member, StateDir: dir, Events: bus, Stream: cfg, Log: quiet()}))
-	defer sys.Root.Stop(pid)
+	_, stop := spawnT(b, sys, Options{Config: member, StateDir: dir, Events: bus, Stream: cfg, Log: quiet()})
+	defer stop()
 	for total := 0; total < b.N; {
 		select {
 		case n := <-got:

@@ -108,8 +108,7 @@ func TestBoard_MemberClaimsRunsAndReports(t *testing.T) {
 	local, socket := startLocal(t)
 	sys := actor.NewActorSystem()
 	hub := hubConfig(t, "alpha")
-	a := sys.Root.Spawn(Props(Options{Config: hub, StateDir: t.TempDir(), Socket: socket, LeaseTTL: 3 * time.Second, Capacity: 1, Log: quiet()}))
-	defer sys.Root.Stop(a)
+	a, _ := spawnT(t, sys, Options{Config: hub, StateDir: t.TempDir(), Socket: socket, LeaseTTL: 3 * time.Second, Capacity: 1, Log: quiet()})
 
 	// The board opens once the member joined; until then a fleet call is
 	// refused (fleet_unavailable), so the first create is retried.
@@ -183,8 +182,7 @@ func TestBoard_MemberClaimsRunsAndReports(t *testing.T) {
 // Without a board (no fleet joined), a fleet call is fleet_unavailable.
 func TestBoard_NoFleetUnavailable(t *testing.T) {
 	sys := actor.NewActorSystem()
-	a := sys.Root.Spawn(Props(Options{Log: quiet()}))
-	defer sys.Root.Stop(a)
+	a, _ := spawnT(t, sys, Options{Log: quiet()})
 	r := boardCallT(t, sys, a, "task.list", &protocol.TaskListParams{Fleet: true})
 	var pe *protocol.Error
 	if !errors.As(r.Err, &pe) || pe.Code != protocol.CodeFleetUnavailable {

@@ -15,10 +15,11 @@ import (
 
 // startFleet spawns the fleet actor. Without a [fleet] section it only
 // answers fleet.status (hub "off"); with one it joins (and runs the
-// embedded hub when asked), its hub's store under the state dir.
-func startFleet(system *actor.ActorSystem, root *actor.PID, env protocol.Env, cfg config.Config, socket string, bus *actor.PID, log *slog.Logger) (*actor.PID, error) {
+// embedded hub when asked), its hub's store under the state dir. What
+// it leaves running as it stops is counted in leaving.
+func startFleet(system *actor.ActorSystem, root *actor.PID, env protocol.Env, cfg config.Config, socket string, bus *actor.PID, leaving *fleet.Leaving, log *slog.Logger) (*actor.PID, error) {
 	return spawnChild(system, root, fleet.Props(fleet.Options{
-		Config: cfg.Fleet, StateDir: filepath.Join(protocol.StateDir(env), "fleet"), Socket: socket, Version: protocol.Version, Log: log,
+		Config: cfg.Fleet, StateDir: filepath.Join(protocol.StateDir(env), "fleet"), Socket: socket, Version: protocol.Version, Leaving: leaving, Log: log,
 		LeaseTTL: time.Duration(cfg.Fleet.LeaseTTL) * time.Second, Capacity: fleetCapacity(cfg.Tasks),
 		Events: bus, Stream: evstream.Config{
 			MaxAge: time.Duration(cfg.Fleet.EventsMaxAgeHours) * time.Hour, MaxBytes: int64(cfg.Fleet.EventsMaxMiB) << 20,

@@ -25,6 +25,7 @@ import (
 	"github.com/herdr-go/herdr/actors/detector/rules"
 	"github.com/herdr-go/herdr/actors/entities"
 	"github.com/herdr-go/herdr/actors/events"
+	"github.com/herdr-go/herdr/actors/fleet"
 	"github.com/herdr-go/herdr/actors/gateway"
 	"github.com/herdr-go/herdr/actors/integrations"
 	"github.com/herdr-go/herdr/actors/keeper"
@@ -308,7 +309,8 @@ func Run(opts Options) error {
 		return err
 	}
 	agents := &machinesaved.SSHAgents{} // lent by clients (server.ssh_agent.register), used by the machines' ssh
-	fleetPID, err := startFleet(system, root, opts.Env, cfg, opts.SocketPath, busPID, log)
+	var fleetLeaving fleet.Leaving      // waited for as the server stops
+	fleetPID, err := startFleet(system, root, opts.Env, cfg, opts.SocketPath, busPID, &fleetLeaving, log)
 	if err != nil {
 		listener.Close()
 		return err
@@ -423,6 +425,9 @@ func Run(opts Options) error {
 	// server outlives that, or nothing would be left to kill them.
 	if !panes.AwaitExits(5 * time.Second) {
 		log.Warn("some pane processes did not exit")
+	}
+	if !fleetLeaving.Wait(5 * time.Second) {
+		log.Warn("the fleet had not finished leaving (its link's drain, the embedded hub's shutdown) when the server stopped")
 	}
 	system.Shutdown()
 	log.Info("server stopped")
