@@ -87,7 +87,9 @@ func TestTUI_TaskDockAndBoard(t *testing.T) {
 	c.Type("l")
 	c.Type("l")
 	c.Type("\r")
-	screen = c.WaitText(t, "activity, newest first")
+	screen = c.WaitScreen(t, "task-1's activity read", func(sc string) bool {
+		return strings.Contains(sc, "activity, newest first") && !strings.Contains(sc, "reading…")
+	})
 	acts := Lines(screen)
 	first, created := -1, -1
 	for i, l := range acts {
