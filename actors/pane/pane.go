@@ -168,8 +168,14 @@ type Pane struct {
 	queuedIn atomic.Int32
 	pause    uint32 // see freezer (beside queuedIn: no padding)
 	det      detection
-	jobs     jobCache // the foreground job for pane.process_info (process.go)
-	screen   screenState
+	// jobs is the foreground job for pane.process_info (process.go): made
+	// at the first walk, let go with the detector when the pane idles.
+	jobs *jobCache
+	// screen is the screen stream's state (screen.go), made at the first
+	// watcher and let go with the last: a pane nobody shows keeps none.
+	screen *screenState
+	// typedAt is when input was last written to the program.
+	typedAt time.Time
 	// extras holds what few panes use (recordings, history, graphics),
 	// made at first use (more): an idle pane does without its 264 bytes.
 	extras *extras
@@ -182,8 +188,10 @@ type Pane struct {
 	// reader has read the terminal to its end (see childReaped).
 	reaped, drained bool
 	waitingTurn     bool // see turn (beside the other flags: no padding)
-	code            int
-	sizeRev         uint64 // revision of the size last applied (see Resize)
+	// rightClickPane is SetRightClick's, sent in every frame's modes.
+	rightClickPane bool
+	code           int
+	sizeRev        uint64 // revision of the size last applied (see Resize)
 	// turn is the pane's claim on the runtime's gate; waitingTurn is set while it
 	// is queued (or granted and the grant not yet received).
 	turn ticket
@@ -251,7 +259,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 			p.refresh(ctx)
 		}
 	case *SetCatalog:
-		p.det.catalog = msg.Catalog
+		p.spec.Catalog = msg.Catalog
 		if p.det.pid != nil {
 			ctx.Send(p.det.pid, &detector.SetCatalog{Catalog: msg.Catalog})
 		}
@@ -339,7 +347,6 @@ func (p *Pane) more() *extras {
 func (p *Pane) start(ctx actor.Context) {
 	p.in = newInbox(p.rt.gate)
 	p.waits.timers = &p.timers
-	p.det.catalog = p.spec.Catalog // its detector is spawned when needed (detectorPID)
 	p.done = make(chan struct{})
 	p.facts.TerminalID = p.spec.TerminalID
 	p.facts.ShellPID, p.facts.ShellStart = p.con.Pid(), procs.StartStamp(p.con.Pid())
