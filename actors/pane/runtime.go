@@ -154,9 +154,10 @@ func (rt *Runtime) props(spec Spec, con console, adopted []byte) (*actor.Props, 
 	// The producer hands out the one Pane made here (a pane is stopped,
 	// never restarted: actors/panes), so the props, which live as long
 	// as the actor, hold a pointer rather than a copy of the spec.
-	p := &Pane{rt: rt, spec: spec, con: con, adopted: adopted, disp: disp}
-	props := actor.PropsFromProducer(func() actor.Actor { return p },
-		actor.WithDispatcher(disp), kit.GuardedKeep(spec.Log))
+	// The guard wraps the Pane rather than being a props option: no
+	// context extras, no envelope per message (kit.GuardActor).
+	p := kit.GuardActor(&Pane{rt: rt, spec: spec, con: con, adopted: adopted, disp: disp}, spec.Log, true)
+	props := actor.PropsFromProducer(func() actor.Actor { return p }, actor.WithDispatcher(disp))
 	return props, abort
 }
 

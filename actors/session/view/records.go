@@ -342,11 +342,12 @@ func (r *Records) Arrange(t *model.Tab) *tabactor.Arrange {
 }
 
 // Sizes are the size revisions t's panes have, for its actor's start.
-func (r *Records) Sizes(t *model.Tab) map[string]uint64 {
-	sizes := map[string]uint64{}
-	for _, p := range r.m.TabPanes(t) {
+func (r *Records) Sizes(t *model.Tab) []tabactor.SizeRev {
+	panes := r.m.TabPanes(t)
+	sizes := make([]tabactor.SizeRev, 0, len(panes))
+	for _, p := range panes {
 		if rec := r.terms[p.TermID()]; rec != nil {
-			sizes[p.TermID()] = rec.SizeRev
+			sizes = append(sizes, tabactor.SizeRev{TerminalID: p.TermID(), Rev: rec.SizeRev})
 		}
 	}
 	return sizes
