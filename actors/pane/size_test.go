@@ -2,40 +2,23 @@ package pane
 
 import (
 	"testing"
-	"unsafe"
+
+	"github.com/herdr-go/herdr/emulator"
+	"github.com/herdr-go/herdr/protocol"
 )
 
-// A Pane fits the 896-byte size class: the screen stream's state, the job
-// cache and the rare extras sit behind pointers made at first use, so
-// that a thousand idle panes do not each carry them.
-func TestPane_FitsItsSizeClass(t *testing.T) {
-	if n := unsafe.Sizeof(Pane{}); n > 896 {
-		t.Fatalf("Pane is %d bytes: past the 896-byte size class, every pane pays the next one (1,024)", n)
+// TestResize_ClampedToTheLargestTerminal: whatever size reaches a pane
+// (a tab's arrangement, a popup's), its terminal is at most
+// protocol.MaxTerminalCols × MaxTerminalRows.
+func TestResize_ClampedToTheLargestTerminal(t *testing.T) {
+	p := &Pane{term: emulator.New(80, 24, emulator.Options{})}
+	if !p.resize(&Resize{Cols: 4096, Rows: 4096, Rev: 1}) {
+		t.Fatal("a larger size changed nothing")
 	}
-}
-
-// The screen stream's state lives while someone watches: the last
-// watcher's leaving lets it go, unless a frame tick is pending, whose
-// firing then does; a pane nobody watches answers SetRightClick without it.
-func TestScreenState_GoesWithTheLastWatcher(t *testing.T) {
-	p := watchedPane(2)
-	ctx := &frameRecorder{}
-	subs := append([]*screenSub(nil), p.screen.subs...)
-	p.dropScreen(subs[0].pid)
-	if p.screen == nil || len(p.screen.subs) != 1 {
-		t.Fatal("the state went with a watcher left")
+	if cols, rows := p.term.Size(); cols != protocol.MaxTerminalCols || rows != protocol.MaxTerminalRows {
+		t.Fatalf("size %d×%d, want %d×%d", cols, rows, protocol.MaxTerminalCols, protocol.MaxTerminalRows)
 	}
-	p.screen.armed = true // a frame tick is pending
-	p.dropScreen(subs[1].pid)
-	if p.screen == nil {
-		t.Fatal("the state went while its tick was pending")
-	}
-	p.receiveScreen(ctx, &screenTick{})
-	if p.screen != nil {
-		t.Fatal("the state outlived its last watcher and its tick")
-	}
-	p.receiveScreen(ctx, &SetRightClick{ToPane: true})
-	if !p.rightClickPane || p.screen != nil || len(ctx.sent) != 0 {
-		t.Fatalf("SetRightClick unwatched: setting %v, state made %v, frames %d", p.rightClickPane, p.screen != nil, len(ctx.sent))
+	if p.resize(&Resize{Cols: 5000, Rows: 600, Rev: 2}) {
+		t.Error("a size clamped to the current one resized again")
 	}
 }
