@@ -77,14 +77,15 @@ type drawn struct {
 }
 
 // drawKey is everything a pane's records are rendered from: its PaneIn,
-// with the revision of its facts in place of a copy of them (144 bytes a
+// with the revision of its facts in place of a copy of them, and without
+// its terminal id, which a Record keeps for good (drawn is 144 bytes a
 // pane).
 type drawKey struct {
-	id, termID, ws, tab, label, cwd, restoreError string
-	focused                                       bool
-	rows                                          int
-	facts, shown                                  uint64 // Record.factsRev, Record.shownRev
-	pid                                           *actor.PID
+	id, ws, tab, label, cwd, restoreError string
+	focused                               bool
+	rows                                  int
+	facts, shown                          uint64 // Record.factsRev, Record.shownRev
+	pid                                   *actor.PID
 }
 
 // Records holds every terminal's Record and publishes the read model: the
@@ -364,7 +365,7 @@ func (r *Records) paneIn(p *Record) PaneIn {
 // draw is p's records, rendered again only when what they show changed.
 func (r *Records) draw(p *Record) *Pane {
 	in := r.paneIn(p)
-	k := drawKey{id: in.ID, termID: in.TermID, ws: in.WS, tab: in.Tab, label: in.Label, cwd: in.Cwd, restoreError: in.RestoreError,
+	k := drawKey{id: in.ID, ws: in.WS, tab: in.Tab, label: in.Label, cwd: in.Cwd, restoreError: in.RestoreError,
 		focused: in.Focused, rows: in.Rows, facts: p.factsRev, shown: p.shownRev, pid: p.PID}
 	if p.drawn != nil && p.drawn.key == k {
 		return p.drawn.rec
