@@ -656,7 +656,7 @@ func (p *Pane) stop(ctx actor.Context) {
 }
 
 // handle runs a request's handler. A panic in it is answered
-// internal_error by the pane's guard (kit.GuardedKeep), and the pane
+// internal_error by the pane's guard (kit.GuardActor, keeping), and the pane
 // keeps its terminal.
 // direct takes a call a connection sent here itself (kit.PaneCall): it is
 // this pane's while the id it names is the pane's own.
