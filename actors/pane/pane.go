@@ -156,7 +156,6 @@ type Pane struct {
 	con      console
 	term     *emulator.Terminal
 	in       *inbox
-	done     chan struct{} // closed when the child has been reaped
 	facts    Facts
 	waits    waitSet
 	matchers []*matcher
@@ -347,7 +346,6 @@ func (p *Pane) more() *extras {
 func (p *Pane) start(ctx actor.Context) {
 	p.in = newInbox(p.rt.gate)
 	p.waits.timers = &p.timers
-	p.done = make(chan struct{})
 	p.facts.TerminalID = p.spec.TerminalID
 	p.facts.ShellPID, p.facts.ShellStart = p.con.Pid(), procs.StartStamp(p.con.Pid())
 	if p.facts.ShellStart != "" {
@@ -376,12 +374,9 @@ func (p *Pane) start(ctx actor.Context) {
 	if p.spec.HistoryBytes > 0 {
 		p.more() // the history keeps output from the start
 	}
-	root, self, done := ctx.ActorSystem().Root, ctx.Self(), p.done
+	root, self := ctx.ActorSystem().Root, ctx.Self()
 	p.startReading(root, self)
-	p.con.OnExit(func(code int) {
-		close(done) // at once: a stopped pane's kill timer waits on it
-		root.Send(self, &childReaped{code: code})
-	})
+	p.con.OnExit(func(code int) { root.Send(self, &childReaped{code: code}) })
 }
 
 // inputBacklog bounds the writes waiting for a program to read its input.
@@ -630,7 +625,7 @@ func (p *Pane) stop(ctx actor.Context) {
 		return
 	}
 	p.stopReading() // off the poller before the hang-up closes the terminal
-	con, done := p.con, p.done
+	con, done := p.con, p.con.Exited() // a stopped pane's kill timer waits on it
 	con.Hangup()
 	rt := p.rt
 	rt.reaping.Add(1)
