@@ -624,7 +624,7 @@ func (p *Pane) stop(ctx actor.Context) {
 	if p.con == nil {
 		return
 	}
-	p.stopReading() // off the poller before the hang-up closes the terminal
+	p.stopReading()                    // off the poller before the hang-up closes the terminal
 	con, done := p.con, p.con.Exited() // a stopped pane's kill timer waits on it
 	con.Hangup()
 	rt := p.rt
