@@ -624,8 +624,9 @@ func (p *Pane) stop(ctx actor.Context) {
 	if p.con == nil {
 		return
 	}
-	p.stopReading()                    // off the poller before the hang-up closes the terminal
-	con, done := p.con, p.con.Exited() // a stopped pane's kill timer waits on it
+	p.stopReading() // off the poller before the hang-up closes the terminal
+	// The kill timer below waits on the console's exit.
+	con, done := p.con, p.con.Exited()
 	con.Hangup()
 	rt := p.rt
 	rt.reaping.Add(1)
