@@ -106,17 +106,16 @@ func (t *Terminal) setMargins(top, bottom int) {
 	}
 }
 
-// savedSlot is the active screen's slot of s (savedGet or savedSet).
-func (t *Terminal) savedSlot(s *[2]savedCursor) *savedCursor {
+func (t *Terminal) savedSlot() *savedCursor {
 	if t.scr == t.alt && t.alt != nil {
-		return &s[1]
+		return &t.savedAlt
 	}
-	return &s[0]
+	return &t.savedMain
 }
 
 // saveCursor implements DECSC.
 func (t *Terminal) saveCursor() {
-	*t.savedSlot(t.savedSet()) = savedCursor{
+	*t.savedSlot() = savedCursor{
 		x: t.x, y: t.y, pen: t.pen, pendingWrap: t.pendingWrap,
 		origin: t.modes.Origin, charsets: t.charsets, valid: true,
 	}
@@ -125,7 +124,7 @@ func (t *Terminal) saveCursor() {
 // restoreCursor implements DECRC. Without a saved state it homes the cursor
 // and resets the pen, like xterm.
 func (t *Terminal) restoreCursor() {
-	s := *t.savedSlot(t.savedGet())
+	s := *t.savedSlot()
 	t.x = clamp(s.x, 0, t.cols-1)
 	t.y = clamp(s.y, 0, t.rows-1)
 	t.pendingWrap = s.pendingWrap && s.valid

@@ -180,9 +180,7 @@ func (t *Terminal) enterAlt() {
 	t.scr = alt
 	t.layout++
 	t.view = 0 // the alternate screen has no history to look at
-	if t.saved != nil {
-		t.saved[1] = savedCursor{}
-	}
+	t.savedAlt = savedCursor{}
 	t.top, t.bottom = 0, t.rows-1
 	t.pendingWrap = false
 	t.modes.AltScreen = true

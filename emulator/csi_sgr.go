@@ -207,8 +207,6 @@ func (t *Terminal) compactLinks() {
 	}
 	st.reindex()
 	t.pen.link = mapLink(t.pen.link)
-	if s := t.saved; s != nil {
-		s[0].pen.link = mapLink(s[0].pen.link)
-		s[1].pen.link = mapLink(s[1].pen.link)
-	}
+	t.savedMain.pen.link = mapLink(t.savedMain.pen.link)
+	t.savedAlt.pen.link = mapLink(t.savedAlt.pen.link)
 }

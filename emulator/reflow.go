@@ -196,7 +196,7 @@ func (t *Terminal) reflowPrimary(cols int) (pendingWrap bool) {
 	rows := len(s.lines)
 	cx, cy := t.x, t.y
 	if t.scr != t.primary {
-		cx, cy = t.savedGet()[0].x, t.savedGet()[0].y
+		cx, cy = t.savedMain.x, t.savedMain.y
 	} else if t.pendingWrap {
 		cx++ // the cursor logically sits after the last column
 	}
@@ -291,10 +291,7 @@ func (t *Terminal) reflowPrimary(cols int) (pendingWrap bool) {
 	if t.scr == t.primary {
 		t.x, t.y = newX, newY
 	} else {
-		if t.saved != nil || newX != 0 || newY != 0 {
-			s := t.savedSet()
-			s[0].x, s[0].y = newX, newY
-		}
+		t.savedMain.x, t.savedMain.y = newX, newY
 	}
 	return pendingWrap
 }

@@ -169,9 +169,7 @@ func (t *Terminal) encodeState(b []byte) []byte {
 		}
 	}
 	b = putBytes(b, tabs)
-	saved := t.savedGet()
-	for i := range saved {
-		s := &saved[i]
+	for _, s := range []*savedCursor{&t.savedMain, &t.savedAlt} {
 		fl := charsetBits(s.charsets, false) << 3
 		if s.pendingWrap {
 			fl |= savedPendingWrap
@@ -484,29 +482,23 @@ func decodeState(data []byte, opts Options) (*Terminal, error) {
 	if r.err == nil && len(tabs) != (cols+7)/8 {
 		r.fail("tab stops")
 	}
-	stops := make([]bool, cols)
+	t.tabs = make([]bool, cols)
 	custom := false
-	for i := range stops {
-		stops[i] = r.err == nil && tabs[i/8]&(1<<(i%8)) != 0
-		custom = custom || stops[i] != defaultTabStop(i)
+	for i := range t.tabs {
+		t.tabs[i] = r.err == nil && tabs[i/8]&(1<<(i%8)) != 0
+		custom = custom || t.tabs[i] != defaultTabStop(i)
 	}
-	if custom {
-		t.rareSet().tabs = stops
-	} else {
-		t.resetTabs() // the default stops need no array
+	if !custom {
+		t.tabs = nil // the default stops need no array
 	}
-	var saved [2]savedCursor
-	for i := range saved {
-		s := &saved[i]
+	saved := [...]*savedCursor{&t.savedMain, &t.savedAlt}
+	for _, s := range saved {
 		s.x = r.int(cols-1, "saved cursor column")
 		s.y = r.int(rows-1, "saved cursor row")
 		fl := r.uint(1<<6-1, "saved cursor flags")
 		s.pendingWrap, s.origin, s.valid = fl&savedPendingWrap != 0, fl&savedOrigin != 0, fl&savedValid != 0
 		s.charsets = charsetsOf(fl >> 3)
 		s.pen = r.style()
-	}
-	if saved != noSaved || t.saved != nil {
-		*t.savedSet() = saved
 	}
 	t.cursorShape = CursorShape(r.int(int(CursorSteadyBar), "cursor shape"))
 	t.lastRune = rune(uint32(r.uint(math.MaxUint32, "last character")))

@@ -28,18 +28,18 @@ func TestTabStops_DefaultNeedNoArray(t *testing.T) {
 	if got := col("\r\x1b[5I"); got != 40 {
 		t.Fatalf("five tabs at width 50 reach column %d, want 40", got)
 	}
-	if term.tabArr() != nil {
-		t.Fatalf("default stops made an array of %d", len(term.tabArr()))
+	if term.tabs != nil {
+		t.Fatalf("default stops made an array of %d", len(term.tabs))
 	}
 	back, err := Restore(snap(), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if back.tabArr() != nil {
+	if back.tabs != nil {
 		t.Fatal("restored default stops made an array")
 	}
-	if got := col("\r\x1b[3C\x1bH\r\t"); got != 3 || term.tabArr() == nil {
-		t.Fatalf("a stop set at column 3: a tab reaches %d (array %v), want 3", got, term.tabArr() != nil)
+	if got := col("\r\x1b[3C\x1bH\r\t"); got != 3 || term.tabs == nil {
+		t.Fatalf("a stop set at column 3: a tab reaches %d (array %v), want 3", got, term.tabs != nil)
 	}
 	if got := col("\r\x1b[3g\t"); got != 49 {
 		t.Fatalf("all stops cleared: a tab reaches %d, want the last column 49", got)

@@ -126,13 +126,12 @@ type Terminal struct {
 	x, y        int
 	pendingWrap bool
 	top, bottom int // scroll region, inclusive, 0-based
+	tabs        []bool
 	modes       Modes
 	lineDrawing bool // DEC special graphics in the invoked set (GL)
 	charsets    charsets
-	// saved holds what DECSC / ?1048 / ?1049 saved, the main screen's
-	// [0] and the alternate's [1]; made at the first save (savedSet),
-	// as an idle shell never saves one.
-	saved *[2]savedCursor
+	savedMain   savedCursor
+	savedAlt    savedCursor
 
 	lastRune rune // last printed character, for REP
 
@@ -207,7 +206,6 @@ func New(cols, rows int, opts Options) *Terminal {
 
 // rareState holds the settings few programs ever make (kittykeys.go, osc.go).
 type rareState struct {
-	tabs         []bool // the tab stops once a program set or cleared one (ownTabs)
 	keyFlags     []int  // the kitty keyboard flags pushed before the current ones
 	clipboard    string // the last OSC 52 set, base64
 	clipboardSeq uint64
@@ -232,26 +230,6 @@ func (t *Terminal) rareGet() *rareState {
 		return &noRare
 	}
 	return t.rare
-}
-
-// noSaved is what a Terminal that saved no cursor reads; never written.
-var noSaved [2]savedCursor
-
-// savedGet returns the saved cursors to read; callers must not write
-// through it.
-func (t *Terminal) savedGet() *[2]savedCursor {
-	if t.saved == nil {
-		return &noSaved
-	}
-	return t.saved
-}
-
-// savedSet returns the saved cursors to change, made at first need.
-func (t *Terminal) savedSet() *[2]savedCursor {
-	if t.saved == nil {
-		t.saved = new([2]savedCursor)
-	}
-	return t.saved
 }
 
 // pendBuf returns the buffer of a cut CSI sequence, made at first need.
@@ -301,49 +279,35 @@ func (t *Terminal) resetState() {
 	t.lineDrawing = false
 	t.charsets = charsets{}
 	t.cursorShape = CursorDefault
-	t.saved = nil
+	t.savedMain, t.savedAlt = savedCursor{}, savedCursor{}
 	t.resetTabs()
 }
 
 // resetTabs puts the tab stops every 8 columns: no array (tabs nil)
 // until a program sets or clears one (ownTabs).
-func (t *Terminal) resetTabs() {
-	if t.rare != nil {
-		t.rare.tabs = nil
-	}
-}
-
-// tabArr is the tab stops' array, nil for the default stops.
-func (t *Terminal) tabArr() []bool {
-	if t.rare == nil {
-		return nil
-	}
-	return t.rare.tabs
-}
+func (t *Terminal) resetTabs() { t.tabs = nil }
 
 // defaultTabStop reports whether column x has a tab stop by default.
 func defaultTabStop(x int) bool { return x > 0 && x%8 == 0 }
 
 // tabStop reports whether column x has a tab stop.
 func (t *Terminal) tabStop(x int) bool {
-	tabs := t.tabArr()
-	if tabs == nil {
+	if t.tabs == nil {
 		return defaultTabStop(x)
 	}
-	return tabs[x]
+	return t.tabs[x]
 }
 
 // ownTabs returns the tab stops, one per column, made from the default
 // ones at the first change.
 func (t *Terminal) ownTabs() []bool {
-	r := t.rareSet()
-	if r.tabs == nil {
-		r.tabs = make([]bool, t.cols)
-		for i := range r.tabs {
-			r.tabs[i] = defaultTabStop(i)
+	if t.tabs == nil {
+		t.tabs = make([]bool, t.cols)
+		for i := range t.tabs {
+			t.tabs[i] = defaultTabStop(i)
 		}
 	}
-	return r.tabs
+	return t.tabs
 }
 
 // Write feeds bytes produced by the program. It never fails; the int is
@@ -438,7 +402,7 @@ func (t *Terminal) Resize(cols, rows int) {
 	pendingWrap := t.pendingWrap
 	mainY, altY := t.y, t.y
 	if t.scr != t.primary {
-		mainY = t.savedGet()[0].y
+		mainY = t.savedMain.y
 	}
 	if cols != t.cols {
 		pendingWrap = t.reflowPrimary(cols) && t.scr == t.primary
@@ -450,24 +414,24 @@ func (t *Terminal) Resize(cols, rows int) {
 			}
 		}
 		t.cols = cols
-		if oldTabs := t.tabArr(); oldTabs != nil { // else the default stops, at any width
-			tabs := make([]bool, cols)
-			for i := range tabs {
-				if i < len(oldTabs) {
-					tabs[i] = oldTabs[i]
-				} else {
-					tabs[i] = i%8 == 0
-				}
+		oldTabs := t.tabs
+		if oldTabs != nil { // else the default stops, at any width
+			t.tabs = make([]bool, cols)
+		}
+		for i := range t.tabs {
+			if i < len(oldTabs) {
+				t.tabs[i] = oldTabs[i]
+			} else {
+				t.tabs[i] = i%8 == 0
 			}
-			t.rare.tabs = tabs
 		}
 	}
 	if rows != oldRows {
 		// Primary screen: keep the cursor row on screen, like xterm.
 		cy := t.y
 		if t.scr != t.primary {
-			cy = t.savedGet()[0].y
-			if !t.savedGet()[0].valid {
+			cy = t.savedMain.y
+			if !t.savedMain.valid {
 				cy = oldRows - 1
 			}
 		}
@@ -476,9 +440,7 @@ func (t *Terminal) Resize(cols, rows int) {
 		if t.scr == t.primary {
 			t.y -= shift
 		} else {
-			if t.saved != nil || shift < 0 { // else it stays 0, as clamped below
-				t.savedSet()[0].y -= shift
-			}
+			t.savedMain.y -= shift
 			if t.alt != nil {
 				t.y -= t.resizeRows(t.alt, oldRows, rows, t.y, false)
 			}
@@ -488,17 +450,15 @@ func (t *Terminal) Resize(cols, rows int) {
 	t.top, t.bottom = 0, t.rows-1
 	t.x = clamp(t.x, 0, t.cols-1)
 	t.y = clamp(t.y, 0, t.rows-1)
-	if s := t.saved; s != nil {
-		for i := range s {
-			s[i].x = clamp(s[i].x, 0, t.cols-1)
-			s[i].y = clamp(s[i].y, 0, t.rows-1)
-		}
-	}
+	t.savedMain.x = clamp(t.savedMain.x, 0, t.cols-1)
+	t.savedMain.y = clamp(t.savedMain.y, 0, t.rows-1)
+	t.savedAlt.x = clamp(t.savedAlt.x, 0, t.cols-1)
+	t.savedAlt.y = clamp(t.savedAlt.y, 0, t.rows-1)
 	t.pendingWrap = pendingWrap && t.modes.AutoWrap
 	t.damageAll() // reflowed, cut or grown: every row may read differently
 	if t.kitty != nil {
 		if t.scr != t.primary {
-			t.kittyResized(t.savedGet()[0].y-mainY, t.y-altY)
+			t.kittyResized(t.savedMain.y-mainY, t.y-altY)
 		} else {
 			t.kittyResized(t.y-mainY, 0)
 		}
