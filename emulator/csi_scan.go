@@ -21,8 +21,8 @@ const (
 	maxPendingCSI = 128
 )
 
-// csiSeq is one parsed CSI sequence. It lives in the Terminal so that
-// parsing allocates nothing.
+// csiSeq is one parsed CSI sequence. The Terminal keeps one from its first
+// sequence until Compact, so that parsing allocates nothing.
 type csiSeq struct {
 	params [maxCSIParams]int64
 	n      int
@@ -46,7 +46,11 @@ func (t *Terminal) scanCSI(b []byte) int {
 	if len(b) < 3 {
 		return -1
 	}
-	c := &t.csi
+	c := t.csi
+	if c == nil {
+		c = new(csiSeq)
+		t.csi = c
+	}
 	c.n, c.sub, c.ninter, c.ignore = 0, 0, 0, false
 	i := 2
 	if x := b[i]; x >= 0x3c && x <= 0x3f { // private marker: ? > = <
@@ -108,7 +112,7 @@ func (t *Terminal) scanCSI(b []byte) int {
 
 // dispatchScannedCSI runs the sequence scanCSI parsed.
 func (t *Terminal) dispatchScannedCSI() {
-	c := &t.csi
+	c := t.csi
 	t.csiDispatch(c.params[:c.n], c.inter[:c.ninter], c.ignore, c.final, c.sub)
 }
 

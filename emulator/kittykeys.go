@@ -14,21 +14,23 @@ const maxKeyFlags = 16
 const kittyKeyFlagsMask = 0x1f
 
 func (t *Terminal) pushKeyFlags(flags int) {
-	if len(t.keyFlags) >= maxKeyFlags {
-		t.keyFlags = append(t.keyFlags[:0], t.keyFlags[1:]...)
+	r := t.rareSet()
+	if len(r.keyFlags) >= maxKeyFlags {
+		r.keyFlags = append(r.keyFlags[:0], r.keyFlags[1:]...)
 	}
-	t.keyFlags = append(t.keyFlags, t.modes.KittyKeys)
+	r.keyFlags = append(r.keyFlags, t.modes.KittyKeys)
 	t.modes.KittyKeys = flags & kittyKeyFlagsMask
 }
 
 func (t *Terminal) popKeyFlags(n int) {
 	for ; n > 0; n-- {
-		if len(t.keyFlags) == 0 {
+		if t.rare == nil || len(t.rare.keyFlags) == 0 {
 			t.modes.KittyKeys = 0 // popping past the bottom resets, as kitty does
 			return
 		}
-		t.modes.KittyKeys = t.keyFlags[len(t.keyFlags)-1]
-		t.keyFlags = t.keyFlags[:len(t.keyFlags)-1]
+		r := t.rare
+		t.modes.KittyKeys = r.keyFlags[len(r.keyFlags)-1]
+		r.keyFlags = r.keyFlags[:len(r.keyFlags)-1]
 	}
 }
 

@@ -38,11 +38,11 @@ func TestKittyKeys_PushPopSetQuery(t *testing.T) {
 	for i := 0; i < 100; i++ {
 		term.Write([]byte("\x1b[>2u"))
 	}
-	if len(term.keyFlags) > maxKeyFlags {
-		t.Errorf("stack holds %d, bound %d", len(term.keyFlags), maxKeyFlags)
+	if len(term.rareGet().keyFlags) > maxKeyFlags {
+		t.Errorf("stack holds %d, bound %d", len(term.rareGet().keyFlags), maxKeyFlags)
 	}
 	term.Write([]byte("\x1bc")) // RIS
-	if flags() != 0 || len(term.keyFlags) != 0 {
-		t.Errorf("after a reset: flags %d, stack %d", flags(), len(term.keyFlags))
+	if flags() != 0 || len(term.rareGet().keyFlags) != 0 {
+		t.Errorf("after a reset: flags %d, stack %d", flags(), len(term.rareGet().keyFlags))
 	}
 }

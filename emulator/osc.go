@@ -66,14 +66,18 @@ func (t *Terminal) oscClipboard(args [][]byte) {
 	if _, err := base64.StdEncoding.DecodeString(data); err != nil {
 		return
 	}
-	t.clipboard = data
-	t.clipboardSeq++
+	r := t.rareSet()
+	r.clipboard = data
+	r.clipboardSeq++
 }
 
 // Clipboard returns the last clipboard text a program set with OSC 52
 // (base64) and how many sets there have been, so a caller can tell a new
 // one from the one it has seen.
-func (t *Terminal) Clipboard() (seq uint64, base64Text string) { return t.clipboardSeq, t.clipboard }
+func (t *Terminal) Clipboard() (seq uint64, base64Text string) {
+	r := t.rareGet()
+	return r.clipboardSeq, r.clipboard
+}
 
 // joinOSC rebuilds the argument of an OSC: the parser splits on ';', but a
 // title may legitimately contain semicolons.
@@ -132,10 +136,12 @@ func (t *Terminal) oscProgress(args [][]byte) {
 	}
 	t.changed = true
 	if state <= 0 || state > 4 {
-		t.progress = ""
+		if t.rare != nil {
+			t.rare.progress = ""
+		}
 		return
 	}
-	t.progress = strconv.Itoa(state) + ";" + strconv.Itoa(clamp(pct, 0, 100))
+	t.rareSet().progress = strconv.Itoa(state) + ";" + strconv.Itoa(clamp(pct, 0, 100))
 }
 
 // oscPromptMark handles OSC 133 ; A|B|C|D[;exit code][;options].
@@ -188,7 +194,7 @@ func (t *Terminal) LastPromptMark() (PromptMark, bool) {
 // Progress is the last OSC 9;4 progress report as "state;percent" (state
 // 1 normal, 2 error, 3 indeterminate, 4 paused; e.g. "1;50"), or "" when
 // none is active.
-func (t *Terminal) Progress() string { return t.progress }
+func (t *Terminal) Progress() string { return t.rareGet().progress }
 
 // Limits of the hyperlink table.
 const (

@@ -536,7 +536,9 @@ func (t *Terminal) fullReset() {
 	t.resetState()
 	t.title = ""
 	t.cwd = ""
-	t.progress = ""
+	if t.rare != nil {
+		t.rare.progress = ""
+	}
 	t.mark = promptMark{}
 	t.links = linkTable{}
 	if t.kitty != nil {

@@ -3,6 +3,7 @@ package emulator
 import (
 	"math"
 	"sync"
+	"unsafe"
 
 	"github.com/klauspost/compress/s2"
 )
@@ -226,6 +227,10 @@ func (s *scrollback) storage() (encoded, stored int) {
 // gone quiet. It returns the bytes it let go of.
 func (t *Terminal) Compact() int {
 	freed := t.sb.compact()
+	if t.csi != nil {
+		freed += int(unsafe.Sizeof(csiSeq{}))
+		t.csi = nil
+	}
 	if s := t.altSpare; s != nil {
 		for _, l := range s.lines {
 			freed += 8 * cap(l.cells)

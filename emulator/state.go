@@ -75,7 +75,7 @@ func (t *Terminal) Snapshot() ([]byte, error) {
 		return nil, ErrSnapshotMidSequence
 	}
 	size := 256 + t.sb.bytes - (lineOverheadBytes-4)*t.sb.len() + 2*t.cols*t.rows + 16*len(t.styles.list) + t.links.bytes +
-		len(t.title) + len(t.cwd) + len(t.clipboard) + len(t.ptail)
+		len(t.title) + len(t.cwd) + len(t.rareGet().clipboard) + len(t.ptail)
 	if t.alt != nil {
 		size += 2 * t.cols * t.rows
 	}
@@ -186,9 +186,10 @@ func (t *Terminal) encodeState(b []byte) []byte {
 	b = putUints(b, uint64(t.cursorShape), uint64(uint32(t.lastRune)))
 	b = putString(b, t.title)
 	b = putString(b, t.cwd)
-	b = putString(b, t.progress)
-	b = putString(b, t.clipboard)
-	b = putUints(b, t.clipboardSeq, uint64(t.mark.kind), boolBit(t.mark.valid))
+	rare := t.rareGet()
+	b = putString(b, rare.progress)
+	b = putString(b, rare.clipboard)
+	b = putUints(b, rare.clipboardSeq, uint64(t.mark.kind), boolBit(t.mark.valid))
 	b = binary.AppendVarint(b, t.mark.absRow)
 	b = binary.AppendVarint(b, int64(t.mark.col))
 	b = binary.AppendVarint(b, int64(t.mark.exit))
@@ -503,9 +504,13 @@ func decodeState(data []byte, opts Options) (*Terminal, error) {
 	t.lastRune = rune(uint32(r.uint(math.MaxUint32, "last character")))
 	t.title = r.string(len(r.b), "title")
 	t.cwd = r.string(len(r.b), "cwd")
-	t.progress = r.string(len(r.b), "progress")
-	t.clipboard = r.string(len(r.b), "clipboard")
-	t.clipboardSeq = r.uint(math.MaxUint64, "clipboard sets")
+	progress := r.string(len(r.b), "progress")
+	clipboard := r.string(len(r.b), "clipboard")
+	clipboardSeq := r.uint(math.MaxUint64, "clipboard sets")
+	if progress != "" || clipboard != "" || clipboardSeq != 0 || t.rare != nil {
+		rare := t.rareSet()
+		rare.progress, rare.clipboard, rare.clipboardSeq = progress, clipboard, clipboardSeq
+	}
 	t.mark.kind = byte(r.uint(255, "prompt mark"))
 	t.mark.valid = r.uint(1, "prompt mark set") == 1
 	t.mark.absRow = r.varint(math.MinInt64, math.MaxInt64, "prompt mark row")

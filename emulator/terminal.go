@@ -101,15 +101,15 @@ const (
 // A Terminal is not safe for concurrent use: it must be owned by a single
 // goroutine. All accessors return copies.
 type Terminal struct {
-	opts     Options
-	keyFlags []int            // the kitty keyboard flags pushed before the current ones (kittykeys.go)
-	parser   *vtparser.Parser // nil until needed (vt)
-	perf     performer
+	opts   Options
+	parser *vtparser.Parser // nil until needed (vt)
+	perf   performer
 
 	ver uint64 // last content version given to a line (damage)
 
-	clipboard    string // the last OSC 52 set, base64
-	clipboardSeq uint64
+	// rare is what few programs ever set, made at the first set: an idle
+	// pane's Terminal stays in a smaller size class without it.
+	rare *rareState
 
 	cols, rows int
 	primary    *screen
@@ -136,7 +136,6 @@ type Terminal struct {
 	lastRune rune // last printed character, for REP
 
 	title, cwd  string
-	progress    string // OSC 9;4, "state;percent"
 	links       linkTable
 	mark        promptMark // last OSC 133 mark
 	cursorShape CursorShape
@@ -156,7 +155,10 @@ type Terminal struct {
 	widths *widthCache
 	reply  []byte
 
-	csi csiSeq // the CSI sequence being dispatched by the fast path
+	// csi is the CSI sequence being dispatched by the fast path: made at
+	// the first one, given back by Compact (296 bytes an idle pane need not
+	// keep).
+	csi *csiSeq
 	// pend is a CSI sequence cut by the end of the last Write (npend bytes
 	// of it); made at the first such cut (pendBuf).
 	pend  *[maxPendingCSI]byte
@@ -202,6 +204,34 @@ func New(cols, rows int, opts Options) *Terminal {
 	return t
 }
 
+// rareState holds the settings few programs ever make (kittykeys.go, osc.go).
+type rareState struct {
+	keyFlags     []int  // the kitty keyboard flags pushed before the current ones
+	clipboard    string // the last OSC 52 set, base64
+	clipboardSeq uint64
+	progress     string // OSC 9;4, "state;percent"
+}
+
+// noRare is what a Terminal without rareState reads; never written.
+var noRare rareState
+
+// rareSet returns the rare settings to change, made at first need.
+func (t *Terminal) rareSet() *rareState {
+	if t.rare == nil {
+		t.rare = new(rareState)
+	}
+	return t.rare
+}
+
+// rareGet returns the rare settings to read (the zero ones when none was
+// ever set); callers must not write through it.
+func (t *Terminal) rareGet() *rareState {
+	if t.rare == nil {
+		return &noRare
+	}
+	return t.rare
+}
+
 // pendBuf returns the buffer of a cut CSI sequence, made at first need.
 func (t *Terminal) pendBuf() *[maxPendingCSI]byte {
 	if t.pend == nil {
@@ -242,7 +272,9 @@ func (t *Terminal) resetState() {
 	t.x, t.y, t.pendingWrap = 0, 0, false
 	t.top, t.bottom = 0, t.rows-1
 	t.modes = Modes{AutoWrap: true, CursorVisible: true, AltScreen: t.scr == t.alt}
-	t.keyFlags = t.keyFlags[:0]
+	if t.rare != nil {
+		t.rare.keyFlags = t.rare.keyFlags[:0]
+	}
 	t.pen, t.penID, t.eraseID = style{}, 0, 0
 	t.lineDrawing = false
 	t.charsets = charsets{}

@@ -113,6 +113,7 @@ type rec struct {
 	job                pane.JobKind // what holds the terminal, from the pane's facts
 	seen               bool         // the user has seen its latest state
 	dirty              bool         // its Shown is to be sent at the end of the message
+	placed             bool         // in the placement being applied (place)
 }
 
 // Agents is the agents actor.
@@ -343,12 +344,10 @@ func (a *Agents) emit(d protocol.EventData, r *rec) {
 // place applies a new placement: new panes get a record, closed ones end
 // their waits, and a newly focused tab marks its panes seen.
 func (a *Agents) place(pl *Placement) {
-	live := make(map[string]bool, len(pl.Panes))
 	a.order = a.order[:0]
 	ws, tab, pos := int32(-1), int32(-1), int32(0)
 	lastWS, lastTab := "", ""
 	for _, p := range pl.Panes {
-		live[p.TermID] = true
 		r := a.recs[p.TermID]
 		if r == nil {
 			r = &rec{Place: p, status: protocol.StatusUnknown, seen: true}
@@ -375,14 +374,18 @@ func (a *Agents) place(pl *Placement) {
 			tab, lastTab = tab+1, p.TabID
 		}
 		pos++
-		r.ws, r.tab, r.pos = ws, tab, pos
+		r.ws, r.tab, r.pos, r.placed = ws, tab, pos, true
 		a.order = append(a.order, r)
 	}
+	// The records not placed now are gone: a mark on each record, not a
+	// set of the placed ids made at every placement (one per topology
+	// change, as big as the session).
 	for id, r := range a.recs {
-		if !live[id] {
+		if !r.placed {
 			a.gone(r)
 			delete(a.recs, id)
 		}
+		r.placed = false
 	}
 	newTab := pl.FocusedTab != a.focusedTab
 	a.focusedWS, a.focusedTab = pl.FocusedWorkspace, pl.FocusedTab

@@ -17,10 +17,13 @@ type Shown struct {
 	Agent, State string
 	// Skipped: hook authority replaces screen detection. Authority is the
 	// source holding authority over Agent ("" for none).
-	Skipped   bool
-	Authority string
-	Status    protocol.AgentStatus
-	StateSeq  uint64
+	Skipped bool
+	// LaunchPending: agent.start still waits for the named agent (Name)
+	// to appear (beside Skipped: no padding).
+	LaunchPending bool
+	Authority     string
+	Status        protocol.AgentStatus
+	StateSeq      uint64
 	// Completions is the agent's completion_seq: its finished turns.
 	Completions uint64
 	// Queued is the agent's queue_length (QueueLengths).
@@ -31,17 +34,19 @@ type Shown struct {
 	Tokens              map[string]string
 	Session             *protocol.AgentSessionInfo
 
-	// Name is the agent's name; LaunchPending that agent.start still waits
-	// for the named agent to appear.
-	Name          string
-	LaunchPending bool
-	// FailedName is the name of the last agent.start in the pane whose
-	// program did not start, FailedReason the shell's words.
-	FailedName, FailedReason string
+	// Name is the agent's name.
+	Name string
+	// Failed is the last agent.start in the pane whose program did not
+	// start (nil for none): rare, so a pointer, and a Shown fits 192 bytes.
+	Failed *FailedStart
 	// RestoreError says why the pane's agent was not resumed after a
 	// restart (pane info's restore_error).
 	RestoreError string
 }
+
+// FailedStart is an agent.start whose program did not start: the name it
+// gave the agent, and the shell's words.
+type FailedStart struct{ Name, Reason string }
 
 // HostsAgent reports whether agent.* targets may name the pane: it runs
 // an agent, or one is being started there under a name.
@@ -143,7 +148,9 @@ func (a *Agents) shown(r *rec) *Shown {
 			sh.Authority = h.auth.source
 		}
 		sh.Name, sh.LaunchPending = h.name, h.launchPending
-		sh.FailedName, sh.FailedReason = h.failedName, h.failedReason
+		if h.failedName != "" || h.failedReason != "" {
+			sh.Failed = &FailedStart{Name: h.failedName, Reason: h.failedReason}
+		}
 	}
 	return sh
 }

@@ -108,7 +108,7 @@ func TestDeliverToATab(t *testing.T) {
 	if e := protocol.AsError(call(t, system, sup, rename("a")).Err); e == nil || !strings.Contains(e.Message, "tab w1:t1 has no actor") {
 		t.Fatalf("call before the tab's actor started: %v", e)
 	}
-	system.Root.Send(sup, &StartTab{Seed: tabactor.Seed{ID: "w1:t1", Sizes: map[string]uint64{}}})
+	system.Root.Send(sup, &StartTab{Seed: tabactor.Seed{ID: "w1:t1", Sizes: []tabactor.SizeRev{}}})
 	if r := call(t, system, sup, rename("logs")); r.Err != nil {
 		t.Fatalf("tab.rename: %v", r.Err)
 	}

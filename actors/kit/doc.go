@@ -10,7 +10,9 @@
 // write without waiting with which an actor sends a small answer itself
 // and leaves only what a full descriptor refuses to its writer goroutine —
 // Guarded, the receive guard every actor's props carry (a panic answers
-// the call it held internal_error, once, then goes to the supervisor),
+// the call it held internal_error, once, then goes to the supervisor;
+// GuardActor, the same as a wrapper of the actor, for the actors there
+// is one of per pane: no context extras),
 // with Unhandled for what a Receive does not handle; InFlight, a
 // connection's one call in flight with its safety deadline; and Registry,
 // one owner's handlers keyed by method, which the server checks against

@@ -69,16 +69,40 @@ func quietSystem(t *testing.T, w io.Writer) (*actor.ActorSystem, *slog.Logger) {
 	return system, log
 }
 
+// guardForms are the guard as a props option (Guarded, GuardedKeep) and as
+// a wrapper of the actor (GuardActor): each passes the same tests.
+var guardForms = []struct {
+	name  string
+	props func(log *slog.Logger, keep bool) *actor.Props
+}{
+	{"option", func(log *slog.Logger, keep bool) *actor.Props {
+		opt := Guarded(log)
+		if keep {
+			opt = GuardedKeep(log)
+		}
+		return actor.PropsFromProducer(func() actor.Actor { return &counter{} }, opt)
+	}},
+	{"wrapper", func(log *slog.Logger, keep bool) *actor.Props {
+		return actor.PropsFromProducer(func() actor.Actor { return GuardActor(&counter{}, log, keep) })
+	}},
+}
+
 // A panic outside any handler guard, while the actor holds a call (bare
 // or carried by another message), answers that call internal_error
 // exactly once, names the method in the log with the actor and the
 // stack, and the supervisor's resume keeps the actor serving with its
 // state.
 func TestGuarded_PanicAnswersTheCallOnceAndTheActorGoesOn(t *testing.T) {
+	for _, form := range guardForms {
+		t.Run(form.name, func(t *testing.T) { testGuardedPanic(t, form.props) })
+	}
+}
+
+func testGuardedPanic(t *testing.T, props func(*slog.Logger, bool) *actor.Props) {
 	var logged syncBuffer
 	system, log := quietSystem(t, &logged)
 	resume := actor.NewOneForOneStrategy(0, 0, func(any) actor.Directive { return actor.ResumeDirective })
-	pid := system.Root.WithGuardian(resume).Spawn(actor.PropsFromProducer(func() actor.Actor { return &counter{} }, Guarded(log)))
+	pid := system.Root.WithGuardian(resume).Spawn(props(log, false))
 	box := &inbox{}
 	caller := system.Root.Spawn(box.props())
 
@@ -126,8 +150,14 @@ func TestGuarded_PanicAnswersTheCallOnceAndTheActorGoesOn(t *testing.T) {
 // GuardedKeep answers the call and keeps the actor whatever its
 // supervisor would do (here the default, restart, which loses state).
 func TestGuardedKeep_KeepsTheActorOnACallsPanic(t *testing.T) {
+	for _, form := range guardForms {
+		t.Run(form.name, func(t *testing.T) { testGuardedKeep(t, form.props) })
+	}
+}
+
+func testGuardedKeep(t *testing.T, props func(*slog.Logger, bool) *actor.Props) {
 	system, log := quietSystem(t, io.Discard)
-	pid := system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor { return &counter{} }, GuardedKeep(log)))
+	pid := system.Root.Spawn(props(log, true))
 	ask := func(msg any) any {
 		t.Helper()
 		res, err := system.Root.RequestFuture(pid, msg, 2*time.Second).Result()

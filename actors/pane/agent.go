@@ -77,7 +77,8 @@ func (p *Pane) handleAgent(ctx actor.Context, r *AgentRequest) {
 			return
 		}
 		// Typed once a walk names the shell in front (launch.go).
-		p.jobs.launches = append(p.jobs.launches, launchAsk{to: ctx.Sender(), r: r})
+		c := p.jobsOf()
+		c.launches = append(c.launches, launchAsk{to: ctx.Sender(), r: r})
 		p.walkNow(ctx)
 	default:
 		ctx.Respond(kit.Fail(protocol.Errorf(protocol.CodeInternal, "unknown agent request %q", r.Op)))
@@ -128,8 +129,8 @@ func strPtr(s string) *string {
 // explain evaluates the agent's manifest on the screen as it is now.
 func (p *Pane) explain(r *AgentRequest) *kit.Reply {
 	var m *rules.Manifest
-	if p.det.catalog != nil {
-		m, _ = p.det.catalog.Get(r.Agent)
+	if p.spec.Catalog != nil {
+		m, _ = p.spec.Catalog.Get(r.Agent)
 	}
 	var doc protocol.AgentExplanation
 	if m == nil {

@@ -36,6 +36,9 @@ type console interface {
 	// (at once if it has), from a goroutine that must not be blocked: the
 	// pane's way of hearing of the exit without a goroutine of its own.
 	OnExit(fn func(code int))
+	// Exited is closed once the child has exited: a stopping pane's kill
+	// timer waits on it (the pane keeps no channel of its own).
+	Exited() <-chan struct{}
 	// Hangup asks everything on the terminal to go, as closing a terminal
 	// window does, and releases the terminal: reads then fail.
 	Hangup()

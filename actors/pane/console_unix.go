@@ -210,6 +210,10 @@ func (c *ptyConsole) OnExit(fn func(code int)) {
 	})
 }
 
+// Exited implements console: the exit note's, closed when the reaper (or
+// the watcher) delivers the exit.
+func (c *ptyConsole) Exited() <-chan struct{} { return c.exited.done }
+
 // collected marks the child reaped.
 func (c *ptyConsole) collected() { c.reaped.Store(true) }
 
@@ -226,6 +230,11 @@ func (c *ptyConsole) Hangup() {
 func (c *ptyConsole) signal(sig unix.Signal) bool {
 	if c.pid <= 1 || c.reaped.Load() {
 		return false
+	}
+	select {
+	case <-c.exited.done: // delivered: reaped, its callbacks may not have run yet
+		return false
+	default:
 	}
 	unix.Kill(-c.pid, sig)
 	unix.Kill(c.pid, sig)

@@ -15,6 +15,7 @@ type conConsole struct {
 	cpty   *conpty.ConPty
 	pid    int
 	handle windows.Handle
+	done   chan struct{} // closed by OnExit's goroutine once the shell exited
 }
 
 func startConsole(s consoleSpec) (console, error) {
@@ -31,7 +32,7 @@ func startConsole(s consoleSpec) (console, error) {
 		c.Close()
 		return nil, err
 	}
-	return &conConsole{cpty: c, pid: pid, handle: windows.Handle(handle)}, nil
+	return &conConsole{cpty: c, pid: pid, handle: windows.Handle(handle), done: make(chan struct{})}, nil
 }
 
 // ReadBlock holds its block while it waits: a ConPTY read blocks, so it
@@ -88,7 +89,16 @@ func startTime(pid int) int64 {
 }
 
 // OnExit waits on a goroutine of its own: Windows has no shared reaper.
-func (c *conConsole) OnExit(fn func(code int)) { go func() { fn(c.Wait()) }() }
+func (c *conConsole) OnExit(fn func(code int)) {
+	go func() {
+		code := c.Wait()
+		close(c.done)
+		fn(code)
+	}()
+}
+
+// Exited implements console: closed once OnExit's goroutine saw the exit.
+func (c *conConsole) Exited() <-chan struct{} { return c.done }
 
 func (c *conConsole) Wait() int {
 	windows.WaitForSingleObject(c.handle, windows.INFINITE)

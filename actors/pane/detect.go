@@ -34,9 +34,8 @@ type detectTick struct{}
 
 // detection is what the pane keeps of its detector's work.
 type detection struct {
-	pid       *actor.PID // the detector; nil while there is none
-	catalog   *rules.Catalog
-	last      time.Time // when a snapshot was last sent
+	pid       *actor.PID // the detector; nil while there is none (its rules: spec.Catalog)
+	last      time.Time  // when a snapshot was last sent
 	tickArmed bool
 	idled     bool   // the detector was let go once (idleDetector)
 	seen      uint64 // the revision of the newest result applied
@@ -51,7 +50,7 @@ type detection struct {
 // detector's process walk wait echoWindow, so they share neither the
 // echo's turn nor, on a small machine, its core.
 func (p *Pane) refreshSoon(ctx actor.Context) {
-	if wait := refreshWait(time.Since(p.det.last), time.Since(p.screen.typedAt)); wait > 0 {
+	if wait := refreshWait(time.Since(p.det.last), time.Since(p.typedAt)); wait > 0 {
 		p.armTick(ctx, wait)
 		return
 	}
@@ -82,7 +81,7 @@ func (p *Pane) refresh(ctx actor.Context) {
 	if p.running() {
 		snap.Shell, snap.Group = p.con.Pid(), p.con.ForegroundGroup()
 	}
-	if p.det.catalog != nil {
+	if p.spec.Catalog != nil {
 		text := p.term.Read(emulator.ReadOptions{Source: emulator.SourceDetection}).Text
 		snap.Lines = strings.Split(text, "\n")
 	}
@@ -152,7 +151,7 @@ func (p *Pane) jobWalked(ctx actor.Context, job detector.Job) {
 // child's PID in it, for good), some 500 bytes an idle pane would carry.
 func (p *Pane) detectorPID(ctx actor.Context) *actor.PID {
 	if p.det.pid == nil {
-		p.det.pid = ctx.ActorSystem().Root.Spawn(p.rt.detectorProps(p.det.catalog))
+		p.det.pid = ctx.ActorSystem().Root.Spawn(p.rt.detectorProps(p.spec.Catalog))
 		ctx.Watch(p.det.pid)
 		p.rt.detecting.Add(1)
 	}
@@ -170,13 +169,14 @@ func (p *Pane) atShell() bool {
 // poison pill, not a stop: it ends after the snapshots it has queued, and
 // their results still come (saw).
 func (p *Pane) idleDetector(ctx actor.Context) {
-	if p.det.pid == nil || !p.atShell() || p.det.tickArmed || p.jobs.walking || p.jobs.waiting() ||
+	if p.det.pid == nil || !p.atShell() || p.det.tickArmed || p.jobs.busy() ||
 		p.launch != nil || time.Since(p.quiet.changed) < quietAfter {
 		return
 	}
 	p.dropDetector(ctx, ctx.Poison)
-	// Its last walk, long past jobFresh, answers no pane.process_info.
-	p.jobs.job, p.jobs.asking = nil, nil
+	// Its last walk, long past jobFresh, answers no pane.process_info, and
+	// nothing waits for a walk (busy): the cache goes with it.
+	p.jobs = nil
 	if !p.det.idled {
 		// The first time a pane settles, what its start left (the spawn's,
 		// the shell's first output's and walks' garbage) goes back to the
@@ -206,7 +206,9 @@ func (p *Pane) detectorEnded(who *actor.PID) bool {
 		return false
 	}
 	p.det.pid = nil
-	p.jobs.walking = false
+	if p.jobs != nil {
+		p.jobs.walking = false
+	}
 	p.rt.detecting.Add(-1)
 	return true
 }

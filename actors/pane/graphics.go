@@ -131,7 +131,7 @@ func (g *graphicsState) setImage(l *gfxLayer, img *protocol.GraphicsLayer) {
 // graphicsChanged records a change and tells the watchers.
 func (p *Pane) graphicsChanged(ctx actor.Context) {
 	p.more().gfx.version++
-	if len(p.screen.subs) == 0 {
+	if len(p.screenSubs()) == 0 {
 		return
 	}
 	for _, s := range p.screen.subs {

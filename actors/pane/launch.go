@@ -31,6 +31,9 @@ type launchAsk struct {
 
 // launchWalked types the launches waiting for job, the walk just made.
 func (p *Pane) launchWalked(ctx actor.Context, job *detector.Job) {
+	if p.jobs == nil {
+		return
+	}
 	asks := p.jobs.launches
 	p.jobs.launches = nil
 	for _, a := range asks {

@@ -156,7 +156,6 @@ type Pane struct {
 	con      console
 	term     *emulator.Terminal
 	in       *inbox
-	done     chan struct{} // closed when the child has been reaped
 	facts    Facts
 	waits    waitSet
 	matchers []*matcher
@@ -168,8 +167,14 @@ type Pane struct {
 	queuedIn atomic.Int32
 	pause    uint32 // see freezer (beside queuedIn: no padding)
 	det      detection
-	jobs     jobCache // the foreground job for pane.process_info (process.go)
-	screen   screenState
+	// jobs is the foreground job for pane.process_info (process.go): made
+	// at the first walk, let go with the detector when the pane idles.
+	jobs *jobCache
+	// screen is the screen stream's state (screen.go), made at the first
+	// watcher and let go with the last: a pane nobody shows keeps none.
+	screen *screenState
+	// typedAt is when input was last written to the program.
+	typedAt time.Time
 	// extras holds what few panes use (recordings, history, graphics),
 	// made at first use (more): an idle pane does without its 264 bytes.
 	extras *extras
@@ -182,8 +187,10 @@ type Pane struct {
 	// reader has read the terminal to its end (see childReaped).
 	reaped, drained bool
 	waitingTurn     bool // see turn (beside the other flags: no padding)
-	code            int
-	sizeRev         uint64 // revision of the size last applied (see Resize)
+	// rightClickPane is SetRightClick's, sent in every frame's modes.
+	rightClickPane bool
+	code           int
+	sizeRev        uint64 // revision of the size last applied (see Resize)
 	// turn is the pane's claim on the runtime's gate; waitingTurn is set while it
 	// is queued (or granted and the grant not yet received).
 	turn ticket
@@ -251,7 +258,7 @@ func (p *Pane) Receive(ctx actor.Context) {
 			p.refresh(ctx)
 		}
 	case *SetCatalog:
-		p.det.catalog = msg.Catalog
+		p.spec.Catalog = msg.Catalog
 		if p.det.pid != nil {
 			ctx.Send(p.det.pid, &detector.SetCatalog{Catalog: msg.Catalog})
 		}
@@ -339,8 +346,6 @@ func (p *Pane) more() *extras {
 func (p *Pane) start(ctx actor.Context) {
 	p.in = newInbox(p.rt.gate)
 	p.waits.timers = &p.timers
-	p.det.catalog = p.spec.Catalog // its detector is spawned when needed (detectorPID)
-	p.done = make(chan struct{})
 	p.facts.TerminalID = p.spec.TerminalID
 	p.facts.ShellPID, p.facts.ShellStart = p.con.Pid(), procs.StartStamp(p.con.Pid())
 	if p.facts.ShellStart != "" {
@@ -369,12 +374,9 @@ func (p *Pane) start(ctx actor.Context) {
 	if p.spec.HistoryBytes > 0 {
 		p.more() // the history keeps output from the start
 	}
-	root, self, done := ctx.ActorSystem().Root, ctx.Self(), p.done
+	root, self := ctx.ActorSystem().Root, ctx.Self()
 	p.startReading(root, self)
-	p.con.OnExit(func(code int) {
-		close(done) // at once: a stopped pane's kill timer waits on it
-		root.Send(self, &childReaped{code: code})
-	})
+	p.con.OnExit(func(code int) { root.Send(self, &childReaped{code: code}) })
 }
 
 // inputBacklog bounds the writes waiting for a program to read its input.
@@ -623,7 +625,8 @@ func (p *Pane) stop(ctx actor.Context) {
 		return
 	}
 	p.stopReading() // off the poller before the hang-up closes the terminal
-	con, done := p.con, p.done
+	// The kill timer below waits on the console's exit.
+	con, done := p.con, p.con.Exited()
 	con.Hangup()
 	rt := p.rt
 	rt.reaping.Add(1)
@@ -649,7 +652,7 @@ func (p *Pane) stop(ctx actor.Context) {
 }
 
 // handle runs a request's handler. A panic in it is answered
-// internal_error by the pane's guard (kit.GuardedKeep), and the pane
+// internal_error by the pane's guard (kit.GuardActor, keeping), and the pane
 // keeps its terminal.
 // direct takes a call a connection sent here itself (kit.PaneCall): it is
 // this pane's while the id it names is the pane's own.

@@ -31,16 +31,29 @@ type jobCache struct {
 	walking  bool // a Describe is out
 }
 
-// waiting reports whether anything waits for a Described.
-func (c *jobCache) waiting() bool { return len(c.asking) > 0 || len(c.launches) > 0 }
+// waiting reports whether anything waits for a Described (none without
+// a cache).
+func (c *jobCache) waiting() bool { return c != nil && (len(c.asking) > 0 || len(c.launches) > 0) }
+
+// busy reports whether a walk is out or anything waits for one.
+func (c *jobCache) busy() bool { return c != nil && (c.walking || c.waiting()) }
+
+// jobsOf returns the pane's job cache, made at first need.
+func (p *Pane) jobsOf() *jobCache {
+	if p.jobs == nil {
+		p.jobs = new(jobCache)
+	}
+	return p.jobs
+}
 
 // walkNow asks the detector for a walk of the job in front now, unless
 // one is out already.
 func (p *Pane) walkNow(ctx actor.Context) {
-	if p.jobs.walking {
+	c := p.jobsOf()
+	if c.walking {
 		return
 	}
-	p.jobs.walking = true
+	c.walking = true
 	ctx.Send(p.detectorPID(ctx), &detector.Describe{Revision: p.term.Revision(), Shell: p.con.Pid(), Group: p.con.ForegroundGroup(), Pane: ctx.Self(), Log: p.spec.Log})
 }
 
@@ -65,7 +78,7 @@ func (p *Pane) processInfo(ctx actor.Context, req *Request) *kit.Reply {
 		return kit.Done(protocol.PaneProcessInfoResult{ProcessInfo: protocol.PaneProcessInfo{PaneID: req.PaneID}})
 	}
 	group := p.con.ForegroundGroup()
-	c := &p.jobs
+	c := p.jobsOf()
 	if j := c.job; group <= 0 || (j != nil && j.Group == group && j.Revision == p.term.Revision() && time.Since(c.at) < jobFresh) {
 		return kit.Done(protocol.PaneProcessInfoResult{ProcessInfo: processInfo(req.PaneID, p.con, &detector.Job{Group: group}, c.job)})
 	}
@@ -77,7 +90,7 @@ func (p *Pane) processInfo(ctx actor.Context, req *Request) *kit.Reply {
 // described keeps a walk the detector made (for a Describe, or after
 // output) and answers the requests waiting for one.
 func (p *Pane) described(ctx actor.Context, job detector.Job, asked bool) {
-	c := &p.jobs
+	c := p.jobsOf()
 	c.job, c.at = &job, time.Now()
 	if !asked {
 		return

@@ -100,8 +100,8 @@ func (p *Pane) input(b []byte) *kit.Reply {
 	if !p.writeInput(b, false) {
 		return kit.Fail(protocol.Errorf(protocol.CodePaneSendFailed, "the program in the pane is not reading its input (%d writes pending)", inputBacklog))
 	}
-	p.screen.typedAt = time.Now()
-	p.echoing(p.screen.typedAt.Add(echoWindow))
+	p.typedAt = time.Now()
+	p.echoing(p.typedAt.Add(echoWindow))
 	return kit.OK()
 }
 

@@ -142,6 +142,12 @@ func (rt *Runtime) Adopt(spec Spec, a Adoption) (props *actor.Props, abort func(
 // of every pane: a keystroke's echo makes two bursts of a pane (the
 // input, then its output), and a fresh goroutine for each, its stack
 // grown again, showed on the echo's path.
+// lockFree is the panes' mailbox: protoactor's default keeps a ring that
+// starts at ten slots and never shrinks from a burst's size (~210 bytes
+// an idle pane, more after a flood); the lock-free one holds a node per
+// waiting message. The option holds no state: every pane's props share it.
+var lockFree = actor.WithMailbox(actor.UnboundedLockfree())
+
 func (rt *Runtime) props(spec Spec, con console, adopted []byte) (*actor.Props, func()) {
 	abort := func() {
 		con.Hangup()
@@ -154,9 +160,10 @@ func (rt *Runtime) props(spec Spec, con console, adopted []byte) (*actor.Props, 
 	// The producer hands out the one Pane made here (a pane is stopped,
 	// never restarted: actors/panes), so the props, which live as long
 	// as the actor, hold a pointer rather than a copy of the spec.
-	p := &Pane{rt: rt, spec: spec, con: con, adopted: adopted, disp: disp}
-	props := actor.PropsFromProducer(func() actor.Actor { return p },
-		actor.WithDispatcher(disp), kit.GuardedKeep(spec.Log))
+	// The guard wraps the Pane rather than being a props option: no
+	// context extras, no envelope per message (kit.GuardActor).
+	p := kit.GuardActor(&Pane{rt: rt, spec: spec, con: con, adopted: adopted, disp: disp}, spec.Log, true)
+	props := actor.PropsFromProducer(func() actor.Actor { return p }, actor.WithDispatcher(disp), lockFree)
 	return props, abort
 }
 

@@ -84,9 +84,6 @@ type screenState struct {
 	keys      []uint64               // this flush's row keys
 	lastFlush time.Time
 	armed     bool // a screenTick is pending
-	// rightClickPane is SetRightClick's, sent in every frame's modes.
-	rightClickPane bool
-	typedAt        time.Time // when input was last written to the program
 	// lineJSON holds this flush's encoding of each row some subscriber
 	// lacks (nil: not encoded yet): a row is encoded once per flush
 	// however many connections watch the pane.
@@ -113,11 +110,14 @@ func (p *Pane) receiveScreen(ctx actor.Context, msg any) {
 			}
 		}
 	case *screenTick:
-		p.screen.armed = false
-		p.flushFrames(ctx)
+		if p.screen != nil {
+			p.screen.armed = false
+			p.flushFrames(ctx)
+			p.screenIdle()
+		}
 	case *SetRightClick:
-		if p.screen.rightClickPane != msg.ToPane {
-			p.screen.rightClickPane = msg.ToPane
+		if p.rightClickPane != msg.ToPane {
+			p.rightClickPane = msg.ToPane
 			p.screenChanged(ctx)
 		}
 	default:
@@ -134,8 +134,32 @@ func (s *screenSub) send(ctx actor.Context, f *kit.Frames) {
 	s.post(func() { ctx.Send(s.pid, f) })
 }
 
+// screenOf returns the stream's state, made at first need.
+func (p *Pane) screenOf() *screenState {
+	if p.screen == nil {
+		p.screen = new(screenState)
+	}
+	return p.screen
+}
+
+// screenIdle lets the stream's state go once nobody watches and no tick
+// is pending: its scratch is a frame's worth of rows.
+func (p *Pane) screenIdle() {
+	if st := p.screen; st != nil && len(st.subs) == 0 && !st.armed {
+		p.screen = nil
+	}
+}
+
+// screenSubs returns the connections watching the pane.
+func (p *Pane) screenSubs() []*screenSub {
+	if p.screen == nil {
+		return nil
+	}
+	return p.screen.subs
+}
+
 func (p *Pane) screenSubOf(pid *actor.PID) *screenSub {
-	for _, s := range p.screen.subs {
+	for _, s := range p.screenSubs() {
 		if s.pid.Equal(pid) {
 			return s
 		}
@@ -154,7 +178,8 @@ func (p *Pane) screenWatch(ctx actor.Context, m *ScreenWatch) {
 	if s == nil {
 		s = &screenSub{pid: m.Sub, bells: p.bells} // bells and clipboard sets from now on
 		s.clipSeq, _ = p.term.Clipboard()
-		p.screen.subs = append(p.screen.subs, s)
+		st := p.screenOf()
+		st.subs = append(st.subs, s)
 		ctx.Watch(m.Sub)
 	}
 	if s.paneID != m.PaneID || s.graphics != m.Graphics {
@@ -167,14 +192,19 @@ func (p *Pane) screenWatch(ctx actor.Context, m *ScreenWatch) {
 
 // dropScreen forgets a connection that went away or stopped watching.
 func (p *Pane) dropScreen(who *actor.PID) {
-	kept := p.screen.subs[:0]
-	for _, s := range p.screen.subs {
+	st := p.screen
+	if st == nil {
+		return
+	}
+	kept := st.subs[:0]
+	for _, s := range st.subs {
 		if !s.pid.Equal(who) {
 			kept = append(kept, s)
 		}
 	}
-	clear(p.screen.subs[len(kept):])
-	p.screen.subs = kept
+	clear(st.subs[len(kept):])
+	st.subs = kept
+	p.screenIdle()
 }
 
 // screenChanged is called after output or a resize changed the terminal.
@@ -182,7 +212,7 @@ func (p *Pane) screenChanged(ctx actor.Context) {
 	if (p.extras != nil || p.term.KittyVersion() != 0) && p.more().kitty.sync(p.term) {
 		p.graphicsChanged(ctx)
 	}
-	if len(p.screen.subs) == 0 {
+	if len(p.screenSubs()) == 0 {
 		return
 	}
 	for _, s := range p.screen.subs {
@@ -196,21 +226,25 @@ func (p *Pane) screenChanged(ctx actor.Context) {
 // typing, and waits for the echo) there is no interval: the cap is for
 // output nobody is waiting on, and a keystroke's echo is small.
 func (p *Pane) scheduleFrames(ctx actor.Context) {
-	if p.screen.armed {
+	st := p.screenOf()
+	if st.armed {
 		return
 	}
-	wait := frameInterval - time.Since(p.screen.lastFlush)
-	if wait <= 0 || time.Since(p.screen.typedAt) < echoWindow {
+	wait := frameInterval - time.Since(st.lastFlush)
+	if wait <= 0 || time.Since(p.typedAt) < echoWindow {
 		p.flushFrames(ctx)
 		return
 	}
-	p.screen.armed = true
+	st.armed = true
 	p.timers.After(ctx, wait, &screenTick{})
 }
 
 // flushFrames sends every stale, idle subscriber the rows it has not seen.
 func (p *Pane) flushFrames(ctx actor.Context) {
-	st := &p.screen
+	st := p.screen
+	if st == nil {
+		return
+	}
 	ready := false
 	for _, s := range st.subs {
 		ready = ready || (s.stale && !s.inflight)
@@ -260,7 +294,7 @@ func (p *Pane) flushFrames(ctx actor.Context) {
 		MouseMotion:    modes.MouseAny,
 		MousePressOnly: modes.MouseX10 && !modes.MouseNormal && !modes.MouseButton && !modes.MouseAny,
 		AltScreen:      modes.AltScreen,
-		RightClickPane: st.rightClickPane,
+		RightClickPane: p.rightClickPane,
 		KittyKeys:      modes.KittyKeys,
 	}
 	st.lineJSON = slices.Grow(st.lineJSON[:0], len(st.keys))[:len(st.keys)]

@@ -39,7 +39,7 @@ func watchedPane(n int) *Pane {
 		}
 	}
 	for i := 0; i < n; i++ {
-		p.screen.subs = append(p.screen.subs, &screenSub{pid: actor.NewPID("test", fmt.Sprint("sub", i)), paneID: fmt.Sprintf("w1:p%d", i+1), stale: true})
+		p.screenOf().subs = append(p.screenOf().subs, &screenSub{pid: actor.NewPID("test", fmt.Sprint("sub", i)), paneID: fmt.Sprintf("w1:p%d", i+1), stale: true})
 	}
 	return p
 }

@@ -267,26 +267,39 @@ func TestSupervision_FailedPaneCloses(t *testing.T) {
 // breakOn makes entity actors panic (outside their handlers' guard) on a
 // request that renames to "boom".
 func breakOn(props *actor.Props) *actor.Props {
-	return props.Configure(actor.WithReceiverMiddleware(func(next actor.ReceiverFunc) actor.ReceiverFunc {
-		return func(c actor.ReceiverContext, env *actor.MessageEnvelope) {
-			var label string
-			switch m := env.Message.(type) {
-			case *wsactor.Request:
-				if prm, ok := m.Call.Params.(*protocol.WorkspaceRenameParams); ok {
-					label = prm.Label
-				}
-			case *tabactor.Request:
-				if prm, ok := m.Call.Params.(*protocol.TabRenameParams); ok {
-					label = prm.Label
-				}
-			}
-			if label == "boom" {
-				time.Sleep(50 * time.Millisecond) // the next call queues up behind this one
-				panic("an entity actor that breaks")
-			}
-			next(c, env)
-		}
+	// The actor reads its message through the decorated context: the
+	// panic comes from inside its Receive, where its guard is
+	// (kit.GuardActor), once per message (the guard reads it again).
+	return props.Configure(actor.WithContextDecorator(func(next actor.ContextDecoratorFunc) actor.ContextDecoratorFunc {
+		return func(ctx actor.Context) actor.Context { return &breaking{Context: next(ctx)} }
 	}))
+}
+
+// breaking is a context whose first read of a rename to "boom" panics.
+type breaking struct {
+	actor.Context
+	broke any // the message it panicked on
+}
+
+func (b *breaking) Message() any {
+	msg := b.Context.Message()
+	var label string
+	switch m := msg.(type) {
+	case *wsactor.Request:
+		if prm, ok := m.Call.Params.(*protocol.WorkspaceRenameParams); ok {
+			label = prm.Label
+		}
+	case *tabactor.Request:
+		if prm, ok := m.Call.Params.(*protocol.TabRenameParams); ok {
+			label = prm.Label
+		}
+	}
+	if label == "boom" && msg != b.broke {
+		b.broke = msg
+		time.Sleep(50 * time.Millisecond) // the next call queues up behind this one
+		panic("an entity actor that breaks")
+	}
+	return msg
 }
 
 // A workspace or tab actor that fails is restarted from the session's

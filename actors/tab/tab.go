@@ -18,8 +18,9 @@ type Seed struct {
 	Rev   uint64 // of the last Changed its supervisor took from this tab
 	// Sizes are the size revisions its panes already have (a new tab's
 	// panes were started at their size); nil for a rebuilt tab, which is
-	// sent an Arrange at once.
-	Sizes map[string]uint64
+	// sent an Arrange at once. A slice, not a map: a tab has few panes,
+	// and its Reseed keeps the seed as long as the tab lives.
+	Sizes []SizeRev
 	Log   *slog.Logger
 	// Session is where the actor's supervisor (its parent, which it tells
 	// each Changed) passes the Changed on to.
@@ -55,6 +56,12 @@ type Size struct {
 	TerminalID string
 	PID        *actor.PID
 	Cols, Rows int
+	Rev        uint64
+}
+
+// SizeRev is the size revision a pane has.
+type SizeRev struct {
+	TerminalID string
 	Rev        uint64
 }
 
@@ -102,8 +109,8 @@ var lockFree = actor.WithMailbox(actor.UnboundedLockfree())
 func Props(seed *kit.Reseed[Seed]) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
 		s := seed.Get()
-		return &Tab{seed: s}
-	}, lockFree, kit.Guarded(seed.Get().Log))
+		return kit.GuardActor(&Tab{seed: s}, s.Log, false) // no context extras (kit.GuardActor)
+	}, lockFree)
 }
 
 // Receive implements actor.Actor.
@@ -152,7 +159,12 @@ func (t *Tab) arrange(ctx actor.Context, a *Arrange) {
 // where the pane stood in the last Arrange, if it has not moved.
 func (t *Tab) had(term string, i int) uint64 {
 	if !t.arrived {
-		return t.seed.Sizes[term]
+		for _, s := range t.seed.Sizes {
+			if s.TerminalID == term {
+				return s.Rev
+			}
+		}
+		return 0
 	}
 	if i < len(t.sent) && t.sent[i].term == term {
 		return t.sent[i].rev

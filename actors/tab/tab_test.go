@@ -68,7 +68,7 @@ func TestArrange_SendsOnlyNewSizes(t *testing.T) {
 	system := newSystem(t)
 	var a, b fakePane
 	pa, pb := a.spawn(system), b.spawn(system)
-	tab := system.Root.Spawn(Props(kit.NewReseed(Seed{ID: "w1:t1", Sizes: map[string]uint64{"ta": 1, "tb": 1}})))
+	tab := system.Root.Spawn(Props(kit.NewReseed(Seed{ID: "w1:t1", Sizes: []SizeRev{{"ta", 1}, {"tb", 1}}})))
 	// The panes were started at these sizes: nothing to send.
 	system.Root.Send(tab, &Arrange{Sizes: []Size{{TerminalID: "ta", PID: pa, Cols: 80, Rows: 24, Rev: 1}, {TerminalID: "tb", PID: pb, Cols: 80, Rows: 24, Rev: 1}}})
 	settle(t, system, tab)

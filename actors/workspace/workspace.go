@@ -86,8 +86,8 @@ func Props(seed *kit.Reseed[Seed]) *actor.Props {
 		for k, v := range s.Tokens {
 			w.tokens.Apply(map[string]*string{k: &v}, 0)
 		}
-		return w
-	}, kit.Guarded(seed.Get().Log))
+		return kit.GuardActor(w, s.Log, false) // no context extras (kit.GuardActor)
+	})
 }
 
 // Receive implements actor.Actor.

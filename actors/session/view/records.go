@@ -77,14 +77,15 @@ type drawn struct {
 }
 
 // drawKey is everything a pane's records are rendered from: its PaneIn,
-// with the revision of its facts in place of a copy of them (144 bytes a
+// with the revision of its facts in place of a copy of them, and without
+// its terminal id, which a Record keeps for good (drawn is 144 bytes a
 // pane).
 type drawKey struct {
-	id, termID, ws, tab, label, cwd, restoreError string
-	focused                                       bool
-	rows                                          int
-	facts, shown                                  uint64 // Record.factsRev, Record.shownRev
-	pid                                           *actor.PID
+	id, ws, tab, label, cwd, restoreError string
+	focused                               bool
+	rows                                  int
+	facts, shown                          uint64 // Record.factsRev, Record.shownRev
+	pid                                   *actor.PID
 }
 
 // Records holds every terminal's Record and publishes the read model: the
@@ -342,11 +343,12 @@ func (r *Records) Arrange(t *model.Tab) *tabactor.Arrange {
 }
 
 // Sizes are the size revisions t's panes have, for its actor's start.
-func (r *Records) Sizes(t *model.Tab) map[string]uint64 {
-	sizes := map[string]uint64{}
-	for _, p := range r.m.TabPanes(t) {
+func (r *Records) Sizes(t *model.Tab) []tabactor.SizeRev {
+	panes := r.m.TabPanes(t)
+	sizes := make([]tabactor.SizeRev, 0, len(panes))
+	for _, p := range panes {
 		if rec := r.terms[p.TermID()]; rec != nil {
-			sizes[p.TermID()] = rec.SizeRev
+			sizes = append(sizes, tabactor.SizeRev{TerminalID: p.TermID(), Rev: rec.SizeRev})
 		}
 	}
 	return sizes
@@ -363,7 +365,7 @@ func (r *Records) paneIn(p *Record) PaneIn {
 // draw is p's records, rendered again only when what they show changed.
 func (r *Records) draw(p *Record) *Pane {
 	in := r.paneIn(p)
-	k := drawKey{id: in.ID, termID: in.TermID, ws: in.WS, tab: in.Tab, label: in.Label, cwd: in.Cwd, restoreError: in.RestoreError,
+	k := drawKey{id: in.ID, ws: in.WS, tab: in.Tab, label: in.Label, cwd: in.Cwd, restoreError: in.RestoreError,
 		focused: in.Focused, rows: in.Rows, facts: p.factsRev, shown: p.shownRev, pid: p.PID}
 	if p.drawn != nil && p.drawn.key == k {
 		return p.drawn.rec

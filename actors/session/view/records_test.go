@@ -1,6 +1,7 @@
 package view
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 	"github.com/herdr-go/herdr/actors/layout"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/actors/session/model"
+	tabactor "github.com/herdr-go/herdr/actors/tab"
 	"github.com/herdr-go/herdr/protocol"
 )
 
@@ -251,7 +253,7 @@ func TestRecords_Sizes(t *testing.T) {
 	if s.p1.Cols != 50 || s.p1.Rows != 40 || s.p2.Cols != 50 || s.p1.SizeRev != 2 || s.p2.SizeRev != 1 {
 		t.Fatalf("before a client: %d×%d rev %d, %d×%d rev %d", s.p1.Cols, s.p1.Rows, s.p1.SizeRev, s.p2.Cols, s.p2.Rows, s.p2.SizeRev)
 	}
-	if got := s.r.Sizes(tb); got["t1"] != 2 || got["t2"] != 1 || len(got) != 2 {
+	if got := s.r.Sizes(tb); !slices.Equal(got, []tabactor.SizeRev{{TerminalID: "t1", Rev: 2}, {TerminalID: "t2", Rev: 1}}) {
 		t.Errorf("the tab's start sizes %v", got)
 	}
 	if s.r.Framed() {

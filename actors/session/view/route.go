@@ -127,8 +127,8 @@ func (v *View) ResolveAgent(target string) (int, error) {
 			}
 		}
 		for i := range v.Panes {
-			if sh := v.Rec(i).Showing(); sh.FailedName == target {
-				return -1, protocol.AgentDidNotStart(target, sh.FailedReason)
+			if f := v.Rec(i).Showing().Failed; f != nil && f.Name == target {
+				return -1, protocol.AgentDidNotStart(target, f.Reason)
 			}
 		}
 	}
