@@ -3,6 +3,8 @@ package fleet
 import (
 	"sync"
 	"time"
+
+	"github.com/herdr-go/herdr/actors/kit"
 )
 
 // Leaving counts the work the fleet's actors leave running off their
@@ -28,12 +30,5 @@ func (l *Leaving) Wait(timeout time.Duration) bool {
 	if l == nil {
 		return true
 	}
-	all := make(chan struct{})
-	go func() { l.wg.Wait(); close(all) }()
-	select {
-	case <-all:
-		return true
-	case <-time.After(timeout):
-		return false
-	}
+	return kit.WaitAtMost(&l.wg, timeout)
 }

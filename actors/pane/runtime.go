@@ -175,14 +175,7 @@ func (rt *Runtime) BeginShutdown() { rt.shuttingDown.Store(true) }
 // AwaitExits waits until every stopped pane's processes have exited or been
 // killed, at most timeout; it reports whether they all went.
 func (rt *Runtime) AwaitExits(timeout time.Duration) bool {
-	all := make(chan struct{})
-	go func() { rt.reaping.Wait(); close(all) }()
-	select {
-	case <-all:
-		return true
-	case <-time.After(timeout):
-		return false
-	}
+	return kit.WaitAtMost(&rt.reaping, timeout)
 }
 
 // CheckCwd is the folder a terminal starts in: cwd, else home, else /;
