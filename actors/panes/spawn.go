@@ -13,6 +13,7 @@ import (
 
 	"github.com/herdr-go/herdr/actors/config"
 	"github.com/herdr-go/herdr/actors/detector/rules"
+	"github.com/herdr-go/herdr/actors/kit"
 	"github.com/herdr-go/herdr/actors/pane"
 	"github.com/herdr-go/herdr/protocol"
 )
@@ -119,7 +120,7 @@ func (sp *Spawner) Spec(p Pane, argv []string) pane.Spec {
 		ScrollbackBytes: sp.Config.Advanced.ScrollbackLimitBytes,
 		KittyGraphics:   sp.KittyGraphics,
 		Catalog:         sp.Catalog,
-		Log:             paneLog(log, p.IDs.PaneID, p.TermID),
+		Log:             kit.LazyWith(log, "pane", p.IDs.PaneID, "terminal", p.TermID),
 		Keep:            p.Keep,
 		IDs:             p.IDs,
 		Events:          sp.Events,

@@ -1,8 +1,6 @@
 package session
 
 import (
-	"log/slog"
-
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/entities"
@@ -22,7 +20,7 @@ import (
 // startTab has t's actor started, knowing the sizes its panes were
 // started at.
 func (s *Session) startTab(ctx actor.Context, t *tab) {
-	seed := tabactor.Seed{ID: t.ID(), Label: t.Label(), Session: ctx.Self(), Log: kit.LazyWith(s.opts.Log, slog.String("tab", t.ID())), Sizes: s.recs.Sizes(t)}
+	seed := tabactor.Seed{ID: t.ID(), Label: t.Label(), Session: ctx.Self(), Log: kit.LazyWith(s.opts.Log, "tab", t.ID()), Sizes: s.recs.Sizes(t)}
 	ctx.Send(s.ents, &entities.StartTab{Seed: seed})
 }
 

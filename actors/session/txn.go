@@ -1,8 +1,6 @@
 package session
 
 import (
-	"log/slog"
-
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/herdr-go/herdr/actors/agents"
@@ -250,7 +248,7 @@ func (s *Session) settleEntities(ctx actor.Context, fx []model.Effect, tabs []*t
 			case *workspace:
 				if s.m.Alive(e) {
 					ctx.Send(s.ents, &entities.StartWorkspace{Seed: wsactor.Seed{ID: e.ID(), Label: e.Label(), Auto: e.Auto(), Tokens: e.Tokens(), Session: ctx.Self(),
-						Log: kit.LazyWith(s.opts.Log, slog.String("workspace", e.ID()))}})
+						Log: kit.LazyWith(s.opts.Log, "workspace", e.ID())}})
 				}
 			case *tab:
 				if s.m.TabAlive(e) {
