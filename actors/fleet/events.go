@@ -54,9 +54,8 @@ type relay struct {
 	leaving *Leaving
 	log     *slog.Logger
 
-	next, saved uint64 // the next stream sequence to read (0: none yet), and the one seqFile holds
-	saving      bool
-	writing     chan struct{} // closed when the last write of seqFile ends
+	next, saved uint64        // the next stream sequence to read (0: none yet), and the one seqFile holds
+	writing     chan struct{} // the write of seqFile under way (nil: none), closed as it ends
 	saveDue     time.Time     // no write before (one a second at most)
 	saveTimer   bool
 
@@ -136,7 +135,7 @@ func (r *relay) Receive(ctx actor.Context) {
 		}
 		r.send(ctx)
 	case *relaySaved:
-		r.saving, r.saveDue = false, time.Now().Add(time.Second)
+		r.writing, r.saveDue = nil, time.Now().Add(time.Second)
 		if msg.err != nil {
 			r.warn("fleet: this member's place in the event stream was not saved", msg.err)
 		} else {
@@ -297,7 +296,7 @@ func (r *relay) in(ctx actor.Context, d evstream.Delivery) {
 // one write at a time and at most one a second (the newest when due): a
 // member killed replays at most that second's events again.
 func (r *relay) save(ctx actor.Context) {
-	if r.seqFile == "" || r.saving || r.next == r.saved {
+	if r.seqFile == "" || r.writing != nil || r.next == r.saved {
 		return
 	}
 	if wait := time.Until(r.saveDue); wait > 0 {
@@ -307,7 +306,6 @@ func (r *relay) save(ctx actor.Context) {
 		}
 		return
 	}
-	r.saving = true
 	self, root, file, seq := ctx.Self(), ctx.ActorSystem().Root, r.seqFile, r.next
 	done := make(chan struct{})
 	r.writing = done
