@@ -18,8 +18,7 @@ type Seed struct {
 	Rev   uint64 // of the last Changed its supervisor took from this tab
 	// Sizes are the size revisions its panes already have (a new tab's
 	// panes were started at their size); nil for a rebuilt tab, which is
-	// sent an Arrange at once. A slice, not a map: a tab has few panes,
-	// and its Reseed keeps the seed as long as the tab lives.
+	// sent an Arrange at once.
 	Sizes []SizeRev
 	Log   *slog.Logger
 	// Session is where the actor's supervisor (its parent, which it tells
@@ -59,7 +58,9 @@ type Size struct {
 	Rev        uint64
 }
 
-// SizeRev is the size revision a pane has.
+// SizeRev is the size revision a pane has (a seed's), or was last sent
+// (the tab's own). A slice of them, not a map: a tab has few panes, and
+// its Reseed keeps the seed as long as the tab lives.
 type SizeRev struct {
 	TerminalID string
 	Rev        uint64
@@ -77,22 +78,13 @@ var Registry = kit.NewRegistry(protocol.OwnerTab, "actors/tab", map[string]func(
 type Tab struct {
 	seed Seed // its Label and Rev are the tab's own, changed by rename
 	// sent is the size revision last sent to each pane, in the last
-	// Arrange's order; until the first Arrange the seed's Sizes say it
-	// (not copied: a tab that is never arranged keeps one map, not two).
-	sent    []sentRev
-	arrived bool // an Arrange was applied: sent, not the seed, holds the revisions
+	// Arrange's order; until the first Arrange, the seed's Sizes (shared,
+	// not copied).
+	sent []SizeRev
 	// busy is set from applying an Arrange until the applied marker comes
 	// back; Arranges that arrive meanwhile leave only the newest, in next.
 	busy bool
 	next *Arrange
-}
-
-// sentRev is the size revision last sent to one pane. A tab has few
-// panes, so a slice scanned in the Arrange's order is smaller and no
-// slower than a map.
-type sentRev struct {
-	term string
-	rev  uint64
 }
 
 // applied marks the end of the Arranges queued behind the last one applied.
@@ -109,7 +101,7 @@ var lockFree = actor.WithMailbox(actor.UnboundedLockfree())
 func Props(seed *kit.Reseed[Seed]) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
 		s := seed.Get()
-		return kit.GuardActor(&Tab{seed: s}, s.Log, false) // no context extras (kit.GuardActor)
+		return kit.GuardActor(&Tab{seed: s, sent: s.Sizes}, s.Log, false) // no context extras (kit.GuardActor)
 	}, lockFree)
 }
 
@@ -141,16 +133,15 @@ func (t *Tab) Receive(ctx actor.Context) {
 // arrange resizes the panes whose size revision is new to the tab, then
 // lets the Arranges that queued up behind this one collapse.
 func (t *Tab) arrange(ctx actor.Context, a *Arrange) {
-	keep := make([]sentRev, len(a.Sizes))
+	keep := make([]SizeRev, len(a.Sizes))
 	for i, s := range a.Sizes {
 		had := t.had(s.TerminalID, i)
 		if s.Rev > had {
 			ctx.Send(s.PID, &pane.Resize{Cols: s.Cols, Rows: s.Rows, Rev: s.Rev})
 		}
-		keep[i] = sentRev{s.TerminalID, max(s.Rev, had)}
+		keep[i] = SizeRev{s.TerminalID, max(s.Rev, had)}
 	}
-	t.sent, t.arrived = keep, true
-	t.seed.Sizes = nil
+	t.sent = keep
 	t.busy = true
 	ctx.Send(ctx.Self(), &applied{})
 }
@@ -158,20 +149,12 @@ func (t *Tab) arrange(ctx actor.Context, a *Arrange) {
 // had is the size revision the pane already has from this tab; i is
 // where the pane stood in the last Arrange, if it has not moved.
 func (t *Tab) had(term string, i int) uint64 {
-	if !t.arrived {
-		for _, s := range t.seed.Sizes {
-			if s.TerminalID == term {
-				return s.Rev
-			}
-		}
-		return 0
-	}
-	if i < len(t.sent) && t.sent[i].term == term {
-		return t.sent[i].rev
+	if i < len(t.sent) && t.sent[i].TerminalID == term {
+		return t.sent[i].Rev
 	}
 	for _, s := range t.sent {
-		if s.term == term {
-			return s.rev
+		if s.TerminalID == term {
+			return s.Rev
 		}
 	}
 	return 0
